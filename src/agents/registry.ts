@@ -1,0 +1,56 @@
+import { notFound } from '../errors.js';
+import type { Agent, ModelRef } from './types.js';
+
+export interface ModelInfo {
+  id: string;
+  description: string;
+}
+
+/** The agents this server runs, addressed by model id (`agent` or `agent:variant`). */
+export class AgentRegistry {
+  readonly #agents = new Map<string, Agent>();
+
+  register(agent: Agent): this {
+    if (this.#agents.has(agent.id)) throw new Error(`agent ${agent.id} registered twice`);
+    this.#agents.set(agent.id, agent);
+    return this;
+  }
+
+  /** Every addressable model id: each agent, then each of its variants. */
+  models(): ModelInfo[] {
+    const out: ModelInfo[] = [];
+    for (const agent of this.#agents.values()) {
+      out.push({ id: agent.id, description: agent.description });
+      for (const v of agent.variants ?? []) out.push({ id: `${agent.id}:${v.name}`, description: v.description });
+    }
+    return out;
+  }
+
+  model(id: string): ModelInfo | undefined {
+    return this.models().find((m) => m.id === id);
+  }
+
+  /** Parses a model id and finds its agent; an unknown agent or variant is a 404 model_not_found. */
+  resolve(modelId: string): { agent: Agent; ref: ModelRef } {
+    const ref = parseModelId(modelId);
+    const agent = this.#agents.get(ref.agent);
+    const variantKnown = ref.variant === null || (agent?.variants ?? []).some((v) => v.name === ref.variant);
+    if (!agent || !variantKnown) {
+      throw notFound(
+        'model_not_found',
+        `The model '${modelId}' does not exist. GET /v1/models lists the available models: ${this.models()
+          .map((m) => m.id)
+          .join(', ')}.`,
+        'model',
+      );
+    }
+    return { agent, ref };
+  }
+}
+
+/** The one place a model id is split: `name[:variant]`. Whitespace and case are kept as sent. */
+export function parseModelId(id: string): ModelRef {
+  const colon = id.indexOf(':');
+  if (colon === -1) return { id, agent: id, variant: null };
+  return { id, agent: id.slice(0, colon), variant: id.slice(colon + 1) };
+}

@@ -1,0 +1,82 @@
+import type { SvcError } from '../errors.js';
+
+/** A numbered source. `order` matches the `[n]` marker in the answer text. */
+export interface Citation {
+  order: number;
+  name: string;
+  url: string;
+}
+
+export interface Turn {
+  role: 'user' | 'assistant';
+  content: string;
+}
+
+export type Plan = 'free' | 'plus' | 'pro' | 'enterprise';
+
+/** A model id split into its agent and variant (`svc-prediction-markets-agent:cache`). */
+export interface ModelRef {
+  id: string;
+  agent: string;
+  variant: string | null;
+}
+
+export interface Caller {
+  accountId: string;
+  plan: Plan;
+  keyId: string | null;
+}
+
+export interface AgentRequest {
+  model: ModelRef;
+  /** The conversation, oldest first; the last turn is the user's current query. */
+  messages: Turn[];
+  /** System/developer text and `instructions`, joined; null when there is none. */
+  instructions: string | null;
+  caller: Caller;
+  requestId: string;
+  /** Identifies one logical request across retries (the Idempotency-Key), when the caller sent one. */
+  idempotencyKey: string | null;
+  /** Aborted when the caller goes away. Work that must finish regardless (a paid generation) ignores it. */
+  signal: AbortSignal;
+}
+
+export interface Usage {
+  inputTokens: number;
+  outputTokens: number;
+}
+
+/** What a run decided before doing its work; the HTTP layer reports it as headers. */
+export interface RunMeta {
+  reportCache?: 'hit' | 'miss' | 'joined';
+  reportGeneratedAt?: string;
+  credits?: { charged: number; remaining: number };
+}
+
+/**
+ * The typed events an agent yields. A run ends with exactly one `done` or `failed`.
+ * A stream's HTTP status is fixed by the first event: a run whose first event is
+ * `failed` becomes an HTTP error; later failures travel inside the stream. Agents
+ * therefore do their checks (input, plan, credits) before yielding anything.
+ */
+export type AgentEvent =
+  | { type: 'meta'; meta: RunMeta }
+  | { type: 'progress'; message: string }
+  | { type: 'text'; delta: string }
+  | { type: 'citation'; citation: Citation }
+  | { type: 'usage'; usage: Usage }
+  | { type: 'done' }
+  | { type: 'failed'; error: SvcError };
+
+export interface AgentVariant {
+  /** The suffix after the colon, e.g. `cache`. */
+  name: string;
+  description: string;
+}
+
+export interface Agent {
+  id: string;
+  description: string;
+  variants?: readonly AgentVariant[];
+  run(request: AgentRequest): AsyncIterable<AgentEvent>;
+}

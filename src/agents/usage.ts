@@ -1,0 +1,22 @@
+import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
+import type { Turn, Usage } from './types.js';
+
+/** Tokens of a text with the o200k_base encoding (the GPT-4o/4.1/5 family's). */
+export function countTextTokens(text: string): number {
+  return text ? countTokens(text) : 0;
+}
+
+/**
+ * Prompt tokens of a conversation, counted the way OpenAI counts chat prompts:
+ * each message costs its content plus 3 framing tokens, and 3 more prime the reply.
+ */
+export function countPromptTokens(messages: readonly Turn[], instructions: string | null): number {
+  let total = 3;
+  if (instructions) total += 3 + countTextTokens(instructions);
+  for (const m of messages) total += 3 + countTextTokens(m.content);
+  return total;
+}
+
+export function measureUsage(messages: readonly Turn[], instructions: string | null, output: string): Usage {
+  return { inputTokens: countPromptTokens(messages, instructions), outputTokens: countTextTokens(output) };
+}

@@ -1,0 +1,74 @@
+import type { AddressInfo } from 'node:net';
+import type { Logger } from 'pino';
+import { resolveAdminKey, type AdminKey } from './accounts/admin-key.js';
+import { AccountService } from './accounts/service.js';
+import { AgentRegistry } from './agents/registry.js';
+import type { Agent } from './agents/types.js';
+import { publicUrl, type Config } from './config.js';
+import { createLogger } from './logger.js';
+import { ResponseStore } from './responses/store.js';
+import { buildServer, type ServerHandle } from './server/app.js';
+import type { ServerDeps } from './server/deps.js';
+import { InFlight } from './server/stream.js';
+import { openStore } from './store/db.js';
+
+export interface ServiceOptions {
+  config: Config;
+  log?: Logger;
+  /** Agents registered besides the built-in ones (tests register scripted agents here). */
+  agents?: Agent[];
+}
+
+export interface Service {
+  deps: ServerDeps;
+  server: ServerHandle;
+  adminKey: AdminKey;
+  /** Starts listening; resolves with the base URL (`http://host:port`). */
+  listen(): Promise<string>;
+  /** Graceful stop: refuse new requests, let in-flight ones finish up to the grace period, flush, close storage. */
+  close(): Promise<void>;
+}
+
+/** The composition root: storage, services, agents and the HTTP server, wired once. */
+export async function createService(options: ServiceOptions): Promise<Service> {
+  const { config } = options;
+  const log = options.log ?? createLogger(config.server.logLevel);
+  const store = await openStore({ dataDir: config.storage.dataDir, databaseUrl: config.storage.databaseUrl });
+  const adminKey = resolveAdminKey(config.auth.adminKey, config.storage.dataDir);
+  const background = (what: string) => (err: unknown) => log.error({ err }, `background write failed: ${what}`);
+  const accounts = new AccountService(store.db, { keyCacheTtlMs: config.auth.keyCacheTtlMs, onBackgroundError: background('api key last-used') });
+  const responses = new ResponseStore(store.db, { onBackgroundError: background('stored responses') });
+  const agents = new AgentRegistry();
+  for (const agent of options.agents ?? []) agents.register(agent);
+  const inflight = new InFlight();
+  const deps: ServerDeps = { config, log, store, accounts, responses, agents, adminKey: adminKey.secret, inflight, startedAt: Math.floor(Date.now() / 1000) };
+  const server = buildServer(deps);
+  let closed: Promise<void> | null = null;
+
+  return {
+    deps,
+    server,
+    adminKey,
+    async listen() {
+      await server.app.listen({ host: config.server.host, port: config.server.port });
+      const addr = server.app.server.address() as AddressInfo;
+      return publicUrl({ ...config, server: { ...config.server, publicUrl: '' } }, { host: config.server.host, port: addr.port });
+    },
+    close() {
+      closed ??= (async () => {
+        server.beginClosing();
+        const stopped = server.app.close();
+        await inflight.drain(config.server.shutdownGraceMs);
+        // Streams that ended leave keep-alive sockets behind; nothing more will be served on them.
+        server.app.server.closeIdleConnections?.();
+        const timer = setTimeout(() => server.app.server.closeAllConnections?.(), 1000);
+        timer.unref();
+        await stopped;
+        clearTimeout(timer);
+        await Promise.allSettled([responses.flush(), accounts.flush()]);
+        await store.close();
+      })();
+      return closed;
+    },
+  };
+}

@@ -1,0 +1,187 @@
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/**
+ * Every setting the service reads: its place in config/default.json, the environment
+ * variable that overrides it, and how it is validated. The README's settings table is
+ * checked against this list by a test, so the two cannot drift apart.
+ */
+type Kind =
+  | { type: 'string' }
+  | { type: 'secret' }
+  | { type: 'url'; protocols?: string[] }
+  | { type: 'int'; min: number; max: number }
+  | { type: 'enum'; values: readonly string[] }
+  | { type: 'bool' }
+  | { type: 'path' };
+
+export interface SettingSpec {
+  env: string;
+  path: string;
+  kind: Kind;
+  doc: string;
+}
+
+const HTTP = ['http:', 'https:'];
+
+export const SETTINGS: readonly SettingSpec[] = [
+  { env: 'SVC_HOST', path: 'server.host', kind: { type: 'string' }, doc: 'Interface the HTTP server listens on.' },
+  { env: 'SVC_PORT', path: 'server.port', kind: { type: 'int', min: 0, max: 65535 }, doc: 'TCP port of the HTTP server (0 picks a free one).' },
+  {
+    env: 'SVC_PUBLIC_URL',
+    path: 'server.publicUrl',
+    kind: { type: 'url', protocols: HTTP },
+    doc: 'Address clients reach the service at, used to build links (signed document URLs). Default: http://SVC_HOST:SVC_PORT.',
+  },
+  { env: 'SVC_BODY_LIMIT_BYTES', path: 'server.bodyLimitBytes', kind: { type: 'int', min: 1024, max: 64 * 1024 * 1024 }, doc: 'Largest accepted request body; larger bodies get 413.' },
+  { env: 'SVC_SHUTDOWN_GRACE_MS', path: 'server.shutdownGraceMs', kind: { type: 'int', min: 0, max: 3_600_000 }, doc: 'On SIGTERM, how long in-flight streams may run before they are ended.' },
+  { env: 'SVC_KEEPALIVE_MS', path: 'server.keepAliveIntervalMs', kind: { type: 'int', min: 100, max: 15_000 }, doc: 'Interval of SSE comment keep-alives while a stream is waiting (at most 15 s).' },
+  {
+    env: 'SVC_LOG_LEVEL',
+    path: 'server.logLevel',
+    kind: { type: 'enum', values: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] },
+    doc: 'pino log level.',
+  },
+  { env: 'SVC_DATA_DIR', path: 'storage.dataDir', kind: { type: 'path' }, doc: 'Directory for the SQLite database, the generated admin key and secrets, rendered documents.' },
+  {
+    env: 'SVC_DATABASE_URL',
+    path: 'storage.databaseUrl',
+    kind: { type: 'url', protocols: ['postgres:', 'postgresql:'] },
+    doc: 'postgres://… switches storage from the embedded SQLite database to Postgres.',
+  },
+  {
+    env: 'SVC_ADMIN_KEY',
+    path: 'auth.adminKey',
+    kind: { type: 'secret' },
+    doc: 'Bearer key for /v1/admin. When empty, one is generated on first start and stored in SVC_DATA_DIR/admin.key.',
+  },
+  { env: 'SVC_KEY_CACHE_TTL_MS', path: 'auth.keyCacheTtlMs', kind: { type: 'int', min: 0, max: 5000 }, doc: 'How long a verified API key is trusted before it is looked up again (bounds how fast a revocation reaches every replica).' },
+];
+
+export interface Config {
+  server: {
+    host: string;
+    port: number;
+    publicUrl: string;
+    bodyLimitBytes: number;
+    shutdownGraceMs: number;
+    keepAliveIntervalMs: number;
+    logLevel: string;
+  };
+  storage: { dataDir: string; databaseUrl: string };
+  auth: { adminKey: string; keyCacheTtlMs: number };
+}
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+/** The project folder (the nearest one with a package.json), whether running from src/ or dist/. */
+export const PACKAGE_ROOT = (() => {
+  let dir = path.dirname(fileURLToPath(import.meta.url));
+  while (!existsSync(path.join(dir, 'package.json')) && path.dirname(dir) !== dir) dir = path.dirname(dir);
+  return dir;
+})();
+
+export function readDefaults(file = path.join(PACKAGE_ROOT, 'config', 'default.json')): Record<string, unknown> {
+  try {
+    return JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
+  } catch (err) {
+    throw new ConfigError(`cannot read ${file}: ${(err as Error).message}`);
+  }
+}
+
+function flatten(obj: Record<string, unknown>, prefix = '', out = new Map<string, unknown>()): Map<string, unknown> {
+  for (const [k, v] of Object.entries(obj)) {
+    const key = prefix ? `${prefix}.${k}` : k;
+    if (v !== null && typeof v === 'object' && !Array.isArray(v)) flatten(v as Record<string, unknown>, key, out);
+    else out.set(key, v);
+  }
+  return out;
+}
+
+function parseValue(spec: SettingSpec, raw: unknown, source: string): unknown {
+  const fail = (why: string): never => {
+    const shown = spec.kind.type === 'secret' ? '(hidden)' : JSON.stringify(raw);
+    throw new ConfigError(`invalid setting ${spec.env} (${source}) = ${shown}: ${why}`);
+  };
+  const k = spec.kind;
+  switch (k.type) {
+    case 'string':
+    case 'secret':
+    case 'path':
+      if (typeof raw !== 'string') fail('must be a string');
+      return raw;
+    case 'url': {
+      if (typeof raw !== 'string') fail('must be a string');
+      const s = raw as string;
+      if (s === '') return '';
+      let u: URL;
+      try {
+        u = new URL(s);
+      } catch {
+        return fail('must be an absolute URL');
+      }
+      if (k.protocols && !k.protocols.includes(u.protocol)) fail(`must use ${k.protocols.map((p) => p.replace(':', '')).join(' or ')}`);
+      return s.replace(/\/+$/, '');
+    }
+    case 'int': {
+      const n = typeof raw === 'number' ? raw : typeof raw === 'string' && /^-?\d+$/.test(raw.trim()) ? Number(raw.trim()) : NaN;
+      if (!Number.isSafeInteger(n)) fail('must be an integer');
+      if (n < k.min || n > k.max) fail(`must be between ${k.min} and ${k.max}`);
+      return n;
+    }
+    case 'bool': {
+      if (typeof raw === 'boolean') return raw;
+      const s = String(raw).trim().toLowerCase();
+      if (['1', 'true', 'yes', 'on'].includes(s)) return true;
+      if (['0', 'false', 'no', 'off', ''].includes(s)) return false;
+      return fail('must be true or false');
+    }
+    case 'enum':
+      if (typeof raw !== 'string' || !k.values.includes(raw)) fail(`must be one of ${k.values.join(', ')}`);
+      return raw;
+  }
+}
+
+function setPath(target: Record<string, unknown>, dotted: string, value: unknown): void {
+  const parts = dotted.split('.');
+  let cur = target;
+  for (const p of parts.slice(0, -1)) {
+    cur[p] ??= {};
+    cur = cur[p] as Record<string, unknown>;
+  }
+  cur[parts[parts.length - 1]!] = value;
+}
+
+/**
+ * Builds the configuration from config/default.json overlaid by environment variables.
+ * Throws ConfigError with one line naming the offending setting.
+ */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, defaults: Record<string, unknown> = readDefaults()): Config {
+  const flat = flatten(defaults);
+  const known = new Set(SETTINGS.map((s) => s.path));
+  for (const key of flat.keys()) {
+    if (!known.has(key)) throw new ConfigError(`unknown setting "${key}" in config/default.json`);
+  }
+  const out: Record<string, unknown> = {};
+  for (const spec of SETTINGS) {
+    const fromEnv = env[spec.env];
+    if (fromEnv !== undefined) setPath(out, spec.path, parseValue(spec, fromEnv, 'environment'));
+    else if (flat.has(spec.path)) setPath(out, spec.path, parseValue(spec, flat.get(spec.path), 'config/default.json'));
+    else throw new ConfigError(`missing setting "${spec.path}" in config/default.json`);
+  }
+  const config = out as unknown as Config;
+  config.storage.dataDir = path.resolve(config.storage.dataDir);
+  return config;
+}
+
+/** The base URL links are built from: SVC_PUBLIC_URL, or the listening address. */
+export function publicUrl(config: Config, listening?: { host: string; port: number }): string {
+  if (config.server.publicUrl) return config.server.publicUrl;
+  const host = listening?.host ?? config.server.host;
+  const port = listening?.port ?? config.server.port;
+  const shownHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host;
+  return `http://${shownHost}:${port}`;
+}

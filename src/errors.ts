@@ -1,0 +1,53 @@
+/**
+ * Errors the core raises on purpose. `kind` says what went wrong in domain terms; the
+ * HTTP layer alone turns a kind into a status code (server/errors.ts), so agents and
+ * services stay ignorant of HTTP.
+ */
+export type ErrorKind =
+  | 'invalid_request' // the caller sent something wrong
+  | 'authentication' // no or bad credentials
+  | 'payment_required' // not enough credits
+  | 'permission' // the caller may not do this (plan, admin)
+  | 'not_found'
+  | 'conflict' // state conflict, e.g. an idempotent request still running
+  | 'unprocessable' // well-formed but cannot be applied (idempotency key reused)
+  | 'payload_too_large'
+  | 'unsupported_media_type'
+  | 'rate_limited'
+  | 'upstream' // an exchange or data source failed
+  | 'upstream_timeout'
+  | 'unavailable' // shutting down, storage unreachable
+  | 'internal';
+
+export interface ErrorDetails {
+  code: string;
+  message: string;
+  param?: string | null;
+  /** Seconds after which a retry may succeed (rate limits, busy upstreams). */
+  retryAfterSeconds?: number;
+}
+
+export class SvcError extends Error {
+  override name = 'SvcError';
+  readonly kind: ErrorKind;
+  readonly code: string;
+  readonly param: string | null;
+  readonly retryAfterSeconds: number | undefined;
+
+  constructor(kind: ErrorKind, details: ErrorDetails, options?: { cause?: unknown }) {
+    super(details.message, options);
+    this.kind = kind;
+    this.code = details.code;
+    this.param = details.param ?? null;
+    this.retryAfterSeconds = details.retryAfterSeconds;
+  }
+}
+
+export const invalidRequest = (code: string, message: string, param: string | null = null) =>
+  new SvcError('invalid_request', { code, message, param });
+
+export const notFound = (code: string, message: string, param: string | null = null) => new SvcError('not_found', { code, message, param });
+
+export function isSvcError(err: unknown): err is SvcError {
+  return err instanceof SvcError;
+}

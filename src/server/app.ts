@@ -1,0 +1,69 @@
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import { SvcError } from '../errors.js';
+import { newId } from '../ids.js';
+import { requireApiKey } from './auth.js';
+import type { ServerDeps } from './deps.js';
+import { errorHandler, notFoundHandler, sendError } from './errors.js';
+import { accountRoutes } from './routes/account.js';
+import { adminRoutes } from './routes/admin.js';
+import { chatRoutes } from './routes/chat.js';
+import { healthRoutes } from './routes/health.js';
+import { modelRoutes } from './routes/models.js';
+import { responsesRoutes } from './routes/responses.js';
+
+export interface ServerHandle {
+  app: FastifyInstance;
+  /** Stop accepting requests: later ones get 503 while in-flight ones finish. */
+  beginClosing(): void;
+}
+
+export function buildServer(deps: ServerDeps): ServerHandle {
+  const limit = deps.config.server.bodyLimitBytes;
+  const app = Fastify({
+    loggerInstance: deps.log as FastifyBaseLogger,
+    // One access line per request is written by the onRequest hook below instead.
+    logController: new LogController({ disableRequestLogging: true }),
+    genReqId: () => newId('req_'),
+    requestIdHeader: false,
+    bodyLimit: limit,
+    return503OnClosing: false,
+    forceCloseConnections: 'idle',
+    routerOptions: { ignoreTrailingSlash: true },
+  });
+  let closing = false;
+
+  app.addHook('onRequest', async (request, reply) => {
+    const started = process.hrtime.bigint();
+    reply.header('x-request-id', request.id);
+    reply.raw.once('close', () => {
+      const ms = Number(process.hrtime.bigint() - started) / 1e6;
+      request.log.info(
+        {
+          method: request.method,
+          url: request.url.split('?')[0],
+          status: reply.raw.statusCode,
+          ms: Math.round(ms * 10) / 10,
+          account: request.auth?.account.id,
+          aborted: !reply.raw.writableFinished || undefined,
+        },
+        'request',
+      );
+    });
+    if (closing) return sendError(reply, new SvcError('unavailable', { code: 'shutting_down', message: 'The server is shutting down; retry the request.', retryAfterSeconds: 1 }));
+  });
+
+  app.setErrorHandler(errorHandler(limit));
+  app.setNotFoundHandler(notFoundHandler);
+
+  app.register(async (scope) => healthRoutes(scope, deps));
+  app.register(async (scope) => adminRoutes(scope, deps));
+  app.register(async (scope) => {
+    scope.addHook('onRequest', requireApiKey((s) => deps.accounts.authenticate(s), (id) => deps.accounts.touch(id)));
+    await modelRoutes(scope, deps);
+    await responsesRoutes(scope, deps);
+    await chatRoutes(scope, deps);
+    await accountRoutes(scope, deps);
+  });
+
+  return { app, beginClosing: () => void (closing = true) };
+}

@@ -1,0 +1,46 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Authenticated } from '../accounts/service.js';
+import { sameSecret } from '../accounts/keys.js';
+import { SvcError } from '../errors.js';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    auth?: Authenticated;
+  }
+}
+
+const unauthorized = (message: string) => new SvcError('authentication', { code: 'invalid_api_key', message });
+
+/** The bearer token of the Authorization header; a missing or malformed header is a 401. */
+export function bearerToken(request: FastifyRequest): string {
+  const header = request.headers.authorization;
+  if (!header) throw unauthorized("You didn't provide an API key. Send it in the header 'Authorization: Bearer <API key>'.");
+  const match = /^Bearer[ ]+(\S+)\s*$/i.exec(header);
+  if (!match) throw unauthorized("Malformed Authorization header: expected 'Authorization: Bearer <API key>'.");
+  return match[1]!;
+}
+
+export function requireApiKey(authenticate: (secret: string) => Promise<Authenticated | null>, touch: (keyId: string) => void) {
+  return async (request: FastifyRequest, _reply: FastifyReply) => {
+    const secret = bearerToken(request);
+    const auth = await authenticate(secret);
+    if (!auth) throw unauthorized(`Incorrect API key provided: ${mask(secret)}. The key is unknown or has been revoked.`);
+    request.auth = auth;
+    touch(auth.keyId);
+  };
+}
+
+export function requireAdminKey(adminKey: string) {
+  return async (request: FastifyRequest, _reply: FastifyReply) => {
+    const secret = bearerToken(request);
+    if (!sameSecret(secret, adminKey)) {
+      throw new SvcError('authentication', { code: 'invalid_admin_key', message: 'The admin API needs the admin key (SVC_ADMIN_KEY) as its bearer token.' });
+    }
+  };
+}
+
+/** Shows a key the way OpenAI does in errors: its start and its last four characters. */
+export function mask(secret: string): string {
+  if (secret.length <= 12) return '*'.repeat(secret.length);
+  return `${secret.slice(0, 7)}${'*'.repeat(Math.min(secret.length - 11, 20))}${secret.slice(-4)}`;
+}

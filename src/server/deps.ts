@@ -1,0 +1,21 @@
+import type { Logger } from 'pino';
+import type { AccountService } from '../accounts/service.js';
+import type { AgentRegistry } from '../agents/registry.js';
+import type { Config } from '../config.js';
+import type { ResponseStore } from '../responses/store.js';
+import type { Store } from '../store/db.js';
+import type { InFlight } from './stream.js';
+
+/** Everything the HTTP layer needs from the core, built once by the composition root. */
+export interface ServerDeps {
+  config: Config;
+  log: Logger;
+  store: Store;
+  accounts: AccountService;
+  responses: ResponseStore;
+  agents: AgentRegistry;
+  adminKey: string;
+  inflight: InFlight;
+  /** When the server was started (seconds), reported as the models' `created`. */
+  startedAt: number;
+}

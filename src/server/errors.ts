@@ -1,0 +1,73 @@
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import { SvcError, isSvcError } from '../errors.js';
+import { errorBody, statusOf } from '../wire/errors.js';
+
+/** Fastify's own errors (body parsing, routing) in OpenAI's words. */
+function fromFastify(err: FastifyError, limitBytes: number): SvcError | null {
+  switch (err.code) {
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return new SvcError('payload_too_large', {
+        code: 'request_too_large',
+        message: `The request body is larger than the limit of ${limitBytes} bytes (${(limitBytes / 1048576).toFixed(limitBytes % 1048576 ? 2 : 0)} MiB). Send a shorter input.`,
+      });
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+    case 'FST_ERR_CTP_INVALID_TYPE':
+      return new SvcError('unsupported_media_type', {
+        code: 'unsupported_media_type',
+        message: "Unsupported Content-Type: send the body as JSON with the header 'Content-Type: application/json'.",
+      });
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return new SvcError('invalid_request', { code: 'missing_body', message: "The request body is empty, but Content-Type is 'application/json': send a JSON object." });
+    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+      return new SvcError('invalid_request', { code: 'invalid_content_length', message: 'The request body size does not match its Content-Length header.' });
+    case 'FST_ERR_BAD_URL':
+    case 'FST_ERR_INVALID_URL':
+      return new SvcError('invalid_request', { code: 'invalid_url', message: 'The request URL is malformed.' });
+  }
+  if (err.name === 'SyntaxError' || err.code === 'FST_ERR_CTP_INVALID_JSON_BODY') {
+    return new SvcError('invalid_request', {
+      code: 'invalid_json',
+      message: `We could not parse the JSON body of your request (${err.message.replace(/^FST_ERR_\w+: /, '')}). Send valid JSON with 'Content-Type: application/json'.`,
+    });
+  }
+  const status = err.statusCode ?? 500;
+  if (status >= 400 && status < 500) return new SvcError('invalid_request', { code: 'invalid_request', message: err.message });
+  return null;
+}
+
+export function toSvcError(err: unknown, limitBytes: number): SvcError | null {
+  if (isSvcError(err)) return err;
+  if (err && typeof err === 'object' && ('code' in err || 'statusCode' in err || (err as Error).name === 'SyntaxError')) {
+    return fromFastify(err as FastifyError, limitBytes);
+  }
+  return null;
+}
+
+export const INTERNAL = () =>
+  new SvcError('internal', { code: 'server_error', message: 'The server had an error while processing your request. It was logged with the x-request-id of this response.' });
+
+/** Sends `{"error": …}` with the status of its kind, and Retry-After when the error knows one. */
+export function sendError(reply: FastifyReply, err: SvcError): FastifyReply {
+  reply.code(statusOf(err)).header('content-type', 'application/json; charset=utf-8');
+  if (err.retryAfterSeconds !== undefined) reply.header('retry-after', String(Math.max(1, Math.ceil(err.retryAfterSeconds))));
+  return reply.send({ error: errorBody(err) });
+}
+
+export function errorHandler(limitBytes: number) {
+  return (err: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
+    const known = toSvcError(err, limitBytes);
+    if (!known) request.log.error({ err }, 'unhandled error');
+    return sendError(reply, known ?? INTERNAL());
+  };
+}
+
+export function notFoundHandler(request: FastifyRequest, reply: FastifyReply) {
+  const path = request.url.split('?')[0];
+  return sendError(
+    reply,
+    new SvcError('not_found', {
+      code: 'unknown_url',
+      message: `Unknown request URL: ${request.method} ${path}. Check the method and path; the API lives under /v1 (POST /v1/responses, POST /v1/chat/completions, GET /v1/models).`,
+    }),
+  );
+}

@@ -1,0 +1,167 @@
+import type { Turn } from '../agents/types.js';
+import { invalidRequest } from '../errors.js';
+import { Fields, bodyObject, invalidValue, isObject, missing, wrongType } from './validate.js';
+
+/** A turn of the request, or a reference to a stored output message to be resolved. */
+export type InputItem = (Turn & { param: string }) | { ref: string; param: string };
+
+export interface ResponsesRequest {
+  model: string;
+  items: InputItem[];
+  instructions: string | null;
+  stream: boolean;
+  store: boolean;
+  previousResponseId: string | null;
+  metadata: Record<string, string>;
+  temperature: number | null;
+  topP: number | null;
+  maxOutputTokens: number | null;
+  user: string | null;
+}
+
+export interface ChatRequest {
+  model: string;
+  messages: Turn[];
+  instructions: string | null;
+  stream: boolean;
+  includeUsage: boolean;
+}
+
+const TEXT_PARTS = new Set(['input_text', 'output_text', 'text', 'refusal']);
+const MODEL_HINT = 'Pass an agent id such as "svc-agent"; GET /v1/models lists them.';
+
+function readModel(f: Fields): string {
+  return f.requiredString('model', { nonEmpty: true, maxLength: 256, hint: MODEL_HINT });
+}
+
+/** Text of a message `content`: a string, or an array of text parts joined in order. */
+function contentText(content: unknown, param: string, partTypes: Set<string>): string {
+  if (typeof content === 'string') return content;
+  if (!Array.isArray(content)) throw wrongType(param, 'a string or an array of text parts', content);
+  const texts: string[] = [];
+  content.forEach((part, j) => {
+    const p = `${param}[${j}]`;
+    if (!isObject(part)) throw wrongType(p, 'an object', part);
+    const pf = new Fields(part, p);
+    const type = pf.requiredString('type');
+    if (!partTypes.has(type)) {
+      throw invalidRequest(
+        'unsupported_content_type',
+        `Unsupported content part type '${type}' at '${p}.type': these agents read text only (${[...partTypes].join(', ')}).`,
+        `${p}.type`,
+      );
+    }
+    const text = part.text ?? (type === 'refusal' ? part.refusal : undefined);
+    if (typeof text !== 'string') throw text === undefined ? missing(`${p}.text`) : wrongType(`${p}.text`, 'a string', text);
+    texts.push(text);
+  });
+  return texts.join('\n');
+}
+
+function joinInstructions(parts: (string | undefined | null)[]): string | null {
+  const kept = parts.filter((p): p is string => typeof p === 'string' && p.trim() !== '');
+  return kept.length ? kept.join('\n\n') : null;
+}
+
+function requireLastUser(turns: { role: string; param: string; content?: string }[], param: string): void {
+  const last = turns[turns.length - 1];
+  if (!last) throw invalidRequest('empty_input', `'${param}' has no user message: send the question as a user message.`, param);
+  if (last.role !== 'user') {
+    throw invalidRequest('invalid_value', `The last message in '${param}' must come from the user (it is the question the agent answers); got role '${last.role}'.`, last.param);
+  }
+  if (!last.content?.trim()) throw invalidRequest('empty_input', `The user message '${last.param}' is empty: send the question as its content.`, last.param);
+}
+
+export function parseResponsesRequest(raw: unknown): ResponsesRequest {
+  const f = new Fields(bodyObject(raw));
+  const model = readModel(f);
+  const system: string[] = [];
+  const items: InputItem[] = [];
+  const input = f.obj.input;
+  if (input === undefined || input === null) throw missing('input', 'Send the question as a string, or an array of input messages.');
+  if (typeof input === 'string') {
+    if (!input.trim()) throw invalidRequest('empty_input', "Invalid 'input': the value must not be empty. Send the question as a string.", 'input');
+    items.push({ role: 'user', content: input, param: 'input' });
+  } else if (Array.isArray(input)) {
+    if (input.length === 0) throw invalidRequest('empty_input', "Invalid 'input': expected a non-empty array of input messages.", 'input');
+    input.forEach((item, i) => {
+      const p = `input[${i}]`;
+      if (!isObject(item)) throw wrongType(p, 'an input message object', item);
+      const itf = new Fields(item, p);
+      const type = itf.string('type') ?? 'message';
+      if (type === 'item_reference') {
+        items.push({ ref: itf.requiredString('id', { nonEmpty: true }), param: p });
+        return;
+      }
+      if (type !== 'message') {
+        throw invalidRequest('unsupported_input_item', `Unsupported input item type '${type}' at '${p}.type': send messages with role and content.`, `${p}.type`);
+      }
+      const role = itf.requiredString('role');
+      if (item.content === undefined) throw missing(`${p}.content`);
+      const text = item.content === null ? '' : contentText(item.content, `${p}.content`, TEXT_PARTS);
+      if (role === 'system' || role === 'developer') system.push(text);
+      else if (role === 'user' || role === 'assistant') items.push({ role, content: text, param: p });
+      else throw invalidValue(`${p}.role`, `'${role}' is not supported. Use 'user', 'assistant', 'system' or 'developer'.`);
+    });
+  } else {
+    throw wrongType('input', 'a string or an array of input messages', input);
+  }
+  const lastTurn = items[items.length - 1];
+  if (!lastTurn || 'ref' in lastTurn) {
+    throw invalidRequest('invalid_value', "The last item of 'input' must be a user message with the question.", lastTurn ? lastTurn.param : 'input');
+  }
+  requireLastUser([lastTurn], 'input');
+
+  const instructions = f.string('instructions');
+  return {
+    model,
+    items,
+    instructions: joinInstructions([instructions, ...system]),
+    stream: f.boolean('stream') ?? false,
+    store: f.boolean('store') ?? true,
+    previousResponseId: f.string('previous_response_id', { nonEmpty: true }) ?? null,
+    metadata: f.metadata('metadata') ?? {},
+    temperature: f.number('temperature', { min: 0, max: 2 }) ?? null,
+    topP: f.number('top_p', { min: 0, max: 1 }) ?? null,
+    maxOutputTokens: f.number('max_output_tokens', { min: 1, integer: true }) ?? null,
+    user: f.string('user') ?? null,
+  };
+}
+
+export function parseChatRequest(raw: unknown): ChatRequest {
+  const f = new Fields(bodyObject(raw));
+  const model = readModel(f);
+  const list = f.array('messages', { required: true, nonEmpty: true, hint: 'Send the conversation as [{"role":"user","content":"…"}].' })!;
+  const system: string[] = [];
+  const turns: (Turn & { param: string })[] = [];
+  list.forEach((m, i) => {
+    const p = `messages[${i}]`;
+    if (!isObject(m)) throw wrongType(p, 'a message object', m);
+    const mf = new Fields(m, p);
+    const role = mf.requiredString('role');
+    if (!['system', 'developer', 'user', 'assistant'].includes(role)) {
+      throw invalidValue(`${p}.role`, `'${role}' is not supported. Use 'system', 'developer', 'user' or 'assistant'.`);
+    }
+    if (m.content === undefined) throw missing(`${p}.content`);
+    // An assistant turn that only called tools has null content; nothing to pass on.
+    const text = m.content === null && role === 'assistant' ? '' : contentText(m.content, `${p}.content`, new Set(['text', ...(role === 'assistant' ? ['refusal'] : [])]));
+    if (role === 'system' || role === 'developer') system.push(text);
+    else turns.push({ role: role as Turn['role'], content: text, param: p });
+  });
+  requireLastUser(turns, 'messages');
+  const n = f.number('n', { integer: true, min: 1 });
+  if (n !== undefined && n !== 1) throw invalidValue('n', 'these agents return one choice; use n = 1.');
+  f.number('temperature', { min: 0, max: 2 });
+  f.number('top_p', { min: 0, max: 1 });
+  f.number('max_tokens', { integer: true, min: 1 });
+  f.number('max_completion_tokens', { integer: true, min: 1 });
+  const streamOptions = f.object('stream_options');
+  const includeUsage = streamOptions?.boolean('include_usage') ?? false;
+  return {
+    model,
+    messages: turns.map(({ role, content }) => ({ role, content })),
+    instructions: joinInstructions(system),
+    stream: f.boolean('stream') ?? false,
+    includeUsage,
+  };
+}

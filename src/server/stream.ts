@@ -1,0 +1,140 @@
+import { once } from 'node:events';
+import type { FastifyReply } from 'fastify';
+import type { AgentEvent, RunMeta } from '../agents/types.js';
+import { SvcError } from '../errors.js';
+import { commentFrame } from '../wire/sse.js';
+
+/**
+ * One server-sent-event response. Takes the socket over from fastify, writes frames with
+ * backpressure, and sends a comment keep-alive whenever nothing was written for half the
+ * interval (so the longest silence is one interval). Writes after the client left are dropped.
+ */
+export class SseWriter {
+  readonly #reply: FastifyReply;
+  #lastWrite = Date.now();
+  #timer: NodeJS.Timeout | null = null;
+  #ended = false;
+
+  constructor(reply: FastifyReply, private readonly keepAliveMs: number) {
+    this.#reply = reply;
+  }
+
+  get #raw() {
+    return this.#reply.raw;
+  }
+
+  get gone(): boolean {
+    return this.#raw.destroyed || this.#raw.writableEnded;
+  }
+
+  open(headers: Record<string, string>): void {
+    this.#reply.hijack();
+    const inherited = this.#reply.getHeaders() as Record<string, string>;
+    this.#raw.writeHead(200, {
+      ...inherited,
+      ...headers,
+      'content-type': 'text/event-stream; charset=utf-8',
+      'cache-control': 'no-cache',
+      connection: 'keep-alive',
+      'x-accel-buffering': 'no',
+    });
+    this.#raw.flushHeaders();
+    const half = Math.max(50, Math.floor(this.keepAliveMs / 2));
+    this.#timer = setInterval(() => {
+      if (Date.now() - this.#lastWrite >= half) void this.write(commentFrame('keep-alive'));
+    }, half);
+    this.#timer.unref();
+  }
+
+  async write(frame: string): Promise<void> {
+    if (this.#ended || this.gone) return;
+    this.#lastWrite = Date.now();
+    if (!this.#raw.write(frame)) {
+      await Promise.race([once(this.#raw, 'drain'), once(this.#raw, 'close')]);
+    }
+  }
+
+  end(last?: string): void {
+    if (this.#timer) clearInterval(this.#timer);
+    this.#timer = null;
+    if (this.#ended) return;
+    this.#ended = true;
+    if (!this.gone) this.#raw.end(last);
+  }
+}
+
+export const shuttingDown = () =>
+  new SvcError('unavailable', { code: 'server_shutting_down', message: 'The server is shutting down and ended this request; retry it.', retryAfterSeconds: 1 });
+
+/** The next agent event, or null once `stop` fires (the caller decides what stopping means). */
+export function pull(events: AsyncIterator<AgentEvent>, stop: AbortSignal): Promise<AgentEvent | null> {
+  if (stop.aborted) return Promise.resolve(null);
+  return new Promise((resolve, reject) => {
+    const onStop = () => resolve(null);
+    stop.addEventListener('abort', onStop, { once: true });
+    events.next().then(
+      (r) => {
+        stop.removeEventListener('abort', onStop);
+        resolve(r.done ? null : r.value);
+      },
+      (err) => {
+        stop.removeEventListener('abort', onStop);
+        reject(err);
+      },
+    );
+  });
+}
+
+/** What a run decided, as response headers. */
+export function metaHeaders(meta: RunMeta): Record<string, string> {
+  const h: Record<string, string> = {};
+  if (meta.reportCache) h['x-report-cache'] = meta.reportCache;
+  if (meta.reportGeneratedAt) h['x-report-generated-at'] = meta.reportGeneratedAt;
+  if (meta.credits) {
+    h['x-credits-charged'] = String(meta.credits.charged);
+    h['x-credits-remaining'] = String(meta.credits.remaining);
+  }
+  return h;
+}
+
+/**
+ * Requests in flight, for graceful shutdown: `drain` waits for them up to a deadline,
+ * then fires `deadline` so streams still running end with a clear error.
+ */
+export class InFlight {
+  #count = 0;
+  #idle: (() => void) | null = null;
+  readonly #deadline = new AbortController();
+
+  get deadline(): AbortSignal {
+    return this.#deadline.signal;
+  }
+
+  get count(): number {
+    return this.#count;
+  }
+
+  enter(): () => void {
+    this.#count++;
+    let left = false;
+    return () => {
+      if (left) return;
+      left = true;
+      this.#count--;
+      if (this.#count === 0) this.#idle?.();
+    };
+  }
+
+  async drain(graceMs: number): Promise<void> {
+    if (this.#count > 0) {
+      const idle = new Promise<void>((resolve) => (this.#idle = resolve));
+      const timer = new Promise<void>((resolve) => setTimeout(resolve, graceMs).unref());
+      await Promise.race([idle, timer]);
+    }
+    if (this.#count > 0) {
+      this.#deadline.abort();
+      // Give the ended streams a moment to write their error frames.
+      await Promise.race([new Promise<void>((resolve) => (this.#idle = resolve)), new Promise((r) => setTimeout(r, 2000).unref())]);
+    }
+  }
+}

@@ -1,0 +1,90 @@
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import BetterSqlite3 from 'better-sqlite3';
+import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import pg from 'pg';
+import { migrationProvider } from './migrations/index.js';
+import type { Database } from './schema.js';
+
+export type DialectName = 'sqlite' | 'postgres';
+
+export interface Store {
+  db: Kysely<Database>;
+  dialect: DialectName;
+  /** Where the data lives, for messages: a file path or a Postgres URL without its password. */
+  location: string;
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export interface StoreOptions {
+  dataDir: string;
+  /** postgres://… selects Postgres; empty selects SQLite in dataDir. */
+  databaseUrl?: string;
+  /** Run migrations on open (the server does; admin commands too). */
+  migrate?: boolean;
+}
+
+// int8 (bigint) columns hold unix-ms times and credit balances: well inside 2^53.
+pg.types.setTypeParser(20, (v) => Number(v));
+
+function redactUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    if (u.password) u.password = '***';
+    return u.toString();
+  } catch {
+    return 'postgres';
+  }
+}
+
+export async function openStore(options: StoreOptions): Promise<Store> {
+  let store: Store;
+  if (options.databaseUrl) {
+    const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10 });
+    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    store = {
+      db,
+      dialect: 'postgres',
+      location: redactUrl(options.databaseUrl),
+      ping: async () => void (await sql`select 1`.execute(db)),
+      close: () => db.destroy(),
+    };
+  } else {
+    mkdirSync(options.dataDir, { recursive: true });
+    const file = path.join(options.dataDir, 'svc.db');
+    const sqlite = new BetterSqlite3(file);
+    // Durable: every commit reaches the disk before it is acknowledged.
+    sqlite.pragma('journal_mode = WAL');
+    sqlite.pragma('synchronous = FULL');
+    sqlite.pragma('foreign_keys = ON');
+    sqlite.pragma('busy_timeout = 5000');
+    const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+    store = {
+      db,
+      dialect: 'sqlite',
+      location: file,
+      ping: async () => void (await sql`select 1`.execute(db)),
+      close: () => db.destroy(),
+    };
+  }
+  if (options.migrate !== false) {
+    try {
+      await migrate(store.db);
+    } catch (err) {
+      await store.close().catch(() => {});
+      throw err;
+    }
+  }
+  return store;
+}
+
+export async function migrate(db: Kysely<Database>): Promise<string[]> {
+  const migrator = new Migrator({ db, provider: migrationProvider });
+  const { error, results } = await migrator.migrateToLatest();
+  if (error) {
+    const failed = results?.find((r) => r.status === 'Error');
+    throw new Error(`database migration ${failed?.migrationName ?? ''} failed: ${(error as Error).message ?? error}`, { cause: error });
+  }
+  return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+}

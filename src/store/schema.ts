@@ -1,0 +1,48 @@
+import type { Generated } from 'kysely';
+
+/** Times are unix milliseconds; JSON documents are stored as text so both dialects agree. */
+export interface AccountsTable {
+  id: string;
+  email: string;
+  plan: string;
+  credits: number;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface ApiKeysTable {
+  id: string;
+  account_id: string;
+  key_hash: string;
+  prefix: string;
+  last4: string;
+  created_at: number;
+  last_used_at: number | null;
+  revoked_at: number | null;
+}
+
+export interface ResponsesTable {
+  id: string;
+  account_id: string;
+  model: string;
+  status: string;
+  message_id: string;
+  /** JSON: the turns the agent saw (earlier context plus this input). */
+  conversation: string;
+  instructions: string | null;
+  output_text: string;
+  /** JSON: the Response object as last known. */
+  body: string;
+  /** JSON: the stream events, for replay. */
+  events: string;
+  created_at: number;
+  completed_at: number | null;
+}
+
+export interface Database {
+  accounts: AccountsTable;
+  api_keys: ApiKeysTable;
+  responses: ResponsesTable;
+}
+
+export type { Generated };

@@ -1,0 +1,133 @@
+import type { AgentEvent, Citation, Usage } from '../agents/types.js';
+import type { SvcError } from '../errors.js';
+import { bareCitation, chatAnnotation, placeCitations } from './citations.js';
+import { errorBody, type ErrorBody } from './errors.js';
+
+export interface ChatParams {
+  id: string;
+  model: string;
+  created: number;
+  /** `stream_options.include_usage`: one more chunk with `choices: []` and the usage. */
+  includeUsage: boolean;
+}
+
+export function chatUsage(u: Usage) {
+  return {
+    prompt_tokens: u.inputTokens,
+    completion_tokens: u.outputTokens,
+    total_tokens: u.inputTokens + u.outputTokens,
+    prompt_tokens_details: { cached_tokens: 0 },
+    completion_tokens_details: { reasoning_tokens: 0 },
+  };
+}
+
+/** A stream frame: a chunk, or a mid-stream error (`data: {"error": …}`). */
+export type ChatFrame = Record<string, unknown> | { error: ErrorBody };
+
+/**
+ * Turns agent events into Chat Completions chunks and the final completion. Pure.
+ * The full annotation list travels once, on the finish chunk, never repeated.
+ */
+export class ChatEncoder {
+  readonly #p: ChatParams;
+  readonly #deltas: string[] = [];
+  readonly #citations: Citation[] = [];
+  #usage: Usage | null = null;
+  #error: SvcError | null = null;
+  #finished = false;
+
+  constructor(params: ChatParams) {
+    this.#p = params;
+  }
+
+  #chunk(delta: Record<string, unknown>, finishReason: string | null, extra?: Record<string, unknown>) {
+    return {
+      id: this.#p.id,
+      object: 'chat.completion.chunk',
+      created: this.#p.created,
+      model: this.#p.model,
+      choices: [{ index: 0, delta, logprobs: null, finish_reason: finishReason, ...extra }],
+      ...(this.#p.includeUsage ? { usage: null } : {}),
+    };
+  }
+
+  /** The first chunk: openai-node requires the assistant role before any content. */
+  begin(): ChatFrame[] {
+    return [this.#chunk({ role: 'assistant', content: '' }, null)];
+  }
+
+  push(event: AgentEvent): ChatFrame[] {
+    switch (event.type) {
+      case 'text':
+        this.#deltas.push(event.delta);
+        return [this.#chunk({ content: event.delta }, null)];
+      case 'citation':
+        this.#citations.push(event.citation);
+        return [];
+      case 'usage':
+        this.#usage = event.usage;
+        return [];
+      case 'done':
+        return this.#finish();
+      case 'failed':
+        this.#error = event.error;
+        return [{ error: errorBody(event.error) }];
+      default:
+        return [];
+    }
+  }
+
+  get text(): string {
+    return this.#deltas.join('');
+  }
+
+  get failed(): SvcError | null {
+    return this.#error;
+  }
+
+  #placed() {
+    return placeCitations(this.text, this.#citations);
+  }
+
+  #finish(): ChatFrame[] {
+    this.#finished = true;
+    const placed = this.#placed();
+    const frames: ChatFrame[] = [
+      this.#chunk({ annotations: placed.map(chatAnnotation) }, 'stop', { citations: placed.map(bareCitation) }),
+    ];
+    if (this.#p.includeUsage && this.#usage) {
+      frames.push({
+        id: this.#p.id,
+        object: 'chat.completion.chunk',
+        created: this.#p.created,
+        model: this.#p.model,
+        choices: [],
+        usage: chatUsage(this.#usage),
+      });
+    }
+    return frames;
+  }
+
+  /** The non-stream body, once the run has finished. */
+  completion() {
+    if (!this.#finished) throw new Error('completion() before the run finished');
+    const placed = this.#placed();
+    return {
+      id: this.#p.id,
+      object: 'chat.completion' as const,
+      created: this.#p.created,
+      model: this.#p.model,
+      choices: [
+        {
+          index: 0,
+          message: { role: 'assistant' as const, content: this.text, refusal: null, annotations: placed.map(chatAnnotation) },
+          logprobs: null,
+          finish_reason: 'stop' as const,
+          citations: placed.map(bareCitation),
+        },
+      ],
+      usage: this.#usage ? chatUsage(this.#usage) : chatUsage({ inputTokens: 0, outputTokens: 0 }),
+      citations: placed.map(bareCitation),
+    };
+  }
+}

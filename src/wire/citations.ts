@@ -1,0 +1,36 @@
+import type { Citation } from '../agents/types.js';
+
+export interface PlacedCitation extends Citation {
+  /** JS string offsets of the `[n]` marker; a citation never referenced gets a zero-width span at the end. */
+  start: number;
+  end: number;
+}
+
+/** Places each citation on the first `[order]` marker in the final text, in `order` order. */
+export function placeCitations(text: string, citations: readonly Citation[]): PlacedCitation[] {
+  return [...citations]
+    .sort((a, b) => a.order - b.order)
+    .map((c) => {
+      const marker = `[${c.order}]`;
+      const at = text.indexOf(marker);
+      return at === -1 ? { ...c, start: text.length, end: text.length } : { ...c, start: at, end: at + marker.length };
+    });
+}
+
+export const bareCitation = (c: Citation): Citation => ({ order: c.order, name: c.name, url: c.url });
+
+/** Responses API shape: OpenAI's url_citation plus our {order, name}. */
+export function responsesAnnotation(c: PlacedCitation) {
+  return { type: 'url_citation' as const, url: c.url, title: c.name, start_index: c.start, end_index: c.end, order: c.order, name: c.name };
+}
+
+/** Chat Completions shape: OpenAI's nested url_citation plus our {order, name, url}. */
+export function chatAnnotation(c: PlacedCitation) {
+  return {
+    type: 'url_citation' as const,
+    url_citation: { url: c.url, title: c.name, start_index: c.start, end_index: c.end },
+    order: c.order,
+    name: c.name,
+    url: c.url,
+  };
+}

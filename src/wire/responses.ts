@@ -1,0 +1,205 @@
+import type { AgentEvent, Citation, Usage } from '../agents/types.js';
+import type { SvcError } from '../errors.js';
+import { bareCitation, placeCitations, responsesAnnotation } from './citations.js';
+import { errorBody } from './errors.js';
+
+/** What the Responses object echoes back from the request, plus the ids chosen for it. */
+export interface ResponseParams {
+  id: string;
+  messageId: string;
+  model: string;
+  createdAt: number;
+  instructions: string | null;
+  previousResponseId: string | null;
+  metadata: Record<string, string>;
+  store: boolean;
+  temperature: number | null;
+  topP: number | null;
+  maxOutputTokens: number | null;
+  user: string | null;
+}
+
+export type ResponseStatus = 'in_progress' | 'completed' | 'failed';
+
+export type ResponsesEvent = { type: string; sequence_number: number } & Record<string, unknown>;
+
+type Annotation = ReturnType<typeof responsesAnnotation>;
+
+interface OutputText {
+  type: 'output_text';
+  text: string;
+  annotations: Annotation[];
+  logprobs: [];
+}
+
+interface MessageItem {
+  id: string;
+  type: 'message';
+  status: 'in_progress' | 'completed' | 'incomplete';
+  role: 'assistant';
+  content: OutputText[];
+}
+
+export function usageObject(u: Usage) {
+  return {
+    input_tokens: u.inputTokens,
+    input_tokens_details: { cached_tokens: 0 },
+    output_tokens: u.outputTokens,
+    output_tokens_details: { reasoning_tokens: 0 },
+    total_tokens: u.inputTokens + u.outputTokens,
+  };
+}
+
+/**
+ * Turns agent events into Responses API stream events and the final Response object.
+ * Pure: no I/O, no clocks (the completion time is passed in), so it is unit-tested directly.
+ */
+export class ResponsesEncoder {
+  readonly #p: ResponseParams;
+  #seq = 0;
+  #opened = false;
+  readonly #deltas: string[] = [];
+  readonly #citations: Citation[] = [];
+  #usage: Usage | null = null;
+  #status: ResponseStatus = 'in_progress';
+  #output: MessageItem[] = [];
+  #error: { code: string; message: string } | null = null;
+  #completedAt: number | null = null;
+  #citationList: Citation[] | null = null;
+
+  constructor(params: ResponseParams) {
+    this.#p = params;
+  }
+
+  get status(): ResponseStatus {
+    return this.#status;
+  }
+
+  /** `response.created` then `response.in_progress`. */
+  begin(): ResponsesEvent[] {
+    const snapshot = this.response();
+    return [this.#event('response.created', { response: snapshot }), this.#event('response.in_progress', { response: snapshot })];
+  }
+
+  push(event: AgentEvent, now: number): ResponsesEvent[] {
+    switch (event.type) {
+      case 'text':
+        this.#deltas.push(event.delta);
+        return [...this.#open(), this.#event('response.output_text.delta', { ...this.#at(), delta: event.delta, logprobs: [] })];
+      case 'citation':
+        this.#citations.push(event.citation);
+        return [];
+      case 'usage':
+        this.#usage = event.usage;
+        return [];
+      case 'done':
+        return this.#complete(now);
+      case 'failed':
+        return this.#fail(event.error, now);
+      default:
+        return [];
+    }
+  }
+
+  /** The Response object as it stands: the non-stream body once the run has ended. */
+  response() {
+    const p = this.#p;
+    const completed = this.#status === 'completed';
+    return {
+      id: p.id,
+      object: 'response' as const,
+      created_at: p.createdAt,
+      status: this.#status,
+      background: false,
+      error: this.#error,
+      incomplete_details: null,
+      instructions: p.instructions,
+      max_output_tokens: p.maxOutputTokens,
+      max_tool_calls: null,
+      model: p.model,
+      output: this.#output,
+      ...(completed ? { output_text: this.#output.map((i) => i.content.map((c) => c.text).join('')).join('') } : {}),
+      parallel_tool_calls: true,
+      previous_response_id: p.previousResponseId,
+      prompt_cache_key: null,
+      reasoning: null,
+      safety_identifier: null,
+      service_tier: 'default',
+      store: p.store,
+      temperature: p.temperature ?? 1,
+      text: { format: { type: 'text' }, verbosity: 'medium' },
+      tool_choice: 'auto',
+      tools: [],
+      top_logprobs: 0,
+      top_p: p.topP ?? 1,
+      truncation: 'disabled',
+      usage: this.#status === 'in_progress' ? null : usageObject(this.#usage ?? { inputTokens: 0, outputTokens: 0 }),
+      user: p.user,
+      metadata: p.metadata,
+      completed_at: this.#completedAt,
+      presence_penalty: 0,
+      frequency_penalty: 0,
+      ...(this.#citationList ? { citations: this.#citationList } : {}),
+    };
+  }
+
+  get text(): string {
+    return this.#deltas.join('');
+  }
+
+  #event(type: string, fields: Record<string, unknown>): ResponsesEvent {
+    return { type, sequence_number: this.#seq++, ...fields };
+  }
+
+  #at() {
+    return { item_id: this.#p.messageId, output_index: 0, content_index: 0 };
+  }
+
+  #open(): ResponsesEvent[] {
+    if (this.#opened) return [];
+    this.#opened = true;
+    return [
+      this.#event('response.output_item.added', {
+        output_index: 0,
+        item: { id: this.#p.messageId, type: 'message', status: 'in_progress', role: 'assistant', content: [] },
+      }),
+      this.#event('response.content_part.added', { ...this.#at(), part: { type: 'output_text', text: '', annotations: [], logprobs: [] } }),
+    ];
+  }
+
+  #item(status: MessageItem['status'], text: string, annotations: Annotation[]): MessageItem {
+    return { id: this.#p.messageId, type: 'message', status, role: 'assistant', content: [{ type: 'output_text', text, annotations, logprobs: [] }] };
+  }
+
+  #complete(now: number): ResponsesEvent[] {
+    const events = this.#open();
+    const text = this.#deltas.join('');
+    const placed = placeCitations(text, this.#citations);
+    const annotations = placed.map(responsesAnnotation);
+    annotations.forEach((annotation, i) =>
+      events.push(this.#event('response.output_text.annotation.added', { ...this.#at(), annotation_index: i, annotation })),
+    );
+    const item = this.#item('completed', text, annotations);
+    events.push(this.#event('response.output_text.done', { ...this.#at(), text, logprobs: [] }));
+    events.push(this.#event('response.content_part.done', { ...this.#at(), part: item.content[0] }));
+    events.push(this.#event('response.output_item.done', { output_index: 0, item }));
+    this.#status = 'completed';
+    this.#output = [item];
+    this.#completedAt = now;
+    this.#citationList = placed.map(bareCitation);
+    events.push(this.#event('response.completed', { response: this.response() }));
+    return events;
+  }
+
+  #fail(error: SvcError, now: number): ResponsesEvent[] {
+    const body = errorBody(error);
+    const events = [this.#event('error', { code: body.code, message: body.message, param: body.param, error: body })];
+    this.#status = 'failed';
+    this.#error = { code: body.code, message: body.message };
+    this.#completedAt = now;
+    // Text already streamed stays in the failed response, marked incomplete.
+    if (this.#opened) this.#output = [this.#item('incomplete', this.#deltas.join(''), [])];
+    events.push(this.#event('response.failed', { response: this.response() }));
+    return events;
+  }
+}

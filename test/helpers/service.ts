@@ -1,0 +1,49 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { createService, type Service } from '../../src/app.js';
+import type { Agent, Plan } from '../../src/agents/types.js';
+import { loadConfig } from '../../src/config.js';
+
+export interface TestService {
+  url: string;
+  /** Base URL for SDKs: `${url}/v1`. */
+  baseURL: string;
+  service: Service;
+  adminKey: string;
+  dataDir: string;
+  /** Creates an account through the admin API and returns its first API key. */
+  account(opts?: { plan?: Plan; credits?: number; email?: string }): Promise<{ id: string; apiKey: string }>;
+  close(): Promise<void>;
+}
+
+let counter = 0;
+
+export async function startService(opts: { agents?: Agent[]; env?: Record<string, string> } = {}): Promise<TestService> {
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'svc-test-'));
+  const config = loadConfig({ SVC_PORT: '0', SVC_DATA_DIR: dataDir, SVC_LOG_LEVEL: 'silent', ...opts.env });
+  const service = await createService({ config, agents: opts.agents });
+  const url = await service.listen();
+  const adminKey = service.adminKey.secret;
+  return {
+    url,
+    baseURL: `${url}/v1`,
+    service,
+    adminKey,
+    dataDir,
+    async account({ plan = 'free', credits = 0, email } = {}) {
+      const res = await fetch(`${url}/v1/admin/accounts`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${adminKey}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ email: email ?? `user${++counter}-${process.pid}@example.com`, plan, credits }),
+      });
+      if (res.status !== 201) throw new Error(`account creation failed: ${res.status} ${await res.text()}`);
+      const body = (await res.json()) as { id: string; api_key: string };
+      return { id: body.id, apiKey: body.api_key };
+    },
+    async close() {
+      await service.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}

@@ -1,0 +1,120 @@
+import { describe, expect, it } from 'vitest';
+import type { AgentEvent } from '../../src/agents/types.js';
+import { SvcError } from '../../src/errors.js';
+import { ResponsesEncoder, type ResponseParams } from '../../src/wire/responses.js';
+
+const params: ResponseParams = {
+  id: 'resp_1',
+  messageId: 'msg_1',
+  model: 'svc-test',
+  createdAt: 1_700_000_000,
+  instructions: null,
+  previousResponseId: null,
+  metadata: {},
+  store: true,
+  temperature: null,
+  topP: null,
+  maxOutputTokens: null,
+  user: null,
+};
+
+function run(events: AgentEvent[]) {
+  const enc = new ResponsesEncoder(params);
+  const out = [...enc.begin()];
+  for (const e of events) out.push(...enc.push(e, 1_700_000_005));
+  return { enc, out };
+}
+
+const cites = [
+  { order: 2, name: 'Second', url: 'https://b' },
+  { order: 1, name: 'First', url: 'https://a' },
+];
+
+describe('ResponsesEncoder', () => {
+  it('emits the full OpenAI event sequence with contiguous sequence numbers', () => {
+    const { out } = run([
+      { type: 'text', delta: 'Revenue [1] ' },
+      { type: 'text', delta: 'and margin [2].' },
+      ...cites.map((citation) => ({ type: 'citation' as const, citation })),
+      { type: 'usage', usage: { inputTokens: 3, outputTokens: 9 } },
+      { type: 'done' },
+    ]);
+    expect(out.map((e) => e.type)).toEqual([
+      'response.created',
+      'response.in_progress',
+      'response.output_item.added',
+      'response.content_part.added',
+      'response.output_text.delta',
+      'response.output_text.delta',
+      'response.output_text.annotation.added',
+      'response.output_text.annotation.added',
+      'response.output_text.done',
+      'response.content_part.done',
+      'response.output_item.done',
+      'response.completed',
+    ]);
+    expect(out.map((e) => e.sequence_number)).toEqual(out.map((_, i) => i));
+    for (const e of out.filter((e) => 'item_id' in e)) expect(e.item_id).toBe('msg_1');
+  });
+
+  it('places annotations on their [n] markers, in order, and repeats the full state in every done event', () => {
+    const { out, enc } = run([{ type: 'text', delta: 'Revenue [1] and margin [2].' }, ...cites.map((citation) => ({ type: 'citation' as const, citation })), { type: 'done' }]);
+    const added = out.filter((e) => e.type === 'response.output_text.annotation.added');
+    expect(added.map((e) => e.annotation_index)).toEqual([0, 1]);
+    const a1 = added[0]!.annotation as Record<string, unknown>;
+    expect(a1).toEqual({ type: 'url_citation', url: 'https://a', title: 'First', start_index: 8, end_index: 11, order: 1, name: 'First' });
+    const text = 'Revenue [1] and margin [2].';
+    expect(text.slice(a1.start_index as number, a1.end_index as number)).toBe('[1]');
+    const partDone = out.find((e) => e.type === 'response.content_part.done')!.part as { text: string; annotations: unknown[] };
+    expect(partDone.text).toBe(text);
+    expect(partDone.annotations).toHaveLength(2);
+    const completed = out.find((e) => e.type === 'response.completed')!.response as Record<string, any>;
+    expect(completed.status).toBe('completed');
+    expect(completed.output[0].content[0].annotations).toHaveLength(2);
+    expect(completed.citations).toEqual([
+      { order: 1, name: 'First', url: 'https://a' },
+      { order: 2, name: 'Second', url: 'https://b' },
+    ]);
+    expect(completed.usage).toMatchObject({ input_tokens: expect.any(Number), output_tokens: expect.any(Number) });
+    expect(enc.response()).toEqual(completed);
+  });
+
+  it('gives an uncited source a zero-width span at the end of the text', () => {
+    const { enc } = run([{ type: 'text', delta: 'No markers here.' }, { type: 'citation', citation: { order: 1, name: 'A', url: 'u' } }, { type: 'done' }]);
+    const ann = enc.response().output[0]!.content[0]!.annotations[0]!;
+    expect([ann.start_index, ann.end_index]).toEqual([16, 16]);
+  });
+
+  it('always carries annotations: [] and integer timestamps; usage null until the end', () => {
+    const enc = new ResponsesEncoder(params);
+    const [created] = enc.begin();
+    const r = created!.response as Record<string, unknown>;
+    expect(r.usage).toBeNull();
+    expect(r.output).toEqual([]);
+    expect(Number.isInteger(r.created_at)).toBe(true);
+    const out = [...enc.push({ type: 'text', delta: 'x' }, 1), ...enc.push({ type: 'usage', usage: { inputTokens: 1, outputTokens: 1 } }, 1), ...enc.push({ type: 'done' }, 1)];
+    const part = out.find((e) => e.type === 'response.content_part.added')!.part as { annotations: unknown[] };
+    expect(part.annotations).toEqual([]);
+    expect(enc.response().output[0]!.content[0]!.annotations).toEqual([]);
+    expect(enc.response().completed_at).toBe(1);
+  });
+
+  it('opens the message even when the answer is empty', () => {
+    const { out } = run([{ type: 'done' }]);
+    expect(out.map((e) => e.type)).toContain('response.output_item.added');
+    expect(out.at(-1)!.type).toBe('response.completed');
+  });
+
+  it('fails with an error event then response.failed, keeping text already sent', () => {
+    const err = new SvcError('upstream', { code: 'upstream_error', message: 'Kalshi is down' });
+    const { out, enc } = run([{ type: 'text', delta: 'partial' }, { type: 'failed', error: err }]);
+    const [error, failed] = out.slice(-2);
+    expect(error).toMatchObject({ type: 'error', code: 'upstream_error', message: 'Kalshi is down', error: { type: 'upstream_error', code: 'upstream_error' } });
+    expect(failed!.type).toBe('response.failed');
+    expect(failed!.sequence_number).toBe(error!.sequence_number + 1);
+    const r = enc.response();
+    expect(r.status).toBe('failed');
+    expect(r.error).toEqual({ code: 'upstream_error', message: 'Kalshi is down' });
+    expect(r.output[0]!.content[0]!.text).toBe('partial');
+  });
+});
