@@ -71,7 +71,7 @@ export function validatePlan(plan: unknown, param = 'plan'): Plan {
 
 /** Accounts and their API keys. Credits are changed only through billing (the ledger). */
 export class AccountService {
-  readonly #cache: LRUCache<string, { auth: Authenticated | null }>;
+  readonly #cache: LRUCache<string, { auth: Authenticated | null; keyId: string | null }>;
   readonly #lastUsed: WriteBehind<{ id: string; at: number }>;
   readonly #touched = new Map<string, number>();
 
@@ -137,7 +137,7 @@ export class AccountService {
       await this.db.updateTable('api_keys').set({ revoked_at: now }).where('id', '=', keyId).where('revoked_at', 'is', null).execute();
       row.revoked_at = now;
     }
-    this.#cache.delete(row.key_hash);
+    for (const [secret, entry] of this.#cache.entries()) if (entry.keyId === keyId) this.#cache.delete(secret);
     return toKey(row);
   }
 
@@ -146,9 +146,10 @@ export class AccountService {
    * for at most keyCacheTtlMs, which bounds how long a revocation takes to reach other replicas.
    */
   async authenticate(secret: string): Promise<Authenticated | null> {
-    const hash = hashKey(secret);
-    const hit = this.#cache.get(hash);
+    // Cached by the secret itself (it is in memory for the request anyway): no hashing on a hit.
+    const hit = this.#cache.get(secret);
     if (hit) return hit.auth;
+    const hash = hashKey(secret);
     const row = await this.db
       .selectFrom('api_keys')
       .innerJoin('accounts', 'accounts.id', 'api_keys.account_id')
@@ -156,7 +157,7 @@ export class AccountService {
       .where('api_keys.key_hash', '=', hash)
       .executeTakeFirst();
     const auth = row && row.revoked_at === null ? { account: toAccount(row), keyId: row.key_id } : null;
-    this.#cache.set(hash, { auth });
+    this.#cache.set(secret, { auth, keyId: row?.key_id ?? null });
     return auth;
   }
 

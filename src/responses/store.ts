@@ -2,43 +2,71 @@ import type { Kysely } from 'kysely';
 import type { Turn } from '../agents/types.js';
 import type { Database } from '../store/schema.js';
 import { WriteBehind } from '../store/write-behind.js';
+import type { ResponseParams } from '../wire/responses.js';
+import type { TranscriptEntry } from './transcript.js';
 
-/** A stored stream event: `type` and `sequence_number` plus the event's fields. */
-export type StoredEvent = { type: string; sequence_number: number } & Record<string, unknown>;
+/** A stream event as sent: `type` and `sequence_number` plus the event's fields. */
+export type WireEvent = { type: string; sequence_number: number } & Record<string, unknown>;
 
-export interface StoredResponse {
+export interface ResponseRecord {
   id: string;
   accountId: string;
   model: string;
-  status: string;
   messageId: string;
   conversation: Turn[];
   instructions: string | null;
-  outputText: string;
-  body: Record<string, unknown>;
+  params: ResponseParams;
   createdAt: number;
+}
+
+export interface StoredResponse extends ResponseRecord {
+  status: string;
+  outputText: string;
+  transcript: TranscriptEntry[];
   completedAt: number | null;
 }
+
+/** A response being produced by this process right now. */
+export interface LiveResponse {
+  /** Stream events as they are sent, for readers following along. */
+  append(events: readonly WireEvent[]): void;
+  finish(result: { status: string; outputText: string; transcript: TranscriptEntry[]; completedAt: number }): void;
+}
+
+export type Found =
+  | { live: true; record: ResponseRecord; snapshot: () => Record<string, unknown>; status: string }
+  | { live: false; stored: StoredResponse };
 
 type Row = Database['responses'];
 
 interface Live {
-  row: Omit<Row, 'events' | 'body'>;
-  body: Record<string, unknown>;
-  events: StoredEvent[];
+  record: ResponseRecord;
+  snapshot: () => Record<string, unknown>;
+  events: WireEvent[];
   waiters: Set<() => void>;
   done: boolean;
 }
 
 const TERMINAL = new Set(['completed', 'failed', 'incomplete', 'cancelled']);
 
-/** One response being produced right now: events appended as they are sent, then finished once. */
-export interface LiveResponse {
-  append(events: readonly StoredEvent[]): void;
-  finish(status: string, body: Record<string, unknown>, outputText: string, completedAt: number): void;
+function toRow(r: ResponseRecord, status: string, outputText: string, transcript: TranscriptEntry[], completedAt: number | null): Row {
+  return {
+    id: r.id,
+    account_id: r.accountId,
+    model: r.model,
+    status,
+    message_id: r.messageId,
+    conversation: JSON.stringify(r.conversation),
+    instructions: r.instructions,
+    output_text: outputText,
+    params: JSON.stringify(r.params),
+    transcript: JSON.stringify(transcript),
+    created_at: r.createdAt,
+    completed_at: completedAt,
+  };
 }
 
-function fromRow(r: Omit<Row, 'events'>): StoredResponse {
+function fromRow(r: Row): StoredResponse {
   return {
     id: r.id,
     accountId: r.account_id,
@@ -48,20 +76,23 @@ function fromRow(r: Omit<Row, 'events'>): StoredResponse {
     conversation: JSON.parse(r.conversation) as Turn[],
     instructions: r.instructions,
     outputText: r.output_text,
-    body: JSON.parse(r.body) as Record<string, unknown>,
+    params: JSON.parse(r.params) as ResponseParams,
+    transcript: JSON.parse(r.transcript) as TranscriptEntry[],
     createdAt: Number(r.created_at),
     completedAt: r.completed_at === null ? null : Number(r.completed_at),
   };
 }
 
 /**
- * Stored Responses: the Response object and its stream events, kept for GET, replay and
- * `previous_response_id`. Rows are written behind the request (batched); while a response
- * is being produced, this process serves it from memory, so a reader never waits on the disk.
+ * Stored Responses, kept for GET, replay and `previous_response_id`. Rows are written
+ * behind the request in batches. While a response is being produced, this process serves
+ * it from memory, so readers never wait on the disk; other replicas poll until it is done.
  */
 export class ResponseStore {
   readonly #live = new Map<string, Live>();
   readonly #writer: WriteBehind<Row>;
+  readonly #pollMs: number;
+  readonly #maxFollowMs: number;
 
   constructor(
     private readonly db: Kysely<Database>,
@@ -76,9 +107,7 @@ export class ResponseStore {
             await trx
               .insertInto('responses')
               .values(row)
-              .onConflict((oc) =>
-                oc.column('id').doUpdateSet({ status: row.status, output_text: row.output_text, body: row.body, events: row.events, completed_at: row.completed_at }),
-              )
+              .onConflict((oc) => oc.column('id').doUpdateSet({ status: row.status, output_text: row.output_text, transcript: row.transcript, completed_at: row.completed_at }))
               .execute();
           }
         }),
@@ -86,39 +115,10 @@ export class ResponseStore {
     );
   }
 
-  readonly #pollMs: number;
-  readonly #maxFollowMs: number;
-
-  begin(init: {
-    id: string;
-    accountId: string;
-    model: string;
-    messageId: string;
-    conversation: Turn[];
-    instructions: string | null;
-    createdAt: number;
-    body: Record<string, unknown>;
-  }): LiveResponse {
-    const live: Live = {
-      row: {
-        id: init.id,
-        account_id: init.accountId,
-        model: init.model,
-        status: 'in_progress',
-        message_id: init.messageId,
-        conversation: JSON.stringify(init.conversation),
-        instructions: init.instructions,
-        output_text: '',
-        created_at: init.createdAt,
-        completed_at: null,
-      },
-      body: init.body,
-      events: [],
-      waiters: new Set(),
-      done: false,
-    };
-    this.#live.set(init.id, live);
-    this.#writer.enqueue(init.id, { ...live.row, body: JSON.stringify(init.body), events: '[]' });
+  begin(record: ResponseRecord, snapshot: () => Record<string, unknown>): LiveResponse {
+    const live: Live = { record, snapshot, events: [], waiters: new Set(), done: false };
+    this.#live.set(record.id, live);
+    this.#writer.enqueue(record.id, toRow(record, 'in_progress', '', [], null));
     const wake = () => {
       for (const w of live.waiters) w();
       live.waiters.clear();
@@ -128,74 +128,45 @@ export class ResponseStore {
         for (const e of events) live.events.push(e);
         wake();
       },
-      finish: (status, body, outputText, completedAt) => {
+      finish: ({ status, outputText, transcript, completedAt }) => {
         live.done = true;
-        live.row = { ...live.row, status, output_text: outputText, completed_at: completedAt };
-        live.body = body;
-        this.#writer.enqueue(init.id, { ...live.row, body: JSON.stringify(body), events: JSON.stringify(live.events) });
-        this.#live.delete(init.id);
+        this.#writer.enqueue(record.id, toRow(record, status, outputText, transcript, completedAt));
+        this.#live.delete(record.id);
         wake();
       },
     };
   }
 
-  /** Records a response that was produced in one go (not streamed to anyone while running). */
-  save(rec: {
-    id: string;
-    accountId: string;
-    model: string;
-    status: string;
-    messageId: string;
-    conversation: Turn[];
-    instructions: string | null;
-    outputText: string;
-    body: Record<string, unknown>;
-    events: readonly StoredEvent[];
-    createdAt: number;
-    completedAt: number | null;
-  }): void {
-    this.#writer.enqueue(rec.id, {
-      id: rec.id,
-      account_id: rec.accountId,
-      model: rec.model,
-      status: rec.status,
-      message_id: rec.messageId,
-      conversation: JSON.stringify(rec.conversation),
-      instructions: rec.instructions,
-      output_text: rec.outputText,
-      body: JSON.stringify(rec.body),
-      events: JSON.stringify(rec.events),
-      created_at: rec.createdAt,
-      completed_at: rec.completedAt,
-    });
+  /** Records a response produced in one go (nobody followed it while it ran). */
+  save(record: ResponseRecord, result: { status: string; outputText: string; transcript: TranscriptEntry[]; completedAt: number }): void {
+    this.#writer.enqueue(record.id, toRow(record, result.status, result.outputText, result.transcript, result.completedAt));
   }
 
-  async get(id: string, accountId: string): Promise<StoredResponse | null> {
+  async get(id: string, accountId: string): Promise<Found | null> {
     const live = this.#live.get(id);
-    if (live) return live.row.account_id === accountId ? fromRow({ ...live.row, body: JSON.stringify(live.body) }) : null;
-    const pending = this.#writer.peek(id);
-    if (pending) return pending.account_id === accountId ? fromRow(pending) : null;
-    const row = await this.db
-      .selectFrom('responses')
-      .select(['id', 'account_id', 'model', 'status', 'message_id', 'conversation', 'instructions', 'output_text', 'body', 'created_at', 'completed_at'])
-      .where('id', '=', id)
-      .where('account_id', '=', accountId)
-      .executeTakeFirst();
-    return row ? fromRow(row) : null;
+    if (live) return live.record.accountId === accountId ? { live: true, record: live.record, snapshot: live.snapshot, status: 'in_progress' } : null;
+    const row = this.#writer.peek(id) ?? (await this.db.selectFrom('responses').selectAll().where('id', '=', id).executeTakeFirst());
+    if (!row || row.account_id !== accountId) return null;
+    return { live: false, stored: fromRow(row) };
   }
 
-  /** The assistant text of a stored output message (`item_reference` input items). */
+  /** The assistant text of a completed stored output message (`item_reference` input items). */
   async messageText(messageId: string, accountId: string): Promise<string | null> {
-    for (const live of this.#live.values()) {
-      if (live.row.message_id === messageId && live.row.account_id === accountId) return live.done ? live.row.output_text : null;
-    }
     const row = await this.db
       .selectFrom('responses')
-      .select(['output_text', 'status'])
+      .select(['output_text', 'status', 'id'])
       .where('message_id', '=', messageId)
       .where('account_id', '=', accountId)
       .executeTakeFirst();
-    return row && row.status === 'completed' ? row.output_text : null;
+    if (row) {
+      const pending = this.#writer.peek(row.id);
+      const status = pending?.status ?? row.status;
+      return status === 'completed' ? (pending?.output_text ?? row.output_text) : null;
+    }
+    // Written moments ago and not flushed yet.
+    await this.#writer.flush();
+    const again = await this.db.selectFrom('responses').select(['output_text', 'status']).where('message_id', '=', messageId).where('account_id', '=', accountId).executeTakeFirst();
+    return again?.status === 'completed' ? again.output_text : null;
   }
 
   async delete(id: string, accountId: string): Promise<boolean> {
@@ -206,36 +177,35 @@ export class ResponseStore {
   }
 
   /**
-   * The stored events after `startingAfter`, then, while the response is still being
-   * produced, the live ones until its terminal event. A response produced by another
-   * replica is followed by polling until it finishes.
+   * The stream events after `startingAfter`. A response produced here is followed live to its
+   * terminal event; one produced by another replica is polled until it finishes. Finished
+   * responses are rebuilt from their transcript by `encode`.
    */
-  async *replay(id: string, accountId: string, startingAfter: number, signal: AbortSignal): AsyncGenerator<StoredEvent> {
+  async *replay(
+    id: string,
+    accountId: string,
+    startingAfter: number,
+    signal: AbortSignal,
+    encode: (stored: StoredResponse) => WireEvent[],
+  ): AsyncGenerator<WireEvent> {
     let next = startingAfter + 1;
-    const live = this.#live.get(id);
-    if (live && live.row.account_id === accountId) {
-      while (true) {
+    const started = Date.now();
+    while (!signal.aborted) {
+      const live = this.#live.get(id);
+      if (live) {
+        if (live.record.accountId !== accountId) return;
         while (next < live.events.length) yield live.events[next++]!;
-        if (live.done || signal.aborted) return;
+        if (live.done) continue; // finished meanwhile: the stored row has the rest
         await new Promise<void>((resolve) => {
           live.waiters.add(resolve);
           signal.addEventListener('abort', () => resolve(), { once: true });
         });
+        continue;
       }
-    }
-    const started = Date.now();
-    while (!signal.aborted) {
-      const pending = this.#writer.peek(id);
-      const row = pending ?? (await this.db.selectFrom('responses').select(['status', 'events', 'account_id']).where('id', '=', id).executeTakeFirst());
+      const row = this.#writer.peek(id) ?? (await this.db.selectFrom('responses').selectAll().where('id', '=', id).executeTakeFirst());
       if (!row || row.account_id !== accountId) return;
       if (TERMINAL.has(row.status)) {
-        const events = JSON.parse(row.events) as StoredEvent[];
-        for (const e of events) if (e.sequence_number >= next) yield e;
-        return;
-      }
-      const nowLive = this.#live.get(id);
-      if (nowLive) {
-        yield* this.replay(id, accountId, next - 1, signal);
+        for (const e of encode(fromRow(row))) if (e.sequence_number >= next) yield e;
         return;
       }
       if (Date.now() - started > this.#maxFollowMs) return;

@@ -52,6 +52,8 @@ export function buildServer(deps: ServerDeps): ServerHandle {
     if (closing) return sendError(reply, new SvcError('unavailable', { code: 'shutting_down', message: 'The server is shutting down; retry the request.', retryAfterSeconds: 1 }));
   });
 
+  // JSON only: a text/plain body would otherwise reach the routes as a string.
+  app.removeContentTypeParser('text/plain');
   app.setErrorHandler(errorHandler(limit));
   app.setNotFoundHandler(notFoundHandler);
 

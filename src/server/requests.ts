@@ -107,9 +107,8 @@ export function parseResponsesRequest(raw: unknown): ResponsesRequest {
     throw wrongType('input', 'a string or an array of input messages', input);
   }
   const lastTurn = items[items.length - 1];
-  if (!lastTurn || 'ref' in lastTurn) {
-    throw invalidRequest('invalid_value', "The last item of 'input' must be a user message with the question.", lastTurn ? lastTurn.param : 'input');
-  }
+  if (!lastTurn) throw invalidRequest('empty_input', "'input' has no user message: send the question as a user message.", 'input');
+  if ('ref' in lastTurn) throw invalidRequest('invalid_value', "The last item of 'input' must be a user message with the question.", lastTurn.param);
   requireLastUser([lastTurn], 'input');
 
   const instructions = f.string('instructions');

@@ -66,23 +66,60 @@ export class SseWriter {
 export const shuttingDown = () =>
   new SvcError('unavailable', { code: 'server_shutting_down', message: 'The server is shutting down and ended this request; retry it.', retryAfterSeconds: 1 });
 
-/** The next agent event, or null once `stop` fires (the caller decides what stopping means). */
-export function pull(events: AsyncIterator<AgentEvent>, stop: AbortSignal): Promise<AgentEvent | null> {
-  if (stop.aborted) return Promise.resolve(null);
-  return new Promise((resolve, reject) => {
-    const onStop = () => resolve(null);
-    stop.addEventListener('abort', onStop, { once: true });
-    events.next().then(
-      (r) => {
-        stop.removeEventListener('abort', onStop);
-        resolve(r.done ? null : r.value);
-      },
-      (err) => {
-        stop.removeEventListener('abort', onStop);
-        reject(err);
-      },
-    );
-  });
+/**
+ * Pulls agent events until the run ends or one of the stop signals fires (client gone,
+ * shutdown deadline). Listens to the signals once per request, not once per event.
+ */
+export class EventPump {
+  #stopped = false;
+  #pending: ((value: AgentEvent | null) => void) | null = null;
+  readonly #signals: AbortSignal[];
+  readonly #onStop = () => {
+    this.#stopped = true;
+    this.#pending?.(null);
+    this.#pending = null;
+  };
+
+  constructor(
+    private readonly events: AsyncGenerator<AgentEvent>,
+    signals: AbortSignal[],
+  ) {
+    this.#signals = signals;
+    for (const s of signals) {
+      if (s.aborted) this.#stopped = true;
+      else s.addEventListener('abort', this.#onStop, { once: true });
+    }
+  }
+
+  get stopped(): boolean {
+    return this.#stopped;
+  }
+
+  /** The next event, or null once stopped (the run is then told to finish). */
+  next(): Promise<AgentEvent | null> {
+    if (this.#stopped) {
+      this.close();
+      return Promise.resolve(null);
+    }
+    return new Promise((resolve, reject) => {
+      this.#pending = resolve;
+      this.events.next().then(
+        (r) => {
+          this.#pending = null;
+          resolve(r.done ? null : r.value);
+        },
+        (err) => {
+          this.#pending = null;
+          reject(err);
+        },
+      );
+    });
+  }
+
+  close(): void {
+    for (const s of this.#signals) s.removeEventListener('abort', this.#onStop);
+    void this.events.return(undefined).catch(() => {});
+  }
 }
 
 /** What a run decided, as response headers. */

@@ -31,10 +31,10 @@ export interface ResponsesTable {
   conversation: string;
   instructions: string | null;
   output_text: string;
-  /** JSON: the Response object as last known. */
-  body: string;
-  /** JSON: the stream events, for replay. */
-  events: string;
+  /** JSON: what the Response object echoes (ids, model, request parameters). */
+  params: string;
+  /** JSON: the run's agent events (responses/transcript.ts), from which the object and its stream are rebuilt. */
+  transcript: string;
   created_at: number;
   completed_at: number | null;
 }

@@ -2,6 +2,7 @@ import type { AgentEvent, Citation, Usage } from '../agents/types.js';
 import type { SvcError } from '../errors.js';
 import { bareCitation, chatAnnotation, placeCitations } from './citations.js';
 import { errorBody, type ErrorBody } from './errors.js';
+import { jsonBytesWithText } from './json.js';
 
 export interface ChatParams {
   id: string;
@@ -78,7 +79,15 @@ export class ChatEncoder {
   }
 
   get text(): string {
-    return this.#deltas.join('');
+    if (this.#deltas.length > 1) this.#deltas.splice(0, this.#deltas.length, this.#deltas.join(''));
+    return this.#deltas[0] ?? '';
+  }
+
+  /** The bytes of `JSON.stringify(this.completion())`, the long text escaped and encoded once (see wire/json.ts). */
+  completionJson(): Buffer {
+    const body = this.completion();
+    const message = body.choices[0]!.message;
+    return jsonBytesWithText(message.content, (placeholder) => ({ ...body, choices: [{ ...body.choices[0]!, message: { ...message, content: placeholder } }] }));
   }
 
   get failed(): SvcError | null {

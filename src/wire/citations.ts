@@ -13,7 +13,8 @@ export function placeCitations(text: string, citations: readonly Citation[]): Pl
     .map((c) => {
       const marker = `[${c.order}]`;
       const at = text.indexOf(marker);
-      return at === -1 ? { ...c, start: text.length, end: text.length } : { ...c, start: at, end: at + marker.length };
+      const start = at === -1 ? text.length : at;
+      return { order: c.order, name: c.name, url: c.url, start, end: at === -1 ? start : start + marker.length };
     });
 }
 

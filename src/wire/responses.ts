@@ -2,6 +2,7 @@ import type { AgentEvent, Citation, Usage } from '../agents/types.js';
 import type { SvcError } from '../errors.js';
 import { bareCitation, placeCitations, responsesAnnotation } from './citations.js';
 import { errorBody } from './errors.js';
+import { jsonBytesWithText } from './json.js';
 
 /** What the Responses object echoes back from the request, plus the ids chosen for it. */
 export interface ResponseParams {
@@ -22,6 +23,9 @@ export interface ResponseParams {
 export type ResponseStatus = 'in_progress' | 'completed' | 'failed';
 
 export type ResponsesEvent = { type: string; sequence_number: number } & Record<string, unknown>;
+
+const NONE: ResponsesEvent[] = [];
+Object.freeze(NONE);
 
 type Annotation = ReturnType<typeof responsesAnnotation>;
 
@@ -56,6 +60,7 @@ export function usageObject(u: Usage) {
  */
 export class ResponsesEncoder {
   readonly #p: ResponseParams;
+  readonly #emit: boolean;
   #seq = 0;
   #opened = false;
   readonly #deltas: string[] = [];
@@ -67,8 +72,10 @@ export class ResponsesEncoder {
   #completedAt: number | null = null;
   #citationList: Citation[] | null = null;
 
-  constructor(params: ResponseParams) {
+  /** With `emit: false` only the final object is wanted: no stream events are built. */
+  constructor(params: ResponseParams, options: { emit?: boolean } = {}) {
     this.#p = params;
+    this.#emit = options.emit ?? true;
   }
 
   get status(): ResponseStatus {
@@ -83,28 +90,33 @@ export class ResponsesEncoder {
 
   push(event: AgentEvent, now: number): ResponsesEvent[] {
     switch (event.type) {
-      case 'text':
+      case 'text': {
         this.#deltas.push(event.delta);
-        return [...this.#open(), this.#event('response.output_text.delta', { ...this.#at(), delta: event.delta, logprobs: [] })];
+        if (!this.#emit) return NONE;
+        const out = this.#opened ? [] : this.#open();
+        out.push(this.#event('response.output_text.delta', { ...this.#at(), delta: event.delta, logprobs: [] }));
+        return out;
+      }
       case 'citation':
         this.#citations.push(event.citation);
-        return [];
+        return NONE;
       case 'usage':
         this.#usage = event.usage;
-        return [];
+        return NONE;
       case 'done':
         return this.#complete(now);
-      case 'failed':
-        return this.#fail(event.error, now);
+      case 'failed': {
+        const events = this.#fail(event.error, now);
+        return this.#emit ? events : NONE;
+      }
       default:
-        return [];
+        return NONE;
     }
   }
 
   /** The Response object as it stands: the non-stream body once the run has ended. */
   response() {
     const p = this.#p;
-    const completed = this.#status === 'completed';
     return {
       id: p.id,
       object: 'response' as const,
@@ -118,7 +130,6 @@ export class ResponsesEncoder {
       max_tool_calls: null,
       model: p.model,
       output: this.#output,
-      ...(completed ? { output_text: this.#output.map((i) => i.content.map((c) => c.text).join('')).join('') } : {}),
       parallel_tool_calls: true,
       previous_response_id: p.previousResponseId,
       prompt_cache_key: null,
@@ -144,7 +155,24 @@ export class ResponsesEncoder {
   }
 
   get text(): string {
-    return this.#deltas.join('');
+    if (this.#deltas.length > 1) this.#deltas.splice(0, this.#deltas.length, this.#deltas.join(''));
+    return this.#deltas[0] ?? '';
+  }
+
+  /** The bytes of `JSON.stringify(this.response())`, the long text escaped and encoded once (see wire/json.ts). */
+  responseJson(): Buffer {
+    const item = this.#output[0];
+    if (!item) return Buffer.from(JSON.stringify(this.response()));
+    const text = item.content[0]!.text;
+    return jsonBytesWithText(text, (placeholder) => {
+      const saved = this.#output;
+      this.#output = [{ ...item, content: [{ ...item.content[0]!, text: placeholder }] }];
+      try {
+        return this.response();
+      } finally {
+        this.#output = saved;
+      }
+    });
   }
 
   #event(type: string, fields: Record<string, unknown>): ResponsesEvent {
@@ -172,21 +200,22 @@ export class ResponsesEncoder {
   }
 
   #complete(now: number): ResponsesEvent[] {
-    const events = this.#open();
-    const text = this.#deltas.join('');
+    const events = this.#emit ? this.#open() : [];
+    const text = this.text;
     const placed = placeCitations(text, this.#citations);
     const annotations = placed.map(responsesAnnotation);
-    annotations.forEach((annotation, i) =>
-      events.push(this.#event('response.output_text.annotation.added', { ...this.#at(), annotation_index: i, annotation })),
-    );
     const item = this.#item('completed', text, annotations);
-    events.push(this.#event('response.output_text.done', { ...this.#at(), text, logprobs: [] }));
-    events.push(this.#event('response.content_part.done', { ...this.#at(), part: item.content[0] }));
-    events.push(this.#event('response.output_item.done', { output_index: 0, item }));
     this.#status = 'completed';
     this.#output = [item];
     this.#completedAt = now;
     this.#citationList = placed.map(bareCitation);
+    if (!this.#emit) return events;
+    annotations.forEach((annotation, i) =>
+      events.push(this.#event('response.output_text.annotation.added', { ...this.#at(), annotation_index: i, annotation })),
+    );
+    events.push(this.#event('response.output_text.done', { ...this.#at(), text, logprobs: [] }));
+    events.push(this.#event('response.content_part.done', { ...this.#at(), part: item.content[0] }));
+    events.push(this.#event('response.output_item.done', { output_index: 0, item }));
     events.push(this.#event('response.completed', { response: this.response() }));
     return events;
   }
@@ -198,7 +227,7 @@ export class ResponsesEncoder {
     this.#error = { code: body.code, message: body.message };
     this.#completedAt = now;
     // Text already streamed stays in the failed response, marked incomplete.
-    if (this.#opened) this.#output = [this.#item('incomplete', this.#deltas.join(''), [])];
+    if (this.#opened) this.#output = [this.#item('incomplete', this.text, [])];
     events.push(this.#event('response.failed', { response: this.response() }));
     return events;
   }

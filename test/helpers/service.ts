@@ -4,6 +4,7 @@ import path from 'node:path';
 import { createService, type Service } from '../../src/app.js';
 import type { Agent, Plan } from '../../src/agents/types.js';
 import { loadConfig } from '../../src/config.js';
+import type { Logger } from 'pino';
 
 export interface TestService {
   url: string;
@@ -19,10 +20,18 @@ export interface TestService {
 
 let counter = 0;
 
-export async function startService(opts: { agents?: Agent[]; env?: Record<string, string> } = {}): Promise<TestService> {
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'svc-test-'));
+export interface StartOptions {
+  agents?: Agent[];
+  env?: Record<string, string>;
+  /** Reuse a data dir (to test restarts); it is then left in place on close. */
+  dataDir?: string;
+  log?: Logger;
+}
+
+export async function startService(opts: StartOptions = {}): Promise<TestService> {
+  const dataDir = opts.dataDir ?? mkdtempSync(path.join(os.tmpdir(), 'svc-test-'));
   const config = loadConfig({ SVC_PORT: '0', SVC_DATA_DIR: dataDir, SVC_LOG_LEVEL: 'silent', ...opts.env });
-  const service = await createService({ config, agents: opts.agents });
+  const service = await createService({ config, agents: opts.agents, log: opts.log });
   const url = await service.listen();
   const adminKey = service.adminKey.secret;
   return {
@@ -43,7 +52,7 @@ export async function startService(opts: { agents?: Agent[]; env?: Record<string
     },
     async close() {
       await service.close();
-      rmSync(dataDir, { recursive: true, force: true });
+      if (!opts.dataDir) rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }

@@ -56,3 +56,14 @@ describe('ChatEncoder', () => {
     expect(frames).toEqual([{ error: { message: 'down', type: 'upstream_error', param: null, code: 'upstream_error' } }]);
   });
 });
+
+describe('fast serialisation', () => {
+  it('completionJson() is exactly JSON.stringify(completion())', () => {
+    for (const text of ['a "b"', `${'line\n"quoted"\t'.repeat(500)}`]) {
+      const enc = new ChatEncoder({ ...base, includeUsage: false });
+      enc.push({ type: 'text', delta: text });
+      enc.push({ type: 'done' });
+      expect(enc.completionJson().toString()).toBe(JSON.stringify(enc.completion()));
+    }
+  });
+});

@@ -118,3 +118,13 @@ describe('ResponsesEncoder', () => {
     expect(r.output[0]!.content[0]!.text).toBe('partial');
   });
 });
+
+describe('fast serialisation', () => {
+  it('responseJson() is exactly JSON.stringify(response()), including escapes and long texts', () => {
+    for (const text of ['short "quoted" \\ text\n', `| a | b |\n${'x\u2028y\t"z"\n'.repeat(400)}`, '']) {
+      const { enc } = run([{ type: 'text', delta: text }, { type: 'citation', citation: { order: 1, name: 'n "q"', url: 'u' } }, { type: 'done' }]);
+      expect(enc.responseJson().toString()).toBe(JSON.stringify(enc.response()));
+      expect(enc.responseJson().toString()).toBe(JSON.stringify(enc.response())); // memoised path
+    }
+  });
+});

@@ -1,31 +1,38 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import { runAgent } from '../../agents/runtime.js';
-import type { AgentEvent, AgentRequest, RunMeta, Turn } from '../../agents/types.js';
+import type { AgentEvent, RunMeta, Turn } from '../../agents/types.js';
 import { SvcError, invalidRequest, notFound } from '../../errors.js';
 import { newId } from '../../ids.js';
-import type { StoredEvent } from '../../responses/store.js';
+import { rebuild } from '../../responses/replay.js';
+import type { ResponseRecord, WireEvent } from '../../responses/store.js';
+import { transcriptEntry, type TranscriptEntry } from '../../responses/transcript.js';
 import { ResponsesEncoder } from '../../wire/responses.js';
 import { commentFrame, responsesFrame } from '../../wire/sse.js';
 import type { ServerDeps } from '../deps.js';
 import { sendError } from '../errors.js';
 import { parseResponsesRequest, type ResponsesRequest } from '../requests.js';
-import { SseWriter, metaHeaders, pull, shuttingDown } from '../stream.js';
-import { Fields, wrongType } from '../validate.js';
+import { startRun, type Run } from '../run.js';
+import { SseWriter, metaHeaders, shuttingDown } from '../stream.js';
+import { wrongType } from '../validate.js';
 
 const nowSeconds = () => Math.floor(Date.now() / 1000);
+const JSON_TYPE = 'application/json; charset=utf-8';
+
+const clientLeft = () => new SvcError('invalid_request', { code: 'client_disconnected', message: 'The client disconnected before the response finished.' });
 
 /** The turns the agent sees: the stored conversation of `previous_response_id`, then this input. */
 async function conversationOf(req: ResponsesRequest, accountId: string, deps: ServerDeps): Promise<Turn[]> {
   const turns: Turn[] = [];
   if (req.previousResponseId) {
-    const prev = await deps.responses.get(req.previousResponseId, accountId);
-    if (!prev) {
-      throw notFound('previous_response_not_found', `Previous response with id '${req.previousResponseId}' not found.`, 'previous_response_id');
+    const found = await deps.responses.get(req.previousResponseId, accountId);
+    if (!found) throw notFound('previous_response_not_found', `Previous response with id '${req.previousResponseId}' not found.`, 'previous_response_id');
+    if (found.live || found.stored.status !== 'completed') {
+      throw invalidRequest(
+        'previous_response_not_completed',
+        `Previous response '${req.previousResponseId}' has not completed; only a completed response can be continued.`,
+        'previous_response_id',
+      );
     }
-    if (prev.status !== 'completed') {
-      throw invalidRequest('previous_response_not_completed', `Previous response '${prev.id}' has status '${prev.status}'; only a completed response can be continued.`, 'previous_response_id');
-    }
-    turns.push(...prev.conversation, { role: 'assistant', content: prev.outputText });
+    turns.push(...found.stored.conversation, { role: 'assistant', content: found.stored.outputText });
   }
   for (const item of req.items) {
     if ('ref' in item) {
@@ -45,68 +52,50 @@ export async function responsesRoutes(app: FastifyInstance, deps: ServerDeps): P
     const req = parseResponsesRequest(request.body);
     const { agent, ref } = deps.agents.resolve(req.model);
     const messages = await conversationOf(req, auth.account.id, deps);
-    const createdAt = nowSeconds();
-    const id = newId('resp_', 32);
-    const messageId = newId('msg_', 32);
-    const encoder = new ResponsesEncoder({
-      id,
-      messageId,
-      model: req.model,
-      createdAt,
-      instructions: req.instructions,
-      previousResponseId: req.previousResponseId,
-      metadata: req.metadata,
-      store: req.store,
-      temperature: req.temperature,
-      topP: req.topP,
-      maxOutputTokens: req.maxOutputTokens,
-      user: req.user,
-    });
-
-    // A stored response keeps running when its client leaves, so it can be fetched or
-    // resumed later (GET /v1/responses/{id}?stream=true&starting_after=N).
-    const clientGone = new AbortController();
-    reply.raw.once('close', () => {
-      if (!reply.raw.writableFinished) clientGone.abort();
-    });
-    const agentSignal = req.store ? new AbortController().signal : clientGone.signal;
-    const agentRequest: AgentRequest = {
-      model: ref,
-      messages,
-      instructions: req.instructions,
-      caller: { accountId: auth.account.id, plan: auth.account.plan, keyId: auth.keyId },
-      requestId: request.id,
-      idempotencyKey: null,
-      signal: agentSignal,
-    };
-    const events = runAgent(agent, agentRequest, (err) => request.log.error({ err, agent: agent.id }, 'agent failed'));
-    const stop = req.store ? deps.inflight.deadline : AbortSignal.any([deps.inflight.deadline, clientGone.signal]);
-    const leave = deps.inflight.enter();
-    const record = {
-      id,
+    const record: ResponseRecord = {
+      id: newId('resp_', 32),
       accountId: auth.account.id,
       model: req.model,
-      messageId,
+      messageId: newId('msg_', 32),
       conversation: messages,
       instructions: req.instructions,
-      createdAt: createdAt * 1000,
+      createdAt: Date.now(),
+      params: {
+        id: '',
+        messageId: '',
+        model: req.model,
+        createdAt: nowSeconds(),
+        instructions: req.instructions,
+        previousResponseId: req.previousResponseId,
+        metadata: req.metadata,
+        store: req.store,
+        temperature: req.temperature,
+        topP: req.topP,
+        maxOutputTokens: req.maxOutputTokens,
+        user: req.user,
+      },
     };
+    record.params.id = record.id;
+    record.params.messageId = record.messageId;
+    // A stored response keeps running when its client leaves, so it can be fetched or
+    // resumed later (GET /v1/responses/{id}?stream=true&starting_after=N).
+    const run = startRun(deps, request, reply, { agent, model: ref, messages, instructions: req.instructions, detached: req.store });
     try {
-      if (req.stream) return await streamResponse(reply, deps, encoder, events, stop, req.store ? record : null);
-      return await plainResponse(reply, deps, encoder, events, stop, req.store ? record : null);
+      return req.stream ? await streamed(reply, deps, run, record, req.store) : await plain(reply, deps, run, record, req.store);
     } finally {
-      leave();
+      run.end();
     }
   });
 
   app.get('/v1/responses/:id', async (request, reply) => {
     const { id } = request.params as { id: string };
-    const query = new Fields(request.query as Record<string, unknown>);
-    const stream = parseBoolQuery(query.obj.stream, 'stream');
-    const stored = await deps.responses.get(id, request.auth!.account.id);
-    if (!stored) throw notFound('response_not_found', `Response with id '${id}' not found.`, 'id');
-    if (!stream) return reply.header('content-type', 'application/json; charset=utf-8').send(stored.body);
-    const startingAfter = parseIntQuery(query.obj.starting_after, 'starting_after', -1);
+    const query = request.query as Record<string, unknown>;
+    const stream = boolQuery(query.stream, 'stream');
+    const startingAfter = intQuery(query.starting_after, 'starting_after', -1);
+    const accountId = request.auth!.account.id;
+    const found = await deps.responses.get(id, accountId);
+    if (!found) throw notFound('response_not_found', `Response with id '${id}' not found.`, 'id');
+    if (!stream) return reply.header('content-type', JSON_TYPE).send(found.live ? found.snapshot() : rebuild(found.stored, { events: false }).response);
     const sse = new SseWriter(reply, deps.config.server.keepAliveIntervalMs);
     sse.open({});
     const gone = new AbortController();
@@ -114,7 +103,8 @@ export async function responsesRoutes(app: FastifyInstance, deps: ServerDeps): P
     const leave = deps.inflight.enter();
     try {
       const stop = AbortSignal.any([gone.signal, deps.inflight.deadline]);
-      for await (const event of deps.responses.replay(id, request.auth!.account.id, startingAfter, stop)) await sse.write(responsesFrame(event));
+      const events = deps.responses.replay(id, accountId, startingAfter, stop, (stored) => rebuild(stored, { events: true }).events);
+      for await (const event of events) await sse.write(responsesFrame(event));
     } finally {
       leave();
       sse.end();
@@ -124,11 +114,9 @@ export async function responsesRoutes(app: FastifyInstance, deps: ServerDeps): P
 
   app.delete('/v1/responses/:id', async (request) => {
     const { id } = request.params as { id: string };
-    const stored = await deps.responses.get(id, request.auth!.account.id);
-    if (!stored) throw notFound('response_not_found', `Response with id '${id}' not found.`, 'id');
-    if (stored.status === 'in_progress') {
-      throw new SvcError('conflict', { code: 'response_in_progress', message: `Response '${id}' is still in progress; delete it once it has finished.`, param: 'id' });
-    }
+    const found = await deps.responses.get(id, request.auth!.account.id);
+    if (!found) throw notFound('response_not_found', `Response with id '${id}' not found.`, 'id');
+    if (found.live) throw new SvcError('conflict', { code: 'response_in_progress', message: `Response '${id}' is still in progress; delete it once it has finished.`, param: 'id' });
     await deps.responses.delete(id, request.auth!.account.id);
     return { id, object: 'response.deleted', deleted: true };
   });
@@ -136,13 +124,14 @@ export async function responsesRoutes(app: FastifyInstance, deps: ServerDeps): P
   app.get('/v1/responses/:id/input_items', async (request) => {
     const { id } = request.params as { id: string };
     const q = request.query as Record<string, unknown>;
-    const stored = await deps.responses.get(id, request.auth!.account.id);
-    if (!stored) throw notFound('response_not_found', `Response with id '${id}' not found.`, 'id');
-    const limit = parseIntQuery(q.limit, 'limit', 20, 1, 100);
-    const order = q.order === undefined ? 'desc' : q.order;
+    const found = await deps.responses.get(id, request.auth!.account.id);
+    if (!found) throw notFound('response_not_found', `Response with id '${id}' not found.`, 'id');
+    const record = found.live ? found.record : found.stored;
+    const limit = intQuery(q.limit, 'limit', 20, 1, 100);
+    const order = q.order ?? 'desc';
     if (order !== 'asc' && order !== 'desc') throw invalidRequest('invalid_value', "Invalid value for 'order': use 'asc' or 'desc'.", 'order');
-    let items = stored.conversation.map((t, i) => ({
-      id: `${stored.messageId.replace(/^msg_/, 'msg_in_')}_${i}`,
+    let items = record.conversation.map((t, i) => ({
+      id: `${record.messageId.replace(/^msg_/, 'msg_in_')}_${i}`,
       type: 'message',
       role: t.role,
       status: 'completed',
@@ -159,100 +148,75 @@ export async function responsesRoutes(app: FastifyInstance, deps: ServerDeps): P
   });
 }
 
-interface RecordInit {
-  id: string;
-  accountId: string;
-  model: string;
-  messageId: string;
-  conversation: Turn[];
-  instructions: string | null;
-  createdAt: number;
-}
-
-async function plainResponse(
-  reply: FastifyReply,
-  deps: ServerDeps,
-  encoder: ResponsesEncoder,
-  events: AsyncGenerator<AgentEvent>,
-  stop: AbortSignal,
-  record: RecordInit | null,
-) {
+/** The whole response as one JSON body; errors keep their HTTP status. */
+async function plain(reply: FastifyReply, deps: ServerDeps, run: Run, record: ResponseRecord, store: boolean) {
+  const encoder = new ResponsesEncoder(record.params, { emit: false });
+  const transcript: TranscriptEntry[] = [];
   const meta: RunMeta = {};
-  const wire: StoredEvent[] = record ? encoder.begin() : [];
   for (;;) {
-    const event = await pull(events, stop);
-    if (!event) {
-      void events.return(undefined);
-      return sendError(reply, shuttingDown());
-    }
+    const event = await run.pump.next();
+    if (!event) return run.clientGone.aborted ? reply : sendError(reply, shuttingDown());
     if (event.type === 'meta') Object.assign(meta, event.meta);
-    const out = encoder.push(event, nowSeconds());
-    if (record) wire.push(...out);
+    const now = nowSeconds();
+    encoder.push(event, now);
     if (event.type === 'failed') return sendError(reply.headers(metaHeaders(meta)), event.error);
+    const entry = store ? transcriptEntry(event, now) : null;
+    if (entry) transcript.push(entry);
     if (event.type === 'done') break;
   }
-  const body = encoder.response();
-  if (record) {
-    deps.responses.save({ ...record, status: body.status, outputText: encoder.text, body, events: wire, completedAt: Date.now() });
-  }
-  return reply.headers(metaHeaders(meta)).header('content-type', 'application/json; charset=utf-8').send(body);
+  if (store) deps.responses.save(record, { status: encoder.status, outputText: encoder.text, transcript, completedAt: Date.now() });
+  return reply.headers(metaHeaders(meta)).header('content-type', JSON_TYPE).send(encoder.responseJson());
 }
 
-async function streamResponse(
-  reply: FastifyReply,
-  deps: ServerDeps,
-  encoder: ResponsesEncoder,
-  events: AsyncGenerator<AgentEvent>,
-  stop: AbortSignal,
-  record: RecordInit | null,
-) {
-  let event = await pull(events, stop);
-  if (!event) {
-    void events.return(undefined);
-    if (reply.raw.destroyed) return reply;
-    return sendError(reply, shuttingDown());
-  }
+/**
+ * Server-sent events. The HTTP status is decided by the first event: a run that fails before
+ * producing anything gets a real error status; later failures travel as error events.
+ */
+async function streamed(reply: FastifyReply, deps: ServerDeps, run: Run, record: ResponseRecord, store: boolean) {
+  let event = await run.pump.next();
+  if (!event) return run.clientGone.aborted ? reply : sendError(reply, shuttingDown());
   if (event.type === 'failed') return sendError(reply, event.error);
+
+  const encoder = new ResponsesEncoder(record.params);
+  const transcript: TranscriptEntry[] = [];
   const sse = new SseWriter(reply, deps.config.server.keepAliveIntervalMs);
   sse.open(event.type === 'meta' ? metaHeaders(event.meta) : {});
-  const begin = encoder.begin();
-  const live = record ? deps.responses.begin({ ...record, body: encoder.response() }) : null;
-  const send = async (out: StoredEvent[]) => {
+  const live = store ? deps.responses.begin(record, () => encoder.response()) : null;
+  const send = async (out: WireEvent[]) => {
     if (!out.length) return;
     live?.append(out);
     for (const e of out) await sse.write(responsesFrame(e));
   };
+  const push = (e: AgentEvent) => {
+    const now = nowSeconds();
+    const entry = store ? transcriptEntry(e, now) : null;
+    if (entry) transcript.push(entry);
+    return send(encoder.push(e, now));
+  };
   try {
-    await send(begin);
+    await send(encoder.begin());
     for (;;) {
       if (event.type === 'progress') await sse.write(commentFrame(event.message));
-      await send(encoder.push(event, nowSeconds()));
+      await push(event);
       if (event.type === 'done' || event.type === 'failed') break;
-      const next: AgentEvent | null = await pull(events, stop);
-      if (!next) {
-        void events.return(undefined);
-        event = { type: 'failed', error: deps.inflight.deadline.aborted ? shuttingDown() : clientLeft() };
-        continue;
-      }
-      event = next;
+      const next: AgentEvent | null = await run.pump.next();
+      event = next ?? { type: 'failed', error: deps.inflight.deadline.aborted ? shuttingDown() : clientLeft() };
     }
   } finally {
-    if (encoder.status === 'in_progress') await send(encoder.push({ type: 'failed', error: clientLeft() }, nowSeconds()));
-    live?.finish(encoder.status, encoder.response(), encoder.text, Date.now());
+    if (encoder.status === 'in_progress') await push({ type: 'failed', error: clientLeft() });
+    live?.finish({ status: encoder.status, outputText: encoder.text, transcript, completedAt: Date.now() });
     sse.end();
   }
   return reply;
 }
 
-const clientLeft = () => new SvcError('invalid_request', { code: 'client_disconnected', message: 'The client disconnected before the response finished.' });
-
-function parseBoolQuery(v: unknown, param: string): boolean {
+function boolQuery(v: unknown, param: string): boolean {
   if (v === undefined || v === '' || v === 'false' || v === '0') return false;
   if (v === 'true' || v === '1') return true;
   throw wrongType(param, "'true' or 'false'", v);
 }
 
-function parseIntQuery(v: unknown, param: string, fallback: number, min = -1, max = Number.MAX_SAFE_INTEGER): number {
+function intQuery(v: unknown, param: string, fallback: number, min = -1, max = Number.MAX_SAFE_INTEGER): number {
   if (v === undefined || v === '') return fallback;
   if (typeof v !== 'string' || !/^-?\d+$/.test(v)) throw invalidRequest('invalid_type', `Invalid type for '${param}': expected an integer.`, param);
   const n = Number(v);

@@ -34,8 +34,8 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('conversation', 'text', (c) => c.notNull())
     .addColumn('instructions', 'text')
     .addColumn('output_text', 'text', (c) => c.notNull())
-    .addColumn('body', 'text', (c) => c.notNull())
-    .addColumn('events', 'text', (c) => c.notNull())
+    .addColumn('params', 'text', (c) => c.notNull())
+    .addColumn('transcript', 'text', (c) => c.notNull())
     .addColumn('created_at', 'bigint', (c) => c.notNull())
     .addColumn('completed_at', 'bigint')
     .execute();

@@ -1,0 +1,63 @@
+// npm run bench: throughput and latency of the service against a bare fastify route
+// serving the same bytes, measured in the same run so the ratio cancels out the machine.
+import { writeFileSync, mkdtempSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { load, ratio, startChild, stopChild, table } from './lib.js';
+
+const { values } = parseArgs({ options: { duration: { type: 'string', default: '8' }, only: { type: 'string' } } });
+const duration = Number(values.duration);
+const CONNECTIONS = 50;
+const tmp = mkdtempSync(path.join(os.tmpdir(), 'svc-bench-bytes-'));
+
+/** Measures the bare route and then the service on the very same request and response bytes. */
+async function compare({ name, endpoint, headers, body, goal }) {
+  const bytes = Buffer.from(await (await fetch(endpoint, { method: 'POST', headers, body })).arrayBuffer());
+  const file = path.join(tmp, `bytes-${Math.random().toString(36).slice(2)}`);
+  writeFileSync(file, bytes);
+  const type = bytes.subarray(0, 6).toString() === 'event:' || bytes.subarray(0, 5).toString() === 'data:' ? 'text/event-stream; charset=utf-8' : 'application/json; charset=utf-8';
+  const { child: bare, info: bareInfo } = await startChild('bare-server.js', [file, type]);
+  const request = { headers, body, connections: CONNECTIONS };
+  await load({ url: bareInfo.url, ...request, duration: 2 });
+  const base = await load({ url: bareInfo.url, ...request, duration, expectBytes: bytes.length });
+  await stopChild(bare);
+  await load({ url: endpoint, ...request, duration: 2 });
+  const ours = await load({ url: endpoint, ...request, duration, expectBytes: bytes.length });
+  return {
+    scenario: `${name} (${(bytes.length / 1024).toFixed(1)} KB)`,
+    'bare req/s': base.rps.toFixed(0),
+    'svc req/s': ours.rps.toFixed(0),
+    ratio: ratio(ours.rps, base.rps),
+    'bare p50/p99 ms': `${base.p50}/${base.p99}`,
+    'svc p50/p99 ms': `${ours.p50}/${ours.p99}`,
+    goal: goal ?? '-',
+  };
+}
+
+async function apiOverhead() {
+  const { child: svc, info } = await startChild('svc-server.js');
+  const headers = { authorization: `Bearer ${info.apiKey}`, 'content-type': 'application/json' };
+  const endpoint = `${info.url}/v1/responses`;
+  const body = (extra) => JSON.stringify({ model: 'svc-bench', input: 'benchmark', ...extra });
+  const rows = [
+    await compare({ name: '/v1/responses non-streaming, store:false', endpoint, headers, body: body({ store: false }), goal: '>= 0.70' }),
+    await compare({ name: '/v1/responses non-streaming, stored', endpoint, headers, body: body({}) }),
+    await compare({ name: '/v1/responses streaming, store:false', endpoint, headers, body: body({ stream: true, store: false }) }),
+    await compare({ name: '/v1/chat/completions non-streaming', endpoint: `${info.url}/v1/chat/completions`, headers, body: JSON.stringify({ model: 'svc-bench', messages: [{ role: 'user', content: 'benchmark' }] }) }),
+  ];
+  await stopChild(svc);
+  return rows;
+}
+
+const SCENARIOS = { api: apiOverhead };
+const results = [];
+for (const [name, run] of Object.entries(SCENARIOS)) {
+  if (values.only && values.only !== name) continue;
+  process.stderr.write(`bench: ${name}…\n`);
+  results.push(...(await run()));
+}
+console.log(`\nsvc benchmark (${os.cpus().length} cores, node ${process.version}, ${duration}s per measurement, ${CONNECTIONS} connections)`);
+console.log('Each bare baseline is a fastify route receiving the same request and returning the same bytes.');
+console.log('The bench agent answers ~8 KB of Markdown in 512-character deltas (BENCH_DELTA changes it).\n');
+console.log(table(results));

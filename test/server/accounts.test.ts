@@ -1,0 +1,123 @@
+import { readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+import BetterSqlite3 from 'better-sqlite3';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { answer, scriptedAgent } from '../helpers/scripted-agent.js';
+import { runCli } from '../helpers/cli.js';
+import { startService, type TestService } from '../helpers/service.js';
+
+let svc: TestService;
+const admin = (method: string, p: string, body?: unknown) =>
+  fetch(`${svc.url}${p}`, {
+    method,
+    headers: { authorization: `Bearer ${svc.adminKey}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+    body: body ? JSON.stringify(body) : undefined,
+  });
+const asKey = (key: string, p = '/v1/account') => fetch(`${svc.url}${p}`, { headers: { authorization: `Bearer ${key}` } });
+
+beforeAll(async () => {
+  svc = await startService({ agents: [scriptedAgent('svc-test', () => answer('ok'))] });
+});
+afterAll(() => svc.close());
+
+describe('accounts and API keys', () => {
+  it('creates an account with a key shown once; the caller sees their account', async () => {
+    const res = await admin('POST', '/v1/admin/accounts', { email: 'ana@example.com', plan: 'pro', credits: 12 });
+    expect(res.status).toBe(201);
+    const body = (await res.json()) as Record<string, any>;
+    expect(body).toMatchObject({ email: 'ana@example.com', plan: 'pro', credits: 12 });
+    expect(body.id).toMatch(/^acct_/);
+    expect(body.api_key).toMatch(/^sk-svc-[0-9A-Za-z]{40}$/);
+    const me = await asKey(body.api_key);
+    expect(await me.json()).toEqual({ id: body.id, object: 'account', email: 'ana@example.com', plan: 'pro', credits: 12 });
+  });
+
+  it('defaults to the free plan and zero credits', async () => {
+    const body = (await (await admin('POST', '/v1/admin/accounts', { email: 'free@example.com' })).json()) as Record<string, unknown>;
+    expect(body).toMatchObject({ plan: 'free', credits: 0 });
+  });
+
+  it('stores keys only as hashes, with a visible prefix and last 4', async () => {
+    const { id, apiKey } = await svc.account();
+    const extra = (await (await admin('POST', `/v1/admin/accounts/${id}/keys`)).json()) as Record<string, string>;
+    expect(extra.api_key).not.toBe(apiKey);
+    expect(extra.prefix).toBe(extra.api_key!.slice(0, 11));
+    expect(extra.last4).toBe(extra.api_key!.slice(-4));
+    expect((await asKey(extra.api_key!)).status).toBe(200);
+    await svc.service.deps.responses.flush();
+    const db = new BetterSqlite3(path.join(svc.dataDir, 'svc.db'), { readonly: true });
+    const rows = db.prepare('select * from api_keys where account_id = ?').all(id) as Record<string, unknown>[];
+    db.close();
+    expect(rows).toHaveLength(2);
+    const dump = JSON.stringify(rows);
+    expect(dump).not.toContain(apiKey);
+    expect(dump).not.toContain(extra.api_key);
+    const file = readFileSync(path.join(svc.dataDir, 'svc.db'));
+    expect(file.includes(Buffer.from(apiKey))).toBe(false);
+  });
+
+  it('a revoked key stops working at once', async () => {
+    const { id } = await svc.account();
+    const k = (await (await admin('POST', `/v1/admin/accounts/${id}/keys`)).json()) as Record<string, string>;
+    expect((await asKey(k.api_key!)).status).toBe(200);
+    const revoked = await admin('DELETE', `/v1/admin/keys/${k.id}`);
+    expect(await revoked.json()).toMatchObject({ id: k.id, revoked: true });
+    const after = await asKey(k.api_key!);
+    expect(after.status).toBe(401);
+    expect(((await after.json()) as any).error.code).toBe('invalid_api_key');
+  });
+
+  it('generates the admin key on first start, readable only by its owner', () => {
+    const file = path.join(svc.dataDir, 'admin.key');
+    expect(readFileSync(file, 'utf8').trim()).toBe(svc.adminKey);
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+  });
+
+  it('uses SVC_ADMIN_KEY when it is set', async () => {
+    const other = await startService({ env: { SVC_ADMIN_KEY: 'configured-admin-key-123' } });
+    try {
+      expect(other.adminKey).toBe('configured-admin-key-123');
+      const res = await fetch(`${other.url}/v1/admin/accounts`, {
+        method: 'POST',
+        headers: { authorization: 'Bearer configured-admin-key-123', 'content-type': 'application/json' },
+        body: JSON.stringify({ email: 'x@example.com' }),
+      });
+      expect(res.status).toBe(201);
+    } finally {
+      await other.close();
+    }
+  });
+
+  it('health and readiness need no key', async () => {
+    expect(await (await fetch(`${svc.url}/healthz`)).json()).toEqual({ status: 'ok' });
+    const ready = await fetch(`${svc.url}/readyz`);
+    expect(ready.status).toBe(200);
+    expect(await ready.json()).toMatchObject({ status: 'ready', storage: 'sqlite' });
+  });
+});
+
+describe('admin CLI', () => {
+  it('creates accounts and keys, revokes keys, printing JSON', async () => {
+    const env = { SVC_DATA_DIR: svc.dataDir };
+    const created = await runCli(['accounts', 'create', '--email', 'cli@example.com', '--plan', 'plus', '--credits', '9'], env);
+    expect(created.code, created.stderr).toBe(0);
+    const acct = JSON.parse(created.stdout) as Record<string, string>;
+    expect(acct).toMatchObject({ email: 'cli@example.com', plan: 'plus', credits: 9 });
+    expect((await asKey(acct.api_key!)).status).toBe(200);
+
+    const key = JSON.parse((await runCli(['keys', 'create', '--account', acct.id!], env)).stdout) as Record<string, string>;
+    expect((await asKey(key.api_key!)).status).toBe(200);
+
+    const revoked = await runCli(['keys', 'revoke', key.id!], env);
+    expect(JSON.parse(revoked.stdout)).toMatchObject({ id: key.id, revoked: true });
+    // The server caches a verified key for at most SVC_KEY_CACHE_TTL_MS (2 s by default).
+    await new Promise((r) => setTimeout(r, 2100));
+    expect((await asKey(key.api_key!)).status).toBe(401);
+  });
+
+  it('explains bad arguments in one line', async () => {
+    const r = await runCli(['accounts', 'create', '--email', 'x@example.com', '--plan', 'gold'], { SVC_DATA_DIR: svc.dataDir });
+    expect(r.code).toBe(1);
+    expect(r.stderr.trim()).toMatch(/^svc: Invalid '--plan'.*free, plus, pro, enterprise/);
+  });
+});

@@ -1,0 +1,188 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { answer, scriptedAgent } from '../helpers/scripted-agent.js';
+import { startService, type TestService } from '../helpers/service.js';
+
+let svc: TestService;
+let key: string;
+let revokedKey: string;
+
+beforeAll(async () => {
+  svc = await startService({ agents: [scriptedAgent('svc-test', () => answer('ok'), [{ name: 'cache', description: 'cached' }])] });
+  key = (await svc.account()).apiKey;
+  const other = await svc.account();
+  const created = await fetch(`${svc.url}/v1/admin/accounts/${other.id}/keys`, { method: 'POST', headers: { authorization: `Bearer ${svc.adminKey}` } });
+  const k = (await created.json()) as { id: string; api_key: string };
+  await fetch(`${svc.url}/v1/admin/keys/${k.id}`, { method: 'DELETE', headers: { authorization: `Bearer ${svc.adminKey}` } });
+  revokedKey = k.api_key;
+  await fetch(`${svc.url}/v1/admin/accounts`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${svc.adminKey}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ email: 'taken@example.com' }),
+  });
+});
+
+afterAll(() => svc.close());
+
+interface Case {
+  name: string;
+  method?: string;
+  path?: string;
+  /** An object is sent as JSON; a string is sent as is. */
+  body?: unknown;
+  headers?: Record<string, string>;
+  auth?: 'key' | 'admin' | 'none' | 'revoked' | string;
+  status: number;
+  code: string;
+  param?: string | null;
+}
+
+const R = '/v1/responses';
+const C = '/v1/chat/completions';
+const A = '/v1/admin/accounts';
+const user = (content: unknown) => ({ role: 'user', content });
+const resp = (extra: Record<string, unknown>) => ({ model: 'svc-test', input: 'hi', ...extra });
+const chat = (extra: Record<string, unknown>) => ({ model: 'svc-test', messages: [user('hi')], ...extra });
+
+const CASES: Case[] = [
+  // Body and framing
+  { name: 'malformed JSON', body: '{"model":', status: 400, code: 'invalid_json', param: null },
+  { name: 'JSON array body', body: '[]', status: 400, code: 'invalid_body', param: null },
+  { name: 'JSON string body', body: '"hello"', status: 400, code: 'invalid_body', param: null },
+  { name: 'JSON null body', body: 'null', status: 400, code: 'missing_body', param: null },
+  { name: 'empty body with JSON content type', body: '', status: 400, code: 'missing_body', param: null },
+  { name: 'text/plain body', body: 'hi', headers: { 'content-type': 'text/plain' }, status: 415, code: 'unsupported_media_type' },
+  { name: 'form-encoded body', body: 'model=svc-test', headers: { 'content-type': 'application/x-www-form-urlencoded' }, status: 415, code: 'unsupported_media_type' },
+  { name: 'prototype pollution attempt', body: '{"model":"svc-test","input":"hi","__proto__":{"x":1}}', status: 400, code: 'invalid_json', param: null },
+  { name: 'body over 1 MiB', body: { model: 'svc-test', input: 'x'.repeat(1_100_000) }, status: 413, code: 'request_too_large' },
+  // Responses: model
+  { name: 'missing model', body: { input: 'hi' }, status: 400, code: 'missing_required_parameter', param: 'model' },
+  { name: 'model is a number', body: resp({ model: 42 }), status: 400, code: 'invalid_type', param: 'model' },
+  { name: 'model is empty', body: resp({ model: '  ' }), status: 400, code: 'empty_value', param: 'model' },
+  { name: 'unknown model', body: resp({ model: 'gpt-4o' }), status: 404, code: 'model_not_found', param: 'model' },
+  { name: 'unknown variant', body: resp({ model: 'svc-test:refresh' }), status: 404, code: 'model_not_found', param: 'model' },
+  // Responses: input
+  { name: 'missing input', body: { model: 'svc-test' }, status: 400, code: 'missing_required_parameter', param: 'input' },
+  { name: 'empty input string', body: resp({ input: '' }), status: 400, code: 'empty_input', param: 'input' },
+  { name: 'whitespace input', body: resp({ input: ' \n\t ' }), status: 400, code: 'empty_input', param: 'input' },
+  { name: 'input is a number', body: resp({ input: 7 }), status: 400, code: 'invalid_type', param: 'input' },
+  { name: 'input is an object', body: resp({ input: { role: 'user' } }), status: 400, code: 'invalid_type', param: 'input' },
+  { name: 'input is an empty array', body: resp({ input: [] }), status: 400, code: 'empty_input', param: 'input' },
+  { name: 'input item is a number', body: resp({ input: [42] }), status: 400, code: 'invalid_type', param: 'input[0]' },
+  { name: 'input role tool', body: resp({ input: [{ role: 'tool', content: 'x' }] }), status: 400, code: 'invalid_value', param: 'input[0].role' },
+  { name: 'input item without role', body: resp({ input: [{ content: 'x' }] }), status: 400, code: 'missing_required_parameter', param: 'input[0].role' },
+  { name: 'input item without content', body: resp({ input: [{ role: 'user' }] }), status: 400, code: 'missing_required_parameter', param: 'input[0].content' },
+  { name: 'input content is a number', body: resp({ input: [user(5)] }), status: 400, code: 'invalid_type', param: 'input[0].content' },
+  {
+    name: 'input image part',
+    body: resp({ input: [user([{ type: 'input_image', image_url: 'https://x/y.png' }])] }),
+    status: 400,
+    code: 'unsupported_content_type',
+    param: 'input[0].content[0].type',
+  },
+  { name: 'input text part without text', body: resp({ input: [user([{ type: 'input_text' }])] }), status: 400, code: 'missing_required_parameter', param: 'input[0].content[0].text' },
+  {
+    name: 'function call output item',
+    body: resp({ input: [{ type: 'function_call_output', call_id: 'c', output: 'x' }] }),
+    status: 400,
+    code: 'unsupported_input_item',
+    param: 'input[0].type',
+  },
+  { name: 'input ends with assistant', body: resp({ input: [user('q'), { role: 'assistant', content: 'a' }] }), status: 400, code: 'invalid_value', param: 'input[1]' },
+  { name: 'input has only a system message', body: resp({ input: [{ role: 'system', content: 'be brief' }] }), status: 400, code: 'empty_input', param: 'input' },
+  { name: 'last user message is empty', body: resp({ input: [user('')] }), status: 400, code: 'empty_input', param: 'input[0]' },
+  { name: 'unknown item_reference', body: resp({ input: [{ type: 'item_reference', id: 'msg_nope' }, user('and then?')] }), status: 400, code: 'item_not_found', param: 'input' },
+  // Responses: other fields
+  { name: 'stream is a string', body: resp({ stream: 'yes' }), status: 400, code: 'invalid_type', param: 'stream' },
+  { name: 'store is a number', body: resp({ store: 1 }), status: 400, code: 'invalid_type', param: 'store' },
+  { name: 'instructions is a number', body: resp({ instructions: 5 }), status: 400, code: 'invalid_type', param: 'instructions' },
+  { name: 'unknown previous_response_id', body: resp({ previous_response_id: 'resp_missing' }), status: 404, code: 'previous_response_not_found', param: 'previous_response_id' },
+  { name: 'previous_response_id is a number', body: resp({ previous_response_id: 5 }), status: 400, code: 'invalid_type', param: 'previous_response_id' },
+  { name: 'metadata is a string', body: resp({ metadata: 'x' }), status: 400, code: 'invalid_type', param: 'metadata' },
+  { name: 'metadata value is a number', body: resp({ metadata: { a: 1 } }), status: 400, code: 'invalid_type', param: 'metadata.a' },
+  { name: 'temperature out of range', body: resp({ temperature: 5 }), status: 400, code: 'invalid_value', param: 'temperature' },
+  { name: 'temperature is a string', body: resp({ temperature: 'hot' }), status: 400, code: 'invalid_type', param: 'temperature' },
+  { name: 'top_p above 1', body: resp({ top_p: 2 }), status: 400, code: 'invalid_value', param: 'top_p' },
+  { name: 'max_output_tokens fractional', body: resp({ max_output_tokens: 1.5 }), status: 400, code: 'invalid_type', param: 'max_output_tokens' },
+  // Chat
+  { name: 'chat: missing messages', path: C, body: { model: 'svc-test' }, status: 400, code: 'missing_required_parameter', param: 'messages' },
+  { name: 'chat: messages is a string', path: C, body: chat({ messages: 'hi' }), status: 400, code: 'invalid_type', param: 'messages' },
+  { name: 'chat: messages is empty', path: C, body: chat({ messages: [] }), status: 400, code: 'empty_array', param: 'messages' },
+  { name: 'chat: message without role', path: C, body: chat({ messages: [{ content: 'x' }] }), status: 400, code: 'missing_required_parameter', param: 'messages[0].role' },
+  { name: 'chat: tool role', path: C, body: chat({ messages: [{ role: 'tool', content: 'x', tool_call_id: 'c' }] }), status: 400, code: 'invalid_value', param: 'messages[0].role' },
+  { name: 'chat: function role', path: C, body: chat({ messages: [{ role: 'function', content: 'x', name: 'f' }] }), status: 400, code: 'invalid_value', param: 'messages[0].role' },
+  { name: 'chat: message without content', path: C, body: chat({ messages: [{ role: 'user' }] }), status: 400, code: 'missing_required_parameter', param: 'messages[0].content' },
+  { name: 'chat: content is a number', path: C, body: chat({ messages: [user(42)] }), status: 400, code: 'invalid_type', param: 'messages[0].content' },
+  {
+    name: 'chat: image_url part',
+    path: C,
+    body: chat({ messages: [user([{ type: 'image_url', image_url: { url: 'https://x' } }])] }),
+    status: 400,
+    code: 'unsupported_content_type',
+    param: 'messages[0].content[0].type',
+  },
+  { name: 'chat: ends with assistant', path: C, body: chat({ messages: [user('q'), { role: 'assistant', content: 'a' }] }), status: 400, code: 'invalid_value', param: 'messages[1]' },
+  { name: 'chat: empty user message', path: C, body: chat({ messages: [user('   ')] }), status: 400, code: 'empty_input', param: 'messages[0]' },
+  { name: 'chat: only a system message', path: C, body: chat({ messages: [{ role: 'system', content: 'x' }] }), status: 400, code: 'empty_input', param: 'messages' },
+  { name: 'chat: n = 2', path: C, body: chat({ n: 2 }), status: 400, code: 'invalid_value', param: 'n' },
+  { name: 'chat: stream_options is a string', path: C, body: chat({ stream_options: 'x' }), status: 400, code: 'invalid_type', param: 'stream_options' },
+  { name: 'chat: include_usage is a string', path: C, body: chat({ stream_options: { include_usage: 'yes' } }), status: 400, code: 'invalid_type', param: 'stream_options.include_usage' },
+  { name: 'chat: negative max_tokens', path: C, body: chat({ max_tokens: -1 }), status: 400, code: 'invalid_value', param: 'max_tokens' },
+  { name: 'chat: unknown model', path: C, body: chat({ model: 'svc-nope' }), status: 404, code: 'model_not_found', param: 'model' },
+  { name: 'chat: malformed JSON', path: C, body: '{"messages": [}', status: 400, code: 'invalid_json', param: null },
+  // Authentication
+  { name: 'no Authorization header', body: resp({}), auth: 'none', status: 401, code: 'invalid_api_key' },
+  { name: 'Basic authorization', body: resp({}), auth: 'Basic dXNlcjpwYXNz', status: 401, code: 'invalid_api_key' },
+  { name: 'Bearer without a token', body: resp({}), auth: 'Bearer ', status: 401, code: 'invalid_api_key' },
+  { name: 'unknown key', body: resp({}), auth: 'Bearer sk-svc-0000000000000000000000000000000000000000', status: 401, code: 'invalid_api_key' },
+  { name: 'revoked key', body: resp({}), auth: 'revoked', status: 401, code: 'invalid_api_key' },
+  { name: 'admin route with a user key', path: A, body: { email: 'a@b.co' }, auth: 'key', status: 401, code: 'invalid_admin_key' },
+  { name: 'admin key on a user route', body: resp({}), auth: 'admin', status: 401, code: 'invalid_api_key' },
+  // Retrieval and routing
+  { name: 'unknown route', method: 'GET', path: '/v1/nothing', status: 404, code: 'unknown_url' },
+  { name: 'wrong method', method: 'PUT', path: R, body: resp({}), status: 404, code: 'unknown_url' },
+  { name: 'unknown response id', method: 'GET', path: '/v1/responses/resp_nope', status: 404, code: 'response_not_found', param: 'id' },
+  { name: 'bad stream query flag', method: 'GET', path: '/v1/responses/resp_nope?stream=maybe', status: 400, code: 'invalid_type', param: 'stream' },
+  { name: 'unknown model id', method: 'GET', path: '/v1/models/nope', status: 404, code: 'model_not_found', param: 'model' },
+  { name: 'delete unknown response', method: 'DELETE', path: '/v1/responses/resp_nope', status: 404, code: 'response_not_found', param: 'id' },
+  // Admin
+  { name: 'admin: missing email', path: A, auth: 'admin', body: { plan: 'pro' }, status: 400, code: 'missing_required_parameter', param: 'email' },
+  { name: 'admin: bad email', path: A, auth: 'admin', body: { email: 'not-an-email' }, status: 400, code: 'invalid_value', param: 'email' },
+  { name: 'admin: unknown plan', path: A, auth: 'admin', body: { email: 'p@example.com', plan: 'gold' }, status: 400, code: 'invalid_value', param: 'plan' },
+  { name: 'admin: negative credits', path: A, auth: 'admin', body: { email: 'c@example.com', credits: -1 }, status: 400, code: 'invalid_value', param: 'credits' },
+  { name: 'admin: fractional credits', path: A, auth: 'admin', body: { email: 'd@example.com', credits: 1.5 }, status: 400, code: 'invalid_type', param: 'credits' },
+  { name: 'admin: duplicate email', path: A, auth: 'admin', body: { email: 'taken@example.com' }, status: 409, code: 'account_exists', param: 'email' },
+  { name: 'admin: key for unknown account', path: `${A}/acct_nope/keys`, auth: 'admin', status: 404, code: 'account_not_found' },
+  { name: 'admin: revoke unknown key', method: 'DELETE', path: '/v1/admin/keys/key_nope', auth: 'admin', status: 404, code: 'key_not_found' },
+];
+
+describe('bad input gets a clear OpenAI-style error', () => {
+  it('covers at least 40 cases', () => expect(CASES.length).toBeGreaterThanOrEqual(40));
+
+  it.each(CASES)('$name → $status $code', async (c) => {
+    const headers: Record<string, string> = {};
+    const auth = c.auth ?? 'key';
+    if (auth === 'key') headers.authorization = `Bearer ${key}`;
+    else if (auth === 'admin') headers.authorization = `Bearer ${svc.adminKey}`;
+    else if (auth === 'revoked') headers.authorization = `Bearer ${revokedKey}`;
+    else if (auth !== 'none') headers.authorization = auth;
+    let body: string | undefined;
+    if (c.body !== undefined) {
+      body = typeof c.body === 'string' ? c.body : JSON.stringify(c.body);
+      headers['content-type'] = 'application/json';
+    }
+    Object.assign(headers, c.headers);
+    const res = await fetch(`${svc.url}${c.path ?? R}`, { method: c.method ?? 'POST', headers, body });
+    const text = await res.text();
+    expect(res.status, text).toBe(c.status);
+    expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(res.headers.get('x-request-id')).toMatch(/^req_/);
+    const json = JSON.parse(text) as { error: Record<string, unknown> };
+    expect(Object.keys(json.error).sort()).toEqual(['code', 'message', 'param', 'type']);
+    expect(json.error.code).toBe(c.code);
+    expect(typeof json.error.message).toBe('string');
+    expect((json.error.message as string).length).toBeGreaterThan(10);
+    expect(typeof json.error.type).toBe('string');
+    if (c.param !== undefined) expect(json.error.param).toBe(c.param);
+    expect(text).not.toMatch(/at .*\.(ts|js):\d+/); // no stack traces
+  });
+});

@@ -1,0 +1,115 @@
+import OpenAI from 'openai';
+import { describe, expect, it } from 'vitest';
+import type { AgentEvent } from '../../src/agents/types.js';
+import { createLogger } from '../../src/logger.js';
+import { svcProcess } from '../helpers/cli.js';
+import { answer, scriptedAgent, sleep } from '../helpers/scripted-agent.js';
+import { startService } from '../helpers/service.js';
+import { post, readSse } from '../helpers/sse.js';
+
+const slow = (id: string, chunks: number, ms: number) =>
+  scriptedAgent(id, async function* (): AsyncGenerator<AgentEvent> {
+    for (let i = 0; i < chunks; i++) {
+      yield { type: 'text', delta: `part ${i}. ` };
+      await sleep(ms);
+    }
+    yield { type: 'done' };
+  });
+
+describe('request logging', () => {
+  it('logs one line per request with its request id, and never the API key', async () => {
+    const lines: string[] = [];
+    const log = createLogger('info', { write: (s: string) => void lines.push(s) });
+    const svc = await startService({ agents: [scriptedAgent('svc-test', () => answer('ok'))], log });
+    try {
+      const { apiKey } = await svc.account();
+      const res = await post(`${svc.baseURL}/responses`, apiKey, { model: 'svc-test', input: 'q' });
+      const requestId = res.headers.get('x-request-id')!;
+      await res.text();
+      await post(`${svc.baseURL}/responses`, `${apiKey}x`, { model: 'svc-test', input: 'q' }).then((r) => r.text());
+      await sleep(50);
+      const entries = lines.map((l) => JSON.parse(l) as Record<string, unknown>);
+      const mine = entries.filter((e) => e.reqId === requestId);
+      expect(mine).toHaveLength(1);
+      expect(mine[0]).toMatchObject({ msg: 'request', method: 'POST', url: '/v1/responses', status: 200 });
+      const all = lines.join('\n');
+      expect(all).not.toContain(apiKey);
+      expect(all).not.toContain(svc.adminKey);
+      expect(all.toLowerCase()).not.toContain('bearer');
+    } finally {
+      await svc.close();
+    }
+  });
+});
+
+describe('graceful shutdown', () => {
+  it('lets in-flight streams finish, refuses new requests meanwhile, then stops', async () => {
+    const svc = await startService({ agents: [slow('svc-slow', 10, 50)], env: { SVC_SHUTDOWN_GRACE_MS: '10000' } });
+    const { apiKey } = await svc.account();
+    const inflight = post(`${svc.baseURL}/responses`, apiKey, { model: 'svc-slow', input: 'q', stream: true }).then(readSse);
+    await sleep(120);
+    const closing = svc.close();
+    await sleep(20);
+    const refused = await post(`${svc.baseURL}/responses`, apiKey, { model: 'svc-slow', input: 'q' }).catch((e: Error) => e);
+    if (refused instanceof Response) expect(refused.status).toBe(503);
+    const done = await inflight;
+    expect(done.frames.at(-1)!.event).toBe('response.completed');
+    await closing;
+  });
+
+  it('ends streams still running at the deadline with an error event', async () => {
+    const svc = await startService({ agents: [slow('svc-slow', 100, 50)], env: { SVC_SHUTDOWN_GRACE_MS: '200' } });
+    const { apiKey } = await svc.account();
+    const chat = post(`${svc.baseURL}/chat/completions`, apiKey, { model: 'svc-slow', messages: [{ role: 'user', content: 'q' }], stream: true }).then(readSse);
+    const resp = post(`${svc.baseURL}/responses`, apiKey, { model: 'svc-slow', input: 'q', stream: true }).then(readSse);
+    await sleep(100);
+    await svc.close();
+    const r = await resp;
+    expect(r.frames.slice(-2).map((f) => f.event)).toEqual(['error', 'response.failed']);
+    expect(JSON.parse(r.frames.at(-2)!.data).code).toBe('server_shutting_down');
+    const c = await chat;
+    expect(JSON.parse(c.frames.at(-1)!.data).error.code).toBe('server_shutting_down');
+  });
+
+  it('svc serve exits cleanly on SIGTERM', async () => {
+    const { mkdtempSync } = await import('node:fs');
+    const os = await import('node:os');
+    const child = svcProcess(['serve'], { SVC_PORT: '0', SVC_DATA_DIR: mkdtempSync(`${os.tmpdir()}/svc-serve-`) });
+    let out = '';
+    const url = await new Promise<string>((resolve, reject) => {
+      child.stdout.on('data', (d) => {
+        out += d;
+        const m = /svc listening on (http:\/\/[^"\s]+)/.exec(out);
+        if (m) resolve(m[1]!);
+      });
+      child.on('exit', () => reject(new Error(`exited early: ${out}`)));
+    });
+    expect((await fetch(`${url}/healthz`)).status).toBe(200);
+    const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
+    child.kill('SIGTERM');
+    expect(await exited).toBe(0);
+    expect(out).toContain('stopped');
+  });
+});
+
+describe('keep-alives', () => {
+  it('sends SSE comments while an agent is silent', async () => {
+    const quiet = scriptedAgent('svc-quiet', async function* (): AsyncGenerator<AgentEvent> {
+      yield { type: 'progress', message: 'fetching market data' };
+      await sleep(700);
+      yield* answer('done');
+    });
+    const svc = await startService({ agents: [quiet], env: { SVC_KEEPALIVE_MS: '200' } });
+    try {
+      const { apiKey } = await svc.account();
+      const r = await readSse(await post(`${svc.baseURL}/responses`, apiKey, { model: 'svc-quiet', input: 'q', stream: true }));
+      expect(r.comments).toContain('fetching market data');
+      expect(r.comments.filter((c) => c === 'keep-alive').length).toBeGreaterThanOrEqual(2);
+      // Comments are invisible to SDKs.
+      const final = await new OpenAI({ baseURL: svc.baseURL, apiKey }).responses.stream({ model: 'svc-quiet', input: 'q' }).finalResponse();
+      expect(final.output_text).toBe('done');
+    } finally {
+      await svc.close();
+    }
+  });
+});

@@ -1,0 +1,185 @@
+import { createOpenAI } from '@ai-sdk/openai';
+import { generateText } from 'ai';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import OpenAI from 'openai';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AgentEvent } from '../../src/agents/types.js';
+import { answer, scriptedAgent, sleep } from '../helpers/scripted-agent.js';
+import { startService, type TestService } from '../helpers/service.js';
+import { post, readSse } from '../helpers/sse.js';
+
+/** Answers with what it saw, so tests can check the conversation a request produced. */
+const echo = scriptedAgent('svc-echo', (req) => answer(JSON.stringify({ messages: req.messages, instructions: req.instructions })));
+
+let release: () => void = () => {};
+const gated = scriptedAgent('svc-gated', async function* (): AsyncGenerator<AgentEvent> {
+  yield { type: 'text', delta: 'first part, ' };
+  await new Promise<void>((r) => (release = r));
+  yield { type: 'text', delta: 'second part.' };
+  yield { type: 'done' };
+});
+
+const slow = scriptedAgent('svc-slow', async function* (): AsyncGenerator<AgentEvent> {
+  for (let i = 0; i < 10; i++) {
+    yield { type: 'text', delta: `chunk ${i}. ` };
+    await sleep(30);
+  }
+  yield { type: 'done' };
+});
+
+const cited = scriptedAgent('svc-test', () => answer('Answer [1].', [{ order: 1, name: 'Source', url: 'https://s.example/1' }]));
+const agents = [echo, gated, slow, cited];
+
+let svc: TestService;
+let key: string;
+let client: OpenAI;
+
+beforeAll(async () => {
+  svc = await startService({ agents });
+  key = (await svc.account()).apiKey;
+  client = new OpenAI({ baseURL: svc.baseURL, apiKey: key, maxRetries: 0 });
+});
+afterAll(() => svc.close());
+
+describe('stored responses', () => {
+  it('GET /v1/responses/{id} returns the same Response object', async () => {
+    const created = await client.responses.create({ model: 'svc-test', input: 'q' });
+    const fetched = await client.responses.retrieve(created.id);
+    expect(fetched).toEqual(created);
+  });
+
+  it('replays a stream byte for byte, and from starting_after', async () => {
+    const original = await readSse(await post(`${svc.baseURL}/responses`, key, { model: 'svc-test', input: 'q', stream: true }));
+    const id = (JSON.parse(original.frames[0]!.data) as { response: { id: string } }).response.id;
+    const replay = await readSse(await fetch(`${svc.baseURL}/responses/${id}?stream=true`, { headers: { authorization: `Bearer ${key}` } }));
+    expect(replay.frames).toEqual(original.frames);
+    const tail = await readSse(await fetch(`${svc.baseURL}/responses/${id}?stream=true&starting_after=4`, { headers: { authorization: `Bearer ${key}` } }));
+    expect(tail.frames).toEqual(original.frames.slice(5));
+    expect(JSON.parse(tail.frames[0]!.data).sequence_number).toBe(5);
+  });
+
+  it('replays a non-streamed response as a stream too', async () => {
+    const created = await client.responses.create({ model: 'svc-test', input: 'q' });
+    const resumed = await client.responses.stream({ response_id: created.id }).finalResponse();
+    expect(resumed.output_text).toBe(created.output_text);
+  });
+
+  it('a reader joining a running response gets what was sent and then follows it live', async () => {
+    const first = await post(`${svc.baseURL}/responses`, key, { model: 'svc-gated', input: 'q', stream: true });
+    const reader = first.body!.getReader();
+    let head = '';
+    while (!head.includes('first part')) head += new TextDecoder().decode((await reader.read()).value);
+    const id = /"id":"(resp_[^"]+)"/.exec(head)![1]!;
+    const following = fetch(`${svc.baseURL}/responses/${id}?stream=true&starting_after=1`, { headers: { authorization: `Bearer ${key}` } }).then(readSse);
+    await sleep(100);
+    release();
+    const followed = await following;
+    const types = followed.frames.map((f) => f.event);
+    expect(types[0]).toBe('response.output_item.added');
+    expect(types.at(-1)).toBe('response.completed');
+    expect(followed.raw).toContain('second part.');
+    await reader.cancel();
+  });
+
+  it('a stored stream keeps running when its client leaves, and can be resumed', async () => {
+    const ctrl = new AbortController();
+    const res = await post(`${svc.baseURL}/responses`, key, { model: 'svc-slow', input: 'q', stream: true });
+    const reader = res.body!.getReader();
+    const head = new TextDecoder().decode((await reader.read()).value);
+    const id = /"id":"(resp_[^"]+)"/.exec(head)![1]!;
+    await reader.cancel();
+    ctrl.abort();
+    await sleep(500);
+    const resumed = await client.responses.stream({ response_id: id, starting_after: 2 }).finalResponse();
+    expect(resumed.status).toBe('completed');
+    expect(resumed.output_text).toBe(Array.from({ length: 10 }, (_, i) => `chunk ${i}. `).join(''));
+  });
+
+  it('store: false leaves nothing to fetch', async () => {
+    const created = await client.responses.create({ model: 'svc-test', input: 'q', store: false });
+    await expect(client.responses.retrieve(created.id)).rejects.toBeInstanceOf(OpenAI.NotFoundError);
+  });
+
+  it("one account cannot see another's responses", async () => {
+    const created = await client.responses.create({ model: 'svc-test', input: 'q' });
+    const other = new OpenAI({ baseURL: svc.baseURL, apiKey: (await svc.account()).apiKey, maxRetries: 0 });
+    await expect(other.responses.retrieve(created.id)).rejects.toBeInstanceOf(OpenAI.NotFoundError);
+    await expect(other.responses.create({ model: 'svc-echo', input: 'q', previous_response_id: created.id })).rejects.toBeInstanceOf(OpenAI.NotFoundError);
+  });
+
+  it('previous_response_id continues the conversation without earlier instructions', async () => {
+    const first = await client.responses.create({ model: 'svc-echo', input: 'What was Apple revenue in Q3 2024?', instructions: 'be brief' });
+    const second = await client.responses.create({ model: 'svc-echo', input: 'and the quarter before?', previous_response_id: first.id });
+    const seen = JSON.parse(second.output_text) as { messages: { role: string; content: string }[]; instructions: string | null };
+    expect(seen.messages.map((m) => m.role)).toEqual(['user', 'assistant', 'user']);
+    expect(seen.messages[0]!.content).toBe('What was Apple revenue in Q3 2024?');
+    expect(seen.messages[1]!.content).toBe(first.output_text);
+    expect(seen.messages[2]!.content).toBe('and the quarter before?');
+    expect(seen.instructions).toBeNull();
+    expect(second.previous_response_id).toBe(first.id);
+  });
+
+  it('input arrays: system/developer messages become instructions, turns keep their order', async () => {
+    const r = await client.responses.create({
+      model: 'svc-echo',
+      instructions: 'top',
+      input: [
+        { role: 'developer', content: 'dev note' },
+        { role: 'user', content: [{ type: 'input_text', text: 'part one' }, { type: 'input_text', text: 'part two' }] },
+        { type: 'message', role: 'assistant', content: [{ type: 'output_text', text: 'earlier answer', annotations: [] }] } as any,
+        { role: 'user', content: 'follow-up' },
+      ],
+    });
+    const seen = JSON.parse(r.output_text);
+    expect(seen.instructions).toBe('top\n\ndev note');
+    expect(seen.messages).toEqual([
+      { role: 'user', content: 'part one\npart two' },
+      { role: 'assistant', content: 'earlier answer' },
+      { role: 'user', content: 'follow-up' },
+    ]);
+  });
+
+  it('resolves the item_reference the AI SDK sends for earlier assistant turns', async () => {
+    const provider = createOpenAI({ baseURL: svc.baseURL, apiKey: key });
+    const first = await generateText({ model: provider.responses('svc-echo'), prompt: 'first question' });
+    const second = await generateText({
+      model: provider.responses('svc-echo'),
+      messages: [{ role: 'user', content: 'first question' }, ...first.response.messages, { role: 'user', content: 'second question' }],
+    });
+    const seen = JSON.parse(second.text);
+    expect(seen.messages).toEqual([
+      { role: 'user', content: 'first question' },
+      { role: 'assistant', content: first.text },
+      { role: 'user', content: 'second question' },
+    ]);
+  });
+
+  it('lists input items and deletes a response', async () => {
+    const r = await client.responses.create({ model: 'svc-echo', input: 'hello there' });
+    const items = await client.responses.inputItems.list(r.id, { order: 'asc' });
+    expect(items.data.map((i: any) => i.content[0].text)).toEqual(['hello there']);
+    await client.responses.delete(r.id);
+    await expect(client.responses.retrieve(r.id)).rejects.toBeInstanceOf(OpenAI.NotFoundError);
+  });
+});
+
+describe('durability', () => {
+  it('stored responses, accounts and keys survive a restart', async () => {
+    const dataDir = mkdtempSync(path.join(os.tmpdir(), 'svc-restart-'));
+    try {
+      const a = await startService({ agents, dataDir });
+      const acct = await a.account({ plan: 'pro', credits: 5 });
+      const created = await new OpenAI({ baseURL: a.baseURL, apiKey: acct.apiKey }).responses.create({ model: 'svc-test', input: 'q' });
+      await a.close();
+      const b = await startService({ agents, dataDir });
+      const again = new OpenAI({ baseURL: b.baseURL, apiKey: acct.apiKey });
+      expect((await again.responses.retrieve(created.id)).output_text).toBe(created.output_text);
+      expect(b.adminKey).toBe(a.adminKey);
+      await b.close();
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+});
