@@ -6,7 +6,7 @@ import { createService } from '../dist/src/app.js';
 import { loadConfig } from '../dist/src/config.js';
 
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'svc-bench-'));
-const config = loadConfig({ ...process.env, SVC_PORT: '0', SVC_DATA_DIR: dataDir });
+const config = loadConfig({ ...process.env, SVC_PORT: '0', SVC_DATA_DIR: dataDir, SVC_RATE_LIMIT_PRO: '100000000' });
 
 /** ~8 KB of report-like Markdown with citations, in 64-character deltas. */
 export function benchText() {

@@ -10,13 +10,26 @@ import { ResponseStore } from './responses/store.js';
 import { buildServer, type ServerHandle } from './server/app.js';
 import type { ServerDeps } from './server/deps.js';
 import { InFlight } from './server/stream.js';
-import { openStore } from './store/db.js';
+import { openStore, type Store } from './store/db.js';
+import { IdempotencyStore } from './billing/idempotency.js';
+import { MemoryRateLimiter, SqlRateLimiter } from './billing/rate-limit.js';
+import { Billing } from './billing/service.js';
+import { Sweeper } from './billing/sweeper.js';
+
+/** What agents are built from. */
+export interface Core {
+  config: Config;
+  log: Logger;
+  store: Store;
+  accounts: AccountService;
+  billing: Billing;
+}
 
 export interface ServiceOptions {
   config: Config;
   log?: Logger;
   /** Agents registered besides the built-in ones (tests register scripted agents here). */
-  agents?: Agent[];
+  agents?: Agent[] | ((core: Core) => Agent[]);
 }
 
 export interface Service {
@@ -38,11 +51,35 @@ export async function createService(options: ServiceOptions): Promise<Service> {
   const background = (what: string) => (err: unknown) => log.error({ err }, `background write failed: ${what}`);
   const accounts = new AccountService(store.db, { keyCacheTtlMs: config.auth.keyCacheTtlMs, onBackgroundError: background('api key last-used') });
   const responses = new ResponseStore(store.db, { onBackgroundError: background('stored responses') });
+  const billing = new Billing(store.db, { leaseMs: config.billing.holdLeaseMs });
+  const idempotency = new IdempotencyStore(store.db, { ttlMs: config.billing.idempotencyTtlMs, lockMs: config.billing.idempotencyLockMs });
+  // Several replicas share Postgres, so their counters must live there; SQLite means one process.
+  const rateLimiter = store.dialect === 'postgres' ? new SqlRateLimiter(store.db) : new MemoryRateLimiter();
+  const core: Core = { config, log, store, accounts, billing };
   const agents = new AgentRegistry();
-  for (const agent of options.agents ?? []) agents.register(agent);
+  const extra = typeof options.agents === 'function' ? options.agents(core) : (options.agents ?? []);
+  for (const agent of extra) agents.register(agent);
   const inflight = new InFlight();
-  const deps: ServerDeps = { config, log, store, accounts, responses, agents, adminKey: adminKey.secret, inflight, startedAt: Math.floor(Date.now() / 1000) };
+  const deps: ServerDeps = {
+    config,
+    log,
+    store,
+    accounts,
+    responses,
+    agents,
+    billing,
+    idempotency,
+    rateLimiter,
+    adminKey: adminKey.secret,
+    inflight,
+    startedAt: Math.floor(Date.now() / 1000),
+  };
   const server = buildServer(deps);
+  const sweeper = new Sweeper(config.billing.sweepIntervalMs, log, [
+    ['expired credit holds', () => billing.sweep()],
+    ['expired idempotency keys', () => idempotency.purge()],
+    ['old rate-limit windows', () => rateLimiter.prune().then(() => 0)],
+  ]);
   let closed: Promise<void> | null = null;
 
   return {
@@ -51,12 +88,14 @@ export async function createService(options: ServiceOptions): Promise<Service> {
     adminKey,
     async listen() {
       await server.app.listen({ host: config.server.host, port: config.server.port });
+      sweeper.start();
       const addr = server.app.server.address() as AddressInfo;
       return publicUrl({ ...config, server: { ...config.server, publicUrl: '' } }, { host: config.server.host, port: addr.port });
     },
     close() {
       closed ??= (async () => {
         server.beginClosing();
+        sweeper.stop();
         const stopped = server.app.close();
         await inflight.drain(config.server.shutdownGraceMs);
         // Streams that ended leave keep-alive sockets behind; nothing more will be served on them.

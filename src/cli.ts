@@ -1,4 +1,5 @@
 import { AccountService, validateEmail, validatePlan } from './accounts/service.js';
+import { Billing } from './billing/service.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { SvcError } from './errors.js';
 import { openStore, type Store } from './store/db.js';
@@ -46,8 +47,11 @@ const HELP = `svc: the Agent Research API
 Usage:
   svc serve                                         start the HTTP API (what npm start runs)
   svc accounts create --email E [--plan P] [--credits N]
+  svc accounts set-plan --account ACCOUNT_ID --plan P
+  svc credits grant --account ACCOUNT_ID --amount N [--note TEXT]   (negative N corrects a balance)
   svc keys create --account ACCOUNT_ID
   svc keys revoke KEY_ID
+  svc ledger verify                                 exits 1 naming any account whose balance != sum of its ledger
 
 Settings come from config/default.json overlaid by SVC_* environment variables (see README).
 Admin commands talk to the same database as the server and print JSON.`;
@@ -109,6 +113,33 @@ async function run(argv: string[]): Promise<number> {
           credits,
         });
         print({ id: account.id, email: account.email, plan: account.plan, credits: account.credits, api_key: secret, key_id: k.id });
+        return 0;
+      });
+    case 'accounts set-plan':
+      return withStore(config, async (store) => {
+        const accounts = new AccountService(store.db, { keyCacheTtlMs: 0 });
+        const a = await accounts.setPlan(flag(args, 'account', true), validatePlan(flag(args, 'plan', true), '--plan'));
+        print({ id: a.id, email: a.email, plan: a.plan, credits: a.credits });
+        return 0;
+      });
+    case 'credits grant':
+      return withStore(config, async (store) => {
+        const amount = intFlag(args, 'amount', 0);
+        if (amount === 0) throw new UsageError('--amount must be a non-zero integer');
+        const billing = new Billing(store.db, { leaseMs: config.billing.holdLeaseMs });
+        const { balance, entry } = await billing.grant({ accountId: flag(args, 'account', true), amount, note: flag(args, 'note') ?? null });
+        print({ account_id: entry.accountId, credits: balance, entry: { id: entry.id, kind: entry.kind, amount: entry.amount, balance_after: entry.balanceAfter, reason: entry.reason } });
+        return 0;
+      });
+    case 'ledger verify':
+      return withStore(config, async (store) => {
+        const report = await new Billing(store.db, { leaseMs: config.billing.holdLeaseMs }).verify();
+        print({ accounts: report.accounts, mismatches: report.mismatches, bad_holds: report.badHolds });
+        if (report.mismatches.length || report.badHolds.length) {
+          const names = [...report.mismatches.map((m) => `${m.accountId} (balance ${m.balance}, ledger ${m.ledgerSum})`), ...report.badHolds.map((h) => `${h.holdId}: ${h.problem}`)];
+          process.stderr.write(`svc: ledger verification failed: ${names.join('; ')}\n`);
+          return 1;
+        }
         return 0;
       });
     case 'keys create':

@@ -57,6 +57,15 @@ export const SETTINGS: readonly SettingSpec[] = [
     doc: 'Bearer key for /v1/admin. When empty, one is generated on first start and stored in SVC_DATA_DIR/admin.key.',
   },
   { env: 'SVC_KEY_CACHE_TTL_MS', path: 'auth.keyCacheTtlMs', kind: { type: 'int', min: 0, max: 5000 }, doc: 'How long a verified API key is trusted before it is looked up again (bounds how fast a revocation reaches every replica).' },
+  { env: 'SVC_REPORT_COST_CREDITS', path: 'billing.reportCostCredits', kind: { type: 'int', min: 0, max: 1_000_000 }, doc: 'Credits one generated prediction-market report costs.' },
+  { env: 'SVC_HOLD_LEASE_MS', path: 'billing.holdLeaseMs', kind: { type: 'int', min: 1000, max: 86_400_000 }, doc: 'Lease of a credit hold; a running job renews it, and the sweeper releases holds whose lease lapsed.' },
+  { env: 'SVC_SWEEP_INTERVAL_MS', path: 'billing.sweepIntervalMs', kind: { type: 'int', min: 100, max: 3_600_000 }, doc: 'How often expired holds are released and expired idempotency keys purged.' },
+  { env: 'SVC_IDEMPOTENCY_TTL_MS', path: 'billing.idempotencyTtlMs', kind: { type: 'int', min: 60_000, max: 30 * 86_400_000 }, doc: 'How long an Idempotency-Key and its stored result are kept (24 h).' },
+  { env: 'SVC_IDEMPOTENCY_LOCK_MS', path: 'billing.idempotencyLockMs', kind: { type: 'int', min: 1000, max: 3_600_000 }, doc: 'Lock of a running idempotent request, renewed while it runs; if its process dies, a retry may take over after this.' },
+  { env: 'SVC_RATE_LIMIT_FREE', path: 'rateLimits.free', kind: { type: 'int', min: 1, max: 10_000_000 }, doc: 'Requests per minute per API key on the Free plan.' },
+  { env: 'SVC_RATE_LIMIT_PLUS', path: 'rateLimits.plus', kind: { type: 'int', min: 1, max: 10_000_000 }, doc: 'Requests per minute per API key on the Plus plan.' },
+  { env: 'SVC_RATE_LIMIT_PRO', path: 'rateLimits.pro', kind: { type: 'int', min: 1, max: 10_000_000 }, doc: 'Requests per minute per API key on the Pro plan.' },
+  { env: 'SVC_RATE_LIMIT_ENTERPRISE', path: 'rateLimits.enterprise', kind: { type: 'int', min: 1, max: 10_000_000 }, doc: 'Requests per minute per API key on the Enterprise plan.' },
 ];
 
 export interface Config {
@@ -71,6 +80,8 @@ export interface Config {
   };
   storage: { dataDir: string; databaseUrl: string };
   auth: { adminKey: string; keyCacheTtlMs: number };
+  billing: { reportCostCredits: number; holdLeaseMs: number; sweepIntervalMs: number; idempotencyTtlMs: number; idempotencyLockMs: number };
+  rateLimits: Record<'free' | 'plus' | 'pro' | 'enterprise', number>;
 }
 
 export class ConfigError extends Error {

@@ -1,3 +1,5 @@
+import type { RunMeta } from './agents/types.js';
+
 /**
  * Errors the core raises on purpose. `kind` says what went wrong in domain terms; the
  * HTTP layer alone turns a kind into a status code (server/errors.ts), so agents and
@@ -25,6 +27,8 @@ export interface ErrorDetails {
   param?: string | null;
   /** Seconds after which a retry may succeed (rate limits, busy upstreams). */
   retryAfterSeconds?: number;
+  /** What the failed run had decided (credits state), reported like a successful run's. */
+  meta?: RunMeta;
 }
 
 export class SvcError extends Error {
@@ -33,6 +37,7 @@ export class SvcError extends Error {
   readonly code: string;
   readonly param: string | null;
   readonly retryAfterSeconds: number | undefined;
+  readonly meta: RunMeta | undefined;
 
   constructor(kind: ErrorKind, details: ErrorDetails, options?: { cause?: unknown }) {
     super(details.message, options);
@@ -40,6 +45,7 @@ export class SvcError extends Error {
     this.code = details.code;
     this.param = details.param ?? null;
     this.retryAfterSeconds = details.retryAfterSeconds;
+    this.meta = details.meta;
   }
 }
 

@@ -5,6 +5,8 @@ import { SvcError, invalidRequest, notFound } from '../errors.js';
 import { newId } from '../ids.js';
 import type { Database } from '../store/schema.js';
 import { WriteBehind } from '../store/write-behind.js';
+import { isUniqueViolation } from '../store/errors.js';
+import { appendLedger } from '../billing/service.js';
 import { generateApiKey, hashKey } from './keys.js';
 import { PLANS, isPlan } from './plans.js';
 
@@ -95,6 +97,7 @@ export class AccountService {
     try {
       return await this.db.transaction().execute(async (trx) => {
         await trx.insertInto('accounts').values({ id, email: input.email, plan: input.plan, credits: input.credits, created_at: now, updated_at: now }).execute();
+        if (input.credits > 0) await appendLedger(trx, { accountId: id, kind: 'grant', amount: input.credits, balanceAfter: input.credits, reason: 'opening credits', now });
         const { key, secret } = await this.#insertKey(trx, id, now);
         return { account: { id, email: input.email, plan: input.plan, credits: input.credits, createdAt: now }, key, secret };
       });
@@ -110,6 +113,13 @@ export class AccountService {
     const row = await this.db.selectFrom('accounts').selectAll().where('id', '=', id).executeTakeFirst();
     if (!row) throw notFound('account_not_found', `No account with id '${id}'.`, 'id');
     return toAccount(row);
+  }
+
+  async setPlan(accountId: string, plan: Plan, now = Date.now()): Promise<Account> {
+    const res = await this.db.updateTable('accounts').set({ plan, updated_at: now }).where('id', '=', accountId).executeTakeFirst();
+    if (Number(res.numUpdatedRows) === 0) throw notFound('account_not_found', `No account with id '${accountId}'.`, 'id');
+    this.#cache.clear();
+    return this.getAccount(accountId);
   }
 
   async issueKey(accountId: string, now = Date.now()): Promise<{ key: KeyInfo; secret: string }> {
@@ -177,9 +187,4 @@ export class AccountService {
   async flush(): Promise<void> {
     await this.#lastUsed.flush();
   }
-}
-
-export function isUniqueViolation(err: unknown): boolean {
-  const e = err as { code?: string; message?: string };
-  return e?.code === '23505' || e?.code === 'SQLITE_CONSTRAINT_UNIQUE' || e?.code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
 }

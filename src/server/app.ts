@@ -2,6 +2,8 @@ import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } 
 import { SvcError } from '../errors.js';
 import { newId } from '../ids.js';
 import { requireApiKey } from './auth.js';
+import { registerIdempotencyHooks } from './idempotency.js';
+import { rateLimit } from './rate-limit.js';
 import type { ServerDeps } from './deps.js';
 import { errorHandler, notFoundHandler, sendError } from './errors.js';
 import { accountRoutes } from './routes/account.js';
@@ -61,6 +63,8 @@ export function buildServer(deps: ServerDeps): ServerHandle {
   app.register(async (scope) => adminRoutes(scope, deps));
   app.register(async (scope) => {
     scope.addHook('onRequest', requireApiKey((s) => deps.accounts.authenticate(s), (id) => deps.accounts.touch(id)));
+    scope.addHook('onRequest', rateLimit(deps));
+    registerIdempotencyHooks(scope);
     await modelRoutes(scope, deps);
     await responsesRoutes(scope, deps);
     await chatRoutes(scope, deps);

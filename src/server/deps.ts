@@ -2,6 +2,9 @@ import type { Logger } from 'pino';
 import type { AccountService } from '../accounts/service.js';
 import type { AgentRegistry } from '../agents/registry.js';
 import type { Config } from '../config.js';
+import type { IdempotencyStore } from '../billing/idempotency.js';
+import type { RateLimiter } from '../billing/rate-limit.js';
+import type { Billing } from '../billing/service.js';
 import type { ResponseStore } from '../responses/store.js';
 import type { Store } from '../store/db.js';
 import type { InFlight } from './stream.js';
@@ -14,6 +17,9 @@ export interface ServerDeps {
   accounts: AccountService;
   responses: ResponseStore;
   agents: AgentRegistry;
+  billing: Billing;
+  idempotency: IdempotencyStore;
+  rateLimiter: RateLimiter;
   adminKey: string;
   inflight: InFlight;
   /** When the server was started (seconds), reported as the models' `created`. */

@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { SvcError, isSvcError } from '../errors.js';
 import { errorBody, statusOf } from '../wire/errors.js';
+import { metaHeaders } from './stream.js';
 
 /** Fastify's own errors (body parsing, routing) in OpenAI's words. */
 function fromFastify(err: FastifyError, limitBytes: number): SvcError | null {
@@ -49,6 +50,7 @@ export const INTERNAL = () =>
 /** Sends `{"error": …}` with the status of its kind, and Retry-After when the error knows one. */
 export function sendError(reply: FastifyReply, err: SvcError): FastifyReply {
   reply.code(statusOf(err)).header('content-type', 'application/json; charset=utf-8');
+  if (err.meta) reply.headers(metaHeaders(err.meta));
   if (err.retryAfterSeconds !== undefined) reply.header('retry-after', String(Math.max(1, Math.ceil(err.retryAfterSeconds))));
   return reply.send({ error: errorBody(err) });
 }

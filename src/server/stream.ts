@@ -30,14 +30,16 @@ export class SseWriter {
   open(headers: Record<string, string>): void {
     this.#reply.hijack();
     const inherited = this.#reply.getHeaders() as Record<string, string>;
-    this.#raw.writeHead(200, {
+    const all = {
       ...inherited,
       ...headers,
       'content-type': 'text/event-stream; charset=utf-8',
       'cache-control': 'no-cache',
       connection: 'keep-alive',
       'x-accel-buffering': 'no',
-    });
+    };
+    this.#reply.request.idempotency?.streamOpened(all);
+    this.#raw.writeHead(200, all);
     this.#raw.flushHeaders();
     const half = Math.max(50, Math.floor(this.keepAliveMs / 2));
     this.#timer = setInterval(() => {
@@ -47,19 +49,24 @@ export class SseWriter {
   }
 
   async write(frame: string): Promise<void> {
-    if (this.#ended || this.gone) return;
+    if (this.#ended) return;
+    // Recorded even when the client has left: a detached run's result is still replayable.
+    this.#reply.request.idempotency?.frame(frame);
+    if (this.gone) return;
     this.#lastWrite = Date.now();
     if (!this.#raw.write(frame)) {
       await Promise.race([once(this.#raw, 'drain'), once(this.#raw, 'close')]);
     }
   }
 
-  end(last?: string): void {
+  /** Ends the stream; `succeeded` says whether it carried a complete answer (idempotent replays keep only those). */
+  async end(succeeded = false): Promise<void> {
     if (this.#timer) clearInterval(this.#timer);
     this.#timer = null;
     if (this.#ended) return;
     this.#ended = true;
-    if (!this.gone) this.#raw.end(last);
+    await this.#reply.request.idempotency?.streamEnded(succeeded);
+    if (!this.gone) this.#raw.end();
   }
 }
 

@@ -119,3 +119,19 @@ export class Fields {
     return out;
   }
 }
+
+/** A boolean query parameter: true/1 or false/0 (absent is false). */
+export function boolQuery(v: unknown, param: string): boolean {
+  if (v === undefined || v === '' || v === 'false' || v === '0') return false;
+  if (v === 'true' || v === '1') return true;
+  throw wrongType(param, "'true' or 'false'", v);
+}
+
+/** An integer query parameter within bounds, or the fallback when absent. */
+export function intQuery(v: unknown, param: string, fallback: number, min = -1, max = Number.MAX_SAFE_INTEGER): number {
+  if (v === undefined || v === '') return fallback;
+  if (typeof v !== 'string' || !/^-?\d+$/.test(v)) throw invalidRequest('invalid_type', `Invalid type for '${param}': expected an integer.`, param);
+  const n = Number(v);
+  if (n < min || n > max) throw invalidRequest('invalid_value', `Invalid value for '${param}': must be between ${min} and ${max}.`, param);
+  return n;
+}

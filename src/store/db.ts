@@ -70,7 +70,7 @@ export async function openStore(options: StoreOptions): Promise<Store> {
   }
   if (options.migrate !== false) {
     try {
-      await migrate(store.db);
+      await migrate(store.db, store.dialect);
     } catch (err) {
       await store.close().catch(() => {});
       throw err;
@@ -79,8 +79,11 @@ export async function openStore(options: StoreOptions): Promise<Store> {
   return store;
 }
 
-export async function migrate(db: Kysely<Database>): Promise<string[]> {
-  const migrator = new Migrator({ db, provider: migrationProvider });
+export async function migrate(db: Kysely<Database>, dialect: DialectName = 'sqlite'): Promise<string[]> {
+  // Pin Kysely's bookkeeping tables to our schema: unpinned, it may find them in another
+  // schema of the same database and skip creating its own.
+  const schema = dialect === 'postgres' ? (await sql<{ s: string }>`select current_schema() as s`.execute(db)).rows[0]?.s : undefined;
+  const migrator = new Migrator({ db, provider: migrationProvider, migrationTableSchema: schema });
   const { error, results } = await migrator.migrateToLatest();
   if (error) {
     const failed = results?.find((r) => r.status === 'Error');

@@ -39,10 +39,61 @@ export interface ResponsesTable {
   completed_at: number | null;
 }
 
+export interface LedgerTable {
+  seq: Generated<number>;
+  id: string;
+  account_id: string;
+  kind: 'grant' | 'hold' | 'capture' | 'release' | 'adjustment';
+  amount: number;
+  balance_after: number;
+  reason: string | null;
+  request_id: string | null;
+  hold_id: string | null;
+  created_at: number;
+}
+
+export interface HoldsTable {
+  id: string;
+  account_id: string;
+  job_id: string;
+  amount: number;
+  state: 'held' | 'captured' | 'released';
+  reason: string | null;
+  request_id: string | null;
+  lease_expires_at: number;
+  created_at: number;
+  settled_at: number | null;
+}
+
+export interface IdempotencyKeysTable {
+  account_id: string;
+  key: string;
+  endpoint: string;
+  fingerprint: string;
+  state: 'in_progress' | 'completed';
+  locked_until: number;
+  status_code: number | null;
+  /** JSON object of the response headers worth replaying. */
+  headers: string | null;
+  body: string | null;
+  created_at: number;
+  expires_at: number;
+}
+
+export interface RateLimitWindowsTable {
+  key_id: string;
+  window_start: number;
+  count: number;
+}
+
 export interface Database {
   accounts: AccountsTable;
   api_keys: ApiKeysTable;
   responses: ResponsesTable;
+  ledger: LedgerTable;
+  holds: HoldsTable;
+  idempotency_keys: IdempotencyKeysTable;
+  rate_limit_windows: RateLimitWindowsTable;
 }
 
 export type { Generated };

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { createService, type Service } from '../../src/app.js';
+import { createService, type Service, type ServiceOptions } from '../../src/app.js';
 import type { Agent, Plan } from '../../src/agents/types.js';
 import { loadConfig } from '../../src/config.js';
 import type { Logger } from 'pino';
@@ -20,8 +20,18 @@ export interface TestService {
 
 let counter = 0;
 
+/** Settings every test service starts with: a free port, quiet logs, and rate limits out of the way. */
+export const TEST_ENV: Record<string, string> = {
+  SVC_PORT: '0',
+  SVC_LOG_LEVEL: 'silent',
+  SVC_RATE_LIMIT_FREE: '1000000',
+  SVC_RATE_LIMIT_PLUS: '1000000',
+  SVC_RATE_LIMIT_PRO: '1000000',
+  SVC_RATE_LIMIT_ENTERPRISE: '1000000',
+};
+
 export interface StartOptions {
-  agents?: Agent[];
+  agents?: ServiceOptions['agents'];
   env?: Record<string, string>;
   /** Reuse a data dir (to test restarts); it is then left in place on close. */
   dataDir?: string;
@@ -30,7 +40,7 @@ export interface StartOptions {
 
 export async function startService(opts: StartOptions = {}): Promise<TestService> {
   const dataDir = opts.dataDir ?? mkdtempSync(path.join(os.tmpdir(), 'svc-test-'));
-  const config = loadConfig({ SVC_PORT: '0', SVC_DATA_DIR: dataDir, SVC_LOG_LEVEL: 'silent', ...opts.env });
+  const config = loadConfig({ ...TEST_ENV, SVC_DATA_DIR: dataDir, ...opts.env });
   const service = await createService({ config, agents: opts.agents, log: opts.log });
   const url = await service.listen();
   const adminKey = service.adminKey.secret;

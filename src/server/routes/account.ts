@@ -1,10 +1,36 @@
 import type { FastifyInstance } from 'fastify';
 import type { ServerDeps } from '../deps.js';
+import { intQuery } from '../validate.js';
+import { entryJson, keyJson } from '../views.js';
 
-/** The caller's own view of their account. */
+/** The caller's own account: balance, ledger, and API keys. */
 export async function accountRoutes(app: FastifyInstance, deps: ServerDeps): Promise<void> {
   app.get('/v1/account', async (request) => {
     const a = await deps.accounts.getAccount(request.auth!.account.id);
     return { id: a.id, object: 'account', email: a.email, plan: a.plan, credits: a.credits };
+  });
+
+  app.get('/v1/account/ledger', async (request) => {
+    const q = request.query as Record<string, unknown>;
+    const limit = intQuery(q.limit, 'limit', 20, 1, 100);
+    const after = typeof q.after === 'string' && q.after ? q.after : undefined;
+    const { entries, hasMore } = await deps.billing.ledger(request.auth!.account.id, { limit, after });
+    const data = entries.map(entryJson);
+    return { object: 'list', data, first_id: data[0]?.id ?? null, last_id: data.at(-1)?.id ?? null, has_more: hasMore };
+  });
+
+  app.get('/v1/account/keys', async (request) => {
+    const keys = await deps.accounts.listKeys(request.auth!.account.id);
+    return { object: 'list', data: keys.map((k) => keyJson(k)) };
+  });
+
+  app.post('/v1/account/keys', async (request, reply) => {
+    const { key, secret } = await deps.accounts.issueKey(request.auth!.account.id);
+    return reply.code(201).send(keyJson(key, secret));
+  });
+
+  app.delete('/v1/account/keys/:id', async (request) => {
+    const key = await deps.accounts.revokeKey((request.params as { id: string }).id, { accountId: request.auth!.account.id });
+    return { ...keyJson(key), revoked: true };
   });
 }

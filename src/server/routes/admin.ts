@@ -1,27 +1,12 @@
 import type { FastifyInstance } from 'fastify';
-import type { KeyInfo } from '../../accounts/service.js';
 import { validateEmail, validatePlan } from '../../accounts/service.js';
 import { requireAdminKey } from '../auth.js';
 import type { ServerDeps } from '../deps.js';
-import { Fields, bodyObject } from '../validate.js';
+import { Fields, bodyObject, invalidValue, missing } from '../validate.js';
+import { accountJson, entryJson, keyJson } from '../views.js';
 
 export const MAX_CREDITS = 1_000_000_000;
 
-const seconds = (ms: number | null) => (ms === null ? null : Math.floor(ms / 1000));
-
-export function keyJson(k: KeyInfo, secret?: string) {
-  return {
-    id: k.id,
-    object: 'api_key',
-    account_id: k.accountId,
-    prefix: k.prefix,
-    last4: k.last4,
-    created_at: seconds(k.createdAt),
-    last_used_at: seconds(k.lastUsedAt),
-    revoked_at: seconds(k.revokedAt),
-    ...(secret ? { api_key: secret } : {}),
-  };
-}
 
 /** /v1/admin: accounts and keys, authorised by the admin key. */
 export async function adminRoutes(app: FastifyInstance, deps: ServerDeps): Promise<void> {
@@ -36,9 +21,23 @@ export async function adminRoutes(app: FastifyInstance, deps: ServerDeps): Promi
     return reply.code(201).send({ id: account.id, object: 'account', email: account.email, plan: account.plan, credits: account.credits, api_key: secret, key: keyJson(key) });
   });
 
-  app.get('/v1/admin/accounts/:id', async (request) => {
-    const a = await deps.accounts.getAccount((request.params as { id: string }).id);
-    return { id: a.id, object: 'account', email: a.email, plan: a.plan, credits: a.credits, created_at: seconds(a.createdAt) };
+  app.get('/v1/admin/accounts/:id', async (request) => accountJson(await deps.accounts.getAccount((request.params as { id: string }).id)));
+
+  app.patch('/v1/admin/accounts/:id', async (request) => {
+    const f = new Fields(bodyObject(request.body));
+    if (!f.has('plan')) throw missing('plan', `Send {"plan": "free" | "plus" | "pro" | "enterprise"}.`);
+    return accountJson(await deps.accounts.setPlan((request.params as { id: string }).id, validatePlan(f.obj.plan)));
+  });
+
+  app.post('/v1/admin/accounts/:id/credits', async (request) => {
+    const id = (request.params as { id: string }).id;
+    const f = new Fields(bodyObject(request.body));
+    const amount = f.number('amount', { integer: true, min: -MAX_CREDITS, max: MAX_CREDITS });
+    if (amount === undefined) throw missing('amount', 'Send a positive amount to grant credits or a negative one to correct a balance.');
+    if (amount === 0) throw invalidValue('amount', 'must not be 0.');
+    const note = f.string('note', { maxLength: 500 }) ?? null;
+    const { entry } = await deps.billing.grant({ accountId: id, amount, note, requestId: request.id });
+    return { account: accountJson(await deps.accounts.getAccount(id)), entry: entryJson(entry) };
   });
 
   app.post('/v1/admin/accounts/:id/keys', async (request, reply) => {

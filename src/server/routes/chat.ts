@@ -5,16 +5,17 @@ import { ChatEncoder } from '../../wire/chat.js';
 import { CHAT_DONE, chatFrame, commentFrame } from '../../wire/sse.js';
 import type { ServerDeps } from '../deps.js';
 import { sendError } from '../errors.js';
+import { idempotency } from '../idempotency.js';
 import { parseChatRequest } from '../requests.js';
 import { startRun, type Run } from '../run.js';
 import { SseWriter, metaHeaders, shuttingDown } from '../stream.js';
 
 export async function chatRoutes(app: FastifyInstance, deps: ServerDeps): Promise<void> {
-  app.post('/v1/chat/completions', async (request, reply) => {
+  app.post('/v1/chat/completions', { preHandler: idempotency(deps, 'POST /v1/chat/completions') }, async (request, reply) => {
     const req = parseChatRequest(request.body);
     const { agent, ref } = deps.agents.resolve(req.model);
     const encoder = new ChatEncoder({ id: newId('chatcmpl-', 29), model: req.model, created: Math.floor(Date.now() / 1000), includeUsage: req.includeUsage });
-    const run = startRun(deps, request, reply, { agent, model: ref, messages: req.messages, instructions: req.instructions, detached: false });
+    const run = startRun(deps, request, reply, { agent, model: ref, messages: req.messages, instructions: req.instructions, detached: false, idempotencyKey: request.idempotency?.key });
     try {
       return req.stream ? await streamed(reply, deps, run, encoder) : await plain(reply, run, encoder);
     } finally {
@@ -43,6 +44,7 @@ async function streamed(reply: FastifyReply, deps: ServerDeps, run: Run, encoder
   if (event.type === 'failed') return sendError(reply, event.error);
   const sse = new SseWriter(reply, deps.config.server.keepAliveIntervalMs);
   sse.open(event.type === 'meta' ? metaHeaders(event.meta) : {});
+  let completed = false;
   try {
     for (const frame of encoder.begin()) await sse.write(chatFrame(frame));
     for (;;) {
@@ -51,6 +53,7 @@ async function streamed(reply: FastifyReply, deps: ServerDeps, run: Run, encoder
       if (event.type === 'failed') break;
       if (event.type === 'done') {
         await sse.write(CHAT_DONE);
+        completed = true;
         break;
       }
       event = await run.pump.next();
@@ -60,7 +63,7 @@ async function streamed(reply: FastifyReply, deps: ServerDeps, run: Run, encoder
       }
     }
   } finally {
-    sse.end();
+    await sse.end(completed);
   }
   return reply;
 }

@@ -10,9 +10,10 @@ import { commentFrame, responsesFrame } from '../../wire/sse.js';
 import type { ServerDeps } from '../deps.js';
 import { sendError } from '../errors.js';
 import { parseResponsesRequest, type ResponsesRequest } from '../requests.js';
+import { idempotency } from '../idempotency.js';
 import { startRun, type Run } from '../run.js';
 import { SseWriter, metaHeaders, shuttingDown } from '../stream.js';
-import { wrongType } from '../validate.js';
+import { boolQuery, intQuery } from '../validate.js';
 
 const nowSeconds = () => Math.floor(Date.now() / 1000);
 const JSON_TYPE = 'application/json; charset=utf-8';
@@ -47,7 +48,7 @@ async function conversationOf(req: ResponsesRequest, accountId: string, deps: Se
 }
 
 export async function responsesRoutes(app: FastifyInstance, deps: ServerDeps): Promise<void> {
-  app.post('/v1/responses', async (request, reply) => {
+  app.post('/v1/responses', { preHandler: idempotency(deps, 'POST /v1/responses') }, async (request, reply) => {
     const auth = request.auth!;
     const req = parseResponsesRequest(request.body);
     const { agent, ref } = deps.agents.resolve(req.model);
@@ -79,7 +80,7 @@ export async function responsesRoutes(app: FastifyInstance, deps: ServerDeps): P
     record.params.messageId = record.messageId;
     // A stored response keeps running when its client leaves, so it can be fetched or
     // resumed later (GET /v1/responses/{id}?stream=true&starting_after=N).
-    const run = startRun(deps, request, reply, { agent, model: ref, messages, instructions: req.instructions, detached: req.store });
+    const run = startRun(deps, request, reply, { agent, model: ref, messages, instructions: req.instructions, detached: req.store, idempotencyKey: request.idempotency?.key });
     try {
       return req.stream ? await streamed(reply, deps, run, record, req.store) : await plain(reply, deps, run, record, req.store);
     } finally {
@@ -107,7 +108,7 @@ export async function responsesRoutes(app: FastifyInstance, deps: ServerDeps): P
       for await (const event of events) await sse.write(responsesFrame(event));
     } finally {
       leave();
-      sse.end();
+      await sse.end();
     }
     return reply;
   });
@@ -205,21 +206,7 @@ async function streamed(reply: FastifyReply, deps: ServerDeps, run: Run, record:
   } finally {
     if (encoder.status === 'in_progress') await push({ type: 'failed', error: clientLeft() });
     live?.finish({ status: encoder.status, outputText: encoder.text, transcript, completedAt: Date.now() });
-    sse.end();
+    await sse.end(encoder.status === 'completed');
   }
   return reply;
-}
-
-function boolQuery(v: unknown, param: string): boolean {
-  if (v === undefined || v === '' || v === 'false' || v === '0') return false;
-  if (v === 'true' || v === '1') return true;
-  throw wrongType(param, "'true' or 'false'", v);
-}
-
-function intQuery(v: unknown, param: string, fallback: number, min = -1, max = Number.MAX_SAFE_INTEGER): number {
-  if (v === undefined || v === '') return fallback;
-  if (typeof v !== 'string' || !/^-?\d+$/.test(v)) throw invalidRequest('invalid_type', `Invalid type for '${param}': expected an integer.`, param);
-  const n = Number(v);
-  if (n < min || n > max) throw invalidRequest('invalid_value', `Invalid value for '${param}': must be between ${min} and ${max}.`, param);
-  return n;
 }

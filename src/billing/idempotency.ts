@@ -1,0 +1,160 @@
+import { createHash } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import { SvcError, invalidRequest } from '../errors.js';
+import type { Database } from '../store/schema.js';
+
+export interface StoredResult {
+  statusCode: number;
+  headers: Record<string, string>;
+  body: string;
+}
+
+export type Claim = { kind: 'new' } | { kind: 'replay'; result: StoredResult };
+
+export interface IdempotencyRequest {
+  accountId: string;
+  key: string;
+  endpoint: string;
+  fingerprint: string;
+}
+
+/** Object keys sorted at every level, so equal bodies hash equally whatever their key order. */
+function canonical(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(canonical);
+  if (value && typeof value === 'object') {
+    return Object.fromEntries(
+      Object.keys(value)
+        .sort()
+        .map((k) => [k, canonical((value as Record<string, unknown>)[k])]),
+    );
+  }
+  return value;
+}
+
+export function fingerprint(endpoint: string, body: unknown): string {
+  return createHash('sha256').update(endpoint).update('\n').update(JSON.stringify(canonical(body))).digest('hex');
+}
+
+/** A header value is a key when it is 1-255 visible ASCII characters. */
+export function validateKey(raw: string | string[] | undefined): string | null {
+  if (raw === undefined) return null;
+  const key = Array.isArray(raw) ? raw[0] : raw;
+  if (key === undefined || !/^[\x21-\x7e][\x20-\x7e]{0,254}$/.test(key.trim()) || key.trim().length > 255) {
+    throw invalidRequest('invalid_idempotency_key', 'The Idempotency-Key header must be 1 to 255 visible ASCII characters.', 'Idempotency-Key');
+  }
+  return key.trim();
+}
+
+/**
+ * Idempotency keys, per account: the first request with a key runs (holding a renewable
+ * lock); a replay with the same body within the TTL gets the stored result; the same key with
+ * another body is refused. A result is stored only when the request succeeded: a failure
+ * charged nothing, so it is safe (and more useful) to let the client retry it.
+ */
+export class IdempotencyStore {
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly options: { ttlMs: number; lockMs: number },
+  ) {}
+
+  get lockMs(): number {
+    return this.options.lockMs;
+  }
+
+  async claim(req: IdempotencyRequest, now = Date.now()): Promise<Claim> {
+    const fresh = {
+      account_id: req.accountId,
+      key: req.key,
+      endpoint: req.endpoint,
+      fingerprint: req.fingerprint,
+      state: 'in_progress' as const,
+      locked_until: now + this.options.lockMs,
+      status_code: null,
+      headers: null,
+      body: null,
+      created_at: now,
+      expires_at: now + this.options.ttlMs,
+    };
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const inserted = await this.db
+        .insertInto('idempotency_keys')
+        .values(fresh)
+        .onConflict((oc) => oc.columns(['account_id', 'key']).doNothing())
+        .returning('key')
+        .executeTakeFirst();
+      if (inserted) return { kind: 'new' };
+      const row = await this.db.selectFrom('idempotency_keys').selectAll().where('account_id', '=', req.accountId).where('key', '=', req.key).executeTakeFirst();
+      if (!row) continue; // deleted meanwhile (its request failed): try again
+      if (row.expires_at <= now) {
+        // Older than the TTL: the key starts over.
+        const res = await this.db
+          .updateTable('idempotency_keys')
+          .set(fresh)
+          .where('account_id', '=', req.accountId)
+          .where('key', '=', req.key)
+          .where('expires_at', '<=', now)
+          .executeTakeFirst();
+        if (Number(res.numUpdatedRows) === 1) return { kind: 'new' };
+        continue;
+      }
+      if (row.endpoint !== req.endpoint || row.fingerprint !== req.fingerprint) {
+        throw new SvcError('unprocessable', {
+          code: 'idempotency_key_reused',
+          message: `The Idempotency-Key '${req.key}' was already used with a different request (${row.endpoint}). Use a new key for a new request.`,
+          param: 'Idempotency-Key',
+        });
+      }
+      if (row.state === 'completed') {
+        return { kind: 'replay', result: { statusCode: Number(row.status_code), headers: JSON.parse(row.headers ?? '{}') as Record<string, string>, body: row.body ?? '' } };
+      }
+      if (row.locked_until > now) {
+        throw new SvcError('conflict', {
+          code: 'idempotency_key_in_progress',
+          message: `A request with the Idempotency-Key '${req.key}' is still running; retry once it has finished to get its result.`,
+          param: 'Idempotency-Key',
+          retryAfterSeconds: 1,
+        });
+      }
+      // Its first request's process died mid-way (the lock lapsed): this one takes over.
+      const res = await this.db
+        .updateTable('idempotency_keys')
+        .set({ locked_until: now + this.options.lockMs })
+        .where('account_id', '=', req.accountId)
+        .where('key', '=', req.key)
+        .where('state', '=', 'in_progress')
+        .where('locked_until', '<=', now)
+        .executeTakeFirst();
+      if (Number(res.numUpdatedRows) === 1) return { kind: 'new' };
+    }
+    throw new SvcError('conflict', { code: 'idempotency_key_in_progress', message: `The Idempotency-Key '${req.key}' is contended; retry shortly.`, param: 'Idempotency-Key', retryAfterSeconds: 1 });
+  }
+
+  async renew(accountId: string, key: string, now = Date.now()): Promise<void> {
+    await this.db
+      .updateTable('idempotency_keys')
+      .set({ locked_until: now + this.options.lockMs })
+      .where('account_id', '=', accountId)
+      .where('key', '=', key)
+      .where('state', '=', 'in_progress')
+      .execute();
+  }
+
+  async complete(accountId: string, key: string, result: StoredResult): Promise<void> {
+    await this.db
+      .updateTable('idempotency_keys')
+      .set({ state: 'completed', status_code: result.statusCode, headers: JSON.stringify(result.headers), body: result.body })
+      .where('account_id', '=', accountId)
+      .where('key', '=', key)
+      .execute();
+  }
+
+  /** The request failed: forget the key so a retry runs again. */
+  async abandon(accountId: string, key: string): Promise<void> {
+    await this.db.deleteFrom('idempotency_keys').where('account_id', '=', accountId).where('key', '=', key).where('state', '=', 'in_progress').execute();
+  }
+
+  async purge(now = Date.now()): Promise<number> {
+    const res = await this.db.deleteFrom('idempotency_keys').where('expires_at', '<=', now).executeTakeFirst();
+    return Number(res.numDeletedRows);
+  }
+}

@@ -1,0 +1,110 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { fingerprint, validateKey, type IdempotencyStore, type StoredResult } from '../billing/idempotency.js';
+import type { ServerDeps } from './deps.js';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    idempotency?: IdempotencySession;
+  }
+}
+
+/** Headers that are part of a result and replayed with it. */
+const KEPT = ['content-type', 'x-report-cache', 'x-report-generated-at', 'x-credits-charged', 'x-credits-remaining'];
+
+function keptHeaders(headers: Record<string, unknown>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const h of KEPT) if (headers[h] !== undefined) out[h] = String(headers[h]);
+  return out;
+}
+
+/**
+ * One request running under an Idempotency-Key: keeps its lock alive while it runs, records
+ * what is sent, and stores it on success (or forgets the key on failure) exactly once.
+ */
+export class IdempotencySession {
+  readonly #frames: string[] = [];
+  #headers: Record<string, string> = {};
+  #done = false;
+  readonly #timer: NodeJS.Timeout;
+
+  constructor(
+    private readonly store: IdempotencyStore,
+    readonly accountId: string,
+    readonly key: string,
+    private readonly onError: (err: unknown) => void,
+  ) {
+    this.#timer = setInterval(() => void this.store.renew(accountId, key).catch(onError), Math.max(1000, Math.floor(store.lockMs / 3)));
+    this.#timer.unref();
+  }
+
+  get done(): boolean {
+    return this.#done;
+  }
+
+  streamOpened(headers: Record<string, unknown>): void {
+    this.#headers = keptHeaders(headers);
+  }
+
+  frame(frame: string): void {
+    if (!frame.startsWith(':')) this.#frames.push(frame);
+  }
+
+  /** Settled before the stream's last byte, so a client that saw the end can replay at once. */
+  streamEnded(succeeded: boolean): Promise<void> {
+    return this.#finish(succeeded ? { statusCode: 200, headers: this.#headers, body: this.#frames.join('') } : null);
+  }
+
+  /** Settled before the body is sent (onSend), for the same reason. */
+  sent(statusCode: number, headers: Record<string, unknown>, payload: unknown): Promise<void> {
+    const body = typeof payload === 'string' ? payload : Buffer.isBuffer(payload) ? payload.toString('utf8') : '';
+    return this.#finish(statusCode >= 200 && statusCode < 300 ? { statusCode, headers: keptHeaders(headers), body } : null);
+  }
+
+  /** The request ended without a recorded result (client gone, error before sending). */
+  abandon(): Promise<void> {
+    return this.#finish(null);
+  }
+
+  async #finish(result: StoredResult | null): Promise<void> {
+    if (this.#done) return;
+    this.#done = true;
+    clearInterval(this.#timer);
+    try {
+      if (result) await this.store.complete(this.accountId, this.key, result);
+      else await this.store.abandon(this.accountId, this.key);
+    } catch (err) {
+      this.onError(err);
+    }
+  }
+}
+
+/** preHandler for the POST endpoints: claims the key, or replays the stored result. */
+export function idempotency(deps: ServerDeps, endpoint: string) {
+  return async (request: FastifyRequest, reply: FastifyReply) => {
+    const key = validateKey(request.headers['idempotency-key']);
+    if (!key) return;
+    const accountId = request.auth!.account.id;
+    const claim = await deps.idempotency.claim({ accountId, key, endpoint, fingerprint: fingerprint(endpoint, request.body) });
+    if (claim.kind === 'replay') {
+      const headers: Record<string, string> = { ...claim.result.headers, 'idempotent-replayed': 'true' };
+      // A replay charges nothing; the balance shown is today's.
+      if (headers['x-credits-charged'] !== undefined) {
+        headers['x-credits-charged'] = '0';
+        headers['x-credits-remaining'] = String(await deps.billing.balance(accountId));
+      }
+      return reply.code(claim.result.statusCode).headers(headers).send(claim.result.body);
+    }
+    request.idempotency = new IdempotencySession(deps.idempotency, accountId, key, (err) => request.log.error({ err }, 'idempotency record failed'));
+  };
+}
+
+/** Scope hooks: record plain (non-streamed) results, and forget keys of requests that ended otherwise. */
+export function registerIdempotencyHooks(scope: import('fastify').FastifyInstance): void {
+  scope.addHook('onSend', async (request, reply, payload) => {
+    if (request.idempotency && !request.idempotency.done) await request.idempotency.sent(reply.statusCode, reply.getHeaders(), payload);
+    return payload;
+  });
+  scope.addHook('onResponse', async (request) => {
+    if (request.idempotency && !request.idempotency.done) await request.idempotency.abandon();
+  });
+}

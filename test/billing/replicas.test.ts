@@ -1,0 +1,125 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { Billing } from '../../src/billing/service.js';
+import { openStore } from '../../src/store/db.js';
+import { PG_URL, describeBackends, dropTestSchemas, freshPostgres } from '../helpers/backends.js';
+import { runCli } from '../helpers/cli.js';
+import { startChildService, stopAllChildren, stopChild } from '../helpers/processes.js';
+import { post } from '../helpers/sse.js';
+import { sleep } from '../helpers/scripted-agent.js';
+
+afterAll(async () => {
+  await stopAllChildren();
+  await dropTestSchemas();
+});
+
+async function createAccount(url: string, adminKey: string, body: Record<string, unknown>) {
+  const res = await fetch(`${url}/v1/admin/accounts`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${adminKey}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ email: `r${Math.random().toString(36).slice(2)}@example.com`, ...body }),
+  });
+  return (await res.json()) as { id: string; api_key: string };
+}
+
+describeBackends('a worker killed between hold and capture', (backend) => {
+  it('leaves a hold that the sweeper releases; svc ledger verify passes afterwards', async () => {
+    const dataDir = mkdtempSync(path.join(os.tmpdir(), 'svc-crash-'));
+    const env: Record<string, string> = { ...(await backend.env()), SVC_DATA_DIR: dataDir, SVC_HOLD_LEASE_MS: '1500', SVC_SWEEP_INTERVAL_MS: '3600000' };
+    try {
+      const worker = await startChildService(env);
+      const acct = await createAccount(worker.url, worker.adminKey, { plan: 'pro', credits: 9 });
+      const res = await post(`${worker.url}/v1/responses`, acct.api_key, { model: 'svc-hang', input: 'q', stream: true });
+      expect(res.headers.get('x-credits-charged')).toBe('3');
+      await res.body!.getReader().read();
+      await stopChild(worker.child, 'SIGKILL');
+
+      const store = await openStore({ dataDir, databaseUrl: env.SVC_DATABASE_URL });
+      try {
+        const billing = new Billing(store.db, { leaseMs: 1500 });
+        const balance = async () => Number((await store.db.selectFrom('accounts').select('credits').where('id', '=', acct.id).executeTakeFirstOrThrow()).credits);
+        expect(await balance()).toBe(6);
+        expect(await billing.sweep()).toBe(0); // the lease has not lapsed yet
+        await sleep(1600);
+        expect(await billing.sweep()).toBe(1);
+        expect(await balance()).toBe(9);
+      } finally {
+        await store.close();
+      }
+      const verify = await runCli(['ledger', 'verify'], env);
+      expect(verify.code, verify.stderr).toBe(0);
+      expect(JSON.parse(verify.stdout)).toMatchObject({ mismatches: [], bad_holds: [] });
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+});
+
+describeBackends('svc ledger verify', (backend) => {
+  it('exits non-zero naming an account whose balance does not match its ledger', async () => {
+    const dataDir = mkdtempSync(path.join(os.tmpdir(), 'svc-verify-'));
+    const env: Record<string, string> = { ...(await backend.env()), SVC_DATA_DIR: dataDir };
+    try {
+      const store = await openStore({ dataDir, databaseUrl: env.SVC_DATABASE_URL });
+      const now = Date.now();
+      try {
+        await store.db.insertInto('accounts').values({ id: 'acct_tampered', email: 't@example.com', plan: 'pro', credits: 50, created_at: now, updated_at: now }).execute();
+      } finally {
+        await store.close();
+      }
+      const r = await runCli(['ledger', 'verify'], env);
+      expect(r.code).toBe(1);
+      expect(r.stderr).toMatch(/acct_tampered \(balance 50, ledger 0\)/);
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe.skipIf(!PG_URL)(`two replicas sharing one Postgres${PG_URL ? '' : ' (skipped: set SVC_TEST_DATABASE_URL to run)'}`, () => {
+  it('split 50 parallel paid requests: exactly 3 are charged, balance 0', async () => {
+    const env = { SVC_DATABASE_URL: await freshPostgres(), SVC_ADMIN_KEY: 'replica-admin', PAID_DELAY_MS: '20' };
+    const [a, b] = await Promise.all([startChildService(env), startChildService(env)]);
+    const acct = await createAccount(a.url, a.adminKey, { plan: 'plus', credits: 9 });
+    const statuses = await Promise.all(Array.from({ length: 50 }, (_, i) => post(`${(i % 2 ? a : b).url}/v1/responses`, acct.api_key, { model: 'svc-paid', input: `q${i}` }).then((r) => r.status)));
+    expect(statuses.filter((s) => s === 200)).toHaveLength(3);
+    expect(statuses.filter((s) => s === 402)).toHaveLength(47);
+    const me = (await (await fetch(`${b.url}/v1/account`, { headers: { authorization: `Bearer ${acct.api_key}` } })).json()) as { credits: number };
+    expect(me.credits).toBe(0);
+    const verify = await runCli(['ledger', 'verify'], env);
+    expect(verify.code, verify.stderr).toBe(0);
+    await Promise.all([stopChild(a.child), stopChild(b.child)]);
+  });
+
+  it('a key revoked on one replica stops working on the other within 5 s', async () => {
+    const env = { SVC_DATABASE_URL: await freshPostgres(), SVC_ADMIN_KEY: 'replica-admin' };
+    const [a, b] = await Promise.all([startChildService(env), startChildService(env)]);
+    const acct = await createAccount(a.url, a.adminKey, { plan: 'free' });
+    const keyOn = (url: string) => fetch(`${url}/v1/account`, { headers: { authorization: `Bearer ${acct.api_key}` } }).then((r) => r.status);
+    expect(await keyOn(b.url)).toBe(200); // cached on b now
+    const keys = (await (await fetch(`${a.url}/v1/account/keys`, { headers: { authorization: `Bearer ${acct.api_key}` } })).json()) as { data: { id: string }[] };
+    const revokedAt = Date.now();
+    await fetch(`${a.url}/v1/admin/keys/${keys.data[0]!.id}`, { method: 'DELETE', headers: { authorization: `Bearer ${a.adminKey}` } });
+    expect(await keyOn(a.url)).toBe(401);
+    while ((await keyOn(b.url)) === 200) {
+      expect(Date.now() - revokedAt).toBeLessThan(5000);
+      await sleep(100);
+    }
+    expect(Date.now() - revokedAt).toBeLessThan(5000);
+    await Promise.all([stopChild(a.child), stopChild(b.child)]);
+  });
+
+  it('rate limits are shared: the replicas together admit exactly the limit', async () => {
+    const env = { SVC_DATABASE_URL: await freshPostgres(), SVC_ADMIN_KEY: 'replica-admin', SVC_RATE_LIMIT_FREE: '10' };
+    const [a, b] = await Promise.all([startChildService(env), startChildService(env)]);
+    const acct = await createAccount(a.url, a.adminKey, { plan: 'free' });
+    const statuses = await Promise.all(
+      Array.from({ length: 30 }, (_, i) => fetch(`${(i % 2 ? a : b).url}/v1/models`, { headers: { authorization: `Bearer ${acct.api_key}` } }).then((r) => r.status)),
+    );
+    expect(statuses.filter((s) => s === 200)).toHaveLength(10);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(20);
+    await Promise.all([stopChild(a.child), stopChild(b.child)]);
+  });
+});
