@@ -2,7 +2,10 @@ import type { AddressInfo } from 'node:net';
 import type { Logger } from 'pino';
 import { resolveAdminKey, type AdminKey } from './accounts/admin-key.js';
 import { AccountService } from './accounts/service.js';
+import { builtinAgents } from './agents/index.js';
 import { AgentRegistry } from './agents/registry.js';
+import type { DataSource } from './data/source.js';
+import { kalshiSource, secSources } from './data/sources.js';
 import type { Agent } from './agents/types.js';
 import { publicUrl, type Config } from './config.js';
 import { createLogger } from './logger.js';
@@ -23,6 +26,10 @@ export interface Core {
   store: Store;
   accounts: AccountService;
   billing: Billing;
+  kalshi: DataSource;
+  sec: { api: DataSource; www: DataSource };
+  /** The base URL clients reach this server at (SVC_PUBLIC_URL, or the listening address). */
+  publicUrl(): string;
 }
 
 export interface ServiceOptions {
@@ -55,8 +62,10 @@ export async function createService(options: ServiceOptions): Promise<Service> {
   const idempotency = new IdempotencyStore(store.db, { ttlMs: config.billing.idempotencyTtlMs, lockMs: config.billing.idempotencyLockMs });
   // Several replicas share Postgres, so their counters must live there; SQLite means one process.
   const rateLimiter = store.dialect === 'postgres' ? new SqlRateLimiter(store.db) : new MemoryRateLimiter();
-  const core: Core = { config, log, store, accounts, billing };
+  let baseUrl = publicUrl(config);
+  const core: Core = { config, log, store, accounts, billing, kalshi: kalshiSource(config), sec: secSources(config, log), publicUrl: () => baseUrl };
   const agents = new AgentRegistry();
+  for (const agent of builtinAgents(core)) agents.register(agent);
   const extra = typeof options.agents === 'function' ? options.agents(core) : (options.agents ?? []);
   for (const agent of extra) agents.register(agent);
   const inflight = new InFlight();
@@ -90,6 +99,7 @@ export async function createService(options: ServiceOptions): Promise<Service> {
       await server.app.listen({ host: config.server.host, port: config.server.port });
       sweeper.start();
       const addr = server.app.server.address() as AddressInfo;
+      baseUrl = publicUrl(config, { host: config.server.host, port: addr.port });
       return publicUrl({ ...config, server: { ...config.server, publicUrl: '' } }, { host: config.server.host, port: addr.port });
     },
     close() {

@@ -66,6 +66,26 @@ export const SETTINGS: readonly SettingSpec[] = [
   { env: 'SVC_RATE_LIMIT_PLUS', path: 'rateLimits.plus', kind: { type: 'int', min: 1, max: 10_000_000 }, doc: 'Requests per minute per API key on the Plus plan.' },
   { env: 'SVC_RATE_LIMIT_PRO', path: 'rateLimits.pro', kind: { type: 'int', min: 1, max: 10_000_000 }, doc: 'Requests per minute per API key on the Pro plan.' },
   { env: 'SVC_RATE_LIMIT_ENTERPRISE', path: 'rateLimits.enterprise', kind: { type: 'int', min: 1, max: 10_000_000 }, doc: 'Requests per minute per API key on the Enterprise plan.' },
+  { env: 'SVC_KALSHI_API_URL', path: 'kalshi.apiUrl', kind: { type: 'url', protocols: HTTP }, doc: "Kalshi's public Trade API v2 base URL." },
+  { env: 'SVC_KALSHI_SNAPSHOT_DIR', path: 'kalshi.snapshotDir', kind: { type: 'path' }, doc: 'Read Kalshi data from this recorded snapshot folder instead of the network.' },
+  { env: 'SVC_KALSHI_RPS', path: 'kalshi.requestsPerSecond', kind: { type: 'int', min: 1, max: 20 }, doc: 'Most requests per second sent to Kalshi (shared by all reports in this process).' },
+  { env: 'SVC_KALSHI_TIMEOUT_MS', path: 'kalshi.timeoutMs', kind: { type: 'int', min: 100, max: 120_000 }, doc: 'Timeout of one Kalshi request.' },
+  { env: 'SVC_KALSHI_RETRIES', path: 'kalshi.retries', kind: { type: 'int', min: 0, max: 10 }, doc: 'Retries of a Kalshi request that got 429, 5xx or timed out (exponential backoff, Retry-After honoured).' },
+  { env: 'SVC_SEC_API_URL', path: 'sec.apiUrl', kind: { type: 'url', protocols: HTTP }, doc: 'SEC data API base URL (submissions, companyfacts).' },
+  { env: 'SVC_SEC_WWW_URL', path: 'sec.wwwUrl', kind: { type: 'url', protocols: HTTP }, doc: 'SEC website base URL (company_tickers.json, filing documents under /Archives).' },
+  { env: 'SVC_SEC_USER_AGENT', path: 'sec.userAgent', kind: { type: 'string' }, doc: 'User-Agent with a contact, which the SEC requires (e.g. "Acme Research ops@acme.example").' },
+  { env: 'SVC_SEC_SNAPSHOT_DIR', path: 'sec.snapshotDir', kind: { type: 'path' }, doc: 'Read SEC data from this recorded snapshot folder instead of the network.' },
+  { env: 'SVC_SEC_RPS', path: 'sec.requestsPerSecond', kind: { type: 'int', min: 1, max: 10 }, doc: 'Most requests per second sent to the SEC (its fair-access limit is 10).' },
+  { env: 'SVC_SEC_TIMEOUT_MS', path: 'sec.timeoutMs', kind: { type: 'int', min: 100, max: 120_000 }, doc: 'Timeout of one SEC request.' },
+  { env: 'SVC_SEC_RETRIES', path: 'sec.retries', kind: { type: 'int', min: 0, max: 10 }, doc: 'Retries of an SEC request that got 429, 5xx or timed out.' },
+  { env: 'SVC_SIGNING_SECRET', path: 'documents.signingSecret', kind: { type: 'secret' }, doc: 'HMAC secret for signed document links; when empty, one is generated into SVC_DATA_DIR. Give every replica the same.' },
+  { env: 'SVC_DOCUMENT_LINK_TTL_S', path: 'documents.linkTtlSeconds', kind: { type: 'int', min: 60, max: 7 * 86_400 }, doc: 'Lifetime of a signed document link.' },
+  { env: 'SVC_REPORT_CACHE_BYTES', path: 'reports.cacheBytes', kind: { type: 'int', min: 0, max: 8 * 1024 ** 3 }, doc: 'Memory for stored reports kept in this process (LRU, bounded in bytes).' },
+  { env: 'SVC_MARKETS_SEARCH_REFRESH_MS', path: 'search.refreshMs', kind: { type: 'int', min: 1000, max: 86_400_000 }, doc: 'How often the index of open Kalshi events used by svc-markets-search-agent is refreshed.' },
+  { env: 'SVC_LLM_BASE_URL', path: 'llm.baseUrl', kind: { type: 'url', protocols: HTTP }, doc: 'OpenAI-compatible upstream (OpenAI, vLLM, Ollama, LM Studio) for routing and writing; empty: deterministic writers only.' },
+  { env: 'SVC_LLM_API_KEY', path: 'llm.apiKey', kind: { type: 'secret' }, doc: 'API key of the LLM upstream.' },
+  { env: 'SVC_LLM_MODEL', path: 'llm.model', kind: { type: 'string' }, doc: 'Model name at the LLM upstream.' },
+  { env: 'SVC_LLM_TIMEOUT_MS', path: 'llm.timeoutMs', kind: { type: 'int', min: 100, max: 600_000 }, doc: 'Timeout of one LLM call; on timeout or error the deterministic writer answers instead.' },
 ];
 
 export interface Config {
@@ -82,6 +102,21 @@ export interface Config {
   auth: { adminKey: string; keyCacheTtlMs: number };
   billing: { reportCostCredits: number; holdLeaseMs: number; sweepIntervalMs: number; idempotencyTtlMs: number; idempotencyLockMs: number };
   rateLimits: Record<'free' | 'plus' | 'pro' | 'enterprise', number>;
+  kalshi: SourceSettings;
+  sec: SourceSettings & { wwwUrl: string; userAgent: string };
+  documents: { signingSecret: string; linkTtlSeconds: number };
+  reports: { cacheBytes: number };
+  search: { refreshMs: number };
+  llm: { baseUrl: string; apiKey: string; model: string; timeoutMs: number };
+}
+
+/** An upstream data source: where it is, or the snapshot standing in for it, and how politely to call it. */
+export interface SourceSettings {
+  apiUrl: string;
+  snapshotDir: string;
+  requestsPerSecond: number;
+  timeoutMs: number;
+  retries: number;
 }
 
 export class ConfigError extends Error {
@@ -185,6 +220,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, defaults: Recor
   }
   const config = out as unknown as Config;
   config.storage.dataDir = path.resolve(config.storage.dataDir);
+  for (const source of [config.kalshi, config.sec]) if (source.snapshotDir) source.snapshotDir = path.resolve(source.snapshotDir);
   return config;
 }
 
