@@ -67,7 +67,7 @@ export async function createService(options: ServiceOptions): Promise<Service> {
   const agents = new AgentRegistry();
   for (const agent of builtinAgents(core)) agents.register(agent);
   const extra = typeof options.agents === 'function' ? options.agents(core) : (options.agents ?? []);
-  for (const agent of extra) agents.register(agent);
+  for (const agent of extra) agents.register(agent, { replace: true });
   const inflight = new InFlight();
   const deps: ServerDeps = {
     config,

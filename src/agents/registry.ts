@@ -10,8 +10,9 @@ export interface ModelInfo {
 export class AgentRegistry {
   readonly #agents = new Map<string, Agent>();
 
-  register(agent: Agent): this {
-    if (this.#agents.has(agent.id)) throw new Error(`agent ${agent.id} registered twice`);
+  /** Adds an agent; with `replace`, one already registered under the same id gives way. */
+  register(agent: Agent, options: { replace?: boolean } = {}): this {
+    if (this.#agents.has(agent.id) && !options.replace) throw new Error(`agent ${agent.id} registered twice`);
     this.#agents.set(agent.id, agent);
     return this;
   }
