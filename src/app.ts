@@ -1,4 +1,8 @@
 import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import { newId } from './ids.js';
+import { ReportFlights } from './reports/flights.js';
+import { ReportStore } from './reports/store.js';
 import type { Logger } from 'pino';
 import { resolveAdminKey, type AdminKey } from './accounts/admin-key.js';
 import { AccountService } from './accounts/service.js';
@@ -28,6 +32,8 @@ export interface Core {
   billing: Billing;
   kalshi: DataSource;
   sec: { api: DataSource; www: DataSource };
+  reports: ReportStore;
+  flights: ReportFlights;
   /** The base URL clients reach this server at (SVC_PUBLIC_URL, or the listening address). */
   publicUrl(): string;
 }
@@ -63,7 +69,9 @@ export async function createService(options: ServiceOptions): Promise<Service> {
   // Several replicas share Postgres, so their counters must live there; SQLite means one process.
   const rateLimiter = store.dialect === 'postgres' ? new SqlRateLimiter(store.db) : new MemoryRateLimiter();
   let baseUrl = publicUrl(config);
-  const core: Core = { config, log, store, accounts, billing, kalshi: kalshiSource(config), sec: secSources(config, log), publicUrl: () => baseUrl };
+  const reports = new ReportStore(store.db, { cacheBytes: config.reports.cacheBytes });
+  const flights = new ReportFlights(reports, { owner: `${os.hostname()}:${process.pid}:${newId('', 8)}`, leaseMs: config.billing.holdLeaseMs, pollMs: 500 });
+  const core: Core = { config, log, store, accounts, billing, kalshi: kalshiSource(config), sec: secSources(config, log), reports, flights, publicUrl: () => baseUrl };
   const agents = new AgentRegistry();
   for (const agent of builtinAgents(core)) agents.register(agent);
   const extra = typeof options.agents === 'function' ? options.agents(core) : (options.agents ?? []);
@@ -77,6 +85,7 @@ export async function createService(options: ServiceOptions): Promise<Service> {
     responses,
     agents,
     billing,
+    reports,
     idempotency,
     rateLimiter,
     adminKey: adminKey.secret,

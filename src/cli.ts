@@ -114,6 +114,18 @@ const COMMANDS: Record<string, Command> = {
         return 1;
       }),
   },
+  'snapshot record': {
+    usage: 'svc snapshot record <kalshi event url>... [--out DIR]   record what those reports need, for offline use',
+    run: async (args, config) => (await import('./agents/prediction-markets/cli.js')).snapshotRecord(args, config),
+  },
+  backtest: {
+    usage: 'svc backtest --series TICKER [--hours 24] [--chart FILE.svg] [--json]   market vs model on settled markets',
+    run: async (args, config) => (await import('./agents/prediction-markets/cli.js')).backtestCommand(args, config),
+  },
+  demo: {
+    usage: 'svc demo                                    the service offline on the shipped snapshots, with a demo key',
+    run: async (_args, config) => (await import('./demo.js')).demo(config),
+  },
   'keys create': {
     usage: 'svc keys create --account ID',
     run: (args, config) =>

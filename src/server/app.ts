@@ -11,6 +11,7 @@ import { adminRoutes } from './routes/admin.js';
 import { chatRoutes } from './routes/chat.js';
 import { healthRoutes } from './routes/health.js';
 import { modelRoutes } from './routes/models.js';
+import { reportRoutes } from './routes/reports.js';
 import { responsesRoutes } from './routes/responses.js';
 
 export interface ServerHandle {
@@ -69,6 +70,7 @@ export function buildServer(deps: ServerDeps): ServerHandle {
     await responsesRoutes(scope, deps);
     await chatRoutes(scope, deps);
     await accountRoutes(scope, deps);
+    await reportRoutes(scope, deps);
   });
 
   return { app, beginClosing: () => void (closing = true) };

@@ -5,6 +5,7 @@ import type { Config } from '../config.js';
 import type { IdempotencyStore } from '../billing/idempotency.js';
 import type { RateLimiter } from '../billing/rate-limit.js';
 import type { Billing } from '../billing/service.js';
+import type { ReportStore } from '../reports/store.js';
 import type { ResponseStore } from '../responses/store.js';
 import type { Store } from '../store/db.js';
 import type { InFlight } from './stream.js';
@@ -18,6 +19,7 @@ export interface ServerDeps {
   responses: ResponseStore;
   agents: AgentRegistry;
   billing: Billing;
+  reports: ReportStore;
   idempotency: IdempotencyStore;
   rateLimiter: RateLimiter;
   adminKey: string;

@@ -86,6 +86,35 @@ export interface RateLimitWindowsTable {
   count: number;
 }
 
+export interface ReportsTable {
+  id: string;
+  event_ticker: string;
+  version: number;
+  series_ticker: string;
+  title: string;
+  text: string;
+  /** JSON: [{order, name, url}]. */
+  citations: string;
+  output_tokens: number;
+  as_of: string;
+  source: 'live' | 'snapshot';
+  generated_at: number;
+  account_id: string | null;
+  hold_id: string | null;
+}
+
+export interface ReportJobsTable {
+  event_ticker: string;
+  job_id: string;
+  owner: string;
+  state: 'claimed' | 'running' | 'done' | 'failed';
+  lease_expires_at: number;
+  started_at: number;
+  finished_at: number | null;
+  /** JSON {kind, code, message} of a failed generation. */
+  error: string | null;
+}
+
 export interface Database {
   accounts: AccountsTable;
   api_keys: ApiKeysTable;
@@ -94,6 +123,8 @@ export interface Database {
   holds: HoldsTable;
   idempotency_keys: IdempotencyKeysTable;
   rate_limit_windows: RateLimitWindowsTable;
+  reports: ReportsTable;
+  report_jobs: ReportJobsTable;
 }
 
 export type { Generated };

@@ -154,7 +154,8 @@ describeBackends('plans, credits and billing', (backend) => {
   it('the sweeper releases a hold whose lease expired, and the ledger still verifies', async () => {
     const { id } = await svc.account({ plan: 'pro', credits: 6 });
     const { hold } = await billing.hold({ accountId: id, amount: 3, jobId: `lease-${id}`, what: 'Work' });
-    expect(await billing.sweep()).toBe(0);
+    await billing.sweep(); // other tests' expired holds may go too; this one's lease is still running
+    expect((await billing.getHold(hold.id))!.state).toBe('held');
     expect(await billing.renew(hold.id, Date.now())).toBe(true);
     expect(await billing.sweep(Date.now() + 2000)).toBeGreaterThanOrEqual(1);
     expect((await billing.getHold(hold.id))!.state).toBe('released');

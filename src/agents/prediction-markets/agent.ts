@@ -1,0 +1,198 @@
+import type { Logger } from 'pino';
+import type { Billing } from '../../billing/service.js';
+import { KalshiClient } from '../../data/kalshi/client.js';
+import { parseEventUrl, type EventAddress } from '../../data/kalshi/url.js';
+import { SvcError, isSvcError, notFound } from '../../errors.js';
+import { FlightAbandoned, type Flight, type ReportFlights } from '../../reports/flights.js';
+import type { Report, ReportStore } from '../../reports/store.js';
+import type { Agent, AgentEvent, AgentRequest, Caller } from '../types.js';
+import { countPromptTokens, countTextTokens } from '../usage.js';
+import { writeReport } from './report.js';
+import { research } from './research.js';
+
+export const AGENT_ID = 'svc-prediction-markets-agent';
+
+export interface PredictionMarketsOptions {
+  kalshi: KalshiClient;
+  reports: ReportStore;
+  flights: ReportFlights;
+  billing: Billing;
+  costCredits: number;
+  /** Kalshi API base URL, for data citations. */
+  apiUrl: string;
+  log: Logger;
+}
+
+/** The question of a conversation: its last user turn. */
+const lastUserText = (req: AgentRequest) => [...req.messages].reverse().find((m) => m.role === 'user')?.content ?? '';
+
+const iso = (ms: number) => new Date(ms).toISOString();
+
+/** Splits a report into chunks at paragraph boundaries, so a stored report streams in pieces. */
+export function chunksOf(text: string, size = 1200): string[] {
+  const out: string[] = [];
+  let rest = text;
+  while (rest.length > size) {
+    const cut = rest.lastIndexOf('\n\n', size);
+    const at = cut > size / 3 ? cut + 2 : size;
+    out.push(rest.slice(0, at));
+    rest = rest.slice(at);
+  }
+  if (rest) out.push(rest);
+  return out;
+}
+
+function* streamReport(report: Report, req: AgentRequest): Generator<AgentEvent> {
+  for (const delta of chunksOf(report.text)) yield { type: 'text', delta };
+  for (const citation of report.citations) yield { type: 'citation', citation };
+  yield { type: 'usage', usage: { inputTokens: countPromptTokens(req.messages, req.instructions), outputTokens: report.outputTokens } };
+  yield { type: 'done' };
+}
+
+/** Waits for a flight, passing its progress on; stops waiting (the work goes on) if the caller leaves. */
+async function* awaitFlight(flight: Flight, signal: AbortSignal): AsyncGenerator<AgentEvent, Report> {
+  let seen = 0;
+  let wake: (() => void) | null = null;
+  const stop = flight.listen(() => wake?.());
+  const onAbort = () => wake?.();
+  signal.addEventListener('abort', onAbort);
+  try {
+    for (;;) {
+      while (seen < flight.progress.length) yield { type: 'progress', message: flight.progress[seen++]! };
+      if (flight.settled) return await flight.done;
+      if (signal.aborted) throw new SvcError('invalid_request', { code: 'client_disconnected', message: 'The client left; the report is still being generated and will be stored.' });
+      await new Promise<void>((resolve) => {
+        wake = resolve;
+      });
+      wake = null;
+    }
+  } finally {
+    stop();
+    signal.removeEventListener('abort', onAbort);
+  }
+}
+
+/**
+ * svc-prediction-markets-agent: a research report for a Kalshi event. The default variant
+ * serves a stored report (free) or generates one; `:cache` only serves; `:refresh` always
+ * generates. Generating is single-flight per event (joiners wait and pay nothing), paid with
+ * a hold that is captured once the report is stored and released if generation fails.
+ */
+export function predictionMarketsAgent(o: PredictionMarketsOptions): Agent {
+  const cost = o.costCredits;
+  const credits = async (caller: Caller, charged: number) => ({ charged, remaining: await o.billing.balance(caller.accountId) });
+
+  async function generate(address: EventAddress, payer: { caller: Caller; requestId: string; holdId: string }, progress: (m: string) => void): Promise<Report> {
+    const started = Date.now();
+    try {
+      progress(`Fetching ${address.eventTicker} from Kalshi: markets, order books, candlesticks and the series' settled history.`);
+      const r = await research(o.kalshi, address.eventTicker);
+      progress(`Fitting the model on ${r.observations.length} settled markets and writing the report.`);
+      const snap = o.kalshi.source.recordedAt;
+      const source = snap ? ({ mode: 'snapshot', recordedAt: snap, note: o.kalshi.source.note } as const) : ({ mode: 'live' } as const);
+      const body = writeReport(r, { address, apiUrl: o.apiUrl, source });
+      const report = await o.reports.save({
+        eventTicker: address.eventTicker,
+        seriesTicker: body.seriesTicker,
+        title: body.title,
+        text: body.text,
+        citations: body.citations,
+        outputTokens: countTextTokens(body.text),
+        asOf: body.asOf,
+        source: source.mode,
+        generatedAt: Date.now(),
+        accountId: payer.caller.accountId,
+        holdId: payer.holdId,
+      });
+      const captured = await o.billing.capture(payer.holdId, payer.requestId).catch((err) => {
+        o.log.warn({ err, hold: payer.holdId }, 'report stored but its hold could not be captured');
+        return null;
+      });
+      o.log.info({ event: address.eventTicker, version: report.version, ms: Date.now() - started, captured }, 'report generated');
+      return report;
+    } catch (err) {
+      await o.billing.release(payer.holdId, 'report generation failed', payer.requestId).catch((e) => o.log.error({ err: e, hold: payer.holdId }, 'could not release a hold'));
+      if (isSvcError(err)) throw err;
+      o.log.error({ err, event: address.eventTicker }, 'report generation failed');
+      throw new SvcError('internal', { code: 'generation_failed', message: 'The report generation failed unexpectedly; nothing was charged.' });
+    }
+  }
+
+  return {
+    id: AGENT_ID,
+    description: `Research report for a Kalshi event (input: the event page address): model vs market probability per outcome, catalysts, resolution history, contract snapshot. Serves the stored report free when there is one; otherwise generates one (${cost} credits; Plus, Pro or Enterprise plan).`,
+    variants: [
+      { name: 'cache', description: 'The latest stored report for the event, free on every plan and fastest; 404 report_not_cached when none is stored.' },
+      { name: 'refresh', description: `Always generates a new report from current data (${cost} credits; Plus, Pro or Enterprise plan).` },
+    ],
+    async *run(req) {
+      const address = parseEventUrl(lastUserText(req));
+      const ticker = address.eventTicker;
+      const variant = req.model.variant;
+
+      if (variant !== 'refresh') {
+        const stored = await o.reports.latest(ticker);
+        if (stored) {
+          yield { type: 'meta', meta: { reportCache: 'hit', reportGeneratedAt: iso(stored.generatedAt), credits: variant === null ? await credits(req.caller, 0) : undefined } };
+          yield* streamReport(stored, req);
+          return;
+        }
+        if (variant === 'cache') {
+          throw notFound('report_not_cached', `No report is stored for ${ticker} yet. The model '${AGENT_ID}' generates one (${cost} credits, Plus plan or above); '${AGENT_ID}:cache' then serves it free.`, 'model');
+        }
+      }
+
+      // The event must exist before anything is charged.
+      const event = await o.kalshi.event(ticker);
+      if (!event) throw notFound('event_not_found', `Kalshi has no event '${ticker}'. Check the address: it should be the page of an event on kalshi.com.`, 'input');
+
+      for (;;) {
+        const entry = await o.flights.enter(ticker);
+        if (entry.role === 'join') {
+          try {
+            await entry.flight.started;
+          } catch (err) {
+            if (err instanceof FlightAbandoned) continue;
+            throw err;
+          }
+          yield { type: 'meta', meta: { reportCache: 'joined', credits: await credits(req.caller, 0) } };
+          const report = yield* awaitFlight(entry.flight, req.signal);
+          yield* streamReport(report, req);
+          return;
+        }
+        const { lead } = entry;
+        let held: Awaited<ReturnType<Billing['hold']>>;
+        try {
+          // One hold per generation. A retry under the same Idempotency-Key maps to the same job,
+          // so it is never debited twice; a job whose hold was released (it failed) may pay again.
+          const job = req.idempotencyKey ? `report:${req.caller.accountId}:${req.idempotencyKey}` : `report:${lead.flight.jobId}`;
+          const hold = (jobId: string) => o.billing.hold({ accountId: req.caller.accountId, amount: cost, jobId, what: 'Generating a prediction-market report', requestId: req.requestId });
+          held = await hold(job);
+          if (!held.created && held.hold.state === 'released') held = await hold(`${job}:${lead.flight.jobId}`);
+        } catch (err) {
+          await lead.abandon();
+          throw err;
+        }
+        if (!held.created) {
+          // Already paid under this key: that generation ran (captured) or is running elsewhere.
+          await lead.abandon();
+          const paid = held.hold.state === 'captured' ? await o.reports.latest(ticker, Number.MAX_SAFE_INTEGER) : null;
+          if (!paid) {
+            throw new SvcError('conflict', { code: 'idempotency_key_in_progress', message: 'A request with this Idempotency-Key is still generating the report; retry shortly to receive it.', retryAfterSeconds: 2 });
+          }
+          yield { type: 'meta', meta: { reportCache: 'hit', reportGeneratedAt: iso(paid.generatedAt), credits: await credits(req.caller, 0) } };
+          yield* streamReport(paid, req);
+          return;
+        }
+        const holdId = held.hold.id;
+        const remaining = held.remaining;
+        yield { type: 'meta', meta: { reportCache: 'miss', credits: { charged: cost, remaining } } };
+        void lead.run((progress) => generate(address, { caller: req.caller, requestId: req.requestId, holdId }, progress));
+        const report = yield* awaitFlight(lead.flight, req.signal);
+        yield { type: 'meta', meta: { reportGeneratedAt: iso(report.generatedAt) } };
+        yield* streamReport(report, req);
+        return;
+      }
+    },
+  };
+}

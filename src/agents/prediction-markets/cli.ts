@@ -1,0 +1,93 @@
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { UsageError, flag, intFlag, print, type Args } from '../../cli.js';
+import type { Config } from '../../config.js';
+import { KalshiClient } from '../../data/kalshi/client.js';
+import { eventPageUrl, parseEventUrl } from '../../data/kalshi/url.js';
+import { LiveSource, RecordingSource, type DataSource } from '../../data/source.js';
+import { kalshiSource } from '../../data/sources.js';
+import { reliabilitySvg } from './chart.js';
+import { settledObservations } from './history.js';
+import { backtest, type CalibrationBin } from './model.js';
+import { research } from './research.js';
+
+/**
+ * `svc snapshot record <event-url>... [--out DIR]`: saves every Kalshi response the reports of
+ * these events need, so SVC_KALSHI_SNAPSHOT_DIR=DIR serves them offline, as of the recording.
+ */
+export async function snapshotRecord(args: Args, config: Config): Promise<number> {
+  if (!args.positional.length) throw new UsageError('usage: svc snapshot record <kalshi event url>... [--out DIR]');
+  for (const u of args.positional) parseEventUrl(u);
+  const out = path.resolve(flag(args, 'out') ?? 'snapshots/kalshi-recorded');
+  const k = config.kalshi;
+  const live = new LiveSource({ name: 'Kalshi', baseUrl: k.apiUrl, requestsPerSecond: k.requestsPerSecond, timeoutMs: k.timeoutMs, retries: k.retries });
+  const result = await recordKalshi(live, args.positional, out, new Date(Math.floor(Date.now() / 1000) * 1000), k.apiUrl);
+  print(result);
+  return 0;
+}
+
+/**
+ * Records, into `out`, every response the reports of these events need. The clock is pinned
+ * to `recordedAt` so that the requests made when replaying (time windows) match exactly.
+ * Also writes `events.json`: the recorded events with their page addresses.
+ */
+export async function recordKalshi(live: DataSource, urls: string[], out: string, recordedAt: Date, baseUrl: string, note?: string) {
+  const recording = new RecordingSource(live, out, recordedAt, baseUrl, note);
+  const client = new KalshiClient(recording, () => recordedAt);
+  const events: { event: string; url: string; title: string; category: string; markets: number; settled_events: number }[] = [];
+  for (const url of urls) {
+    const a = parseEventUrl(url);
+    const r = await research(client, a.eventTicker);
+    events.push({ event: a.eventTicker, url: eventPageUrl(a), title: r.event.title, category: r.series?.category ?? r.event.category ?? '', markets: r.markets.length, settled_events: r.history.length });
+  }
+  const manifest = recording.finish();
+  writeFileSync(path.join(out, 'events.json'), `${JSON.stringify(events, null, 1)}\n`);
+  return { snapshot: manifest, recorded_at: recordedAt.toISOString(), events };
+}
+
+const pct = (x: number) => (Number.isNaN(x) ? '   -  ' : `${(x * 100).toFixed(1).padStart(5)}%`);
+
+function binsTable(market: CalibrationBin[], model: CalibrationBin[]): string {
+  const rows = market.map((b, i) => `${`${Math.round(b.from * 100)}-${Math.round(b.to * 100)}%`.padEnd(8)} ${String(b.count).padStart(5)}  ${pct(b.meanPredicted)} ${pct(b.observed)}   ${String(model[i]!.count).padStart(5)}  ${pct(model[i]!.meanPredicted)} ${pct(model[i]!.observed)}`);
+  return ['bin      market: n  predicted observed   model: n  predicted observed', ...rows].join('\n');
+}
+
+/**
+ * `svc backtest --series TICKER [--hours 24] [--max-events 200] [--chart FILE.svg] [--json]`:
+ * scores market prices and the model on the series' settled markets, walk-forward.
+ */
+export async function backtestCommand(args: Args, config: Config): Promise<number> {
+  const series = flag(args, 'series', true).toUpperCase();
+  const hours = intFlag(args, 'hours', 24);
+  if (hours < 1 || hours > 24 * 30) throw new UsageError('--hours must be between 1 and 720');
+  const client = new KalshiClient(kalshiSource(config));
+  const { observations, exclusive, unpriced } = await settledObservations(client, series, { hours, maxEvents: intFlag(args, 'max-events', 200) });
+  if (!observations.length) throw new UsageError(`no settled markets with prices ${hours} h before close were found for series ${series}`);
+  const result = backtest(observations, (e) => exclusive.get(e) ?? false);
+  const chart = flag(args, 'chart');
+  if (chart) {
+    writeFileSync(chart, reliabilitySvg(`${series}: reliability, prices ${hours} h before close`, [
+      { name: `Market (Brier ${result.market.brier.toFixed(4)})`, color: '#d9534f', bins: result.marketBins },
+      { name: `Model (Brier ${result.model.brier.toFixed(4)})`, color: '#0275d8', bins: result.modelBins },
+    ]));
+  }
+  if (args.flags.has('json')) {
+    print({ series, hours, ...result, unpriced_events: unpriced, chart: chart ?? null });
+    return 0;
+  }
+  const lines = [
+    `Backtest of ${series}: ${result.markets} settled markets in ${result.events} events, prices ${hours} h before close${unpriced ? ` (${unpriced} events without prices skipped)` : ''}.`,
+    'Each event is predicted by a model fitted only on the events that closed before it.',
+    '',
+    '            Brier    log loss',
+    `market     ${result.market.brier.toFixed(4)}   ${result.market.logLoss.toFixed(4)}`,
+    `model      ${result.model.brier.toFixed(4)}   ${result.model.logLoss.toFixed(4)}`,
+    '',
+    binsTable(result.marketBins, result.modelBins),
+    '',
+    `Final calibration: a = ${result.final.a.toFixed(3)}, b = ${result.final.b.toFixed(3)} on ${result.final.n} markets.`,
+    ...(chart ? [`Reliability chart written to ${chart}.`] : []),
+  ];
+  process.stdout.write(`${lines.join('\n')}\n`);
+  return 0;
+}

@@ -1,0 +1,44 @@
+import { KalshiClient, TIME } from '../../data/kalshi/client.js';
+import type { KalshiMarket } from '../../data/kalshi/types.js';
+import type { Observation } from './model.js';
+import { labelOf, priceBefore } from './research.js';
+
+/**
+ * Every settled event of a series with its markets' prices `hours` before close, for the
+ * backtest (unlike a report, which prices only the most recent events).
+ */
+export async function settledObservations(
+  client: KalshiClient,
+  seriesTicker: string,
+  options: { hours: number; maxEvents: number },
+): Promise<{ observations: Observation[]; exclusive: Map<string, boolean>; unpriced: number }> {
+  const { markets, historical } = await client.settledMarkets(seriesTicker);
+  const byEvent = new Map<string, KalshiMarket[]>();
+  for (const m of markets) byEvent.set(m.event_ticker, [...(byEvent.get(m.event_ticker) ?? []), m]);
+  const events = [...byEvent.entries()]
+    .map(([ticker, ms]) => ({ ticker, markets: ms, closeTs: Math.max(...ms.map((m) => Date.parse(m.close_time ?? '') / 1000)) }))
+    .filter((e) => Number.isFinite(e.closeTs))
+    .sort((a, b) => b.closeTs - a.closeTs)
+    .slice(0, options.maxEvents);
+  const observations: Observation[] = [];
+  const exclusive = new Map<string, boolean>();
+  let unpriced = 0;
+  await Promise.all(
+    events.map(async (e) => {
+      const at = e.closeTs - options.hours * TIME.HOUR;
+      const window = [at - 2 * TIME.HOUR, at] as const;
+      const candles = e.markets.some((m) => historical.has(m.ticker))
+        ? new Map(await Promise.all(e.markets.map(async (m) => [m.ticker, await client.historicalCandles(m.ticker, ...window)] as const)))
+        : await client.eventCandles(seriesTicker, e.ticker, ...window);
+      const priced = e.markets.map((m) => ({ m, price: priceBefore(candles.get(m.ticker) ?? [], at) }));
+      if (priced.some((p) => p.price === null)) {
+        unpriced++;
+        return;
+      }
+      // One winner among several markets: the event's outcomes were mutually exclusive.
+      exclusive.set(e.ticker, e.markets.length > 1 && e.markets.filter((m) => m.result === 'yes').length === 1);
+      for (const { m, price } of priced) observations.push({ eventTicker: e.ticker, closeTs: e.closeTs, type: labelOf(m), price: price! / 1_000_000, outcome: m.result === 'yes' ? 1 : 0 });
+    }),
+  );
+  return { observations, exclusive, unpriced };
+}

@@ -1,0 +1,255 @@
+import type { Citation } from '../types.js';
+import { eventPageUrl, type EventAddress } from '../../data/kalshi/url.js';
+import { SCALE, formatCount, formatDollars, formatPercent, parseFixed } from '../../data/kalshi/numbers.js';
+import type { KalshiMarket } from '../../data/kalshi/types.js';
+import { PRIOR_STRENGTH, baseRates, fitCalibration, modelEvent, samples, type Calibration, type OutcomeModel } from './model.js';
+import { PRE_CLOSE_HOURS, priceBefore, type MarketView, type Research } from './research.js';
+
+export interface ReportContext {
+  address: EventAddress;
+  /** Base URL of the Kalshi API the data came from, for data citations. */
+  apiUrl: string;
+  /** 'live', or when a snapshot: its recording time. */
+  source: { mode: 'live' } | { mode: 'snapshot'; recordedAt: Date; note?: string };
+}
+
+export interface ReportBody {
+  title: string;
+  seriesTicker: string;
+  text: string;
+  citations: Citation[];
+  asOf: string;
+}
+
+/** Numbers sources in order of first use, so every [n] exists and every source is cited. */
+class Sources {
+  readonly list: Citation[] = [];
+  readonly #byKey = new Map<string, number>();
+
+  cite(key: string, name: string, url: string): string {
+    let n = this.#byKey.get(key);
+    if (n === undefined) {
+      n = this.list.length + 1;
+      this.#byKey.set(key, n);
+      this.list.push({ order: n, name, url });
+    }
+    return `[${n}]`;
+  }
+}
+
+const pts = (x: number) => `${x >= 0 ? '+' : '−'}${Math.abs(x * 100).toFixed(1)} pts`;
+const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
+const utc = (d: Date) => `${d.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+const day = (ts: number) => new Date(ts * 1000).toISOString().slice(0, 10);
+const cell = (s: string) => s.replace(/\|/g, '\\|').replace(/\n/g, ' ');
+
+function confidence(view: MarketView, calibration: Calibration, spreadMicro: number | null): { level: 'high' | 'medium' | 'low'; why: string } {
+  let score = 0;
+  const whys: string[] = [];
+  if (calibration.n >= 40) score += 2;
+  else if (calibration.n >= 15) score += 1;
+  whys.push(`${calibration.n} settled markets in the fit`);
+  if (view.quote.basis === 'mid' && spreadMicro !== null && spreadMicro <= 20_000) {
+    score += 1;
+    whys.push(`${formatDollars(spreadMicro)} spread`);
+  } else if (view.quote.basis !== 'mid') {
+    score -= 1;
+    whys.push('no two-sided quote');
+  } else whys.push(`wide ${formatDollars(spreadMicro!)} spread`);
+  const vol24 = parseFixed(view.market.volume_24h_fp) ?? 0;
+  if (vol24 >= 1000 * SCALE) score += 1;
+  return { level: score >= 3 ? 'high' : score >= 1 ? 'medium' : 'low', why: whys.join(', ') };
+}
+
+/** Sentences of the rules that can flip the outcome: conditions, exceptions, delays, revisions. */
+function decisiveClauses(market: KalshiMarket): string[] {
+  const text = [market.rules_primary, market.rules_secondary, market.early_close_condition].filter(Boolean).join(' ');
+  const sentences = text.split(/(?<=\.)\s+/).map((s) => s.trim()).filter(Boolean);
+  return sentences.filter((s) => /\b(unless|delay|postpon|does not count|do not count|counts|revision|revised|first release|tie|early|cancel|not published|final)\b/i.test(s));
+}
+
+const MONTH_DATE = /\b(January|February|March|April|May|June|July|August|September|October|November|December) \d{1,2}(, \d{4})?\b/g;
+
+function move(view: MarketView, hoursAgo: number, now: number): number | null {
+  const current = view.quote.price;
+  const candles = hoursAgo <= 25 ? view.hourly : view.daily;
+  const then = priceBefore(candles, now - hoursAgo * 3600);
+  return current === null || then === null ? null : (current - then) / SCALE;
+}
+
+/** Writes the research report: Markdown with numbered citations. Deterministic for the same data. */
+export function writeReport(r: Research, ctx: ReportContext): ReportBody {
+  const sources = new Sources();
+  const { event } = r;
+  const seriesTicker = event.series_ticker;
+  const now = Math.floor(r.asOf.getTime() / 1000);
+  const eventCite = () => sources.cite('event', `Kalshi: ${event.title} (event page)`, eventPageUrl(ctx.address));
+  const marketCite = (m: KalshiMarket) => sources.cite(`market:${m.ticker}`, `Kalshi market data: ${m.ticker} (${m.yes_sub_title || m.ticker})`, `${ctx.apiUrl}/markets/${m.ticker}`);
+  const historyCite = () => sources.cite('history', `Kalshi settled markets: ${seriesTicker} series`, `${ctx.apiUrl}/markets?series_ticker=${seriesTicker}&status=settled`);
+
+  // The model, outcome by outcome.
+  const calibration = fitCalibration(samples(r.observations, r.settled));
+  const rates = baseRates(r.settled);
+  const priced = r.markets.filter((v) => v.quote.price !== null);
+  const models = new Map<string, OutcomeModel>();
+  modelEvent(
+    priced.map((v) => ({ type: v.label, price: v.quote.price! / SCALE })),
+    calibration,
+    rates,
+    event.mutually_exclusive,
+  ).forEach((m, i) => models.set(priced[i]!.market.ticker, m));
+  const gapOf = (v: MarketView) => (models.has(v.market.ticker) ? models.get(v.market.ticker)!.model - v.quote.price! / SCALE : null);
+
+  // Citations are numbered as they are written, so the text is built strictly in reading order.
+  const lines: string[] = [];
+  const seriesName = r.series?.title ?? seriesTicker;
+  lines.push(`# ${event.title}`, '');
+  lines.push(`**Series:** ${seriesName} (${seriesTicker}) · **Event:** ${event.event_ticker} ${eventCite()} · **As of:** ${utc(r.asOf)}  `);
+  lines.push(
+    `**Data source:** ${
+      ctx.source.mode === 'live'
+        ? `Kalshi Trade API, live ${historyCite()}`
+        : `Kalshi data from a snapshot recorded ${utc(ctx.source.recordedAt)} (${ctx.source.note ? `${ctx.source.note}; ` : ''}offline, not live prices) ${historyCite()}`
+    }`,
+    '',
+  );
+
+  // Key takeaway.
+  const ranked = priced.map((v) => ({ v, gap: gapOf(v)! })).sort((a, b) => Math.abs(b.gap) - Math.abs(a.gap));
+  lines.push('## Key takeaway', '');
+  if (!ranked.length) {
+    lines.push(`No outcome of this event has a price yet (no quotes and no trades), so there is nothing to compare the model with ${eventCite()}.`, '');
+  } else {
+    const top = ranked[0]!;
+    const model = models.get(top.v.market.ticker)!.model;
+    const side = top.gap > 0 ? 'cheap: the model gives it more' : 'dear: the model gives it less';
+    lines.push(
+      Math.abs(top.gap) < 0.02
+        ? `Model and market agree within 2 points on every outcome; the largest gap is **${top.v.label}** at ${pct(model)} against a market ${formatPercent(top.v.quote.price!)} (${pts(top.gap)}) ${marketCite(top.v.market)}.`
+        : `The largest gap is **${top.v.label}**: the model says ${pct(model)}, the market ${formatPercent(top.v.quote.price!)} (${top.v.quote.basis === 'mid' ? 'mid' : 'last trade'}), ${pts(top.gap)}. On this model the outcome looks ${side} than its price ${marketCite(top.v.market)}.`,
+      '',
+    );
+  }
+
+  // Outcomes.
+  lines.push('## Outcomes: model vs market', '');
+  lines.push('| Outcome | Market | Model | Gap | Confidence |', '|---|---|---|---|---|');
+  for (const v of r.markets) {
+    const m = models.get(v.market.ticker);
+    const spread = v.quote.bid !== null && v.quote.ask !== null ? v.quote.ask - v.quote.bid : null;
+    const market = v.quote.price === null ? 'no price' : `${formatPercent(v.quote.price)} (${v.quote.basis === 'mid' ? 'mid' : 'last trade'})`;
+    const conf = m ? confidence(v, calibration, spread) : { level: 'low', why: 'no price to calibrate' };
+    lines.push(`| ${cell(v.label)} ${marketCite(v.market)} | ${market} | ${m ? pct(m.model) : '—'} | ${m ? pts(gapOf(v)!) : '—'} | ${conf.level} (${conf.why}) |`);
+  }
+  if (event.mutually_exclusive) {
+    const sum = priced.reduce((s, v) => s + v.quote.price!, 0);
+    lines.push('', `The outcomes are mutually exclusive: market prices add up to ${formatPercent(sum)}, model probabilities to 100%.`);
+  }
+  lines.push('');
+
+  // Catalysts.
+  lines.push('## Key claims and catalysts', '');
+  const first = r.markets[0]?.market;
+  if (first?.close_time) {
+    const close = Date.parse(first.close_time) / 1000;
+    const days = (close - now) / 86400;
+    lines.push(
+      `- **Trading closes** ${utc(new Date(close * 1000))} (${days >= 0 ? `in ${days < 1 ? `${Math.max(1, Math.round(days * 24))} hours` : `${Math.round(days)} days`}` : 'already closed'})${first.expected_expiration_time ? `; expected resolution ${utc(new Date(first.expected_expiration_time))}` : ''}${first.latest_expiration_time ? `, at the latest ${utc(new Date(first.latest_expiration_time))}` : ''} ${eventCite()}.`,
+    );
+  }
+  const named = [...new Set([...(first?.rules_primary ?? '').matchAll(MONTH_DATE)].map((x) => x[0]))];
+  if (named.length) lines.push(`- **Dates named in the rules:** ${named.join(', ')} ${marketCite(first!)}.`);
+  const settlementSources = [...(r.series?.settlement_sources ?? []), ...(event.settlement_sources ?? [])].filter((s, i, all) => all.findIndex((x) => x.url === s.url) === i);
+  if (settlementSources.length) {
+    lines.push(`- **Resolution source:** ${settlementSources.map((s) => `${s.name} ${sources.cite(`settle:${s.url}`, `${s.name} (settlement source)`, s.url)}`).join('; ')}.`);
+  }
+  if (r.series?.contract_terms_url) lines.push(`- **Full rules:** the contract terms ${sources.cite('terms', `Kalshi contract terms: ${seriesTicker}`, r.series.contract_terms_url)}.`);
+  const moves = r.markets
+    .map((v) => ({ v, day: move(v, 24, now), week: move(v, 7 * 24, now) }))
+    .filter((x) => x.day !== null || x.week !== null)
+    .sort((a, b) => Math.abs(b.week ?? b.day ?? 0) - Math.abs(a.week ?? a.day ?? 0));
+  for (const x of moves.slice(0, 3)) {
+    if (Math.abs(x.week ?? 0) < 0.02 && Math.abs(x.day ?? 0) < 0.02) continue;
+    lines.push(`- **Price move, ${x.v.label}:** ${x.day === null ? 'n/a' : pts(x.day)} over 24 hours, ${x.week === null ? 'n/a' : pts(x.week)} over 7 days ${marketCite(x.v.market)}.`);
+  }
+  if (!moves.length) lines.push(`- **No price history yet:** the exchange has no candlesticks for the last week (the markets may have opened recently) ${eventCite()}.`);
+  else if (!moves.some((x) => Math.abs(x.week ?? 0) >= 0.02 || Math.abs(x.day ?? 0) >= 0.02)) lines.push(`- **Prices are steady:** no outcome moved 2 points or more over the last day or week ${eventCite()}.`);
+  for (const v of r.markets) {
+    const vol24 = parseFixed(v.market.volume_24h_fp);
+    const days = v.daily.filter((c) => c.end_period_ts < now - 86400).map((c) => parseFixed(c.volume_fp) ?? 0);
+    if (vol24 === null || days.length < 3) continue;
+    const avg = days.reduce((s, x) => s + x, 0) / days.length;
+    if (avg > 0 && vol24 >= 2 * avg) {
+      lines.push(`- **Volume surge, ${v.label}:** ${formatCount(vol24)} contracts in 24 hours, ${(vol24 / avg).toFixed(1)}× the daily average of the previous ${days.length} days ${marketCite(v.market)}.`);
+    }
+  }
+  const clauses = first ? decisiveClauses(first) : [];
+  for (const c of clauses.slice(0, 4)) lines.push(`- **Could flip the outcome:** “${c}” ${marketCite(first!)}`);
+  if (event.mutually_exclusive && clauses.length) lines.push('  (Each outcome has the same rules with its own range.)');
+  lines.push('');
+
+  // History.
+  lines.push(`## Resolution history (${seriesTicker})`, '');
+  if (!r.history.length) {
+    lines.push(`No settled events were found for this series ${historyCite()}, so the model rests on the market price alone.`, '');
+  } else {
+    lines.push(`| Event | Closed | Resolved YES | Its price ${PRE_CLOSE_HOURS} h before close |`, '|---|---|---|---|');
+    for (const e of r.history.slice(0, 12)) {
+      const winners = e.markets.filter((m) => m.won);
+      const price = winners.map((w) => (w.preClose === null ? 'n/a' : formatPercent(w.preClose))).join(', ');
+      lines.push(`| ${e.eventTicker} | ${day(e.closeTs)} | ${winners.length ? cell(winners.map((w) => w.label).join(', ')) : 'none'} | ${winners.length ? price : '—'} |`);
+    }
+    if (r.history.length > 12) lines.push('', `${r.history.length - 12} older settled events are counted in the base rates below.`);
+    const rateLines = [...rates.entries()].sort((a, b) => b[1].cases - a[1].cases).slice(0, 8).map(([type, br]) => `${type}: ${br.wins} of ${br.cases} (${pct(br.wins / br.cases)})`);
+    lines.push('', `**Base rates** (how often each outcome resolved YES, ${r.settled.length} settled markets in ${r.history.length} events): ${rateLines.join('; ')} ${historyCite()}.`);
+    const complete = r.history.filter((e) => e.markets.length && e.markets.every((m) => m.preClose !== null));
+    if (event.mutually_exclusive) {
+      const fav = complete.filter((e) => {
+        const top = [...e.markets].sort((a, b) => b.preClose! - a.preClose!)[0]!;
+        return top.won;
+      }).length;
+      lines.push('', complete.length ? `**Market accuracy:** the favourite ${PRE_CLOSE_HOURS} h before close won ${fav} of ${complete.length} events with prices (${pct(fav / complete.length)}).` : '**Market accuracy:** no past event has complete pre-close prices.');
+    } else {
+      const calls = complete.flatMap((e) => e.markets).filter((m) => m.preClose !== 500_000);
+      const right = calls.filter((m) => m.preClose! > 500_000 === m.won).length;
+      lines.push('', calls.length ? `**Market accuracy:** contracts priced above 50% ${PRE_CLOSE_HOURS} h before close resolved YES, and those below it NO, in ${right} of ${calls.length} cases (${pct(right / calls.length)}).` : '**Market accuracy:** no past market has a pre-close price.');
+    }
+    lines.push('');
+  }
+
+  // Contract snapshot: the exchange's own figures.
+  lines.push('## Contract snapshot', '');
+  lines.push('| Contract | Bid | Ask | Spread | Last | Volume | 24h volume | Open interest |', '|---|---|---|---|---|---|---|---|');
+  for (const v of r.markets) {
+    const m = v.market;
+    const bid = parseFixed(m.yes_bid_dollars);
+    const ask = parseFixed(m.yes_ask_dollars);
+    const quoted = bid !== null && ask !== null && !(bid === 0 && ask === SCALE);
+    const last = parseFixed(m.last_price_dollars);
+    const num = (s: string | undefined) => (parseFixed(s) === null ? '—' : formatCount(parseFixed(s)!));
+    lines.push(
+      `| ${m.ticker} ${marketCite(m)} | ${quoted ? formatDollars(bid) : '—'} | ${quoted ? formatDollars(ask) : '—'} | ${quoted ? formatDollars(ask - bid) : 'no quotes'} | ${last === null ? '—' : formatDollars(last)} | ${num(m.volume_fp)} | ${num(m.volume_24h_fp)} | ${num(m.open_interest_fp)} |`,
+    );
+  }
+  lines.push('');
+
+  // Method.
+  const slope = calibration.b;
+  const baseUse =
+    calibration.n === 0
+      ? 'no history, so base rates are not used'
+      : calibration.c > 0.05
+        ? `c = ${calibration.c.toFixed(2)}: in this series an outcome's base rate has carried information the price missed, so it moves the model`
+        : `c = ${calibration.c.toFixed(2)}: base rates have not added information beyond the price in this series, so they barely move the model`;
+  lines.push('## Method and caveats', '');
+  lines.push(
+    `- **Market price** is the mid of the best bid and ask in the order book (the YES ask is 1 minus the best NO bid); when one side is empty, the last trade, marked "last trade".`,
+    `- **Model probability.** Prediction markets tend to overprice longshots and underprice favourites, and an outcome's track record can add what the price misses. On ${calibration.n} settled markets of this series, priced ${PRE_CLOSE_HOURS} hours before close, we fitted P(yes) = σ(a + b·logit(price) + c·w·(logit(base rate) − logit(price))), where the base rate is how often that outcome resolved YES in the series (leaving out the market's own event) and w = cases/(cases + 10) discounts thin records. The fit is pulled towards "the price is right" (a = 0, b = 1, c = 0) with the weight of ${PRIOR_STRENGTH} observations. It gives a = ${calibration.a.toFixed(2)}, b = ${slope.toFixed(2)}${
+      calibration.n === 0 ? ' (no history: the model equals the price)' : slope > 1.02 ? ' (prices in this series have been too close to 50%, so the model pushes them outwards)' : slope < 0.98 ? ' (prices in this series have been too extreme, so the model pulls them in)' : ' (prices in this series have been well calibrated)'
+    }, and ${baseUse}${event.mutually_exclusive ? '. The probabilities are then normalised to sum to 100% because exactly one outcome can win' : ''}. \`svc backtest --series ${seriesTicker}\` scores this model against the market on the series' settled markets.`,
+    `- **Gap** is model minus market, in percentage points; **confidence** reflects the size of the history, the spread and the trading volume.`,
+    `- **Caveats:** the model sees prices and outcomes, not news; a short history or a changed rulebook weakens it; prices move after this report${ctx.source.mode === 'snapshot' ? `, and this report was built from data recorded on ${utc(ctx.source.recordedAt)}${ctx.source.note ? ` (${ctx.source.note})` : ''}, not live prices` : ''}. This is research, not investment advice.`,
+  );
+
+  return { title: event.title, seriesTicker, text: `${lines.join('\n').trim()}\n`, citations: sources.list, asOf: r.asOf.toISOString() };
+}

@@ -1,0 +1,178 @@
+import { notFound } from '../../errors.js';
+import { KalshiClient, TIME } from '../../data/kalshi/client.js';
+import { parseFixed } from '../../data/kalshi/numbers.js';
+import type { KalshiCandle, KalshiEvent, KalshiMarket, KalshiOrderbook, KalshiSeries } from '../../data/kalshi/types.js';
+import type { Observation } from './model.js';
+
+/** How long before close the "pre-close" price is taken, for history and calibration alike. */
+export const PRE_CLOSE_HOURS = 24;
+/** Most recent settled events whose pre-close prices are fetched. */
+const HISTORY_EVENTS = 12;
+/** Requests allowed for candles of markets only /historical serves (one request per market). */
+const HISTORICAL_CANDLE_BUDGET = 16;
+
+export interface Quote {
+  /** Millionths of a dollar; null when that side has no orders. */
+  bid: number | null;
+  ask: number | null;
+  /** The price the model reads: the mid of a two-sided quote, else the last trade. */
+  price: number | null;
+  basis: 'mid' | 'last' | 'none';
+}
+
+export interface MarketView {
+  market: KalshiMarket;
+  label: string;
+  quote: Quote;
+  /** Daily candles of the last 7 days and hourly candles of the last 25 hours. */
+  daily: KalshiCandle[];
+  hourly: KalshiCandle[];
+}
+
+export interface PastMarket {
+  ticker: string;
+  label: string;
+  won: boolean;
+  /** Price PRE_CLOSE_HOURS before close (millionths), when candles were available. */
+  preClose: number | null;
+}
+
+export interface PastEvent {
+  eventTicker: string;
+  closeTs: number;
+  markets: PastMarket[];
+  historical: boolean;
+}
+
+export interface Research {
+  event: KalshiEvent;
+  series: KalshiSeries | null;
+  asOf: Date;
+  markets: MarketView[];
+  /** Settled events of the series, newest first (those with pre-close prices first in line). */
+  history: PastEvent[];
+  /** Settled markets seen in the whole history (for base rates). */
+  settledCount: number;
+  /** Every settled market with its outcome (base rates), priced ones also feed the calibration. */
+  settled: { type: string; outcome: 0 | 1; eventTicker: string; closeTs: number }[];
+  observations: Observation[];
+  requestsMade: number;
+}
+
+/** The label of an outcome, shared across the series' events: what base rates group by. */
+export const labelOf = (m: KalshiMarket) => (m.yes_sub_title || m.title || m.ticker).trim();
+
+const closeOf = (m: KalshiMarket) => Date.parse(m.close_time ?? '') / 1000;
+
+/** Best bids are last in Kalshi's ascending lists; the YES ask is 1 − the best NO bid. */
+export function quoteOf(market: KalshiMarket, book: KalshiOrderbook | undefined): Quote {
+  let bid: number | null = null;
+  let ask: number | null = null;
+  if (book && (book.yes_dollars || book.no_dollars)) {
+    const bestYes = book.yes_dollars?.at(-1);
+    const bestNo = book.no_dollars?.at(-1);
+    bid = bestYes ? parseFixed(bestYes[0]) : null;
+    ask = bestNo ? 1_000_000 - (parseFixed(bestNo[0]) ?? 1_000_000) : null;
+  } else {
+    bid = parseFixed(market.yes_bid_dollars);
+    ask = parseFixed(market.yes_ask_dollars);
+    // "0.0000" bid with "1.0000" ask means no quotes, not certainty either way.
+    if (bid === 0) bid = null;
+    if (ask === 1_000_000) ask = null;
+  }
+  if (bid !== null && ask !== null && ask > bid) return { bid, ask, price: Math.round((bid + ask) / 2), basis: 'mid' };
+  const last = parseFixed(market.last_price_dollars);
+  return { bid, ask, price: last !== null && last > 0 ? last : null, basis: last !== null && last > 0 ? 'last' : 'none' };
+}
+
+/** The price of the candle closing at or before `ts`: the trade close, else the quote mid. */
+export function priceBefore(candles: readonly KalshiCandle[], ts: number): number | null {
+  const c = [...candles].filter((x) => x.end_period_ts <= ts).sort((x, y) => y.end_period_ts - x.end_period_ts)[0];
+  if (!c) return null;
+  const traded = parseFixed(c.price?.close_dollars);
+  if (traded !== null) return traded;
+  const bid = parseFixed(c.yes_bid?.close_dollars);
+  const ask = parseFixed(c.yes_ask?.close_dollars);
+  return bid !== null && ask !== null ? Math.round((bid + ask) / 2) : null;
+}
+
+/** Everything one report needs, fetched with independent requests in parallel. */
+export async function research(client: KalshiClient, eventTicker: string): Promise<Research> {
+  let requests = 0;
+  const count = <T>(p: Promise<T>) => {
+    requests++;
+    return p;
+  };
+  const event = await count(client.event(eventTicker));
+  if (!event) throw notFound('event_not_found', `Kalshi has no event '${eventTicker}'. Check the address: it should be the page of an event on kalshi.com.`, 'input');
+  const now = Math.floor(client.now().getTime() / 1000);
+  const markets = event.markets ?? [];
+  const tickers = markets.map((m) => m.ticker);
+
+  const [series, settled, books, daily, hourly] = await Promise.all([
+    count(client.series(event.series_ticker)),
+    count(client.settledMarkets(event.series_ticker)),
+    count(client.orderbooks(tickers)),
+    count(client.candlesticks(tickers, { start: now - 8 * TIME.DAY, end: now, periodMinutes: 1440 })),
+    count(client.candlesticks(tickers, { start: now - 25 * TIME.HOUR, end: now, periodMinutes: 60 })),
+  ]);
+
+  // Settled history, grouped by event, newest first; this event's own markets never count.
+  const byEvent = new Map<string, KalshiMarket[]>();
+  for (const m of settled.markets) {
+    if (m.event_ticker === event.event_ticker) continue;
+    byEvent.set(m.event_ticker, [...(byEvent.get(m.event_ticker) ?? []), m]);
+  }
+  const pastEvents = [...byEvent.entries()]
+    .map(([ticker, ms]) => ({ ticker, markets: ms, closeTs: Math.max(...ms.map(closeOf)), historical: ms.some((m) => settled.historical.has(m.ticker)) }))
+    .filter((e) => Number.isFinite(e.closeTs) && e.closeTs <= now)
+    .sort((a, b) => b.closeTs - a.closeTs);
+
+  let historicalBudget = HISTORICAL_CANDLE_BUDGET;
+  const priced = await Promise.all(
+    pastEvents.slice(0, HISTORY_EVENTS).map(async (e): Promise<PastEvent> => {
+      const at = e.closeTs - PRE_CLOSE_HOURS * TIME.HOUR;
+      const window = { start: at - 2 * TIME.HOUR, end: at };
+      let candles = new Map<string, KalshiCandle[]>();
+      if (!e.historical) {
+        candles = await count(client.eventCandles(event.series_ticker, e.ticker, window.start, window.end));
+      } else if (historicalBudget >= e.markets.length) {
+        historicalBudget -= e.markets.length;
+        const fetched = await Promise.all(e.markets.map((m) => count(client.historicalCandles(m.ticker, window.start, window.end)).then((c) => [m.ticker, c] as const)));
+        candles = new Map(fetched);
+      }
+      return {
+        eventTicker: e.ticker,
+        closeTs: e.closeTs,
+        historical: e.historical,
+        markets: e.markets.map((m) => ({ ticker: m.ticker, label: labelOf(m), won: m.result === 'yes', preClose: priceBefore(candles.get(m.ticker) ?? [], at) })),
+      };
+    }),
+  );
+  const history: PastEvent[] = [
+    ...priced,
+    ...pastEvents.slice(HISTORY_EVENTS).map((e) => ({
+      eventTicker: e.ticker,
+      closeTs: e.closeTs,
+      historical: e.historical,
+      markets: e.markets.map((m) => ({ ticker: m.ticker, label: labelOf(m), won: m.result === 'yes', preClose: null })),
+    })),
+  ];
+
+  // Only events priced in full feed the calibration, so no outcome is over-represented.
+  const observations: Observation[] = priced
+    .filter((e) => e.markets.every((m) => m.preClose !== null))
+    .flatMap((e) => e.markets.map((m) => ({ eventTicker: e.eventTicker, closeTs: e.closeTs, type: m.label, price: m.preClose! / 1_000_000, outcome: m.won ? 1 : 0 }) as Observation));
+
+  return {
+    event,
+    series,
+    asOf: client.now(),
+    markets: markets.map((m) => ({ market: m, label: labelOf(m), quote: quoteOf(m, books.get(m.ticker)), daily: daily.get(m.ticker) ?? [], hourly: hourly.get(m.ticker) ?? [] })),
+    history,
+    settledCount: settled.markets.length,
+    settled: history.flatMap((e) => e.markets.map((m) => ({ type: m.label, outcome: (m.won ? 1 : 0) as 0 | 1, eventTicker: e.eventTicker, closeTs: e.closeTs }))),
+    observations,
+    requestsMade: requests,
+  };
+}

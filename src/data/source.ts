@@ -1,0 +1,287 @@
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { SvcError } from '../errors.js';
+
+export type Query = Record<string, string | number | boolean | undefined | null>;
+
+export interface SourceResponse<T> {
+  status: number;
+  body: T;
+}
+
+/**
+ * A read-only upstream API (Kalshi, SEC), live or replayed from a snapshot. `get` returns 2xx
+ * and 404 answers; anything else fails with an `upstream` SvcError once retries are spent.
+ */
+export interface DataSource {
+  readonly name: string;
+  readonly mode: 'live' | 'snapshot';
+  /** When a snapshot was recorded (its data's "as of" time); null when live. */
+  readonly recordedAt: Date | null;
+  /** What a snapshot's data is, when not a plain recording (e.g. "synthetic demo data"). */
+  readonly note?: string;
+  get<T = unknown>(path: string, query?: Query): Promise<SourceResponse<T>>;
+  getText(path: string, query?: Query): Promise<SourceResponse<string>>;
+}
+
+/** `path?k=v&…` with the query sorted and empty values dropped: the identity of a request. */
+export function requestKey(pathname: string, query: Query = {}): string {
+  const params = Object.entries(query)
+    .filter(([, v]) => v !== undefined && v !== null && v !== '')
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(String(v))}`);
+  return params.length ? `${pathname}?${params.join('&')}` : pathname;
+}
+
+/**
+ * A token bucket: at most `perSecond` request starts per second, with bursts up to that many.
+ * One bucket per source, shared by everything in the process that calls it.
+ */
+export class TokenBucket {
+  #tokens: number;
+  #last = Date.now();
+  #queue: (() => void)[] = [];
+  #timer: NodeJS.Timeout | null = null;
+
+  constructor(private readonly perSecond: number) {
+    this.#tokens = perSecond;
+  }
+
+  take(): Promise<void> {
+    return new Promise((resolve) => {
+      this.#queue.push(resolve);
+      this.#drain();
+    });
+  }
+
+  #drain(): void {
+    const now = Date.now();
+    this.#tokens = Math.min(this.perSecond, this.#tokens + ((now - this.#last) / 1000) * this.perSecond);
+    this.#last = now;
+    while (this.#queue.length && this.#tokens >= 1) {
+      this.#tokens -= 1;
+      this.#queue.shift()!();
+    }
+    if (this.#queue.length && !this.#timer) {
+      const wait = Math.ceil(((1 - this.#tokens) / this.perSecond) * 1000);
+      this.#timer = setTimeout(() => {
+        this.#timer = null;
+        this.#drain();
+      }, wait);
+    }
+  }
+}
+
+export interface LiveSourceOptions {
+  name: string;
+  baseUrl: string;
+  headers?: Record<string, string>;
+  requestsPerSecond: number;
+  timeoutMs: number;
+  retries: number;
+  /** Longest Retry-After worth waiting for; longer ones fail at once, passing it on. */
+  maxRetryAfterMs?: number;
+  sleep?: (ms: number) => Promise<void>;
+}
+
+const defaultSleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+
+/** Seconds or an HTTP date, as a delay in ms; null when absent or unreadable. */
+export function parseRetryAfter(value: string | null, now = Date.now()): number | null {
+  if (!value) return null;
+  if (/^\d+(\.\d+)?$/.test(value.trim())) return Math.round(Number(value) * 1000);
+  const at = Date.parse(value);
+  return Number.isNaN(at) ? null : Math.max(0, at - now);
+}
+
+/** Live HTTP: throttled, with a timeout per attempt and retries of 429/5xx/timeouts (backoff with jitter, Retry-After honoured). */
+export class LiveSource implements DataSource {
+  readonly mode = 'live' as const;
+  readonly recordedAt = null;
+  readonly name: string;
+  readonly #o: LiveSourceOptions;
+  readonly #bucket: TokenBucket;
+  readonly #sleep: (ms: number) => Promise<void>;
+
+  constructor(options: LiveSourceOptions) {
+    this.#o = options;
+    this.name = options.name;
+    this.#bucket = new TokenBucket(options.requestsPerSecond);
+    this.#sleep = options.sleep ?? defaultSleep;
+  }
+
+  get<T = unknown>(pathname: string, query?: Query): Promise<SourceResponse<T>> {
+    return this.#request(pathname, query, async (res) => {
+      const text = await res.text();
+      try {
+        return JSON.parse(text) as T;
+      } catch {
+        throw new SvcError('upstream', { code: 'upstream_invalid_response', message: `${this.name} answered ${pathname} with something that is not JSON.` });
+      }
+    });
+  }
+
+  getText(pathname: string, query?: Query): Promise<SourceResponse<string>> {
+    return this.#request(pathname, query, (res) => res.text());
+  }
+
+  async #request<T>(pathname: string, query: Query | undefined, read: (res: Response) => Promise<T>): Promise<SourceResponse<T>> {
+    const url = `${this.#o.baseUrl}${requestKey(pathname, query)}`;
+    const maxRetryAfter = this.#o.maxRetryAfterMs ?? 30_000;
+    let last = '';
+    for (let attempt = 0; ; attempt++) {
+      const canRetry = attempt < this.#o.retries;
+      const backoff = Math.min(8000, 500 * 2 ** attempt) * (0.5 + Math.random() / 2);
+      await this.#bucket.take();
+      let res: Response;
+      try {
+        res = await fetch(url, { headers: { accept: 'application/json', 'accept-encoding': 'gzip', ...this.#o.headers }, signal: AbortSignal.timeout(this.#o.timeoutMs) });
+      } catch (err) {
+        const timedOut = (err as Error).name === 'TimeoutError';
+        last = timedOut ? `timed out after ${this.#o.timeoutMs} ms` : `could not be reached (${(err as Error).message})`;
+        if (canRetry) {
+          await this.#sleep(backoff);
+          continue;
+        }
+        throw new SvcError(timedOut ? 'upstream_timeout' : 'upstream', {
+          code: timedOut ? 'upstream_timeout' : 'upstream_unavailable',
+          message: `${this.name} ${last} (${attempt + 1} attempts). Try again shortly.`,
+        });
+      }
+      if (res.ok || res.status === 404) return { status: res.status, body: await read(res) };
+      await res.body?.cancel().catch(() => {});
+      if (res.status === 429 || res.status >= 500) {
+        const retryAfter = parseRetryAfter(res.headers.get('retry-after'));
+        last = `answered ${res.status}${res.status === 429 ? ' (rate limited)' : ''}`;
+        if (canRetry && (retryAfter === null || retryAfter <= maxRetryAfter)) {
+          await this.#sleep(retryAfter ?? backoff);
+          continue;
+        }
+        throw new SvcError('upstream', {
+          code: 'upstream_unavailable',
+          message: `${this.name} ${last} (${attempt + 1} attempts). Try again shortly.`,
+          retryAfterSeconds: retryAfter !== null ? Math.ceil(retryAfter / 1000) : undefined,
+        });
+      }
+      throw new SvcError('upstream', { code: 'upstream_rejected', message: `${this.name} refused ${pathname} with HTTP ${res.status}.` });
+    }
+  }
+}
+
+interface Manifest {
+  source: string;
+  recordedAt: string;
+  baseUrl?: string;
+  /** What the data is, when it is not a plain recording (e.g. "synthetic demo data"). */
+  note?: string;
+  /** Request key → file (relative to the folder) and the status it answered with. */
+  entries: Record<string, { file: string; status?: number }>;
+}
+
+export function readManifest(dir: string): Manifest {
+  const file = path.join(dir, 'manifest.json');
+  if (!existsSync(file)) throw new Error(`${dir} is not a snapshot folder: it has no manifest.json`);
+  return JSON.parse(readFileSync(file, 'utf8')) as Manifest;
+}
+
+/**
+ * Answers from a recorded snapshot folder: `manifest.json` maps request keys to files. A
+ * request not in the snapshot answers 404, or, when the snapshot holds exactly one answer for
+ * that path, that answer (recorded time windows differ by seconds from replayed ones).
+ */
+export class SnapshotSource implements DataSource {
+  readonly mode = 'snapshot' as const;
+  readonly name: string;
+  readonly recordedAt: Date;
+  readonly note: string | undefined;
+  readonly #dir: string;
+  readonly #manifest: Manifest;
+  readonly #byPath = new Map<string, string[]>();
+
+  constructor(dir: string, name: string) {
+    this.#dir = dir;
+    this.name = name;
+    this.#manifest = readManifest(dir);
+    this.recordedAt = new Date(this.#manifest.recordedAt);
+    this.note = this.#manifest.note;
+    if (Number.isNaN(this.recordedAt.getTime())) throw new Error(`${dir}/manifest.json: recordedAt is not a date`);
+    for (const key of Object.keys(this.#manifest.entries)) {
+      const p = key.split('?')[0]!;
+      this.#byPath.set(p, [...(this.#byPath.get(p) ?? []), key]);
+    }
+  }
+
+  #find(pathname: string, query?: Query) {
+    const exact = this.#manifest.entries[requestKey(pathname, query)];
+    if (exact) return exact;
+    const same = this.#byPath.get(pathname);
+    return same?.length === 1 ? this.#manifest.entries[same[0]!] : undefined;
+  }
+
+  async get<T = unknown>(pathname: string, query?: Query): Promise<SourceResponse<T>> {
+    const entry = this.#find(pathname, query);
+    if (!entry) return { status: 404, body: { error: { code: 'not_found', message: `not in the ${this.name} snapshot` } } as T };
+    return { status: entry.status ?? 200, body: JSON.parse(readFileSync(path.join(this.#dir, entry.file), 'utf8')) as T };
+  }
+
+  async getText(pathname: string, query?: Query): Promise<SourceResponse<string>> {
+    const entry = this.#find(pathname, query);
+    if (!entry) return { status: 404, body: '' };
+    return { status: entry.status ?? 200, body: readFileSync(path.join(this.#dir, entry.file), 'utf8') };
+  }
+}
+
+function fileFor(key: string, ext: string): string {
+  const [p, q] = key.split('?') as [string, string | undefined];
+  const base = p.replace(/^\/+/, '').replace(/[^A-Za-z0-9._/-]/g, '_') || 'root';
+  const hashed = q ? `__${createHash('sha1').update(q).digest('hex').slice(0, 12)}` : '';
+  return !hashed && base.endsWith(ext) ? base : `${base}${hashed}${ext}`;
+}
+
+/** Live answers, also written into a snapshot folder (`svc snapshot record`). */
+export class RecordingSource implements DataSource {
+  readonly mode = 'live' as const;
+  readonly recordedAt = null;
+  readonly name: string;
+  readonly #manifest: Manifest;
+
+  constructor(
+    private readonly live: DataSource,
+    private readonly dir: string,
+    recordedAt: Date,
+    baseUrl?: string,
+    note?: string,
+  ) {
+    this.name = live.name;
+    mkdirSync(dir, { recursive: true });
+    const existing = existsSync(path.join(dir, 'manifest.json')) ? readManifest(dir) : null;
+    this.#manifest = { source: live.name, recordedAt: recordedAt.toISOString(), baseUrl, note, entries: existing?.entries ?? {} };
+  }
+
+  #save(key: string, status: number, content: string, ext: string): void {
+    const file = fileFor(key, ext);
+    mkdirSync(path.dirname(path.join(this.dir, file)), { recursive: true });
+    writeFileSync(path.join(this.dir, file), content);
+    this.#manifest.entries[key] = status === 200 ? { file } : { file, status };
+  }
+
+  async get<T = unknown>(pathname: string, query?: Query): Promise<SourceResponse<T>> {
+    const res = await this.live.get<T>(pathname, query);
+    this.#save(requestKey(pathname, query), res.status, `${JSON.stringify(res.body)}\n`, '.json');
+    return res;
+  }
+
+  async getText(pathname: string, query?: Query): Promise<SourceResponse<string>> {
+    const res = await this.live.getText(pathname, query);
+    this.#save(requestKey(pathname, query), res.status, res.body, path.extname(pathname) || '.txt');
+    return res;
+  }
+
+  /** Writes manifest.json; call once the recording is complete. */
+  finish(): string {
+    const file = path.join(this.dir, 'manifest.json');
+    writeFileSync(file, `${JSON.stringify(this.#manifest, null, 1)}\n`);
+    return file;
+  }
+}

@@ -1,0 +1,52 @@
+import type { Logger } from 'pino';
+import type { Config } from '../config.js';
+import { SvcError } from '../errors.js';
+import { LiveSource, SnapshotSource, type DataSource } from './source.js';
+
+/** Kalshi's public market data: live, or the snapshot folder SVC_KALSHI_SNAPSHOT_DIR. */
+export function kalshiSource(config: Config): DataSource {
+  const k = config.kalshi;
+  if (k.snapshotDir) return new SnapshotSource(k.snapshotDir, 'Kalshi');
+  return new LiveSource({ name: 'Kalshi', baseUrl: k.apiUrl, requestsPerSecond: k.requestsPerSecond, timeoutMs: k.timeoutMs, retries: k.retries });
+}
+
+/** A source that cannot be used, saying why (a live SEC source without its required User-Agent). */
+class Unconfigured implements DataSource {
+  readonly mode = 'live' as const;
+  readonly recordedAt = null;
+  constructor(
+    readonly name: string,
+    private readonly why: string,
+  ) {}
+  get(): never {
+    throw new SvcError('unavailable', { code: 'source_not_configured', message: this.why });
+  }
+  getText(): never {
+    return this.get();
+  }
+}
+
+/**
+ * The SEC's EDGAR APIs: data.sec.gov and www.sec.gov, live (which needs SVC_SEC_USER_AGENT),
+ * or the snapshot folder SVC_SEC_SNAPSHOT_DIR, which holds answers for both hosts.
+ */
+export function secSources(config: Config, log: Logger): { api: DataSource; www: DataSource } {
+  const s = config.sec;
+  if (s.snapshotDir) {
+    const snapshot = new SnapshotSource(s.snapshotDir, 'SEC EDGAR');
+    return { api: snapshot, www: snapshot };
+  }
+  if (!s.userAgent.trim()) {
+    const why = 'SEC EDGAR refuses requests without a User-Agent naming a contact: set SVC_SEC_USER_AGENT (e.g. "Acme Research ops@acme.example"), or SVC_SEC_SNAPSHOT_DIR to use recorded data.';
+    log.warn(`svc: SVC_SEC_USER_AGENT is not set; the SEC agents will answer with an error until it is. ${why}`);
+    return { api: new Unconfigured('SEC EDGAR', why), www: new Unconfigured('SEC EDGAR', why) };
+  }
+  const common = { requestsPerSecond: s.requestsPerSecond, timeoutMs: s.timeoutMs, retries: s.retries, headers: { 'user-agent': s.userAgent } };
+  // One throttle for both hosts would be stricter; the SEC's limit is per client across its hosts,
+  // so the per-host rate is halved to stay within it.
+  const perHost = Math.max(1, Math.floor(s.requestsPerSecond / 2));
+  return {
+    api: new LiveSource({ ...common, requestsPerSecond: perHost, name: 'SEC EDGAR', baseUrl: s.apiUrl }),
+    www: new LiveSource({ ...common, requestsPerSecond: perHost, name: 'SEC EDGAR', baseUrl: s.wwwUrl }),
+  };
+}

@@ -1,0 +1,50 @@
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { PACKAGE_ROOT, type Config } from './config.js';
+import { serve } from './serve.js';
+
+const DEMO_EMAIL = 'demo@svc.local';
+
+/**
+ * `svc demo` (npm run demo): the whole service offline, on the snapshots shipped in
+ * snapshots/, with its own data dir and a Pro demo account whose key is printed.
+ */
+export async function demo(config: Config): Promise<number> {
+  const kalshiDir = path.join(PACKAGE_ROOT, 'snapshots', 'kalshi');
+  const secDir = path.join(PACKAGE_ROOT, 'snapshots', 'sec');
+  if (!config.kalshi.snapshotDir && existsSync(kalshiDir)) config.kalshi.snapshotDir = kalshiDir;
+  if (!config.sec.snapshotDir && existsSync(secDir)) config.sec.snapshotDir = secDir;
+  if (!process.env.SVC_DATA_DIR) config.storage.dataDir = path.resolve('data', 'demo');
+  return serve(config, async (service, url) => {
+    const accounts = service.deps.accounts;
+    const existing = await service.deps.store.db.selectFrom('accounts').select('id').where('email', '=', DEMO_EMAIL).executeTakeFirst();
+    const { secret, accountId } = existing
+      ? { ...(await accounts.issueKey(existing.id)), accountId: existing.id }
+      : await accounts.createAccount({ email: DEMO_EMAIL, plan: 'pro', credits: 100 }).then((r) => ({ secret: r.secret, accountId: r.account.id }));
+    const events = config.kalshi.snapshotDir ? demoEventUrls(config.kalshi.snapshotDir) : [];
+    return [
+      '',
+      `svc demo is running offline at ${url} (data in ${config.storage.dataDir}).`,
+      `Demo account ${accountId} (Pro plan): API key ${secret}`,
+      '',
+      `  export SVC_KEY=${secret}`,
+      ...(events[0]
+        ? [
+            `  curl -s ${url}/v1/responses -H "Authorization: Bearer $SVC_KEY" -H 'Content-Type: application/json' \\`,
+            `    -d '{"model":"svc-prediction-markets-agent","input":"${events[0]}"}' | jq -r '.output[0].content[0].text'`,
+            '',
+            `Events in the Kalshi demo snapshot (${events.length}):`,
+            ...events.map((e) => `  ${e}`),
+          ]
+        : []),
+      '',
+    ];
+  });
+}
+
+/** Event page addresses for the events recorded in a Kalshi snapshot folder. */
+export function demoEventUrls(dir: string): string[] {
+  const file = path.join(dir, 'events.json');
+  if (!existsSync(file)) return [];
+  return (JSON.parse(readFileSync(file, 'utf8')) as { url: string }[]).map((e) => e.url);
+}

@@ -1,0 +1,193 @@
+import { SvcError, isSvcError } from '../errors.js';
+import { newId } from '../ids.js';
+import type { Report, ReportStore } from './store.js';
+
+/** The leader of a flight gave up before generating (its caller could not pay): waiters start over. */
+export class FlightAbandoned extends Error {
+  override name = 'FlightAbandoned';
+}
+
+function deferred<T>() {
+  let resolve!: (v: T) => void;
+  let reject!: (e: unknown) => void;
+  const promise = new Promise<T>((res, rej) => {
+    resolve = res;
+    reject = rej;
+  });
+  promise.catch(() => {}); // waiters handle it; nobody waiting is not an error
+  return { promise, resolve, reject };
+}
+
+/** One generation, shared by everyone who asked for it. */
+export class Flight {
+  readonly progress: string[] = [];
+  readonly #started = deferred<void>();
+  readonly #done = deferred<Report>();
+  readonly #listeners = new Set<() => void>();
+  #settled = false;
+
+  constructor(readonly jobId: string) {}
+
+  /** Resolves once the leader has paid and generation is under way; rejects if it gave up. */
+  get started(): Promise<void> {
+    return this.#started.promise;
+  }
+
+  get done(): Promise<Report> {
+    return this.#done.promise;
+  }
+
+  get settled(): boolean {
+    return this.#settled;
+  }
+
+  report(message: string): void {
+    this.progress.push(message);
+    this.#notify();
+  }
+
+  /** Wakes `fn` on progress and on settling; returns the unsubscribe. */
+  listen(fn: () => void): () => void {
+    this.#listeners.add(fn);
+    return () => this.#listeners.delete(fn);
+  }
+
+  markStarted(): void {
+    this.#started.resolve();
+  }
+
+  resolve(r: Report): void {
+    if (this.#settled) return;
+    this.#settled = true;
+    this.#started.resolve();
+    this.#done.resolve(r);
+    this.#notify();
+  }
+
+  reject(e: unknown): void {
+    if (this.#settled) return;
+    this.#settled = true;
+    this.#started.reject(e);
+    this.#done.reject(e);
+    this.#notify();
+  }
+
+  #notify(): void {
+    for (const fn of this.#listeners) fn();
+  }
+}
+
+/** The caller leads this flight: it pays, runs the generation, and everyone else waits on it. */
+export interface Lead {
+  flight: Flight;
+  /** Gave up before starting (could not pay): withdraws the claim so another request may lead. */
+  abandon(): Promise<void>;
+  /**
+   * Paid: runs the generation detached from any request (it completes and is stored even if
+   * every waiter leaves), renewing the claim while it runs.
+   */
+  run(work: (progress: (message: string) => void) => Promise<Report>): Promise<Report>;
+}
+
+/**
+ * Single-flight report generation. In this process, the first request for an event creates
+ * its flight and later ones join it. Across replicas, a leased claim row decides the leader;
+ * the others follow it by polling until it is done (then read the new report), failed (then
+ * fail alike), withdrawn or lapsed (then start over and perhaps lead).
+ */
+export class ReportFlights {
+  readonly #local = new Map<string, Flight>();
+
+  constructor(
+    private readonly store: ReportStore,
+    private readonly options: { owner: string; leaseMs: number; pollMs: number },
+  ) {}
+
+  current(eventTicker: string): Flight | undefined {
+    return this.#local.get(eventTicker);
+  }
+
+  async enter(eventTicker: string): Promise<{ role: 'join'; flight: Flight } | { role: 'lead'; lead: Lead }> {
+    const existing = this.#local.get(eventTicker);
+    if (existing) return { role: 'join', flight: existing };
+    // Registered before the first await, so a second request in this process joins it.
+    const flight = new Flight(newId('job_'));
+    this.#local.set(eventTicker, flight);
+    const forget = () => {
+      if (this.#local.get(eventTicker) === flight) this.#local.delete(eventTicker);
+    };
+    flight.done.then(forget, forget);
+    let claimed: boolean;
+    try {
+      claimed = await this.store.claim(eventTicker, flight.jobId, this.options.owner, this.options.leaseMs);
+    } catch (err) {
+      flight.reject(err);
+      throw err;
+    }
+    if (!claimed) {
+      void this.#follow(eventTicker, flight);
+      return { role: 'join', flight };
+    }
+    return { role: 'lead', lead: this.#lead(eventTicker, flight) };
+  }
+
+  #lead(eventTicker: string, flight: Flight): Lead {
+    return {
+      flight,
+      abandon: async () => {
+        await this.store.dropClaim(eventTicker, flight.jobId).catch(() => {});
+        flight.reject(new FlightAbandoned('the leader gave up'));
+      },
+      run: (work) => {
+        const renew = setInterval(() => void this.store.renewClaim(eventTicker, flight.jobId, this.options.leaseMs).catch(() => {}), Math.max(200, this.options.leaseMs / 3));
+        renew.unref();
+        const generation = (async () => {
+          await this.store.startClaim(eventTicker, flight.jobId);
+          flight.markStarted();
+          try {
+            const report = await work((m) => flight.report(m));
+            await this.store.finishClaim(eventTicker, flight.jobId).catch(() => {});
+            flight.resolve(report);
+            return report;
+          } catch (err) {
+            const error = isSvcError(err) ? err : new SvcError('internal', { code: 'generation_failed', message: 'The report generation failed unexpectedly.' });
+            await this.store.finishClaim(eventTicker, flight.jobId, { error }).catch(() => {});
+            flight.reject(err);
+            throw err;
+          } finally {
+            clearInterval(renew);
+          }
+        })();
+        generation.catch(() => {});
+        return generation;
+      },
+    };
+  }
+
+  /** Follows a generation led by another replica, for every waiter in this process. */
+  async #follow(eventTicker: string, flight: Flight): Promise<void> {
+    try {
+      const before = (await this.store.latest(eventTicker, Number.MAX_SAFE_INTEGER))?.version ?? 0;
+      for (let first = true; ; first = false) {
+        if (!first) await new Promise((r) => setTimeout(r, this.options.pollMs));
+        const job = await this.store.job(eventTicker);
+        if (!job || ((job.state === 'claimed' || job.state === 'running') && job.leaseExpiresAt < Date.now())) {
+          throw new FlightAbandoned('the other generation stopped');
+        }
+        if (job.state === 'claimed') continue;
+        if (job.state === 'running') {
+          if (!flight.progress.length) flight.report('Another server is generating this report; waiting for it.');
+          flight.markStarted();
+          continue;
+        }
+        if (job.state === 'failed') throw job.error;
+        const report = await this.store.latest(eventTicker, Number.MAX_SAFE_INTEGER);
+        if (!report || report.version <= before) throw new FlightAbandoned('no new report was stored');
+        flight.resolve(report);
+        return;
+      }
+    } catch (err) {
+      flight.reject(err);
+    }
+  }
+}

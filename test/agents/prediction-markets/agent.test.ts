@@ -1,0 +1,272 @@
+import OpenAI from 'openai';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { predictionMarketsFromCore } from '../../../src/agents/index.js';
+import { KalshiClient } from '../../../src/data/kalshi/client.js';
+import { WORLD_NOW, eventUrl } from '../../fixtures/kalshi-world.js';
+import { startFakeKalshi, type FakeKalshi } from '../../helpers/fake-kalshi.js';
+import type { FakeReply, FakeRequest } from '../../helpers/fake-http.js';
+import { sleep } from '../../helpers/scripted-agent.js';
+import { startService, type TestService } from '../../helpers/service.js';
+import { post, readSse } from '../../helpers/sse.js';
+
+const MODEL = 'svc-prediction-markets-agent';
+let fake: FakeKalshi;
+let svc: TestService;
+let intercept: ((req: FakeRequest) => FakeReply | undefined) | undefined;
+
+beforeAll(async () => {
+  fake = await startFakeKalshi({ intercept: (req) => intercept?.(req) });
+  svc = await startService({
+    env: { SVC_KALSHI_API_URL: fake.apiUrl, SVC_KALSHI_RETRIES: '2', SVC_KALSHI_TIMEOUT_MS: '400', SVC_KEEPALIVE_MS: '150' },
+    // The fake exchange lives at WORLD_NOW: pin the agent's clock to it.
+    agents: (core) => [predictionMarketsFromCore(core, new KalshiClient(core.kalshi, () => new Date(WORLD_NOW * 1000)))],
+  });
+});
+afterEach(() => {
+  intercept = undefined;
+});
+afterAll(async () => {
+  await svc.close();
+  await fake.close();
+});
+
+const urlOf = (series: string) => eventUrl(fake.world, fake.world.openEvents.find((t) => t.startsWith(`${series}-`))!);
+const tickerOf = (series: string) => fake.world.openEvents.find((t) => t.startsWith(`${series}-`))!;
+const balance = async (id: string) => (await svc.service.deps.accounts.getAccount(id)).credits;
+const ledgerKinds = async (id: string) =>
+  (await svc.service.deps.billing.ledger(id, { limit: 100 })).entries.map((e) => `${e.kind}:${e.amount}`).reverse();
+const reportsOf = (series: string) => svc.service.deps.reports.versions(tickerOf(series));
+
+describe('input and refusals (nothing charged)', () => {
+  it('refuses anything but a Kalshi event address with 400 invalid_event_url', async () => {
+    const { id, apiKey } = await svc.account({ plan: 'pro', credits: 10 });
+    for (const input of ['What are the odds of a Fed cut?', 'https://polymarket.com/event/x', 'https://kalshi.com/markets/kxcpiyoy/cpi/kxcpiyoy-26dec-t3.0']) {
+      const res = await post(`${svc.baseURL}/responses`, apiKey, { model: MODEL, input });
+      expect(res.status).toBe(400);
+      const err = ((await res.json()) as any).error;
+      expect(err).toMatchObject({ code: 'invalid_event_url', param: 'input' });
+      expect(err.message).toContain('https://kalshi.com/markets/<series>/<slug>/<event_ticker>');
+    }
+    expect(await balance(id)).toBe(10);
+  });
+
+  it('answers 404 event_not_found for an event the exchange does not know', async () => {
+    const { id, apiKey } = await svc.account({ plan: 'pro', credits: 10 });
+    const res = await post(`${svc.baseURL}/responses`, apiKey, { model: MODEL, input: 'https://kalshi.com/markets/kxfeddecision/fed/kxfeddecision-30jan' });
+    expect(res.status).toBe(404);
+    expect(((await res.json()) as any).error.code).toBe('event_not_found');
+    expect(await ledgerKinds(id)).toEqual(['grant:10']);
+  });
+
+  it(':cache with nothing stored is 404 report_not_cached, naming the model that generates one', async () => {
+    const { apiKey } = await svc.account({ plan: 'free' });
+    const res = await post(`${svc.baseURL}/chat/completions`, apiKey, { model: `${MODEL}:cache`, messages: [{ role: 'user', content: urlOf('KXSEAICE') }] });
+    expect(res.status).toBe(404);
+    const err = ((await res.json()) as any).error;
+    expect(err.code).toBe('report_not_cached');
+    expect(err.message).toContain(`'${MODEL}' generates one`);
+  });
+
+  it('generating needs a paid plan (403) and 3 credits (402)', async () => {
+    const free = await svc.account({ plan: 'free', credits: 50 });
+    const r1 = await post(`${svc.baseURL}/responses`, free.apiKey, { model: MODEL, input: urlOf('KXAIMODEL') });
+    expect(r1.status).toBe(403);
+    expect(((await r1.json()) as any).error.code).toBe('plan_required');
+    expect(r1.headers.get('x-credits-charged')).toBe('0');
+    const poor = await svc.account({ plan: 'plus', credits: 2 });
+    const r2 = await post(`${svc.baseURL}/responses`, poor.apiKey, { model: `${MODEL}:refresh`, input: urlOf('KXAIMODEL'), stream: true });
+    expect(r2.status).toBe(402);
+    expect(r2.headers.get('x-credits-remaining')).toBe('2');
+    expect(await reportsOf('KXAIMODEL')).toEqual([]);
+  });
+});
+
+describe('variants, caching and billing', () => {
+  it('default: generates once (3 credits), then serves the stored report free to everyone', async () => {
+    const payer = await svc.account({ plan: 'pro', credits: 10 });
+    const client = new OpenAI({ baseURL: svc.baseURL, apiKey: payer.apiKey, maxRetries: 0 });
+    const first = await client.responses.create({ model: MODEL, input: urlOf('KXFEDDECISION') }).withResponse();
+    expect(first.response.headers.get('x-report-cache')).toBe('miss');
+    expect(first.response.headers.get('x-credits-charged')).toBe('3');
+    expect(first.response.headers.get('x-credits-remaining')).toBe('7');
+    expect(first.response.headers.get('x-report-generated-at')).toMatch(/^2\d{3}-/);
+    const text = first.data.output_text;
+    expect(text).toContain('## Outcomes: model vs market');
+    const annotations = (first.data.output[0] as any).content[0].annotations as any[];
+    expect(annotations.length).toBeGreaterThan(5);
+    for (const a of annotations) expect(text.slice(a.start_index, a.end_index)).toBe(`[${a.order}]`);
+    expect(await ledgerKinds(payer.id)).toEqual(['grant:10', 'hold:-3', 'capture:0']);
+
+    const again = await client.responses.create({ model: MODEL, input: urlOf('KXFEDDECISION') }).withResponse();
+    expect(again.response.headers.get('x-report-cache')).toBe('hit');
+    expect(again.response.headers.get('x-credits-charged')).toBe('0');
+    expect(again.data.output_text).toBe(text);
+    expect(await balance(payer.id)).toBe(7);
+
+    // Cached reports are free on every plan, through both endpoints, at any letter case.
+    const free = await svc.account({ plan: 'free' });
+    const chat = await new OpenAI({ baseURL: svc.baseURL, apiKey: free.apiKey })
+      .chat.completions.create({ model: `${MODEL}:cache`, messages: [{ role: 'user', content: urlOf('KXFEDDECISION').toUpperCase() }] })
+      .withResponse();
+    expect(chat.response.headers.get('x-report-cache')).toBe('hit');
+    expect(chat.data.choices[0]!.message.content).toBe(text);
+    expect((chat.data.choices[0] as any).citations.length).toBe(annotations.length);
+    const defaultFree = await post(`${svc.baseURL}/responses`, free.apiKey, { model: MODEL, input: urlOf('KXFEDDECISION') });
+    expect(defaultFree.status).toBe(200);
+  });
+
+  it(':refresh always generates a new version and charges; GET lists every version', async () => {
+    const { id, apiKey } = await svc.account({ plan: 'enterprise', credits: 9 });
+    for (let i = 0; i < 2; i++) {
+      const res = await post(`${svc.baseURL}/responses`, apiKey, { model: `${MODEL}:refresh`, input: urlOf('KXSPACEX') });
+      expect(res.status).toBe(200);
+      expect(res.headers.get('x-report-cache')).toBe('miss');
+      await res.text();
+    }
+    expect(await balance(id)).toBe(3);
+    const stored = (await (await fetch(`${svc.baseURL}/prediction-markets/reports/${tickerOf('KXSPACEX').toLowerCase()}`, { headers: { authorization: `Bearer ${apiKey}` } })).json()) as any;
+    expect(stored).toMatchObject({ object: 'prediction_market.report', event_ticker: tickerOf('KXSPACEX'), version: 2, source: 'live' });
+    expect(stored.versions.map((v: any) => v.version)).toEqual([2, 1]);
+    expect(stored.text).toContain('## Contract snapshot');
+    const v1 = await fetch(`${svc.baseURL}/prediction-markets/reports/${tickerOf('KXSPACEX')}?version=1`, { headers: { authorization: `Bearer ${apiKey}` } });
+    expect(((await v1.json()) as any).version).toBe(1);
+    const none = await fetch(`${svc.baseURL}/prediction-markets/reports/KXNOPE-1`, { headers: { authorization: `Bearer ${apiKey}` } });
+    expect(none.status).toBe(404);
+  });
+
+  it('concurrent requests for one event: exactly one generation and one charge; the rest join free', async () => {
+    const accounts = await Promise.all([1, 2, 3].map(() => svc.account({ plan: 'pro', credits: 30 })));
+    const before = fake.count(`/trade-api/v2/markets/orderbooks`);
+    const results = await Promise.all(
+      Array.from({ length: 12 }, async (_, i) => {
+        const res = await post(`${svc.baseURL}/responses`, accounts[i % 3]!.apiKey, { model: MODEL, input: urlOf('KXNBAGAME'), stream: i % 2 === 0 });
+        const body = i % 2 === 0 ? (await readSse(res)).raw : await res.text();
+        return { cache: res.headers.get('x-report-cache'), charged: res.headers.get('x-credits-charged'), body };
+      }),
+    );
+    expect(fake.count('/trade-api/v2/markets/orderbooks') - before).toBe(1);
+    expect(results.filter((r) => r.cache === 'miss')).toHaveLength(1);
+    expect(results.filter((r) => r.cache === 'joined' || r.cache === 'hit')).toHaveLength(11);
+    const balances = await Promise.all(accounts.map((a) => balance(a.id)));
+    expect(balances.reduce((s, b) => s + b, 0)).toBe(87);
+    expect(await reportsOf('KXNBAGAME')).toHaveLength(1);
+    expect((await svc.service.deps.billing.verify()).mismatches).toEqual([]);
+  });
+
+  it('a generation whose client disconnected still completes, is stored, and stays charged', async () => {
+    const slow = await startFakeKalshi({ latencyMs: 120 });
+    const other = await startService({
+      env: { SVC_KALSHI_API_URL: slow.apiUrl },
+      agents: (core) => [predictionMarketsFromCore(core, new KalshiClient(core.kalshi, () => new Date(WORLD_NOW * 1000)))],
+    });
+    try {
+      const acct = await other.account({ plan: 'pro', credits: 6 });
+      const ctrl = new AbortController();
+      const res = await fetch(`${other.baseURL}/chat/completions`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${acct.apiKey}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ model: MODEL, messages: [{ role: 'user', content: urlOf('KXPAYROLLS') }], stream: true }),
+        signal: ctrl.signal,
+      });
+      expect(res.headers.get('x-report-cache')).toBe('miss');
+      await res.body!.getReader().read();
+      ctrl.abort();
+      for (let i = 0; i < 100 && !(await other.service.deps.reports.versions(tickerOf('KXPAYROLLS'))).length; i++) await sleep(100);
+      expect(await other.service.deps.reports.versions(tickerOf('KXPAYROLLS'))).toHaveLength(1);
+      await sleep(100);
+      const kinds = (await other.service.deps.billing.ledger(acct.id, { limit: 10 })).entries.map((e) => e.kind).reverse();
+      expect(kinds).toEqual(['grant', 'hold', 'capture']);
+    } finally {
+      await other.close();
+      await slow.close();
+    }
+  });
+
+  it('streams: created and in_progress at once, keep-alives while generating, then the report; stored ones in chunks', async () => {
+    const slowFake = await startFakeKalshi({ latencyMs: 150 });
+    const s2 = await startService({
+      env: { SVC_KALSHI_API_URL: slowFake.apiUrl, SVC_KEEPALIVE_MS: '100' },
+      agents: (core) => [predictionMarketsFromCore(core, new KalshiClient(core.kalshi, () => new Date(WORLD_NOW * 1000)))],
+    });
+    try {
+      const acct = await s2.account({ plan: 'pro', credits: 10 });
+      const res = await post(`${s2.baseURL}/responses`, acct.apiKey, { model: MODEL, input: urlOf('KXETHD'), stream: true });
+      const sse = await readSse(res);
+      const types = sse.frames.map((f) => f.event);
+      expect(types.slice(0, 2)).toEqual(['response.created', 'response.in_progress']);
+      expect(sse.comments.filter((c) => c === 'keep-alive').length).toBeGreaterThanOrEqual(1);
+      expect(sse.comments.some((c) => c.startsWith('Fetching KXETHD'))).toBe(true);
+      expect(types.at(-1)).toBe('response.completed');
+      const stored = await s2.service.deps.reports.latest(tickerOf('KXETHD'));
+      const deltas = sse.frames.filter((f) => f.event === 'response.output_text.delta').map((f) => JSON.parse(f.data).delta as string);
+      expect(deltas.join('')).toBe(stored!.text);
+      expect(deltas.length).toBeGreaterThan(2);
+      // A stored report streams in the same chunks, at once.
+      const hit = await readSse(await post(`${s2.baseURL}/responses`, acct.apiKey, { model: `${MODEL}:cache`, input: urlOf('KXETHD'), stream: true }));
+      expect(hit.frames.filter((f) => f.event === 'response.output_text.delta').map((f) => JSON.parse(f.data).delta)).toEqual(deltas);
+    } finally {
+      await s2.close();
+      await slowFake.close();
+    }
+  });
+
+  it('an Idempotency-Key retry of a generation never charges twice', async () => {
+    const { id, apiKey } = await svc.account({ plan: 'pro', credits: 10 });
+    const headers = { 'idempotency-key': `report-${id}` };
+    const a = await post(`${svc.baseURL}/responses`, apiKey, { model: `${MODEL}:refresh`, input: urlOf('KXHIGHNY') }, headers);
+    const b = await post(`${svc.baseURL}/responses`, apiKey, { model: `${MODEL}:refresh`, input: urlOf('KXHIGHNY') }, headers);
+    expect(await b.text()).toBe(await a.text());
+    expect(b.headers.get('idempotent-replayed')).toBe('true');
+    expect(await balance(id)).toBe(7);
+  });
+});
+
+describe('when the exchange misbehaves', () => {
+  it('retries 429 (honouring Retry-After) and 5xx, then succeeds', async () => {
+    const { id, apiKey } = await svc.account({ plan: 'pro', credits: 10 });
+    let n = 0;
+    intercept = (req) => {
+      if (!req.path.endsWith('/markets/orderbooks')) return undefined;
+      n++;
+      return n === 1 ? { status: 429, json: { error: 'slow down' }, headers: { 'retry-after': '0' } } : n === 2 ? { status: 503, json: {} } : undefined;
+    };
+    const res = await post(`${svc.baseURL}/responses`, apiKey, { model: MODEL, input: urlOf('KXBOXOFFICE') });
+    expect(res.status).toBe(200);
+    expect(n).toBe(3);
+    expect(await balance(id)).toBe(7);
+  });
+
+  it('gives a clear 502 when the exchange keeps failing, charges nothing and stores nothing', async () => {
+    const { id, apiKey } = await svc.account({ plan: 'pro', credits: 10 });
+    intercept = (req) => (req.path.includes('/candlesticks') ? { status: 500, json: { error: 'internal' } } : undefined);
+    const res = await post(`${svc.baseURL}/responses`, apiKey, { model: MODEL, input: urlOf('KXAPPROVAL') });
+    expect(res.status).toBe(502);
+    const err = ((await res.json()) as any).error;
+    expect(err).toMatchObject({ code: 'upstream_unavailable', type: 'upstream_error' });
+    expect(err.message).toMatch(/Kalshi answered 500 \(3 attempts\)/);
+    expect(await balance(id)).toBe(10);
+    expect(await ledgerKinds(id)).toEqual(['grant:10', 'hold:-3', 'release:3']);
+    expect(await reportsOf('KXAPPROVAL')).toEqual([]);
+    // Streaming: the failure arrives as an error event, still free.
+    const sse = await readSse(await post(`${svc.baseURL}/responses`, apiKey, { model: MODEL, input: urlOf('KXAPPROVAL'), stream: true }));
+    expect(sse.frames.slice(-2).map((f) => f.event)).toEqual(['error', 'response.failed']);
+    expect(await balance(id)).toBe(10);
+  });
+
+  it('times out a hanging exchange with 504, free', async () => {
+    const { id, apiKey } = await svc.account({ plan: 'pro', credits: 10 });
+    intercept = (req) => (req.path.endsWith('/markets/orderbooks') ? 'hang' : undefined);
+    const res = await post(`${svc.baseURL}/responses`, apiKey, { model: `${MODEL}:refresh`, input: urlOf('KXSHUTDOWN') });
+    expect(res.status).toBe(504);
+    expect(((await res.json()) as any).error.code).toBe('upstream_timeout');
+    expect(await balance(id)).toBe(10);
+  });
+
+  it('a failure before anything is charged (the event lookup) is an HTTP error with no hold', async () => {
+    const { id, apiKey } = await svc.account({ plan: 'pro', credits: 10 });
+    intercept = (req) => (/\/events\/[^/]+$/.test(req.path) ? { status: 502, json: {} } : undefined);
+    const res = await post(`${svc.baseURL}/responses`, apiKey, { model: `${MODEL}:refresh`, input: urlOf('KXCPIYOY'), stream: true });
+    expect(res.status).toBe(502);
+    expect(await ledgerKinds(id)).toEqual(['grant:10']);
+  });
+});

@@ -1,0 +1,77 @@
+import { describe, expect, it } from 'vitest';
+import { IDENTITY, backtest, baseRates, calibrate, fitCalibration, modelEvent, samples, type Observation } from '../../../src/agents/prediction-markets/model.js';
+
+/** Outcomes drawn from true probabilities, priced by a crowd that compresses them (longshot bias). */
+function biasedHistory(n: number, slope = 0.7, recurringTypes = true): Observation[] {
+  let seed = 7;
+  const rnd = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
+  const out: Observation[] = [];
+  for (let i = 0; i < n; i++) {
+    const truth = 0.02 + 0.96 * rnd();
+    const price = 1 / (1 + Math.exp(-slope * Math.log(truth / (1 - truth))));
+    out.push({ eventTicker: `E${i}`, closeTs: i, type: recurringTypes ? (i % 2 ? 'A' : 'B') : `T${i}`, price: Math.round(price * 100) / 100, outcome: rnd() < truth ? 1 : 0 });
+  }
+  return out;
+}
+
+describe('calibration', () => {
+  it('is the identity without history', () => {
+    expect(fitCalibration([])).toEqual(IDENTITY);
+    expect(calibrate(IDENTITY, 0.37)).toBeCloseTo(0.37, 10);
+  });
+
+  it('finds the favourite-longshot bias: prices too close to 50% get pushed outwards', () => {
+    const history = biasedHistory(4000, 0.7, false);
+    const c = fitCalibration(samples(history, history));
+    expect(c.c).toBe(0); // no outcome type recurs, so there is no base rate to weigh
+    expect(c.b).toBeGreaterThan(1.25);
+    expect(c.b).toBeLessThan(1.6);
+    expect(Math.abs(c.a)).toBeLessThan(0.15);
+    expect(calibrate(c, 0.1)).toBeLessThan(0.1);
+    expect(calibrate(c, 0.9)).toBeGreaterThan(0.9);
+  });
+
+  it('a short history moves the model little (the prior holds)', () => {
+    const history = biasedHistory(6);
+    const c = fitCalibration(samples(history, history));
+    expect(Math.abs(c.b - 1)).toBeLessThan(0.35);
+  });
+
+  it('learns to weigh base rates only when they carry information the price missed', () => {
+    // "Hold" resolves YES 80% of the time although the crowd prices it at 50%.
+    const informative: Observation[] = Array.from({ length: 400 }, (_, i) => ({ eventTicker: `E${i}`, closeTs: i, type: i % 2 ? 'Hold' : 'Cut', price: 0.5, outcome: (i % 2 ? i % 10 !== 1 : i % 10 === 0) ? 1 : 0 }));
+    const fit = fitCalibration(samples(informative, informative));
+    expect(fit.c).toBeGreaterThan(0.5);
+    const noise = biasedHistory(2000);
+    expect(Math.abs(fitCalibration(samples(noise, noise)).c)).toBeLessThan(0.3);
+  });
+
+  it('normalises mutually exclusive outcomes, and leaves unseen types to the price', () => {
+    const rates = baseRates([
+      ...Array.from({ length: 30 }, () => ({ type: 'Hold', outcome: 1 as const })),
+      ...Array.from({ length: 30 }, () => ({ type: 'Cut', outcome: 0 as const })),
+    ]);
+    const withRates = { ...IDENTITY, c: 1, n: 60 };
+    const out = modelEvent([{ type: 'Hold', price: 0.5 }, { type: 'Cut', price: 0.6 }], withRates, rates, true);
+    expect(out[0]!.model + out[1]!.model).toBeCloseTo(1, 10);
+    expect(out[0]!.model).toBeGreaterThan(out[1]!.model); // Hold's record pulls it above Cut
+    const independent = modelEvent([{ type: 'New', price: 0.3 }], withRates, rates, false);
+    expect(independent[0]!.model).toBeCloseTo(0.3, 10);
+  });
+
+  it("never lets a market's own outcome into its base rate", () => {
+    const obs: Observation[] = [{ eventTicker: 'E1', closeTs: 1, type: 'Hold', price: 0.5, outcome: 1 }];
+    expect(samples(obs, obs)[0]!.rate).toBeNull();
+  });
+
+  it('backtests walk-forward: the model beats biased prices out of sample', () => {
+    const result = backtest(biasedHistory(1500), () => false);
+    expect(result.markets).toBe(1500);
+    expect(result.model.brier).toBeLessThan(result.market.brier);
+    expect(result.model.logLoss).toBeLessThan(result.market.logLoss);
+    expect(result.marketBins.reduce((s, b) => s + b.count, 0)).toBe(1500);
+    // Longshots are overpriced: in the lowest bin, the market predicts more than happens.
+    const low = result.marketBins[0]!;
+    expect(low.meanPredicted).toBeGreaterThan(low.observed);
+  });
+});

@@ -1,0 +1,50 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { eventUrl } from '../../fixtures/kalshi-world.js';
+import { PG_URL, dropTestSchemas, freshPostgres } from '../../helpers/backends.js';
+import { startFakeKalshi } from '../../helpers/fake-kalshi.js';
+import { startChildService, stopAllChildren, stopChild } from '../../helpers/processes.js';
+import { post } from '../../helpers/sse.js';
+
+afterAll(async () => {
+  await stopAllChildren();
+  await dropTestSchemas();
+});
+
+describe.skipIf(!PG_URL)(`report generation across replicas sharing Postgres${PG_URL ? '' : ' (skipped: set SVC_TEST_DATABASE_URL to run)'}`, () => {
+  it('concurrent requests on two replicas: one generation, one charge, everyone gets the report', async () => {
+    const fake = await startFakeKalshi({ latencyMs: 80 });
+    try {
+      const env = { SVC_DATABASE_URL: await freshPostgres(), SVC_ADMIN_KEY: 'replica-admin', SVC_KALSHI_API_URL: fake.apiUrl };
+      const [a, b] = await Promise.all([startChildService(env), startChildService(env)]);
+      const accounts = await Promise.all(
+        [1, 2].map(async () => {
+          const res = await fetch(`${a.url}/v1/admin/accounts`, {
+            method: 'POST',
+            headers: { authorization: 'Bearer replica-admin', 'content-type': 'application/json' },
+            body: JSON.stringify({ email: `pm${Math.random().toString(36).slice(2)}@example.com`, plan: 'pro', credits: 30 }),
+          });
+          return (await res.json()) as { id: string; api_key: string };
+        }),
+      );
+      const url = eventUrl(fake.world, fake.world.openEvents.find((t) => t.startsWith('KXFEDDECISION-'))!);
+      const results = await Promise.all(
+        Array.from({ length: 10 }, async (_, i) => {
+          const res = await post(`${(i % 2 ? a : b).url}/v1/responses`, accounts[i % 2]!.api_key, { model: 'svc-prediction-markets-agent', input: url });
+          const body = (await res.json()) as any;
+          return { status: res.status, cache: res.headers.get('x-report-cache'), text: body.output?.[0]?.content?.[0]?.text as string };
+        }),
+      );
+      expect(results.every((r) => r.status === 200)).toBe(true);
+      expect(results.filter((r) => r.cache === 'miss')).toHaveLength(1);
+      expect(new Set(results.map((r) => r.text)).size).toBe(1);
+      expect(fake.count('/trade-api/v2/markets/orderbooks')).toBe(1);
+      const credits = await Promise.all(
+        accounts.map(async (acct) => ((await (await fetch(`${a.url}/v1/account`, { headers: { authorization: `Bearer ${acct.api_key}` } })).json()) as { credits: number }).credits),
+      );
+      expect(credits[0]! + credits[1]!).toBe(57);
+      await Promise.all([stopChild(a.child), stopChild(b.child)]);
+    } finally {
+      await fake.close();
+    }
+  });
+});

@@ -1,0 +1,160 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { writeReport } from '../../../src/agents/prediction-markets/report.js';
+import { research } from '../../../src/agents/prediction-markets/research.js';
+import { KalshiClient } from '../../../src/data/kalshi/client.js';
+import { formatCount, formatDollars, formatPercent, parseFixed } from '../../../src/data/kalshi/numbers.js';
+import { parseEventUrl } from '../../../src/data/kalshi/url.js';
+import { LiveSource } from '../../../src/data/source.js';
+import { WORLD_NOW, eventUrl, orderbook } from '../../fixtures/kalshi-world.js';
+import { startFakeKalshi, type FakeKalshi } from '../../helpers/fake-kalshi.js';
+
+let fake: FakeKalshi;
+let client: KalshiClient;
+const API = 'https://api.elections.kalshi.com/trade-api/v2';
+
+beforeAll(async () => {
+  fake = await startFakeKalshi({ pageSize: 7 });
+  client = new KalshiClient(new LiveSource({ name: 'Kalshi', baseUrl: fake.apiUrl, requestsPerSecond: 20, timeoutMs: 5000, retries: 1 }), () => new Date(WORLD_NOW * 1000));
+});
+afterAll(() => fake.close());
+
+const open = (series: string) => fake.world.openEvents.find((t) => t.startsWith(`${series}-`))!;
+
+async function build(series: string) {
+  const ticker = open(series);
+  const before = fake.requests.length;
+  const r = await research(client, ticker);
+  const report = writeReport(r, { address: parseEventUrl(eventUrl(fake.world, ticker)), apiUrl: API, source: { mode: 'live' } });
+  const made = fake.requests.slice(before);
+  // Pages of the settled lists count once: this fake pages every 7 markets to exercise paging.
+  const requests = made.filter((q) => !((q.path.endsWith('/markets') || q.path.endsWith('/historical/markets')) && q.query.get('cursor'))).length;
+  return { ticker, r, report, text: report.text, requests };
+}
+
+/** The Markdown table rows under a heading. */
+function tableRows(text: string, heading: string): string[][] {
+  const section = text.split(`## ${heading}`)[1]!.split('\n## ')[0]!;
+  return section
+    .split('\n')
+    .filter((l) => l.startsWith('|') && !l.startsWith('|---'))
+    .slice(1)
+    .map((l) => l.split(/(?<!\\)\|/).slice(1, -1).map((c) => c.trim()));
+}
+
+describe('the report', () => {
+  it('has every section, in order, with a header naming event, series, time and source', async () => {
+    const { text, ticker } = await build('KXFEDDECISION');
+    const headings = [...text.matchAll(/^## (.+)$/gm)].map((m) => m[1]);
+    expect(headings).toEqual(['Key takeaway', 'Outcomes: model vs market', 'Key claims and catalysts', 'Resolution history (KXFEDDECISION)', 'Contract snapshot', 'Method and caveats']);
+    expect(text.split('\n')[0]).toBe(`# ${fake.world.events.get(ticker)!.title}`);
+    expect(text).toContain(`**Series:** Fed rate decision (KXFEDDECISION) · **Event:** ${ticker}`);
+    expect(text).toContain('**As of:** 2026-11-19 15:00 UTC');
+    expect(text).toMatch(/\*\*Data source:\*\* Kalshi Trade API, live/);
+  });
+
+  it('numbers citations in reading order, every marker has its source and every source is cited', async () => {
+    for (const series of ['KXFEDDECISION', 'KXCPIYOY', 'KXSHUTDOWN', 'KXNBAGAME']) {
+      const { report } = await build(series);
+      const markers = [...report.text.matchAll(/\[(\d+)\]/g)].map((m) => Number(m[1]));
+      const firstSeen = [...new Set(markers)];
+      expect(firstSeen).toEqual(report.citations.map((c) => c.order));
+      expect(firstSeen).toEqual(firstSeen.map((_, i) => i + 1));
+      for (const c of report.citations) expect(c.url).toMatch(/^https:\/\//);
+    }
+  });
+
+  it('prices each outcome at the order-book mid, exactly, and its model probabilities sum to 100%', async () => {
+    const { text, ticker } = await build('KXFEDDECISION');
+    const event = fake.world.events.get(ticker)!;
+    const rows = tableRows(text, 'Outcomes: model vs market');
+    expect(rows).toHaveLength(event.markets.length);
+    let modelSum = 0;
+    event.markets.forEach((m, i) => {
+      const book = orderbook(m);
+      const row = rows[i]!;
+      expect(row[0]).toContain(m.yes_sub_title!);
+      if (book.yes_dollars!.length && book.no_dollars!.length) {
+        const bid = parseFixed(book.yes_dollars!.at(-1)![0])!;
+        const ask = 1_000_000 - parseFixed(book.no_dollars!.at(-1)![0])!;
+        expect(row[1]).toBe(`${formatPercent((bid + ask) / 2)} (mid)`);
+      }
+      modelSum += Number(row[2]!.replace('%', ''));
+      expect(row[4]).toMatch(/^(high|medium|low) \(/);
+    });
+    expect(modelSum).toBeGreaterThan(99.7);
+    expect(modelSum).toBeLessThan(100.3);
+    expect(text).toMatch(/mutually exclusive: market prices add up to [\d.]+%, model probabilities to 100%/);
+  });
+
+  it('shows the contract snapshot exactly as the exchange reports it', async () => {
+    const { text, ticker } = await build('KXBOXOFFICE');
+    const rows = tableRows(text, 'Contract snapshot');
+    for (const [i, m] of fake.world.events.get(ticker)!.markets.entries()) {
+      const row = rows[i]!;
+      expect(row[0]).toContain(m.ticker);
+      const bid = parseFixed(m.yes_bid_dollars)!;
+      const ask = parseFixed(m.yes_ask_dollars)!;
+      if (bid === 0 && ask === 1_000_000) expect(row.slice(1, 4)).toEqual(['—', '—', 'no quotes']);
+      else expect(row.slice(1, 4)).toEqual([formatDollars(bid), formatDollars(ask), formatDollars(ask - bid)]);
+      expect(row[4]).toBe(formatDollars(parseFixed(m.last_price_dollars)!));
+      expect(row.slice(5)).toEqual([formatCount(parseFixed(m.volume_fp)!), formatCount(parseFixed(m.volume_24h_fp)!), formatCount(parseFixed(m.open_interest_fp)!)]);
+    }
+  });
+
+  it('falls back to the last trade, and says so, for an outcome without a two-sided quote', async () => {
+    const series = [...fake.world.openEvents].find((t) => fake.world.events.get(t)!.markets.some((m) => m.yes_bid_dollars === '0.0000' && m.yes_ask_dollars === '1.0000'))!;
+    const { text, ticker } = await build(series.split('-')[0]!);
+    const unquoted = fake.world.events.get(ticker)!.markets.find((m) => m.yes_bid_dollars === '0.0000')!;
+    const row = tableRows(text, 'Outcomes: model vs market').find((r) => r[0]!.includes(unquoted.yes_sub_title!))!;
+    expect(row[1]).toBe(`${formatPercent(parseFixed(unquoted.last_price_dollars)!)} (last trade)`);
+    expect(row[4]).toContain('no two-sided quote');
+  });
+
+  it('lists catalysts: dates, resolution source, rules that can flip the outcome, moves and volume surges', async () => {
+    const { text, report, ticker } = await build('KXCPIYOY');
+    const catalysts = text.split('## Key claims and catalysts')[1]!.split('\n## ')[0]!;
+    expect(catalysts).toMatch(/\*\*Trading closes\*\* 2026-12-10 15:00 UTC \(in 21 days\); expected resolution/);
+    expect(catalysts).toContain('**Resolution source:** Bureau of Labor Statistics');
+    expect(report.citations.map((c) => c.url)).toContain('https://www.bls.gov/cpi/');
+    expect(report.citations.map((c) => c.url)).toContain('https://kalshi-public-docs.s3.amazonaws.com/contract_terms/KXCPIYOY.pdf');
+    expect(catalysts).toContain('**Could flip the outcome:** “Revisions after the first release do not count; if the release is delayed past the expiration date, the market resolves on the delayed release.”');
+    const event = fake.world.events.get(ticker)!;
+    const moved = event.markets.filter((m) => Math.abs(m.anchor - m.weekAgo) >= 0.03);
+    if (moved.length) expect(catalysts).toMatch(/\*\*Price move, .+:\*\* [+−][\d.]+ pts over 24 hours, [+−][\d.]+ pts over 7 days/);
+  });
+
+  it('reports resolution history with base rates and how often the favourite won', async () => {
+    const { text, r } = await build('KXHIGHNY');
+    const rows = tableRows(text, 'Resolution history (KXHIGHNY)');
+    expect(rows).toHaveLength(12);
+    const settled = fake.world.settled.get('KXHIGHNY')!;
+    const newest = [...new Set(settled.map((m) => m.event_ticker))][0]!;
+    expect(rows[0]![0]).toBe(newest);
+    const winner = settled.find((m) => m.event_ticker === newest && m.result === 'yes')!;
+    expect(rows[0]![2]).toBe(winner.yes_sub_title);
+    expect(rows[0]![3]).toBe(formatPercent(Math.round(winner.anchor * 1_000_000)));
+    expect(text).toMatch(/\*\*Base rates\*\* \(how often each outcome resolved YES, 70 settled markets in 14 events\)/);
+    expect(text).toMatch(/\*\*Market accuracy:\*\* the favourite 24 h before close won \d+ of 12 events with prices/);
+    expect(r.observations).toHaveLength(60); // 12 priced events × 5 outcomes
+  });
+
+  it('pages through settled markets and reads markets settled before the cutoff from /historical', async () => {
+    const { r } = await build('KXPAYROLLS');
+    expect(r.settled.length).toBe(fake.world.settled.get('KXPAYROLLS')!.length);
+    expect(r.history.some((e) => e.historical)).toBe(true);
+    expect(fake.requests.some((q) => q.path.endsWith('/historical/markets') && q.query.get('cursor'))).toBe(true);
+    expect(fake.requests.some((q) => /\/historical\/markets\/.+\/candlesticks$/.test(q.path))).toBe(true);
+  });
+
+  it('stays within a bounded number of requests, batching order books and candlesticks', async () => {
+    const { requests, r } = await build('KXBTCD');
+    expect(r.markets.length).toBe(4);
+    expect(requests).toBeLessThanOrEqual(1 + 4 + 2 + 2 + 12);
+  });
+
+  it('handles a binary event (no normalisation, accuracy by the 50% line)', async () => {
+    const { text } = await build('KXSHUTDOWN');
+    expect(text).not.toContain('mutually exclusive');
+    expect(text).toMatch(/contracts priced above 50% 24 h before close resolved YES, and those below it NO, in \d+ of \d+ cases/);
+  });
+});

@@ -1,0 +1,117 @@
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { writeReport } from '../../../src/agents/prediction-markets/report.js';
+import { research } from '../../../src/agents/prediction-markets/research.js';
+import { PACKAGE_ROOT } from '../../../src/config.js';
+import { KalshiClient } from '../../../src/data/kalshi/client.js';
+import { parseEventUrl } from '../../../src/data/kalshi/url.js';
+import { LiveSource, SnapshotSource } from '../../../src/data/source.js';
+import { eventUrl } from '../../fixtures/kalshi-world.js';
+import { runCli } from '../../helpers/cli.js';
+import { startFakeKalshi, type FakeKalshi } from '../../helpers/fake-kalshi.js';
+import { startService } from '../../helpers/service.js';
+import { post } from '../../helpers/sse.js';
+
+let fake: FakeKalshi;
+const dirs: string[] = [];
+const tmp = () => {
+  const d = mkdtempSync(path.join(os.tmpdir(), 'svc-kalshi-snap-'));
+  dirs.push(d);
+  return d;
+};
+beforeAll(async () => {
+  fake = await startFakeKalshi();
+});
+afterAll(async () => {
+  await fake.close();
+  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+});
+const urlOf = (series: string) => eventUrl(fake.world, fake.world.openEvents.find((t) => t.startsWith(`${series}-`))!);
+const withoutSourceLine = (text: string) => text.replace(/\*\*Data source:\*\*.*\n/, '').replace(/\*\*Caveats:\*\*.*$/m, '');
+
+describe('svc snapshot record', () => {
+  it('records what the reports need; replayed offline, the report has exactly the same figures', async () => {
+    const out = path.join(tmp(), 'rec');
+    const r = await runCli(['snapshot', 'record', urlOf('KXFEDDECISION'), urlOf('KXCPIYOY'), '--out', out], { SVC_KALSHI_API_URL: fake.apiUrl });
+    expect(r.code, r.stderr).toBe(0);
+    const summary = JSON.parse(r.stdout);
+    expect(summary.events.map((e: any) => e.event)).toEqual(['KXFEDDECISION-26DEC', 'KXCPIYOY-26DEC']);
+    const recordedAt = new Date(summary.recorded_at);
+    const snapshot = new SnapshotSource(out, 'Kalshi');
+    expect(snapshot.recordedAt.toISOString()).toBe(recordedAt.toISOString());
+
+    for (const series of ['KXFEDDECISION', 'KXCPIYOY']) {
+      const address = parseEventUrl(urlOf(series));
+      const replayed = writeReport(await research(new KalshiClient(snapshot), address.eventTicker), { address, apiUrl: 'https://api', source: { mode: 'snapshot', recordedAt } });
+      const liveClient = new KalshiClient(new LiveSource({ name: 'Kalshi', baseUrl: fake.apiUrl, requestsPerSecond: 20, timeoutMs: 5000, retries: 1 }), () => recordedAt);
+      const live = writeReport(await research(liveClient, address.eventTicker), { address, apiUrl: 'https://api', source: { mode: 'live' } });
+      expect(withoutSourceLine(replayed.text)).toBe(withoutSourceLine(live.text));
+      expect(replayed.text).toContain(`Kalshi data from a snapshot recorded ${recordedAt.toISOString().slice(0, 16).replace('T', ' ')} UTC (offline, not live prices)`);
+    }
+  });
+
+  it('refuses addresses that are not Kalshi events, before recording anything', async () => {
+    const out = path.join(tmp(), 'bad');
+    const r = await runCli(['snapshot', 'record', 'https://example.com/markets/a/b/c-1', '--out', out], { SVC_KALSHI_API_URL: fake.apiUrl });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/not kalshi\.com/);
+    expect(existsSync(out)).toBe(false);
+  });
+});
+
+describe('the shipped demo snapshot', () => {
+  const dir = path.join(PACKAGE_ROOT, 'snapshots', 'kalshi');
+  const events = JSON.parse(readFileSync(path.join(dir, 'events.json'), 'utf8')) as { event: string; url: string; category: string; settled_events: number }[];
+
+  it('covers at least 12 events in at least 6 categories, each with settled history', () => {
+    expect(events.length).toBeGreaterThanOrEqual(12);
+    expect(new Set(events.map((e) => e.category)).size).toBeGreaterThanOrEqual(6);
+    for (const e of events) expect(e.settled_events, e.event).toBeGreaterThan(5);
+  });
+
+  it('serves a full report for every event, offline, marked as recorded synthetic demo data', async () => {
+    const svc = await startService({ env: { SVC_KALSHI_SNAPSHOT_DIR: dir, SVC_KALSHI_API_URL: 'http://127.0.0.1:9/unreachable' } });
+    try {
+      const { apiKey } = await svc.account({ plan: 'pro', credits: 3 * events.length });
+      for (const e of events) {
+        const res = await post(`${svc.baseURL}/responses`, apiKey, { model: 'svc-prediction-markets-agent', input: e.url });
+        expect(res.status, e.event).toBe(200);
+        const text = ((await res.json()) as any).output[0].content[0].text as string;
+        expect(text).toContain('Kalshi data from a snapshot recorded 2026-11-19 15:00 UTC (synthetic demo data; offline, not live prices)');
+        expect(text).toMatch(/^\| [A-Z0-9-]+ \| \d{4}-\d{2}-\d{2} \| .+ \| .+ \|$/m); // a settled event in the history table
+        expect(text).toMatch(/\*\*Base rates\*\* \(how often each outcome resolved YES, \d+ settled markets/);
+        expect(text).toContain('## Contract snapshot');
+      }
+    } finally {
+      await svc.close();
+    }
+  });
+});
+
+describe('svc backtest', () => {
+  it('scores market and model on the settled markets and writes the reliability chart', async () => {
+    const chart = path.join(tmp(), 'chart.svg');
+    const r = await runCli(['backtest', '--series', 'KXHIGHNY', '--chart', chart], { SVC_KALSHI_API_URL: fake.apiUrl });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/Backtest of KXHIGHNY: 70 settled markets in 14 events, prices 24 h before close/);
+    expect(r.stdout).toMatch(/market\s+0\.\d{4}\s+0\.\d{4}/);
+    expect(r.stdout).toMatch(/model\s+0\.\d{4}\s+0\.\d{4}/);
+    expect(r.stdout).toMatch(/^0-10%/m);
+    const svg = readFileSync(chart, 'utf8');
+    expect(svg.startsWith('<svg')).toBe(true);
+    expect((svg.match(/<circle/g) ?? []).length).toBeGreaterThan(4);
+    const json = await runCli(['backtest', '--series', 'kxhighny', '--json', '--hours', '24'], { SVC_KALSHI_API_URL: fake.apiUrl });
+    const result = JSON.parse(json.stdout);
+    expect(result.markets).toBe(70);
+    expect(result.marketBins).toHaveLength(10);
+    expect(result.model.brier).toBeGreaterThan(0);
+  });
+
+  it('explains a series without settled history', async () => {
+    const r = await runCli(['backtest', '--series', 'KXNOTHING'], { SVC_KALSHI_API_URL: fake.apiUrl });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/no settled markets/);
+  });
+});
