@@ -9,6 +9,7 @@ import { load, ratio, startChild, stopChild, table } from './lib.js';
 const { values } = parseArgs({ options: { duration: { type: 'string', default: '8' }, only: { type: 'string' } } });
 const duration = Number(values.duration);
 const CONNECTIONS = 50;
+let CONNECTIONS_OVERRIDE = null;
 const tmp = mkdtempSync(path.join(os.tmpdir(), 'svc-bench-bytes-'));
 
 /** Measures the bare route and then the service on the very same request and response bytes. */
@@ -18,7 +19,7 @@ async function compare({ name, endpoint, headers, body, goal }) {
   writeFileSync(file, bytes);
   const type = bytes.subarray(0, 6).toString() === 'event:' || bytes.subarray(0, 5).toString() === 'data:' ? 'text/event-stream; charset=utf-8' : 'application/json; charset=utf-8';
   const { child: bare, info: bareInfo } = await startChild('bare-server.js', [file, type]);
-  const request = { headers, body, connections: CONNECTIONS };
+  const request = { headers, body, connections: CONNECTIONS_OVERRIDE ?? CONNECTIONS };
   await load({ url: bareInfo.url, ...request, duration: 2 });
   const base = await load({ url: bareInfo.url, ...request, duration, expectBytes: bytes.length });
   await stopChild(bare);
@@ -50,14 +51,64 @@ async function apiOverhead() {
   return rows;
 }
 
-const SCENARIOS = { api: apiOverhead };
+/** Generation time of a 10-market event behind a 50 ms exchange, then `:cache` throughput. */
+async function reports() {
+  const { startFakeKalshi } = await import('../test/helpers/fake-kalshi.ts');
+  const { addSeries, buildWorld, eventUrl, tenMarketSpec } = await import('../test/fixtures/kalshi-world.ts');
+  const world = buildWorld();
+  const tickers = ['KXBENCHA', 'KXBENCHB', 'KXBENCHC', 'KXBENCHD', 'KXBENCHE'].map((t) => addSeries(world, tenMarketSpec(t)));
+  const fake = await startFakeKalshi({ world, latencyMs: 50 });
+  const { child: svc, info } = await startChild('svc-server.js', [], { SVC_KALSHI_API_URL: fake.apiUrl });
+  const headers = { authorization: `Bearer ${info.apiKey}`, 'content-type': 'application/json' };
+  const endpoint = `${info.url}/v1/responses`;
+  const generate = async (ticker) => {
+    const before = fake.requests.length;
+    const t0 = performance.now();
+    const res = await fetch(endpoint, { method: 'POST', headers, body: JSON.stringify({ model: 'svc-prediction-markets-agent:refresh', input: eventUrl(world, ticker), store: false }) });
+    if (res.status !== 200) throw new Error(`generation failed: ${res.status} ${await res.text()}`);
+    await res.arrayBuffer();
+    return { ms: performance.now() - t0, requests: fake.requests.length - before };
+  };
+  const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+  // Cold: a series never seen (no cached history), after a pause that refills the 10 req/s throttle.
+  const cold = [];
+  for (const t of tickers) {
+    await new Promise((r) => setTimeout(r, 1100));
+    cold.push(await generate(t));
+  }
+  // Warm: the same event again at once; settled history is cached, quotes are fetched fresh.
+  const warm = [];
+  for (let i = 0; i < 5; i++) warm.push(await generate(tickers[0]));
+  const row = (name, runs) => ({
+    scenario: `report generation, 10 markets, 50 ms exchange latency, ${name} (${median(runs.map((r) => r.requests))} requests)`,
+    'bare req/s': '-',
+    'svc req/s': '-',
+    ratio: '-',
+    'bare p50/p99 ms': '-',
+    'svc p50/p99 ms': `median ${median(runs.map((r) => r.ms)).toFixed(0)} / max ${Math.max(...runs.map((r) => r.ms)).toFixed(0)}`,
+    goal: '< 2000 ms',
+  });
+  const rows = [row('cold', cold), row('warm', warm)];
+  const input = eventUrl(world, tickers[0]);
+  for (const store of [false, true]) {
+    const body = JSON.stringify({ model: 'svc-prediction-markets-agent:cache', input, ...(store ? {} : { store: false }) });
+    CONNECTIONS_OVERRIDE = 100;
+    rows.push(await compare({ name: `:cache non-streaming, ${store ? 'stored' : 'store:false'}, 100 connections`, endpoint, headers, body, goal: store ? '-' : '>= 0.80' }));
+    CONNECTIONS_OVERRIDE = null;
+  }
+  await stopChild(svc);
+  await fake.close();
+  return rows;
+}
+
+const SCENARIOS = { api: apiOverhead, reports };
 const results = [];
 for (const [name, run] of Object.entries(SCENARIOS)) {
   if (values.only && values.only !== name) continue;
   process.stderr.write(`bench: ${name}…\n`);
   results.push(...(await run()));
 }
-console.log(`\nsvc benchmark (${os.cpus().length} cores, node ${process.version}, ${duration}s per measurement, ${CONNECTIONS} connections)`);
+console.log(`\nsvc benchmark (${os.cpus().length} cores, node ${process.version}, ${duration}s per measurement, ${CONNECTIONS} connections unless stated)`);
 console.log('Each bare baseline is a fastify route receiving the same request and returning the same bytes.');
 console.log('The bench agent answers ~8 KB of Markdown in 512-character deltas (BENCH_DELTA changes it).\n');
 console.log(table(results));

@@ -6,7 +6,7 @@ import { createService } from '../dist/src/app.js';
 import { loadConfig } from '../dist/src/config.js';
 
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'svc-bench-'));
-const config = loadConfig({ ...process.env, SVC_PORT: '0', SVC_DATA_DIR: dataDir, SVC_RATE_LIMIT_PRO: '100000000' });
+const config = loadConfig({ ...process.env, SVC_PORT: '0', SVC_DATA_DIR: dataDir, SVC_RATE_LIMIT_PRO: '10000000' });
 
 /** ~8 KB of report-like Markdown with citations, in 64-character deltas. */
 export function benchText() {
@@ -32,6 +32,6 @@ const agent = {
 
 const service = await createService({ config, agents: [agent] });
 const url = await service.listen();
-const { secret } = await service.deps.accounts.createAccount({ email: 'bench@example.com', plan: 'pro', credits: 0 });
+const { secret } = await service.deps.accounts.createAccount({ email: 'bench@example.com', plan: 'pro', credits: 1_000_000 });
 process.stdout.write(`${JSON.stringify({ url, apiKey: secret })}\n`);
 process.on('SIGTERM', () => service.close().then(() => process.exit(0)));

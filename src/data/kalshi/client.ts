@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import { SvcError } from '../../errors.js';
 import type { DataSource, Query } from '../source.js';
 import type { KalshiCandle, KalshiEvent, KalshiMarket, KalshiOrderbook, KalshiSeries } from './types.js';
@@ -14,18 +15,35 @@ export interface CandleSeries {
 
 const chunks = <T>(items: T[], size: number): T[][] => Array.from({ length: Math.ceil(items.length / size) }, (_, i) => items.slice(i * size, i * size + size));
 
+/** How long each kind of answer may be reused (Kalshi's own advice: metadata for minutes, quotes not at all, settled data forever). */
+const TTL = { series: 10 * 60_000, settled: 5 * 60_000 };
+
 /**
  * Kalshi's public market data, over a DataSource (live or snapshot). Uses the batch endpoints
  * (orderbooks, candlesticks) instead of one request per market, and asks for the settled
  * history from both the live and the historical endpoints (markets settled before the
- * historical cutoff are only on the latter).
+ * historical cutoff are only on the latter). Series metadata and settled lists are reused for
+ * minutes and candles of settled markets indefinitely (bounded), so repeated reports on a
+ * series need only the live quotes; events, order books and current candles are always fresh.
  */
 export class KalshiClient {
+  readonly #cache = new LRUCache<string, { value: Promise<unknown> }>({ max: 5000, ttlAutopurge: false });
+
   /** `clock` pins "now" (recording a snapshot, tests); by default a snapshot's recording time, else the time. */
   constructor(
     readonly source: DataSource,
     private readonly clock?: () => Date,
   ) {}
+
+  /** Shares one request per key among concurrent callers, and keeps its answer for `ttl` (0: forever). */
+  #cached<T>(key: string, ttl: number, load: () => Promise<T>): Promise<T> {
+    const hit = this.#cache.get(key);
+    if (hit) return hit.value as Promise<T>;
+    const value = load();
+    this.#cache.set(key, { value }, ttl ? { ttl } : {});
+    value.catch(() => this.#cache.delete(key)); // failures are not remembered
+    return value;
+  }
 
   now(): Date {
     return this.clock?.() ?? this.source.recordedAt ?? new Date();
@@ -46,9 +64,8 @@ export class KalshiClient {
     return event;
   }
 
-  async series(ticker: string): Promise<KalshiSeries | null> {
-    const body = await this.#get<{ series: KalshiSeries }>(`/series/${encodeURIComponent(ticker)}`);
-    return body?.series ?? null;
+  series(ticker: string): Promise<KalshiSeries | null> {
+    return this.#cached(`series:${ticker}`, TTL.series, async () => (await this.#get<{ series: KalshiSeries }>(`/series/${encodeURIComponent(ticker)}`))?.series ?? null);
   }
 
   async #paged(path: string, query: Query): Promise<KalshiMarket[]> {
@@ -64,7 +81,11 @@ export class KalshiClient {
   }
 
   /** Every settled market of a series found on the live and historical endpoints, deduplicated by ticker. */
-  async settledMarkets(seriesTicker: string): Promise<{ markets: KalshiMarket[]; historical: Set<string> }> {
+  settledMarkets(seriesTicker: string): Promise<{ markets: KalshiMarket[]; historical: Set<string> }> {
+    return this.#cached(`settled:${seriesTicker}`, TTL.settled, () => this.#settledMarkets(seriesTicker));
+  }
+
+  async #settledMarkets(seriesTicker: string): Promise<{ markets: KalshiMarket[]; historical: Set<string> }> {
     const [live, historical] = await Promise.all([
       this.#paged('/markets', { series_ticker: seriesTicker, status: 'settled', mve_filter: 'exclude', limit: 1000 }),
       this.#paged('/historical/markets', { series_ticker: seriesTicker, mve_filter: 'exclude', limit: 1000 }),
@@ -111,8 +132,12 @@ export class KalshiClient {
     return out;
   }
 
-  /** Hourly candles of every market of a past event around one moment (the pre-close price). */
-  async eventCandles(seriesTicker: string, eventTicker: string, start: number, end: number): Promise<Map<string, KalshiCandle[]>> {
+  /** Hourly candles of every market of a past event around one moment (the pre-close price); settled, so kept. */
+  eventCandles(seriesTicker: string, eventTicker: string, start: number, end: number): Promise<Map<string, KalshiCandle[]>> {
+    return this.#cached(`event-candles:${eventTicker}:${start}:${end}`, 0, () => this.#eventCandles(seriesTicker, eventTicker, start, end));
+  }
+
+  async #eventCandles(seriesTicker: string, eventTicker: string, start: number, end: number): Promise<Map<string, KalshiCandle[]>> {
     const body = await this.#get<{ market_tickers?: string[]; market_candlesticks?: KalshiCandle[][] }>(
       `/series/${encodeURIComponent(seriesTicker)}/events/${encodeURIComponent(eventTicker)}/candlesticks`,
       { start_ts: start, end_ts: end, period_interval: 60 },
@@ -122,8 +147,12 @@ export class KalshiClient {
     return out;
   }
 
-  /** Candles of a market settled before the historical cutoff (only /historical serves them). */
-  async historicalCandles(ticker: string, start: number, end: number): Promise<KalshiCandle[]> {
+  /** Candles of a market settled before the historical cutoff (only /historical serves them); kept. */
+  historicalCandles(ticker: string, start: number, end: number): Promise<KalshiCandle[]> {
+    return this.#cached(`historical-candles:${ticker}:${start}:${end}`, 0, () => this.#historicalCandles(ticker, start, end));
+  }
+
+  async #historicalCandles(ticker: string, start: number, end: number): Promise<KalshiCandle[]> {
     const body = await this.#get<{ candlesticks?: KalshiCandle[] }>(`/historical/markets/${encodeURIComponent(ticker)}/candlesticks`, {
       start_ts: start,
       end_ts: end,

@@ -152,6 +152,13 @@ describe('the report', () => {
     expect(requests).toBeLessThanOrEqual(1 + 4 + 2 + 2 + 12);
   });
 
+  it('reuses settled history and series metadata for the next report on the series; quotes are always fresh', async () => {
+    await build('KXNFLGAME');
+    const again = await build('KXNFLGAME');
+    const paths = fake.requests.slice(-again.requests).map((q) => q.path.replace('/trade-api/v2', ''));
+    expect(paths.sort()).toEqual(['/events/KXNFLGAME-26NOV23BUFKC', '/markets/candlesticks', '/markets/candlesticks', '/markets/orderbooks']);
+  });
+
   it('handles a binary event (no normalisation, accuracy by the 50% line)', async () => {
     const { text } = await build('KXSHUTDOWN');
     expect(text).not.toContain('mutually exclusive');
