@@ -8,6 +8,8 @@ import { resolveAdminKey, type AdminKey } from './accounts/admin-key.js';
 import { AccountService } from './accounts/service.js';
 import { builtinAgents } from './agents/index.js';
 import { AgentRegistry } from './agents/registry.js';
+import { DocumentService } from './data/documents/service.js';
+import { resolveSigningSecret } from './data/documents/signing.js';
 import type { DataSource } from './data/source.js';
 import { kalshiSource, secSources } from './data/sources.js';
 import type { Agent } from './agents/types.js';
@@ -32,6 +34,8 @@ export interface Core {
   billing: Billing;
   kalshi: DataSource;
   sec: { api: DataSource; www: DataSource };
+  /** Rendered documents (filing PDFs) and their signed links. */
+  documents: DocumentService;
   reports: ReportStore;
   flights: ReportFlights;
   /** The base URL clients reach this server at (SVC_PUBLIC_URL, or the listening address). */
@@ -69,9 +73,15 @@ export async function createService(options: ServiceOptions): Promise<Service> {
   // Several replicas share Postgres, so their counters must live there; SQLite means one process.
   const rateLimiter = store.dialect === 'postgres' ? new SqlRateLimiter(store.db) : new MemoryRateLimiter();
   let baseUrl = publicUrl(config);
+  const documents = new DocumentService({
+    dataDir: config.storage.dataDir,
+    signingSecret: resolveSigningSecret(config.documents.signingSecret, config.storage.dataDir).secret,
+    linkTtlSeconds: config.documents.linkTtlSeconds,
+    publicUrl: () => baseUrl,
+  });
   const reports = new ReportStore(store.db, { cacheBytes: config.reports.cacheBytes });
   const flights = new ReportFlights(reports, { owner: `${os.hostname()}:${process.pid}:${newId('', 8)}`, leaseMs: config.billing.holdLeaseMs, pollMs: 500 });
-  const core: Core = { config, log, store, accounts, billing, kalshi: kalshiSource(config), sec: secSources(config, log), reports, flights, publicUrl: () => baseUrl };
+  const core: Core = { config, log, store, accounts, billing, kalshi: kalshiSource(config), sec: secSources(config, log), documents, reports, flights, publicUrl: () => baseUrl };
   const agents = new AgentRegistry();
   for (const agent of builtinAgents(core)) agents.register(agent);
   const extra = typeof options.agents === 'function' ? options.agents(core) : (options.agents ?? []);
@@ -86,6 +96,7 @@ export async function createService(options: ServiceOptions): Promise<Service> {
     agents,
     billing,
     reports,
+    documents,
     idempotency,
     rateLimiter,
     adminKey: adminKey.secret,

@@ -118,6 +118,10 @@ const COMMANDS: Record<string, Command> = {
     usage: 'svc snapshot record <kalshi event url>... [--out DIR]   record what those reports need, for offline use',
     run: async (args, config) => (await import('./agents/prediction-markets/cli.js')).snapshotRecord(args, config),
   },
+  'snapshot record-sec': {
+    usage: 'svc snapshot record-sec TICKER... [--out DIR] [--filings N]   record SEC data for those companies, for offline use',
+    run: async (args, config) => (await import('./data/sec/record.js')).recordSecCommand(args, config),
+  },
   backtest: {
     usage: 'svc backtest --series TICKER [--hours 24] [--chart FILE.svg] [--json]   market vs model on settled markets',
     run: async (args, config) => (await import('./agents/prediction-markets/cli.js')).backtestCommand(args, config),

@@ -1,6 +1,7 @@
 import type { Core } from '../app.js';
 import { KalshiClient } from '../data/kalshi/client.js';
 import { predictionMarketsAgent } from './prediction-markets/agent.js';
+import { secAgent } from './sec/agent.js';
 import type { Agent } from './types.js';
 
 /** The prediction-markets agent over the core's services; `kalshi` may be replaced (tests pin its clock). */
@@ -17,5 +18,5 @@ export const predictionMarketsFromCore = (core: Core, kalshi = new KalshiClient(
 
 /** The agents every server runs, in the order GET /v1/models lists them. */
 export function builtinAgents(core: Core): Agent[] {
-  return [predictionMarketsFromCore(core)];
+  return [secAgent(core), predictionMarketsFromCore(core)];
 }

@@ -9,6 +9,7 @@ import { errorHandler, notFoundHandler, sendError } from './errors.js';
 import { accountRoutes } from './routes/account.js';
 import { adminRoutes } from './routes/admin.js';
 import { chatRoutes } from './routes/chat.js';
+import { documentRoutes } from './routes/documents.js';
 import { healthRoutes } from './routes/health.js';
 import { modelRoutes } from './routes/models.js';
 import { reportRoutes } from './routes/reports.js';
@@ -61,6 +62,8 @@ export function buildServer(deps: ServerDeps): ServerHandle {
   app.setNotFoundHandler(notFoundHandler);
 
   app.register(async (scope) => healthRoutes(scope, deps));
+  // Signed links: the signature is the permission, so no API key (nor its rate limit) applies.
+  app.register(async (scope) => documentRoutes(scope, deps));
   app.register(async (scope) => adminRoutes(scope, deps));
   app.register(async (scope) => {
     scope.addHook('onRequest', requireApiKey((s) => deps.accounts.authenticate(s), (id) => deps.accounts.touch(id)));

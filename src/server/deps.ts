@@ -2,6 +2,7 @@ import type { Logger } from 'pino';
 import type { AccountService } from '../accounts/service.js';
 import type { AgentRegistry } from '../agents/registry.js';
 import type { Config } from '../config.js';
+import type { DocumentService } from '../data/documents/service.js';
 import type { IdempotencyStore } from '../billing/idempotency.js';
 import type { RateLimiter } from '../billing/rate-limit.js';
 import type { Billing } from '../billing/service.js';
@@ -20,6 +21,7 @@ export interface ServerDeps {
   agents: AgentRegistry;
   billing: Billing;
   reports: ReportStore;
+  documents: DocumentService;
   idempotency: IdempotencyStore;
   rateLimiter: RateLimiter;
   adminKey: string;

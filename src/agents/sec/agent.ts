@@ -1,0 +1,56 @@
+import type { Core } from '../../app.js';
+import { isSvcError } from '../../errors.js';
+import { secLibrary } from '../../data/sec/index.js';
+import type { FactCitation, SecLibrary } from '../../data/sec/library.js';
+import { parseConversation, type SecQuestion } from '../../data/sec/question.js';
+import type { CompanyRef } from '../../data/sec/types.js';
+import type { ReportedFact } from '../../data/sec/facts.js';
+import type { Agent, AgentEvent, AgentRequest } from '../types.js';
+import { planAnswer } from './plan.js';
+import { AnswerWriter, factKey, factsToCite } from './write.js';
+
+export const SEC_AGENT_ID = 'svc-sec-agent';
+
+export function secAgent(core: Core): Agent {
+  // Made now, not on first use: it also serves PDFs of filings linked to by another replica.
+  const lib = secLibrary(core);
+  return {
+    id: SEC_AGENT_ID,
+    description:
+      'Answers questions about companies\' SEC filings (revenue, earnings, EPS, cash flow, balance sheet; by fiscal quarter or year, with year-over-year or quarter-over-quarter change, several companies side by side) from XBRL facts, citing the filing page through a signed PDF link.',
+    run: (request) => runSecAgent(lib, request),
+  };
+}
+
+async function* runSecAgent(lib: SecLibrary, request: AgentRequest): AsyncGenerator<AgentEvent> {
+  // The first SEC request comes before any event, so that an unusable source (no User-Agent,
+  // EDGAR down) fails the request with its own status instead of inside a started stream.
+  const index = await lib.companyIndex();
+  const question = parseConversation(request.messages, index);
+  yield* answerSecQuestion(lib, question);
+}
+
+/** Answers a parsed question (the router calls this with its own parse): progress, text, citations, done. */
+export async function* answerSecQuestion(lib: SecLibrary, question: SecQuestion | null): AsyncGenerator<AgentEvent> {
+  const progress: string[] = [];
+  const plan = await planAnswer(lib, question, { progress: (m) => progress.push(m) });
+  for (const message of progress.splice(0)) yield { type: 'progress', message };
+  const toCite = factsToCite(plan);
+  if (toCite.length) yield { type: 'progress', message: `Finding the cited figures in ${new Set(toCite.map((c) => c.fact.accn)).size} filing(s) and rendering them to PDF` };
+  const citations = new Map<string, FactCitation>(await Promise.all(toCite.map(async ({ company, fact }) => [factKey(fact), await citeOrLink(lib, company, fact)] as const)));
+  const { text, citations: ordered } = new AnswerWriter(plan, citations, { snapshot: lib.origin.mode === 'snapshot' }).write(lib.dataNote());
+  for (const chunk of text.match(/[^\n]*\n|[^\n]+$/g) ?? []) yield { type: 'text', delta: chunk };
+  for (const citation of ordered) yield { type: 'citation', citation };
+  yield { type: 'done' };
+}
+
+/** A filing that cannot be fetched right now still gets a citation: EDGAR's own address, saying the page was not located. */
+async function citeOrLink(lib: SecLibrary, company: CompanyRef, fact: ReportedFact): Promise<FactCitation> {
+  try {
+    return await lib.cite(company, fact);
+  } catch (err) {
+    if (!isSvcError(err) || !['upstream', 'upstream_timeout'].includes(err.kind)) throw err;
+    const url = lib.folderUrl(company.cik, fact.accn);
+    return { name: `${company.name} Form ${fact.form} filed ${fact.filed} (filing could not be fetched: page not located)`, url, key: url, page: null, filing: null, location: null };
+  }
+}

@@ -1,0 +1,60 @@
+import type { FiscalCalendar, FiscalPeriod } from '../../data/sec/calendar.js';
+import type { MetricDef } from '../../data/sec/metrics.js';
+
+const SCALE_WORD: Record<number, string> = { 3: 'thousand', 6: 'million', 9: 'billion' };
+
+const group = (n: number, decimals: number) => n.toLocaleString('en-US', { minimumFractionDigits: decimals, maximumFractionDigits: decimals });
+
+function decimalsOf(n: number, max: number): number {
+  for (let d = 0; d < max; d++) if (Math.abs(Number(n.toFixed(d)) - n) < 1e-9) return d;
+  return max;
+}
+
+/** The scale a figure is stated in: the filing's own (millions: 6) when known. */
+function scaleFor(value: number, metric: MetricDef, printedScale: number | null): number {
+  if (printedScale !== null && SCALE_WORD[printedScale]) return printedScale;
+  if (metric.unit === 'perShare') return 0;
+  return Math.abs(value) >= 1e6 ? 6 : 0;
+}
+
+/** "$85,777 million", "$1.40 per share", "15,222,259 thousand shares", "EUR 1,234 million". */
+export function formatAmount(value: number, unit: string, metric: MetricDef, printedScale: number | null = null): string {
+  const scale = scaleFor(value, metric, printedScale);
+  const scaled = Math.abs(value) / 10 ** scale;
+  const digits = group(scaled, metric.unit === 'perShare' ? Math.max(2, decimalsOf(scaled, 4)) : decimalsOf(scaled, 2));
+  const word = SCALE_WORD[scale] ? ` ${SCALE_WORD[scale]}` : '';
+  const sign = value < 0 ? '-' : '';
+  if (metric.unit === 'shares') return `${sign}${digits}${word} shares`;
+  const currency = unit.split('/')[0]!;
+  const money = currency === 'USD' ? `${sign}$${digits}` : `${sign}${currency} ${digits}`;
+  return metric.unit === 'perShare' ? `${money} per share` : `${money}${word}`;
+}
+
+/** "$85.8 billion" alongside a figure stated in millions, for readability; null when not useful. */
+export function roughly(value: number, unit: string, metric: MetricDef): string | null {
+  if (metric.unit !== 'money' || Math.abs(value) < 1e9) return null;
+  const currency = unit === 'USD' ? '$' : `${unit} `;
+  return `${value < 0 ? '-' : ''}${currency}${group(Math.abs(value) / 1e9, 1)} billion`;
+}
+
+/** "+$3,980 million (+4.9%)". */
+export function formatChange(current: number, prior: number, unit: string, metric: MetricDef, printedScale: number | null): string {
+  const diff = current - prior;
+  const sign = diff > 0 ? '+' : diff < 0 ? '-' : '±';
+  const amount = formatAmount(Math.abs(diff), unit, metric, printedScale).replace(/ per share$/, '');
+  const pct = prior > 0 ? ` (${sign === '±' ? '' : sign}${group(Math.abs((diff / prior) * 100), 1)}%)` : '';
+  return `${sign}${amount}${pct}`;
+}
+
+/** "fiscal Q3 2024" (a non-calendar fiscal year), "Q3 2024", "fiscal year 2024". */
+export function periodName(p: FiscalPeriod, calendar: FiscalCalendar): string {
+  if (p.kind === 'year') return `fiscal year ${p.fy}`;
+  return `${calendar.isCalendarYear ? '' : 'fiscal '}Q${p.q} ${p.fy}`;
+}
+
+/** "fiscal Q3 2024 (quarter ended 2024-06-29)". */
+export function periodWithEnd(p: FiscalPeriod, calendar: FiscalCalendar): string {
+  return `${periodName(p, calendar)} (${p.kind === 'year' ? 'year' : 'quarter'} ended ${p.end})`;
+}
+
+export const capitalise = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);

@@ -1,0 +1,165 @@
+import type { FiscalPeriod } from '../../data/sec/calendar.js';
+import { daysBetween } from '../../data/sec/dates.js';
+import type { CompanyFinancials, MetricValue } from '../../data/sec/facts.js';
+import type { CompanyProfile, SecLibrary } from '../../data/sec/library.js';
+import { metricById, type MetricDef, type MetricId } from '../../data/sec/metrics.js';
+import { KEY_METRICS, type CompanyMention, type PeriodSpec, type SecQuestion } from '../../data/sec/question.js';
+import { nearestQuarter, resolvePeriod } from '../../data/sec/resolve.js';
+import type { CompanyRef } from '../../data/sec/types.js';
+
+export interface Compared {
+  kind: 'yoy' | 'qoq';
+  period: FiscalPeriod | null;
+  value: MetricValue | null;
+}
+
+export type FigureResult =
+  | { kind: 'value'; period: FiscalPeriod; value: MetricValue; note: string | null; compared: Compared | null }
+  /** The period exists for the company, but the metric has no figure for it. */
+  | { kind: 'no-value'; period: FiscalPeriod; note: string | null }
+  /** The company's filings do not cover the period asked about. */
+  | { kind: 'no-period'; wanted: string }
+  /** The company never reports the metric in its XBRL data. */
+  | { kind: 'not-reported' };
+
+export interface Figure {
+  company: CompanyRef;
+  fin: CompanyFinancials;
+  metric: MetricDef;
+  result: FigureResult;
+}
+
+/** The same metric for another company's quarter nearest in time, when fiscal calendars differ. */
+export interface CrossCalendar {
+  company: CompanyRef;
+  fin: CompanyFinancials;
+  metric: MetricDef;
+  reference: { company: CompanyRef; fin: CompanyFinancials; period: FiscalPeriod };
+  period: FiscalPeriod;
+  value: MetricValue | null;
+}
+
+export interface Plan {
+  question: SecQuestion | null;
+  figures: Figure[];
+  /** Companies named but not identified (ambiguous or unknown). */
+  unresolved: Exclude<CompanyMention, { status: 'found' }>[];
+  /** Companies with no XBRL financial data. */
+  withoutFacts: CompanyRef[];
+  cross: CrossCalendar[];
+  /** No figure was asked for: the key figures are shown. */
+  keyFigures: boolean;
+  /** Companies taken from a typo ("Microsft"), to say so. */
+  guessed: { text: string; company: CompanyRef }[];
+  /** Companies beyond the most answered at once. */
+  omitted: CompanyRef[];
+}
+
+/** Companies answered in one question: each costs SEC requests and filing renders. */
+export const MAX_COMPANIES = 6;
+
+/** The quarters and years a metric has figures for, in words, for "available" lists. */
+export function coverage(fin: CompanyFinancials, metric: MetricId): string | null {
+  const quarters = fin.series(metric, 'quarter');
+  const years = fin.series(metric, 'year');
+  const parts: string[] = [];
+  const label = (p: FiscalPeriod) => (p.kind === 'year' ? `fiscal year ${p.fy}` : `${fin.calendar.isCalendarYear ? '' : 'fiscal '}Q${p.q} ${p.fy}`);
+  if (quarters.length) parts.push(`quarters from ${label(quarters[0]!.period)} (ended ${quarters[0]!.period.end}) to ${label(quarters.at(-1)!.period)} (ended ${quarters.at(-1)!.period.end})`);
+  if (years.length) parts.push(years.length === 1 ? label(years[0]!.period) : `fiscal years ${years[0]!.period.fy} to ${years.at(-1)!.period.fy}`);
+  return parts.length ? parts.join(', and ') : null;
+}
+
+function figureFor(fin: CompanyFinancials, metricId: MetricId, spec: PeriodSpec | null, comparison: 'yoy' | 'qoq' | null): FigureResult {
+  if (!fin.reports(metricId)) return { kind: 'not-reported' };
+  const resolved = resolvePeriod(spec, fin, metricId);
+  if (!resolved.ok) return { kind: 'no-period', wanted: resolved.wanted };
+  const value = fin.value(metricId, resolved.period);
+  if (!value) return { kind: 'no-value', period: resolved.period, note: resolved.note };
+  let compared: Compared | null = null;
+  if (comparison) {
+    const p = resolved.period;
+    const kind = comparison === 'qoq' && p.kind === 'quarter' ? 'qoq' : 'yoy';
+    const prior = p.kind === 'quarter' ? fin.calendar.shiftQuarter(p, kind === 'qoq' ? -1 : -4) : fin.calendar.year(p.fy - 1);
+    compared = { kind, period: prior, value: prior ? fin.value(metricId, prior) : null };
+  }
+  return { kind: 'value', period: resolved.period, value, note: resolved.note, compared };
+}
+
+/** A fiscal label ("Q3 2024") means different dates for companies whose fiscal years end at different times. */
+function isFiscalLabel(spec: PeriodSpec | null): boolean {
+  if (!spec) return false;
+  if (spec.kind === 'fiscalQuarter') return spec.fy !== null && !spec.calendar;
+  if (spec.kind === 'fiscalYear') return spec.fy !== null;
+  return spec.kind === 'shift' && isFiscalLabel(spec.base);
+}
+
+function yearEndsDiffer(a: CompanyFinancials, b: CompanyFinancials): boolean {
+  const endA = a.calendar.years.at(-1)?.end;
+  const endB = b.calendar.years.at(-1)?.end;
+  if (!endA || !endB) return false;
+  const offset = Math.abs(daysBetween(`2000${endA.slice(4)}`, `2000${endB.slice(4)}`));
+  return Math.min(offset, 366 - offset) > 10;
+}
+
+export interface PlanHooks {
+  progress(message: string): void;
+}
+
+/** Looks up everything the answer needs: the companies, their figures, and what is missing. */
+export async function planAnswer(lib: SecLibrary, question: SecQuestion | null, hooks: PlanHooks): Promise<Plan> {
+  const plan: Plan = { question, figures: [], unresolved: [], withoutFacts: [], cross: [], keyFigures: false, guessed: [], omitted: [] };
+  if (!question) return plan;
+  const found: CompanyRef[] = [];
+  for (const c of question.companies) {
+    if (c.status === 'found') {
+      if (!found.some((f) => f.cik === c.company.cik)) found.push(c.company);
+      if (c.fuzzy) plan.guessed.push({ text: c.text, company: c.company });
+    } else plan.unresolved.push(c);
+  }
+  if (!found.length) return plan;
+  plan.omitted = found.splice(MAX_COMPANIES);
+  const metrics = question.metrics.length ? question.metrics : [...KEY_METRICS];
+  plan.keyFigures = question.metrics.length === 0;
+  hooks.progress(`Reading XBRL company facts for ${found.map((c) => c.ticker || c.name).join(', ')}`);
+  const profiles = await Promise.all(found.map((c) => lib.profile(c)));
+  for (const profile of profiles) {
+    if (!profile.financials) {
+      plan.withoutFacts.push(profile.company);
+      continue;
+    }
+    for (const metricId of metrics) {
+      plan.figures.push({ company: profile.company, fin: profile.financials, metric: metricById(metricId), result: figureFor(profile.financials, metricId, question.period, question.comparison) });
+    }
+  }
+  await addCrossCalendar(lib, plan, profiles);
+  return plan;
+}
+
+/**
+ * When the period was a fiscal label and companies' fiscal years end at different times, the
+ * quarter nearest in time for each other company (after "how about Microsoft?" following an
+ * Apple question, or in a side-by-side comparison).
+ */
+async function addCrossCalendar(lib: SecLibrary, plan: Plan, profiles: CompanyProfile[]): Promise<void> {
+  const q = plan.question!;
+  if (!isFiscalLabel(q.period) || plan.keyFigures) return;
+  const metric = plan.figures[0]?.metric;
+  if (!metric) return;
+  let reference: { company: CompanyRef; fin: CompanyFinancials } | null = null;
+  const previous = q.switchedFrom?.find((c) => c.status === 'found');
+  if (previous && previous.status === 'found') {
+    const profile = await lib.profile(previous.company);
+    if (profile.financials) reference = { company: profile.company, fin: profile.financials };
+  } else if (profiles.length > 1 && profiles[0]!.financials) reference = { company: profiles[0]!.company, fin: profiles[0]!.financials };
+  if (!reference) return;
+  const refResolved = resolvePeriod(q.period, reference.fin, metric.id);
+  if (!refResolved.ok) return;
+  const refPeriod = refResolved.period;
+  for (const figure of plan.figures) {
+    if (figure.metric.id !== metric.id || figure.company.cik === reference.company.cik || !yearEndsDiffer(figure.fin, reference.fin)) continue;
+    const own = figure.result.kind === 'value' || figure.result.kind === 'no-value' ? figure.result.period : null;
+    const near = refPeriod.kind === 'quarter' ? nearestQuarter(figure.fin, refPeriod.end) : figure.fin.calendar.nearest('year', refPeriod.end, 183);
+    if (!near || (own && own.kind === near.kind && own.end === near.end)) continue;
+    plan.cross.push({ company: figure.company, fin: figure.fin, metric, reference: { ...reference, period: refPeriod }, period: near, value: figure.fin.value(metric.id, near) });
+  }
+}

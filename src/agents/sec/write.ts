@@ -1,0 +1,288 @@
+import type { Citation } from '../../agents/types.js';
+import type { FiscalPeriod } from '../../data/sec/calendar.js';
+import type { FactTerm, MetricValue, ReportedFact } from '../../data/sec/facts.js';
+import type { FactCitation } from '../../data/sec/library.js';
+import { METRICS } from '../../data/sec/metrics.js';
+import type { CompanyRef } from '../../data/sec/types.js';
+import { possessive, shortName } from '../../data/sec/names.js';
+import { capitalise, formatAmount, formatChange, periodName, periodWithEnd, roughly } from './format.js';
+import { MAX_COMPANIES, coverage, type Figure, type Plan } from './plan.js';
+
+export const factKey = (f: ReportedFact) => `${f.accn}|${f.taxonomy}:${f.concept}|${f.start ?? ''}|${f.end}|${f.unit}`;
+
+/** Every fact the answer will cite, with the company whose filing it is in. */
+export function factsToCite(plan: Plan): { company: CompanyRef; fact: ReportedFact }[] {
+  const out = new Map<string, { company: CompanyRef; fact: ReportedFact }>();
+  const add = (company: CompanyRef, value: MetricValue | null) => {
+    for (const t of value?.terms ?? []) out.set(factKey(t.fact), { company, fact: t.fact });
+  };
+  for (const f of plan.figures) {
+    if (f.result.kind !== 'value') continue;
+    add(f.company, f.result.value);
+    add(f.company, f.result.compared?.value ?? null);
+  }
+  for (const c of plan.cross) add(c.company, c.value);
+  return [...out.values()];
+}
+
+const who = (c: CompanyRef) => (c.ticker ? `${c.name} (${c.ticker})` : c.name);
+const its = (c: CompanyRef) => possessive(shortName(c.name));
+const cell = (s: string) => s.replace(/\|/g, '\\|').replace(/\n/g, ' ');
+
+const HELP_METRICS = METRICS.map((m) => m.label).join(', ');
+const EXAMPLES = ['"What was Apple\'s revenue in Q3 2024?"', '"MSFT diluted EPS for the quarter ended March 31, 2024, year over year"', '"Compare Apple and Alphabet net income last quarter"'];
+
+/** The help text for a question that names no company. */
+function helpText(unrecognised: boolean): string {
+  return [
+    unrecognised ? 'I could not tell which company you are asking about.' : 'Which company do you mean?',
+    'Name it by ticker (AAPL) or by name (Apple), and I will answer from its SEC filings, citing the filing page.',
+    '',
+    `I can answer: ${HELP_METRICS}; for a fiscal quarter ("Q3 2024"), the quarter ended on a date, a fiscal year, or the latest period; with year-over-year or quarter-over-quarter change; for several companies side by side.`,
+    '',
+    `For example: ${EXAMPLES.join('; ')}.`,
+  ].join('\n');
+}
+
+/**
+ * Writes the answer in Markdown: each figure with its unit, scale, period (with the period's
+ * end date, in the company's fiscal terms), form and filing date, each cited; derived figures
+ * with their formula; and, in plain words, what could not be answered and what is available.
+ */
+export class AnswerWriter {
+  readonly #plan: Plan;
+  readonly #citations: Map<string, FactCitation>;
+  readonly #numbers = new Map<string, number>();
+  readonly #cited: Citation[] = [];
+  readonly #snapshot: boolean;
+
+  constructor(plan: Plan, citations: Map<string, FactCitation>, options: { snapshot?: boolean } = {}) {
+    this.#plan = plan;
+    this.#citations = citations;
+    this.#snapshot = options.snapshot ?? false;
+  }
+
+  /** `[n]` for a fact, numbering sources in order of first use (a page shared by two facts is one source). */
+  #ref(fact: ReportedFact): string {
+    const c = this.#citations.get(factKey(fact));
+    if (!c) return '';
+    let n = this.#numbers.get(c.key);
+    if (n === undefined) {
+      n = this.#cited.length + 1;
+      this.#numbers.set(c.key, n);
+      this.#cited.push({ order: n, name: c.name, url: c.url });
+    }
+    return `[${n}]`;
+  }
+
+  #refs(value: MetricValue): string {
+    return [...new Set(value.terms.map((t) => this.#ref(t.fact)))].join('');
+  }
+
+  #scale(value: MetricValue): number | null {
+    return this.#citations.get(factKey(value.terms[0]!.fact))?.location?.scale ?? null;
+  }
+
+  #amount(figure: Pick<Figure, 'metric'>, value: MetricValue): string {
+    const text = formatAmount(value.value, value.unit, figure.metric, this.#scale(value));
+    return figure.metric.id === 'dilutedEps' ? text.replace(/ per share$/, ' per diluted share') : figure.metric.id === 'basicEps' ? text.replace(/ per share$/, ' per basic share') : text;
+  }
+
+  /** "Form 10-Q filed 2024-08-02". */
+  #filedAs(fact: ReportedFact): string {
+    const filing = this.#citations.get(factKey(fact))?.filing;
+    return `Form ${filing?.form ?? fact.form} filed ${filing?.filingDate ?? fact.filed}`;
+  }
+
+  #term(figure: Pick<Figure, 'metric'>, t: FactTerm): string {
+    return `${t.role} ${formatAmount(t.fact.value, t.fact.unit, figure.metric, this.#citations.get(factKey(t.fact))?.location?.scale ?? null)} (${this.#filedAs(t.fact)}) ${this.#ref(t.fact)}`;
+  }
+
+  /** Where a value's figures were filed, for a table's source column. */
+  #sources(value: MetricValue): string {
+    return [...new Set(value.terms.map((t) => this.#filedAs(t.fact)))].join('; ');
+  }
+
+  /** How a derived value was obtained, with each term cited. */
+  #derivation(figure: Pick<Figure, 'metric'>, value: MetricValue): string {
+    const terms = value.terms.map((t, i) => `${i === 0 ? '' : t.sign < 0 ? ' minus ' : ' plus '}${this.#term(figure, t)}`).join('');
+    const q4 = value.period.kind === 'quarter' && value.period.q === 4 && value.terms.length === 2 && value.terms[0]!.role.startsWith('fiscal year');
+    const why = q4
+      ? ' (Q4 is not filed on its own: it is the fiscal year less the first nine months)'
+      : value.period.kind === 'quarter' && value.terms.some((t) => /months ended/.test(t.role) && !/three months/.test(t.role))
+        ? ' (the filings give this figure year to date only)'
+        : '';
+    const approximate = value.approximate ? ' Per-share figures derived this way are approximate, because share counts differ between the periods.' : '';
+    return `Derived as ${terms}${why}.${approximate}`;
+  }
+
+  /** Where a reported (not derived) figure is printed. */
+  #source(value: MetricValue): string {
+    const t = value.terms[0]!;
+    const c = this.#citations.get(factKey(t.fact));
+    const printed = c?.location?.rowLabel ? ` as "${c.location.rowLabel}"` : '';
+    const page = c?.page ? ` on page ${c.page}` : '';
+    const form = c?.filing?.form ?? t.fact.form;
+    const filed = c?.filing?.filingDate ?? t.fact.filed;
+    let text = `Source: Form ${form} filed ${filed} (accession ${t.fact.accn})${printed}${page} ${this.#ref(t.fact)}; XBRL concept ${t.fact.taxonomy}:${t.fact.concept}.`;
+    if (value.restatedFrom) text += ` First reported as ${formatAmount(value.restatedFrom.value, value.unit, METRICS.find((m) => m.id === value.metric)!, this.#scale(value))} in Form ${value.restatedFrom.form} filed ${value.restatedFrom.filed}, and restated since: the latest figure is shown.`;
+    if (value.asOf) text += ` This is the cover-page count as of ${value.asOf} (near the filing date), not a count at the period end.`;
+    return text;
+  }
+
+  #comparison(figure: Figure, result: Extract<Figure['result'], { kind: 'value' }>): string | null {
+    const c = result.compared;
+    if (!c) return null;
+    const label = c.kind === 'qoq' ? 'Quarter over quarter' : 'Year over year';
+    if (!c.period || !c.value) return `${label}: no ${figure.metric.label} for ${c.period ? periodWithEnd(c.period, figure.fin.calendar) : 'the prior period'} to compare with.`;
+    const change = formatChange(result.value.value, c.value.value, result.value.unit, figure.metric, this.#scale(result.value));
+    const qoqOfYear = result.period.kind === 'year' && this.#plan.question?.comparison === 'qoq' ? ' (a fiscal year has no previous quarter: compared with the previous year)' : '';
+    const source = c.value.derivation ? '' : ` (${this.#filedAs(c.value.terms[0]!.fact)})`;
+    return `${label}${qoqOfYear}: ${periodWithEnd(c.period, figure.fin.calendar)} was ${this.#amount(figure, c.value)}${source} ${this.#refs(c.value)}; change ${change}.${c.value.derivation ? ` That figure is derived: ${this.#derivation(figure, c.value).replace(/^Derived as /, '')}` : ''}`;
+  }
+
+  #fiscalNote(figure: Figure, period: FiscalPeriod | null): string | null {
+    const cal = figure.fin.calendar;
+    if (cal.isCalendarYear) return null;
+    const span = period ? `: ${periodName(period, cal)} ran from ${period.start} to ${period.end}` : ', and its quarters are named for that fiscal year';
+    return `${its(figure.company)} fiscal year ends ${cal.describeYearEnd()}${span}.`;
+  }
+
+  #available(figure: Figure): string {
+    const cov = coverage(figure.fin, figure.metric.id);
+    return cov ? `Available for ${shortName(figure.company.name)}: ${figure.metric.label} for ${cov}.` : '';
+  }
+
+  #reportedMetrics(figure: Figure): string {
+    const list = METRICS.filter((m) => figure.fin.reports(m.id)).map((m) => m.label);
+    return list.length ? `Figures I can give for ${shortName(figure.company.name)}: ${list.join(', ')}.` : '';
+  }
+
+  /** What a figure that could not be given is missing, and what is there instead. */
+  #missing(figure: Figure): string {
+    const r = figure.result;
+    switch (r.kind) {
+      case 'not-reported':
+        return `${who(figure.company)} does not report ${figure.metric.label} in its XBRL financial data, so I cannot give that figure. ${this.#reportedMetrics(figure)}`.trim();
+      case 'no-period':
+        return `${its(figure.company)} filings have no ${figure.metric.label} for ${r.wanted}. ${this.#available(figure)}`.trim();
+      case 'no-value':
+        return `${who(figure.company)} reported no ${figure.metric.label} for ${periodWithEnd(r.period, figure.fin.calendar)}. ${this.#available(figure)}`.trim();
+      default:
+        return '';
+    }
+  }
+
+  #single(figure: Figure): string[] {
+    const r = figure.result;
+    if (r.kind !== 'value') return [this.#missing(figure)];
+    const v = r.value;
+    const rough = this.#scale(v) === 9 ? null : roughly(v.value, v.unit, figure.metric);
+    const lines = [`**${who(figure.company)}**: ${figure.metric.label} for ${periodWithEnd(r.period, figure.fin.calendar)} was **${this.#amount(figure, v)}**${rough ? ` (about ${rough})` : ''} ${this.#refs(v)}.`];
+    if (r.note) lines.push(`(${capitalise(r.note)}.)`);
+    lines.push('');
+    lines.push(`- ${v.derivation ? this.#derivation(figure, v) : this.#source(v)}`);
+    const cmp = this.#comparison(figure, r);
+    if (cmp) lines.push(`- ${cmp}`);
+    const fiscal = this.#fiscalNote(figure, r.period);
+    if (fiscal) lines.push(`- ${fiscal}`);
+    return lines;
+  }
+
+  #table(figures: Figure[]): string[] {
+    const comparison = figures.some((f) => f.result.kind === 'value' && f.result.compared);
+    const head = ['Company', 'Figure', 'Period', 'Value', ...(comparison ? ['Prior period', 'Prior value', 'Change'] : []), 'Filed in'];
+    const lines = [`| ${head.join(' | ')} |`, `|${head.map(() => '---').join('|')}|`];
+    const notes: string[] = [];
+    for (const f of figures) {
+      const r = f.result;
+      const row = [who(f.company), capitalise(f.metric.label)];
+      if (r.kind === 'value') {
+        row.push(periodWithEnd(r.period, f.fin.calendar), `${this.#amount(f, r.value)} ${this.#refs(r.value)}${r.value.derivation ? ' (derived)' : ''}`);
+        if (r.value.derivation) notes.push(`${who(f.company)} ${f.metric.label}, ${periodName(r.period, f.fin.calendar)}: ${this.#derivation(f, r.value)}`);
+        if (r.value.restatedFrom || r.value.asOf) notes.push(`${who(f.company)} ${f.metric.label}: ${this.#source(r.value)}`);
+        if (r.note) notes.push(`${who(f.company)}: ${r.note}.`);
+        if (comparison) {
+          const c = r.compared;
+          if (c?.period && c.value) {
+            row.push(periodWithEnd(c.period, f.fin.calendar), `${this.#amount(f, c.value)} ${this.#refs(c.value)}${c.value.derivation ? ' (derived)' : ''}`, formatChange(r.value.value, c.value.value, r.value.unit, f.metric, this.#scale(r.value)));
+            if (c.value.derivation) notes.push(`${who(f.company)} ${f.metric.label}, ${periodName(c.period, f.fin.calendar)}: ${this.#derivation(f, c.value)}`);
+          } else row.push(c?.period ? periodWithEnd(c.period, f.fin.calendar) : '—', 'not reported', '—');
+        }
+        const prior = r.compared?.value ? ` (prior: ${this.#sources(r.compared.value)})` : '';
+        row.push(this.#sources(r.value) + prior);
+      } else {
+        row.push(r.kind === 'no-value' ? periodWithEnd(r.period, f.fin.calendar) : r.kind === 'no-period' ? r.wanted : '—', r.kind === 'not-reported' ? 'not reported' : 'no figure');
+        if (comparison) row.push('—', '—', '—');
+        row.push('—');
+        notes.push(this.#missing(f));
+      }
+      lines.push(`| ${row.map(cell).join(' | ')} |`);
+    }
+    if (notes.length) lines.push('', ...notes.map((n) => `- ${n}`));
+    return lines;
+  }
+
+  #cross(): string[] {
+    return this.#plan.cross.map((c) => {
+      const ref = `${its(c.reference.company)} ${periodName(c.reference.period, c.reference.fin.calendar)} ended ${c.reference.period.end}`;
+      const value = c.value
+        ? `${c.metric.label} ${this.#amount(c, c.value)} ${this.#refs(c.value)}${c.value.derivation ? ` (derived: ${c.value.derivation})` : ''}`
+        : `no ${c.metric.label} reported for it`;
+      return `Fiscal calendars differ: ${ref}; ${its(c.company)} ${c.period.kind === 'year' ? 'fiscal year' : 'quarter'} closest in time is ${periodWithEnd(c.period, c.fin.calendar)}: ${value}.`;
+    });
+  }
+
+  #problems(): string[] {
+    const out: string[] = [];
+    for (const u of this.#plan.unresolved) {
+      if (u.status === 'ambiguous') {
+        const names = u.candidates.slice(0, 8).map(who).join('; ');
+        out.push(`"${u.text}" matches several SEC filers: ${names}${u.candidates.length > 8 ? `; and ${u.candidates.length - 8} more` : ''}. Which one do you mean? Ask again with its full name or ticker.`);
+      } else {
+        const suggestions = u.suggestions.length ? ` Did you mean: ${u.suggestions.map(who).join('; ')}?` : '';
+        out.push(`I could not find a company called "${u.text}" among SEC filers (searched by ticker and by name), so I have no figures for it.${suggestions} Try its ticker symbol, e.g. AAPL.`);
+      }
+    }
+    if (this.#plan.omitted.length) {
+      out.push(`I answer for up to ${MAX_COMPANIES} companies at a time, so I left out ${this.#plan.omitted.map(who).join('; ')}: ask about them separately.`);
+    }
+    for (const c of this.#plan.withoutFacts) {
+      out.push(
+        this.#snapshot
+          ? `${who(c)} is not in this snapshot of SEC data, so I have no figures for it (record it with \`svc snapshot record-sec ${c.ticker || c.cik}\`).`
+          : `${who(c)} has no XBRL financial data at the SEC (no company facts), so I cannot give exact figures from its filings.`,
+      );
+    }
+    return out;
+  }
+
+  /** The whole answer, and its citations in order. */
+  write(dataNote: string | null): { text: string; citations: Citation[] } {
+    const plan = this.#plan;
+    const lines: string[] = [];
+    for (const g of plan.guessed) lines.push(`(Taking "${g.text}" to mean ${who(g.company)}.)`, '');
+    const figures = plan.figures;
+    const problems = this.#problems();
+    if (!figures.length && !problems.length) {
+      lines.push(helpText(Boolean(plan.question?.metrics.length || plan.question?.period)));
+    } else if (figures.length === 1) {
+      lines.push(...this.#single(figures[0]!));
+    } else if (figures.length > 1) {
+      const companies = new Set(figures.map((f) => f.company.cik)).size;
+      const intro = plan.keyFigures
+        ? `Key figures from the latest filings${companies > 1 ? ', side by side' : ''}:`
+        : companies > 1
+          ? `${capitalise([...new Set(figures.map((f) => f.metric.label))].join(' and '))}, side by side (each company in its own fiscal terms):`
+          : `${who(figures[0]!.company)}:`;
+      lines.push(intro, '', ...this.#table(figures));
+      const fiscal = [...new Map(figures.map((f) => [f.company.cik, f])).values()].map((f) => this.#fiscalNote(f, null)).filter((n): n is string => n !== null);
+      if (fiscal.length) lines.push(...(lines.at(-1)?.startsWith('- ') ? [] : ['']), ...fiscal.map((n) => `- ${n}`));
+    }
+    const cross = this.#cross();
+    if (cross.length) lines.push('', ...cross);
+    if (problems.length) lines.push(...(figures.length ? [''] : []), ...problems);
+    if (dataNote && (figures.length || problems.length)) lines.push('', `_${dataNote}_`);
+    return { text: lines.join('\n').replace(/\n{3,}/g, '\n\n').trim(), citations: this.#cited };
+  }
+}

@@ -1,0 +1,34 @@
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+
+/** SVC_SIGNING_SECRET when set; otherwise a secret generated once into the data dir (mode 0600). */
+export function resolveSigningSecret(configured: string, dataDir: string): { secret: string; file: string | null } {
+  if (configured) return { secret: configured, file: null };
+  const file = path.join(dataDir, 'signing.key');
+  if (existsSync(file)) {
+    const secret = readFileSync(file, 'utf8').trim();
+    if (secret) return { secret, file };
+  }
+  mkdirSync(dataDir, { recursive: true });
+  const secret = randomBytes(32).toString('hex');
+  writeFileSync(file, `${secret}\n`, { mode: 0o600 });
+  chmodSync(file, 0o600);
+  return { secret, file };
+}
+
+/** Hex HMAC-SHA256 of a document id and its link's expiry (unix seconds). */
+export function signDocument(secret: string, id: string, expires: number): string {
+  return createHmac('sha256', secret).update(`${id}\n${expires}`).digest('hex');
+}
+
+export type LinkCheck = 'valid' | 'missing' | 'invalid' | 'expired';
+
+/** Checks a link's signature (in constant time) and then its expiry. */
+export function checkDocumentLink(secret: string, id: string, expires: string | undefined, signature: string | undefined, nowSeconds: number): LinkCheck {
+  if (!expires || !signature) return 'missing';
+  if (!/^\d{1,12}$/.test(expires) || !/^[0-9a-f]{64}$/.test(signature)) return 'invalid';
+  const expected = Buffer.from(signDocument(secret, id, Number(expires)), 'hex');
+  if (!timingSafeEqual(expected, Buffer.from(signature, 'hex'))) return 'invalid';
+  return Number(expires) < nowSeconds ? 'expired' : 'valid';
+}

@@ -1,0 +1,290 @@
+/**
+ * The figures the SEC library answers, each with the XBRL concepts that carry it (in order of
+ * preference, synonyms merged per period), its unit and whether it is a flow over a period
+ * (duration) or a balance at a date (instant), and the words people use for it.
+ */
+
+export type MetricId =
+  | 'revenue'
+  | 'costOfRevenue'
+  | 'grossProfit'
+  | 'operatingExpenses'
+  | 'operatingIncome'
+  | 'netIncome'
+  | 'dilutedEps'
+  | 'basicEps'
+  | 'researchAndDevelopment'
+  | 'sellingGeneralAdministrative'
+  | 'operatingCashFlow'
+  | 'capitalExpenditure'
+  | 'freeCashFlow'
+  | 'cash'
+  | 'totalAssets'
+  | 'totalLiabilities'
+  | 'stockholdersEquity'
+  | 'longTermDebt'
+  | 'sharesOutstanding';
+
+export type UnitKind = 'money' | 'perShare' | 'shares';
+
+export interface Concept {
+  taxonomy: string;
+  name: string;
+}
+
+/** A metric computed from others when no concept carries it, with the formula said out loud. */
+export interface Formula {
+  /** Terms added (+1) or subtracted (−1); each names a metric or a bare concept. */
+  terms: { sign: 1 | -1; metric?: MetricId; concepts?: Concept[]; label: string }[];
+  describe: string;
+}
+
+export interface MetricDef {
+  id: MetricId;
+  label: string;
+  unit: UnitKind;
+  type: 'duration' | 'instant';
+  concepts: Concept[];
+  /** When several concepts carry a value for the same period, take the largest (the top-line total). */
+  preferLargest?: boolean;
+  formula?: Formula;
+  /** Answering a derived Q4 by subtraction is only approximate (per-share figures). */
+  approximateWhenDerived?: boolean;
+  /** Words people use for it; matched as whole words, longest first. */
+  phrases: string[];
+}
+
+const g = (name: string): Concept => ({ taxonomy: 'us-gaap', name });
+const ifrs = (name: string): Concept => ({ taxonomy: 'ifrs-full', name });
+
+export const METRICS: readonly MetricDef[] = [
+  {
+    id: 'revenue',
+    label: 'revenue',
+    unit: 'money',
+    type: 'duration',
+    concepts: [
+      g('RevenueFromContractWithCustomerExcludingAssessedTax'),
+      g('Revenues'),
+      g('RevenueFromContractWithCustomerIncludingAssessedTax'),
+      g('SalesRevenueNet'),
+      g('SalesRevenueGoodsNet'),
+      g('RevenuesNetOfInterestExpense'),
+      ifrs('Revenue'),
+    ],
+    preferLargest: true,
+    phrases: ['revenue', 'revenues', 'total revenue', 'total revenues', 'net revenue', 'net revenues', 'sales', 'net sales', 'total net sales', 'total sales', 'top line', 'top-line', 'topline', 'turnover'],
+  },
+  {
+    id: 'costOfRevenue',
+    label: 'cost of revenue',
+    unit: 'money',
+    type: 'duration',
+    concepts: [g('CostOfRevenue'), g('CostOfGoodsAndServicesSold'), g('CostOfGoodsSold'), g('CostOfServices'), ifrs('CostOfSales')],
+    phrases: ['cost of revenue', 'cost of revenues', 'costs of revenue', 'costs of revenues', 'cost of sales', 'costs of sales', 'cost of goods sold', 'cost of goods', 'cogs'],
+  },
+  {
+    id: 'grossProfit',
+    label: 'gross profit',
+    unit: 'money',
+    type: 'duration',
+    concepts: [g('GrossProfit'), ifrs('GrossProfit')],
+    formula: {
+      terms: [
+        { sign: 1, metric: 'revenue', label: 'revenue' },
+        { sign: -1, metric: 'costOfRevenue', label: 'cost of revenue' },
+      ],
+      describe: 'revenue minus cost of revenue',
+    },
+    phrases: ['gross profit', 'gross profits', 'gross margin', 'gross income'],
+  },
+  {
+    id: 'operatingExpenses',
+    label: 'operating expenses',
+    unit: 'money',
+    type: 'duration',
+    concepts: [g('OperatingExpenses')],
+    phrases: ['operating expenses', 'operating expense', 'total operating expenses', 'opex'],
+  },
+  {
+    id: 'operatingIncome',
+    label: 'operating income',
+    unit: 'money',
+    type: 'duration',
+    // Never pre-tax income in its place: the two differ by interest and other income.
+    concepts: [g('OperatingIncomeLoss'), ifrs('ProfitLossFromOperatingActivities')],
+    phrases: ['operating income', 'operating profit', 'operating profits', 'operating loss', 'income from operations', 'operating earnings', 'operating income (loss)'],
+  },
+  {
+    id: 'netIncome',
+    label: 'net income',
+    unit: 'money',
+    type: 'duration',
+    concepts: [g('NetIncomeLoss'), g('ProfitLoss'), g('NetIncomeLossAvailableToCommonStockholdersBasic'), ifrs('ProfitLossAttributableToOwnersOfParent'), ifrs('ProfitLoss')],
+    phrases: ['net income', 'net income (loss)', 'net earnings', 'net profit', 'net profits', 'net loss', 'earnings', 'profit', 'profits', 'bottom line', 'bottom-line', 'income', 'earn', 'earned'],
+  },
+  {
+    id: 'dilutedEps',
+    label: 'diluted EPS',
+    unit: 'perShare',
+    type: 'duration',
+    concepts: [g('EarningsPerShareDiluted'), g('EarningsPerShareBasicAndDiluted'), ifrs('DilutedEarningsLossPerShare')],
+    approximateWhenDerived: true,
+    phrases: ['diluted eps', 'eps', 'earnings per share', 'diluted earnings per share', 'earnings per diluted share', 'per share earnings', 'diluted earnings'],
+  },
+  {
+    id: 'basicEps',
+    label: 'basic EPS',
+    unit: 'perShare',
+    type: 'duration',
+    concepts: [g('EarningsPerShareBasic'), g('EarningsPerShareBasicAndDiluted'), ifrs('BasicEarningsLossPerShare')],
+    approximateWhenDerived: true,
+    phrases: ['basic eps', 'basic earnings per share', 'earnings per basic share'],
+  },
+  {
+    id: 'researchAndDevelopment',
+    label: 'R&D expense',
+    unit: 'money',
+    type: 'duration',
+    concepts: [g('ResearchAndDevelopmentExpense'), g('ResearchAndDevelopmentExpenseExcludingAcquiredInProcessCost')],
+    phrases: ['r&d', 'r & d', 'r and d', 'r&d expense', 'r&d expenses', 'r&d spending', 'research and development', 'research & development', 'research and development expense', 'research and development expenses', 'research spending'],
+  },
+  {
+    id: 'sellingGeneralAdministrative',
+    label: 'SG&A expense',
+    unit: 'money',
+    type: 'duration',
+    concepts: [g('SellingGeneralAndAdministrativeExpense')],
+    formula: {
+      terms: [
+        { sign: 1, concepts: [g('SellingAndMarketingExpense')], label: 'sales and marketing' },
+        { sign: 1, concepts: [g('GeneralAndAdministrativeExpense')], label: 'general and administrative' },
+      ],
+      describe: 'sales and marketing plus general and administrative expense',
+    },
+    phrases: ['sg&a', 'sg & a', 'sga', 'sg&a expense', 'sg&a expenses', 'selling, general and administrative', 'selling general and administrative', 'selling, general & administrative', 'selling, general, and administrative', 'selling general & administrative'],
+  },
+  {
+    id: 'operatingCashFlow',
+    label: 'operating cash flow',
+    unit: 'money',
+    type: 'duration',
+    concepts: [g('NetCashProvidedByUsedInOperatingActivities'), g('NetCashProvidedByUsedInOperatingActivitiesContinuingOperations'), ifrs('CashFlowsFromUsedInOperatingActivities')],
+    phrases: [
+      'operating cash flow',
+      'operating cash flows',
+      'cash flow from operations',
+      'cash flows from operations',
+      'cash flow from operating activities',
+      'cash flows from operating activities',
+      'cash from operations',
+      'cash from operating activities',
+      'cash generated by operating activities',
+      'cash generated from operations',
+      'cash provided by operating activities',
+      'net cash from operating activities',
+      'operating cash',
+      'cfo',
+      'cash flow',
+    ],
+  },
+  {
+    id: 'capitalExpenditure',
+    label: 'capital expenditure',
+    unit: 'money',
+    type: 'duration',
+    concepts: [g('PaymentsToAcquirePropertyPlantAndEquipment'), g('PaymentsToAcquireProductiveAssets'), ifrs('PurchaseOfPropertyPlantAndEquipmentClassifiedAsInvestingActivities')],
+    phrases: [
+      'capex',
+      'cap ex',
+      'capital expenditure',
+      'capital expenditures',
+      'capital spending',
+      'capital spend',
+      'capital investment',
+      'capital investments',
+      'purchases of property and equipment',
+      'purchases of property, plant and equipment',
+      'payments for acquisition of property, plant and equipment',
+      'payments for property, plant and equipment',
+    ],
+  },
+  {
+    id: 'freeCashFlow',
+    label: 'free cash flow',
+    unit: 'money',
+    type: 'duration',
+    concepts: [],
+    formula: {
+      terms: [
+        { sign: 1, metric: 'operatingCashFlow', label: 'operating cash flow' },
+        { sign: -1, metric: 'capitalExpenditure', label: 'capital expenditure' },
+      ],
+      describe: 'operating cash flow minus capital expenditure',
+    },
+    phrases: ['free cash flow', 'free cash flows', 'fcf'],
+  },
+  {
+    id: 'cash',
+    label: 'cash and cash equivalents',
+    unit: 'money',
+    type: 'instant',
+    concepts: [g('CashAndCashEquivalentsAtCarryingValue'), g('CashCashEquivalentsRestrictedCashAndRestrictedCashEquivalents'), g('Cash'), ifrs('CashAndCashEquivalents')],
+    phrases: ['cash and cash equivalents', 'cash & cash equivalents', 'cash and equivalents', 'cash & equivalents', 'cash on hand', 'cash balance', 'cash position', 'cash'],
+  },
+  {
+    id: 'totalAssets',
+    label: 'total assets',
+    unit: 'money',
+    type: 'instant',
+    concepts: [g('Assets'), ifrs('Assets')],
+    phrases: ['total assets', 'assets'],
+  },
+  {
+    id: 'totalLiabilities',
+    label: 'total liabilities',
+    unit: 'money',
+    type: 'instant',
+    concepts: [g('Liabilities'), ifrs('Liabilities')],
+    formula: {
+      terms: [
+        { sign: 1, concepts: [g('LiabilitiesAndStockholdersEquity')], label: "total liabilities and shareholders' equity" },
+        { sign: -1, concepts: [g('StockholdersEquityIncludingPortionAttributableToNoncontrollingInterest'), g('StockholdersEquity')], label: "total shareholders' equity" },
+      ],
+      describe: "total liabilities and shareholders' equity minus total equity",
+    },
+    phrases: ['total liabilities', 'liabilities'],
+  },
+  {
+    id: 'stockholdersEquity',
+    label: "shareholders' equity",
+    unit: 'money',
+    type: 'instant',
+    concepts: [g('StockholdersEquity'), g('StockholdersEquityIncludingPortionAttributableToNoncontrollingInterest'), ifrs('EquityAttributableToOwnersOfParent')],
+    phrases: ["shareholders' equity", 'shareholders equity', "stockholders' equity", 'stockholders equity', 'total equity', 'book value', 'equity'],
+  },
+  {
+    id: 'longTermDebt',
+    label: 'long-term debt',
+    unit: 'money',
+    type: 'instant',
+    concepts: [g('LongTermDebtNoncurrent'), g('LongTermDebt'), g('LongTermDebtAndCapitalLeaseObligations'), g('LongTermNotesPayable')],
+    phrases: ['long-term debt', 'long term debt', 'longterm debt', 'term debt', 'non-current debt', 'noncurrent debt', 'total debt', 'debt', 'borrowings'],
+  },
+  {
+    id: 'sharesOutstanding',
+    label: 'shares outstanding',
+    unit: 'shares',
+    type: 'instant',
+    // Falls back to the cover page's dei:EntityCommonStockSharesOutstanding of the period's own filing.
+    concepts: [g('CommonStockSharesOutstanding')],
+    phrases: ['shares outstanding', 'outstanding shares', 'common shares outstanding', 'shares of common stock outstanding', 'share count', 'number of shares', 'shares'],
+  },
+];
+
+export const metricById = (id: MetricId): MetricDef => METRICS.find((m) => m.id === id)!;
+
+/** Every metric phrase, longest first, so "earnings per share" wins over "earnings". */
+export const METRIC_PHRASES: readonly { phrase: string; id: MetricId }[] = METRICS.flatMap((m) => m.phrases.map((phrase) => ({ phrase, id: m.id }))).sort(
+  (a, b) => b.phrase.length - a.phrase.length,
+);

@@ -1,0 +1,430 @@
+import { coreName, tokenize, type CompanyIndex, type CompanyEntry, type Token, refOf } from './companies.js';
+import { isIsoDate } from './dates.js';
+import { METRIC_PHRASES, type MetricId } from './metrics.js';
+import type { CompanyRef } from './types.js';
+
+/**
+ * Understanding a question about company filings: which companies, which figures, which
+ * period, which comparison. Pure (given the company index), so the router and other agents can
+ * reuse it; follow-ups ("and the quarter before?", "how about Microsoft?") are parsed against
+ * the previous question of the conversation.
+ */
+
+export type PeriodSpec =
+  /** A fiscal quarter in the company's own terms; `fy` null: the most recent such quarter. `calendar`: the quarter ending in that calendar quarter. */
+  | { kind: 'fiscalQuarter'; fy: number | null; q: 1 | 2 | 3 | 4; calendar?: boolean }
+  | { kind: 'fiscalYear'; fy: number | null }
+  /** The quarter or year ending on (or nearest to, within `toleranceDays`) a date. */
+  | { kind: 'ended'; date: string; span: 'quarter' | 'year'; toleranceDays: number }
+  | { kind: 'latest'; span: 'quarter' | 'year' }
+  /** Another period moved by whole quarters and years ("the quarter before", "a year earlier"). */
+  | { kind: 'shift'; base: PeriodSpec; quarters: number; years: number };
+
+export type Comparison = 'yoy' | 'qoq';
+
+export type CompanyMention =
+  | { status: 'found'; text: string; company: CompanyRef; fuzzy: boolean }
+  | { status: 'ambiguous'; text: string; candidates: CompanyRef[] }
+  | { status: 'unknown'; text: string; suggestions: CompanyRef[] };
+
+export interface SecQuestion {
+  text: string;
+  companies: CompanyMention[];
+  metrics: MetricId[];
+  /** null: not said (the latest quarter is meant). */
+  period: PeriodSpec | null;
+  comparison: Comparison | null;
+  /** A filing named as such ("the latest 10-K", "annual report"). */
+  form: '10-K' | '10-Q' | null;
+  /** What this turn said itself, as opposed to what it carried over from earlier turns. */
+  stated: { companies: boolean; metrics: boolean; period: boolean; comparison: boolean };
+  /** The previous question's companies, when this turn replaced them (a follow-up about another company). */
+  switchedFrom: CompanyMention[] | null;
+}
+
+/** Statement words standing for several figures. */
+const METRIC_GROUPS: { pattern: RegExp; metrics: MetricId[] }[] = [
+  { pattern: /\b(income statements?|statements? of (?:operations|income)|p&l|profit and loss)\b/gi, metrics: ['revenue', 'costOfRevenue', 'grossProfit', 'operatingIncome', 'netIncome', 'dilutedEps'] },
+  { pattern: /\b(balance sheets?|statements? of financial position)\b/gi, metrics: ['cash', 'totalAssets', 'totalLiabilities', 'stockholdersEquity', 'longTermDebt'] },
+  { pattern: /\b(cash[- ]flow statements?|statements? of cash flows?)\b/gi, metrics: ['operatingCashFlow', 'capitalExpenditure', 'freeCashFlow'] },
+];
+
+/** The figures answered when a question names a company but no figure. */
+export const KEY_METRICS: readonly MetricId[] = ['revenue', 'netIncome', 'dilutedEps'];
+
+const STOPWORDS = new Set(
+  `a about above according across actually add after again against ago all alongside also am amount amounts an and annual annually any approximately are around as ask at
+back based basically be been before being below best between both business but by calendar can cant can't change changed changes co company companies
+compare compared comparing comparison corp could data decline declined decrease decreased did do does doing done down during each earlier edgar else end ended
+ending ends ever every exactly fall fell fetch fig figure figures filed filing filings find firm first fiscal for from full fy get gimme give given go going good
+got great grew growth had has have having he hello her here hey hi his how hows how's however i id i'd if im i'm in inc include including increase increased info
+information into is it its it's just know last later latest let like look lookup ltd made make many may me mean meant more most much my need new next no not now
+number numbers of off ok okay on one only or other our out over per percent percentage period periods please pls plc prior pull quarter quarterly quarters
+question quick quickly really recent report reported reporting reports right rise roughly rose same say see sec second show side sidebyside so some sorry
+statement statements sure tell than thank thanks that that's the their them then there these they third this those through thx to today too total two up us use
+used value values versus vs want was we well went were what what's whats when where which while who why will with would year yearly years yes yet you your`.split(/\s+/),
+);
+
+const MONTHS: Record<string, number> = {
+  jan: 1, january: 1, feb: 2, february: 2, mar: 3, march: 3, apr: 4, april: 4, may: 5, jun: 6, june: 6, jul: 7, july: 7,
+  aug: 8, august: 8, sep: 9, sept: 9, september: 9, oct: 10, october: 10, nov: 11, november: 11, dec: 12, december: 12,
+};
+const MONTH = '(jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\\.?';
+const DATE = `(?:${MONTH}\\s+(\\d{1,2})(?:st|nd|rd|th)?,?\\s+(\\d{4})|(\\d{1,2})\\s+${MONTH},?\\s+(\\d{4})|(\\d{4})-(\\d{2})-(\\d{2})|(\\d{1,2})/(\\d{1,2})/(\\d{4}|\\d{2}))(?!\\d)`;
+const ORDINAL: Record<string, 1 | 2 | 3 | 4> = { first: 1, '1st': 1, second: 2, '2nd': 2, third: 3, '3rd': 3, fourth: 4, '4th': 4, last: 4, final: 4 };
+const COUNT: Record<string, number> = { a: 1, an: 1, one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8 };
+
+const pad = (n: number) => String(n).padStart(2, '0');
+const lastDayOfMonth = (y: number, m: number) => new Date(Date.UTC(y, m, 0)).getUTCDate();
+const fullYear = (y: string) => (y.length === 2 ? 2000 + Number(y) : Number(y));
+
+/** The date in the capture groups of DATE starting at `g` (13 groups); null when not a real date. */
+function dateFrom(m: RegExpExecArray | RegExpMatchArray, g: number): string | null {
+  let y: number, mo: number, d: number;
+  if (m[g]) [y, mo, d] = [Number(m[g + 2]), MONTHS[m[g]!.toLowerCase().replace('.', '')]!, Number(m[g + 1])];
+  else if (m[g + 4]) [y, mo, d] = [Number(m[g + 5]), MONTHS[m[g + 4]!.toLowerCase().replace('.', '')]!, Number(m[g + 3])];
+  else if (m[g + 6]) [y, mo, d] = [Number(m[g + 6]), Number(m[g + 7]), Number(m[g + 8])];
+  else if (m[g + 9]) [y, mo, d] = [fullYear(m[g + 11]!), Number(m[g + 9]), Number(m[g + 10])];
+  else return null;
+  const iso = `${y}-${pad(mo)}-${pad(d)}`;
+  return isIsoDate(iso) ? iso : null;
+}
+
+/** A copy of the question in which consumed phrases are blanked out, so later passes do not read them again. */
+class Masked {
+  text: string;
+  constructor(text: string) {
+    this.text = text;
+  }
+
+  /** Runs a global regex; for each match `fn` decides whether to consume it (returns true). */
+  take(re: RegExp, fn: (m: RegExpExecArray) => boolean): void {
+    const flags = re.flags.includes('g') ? re.flags : `${re.flags}g`;
+    const pattern = new RegExp(re.source, flags);
+    const hits: [number, number][] = [];
+    for (const m of this.text.matchAll(pattern)) if (fn(m as RegExpExecArray)) hits.push([m.index!, m.index! + m[0].length]);
+    for (const [a, b] of hits) this.text = this.text.slice(0, a) + '\u0000'.repeat(b - a) + this.text.slice(b);
+  }
+}
+
+interface Relative {
+  quarters: number;
+  years: number;
+}
+
+interface Extracted {
+  companies: Found[];
+  metrics: MetricId[];
+  period: PeriodSpec | null;
+  relative: Relative | null;
+  comparison: Comparison | null;
+  form: '10-K' | '10-Q' | null;
+  adding: boolean;
+}
+
+function extractComparison(m: Masked): Comparison | null {
+  let found: Comparison | null = null;
+  const yoy = /\b(?:yoy|y\/y|y-o-y|year[- ](?:over|on)[- ]year|(?:vs\.?|versus|compared (?:to|with)|against)\s+(?:the\s+)?(?:a\s+)?(?:year (?:ago|earlier|before)|same (?:quarter|period) (?:a year ago|last year|of (?:the )?(?:previous|prior|last) year)|last year|prior year|previous year)|annual(?:ly)? growth)\b/gi;
+  const qoq = /\b(?:qoq|q\/q|q-o-q|quarter[- ](?:over|on)[- ]quarter|sequential(?:ly)?|(?:vs\.?|versus|compared (?:to|with)|against)\s+(?:the\s+)?(?:previous|prior|last|preceding) quarter)\b/gi;
+  m.take(qoq, () => ((found = 'qoq'), true));
+  m.take(yoy, () => ((found ??= 'yoy'), true));
+  if (!found) m.take(/\b(?:growth|grow|grew|change|changed|increase[sd]?|decrease[sd]?|rise|rose|fall|fell|decline[sd]?|up or down|how much (?:more|less))\b/gi, () => ((found = 'yoy'), false));
+  return found;
+}
+
+function extractPeriod(m: Masked, form: '10-K' | '10-Q' | null): { period: PeriodSpec | null; relative: Relative | null } {
+  let period: PeriodSpec | null = null;
+  let relative: Relative | null = null;
+  const set = (p: PeriodSpec) => {
+    period ??= p;
+    return true;
+  };
+  // "the quarter ended June 29, 2024", "three months ended 2024-06-29", "fiscal year ended September 28, 2024".
+  m.take(new RegExp(`\\b(?:(fiscal\\s+)?(year|twelve months|12 months|52 weeks|53 weeks)|quarter|three months|3 months|13 weeks|14 weeks|period)\\s+(?:that\\s+)?(?:ended|ending|ends|through)\\s+(?:on\\s+)?${DATE}`, 'gi'), (x) => {
+    const date = dateFrom(x, 3);
+    return date ? set({ kind: 'ended', date, span: x[2] ? 'year' : 'quarter', toleranceDays: 7 }) : false;
+  });
+  // "quarter ended June 2024", "the June 2024 quarter", "June quarter of 2024".
+  m.take(new RegExp(`\\b(?:(?:quarter|three months|period)\\s+(?:ended|ending)\\s+(?:in\\s+)?${MONTH},?\\s+(\\d{4})|${MONTH}\\s+(?:(\\d{4})\\s+)?quarter(?:\\s+(?:of\\s+)?(\\d{4}))?)\\b`, 'gi'), (x) => {
+    const month = MONTHS[(x[1] ?? x[3])!.toLowerCase().replace('.', '')]!;
+    const year = Number(x[2] ?? x[4] ?? x[5]);
+    if (!year) return false;
+    return set({ kind: 'ended', date: `${year}-${pad(month)}-${pad(lastDayOfMonth(year, month))}`, span: 'quarter', toleranceDays: 10 });
+  });
+  // "as of June 29, 2024", "at September 28, 2024", or a date on its own: balances at that date (or the quarter ending then).
+  m.take(new RegExp(`(?:\\b(?:as of|as at|at|on)\\s+)?${DATE}`, 'gi'), (x) => {
+    const date = dateFrom(x, 1);
+    return date ? set({ kind: 'ended', date, span: form === '10-K' ? 'year' : 'quarter', toleranceDays: 7 }) : false;
+  });
+  // Quarters: "Q3 2024", "fiscal Q3 2024", "Q3 FY24", "Q3'24", "FY2024 Q3", "2024 Q3", "3Q24", "third quarter of fiscal 2024", "calendar Q3 2024".
+  const quarter = (q: string, y: string | undefined, calendarWord: string | undefined) => {
+    const qn = (ORDINAL[q.toLowerCase()] ?? Number(q)) as 1 | 2 | 3 | 4;
+    return set({ kind: 'fiscalQuarter', fy: y ? fullYear(y) : null, q: qn, ...(calendarWord && /^(calendar|cy)/i.test(calendarWord) ? { calendar: true } : {}) });
+  };
+  m.take(/\b(calendar\s+|cy\s*)?(?:fy|fiscal(?:\s+year)?)?\s*(?:'|’)?(\d{4}|\d{2})\s*[- ]?q([1-4])\b/gi, (x) => (x[2]!.length === 2 && !/fy|fiscal|cy/i.test(x[0]) ? false : quarter(x[3]!, x[2], x[1])));
+  m.take(/\b(calendar\s+|cy\s*)?(?:fiscal\s+|fy\s*)?q([1-4])(?:\s*(?:of\s+)?(?:fiscal\s+(?:year\s+)?|fy\s*|cy\s*|calendar\s+)?(?:'|’)?(\d{4}|\d{2}))?\b/gi, (x) => quarter(x[2]!, x[3], x[1] ?? (/\bcy/i.test(x[0]) ? 'cy' : undefined)));
+  m.take(/\b([1-4])q\s*(?:'|’)?(\d{4}|\d{2})\b/gi, (x) => quarter(x[1]!, x[2], undefined));
+  m.take(/\b(?:the\s+)?(first|second|third|fourth|1st|2nd|3rd|4th|last|final)\s+(calendar\s+|fiscal\s+)?quarter(?:\s+(?:of\s+)?(calendar\s+|fiscal\s+(?:year\s+)?|fy\s*)?(?:'|’)?(\d{4}|\d{2}))?\b/gi, (x) =>
+    x[1]!.toLowerCase() === 'last' && !x[4] ? false : quarter(x[1]!, x[4], x[2] ?? x[3]),
+  );
+  // Fiscal years: "FY2024", "fiscal 2024", "fiscal year 2024", "full year 2024", "2024 annual".
+  m.take(/\b(?:fy\s*(?:'|’)?(\d{4}|\d{2})|fiscal\s+(?:year\s+)?(\d{4}|\d{2})|full[- ]year\s+(\d{4})|(\d{4})\s+(?:fiscal\s+year|full[- ]year|annual(?:\s+report)?))\b/gi, (x) =>
+    set({ kind: 'fiscalYear', fy: fullYear((x[1] ?? x[2] ?? x[3] ?? x[4])!) }),
+  );
+  // The latest: "last quarter", "most recent quarter", "latest fiscal year", "last year", "latest".
+  m.take(/\b(?:latest|most recent|last|recent|current|this|newest|past)\s+(?:reported\s+|fiscal\s+|full\s+|completed\s+)?(quarter|q|year|fy|annual(?: report)?|10-?k|10-?q)\b/gi, (x) =>
+    set({ kind: 'latest', span: /^(year|fy|annual|10-?k)/i.test(x[1]!) ? 'year' : 'quarter' }),
+  );
+  // Relative to the conversation's period: "the quarter before", "two quarters earlier", "a year ago", "next quarter".
+  const move = (r: Relative) => {
+    relative ??= r;
+    return true;
+  };
+  m.take(/\b(?:the\s+)?(?:(a|an|one|two|three|four|five|six|seven|eight|\d)\s+)?(quarters?|years?)\s+(?:before|earlier|prior|ago|back|previously)\b/gi, (x) => {
+    const n = x[1] ? (COUNT[x[1].toLowerCase()] ?? Number(x[1])) : 1;
+    return move(/^q/i.test(x[2]!) ? { quarters: -n, years: 0 } : { quarters: 0, years: -n });
+  });
+  m.take(/\b(?:the\s+)?(?:previous|prior|preceding|earlier)\s+(quarter|fiscal year|year)\b/gi, (x) => move(/^q/i.test(x[1]!) ? { quarters: -1, years: 0 } : { quarters: 0, years: -1 }));
+  m.take(/\bsame (?:quarter|period) (?:a year (?:ago|earlier|before)|last year|(?:of |in )?the (?:previous|prior) year|the year before)\b/gi, () => move({ quarters: 0, years: -1 }));
+  m.take(/\b(?:the\s+)?(?:next|following|subsequent)\s+(quarter|year|fiscal year)\b|\b(quarter|year)\s+after\b/gi, (x) => move(/^q/i.test((x[1] ?? x[2])!) ? { quarters: 1, years: 0 } : { quarters: 0, years: 1 }));
+  m.take(/\b(?:latest|most recent|newest|current|currently|now|today|recent)\b/gi, () => set({ kind: 'latest', span: form === '10-K' ? 'year' : 'quarter' }));
+  // A quarter or year on its own: "Q3" (the most recent third quarter), "in 2024" (fiscal 2024).
+  m.take(/\bq([1-4])\b/gi, (x) => quarter(x[1]!, undefined, undefined));
+  m.take(/\b(19[89]\d|20\d{2})\b/g, (x) => set({ kind: 'fiscalYear', fy: Number(x[1]) }));
+  return { period, relative };
+}
+
+function extractForm(m: Masked): '10-K' | '10-Q' | null {
+  let form: '10-K' | '10-Q' | null = null;
+  m.take(/\b10-?k(?:\/a)?\b|\bannual reports?\b/gi, () => ((form ??= '10-K'), true));
+  m.take(/\b10-?q(?:\/a)?\b|\bquarterly reports?\b/gi, () => ((form ??= '10-Q'), true));
+  return form;
+}
+
+function extractMetrics(m: Masked): MetricId[] {
+  const found: { id: MetricId; at: number }[] = [];
+  for (const g of METRIC_GROUPS) m.take(g.pattern, (x) => (found.push(...g.metrics.map((id, i) => ({ id, at: x.index! + i / 100 }))), true));
+  for (const { phrase, id } of METRIC_PHRASES) {
+    const escaped = phrase.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/ /g, '\\s+');
+    m.take(new RegExp(`(?<![\\p{L}\\p{N}&])${escaped}(?![\\p{L}\\p{N}&])`, 'giu'), (x) => (found.push({ id, at: x.index! }), true));
+  }
+  return [...new Set(found.sort((a, b) => a.at - b.at).map((f) => f.id))];
+}
+
+const isStop = (w: string) => STOPWORDS.has(w) || /^\d+$/.test(w);
+
+/** Splits tokens where the text between them is blanked or punctuation: a company name never spans those. */
+function segments(text: string): Token[][] {
+  const tokens = tokenize(text.replace(/\u0000/g, ' \u0001 '));
+  const out: Token[][] = [[]];
+  let last = 0;
+  const source = text.replace(/\u0000/g, ' \u0001 ');
+  for (const t of tokens) {
+    const between = source.slice(last, t.start);
+    if (/[\u0001,;:?!()/"]|\.\s/.test(between) && out.at(-1)!.length) out.push([]);
+    out.at(-1)!.push(t);
+    last = t.end;
+  }
+  return out.filter((s) => s.length);
+}
+
+const LIST_WORDS = new Set(['and', 'vs', 'versus', 'or', '&', 'with', 'against', 'compared', 'to']);
+
+type Found = CompanyMention & { at: number };
+
+/** The longest run of words from `i` that is exactly a company's name, at least `minWords` long. */
+function exactAt(seg: Token[], i: number, index: CompanyIndex, minWords: number): { n: number; entries: CompanyEntry[] } | null {
+  for (let n = Math.min(6, seg.length - i); n >= minWords; n--) {
+    const words = seg.slice(i, i + n).map((t) => t.norm);
+    if (isStop(words[0]!) || (n > 1 && isStop(words.at(-1)!) && !['co', 'inc', 'corp'].includes(words.at(-1)!))) continue;
+    const phrase = words.join(' ');
+    // "Coca-Cola" is filed as "COCA COLA CO": try hyphenated words apart and joined too.
+    for (const form of new Set([phrase, phrase.replace(/-/g, ' '), phrase.replace(/-/g, '')])) {
+      const entries = dedupe(index.exact(coreName(form)));
+      if (entries.length) return { n, entries };
+    }
+  }
+  return null;
+}
+
+/** Names of two words or more, found before figures are read ("Realty Income" is a company, not income). */
+function extractLongNames(m: Masked, index: CompanyIndex): Found[] {
+  const found: Found[] = [];
+  for (const seg of segments(m.text)) {
+    for (let i = 0; i < seg.length; ) {
+      const hit = exactAt(seg, i, index, 2);
+      if (!hit) {
+        i++;
+        continue;
+      }
+      const tokens = seg.slice(i, i + hit.n);
+      found.push(mention(tokens, hit.entries));
+      const [a, b] = [tokens[0]!.start, tokens.at(-1)!.end];
+      m.text = m.text.slice(0, a) + '\u0000'.repeat(b - a) + m.text.slice(b);
+      i += hit.n;
+    }
+  }
+  return found;
+}
+
+function extractCompanies(text: string, index: CompanyIndex, already: Found[]): Found[] {
+  const found: Found[] = [...already];
+  const residual: { tokens: Token[]; afterList: boolean }[] = [];
+  for (const seg of segments(text)) {
+    let span: Token[] = [];
+    let afterList = false;
+    const closeSpan = () => {
+      if (span.length) residual.push({ tokens: span, afterList });
+      span = [];
+    };
+    for (let i = 0; i < seg.length; ) {
+      const hit = exactAt(seg, i, index, 1);
+      if (hit) {
+        closeSpan();
+        found.push(mention(seg.slice(i, i + hit.n), hit.entries));
+        i += hit.n;
+        afterList = false;
+        continue;
+      }
+      const t = seg[i]!;
+      const ticker = /^\$?[A-Z][A-Z0-9]{0,5}(?:[.-][A-Z])?$/.test(t.raw) && (t.raw.length >= 2 || t.raw.startsWith('$')) && !NOT_TICKERS.test(t.raw) ? index.byTicker(t.raw) : undefined;
+      if (ticker) {
+        closeSpan();
+        found.push({ status: 'found', text: t.raw, company: refOf(ticker), fuzzy: false, at: t.start });
+      } else if (isStop(t.norm)) {
+        closeSpan();
+        afterList = LIST_WORDS.has(t.norm) && found.length > 0;
+      } else {
+        span.push(t);
+      }
+      i++;
+    }
+    closeSpan();
+  }
+  const namedAny = found.length > 0;
+  for (const { tokens, afterList } of residual.slice(0, 8)) {
+    const properNoun = tokens.some((t) => /^\p{Lu}/u.test(t.raw) && t.start > 0);
+    // Words left over beside a company found are noise unless written like a name or listed after "and"/"vs".
+    if (namedAny && !properNoun && !afterList) continue;
+    found.push(...resolveResidual(tokens, index, !namedAny));
+  }
+  return found.sort((a, b) => a.at - b.at);
+}
+
+/** Capitalised words that are not meant as tickers even when a company trades under them. */
+const NOT_TICKERS = /^(I|A|Q[1-4]|FY|YOY|QOQ|EPS|SEC|US|USA|USD|CEO|CFO|AI|OK|IT|PE|TTM|YTD|GAAP|SGA|FCF|CAPEX|COGS|OPEX|EBIT|EBITDA|AND|OR|THE|OF|VS)$/;
+
+function mention(tokens: Token[], entries: CompanyEntry[]): Found {
+  const text = tokens.map((t) => t.raw).join(' ');
+  const at = tokens[0]!.start;
+  return entries.length === 1
+    ? { status: 'found', text, company: refOf(entries[0]!), fuzzy: false, at }
+    : { status: 'ambiguous', text, candidates: entries.map(refOf), at };
+}
+
+/** Words that named no company exactly: the start of a name ("Johnson"), a lowercase ticker, a typo, or an unknown name. */
+function resolveResidual(tokens: Token[], index: CompanyIndex, alone: boolean): Found[] {
+  for (let k = tokens.length; k >= 1; k--) {
+    const head = tokens.slice(0, k);
+    const words = head.map((t) => t.norm);
+    const prefix = dedupe(index.prefix(words));
+    if (prefix.length) return [mention(head, prefix.slice(0, 12)), ...(k < tokens.length ? resolveResidual(tokens.slice(k), index, alone) : [])];
+  }
+  const text = tokens.map((t) => t.raw).join(' ');
+  const at = tokens[0]!.start;
+  if (alone && tokens.length === 1) {
+    const byTicker = index.byTicker(tokens[0]!.raw);
+    if (byTicker && tokens[0]!.norm.length >= 2) return [{ status: 'found', text, company: refOf(byTicker), fuzzy: false, at }];
+  }
+  const close = index.fuzzy(tokens.map((t) => t.norm).join(' '));
+  if (close.length === 1 || (close.length > 1 && close[0]!.rank < 50 && close[1]!.rank > close[0]!.rank * 20)) return [{ status: 'found', text, company: refOf(close[0]!), fuzzy: true, at }];
+  return [{ status: 'unknown', text, suggestions: close.slice(0, 5).map(refOf), at }];
+}
+
+function dedupe(entries: CompanyEntry[]): CompanyEntry[] {
+  return [...new Map(entries.map((e) => [e.cik, e])).values()];
+}
+
+function extract(text: string, index: CompanyIndex): Extracted {
+  const m = new Masked(text.replace(/[’‘]/g, "'").replace(/[“”]/g, '"'));
+  const adding = /\b(?:also|too|as well|add|include|compare[ds]?|comparison|vs\.?|versus|against|side[- ]by[- ]side|alongside)\b/i.test(text);
+  const comparison = extractComparison(m);
+  const form = extractForm(m);
+  const { period, relative } = extractPeriod(m, form);
+  const longNames = extractLongNames(m, index);
+  const metrics = extractMetrics(m);
+  const companies = extractCompanies(m.text, index, longNames);
+  return { companies, metrics, period, relative, comparison, form, adding };
+}
+
+/** Moves a period by whole quarters and years, in fiscal terms when it is a fiscal label. */
+export function shiftPeriod(base: PeriodSpec, by: Relative): PeriodSpec {
+  if (base.kind === 'fiscalQuarter' && base.fy !== null && !base.calendar) {
+    const index = (base.fy + by.years) * 4 + (base.q - 1) + by.quarters;
+    return { kind: 'fiscalQuarter', fy: Math.floor(index / 4), q: ((index % 4) + 1) as 1 | 2 | 3 | 4 };
+  }
+  if (base.kind === 'fiscalYear' && base.fy !== null && by.quarters === 0) return { kind: 'fiscalYear', fy: base.fy + by.years };
+  if (base.kind === 'shift') return { kind: 'shift', base: base.base, quarters: base.quarters + by.quarters, years: base.years + by.years };
+  return { kind: 'shift', base, quarters: by.quarters, years: by.years };
+}
+
+/**
+ * Parses one question, completing what it leaves out from the previous question of the
+ * conversation: a turn without a company keeps the companies, without a figure keeps the
+ * figures, and its period is read relative to the previous one.
+ */
+export function parseSecQuestion(text: string, index: CompanyIndex, previous?: SecQuestion | null): SecQuestion {
+  const x = extract(text, index);
+  const companies = x.companies.map(({ at: _at, ...c }) => c as CompanyMention);
+  const stated = { companies: companies.length > 0, metrics: x.metrics.length > 0, period: x.period !== null || x.relative !== null, comparison: x.comparison !== null };
+  const followUp = previous && !(stated.companies && stated.metrics);
+  let period: PeriodSpec | null = x.period;
+  if (!period && x.relative) {
+    const base = followUp ? previous.period : null;
+    // Without an earlier period, "the previous quarter" is the latest one reported.
+    period = base ? shiftPeriod(base, x.relative) : x.relative.years && !x.relative.quarters ? shiftPeriod({ kind: 'latest', span: 'quarter' }, x.relative) : { kind: 'latest', span: 'quarter' };
+  }
+  if (!period && followUp) period = previous.period;
+  if (!period && x.form) period = { kind: 'latest', span: x.form === '10-K' ? 'year' : 'quarter' };
+  let merged = companies;
+  let switchedFrom: CompanyMention[] | null = null;
+  if (!stated.companies && previous) merged = previous.companies;
+  else if (stated.companies && followUp && x.adding) merged = unionCompanies(previous.companies, companies);
+  else if (stated.companies && followUp && previous.companies.length) switchedFrom = sameCompanies(previous.companies, companies) ? null : previous.companies;
+  return {
+    text,
+    companies: merged,
+    metrics: stated.metrics ? x.metrics : followUp ? previous.metrics : [],
+    period,
+    comparison: x.comparison ?? (followUp ? previous.comparison : null),
+    form: x.form ?? (followUp ? previous.form : null),
+    stated,
+    switchedFrom,
+  };
+}
+
+function companyKey(c: CompanyMention): string {
+  return c.status === 'found' ? `cik:${c.company.cik}` : `text:${c.text.toLowerCase()}`;
+}
+
+function unionCompanies(a: CompanyMention[], b: CompanyMention[]): CompanyMention[] {
+  const seen = new Set(a.map(companyKey));
+  return [...a, ...b.filter((c) => !seen.has(companyKey(c)))];
+}
+
+const sameCompanies = (a: CompanyMention[], b: CompanyMention[]) => a.length === b.length && a.every((c, i) => companyKey(c) === companyKey(b[i]!));
+
+/**
+ * The question a conversation ends with: each user turn parsed against the one before, so
+ * that follow-ups carry their context. Assistant turns are not read.
+ */
+export function parseConversation(turns: readonly { role: string; content: string }[], index: CompanyIndex): SecQuestion | null {
+  let question: SecQuestion | null = null;
+  // The recent turns carry the context; a long history would only cost time.
+  const recent = turns.filter((t) => t.role === 'user' && t.content.trim()).slice(-MAX_CONTEXT_TURNS);
+  for (const turn of recent) question = parseSecQuestion(turn.content.slice(0, MAX_TURN_CHARS), index, question);
+  return question;
+}
+
+const MAX_CONTEXT_TURNS = 12;
+const MAX_TURN_CHARS = 2000;

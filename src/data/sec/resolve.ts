@@ -1,0 +1,81 @@
+import type { FiscalPeriod, FiscalQuarter } from './calendar.js';
+import { daysBetween } from './dates.js';
+import type { CompanyFinancials } from './facts.js';
+import type { MetricId } from './metrics.js';
+import type { PeriodSpec } from './question.js';
+
+export type PeriodResolution =
+  | { ok: true; period: FiscalPeriod; /** Said when the period found is not exactly the one asked for. */ note: string | null }
+  | { ok: false; wanted: string };
+
+const CALENDAR_QUARTER_END = ['03-31', '06-30', '09-30', '12-31'];
+
+/** Words for a period asked about, for answers saying it is not available. */
+export function describeSpec(spec: PeriodSpec | null): string {
+  if (!spec) return 'the latest quarter';
+  switch (spec.kind) {
+    case 'fiscalQuarter':
+      return spec.calendar ? `calendar Q${spec.q} ${spec.fy}` : spec.fy === null ? `the latest fiscal Q${spec.q}` : `fiscal Q${spec.q} ${spec.fy}`;
+    case 'fiscalYear':
+      return spec.fy === null ? 'the latest fiscal year' : `fiscal year ${spec.fy}`;
+    case 'ended':
+      return `the ${spec.span} ended ${spec.date}`;
+    case 'latest':
+      return `the latest ${spec.span === 'year' ? 'fiscal year' : 'quarter'}`;
+    case 'shift': {
+      const parts = [spec.years ? `${Math.abs(spec.years)} year${Math.abs(spec.years) > 1 ? 's' : ''}` : '', spec.quarters ? `${Math.abs(spec.quarters)} quarter${Math.abs(spec.quarters) > 1 ? 's' : ''}` : ''].filter(Boolean);
+      return `${parts.join(' and ')} ${spec.years + spec.quarters < 0 ? 'before' : 'after'} ${describeSpec(spec.base)}`;
+    }
+  }
+}
+
+/**
+ * The company's fiscal period a question means, for a metric: fiscal labels in the company's
+ * own terms, dates to the quarter (or year) ending then, "latest" to the most recent period
+ * that has the metric.
+ */
+export function resolvePeriod(spec: PeriodSpec | null, fin: CompanyFinancials, metric: MetricId): PeriodResolution {
+  const cal = fin.calendar;
+  const missing = (): PeriodResolution => ({ ok: false, wanted: describeSpec(spec) });
+  const found = (period: FiscalPeriod | null, note: string | null = null): PeriodResolution => (period ? { ok: true, period, note } : missing());
+  if (!spec) return found(fin.latest(metric, 'quarter')?.period ?? fin.latest(metric, 'year')?.period ?? null);
+  switch (spec.kind) {
+    case 'latest':
+      return found(fin.latest(metric, spec.span)?.period ?? null);
+    case 'fiscalYear':
+      return found(spec.fy === null ? (fin.latest(metric, 'year')?.period ?? null) : cal.year(spec.fy));
+    case 'fiscalQuarter': {
+      if (spec.calendar && spec.fy !== null) {
+        const end = `${spec.fy}-${CALENDAR_QUARTER_END[spec.q - 1]}`;
+        const q = cal.nearest('quarter', end, 46);
+        return found(q, q ? `calendar Q${spec.q} ${spec.fy} is the company's fiscal Q${(q as FiscalQuarter).q} ${q.fy} (ended ${q.end})` : null);
+      }
+      if (spec.fy !== null) return found(cal.quarter(spec.fy, spec.q));
+      const latest = [...cal.quarters].reverse().find((p) => p.q === spec.q && fin.value(metric, p));
+      return found(latest ?? null);
+    }
+    case 'ended': {
+      const p = cal.nearest(spec.span, spec.date, spec.toleranceDays);
+      return found(p, p && p.end !== spec.date ? `the ${spec.span} ended ${p.end}, the closest to ${spec.date}` : null);
+    }
+    case 'shift': {
+      const base = resolvePeriod(spec.base, fin, metric);
+      if (!base.ok) return missing();
+      const p = base.period;
+      if (p.kind === 'year' && spec.quarters === 0) return found(cal.year(p.fy + spec.years));
+      const start = p.kind === 'quarter' ? p : cal.quarter(p.fy, spec.quarters < 0 ? 1 : 4);
+      if (!start) return missing();
+      return found(cal.shiftQuarter(start, spec.quarters + 4 * spec.years));
+    }
+  }
+}
+
+/** The quarter of another company ending closest to a date (within half a quarter). */
+export function nearestQuarter(fin: CompanyFinancials, date: string): FiscalQuarter | null {
+  let best: FiscalQuarter | null = null;
+  for (const q of fin.calendar.quarters) {
+    const d = Math.abs(daysBetween(q.end, date));
+    if (d <= 46 && (!best || d < Math.abs(daysBetween(best.end, date)))) best = q;
+  }
+  return best;
+}

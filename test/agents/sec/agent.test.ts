@@ -1,0 +1,339 @@
+import OpenAI from 'openai';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startFakeSec, type FakeSec } from '../../helpers/fake-sec.js';
+import { pdfPageTexts } from '../../helpers/pdf-text.js';
+import { startService, type TestService } from '../../helpers/service.js';
+import { post, readSse } from '../../helpers/sse.js';
+import { SEC_ENV, TEST_WORLD } from './world.js';
+
+const MODEL = 'svc-sec-agent';
+let fake: FakeSec;
+let svc: TestService;
+let apiKey: string;
+
+beforeAll(async () => {
+  fake = await startFakeSec(TEST_WORLD);
+  svc = await startService({ env: SEC_ENV(fake.url) });
+  ({ apiKey } = await svc.account());
+});
+afterAll(async () => {
+  await svc.close();
+  await fake.close();
+});
+
+interface Answer {
+  text: string;
+  citations: { order: number; name: string; url: string }[];
+}
+
+async function ask(...turns: string[]): Promise<Answer> {
+  const res = await post(`${svc.baseURL}/chat/completions`, apiKey, { model: MODEL, messages: turns.map((content) => ({ role: 'user', content })) });
+  const body = (await res.json()) as any;
+  expect(res.status, JSON.stringify(body)).toBe(200);
+  return { text: body.choices[0].message.content, citations: body.choices[0].citations };
+}
+
+/** Every [n] in the text has a citation n, and every citation is used. */
+function expectConsistentCitations(a: Answer): void {
+  const markers = [...new Set([...a.text.matchAll(/\[(\d+)\]/g)].map((m) => Number(m[1])))].sort((x, y) => x - y);
+  expect(markers).toEqual(a.citations.map((c) => c.order).sort((x, y) => x - y));
+  expect(a.citations.map((c) => c.order)).toEqual(a.citations.map((_, i) => i + 1));
+}
+
+const pageOf = (url: string) => Number(new URL(url).hash.replace('#page=', ''));
+
+/** The PDF behind a citation, fetched without an API key through its signed link. */
+async function citedPage(url: string): Promise<{ text: string; pages: number; res: Response }> {
+  const res = await fetch(url.split('#')[0]!);
+  expect(res.status).toBe(200);
+  const texts = await pdfPageTexts(new Uint8Array(await res.arrayBuffer()));
+  return { text: texts[pageOf(url) - 1] ?? '', pages: texts.length, res };
+}
+
+describe('svc-sec-agent answers from XBRL facts and cites the filing page', () => {
+  it('is listed by GET /v1/models with a description', async () => {
+    const client = new OpenAI({ baseURL: svc.baseURL, apiKey, maxRetries: 0 });
+    const model = (await client.models.retrieve(MODEL)) as any;
+    expect(model.description).toMatch(/SEC filings/);
+  });
+
+  it.each([
+    // [question, figure in the answer, period words, form, page, printed figure on that page]
+    ["What was Apple's revenue in Q3 2024?", '$85,777 million', 'fiscal Q3 2024 (quarter ended 2024-06-29)', '10-Q', 3, '85,777'],
+    ['AAPL diluted EPS fiscal Q1 2024', '$2.18 per diluted share', 'fiscal Q1 2024 (quarter ended 2023-12-30)', '10-Q', 3, '2.18'],
+    ["Apple's total assets as of June 29, 2024", '$331,612 million', 'fiscal Q3 2024 (quarter ended 2024-06-29)', '10-Q', 4, '331,612'],
+    ['Apple shares outstanding at the end of fiscal Q2 2024', '15,337,686 thousand shares', 'fiscal Q2 2024 (quarter ended 2024-03-30)', '10-Q', 4, '15,337,686'],
+    ['Apple operating cash flow fiscal year 2024', '$118,254 million', 'fiscal year 2024 (year ended 2024-09-28)', '10-K', 5, '118,254'],
+    ['Microsoft R&D expense Q3 FY2024', '$7,653 million', 'fiscal Q3 2024 (quarter ended 2024-03-31)', '10-Q', 3, '7,653'],
+    ['MSFT long-term debt for the quarter ended December 31, 2023', '$44,937 million', 'fiscal Q2 2024 (quarter ended 2023-12-31)', '10-Q', 4, '44,937'],
+    ['Alphabet net income Q2 2024', '$23,619 million', 'Q2 2024 (quarter ended 2024-06-30)', '10-Q', 3, '23,619'],
+    ['GOOGL cash and cash equivalents 2023', '$24,048 million', 'fiscal year 2023 (year ended 2023-12-31)', '10-K', 4, '24,048'],
+  ])('%s', async (question, figure, period, form, page, printed) => {
+    const a = await ask(question);
+    expect(a.text).toContain(figure);
+    expect(a.text).toContain(period);
+    expect(a.text).toMatch(new RegExp(`Form ${form} filed \\d{4}-\\d{2}-\\d{2}`));
+    expectConsistentCitations(a);
+    expect(a.citations).toHaveLength(1);
+    const c = a.citations[0]!;
+    expect(c.name).toMatch(new RegExp(`Form ${form}, (quarter|fiscal year) ended \\d{4}-\\d{2}-\\d{2}, page ${page}$`));
+    expect(pageOf(c.url)).toBe(page);
+    const pdf = await citedPage(c.url);
+    expect(pdf.text).toContain(printed);
+    expect(pdf.pages).toBe(6);
+  });
+
+  it('names citations like "Apple Inc. Form 10-Q, quarter ended 2024-06-29, page 3", with absolute signed links', async () => {
+    const a = await ask('Apple revenue for the quarter ended June 29, 2024');
+    const c = a.citations[0]!;
+    expect(c.name).toBe('Apple Inc. Form 10-Q, quarter ended 2024-06-29, page 3');
+    expect(c.url).toMatch(new RegExp(`^${svc.url}/v1/documents/sec-320193-000032019324000081\\.pdf\\?expires=\\d+&signature=[0-9a-f]{64}#page=3$`));
+  });
+
+  it('derives Q4 as the fiscal year minus nine months, says so, and cites both filings', async () => {
+    const a = await ask('Apple revenue Q4 2024');
+    expect(a.text).toContain('**$94,930 million**');
+    expect(a.text).toContain('fiscal Q4 2024 (quarter ended 2024-09-28)');
+    expect(a.text).toMatch(/Derived as fiscal year 2024 \$391,035 million \(Form 10-K filed 2024-11-01\) \[1\] minus nine months ended June 29, 2024 \$296,105 million \(Form 10-Q filed 2024-08-02\) \[2\]/);
+    expectConsistentCitations(a);
+    expect(a.citations[0]!.name).toMatch(/Form 10-K, fiscal year ended 2024-09-28, page 3/);
+    expect(a.citations[1]!.name).toMatch(/Form 10-Q, quarter ended 2024-06-29, page 3/);
+    expect((await citedPage(a.citations[0]!.url)).text).toContain('391,035');
+    expect((await citedPage(a.citations[1]!.url)).text).toContain('296,105');
+  });
+
+  it('says a Q4 per-share figure derived by subtraction is approximate', async () => {
+    const a = await ask('Apple EPS Q4 2024');
+    expect(a.text).toContain('$0.97 per diluted share');
+    expect(a.text).toMatch(/approximate/);
+  });
+
+  it('derives the quarter of a year-to-date cash-flow figure from two 10-Qs', async () => {
+    const a = await ask('Apple capex Q2 2024');
+    expect(a.text).toContain('$1,996 million');
+    expect(a.text).toMatch(/six months ended March 30, 2024 \$4,388 million \(Form 10-Q filed 2024-05-03\) \[1\] minus three months ended December 30, 2023 \$2,392 million \(Form 10-Q filed 2024-02-02\) \[2\]/);
+    expect((await citedPage(a.citations[0]!.url)).text).toContain('4,388');
+  });
+
+  it('answers a June fiscal year in its own terms, stating the period end', async () => {
+    const a = await ask('What was Microsoft revenue in fiscal Q1 2025?');
+    expect(a.text).toContain('fiscal Q1 2025 (quarter ended 2024-09-30)');
+    expect(a.text).toContain('$65,585 million');
+    expect(a.text).toMatch(/Microsoft's fiscal year ends on June 30: fiscal Q1 2025 ran from 2024-07-01 to 2024-09-30/);
+  });
+
+  it('derives SG&A from sales and marketing plus general and administrative, with the formula', async () => {
+    const a = await ask('MSFT SG&A fiscal Q3 2024');
+    expect(a.text).toContain('$8,119 million');
+    expect(a.text).toMatch(/sales and marketing \$6,207 million \(Form 10-Q filed 2024-04-25\) \[1\] plus general and administrative \$1,912 million \(Form 10-Q filed 2024-04-25\) \[1\]/);
+    expect(a.citations).toHaveLength(1);
+  });
+
+  it('gives year-over-year change with both periods cited', async () => {
+    const a = await ask('Apple revenue Q3 2024 year over year');
+    expect(a.text).toContain('$85,777 million');
+    expect(a.text).toMatch(/Year over year: fiscal Q3 2023 \(quarter ended 2023-07-01\) was \$81,797 million \(Form 10-Q filed 2023-08-04\) \[2\]; change \+\$3,980 million \(\+4\.9%\)/);
+    expectConsistentCitations(a);
+    expect((await citedPage(a.citations[1]!.url)).text).toContain('81,797');
+  });
+
+  it('gives quarter-over-quarter change', async () => {
+    const a = await ask('Alphabet operating income Q3 2024 qoq');
+    expect(a.text).toMatch(/Quarter over quarter: Q2 2024 \(quarter ended 2024-06-30\) was \$27,425 million \(Form 10-Q filed 2024-07-24\) \[2\]; change \+\$1,096 million \(\+4\.0%\)/);
+  });
+
+  it('puts two companies side by side, each in its own fiscal terms, with the calendar difference said', async () => {
+    const a = await ask('Compare Apple and Microsoft net income for Q3 2024');
+    expect(a.text).toMatch(/\| Apple Inc\. \(AAPL\) \| Net income \| fiscal Q3 2024 \(quarter ended 2024-06-29\) \| \$21,448 million \[1\] \| Form 10-Q filed 2024-08-02 \|/);
+    expect(a.text).toMatch(/\| Microsoft Corp\. \(MSFT\) \| Net income \| fiscal Q3 2024 \(quarter ended 2024-03-31\) \| \$21,939 million \[2\] \| Form 10-Q filed 2024-04-25 \|/);
+    expect(a.text).toMatch(/Fiscal calendars differ: Apple's fiscal Q3 2024 ended 2024-06-29; Microsoft's quarter closest in time is fiscal Q4 2024 \(quarter ended 2024-06-30\)/);
+    expectConsistentCitations(a);
+  });
+
+  it('prefers an amendment that restated a figure, and says what was first reported', async () => {
+    const a = await ask('AMND revenue Q1 2024');
+    expect(a.text).toContain('$128 million');
+    expect(a.text).toMatch(/Form 10-Q\/A filed 2024-06-15/);
+    expect(a.text).toMatch(/First reported as \$130 million in Form 10-Q filed 2024-05-01/);
+  });
+
+  it('still cites a filing EDGAR cannot serve, saying the page was not located', async () => {
+    const a = await ask('AMND net income fiscal year 2024');
+    expect(a.text).toContain('$60 million');
+    expect(a.citations[0]!.name).toMatch(/Form 10-K, fiscal year ended 2024-12-31 \(document not available here; page not located\)/);
+    expect(a.citations[0]!.url).toBe(`${fake.url}/Archives/edgar/data/1999001/000199900125000005/amnd-20241231.htm`);
+  });
+});
+
+describe('questions it cannot answer get a clear answer, never an invented number', () => {
+  const noFigures = (a: Answer) => {
+    expect(a.citations).toEqual([]);
+    expect(a.text).not.toMatch(/\$\d/);
+  };
+
+  it('an unknown company', async () => {
+    const a = await ask('What was Foobarco revenue in Q3 2024?');
+    noFigures(a);
+    expect(a.text).toMatch(/could not find a company called "Foobarco"/);
+  });
+
+  it('an ambiguous name lists the candidates', async () => {
+    const a = await ask('Johnson revenue last quarter');
+    noFigures(a);
+    expect(a.text).toMatch(/"Johnson" matches several SEC filers: Johnson & Johnson \(JNJ\); Johnson Controls International plc \(JCI\); Johnson Outdoors Inc\. \(JOUT\)/);
+  });
+
+  it('a period the filings do not cover says what is available', async () => {
+    const a = await ask('Apple revenue Q3 2019');
+    expect(a.citations).toEqual([]);
+    expect(a.text).toMatch(/Apple's filings have no revenue for fiscal Q3 2019\. Available for Apple: revenue for quarters from fiscal Q1 2022 \(ended 2021-12-25\) to fiscal Q2 2025 \(ended 2025-03-29\), and fiscal years 2022 to 2024\./);
+  });
+
+  it('a metric the company does not report lists what it does', async () => {
+    const a = await ask('Alphabet shares outstanding');
+    expect(a.citations).toEqual([]);
+    expect(a.text).toMatch(/Alphabet Inc\. \(GOOGL\) does not report shares outstanding in its XBRL financial data/);
+    expect(a.text).toMatch(/Figures I can give for Alphabet: revenue, /);
+  });
+
+  it('a company without XBRL data', async () => {
+    const a = await ask('NOXB net income');
+    noFigures(a);
+    expect(a.text).toMatch(/Paperwork Holdings Inc\. \(NOXB\) has no XBRL financial data/);
+  });
+
+  it('no company at all gets the list of what it can answer', async () => {
+    const a = await ask('hello there');
+    noFigures(a);
+    expect(a.text).toMatch(/Which company do you mean\?/);
+  });
+
+  it('answers for at most six companies at once, naming the ones left out', async () => {
+    const a = await ask('revenue of AAPL, MSFT, GOOGL, AMND, NOXB, NVDA, AMZN and META in Q3 2024');
+    expect(a.text).toMatch(/I answer for up to 6 companies at a time, so I left out Amazon Com Inc\. \(AMZN\); Meta Platforms, Inc\. \(META\)/);
+    expect(a.text).toContain('$85,777 million');
+  });
+
+  it('a known company next to an unknown one answers the one and names the other', async () => {
+    const a = await ask('Revenue of Apple and Foobarco in Q3 2024');
+    expect(a.text).toContain('$85,777 million');
+    expect(a.text).toMatch(/could not find a company called "Foobarco"/);
+  });
+});
+
+describe('follow-up questions use the conversation', () => {
+  const FIRST = "What was Apple's revenue in Q3 2024?";
+
+  it('over /v1/chat/completions with the openai SDK', async () => {
+    const client = new OpenAI({ baseURL: svc.baseURL, apiKey, maxRetries: 0 });
+    const messages: OpenAI.Chat.ChatCompletionMessageParam[] = [{ role: 'user', content: FIRST }];
+    const first = await client.chat.completions.create({ model: MODEL, messages });
+    expect(first.choices[0]!.message.content).toContain('$85,777 million');
+    messages.push({ role: 'assistant', content: first.choices[0]!.message.content! }, { role: 'user', content: 'and the quarter before?' });
+    const second = await client.chat.completions.create({ model: MODEL, messages });
+    const secondText = second.choices[0]!.message.content!;
+    expect(secondText).toContain('fiscal Q2 2024 (quarter ended 2024-03-30)');
+    expect(secondText).toContain('$90,753 million');
+    messages.push({ role: 'assistant', content: secondText }, { role: 'user', content: 'how about Microsoft?' });
+    const third = await client.chat.completions.create({ model: MODEL, messages });
+    const thirdText = third.choices[0]!.message.content!;
+    expect(thirdText).toContain('Microsoft Corp. (MSFT)');
+    expect(thirdText).toContain('fiscal Q2 2024 (quarter ended 2023-12-31)');
+    expect(thirdText).toContain('$62,020 million');
+    // The quarter nearest in time to Apple's is given too, and cited.
+    expect(thirdText).toMatch(/Microsoft's quarter closest in time is fiscal Q3 2024 \(quarter ended 2024-03-31\): revenue \$61,858 million \[2\]/);
+    expect((third.choices[0] as any).citations).toHaveLength(2);
+  });
+
+  it('over /v1/responses with previous_response_id, streaming the last turn', async () => {
+    const client = new OpenAI({ baseURL: svc.baseURL, apiKey, maxRetries: 0 });
+    const first = await client.responses.create({ model: MODEL, input: FIRST });
+    expect(first.output_text).toContain('$85,777 million');
+    const second = await client.responses.create({ model: MODEL, input: 'and the quarter before?', previous_response_id: first.id });
+    expect(second.output_text).toContain('$90,753 million');
+    const stream = client.responses.stream({ model: MODEL, input: 'how about Microsoft?', previous_response_id: second.id });
+    let text = '';
+    for await (const event of stream) if (event.type === 'response.output_text.delta') text += event.delta;
+    const final = await stream.finalResponse();
+    expect(text).toContain('$62,020 million');
+    const annotations = (final.output[0] as any).content[0].annotations;
+    expect(annotations.length).toBe(2);
+    expect(annotations[0].url).toMatch(/\/v1\/documents\/sec-789019-000095017024008814\.pdf\?expires=\d+&signature=[0-9a-f]{64}#page=3$/);
+  });
+
+  it('a new metric keeps the company and period; "compare with" adds a company', async () => {
+    expect((await ask(FIRST, 'and net income?')).text).toContain('$21,448 million');
+    const both = await ask(FIRST, 'compare with Alphabet');
+    expect(both.text).toContain('$85,777 million');
+    expect(both.text).toContain('Alphabet Inc. (GOOGL)');
+  });
+
+  it('streams text and citations over chat completions', async () => {
+    const res = await post(`${svc.baseURL}/chat/completions`, apiKey, { model: MODEL, stream: true, messages: [{ role: 'user', content: FIRST }] });
+    expect(res.status).toBe(200);
+    const { frames } = await readSse(res);
+    expect(frames.at(-1)!.data).toBe('[DONE]');
+    const chunks = frames.slice(0, -1).map((f) => JSON.parse(f.data));
+    const text = chunks.map((c) => c.choices?.[0]?.delta?.content ?? '').join('');
+    expect(text).toMatch(/\*\*\$85,777 million\*\* \(about \$85\.8 billion\) \[1\]/);
+    const last = chunks.findLast((c) => c.choices?.[0]?.finish_reason === 'stop');
+    expect(last.choices[0].citations[0].name).toBe('Apple Inc. Form 10-Q, quarter ended 2024-06-29, page 3');
+  });
+});
+
+describe('signed document links behind citations', () => {
+  it('serve the PDF without an API key, with caching headers; refuse expired and altered links; 404 an unknown document', async () => {
+    const a = await ask("What was Apple's revenue in Q3 2024?");
+    const url = new URL(a.citations[0]!.url);
+    url.hash = '';
+    const ok = await fetch(url);
+    expect(ok.status).toBe(200);
+    expect(ok.headers.get('content-type')).toBe('application/pdf');
+    const maxAge = Number(/max-age=(\d+)/.exec(ok.headers.get('cache-control') ?? '')?.[1]);
+    expect(ok.headers.get('cache-control')).toMatch(/^private/);
+    expect(maxAge).toBeGreaterThan(3000);
+    expect(maxAge).toBeLessThanOrEqual(3600);
+    await ok.arrayBuffer();
+
+    const signature = url.searchParams.get('signature')!;
+    const flipped = new URL(url);
+    flipped.searchParams.set('signature', (signature[0] === 'a' ? 'b' : 'a') + signature.slice(1));
+    const tampered = await fetch(flipped);
+    expect(tampered.status).toBe(403);
+    expect(((await tampered.json()) as any).error).toMatchObject({ type: 'permission_error', code: 'invalid_signature' });
+
+    const later = new URL(url);
+    later.searchParams.set('expires', String(Number(url.searchParams.get('expires')) + 1));
+    expect((await fetch(later)).status).toBe(403);
+
+    const otherDoc = new URL(url.toString().replace('000032019324000081', '000032019324000069'));
+    expect((await fetch(otherDoc)).status).toBe(403);
+
+    const unsigned = new URL(url);
+    unsigned.search = '';
+    const missing = await fetch(unsigned);
+    expect(missing.status).toBe(403);
+    expect(((await missing.json()) as any).error.code).toBe('invalid_signature');
+
+    const docs = svc.service.deps.documents;
+    const expired = new URL(docs.signedUrl('sec-320193-000032019324000081', { ttlSeconds: -10 }));
+    const gone = await fetch(expired);
+    expect(gone.status).toBe(403);
+    expect(((await gone.json()) as any).error.code).toBe('link_expired');
+
+    const unknown = await fetch(docs.signedUrl('sec-320193-000032019399999999'));
+    expect(unknown.status).toBe(404);
+    expect(((await unknown.json()) as any).error).toMatchObject({ code: 'document_not_found', type: 'invalid_request_error' });
+    expect((await fetch(docs.signedUrl('nothing-here'))).status).toBe(404);
+  });
+
+  it('renders each filing once and reuses it', async () => {
+    const before = fake.count('/Archives/edgar/data/789019/000095017024048288/');
+    await ask('Microsoft revenue Q3 FY2024');
+    await ask('Microsoft net income Q3 FY2024');
+    expect(fake.count('/Archives/edgar/data/789019/000095017024048288/') - before).toBeLessThanOrEqual(1);
+    const { readdirSync } = await import('node:fs');
+    const pdfs = readdirSync(`${svc.dataDir}/documents`).filter((f) => f.includes('000095017024048288') && f.endsWith('.pdf'));
+    expect(pdfs).toHaveLength(1);
+  });
+});

@@ -1,0 +1,113 @@
+import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PACKAGE_ROOT } from '../../../src/config.js';
+import { DocumentService } from '../../../src/data/documents/service.js';
+import { SecClient } from '../../../src/data/sec/client.js';
+import { parseFiling } from '../../../src/data/sec/filing-html.js';
+import { SecLibrary } from '../../../src/data/sec/library.js';
+import { METRICS } from '../../../src/data/sec/metrics.js';
+import { SnapshotSource } from '../../../src/data/source.js';
+import { pdfPageTexts } from '../../helpers/pdf-text.js';
+import { startService, type TestService } from '../../helpers/service.js';
+import { post } from '../../helpers/sse.js';
+
+const DEMO = path.join(PACKAGE_ROOT, 'snapshots', 'sec');
+const manifest = JSON.parse(readFileSync(path.join(DEMO, 'manifest.json'), 'utf8')) as { demo: boolean; recordedAt: string; entries: Record<string, { file: string }> };
+
+describe('the shipped demo snapshot (snapshots/sec)', () => {
+  it('is marked as demo data, and every file is small', () => {
+    expect(manifest.demo).toBe(true);
+    for (const { file } of Object.values(manifest.entries)) expect(statSync(path.join(DEMO, file)).size, file).toBeLessThan(256 * 1024);
+  });
+
+  it('holds at least three companies, Apple and Microsoft among them, each with six quarters or more and a fiscal year, and paginated filings', async () => {
+    const source = new SnapshotSource(DEMO, 'SEC EDGAR');
+    const lib = new SecLibrary({ client: new SecClient({ api: source, www: source }), documents: new DocumentService({ dataDir: mkdtempSync(path.join(os.tmpdir(), 'svc-demo-')), signingSecret: 's', linkTtlSeconds: 60, publicUrl: () => 'x' }), origin: { mode: 'snapshot', recordedAt: source.recordedAt, demo: true, documentTag: 'sdemo' }, wwwUrl: 'https://www.sec.gov' });
+    const tickers = ['AAPL', 'MSFT', 'GOOGL'];
+    const index = await lib.companyIndex();
+    for (const ticker of tickers) {
+      const { financials } = await lib.profile({ cik: index.byTicker(ticker)!.cik, ticker, name: ticker });
+      expect(financials!.series('revenue', 'quarter').length, ticker).toBeGreaterThanOrEqual(6);
+      expect(financials!.series('revenue', 'year').length, ticker).toBeGreaterThanOrEqual(1);
+    }
+    expect((await lib.profile({ cik: 789019, ticker: 'MSFT', name: 'x' })).financials!.calendar.isCalendarYear).toBe(false);
+    const documents = Object.keys(manifest.entries).filter((k) => k.startsWith('/Archives/'));
+    for (const cik of ['320193', '789019', '1652044']) {
+      const own = documents.filter((k) => k.includes(`/data/${cik}/`));
+      expect(own.length, cik).toBeGreaterThan(0);
+      const parsed = parseFiling(readFileSync(path.join(DEMO, manifest.entries[own[0]!]!.file), 'utf8'));
+      expect(parsed.pages.length).toBeGreaterThan(3);
+      expect(parsed.facts.filter((f) => !f.hidden).length).toBeGreaterThan(20);
+    }
+  });
+
+  it('has every figure it can give tagged in its filing, on a page of the PDF that shows it', async () => {
+    const dataDir = mkdtempSync(path.join(os.tmpdir(), 'svc-demo-'));
+    try {
+      const source = new SnapshotSource(DEMO, 'SEC EDGAR');
+      const documents = new DocumentService({ dataDir, signingSecret: 's', linkTtlSeconds: 60, publicUrl: () => 'http://x' });
+      const lib = new SecLibrary({ client: new SecClient({ api: source, www: source }), documents, origin: { mode: 'snapshot', recordedAt: source.recordedAt, demo: true, documentTag: 'sdemo' }, wwwUrl: 'https://www.sec.gov' });
+      const pdfTexts = new Map<string, string[]>();
+      let checked = 0;
+      for (const [cik, ticker] of [[320193, 'AAPL'], [789019, 'MSFT'], [1652044, 'GOOGL']] as const) {
+        const { company, financials } = await lib.profile({ cik, ticker, name: ticker });
+        for (const metric of METRICS) {
+          for (const value of [...financials!.series(metric.id, 'quarter'), ...financials!.series(metric.id, 'year')]) {
+            for (const term of value.terms) {
+              const c = await lib.cite(company, term.fact);
+              expect(c.location?.how, `${ticker} ${metric.id} ${term.fact.end} ${term.fact.accn}`).toBe('ixbrl');
+              const id = c.key.split('#')[0]!;
+              if (!pdfTexts.has(id)) pdfTexts.set(id, await pdfPageTexts(readFileSync(path.join(dataDir, 'documents', `${id}.pdf`))));
+              expect(pdfTexts.get(id)![c.page! - 1], `${ticker} ${metric.id} ${term.fact.end}`).toContain(c.location!.printed);
+              checked++;
+            }
+          }
+        }
+      }
+      expect(checked).toBeGreaterThan(400);
+      expect(readdirSync(path.join(dataDir, 'documents')).filter((f) => f.endsWith('.pdf')).length).toBe(29);
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('svc-sec-agent on the demo snapshot, offline', () => {
+  let svc: TestService;
+  let apiKey: string;
+  beforeAll(async () => {
+    // SEC addresses that cannot be reached: the snapshot must answer everything.
+    svc = await startService({ env: { SVC_SEC_SNAPSHOT_DIR: DEMO, SVC_SEC_API_URL: 'http://127.0.0.1:9', SVC_SEC_WWW_URL: 'http://127.0.0.1:9' } });
+    ({ apiKey } = await svc.account());
+  });
+  afterAll(() => svc.close());
+
+  const ask = async (...turns: string[]) => {
+    const res = await post(`${svc.baseURL}/chat/completions`, apiKey, { model: 'svc-sec-agent', messages: turns.map((content) => ({ role: 'user', content })) });
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as any;
+    return { text: body.choices[0].message.content as string, citations: body.choices[0].citations as { name: string; url: string }[] };
+  };
+
+  it('answers the follow-up conversation, citing pages of its PDFs, and says the data is a demo', async () => {
+    const first = await ask("What was Apple's revenue in Q3 2024?");
+    expect(first.text).toContain('$85,777 million');
+    expect(first.text).toContain(`Data: demo snapshot recorded ${manifest.recordedAt.slice(0, 10)}; figures are illustrative.`);
+    const pdf = await fetch(first.citations[0]!.url.split('#')[0]!);
+    expect(pdf.status).toBe(200);
+    expect((await pdfPageTexts(new Uint8Array(await pdf.arrayBuffer())))[2]).toContain('85,777');
+
+    expect((await ask("What was Apple's revenue in Q3 2024?", 'and the quarter before?')).text).toContain('$90,753 million');
+    const third = await ask("What was Apple's revenue in Q3 2024?", 'and the quarter before?', 'how about Microsoft?');
+    expect(third.text).toContain('$62,020 million');
+    expect(third.text).toContain('figures are illustrative');
+  });
+
+  it('says a company outside the snapshot is not in it', async () => {
+    const a = await ask('NVDA revenue');
+    expect(a.text).toMatch(/not in this snapshot/);
+    expect(a.citations).toEqual([]);
+  });
+});

@@ -1,0 +1,65 @@
+import { DEMO_WORLD, type CompanySpec, type LineSpec, type SecWorld } from '../../fixtures/sec-world.js';
+
+const line = (id: string, concept: string, label: string, kind: LineSpec['kind'] = 'flow'): LineSpec => ({
+  id,
+  concept,
+  label,
+  kind,
+  statement: kind === 'instant' ? 'balance' : kind === 'ytd' ? 'cash' : 'income',
+  scale: kind === 'eps' ? 0 : 6,
+  unit: kind === 'eps' ? 'USD/shares' : 'USD',
+});
+
+/** A calendar-year filer whose Q1 2024 revenue was amended by a 10-Q/A, and whose 10-K document EDGAR cannot serve. */
+export const AMENDED: CompanySpec = {
+  cik: 1999001,
+  tickers: ['AMND'],
+  title: 'AMENDED WIDGETS INC',
+  fiscalYearEnd: '1231',
+  docPrefix: 'amnd',
+  breaks: 'hr-after',
+  lines: [line('revenue', 'Revenues', 'Revenues'), line('net', 'NetIncomeLoss', 'Net income')],
+  years: [
+    { fy: 2023, start: '2023-01-01', end: '2023-12-31', quarterEnds: ['2023-03-31', '2023-06-30', '2023-09-30'], values: { revenue: [100, 110, 120, 460], net: [10, 11, 12, 46] } },
+    {
+      fy: 2024,
+      start: '2024-01-01',
+      end: '2024-12-31',
+      quarterEnds: ['2024-03-31', '2024-06-30', '2024-09-30'],
+      filings: {
+        q1: { accn: '0001999001-24-000010', filed: '2024-05-01' },
+        q2: { accn: '0001999001-24-000020', filed: '2024-08-01' },
+        q3: { accn: '0001999001-24-000030', filed: '2024-11-01' },
+        k: { accn: '0001999001-25-000005', filed: '2025-02-20' },
+      },
+      values: { revenue: [130, 140, 150, 590], net: [13, 14, 15, 60] },
+    },
+  ],
+  restatements: [
+    {
+      filing: { accn: '0001999001-24-000015', filed: '2024-06-15', form: '10-Q/A', reportDate: '2024-03-31', fy: 2024, fp: 'Q1' },
+      line: 'revenue',
+      start: '2024-01-01',
+      end: '2024-03-31',
+      value: 128,
+    },
+  ],
+  missingDocuments: ['0001999001-25-000005'],
+};
+
+/** A filer in EDGAR with no XBRL financial data. */
+export const NO_FACTS: CompanySpec = {
+  cik: 1999002,
+  tickers: ['NOXB'],
+  title: 'Paperwork Holdings Inc.',
+  fiscalYearEnd: '1231',
+  docPrefix: 'noxb',
+  breaks: 'hr-after',
+  lines: [],
+  years: [],
+  noFacts: true,
+};
+
+export const TEST_WORLD: SecWorld = { companies: [...DEMO_WORLD.companies, AMENDED, NO_FACTS], otherTickers: DEMO_WORLD.otherTickers };
+
+export const SEC_ENV = (url: string) => ({ SVC_SEC_API_URL: url, SVC_SEC_WWW_URL: url, SVC_SEC_USER_AGENT: 'svc tests ops@example.com' });

@@ -1,0 +1,108 @@
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { PagedDocument } from '../../../src/data/documents/model.js';
+import { DocumentService } from '../../../src/data/documents/service.js';
+import { checkDocumentLink, resolveSigningSecret, signDocument } from '../../../src/data/documents/signing.js';
+import { DEMO_WORLD } from '../../fixtures/sec-world.js';
+import { startFakeSec, type FakeSec } from '../../helpers/fake-sec.js';
+import { pdfPageTexts } from '../../helpers/pdf-text.js';
+import { startService } from '../../helpers/service.js';
+import { post } from '../../helpers/sse.js';
+
+const dirs: string[] = [];
+const tmp = () => {
+  const d = mkdtempSync(path.join(os.tmpdir(), 'svc-docs-'));
+  dirs.push(d);
+  return d;
+};
+afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
+
+const doc = (text: string): PagedDocument => ({ title: 'T', footer: 'F', pages: [{ blocks: [{ kind: 'text', text, bold: false, align: 'left' }] }] });
+
+describe('signing', () => {
+  it('generates a secret once into the data dir, readable by its owner only, unless SVC_SIGNING_SECRET is set', () => {
+    const dir = tmp();
+    const first = resolveSigningSecret('', dir);
+    expect(first.secret).toMatch(/^[0-9a-f]{64}$/);
+    expect(statSync(first.file!).mode & 0o777).toBe(0o600);
+    expect(resolveSigningSecret('', dir).secret).toBe(first.secret);
+    expect(readFileSync(first.file!, 'utf8').trim()).toBe(first.secret);
+    expect(resolveSigningSecret('configured', dir)).toEqual({ secret: 'configured', file: null });
+  });
+
+  it('checks the signature over id and expiry, then the expiry', () => {
+    const sig = signDocument('s', 'doc-1', 2000);
+    expect(checkDocumentLink('s', 'doc-1', '2000', sig, 1999)).toBe('valid');
+    expect(checkDocumentLink('s', 'doc-1', '2000', sig, 2001)).toBe('expired');
+    expect(checkDocumentLink('s', 'doc-2', '2000', sig, 1999)).toBe('invalid');
+    expect(checkDocumentLink('s', 'doc-1', '2001', sig, 1999)).toBe('invalid');
+    expect(checkDocumentLink('other', 'doc-1', '2000', sig, 1999)).toBe('invalid');
+    expect(checkDocumentLink('s', 'doc-1', '2000', sig.toUpperCase(), 1999)).toBe('invalid');
+    expect(checkDocumentLink('s', 'doc-1', undefined, sig, 1999)).toBe('missing');
+    expect(checkDocumentLink('s', 'doc-1', '2000', undefined, 1999)).toBe('missing');
+  });
+});
+
+describe('DocumentService', () => {
+  it('renders a document once, even when asked concurrently, and keeps it', async () => {
+    const dir = tmp();
+    let produced = 0;
+    const make = async () => (produced++, doc('hello'));
+    const a = new DocumentService({ dataDir: dir, signingSecret: 's', linkTtlSeconds: 60, publicUrl: () => 'https://svc.example' });
+    const [x, y] = await Promise.all([a.ensure('doc-1', make), a.ensure('doc-1', make)]);
+    expect([x, y, produced]).toEqual([{ pages: 1 }, { pages: 1 }, 1]);
+    const b = new DocumentService({ dataDir: dir, signingSecret: 's', linkTtlSeconds: 60, publicUrl: () => 'https://svc.example' });
+    await b.ensure('doc-1', make);
+    expect(produced).toBe(1);
+    expect((await pdfPageTexts(readFileSync((await b.open('doc-1'))!.file)))[0]).toContain('hello');
+  });
+
+  it('makes absolute signed links that open at a page, valid for the configured lifetime', () => {
+    const now = 1_700_000_000_000;
+    const s = new DocumentService({ dataDir: tmp(), signingSecret: 's', linkTtlSeconds: 3600, publicUrl: () => 'https://svc.example', now: () => now });
+    const url = new URL(s.signedUrl('doc-1', { page: 4 }));
+    expect(url.origin + url.pathname).toBe('https://svc.example/v1/documents/doc-1.pdf');
+    expect(url.hash).toBe('#page=4');
+    expect(url.searchParams.get('expires')).toBe(String(now / 1000 + 3600));
+    expect(s.verify('doc-1', url.searchParams.get('expires')!, url.searchParams.get('signature')!)).toBe(now / 1000 + 3600);
+    expect(() => s.verify('doc-1', url.searchParams.get('expires')!, 'f'.repeat(64))).toThrow(expect.objectContaining({ kind: 'permission', code: 'invalid_signature' }));
+    expect(() => s.verify('../etc/passwd', url.searchParams.get('expires')!, url.searchParams.get('signature')!)).toThrow(expect.objectContaining({ kind: 'permission' }));
+  });
+
+  it('asks the producer registered for an id prefix for documents it has not rendered; unknown ones are null', async () => {
+    const s = new DocumentService({ dataDir: tmp(), signingSecret: 's', linkTtlSeconds: 60, publicUrl: () => 'x' });
+    s.registerProducer('demo', async (id) => (id === 'demo-1' ? doc('made on request') : null));
+    expect(await s.open('demo-1')).not.toBeNull();
+    expect(await s.open('demo-2')).toBeNull();
+    expect(await s.open('other-1')).toBeNull();
+  });
+});
+
+describe('a link issued by one replica opens on another (same SVC_SIGNING_SECRET)', () => {
+  let fake: FakeSec;
+  beforeAll(async () => {
+    fake = await startFakeSec(DEMO_WORLD);
+  });
+  afterAll(() => fake.close());
+
+  it('the second replica renders the filing on request and shows the figure on the cited page', async () => {
+    const env = { SVC_SEC_API_URL: fake.url, SVC_SEC_WWW_URL: fake.url, SVC_SEC_USER_AGENT: 'svc tests ops@example.com', SVC_SIGNING_SECRET: 'shared-secret-for-tests' };
+    const a = await startService({ env });
+    const b = await startService({ env });
+    try {
+      const { apiKey } = await a.account();
+      const res = await post(`${a.baseURL}/chat/completions`, apiKey, { model: 'svc-sec-agent', messages: [{ role: 'user', content: 'Microsoft revenue Q2 FY2025' }] });
+      const citation = ((await res.json()) as any).choices[0].citations[0];
+      const onB = citation.url.replace(a.url, b.url).split('#')[0];
+      const pdf = await fetch(onB);
+      expect(pdf.status).toBe(200);
+      const texts = await pdfPageTexts(new Uint8Array(await pdf.arrayBuffer()));
+      expect(texts[Number(citation.url.split('#page=')[1]) - 1]).toContain('69,632');
+    } finally {
+      await a.close();
+      await b.close();
+    }
+  });
+});

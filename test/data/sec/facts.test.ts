@@ -1,0 +1,179 @@
+import { describe, expect, it } from 'vitest';
+import { FiscalCalendar } from '../../../src/data/sec/calendar.js';
+import { CompanyFinancials, chooseRow } from '../../../src/data/sec/facts.js';
+import type { CompanyFactsFile, FactRow } from '../../../src/data/sec/types.js';
+import { APPLE, companyFactsFile } from '../../fixtures/sec-world.js';
+
+type Row = Partial<FactRow> & { end: string; val: number };
+const row = (r: Row): FactRow => ({ accn: '0000000001-24-000001', form: '10-Q', filed: '2024-08-01', fy: 2024, fp: 'Q3', ...r });
+
+function facts(concepts: Record<string, Record<string, Row[]>>, taxonomy = 'us-gaap'): CompanyFactsFile {
+  const out: CompanyFactsFile = { cik: 1, entityName: 'Example Widgets, Inc.', facts: { [taxonomy]: {} } };
+  for (const [name, units] of Object.entries(concepts)) {
+    const [tax, concept] = name.includes(':') ? name.split(':') : [taxonomy, name];
+    out.facts[tax!] ??= {};
+    out.facts[tax!]![concept!] = { label: concept, units: Object.fromEntries(Object.entries(units).map(([u, rows]) => [u, rows.map(row)])) };
+  }
+  return out;
+}
+
+/** A calendar-year filer: FY2023 (10-K), 2024 Q1-Q3 (10-Qs, with year-to-date rows), FY2024 (10-K). */
+const K24 = { accn: '0000000001-25-000010', form: '10-K', filed: '2025-02-20', fy: 2024, fp: 'FY' };
+const Q3 = { accn: '0000000001-24-000030', form: '10-Q', filed: '2024-10-30', fy: 2024, fp: 'Q3' };
+const Q2 = { accn: '0000000001-24-000020', form: '10-Q', filed: '2024-07-30', fy: 2024, fp: 'Q2' };
+const Q1 = { accn: '0000000001-24-000010', form: '10-Q', filed: '2024-04-30', fy: 2024, fp: 'Q1' };
+const revenueRows: Row[] = [
+  { start: '2023-01-01', end: '2023-12-31', val: 8_410, ...K24 },
+  { start: '2024-01-01', end: '2024-03-31', val: 2_000, ...Q1 },
+  { start: '2024-04-01', end: '2024-06-30', val: 2_100, ...Q2 },
+  { start: '2024-01-01', end: '2024-06-30', val: 4_100, ...Q2 },
+  { start: '2024-07-01', end: '2024-09-30', val: 2_305, ...Q3 },
+  { start: '2024-01-01', end: '2024-09-30', val: 6_405, ...Q3 },
+  { start: '2024-01-01', end: '2024-12-31', val: 9_180, ...K24 },
+];
+
+describe('fiscal calendars, from start and end dates', () => {
+  it('labels years the way the company does (the fy of the annual report whose own period it is), not by a row\'s fy', () => {
+    const cal = FiscalCalendar.fromFacts(facts({ Revenues: { USD: revenueRows } }));
+    expect(cal.years.map((y) => [y.fy, y.start, y.end])).toEqual([
+      [2023, '2023-01-01', '2023-12-31'],
+      [2024, '2024-01-01', '2024-12-31'],
+    ]);
+    expect(cal.quarters.map((q) => `${q.fy}Q${q.q} ${q.start}..${q.end}`)).toEqual([
+      '2024Q1 2024-01-01..2024-03-31',
+      '2024Q2 2024-04-01..2024-06-30',
+      '2024Q3 2024-07-01..2024-09-30',
+      '2024Q4 2024-10-01..2024-12-31',
+    ]);
+    expect(cal.isCalendarYear).toBe(true);
+  });
+
+  it('handles a 52/53-week year ending in late September (Apple) and a June year (Microsoft)', () => {
+    const apple = new CompanyFinancials(companyFactsFile(APPLE), '0927').calendar;
+    expect(apple.year(2024)).toMatchObject({ start: '2023-10-01', end: '2024-09-28' });
+    expect(apple.quarter(2024, 3)).toMatchObject({ start: '2024-03-31', end: '2024-06-29' });
+    expect(apple.quarter(2025, 2)).toMatchObject({ start: '2024-12-29', end: '2025-03-29' });
+    expect(apple.describeYearEnd()).toBe('in late September');
+    expect(apple.isCalendarYear).toBe(false);
+  });
+
+  it('names a year ending in late January for the year it ends in, and projects the year in progress', () => {
+    const K = { form: '10-K', fp: 'FY', accn: '0001045810-25-000023', filed: '2025-02-26', fy: 2025 };
+    const Q = { form: '10-Q', fp: 'Q1', accn: '0001045810-25-000116', filed: '2025-05-28', fy: 2026 };
+    const cal = FiscalCalendar.fromFacts(
+      facts({
+        Revenues: {
+          USD: [
+            { start: '2024-01-29', end: '2025-01-26', val: 130_497, ...K },
+            { start: '2023-01-30', end: '2024-01-28', val: 60_922, ...K },
+            { start: '2025-01-27', end: '2025-04-27', val: 44_062, ...Q },
+          ],
+        },
+      }),
+      '0126',
+    );
+    expect(cal.year(2025)).toMatchObject({ start: '2024-01-29', end: '2025-01-26' });
+    expect(cal.year(2024)).toMatchObject({ end: '2024-01-28' });
+    expect(cal.quarters.find((q) => q.end === '2025-04-27')).toMatchObject({ fy: 2026, q: 1 });
+  });
+});
+
+describe('figures per period (the traps)', () => {
+  it('takes single quarters by duration, never a year-to-date row; a comparative\'s fy/fp does not move its period', () => {
+    const comparative = { start: '2023-07-01', end: '2023-09-30', val: 1_900, ...Q3 }; // filed in 2024 with fy 2024, fp Q3
+    const fin = new CompanyFinancials(facts({ Revenues: { USD: [...revenueRows, comparative, { start: '2023-01-01', end: '2023-09-30', val: 6_000, ...Q3 }] } }));
+    expect(fin.value('revenue', fin.calendar.quarter(2024, 3)!)?.value).toBe(2_305);
+    expect(fin.value('revenue', fin.calendar.quarter(2024, 2)!)?.value).toBe(2_100);
+    expect(fin.calendar.quarter(2023, 3)).toMatchObject({ start: '2023-07-01', end: '2023-09-30' });
+    expect(fin.value('revenue', fin.calendar.quarter(2023, 3)!)?.value).toBe(1_900);
+  });
+
+  it('derives Q4 as the fiscal year minus the nine months, naming both facts', () => {
+    const fin = new CompanyFinancials(facts({ Revenues: { USD: revenueRows } }));
+    const q4 = fin.value('revenue', fin.calendar.quarter(2024, 4)!)!;
+    expect(q4.value).toBe(9_180 - 6_405);
+    expect(q4.derivation).toBe('fiscal year 2024 minus nine months ended September 30, 2024');
+    expect(q4.terms.map((t) => [t.sign, t.fact.value, t.fact.form])).toEqual([
+      [1, 9_180, '10-K'],
+      [-1, 6_405, '10-Q'],
+    ]);
+  });
+
+  it('takes an instant Q4 as the fiscal-year-end balance', () => {
+    const fin = new CompanyFinancials(facts({ Revenues: { USD: revenueRows }, Assets: { USD: [{ end: '2024-12-31', val: 15_902, ...K24 }] } }));
+    const q4 = fin.value('totalAssets', fin.calendar.quarter(2024, 4)!)!;
+    expect(q4).toMatchObject({ value: 15_902, derivation: null });
+  });
+
+  it('of duplicates keeps the original filing, a restated later figure, or an amendment', () => {
+    const original = row({ start: '2024-01-01', end: '2024-03-31', val: 2_000, ...Q1 });
+    const sameLater = row({ start: '2024-01-01', end: '2024-03-31', val: 2_000, accn: '0000000001-25-000020', filed: '2025-04-30', fy: 2025, fp: 'Q1' });
+    expect(chooseRow([sameLater, original])).toEqual({ row: original, restatedFrom: null });
+    const restated = { ...sameLater, val: 1_950 };
+    expect(chooseRow([original, restated])).toEqual({ row: restated, restatedFrom: original });
+    const amendment = row({ start: '2024-01-01', end: '2024-03-31', val: 2_000, accn: '0000000001-24-000015', form: '10-Q/A', filed: '2024-06-01' });
+    expect(chooseRow([original, amendment, sameLater]).row).toBe(amendment);
+  });
+
+  it('merges concept synonyms per period (the 2018 move from SalesRevenueNet) and prefers the top-line total', () => {
+    const fin = new CompanyFinancials(
+      facts({
+        SalesRevenueNet: { USD: [{ start: '2017-01-01', end: '2017-12-31', val: 700, ...K24, fy: 2017, accn: '0000000001-18-000001', filed: '2018-02-20' }] },
+        Revenues: { USD: [...revenueRows, { start: '2024-07-01', end: '2024-09-30', val: 2_400, ...Q3 }].filter((r) => !(r.end === '2024-09-30' && r.val === 2_305)) },
+        RevenueFromContractWithCustomerExcludingAssessedTax: { USD: [{ start: '2024-07-01', end: '2024-09-30', val: 2_305, ...Q3 }] },
+      }),
+    );
+    expect(fin.value('revenue', fin.calendar.year(2017)!)?.terms[0]!.fact.concept).toBe('SalesRevenueNet');
+    expect(fin.value('revenue', fin.calendar.quarter(2024, 3)!)).toMatchObject({ value: 2_400, terms: [{ fact: { concept: 'Revenues' } }] });
+  });
+
+  it('keeps EPS in USD/shares and never mixes units; a foreign filer is read in its currency', () => {
+    const fin = new CompanyFinancials(
+      facts({
+        Revenues: { USD: revenueRows },
+        EarningsPerShareDiluted: { 'USD/shares': [{ start: '2024-07-01', end: '2024-09-30', val: 0.71, ...Q3 }] },
+      }),
+    );
+    expect(fin.value('dilutedEps', fin.calendar.quarter(2024, 3)!)).toMatchObject({ unit: 'USD/shares', value: 0.71 });
+    const eur = new CompanyFinancials(facts({ Revenue: { EUR: [{ start: '2024-01-01', end: '2024-12-31', val: 5_000, ...K24, form: '20-F' }] } }, 'ifrs-full'));
+    expect(eur.unitOf('revenue')).toBe('EUR');
+    expect(eur.value('revenue', eur.calendar.year(2024)!)?.value).toBe(5_000);
+  });
+
+  it('uses the cover-page share count only as a fallback, dated as it is', () => {
+    const fin = new CompanyFinancials(
+      facts({
+        Revenues: { USD: revenueRows },
+        'dei:EntityCommonStockSharesOutstanding': { shares: [{ end: '2024-10-25', val: 412_336_081, ...Q3 }] },
+      }),
+    );
+    expect(fin.value('sharesOutstanding', fin.calendar.quarter(2024, 3)!)).toMatchObject({ value: 412_336_081, asOf: '2024-10-25' });
+  });
+
+  it('derives total liabilities from liabilities and equity minus equity, and never substitutes pre-tax income for operating income', () => {
+    const fin = new CompanyFinancials(
+      facts({
+        Revenues: { USD: revenueRows },
+        LiabilitiesAndStockholdersEquity: { USD: [{ end: '2024-09-30', val: 1_000, ...Q3 }] },
+        StockholdersEquity: { USD: [{ end: '2024-09-30', val: 400, ...Q3 }] },
+        IncomeLossFromContinuingOperationsBeforeIncomeTaxesExtraordinaryItemsNoncontrollingInterest: { USD: [{ start: '2024-07-01', end: '2024-09-30', val: 300, ...Q3 }] },
+      }),
+    );
+    const q3 = fin.calendar.quarter(2024, 3)!;
+    expect(fin.value('totalLiabilities', q3)).toMatchObject({ value: 600, derivation: "total liabilities and shareholders' equity minus total equity" });
+    expect(fin.value('operatingIncome', q3)).toBeNull();
+    expect(fin.reports('operatingIncome')).toBe(false);
+  });
+
+  it('lists a metric per quarter and finds the latest', () => {
+    const fin = new CompanyFinancials(facts({ Revenues: { USD: revenueRows } }));
+    expect(fin.series('revenue', 'quarter').map((v) => v.value)).toEqual([2_000, 2_100, 2_305, 2_775]);
+    expect(fin.latest('revenue', 'year')?.period.fy).toBe(2024);
+  });
+
+  it('ignores rows with malformed dates or values instead of failing', () => {
+    const fin = new CompanyFinancials(facts({ Revenues: { USD: [...revenueRows, { start: '2024-13-01', end: '2024-14-45', val: 1, ...Q3 }, { start: '2024-07-01', end: 'soon', val: 2, ...Q3 }, { end: '2024-09-30', val: 'x' as never, ...Q3 }] } }));
+    expect(fin.value('revenue', fin.calendar.quarter(2024, 3)!)?.value).toBe(2_305);
+    expect(fin.calendar.years.map((y) => y.fy)).toEqual([2023, 2024]);
+  });
+});

@@ -1,0 +1,188 @@
+import { describe, expect, it } from 'vitest';
+import { CompanyIndex } from '../../../src/data/sec/companies.js';
+import { parseConversation, parseSecQuestion, type SecQuestion } from '../../../src/data/sec/question.js';
+import { DEMO_WORLD, tickersFile } from '../../fixtures/sec-world.js';
+
+const index = CompanyIndex.fromTickers(
+  tickersFile({
+    ...DEMO_WORLD,
+    otherTickers: [
+      ...DEMO_WORLD.otherTickers,
+      { cik: 21344, ticker: 'KO', title: 'COCA COLA CO' },
+      { cik: 732717, ticker: 'T', title: 'AT&T INC.' },
+      { cik: 70858, ticker: 'BAC', title: 'BANK OF AMERICA CORP /DE/' },
+      { cik: 37996, ticker: 'F', title: 'FORD MOTOR CO' },
+      { cik: 909832, ticker: 'COST', title: 'COSTCO WHOLESALE CORP /NEW' },
+    ],
+  }),
+);
+
+const companies = (q: SecQuestion) => q.companies.map((c) => (c.status === 'found' ? `${c.company.ticker}${c.fuzzy ? '~' : ''}` : `${c.status}:${c.text}`));
+const parse = (text: string) => parseSecQuestion(text, index);
+
+describe('companies', () => {
+  it.each([
+    ["What was Apple's revenue?", ['AAPL']],
+    ['AAPL revenue', ['AAPL']],
+    ['msft revenue', ['MSFT']],
+    ['$GOOG revenue', ['GOOGL']],
+    ['Apple Inc. net income', ['AAPL']],
+    ['Alphabet and Meta', ['GOOGL', 'META']],
+    ['google capex', ['GOOGL']],
+    ['Coca-Cola revenue', ['KO']],
+    ['AT&T free cash flow', ['T']],
+    ['Bank of America total assets', ['BAC']],
+    ['Realty Income total assets', ['O']],
+    ['Ford revenue', ['F']],
+    ["Microsft's capex", ['MSFT~']],
+    ['Johnson revenue', ['ambiguous:Johnson']],
+    ['Foobarco revenue', ['unknown:Foobarco']],
+    ['Compare Apple, Microsoft and Alphabet revenue', ['AAPL', 'MSFT', 'GOOGL']],
+    ['Apple and Foobarco revenue', ['AAPL', 'unknown:Foobarco']],
+    ["Apple's revenue, roughly, please", ['AAPL']],
+    ['what did costs of revenue look like at apple', ['AAPL']],
+    ['what is the weather like', ['unknown:weather']],
+  ])('%s → %j', (text, expected) => {
+    expect(companies(parse(text))).toEqual(expected);
+  });
+
+  it('lists every candidate of an ambiguous name, largest first', () => {
+    const c = parse('Johnson revenue').companies[0]!;
+    expect(c.status === 'ambiguous' && c.candidates.map((x) => x.ticker)).toEqual(['JNJ', 'JCI', 'JOUT']);
+  });
+});
+
+describe('metrics, in the words people use', () => {
+  it.each([
+    ['Apple sales', ['revenue']],
+    ['Apple top line', ['revenue']],
+    ['Apple turnover', ['revenue']],
+    ['Apple cost of sales', ['costOfRevenue']],
+    ['Apple COGS', ['costOfRevenue']],
+    ['Apple gross margin', ['grossProfit']],
+    ['Apple operating profit', ['operatingIncome']],
+    ['Apple income from operations', ['operatingIncome']],
+    ['Apple earnings', ['netIncome']],
+    ['Apple profit', ['netIncome']],
+    ['how much did Apple earn', ['netIncome']],
+    ['Apple bottom line', ['netIncome']],
+    ['Apple EPS', ['dilutedEps']],
+    ['Apple earnings per share', ['dilutedEps']],
+    ['Apple R&D', ['researchAndDevelopment']],
+    ['Apple research and development expense', ['researchAndDevelopment']],
+    ['Apple SG&A', ['sellingGeneralAdministrative']],
+    ['Apple operating cash flow', ['operatingCashFlow']],
+    ['Apple cash from operations', ['operatingCashFlow']],
+    ['Apple capex', ['capitalExpenditure']],
+    ['Apple capital expenditures', ['capitalExpenditure']],
+    ['Apple free cash flow', ['freeCashFlow']],
+    ['Apple cash and cash equivalents', ['cash']],
+    ['Apple cash on hand', ['cash']],
+    ['Apple total assets', ['totalAssets']],
+    ['Apple total liabilities', ['totalLiabilities']],
+    ['Apple long-term debt', ['longTermDebt']],
+    ['Apple debt', ['longTermDebt']],
+    ['Apple shares outstanding', ['sharesOutstanding']],
+    ["Apple stockholders’ equity", ['stockholdersEquity']],
+    ['Apple revenue and net income', ['revenue', 'netIncome']],
+    ['Apple balance sheet', ['cash', 'totalAssets', 'totalLiabilities', 'stockholdersEquity', 'longTermDebt']],
+  ])('%s → %j', (text, expected) => {
+    expect(parse(text).metrics).toEqual(expected);
+  });
+});
+
+describe('periods', () => {
+  it.each([
+    ['Apple revenue Q3 2024', { kind: 'fiscalQuarter', fy: 2024, q: 3 }],
+    ['Apple revenue fiscal Q3 2024', { kind: 'fiscalQuarter', fy: 2024, q: 3 }],
+    ['Apple revenue Q3 FY24', { kind: 'fiscalQuarter', fy: 2024, q: 3 }],
+    ["Apple revenue Q3'24", { kind: 'fiscalQuarter', fy: 2024, q: 3 }],
+    ['Apple revenue FY2024 Q3', { kind: 'fiscalQuarter', fy: 2024, q: 3 }],
+    ['Apple revenue 3Q24', { kind: 'fiscalQuarter', fy: 2024, q: 3 }],
+    ['Apple revenue third quarter of fiscal 2024', { kind: 'fiscalQuarter', fy: 2024, q: 3 }],
+    ['Apple revenue calendar Q3 2024', { kind: 'fiscalQuarter', fy: 2024, q: 3, calendar: true }],
+    ['Apple revenue Q3', { kind: 'fiscalQuarter', fy: null, q: 3 }],
+    ['Apple revenue for the quarter ended June 29, 2024', { kind: 'ended', date: '2024-06-29', span: 'quarter', toleranceDays: 7 }],
+    ['Apple revenue three months ended 2024-06-29', { kind: 'ended', date: '2024-06-29', span: 'quarter', toleranceDays: 7 }],
+    ['Apple revenue for the fiscal year ended September 28, 2024', { kind: 'ended', date: '2024-09-28', span: 'year', toleranceDays: 7 }],
+    ['Apple revenue in the June 2024 quarter', { kind: 'ended', date: '2024-06-30', span: 'quarter', toleranceDays: 10 }],
+    ['Apple total assets as of 6/29/2024', { kind: 'ended', date: '2024-06-29', span: 'quarter', toleranceDays: 7 }],
+    ['Apple revenue FY2023', { kind: 'fiscalYear', fy: 2023 }],
+    ['Apple revenue fiscal year 2023', { kind: 'fiscalYear', fy: 2023 }],
+    ['Apple revenue in 2023', { kind: 'fiscalYear', fy: 2023 }],
+    ['Apple revenue last quarter', { kind: 'latest', span: 'quarter' }],
+    ['Apple latest revenue', { kind: 'latest', span: 'quarter' }],
+    ['Apple revenue last year', { kind: 'latest', span: 'year' }],
+    ['Apple revenue', null],
+  ])('%s', (text, expected) => {
+    expect(parse(text).period).toEqual(expected);
+  });
+
+  it.each([
+    ['Apple revenue Q3 2024 yoy', 'yoy'],
+    ['Apple revenue Q3 2024 year over year', 'yoy'],
+    ['Apple revenue growth Q3 2024', 'yoy'],
+    ['Apple revenue Q3 2024 vs the prior year', 'yoy'],
+    ['Apple revenue Q3 2024 qoq', 'qoq'],
+    ['Apple revenue Q3 2024 sequentially', 'qoq'],
+    ['Apple revenue Q3 2024 compared to the previous quarter', 'qoq'],
+    ['Apple revenue Q3 2024', null],
+  ])('%s → %s', (text, expected) => {
+    expect(parse(text).comparison).toBe(expected);
+  });
+
+  it('a 10-K or 10-Q named alone means the latest year or quarter', () => {
+    expect(parse('Apple latest 10-K')).toMatchObject({ form: '10-K', period: { kind: 'latest', span: 'year' } });
+    expect(parse('Apple 10-Q')).toMatchObject({ form: '10-Q', period: { kind: 'latest', span: 'quarter' } });
+  });
+});
+
+describe('follow-ups carry the conversation', () => {
+  const conv = (...turns: string[]) => parseConversation(turns.map((content) => ({ role: 'user', content })), index)!;
+  const FIRST = "What was Apple's revenue in Q3 2024?";
+
+  it('"and the quarter before?" keeps company and metric and moves the period back a quarter', () => {
+    const q = conv(FIRST, 'and the quarter before?');
+    expect(companies(q)).toEqual(['AAPL']);
+    expect(q.metrics).toEqual(['revenue']);
+    expect(q.period).toEqual({ kind: 'fiscalQuarter', fy: 2024, q: 2 });
+  });
+
+  it('"how about Microsoft?" switches company and remembers the one switched from', () => {
+    const q = conv(FIRST, 'and the quarter before?', 'how about Microsoft?');
+    expect(companies(q)).toEqual(['MSFT']);
+    expect(q).toMatchObject({ metrics: ['revenue'], period: { kind: 'fiscalQuarter', fy: 2024, q: 2 } });
+    expect(q.switchedFrom?.map((c) => c.status === 'found' && c.company.ticker)).toEqual(['AAPL']);
+  });
+
+  it('quarters wrap into the previous fiscal year; years and "a year earlier" move by years', () => {
+    expect(conv('Apple revenue Q1 2024', 'the quarter before?').period).toEqual({ kind: 'fiscalQuarter', fy: 2023, q: 4 });
+    expect(conv('Apple revenue Q1 2024', 'and a year earlier?').period).toEqual({ kind: 'fiscalQuarter', fy: 2023, q: 1 });
+    expect(conv('Apple revenue FY2024', 'the year before').period).toEqual({ kind: 'fiscalYear', fy: 2023 });
+    expect(conv('Apple revenue last quarter', 'the quarter before').period).toEqual({ kind: 'shift', base: { kind: 'latest', span: 'quarter' }, quarters: -1, years: 0 });
+  });
+
+  it('a new figure keeps company and period; "compare with" adds a company; a full new question starts afresh', () => {
+    expect(conv(FIRST, 'and net income?')).toMatchObject({ metrics: ['netIncome'], period: { kind: 'fiscalQuarter', fy: 2024, q: 3 } });
+    expect(companies(conv(FIRST, 'compare with Microsoft'))).toEqual(['AAPL', 'MSFT']);
+    expect(conv(FIRST, 'What is Microsoft net income?')).toMatchObject({ metrics: ['netIncome'], period: null });
+  });
+
+  it('answering an ambiguity resolves it; turns that say nothing new keep the question', () => {
+    expect(companies(conv('Johnson revenue', 'I meant Johnson & Johnson'))).toEqual(['JNJ']);
+    expect(conv(FIRST, 'thanks!')).toMatchObject({ metrics: ['revenue'], period: { kind: 'fiscalQuarter', fy: 2024, q: 3 } });
+  });
+
+  it('reads user turns only', () => {
+    const q = parseConversation(
+      [
+        { role: 'user', content: FIRST },
+        { role: 'assistant', content: 'Microsoft revenue was … for fiscal year 2020' },
+        { role: 'user', content: 'and the quarter before?' },
+      ],
+      index,
+    )!;
+    expect(companies(q)).toEqual(['AAPL']);
+    expect(q.period).toEqual({ kind: 'fiscalQuarter', fy: 2024, q: 2 });
+  });
+});
