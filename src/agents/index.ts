@@ -2,6 +2,12 @@ import type { Core } from '../app.js';
 import { KalshiClient } from '../data/kalshi/client.js';
 import { predictionMarketsAgent } from './prediction-markets/agent.js';
 import { secAgent } from './sec/agent.js';
+import { financialsAgent } from './financials/agent.js';
+import { llmFrom } from './llm/llm.js';
+import { writtenWithLlm } from './llm/writer.js';
+import { marketsSearchAgent } from './markets-search/agent.js';
+import { OpenEventsIndex } from './markets-search/index.js';
+import { routerAgent } from './router/agent.js';
 import type { Agent } from './types.js';
 
 /** The prediction-markets agent over the core's services; `kalshi` may be replaced (tests pin its clock). */
@@ -16,7 +22,20 @@ export const predictionMarketsFromCore = (core: Core, kalshi = new KalshiClient(
     log: core.log,
   });
 
+/** The router and the markets-search agent over the core's services; `kalshi` may be replaced (tests pin its clock). */
+export function marketAgentsFromCore(core: Core, kalshi = new KalshiClient(core.kalshi)) {
+  const llm = llmFrom(core.config.llm);
+  const written = (agent: Agent) => (llm ? writtenWithLlm(agent, llm) : agent);
+  const index = new OpenEventsIndex(kalshi, core.config.search.refreshMs, core.log);
+  const sec = written(secAgent(core));
+  const financials = written(financialsAgent(core));
+  const router = routerAgent({ sec, financials, kalshi, reports: core.reports, index, apiUrl: core.config.kalshi.apiUrl, llm, log: core.log });
+  return { router, sec, financials, search: written(marketsSearchAgent({ client: kalshi, index })) };
+}
+
 /** The agents every server runs, in the order GET /v1/models lists them. */
 export function builtinAgents(core: Core): Agent[] {
-  return [secAgent(core), predictionMarketsFromCore(core)];
+  const kalshi = new KalshiClient(core.kalshi);
+  const { router, sec, financials, search } = marketAgentsFromCore(core, kalshi);
+  return [router, sec, financials, search, predictionMarketsFromCore(core, kalshi)];
 }

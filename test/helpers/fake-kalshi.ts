@@ -51,6 +51,17 @@ export async function startFakeKalshi(options: FakeKalshiOptions = {}) {
       const body = { ...event, markets: event.markets.map(wire) };
       return { json: q.get('with_nested_markets') === 'true' ? { event: body } : { event: { ...body, markets: undefined }, markets: body.markets } };
     }
+    if (path === '/events') {
+      const status = q.get('status');
+      const open = new Set(world.openEvents);
+      const events = [...world.events.values()].filter((e) => (status === 'open' ? open.has(e.event_ticker) : status === 'settled' ? !open.has(e.event_ticker) : true));
+      const limit = Math.min(Number(q.get('limit') ?? 100), 200, pageSize);
+      const offset = Number(q.get('cursor') || 0);
+      const nested = q.get('with_nested_markets') === 'true';
+      const slice = events.slice(offset, offset + limit).map((e) => ({ ...e, markets: nested ? e.markets.map(wire) : undefined }));
+      return { json: { events: slice, cursor: offset + limit < events.length ? String(offset + limit) : '' } };
+    }
+    if (path === '/series') return { json: { series: [...world.series.values()] } };
     if ((m = /^\/series\/([^/]+)$/.exec(path))) {
       const series = world.series.get(decodeURIComponent(m[1]!));
       return series ? { json: { series } } : notFound('series');

@@ -27,7 +27,7 @@ export async function snapshotRecord(args: Args, config: Config): Promise<number
 }
 
 /**
- * Records, into `out`, every response the reports of these events need. The clock is pinned
+ * Records, into `out`, every response the reports of these events need, and the search index. The clock is pinned
  * to `recordedAt` so that the requests made when replaying (time windows) match exactly.
  * Also writes `events.json`: the recorded events with their page addresses.
  */
@@ -40,6 +40,8 @@ export async function recordKalshi(live: DataSource, urls: string[], out: string
     const r = await research(client, a.eventTicker);
     events.push({ event: a.eventTicker, url: eventPageUrl(a), title: r.event.title, category: r.series?.category ?? r.event.category ?? '', markets: r.markets.length, settled_events: r.history.length });
   }
+  // The open-events index and series list, so svc-markets-search-agent and svc-agent work offline too.
+  await Promise.all([client.openEvents(), client.allSeries()]);
   const manifest = recording.finish();
   writeFileSync(path.join(out, 'events.json'), `${JSON.stringify(events, null, 1)}\n`);
   return { snapshot: manifest, recorded_at: recordedAt.toISOString(), events };

@@ -104,6 +104,24 @@ export class KalshiClient {
     return { markets, historical: fromHistory };
   }
 
+  /** Every open event (without markets), paged; for the search index. */
+  async openEvents(maxPages = 50): Promise<KalshiEvent[]> {
+    const out: KalshiEvent[] = [];
+    let cursor: string | undefined;
+    for (let page = 0; page < maxPages; page++) {
+      const body = await this.#get<{ events?: KalshiEvent[]; cursor?: string }>('/events', { status: 'open', limit: 200, cursor });
+      out.push(...(body?.events ?? []));
+      cursor = body?.cursor || undefined;
+      if (!cursor) break;
+    }
+    return out;
+  }
+
+  /** Every series (titles and categories), for the search index. */
+  async allSeries(): Promise<KalshiSeries[]> {
+    return (await this.#get<{ series?: KalshiSeries[] }>('/series'))?.series ?? [];
+  }
+
   async orderbooks(tickers: string[]): Promise<Map<string, KalshiOrderbook>> {
     const out = new Map<string, KalshiOrderbook>();
     await Promise.all(

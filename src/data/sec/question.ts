@@ -56,7 +56,7 @@ const STOPWORDS = new Set(
   `a about above according across actually add after again against ago all alongside also am amount amounts an and annual annually any approximately are around as ask at
 back based basically be been before being below best between both business but by calendar can cant can't change changed changes co company companies
 compare compared comparing comparison corp could data decline declined decrease decreased did do does doing done down during each earlier edgar else end ended
-ending ends ever every exactly fall fell fetch fig figure figures filed filing filings find firm first fiscal for from full fy get gimme give given go going good
+ending ends ever every exactly fall fell fetch historical history past trailing trend trends table tables over since fig figure figures filed filing filings find firm first fiscal for from full fy get gimme give given go going good
 got great grew growth had has have having he hello her here hey hi his how hows how's however i id i'd if im i'm in inc include including increase increased info
 information into is it its it's just know last later latest let like look lookup ltd made make many may me mean meant more most much my need new next no not now
 number numbers of off ok okay on one only or other our out over per percent percentage period periods please pls plc prior pull quarter quarterly quarters

@@ -84,6 +84,8 @@ describe('the shipped demo snapshot', () => {
         expect(text).toMatch(/\*\*Base rates\*\* \(how often each outcome resolved YES, \d+ settled markets/);
         expect(text).toContain('## Contract snapshot');
       }
+      const search = await post(`${svc.baseURL}/responses`, apiKey, { model: 'svc-agent', input: 'what are the odds of a Fed cut in December?' });
+      expect(((await search.json()) as any).output[0].content[0].text).toContain('**Fed decision in December 2026?**');
     } finally {
       await svc.close();
     }

@@ -1,0 +1,174 @@
+import type { Core } from '../../app.js';
+import type { FiscalPeriod } from '../../data/sec/calendar.js';
+import { secLibrary } from '../../data/sec/index.js';
+import type { MetricValue } from '../../data/sec/facts.js';
+import type { FactCitation, SecLibrary } from '../../data/sec/library.js';
+import { metricById, type MetricDef, type MetricId } from '../../data/sec/metrics.js';
+import { parseConversation } from '../../data/sec/question.js';
+import type { CompanyRef } from '../../data/sec/types.js';
+import { answerSecQuestion } from '../sec/agent.js';
+import { capitalise } from '../sec/format.js';
+import type { Agent, AgentEvent, AgentRequest, Citation } from '../types.js';
+
+export const FINANCIALS_AGENT_ID = 'svc-financials-agent';
+
+const MAX_COMPANIES = 3;
+const MAX_PERIODS = 12;
+const NUMBER_WORDS: Record<string, number> = { two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10, eleven: 11, twelve: 12 };
+
+export interface Span {
+  kind: 'quarter' | 'year';
+  count: number;
+}
+
+/** How many periods a question asks for: "last 8 quarters", "past five years", "since 2022", "annual". */
+export function spanOf(text: string): Span | null {
+  const t = text.toLowerCase();
+  const n = /\b(?:last|past|previous|trailing)\s+(\d{1,2}|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)\s+(fiscal\s+)?(quarters|years)\b/.exec(t);
+  if (n) {
+    const count = NUMBER_WORDS[n[1]!] ?? Number(n[1]);
+    return { kind: n[3] === 'years' ? 'year' : 'quarter', count: Math.min(MAX_PERIODS, Math.max(1, count)) };
+  }
+  const yearly = /\b(annual|annually|yearly|years|fiscal years|year by year|each year|every year)\b/.test(t);
+  const since = /\bsince\s+((?:19|20)\d\d)\b/.exec(t) ?? /\bfrom\s+((?:19|20)\d\d)\s+to\s+(?:19|20)\d\d\b/.exec(t);
+  if (since) {
+    const years = Math.max(1, new Date().getUTCFullYear() - Number(since[1]) + 1);
+    return yearly ? { kind: 'year', count: Math.min(MAX_PERIODS, years) } : { kind: 'quarter', count: Math.min(MAX_PERIODS, years * 4) };
+  }
+  if (yearly) return { kind: 'year', count: 5 };
+  if (/\b(quarterly|quarter by quarter|each quarter|every quarter|quarters)\b/.test(t)) return { kind: 'quarter', count: 8 };
+  return null;
+}
+
+const pct = (x: number) => `${x >= 0 ? '+' : '−'}${Math.abs(x * 100).toFixed(1)}%`;
+
+/** A table cell: the figure in the row's scale ("85,777" in millions, "1.40" per share). */
+function cell(v: MetricValue | null, metric: MetricDef, scale: number): string {
+  if (!v) return '—';
+  const digits = metric.unit === 'perShare' ? 2 : scale >= 6 ? 0 : 0;
+  const n = (v.value / 10 ** scale).toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: metric.unit === 'perShare' ? 4 : digits });
+  return `${n}${v.derivation ? '†' : ''}${v.approximate ? ' (approx.)' : ''}`;
+}
+
+function rowUnit(metric: MetricDef, unit: string): { scale: number; label: string } {
+  const currency = unit.split('/')[0]!;
+  const money = currency === 'USD' ? '$' : `${currency} `;
+  if (metric.unit === 'perShare') return { scale: 0, label: `${money.trim()} per share` };
+  if (metric.unit === 'shares') return { scale: 6, label: 'million shares' };
+  return { scale: 6, label: `${money.trim()} million` };
+}
+
+const periodLabel = (p: FiscalPeriod, calendarYear: boolean) => (p.kind === 'year' ? `FY${p.fy}` : `Q${p.q} ${calendarYear ? '' : 'FY'}${p.fy}`);
+
+/** Numbers sources in reading order, one per page of a filing. */
+class Sources {
+  readonly list: Citation[] = [];
+  readonly #byKey = new Map<string, number>();
+  cite(c: FactCitation): string {
+    let n = this.#byKey.get(c.key);
+    if (n === undefined) {
+      n = this.list.length + 1;
+      this.#byKey.set(c.key, n);
+      this.list.push({ order: n, name: c.name, url: c.url });
+    }
+    return `[${n}]`;
+  }
+}
+
+async function table(lib: SecLibrary, ref: CompanyRef, metrics: MetricId[], span: Span, sources: Sources, progress: (m: string) => void): Promise<string[]> {
+  const { company, financials } = await lib.profile(ref);
+  if (!financials) return [`**${company.name} (${company.ticker})** files no XBRL financial data with the SEC, so there are no figures to tabulate.`];
+  const periods: FiscalPeriod[] = span.kind === 'quarter' ? financials.calendar.quarters : financials.calendar.years;
+  const reported = metrics.filter((m) => financials.reports(m));
+  const missing = metrics.filter((m) => !financials.reports(m));
+  const withData = periods.filter((p) => reported.some((m) => financials.value(m, p)));
+  const shown = withData.slice(-span.count);
+  if (!shown.length || !reported.length) {
+    return [`**${company.name} (${company.ticker})** reports none of ${metrics.map((m) => metricById(m).label).join(', ')} ${span.kind === 'quarter' ? 'by quarter' : 'by fiscal year'} in its XBRL facts.`];
+  }
+  progress(`Citing ${shown.length} ${span.kind === 'quarter' ? 'quarters' : 'years'} of ${company.name} filings`);
+  const calendarYear = financials.calendar.isCalendarYear;
+  const values = new Map(reported.map((m) => [m, shown.map((p) => financials.value(m, p))] as const));
+
+  // Each column is cited: the filing pages its figures were read from.
+  const columnCites = await Promise.all(
+    shown.map(async (_p, i) => {
+      const facts = reported.flatMap((m) => values.get(m)![i]?.terms.map((t) => t.fact) ?? []);
+      const cites = await Promise.all(facts.map((f) => lib.cite(company, f)));
+      return cites;
+    }),
+  );
+  const header = shown.map((p, i) => `${periodLabel(p, calendarYear)} ${[...new Set(columnCites[i]!.map((c) => sources.cite(c)))].join('')}`);
+
+  const lines: string[] = [
+    `### ${company.name} (${company.ticker}), ${span.kind === 'quarter' ? 'by fiscal quarter' : 'by fiscal year'}${calendarYear ? '' : ` (its fiscal year ends ${financials.calendar.describeYearEnd()})`}`,
+    '',
+    `| | ${header.join(' | ')} |`,
+    `|---|${shown.map(() => '---:').join('|')}|`,
+  ];
+  let derived = false;
+  for (const m of reported) {
+    const metric = metricById(m);
+    const series = values.get(m)!;
+    const unit = series.find((v) => v)?.unit ?? 'USD';
+    const { scale, label } = rowUnit(metric, unit);
+    lines.push(`| **${capitalise(metric.label)}** (${label}) | ${series.map((v) => cell(v, metric, scale)).join(' | ')} |`);
+    if (series.some((v) => v?.derivation)) derived = true;
+    const growth = (back: number) =>
+      shown.map((p, i) => {
+        const now = series[i];
+        const before = span.kind === 'quarter' ? periods[periods.indexOf(p) - back] : periods[periods.indexOf(p) - 1];
+        const prior = before ? financials.value(m, before) : null;
+        return now && prior && prior.value > 0 ? pct(now.value / prior.value - 1) : '—';
+      });
+    if (metric.unit !== 'shares') {
+      if (span.kind === 'quarter') lines.push(`| ↳ year over year | ${growth(4).join(' | ')} |`, `| ↳ quarter over quarter | ${growth(1).join(' | ')} |`);
+      else lines.push(`| ↳ year over year | ${growth(1).join(' | ')} |`);
+    }
+  }
+  lines.push('');
+  if (derived) lines.push('† Derived, not reported as such: a fourth quarter is the fiscal year minus the first nine months (10-K minus the third-quarter 10-Q); cash-flow quarters are year-to-date differences; totals a filer does not tag follow their formula. Per-share figures derived this way are approximate.', '');
+  if (missing.length) lines.push(`${company.name} does not report ${missing.map((m) => metricById(m).label.toLowerCase()).join(' or ')} in its XBRL facts.`, '');
+  if (withData.length < span.count) lines.push(`Only ${withData.length} ${span.kind === 'quarter' ? 'quarters' : 'fiscal years'} have figures in the filings available; all are shown.`, '');
+  return lines;
+}
+
+/**
+ * svc-financials-agent: several periods of a company's figures as a table, with growth rates,
+ * every column cited to the filing pages it was read from. Questions about one period are
+ * answered by the SEC agent's writer; companies it cannot resolve are explained the same way.
+ */
+export function financialsAgent(core: Core): Agent {
+  const lib = secLibrary(core);
+  return {
+    id: FINANCIALS_AGENT_ID,
+    description:
+      'Multi-period tables from SEC XBRL facts ("Apple revenue and net income for the last 8 quarters"), by fiscal quarter or year, with year-over-year and quarter-over-quarter growth; every column cites the filing pages through signed PDF links.',
+    async *run(req: AgentRequest): AsyncGenerator<AgentEvent> {
+      const index = await lib.companyIndex();
+      const question = parseConversation(req.messages, index);
+      const users = req.messages.filter((m) => m.role === 'user').map((m) => m.content);
+      const span = [...users].reverse().map(spanOf).find((s) => s) ?? null;
+      const found = question?.companies.filter((c) => c.status === 'found') ?? [];
+      if (!question || !found.length || found.length !== question.companies.length || !span) {
+        yield* answerSecQuestion(lib, question);
+        return;
+      }
+      const metrics = question.metrics.length ? question.metrics : (['revenue', 'netIncome'] as MetricId[]);
+      const sources = new Sources();
+      const progress: string[] = [];
+      const lines: string[] = [];
+      for (const mention of found.slice(0, MAX_COMPANIES)) {
+        lines.push(...(await table(lib, mention.company, metrics, span, sources, (m) => progress.push(m))));
+      }
+      for (const message of progress) yield { type: 'progress', message };
+      if (found.length > MAX_COMPANIES) lines.push(`Showing the first ${MAX_COMPANIES} companies; ask for the others separately.`, '');
+      const note = lib.dataNote();
+      if (note) lines.push(note);
+      const text = `${lines.join('\n').trim()}\n`;
+      for (const chunk of text.match(/[^\n]*\n|[^\n]+$/g) ?? []) yield { type: 'text', delta: chunk };
+      for (const citation of sources.list) yield { type: 'citation', citation };
+      yield { type: 'done' };
+    },
+  };
+}

@@ -1,0 +1,50 @@
+import { createOpenAI } from '@ai-sdk/openai';
+import { generateText } from 'ai';
+import type { Usage } from '../types.js';
+
+export interface LlmSettings {
+  baseUrl: string;
+  apiKey: string;
+  model: string;
+  timeoutMs: number;
+}
+
+export class LlmError extends Error {
+  override name = 'LlmError';
+}
+
+/**
+ * An OpenAI-compatible chat model (OpenAI, vLLM, Ollama, LM Studio) through the Vercel AI SDK.
+ * One attempt per call within the timeout: the caller falls back to its own writer on failure.
+ */
+export class Llm {
+  readonly #model;
+
+  constructor(readonly settings: LlmSettings) {
+    const provider = createOpenAI({ baseURL: settings.baseUrl.replace(/\/?$/, ''), apiKey: settings.apiKey || 'not-needed', name: 'upstream' });
+    this.#model = provider.chat(settings.model);
+  }
+
+  async complete(system: string, prompt: string, signal?: AbortSignal): Promise<{ text: string; usage: Usage }> {
+    const timeout = AbortSignal.timeout(this.settings.timeoutMs);
+    try {
+      const result = await generateText({
+        model: this.#model,
+        system,
+        prompt,
+        maxRetries: 0,
+        temperature: 0,
+        abortSignal: signal ? AbortSignal.any([signal, timeout]) : timeout,
+      });
+      return { text: result.text, usage: { inputTokens: result.usage.inputTokens ?? 0, outputTokens: result.usage.outputTokens ?? 0 } };
+    } catch (err) {
+      if (timeout.aborted) throw new LlmError(`it did not answer within ${this.settings.timeoutMs} ms`);
+      throw new LlmError(`it failed (${(err as Error).message?.slice(0, 200) ?? 'unknown error'})`);
+    }
+  }
+}
+
+/** The configured upstream, or null when SVC_LLM_BASE_URL or SVC_LLM_MODEL is empty. */
+export function llmFrom(settings: LlmSettings): Llm | null {
+  return settings.baseUrl && settings.model ? new Llm(settings) : null;
+}

@@ -1,0 +1,94 @@
+import type { Agent, AgentEvent, AgentRequest, Citation } from '../types.js';
+import { ground } from './grounding.js';
+import { LlmError, type Llm } from './llm.js';
+
+const SYSTEM = [
+  'You are svc, a financial research assistant answering in Markdown.',
+  'Rewrite the draft answer so it reads well for the question asked, keeping every fact, figure, period and unit exactly as the draft states them.',
+  'Use only the draft and the numbered sources: add no facts, numbers or links of your own.',
+  'Cite with the sources\' numbers in square brackets, like [1]; every figure keeps its citation.',
+  'Keep tables as tables. Do not list the sources at the end; they are shown separately.',
+].join(' ');
+
+function prompt(question: string, draft: string, sources: readonly Citation[]): string {
+  return [`Question: ${question}`, '', 'Draft answer (its facts and citations are correct):', draft, '', 'Sources:', ...sources.map((s) => `[${s.order}] ${s.name} <${s.url}>`)].join('\n');
+}
+
+/** Why the model's rewrite could not be used, or null when it can. */
+function unusable(text: string, sources: readonly Citation[], cited: number): string | null {
+  if (!text.trim()) return 'it returned an empty answer';
+  if (sources.length && !cited) return 'its answer cited none of the sources';
+  return null;
+}
+
+export async function rewrite(llm: Llm, question: string, draft: { text: string; citations: Citation[] }, signal?: AbortSignal) {
+  try {
+    const { text, usage } = await llm.complete(SYSTEM, prompt(question, draft.text, draft.citations), signal);
+    const grounded = ground(text, draft.citations);
+    const why = unusable(grounded.text, draft.citations, grounded.citations.length);
+    if (why) return { ok: false as const, why, usage };
+    return { ok: true as const, text: `${grounded.text}\n`, citations: grounded.citations, usage };
+  } catch (err) {
+    return { ok: false as const, why: err instanceof LlmError ? err.message : 'it failed', usage: null };
+  }
+}
+
+const note = (why: string) => `\n\n_Note: the language model could not write this answer (${why}), so the built-in writer did._\n`;
+
+/**
+ * Has the LLM phrase an agent's answer, grounded in that answer's own sources. The agent runs
+ * as usual; its text and citations are held back, rewritten, checked (see ground) and then
+ * sent. On any upstream failure the agent's own answer is sent, with a note saying so.
+ */
+export function writtenWithLlm(agent: Agent, llm: Llm): Agent {
+  return {
+    ...agent,
+    async *run(req: AgentRequest): AsyncGenerator<AgentEvent> {
+      let text = '';
+      const citations: Citation[] = [];
+      for await (const event of agent.run(req)) {
+        if (event.type === 'text') text += event.delta;
+        else if (event.type === 'citation') citations.push(event.citation);
+        else if (event.type === 'usage') continue;
+        else if (event.type !== 'done') yield event;
+        else {
+          yield { type: 'progress', message: 'Writing the answer.' };
+          const question = [...req.messages].reverse().find((m) => m.role === 'user')?.content ?? '';
+          const out = await rewrite(llm, question, { text, citations }, req.signal);
+          if (out.ok) {
+            yield { type: 'text', delta: out.text };
+            for (const citation of out.citations) yield { type: 'citation', citation };
+            yield { type: 'usage', usage: out.usage };
+          } else {
+            // The built-in text is what the caller gets; its usage is counted by the tokenizer.
+            yield { type: 'text', delta: text.replace(/\n*$/, '') + note(out.why) };
+            for (const citation of citations) yield { type: 'citation', citation };
+          }
+          yield event;
+          return;
+        }
+      }
+    },
+  };
+}
+
+const LABELS = ['kalshi_url', 'odds', 'filings', 'financials', 'help'] as const;
+
+/** Asks the model where a question belongs; null when it fails or answers with no known label. */
+export async function classifyWithLlm(llm: Llm, question: string, history: readonly { role: string; content: string }[], signal?: AbortSignal) {
+  const system = [
+    'Classify the latest user message for a financial research service. Answer with one label only:',
+    'odds: chances or prices of future events (Fed decisions, elections, crypto prices, sports, weather), or prediction markets;',
+    'filings: a company figure from its financial statements or SEC filings for a period, or a comparison of companies;',
+    'financials: the same figures over several periods, as a table or trend;',
+    'help: anything else.',
+  ].join(' ');
+  const context = history.slice(-4).map((t) => `${t.role}: ${t.content.slice(0, 300)}`).join('\n');
+  try {
+    const { text, usage } = await llm.complete(system, `${context ? `Conversation so far:\n${context}\n\n` : ''}Latest message: ${question}`, signal);
+    const label = LABELS.find((l) => new RegExp(`\\b${l}\\b`, 'i').test(text));
+    return label && label !== 'kalshi_url' ? { kind: label, usage } : null;
+  } catch {
+    return null;
+  }
+}

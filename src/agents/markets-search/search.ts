@@ -1,0 +1,168 @@
+import type { KalshiEvent, KalshiSeries } from '../../data/kalshi/types.js';
+
+/** Words that carry no topic in questions about odds (folded like every other word). */
+const STOP_WORDS =
+  'a an the of in on at to for by and or is are was were be will would could should do does did what whats which who whom how when where why there their this that these those it its odds chance chances probability probabilities likely likelihood percent percentage market markets prediction predictions kalshi bet bets betting price prices priced pricing forecast happen happens happening next me tell show give find any about get current currently right now today tomorrow tonight soon vs versus than many much more less';
+
+/** Query words that should also match their usual synonyms in event titles. */
+const SYNONYMS: Record<string, string[]> = {
+  fed: ['fed', 'federal', 'reserve', 'fomc', 'rate'],
+  fomc: ['fed', 'fomc'],
+  cut: ['cut', 'lower', 'decrease', 'reduce'],
+  hike: ['hike', 'raise', 'increase', 'rate'],
+  btc: ['bitcoin', 'btc'],
+  bitcoin: ['bitcoin', 'btc'],
+  eth: ['ethereum', 'eth', 'ether'],
+  ethereum: ['ethereum', 'eth', 'ether'],
+  crypto: ['bitcoin', 'ethereum', 'crypto'],
+  inflation: ['cpi', 'inflation', 'price'],
+  cpi: ['cpi', 'inflation'],
+  job: ['jobs', 'payrolls', 'nonfarm', 'employment'],
+  payroll: ['payrolls', 'jobs', 'nonfarm'],
+  unemployment: ['unemployment', 'jobs'],
+  nyc: ['nyc', 'new', 'york'],
+  temperature: ['temperature', 'temp', 'high', 'weather'],
+  temp: ['temperature', 'temp'],
+  weather: ['temperature', 'weather', 'rain', 'snow'],
+  shutdown: ['shutdown', 'government'],
+  president: ['president', 'presidential'],
+  approval: ['approval', 'rating'],
+  ai: ['ai', 'model', 'openai', 'anthropic', 'deepmind'],
+  spacex: ['spacex', 'launch', 'launches'],
+  movie: ['box', 'office', 'film', 'opening'],
+  nba: ['nba', 'basketball'],
+  nfl: ['nfl', 'football'],
+};
+
+const STOP = new Set(STOP_WORDS.split(' ').map(fold));
+/** Long stopwords, which a one-letter typo ("probabilty") still leaves stopwords. */
+const LONG_STOP = [...STOP].filter((w) => w.length >= 6);
+
+const MONTHS = ['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december'];
+
+/** Plurals folded to their singular: "cuts" → "cut", "odds" → "odd". */
+function fold(w: string): string {
+  return w.length > 3 && w.endsWith('s') && !w.endsWith('ss') ? w.slice(0, -1) : w;
+}
+
+/** Lowercased words without accents or punctuation, plurals folded. */
+export function words(text: string): string[] {
+  return text
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, ' ')
+    .split(' ')
+    .filter(Boolean)
+    .map(fold);
+}
+
+/**
+ * Edit distance counting a swap of two neighbouring letters as one edit ("likley"), stopping
+ * early past `max` (optimal string alignment).
+ */
+export function editDistance(a: string, b: string, max = 2): number {
+  if (Math.abs(a.length - b.length) > max) return max + 1;
+  let before: number[] = [];
+  let prev = Array.from({ length: b.length + 1 }, (_, i) => i);
+  for (let i = 1; i <= a.length; i++) {
+    const cur = [i];
+    let best = i;
+    for (let j = 1; j <= b.length; j++) {
+      cur[j] = Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) cur[j] = Math.min(cur[j]!, before[j - 2]! + 1);
+      best = Math.min(best, cur[j]!);
+    }
+    if (best > max) return max + 1;
+    before = prev;
+    prev = cur;
+  }
+  return prev[b.length]!;
+}
+
+/** How closely a query word matches a title word: exact 1, prefix ("dec" of "december") 0.8, one typo 0.7. */
+function similarity(q: string, w: string): number {
+  if (q === w) return 1;
+  if (q.length >= 3 && w.startsWith(q)) return 0.8;
+  if (q.length >= 4 && w.length >= 4 && editDistance(q, w, q.length >= 8 ? 2 : 1) <= (q.length >= 8 ? 2 : 1)) return 0.7;
+  return 0;
+}
+
+export interface IndexedEvent {
+  event: KalshiEvent;
+  seriesTitle: string;
+  category: string;
+  fields: { words: string[]; weight: number }[];
+}
+
+export interface SearchHit {
+  entry: IndexedEvent;
+  score: number;
+  matched: number;
+}
+
+/** Search over the titles of the open events and their series. */
+export class EventSearch {
+  readonly entries: IndexedEvent[];
+  readonly #df = new Map<string, number>();
+
+  constructor(events: KalshiEvent[], series: KalshiSeries[]) {
+    const seriesBy = new Map(series.map((s) => [s.ticker, s]));
+    this.entries = events.map((event) => {
+      const s = seriesBy.get(event.series_ticker);
+      const seriesTitle = s?.title ?? '';
+      const category = s?.category ?? event.category ?? '';
+      const fields = [
+        { words: words(event.title), weight: 3 },
+        { words: words(seriesTitle), weight: 2 },
+        { words: words(`${event.sub_title ?? ''} ${(s?.tags ?? []).join(' ')}`), weight: 1.5 },
+        { words: words(`${category} ${event.series_ticker.replace(/^KX/, '')}`), weight: 1 },
+      ];
+      return { event, seriesTitle, category, fields };
+    });
+    for (const e of this.entries) for (const w of new Set(e.fields.flatMap((f) => f.words))) this.#df.set(w, (this.#df.get(w) ?? 0) + 1);
+  }
+
+  #idf(word: string): number {
+    return Math.log(1 + this.entries.length / (1 + (this.#df.get(word) ?? 0)));
+  }
+
+  /** The query's topic words, each with the alternatives it may match. */
+  static terms(query: string): string[][] {
+    const out: string[][] = [];
+    for (const w of words(query)) {
+      if (STOP.has(w) || /^\d+[a-z]?$/.test(w) || LONG_STOP.some((s) => editDistance(w, s, 1) <= 1)) continue;
+      const month = MONTHS.find((m) => m.startsWith(w) && w.length >= 3);
+      out.push(month ? [month] : (SYNONYMS[w] ?? [w]).map(fold));
+    }
+    return out;
+  }
+
+  search(query: string, limit = 5): SearchHit[] {
+    const terms = EventSearch.terms(query);
+    if (!terms.length) return [];
+    const hits: SearchHit[] = [];
+    for (const entry of this.entries) {
+      let score = 0;
+      let matched = 0;
+      for (const alternatives of terms) {
+        let best = 0;
+        for (const f of entry.fields) {
+          for (const w of f.words) {
+            for (const alt of alternatives) {
+              const sim = similarity(alt, w);
+              if (sim) best = Math.max(best, sim * f.weight * this.#idf(w));
+            }
+          }
+        }
+        if (best > 0) matched++;
+        score += best;
+      }
+      if (matched) hits.push({ entry, score: (score * matched) / terms.length, matched });
+    }
+    hits.sort((a, b) => b.score - a.score);
+    const top = hits[0]?.score ?? 0;
+    // Keep what is reasonably close to the best match, and what matches at least half the topic.
+    return hits.filter((h) => h.score >= top * 0.35 && h.matched * 2 >= terms.length).slice(0, limit);
+  }
+}

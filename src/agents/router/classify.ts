@@ -1,0 +1,139 @@
+import type { Turn } from '../types.js';
+import { editDistance } from '../markets-search/search.js';
+
+/** Where the router sends a question. */
+export type RouteKind = 'kalshi_url' | 'odds' | 'filings' | 'financials' | 'help';
+
+export interface Route {
+  kind: RouteKind;
+  /** The Kalshi address found in the question (kalshi_url). */
+  url?: string;
+  /** Why, in a few words (logged, and shown in tests). */
+  reason: string;
+}
+
+const KALSHI_URL = /(?:https?:\/\/)?(?:www\.)?kalshi\.com\/markets\/[^\s<>()"']+/i;
+
+const FINANCE_WORDS = [
+  'revenue',
+  'sales',
+  'turnover',
+  'earnings',
+  'income',
+  'profit',
+  'profitability',
+  'margin',
+  'eps',
+  'cashflow',
+  'capex',
+  'expenditure',
+  'expense',
+  'expenses',
+  'spending',
+  'cogs',
+  'ebit',
+  'ebitda',
+  'assets',
+  'liabilities',
+  'debt',
+  'borrowings',
+  'equity',
+  'dividend',
+  'dividends',
+  'buyback',
+  'shares',
+  'filing',
+  'filings',
+  'filed',
+  '10k',
+  '10q',
+  '8k',
+  '20f',
+  'edgar',
+  'fiscal',
+  'quarter',
+  'quarterly',
+  'annual',
+  'balance',
+  'fundamentals',
+  'financials',
+  'guidance',
+  'r&d',
+  'rnd',
+  'sg&a',
+];
+
+const FINANCE_PHRASES = [/\btop ?line\b/, /\bbottom ?line\b/, /\bcash (flow|and equivalents|position|on hand)\b/, /\bper share\b/, /\bresearch and development\b/, /\bcost of (revenue|sales|goods)\b/, /\boperating (income|profit|cash)\b/, /\bgross (profit|margin)\b/, /\bnet (income|loss|profit)\b/, /\b(q[1-4]|fy) ?'?\d{2,4}\b/, /\b\d{4} ?q[1-4]\b/, /\bsec\b/, /\b(annual|quarterly) report\b/, /\bshares outstanding\b/];
+
+const ODDS_WORDS = ['odds', 'chance', 'chances', 'probability', 'probable', 'likely', 'likelihood', 'unlikely', 'bet', 'bets', 'betting', 'wager', 'kalshi', 'polymarket', 'predict', 'prediction', 'forecast', 'implied', 'favourite', 'favorite', 'underdog'];
+
+const ODDS_PHRASES = [/\bwhat (are|is) the (odds|chances?)\b/, /\bhow likely\b/, /\bwill (the )?(fed|fomc|bitcoin|btc|ethereum|eth|cpi|inflation|government|congress|president|senate|house|spacex|openai|it rain|it snow)\b/, /\bprediction markets?\b/, /\bmarket (think|thinks|expect|expects|pricing|priced)\b/, /\bwho (will )?wins?\b/, /\b(rate|rates) (cut|hike)s?\b/, /\bgo(es|ing)? (up|down|above|below|over|under)\b/, /\b(above|below|over|under) \$?\d/];
+
+/** Topics the exchange lists, which make a bare question an odds question ("Fed decision in December"). */
+const EVENT_TOPICS = ['fed', 'fomc', 'bitcoin', 'btc', 'ethereum', 'eth', 'cpi', 'inflation', 'payrolls', 'unemployment', 'election', 'shutdown', 'approval', 'temperature', 'weather', 'hurricane', 'launch', 'launches', 'spacex', 'superbowl', 'nba', 'nfl', 'mlb', 'oscars', 'box', 'recession', 'gdp'];
+
+const MULTI_PERIOD = [/\b(last|past|previous) (\d+|two|three|four|five|six|seven|eight|nine|ten|twelve) (quarters|years|fiscal years)\b/, /\bquarter (by|over) quarter\b/, /\beach (quarter|year)\b/, /\bevery (quarter|year)\b/, /\bover the (last|past) (few|several|\d+)/, /\b(trend|history|table|time series)\b/, /\bsince (19|20)\d\d\b/, /\bfrom (19|20)\d\d to (19|20)\d\d\b/, /\bgrowth rates?\b/];
+
+const FOLLOW_UP = /^(and|also|plus|then|ok(ay)?,? and|what about|how about|same for|and for|now for|compare (it|that|with)|vs\.?|versus|the (quarter|year) (before|after)|previous (quarter|year)|prior (quarter|year)|last year'?s?|a year (ago|earlier)|and (the|in)|what was it)\b/;
+
+const GREETING = /^(hi|hello|hey|yo|thanks|thank you|help|\?+|what can you do|who are you|how does this work)\b/;
+
+function tokens(text: string): string[] {
+  return text
+    .toLowerCase()
+    .replace(/\b(\d+)-([a-z])\b/g, '$1$2')
+    .replace(/[’']s\b/g, '')
+    .replace(/[^a-z0-9&]+/g, ' ')
+    .split(' ')
+    .filter(Boolean);
+}
+
+/** Whether a word is in the list, allowing one typo in words of five letters or more (two from nine). */
+function hasWord(words: string[], list: readonly string[]): string | null {
+  for (const w of words) {
+    for (const k of list) {
+      if (w === k) return k;
+      const max = k.length >= 9 ? 2 : k.length >= 5 ? 1 : 0;
+      if (max && w.length >= 5 && editDistance(w, k, max) <= max) return k;
+    }
+  }
+  return null;
+}
+
+function classifyOne(text: string): Route {
+  const url = KALSHI_URL.exec(text)?.[0];
+  if (url) return { kind: 'kalshi_url', url: url.replace(/[.,;:!?)]+$/, ''), reason: 'a Kalshi address' };
+  const lower = text.toLowerCase();
+  const words = tokens(text);
+  const odds = hasWord(words, ODDS_WORDS) ?? (ODDS_PHRASES.some((p) => p.test(lower)) ? 'odds phrase' : null);
+  const finance = hasWord(words, FINANCE_WORDS) ?? (FINANCE_PHRASES.some((p) => p.test(lower)) ? 'finance phrase' : null);
+  const multi = MULTI_PERIOD.some((p) => p.test(lower));
+  if (odds && !(finance && !hasWord(words, ['odds', 'chance', 'chances', 'probability', 'likely', 'kalshi', 'bet', 'polymarket']))) return { kind: 'odds', reason: `asks about odds (${odds})` };
+  if (finance && multi) return { kind: 'financials', reason: `several periods of ${finance}` };
+  if (finance) return { kind: 'filings', reason: `company fundamentals (${finance})` };
+  const topic = hasWord(words, EVENT_TOPICS);
+  if (topic) return { kind: 'odds', reason: `a topic the exchange lists (${topic})` };
+  return { kind: 'help', reason: GREETING.test(lower.trim()) ? 'a greeting or a request for help' : 'nothing the agents cover' };
+}
+
+/**
+ * The route of the last user turn. A follow-up ("and the quarter before?", "how about
+ * Microsoft?") that names no subject of its own takes the route of the conversation so far.
+ */
+export function classify(question: string, history: readonly Turn[] = []): Route {
+  const route = classifyOne(question);
+  const short = tokens(question).length <= 8;
+  const followUp = FOLLOW_UP.test(question.trim().toLowerCase());
+  if (route.kind === 'help' || (followUp && short && route.kind !== 'kalshi_url')) {
+    for (let i = history.length - 1; i >= 0; i--) {
+      const turn = history[i]!;
+      if (turn.role !== 'user') continue;
+      const earlier = classifyOne(turn.content);
+      if (earlier.kind !== 'help') {
+        if (route.kind !== 'help' && route.kind !== earlier.kind && !followUp) return route;
+        return { ...earlier, url: earlier.kind === 'kalshi_url' ? earlier.url : undefined, reason: `a follow-up to an earlier question (${earlier.reason})` };
+      }
+    }
+  }
+  return route;
+}

@@ -1,0 +1,93 @@
+import path from 'node:path';
+import OpenAI from 'openai';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { spanOf } from '../../../src/agents/financials/agent.js';
+import { PACKAGE_ROOT } from '../../../src/config.js';
+import { pdfPageTexts } from '../../helpers/pdf-text.js';
+import { startService, type TestService } from '../../helpers/service.js';
+
+let svc: TestService;
+let client: OpenAI;
+
+beforeAll(async () => {
+  svc = await startService({ env: { SVC_SEC_SNAPSHOT_DIR: path.join(PACKAGE_ROOT, 'snapshots', 'sec') } });
+  client = new OpenAI({ baseURL: svc.baseURL, apiKey: (await svc.account()).apiKey, maxRetries: 0 });
+});
+afterAll(() => svc.close());
+
+/** The Markdown table: header cells and body rows, split into cells. */
+function table(text: string) {
+  const rows = text.split('\n').filter((l) => l.startsWith('|') && !l.startsWith('|---'));
+  const cells = (l: string) => l.split('|').slice(1, -1).map((c) => c.trim());
+  return { header: cells(rows[0]!).slice(1), body: rows.slice(1).map(cells) };
+}
+
+describe('svc-financials-agent', () => {
+  it('tabulates several quarters with growth rates, every column cited, citations in reading order', async () => {
+    const r = await client.responses.create({ model: 'svc-financials-agent', input: 'Apple revenue and net income for the last 8 quarters' });
+    const text = r.output_text;
+    expect(text).toMatch(/^### Apple Inc\. \(AAPL\), by fiscal quarter \(its fiscal year ends in late September\)/);
+    const { header, body } = table(text);
+    expect(header).toHaveLength(8);
+    for (const h of header) expect(h).toMatch(/^Q[1-4] FY20\d\d (\[\d+\])+$/);
+    const markers = [...text.matchAll(/\[(\d+)\]/g)].map((m) => Number(m[1]));
+    expect([...new Set(markers)]).toEqual([...new Set(markers)].map((_, i) => i + 1));
+    const annotations = (r.output[0] as any).content[0].annotations as any[];
+    expect(annotations).toHaveLength(new Set(markers).size);
+    const revenue = body.find((row) => row[0]!.startsWith('**Revenue**'))!;
+    const yoy = body[body.indexOf(revenue) + 1]!;
+    expect(yoy[0]).toBe('↳ year over year');
+    // Growth is computed from the figures: Q3 FY2024 against Q3 FY2023, both in the table.
+    const at = (label: string) => header.findIndex((h) => h.startsWith(label)) + 1;
+    const num = (s: string) => Number(s.replace(/[,†]/g, ''));
+    const growth = num(revenue[at('Q3 FY2024')]!) / num(revenue[at('Q3 FY2023')]!) - 1;
+    expect(yoy[at('Q3 FY2024')]).toBe(`+${(growth * 100).toFixed(1)}%`);
+    expect(text).toContain('† Derived, not reported as such');
+    expect(body.some((row) => row[0]!.startsWith('**Net income**'))).toBe(true);
+  });
+
+  it("a column's citation opens the filing's PDF at a page that shows the figure", async () => {
+    const r = await client.responses.create({ model: 'svc-financials-agent', input: 'Apple revenue for the last 4 quarters' });
+    const { header, body } = table(r.output_text);
+    const column = header.findIndex((h) => h.startsWith('Q3 FY2024'));
+    const order = Number(/\[(\d+)\]/.exec(header[column]!)![1]);
+    const citation = ((r as any).citations as { order: number; url: string }[]).find((c) => c.order === order)!;
+    const page = Number(/#page=(\d+)$/.exec(citation.url)![1]);
+    const pdf = await fetch(citation.url.replace(/#.*/, ''));
+    expect(pdf.headers.get('content-type')).toBe('application/pdf');
+    const pages = await pdfPageTexts(new Uint8Array(await pdf.arrayBuffer()));
+    expect(pages[page - 1]).toContain(body[0]![column + 1]!.replace('†', ''));
+  });
+
+  it('goes by fiscal year, says when fewer periods exist, and carries the span into a follow-up', async () => {
+    const years = await client.chat.completions.create({ model: 'svc-agent', messages: [{ role: 'user', content: 'msft revenue over the past 5 years' }] });
+    const text = years.choices[0]!.message.content!;
+    expect(text).toMatch(/^### Microsoft Corp\. \(MSFT\), by fiscal year \(its fiscal year ends on June 30\)/);
+    expect(table(text).header.every((h) => /^FY20\d\d/.test(h))).toBe(true);
+    expect(text).toMatch(/Only \d fiscal years have figures in the filings available; all are shown\./);
+    const next = await client.chat.completions.create({
+      model: 'svc-agent',
+      messages: [
+        { role: 'user', content: 'msft revenue over the past 5 years' },
+        { role: 'assistant', content: text },
+        { role: 'user', content: 'and for apple?' },
+      ],
+    });
+    expect(next.choices[0]!.message.content).toMatch(/^### Apple Inc\. \(AAPL\), by fiscal year/);
+  });
+
+  it('explains a company it cannot find instead of inventing a table', async () => {
+    const r = await client.responses.create({ model: 'svc-financials-agent', input: 'Zzyzx Widgets revenue for the last 8 quarters' });
+    expect(r.output_text).toMatch(/could not find a company/i);
+    expect(r.output_text).not.toContain('|---');
+  });
+
+  it('reads the span of a question', () => {
+    expect(spanOf('last 8 quarters')).toEqual({ kind: 'quarter', count: 8 });
+    expect(spanOf('past five years')).toEqual({ kind: 'year', count: 5 });
+    expect(spanOf('quarter by quarter')).toEqual({ kind: 'quarter', count: 8 });
+    expect(spanOf('annual revenue')).toEqual({ kind: 'year', count: 5 });
+    expect(spanOf('last 40 quarters')).toEqual({ kind: 'quarter', count: 12 });
+    expect(spanOf('revenue in Q3 2024')).toBeNull();
+  });
+});

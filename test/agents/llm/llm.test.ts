@@ -1,0 +1,95 @@
+import OpenAI from 'openai';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { marketAgentsFromCore, predictionMarketsFromCore } from '../../../src/agents/index.js';
+import { KalshiClient } from '../../../src/data/kalshi/client.js';
+import { WORLD_NOW } from '../../fixtures/kalshi-world.js';
+import { FakeHttpServer, type FakeReply } from '../../helpers/fake-http.js';
+import { startFakeKalshi, type FakeKalshi } from '../../helpers/fake-kalshi.js';
+import { startService, type TestService } from '../../helpers/service.js';
+
+let fake: FakeKalshi;
+let upstream: FakeHttpServer;
+let svc: TestService;
+/** What the fake model answers: to a classification, and to a rewrite request. */
+let script: { classify?: () => FakeReply; write?: (prompt: string) => FakeReply } = {};
+
+const completion = (content: string, usage = { prompt_tokens: 120, completion_tokens: 30 }): FakeReply => ({
+  json: {
+    id: 'chatcmpl-fake',
+    object: 'chat.completion',
+    created: 1,
+    model: 'fake-model',
+    choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }],
+    usage: { ...usage, total_tokens: usage.prompt_tokens + usage.completion_tokens },
+  },
+});
+
+beforeAll(async () => {
+  fake = await startFakeKalshi();
+  upstream = await new FakeHttpServer((req) => {
+    if (req.path !== '/v1/chat/completions') return { status: 404, json: { error: 'no' } };
+    const body = JSON.parse(req.body) as { messages: { role: string; content: string }[] };
+    const system = body.messages.find((m) => m.role === 'system')?.content ?? '';
+    const user = body.messages.find((m) => m.role === 'user')?.content ?? '';
+    if (system.startsWith('Classify')) return script.classify?.() ?? completion('help');
+    return script.write?.(user) ?? completion('');
+  }).start();
+  svc = await startService({
+    env: { SVC_KALSHI_API_URL: fake.apiUrl, SVC_LLM_BASE_URL: `${upstream.url}/v1`, SVC_LLM_MODEL: 'fake-model', SVC_LLM_API_KEY: 'sk-upstream', SVC_LLM_TIMEOUT_MS: '400' },
+    agents: (core) => {
+      const kalshi = new KalshiClient(core.kalshi, () => new Date(WORLD_NOW * 1000));
+      const { router, search } = marketAgentsFromCore(core, kalshi);
+      return [router, search, predictionMarketsFromCore(core, kalshi)];
+    },
+  });
+});
+afterAll(async () => {
+  await svc.close();
+  await upstream.close();
+  await fake.close();
+});
+
+async function ask(model: string, input: string) {
+  const { apiKey } = await svc.account();
+  const r = await new OpenAI({ baseURL: svc.baseURL, apiKey, maxRetries: 0 }).responses.create({ model, input });
+  return { text: r.output_text, annotations: (r.output[0] as any).content[0].annotations as any[], usage: r.usage!, citations: (r as any).citations };
+}
+
+describe('answers phrased by an LLM upstream', () => {
+  it('keeps only real sources, renumbered by first use, strips invented links, and reports the upstream usage', async () => {
+    script.write = () =>
+      completion('The December Fed meeting is priced in [1]; see also [7] and https://made-up.example/fed for details. Bitcoin is elsewhere [1].', { prompt_tokens: 321, completion_tokens: 45 });
+    const r = await ask('svc-markets-search-agent', 'what are the odds of a Fed cut in December?');
+    expect(r.text).toBe('The December Fed meeting is priced in [1]; see also and for details. Bitcoin is elsewhere [1].\n');
+    expect(r.annotations).toHaveLength(1);
+    expect(r.annotations[0].url).toMatch(/^https:\/\/kalshi\.com\/markets\/kxfeddecision\//);
+    expect(r.text.slice(r.annotations[0].start_index, r.annotations[0].end_index)).toBe('[1]');
+    expect(r.usage).toMatchObject({ input_tokens: 321, output_tokens: 45 });
+    expect(upstream.requests.at(-1)!.headers.authorization).toBe('Bearer sk-upstream');
+  });
+
+  it.each([
+    ['an empty answer', () => completion('   '), 'it returned an empty answer'],
+    ['an answer citing nothing', () => completion('The Fed will cut.'), 'its answer cited none of the sources'],
+    ['a failing upstream', (): FakeReply => ({ status: 500, json: { error: { message: 'boom' } } }), 'it failed'],
+    ['a malformed body', (): FakeReply => ({ status: 200, text: 'not json at all' }), 'it failed'],
+    ['a slow upstream', (): FakeReply => ({ ...(completion('late [1]') as Exclude<FakeReply, 'hang'>), delayMs: 1500 }), 'it did not answer within 400 ms'],
+  ])('falls back to the built-in writer, with a note, on %s', async (_name, reply, why) => {
+    script.write = reply;
+    const r = await ask('svc-markets-search-agent', 'odds of a government shutdown');
+    expect(r.text).toMatch(/^Open Kalshi events matching/);
+    expect(r.text).toContain(`_Note: the language model could not write this answer (${why}`);
+    expect(r.annotations.length).toBeGreaterThan(0);
+    for (const a of r.annotations) expect(r.text.slice(a.start_index, a.end_index)).toBe(`[${a.order}]`);
+  });
+
+  it('the router asks the model where a question belongs, and falls back to its rules when it cannot', async () => {
+    script.write = () => completion('Rates: the Fed decision is the market to watch [1].');
+    script.classify = () => completion('odds');
+    const routed = await ask('svc-agent', 'something about rates');
+    expect(routed.text).toBe('Rates: the Fed decision is the market to watch [1].\n');
+    script.classify = () => ({ status: 503, json: {} });
+    const fallback = await ask('svc-agent', 'something about rates');
+    expect(fallback.text).toContain('I answer financial research questions');
+  });
+});

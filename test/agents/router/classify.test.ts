@@ -1,0 +1,112 @@
+import { describe, expect, it } from 'vitest';
+import { classify, type RouteKind } from '../../../src/agents/router/classify.js';
+import type { Turn } from '../../../src/agents/types.js';
+
+const TABLE: [string, RouteKind][] = [
+  // Kalshi addresses, however pasted
+  ['https://kalshi.com/markets/kxfeddecision/fed-decision/kxfeddecision-26dec', 'kalshi_url'],
+  ['can you look at https://kalshi.com/markets/kxbtcd/bitcoin/kxbtcd-26nov20 for me', 'kalshi_url'],
+  ['<https://www.kalshi.com/markets/kxcpiyoy/cpi/KXCPIYOY-26DEC>', 'kalshi_url'],
+  ['thoughts on kalshi.com/markets/kxhighny/nyc-temp/kxhighny-26nov20?', 'kalshi_url'],
+  ['REPORT ON HTTPS://KALSHI.COM/MARKETS/KXNBAGAME/NBA/KXNBAGAME-26NOV21LALBOS', 'kalshi_url'],
+  // Odds and event questions
+  ['what are the odds of a Fed cut in December?', 'odds'],
+  ['whats the chance the fed cuts rates next month', 'odds'],
+  ['odds of a rate hike?', 'odds'],
+  ['how likely is a government shutdown this year', 'odds'],
+  ['probabilty bitcoin above 100k by friday', 'odds'],
+  ['will bitcoin go above 100k?', 'odds'],
+  ['Will the Fed hold in december', 'odds'],
+  ['who wins lakers vs celtics tonight', 'odds'],
+  ['chances the chiefs beat the bills', 'odds'],
+  ['what does kalshi say about CPI', 'odds'],
+  ['Market pricing for nonfarm payrolls?', 'odds'],
+  ['nyc high temperature tomorrow odds', 'odds'],
+  ['is a recession likely in 2027', 'odds'],
+  ['fed decision december', 'odds'],
+  ['bitcoin price end of day', 'odds'],
+  ['prediction markets on the next spacex launches', 'odds'],
+  ['how likley is a new openai model before january', 'odds'],
+  ['what do prediction markets think about inflation', 'odds'],
+  ['ETH above 3400 today?', 'odds'],
+  ['Whats the likelihood of a shutdown', 'odds'],
+  ['presidential approval odds next week', 'odds'],
+  ['arctic sea ice forecast', 'odds'],
+  ['bet on the box office this weekend?', 'odds'],
+  // Filings and fundamentals
+  ["What was Apple's revenue in Q3 2024?", 'filings'],
+  ['apple revnue q3 2024', 'filings'],
+  ['AAPL net income last quarter', 'filings'],
+  ['How much did Microsoft spend on R&D in fiscal 2024?', 'filings'],
+  ['msft eps diluted fy2024', 'filings'],
+  ['nvidia gross margin latest quarter', 'filings'],
+  ["what's tesla's cash and equivalents", 'filings'],
+  ['Total liabilities of Amazon at the end of 2023', 'filings'],
+  ['apple vs microsoft revenue q2 2024', 'filings'],
+  ['how much debt does apple have', 'filings'],
+  ['capex for googl in 2023', 'filings'],
+  ['Show me Apple’s latest 10-Q', 'filings'],
+  ['operating income of microsoft for the quarter ended september 30 2024', 'filings'],
+  ['apple earnigns per share q1 2024', 'filings'],
+  ['what was the top line for nvda last year', 'filings'],
+  ['shares outstanding apple', 'filings'],
+  ['Did apple’s sales grow year over year in Q3?', 'filings'],
+  ['SG&A expense for microsoft fiscal q2 2024', 'filings'],
+  ['operating cash flow aapl 2024', 'filings'],
+  ['what did apple file with the sec last quarter', 'filings'],
+  // Several periods: the financials table
+  ['Apple revenue and net income for the last 8 quarters', 'financials'],
+  ['msft revenue over the past 5 years', 'financials'],
+  ['show a table of nvidia gross profit each quarter since 2022', 'financials'],
+  ['apple eps trend last four quarters', 'financials'],
+  ['revenue growth rates for microsoft, quarter by quarter', 'financials'],
+  ['Amazon operating income history from 2020 to 2024', 'financials'],
+  // Help
+  ['hi', 'help'],
+  ['help', 'help'],
+  ['what can you do?', 'help'],
+  ['tell me a joke', 'help'],
+  ['how do I reset my password', 'help'],
+  ['asdfghjkl', 'help'],
+  ['thanks!', 'help'],
+  ['Who are you', 'help'],
+];
+
+describe('routing', () => {
+  it('has at least 60 realistic queries', () => expect(TABLE.length).toBeGreaterThanOrEqual(60));
+
+  it.each(TABLE)('%s → %s', (query, kind) => {
+    const route = classify(query);
+    expect(route.kind, route.reason).toBe(kind);
+  });
+
+  it('extracts the address from the message', () => {
+    expect(classify('look at <https://kalshi.com/markets/kxfed/fed/kxfed-26dec>.').url).toBe('https://kalshi.com/markets/kxfed/fed/kxfed-26dec');
+  });
+});
+
+describe('follow-ups take the route of the conversation', () => {
+  const sec: Turn[] = [
+    { role: 'user', content: "What was Apple's revenue in Q3 2024?" },
+    { role: 'assistant', content: 'Apple reported revenue of $85.8 billion [1].' },
+  ];
+  const odds: Turn[] = [
+    { role: 'user', content: 'what are the odds of a fed cut in december?' },
+    { role: 'assistant', content: 'Fed decision in December 2026?: Hold 16.0% [1]' },
+  ];
+  it.each([
+    ['and the quarter before?', sec, 'filings'],
+    ['how about Microsoft?', sec, 'filings'],
+    ['and for nvidia', sec, 'filings'],
+    ['what about a hike?', odds, 'odds'],
+    ['and bitcoin?', odds, 'odds'],
+    ['thanks', [], 'help'],
+  ] as [string, Turn[], RouteKind][])('%s → %s', (q, history, kind) => {
+    expect(classify(q, history).kind).toBe(kind);
+  });
+
+  it('a new question with its own subject is not a follow-up', () => {
+    expect(classify('what are the odds of a shutdown?', sec).kind).toBe('odds');
+    expect(classify('Apple net income in Q2 2024', odds).kind).toBe('filings');
+  });
+});

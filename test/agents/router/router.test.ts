@@ -1,0 +1,94 @@
+import OpenAI from 'openai';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { marketAgentsFromCore, predictionMarketsFromCore } from '../../../src/agents/index.js';
+import { KalshiClient } from '../../../src/data/kalshi/client.js';
+import { WORLD_NOW, eventUrl } from '../../fixtures/kalshi-world.js';
+import { startFakeKalshi, type FakeKalshi } from '../../helpers/fake-kalshi.js';
+import { startService, type TestService } from '../../helpers/service.js';
+import { post, readSse } from '../../helpers/sse.js';
+
+let fake: FakeKalshi;
+let svc: TestService;
+
+beforeAll(async () => {
+  fake = await startFakeKalshi();
+  svc = await startService({
+    env: { SVC_KALSHI_API_URL: fake.apiUrl },
+    agents: (core) => {
+      const kalshi = new KalshiClient(core.kalshi, () => new Date(WORLD_NOW * 1000));
+      const { router, search } = marketAgentsFromCore(core, kalshi);
+      return [router, search, predictionMarketsFromCore(core, kalshi)];
+    },
+  });
+});
+afterAll(async () => {
+  await svc.close();
+  await fake.close();
+});
+
+const urlOf = (series: string) => eventUrl(fake.world, fake.world.openEvents.find((t) => t.startsWith(`${series}-`))!);
+const textOf = (r: any) => r.output[0].content[0].text as string;
+
+describe('svc-agent (router)', () => {
+  it('answers an odds question with the matching open events, their prices and links', async () => {
+    const { apiKey } = await svc.account();
+    const r = await new OpenAI({ baseURL: svc.baseURL, apiKey }).responses.create({ model: 'svc-agent', input: 'what are the odds of a Fed cut in December?' });
+    const text = r.output_text;
+    expect(text).toMatch(/^Open Kalshi events matching “what are the odds of a Fed cut in December\?”/);
+    expect(text).toContain('**Fed decision in December 2026?** (KXFEDDECISION-26DEC, Economics) [1]');
+    expect(text).toMatch(/Cut 25bps \d+\.\d%/);
+    const ann = (r.output[0] as any).content[0].annotations;
+    expect(ann[0].url).toBe('https://kalshi.com/markets/kxfeddecision/fed-rate-decision/kxfeddecision-26dec');
+  });
+
+  it('says plainly when no open event matches', async () => {
+    const { apiKey } = await svc.account();
+    const r = await new OpenAI({ baseURL: svc.baseURL, apiKey }).responses.create({ model: 'svc-markets-search-agent', input: 'odds of a volcanic eruption in iceland' });
+    expect(r.output_text).toMatch(/^No open Kalshi event matches/);
+    expect((r.output[0] as any).content[0].annotations).toEqual([]);
+  });
+
+  it('for a Kalshi address without a stored report: a free live summary naming the model that generates one', async () => {
+    const { id, apiKey } = await svc.account({ plan: 'pro', credits: 10 });
+    const res = await post(`${svc.baseURL}/responses`, apiKey, { model: 'svc-agent', input: `please look at ${urlOf('KXSEAICE')}` });
+    expect(res.status).toBe(200);
+    const text = textOf(await res.json());
+    expect(text).toContain('Current prices, as of 2026-11-19 15:00 UTC [2]');
+    expect(text).toContain('`svc-prediction-markets-agent`');
+    expect((await svc.service.deps.accounts.getAccount(id)).credits).toBe(10);
+    expect(await svc.service.deps.reports.versions('KXSEAICE-26DEC')).toEqual([]);
+  });
+
+  it('for a Kalshi address with a stored report: that report, free, with its citations', async () => {
+    const payer = await svc.account({ plan: 'pro', credits: 10 });
+    const generated = textOf(await (await post(`${svc.baseURL}/responses`, payer.apiKey, { model: 'svc-prediction-markets-agent', input: urlOf('KXHIGHNY') })).json());
+    const free = await svc.account({ plan: 'free' });
+    const chat = await new OpenAI({ baseURL: svc.baseURL, apiKey: free.apiKey }).chat.completions.create({ model: 'svc-agent', messages: [{ role: 'user', content: `report on ${urlOf('KXHIGHNY')} pls` }] }).withResponse();
+    expect(chat.data.choices[0]!.message.content).toBe(generated);
+    expect(chat.response.headers.get('x-report-cache')).toBe('hit');
+    expect((chat.data.choices[0] as any).citations.length).toBeGreaterThan(5);
+  });
+
+  it('an invalid address is still a clear 400', async () => {
+    const { apiKey } = await svc.account();
+    const res = await post(`${svc.baseURL}/responses`, apiKey, { model: 'svc-agent', input: 'https://kalshi.com/markets/kxcpiyoy/cpi/kxcpiyoy-26dec-t3.0' });
+    expect(res.status).toBe(400);
+    expect(((await res.json()) as any).error.code).toBe('invalid_event_url');
+  });
+
+  it('anything else gets what the service can do, with examples', async () => {
+    const { apiKey } = await svc.account();
+    const sse = await readSse(await post(`${svc.baseURL}/responses`, apiKey, { model: 'svc-agent', input: 'tell me a joke', stream: true }));
+    const text = sse.frames.filter((f) => f.event === 'response.output_text.delta').map((f) => JSON.parse(f.data).delta).join('');
+    expect(text).toContain('What was Apple');
+    expect(text).toContain('svc-prediction-markets-agent');
+  });
+
+  it('lists every agent with a description', async () => {
+    const { apiKey } = await svc.account();
+    const models = (await (await fetch(`${svc.baseURL}/models`, { headers: { authorization: `Bearer ${apiKey}` } })).json()) as any;
+    const ids = models.data.map((m: any) => m.id);
+    expect(ids).toEqual(expect.arrayContaining(['svc-agent', 'svc-markets-search-agent', 'svc-prediction-markets-agent', 'svc-prediction-markets-agent:cache', 'svc-prediction-markets-agent:refresh']));
+    for (const m of models.data) expect(m.description.length).toBeGreaterThan(30);
+  });
+});
