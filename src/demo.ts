@@ -22,16 +22,22 @@ export async function demo(config: Config): Promise<number> {
       ? { ...(await accounts.issueKey(existing.id)), accountId: existing.id }
       : await accounts.createAccount({ email: DEMO_EMAIL, plan: 'pro', credits: 100 }).then((r) => ({ secret: r.secret, accountId: r.account.id }));
     const events = config.kalshi.snapshotDir ? demoEventUrls(config.kalshi.snapshotDir) : [];
+    const ask = (model: string, input: string) => [
+      `  curl -s ${url}/v1/responses -H "Authorization: Bearer $SVC_KEY" -H 'Content-Type: application/json' \\`,
+      `    -d '{"model":"${model}","input":"${input}"}' | jq -r '.output[0].content[0].text'`,
+    ];
     return [
       '',
       `svc demo is running offline at ${url} (data in ${config.storage.dataDir}).`,
       `Demo account ${accountId} (Pro plan): API key ${secret}`,
       '',
       `  export SVC_KEY=${secret}`,
+      ...(config.sec.snapshotDir ? [...ask('svc-agent', 'What was Apple revenue in Q3 2024?'), ...ask('svc-agent', 'Microsoft revenue and net income for the last 8 quarters'), ''] : []),
+      ...ask('svc-agent', 'what are the odds of a Fed cut in December?'),
+      '',
       ...(events[0]
         ? [
-            `  curl -s ${url}/v1/responses -H "Authorization: Bearer $SVC_KEY" -H 'Content-Type: application/json' \\`,
-            `    -d '{"model":"svc-prediction-markets-agent","input":"${events[0]}"}' | jq -r '.output[0].content[0].text'`,
+            ...ask('svc-prediction-markets-agent', events[0]),
             '',
             `Events in the Kalshi demo snapshot (${events.length}):`,
             ...events.map((e) => `  ${e}`),

@@ -1,10 +1,8 @@
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { marketAgentsFromCore, predictionMarketsFromCore } from '../../../src/agents/index.js';
-import { KalshiClient } from '../../../src/data/kalshi/client.js';
-import { WORLD_NOW } from '../../fixtures/kalshi-world.js';
 import { FakeHttpServer, type FakeReply } from '../../helpers/fake-http.js';
 import { startFakeKalshi, type FakeKalshi } from '../../helpers/fake-kalshi.js';
+import { pinnedMarketAgents } from '../../helpers/market-agents.js';
 import { startService, type TestService } from '../../helpers/service.js';
 
 let fake: FakeKalshi;
@@ -36,11 +34,7 @@ beforeAll(async () => {
   }).start();
   svc = await startService({
     env: { SVC_KALSHI_API_URL: fake.apiUrl, SVC_LLM_BASE_URL: `${upstream.url}/v1`, SVC_LLM_MODEL: 'fake-model', SVC_LLM_API_KEY: 'sk-upstream', SVC_LLM_TIMEOUT_MS: '400' },
-    agents: (core) => {
-      const kalshi = new KalshiClient(core.kalshi, () => new Date(WORLD_NOW * 1000));
-      const { router, search } = marketAgentsFromCore(core, kalshi);
-      return [router, search, predictionMarketsFromCore(core, kalshi)];
-    },
+    agents: pinnedMarketAgents,
   });
 });
 afterAll(async () => {

@@ -1,9 +1,8 @@
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { marketAgentsFromCore, predictionMarketsFromCore } from '../../../src/agents/index.js';
-import { KalshiClient } from '../../../src/data/kalshi/client.js';
-import { WORLD_NOW, eventUrl } from '../../fixtures/kalshi-world.js';
+import { eventUrl } from '../../fixtures/kalshi-world.js';
 import { startFakeKalshi, type FakeKalshi } from '../../helpers/fake-kalshi.js';
+import { pinnedMarketAgents } from '../../helpers/market-agents.js';
 import { startService, type TestService } from '../../helpers/service.js';
 import { post, readSse } from '../../helpers/sse.js';
 
@@ -14,11 +13,7 @@ beforeAll(async () => {
   fake = await startFakeKalshi();
   svc = await startService({
     env: { SVC_KALSHI_API_URL: fake.apiUrl },
-    agents: (core) => {
-      const kalshi = new KalshiClient(core.kalshi, () => new Date(WORLD_NOW * 1000));
-      const { router, search } = marketAgentsFromCore(core, kalshi);
-      return [router, search, predictionMarketsFromCore(core, kalshi)];
-    },
+    agents: pinnedMarketAgents,
   });
 });
 afterAll(async () => {
