@@ -42,8 +42,13 @@ export function chunksOf(text: string, size = 1200): string[] {
   return out;
 }
 
+// A stored report is served again and again: split its text once.
+const reportChunks = new WeakMap<Report, string[]>();
+
 function* streamReport(report: Report, req: AgentRequest): Generator<AgentEvent> {
-  for (const delta of chunksOf(report.text)) yield { type: 'text', delta };
+  let chunks = reportChunks.get(report);
+  if (!chunks) reportChunks.set(report, (chunks = chunksOf(report.text)));
+  for (const delta of chunks) yield { type: 'text', delta };
   for (const citation of report.citations) yield { type: 'citation', citation };
   yield { type: 'usage', usage: { inputTokens: countPromptTokens(req.messages, req.instructions), outputTokens: report.outputTokens } };
   yield { type: 'done' };
