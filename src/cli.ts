@@ -151,6 +151,18 @@ const COMMANDS: Record<string, Command> = {
       });
     },
   },
+  slack: {
+    usage: 'svc slack                                   run the Slack app (settings: README "Slack")',
+    run: async (args) => (await import('../adapters/slack/main.js')).main(args),
+  },
+  discord: {
+    usage: 'svc discord                                 run the Discord bot (settings: README "Discord")',
+    run: async (args) => (await import('../adapters/discord/main.js')).main(args),
+  },
+  'discord register-commands': {
+    usage: 'svc discord register-commands [--guild ID]  register /svc for one guild (instant) or globally',
+    run: async (args) => (await import('../adapters/discord/main.js')).registerCommandsMain(args),
+  },
 };
 
 function help(): string {

@@ -1,0 +1,52 @@
+import { ResearchClient } from '../shared/api-client.js';
+import { loadDiscordSettings } from '../shared/config.js';
+import { createAdapterLogger } from '../shared/log.js';
+import { AdapterStartupError, runAdapter, untilSignal } from '../shared/main-helpers.js';
+import { AdapterStore } from '../shared/store.js';
+import { createDiscordBot } from './bot.js';
+import { registerCommands } from './commands.js';
+
+/** `svc discord`: runs the Discord bot until SIGTERM or SIGINT. */
+export function main(_args?: unknown): Promise<number> {
+  return runAdapter(async () => {
+    const settings = loadDiscordSettings();
+    const log = createAdapterLogger('discord', settings.logLevel);
+    const store = AdapterStore.open(settings.dataDir, settings.secret);
+    const research = new ResearchClient({ baseUrl: settings.apiUrl, apiKey: settings.apiKey, timeoutMs: settings.apiTimeoutMs, linkHint: '/svc link key:' });
+    const bot = createDiscordBot({ settings, store, research, log });
+    await bot.start();
+    const signal = await untilSignal();
+    log.info({ signal }, 'stopping: finishing answers in progress');
+    await bot.stop();
+    store.close();
+    return 0;
+  });
+}
+
+/** The `--guild ID` flag, from the CLI's parsed arguments. */
+function guildFlag(args: unknown): string | undefined {
+  const flags = (args as { flags?: Map<string, string> } | undefined)?.flags;
+  const guild = flags?.get('guild');
+  return guild && guild !== 'true' ? guild : undefined;
+}
+
+/** `svc discord register-commands [--guild ID]`: registers /svc for one guild (instant) or globally. */
+export function registerCommandsMain(args?: unknown): Promise<number> {
+  return runAdapter(async () => {
+    const settings = loadDiscordSettings();
+    const guild = guildFlag(args);
+    if ((args as { flags?: Map<string, string> } | undefined)?.flags?.get('guild') === 'true') {
+      process.stderr.write('svc: --guild needs a guild id\n');
+      return 2;
+    }
+    if (guild !== undefined && !/^\d{5,25}$/.test(guild)) {
+      process.stderr.write(`svc: --guild must be a numeric guild id, got "${guild}"\n`);
+      return 2;
+    }
+    const result = await registerCommands(settings, guild).catch((err: Error) => {
+      throw new AdapterStartupError(`Discord refused the command registration: ${err.message}`);
+    });
+    process.stdout.write(`${JSON.stringify({ registered: result.names, scope: result.scope, ...(guild ? { guild_id: guild } : {}) }, null, 2)}\n`);
+    return 0;
+  });
+}

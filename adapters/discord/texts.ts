@@ -1,0 +1,44 @@
+import type { AnswerView } from '../shared/answer.js';
+import { citationFooter } from '../shared/citations.js';
+import { formatElapsed } from '../shared/clock.js';
+import { EXAMPLE_EVENT_URL } from '../shared/kalshi-links.js';
+import { convertTables } from '../shared/tables.js';
+
+/** What the Discord adapter says, in one place. */
+
+export const HELP = [
+  '**svc: research answers with sources**',
+  `• Paste a Kalshi event link (like <${EXAMPLE_EVENT_URL}>) in a channel: I start a thread on your message and write a report there. Reply in the thread to follow up.`,
+  '• `/svc ask question:` asks anything about markets, companies and filings.',
+  '• `/svc report url:` writes a report on a Kalshi event.',
+  "• `/svc link key:` uses your own svc account (its plan and credits) instead of the server's; `/svc unlink` stops.",
+].join('\n');
+
+export const STREAMING_MARK = ' ▍';
+
+export function statusLine(what: string, elapsedMs: number): string {
+  const slow = elapsedMs >= 20_000 ? ' New reports can take a few minutes; it will appear here as soon as it is ready.' : '';
+  return `⏳ ${what}… (${formatElapsed(elapsedMs)})${slow}`;
+}
+
+/** How an answer looks on Discord: tables as code blocks, sources as `[n] [name](<url>)` (no link previews). */
+export function discordView(what: string): AnswerView {
+  return {
+    status: (elapsed) => statusLine(what, elapsed),
+    interim: (markdown) => convertTables(markdown) + STREAMING_MARK,
+    final: (markdown, citations) => {
+      const text = convertTables(markdown) + citationFooter(citations, 'discord');
+      return text.trim() ? text : '*No answer came back. Please try again.*';
+    },
+    failed: (markdown, problem, interrupted) => {
+      const note = `⚠️ ${interrupted ? 'The answer was interrupted before it finished: ' : ''}${problem.message}`;
+      return markdown.trim() ? `${convertTables(markdown)}\n\n${note}` : note;
+    },
+  };
+}
+
+/** A thread name (1–100 characters) for the events of one message. */
+export function threadName(titles: string[]): string {
+  const name = titles.length > 1 ? `${titles[0]} and ${titles.length - 1} more` : (titles[0] ?? 'Report');
+  return name.length <= 100 ? name : `${name.slice(0, 99)}…`;
+}

@@ -1,0 +1,178 @@
+import { sleep, type Clock } from './clock.js';
+import { splitMessage } from './split.js';
+import { ThrottledEditor, type EditErrors } from './throttled-editor.js';
+
+/** Where a stream's messages go: a Slack thread, a Discord channel, an interaction's replies. */
+export interface MessageSink<H> {
+  post(text: string): Promise<H>;
+  edit(handle: H, text: string): Promise<void>;
+  remove(handle: H): Promise<void>;
+}
+
+export interface MessageStreamOptions extends EditErrors {
+  /** Largest text of one message. */
+  limit: number;
+  intervalMs: number;
+  clock: Clock;
+  onError?(err: unknown): void;
+}
+
+interface Posted<H> {
+  handle: H;
+  editor: ThrottledEditor;
+}
+
+const POST_ATTEMPTS = 5;
+/** Splitting a long text is not free: do it at most this often while text streams in. */
+const SYNC_INTERVAL_MS = 200;
+
+/** A text, or how to build it (built only when the stream next syncs). */
+export type Text = string | (() => string);
+
+/**
+ * A growing text shown as a series of messages: the text is split at the platform's limit;
+ * each part lives in its own message, edited through its own ThrottledEditor; parts beyond the
+ * posted messages are posted in order. `finish` makes every part land.
+ */
+export class MessageStream<H> {
+  readonly #messages: Posted<H>[] = [];
+  #wanted: string[] = [];
+  #latest: Text | null = null;
+  #lastSync = Number.NEGATIVE_INFINITY;
+  #syncTimer: unknown = null;
+  #posting: Promise<void> | null = null;
+  #finished = false;
+  #broken = false;
+
+  constructor(
+    private readonly sink: MessageSink<H>,
+    private readonly options: MessageStreamOptions,
+  ) {}
+
+  get handles(): H[] {
+    return this.#messages.map((m) => m.handle);
+  }
+
+  /** Shows `text` (the whole text so far); edits and posts follow the throttling rules. */
+  show(text: Text): void {
+    if (this.#finished) return;
+    this.#latest = text;
+    if (this.#syncTimer !== null) return;
+    const { clock } = this.options;
+    const wait = this.#lastSync + SYNC_INTERVAL_MS - clock.now();
+    if (wait <= 0) this.#resplit();
+    else {
+      this.#syncTimer = clock.setTimeout(() => {
+        this.#syncTimer = null;
+        this.#resplit();
+      }, wait);
+    }
+  }
+
+  #resplit(): void {
+    if (this.#finished || this.#latest === null) return;
+    this.#lastSync = this.options.clock.now();
+    const text = typeof this.#latest === 'function' ? this.#latest() : this.#latest;
+    this.#wanted = splitMessage(text, this.options.limit).map((c) => c.text);
+    this.#sync();
+  }
+
+  #stopSyncing(): void {
+    this.#finished = true;
+    if (this.#syncTimer !== null) this.options.clock.clearTimeout(this.#syncTimer);
+    this.#syncTimer = null;
+  }
+
+  #sync(): void {
+    for (let i = 0; i < this.#wanted.length; i++) {
+      const posted = this.#messages[i];
+      if (posted) {
+        posted.editor.update(this.#wanted[i]!);
+        continue;
+      }
+      if (!this.#posting && !this.#broken) {
+        this.#posting = this.#post(this.#wanted[i]!)
+          .then(() => undefined)
+          .catch((err) => {
+            this.#broken = true;
+            this.options.onError?.(err);
+          })
+          .finally(() => {
+            this.#posting = null;
+            if (!this.#finished) this.#sync();
+          });
+      }
+      return;
+    }
+  }
+
+  async #post(text: string): Promise<Posted<H>> {
+    const { clock } = this.options;
+    for (let failures = 0, rateLimited = 0; ; ) {
+      try {
+        const handle = await this.sink.post(text);
+        const posted: Posted<H> = {
+          handle,
+          editor: new ThrottledEditor({
+            apply: (t) => this.sink.edit(handle, t),
+            intervalMs: this.options.intervalMs,
+            clock,
+            initial: { text, at: clock.now() },
+            retryAfterMs: this.options.retryAfterMs,
+            isPermanent: this.options.isPermanent,
+            onError: this.options.onError,
+          }),
+        };
+        this.#messages.push(posted);
+        return posted;
+      } catch (err) {
+        const wait = this.options.retryAfterMs(err);
+        if (wait !== null && ++rateLimited < 30) {
+          await sleep(clock, wait);
+          continue;
+        }
+        if (this.options.isPermanent(err) || ++failures >= POST_ATTEMPTS) throw err;
+        await sleep(clock, 1000 * 2 ** (failures - 1));
+      }
+    }
+  }
+
+  /**
+   * Shows `text` for good: every part lands (each final edit retried until it does), missing
+   * parts are posted, surplus messages removed. Resolves false if some part could not be shown.
+   */
+  async finish(text: string): Promise<boolean> {
+    this.#stopSyncing();
+    await this.#posting;
+    const parts = splitMessage(text, this.options.limit).map((c) => c.text);
+    let landed = true;
+    for (let i = 0; i < parts.length; i++) {
+      const posted = this.#messages[i];
+      if (posted) {
+        landed = (await posted.editor.finish(parts[i]!)) && landed;
+        continue;
+      }
+      try {
+        await this.#post(parts[i]!);
+      } catch (err) {
+        this.options.onError?.(err);
+        return false;
+      }
+    }
+    for (const extra of this.#messages.splice(parts.length)) {
+      extra.editor.close();
+      await this.sink.remove(extra.handle).catch((err) => this.options.onError?.(err));
+    }
+    return landed;
+  }
+
+  /** Removes every message posted so far (another way of showing the answer took over). */
+  async discard(): Promise<void> {
+    this.#stopSyncing();
+    await this.#posting;
+    for (const posted of this.#messages.splice(0)) {
+      posted.editor.close();
+      await this.sink.remove(posted.handle).catch((err) => this.options.onError?.(err));
+    }
+  }
+}

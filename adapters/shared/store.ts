@@ -1,0 +1,82 @@
+import Database from 'better-sqlite3';
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { SecretBox } from './secret-box.js';
+
+const DAY = 86_400_000;
+
+/**
+ * The adapters' own small database (SQLite in SVC_ADAPTER_DATA_DIR): ids of delivered events
+ * (so a redelivery is never answered twice, even after a restart), threads the bot answered in,
+ * and linked API keys, encrypted. Slack and Discord adapters may share it.
+ */
+export class AdapterStore {
+  readonly #db: Database.Database;
+  readonly #box: SecretBox;
+  #lastPurge = 0;
+
+  private constructor(db: Database.Database, box: SecretBox) {
+    this.#db = db;
+    this.#box = box;
+  }
+
+  static open(dataDir: string, secret: string | undefined): AdapterStore {
+    mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+    const box = SecretBox.resolve(dataDir, secret);
+    const db = new Database(path.join(dataDir, 'adapters.db'));
+    db.pragma('journal_mode = WAL');
+    db.pragma('busy_timeout = 5000');
+    db.exec(`
+      create table if not exists delivered (key text primary key, at integer not null);
+      create table if not exists threads (key text primary key, at integer not null);
+      create table if not exists linked_keys (owner text primary key, sealed text not null, linked_at integer not null);
+    `);
+    return new AdapterStore(db, box);
+  }
+
+  /** True the first time `key` is seen (within a week): the caller handles the event; false means a redelivery. */
+  claim(key: string, now = Date.now()): boolean {
+    if (now - this.#lastPurge > 3_600_000) {
+      this.#lastPurge = now;
+      this.#db.prepare('delete from delivered where at < ?').run(now - 7 * DAY);
+    }
+    return this.#db.prepare('insert or ignore into delivered (key, at) values (?, ?)').run(key, now).changes === 1;
+  }
+
+  rememberThread(key: string): void {
+    this.#db.prepare('insert or replace into threads (key, at) values (?, ?)').run(key, Date.now());
+  }
+
+  isKnownThread(key: string): boolean {
+    return this.#db.prepare('select 1 from threads where key = ?').get(key) !== undefined;
+  }
+
+  /** `owner` names the person on a platform (`slack:T1:U1`); the key is sealed to it. */
+  link(owner: string, apiKey: string): void {
+    this.#db.prepare('insert or replace into linked_keys (owner, sealed, linked_at) values (?, ?, ?)').run(owner, this.#box.seal(apiKey, owner), Date.now());
+  }
+
+  /** The person's key, or null; a value that cannot be opened (other secret, tampering) counts as none. */
+  linkedKey(owner: string): string | null {
+    const row = this.#db.prepare('select sealed from linked_keys where owner = ?').get(owner) as { sealed: string } | undefined;
+    if (!row) return null;
+    try {
+      return this.#box.open(row.sealed, owner);
+    } catch {
+      return null;
+    }
+  }
+
+  unlink(owner: string): boolean {
+    return this.#db.prepare('delete from linked_keys where owner = ?').run(owner).changes === 1;
+  }
+
+  /** The raw stored value, for tests that check keys are not stored in the clear. */
+  sealedValue(owner: string): string | null {
+    return (this.#db.prepare('select sealed from linked_keys where owner = ?').get(owner) as { sealed: string } | undefined)?.sealed ?? null;
+  }
+
+  close(): void {
+    this.#db.close();
+  }
+}

@@ -1,0 +1,155 @@
+import { fenceAfterLine, type OpenFence } from './fences.js';
+
+/**
+ * Markdown tables, which neither Slack nor Discord renders, become column-aligned code blocks:
+ * readable in a monospace font, and safe to split between rows.
+ */
+
+type Align = 'left' | 'right' | 'center';
+
+const ROW = /^\s*\|.*$/;
+const DELIMITER_CELL = /^\s*:?-{1,}:?\s*$/;
+
+function cellsOf(row: string): string[] {
+  let s = row.trim();
+  if (s.startsWith('|')) s = s.slice(1);
+  if (s.endsWith('|') && !s.endsWith('\\|')) s = s.slice(0, -1);
+  return s.split(/(?<!\\)\|/).map((c) => c.trim().replace(/\\\|/g, '|'));
+}
+
+function isDelimiterRow(row: string): boolean {
+  if (!ROW.test(row) || !row.includes('-')) return false;
+  return cellsOf(row).every((c) => DELIMITER_CELL.test(c));
+}
+
+/** Inline Markdown in a cell, as plain text: links keep their address, emphasis and code marks go. */
+function plainCell(cell: string): string {
+  return cell
+    .replace(/!?\[([^\]]*)\]\(<?([^)>\s]+)>?\)/g, (_m, label: string, url: string) => (label && label !== url ? `${label} (${url})` : url))
+    .replace(/(\*\*|__)(.+?)\1/g, '$2')
+    .replace(/(?<![\w*])\*(?=\S)([^*]+?)\*(?![\w*])/g, '$1')
+    .replace(/`([^`]+)`/g, '$1')
+    .replace(/~~(.+?)~~/g, '$1');
+}
+
+function pad(text: string, width: number, align: Align): string {
+  const gap = width - [...text].length;
+  if (gap <= 0) return text;
+  if (align === 'right') return ' '.repeat(gap) + text;
+  if (align === 'center') return ' '.repeat(Math.floor(gap / 2)) + text + ' '.repeat(Math.ceil(gap / 2));
+  return text + ' '.repeat(gap);
+}
+
+/** A table (header row, delimiter row, data rows) as the lines of an aligned code block. */
+export function renderTable(rows: string[]): string {
+  const header = cellsOf(rows[0]!).map(plainCell);
+  const aligns: Align[] = cellsOf(rows[1]!).map((c) => {
+    const t = c.trim();
+    return t.startsWith(':') && t.endsWith(':') ? 'center' : t.endsWith(':') ? 'right' : 'left';
+  });
+  const body = rows.slice(2).map((r) => cellsOf(r).map(plainCell));
+  const columns = Math.max(header.length, ...body.map((r) => r.length));
+  const width = Array.from({ length: columns }, (_, i) => Math.max(1, ...[header, ...body].map((r) => [...(r[i] ?? '')].length)));
+  const line = (cells: string[]) =>
+    width
+      .map((w, i) => pad(cells[i] ?? '', w, aligns[i] ?? 'left'))
+      .join(' | ')
+      .trimEnd();
+  const rule = width.map((w) => '-'.repeat(w)).join('-+-');
+  return ['```', line(header), rule, ...body.map(line), '```'].join('\n');
+}
+
+/** Every Markdown table outside code blocks, replaced by an aligned code block. */
+export function convertTables(markdown: string): string {
+  const lines = markdown.split('\n');
+  const out: string[] = [];
+  let fence: OpenFence | null = null;
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]!;
+    if (!fence && ROW.test(line) && i + 1 < lines.length && isDelimiterRow(lines[i + 1]!)) {
+      let end = i + 2;
+      while (end < lines.length && ROW.test(lines[end]!)) end++;
+      out.push(renderTable(lines.slice(i, end)));
+      i = end - 1;
+      continue;
+    }
+    fence = fenceAfterLine(line, fence);
+    out.push(line);
+  }
+  return out.join('\n');
+}
+
+/**
+ * The append-only version of `convertTables`, for streams that cannot take text back (Slack's
+ * native streaming): text passes through as it comes, except that lines which may belong to a
+ * table are held until the table is complete, then released as its code block. The pieces
+ * returned by `push` and `end` concatenate to `convertTables` of the whole text.
+ */
+export class TableHoldback {
+  /** The part of the current line not emitted yet. */
+  #pending = '';
+  /** The part of the current line already emitted (it could not be a table row). */
+  #lineHead = '';
+  /** Complete lines that may form a table. */
+  #held: string[] = [];
+  #fence: OpenFence | null = null;
+
+  /** Adds streamed text; returns what can be emitted now. */
+  push(delta: string): string {
+    this.#pending += delta;
+    let out = '';
+    for (let nl = this.#pending.indexOf('\n'); nl !== -1; nl = this.#pending.indexOf('\n')) {
+      out += this.#completeLine(this.#pending.slice(0, nl));
+      this.#pending = this.#pending.slice(nl + 1);
+    }
+    const line = this.#lineHead + this.#pending;
+    // A partial line goes out at once unless it could still turn out to be a table row.
+    if (this.#pending && (this.#lineHead || this.#fence || !/^\s*(\|.*)?$/.test(line))) {
+      out += this.#releaseHeld() + this.#pending;
+      this.#lineHead = line;
+      this.#pending = '';
+    }
+    return out;
+  }
+
+  /** The end of the stream: everything still held. */
+  end(): string {
+    const rest = this.#pending;
+    const line = this.#lineHead + rest;
+    this.#pending = '';
+    if (this.#lineHead) {
+      this.#lineHead = '';
+      return this.#releaseHeld() + rest;
+    }
+    if (rest && !this.#fence && ROW.test(line)) {
+      this.#held.push(line);
+      return this.#releaseHeld(false);
+    }
+    return this.#releaseHeld() + rest;
+  }
+
+  #completeLine(rest: string): string {
+    const line = this.#lineHead + rest;
+    if (this.#lineHead) {
+      // Its start went out already: it is not a table row.
+      this.#lineHead = '';
+      this.#fence = fenceAfterLine(line, this.#fence);
+      return `${rest}\n`;
+    }
+    if (!this.#fence && ROW.test(line)) {
+      this.#held.push(line);
+      return '';
+    }
+    const released = this.#releaseHeld();
+    this.#fence = fenceAfterLine(line, this.#fence);
+    return `${released}${line}\n`;
+  }
+
+  /** Held rows, converted like the whole text would be; they were whole lines, so a newline follows unless the text ended. */
+  #releaseHeld(newline = true): string {
+    if (!this.#held.length) return '';
+    const rows = this.#held;
+    this.#held = [];
+    return convertTables(rows.join('\n')) + (newline ? '\n' : '');
+  }
+}

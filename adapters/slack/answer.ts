@@ -1,0 +1,190 @@
+import type { WebClient } from '@slack/web-api';
+import type { AnswerPresenter } from '../shared/answer.js';
+import { citationFooter, type Citation } from '../shared/citations.js';
+import type { Clock } from '../shared/clock.js';
+import { fenceReopener, type OpenFence } from '../shared/fences.js';
+import type { Logger } from '../shared/log.js';
+import { MessageStream, type MessageSink } from '../shared/message-stream.js';
+import { toMrkdwn } from '../shared/mrkdwn.js';
+import type { Problem } from '../shared/problems.js';
+import { TableHoldback } from '../shared/tables.js';
+import { slackEditErrors } from './errors.js';
+import { NativeStream, type NativeResult } from './native-stream.js';
+import { STREAMING_MARK, problemNote, problemNoteMarkdown, statusLine } from './texts.js';
+
+/** Slack's `text` is cut around 4,000 characters in practice; stay under it. */
+export const SLACK_MESSAGE_LIMIT = 3500;
+
+/** Whether native streaming is worth trying; switched off for the process when Slack says it is not available. */
+export class NativeStreaming {
+  #enabled: boolean;
+
+  constructor(
+    enabled: boolean,
+    private readonly log: Logger,
+  ) {
+    this.#enabled = enabled;
+  }
+
+  get enabled(): boolean {
+    return this.#enabled;
+  }
+
+  latchOff(code: string): void {
+    if (!this.#enabled) return;
+    this.#enabled = false;
+    this.log.warn({ code }, 'native streaming is not available to this app; posting and editing messages from now on');
+  }
+}
+
+export function slackThreadSink(client: WebClient, channel: string, threadTs: string): MessageSink<string> {
+  return {
+    async post(text) {
+      const posted = await client.chat.postMessage({ channel, thread_ts: threadTs, text, unfurl_links: false, unfurl_media: false });
+      if (!posted.ts) throw new Error('chat.postMessage returned no ts');
+      return posted.ts;
+    },
+    async edit(ts, text) {
+      await client.chat.update({ channel, ts, text });
+    },
+    async remove(ts) {
+      await client.chat.delete({ channel, ts });
+    },
+  };
+}
+
+export interface SlackAnswerOptions {
+  client: WebClient;
+  channel: string;
+  threadTs: string;
+  userId: string;
+  teamId: string;
+  clock: Clock;
+  intervalMs: number;
+  native: NativeStreaming;
+  log: Logger;
+  /** What the status line says is under way ("Researching your question"). */
+  what: string;
+}
+
+interface Fallback {
+  stream: MessageStream<string>;
+  /** Where in the text the fallback's messages begin (after what a native stream showed). */
+  from: number;
+  fence: OpenFence | null;
+}
+
+/**
+ * One answer in a Slack thread. A status message shows the elapsed time until text arrives;
+ * then the answer streams natively when Slack allows it (the status message is removed), or
+ * by posting and editing messages (the status message becomes the answer's first part). A
+ * native stream that fails hands the rest of the text to the fallback.
+ */
+export class SlackAnswer implements AnswerPresenter {
+  readonly #holdback = new TableHoldback();
+  #consumed = 0;
+  /** The answer's Markdown with tables made readable; grows append-only. */
+  #text = '';
+  readonly #placeholder: MessageStream<string>;
+  #native: NativeStream | null = null;
+  #fallback: Fallback | null = null;
+  #ending = false;
+
+  constructor(private readonly o: SlackAnswerOptions) {
+    this.#placeholder = this.#stream();
+  }
+
+  #stream(): MessageStream<string> {
+    return new MessageStream(slackThreadSink(this.o.client, this.o.channel, this.o.threadTs), {
+      limit: SLACK_MESSAGE_LIMIT,
+      intervalMs: this.o.intervalMs,
+      clock: this.o.clock,
+      ...slackEditErrors,
+      onError: (err) => this.o.log.warn({ err, channel: this.o.channel }, 'slack message update failed'),
+    });
+  }
+
+  waiting(elapsedMs: number): void {
+    if (!this.#native && !this.#fallback) this.#placeholder.show(statusLine(this.o.what, elapsedMs));
+  }
+
+  progress(markdown: string): void {
+    this.#text += this.#holdback.push(markdown.slice(this.#consumed));
+    this.#consumed = markdown.length;
+    if (!this.#text.trim()) return; // only a table so far, still being held back
+    if (!this.#native && !this.#fallback) this.#begin();
+    if (this.#fallback) this.#showFallback();
+    else this.#native!.update(this.#text);
+  }
+
+  #begin(): void {
+    if (!this.o.native.enabled) {
+      this.#fallback = { stream: this.#placeholder, from: 0, fence: null };
+      return;
+    }
+    const native = new NativeStream({
+      client: this.o.client,
+      channel: this.o.channel,
+      threadTs: this.o.threadTs,
+      recipientUserId: this.o.userId,
+      recipientTeamId: this.o.teamId,
+      clock: this.o.clock,
+      intervalMs: this.o.intervalMs,
+      log: this.o.log,
+      onStarted: () => void this.#placeholder.discard(),
+    });
+    this.#native = native;
+    void native.result.then((result) => {
+      if (!result.ok && !this.#ending) {
+        this.#fallBack(result);
+        this.#showFallback();
+      }
+    });
+  }
+
+  #fallBack(result: NativeResult): void {
+    if (result.failure?.latch) this.o.native.latchOff(result.failure.code);
+    else this.o.log.info({ code: result.failure?.code, channel: this.o.channel }, 'native streaming failed for this message; posting and editing instead');
+    this.#native = null;
+    const from = Math.min(result.sent, this.#text.length);
+    this.#fallback = { stream: result.started ? this.#stream() : this.#placeholder, from, fence: from > 0 ? result.fence : null };
+  }
+
+  /** The fallback's share of the text, as mrkdwn. */
+  #fallbackText(): string {
+    const f = this.#fallback!;
+    const rest = (f.fence ? fenceReopener(f.fence) : '') + this.#text.slice(f.from);
+    return toMrkdwn(f.from > 0 ? rest.replace(/^\s+/, '') : rest);
+  }
+
+  #showFallback(): void {
+    this.#fallback!.stream.show(() => this.#fallbackText() + STREAMING_MARK);
+  }
+
+  async #end(nativeTail: string, fallbackTail: string): Promise<boolean> {
+    this.#ending = true;
+    this.#text += this.#holdback.end();
+    if (!this.#native && !this.#fallback) {
+      if (this.#text.trim()) this.#begin();
+      else this.#fallback = { stream: this.#placeholder, from: 0, fence: null };
+    }
+    if (this.#native) {
+      const result = await this.#native.finish(this.#text + nativeTail);
+      if (result.ok) return true;
+      this.#fallBack(result);
+    }
+    const body = this.#fallbackText();
+    const final = body.trim() ? body + fallbackTail : fallbackTail.trimStart();
+    return this.#fallback!.stream.finish(final.trim() ? final : '_No answer came back. Please try again._');
+  }
+
+  done(markdown: string, citations: Citation[]): Promise<boolean> {
+    this.progress(markdown);
+    return this.#end(citationFooter(citations, 'markdown'), citationFooter(citations, 'slack'));
+  }
+
+  failed(markdown: string, problem: Problem, interrupted: boolean): Promise<boolean> {
+    this.progress(markdown);
+    return this.#end(`\n\n${problemNoteMarkdown(problem, interrupted)}`, `\n\n${problemNote(problem, interrupted)}`);
+  }
+}

@@ -1,0 +1,289 @@
+import { App, HTTPReceiver, LogLevel, SocketModeReceiver, type Logger as BoltLogger } from '@slack/bolt';
+import { WebClient } from '@slack/web-api';
+import type { AddressInfo } from 'node:net';
+import { runAnswer } from '../shared/answer.js';
+import type { ResearchClient, Turn } from '../shared/api-client.js';
+import { systemClock, type Clock } from '../shared/clock.js';
+import type { SlackSettings } from '../shared/config.js';
+import { AdapterStartupError } from '../shared/main-helpers.js';
+import { idempotencyKey } from '../shared/idempotency.js';
+import { findKalshiEventLinks, type KalshiEventLink } from '../shared/kalshi-links.js';
+import type { Logger } from '../shared/log.js';
+import { toMrkdwn } from '../shared/mrkdwn.js';
+import { settleWithin, withRetries } from '../shared/retry.js';
+import type { AdapterStore } from '../shared/store.js';
+import { NativeStreaming, SlackAnswer } from './answer.js';
+import { slackEditErrors, slackErrorCode } from './errors.js';
+import { QUESTION_EVENT, threadTurns } from './thread.js';
+import { HELP, askedRoot, reportRoot, slackToPlain } from './texts.js';
+
+export const ASK_MODEL = 'svc-agent';
+export const REPORT_MODEL = 'svc-prediction-markets-agent';
+const STATUS_INTERVAL_MS = 10_000;
+
+export interface SlackBotOptions {
+  settings: SlackSettings;
+  store: AdapterStore;
+  research: ResearchClient;
+  log: Logger;
+  clock?: Clock;
+  statusIntervalMs?: number;
+}
+
+export interface SlackBot {
+  app: App;
+  /** Starts receiving; in HTTP mode resolves with the port it listens on. */
+  start(): Promise<{ port?: number }>;
+  /** Stops receiving, then waits (up to `graceMs`) for answers still streaming. */
+  stop(graceMs?: number): Promise<void>;
+  /** Resolves when no answer is being worked on (tests). */
+  idle(): Promise<void>;
+}
+
+/** Who someone is, for their linked key: one person in one workspace. */
+const ownerOf = (teamId: string, userId: string) => `slack:${teamId}:${userId}`;
+const threadKey = (teamId: string, channel: string, threadTs: string) => `slack:${teamId}:${channel}:${threadTs}`;
+
+function boltLogger(log: Logger): BoltLogger {
+  let level = LogLevel.INFO;
+  const text = (msg: unknown[]) => msg.map((m) => (typeof m === 'string' ? m : m instanceof Error ? m.message : JSON.stringify(m))).join(' ');
+  return {
+    debug: (...msg) => log.debug(text(msg)),
+    info: (...msg) => log.info(text(msg)),
+    warn: (...msg) => log.warn(text(msg)),
+    error: (...msg) => log.error(text(msg)),
+    setLevel: (l) => void (level = l),
+    getLevel: () => level,
+    setName: () => {},
+  };
+}
+
+interface Conversation {
+  client: WebClient;
+  teamId: string;
+  channel: string;
+  threadTs: string;
+  userId: string;
+}
+
+/** Checks the bot token (auth.test) and learns the bot's ids; a clear one-line error when Slack refuses. */
+async function identify(settings: SlackSettings, logger: BoltLogger): Promise<{ botUserId: string; botId: string }> {
+  const client = new WebClient(settings.botToken, { slackApiUrl: settings.slackApiUrl, logger, retryConfig: { retries: 2, minTimeout: 500, maxTimeout: 2000 } });
+  try {
+    const me = await client.auth.test();
+    if (!me.user_id || !me.bot_id) throw new AdapterStartupError('SLACK_BOT_TOKEN is not a bot token (xoxb-…): auth.test returned no bot user');
+    return { botUserId: me.user_id, botId: me.bot_id };
+  } catch (err) {
+    if (err instanceof AdapterStartupError) throw err;
+    const code = slackErrorCode(err);
+    if (code) throw new AdapterStartupError(`Slack refused SLACK_BOT_TOKEN (${code}): check the bot token`);
+    throw new AdapterStartupError(`cannot reach Slack's Web API at ${settings.slackApiUrl}: ${(err as Error).message}`);
+  }
+}
+
+export async function createSlackBot(options: SlackBotOptions): Promise<SlackBot> {
+  const { settings, store, research, log } = options;
+  const clock = options.clock ?? systemClock;
+  const statusIntervalMs = options.statusIntervalMs ?? STATUS_INTERVAL_MS;
+  const logger = boltLogger(log);
+  // Rate-limited calls fail fast, so stale edits never queue up; the renderer waits out Retry-After itself.
+  const clientOptions = { slackApiUrl: settings.slackApiUrl, rejectRateLimitedCalls: true, retryConfig: { retries: 2, factor: 2, minTimeout: 500, maxTimeout: 2000 } };
+  const receiver =
+    settings.mode === 'socket'
+      ? new SocketModeReceiver({ appToken: settings.appToken!, logger, installerOptions: { clientOptions: { slackApiUrl: settings.slackApiUrl } } })
+      : new HTTPReceiver({ signingSecret: settings.signingSecret!, endpoints: '/slack/events', logger });
+  const { botUserId, botId } = await identify(settings, logger);
+  const app = new App({ token: settings.botToken, botUserId, botId, tokenVerificationEnabled: false, receiver, clientOptions, logger, ignoreSelf: true });
+  const native = new NativeStreaming(settings.nativeStreaming, log);
+  const inflight = new Set<Promise<void>>();
+  /** Aborted on shutdown once the grace period is over: unfinished answers then say so. */
+  const shutdown = new AbortController();
+  let stopping: Promise<void> | undefined;
+
+  /** Work that outlives the 3-second acknowledgement; errors are logged, never thrown at Bolt. */
+  const track = (what: string, work: () => Promise<void>) => {
+    const p = work()
+      .catch((err) => log.error({ err }, `slack ${what} failed`))
+      .finally(() => inflight.delete(p));
+    inflight.add(p);
+  };
+
+  const retrying = <T>(call: () => Promise<T>) => withRetries(call, slackEditErrors, clock);
+
+  async function answer(c: Conversation, request: { model: string; messages: Turn[]; key: string; what: string }): Promise<void> {
+    const apiKey = store.linkedKey(ownerOf(c.teamId, c.userId)) ?? undefined;
+    const presenter = new SlackAnswer({ client: c.client, channel: c.channel, threadTs: c.threadTs, userId: c.userId, teamId: c.teamId, clock, intervalMs: settings.editIntervalMs, native, log, what: request.what });
+    const events = research.answer({ model: request.model, messages: request.messages, apiKey, idempotencyKey: request.key, signal: shutdown.signal });
+    const outcome = await runAnswer(events, presenter, { clock, statusIntervalMs });
+    log.info({ channel: c.channel, thread: c.threadTs, model: request.model, status: outcome.status, problem: outcome.problem?.kind, landed: outcome.landed }, 'answered');
+  }
+
+  async function reports(c: Conversation, links: KalshiEventLink[], keyParts: string[]): Promise<void> {
+    for (const link of links) {
+      await answer(c, {
+        model: REPORT_MODEL,
+        messages: [{ role: 'user', content: link.url }],
+        key: idempotencyKey('slack', ...keyParts, link.eventTicker),
+        what: `Preparing the report on ${link.title}`,
+      });
+    }
+  }
+
+  /** Posts the root message of a new conversation in the channel; null (and a private note) when the bot may not post there. */
+  async function postRoot(client: WebClient, channel: string, text: string, question: string, respond: (text: string) => Promise<unknown>): Promise<string | null> {
+    try {
+      const root = await retrying(() => client.chat.postMessage({ channel, text, unfurl_links: false, unfurl_media: false, metadata: { event_type: QUESTION_EVENT, event_payload: { question } } }));
+      return root.ts ?? null;
+    } catch (err) {
+      const code = slackErrorCode(err);
+      if (code === 'not_in_channel' || code === 'channel_not_found') {
+        await respond('I cannot post in this channel yet: invite me with `/invite @svc`, or ask me in a direct message.');
+        return null;
+      }
+      throw err;
+    }
+  }
+
+  app.command('/svc', async ({ command, ack, respond, client }) => {
+    await ack();
+    track('command', async () => {
+      const say = (text: string) => respond({ response_type: 'ephemeral', text });
+      const [word = '', ...rest] = command.text.trim().split(/\s+/);
+      const argument = command.text.trim().slice(word.length).trim();
+      const sub = word.toLowerCase();
+      const owner = ownerOf(command.team_id, command.user_id);
+      switch (sub) {
+        case '':
+        case 'help':
+          await say(HELP);
+          return;
+        case 'link': {
+          const key = rest[0];
+          if (!key) return void (await say('Usage: `/svc link &lt;api key&gt;`, with a key of your own svc account (ask whoever runs svc for one).'));
+          try {
+            const account = await research.account(key);
+            store.link(owner, key);
+            await say(`Linked: your questions and reports now use your own account (${account.email}, plan *${account.plan}*, ${account.credits} credits). \`/svc unlink\` goes back to the workspace's account.`);
+          } catch (err) {
+            await say(`That key did not work, so nothing was linked. ${toMrkdwn(research.problemOf(err, true).message)}`);
+          }
+          return;
+        }
+        case 'unlink':
+          await say(store.unlink(owner) ? "Unlinked: you are using the workspace's account again." : "You had no key linked; you are using the workspace's account.");
+          return;
+      }
+      const isReport = sub === 'report';
+      const text = sub === 'ask' || isReport ? argument : command.text.trim();
+      const links = findKalshiEventLinks(text);
+      if (isReport || (links.length && sub !== 'ask')) {
+        if (!links.length) return void (await say('That is not a Kalshi event link. Usage: `/svc report https://kalshi.com/markets/&lt;series&gt;/&lt;slug&gt;/&lt;event&gt;`'));
+        for (const link of links) {
+          const ts = await postRoot(client, command.channel_id, reportRoot(command.user_id, link.url, link.title), link.url, say);
+          if (!ts) return;
+          store.rememberThread(threadKey(command.team_id, command.channel_id, ts));
+          await reports({ client, teamId: command.team_id, channel: command.channel_id, threadTs: ts, userId: command.user_id }, [link], ['command', command.team_id, command.trigger_id]);
+        }
+        return;
+      }
+      const question = slackToPlain(text);
+      if (!question) return void (await say('Usage: `/svc ask &lt;question&gt;`.'));
+      const ts = await postRoot(client, command.channel_id, askedRoot(command.user_id, question), question, say);
+      if (!ts) return;
+      store.rememberThread(threadKey(command.team_id, command.channel_id, ts));
+      await answer(
+        { client, teamId: command.team_id, channel: command.channel_id, threadTs: ts, userId: command.user_id },
+        { model: ASK_MODEL, messages: [{ role: 'user', content: question }], key: idempotencyKey('slack', 'command', command.team_id, command.trigger_id), what: 'Researching your question' },
+      );
+    });
+  });
+
+  interface IncomingMessage {
+    teamId: string;
+    channel: string;
+    ts: string;
+    threadTs: string | undefined;
+    userId: string;
+    text: string;
+    eventId: string | undefined;
+  }
+
+  /** A question or link addressed to the bot (mention, DM, or a reply in its thread). */
+  async function onMessage(client: WebClient, m: IncomingMessage, bot: { userId?: string; botId?: string }): Promise<void> {
+    // Slack retries a delivery it thinks failed; the same message can also arrive as a mention and a message event.
+    if (m.eventId && !store.claim(`slack:event:${m.eventId}`)) return;
+    if (!store.claim(`slack:message:${m.teamId}:${m.channel}:${m.ts}`)) return;
+    const inThread = m.threadTs !== undefined && m.threadTs !== m.ts;
+    const threadTs = inThread ? m.threadTs! : m.ts;
+    store.rememberThread(threadKey(m.teamId, m.channel, threadTs));
+    const c: Conversation = { client, teamId: m.teamId, channel: m.channel, threadTs, userId: m.userId };
+    const links = findKalshiEventLinks(m.text);
+    if (links.length) return reports(c, links, ['message', m.teamId, m.channel, m.ts]);
+    const question = slackToPlain(m.text, bot.userId);
+    if (!question) {
+      await retrying(() => client.chat.postMessage({ channel: m.channel, thread_ts: threadTs, text: HELP }));
+      return;
+    }
+    let history: Turn[] = [];
+    if (inThread) {
+      try {
+        history = await threadTurns(client, { channel: m.channel, threadTs, beforeTs: m.ts, botUserId: bot.userId, botId: bot.botId });
+      } catch (err) {
+        log.warn({ err, channel: m.channel }, 'could not read the thread; answering the message on its own');
+      }
+    }
+    await answer(c, {
+      model: ASK_MODEL,
+      messages: [...history, { role: 'user', content: question }],
+      key: idempotencyKey('slack', 'message', m.teamId, m.channel, m.ts),
+      what: 'Researching your question',
+    });
+  }
+
+  app.event('app_mention', async ({ event, body, context, client }) => {
+    if (!event.user || event.bot_id) return;
+    const incoming: IncomingMessage = { teamId: body.team_id, channel: event.channel, ts: event.ts, threadTs: event.thread_ts, userId: event.user, text: event.text, eventId: body.event_id };
+    track('mention', () => onMessage(client, incoming, { userId: context.botUserId, botId: context.botId }));
+  });
+
+  app.event('message', async ({ event, body, context, client }) => {
+    if (event.subtype !== undefined && event.subtype !== 'thread_broadcast' && event.subtype !== 'file_share') return;
+    const e = event as { user?: string; bot_id?: string; text?: string; ts: string; thread_ts?: string; channel: string; channel_type?: string };
+    if (!e.user || e.bot_id || e.user === context.botUserId || !e.text) return;
+    const isDm = e.channel_type === 'im';
+    // In channels a mention arrives as app_mention too; that one is answered.
+    if (!isDm && context.botUserId && e.text.includes(`<@${context.botUserId}>`)) return;
+    const inKnownThread = e.thread_ts !== undefined && e.thread_ts !== e.ts && store.isKnownThread(threadKey(body.team_id, e.channel, e.thread_ts));
+    if (!isDm && !inKnownThread) return;
+    const incoming: IncomingMessage = { teamId: body.team_id, channel: e.channel, ts: e.ts, threadTs: e.thread_ts, userId: e.user, text: e.text, eventId: body.event_id };
+    track('message', () => onMessage(client, incoming, { userId: context.botUserId, botId: context.botId }));
+  });
+
+  app.error(async (err) => {
+    log.error({ err }, 'slack app error');
+  });
+
+  return {
+    app,
+    async start() {
+      if (settings.mode === 'socket') {
+        await app.start();
+        return {};
+      }
+      const server = (await app.start({ port: settings.port, host: settings.host })) as import('node:http').Server;
+      return { port: (server.address() as AddressInfo).port };
+    },
+    stop(graceMs = 30_000) {
+      stopping ??= (async () => {
+        await app.stop();
+        await settleWithin(inflight, graceMs);
+        shutdown.abort();
+        await settleWithin(inflight, 15_000);
+      })();
+      return stopping;
+    },
+    async idle() {
+      while (inflight.size) await Promise.allSettled([...inflight]);
+    },
+  };
+}

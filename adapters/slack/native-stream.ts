@@ -1,0 +1,215 @@
+import type { WebClient } from '@slack/web-api';
+import { sleep, type Clock } from '../shared/clock.js';
+import { fenceAfter, fenceCloser, fenceReopener, type OpenFence } from '../shared/fences.js';
+import type { Logger } from '../shared/log.js';
+import { MIN_LIMIT, takeChunk } from '../shared/split.js';
+import { slackErrorCode, slackRetryAfterMs } from './errors.js';
+
+/**
+ * Slack's native streaming (chat.startStream → appendStream → stopStream) for one answer.
+ *
+ * Streams are append-only, so text is only sent up to a safe point (whitespace outside a link
+ * or code span) and a message is closed before Slack's 12,000-character markdown limit or its
+ * five-minute stream lifetime; the answer then continues in a new streamed message, with an
+ * open code block closed and reopened. When Slack refuses, `result` reports how far the text
+ * got, so the post-and-edit fallback can take over from there.
+ */
+
+/** Errors that mean streaming is not available to this app at all: stop trying for the process. */
+const LATCH_OFF = new Set(['feature_not_enabled', 'method_deprecated', 'unknown_method', 'not_allowed_token_type']);
+/** Errors that end streaming for this message only. */
+const THIS_MESSAGE = new Set(['invalid_thread_ts', 'message_not_in_streaming_state', 'ratelimited']);
+
+/** Under the 12,000-character markdown limit, with room for a closing fence. */
+export const NATIVE_MESSAGE_BUDGET = 10_000;
+/** Streams die after about five minutes; close them well before. */
+export const NATIVE_MAX_AGE_MS = 4 * 60_000;
+
+export interface NativeResult {
+  ok: boolean;
+  /** The first streamed message exists (so the placeholder was removed). */
+  started: boolean;
+  /** How much of the text Slack shows. */
+  sent: number;
+  /** The code block open at `sent`. */
+  fence: OpenFence | null;
+  /** Why streaming stopped, and whether it is off for the whole process. */
+  failure?: { code: string; latch: boolean };
+}
+
+export interface NativeStreamOptions {
+  client: WebClient;
+  channel: string;
+  threadTs: string;
+  recipientUserId: string;
+  recipientTeamId: string;
+  clock: Clock;
+  /** Least time between two calls for this message. */
+  intervalMs: number;
+  log: Logger;
+  budget?: number;
+  maxAgeMs?: number;
+  /** Called once the first streamed message exists. */
+  onStarted?(): void;
+}
+
+/** The longest prefix of `text` that ends at whitespace outside an unfinished link or code span. */
+export function safePrefix(text: string): string {
+  let end = lastWhitespaceEnd(text, text.length);
+  while (end > 0) {
+    const open = unfinishedConstruct(text.slice(0, end));
+    if (open === -1) return text.slice(0, end);
+    end = lastWhitespaceEnd(text, open);
+  }
+  // One huge token: send it rather than stall.
+  return text.length > 2000 ? text : '';
+}
+
+function lastWhitespaceEnd(text: string, before: number): number {
+  for (let i = before - 1; i >= 0; i--) if (/\s/.test(text[i]!)) return i + 1;
+  return 0;
+}
+
+/** Where an unfinished `[label](url`, `<…` or inline code span starts on the last line, or -1. */
+function unfinishedConstruct(head: string): number {
+  const lineStart = head.lastIndexOf('\n') + 1;
+  const line = head.slice(lineStart);
+  if (/^ {0,3}(`{3,}|~{3,})/.test(line)) return -1; // a fence line, whole lines only
+  const starts: number[] = [];
+  const link = /\[[^\]]*$|\[[^\]]*\]\([^)]*$/.exec(line);
+  if (link) starts.push(link.index);
+  const angle = /<[^>]*$/.exec(line);
+  if (angle) starts.push(angle.index);
+  const ticks = [...line.matchAll(/`/g)];
+  if (ticks.length % 2 === 1) starts.push(ticks.at(-1)!.index);
+  return starts.length ? lineStart + Math.min(...starts) : -1;
+}
+
+export class NativeStream {
+  readonly result: Promise<NativeResult>;
+  #wanted = '';
+  #final = false;
+  #sent = 0;
+  #ts: string | null = null;
+  #started = false;
+  #inMessage = 0;
+  #startedAt = 0;
+  #notBefore = 0;
+  #wake: (() => void) | null = null;
+
+  constructor(private readonly o: NativeStreamOptions) {
+    this.result = this.#run();
+  }
+
+  /** The whole text so far (already in the form Slack should show). */
+  update(text: string): void {
+    if (this.#final) return;
+    this.#wanted = text;
+    this.#poke();
+  }
+
+  /** Sends the rest of `text` and stops the stream. */
+  finish(text: string): Promise<NativeResult> {
+    this.#wanted = text;
+    this.#final = true;
+    this.#poke();
+    return this.result;
+  }
+
+  #poke(): void {
+    const wake = this.#wake;
+    this.#wake = null;
+    wake?.();
+  }
+
+  #outcome(ok: boolean, failure?: NativeResult['failure']): NativeResult {
+    return { ok, started: this.#started, sent: this.#sent, fence: fenceAfter(this.#wanted.slice(0, this.#sent)), failure };
+  }
+
+  async #run(): Promise<NativeResult> {
+    const { clock } = this.o;
+    for (let failures = 0; ; ) {
+      await sleep(clock, this.#notBefore - clock.now());
+      const pending = this.#wanted.slice(this.#sent);
+      const piece = this.#final ? pending : safePrefix(pending);
+      if (!piece) {
+        if (this.#final) return this.#stop();
+        await new Promise<void>((resolve) => (this.#wake = resolve));
+        continue;
+      }
+      try {
+        await this.#send(piece);
+        failures = 0;
+      } catch (err) {
+        const code = slackErrorCode(err) ?? (slackRetryAfterMs(err) !== null ? 'ratelimited' : null);
+        this.o.log.warn({ err, code, channel: this.o.channel }, 'native streaming call failed');
+        if (code && LATCH_OFF.has(code)) return this.#outcome(false, { code, latch: true });
+        if ((code && THIS_MESSAGE.has(code)) || ++failures >= 3) return this.#outcome(false, { code: code ?? 'request_failed', latch: false });
+        this.#notBefore = clock.now() + 1000 * failures;
+      }
+    }
+  }
+
+  async #stop(): Promise<NativeResult> {
+    if (this.#ts) {
+      try {
+        await this.o.client.chat.stopStream({ channel: this.o.channel, ts: this.#ts });
+      } catch (err) {
+        // The text was appended already; a stream that cannot be stopped (expired) still shows it.
+        this.o.log.warn({ err, channel: this.o.channel }, 'chat.stopStream failed');
+      }
+    }
+    return this.#outcome(true);
+  }
+
+  async #send(piece: string): Promise<void> {
+    const { client, channel, clock } = this.o;
+    const budget = this.o.budget ?? NATIVE_MESSAGE_BUDGET;
+    const fence = fenceAfter(this.#wanted.slice(0, this.#sent));
+    if (this.#ts) {
+      const room = budget - this.#inMessage;
+      const expired = clock.now() - this.#startedAt > (this.o.maxAgeMs ?? NATIVE_MAX_AGE_MS);
+      if (!expired && piece.length <= room) {
+        await client.chat.appendStream({ channel, ts: this.#ts, markdown_text: piece });
+        this.#advance(piece.length);
+        return;
+      }
+      // This message is full or old: close it, with as much of the piece as fits at a good boundary.
+      let head = '';
+      let closing = fence ? fenceCloser(this.#wanted.slice(0, this.#sent), fence) : '';
+      if (!expired && room >= MIN_LIMIT) {
+        const cut = takeChunk(piece, room, fence, { reopen: false });
+        head = cut.chunk.source;
+        closing = cut.chunk.text;
+      }
+      await client.chat.stopStream({ channel, ts: this.#ts, ...(closing ? { markdown_text: closing } : {}) });
+      this.#advance(head.length);
+      this.#ts = null;
+      return;
+    }
+    const reopen = fence ? fenceReopener(fence) : '';
+    const first = reopen.length + piece.length <= budget ? piece : takeChunk(piece, budget, fence).chunk.source;
+    const started = await client.chat.startStream({
+      channel,
+      thread_ts: this.o.threadTs,
+      recipient_user_id: this.o.recipientUserId,
+      recipient_team_id: this.o.recipientTeamId,
+      markdown_text: reopen + first,
+    });
+    this.#ts = started.ts ?? null;
+    if (!this.#ts) throw new Error('chat.startStream returned no ts');
+    this.#startedAt = clock.now();
+    this.#inMessage = reopen.length;
+    this.#advance(first.length);
+    if (!this.#started) {
+      this.#started = true;
+      this.o.onStarted?.();
+    }
+  }
+
+  #advance(chars: number): void {
+    this.#sent += chars;
+    this.#inMessage += chars;
+    this.#notBefore = this.o.clock.now() + this.o.intervalMs;
+  }
+}

@@ -1,0 +1,63 @@
+import { formatElapsed } from '../shared/clock.js';
+import { EXAMPLE_EVENT_URL } from '../shared/kalshi-links.js';
+import { escapeMrkdwn, toMrkdwn } from '../shared/mrkdwn.js';
+import type { Problem } from '../shared/problems.js';
+
+/** What the Slack adapter says, in one place. */
+
+/** Help and usage lines are mrkdwn: `<` and `>` must be escaped even inside code spans. */
+export const HELP = [
+  '*svc: research answers with sources*',
+  '• `/svc ask &lt;question&gt;`: ask anything about markets, companies and filings; the answer arrives in a thread.',
+  `• \`/svc report &lt;Kalshi event link&gt;\`: a research report on a prediction-market event (e.g. ${EXAMPLE_EVENT_URL}).`,
+  '• Mention me with a question or a Kalshi link, or send me a DM. Reply in my thread to follow up.',
+  '• `/svc link &lt;api key&gt;`: use your own svc account (its plan and credits) instead of the workspace\'s; `/svc unlink` to stop.',
+  '• `/svc help`: this message.',
+].join('\n');
+
+/** Shown while nothing has arrived yet. */
+export function statusLine(what: string, elapsedMs: number): string {
+  const slow = elapsedMs >= 20_000 ? ' New reports can take a few minutes; I will post it here as soon as it is ready.' : '';
+  return `:hourglass_flowing_sand: ${what}… (${formatElapsed(elapsedMs)})${slow}`;
+}
+
+/** Marks text that is still growing. */
+export const STREAMING_MARK = ' :writing_hand:';
+
+/** The note under a failed answer: the text so far stays above it. */
+export function problemNote(problem: Problem, interrupted: boolean): string {
+  const lead = interrupted ? 'The answer was interrupted before it finished: ' : '';
+  return `:warning: ${lead}${toMrkdwn(problem.message)}`;
+}
+
+/** The same note in standard Markdown, for native streams. */
+export function problemNoteMarkdown(problem: Problem, interrupted: boolean): string {
+  const lead = interrupted ? 'The answer was interrupted before it finished: ' : '';
+  return `⚠️ ${lead}${problem.message}`;
+}
+
+/**
+ * Slack text (as slash commands and events deliver it) to plain text for the API: links lose
+ * their wrappers, the bot's own mention goes, entities are decoded.
+ */
+export function slackToPlain(text: string, botUserId?: string): string {
+  return text
+    .replace(/<@([A-Z0-9]+)(\|[^>]*)?>/g, (_m, id: string, label?: string) => (id === botUserId ? '' : label ? `@${label.slice(1)}` : `@${id}`))
+    .replace(/<#[A-Z0-9]+\|([^>]*)>/g, '#$1')
+    .replace(/<!([a-z]+)(\|[^>]*)?>/g, '@$1')
+    .replace(/<((?:https?|mailto):[^|>]+)\|([^>]*)>/g, (_m, url: string, label: string) => (label && !url.endsWith(label) && label !== url ? `${label} (${url})` : url))
+    .replace(/<((?:https?|mailto):[^>]+)>/g, '$1')
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&amp;/g, '&')
+    .replace(/\s+/g, ' ')
+    .trim();
+}
+
+export function askedRoot(userId: string, question: string): string {
+  return `<@${userId}> asked: ${escapeMrkdwn(question)}`;
+}
+
+export function reportRoot(userId: string, url: string, title: string): string {
+  return `<@${userId}> asked for a report on <${url}|${escapeMrkdwn(title)}>`;
+}

@@ -1,0 +1,278 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import pino from 'pino';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { createDiscordBot, type DiscordBot } from '../../../adapters/discord/bot.js';
+import { registerCommands } from '../../../adapters/discord/commands.js';
+import { ResearchClient } from '../../../adapters/shared/api-client.js';
+import { citationFooter } from '../../../adapters/shared/citations.js';
+import { loadDiscordSettings, type DiscordSettings } from '../../../adapters/shared/config.js';
+import { AdapterStore } from '../../../adapters/shared/store.js';
+import { convertTables } from '../../../adapters/shared/tables.js';
+import type { StartOptions, TestService } from '../../helpers/service.js';
+import { startService } from '../../helpers/service.js';
+import { CITATIONS, longReport, newAgentLog, researchAgents, type AgentLog } from '../helpers/agents.js';
+import { ANA, APP_ID, BOT, CHANNEL, FakeDiscord, GUILD, OTHER_BOT } from './fake-discord.js';
+
+interface Harness {
+  service: TestService;
+  discord: FakeDiscord;
+  bot: DiscordBot;
+  store: AdapterStore;
+  settings: DiscordSettings;
+  close(): Promise<void>;
+}
+
+let h: Harness | undefined;
+let log: AgentLog;
+
+afterEach(async () => {
+  await h?.close();
+  h = undefined;
+});
+
+async function start(opts: { agents?: StartOptions['agents']; editIntervalMs?: number } = {}): Promise<Harness> {
+  log = newAgentLog();
+  const service = await startService({ agents: opts.agents ?? researchAgents(log) });
+  const account = await service.account({ plan: 'pro', credits: 100 });
+  const discord = await new FakeDiscord().start();
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'svc-discord-'));
+  const base = loadDiscordSettings({
+    SVC_API_URL: service.url,
+    SVC_API_KEY: account.apiKey,
+    DISCORD_TOKEN: 'discord-test-token',
+    DISCORD_APPLICATION_ID: APP_ID,
+    SVC_DISCORD_API_URL: `${discord.url}/api`,
+    SVC_ADAPTER_DATA_DIR: dataDir,
+    SVC_LOG_LEVEL: 'silent',
+  });
+  // Below the production minimum so tests on the real clock finish quickly; the 429 test uses 1200.
+  const settings: DiscordSettings = { ...base, editIntervalMs: opts.editIntervalMs ?? 50 };
+  const store = AdapterStore.open(dataDir, undefined);
+  const bot = createDiscordBot({
+    settings,
+    store,
+    research: new ResearchClient({ baseUrl: service.url, apiKey: account.apiKey, maxRetries: 0, linkHint: '/svc link key:' }),
+    log: pino({ level: process.env.SVC_TEST_ADAPTER_LOG ?? 'silent' }),
+  });
+  await bot.start();
+  h = {
+    service,
+    discord,
+    bot,
+    store,
+    settings,
+    async close() {
+      await bot.stop(1000);
+      store.close();
+      await discord.close();
+      await service.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+  return h;
+}
+
+const until = (check: () => void, timeout = 20_000) => vi.waitFor(check, { timeout, interval: 20 });
+
+/** Waits for an answer's final state: the sources footer (or a warning) is in the last message, and nothing is in flight. */
+async function finished(channelId: string): Promise<string[]> {
+  await until(() => {
+    const texts = h!.discord.shown(channelId).filter((m) => m.author.id === BOT.id).map((m) => m.content);
+    expect(texts.at(-1) ?? '').toMatch(/\*\*Sources\*\*|⚠️/);
+  });
+  await h!.bot.idle();
+  return h!.discord.shown(channelId).filter((m) => m.author.id === BOT.id).map((m) => m.content);
+}
+
+const withoutFenceLines = (s: string) =>
+  s
+    .split('\n')
+    .filter((l) => !l.startsWith('```'))
+    .join('\n');
+
+const LINK = 'https://kalshi.com/markets/kxfeddecision/fed-meeting/kxfeddecision-25dec';
+
+describe('Discord: pasted Kalshi links', () => {
+  it('a pasted link gets a thread on the message, titled with the event, with the whole report and its sources', async () => {
+    await start();
+    const pasted = h!.discord.userMessage(CHANNEL, `what do you make of ${LINK} ?`);
+    await until(() => expect(h!.discord.threads()).toHaveLength(1));
+    const [thread] = h!.discord.threads();
+    expect(thread).toMatchObject({ id: pasted.id, parent_id: CHANNEL, name: 'Fed meeting (KXFEDDECISION-25DEC)' });
+    const texts = await finished(thread!.id);
+    expect(texts).toHaveLength(1);
+    expect(texts[0]).toBe(
+      convertTables('# Report for fed-meeting\n\n| Outcome | Model | Market |\n|---|---:|---:|\n| Yes | 62% | 55% |\n| No | 38% | 45% |\n\nThe market underprices *Yes* [1][2].') +
+        citationFooter(CITATIONS, 'discord'),
+    );
+    expect(texts[0]).toContain(`[1] [${CITATIONS[0]!.name}](<${CITATIONS[0]!.url}>)`);
+    const request = log.requests.at(-1)!;
+    expect(request.model.id).toBe('svc-prediction-markets-agent');
+    expect(request.messages).toEqual([{ role: 'user', content: LINK }]);
+    expect(request.idempotencyKey).toBe(`svc:discord:message:${pasted.id}:KXFEDDECISION-25DEC`);
+    // The status line came first, with the elapsed time.
+    const first = h!.discord.callsTo('POST', new RegExp(`^/channels/${thread!.id}/messages$`))[0]!;
+    expect((first.body as { content: string }).content).toMatch(/^⏳ Preparing the report on Fed meeting \(KXFEDDECISION-25DEC\)… \(0:00\)/);
+    expect((first.body as { allowed_mentions: unknown }).allowed_mentions).toEqual({ parse: [] });
+  });
+
+  it('a 9,000-character report arrives whole across messages of at most 2,000 characters', async () => {
+    await start();
+    h!.discord.userMessage(CHANNEL, 'https://kalshi.com/markets/kxbig/long-9000/kxbig-26');
+    await until(() => expect(h!.discord.threads()).toHaveLength(1));
+    const texts = await finished(h!.discord.threads()[0]!.id);
+    expect(texts.length).toBeGreaterThanOrEqual(5);
+    for (const t of texts) expect(t.length).toBeLessThanOrEqual(2000);
+    for (const t of texts) expect((t.match(/^```/gm) ?? []).length % 2).toBe(0);
+    const expected = convertTables(longReport(9000, 'Report for long-9000')) + citationFooter(CITATIONS, 'discord');
+    expect(withoutFenceLines(texts.join(''))).toBe(withoutFenceLines(expected));
+  });
+
+  it('several links in one message get one report each, in one thread', async () => {
+    await start();
+    h!.discord.userMessage(CHANNEL, `${LINK} vs https://kalshi.com/markets/kxcpi/cpi-print/kxcpi-26jan`);
+    await until(() => expect(h!.discord.threads()).toHaveLength(1));
+    const thread = h!.discord.threads()[0]!;
+    expect(thread.name).toBe('Fed meeting (KXFEDDECISION-25DEC) and 1 more');
+    await until(() => expect(h!.discord.shown(thread.id).filter((m) => m.content.includes('**Sources**'))).toHaveLength(2));
+    const texts = h!.discord.shown(thread.id).map((m) => m.content);
+    expect(texts[0]).toContain('Report for fed-meeting');
+    expect(texts[1]).toContain('Report for cpi-print');
+  });
+
+  it('ignores messages without a link, its own messages and other bots', async () => {
+    await start();
+    h!.discord.userMessage(CHANNEL, 'just chatting, no link');
+    h!.discord.userMessage(CHANNEL, `a bot posting ${LINK}`, OTHER_BOT);
+    h!.discord.userMessage(CHANNEL, `echo ${LINK}`, BOT);
+    // A link from a person is answered: by then the messages before it were looked at.
+    const sentinel = h!.discord.userMessage(CHANNEL, 'https://kalshi.com/markets/kxs/sentinel/kxs-1');
+    await until(() => expect(h!.discord.threads()).toHaveLength(1));
+    await finished(sentinel.id);
+    expect(h!.discord.threads().map((t) => t.id)).toEqual([sentinel.id]);
+    expect(log.requests).toHaveLength(1);
+  });
+
+  it('a message delivered twice is answered once', async () => {
+    await start();
+    const pasted = h!.discord.userMessage(CHANNEL, LINK);
+    await until(() => expect(h!.discord.threads()).toHaveLength(1));
+    await finished(pasted.id);
+    h!.discord.dispatch('MESSAGE_CREATE', { id: pasted.id, channel_id: CHANNEL, guild_id: GUILD, author: ANA, content: LINK, timestamp: new Date().toISOString(), edited_timestamp: null, tts: false, mention_everyone: false, mentions: [], mention_roles: [], attachments: [], embeds: [], pinned: false, type: 0, flags: 0 });
+    const sentinel = h!.discord.userMessage(CHANNEL, 'https://kalshi.com/markets/kxs/sentinel/kxs-1');
+    await until(() => expect(h!.discord.threads()).toHaveLength(2));
+    await finished(sentinel.id);
+    expect(log.requests.filter((r) => r.messages[0]!.content === LINK)).toHaveLength(1);
+  });
+});
+
+describe('Discord: thread follow-ups', () => {
+  it('a reply in the bot\'s thread carries the earlier turns', async () => {
+    await start();
+    const pasted = h!.discord.userMessage(CHANNEL, LINK);
+    await until(() => expect(h!.discord.threads()).toHaveLength(1));
+    await finished(pasted.id);
+    h!.discord.userMessage(pasted.id, `<@${BOT.id}> why is **Yes** underpriced?`);
+    await until(() => expect(h!.discord.shown(pasted.id).filter((m) => m.author.id === BOT.id && m.content.includes('Sources'))).toHaveLength(2));
+    const followUp = log.requests.at(-1)!;
+    expect(followUp.model.id).toBe('svc-agent');
+    expect(followUp.messages.map((m) => m.role)).toEqual(['user', 'assistant', 'user']);
+    expect(followUp.messages[0]!.content).toBe(LINK);
+    expect(followUp.messages[1]!.content).toContain('The market underprices *Yes* [1][2].');
+    expect(followUp.messages[2]!.content).toBe('why is **Yes** underpriced?');
+    expect(followUp.idempotencyKey).toMatch(/^svc:discord:message:\d+$/);
+  });
+});
+
+describe('Discord: rate limits', () => {
+  it('honours a 429 on an edit (waits retry_after) and the final edit lands', async () => {
+    await start({ editIntervalMs: 1200 });
+    h!.discord.rateLimitEdits = [2.5];
+    const pasted = h!.discord.userMessage(CHANNEL, LINK);
+    await until(() => expect(h!.discord.threads()).toHaveLength(1));
+    const texts = await finished(pasted.id);
+    expect(texts[0]).toContain('**Sources**');
+    const edits = h!.discord.callsTo('PATCH', new RegExp(`^/channels/${pasted.id}/messages/\\d+$`));
+    const limited = edits.findIndex((c) => c.status === 429);
+    expect(limited).toBeGreaterThanOrEqual(0);
+    const next = edits[limited + 1]!;
+    expect(next.status).toBe(200);
+    expect(next.at - edits[limited]!.at).toBeGreaterThanOrEqual(2500);
+    for (let i = 1; i < edits.length; i++) expect(edits[i]!.at - edits[i - 1]!.at).toBeGreaterThanOrEqual(1000); // 1200 in the adapter; loopback jitter allowed
+    // The gateway session stayed up meanwhile: heartbeats were sent and acknowledged.
+    expect(h!.discord.heartbeats).toBeGreaterThan(0);
+    expect(h!.bot.client.ws.ping).toBeGreaterThanOrEqual(0);
+  });
+});
+
+describe('Discord: slash commands', () => {
+  it('/svc ask is deferred, then answered in the reply', async () => {
+    await start();
+    const { token } = h!.discord.slashCommand('ask', { question: 'What did the Fed decide?' });
+    await until(() => expect(h!.discord.interactionReplies(token)[0]?.content).toContain('**Sources**'));
+    expect(h!.discord.interactionCallbacks).toEqual([expect.objectContaining({ token, type: 5 })]);
+    const [reply] = h!.discord.interactionReplies(token);
+    expect(reply!.content).toBe(`Answer to "What did the Fed decide?" [1].${citationFooter(CITATIONS.slice(0, 1), 'discord')}`);
+    const callback = h!.discord.interactionCallbacks[0]!;
+    const firstEdit = h!.discord.callsTo('PATCH', /\/messages\/@original$/)[0]!;
+    expect(callback.at).toBeLessThanOrEqual(firstEdit.at);
+    expect(log.requests.at(-1)!.idempotencyKey).toMatch(/^svc:discord:interaction:\d+$/);
+  });
+
+  it('/svc report streams a long report into the reply and follow-ups', async () => {
+    await start();
+    const { token } = h!.discord.slashCommand('report', { url: 'https://kalshi.com/markets/kxbig/long-5000/kxbig-26' });
+    await until(() => expect(h!.discord.interactionReplies(token).at(-1)?.content).toContain('**Sources**'));
+    await h!.bot.idle();
+    const replies = h!.discord.interactionReplies(token);
+    expect(replies.every((m) => (m.flags & 128) === 0)).toBe(true); // the deferred "thinking…" became the report's first part
+    const texts = replies.map((m) => m.content);
+    expect(texts.length).toBeGreaterThanOrEqual(3);
+    for (const t of texts) expect(t.length).toBeLessThanOrEqual(2000);
+    const expected = convertTables(longReport(5000, 'Report for long-5000')) + citationFooter(CITATIONS, 'discord');
+    expect(withoutFenceLines(texts.join(''))).toBe(withoutFenceLines(expected));
+  });
+
+  it('/svc report without a Kalshi link answers privately, without deferring', async () => {
+    await start();
+    h!.discord.slashCommand('report', { url: 'https://example.com' });
+    await until(() => expect(h!.discord.interactionCallbacks).toHaveLength(1));
+    expect(h!.discord.interactionCallbacks[0]!.type).toBe(4);
+    const body = h!.discord.callsTo('POST', /\/callback$/)[0]!.body as { data: { content: string; flags: number } };
+    expect(body.data.content).toMatch(/not a Kalshi event link/);
+    expect(body.data.flags & 64).toBe(64);
+  });
+
+  it('errors are specific: a plan that cannot generate reports', async () => {
+    await start();
+    const { token } = h!.discord.slashCommand('report', { url: 'https://kalshi.com/markets/kx/free-plan/kx-1' });
+    await until(() => expect(h!.discord.interactionReplies(token)[0]?.content).toMatch(/^⚠️ Generating new reports needs the Plus, Pro or Enterprise plan.*`\/svc link key:`/));
+  });
+
+  it('/svc link binds the person\'s own key, privately', async () => {
+    await start();
+    const own = await h!.service.account({ plan: 'plus', credits: 4, email: 'ana@example.com' });
+    const { token } = h!.discord.slashCommand('link', { key: own.apiKey });
+    await until(() => expect(h!.discord.interactionReplies(token)[0]?.content).toMatch(/Linked: .*ana@example.com, plan \*\*plus\*\*, 4 credits/));
+    expect(h!.discord.interactionCallbacks[0]).toMatchObject({ type: 5 });
+    expect((h!.discord.callsTo('POST', /\/callback$/)[0]!.body as { data: { flags: number } }).data.flags & 64).toBe(64);
+    h!.discord.slashCommand('ask', { question: 'mine?' });
+    await until(() => expect(log.requests).toHaveLength(1));
+    expect(log.requests[0]!.caller.accountId).toBe(own.id);
+  });
+});
+
+describe('Discord: command registration', () => {
+  it('registers /svc with its subcommands for a guild or globally', async () => {
+    await start();
+    expect(await registerCommands(h!.settings, GUILD)).toEqual({ scope: 'guild', names: ['svc'] });
+    expect(await registerCommands(h!.settings)).toEqual({ scope: 'global', names: ['svc'] });
+    expect(h!.discord.commands.map((c) => c.path)).toEqual([`/applications/${APP_ID}/guilds/${GUILD}/commands`, `/applications/${APP_ID}/commands`]);
+    const [svc] = h!.discord.commands[0]!.body as Array<{ name: string; options: Array<{ name: string; options?: Array<{ name: string; required: boolean }> }> }>;
+    expect(svc!.options.map((o) => o.name)).toEqual(['ask', 'report', 'link', 'unlink', 'help']);
+    expect(svc!.options[0]!.options).toEqual([expect.objectContaining({ name: 'question', required: true })]);
+    expect(svc!.options[1]!.options).toEqual([expect.objectContaining({ name: 'url', required: true })]);
+  });
+});

@@ -1,0 +1,120 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ResearchClient, type AnswerEvent, type AnswerRequest } from '../../../adapters/shared/api-client.js';
+import type { AgentRequest } from '../../../src/agents/types.js';
+import { SvcError } from '../../../src/errors.js';
+import { answer, scriptedAgent } from '../../helpers/scripted-agent.js';
+import { startService, type TestService } from '../../helpers/service.js';
+
+const CITATIONS = [
+  { order: 1, name: 'Fed statement', url: 'https://fed.gov/statement.pdf#page=2' },
+  { order: 2, name: 'Kalshi market', url: 'https://kalshi.com/markets/kxfed/fed/kxfed-25dec' },
+];
+
+const seen: AgentRequest[] = [];
+
+const agents = [
+  scriptedAgent('svc-agent', (req) => {
+    seen.push(req);
+    const q = req.messages.at(-1)!.content;
+    if (q === 'break') {
+      return (async function* () {
+        yield { type: 'text' as const, delta: 'Partial answer' };
+        throw new SvcError('upstream', { code: 'upstream_error', message: 'SEC timed out' });
+      })();
+    }
+    return answer(`Answer to "${q}" after ${req.messages.length - 1} earlier turns [1][2].`, CITATIONS);
+  }),
+  scriptedAgent('svc-prediction-markets-agent', (req) => {
+    const url = req.messages.at(-1)!.content;
+    if (url.includes('free-plan')) throw new SvcError('permission', { code: 'plan_required', message: 'Generating a report needs Plus, Pro or Enterprise.' });
+    if (url.includes('no-credits')) throw new SvcError('payment_required', { code: 'insufficient_credits', message: 'Not enough credits.' });
+    if (url.includes('unknown')) throw new SvcError('not_found', { code: 'event_not_found', message: 'No such event.' });
+    if (!url.startsWith('https://kalshi.com/')) throw new SvcError('invalid_request', { code: 'invalid_event_url', message: 'Not an event URL.', param: 'input' });
+    return answer(`# Report\n\nFor ${url} [1].`, CITATIONS);
+  }),
+];
+
+let service: TestService;
+let apiKey: string;
+
+beforeAll(async () => {
+  service = await startService({ agents });
+  apiKey = (await service.account({ plan: 'pro', credits: 30 })).apiKey;
+});
+afterAll(() => service?.close());
+
+async function collect(client: ResearchClient, request: AnswerRequest) {
+  const events: AnswerEvent[] = [];
+  for await (const e of client.answer(request)) events.push(e);
+  return { events, text: events.flatMap((e) => (e.type === 'text' ? [e.delta] : [])).join(''), last: events.at(-1)! };
+}
+
+describe.each(['responses', 'chat'] as const)('ResearchClient over /v1/%s', (api) => {
+  const client = () => new ResearchClient({ baseUrl: service.url, apiKey, api, maxRetries: 0 });
+
+  it('streams text, then the citations; sends the conversation and the Idempotency-Key', async () => {
+    const key = `test-${api}-${Date.now()}`;
+    const r = await collect(client(), {
+      model: 'svc-agent',
+      messages: [
+        { role: 'user', content: 'first' },
+        { role: 'assistant', content: 'first answer' },
+        { role: 'user', content: 'follow-up' },
+      ],
+      idempotencyKey: key,
+    });
+    expect(r.text).toBe('Answer to "follow-up" after 2 earlier turns [1][2].');
+    expect(r.last).toEqual({ type: 'done', citations: CITATIONS });
+    const req = seen.at(-1)!;
+    expect(req.idempotencyKey).toBe(key);
+    expect(req.messages.map((m) => m.role)).toEqual(['user', 'assistant', 'user']);
+  });
+
+  it.each([
+    ['https://kalshi.com/markets/a/free-plan/a-1', 'plan_required', /Plus, Pro or Enterprise plan/],
+    ['https://kalshi.com/markets/a/no-credits/a-1', 'insufficient_credits', /not enough credits/],
+    ['https://kalshi.com/markets/a/unknown/a-1', 'event_not_found', /no event at that address/],
+    ['not a link', 'invalid_event_url', /not a Kalshi event link/],
+  ])('maps the refusal for %s to %s with a specific message', async (input, kind, message) => {
+    const r = await collect(client(), { model: 'svc-prediction-markets-agent', messages: [{ role: 'user', content: input }] });
+    expect(r.last).toMatchObject({ type: 'failed', interrupted: false, problem: { kind } });
+    expect((r.last as { problem: { message: string } }).problem.message).toMatch(message);
+  });
+
+  it('keeps the text of a stream that breaks and marks it interrupted', async () => {
+    const r = await collect(client(), { model: 'svc-agent', messages: [{ role: 'user', content: 'break' }] });
+    expect(r.text).toBe('Partial answer');
+    expect(r.last).toMatchObject({ type: 'failed', interrupted: true });
+  });
+
+  it('says the service is unreachable when nothing listens', async () => {
+    const r = await collect(new ResearchClient({ baseUrl: 'http://127.0.0.1:9', apiKey, api, maxRetries: 0 }), { model: 'svc-agent', messages: [{ role: 'user', content: 'hi' }] });
+    expect(r.last).toMatchObject({ type: 'failed', problem: { kind: 'unreachable' } });
+  });
+
+  it('tells a linked key that was refused apart from the workspace key', async () => {
+    const bad = await collect(client(), { model: 'svc-agent', messages: [{ role: 'user', content: 'hi' }], apiKey: 'sk-svc-revoked' });
+    expect(bad.last).toMatchObject({ type: 'failed', problem: { kind: 'invalid_api_key', message: expect.stringMatching(/linked API key/) } });
+  });
+});
+
+describe('ResearchClient rate limits and accounts', () => {
+  it('says when to try again after a 429', async () => {
+    const limited = await startService({ agents, env: { SVC_RATE_LIMIT_FREE: '1' } });
+    try {
+      const key = (await limited.account()).apiKey;
+      const client = new ResearchClient({ baseUrl: limited.url, apiKey: key, maxRetries: 0 });
+      await collect(client, { model: 'svc-agent', messages: [{ role: 'user', content: 'one' }] });
+      const r = await collect(client, { model: 'svc-agent', messages: [{ role: 'user', content: 'two' }] });
+      expect(r.last).toMatchObject({ type: 'failed', problem: { kind: 'rate_limited', message: expect.stringMatching(/try again in \d+ seconds/) } });
+    } finally {
+      await limited.close();
+    }
+  });
+
+  it('reads the account behind a key', async () => {
+    const client = new ResearchClient({ baseUrl: `${service.url}/`, apiKey: 'unused' });
+    expect(await client.account(apiKey)).toMatchObject({ plan: 'pro', credits: 30 });
+    await expect(client.account('sk-svc-nope')).rejects.toThrow();
+  });
+});

@@ -1,0 +1,146 @@
+import { describe, expect, it } from 'vitest';
+import { citationFooter } from '../../../adapters/shared/citations.js';
+import { idempotencyKey } from '../../../adapters/shared/idempotency.js';
+import { findKalshiEventLinks } from '../../../adapters/shared/kalshi-links.js';
+import { toMrkdwn } from '../../../adapters/shared/mrkdwn.js';
+import { TableHoldback, convertTables } from '../../../adapters/shared/tables.js';
+
+const TABLE = ['| Outcome | Model | Market |', '|:---|---:|:---:|', '| Cut 25 bp | 62% | 55% |', '| Hold | 38% | 45% |'].join('\n');
+
+describe('tables', () => {
+  it('become aligned code blocks', () => {
+    expect(convertTables(`Before\n\n${TABLE}\n\nAfter`)).toBe(
+      ['Before', '', '```', 'Outcome   | Model | Market', '----------+-------+-------', 'Cut 25 bp |   62% |  55%', 'Hold      |   38% |  45%', '```', '', 'After'].join('\n'),
+    );
+  });
+
+  it('keep the addresses of links in cells, drop emphasis', () => {
+    const t = ['| Source | Note |', '|---|---|', '| [Fed](https://fed.gov/x) | **big** `x` |'].join('\n');
+    expect(convertTables(t)).toContain('Fed (https://fed.gov/x) | big x');
+  });
+
+  it('are left alone inside code blocks, and pipes without a delimiter row are no table', () => {
+    const code = ['```', TABLE, '```'].join('\n');
+    expect(convertTables(code)).toBe(code);
+    expect(convertTables('| just a line |\nnext')).toBe('| just a line |\nnext');
+  });
+
+  it('held back in a stream come out exactly as converting the whole text would, however it is chunked', () => {
+    const text = `Intro line\n\n${TABLE}\nAfter the table\n\n| a | b |\n| x |\n\n\`\`\`\n| in | code |\n|---|---|\n\`\`\`\n${TABLE}`;
+    for (const size of [1, 2, 3, 5, 7, 13, 50, 1000]) {
+      const holdback = new TableHoldback();
+      let out = '';
+      for (let i = 0; i < text.length; i += size) out += holdback.push(text.slice(i, i + size));
+      out += holdback.end();
+      expect(out, `chunks of ${size}`).toBe(convertTables(text));
+    }
+  });
+
+  it('release plain text at once while streaming', () => {
+    const holdback = new TableHoldback();
+    expect(holdback.push('Hello wor')).toBe('Hello wor');
+    expect(holdback.push('ld\n| a |')).toBe('ld\n');
+    expect(holdback.push(' b |\n|---|---|\n| 1 | 2 |\n')).toBe('');
+    expect(holdback.push('Done')).toBe('```\na | b\n--+--\n1 | 2\n```\nDone');
+  });
+});
+
+describe('toMrkdwn', () => {
+  it('converts emphasis, links, headings, lists and escapes', () => {
+    expect(toMrkdwn('# Fed outlook')).toBe('*Fed outlook*');
+    expect(toMrkdwn('**bold** and *italic* and ~~gone~~ and __also bold__')).toBe('*bold* and _italic_ and ~gone~ and *also bold*');
+    expect(toMrkdwn('See [the statement](https://fed.gov/a?x=1&y=2) [1].')).toBe('See <https://fed.gov/a?x=1&y=2|the statement> [1].');
+    expect(toMrkdwn('- one\n  - nested\n* two')).toBe('• one\n    ◦ nested\n• two');
+    expect(toMrkdwn('AT&T <b> 5 > 3')).toBe('AT&amp;T &lt;b&gt; 5 &gt; 3');
+    expect(toMrkdwn('> quoted **text**')).toBe('> quoted *text*');
+    expect(toMrkdwn('use `a < b` here')).toBe('use `a &lt; b` here');
+    expect(toMrkdwn('<https://kalshi.com/markets/a/b/c>')).toBe('<https://kalshi.com/markets/a/b/c>');
+  });
+
+  it('keeps code blocks verbatim (escaped) and drops the language tag', () => {
+    expect(toMrkdwn('```ts\nconst a = b && c < d;\n**not bold**\n```')).toBe('```\nconst a = b &amp;&amp; c &lt; d;\n**not bold**\n```');
+  });
+
+  it('makes tables readable', () => {
+    const out = toMrkdwn(TABLE);
+    expect(out.startsWith('```\nOutcome   | Model | Market')).toBe(true);
+    expect(out.endsWith('```')).toBe(true);
+  });
+
+  it('never lets a label break the link syntax', () => {
+    expect(toMrkdwn('[a|b>c](https://x.com/p)')).toBe('<https://x.com/p|a¦b&gt;c>');
+  });
+});
+
+describe('citation footers', () => {
+  const citations = [
+    { order: 2, name: 'Kalshi market page', url: 'https://kalshi.com/markets/kxfed/fed/kxfed-25dec' },
+    { order: 1, name: 'Fed statement [PDF]', url: 'https://fed.gov/a_(b).pdf#page=2' },
+    { order: 1, name: 'duplicate', url: 'https://x' },
+  ];
+
+  it('numbers the sources in order, in each platform style', () => {
+    expect(citationFooter(citations, 'slack')).toBe(
+      '\n\n*Sources*\n[1] <https://fed.gov/a_(b).pdf#page=2|Fed statement [PDF]>\n[2] <https://kalshi.com/markets/kxfed/fed/kxfed-25dec|Kalshi market page>',
+    );
+    expect(citationFooter(citations, 'discord')).toBe(
+      '\n\n**Sources**\n[1] [Fed statement \\[PDF\\]](<https://fed.gov/a_(b).pdf#page=2>)\n[2] [Kalshi market page](<https://kalshi.com/markets/kxfed/fed/kxfed-25dec>)',
+    );
+    expect(citationFooter(citations, 'markdown')).toContain('[1] [Fed statement \\[PDF\\]](https://fed.gov/a_%28b%29.pdf#page=2)');
+  });
+
+  it('is empty without sources', () => {
+    expect(citationFooter([], 'slack')).toBe('');
+  });
+});
+
+describe('Kalshi event links', () => {
+  it.each([
+    'https://kalshi.com/markets/kxfeddecision/fed-meeting/kxfeddecision-25dec',
+    'HTTPS://WWW.KALSHI.COM/markets/KXFEDDECISION/Fed-Meeting/KXFEDDECISION-25DEC',
+    'https://kalshi.com/markets/kxfeddecision/fed-meeting/kxfeddecision-25dec/',
+    'https://kalshi.com/markets/kxfeddecision/fed-meeting/kxfeddecision-25dec?ref=share&x=1',
+    'https://kalshi.com/markets/kxfeddecision/fed-meeting/kxfeddecision-25dec#rules',
+    '<https://kalshi.com/markets/kxfeddecision/fed-meeting/kxfeddecision-25dec|Fed>',
+    'see (https://kalshi.com/markets/kxfeddecision/fed-meeting/kxfeddecision-25dec).',
+  ])('finds %s', (text) => {
+    expect(findKalshiEventLinks(text)).toEqual([
+      {
+        url: 'https://kalshi.com/markets/kxfeddecision/fed-meeting/kxfeddecision-25dec',
+        series: 'kxfeddecision',
+        slug: 'fed-meeting',
+        eventTicker: 'KXFEDDECISION-25DEC',
+        title: 'Fed meeting (KXFEDDECISION-25DEC)',
+      },
+    ]);
+  });
+
+  it.each([
+    'https://kalshi.com/markets/kxfeddecision',
+    'https://kalshi.com/markets/kxfed/fed-meeting',
+    'https://kalshi.com/markets/a/b/c/d',
+    'https://notkalshi.com/markets/a/b/c',
+    'https://kalshi.com.evil.example/markets/a/b/c',
+    'no link here',
+  ])('ignores %s', (text) => {
+    expect(findKalshiEventLinks(text)).toEqual([]);
+  });
+
+  it('finds several, once each, in order', () => {
+    const links = findKalshiEventLinks(
+      'https://kalshi.com/markets/b/bee/b-1 and https://kalshi.com/markets/a/ay/a-1 and again https://kalshi.com/markets/b/bee/B-1',
+    );
+    expect(links.map((l) => l.eventTicker)).toEqual(['B-1', 'A-1']);
+  });
+});
+
+describe('idempotency keys', () => {
+  it('are stable, printable and bounded', () => {
+    expect(idempotencyKey('slack', 'T1', 'C1', '1700000000.000100')).toBe('svc:slack:T1:C1:1700000000.000100');
+    expect(idempotencyKey('slack', 'T1', 'C1', '1')).not.toBe(idempotencyKey('slack', 'T1', 'C1', '2'));
+    const long = idempotencyKey('discord', 'x'.repeat(400));
+    expect(long.length).toBeLessThanOrEqual(255);
+    expect(long).toBe(idempotencyKey('discord', 'x'.repeat(400)));
+    expect(idempotencyKey('slack', 'a b\u00e9')).toMatch(/^[\x21-\x7e]+$/);
+  });
+});

@@ -1,0 +1,369 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { citationFooter } from '../../../adapters/shared/citations.js';
+import { toMrkdwn } from '../../../adapters/shared/mrkdwn.js';
+import { convertTables } from '../../../adapters/shared/tables.js';
+import { CITATIONS, longReport, newAgentLog, paidReportAgent, researchAgents, type AgentLog } from '../helpers/agents.js';
+import { FakeClock, settle } from '../helpers/fake-clock.js';
+import { BOT_USER, TEAM } from './fake-slack.js';
+import { CHANNEL, USER, shownTexts, startSlackHarness, type SlackHarness, type SlackHarnessOptions } from './harness.js';
+
+let h: SlackHarness | undefined;
+let log: AgentLog;
+
+afterEach(async () => {
+  await h?.close();
+  h = undefined;
+});
+
+async function start(opts: Partial<SlackHarnessOptions> = {}): Promise<SlackHarness> {
+  log = newAgentLog();
+  h = await startSlackHarness({ agents: researchAgents(log), ...opts });
+  return h;
+}
+
+/** Fence lines are what splitting adds (closing and reopening code blocks); without them the parts must equal the whole. */
+const withoutFenceLines = (s: string) =>
+  s
+    .split('\n')
+    .filter((l) => !l.startsWith('```'))
+    .join('\n');
+
+const SLACK_FOOTER = citationFooter(CITATIONS.slice(0, 1), 'slack');
+/** Long answers cite both sources. */
+const LONG_FOOTER = citationFooter(CITATIONS, 'slack');
+
+describe('Slack: /svc ask', () => {
+  it('acknowledges at once, posts the question, and answers in its thread with numbered source links', async () => {
+    await start();
+    const res = await h!.command('ask What did the Fed decide?');
+    expect(res.status).toBe(200);
+    expect(await res.text()).toBe('');
+    await h!.until(() => {
+      const [root] = h!.slack.rootMessages(CHANNEL);
+      expect(root?.text).toBe(`<@${USER}> asked: What did the Fed decide?`);
+      expect(shownTexts(h!.slack, root!.ts)).toEqual([`Answer to "What did the Fed decide?" [1].${SLACK_FOOTER}`]);
+    });
+    expect(SLACK_FOOTER).toBe(`\n\n*Sources*\n[1] <${CITATIONS[0]!.url}|${CITATIONS[0]!.name}>`);
+    const request = log.requests.at(-1)!;
+    expect(request.model.id).toBe('svc-agent');
+    expect(request.messages).toEqual([{ role: 'user', content: 'What did the Fed decide?' }]);
+    expect(request.idempotencyKey).toMatch(/^svc:slack:command:T0TEAM:trigger-\d+$/);
+    // The status line was the first thing in the thread, then became the answer.
+    const [root] = h!.slack.rootMessages(CHANNEL);
+    const firstPost = h!.slack.callsOf('chat.postMessage').find((c) => c.args.thread_ts === root!.ts)!;
+    expect(firstPost.args.text).toMatch(/^:hourglass_flowing_sand: Researching your question… \(0:00\)/);
+  });
+
+  it('acknowledges before the answer exists', async () => {
+    await start();
+    const res = await h!.command('ask feed: slow question');
+    expect(res.status).toBe(200); // the agent has not said a word yet
+    await h!.until(() => expect(h!.slack.rootMessages(CHANNEL)).toHaveLength(1));
+    log.feed.text('Eventually');
+    log.feed.done();
+    await h!.until(() => expect(shownTexts(h!.slack, h!.slack.rootMessages(CHANNEL)[0]!.ts)).toEqual(['Eventually']));
+  });
+
+  it('rejects requests that are not signed by Slack', async () => {
+    await start();
+    const res = await fetch(h!.eventsUrl, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'command=/svc&text=ask+hi' });
+    expect(res.status).toBe(401);
+    expect(h!.slack.callsOf('chat.postMessage')).toHaveLength(0);
+  });
+
+  it('answers /svc help privately', async () => {
+    await start();
+    await h!.command('help', { triggerId: 'help-1' });
+    await h!.until(() => expect(h!.slack.responses).toHaveLength(1));
+    expect(h!.slack.responses[0]).toMatchObject({ response_type: 'ephemeral', text: expect.stringContaining('/svc ask &lt;question&gt;') });
+    expect(h!.slack.callsOf('chat.postMessage')).toHaveLength(0);
+  });
+});
+
+describe('Slack: reports', () => {
+  it('/svc report streams the report, tables readable, sources numbered', async () => {
+    await start();
+    await h!.command('report <https://kalshi.com/markets/kxfeddecision/fed-meeting/kxfeddecision-25dec>');
+    await h!.until(() => {
+      const [root] = h!.slack.rootMessages(CHANNEL);
+      expect(root?.text).toBe(`<@${USER}> asked for a report on <https://kalshi.com/markets/kxfeddecision/fed-meeting/kxfeddecision-25dec|Fed meeting (KXFEDDECISION-25DEC)>`);
+      const [answer] = shownTexts(h!.slack, root!.ts);
+      expect(answer).toContain('*Report for fed-meeting*');
+      expect(answer).toContain('```\nOutcome | Model | Market\n--------+-------+-------\nYes     |   62% |    55%');
+      expect(answer).toContain('The market underprices _Yes_ [1][2].');
+      expect(answer!.endsWith(citationFooter(CITATIONS, 'slack'))).toBe(true);
+    });
+    const request = log.requests.at(-1)!;
+    expect(request.model.id).toBe('svc-prediction-markets-agent');
+    expect(request.model.variant).toBeNull();
+    expect(request.messages).toEqual([{ role: 'user', content: 'https://kalshi.com/markets/kxfeddecision/fed-meeting/kxfeddecision-25dec' }]);
+  });
+
+  it('a mention with a Kalshi link gets the report in the message thread', async () => {
+    await start();
+    const m = h!.slack.addUserMessage(CHANNEL, USER, `<@${BOT_USER}> what about <https://KALSHI.com/markets/kxcpi/cpi-print/kxcpi-26jan?ref=x|this one>`);
+    await h!.event({ type: 'app_mention', user: USER, text: m.text, ts: m.ts, channel: CHANNEL });
+    await h!.until(() => expect(shownTexts(h!.slack, m.ts).join('')).toContain('*Report for cpi-print*'));
+    expect(log.requests.at(-1)!.messages[0]!.content).toBe('https://kalshi.com/markets/kxcpi/cpi-print/kxcpi-26jan');
+  });
+
+  it('splits a 15,000-character answer over thread messages without losing a character', async () => {
+    await start();
+    await h!.command('ask give me the long answer');
+    let texts: string[] = [];
+    await h!.until(() => {
+      const [root] = h!.slack.rootMessages(CHANNEL);
+      texts = shownTexts(h!.slack, root!.ts);
+      expect(texts.at(-1)).toContain('*Sources*');
+    }, 30_000);
+    const expected = toMrkdwn(longReport(15_000, 'Long answer')) + LONG_FOOTER;
+    expect(texts.length).toBeGreaterThanOrEqual(5);
+    for (const t of texts) expect(t.length).toBeLessThanOrEqual(3500);
+    expect(withoutFenceLines(texts.join(''))).toBe(withoutFenceLines(expected));
+    // Code blocks are closed at the end of a message and reopened in the next one.
+    for (const t of texts) expect((t.match(/^```/gm) ?? []).length % 2).toBe(0);
+  });
+});
+
+describe('Slack: thread follow-ups', () => {
+  it('a reply in the thread carries the earlier turns, in order', async () => {
+    await start();
+    await h!.command('ask first question');
+    let rootTs = '';
+    await h!.until(() => {
+      rootTs = h!.slack.rootMessages(CHANNEL)[0]!.ts;
+      expect(shownTexts(h!.slack, rootTs)).toHaveLength(1);
+      expect(shownTexts(h!.slack, rootTs)[0]).toContain('Sources');
+    });
+    const reply = h!.slack.addUserMessage(CHANNEL, USER, 'and the *second* one?', rootTs);
+    await h!.event({ type: 'message', channel_type: 'channel', user: USER, text: reply.text, ts: reply.ts, thread_ts: rootTs, channel: CHANNEL });
+    await h!.until(() => expect(shownTexts(h!.slack, rootTs)).toHaveLength(2));
+    const followUp = log.requests.at(-1)!;
+    expect(followUp.messages.map((m) => m.role)).toEqual(['user', 'assistant', 'user']);
+    expect(followUp.messages[0]!.content).toBe('first question');
+    expect(followUp.messages[1]!.content).toContain('Answer to "first question" [1].');
+    expect(followUp.messages[2]!.content).toBe('and the *second* one?');
+    expect(h!.slack.callsOf('conversations.replies').at(-1)!.args).toMatchObject({ channel: CHANNEL, ts: rootTs });
+  });
+
+  it('ignores replies in threads it never answered in, and its own messages', async () => {
+    await start();
+    const other = h!.slack.addUserMessage(CHANNEL, USER, 'unrelated');
+    const reply = h!.slack.addUserMessage(CHANNEL, USER, 'chatter', other.ts);
+    await h!.event({ type: 'message', channel_type: 'channel', user: USER, text: reply.text, ts: reply.ts, thread_ts: other.ts, channel: CHANNEL });
+    await h!.event({ type: 'message', channel_type: 'channel', user: BOT_USER, bot_id: 'B0BOT', text: 'my own', ts: h!.slack.nextTs(), channel: CHANNEL });
+    await h!.event({ type: 'message', channel_type: 'channel', user: USER, text: 'no mention, no thread', ts: h!.slack.nextTs(), channel: CHANNEL });
+    await h!.sentinel();
+    expect(log.requests.map((r) => r.messages.at(-1)!.content)).toEqual([expect.stringMatching(/^sentinel/)]);
+    expect(h!.slack.messages.filter((m) => m.channel === CHANNEL && m.user === BOT_USER)).toHaveLength(0);
+  });
+});
+
+describe('Slack: retries', () => {
+  it('a retried event is answered once and charged once, even after a restart', async () => {
+    log = newAgentLog();
+    h = await startSlackHarness({ agents: (core) => [...researchAgents(log).filter((a) => a.id !== 'svc-prediction-markets-agent'), paidReportAgent(core, log)], credits: 10 });
+    const m = h.slack.addUserMessage(CHANNEL, USER, `<@${BOT_USER}> https://kalshi.com/markets/kxfed/fed/kxfed-25dec`);
+    const event = { type: 'app_mention', user: USER, text: m.text, ts: m.ts, channel: CHANNEL };
+    await h.event(event, { eventId: 'Ev0RETRY' });
+    await h.event(event, { eventId: 'Ev0RETRY', retryNum: 1 });
+    await h.until(() => expect(shownTexts(h!.slack, m.ts).join('')).toContain('Sources'));
+    await h.restart();
+    await h.event(event, { eventId: 'Ev0RETRY', retryNum: 2 });
+    await h.sentinel();
+    expect(h.slack.threadReplies(CHANNEL, m.ts)).toHaveLength(1);
+    expect(log.requests.filter((r) => r.model.id === 'svc-prediction-markets-agent')).toHaveLength(1);
+    expect(log.requests[0]!.idempotencyKey).toBe(`svc:slack:message:${TEAM}:${CHANNEL}:${m.ts}:KXFED-25DEC`);
+    const account = (await (await fetch(`${h.service.url}/v1/account`, { headers: { authorization: `Bearer ${h.apiKey}` } })).json()) as { credits: number };
+    expect(account.credits).toBe(7);
+  });
+});
+
+describe('Slack: errors reach the person', () => {
+  it.each([
+    ['https://kalshi.com/markets/kx/free-plan/kx-1', /needs the Plus, Pro or Enterprise plan.*`\/svc link &lt;api key&gt;`/],
+    ['https://kalshi.com/markets/kx/no-credits/kx-1', /not enough credits/],
+    ['https://kalshi.com/markets/kx/unknown-event/kx-1', /Kalshi has no event at that address/],
+  ])('%s', async (url, message) => {
+    await start();
+    await h!.command(`report ${url}`);
+    await h!.until(() => {
+      const [root] = h!.slack.rootMessages(CHANNEL);
+      const [shown] = shownTexts(h!.slack, root!.ts);
+      expect(shown).toMatch(/^:warning: /);
+      expect(shown).toMatch(message);
+    });
+  });
+
+  it('a /svc report without a Kalshi event link is answered privately', async () => {
+    await start();
+    await h!.command('report https://example.com/not-kalshi');
+    await h!.until(() => expect(h!.slack.responses[0]?.text).toMatch(/not a Kalshi event link/));
+    expect(h!.slack.rootMessages(CHANNEL)).toHaveLength(0);
+  });
+
+  it('a broken stream keeps its text and says it was interrupted', async () => {
+    await start();
+    await h!.command('ask please break');
+    await h!.until(() => {
+      const [shown] = shownTexts(h!.slack, h!.slack.rootMessages(CHANNEL)[0]!.ts);
+      expect(shown).toMatch(/^The first half of the answer\n\n:warning: The answer was interrupted before it finished: /);
+    });
+  });
+
+  it('an answer cut short by a shutdown says so', async () => {
+    await start();
+    await h!.command('ask feed: never finishes');
+    await h!.until(() => expect(h!.slack.callsOf('chat.postMessage')).toHaveLength(2)); // root, status line
+    log.feed.text('Some text before the restart. ');
+    await h!.until(() => expect(shownTexts(h!.slack, h!.slack.rootMessages(CHANNEL)[0]!.ts)[0]).toContain('Some text'));
+    await h!.bot.stop(50);
+    expect(shownTexts(h!.slack, h!.slack.rootMessages(CHANNEL)[0]!.ts)).toEqual([
+      'Some text before the restart. \n\n:warning: The answer was interrupted before it finished: The bot was restarted before this answer was finished. Please ask again.',
+    ]);
+  });
+
+  it('says when the service cannot be reached', async () => {
+    await start({ apiUrl: 'http://127.0.0.1:9' });
+    await h!.command('ask anything');
+    await h!.until(() => {
+      const [shown] = shownTexts(h!.slack, h!.slack.rootMessages(CHANNEL)[0]!.ts);
+      expect(shown).toBe(':warning: The research service cannot be reached right now. Please try again in a few minutes.');
+    });
+  });
+});
+
+describe('Slack: native streaming', () => {
+  const MD_FOOTER = citationFooter(CITATIONS.slice(0, 1), 'markdown');
+
+  it('streams with chat.startStream, appendStream and stopStream, and removes the status message', async () => {
+    await start({ nativeStreaming: true });
+    await h!.command('ask feed: native pieces');
+    await h!.until(() => expect(h!.slack.callsOf('chat.postMessage')).toHaveLength(2)); // root, status line
+    const rootTs = h!.slack.rootMessages(CHANNEL)[0]!.ts;
+    log.feed.text('First part of the answer. ');
+    await h!.until(() => expect(h!.slack.callsOf('chat.startStream')).toHaveLength(1));
+    expect(h!.slack.callsOf('chat.startStream')[0]!.args).toMatchObject({ channel: CHANNEL, thread_ts: rootTs, recipient_user_id: USER, recipient_team_id: TEAM, markdown_text: 'First part of the answer. ' });
+    log.feed.text('Second part. ');
+    await h!.until(() => expect(h!.slack.callsOf('chat.appendStream')).toHaveLength(1));
+    log.feed.text('Third [1].');
+    log.feed.done(CITATIONS.slice(0, 1));
+    await h!.until(() => expect(h!.slack.threadReplies(CHANNEL, rootTs)[0]?.streaming).toBe(false));
+    await h!.quiet();
+    const [streamed, ...others] = h!.slack.threadReplies(CHANNEL, rootTs);
+    expect(others).toHaveLength(0);
+    expect(streamed!.markdown).toBe(`First part of the answer. Second part. Third [1].${MD_FOOTER}`);
+    expect(MD_FOOTER).toBe(`\n\n**Sources**\n[1] [${CITATIONS[0]!.name}](${CITATIONS[0]!.url})`);
+    expect(h!.slack.callsOf('chat.delete')).toHaveLength(1); // the status line
+    expect(h!.slack.callsOf('chat.update')).toHaveLength(0);
+  });
+
+  it('continues a long answer in further streamed messages under the size limit, nothing lost', async () => {
+    await start({ nativeStreaming: true });
+    await h!.command('ask the long answer please');
+    let rootTs = '';
+    await h!.until(() => {
+      rootTs = h!.slack.rootMessages(CHANNEL)[0]!.ts;
+      const streams = h!.slack.threadReplies(CHANNEL, rootTs);
+      expect(streams.length).toBeGreaterThanOrEqual(2);
+      expect(streams.every((m) => m.streaming === false)).toBe(true);
+      expect(streams.at(-1)!.markdown).toContain('**Sources**');
+    }, 30_000);
+    const streams = h!.slack.threadReplies(CHANNEL, rootTs);
+    for (const m of streams) expect(m.markdown!.length).toBeLessThanOrEqual(12_000);
+    const expected = convertTables(longReport(15_000, 'Long answer')) + citationFooter(CITATIONS, 'markdown');
+    expect(withoutFenceLines(streams.map((m) => m.markdown).join(''))).toBe(withoutFenceLines(expected));
+    for (const m of streams) expect((m.markdown!.match(/^```/gm) ?? []).length % 2).toBe(0);
+  });
+
+  it('falls back to post and chat.update on feature_not_enabled, and stops trying for the process', async () => {
+    await start({ nativeStreaming: true });
+    h!.slack.fail('chat.startStream', 'feature_not_enabled');
+    await h!.command('ask first');
+    await h!.until(() => expect(shownTexts(h!.slack, h!.slack.rootMessages(CHANNEL)[0]!.ts)).toEqual([`Answer to "first" [1].${SLACK_FOOTER}`]));
+    await h!.command('ask second');
+    await h!.until(() => expect(shownTexts(h!.slack, h!.slack.rootMessages(CHANNEL)[1]?.ts ?? '')).toEqual([`Answer to "second" [1].${SLACK_FOOTER}`]));
+    expect(h!.slack.callsOf('chat.startStream')).toHaveLength(1);
+    expect(h!.slack.callsOf('chat.update').length).toBeGreaterThan(0);
+  });
+
+  it('continues in posted messages when Slack stops accepting a stream, keeping every character', async () => {
+    await start({ nativeStreaming: true });
+    h!.slack.fail('chat.appendStream', 'message_not_in_streaming_state');
+    await h!.command('ask feed: will be cut');
+    await h!.until(() => expect(h!.slack.callsOf('chat.postMessage')).toHaveLength(2));
+    const rootTs = h!.slack.rootMessages(CHANNEL)[0]!.ts;
+    log.feed.text('Streamed part. ');
+    await h!.until(() => expect(h!.slack.callsOf('chat.startStream')).toHaveLength(1));
+    log.feed.text('Posted **part** [1].');
+    log.feed.done(CITATIONS.slice(0, 1));
+    await h!.until(() => expect(shownTexts(h!.slack, rootTs).at(-1)).toContain('Sources'));
+    await h!.quiet();
+    expect(shownTexts(h!.slack, rootTs)).toEqual(['Streamed part. ', `Posted *part* [1].${SLACK_FOOTER}`]);
+    expect(h!.slack.callsOf('chat.startStream')).toHaveLength(1); // this message only: not latched off
+  });
+});
+
+describe('Slack: edit rate', () => {
+  it('edits a message at most once per second, with the latest text, and the final edit lands', async () => {
+    const clock = new FakeClock(Date.now());
+    await start({ clock, editIntervalMs: 1000, statusIntervalMs: 10_000 });
+    await h!.command('ask feed: stream slowly');
+    await h!.until(() => expect(h!.slack.rootMessages(CHANNEL)).toHaveLength(1));
+    const rootTs = h!.slack.rootMessages(CHANNEL)[0]!.ts;
+    await h!.until(() => expect(h!.slack.threadReplies(CHANNEL, rootTs)).toHaveLength(1)); // the status line
+    let full = '';
+    for (let i = 0; i < 40; i++) {
+      const piece = `piece${i} `;
+      full += piece;
+      log.feed.text(piece);
+      await new Promise((r) => setTimeout(r, 25)); // let the delta reach the adapter
+      await clock.advance(150);
+    }
+    log.feed.done(CITATIONS.slice(0, 1));
+    const expected = `${full}${SLACK_FOOTER}`;
+    for (let i = 0; i < 200 && shownTexts(h!.slack, rootTs)[0] !== expected; i++) {
+      await settle();
+      await new Promise((r) => setTimeout(r, 10));
+      await clock.advance(200);
+    }
+    expect(shownTexts(h!.slack, rootTs)).toEqual([expected]);
+    const updates = h!.slack.callsOf('chat.update').filter((c) => c.args.ts === h!.slack.threadReplies(CHANNEL, rootTs)[0]!.ts);
+    expect(updates.length).toBeGreaterThanOrEqual(3); // edited while streaming, not only at the end
+    for (let i = 1; i < updates.length; i++) {
+      expect(updates[i]!.at - updates[i - 1]!.at).toBeGreaterThanOrEqual(1000);
+      expect(updates[i]!.args.text).not.toBe(updates[i - 1]!.args.text);
+    }
+    // Each edit showed a longer prefix of the answer than the one before.
+    const shown = updates.map((u) => String(u.args.text).replace(/ :writing_hand:$/, '').replace(SLACK_FOOTER, ''));
+    for (let i = 1; i < shown.length; i++) expect(shown[i]!.startsWith(shown[i - 1]!.startsWith(':hourglass') ? '' : shown[i - 1]!)).toBe(true);
+  });
+});
+
+describe('Slack: per-person billing', () => {
+  it('/svc link binds a person\'s own key (stored encrypted), used for their questions; /svc unlink undoes it', async () => {
+    await start();
+    const own = await h!.service.account({ plan: 'plus', credits: 5, email: 'ana@example.com' });
+    await h!.command(`link ${own.apiKey}`, { triggerId: 'link-1' });
+    await h!.until(() => expect(h!.slack.responses[0]?.text).toMatch(/Linked: .*ana@example.com, plan \*plus\*, 5 credits/));
+    expect(h!.slack.responses[0]!.response_type).toBe('ephemeral');
+    const sealed = h!.store.sealedValue(`slack:${TEAM}:${USER}`)!;
+    expect(sealed).toMatch(/^v1\./);
+    expect(sealed).not.toContain(own.apiKey);
+    await h!.command('ask whose account?');
+    await h!.until(() => expect(log.requests).toHaveLength(1));
+    expect(log.requests[0]!.caller.accountId).toBe(own.id);
+    await h!.command('unlink', { triggerId: 'unlink-1' });
+    await h!.until(() => expect(h!.slack.responses[1]?.text).toMatch(/Unlinked/));
+    await h!.command('ask and now?');
+    await h!.until(() => expect(log.requests).toHaveLength(2));
+    expect(log.requests[1]!.caller.accountId).toBe(h!.accountId);
+  });
+
+  it('refuses a key the service does not accept', async () => {
+    await start();
+    await h!.command('link sk-svc-not-a-key', { triggerId: 'link-bad' });
+    await h!.until(() => expect(h!.slack.responses[0]?.text).toMatch(/That key did not work, so nothing was linked/));
+    expect(h!.store.linkedKey(`slack:${TEAM}:${USER}`)).toBeNull();
+  });
+});

@@ -1,0 +1,40 @@
+import { describe, expect, it } from 'vitest';
+import { safePrefix } from '../../../adapters/slack/native-stream.js';
+import { slackToPlain } from '../../../adapters/slack/texts.js';
+import { tsBefore } from '../../../adapters/slack/thread.js';
+
+describe('safePrefix (what a native stream may append now)', () => {
+  it.each([
+    ['Hello wor', 'Hello '],
+    ['Hello world ', 'Hello world '],
+    ['See [the statement](https://fed.gov/a b', 'See '],
+    ['See [the sta', 'See '],
+    ['A <https://x.com|lab', 'A '],
+    ['Run `npm te', 'Run '],
+    ['Run `npm test` now', 'Run `npm test` '],
+    ['Done [1]. And [2', 'Done [1]. And '],
+    ['```ts\nconst a', '```ts\nconst '],
+    ['nospace', ''],
+  ])('%j → %j', (text, expected) => {
+    expect(safePrefix(text)).toBe(expected);
+  });
+
+  it('sends a single enormous token rather than stall', () => {
+    expect(safePrefix('x'.repeat(3000))).toHaveLength(3000);
+  });
+});
+
+describe('Slack text helpers', () => {
+  it('turn Slack markup into plain text for the API', () => {
+    expect(slackToPlain('<@U0BOT> what about <https://kalshi.com/markets/a/b/c|this> &amp; <@U0ANA|ana> in <#C1|general>?', 'U0BOT')).toBe(
+      'what about this (https://kalshi.com/markets/a/b/c) & @ana in #general?',
+    );
+    expect(slackToPlain('<https://example.com>  x &lt; y')).toBe('https://example.com x < y');
+  });
+
+  it('order message timestamps', () => {
+    expect(tsBefore('1700000000.000100', '1700000000.000200')).toBe(true);
+    expect(tsBefore('1700000000.9', '1700000001.000001')).toBe(true);
+    expect(tsBefore('1700000001.000001', '1700000001.000001')).toBe(false);
+  });
+});
