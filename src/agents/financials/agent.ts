@@ -8,7 +8,8 @@ import { parseConversation } from '../../data/sec/question.js';
 import type { CompanyRef } from '../../data/sec/types.js';
 import { answerSecQuestion } from '../sec/agent.js';
 import { capitalise } from '../sec/format.js';
-import type { Agent, AgentEvent, AgentRequest, Citation } from '../types.js';
+import { SourceList } from '../citations.js';
+import type { Agent, AgentEvent, AgentRequest } from '../types.js';
 
 export const FINANCIALS_AGENT_ID = 'svc-financials-agent';
 
@@ -45,7 +46,7 @@ const pct = (x: number) => `${x >= 0 ? '+' : '−'}${Math.abs(x * 100).toFixed(1
 /** A table cell: the figure in the row's scale ("85,777" in millions, "1.40" per share). */
 function cell(v: MetricValue | null, metric: MetricDef, scale: number): string {
   if (!v) return '—';
-  const digits = metric.unit === 'perShare' ? 2 : scale >= 6 ? 0 : 0;
+  const digits = metric.unit === 'perShare' ? 2 : 0;
   const n = (v.value / 10 ** scale).toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: metric.unit === 'perShare' ? 4 : digits });
   return `${n}${v.derivation ? '†' : ''}${v.approximate ? ' (approx.)' : ''}`;
 }
@@ -60,22 +61,7 @@ function rowUnit(metric: MetricDef, unit: string): { scale: number; label: strin
 
 const periodLabel = (p: FiscalPeriod, calendarYear: boolean) => (p.kind === 'year' ? `FY${p.fy}` : `Q${p.q} ${calendarYear ? '' : 'FY'}${p.fy}`);
 
-/** Numbers sources in reading order, one per page of a filing. */
-class Sources {
-  readonly list: Citation[] = [];
-  readonly #byKey = new Map<string, number>();
-  cite(c: FactCitation): string {
-    let n = this.#byKey.get(c.key);
-    if (n === undefined) {
-      n = this.list.length + 1;
-      this.#byKey.set(c.key, n);
-      this.list.push({ order: n, name: c.name, url: c.url });
-    }
-    return `[${n}]`;
-  }
-}
-
-async function table(lib: SecLibrary, ref: CompanyRef, metrics: MetricId[], span: Span, sources: Sources, progress: (m: string) => void): Promise<string[]> {
+async function table(lib: SecLibrary, ref: CompanyRef, metrics: MetricId[], span: Span, sources: SourceList, progress: (m: string) => void): Promise<string[]> {
   const { company, financials } = await lib.profile(ref);
   if (!financials) return [`**${company.name} (${company.ticker})** files no XBRL financial data with the SEC, so there are no figures to tabulate.`];
   const periods: FiscalPeriod[] = span.kind === 'quarter' ? financials.calendar.quarters : financials.calendar.years;
@@ -98,7 +84,8 @@ async function table(lib: SecLibrary, ref: CompanyRef, metrics: MetricId[], span
       return cites;
     }),
   );
-  const header = shown.map((p, i) => `${periodLabel(p, calendarYear)} ${[...new Set(columnCites[i]!.map((c) => sources.cite(c)))].join('')}`);
+  // One source per page of a filing.
+  const header = shown.map((p, i) => `${periodLabel(p, calendarYear)} ${[...new Set(columnCites[i]!.map((c: FactCitation) => sources.cite(c.key, c.name, c.url)))].join('')}`);
 
   const lines: string[] = [
     `### ${company.name} (${company.ticker}), ${span.kind === 'quarter' ? 'by fiscal quarter' : 'by fiscal year'}${calendarYear ? '' : ` (its fiscal year ends ${financials.calendar.describeYearEnd()})`}`,
@@ -155,7 +142,7 @@ export function financialsAgent(core: Core): Agent {
         return;
       }
       const metrics = question.metrics.length ? question.metrics : (['revenue', 'netIncome'] as MetricId[]);
-      const sources = new Sources();
+      const sources = new SourceList();
       const progress: string[] = [];
       const lines: string[] = [];
       for (const mention of found.slice(0, MAX_COMPANIES)) {

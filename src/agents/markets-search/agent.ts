@@ -1,11 +1,11 @@
 import type { KalshiClient } from '../../data/kalshi/client.js';
 import { eventPage, priceLine } from '../prediction-markets/summary.js';
+import { utcMinute as utc } from '../citations.js';
 import type { Agent, AgentEvent, Citation } from '../types.js';
 import type { OpenEventsIndex } from './index.js';
 
 export const SEARCH_AGENT_ID = 'svc-markets-search-agent';
 
-const utc = (d: Date) => `${d.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
 
 /** Finds open Kalshi events for a question and answers with their current prices and links. */
 export async function searchMarkets(client: KalshiClient, index: OpenEventsIndex, query: string, limit = 5): Promise<{ text: string; citations: Citation[]; found: number }> {

@@ -1,3 +1,4 @@
+import { SourceList, utcMinute as utc } from '../citations.js';
 import type { Citation } from '../types.js';
 import { eventPageUrl, type EventAddress } from '../../data/kalshi/url.js';
 import { SCALE, formatCount, formatDollars, formatPercent, parseFixed } from '../../data/kalshi/numbers.js';
@@ -21,25 +22,8 @@ export interface ReportBody {
   asOf: string;
 }
 
-/** Numbers sources in order of first use, so every [n] exists and every source is cited. */
-class Sources {
-  readonly list: Citation[] = [];
-  readonly #byKey = new Map<string, number>();
-
-  cite(key: string, name: string, url: string): string {
-    let n = this.#byKey.get(key);
-    if (n === undefined) {
-      n = this.list.length + 1;
-      this.#byKey.set(key, n);
-      this.list.push({ order: n, name, url });
-    }
-    return `[${n}]`;
-  }
-}
-
 const pts = (x: number) => `${x >= 0 ? '+' : '−'}${Math.abs(x * 100).toFixed(1)} pts`;
 const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
-const utc = (d: Date) => `${d.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
 const day = (ts: number) => new Date(ts * 1000).toISOString().slice(0, 10);
 const cell = (s: string) => s.replace(/\|/g, '\\|').replace(/\n/g, ' ');
 
@@ -79,7 +63,7 @@ function move(view: MarketView, hoursAgo: number, now: number): number | null {
 
 /** Writes the research report: Markdown with numbered citations. Deterministic for the same data. */
 export function writeReport(r: Research, ctx: ReportContext): ReportBody {
-  const sources = new Sources();
+  const sources = new SourceList();
   const { event } = r;
   const seriesTicker = event.series_ticker;
   const now = Math.floor(r.asOf.getTime() / 1000);

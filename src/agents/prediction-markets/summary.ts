@@ -1,3 +1,4 @@
+import { utcMinute as utc } from '../citations.js';
 import type { Citation } from '../types.js';
 import type { KalshiClient } from '../../data/kalshi/client.js';
 import { formatPercent } from '../../data/kalshi/numbers.js';
@@ -5,7 +6,6 @@ import type { KalshiEvent, KalshiMarket } from '../../data/kalshi/types.js';
 import { notFound } from '../../errors.js';
 import { quoteOf, labelOf } from './research.js';
 
-const utc = (d: Date) => `${d.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
 const slug = (title: string) => title.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '') || 'event';
 
 /** The kalshi.com page of an event (the slug is decorative; Kalshi derives it from the series title). */

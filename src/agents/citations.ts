@@ -1,0 +1,23 @@
+import type { Citation } from './types.js';
+
+/**
+ * Numbers sources in the order they are first cited while a text is written, so every [n]
+ * has its source and every source listed is cited. The same key cites the same source.
+ */
+export class SourceList {
+  readonly list: Citation[] = [];
+  readonly #byKey = new Map<string, number>();
+
+  cite(key: string, name: string, url: string): string {
+    let n = this.#byKey.get(key);
+    if (n === undefined) {
+      n = this.list.length + 1;
+      this.#byKey.set(key, n);
+      this.list.push({ order: n, name, url });
+    }
+    return `[${n}]`;
+  }
+}
+
+/** "2026-11-19 15:00 UTC". */
+export const utcMinute = (d: Date) => `${d.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
