@@ -127,7 +127,10 @@ export async function createService(options: ServiceOptions): Promise<Service> {
         server.beginClosing();
         sweeper.stop();
         const stopped = server.app.close();
+        const started = Date.now();
         await inflight.drain(config.server.shutdownGraceMs);
+        // Paid report generations outlive their requests: let them store their reports too.
+        await flights.drain(Math.max(0, config.server.shutdownGraceMs - (Date.now() - started)));
         // Streams that ended leave keep-alive sockets behind; nothing more will be served on them.
         server.app.server.closeIdleConnections?.();
         const timer = setTimeout(() => server.app.server.closeAllConnections?.(), 1000);

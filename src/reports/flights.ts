@@ -107,6 +107,13 @@ export class ReportFlights {
     return this.#local.get(eventTicker);
   }
 
+  /** Waits (at most `ms`) for the generations running in this process: used at shutdown, since they outlive their requests. */
+  async drain(ms: number): Promise<void> {
+    const running = [...this.#local.values()].map((f) => f.done.catch(() => {}));
+    if (!running.length) return;
+    await Promise.race([Promise.all(running), new Promise((r) => setTimeout(r, ms).unref())]);
+  }
+
   async enter(eventTicker: string): Promise<{ role: 'join'; flight: Flight } | { role: 'lead'; lead: Lead }> {
     const existing = this.#local.get(eventTicker);
     if (existing) return { role: 'join', flight: existing };

@@ -270,3 +270,38 @@ describe('when the exchange misbehaves', () => {
     expect(await ledgerKinds(id)).toEqual(['grant:10']);
   });
 });
+
+describe('shutdown', () => {
+  it('lets a report generation whose client left finish and be stored before storage closes', async () => {
+    const slow = await startFakeKalshi({ latencyMs: 150 });
+    const other = await startService({
+      env: { SVC_KALSHI_API_URL: slow.apiUrl, SVC_SHUTDOWN_GRACE_MS: '20000' },
+      agents: (core) => [predictionMarketsFromCore(core, new KalshiClient(core.kalshi, () => new Date(WORLD_NOW * 1000)))],
+    });
+    try {
+      const acct = await other.account({ plan: 'pro', credits: 3 });
+      const ctrl = new AbortController();
+      const res = await fetch(`${other.baseURL}/responses`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${acct.apiKey}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ model: MODEL, input: urlOf('KXSPACEX'), stream: true, store: false }),
+        signal: ctrl.signal,
+      });
+      await res.body!.getReader().read();
+      ctrl.abort();
+      await other.service.close();
+      const { openStore } = await import('../../../src/store/db.js');
+      const store = await openStore({ dataDir: other.dataDir });
+      try {
+        expect(await store.db.selectFrom('reports').select('event_ticker').execute()).toEqual([{ event_ticker: tickerOf('KXSPACEX') }]);
+        const holds = await store.db.selectFrom('holds').select('state').execute();
+        expect(holds).toEqual([{ state: 'captured' }]);
+      } finally {
+        await store.close();
+      }
+    } finally {
+      await other.close();
+      await slow.close();
+    }
+  });
+});
