@@ -190,26 +190,35 @@ export class ResponseStore {
   ): AsyncGenerator<WireEvent> {
     let next = startingAfter + 1;
     const started = Date.now();
-    while (!signal.aborted) {
-      const live = this.#live.get(id);
-      if (live) {
-        if (live.record.accountId !== accountId) return;
-        while (next < live.events.length) yield live.events[next++]!;
-        if (live.done) continue; // finished meanwhile: the stored row has the rest
-        await new Promise<void>((resolve) => {
-          live.waiters.add(resolve);
-          signal.addEventListener('abort', () => resolve(), { once: true });
-        });
-        continue;
+    // One abort listener for the whole replay (not one per wait), removed when it ends.
+    let wake: (() => void) | null = null;
+    const onAbort = () => wake?.();
+    signal.addEventListener('abort', onAbort, { once: true });
+    try {
+      while (!signal.aborted) {
+        const live = this.#live.get(id);
+        if (live) {
+          if (live.record.accountId !== accountId) return;
+          while (next < live.events.length) yield live.events[next++]!;
+          if (live.done) continue; // finished meanwhile: the stored row has the rest
+          await new Promise<void>((resolve) => {
+            wake = resolve;
+            live.waiters.add(resolve);
+          });
+          wake = null;
+          continue;
+        }
+        const row = this.#writer.peek(id) ?? (await this.db.selectFrom('responses').selectAll().where('id', '=', id).executeTakeFirst());
+        if (!row || row.account_id !== accountId) return;
+        if (TERMINAL.has(row.status)) {
+          for (const e of encode(fromRow(row))) if (e.sequence_number >= next) yield e;
+          return;
+        }
+        if (Date.now() - started > this.#maxFollowMs) return;
+        await new Promise((r) => setTimeout(r, this.#pollMs));
       }
-      const row = this.#writer.peek(id) ?? (await this.db.selectFrom('responses').selectAll().where('id', '=', id).executeTakeFirst());
-      if (!row || row.account_id !== accountId) return;
-      if (TERMINAL.has(row.status)) {
-        for (const e of encode(fromRow(row))) if (e.sequence_number >= next) yield e;
-        return;
-      }
-      if (Date.now() - started > this.#maxFollowMs) return;
-      await new Promise((r) => setTimeout(r, this.#pollMs));
+    } finally {
+      signal.removeEventListener('abort', onAbort);
     }
   }
 

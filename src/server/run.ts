@@ -1,11 +1,13 @@
+import { setMaxListeners } from 'node:events';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { runAgent } from '../agents/runtime.js';
 import type { Agent, ModelRef, Turn } from '../agents/types.js';
 import type { ServerDeps } from './deps.js';
 import { EventPump } from './stream.js';
 
-/** The signal of a run that must not stop when its client leaves. */
+/** The signal of a run that must not stop when its client leaves; shared, so many listeners are expected. */
 const NEVER = new AbortController().signal;
+setMaxListeners(0, NEVER);
 
 export interface Run {
   pump: EventPump;

@@ -1,4 +1,4 @@
-import { once } from 'node:events';
+import { once, setMaxListeners } from 'node:events';
 import type { FastifyReply } from 'fastify';
 import type { AgentEvent, RunMeta } from '../agents/types.js';
 import { SvcError } from '../errors.js';
@@ -149,6 +149,11 @@ export class InFlight {
   #count = 0;
   #idle: (() => void) | null = null;
   readonly #deadline = new AbortController();
+
+  constructor() {
+    // Every request in flight listens to the deadline: many listeners are expected, not a leak.
+    setMaxListeners(0, this.#deadline.signal);
+  }
 
   get deadline(): AbortSignal {
     return this.#deadline.signal;
