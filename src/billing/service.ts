@@ -60,6 +60,17 @@ const toEntry = (r: Omit<Database['ledger'], 'seq'>): LedgerEntry => ({
   createdAt: Number(r.created_at),
 });
 
+/**
+ * A hold that could not move out of `held`: true when it already reached `wanted` (settling
+ * is idempotent); an error when it went the other way or does not exist.
+ */
+async function alreadySettled(db: Db, holdId: string, wanted: 'captured' | 'released'): Promise<true> {
+  const hold = await db.selectFrom('holds').select('state').where('id', '=', holdId).executeTakeFirst();
+  if (hold?.state === wanted) return true;
+  if (!hold) throw notFound('hold_not_found', `No hold with id '${holdId}'.`);
+  throw new SvcError('conflict', { code: `hold_${hold.state}`, message: `Hold ${holdId} was already ${hold.state}; it cannot be ${wanted}.` });
+}
+
 /** Appends a ledger row; callers change the balance in the same transaction. */
 export async function appendLedger(
   db: Db,
@@ -191,12 +202,7 @@ export class Billing {
         .where('state', '=', 'held')
         .returning(['account_id', 'reason'])
         .executeTakeFirst();
-      if (!settled) {
-        const hold = await trx.selectFrom('holds').select('state').where('id', '=', holdId).executeTakeFirst();
-        if (hold?.state === 'captured') return 'already_captured';
-        if (hold?.state === 'released') throw new SvcError('conflict', { code: 'hold_released', message: `Hold ${holdId} was already released; it cannot be captured.` });
-        throw notFound('hold_not_found', `No hold with id '${holdId}'.`);
-      }
+      if (!settled) return (await alreadySettled(trx, holdId, 'captured')) && 'already_captured';
       const account = await trx.selectFrom('accounts').select('credits').where('id', '=', settled.account_id).executeTakeFirstOrThrow();
       await appendLedger(trx, { accountId: settled.account_id, kind: 'capture', amount: 0, balanceAfter: Number(account.credits), reason: settled.reason, requestId, holdId, now });
       return 'captured';
@@ -213,12 +219,7 @@ export class Billing {
         .where('state', '=', 'held')
         .returning(['account_id', 'amount'])
         .executeTakeFirst();
-      if (!settled) {
-        const hold = await trx.selectFrom('holds').select('state').where('id', '=', holdId).executeTakeFirst();
-        if (hold?.state === 'released') return 'already_released';
-        if (hold?.state === 'captured') throw new SvcError('conflict', { code: 'hold_captured', message: `Hold ${holdId} was already captured; it cannot be released.` });
-        throw notFound('hold_not_found', `No hold with id '${holdId}'.`);
-      }
+      if (!settled) return (await alreadySettled(trx, holdId, 'released')) && 'already_released';
       const amount = Number(settled.amount);
       const account = await trx
         .updateTable('accounts')

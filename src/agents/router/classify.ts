@@ -1,5 +1,5 @@
 import type { Turn } from '../types.js';
-import { editDistance } from '../markets-search/search.js';
+import { editDistance } from '../../text.js';
 
 /** Where the router sends a question. */
 export type RouteKind = 'kalshi_url' | 'odds' | 'filings' | 'financials' | 'help';

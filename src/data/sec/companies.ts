@@ -1,4 +1,5 @@
 import { displayName } from './names.js';
+import { editDistance } from '../../text.js';
 import type { CompanyRef, CompanyTickersFile } from './types.js';
 
 /** A word of a question or company name, with where it was and how it was written. */
@@ -92,27 +93,6 @@ export type CompanyLookup =
   | { status: 'unknown'; suggestions: CompanyRef[] };
 
 export const refOf = (e: CompanyEntry): CompanyRef => ({ cik: e.cik, ticker: e.ticker, name: displayName(e.name) });
-
-function editDistance(a: string, b: string, cap: number): number {
-  if (Math.abs(a.length - b.length) > cap) return cap + 1;
-  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
-  let prevPrev: number[] = [];
-  for (let i = 1; i <= a.length; i++) {
-    const cur = [i];
-    let best = i;
-    for (let j = 1; j <= b.length; j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      let d = Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d = Math.min(d, prevPrev[j - 2]! + 1);
-      cur.push(d);
-      best = Math.min(best, d);
-    }
-    if (best > cap) return cap + 1;
-    prevPrev = prev;
-    prev = cur;
-  }
-  return prev[b.length]!;
-}
 
 /**
  * Every SEC filer with a ticker, searchable by ticker, by name ("Apple", "Apple Inc."), by the
