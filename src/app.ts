@@ -6,6 +6,7 @@ import { ReportStore } from './reports/store.js';
 import type { Logger } from 'pino';
 import { resolveAdminKey, type AdminKey } from './accounts/admin-key.js';
 import { AccountService } from './accounts/service.js';
+import { SessionStore } from './accounts/sessions.js';
 import { builtinAgents } from './agents/index.js';
 import { AgentRegistry } from './agents/registry.js';
 import { DocumentService } from './data/documents/service.js';
@@ -67,6 +68,7 @@ export async function createService(options: ServiceOptions): Promise<Service> {
   const adminKey = resolveAdminKey(config.auth.adminKey, config.storage.dataDir);
   const background = (what: string) => (err: unknown) => log.error({ err }, `background write failed: ${what}`);
   const accounts = new AccountService(store.db, { keyCacheTtlMs: config.auth.keyCacheTtlMs, onBackgroundError: background('api key last-used') });
+  const sessions = new SessionStore(store.db, { idleMs: config.web.sessionIdleHours * 3_600_000, absoluteMs: config.web.sessionMaxHours * 3_600_000 });
   const responses = new ResponseStore(store.db, { onBackgroundError: background('stored responses') });
   const billing = new Billing(store.db, { leaseMs: config.billing.holdLeaseMs });
   const idempotency = new IdempotencyStore(store.db, { ttlMs: config.billing.idempotencyTtlMs, lockMs: config.billing.idempotencyLockMs });
@@ -92,6 +94,7 @@ export async function createService(options: ServiceOptions): Promise<Service> {
     log,
     store,
     accounts,
+    sessions,
     responses,
     agents,
     billing,
@@ -102,11 +105,13 @@ export async function createService(options: ServiceOptions): Promise<Service> {
     adminKey: adminKey.secret,
     inflight,
     startedAt: Math.floor(Date.now() / 1000),
+    publicUrl: () => baseUrl,
   };
   const server = buildServer(deps);
   const sweeper = new Sweeper(config.billing.sweepIntervalMs, log, [
     ['expired credit holds', () => billing.sweep()],
     ['expired idempotency keys', () => idempotency.purge()],
+    ['expired web sessions', () => sessions.purge()],
     ['old rate-limit windows', () => rateLimiter.prune().then(() => 0)],
   ]);
   let closed: Promise<void> | null = null;

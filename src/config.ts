@@ -57,6 +57,21 @@ export const SETTINGS: readonly SettingSpec[] = [
     doc: 'Bearer key for /v1/admin. When empty, one is generated on first start and stored in SVC_DATA_DIR/admin.key.',
   },
   { env: 'SVC_KEY_CACHE_TTL_MS', path: 'auth.keyCacheTtlMs', kind: { type: 'int', min: 0, max: 5000 }, doc: 'How long a verified API key is trusted before it is looked up again (bounds how fast a revocation reaches every replica).' },
+  { env: 'SVC_WEB_SIGNUP', path: 'web.signup', kind: { type: 'bool' }, doc: 'Whether anyone may create an account at /signup (off: accounts only through the admin API or CLI).' },
+  {
+    env: 'SVC_SECURE_COOKIES',
+    path: 'web.secureCookies',
+    kind: { type: 'enum', values: ['auto', 'always', 'never'] },
+    doc: 'Secure attribute of the sign-in cookies. auto: over https (or an https SVC_PUBLIC_URL) and on loopback hosts; never is only for plain-http tests on another host.',
+  },
+  { env: 'SVC_SESSION_IDLE_HOURS', path: 'web.sessionIdleHours', kind: { type: 'int', min: 1, max: 24 * 90 }, doc: 'A web session unused this long ends.' },
+  { env: 'SVC_SESSION_MAX_HOURS', path: 'web.sessionMaxHours', kind: { type: 'int', min: 1, max: 24 * 365 }, doc: 'A web session ends this long after sign-in, however active.' },
+  {
+    env: 'SVC_LOGIN_ATTEMPTS_PER_MINUTE',
+    path: 'web.loginAttemptsPerMinute',
+    kind: { type: 'int', min: 1, max: 1000 },
+    doc: 'Log-in attempts allowed per email per minute (four times as many per client address); sign-ups per client address per minute.',
+  },
   { env: 'SVC_REPORT_COST_CREDITS', path: 'billing.reportCostCredits', kind: { type: 'int', min: 0, max: 1_000_000 }, doc: 'Credits one generated prediction-market report costs.' },
   { env: 'SVC_HOLD_LEASE_MS', path: 'billing.holdLeaseMs', kind: { type: 'int', min: 1000, max: 86_400_000 }, doc: 'Lease of a credit hold; a running job renews it, and the sweeper releases holds whose lease lapsed.' },
   { env: 'SVC_SWEEP_INTERVAL_MS', path: 'billing.sweepIntervalMs', kind: { type: 'int', min: 100, max: 3_600_000 }, doc: 'How often expired holds are released and expired idempotency keys purged.' },
@@ -100,6 +115,7 @@ export interface Config {
   };
   storage: { dataDir: string; databaseUrl: string };
   auth: { adminKey: string; keyCacheTtlMs: number };
+  web: { signup: boolean; secureCookies: 'auto' | 'always' | 'never'; sessionIdleHours: number; sessionMaxHours: number; loginAttemptsPerMinute: number };
   billing: { reportCostCredits: number; holdLeaseMs: number; sweepIntervalMs: number; idempotencyTtlMs: number; idempotencyLockMs: number };
   rateLimits: Record<'free' | 'plus' | 'pro' | 'enterprise', number>;
   kalshi: SourceSettings;

@@ -8,6 +8,7 @@ import { WriteBehind } from '../store/write-behind.js';
 import { isUniqueViolation } from '../store/errors.js';
 import { appendLedger } from '../billing/service.js';
 import { generateApiKey, hashKey } from './keys.js';
+import { DEFAULT_SCRYPT, hashPassword, needsRehash, passwordProblem, verifyPassword, type ScryptParams } from './passwords.js';
 import { PLANS, isPlan } from './plans.js';
 
 export interface Account {
@@ -23,6 +24,7 @@ export interface KeyInfo {
   accountId: string;
   prefix: string;
   last4: string;
+  name: string | null;
   createdAt: number;
   lastUsedAt: number | null;
   revokedAt: number | null;
@@ -52,6 +54,7 @@ const toKey = (r: KeyRow): KeyInfo => ({
   accountId: r.account_id,
   prefix: r.prefix,
   last4: r.last4,
+  name: r.name ?? null,
   createdAt: Number(r.created_at),
   lastUsedAt: r.last_used_at === null ? null : Number(r.last_used_at),
   revokedAt: r.revoked_at === null ? null : Number(r.revoked_at),
@@ -64,6 +67,16 @@ export function validateEmail(email: unknown, param = 'email'): string {
   return e;
 }
 
+export const MAX_KEY_NAME_LENGTH = 60;
+
+export function validateKeyName(name: unknown, param = 'name'): string | null {
+  if (name === undefined || name === null) return null;
+  if (typeof name !== 'string') throw invalidRequest('invalid_type', `Invalid type for '${param}': expected a string.`, param);
+  const n = name.replace(/\s+/g, ' ').trim();
+  if ([...n].length > MAX_KEY_NAME_LENGTH) throw invalidRequest('invalid_value', `Invalid '${param}': at most ${MAX_KEY_NAME_LENGTH} characters.`, param);
+  return n || null;
+}
+
 export function validatePlan(plan: unknown, param = 'plan'): Plan {
   if (!isPlan(plan)) {
     throw invalidRequest('invalid_value', `Invalid '${param}': ${JSON.stringify(plan)}. Expected one of ${PLANS.join(', ')}.`, param);
@@ -71,16 +84,24 @@ export function validatePlan(plan: unknown, param = 'plan'): Plan {
   return plan;
 }
 
+const accountExists = (email: string) =>
+  new SvcError('conflict', { code: 'account_exists', message: `An account with email '${email}' already exists.`, param: 'email' });
+
 /** Accounts and their API keys. Credits are changed only through billing (the ledger). */
 export class AccountService {
   readonly #cache: LRUCache<string, { auth: Authenticated | null; keyId: string | null }>;
   readonly #lastUsed: WriteBehind<{ id: string; at: number }>;
   readonly #touched = new Map<string, number>();
 
+  readonly #scrypt: ScryptParams;
+  // Compared against when an email is unknown, so that a miss costs as long as a wrong password.
+  #decoy: Promise<string> | null = null;
+
   constructor(
     private readonly db: Kysely<Database>,
-    options: { keyCacheTtlMs: number; onBackgroundError?: (err: unknown) => void },
+    options: { keyCacheTtlMs: number; onBackgroundError?: (err: unknown) => void; scrypt?: ScryptParams },
   ) {
+    this.#scrypt = options.scrypt ?? DEFAULT_SCRYPT;
     this.#cache = new LRUCache({ max: 10_000, ttl: Math.max(1, options.keyCacheTtlMs), ttlAutopurge: false });
     this.#lastUsed = new WriteBehind(
       async (items) => {
@@ -92,19 +113,65 @@ export class AccountService {
     );
   }
 
+  /** An account made by an operator, with its first API key. */
   async createAccount(input: { email: string; plan: Plan; credits: number }, now = Date.now()): Promise<{ account: Account; key: KeyInfo; secret: string }> {
+    const { account, first } = await this.#insertAccount({ ...input, passwordHash: null, withKey: true }, now);
+    return { account, key: first!.key, secret: first!.secret };
+  }
+
+  /**
+   * Self-service sign-up on the web: Free plan, no credits, no key yet (keys are made in Settings).
+   * Emails are compared case-insensitively.
+   */
+  async signUp(input: { email: unknown; password: unknown }, now = Date.now()): Promise<Account> {
+    const email = validateEmail(input.email).toLowerCase();
+    if (typeof input.password !== 'string' || !input.password) throw invalidRequest('missing_required_parameter', "Missing required parameter: 'password'.", 'password');
+    const problem = passwordProblem(input.password, email);
+    if (problem) throw invalidRequest('weak_password', problem, 'password');
+    // Checked first only to spare a taken address the cost of hashing; the unique index decides.
+    if (await this.#accountIdByEmail(email)) throw accountExists(email);
+    const passwordHash = await hashPassword(input.password, this.#scrypt);
+    return (await this.#insertAccount({ email, plan: 'free', credits: 0, passwordHash, withKey: false }, now)).account;
+  }
+
+  /** The account whose email and password these are, or null; an unknown email takes as long as a wrong password. */
+  async signIn(email: string, password: string): Promise<Account | null> {
+    const row = await this.db.selectFrom('accounts').selectAll().where('email', '=', email.trim().toLowerCase()).executeTakeFirst();
+    if (!row?.password_hash) {
+      this.#decoy ??= hashPassword('not a password of anyone', this.#scrypt);
+      await verifyPassword(password, await this.#decoy);
+      return null;
+    }
+    if (!(await verifyPassword(password, row.password_hash))) return null;
+    if (needsRehash(row.password_hash, this.#scrypt)) {
+      const upgraded = await hashPassword(password, this.#scrypt);
+      await this.db.updateTable('accounts').set({ password_hash: upgraded }).where('id', '=', row.id).where('password_hash', '=', row.password_hash).execute();
+    }
+    return toAccount(row);
+  }
+
+  async #accountIdByEmail(email: string): Promise<string | null> {
+    const row = await this.db.selectFrom('accounts').select('id').where('email', '=', email).executeTakeFirst();
+    return row?.id ?? null;
+  }
+
+  async #insertAccount(
+    input: { email: string; plan: Plan; credits: number; passwordHash: string | null; withKey: boolean },
+    now: number,
+  ): Promise<{ account: Account; first: { key: KeyInfo; secret: string } | null }> {
     const id = newId('acct_');
     try {
       return await this.db.transaction().execute(async (trx) => {
-        await trx.insertInto('accounts').values({ id, email: input.email, plan: input.plan, credits: input.credits, created_at: now, updated_at: now }).execute();
+        await trx
+          .insertInto('accounts')
+          .values({ id, email: input.email, plan: input.plan, credits: input.credits, created_at: now, updated_at: now, password_hash: input.passwordHash })
+          .execute();
         if (input.credits > 0) await appendLedger(trx, { accountId: id, kind: 'grant', amount: input.credits, balanceAfter: input.credits, reason: 'opening credits', now });
-        const { key, secret } = await this.#insertKey(trx, id, now);
-        return { account: { id, email: input.email, plan: input.plan, credits: input.credits, createdAt: now }, key, secret };
+        const first = input.withKey ? await this.#insertKey(trx, id, null, now) : null;
+        return { account: { id, email: input.email, plan: input.plan, credits: input.credits, createdAt: now }, first };
       });
     } catch (err) {
-      if (isUniqueViolation(err)) {
-        throw new SvcError('conflict', { code: 'account_exists', message: `An account with email '${input.email}' already exists.`, param: 'email' });
-      }
+      if (isUniqueViolation(err)) throw accountExists(input.email);
       throw err;
     }
   }
@@ -122,14 +189,14 @@ export class AccountService {
     return this.getAccount(accountId);
   }
 
-  async issueKey(accountId: string, now = Date.now()): Promise<{ key: KeyInfo; secret: string }> {
+  async issueKey(accountId: string, options: { name?: string | null } = {}, now = Date.now()): Promise<{ key: KeyInfo; secret: string }> {
     await this.getAccount(accountId);
-    return this.#insertKey(this.db, accountId, now);
+    return this.#insertKey(this.db, accountId, options.name ?? null, now);
   }
 
-  async #insertKey(db: Kysely<Database>, accountId: string, now: number): Promise<{ key: KeyInfo; secret: string }> {
+  async #insertKey(db: Kysely<Database>, accountId: string, name: string | null, now: number): Promise<{ key: KeyInfo; secret: string }> {
     const k = generateApiKey();
-    const row: KeyRow = { id: newId('key_'), account_id: accountId, key_hash: k.hash, prefix: k.prefix, last4: k.last4, created_at: now, last_used_at: null, revoked_at: null };
+    const row: KeyRow = { id: newId('key_'), account_id: accountId, key_hash: k.hash, prefix: k.prefix, last4: k.last4, name, created_at: now, last_used_at: null, revoked_at: null };
     await db.insertInto('api_keys').values(row).execute();
     return { key: toKey(row), secret: k.secret };
   }

@@ -14,6 +14,8 @@ import { healthRoutes } from './routes/health.js';
 import { modelRoutes } from './routes/models.js';
 import { reportRoutes } from './routes/reports.js';
 import { responsesRoutes } from './routes/responses.js';
+import { webRoutes } from './web/routes.js';
+import { WebAuth, requireWebSession } from './web/session.js';
 
 export interface ServerHandle {
   app: FastifyInstance;
@@ -65,6 +67,23 @@ export function buildServer(deps: ServerDeps): ServerHandle {
   // Signed links: the signature is the permission, so no API key (nor its rate limit) applies.
   app.register(async (scope) => documentRoutes(scope, deps));
   app.register(async (scope) => adminRoutes(scope, deps));
+  const web = deps.config.web;
+  const webAuth = new WebAuth(deps.sessions, {
+    secureCookies: web.secureCookies,
+    publicUrl: () => deps.publicUrl(),
+    sessionMaxAgeSeconds: Math.floor(Math.min(web.sessionIdleHours, web.sessionMaxHours) * 3600),
+  });
+  app.register(async (scope) => webRoutes(scope, deps, webAuth));
+  // The playground calls the same /v1 routes, signed in by its session cookie instead of an API key.
+  app.register(
+    async (scope) => {
+      scope.addHook('onRequest', requireWebSession(webAuth));
+      scope.addHook('onRequest', rateLimit(deps));
+      await modelRoutes(scope, deps);
+      await responsesRoutes(scope, deps);
+    },
+    { prefix: '/playground' },
+  );
   app.register(async (scope) => {
     scope.addHook('onRequest', requireApiKey((s) => deps.accounts.authenticate(s), (id) => deps.accounts.touch(id)));
     scope.addHook('onRequest', rateLimit(deps));

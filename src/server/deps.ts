@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import type { AccountService } from '../accounts/service.js';
+import type { SessionStore } from '../accounts/sessions.js';
 import type { AgentRegistry } from '../agents/registry.js';
 import type { Config } from '../config.js';
 import type { DocumentService } from '../data/documents/service.js';
@@ -17,6 +18,8 @@ export interface ServerDeps {
   log: Logger;
   store: Store;
   accounts: AccountService;
+  /** Signed-in browsers of the web pages. */
+  sessions: SessionStore;
   responses: ResponseStore;
   agents: AgentRegistry;
   billing: Billing;
@@ -28,4 +31,6 @@ export interface ServerDeps {
   inflight: InFlight;
   /** When the server was started (seconds), reported as the models' `created`. */
   startedAt: number;
+  /** The base URL clients reach this server at. */
+  publicUrl(): string;
 }

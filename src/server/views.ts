@@ -11,6 +11,7 @@ export function keyJson(k: KeyInfo, secret?: string) {
     id: k.id,
     object: 'api_key',
     account_id: k.accountId,
+    name: k.name,
     prefix: k.prefix,
     last4: k.last4,
     created_at: seconds(k.createdAt),

@@ -8,6 +8,8 @@ export interface AccountsTable {
   credits: number;
   created_at: number;
   updated_at: number;
+  /** scrypt hash (accounts/passwords.ts); null when the account cannot sign in on the web. */
+  password_hash: string | null;
 }
 
 export interface ApiKeysTable {
@@ -16,6 +18,8 @@ export interface ApiKeysTable {
   key_hash: string;
   prefix: string;
   last4: string;
+  /** What its owner called it, shown in Settings. */
+  name: string | null;
   created_at: number;
   last_used_at: number | null;
   revoked_at: number | null;
@@ -115,6 +119,17 @@ export interface ReportJobsTable {
   error: string | null;
 }
 
+/** A signed-in browser. */
+export interface WebSessionsTable {
+  /** SHA-256 (hex) of the session cookie's token. */
+  id: string;
+  account_id: string;
+  csrf_token: string;
+  created_at: number;
+  last_seen_at: number;
+  expires_at: number;
+}
+
 export interface Database {
   accounts: AccountsTable;
   api_keys: ApiKeysTable;
@@ -125,6 +140,7 @@ export interface Database {
   rate_limit_windows: RateLimitWindowsTable;
   reports: ReportsTable;
   report_jobs: ReportJobsTable;
+  web_sessions: WebSessionsTable;
 }
 
 export type { Generated };

@@ -28,6 +28,7 @@ export const TEST_ENV: Record<string, string> = {
   SVC_RATE_LIMIT_PLUS: '1000000',
   SVC_RATE_LIMIT_PRO: '1000000',
   SVC_RATE_LIMIT_ENTERPRISE: '1000000',
+  SVC_LOGIN_ATTEMPTS_PER_MINUTE: '1000',
 };
 
 export interface StartOptions {

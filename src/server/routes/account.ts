@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { validateKeyName } from '../../accounts/service.js';
 import type { ServerDeps } from '../deps.js';
 import { intQuery } from '../validate.js';
 import { entryJson, keyJson } from '../views.js';
@@ -25,7 +26,9 @@ export async function accountRoutes(app: FastifyInstance, deps: ServerDeps): Pro
   });
 
   app.post('/v1/account/keys', async (request, reply) => {
-    const { key, secret } = await deps.accounts.issueKey(request.auth!.account.id);
+    const body = (request.body ?? {}) as Record<string, unknown>;
+    const name = validateKeyName(typeof body === 'object' && !Array.isArray(body) ? body.name : undefined);
+    const { key, secret } = await deps.accounts.issueKey(request.auth!.account.id, { name });
     return reply.code(201).send(keyJson(key, secret));
   });
 

@@ -2,12 +2,14 @@ import type { Migration, MigrationProvider } from 'kysely';
 import * as m001 from './001_accounts_keys_responses.js';
 import * as m002 from './002_billing.js';
 import * as m003 from './003_reports.js';
+import * as m004 from './004_web_accounts.js';
 
 /** Versioned migrations, applied in name order at start-up. Never edit one that has shipped: add a new one. */
 export const migrations: Record<string, Migration> = {
   '001_accounts_keys_responses': m001,
   '002_billing': m002,
   '003_reports': m003,
+  '004_web_accounts': m004,
 };
 
 export const migrationProvider: MigrationProvider = { getMigrations: async () => migrations };

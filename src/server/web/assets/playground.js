@@ -1,0 +1,172 @@
+// Playground: streams /v1/responses (through the session-authenticated /playground/v1 mount)
+// and shows the answer as it arrives, then links its [n] markers to the numbered sources.
+const form = document.getElementById('playground');
+const csrf = form.dataset.csrf;
+const $ = (id) => document.getElementById(id);
+const model = $('model');
+const question = $('question');
+const run = $('run');
+const stop = $('stop');
+const reset = $('reset');
+const status = $('status');
+const result = $('result');
+const answer = $('answer');
+const sources = $('sources');
+const sourcesTitle = $('sources-title');
+const charge = $('charge');
+
+let previousResponseId = null;
+let controller = null;
+
+function setStatus(text, isError = false) {
+  status.textContent = text;
+  status.classList.toggle('error', isError);
+}
+
+model.addEventListener('change', () => {
+  for (const hint of document.querySelectorAll('[data-model-hint]')) hint.hidden = hint.dataset.modelHint !== model.value;
+});
+
+reset.addEventListener('click', () => {
+  previousResponseId = null;
+  reset.hidden = true;
+  result.hidden = true;
+  setStatus('New conversation.');
+  question.focus();
+});
+
+stop.addEventListener('click', () => controller?.abort());
+
+const isWebUrl = (url) => /^https?:\/\//i.test(url);
+
+/** The finished answer: text with each [n] linked to source n, and the numbered source list. */
+function renderFinal(text, annotations) {
+  const byOrder = new Map();
+  for (const a of annotations) if (!byOrder.has(a.order)) byOrder.set(a.order, a);
+  answer.replaceChildren();
+  let last = 0;
+  for (const m of text.matchAll(/\[(\d+)\]/g)) {
+    const source = byOrder.get(Number(m[1]));
+    if (!source) continue;
+    answer.append(text.slice(last, m.index));
+    const link = document.createElement('a');
+    link.className = 'cite';
+    link.href = `#source-${source.order}`;
+    link.textContent = m[0];
+    link.setAttribute('aria-label', `source ${source.order}: ${source.name ?? source.title}`);
+    answer.append(link);
+    last = m.index + m[0].length;
+  }
+  answer.append(text.slice(last));
+
+  sources.replaceChildren();
+  for (const s of [...byOrder.values()].sort((a, b) => a.order - b.order)) {
+    const li = document.createElement('li');
+    li.id = `source-${s.order}`;
+    li.value = s.order;
+    const name = s.name ?? s.title ?? s.url;
+    if (isWebUrl(s.url)) {
+      const a = document.createElement('a');
+      a.href = s.url;
+      a.rel = 'noopener noreferrer';
+      a.textContent = name;
+      li.append(a);
+    } else {
+      li.append(name);
+    }
+    sources.append(li);
+  }
+  sourcesTitle.hidden = byOrder.size === 0;
+}
+
+/** Server-sent events from a fetch body: yields each event's parsed JSON data. */
+async function* events(body) {
+  const reader = body.pipeThrough(new TextDecoderStream()).getReader();
+  let buffer = '';
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    buffer += value;
+    let end;
+    while ((end = buffer.indexOf('\n\n')) >= 0) {
+      const block = buffer.slice(0, end);
+      buffer = buffer.slice(end + 2);
+      const data = block
+        .split('\n')
+        .filter((line) => line.startsWith('data:'))
+        .map((line) => line.slice(5).replace(/^ /, ''))
+        .join('\n');
+      if (data && data !== '[DONE]') yield JSON.parse(data);
+    }
+  }
+}
+
+function describeCharge(res) {
+  const charged = res.headers.get('x-credits-charged');
+  const remaining = res.headers.get('x-credits-remaining');
+  if (charged === null) return 'No credits charged.';
+  const n = Number(charged);
+  return `Charged ${n} credit${n === 1 ? '' : 's'}${remaining === null ? '' : `; ${remaining} left`}.`;
+}
+
+form.addEventListener('submit', async (event) => {
+  event.preventDefault();
+  const input = question.value.trim();
+  if (!input) {
+    setStatus('Type a question or paste a Kalshi link first.', true);
+    question.focus();
+    return;
+  }
+  controller = new AbortController();
+  run.disabled = true;
+  stop.hidden = false;
+  result.hidden = false;
+  answer.textContent = '';
+  sources.replaceChildren();
+  sourcesTitle.hidden = true;
+  charge.textContent = '';
+  setStatus('Working…');
+  let text = '';
+  let finished = false;
+  try {
+    const body = { model: model.value, input, stream: true };
+    if (previousResponseId) body.previous_response_id = previousResponseId;
+    const res = await fetch('/playground/v1/responses', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-csrf-token': csrf },
+      body: JSON.stringify(body),
+      signal: controller.signal,
+    });
+    if (!res.ok) {
+      const err = await res.json().catch(() => null);
+      throw new Error(err?.error?.message ?? `The request failed (HTTP ${res.status}).`);
+    }
+    charge.textContent = describeCharge(res);
+    for await (const ev of events(res.body)) {
+      if (ev.type === 'response.output_text.delta') {
+        text += ev.delta;
+        answer.textContent = text;
+        setStatus('Answering…');
+      } else if (ev.type === 'response.completed') {
+        const content = ev.response.output?.[0]?.content?.[0];
+        renderFinal(content?.text ?? text, content?.annotations ?? []);
+        previousResponseId = ev.response.id;
+        reset.hidden = false;
+        finished = true;
+        const u = ev.response.usage;
+        setStatus(u ? `Done: ${u.input_tokens} tokens in, ${u.output_tokens} out.` : 'Done.');
+      } else if (ev.type === 'response.failed') {
+        throw new Error(ev.response.error?.message ?? 'The agent failed.');
+      } else if (ev.type === 'error') {
+        throw new Error(ev.message ?? ev.error?.message ?? 'The agent failed.');
+      }
+    }
+    if (!finished) throw new Error('The answer was cut off before it finished.');
+  } catch (err) {
+    setStatus(err.name === 'AbortError' ? 'Stopped.' : err.message, err.name !== 'AbortError');
+  } finally {
+    run.disabled = false;
+    stop.hidden = true;
+    controller = null;
+  }
+});

@@ -1,0 +1,32 @@
+import { html, type Html } from '../html.js';
+import { page, type PageContext } from '../layout.js';
+
+export function playgroundPage(ctx: PageContext, o: { models: { id: string; description: string }[]; credits: number; plan: string }): Html {
+  const preferred = o.models.find((m) => m.id === 'svc-agent')?.id ?? o.models[0]?.id;
+  const body = html`<h1>Playground</h1>
+<p>Ask a financial research question or paste a Kalshi market link. Answers stream in with numbered citations. Follow-up questions continue the conversation.</p>
+<form id="playground" data-csrf="${ctx.csrf}">
+<label for="model">Agent</label>
+<select id="model" name="model" aria-describedby="model-hint">
+${o.models.map((m) => html`<option value="${m.id}" ${m.id === preferred ? html`selected` : ''}>${m.id}</option>`)}
+</select>
+<p class="hint" id="model-hint">${o.models.map((m) => html`<span data-model-hint="${m.id}" ${m.id === preferred ? '' : html`hidden`}>${m.description}</span>`)}</p>
+<label for="question">Question or Kalshi link</label>
+<textarea id="question" name="question" required maxlength="8000" placeholder="e.g. What was Apple's revenue in its latest 10-K? or https://kalshi.com/markets/…"></textarea>
+<div class="actions">
+  <button type="submit" id="run">Ask</button>
+  <button type="button" class="secondary" id="stop" hidden>Stop</button>
+  <button type="button" class="secondary" id="reset" hidden>New conversation</button>
+</div>
+</form>
+<p class="status" id="status" role="status" aria-live="polite"></p>
+<section aria-labelledby="answer-title" id="result" hidden>
+<h2 id="answer-title">Answer</h2>
+<div class="answer" id="answer" aria-live="off"></div>
+<p id="charge" class="muted"></p>
+<h3 id="sources-title" hidden>Sources</h3>
+<ol class="sources" id="sources" aria-labelledby="sources-title"></ol>
+</section>
+<p class="hint">Runs as <strong>${ctx.session!.account.email}</strong> on the ${o.plan} plan, ${o.credits} credits. Generating a new prediction-market report charges credits as the API does; cached reports are free.</p>`;
+  return page(ctx, { title: 'Playground', body, scripts: ['playground.js'] });
+}

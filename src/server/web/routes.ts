@@ -1,0 +1,269 @@
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { validateKeyName } from '../../accounts/service.js';
+import { SvcError, isSvcError } from '../../errors.js';
+import type { ServerDeps } from '../deps.js';
+import { INTERNAL, toSvcError } from '../errors.js';
+import { statusOf } from '../../wire/errors.js';
+import { loadAssets } from './assets.js';
+import type { Html } from './html.js';
+import type { PageContext } from './layout.js';
+import { homePage, logInPage, messagePage, signUpPage } from './pages/auth.js';
+import { playgroundPage } from './pages/playground.js';
+import { accountSection, apiKeysSection, creditsSection, revokeConfirmSection } from './pages/settings.js';
+import { WebAuth } from './session.js';
+
+type Form = Record<string, string | undefined>;
+
+const FORM_LIMIT_BYTES = 16 * 1024;
+const SECURITY_HEADERS = {
+  'content-security-policy':
+    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
+  'x-frame-options': 'DENY',
+  'x-content-type-options': 'nosniff',
+  'referrer-policy': 'same-origin',
+  'cache-control': 'no-store',
+};
+
+/** Only a path on this site: never `//host` or a scheme, which would make the log-in page an open redirect. */
+export const safeNext = (next: unknown): string | undefined =>
+  typeof next === 'string' && /^\/(?![/\\])[\x21-\x7e]*$/.test(next) && next.length <= 512 ? next : undefined;
+
+const clientAddress = (request: FastifyRequest) => request.ip || 'unknown';
+
+/**
+ * The web pages: sign-up, log-in, Settings (account, API keys, credits) and the playground.
+ * Server-rendered HTML with two small scripts; forms work without JavaScript.
+ */
+export async function webRoutes(app: FastifyInstance, deps: ServerDeps, auth: WebAuth): Promise<void> {
+  const assets = loadAssets();
+  const asset = (name: string) => {
+    const a = assets.get(name);
+    return a ? `/assets/${name}?v=${a.version}` : `/assets/${name}`;
+  };
+  const apiBase = () => `${deps.publicUrl()}/v1`;
+  const web = deps.config.web;
+
+  // Forms post urlencoded bodies; only this scope accepts them (the API stays JSON-only).
+  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: FORM_LIMIT_BYTES }, (_req, body, done) => {
+    const form: Form = {};
+    for (const [k, v] of new URLSearchParams(body as string)) if (!(k in form)) form[k] = v;
+    done(null, form);
+  });
+
+  app.addHook('onRequest', async (request, reply) => {
+    reply.headers(SECURITY_HEADERS);
+    await auth.load(request);
+  });
+
+  const ctx = (request: FastifyRequest, reply: FastifyReply): PageContext => ({
+    session: request.webSession ?? null,
+    csrf: auth.csrfToken(request, reply),
+    path: request.url.split('?')[0]!,
+    asset,
+    apiBase: apiBase(),
+  });
+  const send = (reply: FastifyReply, body: Html, status = 200) => reply.code(status).type('text/html; charset=utf-8').send(body.value);
+  const redirect = (reply: FastifyReply, to: string) => reply.code(303).header('location', to).send();
+
+  app.setErrorHandler((err: FastifyError, request, reply) => {
+    const known = toSvcError(err, FORM_LIMIT_BYTES);
+    if (!known) request.log.error({ err }, 'unhandled error');
+    const e = known ?? INTERNAL();
+    if (e.retryAfterSeconds !== undefined) reply.header('retry-after', String(Math.max(1, Math.ceil(e.retryAfterSeconds))));
+    return send(reply, messagePage(ctx(request, reply), { title: 'Something went wrong', message: e.message, link: { href: '/', label: 'Back to the start' } }), statusOf(e));
+  });
+
+  /** Every POST here is a form: it must carry this browser's CSRF token. */
+  const csrfRefused = (request: FastifyRequest, reply: FastifyReply): boolean => {
+    const form = (request.body ?? {}) as Form;
+    if (auth.csrfValid(request, form._csrf)) return false;
+    void send(
+      reply,
+      messagePage(ctx(request, reply), {
+        title: 'Form expired',
+        message: 'This form has expired or did not come from this site, so nothing was changed. Reload the page and try again.',
+        link: { href: request.url.split('?')[0]!, label: 'Reload the page' },
+      }),
+      403,
+    );
+    return true;
+  };
+
+  const signedIn = (request: FastifyRequest, reply: FastifyReply) => {
+    const session = request.webSession;
+    if (!session) void redirect(reply, `/login?next=${encodeURIComponent(request.url)}`);
+    return session ?? null;
+  };
+
+  /** Counts an attempt against each bucket; a refusal is an error page with Retry-After. */
+  const throttle = async (buckets: [string, number][], what: string) => {
+    for (const [key, limit] of buckets) {
+      const d = await deps.rateLimiter.take(key, limit);
+      if (!d.allowed) {
+        throw new SvcError('rate_limited', { code: 'too_many_attempts', message: `Too many ${what} attempts. Wait ${d.retryAfterSeconds} seconds, then try again.`, retryAfterSeconds: d.retryAfterSeconds });
+      }
+    }
+  };
+
+  app.get('/assets/:name', async (request, reply) => {
+    const { name } = request.params as { name: string };
+    const a = assets.get(name);
+    if (!a) return reply.code(404).type('text/plain; charset=utf-8').send('Not found');
+    const versioned = (request.query as { v?: string }).v === a.version;
+    return reply
+      .header('cache-control', versioned ? 'public, max-age=31536000, immutable' : 'no-cache')
+      .header('etag', `"${a.version}"`)
+      .type(a.type)
+      .send(a.body);
+  });
+
+  app.get('/', async (request, reply) => send(reply, homePage(ctx(request, reply))));
+
+  // Sign-up ----------------------------------------------------------------------------------
+  const signupClosed = (request: FastifyRequest, reply: FastifyReply) =>
+    send(reply, messagePage(ctx(request, reply), { title: 'Sign-up is closed', message: 'This service does not accept new sign-ups. Ask its operator for an account.', link: { href: '/login', label: 'Log in' } }), 403);
+
+  app.get('/signup', async (request, reply) => {
+    if (!web.signup) return signupClosed(request, reply);
+    if (request.webSession) return redirect(reply, '/settings');
+    return send(reply, signUpPage(ctx(request, reply)));
+  });
+
+  app.post('/signup', async (request, reply) => {
+    if (csrfRefused(request, reply)) return reply;
+    if (!web.signup) return signupClosed(request, reply);
+    const form = (request.body ?? {}) as Form;
+    const email = (form.email ?? '').trim();
+    const again = (status: number, errors: { summary: string; fields: Record<string, string> }) => send(reply, signUpPage(ctx(request, reply), { email, errors }), status);
+    try {
+      await throttle([[`signup:ip:${clientAddress(request)}`, web.loginAttemptsPerMinute]], 'sign-up');
+      const account = await deps.accounts.signUp({ email, password: form.password ?? '' });
+      await auth.signIn(request, reply, account.id);
+      request.log.info({ account: account.id }, 'web sign-up');
+      return redirect(reply, '/settings/api-keys?welcome=1');
+    } catch (err) {
+      if (!isSvcError(err) || !err.param) throw err;
+      const message = err.code === 'account_exists' ? `An account with ${email} already exists. Log in instead, or use another email.` : err.message;
+      return again(statusOf(err), { summary: message, fields: { [err.param]: message } });
+    }
+  });
+
+  // Log-in and log-out ------------------------------------------------------------------------
+  app.get('/login', async (request, reply) => {
+    const next = safeNext((request.query as { next?: string }).next);
+    if (request.webSession) return redirect(reply, next ?? '/playground');
+    return send(reply, logInPage(ctx(request, reply), { next }));
+  });
+
+  app.post('/login', async (request, reply) => {
+    if (csrfRefused(request, reply)) return reply;
+    const form = (request.body ?? {}) as Form;
+    const email = (form.email ?? '').trim().toLowerCase();
+    const next = safeNext(form.next);
+    if (!email || !form.password) {
+      const fields: Record<string, string> = {};
+      if (!email) fields.email = 'Enter your email.';
+      if (!form.password) fields.password = 'Enter your password.';
+      return send(reply, logInPage(ctx(request, reply), { email, next, errors: { summary: 'Enter your email and password.', fields } }), 400);
+    }
+    await throttle(
+      [
+        [`login:email:${email}`, web.loginAttemptsPerMinute],
+        [`login:ip:${clientAddress(request)}`, web.loginAttemptsPerMinute * 4],
+      ],
+      'log-in',
+    );
+    const account = await deps.accounts.signIn(email, form.password);
+    if (!account) {
+      request.log.info({ ip: clientAddress(request) }, 'web log-in refused');
+      return send(reply, logInPage(ctx(request, reply), { email, next, errors: { summary: 'That email and password do not match an account.' } }), 401);
+    }
+    await auth.signIn(request, reply, account.id);
+    return redirect(reply, next ?? '/playground');
+  });
+
+  app.post('/logout', async (request, reply) => {
+    if (csrfRefused(request, reply)) return reply;
+    await auth.signOut(request, reply);
+    return send(reply, logInPage(ctx(request, reply), { notice: 'You are logged out.' }));
+  });
+
+  // Settings ----------------------------------------------------------------------------------
+  app.get('/settings', async (request, reply) => {
+    const session = signedIn(request, reply);
+    if (!session) return reply;
+    const account = session.account;
+    return send(reply, accountSection(ctx(request, reply), { account, requestsPerMinute: deps.config.rateLimits[account.plan], reportCost: deps.config.billing.reportCostCredits }));
+  });
+
+  app.get('/settings/api-keys', async (request, reply) => {
+    const session = signedIn(request, reply);
+    if (!session) return reply;
+    const keys = await deps.accounts.listKeys(session.account.id);
+    const revokedId = (request.query as { revoked?: string }).revoked;
+    const revoked = revokedId ? keys.find((k) => k.id === revokedId && k.revokedAt !== null) : undefined;
+    const welcome = (request.query as { welcome?: string }).welcome === '1';
+    return send(reply, apiKeysSection(ctx(request, reply), { keys, revoked, welcome }));
+  });
+
+  app.post('/settings/api-keys', async (request, reply) => {
+    const session = signedIn(request, reply);
+    if (!session || csrfRefused(request, reply)) return reply;
+    const form = (request.body ?? {}) as Form;
+    let name: string | null;
+    try {
+      name = validateKeyName(form.name ?? '');
+    } catch (err) {
+      if (!isSvcError(err)) throw err;
+      const keys = await deps.accounts.listKeys(session.account.id);
+      return send(reply, apiKeysSection(ctx(request, reply), { keys, name: form.name, errors: { summary: err.message, fields: { name: err.message } } }), 400);
+    }
+    const created = await deps.accounts.issueKey(session.account.id, { name });
+    request.log.info({ account: session.account.id, key: created.key.id }, 'web api key created');
+    const keys = await deps.accounts.listKeys(session.account.id);
+    // Rendered in the response rather than after a redirect: the secret is never stored, so this is its only showing.
+    return send(reply, apiKeysSection(ctx(request, reply), { keys, created }), 201);
+  });
+
+  const ownKey = async (accountId: string, keyId: string) => (await deps.accounts.listKeys(accountId)).find((k) => k.id === keyId);
+  const noSuchKey = (request: FastifyRequest, reply: FastifyReply) =>
+    send(reply, messagePage(ctx(request, reply), { title: 'Key not found', message: 'There is no such API key on your account.', link: { href: '/settings/api-keys', label: 'Back to API keys' } }), 404);
+
+  app.get('/settings/api-keys/:id/revoke', async (request, reply) => {
+    const session = signedIn(request, reply);
+    if (!session) return reply;
+    const key = await ownKey(session.account.id, (request.params as { id: string }).id);
+    if (!key) return noSuchKey(request, reply);
+    if (key.revokedAt !== null) return redirect(reply, '/settings/api-keys');
+    return send(reply, revokeConfirmSection(ctx(request, reply), key));
+  });
+
+  app.post('/settings/api-keys/:id/revoke', async (request, reply) => {
+    const session = signedIn(request, reply);
+    if (!session || csrfRefused(request, reply)) return reply;
+    const keyId = (request.params as { id: string }).id;
+    try {
+      await deps.accounts.revokeKey(keyId, { accountId: session.account.id });
+    } catch (err) {
+      if (isSvcError(err) && err.kind === 'not_found') return noSuchKey(request, reply);
+      throw err;
+    }
+    request.log.info({ account: session.account.id, key: keyId }, 'web api key revoked');
+    return redirect(reply, `/settings/api-keys?revoked=${encodeURIComponent(keyId)}`);
+  });
+
+  app.get('/settings/credits', async (request, reply) => {
+    const session = signedIn(request, reply);
+    if (!session) return reply;
+    const after = (request.query as { after?: string }).after || undefined;
+    const { entries, hasMore } = await deps.billing.ledger(session.account.id, { limit: 50, after });
+    return send(reply, creditsSection(ctx(request, reply), { account: session.account, entries, hasMore, after }));
+  });
+
+  // Playground --------------------------------------------------------------------------------
+  app.get('/playground', async (request, reply) => {
+    const session = signedIn(request, reply);
+    if (!session) return reply;
+    return send(reply, playgroundPage(ctx(request, reply), { models: deps.agents.models(), credits: session.account.credits, plan: session.account.plan }));
+  });
+}

@@ -1,0 +1,320 @@
+import http from 'node:http';
+import OpenAI from 'openai';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describeBackends, dropTestSchemas } from '../../helpers/backends.js';
+import { answer, scriptedAgent } from '../../helpers/scripted-agent.js';
+import { startService, type TestService } from '../../helpers/service.js';
+import { WebClient } from '../../helpers/web-client.js';
+import { readSse } from '../../helpers/sse.js';
+
+/** Set-Cookie of GET /login sent with another Host header (fetch does not allow setting one). */
+function setCookiesFor(url: string, host: string): Promise<string[]> {
+  return new Promise((resolve, reject) => {
+    http.get(`${url}/login`, { headers: { host } }, (res) => {
+      res.resume();
+      resolve(([] as string[]).concat(res.headers['set-cookie'] ?? []));
+    }).on('error', reject);
+  });
+}
+
+let n = 0;
+const email = () => `web${++n}-${process.pid}@example.com`;
+const agents = [scriptedAgent('svc-test', (req) => answer(`You asked: ${req.messages.at(-1)!.content} [1]`, [{ order: 1, name: 'Source one', url: 'https://example.com/one' }]))];
+
+afterAll(() => dropTestSchemas());
+
+describeBackends('web pages: sign-up, sessions, API keys', (backend) => {
+  let svc: TestService;
+  beforeAll(async () => {
+    svc = await startService({ agents, env: await backend.env() });
+  });
+  afterAll(() => svc?.close());
+
+  it('signs up into a session whose cookie is HttpOnly, Secure, SameSite=Lax and host-only', async () => {
+    const web = new WebClient(svc.url);
+    const form = await web.get('/signup');
+    expect(form.status).toBe(200);
+    expect(form.headers.get('content-security-policy')).toContain("script-src 'self'");
+    expect(form.headers.get('x-frame-options')).toBe('DENY');
+    const res = await web.post('/signup', { email: email(), password: 'plum orbit canyon lantern' });
+    expect(res.status).toBe(303);
+    expect(res.headers.get('location')).toBe('/settings/api-keys?welcome=1');
+    const cookie = web.lastSetCookie.find((c) => c.startsWith('__Host-svc_session='))!;
+    expect(cookie).toBeDefined();
+    const attrs = cookie.split(';').map((a) => a.trim().toLowerCase());
+    expect(attrs).toEqual(expect.arrayContaining(['httponly', 'secure', 'samesite=lax', 'path=/']));
+    expect(attrs.some((a) => a.startsWith('domain='))).toBe(false);
+    expect(attrs.find((a) => a.startsWith('max-age='))).toBe(`max-age=${168 * 3600}`);
+    const settings = await web.get('/settings');
+    expect(settings.status).toBe(200);
+    expect(settings.text).toContain('<dd id="plan">Free</dd>');
+    expect(settings.text).toContain('<dd id="credits">0</dd>');
+  });
+
+  it('stores the password as an scrypt hash and the session as a hash of its token', async () => {
+    const address = email();
+    const web = new WebClient(svc.url);
+    await web.signUp(address, 'violet harbor quietly 42');
+    const db = svc.service.deps.store.db;
+    const row = await db.selectFrom('accounts').select(['password_hash', 'plan', 'credits']).where('email', '=', address).executeTakeFirstOrThrow();
+    expect(row.password_hash).toMatch(/^scrypt\$131072\$8\$1\$[\w-]{22}\$[\w-]{43}$/);
+    expect(row.password_hash).not.toContain('violet');
+    const token = web.cookies.get('__Host-svc_session')!;
+    const sessions = await db.selectFrom('web_sessions').select('id').execute();
+    expect(sessions.some((s) => s.id === token)).toBe(false);
+    expect(sessions.length).toBeGreaterThan(0);
+  });
+
+  it('refuses a taken email (any case), a weak password and a malformed email, naming the field', async () => {
+    const address = email();
+    await new WebClient(svc.url).signUp(address);
+    const web = new WebClient(svc.url);
+    await web.get('/signup');
+    const taken = await web.post('/signup', { email: address.toUpperCase(), password: 'plum orbit canyon lantern' });
+    expect(taken.status).toBe(409);
+    expect(taken.text).toContain(`An account with ${address.toUpperCase()} already exists`);
+    expect(taken.text).toMatch(/id="f-email"[^>]*aria-invalid="true"/);
+    expect(web.cookies.has('__Host-svc_session')).toBe(false);
+
+    const short = await web.post('/signup', { email: email(), password: 'short' });
+    expect(short.status).toBe(400);
+    expect(short.text).toContain('Use at least 12 characters (this one has 5).');
+    expect(short.text).toMatch(/id="f-password"[^>]*aria-describedby="f-password-hint f-password-error"[^>]*aria-invalid="true"/);
+    const common = await web.post('/signup', { email: email(), password: 'Password1234' });
+    expect(common.status).toBe(400);
+    expect(common.text).toContain('one of the most commonly used');
+    const bad = await web.post('/signup', { email: 'not-an-email', password: 'plum orbit canyon lantern' });
+    expect(bad.status).toBe(400);
+    expect(bad.text).toContain('is not an email address');
+    expect(bad.text).toContain('value="not-an-email"');
+  });
+
+  it('logs in with the right password only, with one message for a wrong password and an unknown email', async () => {
+    const address = email();
+    const first = new WebClient(svc.url);
+    await first.signUp(address, 'granite meadow sixty four');
+    const web = new WebClient(svc.url);
+    await web.get('/login');
+    const wrong = await web.post('/login', { email: address, password: 'granite meadow sixty five' });
+    const unknown = await web.post('/login', { email: `nobody-${address}`, password: 'granite meadow sixty four' });
+    for (const res of [wrong, unknown]) {
+      expect(res.status).toBe(401);
+      expect(res.text).toContain('That email and password do not match an account.');
+    }
+    expect(web.cookies.has('__Host-svc_session')).toBe(false);
+    const ok = await web.post('/login', { email: address.toUpperCase(), password: 'granite meadow sixty four', next: '/settings/credits' });
+    expect(ok.status).toBe(303);
+    expect(ok.headers.get('location')).toBe('/settings/credits');
+    expect((await web.get('/settings/credits')).status).toBe(200);
+  });
+
+  it('never redirects off-site after log-in', async () => {
+    const address = email();
+    await new WebClient(svc.url).signUp(address);
+    for (const next of ['//evil.example/x', 'https://evil.example/', '/\\evil.example', 'javascript:alert(1)']) {
+      const web = new WebClient(svc.url);
+      await web.get(`/login?next=${encodeURIComponent(next)}`);
+      const res = await web.post('/login', { email: address, password: 'plum orbit canyon lantern', next });
+      expect(res.status).toBe(303);
+      expect(res.headers.get('location')).toBe('/playground');
+    }
+  });
+
+  it('refuses every form post without this browser’s CSRF token and changes nothing', async () => {
+    const web = new WebClient(svc.url);
+    await web.signUp(email());
+    const key = await web.createKey('ci');
+    const other = new WebClient(svc.url);
+    await other.signUp(email());
+
+    for (const csrf of [null, '', 'x'.repeat(32), other.csrf]) {
+      const create = await web.post('/settings/api-keys', { name: 'forged' }, { csrf });
+      expect(create.status).toBe(403);
+      expect(create.text).toContain('nothing was changed');
+      const revoke = await web.post(`/settings/api-keys/${key.id}/revoke`, {}, { csrf });
+      expect(revoke.status).toBe(403);
+      const logout = await web.post('/logout', {}, { csrf });
+      expect(logout.status).toBe(403);
+    }
+    const keys = await svc.service.deps.accounts.listKeys((await svc.service.deps.accounts.authenticate(key.secret))!.account.id);
+    expect(keys.map((k) => [k.name, k.revokedAt])).toEqual([['ci', null]]);
+    expect((await web.get('/settings')).status).toBe(200);
+
+    // Before sign-in too: the token must match this browser's pre-session cookie.
+    const anon = new WebClient(svc.url);
+    await anon.get('/signup');
+    const forged = await anon.post('/signup', { email: email(), password: 'plum orbit canyon lantern' }, { csrf: other.csrf });
+    expect(forged.status).toBe(403);
+    const noCookie = new WebClient(svc.url);
+    const blind = await noCookie.post('/login', { email: 'a@example.com', password: 'whatever whatever' }, { csrf: 'y'.repeat(32) });
+    expect(blind.status).toBe(403);
+  });
+
+  it('creates a named key shown once; the key works with the openai SDK until it is revoked', async () => {
+    const web = new WebClient(svc.url);
+    await web.signUp(email());
+    const { id, secret } = await web.createKey('laptop');
+    expect(secret).toMatch(/^sk-svc-[0-9A-Za-z]{40}$/);
+    const page = await web.get('/settings/api-keys');
+    expect(page.text).not.toContain(secret);
+    expect(page.text).toContain(`${secret.slice(0, 11)}…${secret.slice(-4)}`);
+    expect(page.text).toContain('laptop');
+
+    const client = new OpenAI({ apiKey: secret, baseURL: svc.baseURL, maxRetries: 0 });
+    const r = await client.responses.create({ model: 'svc-test', input: 'hello', store: false });
+    expect(r.output_text).toBe('You asked: hello [1]');
+
+    const confirm = await web.get(`/settings/api-keys/${id}/revoke`);
+    expect(confirm.text).toContain('This cannot be undone');
+    const revoked = await web.post(`/settings/api-keys/${id}/revoke`, {});
+    expect(revoked.status).toBe(303);
+    const after = await web.get(revoked.headers.get('location')!);
+    expect(after.text).toContain('was revoked');
+    expect(after.text).toContain('id="revoked-keys"');
+    await expect(client.responses.create({ model: 'svc-test', input: 'again', store: false })).rejects.toBeInstanceOf(OpenAI.AuthenticationError);
+  });
+
+  it('cannot see or revoke another account’s key', async () => {
+    const owner = new WebClient(svc.url);
+    await owner.signUp(email());
+    const key = await owner.createKey('owner');
+    const intruder = new WebClient(svc.url);
+    await intruder.signUp(email());
+    expect((await intruder.get(`/settings/api-keys/${key.id}/revoke`)).status).toBe(404);
+    const res = await intruder.post(`/settings/api-keys/${key.id}/revoke`, {});
+    expect(res.status).toBe(404);
+    expect(res.text).toContain('There is no such API key on your account.');
+    expect((await intruder.get('/settings/api-keys')).text).not.toContain(key.id);
+    const me = await fetch(`${svc.url}/v1/account`, { headers: { authorization: `Bearer ${key.secret}` } });
+    expect(me.status).toBe(200);
+  });
+
+  it('ends the session on log-out: the old cookie no longer signs anyone in', async () => {
+    const web = new WebClient(svc.url);
+    await web.signUp(email());
+    const stolen = web.cookies.get('__Host-svc_session')!;
+    const out = await web.post('/logout', {});
+    expect(out.status).toBe(200);
+    expect(out.text).toContain('You are logged out.');
+    expect(web.lastSetCookie.some((c) => c.startsWith('__Host-svc_session=;') && /Max-Age=0/.test(c))).toBe(true);
+    const replay = new WebClient(svc.url);
+    replay.cookies.set('__Host-svc_session', stolen);
+    const res = await replay.get('/settings');
+    expect(res.status).toBe(303);
+    expect(res.headers.get('location')).toBe('/login?next=%2Fsettings');
+  });
+
+  it('shows plan, balance and the credit history from the ledger', async () => {
+    const web = new WebClient(svc.url);
+    const address = email();
+    await web.signUp(address);
+    const accountId = (await svc.service.deps.store.db.selectFrom('accounts').select('id').where('email', '=', address).executeTakeFirstOrThrow()).id;
+    await svc.service.deps.accounts.setPlan(accountId, 'pro');
+    await svc.service.deps.billing.grant({ accountId, amount: 10, note: 'welcome credits' });
+    const settings = await web.get('/settings');
+    expect(settings.text).toContain('<dd id="plan">Pro</dd>');
+    expect(settings.text).toContain('<dd id="credits">10</dd>');
+    const credits = await web.get('/settings/credits');
+    expect(credits.text).toContain('<strong id="balance">10</strong>');
+    expect(credits.text).toMatch(/Granted<\/td><td>welcome credits<\/td><td class="num">\+10<\/td><td class="num">10<\/td>/);
+  });
+});
+
+describe('web pages: playground API, throttling and settings', () => {
+  let svc: TestService;
+  beforeAll(async () => {
+    svc = await startService({ agents, env: { SVC_LOGIN_ATTEMPTS_PER_MINUTE: '3' } });
+  });
+  afterAll(() => svc?.close());
+
+  it('runs /v1/responses for a signed-in browser that sends its CSRF header, and for nobody else', async () => {
+    const anon = await fetch(`${svc.url}/playground/v1/responses`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ model: 'svc-test', input: 'hi' }) });
+    expect(anon.status).toBe(401);
+    expect(((await anon.json()) as any).error.code).toBe('not_signed_in');
+
+    const web = new WebClient(svc.url);
+    await web.signUp(email());
+    await web.get('/playground');
+    const noToken = await web.request('POST', '/playground/v1/responses', { json: { model: 'svc-test', input: 'hi' } });
+    expect(noToken.status).toBe(403);
+    expect(JSON.parse(noToken.text).error).toMatchObject({ code: 'invalid_csrf_token', param: 'x-csrf-token' });
+
+    const res = await fetch(`${svc.url}/playground/v1/responses`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-csrf-token': web.csrf, cookie: [...web.cookies].map(([k, v]) => `${k}=${v}`).join('; ') },
+      body: JSON.stringify({ model: 'svc-test', input: 'hi', stream: true }),
+    });
+    expect(res.status).toBe(200);
+    const events = (await readSse(res)).frames.map((f) => JSON.parse(f.data));
+    const completed = events.find((e) => e.type === 'response.completed');
+    expect(completed.response.output_text ?? completed.response.output[0].content[0].text).toBe('You asked: hi [1]');
+    expect(completed.response.output[0].content[0].annotations[0]).toMatchObject({ order: 1, url: 'https://example.com/one' });
+  });
+
+  it('rate-limits log-in attempts per email, with Retry-After, even when the password is right', async () => {
+    const address = email();
+    await new WebClient(svc.url).signUp(address);
+    const web = new WebClient(svc.url);
+    await web.get('/login');
+    for (let i = 0; i < 3; i++) expect((await web.post('/login', { email: address, password: `wrong guess number ${i}` })).status).toBe(401);
+    const limited = await web.post('/login', { email: address, password: 'plum orbit canyon lantern' });
+    expect(limited.status).toBe(429);
+    expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(limited.text).toContain('Too many log-in attempts');
+    expect(web.cookies.has('__Host-svc_session')).toBe(false);
+  });
+
+  it('sends a signed-out browser to log in, then back to the page it wanted', async () => {
+    const web = new WebClient(svc.url);
+    for (const path of ['/settings', '/settings/api-keys', '/settings/credits', '/playground']) {
+      const res = await web.get(path);
+      expect(res.status).toBe(303);
+      expect(res.headers.get('location')).toBe(`/login?next=${encodeURIComponent(path)}`);
+    }
+  });
+
+  it('serves versioned assets as immutable and unknown ones as 404', async () => {
+    const page = await new WebClient(svc.url).get('/login');
+    const href = /href="(\/assets\/style\.css\?v=[0-9a-f]{12})"/.exec(page.text)![1]!;
+    const css = await fetch(`${svc.url}${href}`);
+    expect(css.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    expect(css.headers.get('content-type')).toBe('text/css; charset=utf-8');
+    expect((await fetch(`${svc.url}/assets/../package.json`)).status).toBe(404);
+    expect((await fetch(`${svc.url}/assets/nope.js`)).status).toBe(404);
+  });
+
+  it('names a key through the API too, and refuses an over-long name', async () => {
+    const { apiKey } = await svc.account();
+    const post = (body: unknown) => fetch(`${svc.url}/v1/account/keys`, { method: 'POST', headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const ok = await post({ name: '  research   bot ' });
+    expect(ok.status).toBe(201);
+    expect(await ok.json()).toMatchObject({ name: 'research bot' });
+    const long = await post({ name: 'x'.repeat(61) });
+    expect(long.status).toBe(400);
+    expect(((await long.json()) as any).error).toMatchObject({ param: 'name', code: 'invalid_value' });
+  });
+});
+
+describe('web pages: cookie and sign-up settings', () => {
+  it('drops Secure (and the __Host- prefix) only for plain http to a non-loopback host, or when told', async () => {
+    const svc = await startService({ agents, env: { SVC_WEB_SIGNUP: 'false' } });
+    try {
+      expect((await setCookiesFor(svc.url, 'svc.lan.example:8080'))[0]).toMatch(/^svc_csrf=[^;]+; Path=\/; Max-Age=43200; HttpOnly; SameSite=Lax$/);
+      const local = new WebClient(svc.url);
+      await local.get('/login');
+      expect(local.lastSetCookie[0]).toMatch(/^__Host-svc_csrf=[^;]+; Path=\/; Max-Age=43200; HttpOnly; Secure; SameSite=Lax$/);
+      const closed = await local.get('/signup');
+      expect(closed.status).toBe(403);
+      expect(closed.text).toContain('does not accept new sign-ups');
+      expect((await local.post('/signup', { email: email(), password: 'plum orbit canyon lantern' })).status).toBe(403);
+    } finally {
+      await svc.close();
+    }
+    const behindTls = await startService({ agents, env: { SVC_PUBLIC_URL: 'https://svc.example.com', SVC_SECURE_COOKIES: 'auto' } });
+    try {
+      expect((await setCookiesFor(behindTls.url, 'svc.example.com'))[0]).toMatch(/^__Host-svc_csrf=.*; Secure; SameSite=Lax$/);
+    } finally {
+      await behindTls.close();
+    }
+  });
+});
