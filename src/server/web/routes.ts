@@ -110,6 +110,7 @@ export async function webRoutes(app: FastifyInstance, deps: ServerDeps, auth: We
     const a = assets.get(name);
     if (!a) return reply.code(404).type('text/plain; charset=utf-8').send('Not found');
     const versioned = (request.query as { v?: string }).v === a.version;
+    if (request.headers['if-none-match'] === `"${a.version}"`) return reply.code(304).header('etag', `"${a.version}"`).send();
     return reply
       .header('cache-control', versioned ? 'public, max-age=31536000, immutable' : 'no-cache')
       .header('etag', `"${a.version}"`)

@@ -216,7 +216,7 @@ describeBackends('web pages: sign-up, sessions, API keys', (backend) => {
     expect(settings.text).toContain('<dd id="credits">10</dd>');
     const credits = await web.get('/settings/credits');
     expect(credits.text).toContain('<strong id="balance">10</strong>');
-    expect(credits.text).toMatch(/Granted<\/td><td>welcome credits<\/td><td class="num">\+10<\/td><td class="num">10<\/td>/);
+    expect(credits.text).toMatch(/Granted<\/td><td data-label="Details">welcome credits<\/td><td class="num" data-label="Change">\+10<\/td><td class="num" data-label="Balance">10<\/td>/);
   });
 });
 

@@ -1,5 +1,7 @@
 // Playground: streams /v1/responses (through the session-authenticated /playground/v1 mount)
 // and shows the answer as it arrives, then links its [n] markers to the numbered sources.
+import { renderMarkdown } from './markdown.js';
+
 const form = document.getElementById('playground');
 const csrf = form.dataset.csrf;
 const $ = (id) => document.getElementById(id);
@@ -43,21 +45,18 @@ const isWebUrl = (url) => /^https?:\/\//i.test(url);
 function renderFinal(text, annotations) {
   const byOrder = new Map();
   for (const a of annotations) if (!byOrder.has(a.order)) byOrder.set(a.order, a);
-  answer.replaceChildren();
-  let last = 0;
-  for (const m of text.matchAll(/\[(\d+)\]/g)) {
-    const source = byOrder.get(Number(m[1]));
-    if (!source) continue;
-    answer.append(text.slice(last, m.index));
-    const link = document.createElement('a');
-    link.className = 'cite';
-    link.href = `#source-${source.order}`;
-    link.textContent = m[0];
-    link.setAttribute('aria-label', `source ${source.order}: ${source.name ?? source.title}`);
-    answer.append(link);
-    last = m.index + m[0].length;
-  }
-  answer.append(text.slice(last));
+  renderMarkdown(answer, text, {
+    cite: (n) => {
+      const source = byOrder.get(n);
+      if (!source) return null;
+      const link = document.createElement('a');
+      link.className = 'cite';
+      link.href = `#source-${n}`;
+      link.textContent = `[${n}]`;
+      link.setAttribute('aria-label', `source ${n}: ${source.name ?? source.title}`);
+      return link;
+    },
+  });
 
   sources.replaceChildren();
   for (const s of [...byOrder.values()].sort((a, b) => a.order - b.order)) {
@@ -106,6 +105,8 @@ function describeCharge(res) {
   const remaining = res.headers.get('x-credits-remaining');
   if (charged === null) return 'No credits charged.';
   const n = Number(charged);
+  const balance = document.getElementById('credit-balance');
+  if (balance && remaining !== null) balance.textContent = remaining;
   return `Charged ${n} credit${n === 1 ? '' : 's'}${remaining === null ? '' : `; ${remaining} left`}.`;
 }
 
@@ -128,6 +129,7 @@ form.addEventListener('submit', async (event) => {
   setStatus('Working…');
   let text = '';
   let finished = false;
+  let frame = 0;
   try {
     const body = { model: model.value, input, stream: true };
     if (previousResponseId) body.previous_response_id = previousResponseId;
@@ -145,7 +147,11 @@ form.addEventListener('submit', async (event) => {
     for await (const ev of events(res.body)) {
       if (ev.type === 'response.output_text.delta') {
         text += ev.delta;
-        answer.textContent = text;
+        // Re-rendered at most once a frame, however fast the deltas come.
+        if (!frame) frame = requestAnimationFrame(() => {
+          frame = 0;
+          if (!finished) renderMarkdown(answer, text);
+        });
         setStatus('Answering…');
       } else if (ev.type === 'response.completed') {
         const content = ev.response.output?.[0]?.content?.[0];

@@ -27,6 +27,6 @@ ${o.models.map((m) => html`<option value="${m.id}" ${m.id === preferred ? html`s
 <h3 id="sources-title" hidden>Sources</h3>
 <ol class="sources" id="sources" aria-labelledby="sources-title"></ol>
 </section>
-<p class="hint">Runs as <strong>${ctx.session!.account.email}</strong> on the ${o.plan} plan, ${o.credits} credits. Generating a new prediction-market report charges credits as the API does; cached reports are free.</p>`;
+<p class="hint">Runs as <strong>${ctx.session!.account.email}</strong> on the ${o.plan} plan, <span id="credit-balance">${o.credits}</span> credits. Generating a new prediction-market report charges credits as the API does; cached reports are free.</p>`;
   return page(ctx, { title: 'Playground', body, scripts: ['playground.js'] });
 }

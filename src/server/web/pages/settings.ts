@@ -57,11 +57,11 @@ export function apiKeysSection(
   const rows = (keys: KeyInfo[], withAction: boolean) =>
     keys.map(
       (k) => html`<tr data-key-id="${k.id}">
-  <td>${k.name ?? html`<span class="muted">unnamed</span>`}</td>
-  <td><code>${k.prefix}…${k.last4}</code></td>
-  <td>${formatTime(k.createdAt)}</td>
-  <td>${formatTime(k.lastUsedAt)}</td>
-  ${withAction ? html`<td><a href="/settings/api-keys/${k.id}/revoke" aria-label="Revoke key ${keyLabel(k)}">Revoke</a></td>` : html`<td>${formatTime(k.revokedAt)}</td>`}
+  <td data-label="Name">${k.name ?? html`<span class="muted">unnamed</span>`}</td>
+  <td data-label="Key"><code>${k.prefix}…${k.last4}</code></td>
+  <td data-label="Created">${formatTime(k.createdAt)}</td>
+  <td data-label="Last used">${formatTime(k.lastUsedAt)}</td>
+  ${withAction ? html`<td><a href="/settings/api-keys/${k.id}/revoke" aria-label="Revoke key ${keyLabel(k)}">Revoke</a></td>` : html`<td data-label="Revoked">${formatTime(k.revokedAt)}</td>`}
 </tr>`,
     );
   return settingsPage(
@@ -79,13 +79,13 @@ ${o.errors?.fields?.name ? html`<p class="field-error" id="f-name-error">${o.err
 </form>
 <h3>Active keys</h3>
 ${active.length
-      ? html`<div class="table-wrap"><table id="keys">
+      ? html`<div class="table-wrap"><table id="keys" class="stack">
 <caption class="visually-hidden">Active API keys</caption>
 <thead><tr><th scope="col">Name</th><th scope="col">Key</th><th scope="col">Created</th><th scope="col">Last used</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
 <tbody>${rows(active, true)}</tbody></table></div>`
       : html`<p class="muted" id="no-keys">No active keys yet.</p>`}
 ${revoked.length
-      ? html`<h3>Revoked keys</h3><div class="table-wrap"><table id="revoked-keys">
+      ? html`<h3>Revoked keys</h3><div class="table-wrap"><table id="revoked-keys" class="stack">
 <caption class="visually-hidden">Revoked API keys</caption>
 <thead><tr><th scope="col">Name</th><th scope="col">Key</th><th scope="col">Created</th><th scope="col">Last used</th><th scope="col">Revoked</th></tr></thead>
 <tbody>${rows(revoked, false)}</tbody></table></div>`
@@ -111,8 +111,8 @@ ${csrfInput(ctx)}
 const KIND_LABELS: Record<LedgerEntry['kind'], string> = {
   grant: 'Granted',
   hold: 'Held for a report',
-  capture: 'Charged',
-  release: 'Returned',
+  capture: 'Hold charged',
+  release: 'Hold returned',
   adjustment: 'Adjusted',
 };
 
@@ -124,11 +124,12 @@ export function creditsSection(ctx: PageContext, o: { account: Account; entries:
     html`<p>Balance: <strong id="balance">${o.account.credits}</strong> credits on the ${PLAN_NAMES[o.account.plan]} plan.</p>
 <p class="hint">Every change to your balance, newest first. A report's credits are held while it is generated, then charged, or returned if it fails.</p>
 ${o.entries.length
-      ? html`<div class="table-wrap"><table id="ledger">
+      ? html`<div class="table-wrap"><table id="ledger" class="stack">
 <caption class="visually-hidden">Credit history</caption>
 <thead><tr><th scope="col">When</th><th scope="col">What</th><th scope="col">Details</th><th scope="col" class="num">Change</th><th scope="col" class="num">Balance</th></tr></thead>
 <tbody>${o.entries.map(
-          (e) => html`<tr><td>${formatTime(e.createdAt)}</td><td>${KIND_LABELS[e.kind]}</td><td>${e.reason ?? ''}${e.requestId ? html` <span class="muted">(${e.requestId})</span>` : ''}</td><td class="num">${e.amount > 0 ? `+${e.amount}` : e.amount === 0 ? '0' : `−${-e.amount}`}</td><td class="num">${e.balanceAfter}</td></tr>`,
+          (e) =>
+            html`<tr><td data-label="When">${formatTime(e.createdAt)}</td><td data-label="What">${KIND_LABELS[e.kind]}</td><td data-label="Details">${e.reason ?? ''}${e.requestId ? html` <span class="muted">(${e.requestId})</span>` : ''}</td><td class="num" data-label="Change">${e.amount > 0 ? `+${e.amount}` : e.amount === 0 ? '0' : `−${-e.amount}`}</td><td class="num" data-label="Balance">${e.balanceAfter}</td></tr>`,
         )}</tbody></table></div>`
       : html`<p class="muted">No credit activity yet.</p>`}
 <p>${o.after ? html`<a href="/settings/credits">Newest</a>` : ''} ${next ? html`<a href="${next}">Older</a>` : ''}</p>`,

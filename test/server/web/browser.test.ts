@@ -1,0 +1,289 @@
+/// <reference lib="dom" />
+// Code passed to page.evaluate runs in the browser, hence the DOM types.
+import OpenAI from 'openai';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AgentEvent } from '../../../src/agents/types.js';
+import { accessibilityViolations, launchChromium, overflowsHorizontally, screenshot, type AxeViolation } from '../../helpers/browser.js';
+import { eventUrl } from '../../fixtures/kalshi-world.js';
+import { startFakeKalshi, type FakeKalshi } from '../../helpers/fake-kalshi.js';
+import { pinnedMarketAgents } from '../../helpers/market-agents.js';
+import { paidAgents } from '../../helpers/paid-agent.js';
+import { answer, scriptedAgent } from '../../helpers/scripted-agent.js';
+import { startService, type TestService } from '../../helpers/service.js';
+
+/** Streams its first sentence, then waits for the test to let it finish: proof the page shows text as it arrives. */
+let release: () => void = () => {};
+const citing = scriptedAgent('svc-test-cite', async function* (): AsyncGenerator<AgentEvent> {
+  const gate = new Promise<void>((r) => (release = r));
+  yield { type: 'text', delta: 'Revenue rose 8% [1]' };
+  await gate;
+  yield { type: 'text', delta: ' while services grew 14% [2].' };
+  yield { type: 'citation', citation: { order: 1, name: 'Apple 10-K 2025, page 21', url: 'https://www.sec.gov/Archives/edgar/data/320193/aapl-10k.htm#page=21' } };
+  yield { type: 'citation', citation: { order: 2, name: 'Apple 10-K 2025, page 40', url: 'https://www.sec.gov/Archives/edgar/data/320193/aapl-10k.htm#page=40' } };
+  yield { type: 'done' };
+});
+
+const DESKTOP = { width: 1100, height: 800 };
+
+describe('web pages in Chromium', () => {
+  let svc: TestService;
+  let browser: Browser;
+  let context: BrowserContext;
+  let page: Page;
+  const violations: Record<string, AxeViolation[]> = {};
+  const overflow: Record<string, boolean> = {};
+  const email = `e2e-${process.pid}@example.com`;
+
+  /** Screenshot, accessibility audit and phone-width check of the page as it is now. */
+  async function audit(name: string) {
+    await screenshot(page, `web-${name}`);
+    violations[name] = await accessibilityViolations(page);
+    // The same page at phone width (not reloaded: some pages are answers to a form post).
+    await page.setViewportSize({ width: 360, height: 740 });
+    overflow[name] = await overflowsHorizontally(page);
+    await screenshot(page, `web-${name}-phone`);
+    await page.setViewportSize(DESKTOP);
+  }
+
+  beforeAll(async () => {
+    svc = await startService({ agents: (core) => [citing, scriptedAgent('svc-test', (req) => answer(`Echo: ${req.messages.at(-1)!.content}`)), ...paidAgents(core)] });
+    browser = await launchChromium();
+    // bypassCSP only so the test can inject axe-core; the pages' own CSP is checked over HTTP.
+    context = await browser.newContext({ bypassCSP: true, viewport: DESKTOP });
+    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: svc.url });
+    page = await context.newPage();
+  }, 60_000);
+  afterAll(async () => {
+    await browser?.close();
+    await svc?.close();
+  });
+
+  it('signs up: a weak password is explained next to the field, then the account opens on API Keys', async () => {
+    await page.goto(`${svc.url}/`);
+    await audit('home');
+    await page.getByRole('link', { name: 'Sign up' }).first().click();
+    await page.getByLabel('Email').fill(email);
+    await page.getByLabel('Password').fill('tooshort');
+    await page.getByRole('button', { name: 'Sign up' }).click();
+    await expect.poll(() => page.getByRole('alert').textContent()).toContain('Use at least 12 characters');
+    expect(await page.getByLabel('Email').inputValue()).toBe(email);
+    expect(await page.getByLabel('Password').getAttribute('aria-invalid')).toBe('true');
+    await audit('signup-error');
+    await page.getByLabel('Password').fill('plum orbit canyon lantern');
+    await page.getByRole('button', { name: 'Sign up' }).click();
+    await page.waitForURL(/\/settings\/api-keys/);
+    expect(await page.getByRole('status').first().textContent()).toContain('Your account is ready');
+    await audit('api-keys-empty');
+  });
+
+  it('keyboard order on the log-in page: email has focus; Tab and Shift+Tab follow reading order', async () => {
+    const fresh = await browser.newPage();
+    await fresh.goto(`${svc.url}/login`);
+    const focused = () =>
+      fresh.evaluate(() => {
+        const el = document.activeElement as HTMLElement;
+        return el.id ? `#${el.id}` : `${el.tagName.toLowerCase()}:${(el.textContent ?? '').trim()}`;
+      });
+    expect(await focused()).toBe('#f-email');
+    const walk = async (key: string, steps: number) => {
+      const seen: string[] = [];
+      for (let i = 0; i < steps; i++) {
+        await fresh.keyboard.press(key);
+        seen.push(await focused());
+      }
+      return seen;
+    };
+    expect(await walk('Tab', 3)).toEqual(['#f-password', 'button:Log in', 'a:Sign up']);
+    await fresh.focus('#f-email');
+    expect(await walk('Shift+Tab', 4)).toEqual(['a:Sign up', 'a:Log in', 'a:svc', 'a:Skip to content']);
+    await fresh.keyboard.press('Enter');
+    expect(await focused()).toBe('#main');
+    await fresh.close();
+  });
+
+  let secret = '';
+  it('creates a named key shown once with a copy button; the openai SDK can use it', async () => {
+    await page.getByLabel('Key name').fill('e2e laptop');
+    await page.getByRole('button', { name: 'Create new key' }).click();
+    secret = (await page.locator('#new-key-secret').textContent())!;
+    expect(secret).toMatch(/^sk-svc-[0-9A-Za-z]{40}$/);
+    await page.getByRole('button', { name: 'Copy' }).click();
+    await expect.poll(() => page.locator('#copy-status').textContent()).toMatch(/Copied|Selected/);
+    if ((await page.locator('#copy-status').textContent())!.startsWith('Copied')) {
+      expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(secret);
+    }
+    await audit('api-key-created');
+
+    const client = new OpenAI({ apiKey: secret, baseURL: svc.baseURL, maxRetries: 0 });
+    const r = await client.responses.create({ model: 'svc-test', input: 'from the SDK' });
+    expect(r.output_text).toBe('Echo: from the SDK');
+
+    await page.goto(`${svc.url}/settings/api-keys`);
+    expect(await page.content()).not.toContain(secret);
+    const row = page.locator('#keys tbody tr', { hasText: 'e2e laptop' });
+    expect(await row.textContent()).toContain(`${secret.slice(0, 11)}…${secret.slice(-4)}`);
+    await expect.poll(async () => {
+      await page.reload();
+      return page.locator('#keys tbody tr', { hasText: 'e2e laptop' }).locator('td').nth(3).textContent();
+    }).not.toContain('never');
+  });
+
+  it('revokes the key after confirmation; the next SDK call is refused', async () => {
+    await page.getByRole('link', { name: /Revoke key “e2e laptop”/ }).click();
+    await page.waitForURL(/\/revoke$/);
+    await audit('revoke-confirm');
+    await page.getByRole('button', { name: 'Revoke key' }).click();
+    await page.waitForURL(/revoked=/);
+    expect(await page.getByRole('status').first().textContent()).toContain('was revoked');
+    expect(await page.locator('#revoked-keys').textContent()).toContain('e2e laptop');
+    const client = new OpenAI({ apiKey: secret, baseURL: svc.baseURL, maxRetries: 0 });
+    const refused = await client.responses.create({ model: 'svc-test', input: 'again' }).catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(OpenAI.AuthenticationError);
+    expect((refused as InstanceType<typeof OpenAI.AuthenticationError>).status).toBe(401);
+  });
+
+  it('playground: the answer streams in, then its [n] markers link to the numbered sources', async () => {
+    await page.getByRole('link', { name: 'Playground' }).click();
+    await page.waitForURL(/\/playground$/);
+    const models = await page.locator('#model option').allTextContents();
+    const listed = ((await (await fetch(`${svc.baseURL}/models`, { headers: { authorization: `Bearer ${(await svc.account()).apiKey}` } })).json()) as { data: { id: string }[] }).data.map((m) => m.id);
+    expect(models).toEqual(listed);
+    await page.getByLabel('Agent').selectOption('svc-test-cite');
+    await page.getByLabel('Question or Kalshi link').fill('How did Apple do last year?');
+    await page.getByRole('button', { name: 'Ask' }).click();
+    await expect.poll(() => page.locator('#answer').textContent()).toBe('Revenue rose 8% [1]');
+    expect(await page.locator('#sources li').count()).toBe(0);
+    expect(await page.getByRole('button', { name: 'Ask' }).isDisabled()).toBe(true);
+    release();
+    await expect.poll(() => page.locator('#status').textContent()).toMatch(/^Done/);
+    expect(await page.locator('#answer').textContent()).toBe('Revenue rose 8% [1] while services grew 14% [2].');
+    const cites = page.locator('#answer a.cite');
+    expect(await cites.evaluateAll((as) => as.map((a) => [a.textContent, a.getAttribute('href')]))).toEqual([
+      ['[1]', '#source-1'],
+      ['[2]', '#source-2'],
+    ]);
+    const sources = page.locator('#sources li a');
+    expect(await sources.evaluateAll((as) => as.map((a) => [a.textContent, (a as HTMLAnchorElement).href]))).toEqual([
+      ['Apple 10-K 2025, page 21', 'https://www.sec.gov/Archives/edgar/data/320193/aapl-10k.htm#page=21'],
+      ['Apple 10-K 2025, page 40', 'https://www.sec.gov/Archives/edgar/data/320193/aapl-10k.htm#page=40'],
+    ]);
+    expect(await page.locator('#charge').textContent()).toBe('No credits charged.');
+    await audit('playground-answer');
+  });
+
+  it('playground: a paid run shows what it charged, and the credit history shows the charge', async () => {
+    const deps = svc.service.deps;
+    const account = (await deps.store.db.selectFrom('accounts').select('id').where('email', '=', email).executeTakeFirstOrThrow()).id;
+    await deps.accounts.setPlan(account, 'pro');
+    await deps.billing.grant({ accountId: account, amount: 9, note: 'e2e credits' });
+    await page.reload();
+    await page.getByRole('button', { name: 'New conversation' }).isHidden();
+    await page.getByLabel('Agent').selectOption('svc-paid');
+    await page.getByLabel('Question or Kalshi link').fill('a report please');
+    await page.getByRole('button', { name: 'Ask' }).click();
+    await expect.poll(() => page.locator('#status').textContent()).toMatch(/^Done/);
+    expect(await page.locator('#answer').textContent()).toBe('Paid answer to: a report please');
+    expect(await page.locator('#charge').textContent()).toBe('Charged 3 credits; 6 left.');
+
+    await page.getByRole('link', { name: 'Settings' }).click();
+    expect(await page.locator('#plan').textContent()).toBe('Pro');
+    expect(await page.locator('#credits').textContent()).toBe('6');
+    await audit('settings-account');
+    await page.getByRole('navigation', { name: 'Settings' }).getByRole('link', { name: 'Credits' }).click();
+    const rows = await page.locator('#ledger tbody tr').allTextContents();
+    expect(rows[0]).toMatch(/Hold charged.*0.*6/);
+    expect(rows[1]).toMatch(/Held for a report.*−3.*6/);
+    expect(rows[2]).toMatch(/Granted.*e2e credits.*\+9.*9/);
+    await audit('settings-credits');
+  });
+
+  it('logs out: the pages then ask to log in again', async () => {
+    await page.getByRole('button', { name: 'Log out' }).click();
+    await expect.poll(() => page.getByRole('status').first().textContent()).toContain('You are logged out.');
+    await audit('login');
+    await page.goto(`${svc.url}/settings/api-keys`);
+    expect(new URL(page.url()).pathname).toBe('/login');
+    await page.getByLabel('Email').fill(email);
+    await page.getByLabel('Password').fill('plum orbit canyon lantern');
+    await page.getByRole('button', { name: 'Log in' }).click();
+    await page.waitForURL(/\/settings\/api-keys$/);
+  });
+
+  it('every page audited has no WCAG 2.1 AA or best-practice violations and fits a 360 px phone', () => {
+    expect(Object.keys(violations).length).toBeGreaterThanOrEqual(9);
+    expect(violations).toEqual(Object.fromEntries(Object.keys(violations).map((k) => [k, []])));
+    expect(overflow).toEqual(Object.fromEntries(Object.keys(overflow).map((k) => [k, false])));
+  });
+
+  it('the audit itself catches an unlabelled field and a page too wide for a phone', async () => {
+    const bad = await context.newPage();
+    await bad.setViewportSize({ width: 360, height: 740 });
+    await bad.setContent('<!doctype html><html lang="en"><title>t</title><main><h1>t</h1><input type="text"><div style="width:900px">wide</div></main></html>');
+    expect((await accessibilityViolations(bad)).map((v) => v.id)).toContain('label');
+    expect(await overflowsHorizontally(bad)).toBe(true);
+    await bad.close();
+  });
+});
+
+describe('playground in Chromium with the real prediction-markets agent and a fake Kalshi', () => {
+  let fake: FakeKalshi;
+  let svc: TestService;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    fake = await startFakeKalshi();
+    svc = await startService({ env: { SVC_KALSHI_API_URL: fake.apiUrl }, agents: pinnedMarketAgents });
+    browser = await launchChromium();
+  }, 60_000);
+  afterAll(async () => {
+    await browser?.close();
+    await svc?.close();
+    await fake?.close();
+  });
+
+  it('a pasted Kalshi link becomes a report charged 3 credits; the cached report is then free', async () => {
+    const page = await (await browser.newContext({ viewport: DESKTOP, bypassCSP: true })).newPage();
+    const address = `kalshi-e2e-${process.pid}@example.com`;
+    await page.goto(`${svc.url}/signup`);
+    await page.getByLabel('Email').fill(address);
+    await page.getByLabel('Password').fill('plum orbit canyon lantern');
+    await page.getByRole('button', { name: 'Sign up' }).click();
+    await page.waitForURL(/\/settings\/api-keys/);
+    const deps = svc.service.deps;
+    const account = (await deps.store.db.selectFrom('accounts').select('id').where('email', '=', address).executeTakeFirstOrThrow()).id;
+    await deps.accounts.setPlan(account, 'plus');
+    await deps.billing.grant({ accountId: account, amount: 5, note: 'e2e credits' });
+
+    const ticker = fake.world.openEvents.find((t) => t.startsWith('KXHIGHNY-'))!;
+    const link = eventUrl(fake.world, ticker);
+    await page.goto(`${svc.url}/playground`);
+    await page.getByLabel('Agent').selectOption('svc-prediction-markets-agent');
+    await page.getByLabel('Question or Kalshi link').fill(link);
+    await page.getByRole('button', { name: 'Ask' }).click();
+    await expect.poll(() => page.locator('#status').textContent(), { timeout: 20_000 }).toMatch(/^Done/);
+    expect(await page.locator('#charge').textContent()).toBe('Charged 3 credits; 2 left.');
+    const answerText = (await page.locator('#answer').textContent())!;
+    expect(answerText).toContain(ticker);
+    const cites = await page.locator('#answer a.cite').evaluateAll((as) => as.map((a) => a.getAttribute('href')));
+    const sources = await page.locator('#sources li').evaluateAll((lis) => lis.map((li) => ({ id: li.id, href: li.querySelector('a')?.getAttribute('href') })));
+    expect(cites.length).toBeGreaterThanOrEqual(sources.length);
+    expect(sources.length).toBeGreaterThan(2);
+    // Every source is cited, and every citation link lands on a listed source.
+    expect(new Set(cites)).toEqual(new Set(sources.map((s) => `#${s.id}`)));
+    expect(sources.filter((s) => !/^https?:\/\//.test(s.href ?? ''))).toEqual([]);
+    expect(await page.locator('#credit-balance').textContent()).toBe('2');
+    await screenshot(page, 'web-playground-kalshi-report');
+    // The rendered report (headings, tables, lists) passes the same audit as the pages.
+    expect(await accessibilityViolations(page)).toEqual([]);
+
+    await page.getByRole('button', { name: 'New conversation' }).click();
+    await page.getByLabel('Agent').selectOption('svc-prediction-markets-agent:cache');
+    await page.getByLabel('Question or Kalshi link').fill(link);
+    await page.getByRole('button', { name: 'Ask' }).click();
+    await expect.poll(() => page.locator('#status').textContent(), { timeout: 20_000 }).toMatch(/^Done/);
+    expect(await page.locator('#charge').textContent()).toMatch(/^(No credits charged\.|Charged 0 credits; 2 left\.)$/);
+    expect(await page.locator('#answer').textContent()).toBe(answerText);
+    expect((await deps.accounts.getAccount(account)).credits).toBe(2);
+  });
+});
