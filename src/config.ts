@@ -34,6 +34,12 @@ export const SETTINGS: readonly SettingSpec[] = [
     kind: { type: 'url', protocols: HTTP },
     doc: 'Address clients reach the service at, used to build links (signed document URLs). Default: http://SVC_HOST:SVC_PORT.',
   },
+  {
+    env: 'SVC_TRUST_PROXY',
+    path: 'server.trustProxy',
+    kind: { type: 'bool' },
+    doc: 'Behind a reverse proxy: take the client address and scheme from X-Forwarded-For and X-Forwarded-Proto (log-in throttling, Secure cookies). Leave off when clients connect directly.',
+  },
   { env: 'SVC_BODY_LIMIT_BYTES', path: 'server.bodyLimitBytes', kind: { type: 'int', min: 1024, max: 64 * 1024 * 1024 }, doc: 'Largest accepted request body; larger bodies get 413.' },
   { env: 'SVC_SHUTDOWN_GRACE_MS', path: 'server.shutdownGraceMs', kind: { type: 'int', min: 0, max: 3_600_000 }, doc: 'On SIGTERM, how long in-flight streams may run before they are ended.' },
   { env: 'SVC_KEEPALIVE_MS', path: 'server.keepAliveIntervalMs', kind: { type: 'int', min: 100, max: 15_000 }, doc: 'Interval of SSE comment keep-alives while a stream is waiting (at most 15 s).' },
@@ -108,6 +114,7 @@ export interface Config {
     host: string;
     port: number;
     publicUrl: string;
+    trustProxy: boolean;
     bodyLimitBytes: number;
     shutdownGraceMs: number;
     keepAliveIntervalMs: number;

@@ -32,6 +32,7 @@ export function buildServer(deps: ServerDeps): ServerHandle {
     genReqId: () => newId('req_'),
     requestIdHeader: false,
     bodyLimit: limit,
+    trustProxy: deps.config.server.trustProxy,
     return503OnClosing: false,
     forceCloseConnections: 'idle',
     routerOptions: { ignoreTrailingSlash: true },

@@ -295,7 +295,35 @@ describe('web pages: playground API, throttling and settings', () => {
   });
 });
 
-describe('web pages: cookie and sign-up settings', () => {
+describe('web pages: cookie, proxy and sign-up settings', () => {
+  it('throttles log-ins per client address: the forwarded one behind a trusted proxy, else the socket’s', async () => {
+    const tries = async (svc: TestService, forwardedFor: string, count: number) => {
+      const statuses: number[] = [];
+      for (let i = 0; i < count; i++) {
+        const web = new WebClient(svc.url, { 'x-forwarded-for': forwardedFor });
+        await web.get('/login');
+        statuses.push((await web.post('/login', { email: `nobody${i}-${forwardedFor}@example.com`, password: 'wrong wrong wrong' })).status);
+      }
+      return statuses;
+    };
+    const proxied = await startService({ agents, env: { SVC_TRUST_PROXY: 'true', SVC_LOGIN_ATTEMPTS_PER_MINUTE: '1' } });
+    try {
+      // 1 per email, 4 per address: the fifth address-wide attempt is refused, another address is not.
+      expect(await tries(proxied, '203.0.113.7', 5)).toEqual([401, 401, 401, 401, 429]);
+      expect(await tries(proxied, '198.51.100.9', 1)).toEqual([401]);
+    } finally {
+      await proxied.close();
+    }
+    const direct = await startService({ agents, env: { SVC_LOGIN_ATTEMPTS_PER_MINUTE: '1' } });
+    try {
+      // Not behind a proxy: a forged X-Forwarded-For does not buy a fresh budget.
+      expect(await tries(direct, '203.0.113.7', 4)).toEqual([401, 401, 401, 401]);
+      expect(await tries(direct, '198.51.100.9', 1)).toEqual([429]);
+    } finally {
+      await direct.close();
+    }
+  });
+
   it('drops Secure (and the __Host- prefix) only for plain http to a non-loopback host, or when told', async () => {
     const svc = await startService({ agents, env: { SVC_WEB_SIGNUP: 'false' } });
     try {
