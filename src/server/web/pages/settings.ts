@@ -27,6 +27,7 @@ export function accountSection(ctx: PageContext, o: { account: Account; requests
     'Account',
     html`<dl class="facts">
   <dt>Email</dt><dd>${a.email}</dd>
+  <dt>Account ID</dt><dd><code id="account-id">${a.id}</code></dd>
   <dt>Plan</dt><dd id="plan">${PLAN_NAMES[a.plan]}</dd>
   <dt>Credits</dt><dd id="credits">${a.credits}</dd>
   <dt>Rate limit</dt><dd>${o.requestsPerMinute} requests per minute per key</dd>
