@@ -1,19 +1,14 @@
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
-import { LRUCache } from 'lru-cache';
+import { TextMemo } from '../text-memo.js';
 import type { Turn, Usage } from './types.js';
 
 // Texts recur (stored reports, repeated answers, common questions): remember their counts, bounded in bytes.
-const memo = new LRUCache<string, number>({ maxSize: 16 * 1024 * 1024, sizeCalculation: (_n, text) => text.length + 16 });
+const memo = new TextMemo<number>({ maxBytes: 32 * 1024 * 1024 });
 
 /** Tokens of a text with the o200k_base encoding (the GPT-4o/4.1/5 family's). */
 export function countTextTokens(text: string): number {
   if (!text) return 0;
-  let n = memo.get(text);
-  if (n === undefined) {
-    n = countTokens(text);
-    memo.set(text, n);
-  }
-  return n;
+  return memo.get(text, countTokens);
 }
 
 /**

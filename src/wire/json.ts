@@ -1,20 +1,15 @@
-import { LRUCache } from 'lru-cache';
+import { TextMemo } from '../text-memo.js';
 
 // Long answers recur (stored reports served again and again). Escaping and encoding them is
 // the largest cost of a response body, so their JSON form is remembered as bytes, bounded in
 // size. (A Buffer body also spares the HTTP layer a byte-length scan and a UTF-8 encode.)
 const MIN_LENGTH = 1024;
-const encoded = new LRUCache<string, Buffer>({ maxSize: 64 * 1024 * 1024, sizeCalculation: (v, k) => v.length + k.length });
+const encoded = new TextMemo<Buffer>({ maxBytes: 64 * 1024 * 1024, size: (b) => b.length });
+const encode = (text: string) => Buffer.from(JSON.stringify(text));
 
 /** `JSON.stringify(text)` as UTF-8 bytes, remembered for long texts. */
 export function jsonStringBytes(text: string): Buffer {
-  if (text.length < MIN_LENGTH) return Buffer.from(JSON.stringify(text));
-  let out = encoded.get(text);
-  if (out === undefined) {
-    out = Buffer.from(JSON.stringify(text));
-    encoded.set(text, out);
-  }
-  return out;
+  return text.length < MIN_LENGTH ? encode(text) : encoded.get(text, encode);
 }
 
 const SENTINEL = '\u0000svc-text\u0000';
