@@ -1,8 +1,8 @@
 /**
- * Coalescing write-behind queue: writes enqueued in one turn of the event loop are
- * flushed together (one transaction), the latest value per key winning. Used for data
- * whose loss in a crash costs little (stored responses, key last-used times); never for
- * credits, which are written synchronously in their own transactions.
+ * Coalescing write-behind queue: writes enqueued within `delayMs` (by default, one turn of
+ * the event loop) are flushed together (one transaction), the latest value per key winning.
+ * Used for data whose loss in a crash costs little (stored responses, key last-used times);
+ * never for credits, which are written synchronously in their own transactions.
  */
 export class WriteBehind<T> {
   readonly #pending = new Map<string, T>();
@@ -14,15 +14,19 @@ export class WriteBehind<T> {
     private readonly write: (items: T[]) => Promise<void>,
     private readonly onError: (err: unknown, count: number) => void,
     private readonly retryMs = 1000,
+    private readonly delayMs = 0,
   ) {}
+
+  #schedule(): void {
+    this.#scheduled = true;
+    if (this.delayMs > 0) setTimeout(() => void this.#run(), this.delayMs).unref();
+    else setImmediate(() => void this.#run());
+  }
 
   enqueue(key: string, item: T): void {
     this.#pending.delete(key); // re-insert so the map keeps write order
     this.#pending.set(key, item);
-    if (!this.#scheduled && !this.#retryTimer) {
-      this.#scheduled = true;
-      setImmediate(() => void this.#run());
-    }
+    if (!this.#scheduled && !this.#retryTimer) this.#schedule();
   }
 
   /** The value waiting to be written under this key, if any. */
@@ -64,9 +68,6 @@ export class WriteBehind<T> {
     } finally {
       this.#flushing = null;
     }
-    if (this.#pending.size && !this.#scheduled && !this.#retryTimer) {
-      this.#scheduled = true;
-      setImmediate(() => void this.#run());
-    }
+    if (this.#pending.size && !this.#scheduled && !this.#retryTimer) this.#schedule();
   }
 }

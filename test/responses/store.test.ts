@@ -1,0 +1,73 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { AccountService } from '../../src/accounts/service.js';
+import { ResponseStore, type ResponseRecord } from '../../src/responses/store.js';
+import { openStore, type Store } from '../../src/store/db.js';
+import { describeBackends, dropTestSchemas } from '../helpers/backends.js';
+
+afterAll(() => dropTestSchemas());
+
+const record = (i: number, accountId: string): ResponseRecord => ({
+  id: `resp_batch_${i}`,
+  accountId,
+  model: 'svc-test',
+  messageId: `msg_batch_${i}`,
+  conversation: [{ role: 'user', content: `question ${i}` }],
+  instructions: null,
+  createdAt: 1_700_000_000_000 + i,
+  params: { id: `resp_batch_${i}`, messageId: `msg_batch_${i}`, model: 'svc-test', createdAt: 1_700_000_000, instructions: null, previousResponseId: null, metadata: {}, store: true, temperature: null, topP: null, maxOutputTokens: null, user: null },
+});
+
+describeBackends('stored responses written behind in batches', (backend) => {
+  let store: Store;
+  let dataDir: string;
+  let accountId: string;
+
+  beforeAll(async () => {
+    dataDir = mkdtempSync(path.join(os.tmpdir(), 'svc-responses-'));
+    store = await openStore({ dataDir, databaseUrl: (await backend.env()).SVC_DATABASE_URL ?? '' });
+    accountId = (await new AccountService(store.db, { keyCacheTtlMs: 0 }).createAccount({ email: `r-${backend.name}@example.com`, plan: 'free', credits: 0 })).account.id;
+  });
+  afterAll(async () => {
+    await store?.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('writes a batch larger than one INSERT, then updates rows in place, exactly', async () => {
+    const responses = new ResponseStore(store.db, { batchMs: 5 });
+    const total = 450;
+    for (let i = 0; i < total; i++) {
+      const live = responses.begin(record(i, accountId), () => ({}));
+      if (i % 2 === 0) live.finish({ status: 'completed', outputText: `answer ${i} [1]`, transcript: [['t', `answer ${i} [1]`], ['d', 1_700_000_001]], completedAt: 1_700_000_001_000 });
+    }
+    await responses.flush();
+    const rows = await store.db.selectFrom('responses').select(['id', 'status', 'output_text', 'transcript']).where('id', 'like', 'resp_batch_%').execute();
+    expect(rows).toHaveLength(total);
+    const byId = new Map(rows.map((r) => [r.id, r]));
+    expect(byId.get('resp_batch_2')).toMatchObject({ status: 'completed', output_text: 'answer 2 [1]' });
+    expect(byId.get('resp_batch_3')).toMatchObject({ status: 'in_progress', output_text: '' });
+
+    // The odd ones finish later: the same rows are updated, not duplicated.
+    const fresh = new ResponseStore(store.db, { batchMs: 5 });
+    for (let i = 1; i < total; i += 2) fresh.save(record(i, accountId), { status: 'completed', outputText: `late ${i}`, transcript: [['t', `late ${i}`], ['d', 1]], completedAt: 2 });
+    await fresh.flush();
+    const after = await store.db.selectFrom('responses').select(['id', 'status', 'output_text']).where('id', 'like', 'resp_batch_%').execute();
+    expect(after).toHaveLength(total);
+    expect(after.filter((r) => r.status !== 'completed')).toEqual([]);
+    const found = await fresh.get('resp_batch_449', accountId);
+    expect(found && !found.live && found.stored.outputText).toBe('late 449');
+    expect(await fresh.get('resp_batch_449', 'acct_someone_else')).toBeNull();
+  });
+
+  it('serves a response from memory before its batch is written', async () => {
+    const responses = new ResponseStore(store.db, { batchMs: 60_000 });
+    responses.save(record(9999, accountId), { status: 'completed', outputText: 'pending answer', transcript: [['t', 'pending answer'], ['d', 1]], completedAt: 1 });
+    const found = await responses.get('resp_batch_9999', accountId);
+    expect(found && !found.live && found.stored.outputText).toBe('pending answer');
+    expect(await store.db.selectFrom('responses').select('id').where('id', '=', 'resp_batch_9999').executeTakeFirst()).toBeUndefined();
+    await responses.flush();
+    expect(await store.db.selectFrom('responses').select('id').where('id', '=', 'resp_batch_9999').executeTakeFirst()).toBeDefined();
+  });
+});
