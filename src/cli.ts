@@ -61,6 +61,13 @@ interface Command {
 const accountsOf = (store: Store) => new AccountService(store.db, { keyCacheTtlMs: 0 });
 const billingOf = (store: Store, config: Config) => new Billing(store.db, { leaseMs: config.billing.holdLeaseMs });
 
+async function readStdin(): Promise<string> {
+  if (process.stdin.isTTY) throw new UsageError('the password is read from standard input, not typed at a terminal prompt: pipe it in');
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+}
+
 /** Every command, by its words. Modules with commands of their own are imported only when used. */
 const COMMANDS: Record<string, Command> = {
   serve: {
@@ -88,6 +95,18 @@ const COMMANDS: Record<string, Command> = {
       withStore(config, async (store) => {
         const a = await accountsOf(store).setPlan(flag(args, 'account', true), validatePlan(flag(args, 'plan', true), '--plan'));
         print({ id: a.id, email: a.email, plan: a.plan, credits: a.credits });
+        return 0;
+      }),
+  },
+  'accounts set-password': {
+    usage: 'svc accounts set-password --account ID   (reads the new password from standard input; ends its web sessions)',
+    run: (args, config) =>
+      withStore(config, async (store) => {
+        const accountId = flag(args, 'account', true);
+        const password = (await readStdin()).replace(/\r?\n$/, '');
+        if (!password) throw new UsageError('send the new password on standard input, e.g. `read -rs P && printf %s "$P" | svc accounts set-password --account acct_…`');
+        const a = await accountsOf(store).setPassword(accountId, password);
+        print({ id: a.id, email: a.email, password_set: true });
         return 0;
       }),
   },

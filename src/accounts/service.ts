@@ -150,6 +150,22 @@ export class AccountService {
     return toAccount(row);
   }
 
+  /**
+   * Sets (or replaces) an account's web password, for accounts an operator made; every web
+   * session of the account ends, as after any password change.
+   */
+  async setPassword(accountId: string, password: string, now = Date.now()): Promise<Account> {
+    const account = await this.getAccount(accountId);
+    const problem = passwordProblem(password, account.email);
+    if (problem) throw invalidRequest('weak_password', problem, 'password');
+    const passwordHash = await hashPassword(password, this.#scrypt);
+    await this.db.transaction().execute(async (trx) => {
+      await trx.updateTable('accounts').set({ password_hash: passwordHash, updated_at: now }).where('id', '=', accountId).execute();
+      await trx.deleteFrom('web_sessions').where('account_id', '=', accountId).execute();
+    });
+    return account;
+  }
+
   async #accountIdByEmail(email: string): Promise<string | null> {
     const row = await this.db.selectFrom('accounts').select('id').where('email', '=', email).executeTakeFirst();
     return row?.id ?? null;

@@ -10,18 +10,21 @@ export interface CliResult {
   stderr: string;
 }
 
-/** Runs `svc <args>` from the TypeScript sources (through tsx) in a child process. */
-export function svcProcess(args: string[], env: Record<string, string>) {
-  return spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'test/helpers/run-cli.ts'), ...args], {
+/** Runs `svc <args>` from the TypeScript sources (through tsx); its standard input is `input`, or empty. */
+export function svcProcess(args: string[], env: Record<string, string>, input = '') {
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'test/helpers/run-cli.ts'), ...args], {
     cwd: ROOT,
     env: { ...process.env, SVC_LOG_LEVEL: 'info', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
+    stdio: ['pipe', 'pipe', 'pipe'],
   });
+  child.stdin.end(input);
+  return child;
 }
 
-export function runCli(args: string[], env: Record<string, string>): Promise<CliResult> {
+/** Runs `svc <args>`; `input`, when given, is written to its standard input. */
+export function runCli(args: string[], env: Record<string, string>, input?: string): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = svcProcess(args, env);
+    const child = svcProcess(args, env, input);
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += d));

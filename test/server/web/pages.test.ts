@@ -5,6 +5,7 @@ import { describeBackends, dropTestSchemas } from '../../helpers/backends.js';
 import { answer, scriptedAgent } from '../../helpers/scripted-agent.js';
 import { startService, type TestService } from '../../helpers/service.js';
 import { WebClient } from '../../helpers/web-client.js';
+import { runCli } from '../../helpers/cli.js';
 import { readSse } from '../../helpers/sse.js';
 
 /** Set-Cookie of GET /login sent with another Host header (fetch does not allow setting one). */
@@ -292,6 +293,37 @@ describe('web pages: playground API, throttling and settings', () => {
     const long = await post({ name: 'x'.repeat(61) });
     expect(long.status).toBe(400);
     expect(((await long.json()) as any).error).toMatchObject({ param: 'name', code: 'invalid_value' });
+  });
+});
+
+describe('web pages: operator-made accounts', () => {
+  it('sign in only once the operator sets a password with the CLI, which also ends their sessions', async () => {
+    const svc = await startService({ agents });
+    try {
+      const address = email();
+      const { id } = await svc.account({ email: address, plan: 'pro', credits: 5 });
+      const web = new WebClient(svc.url);
+      await web.get('/login');
+      expect((await web.post('/login', { email: address, password: 'plum orbit canyon lantern' })).status).toBe(401);
+
+      const env = { SVC_DATA_DIR: svc.dataDir, SVC_LOG_LEVEL: 'silent' };
+      const weak = await runCli(['accounts', 'set-password', '--account', id], env, 'short\n');
+      expect(weak.code).not.toBe(0);
+      expect(weak.stderr).toContain('Use at least 12 characters');
+      const set = await runCli(['accounts', 'set-password', '--account', id], env, 'plum orbit canyon lantern\n');
+      expect(set.code).toBe(0);
+      expect(JSON.parse(set.stdout)).toEqual({ id, email: address, password_set: true });
+
+      const ok = await web.post('/login', { email: address, password: 'plum orbit canyon lantern' });
+      expect(ok.status).toBe(303);
+      expect((await web.get('/settings')).text).toContain('<dd id="plan">Pro</dd>');
+
+      // A new password ends every session of the account.
+      expect((await runCli(['accounts', 'set-password', '--account', id], env, 'saffron tide ninety two\n')).code).toBe(0);
+      expect((await web.get('/settings')).status).toBe(303);
+    } finally {
+      await svc.close();
+    }
   });
 });
 
