@@ -1,13 +1,15 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { PACKAGE_ROOT, type Config } from './config.js';
+import { randomToken } from './ids.js';
 import { serve } from './serve.js';
 
 const DEMO_EMAIL = 'demo@svc.local';
 
 /**
  * `svc demo` (npm run demo): the whole service offline, on the snapshots shipped in
- * snapshots/, with its own data dir and a Pro demo account whose key is printed.
+ * snapshots/, with its own data dir and a Pro demo account whose key and web password (new at
+ * every start) are printed.
  */
 export async function demo(config: Config): Promise<number> {
   const kalshiDir = path.join(PACKAGE_ROOT, 'snapshots', 'kalshi');
@@ -21,6 +23,8 @@ export async function demo(config: Config): Promise<number> {
     const { secret, accountId } = existing
       ? { ...(await accounts.issueKey(existing.id)), accountId: existing.id }
       : await accounts.createAccount({ email: DEMO_EMAIL, plan: 'pro', credits: 100 }).then((r) => ({ secret: r.secret, accountId: r.account.id }));
+    const password = randomToken(20);
+    await accounts.setPassword(accountId, password);
     const events = config.kalshi.snapshotDir ? demoEventUrls(config.kalshi.snapshotDir) : [];
     const ask = (model: string, input: string) => [
       `  curl -s ${url}/v1/responses -H "Authorization: Bearer $SVC_KEY" -H 'Content-Type: application/json' \\`,
@@ -30,6 +34,8 @@ export async function demo(config: Config): Promise<number> {
       '',
       `svc demo is running offline at ${url} (data in ${config.storage.dataDir}).`,
       `Demo account ${accountId} (Pro plan): API key ${secret}`,
+      '',
+      `Web pages: log in at ${url}/login as ${DEMO_EMAIL} with password ${password}, then open the playground.`,
       '',
       `  export SVC_KEY=${secret}`,
       ...(config.sec.snapshotDir ? [...ask('svc-agent', 'What was Apple revenue in Q3 2024?'), ...ask('svc-agent', 'Microsoft revenue and net income for the last 8 quarters'), ''] : []),
