@@ -39,7 +39,8 @@ export async function load({ url, method = 'POST', headers = {}, body, connectio
     throw new Error(`${url}: ${result.non2xx} non-2xx, ${result.errors} errors, ${result.timeouts} timeouts`);
   }
   const bytesPerRequest = result.throughput.total / Math.max(1, result.requests.total);
-  if (expectBytes && Math.abs(bytesPerRequest - expectBytes) / expectBytes > 0.2) {
+  // Headers count too (about 0.5–1 KB), so small bodies get an absolute allowance.
+  if (expectBytes && Math.abs(bytesPerRequest - expectBytes) > Math.max(0.2 * expectBytes, 1024)) {
     throw new Error(`${url}: ${bytesPerRequest.toFixed(0)} bytes per response, expected about ${expectBytes}`);
   }
   return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, bytes: Math.round(bytesPerRequest) };

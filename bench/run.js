@@ -13,13 +13,18 @@ let CONNECTIONS_OVERRIDE = null;
 const tmp = mkdtempSync(path.join(os.tmpdir(), 'svc-bench-bytes-'));
 
 /** Measures the bare route and then the service on the very same request and response bytes. */
-async function compare({ name, endpoint, headers, body, goal }) {
-  const bytes = Buffer.from(await (await fetch(endpoint, { method: 'POST', headers, body })).arrayBuffer());
+async function compare({ name, endpoint, headers, body, goal, method = 'POST' }) {
+  const bytes = Buffer.from(await (await fetch(endpoint, { method, headers, body })).arrayBuffer());
   const file = path.join(tmp, `bytes-${Math.random().toString(36).slice(2)}`);
   writeFileSync(file, bytes);
-  const type = bytes.subarray(0, 6).toString() === 'event:' || bytes.subarray(0, 5).toString() === 'data:' ? 'text/event-stream; charset=utf-8' : 'application/json; charset=utf-8';
+  const type =
+    bytes.subarray(0, 6).toString() === 'event:' || bytes.subarray(0, 5).toString() === 'data:'
+      ? 'text/event-stream; charset=utf-8'
+      : bytes.subarray(0, 9).toString() === '<!doctype'
+        ? 'text/html; charset=utf-8'
+        : 'application/json; charset=utf-8';
   const { child: bare, info: bareInfo } = await startChild('bare-server.js', [file, type]);
-  const request = { headers, body, connections: CONNECTIONS_OVERRIDE ?? CONNECTIONS };
+  const request = { method, headers, body, connections: CONNECTIONS_OVERRIDE ?? CONNECTIONS };
   await load({ url: bareInfo.url, ...request, duration: 2 });
   const base = await load({ url: bareInfo.url, ...request, duration, expectBytes: bytes.length });
   await stopChild(bare);
@@ -101,7 +106,42 @@ async function reports() {
   return rows;
 }
 
-const SCENARIOS = { api: apiOverhead, reports };
+/** The web pages, signed in as a browser would be, against a bare route serving the same bytes. */
+async function pages() {
+  const { child: svc, info } = await startChild('svc-server.js');
+  const cookies = new Map();
+  const keep = (res) => {
+    for (const c of res.headers.getSetCookie()) {
+      const [pair] = c.split(';');
+      const eq = pair.indexOf('=');
+      cookies.set(pair.slice(0, eq), pair.slice(eq + 1));
+    }
+  };
+  const cookie = () => [...cookies].map(([k, v]) => `${k}=${v}`).join('; ');
+  let res = await fetch(`${info.url}/signup`);
+  keep(res);
+  const csrf = /name="_csrf" value="([^"]+)"/.exec(await res.text())[1];
+  res = await fetch(`${info.url}/signup`, {
+    method: 'POST',
+    redirect: 'manual',
+    headers: { cookie: cookie(), 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ _csrf: csrf, email: 'bench-web@example.com', password: 'plum orbit canyon lantern' }),
+  });
+  keep(res);
+  const rows = [];
+  for (const [name, path, signedIn] of [
+    ['GET /login (signed out)', '/login', false],
+    ['GET /settings/api-keys (session lookup, keys)', '/settings/api-keys', true],
+    ['GET /playground', '/playground', true],
+  ]) {
+    const headers = signedIn ? { cookie: cookie() } : {};
+    rows.push(await compare({ name, endpoint: `${info.url}${path}`, headers, method: 'GET' }));
+  }
+  await stopChild(svc);
+  return rows;
+}
+
+const SCENARIOS = { api: apiOverhead, reports, pages };
 const results = [];
 for (const [name, run] of Object.entries(SCENARIOS)) {
   if (values.only && values.only !== name) continue;

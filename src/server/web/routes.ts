@@ -52,7 +52,8 @@ export async function webRoutes(app: FastifyInstance, deps: ServerDeps, auth: We
 
   app.addHook('onRequest', async (request, reply) => {
     reply.headers(SECURITY_HEADERS);
-    await auth.load(request);
+    // Stylesheets and scripts are the same for everyone: no session lookup for them.
+    if (!request.url.startsWith('/assets/')) await auth.load(request);
   });
 
   const ctx = (request: FastifyRequest, reply: FastifyReply): PageContext => ({
