@@ -1,7 +1,8 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
-import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql, type SqliteDatabase } from 'kysely';
+import { LRUCache } from 'lru-cache';
 import pg from 'pg';
 import { migrationProvider } from './migrations/index.js';
 import type { Database } from './schema.js';
@@ -27,6 +28,27 @@ export interface StoreOptions {
 
 // int8 (bigint) columns hold unix-ms times and credit balances: well inside 2^53.
 pg.types.setTypeParser(20, (v) => Number(v));
+
+/**
+ * better-sqlite3 with its prepared statements reused by SQL text: Kysely prepares every query
+ * anew, and preparing costs about as much as running a small query. (Kysely serialises the
+ * queries of its one SQLite connection and svc never streams rows, so no statement is in use
+ * twice at once.)
+ */
+export function reusingStatements(db: BetterSqlite3.Database, max = 1000): SqliteDatabase {
+  const statements = new LRUCache<string, BetterSqlite3.Statement>({ max });
+  return {
+    close: () => db.close(),
+    prepare(text: string) {
+      let statement = statements.get(text);
+      if (!statement) {
+        statement = db.prepare(text);
+        statements.set(text, statement);
+      }
+      return statement;
+    },
+  };
+}
 
 function redactUrl(url: string): string {
   try {
@@ -59,7 +81,7 @@ export async function openStore(options: StoreOptions): Promise<Store> {
     sqlite.pragma('synchronous = FULL');
     sqlite.pragma('foreign_keys = ON');
     sqlite.pragma('busy_timeout = 5000');
-    const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+    const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: reusingStatements(sqlite) }) });
     store = {
       db,
       dialect: 'sqlite',
