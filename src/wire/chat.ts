@@ -2,7 +2,7 @@ import type { AgentEvent, Citation, Usage } from '../agents/types.js';
 import type { SvcError } from '../errors.js';
 import { bareCitation, chatAnnotation, placeCitations } from './citations.js';
 import { errorBody, type ErrorBody } from './errors.js';
-import { jsonBytesWithText } from './json.js';
+import { jsonWithText } from './json.js';
 
 export interface ChatParams {
   id: string;
@@ -83,11 +83,11 @@ export class ChatEncoder {
     return this.#deltas[0] ?? '';
   }
 
-  /** The bytes of `JSON.stringify(this.completion())`, the long text escaped and encoded once (see wire/json.ts). */
-  completionJson(): Buffer {
+  /** `JSON.stringify(this.completion())`, the long text escaped once (see wire/json.ts). */
+  completionJson(): string {
     const body = this.completion();
     const message = body.choices[0]!.message;
-    return jsonBytesWithText(message.content, (placeholder) => ({ ...body, choices: [{ ...body.choices[0]!, message: { ...message, content: placeholder } }] }));
+    return jsonWithText(message.content, (placeholder) => ({ ...body, choices: [{ ...body.choices[0]!, message: { ...message, content: placeholder } }] }));
   }
 
   get failed(): SvcError | null {

@@ -1,27 +1,26 @@
 import { TextMemo } from '../text-memo.js';
 
-// Long answers recur (stored reports served again and again). Escaping and encoding them is
-// the largest cost of a response body, so their JSON form is remembered as bytes, bounded in
-// size. (A Buffer body also spares the HTTP layer a byte-length scan and a UTF-8 encode.)
+// Long answers recur: a stored report is served again and again, and a streamed answer's full
+// text appears in four of its events. Escaping a long text costs about 4 µs per KB, so the
+// JSON form of long texts is remembered, bounded in size.
 const MIN_LENGTH = 1024;
-const encoded = new TextMemo<Buffer>({ maxBytes: 64 * 1024 * 1024, size: (b) => b.length });
-const encode = (text: string) => Buffer.from(JSON.stringify(text));
+const escaped = new TextMemo<string>({ maxBytes: 64 * 1024 * 1024, size: (s) => 2 * s.length });
 
-/** `JSON.stringify(text)` as UTF-8 bytes, remembered for long texts. */
-export function jsonStringBytes(text: string): Buffer {
-  return text.length < MIN_LENGTH ? encode(text) : encoded.get(text, encode);
+/** `JSON.stringify(text)`, remembered for long texts. */
+export function jsonString(text: string): string {
+  return text.length < MIN_LENGTH ? JSON.stringify(text) : escaped.get(text, JSON.stringify);
 }
 
 const SENTINEL = '\u0000svc-text\u0000';
 const SENTINEL_JSON = JSON.stringify(SENTINEL);
 
 /**
- * The bytes of `JSON.stringify(build(SENTINEL))` with the sentinel replaced by `text`: the
- * small skeleton is serialised per request, the long text is escaped and encoded once.
+ * `JSON.stringify(build(SENTINEL))` with the sentinel replaced by `text`: the small skeleton is
+ * serialised each time, the long text is escaped once.
  */
-export function jsonBytesWithText(text: string, build: (placeholder: string) => unknown): Buffer {
+export function jsonWithText(text: string, build: (placeholder: string) => unknown): string {
   const skeleton = JSON.stringify(build(SENTINEL));
   const at = skeleton.indexOf(SENTINEL_JSON);
-  if (at === -1) return Buffer.from(skeleton);
-  return Buffer.concat([Buffer.from(skeleton.slice(0, at)), jsonStringBytes(text), Buffer.from(skeleton.slice(at + SENTINEL_JSON.length))]);
+  if (at === -1) return skeleton;
+  return skeleton.slice(0, at) + jsonString(text) + skeleton.slice(at + SENTINEL_JSON.length);
 }

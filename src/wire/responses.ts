@@ -2,7 +2,7 @@ import type { AgentEvent, Citation, Usage } from '../agents/types.js';
 import type { SvcError } from '../errors.js';
 import { bareCitation, placeCitations, responsesAnnotation } from './citations.js';
 import { errorBody } from './errors.js';
-import { jsonBytesWithText } from './json.js';
+import { jsonWithText } from './json.js';
 
 /** What the Responses object echoes back from the request, plus the ids chosen for it. */
 export interface ResponseParams {
@@ -159,12 +159,12 @@ export class ResponsesEncoder {
     return this.#deltas[0] ?? '';
   }
 
-  /** The bytes of `JSON.stringify(this.response())`, the long text escaped and encoded once (see wire/json.ts). */
-  responseJson(): Buffer {
+  /** `JSON.stringify(this.response())`, the long text escaped once (see wire/json.ts). */
+  responseJson(): string {
     const item = this.#output[0];
-    if (!item) return Buffer.from(JSON.stringify(this.response()));
+    if (!item) return JSON.stringify(this.response());
     const text = item.content[0]!.text;
-    return jsonBytesWithText(text, (placeholder) => {
+    return jsonWithText(text, (placeholder) => {
       const saved = this.#output;
       this.#output = [{ ...item, content: [{ ...item.content[0]!, text: placeholder }] }];
       try {

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { AgentEvent } from '../../src/agents/types.js';
 import { SvcError } from '../../src/errors.js';
 import { ResponsesEncoder, type ResponseParams } from '../../src/wire/responses.js';
+import { responsesFrame } from '../../src/wire/sse.js';
 
 const params: ResponseParams = {
   id: 'resp_1',
@@ -125,6 +126,22 @@ describe('fast serialisation', () => {
       const { enc } = run([{ type: 'text', delta: text }, { type: 'citation', citation: { order: 1, name: 'n "q"', url: 'u' } }, { type: 'done' }]);
       expect(enc.responseJson().toString()).toBe(JSON.stringify(enc.response()));
       expect(enc.responseJson().toString()).toBe(JSON.stringify(enc.response())); // memoised path
+    }
+  });
+
+  it('stream frames are exactly JSON.stringify of their events, the long text spliced in once', () => {
+    const long = `| a | b |\n${'x\u2028y\t"z" é 🙂\n'.repeat(300)} [1]`;
+    const scripts: AgentEvent[][] = [
+      [{ type: 'text', delta: long.slice(0, 2000) }, { type: 'text', delta: long.slice(2000) }, { type: 'citation', citation: { order: 1, name: 'n', url: 'u' } }, { type: 'done' }],
+      [{ type: 'text', delta: 'short [1]' }, { type: 'citation', citation: { order: 1, name: 'n', url: 'u' } }, { type: 'done' }],
+      [{ type: 'text', delta: long }, { type: 'failed', error: new SvcError('upstream', { code: 'upstream_error', message: 'gone' }) }],
+      [{ type: 'done' }],
+    ];
+    for (const script of scripts) {
+      for (let pass = 0; pass < 2; pass++) {
+        const { out } = run(script);
+        for (const e of out) expect(responsesFrame(e)).toBe(`event: ${e.type}\ndata: ${JSON.stringify(e)}\n\n`);
+      }
     }
   });
 });
