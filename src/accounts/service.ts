@@ -154,16 +154,36 @@ export class AccountService {
    * Sets (or replaces) an account's web password, for accounts an operator made; every web
    * session of the account ends, as after any password change.
    */
-  async setPassword(accountId: string, password: string, now = Date.now()): Promise<Account> {
+  async setPassword(accountId: string, password: string, options: { keepSessionId?: string } = {}, now = Date.now()): Promise<Account> {
     const account = await this.getAccount(accountId);
     const problem = passwordProblem(password, account.email);
     if (problem) throw invalidRequest('weak_password', problem, 'password');
     const passwordHash = await hashPassword(password, this.#scrypt);
     await this.db.transaction().execute(async (trx) => {
       await trx.updateTable('accounts').set({ password_hash: passwordHash, updated_at: now }).where('id', '=', accountId).execute();
-      await trx.deleteFrom('web_sessions').where('account_id', '=', accountId).execute();
+      let ended = trx.deleteFrom('web_sessions').where('account_id', '=', accountId);
+      if (options.keepSessionId) ended = ended.where('id', '!=', options.keepSessionId);
+      await ended.execute();
     });
     return account;
+  }
+
+  /**
+   * A signed-in person changing their own password: the current one must be right. Every other
+   * session of the account ends; `keepSessionId` (the one making the change) stays.
+   */
+  async changePassword(accountId: string, current: string, next: string, keepSessionId: string): Promise<void> {
+    const row = await this.db.selectFrom('accounts').select('password_hash').where('id', '=', accountId).executeTakeFirst();
+    if (!row?.password_hash || !(await verifyPassword(current, row.password_hash))) {
+      throw new SvcError('authentication', { code: 'wrong_password', message: 'The current password is not right.', param: 'current_password' });
+    }
+    if (current === next) throw invalidRequest('invalid_value', 'The new password is the same as the current one.', 'new_password');
+    try {
+      await this.setPassword(accountId, next, { keepSessionId });
+    } catch (err) {
+      if (err instanceof SvcError && err.param === 'password') throw invalidRequest(err.code, err.message, 'new_password');
+      throw err;
+    }
   }
 
   async #accountIdByEmail(email: string): Promise<string | null> {

@@ -6,7 +6,7 @@ import { INTERNAL, toSvcError } from '../errors.js';
 import { statusOf } from '../../wire/errors.js';
 import { loadAssets } from './assets.js';
 import type { Html } from './html.js';
-import type { PageContext } from './layout.js';
+import type { FormErrors, PageContext } from './layout.js';
 import { homePage, logInPage, messagePage, signUpPage } from './pages/auth.js';
 import { playgroundPage } from './pages/playground.js';
 import { accountSection, apiKeysSection, creditsSection, revokeConfirmSection } from './pages/settings.js';
@@ -191,11 +191,30 @@ export async function webRoutes(app: FastifyInstance, deps: ServerDeps, auth: We
   });
 
   // Settings ----------------------------------------------------------------------------------
+  const accountPage = (request: FastifyRequest, reply: FastifyReply, extra: { errors?: FormErrors; passwordChanged?: boolean } = {}) => {
+    const account = request.webSession!.account;
+    return accountSection(ctx(request, reply), { account, requestsPerMinute: deps.config.rateLimits[account.plan], reportCost: deps.config.billing.reportCostCredits, ...extra });
+  };
+
   app.get('/settings', async (request, reply) => {
+    if (!signedIn(request, reply)) return reply;
+    return send(reply, accountPage(request, reply, { passwordChanged: (request.query as { changed?: string }).changed === 'password' }));
+  });
+
+  app.post('/settings/password', async (request, reply) => {
     const session = signedIn(request, reply);
-    if (!session) return reply;
-    const account = session.account;
-    return send(reply, accountSection(ctx(request, reply), { account, requestsPerMinute: deps.config.rateLimits[account.plan], reportCost: deps.config.billing.reportCostCredits }));
+    if (!session || csrfRefused(request, reply)) return reply;
+    const form = (request.body ?? {}) as Form;
+    // The current password is guessable from a stolen session: throttled like log-ins.
+    await throttle([[`password:${session.account.id}`, web.loginAttemptsPerMinute]], 'password change');
+    try {
+      await deps.accounts.changePassword(session.account.id, form.current_password ?? '', form.new_password ?? '', session.id);
+    } catch (err) {
+      if (!isSvcError(err) || !err.param) throw err;
+      return send(reply, accountPage(request, reply, { errors: { summary: err.message, fields: { [err.param]: err.message } } }), statusOf(err));
+    }
+    request.log.info({ account: session.account.id }, 'web password changed');
+    return redirect(reply, '/settings?changed=password#password');
   });
 
   app.get('/settings/api-keys', async (request, reply) => {

@@ -205,6 +205,33 @@ describeBackends('web pages: sign-up, sessions, API keys', (backend) => {
     expect(res.headers.get('location')).toBe('/login?next=%2Fsettings');
   });
 
+  it('changes the password only with the current one; other browsers are signed out, this one stays', async () => {
+    const address = email();
+    const web = new WebClient(svc.url);
+    await web.signUp(address, 'plum orbit canyon lantern');
+    const other = new WebClient(svc.url);
+    await other.get('/login');
+    expect((await other.post('/login', { email: address, password: 'plum orbit canyon lantern' })).status).toBe(303);
+    await web.get('/settings');
+
+    const wrong = await web.post('/settings/password', { current_password: 'not my password at all', new_password: 'saffron tide ninety two' });
+    expect(wrong.status).toBe(401);
+    expect(wrong.text).toMatch(/id="f-current_password"[^>]*aria-invalid="true"/);
+    const weak = await web.post('/settings/password', { current_password: 'plum orbit canyon lantern', new_password: 'short' });
+    expect(weak.status).toBe(400);
+    expect(weak.text).toMatch(/id="f-new_password"[^>]*aria-invalid="true"/);
+    expect((await other.get('/settings')).status).toBe(200);
+
+    const ok = await web.post('/settings/password', { current_password: 'plum orbit canyon lantern', new_password: 'saffron tide ninety two' });
+    expect(ok.status).toBe(303);
+    expect((await web.get(ok.headers.get('location')!)).text).toContain('Your password was changed.');
+    expect((await other.get('/settings')).status).toBe(303);
+    const again = new WebClient(svc.url);
+    await again.get('/login');
+    expect((await again.post('/login', { email: address, password: 'plum orbit canyon lantern' })).status).toBe(401);
+    expect((await again.post('/login', { email: address, password: 'saffron tide ninety two' })).status).toBe(303);
+  });
+
   it('shows plan, balance and the credit history from the ledger', async () => {
     const web = new WebClient(svc.url);
     const address = email();

@@ -2,7 +2,8 @@ import type { Account, KeyInfo } from '../../../accounts/service.js';
 import { MAX_KEY_NAME_LENGTH } from '../../../accounts/service.js';
 import type { LedgerEntry } from '../../../billing/service.js';
 import { html, type Html } from '../html.js';
-import { csrfInput, errorSummary, formatTime, page, type FormErrors, type PageContext } from '../layout.js';
+import { MIN_PASSWORD_LENGTH } from '../../../accounts/passwords.js';
+import { csrfInput, errorSummary, field, formatTime, page, type FormErrors, type PageContext } from '../layout.js';
 
 const SECTIONS = [
   ['/settings', 'Account'],
@@ -19,7 +20,10 @@ function settingsPage(ctx: PageContext, title: string, body: Html, scripts?: str
 
 const PLAN_NAMES: Record<Account['plan'], string> = { free: 'Free', plus: 'Plus', pro: 'Pro', enterprise: 'Enterprise' };
 
-export function accountSection(ctx: PageContext, o: { account: Account; requestsPerMinute: number; reportCost: number }): Html {
+export function accountSection(
+  ctx: PageContext,
+  o: { account: Account; requestsPerMinute: number; reportCost: number; errors?: FormErrors; passwordChanged?: boolean },
+): Html {
   const a = o.account;
   const paid = a.plan !== 'free';
   return settingsPage(
@@ -36,7 +40,16 @@ export function accountSection(ctx: PageContext, o: { account: Account; requests
 <p>${paid
       ? html`Generating a new prediction-market report costs ${o.reportCost} credits; cached reports and every other agent are free.`
       : html`On the Free plan you can read cached reports and ask every other agent. Generating a new report (${o.reportCost} credits) needs a paid plan: Plus, Pro or Enterprise. Plans and credits are managed by the operator of this service.`}</p>
-<p><a href="/settings/credits">Credit history</a> · <a href="/settings/api-keys">API keys</a></p>`,
+<p><a href="/settings/credits">Credit history</a> · <a href="/settings/api-keys">API keys</a></p>
+<h3 id="password">Change password</h3>
+${o.passwordChanged ? html`<div class="notice ok" role="status">Your password was changed. Other browsers signed in to this account were signed out.</div>` : ''}
+${errorSummary(o.errors)}
+<form method="post" action="/settings/password" novalidate>
+${csrfInput(ctx)}
+${field({ name: 'current_password', label: 'Current password', type: 'password', autocomplete: 'current-password', errors: o.errors, maxlength: 256 })}
+${field({ name: 'new_password', label: 'New password', type: 'password', autocomplete: 'new-password', hint: `At least ${MIN_PASSWORD_LENGTH} characters.`, errors: o.errors, maxlength: 256 })}
+<div class="actions"><button type="submit">Change password</button></div>
+</form>`,
   );
 }
 
