@@ -63,8 +63,19 @@ export function errorHandler(limitBytes: number) {
   };
 }
 
+const NOT_FOUND_PAGE = `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Page not found · svc</title><link rel="stylesheet" href="/assets/style.css"></head>
+<body><main id="main"><h1>Page not found</h1><p>There is no page at this address.</p>
+<p><a href="/">Go to the start page</a> · <a href="/playground">Playground</a> · <a href="/settings">Settings</a></p></main></body></html>`;
+
+/** A browser asking for a page (not the API) gets an HTML answer. */
+const wantsPage = (request: FastifyRequest, path: string) =>
+  (request.method === 'GET' || request.method === 'HEAD') && !/^\/(v1|playground\/v1)(\/|$)/.test(path) && /\btext\/html\b/.test(request.headers.accept ?? '');
+
 export function notFoundHandler(request: FastifyRequest, reply: FastifyReply) {
-  const path = request.url.split('?')[0];
+  const path = request.url.split('?')[0]!;
+  if (wantsPage(request, path)) return reply.code(404).type('text/html; charset=utf-8').header('x-content-type-options', 'nosniff').send(NOT_FOUND_PAGE);
   return sendError(
     reply,
     new SvcError('not_found', {

@@ -301,6 +301,18 @@ describe('web pages: playground API, throttling and settings', () => {
     }
   });
 
+  it('answers an unknown page with an HTML 404 for browsers and the JSON error for API clients', async () => {
+    const page = await fetch(`${svc.url}/setings`, { headers: { accept: 'text/html,application/xhtml+xml' } });
+    expect(page.status).toBe(404);
+    expect(page.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    expect(await page.text()).toContain('<h1>Page not found</h1>');
+    for (const [path, accept] of [['/setings', 'application/json'], ['/v1/nope', 'text/html']]) {
+      const api = await fetch(`${svc.url}${path}`, { headers: { accept } });
+      expect(api.status).toBe(404);
+      expect(((await api.json()) as any).error.code).toBe('unknown_url');
+    }
+  });
+
   it('serves versioned assets as immutable and unknown ones as 404', async () => {
     const page = await new WebClient(svc.url).get('/login');
     const href = /href="(\/assets\/style\.css\?v=[0-9a-f]{12})"/.exec(page.text)![1]!;
