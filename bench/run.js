@@ -109,32 +109,16 @@ async function reports() {
 /** The web pages, signed in as a browser would be, against a bare route serving the same bytes. */
 async function pages() {
   const { child: svc, info } = await startChild('svc-server.js');
-  const cookies = new Map();
-  const keep = (res) => {
-    for (const c of res.headers.getSetCookie()) {
-      const [pair] = c.split(';');
-      const eq = pair.indexOf('=');
-      cookies.set(pair.slice(0, eq), pair.slice(eq + 1));
-    }
-  };
-  const cookie = () => [...cookies].map(([k, v]) => `${k}=${v}`).join('; ');
-  let res = await fetch(`${info.url}/signup`);
-  keep(res);
-  const csrf = /name="_csrf" value="([^"]+)"/.exec(await res.text())[1];
-  res = await fetch(`${info.url}/signup`, {
-    method: 'POST',
-    redirect: 'manual',
-    headers: { cookie: cookie(), 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ _csrf: csrf, email: 'bench-web@example.com', password: 'plum orbit canyon lantern' }),
-  });
-  keep(res);
+  const { WebClient } = await import('../test/helpers/web-client.ts');
+  const web = new WebClient(info.url);
+  await web.signUp('bench-web@example.com');
   const rows = [];
   for (const [name, path, signedIn] of [
     ['GET /login (signed out)', '/login', false],
     ['GET /settings/api-keys (session lookup, keys)', '/settings/api-keys', true],
     ['GET /playground', '/playground', true],
   ]) {
-    const headers = signedIn ? { cookie: cookie() } : {};
+    const headers = signedIn ? { cookie: web.cookieHeader() } : {};
     rows.push(await compare({ name, endpoint: `${info.url}${path}`, headers, method: 'GET' }));
   }
   await stopChild(svc);

@@ -54,6 +54,15 @@ export function usageObject(u: Usage) {
   };
 }
 
+/** A message item with its text replaced: where wire/json.ts splices in the text escaped once. */
+export const withItemText = <T extends { content: object[] }>(item: T, text: string): T => ({ ...item, content: [{ ...item.content[0], text }, ...item.content.slice(1)] });
+
+/** A Response object with its answer's text replaced (see withItemText). */
+export const withOutputText = <T extends { output: { content: object[] }[] }>(response: T, text: string): T => ({
+  ...response,
+  output: [withItemText(response.output[0]!, text), ...response.output.slice(1)],
+});
+
 /**
  * Turns agent events into Responses API stream events and the final Response object.
  * Pure: no I/O, no clocks (the completion time is passed in), so it is unit-tested directly.
@@ -161,18 +170,9 @@ export class ResponsesEncoder {
 
   /** `JSON.stringify(this.response())`, the long text escaped once (see wire/json.ts). */
   responseJson(): string {
-    const item = this.#output[0];
-    if (!item) return JSON.stringify(this.response());
-    const text = item.content[0]!.text;
-    return jsonWithText(text, (placeholder) => {
-      const saved = this.#output;
-      this.#output = [{ ...item, content: [{ ...item.content[0]!, text: placeholder }] }];
-      try {
-        return this.response();
-      } finally {
-        this.#output = saved;
-      }
-    });
+    const response = this.response();
+    const text = response.output[0]?.content[0]?.text;
+    return text === undefined ? JSON.stringify(response) : jsonWithText(text, (placeholder) => withOutputText(response, placeholder));
   }
 
   #event(type: string, fields: Record<string, unknown>): ResponsesEvent {

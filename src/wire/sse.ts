@@ -1,9 +1,7 @@
 import { jsonWithText } from './json.js';
+import { withItemText, withOutputText } from './responses.js';
 
 type Json = Record<string, any>;
-type MessageItem = { content: Json[] };
-
-const withText = (item: MessageItem, text: string): MessageItem => ({ ...item, content: [{ ...item.content[0], text }, ...item.content.slice(1)] });
 
 /**
  * The events that repeat the answer's whole text, and where it sits in each: their frames
@@ -12,10 +10,10 @@ const withText = (item: MessageItem, text: string): MessageItem => ({ ...item, c
 const FULL_TEXT: Record<string, { text(e: Json): unknown; with(e: Json, placeholder: string): Json }> = {
   'response.output_text.done': { text: (e) => e.text, with: (e, p) => ({ ...e, text: p }) },
   'response.content_part.done': { text: (e) => e.part?.text, with: (e, p) => ({ ...e, part: { ...e.part, text: p } }) },
-  'response.output_item.done': { text: (e) => e.item?.content?.[0]?.text, with: (e, p) => ({ ...e, item: withText(e.item, p) }) },
+  'response.output_item.done': { text: (e) => e.item?.content?.[0]?.text, with: (e, p) => ({ ...e, item: withItemText(e.item, p) }) },
   'response.completed': {
     text: (e) => e.response?.output?.[0]?.content?.[0]?.text,
-    with: (e, p) => ({ ...e, response: { ...e.response, output: [withText(e.response.output[0], p), ...e.response.output.slice(1)] } }),
+    with: (e, p) => ({ ...e, response: withOutputText(e.response, p) }),
   },
 };
 

@@ -15,7 +15,7 @@ export class WebClient {
 
   async request(method: string, path: string, init: { form?: Record<string, string>; json?: unknown; headers?: Record<string, string> } = {}): Promise<{ status: number; headers: Headers; text: string }> {
     const headers: Record<string, string> = { ...this.headers, ...init.headers };
-    if (this.cookies.size) headers.cookie = [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
+    if (this.cookies.size) headers.cookie = this.cookieHeader();
     let body: string | undefined;
     if (init.form) {
       headers['content-type'] = 'application/x-www-form-urlencoded';
@@ -38,6 +38,11 @@ export class WebClient {
     const token = /name="_csrf" value="([^"]+)"/.exec(text) ?? /data-csrf="([^"]+)"/.exec(text);
     if (token) this.csrf = token[1]!;
     return { status: res.status, headers: res.headers, text };
+  }
+
+  /** The Cookie header this browser sends. */
+  cookieHeader(): string {
+    return [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
   }
 
   get(path: string) {

@@ -269,7 +269,7 @@ describe('web pages: playground API, throttling and settings', () => {
 
     const res = await fetch(`${svc.url}/playground/v1/responses`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-csrf-token': web.csrf, cookie: [...web.cookies].map(([k, v]) => `${k}=${v}`).join('; ') },
+      headers: { 'content-type': 'application/json', 'x-csrf-token': web.csrf, cookie: web.cookieHeader() },
       body: JSON.stringify({ model: 'svc-test', input: 'hi', stream: true }),
     });
     expect(res.status).toBe(200);
