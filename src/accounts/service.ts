@@ -258,8 +258,13 @@ export class AccountService {
    * The account behind a secret, or null for an unknown or revoked key. Results are cached
    * for at most keyCacheTtlMs, which bounds how long a revocation takes to reach other replicas.
    */
-  async authenticate(secret: string): Promise<Authenticated | null> {
+  /** The remembered outcome of authenticating `secret`, or undefined when it must be looked up. */
+  cachedAuthentication(secret: string): Authenticated | null | undefined {
     // Cached by the secret itself (it is in memory for the request anyway): no hashing on a hit.
+    return this.#cache.get(secret)?.auth;
+  }
+
+  async authenticate(secret: string): Promise<Authenticated | null> {
     const hit = this.#cache.get(secret);
     if (hit) return hit.auth;
     const hash = hashKey(secret);

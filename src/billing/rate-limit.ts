@@ -15,8 +15,8 @@ export interface RateDecision {
 }
 
 export interface RateLimiter {
-  /** Counts one request for `keyId` if it fits in `limit` requests per minute. */
-  take(keyId: string, limit: number, now?: number): Promise<RateDecision>;
+  /** Counts one request for `keyId` if it fits in `limit` requests per minute (synchronously when the counters are in memory). */
+  take(keyId: string, limit: number, now?: number): RateDecision | Promise<RateDecision>;
   /** Forgets windows that can no longer matter. */
   prune(now?: number): Promise<void>;
 }
@@ -54,7 +54,7 @@ function decide(limit: number, previous: number, current: number, allowed: boole
 export class MemoryRateLimiter implements RateLimiter {
   readonly #windows = new LRUCache<string, { start: number; previous: number; current: number }>({ max: 200_000 });
 
-  async take(keyId: string, limit: number, now = Date.now()): Promise<RateDecision> {
+  take(keyId: string, limit: number, now = Date.now()): RateDecision {
     const start = Math.floor(now / WINDOW_MS) * WINDOW_MS;
     let w = this.#windows.get(keyId);
     if (!w || w.start !== start) {

@@ -1,4 +1,4 @@
-import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { SvcError } from '../errors.js';
 import { newId } from '../ids.js';
 import { requireApiKey } from './auth.js';
@@ -14,6 +14,7 @@ import { healthRoutes } from './routes/health.js';
 import { modelRoutes } from './routes/models.js';
 import { reportRoutes } from './routes/reports.js';
 import { responsesRoutes } from './routes/responses.js';
+import { requestLogger } from './request-logger.js';
 import { webRoutes } from './web/routes.js';
 import { WebAuth, requireWebSession } from './web/session.js';
 
@@ -36,27 +37,16 @@ export function buildServer(deps: ServerDeps): ServerHandle {
     return503OnClosing: false,
     forceCloseConnections: 'idle',
     routerOptions: { ignoreTrailingSlash: true },
+    childLoggerFactory: requestLogger,
   });
   let closing = false;
 
-  app.addHook('onRequest', async (request, reply) => {
-    const started = process.hrtime.bigint();
+  const refuseClosing = () => new SvcError('unavailable', { code: 'shutting_down', message: 'The server is shutting down; retry the request.', retryAfterSeconds: 1 });
+  app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
-    reply.raw.once('close', () => {
-      const ms = Number(process.hrtime.bigint() - started) / 1e6;
-      request.log.info(
-        {
-          method: request.method,
-          url: request.url.split('?')[0],
-          status: reply.raw.statusCode,
-          ms: Math.round(ms * 10) / 10,
-          account: request.auth?.account.id,
-          aborted: !reply.raw.writableFinished || undefined,
-        },
-        'request',
-      );
-    });
-    if (closing) return sendError(reply, new SvcError('unavailable', { code: 'shutting_down', message: 'The server is shutting down; retry the request.', retryAfterSeconds: 1 }));
+    if (deps.log.isLevelEnabled('info')) logWhenClosed(request, reply);
+    if (closing) return void sendError(reply, refuseClosing());
+    done();
   });
 
   // JSON only: a text/plain body would otherwise reach the routes as a string.
@@ -86,7 +76,7 @@ export function buildServer(deps: ServerDeps): ServerHandle {
     { prefix: '/playground' },
   );
   app.register(async (scope) => {
-    scope.addHook('onRequest', requireApiKey((s) => deps.accounts.authenticate(s), (id) => deps.accounts.touch(id)));
+    scope.addHook('onRequest', requireApiKey(deps.accounts));
     scope.addHook('onRequest', rateLimit(deps));
     registerIdempotencyHooks(scope);
     await modelRoutes(scope, deps);
@@ -97,4 +87,23 @@ export function buildServer(deps: ServerDeps): ServerHandle {
   });
 
   return { app, beginClosing: () => void (closing = true) };
+}
+
+/** One access-log line per request, written when its connection is done with it (aborted ones too). */
+function logWhenClosed(request: FastifyRequest, reply: FastifyReply): void {
+  const started = process.hrtime.bigint();
+  reply.raw.once('close', () => {
+    const ms = Number(process.hrtime.bigint() - started) / 1e6;
+    request.log.info(
+      {
+        method: request.method,
+        url: request.url.split('?')[0],
+        status: reply.raw.statusCode,
+        ms: Math.round(ms * 10) / 10,
+        account: request.auth?.account.id,
+        aborted: !reply.raw.writableFinished || undefined,
+      },
+      'request',
+    );
+  });
 }

@@ -1,4 +1,4 @@
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import type { Authenticated } from '../accounts/service.js';
 import { sameSecret } from '../accounts/keys.js';
 import { SvcError } from '../errors.js';
@@ -20,13 +20,34 @@ export function bearerToken(request: FastifyRequest): string {
   return match[1]!;
 }
 
-export function requireApiKey(authenticate: (secret: string) => Promise<Authenticated | null>, touch: (keyId: string) => void) {
-  return async (request: FastifyRequest, _reply: FastifyReply) => {
-    const secret = bearerToken(request);
-    const auth = await authenticate(secret);
-    if (!auth) throw unauthorized(`Incorrect API key provided: ${mask(secret)}. The key is unknown or has been revoked.`);
+export interface KeyAuthenticator {
+  /** A remembered outcome (null: known bad key), or undefined when it must be looked up. */
+  cachedAuthentication(secret: string): Authenticated | null | undefined;
+  authenticate(secret: string): Promise<Authenticated | null>;
+  touch(keyId: string): void;
+}
+
+/** onRequest hook for API keys. Callback style: a remembered key is admitted without a promise. */
+export function requireApiKey(keys: KeyAuthenticator) {
+  const admit = (request: FastifyRequest, secret: string, auth: Authenticated | null, done: HookHandlerDoneFunction) => {
+    if (!auth) return done(unauthorized(`Incorrect API key provided: ${mask(secret)}. The key is unknown or has been revoked.`));
     request.auth = auth;
-    touch(auth.keyId);
+    keys.touch(auth.keyId);
+    done();
+  };
+  return (request: FastifyRequest, _reply: FastifyReply, done: HookHandlerDoneFunction) => {
+    let secret: string;
+    try {
+      secret = bearerToken(request);
+    } catch (err) {
+      return done(err as Error);
+    }
+    const known = keys.cachedAuthentication(secret);
+    if (known !== undefined) return admit(request, secret, known, done);
+    keys.authenticate(secret).then(
+      (auth) => admit(request, secret, auth, done),
+      (err: Error) => done(err),
+    );
   };
 }
 

@@ -1,4 +1,4 @@
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import { fingerprint, validateKey, type IdempotencyStore, type StoredResult } from '../billing/idempotency.js';
 import type { ServerDeps } from './deps.js';
 
@@ -78,11 +78,9 @@ export class IdempotencySession {
   }
 }
 
-/** preHandler for the POST endpoints: claims the key, or replays the stored result. */
+/** preHandler for the POST endpoints: claims the key, or replays the stored result. Requests without a key pass at once. */
 export function idempotency(deps: ServerDeps, endpoint: string) {
-  return async (request: FastifyRequest, reply: FastifyReply) => {
-    const key = validateKey(request.headers['idempotency-key']);
-    if (!key) return;
+  const claimOrReplay = async (request: FastifyRequest, reply: FastifyReply, key: string): Promise<boolean> => {
     const accountId = request.auth!.account.id;
     const claim = await deps.idempotency.claim({ accountId, key, endpoint, fingerprint: fingerprint(endpoint, request.body) });
     if (claim.kind === 'replay') {
@@ -92,19 +90,46 @@ export function idempotency(deps: ServerDeps, endpoint: string) {
         headers['x-credits-charged'] = '0';
         headers['x-credits-remaining'] = String(await deps.billing.balance(accountId));
       }
-      return reply.code(claim.result.statusCode).headers(headers).send(claim.result.body);
+      reply.code(claim.result.statusCode).headers(headers).send(claim.result.body);
+      return true;
     }
     request.idempotency = new IdempotencySession(deps.idempotency, accountId, key, (err) => request.log.error({ err }, 'idempotency record failed'));
+    return false;
+  };
+  return (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) => {
+    const header = request.headers['idempotency-key'];
+    if (header === undefined) return done();
+    let key: string | null;
+    try {
+      key = validateKey(header);
+    } catch (err) {
+      return done(err as Error);
+    }
+    if (!key) return done();
+    // Replied from the hook: the chain stops there, so `done` is not called.
+    claimOrReplay(request, reply, key).then(
+      (replied) => (replied ? undefined : done()),
+      (err: Error) => done(err),
+    );
   };
 }
 
 /** Scope hooks: record plain (non-streamed) results, and forget keys of requests that ended otherwise. */
-export function registerIdempotencyHooks(scope: import('fastify').FastifyInstance): void {
-  scope.addHook('onSend', async (request, reply, payload) => {
-    if (request.idempotency && !request.idempotency.done) await request.idempotency.sent(reply.statusCode, reply.getHeaders(), payload);
-    return payload;
+export function registerIdempotencyHooks(scope: FastifyInstance): void {
+  scope.addHook('onSend', (request, reply, payload, done) => {
+    const session = request.idempotency;
+    if (!session || session.done) return done(null, payload);
+    session.sent(reply.statusCode, reply.getHeaders(), payload).then(
+      () => done(null, payload),
+      (err: Error) => done(err),
+    );
   });
-  scope.addHook('onResponse', async (request) => {
-    if (request.idempotency && !request.idempotency.done) await request.idempotency.abandon();
+  scope.addHook('onResponse', (request, _reply, done) => {
+    const session = request.idempotency;
+    if (!session || session.done) return done();
+    session.abandon().then(
+      () => done(),
+      (err: Error) => done(err),
+    );
   });
 }

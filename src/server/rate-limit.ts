@@ -1,23 +1,39 @@
-import type { FastifyReply, FastifyRequest } from 'fastify';
-import { formatDuration } from '../billing/rate-limit.js';
+import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
+import { formatDuration, type RateDecision } from '../billing/rate-limit.js';
 import { SvcError } from '../errors.js';
 import type { ServerDeps } from './deps.js';
 
-/** Per-key requests-per-minute by plan, with OpenAI's x-ratelimit-* headers on every response. */
+/**
+ * Per-key requests-per-minute by plan, with OpenAI's x-ratelimit-* headers on every response.
+ * Callback style: with in-memory counters the decision is synchronous and costs no promise.
+ */
 export function rateLimit(deps: ServerDeps) {
-  return async (request: FastifyRequest, reply: FastifyReply) => {
-    const { account, keyId } = request.auth!;
-    const limit = deps.config.rateLimits[account.plan];
-    const d = await deps.rateLimiter.take(keyId, limit);
+  const apply = (request: FastifyRequest, reply: FastifyReply, d: RateDecision, done: HookHandlerDoneFunction) => {
     reply.header('x-ratelimit-limit-requests', String(d.limit));
     reply.header('x-ratelimit-remaining-requests', String(d.remaining));
     reply.header('x-ratelimit-reset-requests', formatDuration(d.resetSeconds));
-    if (!d.allowed) {
-      throw new SvcError('rate_limited', {
+    if (d.allowed) return done();
+    const plan = request.auth!.account.plan;
+    done(
+      new SvcError('rate_limited', {
         code: 'rate_limit_exceeded',
-        message: `Rate limit reached for this API key: ${limit} requests per minute on the ${account.plan} plan. Retry in ${d.retryAfterSeconds}s.`,
+        message: `Rate limit reached for this API key: ${d.limit} requests per minute on the ${plan} plan. Retry in ${d.retryAfterSeconds}s.`,
         retryAfterSeconds: d.retryAfterSeconds,
-      });
+      }),
+    );
+  };
+  return (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) => {
+    const { account, keyId } = request.auth!;
+    let decision: RateDecision | Promise<RateDecision>;
+    try {
+      decision = deps.rateLimiter.take(keyId, deps.config.rateLimits[account.plan]);
+    } catch (err) {
+      return done(err as Error);
     }
+    if (!(decision instanceof Promise)) return apply(request, reply, decision, done);
+    decision.then(
+      (d) => apply(request, reply, d, done),
+      (err: Error) => done(err),
+    );
   };
 }
