@@ -1,6 +1,6 @@
 import { once, setMaxListeners } from 'node:events';
 import type { FastifyReply } from 'fastify';
-import type { AgentEvent, RunMeta } from '../agents/types.js';
+import type { RunMeta } from '../agents/types.js';
 import { SvcError } from '../errors.js';
 import { commentFrame } from '../wire/sse.js';
 
@@ -73,62 +73,6 @@ export class SseWriter {
 export const shuttingDown = () =>
   new SvcError('unavailable', { code: 'server_shutting_down', message: 'The server is shutting down and ended this request; retry it.', retryAfterSeconds: 1 });
 
-/**
- * Pulls agent events until the run ends or one of the stop signals fires (client gone,
- * shutdown deadline). Listens to the signals once per request, not once per event.
- */
-export class EventPump {
-  #stopped = false;
-  #pending: ((value: AgentEvent | null) => void) | null = null;
-  readonly #signals: AbortSignal[];
-  readonly #onStop = () => {
-    this.#stopped = true;
-    this.#pending?.(null);
-    this.#pending = null;
-  };
-
-  constructor(
-    private readonly events: AsyncGenerator<AgentEvent>,
-    signals: AbortSignal[],
-  ) {
-    this.#signals = signals;
-    for (const s of signals) {
-      if (s.aborted) this.#stopped = true;
-      else s.addEventListener('abort', this.#onStop, { once: true });
-    }
-  }
-
-  get stopped(): boolean {
-    return this.#stopped;
-  }
-
-  /** The next event, or null once stopped (the run is then told to finish). */
-  next(): Promise<AgentEvent | null> {
-    if (this.#stopped) {
-      this.close();
-      return Promise.resolve(null);
-    }
-    return new Promise((resolve, reject) => {
-      this.#pending = resolve;
-      this.events.next().then(
-        (r) => {
-          this.#pending = null;
-          resolve(r.done ? null : r.value);
-        },
-        (err) => {
-          this.#pending = null;
-          reject(err);
-        },
-      );
-    });
-  }
-
-  close(): void {
-    for (const s of this.#signals) s.removeEventListener('abort', this.#onStop);
-    void this.events.return(undefined).catch(() => {});
-  }
-}
-
 /** What a run decided, as response headers. */
 export function metaHeaders(meta: RunMeta): Record<string, string> {
   const h: Record<string, string> = {};
@@ -149,9 +93,11 @@ export class InFlight {
   #count = 0;
   #idle: (() => void) | null = null;
   readonly #deadline = new AbortController();
+  /** What each request in flight wants done at the deadline (a Set: cheaper than a listener per request). */
+  readonly #onDeadline = new Set<() => void>();
 
   constructor() {
-    // Every request in flight listens to the deadline: many listeners are expected, not a leak.
+    // Long replays listen to the deadline: many listeners are expected, not a leak.
     setMaxListeners(0, this.#deadline.signal);
   }
 
@@ -163,12 +109,18 @@ export class InFlight {
     return this.#count;
   }
 
-  enter(): () => void {
+  /** Counts a request in; `onDeadline` runs if it is still in flight when the grace period ends. */
+  enter(onDeadline?: () => void): () => void {
     this.#count++;
+    if (onDeadline) {
+      if (this.#deadline.signal.aborted) queueMicrotask(onDeadline);
+      else this.#onDeadline.add(onDeadline);
+    }
     let left = false;
     return () => {
       if (left) return;
       left = true;
+      if (onDeadline) this.#onDeadline.delete(onDeadline);
       this.#count--;
       if (this.#count === 0) this.#idle?.();
     };
@@ -182,6 +134,8 @@ export class InFlight {
     }
     if (this.#count > 0) {
       this.#deadline.abort();
+      for (const stop of [...this.#onDeadline]) stop();
+      this.#onDeadline.clear();
       // Give the ended streams a moment to write their error frames.
       await Promise.race([new Promise<void>((resolve) => (this.#idle = resolve)), new Promise((r) => setTimeout(r, 2000).unref())]);
     }

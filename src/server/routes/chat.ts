@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { AgentEvent, RunMeta } from '../../agents/types.js';
+import type { SvcError } from '../../errors.js';
 import { newId } from '../../ids.js';
 import { ChatEncoder } from '../../wire/chat.js';
 import { CHAT_DONE, chatFrame, commentFrame } from '../../wire/sse.js';
@@ -26,21 +27,24 @@ export async function chatRoutes(app: FastifyInstance, deps: ServerDeps): Promis
 
 async function plain(reply: FastifyReply, run: Run, encoder: ChatEncoder) {
   const meta: RunMeta = {};
-  for (;;) {
-    const event = await run.pump.next();
-    if (!event) return run.clientGone.aborted ? reply : sendError(reply, shuttingDown());
+  let failure: SvcError | null = null;
+  let done = false;
+  await run.each((event) => {
     if (event.type === 'meta') Object.assign(meta, event.meta);
     encoder.push(event);
-    if (event.type === 'failed') return sendError(reply.headers(metaHeaders(meta)), event.error);
-    if (event.type === 'done') break;
-  }
+    if (event.type === 'failed') failure = event.error;
+    if (event.type === 'done') done = true;
+  });
+  if (failure) return sendError(reply.headers(metaHeaders(meta)), failure);
+  // Stopped before its end: the client left, or the server is shutting down.
+  if (!done) return run.clientLeft ? reply : sendError(reply, shuttingDown());
   return reply.headers(metaHeaders(meta)).header('content-type', 'application/json; charset=utf-8').send(encoder.completionJson());
 }
 
 /** `data:` lines only, `[DONE]` at the end; a failure after the first byte is a `data: {"error": …}` frame. */
 async function streamed(reply: FastifyReply, deps: ServerDeps, run: Run, encoder: ChatEncoder) {
-  let event: AgentEvent | null = await run.pump.next();
-  if (!event) return run.clientGone.aborted ? reply : sendError(reply, shuttingDown());
+  let event: AgentEvent | null = await run.next();
+  if (!event) return run.clientLeft ? reply : sendError(reply, shuttingDown());
   if (event.type === 'failed') return sendError(reply, event.error);
   const sse = new SseWriter(reply, deps.config.server.keepAliveIntervalMs);
   sse.open(event.type === 'meta' ? metaHeaders(event.meta) : {});
@@ -56,9 +60,9 @@ async function streamed(reply: FastifyReply, deps: ServerDeps, run: Run, encoder
         completed = true;
         break;
       }
-      event = await run.pump.next();
+      event = await run.next();
       if (!event) {
-        if (run.clientGone.aborted) break;
+        if (run.clientLeft) break;
         event = { type: 'failed', error: shuttingDown() };
       }
     }
