@@ -1,40 +1,151 @@
-import { LRUCache } from 'lru-cache';
-
 const SAMPLES = 48;
 
+/** A text given whole, or as the pieces it will be joined from (an answer's deltas). */
+export type TextParts = string | readonly string[];
+
+const lengthOf = (parts: TextParts): number => {
+  if (typeof parts === 'string') return parts.length;
+  let n = 0;
+  for (const p of parts) n += p.length;
+  return n;
+};
+
+const joined = (parts: TextParts): string => (typeof parts === 'string' ? parts : parts.length === 1 ? parts[0]! : parts.join(''));
+
 /**
- * A short stand-in for a long text: its length and characters sampled across it. Two texts
- * with the same fingerprint are very likely equal, and TextMemo checks that they are.
+ * A short stand-in for a long text: its length and a hash of characters sampled across it.
+ * Two texts with the same fingerprint are very likely equal, and TextMemo checks that they are.
+ * Pieces are read where they lie, so a text need not be joined to be looked up.
  */
-export function fingerprint(text: string): string {
-  const n = text.length;
-  if (n <= SAMPLES * 2) return text;
-  let out = `${n}:`;
+export function fingerprint(parts: TextParts): string {
+  const n = lengthOf(parts);
+  if (n <= SAMPLES * 2) return joined(parts);
+  const pieces = typeof parts === 'string' ? [parts] : parts;
+  let h = 0;
+  let piece = 0;
+  let start = 0; // offset of pieces[piece] in the whole text
+  const sample = (at: number) => {
+    while (at >= start + pieces[piece]!.length) start += pieces[piece++]!.length;
+    h = (Math.imul(h, 31) + pieces[piece]!.charCodeAt(at - start)) | 0;
+  };
   const step = n / SAMPLES;
-  for (let i = 0; i < SAMPLES; i++) out += text[Math.floor(i * step)];
-  return out + text.slice(-8);
+  for (let i = 0; i < SAMPLES; i++) sample(Math.floor(i * step));
+  for (let at = n - 8; at < n; at++) sample(at);
+  return `${n}:${h >>> 0}`;
+}
+
+/** Whether `text` is exactly the concatenation of `parts`, compared without joining them. */
+function sameText(text: string, parts: TextParts): boolean {
+  if (typeof parts === 'string') return text === parts;
+  let at = 0;
+  for (const p of parts) {
+    // A slice shares the text's characters, and === compares them as memory (startsWith(p, at) is far slower).
+    if (text.slice(at, at + p.length) !== p) return false;
+    at += p.length;
+  }
+  return at === text.length;
+}
+
+interface Entry<V> {
+  text: string;
+  value: V;
+  bytes: number;
 }
 
 /**
- * Values computed from long texts (token counts, encodings), remembered and bounded in bytes.
- * Keying a Map by the text itself would hash every character of it on each lookup, which for
- * texts of several KB costs more than a cheap computation; the fingerprint keeps lookups short,
- * and a full comparison on a hit keeps them exact (texts sharing a fingerprint take turns in one slot).
+ * Values computed from long texts (token counts, encodings), remembered and bounded in bytes,
+ * least recently used first out. Keying a Map by the text itself would hash every character of
+ * it on each lookup, which for texts of several KB costs more than a cheap computation; the
+ * fingerprint keeps lookups short, and a full comparison on a hit keeps them exact (texts
+ * sharing a fingerprint take turns in one slot).
  */
 export class TextMemo<V> {
-  readonly #entries: LRUCache<string, { text: string; value: V }>;
+  // A Map iterates in insertion order: re-inserting on a hit keeps the least recently used first.
+  readonly #entries = new Map<string, Entry<V>>();
+  readonly #maxBytes: number;
+  readonly #size: (value: V) => number;
+  #bytes = 0;
+  #last: Entry<V> | null = null;
 
   constructor(options: { maxBytes: number; size?: (value: V) => number }) {
-    const size = options.size ?? (() => 16);
-    this.#entries = new LRUCache({ maxSize: options.maxBytes, sizeCalculation: (e, k) => 2 * (e.text.length + k.length) + size(e.value) });
+    this.#maxBytes = options.maxBytes;
+    this.#size = options.size ?? (() => 16);
   }
 
-  get(text: string, compute: (text: string) => V): V {
-    const key = fingerprint(text);
-    const hit = this.#entries.get(key);
-    if (hit && hit.text === text) return hit.value;
-    const value = compute(text);
-    this.#entries.set(key, { text, value });
-    return value;
+  /** The value for the text `parts` make up, computed (from the joined text) only when not remembered. */
+  get(parts: TextParts, compute: (text: string) => V): V {
+    return this.#lookup(parts, compute).value;
   }
+
+  /** The remembered copy of the text, so equal texts are one string (see internText). */
+  text(parts: TextParts, compute: (text: string) => V): string {
+    return this.#lookup(parts, compute).text;
+  }
+
+  #lookup(parts: TextParts, compute: (text: string) => V): Entry<V> {
+    // The same text is often looked up several times in a row (one answer: its token count, its
+    // escaped form, ...), as the same string: one comparison, by identity, settles that.
+    const last = this.#last;
+    if (last && typeof parts === 'string' && parts === last.text) return last;
+    const entry = this.#find(parts, compute);
+    this.#last = entry;
+    return entry;
+  }
+
+  #find(parts: TextParts, compute: (text: string) => V): Entry<V> {
+    const key = fingerprint(parts);
+    const hit = this.#entries.get(key);
+    if (hit && sameText(hit.text, parts)) {
+      this.#entries.delete(key);
+      this.#entries.set(key, hit);
+      return hit;
+    }
+    const text = joined(parts);
+    const value = compute(text);
+    const entry = { text, value, bytes: 2 * (text.length + key.length) + this.#size(value) };
+    if (hit) this.#remove(key, hit);
+    if (entry.bytes > this.#maxBytes) return entry;
+    this.#entries.set(key, entry);
+    this.#bytes += entry.bytes;
+    for (const [oldest, e] of this.#entries) {
+      if (this.#bytes <= this.#maxBytes) break;
+      this.#remove(oldest, e);
+    }
+    return entry;
+  }
+
+  #remove(key: string, entry: Entry<V>): void {
+    this.#entries.delete(key);
+    this.#bytes -= entry.bytes;
+  }
+}
+
+const MIN_INTERNED = 1024;
+const interned = new TextMemo<null>({ maxBytes: 64 * 1024 * 1024, size: () => 0 });
+
+/**
+ * The text the pieces make up, as the very string returned last time for the same text.
+ * Answers recur (a stored report served again and again): joining their deltas anew each time
+ * makes garbage, and every memo keyed by the text would compare it character by character,
+ * where one string compares by identity.
+ */
+export function internText(parts: readonly string[]): string {
+  const length = lengthOf(parts);
+  if (length < MIN_INTERNED) return joined(parts);
+  // An answer's text is asked for by each layer it passes (the run's usage, the encoder) with
+  // the very same delta strings: comparing those by identity skips fingerprint and lookup.
+  if (lastParts && sameStrings(lastParts, parts)) return lastText;
+  const text = interned.text(parts, () => null);
+  lastParts = parts.slice();
+  lastText = text;
+  return text;
+}
+
+let lastParts: readonly string[] | null = null;
+let lastText = '';
+
+function sameStrings(a: readonly string[], b: readonly string[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }

@@ -34,3 +34,36 @@ describe('TextMemo', () => {
     expect(calls).toBe(101);
   });
 });
+
+describe('texts given as pieces', () => {
+  const whole = Array.from({ length: 300 }, (_, i) => `row ${i} | ${i * 7} |\n`).join('');
+  const splits = [[whole], [whole.slice(0, 1), whole.slice(1)], [whole.slice(0, 100), whole.slice(100, 3000), whole.slice(3000, whole.length - 3), whole.slice(-3)], whole.match(/[\s\S]{1,7}/g)!];
+
+  it('have the fingerprint of the joined text however they are split', () => {
+    for (const parts of splits) expect(fingerprint(parts)).toBe(fingerprint(whole));
+  });
+
+  it('find the value remembered for the joined text, and never one of a different text', () => {
+    const memo = new TextMemo<number>({ maxBytes: 1 << 20 });
+    let calls = 0;
+    expect(memo.get(whole, () => ++calls)).toBe(1);
+    for (const parts of splits) expect(memo.get(parts, () => ++calls)).toBe(1);
+    // Same length and same sampled characters, one character changed in the middle of a piece.
+    const at = 1234;
+    const other = whole.slice(0, at) + (whole[at] === 'x' ? 'y' : 'x') + whole.slice(at + 1);
+    const sampled = fingerprint(other) === fingerprint(whole);
+    expect(memo.get([other.slice(0, 2000), other.slice(2000)], () => ++calls)).toBe(2);
+    expect(memo.get(whole, () => ++calls)).toBe(sampled ? 3 : 1);
+  });
+
+  it('intern to one string: the same text joined again is the string returned before', async () => {
+    const { internText } = await import('../src/text-memo.js');
+    const first = internText(splits[2]!);
+    expect(first).toBe(whole);
+    expect(internText(splits[3]!)).toBe(first);
+    expect(internText(['short ', 'text'])).toBe('short text');
+    const changed = internText([whole.slice(0, 10), 'Z', whole.slice(11)]);
+    expect(changed).not.toBe(whole);
+    expect(changed.length).toBe(whole.length);
+  });
+});

@@ -1,13 +1,13 @@
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
-import { TextMemo } from '../text-memo.js';
+import { TextMemo, type TextParts } from '../text-memo.js';
 import type { Turn, Usage } from './types.js';
 
 // Texts recur (stored reports, repeated answers, common questions): remember their counts, bounded in bytes.
 const memo = new TextMemo<number>({ maxBytes: 32 * 1024 * 1024 });
 
-/** Tokens of a text with the o200k_base encoding (the GPT-4o/4.1/5 family's). */
-export function countTextTokens(text: string): number {
-  if (!text) return 0;
+/** Tokens of a text (whole or in pieces) with the o200k_base encoding (the GPT-4o/4.1/5 family's). */
+export function countTextTokens(text: TextParts): number {
+  if (!text.length) return 0;
   return memo.get(text, countTokens);
 }
 
@@ -22,6 +22,7 @@ export function countPromptTokens(messages: readonly Turn[], instructions: strin
   return total;
 }
 
-export function measureUsage(messages: readonly Turn[], instructions: string | null, output: string): Usage {
+/** Usage of a run; `output` may be the answer's deltas, counted without joining them when the text is known. */
+export function measureUsage(messages: readonly Turn[], instructions: string | null, output: TextParts): Usage {
   return { inputTokens: countPromptTokens(messages, instructions), outputTokens: countTextTokens(output) };
 }

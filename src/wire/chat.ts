@@ -3,6 +3,7 @@ import type { SvcError } from '../errors.js';
 import { bareCitation, chatAnnotation, placeCitations } from './citations.js';
 import { errorBody, type ErrorBody } from './errors.js';
 import { jsonWithText } from './json.js';
+import { internText } from '../text-memo.js';
 
 export interface ChatParams {
   id: string;
@@ -79,7 +80,7 @@ export class ChatEncoder {
   }
 
   get text(): string {
-    if (this.#deltas.length > 1) this.#deltas.splice(0, this.#deltas.length, this.#deltas.join(''));
+    if (this.#deltas.length > 1) this.#deltas.splice(0, this.#deltas.length, internText(this.#deltas));
     return this.#deltas[0] ?? '';
   }
 

@@ -3,12 +3,27 @@ import { TextMemo } from '../text-memo.js';
 // Long answers recur: a stored report is served again and again, and a streamed answer's full
 // text appears in four of its events. Escaping a long text costs about 4 µs per KB, so the
 // JSON form of long texts is remembered, bounded in size.
-const MIN_LENGTH = 1024;
-const escaped = new TextMemo<string>({ maxBytes: 64 * 1024 * 1024, size: (s) => 2 * s.length });
+export const MIN_LENGTH = 1024;
+
+interface Escaped {
+  json: string;
+  /** Its UTF-8 bytes, made the first time a body is sent as bytes. */
+  bytes: Buffer | null;
+}
+
+const escaped = new TextMemo<Escaped>({ maxBytes: 64 * 1024 * 1024, size: (e) => 2 * e.json.length + 3 * e.json.length });
+const escape = (text: string): Escaped => ({ json: JSON.stringify(text), bytes: null });
 
 /** `JSON.stringify(text)`, remembered for long texts. */
 export function jsonString(text: string): string {
-  return text.length < MIN_LENGTH ? JSON.stringify(text) : escaped.get(text, JSON.stringify);
+  return text.length < MIN_LENGTH ? JSON.stringify(text) : escaped.get(text, escape).json;
+}
+
+/** The UTF-8 bytes of `JSON.stringify(text)`, remembered for long texts. */
+export function jsonStringBytes(text: string): Buffer {
+  if (text.length < MIN_LENGTH) return Buffer.from(JSON.stringify(text));
+  const e = escaped.get(text, escape);
+  return (e.bytes ??= Buffer.from(e.json));
 }
 
 const SENTINEL = '\u0000svc-text\u0000';

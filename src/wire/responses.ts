@@ -2,7 +2,8 @@ import type { AgentEvent, Citation, Usage } from '../agents/types.js';
 import type { SvcError } from '../errors.js';
 import { bareCitation, placeCitations, responsesAnnotation } from './citations.js';
 import { errorBody } from './errors.js';
-import { jsonWithText } from './json.js';
+import { responseBody, responseJson } from './response-json.js';
+import { internText } from '../text-memo.js';
 
 /** What the Responses object echoes back from the request, plus the ids chosen for it. */
 export interface ResponseParams {
@@ -53,15 +54,6 @@ export function usageObject(u: Usage) {
     total_tokens: u.inputTokens + u.outputTokens,
   };
 }
-
-/** A message item with its text replaced: where wire/json.ts splices in the text escaped once. */
-export const withItemText = <T extends { content: object[] }>(item: T, text: string): T => ({ ...item, content: [{ ...item.content[0], text }, ...item.content.slice(1)] });
-
-/** A Response object with its answer's text replaced (see withItemText). */
-export const withOutputText = <T extends { output: { content: object[] }[] }>(response: T, text: string): T => ({
-  ...response,
-  output: [withItemText(response.output[0]!, text), ...response.output.slice(1)],
-});
 
 /**
  * Turns agent events into Responses API stream events and the final Response object.
@@ -164,15 +156,18 @@ export class ResponsesEncoder {
   }
 
   get text(): string {
-    if (this.#deltas.length > 1) this.#deltas.splice(0, this.#deltas.length, this.#deltas.join(''));
+    if (this.#deltas.length > 1) this.#deltas.splice(0, this.#deltas.length, internText(this.#deltas));
     return this.#deltas[0] ?? '';
   }
 
-  /** `JSON.stringify(this.response())`, the long text escaped once (see wire/json.ts). */
+  /** `JSON.stringify(this.response())`, written from the known shape (see wire/response-json.ts). */
   responseJson(): string {
-    const response = this.response();
-    const text = response.output[0]?.content[0]?.text;
-    return text === undefined ? JSON.stringify(response) : jsonWithText(text, (placeholder) => withOutputText(response, placeholder));
+    return responseJson(this.response());
+  }
+
+  /** `responseJson()` as UTF-8 bytes, a long answer's bytes reused (see wire/response-json.ts). */
+  responseBody(): Buffer {
+    return responseBody(this.response());
   }
 
   #event(type: string, fields: Record<string, unknown>): ResponsesEvent {

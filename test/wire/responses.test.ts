@@ -126,6 +126,33 @@ describe('fast serialisation', () => {
       const { enc } = run([{ type: 'text', delta: text }, { type: 'citation', citation: { order: 1, name: 'n "q"', url: 'u' } }, { type: 'done' }]);
       expect(enc.responseJson().toString()).toBe(JSON.stringify(enc.response()));
       expect(enc.responseJson().toString()).toBe(JSON.stringify(enc.response())); // memoised path
+      expect(enc.responseBody().equals(Buffer.from(JSON.stringify(enc.response())))).toBe(true);
+      expect(enc.responseBody().equals(Buffer.from(JSON.stringify(enc.response())))).toBe(true); // remembered bytes
+    }
+  });
+
+  it('responseJson() matches JSON.stringify(response()) for every status and every echoed parameter', () => {
+    const variants: Partial<ResponseParams>[] = [
+      {},
+      { instructions: 'Be "brief"\n\u2028é', previousResponseId: 'resp_prev', metadata: { b: '1', 'k "q"': 'v\n', '10': 'ten', '2': 'two' }, store: false },
+      { temperature: 0.7, topP: 0.25, maxOutputTokens: 1024, user: 'user-🙂', model: 'svc-prediction-markets-agent:cache' },
+      { temperature: 0, topP: 0, maxOutputTokens: 1 },
+    ];
+    const scripts: AgentEvent[][] = [
+      [],
+      [{ type: 'text', delta: 'partial [1]' }],
+      [{ type: 'text', delta: 'answer [2] and [1]' }, ...cites.map((citation) => ({ type: 'citation' as const, citation })), { type: 'usage', usage: { inputTokens: 3, outputTokens: 9 } }, { type: 'done' }],
+      [{ type: 'text', delta: 'cut off' }, { type: 'failed', error: new SvcError('upstream', { code: 'upstream_error', message: 'Kalshi is "down"' }) }],
+      [{ type: 'failed', error: new SvcError('invalid_request', { code: 'invalid_event_url', message: 'bad', param: 'input' }) }],
+    ];
+    for (const variant of variants) {
+      for (const script of scripts) {
+        const enc = new ResponsesEncoder({ ...params, ...variant }, { emit: false });
+        expect(enc.responseJson()).toBe(JSON.stringify(enc.response()));
+        for (const e of script) enc.push(e, 1_700_000_005);
+        expect(enc.responseJson()).toBe(JSON.stringify(enc.response()));
+        expect(enc.responseBody().toString('utf8')).toBe(JSON.stringify(enc.response()));
+      }
     }
   });
 

@@ -154,19 +154,21 @@ async function plain(reply: FastifyReply, deps: ServerDeps, run: Run, record: Re
   const encoder = new ResponsesEncoder(record.params, { emit: false });
   const transcript: TranscriptEntry[] = [];
   const meta: RunMeta = {};
-  for (;;) {
-    const event = await run.pump.next();
-    if (!event) return run.clientGone.aborted ? reply : sendError(reply, shuttingDown());
+  let failure: SvcError | null = null;
+  await run.each((event) => {
     if (event.type === 'meta') Object.assign(meta, event.meta);
-    const now = nowSeconds();
+    // Only the end of a run and stored transcripts need the time.
+    const now = store || event.type === 'done' || event.type === 'failed' ? nowSeconds() : 0;
     encoder.push(event, now);
-    if (event.type === 'failed') return sendError(reply.headers(metaHeaders(meta)), event.error);
+    if (event.type === 'failed') failure = event.error;
     const entry = store ? transcriptEntry(event, now) : null;
     if (entry) transcript.push(entry);
-    if (event.type === 'done') break;
-  }
+  });
+  if (failure) return sendError(reply.headers(metaHeaders(meta)), failure);
+  // Stopped before its end: the client left, or the server is shutting down.
+  if (encoder.status !== 'completed') return run.clientLeft ? reply : sendError(reply, shuttingDown());
   if (store) deps.responses.save(record, { status: encoder.status, outputText: encoder.text, transcript, completedAt: Date.now() });
-  return reply.headers(metaHeaders(meta)).header('content-type', JSON_TYPE).send(encoder.responseJson());
+  return reply.headers(metaHeaders(meta)).header('content-type', JSON_TYPE).send(encoder.responseBody());
 }
 
 /**
@@ -174,8 +176,8 @@ async function plain(reply: FastifyReply, deps: ServerDeps, run: Run, record: Re
  * producing anything gets a real error status; later failures travel as error events.
  */
 async function streamed(reply: FastifyReply, deps: ServerDeps, run: Run, record: ResponseRecord, store: boolean) {
-  let event = await run.pump.next();
-  if (!event) return run.clientGone.aborted ? reply : sendError(reply, shuttingDown());
+  let event = await run.next();
+  if (!event) return run.clientLeft ? reply : sendError(reply, shuttingDown());
   if (event.type === 'failed') return sendError(reply, event.error);
 
   const encoder = new ResponsesEncoder(record.params);
@@ -200,7 +202,7 @@ async function streamed(reply: FastifyReply, deps: ServerDeps, run: Run, record:
       if (event.type === 'progress') await sse.write(commentFrame(event.message));
       await push(event);
       if (event.type === 'done' || event.type === 'failed') break;
-      const next: AgentEvent | null = await run.pump.next();
+      const next: AgentEvent | null = await run.next();
       event = next ?? { type: 'failed', error: deps.inflight.deadline.aborted ? shuttingDown() : clientLeft() };
     }
   } finally {
