@@ -1,4 +1,5 @@
 import { randomToken } from '../ids.js';
+import { TextMemo } from '../text-memo.js';
 import { MIN_LENGTH, jsonString, jsonStringBytes } from './json.js';
 
 // `JSON.stringify(response)` walks some forty keys generically, which on the non-streaming path
@@ -106,8 +107,39 @@ function metadataJson(m: Record<string, string>): string {
   return `{${out}}`;
 }
 
+/** Whether two lists hold records with the same fields (strings compared by identity first, as === does). */
+function sameRecords<T extends object>(a: readonly T[], b: readonly T[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) {
+    const x = a[i] as Record<string, unknown>;
+    const y = b[i] as Record<string, unknown>;
+    for (const key in x) if (x[key] !== y[key]) return false;
+  }
+  return true;
+}
+
+interface ListJson {
+  items: readonly object[] | null;
+  json: string;
+}
+
+// A stored report is served with the same citations every time: per answer text, the last list
+// written is kept with its JSON, and the next one is compared with it instead of written again.
+const annotationLists = new TextMemo<ListJson>({ maxBytes: 16 * 1024 * 1024, size: (l) => 2 * l.json.length + 64 * (l.items?.length ?? 0) });
+const citationLists = new TextMemo<ListJson>({ maxBytes: 16 * 1024 * 1024, size: (l) => 2 * l.json.length + 64 * (l.items?.length ?? 0) });
+const emptyList = (): ListJson => ({ items: null, json: '' });
+
+function rememberedList<T extends object>(memo: TextMemo<ListJson>, answer: string, items: readonly T[], one: (item: T) => string): string {
+  if (items.length < 4 || answer.length < MIN_LENGTH) return list(items, one);
+  const last = memo.get(answer, emptyList);
+  if (last.items && sameRecords(last.items as readonly T[], items)) return last.json;
+  last.items = items;
+  last.json = list(items, one);
+  return last.json;
+}
+
 function partJson(p: OutputTextPart, textJson?: string): string {
-  const annotations = p.annotations.length ? list(p.annotations, annotationJson) : EMPTY_LIST;
+  const annotations = p.annotations.length ? rememberedList(annotationLists, p.text, p.annotations, annotationJson) : EMPTY_LIST;
   const logprobs = p.logprobs.length ? ANY(p.logprobs) : EMPTY_LIST;
   return `{"type":${q(p.type)},"text":${textJson ?? jsonString(p.text)},"annotations":${annotations},"logprobs":${logprobs}}`;
 }
@@ -132,7 +164,7 @@ export function responseJson(r: ResponseObject, answerJson?: string): string {
     `"text":{"format":{"type":${q(r.text.format.type)}},"verbosity":${q(r.text.verbosity)}},"tool_choice":${q(r.tool_choice)},"tools":${r.tools.length ? ANY(r.tools) : EMPTY_LIST},"top_logprobs":${n(r.top_logprobs)},` +
     `"top_p":${n(r.top_p)},"truncation":${q(r.truncation)},"usage":${r.usage === null ? 'null' : ANY(r.usage)},"user":${q(r.user)},` +
     `"metadata":${metadataJson(r.metadata)},"completed_at":${n(r.completed_at)},"presence_penalty":${n(r.presence_penalty)},` +
-    `"frequency_penalty":${n(r.frequency_penalty)}${r.citations ? `,"citations":${list(r.citations, citationJson)}` : ''}}`
+    `"frequency_penalty":${n(r.frequency_penalty)}${r.citations ? `,"citations":${rememberedList(citationLists, r.output[0]?.content[0]?.text ?? '', r.citations, citationJson)}` : ''}}`
   );
 }
 

@@ -156,6 +156,19 @@ describe('fast serialisation', () => {
     }
   });
 
+  it('a long answer served again with changed citations is written with the new ones', () => {
+    const text = `# Report\n${Array.from({ length: 150 }, (_, i) => `| row ${i} | [${(i % 5) + 1}] |`).join('\n')}`;
+    const sources = (tweak: string) => [1, 2, 3, 4, 5].map((order) => ({ order, name: `Source ${order}`, url: `https://example.com/${order}${order === 4 ? tweak : ''}` }));
+    for (const citations of [sources(''), sources(''), sources('?v=2'), sources('?v=2').slice(0, 4), sources('')]) {
+      const enc = new ResponsesEncoder(params, { emit: false });
+      enc.push({ type: 'text', delta: text.slice(0, 500) }, 1);
+      enc.push({ type: 'text', delta: text.slice(500) }, 1);
+      for (const citation of citations) enc.push({ type: 'citation', citation }, 1);
+      enc.push({ type: 'done' }, 2);
+      expect(enc.responseBody().toString('utf8')).toBe(JSON.stringify(enc.response()));
+    }
+  });
+
   it('stream frames are exactly JSON.stringify of their events, the long text spliced in once', () => {
     const long = `| a | b |\n${'x\u2028y\t"z" é 🙂\n'.repeat(300)} [1]`;
     const scripts: AgentEvent[][] = [

@@ -17,6 +17,20 @@ const bad = (why: string) => invalidRequest('invalid_event_url', `${why} Expecte
  * used, against the configured Kalshi API, so no caller can point the service at another host.
  */
 export function parseEventUrl(input: string): EventAddress {
+  // The same addresses come again and again (a cached report asked for by many callers).
+  const known = parsed.get(input);
+  if (known) return known;
+  const address = Object.freeze(parse(input));
+  if (input.length <= 512) {
+    if (parsed.size >= 10_000) parsed.clear();
+    parsed.set(input, address);
+  }
+  return address;
+}
+
+const parsed = new Map<string, EventAddress>();
+
+function parse(input: string): EventAddress {
   const text = input.trim();
   if (!text) throw bad('The input is empty.');
   let url: URL;
