@@ -1,5 +1,6 @@
 // Shared helpers for `npm run bench`: child-process servers and autocannon runs.
 import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
@@ -43,7 +44,7 @@ export async function load({ url, method = 'POST', headers = {}, body, connectio
   if (expectBytes && Math.abs(bytesPerRequest - expectBytes) > Math.max(0.2 * expectBytes, 1024)) {
     throw new Error(`${url}: ${bytesPerRequest.toFixed(0)} bytes per response, expected about ${expectBytes}`);
   }
-  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, bytes: Math.round(bytesPerRequest) };
+  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, bytes: Math.round(bytesPerRequest), requests: result.requests.total };
 }
 
 export function table(rows) {
@@ -54,3 +55,9 @@ export function table(rows) {
 }
 
 export const ratio = (a, b) => (b ? (a / b).toFixed(2) : 'n/a');
+
+/** CPU time (user + system, ms) a process has used so far, from /proc (Linux). */
+export function cpuMs(pid) {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}

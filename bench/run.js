@@ -4,7 +4,7 @@ import { writeFileSync, mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { load, ratio, startChild, stopChild, table } from './lib.js';
+import { cpuMs, load, ratio, startChild, stopChild, table } from './lib.js';
 
 const { values } = parseArgs({ options: { duration: { type: 'string', default: '8' }, only: { type: 'string' } } });
 const duration = Number(values.duration);
@@ -13,7 +13,7 @@ let CONNECTIONS_OVERRIDE = null;
 const tmp = mkdtempSync(path.join(os.tmpdir(), 'svc-bench-bytes-'));
 
 /** Measures the bare route and then the service on the very same request and response bytes. */
-async function compare({ name, endpoint, headers, body, goal, method = 'POST' }) {
+async function compare({ name, endpoint, headers, body, goal, method = 'POST', pid }) {
   const bytes = Buffer.from(await (await fetch(endpoint, { method, headers, body })).arrayBuffer());
   const file = path.join(tmp, `bytes-${Math.random().toString(36).slice(2)}`);
   writeFileSync(file, bytes);
@@ -25,16 +25,23 @@ async function compare({ name, endpoint, headers, body, goal, method = 'POST' })
         : 'application/json; charset=utf-8';
   const { child: bare, info: bareInfo } = await startChild('bare-server.js', [file, type]);
   const request = { method, headers, body, connections: CONNECTIONS_OVERRIDE ?? CONNECTIONS };
+  // Server CPU per request: steadier than requests/s on a shared machine, so printed beside them.
+  const measured = async (url, serverPid) => {
+    const before = cpuMs(serverPid);
+    const r = await load({ url, ...request, duration, expectBytes: bytes.length });
+    return { ...r, cpuUs: (1000 * (cpuMs(serverPid) - before)) / Math.max(1, r.requests) };
+  };
   await load({ url: bareInfo.url, ...request, duration: 2 });
-  const base = await load({ url: bareInfo.url, ...request, duration, expectBytes: bytes.length });
+  const base = await measured(bareInfo.url, bare.pid);
   await stopChild(bare);
   await load({ url: endpoint, ...request, duration: 2 });
-  const ours = await load({ url: endpoint, ...request, duration, expectBytes: bytes.length });
+  const ours = await measured(endpoint, pid);
   return {
     scenario: `${name} (${(bytes.length / 1024).toFixed(1)} KB)`,
     'bare req/s': base.rps.toFixed(0),
     'svc req/s': ours.rps.toFixed(0),
     ratio: ratio(ours.rps, base.rps),
+    'CPU µs/req bare/svc (ratio)': `${base.cpuUs.toFixed(0)}/${ours.cpuUs.toFixed(0)} (${ratio(base.cpuUs, ours.cpuUs)})`,
     'bare p50/p99 ms': `${base.p50}/${base.p99}`,
     'svc p50/p99 ms': `${ours.p50}/${ours.p99}`,
     goal: goal ?? '-',
@@ -47,10 +54,10 @@ async function apiOverhead() {
   const endpoint = `${info.url}/v1/responses`;
   const body = (extra) => JSON.stringify({ model: 'svc-bench', input: 'benchmark', ...extra });
   const rows = [
-    await compare({ name: '/v1/responses non-streaming, store:false', endpoint, headers, body: body({ store: false }), goal: '>= 0.70' }),
-    await compare({ name: '/v1/responses non-streaming, stored', endpoint, headers, body: body({}) }),
-    await compare({ name: '/v1/responses streaming, store:false', endpoint, headers, body: body({ stream: true, store: false }) }),
-    await compare({ name: '/v1/chat/completions non-streaming', endpoint: `${info.url}/v1/chat/completions`, headers, body: JSON.stringify({ model: 'svc-bench', messages: [{ role: 'user', content: 'benchmark' }] }) }),
+    await compare({ pid: svc.pid, name: '/v1/responses non-streaming, store:false', endpoint, headers, body: body({ store: false }), goal: '>= 0.70' }),
+    await compare({ pid: svc.pid, name: '/v1/responses non-streaming, stored', endpoint, headers, body: body({}) }),
+    await compare({ pid: svc.pid, name: '/v1/responses streaming, store:false', endpoint, headers, body: body({ stream: true, store: false }) }),
+    await compare({ pid: svc.pid, name: '/v1/chat/completions non-streaming', endpoint: `${info.url}/v1/chat/completions`, headers, body: JSON.stringify({ model: 'svc-bench', messages: [{ role: 'user', content: 'benchmark' }] }) }),
   ];
   await stopChild(svc);
   return rows;
@@ -89,6 +96,7 @@ async function reports() {
     'bare req/s': '-',
     'svc req/s': '-',
     ratio: '-',
+    'CPU µs/req bare/svc (ratio)': '-',
     'bare p50/p99 ms': '-',
     'svc p50/p99 ms': `median ${median(runs.map((r) => r.ms)).toFixed(0)} / max ${Math.max(...runs.map((r) => r.ms)).toFixed(0)}`,
     goal: '< 2000 ms',
@@ -98,7 +106,7 @@ async function reports() {
   for (const store of [false, true]) {
     const body = JSON.stringify({ model: 'svc-prediction-markets-agent:cache', input, ...(store ? {} : { store: false }) });
     CONNECTIONS_OVERRIDE = 100;
-    rows.push(await compare({ name: `:cache non-streaming, ${store ? 'stored' : 'store:false'}, 100 connections`, endpoint, headers, body, goal: store ? '-' : '>= 0.80' }));
+    rows.push(await compare({ pid: svc.pid, name: `:cache non-streaming, ${store ? 'stored' : 'store:false'}, 100 connections`, endpoint, headers, body, goal: store ? '-' : '>= 0.80' }));
     CONNECTIONS_OVERRIDE = null;
   }
   await stopChild(svc);
@@ -119,7 +127,7 @@ async function pages() {
     ['GET /playground', '/playground', true],
   ]) {
     const headers = signedIn ? { cookie: web.cookieHeader() } : {};
-    rows.push(await compare({ name, endpoint: `${info.url}${path}`, headers, method: 'GET' }));
+    rows.push(await compare({ pid: svc.pid, name, endpoint: `${info.url}${path}`, headers, method: 'GET' }));
   }
   await stopChild(svc);
   return rows;
@@ -134,5 +142,6 @@ for (const [name, run] of Object.entries(SCENARIOS)) {
 }
 console.log(`\nsvc benchmark (${os.cpus().length} cores, node ${process.version}, ${duration}s per measurement, ${CONNECTIONS} connections unless stated)`);
 console.log('Each bare baseline is a fastify route receiving the same request and returning the same bytes.');
+console.log('CPU µs/req is the server process\'s CPU time per request (from /proc), a steadier measure on a shared machine; its ratio is bare/svc.');
 console.log('The bench agent answers ~8 KB of Markdown in 512-character deltas (BENCH_DELTA changes it).\n');
 console.log(table(results));
