@@ -11,7 +11,7 @@ interface Escaped {
   bytes: Buffer | null;
 }
 
-const escaped = new TextMemo<Escaped>({ maxBytes: 64 * 1024 * 1024, size: (e) => 2 * e.json.length + 3 * e.json.length });
+const escaped = new TextMemo<Escaped>({ maxBytes: 64 * 1024 * 1024, size: (e) => 5 * e.json.length }); // 2 bytes a character for the string, up to 3 for its UTF-8
 const escape = (text: string): Escaped => ({ json: JSON.stringify(text), bytes: null });
 
 /** `JSON.stringify(text)`, remembered for long texts. */

@@ -125,8 +125,9 @@ interface ListJson {
 
 // A stored report is served with the same citations every time: per answer text, the last list
 // written is kept with its JSON, and the next one is compared with it instead of written again.
-const annotationLists = new TextMemo<ListJson>({ maxBytes: 16 * 1024 * 1024, size: (l) => 2 * l.json.length + 64 * (l.items?.length ?? 0) });
-const citationLists = new TextMemo<ListJson>({ maxBytes: 16 * 1024 * 1024, size: (l) => 2 * l.json.length + 64 * (l.items?.length ?? 0) });
+const listMemo = () => new TextMemo<ListJson>({ maxBytes: 16 * 1024 * 1024, size: (l) => 2 * l.json.length + 64 * (l.items?.length ?? 0) });
+const annotationLists = listMemo();
+const citationLists = listMemo();
 const emptyList = (): ListJson => ({ items: null, json: '' });
 
 function rememberedList<T extends object>(memo: TextMemo<ListJson>, answer: string, items: readonly T[], one: (item: T) => string): string {
@@ -162,7 +163,7 @@ export function responseJson(r: ResponseObject, answerJson?: string): string {
     `"parallel_tool_calls":${r.parallel_tool_calls},"previous_response_id":${q(r.previous_response_id)},"prompt_cache_key":null,` +
     `"reasoning":null,"safety_identifier":null,"service_tier":${q(r.service_tier)},"store":${r.store},"temperature":${n(r.temperature)},` +
     `"text":{"format":{"type":${q(r.text.format.type)}},"verbosity":${q(r.text.verbosity)}},"tool_choice":${q(r.tool_choice)},"tools":${r.tools.length ? ANY(r.tools) : EMPTY_LIST},"top_logprobs":${n(r.top_logprobs)},` +
-    `"top_p":${n(r.top_p)},"truncation":${q(r.truncation)},"usage":${r.usage === null ? 'null' : ANY(r.usage)},"user":${q(r.user)},` +
+    `"top_p":${n(r.top_p)},"truncation":${q(r.truncation)},"usage":${r.usage === null ? 'null' : usageJson(r.usage)},"user":${q(r.user)},` +
     `"metadata":${metadataJson(r.metadata)},"completed_at":${n(r.completed_at)},"presence_penalty":${n(r.presence_penalty)},` +
     `"frequency_penalty":${n(r.frequency_penalty)}${r.citations ? `,"citations":${rememberedList(citationLists, r.output[0]?.content[0]?.text ?? '', r.citations, citationJson)}` : ''}}`
   );
