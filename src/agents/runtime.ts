@@ -106,6 +106,10 @@ export class AgentRun {
         if (!event.delta) return this.#pull();
         this.#text.push(event.delta);
         return this.#deliver(event);
+      case 'answer':
+        if (!event.answer.text && !event.answer.citations.length) return this.#pull();
+        if (event.answer.text) this.#text.push(event.answer.text);
+        return this.#deliver(event);
       case 'usage':
         this.#usage = event.usage;
         return this.#pull();

@@ -7,6 +7,16 @@ export interface Citation {
   url: string;
 }
 
+/**
+ * A whole answer known at once, such as a stored report: its text and the citations its `[n]`
+ * markers refer to. The same object may be served to many requests, so the wire encoders
+ * remember what they derive from it (chunks, placed citations, escaped bytes); never mutate one.
+ */
+export interface Answer {
+  readonly text: string;
+  readonly citations: readonly Citation[];
+}
+
 export interface Turn {
   role: 'user' | 'assistant';
   content: string;
@@ -64,6 +74,8 @@ export type AgentEvent =
   | { type: 'progress'; message: string }
   | { type: 'text'; delta: string }
   | { type: 'citation'; citation: Citation }
+  /** Means the same as a text delta of `answer.text` followed by a citation event per citation. */
+  | { type: 'answer'; answer: Answer }
   | { type: 'usage'; usage: Usage }
   | { type: 'done' }
   | { type: 'failed'; error: SvcError };

@@ -9,6 +9,7 @@ import { SvcError, type ErrorKind } from '../errors.js';
 export type TranscriptEntry =
   | ['t', string]
   | ['c', Citation]
+  | ['a', string, Citation[]]
   | ['u', Usage]
   | ['d', number]
   | ['f', number, { kind: ErrorKind; code: string; message: string; param: string | null }];
@@ -19,6 +20,8 @@ export function transcriptEntry(event: AgentEvent, now: number): TranscriptEntry
       return ['t', event.delta];
     case 'citation':
       return ['c', event.citation];
+    case 'answer':
+      return ['a', event.answer.text, [...event.answer.citations]];
     case 'usage':
       return ['u', event.usage];
     case 'done':
@@ -39,6 +42,9 @@ export function* transcriptEvents(entries: readonly TranscriptEntry[]): Generato
         break;
       case 'c':
         yield { event: { type: 'citation', citation: e[1] }, at: 0 };
+        break;
+      case 'a':
+        yield { event: { type: 'answer', answer: { text: e[1], citations: e[2] } }, at: 0 };
         break;
       case 'u':
         yield { event: { type: 'usage', usage: e[1] }, at: 0 };

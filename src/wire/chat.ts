@@ -1,6 +1,7 @@
-import type { AgentEvent, Citation, Usage } from '../agents/types.js';
+import type { AgentEvent, Answer, Citation, Usage } from '../agents/types.js';
 import type { SvcError } from '../errors.js';
-import { bareCitation, chatAnnotation, placeCitations } from './citations.js';
+import { answerChunks } from './answer.js';
+import { answerCitations, bareCitation, chatAnnotation, placeCitations } from './citations.js';
 import { errorBody, type ErrorBody } from './errors.js';
 import { jsonWithText } from './json.js';
 import { internText } from '../text-memo.js';
@@ -37,6 +38,8 @@ export class ChatEncoder {
   #usage: Usage | null = null;
   #error: SvcError | null = null;
   #finished = false;
+  /** The whole answer event the text and citations came from, when nothing else contributed. */
+  #sole: Answer | null = null;
 
   constructor(params: ChatParams) {
     this.#p = params;
@@ -61,11 +64,20 @@ export class ChatEncoder {
   push(event: AgentEvent): ChatFrame[] {
     switch (event.type) {
       case 'text':
+        this.#sole = null;
         this.#deltas.push(event.delta);
         return [this.#chunk({ content: event.delta }, null)];
       case 'citation':
+        this.#sole = null;
         this.#citations.push(event.citation);
         return [];
+      case 'answer': {
+        const { answer } = event;
+        this.#sole = this.#deltas.length || this.#citations.length ? null : answer;
+        if (answer.text) this.#deltas.push(answer.text);
+        this.#citations.push(...answer.citations);
+        return answer.text ? answerChunks(answer).map((content) => this.#chunk({ content }, null)) : [];
+      }
       case 'usage':
         this.#usage = event.usage;
         return [];
@@ -95,16 +107,20 @@ export class ChatEncoder {
     return this.#error;
   }
 
-  #placed() {
-    return placeCitations(this.text, this.#citations);
+  /** The citations placed in the text, in the chat and the bare shape. */
+  #placed(): { annotations: ReturnType<typeof chatAnnotation>[]; citations: Citation[] } {
+    if (this.#sole) {
+      const { chat, bare } = answerCitations(this.#sole);
+      return { annotations: chat, citations: bare };
+    }
+    const placed = placeCitations(this.text, this.#citations);
+    return { annotations: placed.map(chatAnnotation), citations: placed.map(bareCitation) };
   }
 
   #finish(): ChatFrame[] {
     this.#finished = true;
-    const placed = this.#placed();
-    const frames: ChatFrame[] = [
-      this.#chunk({ annotations: placed.map(chatAnnotation) }, 'stop', { citations: placed.map(bareCitation) }),
-    ];
+    const { annotations, citations } = this.#placed();
+    const frames: ChatFrame[] = [this.#chunk({ annotations }, 'stop', { citations })];
     if (this.#p.includeUsage && this.#usage) {
       frames.push({
         id: this.#p.id,
@@ -121,7 +137,7 @@ export class ChatEncoder {
   /** The non-stream body, once the run has finished. */
   completion() {
     if (!this.#finished) throw new Error('completion() before the run finished');
-    const placed = this.#placed();
+    const { annotations, citations } = this.#placed();
     return {
       id: this.#p.id,
       object: 'chat.completion' as const,
@@ -130,14 +146,14 @@ export class ChatEncoder {
       choices: [
         {
           index: 0,
-          message: { role: 'assistant' as const, content: this.text, refusal: null, annotations: placed.map(chatAnnotation) },
+          message: { role: 'assistant' as const, content: this.text, refusal: null, annotations },
           logprobs: null,
           finish_reason: 'stop' as const,
-          citations: placed.map(bareCitation),
+          citations,
         },
       ],
       usage: this.#usage ? chatUsage(this.#usage) : chatUsage({ inputTokens: 0, outputTokens: 0 }),
-      citations: placed.map(bareCitation),
+      citations,
     };
   }
 }

@@ -1,4 +1,4 @@
-import type { Citation } from '../agents/types.js';
+import type { Answer, Citation } from '../agents/types.js';
 
 export interface PlacedCitation extends Citation {
   /** JS string offsets of the `[n]` marker; a citation never referenced gets a zero-width span at the end. */
@@ -34,4 +34,25 @@ export function chatAnnotation(c: PlacedCitation) {
     name: c.name,
     url: c.url,
   };
+}
+
+/** A whole answer's citations placed in its text, in both wire shapes. Shared across requests: frozen. */
+export interface AnswerCitations {
+  responses: ReturnType<typeof responsesAnnotation>[];
+  chat: ReturnType<typeof chatAnnotation>[];
+  bare: Citation[];
+}
+
+const placedAnswers = new WeakMap<Answer, AnswerCitations>();
+const frozen = <T extends object>(items: T[]): T[] => Object.freeze(items.map((i) => Object.freeze(i))) as T[];
+
+/** `placeCitations` for a whole answer, done once per answer object (a stored report is served again and again). */
+export function answerCitations(answer: Answer): AnswerCitations {
+  let placed = placedAnswers.get(answer);
+  if (!placed) {
+    const at = placeCitations(answer.text, answer.citations);
+    placed = { responses: frozen(at.map(responsesAnnotation)), chat: frozen(at.map(chatAnnotation)), bare: frozen(at.map(bareCitation)) };
+    placedAnswers.set(answer, placed);
+  }
+  return placed;
 }

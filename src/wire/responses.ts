@@ -1,6 +1,7 @@
-import type { AgentEvent, Citation, Usage } from '../agents/types.js';
+import type { AgentEvent, Answer, Citation, Usage } from '../agents/types.js';
 import type { SvcError } from '../errors.js';
-import { bareCitation, placeCitations, responsesAnnotation } from './citations.js';
+import { answerChunks } from './answer.js';
+import { answerCitations, bareCitation, placeCitations, responsesAnnotation } from './citations.js';
 import { errorBody } from './errors.js';
 import { responseBody, responseJson } from './response-json.js';
 import { internText } from '../text-memo.js';
@@ -72,6 +73,8 @@ export class ResponsesEncoder {
   #error: { code: string; message: string } | null = null;
   #completedAt: number | null = null;
   #citationList: Citation[] | null = null;
+  /** The whole answer event the text and citations came from, when nothing else contributed (see answerCitations). */
+  #sole: Answer | null = null;
 
   /** With `emit: false` only the final object is wanted: no stream events are built. */
   constructor(params: ResponseParams, options: { emit?: boolean } = {}) {
@@ -92,6 +95,7 @@ export class ResponsesEncoder {
   push(event: AgentEvent, now: number): ResponsesEvent[] {
     switch (event.type) {
       case 'text': {
+        this.#sole = null;
         this.#deltas.push(event.delta);
         if (!this.#emit) return NONE;
         const out = this.#opened ? [] : this.#open();
@@ -99,8 +103,19 @@ export class ResponsesEncoder {
         return out;
       }
       case 'citation':
+        this.#sole = null;
         this.#citations.push(event.citation);
         return NONE;
+      case 'answer': {
+        const { answer } = event;
+        this.#sole = this.#deltas.length || this.#citations.length ? null : answer;
+        if (answer.text) this.#deltas.push(answer.text);
+        this.#citations.push(...answer.citations);
+        if (!this.#emit || !answer.text) return NONE;
+        const out = this.#opened ? [] : this.#open();
+        for (const delta of answerChunks(answer)) out.push(this.#event('response.output_text.delta', { ...this.#at(), delta, logprobs: [] }));
+        return out;
+      }
       case 'usage':
         this.#usage = event.usage;
         return NONE;
@@ -197,13 +212,18 @@ export class ResponsesEncoder {
   #complete(now: number): ResponsesEvent[] {
     const events = this.#emit ? this.#open() : [];
     const text = this.text;
-    const placed = placeCitations(text, this.#citations);
-    const annotations = placed.map(responsesAnnotation);
+    let annotations: Annotation[];
+    if (this.#sole) {
+      ({ responses: annotations, bare: this.#citationList } = answerCitations(this.#sole));
+    } else {
+      const placed = placeCitations(text, this.#citations);
+      annotations = placed.map(responsesAnnotation);
+      this.#citationList = placed.map(bareCitation);
+    }
     const item = this.#item('completed', text, annotations);
     this.#status = 'completed';
     this.#output = [item];
     this.#completedAt = now;
-    this.#citationList = placed.map(bareCitation);
     if (!this.#emit) return events;
     annotations.forEach((annotation, i) =>
       events.push(this.#event('response.output_text.annotation.added', { ...this.#at(), annotation_index: i, annotation })),

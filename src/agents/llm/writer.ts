@@ -49,6 +49,10 @@ export function writtenWithLlm(agent: Agent, llm: Llm): Agent {
       for await (const event of agent.run(req)) {
         if (event.type === 'text') text += event.delta;
         else if (event.type === 'citation') citations.push(event.citation);
+        else if (event.type === 'answer') {
+          text += event.answer.text;
+          citations.push(...event.answer.citations);
+        }
         else if (event.type === 'usage') continue;
         else if (event.type !== 'done') yield event;
         else {

@@ -24,32 +24,24 @@ export interface PredictionMarketsOptions {
 }
 
 /** The question of a conversation: its last user turn. */
-const lastUserText = (req: AgentRequest) => [...req.messages].reverse().find((m) => m.role === 'user')?.content ?? '';
+function lastUserText(req: AgentRequest): string {
+  for (let i = req.messages.length - 1; i >= 0; i--) if (req.messages[i]!.role === 'user') return req.messages[i]!.content;
+  return '';
+}
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
-/** Splits a report into chunks at paragraph boundaries, so a stored report streams in pieces. */
-export function chunksOf(text: string, size = 1200): string[] {
-  const out: string[] = [];
-  let rest = text;
-  while (rest.length > size) {
-    const cut = rest.lastIndexOf('\n\n', size);
-    const at = cut > size / 3 ? cut + 2 : size;
-    out.push(rest.slice(0, at));
-    rest = rest.slice(at);
-  }
-  if (rest) out.push(rest);
-  return out;
+// A stored report is served again and again: its generation time is written once.
+const generatedAtIso = new WeakMap<Report, string>();
+function generatedAt(report: Report): string {
+  let at = generatedAtIso.get(report);
+  if (at === undefined) generatedAtIso.set(report, (at = iso(report.generatedAt)));
+  return at;
 }
 
-// A stored report is served again and again: split its text once.
-const reportChunks = new WeakMap<Report, string[]>();
-
+/** A report as the answer: one whole-answer event (the encoders stream it in chunks), its usage, done. */
 function* streamReport(report: Report, req: AgentRequest): Generator<AgentEvent> {
-  let chunks = reportChunks.get(report);
-  if (!chunks) reportChunks.set(report, (chunks = chunksOf(report.text)));
-  for (const delta of chunks) yield { type: 'text', delta };
-  for (const citation of report.citations) yield { type: 'citation', citation };
+  yield { type: 'answer', answer: report };
   yield { type: 'usage', usage: { inputTokens: countPromptTokens(req.messages, req.instructions), outputTokens: report.outputTokens } };
   yield { type: 'done' };
 }
@@ -138,7 +130,7 @@ export function predictionMarketsAgent(o: PredictionMarketsOptions): Agent {
       if (variant !== 'refresh') {
         const stored = await o.reports.latest(ticker);
         if (stored) {
-          yield { type: 'meta', meta: { reportCache: 'hit', reportGeneratedAt: iso(stored.generatedAt), credits: variant === null ? await credits(req.caller, 0) : undefined } };
+          yield { type: 'meta', meta: { reportCache: 'hit', reportGeneratedAt: generatedAt(stored), credits: variant === null ? await credits(req.caller, 0) : undefined } };
           yield* streamReport(stored, req);
           return;
         }
@@ -185,7 +177,7 @@ export function predictionMarketsAgent(o: PredictionMarketsOptions): Agent {
           if (!paid) {
             throw new SvcError('conflict', { code: 'idempotency_key_in_progress', message: 'A request with this Idempotency-Key is still generating the report; retry shortly to receive it.', retryAfterSeconds: 2 });
           }
-          yield { type: 'meta', meta: { reportCache: 'hit', reportGeneratedAt: iso(paid.generatedAt), credits: await credits(req.caller, 0) } };
+          yield { type: 'meta', meta: { reportCache: 'hit', reportGeneratedAt: generatedAt(paid), credits: await credits(req.caller, 0) } };
           yield* streamReport(paid, req);
           return;
         }
@@ -194,7 +186,7 @@ export function predictionMarketsAgent(o: PredictionMarketsOptions): Agent {
         yield { type: 'meta', meta: { reportCache: 'miss', credits: { charged: cost, remaining } } };
         void lead.run((progress) => generate(address, { caller: req.caller, requestId: req.requestId, holdId }, progress));
         const report = yield* awaitFlight(lead.flight, req.signal);
-        yield { type: 'meta', meta: { reportGeneratedAt: iso(report.generatedAt) } };
+        yield { type: 'meta', meta: { reportGeneratedAt: generatedAt(report) } };
         yield* streamReport(report, req);
         return;
       }

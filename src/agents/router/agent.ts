@@ -6,9 +6,8 @@ import { classifyWithLlm, rewrite } from '../llm/writer.js';
 import type { Llm } from '../llm/llm.js';
 import { searchMarkets } from '../markets-search/agent.js';
 import type { OpenEventsIndex } from '../markets-search/index.js';
-import { chunksOf } from '../prediction-markets/agent.js';
 import { liveSummary } from '../prediction-markets/summary.js';
-import type { Agent, AgentEvent, AgentRequest, Citation, Usage } from '../types.js';
+import type { Agent, AgentEvent, AgentRequest, Answer, Citation, Usage } from '../types.js';
 import { classify, type Route } from './classify.js';
 
 export const ROUTER_ID = 'svc-agent';
@@ -22,6 +21,8 @@ export const HELP_TEXT = `I answer financial research questions, with numbered s
 Specialised models: \`svc-sec-agent\`, \`svc-financials-agent\`, \`svc-markets-search-agent\`, \`svc-prediction-markets-agent\` (with \`:cache\` and \`:refresh\`). GET /v1/models lists them all.
 `;
 
+const HELP: Answer = Object.freeze({ text: HELP_TEXT, citations: Object.freeze([]) });
+
 export interface RouterOptions {
   sec: Agent;
   financials: Agent;
@@ -33,9 +34,8 @@ export interface RouterOptions {
   log: Logger;
 }
 
-function* answer(text: string, citations: Citation[], usage?: Usage | null): Generator<AgentEvent> {
-  for (const delta of chunksOf(text)) yield { type: 'text', delta };
-  for (const citation of citations) yield { type: 'citation', citation };
+function* answer(whole: Answer, usage?: Usage | null): Generator<AgentEvent> {
+  yield { type: 'answer', answer: whole };
   if (usage) yield { type: 'usage', usage };
   yield { type: 'done' };
 }
@@ -60,11 +60,11 @@ export function routerAgent(o: RouterOptions): Agent {
 
   /** The router's own answers, phrased by the LLM when one is configured (grounded; see llm/writer). */
   async function* written(req: AgentRequest, question: string, text: string, citations: Citation[], usage: Usage | null): AsyncGenerator<AgentEvent> {
-    if (!o.llm) return yield* answer(text, citations, usage);
+    if (!o.llm) return yield* answer({ text, citations }, usage);
     yield { type: 'progress', message: 'Writing the answer.' };
     const out = await rewrite(o.llm, question, { text, citations }, req.signal);
-    if (out.ok) return yield* answer(out.text, out.citations, addUsage(usage, out.usage));
-    yield* answer(`${text.replace(/\n*$/, '')}\n\n_Note: the language model could not write this answer (${out.why}), so the built-in writer did._\n`, citations, null);
+    if (out.ok) return yield* answer({ text: out.text, citations: out.citations }, addUsage(usage, out.usage));
+    yield* answer({ text: `${text.replace(/\n*$/, '')}\n\n_Note: the language model could not write this answer (${out.why}), so the built-in writer did._\n`, citations }, null);
   }
 
   return {
@@ -93,7 +93,7 @@ export function routerAgent(o: RouterOptions): Agent {
           const stored = await o.reports.latest(address.eventTicker);
           if (stored) {
             yield { type: 'meta', meta: { reportCache: 'hit', reportGeneratedAt: new Date(stored.generatedAt).toISOString() } };
-            yield* answer(stored.text, stored.citations, null);
+            yield* answer(stored, null);
             return;
           }
           yield { type: 'progress', message: `No stored report for ${address.eventTicker}; reading its live prices.` };
@@ -103,7 +103,7 @@ export function routerAgent(o: RouterOptions): Agent {
         }
         default:
           // Help is fixed text with no sources: nothing for the model to phrase.
-          yield* answer(HELP_TEXT, [], null);
+          yield* answer(HELP, null);
       }
     },
   };
