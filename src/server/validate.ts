@@ -28,6 +28,14 @@ export function bodyObject(body: unknown): Record<string, unknown> {
   return body;
 }
 
+interface StringOptions {
+  nonEmpty?: boolean;
+  maxLength?: number;
+  hint?: string;
+}
+
+const NO_OPTIONS: StringOptions = {};
+
 /**
  * Reads typed fields from one JSON object, naming each parameter by its full path
  * (`input[2].content`) in errors. Absent and null read as undefined: OpenAI treats an
@@ -47,23 +55,25 @@ export class Fields {
     return this.obj[key] !== undefined && this.obj[key] !== null;
   }
 
-  string(key: string, opts: { required?: boolean; nonEmpty?: boolean; maxLength?: number; hint?: string } = {}): string | undefined {
+  string(key: string, opts: StringOptions = NO_OPTIONS, required = false): string | undefined {
     const v = this.obj[key];
-    const param = this.param(key);
     if (v === undefined || v === null) {
-      if (opts.required) throw missing(param, opts.hint);
+      if (required) throw missing(this.param(key), opts.hint);
       return undefined;
     }
-    if (typeof v !== 'string') throw wrongType(param, 'a string', v);
-    if (opts.nonEmpty && !v.trim()) throw invalidRequest('empty_value', `Invalid '${param}': the value must not be empty.${opts.hint ? ` ${opts.hint}` : ''}`, param);
+    if (typeof v !== 'string') throw wrongType(this.param(key), 'a string', v);
+    if (opts.nonEmpty && !v.trim()) {
+      const param = this.param(key);
+      throw invalidRequest('empty_value', `Invalid '${param}': the value must not be empty.${opts.hint ? ` ${opts.hint}` : ''}`, param);
+    }
     if (opts.maxLength !== undefined && v.length > opts.maxLength) {
-      throw invalidValue(param, `string too long: ${v.length} characters, the maximum is ${opts.maxLength}.`);
+      throw invalidValue(this.param(key), `string too long: ${v.length} characters, the maximum is ${opts.maxLength}.`);
     }
     return v;
   }
 
-  requiredString(key: string, opts: { nonEmpty?: boolean; maxLength?: number; hint?: string } = {}): string {
-    return this.string(key, { ...opts, required: true })!;
+  requiredString(key: string, opts: StringOptions = NO_OPTIONS): string {
+    return this.string(key, opts, true)!;
   }
 
   boolean(key: string): boolean | undefined {

@@ -20,8 +20,16 @@ const JSON_TYPE = 'application/json; charset=utf-8';
 
 const clientLeft = () => new SvcError('invalid_request', { code: 'client_disconnected', message: 'The client disconnected before the response finished.' });
 
-/** The turns the agent sees: the stored conversation of `previous_response_id`, then this input. */
-async function conversationOf(req: ResponsesRequest, accountId: string, deps: ServerDeps): Promise<Turn[]> {
+/**
+ * The turns the agent sees: the stored conversation of `previous_response_id`, then this input.
+ * Synchronous when nothing needs looking up (the common case: no promise to wait for).
+ */
+function conversationOf(req: ResponsesRequest, accountId: string, deps: ServerDeps): Turn[] | Promise<Turn[]> {
+  if (req.previousResponseId || req.items.some((item) => 'ref' in item)) return storedConversationOf(req, accountId, deps);
+  return req.items.map((item) => ({ role: (item as Turn).role, content: (item as Turn).content }));
+}
+
+async function storedConversationOf(req: ResponsesRequest, accountId: string, deps: ServerDeps): Promise<Turn[]> {
   const turns: Turn[] = [];
   if (req.previousResponseId) {
     const found = await deps.responses.get(req.previousResponseId, accountId);
@@ -52,7 +60,8 @@ export async function responsesRoutes(app: FastifyInstance, deps: ServerDeps): P
     const auth = request.auth!;
     const req = parseResponsesRequest(request.body);
     const { agent, ref } = deps.agents.resolve(req.model);
-    const messages = await conversationOf(req, auth.account.id, deps);
+    const pending = conversationOf(req, auth.account.id, deps);
+    const messages = Array.isArray(pending) ? pending : await pending;
     const record: ResponseRecord = {
       id: newId('resp_', 32),
       accountId: auth.account.id,
@@ -156,13 +165,21 @@ async function plain(reply: FastifyReply, deps: ServerDeps, run: Run, record: Re
   const meta: RunMeta = {};
   let failure: SvcError | null = null;
   await run.each((event) => {
-    if (event.type === 'meta') Object.assign(meta, event.meta);
+    switch (event.type) {
+      case 'meta':
+        Object.assign(meta, event.meta);
+        break;
+      case 'failed':
+        failure = event.error;
+        break;
+    }
     // Only the end of a run and stored transcripts need the time.
     const now = store || event.type === 'done' || event.type === 'failed' ? nowSeconds() : 0;
     encoder.push(event, now);
-    if (event.type === 'failed') failure = event.error;
-    const entry = store ? transcriptEntry(event, now) : null;
-    if (entry) transcript.push(entry);
+    if (store) {
+      const entry = transcriptEntry(event, now);
+      if (entry) transcript.push(entry);
+    }
   });
   if (failure) return sendError(reply.headers(metaHeaders(meta)), failure);
   // Stopped before its end: the client left, or the server is shutting down.
