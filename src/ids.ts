@@ -15,14 +15,18 @@ function randomByte(): number {
   return pool[offset++]!;
 }
 
+const CODES = Buffer.from(ALPHABET, 'latin1');
+// Characters are gathered here and read out as one string (adding them one by one made a string per character).
+let scratch = Buffer.allocUnsafe(64);
+
 /** A random base62 string from a CSPRNG, without modulo bias; 22 characters carry 130 bits. */
 export function randomToken(length = 22): string {
-  let out = '';
-  while (out.length < length) {
+  if (scratch.length < length) scratch = Buffer.allocUnsafe(length);
+  for (let i = 0; i < length; ) {
     const b = randomByte();
-    if (b < 248) out += ALPHABET[b % 62];
+    if (b < 248) scratch[i++] = CODES[b % 62]!;
   }
-  return out;
+  return scratch.toString('latin1', 0, length);
 }
 
 export const newId = (prefix: string, length = 24) => `${prefix}${randomToken(length)}`;
