@@ -3,7 +3,7 @@ import type { Turn } from '../agents/types.js';
 import type { Database } from '../store/schema.js';
 import { WriteBehind } from '../store/write-behind.js';
 import type { ResponseParams } from '../wire/responses.js';
-import type { TranscriptEntry } from './transcript.js';
+import { readStoredTranscript, storedTranscript, type StoredTranscriptEntry, type TranscriptEntry } from './transcript.js';
 
 /** A stream event as sent: `type` and `sequence_number` plus the event's fields. */
 export type WireEvent = { type: string; sequence_number: number } & Record<string, unknown>;
@@ -63,7 +63,7 @@ function toRow(r: ResponseRecord, status: string, outputText: string, transcript
     instructions: r.instructions,
     output_text: outputText,
     params: JSON.stringify(r.params),
-    transcript: JSON.stringify(transcript),
+    transcript: JSON.stringify(storedTranscript(transcript, outputText)),
     created_at: r.createdAt,
     completed_at: completedAt,
   };
@@ -80,7 +80,7 @@ function fromRow(r: Row): StoredResponse {
     instructions: r.instructions,
     outputText: r.output_text,
     params: JSON.parse(r.params) as ResponseParams,
-    transcript: JSON.parse(r.transcript) as TranscriptEntry[],
+    transcript: readStoredTranscript(JSON.parse(r.transcript) as StoredTranscriptEntry[], r.output_text),
     createdAt: Number(r.created_at),
     completedAt: r.completed_at === null ? null : Number(r.completed_at),
   };

@@ -58,3 +58,40 @@ export function* transcriptEvents(entries: readonly TranscriptEntry[]): Generato
     }
   }
 }
+
+/**
+ * A transcript as stored beside its output text: text entries become lengths (`['T', n]`,
+ * `['A', n, citations]`: the next n characters of the output text), so a row does not hold its
+ * answer twice. Rows written before this form hold `['t', text]`, which still read as they are.
+ */
+export type StoredTranscriptEntry = TranscriptEntry | ['T', number] | ['A', number, Citation[]];
+
+/** The stored form, when the texts make up exactly `outputText` in order; otherwise the transcript unchanged. */
+export function storedTranscript(entries: readonly TranscriptEntry[], outputText: string): StoredTranscriptEntry[] {
+  const out: StoredTranscriptEntry[] = [];
+  let at = 0;
+  // A slice shares the output's characters, and === compares them as memory.
+  const next = (text: string): boolean => outputText.slice(at, (at += text.length)) === text;
+  for (const e of entries) {
+    if (e[0] === 't') {
+      if (!next(e[1])) return [...entries];
+      out.push(['T', e[1].length]);
+    } else if (e[0] === 'a') {
+      if (!next(e[1])) return [...entries];
+      out.push(['A', e[1].length, e[2]]);
+    } else {
+      out.push(e);
+    }
+  }
+  return at === outputText.length ? out : [...entries];
+}
+
+/** The transcript of a stored form: lengths read back from `outputText`. */
+export function readStoredTranscript(entries: readonly StoredTranscriptEntry[], outputText: string): TranscriptEntry[] {
+  let at = 0;
+  const take = (n: number): string => {
+    if (!Number.isInteger(n) || n < 0 || at + n > outputText.length) throw new Error('stored transcript does not match its output text');
+    return outputText.slice(at, (at += n));
+  };
+  return entries.map((e): TranscriptEntry => (e[0] === 'T' ? ['t', take(e[1])] : e[0] === 'A' ? ['a', take(e[1]), e[2]] : e));
+}

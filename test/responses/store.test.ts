@@ -4,6 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { AccountService } from '../../src/accounts/service.js';
 import { ResponseStore, type ResponseRecord } from '../../src/responses/store.js';
+import type { TranscriptEntry } from '../../src/responses/transcript.js';
 import { openStore, type Store } from '../../src/store/db.js';
 import { describeBackends, dropTestSchemas } from '../helpers/backends.js';
 
@@ -69,5 +70,29 @@ describeBackends('stored responses written behind in batches', (backend) => {
     expect(await store.db.selectFrom('responses').select('id').where('id', '=', 'resp_batch_9999').executeTakeFirst()).toBeUndefined();
     await responses.flush();
     expect(await store.db.selectFrom('responses').select('id').where('id', '=', 'resp_batch_9999').executeTakeFirst()).toBeDefined();
+  });
+
+  it('keeps the answer once: the stored transcript holds lengths and reads back exactly; rows in the earlier form still read', async () => {
+    const responses = new ResponseStore(store.db, { batchMs: 5 });
+    const report = { text: `# Report "é" 🙂\n\n${'A claim [1].\n\n'.repeat(400)}`, citations: [{ order: 1, name: 'Kalshi', url: 'https://kalshi.com/markets/x' }] };
+    const transcript: TranscriptEntry[] = [['t', 'Intro. '], ['a', report.text, report.citations], ['t', 'Outro.'], ['u', { inputTokens: 5, outputTokens: 900 }], ['d', 1_700_000_002]];
+    const outputText = `Intro. ${report.text}Outro.`;
+    responses.save(record(7001, accountId), { status: 'completed', outputText, transcript, completedAt: 2 });
+    // A transcript that does not spell out the output (never written by the server, but possible in old rows) is kept whole.
+    const odd: TranscriptEntry[] = [['t', 'something else'], ['d', 1]];
+    responses.save(record(7002, accountId), { status: 'completed', outputText: 'not the same', transcript: odd, completedAt: 2 });
+    await responses.flush();
+    const row = await store.db.selectFrom('responses').select(['transcript']).where('id', '=', 'resp_batch_7001').executeTakeFirstOrThrow();
+    expect(row.transcript.length).toBeLessThan(400);
+    expect(JSON.parse(row.transcript)[1]).toEqual(['A', report.text.length, report.citations]);
+    const fresh = new ResponseStore(store.db, { batchMs: 5 });
+    const found = await fresh.get('resp_batch_7001', accountId);
+    expect(found && !found.live && found.stored.transcript).toEqual(transcript);
+    const kept = await fresh.get('resp_batch_7002', accountId);
+    expect(kept && !kept.live && kept.stored.transcript).toEqual(odd);
+    // A row written before lengths were stored: text entries in full.
+    await store.db.updateTable('responses').set({ transcript: JSON.stringify(transcript) }).where('id', '=', 'resp_batch_7001').execute();
+    const old = await new ResponseStore(store.db, { batchMs: 5 }).get('resp_batch_7001', accountId);
+    expect(old && !old.live && old.stored.transcript).toEqual(transcript);
   });
 });
