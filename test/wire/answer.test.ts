@@ -4,21 +4,9 @@ import { transcriptEntry, transcriptEvents } from '../../src/responses/transcrip
 import { answerChunks, chunksOf } from '../../src/wire/answer.js';
 import { ChatEncoder } from '../../src/wire/chat.js';
 import { ResponsesEncoder, type ResponseParams } from '../../src/wire/responses.js';
+import { responseParams } from '../helpers/response-params.js';
 
-const params: ResponseParams = {
-  id: 'resp_1',
-  messageId: 'msg_1',
-  model: 'svc-test',
-  createdAt: 1_700_000_000,
-  instructions: null,
-  previousResponseId: null,
-  metadata: {},
-  store: false,
-  temperature: null,
-  topP: null,
-  maxOutputTokens: null,
-  user: null,
-};
+const params: ResponseParams = { ...responseParams, store: false };
 
 /** A report-sized answer: paragraphs, `[n]` markers out of order, one citation never cited. */
 function report(): Answer {

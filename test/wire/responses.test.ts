@@ -2,22 +2,10 @@ import { describe, expect, it } from 'vitest';
 import type { AgentEvent } from '../../src/agents/types.js';
 import { SvcError } from '../../src/errors.js';
 import { ResponsesEncoder, type ResponseParams } from '../../src/wire/responses.js';
+import { responseParams } from '../helpers/response-params.js';
 import { responsesFrame } from '../../src/wire/sse.js';
 
-const params: ResponseParams = {
-  id: 'resp_1',
-  messageId: 'msg_1',
-  model: 'svc-test',
-  createdAt: 1_700_000_000,
-  instructions: null,
-  previousResponseId: null,
-  metadata: {},
-  store: true,
-  temperature: null,
-  topP: null,
-  maxOutputTokens: null,
-  user: null,
-};
+const params = responseParams;
 
 function run(events: AgentEvent[]) {
   const enc = new ResponsesEncoder(params);
