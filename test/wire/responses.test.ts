@@ -157,6 +157,38 @@ describe('fast serialisation', () => {
     }
   });
 
+  it('a long answer served again is exact for every request: new ids and times, and any other field changed', () => {
+    const text = `# Report\n${Array.from({ length: 120 }, (_, i) => `| row ${i} é | [${(i % 3) + 1}] |`).join('\n')}`;
+    const citations = [1, 2, 3].map((order) => ({ order, name: `Source "${order}"`, url: `https://example.com/${order}` }));
+    const serve = (variant: Partial<ResponseParams>, script: { usage?: number; citations?: typeof citations; completedAt?: number } = {}) => {
+      const enc = new ResponsesEncoder({ ...params, ...variant }, { emit: false });
+      enc.push({ type: 'answer', answer: { text, citations: script.citations ?? citations } }, 1);
+      enc.push({ type: 'usage', usage: { inputTokens: 12, outputTokens: script.usage ?? 900 } }, 1);
+      enc.push({ type: 'done' }, script.completedAt ?? 1_700_000_009);
+      return enc;
+    };
+    const variants: [Partial<ResponseParams>, Parameters<typeof serve>[1]][] = [
+      [{}, {}],
+      [{ id: 'resp_2', messageId: 'msg_2', createdAt: 1_700_000_100 }, { completedAt: 1_700_000_101 }],
+      [{ id: 'resp_ünïcode', messageId: 'msg_"q"', createdAt: 5 }, { completedAt: 99_999_999_999 }],
+      [{ metadata: { a: '1', b: '2' } }, {}],
+      [{ metadata: { b: '2', a: '1' } }, {}],
+      [{ metadata: { b: '2', a: '1' } }, {}],
+      [{ temperature: 0.5, topP: 0.9, maxOutputTokens: 10, user: 'u', instructions: 'be brief', previousResponseId: 'resp_0', store: false }, {}],
+      [{ model: 'svc-prediction-markets-agent:cache' }, {}],
+      [{}, { usage: 901 }],
+      [{}, { citations: citations.map((c) => (c.order === 2 ? { ...c, url: 'https://example.com/two' } : c)) }],
+      [{}, { citations: citations.slice(0, 2) }],
+      [{}, {}],
+    ];
+    for (const [variant, script] of variants) {
+      const enc = serve(variant, script);
+      expect(enc.responseBody().toString('utf8')).toBe(JSON.stringify(enc.response()));
+      // Served twice in a row: the second body comes from the template.
+      expect(enc.responseBody().toString('utf8')).toBe(JSON.stringify(enc.response()));
+    }
+  });
+
   it('stream frames are exactly JSON.stringify of their events, the long text spliced in once', () => {
     const long = `| a | b |\n${'x\u2028y\t"z" é 🙂\n'.repeat(300)} [1]`;
     const scripts: AgentEvent[][] = [
