@@ -66,6 +66,8 @@ export class TextMemo<V> {
   readonly #size: (value: V) => number;
   #bytes = 0;
   #last: Entry<V> | null = null;
+  /** The entry at the recent end of the map. */
+  #newest: Entry<V> | null = null;
 
   constructor(options: { maxBytes: number; size?: (value: V) => number }) {
     this.#maxBytes = options.maxBytes;
@@ -96,8 +98,13 @@ export class TextMemo<V> {
     const key = fingerprint(parts);
     const hit = this.#entries.get(key);
     if (hit && sameText(hit.text, parts)) {
-      this.#entries.delete(key);
-      this.#entries.set(key, hit);
+      // Moved to the recent end unless it is there already: re-inserting stored this lookup's
+      // key string in the map and churned its table on every hit of a text served repeatedly.
+      if (hit !== this.#newest) {
+        this.#entries.delete(key);
+        this.#entries.set(key, hit);
+        this.#newest = hit;
+      }
       return hit;
     }
     const text = joined(parts);
@@ -106,6 +113,7 @@ export class TextMemo<V> {
     if (hit) this.#remove(key, hit);
     if (entry.bytes > this.#maxBytes) return entry;
     this.#entries.set(key, entry);
+    this.#newest = entry;
     this.#bytes += entry.bytes;
     for (const [oldest, e] of this.#entries) {
       if (this.#bytes <= this.#maxBytes) break;
@@ -115,6 +123,7 @@ export class TextMemo<V> {
   }
 
   #remove(key: string, entry: Entry<V>): void {
+    if (this.#newest === entry) this.#newest = null;
     this.#entries.delete(key);
     this.#bytes -= entry.bytes;
   }

@@ -33,6 +33,26 @@ describe('TextMemo', () => {
     memo.get('0'.padStart(2000, '.'), () => ++calls);
     expect(calls).toBe(101);
   });
+
+  it('evicts the least recently used text first, hits counting as use', () => {
+    const text = (c: string) => c.repeat(2000);
+    const memo = new TextMemo<string>({ maxBytes: 13_000 }); // room for three 2000-character texts
+    const computed: string[] = [];
+    const get = (c: string) => memo.get(text(c), () => (computed.push(c), c));
+    for (const c of ['a', 'b', 'c']) get(c);
+    get('a'); // a becomes the most recent
+    get('d'); // evicts b
+    get('d'); // already the most recent
+    get('d');
+    get('e'); // evicts c
+    get('a');
+    get('d');
+    get('e');
+    expect(computed).toEqual(['a', 'b', 'c', 'd', 'e']);
+    get('b');
+    get('c');
+    expect(computed).toEqual(['a', 'b', 'c', 'd', 'e', 'b', 'c']);
+  });
 });
 
 describe('texts given as pieces', () => {
