@@ -90,7 +90,10 @@ export class TextMemo<V> {
     const last = this.#last;
     if (last && typeof parts === 'string' && parts === last.text) return last;
     const entry = this.#find(parts, compute);
-    this.#last = entry;
+    // Only a long text is worth remembering as the last one: a short text is its own key (no
+    // fingerprint to skip), and remembering it pushed out the long one looked up right after it
+    // (a run's usage asks for the prompt's count, then the answer's).
+    if (entry.text.length > SAMPLES * 2) this.#last = entry;
     return entry;
   }
 
