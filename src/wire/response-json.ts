@@ -383,6 +383,10 @@ export function responseBody(r: ResponseObject): Buffer {
   // Only completed long answers recur; anything else is written directly.
   if (!part || part.text.length < MIN_LENGTH || r.status !== 'completed') return joinParts(responseParts(r));
   const holder = templates.get(part.text, newHolder);
-  if (!holder.template || !sameApartFromSlots(holder.template.from, r)) holder.template = bodyTemplate(r);
-  return fromTemplate(holder.template, r);
+  if (holder.template && sameApartFromSlots(holder.template.from, r)) return fromTemplate(holder.template, r);
+  const template = bodyTemplate(r);
+  // Kept only within the memo's estimate for it: a body made large by its echoed fields (long
+  // instructions, say) is written from the template once and not remembered.
+  holder.template = template.fixedBytes <= holder.bytes ? template : null;
+  return fromTemplate(template, r);
 }

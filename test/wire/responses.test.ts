@@ -179,6 +179,8 @@ describe('fast serialisation', () => {
       [{}, { usage: 901 }],
       [{}, { citations: citations.map((c) => (c.order === 2 ? { ...c, url: 'https://example.com/two' } : c)) }],
       [{}, { citations: citations.slice(0, 2) }],
+      [{ instructions: 'long "instructions"\n'.repeat(2000) }, {}],
+      [{ instructions: 'long "instructions"\n'.repeat(2000) }, {}],
       [{}, {}],
     ];
     for (const [variant, script] of variants) {
