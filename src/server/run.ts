@@ -42,15 +42,12 @@ class HttpAgentRequest implements AgentRequest {
   readonly caller: Caller;
   readonly requestId: string;
   readonly idempotencyKey: string | null;
+  readonly #detached: boolean;
   #gone: AbortController | null = null;
   #left = false;
 
-  constructor(
-    run: RunOptions,
-    caller: Caller,
-    requestId: string,
-    private readonly detached: boolean,
-  ) {
+  constructor(run: RunOptions, caller: Caller, requestId: string) {
+    this.#detached = run.detached;
     this.model = run.model;
     this.messages = run.messages;
     this.instructions = run.instructions;
@@ -60,7 +57,7 @@ class HttpAgentRequest implements AgentRequest {
   }
 
   get signal(): AbortSignal {
-    if (this.detached) return NEVER;
+    if (this.#detached) return NEVER;
     if (!this.#gone) {
       this.#gone = new AbortController();
       if (this.#left) this.#gone.abort();
@@ -85,7 +82,7 @@ class HttpRun implements Run {
   constructor(deps: ServerDeps, request: FastifyRequest, reply: FastifyReply, run: RunOptions) {
     const auth = request.auth!;
     this.#detached = run.detached;
-    this.#request = new HttpAgentRequest(run, { accountId: auth.account.id, plan: auth.account.plan, keyId: auth.keyId }, request.id, run.detached);
+    this.#request = new HttpAgentRequest(run, { accountId: auth.account.id, plan: auth.account.plan, keyId: auth.keyId }, request.id);
     const agentRun = new AgentRun(run.agent, this.#request, (err) => request.log.error({ err, agent: run.agent.id }, 'agent failed'));
     this.#agentRun = agentRun;
     reply.raw.once('close', () => {
