@@ -3,7 +3,7 @@ import type { SvcError } from '../errors.js';
 import { answerChunks } from './answer.js';
 import { answerCitations, bareCitation, chatAnnotation, placeCitations } from './citations.js';
 import { errorBody, type ErrorBody } from './errors.js';
-import { jsonWithText } from './json.js';
+import { completionBody, completionJson } from './chat-json.js';
 import { internText } from '../text-memo.js';
 
 export interface ChatParams {
@@ -14,7 +14,36 @@ export interface ChatParams {
   includeUsage: boolean;
 }
 
-export function chatUsage(u: Usage) {
+export interface ChatUsage {
+  prompt_tokens: number;
+  completion_tokens: number;
+  total_tokens: number;
+  prompt_tokens_details: { cached_tokens: number };
+  completion_tokens_details: { reasoning_tokens: number };
+}
+
+export type ChatAnnotation = ReturnType<typeof chatAnnotation>;
+
+/** A non-streamed chat completion, its fields in wire order. */
+export interface ChatCompletion {
+  id: string;
+  object: 'chat.completion';
+  created: number;
+  model: string;
+  choices: [
+    {
+      index: number;
+      message: { role: 'assistant'; content: string; refusal: null; annotations: ChatAnnotation[] };
+      logprobs: null;
+      finish_reason: 'stop';
+      citations: Citation[];
+    },
+  ];
+  usage: ChatUsage;
+  citations: Citation[];
+}
+
+export function chatUsage(u: Usage): ChatUsage {
   return {
     prompt_tokens: u.inputTokens,
     completion_tokens: u.outputTokens,
@@ -33,6 +62,7 @@ export type ChatFrame = Record<string, unknown> | { error: ErrorBody };
  */
 export class ChatEncoder {
   readonly #p: ChatParams;
+  readonly #emit: boolean;
   readonly #deltas: string[] = [];
   readonly #citations: Citation[] = [];
   #usage: Usage | null = null;
@@ -41,8 +71,10 @@ export class ChatEncoder {
   /** The whole answer event the text and citations came from, when nothing else contributed. */
   #sole: Answer | null = null;
 
-  constructor(params: ChatParams) {
+  /** With `emit: false` (a non-streamed answer) `push` builds no chunks, only the completion. */
+  constructor(params: ChatParams, options: { emit?: boolean } = {}) {
     this.#p = params;
+    this.#emit = options.emit ?? true;
   }
 
   #chunk(delta: Record<string, unknown>, finishReason: string | null, extra?: Record<string, unknown>) {
@@ -66,7 +98,7 @@ export class ChatEncoder {
       case 'text':
         this.#sole = null;
         this.#deltas.push(event.delta);
-        return [this.#chunk({ content: event.delta }, null)];
+        return this.#emit ? [this.#chunk({ content: event.delta }, null)] : [];
       case 'citation':
         this.#sole = null;
         this.#citations.push(event.citation);
@@ -76,7 +108,7 @@ export class ChatEncoder {
         this.#sole = this.#deltas.length || this.#citations.length ? null : answer;
         if (answer.text) this.#deltas.push(answer.text);
         this.#citations.push(...answer.citations);
-        return answer.text ? answerChunks(answer).map((content) => this.#chunk({ content }, null)) : [];
+        return answer.text && this.#emit ? answerChunks(answer).map((content) => this.#chunk({ content }, null)) : [];
       }
       case 'usage':
         this.#usage = event.usage;
@@ -98,9 +130,12 @@ export class ChatEncoder {
 
   /** `JSON.stringify(this.completion())`, the long text escaped once (see wire/json.ts). */
   completionJson(): string {
-    const body = this.completion();
-    const message = body.choices[0]!.message;
-    return jsonWithText(message.content, (placeholder) => ({ ...body, choices: [{ ...body.choices[0]!, message: { ...message, content: placeholder } }] }));
+    return completionJson(this.completion());
+  }
+
+  /** `completionJson()` as UTF-8 bytes, from a template when the answer recurs (wire/body-template.ts). */
+  completionBody(): Buffer {
+    return completionBody(this.completion());
   }
 
   get failed(): SvcError | null {
@@ -135,20 +170,20 @@ export class ChatEncoder {
   }
 
   /** The non-stream body, once the run has finished. */
-  completion() {
+  completion(): ChatCompletion {
     if (!this.#finished) throw new Error('completion() before the run finished');
     const { annotations, citations } = this.#placed();
     return {
       id: this.#p.id,
-      object: 'chat.completion' as const,
+      object: 'chat.completion',
       created: this.#p.created,
       model: this.#p.model,
       choices: [
         {
           index: 0,
-          message: { role: 'assistant' as const, content: this.text, refusal: null, annotations },
+          message: { role: 'assistant', content: this.text, refusal: null, annotations },
           logprobs: null,
-          finish_reason: 'stop' as const,
+          finish_reason: 'stop',
           citations,
         },
       ],

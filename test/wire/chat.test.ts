@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { AgentEvent } from '../../src/agents/types.js';
 import { SvcError } from '../../src/errors.js';
 import { ChatEncoder } from '../../src/wire/chat.js';
 
@@ -64,6 +65,68 @@ describe('fast serialisation', () => {
       enc.push({ type: 'text', delta: text });
       enc.push({ type: 'done' });
       expect(enc.completionJson().toString()).toBe(JSON.stringify(enc.completion()));
+    }
+  });
+
+  it('completionBody() is exactly JSON.stringify(completion()) for short, long, whole-answer and cited answers', () => {
+    const long = `| a | b |\n${'x\u2028y\t"z" é 🙂 [1]\n'.repeat(300)}`;
+    const cites = [1, 2, 3, 4, 5].map((order) => ({ order, name: `Source "${order}"`, url: `https://example.com/${order}` }));
+    const scripts: AgentEvent[][] = [
+      [{ type: 'text', delta: 'short [1]' }, { type: 'citation', citation: cites[0]! }, { type: 'done' }],
+      [{ type: 'text', delta: long.slice(0, 1500) }, { type: 'text', delta: long.slice(1500) }, ...cites.map((citation) => ({ type: 'citation' as const, citation })), { type: 'done' }],
+      [{ type: 'answer', answer: { text: long, citations: cites } }, { type: 'usage', usage: { inputTokens: 4, outputTokens: 700 } }, { type: 'done' }],
+      [{ type: 'done' }],
+    ];
+    for (const includeUsage of [false, true]) {
+      for (const script of scripts) {
+        const enc = new ChatEncoder({ ...base, includeUsage }, { emit: false });
+        for (const e of script) expect(enc.push(e).filter((f) => !('error' in f) && (f as any).choices?.[0]?.delta?.content !== undefined)).toEqual([]);
+        expect(enc.completionJson()).toBe(JSON.stringify(enc.completion()));
+        expect(enc.completionBody().toString('utf8')).toBe(JSON.stringify(enc.completion()));
+        expect(enc.completionBody().toString('utf8')).toBe(JSON.stringify(enc.completion())); // from the template
+      }
+    }
+  });
+
+  it('a long answer served again is exact for every request: new id and time, and any other field changed', () => {
+    const text = `# Report\n${Array.from({ length: 120 }, (_, i) => `| row ${i} é | [${(i % 5) + 1}] |`).join('\n')}`;
+    const citations = [1, 2, 3, 4, 5].map((order) => ({ order, name: `Source "${order}"`, url: `https://example.com/${order}` }));
+    type Script = { id?: string; created?: number; model?: string; usage?: number; citations?: typeof citations; deltas?: boolean };
+    const serve = (s: Script = {}) => {
+      const enc = new ChatEncoder({ id: s.id ?? 'chatcmpl-1', model: s.model ?? 'svc-test', created: s.created ?? 1_700_000_000, includeUsage: false }, { emit: false });
+      if (s.deltas) {
+        enc.push({ type: 'text', delta: text.slice(0, 700) });
+        enc.push({ type: 'text', delta: text.slice(700) });
+        for (const citation of s.citations ?? citations) enc.push({ type: 'citation', citation });
+      } else {
+        enc.push({ type: 'answer', answer: { text, citations: s.citations ?? citations } });
+      }
+      enc.push({ type: 'usage', usage: { inputTokens: 12, outputTokens: s.usage ?? 900 } });
+      enc.push({ type: 'done' });
+      return enc;
+    };
+    const moved = citations.map((c) => (c.order === 2 ? { ...c, order: 6 } : c));
+    const scripts: Script[] = [
+      {},
+      { id: 'chatcmpl-2', created: 1_700_000_100 },
+      { id: 'chatcmpl-ünï"code"', created: 5 },
+      { created: 99_999_999_999 },
+      { model: 'svc-prediction-markets-agent:cache' },
+      { usage: 901 },
+      { citations: citations.map((c) => (c.order === 2 ? { ...c, url: 'https://example.com/two' } : c)) },
+      { citations: citations.map((c) => (c.order === 3 ? { ...c, name: 'Renamed' } : c)) },
+      { citations: citations.slice(0, 4) },
+      // A citation whose marker is not in the text: its span moves to the end.
+      { citations: moved },
+      { deltas: true },
+      { deltas: true, citations: citations.slice(1) },
+      {},
+    ];
+    for (const script of scripts) {
+      const enc = serve(script);
+      expect(enc.completionBody().toString('utf8')).toBe(JSON.stringify(enc.completion()));
+      // Served twice in a row: the second body comes from the template.
+      expect(enc.completionBody().toString('utf8')).toBe(JSON.stringify(enc.completion()));
     }
   });
 });

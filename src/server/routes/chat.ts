@@ -15,7 +15,7 @@ export async function chatRoutes(app: FastifyInstance, deps: ServerDeps): Promis
   app.post('/v1/chat/completions', { preHandler: idempotency(deps, 'POST /v1/chat/completions') }, async (request, reply) => {
     const req = parseChatRequest(request.body);
     const { agent, ref } = deps.agents.resolve(req.model);
-    const encoder = new ChatEncoder({ id: newId('chatcmpl-', 29), model: req.model, created: Math.floor(Date.now() / 1000), includeUsage: req.includeUsage });
+    const encoder = new ChatEncoder({ id: newId('chatcmpl-', 29), model: req.model, created: Math.floor(Date.now() / 1000), includeUsage: req.includeUsage }, { emit: req.stream });
     const run = startRun(deps, request, reply, { agent, model: ref, messages: req.messages, instructions: req.instructions, detached: false, idempotencyKey: request.idempotency?.key });
     try {
       return req.stream ? await streamed(reply, deps, run, encoder) : await plain(reply, run, encoder);
@@ -38,7 +38,7 @@ async function plain(reply: FastifyReply, run: Run, encoder: ChatEncoder) {
   if (failure) return sendError(reply.headers(metaHeaders(meta)), failure);
   // Stopped before its end: the client left, or the server is shutting down.
   if (!done) return run.clientLeft ? reply : sendError(reply, shuttingDown());
-  return reply.headers(metaHeaders(meta)).header('content-type', 'application/json; charset=utf-8').send(encoder.completionJson());
+  return reply.headers(metaHeaders(meta)).header('content-type', 'application/json; charset=utf-8').send(encoder.completionBody());
 }
 
 /** `data:` lines only, `[DONE]` at the end; a failure after the first byte is a `data: {"error": …}` frame. */
