@@ -32,6 +32,10 @@ export function sameRecords<T extends object>(a: readonly T[], b: readonly T[]):
   return true;
 }
 
+/** Whether two optional lists hold the same records: the same list, or both present and equal by `sameRecords`. */
+export const sameList = <T extends object>(a: readonly T[] | undefined, b: readonly T[] | undefined): boolean =>
+  a === b || (a !== undefined && b !== undefined && sameRecords(a, b));
+
 /**
  * Collects the long parts of a body as bytes while its JSON is written: each leaves SPLICE in the
  * string, and `splitParts` puts the bytes back in order. Without one, everything stays a string.

@@ -1,5 +1,5 @@
 import type { Citation } from '../agents/types.js';
-import { BodyTemplates, RememberedLists, n, q, sameRecords, slot, textJson, type Splices } from './body-template.js';
+import { BodyTemplates, RememberedLists, n, q, sameList, slot, textJson, type Splices } from './body-template.js';
 import type { ChatAnnotation, ChatCompletion, ChatUsage } from './chat.js';
 
 // A non-streamed chat completion written from its known shape, the same bytes as
@@ -49,8 +49,6 @@ function sameUsage(a: ChatUsage, b: ChatUsage): boolean {
     a.completion_tokens_details.reasoning_tokens === b.completion_tokens_details.reasoning_tokens
   );
 }
-
-const sameList = <T extends object>(a: readonly T[], b: readonly T[]): boolean => a === b || sameRecords(a, b);
 
 /** Whether `a` and `b` write the same JSON apart from their id and creation time. */
 function sameApartFromSlots(a: ChatCompletion, b: ChatCompletion): boolean {

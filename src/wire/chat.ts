@@ -67,9 +67,10 @@ export class ChatEncoder {
   readonly #citations: Citation[] = [];
   #usage: Usage | null = null;
   #error: SvcError | null = null;
-  #finished = false;
   /** The whole answer event the text and citations came from, when nothing else contributed. */
   #sole: Answer | null = null;
+  /** The citations placed in the final text, in the chat and the bare shape; placed once, when the run finishes. */
+  #placed: { annotations: ChatAnnotation[]; citations: Citation[] } | null = null;
 
   /** With `emit: false` (a non-streamed answer) `push` builds no chunks, only the completion. */
   constructor(params: ChatParams, options: { emit?: boolean } = {}) {
@@ -142,8 +143,7 @@ export class ChatEncoder {
     return this.#error;
   }
 
-  /** The citations placed in the text, in the chat and the bare shape. */
-  #placed(): { annotations: ReturnType<typeof chatAnnotation>[]; citations: Citation[] } {
+  #place(): { annotations: ChatAnnotation[]; citations: Citation[] } {
     if (this.#sole) {
       const { chat, bare } = answerCitations(this.#sole);
       return { annotations: chat, citations: bare };
@@ -153,8 +153,8 @@ export class ChatEncoder {
   }
 
   #finish(): ChatFrame[] {
-    this.#finished = true;
-    const { annotations, citations } = this.#placed();
+    const { annotations, citations } = (this.#placed = this.#place());
+    if (!this.#emit) return [];
     const frames: ChatFrame[] = [this.#chunk({ annotations }, 'stop', { citations })];
     if (this.#p.includeUsage && this.#usage) {
       frames.push({
@@ -171,8 +171,8 @@ export class ChatEncoder {
 
   /** The non-stream body, once the run has finished. */
   completion(): ChatCompletion {
-    if (!this.#finished) throw new Error('completion() before the run finished');
-    const { annotations, citations } = this.#placed();
+    if (!this.#placed) throw new Error('completion() before the run finished');
+    const { annotations, citations } = this.#placed;
     return {
       id: this.#p.id,
       object: 'chat.completion',

@@ -1,4 +1,4 @@
-import { BodyTemplates, RememberedLists, n, q, sameRecords, slot, textJson, type Splices } from './body-template.js';
+import { BodyTemplates, RememberedLists, n, q, sameList, slot, textJson, type Splices } from './body-template.js';
 
 // `JSON.stringify(response)` walks some forty keys generically, which on the non-streaming path
 // cost about as much as everything else the encoder does. This writes the same bytes (a test
@@ -169,9 +169,6 @@ function sameMetadata(a: Record<string, string>, b: Record<string, string>): boo
   for (let i = 0; i < ka.length; i++) if (ka[i] !== kb[i] || a[ka[i]!] !== b[kb[i]!]) return false;
   return true;
 }
-
-const sameList = <T extends object>(a: readonly T[] | undefined, b: readonly T[] | undefined): boolean =>
-  a === b || (a !== undefined && b !== undefined && sameRecords(a, b));
 
 /** Whether `a` and `b` write the same JSON apart from the slot values (id, created_at, message id, completed_at). */
 function sameApartFromSlots(a: ResponseObject, b: ResponseObject): boolean {
