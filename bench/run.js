@@ -55,6 +55,7 @@ async function apiOverhead() {
   const body = (extra) => JSON.stringify({ model: 'svc-bench', input: 'benchmark', ...extra });
   const rows = [
     await compare({ pid: svc.pid, name: '/v1/responses non-streaming, store:false', endpoint, headers, body: body({ store: false }), goal: '>= 0.70' }),
+    await compare({ pid: svc.pid, name: '  floor: those bytes behind the API-key hooks, no agent run', endpoint: `${info.url}/bench/floor/v1/responses`, headers, body: body({ store: false }) }),
     await compare({ pid: svc.pid, name: '/v1/responses non-streaming, stored', endpoint, headers, body: body({}) }),
     await compare({ pid: svc.pid, name: '/v1/responses streaming, store:false', endpoint, headers, body: body({ stream: true, store: false }) }),
     await compare({ pid: svc.pid, name: '/v1/chat/completions non-streaming', endpoint: `${info.url}/v1/chat/completions`, headers, body: JSON.stringify({ model: 'svc-bench', messages: [{ role: 'user', content: 'benchmark' }] }) }),
@@ -107,6 +108,7 @@ async function reports() {
     const body = JSON.stringify({ model: 'svc-prediction-markets-agent:cache', input, ...(store ? {} : { store: false }) });
     CONNECTIONS_OVERRIDE = 100;
     rows.push(await compare({ pid: svc.pid, name: `:cache non-streaming, ${store ? 'stored' : 'store:false'}, 100 connections`, endpoint, headers, body, goal: store ? '-' : '>= 0.80' }));
+    if (!store) rows.push(await compare({ pid: svc.pid, name: '  floor: those bytes behind the API-key hooks, no agent run', endpoint: `${info.url}/bench/floor/v1/responses`, headers, body }));
     CONNECTIONS_OVERRIDE = null;
   }
   await stopChild(svc);
@@ -143,5 +145,6 @@ for (const [name, run] of Object.entries(SCENARIOS)) {
 console.log(`\nsvc benchmark (${os.cpus().length} cores, node ${process.version}, ${duration}s per measurement, ${CONNECTIONS} connections unless stated)`);
 console.log('Each bare baseline is a fastify route receiving the same request and returning the same bytes.');
 console.log('CPU µs/req is the server process\'s CPU time per request (from /proc), a steadier measure on a shared machine; its ratio is bare/svc.');
+console.log('A floor row serves the row above\'s bytes from a route behind the same API-key hooks (key, rate limit, idempotency) without running an agent: the most any real route could reach.');
 console.log('The bench agent answers ~8 KB of Markdown in 512-character deltas (BENCH_DELTA changes it).\n');
 console.log(table(results));

@@ -4,6 +4,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { createService } from '../dist/src/app.js';
 import { loadConfig } from '../dist/src/config.js';
+import { apiKeyHooks } from '../dist/src/server/app.js';
+import { idempotency } from '../dist/src/server/idempotency.js';
 
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'svc-bench-'));
 const config = loadConfig({ ...process.env, SVC_PORT: '0', SVC_DATA_DIR: dataDir, SVC_RATE_LIMIT_PRO: '10000000' });
@@ -31,6 +33,26 @@ const agent = {
 };
 
 const service = await createService({ config, agents: [agent] });
+
+// The floor: `POST /bench/floor/v1/...` answers with the bytes the real route gave the same request,
+// remembered, from a route behind the same API-key hooks (key, rate limit, idempotency) and the same
+// server options. What the real route costs above it is its own work: the agent run and the body.
+const floorBodies = new Map();
+service.server.app.register(async (scope) => {
+  apiKeyHooks(scope, service.deps);
+  for (const url of ['/v1/responses', '/v1/chat/completions']) scope.post(`/bench/floor${url}`, { preHandler: idempotency(service.deps, `POST /bench/floor${url}`) }, async (request, reply) => {
+    const { model, input, store, stream } = request.body;
+    const key = `${url} ${model} ${store} ${stream} ${input}`;
+    let known = floorBodies.get(key);
+    if (!known) {
+      const real = await service.server.app.inject({ method: 'POST', url, headers: { authorization: request.headers.authorization, 'content-type': 'application/json' }, payload: request.body });
+      if (real.statusCode !== 200) return reply.code(real.statusCode).send(real.rawPayload);
+      known = { type: real.headers['content-type'], body: real.rawPayload };
+      floorBodies.set(key, known);
+    }
+    return reply.header('content-type', known.type).send(known.body);
+  });
+});
 const url = await service.listen();
 const { secret } = await service.deps.accounts.createAccount({ email: 'bench@example.com', plan: 'pro', credits: 1_000_000 });
 process.stdout.write(`${JSON.stringify({ url, apiKey: secret })}\n`);

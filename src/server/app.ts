@@ -76,9 +76,7 @@ export function buildServer(deps: ServerDeps): ServerHandle {
     { prefix: '/playground' },
   );
   app.register(async (scope) => {
-    scope.addHook('onRequest', requireApiKey(deps.accounts));
-    scope.addHook('onRequest', rateLimit(deps));
-    registerIdempotencyHooks(scope);
+    apiKeyHooks(scope, deps);
     await modelRoutes(scope, deps);
     await responsesRoutes(scope, deps);
     await chatRoutes(scope, deps);
@@ -87,6 +85,13 @@ export function buildServer(deps: ServerDeps): ServerHandle {
   });
 
   return { app, beginClosing: () => void (closing = true) };
+}
+
+/** What every route called with an API key runs besides its own work: the key, its rate limit, Idempotency-Key records. */
+export function apiKeyHooks(scope: FastifyInstance, deps: ServerDeps): void {
+  scope.addHook('onRequest', requireApiKey(deps.accounts));
+  scope.addHook('onRequest', rateLimit(deps));
+  registerIdempotencyHooks(scope);
 }
 
 /** One access-log line per request, written when its connection is done with it (aborted ones too). */
