@@ -38,6 +38,13 @@ export function buildServer(deps: ServerDeps): ServerHandle {
     forceCloseConnections: 'idle',
     routerOptions: { ignoreTrailingSlash: true },
     childLoggerFactory: requestLogger,
+    // A URL the router cannot read (bad percent-encoding, an over-long path segment) is answered
+    // before any hook runs; without this, fastify would answer it in its own error format.
+    frameworkErrors: (err, request, reply) => {
+      reply.header('x-request-id', request.id);
+      if (deps.log.isLevelEnabled('info')) logWhenClosed(request, reply);
+      errorHandler(limit)(err, request, reply);
+    },
   });
   let closing = false;
 

@@ -3,6 +3,9 @@ import { SvcError, isSvcError } from '../errors.js';
 import { errorBody, statusOf } from '../wire/errors.js';
 import { metaHeaders } from './stream.js';
 
+/** The router's limit on one path parameter (fastify's maxParamLength, left at its default). */
+const MAX_PATH_SEGMENT = 100;
+
 /** Fastify's own errors (body parsing, routing) in OpenAI's words. */
 function fromFastify(err: FastifyError, limitBytes: number): SvcError | null {
   switch (err.code) {
@@ -23,7 +26,9 @@ function fromFastify(err: FastifyError, limitBytes: number): SvcError | null {
       return new SvcError('invalid_request', { code: 'invalid_content_length', message: 'The request body size does not match its Content-Length header.' });
     case 'FST_ERR_BAD_URL':
     case 'FST_ERR_INVALID_URL':
-      return new SvcError('invalid_request', { code: 'invalid_url', message: 'The request URL is malformed.' });
+      return new SvcError('invalid_request', { code: 'invalid_url', message: 'The request URL is malformed: check its percent-encoding (%XX escapes of UTF-8 bytes).' });
+    case 'FST_ERR_MAX_PARAM_LENGTH':
+      return new SvcError('invalid_request', { code: 'invalid_url', message: `A segment of the request URL's path is longer than ${MAX_PATH_SEGMENT} characters; no id or name is that long.` });
   }
   if (err.name === 'SyntaxError' || err.code === 'FST_ERR_CTP_INVALID_JSON_BODY') {
     return new SvcError('invalid_request', {

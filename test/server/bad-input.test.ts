@@ -143,6 +143,9 @@ const CASES: Case[] = [
   { name: 'unknown response id', method: 'GET', path: '/v1/responses/resp_nope', status: 404, code: 'response_not_found', param: 'id' },
   { name: 'bad stream query flag', method: 'GET', path: '/v1/responses/resp_nope?stream=maybe', status: 400, code: 'invalid_type', param: 'stream' },
   { name: 'unknown model id', method: 'GET', path: '/v1/models/nope', status: 404, code: 'model_not_found', param: 'model' },
+  { name: 'malformed percent-encoding in the path', method: 'GET', path: '/v1/responses/%E0%A4%A', status: 400, code: 'invalid_url', param: null },
+  { name: 'path segment over 100 characters', method: 'GET', path: `/v1/responses/resp_${'x'.repeat(120)}`, status: 400, code: 'invalid_url', param: null },
+  { name: 'over-long id on an admin route', method: 'DELETE', path: `/v1/admin/keys/key_${'x'.repeat(120)}`, auth: 'admin', status: 400, code: 'invalid_url', param: null },
   { name: 'delete unknown response', method: 'DELETE', path: '/v1/responses/resp_nope', status: 404, code: 'response_not_found', param: 'id' },
   // Admin
   { name: 'admin: missing email', path: A, auth: 'admin', body: { plan: 'pro' }, status: 400, code: 'missing_required_parameter', param: 'email' },
