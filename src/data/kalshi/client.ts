@@ -1,6 +1,6 @@
 import { LRUCache } from 'lru-cache';
-import { SvcError } from '../../errors.js';
 import type { DataSource, Query } from '../source.js';
+import { KalshiAnswer } from './shape.js';
 import type { KalshiCandle, KalshiEvent, KalshiMarket, KalshiOrderbook, KalshiSeries } from './types.js';
 
 const MAX_PAGES = 20;
@@ -49,32 +49,38 @@ export class KalshiClient {
     return this.clock?.() ?? this.source.recordedAt ?? new Date();
   }
 
-  async #get<T>(path: string, query?: Query): Promise<T | null> {
-    const res = await this.source.get<T>(path, query);
-    return res.status === 404 ? null : res.body;
+  /** The answer's top-level object and its reader, or null for a 404. */
+  async #get(path: string, query?: Query): Promise<{ body: Record<string, unknown>; read: KalshiAnswer } | null> {
+    const res = await this.source.get<unknown>(path, query);
+    if (res.status === 404) return null;
+    const read = new KalshiAnswer(`GET ${path}`);
+    return { body: read.object(res.body, 'the answer'), read };
   }
 
   /** The event with its markets, or null when the exchange does not know it. */
   async event(ticker: string): Promise<KalshiEvent | null> {
-    const body = await this.#get<{ event: KalshiEvent; markets?: KalshiMarket[] }>(`/events/${encodeURIComponent(ticker)}`, { with_nested_markets: true });
-    if (!body?.event) return null;
-    const event = body.event;
-    if (!event.markets?.length && body.markets?.length) event.markets = body.markets;
-    if (!event.series_ticker) throw new SvcError('upstream', { code: 'upstream_invalid_response', message: `Kalshi returned event ${ticker} without its series.` });
+    const got = await this.#get(`/events/${encodeURIComponent(ticker)}`, { with_nested_markets: true });
+    if (!got) return null;
+    const event = got.read.event(got.body.event, 'event');
+    if (!event.markets?.length && got.body.markets !== undefined) event.markets = got.read.markets(got.body.markets, 'markets');
     return event;
   }
 
   series(ticker: string): Promise<KalshiSeries | null> {
-    return this.#cached(`series:${ticker}`, TTL.series, async () => (await this.#get<{ series: KalshiSeries }>(`/series/${encodeURIComponent(ticker)}`))?.series ?? null);
+    return this.#cached(`series:${ticker}`, TTL.series, async () => {
+      const got = await this.#get(`/series/${encodeURIComponent(ticker)}`);
+      return got ? got.read.series(got.body.series, 'series') : null;
+    });
   }
 
   async #paged(path: string, query: Query): Promise<KalshiMarket[]> {
     const out: KalshiMarket[] = [];
     let cursor: string | undefined;
     for (let page = 0; page < MAX_PAGES; page++) {
-      const body = await this.#get<{ markets?: KalshiMarket[]; cursor?: string }>(path, { ...query, cursor });
-      out.push(...(body?.markets ?? []));
-      cursor = body?.cursor || undefined;
+      const got = await this.#get(path, { ...query, cursor });
+      if (!got) break;
+      out.push(...got.read.markets(got.body.markets, 'markets'));
+      cursor = got.read.cursor(got.body.cursor);
       if (!cursor) break;
     }
     return out;
@@ -109,9 +115,11 @@ export class KalshiClient {
     const out: KalshiEvent[] = [];
     let cursor: string | undefined;
     for (let page = 0; page < maxPages; page++) {
-      const body = await this.#get<{ events?: KalshiEvent[]; cursor?: string }>('/events', { status: 'open', limit: 200, cursor });
-      out.push(...(body?.events ?? []));
-      cursor = body?.cursor || undefined;
+      const got = await this.#get('/events', { status: 'open', limit: 200, cursor });
+      if (!got) break;
+      // For the search index: an unreadable entry is left out rather than failing the whole list.
+      out.push(...got.read.readable(got.read.list(got.body.events, 'events'), (e, at) => got.read.event(e, at), 'events'));
+      cursor = got.read.cursor(got.body.cursor);
       if (!cursor) break;
     }
     return out;
@@ -119,15 +127,21 @@ export class KalshiClient {
 
   /** Every series (titles and categories), for the search index. */
   async allSeries(): Promise<KalshiSeries[]> {
-    return (await this.#get<{ series?: KalshiSeries[] }>('/series'))?.series ?? [];
+    const got = await this.#get('/series');
+    return got ? got.read.readable(got.read.list(got.body.series, 'series'), (s, at) => got.read.series(s, at), 'series') : [];
   }
 
   async orderbooks(tickers: string[]): Promise<Map<string, KalshiOrderbook>> {
     const out = new Map<string, KalshiOrderbook>();
     await Promise.all(
       chunks(tickers, BATCH).map(async (batch) => {
-        const body = await this.#get<{ orderbooks?: { ticker: string; orderbook_fp?: KalshiOrderbook }[] }>('/markets/orderbooks', { tickers: batch.join(',') });
-        for (const ob of body?.orderbooks ?? []) if (ob.orderbook_fp) out.set(ob.ticker, ob.orderbook_fp);
+        const got = await this.#get('/markets/orderbooks', { tickers: batch.join(',') });
+        if (!got) return;
+        got.read.list(got.body.orderbooks, 'orderbooks').forEach((x, i) => {
+          const ob = got.read.object(x, `orderbooks[${i}]`);
+          const ticker = got.read.text(ob.ticker, `orderbooks[${i}].ticker`);
+          if (ob.orderbook_fp !== undefined && ob.orderbook_fp !== null) out.set(ticker, got.read.orderbook(ob.orderbook_fp, `orderbooks[${i}].orderbook_fp`));
+        });
       }),
     );
     return out;
@@ -138,13 +152,17 @@ export class KalshiClient {
     const out = new Map<string, KalshiCandle[]>();
     await Promise.all(
       chunks(tickers, BATCH).map(async (batch) => {
-        const body = await this.#get<{ markets?: { market_ticker: string; candlesticks?: KalshiCandle[] }[] }>('/markets/candlesticks', {
+        const got = await this.#get('/markets/candlesticks', {
           market_tickers: batch.join(','),
           start_ts: window.start,
           end_ts: window.end,
           period_interval: window.periodMinutes,
         });
-        for (const m of body?.markets ?? []) out.set(m.market_ticker, m.candlesticks ?? []);
+        if (!got) return;
+        got.read.list(got.body.markets, 'markets').forEach((x, i) => {
+          const m = got.read.object(x, `markets[${i}]`);
+          out.set(got.read.text(m.market_ticker, `markets[${i}].market_ticker`), got.read.candles(m.candlesticks, `markets[${i}].candlesticks`));
+        });
       }),
     );
     return out;
@@ -156,12 +174,17 @@ export class KalshiClient {
   }
 
   async #eventCandles(seriesTicker: string, eventTicker: string, start: number, end: number): Promise<Map<string, KalshiCandle[]>> {
-    const body = await this.#get<{ market_tickers?: string[]; market_candlesticks?: KalshiCandle[][] }>(
-      `/series/${encodeURIComponent(seriesTicker)}/events/${encodeURIComponent(eventTicker)}/candlesticks`,
-      { start_ts: start, end_ts: end, period_interval: 60 },
-    );
+    const got = await this.#get(`/series/${encodeURIComponent(seriesTicker)}/events/${encodeURIComponent(eventTicker)}/candlesticks`, {
+      start_ts: start,
+      end_ts: end,
+      period_interval: 60,
+    });
     const out = new Map<string, KalshiCandle[]>();
-    (body?.market_tickers ?? []).forEach((t, i) => out.set(t, body?.market_candlesticks?.[i] ?? []));
+    if (!got) return out;
+    const candles = got.read.list(got.body.market_candlesticks, 'market_candlesticks');
+    got.read.list(got.body.market_tickers, 'market_tickers').forEach((t, i) => {
+      out.set(got.read.text(t, `market_tickers[${i}]`), got.read.candles(candles[i], `market_candlesticks[${i}]`));
+    });
     return out;
   }
 
@@ -171,12 +194,12 @@ export class KalshiClient {
   }
 
   async #historicalCandles(ticker: string, start: number, end: number): Promise<KalshiCandle[]> {
-    const body = await this.#get<{ candlesticks?: KalshiCandle[] }>(`/historical/markets/${encodeURIComponent(ticker)}/candlesticks`, {
+    const got = await this.#get(`/historical/markets/${encodeURIComponent(ticker)}/candlesticks`, {
       start_ts: start,
       end_ts: end,
       period_interval: 60,
     });
-    return body?.candlesticks ?? [];
+    return got ? got.read.candles(got.body.candlesticks, 'candlesticks') : [];
   }
 }
 

@@ -262,6 +262,25 @@ describe('when the exchange misbehaves', () => {
     expect(await balance(id)).toBe(10);
   });
 
+  it('an answer in an unexpected shape is a 502 upstream_invalid_response naming what was wrong, free and not stored', async () => {
+    const { id, apiKey } = await svc.account({ plan: 'pro', credits: 10 });
+    intercept = (req) => (req.path.endsWith('/markets/orderbooks') ? { json: { orderbooks: { KXNOPE: 1 } } } : undefined);
+    const res = await post(`${svc.baseURL}/responses`, apiKey, { model: `${MODEL}:refresh`, input: urlOf('KXETHD') });
+    expect(res.status).toBe(502);
+    const err = ((await res.json()) as any).error;
+    expect(err).toMatchObject({ code: 'upstream_invalid_response', type: 'upstream_error' });
+    expect(err.message).toBe('Kalshi answered GET /markets/orderbooks with data in an unexpected shape: orderbooks is not a list. Try again later.');
+    expect(await ledgerKinds(id)).toEqual(['grant:10', 'hold:-3', 'release:3']);
+    expect(await reportsOf('KXETHD')).toEqual([]);
+
+    // A 200 without the event is the exchange's fault, not an unknown event: no 404, no hold.
+    intercept = (req) => (/\/events\/[^/]+$/.test(req.path) ? { json: { markets: [] } } : undefined);
+    const missing = await post(`${svc.baseURL}/responses`, apiKey, { model: `${MODEL}:refresh`, input: urlOf('KXETHD') });
+    expect(missing.status).toBe(502);
+    expect(((await missing.json()) as any).error.message).toContain('event is not an object');
+    expect(await balance(id)).toBe(10);
+  });
+
   it('a failure before anything is charged (the event lookup) is an HTTP error with no hold', async () => {
     const { id, apiKey } = await svc.account({ plan: 'pro', credits: 10 });
     intercept = (req) => (/\/events\/[^/]+$/.test(req.path) ? { status: 502, json: {} } : undefined);
