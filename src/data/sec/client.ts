@@ -35,22 +35,48 @@ export const secPaths = {
 // Document names come from EDGAR; anything that could climb out of the archive folder is not kept on disk.
 const SAFE_ARCHIVE_KEY = /^\/Archives\/edgar\/data\/\d+\/\d+\/[A-Za-z0-9][A-Za-z0-9._-]*$/;
 
-/** The filings in submissions' parallel arrays, newest first as EDGAR lists them. */
+/** Cell `i` of a column when it is text; a column that is not a list, or a cell of another type, reads as empty. */
+const cell = (column: unknown, i: number): string => {
+  const v = Array.isArray(column) ? (column[i] as unknown) : undefined;
+  return typeof v === 'string' ? v : '';
+};
+
+/** The filings in submissions' parallel arrays, newest first as EDGAR lists them; rows without an accession number are left out. */
 export function filingsFromColumns(cik: number, c: FilingColumns): Filing[] {
   const out: Filing[] = [];
-  const n = c.accessionNumber?.length ?? 0;
+  const n = Array.isArray(c.accessionNumber) ? c.accessionNumber.length : 0;
   for (let i = 0; i < n; i++) {
+    const accessionNumber = cell(c.accessionNumber, i);
+    if (!accessionNumber) continue;
     out.push({
       cik,
-      accessionNumber: c.accessionNumber[i]!,
-      form: c.form?.[i] ?? '',
-      filingDate: c.filingDate?.[i] ?? '',
-      reportDate: c.reportDate?.[i] ?? '',
-      primaryDocument: c.primaryDocument?.[i] ?? '',
-      isInlineXBRL: c.isInlineXBRL?.[i] === 1,
+      accessionNumber,
+      form: cell(c.form, i),
+      filingDate: cell(c.filingDate, i),
+      reportDate: cell(c.reportDate, i),
+      primaryDocument: cell(c.primaryDocument, i),
+      isInlineXBRL: Array.isArray(c.isInlineXBRL) && c.isInlineXBRL[i] === 1,
     });
   }
   return out;
+}
+
+const strings = (v: unknown): string[] | undefined => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : undefined);
+
+/**
+ * A submissions file's descriptive fields as the agents read them: of the wrong type, they are
+ * dropped (shown as missing) rather than failing the answer; the filing columns are checked by
+ * the caller, and their cells by filingsFromColumns.
+ */
+function readableSubmissions(file: SubmissionsFile): SubmissionsFile {
+  const f = file as unknown as Record<string, unknown>;
+  if (typeof f.name !== 'string') f.name = '';
+  f.tickers = strings(f.tickers);
+  f.exchanges = strings(f.exchanges);
+  if (f.fiscalYearEnd !== undefined && f.fiscalYearEnd !== null && typeof f.fiscalYearEnd !== 'string') delete f.fiscalYearEnd;
+  const files = file.filings.files as unknown;
+  file.filings.files = Array.isArray(files) ? files.filter((p): p is { name: string } => typeof p === 'object' && p !== null && typeof p.name === 'string') : undefined;
+  return file;
 }
 
 /**
@@ -96,8 +122,9 @@ export class SecClient {
   /** A company's filing history; null when EDGAR has no such CIK. */
   async submissions(cik: number): Promise<SubmissionsFile | null> {
     const file = await this.#getJson<SubmissionsFile>(this.#o.api, secPaths.submissions(cik));
-    if (file && !Array.isArray(file.filings?.recent?.accessionNumber)) throw invalid(secPaths.submissions(cik));
-    return file;
+    if (!file) return null;
+    if (typeof file !== 'object' || !Array.isArray(file.filings?.recent?.accessionNumber)) throw invalid(secPaths.submissions(cik));
+    return readableSubmissions(file);
   }
 
   /** Every XBRL fact a company reported; null when it has none (no XBRL financial statements). */

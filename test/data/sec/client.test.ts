@@ -4,7 +4,8 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SecClient } from '../../../src/data/sec/client.js';
 import { LiveSource } from '../../../src/data/source.js';
-import { DEMO_WORLD } from '../../fixtures/sec-world.js';
+import { DEMO_WORLD, submissionsFile } from '../../fixtures/sec-world.js';
+import { FakeHttpServer } from '../../helpers/fake-http.js';
 import { startFakeSec, type FakeSec } from '../../helpers/fake-sec.js';
 
 let fake: FakeSec;
@@ -66,5 +67,31 @@ describe('SecClient', () => {
   it('fails with an upstream error when EDGAR refuses (no User-Agent)', async () => {
     const s = source('');
     await expect(new SecClient({ api: s, www: s }).tickers()).rejects.toMatchObject({ kind: 'upstream', code: 'upstream_rejected' });
+  });
+  it('reads a damaged submissions file without failing: wrong-typed fields dropped, unreadable filing rows left out', async () => {
+    const file = submissionsFile(DEMO_WORLD.companies[0]!) as any;
+    const recent = file.filings.recent;
+    const good = recent.accessionNumber.length - 1;
+    Object.assign(file, { name: [], tickers: ['AAPL', 7], exchanges: 'Nasdaq', fiscalYearEnd: 927 });
+    recent.accessionNumber[0] = null;
+    recent.form[1] = { x: 1 };
+    recent.reportDate = 'not a column';
+    file.filings.files = [null, { name: 7 }];
+    const damaged = await new FakeHttpServer(() => ({ json: file })).start();
+    try {
+      const s = new LiveSource({ name: 'SEC EDGAR', baseUrl: damaged.url, requestsPerSecond: 100, timeoutMs: 2000, retries: 0 });
+      const c = new SecClient({ api: s, www: s });
+      const subs = (await c.submissions(320193))!;
+      expect(subs).toMatchObject({ name: '', tickers: ['AAPL'], exchanges: undefined });
+      expect(subs.fiscalYearEnd).toBeUndefined();
+      expect(subs.filings.files).toEqual([]);
+      const { filingsFromColumns } = await import('../../../src/data/sec/client.js');
+      const filings = filingsFromColumns(320193, subs.filings.recent);
+      expect(filings).toHaveLength(good);
+      expect(filings[0]).toMatchObject({ form: '', reportDate: '' });
+      expect(filings[1]!.form).toMatch(/^10-/);
+    } finally {
+      await damaged.close();
+    }
   });
 });
