@@ -385,6 +385,11 @@ export function parseSecQuestion(text: string, index: CompanyIndex, previous?: S
     period = base ? shiftPeriod(base, x.relative) : x.relative.years && !x.relative.quarters ? shiftPeriod({ kind: 'latest', span: 'quarter' }, x.relative) : { kind: 'latest', span: 'quarter' };
   }
   if (!period && followUp) period = previous.period;
+  // "and Q2?" after a question about fiscal 2024: the second quarter of that year, not the latest second quarter.
+  if (followUp && period?.kind === 'fiscalQuarter' && period.fy === null) {
+    const before = previous.period;
+    if ((before?.kind === 'fiscalQuarter' || before?.kind === 'fiscalYear') && before.fy !== null) period = { ...period, fy: before.fy };
+  }
   if (!period && x.form) period = { kind: 'latest', span: x.form === '10-K' ? 'year' : 'quarter' };
   let merged = companies;
   let switchedFrom: CompanyMention[] | null = null;

@@ -162,6 +162,15 @@ describe('follow-ups carry the conversation', () => {
     expect(conv('Apple revenue last quarter', 'the quarter before').period).toEqual({ kind: 'shift', base: { kind: 'latest', span: 'quarter' }, quarters: -1, years: 0 });
   });
 
+  it('a quarter named without its year takes the year the conversation is about', () => {
+    expect(conv(FIRST, 'and Q2?').period).toEqual({ kind: 'fiscalQuarter', fy: 2024, q: 2 });
+    expect(conv('Apple revenue FY2023', 'what about the third quarter?').period).toEqual({ kind: 'fiscalQuarter', fy: 2023, q: 3 });
+    expect(conv(FIRST, 'and Microsoft in Q1?')).toMatchObject({ period: { kind: 'fiscalQuarter', fy: 2024, q: 1 } });
+    // Without a year to take, or as a new question, a bare quarter is still the latest such quarter.
+    expect(conv('Apple revenue last quarter', 'and Q2?').period).toEqual({ kind: 'fiscalQuarter', fy: null, q: 2 });
+    expect(conv(FIRST, 'Microsoft net income Q2').period).toEqual({ kind: 'fiscalQuarter', fy: null, q: 2 });
+  });
+
   it('a new figure keeps company and period; "compare with" adds a company; a full new question starts afresh', () => {
     expect(conv(FIRST, 'and net income?')).toMatchObject({ metrics: ['netIncome'], period: { kind: 'fiscalQuarter', fy: 2024, q: 3 } });
     expect(companies(conv(FIRST, 'compare with Microsoft'))).toEqual(['AAPL', 'MSFT']);

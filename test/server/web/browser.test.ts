@@ -85,6 +85,8 @@ describe('web pages in Chromium', () => {
         const el = document.activeElement as HTMLElement;
         return el.id ? `#${el.id}` : `${el.tagName.toLowerCase()}:${(el.textContent ?? '').trim()}`;
       });
+    // Chromium applies `autofocus` at a rendering step after the load event: wait for it (a page without it times out here).
+    await fresh.waitForFunction(() => document.activeElement?.id === 'f-email', null, { timeout: 5000 }).catch(() => {});
     expect(await focused()).toBe('#f-email');
     const walk = async (key: string, steps: number) => {
       const seen: string[] = [];
