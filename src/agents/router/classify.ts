@@ -63,11 +63,11 @@ const FINANCE_WORDS = [
   'sg&a',
 ];
 
-const FINANCE_PHRASES = [/\btop ?line\b/, /\bbottom ?line\b/, /\bcash (flow|and equivalents|position|on hand)\b/, /\bper share\b/, /\bresearch and development\b/, /\bcost of (revenue|sales|goods)\b/, /\boperating (income|profit|cash)\b/, /\bgross (profit|margin)\b/, /\bnet (income|loss|profit)\b/, /\b(q[1-4]|fy) ?'?\d{2,4}\b/, /\b\d{4} ?q[1-4]\b/, /\bsec\b/, /\b(annual|quarterly) report\b/, /\bshares outstanding\b/];
+const FINANCE_PHRASES = [/\btop ?line\b/, /\bbottom ?line\b/, /\bcash (flow|and equivalents|position|on hand)\b/, /\bhow much (cash|money|debt)\b/, /\bcash (does|did|do)\b/, /\bper share\b/, /\bresearch and development\b/, /\bcost of (revenue|sales|goods)\b/, /\boperating (income|profit|cash)\b/, /\bgross (profit|margin)\b/, /\bnet (income|loss|profit)\b/, /\b(q[1-4]|fy) ?'?\d{2,4}\b/, /\b\d{4} ?q[1-4]\b/, /\bsec\b/, /\b(annual|quarterly) report\b/, /\bshares outstanding\b/];
 
 const ODDS_WORDS = ['odds', 'chance', 'chances', 'probability', 'probable', 'likely', 'likelihood', 'unlikely', 'bet', 'bets', 'betting', 'wager', 'kalshi', 'polymarket', 'predict', 'prediction', 'forecast', 'implied', 'favourite', 'favorite', 'underdog'];
 
-const ODDS_PHRASES = [/\bwhat (are|is) the (odds|chances?)\b/, /\bhow likely\b/, /\bwill (the )?(fed|fomc|bitcoin|btc|ethereum|eth|cpi|inflation|government|congress|president|senate|house|spacex|openai|it rain|it snow)\b/, /\bprediction markets?\b/, /\bmarket (think|thinks|expect|expects|pricing|priced)\b/, /\bwho (will )?wins?\b/, /\b(rate|rates) (cut|hike)s?\b/, /\bgo(es|ing)? (up|down|above|below|over|under)\b/, /\b(above|below|over|under) \$?\d/];
+const ODDS_PHRASES = [/\bwhat (are|is) the (odds|chances?)\b/, /\bhow likely\b/, /\bwill (the )?(fed|fomc|bitcoin|btc|ethereum|eth|cpi|inflation|government|congress|president|senate|house|spacex|openai|it rain|it snow)\b/, /\bprediction markets?\b/, /\bmarket (think|thinks|expect|expects|pricing|priced)\b/, /\bwho (will )?wins?\b/, /\b(rate|rates) (cut|hike)s?\b/, /\bgo(es|ing)? (up|down|above|below|over|under)\b/, /\b(above|below|over|under) \$?\d/, /\b(is|are|will) (the |a |an )?[a-z0-9 ]{1,40}going to\b/, /\bwill there be\b/, /\bshut ?down\b/];
 
 /** Topics the exchange lists, which make a bare question an odds question ("Fed decision in December"). */
 const EVENT_TOPICS = ['fed', 'fomc', 'bitcoin', 'btc', 'ethereum', 'eth', 'cpi', 'inflation', 'payrolls', 'unemployment', 'election', 'shutdown', 'approval', 'temperature', 'weather', 'hurricane', 'launch', 'launches', 'spacex', 'superbowl', 'nba', 'nfl', 'mlb', 'oscars', 'box', 'recession', 'gdp'];

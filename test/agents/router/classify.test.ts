@@ -33,6 +33,9 @@ const TABLE: [string, RouteKind][] = [
   ['presidential approval odds next week', 'odds'],
   ['arctic sea ice forecast', 'odds'],
   ['bet on the box office this weekend?', 'odds'],
+  ['Is the government going to shut down?', 'odds'],
+  ['will there be a recession next year', 'odds'],
+  ['is bitcoin going to crash this week', 'odds'],
   // Filings and fundamentals
   ["What was Apple's revenue in Q3 2024?", 'filings'],
   ['apple revnue q3 2024', 'filings'],
@@ -44,6 +47,8 @@ const TABLE: [string, RouteKind][] = [
   ['Total liabilities of Amazon at the end of 2023', 'filings'],
   ['apple vs microsoft revenue q2 2024', 'filings'],
   ['how much debt does apple have', 'filings'],
+  ['How much cash does Microsoft have?', 'filings'],
+  ['Is Apple going to report higher revenue this quarter?', 'filings'],
   ['capex for googl in 2023', 'filings'],
   ['Show me Apple’s latest 10-Q', 'filings'],
   ['operating income of microsoft for the quarter ended september 30 2024', 'filings'],
