@@ -26,6 +26,9 @@ export interface ServerHandle {
 
 export function buildServer(deps: ServerDeps): ServerHandle {
   const limit = deps.config.server.bodyLimitBytes;
+  // The access line holds only fields written here (no headers, no query string), so it skips the
+  // redaction every other line goes through, which costs about twice the rest of writing it.
+  const accessLog = deps.log.child({}, { redact: [] });
   const app = Fastify({
     loggerInstance: deps.log as FastifyBaseLogger,
     // One access line per request is written by the onRequest hook below instead.
@@ -42,7 +45,7 @@ export function buildServer(deps: ServerDeps): ServerHandle {
     // before any hook runs; without this, fastify would answer it in its own error format.
     frameworkErrors: (err, request, reply) => {
       reply.header('x-request-id', request.id);
-      if (deps.log.isLevelEnabled('info')) logWhenClosed(request, reply);
+      if (deps.log.isLevelEnabled('info')) logWhenClosed(accessLog, request, reply);
       errorHandler(limit)(err, request, reply);
     },
   });
@@ -51,7 +54,7 @@ export function buildServer(deps: ServerDeps): ServerHandle {
   const refuseClosing = () => new SvcError('unavailable', { code: 'shutting_down', message: 'The server is shutting down; retry the request.', retryAfterSeconds: 1 });
   app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
-    if (deps.log.isLevelEnabled('info')) logWhenClosed(request, reply);
+    if (deps.log.isLevelEnabled('info')) logWhenClosed(accessLog, request, reply);
     if (closing) return void sendError(reply, refuseClosing());
     done();
   });
@@ -101,13 +104,17 @@ export function apiKeyHooks(scope: FastifyInstance, deps: ServerDeps): void {
   registerIdempotencyHooks(scope);
 }
 
-/** One access-log line per request, written when its connection is done with it (aborted ones too). */
-function logWhenClosed(request: FastifyRequest, reply: FastifyReply): void {
+/**
+ * One access-log line per request, written when its connection is done with it (aborted ones too).
+ * The request id is a field, as a request's child logger would bind it, so no child is built per request.
+ */
+function logWhenClosed(log: ServerDeps['log'], request: FastifyRequest, reply: FastifyReply): void {
   const started = process.hrtime.bigint();
   reply.raw.once('close', () => {
     const ms = Number(process.hrtime.bigint() - started) / 1e6;
-    request.log.info(
+    log.info(
       {
+        reqId: request.id,
         method: request.method,
         url: request.url.split('?')[0],
         status: reply.raw.statusCode,
