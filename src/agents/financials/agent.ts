@@ -8,6 +8,7 @@ import { parseConversation } from '../../data/sec/question.js';
 import type { CompanyRef } from '../../data/sec/types.js';
 import { answerSecQuestion } from '../sec/agent.js';
 import { capitalise } from '../sec/format.js';
+import { MARGIN_LABEL } from '../sec/plan.js';
 import { SourceList } from '../citations.js';
 import type { Agent, AgentEvent, AgentRequest } from '../types.js';
 
@@ -61,7 +62,7 @@ function rowUnit(metric: MetricDef, unit: string): { scale: number; label: strin
 
 const periodLabel = (p: FiscalPeriod, calendarYear: boolean) => (p.kind === 'year' ? `FY${p.fy}` : `Q${p.q} ${calendarYear ? '' : 'FY'}${p.fy}`);
 
-async function table(lib: SecLibrary, ref: CompanyRef, metrics: MetricId[], span: Span, sources: SourceList, progress: (m: string) => void): Promise<string[]> {
+async function table(lib: SecLibrary, ref: CompanyRef, metrics: MetricId[], span: Span, margin: boolean, sources: SourceList, progress: (m: string) => void): Promise<string[]> {
   const { company, financials } = await lib.profile(ref);
   if (!financials) return [`**${company.name} (${company.ticker})** files no XBRL financial data with the SEC, so there are no figures to tabulate.`];
   const periods: FiscalPeriod[] = span.kind === 'quarter' ? financials.calendar.quarters : financials.calendar.years;
@@ -75,11 +76,13 @@ async function table(lib: SecLibrary, ref: CompanyRef, metrics: MetricId[], span
   progress(`Citing ${shown.length} ${span.kind === 'quarter' ? 'quarters' : 'years'} of ${company.name} filings`);
   const calendarYear = financials.calendar.isCalendarYear;
   const values = new Map(reported.map((m) => [m, shown.map((p) => financials.value(m, p))] as const));
+  // Asked for a margin: revenue of each period too, its denominator (cited with the column).
+  const revenue = margin && reported.some((m) => MARGIN_LABEL[m]) ? shown.map((p) => financials.value('revenue', p)) : null;
 
   // Each column is cited: the filing pages its figures were read from.
   const columnCites = await Promise.all(
     shown.map(async (_p, i) => {
-      const facts = reported.flatMap((m) => values.get(m)![i]?.terms.map((t) => t.fact) ?? []);
+      const facts = [...reported.flatMap((m) => values.get(m)![i]?.terms.map((t) => t.fact) ?? []), ...(revenue?.[i]?.terms.map((t) => t.fact) ?? [])];
       const cites = await Promise.all(facts.map((f) => lib.cite(company, f)));
       return cites;
     }),
@@ -101,6 +104,11 @@ async function table(lib: SecLibrary, ref: CompanyRef, metrics: MetricId[], span
     const { scale, label } = rowUnit(metric, unit);
     lines.push(`| **${capitalise(metric.label)}** (${label}) | ${series.map((v) => cell(v, metric, scale)).join(' | ')} |`);
     if (series.some((v) => v?.derivation)) derived = true;
+    const marginLabel = MARGIN_LABEL[m];
+    if (revenue && marginLabel) {
+      const shares = series.map((v, i) => (v && revenue[i] && revenue[i].value > 0 ? `${((100 * v.value) / revenue[i].value).toFixed(1)}%` : '—'));
+      lines.push(`| ↳ ${marginLabel} (% of revenue) | ${shares.join(' | ')} |`);
+    }
     const growth = (back: number) =>
       shown.map((p, i) => {
         const now = series[i];
@@ -146,7 +154,7 @@ export function financialsAgent(core: Core): Agent {
       const progress: string[] = [];
       const lines: string[] = [];
       for (const mention of found.slice(0, MAX_COMPANIES)) {
-        lines.push(...(await table(lib, mention.company, metrics, span, sources, (m) => progress.push(m))));
+        lines.push(...(await table(lib, mention.company, metrics, span, question.margin, sources, (m) => progress.push(m))));
       }
       for (const message of progress) yield { type: 'progress', message };
       if (found.length > MAX_COMPANIES) lines.push(`Showing the first ${MAX_COMPANIES} companies; ask for the others separately.`, '');

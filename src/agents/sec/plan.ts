@@ -27,7 +27,12 @@ export interface Figure {
   fin: CompanyFinancials;
   metric: MetricDef;
   result: FigureResult;
+  /** When a margin was asked for: revenue of the same period (null when none was reported), the margin's denominator. */
+  revenue?: MetricValue | null;
 }
+
+/** The figures a margin is quoted for, as a share of revenue. */
+export const MARGIN_LABEL: Partial<Record<MetricId, string>> = { grossProfit: 'gross margin', operatingIncome: 'operating margin', netIncome: 'net margin' };
 
 /** The same metric for another company's quarter nearest in time, when fiscal calendars differ. */
 export interface CrossCalendar {
@@ -128,7 +133,10 @@ export async function planAnswer(lib: SecLibrary, question: SecQuestion | null, 
       continue;
     }
     for (const metricId of metrics) {
-      plan.figures.push({ company: profile.company, fin: profile.financials, metric: metricById(metricId), result: figureFor(profile.financials, metricId, question.period, question.comparison) });
+      const fin = profile.financials;
+      const figure: Figure = { company: profile.company, fin, metric: metricById(metricId), result: figureFor(fin, metricId, question.period, question.comparison) };
+      if (question.margin && MARGIN_LABEL[metricId] && figure.result.kind === 'value') figure.revenue = fin.value('revenue', figure.result.period);
+      plan.figures.push(figure);
     }
   }
   await addCrossCalendar(lib, plan, profiles);

@@ -6,7 +6,7 @@ import { METRICS } from '../../data/sec/metrics.js';
 import type { CompanyRef } from '../../data/sec/types.js';
 import { possessive, shortName } from '../../data/sec/names.js';
 import { capitalise, formatAmount, formatChange, periodName, periodWithEnd, roughly } from './format.js';
-import { MAX_COMPANIES, coverage, type Figure, type Plan } from './plan.js';
+import { MARGIN_LABEL, MAX_COMPANIES, coverage, type Figure, type Plan } from './plan.js';
 
 export const factKey = (f: ReportedFact) => `${f.accn}|${f.taxonomy}:${f.concept}|${f.start ?? ''}|${f.end}|${f.unit}`;
 
@@ -20,6 +20,7 @@ export function factsToCite(plan: Plan): { company: CompanyRef; fact: ReportedFa
     if (f.result.kind !== 'value') continue;
     add(f.company, f.result.value);
     add(f.company, f.result.compared?.value ?? null);
+    add(f.company, f.revenue ?? null);
   }
   for (const c of plan.cross) add(c.company, c.value);
   return [...out.values()];
@@ -38,7 +39,7 @@ function helpText(unrecognised: boolean): string {
     unrecognised ? 'I could not tell which company you are asking about.' : 'Which company do you mean?',
     'Name it by ticker (AAPL) or by name (Apple), and I will answer from its SEC filings, citing the filing page.',
     '',
-    `I can answer: ${HELP_METRICS}; for a fiscal quarter ("Q3 2024"), the quarter ended on a date, a fiscal year, or the latest period; with year-over-year or quarter-over-quarter change; for several companies side by side.`,
+    `I can answer: ${HELP_METRICS}, and gross, operating and net margins as a share of revenue; for a fiscal quarter ("Q3 2024"), the quarter ended on a date, a fiscal year, or the latest period; with year-over-year or quarter-over-quarter change; for several companies side by side.`,
     '',
     `For example: ${EXAMPLES.join('; ')}.`,
   ].join('\n');
@@ -141,6 +142,21 @@ export class AnswerWriter {
     return `${label}${qoqOfYear}: ${periodWithEnd(c.period, figure.fin.calendar)} was ${this.#amount(figure, c.value)}${source} ${this.#refs(c.value)}; change ${change}.${c.value.derivation ? ` That figure is derived: ${this.#derivation(figure, c.value).replace(/^Derived as /, '')}` : ''}`;
   }
 
+  /** "Gross margin: 45.9% of revenue ($85,777 million [2])", when a margin was asked for. */
+  #margin(figure: Figure): string | null {
+    const label = MARGIN_LABEL[figure.metric.id];
+    if (figure.revenue === undefined || !label || figure.result.kind !== 'value') return null;
+    const revenue = figure.revenue;
+    const period = periodName(figure.result.period, figure.fin.calendar);
+    if (!revenue || revenue.value <= 0) return `${capitalise(label)}: no revenue is reported for ${period}, so no margin can be given.`;
+    const share = ((100 * figure.result.value.value) / revenue.value).toFixed(1);
+    const base = { metric: METRICS.find((m) => m.id === 'revenue')! };
+    const source = revenue.derivation
+      ? `derived as ${revenue.terms.map((t, i) => `${i === 0 ? '' : t.sign < 0 ? ' minus ' : ' plus '}${this.#term(base, t)}`).join('')}`
+      : `${this.#filedAs(revenue.terms[0]!.fact)} ${this.#refs(revenue)}`;
+    return `${capitalise(label)}: **${share}%** of revenue (${period} revenue ${this.#amount(base, revenue)}, ${source}).`;
+  }
+
   #fiscalNote(figure: Figure, period: FiscalPeriod | null): string | null {
     const cal = figure.fin.calendar;
     if (cal.isCalendarYear) return null;
@@ -182,6 +198,8 @@ export class AnswerWriter {
     if (r.note) lines.push(`(${capitalise(r.note)}.)`);
     lines.push('');
     lines.push(`- ${v.derivation ? this.#derivation(figure, v) : this.#source(v)}`);
+    const margin = this.#margin(figure);
+    if (margin) lines.push(`- ${margin}`);
     const cmp = this.#comparison(figure, r);
     if (cmp) lines.push(`- ${cmp}`);
     const fiscal = this.#fiscalNote(figure, r.period);
@@ -202,6 +220,8 @@ export class AnswerWriter {
         if (r.value.derivation) notes.push(`${who(f.company)} ${f.metric.label}, ${periodName(r.period, f.fin.calendar)}: ${this.#derivation(f, r.value)}`);
         if (r.value.restatedFrom || r.value.asOf) notes.push(`${who(f.company)} ${f.metric.label}: ${this.#source(r.value)}`);
         if (r.note) notes.push(`${who(f.company)}: ${r.note}.`);
+        const margin = this.#margin(f);
+        if (margin) notes.push(`${who(f.company)} ${margin.charAt(0).toLowerCase()}${margin.slice(1)}`);
         if (comparison) {
           const c = r.compared;
           if (c?.period && c.value) {

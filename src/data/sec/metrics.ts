@@ -96,7 +96,7 @@ export const METRICS: readonly MetricDef[] = [
       ],
       describe: 'revenue minus cost of revenue',
     },
-    phrases: ['gross profit', 'gross profits', 'gross margin', 'gross income'],
+    phrases: ['gross profit', 'gross profits', 'gross margin', 'gross margins', 'gross income'],
   },
   {
     id: 'operatingExpenses',
@@ -113,7 +113,7 @@ export const METRICS: readonly MetricDef[] = [
     type: 'duration',
     // Never pre-tax income in its place: the two differ by interest and other income.
     concepts: [g('OperatingIncomeLoss'), ifrs('ProfitLossFromOperatingActivities')],
-    phrases: ['operating income', 'operating profit', 'operating profits', 'operating loss', 'income from operations', 'operating earnings', 'operating income (loss)'],
+    phrases: ['operating income', 'operating profit', 'operating profits', 'operating loss', 'income from operations', 'operating earnings', 'operating income (loss)', 'operating margin', 'operating margins', 'ebit margin'],
   },
   {
     id: 'netIncome',
@@ -121,7 +121,7 @@ export const METRICS: readonly MetricDef[] = [
     unit: 'money',
     type: 'duration',
     concepts: [g('NetIncomeLoss'), g('ProfitLoss'), g('NetIncomeLossAvailableToCommonStockholdersBasic'), ifrs('ProfitLossAttributableToOwnersOfParent'), ifrs('ProfitLoss')],
-    phrases: ['net income', 'net income (loss)', 'net earnings', 'net profit', 'net profits', 'net loss', 'earnings', 'profit', 'profits', 'bottom line', 'bottom-line', 'income', 'earn', 'earned'],
+    phrases: ['net income', 'net income (loss)', 'net earnings', 'net profit', 'net profits', 'net loss', 'net margin', 'net margins', 'profit margin', 'profit margins', 'net profit margin', 'earnings', 'profit', 'profits', 'bottom line', 'bottom-line', 'income', 'earn', 'earned'],
   },
   {
     id: 'dilutedEps',

@@ -40,7 +40,11 @@ export interface SecQuestion {
   stated: { companies: boolean; metrics: boolean; period: boolean; comparison: boolean };
   /** The previous question's companies, when this turn replaced them (a follow-up about another company). */
   switchedFrom: CompanyMention[] | null;
+  /** A margin was asked for ("gross margin", "operating margin", "net margin"): the figure as a share of revenue too. */
+  margin: boolean;
 }
+
+const MARGIN = /\b(?:margins?|profitability)\b/i;
 
 /** Statement words standing for several figures. */
 const METRIC_GROUPS: { pattern: RegExp; metrics: MetricId[] }[] = [
@@ -405,6 +409,7 @@ export function parseSecQuestion(text: string, index: CompanyIndex, previous?: S
     form: x.form ?? (followUp ? previous.form : null),
     stated,
     switchedFrom,
+    margin: MARGIN.test(text) || Boolean(followUp && !stated.metrics && previous.margin),
   };
 }
 

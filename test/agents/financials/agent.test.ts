@@ -46,6 +46,20 @@ describe('svc-financials-agent', () => {
     expect(body.some((row) => row[0]!.startsWith('**Net income**'))).toBe(true);
   });
 
+  it('asked for a margin, adds it under the figure as a share of that column\'s revenue', async () => {
+    const r = await client.responses.create({ model: 'svc-financials-agent', input: 'Apple gross margin for the last 4 quarters' });
+    const { header, body } = table(r.output_text);
+    const gross = body.find((row) => row[0]!.startsWith('**Gross profit**'))!;
+    const margin = body[body.indexOf(gross) + 1]!;
+    expect(margin[0]).toBe('↳ gross margin (% of revenue)');
+    // Recomputed from the same quarters' revenue, asked for separately.
+    const rev = await client.responses.create({ model: 'svc-financials-agent', input: 'Apple revenue for the last 4 quarters' });
+    const revenue = table(rev.output_text).body.find((row) => row[0]!.startsWith('**Revenue**'))!;
+    const num = (x: string) => Number(x.replace(/[,†]/g, ''));
+    header.forEach((_, i) => expect(margin[i + 1]).toBe(`${((100 * num(gross[i + 1]!)) / num(revenue[i + 1]!)).toFixed(1)}%`));
+    expect(table((await client.responses.create({ model: 'svc-financials-agent', input: 'Apple gross profit for the last 4 quarters' })).output_text).body.some((row) => row[0]!.includes('margin'))).toBe(false);
+  });
+
   it("a column's citation opens the filing's PDF at a page that shows the figure", async () => {
     const r = await client.responses.create({ model: 'svc-financials-agent', input: 'Apple revenue for the last 4 quarters' });
     const { header, body } = table(r.output_text);

@@ -150,6 +150,22 @@ describe('svc-sec-agent answers from XBRL facts and cites the filing page', () =
     expectConsistentCitations(a);
   });
 
+  it('quotes a margin asked for as a share of revenue of the same period, its revenue cited', async () => {
+    const a = await ask('Apple gross margin Q3 2024');
+    expect(a.text).toContain('gross profit for fiscal Q3 2024 (quarter ended 2024-06-29) was **$39,678 million**');
+    // 39,678 / 85,777
+    expect(a.text).toContain('- Gross margin: **46.3%** of revenue (fiscal Q3 2024 revenue $85,777 million, Form 10-Q filed 2024-08-02 [1]).');
+    expectConsistentCitations(a);
+    const b = await ask('Alphabet operating margin Q3 2024');
+    expect(b.text).toContain('- Operating margin: **32.3%** of revenue (Q3 2024 revenue $88,268 million, Form 10-Q filed 2024-10-30 [1]).');
+    const side = await ask('Compare Apple and Microsoft net margin for Q3 2024');
+    expect(side.text).toMatch(/- Apple Inc\. \(AAPL\) net margin: \*\*25\.0%\*\* of revenue \(fiscal Q3 2024 revenue \$85,777 million, Form 10-Q filed 2024-08-02 \[1\]\)\./);
+    expect(side.text).toMatch(/- Microsoft Corp\. \(MSFT\) net margin: \*\*\d+\.\d%\*\* of revenue \(fiscal Q3 2024 revenue \$61,858 million/);
+    expectConsistentCitations(side);
+    // Without the word, no margin line.
+    expect((await ask('Apple gross profit Q3 2024')).text).not.toContain('margin:');
+  });
+
   it('prefers an amendment that restated a figure, and says what was first reported', async () => {
     const a = await ask('AMND revenue Q1 2024');
     expect(a.text).toContain('$128 million');

@@ -162,6 +162,15 @@ describe('follow-ups carry the conversation', () => {
     expect(conv('Apple revenue last quarter', 'the quarter before').period).toEqual({ kind: 'shift', base: { kind: 'latest', span: 'quarter' }, quarters: -1, years: 0 });
   });
 
+  it('a margin asked for is marked, kept by follow-ups about other periods, dropped by a new figure', () => {
+    expect(conv('Apple gross margin Q3 2024')).toMatchObject({ metrics: ['grossProfit'], margin: true });
+    expect(conv('Microsoft operating margin')).toMatchObject({ metrics: ['operatingIncome'], margin: true });
+    expect(conv('alphabet net profit margin fy2023')).toMatchObject({ metrics: ['netIncome'], margin: true });
+    expect(conv(FIRST).margin).toBe(false);
+    expect(conv('Apple gross margin Q3 2024', 'and the quarter before?')).toMatchObject({ metrics: ['grossProfit'], margin: true });
+    expect(conv('Apple gross margin Q3 2024', 'and revenue?')).toMatchObject({ metrics: ['revenue'], margin: false });
+  });
+
   it('a quarter named without its year takes the year the conversation is about', () => {
     expect(conv(FIRST, 'and Q2?').period).toEqual({ kind: 'fiscalQuarter', fy: 2024, q: 2 });
     expect(conv('Apple revenue FY2023', 'what about the third quarter?').period).toEqual({ kind: 'fiscalQuarter', fy: 2023, q: 3 });
