@@ -5,7 +5,7 @@ import { requireApiKey } from './auth.js';
 import { registerIdempotencyHooks } from './idempotency.js';
 import { rateLimit } from './rate-limit.js';
 import type { ServerDeps } from './deps.js';
-import { errorHandler, notFoundHandler, sendError } from './errors.js';
+import { MAX_PATH_SEGMENT, errorHandler, notFoundHandler, sendError } from './errors.js';
 import { accountRoutes } from './routes/account.js';
 import { adminRoutes } from './routes/admin.js';
 import { chatRoutes } from './routes/chat.js';
@@ -29,6 +29,7 @@ export function buildServer(deps: ServerDeps): ServerHandle {
   // The access line holds only fields written here (no headers, no query string), so it skips the
   // redaction every other line goes through, which costs about twice the rest of writing it.
   const accessLog = deps.log.child({}, { redact: [] });
+  const onError = errorHandler(limit);
   const app = Fastify({
     loggerInstance: deps.log as FastifyBaseLogger,
     // One access line per request is written by the onRequest hook below instead.
@@ -39,14 +40,14 @@ export function buildServer(deps: ServerDeps): ServerHandle {
     trustProxy: deps.config.server.trustProxy,
     return503OnClosing: false,
     forceCloseConnections: 'idle',
-    routerOptions: { ignoreTrailingSlash: true },
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: MAX_PATH_SEGMENT },
     childLoggerFactory: requestLogger,
     // A URL the router cannot read (bad percent-encoding, an over-long path segment) is answered
     // before any hook runs; without this, fastify would answer it in its own error format.
     frameworkErrors: (err, request, reply) => {
       reply.header('x-request-id', request.id);
       if (deps.log.isLevelEnabled('info')) logWhenClosed(accessLog, request, reply);
-      errorHandler(limit)(err, request, reply);
+      onError(err, request, reply);
     },
   });
   let closing = false;
@@ -61,7 +62,7 @@ export function buildServer(deps: ServerDeps): ServerHandle {
 
   // JSON only: a text/plain body would otherwise reach the routes as a string.
   app.removeContentTypeParser('text/plain');
-  app.setErrorHandler(errorHandler(limit));
+  app.setErrorHandler(onError);
   app.setNotFoundHandler(notFoundHandler);
 
   app.register(async (scope) => healthRoutes(scope, deps));

@@ -3,8 +3,8 @@ import { SvcError, isSvcError } from '../errors.js';
 import { errorBody, statusOf } from '../wire/errors.js';
 import { metaHeaders } from './stream.js';
 
-/** The router's limit on one path parameter (fastify's maxParamLength, left at its default). */
-const MAX_PATH_SEGMENT = 100;
+/** The router's limit on one path parameter (its `maxParamLength`): longer than any id or name. */
+export const MAX_PATH_SEGMENT = 100;
 
 /** Fastify's own errors (body parsing, routing) in OpenAI's words. */
 function fromFastify(err: FastifyError, limitBytes: number): SvcError | null {
