@@ -204,3 +204,53 @@ it(`${REQUESTS} seeded random requests to the /v1 routes: no 5xx, OpenAI-style e
   const ledger = (await (await fetch(`${svc.url}/v1/account/ledger?limit=100`, { headers: { authorization: `Bearer ${paidKey}` } })).json()) as { data: { kind: string }[] };
   expect(ledger.data.some((e) => e.kind === 'hold')).toBe(true);
 }, 120_000);
+
+it('streams cut off at random points: every run ends, no hold is left open, credits add up', async () => {
+  const rnd = random(SEED + 1);
+  const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rnd() * xs.length)]!;
+  const { id: account, apiKey } = await svc.account({ plan: 'pro', credits: 300 });
+  const bodies = [
+    (): [string, unknown] => ['/v1/responses', { model: pick(['svc-prediction-markets-agent', 'svc-prediction-markets-agent:refresh']), input: EVENT, stream: true, store: rnd() < 0.5 }],
+    (): [string, unknown] => ['/v1/responses', { model: 'svc-agent', input: 'What was Apple revenue in Q3 2024?', stream: true }],
+    (): [string, unknown] => ['/v1/chat/completions', { model: 'svc-prediction-markets-agent:refresh', messages: [{ role: 'user', content: EVENT }], stream: true }],
+    (): [string, unknown] => ['/v1/chat/completions', { model: 'svc-sec-agent', messages: [{ role: 'user', content: 'Microsoft net income Q2 2024' }], stream: true }],
+  ];
+  const cut = async () => {
+    const [route, body] = pick(bodies)();
+    const ctrl = new AbortController();
+    const keep = Math.floor(rnd() * 4000);
+    try {
+      const res = await fetch(svc.url + route, { method: 'POST', headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' }, body: JSON.stringify(body), signal: ctrl.signal });
+      const reader = res.body!.getReader();
+      for (let read = 0; read <= keep; ) {
+        const { value, done } = await reader.read();
+        if (done) return;
+        read += value.length;
+      }
+      ctrl.abort();
+    } catch (err) {
+      if ((err as Error).name !== 'AbortError') throw err;
+    }
+  };
+  for (let round = 0; round < 10; round++) await Promise.all(Array.from({ length: 6 }, cut));
+
+  // Runs whose clients left finish (or stop) on their own; then every hold is settled.
+  const deps = svc.service.deps;
+  const settled = async () => {
+    const open = await deps.store.db.selectFrom('holds').select('id').where('account_id', '=', account).where('state', '=', 'held').execute();
+    return deps.inflight.count === 0 && open.length === 0;
+  };
+  for (let waited = 0; !(await settled()); waited += 50) {
+    if (waited > 20_000) throw new Error(`still in flight: ${deps.inflight.count} runs`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  const check = await deps.billing.verify();
+  expect(check.mismatches).toEqual([]);
+  expect(check.badHolds).toEqual([]);
+  // What was charged is exactly the reports generated for this account (3 credits each), no more.
+  const captured = await deps.store.db.selectFrom('holds').select('id').where('account_id', '=', account).where('state', '=', 'captured').execute();
+  const balance = (await deps.accounts.getAccount(account)).credits;
+  expect(captured.length).toBeGreaterThan(0);
+  expect(balance).toBe(300 - 3 * captured.length);
+  expect((await fetch(`${svc.url}/healthz`)).status).toBe(200);
+}, 120_000);
