@@ -44,7 +44,7 @@ export interface SecQuestion {
   margin: boolean;
 }
 
-const MARGIN = /\b(?:margins?|profitability)\b/i;
+const MARGIN = /\b(?:margins?|profitab(?:le|ility))\b/i;
 
 /** Statement words standing for several figures. */
 const METRIC_GROUPS: { pattern: RegExp; metrics: MetricId[] }[] = [
@@ -126,6 +126,22 @@ interface Extracted {
   adding: boolean;
 }
 
+/**
+ * Two periods named together ("Q3 2024 vs Q3 2023", "FY2023 and FY2024") that are a year or a
+ * quarter apart: the later one, compared with the earlier. Other pairs are not read as a comparison.
+ */
+function comparedPair(a: PeriodSpec | null, b: PeriodSpec | null): { period: PeriodSpec; comparison: Comparison } | null {
+  if (a?.kind === 'fiscalQuarter' && b?.kind === 'fiscalQuarter' && a.fy !== null && b.fy !== null && !a.calendar === !b.calendar) {
+    const gap = a.fy * 4 + a.q - (b.fy * 4 + b.q);
+    if (Math.abs(gap) === 4) return { period: gap > 0 ? a : b, comparison: 'yoy' };
+    if (Math.abs(gap) === 1) return { period: gap > 0 ? a : b, comparison: 'qoq' };
+  }
+  if (a?.kind === 'fiscalYear' && b?.kind === 'fiscalYear' && a.fy !== null && b.fy !== null && Math.abs(a.fy - b.fy) === 1) {
+    return { period: a.fy > b.fy ? a : b, comparison: 'yoy' };
+  }
+  return null;
+}
+
 function extractComparison(m: Masked): Comparison | null {
   let found: Comparison | null = null;
   const yoy = /\b(?:yoy|y\/y|y-o-y|year[- ](?:over|on)[- ]year|(?:vs\.?|versus|compared (?:to|with)|against)\s+(?:the\s+)?(?:a\s+)?(?:year (?:ago|earlier|before)|same (?:quarter|period) (?:a year ago|last year|of (?:the )?(?:previous|prior|last) year)|last year|prior year|previous year)|annual(?:ly)? growth)\b/gi;
@@ -136,10 +152,12 @@ function extractComparison(m: Masked): Comparison | null {
   return found;
 }
 
-function extractPeriod(m: Masked, form: '10-K' | '10-Q' | null): { period: PeriodSpec | null; relative: Relative | null } {
+function extractPeriod(m: Masked, form: '10-K' | '10-Q' | null): { period: PeriodSpec | null; relative: Relative | null; second: PeriodSpec | null } {
   let period: PeriodSpec | null = null;
+  let second: PeriodSpec | null = null;
   let relative: Relative | null = null;
   const set = (p: PeriodSpec) => {
+    if (period) second ??= p;
     period ??= p;
     return true;
   };
@@ -195,7 +213,7 @@ function extractPeriod(m: Masked, form: '10-K' | '10-Q' | null): { period: Perio
   // A quarter or year on its own: "Q3" (the most recent third quarter), "in 2024" (fiscal 2024).
   m.take(/\bq([1-4])\b/gi, (x) => quarter(x[1]!, undefined, undefined));
   m.take(/\b(19[89]\d|20\d{2})\b/g, (x) => set({ kind: 'fiscalYear', fy: Number(x[1]) }));
-  return { period, relative };
+  return { period, relative, second };
 }
 
 function extractForm(m: Masked): '10-K' | '10-Q' | null {
@@ -354,11 +372,13 @@ function extract(text: string, index: CompanyIndex): Extracted {
   const adding = /\b(?:also|too|as well|add|include|compare[ds]?|comparison|vs\.?|versus|against|side[- ]by[- ]side|alongside)\b/i.test(text);
   const comparison = extractComparison(m);
   const form = extractForm(m);
-  const { period, relative } = extractPeriod(m, form);
+  const { period: first, relative, second } = extractPeriod(m, form);
+  const pair = comparedPair(first, second);
+  const period = pair?.period ?? first;
   const longNames = extractLongNames(m, index);
   const metrics = extractMetrics(m);
   const companies = extractCompanies(m.text, index, longNames);
-  return { companies, metrics, period, relative, comparison, form, adding };
+  return { companies, metrics, period, relative, comparison: comparison ?? pair?.comparison ?? null, form, adding };
 }
 
 /** Moves a period by whole quarters and years, in fiscal terms when it is a fiscal label. */

@@ -48,6 +48,8 @@ const TABLE: [string, RouteKind][] = [
   ['apple vs microsoft revenue q2 2024', 'filings'],
   ['how much debt does apple have', 'filings'],
   ['How much cash does Microsoft have?', 'filings'],
+  ['What did Apple earn last year?', 'filings'],
+  ['how profitable is microsoft', 'filings'],
   ['Is Apple going to report higher revenue this quarter?', 'filings'],
   ['capex for googl in 2023', 'filings'],
   ['Show me Apple’s latest 10-Q', 'filings'],

@@ -137,6 +137,12 @@ describe('svc-sec-agent answers from XBRL facts and cites the filing page', () =
     expect((await citedPage(a.citations[1]!.url)).text).toContain('81,797');
   });
 
+  it('reads "Q3 2024 vs Q3 2023" as a year-over-year comparison', async () => {
+    const a = await ask('Apple revenue Q3 2023 vs Q3 2024');
+    expect(a.text).toContain('revenue for fiscal Q3 2024 (quarter ended 2024-06-29) was **$85,777 million**');
+    expect(a.text).toMatch(/Year over year: fiscal Q3 2023 \(quarter ended 2023-07-01\) was \$81,797 million \(Form 10-Q filed 2023-08-04\) \[2\]; change \+\$3,980 million \(\+4\.9%\)/);
+  });
+
   it('gives quarter-over-quarter change', async () => {
     const a = await ask('Alphabet operating income Q3 2024 qoq');
     expect(a.text).toMatch(/Quarter over quarter: Q2 2024 \(quarter ended 2024-06-30\) was \$27,425 million \(Form 10-Q filed 2024-07-24\) \[2\]; change \+\$1,096 million \(\+4\.0%\)/);

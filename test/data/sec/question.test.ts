@@ -131,6 +131,15 @@ describe('periods', () => {
     expect(parse(text).comparison).toBe(expected);
   });
 
+  it('two periods a year or a quarter apart are the later one compared with the earlier', () => {
+    expect(parse('Apple revenue Q3 2024 vs Q3 2023')).toMatchObject({ period: { kind: 'fiscalQuarter', fy: 2024, q: 3 }, comparison: 'yoy' });
+    expect(parse('Apple revenue Q3 2023 compared with Q3 2024')).toMatchObject({ period: { kind: 'fiscalQuarter', fy: 2024, q: 3 }, comparison: 'yoy' });
+    expect(parse('msft net income Q1 2024 and Q4 2023')).toMatchObject({ period: { kind: 'fiscalQuarter', fy: 2024, q: 1 }, comparison: 'qoq' });
+    expect(parse('Apple revenue FY2023 vs FY2024')).toMatchObject({ period: { kind: 'fiscalYear', fy: 2024 }, comparison: 'yoy' });
+    // Further apart: the first period, no comparison invented.
+    expect(parse('Apple revenue Q3 2024 vs Q1 2022')).toMatchObject({ period: { kind: 'fiscalQuarter', fy: 2024, q: 3 }, comparison: null });
+  });
+
   it('a 10-K or 10-Q named alone means the latest year or quarter', () => {
     expect(parse('Apple latest 10-K')).toMatchObject({ form: '10-K', period: { kind: 'latest', span: 'year' } });
     expect(parse('Apple 10-Q')).toMatchObject({ form: '10-Q', period: { kind: 'latest', span: 'quarter' } });
