@@ -119,6 +119,9 @@ function classifyOne(text: string): Route {
   return { kind: 'help', reason: GREETING.test(lower.trim()) ? 'a greeting or a request for help' : 'nothing the agents cover' };
 }
 
+/** Filings and financials both answer from SEC filings: a follow-up may move between them. */
+const family = (kind: RouteKind) => (kind === 'filings' || kind === 'financials' ? 'sec' : kind);
+
 /**
  * The route of the last user turn. A follow-up ("and the quarter before?", "how about
  * Microsoft?") that names no subject of its own takes the route of the conversation so far.
@@ -133,7 +136,9 @@ export function classify(question: string, history: readonly Turn[] = []): Route
       if (turn.role !== 'user') continue;
       const earlier = classifyOne(turn.content);
       if (earlier.kind !== 'help') {
-        if (route.kind !== 'help' && route.kind !== earlier.kind && !followUp) return route;
+        // A follow-up keeps the conversation's route ("and net income?" after a table of revenue),
+        // unless it names a subject of another kind ("what about Apple revenue?" after odds).
+        if (route.kind !== 'help' && route.kind !== earlier.kind && (!followUp || family(route.kind) !== family(earlier.kind))) return route;
         return { ...earlier, url: earlier.kind === 'kalshi_url' ? earlier.url : undefined, reason: `a follow-up to an earlier question (${earlier.reason})` };
       }
     }

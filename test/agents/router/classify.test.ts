@@ -107,6 +107,7 @@ describe('follow-ups take the route of the conversation', () => {
     ['and for nvidia', sec, 'filings'],
     ['what about a hike?', odds, 'odds'],
     ['and bitcoin?', odds, 'odds'],
+    ['and net income?', [{ role: 'user', content: 'Apple revenue for the last 8 quarters' }], 'financials'],
     ['thanks', [], 'help'],
   ] as [string, Turn[], RouteKind][])('%s → %s', (q, history, kind) => {
     expect(classify(q, history).kind).toBe(kind);
@@ -115,5 +116,8 @@ describe('follow-ups take the route of the conversation', () => {
   it('a new question with its own subject is not a follow-up', () => {
     expect(classify('what are the odds of a shutdown?', sec).kind).toBe('odds');
     expect(classify('Apple net income in Q2 2024', odds).kind).toBe('filings');
+    // Worded as a follow-up, but about filings after an odds question (and the other way round).
+    expect(classify('what about apple revenue last quarter', odds).kind).toBe('filings');
+    expect(classify('and the odds of a shutdown?', sec).kind).toBe('odds');
   });
 });
