@@ -91,11 +91,15 @@ function tokens(text: string): string[] {
     .filter(Boolean);
 }
 
+/** Real words one letter away from a listed one: never read as its typo ("change" is not "chance"). */
+const NOT_TYPOS = new Set(['change', 'changes', 'changed', 'charge', 'charges', 'liked', 'likes']);
+
 /** Whether a word is in the list, allowing one typo in words of five letters or more (two from nine). */
 function hasWord(words: string[], list: readonly string[]): string | null {
   for (const w of words) {
     for (const k of list) {
       if (w === k) return k;
+      if (NOT_TYPOS.has(w)) continue;
       const max = k.length >= 9 ? 2 : k.length >= 5 ? 1 : 0;
       if (max && w.length >= 5 && editDistance(w, k, max) <= max) return k;
     }

@@ -131,7 +131,11 @@ interface Extracted {
  * quarter apart: the later one, compared with the earlier. Other pairs are not read as a comparison.
  */
 function comparedPair(a: PeriodSpec | null, b: PeriodSpec | null): { period: PeriodSpec; comparison: Comparison } | null {
-  if (a?.kind === 'fiscalQuarter' && b?.kind === 'fiscalQuarter' && a.fy !== null && b.fy !== null && !a.calendar === !b.calendar) {
+  if (a?.kind === 'fiscalQuarter' && b?.kind === 'fiscalQuarter' && (a.fy ?? b.fy) !== null && !a.calendar === !b.calendar) {
+    // "from Q2 to Q3 2024": a quarter without its year takes the other's.
+    if (a.fy === null) a = { ...a, fy: b.fy };
+    if (b.fy === null) b = { ...b, fy: a.fy };
+    if (a.fy === null || b.fy === null) return null;
     const gap = a.fy * 4 + a.q - (b.fy * 4 + b.q);
     if (Math.abs(gap) === 4) return { period: gap > 0 ? a : b, comparison: 'yoy' };
     if (Math.abs(gap) === 1) return { period: gap > 0 ? a : b, comparison: 'qoq' };
@@ -144,11 +148,11 @@ function comparedPair(a: PeriodSpec | null, b: PeriodSpec | null): { period: Per
 
 function extractComparison(m: Masked): Comparison | null {
   let found: Comparison | null = null;
-  const yoy = /\b(?:yoy|y\/y|y-o-y|year[- ](?:over|on)[- ]year|(?:vs\.?|versus|compared (?:to|with)|against)\s+(?:the\s+)?(?:a\s+)?(?:year (?:ago|earlier|before)|same (?:quarter|period) (?:a year ago|last year|of (?:the )?(?:previous|prior|last) year)|last year|prior year|previous year)|annual(?:ly)? growth)\b/gi;
+  const yoy = /\b(?:yoy|y\/y|y-o-y|year[- ](?:over|on)[- ]year|(?:vs\.?|versus|compared? (?:to|with)|with|against)\s+(?:the\s+)?(?:a\s+)?(?:year (?:ago|earlier|before)|same (?:quarter|period) (?:a year ago|last year|of (?:the )?(?:previous|prior|last) year)|last year|prior year|previous year)|annual(?:ly)? growth)\b/gi;
   const qoq = /\b(?:qoq|q\/q|q-o-q|quarter[- ](?:over|on)[- ]quarter|sequential(?:ly)?|(?:vs\.?|versus|compared (?:to|with)|against)\s+(?:the\s+)?(?:previous|prior|last|preceding) quarter)\b/gi;
   m.take(qoq, () => ((found = 'qoq'), true));
   m.take(yoy, () => ((found ??= 'yoy'), true));
-  if (!found) m.take(/\b(?:growth|grow|grew|change|changed|increase[sd]?|decrease[sd]?|rise|rose|fall|fell|decline[sd]?|up or down|how much (?:more|less))\b/gi, () => ((found = 'yoy'), false));
+  if (!found) m.take(/\b(?:growth|grow|grew|change|changed|increase[sd]?|decrease[sd]?|rise|rose|fall|fell|decline[sd]?|up or down|(?:go(?:es)?|went|gone) (?:up|down)|how much (?:more|less))\b/gi, () => ((found = 'yoy'), false));
   return found;
 }
 
@@ -378,7 +382,8 @@ function extract(text: string, index: CompanyIndex): Extracted {
   const longNames = extractLongNames(m, index);
   const metrics = extractMetrics(m);
   const companies = extractCompanies(m.text, index, longNames);
-  return { companies, metrics, period, relative, comparison: comparison ?? pair?.comparison ?? null, form, adding };
+  // Two periods named are more precise than a growth word ("change from Q2 to Q3 2024").
+  return { companies, metrics, period, relative, comparison: pair?.comparison ?? comparison, form, adding };
 }
 
 /** Moves a period by whole quarters and years, in fiscal terms when it is a fiscal label. */

@@ -50,6 +50,7 @@ const TABLE: [string, RouteKind][] = [
   ['How much cash does Microsoft have?', 'filings'],
   ['What did Apple earn last year?', 'filings'],
   ['how profitable is microsoft', 'filings'],
+  ["how did apple's revenue change from Q2 to Q3 2024", 'filings'],
   ['Is Apple going to report higher revenue this quarter?', 'filings'],
   ['capex for googl in 2023', 'filings'],
   ['Show me Apple’s latest 10-Q', 'filings'],

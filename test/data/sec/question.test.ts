@@ -136,6 +136,9 @@ describe('periods', () => {
     expect(parse('Apple revenue Q3 2023 compared with Q3 2024')).toMatchObject({ period: { kind: 'fiscalQuarter', fy: 2024, q: 3 }, comparison: 'yoy' });
     expect(parse('msft net income Q1 2024 and Q4 2023')).toMatchObject({ period: { kind: 'fiscalQuarter', fy: 2024, q: 1 }, comparison: 'qoq' });
     expect(parse('Apple revenue FY2023 vs FY2024')).toMatchObject({ period: { kind: 'fiscalYear', fy: 2024 }, comparison: 'yoy' });
+    expect(parse("how did apple's revenue change from Q2 to Q3 2024")).toMatchObject({ period: { kind: 'fiscalQuarter', fy: 2024, q: 3 }, comparison: 'qoq' });
+    expect(parse("Compare Apple's Q3 2024 revenue with the same quarter last year")).toMatchObject({ period: { kind: 'fiscalQuarter', fy: 2024, q: 3 }, comparison: 'yoy' });
+    expect(parse("Did Microsoft's net income go up in Q3 2024?")).toMatchObject({ period: { kind: 'fiscalQuarter', fy: 2024, q: 3 }, comparison: 'yoy' });
     // Further apart: the first period, no comparison invented.
     expect(parse('Apple revenue Q3 2024 vs Q1 2022')).toMatchObject({ period: { kind: 'fiscalQuarter', fy: 2024, q: 3 }, comparison: null });
   });
