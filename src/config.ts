@@ -14,7 +14,9 @@ type Kind =
   | { type: 'int'; min: number; max: number }
   | { type: 'enum'; values: readonly string[] }
   | { type: 'bool' }
-  | { type: 'path' };
+  | { type: 'path' }
+  /** Comma-separated web origins ("https://app.example.com"), or "*". */
+  | { type: 'origins' };
 
 export interface SettingSpec {
   env: string;
@@ -39,6 +41,12 @@ export const SETTINGS: readonly SettingSpec[] = [
     path: 'server.trustProxy',
     kind: { type: 'bool' },
     doc: 'Behind a reverse proxy: take the client address and scheme from X-Forwarded-For and X-Forwarded-Proto (log-in throttling, Secure cookies). Leave off when clients connect directly.',
+  },
+  {
+    env: 'SVC_CORS_ORIGINS',
+    path: 'server.corsOrigins',
+    kind: { type: 'origins' },
+    doc: 'Web origins whose pages may call the API-key routes under /v1 from the browser (CORS), comma-separated, or * for any; empty: none. The admin API, the playground and the web pages are never opened to other origins.',
   },
   { env: 'SVC_BODY_LIMIT_BYTES', path: 'server.bodyLimitBytes', kind: { type: 'int', min: 1024, max: 64 * 1024 * 1024 }, doc: 'Largest accepted request body; larger bodies get 413.' },
   { env: 'SVC_SHUTDOWN_GRACE_MS', path: 'server.shutdownGraceMs', kind: { type: 'int', min: 0, max: 3_600_000 }, doc: 'On SIGTERM, how long in-flight streams may run before they are ended.' },
@@ -115,6 +123,8 @@ export interface Config {
     port: number;
     publicUrl: string;
     trustProxy: boolean;
+    /** Allowed browser origins for /v1 (CORS); ['*'] for any, [] for none. */
+    corsOrigins: string[];
     bodyLimitBytes: number;
     shutdownGraceMs: number;
     keepAliveIntervalMs: number;
@@ -211,6 +221,21 @@ function parseValue(spec: SettingSpec, raw: unknown, source: string): unknown {
     case 'enum':
       if (typeof raw !== 'string' || !k.values.includes(raw)) fail(`must be one of ${k.values.join(', ')}`);
       return raw;
+    case 'origins': {
+      const list = Array.isArray(raw) ? raw : typeof raw === 'string' ? raw.split(',') : fail('must be a list of origins');
+      const origins = (list as unknown[]).map((o) => (typeof o === 'string' ? o.trim() : fail('must be a list of origins'))).filter(Boolean);
+      if (origins.includes('*')) return origins.length === 1 ? ['*'] : fail('* stands alone: it allows every origin');
+      return origins.map((o) => {
+        let u: URL;
+        try {
+          u = new URL(o);
+        } catch {
+          return fail(`'${o}' is not an origin such as https://app.example.com`);
+        }
+        if (!HTTP.includes(u.protocol) || u.origin !== o.replace(/\/$/, '')) fail(`'${o}' is not an origin such as https://app.example.com (scheme, host and port only)`);
+        return u.origin;
+      });
+    }
   }
 }
 

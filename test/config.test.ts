@@ -27,9 +27,18 @@ describe('configuration', () => {
     ['SVC_DATABASE_URL', 'mysql://x', /SVC_DATABASE_URL.*postgres/],
     ['SVC_LOG_LEVEL', 'loud', /SVC_LOG_LEVEL.*one of/],
     ['SVC_KEEPALIVE_MS', '60000', /SVC_KEEPALIVE_MS.*between/],
+    ['SVC_CORS_ORIGINS', 'https://app.example.com/path', /SVC_CORS_ORIGINS.*scheme, host and port only/],
+    ['SVC_CORS_ORIGINS', 'app.example.com', /SVC_CORS_ORIGINS.*not an origin/],
+    ['SVC_CORS_ORIGINS', '*, https://app.example.com', /SVC_CORS_ORIGINS.*stands alone/],
   ])('rejects %s=%s naming the setting', (env, value, message) => {
     expect(() => loadConfig({ [env]: value })).toThrow(ConfigError);
     expect(() => loadConfig({ [env]: value })).toThrow(message);
+  });
+
+  it('reads CORS origins as a list: none by default, * alone, or origins', () => {
+    expect(loadConfig({}).server.corsOrigins).toEqual([]);
+    expect(loadConfig({ SVC_CORS_ORIGINS: '*' }).server.corsOrigins).toEqual(['*']);
+    expect(loadConfig({ SVC_CORS_ORIGINS: ' https://app.example.com/ , http://localhost:3000' }).server.corsOrigins).toEqual(['https://app.example.com', 'http://localhost:3000']);
   });
 
   it('never echoes a secret setting in its error', () => {

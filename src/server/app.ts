@@ -2,6 +2,7 @@ import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, t
 import { SvcError } from '../errors.js';
 import { newId } from '../ids.js';
 import { requireApiKey } from './auth.js';
+import { CorsPolicy } from './cors.js';
 import { registerIdempotencyHooks } from './idempotency.js';
 import { rateLimit } from './rate-limit.js';
 import type { ServerDeps } from './deps.js';
@@ -30,6 +31,7 @@ export function buildServer(deps: ServerDeps): ServerHandle {
   // redaction every other line goes through, which costs about twice the rest of writing it.
   const accessLog = deps.log.child({}, { redact: [] });
   const onError = errorHandler(limit);
+  const cors = deps.config.server.corsOrigins.length ? new CorsPolicy(deps.config.server.corsOrigins) : null;
   const app = Fastify({
     loggerInstance: deps.log as FastifyBaseLogger,
     // One access line per request is written by the onRequest hook below instead.
@@ -56,6 +58,7 @@ export function buildServer(deps: ServerDeps): ServerHandle {
   app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
     if (deps.log.isLevelEnabled('info')) logWhenClosed(accessLog, request, reply);
+    if (cors && request.headers.origin) cors.decorate(request, reply);
     if (closing) return void sendError(reply, refuseClosing());
     done();
   });
@@ -65,6 +68,7 @@ export function buildServer(deps: ServerDeps): ServerHandle {
   app.setErrorHandler(onError);
   app.setNotFoundHandler(notFoundHandler);
 
+  cors?.register(app);
   app.register(async (scope) => healthRoutes(scope, deps));
   // Signed links: the signature is the permission, so no API key (nor its rate limit) applies.
   app.register(async (scope) => documentRoutes(scope, deps));

@@ -1,0 +1,76 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { SvcError } from '../errors.js';
+import { sendError } from './errors.js';
+
+// Browser pages on the allowed origins may call the API-key routes under /v1 (what OpenAI's API
+// allows, for SDKs run in the browser). Never the admin API (its key must not be in a page), the
+// signed document links (opened, not fetched), or anything signed in by cookie: no credentials
+// are allowed, so a browser sends no cookies on these requests.
+
+/** Response headers a page may read: the request id, rate limits, billing and report headers. */
+const EXPOSED = [
+  'x-request-id',
+  'x-ratelimit-limit-requests',
+  'x-ratelimit-remaining-requests',
+  'x-ratelimit-reset-requests',
+  'retry-after',
+  'x-credits-charged',
+  'x-credits-remaining',
+  'x-report-cache',
+  'x-report-generated-at',
+  'idempotent-replayed',
+].join(', ');
+
+/** Request headers allowed when a preflight does not list its own (it always does in browsers). */
+const DEFAULT_REQUEST_HEADERS = 'authorization, content-type, idempotency-key';
+const HEADER_LIST = /^\s*[A-Za-z0-9!#$%&'*+.^_`|~-]+(\s*,\s*[A-Za-z0-9!#$%&'*+.^_`|~-]+)*\s*$/;
+
+/** Whether a path is one of the API-key routes that CORS opens. */
+const isApiPath = (url: string) => url.startsWith('/v1/') && !url.startsWith('/v1/admin') && !url.startsWith('/v1/documents');
+
+export class CorsPolicy {
+  readonly #any: boolean;
+  readonly #origins: Set<string>;
+
+  constructor(origins: readonly string[]) {
+    this.#any = origins.includes('*');
+    this.#origins = new Set(origins);
+  }
+
+  #allows(origin: string): boolean {
+    return this.#any || this.#origins.has(origin);
+  }
+
+  /** onRequest: the CORS headers of a cross-origin API request, set before anything can refuse it (errors stay readable). */
+  decorate(request: FastifyRequest, reply: FastifyReply): void {
+    const origin = request.headers.origin;
+    if (!origin || !isApiPath(request.url) || !this.#allows(origin)) return;
+    reply.header('access-control-allow-origin', this.#any ? '*' : origin);
+    reply.header('access-control-expose-headers', EXPOSED);
+    if (!this.#any) reply.header('vary', 'Origin');
+  }
+
+  /** `OPTIONS /v1/*`: the preflight a browser sends before a request with an Authorization header. */
+  register(app: FastifyInstance): void {
+    app.options('/v1/*', (request, reply) => {
+      const origin = request.headers.origin;
+      if (!origin || !isApiPath(request.url) || !this.#allows(origin)) {
+        return sendError(
+          reply,
+          new SvcError('permission', {
+            code: 'cors_origin_not_allowed',
+            message: origin ? `Pages on ${origin} may not call this API from the browser; the operator lists allowed origins in SVC_CORS_ORIGINS.` : 'A CORS preflight needs an Origin header.',
+          }),
+        );
+      }
+      const asked = request.headers['access-control-request-headers'];
+      return reply
+        .code(204)
+        .header('access-control-allow-methods', 'GET, POST, DELETE, OPTIONS')
+        .header('access-control-allow-headers', typeof asked === 'string' && HEADER_LIST.test(asked) ? asked.trim() : DEFAULT_REQUEST_HEADERS)
+        .header('access-control-max-age', '600')
+        .header('vary', 'Origin, Access-Control-Request-Headers')
+        .send();
+    });
+  }
+}
