@@ -8,7 +8,7 @@ import { parseConversation } from '../../data/sec/question.js';
 import type { CompanyRef } from '../../data/sec/types.js';
 import { answerSecQuestion } from '../sec/agent.js';
 import { capitalise } from '../sec/format.js';
-import { MARGIN_LABEL } from '../sec/plan.js';
+import { shareLabel } from '../sec/plan.js';
 import { SourceList } from '../citations.js';
 import type { Agent, AgentEvent, AgentRequest } from '../types.js';
 
@@ -76,8 +76,8 @@ async function table(lib: SecLibrary, ref: CompanyRef, metrics: MetricId[], span
   progress(`Citing ${shown.length} ${span.kind === 'quarter' ? 'quarters' : 'years'} of ${company.name} filings`);
   const calendarYear = financials.calendar.isCalendarYear;
   const values = new Map(reported.map((m) => [m, shown.map((p) => financials.value(m, p))] as const));
-  // Asked for a margin: revenue of each period too, its denominator (cited with the column).
-  const revenue = margin && reported.some((m) => MARGIN_LABEL[m]) ? shown.map((p) => financials.value('revenue', p)) : null;
+  // Asked for a margin or a share of revenue: revenue of each period too, the denominator (cited with the column).
+  const revenue = margin && reported.some((m) => shareLabel(metricById(m))) ? shown.map((p) => financials.value('revenue', p)) : null;
 
   // Each column is cited: the filing pages its figures were read from.
   const columnCites = await Promise.all(
@@ -104,10 +104,10 @@ async function table(lib: SecLibrary, ref: CompanyRef, metrics: MetricId[], span
     const { scale, label } = rowUnit(metric, unit);
     lines.push(`| **${capitalise(metric.label)}** (${label}) | ${series.map((v) => cell(v, metric, scale)).join(' | ')} |`);
     if (series.some((v) => v?.derivation)) derived = true;
-    const marginLabel = MARGIN_LABEL[m];
-    if (revenue && marginLabel) {
+    const share = shareLabel(metric);
+    if (revenue && share) {
       const shares = series.map((v, i) => (v && revenue[i] && revenue[i].value > 0 ? `${((100 * v.value) / revenue[i].value).toFixed(1)}%` : '—'));
-      lines.push(`| ↳ ${marginLabel} (% of revenue) | ${shares.join(' | ')} |`);
+      lines.push(`| ↳ ${share.margin ? `${share.label} (% of revenue)` : '% of revenue'} | ${shares.join(' | ')} |`);
     }
     const growth = (back: number) =>
       shown.map((p, i) => {

@@ -27,12 +27,21 @@ export interface Figure {
   fin: CompanyFinancials;
   metric: MetricDef;
   result: FigureResult;
-  /** When a margin was asked for: revenue of the same period (null when none was reported), the margin's denominator. */
+  /** When a margin or share of revenue was asked for: revenue of the same period (null when none was reported), the denominator. */
   revenue?: MetricValue | null;
 }
 
-/** The figures a margin is quoted for, as a share of revenue. */
-export const MARGIN_LABEL: Partial<Record<MetricId, string>> = { grossProfit: 'gross margin', operatingIncome: 'operating margin', netIncome: 'net margin' };
+const MARGINS: Partial<Record<MetricId, string>> = { grossProfit: 'gross margin', operatingIncome: 'operating margin', netIncome: 'net margin' };
+
+/**
+ * What a figure as a share of revenue is called: the margins by their names, other amounts over a
+ * period (R&D, capex, …) by their own; null for revenue itself, balances, per-share figures and counts.
+ */
+export function shareLabel(metric: MetricDef): { label: string; margin: boolean } | null {
+  const margin = MARGINS[metric.id];
+  if (margin) return { label: margin, margin: true };
+  return metric.unit === 'money' && metric.type === 'duration' && metric.id !== 'revenue' ? { label: metric.label, margin: false } : null;
+}
 
 /** The same metric for another company's quarter nearest in time, when fiscal calendars differ. */
 export interface CrossCalendar {
@@ -135,7 +144,7 @@ export async function planAnswer(lib: SecLibrary, question: SecQuestion | null, 
     for (const metricId of metrics) {
       const fin = profile.financials;
       const figure: Figure = { company: profile.company, fin, metric: metricById(metricId), result: figureFor(fin, metricId, question.period, question.comparison) };
-      if (question.margin && MARGIN_LABEL[metricId] && figure.result.kind === 'value') figure.revenue = fin.value('revenue', figure.result.period);
+      if (question.margin && shareLabel(figure.metric) && figure.result.kind === 'value') figure.revenue = fin.value('revenue', figure.result.period);
       plan.figures.push(figure);
     }
   }

@@ -6,7 +6,7 @@ import { METRICS } from '../../data/sec/metrics.js';
 import type { CompanyRef } from '../../data/sec/types.js';
 import { possessive, shortName } from '../../data/sec/names.js';
 import { capitalise, formatAmount, formatChange, periodName, periodWithEnd, roughly } from './format.js';
-import { MARGIN_LABEL, MAX_COMPANIES, coverage, type Figure, type Plan } from './plan.js';
+import { MAX_COMPANIES, coverage, shareLabel, type Figure, type Plan } from './plan.js';
 
 export const factKey = (f: ReportedFact) => `${f.accn}|${f.taxonomy}:${f.concept}|${f.start ?? ''}|${f.end}|${f.unit}`;
 
@@ -39,7 +39,7 @@ function helpText(unrecognised: boolean): string {
     unrecognised ? 'I could not tell which company you are asking about.' : 'Which company do you mean?',
     'Name it by ticker (AAPL) or by name (Apple), and I will answer from its SEC filings, citing the filing page.',
     '',
-    `I can answer: ${HELP_METRICS}, and gross, operating and net margins as a share of revenue; for a fiscal quarter ("Q3 2024"), the quarter ended on a date, a fiscal year, or the latest period; with year-over-year or quarter-over-quarter change; for several companies side by side.`,
+    `I can answer: ${HELP_METRICS}, gross, operating and net margins, and any of these amounts as a share of revenue; for a fiscal quarter ("Q3 2024"), the quarter ended on a date, a fiscal year, or the latest period; with year-over-year or quarter-over-quarter change; for several companies side by side.`,
     '',
     `For example: ${EXAMPLES.join('; ')}.`,
   ].join('\n');
@@ -142,19 +142,20 @@ export class AnswerWriter {
     return `${label}${qoqOfYear}: ${periodWithEnd(c.period, figure.fin.calendar)} was ${this.#amount(figure, c.value)}${source} ${this.#refs(c.value)}; change ${change}.${c.value.derivation ? ` That figure is derived: ${this.#derivation(figure, c.value).replace(/^Derived as /, '')}` : ''}`;
   }
 
-  /** "Gross margin: 45.9% of revenue ($85,777 million [2])", when a margin was asked for. */
+  /** "Gross margin: 45.9% of revenue (… revenue $85,777 million [2])", when a margin or share of revenue was asked for. */
   #margin(figure: Figure): string | null {
-    const label = MARGIN_LABEL[figure.metric.id];
-    if (figure.revenue === undefined || !label || figure.result.kind !== 'value') return null;
+    const share = shareLabel(figure.metric);
+    if (figure.revenue === undefined || !share || figure.result.kind !== 'value') return null;
+    const label = share.label;
     const revenue = figure.revenue;
     const period = periodName(figure.result.period, figure.fin.calendar);
-    if (!revenue || revenue.value <= 0) return `${capitalise(label)}: no revenue is reported for ${period}, so no margin can be given.`;
-    const share = ((100 * figure.result.value.value) / revenue.value).toFixed(1);
+    if (!revenue || revenue.value <= 0) return `${capitalise(label)}: no revenue is reported for ${period}, so no ${share.margin ? 'margin' : 'share of revenue'} can be given.`;
+    const percent = ((100 * figure.result.value.value) / revenue.value).toFixed(1);
     const base = { metric: METRICS.find((m) => m.id === 'revenue')! };
     const source = revenue.derivation
       ? `derived as ${revenue.terms.map((t, i) => `${i === 0 ? '' : t.sign < 0 ? ' minus ' : ' plus '}${this.#term(base, t)}`).join('')}`
       : `${this.#filedAs(revenue.terms[0]!.fact)} ${this.#refs(revenue)}`;
-    return `${capitalise(label)}: **${share}%** of revenue (${period} revenue ${this.#amount(base, revenue)}, ${source}).`;
+    return `${capitalise(label)}: **${percent}%** of revenue (${period} revenue ${this.#amount(base, revenue)}, ${source}).`;
   }
 
   #fiscalNote(figure: Figure, period: FiscalPeriod | null): string | null {

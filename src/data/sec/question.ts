@@ -40,11 +40,12 @@ export interface SecQuestion {
   stated: { companies: boolean; metrics: boolean; period: boolean; comparison: boolean };
   /** The previous question's companies, when this turn replaced them (a follow-up about another company). */
   switchedFrom: CompanyMention[] | null;
-  /** A margin was asked for ("gross margin", "operating margin", "net margin"): the figure as a share of revenue too. */
+  /** A margin or a share of revenue was asked for ("gross margin", "R&D as a share of revenue"): the figure as a share of revenue too. */
   margin: boolean;
 }
 
-const MARGIN = /\b(?:margins?|profitab(?:le|ility))\b/i;
+const OF_REVENUE = /\bof (?:total |net )?(?:revenues?|sales)\b/i;
+const MARGIN = /\b(?:margins?|profitab(?:le|ility)|(?:share|percent(?:age)?|proportion|fraction) of (?:total |net )?(?:revenues?|sales)|as a (?:share|percent(?:age)?))\b|%\s*of\s+(?:total |net )?(?:revenues?|sales)\b/i;
 
 /** Statement words standing for several figures. */
 const METRIC_GROUPS: { pattern: RegExp; metrics: MetricId[] }[] = [
@@ -425,16 +426,19 @@ export function parseSecQuestion(text: string, index: CompanyIndex, previous?: S
   if (!stated.companies && previous) merged = previous.companies;
   else if (stated.companies && followUp && x.adding) merged = unionCompanies(previous.companies, companies);
   else if (stated.companies && followUp && previous.companies.length) switchedFrom = sameCompanies(previous.companies, companies) ? null : previous.companies;
+  const margin = MARGIN.test(text) || Boolean(followUp && !stated.metrics && previous.margin);
+  // "R&D as a share of revenue": revenue is the denominator there, not a figure asked for.
+  const asked = margin && x.metrics.length > 1 && OF_REVENUE.test(text) ? x.metrics.filter((id) => id !== 'revenue') : x.metrics;
   return {
     text,
     companies: merged,
-    metrics: stated.metrics ? x.metrics : followUp ? previous.metrics : [],
+    metrics: stated.metrics ? asked : followUp ? previous.metrics : [],
     period,
     comparison: x.comparison ?? (followUp ? previous.comparison : null),
     form: x.form ?? (followUp ? previous.form : null),
     stated,
     switchedFrom,
-    margin: MARGIN.test(text) || Boolean(followUp && !stated.metrics && previous.margin),
+    margin,
   };
 }
 

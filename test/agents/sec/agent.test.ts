@@ -168,6 +168,10 @@ describe('svc-sec-agent answers from XBRL facts and cites the filing page', () =
     expect(side.text).toMatch(/- Apple Inc\. \(AAPL\) net margin: \*\*25\.0%\*\* of revenue \(fiscal Q3 2024 revenue \$85,777 million, Form 10-Q filed 2024-08-02 \[1\]\)\./);
     expect(side.text).toMatch(/- Microsoft Corp\. \(MSFT\) net margin: \*\*\d+\.\d%\*\* of revenue \(fiscal Q3 2024 revenue \$61,858 million/);
     expectConsistentCitations(side);
+    // Any amount over a period as a share of revenue: 31,370 / 391,035.
+    const rd = await ask("What was Apple's R&D spending as a share of revenue in FY2024?");
+    expect(rd.text).toContain('R&D expense for fiscal year 2024 (year ended 2024-09-28) was **$31,370 million**');
+    expect(rd.text).toContain('- R&D expense: **8.0%** of revenue (fiscal year 2024 revenue $391,035 million, Form 10-K filed 2024-11-01 [1]).');
     // Without the word, no margin line.
     expect((await ask('Apple gross profit Q3 2024')).text).not.toContain('margin:');
   });

@@ -181,6 +181,10 @@ describe('follow-ups carry the conversation', () => {
     expect(conv(FIRST).margin).toBe(false);
     expect(conv('Apple gross margin Q3 2024', 'and the quarter before?')).toMatchObject({ metrics: ['grossProfit'], margin: true });
     expect(conv('Apple gross margin Q3 2024', 'and revenue?')).toMatchObject({ metrics: ['revenue'], margin: false });
+    // A share of revenue: the figure, with revenue as its denominator only.
+    expect(conv("What was Apple's R&D spending as a share of revenue in FY2024?")).toMatchObject({ metrics: ['researchAndDevelopment'], margin: true });
+    expect(conv('msft capex as a percentage of sales 2024')).toMatchObject({ metrics: ['capitalExpenditure'], margin: true });
+    expect(conv('Apple revenue and R&D FY2024').margin).toBe(false);
   });
 
   it('a quarter named without its year takes the year the conversation is about', () => {
