@@ -51,7 +51,10 @@ function parse(input: string): EventAddress {
   // An event ticker is the series and one more part (KXCPIYOY-26DEC); a market ticker adds
   // another (KXCPIYOY-26DEC-T2.8).
   if (ticker.split('-').length > 2) {
-    throw bad(`'${ticker.toUpperCase()}' is a market ticker (an outcome inside an event), not an event; open the event's page instead.`);
+    const event = ticker.split('-').slice(0, 2).join('-').toLowerCase();
+    throw bad(
+      `'${ticker.toUpperCase()}' is a market ticker (an outcome inside an event), not an event; its event is likely ${event.toUpperCase()}, at https://kalshi.com/markets/${series.toLowerCase()}/${slug.toLowerCase()}/${event}.`,
+    );
   }
   return { eventTicker: ticker.toUpperCase(), seriesSegment: series.toLowerCase(), slug: slug.toLowerCase() };
 }

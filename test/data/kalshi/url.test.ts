@@ -26,7 +26,7 @@ describe('parseEventUrl', () => {
     ['ftp://kalshi.com/markets/a/b/kxfed-26dec', /ftp/],
     ['https://user:pw@kalshi.com/markets/a/b/kxfed-26dec', /credentials or a port/],
     ['https://kalshi.com:8443/markets/a/b/kxfed-26dec', /credentials or a port/],
-    ['https://kalshi.com/markets/kxcpiyoy/cpi/kxcpiyoy-26dec-t3.0', /market ticker/],
+    ['https://kalshi.com/markets/kxcpiyoy/cpi/kxcpiyoy-26dec-t3.0', /market ticker .*its event is likely KXCPIYOY-26DEC, at https:\/\/kalshi\.com\/markets\/kxcpiyoy\/cpi\/kxcpiyoy-26dec\./],
     ['https://kalshi.com/markets/kxfeddecision', /not an event page/],
     ['https://kalshi.com/markets/kxfeddecision/fed-decision', /not an event page/],
     ['https://kalshi.com/events/kxfeddecision/fed/kxfeddecision-26dec', /not an event page/],
