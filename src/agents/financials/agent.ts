@@ -20,10 +20,20 @@ const NUMBER_WORDS: Record<string, number> = { two: 2, three: 3, four: 4, five: 
 
 export interface Span {
   kind: 'quarter' | 'year';
+  /** The most periods shown: the latest ones (of the fiscal years asked for, when given). */
   count: number;
+  /** Fiscal years asked for ("2021 to 2024", "each quarter of fiscal 2024", "since 2022"); `to` absent: up to the latest. */
+  years?: { from: number; to?: number };
 }
 
-/** How many periods a question asks for: "last 8 quarters", "past five years", "since 2022", "annual". */
+const YEAR = '(?:fy\\s*|fiscal\\s+(?:year\\s+)?)?((?:19|20)\\d\\d)';
+const RANGE = new RegExp(`\\b(?:from\\s+)?${YEAR}\\s*(?:-|–|to|through|thru)\\s*${YEAR}\\b|\\bbetween\\s+${YEAR}\\s+and\\s+${YEAR}\\b`);
+const QUARTERLY = /\b(quarterly(?!\s+(?:reports?|filings?)\b)|quarter by quarter|each quarter|every quarter|by quarter|quarters)\b/;
+
+/**
+ * How many periods a question asks for: "last 8 quarters", "past five years", "annual", "trend";
+ * and which fiscal years, when it names them: "2021 to 2024", "since 2022", "quarterly revenue in 2024".
+ */
 export function spanOf(text: string): Span | null {
   const t = text.toLowerCase();
   const n = /\b(?:last|past|previous|trailing)\s+(\d{1,2}|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)\s+(fiscal\s+)?(quarters|years)\b/.exec(t);
@@ -32,15 +42,31 @@ export function spanOf(text: string): Span | null {
     return { kind: n[3] === 'years' ? 'year' : 'quarter', count: Math.min(MAX_PERIODS, Math.max(1, count)) };
   }
   const yearly = /\b(annual|annually|yearly|years|fiscal years|year by year|each year|every year)\b/.test(t);
-  const since = /\bsince\s+((?:19|20)\d\d)\b/.exec(t) ?? /\bfrom\s+((?:19|20)\d\d)\s+to\s+(?:19|20)\d\d\b/.exec(t);
-  if (since) {
-    const years = Math.max(1, new Date().getUTCFullYear() - Number(since[1]) + 1);
-    return yearly ? { kind: 'year', count: Math.min(MAX_PERIODS, years) } : { kind: 'quarter', count: Math.min(MAX_PERIODS, years * 4) };
+  const quarterly = QUARTERLY.test(t);
+  const kind = quarterly && !yearly ? 'quarter' : 'year';
+  const range = RANGE.exec(t);
+  if (range) {
+    const [a, b] = [Number(range[1] ?? range[3]), Number(range[2] ?? range[4])];
+    return { kind, count: MAX_PERIODS, years: { from: Math.min(a, b), to: Math.max(a, b) } };
   }
+  const since = /\bsince\s+(?:fy\s*|fiscal\s+(?:year\s+)?)?((?:19|20)\d\d)\b/.exec(t);
+  if (since) return { kind: yearly ? 'year' : 'quarter', count: MAX_PERIODS, years: { from: Number(since[1]) } };
   if (yearly) return { kind: 'year', count: 5 };
-  if (/\b(quarterly|quarter by quarter|each quarter|every quarter|quarters)\b/.test(t)) return { kind: 'quarter', count: 8 };
+  if (quarterly) {
+    // "quarterly revenue in 2024", "each quarter of fiscal 2024": that fiscal year's quarters.
+    const years = [...t.matchAll(/\b(?:19|20)\d\d\b/g)];
+    if (years.length === 1) {
+      const fy = Number(years[0]![0]);
+      return { kind: 'quarter', count: 4, years: { from: fy, to: fy } };
+    }
+    return { kind: 'quarter', count: 8 };
+  }
+  if (/\b(trend|trends|history|historical|over time|time series)\b/.test(t)) return { kind: 'quarter', count: 8 };
   return null;
 }
+
+/** "of fiscal 2024", "from fiscal 2021 to 2024", "since fiscal 2022". */
+const yearsText = (y: NonNullable<Span['years']>) => (y.to === undefined ? `since fiscal ${y.from}` : y.from === y.to ? `of fiscal ${y.from}` : `from fiscal ${y.from} to ${y.to}`);
 
 const pct = (x: number) => `${x >= 0 ? '+' : '−'}${Math.abs(x * 100).toFixed(1)}%`;
 
@@ -68,10 +94,13 @@ async function table(lib: SecLibrary, ref: CompanyRef, metrics: MetricId[], span
   const periods: FiscalPeriod[] = span.kind === 'quarter' ? financials.calendar.quarters : financials.calendar.years;
   const reported = metrics.filter((m) => financials.reports(m));
   const missing = metrics.filter((m) => !financials.reports(m));
-  const withData = periods.filter((p) => reported.some((m) => financials.value(m, p)));
+  const years = span.years;
+  const inYears = (p: FiscalPeriod) => !years || (p.fy >= years.from && (years.to === undefined || p.fy <= years.to));
+  const withData = periods.filter((p) => inYears(p) && reported.some((m) => financials.value(m, p)));
   const shown = withData.slice(-span.count);
   if (!shown.length || !reported.length) {
-    return [`**${company.name} (${company.ticker})** reports none of ${metrics.map((m) => metricById(m).label).join(', ')} ${span.kind === 'quarter' ? 'by quarter' : 'by fiscal year'} in its XBRL facts.`];
+    const when = years ? ` ${yearsText(years)}` : '';
+    return [`**${company.name} (${company.ticker})** reports none of ${metrics.map((m) => metricById(m).label).join(', ')} ${span.kind === 'quarter' ? 'by quarter' : 'by fiscal year'}${when} in its XBRL facts.`];
   }
   progress(`Citing ${shown.length} ${span.kind === 'quarter' ? 'quarters' : 'years'} of ${company.name} filings`);
   const calendarYear = financials.calendar.isCalendarYear;
@@ -124,7 +153,15 @@ async function table(lib: SecLibrary, ref: CompanyRef, metrics: MetricId[], span
   lines.push('');
   if (derived) lines.push('† Derived, not reported as such: a fourth quarter is the fiscal year minus the first nine months (10-K minus the third-quarter 10-Q); cash-flow quarters are year-to-date differences; totals a filer does not tag follow their formula. Per-share figures derived this way are approximate.', '');
   if (missing.length) lines.push(`${company.name} does not report ${missing.map((m) => metricById(m).label.toLowerCase()).join(' or ')} in its XBRL facts.`, '');
-  if (withData.length < span.count) lines.push(`Only ${withData.length} ${span.kind === 'quarter' ? 'quarters' : 'fiscal years'} have figures in the filings available; all are shown.`, '');
+  const unit = span.kind === 'quarter' ? 'quarters' : 'fiscal years';
+  if (!years) {
+    if (withData.length < span.count) lines.push(`Only ${withData.length} ${unit} have figures in the filings available; all are shown.`, '');
+  } else {
+    const range = yearsText(years);
+    const wanted = years.to === undefined ? null : (years.to - years.from + 1) * (span.kind === 'quarter' ? 4 : 1);
+    if (wanted !== null && withData.length < wanted) lines.push(`Only ${withData.length} of the ${wanted} ${unit} ${range} have figures in the filings available; all are shown.`, '');
+    if (withData.length > shown.length) lines.push(`The latest ${shown.length} ${unit} ${range} are shown (at most ${MAX_PERIODS} fit in a table).`, '');
+  }
   return lines;
 }
 

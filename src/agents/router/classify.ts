@@ -75,7 +75,7 @@ const ODDS_PHRASES = [/\bwhat (are|is) the (odds|chances?)\b/, /\bhow likely\b/,
 /** Topics the exchange lists, which make a bare question an odds question ("Fed decision in December"). */
 const EVENT_TOPICS = ['fed', 'fomc', 'bitcoin', 'btc', 'ethereum', 'eth', 'cpi', 'inflation', 'payrolls', 'unemployment', 'election', 'shutdown', 'approval', 'temperature', 'weather', 'hurricane', 'launch', 'launches', 'spacex', 'superbowl', 'nba', 'nfl', 'mlb', 'oscars', 'box', 'recession', 'gdp'];
 
-const MULTI_PERIOD = [/\b(last|past|previous) (\d+|two|three|four|five|six|seven|eight|nine|ten|twelve) (quarters|years|fiscal years)\b/, /\bquarter (by|over) quarter\b/, /\beach (quarter|year)\b/, /\bevery (quarter|year)\b/, /\bover the (last|past) (few|several|\d+)/, /\b(trend|history|table|time series)\b/, /\bsince (19|20)\d\d\b/, /\bfrom (19|20)\d\d to (19|20)\d\d\b/, /\bgrowth rates?\b/];
+const MULTI_PERIOD = [/\b(last|past|previous) (\d+|two|three|four|five|six|seven|eight|nine|ten|twelve) (quarters|years|fiscal years)\b/, /\bquarter (by|over) quarter\b/, /\beach (quarter|year)\b/, /\bevery (quarter|year)\b/, /\bover the (last|past) (few|several|\d+)/, /\b(trend|history|table|time series)\b/, /\bsince (19|20)\d\d\b/, /\b(19|20)\d\d ?(-|–|to|through|thru) ?(fy ?|fiscal )?(19|20)\d\d\b/, /\bbetween (fy ?|fiscal )?(19|20)\d\d and (fy ?|fiscal )?(19|20)\d\d\b/, /\bquarterly\b(?! (reports?|filings?)\b)/, /\bby quarter\b/, /\bgrowth rates?\b/];
 
 const FOLLOW_UP = /^(and|also|plus|then|ok(ay)?,? and|what about|how about|same for|and for|now for|compare (it|that|with)|vs\.?|versus|the (quarter|year) (before|after)|previous (quarter|year)|prior (quarter|year)|last year'?s?|a year (ago|earlier)|and (the|in)|what was it)\b/;
 

@@ -69,6 +69,9 @@ const TABLE: [string, RouteKind][] = [
   ['apple eps trend last four quarters', 'financials'],
   ['revenue growth rates for microsoft, quarter by quarter', 'financials'],
   ['Amazon operating income history from 2020 to 2024', 'financials'],
+  ['Apple quarterly revenue in 2024', 'financials'],
+  ['Apple annual revenue 2021 to 2024', 'financials'],
+  ['msft net income between 2022 and 2024', 'financials'],
   // Help
   ['hi', 'help'],
   ['help', 'help'],
