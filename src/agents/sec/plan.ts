@@ -29,6 +29,8 @@ export interface Figure {
   result: FigureResult;
   /** When a margin or share of revenue was asked for: revenue of the same period (null when none was reported), the denominator. */
   revenue?: MetricValue | null;
+  /** When trailing twelve months were asked for: the four quarters to the figure's quarter, oldest first (null where one has no figure). */
+  ttm?: { quarter: FiscalPeriod; value: MetricValue | null }[];
 }
 
 const MARGINS: Partial<Record<MetricId, string>> = { grossProfit: 'gross margin', operatingIncome: 'operating margin', netIncome: 'net margin' };
@@ -145,6 +147,11 @@ export async function planAnswer(lib: SecLibrary, question: SecQuestion | null, 
       const fin = profile.financials;
       const figure: Figure = { company: profile.company, fin, metric: metricById(metricId), result: figureFor(fin, metricId, question.period, question.comparison) };
       if (question.margin && shareLabel(figure.metric) && figure.result.kind === 'value') figure.revenue = fin.value('revenue', figure.result.period);
+      const last = figure.result.kind === 'value' ? figure.result.period : null;
+      if (question.ttm && figure.metric.type === 'duration' && figure.metric.unit === 'money' && last?.kind === 'quarter') {
+        const quarters = [-3, -2, -1, 0].map((n) => fin.calendar.shiftQuarter(last, n));
+        figure.ttm = quarters.flatMap((quarter) => (quarter ? [{ quarter, value: fin.value(metricId, quarter) }] : []));
+      }
       plan.figures.push(figure);
     }
   }

@@ -21,6 +21,7 @@ export function factsToCite(plan: Plan): { company: CompanyRef; fact: ReportedFa
     add(f.company, f.result.value);
     add(f.company, f.result.compared?.value ?? null);
     add(f.company, f.revenue ?? null);
+    for (const q of f.ttm ?? []) add(f.company, q.value);
   }
   for (const c of plan.cross) add(c.company, c.value);
   return [...out.values()];
@@ -158,6 +159,21 @@ export class AnswerWriter {
     return `${capitalise(label)}: **${percent}%** of revenue (${period} revenue ${this.#amount(base, revenue)}, ${source}).`;
   }
 
+  /** "Trailing twelve months to 2025-03-29: $391,035 million, the sum of …", when asked for. */
+  #ttm(figure: Figure): string | null {
+    const quarters = figure.ttm;
+    if (!quarters || figure.result.kind !== 'value') return null;
+    const cal = figure.fin.calendar;
+    const end = figure.result.period.end;
+    const missing = quarters.length < 4 ? ['the quarters before'] : quarters.filter((q) => !q.value).map((q) => periodName(q.quarter, cal));
+    if (missing.length) return `Trailing twelve months to ${end}: not available, because ${missing.join(', ')} ${missing.length > 1 ? 'have' : 'has'} no ${figure.metric.label} in the filings.`;
+    const values = quarters.map((q) => q.value!);
+    const total = values.reduce((sum, v) => sum + v.value, 0);
+    const sum = { ...values.at(-1)!, value: total };
+    const parts = quarters.map((q) => `${periodName(q.quarter, cal)} ${this.#amount(figure, q.value!)}${q.value!.derivation ? ' (derived)' : ''} ${this.#refs(q.value!)}`);
+    return `Trailing twelve months (${periodName(quarters[0]!.quarter, cal)} to ${periodName(quarters.at(-1)!.quarter, cal)}, ended ${end}): **${this.#amount(figure, sum)}**, the sum of ${parts.join(', ')}.`;
+  }
+
   #fiscalNote(figure: Figure, period: FiscalPeriod | null): string | null {
     const cal = figure.fin.calendar;
     if (cal.isCalendarYear) return null;
@@ -201,6 +217,8 @@ export class AnswerWriter {
     lines.push(`- ${v.derivation ? this.#derivation(figure, v) : this.#source(v)}`);
     const margin = this.#margin(figure);
     if (margin) lines.push(`- ${margin}`);
+    const ttm = this.#ttm(figure);
+    if (ttm) lines.push(`- ${ttm}`);
     const cmp = this.#comparison(figure, r);
     if (cmp) lines.push(`- ${cmp}`);
     const fiscal = this.#fiscalNote(figure, r.period);
@@ -223,6 +241,8 @@ export class AnswerWriter {
         if (r.note) notes.push(`${who(f.company)}: ${r.note}.`);
         const margin = this.#margin(f);
         if (margin) notes.push(`${who(f.company)} ${margin.charAt(0).toLowerCase()}${margin.slice(1)}`);
+        const ttm = this.#ttm(f);
+        if (ttm) notes.push(`${who(f.company)} ${f.metric.label}, ${ttm.charAt(0).toLowerCase()}${ttm.slice(1)}`);
         if (comparison) {
           const c = r.compared;
           if (c?.period && c.value) {

@@ -42,7 +42,11 @@ export interface SecQuestion {
   switchedFrom: CompanyMention[] | null;
   /** A margin or a share of revenue was asked for ("gross margin", "R&D as a share of revenue"): the figure as a share of revenue too. */
   margin: boolean;
+  /** Trailing twelve months were asked for ("TTM", "last twelve months"): the four quarters to the period, summed. */
+  ttm: boolean;
 }
+
+const TTM = /\b(?:ttm|ltm|(?:trailing|last|past)\s+(?:twelve|12)[- ]months?|trailing\s+(?:year|4\s+quarters|four\s+quarters))\b/gi;
 
 const OF_REVENUE = /\bof (?:total |net )?(?:revenues?|sales)\b/i;
 const MARGIN = /\b(?:margins?|profitab(?:le|ility)|(?:share|percent(?:age)?|proportion|fraction) of (?:total |net )?(?:revenues?|sales)|as a (?:share|percent(?:age)?))\b|%\s*of\s+(?:total |net )?(?:revenues?|sales)\b/i;
@@ -125,6 +129,7 @@ interface Extracted {
   comparison: Comparison | null;
   form: '10-K' | '10-Q' | null;
   adding: boolean;
+  ttm: boolean;
 }
 
 /**
@@ -375,6 +380,9 @@ function dedupe(entries: CompanyEntry[]): CompanyEntry[] {
 function extract(text: string, index: CompanyIndex): Extracted {
   const m = new Masked(text.replace(/[’‘]/g, "'").replace(/[“”]/g, '"'));
   const adding = /\b(?:also|too|as well|add|include|compare[ds]?|comparison|vs\.?|versus|against|side[- ]by[- ]side|alongside)\b/i.test(text);
+  // Taken out before companies are read: "TTM" is also a ticker.
+  let ttm = false;
+  m.take(TTM, () => ((ttm = true), true));
   const comparison = extractComparison(m);
   const form = extractForm(m);
   const { period: first, relative, second } = extractPeriod(m, form);
@@ -384,7 +392,7 @@ function extract(text: string, index: CompanyIndex): Extracted {
   const metrics = extractMetrics(m);
   const companies = extractCompanies(m.text, index, longNames);
   // Two periods named are more precise than a growth word ("change from Q2 to Q3 2024").
-  return { companies, metrics, period, relative, comparison: pair?.comparison ?? comparison, form, adding };
+  return { companies, metrics, period, relative, comparison: pair?.comparison ?? comparison, form, adding, ttm };
 }
 
 /** Moves a period by whole quarters and years, in fiscal terms when it is a fiscal label. */
@@ -439,6 +447,7 @@ export function parseSecQuestion(text: string, index: CompanyIndex, previous?: S
     stated,
     switchedFrom,
     margin,
+    ttm: x.ttm || Boolean(followUp && !stated.period && previous.ttm),
   };
 }
 

@@ -176,6 +176,17 @@ describe('svc-sec-agent answers from XBRL facts and cites the filing page', () =
     expect((await ask('Apple gross profit Q3 2024')).text).not.toContain('margin:');
   });
 
+  it('sums the four quarters for trailing twelve months, each cited, a derived Q4 marked', async () => {
+    const a = await ask('Apple revenue TTM Q3 2024');
+    // Q4 FY2023 (derived) + Q1–Q3 FY2024: asked for separately, the same figures.
+    const quarters = await Promise.all(['Q4 2023', 'Q1 2024', 'Q2 2024', 'Q3 2024'].map((q) => ask(`Apple revenue ${q}`)));
+    const millions = quarters.map((q) => Number(/was \*\*\$([\d,]+) million\*\*/.exec(q.text)![1]!.replace(/,/g, '')));
+    const total = millions.reduce((x, y) => x + y, 0).toLocaleString('en-US');
+    expect(a.text).toContain(`- Trailing twelve months (fiscal Q4 2023 to fiscal Q3 2024, ended 2024-06-29): **$${total} million**, the sum of fiscal Q4 2023 $`);
+    expect(a.text).toMatch(/fiscal Q4 2023 \$[\d,]+ million \(derived\) \[\d+\]\[\d+\]/);
+    expectConsistentCitations(a);
+  });
+
   it('prefers an amendment that restated a figure, and says what was first reported', async () => {
     const a = await ask('AMND revenue Q1 2024');
     expect(a.text).toContain('$128 million');

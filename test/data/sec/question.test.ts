@@ -187,6 +187,14 @@ describe('follow-ups carry the conversation', () => {
     expect(conv('Apple revenue and R&D FY2024').margin).toBe(false);
   });
 
+  it('trailing twelve months are marked, and "TTM" is never read as a company', () => {
+    expect(conv('apple revenue ttm')).toMatchObject({ metrics: ['revenue'], ttm: true, period: null });
+    expect(companies(conv('apple revenue ttm'))).toEqual(['AAPL']);
+    expect(conv('Microsoft net income over the last twelve months').ttm).toBe(true);
+    expect(conv('Apple revenue ttm', 'and net income?').ttm).toBe(true);
+    expect(conv(FIRST).ttm).toBe(false);
+  });
+
   it('a quarter named without its year takes the year the conversation is about', () => {
     expect(conv(FIRST, 'and Q2?').period).toEqual({ kind: 'fiscalQuarter', fy: 2024, q: 2 });
     expect(conv('Apple revenue FY2023', 'what about the third quarter?').period).toEqual({ kind: 'fiscalQuarter', fy: 2023, q: 3 });
