@@ -28,6 +28,7 @@ export interface Span {
 
 const YEAR = '(?:fy\\s*|fiscal\\s+(?:year\\s+)?)?((?:19|20)\\d\\d)';
 const RANGE = new RegExp(`\\b(?:from\\s+)?${YEAR}\\s*(?:-|–|to|through|thru)\\s*${YEAR}\\b|\\bbetween\\s+${YEAR}\\s+and\\s+${YEAR}\\b`);
+const SINCE = new RegExp(`\\bsince\\s+${YEAR}\\b`);
 const QUARTERLY = /\b(quarterly(?!\s+(?:reports?|filings?)\b)|quarter by quarter|each quarter|every quarter|by quarter|quarters)\b/;
 
 /**
@@ -49,7 +50,7 @@ export function spanOf(text: string): Span | null {
     const [a, b] = [Number(range[1] ?? range[3]), Number(range[2] ?? range[4])];
     return { kind, count: MAX_PERIODS, years: { from: Math.min(a, b), to: Math.max(a, b) } };
   }
-  const since = /\bsince\s+(?:fy\s*|fiscal\s+(?:year\s+)?)?((?:19|20)\d\d)\b/.exec(t);
+  const since = SINCE.exec(t);
   if (since) return { kind: yearly ? 'year' : 'quarter', count: MAX_PERIODS, years: { from: Number(since[1]) } };
   if (yearly) return { kind: 'year', count: 5 };
   if (quarterly) {

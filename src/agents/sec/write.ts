@@ -106,8 +106,13 @@ export class AnswerWriter {
   }
 
   /** How a derived value was obtained, with each term cited. */
+  /** A derived value's terms with their signs: "fiscal year 2024 $… [1] minus nine months ended … [2]". */
+  #terms(figure: Pick<Figure, 'metric'>, value: MetricValue): string {
+    return value.terms.map((t, i) => `${i === 0 ? '' : t.sign < 0 ? ' minus ' : ' plus '}${this.#term(figure, t)}`).join('');
+  }
+
   #derivation(figure: Pick<Figure, 'metric'>, value: MetricValue): string {
-    const terms = value.terms.map((t, i) => `${i === 0 ? '' : t.sign < 0 ? ' minus ' : ' plus '}${this.#term(figure, t)}`).join('');
+    const terms = this.#terms(figure, value);
     const q4 = value.period.kind === 'quarter' && value.period.q === 4 && value.terms.length === 2 && value.terms[0]!.role.startsWith('fiscal year');
     const why = q4
       ? ' (Q4 is not filed on its own: it is the fiscal year less the first nine months)'
@@ -154,7 +159,7 @@ export class AnswerWriter {
     const percent = ((100 * figure.result.value.value) / revenue.value).toFixed(1);
     const base = { metric: METRICS.find((m) => m.id === 'revenue')! };
     const source = revenue.derivation
-      ? `derived as ${revenue.terms.map((t, i) => `${i === 0 ? '' : t.sign < 0 ? ' minus ' : ' plus '}${this.#term(base, t)}`).join('')}`
+      ? `derived as ${this.#terms(base, revenue)}`
       : `${this.#filedAs(revenue.terms[0]!.fact)} ${this.#refs(revenue)}`;
     return `${capitalise(label)}: **${percent}%** of revenue (${period} revenue ${this.#amount(base, revenue)}, ${source}).`;
   }

@@ -48,8 +48,9 @@ export interface SecQuestion {
 
 const TTM = /\b(?:ttm|ltm|(?:trailing|last|past)\s+(?:twelve|12)[- ]months?|trailing\s+(?:year|4\s+quarters|four\s+quarters))\b/gi;
 
-const OF_REVENUE = /\bof (?:total |net )?(?:revenues?|sales)\b/i;
-const MARGIN = /\b(?:margins?|profitab(?:le|ility)|(?:share|percent(?:age)?|proportion|fraction) of (?:total |net )?(?:revenues?|sales)|as a (?:share|percent(?:age)?))\b|%\s*of\s+(?:total |net )?(?:revenues?|sales)\b/i;
+const REVENUE_WORDS = '(?:total |net )?(?:revenues?|sales)';
+const OF_REVENUE = new RegExp(`\\bof ${REVENUE_WORDS}\\b`, 'i');
+const MARGIN = new RegExp(`\\b(?:margins?|profitab(?:le|ility)|(?:share|percent(?:age)?|proportion|fraction) of ${REVENUE_WORDS}|as a (?:share|percent(?:age)?))\\b|%\\s*of\\s+${REVENUE_WORDS}\\b`, 'i');
 
 /** Statement words standing for several figures. */
 const METRIC_GROUPS: { pattern: RegExp; metrics: MetricId[] }[] = [
