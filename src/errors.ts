@@ -49,6 +49,11 @@ export class SvcError extends Error {
   }
 }
 
+/** The same error reporting `meta` (e.g. the credits state once a failed run was refunded). */
+export function withMeta(err: SvcError, meta: RunMeta): SvcError {
+  return new SvcError(err.kind, { code: err.code, message: err.message, param: err.param, retryAfterSeconds: err.retryAfterSeconds, meta: { ...err.meta, ...meta } }, { cause: err.cause });
+}
+
 export const invalidRequest = (code: string, message: string, param: string | null = null) =>
   new SvcError('invalid_request', { code, message, param });
 

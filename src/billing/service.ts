@@ -39,6 +39,17 @@ type Db = Kysely<Database> | Transaction<Database>;
 
 const PLAN_NAMES: Record<Plan, string> = { free: 'Free', plus: 'Plus', pro: 'Pro', enterprise: 'Enterprise' };
 
+export const mayPay = (plan: Plan): boolean => PAYING_PLANS.includes(plan);
+
+/** 403 plan_required: `plan` may not pay for `what`. */
+export function planRequired(plan: Plan, what: string, credits: number): SvcError {
+  return new SvcError('permission', {
+    code: 'plan_required',
+    message: `${what} is available on the Plus, Pro and Enterprise plans; this account is on the ${PLAN_NAMES[plan]} plan.`,
+    meta: { credits: { charged: 0, remaining: credits } },
+  });
+}
+
 const toHold = (r: Database['holds']): Hold => ({
   id: r.id,
   accountId: r.account_id,
@@ -165,16 +176,10 @@ export class Billing {
   async #whyNot(db: Db, accountId: string, amount: number, what: string): Promise<SvcError> {
     const account = await db.selectFrom('accounts').select(['plan', 'credits']).where('id', '=', accountId).executeTakeFirst();
     if (!account) return notFound('account_not_found', `No account with id '${accountId}'.`, null);
-    const plan = account.plan as Plan;
     const credits = Number(account.credits);
     const meta = { credits: { charged: 0, remaining: credits } };
-    if (!PAYING_PLANS.includes(plan)) {
-      return new SvcError('permission', {
-        code: 'plan_required',
-        message: `${what} is available on the Plus, Pro and Enterprise plans; this account is on the ${PLAN_NAMES[plan]} plan.`,
-        meta,
-      });
-    }
+    const plan = account.plan as Plan;
+    if (!mayPay(plan)) return planRequired(plan, what, credits);
     return new SvcError('payment_required', {
       code: 'insufficient_credits',
       message: `${what} costs ${amount} credits; this account has ${credits}.`,
@@ -241,6 +246,20 @@ export class Billing {
       .where('state', '=', 'held')
       .executeTakeFirst();
     return Number(res.numUpdatedRows) > 0;
+  }
+
+  /**
+   * Runs `work` while renewing the hold's lease (every third of it), so that the sweeper only
+   * releases holds whose worker died, never one whose work merely takes longer than a lease.
+   */
+  async whileHeld<T>(holdId: string, work: () => Promise<T>, onRenewError: (err: unknown) => void = () => {}): Promise<T> {
+    const timer = setInterval(() => void this.renew(holdId).catch(onRenewError), Math.max(250, Math.floor(this.options.leaseMs / 3)));
+    timer.unref();
+    try {
+      return await work();
+    } finally {
+      clearInterval(timer);
+    }
   }
 
   /** Releases holds whose lease expired (their worker died). Safe to run on every replica at once. */

@@ -1,8 +1,8 @@
 import type { Logger } from 'pino';
-import type { Billing } from '../../billing/service.js';
+import { mayPay, planRequired, type Billing } from '../../billing/service.js';
 import { KalshiClient } from '../../data/kalshi/client.js';
 import { parseEventUrl, type EventAddress } from '../../data/kalshi/url.js';
-import { SvcError, isSvcError, notFound } from '../../errors.js';
+import { SvcError, isSvcError, notFound, withMeta } from '../../errors.js';
 import { FlightAbandoned, type Flight, type ReportFlights } from '../../reports/flights.js';
 import type { Report, ReportStore } from '../../reports/store.js';
 import type { Agent, AgentEvent, AgentRequest, Caller } from '../types.js';
@@ -11,6 +11,7 @@ import { writeReport } from './report.js';
 import { research } from './research.js';
 
 export const AGENT_ID = 'svc-prediction-markets-agent';
+const WHAT = 'Generating a prediction-market report';
 
 export interface PredictionMarketsOptions {
   kalshi: KalshiClient;
@@ -139,6 +140,9 @@ export function predictionMarketsAgent(o: PredictionMarketsOptions): Agent {
         }
       }
 
+      // Generating needs a paid plan, whether this request would lead the generation or join one.
+      if (!mayPay(req.caller.plan)) throw planRequired(req.caller.plan, WHAT, await o.billing.balance(req.caller.accountId));
+
       // The event must exist before anything is charged.
       const event = await o.kalshi.event(ticker);
       if (!event) throw notFound('event_not_found', `Kalshi has no event '${ticker}'. Check the address: it should be the page of an event on kalshi.com.`, 'input');
@@ -163,7 +167,7 @@ export function predictionMarketsAgent(o: PredictionMarketsOptions): Agent {
           // One hold per generation. A retry under the same Idempotency-Key maps to the same job,
           // so it is never debited twice; a job whose hold was released (it failed) may pay again.
           const job = req.idempotencyKey ? `report:${req.caller.accountId}:${req.idempotencyKey}` : `report:${lead.flight.jobId}`;
-          const hold = (jobId: string) => o.billing.hold({ accountId: req.caller.accountId, amount: cost, jobId, what: 'Generating a prediction-market report', requestId: req.requestId });
+          const hold = (jobId: string) => o.billing.hold({ accountId: req.caller.accountId, amount: cost, jobId, what: WHAT, requestId: req.requestId });
           held = await hold(job);
           if (!held.created && held.hold.state === 'released') held = await hold(`${job}:${lead.flight.jobId}`);
         } catch (err) {
@@ -184,8 +188,17 @@ export function predictionMarketsAgent(o: PredictionMarketsOptions): Agent {
         const holdId = held.hold.id;
         const remaining = held.remaining;
         yield { type: 'meta', meta: { reportCache: 'miss', credits: { charged: cost, remaining } } };
-        void lead.run((progress) => generate(address, { caller: req.caller, requestId: req.requestId, holdId }, progress));
-        const report = yield* awaitFlight(lead.flight, req.signal);
+        const payer = { caller: req.caller, requestId: req.requestId, holdId };
+        const onRenewError = (err: unknown) => o.log.warn({ err, hold: holdId }, 'could not renew the lease of a hold');
+        void lead.run((progress) => o.billing.whileHeld(holdId, () => generate(address, payer, progress), onRenewError));
+        let report: Report;
+        try {
+          report = yield* awaitFlight(lead.flight, req.signal);
+        } catch (err) {
+          // The generation failed and its hold was released: the answer says so, not the "charged 3" said before.
+          if (!isSvcError(err) || req.signal.aborted) throw err;
+          throw withMeta(err, { credits: await credits(req.caller, 0) });
+        }
         yield { type: 'meta', meta: { reportGeneratedAt: generatedAt(report) } };
         yield* streamReport(report, req);
         return;

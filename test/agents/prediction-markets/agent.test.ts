@@ -210,6 +210,38 @@ describe('variants, caching and billing', () => {
     }
   });
 
+  it('a generation outlasting the hold lease stays charged (the lease is renewed while it runs); a Free account cannot join it', async () => {
+    const slow = await startFakeKalshi({ latencyMs: 300 });
+    const other = await startService({
+      env: { SVC_KALSHI_API_URL: slow.apiUrl, SVC_HOLD_LEASE_MS: '1000', SVC_SWEEP_INTERVAL_MS: '100' },
+      agents: (core) => [predictionMarketsFromCore(core, new KalshiClient(core.kalshi, () => new Date(WORLD_NOW * 1000)))],
+    });
+    try {
+      const payer = await other.account({ plan: 'pro', credits: 6 });
+      const free = await other.account({ plan: 'free', credits: 6 });
+      const started = Date.now();
+      const generating = post(`${other.baseURL}/responses`, payer.apiKey, { model: `${MODEL}:refresh`, input: urlOf('KXCPIYOY') });
+      const kinds = async () => (await other.service.deps.billing.ledger(payer.id, { limit: 10 })).entries.map((e) => e.kind).reverse();
+      while (!(await kinds()).includes('hold')) await sleep(20);
+      // Generating needs a paid plan, also while another request is generating the same event.
+      const refused = await post(`${other.baseURL}/responses`, free.apiKey, { model: `${MODEL}:refresh`, input: urlOf('KXCPIYOY') });
+      expect(refused.status).toBe(403);
+      expect(((await refused.json()) as any).error.code).toBe('plan_required');
+      expect(refused.headers.get('x-credits-remaining')).toBe('6');
+      const res = await generating;
+      expect(res.status).toBe(200);
+      // The premise: the generation took longer than two leases, with the sweeper running throughout.
+      expect(Date.now() - started).toBeGreaterThan(2000);
+      expect(res.headers.get('x-credits-charged')).toBe('3');
+      expect(await kinds()).toEqual(['grant', 'hold', 'capture']);
+      expect((await other.service.deps.accounts.getAccount(payer.id)).credits).toBe(3);
+      expect((await other.service.deps.billing.verify()).mismatches).toEqual([]);
+    } finally {
+      await other.close();
+      await slow.close();
+    }
+  });
+
   it('an Idempotency-Key retry of a generation never charges twice', async () => {
     const { id, apiKey } = await svc.account({ plan: 'pro', credits: 10 });
     const headers = { 'idempotency-key': `report-${id}` };
@@ -244,6 +276,9 @@ describe('when the exchange misbehaves', () => {
     const err = ((await res.json()) as any).error;
     expect(err).toMatchObject({ code: 'upstream_unavailable', type: 'upstream_error' });
     expect(err.message).toMatch(/Kalshi answered 500 \(3 attempts\)/);
+    // The headers tell what the request cost in the end: the hold was released.
+    expect(res.headers.get('x-report-cache')).toBe('miss');
+    expect([res.headers.get('x-credits-charged'), res.headers.get('x-credits-remaining')]).toEqual(['0', '10']);
     expect(await balance(id)).toBe(10);
     expect(await ledgerKinds(id)).toEqual(['grant:10', 'hold:-3', 'release:3']);
     expect(await reportsOf('KXAPPROVAL')).toEqual([]);
