@@ -106,6 +106,7 @@ export const SETTINGS: readonly SettingSpec[] = [
   { env: 'SVC_SEC_SNAPSHOT_DIR', path: 'sec.snapshotDir', kind: { type: 'path' }, doc: 'Read SEC data from this recorded snapshot folder instead of the network.' },
   { env: 'SVC_SEC_RPS', path: 'sec.requestsPerSecond', kind: { type: 'int', min: 1, max: 10 }, doc: 'Most requests per second sent to the SEC (its fair-access limit is 10).' },
   { env: 'SVC_SEC_TIMEOUT_MS', path: 'sec.timeoutMs', kind: { type: 'int', min: 100, max: 120_000 }, doc: 'Timeout of one SEC request.' },
+  { env: 'SVC_SEC_BLOCK_PAUSE_MS', path: 'sec.blockPauseMs', kind: { type: 'int', min: 0, max: 3_600_000 }, doc: 'After the SEC answers 403 (it blocks clients over its rate limit for about 10 minutes, longer if requests go on), send it nothing for this long; 0 disables the pause.' },
   { env: 'SVC_SEC_RETRIES', path: 'sec.retries', kind: { type: 'int', min: 0, max: 10 }, doc: 'Retries of an SEC request that got 429, 5xx or timed out.' },
   { env: 'SVC_SIGNING_SECRET', path: 'documents.signingSecret', kind: { type: 'secret' }, doc: 'HMAC secret for signed document links; when empty, one is generated into SVC_DATA_DIR. Give every replica the same.' },
   { env: 'SVC_DOCUMENT_LINK_TTL_S', path: 'documents.linkTtlSeconds', kind: { type: 'int', min: 60, max: 7 * 86_400 }, doc: 'Lifetime of a signed document link.' },
@@ -136,7 +137,7 @@ export interface Config {
   billing: { reportCostCredits: number; holdLeaseMs: number; sweepIntervalMs: number; idempotencyTtlMs: number; idempotencyLockMs: number };
   rateLimits: Record<'free' | 'plus' | 'pro' | 'enterprise', number>;
   kalshi: SourceSettings;
-  sec: SourceSettings & { wwwUrl: string; userAgent: string };
+  sec: SourceSettings & { wwwUrl: string; userAgent: string; blockPauseMs: number };
   documents: { signingSecret: string; linkTtlSeconds: number };
   reports: { cacheBytes: number };
   search: { refreshMs: number };

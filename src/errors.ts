@@ -29,6 +29,8 @@ export interface ErrorDetails {
   retryAfterSeconds?: number;
   /** What the failed run had decided (credits state), reported like a successful run's. */
   meta?: RunMeta;
+  /** A retry of the same request soon cannot succeed (SDKs are told not to retry it). */
+  permanent?: boolean;
 }
 
 export class SvcError extends Error {
@@ -38,6 +40,7 @@ export class SvcError extends Error {
   readonly param: string | null;
   readonly retryAfterSeconds: number | undefined;
   readonly meta: RunMeta | undefined;
+  readonly permanent: boolean;
 
   constructor(kind: ErrorKind, details: ErrorDetails, options?: { cause?: unknown }) {
     super(details.message, options);
@@ -46,12 +49,13 @@ export class SvcError extends Error {
     this.param = details.param ?? null;
     this.retryAfterSeconds = details.retryAfterSeconds;
     this.meta = details.meta;
+    this.permanent = details.permanent ?? false;
   }
 }
 
 /** The same error reporting `meta` (e.g. the credits state once a failed run was refunded). */
 export function withMeta(err: SvcError, meta: RunMeta): SvcError {
-  return new SvcError(err.kind, { code: err.code, message: err.message, param: err.param, retryAfterSeconds: err.retryAfterSeconds, meta: { ...err.meta, ...meta } }, { cause: err.cause });
+  return new SvcError(err.kind, { code: err.code, message: err.message, param: err.param, retryAfterSeconds: err.retryAfterSeconds, meta: { ...err.meta, ...meta }, permanent: err.permanent }, { cause: err.cause });
 }
 
 export const invalidRequest = (code: string, message: string, param: string | null = null) =>

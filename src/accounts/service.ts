@@ -85,7 +85,7 @@ export function validatePlan(plan: unknown, param = 'plan'): Plan {
 }
 
 const accountExists = (email: string) =>
-  new SvcError('conflict', { code: 'account_exists', message: `An account with email '${email}' already exists.`, param: 'email' });
+  new SvcError('conflict', { code: 'account_exists', message: `An account with email '${email}' already exists.`, param: 'email', permanent: true });
 
 /** Accounts and their API keys. Credits are changed only through billing (the ledger). */
 export class AccountService {

@@ -73,6 +73,28 @@ export class TokenBucket {
   }
 }
 
+/**
+ * A pause in calling an upstream that has refused this client (EDGAR blocks an address over its
+ * rate limit for about ten minutes, and extends the block while requests continue). Shared by the
+ * sources of one provider, since the block is per client, not per host.
+ */
+export class UpstreamPause {
+  #until = 0;
+  constructor(
+    readonly ms: number,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  begin(): void {
+    this.#until = this.now() + this.ms;
+  }
+
+  /** Milliseconds left, or 0 when not paused. */
+  remaining(): number {
+    return Math.max(0, this.#until - this.now());
+  }
+}
+
 export interface LiveSourceOptions {
   name: string;
   baseUrl: string;
@@ -82,6 +104,8 @@ export interface LiveSourceOptions {
   retries: number;
   /** Longest Retry-After worth waiting for; longer ones fail at once, passing it on. */
   maxRetryAfterMs?: number;
+  /** A 403 starts this pause; while it lasts, requests fail at once without being sent. */
+  pauseOn403?: UpstreamPause;
   sleep?: (ms: number) => Promise<void>;
 }
 
@@ -134,6 +158,7 @@ export class LiveSource implements DataSource {
       const canRetry = attempt < this.#o.retries;
       const backoff = Math.min(8000, 500 * 2 ** attempt) * (0.5 + Math.random() / 2);
       await this.#bucket.take();
+      this.#refuseWhilePaused();
       let res: Response;
       try {
         res = await fetch(url, { headers: { accept: 'application/json', 'accept-encoding': 'gzip', ...this.#o.headers }, signal: AbortSignal.timeout(this.#o.timeoutMs) });
@@ -164,8 +189,24 @@ export class LiveSource implements DataSource {
           retryAfterSeconds: retryAfter !== null ? Math.ceil(retryAfter / 1000) : undefined,
         });
       }
-      throw new SvcError('upstream', { code: 'upstream_rejected', message: `${this.name} refused ${pathname} with HTTP ${res.status}.` });
+      if (res.status === 403 && this.#o.pauseOn403?.ms) {
+        this.#o.pauseOn403.begin();
+        this.#refuseWhilePaused();
+      }
+      throw new SvcError('upstream', { code: 'upstream_rejected', message: `${this.name} refused ${pathname} with HTTP ${res.status}.`, permanent: true });
     }
+  }
+
+  #refuseWhilePaused(): void {
+    const left = this.#o.pauseOn403?.remaining() ?? 0;
+    if (!left) return;
+    const until = new Date(Date.now() + left).toISOString().replace(/\.\d+Z$/, 'Z');
+    throw new SvcError('upstream', {
+      code: 'upstream_blocked',
+      message: `${this.name} refused our requests with HTTP 403, which is how it blocks clients over its rate limit (or without a User-Agent naming a contact). Requests to it are paused until ${until} so the block can lapse; try again then.`,
+      retryAfterSeconds: Math.ceil(left / 1000),
+      permanent: true,
+    });
   }
 }
 

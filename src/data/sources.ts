@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import type { Config } from '../config.js';
 import { SvcError } from '../errors.js';
-import { LiveSource, SnapshotSource, type DataSource } from './source.js';
+import { LiveSource, SnapshotSource, UpstreamPause, type DataSource } from './source.js';
 
 /** Kalshi's public market data: live, or the snapshot folder SVC_KALSHI_SNAPSHOT_DIR. */
 export function kalshiSource(config: Config): DataSource {
@@ -19,7 +19,7 @@ class Unconfigured implements DataSource {
     private readonly why: string,
   ) {}
   get(): never {
-    throw new SvcError('unavailable', { code: 'source_not_configured', message: this.why });
+    throw new SvcError('unavailable', { code: 'source_not_configured', message: this.why, permanent: true });
   }
   getText(): never {
     return this.get();
@@ -45,8 +45,9 @@ export function secSources(config: Config, log: Logger): { api: DataSource; www:
   // One throttle for both hosts would be stricter; the SEC's limit is per client across its hosts,
   // so the per-host rate is halved to stay within it.
   const perHost = Math.max(1, Math.floor(s.requestsPerSecond / 2));
+  const pauseOn403 = new UpstreamPause(s.blockPauseMs);
   return {
-    api: new LiveSource({ ...common, requestsPerSecond: perHost, name: 'SEC EDGAR', baseUrl: s.apiUrl }),
-    www: new LiveSource({ ...common, requestsPerSecond: perHost, name: 'SEC EDGAR', baseUrl: s.wwwUrl }),
+    api: new LiveSource({ ...common, requestsPerSecond: perHost, name: 'SEC EDGAR', baseUrl: s.apiUrl, pauseOn403 }),
+    www: new LiveSource({ ...common, requestsPerSecond: perHost, name: 'SEC EDGAR', baseUrl: s.wwwUrl, pauseOn403 }),
   };
 }

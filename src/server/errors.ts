@@ -52,11 +52,13 @@ export function toSvcError(err: unknown, limitBytes: number): SvcError | null {
 export const INTERNAL = () =>
   new SvcError('internal', { code: 'server_error', message: 'The server had an error while processing your request. It was logged with the x-request-id of this response.' });
 
-/** Sends `{"error": …}` with the status of its kind, and Retry-After when the error knows one. */
+/** Sends `{"error": …}` with the status of its kind, Retry-After when the error knows one, `x-should-retry: false` when no retry can help. */
 export function sendError(reply: FastifyReply, err: SvcError): FastifyReply {
   reply.code(statusOf(err)).header('content-type', 'application/json; charset=utf-8');
   if (err.meta) reply.headers(metaHeaders(err.meta));
   if (err.retryAfterSeconds !== undefined) reply.header('retry-after', String(Math.max(1, Math.ceil(err.retryAfterSeconds))));
+  // openai-node retries 408, 409, 429 and 5xx unless told otherwise.
+  if (err.permanent) reply.header('x-should-retry', 'false');
   return reply.send({ error: errorBody(err) });
 }
 

@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LiveSource, RecordingSource, SnapshotSource, TokenBucket, parseRetryAfter, requestKey } from '../../src/data/source.js';
+import { LiveSource, RecordingSource, SnapshotSource, TokenBucket, UpstreamPause, parseRetryAfter, requestKey } from '../../src/data/source.js';
 import { FakeHttpServer } from '../helpers/fake-http.js';
 
 let fake: FakeHttpServer;
@@ -67,6 +67,25 @@ describe('LiveSource', () => {
     fake.setHandler(() => ({ status: 403, text: 'undeclared automated tool' }));
     await expect(source().get('/x')).rejects.toMatchObject({ code: 'upstream_rejected' });
     expect(fake.requests.length - before).toBe(1);
+  });
+
+  it('a 403 pauses every source sharing the pause: nothing is sent until it ends', async () => {
+    let now = 1_000_000;
+    const pause = new UpstreamPause(600_000, () => now);
+    const [a, b] = [source({ pauseOn403: pause }), source({ pauseOn403: pause })];
+    const before = fake.requests.length;
+    fake.setHandler(() => ({ status: 403, text: 'Your Request Originates from an Undeclared Automated Tool' }));
+    const blocked = { kind: 'upstream', code: 'upstream_blocked', retryAfterSeconds: 600, permanent: true, message: expect.stringContaining('paused until') };
+    await expect(a.get('/x')).rejects.toMatchObject(blocked);
+    fake.setHandler(() => ({ json: { ok: true } }));
+    now += 300_000;
+    await expect(b.get('/y')).rejects.toMatchObject({ ...blocked, retryAfterSeconds: 300 });
+    expect(fake.requests.length - before).toBe(1);
+    now += 300_000;
+    expect((await b.get('/y')).body).toEqual({ ok: true });
+    // Without a pause (or with 0 ms) a 403 is only this request's failure.
+    fake.setHandler(() => ({ status: 403, text: 'no' }));
+    await expect(source({ pauseOn403: new UpstreamPause(0) }).get('/z')).rejects.toMatchObject({ code: 'upstream_rejected', permanent: true });
   });
 
   it('parses Retry-After as seconds or an HTTP date', () => {

@@ -90,6 +90,7 @@ export async function recordSecCommand(args: Args, config: Config): Promise<numb
   if (!s.userAgent.trim()) {
     throw new SvcError('unavailable', {
       code: 'source_not_configured',
+      permanent: true,
       message: 'SEC EDGAR refuses requests without a User-Agent naming a contact: set SVC_SEC_USER_AGENT (e.g. "Acme Research ops@acme.example") to record.',
     });
   }

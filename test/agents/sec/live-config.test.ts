@@ -1,4 +1,5 @@
 import { Writable } from 'node:stream';
+import OpenAI from 'openai';
 import { describe, expect, it } from 'vitest';
 import { createLogger } from '../../../src/logger.js';
 import { FakeHttpServer } from '../../helpers/fake-http.js';
@@ -20,11 +21,42 @@ describe('live mode without SVC_SEC_USER_AGENT', () => {
       for (const stream of [false, true]) {
         const res = await post(`${svc.baseURL}/responses`, apiKey, { model: 'svc-sec-agent', input: "What was Apple's revenue in Q3 2024?", stream });
         expect(res.status).toBe(503);
+        expect(res.headers.get('x-should-retry')).toBe('false');
         const error = ((await res.json()) as any).error;
         expect(error.code).toBe('source_not_configured');
         expect(error.message).toMatch(/set SVC_SEC_USER_AGENT \(e\.g\. "Acme Research ops@acme\.example"\), or SVC_SEC_SNAPSHOT_DIR/);
       }
       expect(sec.requests).toHaveLength(0);
+      // openai-node would retry a 503 twice; told that no retry can help, it asks once.
+      let calls = 0;
+      const client = new OpenAI({ apiKey, baseURL: svc.baseURL, maxRetries: 2, fetch: (url, init) => (calls++, fetch(url, init)) });
+      await expect(client.responses.create({ model: 'svc-sec-agent', input: "What was Apple's revenue in Q3 2024?" })).rejects.toMatchObject({ status: 503 });
+      expect(calls).toBe(1);
+    } finally {
+      await svc.close();
+      await sec.close();
+    }
+  });
+});
+
+describe('live mode when EDGAR answers 403', () => {
+  it('pauses every SEC request: 502 upstream_blocked with Retry-After, and nothing more is sent until the pause ends', async () => {
+    const sec = await new FakeHttpServer(() => ({ status: 403, text: '<html>Your Request Originates from an Undeclared Automated Tool</html>' })).start();
+    const svc = await startService({
+      env: { SVC_SEC_USER_AGENT: 'svc-test ops@example.com', SVC_SEC_SNAPSHOT_DIR: '', SVC_SEC_API_URL: sec.url, SVC_SEC_WWW_URL: sec.url, SVC_SEC_BLOCK_PAUSE_MS: '600000' },
+    });
+    try {
+      const { apiKey } = await svc.account();
+      for (const question of ["What was Apple's revenue in Q3 2024?", 'Microsoft net income 2023']) {
+        const res = await post(`${svc.baseURL}/responses`, apiKey, { model: 'svc-sec-agent', input: question });
+        expect(res.status).toBe(502);
+        expect(res.headers.get('x-should-retry')).toBe('false');
+        expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(590);
+        const error = ((await res.json()) as any).error;
+        expect(error.code).toBe('upstream_blocked');
+        expect(error.message).toMatch(/SEC EDGAR refused our requests with HTTP 403.*paused until \d{4}-\d\d-\d\dT/);
+      }
+      expect(sec.requests).toHaveLength(1);
     } finally {
       await svc.close();
       await sec.close();
