@@ -33,7 +33,12 @@ async function* runSecAgent(lib: SecLibrary, request: AgentRequest): AsyncGenera
 /** Answers a parsed question (the router calls this with its own parse): progress, text, citations, done. */
 export async function* answerSecQuestion(lib: SecLibrary, question: SecQuestion | null): AsyncGenerator<AgentEvent> {
   const progress: string[] = [];
-  const plan = await planAnswer(lib, question, { progress: (m) => progress.push(m) });
+  // planAnswer says what it will read before it reads anything: that note goes out first, so a
+  // stream opens (response.created, keep-alives) before the retrieval, however long EDGAR takes.
+  const planned = planAnswer(lib, question, { progress: (m) => progress.push(m) });
+  planned.catch(() => {}); // awaited below; this only keeps a failure during the first yields from counting as unhandled
+  for (const message of progress.splice(0)) yield { type: 'progress', message };
+  const plan = await planned;
   for (const message of progress.splice(0)) yield { type: 'progress', message };
   const toCite = factsToCite(plan);
   if (toCite.length) yield { type: 'progress', message: `Finding the cited figures in ${new Set(toCite.map((c) => c.fact.accn)).size} filing(s) and rendering them to PDF` };

@@ -1,5 +1,6 @@
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FakeHttpServer } from '../../helpers/fake-http.js';
 import { startFakeSec, type FakeSec } from '../../helpers/fake-sec.js';
 import { pdfPageTexts } from '../../helpers/pdf-text.js';
 import { startService, type TestService } from '../../helpers/service.js';
@@ -372,5 +373,39 @@ describe('signed document links behind citations', () => {
     const { readdirSync } = await import('node:fs');
     const pdfs = readdirSync(`${svc.dataDir}/documents`).filter((f) => f.includes('000095017024048288') && f.endsWith('.pdf'));
     expect(pdfs).toHaveLength(1);
+  });
+});
+
+describe('streaming while EDGAR is slow', () => {
+  it('opens the stream (response.created, keep-alives) before reading company facts, then answers', async () => {
+    // A proxy in front of the fake EDGAR that holds company facts until released.
+    let release!: () => void;
+    const released = new Promise<void>((r) => (release = r));
+    const slow = await new FakeHttpServer(async (req) => {
+      if (req.path.startsWith('/api/xbrl/companyfacts/')) await released;
+      const res = await fetch(`${fake.url}${req.path}`, { headers: { 'user-agent': String(req.headers['user-agent']) } });
+      const type = res.headers.get('content-type') ?? '';
+      return type.includes('json') ? { status: res.status, json: await res.json() } : { status: res.status, text: await res.text(), headers: { 'content-type': type } };
+    }).start();
+    const other = await startService({ env: { ...SEC_ENV(slow.url), SVC_KEEPALIVE_MS: '100' } });
+    try {
+      const { apiKey: key } = await other.account();
+      const res = await post(`${other.baseURL}/responses`, key, { model: MODEL, input: "What was Apple's revenue in Q3 2024?", stream: true });
+      expect(res.status).toBe(200);
+      const reader = res.body!.getReader();
+      let head = '';
+      while (!head.includes(': keep-alive')) head += new TextDecoder().decode((await reader.read()).value);
+      expect(head).toMatch(/^event: response\.created\n[\s\S]*event: response\.in_progress\n/);
+      expect(head).toContain(': Reading XBRL company facts for AAPL');
+      release();
+      let rest = '';
+      for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) rest += new TextDecoder().decode(chunk.value);
+      expect(rest).toContain('event: response.completed');
+      expect(rest).toContain('85,777');
+    } finally {
+      release();
+      await other.close();
+      await slow.close();
+    }
   });
 });
