@@ -1,6 +1,7 @@
 import { createOpenAI as createOpenAI3 } from '@ai-sdk/openai';
 import { createOpenAI as createOpenAI2 } from '@ai-sdk/openai-v2';
 import { createOpenAI as createOpenAI4 } from '@ai-sdk/openai-v4';
+import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import { generateText as generateText6, streamText as streamText6 } from 'ai';
 import { generateText as generateText5, streamText as streamText5 } from 'ai-v5';
 import { generateText as generateText7, streamText as streamText7 } from 'ai-v7';
@@ -235,5 +236,40 @@ describe.each(AI_SDKS)('%s', (_name, makeProvider, generateText, streamText) => 
     const parts: any[] = [];
     for await (const part of result.fullStream) parts.push(part);
     expect(parts.some((p) => p.type === 'error')).toBe(true);
+  });
+});
+
+// The generic provider for OpenAI-compatible servers reads chat completions only, and no citations
+// (it has no notion of annotations): the text, with its [n] markers, must still come through intact.
+describe('AI SDK 6 + @ai-sdk/openai-compatible 2 (chat)', () => {
+  const model = (id: string) => createOpenAICompatible({ name: 'svc', baseURL: svc.baseURL, apiKey, includeUsage: true }).chatModel(id);
+
+  it('generateText returns the text, finishReason stop and usage', async () => {
+    const result = await generateText6({ model: model('svc-test'), prompt: 'What was Apple revenue?' });
+    expect(result.text).toBe(TEXT);
+    expect(result.finishReason).toBe('stop');
+    expect(result.usage.outputTokens).toBeGreaterThan(0);
+  });
+
+  it('streamText streams the text with no error parts and finishes with stop', async () => {
+    const result = streamText6({ model: model('svc-test'), prompt: 'What was Apple revenue?' });
+    const parts: any[] = [];
+    for await (const part of result.fullStream) parts.push(part);
+    expect(parts.filter((p) => p.type === 'error')).toEqual([]);
+    expect(parts.filter((p) => p.type === 'text-delta').map((p) => p.text).join('')).toBe(TEXT);
+    expect(await result.finishReason).toBe('stop');
+    expect((await result.usage).outputTokens).toBeGreaterThan(0);
+  });
+
+  it('a mid-stream failure becomes an error part', async () => {
+    const result = streamText6({ model: model('svc-broken'), prompt: 'q', onError: () => {} });
+    const parts: any[] = [];
+    for await (const part of result.fullStream) parts.push(part);
+    expect(parts.some((p) => p.type === 'error')).toBe(true);
+  });
+
+  it.each(ERROR_AGENTS)('a %s error before the stream is an APICallError with status %s and our message', async (_kind, code, status) => {
+    const err = await generateText6({ model: model(`svc-fail-${code}`), prompt: 'q', maxRetries: 0 }).catch((e: unknown) => e);
+    expect(err).toMatchObject({ statusCode: status, message: `scripted ${code}` });
   });
 });
