@@ -25,7 +25,9 @@ import { MessageStream, type MessageSink } from '../shared/message-stream.js';
 import { settleWithin, withRetries } from '../shared/retry.js';
 import type { AdapterStore } from '../shared/store.js';
 import { THREAD_ALREADY_EXISTS, discordEditErrors } from './errors.js';
-import { channelSink, interactionSink } from './sinks.js';
+import { InteractionSink } from './interaction-sink.js';
+import { interactionToken } from './interaction-token.js';
+import { channelSink } from './sinks.js';
 import { HELP, discordView, threadName } from './texts.js';
 import { plainContent, threadTurns } from './thread.js';
 
@@ -149,11 +151,14 @@ export function createDiscordBot(options: DiscordBotOptions): DiscordBot {
     if (!store.claim(`discord:interaction:${interaction.id}`)) return;
     const userId = interaction.user.id;
     const privately = (content: string) => interaction.reply({ content, flags: MessageFlags.Ephemeral, allowedMentions: { parse: [] } });
+    const token = interactionToken(interaction, clock);
+    const replySink = (useOriginal: boolean) =>
+      new InteractionSink(interaction, useOriginal, { token, clock, onError: (err) => log.warn({ err }, 'discord reply message left behind by the move to the channel could not be tidied up') });
     switch (interaction.options.getSubcommand(false)) {
       case 'ask': {
         await interaction.deferReply();
         const question = interaction.options.getString('question', true);
-        await answer(interactionSink(interaction, true), userId, {
+        await answer(replySink(true), userId, {
           model: ASK_MODEL,
           messages: [{ role: 'user', content: question }],
           key: idempotencyKey('discord', 'interaction', interaction.id),
@@ -170,7 +175,7 @@ export function createDiscordBot(options: DiscordBotOptions): DiscordBot {
         await interaction.deferReply();
         let first = true;
         for (const link of links) {
-          await answer(interactionSink(interaction, first), userId, reportRequest(link, idempotencyKey('discord', 'interaction', interaction.id, link.eventTicker)));
+          await answer(replySink(first), userId, reportRequest(link, idempotencyKey('discord', 'interaction', interaction.id, link.eventTicker)));
           first = false;
         }
         return;

@@ -8,8 +8,11 @@ export function discordRetryAfterMs(err: unknown): number | null {
   return null;
 }
 
+/** Discord's code for an interaction token it no longer honours (401 "Invalid Webhook Token"). */
+export const INVALID_WEBHOOK_TOKEN = 50027;
+
 /** Unknown message/channel/webhook, missing access or permissions, an expired interaction token, a body Discord refuses. */
-const PERMANENT_CODES = new Set([10003, 10008, 10015, 50001, 50013, 50027, 50035, 160002, 30046]);
+const PERMANENT_CODES = new Set([10003, 10008, 10015, 50001, 50013, INVALID_WEBHOOK_TOKEN, 50035, 160002, 30046]);
 
 export function discordIsPermanent(err: unknown): boolean {
   if (!(err instanceof DiscordAPIError)) return false;
@@ -18,6 +21,11 @@ export function discordIsPermanent(err: unknown): boolean {
 }
 
 export const discordEditErrors = { retryAfterMs: discordRetryAfterMs, isPermanent: discordIsPermanent };
+
+/** A webhook call refused because the interaction token expired (webhook calls carry no bot token, so any 401 is the interaction's). */
+export function isRefusedInteractionToken(err: unknown): boolean {
+  return err instanceof DiscordAPIError && (err.code === INVALID_WEBHOOK_TOKEN || err.status === 401);
+}
 
 /** Discord's code for "this message already has a thread". */
 export const THREAD_ALREADY_EXISTS = 160004;

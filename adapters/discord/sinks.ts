@@ -1,8 +1,8 @@
-import { MessageFlags, type ChatInputCommandInteraction, type Message, type SendableChannels } from 'discord.js';
+import { MessageFlags, type Message, type SendableChannels } from 'discord.js';
 import type { MessageSink } from '../shared/message-stream.js';
 
 /** Nobody is pinged by what an agent writes, and links stay previews-free. */
-const QUIET = { allowedMentions: { parse: [] }, flags: MessageFlags.SuppressEmbeds } as const;
+export const QUIET = { allowedMentions: { parse: [] }, flags: MessageFlags.SuppressEmbeds } as const;
 
 /** Messages in a channel or thread, sent with the bot token. */
 export function channelSink(channel: SendableChannels): MessageSink<Message> {
@@ -13,28 +13,6 @@ export function channelSink(channel: SendableChannels): MessageSink<Message> {
     },
     remove: async (message) => {
       await message.delete();
-    },
-  };
-}
-
-/** The reply to a slash command: its deferred original first, then follow-ups. */
-export function interactionSink(interaction: ChatInputCommandInteraction, useOriginal: boolean): MessageSink<string> {
-  let originalFree = useOriginal;
-  return {
-    async post(content) {
-      if (originalFree) {
-        originalFree = false;
-        await interaction.editReply({ content, ...QUIET });
-        return '@original';
-      }
-      const message = await interaction.followUp({ content, ...QUIET });
-      return message.id;
-    },
-    async edit(id, content) {
-      await interaction.webhook.editMessage(id, { content, ...QUIET });
-    },
-    async remove(id) {
-      await interaction.deleteReply(id);
     },
   };
 }

@@ -16,6 +16,9 @@ export const HELP = [
 
 export const STREAMING_MARK = ' ▍';
 
+/** What a command's reply says once the answer has moved on to channel messages. */
+export const CONTINUED_BELOW = '⤵️ *Continued below: a reply to a command can only be edited for 15 minutes.*';
+
 export function statusLine(what: string, elapsedMs: number): string {
   const slow = elapsedMs >= 20_000 ? ' New reports can take a few minutes; it will appear here as soon as it is ready.' : '';
   return `⏳ ${what}… (${formatElapsed(elapsedMs)})${slow}`;

@@ -5,8 +5,10 @@ import pino from 'pino';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createDiscordBot, type DiscordBot } from '../../../adapters/discord/bot.js';
 import { registerCommands } from '../../../adapters/discord/commands.js';
+import { CONTINUED_BELOW, STREAMING_MARK } from '../../../adapters/discord/texts.js';
 import { ResearchClient } from '../../../adapters/shared/api-client.js';
 import { citationFooter } from '../../../adapters/shared/citations.js';
+import { systemClock, type Clock } from '../../../adapters/shared/clock.js';
 import { loadDiscordSettings, type DiscordSettings } from '../../../adapters/shared/config.js';
 import { AdapterStore } from '../../../adapters/shared/store.js';
 import { convertTables } from '../../../adapters/shared/tables.js';
@@ -32,11 +34,24 @@ afterEach(async () => {
   h = undefined;
 });
 
-async function start(opts: { agents?: StartOptions['agents']; editIntervalMs?: number } = {}): Promise<Harness> {
+/** The real clock, except that a test can move it forward at once (timers still run in real time). */
+class JumpingClock implements Clock {
+  #offset = 0;
+  now = () => Date.now() + this.#offset;
+  setTimeout = systemClock.setTimeout;
+  clearTimeout = systemClock.clearTimeout;
+
+  jump(ms: number): void {
+    this.#offset += ms;
+  }
+}
+
+async function start(opts: { agents?: StartOptions['agents']; editIntervalMs?: number; clock?: Clock } = {}): Promise<Harness> {
   log = newAgentLog();
   const service = await startService({ agents: opts.agents ?? researchAgents(log) });
   const account = await service.account({ plan: 'pro', credits: 100 });
-  const discord = await new FakeDiscord().start();
+  const clock = opts.clock ?? systemClock;
+  const discord = await new FakeDiscord({ now: () => clock.now() }).start();
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'svc-discord-'));
   const base = loadDiscordSettings({
     SVC_API_URL: service.url,
@@ -55,6 +70,7 @@ async function start(opts: { agents?: StartOptions['agents']; editIntervalMs?: n
     store,
     research: new ResearchClient({ baseUrl: service.url, apiKey: account.apiKey, maxRetries: 0, linkHint: '/svc link key:' }),
     log: pino({ level: process.env.SVC_TEST_ADAPTER_LOG ?? 'silent' }),
+    clock,
   });
   await bot.start();
   h = {
@@ -261,6 +277,72 @@ describe('Discord: slash commands', () => {
     h!.discord.slashCommand('ask', { question: 'mine?' });
     await until(() => expect(log.requests).toHaveLength(1));
     expect(log.requests[0]!.caller.accountId).toBe(own.id);
+  });
+});
+
+describe('Discord: slash command answers that outlive the interaction token', () => {
+  /** Markdown paragraphs numbered `from` to `to - 1`, each about 190 characters. */
+  const paragraphs = (from: number, to: number) =>
+    Array.from({ length: to - from }, (_, i) => `Paragraph ${from + i} of the slow answer: ${'the market moved on the news '.repeat(5).trim()} [1].`).join('\n\n');
+  const webhookCalls = () => h!.discord.calls.filter((c) => c.path.startsWith('/webhooks/'));
+  /** The bot's messages in the channel as people read them, oldest first, without the pointer left in the reply. */
+  const readable = () =>
+    h!.discord
+      .shown(CHANNEL)
+      .filter((m) => m.author.id === BOT.id && m.content !== CONTINUED_BELOW)
+      .map((m) => m.content);
+
+  it('past 14.5 minutes the answer continues in channel messages, whole, in order and with its sources', async () => {
+    const clock = new JumpingClock();
+    await start({ clock });
+    const { token } = h!.discord.slashCommand('ask', { question: 'feed: a slow question' });
+    // Two parts so far: the deferred original and a follow-up that is still growing.
+    log.feed.text(paragraphs(0, 14));
+    await until(() => expect(h!.discord.interactionReplies(token).map((m) => m.content).join('')).toBe(paragraphs(0, 14) + STREAMING_MARK));
+    expect(h!.discord.interactionReplies(token)).toHaveLength(2);
+
+    clock.jump(14 * 60_000 + 40_000); // Discord still takes the token for 20 s, but the reply stops relying on it
+    log.feed.text(`\n\n${paragraphs(14, 16)}`);
+    await until(() => expect(h!.discord.interactionReplies(token).map((m) => m.content)).toContain(CONTINUED_BELOW));
+    const channelMessages = () => h!.discord.shown(CHANNEL).filter((m) => m.author.id === BOT.id && !m.interaction_token);
+    await until(() => expect(channelMessages()[0]?.content).toContain('Paragraph 15 of the slow answer'));
+
+    clock.jump(60_000); // the token has expired: everything from here is sent with the bot token
+    const callsBefore = h!.discord.calls.length;
+    log.feed.text(`\n\n${paragraphs(16, 26)}`);
+    log.feed.done(CITATIONS);
+    await finished(CHANNEL);
+
+    const expected = paragraphs(0, 26) + citationFooter(CITATIONS, 'discord');
+    const texts = readable();
+    expect(texts.join('')).toBe(expected);
+    for (const t of texts) expect(t.length).toBeLessThanOrEqual(2000);
+    // The growing follow-up moved to the channel, and the answer's third part was posted there too.
+    expect(channelMessages().length).toBeGreaterThanOrEqual(2);
+    expect(channelMessages().at(-1)!.content).toContain('**Sources**');
+    expect(h!.discord.calls.slice(callsBefore).filter((c) => c.path.startsWith('/webhooks/'))).toEqual([]);
+    expect(webhookCalls().every((c) => c.status < 400)).toBe(true);
+    expect(h!.discord.callsTo('PATCH', new RegExp(`^/channels/${CHANNEL}/messages/\\d+$`)).length).toBeGreaterThan(0);
+  });
+
+  it('Discord refusing the token (50027) on an edit moves the answer to a channel message the same way', async () => {
+    await start();
+    const { token } = h!.discord.slashCommand('ask', { question: 'feed: a refused token' });
+    log.feed.text('The first half of the answer,');
+    await until(() => expect(h!.discord.interactionReplies(token)[0]?.content).toBe(`The first half of the answer,${STREAMING_MARK}`));
+    h!.discord.refusedTokens.add(token);
+    log.feed.text(' and the second half [1].');
+    log.feed.done(CITATIONS.slice(0, 1));
+    await finished(CHANNEL);
+
+    const inChannel = h!.discord.shown(CHANNEL).filter((m) => m.author.id === BOT.id && !m.interaction_token);
+    expect(inChannel.map((m) => m.content)).toEqual([`The first half of the answer, and the second half [1].${citationFooter(CITATIONS.slice(0, 1), 'discord')}`]);
+    // Refused once, then the token is not tried again; the original could not be changed.
+    const refused = webhookCalls().filter((c) => c.status === 401);
+    expect(refused).toHaveLength(1);
+    expect(refused[0]).toMatchObject({ method: 'PATCH', path: `/webhooks/${APP_ID}/${token}/messages/@original` });
+    expect(webhookCalls().at(-1)).toBe(refused[0]);
+    expect(h!.discord.interactionReplies(token)[0]!.content).toBe(`The first half of the answer,${STREAMING_MARK}`);
   });
 });
 

@@ -6,7 +6,8 @@ import { WebSocket, WebSocketServer } from 'ws';
  * A loopback Discord: the REST routes the bot uses (messages, threads, interaction callbacks and
  * webhooks, command registration, gateway discovery) and a gateway WebSocket speaking HELLO,
  * IDENTIFY, READY, GUILD_CREATE, heartbeats and dispatches. It keeps messages per channel and
- * records every REST request with its arrival time.
+ * records every REST request with its arrival time. Interaction tokens work for 15 minutes on the
+ * fake's clock (`now`), then webhook calls with them get Discord's 401 "Invalid Webhook Token".
  */
 
 export const GUILD = '900000000000000001';
@@ -48,6 +49,7 @@ interface Channel {
 }
 
 const EPOCH = 1_420_070_400_000n;
+const INTERACTION_TOKEN_LIFETIME_MS = 15 * 60_000;
 
 export class FakeDiscord {
   readonly calls: RestCall[] = [];
@@ -61,6 +63,10 @@ export class FakeDiscord {
   heartbeatIntervalMs = 400;
   /** The next PATCHes of messages get a 429 with this retry_after (seconds). */
   rateLimitEdits: number[] = [];
+  /** Interaction tokens Discord refuses from now on, whatever their age. */
+  readonly refusedTokens = new Set<string>();
+  readonly #tokenCreatedAt = new Map<string, number>();
+  readonly #now: () => number;
   url = '';
   #server: http.Server;
   #wss = new WebSocketServer({ noServer: true });
@@ -68,7 +74,8 @@ export class FakeDiscord {
   #clients = new Set<{ ws: WebSocket; seq: number }>();
   #lastId = 0n;
 
-  constructor() {
+  constructor(options: { now?: () => number } = {}) {
+    this.#now = options.now ?? Date.now;
     this.channels.set(CHANNEL, { id: CHANNEL, type: 0, guild_id: GUILD, name: 'general' });
     this.#server = http.createServer((req, res) => {
       let raw = '';
@@ -135,6 +142,7 @@ export class FakeDiscord {
   slashCommand(sub: string, options: Record<string, string>): { id: string; token: string } {
     const id = this.snowflake();
     const token = `token-${id}`;
+    this.#tokenCreatedAt.set(token, this.#now());
     this.dispatch('INTERACTION_CREATE', {
       id,
       application_id: APP_ID,
@@ -345,6 +353,7 @@ export class FakeDiscord {
       this.#store({ channel_id: CHANNEL, author: BOT, content: type === 4 ? String(data.content ?? '') : '', flags: Number(data.flags ?? 0) | (type === 5 ? 128 : 0), interaction_token: token! });
       return reply(204);
     }
+    if ((m = /^\/webhooks\/\d+\/([^/]+)/.exec(path)) && !this.#tokenValid(m[1]!)) return reply(401, { message: 'Invalid Webhook Token', code: 50027 });
     if ((m = /^\/webhooks\/(\d+)\/([^/]+)$/.exec(path)) && method === 'POST') {
       const message = this.#store({ channel_id: CHANNEL, author: BOT, content: String(body.content ?? ''), flags: Number(body.flags ?? 0), interaction_token: m[2]! });
       return reply(200, this.#wire(message));
@@ -362,6 +371,11 @@ export class FakeDiscord {
       if (method === 'GET') return reply(200, this.#wire(found));
     }
     return notFound(0, `fake discord: no route for ${method} ${path}`);
+  }
+
+  #tokenValid(token: string): boolean {
+    const createdAt = this.#tokenCreatedAt.get(token);
+    return !this.refusedTokens.has(token) && (createdAt === undefined || this.#now() < createdAt + INTERACTION_TOKEN_LIFETIME_MS);
   }
 
   #edit(found: FakeMessage, body: Record<string, unknown>, reply: (status: number, json?: unknown, headers?: Record<string, string>) => void): void {
