@@ -104,7 +104,7 @@ export const SETTINGS: readonly SettingSpec[] = [
   { env: 'SVC_SEC_WWW_URL', path: 'sec.wwwUrl', kind: { type: 'url', protocols: HTTP }, doc: 'SEC website base URL (company_tickers.json, filing documents under /Archives).' },
   { env: 'SVC_SEC_USER_AGENT', path: 'sec.userAgent', kind: { type: 'string' }, doc: 'User-Agent with a contact, which the SEC requires (e.g. "Acme Research ops@acme.example").' },
   { env: 'SVC_SEC_SNAPSHOT_DIR', path: 'sec.snapshotDir', kind: { type: 'path' }, doc: 'Read SEC data from this recorded snapshot folder instead of the network.' },
-  { env: 'SVC_SEC_RPS', path: 'sec.requestsPerSecond', kind: { type: 'int', min: 1, max: 10 }, doc: 'Most requests per second sent to the SEC (its fair-access limit is 10).' },
+  { env: 'SVC_SEC_RPS', path: 'sec.requestsPerSecond', kind: { type: 'int', min: 1, max: 10 }, doc: 'Most requests per second this process sends to the SEC (its fair-access limit is 10 for all replicas together).' },
   { env: 'SVC_SEC_TIMEOUT_MS', path: 'sec.timeoutMs', kind: { type: 'int', min: 100, max: 120_000 }, doc: 'Timeout of one SEC request.' },
   { env: 'SVC_SEC_BLOCK_PAUSE_MS', path: 'sec.blockPauseMs', kind: { type: 'int', min: 0, max: 3_600_000 }, doc: 'After the SEC answers 403 (it blocks clients over its rate limit for about 10 minutes, longer if requests go on), send it nothing for this long; 0 disables the pause.' },
   { env: 'SVC_SEC_RETRIES', path: 'sec.retries', kind: { type: 'int', min: 0, max: 10 }, doc: 'Retries of an SEC request that got 429, 5xx or timed out.' },
