@@ -29,6 +29,8 @@ export interface Figure {
   result: FigureResult;
   /** When a margin or share of revenue was asked for: revenue of the same period (null when none was reported), the denominator. */
   revenue?: MetricValue | null;
+  /** The same, for the compared period (a margin asked for with a year-over-year or quarterly change). */
+  comparedRevenue?: MetricValue | null;
   /** When trailing twelve months were asked for: the four quarters to the figure's quarter, oldest first (null where one has no figure). */
   ttm?: { quarter: FiscalPeriod; value: MetricValue | null }[];
 }
@@ -146,7 +148,11 @@ export async function planAnswer(lib: SecLibrary, question: SecQuestion | null, 
     for (const metricId of metrics) {
       const fin = profile.financials;
       const figure: Figure = { company: profile.company, fin, metric: metricById(metricId), result: figureFor(fin, metricId, question.period, question.comparison) };
-      if (question.margin && shareLabel(figure.metric) && figure.result.kind === 'value') figure.revenue = fin.value('revenue', figure.result.period);
+      if (question.margin && shareLabel(figure.metric) && figure.result.kind === 'value') {
+        figure.revenue = fin.value('revenue', figure.result.period);
+        const prior = figure.result.compared;
+        if (prior?.period && prior.value) figure.comparedRevenue = fin.value('revenue', prior.period);
+      }
       const last = figure.result.kind === 'value' ? figure.result.period : null;
       if (question.ttm && figure.metric.type === 'duration' && figure.metric.unit === 'money' && last?.kind === 'quarter') {
         const quarters = [-3, -2, -1, 0].map((n) => fin.calendar.shiftQuarter(last, n));

@@ -21,6 +21,7 @@ export function factsToCite(plan: Plan): { company: CompanyRef; fact: ReportedFa
     add(f.company, f.result.value);
     add(f.company, f.result.compared?.value ?? null);
     add(f.company, f.revenue ?? null);
+    add(f.company, f.comparedRevenue ?? null);
     for (const q of f.ttm ?? []) add(f.company, q.value);
   }
   for (const c of plan.cross) add(c.company, c.value);
@@ -156,12 +157,25 @@ export class AnswerWriter {
     const revenue = figure.revenue;
     const period = periodName(figure.result.period, figure.fin.calendar);
     if (!revenue || revenue.value <= 0) return `${capitalise(label)}: no revenue is reported for ${period}, so no ${share.margin ? 'margin' : 'share of revenue'} can be given.`;
-    const percent = ((100 * figure.result.value.value) / revenue.value).toFixed(1);
+    const percent = (100 * figure.result.value.value) / revenue.value;
+    const line = `${capitalise(label)}: **${percent.toFixed(1)}%** of revenue (${period} revenue ${this.#revenue(revenue)})`;
+    const prior = figure.result.compared;
+    const priorRevenue = figure.comparedRevenue;
+    if (!prior?.period || !prior.value || priorRevenue === undefined) return `${line}.`;
+    const priorPeriod = periodName(prior.period, figure.fin.calendar);
+    if (!priorRevenue || priorRevenue.value <= 0) return `${line}; no revenue is reported for ${priorPeriod} to compare with.`;
+    const priorPercent = (100 * prior.value.value) / priorRevenue.value;
+    // Rounded first, so that the change is the difference of the two figures as shown.
+    const points = Number(percent.toFixed(1)) - Number(priorPercent.toFixed(1));
+    const change = points === 0 ? 'unchanged' : `${points > 0 ? '+' : '-'}${Math.abs(points).toFixed(1)} percentage points`;
+    return `${line}; ${priorPeriod}: ${priorPercent.toFixed(1)}% (revenue ${this.#revenue(priorRevenue)}); ${change}.`;
+  }
+
+  /** "$85,777 million, Form 10-Q filed 2024-08-02 [2]": revenue as the denominator of a share. */
+  #revenue(revenue: MetricValue): string {
     const base = { metric: METRICS.find((m) => m.id === 'revenue')! };
-    const source = revenue.derivation
-      ? `derived as ${this.#terms(base, revenue)}`
-      : `${this.#filedAs(revenue.terms[0]!.fact)} ${this.#refs(revenue)}`;
-    return `${capitalise(label)}: **${percent}%** of revenue (${period} revenue ${this.#amount(base, revenue)}, ${source}).`;
+    const source = revenue.derivation ? `derived as ${this.#terms(base, revenue)}` : `${this.#filedAs(revenue.terms[0]!.fact)} ${this.#refs(revenue)}`;
+    return `${this.#amount(base, revenue)}, ${source}`;
   }
 
   /** "Trailing twelve months to 2025-03-29: $391,035 million, the sum of …", when asked for. */

@@ -177,6 +177,24 @@ describe('svc-sec-agent answers from XBRL facts and cites the filing page', () =
     expect((await ask('Apple gross profit Q3 2024')).text).not.toContain('margin:');
   });
 
+  it('gives the compared period\'s margin too when a margin is compared, and the change in points', async () => {
+    const amount = async (q: string) => Number(/was \*\*\$([\d,]+) million\*\*/.exec((await ask(q)).text)![1]!.replace(/,/g, ''));
+    const [gp, rev] = await Promise.all([amount('Apple gross profit Q2 2024'), amount('Apple revenue Q2 2024')]);
+    const prior = ((100 * gp) / rev).toFixed(1);
+    const points = (46.3 - Number(prior)).toFixed(1);
+    const a = await ask('Apple gross margin Q3 2024 vs Q2 2024');
+    const line = a.text.split('\n').find((l) => l.startsWith('- Gross margin:'))!;
+    expect(line).toBe(
+      `- Gross margin: **46.3%** of revenue (fiscal Q3 2024 revenue $85,777 million, Form 10-Q filed 2024-08-02 [1]); fiscal Q2 2024: ${prior}% (revenue $${rev.toLocaleString('en-US')} million, Form 10-Q filed 2024-05-03 [2]); ${Number(points) > 0 ? '+' : '-'}${Math.abs(Number(points)).toFixed(1)} percentage points.`,
+    );
+    expect(a.text).toContain('- Quarter over quarter: fiscal Q2 2024');
+    expectConsistentCitations(a);
+    // Year over year, by the router's words.
+    const yoy = await ask("What was Microsoft's operating margin in Q3 2024 and how does it compare to a year ago?");
+    expect(yoy.text).toMatch(/- Operating margin: \*\*\d+\.\d%\*\* of revenue \(fiscal Q3 2024 revenue [^)]*\); fiscal Q3 2023: \d+\.\d% \(revenue \$[\d,]+ million, Form 10-Q filed [\d-]+ \[\d\]\); (?:[+-]\d+\.\d percentage points|unchanged)\./);
+    expectConsistentCitations(yoy);
+  });
+
   it('sums the four quarters for trailing twelve months, each cited, a derived Q4 marked', async () => {
     const a = await ask('Apple revenue TTM Q3 2024');
     // Q4 FY2023 (derived) + Q1–Q3 FY2024: asked for separately, the same figures.
