@@ -22,12 +22,13 @@ import { findKalshiEventLinks, type KalshiEventLink } from '../shared/kalshi-lin
 import type { Logger } from '../shared/log.js';
 import { AdapterStartupError } from '../shared/main-helpers.js';
 import { MessageStream, type MessageSink } from '../shared/message-stream.js';
+import { RateBudget } from '../shared/rate-budget.js';
 import { settleWithin, withRetries } from '../shared/retry.js';
 import type { AdapterStore } from '../shared/store.js';
 import { THREAD_ALREADY_EXISTS, discordEditErrors } from './errors.js';
 import { InteractionSink } from './interaction-sink.js';
 import { interactionToken } from './interaction-token.js';
-import { channelSink } from './sinks.js';
+import { channelSink, type DiscordBudget } from './sinks.js';
 import { HELP, discordView, threadName } from './texts.js';
 import { plainContent, threadTurns } from './thread.js';
 
@@ -74,6 +75,7 @@ export function createDiscordBot(options: DiscordBotOptions): DiscordBot {
       rejectOnRateLimit: (data) => /^\/(channels|webhooks)\//.test(data.route),
     },
   });
+  const budget: DiscordBudget = new RateBudget({ channel: settings.sendRate, interaction: settings.sendRate }, clock);
   const inflight = new Set<Promise<void>>();
   /** Aborted on shutdown once the grace period is over: unfinished answers then say so. */
   const shutdown = new AbortController();
@@ -131,7 +133,7 @@ export function createDiscordBot(options: DiscordBotOptions): DiscordBot {
     if (!store.claim(`discord:message:${message.id}`)) return;
     const canStartThread = message.inGuild() && (channel.type === ChannelType.GuildText || channel.type === ChannelType.GuildAnnouncement);
     const target: SendableChannels = canStartThread && !inOurThread ? await threadFor(message as Message<true>, links) : (channel as SendableChannels);
-    for (const link of links) await answer(channelSink(target), message.author.id, reportRequest(link, idempotencyKey('discord', 'message', message.id, link.eventTicker)));
+    for (const link of links) await answer(channelSink(target, budget), message.author.id, reportRequest(link, idempotencyKey('discord', 'message', message.id, link.eventTicker)));
     if (links.length || !channel.isThread()) return;
     const history = await threadTurns(channel, message.id, botId).catch((err) => {
       log.warn({ err }, 'could not read the thread; answering the message on its own');
@@ -139,7 +141,7 @@ export function createDiscordBot(options: DiscordBotOptions): DiscordBot {
     });
     const question = plainContent(message, botId);
     if (!question) return;
-    await answer(channelSink(target), message.author.id, {
+    await answer(channelSink(target, budget), message.author.id, {
       model: ASK_MODEL,
       messages: [...history, { role: 'user', content: question }],
       key: idempotencyKey('discord', 'message', message.id),
@@ -153,7 +155,7 @@ export function createDiscordBot(options: DiscordBotOptions): DiscordBot {
     const privately = (content: string) => interaction.reply({ content, flags: MessageFlags.Ephemeral, allowedMentions: { parse: [] } });
     const token = interactionToken(interaction, clock);
     const replySink = (useOriginal: boolean) =>
-      new InteractionSink(interaction, useOriginal, { token, clock, onError: (err) => log.warn({ err }, 'discord reply message left behind by the move to the channel could not be tidied up') });
+      new InteractionSink(interaction, useOriginal, { token, clock, budget, onError: (err) => log.warn({ err }, 'discord reply message left behind by the move to the channel could not be tidied up') });
     switch (interaction.options.getSubcommand(false)) {
       case 'ask': {
         await interaction.deferReply();

@@ -4,7 +4,7 @@ import type { MessageSink } from '../shared/message-stream.js';
 import { withRetries } from '../shared/retry.js';
 import { discordEditErrors, isRefusedInteractionToken } from './errors.js';
 import type { InteractionToken } from './interaction-token.js';
-import { QUIET, channelSink } from './sinks.js';
+import { QUIET, channelSink, type DiscordBudget } from './sinks.js';
 import { CONTINUED_BELOW } from './texts.js';
 
 /** One message of a command's reply: a webhook message while the token works, a channel message after. */
@@ -21,6 +21,7 @@ export interface InteractionSinkOptions {
   /** Shared by every answer to one command. */
   token: InteractionToken;
   clock: Clock;
+  budget: DiscordBudget;
   /** A message left behind by a move could not be tidied up. */
   onError?(err: unknown): void;
 }
@@ -72,6 +73,13 @@ export class InteractionSink implements MessageSink<ReplyPart> {
     });
   }
 
+  waitForSlot(part?: ReplyPart): Promise<void> {
+    // Where the call will go: through the token while it is usable, in the channel after. A part
+    // that has to move takes channel slots of its own for the move (#moveToChannel).
+    const inChannel = part?.message || !this.options.token.usable;
+    return inChannel ? this.options.budget.take('channel', this.interaction.channelId) : this.options.budget.take('interaction', this.interaction.id);
+  }
+
   remove(part: ReplyPart): Promise<void> {
     return this.#serially(async () => {
       this.#parts.splice(this.#parts.indexOf(part), 1);
@@ -97,7 +105,14 @@ export class InteractionSink implements MessageSink<ReplyPart> {
     for (const part of this.#parts.slice(this.#parts.indexOf(from))) {
       const content = part === from ? text : part.text;
       // Rate limits are waited out here: a part left behind would break the reading order.
-      const message = await withRetries(() => channel.post(content), discordEditErrors, this.options.clock);
+      const message = await withRetries(
+        async () => {
+          await channel.waitForSlot?.();
+          return channel.post(content);
+        },
+        discordEditErrors,
+        this.options.clock,
+      );
       const left = { ...part };
       Object.assign(part, { webhookId: null, message, text: content });
       if (left.message) {
@@ -113,8 +128,10 @@ export class InteractionSink implements MessageSink<ReplyPart> {
   async #retire(webhookId: string, how: 'point below' | 'delete'): Promise<void> {
     if (!this.options.token.accepted) return;
     try {
-      if (how === 'point below') await this.interaction.webhook.editMessage(webhookId, { content: CONTINUED_BELOW, ...QUIET });
-      else await this.interaction.deleteReply(webhookId);
+      if (how === 'point below') {
+        await this.options.budget.take('interaction', this.interaction.id);
+        await this.interaction.webhook.editMessage(webhookId, { content: CONTINUED_BELOW, ...QUIET });
+      } else await this.interaction.deleteReply(webhookId);
     } catch (err) {
       if (isRefusedInteractionToken(err)) this.options.token.refuse();
       this.options.onError?.(err);
@@ -139,7 +156,7 @@ export class InteractionSink implements MessageSink<ReplyPart> {
     const { interaction } = this;
     const channel = interaction.channel ?? (interaction.channelId ? await interaction.client.channels.fetch(interaction.channelId) : null);
     if (!channel?.isSendable()) throw new Error(`the reply cannot continue in channel ${interaction.channelId}: the bot cannot send messages there`);
-    this.#channel = channelSink(channel);
+    this.#channel = channelSink(channel, this.options.budget);
     return this.#channel;
   }
 

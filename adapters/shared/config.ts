@@ -1,4 +1,5 @@
 import path from 'node:path';
+import type { Rate } from './rate-budget.js';
 
 /**
  * The adapters' settings, read from environment variables. They are separate from the core's
@@ -17,7 +18,9 @@ type Kind =
   | { type: 'int'; min: number; max: number }
   | { type: 'bool' }
   | { type: 'enum'; values: readonly string[] }
-  | { type: 'path' };
+  | { type: 'path' }
+  /** `count/window`, e.g. `5/5s`: at most `count` calls in any window (`ms`, `s` or `min`). */
+  | { type: 'rate' };
 
 export type AdapterName = 'slack' | 'discord';
 
@@ -54,6 +57,16 @@ export const ADAPTER_SETTINGS: readonly AdapterSetting[] = [
   { env: 'SVC_SLACK_API_URL', kind: { type: 'url' }, default: 'https://slack.com/api/', doc: "Slack's Web API address (tests point it at a local fake).", adapters: ['slack'] },
   { env: 'SVC_SLACK_NATIVE_STREAMING', kind: { type: 'bool' }, default: 'true', doc: "Use Slack's native streaming (`chat.startStream`); `false` always posts and edits.", adapters: ['slack'] },
   { env: 'SVC_SLACK_EDIT_INTERVAL_MS', kind: { type: 'int', min: 1000, max: 60_000 }, default: '1000', doc: 'Least time between two edits (or stream appends) of one message.', adapters: ['slack'] },
+  { env: 'SVC_SLACK_POST_RATE', kind: { type: 'rate' }, default: '1/1s', doc: 'New messages (`chat.postMessage`) per channel, all answers together.', adapters: ['slack'] },
+  { env: 'SVC_SLACK_UPDATE_RATE', kind: { type: 'rate' }, default: '50/60s', doc: 'Message edits (`chat.update`, Tier 3) per workspace, all answers together.', adapters: ['slack'] },
+  { env: 'SVC_SLACK_STREAM_APPEND_RATE', kind: { type: 'rate' }, default: '100/60s', doc: 'Native stream appends (`chat.appendStream`, Tier 4) per workspace, all answers together.', adapters: ['slack'] },
+  {
+    env: 'SVC_SLACK_STREAM_START_STOP_RATE',
+    kind: { type: 'rate' },
+    default: '20/60s',
+    doc: 'Native streams started (`chat.startStream`, Tier 2) per workspace, and separately streams stopped (`chat.stopStream`).',
+    adapters: ['slack'],
+  },
   { env: 'DISCORD_TOKEN', kind: { type: 'secret' }, doc: 'Bot token from the Discord Developer Portal ("Bot" page).', adapters: ['discord'] },
   {
     env: 'DISCORD_APPLICATION_ID',
@@ -63,9 +76,18 @@ export const ADAPTER_SETTINGS: readonly AdapterSetting[] = [
   },
   { env: 'SVC_DISCORD_API_URL', kind: { type: 'url' }, default: 'https://discord.com/api', doc: "Discord's REST address; the gateway address is discovered through it (tests point both at a local fake).", adapters: ['discord'] },
   { env: 'SVC_DISCORD_EDIT_INTERVAL_MS', kind: { type: 'int', min: 1000, max: 60_000 }, default: '1200', doc: 'Least time between two edits of one message.', adapters: ['discord'] },
+  {
+    env: 'SVC_DISCORD_SEND_RATE',
+    kind: { type: 'rate' },
+    default: '5/5s',
+    doc: "Message sends and edits per channel or thread (and per slash command's reply), all answers together.",
+    adapters: ['discord'],
+  },
 ];
 
-function parse(setting: AdapterSetting, raw: string): string | number | boolean {
+const RATE_UNITS_MS = { ms: 1, s: 1000, min: 60_000 } as const;
+
+function parse(setting: AdapterSetting, raw: string): string | number | boolean | Rate {
   const { env, kind } = setting;
   const shown = kind.type === 'secret' ? '(hidden)' : `"${raw}"`;
   const bad = (why: string) => new AdapterSettingsError(`invalid setting ${env}: ${why}, got ${shown}`);
@@ -98,13 +120,21 @@ function parse(setting: AdapterSetting, raw: string): string | number | boolean 
       return raw;
     case 'path':
       return path.resolve(raw);
+    case 'rate': {
+      const m = /^(\d+)\s*\/\s*(\d+)\s*(ms|s|min)$/.exec(raw);
+      if (!m) throw bad('must be calls per window, like 5/5s or 50/60s (units ms, s, min)');
+      const rate = { count: Number(m[1]), perMs: Number(m[2]) * RATE_UNITS_MS[m[3] as keyof typeof RATE_UNITS_MS] };
+      if (rate.count < 1 || rate.count > 10_000) throw bad('must allow between 1 and 10000 calls per window');
+      if (rate.perMs < 100 || rate.perMs > 3_600_000) throw bad('must have a window between 100ms and 60min');
+      return rate;
+    }
     case 'secret':
       return raw;
   }
 }
 
-function read(env: NodeJS.ProcessEnv, adapter: AdapterName): Map<string, string | number | boolean | undefined> {
-  const values = new Map<string, string | number | boolean | undefined>();
+function read(env: NodeJS.ProcessEnv, adapter: AdapterName): Map<string, string | number | boolean | Rate | undefined> {
+  const values = new Map<string, string | number | boolean | Rate | undefined>();
   for (const setting of ADAPTER_SETTINGS) {
     if (!setting.adapters.includes(adapter)) continue;
     const raw = env[setting.env]?.trim() || setting.default;
@@ -137,6 +167,10 @@ export interface SlackSettings extends CommonSettings {
   slackApiUrl: string;
   nativeStreaming: boolean;
   editIntervalMs: number;
+  postRate: Rate;
+  updateRate: Rate;
+  streamAppendRate: Rate;
+  streamStartStopRate: Rate;
 }
 
 export interface DiscordSettings extends CommonSettings {
@@ -144,6 +178,7 @@ export interface DiscordSettings extends CommonSettings {
   applicationId: string;
   discordApiUrl: string;
   editIntervalMs: number;
+  sendRate: Rate;
 }
 
 /** 64 hex characters, or base64 of 32 bytes. */
@@ -186,6 +221,10 @@ export function loadSlackSettings(env: NodeJS.ProcessEnv = process.env): SlackSe
     slackApiUrl,
     nativeStreaming: v.get('SVC_SLACK_NATIVE_STREAMING') as boolean,
     editIntervalMs: v.get('SVC_SLACK_EDIT_INTERVAL_MS') as number,
+    postRate: v.get('SVC_SLACK_POST_RATE') as Rate,
+    updateRate: v.get('SVC_SLACK_UPDATE_RATE') as Rate,
+    streamAppendRate: v.get('SVC_SLACK_STREAM_APPEND_RATE') as Rate,
+    streamStartStopRate: v.get('SVC_SLACK_STREAM_START_STOP_RATE') as Rate,
   };
 }
 
@@ -197,5 +236,6 @@ export function loadDiscordSettings(env: NodeJS.ProcessEnv = process.env): Disco
     applicationId: v.get('DISCORD_APPLICATION_ID') as string,
     discordApiUrl: String(v.get('SVC_DISCORD_API_URL')).replace(/\/+$/, ''),
     editIntervalMs: v.get('SVC_DISCORD_EDIT_INTERVAL_MS') as number,
+    sendRate: v.get('SVC_DISCORD_SEND_RATE') as Rate,
   };
 }

@@ -7,6 +7,11 @@ export interface MessageSink<H> {
   post(text: string): Promise<H>;
   edit(handle: H, text: string): Promise<void>;
   remove(handle: H): Promise<void>;
+  /**
+   * Waits until the platform's rate budget, shared by every answer, allows one more post (no
+   * handle) or one more edit of `handle`. Called before the text to send is chosen.
+   */
+  waitForSlot?(handle?: H): Promise<void>;
 }
 
 export interface MessageStreamOptions extends EditErrors {
@@ -32,7 +37,8 @@ export type Text = string | (() => string);
 /**
  * A growing text shown as a series of messages: the text is split at the platform's limit;
  * each part lives in its own message, edited through its own ThrottledEditor; parts beyond the
- * posted messages are posted in order. `finish` makes every part land.
+ * posted messages are posted in order. Every post and edit waits for a slot of the sink's rate
+ * budget first. `finish` makes every part land.
  */
 export class MessageStream<H> {
   readonly #messages: Posted<H>[] = [];
@@ -91,7 +97,8 @@ export class MessageStream<H> {
         continue;
       }
       if (!this.#posting && !this.#broken) {
-        this.#posting = this.#post(this.#wanted[i]!)
+        const synced = this.#wanted[i]!;
+        this.#posting = this.#post(() => this.#wanted[i] ?? synced)
           .then(() => undefined)
           .catch((err) => {
             this.#broken = true;
@@ -106,15 +113,19 @@ export class MessageStream<H> {
     }
   }
 
-  async #post(text: string): Promise<Posted<H>> {
+  /** Posts a part; its text is read once the post has its slot, so the newest version goes out. */
+  async #post(part: () => string): Promise<Posted<H>> {
     const { clock } = this.options;
     for (let failures = 0, rateLimited = 0; ; ) {
+      await this.sink.waitForSlot?.();
+      const text = part();
       try {
         const handle = await this.sink.post(text);
         const posted: Posted<H> = {
           handle,
           editor: new ThrottledEditor({
             apply: (t) => this.sink.edit(handle, t),
+            takeSlot: async () => this.sink.waitForSlot?.(handle),
             intervalMs: this.options.intervalMs,
             clock,
             initial: { text, at: clock.now() },
@@ -153,7 +164,7 @@ export class MessageStream<H> {
         continue;
       }
       try {
-        await this.#post(parts[i]!);
+        await this.#post(() => parts[i]!);
       } catch (err) {
         this.options.onError?.(err);
         return false;

@@ -10,6 +10,12 @@ export interface EditErrors {
 
 export interface ThrottledEditorOptions extends EditErrors {
   apply(text: string): Promise<void>;
+  /**
+   * Waits for a slot of the platform's rate budget, shared with the other answers (RateBudget).
+   * The text of an edit is chosen once it has its slot, so updates that arrive meanwhile go
+   * along: waiting means fewer intermediate edits, never a queue of stale ones.
+   */
+  takeSlot?(): Promise<void>;
   /** At most one edit per interval (measured from the start of the previous one). */
   intervalMs: number;
   clock: Clock;
@@ -23,9 +29,10 @@ export interface ThrottledEditorOptions extends EditErrors {
 const MAX_RATE_LIMITED = 30;
 
 /**
- * Streams text into one message by editing it: at most one edit per interval, always with the
- * latest text (intermediate versions are dropped), one edit in flight at a time, identical text
- * never re-sent, rate limits honoured. The final edit is retried until it lands.
+ * Streams text into one message by editing it: at most one edit per interval, each after a slot
+ * of the shared rate budget, always with the latest text (intermediate versions are dropped), one
+ * edit in flight at a time, identical text never re-sent, rate limits honoured. The final edit is
+ * retried until it lands.
  */
 export class ThrottledEditor {
   #applied: string;
@@ -34,7 +41,10 @@ export class ThrottledEditor {
   #timer: unknown = null;
   /** No edit may start before this time (interval or Retry-After). */
   #notBefore: number;
+  /** No more updates are taken (finishing or closed). */
   #stopped = false;
+  /** No more edits at all. */
+  #closed = false;
   #edits = 0;
 
   constructor(private readonly options: ThrottledEditorOptions) {
@@ -74,8 +84,7 @@ export class ThrottledEditor {
 
   #start(): void {
     if (this.#stopped || this.#inFlight || this.#wanted === this.#applied) return;
-    const text = this.#wanted;
-    this.#inFlight = this.#attempt(text)
+    this.#inFlight = this.#editToLatest()
       .catch((err) => {
         if (this.options.retryAfterMs(err) === null) this.options.onError?.(err);
       })
@@ -83,6 +92,13 @@ export class ThrottledEditor {
         this.#inFlight = null;
         this.#schedule();
       });
+  }
+
+  async #editToLatest(): Promise<void> {
+    await this.options.takeSlot?.();
+    // While this waited, `finish` may have made the final text the wanted one: it is sent now.
+    if (this.#closed || this.#wanted === this.#applied) return;
+    await this.#attempt(this.#wanted);
   }
 
   async #attempt(text: string): Promise<void> {
@@ -106,6 +122,7 @@ export class ThrottledEditor {
    */
   async finish(text: string): Promise<boolean> {
     this.#stopped = true;
+    this.#wanted = text;
     if (this.#timer !== null) this.options.clock.clearTimeout(this.#timer);
     this.#timer = null;
     await this.#inFlight;
@@ -114,6 +131,7 @@ export class ThrottledEditor {
     for (let failures = 0, rateLimited = 0; ; ) {
       if (text === this.#applied) return true;
       await sleep(clock, this.#notBefore - clock.now());
+      await this.options.takeSlot?.();
       try {
         await this.#attempt(text);
         return true;
@@ -130,6 +148,7 @@ export class ThrottledEditor {
   /** Stops editing (the message is being removed or abandoned). */
   close(): void {
     this.#stopped = true;
+    this.#closed = true;
     if (this.#timer !== null) this.options.clock.clearTimeout(this.#timer);
     this.#timer = null;
   }

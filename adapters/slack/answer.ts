@@ -8,6 +8,7 @@ import { MessageStream, type MessageSink } from '../shared/message-stream.js';
 import { toMrkdwn } from '../shared/mrkdwn.js';
 import type { Problem } from '../shared/problems.js';
 import { TableHoldback } from '../shared/tables.js';
+import type { SlackBudget, SlackMethod } from './budget.js';
 import { slackEditErrors } from './errors.js';
 import { NativeStream, type NativeResult } from './native-stream.js';
 import { STREAMING_MARK, problemNote, problemNoteMarkdown, statusLine } from './texts.js';
@@ -37,7 +38,8 @@ export class NativeStreaming {
   }
 }
 
-export function slackThreadSink(client: WebClient, channel: string, threadTs: string): MessageSink<string> {
+/** Messages in a thread; `slot` waits for a call of a method to fit the shared rate budget. */
+export function slackThreadSink(client: WebClient, channel: string, threadTs: string, slot: (method: SlackMethod) => Promise<void>): MessageSink<string> {
   return {
     async post(text) {
       const posted = await client.chat.postMessage({ channel, thread_ts: threadTs, text, unfurl_links: false, unfurl_media: false });
@@ -50,6 +52,7 @@ export function slackThreadSink(client: WebClient, channel: string, threadTs: st
     async remove(ts) {
       await client.chat.delete({ channel, ts });
     },
+    waitForSlot: (ts) => slot(ts === undefined ? 'chat.postMessage' : 'chat.update'),
   };
 }
 
@@ -61,6 +64,7 @@ export interface SlackAnswerOptions {
   teamId: string;
   clock: Clock;
   intervalMs: number;
+  budget: SlackBudget;
   native: NativeStreaming;
   log: Logger;
   /** What the status line says is under way ("Researching your question"). */
@@ -89,13 +93,15 @@ export class SlackAnswer implements AnswerPresenter {
   #native: NativeStream | null = null;
   #fallback: Fallback | null = null;
   #ending = false;
+  /** Waits for a call of `method` in this answer's channel to fit the shared rate budget. */
+  readonly #slot = (method: SlackMethod) => this.o.budget.slot(method, this.o.teamId, this.o.channel);
 
   constructor(private readonly o: SlackAnswerOptions) {
     this.#placeholder = this.#stream();
   }
 
   #stream(): MessageStream<string> {
-    return new MessageStream(slackThreadSink(this.o.client, this.o.channel, this.o.threadTs), {
+    return new MessageStream(slackThreadSink(this.o.client, this.o.channel, this.o.threadTs, this.#slot), {
       limit: SLACK_MESSAGE_LIMIT,
       intervalMs: this.o.intervalMs,
       clock: this.o.clock,
@@ -130,6 +136,7 @@ export class SlackAnswer implements AnswerPresenter {
       recipientTeamId: this.o.teamId,
       clock: this.o.clock,
       intervalMs: this.o.intervalMs,
+      slot: this.#slot,
       log: this.o.log,
       onStarted: () => void this.#placeholder.discard(),
     });

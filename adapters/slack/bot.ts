@@ -1,5 +1,5 @@
 import { App, HTTPReceiver, LogLevel, SocketModeReceiver, type Logger as BoltLogger } from '@slack/bolt';
-import { WebClient } from '@slack/web-api';
+import { WebClient, type ChatPostMessageArguments } from '@slack/web-api';
 import type { AddressInfo } from 'node:net';
 import { runAnswer } from '../shared/answer.js';
 import type { ResearchClient, Turn } from '../shared/api-client.js';
@@ -13,6 +13,7 @@ import { toMrkdwn } from '../shared/mrkdwn.js';
 import { settleWithin, withRetries } from '../shared/retry.js';
 import type { AdapterStore } from '../shared/store.js';
 import { NativeStreaming, SlackAnswer } from './answer.js';
+import { SlackBudget } from './budget.js';
 import { slackEditErrors, slackErrorCode } from './errors.js';
 import { QUESTION_EVENT, threadTurns } from './thread.js';
 import { HELP, askedRoot, reportRoot, slackToPlain } from './texts.js';
@@ -95,6 +96,7 @@ export async function createSlackBot(options: SlackBotOptions): Promise<SlackBot
   const { botUserId, botId } = await identify(settings, logger);
   const app = new App({ token: settings.botToken, botUserId, botId, tokenVerificationEnabled: false, receiver, clientOptions, logger, ignoreSelf: true });
   const native = new NativeStreaming(settings.nativeStreaming, log);
+  const budget = new SlackBudget(settings, clock);
   const inflight = new Set<Promise<void>>();
   /** Aborted on shutdown once the grace period is over: unfinished answers then say so. */
   const shutdown = new AbortController();
@@ -108,11 +110,9 @@ export async function createSlackBot(options: SlackBotOptions): Promise<SlackBot
     inflight.add(p);
   };
 
-  const retrying = <T>(call: () => Promise<T>) => withRetries(call, slackEditErrors, clock);
-
   async function answer(c: Conversation, request: { model: string; messages: Turn[]; key: string; what: string }): Promise<void> {
     const apiKey = store.linkedKey(ownerOf(c.teamId, c.userId)) ?? undefined;
-    const presenter = new SlackAnswer({ client: c.client, channel: c.channel, threadTs: c.threadTs, userId: c.userId, teamId: c.teamId, clock, intervalMs: settings.editIntervalMs, native, log, what: request.what });
+    const presenter = new SlackAnswer({ client: c.client, channel: c.channel, threadTs: c.threadTs, userId: c.userId, teamId: c.teamId, clock, intervalMs: settings.editIntervalMs, budget, native, log, what: request.what });
     const events = research.answer({ model: request.model, messages: request.messages, apiKey, idempotencyKey: request.key, signal: shutdown.signal });
     const outcome = await runAnswer(events, presenter, { clock, statusIntervalMs });
     log.info({ channel: c.channel, thread: c.threadTs, model: request.model, status: outcome.status, problem: outcome.problem?.kind, landed: outcome.landed }, 'answered');
@@ -129,10 +129,21 @@ export async function createSlackBot(options: SlackBotOptions): Promise<SlackBot
     }
   }
 
+  /** A message the bot posts outside an answer, within the channel's share of the rate budget. */
+  const post = (client: WebClient, teamId: string, message: ChatPostMessageArguments) =>
+    withRetries(
+      async () => {
+        await budget.slot('chat.postMessage', teamId, message.channel);
+        return client.chat.postMessage(message);
+      },
+      slackEditErrors,
+      clock,
+    );
+
   /** Posts the root message of a new conversation in the channel; null (and a private note) when the bot may not post there. */
-  async function postRoot(client: WebClient, channel: string, text: string, question: string, respond: (text: string) => Promise<unknown>): Promise<string | null> {
+  async function postRoot(client: WebClient, teamId: string, channel: string, text: string, question: string, respond: (text: string) => Promise<unknown>): Promise<string | null> {
     try {
-      const root = await retrying(() => client.chat.postMessage({ channel, text, unfurl_links: false, unfurl_media: false, metadata: { event_type: QUESTION_EVENT, event_payload: { question } } }));
+      const root = await post(client, teamId, { channel, text, unfurl_links: false, unfurl_media: false, metadata: { event_type: QUESTION_EVENT, event_payload: { question } } });
       return root.ts ?? null;
     } catch (err) {
       const code = slackErrorCode(err);
@@ -179,7 +190,7 @@ export async function createSlackBot(options: SlackBotOptions): Promise<SlackBot
       if (isReport || (links.length && sub !== 'ask')) {
         if (!links.length) return void (await say('That is not a Kalshi event link. Usage: `/svc report https://kalshi.com/markets/&lt;series&gt;/&lt;slug&gt;/&lt;event&gt;`'));
         for (const link of links) {
-          const ts = await postRoot(client, command.channel_id, reportRoot(command.user_id, link.url, link.title), link.url, say);
+          const ts = await postRoot(client, command.team_id, command.channel_id, reportRoot(command.user_id, link.url, link.title), link.url, say);
           if (!ts) return;
           store.rememberThread(threadKey(command.team_id, command.channel_id, ts));
           await reports({ client, teamId: command.team_id, channel: command.channel_id, threadTs: ts, userId: command.user_id }, [link], ['command', command.team_id, command.trigger_id]);
@@ -188,7 +199,7 @@ export async function createSlackBot(options: SlackBotOptions): Promise<SlackBot
       }
       const question = slackToPlain(text);
       if (!question) return void (await say('Usage: `/svc ask &lt;question&gt;`.'));
-      const ts = await postRoot(client, command.channel_id, askedRoot(command.user_id, question), question, say);
+      const ts = await postRoot(client, command.team_id, command.channel_id, askedRoot(command.user_id, question), question, say);
       if (!ts) return;
       store.rememberThread(threadKey(command.team_id, command.channel_id, ts));
       await answer(
@@ -221,7 +232,7 @@ export async function createSlackBot(options: SlackBotOptions): Promise<SlackBot
     if (links.length) return reports(c, links, ['message', m.teamId, m.channel, m.ts]);
     const question = slackToPlain(m.text, bot.userId);
     if (!question) {
-      await retrying(() => client.chat.postMessage({ channel: m.channel, thread_ts: threadTs, text: HELP }));
+      await post(client, m.teamId, { channel: m.channel, thread_ts: threadTs, text: HELP });
       return;
     }
     let history: Turn[] = [];

@@ -3,6 +3,7 @@ import { sleep, type Clock } from '../shared/clock.js';
 import { fenceAfter, fenceCloser, fenceReopener, type OpenFence } from '../shared/fences.js';
 import type { Logger } from '../shared/log.js';
 import { MIN_LIMIT, takeChunk } from '../shared/split.js';
+import type { SlackMethod } from './budget.js';
 import { slackErrorCode, slackRetryAfterMs } from './errors.js';
 
 /**
@@ -46,6 +47,8 @@ export interface NativeStreamOptions {
   clock: Clock;
   /** Least time between two calls for this message. */
   intervalMs: number;
+  /** Waits for a call of `method` to fit the rate budget shared with other answers. */
+  slot?(method: SlackMethod): Promise<void>;
   log: Logger;
   budget?: number;
   maxAgeMs?: number;
@@ -130,15 +133,15 @@ export class NativeStream {
     const { clock } = this.o;
     for (let failures = 0; ; ) {
       await sleep(clock, this.#notBefore - clock.now());
-      const pending = this.#wanted.slice(this.#sent);
-      const piece = this.#final ? pending : safePrefix(pending);
-      if (!piece) {
+      if (!this.#piece()) {
         if (this.#final) return this.#stop();
         await new Promise<void>((resolve) => (this.#wake = resolve));
         continue;
       }
+      await this.o.slot?.(this.#ts ? 'chat.appendStream' : 'chat.startStream');
       try {
-        await this.#send(piece);
+        // Text that arrived while this waited for its slot goes along.
+        await this.#send(this.#piece());
         failures = 0;
       } catch (err) {
         const code = slackErrorCode(err) ?? (slackRetryAfterMs(err) !== null ? 'ratelimited' : null);
@@ -150,8 +153,15 @@ export class NativeStream {
     }
   }
 
+  /** What may be sent now: everything once the text is final, else up to a safe point. */
+  #piece(): string {
+    const pending = this.#wanted.slice(this.#sent);
+    return this.#final ? pending : safePrefix(pending);
+  }
+
   async #stop(): Promise<NativeResult> {
     if (this.#ts) {
+      await this.o.slot?.('chat.stopStream');
       try {
         await this.o.client.chat.stopStream({ channel: this.o.channel, ts: this.#ts });
       } catch (err) {
@@ -182,6 +192,8 @@ export class NativeStream {
         head = cut.chunk.source;
         closing = cut.chunk.text;
       }
+      // The slot taken for an append goes unused here: rare, once per full or old message.
+      await this.o.slot?.('chat.stopStream');
       await client.chat.stopStream({ channel, ts: this.#ts, ...(closing ? { markdown_text: closing } : {}) });
       this.#advance(head.length);
       this.#ts = null;

@@ -24,6 +24,18 @@ describe('adapter settings', () => {
     expect(discord).toMatchObject({ apiUrl: 'https://svc.example.com', discordApiUrl: 'https://discord.com/api', editIntervalMs: 1200 });
   });
 
+  it('rate budgets default to the platforms\' limits and read as calls per window', () => {
+    expect(loadSlackSettings(SLACK_ENV)).toMatchObject({
+      postRate: { count: 1, perMs: 1000 },
+      updateRate: { count: 50, perMs: 60_000 },
+      streamAppendRate: { count: 100, perMs: 60_000 },
+      streamStartStopRate: { count: 20, perMs: 60_000 },
+    });
+    expect(loadDiscordSettings(DISCORD_ENV).sendRate).toEqual({ count: 5, perMs: 5000 });
+    expect(loadDiscordSettings({ ...DISCORD_ENV, SVC_DISCORD_SEND_RATE: '4 / 6000ms' }).sendRate).toEqual({ count: 4, perMs: 6000 });
+    expect(loadSlackSettings({ ...SLACK_ENV, SVC_SLACK_UPDATE_RATE: '100/2min' }).updateRate).toEqual({ count: 100, perMs: 120_000 });
+  });
+
   it.each([
     [{ ...SLACK_ENV, SVC_API_URL: '' }, /^missing setting SVC_API_URL: /],
     [{ ...SLACK_ENV, SLACK_BOT_TOKEN: '' }, /^missing setting SLACK_BOT_TOKEN: /],
@@ -33,6 +45,8 @@ describe('adapter settings', () => {
     [{ ...SLACK_ENV, SVC_SLACK_API_URL: 'ftp://x' }, /^invalid setting SVC_SLACK_API_URL: must be an http or https URL/],
     [{ ...SLACK_ENV, SVC_SLACK_NATIVE_STREAMING: 'maybe' }, /^invalid setting SVC_SLACK_NATIVE_STREAMING: must be true or false/],
     [{ ...SLACK_ENV, SLACK_APP_TOKEN: 'xoxb-wrong' }, /^invalid setting SLACK_APP_TOKEN: .*\(hidden\)$/],
+    [{ ...SLACK_ENV, SVC_SLACK_UPDATE_RATE: '50' }, /^invalid setting SVC_SLACK_UPDATE_RATE: must be calls per window, like 5\/5s/],
+    [{ ...SLACK_ENV, SVC_SLACK_POST_RATE: '0/1s' }, /^invalid setting SVC_SLACK_POST_RATE: must allow between 1 and 10000 calls/],
   ])('Slack: %o is refused naming the setting', (env, message) => {
     expect(() => loadSlackSettings(env)).toThrow(AdapterSettingsError);
     expect(() => loadSlackSettings(env)).toThrow(message);
@@ -43,6 +57,7 @@ describe('adapter settings', () => {
     [{ ...DISCORD_ENV, DISCORD_APPLICATION_ID: 'my-app' }, /^invalid setting DISCORD_APPLICATION_ID: must be a numeric application id, got "my-app"$/],
     [{ ...DISCORD_ENV, SVC_DISCORD_API_URL: 'not a url' }, /^invalid setting SVC_DISCORD_API_URL: must be an absolute URL/],
     [{ ...DISCORD_ENV, SVC_ADAPTER_SECRET: 'short' }, /^invalid setting SVC_ADAPTER_SECRET: .*\(hidden\)$/],
+    [{ ...DISCORD_ENV, SVC_DISCORD_SEND_RATE: '5/10ms' }, /^invalid setting SVC_DISCORD_SEND_RATE: must have a window between 100ms and 60min, got "5\/10ms"$/],
   ])('Discord: %o is refused naming the setting', (env, message) => {
     expect(() => loadDiscordSettings(env)).toThrow(AdapterSettingsError);
     expect(() => loadDiscordSettings(env)).toThrow(message);

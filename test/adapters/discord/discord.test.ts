@@ -14,7 +14,10 @@ import { AdapterStore } from '../../../adapters/shared/store.js';
 import { convertTables } from '../../../adapters/shared/tables.js';
 import type { StartOptions, TestService } from '../../helpers/service.js';
 import { startService } from '../../helpers/service.js';
-import { CITATIONS, longReport, newAgentLog, researchAgents, type AgentLog } from '../helpers/agents.js';
+import { CITATIONS, longReport, namedFeed, newAgentLog, researchAgents, type AgentLog } from '../helpers/agents.js';
+import { FakeClock } from '../helpers/fake-clock.js';
+import { RequestsInFlight, runClockUntil } from '../helpers/requests-in-flight.js';
+import { busiestWindow } from '../helpers/windows.js';
 import { ANA, APP_ID, BOT, CHANNEL, FakeDiscord, GUILD, OTHER_BOT } from './fake-discord.js';
 
 interface Harness {
@@ -46,7 +49,8 @@ class JumpingClock implements Clock {
   }
 }
 
-async function start(opts: { agents?: StartOptions['agents']; editIntervalMs?: number; clock?: Clock } = {}): Promise<Harness> {
+/** Keep the adapter's rate budget (its default); otherwise there is practically none, so tests on the real clock finish quickly. */
+async function start(opts: { agents?: StartOptions['agents']; editIntervalMs?: number; clock?: Clock; rateBudget?: boolean } = {}): Promise<Harness> {
   log = newAgentLog();
   const service = await startService({ agents: opts.agents ?? researchAgents(log) });
   const account = await service.account({ plan: 'pro', credits: 100 });
@@ -63,7 +67,7 @@ async function start(opts: { agents?: StartOptions['agents']; editIntervalMs?: n
     SVC_LOG_LEVEL: 'silent',
   });
   // Below the production minimum so tests on the real clock finish quickly; the 429 test uses 1200.
-  const settings: DiscordSettings = { ...base, editIntervalMs: opts.editIntervalMs ?? 50 };
+  const settings: DiscordSettings = { ...base, editIntervalMs: opts.editIntervalMs ?? 50, sendRate: opts.rateBudget ? base.sendRate : { count: 10_000, perMs: 1000 } };
   const store = AdapterStore.open(dataDir, undefined);
   const bot = createDiscordBot({
     settings,
@@ -220,6 +224,53 @@ describe('Discord: rate limits', () => {
     // The gateway session stayed up meanwhile: heartbeats were sent and acknowledged.
     expect(h!.discord.heartbeats).toBeGreaterThan(0);
     expect(h!.bot.client.ws.ping).toBeGreaterThanOrEqual(0);
+  });
+});
+
+describe('Discord: one rate budget for every answer', () => {
+  it('five answers streaming at once into one thread keep to 5 sends and edits per 5 s there, each arrives whole, no 429', async () => {
+    const clock = new FakeClock(Date.now());
+    await start({ clock, editIntervalMs: 1200, rateBudget: true });
+    h!.discord.sendLimit = { count: 5, perMs: 5000 }; // Discord's per-channel figure, as the adapter's default assumes it
+    const requests = new RequestsInFlight(h!.discord.url);
+    try {
+      // A thread of the bot's: the one it starts for a pasted link.
+      const pasted = h!.discord.userMessage(CHANNEL, LINK);
+      await runClockUntil(clock, requests, () => h!.discord.shown(pasted.id).some((m) => m.content.includes('**Sources**')));
+      const thread = pasted.id;
+
+      const names = ['a1', 'a2', 'a3', 'a4', 'a5'];
+      for (const name of names) h!.discord.userMessage(thread, `<@${BOT.id}> feed ${name}: go`);
+      const texts = new Map(names.map((name) => [name, '']));
+      for (let k = 0; k < 15; k++) {
+        for (const name of names) {
+          const piece = `${k ? '\n\n' : ''}Answer ${name}, paragraph ${k}: ${'the market moved on the news and the model followed. '.repeat(3)}[1]`;
+          texts.set(name, texts.get(name)! + piece);
+          namedFeed(log, name).text(piece);
+        }
+        await clock.advance(1000, () => requests.drained());
+      }
+      for (const name of names) namedFeed(log, name).done(CITATIONS.slice(0, 1));
+      const expected = (name: string) => texts.get(name)! + citationFooter(CITATIONS.slice(0, 1), 'discord');
+      /** An answer's messages in the thread, oldest first (each part begins inside one of its paragraphs). */
+      const partsOf = (name: string) => h!.discord.shown(thread).filter((m) => m.author.id === BOT.id && /Answer (a\d),/.exec(m.content)?.[1] === name);
+      const shown = (name: string) => partsOf(name).map((m) => m.content).join('');
+      await runClockUntil(clock, requests, () => names.every((name) => shown(name) === expected(name)));
+
+      for (const name of names) {
+        expect(shown(name)).toBe(expected(name));
+        expect(partsOf(name)).toHaveLength(2); // past 2,000 characters: a second message was sent
+      }
+      const sendsAndEdits = h!.discord.calls.filter((c) => (c.method === 'POST' && c.path === `/channels/${thread}/messages`) || (c.method === 'PATCH' && c.path.startsWith(`/channels/${thread}/messages/`)));
+      expect(sendsAndEdits.length).toBeGreaterThan(5); // more than one window's worth: the budget had to spread them out
+      expect(busiestWindow(sendsAndEdits.map((c) => c.at), 5000)).toBeLessThanOrEqual(5);
+      expect(h!.discord.calls.filter((c) => c.status === 429)).toEqual([]);
+      // The answers streamed: messages were sent or edited with text still coming, not only at the end.
+      const interim = sendsAndEdits.filter((c) => String((c.body as { content?: unknown }).content).endsWith(STREAMING_MARK));
+      expect(interim.length).toBeGreaterThanOrEqual(names.length);
+    } finally {
+      requests.close();
+    }
   });
 });
 

@@ -6,8 +6,10 @@ import { WebSocket, WebSocketServer } from 'ws';
  * A loopback Discord: the REST routes the bot uses (messages, threads, interaction callbacks and
  * webhooks, command registration, gateway discovery) and a gateway WebSocket speaking HELLO,
  * IDENTIFY, READY, GUILD_CREATE, heartbeats and dispatches. It keeps messages per channel and
- * records every REST request with its arrival time. Interaction tokens work for 15 minutes on the
- * fake's clock (`now`), then webhook calls with them get Discord's 401 "Invalid Webhook Token".
+ * records every REST request with its arrival time on the fake's clock (`now`), and can hold
+ * channels to a send limit, answering 429 past it like Discord (`sendLimit`). Interaction tokens
+ * work for 15 minutes on that clock, then webhook calls with them get Discord's 401 "Invalid
+ * Webhook Token".
  */
 
 export const GUILD = '900000000000000001';
@@ -63,6 +65,9 @@ export class FakeDiscord {
   heartbeatIntervalMs = 400;
   /** The next PATCHes of messages get a 429 with this retry_after (seconds). */
   rateLimitEdits: number[] = [];
+  /** When set, a channel's message sends and edits beyond this many per window get a 429. */
+  sendLimit: { count: number; perMs: number } | null = null;
+  readonly #sent = new Map<string, number[]>();
   /** Interaction tokens Discord refuses from now on, whatever their age. */
   readonly refusedTokens = new Set<string>();
   readonly #tokenCreatedAt = new Map<string, number>();
@@ -294,7 +299,7 @@ export class FakeDiscord {
     const method = req.method ?? 'GET';
     const body = raw ? (JSON.parse(raw) as Record<string, unknown>) : {};
     const reply = (status: number, json?: unknown, headers: Record<string, string> = {}) => {
-      this.calls.push({ method, path, query: u.searchParams, body, at: Date.now(), status });
+      this.calls.push({ method, path, query: u.searchParams, body, at: this.#now(), status });
       res.writeHead(status, json === undefined ? headers : { 'content-type': 'application/json', ...headers });
       res.end(json === undefined ? undefined : JSON.stringify(json));
     };
@@ -321,6 +326,8 @@ export class FakeDiscord {
       const channelId = m[1]!;
       if (!this.channels.has(channelId)) return notFound(10003, 'Unknown Channel');
       if (method === 'POST') {
+        const limited = this.#overSendLimit(channelId);
+        if (limited) return reply(...limited);
         const message = this.#store({ channel_id: channelId, author: BOT, content: String(body.content ?? ''), flags: Number(body.flags ?? 0) });
         this.dispatch('MESSAGE_CREATE', { ...this.#wire(message), guild_id: GUILD });
         return reply(200, this.#wire(message));
@@ -343,12 +350,16 @@ export class FakeDiscord {
         found.deleted = true;
         return reply(204);
       }
-      if (method === 'PATCH') return this.#edit(found, body, reply);
+      if (method === 'PATCH') {
+        const limited = this.#overSendLimit(found.channel_id);
+        if (limited) return reply(...limited);
+        return this.#edit(found, body, reply);
+      }
     }
     if ((m = /^\/interactions\/(\d+)\/([^/]+)\/callback$/.exec(path)) && method === 'POST') {
       const [, id, token] = m;
       const type = Number(body.type);
-      this.interactionCallbacks.push({ id: id!, token: token!, type, at: Date.now() });
+      this.interactionCallbacks.push({ id: id!, token: token!, type, at: this.#now() });
       const data = (body.data ?? {}) as { content?: string; flags?: number };
       this.#store({ channel_id: CHANNEL, author: BOT, content: type === 4 ? String(data.content ?? '') : '', flags: Number(data.flags ?? 0) | (type === 5 ? 128 : 0), interaction_token: token! });
       return reply(204);
@@ -371,6 +382,21 @@ export class FakeDiscord {
       if (method === 'GET') return reply(200, this.#wire(found));
     }
     return notFound(0, `fake discord: no route for ${method} ${path}`);
+  }
+
+  /** A 429 reply when a send or edit in `channelId` now would pass `sendLimit`; otherwise counts it. */
+  #overSendLimit(channelId: string): [number, unknown, Record<string, string>] | null {
+    if (!this.sendLimit) return null;
+    const { count, perMs } = this.sendLimit;
+    const now = this.#now();
+    const recent = (this.#sent.get(channelId) ?? []).filter((at) => at > now - perMs);
+    this.#sent.set(channelId, recent);
+    if (recent.length < count) {
+      recent.push(now);
+      return null;
+    }
+    const retryAfter = (recent[0]! + perMs - now) / 1000;
+    return [429, { message: 'You are being rate limited.', retry_after: retryAfter, global: false }, { 'retry-after': String(Math.ceil(retryAfter)), 'x-ratelimit-scope': 'user' }];
   }
 
   #tokenValid(token: string): boolean {

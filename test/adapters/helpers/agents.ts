@@ -71,6 +71,15 @@ export interface AgentLog {
   requests: AgentRequest[];
   /** The feed for questions starting with "feed:". */
   feed: Feed;
+  /** The feeds for questions starting with "feed <name>:", one per name (answers streaming at once). */
+  feeds: Map<string, Feed>;
+}
+
+/** The feed of questions starting with "feed <name>:" (made on first use, by the test or the agent). */
+export function namedFeed(log: AgentLog, name: string): Feed {
+  let feed = log.feeds.get(name);
+  if (!feed) log.feeds.set(name, (feed = new Feed()));
+  return feed;
 }
 
 function reportFor(url: string): AgentEvent[] {
@@ -90,6 +99,8 @@ export function researchAgents(log: AgentLog): Agent[] {
       log.requests.push(req);
       const q = req.messages.at(-1)!.content;
       if (q.startsWith('feed:')) return log.feed.events();
+      const named = /^feed (\S+):/.exec(q);
+      if (named) return namedFeed(log, named[1]!).events();
       if (q.includes('long answer')) return answer(longReport(15_000, 'Long answer'), CITATIONS, 211);
       if (q.includes('break')) {
         return (async function* (): AsyncGenerator<AgentEvent> {
@@ -121,5 +132,5 @@ export function paidReportAgent(core: Core, log: AgentLog): Agent {
 }
 
 export function newAgentLog(): AgentLog {
-  return { requests: [], feed: new Feed() };
+  return { requests: [], feed: new Feed(), feeds: new Map() };
 }

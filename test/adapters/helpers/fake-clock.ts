@@ -34,11 +34,15 @@ export class FakeClock implements Clock {
     return this.#timers.length;
   }
 
-  /** Moves time forward by `ms`, firing due timers; lets promise callbacks run between them. */
-  async advance(ms: number): Promise<void> {
+  /**
+   * Moves time forward by `ms`, firing due timers; lets promise callbacks run between them, and
+   * `between` (waiting for whatever the last timer set off) when given.
+   */
+  async advance(ms: number, between?: () => Promise<void>): Promise<void> {
     const end = this.#now + ms;
     for (;;) {
       await settle();
+      await between?.();
       const due = this.#timers.filter((t) => t.at <= end).sort((a, b) => a.at - b.at || a.id - b.id)[0];
       if (!due) break;
       this.#timers = this.#timers.filter((t) => t !== due);
@@ -47,6 +51,7 @@ export class FakeClock implements Clock {
     }
     this.#now = end;
     await settle();
+    await between?.();
   }
 }
 

@@ -7,6 +7,9 @@ export const BOT_USER = 'U0BOT';
 export const BOT_ID = 'B0BOT';
 export const SIGNING_SECRET = 'test-signing-secret';
 
+/** Arguments the Web API client sends as JSON. */
+const JSON_ARGS = new Set(['metadata', 'blocks', 'attachments', 'chunks']);
+
 export interface SlackMessage {
   channel: string;
   ts: string;
@@ -26,12 +29,14 @@ export interface SlackCall {
   args: Record<string, unknown>;
   /** Time on the test's clock when the call arrived. */
   at: number;
+  /** The HTTP status it got (429 when over `limits`). */
+  status: number;
 }
 
 /**
  * A loopback Slack Web API: records every call, keeps the messages the app posts (including
- * native streams), serves threads back through conversations.replies, and fails the calls a
- * test asks it to.
+ * native streams), serves threads back through conversations.replies, fails the calls a test
+ * asks it to, and answers 429 past the rate limits a test sets.
  */
 export class FakeSlack {
   readonly http: FakeHttpServer;
@@ -42,6 +47,9 @@ export class FakeSlack {
   #failures = new Map<string, Array<string | { status: number; retryAfter: number }>>();
   #seq = 0;
   clock: Clock = { now: () => Date.now(), setTimeout, clearTimeout };
+  /** Calls of a method beyond this many per window get a 429 (Retry-After): chat.postMessage per channel, the others per workspace (the fake has one). */
+  limits: Record<string, { count: number; perMs: number }> = {};
+  readonly #accepted = new Map<string, number[]>();
 
   constructor() {
     this.http = new FakeHttpServer((req) => this.#handle(req));
@@ -93,6 +101,21 @@ export class FakeSlack {
     return this.messages.find((m) => m.channel === channel && m.ts === ts && !m.deleted);
   }
 
+  /** Seconds to wait when a call of `method` now would pass its limit; otherwise counts it and null. */
+  #overLimit(method: string, args: Record<string, unknown>): number | null {
+    const limit = this.limits[method];
+    if (!limit) return null;
+    const key = method === 'chat.postMessage' ? `${method} ${String(args.channel)}` : method;
+    const now = this.clock.now();
+    const recent = (this.#accepted.get(key) ?? []).filter((at) => at > now - limit.perMs);
+    this.#accepted.set(key, recent);
+    if (recent.length < limit.count) {
+      recent.push(now);
+      return null;
+    }
+    return Math.max(1, Math.ceil((recent[0]! + limit.perMs - now) / 1000));
+  }
+
   #handle(req: FakeRequest): FakeReply {
     const u = new URL(req.path, 'http://x');
     if (u.pathname.startsWith('/response/')) {
@@ -102,12 +125,20 @@ export class FakeSlack {
     const method = u.pathname.replace(/^\/api\//, '');
     const args: Record<string, unknown> = {};
     for (const [k, v] of new URLSearchParams(req.body)) {
-      args[k] = /^[[{]/.test(v) ? JSON.parse(v) : v;
+      // Text arguments may start with "[" too (a citation marker): only structured ones are JSON.
+      args[k] = JSON_ARGS.has(k) && /^[[{]/.test(v) ? JSON.parse(v) : v;
     }
-    this.calls.push({ method, args, at: this.clock.now() });
+    const call: SlackCall = { method, args, at: this.clock.now(), status: 200 };
+    this.calls.push(call);
+    const retryAfter = this.#overLimit(method, args);
+    if (retryAfter !== null) {
+      call.status = 429;
+      return { status: 429, headers: { 'retry-after': String(retryAfter) }, json: { ok: false, error: 'ratelimited' } };
+    }
     const failure = this.#failures.get(method)?.shift();
     if (failure !== undefined) {
       if (typeof failure === 'string') return { json: { ok: false, error: failure } };
+      call.status = failure.status;
       return { status: failure.status, headers: { 'retry-after': String(failure.retryAfter) }, json: { ok: false, error: 'ratelimited' } };
     }
     const ok = (extra: Record<string, unknown> = {}) => ({ json: { ok: true, ...extra } });

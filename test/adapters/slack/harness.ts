@@ -6,6 +6,7 @@ import { vi } from 'vitest';
 import { ResearchClient } from '../../../adapters/shared/api-client.js';
 import type { Clock } from '../../../adapters/shared/clock.js';
 import { loadSlackSettings, type SlackSettings } from '../../../adapters/shared/config.js';
+import type { Rate } from '../../../adapters/shared/rate-budget.js';
 import { AdapterStore } from '../../../adapters/shared/store.js';
 import { createSlackBot, type SlackBot } from '../../../adapters/slack/bot.js';
 import type { StartOptions, TestService } from '../../helpers/service.js';
@@ -52,7 +53,11 @@ export interface SlackHarnessOptions {
   apiUrl?: string;
   plan?: 'free' | 'plus' | 'pro';
   credits?: number;
+  /** Keep the adapter's rate budgets (its defaults); otherwise there is practically no budget, so tests on the real clock finish quickly. */
+  rateBudgets?: boolean;
 }
+
+const UNLIMITED: Rate = { count: 10_000, perMs: 1000 };
 
 let eventCounter = 0;
 
@@ -75,7 +80,11 @@ export async function startSlackHarness(opts: SlackHarnessOptions): Promise<Slac
     SVC_LOG_LEVEL: 'silent',
   });
   // Below the production minimum, so tests on the real clock finish quickly; the edit-rate test uses 1000 on a fake clock.
-  const settings: SlackSettings = { ...base, editIntervalMs: opts.editIntervalMs ?? 50 };
+  const settings: SlackSettings = {
+    ...base,
+    editIntervalMs: opts.editIntervalMs ?? 50,
+    ...(opts.rateBudgets ? {} : { postRate: UNLIMITED, updateRate: UNLIMITED, streamAppendRate: UNLIMITED, streamStartStopRate: UNLIMITED }),
+  };
   const log = pino({ level: process.env.SVC_TEST_ADAPTER_LOG ?? 'silent' });
   let store = AdapterStore.open(dataDir, undefined);
   const makeBot = () =>

@@ -2,8 +2,11 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { citationFooter } from '../../../adapters/shared/citations.js';
 import { toMrkdwn } from '../../../adapters/shared/mrkdwn.js';
 import { convertTables } from '../../../adapters/shared/tables.js';
-import { CITATIONS, longReport, newAgentLog, paidReportAgent, researchAgents, type AgentLog } from '../helpers/agents.js';
+import { STREAMING_MARK } from '../../../adapters/slack/texts.js';
+import { CITATIONS, longReport, namedFeed, newAgentLog, paidReportAgent, researchAgents, type AgentLog } from '../helpers/agents.js';
 import { FakeClock, settle } from '../helpers/fake-clock.js';
+import { RequestsInFlight, runClockUntil } from '../helpers/requests-in-flight.js';
+import { busiestWindow } from '../helpers/windows.js';
 import { BOT_USER, TEAM } from './fake-slack.js';
 import { CHANNEL, USER, shownTexts, startSlackHarness, type SlackHarness, type SlackHarnessOptions } from './harness.js';
 
@@ -308,10 +311,15 @@ describe('Slack: edit rate', () => {
   it('edits a message at most once per second, with the latest text, and the final edit lands', async () => {
     const clock = new FakeClock(Date.now());
     await start({ clock, editIntervalMs: 1000, statusIntervalMs: 10_000 });
+    // Posts and edits get their rate-budget slots from the adapter's clock: it has to move while the test waits.
+    const onClock = (check: () => void) => async () => {
+      await clock.advance(0);
+      check();
+    };
     await h!.command('ask feed: stream slowly');
-    await h!.until(() => expect(h!.slack.rootMessages(CHANNEL)).toHaveLength(1));
+    await h!.until(onClock(() => expect(h!.slack.rootMessages(CHANNEL)).toHaveLength(1)));
     const rootTs = h!.slack.rootMessages(CHANNEL)[0]!.ts;
-    await h!.until(() => expect(h!.slack.threadReplies(CHANNEL, rootTs)).toHaveLength(1)); // the status line
+    await h!.until(onClock(() => expect(h!.slack.threadReplies(CHANNEL, rootTs)).toHaveLength(1))); // the status line
     let full = '';
     for (let i = 0; i < 40; i++) {
       const piece = `piece${i} `;
@@ -337,6 +345,91 @@ describe('Slack: edit rate', () => {
     // Each edit showed a longer prefix of the answer than the one before.
     const shown = updates.map((u) => String(u.args.text).replace(/ :writing_hand:$/, '').replace(SLACK_FOOTER, ''));
     for (let i = 1; i < shown.length; i++) expect(shown[i]!.startsWith(shown[i - 1]!.startsWith(':hourglass') ? '' : shown[i - 1]!)).toBe(true);
+  });
+});
+
+describe('Slack: one rate budget for every answer', () => {
+  const NAMES = ['a1', 'a2', 'a3', 'a4', 'a5'];
+  const paragraph = (name: string, k: number) => `Answer ${name}, paragraph ${k}: the market moved on the news and the model followed [1].`;
+  const rootOf = (name: string) => h!.slack.rootMessages(CHANNEL).find((m) => m.text.endsWith(`asked: feed ${name}: go`));
+  /** What the answer's thread shows, all its messages together. */
+  const shown = (name: string) => {
+    const root = rootOf(name);
+    return root ? shownTexts(h!.slack, root.ts).join('') : '';
+  };
+
+  /**
+   * Five `/svc ask` in one channel, their answers streaming at once for 50 s of the fake clock, a
+   * paragraph each per second; returns each answer's whole Markdown (before its sources).
+   */
+  async function streamFive(clock: FakeClock, requests: RequestsInFlight): Promise<Map<string, string>> {
+    for (const name of NAMES) await h!.command(`ask feed ${name}: go`);
+    const texts = new Map(NAMES.map((name) => [name, '']));
+    for (let k = 0; k < 50; k++) {
+      for (const name of NAMES) {
+        const piece = `${k ? '\n\n' : ''}${paragraph(name, k)}`;
+        texts.set(name, texts.get(name)! + piece);
+        namedFeed(log, name).text(piece);
+      }
+      await clock.advance(1000, () => requests.drained());
+    }
+    for (const name of NAMES) namedFeed(log, name).done(CITATIONS.slice(0, 1));
+    return texts;
+  }
+
+  it('posting and editing: five answers at once in one channel keep to 1 post/s there and 50 chat.update/min in the workspace, each arrives whole, no 429', async () => {
+    const clock = new FakeClock(Date.now());
+    await start({ clock, editIntervalMs: 1000, statusIntervalMs: 10_000, rateBudgets: true });
+    // Slack's limits, as the adapter's defaults assume them.
+    h!.slack.limits = { 'chat.postMessage': { count: 1, perMs: 1000 }, 'chat.update': { count: 50, perMs: 60_000 } };
+    const requests = new RequestsInFlight(h!.slack.url);
+    try {
+      const texts = await streamFive(clock, requests);
+      const expected = (name: string) => toMrkdwn(texts.get(name)!) + SLACK_FOOTER;
+      await runClockUntil(clock, requests, () => NAMES.every((name) => shown(name) === expected(name)));
+
+      for (const name of NAMES) {
+        expect(shown(name)).toBe(expected(name));
+        expect(shownTexts(h!.slack, rootOf(name)!.ts)).toHaveLength(2); // past Slack's 3,500 characters: a second message was posted
+      }
+      const posts = h!.slack.callsOf('chat.postMessage').filter((c) => c.args.channel === CHANNEL);
+      expect(busiestWindow(posts.map((c) => c.at), 1000)).toBe(1);
+      expect(posts).toHaveLength(NAMES.length * 3); // root, status line (then the first part), second part
+      const updates = h!.slack.callsOf('chat.update');
+      expect(updates.length).toBeGreaterThan(50); // more than one window's worth: the budget had to spread them out
+      expect(busiestWindow(updates.map((c) => c.at), 60_000)).toBeLessThanOrEqual(50);
+      expect(h!.slack.calls.filter((c) => c.status === 429)).toEqual([]);
+      // The answers streamed: messages were updated with text still coming, not only at the end.
+      expect(updates.filter((c) => String(c.args.text).endsWith(STREAMING_MARK)).length).toBeGreaterThanOrEqual(NAMES.length);
+    } finally {
+      requests.close();
+    }
+  });
+
+  it('native streaming: five answers at once keep to 100 chat.appendStream/min in the workspace, each arrives whole, no 429', async () => {
+    const clock = new FakeClock(Date.now());
+    await start({ clock, editIntervalMs: 1000, statusIntervalMs: 10_000, rateBudgets: true, nativeStreaming: true });
+    const perMinute = (count: number) => ({ count, perMs: 60_000 });
+    h!.slack.limits = { 'chat.postMessage': { count: 1, perMs: 1000 }, 'chat.appendStream': perMinute(100), 'chat.startStream': perMinute(20), 'chat.stopStream': perMinute(20) };
+    const requests = new RequestsInFlight(h!.slack.url);
+    try {
+      const texts = await streamFive(clock, requests);
+      const expected = (name: string) => texts.get(name)! + citationFooter(CITATIONS.slice(0, 1), 'markdown');
+      const stopped = (name: string) => h!.slack.threadReplies(CHANNEL, rootOf(name)?.ts ?? '').every((m) => m.streaming === false);
+      await runClockUntil(clock, requests, () => NAMES.every((name) => shown(name) === expected(name) && stopped(name)));
+
+      for (const name of NAMES) expect(shown(name)).toBe(expected(name));
+      expect(h!.slack.callsOf('chat.update')).toEqual([]); // streamed natively throughout
+      const appends = h!.slack.callsOf('chat.appendStream');
+      expect(appends.length).toBeGreaterThan(100); // more than one window's worth: the budget had to spread them out
+      expect(busiestWindow(appends.map((c) => c.at), 60_000)).toBeLessThanOrEqual(100);
+      for (const method of ['chat.startStream', 'chat.stopStream']) expect(busiestWindow(h!.slack.callsOf(method).map((c) => c.at), 60_000)).toBeLessThanOrEqual(20);
+      const posts = h!.slack.callsOf('chat.postMessage').filter((c) => c.args.channel === CHANNEL);
+      expect(busiestWindow(posts.map((c) => c.at), 1000)).toBe(1);
+      expect(h!.slack.calls.filter((c) => c.status === 429)).toEqual([]);
+    } finally {
+      requests.close();
+    }
   });
 });
 
