@@ -19,5 +19,11 @@ export class SourceList {
   }
 }
 
+/**
+ * A caller's words quoted back in an answer. A `[n]` they typed is written `[n\]` (the same in
+ * Markdown) so it cannot be mistaken for, or take the place of, a citation marker.
+ */
+export const quoteCaller = (text: string) => text.replace(/\[(\d+)\]/g, '[$1\\]');
+
 /** "2026-11-19 15:00 UTC". */
 export const utcMinute = (d: Date) => `${d.toISOString().slice(0, 16).replace('T', ' ')} UTC`;

@@ -9,7 +9,7 @@ declare module 'fastify' {
 }
 
 /** Headers that are part of a result and replayed with it. */
-const KEPT = ['content-type', 'x-report-cache', 'x-report-generated-at', 'x-credits-charged', 'x-credits-remaining'];
+const KEPT = ['content-type', 'cache-control', 'x-accel-buffering', 'x-report-cache', 'x-report-generated-at', 'x-credits-charged', 'x-credits-remaining'];
 
 function keptHeaders(headers: Record<string, unknown>): Record<string, string> {
   const out: Record<string, string> = {};

@@ -8,7 +8,10 @@ export type InputItem = (Turn & { param: string }) | { ref: string; param: strin
 export interface ResponsesRequest {
   model: string;
   items: InputItem[];
+  /** What the agent is told: `instructions` and the input's system and developer messages. */
   instructions: string | null;
+  /** The request's own `instructions` field, echoed in the response object as OpenAI does. */
+  instructionsField: string | null;
   stream: boolean;
   store: boolean;
   previousResponseId: string | null;
@@ -116,6 +119,7 @@ export function parseResponsesRequest(raw: unknown): ResponsesRequest {
     model,
     items,
     instructions: joinInstructions([instructions, ...system]),
+    instructionsField: instructions ?? null,
     stream: f.boolean('stream') ?? false,
     store: f.boolean('store') ?? true,
     previousResponseId: f.string('previous_response_id', { nonEmpty: true }) ?? null,

@@ -182,6 +182,9 @@ describeBackends('plans, credits and billing', (backend) => {
     const s1 = await readSse(await post(`${svc.baseURL}/chat/completions`, apiKey, { model: 'svc-paid', messages: [{ role: 'user', content: 'q2' }], stream: true }, streamHeaders));
     const again = await post(`${svc.baseURL}/chat/completions`, apiKey, { model: 'svc-paid', messages: [{ role: 'user', content: 'q2' }], stream: true }, streamHeaders);
     expect(again.headers.get('content-type')).toMatch(/^text\/event-stream/);
+    // A replayed stream is still a stream to proxies and caches.
+    expect(again.headers.get('cache-control')).toBe('no-cache');
+    expect(again.headers.get('x-accel-buffering')).toBe('no');
     const s2 = await readSse(again);
     expect(s2.frames).toEqual(s1.frames);
     expect(s1.frames.at(-1)!.data).toBe('[DONE]');

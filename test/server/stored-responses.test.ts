@@ -134,6 +134,9 @@ describe('stored responses', () => {
     });
     const seen = JSON.parse(r.output_text);
     expect(seen.instructions).toBe('top\n\ndev note');
+    // The response echoes the request's own `instructions`, not the developer message joined in.
+    expect(r.instructions).toBe('top');
+    expect(((await client.responses.retrieve(r.id)) as any).instructions).toBe('top');
     expect(seen.messages).toEqual([
       { role: 'user', content: 'part one\npart two' },
       { role: 'assistant', content: 'earlier answer' },

@@ -87,3 +87,23 @@ describe('a whole answer event', () => {
     expect(responses(replayed.slice(0, 1), true).out).toEqual(responses(events.slice(0, 1), true).out);
   });
 });
+
+describe('chunksOf', () => {
+  const whole = (s: string) => !/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/.test(s);
+
+  it('never ends a delta on half of a surrogate pair when a paragraph has no break', () => {
+    for (let at = 1195; at <= 1201; at++) {
+      const text = `${'x'.repeat(at)}😀${'y'.repeat(1500)}`;
+      const chunks = chunksOf(text);
+      expect(chunks.join('')).toBe(text);
+      for (const c of chunks) expect(whole(c), `emoji at ${at}`).toBe(true);
+      // Each delta survives a strict UTF-8 round trip, as Python or serde_json clients need.
+      for (const c of chunks) expect(Buffer.from(c, 'utf8').toString('utf8')).toBe(c);
+    }
+  });
+
+  it('cuts at a blank line when there is one in the last two thirds', () => {
+    const text = `${'a'.repeat(900)}\n\n${'b'.repeat(900)}`;
+    expect(chunksOf(text)).toEqual([`${'a'.repeat(900)}\n\n`, 'b'.repeat(900)]);
+  });
+});

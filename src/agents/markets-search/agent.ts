@@ -1,6 +1,6 @@
 import type { KalshiClient } from '../../data/kalshi/client.js';
 import { eventPage, priceLine } from '../prediction-markets/summary.js';
-import { utcMinute as utc } from '../citations.js';
+import { quoteCaller, utcMinute as utc } from '../citations.js';
 import type { Agent, AgentEvent, Citation } from '../types.js';
 import type { OpenEventsIndex } from './index.js';
 
@@ -12,7 +12,7 @@ export async function searchMarkets(client: KalshiClient, index: OpenEventsIndex
   const hits = (await index.get()).search(query, limit);
   if (!hits.length) {
     return {
-      text: `No open Kalshi event matches “${query.trim()}”. Try the topic's key words (for example “Fed decision December”, “Bitcoin price”, “CPI”, “NYC temperature”), or paste an event's address from kalshi.com for a report.\n`,
+      text: `No open Kalshi event matches “${quoteCaller(query.trim())}”. Try the topic's key words (for example “Fed decision December”, “Bitcoin price”, “CPI”, “NYC temperature”), or paste an event's address from kalshi.com for a report.\n`,
       citations: [],
       found: 0,
     };
@@ -20,7 +20,7 @@ export async function searchMarkets(client: KalshiClient, index: OpenEventsIndex
   // Prices are read fresh for the matches only.
   const events = await Promise.all(hits.map((h) => client.event(h.entry.event.event_ticker).catch(() => null)));
   const citations: Citation[] = [];
-  const lines = [`Open Kalshi events matching “${query.trim()}”, with current prices (as of ${utc(client.now())}):`, ''];
+  const lines = [`Open Kalshi events matching “${quoteCaller(query.trim())}”, with current prices (as of ${utc(client.now())}):`, ''];
   hits.forEach((hit, i) => {
     const event = events[i] ?? hit.entry.event;
     const n = citations.length + 1;

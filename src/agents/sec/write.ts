@@ -1,4 +1,5 @@
 import type { Citation } from '../../agents/types.js';
+import { quoteCaller } from '../citations.js';
 import type { FiscalPeriod } from '../../data/sec/calendar.js';
 import type { FactTerm, MetricValue, ReportedFact } from '../../data/sec/facts.js';
 import type { FactCitation } from '../../data/sec/library.js';
@@ -298,10 +299,10 @@ export class AnswerWriter {
     for (const u of this.#plan.unresolved) {
       if (u.status === 'ambiguous') {
         const names = u.candidates.slice(0, 8).map(who).join('; ');
-        out.push(`"${u.text}" matches several SEC filers: ${names}${u.candidates.length > 8 ? `; and ${u.candidates.length - 8} more` : ''}. Which one do you mean? Ask again with its full name or ticker.`);
+        out.push(`"${quoteCaller(u.text)}" matches several SEC filers: ${names}${u.candidates.length > 8 ? `; and ${u.candidates.length - 8} more` : ''}. Which one do you mean? Ask again with its full name or ticker.`);
       } else {
         const suggestions = u.suggestions.length ? ` Did you mean: ${u.suggestions.map(who).join('; ')}?` : '';
-        out.push(`I could not find a company called "${u.text}" among SEC filers (searched by ticker and by name), so I have no figures for it.${suggestions} Try its ticker symbol, e.g. AAPL.`);
+        out.push(`I could not find a company called "${quoteCaller(u.text)}" among SEC filers (searched by ticker and by name), so I have no figures for it.${suggestions} Try its ticker symbol, e.g. AAPL.`);
       }
     }
     if (this.#plan.omitted.length) {
@@ -321,7 +322,7 @@ export class AnswerWriter {
   write(dataNote: string | null): { text: string; citations: Citation[] } {
     const plan = this.#plan;
     const lines: string[] = [];
-    for (const g of plan.guessed) lines.push(`(Taking "${g.text}" to mean ${who(g.company)}.)`, '');
+    for (const g of plan.guessed) lines.push(`(Taking "${quoteCaller(g.text)}" to mean ${who(g.company)}.)`, '');
     const figures = plan.figures;
     const problems = this.#problems();
     if (!figures.length && !problems.length) {

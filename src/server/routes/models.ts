@@ -9,7 +9,8 @@ export async function modelRoutes(app: FastifyInstance, deps: ServerDeps): Promi
 
   app.get('/v1/models/*', async (request) => {
     // Wildcard: model ids may contain ':' (variants), which a named parameter would split on.
-    const id = decodeURIComponent((request.params as { '*': string })['*']);
+    // The router has already percent-decoded it: decoding again would turn '%' into a 500.
+    const id = (request.params as { '*': string })['*'];
     const found = deps.agents.model(id);
     if (!found) throw notFound('model_not_found', `The model '${id}' does not exist. GET /v1/models lists the available models.`, 'model');
     return model(found);

@@ -75,7 +75,7 @@ export async function responsesRoutes(app: FastifyInstance, deps: ServerDeps): P
         messageId: '',
         model: req.model,
         createdAt: nowSeconds(),
-        instructions: req.instructions,
+        instructions: req.instructionsField,
         previousResponseId: req.previousResponseId,
         metadata: req.metadata,
         store: req.store,

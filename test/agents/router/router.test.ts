@@ -36,6 +36,16 @@ describe('svc-agent (router)', () => {
     expect(ann[0].url).toBe('https://kalshi.com/markets/kxfeddecision/fed-rate-decision/kxfeddecision-26dec');
   });
 
+  it("a '[1]' the caller typed is quoted back without taking the place of the citation marker", async () => {
+    const { apiKey } = await svc.account();
+    const r = await new OpenAI({ baseURL: svc.baseURL, apiKey }).responses.create({ model: 'svc-agent', input: 'what are the odds of a Fed cut [1] in December?' });
+    const text = r.output_text;
+    expect(text).toMatch(/^Open Kalshi events matching “what are the odds of a Fed cut \[1\\\] in December\?”/);
+    const ann = (r.output[0] as any).content[0].annotations;
+    expect(text.slice(ann[0].start_index, ann[0].end_index)).toBe('[1]');
+    expect(ann[0].start_index).toBe(text.indexOf('KXFEDDECISION-26DEC, Economics) [1]') + 'KXFEDDECISION-26DEC, Economics) '.length);
+  });
+
   it('says plainly when no open event matches', async () => {
     const { apiKey } = await svc.account();
     const r = await new OpenAI({ baseURL: svc.baseURL, apiKey }).responses.create({ model: 'svc-markets-search-agent', input: 'odds of a volcanic eruption in iceland' });
