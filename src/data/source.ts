@@ -35,18 +35,21 @@ export function requestKey(pathname: string, query: Query = {}): string {
 }
 
 /**
- * A token bucket: at most `perSecond` request starts per second, with bursts up to that many.
- * One bucket per source, shared by everything in the process that calls it.
+ * At most `perSecond` request starts in any window of a second: a sliding window over the last
+ * starts, so a burst of that many goes at once and the next waits until the first is a window
+ * old. (A token bucket that starts full lets twice the rate through in one second.) One per
+ * upstream, shared by everything in the process that calls it, across its hosts.
  */
-export class TokenBucket {
-  #tokens: number;
-  #last = Date.now();
-  #queue: (() => void)[] = [];
+export class Throttle {
+  readonly #starts: number[] = [];
+  readonly #queue: (() => void)[] = [];
   #timer: NodeJS.Timeout | null = null;
 
-  constructor(private readonly perSecond: number) {
-    this.#tokens = perSecond;
-  }
+  /** `windowMs` is a little over a second so that network jitter cannot squeeze one more into the upstream's second. */
+  constructor(
+    readonly perSecond: number,
+    private readonly windowMs = 1050,
+  ) {}
 
   take(): Promise<void> {
     return new Promise((resolve) => {
@@ -57,18 +60,16 @@ export class TokenBucket {
 
   #drain(): void {
     const now = Date.now();
-    this.#tokens = Math.min(this.perSecond, this.#tokens + ((now - this.#last) / 1000) * this.perSecond);
-    this.#last = now;
-    while (this.#queue.length && this.#tokens >= 1) {
-      this.#tokens -= 1;
+    while (this.#starts.length && now - this.#starts[0]! >= this.windowMs) this.#starts.shift();
+    while (this.#queue.length && this.#starts.length < this.perSecond) {
+      this.#starts.push(now);
       this.#queue.shift()!();
     }
     if (this.#queue.length && !this.#timer) {
-      const wait = Math.ceil(((1 - this.#tokens) / this.perSecond) * 1000);
       this.#timer = setTimeout(() => {
         this.#timer = null;
         this.#drain();
-      }, wait);
+      }, this.#starts[0]! + this.windowMs - now);
     }
   }
 }
@@ -100,6 +101,8 @@ export interface LiveSourceOptions {
   baseUrl: string;
   headers?: Record<string, string>;
   requestsPerSecond: number;
+  /** Shared with other sources of the same upstream (the SEC's limit covers both its hosts). */
+  throttle?: Throttle;
   timeoutMs: number;
   retries: number;
   /** Longest Retry-After worth waiting for; longer ones fail at once, passing it on. */
@@ -125,13 +128,13 @@ export class LiveSource implements DataSource {
   readonly recordedAt = null;
   readonly name: string;
   readonly #o: LiveSourceOptions;
-  readonly #bucket: TokenBucket;
+  readonly #throttle: Throttle;
   readonly #sleep: (ms: number) => Promise<void>;
 
   constructor(options: LiveSourceOptions) {
     this.#o = options;
     this.name = options.name;
-    this.#bucket = new TokenBucket(options.requestsPerSecond);
+    this.#throttle = options.throttle ?? new Throttle(options.requestsPerSecond);
     this.#sleep = options.sleep ?? defaultSleep;
   }
 
@@ -157,12 +160,15 @@ export class LiveSource implements DataSource {
     for (let attempt = 0; ; attempt++) {
       const canRetry = attempt < this.#o.retries;
       const backoff = Math.min(8000, 500 * 2 ** attempt) * (0.5 + Math.random() / 2);
-      await this.#bucket.take();
+      await this.#throttle.take();
       this.#refuseWhilePaused();
       let res: Response;
       try {
+        // The timeout covers the body too: an answer whose body stalls is retried like one that never came.
         res = await fetch(url, { headers: { accept: 'application/json', 'accept-encoding': 'gzip', ...this.#o.headers }, signal: AbortSignal.timeout(this.#o.timeoutMs) });
+        if (res.ok || res.status === 404) return { status: res.status, body: await read(res) };
       } catch (err) {
+        if (err instanceof SvcError) throw err;
         const timedOut = (err as Error).name === 'TimeoutError';
         last = timedOut ? `timed out after ${this.#o.timeoutMs} ms` : `could not be reached (${(err as Error).message})`;
         if (canRetry) {
@@ -174,7 +180,6 @@ export class LiveSource implements DataSource {
           message: `${this.name} ${last} (${attempt + 1} attempts). Try again shortly.`,
         });
       }
-      if (res.ok || res.status === 404) return { status: res.status, body: await read(res) };
       await res.body?.cancel().catch(() => {});
       if (res.status === 429 || res.status >= 500) {
         const retryAfter = parseRetryAfter(res.headers.get('retry-after'));

@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import type { Config } from '../config.js';
 import { SvcError } from '../errors.js';
-import { LiveSource, SnapshotSource, UpstreamPause, type DataSource } from './source.js';
+import { LiveSource, SnapshotSource, Throttle, UpstreamPause, type DataSource } from './source.js';
 
 /** Kalshi's public market data: live, or the snapshot folder SVC_KALSHI_SNAPSHOT_DIR. */
 export function kalshiSource(config: Config): DataSource {
@@ -41,13 +41,18 @@ export function secSources(config: Config, log: Logger): { api: DataSource; www:
     log.warn(`svc: SVC_SEC_USER_AGENT is not set; the SEC agents will answer with an error until it is. ${why}`);
     return { api: new Unconfigured('SEC EDGAR', why), www: new Unconfigured('SEC EDGAR', why) };
   }
-  const common = { requestsPerSecond: s.requestsPerSecond, timeoutMs: s.timeoutMs, retries: s.retries, headers: { 'user-agent': s.userAgent } };
-  // One throttle for both hosts would be stricter; the SEC's limit is per client across its hosts,
-  // so the per-host rate is halved to stay within it.
-  const perHost = Math.max(1, Math.floor(s.requestsPerSecond / 2));
-  const pauseOn403 = new UpstreamPause(s.blockPauseMs);
-  return {
-    api: new LiveSource({ ...common, requestsPerSecond: perHost, name: 'SEC EDGAR', baseUrl: s.apiUrl, pauseOn403 }),
-    www: new LiveSource({ ...common, requestsPerSecond: perHost, name: 'SEC EDGAR', baseUrl: s.wwwUrl, pauseOn403 }),
+  if (!/\S@\S+\.\S/.test(s.userAgent)) {
+    log.warn(`svc: SVC_SEC_USER_AGENT ("${s.userAgent.trim()}") names no contact e-mail; SEC EDGAR refuses such clients with HTTP 403 and then blocks them for about ten minutes. Use the form "Company Name contact@company.example".`);
+  }
+  // The SEC's limit and its block are per client across its hosts: both share one throttle and one pause.
+  const common = {
+    name: 'SEC EDGAR',
+    requestsPerSecond: s.requestsPerSecond,
+    throttle: new Throttle(s.requestsPerSecond),
+    pauseOn403: new UpstreamPause(s.blockPauseMs),
+    timeoutMs: s.timeoutMs,
+    retries: s.retries,
+    headers: { 'user-agent': s.userAgent },
   };
+  return { api: new LiveSource({ ...common, baseUrl: s.apiUrl }), www: new LiveSource({ ...common, baseUrl: s.wwwUrl }) };
 }

@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LiveSource, RecordingSource, SnapshotSource, TokenBucket, UpstreamPause, parseRetryAfter, requestKey } from '../../src/data/source.js';
+import { LiveSource, RecordingSource, SnapshotSource, Throttle, UpstreamPause, parseRetryAfter, requestKey } from '../../src/data/source.js';
 import { FakeHttpServer } from '../helpers/fake-http.js';
 
 let fake: FakeHttpServer;
@@ -57,6 +57,15 @@ describe('LiveSource', () => {
     expect(fake.requests.filter((r) => r.path === '/slow')).toHaveLength(2);
   });
 
+  it('times out an answer whose body stalls after the headers, retries it, then reports a timeout', async () => {
+    fake.setHandler(() => 'stall-body');
+    await expect(source({ retries: 1, timeoutMs: 150 }).get('/stall')).rejects.toMatchObject({ kind: 'upstream_timeout', code: 'upstream_timeout' });
+    expect(fake.requests.filter((r) => r.path === '/stall')).toHaveLength(2);
+    let n = 0;
+    fake.setHandler(() => (++n === 1 ? 'stall-body' : { json: { ok: true } }));
+    expect((await source({ retries: 1, timeoutMs: 150 }).get('/stall-once')).body).toEqual({ ok: true });
+  });
+
   it('fails at once on a Retry-After too long to wait, passing it on', async () => {
     fake.setHandler(() => ({ status: 429, json: {}, headers: { 'retry-after': '600' } }));
     await expect(source().get('/x')).rejects.toMatchObject({ retryAfterSeconds: 600 });
@@ -95,14 +104,30 @@ describe('LiveSource', () => {
   });
 });
 
-describe('TokenBucket', () => {
-  it('allows a burst, then spaces starts to the rate', async () => {
-    const bucket = new TokenBucket(10);
+describe('Throttle', () => {
+  /** The most starts inside any window of `ms`. */
+  const busiest = (times: number[], ms: number) => Math.max(...times.map((t) => times.filter((u) => u >= t && u - t < ms).length));
+
+  it('lets a burst of the rate go at once, then never more than the rate in any second', async () => {
+    const throttle = new Throttle(10);
     const t0 = Date.now();
     const times: number[] = [];
-    await Promise.all(Array.from({ length: 15 }, () => bucket.take().then(() => times.push(Date.now() - t0))));
+    await Promise.all(Array.from({ length: 25 }, () => throttle.take().then(() => times.push(Date.now() - t0))));
     expect(times.slice(0, 10).every((t) => t < 50)).toBe(true);
-    expect(Math.max(...times)).toBeGreaterThanOrEqual(400); // 5 more at 10/s
+    expect(busiest(times, 1000)).toBe(10);
+    expect(Math.max(...times)).toBeGreaterThanOrEqual(2000); // 25 starts at 10 per second
+  });
+
+  it('is shared by the sources given it, as the SEC limit covers both its hosts', async () => {
+    fake.setHandler(() => ({ json: {} }));
+    const throttle = new Throttle(4);
+    const [a, b] = [source({ throttle }), source({ throttle })];
+    const before = fake.requests.length;
+    const t0 = Date.now();
+    const times: number[] = [];
+    await Promise.all(Array.from({ length: 12 }, (_, i) => (i % 2 ? a : b).get(`/shared/${i}`).then(() => times.push(Date.now() - t0))));
+    expect(fake.requests.length - before).toBe(12);
+    expect(busiest(times, 1000)).toBeLessThanOrEqual(4);
   });
 });
 

@@ -11,7 +11,9 @@ export interface FakeRequest {
 
 export type FakeReply =
   | { status?: number; json?: unknown; text?: string; headers?: Record<string, string>; delayMs?: number }
-  | 'hang';
+  | 'hang'
+  /** Sends the status line, headers and the start of a JSON body, then nothing more. */
+  | 'stall-body';
 
 export type Handler = (req: FakeRequest) => FakeReply | Promise<FakeReply>;
 
@@ -40,6 +42,11 @@ export class FakeHttpServer {
           reply = { status: 500, json: { error: String(err) } };
         }
         if (reply === 'hang') return; // never answers: the client must time out
+        if (reply === 'stall-body') {
+          res.writeHead(200, { 'content-type': 'application/json' });
+          res.write('{"markets":[');
+          return;
+        }
         if (reply.delayMs) await new Promise((r) => setTimeout(r, reply.delayMs));
         const headers = { ...(reply.json !== undefined ? { 'content-type': 'application/json' } : { 'content-type': 'text/plain' }), ...reply.headers };
         res.writeHead(reply.status ?? 200, headers);

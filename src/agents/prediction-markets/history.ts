@@ -35,10 +35,14 @@ export async function settledObservations(
         unpriced++;
         return;
       }
-      // One winner among several markets: the event's outcomes were mutually exclusive.
-      exclusive.set(e.ticker, e.markets.length > 1 && e.markets.filter((m) => m.result === 'yes').length === 1);
       for (const { m, price } of priced) observations.push({ eventTicker: e.ticker, closeTs: e.closeTs, type: labelOf(m), price: price! / 1_000_000, outcome: m.result === 'yes' ? 1 : 0 });
     }),
   );
+  // Whether outcomes exclude each other is the event's `mutually_exclusive`, never inferred from how
+  // many won (that would let the result shape the prediction). An event the exchange no longer
+  // serves takes the flag of the series' nearest event that it does.
+  const flags = await Promise.all(events.map((e) => client.event(e.ticker).then((ev) => ev?.mutually_exclusive ?? null, () => null)));
+  const known = flags.find((f) => f !== null) ?? false;
+  events.forEach((e, i) => exclusive.set(e.ticker, flags[i] ?? flags.slice(i).find((f) => f !== null) ?? known));
   return { observations, exclusive, unpriced };
 }

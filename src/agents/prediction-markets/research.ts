@@ -91,9 +91,11 @@ export function priceBefore(candles: readonly KalshiCandle[], ts: number): numbe
   if (!c) return null;
   const traded = parseFixed(c.price?.close_dollars);
   if (traded !== null) return traded;
+  // As for a market: a 0 bid or a 1 ask is no quote on that side, and one side alone is no price.
   const bid = parseFixed(c.yes_bid?.close_dollars);
   const ask = parseFixed(c.yes_ask?.close_dollars);
-  return bid !== null && ask !== null ? Math.round((bid + ask) / 2) : null;
+  const quoted = bid !== null && bid > 0 && ask !== null && ask < 1_000_000 && ask > bid;
+  return quoted ? Math.round((bid + ask) / 2) : null;
 }
 
 /** Everything one report needs, fetched with independent requests in parallel. */

@@ -43,7 +43,12 @@ function parse(input: string): EventAddress {
   const host = url.hostname.toLowerCase();
   if (host !== 'kalshi.com' && host !== 'www.kalshi.com') throw bad(`'${host}' is not kalshi.com.`);
   if (url.username || url.password || (url.port && url.port !== '443' && url.port !== '80')) throw bad('The address carries credentials or a port.');
-  const segments = url.pathname.split('/').filter(Boolean).map((s) => decodeURIComponent(s));
+  let segments: string[];
+  try {
+    segments = url.pathname.split('/').filter(Boolean).map((s) => decodeURIComponent(s));
+  } catch {
+    throw bad(`The path '${url.pathname.slice(0, 100)}' has a malformed %-escape.`);
+  }
   if (segments[0]?.toLowerCase() !== 'markets' || segments.length !== 4) throw bad(`The path '${url.pathname}' is not an event page.`);
   const [, series, slug, ticker] = segments as [string, string, string, string];
   const valid = /^[A-Za-z0-9][A-Za-z0-9._]*(-[A-Za-z0-9._]+)+$/;

@@ -1,6 +1,8 @@
 import { Writable } from 'node:stream';
 import OpenAI from 'openai';
 import { describe, expect, it } from 'vitest';
+import { loadConfig } from '../../../src/config.js';
+import { secSources } from '../../../src/data/sources.js';
 import { createLogger } from '../../../src/logger.js';
 import { FakeHttpServer } from '../../helpers/fake-http.js';
 import { startService } from '../../helpers/service.js';
@@ -59,6 +61,38 @@ describe('live mode when EDGAR answers 403', () => {
       expect(sec.requests).toHaveLength(1);
     } finally {
       await svc.close();
+      await sec.close();
+    }
+  });
+});
+
+describe('live mode with a User-Agent naming no contact', () => {
+  it('warns at start-up, naming the form EDGAR expects; a User-Agent with an e-mail gets no warning', async () => {
+    for (const [userAgent, warned] of [['svc', true], ['Acme Research ops@acme.example', false]] as const) {
+      const lines: string[] = [];
+      const sink = new Writable({ write: (chunk, _enc, done) => (lines.push(String(chunk)), done()) });
+      const svc = await startService({ env: { SVC_SEC_USER_AGENT: userAgent, SVC_SEC_SNAPSHOT_DIR: '', SVC_SEC_API_URL: 'http://127.0.0.1:9', SVC_SEC_WWW_URL: 'http://127.0.0.1:9' }, log: createLogger('warn', sink) });
+      await svc.close();
+      const messages = lines.map((l) => JSON.parse(l).msg).join('\n');
+      const warning = /SVC_SEC_USER_AGENT \("svc"\) names no contact e-mail.*"Company Name contact@company\.example"/;
+      if (warned) expect(messages).toMatch(warning);
+      else expect(messages).not.toMatch(/names no contact e-mail/);
+    }
+  });
+});
+
+describe('live mode throttle', () => {
+  it('never sends EDGAR more than SVC_SEC_RPS requests in any second, across both hosts together', async () => {
+    const times: number[] = [];
+    const sec = await new FakeHttpServer(() => (times.push(Date.now()), { json: {} })).start();
+    try {
+      const config = loadConfig({ SVC_SEC_USER_AGENT: 'svc-test ops@example.com', SVC_SEC_API_URL: sec.url, SVC_SEC_WWW_URL: `${sec.url}/www`, SVC_SEC_RPS: '4' });
+      const { api, www } = secSources(config, createLogger('silent'));
+      await Promise.all(Array.from({ length: 12 }, (_, i) => (i % 2 ? api : www).get(`/doc/${i}`)));
+      expect(times).toHaveLength(12);
+      const busiest = Math.max(...times.map((t) => times.filter((u) => u >= t && u - t < 1000).length));
+      expect(busiest).toBe(4);
+    } finally {
       await sec.close();
     }
   });

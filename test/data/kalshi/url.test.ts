@@ -33,6 +33,8 @@ describe('parseEventUrl', () => {
     ['https://kalshi.com/markets/kxfeddecision/fed-decision/kxfeddecision-26dec/extra', /not an event page/],
     ['https://kalshi.com/markets/kxfeddecision/fed-decision/kxfeddecision', /not an event ticker/],
     ['https://kalshi.com/markets/kx%2Ffed/x/kxfed-26dec', /not an event ticker/],
+    ['https://kalshi.com/markets/a/b/%ZZ', /malformed %-escape/],
+    ['https://kalshi.com/markets/kxfed/fed/kxfed-26dec%E0%A4%A', /malformed %-escape/],
   ])('refuses %j', (input, why) => {
     let err: any;
     try {

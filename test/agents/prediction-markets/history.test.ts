@@ -1,0 +1,31 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { settledObservations } from '../../../src/agents/prediction-markets/history.js';
+import { KalshiClient } from '../../../src/data/kalshi/client.js';
+import { LiveSource } from '../../../src/data/source.js';
+import { WORLD_NOW } from '../../fixtures/kalshi-world.js';
+import { startFakeKalshi } from '../../helpers/fake-kalshi.js';
+
+let fake: Awaited<ReturnType<typeof startFakeKalshi>>;
+let client: KalshiClient;
+
+beforeAll(async () => {
+  fake = await startFakeKalshi();
+  client = new KalshiClient(new LiveSource({ name: 'Kalshi', baseUrl: fake.apiUrl, requestsPerSecond: 1000, timeoutMs: 5000, retries: 0 }), () => new Date(WORLD_NOW * 1000));
+});
+afterAll(() => fake.close());
+
+describe('settledObservations', () => {
+  it("takes whether outcomes exclude each other from the event, not from how many of them won", async () => {
+    const ladder = await settledObservations(client, 'KXCPIYOY', { hours: 24, maxEvents: 50 });
+    const events = [...ladder.exclusive.keys()];
+    expect(events.length).toBeGreaterThan(2);
+    // A strike ladder is never normalised, even in a month where exactly one strike resolved YES.
+    const oneWinner = events.filter((e) => ladder.observations.filter((o) => o.eventTicker === e && o.outcome === 1).length === 1);
+    expect(oneWinner.length).toBeGreaterThan(0);
+    for (const e of events) expect(ladder.exclusive.get(e), e).toBe(false);
+    for (const e of events) expect(ladder.exclusive.get(e)).toBe(fake.world.events.get(e)?.mutually_exclusive ?? false);
+
+    const exclusive = await settledObservations(client, 'KXFEDDECISION', { hours: 24, maxEvents: 50 });
+    expect([...exclusive.exclusive.values()].every(Boolean)).toBe(true);
+  });
+});
