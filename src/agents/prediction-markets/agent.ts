@@ -88,7 +88,7 @@ export function predictionMarketsAgent(o: PredictionMarketsOptions): Agent {
       progress(`Fitting the model on ${r.observations.length} settled markets and writing the report.`);
       const snap = o.kalshi.source.recordedAt;
       const source = snap ? ({ mode: 'snapshot', recordedAt: snap, note: o.kalshi.source.note } as const) : ({ mode: 'live' } as const);
-      const body = writeReport(r, { address, apiUrl: o.apiUrl, source });
+      const body = writeReport(r, { apiUrl: o.apiUrl, source });
       const report = await o.reports.save({
         eventTicker: address.eventTicker,
         seriesTicker: body.seriesTicker,
@@ -158,6 +158,7 @@ export function predictionMarketsAgent(o: PredictionMarketsOptions): Agent {
           }
           yield { type: 'meta', meta: { reportCache: 'joined', credits: await credits(req.caller, 0) } };
           const report = yield* awaitFlight(entry.flight, req.signal);
+          yield { type: 'meta', meta: { reportGeneratedAt: generatedAt(report) } };
           yield* streamReport(report, req);
           return;
         }

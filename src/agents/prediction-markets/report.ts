@@ -1,13 +1,12 @@
 import { SourceList, utcMinute as utc } from '../citations.js';
 import type { Citation } from '../types.js';
-import { eventPageUrl, type EventAddress } from '../../data/kalshi/url.js';
 import { SCALE, formatCount, formatDollars, formatPercent, parseFixed } from '../../data/kalshi/numbers.js';
 import type { KalshiMarket } from '../../data/kalshi/types.js';
 import { PRIOR_STRENGTH, baseRates, fitCalibration, modelEvent, samples, type Calibration, type OutcomeModel } from './model.js';
-import { PRE_CLOSE_HOURS, priceBefore, type MarketView, type Research } from './research.js';
+import { PRE_CLOSE_HOURS, oneLine, priceBefore, type MarketView, type Research } from './research.js';
+import { eventPage } from './summary.js';
 
 export interface ReportContext {
-  address: EventAddress;
   /** Base URL of the Kalshi API the data came from, for data citations. */
   apiUrl: string;
   /** 'live', or when a snapshot: its recording time. */
@@ -25,7 +24,7 @@ export interface ReportBody {
 const pts = (x: number) => `${x >= 0 ? '+' : '−'}${Math.abs(x * 100).toFixed(1)} pts`;
 const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
 const day = (ts: number) => new Date(ts * 1000).toISOString().slice(0, 10);
-const cell = (s: string) => s.replace(/\|/g, '\\|').replace(/\n/g, ' ');
+const cell = (s: string) => oneLine(s).replace(/\|/g, '\\|');
 
 function confidence(view: MarketView, calibration: Calibration, spreadMicro: number | null): { level: 'high' | 'medium' | 'low'; why: string } {
   let score = 0;
@@ -67,7 +66,8 @@ export function writeReport(r: Research, ctx: ReportContext): ReportBody {
   const { event } = r;
   const seriesTicker = event.series_ticker;
   const now = Math.floor(r.asOf.getTime() / 1000);
-  const eventCite = () => sources.cite('event', `Kalshi: ${event.title} (event page)`, eventPageUrl(ctx.address));
+  // The page is built from the exchange's data, not the address asked with: the report is shared by everyone who asks.
+  const eventCite = () => sources.cite('event', `Kalshi: ${oneLine(event.title)} (event page)`, eventPage(event, r.series?.title));
   const marketCite = (m: KalshiMarket) => sources.cite(`market:${m.ticker}`, `Kalshi market data: ${m.ticker} (${m.yes_sub_title || m.ticker})`, `${ctx.apiUrl}/markets/${m.ticker}`);
   const historyCite = () => sources.cite('history', `Kalshi settled markets: ${seriesTicker} series`, `${ctx.apiUrl}/markets?series_ticker=${seriesTicker}&status=settled`);
 
@@ -87,7 +87,7 @@ export function writeReport(r: Research, ctx: ReportContext): ReportBody {
   // Citations are numbered as they are written, so the text is built strictly in reading order.
   const lines: string[] = [];
   const seriesName = r.series?.title ?? seriesTicker;
-  lines.push(`# ${event.title}`, '');
+  lines.push(`# ${oneLine(event.title)}`, '');
   lines.push(`**Series:** ${seriesName} (${seriesTicker}) · **Event:** ${event.event_ticker} ${eventCite()} · **As of:** ${utc(r.asOf)}  `);
   lines.push(
     `**Data source:** ${

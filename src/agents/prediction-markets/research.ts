@@ -60,7 +60,10 @@ export interface Research {
 }
 
 /** The label of an outcome, shared across the series' events: what base rates group by. */
-export const labelOf = (m: KalshiMarket) => (m.yes_sub_title || m.title || m.ticker).trim();
+/** Exchange text on one line: a title or label with a line break would break a heading, a bullet or a table row. */
+export const oneLine = (s: string) => s.replace(/\s+/g, ' ').trim();
+
+export const labelOf = (m: KalshiMarket) => oneLine(m.yes_sub_title || m.title || m.ticker);
 
 const closeOf = (m: KalshiMarket) => Date.parse(m.close_time ?? '') / 1000;
 

@@ -57,8 +57,22 @@ export class KalshiClient {
     return { body: read.object(res.body, 'the answer'), read };
   }
 
-  /** The event with its markets, or null when the exchange does not know it. */
-  async event(ticker: string): Promise<KalshiEvent | null> {
+  /**
+   * The event with its markets, or null when the exchange does not know it. Always fresh, but
+   * callers asking at the same time (many requests for one report) share one request.
+   */
+  event(ticker: string): Promise<KalshiEvent | null> {
+    let pending = this.#events.get(ticker);
+    if (!pending) {
+      pending = this.#event(ticker).finally(() => this.#events.delete(ticker));
+      this.#events.set(ticker, pending);
+    }
+    return pending;
+  }
+
+  readonly #events = new Map<string, Promise<KalshiEvent | null>>();
+
+  async #event(ticker: string): Promise<KalshiEvent | null> {
     const got = await this.#get(`/events/${encodeURIComponent(ticker)}`, { with_nested_markets: true });
     if (!got) return null;
     const event = got.read.event(got.body.event, 'event');

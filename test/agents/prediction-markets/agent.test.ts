@@ -134,17 +134,36 @@ describe('variants, caching and billing', () => {
     expect(none.status).toBe(404);
   });
 
+  it("cites the event page built from the exchange's data, not the address it was asked with (the report is shared)", async () => {
+    const { apiKey } = await svc.account({ plan: 'pro', credits: 30 });
+    const ticker = tickerOf('KXSHUTDOWN');
+    const odd = `https://kalshi.com/markets/evil-phish/anything-here/${ticker.toLowerCase()}`;
+    const res = await post(`${svc.baseURL}/responses`, apiKey, { model: `${MODEL}:refresh`, input: odd });
+    expect(res.status).toBe(200);
+    const first = ((await res.json()) as any).output[0].content[0].annotations[0];
+    expect(first.url).toBe(urlOf('KXSHUTDOWN'));
+    expect(first.url).not.toContain('evil-phish');
+  });
+
   it('concurrent requests for one event: exactly one generation and one charge; the rest join free', async () => {
     const accounts = await Promise.all([1, 2, 3].map(() => svc.account({ plan: 'pro', credits: 30 })));
     const before = fake.count(`/trade-api/v2/markets/orderbooks`);
+    const eventPath = `/trade-api/v2/events/${tickerOf('KXNBAGAME')}`;
+    const eventsBefore = fake.count(eventPath);
     const results = await Promise.all(
       Array.from({ length: 12 }, async (_, i) => {
         const res = await post(`${svc.baseURL}/responses`, accounts[i % 3]!.apiKey, { model: MODEL, input: urlOf('KXNBAGAME'), stream: i % 2 === 0 });
         const body = i % 2 === 0 ? (await readSse(res)).raw : await res.text();
-        return { cache: res.headers.get('x-report-cache'), charged: res.headers.get('x-credits-charged'), body };
+        return { cache: res.headers.get('x-report-cache'), generatedAt: res.headers.get('x-report-generated-at'), stream: i % 2 === 0, body };
       }),
     );
     expect(fake.count('/trade-api/v2/markets/orderbooks') - before).toBe(1);
+    // The existence check is shared by requests arriving together; the generation reads the event once more.
+    expect(fake.count(eventPath) - eventsBefore).toBeLessThanOrEqual(3);
+    // A plain answer that joined says when the report it got was generated (a stream's headers left before).
+    const generated = new Set(results.filter((r) => !r.stream).map((r) => r.generatedAt));
+    expect(generated.size).toBe(1);
+    expect([...generated][0]).toMatch(/^\d{4}-\d\d-\d\dT/);
     expect(results.filter((r) => r.cache === 'miss')).toHaveLength(1);
     expect(results.filter((r) => r.cache === 'joined' || r.cache === 'hit')).toHaveLength(11);
     const balances = await Promise.all(accounts.map((a) => balance(a.id)));

@@ -3,9 +3,8 @@ import { writeReport } from '../../../src/agents/prediction-markets/report.js';
 import { research } from '../../../src/agents/prediction-markets/research.js';
 import { KalshiClient } from '../../../src/data/kalshi/client.js';
 import { formatCount, formatDollars, formatPercent, parseFixed } from '../../../src/data/kalshi/numbers.js';
-import { parseEventUrl } from '../../../src/data/kalshi/url.js';
 import { LiveSource } from '../../../src/data/source.js';
-import { WORLD_NOW, eventUrl, orderbook } from '../../fixtures/kalshi-world.js';
+import { WORLD_NOW, orderbook } from '../../fixtures/kalshi-world.js';
 import { startFakeKalshi, type FakeKalshi } from '../../helpers/fake-kalshi.js';
 
 let fake: FakeKalshi;
@@ -24,7 +23,7 @@ async function build(series: string) {
   const ticker = open(series);
   const before = fake.requests.length;
   const r = await research(client, ticker);
-  const report = writeReport(r, { address: parseEventUrl(eventUrl(fake.world, ticker)), apiUrl: API, source: { mode: 'live' } });
+  const report = writeReport(r, { apiUrl: API, source: { mode: 'live' } });
   const made = fake.requests.slice(before);
   // Pages of the settled lists count once: this fake pages every 7 markets to exercise paging.
   const requests = made.filter((q) => !((q.path.endsWith('/markets') || q.path.endsWith('/historical/markets')) && q.query.get('cursor'))).length;
@@ -163,5 +162,27 @@ describe('the report', () => {
     const { text } = await build('KXSHUTDOWN');
     expect(text).not.toContain('mutually exclusive');
     expect(text).toMatch(/contracts priced above 50% 24 h before close resolved YES, and those below it NO, in \d+ of \d+ cases/);
+  });
+});
+
+describe('exchange text with line breaks', () => {
+  it('keeps the heading, bullets and table rows on one line each', async () => {
+    const ticker = open('KXHIGHNY');
+    const event = fake.world.events.get(ticker)!;
+    const saved = { title: event.title, labels: event.markets.map((m) => m.yes_sub_title) };
+    event.title = 'Highest temp | NYC\nline two?\r\nline three';
+    event.markets.forEach((m, i) => (m.yes_sub_title = `Band ${i} | cold\r\nsnap`));
+    try {
+      const { text } = await build('KXHIGHNY');
+      expect(text.split('\n')[0]).toBe('# Highest temp | NYC line two? line three');
+      expect(text).not.toMatch(/\r/);
+      for (const line of text.split('\n').filter((l) => l.startsWith('- **Price move') || l.startsWith('- **Volume surge'))) expect(line).toMatch(/Band \d \| cold snap:\*\*/);
+      const rows = tableRows(text, 'Outcomes');
+      expect(rows.length).toBe(event.markets.length);
+      for (const row of rows) expect(row[0]).toMatch(/^Band \d \\\| cold snap/);
+    } finally {
+      event.title = saved.title;
+      event.markets.forEach((m, i) => (m.yes_sub_title = saved.labels[i]!));
+    }
   });
 });

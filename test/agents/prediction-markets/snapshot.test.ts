@@ -44,9 +44,9 @@ describe('svc snapshot record', () => {
 
     for (const series of ['KXFEDDECISION', 'KXCPIYOY']) {
       const address = parseEventUrl(urlOf(series));
-      const replayed = writeReport(await research(new KalshiClient(snapshot), address.eventTicker), { address, apiUrl: 'https://api', source: { mode: 'snapshot', recordedAt } });
+      const replayed = writeReport(await research(new KalshiClient(snapshot), address.eventTicker), { apiUrl: 'https://api', source: { mode: 'snapshot', recordedAt } });
       const liveClient = new KalshiClient(new LiveSource({ name: 'Kalshi', baseUrl: fake.apiUrl, requestsPerSecond: 20, timeoutMs: 5000, retries: 1 }), () => recordedAt);
-      const live = writeReport(await research(liveClient, address.eventTicker), { address, apiUrl: 'https://api', source: { mode: 'live' } });
+      const live = writeReport(await research(liveClient, address.eventTicker), { apiUrl: 'https://api', source: { mode: 'live' } });
       expect(withoutSourceLine(replayed.text)).toBe(withoutSourceLine(live.text));
       expect(replayed.text).toContain(`Kalshi data from a snapshot recorded ${recordedAt.toISOString().slice(0, 16).replace('T', ' ')} UTC (offline, not live prices)`);
     }
