@@ -164,13 +164,15 @@ export function modelEvent(
   calibration: Calibration,
   rates: ReadonlyMap<string, BaseRate>,
   mutuallyExclusive: boolean,
+  /** What mutually exclusive outcomes share: less than 1 when a decided outcome already won. */
+  mass = 1,
 ): OutcomeModel[] {
   const parts = outcomes.map((o) => {
     const baseRate = rates.get(o.type) ?? null;
     return { calibrated: calibrate(calibration, o.price), baseRate, raw: predict(calibration, o.price, baseRate) };
   });
   const total = parts.reduce((s, p) => s + p.raw, 0);
-  return parts.map((p) => ({ ...p, model: mutuallyExclusive && total > 0 ? p.raw / total : p.raw }));
+  return parts.map((p) => ({ ...p, model: mutuallyExclusive && total > 0 ? (p.raw / total) * mass : p.raw }));
 }
 
 export interface Scores {

@@ -24,6 +24,17 @@ export interface ReportBody {
 const pts = (x: number) => `${x >= 0 ? '+' : '−'}${Math.abs(x * 100).toFixed(1)} pts`;
 const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
 const day = (ts: number) => new Date(ts * 1000).toISOString().slice(0, 10);
+/** 'yes' or 'no' once the exchange has decided a market (its `result`), else null. */
+const decided = (m: KalshiMarket): 'yes' | 'no' | null => (m.result === 'yes' || m.result === 'no' ? m.result : null);
+
+/** Market states worth saying next to a price (`status` from the exchange). */
+const STATE_NOTES: Record<string, string> = {
+  inactive: 'trading paused',
+  closed: 'trading closed, awaiting the result',
+  disputed: 'result disputed',
+  initialized: 'not yet open',
+};
+
 const cell = (s: string) => oneLine(s).replace(/\|/g, '\\|');
 
 function confidence(view: MarketView, calibration: Calibration, spreadMicro: number | null): { level: 'high' | 'medium' | 'low'; why: string } {
@@ -74,13 +85,18 @@ export function writeReport(r: Research, ctx: ReportContext): ReportBody {
   // The model, outcome by outcome.
   const calibration = fitCalibration(samples(r.observations, r.settled));
   const rates = baseRates(r.settled);
-  const priced = r.markets.filter((v) => v.quote.price !== null);
+  // An outcome already decided (a range ruled out before the event closes) is not modelled, and in
+  // a mutually exclusive event the live outcomes share what the decided ones left.
+  const live = r.markets.filter((v) => !decided(v.market));
+  const priced = live.filter((v) => v.quote.price !== null);
+  const decidedYes = r.markets.filter((v) => decided(v.market) === 'yes').length;
   const models = new Map<string, OutcomeModel>();
   modelEvent(
     priced.map((v) => ({ type: v.label, price: v.quote.price! / SCALE })),
     calibration,
     rates,
     event.mutually_exclusive,
+    Math.max(0, 1 - decidedYes),
   ).forEach((m, i) => models.set(priced[i]!.market.ticker, m));
   const gapOf = (v: MarketView) => (models.has(v.market.ticker) ? models.get(v.market.ticker)!.model - v.quote.price! / SCALE : null);
 
@@ -119,15 +135,26 @@ export function writeReport(r: Research, ctx: ReportContext): ReportBody {
   lines.push('## Outcomes: model vs market', '');
   lines.push('| Outcome | Market | Model | Gap | Confidence |', '|---|---|---|---|---|');
   for (const v of r.markets) {
+    const result = decided(v.market);
+    if (result) {
+      lines.push(`| ${cell(v.label)} ${marketCite(v.market)} | resolved ${result.toUpperCase()} (${cell(v.market.status)}) | — | — | — (decided) |`);
+      continue;
+    }
     const m = models.get(v.market.ticker);
     const spread = v.quote.bid !== null && v.quote.ask !== null ? v.quote.ask - v.quote.bid : null;
-    const market = v.quote.price === null ? 'no price' : `${formatPercent(v.quote.price)} (${v.quote.basis === 'mid' ? 'mid' : 'last trade'})`;
+    const state = STATE_NOTES[v.market.status] ? `; ${STATE_NOTES[v.market.status]}` : '';
+    const market = v.quote.price === null ? `no price${state}` : `${formatPercent(v.quote.price)} (${v.quote.basis === 'mid' ? 'mid' : 'last trade'}${state})`;
     const conf = m ? confidence(v, calibration, spread) : { level: 'low', why: 'no price to calibrate' };
     lines.push(`| ${cell(v.label)} ${marketCite(v.market)} | ${market} | ${m ? pct(m.model) : '—'} | ${m ? pts(gapOf(v)!) : '—'} | ${conf.level} (${conf.why}) |`);
   }
   if (event.mutually_exclusive) {
     const sum = priced.reduce((s, v) => s + v.quote.price!, 0);
-    lines.push('', `The outcomes are mutually exclusive: market prices add up to ${formatPercent(sum)}, model probabilities to 100%.`);
+    lines.push(
+      '',
+      live.length < r.markets.length
+        ? `The outcomes are mutually exclusive: the ${live.length} still open have market prices adding up to ${formatPercent(sum)} and model probabilities to ${pct(Math.max(0, 1 - decidedYes))}; the other ${r.markets.length - live.length} are already decided.`
+        : `The outcomes are mutually exclusive: market prices add up to ${formatPercent(sum)}, model probabilities to 100%.`,
+    );
   }
   lines.push('');
 
@@ -148,7 +175,7 @@ export function writeReport(r: Research, ctx: ReportContext): ReportBody {
     lines.push(`- **Resolution source:** ${settlementSources.map((s) => `${s.name} ${sources.cite(`settle:${s.url}`, `${s.name} (settlement source)`, s.url)}`).join('; ')}.`);
   }
   if (r.series?.contract_terms_url) lines.push(`- **Full rules:** the contract terms ${sources.cite('terms', `Kalshi contract terms: ${seriesTicker}`, r.series.contract_terms_url)}.`);
-  const moves = r.markets
+  const moves = live
     .map((v) => ({ v, day: move(v, 24, now), week: move(v, 7 * 24, now) }))
     .filter((x) => x.day !== null || x.week !== null)
     .sort((a, b) => Math.abs(b.week ?? b.day ?? 0) - Math.abs(a.week ?? a.day ?? 0));
@@ -158,7 +185,7 @@ export function writeReport(r: Research, ctx: ReportContext): ReportBody {
   }
   if (!moves.length) lines.push(`- **No price history yet:** the exchange has no candlesticks for the last week (the markets may have opened recently) ${eventCite()}.`);
   else if (!moves.some((x) => Math.abs(x.week ?? 0) >= 0.02 || Math.abs(x.day ?? 0) >= 0.02)) lines.push(`- **Prices are steady:** no outcome moved 2 points or more over the last day or week ${eventCite()}.`);
-  for (const v of r.markets) {
+  for (const v of live) {
     const vol24 = parseFixed(v.market.volume_24h_fp);
     const days = v.daily.filter((c) => c.end_period_ts < now - 86400).map((c) => parseFixed(c.volume_fp) ?? 0);
     if (vol24 === null || days.length < 3) continue;

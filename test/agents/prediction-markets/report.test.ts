@@ -186,3 +186,31 @@ describe('exchange text with line breaks', () => {
     }
   });
 });
+
+describe('outcomes already decided or paused', () => {
+  it('shows a decided outcome as resolved, leaves it out of the model and moves, and says a paused one is paused', async () => {
+    const ticker = open('KXFEDDECISION');
+    const event = fake.world.events.get(ticker)!;
+    expect(event.mutually_exclusive).toBe(true);
+    const [, ruledOut, paused] = event.markets;
+    const saved = event.markets.map((m) => ({ status: m.status, result: m.result }));
+    Object.assign(ruledOut!, { status: 'finalized', result: 'no' });
+    Object.assign(paused!, { status: 'inactive' });
+    try {
+      const { text } = await build('KXFEDDECISION');
+      const rows = tableRows(text, 'Outcomes: model vs market');
+      const row = (label: string) => rows.find((r) => r[0]!.startsWith(label))!;
+      expect(row(ruledOut!.yes_sub_title!).slice(1)).toEqual(['resolved NO (finalized)', '—', '—', '— (decided)']);
+      expect(row(paused!.yes_sub_title!)[1]).toMatch(/; trading paused\)$/);
+      // The open outcomes' model probabilities still add up to 100%.
+      const models = rows.filter((r) => r[2] !== '—').map((r) => Number(r[2]!.replace('%', '')));
+      expect(models).toHaveLength(event.markets.length - 1);
+      expect(models.reduce((a, b) => a + b, 0)).toBeCloseTo(100, 0);
+      expect(text).toContain(`the ${event.markets.length - 1} still open have market prices adding up to`);
+      expect(text).not.toContain(`**Price move, ${ruledOut!.yes_sub_title}:**`);
+      expect(text).not.toContain(`**Volume surge, ${ruledOut!.yes_sub_title}:**`);
+    } finally {
+      event.markets.forEach((m, i) => Object.assign(m, saved[i]));
+    }
+  });
+});
