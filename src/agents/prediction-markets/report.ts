@@ -71,6 +71,22 @@ function move(view: MarketView, hoursAgo: number, now: number): number | null {
   return current === null || then === null ? null : (current - then) / SCALE;
 }
 
+/**
+ * How often the pre-close favourite won, over events priced in full. An event whose two leading
+ * outcomes were priced the same had no favourite: it is counted apart, not as a win or a loss.
+ */
+export function favouriteRecord(events: readonly { markets: readonly { won: boolean; preClose: number | null }[] }[]): { won: number; events: number; tied: number } {
+  let won = 0;
+  let clear = 0;
+  for (const e of events) {
+    const ranked = [...e.markets].sort((a, b) => b.preClose! - a.preClose!);
+    if (ranked.length >= 2 && ranked[0]!.preClose === ranked[1]!.preClose) continue;
+    clear++;
+    if (ranked[0]?.won) won++;
+  }
+  return { won, events: clear, tied: events.length - clear };
+}
+
 /** Writes the research report: Markdown with numbered citations. Deterministic for the same data. */
 export function writeReport(r: Research, ctx: ReportContext): ReportBody {
   const sources = new SourceList();
@@ -215,11 +231,9 @@ export function writeReport(r: Research, ctx: ReportContext): ReportBody {
     lines.push('', `**Base rates** (how often each outcome resolved YES, ${r.settled.length} settled markets in ${r.history.length} events): ${rateLines.join('; ')} ${historyCite()}.`);
     const complete = r.history.filter((e) => e.markets.length && e.markets.every((m) => m.preClose !== null));
     if (event.mutually_exclusive) {
-      const fav = complete.filter((e) => {
-        const top = [...e.markets].sort((a, b) => b.preClose! - a.preClose!)[0]!;
-        return top.won;
-      }).length;
-      lines.push('', complete.length ? `**Market accuracy:** the favourite ${PRE_CLOSE_HOURS} h before close won ${fav} of ${complete.length} events with prices (${pct(fav / complete.length)}).` : '**Market accuracy:** no past event has complete pre-close prices.');
+      const { won: fav, events: clear, tied } = favouriteRecord(complete);
+      const tiedNote = tied ? `; ${tied} event${tied > 1 ? 's' : ''} with two outcomes tied for favourite left out` : '';
+      lines.push('', clear ? `**Market accuracy:** the favourite ${PRE_CLOSE_HOURS} h before close won ${fav} of ${clear} events with prices (${pct(fav / clear)}${tiedNote}).` : '**Market accuracy:** no past event has complete pre-close prices and a single favourite.');
     } else {
       const calls = complete.flatMap((e) => e.markets).filter((m) => m.preClose !== 500_000);
       const right = calls.filter((m) => m.preClose! > 500_000 === m.won).length;

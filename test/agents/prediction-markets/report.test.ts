@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { writeReport } from '../../../src/agents/prediction-markets/report.js';
+import { favouriteRecord, writeReport } from '../../../src/agents/prediction-markets/report.js';
 import { research } from '../../../src/agents/prediction-markets/research.js';
 import { KalshiClient } from '../../../src/data/kalshi/client.js';
 import { formatCount, formatDollars, formatPercent, parseFixed } from '../../../src/data/kalshi/numbers.js';
@@ -133,7 +133,8 @@ describe('the report', () => {
     expect(rows[0]![2]).toBe(winner.yes_sub_title);
     expect(rows[0]![3]).toBe(formatPercent(Math.round(winner.anchor * 1_000_000)));
     expect(text).toMatch(/\*\*Base rates\*\* \(how often each outcome resolved YES, 70 settled markets in 14 events\)/);
-    expect(text).toMatch(/\*\*Market accuracy:\*\* the favourite 24 h before close won \d+ of 12 events with prices/);
+    // One of the 12 priced events had two outcomes tied for favourite: it is set apart.
+    expect(text).toMatch(/\*\*Market accuracy:\*\* the favourite 24 h before close won \d+ of 11 events with prices \(\d+\.\d%; 1 event with two outcomes tied for favourite left out\)/);
     expect(r.observations).toHaveLength(60); // 12 priced events × 5 outcomes
   });
 
@@ -212,5 +213,18 @@ describe('outcomes already decided or paused', () => {
     } finally {
       event.markets.forEach((m, i) => Object.assign(m, saved[i]));
     }
+  });
+});
+
+describe('favouriteRecord', () => {
+  const m = (preClose: number, won = false) => ({ preClose, won });
+  it('counts wins of the single favourite and sets events with a tie for favourite apart', () => {
+    const events = [
+      { markets: [m(600_000, true), m(300_000), m(100_000)] },
+      { markets: [m(500_000), m(400_000, true)] },
+      { markets: [m(350_000), m(350_000, true), m(300_000)] },
+      { markets: [m(350_000, true), m(350_000), m(300_000)] },
+    ];
+    expect(favouriteRecord(events)).toEqual({ won: 1, events: 2, tied: 2 });
   });
 });
