@@ -49,11 +49,9 @@ const addUsage = (a: Usage | null, b: Usage | null): Usage | null => (a && b ? {
  * summary of live prices that names the model that generates a full report.
  */
 export function routerAgent(o: RouterOptions): Agent {
-  async function route(req: AgentRequest, question: string): Promise<{ route: Route; usage: Usage | null }> {
-    const history = req.messages.slice(0, -1);
-    const rule = classify(question, history);
+  async function route(req: AgentRequest, question: string, rule: Route): Promise<{ route: Route; usage: Usage | null }> {
     if (!o.llm || rule.kind === 'kalshi_url') return { route: rule, usage: null };
-    const asked = await classifyWithLlm(o.llm, question, history, req.signal);
+    const asked = await classifyWithLlm(o.llm, question, req.messages.slice(0, -1), req.signal);
     if (!asked) return { route: rule, usage: null };
     return { route: { kind: asked.kind, reason: `the language model's reading (rules said ${rule.kind})` }, usage: asked.usage };
   }
@@ -73,7 +71,10 @@ export function routerAgent(o: RouterOptions): Agent {
       'General market-intelligence agent: sends a question to the right specialist (SEC filings, multi-period financials, prediction-market odds, Kalshi event reports) and keeps its citations. Never spends credits.',
     async *run(req) {
       const question = [...req.messages].reverse().find((m) => m.role === 'user')?.content ?? '';
-      const { route: r, usage } = await route(req, question);
+      const rule = classify(question, req.messages.slice(0, -1));
+      // Asking the language model takes a while: a stream opens first (response.in_progress goes out now).
+      if (o.llm && rule.kind !== 'kalshi_url') yield { type: 'progress', message: 'Reading the question.' };
+      const { route: r, usage } = await route(req, question, rule);
       o.log.debug({ route: r.kind, reason: r.reason, request: req.requestId }, 'routed');
       switch (r.kind) {
         case 'filings':

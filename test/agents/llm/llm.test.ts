@@ -4,6 +4,7 @@ import { FakeHttpServer, type FakeReply } from '../../helpers/fake-http.js';
 import { startFakeKalshi, type FakeKalshi } from '../../helpers/fake-kalshi.js';
 import { pinnedMarketAgents } from '../../helpers/market-agents.js';
 import { startService, type TestService } from '../../helpers/service.js';
+import { post } from '../../helpers/sse.js';
 
 let fake: FakeKalshi;
 let upstream: FakeHttpServer;
@@ -85,5 +86,29 @@ describe('answers phrased by an LLM upstream', () => {
     script.classify = () => ({ status: 503, json: {} });
     const fallback = await ask('svc-agent', 'something about rates');
     expect(fallback.text).toContain('I answer financial research questions');
+  });
+
+  it('a stream opens (response.in_progress) while the model is still classifying the question', async () => {
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    let classifying!: () => void;
+    const asked = new Promise<void>((r) => (classifying = r));
+    script.write = () => completion('Rates: the Fed decision is the market to watch [1].');
+    script.classify = () => (classifying(), held.then(() => completion('odds'))) as unknown as FakeReply;
+    const { apiKey } = await svc.account();
+    const res = await post(`${svc.baseURL}/responses`, apiKey, { model: 'svc-agent', input: 'something about rates', stream: true });
+    expect(res.status).toBe(200);
+    const reader = res.body!.getReader();
+    let seen = '';
+    await asked;
+    while (!seen.includes('response.in_progress')) seen += new TextDecoder().decode((await reader.read()).value);
+    release();
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      seen += new TextDecoder().decode(value);
+    }
+    expect(seen).toContain('Rates: the Fed decision is the market to watch');
+    expect(seen).toContain('response.completed');
   });
 });
