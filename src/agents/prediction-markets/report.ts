@@ -184,6 +184,13 @@ export function writeReport(r: Research, ctx: ReportContext): ReportBody {
       `- **Trading closes** ${utc(new Date(close * 1000))} (${days >= 0 ? `in ${days < 1 ? `${Math.max(1, Math.round(days * 24))} hours` : `${Math.round(days)} days`}` : 'already closed'})${first.expected_expiration_time ? `; expected resolution ${utc(new Date(first.expected_expiration_time))}` : ''}${first.latest_expiration_time ? `, at the latest ${utc(new Date(first.latest_expiration_time))}` : ''} ${eventCite()}.`,
     );
   }
+  // What the event is about happens at its strike date (or a market's occurrence time), which can differ from the close.
+  const occurs = event.strike_date ?? r.markets.find((v) => v.market.occurrence_datetime)?.market.occurrence_datetime ?? null;
+  const closes = first?.close_time ? Date.parse(first.close_time) / 1000 : NaN;
+  if (occurs && !Number.isNaN(Date.parse(occurs)) && !(Math.abs(Date.parse(occurs) / 1000 - closes) < 3600)) {
+    const at = Date.parse(occurs) / 1000;
+    lines.push(`- **The event itself** ${at >= now ? 'is due' : 'was due'} ${utc(new Date(at * 1000))} (its strike date) ${eventCite()}.`);
+  }
   const named = [...new Set([...(first?.rules_primary ?? '').matchAll(MONTH_DATE)].map((x) => x[0]))];
   if (named.length) lines.push(`- **Dates named in the rules:** ${named.join(', ')} ${marketCite(first!)}.`);
   const settlementSources = [...(r.series?.settlement_sources ?? []), ...(event.settlement_sources ?? [])].filter((s, i, all) => all.findIndex((x) => x.url === s.url) === i);

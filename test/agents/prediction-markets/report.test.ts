@@ -113,6 +113,8 @@ describe('the report', () => {
     const { text, report, ticker } = await build('KXCPIYOY');
     const catalysts = text.split('## Key claims and catalysts')[1]!.split('\n## ')[0]!;
     expect(catalysts).toMatch(/\*\*Trading closes\*\* 2026-12-10 15:00 UTC \(in 21 days\); expected resolution/);
+    // The strike date is the close here: it is not said twice.
+    expect(catalysts).not.toContain('**The event itself**');
     expect(catalysts).toContain('**Resolution source:** Bureau of Labor Statistics');
     expect(report.citations.map((c) => c.url)).toContain('https://www.bls.gov/cpi/');
     expect(report.citations.map((c) => c.url)).toContain('https://kalshi-public-docs.s3.amazonaws.com/contract_terms/KXCPIYOY.pdf');
@@ -226,5 +228,19 @@ describe('favouriteRecord', () => {
       { markets: [m(350_000, true), m(350_000), m(300_000)] },
     ];
     expect(favouriteRecord(events)).toEqual({ won: 1, events: 2, tied: 2 });
+  });
+});
+
+describe('the event date', () => {
+  it("names the event's strike date among the catalysts when it is not the close", async () => {
+    const event = fake.world.events.get(open('KXCPIYOY'))!;
+    const saved = event.strike_date;
+    event.strike_date = '2026-12-11T13:30:00Z';
+    try {
+      const catalysts = (await build('KXCPIYOY')).text.split('## Key claims and catalysts')[1]!.split('\n## ')[0]!;
+      expect(catalysts).toMatch(/- \*\*The event itself\*\* is due 2026-12-11 13:30 UTC \(its strike date\) \[\d+\]\./);
+    } finally {
+      event.strike_date = saved;
+    }
   });
 });
