@@ -25,11 +25,11 @@ import { MessageStream, type MessageSink } from '../shared/message-stream.js';
 import { RateBudget } from '../shared/rate-budget.js';
 import { settleWithin, withRetries } from '../shared/retry.js';
 import type { AdapterStore } from '../shared/store.js';
-import { THREAD_ALREADY_EXISTS, discordEditErrors } from './errors.js';
+import { THREAD_ALREADY_EXISTS, describeDiscordError, discordEditErrors, isMissingPermissions, isRefusal } from './errors.js';
 import { InteractionSink } from './interaction-sink.js';
 import { interactionToken } from './interaction-token.js';
 import { channelSink, type DiscordBudget } from './sinks.js';
-import { HELP, discordView, threadName } from './texts.js';
+import { HELP, discordView, noThreadNote, threadName } from './texts.js';
 import { plainContent, threadTurns } from './thread.js';
 
 export const ASK_MODEL = 'svc-agent';
@@ -122,6 +122,24 @@ export function createDiscordBot(options: DiscordBotOptions): DiscordBot {
     }
   }
 
+  /** No thread for the reports: the person is told in a reply to their message (nobody pinged); if even that fails, only the log says so. */
+  async function explainNoThread(message: Message<true>, err: unknown): Promise<void> {
+    log.warn({ err, channel: message.channelId }, 'could not start a thread for a report');
+    const content = noThreadNote(message.channelId, { missingPermissions: isMissingPermissions(err), what: describeDiscordError(err) });
+    try {
+      await withRetries(
+        async () => {
+          await budget.take('channel', message.channelId);
+          return message.reply({ content, allowedMentions: { parse: [] } });
+        },
+        discordEditErrors,
+        clock,
+      );
+    } catch (replyErr) {
+      log.error({ err: replyErr, channel: message.channelId }, 'could not start a thread for a report, nor reply to say so');
+    }
+  }
+
   async function onMessage(message: Message): Promise<void> {
     if (message.author.bot || message.webhookId || message.system) return;
     const botId = client.user!.id;
@@ -130,9 +148,22 @@ export function createDiscordBot(options: DiscordBotOptions): DiscordBot {
     const links = findKalshiEventLinks(message.content);
     if (!inOurThread && !links.length) return;
     // A gateway may deliver a message again (after a resume); it is answered once.
-    if (!store.claim(`discord:message:${message.id}`)) return;
+    const claim = `discord:message:${message.id}`;
+    if (!store.claim(claim)) return;
     const canStartThread = message.inGuild() && (channel.type === ChannelType.GuildText || channel.type === ChannelType.GuildAnnouncement);
-    const target: SendableChannels = canStartThread && !inOurThread ? await threadFor(message as Message<true>, links) : (channel as SendableChannels);
+    let target = channel as SendableChannels;
+    if (canStartThread && !inOurThread) {
+      try {
+        target = await threadFor(message as Message<true>, links);
+      } catch (err) {
+        // A failure that may pass (5xx, network, rate limit) gives the claim back, so a redelivery
+        // tries again; a refusal (missing permissions…) keeps it, as a redelivery would only repeat
+        // the refusal, the note, and another 403 towards Discord's invalid-request limit.
+        if (!isRefusal(err)) store.release(claim);
+        await explainNoThread(message as Message<true>, err);
+        return;
+      }
+    }
     for (const link of links) await answer(channelSink(target, budget), message.author.id, reportRequest(link, idempotencyKey('discord', 'message', message.id, link.eventTicker)));
     if (links.length || !channel.isThread()) return;
     const history = await threadTurns(channel, message.id, botId).catch((err) => {

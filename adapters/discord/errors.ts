@@ -1,4 +1,4 @@
-import { DiscordAPIError, RateLimitError } from 'discord.js';
+import { DiscordAPIError, HTTPError, RateLimitError } from 'discord.js';
 
 /** Reading Discord REST errors for the renderer: rate limits (rejected, not queued) and errors no retry fixes. */
 
@@ -29,3 +29,22 @@ export function isRefusedInteractionToken(err: unknown): boolean {
 
 /** Discord's code for "this message already has a thread". */
 export const THREAD_ALREADY_EXISTS = 160004;
+
+/** Discord's codes for a channel the bot may not see (50001) or act in (50013). */
+export const MISSING_ACCESS = 50001;
+export const MISSING_PERMISSIONS = 50013;
+
+export function isMissingPermissions(err: unknown): boolean {
+  return err instanceof DiscordAPIError && (err.code === MISSING_ACCESS || err.code === MISSING_PERMISSIONS);
+}
+
+/** Discord refused the call (a 4xx other than a rate limit): doing the same again gets the same answer. */
+export const isRefusal = (err: unknown) => err instanceof DiscordAPIError && err.status !== 429;
+
+/** What went wrong with a Discord call, in a few words for a person (the error itself goes to the log). */
+export function describeDiscordError(err: unknown): string {
+  if (err instanceof DiscordAPIError) return `Discord refused it: "${err.message}" (error ${err.code})`;
+  if (err instanceof HTTPError) return `Discord had a server error (HTTP ${err.status})`;
+  if (err instanceof RateLimitError) return 'Discord is limiting how fast I may act';
+  return 'Discord could not be reached';
+}

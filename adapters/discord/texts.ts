@@ -40,6 +40,14 @@ export function discordView(what: string): AnswerView {
   };
 }
 
+/** The reply to a pasted link when no thread could be started for its report. */
+export function noThreadNote(channelId: string, problem: { missingPermissions: boolean; what: string }): string {
+  if (problem.missingPermissions) {
+    return `I could not start a thread for this report: I need the **Create Public Threads** and **Send Messages in Threads** permissions in <#${channelId}>. Ask a server admin to give me both there, then post the link again.`;
+  }
+  return `I could not start a thread for this report (${problem.what}). Please post the link again in a little while; if it keeps happening, tell a server admin.`;
+}
+
 /** A thread name (1–100 characters) for the events of one message. */
 export function threadName(titles: string[]): string {
   const name = titles.length > 1 ? `${titles[0]} and ${titles.length - 1} more` : (titles[0] ?? 'Report');

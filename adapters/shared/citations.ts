@@ -1,4 +1,4 @@
-import { mrkdwnLink } from './mrkdwn.js';
+import { escapeMrkdwn, mrkdwnLink } from './mrkdwn.js';
 
 /** A numbered source; `order` matches the `[n]` marker in the answer. */
 export interface Citation {
@@ -11,10 +11,13 @@ export type FooterStyle = 'slack' | 'discord' | 'markdown';
 
 const isWebUrl = (url: string) => /^https?:\/\/\S+$/i.test(url);
 
-/** One line per source: Slack `[n] <url|name>`, Discord `[n] [name](<url>)` (no preview), Markdown `[n] [name](url)`. */
+/**
+ * One line per source: Slack `[n] <url|name>`, Discord `[n] [name](<url>)` (no preview), Markdown
+ * `[n] [name](url)`; a source without a web address is its name alone, as plain text.
+ */
 export function citationLine(c: Citation, style: FooterStyle): string {
   const name = c.name.replace(/\s+/g, ' ').trim() || c.url;
-  if (!isWebUrl(c.url)) return `[${c.order}] ${name}`;
+  if (!isWebUrl(c.url)) return `[${c.order}] ${style === 'slack' ? escapeMrkdwn(name) : escapeLabel(name)}`;
   switch (style) {
     case 'slack':
       return `[${c.order}] ${mrkdwnLink(c.url, name)}`;

@@ -5,13 +5,21 @@ import { convertTables } from './tables.js';
  * Standard Markdown (what the agents write) to Slack's mrkdwn: `**bold**` → `*bold*`,
  * `*italic*` → `_italic_`, `~~strike~~` → `~strike~`, `[label](url)` → `<url|label>`,
  * headings → bold lines, bullets → `•`, tables → aligned code blocks; `&`, `<` and `>` escaped
- * everywhere except in the links it builds and the `>` that starts a quote.
+ * everywhere except in the links it builds and the `>` that starts a quote. Only http(s) and
+ * mailto targets become links: `<!channel|x>` or `<@U1|x>` would ping people.
  */
 
 export const escapeMrkdwn = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
-/** A link label may not contain `|` or `>`; a link target may not contain `|`, `<` or `>`. */
+/** Targets that Slack shows as links; anything else in `<…>` is a mention or a special command (`!channel`, `@U1`, `!subteam^S1`). */
+export const isLinkTarget = (url: string) => /^(?:https?:\/\/|mailto:)\S/i.test(url);
+
+/**
+ * A link label may not contain `|` or `>`; a link target may not contain `|`, `<` or `>`.
+ * A target that is not a link comes out as escaped plain text.
+ */
 export function mrkdwnLink(url: string, label: string): string {
+  if (!isLinkTarget(url)) return escapeMrkdwn(label.trim() ? `${label.trim()} (${url})` : url);
   const safeUrl = url.replace(/\|/g, '%7C').replace(/</g, '%3C').replace(/>/g, '%3E');
   const safeLabel = escapeMrkdwn(label.replace(/\|/g, '¦')).trim();
   return safeLabel && safeLabel !== safeUrl ? `<${safeUrl}|${safeLabel}>` : `<${safeUrl}>`;
@@ -24,10 +32,12 @@ const BOLD = '\uE001';
 function convertInline(line: string): string {
   const slots: string[] = [];
   const keep = (piece: string) => `${SLOT}${slots.push(piece) - 1}${SLOT}`;
+  // Not a link target: the Markdown stays as typed, escaped below with the rest of the line.
+  const link = (markdown: string, label: string, url: string) => (isLinkTarget(url) ? keep(mrkdwnLink(url, inlineLabel(label))) : markdown);
   let s = line
     .replace(/`([^`\n]+)`/g, (_m, code: string) => keep(`\`${escapeMrkdwn(code)}\``))
-    .replace(/!?\[([^\]\n]*)\]\(<([^>\n]+)>\)/g, (_m, label: string, url: string) => keep(mrkdwnLink(url, inlineLabel(label))))
-    .replace(/!?\[([^\]\n]*)\]\(([^()\s]*(?:\([^()\s]*\)[^()\s]*)*)(?:\s+"[^"]*")?\)/g, (_m, label: string, url: string) => keep(mrkdwnLink(url, inlineLabel(label))))
+    .replace(/!?\[([^\]\n]*)\]\(<([^>\n]+)>\)/g, link)
+    .replace(/!?\[([^\]\n]*)\]\(([^()\s]*(?:\([^()\s]*\)[^()\s]*)*)(?:\s+"[^"]*")?\)/g, link)
     .replace(/<(https?:\/\/[^<>\s|]+)>/g, (_m, url: string) => keep(`<${url}>`));
   s = escapeMrkdwn(s);
   s = s

@@ -8,7 +8,9 @@ import { fenceAfterLine, fenceCloser, fenceReopener, type OpenFence } from './fe
  * in front when the previous chunk ended inside a code block and a closing fence at the end when
  * this one does. Cuts prefer paragraph, then line, then sentence, then word boundaries, and never
  * fall inside a link (`[label](url)`, `<url|label>`), an inline code span, a table row or a word,
- * unless a single unbreakable token is longer than a whole message.
+ * unless a single unbreakable token is longer than a whole message; even then (text without
+ * spaces, like Chinese) not inside a citation marker (`[12]`) or a character as people see it
+ * (a flag, an emoji sequence, a letter with its accents).
  */
 export interface Chunk {
   source: string;
@@ -49,6 +51,7 @@ const PROTECTED = [
   /!?\[[^\]\n]{0,500}\]\((?:<[^>\n]*>|[^()\s]*(?:\([^()\s]*\)[^()\s]*)*)\)/g, // [label](url), [label](<url>), images
   /<[^<>\n]{1,1000}>/g, // <url|label>, <url>, <@U123>
   /`[^`\n]+`/g, // inline code
+  /\[\d{1,6}\]/g, // citation markers
 ];
 
 function protectedSpans(window: string): Array<[number, number]> {
@@ -78,6 +81,12 @@ function describeLines(window: string, fence: OpenFence | null): LineInfo[] {
 }
 
 const isHighSurrogate = (code: number) => code >= 0xd800 && code <= 0xdbff;
+const isLowSurrogate = (code: number) => code >= 0xdc00 && code <= 0xdfff;
+const isRegionalIndicator = (code: number | undefined) => code !== undefined && code >= 0x1f1e6 && code <= 0x1f1ff;
+
+/** How far back from a hard cut we look for the start of the character (grapheme cluster) it falls in. */
+const GRAPHEME_TAIL = 128;
+const graphemes = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
 
 /**
  * Takes the first chunk of `text` that fits in `limit` characters once fences are added.
@@ -149,13 +158,34 @@ export function takeChunk(text: string, limit: number, fence: OpenFence | null =
   return { chunk: { source, text: prefix + source + closer }, rest: text.slice(cut), fence: state };
 }
 
-/** No boundary at all: cut at the budget, but not inside a surrogate pair, and before a link that straddles it. */
+/**
+ * No boundary at all: cut at the budget, but before a link, code span or citation marker that
+ * straddles it, and at the start of the grapheme cluster it falls in; never inside a surrogate pair.
+ */
 function hardCut(window: string, budget: number, spans: Array<[number, number]>): number {
   let p = budget;
-  const straddling = spans.find(([s, e]) => s < p && p < e && s > 0);
-  if (straddling) p = straddling[0];
+  for (let before = -1; p !== before; ) {
+    before = p;
+    const straddling = spans.find(([s, e]) => s < p && p < e && s > 0);
+    if (straddling) p = straddling[0];
+    p = graphemeStart(window, p);
+  }
   if (isHighSurrogate(window.charCodeAt(p - 1))) p--;
   return Math.max(1, p);
+}
+
+/** The last grapheme boundary at or before `p`; `p` itself when the cluster is longer than the tail looked at. */
+function graphemeStart(text: string, p: number): number {
+  let start = Math.max(0, p - GRAPHEME_TAIL);
+  if (start > 0 && isLowSurrogate(text.charCodeAt(start))) start--;
+  // Regional indicators pair into flags from the start of their run: segment from outside it.
+  while (start >= 2 && isRegionalIndicator(text.codePointAt(start - 2))) start -= 2;
+  let boundary = start;
+  for (const { index } of graphemes.segment(text.slice(start, p + 4))) {
+    if (start + index > p) break;
+    boundary = start + index;
+  }
+  return boundary > start ? boundary : p;
 }
 
 /** Splits the whole text into chunks whose `text` is at most `limit` characters. */

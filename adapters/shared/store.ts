@@ -43,6 +43,11 @@ export class AdapterStore {
     return this.#db.prepare('insert or ignore into delivered (key, at) values (?, ?)').run(key, now).changes === 1;
   }
 
+  /** Gives up a claim: a redelivery of the event is handled again. */
+  release(key: string): void {
+    this.#db.prepare('delete from delivered where key = ?').run(key);
+  }
+
   rememberThread(key: string): void {
     this.#db.prepare('insert or replace into threads (key, at) values (?, ?)').run(key, Date.now());
   }

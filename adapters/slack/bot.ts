@@ -1,4 +1,4 @@
-import { App, HTTPReceiver, LogLevel, SocketModeReceiver, type Logger as BoltLogger } from '@slack/bolt';
+import { App, LogLevel, SocketModeReceiver, type Logger as BoltLogger } from '@slack/bolt';
 import { WebClient, type ChatPostMessageArguments } from '@slack/web-api';
 import type { AddressInfo } from 'node:net';
 import { runAnswer } from '../shared/answer.js';
@@ -9,14 +9,15 @@ import { AdapterStartupError } from '../shared/main-helpers.js';
 import { idempotencyKey } from '../shared/idempotency.js';
 import { findKalshiEventLinks, type KalshiEventLink } from '../shared/kalshi-links.js';
 import type { Logger } from '../shared/log.js';
-import { toMrkdwn } from '../shared/mrkdwn.js';
+import { escapeMrkdwn, toMrkdwn } from '../shared/mrkdwn.js';
 import { settleWithin, withRetries } from '../shared/retry.js';
 import type { AdapterStore } from '../shared/store.js';
 import { NativeStreaming, SlackAnswer } from './answer.js';
 import { SlackBudget } from './budget.js';
 import { slackEditErrors, slackErrorCode } from './errors.js';
+import { slackHttpReceiver } from './receiver.js';
 import { QUESTION_EVENT, threadTurns } from './thread.js';
-import { HELP, askedRoot, reportRoot, slackToPlain } from './texts.js';
+import { HELP, askedRoot, cannotPostNote, reportRoot, slackToPlain } from './texts.js';
 
 export const ASK_MODEL = 'svc-agent';
 export const REPORT_MODEL = 'svc-prediction-markets-agent';
@@ -92,7 +93,7 @@ export async function createSlackBot(options: SlackBotOptions): Promise<SlackBot
   const receiver =
     settings.mode === 'socket'
       ? new SocketModeReceiver({ appToken: settings.appToken!, logger, installerOptions: { clientOptions: { slackApiUrl: settings.slackApiUrl } } })
-      : new HTTPReceiver({ signingSecret: settings.signingSecret!, endpoints: '/slack/events', logger });
+      : slackHttpReceiver(settings.signingSecret!, logger, log);
   const { botUserId, botId } = await identify(settings, logger);
   const app = new App({ token: settings.botToken, botUserId, botId, tokenVerificationEnabled: false, receiver, clientOptions, logger, ignoreSelf: true });
   const native = new NativeStreaming(settings.nativeStreaming, log);
@@ -140,18 +141,16 @@ export async function createSlackBot(options: SlackBotOptions): Promise<SlackBot
       clock,
     );
 
-  /** Posts the root message of a new conversation in the channel; null (and a private note) when the bot may not post there. */
+  /** Posts the root message of a new conversation in the channel; null (and a private note saying why) when that fails. */
   async function postRoot(client: WebClient, teamId: string, channel: string, text: string, question: string, respond: (text: string) => Promise<unknown>): Promise<string | null> {
     try {
       const root = await post(client, teamId, { channel, text, unfurl_links: false, unfurl_media: false, metadata: { event_type: QUESTION_EVENT, event_payload: { question } } });
       return root.ts ?? null;
     } catch (err) {
       const code = slackErrorCode(err);
-      if (code === 'not_in_channel' || code === 'channel_not_found') {
-        await respond('I cannot post in this channel yet: invite me with `/invite @svc`, or ask me in a direct message.');
-        return null;
-      }
-      throw err;
+      if (code !== 'not_in_channel' && code !== 'channel_not_found') log.warn({ err, channel, code }, 'could not post the first message of a command');
+      await respond(cannotPostNote(code));
+      return null;
     }
   }
 
@@ -174,7 +173,7 @@ export async function createSlackBot(options: SlackBotOptions): Promise<SlackBot
           try {
             const account = await research.account(key);
             store.link(owner, key);
-            await say(`Linked: your questions and reports now use your own account (${account.email}, plan *${account.plan}*, ${account.credits} credits). \`/svc unlink\` goes back to the workspace's account.`);
+            await say(`Linked: your questions and reports now use your own account (${escapeMrkdwn(account.email)}, plan *${escapeMrkdwn(account.plan)}*, ${account.credits} credits). \`/svc unlink\` goes back to the workspace's account.`);
           } catch (err) {
             await say(`That key did not work, so nothing was linked. ${toMrkdwn(research.problemOf(err, true).message)}`);
           }

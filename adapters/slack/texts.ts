@@ -54,6 +54,23 @@ export function slackToPlain(text: string, botUserId?: string): string {
     .trim();
 }
 
+/** Said privately to the person who ran a command when its first message could not be posted in the channel. */
+export function cannotPostNote(code: string | null): string {
+  switch (code) {
+    case 'not_in_channel':
+    case 'channel_not_found':
+      return 'I cannot post in this channel yet: invite me with `/invite @svc`, or ask me in a direct message.';
+    case 'restricted_action':
+      return 'I am not allowed to post in this channel (only some members may post here, as in an announcement channel), so I could not start your answer. Ask me in a direct message or in another channel, or ask an admin to let me post here.';
+    case 'is_archived':
+      return 'This channel is archived, so I cannot post in it and could not start your answer. Ask me in a direct message or in another channel.';
+    case null:
+      return 'Something went wrong between me and Slack while posting in this channel, so I could not start your answer. Please try again in a minute.';
+    default:
+      return `Slack refused my message in this channel (error \`${escapeMrkdwn(code)}\`), so I could not start your answer. Please try again, or ask me in a direct message.`;
+  }
+}
+
 export function askedRoot(userId: string, question: string): string {
   return `<@${userId}> asked: ${escapeMrkdwn(question)}`;
 }

@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import type { TextChannel } from 'discord.js';
 import pino from 'pino';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createDiscordBot, type DiscordBot } from '../../../adapters/discord/bot.js';
@@ -10,6 +11,7 @@ import { ResearchClient } from '../../../adapters/shared/api-client.js';
 import { citationFooter } from '../../../adapters/shared/citations.js';
 import { systemClock, type Clock } from '../../../adapters/shared/clock.js';
 import { loadDiscordSettings, type DiscordSettings } from '../../../adapters/shared/config.js';
+import type { Logger } from '../../../adapters/shared/log.js';
 import { AdapterStore } from '../../../adapters/shared/store.js';
 import { convertTables } from '../../../adapters/shared/tables.js';
 import type { StartOptions, TestService } from '../../helpers/service.js';
@@ -18,7 +20,7 @@ import { CITATIONS, longReport, namedFeed, newAgentLog, researchAgents, type Age
 import { FakeClock } from '../helpers/fake-clock.js';
 import { RequestsInFlight, runClockUntil } from '../helpers/requests-in-flight.js';
 import { busiestWindow } from '../helpers/windows.js';
-import { ANA, APP_ID, BOT, CHANNEL, FakeDiscord, GUILD, OTHER_BOT } from './fake-discord.js';
+import { ANA, APP_ID, BOT, CHANNEL, FakeDiscord, GUILD, OTHER_BOT, type FakeMessage } from './fake-discord.js';
 
 interface Harness {
   service: TestService;
@@ -50,7 +52,7 @@ class JumpingClock implements Clock {
 }
 
 /** Keep the adapter's rate budget (its default); otherwise there is practically none, so tests on the real clock finish quickly. */
-async function start(opts: { agents?: StartOptions['agents']; editIntervalMs?: number; clock?: Clock; rateBudget?: boolean } = {}): Promise<Harness> {
+async function start(opts: { agents?: StartOptions['agents']; editIntervalMs?: number; clock?: Clock; rateBudget?: boolean; log?: Logger } = {}): Promise<Harness> {
   log = newAgentLog();
   const service = await startService({ agents: opts.agents ?? researchAgents(log) });
   const account = await service.account({ plan: 'pro', credits: 100 });
@@ -73,7 +75,7 @@ async function start(opts: { agents?: StartOptions['agents']; editIntervalMs?: n
     settings,
     store,
     research: new ResearchClient({ baseUrl: service.url, apiKey: account.apiKey, maxRetries: 0, linkHint: '/svc link key:' }),
-    log: pino({ level: process.env.SVC_TEST_ADAPTER_LOG ?? 'silent' }),
+    log: opts.log ?? pino({ level: process.env.SVC_TEST_ADAPTER_LOG ?? 'silent' }),
     clock,
   });
   await bot.start();
@@ -185,6 +187,79 @@ describe('Discord: pasted Kalshi links', () => {
     await until(() => expect(h!.discord.threads()).toHaveLength(2));
     await finished(sentinel.id);
     expect(log.requests.filter((r) => r.messages[0]!.content === LINK)).toHaveLength(1);
+  });
+});
+
+describe('Discord: when no thread can be started', () => {
+  const SENTINEL = 'https://kalshi.com/markets/kxs/sentinel/kxs-1';
+  /** The bot's replies in the channel itself (reports go to threads). */
+  const notes = () => h!.discord.callsTo('POST', new RegExp(`^/channels/${CHANNEL}/messages$`)).filter((c) => c.status === 200);
+  /** The gateway delivers the message again to a process that has not cached it (discord.js drops a cached one itself), as after a restart. */
+  const redeliver = (m: FakeMessage) => {
+    (h!.bot.client.channels.cache.get(CHANNEL) as TextChannel).messages.cache.delete(m.id);
+    h!.discord.redeliver(m);
+  };
+
+  it.each([
+    [50013, 'Missing Permissions'],
+    [50001, 'Missing Access'],
+  ])('a 403 with %i (%s) gets a reply on the message naming the permissions needed there; a redelivery does not repeat it', async (code, message) => {
+    await start();
+    h!.discord.threadError = { status: 403, code, message };
+    const pasted = h!.discord.userMessage(CHANNEL, `what about ${LINK}`);
+    await until(() => expect(notes()).toHaveLength(1));
+    const body = notes()[0]!.body as { content: string; allowed_mentions: unknown; message_reference: { message_id: string } };
+    expect(body.message_reference.message_id).toBe(pasted.id);
+    expect(body.allowed_mentions).toEqual({ parse: [] });
+    expect(body.content).toBe(
+      `I could not start a thread for this report: I need the **Create Public Threads** and **Send Messages in Threads** permissions in <#${CHANNEL}>. Ask a server admin to give me both there, then post the link again.`,
+    );
+    expect(h!.discord.callsTo('POST', /\/threads$/)).toHaveLength(1); // a refusal is not retried
+    // Permissions fixed; a redelivery of the same message is still not answered again (the person was told to post it again).
+    h!.discord.threadError = null;
+    redeliver(pasted);
+    const sentinel = h!.discord.userMessage(CHANNEL, SENTINEL);
+    await finished(sentinel.id);
+    expect(h!.discord.threads().map((t) => t.id)).toEqual([sentinel.id]);
+    expect(notes()).toHaveLength(1);
+    expect(log.requests.map((r) => r.messages[0]!.content)).toEqual([SENTINEL]);
+  });
+
+  it('a server error says what went wrong, and gives the message back so a redelivery is answered', async () => {
+    await start();
+    h!.discord.threadError = { status: 502, code: 0, message: 'Bad Gateway' };
+    const pasted = h!.discord.userMessage(CHANNEL, LINK);
+    await until(() => expect(notes()).toHaveLength(1), 30_000);
+    const body = notes()[0]!.body as { content: string; message_reference: { message_id: string } };
+    expect(body.message_reference.message_id).toBe(pasted.id);
+    expect(body.content).toBe('I could not start a thread for this report (Discord had a server error (HTTP 502)). Please post the link again in a little while; if it keeps happening, tell a server admin.');
+    expect(h!.discord.threads()).toHaveLength(0);
+    expect(log.requests).toHaveLength(0);
+    h!.discord.threadError = null;
+    redeliver(pasted);
+    await until(() => expect(h!.discord.threads().map((t) => t.id)).toEqual([pasted.id]));
+    expect((await finished(pasted.id)).at(-1)).toContain('**Sources**');
+  });
+
+  it('another refusal is quoted in the reply, with its code', async () => {
+    await start();
+    h!.discord.threadError = { status: 400, code: 160006, message: 'Maximum number of active threads reached' };
+    h!.discord.userMessage(CHANNEL, LINK);
+    await until(() => expect(notes()).toHaveLength(1));
+    expect((notes()[0]!.body as { content: string }).content).toBe(
+      'I could not start a thread for this report (Discord refused it: "Maximum number of active threads reached" (error 160006)). Please post the link again in a little while; if it keeps happening, tell a server admin.',
+    );
+  });
+
+  it('when even the reply cannot be sent, the log says so', async () => {
+    const lines: Array<{ level: number; msg: string }> = [];
+    await start({ log: pino({ level: 'warn' }, { write: (line: string) => void lines.push(JSON.parse(line)) }) });
+    h!.discord.threadError = { status: 403, code: 50013, message: 'Missing Permissions' };
+    h!.discord.sendError = { status: 403, code: 50013, message: 'Missing Permissions' };
+    h!.discord.userMessage(CHANNEL, LINK);
+    await until(() => expect(lines.map((l) => l.msg)).toContain('could not start a thread for a report, nor reply to say so'));
+    expect(lines.find((l) => l.msg === 'could not start a thread for a report, nor reply to say so')!.level).toBe(50); // error
+    expect(h!.discord.callsTo('POST', new RegExp(`^/channels/${CHANNEL}/messages$`))).toHaveLength(1); // one refused attempt, not retried
   });
 });
 

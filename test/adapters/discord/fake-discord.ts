@@ -68,6 +68,10 @@ export class FakeDiscord {
   /** When set, a channel's message sends and edits beyond this many per window get a 429. */
   sendLimit: { count: number; perMs: number } | null = null;
   readonly #sent = new Map<string, number[]>();
+  /** While set, starting a thread gets this error (a 403 with 50013 Missing Permissions, a 502…). */
+  threadError: { status: number; code: number; message: string } | null = null;
+  /** While set, the bot's message sends get this error. */
+  sendError: { status: number; code: number; message: string } | null = null;
   /** Interaction tokens Discord refuses from now on, whatever their age. */
   readonly refusedTokens = new Set<string>();
   readonly #tokenCreatedAt = new Map<string, number>();
@@ -141,6 +145,11 @@ export class FakeDiscord {
     const m = this.#store({ channel_id: channelId, author, content });
     this.dispatch('MESSAGE_CREATE', { ...this.#wire(m), guild_id: GUILD, member: { roles: [], joined_at: new Date().toISOString(), deaf: false, mute: false, flags: 0 } });
     return m;
+  }
+
+  /** The gateway delivers a person's message again (as after a resume). */
+  redeliver(m: FakeMessage): void {
+    this.dispatch('MESSAGE_CREATE', { ...this.#wire(m), guild_id: GUILD, member: { roles: [], joined_at: new Date().toISOString(), deaf: false, mute: false, flags: 0 } });
   }
 
   /** Someone runs `/svc <sub> …`: dispatched as INTERACTION_CREATE; returns its token. */
@@ -315,6 +324,7 @@ export class FakeDiscord {
     }
     if ((m = /^\/channels\/(\d+)\/messages\/(\d+)\/threads$/.exec(path)) && method === 'POST') {
       const [, parent, messageId] = m;
+      if (this.threadError) return reply(this.threadError.status, { code: this.threadError.code, message: this.threadError.message });
       if (this.channels.has(messageId!)) return reply(400, { code: 160004, message: 'A thread has already been created for this message' });
       const thread: Channel = { id: messageId!, type: 11, guild_id: GUILD, name: String(body.name), parent_id: parent!, owner_id: BOT.id };
       this.channels.set(thread.id, thread);
@@ -326,6 +336,7 @@ export class FakeDiscord {
       const channelId = m[1]!;
       if (!this.channels.has(channelId)) return notFound(10003, 'Unknown Channel');
       if (method === 'POST') {
+        if (this.sendError) return reply(this.sendError.status, { code: this.sendError.code, message: this.sendError.message });
         const limited = this.#overSendLimit(channelId);
         if (limited) return reply(...limited);
         const message = this.#store({ channel_id: channelId, author: BOT, content: String(body.content ?? ''), flags: Number(body.flags ?? 0) });

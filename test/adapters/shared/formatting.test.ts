@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { citationFooter } from '../../../adapters/shared/citations.js';
 import { idempotencyKey } from '../../../adapters/shared/idempotency.js';
 import { findKalshiEventLinks } from '../../../adapters/shared/kalshi-links.js';
-import { toMrkdwn } from '../../../adapters/shared/mrkdwn.js';
+import { mrkdwnLink, toMrkdwn } from '../../../adapters/shared/mrkdwn.js';
 import { TableHoldback, convertTables } from '../../../adapters/shared/tables.js';
 
 const TABLE = ['| Outcome | Model | Market |', '|:---|---:|:---:|', '| Cut 25 bp | 62% | 55% |', '| Hold | 38% | 45% |'].join('\n');
@@ -70,6 +70,17 @@ describe('toMrkdwn', () => {
   it('never lets a label break the link syntax', () => {
     expect(toMrkdwn('[a|b>c](https://x.com/p)')).toBe('<https://x.com/p|a¦b&gt;c>');
   });
+
+  it('makes links only of http(s) and mailto targets: a quoted [x](!channel) is text, not an @channel', () => {
+    const quoted = 'No open Kalshi event matches “[x](!channel) [you](@U0ANA) [g](!subteam^S0TEAM|team) [h](<!here>) [c](#C0GENERAL) [j](javascript:alert(1)) & <b>”.';
+    expect(toMrkdwn(quoted)).toBe(
+      'No open Kalshi event matches “[x](!channel) [you](@U0ANA) [g](!subteam^S0TEAM|team) [h](&lt;!here&gt;) [c](#C0GENERAL) [j](javascript:alert(1)) &amp; &lt;b&gt;”.',
+    );
+    expect(toMrkdwn('- **[x](!everyone)** and [y](<@U0ANA|ana>)')).toBe('• *[x](!everyone)* and [y](&lt;@U0ANA|ana&gt;)');
+    expect(toMrkdwn('[write](mailto:ir@example.com) or [read](HTTP://x.com/a) or [rel](/docs/a)')).toBe('<mailto:ir@example.com|write> or <HTTP://x.com/a|read> or [rel](/docs/a)');
+    expect(mrkdwnLink('!channel', 'x <y>')).toBe('x &lt;y&gt; (!channel)');
+    expect(mrkdwnLink('@U0ANA', '')).toBe('@U0ANA');
+  });
 });
 
 describe('citation footers', () => {
@@ -87,6 +98,15 @@ describe('citation footers', () => {
       '\n\n**Sources**\n[1] [Fed statement \\[PDF\\]](<https://fed.gov/a_(b).pdf#page=2>)\n[2] [Kalshi market page](<https://kalshi.com/markets/kxfed/fed/kxfed-25dec>)',
     );
     expect(citationFooter(citations, 'markdown')).toContain('[1] [Fed statement \\[PDF\\]](https://fed.gov/a_%28b%29.pdf#page=2)');
+  });
+
+  it('writes a source without a web address as escaped text, never as a link', () => {
+    const odd = [
+      { order: 1, name: '<!channel> & <@U0ANA>', url: 'internal-note-12' },
+      { order: 2, name: 'Filing [x](https://evil.example)', url: '!channel' },
+    ];
+    expect(citationFooter(odd, 'slack')).toBe('\n\n*Sources*\n[1] &lt;!channel&gt; &amp; &lt;@U0ANA&gt;\n[2] Filing [x](https://evil.example)');
+    expect(citationFooter(odd, 'discord')).toBe('\n\n**Sources**\n[1] <!channel> & <@U0ANA>\n[2] Filing \\[x\\](https://evil.example)');
   });
 
   it('is empty without sources', () => {

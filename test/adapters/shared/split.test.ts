@@ -52,9 +52,10 @@ function checkInvariants(text: string, chunks: Chunk[], limit: number) {
     expect(c.text.length).toBeLessThanOrEqual(limit);
     expect(c.text).toContain(c.source);
   }
-  // No link, inline code span or table row is cut: each lies within one chunk's source.
+  // No link, citation marker, inline code span or table row is cut: each lies within one chunk's source.
   const protectedPieces = [
     ...text.matchAll(/\[[^\]\n]*\]\([^)\s]*\)/g),
+    ...text.matchAll(/\[\d+\]/g),
     ...text.matchAll(/<[^<>\n]+>/g),
     ...text.matchAll(/`[^`\n]+`/g),
     ...text.matchAll(/^\|.*\|$/gm),
@@ -143,6 +144,38 @@ describe('splitMessage', () => {
       expect(c.text.length).toBeLessThanOrEqual(101);
       expect(c.source.length % 2).toBe(0);
     }
+  });
+
+  /** Offsets where a person sees one character end and the next begin. */
+  const graphemeBoundaries = (text: string) => new Set([...new Intl.Segmenter(undefined, { granularity: 'grapheme' }).segment(text)].map((g) => g.index).concat(text.length));
+
+  it.each([
+    ['Chinese with citation markers', `${'美联储十二月议息会议维持利率不变市场预期'.repeat(4)}[12]${'降息概率上升'.repeat(3)}[3][45]${'通胀数据'.repeat(30)}`],
+    ['flags', '🇯🇵🇺🇸🇬🇧'.repeat(40)],
+    ['flags after an odd character', `中${'🇨🇳🇺🇸'.repeat(40)}`],
+    ['ZWJ sequences and skin tones', `${'👩‍👩‍👧‍👦👍🏽🏳️‍🌈'.repeat(20)}`],
+    ['keycaps and combining marks', `${'1️⃣e\u0301a\u0308\u0323中'.repeat(40)}`],
+    ['Chinese, markers and emoji mixed', `${'市场价格[1]🇺🇸👨‍👩‍👧合约[23]'.repeat(25)}`],
+  ])('hard-cuts text without spaces (%s) between characters, never inside a [n] marker, at every limit', (_name, text) => {
+    const boundaries = graphemeBoundaries(text);
+    for (let limit = 64; limit <= 140; limit++) {
+      const chunks = splitMessage(text, limit);
+      expect(joinSources(chunks)).toBe(text);
+      let offset = 0;
+      for (const c of chunks) {
+        expect(c.text.length).toBeLessThanOrEqual(limit);
+        offset += c.source.length;
+        expect(boundaries.has(offset), `limit ${limit}: cut at ${offset} splits a character`).toBe(true);
+        expect(c.source, `limit ${limit}: cut inside a marker`).not.toMatch(/\[\d*$/);
+      }
+    }
+  });
+
+  it('still hard-cuts one character longer than a message (a run of combining marks), losing nothing', () => {
+    const text = `中${'e'}${'\u0301'.repeat(300)}中`;
+    const chunks = splitMessage(text, 100);
+    expect(joinSources(chunks)).toBe(text);
+    for (const c of chunks) expect(c.text.length).toBeLessThanOrEqual(100);
   });
 
   it.each([

@@ -205,8 +205,8 @@ export function slackSignature(secret: string, timestamp: number, body: string):
   return `v0=${createHmac('sha256', secret).update(`v0:${timestamp}:${body}`).digest('hex')}`;
 }
 
-export async function postSigned(url: string, body: string, contentType: string, headers: Record<string, string> = {}, secret = SIGNING_SECRET): Promise<Response> {
-  const timestamp = Math.floor(Date.now() / 1000);
+/** A request signed as Slack signs it; `timestamp` (seconds) defaults to now. */
+export async function postSigned(url: string, body: string, contentType: string, headers: Record<string, string> = {}, secret = SIGNING_SECRET, timestamp = Math.floor(Date.now() / 1000)): Promise<Response> {
   return fetch(url, {
     method: 'POST',
     headers: { 'content-type': contentType, 'x-slack-request-timestamp': String(timestamp), 'x-slack-signature': slackSignature(secret, timestamp, body), ...headers },

@@ -25,8 +25,8 @@ export interface SlackHarness {
   apiKey: string;
   accountId: string;
   eventsUrl: string;
-  /** Sends `/svc <text>` as Slack would (signed, form-encoded). */
-  command(text: string, opts?: { user?: string; triggerId?: string }): Promise<Response>;
+  /** Sends `/svc <text>` as Slack would (signed, form-encoded); `timestamp` (seconds) dates the signature, now by default. */
+  command(text: string, opts?: { user?: string; triggerId?: string; timestamp?: number }): Promise<Response>;
   /** Sends an event_callback envelope as Slack would (signed JSON). */
   event(event: Record<string, unknown>, opts?: { eventId?: string; retryNum?: number }): Promise<Response>;
   /** Waits until `check` passes. */
@@ -114,7 +114,7 @@ export async function startSlackHarness(opts: SlackHarnessOptions): Promise<Slac
     get eventsUrl() {
       return `http://127.0.0.1:${port}/slack/events`;
     },
-    command(text, { user = USER, triggerId = `trigger-${++eventCounter}` } = {}) {
+    command(text, { user = USER, triggerId = `trigger-${++eventCounter}`, timestamp } = {}) {
       const body = new URLSearchParams({
         token: 'legacy',
         team_id: TEAM,
@@ -130,7 +130,7 @@ export async function startSlackHarness(opts: SlackHarnessOptions): Promise<Slac
         response_url: `${slack.url}/response/${triggerId}`,
         trigger_id: triggerId,
       }).toString();
-      return postSigned(harness.eventsUrl, body, 'application/x-www-form-urlencoded');
+      return postSigned(harness.eventsUrl, body, 'application/x-www-form-urlencoded', {}, undefined, timestamp);
     },
     event(event, { eventId = `Ev${++eventCounter}`, retryNum } = {}) {
       const body = JSON.stringify({

@@ -74,6 +74,29 @@ describe('Slack: /svc ask', () => {
     expect(h!.slack.callsOf('chat.postMessage')).toHaveLength(0);
   });
 
+  it('a question quoting Markdown links to !channel or a user comes back as text, not as an @channel or a mention', async () => {
+    await start();
+    await h!.command('ask is there a market on [x](!channel) or [you](@U0ANA) or [g](!subteam^S0TEAM)?');
+    await h!.until(() => {
+      const [root] = h!.slack.rootMessages(CHANNEL);
+      expect(shownTexts(h!.slack, root!.ts)).toEqual([`Answer to "is there a market on [x](!channel) or [you](@U0ANA) or [g](!subteam^S0TEAM)?" [1].${SLACK_FOOTER}`]);
+    });
+    const sent = h!.slack.calls.filter((c) => c.method.startsWith('chat.')).map((c) => String(c.args.text ?? ''));
+    expect(sent.filter((t) => /<[!@#]/.test(t.replace(`<@${USER}> asked`, '')))).toEqual([]);
+  });
+
+  it('rejects a correctly signed request dated more than five minutes ahead (replay guard both ways), accepts one dated now', async () => {
+    await start();
+    const now = Math.floor(Date.now() / 1000);
+    expect((await h!.command('help', { triggerId: 'future', timestamp: now + 3600 })).status).toBe(401);
+    expect((await h!.command('help', { triggerId: 'past', timestamp: now - 3600 })).status).toBe(401);
+    expect((await h!.command('help', { triggerId: 'skewed', timestamp: now + 240 })).status).toBe(200);
+    expect((await h!.command('help', { triggerId: 'now', timestamp: now })).status).toBe(200);
+    await h!.until(() => expect(h!.slack.responses).toHaveLength(2));
+    await h!.quiet();
+    expect(h!.slack.http.requests.map((r) => r.path).filter((p) => p.startsWith('/response/')).sort()).toEqual(['/response/now', '/response/skewed']);
+  });
+
   it('answers /svc help privately', async () => {
     await start();
     await h!.command('help', { triggerId: 'help-1' });
@@ -196,6 +219,22 @@ describe('Slack: errors reach the person', () => {
       expect(shown).toMatch(/^:warning: /);
       expect(shown).toMatch(message);
     });
+  });
+
+  it.each([
+    ['ask What did the Fed decide?', 'not_in_channel', /^I cannot post in this channel yet: invite me with `\/invite @svc`/],
+    ['ask What did the Fed decide?', 'restricted_action', /^I am not allowed to post in this channel \(only some members may post here, as in an announcement channel\).*direct message/],
+    ['report https://kalshi.com/markets/kxfed/fed/kxfed-25dec', 'is_archived', /^This channel is archived, so I cannot post in it.*direct message/],
+    ['ask What did the Fed decide?', 'missing_scope', /^Slack refused my message in this channel \(error `missing_scope`\), so I could not start your answer/],
+  ])('/svc %s in a channel where posting fails with %s: the person is told why, privately', async (text, error, message) => {
+    await start();
+    h!.slack.fail('chat.postMessage', error);
+    await h!.command(text, { triggerId: `refused-${error}` });
+    await h!.until(() => expect(h!.slack.responses).toHaveLength(1));
+    expect(h!.slack.responses[0]).toMatchObject({ response_type: 'ephemeral', text: expect.stringMatching(message) });
+    await h!.quiet();
+    expect(h!.slack.rootMessages(CHANNEL)).toHaveLength(0);
+    expect(log.requests).toHaveLength(0);
   });
 
   it('a /svc report without a Kalshi event link is answered privately', async () => {
