@@ -14,6 +14,16 @@ export const escapeMrkdwn = (text: string) => text.replace(/&/g, '&amp;').replac
 /** Targets that Slack shows as links; anything else in `<…>` is a mention or a special command (`!channel`, `@U1`, `!subteam^S1`). */
 export const isLinkTarget = (url: string) => /^(?:https?:\/\/|mailto:)\S/i.test(url);
 
+const LOOKALIKE: Record<string, string> = { '!': '！', '@': '＠', '#': '＃' };
+
+/**
+ * Standard Markdown for Slack's `markdown_text` with no way to reach people: a `!`, `@` or `#`
+ * right after `<` or `](` (as in `<!channel>` or `[x](!here)`) becomes its full-width lookalike.
+ * It only looks back and keeps the length, so a growing text maps to a growing text with the
+ * same offsets, as a stream that sends what is new needs.
+ */
+export const guardMentions = (markdown: string) => markdown.replace(/(<|\]\()([!@#])/g, (_m, before: string, sign: string) => before + LOOKALIKE[sign]);
+
 /**
  * A link label may not contain `|` or `>`; a link target may not contain `|`, `<` or `>`.
  * A target that is not a link comes out as escaped plain text.

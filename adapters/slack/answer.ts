@@ -5,7 +5,7 @@ import type { Clock } from '../shared/clock.js';
 import { fenceReopener, type OpenFence } from '../shared/fences.js';
 import type { Logger } from '../shared/log.js';
 import { MessageStream, type MessageSink } from '../shared/message-stream.js';
-import { toMrkdwn } from '../shared/mrkdwn.js';
+import { guardMentions, toMrkdwn } from '../shared/mrkdwn.js';
 import type { Problem } from '../shared/problems.js';
 import { TableHoldback } from '../shared/tables.js';
 import type { SlackBudget, SlackMethod } from './budget.js';
@@ -120,7 +120,7 @@ export class SlackAnswer implements AnswerPresenter {
     if (!this.#text.trim()) return; // only a table so far, still being held back
     if (!this.#native && !this.#fallback) this.#begin();
     if (this.#fallback) this.#showFallback();
-    else this.#native!.update(this.#text);
+    else this.#native!.update(guardMentions(this.#text));
   }
 
   #begin(): void {
@@ -176,7 +176,7 @@ export class SlackAnswer implements AnswerPresenter {
       else this.#fallback = { stream: this.#placeholder, from: 0, fence: null };
     }
     if (this.#native) {
-      const result = await this.#native.finish(this.#text + nativeTail);
+      const result = await this.#native.finish(guardMentions(this.#text + nativeTail));
       if (result.ok) return true;
       this.#fallBack(result);
     }

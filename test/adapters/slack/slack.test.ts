@@ -300,6 +300,25 @@ describe('Slack: native streaming', () => {
     expect(h!.slack.callsOf('chat.update')).toHaveLength(0);
   });
 
+  it('streamed Markdown cannot reach people: <!channel>, [x](!here) and [u](@U1) arrive as lookalikes, split anywhere', async () => {
+    await start({ nativeStreaming: true });
+    await h!.command('ask feed: native mentions');
+    await h!.until(() => expect(h!.slack.callsOf('chat.postMessage')).toHaveLength(2));
+    const rootTs = h!.slack.rootMessages(CHANNEL)[0]!.ts;
+    log.feed.text('Tell <');
+    await h!.until(() => expect(h!.slack.callsOf('chat.startStream')).toHaveLength(1));
+    log.feed.text('!channel> and [x](');
+    await h!.until(() => expect(h!.slack.callsOf('chat.appendStream')).toHaveLength(1));
+    log.feed.text('!here) and [u](@U1) [1].');
+    log.feed.done(CITATIONS.slice(0, 1));
+    await h!.until(() => expect(h!.slack.threadReplies(CHANNEL, rootTs)[0]?.streaming).toBe(false));
+    await h!.quiet();
+    const [streamed] = h!.slack.threadReplies(CHANNEL, rootTs);
+    expect(streamed!.markdown).toBe(`Tell <！channel> and [x](！here) and [u](＠U1) [1].${MD_FOOTER}`);
+    const sent = h!.slack.calls.filter((c) => c.method.endsWith('Stream')).map((c) => String(c.args.markdown_text ?? '')).join('');
+    expect(sent).not.toMatch(/<[!@#]|\]\([!@#]/);
+  });
+
   it('continues a long answer in further streamed messages under the size limit, nothing lost', async () => {
     await start({ nativeStreaming: true });
     await h!.command('ask the long answer please');
