@@ -32,6 +32,7 @@ const FINANCE_WORDS = [
   'expenditure',
   'expense',
   'expenses',
+  'opex',
   'spending',
   'cogs',
   'ebit',
@@ -41,9 +42,20 @@ const FINANCE_WORDS = [
   'debt',
   'borrowings',
   'equity',
+  'shareholders',
+  'stockholders',
+  'inventory',
+  'inventories',
+  'goodwill',
+  'depreciation',
+  'amortization',
+  'pretax',
   'dividend',
   'dividends',
   'buyback',
+  'buybacks',
+  'repurchase',
+  'repurchases',
   'shares',
   'filing',
   'filings',
@@ -66,7 +78,7 @@ const FINANCE_WORDS = [
   'sg&a',
 ];
 
-const FINANCE_PHRASES = [/\btop ?line\b/, /\bbottom ?line\b/, /\bcash (flow|and equivalents|position|on hand)\b/, /\bhow much (cash|money|debt)\b/, /\bcash (does|did|do)\b/, /\bper share\b/, /\bresearch and development\b/, /\bcost of (revenue|sales|goods)\b/, /\boperating (income|profit|cash)\b/, /\bgross (profit|margin)\b/, /\bnet (income|loss|profit)\b/, /\b(q[1-4]|fy) ?'?\d{2,4}\b/, /\b\d{4} ?q[1-4]\b/, /\bsec\b/, /\b(annual|quarterly) report\b/, /\bshares outstanding\b/];
+const FINANCE_PHRASES = [/\btop ?line\b/, /\bbottom ?line\b/, /\bcash (flow|and equivalents|position|on hand)\b/, /\bhow much (cash|money|debt)\b/, /\bcash (does|did|do)\b/, /\bper share\b/, /\bresearch and development\b/, /\bcost of (revenue|sales|goods)\b/, /\boperating (income|profit|cash)\b/, /\bgross (profit|margin)\b/, /\bnet (income|loss|profit)\b/, /\b(q[1-4]|fy) ?'?\d{2,4}\b/, /\b\d{4} ?q[1-4]\b/, /\bsec\b/, /\b(annual|quarterly) report\b/, /\bshares outstanding\b/, /\bbook value\b/, /\b(make|makes|made|making|lose|loses|lost|losing) money\b/, /\b(?<!bitcoin )cash\b(?! rate)/];
 
 const ODDS_WORDS = ['odds', 'chance', 'chances', 'probability', 'probable', 'likely', 'likelihood', 'unlikely', 'bet', 'bets', 'betting', 'wager', 'kalshi', 'polymarket', 'predict', 'prediction', 'forecast', 'implied', 'favourite', 'favorite', 'underdog'];
 
@@ -115,7 +127,7 @@ function classifyOne(text: string): Route {
   const odds = hasWord(words, ODDS_WORDS) ?? (ODDS_PHRASES.some((p) => p.test(lower)) ? 'odds phrase' : null);
   const finance = hasWord(words, FINANCE_WORDS) ?? (FINANCE_PHRASES.some((p) => p.test(lower)) ? 'finance phrase' : null);
   const multi = MULTI_PERIOD.some((p) => p.test(lower));
-  if (odds && !(finance && !hasWord(words, ['odds', 'chance', 'chances', 'probability', 'likely', 'kalshi', 'bet', 'polymarket']))) return { kind: 'odds', reason: `asks about odds (${odds})` };
+  if (odds && !(finance && !hasWord(words, ['odds', 'chance', 'chances', 'probability', 'likely', 'kalshi', 'bet', 'bets', 'betting', 'wager', 'polymarket']))) return { kind: 'odds', reason: `asks about odds (${odds})` };
   if (finance && multi) return { kind: 'financials', reason: `several periods of ${finance}` };
   if (finance) return { kind: 'filings', reason: `company fundamentals (${finance})` };
   const topic = hasWord(words, EVENT_TOPICS);

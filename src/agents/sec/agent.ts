@@ -6,6 +6,7 @@ import { parseConversation, type SecQuestion } from '../../data/sec/question.js'
 import type { CompanyRef } from '../../data/sec/types.js';
 import type { ReportedFact } from '../../data/sec/facts.js';
 import type { Agent, AgentEvent, AgentRequest } from '../types.js';
+import { answerTables, spanOf, tabulable, type Span } from '../financials/table.js';
 import { planAnswer } from './plan.js';
 import { AnswerWriter, factKey, factsToCite } from './write.js';
 
@@ -27,7 +28,20 @@ async function* runSecAgent(lib: SecLibrary, request: AgentRequest): AsyncGenera
   // EDGAR down) fails the request with its own status instead of inside a started stream.
   const index = await lib.companyIndex();
   const question = parseConversation(request.messages, index);
-  yield* answerSecQuestion(lib, question);
+  const quarters = quartersOfYearsAsked(request, question);
+  if (quarters && tabulable(question)) yield* answerTables(lib, question, quarters);
+  else yield* answerSecQuestion(lib, question);
+}
+
+/**
+ * "Apple quarterly revenue in 2024", "each quarter of fiscal 2024": the quarters of the fiscal
+ * years named, answered as the financials agent's table (a fiscal year's total is not what was
+ * asked). A follow-up that names no period of its own ("and net income?") keeps the quarters.
+ */
+function quartersOfYearsAsked(request: AgentRequest, question: SecQuestion | null): Span | null {
+  const users = request.messages.filter((m) => m.role === 'user').map((m) => m.content);
+  const span = spanOf(users.at(-1) ?? '') ?? (question && !question.stated.period && users.length > 1 ? spanOf(users.at(-2)!) : null);
+  return span?.kind === 'quarter' && span.years ? span : null;
 }
 
 /** Answers a parsed question (the router calls this with its own parse): progress, text, citations, done. */

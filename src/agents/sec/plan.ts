@@ -1,10 +1,10 @@
-import type { FiscalPeriod } from '../../data/sec/calendar.js';
+import type { FiscalPeriod, FiscalQuarter } from '../../data/sec/calendar.js';
 import { daysBetween } from '../../data/sec/dates.js';
-import type { CompanyFinancials, MetricValue } from '../../data/sec/facts.js';
+import { roundLike, type CompanyFinancials, type MetricValue } from '../../data/sec/facts.js';
 import type { CompanyProfile, SecLibrary } from '../../data/sec/library.js';
 import { metricById, type MetricDef, type MetricId } from '../../data/sec/metrics.js';
 import { KEY_METRICS, type CompanyMention, type PeriodSpec, type SecQuestion } from '../../data/sec/question.js';
-import { nearestQuarter, resolvePeriod } from '../../data/sec/resolve.js';
+import { calendarQuarters, nearestQuarter, resolvePeriod } from '../../data/sec/resolve.js';
 import type { CompanyRef } from '../../data/sec/types.js';
 
 export interface Compared {
@@ -20,7 +20,19 @@ export type FigureResult =
   /** The company's filings do not cover the period asked about. */
   | { kind: 'no-period'; wanted: string }
   /** The company never reports the metric in its XBRL data. */
-  | { kind: 'not-reported' };
+  | { kind: 'not-reported' }
+  /**
+   * A flow over a calendar year for a company whose fiscal year is another: the four fiscal
+   * quarters ending in it (calendar Q1 to Q4), and their sum; `total` null when one has no figure.
+   */
+  | { kind: 'calendar-year'; year: number; quarters: CalendarQuarterValue[]; total: MetricValue | null };
+
+export interface CalendarQuarterValue {
+  calendarQuarter: number;
+  /** Null when the filings have no fiscal quarter ending in that calendar quarter. */
+  quarter: FiscalQuarter | null;
+  value: MetricValue | null;
+}
 
 export interface Figure {
   company: CompanyRef;
@@ -67,6 +79,8 @@ export interface Plan {
   cross: CrossCalendar[];
   /** No figure was asked for: the key figures are shown. */
   keyFigures: boolean;
+  /** Figures asked for that are not among the metrics ("EBITDA"), and the companies whose figures can be listed instead. */
+  unknown: { figures: string[]; companies: { company: CompanyRef; fin: CompanyFinancials }[] };
   /** Companies taken from a typo ("Microsft"), to say so. */
   guessed: { text: string; company: CompanyRef }[];
   /** Companies beyond the most answered at once. */
@@ -87,8 +101,33 @@ export function coverage(fin: CompanyFinancials, metric: MetricId): string | nul
   return parts.length ? parts.join(', and ') : null;
 }
 
+/**
+ * A calendar year of a flow, for a company whose fiscal year is not the calendar year: the sum of
+ * the four fiscal quarters ending in it, or null when that is not a sum (an average share count).
+ */
+function calendarYearFigure(fin: CompanyFinancials, metric: MetricDef, year: number): FigureResult | null {
+  if (metric.averaged) return null;
+  const quarters = calendarQuarters(fin, year).map((quarter, i) => ({ calendarQuarter: i + 1, quarter, value: quarter ? fin.value(metric.id, quarter) : null }));
+  const values = quarters.map((q) => q.value);
+  if (!values.every((v): v is MetricValue => v !== null)) return { kind: 'calendar-year', year, quarters, total: null };
+  const total: MetricValue = {
+    ...values[3]!,
+    value: roundLike(values.reduce((sum, v) => sum + v.value, 0), ...values.map((v) => v.value)),
+    terms: values.flatMap((v) => v.terms),
+    derivation: `the sum of the four fiscal quarters ending in calendar ${year}`,
+    approximate: values.some((v) => v.approximate) || metric.approximateWhenDerived === true,
+    restatedFrom: null,
+  };
+  return { kind: 'calendar-year', year, quarters, total };
+}
+
 function figureFor(fin: CompanyFinancials, metricId: MetricId, spec: PeriodSpec | null, comparison: 'yoy' | 'qoq' | null): FigureResult {
   if (!fin.reports(metricId)) return { kind: 'not-reported' };
+  const metric = metricById(metricId);
+  if (spec?.kind === 'calendarYear' && !fin.calendar.isCalendarYear && metric.type === 'duration') {
+    const sum = calendarYearFigure(fin, metric, spec.year);
+    if (sum) return sum;
+  }
   const resolved = resolvePeriod(spec, fin, metricId);
   if (!resolved.ok) return { kind: 'no-period', wanted: resolved.wanted };
   const value = fin.value(metricId, resolved.period);
@@ -125,8 +164,9 @@ export interface PlanHooks {
 
 /** Looks up everything the answer needs: the companies, their figures, and what is missing. */
 export async function planAnswer(lib: SecLibrary, question: SecQuestion | null, hooks: PlanHooks): Promise<Plan> {
-  const plan: Plan = { question, figures: [], unresolved: [], withoutFacts: [], cross: [], keyFigures: false, guessed: [], omitted: [] };
+  const plan: Plan = { question, figures: [], unresolved: [], withoutFacts: [], cross: [], keyFigures: false, unknown: { figures: [], companies: [] }, guessed: [], omitted: [] };
   if (!question) return plan;
+  plan.unknown.figures = question.unknownFigures;
   const found: CompanyRef[] = [];
   for (const c of question.companies) {
     if (c.status === 'found') {
@@ -136,8 +176,9 @@ export async function planAnswer(lib: SecLibrary, question: SecQuestion | null, 
   }
   if (!found.length) return plan;
   plan.omitted = found.splice(MAX_COMPANIES);
-  const metrics = question.metrics.length ? question.metrics : [...KEY_METRICS];
-  plan.keyFigures = question.metrics.length === 0;
+  // The key figures answer a question about the company in general, never one about a figure not known ("Apple EBITDA").
+  plan.keyFigures = question.metrics.length === 0 && question.unknownFigures.length === 0;
+  const metrics = question.metrics.length ? question.metrics : plan.keyFigures ? [...KEY_METRICS] : [];
   hooks.progress(`Reading XBRL company facts for ${found.map((c) => c.ticker || c.name).join(', ')}`);
   const profiles = await Promise.all(found.map((c) => lib.profile(c)));
   for (const profile of profiles) {
@@ -145,6 +186,7 @@ export async function planAnswer(lib: SecLibrary, question: SecQuestion | null, 
       plan.withoutFacts.push(profile.company);
       continue;
     }
+    if (plan.unknown.figures.length) plan.unknown.companies.push({ company: profile.company, fin: profile.financials });
     for (const metricId of metrics) {
       const fin = profile.financials;
       const figure: Figure = { company: profile.company, fin, metric: metricById(metricId), result: figureFor(fin, metricId, question.period, question.comparison) };

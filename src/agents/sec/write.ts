@@ -7,7 +7,7 @@ import { METRICS } from '../../data/sec/metrics.js';
 import type { CompanyRef } from '../../data/sec/types.js';
 import { possessive, shortName } from '../../data/sec/names.js';
 import { capitalise, formatAmount, formatChange, periodName, periodWithEnd, roughly } from './format.js';
-import { MAX_COMPANIES, coverage, shareLabel, type Figure, type Plan } from './plan.js';
+import { MAX_COMPANIES, coverage, shareLabel, type CalendarQuarterValue, type Figure, type FigureResult, type Plan } from './plan.js';
 
 export const factKey = (f: ReportedFact) => `${f.accn}|${f.taxonomy}:${f.concept}|${f.start ?? ''}|${f.end}|${f.unit}`;
 
@@ -18,6 +18,7 @@ export function factsToCite(plan: Plan): { company: CompanyRef; fact: ReportedFa
     for (const t of value?.terms ?? []) out.set(factKey(t.fact), { company, fact: t.fact });
   };
   for (const f of plan.figures) {
+    if (f.result.kind === 'calendar-year') for (const q of f.result.quarters) add(f.company, q.value);
     if (f.result.kind !== 'value') continue;
     add(f.company, f.result.value);
     add(f.company, f.result.compared?.value ?? null);
@@ -36,13 +37,28 @@ const cell = (s: string) => s.replace(/\|/g, '\\|').replace(/\n/g, ' ');
 const HELP_METRICS = METRICS.map((m) => m.label).join(', ');
 const EXAMPLES = ['"What was Apple\'s revenue in Q3 2024?"', '"MSFT diluted EPS for the quarter ended March 31, 2024, year over year"', '"Compare Apple and Alphabet net income last quarter"'];
 
+/** Why a figure asked for cannot be given, by what it is. */
+const UNKNOWN_WHY: { pattern: RegExp; why: string }[] = [
+  { pattern: /ebitda/i, why: 'EBITDA is not a GAAP figure, so companies do not report it in their XBRL financial data (it is usually computed as operating income plus depreciation and amortization)' },
+  { pattern: /^ebit$|earnings before interest/i, why: 'EBIT is not tagged as such in XBRL financial data; operating income is the closest reported figure' },
+  { pattern: /return on|^ro(?:e|a|i|ic|ce|tce)$/i, why: "it is a ratio computed from reported figures (net income, shareholders' equity, total assets), not one companies report" },
+  { pattern: /price|market|valuation|enterprise value|p\/e|pe ratio|yield/i, why: 'it is market data, not a figure in SEC filings' },
+];
+
+/** "I do not have a figure called "EBITDA": …", for figures asked for that are not among the metrics. */
+export function unknownFigureText(text: string): string {
+  const why = UNKNOWN_WHY.find((u) => u.pattern.test(text))?.why ?? 'it is not among the figures I read from companies\' XBRL financial data';
+  return `I do not have a figure called "${quoteCaller(text)}": ${why}.`;
+}
+
 /** The help text for a question that names no company. */
-function helpText(unrecognised: boolean): string {
+function helpText(unrecognised: boolean, unknownFigures: string[] = []): string {
   return [
+    ...unknownFigures.map(unknownFigureText),
     unrecognised ? 'I could not tell which company you are asking about.' : 'Which company do you mean?',
     'Name it by ticker (AAPL) or by name (Apple), and I will answer from its SEC filings, citing the filing page.',
     '',
-    `I can answer: ${HELP_METRICS}, gross, operating and net margins, and any of these amounts as a share of revenue; for a fiscal quarter ("Q3 2024"), the quarter ended on a date, a fiscal year, or the latest period; with year-over-year or quarter-over-quarter change; for several companies side by side.`,
+    `I can answer: ${HELP_METRICS}, gross, operating and net margins, and any of these amounts as a share of revenue; for a fiscal quarter ("Q3 2024"), the quarter ended on a date, a fiscal year, a calendar year ("calendar 2024"), the quarters of a year ("quarterly revenue in 2024"), or the latest period; with year-over-year or quarter-over-quarter change; for several companies side by side.`,
     '',
     `For example: ${EXAMPLES.join('; ')}.`,
   ].join('\n');
@@ -206,9 +222,16 @@ export class AnswerWriter {
     return cov ? `Available for ${shortName(figure.company.name)}: ${figure.metric.label} for ${cov}.` : '';
   }
 
-  #reportedMetrics(figure: Figure): string {
+  #reportedMetrics(figure: Pick<Figure, 'company' | 'fin'>): string {
     const list = METRICS.filter((m) => figure.fin.reports(m.id)).map((m) => m.label);
     return list.length ? `Figures I can give for ${shortName(figure.company.name)}: ${list.join(', ')}.` : '';
+  }
+
+  /** Figures asked for that are not among the metrics, said plainly, with what each company's filings do give. */
+  #unknownFigures(): string[] {
+    const { figures, companies } = this.#plan.unknown;
+    if (!figures.length || !this.#plan.question?.companies.length) return [];
+    return [...figures.map(unknownFigureText), ...companies.map((c) => this.#reportedMetrics(c)).filter(Boolean)];
   }
 
   /** What a figure that could not be given is missing, and what is there instead. */
@@ -221,13 +244,40 @@ export class AnswerWriter {
         return `${its(figure.company)} filings have no ${figure.metric.label} for ${r.wanted}. ${this.#available(figure)}`.trim();
       case 'no-value':
         return `${who(figure.company)} reported no ${figure.metric.label} for ${periodWithEnd(r.period, figure.fin.calendar)}. ${this.#available(figure)}`.trim();
+      case 'calendar-year': {
+        const missing = r.quarters.filter((q) => !q.value).map((q) => (q.quarter ? `${periodWithEnd(q.quarter, figure.fin.calendar)} has no ${figure.metric.label} in the filings` : `the filings have no quarter ending in calendar Q${q.calendarQuarter} ${r.year}`));
+        return `${its(figure.company)} ${figure.metric.label} for calendar year ${r.year} cannot be given: it is the sum of the four fiscal quarters ending in ${r.year}, and ${missing.join('; ')}. ${this.#available(figure)}`.trim();
+      }
       default:
         return '';
     }
   }
 
+  /** "Fiscal Q3 2024 (quarter ended 2024-03-31): $61,858 million (Form 10-Q filed 2024-04-25) [1]", a quarter of a calendar-year sum. */
+  #calendarQuarter(figure: Figure, q: CalendarQuarterValue): string {
+    const v = q.value!;
+    const how = v.derivation ? `, ${this.#derivation(figure, v).replace(/^Derived/, 'derived').replace(/\.$/, '')}` : ` (${this.#filedAs(v.terms[0]!.fact)}) ${this.#refs(v)}`;
+    return `${capitalise(periodWithEnd(q.quarter!, figure.fin.calendar))}: ${this.#amount(figure, v)}${how}`;
+  }
+
+  /** A calendar year summed from fiscal quarters: the total, then each quarter with its source. */
+  #calendarYear(figure: Figure, r: Extract<FigureResult, { kind: 'calendar-year' }>): string[] {
+    const total = r.total!;
+    const rough = this.#scale(total) === 9 ? null : roughly(total.value, total.unit, figure.metric);
+    const approximate = total.approximate ? ' Per-share figures added up across quarters are approximate, because share counts differ between the quarters.' : '';
+    const [first, last] = [r.quarters[0]!.quarter!, r.quarters[3]!.quarter!];
+    const cal = figure.fin.calendar;
+    return [
+      `**${who(figure.company)}**: ${figure.metric.label} for calendar year ${r.year} was **${this.#amount(figure, total)}**${rough ? ` (about ${rough})` : ''} ${this.#refs(total)}, the sum of the four fiscal quarters ending in ${r.year}.${approximate}`,
+      '',
+      ...r.quarters.map((q) => `- ${this.#calendarQuarter(figure, q)}`),
+      `- ${its(figure.company)} fiscal year ends ${cal.describeYearEnd()}, so calendar ${r.year} is not one of its fiscal years: its quarters ending in ${r.year}, ${periodName(first, cal)} to ${periodName(last, cal)}, ran from ${first.start} to ${last.end}.`,
+    ];
+  }
+
   #single(figure: Figure): string[] {
     const r = figure.result;
+    if (r.kind === 'calendar-year' && r.total) return this.#calendarYear(figure, r);
     if (r.kind !== 'value') return [this.#missing(figure)];
     const v = r.value;
     const rough = this.#scale(v) === 9 ? null : roughly(v.value, v.unit, figure.metric);
@@ -254,7 +304,12 @@ export class AnswerWriter {
     for (const f of figures) {
       const r = f.result;
       const row = [who(f.company), capitalise(f.metric.label)];
-      if (r.kind === 'value') {
+      if (r.kind === 'calendar-year' && r.total) {
+        row.push(`calendar year ${r.year}`, `${this.#amount(f, r.total)} ${this.#refs(r.total)} (sum of four quarters)`);
+        if (comparison) row.push('—', '—', '—');
+        row.push(this.#sources(r.total));
+        notes.push(`${who(f.company)} ${f.metric.label}, calendar year ${r.year}: the sum of ${r.quarters.map((q) => this.#calendarQuarter(f, q)).join('; ')}.`);
+      } else if (r.kind === 'value') {
         row.push(periodWithEnd(r.period, f.fin.calendar), `${this.#amount(f, r.value)} ${this.#refs(r.value)}${r.value.derivation ? ' (derived)' : ''}`);
         if (r.value.derivation) notes.push(`${who(f.company)} ${f.metric.label}, ${periodName(r.period, f.fin.calendar)}: ${this.#derivation(f, r.value)}`);
         if (r.value.restatedFrom || r.value.asOf) notes.push(`${who(f.company)} ${f.metric.label}: ${this.#source(r.value)}`);
@@ -273,7 +328,8 @@ export class AnswerWriter {
         const prior = r.compared?.value ? ` (prior: ${this.#sources(r.compared.value)})` : '';
         row.push(this.#sources(r.value) + prior);
       } else {
-        row.push(r.kind === 'no-value' ? periodWithEnd(r.period, f.fin.calendar) : r.kind === 'no-period' ? r.wanted : '—', r.kind === 'not-reported' ? 'not reported' : 'no figure');
+        const period = r.kind === 'no-value' ? periodWithEnd(r.period, f.fin.calendar) : r.kind === 'no-period' ? r.wanted : r.kind === 'calendar-year' ? `calendar year ${r.year}` : '—';
+        row.push(period, r.kind === 'not-reported' ? 'not reported' : 'no figure');
         if (comparison) row.push('—', '—', '—');
         row.push('—');
         notes.push(this.#missing(f));
@@ -325,8 +381,9 @@ export class AnswerWriter {
     for (const g of plan.guessed) lines.push(`(Taking "${quoteCaller(g.text)}" to mean ${who(g.company)}.)`, '');
     const figures = plan.figures;
     const problems = this.#problems();
-    if (!figures.length && !problems.length) {
-      lines.push(helpText(Boolean(plan.question?.metrics.length || plan.question?.period)));
+    const unknown = this.#unknownFigures();
+    if (!figures.length && !problems.length && !unknown.length) {
+      lines.push(helpText(Boolean(plan.question?.metrics.length || plan.question?.period || plan.question?.unknownFigures.length), plan.question?.unknownFigures));
     } else if (figures.length === 1) {
       lines.push(...this.#single(figures[0]!));
     } else if (figures.length > 1) {
@@ -342,8 +399,9 @@ export class AnswerWriter {
     }
     const cross = this.#cross();
     if (cross.length) lines.push('', ...cross);
-    if (problems.length) lines.push(...(figures.length ? [''] : []), ...problems);
-    if (dataNote && (figures.length || problems.length)) lines.push('', `_${dataNote}_`);
+    if (unknown.length) lines.push(...(lines.length ? [''] : []), ...unknown);
+    if (problems.length) lines.push(...(lines.length ? [''] : []), ...problems);
+    if (dataNote && (figures.length || problems.length || unknown.length)) lines.push('', `_${dataNote}_`);
     return { text: lines.join('\n').replace(/\n{3,}/g, '\n\n').trim(), citations: this.#cited };
   }
 }

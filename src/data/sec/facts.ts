@@ -46,17 +46,18 @@ export interface MetricValue {
 const AMENDMENT = /\/A$/;
 
 /**
- * Of the rows reporting the same value for the same period (the original filing, later
- * comparatives, amendments): an amendment when there is one, else the latest figure when a
- * later filing changed it (a restatement), else the original filing's.
+ * Of the rows reporting a value for the same period (the original filing, later comparatives,
+ * amendments): the latest filed, amendment or not, when any filing changed the figure or amended
+ * it (trap: "latest or restated: take the latest filed"); else the original filing's, the one
+ * whose own period it is. `restatedFrom` is the original when the latest figure differs from it.
  */
 export function chooseRow(rows: FactRow[]): { row: FactRow; restatedFrom: FactRow | null } {
   const sorted = [...rows].sort((a, b) => (a.filed < b.filed ? -1 : a.filed > b.filed ? 1 : 0));
   const original = sorted[0]!;
-  const amendments = sorted.filter((r) => AMENDMENT.test(r.form));
-  const latest = amendments.at(-1) ?? sorted.at(-1)!;
-  if (amendments.length || latest.val !== original.val) return { row: latest, restatedFrom: latest.val !== original.val ? original : null };
-  return { row: original, restatedFrom: null };
+  const latest = sorted.at(-1)!;
+  const changed = sorted.some((r) => r.val !== original.val || AMENDMENT.test(r.form));
+  if (!changed) return { row: original, restatedFrom: null };
+  return { row: latest, restatedFrom: latest.val !== original.val ? original : null };
 }
 
 const CURRENCY = /^[A-Z]{3}$/;
@@ -178,7 +179,7 @@ export class CompanyFinancials {
     }
     const found = this.#fact(concepts, unit, period.start, period.end, preferLargest);
     if (found) return { ...base, value: found.fact.value, terms: [{ fact: found.fact, sign: 1, role: periodRole(period) }], restatedFrom: restated(found.restatedFrom) };
-    return period.kind === 'quarter' ? this.#fromYearToDate(metric, concepts, unit, period, preferLargest) : null;
+    return period.kind === 'quarter' && !metric.averaged ? this.#fromYearToDate(metric, concepts, unit, period, preferLargest) : null;
   }
 
   /**
@@ -308,7 +309,7 @@ function periodRole(p: FiscalPeriod): string {
 }
 
 /** Subtraction in floating point leaves dust (6.08 − 5.11); round to the inputs' decimals. */
-function roundLike(value: number, ...inputs: number[]): number {
+export function roundLike(value: number, ...inputs: number[]): number {
   const decimals = Math.max(0, ...inputs.map((v) => (String(v).split('.')[1] ?? '').length));
   return Number(value.toFixed(Math.min(decimals, 10)));
 }

@@ -10,15 +10,23 @@ export type MetricId =
   | 'grossProfit'
   | 'operatingExpenses'
   | 'operatingIncome'
+  | 'pretaxIncome'
+  | 'incomeTax'
   | 'netIncome'
   | 'dilutedEps'
   | 'basicEps'
+  | 'dilutedShares'
   | 'researchAndDevelopment'
   | 'sellingGeneralAdministrative'
+  | 'depreciationAmortization'
   | 'operatingCashFlow'
   | 'capitalExpenditure'
   | 'freeCashFlow'
+  | 'dividendsPerShare'
+  | 'dividendsPaid'
+  | 'shareRepurchases'
   | 'cash'
+  | 'inventory'
   | 'totalAssets'
   | 'totalLiabilities'
   | 'stockholdersEquity'
@@ -50,6 +58,8 @@ export interface MetricDef {
   formula?: Formula;
   /** Answering a derived Q4 by subtraction is only approximate (per-share figures). */
   approximateWhenDerived?: boolean;
+  /** A weighted average over the period, not a sum: no quarter by subtracting year-to-date figures, no year by adding quarters. */
+  averaged?: boolean;
   /** Words people use for it; matched as whole words, longest first. */
   phrases: string[];
 }
@@ -116,6 +126,40 @@ export const METRICS: readonly MetricDef[] = [
     phrases: ['operating income', 'operating profit', 'operating profits', 'operating loss', 'income from operations', 'operating earnings', 'operating income (loss)', 'operating margin', 'operating margins', 'ebit margin'],
   },
   {
+    id: 'pretaxIncome',
+    label: 'pre-tax income',
+    unit: 'money',
+    type: 'duration',
+    concepts: [
+      g('IncomeLossFromContinuingOperationsBeforeIncomeTaxesExtraordinaryItemsNoncontrollingInterest'),
+      g('IncomeLossFromContinuingOperationsBeforeIncomeTaxesMinorityInterestAndIncomeLossFromEquityMethodInvestments'),
+      ifrs('ProfitLossBeforeTax'),
+    ],
+    phrases: [
+      'pre-tax income',
+      'pretax income',
+      'pre tax income',
+      'income before taxes',
+      'income before income taxes',
+      'income before provision for income taxes',
+      'earnings before taxes',
+      'earnings before income taxes',
+      'pre-tax profit',
+      'pretax profit',
+      'profit before tax',
+      'profit before taxes',
+      'ebt',
+    ],
+  },
+  {
+    id: 'incomeTax',
+    label: 'income tax expense',
+    unit: 'money',
+    type: 'duration',
+    concepts: [g('IncomeTaxExpenseBenefit'), ifrs('IncomeTaxExpenseContinuingOperations')],
+    phrases: ['income tax', 'income taxes', 'income tax expense', 'provision for income taxes', 'tax expense', 'tax provision', 'taxes'],
+  },
+  {
     id: 'netIncome',
     label: 'net income',
     unit: 'money',
@@ -142,6 +186,25 @@ export const METRICS: readonly MetricDef[] = [
     phrases: ['basic eps', 'basic earnings per share', 'earnings per basic share'],
   },
   {
+    id: 'dilutedShares',
+    label: 'diluted weighted-average shares',
+    unit: 'shares',
+    type: 'duration',
+    concepts: [g('WeightedAverageNumberOfDilutedSharesOutstanding'), g('WeightedAverageNumberOfShareOutstandingBasicAndDiluted')],
+    averaged: true,
+    phrases: [
+      'diluted shares',
+      'diluted shares outstanding',
+      'diluted share count',
+      'weighted average diluted shares',
+      'weighted-average diluted shares',
+      'diluted weighted average shares',
+      'diluted weighted-average shares',
+      'weighted average shares',
+      'weighted-average shares',
+    ],
+  },
+  {
     id: 'researchAndDevelopment',
     label: 'R&D expense',
     unit: 'money',
@@ -163,6 +226,14 @@ export const METRICS: readonly MetricDef[] = [
       describe: 'sales and marketing plus general and administrative expense',
     },
     phrases: ['sg&a', 'sg & a', 'sga', 'sg&a expense', 'sg&a expenses', 'selling, general and administrative', 'selling general and administrative', 'selling, general & administrative', 'selling, general, and administrative', 'selling general & administrative'],
+  },
+  {
+    id: 'depreciationAmortization',
+    label: 'depreciation and amortization',
+    unit: 'money',
+    type: 'duration',
+    concepts: [g('DepreciationDepletionAndAmortization'), g('DepreciationAndAmortization'), g('DepreciationAmortizationAndAccretionNet')],
+    phrases: ['depreciation and amortization', 'depreciation & amortization', 'depreciation, depletion and amortization', 'd&a', 'd & a', 'depreciation'],
   },
   {
     id: 'operatingCashFlow',
@@ -225,12 +296,73 @@ export const METRICS: readonly MetricDef[] = [
     phrases: ['free cash flow', 'free cash flows', 'fcf'],
   },
   {
+    id: 'dividendsPerShare',
+    label: 'dividends declared per share',
+    unit: 'perShare',
+    type: 'duration',
+    concepts: [g('CommonStockDividendsPerShareDeclared'), g('CommonStockDividendsPerShareCashPaid')],
+    phrases: [
+      'dividends per share',
+      'dividend per share',
+      'dividends declared per share',
+      'dividends per common share',
+      'dividend per common share',
+      'cash dividends per share',
+      'cash dividends declared per share',
+      'dividends declared',
+      'dps',
+      'dividend',
+      'dividends',
+    ],
+  },
+  {
+    id: 'dividendsPaid',
+    label: 'dividends paid',
+    unit: 'money',
+    type: 'duration',
+    concepts: [g('PaymentsOfDividends'), g('PaymentsOfDividendsCommonStock')],
+    phrases: ['dividends paid', 'dividend payments', 'payments of dividends', 'payments for dividends', 'cash dividends paid', 'total dividends'],
+  },
+  {
+    id: 'shareRepurchases',
+    label: 'share repurchases',
+    unit: 'money',
+    type: 'duration',
+    concepts: [g('PaymentsForRepurchaseOfCommonStock'), g('PaymentsForRepurchaseOfEquity')],
+    phrases: [
+      'share repurchases',
+      'share repurchase',
+      'share buybacks',
+      'share buyback',
+      'stock buybacks',
+      'stock buyback',
+      'stock repurchases',
+      'stock repurchase',
+      'buybacks',
+      'buyback',
+      'buy backs',
+      'buy back',
+      'repurchases of common stock',
+      'repurchase of common stock',
+      'payments for repurchase of common stock',
+      'repurchases',
+    ],
+  },
+  {
     id: 'cash',
     label: 'cash and cash equivalents',
     unit: 'money',
     type: 'instant',
     concepts: [g('CashAndCashEquivalentsAtCarryingValue'), g('CashCashEquivalentsRestrictedCashAndRestrictedCashEquivalents'), g('Cash'), ifrs('CashAndCashEquivalents')],
     phrases: ['cash and cash equivalents', 'cash & cash equivalents', 'cash and equivalents', 'cash & equivalents', 'cash on hand', 'cash balance', 'cash position', 'cash'],
+  },
+  {
+    id: 'inventory',
+    label: 'inventory',
+    unit: 'money',
+    type: 'instant',
+    concepts: [g('InventoryNet'), ifrs('Inventories')],
+    phrases: ['inventory', 'inventories', 'net inventories', 'inventories, net', 'inventory, net'],
   },
   {
     id: 'totalAssets',

@@ -1,3 +1,4 @@
+import { editDistance } from '../../text.js';
 import { coreName, tokenize, type CompanyIndex, type CompanyEntry, type Token, refOf } from './companies.js';
 import { isIsoDate } from './dates.js';
 import { METRIC_PHRASES, type MetricId } from './metrics.js';
@@ -14,6 +15,8 @@ export type PeriodSpec =
   /** A fiscal quarter in the company's own terms; `fy` null: the most recent such quarter. `calendar`: the quarter ending in that calendar quarter. */
   | { kind: 'fiscalQuarter'; fy: number | null; q: 1 | 2 | 3 | 4; calendar?: boolean }
   | { kind: 'fiscalYear'; fy: number | null }
+  /** January to December of a year ("calendar 2024"): for a company whose fiscal year is another, the fiscal quarters ending in it. */
+  | { kind: 'calendarYear'; year: number }
   /** The quarter or year ending on (or nearest to, within `toleranceDays`) a date. */
   | { kind: 'ended'; date: string; span: 'quarter' | 'year'; toleranceDays: number }
   | { kind: 'latest'; span: 'quarter' | 'year' }
@@ -44,6 +47,8 @@ export interface SecQuestion {
   margin: boolean;
   /** Trailing twelve months were asked for ("TTM", "last twelve months"): the four quarters to the period, summed. */
   ttm: boolean;
+  /** Figures this turn asked for that are not among the metrics ("EBITDA", "goodwill"), as written: said to be unknown, never replaced by others. */
+  unknownFigures: string[];
 }
 
 const TTM = /\b(?:ttm|ltm|(?:trailing|last|past)\s+(?:twelve|12)[- ]months?|trailing\s+(?:year|4\s+quarters|four\s+quarters))\b/gi;
@@ -61,6 +66,23 @@ const METRIC_GROUPS: { pattern: RegExp; metrics: MetricId[] }[] = [
 
 /** The figures answered when a question names a company but no figure. */
 export const KEY_METRICS: readonly MetricId[] = ['revenue', 'netIncome', 'dilutedEps'];
+
+/** Figures people ask for that companies' XBRL facts do not carry (non-GAAP measures, ratios, market data) or that are not among the metrics. */
+const UNKNOWN_FIGURES =
+  /\b(?:adjusted\s+ebitda|ebitda(?:\s+margins?)?|ebit(?!\s+margins?)|earnings\s+before\s+interest,?\s+(?:and\s+)?taxes(?:,?\s+depreciation,?\s+and\s+amortization)?|return\s+on\s+(?:equity|assets|invested\s+capital|capital)|market\s+(?:cap(?:italization)?|value)|enterprise\s+value|(?:stock|share)\s+price|price[- ]to[- ](?:earnings|book|sales)(?:\s+ratio)?|p\/e(?:\s+ratio)?|pe\s+ratio|dividend\s+yield|payout\s+ratio|(?:effective\s+)?tax\s+rate|working\s+capital|current\s+ratio|quick\s+ratio|debt[- ]to[- ]equity(?:\s+ratio)?|book\s+value\s+per\s+share|goodwill|backlog|headcount|(?:number\s+of\s+)?employees|accounts\s+(?:receivable|payable)|deferred\s+revenue|interest\s+expense|same[- ]store\s+sales|valuation)\b/gi;
+
+/** Finance acronyms that are figures, not companies, beside a company that was found (some are also tickers: ROIC, WACC). */
+const FIGURE_ACRONYMS = new Set(['roe', 'roa', 'roic', 'roi', 'roce', 'rotce', 'nopat', 'wacc', 'cagr', 'arpu', 'tsr', 'ebitdar']);
+
+/** Words asking about a company in general ("Apple financials", "Apple results"): the key figures answer those. */
+const GENERAL_WORDS = new Set(
+  `financials financial fundamentals results performance overview summary snapshot highlights key metrics kpis kpi stats statistics health picture status update updates stock profile standing
+lately overall currently recently generally things stuff everything anything something details detail news story position condition shape state file files perform performs performed
+performing fare fared faring happen happens happened happening looking looks explain describe summarize summarise analyze analyse analysis review breakdown think`.split(/\s+/),
+);
+
+/** Real words one or two letters away from a metric word: never read as its typo. */
+const NOT_TYPOS = new Set(['share', 'shared', 'shares', 'learned', 'learns', 'warning', 'warnings', 'takes', 'taxis', 'inventor', 'inventors', 'appreciation', 'purchase', 'purchases', 'repurchased', 'dividend', 'dividends', 'profile', 'profiles', 'saless']);
 
 const STOPWORDS = new Set(
   `a about above according across actually add after again against ago all alongside also am amount amounts an and annual annually any approximately are around as ask at
@@ -125,6 +147,7 @@ interface Relative {
 interface Extracted {
   companies: Found[];
   metrics: MetricId[];
+  unknownFigures: string[];
   period: PeriodSpec | null;
   relative: Relative | null;
   comparison: Comparison | null;
@@ -200,6 +223,8 @@ function extractPeriod(m: Masked, form: '10-K' | '10-Q' | null): { period: Perio
   m.take(/\b(?:the\s+)?(first|second|third|fourth|1st|2nd|3rd|4th|last|final)\s+(calendar\s+|fiscal\s+)?quarter(?:\s+(?:of\s+)?(calendar\s+|fiscal\s+(?:year\s+)?|fy\s*)?(?:'|’)?(\d{4}|\d{2}))?\b/gi, (x) =>
     x[1]!.toLowerCase() === 'last' && !x[4] ? false : quarter(x[1]!, x[4], x[2] ?? x[3]),
   );
+  // Calendar years: "calendar 2024", "calendar year 2024", "CY2024", "the 2024 calendar year".
+  m.take(/\b(?:calendar(?:[- ]year)?\s+|cy\s*(?:'|’)?)(\d{4}|\d{2})\b|\b(\d{4})\s+calendar[- ]year\b/gi, (x) => set({ kind: 'calendarYear', year: fullYear((x[1] ?? x[2])!) }));
   // Fiscal years: "FY2024", "fiscal 2024", "fiscal year 2024", "full year 2024", "2024 annual".
   m.take(/\b(?:fy\s*(?:'|’)?(\d{4}|\d{2})|fiscal\s+(?:year\s+)?(\d{4}|\d{2})|full[- ]year\s+(\d{4})|(\d{4})\s+(?:fiscal\s+year|full[- ]year|annual(?:\s+report)?))\b/gi, (x) =>
     set({ kind: 'fiscalYear', fy: fullYear((x[1] ?? x[2] ?? x[3] ?? x[4])!) }),
@@ -234,14 +259,52 @@ function extractForm(m: Masked): '10-K' | '10-Q' | null {
   return form;
 }
 
-function extractMetrics(m: Masked): MetricId[] {
+function extractMetrics(m: Masked, index: CompanyIndex): MetricId[] {
   const found: { id: MetricId; at: number }[] = [];
   for (const g of METRIC_GROUPS) m.take(g.pattern, (x) => (found.push(...g.metrics.map((id, i) => ({ id, at: x.index! + i / 100 }))), true));
+  // Before exact words: "opertaing income" is operating income, not the net income "income" alone would be.
+  found.push(...extractMisspeltMetrics(m, index, PHRASES_OF_WORDS.filter((p) => p.words.length > 1)));
   for (const { phrase, id } of METRIC_PHRASES) {
     const escaped = phrase.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/ /g, '\\s+');
     m.take(new RegExp(`(?<![\\p{L}\\p{N}&])${escaped}(?![\\p{L}\\p{N}&])`, 'giu'), (x) => (found.push({ id, at: x.index! }), true));
   }
+  // A single word with a typo only when no figure was named as such: a question naming one has said what it wants.
+  if (!found.length) found.push(...extractMisspeltMetrics(m, index, PHRASES_OF_WORDS));
   return [...new Set(found.sort((a, b) => a.at - b.at).map((f) => f.id))];
+}
+
+/** Metric phrases of plain words, longest first, for matching with typos. */
+const PHRASES_OF_WORDS = METRIC_PHRASES.filter((p) => /^[a-z]+(?: [a-z]+)*$/.test(p.phrase)).map((p) => ({ ...p, words: p.phrase.split(' ') }));
+
+/** Whether a word of the question is a typo of a metric word: one edit in words of five letters or more, two from nine. */
+function isTypoOf(token: Token, word: string, index: CompanyIndex): boolean {
+  if (token.norm === word) return true;
+  const max = word.length >= 9 ? 2 : word.length >= 5 ? 1 : 0;
+  if (!max || token.norm.length < 5 || NOT_TYPOS.has(token.norm) || isStop(token.norm) || GENERAL_WORDS.has(token.norm)) return false;
+  // A company's own name or ticker is never a typo of a figure ("Incyte" is not "income").
+  if (index.exact([token.norm]).length || (token.raw === token.raw.toUpperCase() && index.byTicker(token.raw))) return false;
+  return editDistance(token.norm, word, max) <= max;
+}
+
+/** Metric phrases written with a typo ("revnue", "earnigns per share"), taken out so they are not read as a company. */
+function extractMisspeltMetrics(m: Masked, index: CompanyIndex, phrases: typeof PHRASES_OF_WORDS): { id: MetricId; at: number }[] {
+  const found: { id: MetricId; at: number }[] = [];
+  const tokens = tokenize(m.text);
+  const adjacent = (a: Token, b: Token) => /^\s+$/.test(m.text.slice(a.end, b.start));
+  for (let i = 0; i < tokens.length; i++) {
+    for (const { id, words } of phrases) {
+      const run = tokens.slice(i, i + words.length);
+      if (run.length < words.length || run.some((t, k) => k > 0 && !adjacent(run[k - 1]!, t))) continue;
+      // Phrases written correctly are the exact pass's.
+      if (run.every((t, k) => t.norm === words[k]) || !run.every((t, k) => isTypoOf(t, words[k]!, index))) continue;
+      found.push({ id, at: run[0]!.start });
+      const [a, b] = [run[0]!.start, run.at(-1)!.end];
+      m.text = m.text.slice(0, a) + '\u0000'.repeat(b - a) + m.text.slice(b);
+      i += words.length - 1;
+      break;
+    }
+  }
+  return found;
 }
 
 const isStop = (w: string) => STOPWORDS.has(w) || /^\d+$/.test(w);
@@ -300,9 +363,11 @@ function extractLongNames(m: Masked, index: CompanyIndex): Found[] {
   return found;
 }
 
-function extractCompanies(text: string, index: CompanyIndex, already: Found[]): Found[] {
+/** The companies of a question, and the words left over beside them that were not read as one. */
+function extractCompanies(text: string, index: CompanyIndex, already: Found[]): { companies: Found[]; leftovers: string[]; acronyms: string[] } {
   const found: Found[] = [...already];
   const residual: { tokens: Token[]; afterList: boolean }[] = [];
+  const acronyms: { token: Token; ticker: CompanyEntry | undefined }[] = [];
   for (const seg of segments(text)) {
     let span: Token[] = [];
     let afterList = false;
@@ -320,6 +385,12 @@ function extractCompanies(text: string, index: CompanyIndex, already: Found[]): 
         continue;
       }
       const t = seg[i]!;
+      if (FIGURE_ACRONYMS.has(t.norm)) {
+        closeSpan();
+        acronyms.push({ token: t, ticker: index.byTicker(t.raw) });
+        i++;
+        continue;
+      }
       const ticker = /^\$?[A-Z][A-Z0-9]{0,5}(?:[.-][A-Z])?$/.test(t.raw) && (t.raw.length >= 2 || t.raw.startsWith('$')) && !NOT_TICKERS.test(t.raw) ? index.byTicker(t.raw) : undefined;
       if (ticker) {
         closeSpan();
@@ -335,13 +406,23 @@ function extractCompanies(text: string, index: CompanyIndex, already: Found[]): 
     closeSpan();
   }
   const namedAny = found.length > 0;
+  const leftovers: string[] = [];
+  const figureAcronyms: string[] = [];
+  // Beside a company found, "ROIC" is a figure asked for; alone, it may be the ticker it also is.
+  for (const { token, ticker } of acronyms) {
+    if (namedAny || !ticker) figureAcronyms.push(token.raw);
+    else found.push({ status: 'found', text: token.raw, company: refOf(ticker), fuzzy: false, at: token.start });
+  }
   for (const { tokens, afterList } of residual.slice(0, 8)) {
     const properNoun = tokens.some((t) => /^\p{Lu}/u.test(t.raw) && t.start > 0);
-    // Words left over beside a company found are noise unless written like a name or listed after "and"/"vs".
-    if (namedAny && !properNoun && !afterList) continue;
+    // Words left over beside a company found are not a company unless written like a name or listed after "and"/"vs".
+    if (namedAny && !properNoun && !afterList) {
+      leftovers.push(tokens.map((t) => t.raw).join(' '));
+      continue;
+    }
     found.push(...resolveResidual(tokens, index, !namedAny));
   }
-  return found.sort((a, b) => a.at - b.at);
+  return { companies: found.sort((a, b) => a.at - b.at), leftovers, acronyms: figureAcronyms };
 }
 
 /** Capitalised words that are not meant as tickers even when a company trades under them. */
@@ -365,11 +446,14 @@ function resolveResidual(tokens: Token[], index: CompanyIndex, alone: boolean): 
   }
   const text = tokens.map((t) => t.raw).join(' ');
   const at = tokens[0]!.start;
+  const close = index.fuzzy(tokens.map((t) => t.norm).join(' '));
   if (alone && tokens.length === 1) {
     const byTicker = index.byTicker(tokens[0]!.raw);
+    // "Aple" is the ticker of a small REIT, but written in lower case it is more likely a typo of Apple.
+    const typoOfLarger = tokens[0]!.raw !== tokens[0]!.raw.toUpperCase() && byTicker && close[0] && close[0].rank < byTicker.rank;
+    if (typoOfLarger) return [{ status: 'found', text, company: refOf(close[0]!), fuzzy: true, at }];
     if (byTicker && tokens[0]!.norm.length >= 2) return [{ status: 'found', text, company: refOf(byTicker), fuzzy: false, at }];
   }
-  const close = index.fuzzy(tokens.map((t) => t.norm).join(' '));
   if (close.length === 1 || (close.length > 1 && close[0]!.rank < 50 && close[1]!.rank > close[0]!.rank * 20)) return [{ status: 'found', text, company: refOf(close[0]!), fuzzy: true, at }];
   return [{ status: 'unknown', text, suggestions: close.slice(0, 5).map(refOf), at }];
 }
@@ -390,10 +474,15 @@ function extract(text: string, index: CompanyIndex): Extracted {
   const pair = comparedPair(first, second);
   const period = pair?.period ?? first;
   const longNames = extractLongNames(m, index);
-  const metrics = extractMetrics(m);
-  const companies = extractCompanies(m.text, index, longNames);
+  const unsupported: string[] = [];
+  m.take(UNKNOWN_FIGURES, (x) => (unsupported.push(x[0].replace(/\s+/g, ' ')), true));
+  const metrics = extractMetrics(m, index);
+  const { companies, leftovers, acronyms } = extractCompanies(m.text, index, longNames);
+  // Words left beside a company when no figure was recognised are the figure asked for ("Apple goodwill"), unless they ask about the company in general.
+  const asked = metrics.length ? [] : leftovers.filter((w) => !w.toLowerCase().split(/\s+/).every((x) => GENERAL_WORDS.has(x)));
+  const unknownFigures = [...new Set([...unsupported, ...acronyms, ...asked])];
   // Two periods named are more precise than a growth word ("change from Q2 to Q3 2024").
-  return { companies, metrics, period, relative, comparison: pair?.comparison ?? comparison, form, adding, ttm };
+  return { companies, metrics, unknownFigures, period, relative, comparison: pair?.comparison ?? comparison, form, adding, ttm };
 }
 
 /** Moves a period by whole quarters and years, in fiscal terms when it is a fiscal label. */
@@ -403,6 +492,7 @@ export function shiftPeriod(base: PeriodSpec, by: Relative): PeriodSpec {
     return { kind: 'fiscalQuarter', fy: Math.floor(index / 4), q: ((index % 4) + 1) as 1 | 2 | 3 | 4 };
   }
   if (base.kind === 'fiscalYear' && base.fy !== null && by.quarters === 0) return { kind: 'fiscalYear', fy: base.fy + by.years };
+  if (base.kind === 'calendarYear' && by.quarters === 0) return { kind: 'calendarYear', year: base.year + by.years };
   if (base.kind === 'shift') return { kind: 'shift', base: base.base, quarters: base.quarters + by.quarters, years: base.years + by.years };
   return { kind: 'shift', base, quarters: by.quarters, years: by.years };
 }
@@ -441,7 +531,8 @@ export function parseSecQuestion(text: string, index: CompanyIndex, previous?: S
   return {
     text,
     companies: merged,
-    metrics: stated.metrics ? asked : followUp ? previous.metrics : [],
+    // "and EBITDA?" asks for another figure: the previous one is not carried over in its place.
+    metrics: stated.metrics ? asked : followUp && !x.unknownFigures.length ? previous.metrics : [],
     period,
     comparison: x.comparison ?? (followUp ? previous.comparison : null),
     form: x.form ?? (followUp ? previous.form : null),
@@ -449,6 +540,7 @@ export function parseSecQuestion(text: string, index: CompanyIndex, previous?: S
     switchedFrom,
     margin,
     ttm: x.ttm || Boolean(followUp && !stated.period && previous.ttm),
+    unknownFigures: x.unknownFigures,
   };
 }
 

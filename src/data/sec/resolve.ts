@@ -1,7 +1,7 @@
 import type { FiscalPeriod, FiscalQuarter } from './calendar.js';
 import { daysBetween } from './dates.js';
 import type { CompanyFinancials } from './facts.js';
-import type { MetricId } from './metrics.js';
+import { metricById, type MetricId } from './metrics.js';
 import type { PeriodSpec } from './question.js';
 
 export type PeriodResolution =
@@ -18,6 +18,8 @@ export function describeSpec(spec: PeriodSpec | null): string {
       return spec.calendar ? `calendar Q${spec.q} ${spec.fy}` : spec.fy === null ? `the latest fiscal Q${spec.q}` : `fiscal Q${spec.q} ${spec.fy}`;
     case 'fiscalYear':
       return spec.fy === null ? 'the latest fiscal year' : `fiscal year ${spec.fy}`;
+    case 'calendarYear':
+      return `calendar year ${spec.year}`;
     case 'ended':
       return `the ${spec.span} ended ${spec.date}`;
     case 'latest':
@@ -44,11 +46,17 @@ export function resolvePeriod(spec: PeriodSpec | null, fin: CompanyFinancials, m
       return found(fin.latest(metric, spec.span)?.period ?? null);
     case 'fiscalYear':
       return found(spec.fy === null ? (fin.latest(metric, 'year')?.period ?? null) : cal.year(spec.fy));
+    case 'calendarYear': {
+      if (cal.isCalendarYear) return found(cal.year(spec.year));
+      // A flow over a calendar year is the sum of four fiscal quarters (see calendarQuarters); a balance is the one at its last quarter end.
+      if (metricById(metric).type === 'duration') return missing();
+      const q = calendarQuarter(fin, spec.year, 4);
+      return found(q, q ? `calendar year ${spec.year} ends with the company's fiscal Q${q.q} ${q.fy}: the balance at ${q.end}` : null);
+    }
     case 'fiscalQuarter': {
       if (spec.calendar && spec.fy !== null) {
-        const end = `${spec.fy}-${CALENDAR_QUARTER_END[spec.q - 1]}`;
-        const q = cal.nearest('quarter', end, 46);
-        return found(q, q ? `calendar Q${spec.q} ${spec.fy} is the company's fiscal Q${(q as FiscalQuarter).q} ${q.fy} (ended ${q.end})` : null);
+        const q = calendarQuarter(fin, spec.fy, spec.q);
+        return found(q, q ? `calendar Q${spec.q} ${spec.fy} is the company's fiscal Q${q.q} ${q.fy} (ended ${q.end})` : null);
       }
       if (spec.fy !== null) return found(cal.quarter(spec.fy, spec.q));
       const latest = [...cal.quarters].reverse().find((p) => p.q === spec.q && fin.value(metric, p));
@@ -68,6 +76,16 @@ export function resolvePeriod(spec: PeriodSpec | null, fin: CompanyFinancials, m
       return found(cal.shiftQuarter(start, spec.quarters + 4 * spec.years));
     }
   }
+}
+
+/** The fiscal quarter ending in a calendar quarter (the nearest end, for 52/53-week years), when the filings have it. */
+export function calendarQuarter(fin: CompanyFinancials, year: number, q: number): FiscalQuarter | null {
+  return fin.calendar.nearest('quarter', `${year}-${CALENDAR_QUARTER_END[q - 1]}`, 46) as FiscalQuarter | null;
+}
+
+/** The four fiscal quarters ending in a calendar year, Q1 to Q4 of that year (null where the filings have none). */
+export function calendarQuarters(fin: CompanyFinancials, year: number): (FiscalQuarter | null)[] {
+  return [1, 2, 3, 4].map((q) => calendarQuarter(fin, year, q));
 }
 
 /** The quarter of another company ending closest to a date (within half a quarter). */

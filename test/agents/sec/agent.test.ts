@@ -206,6 +206,45 @@ describe('svc-sec-agent answers from XBRL facts and cites the filing page', () =
     expectConsistentCitations(a);
   });
 
+  it('answers "quarterly … in <year>" with the quarters of that fiscal year, as the financials table, not the year\'s total', async () => {
+    const a = await ask('Apple quarterly revenue in 2024');
+    expect(a.text).not.toContain('391,035');
+    expect(a.text).toContain('### Apple Inc. (AAPL), by fiscal quarter');
+    expect(a.text).toMatch(/\| \| Q1 FY2024 \[1\] \| Q2 FY2024 \[2\] \| Q3 FY2024 \[3\] \| Q4 FY2024 \[4\]\[3\] \|/);
+    expect(a.text).toMatch(/\| \*\*Revenue\*\* \(\$ million\) \| 119,575 \| 90,753 \| 85,777 \| 94,930† \|/);
+    expectConsistentCitations(a);
+    expect(a.citations[3]!.name).toMatch(/Form 10-K, fiscal year ended 2024-09-28, page 3/);
+    // A follow-up naming another figure keeps the quarters.
+    expect((await ask('Apple quarterly revenue in 2024', 'and net income?')).text).toMatch(/\| \*\*Net income\*\* \(\$ million\) \| 33,916 \| 23,636 \| 21,448 \| 14,736† \|/);
+  });
+
+  it('sums the four fiscal quarters ending in a calendar year for a June fiscal year, each cited', async () => {
+    const a = await ask('Microsoft revenue for calendar 2024');
+    expect(a.text).not.toContain('245,122 million**');
+    expect(a.text).toContain('revenue for calendar year 2024 was **$261,802 million** (about $261.8 billion) [1][2][3][4], the sum of the four fiscal quarters ending in 2024.');
+    expect(a.text).toContain('- Fiscal Q3 2024 (quarter ended 2024-03-31): $61,858 million (Form 10-Q filed 2024-04-25) [1]');
+    expect(a.text).toMatch(/- Fiscal Q4 2024 \(quarter ended 2024-06-30\): \$64,727 million, derived as fiscal year 2024 \$245,122 million \(Form 10-K filed 2024-07-30\) \[2\] minus nine months ended March 31, 2024 \$180,395 million/);
+    expect(a.text).toContain('- Fiscal Q1 2025 (quarter ended 2024-09-30): $65,585 million (Form 10-Q filed 2024-10-30) [3]');
+    expect(a.text).toContain('- Fiscal Q2 2025 (quarter ended 2024-12-31): $69,632 million (Form 10-Q filed 2025-01-29) [4]');
+    expect(a.text).toContain("Microsoft's fiscal year ends on June 30, so calendar 2024 is not one of its fiscal years");
+    expectConsistentCitations(a);
+    expect(a.citations).toHaveLength(4);
+  });
+
+  it('a calendar year is the fiscal year of a calendar-year filer; a balance is the one at its last quarter end', async () => {
+    expect((await ask('Alphabet revenue calendar year 2024')).text).toContain('revenue for fiscal year 2024 (year ended 2024-12-31) was **$350,018 million**');
+    const assets = await ask('Microsoft total assets calendar 2024');
+    expect(assets.text).toContain('total assets for fiscal Q2 2025 (quarter ended 2024-12-31) was **$533,898 million**');
+    expect(assets.text).toContain("(Calendar year 2024 ends with the company's fiscal Q2 2025: the balance at 2024-12-31.)");
+  });
+
+  it('a calendar year with a quarter missing says so instead of a partial sum', async () => {
+    const a = await ask('Microsoft revenue calendar 2025');
+    expect(a.citations).toEqual([]);
+    expect(a.text).not.toMatch(/\$\d/);
+    expect(a.text).toMatch(/^Microsoft's revenue for calendar year 2025 cannot be given: it is the sum of the four fiscal quarters ending in 2025, and fiscal Q4 2025 \(quarter ended 2025-06-30\) has no revenue in the filings/);
+  });
+
   it('prefers an amendment that restated a figure, and says what was first reported', async () => {
     const a = await ask('AMND revenue Q1 2024');
     expect(a.text).toContain('$128 million');
@@ -268,6 +307,41 @@ describe('questions it cannot answer get a clear answer, never an invented numbe
     const a = await ask('revenue of AAPL, MSFT, GOOGL, AMND, NOXB, NVDA, AMZN and META in Q3 2024');
     expect(a.text).toMatch(/I answer for up to 6 companies at a time, so I left out Amazon Com Inc\. \(AMZN\); Meta Platforms, Inc\. \(META\)/);
     expect(a.text).toContain('$85,777 million');
+  });
+
+  it('a figure it does not know is named plainly, with the figures it can give, instead of key figures', async () => {
+    const a = await ask('Apple EBITDA Q3 2024');
+    noFigures(a);
+    expect(a.text).not.toMatch(/Key figures/);
+    expect(a.text).not.toMatch(/could not find a company/);
+    expect(a.text).toMatch(/I do not have a figure called "EBITDA": EBITDA is not a GAAP figure/);
+    expect(a.text).toMatch(/Figures I can give for Apple: revenue, cost of revenue, /);
+    const goodwill = await ask('Apple goodwill 2024');
+    noFigures(goodwill);
+    expect(goodwill.text).toMatch(/I do not have a figure called "goodwill"/);
+  });
+
+  it('inventory, dividends per share and buybacks are figures: answered, or said not to be reported, never swapped for key figures', async () => {
+    for (const question of ['Apple inventory at June 29, 2024', 'Apple dividends per share 2024', 'Apple buybacks 2024']) {
+      const a = await ask(question);
+      noFigures(a);
+      expect(a.text, question).not.toMatch(/Key figures/);
+      expect(a.text, question).toMatch(/Apple Inc\. \(AAPL\) does not report (inventory|dividends declared per share|share repurchases) in its XBRL financial data/);
+    }
+    expect((await ask('AMND inventory at September 30, 2024')).text).toMatch(/inventory for Q3 2024 \(quarter ended 2024-09-30\) was \*\*\$45 million\*\*.*\n\n- Source: .*us-gaap:InventoryNet/);
+    expect((await ask('AMND dividends per share 2024')).text).toMatch(/dividends declared per share for fiscal year 2024 \(year ended 2024-12-31\) was \*\*\$1\.04 per share\*\*[^]*us-gaap:CommonStockDividendsPerShareDeclared/);
+    expect((await ask('AMND buybacks Q2 2024')).text).toMatch(/share repurchases for Q2 2024 \(quarter ended 2024-06-30\) was \*\*\$7 million\*\*[^]*six months ended June 30, 2024 \$13 million/);
+  });
+
+  it('a question about the company in general still gets the key figures', async () => {
+    expect((await ask('Apple financials')).text).toMatch(/^Key figures from the latest filings:/);
+  });
+
+  it('a figure name with a typo is still the figure, not part of a company name', async () => {
+    const a = await ask('Aple revnue Q3 2024');
+    expect(a.text).not.toMatch(/could not find a company/);
+    expect(a.text).toMatch(/^\(Taking "Aple" to mean Apple Inc\. \(AAPL\)\.\)/);
+    expect(a.text).toContain('revenue for fiscal Q3 2024 (quarter ended 2024-06-29) was **$85,777 million**');
   });
 
   it('a known company next to an unknown one answers the one and names the other', async () => {

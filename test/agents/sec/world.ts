@@ -18,9 +18,21 @@ export const AMENDED: CompanySpec = {
   fiscalYearEnd: '1231',
   docPrefix: 'amnd',
   breaks: 'hr-after',
-  lines: [line('revenue', 'Revenues', 'Revenues'), line('net', 'NetIncomeLoss', 'Net income')],
+  lines: [
+    line('revenue', 'Revenues', 'Revenues'),
+    line('net', 'NetIncomeLoss', 'Net income'),
+    line('dps', 'CommonStockDividendsPerShareDeclared', 'Dividends declared per share', 'eps'),
+    line('inventory', 'InventoryNet', 'Inventories', 'instant'),
+    line('buybacks', 'PaymentsForRepurchaseOfCommonStock', 'Repurchases of common stock', 'ytd'),
+  ],
   years: [
-    { fy: 2023, start: '2023-01-01', end: '2023-12-31', quarterEnds: ['2023-03-31', '2023-06-30', '2023-09-30'], values: { revenue: [100, 110, 120, 460], net: [10, 11, 12, 46] } },
+    {
+      fy: 2023,
+      start: '2023-01-01',
+      end: '2023-12-31',
+      quarterEnds: ['2023-03-31', '2023-06-30', '2023-09-30'],
+      values: { revenue: [100, 110, 120, 460], net: [10, 11, 12, 46], dps: [0.25, 0.25, 0.25, 1], inventory: [null, null, null, 40], buybacks: [5, 11, 18, 25] },
+    },
     {
       fy: 2024,
       start: '2024-01-01',
@@ -32,7 +44,7 @@ export const AMENDED: CompanySpec = {
         q3: { accn: '0001999001-24-000030', filed: '2024-11-01' },
         k: { accn: '0001999001-25-000005', filed: '2025-02-20' },
       },
-      values: { revenue: [130, 140, 150, 590], net: [13, 14, 15, 60] },
+      values: { revenue: [130, 140, 150, 590], net: [13, 14, 15, 60], dps: [0.26, 0.26, 0.26, 1.04], inventory: [42, 44, 45, 47], buybacks: [6, 13, 20, 28] },
     },
   ],
   restatements: [

@@ -112,7 +112,26 @@ describe('figures per period (the traps)', () => {
     const restated = { ...sameLater, val: 1_950 };
     expect(chooseRow([original, restated])).toEqual({ row: restated, restatedFrom: original });
     const amendment = row({ start: '2024-01-01', end: '2024-03-31', val: 2_000, accn: '0000000001-24-000015', form: '10-Q/A', filed: '2024-06-01' });
-    expect(chooseRow([original, amendment, sameLater]).row).toBe(amendment);
+    expect(chooseRow([original, amendment]).row).toBe(amendment);
+  });
+
+  it('takes the latest filed figure, amendment or not: a later 10-K wins over an earlier 10-K/A', () => {
+    const FY23 = { start: '2022-09-25', end: '2023-09-30', fy: 2023, fp: 'FY' };
+    const k23 = row({ ...FY23, val: 383_285, form: '10-K', accn: '0000320193-23-000106', filed: '2023-11-03' });
+    const amended = row({ ...FY23, val: 383_000, form: '10-K/A', accn: '0000320193-24-000010', filed: '2024-02-15' });
+    const k24 = row({ ...FY23, val: 383_285, form: '10-K', accn: '0000320193-24-000123', filed: '2024-11-01', fy: 2024 });
+    expect(chooseRow([k24, amended, k23])).toEqual({ row: k24, restatedFrom: null });
+
+    const net23 = row({ ...FY23, val: 96_995, form: '10-K', accn: '0000320193-23-000106', filed: '2023-11-03' });
+    const netAmended = row({ ...FY23, val: 96_995, form: '10-K/A', accn: '0000320193-24-000010', filed: '2024-02-15' });
+    const net24 = row({ ...FY23, val: 96_000, form: '10-K', accn: '0000320193-24-000123', filed: '2024-11-01', fy: 2024 });
+    expect(chooseRow([net23, netAmended, net24])).toEqual({ row: net24, restatedFrom: net23 });
+
+    // Through CompanyFinancials: the value, its filing, and the note's source.
+    const fin = new CompanyFinancials(facts({ Revenues: { USD: [k23, amended, k24] }, NetIncomeLoss: { USD: [net23, netAmended, net24] } }));
+    const year = fin.calendar.year(2023)!;
+    expect(fin.value('revenue', year)).toMatchObject({ value: 383_285, terms: [{ fact: { form: '10-K', filed: '2024-11-01' } }], restatedFrom: null });
+    expect(fin.value('netIncome', year)).toMatchObject({ value: 96_000, terms: [{ fact: { form: '10-K', filed: '2024-11-01' } }], restatedFrom: { value: 96_995, form: '10-K', filed: '2023-11-03' } });
   });
 
   it('merges concept synonyms per period (the 2018 move from SalesRevenueNet) and prefers the top-line total', () => {
@@ -163,6 +182,35 @@ describe('figures per period (the traps)', () => {
     expect(fin.value('totalLiabilities', q3)).toMatchObject({ value: 600, derivation: "total liabilities and shareholders' equity minus total equity" });
     expect(fin.value('operatingIncome', q3)).toBeNull();
     expect(fin.reports('operatingIncome')).toBe(false);
+  });
+
+  it('reads inventory, dividends declared per share and share repurchases from their us-gaap concepts, with fallbacks', () => {
+    const fin = new CompanyFinancials(
+      facts({
+        Revenues: { USD: revenueRows },
+        InventoryNet: { USD: [{ end: '2024-09-30', val: 6_165, ...Q3 }] },
+        CommonStockDividendsPerShareDeclared: { 'USD/shares': [{ start: '2024-07-01', end: '2024-09-30', val: 0.25, ...Q3 }] },
+        CommonStockDividendsPerShareCashPaid: { 'USD/shares': [{ start: '2024-07-01', end: '2024-09-30', val: 0.24, ...Q3 }, { start: '2024-04-01', end: '2024-06-30', val: 0.24, ...Q2 }] },
+        PaymentsForRepurchaseOfCommonStock: { USD: [{ start: '2024-01-01', end: '2024-06-30', val: 40, ...Q2 }, { start: '2024-01-01', end: '2024-09-30', val: 70, ...Q3 }] },
+      }),
+    );
+    const q3 = fin.calendar.quarter(2024, 3)!;
+    expect(fin.value('inventory', q3)).toMatchObject({ value: 6_165, terms: [{ fact: { concept: 'InventoryNet' } }] });
+    expect(fin.value('dividendsPerShare', q3)).toMatchObject({ unit: 'USD/shares', value: 0.25, terms: [{ fact: { concept: 'CommonStockDividendsPerShareDeclared' } }] });
+    expect(fin.value('dividendsPerShare', fin.calendar.quarter(2024, 2)!)).toMatchObject({ value: 0.24, terms: [{ fact: { concept: 'CommonStockDividendsPerShareCashPaid' } }] });
+    expect(fin.value('shareRepurchases', q3)).toMatchObject({ value: 30, derivation: 'nine months ended September 30, 2024 minus six months ended June 30, 2024' });
+    expect(fin.value('shareRepurchases', q3)!.terms.map((t) => t.fact.concept)).toEqual(['PaymentsForRepurchaseOfCommonStock', 'PaymentsForRepurchaseOfCommonStock']);
+  });
+
+  it('never derives a quarter of an average share count by subtraction', () => {
+    const fin = new CompanyFinancials(
+      facts({
+        Revenues: { USD: revenueRows },
+        WeightedAverageNumberOfDilutedSharesOutstanding: { shares: [{ start: '2024-01-01', end: '2024-12-31', val: 1_000, ...K24 }, { start: '2024-01-01', end: '2024-09-30', val: 1_010, ...Q3 }] },
+      }),
+    );
+    expect(fin.value('dilutedShares', fin.calendar.year(2024)!)?.value).toBe(1_000);
+    expect(fin.value('dilutedShares', fin.calendar.quarter(2024, 4)!)).toBeNull();
   });
 
   it('lists a metric per quarter and finds the latest', () => {

@@ -86,8 +86,75 @@ describe('metrics, in the words people use', () => {
     ["Apple stockholders’ equity", ['stockholdersEquity']],
     ['Apple revenue and net income', ['revenue', 'netIncome']],
     ['Apple balance sheet', ['cash', 'totalAssets', 'totalLiabilities', 'stockholdersEquity', 'longTermDebt']],
+    ['Apple inventory at June 29, 2024', ['inventory']],
+    ['Apple inventories', ['inventory']],
+    ['Apple dividends per share 2024', ['dividendsPerShare']],
+    ['Apple dividend', ['dividendsPerShare']],
+    ['Apple dividends paid 2024', ['dividendsPaid']],
+    ['Apple buybacks 2024', ['shareRepurchases']],
+    ['Apple share repurchases', ['shareRepurchases']],
+    ['Apple pre-tax income', ['pretaxIncome']],
+    ['Apple income before income taxes', ['pretaxIncome']],
+    ['Apple provision for income taxes', ['incomeTax']],
+    ['Apple diluted shares outstanding', ['dilutedShares']],
+    ['Apple depreciation and amortization', ['depreciationAmortization']],
   ])('%s → %j', (text, expected) => {
     expect(parse(text).metrics).toEqual(expected);
+  });
+});
+
+describe('figure names with a typo', () => {
+  it.each([
+    ['Aple revnue Q3 2024', ['AAPL~'], ['revenue']],
+    ['msft reveune fy2024', ['MSFT'], ['revenue']],
+    ['apple earnigns per share q1 2024', ['AAPL'], ['dilutedEps']],
+    ['Apple opertaing income', ['AAPL'], ['operatingIncome']],
+    ['Microsoft inventroy', ['MSFT'], ['inventory']],
+    ['Alphabet captial expenditures', ['GOOGL'], ['capitalExpenditure']],
+  ])('%s → %j %j', (text, expectedCompanies, expectedMetrics) => {
+    const q = parse(text);
+    expect(companies(q)).toEqual(expectedCompanies);
+    expect(q.metrics).toEqual(expectedMetrics);
+  });
+
+  it('are not read into real words, company names or figures named correctly', () => {
+    expect(parse('what has Apple learned').metrics).toEqual([]);
+    expect(parse('Apple market share').metrics).toEqual([]);
+    expect(parse('Apple revenue and ernings')).toMatchObject({ metrics: ['revenue'] });
+    expect(companies(parse('Coca-Cola revenue'))).toEqual(['KO']);
+  });
+});
+
+describe('figures it does not know are named, never read as a company nor replaced by key figures', () => {
+  it.each([
+    ['Apple EBITDA Q3 2024', ['EBITDA']],
+    ['apple adjusted ebitda', ['adjusted ebitda']],
+    ['Apple EBIT', ['EBIT']],
+    ['Apple ROIC 2024', ['ROIC']],
+    ['Apple return on equity', ['return on equity']],
+    ['Apple stock price', ['stock price']],
+    ['Apple goodwill 2024', ['goodwill']],
+    ['Apple revenue and EBITDA', ['EBITDA']],
+  ])('%s → %j', (text, expected) => {
+    const q = parse(text);
+    expect(companies(q)).toEqual(['AAPL']);
+    expect(q.unknownFigures).toEqual(expected);
+  });
+
+  it('a question about the company in general names no figure, known or not', () => {
+    for (const text of ['Apple financials', 'how is Apple doing', 'Apple results', "How's Apple doing lately?", 'How did Apple perform in Q3 2024', 'What did Apple file last quarter']) {
+      expect(parse(text), text).toMatchObject({ metrics: [], unknownFigures: [] });
+    }
+  });
+
+  it('"ebit margin" is operating margin, not an unknown EBIT', () => {
+    expect(parse('Apple EBIT margin')).toMatchObject({ metrics: ['operatingIncome'], unknownFigures: [] });
+  });
+
+  it('an unknown figure asked as a follow-up is not answered with the previous figure', () => {
+    const q = parseConversation(['Apple revenue Q3 2024', 'and EBITDA?'].map((content) => ({ role: 'user', content })), index)!;
+    expect(companies(q)).toEqual(['AAPL']);
+    expect(q).toMatchObject({ metrics: [], unknownFigures: ['EBITDA'], period: { kind: 'fiscalQuarter', fy: 2024, q: 3 } });
   });
 });
 
@@ -101,6 +168,10 @@ describe('periods', () => {
     ['Apple revenue 3Q24', { kind: 'fiscalQuarter', fy: 2024, q: 3 }],
     ['Apple revenue third quarter of fiscal 2024', { kind: 'fiscalQuarter', fy: 2024, q: 3 }],
     ['Apple revenue calendar Q3 2024', { kind: 'fiscalQuarter', fy: 2024, q: 3, calendar: true }],
+    ['Microsoft revenue for calendar 2024', { kind: 'calendarYear', year: 2024 }],
+    ['Microsoft revenue for calendar year 2024', { kind: 'calendarYear', year: 2024 }],
+    ['Microsoft revenue CY2024', { kind: 'calendarYear', year: 2024 }],
+    ['Microsoft revenue in the 2024 calendar year', { kind: 'calendarYear', year: 2024 }],
     ['Apple revenue Q3', { kind: 'fiscalQuarter', fy: null, q: 3 }],
     ['Apple revenue for the quarter ended June 29, 2024', { kind: 'ended', date: '2024-06-29', span: 'quarter', toleranceDays: 7 }],
     ['Apple revenue three months ended 2024-06-29', { kind: 'ended', date: '2024-06-29', span: 'quarter', toleranceDays: 7 }],
@@ -171,6 +242,7 @@ describe('follow-ups carry the conversation', () => {
     expect(conv('Apple revenue Q1 2024', 'the quarter before?').period).toEqual({ kind: 'fiscalQuarter', fy: 2023, q: 4 });
     expect(conv('Apple revenue Q1 2024', 'and a year earlier?').period).toEqual({ kind: 'fiscalQuarter', fy: 2023, q: 1 });
     expect(conv('Apple revenue FY2024', 'the year before').period).toEqual({ kind: 'fiscalYear', fy: 2023 });
+    expect(conv('Microsoft revenue calendar 2024', 'and a year earlier?').period).toEqual({ kind: 'calendarYear', year: 2023 });
     expect(conv('Apple revenue last quarter', 'the quarter before').period).toEqual({ kind: 'shift', base: { kind: 'latest', span: 'quarter' }, quarters: -1, years: 0 });
   });
 

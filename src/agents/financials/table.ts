@@ -1,0 +1,194 @@
+import type { FiscalPeriod } from '../../data/sec/calendar.js';
+import type { MetricValue } from '../../data/sec/facts.js';
+import type { FactCitation, SecLibrary } from '../../data/sec/library.js';
+import { metricById, type MetricDef, type MetricId } from '../../data/sec/metrics.js';
+import type { SecQuestion } from '../../data/sec/question.js';
+import type { CompanyRef } from '../../data/sec/types.js';
+import { capitalise } from '../sec/format.js';
+import { shareLabel } from '../sec/plan.js';
+import { SourceList } from '../citations.js';
+import type { AgentEvent } from '../types.js';
+
+/**
+ * Several periods of companies' figures as tables, with growth rates, every column cited: what
+ * svc-financials-agent answers, and svc-sec-agent for the quarters of a year.
+ */
+
+const MAX_COMPANIES = 3;
+const MAX_PERIODS = 12;
+const NUMBER_WORDS: Record<string, number> = { two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10, eleven: 11, twelve: 12 };
+
+export interface Span {
+  kind: 'quarter' | 'year';
+  /** The most periods shown: the latest ones (of the fiscal years asked for, when given). */
+  count: number;
+  /** Fiscal years asked for ("2021 to 2024", "each quarter of fiscal 2024", "since 2022"); `to` absent: up to the latest. */
+  years?: { from: number; to?: number };
+}
+
+const YEAR = '(?:fy\\s*|fiscal\\s+(?:year\\s+)?)?((?:19|20)\\d\\d)';
+const RANGE = new RegExp(`\\b(?:from\\s+)?${YEAR}\\s*(?:-|–|to|through|thru)\\s*${YEAR}\\b|\\bbetween\\s+${YEAR}\\s+and\\s+${YEAR}\\b`);
+const SINCE = new RegExp(`\\bsince\\s+${YEAR}\\b`);
+const QUARTERLY = /\b(quarterly(?!\s+(?:reports?|filings?)\b)|quarter by quarter|each quarter|every quarter|by quarter|quarters)\b/;
+
+/**
+ * How many periods a question asks for: "last 8 quarters", "past five years", "annual", "trend";
+ * and which fiscal years, when it names them: "2021 to 2024", "since 2022", "quarterly revenue in 2024".
+ */
+export function spanOf(text: string): Span | null {
+  const t = text.toLowerCase();
+  const n = /\b(?:last|past|previous|trailing)\s+(\d{1,2}|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)\s+(fiscal\s+)?(quarters|years)\b/.exec(t);
+  if (n) {
+    const count = NUMBER_WORDS[n[1]!] ?? Number(n[1]);
+    return { kind: n[3] === 'years' ? 'year' : 'quarter', count: Math.min(MAX_PERIODS, Math.max(1, count)) };
+  }
+  const yearly = /\b(annual|annually|yearly|years|fiscal years|year by year|each year|every year)\b/.test(t);
+  const quarterly = QUARTERLY.test(t);
+  const kind = quarterly && !yearly ? 'quarter' : 'year';
+  const range = RANGE.exec(t);
+  if (range) {
+    const [a, b] = [Number(range[1] ?? range[3]), Number(range[2] ?? range[4])];
+    return { kind, count: MAX_PERIODS, years: { from: Math.min(a, b), to: Math.max(a, b) } };
+  }
+  const since = SINCE.exec(t);
+  if (since) return { kind: yearly ? 'year' : 'quarter', count: MAX_PERIODS, years: { from: Number(since[1]) } };
+  if (yearly) return { kind: 'year', count: 5 };
+  if (quarterly) {
+    // "quarterly revenue in 2024", "each quarter of fiscal 2024": that fiscal year's quarters.
+    const years = [...t.matchAll(/\b(?:19|20)\d\d\b/g)];
+    if (years.length === 1) {
+      const fy = Number(years[0]![0]);
+      return { kind: 'quarter', count: 4, years: { from: fy, to: fy } };
+    }
+    return { kind: 'quarter', count: 8 };
+  }
+  if (/\b(trend|trends|history|historical|over time|time series)\b/.test(t)) return { kind: 'quarter', count: 8 };
+  return null;
+}
+
+/** "of fiscal 2024", "from fiscal 2021 to 2024", "since fiscal 2022". */
+const yearsText = (y: NonNullable<Span['years']>) => (y.to === undefined ? `since fiscal ${y.from}` : y.from === y.to ? `of fiscal ${y.from}` : `from fiscal ${y.from} to ${y.to}`);
+
+const pct = (x: number) => `${x >= 0 ? '+' : '−'}${Math.abs(x * 100).toFixed(1)}%`;
+
+/** A table cell: the figure in the row's scale ("85,777" in millions, "1.40" per share). */
+function cell(v: MetricValue | null, metric: MetricDef, scale: number): string {
+  if (!v) return '—';
+  const digits = metric.unit === 'perShare' ? 2 : 0;
+  const n = (v.value / 10 ** scale).toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: metric.unit === 'perShare' ? 4 : digits });
+  return `${n}${v.derivation ? '†' : ''}${v.approximate ? ' (approx.)' : ''}`;
+}
+
+function rowUnit(metric: MetricDef, unit: string): { scale: number; label: string } {
+  const currency = unit.split('/')[0]!;
+  const money = currency === 'USD' ? '$' : `${currency} `;
+  if (metric.unit === 'perShare') return { scale: 0, label: `${money.trim()} per share` };
+  if (metric.unit === 'shares') return { scale: 6, label: 'million shares' };
+  return { scale: 6, label: `${money.trim()} million` };
+}
+
+const periodLabel = (p: FiscalPeriod, calendarYear: boolean) => (p.kind === 'year' ? `FY${p.fy}` : `Q${p.q} ${calendarYear ? '' : 'FY'}${p.fy}`);
+
+async function table(lib: SecLibrary, ref: CompanyRef, metrics: MetricId[], span: Span, margin: boolean, sources: SourceList, progress: (m: string) => void): Promise<string[]> {
+  const { company, financials } = await lib.profile(ref);
+  if (!financials) return [`**${company.name} (${company.ticker})** files no XBRL financial data with the SEC, so there are no figures to tabulate.`];
+  const periods: FiscalPeriod[] = span.kind === 'quarter' ? financials.calendar.quarters : financials.calendar.years;
+  const reported = metrics.filter((m) => financials.reports(m));
+  const missing = metrics.filter((m) => !financials.reports(m));
+  const years = span.years;
+  const inYears = (p: FiscalPeriod) => !years || (p.fy >= years.from && (years.to === undefined || p.fy <= years.to));
+  const withData = periods.filter((p) => inYears(p) && reported.some((m) => financials.value(m, p)));
+  const shown = withData.slice(-span.count);
+  if (!shown.length || !reported.length) {
+    const when = years ? ` ${yearsText(years)}` : '';
+    return [`**${company.name} (${company.ticker})** reports none of ${metrics.map((m) => metricById(m).label).join(', ')} ${span.kind === 'quarter' ? 'by quarter' : 'by fiscal year'}${when} in its XBRL facts.`];
+  }
+  progress(`Citing ${shown.length} ${span.kind === 'quarter' ? 'quarters' : 'years'} of ${company.name} filings`);
+  const calendarYear = financials.calendar.isCalendarYear;
+  const values = new Map(reported.map((m) => [m, shown.map((p) => financials.value(m, p))] as const));
+  // Asked for a margin or a share of revenue: revenue of each period too, the denominator (cited with the column).
+  const revenue = margin && reported.some((m) => shareLabel(metricById(m))) ? shown.map((p) => financials.value('revenue', p)) : null;
+
+  // Each column is cited: the filing pages its figures were read from.
+  const columnCites = await Promise.all(
+    shown.map(async (_p, i) => {
+      const facts = [...reported.flatMap((m) => values.get(m)![i]?.terms.map((t) => t.fact) ?? []), ...(revenue?.[i]?.terms.map((t) => t.fact) ?? [])];
+      const cites = await Promise.all(facts.map((f) => lib.cite(company, f)));
+      return cites;
+    }),
+  );
+  // One source per page of a filing.
+  const header = shown.map((p, i) => `${periodLabel(p, calendarYear)} ${[...new Set(columnCites[i]!.map((c: FactCitation) => sources.cite(c.key, c.name, c.url)))].join('')}`);
+
+  const lines: string[] = [
+    `### ${company.name} (${company.ticker}), ${span.kind === 'quarter' ? 'by fiscal quarter' : 'by fiscal year'}${calendarYear ? '' : ` (its fiscal year ends ${financials.calendar.describeYearEnd()})`}`,
+    '',
+    `| | ${header.join(' | ')} |`,
+    `|---|${shown.map(() => '---:').join('|')}|`,
+  ];
+  let derived = false;
+  for (const m of reported) {
+    const metric = metricById(m);
+    const series = values.get(m)!;
+    const unit = series.find((v) => v)?.unit ?? 'USD';
+    const { scale, label } = rowUnit(metric, unit);
+    lines.push(`| **${capitalise(metric.label)}** (${label}) | ${series.map((v) => cell(v, metric, scale)).join(' | ')} |`);
+    if (series.some((v) => v?.derivation)) derived = true;
+    const share = shareLabel(metric);
+    if (revenue && share) {
+      const shares = series.map((v, i) => (v && revenue[i] && revenue[i].value > 0 ? `${((100 * v.value) / revenue[i].value).toFixed(1)}%` : '—'));
+      lines.push(`| ↳ ${share.margin ? `${share.label} (% of revenue)` : '% of revenue'} | ${shares.join(' | ')} |`);
+    }
+    const growth = (back: number) =>
+      shown.map((p, i) => {
+        const now = series[i];
+        const before = span.kind === 'quarter' ? periods[periods.indexOf(p) - back] : periods[periods.indexOf(p) - 1];
+        const prior = before ? financials.value(m, before) : null;
+        return now && prior && prior.value > 0 ? pct(now.value / prior.value - 1) : '—';
+      });
+    if (metric.unit !== 'shares') {
+      if (span.kind === 'quarter') lines.push(`| ↳ year over year | ${growth(4).join(' | ')} |`, `| ↳ quarter over quarter | ${growth(1).join(' | ')} |`);
+      else lines.push(`| ↳ year over year | ${growth(1).join(' | ')} |`);
+    }
+  }
+  lines.push('');
+  if (derived) lines.push('† Derived, not reported as such: a fourth quarter is the fiscal year minus the first nine months (10-K minus the third-quarter 10-Q); cash-flow quarters are year-to-date differences; totals a filer does not tag follow their formula. Per-share figures derived this way are approximate.', '');
+  if (missing.length) lines.push(`${company.name} does not report ${missing.map((m) => metricById(m).label.toLowerCase()).join(' or ')} in its XBRL facts.`, '');
+  const unit = span.kind === 'quarter' ? 'quarters' : 'fiscal years';
+  if (!years) {
+    if (withData.length < span.count) lines.push(`Only ${withData.length} ${unit} have figures in the filings available; all are shown.`, '');
+  } else {
+    const range = yearsText(years);
+    const wanted = years.to === undefined ? null : (years.to - years.from + 1) * (span.kind === 'quarter' ? 4 : 1);
+    if (wanted !== null && withData.length < wanted) lines.push(`Only ${withData.length} of the ${wanted} ${unit} ${range} have figures in the filings available; all are shown.`, '');
+    if (withData.length > shown.length) lines.push(`The latest ${shown.length} ${unit} ${range} are shown (at most ${MAX_PERIODS} fit in a table).`, '');
+  }
+  return lines;
+}
+
+
+/** Whether a question can be tabulated: every company named was found, and it does not ask only for figures not known ("EBITDA"). */
+export function tabulable(question: SecQuestion | null): question is SecQuestion {
+  const found = question?.companies.filter((c) => c.status === 'found') ?? [];
+  return Boolean(question && found.length && found.length === question.companies.length && (question.metrics.length || !question.unknownFigures.length));
+}
+
+/** The tables for a question `tabulable` accepted: progress, text, citations, done. */
+export async function* answerTables(lib: SecLibrary, question: SecQuestion, span: Span): AsyncGenerator<AgentEvent> {
+  const found = question.companies.flatMap((c) => (c.status === 'found' ? [c] : []));
+  const metrics = question.metrics.length ? question.metrics : (['revenue', 'netIncome'] as MetricId[]);
+  const sources = new SourceList();
+  const progress: string[] = [];
+  const lines: string[] = [];
+  for (const mention of found.slice(0, MAX_COMPANIES)) {
+    lines.push(...(await table(lib, mention.company, metrics, span, question.margin, sources, (m) => progress.push(m))));
+  }
+  for (const message of progress) yield { type: 'progress', message };
+  if (found.length > MAX_COMPANIES) lines.push(`Showing the first ${MAX_COMPANIES} companies; ask for the others separately.`, '');
+  const note = lib.dataNote();
+  if (note) lines.push(note);
+  const text = `${lines.join('\n').trim()}\n`;
+  for (const chunk of text.match(/[^\n]*\n|[^\n]+$/g) ?? []) yield { type: 'text', delta: chunk };
+  for (const citation of sources.list) yield { type: 'citation', citation };
+  yield { type: 'done' };
+}
