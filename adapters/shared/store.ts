@@ -4,6 +4,17 @@ import path from 'node:path';
 import { SecretBox } from './secret-box.js';
 
 const DAY = 86_400_000;
+/** Conversations idle longer than this are forgotten; a later reply rebuilds them from the platform. */
+const TURNS_KEPT_DAYS = 30;
+
+/**
+ * A sortable position for a turn: a platform timestamp ("seconds.micros" for Slack, a snowflake for
+ * Discord) padded to fixed width, then 0 for the message itself and 1 for the bot's answer to it.
+ */
+export function turnSeq(ts: string, answer = false): string {
+  const [seconds = '0', fraction = ''] = ts.split('.');
+  return `${seconds.padStart(20, '0')}.${fraction.padEnd(6, '0')}:${answer ? 1 : 0}`;
+}
 
 /**
  * The adapters' own small database (SQLite in SVC_ADAPTER_DATA_DIR): ids of delivered events
@@ -30,6 +41,8 @@ export class AdapterStore {
       create table if not exists delivered (key text primary key, at integer not null);
       create table if not exists threads (key text primary key, at integer not null);
       create table if not exists linked_keys (owner text primary key, sealed text not null, linked_at integer not null);
+      create table if not exists thread_turns (thread text not null, seq text not null, role text not null, content text not null, at integer not null, primary key (thread, seq));
+      create table if not exists recorded_threads (key text primary key, at integer not null);
     `);
     return new AdapterStore(db, box);
   }
@@ -39,6 +52,8 @@ export class AdapterStore {
     if (now - this.#lastPurge > 3_600_000) {
       this.#lastPurge = now;
       this.#db.prepare('delete from delivered where at < ?').run(now - 7 * DAY);
+      this.#db.prepare('delete from thread_turns where thread in (select thread from thread_turns group by thread having max(at) < ?)').run(now - TURNS_KEPT_DAYS * DAY);
+      this.#db.prepare('delete from recorded_threads where at < ?').run(now - TURNS_KEPT_DAYS * DAY);
     }
     return this.#db.prepare('insert or ignore into delivered (key, at) values (?, ?)').run(key, now).changes === 1;
   }
@@ -54,6 +69,31 @@ export class AdapterStore {
 
   isKnownThread(key: string): boolean {
     return this.#db.prepare('select 1 from threads where key = ?').get(key) !== undefined;
+  }
+
+  /**
+   * Marks a thread whose every turn the bot has seen from its first message (it started the thread,
+   * or the thread grew from a message addressed to it), so its conversation can be rebuilt from
+   * the recorded turns without reading the platform's history.
+   */
+  recordFromStart(thread: string, now = Date.now()): void {
+    this.#db.prepare('insert or ignore into recorded_threads (key, at) values (?, ?)').run(thread, now);
+  }
+
+  isRecordedFromStart(thread: string): boolean {
+    return this.#db.prepare('select 1 from recorded_threads where key = ?').get(thread) !== undefined;
+  }
+
+  /** One turn of a thread's conversation; `seq` orders the turns (see turnSeq). */
+  recordTurn(thread: string, seq: string, role: 'user' | 'assistant', content: string, now = Date.now()): void {
+    if (!content.trim()) return;
+    this.#db.prepare('insert or replace into thread_turns (thread, seq, role, content, at) values (?, ?, ?, ?, ?)').run(thread, seq, role, content, now);
+    this.#db.prepare('update recorded_threads set at = ? where key = ?').run(now, thread);
+  }
+
+  /** The recorded turns of a thread before `beforeSeq`, oldest first. */
+  turns(thread: string, beforeSeq: string): { role: 'user' | 'assistant'; content: string }[] {
+    return this.#db.prepare('select role, content from thread_turns where thread = ? and seq < ? order by seq').all(thread, beforeSeq) as { role: 'user' | 'assistant'; content: string }[];
   }
 
   /** `owner` names the person on a platform (`slack:T1:U1`); the key is sealed to it. */

@@ -11,17 +11,19 @@ import { findKalshiEventLinks, type KalshiEventLink } from '../shared/kalshi-lin
 import type { Logger } from '../shared/log.js';
 import { escapeMrkdwn, toMrkdwn } from '../shared/mrkdwn.js';
 import { settleWithin, withRetries } from '../shared/retry.js';
-import type { AdapterStore } from '../shared/store.js';
+import { turnSeq, type AdapterStore } from '../shared/store.js';
 import { NativeStreaming, SlackAnswer } from './answer.js';
 import { SlackBudget } from './budget.js';
 import { slackEditErrors, slackErrorCode } from './errors.js';
 import { slackHttpReceiver } from './receiver.js';
-import { QUESTION_EVENT, threadTurns } from './thread.js';
+import { QUESTION_EVENT, threadTurns, tsBefore } from './thread.js';
 import { HELP, askedRoot, cannotPostNote, reportRoot, slackToPlain } from './texts.js';
 
 export const ASK_MODEL = 'svc-agent';
 export const REPORT_MODEL = 'svc-prediction-markets-agent';
 const STATUS_INTERVAL_MS = 10_000;
+/** How long a follow-up waits for the answer before it to finish, so that answer is in its context. */
+const FOLLOW_UP_WAIT_MS = 60_000;
 
 export interface SlackBotOptions {
   settings: SlackSettings;
@@ -111,22 +113,79 @@ export async function createSlackBot(options: SlackBotOptions): Promise<SlackBot
     inflight.add(p);
   };
 
-  async function answer(c: Conversation, request: { model: string; messages: Turn[]; key: string; what: string }): Promise<void> {
+  /**
+   * Answers in the thread, and records the question and the answer (as the service wrote it, not as
+   * Slack shows it) under the message `askedTs` they belong to, for the thread's later turns.
+   */
+  async function answer(c: Conversation, request: { model: string; messages: Turn[]; key: string; what: string; askedTs: string }): Promise<void> {
+    const thread = threadKey(c.teamId, c.channel, c.threadTs);
+    store.recordTurn(thread, turnSeq(request.askedTs), 'user', request.messages.at(-1)!.content);
+    const running = answering(thread, request.askedTs);
+    try {
+      await respond(c, request, thread);
+    } finally {
+      running.end();
+    }
+  }
+
+  /** Answers still being written, per thread: a follow-up waits for them so its context has them. */
+  const inThread = new Map<string, Set<{ askedTs: string; ended: Promise<void> }>>();
+
+  function answering(thread: string, askedTs: string): { end: () => void } {
+    let end!: () => void;
+    const entry = { askedTs, ended: new Promise<void>((r) => (end = r)) };
+    const set = inThread.get(thread) ?? new Set();
+    inThread.set(thread, set.add(entry));
+    return {
+      end: () => {
+        set.delete(entry);
+        if (!set.size) inThread.delete(thread);
+        end();
+      },
+    };
+  }
+
+  /** Waits (up to a limit) for the answers to messages before `beforeTs` in the thread. */
+  async function earlierAnswers(thread: string, beforeTs: string): Promise<void> {
+    const waiting = [...(inThread.get(thread) ?? [])].filter((a) => tsBefore(a.askedTs, beforeTs)).map((a) => a.ended);
+    if (waiting.length) await settleWithin(new Set(waiting), FOLLOW_UP_WAIT_MS);
+  }
+
+  async function respond(c: Conversation, request: { model: string; messages: Turn[]; key: string; what: string; askedTs: string }, thread: string): Promise<void> {
     const apiKey = store.linkedKey(ownerOf(c.teamId, c.userId)) ?? undefined;
     const presenter = new SlackAnswer({ client: c.client, channel: c.channel, threadTs: c.threadTs, userId: c.userId, teamId: c.teamId, clock, intervalMs: settings.editIntervalMs, budget, native, log, what: request.what });
     const events = research.answer({ model: request.model, messages: request.messages, apiKey, idempotencyKey: request.key, signal: shutdown.signal });
     const outcome = await runAnswer(events, presenter, { clock, statusIntervalMs });
+    if (outcome.status === 'done') store.recordTurn(thread, turnSeq(request.askedTs, true), 'assistant', outcome.markdown);
     log.info({ channel: c.channel, thread: c.threadTs, model: request.model, status: outcome.status, problem: outcome.problem?.kind, landed: outcome.landed }, 'answered');
   }
 
-  async function reports(c: Conversation, links: KalshiEventLink[], keyParts: string[]): Promise<void> {
+  async function reports(c: Conversation, links: KalshiEventLink[], keyParts: string[], askedTs: string): Promise<void> {
     for (const link of links) {
       await answer(c, {
         model: REPORT_MODEL,
         messages: [{ role: 'user', content: link.url }],
         key: idempotencyKey('slack', ...keyParts, link.eventTicker),
         what: `Preparing the report on ${link.title}`,
+        askedTs,
       });
+    }
+  }
+
+  /**
+   * The conversation before message `beforeTs` of a thread: from the recorded turns when the bot has
+   * seen the thread from its start (no history call: Slack allows non-Marketplace apps one
+   * conversations.replies a minute), else from Slack, falling back to what was recorded.
+   */
+  async function history(client: WebClient, m: IncomingMessage, threadTs: string, bot: { userId?: string; botId?: string }): Promise<Turn[]> {
+    const thread = threadKey(m.teamId, m.channel, threadTs);
+    await earlierAnswers(thread, m.ts);
+    if (store.isRecordedFromStart(thread)) return store.turns(thread, turnSeq(m.ts));
+    try {
+      return await threadTurns(client, { channel: m.channel, threadTs, beforeTs: m.ts, botUserId: bot.userId, botId: bot.botId });
+    } catch (err) {
+      log.warn({ err, channel: m.channel }, 'could not read the thread; answering with the turns recorded here');
+      return store.turns(thread, turnSeq(m.ts));
     }
   }
 
@@ -192,7 +251,8 @@ export async function createSlackBot(options: SlackBotOptions): Promise<SlackBot
           const ts = await postRoot(client, command.team_id, command.channel_id, reportRoot(command.user_id, link.url, link.title), link.url, say);
           if (!ts) return;
           store.rememberThread(threadKey(command.team_id, command.channel_id, ts));
-          await reports({ client, teamId: command.team_id, channel: command.channel_id, threadTs: ts, userId: command.user_id }, [link], ['command', command.team_id, command.trigger_id]);
+          store.recordFromStart(threadKey(command.team_id, command.channel_id, ts));
+          await reports({ client, teamId: command.team_id, channel: command.channel_id, threadTs: ts, userId: command.user_id }, [link], ['command', command.team_id, command.trigger_id], ts);
         }
         return;
       }
@@ -201,9 +261,10 @@ export async function createSlackBot(options: SlackBotOptions): Promise<SlackBot
       const ts = await postRoot(client, command.team_id, command.channel_id, askedRoot(command.user_id, question), question, say);
       if (!ts) return;
       store.rememberThread(threadKey(command.team_id, command.channel_id, ts));
+      store.recordFromStart(threadKey(command.team_id, command.channel_id, ts));
       await answer(
         { client, teamId: command.team_id, channel: command.channel_id, threadTs: ts, userId: command.user_id },
-        { model: ASK_MODEL, messages: [{ role: 'user', content: question }], key: idempotencyKey('slack', 'command', command.team_id, command.trigger_id), what: 'Researching your question' },
+        { model: ASK_MODEL, messages: [{ role: 'user', content: question }], key: idempotencyKey('slack', 'command', command.team_id, command.trigger_id), what: 'Researching your question', askedTs: ts },
       );
     });
   });
@@ -226,27 +287,23 @@ export async function createSlackBot(options: SlackBotOptions): Promise<SlackBot
     const inThread = m.threadTs !== undefined && m.threadTs !== m.ts;
     const threadTs = inThread ? m.threadTs! : m.ts;
     store.rememberThread(threadKey(m.teamId, m.channel, threadTs));
+    // A thread that grows from this message is seen by the bot from its first turn.
+    if (!inThread) store.recordFromStart(threadKey(m.teamId, m.channel, threadTs));
     const c: Conversation = { client, teamId: m.teamId, channel: m.channel, threadTs, userId: m.userId };
     const links = findKalshiEventLinks(m.text);
-    if (links.length) return reports(c, links, ['message', m.teamId, m.channel, m.ts]);
+    if (links.length) return reports(c, links, ['message', m.teamId, m.channel, m.ts], m.ts);
     const question = slackToPlain(m.text, bot.userId);
     if (!question) {
       await post(client, m.teamId, { channel: m.channel, thread_ts: threadTs, text: HELP });
       return;
     }
-    let history: Turn[] = [];
-    if (inThread) {
-      try {
-        history = await threadTurns(client, { channel: m.channel, threadTs, beforeTs: m.ts, botUserId: bot.userId, botId: bot.botId });
-      } catch (err) {
-        log.warn({ err, channel: m.channel }, 'could not read the thread; answering the message on its own');
-      }
-    }
+    const earlier = inThread ? await history(client, m, threadTs, bot) : [];
     await answer(c, {
       model: ASK_MODEL,
-      messages: [...history, { role: 'user', content: question }],
+      messages: [...earlier, { role: 'user', content: question }],
       key: idempotencyKey('slack', 'message', m.teamId, m.channel, m.ts),
       what: 'Researching your question',
+      askedTs: m.ts,
     });
   }
 

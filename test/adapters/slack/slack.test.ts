@@ -167,9 +167,52 @@ describe('Slack: thread follow-ups', () => {
     const followUp = log.requests.at(-1)!;
     expect(followUp.messages.map((m) => m.role)).toEqual(['user', 'assistant', 'user']);
     expect(followUp.messages[0]!.content).toBe('first question');
-    expect(followUp.messages[1]!.content).toContain('Answer to "first question" [1].');
+    // The answer as the service wrote it, not as Slack shows it (no mrkdwn, no sources footer).
+    expect(followUp.messages[1]!.content).toBe('Answer to "first question" [1].');
     expect(followUp.messages[2]!.content).toBe('and the *second* one?');
-    expect(h!.slack.callsOf('conversations.replies').at(-1)!.args).toMatchObject({ channel: CHANNEL, ts: rootTs });
+    // The bot saw this thread from its start: its turns are recorded, Slack's history is not read.
+    expect(h!.slack.callsOf('conversations.replies')).toHaveLength(0);
+  });
+
+  it('follow-ups keep every turn under the history limit of non-Marketplace apps, with the service\'s own text', async () => {
+    await start();
+    h!.slack.limits = { 'conversations.replies': { count: 1, perMs: 60_000 } };
+    await h!.command('ask S&P 500 > 5,000 <soon>?');
+    let rootTs = '';
+    await h!.until(() => {
+      rootTs = h!.slack.rootMessages(CHANNEL)[0]!.ts;
+      expect(shownTexts(h!.slack, rootTs)[0]).toContain('Sources');
+    });
+    const asked = ['and in March?', 'and in June?', 'and next year?'];
+    for (const [i, text] of asked.entries()) {
+      const reply = h!.slack.addUserMessage(CHANNEL, USER, text, rootTs);
+      await h!.event({ type: 'message', channel_type: 'channel', user: USER, text: reply.text, ts: reply.ts, thread_ts: rootTs, channel: CHANNEL });
+      // The next reply comes at once: it waits for this answer, so its context has it.
+      await h!.until(() => expect(shownTexts(h!.slack, rootTs)).toHaveLength(i + 2));
+    }
+    await h!.until(() => expect(shownTexts(h!.slack, rootTs)[asked.length]).toContain('Sources'));
+    const last = log.requests.at(-1)!.messages;
+    expect(last.map((m) => m.role)).toEqual(['user', 'assistant', 'user', 'assistant', 'user', 'assistant', 'user']);
+    expect(last[0]!.content).toBe('S&P 500 > 5,000 <soon>?');
+    expect(last[1]!.content).toBe('Answer to "S&P 500 > 5,000 <soon>?" [1].');
+    expect(last.filter((m) => m.role === 'user').map((m) => m.content).slice(1)).toEqual(asked);
+    expect(h!.slack.callsOf('conversations.replies')).toHaveLength(0);
+  });
+
+  it('a thread it joined midway is read from Slack; when Slack refuses, the turns recorded here are used', async () => {
+    await start();
+    const root = h!.slack.addUserMessage(CHANNEL, USER, 'earlier chatter about the Fed');
+    const mention = h!.slack.addUserMessage(CHANNEL, USER, `<@${BOT_USER}> what did the Fed decide?`, root.ts);
+    await h!.event({ type: 'app_mention', user: USER, text: mention.text, ts: mention.ts, thread_ts: root.ts, channel: CHANNEL });
+    await h!.until(() => expect(shownTexts(h!.slack, root.ts)[0]).toContain('Sources'));
+    await h!.quiet();
+    expect(log.requests.at(-1)!.messages.map((m) => m.content)).toEqual(['earlier chatter about the Fed', 'what did the Fed decide?']);
+    expect(h!.slack.callsOf('conversations.replies')).toHaveLength(1);
+    h!.slack.fail('conversations.replies', 'ratelimited');
+    const reply = h!.slack.addUserMessage(CHANNEL, USER, 'and why?', root.ts);
+    await h!.event({ type: 'message', channel_type: 'channel', user: USER, text: reply.text, ts: reply.ts, thread_ts: root.ts, channel: CHANNEL });
+    await h!.until(() => expect(shownTexts(h!.slack, root.ts)).toHaveLength(2));
+    expect(log.requests.at(-1)!.messages.map((m) => m.content)).toEqual(['what did the Fed decide?', 'Answer to "what did the Fed decide?" [1].', 'and why?']);
   });
 
   it('ignores replies in threads it never answered in, and its own messages', async () => {
