@@ -27,7 +27,7 @@ export type LinkCheck = 'valid' | 'missing' | 'invalid' | 'expired';
 /** Checks a link's signature (in constant time) and then its expiry. */
 export function checkDocumentLink(secret: string, id: string, expires: string | undefined, signature: string | undefined, nowSeconds: number): LinkCheck {
   if (!expires || !signature) return 'missing';
-  if (!/^\d{1,12}$/.test(expires) || !/^[0-9a-f]{64}$/.test(signature)) return 'invalid';
+  if (!/^[1-9]\d{0,11}$/.test(expires) || !/^[0-9a-f]{64}$/.test(signature)) return 'invalid';
   const expected = Buffer.from(signDocument(secret, id, Number(expires)), 'hex');
   if (!timingSafeEqual(expected, Buffer.from(signature, 'hex'))) return 'invalid';
   return Number(expires) < nowSeconds ? 'expired' : 'valid';

@@ -40,6 +40,8 @@ describe('signing', () => {
     expect(checkDocumentLink('s', 'doc-1', '2001', sig, 1999)).toBe('invalid');
     expect(checkDocumentLink('other', 'doc-1', '2000', sig, 1999)).toBe('invalid');
     expect(checkDocumentLink('s', 'doc-1', '2000', sig.toUpperCase(), 1999)).toBe('invalid');
+    // Only the expiry as signed: no leading zeros, signs or exponents that read as the same number.
+    for (const padded of ['02000', '+2000', '2000.0', '2e3']) expect(checkDocumentLink('s', 'doc-1', padded, sig, 1999), padded).toBe('invalid');
     expect(checkDocumentLink('s', 'doc-1', undefined, sig, 1999)).toBe('missing');
     expect(checkDocumentLink('s', 'doc-1', '2000', undefined, 1999)).toBe('missing');
   });
