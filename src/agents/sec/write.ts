@@ -243,6 +243,10 @@ export class AnswerWriter {
       case 'no-period':
         return `${its(figure.company)} filings have no ${figure.metric.label} for ${r.wanted}. ${this.#available(figure)}`.trim();
       case 'no-value':
+        if (r.period.kind === 'year' && r.period.projected) {
+          const through = figure.fin.calendar.quarters.reduce((a, q) => (q.end > a ? q.end : a), '');
+          return `${who(figure.company)} has not reported ${periodName(r.period, figure.fin.calendar)} yet: its filings go up to ${through ? `the quarter ended ${through}` : 'an earlier period'}, and that year ends about ${r.period.end}. ${this.#available(figure)}`.trim();
+        }
         return `${who(figure.company)} reported no ${figure.metric.label} for ${periodWithEnd(r.period, figure.fin.calendar)}. ${this.#available(figure)}`.trim();
       case 'calendar-year': {
         const missing = r.quarters.filter((q) => !q.value).map((q) => (q.quarter ? `${periodWithEnd(q.quarter, figure.fin.calendar)} has no ${figure.metric.label} in the filings` : `the filings have no quarter ending in calendar Q${q.calendarQuarter} ${r.year}`));

@@ -6,6 +6,8 @@ export interface FiscalYear {
   fy: number;
   start: string;
   end: string;
+  /** A year still under way in the filings (quarters of it are filed, no annual report): its end is reckoned, not reported. */
+  projected?: true;
 }
 
 export interface FiscalQuarter {
@@ -104,7 +106,7 @@ export class FiscalCalendar {
     while (this.years.at(-1)!.end < latest) {
       const last = this.years.at(-1)!;
       const start = addDays(last.end, 1);
-      this.years.push({ kind: 'year', fy: last.fy + 1, start, end: this.#nextYearEnd(last.end) });
+      this.years.push({ kind: 'year', fy: last.fy + 1, start, end: this.#nextYearEnd(last.end), projected: true });
     }
     while (this.years[0]!.start > earliest) {
       const first = this.years[0]!;

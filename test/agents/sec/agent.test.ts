@@ -91,6 +91,12 @@ describe('svc-sec-agent answers from XBRL facts and cites the filing page', () =
     expect(c.url).toMatch(new RegExp(`^${svc.url}/v1/documents/sec-320193-000032019324000081\\.pdf\\?expires=\\d+&signature=[0-9a-f]{64}#page=3$`));
   });
 
+  it('a fiscal year still under way is not said to have ended: it names how far the filings go', async () => {
+    const a = await ask('Apple revenue fiscal 2025');
+    expect(a.text).toMatch(/Apple Inc\. \(AAPL\) has not reported fiscal year 2025 yet: its filings go up to the quarter ended \d{4}-\d\d-\d\d, and that year ends about 2025-09-\d\d\./);
+    expect(a.text).not.toMatch(/year ended 2025-09/);
+  });
+
   it('derives Q4 as the fiscal year minus nine months, says so, and cites both filings', async () => {
     const a = await ask('Apple revenue Q4 2024');
     expect(a.text).toContain('**$94,930 million**');
