@@ -1,4 +1,4 @@
-import { notFound } from '../errors.js';
+import { invalidRequest, isSvcError, notFound } from '../errors.js';
 import type { Agent, ModelRef } from './types.js';
 
 export interface ModelInfo {
@@ -29,6 +29,21 @@ export class AgentRegistry {
 
   model(id: string): ModelInfo | undefined {
     return this.models().find((m) => m.id === id);
+  }
+
+  /**
+   * Parses a request, saying in the agent's own terms when its question is empty (a report agent
+   * asks for an event address, not "a question").
+   */
+  parseFor<T>(body: unknown, parse: (body: unknown) => T): T {
+    try {
+      return parse(body);
+    } catch (err) {
+      const model = (body as { model?: unknown } | null)?.model;
+      const agent = isSvcError(err) && err.code === 'empty_input' && typeof model === 'string' ? this.#agents.get(parseModelId(model).agent) : undefined;
+      if (!agent?.emptyInput || !isSvcError(err)) throw err;
+      throw invalidRequest(agent.emptyInput.code, `${err.message.replace(/ Send the question[^.]*\.$/, '')} ${agent.emptyInput.hint}`, err.param);
+    }
   }
 
   /** Parses a model id and finds its agent; an unknown agent or variant is a 404 model_not_found. */

@@ -90,5 +90,7 @@ export interface Agent {
   id: string;
   description: string;
   variants?: readonly AgentVariant[];
+  /** How to tell a caller whose question is empty what this agent takes (default: `empty_input`). */
+  emptyInput?: { code: string; hint: string };
   run(request: AgentRequest): AsyncIterable<AgentEvent>;
 }

@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import { mayPay, planRequired, type Billing } from '../../billing/service.js';
 import { KalshiClient } from '../../data/kalshi/client.js';
-import { parseEventUrl, type EventAddress } from '../../data/kalshi/url.js';
+import { EXPECTED_FORM, parseEventUrl, type EventAddress } from '../../data/kalshi/url.js';
 import { SvcError, isSvcError, notFound, withMeta } from '../../errors.js';
 import { FlightAbandoned, type Flight, type ReportFlights } from '../../reports/flights.js';
 import type { Report, ReportStore } from '../../reports/store.js';
@@ -119,6 +119,7 @@ export function predictionMarketsAgent(o: PredictionMarketsOptions): Agent {
   return {
     id: AGENT_ID,
     description: `Research report for a Kalshi event (input: the event page address): model vs market probability per outcome, catalysts, resolution history, contract snapshot. Serves the stored report free when there is one; otherwise generates one (${cost} credits; Plus, Pro or Enterprise plan).`,
+    emptyInput: { code: 'invalid_event_url', hint: `Send the address of a Kalshi event page: ${EXPECTED_FORM}.` },
     variants: [
       { name: 'cache', description: 'The latest stored report for the event, free on every plan and fastest; 404 report_not_cached when none is stored.' },
       { name: 'refresh', description: `Always generates a new report from current data (${cost} credits; Plus, Pro or Enterprise plan).` },

@@ -13,7 +13,7 @@ import { SseWriter, metaHeaders, shuttingDown } from '../stream.js';
 
 export async function chatRoutes(app: FastifyInstance, deps: ServerDeps): Promise<void> {
   app.post('/v1/chat/completions', { preHandler: idempotency(deps, 'POST /v1/chat/completions') }, async (request, reply) => {
-    const req = parseChatRequest(request.body);
+    const req = deps.agents.parseFor(request.body, parseChatRequest);
     const { agent, ref } = deps.agents.resolve(req.model);
     const encoder = new ChatEncoder({ id: newId('chatcmpl-', 29), model: req.model, created: Math.floor(Date.now() / 1000), includeUsage: req.includeUsage }, { emit: req.stream });
     const run = startRun(deps, request, reply, { agent, model: ref, messages: req.messages, instructions: req.instructions, detached: false, idempotencyKey: request.idempotency?.key });

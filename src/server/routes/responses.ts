@@ -58,7 +58,7 @@ async function storedConversationOf(req: ResponsesRequest, accountId: string, de
 export async function responsesRoutes(app: FastifyInstance, deps: ServerDeps): Promise<void> {
   app.post('/v1/responses', { preHandler: idempotency(deps, 'POST /v1/responses') }, async (request, reply) => {
     const auth = request.auth!;
-    const req = parseResponsesRequest(request.body);
+    const req = deps.agents.parseFor(request.body, parseResponsesRequest);
     const { agent, ref } = deps.agents.resolve(req.model);
     const pending = conversationOf(req, auth.account.id, deps);
     const messages = Array.isArray(pending) ? pending : await pending;

@@ -47,6 +47,19 @@ describe('input and refusals (nothing charged)', () => {
       expect(err).toMatchObject({ code: 'invalid_event_url', param: 'input' });
       expect(err.message).toContain('https://kalshi.com/markets/<series>/<slug>/<event_ticker>');
     }
+    // An empty input too, on both endpoints and every variant, naming the form (the generic check says "empty").
+    const empties = [
+      ['/responses', { model: MODEL, input: '   ' }, 'input'],
+      ['/responses', { model: `${MODEL}:cache`, input: [{ role: 'user', content: '' }] }, 'input[0]'],
+      ['/chat/completions', { model: `${MODEL}:refresh`, messages: [{ role: 'user', content: ' ' }] }, 'messages[0]'],
+    ] as const;
+    for (const [path, body, param] of empties) {
+      const res = await post(`${svc.baseURL}${path}`, apiKey, body);
+      expect(res.status).toBe(400);
+      const err = ((await res.json()) as any).error;
+      expect(err).toMatchObject({ code: 'invalid_event_url', param });
+      expect(err.message).toMatch(/empty.*Send the address of a Kalshi event page: https:\/\/kalshi\.com\/markets\/<series>\/<slug>\/<event_ticker>/);
+    }
     expect(await balance(id)).toBe(10);
   });
 
