@@ -101,6 +101,30 @@ export function priceBefore(candles: readonly KalshiCandle[], ts: number): numbe
   return quoted ? Math.round((bid + ask) / 2) : null;
 }
 
+/**
+ * Which markets of old settled events (served one market per request) get candles, within a request
+ * budget: first each event's winners, newest first, which is all the history table shows; then,
+ * with what is left, the other markets of whole events, newest first, so they feed the calibration too.
+ */
+export function historicalCandlePlan(events: readonly { ticker: string; markets: readonly KalshiMarket[] }[], budget: number): Map<string, KalshiMarket[]> {
+  const plan = new Map<string, KalshiMarket[]>();
+  let left = budget;
+  for (const e of events) {
+    const winners = e.markets.filter((m) => m.result === 'yes');
+    if (winners.length > left) continue;
+    plan.set(e.ticker, winners);
+    left -= winners.length;
+  }
+  for (const e of events) {
+    const chosen = plan.get(e.ticker);
+    const others = e.markets.filter((m) => !chosen?.includes(m));
+    if (!chosen || others.length > left) continue;
+    plan.set(e.ticker, [...chosen, ...others]);
+    left -= others.length;
+  }
+  return plan;
+}
+
 /** Everything one report needs, fetched with independent requests in parallel. */
 export async function research(client: KalshiClient, eventTicker: string): Promise<Research> {
   let requests = 0;
@@ -133,7 +157,7 @@ export async function research(client: KalshiClient, eventTicker: string): Promi
     .filter((e) => Number.isFinite(e.closeTs) && e.closeTs <= now)
     .sort((a, b) => b.closeTs - a.closeTs);
 
-  let historicalBudget = HISTORICAL_CANDLE_BUDGET;
+  const historicalWanted = historicalCandlePlan(pastEvents.slice(0, HISTORY_EVENTS).filter((e) => e.historical), HISTORICAL_CANDLE_BUDGET);
   const priced = await Promise.all(
     pastEvents.slice(0, HISTORY_EVENTS).map(async (e): Promise<PastEvent> => {
       const at = e.closeTs - PRE_CLOSE_HOURS * TIME.HOUR;
@@ -141,9 +165,9 @@ export async function research(client: KalshiClient, eventTicker: string): Promi
       let candles = new Map<string, KalshiCandle[]>();
       if (!e.historical) {
         candles = await count(client.eventCandles(event.series_ticker, e.ticker, window.start, window.end));
-      } else if (historicalBudget >= e.markets.length) {
-        historicalBudget -= e.markets.length;
-        const fetched = await Promise.all(e.markets.map((m) => count(client.historicalCandles(m.ticker, window.start, window.end)).then((c) => [m.ticker, c] as const)));
+      } else {
+        const wanted = historicalWanted.get(e.ticker) ?? [];
+        const fetched = await Promise.all(wanted.map((m) => count(client.historicalCandles(m.ticker, window.start, window.end)).then((c) => [m.ticker, c] as const)));
         candles = new Map(fetched);
       }
       return {

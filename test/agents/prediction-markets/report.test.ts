@@ -244,3 +244,13 @@ describe('the event date', () => {
     }
   });
 });
+
+describe('history from the historical endpoints', () => {
+  it("prices every listed winner before close, within the request budget for old events", async () => {
+    const { text, r } = await build('KXPAYROLLS');
+    expect(r.history.slice(0, 12).filter((e) => e.historical).length).toBeGreaterThan(4);
+    const rows = tableRows(text, 'Resolution history (KXPAYROLLS)');
+    expect(rows).toHaveLength(12);
+    for (const row of rows) expect(row[3], row[0]).toMatch(/^\d+\.\d%$/);
+  });
+});
