@@ -97,6 +97,9 @@ export function writeReport(r: Research, ctx: ReportContext): ReportBody {
   const eventCite = () => sources.cite('event', `Kalshi: ${oneLine(event.title)} (event page)`, eventPage(event, r.series?.title));
   const marketCite = (m: KalshiMarket) => sources.cite(`market:${m.ticker}`, `Kalshi market data: ${m.ticker} (${m.yes_sub_title || m.ticker})`, `${ctx.apiUrl}/markets/${m.ticker}`);
   const historyCite = () => sources.cite('history', `Kalshi settled markets: ${seriesTicker} series`, `${ctx.apiUrl}/markets?series_ticker=${seriesTicker}&status=settled`);
+  // Markets settled before the exchange's historical cutoff are served by /historical alone.
+  const olderHistoryCite = () =>
+    r.history.some((e) => e.historical) ? ` ${sources.cite('history-old', `Kalshi historical settled markets: ${seriesTicker} series`, `${ctx.apiUrl}/historical/markets?series_ticker=${seriesTicker}`)}` : '';
 
   // The model, outcome by outcome.
   const calibration = fitCalibration(samples(r.observations, r.settled));
@@ -235,7 +238,7 @@ export function writeReport(r: Research, ctx: ReportContext): ReportBody {
     }
     if (r.history.length > 12) lines.push('', `${r.history.length - 12} older settled events are counted in the base rates below.`);
     const rateLines = [...rates.entries()].sort((a, b) => b[1].cases - a[1].cases).slice(0, 8).map(([type, br]) => `${type}: ${br.wins} of ${br.cases} (${pct(br.wins / br.cases)})`);
-    lines.push('', `**Base rates** (how often each outcome resolved YES, ${r.settled.length} settled markets in ${r.history.length} events): ${rateLines.join('; ')} ${historyCite()}.`);
+    lines.push('', `**Base rates** (how often each outcome resolved YES, ${r.settled.length} settled markets in ${r.history.length} events): ${rateLines.join('; ')} ${historyCite()}${olderHistoryCite()}.`);
     const complete = r.history.filter((e) => e.markets.length && e.markets.every((m) => m.preClose !== null));
     if (event.mutually_exclusive) {
       const { won: fav, events: clear, tied } = favouriteRecord(complete);

@@ -254,3 +254,14 @@ describe('history from the historical endpoints', () => {
     for (const row of rows) expect(row[3], row[0]).toMatch(/^\d+\.\d%$/);
   });
 });
+
+describe('history citations', () => {
+  it('cite the historical endpoint too when older events came from it', async () => {
+    const { report, text } = await build('KXPAYROLLS');
+    const old = report.citations.find((c) => c.url === `${API}/historical/markets?series_ticker=KXPAYROLLS`);
+    expect(old).toBeDefined();
+    expect(text).toMatch(new RegExp(`\\*\\*Base rates\\*\\*.*\\[\\d+\\] \\[${old!.order}\\]\\.`));
+    const recentOnly = await build('KXHIGHNY');
+    expect(recentOnly.report.citations.some((c) => c.url.includes('/historical/'))).toBe(false);
+  });
+});
