@@ -93,6 +93,10 @@ export async function startFakeKalshi(options: FakeKalshiOptions = {}) {
       const { start, end, period } = window();
       return { json: { market_tickers: event.markets.map((x) => x.ticker), market_candlesticks: event.markets.map((x) => candles(x, start, end, period)), adjusted_end_ts: end } };
     }
+    if ((m = /^\/markets\/([^/]+)$/.exec(path)) && m[1] !== 'orderbooks' && m[1] !== 'candlesticks') {
+      const market = markets.get(decodeURIComponent(m[1]!));
+      return market ? { json: { market: wire(market) } } : notFound('market');
+    }
     if ((m = /^\/historical\/markets\/([^/]+)\/candlesticks$/.exec(path))) {
       const market = markets.get(decodeURIComponent(m[1]!));
       if (!market) return notFound('market');

@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import { mayPay, planRequired, type Billing } from '../../billing/service.js';
 import { KalshiClient } from '../../data/kalshi/client.js';
-import { EXPECTED_FORM, parseEventUrl, type EventAddress } from '../../data/kalshi/url.js';
+import { EXPECTED_FORM, confirmEventAddress, parseEventUrl, type EventAddress } from '../../data/kalshi/url.js';
 import { SvcError, isSvcError, notFound, withMeta } from '../../errors.js';
 import { FlightAbandoned, type Flight, type ReportFlights } from '../../reports/flights.js';
 import type { Report, ReportStore } from '../../reports/store.js';
@@ -128,6 +128,8 @@ export function predictionMarketsAgent(o: PredictionMarketsOptions): Agent {
       const address = parseEventUrl(lastUserText(req));
       const ticker = address.eventTicker;
       const variant = req.model.variant;
+      // A market's address is refused (naming its event) before anything else; only the exchange can tell.
+      if (address.marketLike && !(await o.reports.latest(ticker))) await confirmEventAddress(address, o.kalshi);
 
       if (variant !== 'refresh') {
         const stored = await o.reports.latest(ticker);

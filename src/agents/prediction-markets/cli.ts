@@ -3,7 +3,7 @@ import path from 'node:path';
 import { UsageError, flag, intFlag, print, type Args } from '../../cli.js';
 import type { Config } from '../../config.js';
 import { KalshiClient } from '../../data/kalshi/client.js';
-import { eventPageUrl, parseEventUrl } from '../../data/kalshi/url.js';
+import { confirmEventAddress, eventPageUrl, parseEventUrl } from '../../data/kalshi/url.js';
 import { LiveSource, RecordingSource, type DataSource } from '../../data/source.js';
 import { kalshiSource } from '../../data/sources.js';
 import { reliabilitySvg } from './chart.js';
@@ -37,6 +37,7 @@ export async function recordKalshi(live: DataSource, urls: string[], out: string
   const events: { event: string; url: string; title: string; category: string; markets: number; settled_events: number }[] = [];
   for (const url of urls) {
     const a = parseEventUrl(url);
+    await confirmEventAddress(a, new KalshiClient(live));
     const r = await research(client, a.eventTicker);
     events.push({ event: a.eventTicker, url: eventPageUrl(a), title: r.event.title, category: r.series?.category ?? r.event.category ?? '', markets: r.markets.length, settled_events: r.history.length });
   }

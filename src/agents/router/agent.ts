@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import type { KalshiClient } from '../../data/kalshi/client.js';
-import { parseEventUrl, eventPageUrl } from '../../data/kalshi/url.js';
+import { confirmEventAddress, eventPageUrl, parseEventUrl } from '../../data/kalshi/url.js';
 import type { ReportStore } from '../../reports/store.js';
 import { classifyWithLlm, rewrite } from '../llm/writer.js';
 import type { Llm } from '../llm/llm.js';
@@ -97,6 +97,7 @@ export function routerAgent(o: RouterOptions): Agent {
             yield* answer(stored, null);
             return;
           }
+          await confirmEventAddress(address, o.kalshi);
           yield { type: 'progress', message: `No stored report for ${address.eventTicker}; reading its live prices.` };
           const summary = await liveSummary(o.kalshi, address.eventTicker, eventPageUrl(address), o.apiUrl);
           yield* written(req, question, summary.text, summary.citations, usage);

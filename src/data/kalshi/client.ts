@@ -72,6 +72,12 @@ export class KalshiClient {
 
   readonly #events = new Map<string, Promise<KalshiEvent | null>>();
 
+  /** One market, or null when the exchange does not know it (to tell a market's address from an event's). */
+  async market(ticker: string): Promise<KalshiMarket | null> {
+    const got = await this.#get(`/markets/${encodeURIComponent(ticker)}`);
+    return got ? got.read.market(got.body.market, 'market') : null;
+  }
+
   async #event(ticker: string): Promise<KalshiEvent | null> {
     const got = await this.#get(`/events/${encodeURIComponent(ticker)}`, { with_nested_markets: true });
     if (!got) return null;

@@ -1,4 +1,4 @@
-import { invalidRequest } from '../../errors.js';
+import { invalidRequest, type SvcError } from '../../errors.js';
 
 export interface EventAddress {
   /** Uppercased, as the API expects. */
@@ -6,6 +6,11 @@ export interface EventAddress {
   /** Lowercased path segments, kept to link back to the event's page. */
   seriesSegment: string;
   slug: string;
+  /**
+   * The ticker has the shape of a market's (the event's and one more part: KXCPIYOY-26DEC-T2.8).
+   * Only the exchange can tell for sure: see confirmEventAddress.
+   */
+  marketLike: boolean;
 }
 
 export const EXPECTED_FORM = 'https://kalshi.com/markets/<series>/<slug>/<event_ticker>, e.g. https://kalshi.com/markets/kxfeddecision/fed-decision/kxfeddecision-26dec';
@@ -53,15 +58,37 @@ function parse(input: string): EventAddress {
   const [, series, slug, ticker] = segments as [string, string, string, string];
   const valid = /^[A-Za-z0-9][A-Za-z0-9._]*(-[A-Za-z0-9._]+)+$/;
   if (!valid.test(ticker) || !/^[A-Za-z0-9._-]+$/.test(series) || !/^[A-Za-z0-9._-]+$/.test(slug)) throw bad(`'${ticker}' is not an event ticker.`);
-  // An event ticker is the series and one more part (KXCPIYOY-26DEC); a market ticker adds
+  // An event ticker is usually the series and one more part (KXCPIYOY-26DEC); a market ticker adds
   // another (KXCPIYOY-26DEC-T2.8).
-  if (ticker.split('-').length > 2) {
-    const event = ticker.split('-').slice(0, 2).join('-').toLowerCase();
-    throw bad(
-      `'${ticker.toUpperCase()}' is a market ticker (an outcome inside an event), not an event; its event is likely ${event.toUpperCase()}, at https://kalshi.com/markets/${series.toLowerCase()}/${slug.toLowerCase()}/${event}.`,
-    );
-  }
-  return { eventTicker: ticker.toUpperCase(), seriesSegment: series.toLowerCase(), slug: slug.toLowerCase() };
+  return { eventTicker: ticker.toUpperCase(), seriesSegment: series.toLowerCase(), slug: slug.toLowerCase(), marketLike: ticker.split('-').length > 2 };
+}
+
+/** The 400 for the address of a market: names its event, known from the exchange or guessed from the ticker. */
+export function marketAddressError(a: EventAddress, event?: { ticker: string; outcome?: string }): SvcError {
+  const guessed = a.eventTicker.split('-').slice(0, 2).join('-');
+  const eventTicker = event?.ticker ?? guessed;
+  const page = `https://kalshi.com/markets/${a.seriesSegment}/${a.slug}/${eventTicker.toLowerCase()}`;
+  const what = event?.outcome ? `the market for “${event.outcome}”, an outcome inside an event` : 'a market ticker (an outcome inside an event)';
+  return bad(`'${a.eventTicker}' is ${what}, not an event; its event is ${event ? '' : 'likely '}${eventTicker}, at ${page}.`);
+}
+
+/** Exchange lookups that tell a market's ticker from an event's. */
+export interface TickerLookup {
+  market(ticker: string): Promise<{ event_ticker: string; yes_sub_title?: string } | null>;
+  event(ticker: string): Promise<unknown | null>;
+}
+
+/**
+ * For an address whose ticker looks like a market's: a 400 naming the market's event when the
+ * exchange knows the market; nothing when it is an event after all (some event tickers have more
+ * parts); the guessed 400 when the exchange knows neither (or cannot be asked).
+ */
+export async function confirmEventAddress(a: EventAddress, kalshi: TickerLookup): Promise<void> {
+  if (!a.marketLike) return;
+  const market = await kalshi.market(a.eventTicker).catch(() => null);
+  if (market) throw marketAddressError(a, { ticker: market.event_ticker, outcome: market.yes_sub_title || undefined });
+  if (await kalshi.event(a.eventTicker).catch(() => null)) return;
+  throw marketAddressError(a);
 }
 
 /** The event's page on kalshi.com, for citations. */

@@ -47,6 +47,16 @@ describe('input and refusals (nothing charged)', () => {
       expect(err).toMatchObject({ code: 'invalid_event_url', param: 'input' });
       expect(err.message).toContain('https://kalshi.com/markets/<series>/<slug>/<event_ticker>');
     }
+    // A market's address names the market's event, as the exchange gives it, for any plan and variant.
+    const free = await svc.account({ plan: 'free' });
+    for (const [key, model] of [[apiKey, MODEL], [free.apiKey, MODEL], [free.apiKey, `${MODEL}:cache`]] as const) {
+      const market = fake.world.events.get(tickerOf('KXCPIYOY'))!.markets[1]!;
+      const res = await post(`${svc.baseURL}/responses`, key, { model, input: `https://kalshi.com/markets/kxcpiyoy/cpi/${market.ticker.toLowerCase()}` });
+      expect(res.status).toBe(400);
+      const err = ((await res.json()) as any).error;
+      expect(err.code).toBe('invalid_event_url');
+      expect(err.message).toContain(`is the market for “${market.yes_sub_title}”, an outcome inside an event, not an event; its event is ${tickerOf('KXCPIYOY')}, at https://kalshi.com/markets/kxcpiyoy/cpi/${tickerOf('KXCPIYOY').toLowerCase()}.`);
+    }
     // An empty input too, on both endpoints and every variant, naming the form (the generic check says "empty").
     const empties = [
       ['/responses', { model: MODEL, input: '   ' }, 'input'],

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { eventPageUrl, parseEventUrl } from '../../../src/data/kalshi/url.js';
+import { confirmEventAddress, eventPageUrl, parseEventUrl } from '../../../src/data/kalshi/url.js';
 
 describe('parseEventUrl', () => {
   it.each([
@@ -26,7 +26,6 @@ describe('parseEventUrl', () => {
     ['ftp://kalshi.com/markets/a/b/kxfed-26dec', /ftp/],
     ['https://user:pw@kalshi.com/markets/a/b/kxfed-26dec', /credentials or a port/],
     ['https://kalshi.com:8443/markets/a/b/kxfed-26dec', /credentials or a port/],
-    ['https://kalshi.com/markets/kxcpiyoy/cpi/kxcpiyoy-26dec-t3.0', /market ticker .*its event is likely KXCPIYOY-26DEC, at https:\/\/kalshi\.com\/markets\/kxcpiyoy\/cpi\/kxcpiyoy-26dec\./],
     ['https://kalshi.com/markets/kxfeddecision', /not an event page/],
     ['https://kalshi.com/markets/kxfeddecision/fed-decision', /not an event page/],
     ['https://kalshi.com/events/kxfeddecision/fed/kxfeddecision-26dec', /not an event page/],
@@ -49,5 +48,48 @@ describe('parseEventUrl', () => {
 
   it('links back to the event page, normalised', () => {
     expect(eventPageUrl(parseEventUrl('https://WWW.Kalshi.com/markets/KXFED/Fed/KXFED-26DEC?x=1'))).toBe('https://kalshi.com/markets/kxfed/fed/kxfed-26dec');
+  });
+});
+
+describe('addresses whose ticker looks like a market', () => {
+  const lookup = (markets: Record<string, { event_ticker: string; yes_sub_title?: string }>, events: string[]) => ({
+    calls: [] as string[],
+    async market(t: string) {
+      this.calls.push(`market ${t}`);
+      return markets[t] ?? null;
+    },
+    async event(t: string) {
+      this.calls.push(`event ${t}`);
+      return events.includes(t) ? {} : null;
+    },
+  });
+  const refusal = async (p: Promise<void>) => p.then(() => null, (e) => e);
+  const url = 'https://kalshi.com/markets/kxcpiyoy/cpi/kxcpiyoy-26dec-t3.0';
+
+  it('are parsed, marked market-like; an event ticker of two parts is not', () => {
+    expect(parseEventUrl(url)).toMatchObject({ eventTicker: 'KXCPIYOY-26DEC-T3.0', marketLike: true });
+    expect(parseEventUrl('https://kalshi.com/markets/kxcpiyoy/cpi/kxcpiyoy-26dec').marketLike).toBe(false);
+  });
+
+  it("a market the exchange knows: 400 naming its event, from the exchange's data", async () => {
+    const k = lookup({ 'KXCPIYOY-26DEC-T3.0': { event_ticker: 'KXCPIYOY-26DEC', yes_sub_title: 'Above 3.0%' } }, []);
+    const err = await refusal(confirmEventAddress(parseEventUrl(url), k));
+    expect(err).toMatchObject({ code: 'invalid_event_url', param: 'input' });
+    expect(err.message).toMatch(/'KXCPIYOY-26DEC-T3\.0' is the market for “Above 3\.0%”, an outcome inside an event, not an event; its event is KXCPIYOY-26DEC, at https:\/\/kalshi\.com\/markets\/kxcpiyoy\/cpi\/kxcpiyoy-26dec\./);
+    expect(err.message).toContain('https://kalshi.com/markets/<series>/<slug>/<event_ticker>');
+  });
+
+  it('an event whose ticker has more parts is accepted after the exchange says so', async () => {
+    const k = lookup({}, ['KXELONTWEETS-26NOV14-26NOV21']);
+    await expect(confirmEventAddress(parseEventUrl('https://kalshi.com/markets/kxelontweets/elon/kxelontweets-26nov14-26nov21'), k)).resolves.toBeUndefined();
+    expect(k.calls).toEqual(['market KXELONTWEETS-26NOV14-26NOV21', 'event KXELONTWEETS-26NOV14-26NOV21']);
+  });
+
+  it('neither known (or the exchange unreachable): 400 with the event guessed from the ticker; a two-part ticker is never looked up', async () => {
+    const err = await refusal(confirmEventAddress(parseEventUrl(url), lookup({}, [])));
+    expect(err.message).toMatch(/market ticker .*its event is likely KXCPIYOY-26DEC, at https:\/\/kalshi\.com\/markets\/kxcpiyoy\/cpi\/kxcpiyoy-26dec\./);
+    const k = lookup({}, []);
+    await confirmEventAddress(parseEventUrl('https://kalshi.com/markets/kxcpiyoy/cpi/kxcpiyoy-26dec'), k);
+    expect(k.calls).toEqual([]);
   });
 });
