@@ -9,7 +9,8 @@ export interface StoredResult {
   body: string;
 }
 
-export type Claim = { kind: 'new' } | { kind: 'replay'; result: StoredResult };
+/** `since`: when this life of the key began (a key starts a new life once its TTL has passed). */
+export type Claim = { kind: 'new'; since: number } | { kind: 'replay'; result: StoredResult };
 
 export interface IdempotencyRequest {
   accountId: string;
@@ -82,7 +83,7 @@ export class IdempotencyStore {
         .onConflict((oc) => oc.columns(['account_id', 'key']).doNothing())
         .returning('key')
         .executeTakeFirst();
-      if (inserted) return { kind: 'new' };
+      if (inserted) return { kind: 'new', since: now };
       const row = await this.db.selectFrom('idempotency_keys').selectAll().where('account_id', '=', req.accountId).where('key', '=', req.key).executeTakeFirst();
       if (!row) continue; // deleted meanwhile (its request failed): try again
       if (row.expires_at <= now) {
@@ -94,7 +95,7 @@ export class IdempotencyStore {
           .where('key', '=', req.key)
           .where('expires_at', '<=', now)
           .executeTakeFirst();
-        if (Number(res.numUpdatedRows) === 1) return { kind: 'new' };
+        if (Number(res.numUpdatedRows) === 1) return { kind: 'new', since: now };
         continue;
       }
       if (row.endpoint !== req.endpoint || row.fingerprint !== req.fingerprint) {
@@ -124,7 +125,7 @@ export class IdempotencyStore {
         .where('state', '=', 'in_progress')
         .where('locked_until', '<=', now)
         .executeTakeFirst();
-      if (Number(res.numUpdatedRows) === 1) return { kind: 'new' };
+      if (Number(res.numUpdatedRows) === 1) return { kind: 'new', since: Number(row.created_at) };
     }
     throw new SvcError('conflict', { code: 'idempotency_key_in_progress', message: `The Idempotency-Key '${req.key}' is contended; retry shortly.`, param: 'Idempotency-Key', retryAfterSeconds: 1 });
   }

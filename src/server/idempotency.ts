@@ -31,10 +31,20 @@ export class IdempotencySession {
     private readonly store: IdempotencyStore,
     readonly accountId: string,
     readonly key: string,
+    /** When this life of the key began. */
+    readonly since: number,
     private readonly onError: (err: unknown) => void,
   ) {
     this.#timer = setInterval(() => void this.store.renew(accountId, key).catch(onError), Math.max(1000, Math.floor(store.lockMs / 3)));
     this.#timer.unref();
+  }
+
+  /**
+   * The logical request, for agents: the key within this life of it, so work keyed by it (a paid
+   * generation's hold) is never confused with the same key reused after it expired.
+   */
+  get requestKey(): string {
+    return `${this.key}@${this.since}`;
   }
 
   get done(): boolean {
@@ -93,7 +103,7 @@ export function idempotency(deps: ServerDeps, endpoint: string) {
       reply.code(claim.result.statusCode).headers(headers).send(claim.result.body);
       return true;
     }
-    request.idempotency = new IdempotencySession(deps.idempotency, accountId, key, (err) => request.log.error({ err }, 'idempotency record failed'));
+    request.idempotency = new IdempotencySession(deps.idempotency, accountId, key, claim.since, (err) => request.log.error({ err }, 'idempotency record failed'));
     return false;
   };
   return (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) => {

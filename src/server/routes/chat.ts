@@ -16,7 +16,7 @@ export async function chatRoutes(app: FastifyInstance, deps: ServerDeps): Promis
     const req = deps.agents.parseFor(request.body, parseChatRequest);
     const { agent, ref } = deps.agents.resolve(req.model);
     const encoder = new ChatEncoder({ id: newId('chatcmpl-', 29), model: req.model, created: Math.floor(Date.now() / 1000), includeUsage: req.includeUsage }, { emit: req.stream });
-    const run = startRun(deps, request, reply, { agent, model: ref, messages: req.messages, instructions: req.instructions, detached: false, idempotencyKey: request.idempotency?.key });
+    const run = startRun(deps, request, reply, { agent, model: ref, messages: req.messages, instructions: req.instructions, detached: false, idempotencyKey: request.idempotency?.requestKey });
     try {
       return req.stream ? await streamed(reply, deps, run, encoder) : await plain(reply, run, encoder);
     } finally {

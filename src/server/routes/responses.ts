@@ -89,7 +89,7 @@ export async function responsesRoutes(app: FastifyInstance, deps: ServerDeps): P
     record.params.messageId = record.messageId;
     // A stored response keeps running when its client leaves, so it can be fetched or
     // resumed later (GET /v1/responses/{id}?stream=true&starting_after=N).
-    const run = startRun(deps, request, reply, { agent, model: ref, messages, instructions: req.instructions, detached: req.store, idempotencyKey: request.idempotency?.key });
+    const run = startRun(deps, request, reply, { agent, model: ref, messages, instructions: req.instructions, detached: req.store, idempotencyKey: request.idempotency?.requestKey });
     try {
       return req.stream ? await streamed(reply, deps, run, record, req.store) : await plain(reply, deps, run, record, req.store);
     } finally {

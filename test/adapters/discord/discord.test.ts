@@ -133,7 +133,7 @@ describe('Discord: pasted Kalshi links', () => {
     const request = log.requests.at(-1)!;
     expect(request.model.id).toBe('svc-prediction-markets-agent');
     expect(request.messages).toEqual([{ role: 'user', content: LINK }]);
-    expect(request.idempotencyKey).toBe(`svc:discord:message:${pasted.id}:KXFEDDECISION-25DEC`);
+    expect(request.idempotencyKey).toMatch(new RegExp(`^svc:discord:message:${pasted.id}:KXFEDDECISION-25DEC@\\d+$`));
     // The status line came first, with the elapsed time.
     const first = h!.discord.callsTo('POST', new RegExp(`^/channels/${thread!.id}/messages$`))[0]!;
     expect((first.body as { content: string }).content).toMatch(/^⏳ Preparing the report on Fed meeting \(KXFEDDECISION-25DEC\)… \(0:00\)/);
@@ -277,7 +277,7 @@ describe('Discord: thread follow-ups', () => {
     expect(followUp.messages[0]!.content).toBe(LINK);
     expect(followUp.messages[1]!.content).toContain('The market underprices *Yes* [1][2].');
     expect(followUp.messages[2]!.content).toBe('why is **Yes** underpriced?');
-    expect(followUp.idempotencyKey).toMatch(/^svc:discord:message:\d+$/);
+    expect(followUp.idempotencyKey).toMatch(/^svc:discord:message:\d+@\d+$/);
   });
 });
 
@@ -360,7 +360,7 @@ describe('Discord: slash commands', () => {
     const callback = h!.discord.interactionCallbacks[0]!;
     const firstEdit = h!.discord.callsTo('PATCH', /\/messages\/@original$/)[0]!;
     expect(callback.at).toBeLessThanOrEqual(firstEdit.at);
-    expect(log.requests.at(-1)!.idempotencyKey).toMatch(/^svc:discord:interaction:\d+$/);
+    expect(log.requests.at(-1)!.idempotencyKey).toMatch(/^svc:discord:interaction:\d+@\d+$/);
   });
 
   it('/svc report streams a long report into the reply and follow-ups', async () => {

@@ -66,7 +66,8 @@ describe.each(['responses', 'chat'] as const)('ResearchClient over /v1/%s', (api
     expect(r.text).toBe('Answer to "follow-up" after 2 earlier turns [1][2].');
     expect(r.last).toEqual({ type: 'done', citations: CITATIONS });
     const req = seen.at(-1)!;
-    expect(req.idempotencyKey).toBe(key);
+    expect(req.idempotencyKey).toBe(`${key}@${req.idempotencyKey!.split('@').at(-1)}`);
+    expect(req.idempotencyKey).toMatch(/@\d{13}$/); // the key within its life (see IdempotencySession.requestKey)
     expect(req.messages.map((m) => m.role)).toEqual(['user', 'assistant', 'user']);
   });
 

@@ -50,7 +50,7 @@ describe('Slack: /svc ask', () => {
     const request = log.requests.at(-1)!;
     expect(request.model.id).toBe('svc-agent');
     expect(request.messages).toEqual([{ role: 'user', content: 'What did the Fed decide?' }]);
-    expect(request.idempotencyKey).toMatch(/^svc:slack:command:T0TEAM:trigger-\d+$/);
+    expect(request.idempotencyKey).toMatch(/^svc:slack:command:T0TEAM:trigger-\d+@\d+$/);
     // The status line was the first thing in the thread, then became the answer.
     const [root] = h!.slack.rootMessages(CHANNEL);
     const firstPost = h!.slack.callsOf('chat.postMessage').find((c) => c.args.thread_ts === root!.ts)!;
@@ -242,7 +242,7 @@ describe('Slack: retries', () => {
     await h.sentinel();
     expect(h.slack.threadReplies(CHANNEL, m.ts)).toHaveLength(1);
     expect(log.requests.filter((r) => r.model.id === 'svc-prediction-markets-agent')).toHaveLength(1);
-    expect(log.requests[0]!.idempotencyKey).toBe(`svc:slack:message:${TEAM}:${CHANNEL}:${m.ts}:KXFED-25DEC`);
+    expect(log.requests[0]!.idempotencyKey).toMatch(new RegExp(`^svc:slack:message:${TEAM}:${CHANNEL}:${m.ts.replace('.', '\\.')}:KXFED-25DEC@\\d+$`));
     const account = (await (await fetch(`${h.service.url}/v1/account`, { headers: { authorization: `Bearer ${h.apiKey}` } })).json()) as { credits: number };
     expect(account.credits).toBe(7);
   });

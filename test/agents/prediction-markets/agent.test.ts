@@ -293,6 +293,25 @@ describe('variants, caching and billing', () => {
     expect(b.headers.get('idempotent-replayed')).toBe('true');
     expect(await balance(id)).toBe(7);
   });
+
+  it('an Idempotency-Key reused after it expired is a new request: a new report, charged (not the old one free, nor a 409)', async () => {
+    const { id, apiKey } = await svc.account({ plan: 'pro', credits: 10 });
+    const headers = { 'idempotency-key': `reused-${id}` };
+    const first = await post(`${svc.baseURL}/responses`, apiKey, { model: `${MODEL}:refresh`, input: urlOf('KXSEAICE') }, headers);
+    expect(first.status).toBe(200);
+    await first.text();
+    // The key's TTL passes (24 h by default).
+    await svc.service.deps.store.db.updateTable('idempotency_keys').set({ expires_at: 0 }).where('key', '=', headers['idempotency-key']).execute();
+    for (const series of ['KXNFLGAME', 'KXAPPROVAL']) {
+      const res = await post(`${svc.baseURL}/responses`, apiKey, { model: `${MODEL}:refresh`, input: urlOf(series) }, headers);
+      expect(res.status, series).toBe(200);
+      expect(res.headers.get('x-report-cache')).toBe('miss');
+      expect(res.headers.get('x-credits-charged')).toBe('3');
+      expect(((await res.json()) as any).output[0].content[0].text).toContain(tickerOf(series));
+      await svc.service.deps.store.db.updateTable('idempotency_keys').set({ expires_at: 0 }).where('key', '=', headers['idempotency-key']).execute();
+    }
+    expect(await balance(id)).toBe(1);
+  });
 });
 
 describe('when the exchange misbehaves', () => {
