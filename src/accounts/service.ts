@@ -60,9 +60,13 @@ const toKey = (r: KeyRow): KeyInfo => ({
   revokedAt: r.revoked_at === null ? null : Number(r.revoked_at),
 });
 
+/** An email as stored and compared: trimmed, Unicode NFC, lower case (so `Ana@Example.com` is `ana@example.com`, one account). */
+export const normalizeEmail = (email: string) => email.trim().normalize('NFC').toLowerCase();
+
 export function validateEmail(email: unknown, param = 'email'): string {
-  if (typeof email !== 'string' || !email.trim()) throw invalidRequest('missing_required_parameter', `Missing required parameter: '${param}'.`, param);
-  const e = email.trim();
+  if (email === undefined || email === null || (typeof email === 'string' && !email.trim())) throw invalidRequest('missing_required_parameter', `Missing required parameter: '${param}'.`, param);
+  if (typeof email !== 'string') throw invalidRequest('invalid_type', `Invalid type for '${param}': expected a string (an email address), but got ${Array.isArray(email) ? 'an array' : `a ${typeof email}`}.`, param);
+  const e = normalizeEmail(email);
   if (e.length > 254 || !EMAIL.test(e)) throw invalidRequest('invalid_value', `Invalid '${param}': '${e.slice(0, 80)}' is not an email address.`, param);
   return e;
 }
@@ -124,7 +128,7 @@ export class AccountService {
    * Emails are compared case-insensitively.
    */
   async signUp(input: { email: unknown; password: unknown }, now = Date.now()): Promise<Account> {
-    const email = validateEmail(input.email).toLowerCase();
+    const email = validateEmail(input.email);
     if (typeof input.password !== 'string' || !input.password) throw invalidRequest('missing_required_parameter', "Missing required parameter: 'password'.", 'password');
     const problem = passwordProblem(input.password, email);
     if (problem) throw invalidRequest('weak_password', problem, 'password');
@@ -136,7 +140,7 @@ export class AccountService {
 
   /** The account whose email and password these are, or null; an unknown email takes as long as a wrong password. */
   async signIn(email: string, password: string): Promise<Account | null> {
-    const row = await this.db.selectFrom('accounts').selectAll().where('email', '=', email.trim().toLowerCase()).executeTakeFirst();
+    const row = await this.db.selectFrom('accounts').selectAll().where('email', '=', normalizeEmail(email)).executeTakeFirst();
     if (!row?.password_hash) {
       this.#decoy ??= hashPassword('not a password of anyone', this.#scrypt);
       await verifyPassword(password, await this.#decoy);
@@ -200,11 +204,11 @@ export class AccountService {
       return await this.db.transaction().execute(async (trx) => {
         await trx
           .insertInto('accounts')
-          .values({ id, email: input.email, plan: input.plan, credits: input.credits, created_at: now, updated_at: now, password_hash: input.passwordHash })
+          .values({ id, email: normalizeEmail(input.email), plan: input.plan, credits: input.credits, created_at: now, updated_at: now, password_hash: input.passwordHash })
           .execute();
         if (input.credits > 0) await appendLedger(trx, { accountId: id, kind: 'grant', amount: input.credits, balanceAfter: input.credits, reason: 'opening credits', now });
         const first = input.withKey ? await this.#insertKey(trx, id, null, now) : null;
-        return { account: { id, email: input.email, plan: input.plan, credits: input.credits, createdAt: now }, first };
+        return { account: { id, email: normalizeEmail(input.email), plan: input.plan, credits: input.credits, createdAt: now }, first };
       });
     } catch (err) {
       if (isUniqueViolation(err)) throw accountExists(input.email);

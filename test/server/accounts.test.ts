@@ -32,6 +32,22 @@ describe('accounts and API keys', () => {
     expect(await me.json()).toEqual({ id: body.id, object: 'account', email: 'ana@example.com', plan: 'pro', credits: 12 });
   });
 
+  it('stores an email in one form (trimmed, NFC, lower case): letter case or Unicode form never makes a second account', async () => {
+    const res = await admin('POST', '/v1/admin/accounts', { email: ' Ana.Admin@Example.COM ' });
+    expect(res.status).toBe(201);
+    expect(((await res.json()) as any).email).toBe('ana.admin@example.com');
+    expect((await admin('POST', '/v1/admin/accounts', { email: 'ANA.ADMIN@example.com' })).status).toBe(409);
+    const nfd = 'jose\u0301@example.com';
+    const created = await admin('POST', '/v1/admin/accounts', { email: nfd });
+    expect(((await created.json()) as any).email).toBe('jos\u00e9@example.com');
+    expect((await admin('POST', '/v1/admin/accounts', { email: 'JOS\u00c9@example.com' })).status).toBe(409);
+    // Such an account can sign in on the web with the address typed either way once it has a password.
+    const accounts = svc.service.deps.accounts;
+    const account = await accounts.signUp({ email: 'Mixed.Case@Example.com', password: 'a long enough passphrase 42' });
+    expect(account.email).toBe('mixed.case@example.com');
+    expect((await accounts.signIn('MIXED.case@example.COM', 'a long enough passphrase 42'))?.id).toBe(account.id);
+  });
+
   it('defaults to the free plan and zero credits', async () => {
     const body = (await (await admin('POST', '/v1/admin/accounts', { email: 'free@example.com' })).json()) as Record<string, unknown>;
     expect(body).toMatchObject({ plan: 'free', credits: 0 });
