@@ -8,7 +8,7 @@ export interface RateDecision {
   allowed: boolean;
   limit: number;
   remaining: number;
-  /** Seconds until the current window ends. */
+  /** Seconds until the limit is whole again (no request of the last windows still counts). */
   resetSeconds: number;
   /** When refused: seconds until one more request would be allowed. */
   retryAfterSeconds: number;
@@ -33,7 +33,9 @@ function capFor(limit: number, previous: number, now: number, windowStart: numbe
 
 function decide(limit: number, previous: number, current: number, allowed: boolean, now: number, windowStart: number): RateDecision {
   const cap = capFor(limit, previous, now, windowStart);
-  const resetSeconds = Math.max(1, Math.ceil((windowStart + WINDOW_MS - now) / 1000));
+  // This window's requests count until the end of the next one (as its "previous"); the previous window's until this one ends.
+  const wholeAt = current > 0 ? windowStart + 2 * WINDOW_MS : previous > 0 ? windowStart + WINDOW_MS : now;
+  const resetSeconds = Math.max(1, Math.ceil((wholeAt - now) / 1000));
   let retryAfterSeconds = 0;
   if (!allowed) {
     // The first whole second at which the estimate leaves room for one more request.

@@ -1,4 +1,4 @@
-import { sql, type Kysely, type Transaction } from 'kysely';
+import { PostgresAdapter, sql, type Kysely, type Transaction } from 'kysely';
 import type { Plan } from '../agents/types.js';
 import { isUniqueViolation } from '../store/errors.js';
 import { SvcError, invalidRequest, notFound } from '../errors.js';
@@ -319,7 +319,14 @@ export class Billing {
 
   /** Accounts whose balance differs from the sum of their ledger, and holds whose rows disagree with their state. */
   async verify(): Promise<{ mismatches: Mismatch[]; badHolds: { holdId: string; problem: string }[]; accounts: number }> {
-    const rows = await this.db
+    // One snapshot for all three reads, so a hold captured between them is not reported while the server runs.
+    const postgres = this.db.getExecutor().adapter instanceof PostgresAdapter;
+    const tx = this.db.transaction();
+    return (postgres ? tx.setIsolationLevel('repeatable read') : tx).execute((trx) => this.#verifyIn(trx));
+  }
+
+  async #verifyIn(db: Kysely<Database>): Promise<{ mismatches: Mismatch[]; badHolds: { holdId: string; problem: string }[]; accounts: number }> {
+    const rows = await db
       .selectFrom('accounts')
       .leftJoin('ledger', 'ledger.account_id', 'accounts.id')
       .select(['accounts.id', 'accounts.credits', sql<number | string | null>`sum(ledger.amount)`.as('ledger_sum')])
@@ -328,11 +335,11 @@ export class Billing {
     const mismatches = rows
       .map((r) => ({ accountId: r.id, balance: Number(r.credits), ledgerSum: Number(r.ledger_sum ?? 0) }))
       .filter((m) => m.balance !== m.ledgerSum);
-    const entries = await this.db.selectFrom('ledger').select(['hold_id', 'kind', 'amount']).where('hold_id', 'is not', null).execute();
+    const entries = await db.selectFrom('ledger').select(['hold_id', 'kind', 'amount']).where('hold_id', 'is not', null).execute();
     const byHold = new Map<string, { kind: string; amount: number }[]>();
     for (const e of entries) byHold.set(e.hold_id!, [...(byHold.get(e.hold_id!) ?? []), { kind: e.kind, amount: Number(e.amount) }]);
     const badHolds: { holdId: string; problem: string }[] = [];
-    for (const h of await this.db.selectFrom('holds').select(['id', 'state', 'amount']).execute()) {
+    for (const h of await db.selectFrom('holds').select(['id', 'state', 'amount']).execute()) {
       const kinds = (byHold.get(h.id) ?? []).map((e) => e.kind).sort();
       const expected = { held: ['hold'], captured: ['capture', 'hold'], released: ['hold', 'release'] }[h.state];
       if (kinds.join() !== expected.join()) badHolds.push({ holdId: h.id, problem: `state ${h.state} but ledger rows [${kinds.join(', ')}]` });

@@ -143,6 +143,26 @@ describeBackends('plans, credits and billing', (backend) => {
     expect(report.mismatches).toEqual([]);
   });
 
+  it('verify() reads one snapshot: it finds nothing wrong while holds are taken and captured around it', async () => {
+    const { id } = await svc.account({ plan: 'pro', credits: 300 });
+    let stop = false;
+    const worker = async (w: number) => {
+      for (let i = 0; !stop && i < 25; i++) {
+        const { hold } = await billing.hold({ accountId: id, amount: 3, jobId: `verify-${id}-${w}-${i}`, what: 'Work' });
+        await (i % 2 ? billing.capture(hold.id) : billing.release(hold.id, 'test'));
+      }
+    };
+    const workers = Promise.all([0, 1, 2, 3].map(worker)).finally(() => (stop = true));
+    const reports = [];
+    while (!stop) reports.push(await billing.verify());
+    await workers;
+    expect(reports.length).toBeGreaterThan(2);
+    for (const r of reports) {
+      expect(r.mismatches).toEqual([]);
+      expect(r.badHolds).toEqual([]);
+    }
+  });
+
   it('the same, through the HTTP API', async () => {
     const { id, apiKey } = await svc.account({ plan: 'plus', credits: 9 });
     const statuses = await Promise.all(Array.from({ length: 50 }, () => post(`${svc.baseURL}/responses`, apiKey, { model: 'svc-paid', input: 'q' }).then((r) => r.status)));
