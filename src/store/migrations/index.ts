@@ -3,6 +3,7 @@ import * as m001 from './001_accounts_keys_responses.js';
 import * as m002 from './002_billing.js';
 import * as m003 from './003_reports.js';
 import * as m004 from './004_web_accounts.js';
+import * as m005 from './005_ledger_no_truncate.js';
 
 /** Versioned migrations, applied in name order at start-up. Never edit one that has shipped: add a new one. */
 export const migrations: Record<string, Migration> = {
@@ -10,6 +11,7 @@ export const migrations: Record<string, Migration> = {
   '002_billing': m002,
   '003_reports': m003,
   '004_web_accounts': m004,
+  '005_ledger_no_truncate': m005,
 };
 
 export const migrationProvider: MigrationProvider = { getMigrations: async () => migrations };
