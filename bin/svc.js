@@ -9,4 +9,8 @@ if (!existsSync(fileURLToPath(entry))) {
   process.exit(1);
 }
 const { main } = await import(entry.href);
+const [command] = process.argv.slice(2);
 process.exitCode = await main(process.argv.slice(2));
+// A server that has shut down exits now: work detached from requests (an upstream call of a report
+// generation stopped at the deadline) must not keep the process alive until its own timeout.
+if (command === 'serve' || command === 'demo') process.exit();

@@ -136,6 +136,8 @@ export async function createService(options: ServiceOptions): Promise<Service> {
         await inflight.drain(config.server.shutdownGraceMs);
         // Paid report generations outlive their requests: let them store their reports too.
         await flights.drain(Math.max(0, config.server.shutdownGraceMs - (Date.now() - started)));
+        // Past the grace period, those still running stop and give their credits back while storage is open.
+        await flights.stop(5000);
         // Streams that ended leave keep-alive sockets behind; nothing more will be served on them.
         server.app.server.closeIdleConnections?.();
         const timer = setTimeout(() => server.app.server.closeAllConnections?.(), 1000);

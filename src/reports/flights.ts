@@ -86,7 +86,7 @@ export interface Lead {
    * Paid: runs the generation detached from any request (it completes and is stored even if
    * every waiter leaves), renewing the claim while it runs.
    */
-  run(work: (progress: (message: string) => void) => Promise<Report>): Promise<Report>;
+  run(work: (progress: (message: string) => void, stop: AbortSignal) => Promise<Report>): Promise<Report>;
 }
 
 /**
@@ -113,6 +113,22 @@ export class ReportFlights {
     if (!running.length) return;
     await Promise.race([Promise.all(running), new Promise((r) => setTimeout(r, ms).unref())]);
   }
+
+  /**
+   * Shutdown, once the grace period is over: tells the generations still running here to stop
+   * (each gives its credits back and withdraws its claim, while storage is still open), and
+   * waits at most `ms` for them to do so.
+   */
+  async stop(ms: number): Promise<void> {
+    const running = [...this.#stops].map(({ controller, generation }) => {
+      controller.abort();
+      return generation.catch(() => {});
+    });
+    if (!running.length) return;
+    await Promise.race([Promise.all(running), new Promise((r) => setTimeout(r, ms).unref())]);
+  }
+
+  readonly #stops = new Set<{ controller: AbortController; generation: Promise<Report> }>();
 
   async enter(eventTicker: string): Promise<{ role: 'join'; flight: Flight } | { role: 'lead'; lead: Lead }> {
     const existing = this.#local.get(eventTicker);
@@ -148,11 +164,12 @@ export class ReportFlights {
       run: (work) => {
         const renew = setInterval(() => void this.store.renewClaim(eventTicker, flight.jobId, this.options.leaseMs).catch(() => {}), Math.max(200, this.options.leaseMs / 3));
         renew.unref();
+        const controller = new AbortController();
         const generation = (async () => {
           await this.store.startClaim(eventTicker, flight.jobId);
           flight.markStarted();
           try {
-            const report = await work((m) => flight.report(m));
+            const report = await work((m) => flight.report(m), controller.signal);
             await this.store.finishClaim(eventTicker, flight.jobId).catch(() => {});
             flight.resolve(report);
             return report;
@@ -166,6 +183,9 @@ export class ReportFlights {
           }
         })();
         generation.catch(() => {});
+        const entry = { controller, generation };
+        this.#stops.add(entry);
+        void generation.finally(() => this.#stops.delete(entry)).catch(() => {});
         return generation;
       },
     };

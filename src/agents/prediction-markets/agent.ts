@@ -78,13 +78,21 @@ async function* awaitFlight(flight: Flight, signal: AbortSignal): AsyncGenerator
  */
 export function predictionMarketsAgent(o: PredictionMarketsOptions): Agent {
   const cost = o.costCredits;
+  /** The server is shutting down past its grace period: the generation gives up (and its credits back). */
+  const untilStopped = <T>(work: Promise<T>, stop: AbortSignal): Promise<T> =>
+    new Promise<T>((resolve, reject) => {
+      const onStop = () => reject(new SvcError('unavailable', { code: 'shutting_down', message: 'The server shut down before the report was ready; nothing was charged. Try again shortly.', retryAfterSeconds: 5 }));
+      if (stop.aborted) return onStop();
+      stop.addEventListener('abort', onStop, { once: true });
+      work.then(resolve, reject).finally(() => stop.removeEventListener('abort', onStop));
+    });
   const credits = async (caller: Caller, charged: number) => ({ charged, remaining: await o.billing.balance(caller.accountId) });
 
-  async function generate(address: EventAddress, payer: { caller: Caller; requestId: string; holdId: string }, progress: (m: string) => void): Promise<Report> {
+  async function generate(address: EventAddress, payer: { caller: Caller; requestId: string; holdId: string }, progress: (m: string) => void, stop: AbortSignal): Promise<Report> {
     const started = Date.now();
     try {
       progress(`Fetching ${address.eventTicker} from Kalshi: markets, order books, candlesticks and the series' settled history.`);
-      const r = await research(o.kalshi, address.eventTicker);
+      const r = await untilStopped(research(o.kalshi, address.eventTicker), stop);
       progress(`Fitting the model on ${r.observations.length} settled markets and writing the report.`);
       const snap = o.kalshi.source.recordedAt;
       const source = snap ? ({ mode: 'snapshot', recordedAt: snap, note: o.kalshi.source.note } as const) : ({ mode: 'live' } as const);
@@ -194,7 +202,7 @@ export function predictionMarketsAgent(o: PredictionMarketsOptions): Agent {
         yield { type: 'meta', meta: { reportCache: 'miss', credits: { charged: cost, remaining } } };
         const payer = { caller: req.caller, requestId: req.requestId, holdId };
         const onRenewError = (err: unknown) => o.log.warn({ err, hold: holdId }, 'could not renew the lease of a hold');
-        void lead.run((progress) => o.billing.whileHeld(holdId, () => generate(address, payer, progress), onRenewError));
+        void lead.run((progress, stop) => o.billing.whileHeld(holdId, () => generate(address, payer, progress, stop), onRenewError));
         let report: Report;
         try {
           report = yield* awaitFlight(lead.flight, req.signal);

@@ -1,4 +1,8 @@
 import OpenAI from 'openai';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import BetterSqlite3 from 'better-sqlite3';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { predictionMarketsFromCore } from '../../../src/agents/index.js';
 import { KalshiClient } from '../../../src/data/kalshi/client.js';
@@ -249,6 +253,39 @@ describe('variants, caching and billing', () => {
     } finally {
       await s2.close();
       await slowFake.close();
+    }
+  });
+
+  it('at shutdown, a generation still running past the grace period stops and gives its credits back before storage closes', async () => {
+    let hanging = 0;
+    const stuck = await startFakeKalshi({ intercept: (req) => (req.path.endsWith('/markets/orderbooks') ? (hanging++, 'hang') : undefined) });
+    const dataDir = mkdtempSync(path.join(os.tmpdir(), 'svc-shutdown-'));
+    const other = await startService({
+      dataDir,
+      env: { SVC_KALSHI_API_URL: stuck.apiUrl, SVC_KALSHI_TIMEOUT_MS: '60000', SVC_SHUTDOWN_GRACE_MS: '300' },
+      agents: (core) => [predictionMarketsFromCore(core, new KalshiClient(core.kalshi, () => new Date(WORLD_NOW * 1000)))],
+    });
+    try {
+      const payer = await other.account({ plan: 'pro', credits: 10 });
+      const asked = post(`${other.baseURL}/responses`, payer.apiKey, { model: `${MODEL}:refresh`, input: urlOf('KXSPACEX') }).catch((e: Error) => e);
+      while (!hanging) await new Promise((r) => setTimeout(r, 20));
+      expect((await other.service.deps.accounts.getAccount(payer.id)).credits).toBe(7);
+      const started = Date.now();
+      await other.close();
+      expect(Date.now() - started).toBeLessThan(5000);
+      await asked;
+      // Storage is closed: read what it kept straight from the database file.
+      const db = new BetterSqlite3(path.join(dataDir, 'svc.db'), { readonly: true });
+      try {
+        expect(db.prepare('select credits from accounts where id = ?').get(payer.id)).toEqual({ credits: 10 });
+        expect(db.prepare('select state from holds where account_id = ?').all(payer.id)).toEqual([{ state: 'released' }]);
+        expect(db.prepare('select state from report_jobs').all()).not.toContainEqual({ state: 'running' });
+      } finally {
+        db.close();
+      }
+    } finally {
+      await stuck.close();
+      rmSync(dataDir, { recursive: true, force: true });
     }
   });
 
