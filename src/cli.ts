@@ -1,7 +1,10 @@
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
 import { AccountService, validateEmail, validatePlan } from './accounts/service.js';
 import { Billing } from './billing/service.js';
-import { ConfigError, loadConfig, type Config } from './config.js';
+import { ConfigError, loadConfig, unknownVariableWarnings, type Config } from './config.js';
 import { SvcError } from './errors.js';
+import { MAX_CREDITS } from './server/routes/admin.js';
 import { openStore, type Store } from './store/db.js';
 
 export class UsageError extends Error {}
@@ -35,21 +38,123 @@ export function flag(p: Args, name: string, required = false): string | undefine
   return v;
 }
 
-export function intFlag(p: Args, name: string, fallback: number): number {
+/** An integer flag; never one that loses precision, and within `bounds` when given. */
+export function intFlag(p: Args, name: string, fallback: number, bounds?: { min: number; max: number }): number {
   const v = flag(p, name);
   if (v === undefined) return fallback;
-  if (!/^-?\d+$/.test(v)) throw new UsageError(`--${name} must be an integer, got "${v}"`);
-  return Number(v);
+  const n = /^-?\d+$/.test(v) ? Number(v) : NaN;
+  const inRange = bounds ? n >= bounds.min && n <= bounds.max : true;
+  if (!Number.isSafeInteger(n) || !inRange) throw new UsageError(`--${name} must be an integer${bounds ? ` between ${bounds.min} and ${bounds.max}` : ''}, got "${v}"`);
+  return n;
 }
 
 export const print = (value: unknown) => process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
 
 export async function withStore<T>(config: Config, fn: (store: Store) => Promise<T>): Promise<T> {
-  const store = await openStore({ dataDir: config.storage.dataDir, databaseUrl: config.storage.databaseUrl });
+  const store = await atStartup(config, openStore({ dataDir: config.storage.dataDir, databaseUrl: config.storage.databaseUrl }));
   try {
     return await fn(store);
   } finally {
     await store.close();
+  }
+}
+
+type SystemError = Error & { code?: string; syscall?: string; hostname?: string; address?: string; port?: number; path?: string; cause?: unknown };
+
+const isWithin = (child: string, parent: string) => {
+  const rel = path.relative(parent, child);
+  return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
+};
+
+/** A Postgres URL as it may be shown (without its password), and where it points. */
+function postgresTarget(url: string): { shown: string; host: string; port: string } {
+  try {
+    const u = new URL(url);
+    if (u.password) u.password = '***';
+    return { shown: u.toString(), host: u.hostname, port: u.port || '5432' };
+  } catch {
+    return { shown: '(unparsable URL)', host: '', port: '' };
+  }
+}
+
+/** What is wrong with a snapshot folder, or '' if it looks usable. */
+function snapshotProblem(dir: string): string {
+  if (!existsSync(dir)) return 'does not exist';
+  if (!statSync(dir).isDirectory()) return 'is not a folder';
+  const manifest = path.join(dir, 'manifest.json');
+  if (!existsSync(manifest)) return 'has no manifest.json, so it is not a snapshot folder';
+  try {
+    JSON.parse(readFileSync(manifest, 'utf8'));
+  } catch (err) {
+    return `has an unreadable manifest.json (${(err as Error).message})`;
+  }
+  return '';
+}
+
+/**
+ * The one line that explains a start-up failure (storage, the data dir, snapshot folders, the
+ * listening address) by the setting behind it, its value and what to do; null when the error is
+ * not one of those.
+ */
+export function explainStartupError(error: unknown, config: Config): string | null {
+  const chain: SystemError[] = [];
+  for (let e = error; e instanceof Error && chain.length < 5; e = (e as SystemError).cause) chain.push(e as SystemError);
+  const { host, port } = config.server;
+  const { dataDir, databaseUrl } = config.storage;
+  const pgTarget = postgresTarget(databaseUrl);
+  const dbHost = databaseUrl ? pgTarget.host : '';
+  const db = `SVC_DATABASE_URL ${pgTarget.shown}`;
+  for (const err of chain) {
+    const code = err.code ?? '';
+    // Listening: SVC_HOST and SVC_PORT.
+    if (err.syscall === 'listen' || err.syscall === 'bind') {
+      if (code === 'EADDRINUSE') return `SVC_PORT ${port} is already in use by another process; choose another port with SVC_PORT.`;
+      if (code === 'EACCES') return `SVC_PORT ${port} needs privileges this process does not have (ports below 1024 usually do); choose a port of 1024 or more with SVC_PORT.`;
+      if (code === 'EADDRNOTAVAIL') return `SVC_HOST ${host} is not an address of this machine; use 127.0.0.1 (this machine only), 0.0.0.0 (every interface) or the address of one of its interfaces.`;
+    }
+    if (err.syscall === 'getaddrinfo' && err.hostname === host && err.hostname !== dbHost) {
+      return `SVC_HOST ${host} is neither an IP address nor a host name that resolves (${code}); use 127.0.0.1 (this machine only), 0.0.0.0 (every interface) or the address of one of its interfaces.`;
+    }
+    // Postgres: SVC_DATABASE_URL.
+    if (databaseUrl) {
+      if (code === 'ECONNREFUSED') return `${db}: nothing accepts connections at ${err.address ?? dbHost}:${err.port ?? pgTarget.port} (ECONNREFUSED); start Postgres there, or correct the host and port in SVC_DATABASE_URL.`;
+      if ((code === 'ENOTFOUND' || code === 'EAI_AGAIN') && err.hostname === dbHost) return `${db}: the host ${dbHost} does not resolve (${code}); correct the host in SVC_DATABASE_URL.`;
+      if (['ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ECONNRESET'].includes(code)) return `${db}: cannot reach Postgres (${code}); check the host and port in SVC_DATABASE_URL and the network between them.`;
+      if (code === '3D000') return `${db}: ${err.message} (${code}); create that database, or name an existing one in SVC_DATABASE_URL.`;
+      if (code.startsWith('28')) return `${db}: Postgres refused the log-in: ${err.message} (${code}); check the user and password in SVC_DATABASE_URL.`;
+      if (/^(08|3F|53|57P0)/.test(code) || code === '42501') return `${db}: Postgres refused to start svc: ${err.message} (${code}); check SVC_DATABASE_URL and the database's permissions.`;
+      if (/SSL|Connection terminated/i.test(err.message) && !code) return `${db}: ${err.message}; check SVC_DATABASE_URL (sslmode) and the server's settings.`;
+    }
+    // The data dir: SVC_DATA_DIR.
+    if (err.path && /^E[A-Z]+$/.test(code) && (isWithin(err.path, dataDir) || isWithin(dataDir, err.path))) {
+      if (code === 'EEXIST' || code === 'ENOTDIR') return `SVC_DATA_DIR ${dataDir} is not a directory (a file is in the way at ${err.path}); point SVC_DATA_DIR at a directory svc may create or write to.`;
+      if (code === 'EACCES' || code === 'EPERM' || code === 'EROFS') return `SVC_DATA_DIR ${dataDir} is not writable by this process (${code} at ${err.path}); point SVC_DATA_DIR at a directory this user may write to, or fix its permissions.`;
+      if (code === 'ENOSPC' || code === 'EDQUOT') return `SVC_DATA_DIR ${dataDir}: the disk is full (${code}); free some space or point SVC_DATA_DIR elsewhere.`;
+      return `SVC_DATA_DIR ${dataDir} cannot be used: ${err.message}; point SVC_DATA_DIR at a writable directory.`;
+    }
+    if (!databaseUrl && /^SQLITE_(CANTOPEN|READONLY|NOTADB|CORRUPT|IOERR|FULL|PERM)/.test(code)) {
+      return `SVC_DATA_DIR ${dataDir}: cannot use the SQLite database ${path.join(dataDir, 'svc.db')} (${code}: ${err.message}); point SVC_DATA_DIR at a writable directory, or move the damaged file aside.`;
+    }
+    // Snapshot folders.
+    for (const [env, dir, record, live] of [
+      ['SVC_KALSHI_SNAPSHOT_DIR', config.kalshi.snapshotDir, 'svc snapshot record', 'the live Kalshi API'],
+      ['SVC_SEC_SNAPSHOT_DIR', config.sec.snapshotDir, 'svc snapshot record-sec', 'the live SEC APIs'],
+    ] as const) {
+      if (!dir || !(err.message.includes(dir) || (err.path && isWithin(err.path, dir)) || err instanceof SyntaxError)) continue;
+      const problem = snapshotProblem(dir);
+      if (problem || !(err instanceof SyntaxError)) return `${env} ${dir} ${problem || `cannot be used: ${err.message}`}; point it at a folder recorded with ${record}, or leave ${env} empty to use ${live}.`;
+    }
+  }
+  return null;
+}
+
+/** Start-up work: its failures become one line naming the setting behind them (see explainStartupError). */
+export async function atStartup<T>(config: Config, work: Promise<T>): Promise<T> {
+  try {
+    return await work;
+  } catch (err) {
+    const explained = explainStartupError(err, config);
+    throw explained ? new ConfigError(explained.replace(/\s*\n\s*/g, ' ')) : err;
   }
 }
 
@@ -72,14 +177,14 @@ async function readStdin(): Promise<string> {
 const COMMANDS: Record<string, Command> = {
   serve: {
     usage: 'svc serve                                   start the HTTP API (what npm start runs)',
-    run: async (_args, config) => (await import('./serve.js')).serve(config),
+    run: async (_args, config) => atStartup(config, (await import('./serve.js')).serve(config)),
   },
   'accounts create': {
     usage: 'svc accounts create --email E [--plan P] [--credits N]',
     run: (args, config) =>
       withStore(config, async (store) => {
-        const credits = intFlag(args, 'credits', 0);
-        if (credits < 0) throw new UsageError('--credits must not be negative');
+        // The admin API's bounds.
+        const credits = intFlag(args, 'credits', 0, { min: 0, max: MAX_CREDITS });
         const { account, key, secret } = await accountsOf(store).createAccount({
           email: validateEmail(flag(args, 'email', true), '--email'),
           plan: validatePlan(flag(args, 'plan') ?? 'free', '--plan'),
@@ -114,8 +219,9 @@ const COMMANDS: Record<string, Command> = {
     usage: 'svc credits grant --account ID --amount N [--note TEXT]   (a negative N corrects a balance)',
     run: (args, config) =>
       withStore(config, async (store) => {
-        const amount = intFlag(args, 'amount', 0);
-        if (amount === 0) throw new UsageError('--amount must be a non-zero integer');
+        // The admin API's bounds: a negative amount corrects a balance.
+        const amount = intFlag(args, 'amount', 0, { min: -MAX_CREDITS, max: MAX_CREDITS });
+        if (amount === 0) throw new UsageError(`--amount must be a non-zero integer between ${-MAX_CREDITS} and ${MAX_CREDITS}`);
         const { balance, entry } = await billingOf(store, config).grant({ accountId: flag(args, 'account', true), amount, note: flag(args, 'note') ?? null });
         print({ account_id: entry.accountId, credits: balance, entry: { id: entry.id, kind: entry.kind, amount: entry.amount, balance_after: entry.balanceAfter, reason: entry.reason } });
         return 0;
@@ -147,7 +253,7 @@ const COMMANDS: Record<string, Command> = {
   },
   demo: {
     usage: 'svc demo                                    the service offline on the shipped snapshots, with a demo key',
-    run: async (_args, config) => (await import('./demo.js')).demo(config),
+    run: async (_args, config) => atStartup(config, (await import('./demo.js')).demo(config)),
   },
   'keys create': {
     usage: 'svc keys create --account ID',
@@ -165,7 +271,8 @@ const COMMANDS: Record<string, Command> = {
       if (!keyId) throw new UsageError('usage: svc keys revoke KEY_ID');
       return withStore(config, async (store) => {
         const k = await accountsOf(store).revokeKey(keyId);
-        print({ id: k.id, account_id: k.accountId, revoked: true, revoked_at: k.revokedAt });
+        // Unix seconds, as the API shows times.
+        print({ id: k.id, account_id: k.accountId, revoked: true, revoked_at: k.revokedAt === null ? null : Math.floor(k.revokedAt / 1000) });
         return 0;
       });
     },
@@ -207,9 +314,21 @@ async function run(argv: string[]): Promise<number> {
     const name = words.slice(0, n).join(' ');
     if (argv.slice(0, n).join(' ') !== name) continue;
     const command = COMMANDS[name];
-    if (command) return command.run(parseArgs(argv.slice(n)), loadConfig());
+    if (!command) continue;
+    // Warn, not stop: the adapters and the core share an environment.
+    for (const warning of unknownVariableWarnings(process.env)) process.stderr.write(`svc: warning: ${warning}\n`);
+    return command.run(parseArgs(argv.slice(n)), loadConfig());
   }
   throw new UsageError(`unknown command "${argv.slice(0, 2).join(' ')}"; run svc help`);
+}
+
+/** An error nobody foresaw: one line saying so, then its stack for the bug report. */
+function unexpected(err: unknown): string {
+  if (!(err instanceof Error)) return `svc: unexpected error: ${String(err)}\n`;
+  const head = `${err.name}: ${err.message}`;
+  const stack = err.stack ?? '';
+  const frames = stack.startsWith(head) ? stack.slice(head.length).replace(/^\n/, '') : stack;
+  return `svc: unexpected error (a bug, or a failure svc does not explain yet): ${head.split('\n')[0]}\n${frames ? `${frames}\n` : ''}`;
 }
 
 /** Runs one command; returns the process exit code. Errors are one clear line on stderr. */
@@ -218,7 +337,7 @@ export async function main(argv: string[]): Promise<number> {
     return await run(argv);
   } catch (err) {
     if (err instanceof ConfigError || err instanceof UsageError || err instanceof SvcError) process.stderr.write(`svc: ${err.message}\n`);
-    else process.stderr.write(`svc: ${(err as Error)?.stack ?? String(err)}\n`);
+    else process.stderr.write(unexpected(err));
     return err instanceof UsageError ? 2 : 1;
   }
 }

@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { ADAPTER_SETTINGS } from '../adapters/shared/config.js';
 
 /**
  * Every setting the service reads: its place in config/default.json, the environment
@@ -9,7 +10,10 @@ import { fileURLToPath } from 'node:url';
  */
 type Kind =
   | { type: 'string' }
-  | { type: 'secret' }
+  /** A host name or IP address to listen on; never empty (an empty host would listen on every interface). */
+  | { type: 'host' }
+  /** Empty, or at least `minLength` characters. */
+  | { type: 'secret'; minLength?: number; hint?: string }
   | { type: 'url'; protocols?: string[] }
   | { type: 'int'; min: number; max: number }
   | { type: 'enum'; values: readonly string[] }
@@ -28,7 +32,7 @@ export interface SettingSpec {
 const HTTP = ['http:', 'https:'];
 
 export const SETTINGS: readonly SettingSpec[] = [
-  { env: 'SVC_HOST', path: 'server.host', kind: { type: 'string' }, doc: 'Interface the HTTP server listens on.' },
+  { env: 'SVC_HOST', path: 'server.host', kind: { type: 'host' }, doc: 'Interface the HTTP server listens on.' },
   { env: 'SVC_PORT', path: 'server.port', kind: { type: 'int', min: 0, max: 65535 }, doc: 'TCP port of the HTTP server (0 picks a free one).' },
   {
     env: 'SVC_PUBLIC_URL',
@@ -67,8 +71,8 @@ export const SETTINGS: readonly SettingSpec[] = [
   {
     env: 'SVC_ADMIN_KEY',
     path: 'auth.adminKey',
-    kind: { type: 'secret' },
-    doc: 'Bearer key for /v1/admin. When empty, one is generated on first start and stored in SVC_DATA_DIR/admin.key.',
+    kind: { type: 'secret', minLength: 16, hint: 'generate one with `openssl rand -hex 32`, or leave it empty to have one generated into SVC_DATA_DIR/admin.key' },
+    doc: 'Bearer key for /v1/admin (at least 16 characters). When empty, one is generated on first start and stored in SVC_DATA_DIR/admin.key.',
   },
   { env: 'SVC_KEY_CACHE_TTL_MS', path: 'auth.keyCacheTtlMs', kind: { type: 'int', min: 0, max: 5000 }, doc: 'How long a verified API key is trusted before it is looked up again (bounds how fast a revocation reaches every replica).' },
   { env: 'SVC_WEB_SIGNUP', path: 'web.signup', kind: { type: 'bool' }, doc: 'Whether anyone may create an account at /signup (off: accounts only through the admin API or CLI).' },
@@ -86,7 +90,7 @@ export const SETTINGS: readonly SettingSpec[] = [
     kind: { type: 'int', min: 1, max: 1000 },
     doc: 'Log-in attempts allowed per email per minute (four times as many per client address); sign-ups per client address per minute.',
   },
-  { env: 'SVC_REPORT_COST_CREDITS', path: 'billing.reportCostCredits', kind: { type: 'int', min: 0, max: 1_000_000 }, doc: 'Credits one generated prediction-market report costs.' },
+  { env: 'SVC_REPORT_COST_CREDITS', path: 'billing.reportCostCredits', kind: { type: 'int', min: 1, max: 1_000_000 }, doc: 'Credits one generated prediction-market report costs (at least 1).' },
   { env: 'SVC_HOLD_LEASE_MS', path: 'billing.holdLeaseMs', kind: { type: 'int', min: 1000, max: 86_400_000 }, doc: 'Lease of a credit hold; a running job renews it, and the sweeper releases holds whose lease lapsed.' },
   { env: 'SVC_SWEEP_INTERVAL_MS', path: 'billing.sweepIntervalMs', kind: { type: 'int', min: 100, max: 3_600_000 }, doc: 'How often expired holds are released and expired idempotency keys purged.' },
   { env: 'SVC_IDEMPOTENCY_TTL_MS', path: 'billing.idempotencyTtlMs', kind: { type: 'int', min: 60_000, max: 30 * 86_400_000 }, doc: 'How long an Idempotency-Key and its stored result are kept (24 h).' },
@@ -189,10 +193,21 @@ function parseValue(spec: SettingSpec, raw: unknown, source: string): unknown {
   const k = spec.kind;
   switch (k.type) {
     case 'string':
-    case 'secret':
     case 'path':
       if (typeof raw !== 'string') fail('must be a string');
       return raw;
+    case 'secret':
+      if (typeof raw !== 'string') fail('must be a string');
+      if (k.minLength && raw !== '' && (raw as string).trim().length < k.minLength) fail(`must be at least ${k.minLength} characters${k.hint ? `; ${k.hint}` : ''}`);
+      return raw;
+    case 'host': {
+      if (typeof raw !== 'string') fail('must be a string');
+      const host = (raw as string).trim();
+      if (!host) fail('must not be empty (an empty host listens on every interface): use 127.0.0.1 for this machine only, or 0.0.0.0 to mean every interface');
+      if (/\s/.test(host)) fail('must be a host name or IP address, without spaces');
+      if (host.includes('/')) fail('must be a host name or IP address, not a URL (the port is SVC_PORT)');
+      return host;
+    }
     case 'url': {
       if (typeof raw !== 'string') fail('must be a string');
       const s = raw as string;
@@ -280,4 +295,56 @@ export function publicUrl(config: Config, listening?: { host: string; port: numb
   const port = listening?.port ?? config.server.port;
   const shownHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host;
   return `http://${shownHost}:${port}`;
+}
+
+/**
+ * SVC_* variables that are not settings but are read by the tests and tooling, or used by the
+ * README's examples (`$SVC_KEY` holds an API key); they draw no warning.
+ */
+export const TOOLING_VARIABLES: readonly string[] = ['SVC_TEST_DATABASE_URL', 'SVC_TEST_ADAPTER_LOG', 'SVC_KEY'];
+
+/** Edit distance counting an adjacent transposition as one edit (optimal string alignment). */
+function editDistance(a: string, b: string): number {
+  const d = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
+  for (let i = 1; i <= a.length; i++) {
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      d[i]![j] = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d[i]![j] = Math.min(d[i]![j]!, d[i - 2]![j - 2]! + 1);
+    }
+  }
+  return d[a.length]![b.length]!;
+}
+
+/** The known name `name` was most likely meant as, if one is close enough (SVC_DATABASE → SVC_DATABASE_URL). */
+function closestName(name: string, known: readonly string[]): string | undefined {
+  const strip = (n: string) => n.toUpperCase().replace(/^SVC_/, '');
+  const typed = strip(name);
+  let best: { name: string; distance: number } | undefined;
+  for (const candidate of known) {
+    const c = strip(candidate);
+    const distance = editDistance(typed, c);
+    // A name cut short or run on (SVC_DATABASE, SVC_DATA_DIRECTORY) counts as close too.
+    const prefix = Math.min(typed.length, c.length) >= 4 && (c.startsWith(typed) || typed.startsWith(c));
+    if (distance > Math.max(1, Math.floor(Math.max(typed.length, c.length) / 3)) && !prefix) continue;
+    if (!best || distance < best.distance) best = { name: candidate, distance };
+  }
+  return best?.name;
+}
+
+/**
+ * One warning per SVC_* environment variable that nothing reads: neither a core setting, nor an
+ * adapter's (the two share an environment), nor a tooling variable. A mistyped name
+ * (SVC_DATABASE for SVC_DATABASE_URL) would otherwise be ignored in silence.
+ */
+export function unknownVariableWarnings(env: NodeJS.ProcessEnv = process.env): string[] {
+  const settings = [...new Set([...SETTINGS.map((s) => s.env), ...ADAPTER_SETTINGS.map((s) => s.env).filter((e) => e.startsWith('SVC_'))])];
+  const known = new Set([...settings, ...TOOLING_VARIABLES]);
+  return Object.keys(env)
+    .filter((name) => /^SVC_/i.test(name) && !known.has(name))
+    .sort()
+    .map((name) => {
+      const meant = closestName(name, settings);
+      return `${name} is not a setting svc knows, so it is ignored${meant ? `; did you mean ${meant}?` : ' (the settings are listed in the README)'}`;
+    });
 }

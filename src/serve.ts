@@ -4,7 +4,11 @@ import type { Config } from './config.js';
 /** `svc serve`: runs the API until SIGTERM or SIGINT, then shuts down gracefully. */
 export async function serve(config: Config, onReady?: (service: Service, url: string) => Promise<string[]>): Promise<number> {
   const service = await createService({ config });
-  const url = await service.listen();
+  // A failed listen (port in use, unknown host) must not leave storage open: the process would linger.
+  const url = await service.listen().catch(async (err: unknown) => {
+    await service.close().catch(() => {});
+    throw err;
+  });
   const log = service.deps.log;
   const admin = service.adminKey;
   log.info({ url, storage: service.deps.store.location }, `svc listening on ${url}`);

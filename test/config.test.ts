@@ -1,7 +1,19 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, SETTINGS, loadConfig, publicUrl, readDefaults } from '../src/config.js';
-import { runCli } from './helpers/cli.js';
+import { mkdtempSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { ConfigError, SETTINGS, loadConfig, publicUrl, readDefaults, unknownVariableWarnings } from '../src/config.js';
+import { runCli, svcProcess } from './helpers/cli.js';
+
+/** `svc serve`, killed if it is still running after `ms` (a server that should have refused to start). */
+function serveBriefly(env: Record<string, string>, ms = 15_000): Promise<{ code: number | null; stderr: string }> {
+  const child = svcProcess(['serve'], env);
+  const timer = setTimeout(() => child.kill('SIGKILL'), ms);
+  let stderr = '';
+  child.stderr.on('data', (d) => (stderr += d));
+  return new Promise((resolve) => child.on('close', (code) => (clearTimeout(timer), resolve({ code, stderr }))));
+}
 
 describe('configuration', () => {
   it('has working embedded defaults', () => {
@@ -30,9 +42,50 @@ describe('configuration', () => {
     ['SVC_CORS_ORIGINS', 'https://app.example.com/path', /SVC_CORS_ORIGINS.*scheme, host and port only/],
     ['SVC_CORS_ORIGINS', 'app.example.com', /SVC_CORS_ORIGINS.*not an origin/],
     ['SVC_CORS_ORIGINS', '*, https://app.example.com', /SVC_CORS_ORIGINS.*stands alone/],
+    // An empty host would listen on every interface, exposing the admin API.
+    ['SVC_HOST', '', /SVC_HOST.*must not be empty.*0\.0\.0\.0/],
+    ['SVC_HOST', '   ', /SVC_HOST.*must not be empty/],
+    ['SVC_HOST', 'http://127.0.0.1', /SVC_HOST.*not a URL/],
+    ['SVC_ADMIN_KEY', 'short-admin-key', /SVC_ADMIN_KEY \(environment\) = \(hidden\): must be at least 16 characters; generate one with `openssl rand -hex 32`/],
+    ['SVC_ADMIN_KEY', ' '.repeat(20), /SVC_ADMIN_KEY.*at least 16 characters/],
+    // A report holds its cost; the ledger refuses a hold of 0.
+    ['SVC_REPORT_COST_CREDITS', '0', /SVC_REPORT_COST_CREDITS.*between 1 and 1000000/],
   ])('rejects %s=%s naming the setting', (env, value, message) => {
     expect(() => loadConfig({ [env]: value })).toThrow(ConfigError);
     expect(() => loadConfig({ [env]: value })).toThrow(message);
+  });
+
+  it('accepts an explicit host, an admin key of 16 characters or more, or none', () => {
+    expect(loadConfig({ SVC_HOST: ' 0.0.0.0 ' }).server.host).toBe('0.0.0.0');
+    expect(loadConfig({ SVC_HOST: '::1' }).server.host).toBe('::1');
+    expect(loadConfig({ SVC_ADMIN_KEY: 'a'.repeat(16) }).auth.adminKey).toBe('a'.repeat(16));
+    expect(loadConfig({ SVC_ADMIN_KEY: '' }).auth.adminKey).toBe('');
+    expect(loadConfig({ SVC_REPORT_COST_CREDITS: '1' }).billing.reportCostCredits).toBe(1);
+  });
+
+  it('a bad SVC_HOST or SVC_ADMIN_KEY stops the process with one line naming it', async () => {
+    for (const [env, value] of [['SVC_HOST', ''], ['SVC_ADMIN_KEY', 'tooshort']] as const) {
+      const r = await serveBriefly({ [env]: value, SVC_PORT: '0', SVC_DATA_DIR: mkdtempSync(path.join(os.tmpdir(), 'svc-config-')) });
+      expect(r.code).toBe(1);
+      expect(r.stderr.trim().split('\n')).toEqual([expect.stringMatching(new RegExp(`^svc: invalid setting ${env} `))]);
+    }
+  });
+
+  it('warns about SVC_* variables that nothing reads, suggesting the closest setting', () => {
+    expect(unknownVariableWarnings({ SVC_DATABASE: 'postgres://db/svc', SVC_PROT: '80', svc_port: '80', SVC_FROBNICATE: '1' })).toEqual([
+      'SVC_DATABASE is not a setting svc knows, so it is ignored; did you mean SVC_DATABASE_URL?',
+      'SVC_FROBNICATE is not a setting svc knows, so it is ignored (the settings are listed in the README)',
+      'SVC_PROT is not a setting svc knows, so it is ignored; did you mean SVC_PORT?',
+      'svc_port is not a setting svc knows, so it is ignored; did you mean SVC_PORT?',
+    ]);
+    // Core settings, the adapters' (they share the environment), tooling variables and others are known.
+    expect(unknownVariableWarnings({ SVC_PORT: '1', SVC_API_URL: 'x', SVC_SLACK_PORT: '1', SVC_DISCORD_SEND_RATE: 'x', SVC_TEST_DATABASE_URL: 'x', SVC_TEST_ADAPTER_LOG: 'x', SVC_KEY: 'x', PATH: '/bin' })).toEqual([]);
+  });
+
+  it('warns on stderr, one line per unknown variable, and still runs the command', async () => {
+    const r = await runCli(['ledger', 'verify'], { SVC_DATA_DIR: mkdtempSync(path.join(os.tmpdir(), 'svc-config-')), SVC_DATABASE: 'postgres://db.example/svc' });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr.trim().split('\n')).toEqual(['svc: warning: SVC_DATABASE is not a setting svc knows, so it is ignored; did you mean SVC_DATABASE_URL?']);
   });
 
   it('reads CORS origins as a list: none by default, * alone, or origins', () => {

@@ -80,7 +80,7 @@ describeBackends('svc ledger verify', (backend) => {
 
 describe.skipIf(!PG_URL)(`two replicas sharing one Postgres${PG_URL ? '' : ' (skipped: set SVC_TEST_DATABASE_URL to run)'}`, () => {
   it('split 50 parallel paid requests: exactly 3 are charged, balance 0', async () => {
-    const env = { SVC_DATABASE_URL: await freshPostgres(), SVC_ADMIN_KEY: 'replica-admin', PAID_DELAY_MS: '20' };
+    const env = { SVC_DATABASE_URL: await freshPostgres(), SVC_ADMIN_KEY: 'replica-admin-key-0001', PAID_DELAY_MS: '20' };
     const [a, b] = await Promise.all([startChildService(env), startChildService(env)]);
     const acct = await createAccount(a.url, a.adminKey, { plan: 'plus', credits: 9 });
     const statuses = await Promise.all(Array.from({ length: 50 }, (_, i) => post(`${(i % 2 ? a : b).url}/v1/responses`, acct.api_key, { model: 'svc-paid', input: `q${i}` }).then((r) => r.status)));
@@ -94,7 +94,7 @@ describe.skipIf(!PG_URL)(`two replicas sharing one Postgres${PG_URL ? '' : ' (sk
   });
 
   it('a key revoked on one replica stops working on the other within 5 s', async () => {
-    const env = { SVC_DATABASE_URL: await freshPostgres(), SVC_ADMIN_KEY: 'replica-admin' };
+    const env = { SVC_DATABASE_URL: await freshPostgres(), SVC_ADMIN_KEY: 'replica-admin-key-0001' };
     const [a, b] = await Promise.all([startChildService(env), startChildService(env)]);
     const acct = await createAccount(a.url, a.adminKey, { plan: 'free' });
     const keyOn = (url: string) => fetch(`${url}/v1/account`, { headers: { authorization: `Bearer ${acct.api_key}` } }).then((r) => r.status);
@@ -112,7 +112,7 @@ describe.skipIf(!PG_URL)(`two replicas sharing one Postgres${PG_URL ? '' : ' (sk
   });
 
   it('rate limits are shared: the replicas together admit exactly the limit', async () => {
-    const env = { SVC_DATABASE_URL: await freshPostgres(), SVC_ADMIN_KEY: 'replica-admin', SVC_RATE_LIMIT_FREE: '10' };
+    const env = { SVC_DATABASE_URL: await freshPostgres(), SVC_ADMIN_KEY: 'replica-admin-key-0001', SVC_RATE_LIMIT_FREE: '10' };
     const [a, b] = await Promise.all([startChildService(env), startChildService(env)]);
     const acct = await createAccount(a.url, a.adminKey, { plan: 'free' });
     const statuses = await Promise.all(

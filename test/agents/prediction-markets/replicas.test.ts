@@ -14,13 +14,13 @@ describe.skipIf(!PG_URL)(`report generation across replicas sharing Postgres${PG
   it('concurrent requests on two replicas: one generation, one charge, everyone gets the report', async () => {
     const fake = await startFakeKalshi({ latencyMs: 80 });
     try {
-      const env = { SVC_DATABASE_URL: await freshPostgres(), SVC_ADMIN_KEY: 'replica-admin', SVC_KALSHI_API_URL: fake.apiUrl };
+      const env = { SVC_DATABASE_URL: await freshPostgres(), SVC_ADMIN_KEY: 'replica-admin-key-0001', SVC_KALSHI_API_URL: fake.apiUrl };
       const [a, b] = await Promise.all([startChildService(env), startChildService(env)]);
       const accounts = await Promise.all(
         [1, 2].map(async () => {
           const res = await fetch(`${a.url}/v1/admin/accounts`, {
             method: 'POST',
-            headers: { authorization: 'Bearer replica-admin', 'content-type': 'application/json' },
+            headers: { authorization: 'Bearer replica-admin-key-0001', 'content-type': 'application/json' },
             body: JSON.stringify({ email: `pm${Math.random().toString(36).slice(2)}@example.com`, plan: 'pro', credits: 30 }),
           });
           return (await res.json()) as { id: string; api_key: string };

@@ -1,0 +1,130 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PG_URL, describeBackends, dropTestSchemas } from './helpers/backends.js';
+import { runCli } from './helpers/cli.js';
+
+afterAll(() => dropTestSchemas());
+
+const tmp = (prefix: string) => mkdtempSync(path.join(os.tmpdir(), prefix));
+const lines = (stderr: string) => stderr.trim().split('\n');
+
+describeBackends('svc accounts create / credits grant: the admin API bounds', (backend) => {
+  let env: Record<string, string>;
+  let accountId: string;
+  beforeAll(async () => {
+    env = { SVC_DATA_DIR: tmp('svc-cli-'), ...(await backend.env()) };
+    accountId = (JSON.parse((await runCli(['accounts', 'create', '--email', 'grant@example.com', '--credits', '5'], env)).stdout) as { id: string }).id;
+  });
+
+  it.each(['99999999999999999999', '1000000001', '-1', '1.5', '9007199254740993'])('refuses --credits %s with one usage line naming the flag', async (credits) => {
+    const r = await runCli(['accounts', 'create', '--email', `bounds${credits.length}@example.com`, '--credits', credits], env);
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(lines(r.stderr)).toEqual([`svc: --credits must be an integer between 0 and 1000000000, got "${credits}"`]);
+  });
+
+  it.each(['9007199254740993', '-9007199254740993', '1000000001', '-1000000001', '2.5', '1e3'])('refuses --amount %s with one usage line naming the flag', async (amount) => {
+    const r = await runCli(['credits', 'grant', '--account', accountId, '--amount', amount], env);
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(lines(r.stderr)).toEqual([`svc: --amount must be an integer between -1000000000 and 1000000000, got "${amount}"`]);
+  });
+
+  it('accepts the bounds themselves, and refuses --amount 0', async () => {
+    const created = await runCli(['accounts', 'create', '--email', 'max@example.com', '--credits', '1000000000'], env);
+    expect(created.code, created.stderr).toBe(0);
+    const account = JSON.parse(created.stdout) as { id: string; credits: number };
+    expect(account.credits).toBe(1_000_000_000);
+    const corrected = await runCli(['credits', 'grant', '--account', account.id, '--amount', '-1000000000'], env);
+    expect(corrected.code, corrected.stderr).toBe(0);
+    expect(JSON.parse(corrected.stdout)).toMatchObject({ credits: 0, entry: { amount: -1_000_000_000 } });
+    const zero = await runCli(['credits', 'grant', '--account', account.id, '--amount', '0'], env);
+    expect(zero.code).toBe(2);
+    expect(lines(zero.stderr)).toEqual(['svc: --amount must be a non-zero integer between -1000000000 and 1000000000']);
+  });
+});
+
+describe('svc keys revoke', () => {
+  it('prints revoked_at in unix seconds, as the API does', async () => {
+    const env = { SVC_DATA_DIR: tmp('svc-cli-') };
+    const account = JSON.parse((await runCli(['accounts', 'create', '--email', 'revoke@example.com'], env)).stdout) as { id: string; key_id: string };
+    const before = Math.floor(Date.now() / 1000);
+    const r = await runCli(['keys', 'revoke', account.key_id], env);
+    expect(r.code, r.stderr).toBe(0);
+    const revoked = JSON.parse(r.stdout) as { revoked: boolean; revoked_at: number };
+    expect(revoked.revoked).toBe(true);
+    expect(Number.isInteger(revoked.revoked_at)).toBe(true);
+    expect(revoked.revoked_at).toBeGreaterThanOrEqual(before);
+    expect(revoked.revoked_at).toBeLessThanOrEqual(Math.floor(Date.now() / 1000));
+  });
+});
+
+/** A port nothing listens on (it was free a moment ago). */
+async function closedPort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as net.AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+describe('start-up failures: one line naming the setting, its value and what to do', () => {
+  const serve = async (env: Record<string, string>, command = ['serve']) => {
+    const r = await runCli(command, { SVC_PORT: '0', SVC_DATA_DIR: tmp('svc-start-'), SVC_LOG_LEVEL: 'silent', ...env });
+    expect(r.code).toBe(1);
+    expect(lines(r.stderr)).toHaveLength(1);
+    return lines(r.stderr)[0]!;
+  };
+
+  it('SVC_PORT already in use', async () => {
+    const busy = net.createServer();
+    await new Promise<void>((resolve) => busy.listen(0, '127.0.0.1', resolve));
+    const { port } = busy.address() as net.AddressInfo;
+    try {
+      expect(await serve({ SVC_PORT: String(port) })).toBe(`svc: SVC_PORT ${port} is already in use by another process; choose another port with SVC_PORT.`);
+    } finally {
+      busy.close();
+    }
+  });
+
+  it('SVC_HOST that does not resolve', async () => {
+    expect(await serve({ SVC_HOST: '999.1.1.1' })).toMatch(/^svc: SVC_HOST 999\.1\.1\.1 is neither an IP address nor a host name that resolves \(E[A-Z_]+\); use 127\.0\.0\.1/);
+  });
+
+  it('SVC_DATA_DIR that is a file, or under one', async () => {
+    const file = path.join(tmp('svc-start-'), 'a-file');
+    writeFileSync(file, 'x');
+    expect(await serve({ SVC_DATA_DIR: file })).toBe(`svc: SVC_DATA_DIR ${file} is not a directory (a file is in the way at ${file}); point SVC_DATA_DIR at a directory svc may create or write to.`);
+    expect(await serve({ SVC_DATA_DIR: path.join(file, 'sub') })).toMatch(/^svc: SVC_DATA_DIR .*\/a-file\/sub is not a directory/);
+    // Admin commands open the same storage, and say the same.
+    expect(await serve({ SVC_DATA_DIR: file }, ['ledger', 'verify'])).toMatch(/^svc: SVC_DATA_DIR .*\/a-file is not a directory/);
+  });
+
+  it('SVC_DATABASE_URL where nothing listens', async () => {
+    const port = await closedPort();
+    const url = `postgres://svc:hunter2@127.0.0.1:${port}/svc`;
+    const line = await serve({ SVC_DATABASE_URL: url });
+    expect(line).toBe(`svc: SVC_DATABASE_URL postgres://svc:***@127.0.0.1:${port}/svc: nothing accepts connections at 127.0.0.1:${port} (ECONNREFUSED); start Postgres there, or correct the host and port in SVC_DATABASE_URL.`);
+    expect(await serve({ SVC_DATABASE_URL: url }, ['accounts', 'create', '--email', 'x@example.com'])).toBe(line);
+  });
+
+  it.skipIf(!PG_URL)('SVC_DATABASE_URL naming a database that does not exist', async () => {
+    const url = new URL(PG_URL);
+    url.pathname = '/svc_no_such_database';
+    expect(await serve({ SVC_DATABASE_URL: url.toString() })).toMatch(/^svc: SVC_DATABASE_URL .*\/svc_no_such_database: database "svc_no_such_database" does not exist \(3D000\); create that database/);
+  });
+
+  it('SVC_KALSHI_SNAPSHOT_DIR and SVC_SEC_SNAPSHOT_DIR that are not snapshot folders', async () => {
+    const missing = path.join(tmp('svc-start-'), 'nonexistent');
+    expect(await serve({ SVC_KALSHI_SNAPSHOT_DIR: missing })).toBe(
+      `svc: SVC_KALSHI_SNAPSHOT_DIR ${missing} does not exist; point it at a folder recorded with svc snapshot record, or leave SVC_KALSHI_SNAPSHOT_DIR empty to use the live Kalshi API.`,
+    );
+    const empty = tmp('svc-start-');
+    expect(await serve({ SVC_SEC_SNAPSHOT_DIR: empty })).toBe(
+      `svc: SVC_SEC_SNAPSHOT_DIR ${empty} has no manifest.json, so it is not a snapshot folder; point it at a folder recorded with svc snapshot record-sec, or leave SVC_SEC_SNAPSHOT_DIR empty to use the live SEC APIs.`,
+    );
+  });
+});
