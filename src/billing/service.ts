@@ -287,7 +287,7 @@ export class Billing {
         if (!account) throw notFound('account_not_found', `No account with id '${input.accountId}'.`, 'id');
         throw invalidRequest(
           'balance_below_zero',
-          `Invalid 'amount': ${input.amount} would take the balance of ${account.credits} below zero; the largest correction possible is -${account.credits}.`,
+          `Invalid 'amount': ${input.amount} would take the balance of ${account.credits} below zero; ${Number(account.credits) > 0 ? `the largest correction possible is -${account.credits}` : 'the balance is 0, so nothing can be taken off'}.`,
           'amount',
         );
       }

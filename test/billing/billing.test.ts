@@ -38,8 +38,11 @@ describeBackends('plans, credits and billing', (backend) => {
     expect(await corrected.json()).toMatchObject({ account: { credits: 11 }, entry: { kind: 'adjustment', amount: -4 } });
     const tooMuch = await admin('POST', `/v1/admin/accounts/${id}/credits`, { amount: -12 });
     expect(tooMuch.status).toBe(400);
-    expect(await tooMuch.json()).toMatchObject({ error: { code: 'balance_below_zero', param: 'amount' } });
+    expect(await tooMuch.json()).toMatchObject({ error: { code: 'balance_below_zero', param: 'amount', message: expect.stringContaining('the largest correction possible is -11.') } });
     expect(await balanceOf(id)).toBe(11);
+    const empty = await svc.account({ plan: 'free', credits: 0 });
+    const nothing = await admin('POST', `/v1/admin/accounts/${empty.id}/credits`, { amount: -1 });
+    expect(((await nothing.json()) as any).error.message).toContain('the balance is 0, so nothing can be taken off.');
     for (const [body, code] of [
       [{ amount: 0 }, 'invalid_value'],
       [{ amount: 1.5 }, 'invalid_type'],
