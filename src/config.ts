@@ -88,7 +88,7 @@ export const SETTINGS: readonly SettingSpec[] = [
     env: 'SVC_LOGIN_ATTEMPTS_PER_MINUTE',
     path: 'web.loginAttemptsPerMinute',
     kind: { type: 'int', min: 1, max: 1000 },
-    doc: 'Log-in attempts allowed per email per minute (four times as many per client address); sign-ups per client address per minute.',
+    doc: 'Log-in attempts allowed per email from one client address per minute (four times as many per client address across emails); sign-ups per client address per minute.',
   },
   { env: 'SVC_REPORT_COST_CREDITS', path: 'billing.reportCostCredits', kind: { type: 'int', min: 1, max: 1_000_000 }, doc: 'Credits one generated prediction-market report costs (at least 1).' },
   { env: 'SVC_HOLD_LEASE_MS', path: 'billing.holdLeaseMs', kind: { type: 'int', min: 1000, max: 86_400_000 }, doc: 'Lease of a credit hold; a running job renews it, and the sweeper releases holds whose lease lapsed.' },

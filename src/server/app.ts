@@ -6,7 +6,8 @@ import { CorsPolicy } from './cors.js';
 import { registerIdempotencyHooks } from './idempotency.js';
 import { rateLimit } from './rate-limit.js';
 import type { ServerDeps } from './deps.js';
-import { MAX_PATH_SEGMENT, errorHandler, notFoundHandler, sendError } from './errors.js';
+import { MAX_PATH_SEGMENT, clientErrorHandler, errorHandler, notFoundHandler, sendError } from './errors.js';
+import { refuseNul } from './nul.js';
 import { accountRoutes } from './routes/account.js';
 import { adminRoutes } from './routes/admin.js';
 import { chatRoutes } from './routes/chat.js';
@@ -43,6 +44,7 @@ export function buildServer(deps: ServerDeps): ServerHandle {
     return503OnClosing: false,
     forceCloseConnections: 'idle',
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: MAX_PATH_SEGMENT },
+    clientErrorHandler,
     childLoggerFactory: requestLogger,
     // A URL the router cannot read (bad percent-encoding, an over-long path segment) is answered
     // before any hook runs; without this, fastify would answer it in its own error format.
@@ -63,6 +65,8 @@ export function buildServer(deps: ServerDeps): ServerHandle {
     done();
   });
 
+  app.addHook('preValidation', refuseNul);
+
   // JSON only: a text/plain body would otherwise reach the routes as a string.
   app.removeContentTypeParser('text/plain');
   app.setErrorHandler(onError);
@@ -77,7 +81,6 @@ export function buildServer(deps: ServerDeps): ServerHandle {
   const webAuth = new WebAuth(deps.sessions, {
     secureCookies: web.secureCookies,
     publicUrl: () => deps.publicUrl(),
-    sessionMaxAgeSeconds: Math.floor(Math.min(web.sessionIdleHours, web.sessionMaxHours) * 3600),
   });
   app.register(async (scope) => webRoutes(scope, deps, webAuth));
   // The playground calls the same /v1 routes, signed in by its session cookie instead of an API key.

@@ -1,7 +1,10 @@
+import { STATUS_CODES } from 'node:http';
+import type { Socket } from 'node:net';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { SvcError, isSvcError } from '../errors.js';
 import { errorBody, statusOf } from '../wire/errors.js';
 import { metaHeaders } from './stream.js';
+import { PAGE_HEADERS } from './web/headers.js';
 
 /** The router's limit on one path parameter (its `maxParamLength`): longer than any id or name. */
 export const MAX_PATH_SEGMENT = 100;
@@ -49,6 +52,27 @@ export function toSvcError(err: unknown, limitBytes: number): SvcError | null {
   return null;
 }
 
+/**
+ * Requests Node's HTTP parser refuses before fastify sees them (headers over the size limit,
+ * malformed HTTP), answered in OpenAI's error format rather than fastify's.
+ */
+export function clientErrorHandler(err: Error & { code?: string }, socket: Socket): void {
+  if (err.code === 'ECONNRESET' || !socket.writable) return void socket.destroy(err);
+  const tooLarge = err.code === 'HPE_HEADER_OVERFLOW';
+  const status = tooLarge ? 431 : 400;
+  const body = JSON.stringify({
+    error: {
+      message: tooLarge
+        ? 'The request headers are larger than the server accepts (16 KiB in all): send a shorter Authorization header or fewer, smaller headers.'
+        : 'The request is not valid HTTP/1.1; it could not be read.',
+      type: 'invalid_request_error',
+      param: null,
+      code: tooLarge ? 'request_headers_too_large' : 'malformed_request',
+    },
+  });
+  socket.end(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+}
+
 export const INTERNAL = () =>
   new SvcError('internal', { code: 'server_error', message: 'The server had an error while processing your request. It was logged with the x-request-id of this response.' });
 
@@ -82,7 +106,7 @@ const wantsPage = (request: FastifyRequest, path: string) =>
 
 export function notFoundHandler(request: FastifyRequest, reply: FastifyReply) {
   const path = request.url.split('?')[0]!;
-  if (wantsPage(request, path)) return reply.code(404).type('text/html; charset=utf-8').header('x-content-type-options', 'nosniff').send(NOT_FOUND_PAGE);
+  if (wantsPage(request, path)) return reply.code(404).headers(PAGE_HEADERS).type('text/html; charset=utf-8').send(NOT_FOUND_PAGE);
   return sendError(
     reply,
     new SvcError('not_found', {

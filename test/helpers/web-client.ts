@@ -62,10 +62,11 @@ export class WebClient {
     return res;
   }
 
-  /** Creates a key on the API Keys page and returns its id and secret. */
+  /** Creates a key on the API Keys page and returns its id and secret, read off the page the post redirects to. */
   async createKey(name = ''): Promise<{ id: string; secret: string }> {
-    const res = await this.post('/settings/api-keys', { name });
-    if (res.status !== 201) throw new Error(`key creation failed: ${res.status}`);
+    const post = await this.post('/settings/api-keys', { name });
+    if (post.status !== 303) throw new Error(`key creation failed: ${post.status}`);
+    const res = await this.get(post.headers.get('location')!);
     const secret = /id="new-key-secret">([^<]+)</.exec(res.text)![1]!;
     const row = res.text.split('<tr').find((r) => r.includes(`…${secret.slice(-4)}</code>`))!;
     return { id: /data-key-id="([^"]+)"/.exec(row)![1]!, secret };

@@ -150,6 +150,14 @@ const CASES: Case[] = [
   { name: 'path segment over 100 characters', method: 'GET', path: `/v1/responses/resp_${'x'.repeat(120)}`, status: 400, code: 'invalid_url', param: null },
   { name: 'over-long id on an admin route', method: 'DELETE', path: `/v1/admin/keys/key_${'x'.repeat(120)}`, auth: 'admin', status: 400, code: 'invalid_url', param: null },
   { name: 'delete unknown response', method: 'DELETE', path: '/v1/responses/resp_nope', status: 404, code: 'response_not_found', param: 'id' },
+  // The NUL character: Postgres cannot store it in text, so it is refused everywhere alike.
+  { name: 'NUL in the input', body: resp({ input: 'a\u0000b' }), status: 400, code: 'invalid_value', param: 'input' },
+  { name: 'NUL in a message', path: C, body: chat({ messages: [user('hi'), { role: 'assistant', content: 'x' }, user('q\u0000')] }), status: 400, code: 'invalid_value', param: 'messages[2].content' },
+  { name: 'NUL in a metadata key', body: resp({ metadata: { 'k\u0000': 'v' } }), status: 400, code: 'invalid_value', param: 'metadata.k\u0000' },
+  { name: 'NUL in previous_response_id', body: resp({ previous_response_id: 'resp_\u0000' }), status: 400, code: 'invalid_value', param: 'previous_response_id' },
+  { name: 'NUL in a path id', method: 'GET', path: '/v1/responses/resp_%00', status: 400, code: 'invalid_url', param: null },
+  { name: 'NUL in a query value', method: 'GET', path: '/v1/account/ledger?after=led_%00', status: 400, code: 'invalid_url', param: null },
+  { name: 'admin: NUL in an email', path: A, auth: 'admin', body: { email: 'a\u0000b@example.com' }, status: 400, code: 'invalid_value', param: 'email' },
   // Admin
   { name: 'admin: missing email', path: A, auth: 'admin', body: { plan: 'pro' }, status: 400, code: 'missing_required_parameter', param: 'email' },
   { name: 'admin: bad email', path: A, auth: 'admin', body: { email: 'not-an-email' }, status: 400, code: 'invalid_value', param: 'email' },
@@ -157,12 +165,23 @@ const CASES: Case[] = [
   { name: 'admin: negative credits', path: A, auth: 'admin', body: { email: 'c@example.com', credits: -1 }, status: 400, code: 'invalid_value', param: 'credits' },
   { name: 'admin: fractional credits', path: A, auth: 'admin', body: { email: 'd@example.com', credits: 1.5 }, status: 400, code: 'invalid_type', param: 'credits' },
   { name: 'admin: duplicate email', path: A, auth: 'admin', body: { email: 'taken@example.com' }, status: 409, code: 'account_exists', param: 'email' },
+  { name: 'admin: the same email in other letter case', path: A, auth: 'admin', body: { email: '  Taken@EXAMPLE.com ' }, status: 409, code: 'account_exists', param: 'email' },
+  { name: 'new key: the body is an array', path: '/v1/account/keys', body: [1], status: 400, code: 'invalid_body', param: null },
+  { name: 'new key: the body is a string', path: '/v1/account/keys', body: '"abc"', status: 400, code: 'invalid_body', param: null },
+  { name: 'admin: email is a number', path: A, auth: 'admin', body: { email: 123 }, status: 400, code: 'invalid_type', param: 'email' },
   { name: 'admin: key for unknown account', path: `${A}/acct_nope/keys`, auth: 'admin', status: 404, code: 'account_not_found' },
   { name: 'admin: revoke unknown key', method: 'DELETE', path: '/v1/admin/keys/key_nope', auth: 'admin', status: 404, code: 'key_not_found' },
 ];
 
 describe('bad input gets a clear OpenAI-style error', () => {
   it('covers at least 40 cases', () => expect(CASES.length).toBeGreaterThanOrEqual(40));
+
+  it('headers too large for the server get 431 in the same error format, not the framework\'s', async () => {
+    const res = await fetch(`${svc.baseURL}/responses`, { method: 'POST', headers: { authorization: `Bearer ${'x'.repeat(20_000)}`, 'content-type': 'application/json' }, body: '{}' });
+    expect(res.status).toBe(431);
+    expect(res.headers.get('content-type')).toBe('application/json; charset=utf-8');
+    expect(((await res.json()) as any).error).toEqual({ message: expect.stringContaining('headers are larger'), type: 'invalid_request_error', param: null, code: 'request_headers_too_large' });
+  });
 
   it.each(CASES)('$name → $status $code', async (c) => {
     const headers: Record<string, string> = {};

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { validateKeyName } from '../../accounts/service.js';
 import type { ServerDeps } from '../deps.js';
-import { intQuery } from '../validate.js';
+import { bodyObject, intQuery } from '../validate.js';
 import { entryJson, keyJson } from '../views.js';
 
 /** The caller's own account: balance, ledger, and API keys. */
@@ -26,8 +26,9 @@ export async function accountRoutes(app: FastifyInstance, deps: ServerDeps): Pro
   });
 
   app.post('/v1/account/keys', async (request, reply) => {
-    const body = (request.body ?? {}) as Record<string, unknown>;
-    const name = validateKeyName(typeof body === 'object' && !Array.isArray(body) ? body.name : undefined);
+    // The body is optional (a key needs no name), but when there is one it must be an object.
+    const body = request.body === undefined || request.body === null ? {} : bodyObject(request.body);
+    const name = validateKeyName(body.name);
     const { key, secret } = await deps.accounts.issueKey(request.auth!.account.id, { name });
     return reply.code(201).send(keyJson(key, secret));
   });

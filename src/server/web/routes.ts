@@ -1,10 +1,11 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { validateKeyName } from '../../accounts/service.js';
+import { validateKeyName, type KeyInfo } from '../../accounts/service.js';
 import { SvcError, isSvcError } from '../../errors.js';
 import type { ServerDeps } from '../deps.js';
 import { INTERNAL, toSvcError } from '../errors.js';
 import { statusOf } from '../../wire/errors.js';
 import { loadAssets } from './assets.js';
+import { PAGE_HEADERS } from './headers.js';
 import type { Html } from './html.js';
 import type { FormErrors, PageContext } from './layout.js';
 import { homePage, logInPage, messagePage, signUpPage } from './pages/auth.js';
@@ -15,20 +16,19 @@ import { WebAuth } from './session.js';
 type Form = Record<string, string | undefined>;
 
 const FORM_LIMIT_BYTES = 16 * 1024;
-const SECURITY_HEADERS = {
-  'content-security-policy':
-    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
-  'x-frame-options': 'DENY',
-  'x-content-type-options': 'nosniff',
-  'referrer-policy': 'same-origin',
-  'cache-control': 'no-store',
-};
 
 /** Only a path on this site: never `//host` or a scheme, which would make the log-in page an open redirect. */
 export const safeNext = (next: unknown): string | undefined =>
   typeof next === 'string' && /^\/(?![/\\])[\x21-\x7e]*$/.test(next) && next.length <= 512 ? next : undefined;
 
 const clientAddress = (request: FastifyRequest) => request.ip || 'unknown';
+
+/** The key whose creation redirected here, with its secret, from the flash that POST left. */
+function justCreated(flash: string | null, keys: KeyInfo[]): { key: KeyInfo; secret: string } | undefined {
+  const [id, secret] = flash?.split(' ') ?? [];
+  const key = keys.find((k) => k.id === id && k.revokedAt === null);
+  return key && secret ? { key, secret } : undefined;
+}
 
 /**
  * The web pages: sign-up, log-in, Settings (account, API keys, credits) and the playground.
@@ -51,9 +51,9 @@ export async function webRoutes(app: FastifyInstance, deps: ServerDeps, auth: We
   });
 
   app.addHook('onRequest', async (request, reply) => {
-    reply.headers(SECURITY_HEADERS);
+    reply.headers(PAGE_HEADERS);
     // Stylesheets and scripts are the same for everyone: no session lookup for them.
-    if (!request.url.startsWith('/assets/')) await auth.load(request);
+    if (!/^\/(assets\/|favicon\.ico)/.test(request.url)) await auth.load(request, reply);
   });
 
   const ctx = (request: FastifyRequest, reply: FastifyReply): PageContext => ({
@@ -111,13 +111,14 @@ export async function webRoutes(app: FastifyInstance, deps: ServerDeps, auth: We
     const a = assets.get(name);
     if (!a) return reply.code(404).type('text/plain; charset=utf-8').send('Not found');
     const versioned = (request.query as { v?: string }).v === a.version;
-    if (request.headers['if-none-match'] === `"${a.version}"`) return reply.code(304).header('etag', `"${a.version}"`).send();
-    return reply
-      .header('cache-control', versioned ? 'public, max-age=31536000, immutable' : 'no-cache')
-      .header('etag', `"${a.version}"`)
-      .type(a.type)
-      .send(a.body);
+    // On the 304 too: it refreshes the cached copy's headers, and the pages' no-store would stop caching it.
+    reply.header('cache-control', versioned ? 'public, max-age=31536000, immutable' : 'no-cache').header('etag', `"${a.version}"`);
+    if (request.headers['if-none-match'] === `"${a.version}"`) return reply.code(304).send();
+    return reply.type(a.type).send(a.body);
   });
+
+  // Browsers ask for it on their own; there is no icon, and saying so keeps their consoles free of 404s.
+  app.get('/favicon.ico', async (_request, reply) => reply.code(204).header('cache-control', 'public, max-age=86400').send());
 
   app.get('/', async (request, reply) => send(reply, homePage(ctx(request, reply))));
 
@@ -154,7 +155,8 @@ export async function webRoutes(app: FastifyInstance, deps: ServerDeps, auth: We
   app.get('/login', async (request, reply) => {
     const next = safeNext((request.query as { next?: string }).next);
     if (request.webSession) return redirect(reply, next ?? '/playground');
-    return send(reply, logInPage(ctx(request, reply), { next }));
+    const notice = (request.query as { logged_out?: string }).logged_out === '1' ? 'You are logged out.' : undefined;
+    return send(reply, logInPage(ctx(request, reply), { next, notice }));
   });
 
   app.post('/login', async (request, reply) => {
@@ -168,16 +170,19 @@ export async function webRoutes(app: FastifyInstance, deps: ServerDeps, auth: We
       if (!form.password) fields.password = 'Enter your password.';
       return send(reply, logInPage(ctx(request, reply), { email, next, errors: { summary: 'Enter your email and password.', fields } }), 400);
     }
+    // Per email *and* address: guesses from elsewhere cannot lock the owner out. Counted before the
+    // password is checked, so a client over its limit learns nothing even from the right password.
+    const address = clientAddress(request);
     await throttle(
       [
-        [`login:email:${email}`, web.loginAttemptsPerMinute],
-        [`login:ip:${clientAddress(request)}`, web.loginAttemptsPerMinute * 4],
+        [`login:email:${email}:${address}`, web.loginAttemptsPerMinute],
+        [`login:ip:${address}`, web.loginAttemptsPerMinute * 4],
       ],
       'log-in',
     );
     const account = await deps.accounts.signIn(email, form.password);
     if (!account) {
-      request.log.info({ ip: clientAddress(request) }, 'web log-in refused');
+      request.log.info({ ip: address }, 'web log-in refused');
       return send(reply, logInPage(ctx(request, reply), { email, next, errors: { summary: 'That email and password do not match an account.' } }), 401);
     }
     await auth.signIn(request, reply, account.id);
@@ -187,7 +192,7 @@ export async function webRoutes(app: FastifyInstance, deps: ServerDeps, auth: We
   app.post('/logout', async (request, reply) => {
     if (csrfRefused(request, reply)) return reply;
     await auth.signOut(request, reply);
-    return send(reply, logInPage(ctx(request, reply), { notice: 'You are logged out.' }));
+    return redirect(reply, '/login?logged_out=1');
   });
 
   // Settings ----------------------------------------------------------------------------------
@@ -224,7 +229,8 @@ export async function webRoutes(app: FastifyInstance, deps: ServerDeps, auth: We
     const revokedId = (request.query as { revoked?: string }).revoked;
     const revoked = revokedId ? keys.find((k) => k.id === revokedId && k.revokedAt !== null) : undefined;
     const welcome = (request.query as { welcome?: string }).welcome === '1';
-    return send(reply, apiKeysSection(ctx(request, reply), { keys, revoked, welcome }));
+    const created = justCreated(auth.takeFlash(request, reply), keys);
+    return send(reply, apiKeysSection(ctx(request, reply), { keys, revoked, welcome, created }));
   });
 
   app.post('/settings/api-keys', async (request, reply) => {
@@ -241,9 +247,10 @@ export async function webRoutes(app: FastifyInstance, deps: ServerDeps, auth: We
     }
     const created = await deps.accounts.issueKey(session.account.id, { name });
     request.log.info({ account: session.account.id, key: created.key.id }, 'web api key created');
-    const keys = await deps.accounts.listKeys(session.account.id);
-    // Rendered in the response rather than after a redirect: the secret is never stored, so this is its only showing.
-    return send(reply, apiKeysSection(ctx(request, reply), { keys, created }), 201);
+    // Redirected, so that reloading the page creates no second key. The secret is stored nowhere:
+    // it rides to the next page, once, in a cookie sealed to this session.
+    auth.setFlash(request, reply, `${created.key.id} ${created.secret}`);
+    return redirect(reply, '/settings/api-keys');
   });
 
   const ownKey = async (accountId: string, keyId: string) => (await deps.accounts.listKeys(accountId)).find((k) => k.id === keyId);
@@ -286,5 +293,19 @@ export async function webRoutes(app: FastifyInstance, deps: ServerDeps, auth: We
     const session = signedIn(request, reply);
     if (!session) return reply;
     return send(reply, playgroundPage(ctx(request, reply), { models: deps.agents.models(), credits: session.account.credits, plan: session.account.plan }));
+  });
+
+  // The form posts here only when its script did not run: a post keeps the question out of the URL and history.
+  app.post('/playground', async (request, reply) => {
+    const session = signedIn(request, reply);
+    if (!session || csrfRefused(request, reply)) return reply;
+    return send(
+      reply,
+      messagePage(ctx(request, reply), {
+        title: 'The playground needs JavaScript',
+        message: 'Answers stream into the page with a script, which did not run, so nothing was asked and no credits were charged. Turn JavaScript on for this site and try again, or call the API with a key.',
+        link: { href: '/settings/api-keys', label: 'Get an API key' },
+      }),
+    );
   });
 }

@@ -116,6 +116,11 @@ describe('web pages in Chromium', () => {
       expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(secret);
     }
     await audit('api-key-created');
+    // Post-redirect-get: reloading shows the key but not its secret again, and creates no second key.
+    expect(new URL(page.url()).pathname).toBe('/settings/api-keys');
+    await page.reload();
+    expect(await page.locator('#new-key').count()).toBe(0);
+    expect(await page.locator('#keys tbody tr').count()).toBe(1);
 
     const client = new OpenAI({ apiKey: secret, baseURL: svc.baseURL, maxRetries: 0 });
     const r = await client.responses.create({ model: 'svc-test', input: 'from the SDK' });
@@ -166,9 +171,10 @@ describe('web pages in Chromium', () => {
       ['[2]', '#source-2'],
     ]);
     const sources = page.locator('#sources li a');
-    expect(await sources.evaluateAll((as) => as.map((a) => [a.textContent, (a as HTMLAnchorElement).href]))).toEqual([
-      ['Apple 10-K 2025, page 21', 'https://www.sec.gov/Archives/edgar/data/320193/aapl-10k.htm#page=21'],
-      ['Apple 10-K 2025, page 40', 'https://www.sec.gov/Archives/edgar/data/320193/aapl-10k.htm#page=40'],
+    // Sources open in a new tab: the answer lives only in this page.
+    expect(await sources.evaluateAll((as) => as.map((a) => [a.textContent, (a as HTMLAnchorElement).href, a.getAttribute('target'), a.getAttribute('rel')]))).toEqual([
+      ['Apple 10-K 2025, page 21', 'https://www.sec.gov/Archives/edgar/data/320193/aapl-10k.htm#page=21', '_blank', 'noopener noreferrer'],
+      ['Apple 10-K 2025, page 40', 'https://www.sec.gov/Archives/edgar/data/320193/aapl-10k.htm#page=40', '_blank', 'noopener noreferrer'],
     ]);
     expect(await page.locator('#charge').textContent()).toBe('No credits charged.');
     await audit('playground-answer');
@@ -210,6 +216,77 @@ describe('web pages in Chromium', () => {
     await page.getByLabel('Password').fill('plum orbit canyon lantern');
     await page.getByRole('button', { name: 'Log in' }).click();
     await page.waitForURL(/\/settings\/api-keys$/);
+  });
+
+  it('with JavaScript off, Ask posts the question (never into the URL) and the page says the playground needs JavaScript', async () => {
+    const noScript = await browser.newContext({ javaScriptEnabled: false, viewport: DESKTOP });
+    try {
+      const tab = await noScript.newPage();
+      await tab.goto(`${svc.url}/playground`);
+      await tab.getByLabel('Email').fill(email);
+      await tab.getByLabel('Password').fill('plum orbit canyon lantern');
+      await tab.getByRole('button', { name: 'Log in' }).click();
+      await tab.waitForURL(/\/playground$/);
+      const notice = tab.locator('noscript .notice');
+      expect(await notice.isVisible()).toBe(true);
+      expect(await notice.textContent()).toContain('The playground needs JavaScript');
+      await tab.getByLabel('Question or Kalshi link').fill('What did Apple earn?');
+      await tab.getByRole('button', { name: 'Ask' }).click();
+      await tab.waitForLoadState();
+      expect(new URL(tab.url()).pathname + new URL(tab.url()).search).toBe('/playground');
+      expect(await tab.getByRole('heading', { level: 1 }).textContent()).toBe('The playground needs JavaScript');
+    } finally {
+      await noScript.close();
+    }
+  });
+
+  it('pages leave nothing in the console, such as a password form without a username field', async () => {
+    const messages: string[] = [];
+    const visit = async (where: BrowserContext, paths: string[]) => {
+      const tab = await where.newPage();
+      tab.on('console', (m) => messages.push(`${m.type()}: ${m.text()} (${tab.url()})`));
+      for (const path of paths) {
+        await tab.goto(`${svc.url}${path}`);
+        await tab.waitForLoadState('networkidle');
+      }
+      await tab.close();
+    };
+    await visit(context, ['/settings', '/settings/api-keys', '/playground']);
+    const fresh = await browser.newContext({ viewport: DESKTOP });
+    await visit(fresh, ['/login', '/signup']);
+    await fresh.close();
+    expect(messages).toEqual([]);
+  });
+
+  /** The HTML the playground's Markdown renderer builds for `markdown`, run in a page of the site. */
+  async function renderMarkdown(markdown: string): Promise<string> {
+    const tab = await context.newPage();
+    try {
+      await tab.goto(`${svc.url}/login`);
+      // A string, not a function: vitest would rewrite a function's import() for Node.
+      return await tab.evaluate<string>(`import('/assets/markdown.js').then(({ renderMarkdown }) => {
+        const div = document.createElement('div');
+        renderMarkdown(div, ${JSON.stringify(markdown)});
+        return div.innerHTML;
+      })`);
+    } finally {
+      await tab.close();
+    }
+  }
+
+  it('answer Markdown: links open in a new tab without access to this page', async () => {
+    expect(await renderMarkdown('See [the 10-K](https://www.sec.gov/x?a=1&b=2).')).toBe(
+      '<p>See <a href="https://www.sec.gov/x?a=1&amp;b=2" target="_blank" rel="noopener noreferrer">the 10-K</a>.</p>',
+    );
+  });
+
+  it('answer Markdown: _emphasis_ and *emphasis*, as text, leaving snake_case, arithmetic and **bold** alone', async () => {
+    expect(await renderMarkdown('_Data: demo snapshot of 2025-06-30 [1]_ and *this too*.')).toBe('<p><em>Data: demo snapshot of 2025-06-30 [1]</em> and <em>this too</em>.</p>');
+    expect(await renderMarkdown('net_income_ttm, __init__, 2*3*4 and 5 * 6 * 7 stay as typed')).toBe('<p>net_income_ttm, __init__, 2*3*4 and 5 * 6 * 7 stay as typed</p>');
+    expect(await renderMarkdown('**Revenue** rose; **margin, _before_ tax** fell')).toBe('<p><strong>Revenue</strong> rose; <strong>margin, <em>before</em> tax</strong> fell</p>');
+    expect(await renderMarkdown('- item with *a note*\n- _<img src=x onerror=alert(1)>_')).toBe(
+      '<ul><li>item with <em>a note</em></li><li><em>&lt;img src=x onerror=alert(1)&gt;</em></li></ul>',
+    );
   });
 
   it('every page audited has no WCAG 2.1 AA or best-practice violations and fits a 360 px phone', () => {

@@ -1,3 +1,6 @@
+import { PAGE_HEADERS } from '../../../src/server/web/headers.js';
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -175,6 +178,35 @@ describeBackends('web pages: sign-up, sessions, API keys', (backend) => {
     await expect(client.responses.create({ model: 'svc-test', input: 'again', store: false })).rejects.toBeInstanceOf(OpenAI.AuthenticationError);
   });
 
+  it('creates a key by post-redirect-get: the secret is shown on the next page only, never in a URL or readable cookie', async () => {
+    const web = new WebClient(svc.url);
+    await web.signUp(email());
+    const post = await web.post('/settings/api-keys', { name: 'reloaded' });
+    expect(post.status).toBe(303);
+    expect(post.headers.get('location')).toBe('/settings/api-keys');
+    const flash = web.cookies.get('__Host-svc_flash')!;
+    expect(web.lastSetCookie.find((c) => c.startsWith('__Host-svc_flash='))).toMatch(/; Max-Age=300; HttpOnly; Secure; SameSite=Lax$/);
+
+    // Another signed-in browser given that cookie cannot read the secret out of it.
+    const other = new WebClient(svc.url);
+    await other.signUp(email());
+    other.cookies.set('__Host-svc_flash', flash);
+    expect((await other.get('/settings/api-keys')).text).not.toContain('id="new-key-secret"');
+
+    const shown = await web.get('/settings/api-keys');
+    const secret = /id="new-key-secret">([^<]+)</.exec(shown.text)?.[1];
+    expect(secret).toMatch(/^sk-svc-[0-9A-Za-z]{40}$/);
+    expect(flash).not.toContain(secret!.slice(7));
+    expect(Buffer.from(flash, 'base64url').toString('latin1')).not.toContain(secret!.slice(7));
+    expect(web.cookies.has('__Host-svc_flash')).toBe(false);
+    // Reloading shows the key, not its secret, and creates nothing.
+    const reloaded = await web.get('/settings/api-keys');
+    expect(reloaded.text).not.toContain(secret);
+    expect(reloaded.text).toContain(`${secret!.slice(0, 11)}…${secret!.slice(-4)}`);
+    const accountId = (await svc.service.deps.accounts.authenticate(secret!))!.account.id;
+    expect((await svc.service.deps.accounts.listKeys(accountId)).map((k) => k.name)).toEqual(['reloaded']);
+  });
+
   it('cannot see or revoke another account’s key', async () => {
     const owner = new WebClient(svc.url);
     await owner.signUp(email());
@@ -195,9 +227,12 @@ describeBackends('web pages: sign-up, sessions, API keys', (backend) => {
     await web.signUp(email());
     const stolen = web.cookies.get('__Host-svc_session')!;
     const out = await web.post('/logout', {});
-    expect(out.status).toBe(200);
-    expect(out.text).toContain('You are logged out.');
+    // Redirected, so that reloading the page posts nothing again.
+    expect(out.status).toBe(303);
     expect(web.lastSetCookie.some((c) => c.startsWith('__Host-svc_session=;') && /Max-Age=0/.test(c))).toBe(true);
+    const login = await web.get(out.headers.get('location')!);
+    expect(login.status).toBe(200);
+    expect(login.text).toContain('You are logged out.');
     const replay = new WebClient(svc.url);
     replay.cookies.set('__Host-svc_session', stolen);
     const res = await replay.get('/settings');
@@ -232,7 +267,62 @@ describeBackends('web pages: sign-up, sessions, API keys', (backend) => {
     expect((await again.post('/login', { email: address, password: 'saffron tide ninety two' })).status).toBe(303);
   });
 
-  it('shows plan, balance and the credit history from the ledger', async () => {
+  it('sends the session cookie again when the session’s expiry has slid past it, capped at the absolute end', async () => {
+    const web = new WebClient(svc.url);
+    await web.signUp(email());
+    const token = web.cookies.get('__Host-svc_session')!.split('.')[0]!;
+    const db = svc.service.deps.store.db;
+    const HOUR = 3_600_000;
+    const DAY = 24 * HOUR;
+    // The session row and the browser's cookie as they are `age` after sign-in, last used `idle` ago.
+    const backdate = async (age: number, idle: number) => {
+      const now = Date.now();
+      await db
+        .updateTable('web_sessions')
+        .set({ created_at: now - age, last_seen_at: now - idle, expires_at: now - idle + 7 * DAY })
+        .where('id', '=', createHash('sha256').update(token).digest('hex'))
+        .execute();
+      web.cookies.set('__Host-svc_session', `${token}.${Math.floor((now - age + 7 * DAY) / 1000)}`);
+    };
+    const sessionCookie = () => web.lastSetCookie.find((c) => c.startsWith('__Host-svc_session='));
+    const maxAge = () => Number(/; Max-Age=(\d+);/.exec(sessionCookie() ?? '')?.[1]);
+
+    // A cookie from before its value carried its expiry (the bare token) still works, and is brought up to date.
+    web.cookies.set('__Host-svc_session', token);
+    expect((await web.get('/settings')).status).toBe(200);
+    expect(sessionCookie()).toMatch(new RegExp(`^__Host-svc_session=${token}\\.\\d+;`));
+
+    // Six days in and used yesterday: the sign-in cookie has a day left, the session a week.
+    await backdate(6 * DAY, DAY);
+    expect((await web.get('/settings')).status).toBe(200);
+    expect(sessionCookie()).toMatch(new RegExp(`^__Host-svc_session=${token}\\.\\d+; Path=/; Max-Age=\\d+; HttpOnly; Secure; SameSite=Lax$`));
+    expect(maxAge()).toBeGreaterThan(7 * 24 * 3600 - 60);
+    expect(maxAge()).toBeLessThanOrEqual(7 * 24 * 3600);
+    // Not on every request: the cookie the browser now holds matches the session.
+    expect((await web.get('/settings')).status).toBe(200);
+    expect((await web.get('/playground')).status).toBe(200);
+    expect(sessionCookie()).toBeUndefined();
+
+    // 29.5 days in: the session ends at its 30-day maximum, in 12 hours, however active; the cookie too.
+    await backdate(29.5 * DAY, DAY);
+    expect((await web.get('/settings')).status).toBe(200);
+    expect(maxAge()).toBeGreaterThan(12 * 3600 - 60);
+    expect(maxAge()).toBeLessThanOrEqual(12 * 3600);
+  });
+
+  it('takes a playground form post (its script did not run) only with the CSRF token, and explains that JavaScript is needed', async () => {
+    const web = new WebClient(svc.url);
+    await web.signUp(email());
+    const page = await web.get('/playground');
+    expect(page.text).toContain('<form id="playground" method="post" action="/playground"');
+    expect(page.text).toMatch(/<noscript>.*needs JavaScript.*<\/noscript>/);
+    expect((await web.post('/playground', { model: 'svc-test', question: 'hi' }, { csrf: null })).status).toBe(403);
+    const res = await web.post('/playground', { model: 'svc-test', question: 'hi' });
+    expect(res.status).toBe(200);
+    expect(res.text).toContain('<h1>The playground needs JavaScript</h1>');
+  });
+
+  it('shows plan, balance and the credit history from the ledger, and the account’s email in the password form', async () => {
     const web = new WebClient(svc.url);
     const address = email();
     await web.signUp(address);
@@ -242,6 +332,9 @@ describeBackends('web pages: sign-up, sessions, API keys', (backend) => {
     const settings = await web.get('/settings');
     expect(settings.text).toContain('<dd id="plan">Pro</dd>');
     expect(settings.text).toContain('<dd id="credits">10</dd>');
+    // The password form names its account for password managers.
+    const passwordForm = /<form method="post" action="\/settings\/password"[\s\S]*?<\/form>/.exec(settings.text)![0];
+    expect(passwordForm).toContain(`<input type="email" autocomplete="username" value="${address}" hidden>`);
     const credits = await web.get('/settings/credits');
     expect(credits.text).toContain('<strong id="balance">10</strong>');
     expect(credits.text).toMatch(/Granted<\/td><td data-label="Details">welcome credits<\/td><td class="num" data-label="Change">\+10<\/td><td class="num" data-label="Balance">10<\/td>/);
@@ -279,7 +372,7 @@ describe('web pages: playground API, throttling and settings', () => {
     expect(completed.response.output[0].content[0].annotations[0]).toMatchObject({ order: 1, url: 'https://example.com/one' });
   });
 
-  it('rate-limits log-in attempts per email, with Retry-After, even when the password is right', async () => {
+  it('rate-limits log-in attempts per email from one client, with Retry-After, even when the password is right', async () => {
     const address = email();
     await new WebClient(svc.url).signUp(address);
     const web = new WebClient(svc.url);
@@ -306,6 +399,7 @@ describe('web pages: playground API, throttling and settings', () => {
     expect(page.status).toBe(404);
     expect(page.headers.get('content-type')).toBe('text/html; charset=utf-8');
     expect(await page.text()).toContain('<h1>Page not found</h1>');
+    for (const [h, v] of Object.entries(PAGE_HEADERS)) expect(page.headers.get(h), h).toBe(v);
     for (const [path, accept] of [['/setings', 'application/json'], ['/v1/nope', 'text/html']]) {
       const api = await fetch(`${svc.url}${path}`, { headers: { accept } });
       expect(api.status).toBe(404);
@@ -313,12 +407,22 @@ describe('web pages: playground API, throttling and settings', () => {
     }
   });
 
-  it('serves versioned assets as immutable and unknown ones as 404', async () => {
+  it('serves versioned assets as immutable (on a 304 too), unknown ones as 404, and no favicon with 204', async () => {
     const page = await new WebClient(svc.url).get('/login');
     const href = /href="(\/assets\/style\.css\?v=[0-9a-f]{12})"/.exec(page.text)![1]!;
     const css = await fetch(`${svc.url}${href}`);
     expect(css.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
     expect(css.headers.get('content-type')).toBe('text/css; charset=utf-8');
+    // A revalidation's 304 says the same as the 200, not the pages' no-store.
+    const etag = css.headers.get('etag')!;
+    for (const [url, cacheControl] of [[href, 'public, max-age=31536000, immutable'], ['/assets/style.css', 'no-cache']] as const) {
+      const again = await fetch(`${svc.url}${url}`, { headers: { 'if-none-match': etag } });
+      expect(again.status).toBe(304);
+      expect(again.headers.get('cache-control')).toBe(cacheControl);
+      expect(again.headers.get('etag')).toBe(etag);
+    }
+    const icon = await fetch(`${svc.url}/favicon.ico`);
+    expect(icon.status).toBe(204);
     expect((await fetch(`${svc.url}/assets/../package.json`)).status).toBe(404);
     expect((await fetch(`${svc.url}/assets/nope.js`)).status).toBe(404);
   });
@@ -395,6 +499,29 @@ describe('web pages: cookie, proxy and sign-up settings', () => {
     }
   });
 
+  it('guesses at an account’s password from one address do not lock its owner out at another', async () => {
+    const svc = await startService({ agents, env: { SVC_TRUST_PROXY: 'true', SVC_LOGIN_ATTEMPTS_PER_MINUTE: '5' } });
+    try {
+      const address = email();
+      await new WebClient(svc.url, { 'x-forwarded-for': '198.51.100.9' }).signUp(address);
+      const attacker = new WebClient(svc.url, { 'x-forwarded-for': '203.0.113.7' });
+      await attacker.get('/login');
+      const guesses: number[] = [];
+      for (let i = 0; i < 6; i++) guesses.push((await attacker.post('/login', { email: address, password: `wrong guess number ${i}` })).status);
+      expect(guesses).toEqual([401, 401, 401, 401, 401, 429]);
+      // Over its limit, that client is refused even the right password.
+      expect((await attacker.post('/login', { email: address, password: 'plum orbit canyon lantern' })).status).toBe(429);
+
+      const owner = new WebClient(svc.url, { 'x-forwarded-for': '198.51.100.9' });
+      await owner.get('/login');
+      const res = await owner.post('/login', { email: address, password: 'plum orbit canyon lantern' });
+      expect(res.status).toBe(303);
+      expect((await owner.get('/settings')).status).toBe(200);
+    } finally {
+      await svc.close();
+    }
+  });
+
   it('drops Secure (and the __Host- prefix) only for plain http to a non-loopback host, or when told', async () => {
     const svc = await startService({ agents, env: { SVC_WEB_SIGNUP: 'false' } });
     try {
@@ -414,6 +541,37 @@ describe('web pages: cookie, proxy and sign-up settings', () => {
       expect((await setCookiesFor(behindTls.url, 'svc.example.com'))[0]).toMatch(/^__Host-svc_csrf=.*; Secure; SameSite=Lax$/);
     } finally {
       await behindTls.close();
+    }
+  });
+});
+
+/** WCAG 2.x contrast ratio of two #rrggbb colours. */
+function contrast(a: string, b: string): number {
+  const luminance = (hex: string) => {
+    const [r, g, bl] = [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16) / 255).map((v) => (v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4));
+    return 0.2126 * r! + 0.7152 * g! + 0.0722 * bl!;
+  };
+  const [hi, lo] = [luminance(a), luminance(b)].sort((x, y) => y - x);
+  return (hi! + 0.05) / (lo! + 0.05);
+}
+
+describe('web pages: stylesheet', () => {
+  const css = readFileSync(new URL('../../../src/server/web/assets/style.css', import.meta.url), 'utf8');
+  const colour = (pattern: RegExp) => pattern.exec(css)?.[1] ?? '';
+
+  it('draws the focus outline at 3:1 or more against every background it sits on (WCAG 1.4.11)', () => {
+    expect(contrast('#f9a825', '#ffffff')).toBeLessThan(3); // the check itself: the old amber fails
+    expect(css).toMatch(/:focus-visible \{ outline: 3px solid var\(--focus\); outline-offset: 2px; \}/);
+    const focus = colour(/--focus: (#[0-9a-f]{6})/i);
+    const backgrounds = {
+      page: colour(/--bg: (#[0-9a-f]{6})/i),
+      'header and answer': colour(/--panel: (#[0-9a-f]{6})/i),
+      'error notice': colour(/\.notice\.error \{[^}]*background: (#[0-9a-f]{6})/i),
+      'ok notice': colour(/\.notice\.ok \{[^}]*background: (#[0-9a-f]{6})/i),
+    };
+    for (const [where, bg] of Object.entries(backgrounds)) {
+      expect(bg, where).toMatch(/^#[0-9a-f]{6}$/i);
+      expect(contrast(focus, bg), `focus ${focus} on ${where} ${bg}`).toBeGreaterThanOrEqual(3);
     }
   });
 });

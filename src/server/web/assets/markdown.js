@@ -1,30 +1,39 @@
 // A small, safe Markdown renderer for the agents' answers: headings, paragraphs, lists, tables,
-// **bold**, `code`, [text](http…) links and [n] citation markers. It builds DOM nodes (never
-// innerHTML), so nothing in an answer can inject markup.
+// **bold**, _emphasis_ or *emphasis*, `code`, [text](http…) links and [n] citation markers. It
+// builds DOM nodes (never innerHTML), so nothing in an answer can inject markup.
+
+// Emphasis only around whole words, never inside snake_case or 2*3*4 (stricter than CommonMark for *).
+const EM_STAR = /(?<![*\w])\*(?![*\s])([^*]+?)(?<![*\s])\*(?![*\w])/;
+const EM_UNDERSCORE = /(?<!\w)_(?![_\s])([^_]+?)(?<![_\s])_(?!\w)/;
+// Groups: 1 bold, 2-3 emphasis, 4 code, 5-6 link text and URL, 7 citation number.
+const INLINE = new RegExp(
+  [/\*\*([^*]+)\*\*/, EM_STAR, EM_UNDERSCORE, /`([^`]+)`/, /\[([^\]]+)\]\((https?:\/\/[^\s)]+)\)/, /\[(\d+)\]/].map((r) => r.source).join('|'),
+  'g',
+);
 
 /** Inline text: returns nodes. `cite(n)` gives the link for citation n, or null to leave it as text. */
 function inline(text, cite) {
   const out = [];
-  const pattern = /\*\*([^*]+)\*\*|`([^`]+)`|\[([^\]]+)\]\((https?:\/\/[^\s)]+)\)|\[(\d+)\]/g;
   let last = 0;
-  for (const m of text.matchAll(pattern)) {
+  for (const m of text.matchAll(INLINE)) {
     if (m.index > last) out.push(document.createTextNode(text.slice(last, m.index)));
-    if (m[1] !== undefined) {
-      const strong = document.createElement('strong');
-      strong.append(...inline(m[1], cite));
-      out.push(strong);
-    } else if (m[2] !== undefined) {
+    if (m[1] !== undefined || m[2] !== undefined || m[3] !== undefined) {
+      const element = document.createElement(m[1] !== undefined ? 'strong' : 'em');
+      element.append(...inline(m[1] ?? m[2] ?? m[3], cite));
+      out.push(element);
+    } else if (m[4] !== undefined) {
       const code = document.createElement('code');
-      code.textContent = m[2];
+      code.textContent = m[4];
       out.push(code);
-    } else if (m[3] !== undefined) {
+    } else if (m[5] !== undefined) {
       const a = document.createElement('a');
-      a.href = m[4];
+      a.href = m[6];
+      a.target = '_blank'; // leaving would lose the answer, which lives only in the page
       a.rel = 'noopener noreferrer';
-      a.textContent = m[3];
+      a.textContent = m[5];
       out.push(a);
     } else {
-      out.push(cite(Number(m[5])) ?? document.createTextNode(m[0]));
+      out.push(cite(Number(m[7])) ?? document.createTextNode(m[0]));
     }
     last = m.index + m[0].length;
   }

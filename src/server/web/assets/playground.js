@@ -67,6 +67,8 @@ function renderFinal(text, annotations) {
     if (isWebUrl(s.url)) {
       const a = document.createElement('a');
       a.href = s.url;
+      // A new tab: the answer lives only in this page, and a paid one cannot be fetched again for free.
+      a.target = '_blank';
       a.rel = 'noopener noreferrer';
       a.textContent = name;
       li.append(a);

@@ -1,11 +1,13 @@
 import { html, type Html } from '../html.js';
-import { page, type PageContext } from '../layout.js';
+import { csrfInput, page, type PageContext } from '../layout.js';
 
 export function playgroundPage(ctx: PageContext, o: { models: { id: string; description: string }[]; credits: number; plan: string }): Html {
   const preferred = o.models.find((m) => m.id === 'svc-agent')?.id ?? o.models[0]?.id;
   const body = html`<h1>Playground</h1>
 <p>Ask a financial research question or paste a Kalshi market link. Answers stream in with numbered citations. Follow-up questions continue the conversation.</p>
-<form id="playground" data-csrf="${ctx.csrf}">
+<noscript><div class="notice error">The playground needs JavaScript to stream answers: turn it on for this site, or call the API with a key from <a href="/settings/api-keys">API Keys</a>.</div></noscript>
+<form id="playground" method="post" action="/playground" data-csrf="${ctx.csrf}">
+${csrfInput(ctx)}
 <label for="model">Agent</label>
 <select id="model" name="model" aria-describedby="model-hint">
 ${o.models.map((m) => html`<option value="${m.id}" ${m.id === preferred ? html`selected` : ''}>${m.id}</option>`)}

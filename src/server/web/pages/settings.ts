@@ -46,6 +46,7 @@ ${o.passwordChanged ? html`<div class="notice ok" role="status">Your password wa
 ${errorSummary(o.errors)}
 <form method="post" action="/settings/password" novalidate>
 ${csrfInput(ctx)}
+<input type="email" autocomplete="username" value="${a.email}" hidden>
 ${field({ name: 'current_password', label: 'Current password', type: 'password', autocomplete: 'current-password', errors: o.errors, maxlength: 256 })}
 ${field({ name: 'new_password', label: 'New password', type: 'password', autocomplete: 'new-password', hint: `At least ${MIN_PASSWORD_LENGTH} characters.`, errors: o.errors, maxlength: 256 })}
 <div class="actions"><button type="submit">Change password</button></div>
