@@ -334,12 +334,12 @@ describe('variants, caching and billing', () => {
   it('an Idempotency-Key reused after it expired is a new request: a new report, charged (not the old one free, nor a 409)', async () => {
     const { id, apiKey } = await svc.account({ plan: 'pro', credits: 10 });
     const headers = { 'idempotency-key': `reused-${id}` };
-    const first = await post(`${svc.baseURL}/responses`, apiKey, { model: `${MODEL}:refresh`, input: urlOf('KXSEAICE') }, headers);
+    const first = await post(`${svc.baseURL}/responses`, apiKey, { model: `${MODEL}:refresh`, input: urlOf('KXNFLGAME') }, headers);
     expect(first.status).toBe(200);
     await first.text();
     // The key's TTL passes (24 h by default).
     await svc.service.deps.store.db.updateTable('idempotency_keys').set({ expires_at: 0 }).where('key', '=', headers['idempotency-key']).execute();
-    for (const series of ['KXNFLGAME', 'KXAPPROVAL']) {
+    for (const series of ['KXBTCD', 'KXNFLGAME']) {
       const res = await post(`${svc.baseURL}/responses`, apiKey, { model: `${MODEL}:refresh`, input: urlOf(series) }, headers);
       expect(res.status, series).toBe(200);
       expect(res.headers.get('x-report-cache')).toBe('miss');
