@@ -9,9 +9,21 @@ export interface Grounded {
   removedUrls: number;
 }
 
-const URL = /https?:\/\/[^\s<>()[\]"'`]+/g;
-const MARKDOWN_LINK = /\[([^\]]+)\]\((https?:\/\/[^)\s]+)\)/g;
+// Anything a reader could follow: a scheme, a www. host, or a bare host with a path.
+const URL = /\b(?:(?:https?|ftp):\/\/|javascript:|data:|www\.)[^\s<>()[\]"'`]+|\b[a-z0-9-]+(?:\.[a-z0-9-]+)*\.[a-z]{2,}\/[^\s<>()[\]"'`]*/gi;
+const MARKDOWN_LINK = /\[([^\]]+)\]\(\s*<?([^)\s>]+)>?\s*\)/g;
 const MARKERS = /\[(\d+(?:\s*[,;]\s*\d+)*)\]/g;
+
+/** Other ways a model writes a citation marker (【2】, [^2], [1-3]), in the one form [n, m]. */
+function normaliseMarkers(text: string): string {
+  return text
+    .replace(/【\s*(\d+)\s*】/g, '[$1]')
+    .replace(/\[\^(\d+)\]/g, '[$1]')
+    .replace(/\[(\d+)\s*[-–]\s*(\d+)\]/g, (whole, a: string, b: string) => {
+      const [from, to] = [Number(a), Number(b)];
+      return to > from && to - from < 20 ? `[${Array.from({ length: to - from + 1 }, (_, i) => from + i).join(',')}]` : '';
+    });
+}
 
 /**
  * Holds a written answer to its sources: a marker [n] stays only if source n exists, sources
@@ -20,10 +32,12 @@ const MARKERS = /\[(\d+(?:\s*[,;]\s*\d+)*)\]/g;
  */
 export function ground(text: string, sources: readonly Citation[]): Grounded {
   const byOrder = new Map(sources.map((s) => [s.order, s]));
-  const allowed = new Set(sources.map((s) => s.url.replace(/#.*$/, '')));
-  const isAllowed = (url: string) => allowed.has(url.replace(/[.,;:!?]+$/, '').replace(/#.*$/, ''));
+  // A source's address, or the same document without its fragment; never another fragment
+  // (a signed link's #page= is part of what was cited).
+  const allowed = new Set(sources.flatMap((s) => [s.url, s.url.replace(/#.*$/, '')]));
+  const isAllowed = (url: string) => allowed.has(url.replace(/[.,;:!?]+$/, ''));
   let removedUrls = 0;
-  let out = text.replace(MARKDOWN_LINK, (whole, words: string, url: string) => {
+  let out = normaliseMarkers(text).replace(MARKDOWN_LINK, (whole, words: string, url: string) => {
     if (isAllowed(url)) return whole;
     removedUrls++;
     return words;

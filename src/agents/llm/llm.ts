@@ -39,7 +39,9 @@ export class Llm {
       return { text: result.text, usage: { inputTokens: result.usage.inputTokens ?? 0, outputTokens: result.usage.outputTokens ?? 0 } };
     } catch (err) {
       if (timeout.aborted) throw new LlmError(`it did not answer within ${this.settings.timeoutMs} ms`);
-      throw new LlmError(`it failed (${(err as Error).message?.slice(0, 200) ?? 'unknown error'})`);
+      // The upstream's own words stay in the log: they can hold a masked key or links of its own.
+      const status = (err as { statusCode?: unknown }).statusCode;
+      throw new LlmError(typeof status === 'number' ? `it failed with HTTP ${status}` : 'it failed', { cause: err });
     }
   }
 }

@@ -14,20 +14,37 @@ function prompt(question: string, draft: string, sources: readonly Citation[]): 
   return [`Question: ${question}`, '', 'Draft answer (its facts and citations are correct):', draft, '', 'Sources:', ...sources.map((s) => `[${s.order}] ${s.name} <${s.url}>`)].join('\n');
 }
 
-/** Why the model's rewrite could not be used, or null when it can. */
-function unusable(text: string, sources: readonly Citation[], cited: number): string | null {
+/** The numbers of a text as written without grouping (85,777 → 85777), markers and links left out. */
+function numbersIn(text: string): string[] {
+  const plain = text.replace(/\[\d+(?:\s*[,;]\s*\d+)*\]/g, ' ').replace(/\bhttps?:\/\/\S+/g, ' ');
+  return [...plain.matchAll(/\d[\d,]*(?:\.\d+)?/g)].map((m) => m[0].replace(/,(?=\d{3})/g, '').replace(/,+$/, ''));
+}
+
+/**
+ * Why the model's rewrite could not be used, or null when it can. Every number it writes must be
+ * one the draft or the question has: a rewrite may rephrase, never change or add a figure or date.
+ */
+function unusable(text: string, draft: string, question: string, sources: readonly Citation[], cited: number): string | null {
   if (!text.trim()) return 'it returned an empty answer';
   if (sources.length && !cited) return 'its answer cited none of the sources';
+  const known = new Set([...numbersIn(draft), ...numbersIn(question)]);
+  const invented = [...new Set(numbersIn(text).filter((n) => !known.has(n)))];
+  if (invented.length) return `it wrote figures the sources do not have: ${invented.slice(0, 3).join(', ')}`;
   return null;
 }
+
+/** The draft's data line ("_Data: demo snapshot …_") says what the figures are; a rewrite keeps it. */
+const DATA_LINE = /^_Data: .*_$/m;
 
 export async function rewrite(llm: Llm, question: string, draft: { text: string; citations: Citation[] }, signal?: AbortSignal) {
   try {
     const { text, usage } = await llm.complete(SYSTEM, prompt(question, draft.text, draft.citations), signal);
     const grounded = ground(text, draft.citations);
-    const why = unusable(grounded.text, draft.citations, grounded.citations.length);
+    const why = unusable(grounded.text, draft.text, question, draft.citations, grounded.citations.length);
     if (why) return { ok: false as const, why, usage };
-    return { ok: true as const, text: `${grounded.text}\n`, citations: grounded.citations, usage };
+    const dataLine = DATA_LINE.exec(draft.text)?.[0];
+    const kept = dataLine && !grounded.text.includes(dataLine) ? `${grounded.text}\n\n${dataLine}` : grounded.text;
+    return { ok: true as const, text: `${kept}\n`, citations: grounded.citations, usage };
   } catch (err) {
     return { ok: false as const, why: err instanceof LlmError ? err.message : 'it failed', usage: null };
   }
@@ -90,7 +107,10 @@ export async function classifyWithLlm(llm: Llm, question: string, history: reado
   const context = history.slice(-4).map((t) => `${t.role}: ${t.content.slice(0, 300)}`).join('\n');
   try {
     const { text, usage } = await llm.complete(system, `${context ? `Conversation so far:\n${context}\n\n` : ''}Latest message: ${question}`, signal);
-    const label = LABELS.find((l) => new RegExp(`\\b${l}\\b`, 'i').test(text));
+    // The label the model answered with is the first one in its reply, whatever it says after.
+    const label = LABELS.map((l) => ({ l, at: text.search(new RegExp(`\\b${l}\\b`, 'i')) }))
+      .filter((x) => x.at >= 0)
+      .sort((a, b) => a.at - b.at)[0]?.l;
     return label && label !== 'kalshi_url' ? { kind: label, usage } : null;
   } catch {
     return null;

@@ -31,4 +31,18 @@ describe('ground', () => {
     expect(g.text).toContain('https://svc.example/documents/a.pdf?sig=1');
     expect(g.removedUrls).toBe(2);
   });
+
+  it('removes links of every form, and a cited document with another page', () => {
+    const g = ground(
+      'See www.evil.example/z, evil.example/q, ftp://evil.example/f, [x](javascript:alert(1)) and [p](https://svc.example/documents/a.pdf?sig=1#page=99), but [1] https://svc.example/documents/a.pdf?sig=1#page=4.',
+      sources,
+    );
+    expect(g.text).not.toMatch(/evil|javascript|page=99/);
+    expect(g.text).toContain('https://svc.example/documents/a.pdf?sig=1#page=4');
+    expect(g.removedUrls).toBe(5);
+  });
+
+  it('reads other marker forms as markers: 【2】, [^2] and ranges [1-3]', () => {
+    expect(ground('A 【2】, b [^1], c [1-2].', sources).text).toBe('A [1], b [2], c [2][1].');
+  });
 });

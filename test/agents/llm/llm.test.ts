@@ -1,5 +1,7 @@
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Llm } from '../../../src/agents/llm/llm.js';
+import { rewrite } from '../../../src/agents/llm/writer.js';
 import { FakeHttpServer, type FakeReply } from '../../helpers/fake-http.js';
 import { startFakeKalshi, type FakeKalshi } from '../../helpers/fake-kalshi.js';
 import { pinnedMarketAgents } from '../../helpers/market-agents.js';
@@ -68,12 +70,20 @@ describe('answers phrased by an LLM upstream', () => {
     ['an answer citing nothing', () => completion('The Fed will cut.'), 'its answer cited none of the sources'],
     ['a failing upstream', (): FakeReply => ({ status: 500, json: { error: { message: 'boom' } } }), 'it failed'],
     ['a malformed body', (): FakeReply => ({ status: 200, text: 'not json at all' }), 'it failed'],
+    ['a figure the sources do not have', () => completion('A shutdown is priced at 99.9% [1].'), 'it wrote figures the sources do not have: 99.9'],
+    ['a date changed', () => completion('As of 2031-01-01 the market is open [1].'), 'it wrote figures the sources do not have: 2031'],
+    [
+      'an upstream refusal with words of its own',
+      (): FakeReply => ({ status: 401, json: { error: { message: 'Incorrect API key provided: sk-proj-AbC1****wXyZ. You can find your API key at https://platform.openai.com/account/api-keys.' } } }),
+      'it failed with HTTP 401',
+    ],
     ['a slow upstream', (): FakeReply => ({ ...(completion('late [1]') as Exclude<FakeReply, 'hang' | 'stall-body'>), delayMs: 1500 }), 'it did not answer within 400 ms'],
   ])('falls back to the built-in writer, with a note, on %s', async (_name, reply, why) => {
     script.write = reply;
     const r = await ask('svc-markets-search-agent', 'odds of a government shutdown');
     expect(r.text).toMatch(/^Open Kalshi events matching/);
     expect(r.text).toContain(`_Note: the language model could not write this answer (${why}`);
+    expect(r.text).not.toContain('platform.openai.com');
     expect(r.annotations.length).toBeGreaterThan(0);
     for (const a of r.annotations) expect(r.text.slice(a.start_index, a.end_index)).toBe(`[${a.order}]`);
   });
@@ -86,6 +96,9 @@ describe('answers phrased by an LLM upstream', () => {
     script.classify = () => ({ status: 503, json: {} });
     const fallback = await ask('svc-agent', 'something about rates');
     expect(fallback.text).toContain('I answer financial research questions');
+    // The label is the one the model answered with, even when it names another after it.
+    script.classify = () => completion('help (not odds, not filings)');
+    expect((await ask('svc-agent', 'something about rates')).text).toContain('I answer financial research questions');
   });
 
   it('a stream opens (response.in_progress) while the model is still classifying the question', async () => {
@@ -110,5 +123,22 @@ describe('answers phrased by an LLM upstream', () => {
     }
     expect(seen).toContain('Rates: the Fed decision is the market to watch');
     expect(seen).toContain('response.completed');
+  });
+});
+
+describe('rewrite checks', () => {
+  const fixed = (text: string) => ({ complete: async () => ({ text, usage: { inputTokens: 1, outputTokens: 1 } }) }) as unknown as Llm;
+  const source = { order: 1, name: 'Apple 10-Q', url: 'https://svc.example/documents/a.pdf#page=3' };
+  const draft = { text: 'Apple revenue for fiscal Q3 2024 was $85,777 million [1].\n\n_Data: demo snapshot recorded 2025-05-15; figures are illustrative._', citations: [source] };
+
+  it("keeps the draft's data line when the rewrite drops it", async () => {
+    const out = await rewrite(fixed('In fiscal Q3 2024 Apple took in **$85,777 million** [1].'), 'Apple revenue Q3 2024', draft);
+    expect(out).toMatchObject({ ok: true });
+    expect((out as { text: string }).text).toBe('In fiscal Q3 2024 Apple took in **$85,777 million** [1].\n\n_Data: demo snapshot recorded 2025-05-15; figures are illustrative._\n');
+  });
+
+  it('refuses a rewrite of an answer without sources that adds figures', async () => {
+    const out = await rewrite(fixed('Tesla revenue in Q3 2024 was $25,182 million.'), 'Tesla revenue Q3 2024', { text: 'I could not find a company called "Tesla" in this snapshot.', citations: [] });
+    expect(out).toMatchObject({ ok: false, why: 'it wrote figures the sources do not have: 25182' });
   });
 });
