@@ -85,7 +85,8 @@ export function routerAgent(o: RouterOptions): Agent {
           return;
         case 'odds': {
           yield { type: 'progress', message: 'Searching the open Kalshi events.' };
-          const found = await searchMarkets(o.kalshi, o.index, question);
+          // A follow-up ("and of a hold?") is searched with the question it continues.
+          const found = await searchMarkets(o.kalshi, o.index, rule.context ? `${rule.context} ${question}` : question);
           yield* written(req, question, found.text, found.citations, usage);
           return;
         }

@@ -10,6 +10,8 @@ export interface Route {
   url?: string;
   /** Why, in a few words (logged, and shown in tests). */
   reason: string;
+  /** For a follow-up: the earlier question it continues ("what are the odds of a Fed cut?" before "and of a hold?"). */
+  context?: string;
 }
 
 const KALSHI_URL = /(?:https?:\/\/)?(?:www\.)?kalshi\.com\/markets\/[^\s<>()"']+/i;
@@ -91,7 +93,7 @@ const MULTI_PERIOD = [/\b(last|past|previous) (\d+|two|three|four|five|six|seven
 
 const FOLLOW_UP = /^(and|also|plus|then|ok(ay)?,? and|what about|how about|same for|and for|now for|compare (it|that|with)|vs\.?|versus|the (quarter|year) (before|after)|previous (quarter|year)|prior (quarter|year)|last year'?s?|a year (ago|earlier)|and (the|in)|what was it)\b/;
 
-const GREETING = /^(hi|hello|hey|yo|thanks|thank you|help|\?+|what can you do|who are you|how does this work)\b/;
+const GREETING = /^(hi|hello|hey|yo|thanks|thank you|thx|ty|cheers|great|cool|nice|ok(ay)?|bye|good(bye| morning| evening)?|help|\?+|what can you do|what else can you do|who are you|how does this work)\b/;
 
 function tokens(text: string): string[] {
   return text
@@ -144,9 +146,13 @@ const family = (kind: RouteKind) => (kind === 'filings' || kind === 'financials'
  */
 export function classify(question: string, history: readonly Turn[] = []): Route {
   const route = classifyOne(question);
-  const short = tokens(question).length <= 8;
-  const followUp = FOLLOW_UP.test(question.trim().toLowerCase());
-  if (route.kind === 'help' || (followUp && short && route.kind !== 'kalshi_url')) {
+  const lower = question.trim().toLowerCase();
+  const count = tokens(question).length;
+  const followUp = FOLLOW_UP.test(lower);
+  // Only a follow-up ("and the quarter before?") or a bare subject ("Microsoft?") continues the
+  // conversation; thanks, a greeting or anything else the agents do not cover gets the help.
+  const continues = followUp || (count <= 3 && !GREETING.test(lower));
+  if ((route.kind === 'help' && continues) || (followUp && count <= 8 && route.kind !== 'kalshi_url')) {
     for (let i = history.length - 1; i >= 0; i--) {
       const turn = history[i]!;
       if (turn.role !== 'user') continue;
@@ -155,7 +161,9 @@ export function classify(question: string, history: readonly Turn[] = []): Route
         // A follow-up keeps the conversation's route ("and net income?" after a table of revenue),
         // unless it names a subject of another kind ("what about Apple revenue?" after odds).
         if (route.kind !== 'help' && route.kind !== earlier.kind && (!followUp || family(route.kind) !== family(earlier.kind))) return route;
-        return { ...earlier, url: earlier.kind === 'kalshi_url' ? earlier.url : undefined, reason: `a follow-up to an earlier question (${earlier.reason})` };
+        // More periods of the same figures ("and for the last 8 quarters?") is a table.
+        const kind = family(earlier.kind) === 'sec' && MULTI_PERIOD.some((p) => p.test(lower)) ? 'financials' : earlier.kind;
+        return { kind, url: earlier.kind === 'kalshi_url' ? earlier.url : undefined, reason: `a follow-up to an earlier question (${earlier.reason})`, context: turn.content };
       }
     }
   }

@@ -8,7 +8,7 @@ let svc: TestService;
 let client: OpenAI;
 
 beforeAll(async () => {
-  svc = await startService({ env: { SVC_SEC_SNAPSHOT_DIR: path.join(PACKAGE_ROOT, 'snapshots', 'sec') } });
+  svc = await startService({ env: { SVC_SEC_SNAPSHOT_DIR: path.join(PACKAGE_ROOT, 'snapshots', 'sec'), SVC_KALSHI_SNAPSHOT_DIR: path.join(PACKAGE_ROOT, 'snapshots', 'kalshi') } });
   client = new OpenAI({ baseURL: svc.baseURL, apiKey: (await svc.account()).apiKey, maxRetries: 0 });
 });
 afterAll(() => svc.close());
@@ -56,5 +56,29 @@ describe('follow-up questions through svc-agent', () => {
       ],
     });
     expect(r.output_text).toMatch(TURNS[1]![1]);
+  });
+});
+
+describe('follow-ups beyond filings', () => {
+  const ask = async (...turns: string[]) => {
+    const messages = turns.map((content, i) => ({ role: i % 2 ? 'assistant' : 'user', content })) as OpenAI.Chat.ChatCompletionMessageParam[];
+    return (await client.chat.completions.create({ model: 'svc-agent', messages })).choices[0]!.message.content!;
+  };
+
+  it('an odds follow-up is searched with the question it continues', async () => {
+    const first = await ask('what are the odds of a Fed cut in December?');
+    expect(first).toContain('Fed decision');
+    expect(await ask('what are the odds of a Fed cut in December?', first, 'and of a hold?')).toContain('Fed decision');
+  });
+
+  it('thanks or "what can you do?" after a question get the help, not the last answer again', async () => {
+    const first = await ask("What was Apple's revenue in Q3 2024?");
+    for (const next of ['thanks!', 'what can you do?']) expect(await ask("What was Apple's revenue in Q3 2024?", first, next)).toContain('I answer financial research questions');
+  });
+
+  it('asking for more periods after one figure gives the table', async () => {
+    const first = await ask("What was Apple's revenue in Q3 2024?");
+    const table = await ask("What was Apple's revenue in Q3 2024?", first, 'and for the last 8 quarters?');
+    expect((table.match(/^\|/gm) ?? []).length).toBeGreaterThan(2);
   });
 });
