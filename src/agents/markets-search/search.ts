@@ -83,6 +83,10 @@ export interface SearchHit {
 }
 
 /** Search over the titles of the open events and their series. */
+/** A topic is a few words; beyond these a question adds cost, not precision. */
+const MAX_TERMS = 12;
+const MAX_QUERY_CHARS = 2000;
+
 export class EventSearch {
   readonly entries: IndexedEvent[];
   readonly #df = new Map<string, number>();
@@ -109,12 +113,22 @@ export class EventSearch {
   }
 
   /** The query's topic words, each with the alternatives it may match. */
+  /**
+   * The query's search terms, each with its alternatives: distinct, and at most MAX_TERMS of them
+   * (a search costs terms × events × words on the event loop; a 1 MB question must not stall it).
+   */
   static terms(query: string): string[][] {
     const out: string[][] = [];
-    for (const w of words(query)) {
+    const seen = new Set<string>();
+    for (const w of words(query.slice(0, MAX_QUERY_CHARS))) {
       if (STOP.has(w) || /^\d+[a-z]?$/.test(w) || LONG_STOP.some((s) => editDistance(w, s, 1) <= 1)) continue;
       const month = MONTHS.find((m) => m.startsWith(w) && w.length >= 3);
-      out.push(month ? [month] : (SYNONYMS[w] ?? [w]).map(fold));
+      const alternatives = month ? [month] : (SYNONYMS[w] ?? [w]).map(fold);
+      const key = alternatives.join(' ');
+      if (seen.has(key)) continue;
+      seen.add(key);
+      out.push(alternatives);
+      if (out.length === MAX_TERMS) break;
     }
     return out;
   }

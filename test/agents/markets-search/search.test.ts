@@ -27,3 +27,14 @@ describe('searching the open events', () => {
     },
   );
 });
+
+describe('the cost of a long question is bounded', () => {
+  it('uses at most 12 distinct terms, from the start of the question', () => {
+    const huge = `what are the odds of a fed cut in december ${'lorem ipsum dolor sit amet consectetur '.repeat(3000)}`;
+    expect(huge.length).toBeGreaterThan(100_000);
+    const terms = EventSearch.terms(huge);
+    expect(terms.length).toBeLessThanOrEqual(12);
+    expect(new Set(terms.map((t) => t.join(' '))).size).toBe(terms.length);
+    expect(EventSearch.terms('fed fed fed cut cut')).toHaveLength(2);
+  });
+});
