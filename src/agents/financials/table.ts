@@ -142,7 +142,9 @@ async function table(lib: SecLibrary, ref: CompanyRef, metrics: MetricId[], span
     const growth = (back: number) =>
       shown.map((p, i) => {
         const now = series[i];
-        const before = span.kind === 'quarter' ? periods[periods.indexOf(p) - back] : periods[periods.indexOf(p) - 1];
+        // The period by its fiscal identity, not its place in the list: a quarter missing from the
+        // filings must not make the one before it pass for "a year ago".
+        const before = p.kind === 'quarter' ? financials.calendar.shiftQuarter(p, -back) : financials.calendar.years.find((y) => y.fy === p.fy - back);
         const prior = before ? financials.value(m, before) : null;
         return now && prior && prior.value > 0 ? pct(now.value / prior.value - 1) : '—';
       });

@@ -121,3 +121,37 @@ describe('svc-financials-agent', () => {
     expect(spanOf('the latest quarterly report')).toBeNull();
   });
 });
+
+describe('a quarter missing from the filings', () => {
+  it('growth is computed against the fiscal period it names, never the neighbour in the list', async () => {
+    const { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } = await import('node:fs');
+    const os = await import('node:os');
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'svc-sec-gap-'));
+    cpSync(path.join(PACKAGE_ROOT, 'snapshots', 'sec'), dir, { recursive: true });
+    // Microsoft's fiscal Q2 2024 (quarter ended 2023-12-31) disappears: every fact ending that day.
+    const file = path.join(dir, 'api/xbrl/companyfacts/CIK0000789019.json');
+    const facts = JSON.parse(readFileSync(file, 'utf8'));
+    for (const taxonomy of Object.values(facts.facts) as any[])
+      for (const concept of Object.values(taxonomy) as any[])
+        for (const unit of Object.keys(concept.units)) concept.units[unit] = concept.units[unit].filter((f: any) => f.end !== '2023-12-31');
+    writeFileSync(file, JSON.stringify(facts));
+    const gap = await startService({ env: { SVC_SEC_SNAPSHOT_DIR: dir } });
+    try {
+      const c = new OpenAI({ baseURL: gap.baseURL, apiKey: (await gap.account()).apiKey, maxRetries: 0 });
+      const text = (await c.responses.create({ model: 'svc-financials-agent', input: 'Microsoft revenue for the last 8 quarters' })).output_text;
+      const { header, body } = table(text);
+      const labels = header.map((h) => h.replace(/ \[.*$/, ''));
+      expect(labels).not.toContain('Q2 FY2024');
+      const row = (name: string) => body.find((r) => r[0] === name)!.slice(1);
+      // Q3 FY2024 against Q2 FY2024, which is missing: no change shown (it was Q1's, as if the quarter before).
+      expect(row('↳ quarter over quarter')[labels.indexOf('Q3 FY2024')]).toBe('—');
+      // Q2 FY2025 against Q2 FY2024, missing too.
+      expect(row('↳ year over year')[labels.indexOf('Q2 FY2025')]).toBe('—');
+      // Q3 FY2025 against Q3 FY2024, both present: a real change.
+      expect(row('↳ year over year')[labels.indexOf('Q3 FY2025')]).toMatch(/^[+−-]?\d+\.\d%$/);
+    } finally {
+      await gap.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
