@@ -40,6 +40,11 @@ function* answer(whole: Answer, usage?: Usage | null): Generator<AgentEvent> {
   yield { type: 'done' };
 }
 
+/** A specialist's events, its upstream usage counting the router's own call to the model too. */
+async function* withUsage(events: AsyncIterable<AgentEvent>, extra: Usage | null): AsyncGenerator<AgentEvent> {
+  for await (const event of events) yield event.type === 'usage' && extra ? { type: 'usage', usage: addUsage(event.usage, extra)! } : event;
+}
+
 const addUsage = (a: Usage | null, b: Usage | null): Usage | null => (a && b ? { inputTokens: a.inputTokens + b.inputTokens, outputTokens: a.outputTokens + b.outputTokens } : (a ?? b));
 
 /**
@@ -78,10 +83,10 @@ export function routerAgent(o: RouterOptions): Agent {
       o.log.debug({ route: r.kind, reason: r.reason, request: req.requestId }, 'routed');
       switch (r.kind) {
         case 'filings':
-          yield* o.sec.run(req);
+          yield* withUsage(o.sec.run(req), usage);
           return;
         case 'financials':
-          yield* o.financials.run(req);
+          yield* withUsage(o.financials.run(req), usage);
           return;
         case 'odds': {
           yield { type: 'progress', message: 'Searching the open Kalshi events.' };

@@ -1,6 +1,8 @@
+import path from 'node:path';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Llm } from '../../../src/agents/llm/llm.js';
+import { PACKAGE_ROOT } from '../../../src/config.js';
 import { rewrite } from '../../../src/agents/llm/writer.js';
 import { FakeHttpServer, type FakeReply } from '../../helpers/fake-http.js';
 import { startFakeKalshi, type FakeKalshi } from '../../helpers/fake-kalshi.js';
@@ -36,7 +38,7 @@ beforeAll(async () => {
     return script.write?.(user) ?? completion('');
   }).start();
   svc = await startService({
-    env: { SVC_KALSHI_API_URL: fake.apiUrl, SVC_LLM_BASE_URL: `${upstream.url}/v1`, SVC_LLM_MODEL: 'fake-model', SVC_LLM_API_KEY: 'sk-upstream', SVC_LLM_TIMEOUT_MS: '400' },
+    env: { SVC_KALSHI_API_URL: fake.apiUrl, SVC_SEC_SNAPSHOT_DIR: path.join(PACKAGE_ROOT, 'snapshots', 'sec'), SVC_LLM_BASE_URL: `${upstream.url}/v1`, SVC_LLM_MODEL: 'fake-model', SVC_LLM_API_KEY: 'sk-upstream', SVC_LLM_TIMEOUT_MS: '400' },
     agents: pinnedMarketAgents,
   });
 });
@@ -99,6 +101,15 @@ describe('answers phrased by an LLM upstream', () => {
     // The label is the one the model answered with, even when it names another after it.
     script.classify = () => completion('help (not odds, not filings)');
     expect((await ask('svc-agent', 'something about rates')).text).toContain('I answer financial research questions');
+  });
+
+  it("counts every upstream call in a routed answer's usage: the classification and the specialist's rewrite", async () => {
+    script.classify = () => completion('filings', { prompt_tokens: 100, completion_tokens: 10 });
+    // The rewrite gives the draft back as it is.
+    script.write = (prompt) => completion(prompt.split('Draft answer (its facts and citations are correct):\n')[1]!.split('\n\nSources:')[0]!, { prompt_tokens: 321, completion_tokens: 45 });
+    const r = await ask('svc-agent', "What was Apple's revenue in Q3 2024?");
+    expect(r.text).not.toContain('_Note:');
+    expect(r.usage).toMatchObject({ input_tokens: 421, output_tokens: 55 });
   });
 
   it('a stream opens (response.in_progress) while the model is still classifying the question', async () => {
