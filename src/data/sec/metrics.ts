@@ -165,7 +165,7 @@ export const METRICS: readonly MetricDef[] = [
     unit: 'money',
     type: 'duration',
     concepts: [g('NetIncomeLoss'), g('ProfitLoss'), g('NetIncomeLossAvailableToCommonStockholdersBasic'), ifrs('ProfitLossAttributableToOwnersOfParent'), ifrs('ProfitLoss')],
-    phrases: ['net income', 'net income (loss)', 'net earnings', 'net profit', 'net profits', 'net loss', 'net margin', 'net margins', 'profit margin', 'profit margins', 'net profit margin', 'earnings', 'profit', 'profits', 'bottom line', 'bottom-line', 'income', 'earn', 'earned'],
+    phrases: ['net income', 'net income (loss)', 'net earnings', 'net profit', 'net profits', 'net loss', 'net margin', 'net margins', 'profit margin', 'profit margins', 'net profit margin', 'earnings', 'profit', 'profits', 'bottom line', 'bottom-line', 'income', 'earn', 'earned', 'make money', 'made money', 'making money', 'lose money', 'lost money', 'losing money', 'profitable', 'profitability'],
   },
   {
     id: 'dilutedEps',

@@ -88,6 +88,8 @@ describe('metrics, in the words people use', () => {
     ['Apple balance sheet', ['cash', 'totalAssets', 'totalLiabilities', 'stockholdersEquity', 'longTermDebt']],
     ['Apple inventory at June 29, 2024', ['inventory']],
     ['Apple inventories', ['inventory']],
+    ['did apple make money last year', ['netIncome']],
+    ['Is Apple profitable?', ['netIncome']],
     ['Apple dividends per share 2024', ['dividendsPerShare']],
     ['Apple dividend', ['dividendsPerShare']],
     ['Apple dividends paid 2024', ['dividendsPaid']],
