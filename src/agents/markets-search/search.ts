@@ -5,7 +5,9 @@ import { editDistance } from '../../text.js';
 const STOP_WORDS =
   'a an the of in on at to for by and or is are was were be will would could should do does did what whats which who whom how when where why there their this that these those it its odds chance chances probability probabilities likely likelihood percent percentage market markets prediction predictions kalshi bet bets betting price prices priced pricing forecast happen happens happening next me tell show give find any about get current currently right now today tomorrow tonight soon vs versus than many much more less ' +
   // Time spans and directions say when or which way, not what: "is bitcoin going to crash this week".
-  'going gonna go goes year yearly week weekly weekend month monthly day daily crash rise fall drop climb hit reach';
+  'going gonna go goes year yearly week weekly weekend month monthly day daily crash rise fall drop climb hit reach ' +
+  // Words every contract's text has ("Closes …", "win", "above"), and chat shorthand.
+  'win wins winner won winning close closes closed closing end ends higher lower above below over under think thinks say says trader traders people wat r u ur pls please';
 
 /** Query words that should also match their usual synonyms in event titles. */
 const SYNONYMS: Record<string, string[]> = {
@@ -23,7 +25,7 @@ const SYNONYMS: Record<string, string[]> = {
   job: ['jobs', 'payrolls', 'nonfarm', 'employment'],
   payroll: ['payrolls', 'jobs', 'nonfarm'],
   unemployment: ['unemployment', 'jobs'],
-  nyc: ['nyc', 'new', 'york'],
+  nyc: ['nyc', 'york'],
   temperature: ['temperature', 'temp', 'high', 'weather'],
   temp: ['temperature', 'temp'],
   weather: ['temperature', 'weather', 'rain', 'snow'],
@@ -121,7 +123,7 @@ export class EventSearch {
     const out: string[][] = [];
     const seen = new Set<string>();
     for (const w of words(query.slice(0, MAX_QUERY_CHARS))) {
-      if (STOP.has(w) || /^\d+[a-z]?$/.test(w) || LONG_STOP.some((s) => editDistance(w, s, 1) <= 1)) continue;
+      if (w.length < 2 || STOP.has(w) || /^\d+[a-z]?$/.test(w) || LONG_STOP.some((s) => editDistance(w, s, 1) <= 1)) continue;
       const month = MONTHS.find((m) => m.startsWith(w) && w.length >= 3);
       const alternatives = month ? [month] : (SYNONYMS[w] ?? [w]).map(fold);
       const key = alternatives.join(' ');

@@ -16,11 +16,14 @@ describe('searching the open events', () => {
     ['nyc high temperature tomorrow', 'KXHIGHNY'],
     ['how many spacex launches this week', 'KXSPACEX'],
     ['inflation next month', 'KXCPIYOY'],
+    ['wat r the odds of a fed cut in decmber', 'KXFEDDECISION'],
+    ['What do traders on Kalshi think about the Fed meeting next month?', 'KXFEDDECISION'],
+    ['will it rain in NYC tomorrow', 'KXHIGHNY'],
   ])('%s → %s', (query, series) => {
     expect(top(query)).toBe(series);
   });
 
-  it.each(['will there be a recession next year', 'odds of a volcanic eruption in iceland', 'what happens this week'])(
+  it.each(['will there be a recession next year', 'odds of a volcanic eruption in iceland', 'what happens this week', 'who will win the 2028 election?', 'odds the S&P 500 closes higher'])(
     'time and movement words alone match nothing: %s',
     (query) => {
       expect(index.search(query)).toEqual([]);
