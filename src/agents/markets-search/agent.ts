@@ -26,10 +26,10 @@ export async function searchMarkets(client: KalshiClient, index: OpenEventsIndex
     const n = citations.length + 1;
     citations.push({ order: n, name: `Kalshi: ${event.title}`, url: eventPage(event, hit.entry.seriesTitle) });
     const prices = (event.markets ?? []).map(priceLine).sort((a, b) => (b.price ?? -1) - (a.price ?? -1));
-    const shown = prices.slice(0, 4).map((p) => p.text);
+    const shown = prices.slice(0, 4).map((p) => quoteCaller(p.text));
     const more = prices.length > 4 ? `, and ${prices.length - 4} more outcomes` : '';
     const close = event.markets?.[0]?.close_time;
-    lines.push(`${i + 1}. **${event.title}** (${event.event_ticker}, ${hit.entry.category || 'uncategorised'}) [${n}]: ${shown.length ? shown.join('; ') : 'no prices yet'}${more}.${close ? ` Closes ${utc(new Date(close))}.` : ''}`);
+    lines.push(`${i + 1}. **${quoteCaller(event.title)}** (${event.event_ticker}, ${hit.entry.category || 'uncategorised'}) [${n}]: ${shown.length ? shown.join('; ') : 'no prices yet'}${more}.${close ? ` Closes ${utc(new Date(close))}.` : ''}`);
   });
   lines.push(
     '',

@@ -1,3 +1,4 @@
+import { quoteCaller } from '../citations.js';
 import { notFound } from '../../errors.js';
 import { KalshiClient, TIME } from '../../data/kalshi/client.js';
 import { parseFixed } from '../../data/kalshi/numbers.js';
@@ -60,8 +61,11 @@ export interface Research {
 }
 
 /** The label of an outcome, shared across the series' events: what base rates group by. */
-/** Exchange text on one line: a title or label with a line break would break a heading, a bullet or a table row. */
-export const oneLine = (s: string) => s.replace(/\s+/g, ' ').trim();
+/**
+ * Exchange text on one line (a line break would break a heading, a bullet or a table row), a `[n]`
+ * in it written `[n\\]` so it cannot pass for a citation marker.
+ */
+export const oneLine = (s: string) => quoteCaller(s.replace(/\s+/g, ' ').trim());
 
 export const labelOf = (m: KalshiMarket) => oneLine(m.yes_sub_title || m.title || m.ticker);
 

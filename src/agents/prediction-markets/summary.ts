@@ -1,4 +1,4 @@
-import { utcMinute as utc } from '../citations.js';
+import { quoteCaller, utcMinute as utc } from '../citations.js';
 import type { Citation } from '../types.js';
 import type { KalshiClient } from '../../data/kalshi/client.js';
 import { formatPercent } from '../../data/kalshi/numbers.js';
@@ -30,7 +30,7 @@ export async function liveSummary(client: KalshiClient, eventTicker: string, pag
   const markets = (event.markets ?? []).map(priceLine).sort((a, b) => (b.price ?? -1) - (a.price ?? -1));
   const close = event.markets?.[0]?.close_time;
   const lines = [
-    `**${event.title}** (${event.event_ticker}) [1]`,
+    `**${quoteCaller(event.title)}** (${event.event_ticker}) [1]`,
     '',
     `Current prices, as of ${utc(client.now())} [2]:`,
     '',
