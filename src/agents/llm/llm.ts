@@ -25,8 +25,10 @@ export class Llm {
     this.#model = provider.chat(settings.model);
   }
 
-  async complete(system: string, prompt: string, signal?: AbortSignal): Promise<{ text: string; usage: Usage }> {
-    const timeout = AbortSignal.timeout(this.settings.timeoutMs);
+  /** `maxMs` shortens the configured timeout for a call that should be quick (a one-word classification). */
+  async complete(system: string, prompt: string, signal?: AbortSignal, maxMs = Infinity): Promise<{ text: string; usage: Usage }> {
+    const ms = Math.min(this.settings.timeoutMs, maxMs);
+    const timeout = AbortSignal.timeout(ms);
     try {
       const result = await generateText({
         model: this.#model,
@@ -38,7 +40,7 @@ export class Llm {
       });
       return { text: result.text, usage: { inputTokens: result.usage.inputTokens ?? 0, outputTokens: result.usage.outputTokens ?? 0 } };
     } catch (err) {
-      if (timeout.aborted) throw new LlmError(`it did not answer within ${this.settings.timeoutMs} ms`);
+      if (timeout.aborted) throw new LlmError(`it did not answer within ${ms} ms`);
       // The upstream's own words stay in the log: they can hold a masked key or links of its own.
       const status = (err as { statusCode?: unknown }).statusCode;
       throw new LlmError(typeof status === 'number' ? `it failed with HTTP ${status}` : 'it failed', { cause: err });

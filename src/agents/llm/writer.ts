@@ -93,6 +93,9 @@ export function writtenWithLlm(agent: Agent, llm: Llm): Agent {
   };
 }
 
+/** The most a classification may take, whatever SVC_LLM_TIMEOUT_MS allows a rewrite. */
+export const CLASSIFY_MAX_MS = 5000;
+
 const LABELS = ['kalshi_url', 'odds', 'filings', 'financials', 'help'] as const;
 
 /** Asks the model where a question belongs; null when it fails or answers with no known label. */
@@ -106,7 +109,8 @@ export async function classifyWithLlm(llm: Llm, question: string, history: reado
   ].join(' ');
   const context = history.slice(-4).map((t) => `${t.role}: ${t.content.slice(0, 300)}`).join('\n');
   try {
-    const { text, usage } = await llm.complete(system, `${context ? `Conversation so far:\n${context}\n\n` : ''}Latest message: ${question}`, signal);
+    // One word is quick to write: a slow upstream should not spend the rewrite's time on it too.
+    const { text, usage } = await llm.complete(system, `${context ? `Conversation so far:\n${context}\n\n` : ''}Latest message: ${question}`, signal, CLASSIFY_MAX_MS);
     // The label the model answered with is the first one in its reply, whatever it says after.
     const label = LABELS.map((l) => ({ l, at: text.search(new RegExp(`\\b${l}\\b`, 'i')) }))
       .filter((x) => x.at >= 0)

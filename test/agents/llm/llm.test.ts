@@ -3,7 +3,7 @@ import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Llm } from '../../../src/agents/llm/llm.js';
 import { PACKAGE_ROOT } from '../../../src/config.js';
-import { rewrite } from '../../../src/agents/llm/writer.js';
+import { CLASSIFY_MAX_MS, classifyWithLlm, rewrite } from '../../../src/agents/llm/writer.js';
 import { FakeHttpServer, type FakeReply } from '../../helpers/fake-http.js';
 import { startFakeKalshi, type FakeKalshi } from '../../helpers/fake-kalshi.js';
 import { pinnedMarketAgents } from '../../helpers/market-agents.js';
@@ -151,5 +151,15 @@ describe('rewrite checks', () => {
   it('refuses a rewrite of an answer without sources that adds figures', async () => {
     const out = await rewrite(fixed('Tesla revenue in Q3 2024 was $25,182 million.'), 'Tesla revenue Q3 2024', { text: 'I could not find a company called "Tesla" in this snapshot.', citations: [] });
     expect(out).toMatchObject({ ok: false, why: 'it wrote figures the sources do not have: 25182' });
+  });
+});
+
+describe('classification time', () => {
+  it('asks the upstream for at most CLASSIFY_MAX_MS, whatever a rewrite may take', async () => {
+    const budgets: number[] = [];
+    const llm = { complete: async (_s: string, _p: string, _signal?: AbortSignal, maxMs?: number) => (budgets.push(maxMs ?? Infinity), { text: 'odds', usage: { inputTokens: 1, outputTokens: 1 } }) } as unknown as Llm;
+    expect(await classifyWithLlm(llm, 'something about rates', [])).toMatchObject({ kind: 'odds' });
+    expect(budgets).toEqual([CLASSIFY_MAX_MS]);
+    expect(CLASSIFY_MAX_MS).toBeLessThanOrEqual(5000);
   });
 });
