@@ -1,4 +1,4 @@
-import type { FiscalPeriod } from '../../data/sec/calendar.js';
+import type { FiscalCalendar, FiscalPeriod } from '../../data/sec/calendar.js';
 import type { MetricValue } from '../../data/sec/facts.js';
 import type { FactCitation, SecLibrary } from '../../data/sec/library.js';
 import { metricById, type MetricDef, type MetricId } from '../../data/sec/metrics.js';
@@ -154,6 +154,8 @@ async function table(lib: SecLibrary, ref: CompanyRef, metrics: MetricId[], span
     }
   }
   lines.push('');
+  const gaps = missingBetween(shown, financials.calendar);
+  if (gaps.length) lines.push(`No figures for ${gaps.map((p) => periodLabel(p, calendarYear)).join(', ')} in the filings available: ${gaps.length > 1 ? 'those columns are' : 'that column is'} left out, and growth against ${gaps.length > 1 ? 'them' : 'it'} is not shown.`, '');
   if (derived) lines.push('† Derived, not reported as such: a fourth quarter is the fiscal year minus the first nine months (10-K minus the third-quarter 10-Q); cash-flow quarters are year-to-date differences; totals a filer does not tag follow their formula. Per-share figures derived this way are approximate.', '');
   if (missing.length) lines.push(`${company.name} does not report ${missing.map((m) => metricById(m).label.toLowerCase()).join(' or ')} in its XBRL facts.`, '');
   const unit = span.kind === 'quarter' ? 'quarters' : 'fiscal years';
@@ -168,6 +170,25 @@ async function table(lib: SecLibrary, ref: CompanyRef, metrics: MetricId[], span
   return lines;
 }
 
+
+/** The fiscal periods between the first and last shown that have no column. */
+function missingBetween(shown: readonly FiscalPeriod[], calendar: FiscalCalendar): FiscalPeriod[] {
+  const first = shown[0]!;
+  const last = shown.at(-1)!;
+  const has = new Set(shown.map((p) => (p.kind === 'quarter' ? `${p.fy}Q${p.q}` : `${p.fy}`)));
+  const out: FiscalPeriod[] = [];
+  if (first.kind === 'quarter' && last.kind === 'quarter') {
+    const span = (last.fy - first.fy) * 4 + (last.q - first.q);
+    for (let i = 1; i < span; i++) {
+      const index = first.fy * 4 + first.q - 1 + i;
+      const [fy, q] = [Math.floor(index / 4), (index % 4) + 1];
+      if (!has.has(`${fy}Q${q}`)) out.push(calendar.quarter(fy, q) ?? { kind: 'quarter', fy, q: q as 1 | 2 | 3 | 4, start: '', end: '' });
+    }
+  } else {
+    for (let fy = first.fy + 1; fy < last.fy; fy++) if (!has.has(`${fy}`)) out.push(calendar.years.find((y) => y.fy === fy) ?? { kind: 'year', fy, start: '', end: '' });
+  }
+  return out;
+}
 
 /** Whether a question can be tabulated: every company named was found, and it does not ask only for figures not known ("EBITDA"). */
 export function tabulable(question: SecQuestion | null): question is SecQuestion {
