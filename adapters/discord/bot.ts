@@ -6,6 +6,7 @@ import {
   GatewayIntentBits,
   MessageFlags,
   Partials,
+  type AnyThreadChannel,
   type ChatInputCommandInteraction,
   type Interaction,
   type Message,
@@ -13,7 +14,8 @@ import {
   type SendableChannels,
   type TextChannel,
 } from 'discord.js';
-import { editingPresenter, runAnswer } from '../shared/answer.js';
+import { editingPresenter, runAnswer, type AnswerOutcome } from '../shared/answer.js';
+import { AnswersInProgress } from '../shared/answers-in-progress.js';
 import type { ResearchClient, Turn } from '../shared/api-client.js';
 import { systemClock, type Clock } from '../shared/clock.js';
 import type { DiscordSettings } from '../shared/config.js';
@@ -24,12 +26,12 @@ import { AdapterStartupError } from '../shared/main-helpers.js';
 import { MessageStream, type MessageSink } from '../shared/message-stream.js';
 import { RateBudget } from '../shared/rate-budget.js';
 import { settleWithin, withRetries } from '../shared/retry.js';
-import type { AdapterStore } from '../shared/store.js';
+import { turnSeq, type AdapterStore } from '../shared/store.js';
 import { THREAD_ALREADY_EXISTS, describeDiscordError, discordEditErrors, isMissingPermissions, isRefusal } from './errors.js';
 import { InteractionSink } from './interaction-sink.js';
 import { interactionToken } from './interaction-token.js';
 import { channelSink, type DiscordBudget } from './sinks.js';
-import { HELP, discordView, noThreadNote, threadName } from './texts.js';
+import { HELP, cannotPostNote, discordView, noThreadNote, threadName } from './texts.js';
 import { plainContent, threadTurns } from './thread.js';
 
 export const ASK_MODEL = 'svc-agent';
@@ -38,6 +40,21 @@ export const REPORT_MODEL = 'svc-prediction-markets-agent';
 export const DISCORD_MESSAGE_LIMIT = 2000;
 const STATUS_INTERVAL_MS = 10_000;
 const READY_TIMEOUT_MS = 60_000;
+/** How long a follow-up waits for the answers before it to finish, so they are in its context. */
+const FOLLOW_UP_WAIT_MS = 60_000;
+
+/**
+ * Gateway close codes after which Discord does not take the session back (discord.js does not
+ * reconnect): what is wrong, for the one log line (or start-up error) that says so.
+ */
+const SESSION_ENDED: Record<number, string> = {
+  4004: 'Discord ended the gateway session: authentication failed (close code 4004). The bot token was reset or is wrong: put the current one (Developer Portal, Bot page, Reset Token) in DISCORD_TOKEN',
+  4010: 'Discord ended the gateway session: invalid shard (close code 4010)',
+  4011: 'Discord ended the gateway session: sharding required (close code 4011)',
+  4012: 'Discord ended the gateway session: invalid API version (close code 4012)',
+  4013: 'Discord ended the gateway session: invalid intents (close code 4013)',
+  4014: 'Discord ended the gateway session: disallowed intents (close code 4014). Enable the Message Content Intent in the Discord Developer Portal (your application, Bot page, Privileged Gateway Intents), then start the bot again',
+};
 
 export interface DiscordBotOptions {
   settings: DiscordSettings;
@@ -56,9 +73,15 @@ export interface DiscordBot {
   stop(graceMs?: number): Promise<void>;
   /** Resolves when no answer is being worked on (tests). */
   idle(): Promise<void>;
+  /**
+   * Resolves, with the reason, once Discord has ended the gateway session for good (a reset token,
+   * an intent not enabled): the bot has logged it and stops itself; the process should exit non-zero.
+   */
+  ended: Promise<string>;
 }
 
 const ownerOf = (userId: string) => `discord:${userId}`;
+const threadKey = (threadId: string) => `discord:thread:${threadId}`;
 
 export function createDiscordBot(options: DiscordBotOptions): DiscordBot {
   const { settings, store, research, log } = options;
@@ -80,6 +103,8 @@ export function createDiscordBot(options: DiscordBotOptions): DiscordBot {
   /** Aborted on shutdown once the grace period is over: unfinished answers then say so. */
   const shutdown = new AbortController();
   let stopping: Promise<void> | undefined;
+  /** Answers still being written, per thread: a follow-up waits for them so its context has them. */
+  const writing = new AnswersInProgress(FOLLOW_UP_WAIT_MS);
   const track = (what: string, work: () => Promise<void>) => {
     const p = work()
       .catch((err) => log.error({ err }, `discord ${what} failed`))
@@ -87,7 +112,8 @@ export function createDiscordBot(options: DiscordBotOptions): DiscordBot {
     inflight.add(p);
   };
 
-  async function answer<H>(sink: MessageSink<H>, userId: string, request: { model: string; messages: Turn[]; key: string; what: string }): Promise<void> {
+  /** Answers into `sink`; `stop` ends the answer early (its messages cannot be posted). */
+  async function answer<H>(sink: MessageSink<H>, userId: string, request: { model: string; messages: Turn[]; key: string; what: string }, stop?: AbortSignal): Promise<AnswerOutcome> {
     const stream = new MessageStream(sink, {
       limit: DISCORD_MESSAGE_LIMIT,
       intervalMs: settings.editIntervalMs,
@@ -96,9 +122,11 @@ export function createDiscordBot(options: DiscordBotOptions): DiscordBot {
       onError: (err) => log.warn({ err }, 'discord message update failed'),
     });
     const apiKey = store.linkedKey(ownerOf(userId)) ?? undefined;
-    const events = research.answer({ model: request.model, messages: request.messages, apiKey, idempotencyKey: request.key, signal: shutdown.signal });
+    const signal = stop ? AbortSignal.any([shutdown.signal, stop]) : shutdown.signal;
+    const events = research.answer({ model: request.model, messages: request.messages, apiKey, idempotencyKey: request.key, signal });
     const outcome = await runAnswer(events, editingPresenter(stream, discordView(request.what)), { clock, statusIntervalMs });
     log.info({ model: request.model, status: outcome.status, problem: outcome.problem?.kind, landed: outcome.landed }, 'answered');
+    return outcome;
   }
 
   const reportRequest = (link: KalshiEventLink, key: string) => ({
@@ -112,7 +140,9 @@ export function createDiscordBot(options: DiscordBotOptions): DiscordBot {
   async function threadFor(message: Message<true>, links: KalshiEventLink[]): Promise<SendableChannels> {
     if (message.thread) return message.thread;
     try {
-      return await withRetries(() => message.startThread({ name: threadName(links.map((l) => l.title)), autoArchiveDuration: 1440 }), discordEditErrors, clock);
+      const thread = await withRetries(() => message.startThread({ name: threadName(links.map((l) => l.title)), autoArchiveDuration: 1440 }), discordEditErrors, clock);
+      store.recordFromStart(threadKey(thread.id));
+      return thread;
     } catch (err) {
       if (err instanceof DiscordAPIError && err.code === THREAD_ALREADY_EXISTS) {
         const existing = await (message.channel as TextChannel | NewsChannel).threads.fetch(message.id);
@@ -125,7 +155,16 @@ export function createDiscordBot(options: DiscordBotOptions): DiscordBot {
   /** No thread for the reports: the person is told in a reply to their message (nobody pinged); if even that fails, only the log says so. */
   async function explainNoThread(message: Message<true>, err: unknown): Promise<void> {
     log.warn({ err, channel: message.channelId }, 'could not start a thread for a report');
-    const content = noThreadNote(message.channelId, { missingPermissions: isMissingPermissions(err), what: describeDiscordError(err) });
+    await replyInstead(message, noThreadNote(message.channelId, { missingPermissions: isMissingPermissions(err), what: describeDiscordError(err) }), 'could not start a thread for a report, nor reply to say so');
+  }
+
+  /** The thread was started but Discord refuses the bot's messages in it: the person is told the same way. */
+  async function explainCannotPost(message: Message<true>, err: unknown): Promise<void> {
+    log.warn({ err, channel: message.channelId }, 'could not post a report in its thread');
+    await replyInstead(message, cannotPostNote(message.channelId, { missingPermissions: isMissingPermissions(err), what: describeDiscordError(err) }), 'could not post a report in its thread, nor reply to say so');
+  }
+
+  async function replyInstead(message: Message<true>, content: string, failure: string): Promise<void> {
     try {
       await withRetries(
         async () => {
@@ -136,8 +175,34 @@ export function createDiscordBot(options: DiscordBotOptions): DiscordBot {
         clock,
       );
     } catch (replyErr) {
-      log.error({ err: replyErr, channel: message.channelId }, 'could not start a thread for a report, nor reply to say so');
+      log.error({ err: replyErr, channel: message.channelId }, failure);
     }
+  }
+
+  /**
+   * A sink whose first refused post (403 Missing Permissions in a thread…) is the last call to
+   * Discord: later posts fail with the same error at once, and `stop` ends the answer.
+   */
+  function refusable(sink: MessageSink<Message>): MessageSink<Message> & { refusal: unknown; stop: AbortSignal } {
+    const stopping = new AbortController();
+    const refusing: MessageSink<Message> & { refusal: unknown; stop: AbortSignal } = {
+      ...sink,
+      refusal: undefined,
+      stop: stopping.signal,
+      post: async (text) => {
+        if (refusing.refusal !== undefined) throw refusing.refusal;
+        try {
+          return await sink.post(text);
+        } catch (err) {
+          if (isRefusal(err)) {
+            refusing.refusal = err;
+            stopping.abort();
+          }
+          throw err;
+        }
+      },
+    };
+    return refusing;
   }
 
   async function onMessage(message: Message): Promise<void> {
@@ -164,20 +229,52 @@ export function createDiscordBot(options: DiscordBotOptions): DiscordBot {
         return;
       }
     }
-    for (const link of links) await answer(channelSink(target, budget), message.author.id, reportRequest(link, idempotencyKey('discord', 'message', message.id, link.eventTicker)));
-    if (links.length || !channel.isThread()) return;
-    const history = await threadTurns(channel, message.id, botId).catch((err) => {
-      log.warn({ err }, 'could not read the thread; answering the message on its own');
-      return [] as Turn[];
-    });
+    // The conversation of a thread is recorded as the service wrote it (not as Discord shows it: tables
+    // re-rendered, sources and notes added) under the message each turn belongs to.
+    const thread = target.isThread() ? threadKey(target.id) : null;
     const question = plainContent(message, botId);
-    if (!question) return;
-    await answer(channelSink(target, budget), message.author.id, {
-      model: ASK_MODEL,
-      messages: [...history, { role: 'user', content: question }],
-      key: idempotencyKey('discord', 'message', message.id),
-      what: 'Researching your question',
-    });
+    if (thread) store.recordTurn(thread, turnSeq(message.id), 'user', question);
+    const running = thread ? writing.start(thread, message.id) : null;
+    try {
+      if (links.length) {
+        const reports: string[] = [];
+        for (const link of links) {
+          const sink = refusable(channelSink(target, budget));
+          const outcome = await answer(sink, message.author.id, reportRequest(link, idempotencyKey('discord', 'message', message.id, link.eventTicker)), sink.stop);
+          if (sink.refusal !== undefined && !outcome.landed && message.inGuild()) return await explainCannotPost(message, sink.refusal);
+          if (outcome.status === 'done' && thread) store.recordTurn(thread, turnSeq(message.id, true), 'assistant', [...reports, outcome.markdown].join('\n\n'));
+          if (outcome.status === 'done') reports.push(outcome.markdown);
+        }
+        return;
+      }
+      if (!channel.isThread() || !thread || !question) return;
+      const history = await threadHistory(channel, thread, message.id, botId);
+      const outcome = await answer(channelSink(target, budget), message.author.id, {
+        model: ASK_MODEL,
+        messages: [...history, { role: 'user', content: question }],
+        key: idempotencyKey('discord', 'message', message.id),
+        what: 'Researching your question',
+      });
+      if (outcome.status === 'done') store.recordTurn(thread, turnSeq(message.id, true), 'assistant', outcome.markdown);
+    } finally {
+      running?.end();
+    }
+  }
+
+  /**
+   * The conversation before message `beforeId` of one of the bot's threads, once the answers before
+   * it are written: the recorded turns when the bot has seen the thread from its start, else what
+   * Discord shows (rate limits waited out), falling back to what was recorded here.
+   */
+  async function threadHistory(channel: AnyThreadChannel, thread: string, beforeId: string, botId: string): Promise<Turn[]> {
+    await writing.before(thread, beforeId);
+    if (store.isRecordedFromStart(thread)) return store.turns(thread, turnSeq(beforeId));
+    try {
+      return await threadTurns(channel, beforeId, botId, clock);
+    } catch (err) {
+      log.warn({ err, thread: channel.id }, 'could not read the thread; answering with the turns recorded here');
+      return store.turns(thread, turnSeq(beforeId));
+    }
   }
 
   async function onCommand(interaction: ChatInputCommandInteraction): Promise<void> {
@@ -239,20 +336,41 @@ export function createDiscordBot(options: DiscordBotOptions): DiscordBot {
   });
   client.on(Events.Error, (err) => log.error({ err }, 'discord client error'));
 
-  return {
+  let connected = false;
+  /** Why Discord ended the session for good, once it has. */
+  let endedFor: string | undefined;
+  let endSession!: (reason: string) => void;
+  const ended = new Promise<string>((resolve) => (endSession = resolve));
+  client.on(Events.ShardDisconnect, ({ code }) => {
+    const reason = SESSION_ENDED[code];
+    if (!reason || endedFor) return;
+    endedFor = reason;
+    // During start-up, start() rejects with the reason instead.
+    if (!connected) return;
+    log.error({ code }, `${reason}; stopping`);
+    void bot.stop().then(() => endSession(reason));
+  });
+
+  const bot: DiscordBot = {
+    ended,
     client,
     async start() {
       let timer: NodeJS.Timeout | undefined;
       const ready = new Promise<void>((resolve, reject) => {
         client.once(Events.ClientReady, () => resolve());
+        client.once(Events.ShardDisconnect, ({ code }) => SESSION_ENDED[code] && reject(new AdapterStartupError(SESSION_ENDED[code])));
         timer = setTimeout(() => reject(new AdapterStartupError(`no Discord gateway session within ${READY_TIMEOUT_MS / 1000} s (REST at ${settings.discordApiUrl})`)), READY_TIMEOUT_MS);
       });
+      // login() may fail first; the reason then comes from the catch below.
+      ready.catch(() => undefined);
       try {
         await client.login(settings.token);
         await ready;
       } catch (err) {
         await client.destroy();
         if (err instanceof AdapterStartupError) throw err;
+        if (endedFor) throw new AdapterStartupError(endedFor);
+        if (/disallowed intents/i.test((err as Error).message)) throw new AdapterStartupError(SESSION_ENDED[4014]!);
         if ((err instanceof DiscordAPIError && err.status === 401) || (err as { code?: unknown }).code === 'TokenInvalid') {
           throw new AdapterStartupError('Discord refused DISCORD_TOKEN: check the bot token');
         }
@@ -260,6 +378,7 @@ export function createDiscordBot(options: DiscordBotOptions): DiscordBot {
       } finally {
         clearTimeout(timer);
       }
+      connected = true;
       log.info({ user: client.user?.tag }, 'discord adapter connected');
     },
     stop(graceMs = 30_000) {
@@ -276,4 +395,5 @@ export function createDiscordBot(options: DiscordBotOptions): DiscordBot {
       while (inflight.size) await Promise.allSettled([...inflight]);
     },
   };
+  return bot;
 }

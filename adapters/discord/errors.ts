@@ -11,13 +11,14 @@ export function discordRetryAfterMs(err: unknown): number | null {
 /** Discord's code for an interaction token it no longer honours (401 "Invalid Webhook Token"). */
 export const INVALID_WEBHOOK_TOKEN = 50027;
 
-/** Unknown message/channel/webhook, missing access or permissions, an expired interaction token, a body Discord refuses. */
-const PERMANENT_CODES = new Set([10003, 10008, 10015, 50001, 50013, INVALID_WEBHOOK_TOKEN, 50035, 160002, 30046]);
-
+/**
+ * Discord refused the call (any 4xx but a rate limit: unknown message/channel/webhook, missing
+ * access or permissions, an expired interaction token, a body it refuses, "thread already exists",
+ * too many active threads…): doing the same again gets the same answer.
+ */
 export function discordIsPermanent(err: unknown): boolean {
-  if (!(err instanceof DiscordAPIError)) return false;
   // Never retry 401/403 in a loop: they count towards Discord's invalid-request ban.
-  return err.status === 401 || err.status === 403 || err.status === 404 || (typeof err.code === 'number' && PERMANENT_CODES.has(err.code));
+  return err instanceof DiscordAPIError && err.status >= 400 && err.status < 500 && err.status !== 429;
 }
 
 export const discordEditErrors = { retryAfterMs: discordRetryAfterMs, isPermanent: discordIsPermanent };
@@ -39,7 +40,7 @@ export function isMissingPermissions(err: unknown): boolean {
 }
 
 /** Discord refused the call (a 4xx other than a rate limit): doing the same again gets the same answer. */
-export const isRefusal = (err: unknown) => err instanceof DiscordAPIError && err.status !== 429;
+export const isRefusal = discordIsPermanent;
 
 /** What went wrong with a Discord call, in a few words for a person (the error itself goes to the log). */
 export function describeDiscordError(err: unknown): string {

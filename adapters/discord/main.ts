@@ -6,7 +6,7 @@ import { AdapterStore } from '../shared/store.js';
 import { createDiscordBot } from './bot.js';
 import { registerCommands } from './commands.js';
 
-/** `svc discord`: runs the Discord bot until SIGTERM or SIGINT. */
+/** `svc discord`: runs the Discord bot until SIGTERM or SIGINT, or until Discord ends its gateway session for good (exit 1, for a supervisor to restart it). */
 export function main(_args?: unknown): Promise<number> {
   return runAdapter(async () => {
     const settings = loadDiscordSettings();
@@ -15,8 +15,13 @@ export function main(_args?: unknown): Promise<number> {
     const research = new ResearchClient({ baseUrl: settings.apiUrl, apiKey: settings.apiKey, timeoutMs: settings.apiTimeoutMs, linkHint: '/svc link key:' });
     const bot = createDiscordBot({ settings, store, research, log });
     await bot.start();
-    const signal = await untilSignal();
-    log.info({ signal }, 'stopping: finishing answers in progress');
+    const stopped = await Promise.race([untilSignal().then((signal) => ({ signal })), bot.ended.then((reason) => ({ reason }))]);
+    if ('reason' in stopped) {
+      // The bot logged why and stopped itself.
+      store.close();
+      return 1;
+    }
+    log.info({ signal: stopped.signal }, 'stopping: finishing answers in progress');
     await bot.stop();
     store.close();
     return 0;

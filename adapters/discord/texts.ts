@@ -48,6 +48,14 @@ export function noThreadNote(channelId: string, problem: { missingPermissions: b
   return `I could not start a thread for this report (${problem.what}). Please post the link again in a little while; if it keeps happening, tell a server admin.`;
 }
 
+/** The reply to a pasted link when its thread was started but the report could not be posted in it. */
+export function cannotPostNote(channelId: string, problem: { missingPermissions: boolean; what: string }): string {
+  if (problem.missingPermissions) {
+    return `I started a thread for this report but cannot write in it: I need the **Send Messages in Threads** permission in <#${channelId}>. Ask a server admin to give it to me there, then post the link again.`;
+  }
+  return `I started a thread for this report but could not write in it (${problem.what}). Please post the link again in a little while; if it keeps happening, tell a server admin.`;
+}
+
 /** A thread name (1–100 characters) for the events of one message. */
 export function threadName(titles: string[]): string {
   const name = titles.length > 1 ? `${titles[0]} and ${titles.length - 1} more` : (titles[0] ?? 'Report');

@@ -1,5 +1,8 @@
 import { MessageType, type AnyThreadChannel, type Message } from 'discord.js';
 import type { Turn } from '../shared/api-client.js';
+import type { Clock } from '../shared/clock.js';
+import { withRetries } from '../shared/retry.js';
+import { discordEditErrors, discordIsPermanent } from './errors.js';
 import { STREAMING_MARK } from './texts.js';
 
 const MAX_MESSAGES = 200;
@@ -10,18 +13,36 @@ export function plainContent(message: Message, botId: string): string {
 }
 
 /**
- * The conversation in one of the bot's threads before `beforeId`, oldest first: the message the
- * thread started from, people's replies (`user`), the bot's answers (`assistant`); status lines,
- * unfinished answers and other bots left out.
+ * What the bot's message says of the answer: without the sources footer (or the part of it that
+ * went on into this message) and without a ⚠️ note on how the answer ended.
  */
-export async function threadTurns(thread: AnyThreadChannel, beforeId: string, botId: string): Promise<Turn[]> {
+export function answerPart(content: string): string {
+  const paragraphs = content.split('\n\n');
+  if (paragraphs.at(-1)?.startsWith('⚠️ ')) paragraphs.pop();
+  const sources = paragraphs.findLastIndex((p) => p.startsWith('**Sources**\n') || p === '**Sources**');
+  if (sources >= 0) paragraphs.splice(sources);
+  const text = paragraphs.join('\n\n').trim();
+  // A footer longer than one message goes on in the next: one `[n] …` source per line.
+  return /^\[\d+\] .*(\n\[\d+\] .*)*$/.test(text) ? '' : text;
+}
+
+/**
+ * The conversation in one of the bot's threads before `beforeId`, as Discord shows it, oldest
+ * first: the message the thread started from, people's replies (`user`), the bot's answers
+ * (`assistant`, without their sources and notes); status lines, unfinished answers and other bots
+ * left out. Rate limits are waited out (a deleted starter message is no turn); other errors throw.
+ */
+export async function threadTurns(thread: AnyThreadChannel, beforeId: string, botId: string, clock: Clock): Promise<Turn[]> {
   const messages: Message[] = [];
-  const starter = await thread.fetchStarterMessage().catch(() => null);
+  const starter = await withRetries(() => thread.fetchStarterMessage(), discordEditErrors, clock).catch((err) => {
+    if (discordIsPermanent(err)) return null;
+    throw err;
+  });
   if (starter) messages.push(starter);
   let before = beforeId;
   const replies: Message[] = [];
   while (replies.length < MAX_MESSAGES) {
-    const page = await thread.messages.fetch({ limit: 100, before, cache: false });
+    const page = await withRetries(() => thread.messages.fetch({ limit: 100, before, cache: false }), discordEditErrors, clock);
     if (!page.size) break;
     replies.push(...page.values());
     before = page.lastKey()!;
@@ -35,7 +56,7 @@ export async function threadTurns(thread: AnyThreadChannel, beforeId: string, bo
     const ours = m.author.id === botId;
     if (!ours && m.author.bot) continue;
     if (ours && (m.content.startsWith('⏳') || m.content.endsWith(STREAMING_MARK))) continue;
-    const content = ours ? m.content : plainContent(m, botId);
+    const content = ours ? answerPart(m.content) : plainContent(m, botId);
     if (!content) continue;
     const role = ours ? 'assistant' : 'user';
     const last = turns.at(-1);

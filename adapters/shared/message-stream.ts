@@ -132,6 +132,8 @@ export class MessageStream<H> {
             retryAfterMs: this.options.retryAfterMs,
             isPermanent: this.options.isPermanent,
             onError: this.options.onError,
+            // A message that cannot be edited breaks the stream, like a post that failed: no more posts while it streams.
+            onBroken: () => void (this.#broken = true),
           }),
         };
         this.#messages.push(posted);

@@ -24,6 +24,8 @@ export interface ThrottledEditorOptions extends EditErrors {
   /** How often the final edit is tried on errors other than rate limits. */
   finalAttempts?: number;
   onError?(err: unknown): void;
+  /** An edit was refused for good (a permanent error): the message is not edited again. */
+  onBroken?(): void;
 }
 
 const MAX_RATE_LIMITED = 30;
@@ -32,7 +34,8 @@ const MAX_RATE_LIMITED = 30;
  * Streams text into one message by editing it: at most one edit per interval, each after a slot
  * of the shared rate budget, always with the latest text (intermediate versions are dropped), one
  * edit in flight at a time, identical text never re-sent, rate limits honoured. The final edit is
- * retried until it lands.
+ * retried until it lands. An edit refused by a permanent error (no access, the message is gone) is
+ * the last one: the message is never tried again.
  */
 export class ThrottledEditor {
   #applied: string;
@@ -45,6 +48,8 @@ export class ThrottledEditor {
   #stopped = false;
   /** No more edits at all. */
   #closed = false;
+  /** A permanent error refused an edit. */
+  #broken = false;
   #edits = 0;
 
   constructor(private readonly options: ThrottledEditorOptions) {
@@ -56,6 +61,11 @@ export class ThrottledEditor {
   /** The text the message is known to show. */
   get applied(): string {
     return this.#applied;
+  }
+
+  /** An edit was refused by a permanent error: the message cannot be edited any more. */
+  get broken(): boolean {
+    return this.#broken;
   }
 
   /** Edits made so far (the initial post not counted). */
@@ -86,7 +96,10 @@ export class ThrottledEditor {
     if (this.#stopped || this.#inFlight || this.#wanted === this.#applied) return;
     this.#inFlight = this.#editToLatest()
       .catch((err) => {
-        if (this.options.retryAfterMs(err) === null) this.options.onError?.(err);
+        if (this.options.retryAfterMs(err) !== null) return;
+        this.options.onError?.(err);
+        // Never again (a 401/403 retried in a loop counts towards Discord's invalid-request ban).
+        if (this.options.isPermanent(err)) this.#break();
       })
       .finally(() => {
         this.#inFlight = null;
@@ -130,6 +143,7 @@ export class ThrottledEditor {
     const attempts = this.options.finalAttempts ?? 8;
     for (let failures = 0, rateLimited = 0; ; ) {
       if (text === this.#applied) return true;
+      if (this.#broken) return false;
       await sleep(clock, this.#notBefore - clock.now());
       await this.options.takeSlot?.();
       try {
@@ -139,10 +153,20 @@ export class ThrottledEditor {
         // #attempt moved #notBefore past the wait; a limit that never lifts ends like any failure.
         if (this.options.retryAfterMs(err) !== null && ++rateLimited < MAX_RATE_LIMITED) continue;
         this.options.onError?.(err);
-        if (this.options.isPermanent(err) || ++failures >= attempts) return false;
+        if (this.options.isPermanent(err)) {
+          this.#break();
+          return false;
+        }
+        if (++failures >= attempts) return false;
         this.#notBefore = Math.max(this.#notBefore, clock.now() + Math.min(30_000, 1000 * 2 ** (failures - 1)));
       }
     }
+  }
+
+  #break(): void {
+    this.#broken = true;
+    this.close();
+    this.options.onBroken?.();
   }
 
   /** Stops editing (the message is being removed or abandoned). */

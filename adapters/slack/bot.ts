@@ -2,6 +2,7 @@ import { App, LogLevel, SocketModeReceiver, type Logger as BoltLogger } from '@s
 import { WebClient, type ChatPostMessageArguments } from '@slack/web-api';
 import type { AddressInfo } from 'node:net';
 import { runAnswer } from '../shared/answer.js';
+import { AnswersInProgress } from '../shared/answers-in-progress.js';
 import type { ResearchClient, Turn } from '../shared/api-client.js';
 import { systemClock, type Clock } from '../shared/clock.js';
 import type { SlackSettings } from '../shared/config.js';
@@ -16,7 +17,7 @@ import { NativeStreaming, SlackAnswer } from './answer.js';
 import { SlackBudget } from './budget.js';
 import { slackEditErrors, slackErrorCode } from './errors.js';
 import { slackHttpReceiver } from './receiver.js';
-import { QUESTION_EVENT, threadTurns, tsBefore } from './thread.js';
+import { QUESTION_EVENT, threadTurns } from './thread.js';
 import { HELP, askedRoot, cannotPostNote, reportRoot, slackToPlain } from './texts.js';
 
 export const ASK_MODEL = 'svc-agent';
@@ -104,6 +105,8 @@ export async function createSlackBot(options: SlackBotOptions): Promise<SlackBot
   /** Aborted on shutdown once the grace period is over: unfinished answers then say so. */
   const shutdown = new AbortController();
   let stopping: Promise<void> | undefined;
+  /** Answers still being written, per thread: a follow-up waits for them so its context has them. */
+  const writing = new AnswersInProgress(FOLLOW_UP_WAIT_MS);
 
   /** Work that outlives the 3-second acknowledgement; errors are logged, never thrown at Bolt. */
   const track = (what: string, work: () => Promise<void>) => {
@@ -120,35 +123,12 @@ export async function createSlackBot(options: SlackBotOptions): Promise<SlackBot
   async function answer(c: Conversation, request: { model: string; messages: Turn[]; key: string; what: string; askedTs: string }): Promise<void> {
     const thread = threadKey(c.teamId, c.channel, c.threadTs);
     store.recordTurn(thread, turnSeq(request.askedTs), 'user', request.messages.at(-1)!.content);
-    const running = answering(thread, request.askedTs);
+    const running = writing.start(thread, request.askedTs);
     try {
       await respond(c, request, thread);
     } finally {
       running.end();
     }
-  }
-
-  /** Answers still being written, per thread: a follow-up waits for them so its context has them. */
-  const inThread = new Map<string, Set<{ askedTs: string; ended: Promise<void> }>>();
-
-  function answering(thread: string, askedTs: string): { end: () => void } {
-    let end!: () => void;
-    const entry = { askedTs, ended: new Promise<void>((r) => (end = r)) };
-    const set = inThread.get(thread) ?? new Set();
-    inThread.set(thread, set.add(entry));
-    return {
-      end: () => {
-        set.delete(entry);
-        if (!set.size) inThread.delete(thread);
-        end();
-      },
-    };
-  }
-
-  /** Waits (up to a limit) for the answers to messages before `beforeTs` in the thread. */
-  async function earlierAnswers(thread: string, beforeTs: string): Promise<void> {
-    const waiting = [...(inThread.get(thread) ?? [])].filter((a) => tsBefore(a.askedTs, beforeTs)).map((a) => a.ended);
-    if (waiting.length) await settleWithin(new Set(waiting), FOLLOW_UP_WAIT_MS);
   }
 
   async function respond(c: Conversation, request: { model: string; messages: Turn[]; key: string; what: string; askedTs: string }, thread: string): Promise<void> {
@@ -179,7 +159,7 @@ export async function createSlackBot(options: SlackBotOptions): Promise<SlackBot
    */
   async function history(client: WebClient, m: IncomingMessage, threadTs: string, bot: { userId?: string; botId?: string }): Promise<Turn[]> {
     const thread = threadKey(m.teamId, m.channel, threadTs);
-    await earlierAnswers(thread, m.ts);
+    await writing.before(thread, m.ts);
     if (store.isRecordedFromStart(thread)) return store.turns(thread, turnSeq(m.ts));
     try {
       return await threadTurns(client, { channel: m.channel, threadTs, beforeTs: m.ts, botUserId: bot.userId, botId: bot.botId });

@@ -5,6 +5,7 @@ import type { TextChannel } from 'discord.js';
 import pino from 'pino';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createDiscordBot, type DiscordBot } from '../../../adapters/discord/bot.js';
+import { main as discordMain } from '../../../adapters/discord/main.js';
 import { registerCommands } from '../../../adapters/discord/commands.js';
 import { CONTINUED_BELOW, STREAMING_MARK } from '../../../adapters/discord/texts.js';
 import { ResearchClient } from '../../../adapters/shared/api-client.js';
@@ -249,6 +250,34 @@ describe('Discord: when no thread can be started', () => {
     expect((notes()[0]!.body as { content: string }).content).toBe(
       'I could not start a thread for this report (Discord refused it: "Maximum number of active threads reached" (error 160006)). Please post the link again in a little while; if it keeps happening, tell a server admin.',
     );
+    expect(h!.discord.callsTo('POST', /\/threads$/)).toHaveLength(1); // a refusal is not retried
+  });
+
+  it('a message whose thread already exists (160004) gets its report in that thread at once, without retries', async () => {
+    await start();
+    // The thread was started before a restart: Discord has it, this process has not seen it.
+    const starter = h!.discord.existingThread(LINK, false);
+    redeliver(starter);
+    await until(() => expect(h!.discord.shown(starter.id).some((m) => m.content.includes('**Sources**'))).toBe(true));
+    const starts = h!.discord.callsTo('POST', /\/threads$/);
+    expect(starts.map((c) => c.status)).toEqual([400]);
+    expect(h!.discord.threads()).toHaveLength(1);
+  });
+
+  it('a thread started but refusing the bot\'s messages (403) gets a reply on the message naming Send Messages in Threads, at once', async () => {
+    await start();
+    h!.discord.threadSendError = { status: 403, code: 50013, message: 'Missing Permissions' };
+    const pasted = h!.discord.userMessage(CHANNEL, `what about ${LINK}`);
+    await until(() => expect(notes()).toHaveLength(1));
+    expect(h!.discord.threads().map((t) => t.id)).toEqual([pasted.id]);
+    const body = notes()[0]!.body as { content: string; allowed_mentions: unknown; message_reference: { message_id: string } };
+    expect(body.message_reference.message_id).toBe(pasted.id);
+    expect(body.allowed_mentions).toEqual({ parse: [] });
+    expect(body.content).toBe(
+      `I started a thread for this report but cannot write in it: I need the **Send Messages in Threads** permission in <#${CHANNEL}>. Ask a server admin to give it to me there, then post the link again.`,
+    );
+    await h!.bot.idle();
+    expect(h!.discord.callsTo('POST', new RegExp(`^/channels/${pasted.id}/messages$`))).toHaveLength(1); // one refused post, not retried
   });
 
   it('when even the reply cannot be sent, the log says so', async () => {
@@ -281,6 +310,99 @@ describe('Discord: thread follow-ups', () => {
   });
 });
 
+describe('Discord: thread conversations', () => {
+  const REPORT_MARKDOWN = '# Report for fed-meeting\n\n| Outcome | Model | Market |\n|---|---:|---:|\n| Yes | 62% | 55% |\n| No | 38% | 45% |\n\nThe market underprices *Yes* [1][2].';
+
+  it('in a thread the bot started, follow-ups carry the turns as the service wrote them: no sources footer, tables as Markdown, no ⚠️ notes', async () => {
+    await start();
+    const pasted = h!.discord.userMessage(CHANNEL, LINK);
+    await until(() => expect(h!.discord.threads()).toHaveLength(1));
+    await finished(pasted.id);
+    h!.discord.userMessage(pasted.id, 'please break');
+    await until(() => expect(h!.discord.shown(pasted.id).some((m) => m.author.id === BOT.id && m.content.includes('⚠️'))).toBe(true));
+    await h!.bot.idle();
+    h!.discord.userMessage(pasted.id, 'and now?');
+    await until(() => expect(log.requests).toHaveLength(3));
+    await h!.bot.idle();
+    expect(log.requests.at(-1)!.messages).toEqual([
+      { role: 'user', content: LINK },
+      { role: 'assistant', content: REPORT_MARKDOWN },
+      { role: 'user', content: 'please break' },
+      { role: 'user', content: 'and now?' },
+    ]);
+    // Recorded turns: Discord's history was not read.
+    expect(h!.discord.calls.filter((c) => c.method === 'GET' && c.path.includes('/messages'))).toEqual([]);
+  });
+
+  it('a follow-up sent while an answer is still being written waits for it, and carries it whole', async () => {
+    await start();
+    const pasted = h!.discord.userMessage(CHANNEL, LINK);
+    await until(() => expect(h!.discord.threads()).toHaveLength(1));
+    await finished(pasted.id);
+    h!.discord.userMessage(pasted.id, 'feed: a long one');
+    const long = Array.from({ length: 10 }, (_, i) => `Paragraph ${i}: ${'the market moved on the news and the model followed. '.repeat(5)}`).join('\n\n');
+    log.feed.text(long);
+    await until(() => expect(h!.discord.shown(pasted.id).filter((m) => m.author.id === BOT.id)).toHaveLength(3));
+    h!.discord.userMessage(pasted.id, 'meanwhile, another question');
+    await new Promise((r) => setTimeout(r, 500));
+    expect(log.requests).toHaveLength(2); // not asked yet: the answer before it is still being written
+    log.feed.text(' The end.');
+    log.feed.done([]);
+    await until(() => expect(log.requests).toHaveLength(3));
+    await h!.bot.idle();
+    expect(log.requests.at(-1)!.messages.slice(2)).toEqual([
+      { role: 'user', content: 'feed: a long one' },
+      { role: 'assistant', content: `${long} The end.` },
+      { role: 'user', content: 'meanwhile, another question' },
+    ]);
+  });
+
+  it('in a thread of the bot\'s it has no record of, Discord\'s history is read without sources footers and ⚠️ notes', async () => {
+    await start();
+    const starter = h!.discord.existingThread(LINK);
+    h!.discord.botMessage(starter.id, `The earlier report.${citationFooter(CITATIONS, 'discord')}`);
+    h!.discord.userMessage(starter.id, 'why?');
+    await until(() => expect(log.requests).toHaveLength(1));
+    await h!.bot.idle();
+    h!.discord.botMessage(starter.id, 'The first half of the answer\n\n⚠️ The answer was interrupted before it finished: The SEC did not answer.');
+    h!.discord.userMessage(starter.id, 'and now?');
+    await until(() => expect(log.requests).toHaveLength(2));
+    await h!.bot.idle();
+    // The answer to "why?" is Discord's own message here; the one read back is the bot's answer as shown, without its sources.
+    expect(log.requests[0]!.messages).toEqual([
+      { role: 'user', content: LINK },
+      { role: 'assistant', content: 'The earlier report.' },
+      { role: 'user', content: 'why?' },
+    ]);
+    expect(log.requests[1]!.messages).toEqual([
+      { role: 'user', content: LINK },
+      { role: 'assistant', content: 'The earlier report.' },
+      { role: 'user', content: 'why?' },
+      { role: 'assistant', content: 'Answer to "why?" [1].\n\nThe first half of the answer' },
+      { role: 'user', content: 'and now?' },
+    ]);
+  });
+
+  it('a 429 while reading the thread is waited out (retry_after): the follow-up still carries the earlier turns', async () => {
+    await start();
+    const starter = h!.discord.existingThread(LINK);
+    h!.discord.botMessage(starter.id, 'The earlier report.');
+    h!.discord.readRateLimits = 2;
+    h!.discord.userMessage(starter.id, 'why?');
+    await until(() => expect(log.requests).toHaveLength(1));
+    await h!.bot.idle();
+    expect(log.requests[0]!.messages).toEqual([
+      { role: 'user', content: LINK },
+      { role: 'assistant', content: 'The earlier report.' },
+      { role: 'user', content: 'why?' },
+    ]);
+    const reads = h!.discord.calls.filter((c) => c.method === 'GET' && c.path.includes('/messages'));
+    expect(reads.filter((c) => c.status === 429)).toHaveLength(2);
+    expect(reads.filter((c) => c.status === 200)).toHaveLength(2);
+    expect(reads[1]!.at - reads[0]!.at).toBeGreaterThanOrEqual(900);
+  });
+});
+
 describe('Discord: rate limits', () => {
   it('honours a 429 on an edit (waits retry_after) and the final edit lands', async () => {
     await start({ editIntervalMs: 1200 });
@@ -299,6 +421,28 @@ describe('Discord: rate limits', () => {
     // The gateway session stayed up meanwhile: heartbeats were sent and acknowledged.
     expect(h!.discord.heartbeats).toBeGreaterThan(0);
     expect(h!.bot.client.ws.ping).toBeGreaterThanOrEqual(0);
+  });
+});
+
+describe('Discord: edits Discord refuses', () => {
+  it.each([
+    [403, 50013, 'Missing Permissions'],
+    [404, 10008, 'Unknown Message'],
+  ])('an edit refused with %i (%i %s) is never tried again: not while the answer streams, nor at its end', async (status, code, message) => {
+    await start();
+    const pasted = h!.discord.userMessage(CHANNEL, LINK);
+    await until(() => expect(h!.discord.threads()).toHaveLength(1));
+    await finished(pasted.id);
+    h!.discord.userMessage(pasted.id, 'feed: slow');
+    log.feed.text('First words');
+    await until(() => expect(h!.discord.shown(pasted.id).some((m) => m.author.id === BOT.id && m.content.startsWith('First words'))).toBe(true));
+    h!.discord.editError = { status, code, message };
+    log.feed.text(' and more');
+    await new Promise((r) => setTimeout(r, 1500)); // 30 edit intervals with an update waiting
+    log.feed.text(' and the end.');
+    log.feed.done([]);
+    await h!.bot.idle();
+    expect(h!.discord.calls.filter((c) => c.method === 'PATCH' && c.status === status)).toHaveLength(1);
   });
 });
 
@@ -469,6 +613,67 @@ describe('Discord: slash command answers that outlive the interaction token', ()
     expect(refused[0]).toMatchObject({ method: 'PATCH', path: `/webhooks/${APP_ID}/${token}/messages/@original` });
     expect(webhookCalls().at(-1)).toBe(refused[0]);
     expect(h!.discord.interactionReplies(token)[0]!.content).toBe(`The first half of the answer,${STREAMING_MARK}`);
+  });
+});
+
+describe('Discord: a gateway session Discord ends for good', () => {
+  /** Settings for a bot that only meets the fake Discord (no service behind it). */
+  const env = (discord: FakeDiscord, dataDir: string) => ({
+    SVC_API_URL: 'http://127.0.0.1:9',
+    SVC_API_KEY: 'sk-unused',
+    DISCORD_TOKEN: 'discord-test-token',
+    DISCORD_APPLICATION_ID: APP_ID,
+    SVC_DISCORD_API_URL: `${discord.url}/api`,
+    SVC_ADAPTER_DATA_DIR: dataDir,
+    SVC_LOG_LEVEL: 'silent',
+  });
+
+  it('a close with 4004 later on is logged once, saying the token was reset, and the bot stops', async () => {
+    const lines: Array<{ level: number; msg: string }> = [];
+    await start({ log: pino({ level: 'warn' }, { write: (line: string) => void lines.push(JSON.parse(line)) }) });
+    h!.discord.closeSessions(4004);
+    const reason = await h!.bot.ended;
+    expect(reason).toMatch(/authentication failed \(close code 4004\)\. The bot token was reset/);
+    const errors = lines.filter((l) => l.level === 50);
+    expect(errors).toHaveLength(1);
+    expect(errors[0]!.msg).toContain('The bot token was reset');
+    expect(h!.bot.client.isReady()).toBe(false);
+  });
+
+  it('`svc discord` exits non-zero when Discord ends the session (4014: Message Content Intent)', async () => {
+    const discord = await new FakeDiscord().start();
+    const dataDir = mkdtempSync(path.join(os.tmpdir(), 'svc-discord-'));
+    try {
+      for (const [k, v] of Object.entries(env(discord, dataDir))) vi.stubEnv(k, v);
+      const exit = discordMain();
+      await until(() => expect(discord.heartbeats).toBeGreaterThan(0));
+      discord.closeSessions(4014);
+      expect(await exit).toBe(1);
+    } finally {
+      vi.unstubAllEnvs();
+      await discord.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+
+  it('at start-up, a 4014 close says to enable the Message Content Intent in the Developer Portal', async () => {
+    const discord = await new FakeDiscord().start();
+    discord.closeOnIdentify = 4014;
+    const dataDir = mkdtempSync(path.join(os.tmpdir(), 'svc-discord-'));
+    const store = AdapterStore.open(dataDir, undefined);
+    try {
+      const bot = createDiscordBot({ settings: loadDiscordSettings(env(discord, dataDir)), store, research: new ResearchClient({ baseUrl: 'http://127.0.0.1:9', apiKey: 'sk-unused' }), log: pino({ level: 'silent' }) });
+      const err = await bot.start().then(
+        () => null,
+        (e: Error) => e,
+      );
+      expect(err?.message).toMatch(/Enable the Message Content Intent in the Discord Developer Portal \(your application, Bot page/);
+      expect(err?.message).not.toMatch(/cannot reach Discord/);
+    } finally {
+      store.close();
+      await discord.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 });
 

@@ -72,6 +72,14 @@ export class FakeDiscord {
   threadError: { status: number; code: number; message: string } | null = null;
   /** While set, the bot's message sends get this error. */
   sendError: { status: number; code: number; message: string } | null = null;
+  /** While set, the bot's message edits get this error. */
+  editError: { status: number; code: number; message: string } | null = null;
+  /** While set, the bot's message sends into threads get this error (it may start threads, not post in them). */
+  threadSendError: { status: number; code: number; message: string } | null = null;
+  /** The next this many reads of messages (history pages, a thread's starter) get a 429 with retry_after 1 s. */
+  readRateLimits = 0;
+  /** When set, the gateway closes the session with this code on IDENTIFY (4014: disallowed intents). */
+  closeOnIdentify = 0;
   /** Interaction tokens Discord refuses from now on, whatever their age. */
   readonly refusedTokens = new Set<string>();
   readonly #tokenCreatedAt = new Map<string, number>();
@@ -184,6 +192,28 @@ export class FakeDiscord {
     return { id, token };
   }
 
+  /** Discord ends every gateway session with `code` (4004 authentication failed…). */
+  closeSessions(code: number): void {
+    for (const c of this.#clients) c.ws.close(code, 'closed by Discord');
+  }
+
+  /**
+   * A thread of the bot's started on a person's message, created while the bot was not looking
+   * (before a restart): returns the starter message. Announced with THREAD_CREATE unless `announce` is false.
+   */
+  existingThread(content: string, announce = true): FakeMessage {
+    const starter = this.#store({ channel_id: CHANNEL, author: ANA, content });
+    const thread: Channel = { id: starter.id, type: 11, guild_id: GUILD, name: 'earlier', parent_id: CHANNEL, owner_id: BOT.id };
+    this.channels.set(thread.id, thread);
+    if (announce) this.dispatch('THREAD_CREATE', { ...this.#threadJson(thread), newly_created: true });
+    return starter;
+  }
+
+  /** A message of the bot's, as if it had posted it earlier. */
+  botMessage(channelId: string, content: string): FakeMessage {
+    return this.#store({ channel_id: channelId, author: BOT, content });
+  }
+
   dispatch(t: string, d: unknown): void {
     for (const c of this.#clients) c.ws.send(JSON.stringify({ op: 0, t, s: ++c.seq, d }));
   }
@@ -201,6 +231,7 @@ export class FakeDiscord {
         this.heartbeats++;
         ws.send(JSON.stringify({ op: 11, d: null, s: null, t: null }));
       }
+      if (frame.op === 2 && this.closeOnIdentify) return ws.close(this.closeOnIdentify, 'Disallowed intent(s).');
       if (frame.op === 2) this.#ready(client);
     });
   }
@@ -332,11 +363,23 @@ export class FakeDiscord {
       return reply(201, this.#threadJson(thread));
     }
     if ((m = /^\/channels\/(\d+)\/typing$/.exec(path)) && method === 'POST') return reply(204);
+    if ((m = /^\/channels\/(\d+)$/.exec(path)) && method === 'GET') {
+      const c = this.channels.get(m[1]!);
+      if (!c) return notFound(10003, 'Unknown Channel');
+      return reply(200, c.type === 11 ? this.#threadJson(c) : { ...c, position: 0, permission_overwrites: [] });
+    }
+    const readLimited = (): boolean => {
+      if (method !== 'GET' || this.readRateLimits <= 0) return false;
+      this.readRateLimits--;
+      reply(429, { message: 'You are being rate limited.', retry_after: 1, global: false }, { 'retry-after': '1', 'x-ratelimit-scope': 'user' });
+      return true;
+    };
     if ((m = /^\/channels\/(\d+)\/messages$/.exec(path))) {
       const channelId = m[1]!;
       if (!this.channels.has(channelId)) return notFound(10003, 'Unknown Channel');
       if (method === 'POST') {
         if (this.sendError) return reply(this.sendError.status, { code: this.sendError.code, message: this.sendError.message });
+        if (this.threadSendError && this.channels.get(channelId)!.type === 11) return reply(this.threadSendError.status, { code: this.threadSendError.code, message: this.threadSendError.message });
         const limited = this.#overSendLimit(channelId);
         if (limited) return reply(...limited);
         const message = this.#store({ channel_id: channelId, author: BOT, content: String(body.content ?? ''), flags: Number(body.flags ?? 0) });
@@ -344,6 +387,7 @@ export class FakeDiscord {
         return reply(200, this.#wire(message));
       }
       if (method === 'GET') {
+        if (readLimited()) return;
         const before = u.searchParams.get('before');
         const limit = Number(u.searchParams.get('limit') ?? 50);
         const list = this.shown(channelId)
@@ -356,12 +400,13 @@ export class FakeDiscord {
     if ((m = /^\/channels\/(\d+)\/messages\/(\d+)$/.exec(path))) {
       const found = this.messages.find((x) => x.id === m![2] && x.channel_id === m![1] && !x.deleted);
       if (!found) return notFound(10008, 'Unknown Message');
-      if (method === 'GET') return reply(200, this.#wire(found));
+      if (method === 'GET') return readLimited() ? undefined : reply(200, this.#wire(found));
       if (method === 'DELETE') {
         found.deleted = true;
         return reply(204);
       }
       if (method === 'PATCH') {
+        if (this.editError) return reply(this.editError.status, { code: this.editError.code, message: this.editError.message });
         const limited = this.#overSendLimit(found.channel_id);
         if (limited) return reply(...limited);
         return this.#edit(found, body, reply);

@@ -158,6 +158,22 @@ describe('ThrottledEditor', () => {
     expect(await done).toBe(false);
     expect(sink.edits(1)).toHaveLength(1);
   });
+
+  it('a streaming edit refused by a permanent error is the last attempt: no retries, nor a final edit', async () => {
+    const clock = new FakeClock();
+    const sink = new RecordingSink(clock);
+    const e = editor(clock, sink);
+    sink.failures.push(() => new Error('gone'));
+    e.update('text 1');
+    await clock.advance(5000);
+    e.update('text 2');
+    await clock.advance(5000);
+    expect(e.broken).toBe(true);
+    const done = e.finish('the end');
+    await clock.advance(10_000);
+    expect(await done).toBe(false);
+    expect(sink.edits(1).map((c) => c.text)).toEqual(['text 1']);
+  });
 });
 
 describe('MessageStream', () => {
@@ -194,6 +210,20 @@ describe('MessageStream', () => {
     await clock.advance(5000);
     expect(await finished).toBe(true);
     expect([...sink.messages.values()]).toEqual(['short']);
+  });
+
+  it('a message refused for good while streaming breaks the stream: no more posts until the end', async () => {
+    const clock = new FakeClock();
+    const sink = new RecordingSink(clock);
+    const stream = new MessageStream(sink, { limit: 100, intervalMs: 1000, clock, ...errors });
+    stream.show('first words');
+    await clock.advance(100);
+    sink.failures.push((op) => (op === 'edit' ? new Error('gone') : null));
+    stream.show('first words and more');
+    await clock.advance(2000);
+    stream.show('x '.repeat(120));
+    await clock.advance(5000);
+    expect(sink.calls.map((c) => c.op)).toEqual(['post', 'edit']);
   });
 });
 
