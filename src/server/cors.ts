@@ -59,7 +59,11 @@ export class CorsPolicy {
           reply,
           new SvcError('permission', {
             code: 'cors_origin_not_allowed',
-            message: origin ? `Pages on ${origin} may not call this API from the browser; the operator lists allowed origins in SVC_CORS_ORIGINS.` : 'A CORS preflight needs an Origin header.',
+            message: !origin
+              ? 'A CORS preflight needs an Origin header.'
+              : this.#allows(origin)
+                ? `${request.url.split('?')[0]} is not open to pages on any origin: the admin API is called from servers, and document links are opened, not fetched.`
+                : `Pages on ${origin} may not call this API from the browser; the operator lists allowed origins in SVC_CORS_ORIGINS.`,
           }),
         );
       }

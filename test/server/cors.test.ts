@@ -70,7 +70,12 @@ describe('CORS for the API-key routes', () => {
     const plain = await fetch(`${svc.url}/v1/models`, { headers: { origin: 'https://evil.example', authorization: `Bearer ${key}` } });
     expect(plain.status).toBe(200);
     expect(plain.headers.get('access-control-allow-origin')).toBeNull();
-    for (const path of ['/v1/admin/accounts', '/v1/documents/x.pdf']) expect((await preflight(path, 'https://app.example.com')).status).toBe(403);
+    for (const path of ['/v1/admin/accounts', '/v1/documents/x.pdf']) {
+      const closed = await preflight(path, 'https://app.example.com');
+      expect(closed.status).toBe(403);
+      // An allowed origin is told the route is closed to every page, not that its origin is refused.
+      expect(((await closed.json()) as any).error.message).toBe(`${path} is not open to pages on any origin: the admin API is called from servers, and document links are opened, not fetched.`);
+    }
     const admin = await fetch(`${svc.url}/v1/admin/accounts/acct_x`, { headers: { origin: 'https://app.example.com', authorization: `Bearer ${svc.adminKey}` } });
     expect(admin.headers.get('access-control-allow-origin')).toBeNull();
     const playground = await fetch(`${svc.url}/playground/v1/models`, { headers: { origin: 'https://app.example.com' } });
