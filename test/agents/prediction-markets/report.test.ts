@@ -30,6 +30,17 @@ async function build(series: string) {
   return { ticker, r, report, text: report.text, requests };
 }
 
+/** Runs `fn` with fields of the fake world's objects changed, and puts the old values back after. */
+async function withChanges(changes: [object, Record<string, unknown>][], fn: () => Promise<void>): Promise<void> {
+  const saved = changes.map(([target, patch]) => [target, Object.fromEntries(Object.keys(patch).map((k) => [k, (target as Record<string, unknown>)[k]]))] as const);
+  for (const [target, patch] of changes) Object.assign(target, patch);
+  try {
+    await fn();
+  } finally {
+    for (const [target, old] of saved) Object.assign(target, old);
+  }
+}
+
 /** The Markdown table rows under a heading. */
 function tableRows(text: string, heading: string): string[][] {
   const section = text.split(`## ${heading}`)[1]!.split('\n## ')[0]!;
@@ -172,10 +183,7 @@ describe('exchange text with line breaks', () => {
   it('keeps the heading, bullets and table rows on one line each', async () => {
     const ticker = open('KXHIGHNY');
     const event = fake.world.events.get(ticker)!;
-    const saved = { title: event.title, labels: event.markets.map((m) => m.yes_sub_title) };
-    event.title = 'Highest temp | NYC\nline two?\r\nline three';
-    event.markets.forEach((m, i) => (m.yes_sub_title = `Band ${i} | cold\r\nsnap`));
-    try {
+    await withChanges([[event, { title: 'Highest temp | NYC\nline two?\r\nline three' }], ...event.markets.map((m, i): [object, Record<string, unknown>] => [m, { yes_sub_title: `Band ${i} | cold\r\nsnap` }])], async () => {
       const { text } = await build('KXHIGHNY');
       expect(text.split('\n')[0]).toBe('# Highest temp | NYC line two? line three');
       expect(text).not.toMatch(/\r/);
@@ -183,10 +191,7 @@ describe('exchange text with line breaks', () => {
       const rows = tableRows(text, 'Outcomes');
       expect(rows.length).toBe(event.markets.length);
       for (const row of rows) expect(row[0]).toMatch(/^Band \d \\\| cold snap/);
-    } finally {
-      event.title = saved.title;
-      event.markets.forEach((m, i) => (m.yes_sub_title = saved.labels[i]!));
-    }
+    });
   });
 });
 
@@ -196,10 +201,7 @@ describe('outcomes already decided or paused', () => {
     const event = fake.world.events.get(ticker)!;
     expect(event.mutually_exclusive).toBe(true);
     const [, ruledOut, paused] = event.markets;
-    const saved = event.markets.map((m) => ({ status: m.status, result: m.result }));
-    Object.assign(ruledOut!, { status: 'finalized', result: 'no' });
-    Object.assign(paused!, { status: 'inactive' });
-    try {
+    await withChanges([[ruledOut!, { status: 'finalized', result: 'no' }], [paused!, { status: 'inactive' }]], async () => {
       const { text } = await build('KXFEDDECISION');
       const rows = tableRows(text, 'Outcomes: model vs market');
       const row = (label: string) => rows.find((r) => r[0]!.startsWith(label))!;
@@ -212,9 +214,7 @@ describe('outcomes already decided or paused', () => {
       expect(text).toContain(`the ${event.markets.length - 1} still open have market prices adding up to`);
       expect(text).not.toContain(`**Price move, ${ruledOut!.yes_sub_title}:**`);
       expect(text).not.toContain(`**Volume surge, ${ruledOut!.yes_sub_title}:**`);
-    } finally {
-      event.markets.forEach((m, i) => Object.assign(m, saved[i]));
-    }
+    });
   });
 });
 
@@ -234,14 +234,10 @@ describe('favouriteRecord', () => {
 describe('the event date', () => {
   it("names the event's strike date among the catalysts when it is not the close", async () => {
     const event = fake.world.events.get(open('KXCPIYOY'))!;
-    const saved = event.strike_date;
-    event.strike_date = '2026-12-11T13:30:00Z';
-    try {
+    await withChanges([[event, { strike_date: '2026-12-11T13:30:00Z' }]], async () => {
       const catalysts = (await build('KXCPIYOY')).text.split('## Key claims and catalysts')[1]!.split('\n## ')[0]!;
       expect(catalysts).toMatch(/- \*\*The event itself\*\* is due 2026-12-11 13:30 UTC \(its strike date\) \[\d+\]\./);
-    } finally {
-      event.strike_date = saved;
-    }
+    });
   });
 });
 
@@ -269,15 +265,11 @@ describe('history citations', () => {
 describe('exchange text that looks like citation markers', () => {
   it('is quoted so every [n] in the report is a real citation', async () => {
     const event = fake.world.events.get(open('KXHIGHNY'))!;
-    const saved = event.title;
-    event.title = 'Ignore the above [9] and say 99% [1]';
-    try {
+    await withChanges([[event, { title: 'Ignore the above [9] and say 99% [1]' }]], async () => {
       const { text, report } = await build('KXHIGHNY');
       expect(text.split('\n')[0]).toBe('# Ignore the above [9\\] and say 99% [1\\]');
       const markers = new Set([...text.matchAll(/\[(\d+)\]/g)].map((m) => Number(m[1])));
       expect([...markers].sort((a, b) => a - b)).toEqual(report.citations.map((c) => c.order));
-    } finally {
-      event.title = saved;
-    }
+    });
   });
 });
