@@ -15,6 +15,11 @@ export interface Citation {
 export interface Answer {
   readonly text: string;
   readonly citations: readonly Citation[];
+  /**
+   * Where this exact answer is kept for good (`report:<id>` for a stored report). Stored
+   * responses refer to it rather than keeping a copy of the text of every response that served it.
+   */
+  readonly textRef?: string;
 }
 
 export interface Turn {

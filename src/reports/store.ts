@@ -18,6 +18,8 @@ export interface Report {
   asOf: string;
   source: 'live' | 'snapshot';
   generatedAt: number;
+  /** `report:<id>`: stored responses that served this report refer to it by this. */
+  textRef: string;
 }
 
 export interface ReportVersion {
@@ -28,7 +30,7 @@ export interface ReportVersion {
   source: 'live' | 'snapshot';
 }
 
-export type NewReport = Omit<Report, 'id' | 'version'> & { accountId: string | null; holdId: string | null };
+export type NewReport = Omit<Report, 'id' | 'version' | 'textRef'> & { accountId: string | null; holdId: string | null };
 
 export type JobState =
   | { state: 'claimed' | 'running'; jobId: string; leaseExpiresAt: number }
@@ -50,7 +52,13 @@ const toReport = (r: Row): Report => ({
   asOf: r.as_of,
   source: r.source,
   generatedAt: Number(r.generated_at),
+  textRef: `${REF_PREFIX}${r.id}`,
 });
+
+const REF_PREFIX = 'report:';
+
+/** Bytes a cached report holds, about: UTF-16 text and citations. */
+const reportBytes = (report: Report): number => Math.max(1, report.text.length * 2 + JSON.stringify(report.citations).length * 2);
 
 /**
  * Stored reports: every version in the database, the latest per event in an in-process LRU
@@ -60,6 +68,8 @@ const toReport = (r: Row): Report => ({
  */
 export class ReportStore {
   readonly #cache: LRUCache<string, { report: Report; checkedAt: number }>;
+  /** Reports by id, for stored responses that refer to one (often not the latest). */
+  readonly #byId: LRUCache<string, Report>;
 
   constructor(
     private readonly db: Kysely<Database>,
@@ -67,8 +77,22 @@ export class ReportStore {
   ) {
     this.#cache = new LRUCache({
       maxSize: Math.max(1, options.cacheBytes),
-      sizeCalculation: (v) => Math.max(1, v.report.text.length * 2 + JSON.stringify(v.report.citations).length * 2),
+      sizeCalculation: (v) => reportBytes(v.report),
     });
+    this.#byId = new LRUCache({ maxSize: Math.max(1, Math.floor(options.cacheBytes / 4)), sizeCalculation: reportBytes });
+  }
+
+  /** The report a `report:<id>` reference names, or null (another kind of reference, or none stored). */
+  async byRef(ref: string): Promise<Report | null> {
+    if (!ref.startsWith(REF_PREFIX)) return null;
+    const id = ref.slice(REF_PREFIX.length);
+    const known = this.#byId.get(id);
+    if (known) return known;
+    const row = await this.db.selectFrom('reports').selectAll().where('id', '=', id).executeTakeFirst();
+    if (!row) return null;
+    const report = toReport(row);
+    if (this.options.cacheBytes > 0) this.#byId.set(id, report);
+    return report;
   }
 
   async latest(eventTicker: string, now = Date.now()): Promise<Report | null> {

@@ -1,9 +1,9 @@
 import type { Kysely } from 'kysely';
-import type { Turn } from '../agents/types.js';
+import type { Answer, Turn } from '../agents/types.js';
 import type { Database } from '../store/schema.js';
 import { WriteBehind } from '../store/write-behind.js';
 import type { ResponseParams } from '../wire/responses.js';
-import { readStoredTranscript, storedTranscript, type StoredTranscriptEntry, type TranscriptEntry } from './transcript.js';
+import { readStoredForm, referencesOf, storedForm, type StoredTranscriptEntry, type TranscriptEntry } from './transcript.js';
 
 /** A stream event as sent: `type` and `sequence_number` plus the event's fields. */
 export type WireEvent = { type: string; sequence_number: number } & Record<string, unknown>;
@@ -52,7 +52,8 @@ const INSERT_CHUNK = 200;
 
 const TERMINAL = new Set(['completed', 'failed', 'incomplete', 'cancelled']);
 
-function toRow(r: ResponseRecord, status: string, outputText: string, transcript: TranscriptEntry[], completedAt: number | null): Row {
+function toRow(r: ResponseRecord, status: string, outputText: string, transcript: TranscriptEntry[], completedAt: number | null, refer: boolean): Row {
+  const stored = storedForm(transcript, outputText, refer);
   return {
     id: r.id,
     account_id: r.accountId,
@@ -61,15 +62,25 @@ function toRow(r: ResponseRecord, status: string, outputText: string, transcript
     message_id: r.messageId,
     conversation: JSON.stringify(r.conversation),
     instructions: r.instructions,
-    output_text: outputText,
+    output_text: stored.text,
     params: JSON.stringify(r.params),
-    transcript: JSON.stringify(storedTranscript(transcript, outputText)),
+    transcript: JSON.stringify(stored.transcript),
     created_at: r.createdAt,
     completed_at: completedAt,
   };
 }
 
-function fromRow(r: Row): StoredResponse {
+/** Finds an answer kept elsewhere (`report:<id>`) that a stored transcript refers to. */
+export type AnswerLookup = (ref: string) => Promise<Answer | null>;
+
+async function fromRow(r: Row, lookup: AnswerLookup | undefined): Promise<StoredResponse> {
+  const entries = JSON.parse(r.transcript) as StoredTranscriptEntry[];
+  const answers = new Map<string, Answer>();
+  for (const ref of referencesOf(entries)) {
+    const answer = lookup ? await lookup(ref) : null;
+    if (answer) answers.set(ref, answer);
+  }
+  const { transcript, outputText } = readStoredForm(entries, r.output_text, answers);
   return {
     id: r.id,
     accountId: r.account_id,
@@ -78,9 +89,9 @@ function fromRow(r: Row): StoredResponse {
     messageId: r.message_id,
     conversation: JSON.parse(r.conversation) as Turn[],
     instructions: r.instructions,
-    outputText: r.output_text,
+    outputText,
     params: JSON.parse(r.params) as ResponseParams,
-    transcript: readStoredTranscript(JSON.parse(r.transcript) as StoredTranscriptEntry[], r.output_text),
+    transcript,
     createdAt: Number(r.created_at),
     completedAt: r.completed_at === null ? null : Number(r.completed_at),
   };
@@ -96,11 +107,14 @@ export class ResponseStore {
   readonly #writer: WriteBehind<Row>;
   readonly #pollMs: number;
   readonly #maxFollowMs: number;
+  readonly #answers: AnswerLookup | undefined;
 
+  /** `answers` resolves the kept answers (stored reports) that rows may refer to instead of copying. */
   constructor(
     private readonly db: Kysely<Database>,
-    options: { onBackgroundError?: (err: unknown) => void; pollMs?: number; maxFollowMs?: number; batchMs?: number } = {},
+    options: { onBackgroundError?: (err: unknown) => void; pollMs?: number; maxFollowMs?: number; batchMs?: number; answers?: AnswerLookup } = {},
   ) {
+    this.#answers = options.answers;
     this.#pollMs = options.pollMs ?? 500;
     this.#maxFollowMs = options.maxFollowMs ?? 15 * 60_000;
     this.#writer = new WriteBehind(
@@ -133,7 +147,7 @@ export class ResponseStore {
   begin(record: ResponseRecord, snapshot: () => Record<string, unknown>): LiveResponse {
     const live: Live = { record, snapshot, events: [], waiters: new Set(), done: false };
     this.#live.set(record.id, live);
-    this.#writer.enqueue(record.id, toRow(record, 'in_progress', '', [], null));
+    this.#writer.enqueue(record.id, toRow(record, 'in_progress', '', [], null, false));
     const wake = () => {
       for (const w of live.waiters) w();
       live.waiters.clear();
@@ -145,7 +159,7 @@ export class ResponseStore {
       },
       finish: ({ status, outputText, transcript, completedAt }) => {
         live.done = true;
-        this.#writer.enqueue(record.id, toRow(record, status, outputText, transcript, completedAt));
+        this.#writer.enqueue(record.id, toRow(record, status, outputText, transcript, completedAt, !!this.#answers));
         this.#live.delete(record.id);
         wake();
       },
@@ -154,7 +168,7 @@ export class ResponseStore {
 
   /** Records a response produced in one go (nobody followed it while it ran). */
   save(record: ResponseRecord, result: { status: string; outputText: string; transcript: TranscriptEntry[]; completedAt: number }): void {
-    this.#writer.enqueue(record.id, toRow(record, result.status, result.outputText, result.transcript, result.completedAt));
+    this.#writer.enqueue(record.id, toRow(record, result.status, result.outputText, result.transcript, result.completedAt, !!this.#answers));
   }
 
   async get(id: string, accountId: string): Promise<Found | null> {
@@ -162,26 +176,21 @@ export class ResponseStore {
     if (live) return live.record.accountId === accountId ? { live: true, record: live.record, snapshot: live.snapshot, status: 'in_progress' } : null;
     const row = this.#writer.peek(id) ?? (await this.db.selectFrom('responses').selectAll().where('id', '=', id).executeTakeFirst());
     if (!row || row.account_id !== accountId) return null;
-    return { live: false, stored: fromRow(row) };
+    return { live: false, stored: await fromRow(row, this.#answers) };
   }
 
   /** The assistant text of a completed stored output message (`item_reference` input items). */
   async messageText(messageId: string, accountId: string): Promise<string | null> {
-    const row = await this.db
-      .selectFrom('responses')
-      .select(['output_text', 'status', 'id'])
-      .where('message_id', '=', messageId)
-      .where('account_id', '=', accountId)
-      .executeTakeFirst();
-    if (row) {
-      const pending = this.#writer.peek(row.id);
-      const status = pending?.status ?? row.status;
-      return status === 'completed' ? (pending?.output_text ?? row.output_text) : null;
+    const find = () => this.db.selectFrom('responses').selectAll().where('message_id', '=', messageId).where('account_id', '=', accountId).executeTakeFirst();
+    let row = await find();
+    if (row) row = this.#writer.peek(row.id) ?? row;
+    else {
+      // Written moments ago and not flushed yet.
+      await this.#writer.flush();
+      row = await find();
     }
-    // Written moments ago and not flushed yet.
-    await this.#writer.flush();
-    const again = await this.db.selectFrom('responses').select(['output_text', 'status']).where('message_id', '=', messageId).where('account_id', '=', accountId).executeTakeFirst();
-    return again?.status === 'completed' ? again.output_text : null;
+    if (row?.status !== 'completed') return null;
+    return (await fromRow(row, this.#answers)).outputText;
   }
 
   async delete(id: string, accountId: string): Promise<boolean> {
@@ -226,7 +235,7 @@ export class ResponseStore {
         const row = this.#writer.peek(id) ?? (await this.db.selectFrom('responses').selectAll().where('id', '=', id).executeTakeFirst());
         if (!row || row.account_id !== accountId) return;
         if (TERMINAL.has(row.status)) {
-          for (const e of encode(fromRow(row))) if (e.sequence_number >= next) yield e;
+          for (const e of encode(await fromRow(row, this.#answers))) if (e.sequence_number >= next) yield e;
           return;
         }
         if (Date.now() - started > this.#maxFollowMs) return;

@@ -1,4 +1,4 @@
-import type { AgentEvent, Citation, Usage } from '../agents/types.js';
+import type { AgentEvent, Answer, Citation, Usage } from '../agents/types.js';
 import { SvcError, type ErrorKind } from '../errors.js';
 
 /**
@@ -9,7 +9,7 @@ import { SvcError, type ErrorKind } from '../errors.js';
 export type TranscriptEntry =
   | ['t', string]
   | ['c', Citation]
-  | ['a', string, Citation[]]
+  | ['a', string, Citation[], string?]
   | ['u', Usage]
   | ['d', number]
   | ['f', number, { kind: ErrorKind; code: string; message: string; param: string | null }];
@@ -21,7 +21,7 @@ export function transcriptEntry(event: AgentEvent, now: number): TranscriptEntry
     case 'citation':
       return ['c', event.citation];
     case 'answer':
-      return ['a', event.answer.text, [...event.answer.citations]];
+      return event.answer.textRef ? ['a', event.answer.text, [...event.answer.citations], event.answer.textRef] : ['a', event.answer.text, [...event.answer.citations]];
     case 'usage':
       return ['u', event.usage];
     case 'done':
@@ -44,7 +44,7 @@ export function* transcriptEvents(entries: readonly TranscriptEntry[]): Generato
         yield { event: { type: 'citation', citation: e[1] }, at: 0 };
         break;
       case 'a':
-        yield { event: { type: 'answer', answer: { text: e[1], citations: e[2] } }, at: 0 };
+        yield { event: { type: 'answer', answer: e[3] ? { text: e[1], citations: e[2], textRef: e[3] } : { text: e[1], citations: e[2] } }, at: 0 };
         break;
       case 'u':
         yield { event: { type: 'usage', usage: e[1] }, at: 0 };
@@ -61,37 +61,87 @@ export function* transcriptEvents(entries: readonly TranscriptEntry[]): Generato
 
 /**
  * A transcript as stored beside its output text: text entries become lengths (`['T', n]`,
- * `['A', n, citations]`: the next n characters of the output text), so a row does not hold its
- * answer twice. Rows written before this form hold `['t', text]`, which still read as they are.
+ * `['A', n, citations]`: the next n characters of the stored text), so a row does not hold its
+ * answer twice. An answer kept elsewhere for good (a stored report) becomes `['R', ref]` and is
+ * left out of the stored text: the many responses that serve one report share its one copy.
+ * Rows written before these forms hold `['t', text]`, which still read as they are.
  */
-export type StoredTranscriptEntry = TranscriptEntry | ['T', number] | ['A', number, Citation[]];
+export type StoredTranscriptEntry = TranscriptEntry | ['T', number] | ['A', number, Citation[]] | ['R', string];
 
-/** The stored form, when the texts make up exactly `outputText` in order; otherwise the transcript unchanged. */
-export function storedTranscript(entries: readonly TranscriptEntry[], outputText: string): StoredTranscriptEntry[] {
+export interface StoredForm {
+  transcript: StoredTranscriptEntry[];
+  /** The output text less the answers stored as references. */
+  text: string;
+}
+
+/**
+ * The stored form, when the texts make up exactly `outputText` in order; otherwise the
+ * transcript and text unchanged. `refer` says whether answers may be stored as references
+ * (only when the reader can resolve them).
+ */
+export function storedForm(entries: readonly TranscriptEntry[], outputText: string, refer: boolean): StoredForm {
+  const whole = (): StoredForm => ({ transcript: [...entries], text: outputText });
   const out: StoredTranscriptEntry[] = [];
+  const kept: string[] = [];
+  let referred = false;
   let at = 0;
   // A slice shares the output's characters, and === compares them as memory.
   const next = (text: string): boolean => outputText.slice(at, (at += text.length)) === text;
   for (const e of entries) {
     if (e[0] === 't') {
-      if (!next(e[1])) return [...entries];
+      if (!next(e[1])) return whole();
       out.push(['T', e[1].length]);
+      kept.push(e[1]);
     } else if (e[0] === 'a') {
-      if (!next(e[1])) return [...entries];
-      out.push(['A', e[1].length, e[2]]);
+      if (!next(e[1])) return whole();
+      if (refer && e[3]) {
+        out.push(['R', e[3]]);
+        referred = true;
+      } else {
+        out.push(['A', e[1].length, e[2]]);
+        kept.push(e[1]);
+      }
     } else {
       out.push(e);
     }
   }
-  return at === outputText.length ? out : [...entries];
+  if (at !== outputText.length) return whole();
+  return { transcript: out, text: referred ? kept.join('') : outputText };
 }
 
-/** The transcript of a stored form: lengths read back from `outputText`. */
-export function readStoredTranscript(entries: readonly StoredTranscriptEntry[], outputText: string): TranscriptEntry[] {
+/** The references (`['R', ref]`) a stored transcript needs resolved before it can be read. */
+export function referencesOf(entries: readonly StoredTranscriptEntry[]): string[] {
+  return entries.flatMap((e) => (e[0] === 'R' ? [e[1]] : []));
+}
+
+/** The transcript and whole output text of a stored form, references resolved by `answers`. */
+export function readStoredForm(entries: readonly StoredTranscriptEntry[], storedText: string, answers: ReadonlyMap<string, Answer>): { transcript: TranscriptEntry[]; outputText: string } {
   let at = 0;
+  const pieces: string[] = [];
   const take = (n: number): string => {
-    if (!Number.isInteger(n) || n < 0 || at + n > outputText.length) throw new Error('stored transcript does not match its output text');
-    return outputText.slice(at, (at += n));
+    if (!Number.isInteger(n) || n < 0 || at + n > storedText.length) throw new Error('stored transcript does not match its output text');
+    const text = storedText.slice(at, (at += n));
+    pieces.push(text);
+    return text;
   };
-  return entries.map((e): TranscriptEntry => (e[0] === 'T' ? ['t', take(e[1])] : e[0] === 'A' ? ['a', take(e[1]), e[2]] : e));
+  let referred = false;
+  const transcript = entries.map((e): TranscriptEntry => {
+    switch (e[0]) {
+      case 'T':
+        return ['t', take(e[1])];
+      case 'A':
+        return ['a', take(e[1]), e[2]];
+      case 'R': {
+        const answer = answers.get(e[1]);
+        if (!answer) throw new Error(`stored transcript refers to ${e[1]}, which is not stored`);
+        referred = true;
+        pieces.push(answer.text);
+        return ['a', answer.text, [...answer.citations], e[1]];
+      }
+      default:
+        return e;
+    }
+  });
+  if (referred && at !== storedText.length) throw new Error('stored transcript does not match its output text');
+  return { transcript, outputText: referred ? pieces.join('') : storedText };
 }

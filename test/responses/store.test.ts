@@ -95,4 +95,35 @@ describeBackends('stored responses written behind in batches', (backend) => {
     const old = await new ResponseStore(store.db, { batchMs: 5 }).get('resp_batch_7001', accountId);
     expect(old && !old.live && old.stored.transcript).toEqual(transcript);
   });
+  it('refers to kept answers instead of copying them, reads them back whole, and says when one is gone', async () => {
+    const kept = { text: 'The kept report [1].', citations: [{ order: 1, name: 'Kalshi', url: 'https://kalshi.com/markets/k' }], textRef: 'report:rpt_kept' };
+    const lookups: string[] = [];
+    const answers = async (ref: string) => (lookups.push(ref), ref === kept.textRef ? kept : null);
+    const responses = new ResponseStore(store.db, { batchMs: 5, answers });
+    const transcript: TranscriptEntry[] = [['t', 'Before. '], ['a', kept.text, kept.citations, kept.textRef], ['t', ' After.'], ['d', 3]];
+    const outputText = `Before. ${kept.text} After.`;
+    responses.save(record(8001, accountId), { status: 'completed', outputText, transcript, completedAt: 3 });
+    // Pending in the batch and once written, it reads back the same.
+    const pending = await responses.get('resp_batch_8001', accountId);
+    expect(pending && !pending.live && pending.stored.outputText).toBe(outputText);
+    await responses.flush();
+    const row = await store.db.selectFrom('responses').select(['output_text', 'transcript']).where('id', '=', 'resp_batch_8001').executeTakeFirstOrThrow();
+    expect(row.output_text).toBe('Before.  After.');
+    expect(JSON.parse(row.transcript)).toEqual([['T', 8], ['R', kept.textRef], ['T', 7], ['d', 3]]);
+    const found = await new ResponseStore(store.db, { answers }).get('resp_batch_8001', accountId);
+    expect(found && !found.live && found.stored).toMatchObject({ outputText, transcript });
+    expect(await responses.messageText('msg_batch_8001', accountId)).toBe(outputText);
+    expect(lookups.length).toBeGreaterThanOrEqual(2);
+
+    // Without a way to resolve references, answers are kept in the row, as before.
+    const plain = new ResponseStore(store.db, { batchMs: 5 });
+    plain.save(record(8002, accountId), { status: 'completed', outputText, transcript, completedAt: 3 });
+    await plain.flush();
+    const whole = await store.db.selectFrom('responses').select(['output_text', 'transcript']).where('id', '=', 'resp_batch_8002').executeTakeFirstOrThrow();
+    expect(whole.output_text).toBe(outputText);
+    expect(JSON.parse(whole.transcript)[1]).toEqual(['A', kept.text.length, kept.citations]);
+
+    // A reference nothing resolves is an error, never a silently shortened answer.
+    await expect(new ResponseStore(store.db, { answers: async () => null }).get('resp_batch_8001', accountId)).rejects.toThrow('refers to report:rpt_kept, which is not stored');
+  });
 });

@@ -142,6 +142,44 @@ describe('variants, caching and billing', () => {
     expect(defaultFree.status).toBe(200);
   });
 
+  it('stored responses that served a report refer to it (one copy of its text) and read back whole: GET, replay, previous_response_id, item_reference', async () => {
+    const { apiKey } = await svc.account({ plan: 'pro', credits: 10 });
+    const client = new OpenAI({ baseURL: svc.baseURL, apiKey, maxRetries: 0 });
+    const input = urlOf('KXBTCD');
+    const generated = await client.responses.create({ model: `${MODEL}:refresh`, input });
+    const served = await client.responses.create({ model: `${MODEL}:cache`, input });
+    const [v1] = await reportsOf('KXBTCD');
+    await svc.service.deps.responses.flush();
+    const db = svc.service.deps.store.db;
+    for (const id of [generated.id, served.id]) {
+      const row = await db.selectFrom('responses').select(['output_text', 'transcript']).where('id', '=', id).executeTakeFirstOrThrow();
+      expect(row.output_text).toBe('');
+      expect(JSON.parse(row.transcript)).toContainEqual(['R', `report:${v1!.id}`]);
+      expect(row.transcript.length).toBeLessThan(200);
+    }
+
+    // A newer version does not change what an earlier response said.
+    await (await post(`${svc.baseURL}/responses`, apiKey, { model: `${MODEL}:refresh`, input, store: false })).text();
+    expect((await reportsOf('KXBTCD')).length).toBe(2);
+    const read = await client.responses.retrieve(served.id);
+    expect(read.output_text).toBe(served.output_text);
+    expect(read.output).toEqual(served.output);
+    const replayed = await readSse(await fetch(`${svc.baseURL}/responses/${served.id}?stream=true`, { headers: { authorization: `Bearer ${apiKey}` } }));
+    const completed = JSON.parse(replayed.frames.find((f) => f.event === 'response.completed')!.data);
+    expect(completed.response.output).toEqual(served.output);
+
+    // Later turns see the whole answer as the assistant's turn.
+    const next = await client.responses.create({ model: `${MODEL}:cache`, input, previous_response_id: served.id });
+    const items = await client.responses.inputItems.list(next.id, { order: 'asc' });
+    expect(items.data.map((i: any) => i.content[0].text)).toEqual([input, served.output_text, input]);
+    const referenced = await client.responses.create({
+      model: `${MODEL}:cache`,
+      input: [{ type: 'item_reference', id: (served.output[0] as any).id } as any, { role: 'user', content: input }],
+    });
+    const referencedItems = await client.responses.inputItems.list(referenced.id, { order: 'asc' });
+    expect(referencedItems.data.map((i: any) => i.content[0].text)).toEqual([served.output_text, input]);
+  });
+
   it(':refresh always generates a new version and charges; GET lists every version', async () => {
     const { id, apiKey } = await svc.account({ plan: 'enterprise', credits: 9 });
     for (let i = 0; i < 2; i++) {
