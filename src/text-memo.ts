@@ -93,7 +93,8 @@ export class TextMemo<V> {
     // Only a long text is worth remembering as the last one: a short text is its own key (no
     // fingerprint to skip), and remembering it pushed out the long one looked up right after it
     // (a run's usage asks for the prompt's count, then the answer's).
-    if (entry.text.length > SAMPLES * 2) this.#last = entry;
+    // A text too large to remember is not kept as the last one either (that bypassed the bound).
+    if (entry.text.length > SAMPLES * 2 && entry.bytes <= this.#maxBytes) this.#last = entry;
     return entry;
   }
 

@@ -86,4 +86,14 @@ describe('texts given as pieces', () => {
     expect(changed).not.toBe(whole);
     expect(changed.length).toBe(whole.length);
   });
+  it('keeps nothing over its bound, not even as the last text looked up', () => {
+    const memo = new TextMemo<number>({ maxBytes: 1000 });
+    const big = 'a long answer, '.repeat(100);
+    let calls = 0;
+    expect(memo.get(big, () => ++calls)).toBe(1);
+    expect(memo.get(big, () => ++calls)).toBe(2);
+    const small = 'a text that fits '.repeat(10);
+    expect(memo.get(small, () => ++calls)).toBe(3);
+    expect(memo.get(small, () => ++calls)).toBe(3);
+  });
 });
