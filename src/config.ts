@@ -53,6 +53,12 @@ export const SETTINGS: readonly SettingSpec[] = [
     doc: 'Web origins whose pages may call the API-key routes under /v1 from the browser (CORS), comma-separated, or * for any; empty: none. The admin API, the playground and the web pages are never opened to other origins.',
   },
   { env: 'SVC_BODY_LIMIT_BYTES', path: 'server.bodyLimitBytes', kind: { type: 'int', min: 1024, max: 64 * 1024 * 1024 }, doc: 'Largest accepted request body; larger bodies get 413.' },
+  {
+    env: 'SVC_REQUEST_TIMEOUT_MS',
+    path: 'server.requestTimeoutMs',
+    kind: { type: 'int', min: 1000, max: 3_600_000 },
+    doc: 'Longest a client may take to send a whole request (headers and body); slower ones get 408 and are closed.',
+  },
   { env: 'SVC_SHUTDOWN_GRACE_MS', path: 'server.shutdownGraceMs', kind: { type: 'int', min: 0, max: 3_600_000 }, doc: 'On SIGTERM, how long in-flight streams may run before they are ended.' },
   { env: 'SVC_KEEPALIVE_MS', path: 'server.keepAliveIntervalMs', kind: { type: 'int', min: 100, max: 15_000 }, doc: 'Interval of SSE comment keep-alives while a stream is waiting (at most 15 s).' },
   {
@@ -131,6 +137,7 @@ export interface Config {
     /** Allowed browser origins for /v1 (CORS); ['*'] for any, [] for none. */
     corsOrigins: string[];
     bodyLimitBytes: number;
+    requestTimeoutMs: number;
     shutdownGraceMs: number;
     keepAliveIntervalMs: number;
     logLevel: string;

@@ -7,7 +7,7 @@ import type { Database } from '../store/schema.js';
 import { WriteBehind } from '../store/write-behind.js';
 import { isUniqueViolation } from '../store/errors.js';
 import { appendLedger } from '../billing/service.js';
-import { generateApiKey, hashKey } from './keys.js';
+import { generateApiKey, hashKey, mayBeApiKey } from './keys.js';
 import { DEFAULT_SCRYPT, hashPassword, needsRehash, passwordProblem, verifyPassword, type ScryptParams } from './passwords.js';
 import { PLANS, isPlan } from './plans.js';
 
@@ -264,11 +264,13 @@ export class AccountService {
    */
   /** The remembered outcome of authenticating `secret`, or undefined when it must be looked up. */
   cachedAuthentication(secret: string): Authenticated | null | undefined {
+    if (!mayBeApiKey(secret)) return null;
     // Cached by the secret itself (it is in memory for the request anyway): no hashing on a hit.
     return this.#cache.get(secret)?.auth;
   }
 
   async authenticate(secret: string): Promise<Authenticated | null> {
+    if (!mayBeApiKey(secret)) return null;
     const hit = this.#cache.get(secret);
     if (hit) return hit.auth;
     const hash = hashKey(secret);
@@ -289,6 +291,11 @@ export class AccountService {
     if (last !== undefined && now - last < LAST_USED_RESOLUTION_MS) return;
     this.#touched.set(keyId, now);
     this.#lastUsed.enqueue(keyId, { id: keyId, at: now });
+  }
+
+  /** How many key lookups are remembered (good and bad keys alike). */
+  get cachedKeys(): number {
+    return this.#cache.size;
   }
 
   /** Forget cached authentications (after a plan change, say). */

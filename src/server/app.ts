@@ -40,6 +40,13 @@ export function buildServer(deps: ServerDeps): ServerHandle {
     genReqId: () => newId('req_'),
     requestIdHeader: false,
     bodyLimit: limit,
+    // Fastify turns Node's 300 s request timeout off by default: a body trickled a byte at a time
+    // held its connection for ever. Node checks the deadline every connectionsCheckingInterval.
+    requestTimeout: deps.config.server.requestTimeoutMs,
+    http: {
+      headersTimeout: Math.min(60_000, deps.config.server.requestTimeoutMs),
+      connectionsCheckingInterval: Math.min(30_000, Math.max(250, Math.floor(deps.config.server.requestTimeoutMs / 4))),
+    },
     trustProxy: deps.config.server.trustProxy,
     return503OnClosing: false,
     forceCloseConnections: 'idle',

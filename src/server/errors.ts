@@ -58,18 +58,13 @@ export function toSvcError(err: unknown, limitBytes: number): SvcError | null {
  */
 export function clientErrorHandler(err: Error & { code?: string }, socket: Socket): void {
   if (err.code === 'ECONNRESET' || !socket.writable) return void socket.destroy(err);
-  const tooLarge = err.code === 'HPE_HEADER_OVERFLOW';
-  const status = tooLarge ? 431 : 400;
-  const body = JSON.stringify({
-    error: {
-      message: tooLarge
-        ? 'The request headers are larger than the server accepts (16 KiB in all): send a shorter Authorization header or fewer, smaller headers.'
-        : 'The request is not valid HTTP/1.1; it could not be read.',
-      type: 'invalid_request_error',
-      param: null,
-      code: tooLarge ? 'request_headers_too_large' : 'malformed_request',
-    },
-  });
+  const [status, code, message] =
+    err.code === 'HPE_HEADER_OVERFLOW'
+      ? [431, 'request_headers_too_large', 'The request headers are larger than the server accepts (16 KiB in all): send a shorter Authorization header or fewer, smaller headers.']
+      : err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? [408, 'request_timeout', 'The request took too long to arrive (SVC_REQUEST_TIMEOUT_MS for headers and body together); send it again.']
+        : [400, 'malformed_request', 'The request is not valid HTTP/1.1; it could not be read.'];
+  const body = JSON.stringify({ error: { message, type: 'invalid_request_error', param: null, code } });
   socket.end(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
 }
 

@@ -1,35 +1,44 @@
 import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
-import { invalidRequest } from '../errors.js';
+import { invalidRequest, type SvcError } from '../errors.js';
 import { sendError } from './errors.js';
 
-/** Where a NUL character is in a parsed JSON value (`messages[0].content`), or null. */
-export function nulAt(value: unknown, path = ''): string | null {
-  if (typeof value === 'string') return value.includes('\0') ? path || 'body' : null;
+/** Deeper than any request svc or OpenAI defines; unbounded nesting overflowed the stack (a 500). */
+export const MAX_DEPTH = 64;
+
+/**
+ * What in a parsed JSON value cannot be taken: a NUL character (`messages[0].content`) or nesting
+ * deeper than MAX_DEPTH. Null when there is nothing.
+ */
+export function unacceptableAt(value: unknown, path = '', depth = 0): SvcError | null {
+  if (typeof value === 'string') return value.includes('\0') ? nulError(path || 'body') : null;
+  if (!value || typeof value !== 'object') return null;
+  if (depth >= MAX_DEPTH) return invalidRequest('invalid_value', `Invalid '${path}': JSON may be nested at most ${MAX_DEPTH} levels deep.`, path);
   if (Array.isArray(value)) {
     for (let i = 0; i < value.length; i++) {
-      const found = nulAt(value[i], `${path}[${i}]`);
+      const found = unacceptableAt(value[i], `${path}[${i}]`, depth + 1);
       if (found) return found;
     }
     return null;
   }
-  if (value && typeof value === 'object') {
-    for (const [key, item] of Object.entries(value)) {
-      const at = path ? `${path}.${key}` : key;
-      if (key.includes('\0')) return at;
-      const found = nulAt(item, at);
-      if (found) return found;
-    }
+  for (const [key, item] of Object.entries(value)) {
+    const at = path ? `${path}.${key}` : key;
+    if (key.includes('\0')) return nulError(at);
+    const found = unacceptableAt(item, at, depth + 1);
+    if (found) return found;
   }
   return null;
 }
 
+const nulError = (at: string) => invalidRequest('invalid_value', `Invalid '${at}': text may not contain the NUL character (\\u0000).`, at);
+
 /**
- * Refuses the NUL character anywhere in a request (path, query or JSON body). Postgres cannot store
- * it in text, so it is refused on every database alike, with a 400 naming where it is.
+ * Refuses the NUL character anywhere in a request (path, query or JSON body), and bodies nested
+ * too deeply to walk. Postgres cannot store NUL in text, so it is refused on every database alike,
+ * with a 400 naming where it is.
  */
 export function refuseNul(request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction): void {
   if (request.url.includes('%00')) return void sendError(reply, invalidRequest('invalid_url', 'The request URL contains a NUL character (%00); no id, name or parameter may.'));
-  const at = request.body === undefined ? null : nulAt(request.body);
-  if (at) return void sendError(reply, invalidRequest('invalid_value', `Invalid '${at}': text may not contain the NUL character (\\u0000).`, at));
+  const refused = request.body === undefined ? null : unacceptableAt(request.body);
+  if (refused) return void sendError(reply, refused);
   done();
 }

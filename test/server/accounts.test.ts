@@ -83,6 +83,23 @@ describe('accounts and API keys', () => {
     expect(((await after.json()) as any).error.code).toBe('invalid_api_key');
   });
 
+  it('refuses a token that cannot be a key without looking it up or remembering it', async () => {
+    const accounts = svc.service.deps.accounts;
+    const before = accounts.cachedKeys;
+    const tokens = [`sk-svc-${'a'.repeat(16_000)}`, 'x'.repeat(200), `sk-svc-${'A'.repeat(39)}!`, 'Bearer-ish', `sk-svc-${'b'.repeat(41)}`];
+    for (const token of tokens) {
+      const res = await asKey(token);
+      expect(res.status).toBe(401);
+      const err = ((await res.json()) as any).error;
+      expect(err.code).toBe('invalid_api_key');
+      expect(err.message.length).toBeLessThan(200);
+    }
+    expect(accounts.cachedKeys).toBe(before);
+    // A token of the right shape that is not a key is looked up once and remembered as bad.
+    expect((await asKey(`sk-svc-${'c'.repeat(40)}`)).status).toBe(401);
+    expect(accounts.cachedKeys).toBe(before + 1);
+  });
+
   it('generates the admin key on first start, readable only by its owner', () => {
     const file = path.join(svc.dataDir, 'admin.key');
     expect(readFileSync(file, 'utf8').trim()).toBe(svc.adminKey);

@@ -152,6 +152,10 @@ const CASES: Case[] = [
   { name: 'delete unknown response', method: 'DELETE', path: '/v1/responses/resp_nope', status: 404, code: 'response_not_found', param: 'id' },
   // The NUL character: Postgres cannot store it in text, so it is refused everywhere alike.
   { name: 'NUL in the input', body: resp({ input: 'a\u0000b' }), status: 400, code: 'invalid_value', param: 'input' },
+  // Deep nesting overflowed the stack of the body checks (a 500): refused, naming where the 64th level is.
+  { name: 'body nested 10,000 deep', body: `{"model":"svc-test","input":"hi","x":${'['.repeat(10_000)}${']'.repeat(10_000)}}`, status: 400, code: 'invalid_value', param: `x${'[0]'.repeat(63)}` },
+  { name: 'body nested 10,000 deep, with an Idempotency-Key', body: `{"model":"svc-test","input":"hi","x":${'['.repeat(10_000)}${']'.repeat(10_000)}}`, headers: { 'idempotency-key': 'deep-1' }, status: 400, code: 'invalid_value', param: `x${'[0]'.repeat(63)}` },
+  { name: 'chat: messages nested 10,000 deep', path: C, body: `{"model":"svc-test","messages":[{"role":"user","content":"hi","x":${'{"a":'.repeat(10_000)}1${'}'.repeat(10_000)}}]}`, status: 400, code: 'invalid_value', param: `messages[0].x${'.a'.repeat(61)}` },
   { name: 'NUL in a message', path: C, body: chat({ messages: [user('hi'), { role: 'assistant', content: 'x' }, user('q\u0000')] }), status: 400, code: 'invalid_value', param: 'messages[2].content' },
   { name: 'NUL in a metadata key', body: resp({ metadata: { 'k\u0000': 'v' } }), status: 400, code: 'invalid_value', param: 'metadata.k\u0000' },
   { name: 'NUL in previous_response_id', body: resp({ previous_response_id: 'resp_\u0000' }), status: 400, code: 'invalid_value', param: 'previous_response_id' },

@@ -1,3 +1,4 @@
+import net from 'node:net';
 import OpenAI from 'openai';
 import { describe, expect, it } from 'vitest';
 import type { AgentEvent } from '../../src/agents/types.js';
@@ -108,6 +109,38 @@ describe('keep-alives', () => {
       // Comments are invisible to SDKs.
       const final = await new OpenAI({ baseURL: svc.baseURL, apiKey }).responses.stream({ model: 'svc-quiet', input: 'q' }).finalResponse();
       expect(final.output_text).toBe('done');
+    } finally {
+      await svc.close();
+    }
+  });
+
+  it('closes a request that takes longer than SVC_REQUEST_TIMEOUT_MS to arrive with 408 (a trickled body or header); a slow stream is not cut', async () => {
+    const svc = await startService({ agents: [slow('svc-slow', 8, 250)], env: { SVC_REQUEST_TIMEOUT_MS: '1000' } });
+    try {
+      const { apiKey } = await svc.account();
+      const { port } = new URL(svc.url);
+      const trickle = (head: string, drip: string) =>
+        new Promise<string>((resolve) => {
+          const socket = net.connect(Number(port), '127.0.0.1');
+          let got = '';
+          socket.on('data', (d) => (got += d));
+          socket.on('close', () => {
+            clearInterval(timer);
+            resolve(got);
+          });
+          socket.on('error', () => {});
+          socket.write(head);
+          const timer = setInterval(() => socket.writable && socket.write(drip), 200);
+        });
+      const body = await trickle(`POST /v1/responses HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${apiKey}\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n{`, ' ');
+      const header = await trickle('GET /healthz HTTP/1.1\r\nHost: x\r\n', 'X');
+      for (const answer of [body, header]) {
+        expect(answer).toMatch(/^HTTP\/1\.1 408 /);
+        expect(JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4)).error).toMatchObject({ code: 'request_timeout', type: 'invalid_request_error' });
+      }
+      // Two seconds of streaming after a request that arrived at once.
+      const r = await readSse(await post(`${svc.baseURL}/responses`, apiKey, { model: 'svc-slow', input: 'q', stream: true }));
+      expect(r.frames.at(-1)?.event).toBe('response.completed');
     } finally {
       await svc.close();
     }
