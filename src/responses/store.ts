@@ -202,8 +202,9 @@ export class ResponseStore {
 
   /**
    * The stream events after `startingAfter`. A response produced here is followed live to its
-   * terminal event; one produced by another replica is polled until it finishes. Finished
-   * responses are rebuilt from their transcript by `encode`.
+   * terminal event; one produced by another replica is polled until it finishes, or until
+   * `stopPolling` (this server shutting down: the response goes on there, and the client can
+   * resume from another replica). Finished responses are rebuilt from their transcript by `encode`.
    */
   async *replay(
     id: string,
@@ -211,13 +212,15 @@ export class ResponseStore {
     startingAfter: number,
     signal: AbortSignal,
     encode: (stored: StoredResponse) => WireEvent[],
+    stopPolling?: AbortSignal,
   ): AsyncGenerator<WireEvent> {
     let next = startingAfter + 1;
     const started = Date.now();
-    // One abort listener for the whole replay (not one per wait), removed when it ends.
+    // One listener per signal for the whole replay (not one per wait), removed when it ends.
     let wake: (() => void) | null = null;
     const onAbort = () => wake?.();
     signal.addEventListener('abort', onAbort, { once: true });
+    stopPolling?.addEventListener('abort', onAbort, { once: true });
     try {
       while (!signal.aborted) {
         const live = this.#live.get(id);
@@ -238,11 +241,16 @@ export class ResponseStore {
           for (const e of encode(await fromRow(row, this.#answers))) if (e.sequence_number >= next) yield e;
           return;
         }
-        if (Date.now() - started > this.#maxFollowMs) return;
-        await new Promise((r) => setTimeout(r, this.#pollMs));
+        if (stopPolling?.aborted || Date.now() - started > this.#maxFollowMs) return;
+        await new Promise<void>((resolve) => {
+          wake = resolve;
+          setTimeout(resolve, this.#pollMs);
+        });
+        wake = null;
       }
     } finally {
       signal.removeEventListener('abort', onAbort);
+      stopPolling?.removeEventListener('abort', onAbort);
     }
   }
 

@@ -1,4 +1,4 @@
-import { once, setMaxListeners } from 'node:events';
+import { setMaxListeners } from 'node:events';
 import type { FastifyReply } from 'fastify';
 import type { RunMeta } from '../agents/types.js';
 import { SvcError } from '../errors.js';
@@ -54,9 +54,7 @@ export class SseWriter {
     this.#reply.request.idempotency?.frame(frame);
     if (this.gone) return;
     this.#lastWrite = Date.now();
-    if (!this.#raw.write(frame)) {
-      await Promise.race([once(this.#raw, 'drain'), once(this.#raw, 'close')]);
-    }
+    if (!this.#raw.write(frame)) await drainedOrClosed(this.#raw);
   }
 
   /** Ends the stream; `succeeded` says whether it carried a complete answer (idempotent replays keep only those). */
@@ -83,6 +81,23 @@ export function metaHeaders(meta: RunMeta): Record<string, string> {
     h['x-credits-remaining'] = String(meta.credits.remaining);
   }
   return h;
+}
+
+/**
+ * Waits until a response can take more (drain) or is gone (close), then removes both listeners:
+ * racing two `once` promises left the loser's listeners on the response, one more per write that
+ * had to wait (697 on a long stream to a slow reader).
+ */
+export function drainedOrClosed(raw: NodeJS.WritableStream & NodeJS.EventEmitter): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      raw.off('drain', done);
+      raw.off('close', done);
+      resolve();
+    };
+    raw.on('drain', done);
+    raw.on('close', done);
+  });
 }
 
 /**

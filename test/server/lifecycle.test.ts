@@ -63,11 +63,22 @@ describe('graceful shutdown', () => {
     const { apiKey } = await svc.account();
     const chat = post(`${svc.baseURL}/chat/completions`, apiKey, { model: 'svc-slow', messages: [{ role: 'user', content: 'q' }], stream: true }).then(readSse);
     const resp = post(`${svc.baseURL}/responses`, apiKey, { model: 'svc-slow', input: 'q', stream: true }).then(readSse);
+    // A follower of a stored stream still running here.
+    const followed = await post(`${svc.baseURL}/responses`, apiKey, { model: 'svc-slow', input: 'q', stream: true });
+    const reader = followed.body!.getReader();
+    const head = new TextDecoder().decode((await reader.read()).value);
+    const id = /"id":"(resp_[^"]+)"/.exec(head)![1];
+    const follower = fetch(`${svc.baseURL}/responses/${id}?stream=true`, { headers: { authorization: `Bearer ${apiKey}` } }).then(readSse);
     await sleep(100);
     await svc.close();
     const r = await resp;
     expect(r.frames.slice(-2).map((f) => f.event)).toEqual(['error', 'response.failed']);
     expect(JSON.parse(r.frames.at(-2)!.data).code).toBe('server_shutting_down');
+    // The follower receives the same ending (it was cut after a delta, with no terminal event).
+    const f = await follower;
+    expect(f.frames.slice(-2).map((e) => e.event)).toEqual(['error', 'response.failed']);
+    expect(JSON.parse(f.frames.at(-2)!.data).code).toBe('server_shutting_down');
+    await reader.cancel();
     const c = await chat;
     expect(JSON.parse(c.frames.at(-1)!.data).error.code).toBe('server_shutting_down');
   });

@@ -112,8 +112,9 @@ export async function responsesRoutes(app: FastifyInstance, deps: ServerDeps): P
     reply.raw.once('close', () => gone.abort());
     const leave = deps.inflight.enter();
     try {
-      const stop = AbortSignal.any([gone.signal, deps.inflight.deadline]);
-      const events = deps.responses.replay(id, accountId, startingAfter, stop, (stored) => rebuild(stored, { events: true }).events);
+      // At the shutdown deadline a response running here is ended with its error events, which
+      // its followers receive too; following one that runs on another replica just stops.
+      const events = deps.responses.replay(id, accountId, startingAfter, gone.signal, (stored) => rebuild(stored, { events: true }).events, deps.inflight.deadline);
       for await (const event of events) await sse.write(responsesFrame(event));
     } finally {
       leave();
