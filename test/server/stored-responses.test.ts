@@ -121,6 +121,19 @@ describe('stored responses', () => {
     expect(second.previous_response_id).toBe(first.id);
   });
 
+  it('a previous_response_id chain stops growing at 1,048,576 characters with 400 context_length_exceeded', async () => {
+    const big = 'word '.repeat(120_000); // 600,000 characters
+    const first = await client.responses.create({ model: 'svc-test', input: big });
+    const second = await post(`${svc.baseURL}/responses`, key, { model: 'svc-test', input: big, previous_response_id: first.id });
+    expect(second.status).toBe(400);
+    const err = ((await second.json()) as any).error;
+    expect(err).toMatchObject({ code: 'context_length_exceeded', param: 'previous_response_id', type: 'invalid_request_error' });
+    expect(err.message).toContain('1,200,011 characters');
+    // Under the limit, it continues.
+    const small = await client.responses.create({ model: 'svc-test', input: 'and then?', previous_response_id: first.id });
+    expect(small.status).toBe('completed');
+  });
+
   it('input arrays: system/developer messages become instructions, turns keep their order', async () => {
     const r = await client.responses.create({
       model: 'svc-echo',

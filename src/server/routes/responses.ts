@@ -52,8 +52,24 @@ async function storedConversationOf(req: ResponsesRequest, accountId: string, de
       turns.push({ role: item.role, content: item.content });
     }
   }
+  let characters = 0;
+  for (const t of turns) characters += t.content.length;
+  if (characters > MAX_CONVERSATION_CHARACTERS) {
+    throw invalidRequest(
+      'context_length_exceeded',
+      `This conversation is ${characters.toLocaleString('en-US')} characters with its earlier turns, over the ${MAX_CONVERSATION_CHARACTERS.toLocaleString('en-US')} svc accepts (more than any model's context window). Start a new conversation, or send fewer earlier turns.`,
+      req.previousResponseId ? 'previous_response_id' : 'input',
+    );
+  }
   return turns;
 }
+
+/**
+ * The longest conversation an agent is given, in characters (about 260,000 tokens). A request body
+ * is bounded, but `previous_response_id` chains are not: each turn carried all before it, so a
+ * chain of 16 near-1 MiB requests gave an agent 16 million characters and stored 129 MB.
+ */
+export const MAX_CONVERSATION_CHARACTERS = 1_048_576;
 
 export async function responsesRoutes(app: FastifyInstance, deps: ServerDeps): Promise<void> {
   app.post('/v1/responses', { preHandler: idempotency(deps, 'POST /v1/responses') }, async (request, reply) => {
