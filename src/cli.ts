@@ -38,6 +38,13 @@ export function flag(p: Args, name: string, required = false): string | undefine
   return v;
 }
 
+/** Refuses flags a command does not take (a typo was silently ignored). */
+export function onlyFlags(p: Args, names: readonly string[]): void {
+  for (const name of p.flags.keys()) {
+    if (!names.includes(name)) throw new UsageError(`unknown flag --${name}; this command takes ${names.map((n) => `--${n}`).join(', ')}`);
+  }
+}
+
 /** An integer flag; never one that loses precision, and within `bounds` when given. */
 export function intFlag(p: Args, name: string, fallback: number, bounds?: { min: number; max: number }): number {
   const v = flag(p, name);

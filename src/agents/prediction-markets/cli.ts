@@ -1,6 +1,6 @@
-import { writeFileSync } from 'node:fs';
+import { statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { UsageError, flag, intFlag, print, type Args } from '../../cli.js';
+import { UsageError, flag, intFlag, onlyFlags, print, type Args } from '../../cli.js';
 import type { Config } from '../../config.js';
 import { KalshiClient } from '../../data/kalshi/client.js';
 import { confirmEventAddress, eventPageUrl, parseEventUrl } from '../../data/kalshi/url.js';
@@ -55,24 +55,42 @@ function binsTable(market: CalibrationBin[], model: CalibrationBin[]): string {
   return ['bin      market: n  predicted observed   model: n  predicted observed', ...rows].join('\n');
 }
 
+/** The --chart file, checked before any work: an SVG file name in a folder that exists. */
+function chartPath(value: string | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  if (value === 'true' || !value.trim()) throw new UsageError('missing --chart value: a file name ending in .svg');
+  if (!/\.svg$/i.test(value)) throw new UsageError(`--chart writes an SVG image: give a file name ending in .svg, got "${value}"`);
+  const folder = statSync(path.dirname(path.resolve(value)), { throwIfNoEntry: false });
+  if (!folder?.isDirectory()) throw new UsageError(`--chart: the folder of ${value} does not exist`);
+  if (statSync(value, { throwIfNoEntry: false })?.isDirectory()) throw new UsageError(`--chart: ${value} is a folder, not a file`);
+  return value;
+}
+
 /**
  * `svc backtest --series TICKER [--hours 24] [--max-events 200] [--chart FILE.svg] [--json]`:
  * scores market prices and the model on the series' settled markets, walk-forward.
  */
 export async function backtestCommand(args: Args, config: Config): Promise<number> {
+  onlyFlags(args, ['series', 'hours', 'max-events', 'chart', 'json']);
   const series = flag(args, 'series', true).toUpperCase();
   const hours = intFlag(args, 'hours', 24);
   if (hours < 1 || hours > 24 * 30) throw new UsageError('--hours must be between 1 and 720');
+  const maxEvents = intFlag(args, 'max-events', 200, { min: 1, max: 100_000 });
+  const chart = chartPath(flag(args, 'chart'));
   const client = new KalshiClient(kalshiSource(config));
-  const { observations, exclusive, unpriced } = await settledObservations(client, series, { hours, maxEvents: intFlag(args, 'max-events', 200) });
+  const { observations, exclusive, unpriced } = await settledObservations(client, series, { hours, maxEvents });
   if (!observations.length) throw new UsageError(`no settled markets with prices ${hours} h before close were found for series ${series}`);
   const result = backtest(observations, (e) => exclusive.get(e) ?? false);
-  const chart = flag(args, 'chart');
   if (chart) {
-    writeFileSync(chart, reliabilitySvg(`${series}: reliability, prices ${hours} h before close`, [
+    const svg = reliabilitySvg(`${series}: reliability, prices ${hours} h before close`, [
       { name: `Market (Brier ${result.market.brier.toFixed(4)})`, color: '#d9534f', bins: result.marketBins },
       { name: `Model (Brier ${result.model.brier.toFixed(4)})`, color: '#0275d8', bins: result.modelBins },
-    ]));
+    ]);
+    try {
+      writeFileSync(chart, svg);
+    } catch (err) {
+      throw new UsageError(`could not write the chart to ${chart}: ${(err as Error).message}`);
+    }
   }
   if (args.flags.has('json')) {
     print({ series, hours, ...result, unpriced_events: unpriced, chart: chart ?? null });

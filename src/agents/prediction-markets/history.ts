@@ -40,9 +40,16 @@ export async function settledObservations(
   );
   // Whether outcomes exclude each other is the event's `mutually_exclusive`, never inferred from how
   // many won (that would let the result shape the prediction). An event the exchange no longer
-  // serves takes the flag of the series' nearest event that it does.
+  // serves takes the flag of the series' nearest event that it does; when it serves none of them
+  // (a snapshot records only the reported event), the flag of the series' open events.
   const flags = await Promise.all(events.map((e) => client.event(e.ticker).then((ev) => ev?.mutually_exclusive ?? null, () => null)));
-  const known = flags.find((f) => f !== null) ?? false;
+  const known = flags.find((f) => f !== null) ?? (await openSeriesFlag(client, seriesTicker)) ?? false;
   events.forEach((e, i) => exclusive.set(e.ticker, flags[i] ?? flags.slice(i).find((f) => f !== null) ?? known));
   return { observations, exclusive, unpriced };
+}
+
+/** Whether the outcomes of the series' open events exclude each other, when it has any open. */
+async function openSeriesFlag(client: KalshiClient, seriesTicker: string): Promise<boolean | null> {
+  const open = await client.openEvents().catch(() => []);
+  return open.find((e) => e.series_ticker === seriesTicker && typeof e.mutually_exclusive === 'boolean')?.mutually_exclusive ?? null;
 }

@@ -28,4 +28,19 @@ describe('settledObservations', () => {
     const exclusive = await settledObservations(client, 'KXFEDDECISION', { hours: 24, maxEvents: 50 });
     expect([...exclusive.exclusive.values()].every(Boolean)).toBe(true);
   });
+
+  it('when the exchange serves none of the settled events (a snapshot), takes the flag of the series\' open events', async () => {
+    const open = new Set(fake.world.openEvents);
+    const settledGone = await startFakeKalshi({ intercept: (req) => (/^\/trade-api\/v2\/events\/[^/]+$/.test(req.path) && !open.has(req.path.split('/').pop()!) ? { status: 404, json: { error: { code: 'not_found' } } } : undefined) });
+    try {
+      const gone = new KalshiClient(new LiveSource({ name: 'Kalshi', baseUrl: settledGone.apiUrl, requestsPerSecond: 1000, timeoutMs: 5000, retries: 0 }), () => new Date(WORLD_NOW * 1000));
+      const fed = await settledObservations(gone, 'KXFEDDECISION', { hours: 24, maxEvents: 50 });
+      expect(fed.exclusive.size).toBeGreaterThan(2);
+      expect([...fed.exclusive.values()].every(Boolean)).toBe(true);
+      const ladder = await settledObservations(gone, 'KXCPIYOY', { hours: 24, maxEvents: 50 });
+      expect([...ladder.exclusive.values()].some(Boolean)).toBe(false);
+    } finally {
+      await settledGone.close();
+    }
+  });
 });

@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -109,6 +109,27 @@ describe('svc backtest', () => {
     expect(result.markets).toBe(70);
     expect(result.marketBins).toHaveLength(10);
     expect(result.model.brier).toBeGreaterThan(0);
+  });
+
+  it('refuses bad flags in one line before doing any work', async () => {
+    const dir = tmp();
+    const cases: [string[], RegExp][] = [
+      [['--chart'], /missing --chart value/],
+      [['--chart', path.join(dir, 'chart.png')], /--chart writes an SVG image: give a file name ending in \.svg, got ".*chart\.png"/],
+      [['--chart', path.join(dir, 'no-such-folder', 'chart.svg')], /the folder of .* does not exist/],
+      [['--max-events', '-1'], /--max-events must be an integer between 1 and 100000, got "-1"/],
+      [['--max-events', '0'], /--max-events must be an integer between 1 and 100000/],
+      [['--bogus', '1'], /unknown flag --bogus; this command takes --series, --hours, --max-events, --chart, --json/],
+    ];
+    mkdirSync(path.join(dir, 'folder.svg'));
+    cases.push([['--chart', path.join(dir, 'folder.svg')], /folder\.svg is a folder, not a file/]);
+    for (const [extra, message] of cases) {
+      const r = await runCli(['backtest', '--series', 'KXHIGHNY', ...extra], { SVC_KALSHI_API_URL: fake.apiUrl });
+      expect(r.code, extra.join(' ')).toBe(2);
+      expect(r.stderr.trim().split('\n')).toHaveLength(1);
+      expect(r.stderr).toMatch(message);
+    }
+    expect(existsSync(path.join(dir, 'chart.png'))).toBe(false);
   });
 
   it('explains a series without settled history', async () => {
