@@ -14,8 +14,11 @@ export async function documentRoutes(app: FastifyInstance, deps: ServerDeps): Pr
     const id = file.endsWith('.pdf') ? file.slice(0, -4) : file;
     const text = (v: unknown) => (typeof v === 'string' ? v : undefined);
     const expires = deps.documents.verify(id, text(query.expires), text(query.signature));
+    const missing = () => notFound('document_not_found', `No document '${file}' exists on this server.`);
+    // Checked before opening, which may render the document.
+    if (!file.endsWith('.pdf')) throw missing();
     const found = await deps.documents.open(id);
-    if (!found || !file.endsWith('.pdf')) throw notFound('document_not_found', `No document '${file}' exists on this server.`);
+    if (!found) throw missing();
     const maxAge = Math.max(0, expires - Math.floor(Date.now() / 1000));
     return reply
       .header('content-type', 'application/pdf')

@@ -461,6 +461,12 @@ describe('signed document links behind citations', () => {
     expect(unknown.status).toBe(404);
     expect(((await unknown.json()) as any).error).toMatchObject({ code: 'document_not_found', type: 'invalid_request_error' });
     expect((await fetch(docs.signedUrl('nothing-here'))).status).toBe(404);
+
+    // A signed link without its .pdf is unknown, and answered without fetching or rendering the filing.
+    const before = fake.count('/Archives/edgar/data/789019/000095017024048288/');
+    const bare = await fetch(docs.signedUrl('sec-789019-000095017024048288').replace('.pdf?', '?'));
+    expect(bare.status).toBe(404);
+    expect(fake.count('/Archives/edgar/data/789019/000095017024048288/')).toBe(before);
   });
 
   it('renders each filing once and reuses it', async () => {
