@@ -89,6 +89,8 @@ function sanitizer(font: PDFFont): (text: string) => string {
       const r = REPLACEMENTS[ch];
       if (r !== undefined) out += r;
       else if (ch === '\t') out += ' ';
+      // Line breaks are kept for wrap() and the table cells to split on (the font cannot encode them).
+      else if (ch === '\n') out += ch;
       else out += encodable(ch) ? ch : '?';
     }
     return out;

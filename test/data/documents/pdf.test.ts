@@ -36,7 +36,7 @@ describe('renderPdf', () => {
       footer: 'rendered by svc',
       pages: [
         { blocks: [{ kind: 'text', text: 'FORM 10-Q\nExample Widgets, Inc. \u2612 Yes \u2610 No \u2212 done', bold: true, align: 'center' }] },
-        { blocks: [{ kind: 'table', rows: [[c('Total net sales', 3), c('$'), c('85,777'), c('')], [c('Net income', 3), c('$'), c('21,448'), c('')]] }] },
+        { blocks: [{ kind: 'table', rows: [[c('Total net sales', 3), c('$'), c('85,777'), c('')], [c('Net income', 3), c('$'), c('21,448'), c('')], [c('Basic\nearnings per share', 3), c('$'), c('1.40'), c('')]] }] },
         { blocks: [{ kind: 'text', text: 'Notes', bold: false, align: 'left' }] },
       ],
     };
@@ -45,6 +45,10 @@ describe('renderPdf', () => {
     expect(texts[0]).toContain('Example Widgets, Inc. [X] Yes [ ] No - done');
     expect(texts[1]).toMatch(/Total net sales\s+\$85,777/);
     expect(texts[1]).toContain('21,448');
+    // A line break (a <br> in a cell) breaks the line; it is not drawn as "?".
+    expect(texts[0]).toMatch(/^FORM 10-Q\s+Example/);
+    expect(texts[1]).toMatch(/Basic\s+earnings per share/);
+    expect(texts.join(' ')).not.toContain('?');
     expect(texts[1]).not.toContain('Notes');
     expect(texts[2]).toMatch(/^Notes/);
     expect(texts[2]).toContain('page 3 of 3');
