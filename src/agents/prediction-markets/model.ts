@@ -229,18 +229,27 @@ export interface Backtest {
 export function backtest(obs: readonly Observation[], mutuallyExclusive: (eventTicker: string) => boolean): Backtest {
   const events = new Map<string, Observation[]>();
   for (const o of obs) events.set(o.eventTicker, [...(events.get(o.eventTicker) ?? []), o]);
-  const ordered = [...events.values()].sort((x, y) => x[0]!.closeTs - y[0]!.closeTs);
+  // By close time, ties by ticker: the same result whatever order the observations came in.
+  const ordered = [...events.values()].sort((x, y) => x[0]!.closeTs - y[0]!.closeTs || (x[0]!.eventTicker < y[0]!.eventTicker ? -1 : 1));
   const seen: Observation[] = [];
   const market: { p: number; y: 0 | 1 }[] = [];
   const model: { p: number; y: 0 | 1 }[] = [];
-  for (const event of ordered) {
+  for (let start = 0; start < ordered.length; ) {
+    // Events closing at the same moment are predicted from the same past: none learns from another.
+    let end = start;
+    while (end < ordered.length && ordered[end]![0]!.closeTs === ordered[start]![0]!.closeTs) end++;
     const fit = fitCalibration(samples(seen, seen));
-    const outcomes = modelEvent(event, fit, baseRates(seen), mutuallyExclusive(event[0]!.eventTicker));
-    event.forEach((o, i) => {
-      market.push({ p: o.price, y: o.outcome });
-      model.push({ p: outcomes[i]!.model, y: o.outcome });
-    });
-    seen.push(...event);
+    const rates = baseRates(seen);
+    const group = ordered.slice(start, end);
+    for (const event of group) {
+      const outcomes = modelEvent(event, fit, rates, mutuallyExclusive(event[0]!.eventTicker));
+      event.forEach((o, i) => {
+        market.push({ p: o.price, y: o.outcome });
+        model.push({ p: outcomes[i]!.model, y: o.outcome });
+      });
+    }
+    for (const event of group) seen.push(...event);
+    start = end;
   }
   return {
     events: ordered.length,

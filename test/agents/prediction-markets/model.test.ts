@@ -74,4 +74,17 @@ describe('calibration', () => {
     const low = result.marketBins[0]!;
     expect(low.meanPredicted).toBeGreaterThan(low.observed);
   });
+  it('backtests events closing at the same moment from the same past, whatever order they arrive in', () => {
+    // Two events close together; the first two events before them set the base rates.
+    const ev = (ticker: string, closeTs: number, outcome: 0 | 1): Observation => ({ eventTicker: ticker, closeTs, type: 'Yes', price: 0.5, outcome });
+    const history = [ev('A', 1, 1), ev('B', 2, 1), ev('C', 3, 0), ev('D', 3, 0)];
+    const forward = backtest(history, () => false);
+    const backward = backtest([...history].reverse(), () => false);
+    expect(backward).toEqual(forward);
+    // C and D saw only A and B: the same prediction for both (D learning from C would differ).
+    const alone = backtest([ev('A', 1, 1), ev('B', 2, 1), ev('C', 3, 0)], () => false);
+    const squaredErrorOfD = forward.model.brier * 4 - alone.model.brier * 3;
+    const squaredErrorOfC = alone.model.brier * 3 - backtest([ev('A', 1, 1), ev('B', 2, 1)], () => false).model.brier * 2;
+    expect(squaredErrorOfD).toBeCloseTo(squaredErrorOfC, 10);
+  });
 });
