@@ -2,7 +2,7 @@ import { SvcError, isSvcError } from '../errors.js';
 import { newId } from '../ids.js';
 import type { Report, ReportStore } from './store.js';
 
-/** The leader of a flight gave up before generating (its caller could not pay): waiters start over. */
+/** The leader of a flight gave up (its caller could not pay) or stopped (its server died or shut down): waiters start over. */
 export class FlightAbandoned extends Error {
   override name = 'FlightAbandoned';
 }
@@ -141,14 +141,18 @@ export class ReportFlights {
     };
     flight.done.then(forget, forget);
     let claimed: boolean;
+    let before: number;
     try {
+      // Read before claiming: a generation that finishes between a failed claim and this read
+      // would otherwise count as "no new report" and send its followers to generate another.
+      before = (await this.store.latest(eventTicker, Number.MAX_SAFE_INTEGER))?.version ?? 0;
       claimed = await this.store.claim(eventTicker, flight.jobId, this.options.owner, this.options.leaseMs);
     } catch (err) {
       flight.reject(err);
       throw err;
     }
     if (!claimed) {
-      void this.#follow(eventTicker, flight);
+      void this.#follow(eventTicker, flight, before);
       return { role: 'join', flight };
     }
     return { role: 'lead', lead: this.#lead(eventTicker, flight) };
@@ -174,8 +178,14 @@ export class ReportFlights {
             flight.resolve(report);
             return report;
           } catch (err) {
-            const error = isSvcError(err) ? err : new SvcError('internal', { code: 'generation_failed', message: 'The report generation failed unexpectedly.' });
-            await this.store.finishClaim(eventTicker, flight.jobId, { error }).catch(() => {});
+            if (controller.signal.aborted) {
+              // This server is shutting down, not the generation failing: followers on other
+              // replicas start over (one of them leads) instead of failing with our 503.
+              await this.store.dropClaim(eventTicker, flight.jobId).catch(() => {});
+            } else {
+              const error = isSvcError(err) ? err : new SvcError('internal', { code: 'generation_failed', message: 'The report generation failed unexpectedly.' });
+              await this.store.finishClaim(eventTicker, flight.jobId, { error }).catch(() => {});
+            }
             flight.reject(err);
             throw err;
           } finally {
@@ -192,9 +202,8 @@ export class ReportFlights {
   }
 
   /** Follows a generation led by another replica, for every waiter in this process. */
-  async #follow(eventTicker: string, flight: Flight): Promise<void> {
+  async #follow(eventTicker: string, flight: Flight, before: number): Promise<void> {
     try {
-      const before = (await this.store.latest(eventTicker, Number.MAX_SAFE_INTEGER))?.version ?? 0;
       for (let first = true; ; first = false) {
         if (!first) await new Promise((r) => setTimeout(r, this.options.pollMs));
         const job = await this.store.job(eventTicker);

@@ -201,9 +201,12 @@ export class ReportStore {
       .execute();
   }
 
-  /** Withdraws a claim that never started work, so another request may claim at once. */
+  /**
+   * Withdraws a claim whose work will not finish (it never started, or its server is shutting
+   * down), so another request may claim at once; followers see it gone and start over.
+   */
   async dropClaim(eventTicker: string, jobId: string): Promise<void> {
-    await this.db.deleteFrom('report_jobs').where('event_ticker', '=', eventTicker).where('job_id', '=', jobId).where('state', '=', 'claimed').execute();
+    await this.db.deleteFrom('report_jobs').where('event_ticker', '=', eventTicker).where('job_id', '=', jobId).where('state', 'in', ['claimed', 'running']).execute();
   }
 
   async job(eventTicker: string): Promise<JobState> {

@@ -110,7 +110,8 @@ export async function startFakeKalshi(options: FakeKalshiOptions = {}) {
     if (options.latencyMs) await new Promise((r) => setTimeout(r, options.latencyMs));
     return options.intercept?.(req) ?? route(req);
   }).start();
-  return Object.assign(fake, { world, apiUrl: `${fake.url}${API_PREFIX}` });
+  // `reply`: what the world answers to a request (an intercept may delay or alter it).
+  return Object.assign(fake, { world, apiUrl: `${fake.url}${API_PREFIX}`, reply: route });
 }
 
 export type FakeKalshi = Awaited<ReturnType<typeof startFakeKalshi>>;

@@ -168,12 +168,33 @@ export function predictionMarketsAgent(o: PredictionMarketsOptions): Agent {
             throw err;
           }
           yield { type: 'meta', meta: { reportCache: 'joined', credits: await credits(req.caller, 0) } };
-          const report = yield* awaitFlight(entry.flight, req.signal);
+          let report: Report;
+          try {
+            report = yield* awaitFlight(entry.flight, req.signal);
+          } catch (err) {
+            // The replica leading it died or shut down mid-generation: start over (perhaps leading).
+            if (err instanceof FlightAbandoned) continue;
+            throw err;
+          }
           yield { type: 'meta', meta: { reportGeneratedAt: generatedAt(report) } };
           yield* streamReport(report, req);
           return;
         }
         const { lead } = entry;
+        if (variant === null) {
+          // Stored while this request looked the event up, or by the flight it had joined before
+          // that one's leader stopped: served free, not generated (and charged) a second time.
+          const stored = await o.reports.latest(ticker, Number.MAX_SAFE_INTEGER).catch(async (err) => {
+            await lead.abandon();
+            throw err;
+          });
+          if (stored) {
+            await lead.abandon();
+            yield { type: 'meta', meta: { reportCache: 'hit', reportGeneratedAt: generatedAt(stored), credits: await credits(req.caller, 0) } };
+            yield* streamReport(stored, req);
+            return;
+          }
+        }
         let held: Awaited<ReturnType<Billing['hold']>>;
         try {
           // One hold per generation. A retry under the same Idempotency-Key maps to the same job,

@@ -6,7 +6,9 @@ import BetterSqlite3 from 'better-sqlite3';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { predictionMarketsFromCore } from '../../../src/agents/index.js';
 import { KalshiClient } from '../../../src/data/kalshi/client.js';
-import { WORLD_NOW, eventUrl } from '../../fixtures/kalshi-world.js';
+import { WORLD_NOW, addSeries, buildWorld, eventUrl, tenMarketSpec } from '../../fixtures/kalshi-world.js';
+import { ReportFlights } from '../../../src/reports/flights.js';
+import { SvcError } from '../../../src/errors.js';
 import { startFakeKalshi, type FakeKalshi } from '../../helpers/fake-kalshi.js';
 import type { FakeReply, FakeRequest } from '../../helpers/fake-http.js';
 import { sleep } from '../../helpers/scripted-agent.js';
@@ -19,7 +21,10 @@ let svc: TestService;
 let intercept: ((req: FakeRequest) => FakeReply | undefined) | undefined;
 
 beforeAll(async () => {
-  fake = await startFakeKalshi({ intercept: (req) => intercept?.(req) });
+  // Series of their own for the tests of generations led elsewhere: nothing else stores or claims them.
+  const world = buildWorld();
+  for (const ticker of ['KXLAPSED', 'KXSTOPPED', 'KXSTOREDMEANWHILE']) addSeries(world, tenMarketSpec(ticker));
+  fake = await startFakeKalshi({ world, intercept: (req) => intercept?.(req) });
   svc = await startService({
     env: { SVC_KALSHI_API_URL: fake.apiUrl, SVC_KALSHI_RETRIES: '2', SVC_KALSHI_TIMEOUT_MS: '400', SVC_KEEPALIVE_MS: '150' },
     // The fake exchange lives at WORLD_NOW: pin the agent's clock to it.
@@ -458,6 +463,74 @@ describe('when the exchange misbehaves', () => {
     const res = await post(`${svc.baseURL}/responses`, apiKey, { model: `${MODEL}:refresh`, input: urlOf('KXCPIYOY'), stream: true });
     expect(res.status).toBe(502);
     expect(await ledgerKinds(id)).toEqual(['grant:10']);
+  });
+});
+
+describe('a generation led elsewhere (another replica on the same database)', () => {
+  const freshEvent = (series: string) => ({ event: tickerOf(series), url: urlOf(series) });
+
+  it('whose server died mid-generation (its claim lapsed) is taken over: the waiter leads, gets the report, pays once', async () => {
+    const { event, url } = freshEvent('KXLAPSED');
+    const { id, apiKey } = await svc.account({ plan: 'pro', credits: 10 });
+    const reports = svc.service.deps.reports;
+    expect(await reports.claim(event, 'job_dead_replica', 'dead-replica', 700)).toBe(true);
+    await reports.startClaim(event, 'job_dead_replica');
+    const res = await post(`${svc.baseURL}/responses`, apiKey, { model: MODEL, input: url });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('x-report-cache')).toBe('miss');
+    expect(((await res.json()) as any).output[0].content[0].text).toContain(event);
+    expect(await balance(id)).toBe(7);
+    expect(await reports.versions(event)).toHaveLength(1);
+  });
+
+  it('whose server shut down mid-generation withdraws its claim: waiters here generate instead of failing with its 503', async () => {
+    const { event, url } = freshEvent('KXSTOPPED');
+    const { id, apiKey } = await svc.account({ plan: 'pro', credits: 10 });
+    const reports = svc.service.deps.reports;
+    // "Replica A" on the same database: it leads, then shuts down past its grace period.
+    const replicaA = new ReportFlights(reports, { owner: 'replica-a', leaseMs: 60_000, pollMs: 100 });
+    const entry = await replicaA.enter(event);
+    if (entry.role !== 'lead') throw new Error('replica A should lead');
+    const stopped = new SvcError('unavailable', { code: 'shutting_down', message: 'shut down' });
+    void entry.lead.run((_progress, stop) => new Promise((_, reject) => stop.addEventListener('abort', () => reject(stopped)))).catch(() => {});
+    while ((await reports.job(event))?.state !== 'running') await sleep(10);
+    const asked = post(`${svc.baseURL}/responses`, apiKey, { model: MODEL, input: url });
+    await sleep(200); // joined: following replica A's claim
+    await replicaA.stop(1000);
+    const res = await asked;
+    expect(res.status).toBe(200);
+    expect(res.headers.get('x-report-cache')).toBe('miss');
+    expect(await balance(id)).toBe(7);
+    expect(await reports.versions(event)).toHaveLength(1);
+  });
+
+  it('stored while a request looked the event up: served free, not generated and charged again', async () => {
+    const { event, url } = freshEvent('KXSTOREDMEANWHILE');
+    const { id, apiKey } = await svc.account({ plan: 'pro', credits: 10 });
+    let lookups = 0;
+    intercept = (req) => (req.path.endsWith(`/events/${event}`) && lookups++ === 0 ? { ...(fake.reply(req) as Exclude<FakeReply, string>), delayMs: 400 } : undefined);
+    const asked = post(`${svc.baseURL}/responses`, apiKey, { model: MODEL, input: url });
+    while (!lookups) await sleep(10);
+    // Meanwhile another replica stores a report for the event.
+    const saved = await svc.service.deps.reports.save({
+      eventTicker: event,
+      seriesTicker: 'KXSTOREDMEANWHILE',
+      title: 'Stored elsewhere',
+      text: `A report on ${event} generated by another replica.`,
+      citations: [],
+      outputTokens: 10,
+      asOf: new Date(WORLD_NOW * 1000).toISOString(),
+      source: 'live',
+      generatedAt: Date.now(),
+      accountId: null,
+      holdId: null,
+    });
+    const res = await asked;
+    expect(res.status).toBe(200);
+    expect(res.headers.get('x-report-cache')).toBe('hit');
+    expect(((await res.json()) as any).output[0].content[0].text).toBe(saved.text);
+    expect(await balance(id)).toBe(10);
+    expect(await svc.service.deps.reports.versions(event)).toHaveLength(1);
   });
 });
 

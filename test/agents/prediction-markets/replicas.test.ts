@@ -47,4 +47,65 @@ describe.skipIf(!PG_URL)(`report generation across replicas sharing Postgres${PG
       await fake.close();
     }
   });
+
+  /**
+   * Replica A leads a generation that cannot finish (its exchange hangs), replica B's requests
+   * follow it; then A dies (SIGKILL: its claim lapses) or shuts down (SIGTERM: it withdraws its
+   * claim). B's waiters take over: one generation there, one charge, everyone gets the report.
+   */
+  async function leaderStops(signal: 'SIGKILL' | 'SIGTERM') {
+    let hanging = 0;
+    const stuck = await startFakeKalshi({ intercept: (req) => (req.path.endsWith('/markets/orderbooks') ? (hanging++, 'hang') : undefined) });
+    const fake = await startFakeKalshi();
+    try {
+      const common = {
+        SVC_DATABASE_URL: await freshPostgres(),
+        SVC_ADMIN_KEY: 'replica-admin-key-0001',
+        SVC_HOLD_LEASE_MS: '1500',
+        SVC_SWEEP_INTERVAL_MS: '300',
+        SVC_KALSHI_TIMEOUT_MS: '60000',
+        SVC_SHUTDOWN_GRACE_MS: '300',
+      };
+      const a = await startChildService({ ...common, SVC_KALSHI_API_URL: stuck.apiUrl });
+      const b = await startChildService({ ...common, SVC_KALSHI_API_URL: fake.apiUrl });
+      const account = async () => {
+        const res = await fetch(`${b.url}/v1/admin/accounts`, {
+          method: 'POST',
+          headers: { authorization: 'Bearer replica-admin-key-0001', 'content-type': 'application/json' },
+          body: JSON.stringify({ email: `pm${Math.random().toString(36).slice(2)}@example.com`, plan: 'pro', credits: 30 }),
+        });
+        return (await res.json()) as { id: string; api_key: string };
+      };
+      const [payerA, payerB] = await Promise.all([account(), account()]);
+      const url = eventUrl(fake.world, fake.world.openEvents.find((t) => t.startsWith('KXFEDDECISION-'))!);
+      const led = post(`${a.url}/v1/responses`, payerA.api_key, { model: 'svc-prediction-markets-agent', input: url }).catch((e: Error) => e);
+      while (!hanging) await new Promise((r) => setTimeout(r, 20));
+      const waiting = Array.from({ length: 3 }, async () => {
+        const res = await post(`${b.url}/v1/responses`, payerB.api_key, { model: 'svc-prediction-markets-agent', input: url });
+        const body = (await res.json()) as any;
+        return { status: res.status, cache: res.headers.get('x-report-cache'), text: body.output?.[0]?.content?.[0]?.text as string, error: body.error };
+      });
+      await new Promise((r) => setTimeout(r, 700)); // B's requests are following A's claim
+      await stopChild(a.child, signal);
+      await led;
+      const results = await Promise.all(waiting);
+      expect(results.map((r) => r.status)).toEqual([200, 200, 200]);
+      expect(results.filter((r) => r.cache === 'miss')).toHaveLength(1);
+      expect(new Set(results.map((r) => r.text)).size).toBe(1);
+      expect(fake.count('/trade-api/v2/markets/orderbooks')).toBe(1);
+      const credits = async (key: string) => ((await (await fetch(`${b.url}/v1/account`, { headers: { authorization: `Bearer ${key}` } })).json()) as { credits: number }).credits;
+      expect(await credits(payerB.api_key)).toBe(27);
+      // A's payer gets the credits back: at once on shutdown, from the sweeper once a dead replica's hold lapses.
+      const deadline = Date.now() + 10_000;
+      while ((await credits(payerA.api_key)) !== 30 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+      expect(await credits(payerA.api_key)).toBe(30);
+      await stopChild(b.child);
+    } finally {
+      await Promise.all([stuck.close(), fake.close()]);
+    }
+  }
+
+  it("a leader replica killed mid-generation: the other replica's waiters take over once its claim lapses", () => leaderStops('SIGKILL'), 30_000);
+
+  it("a leader replica shutting down mid-generation withdraws its claim: the other replica's waiters take over", () => leaderStops('SIGTERM'), 30_000);
 });
