@@ -69,7 +69,8 @@ export async function createService(options: ServiceOptions): Promise<Service> {
   const background = (what: string) => (err: unknown) => log.error({ err }, `background write failed: ${what}`);
   const accounts = new AccountService(store.db, { keyCacheTtlMs: config.auth.keyCacheTtlMs, onBackgroundError: background('api key last-used') });
   const sessions = new SessionStore(store.db, { idleMs: config.web.sessionIdleHours * 3_600_000, absoluteMs: config.web.sessionMaxHours * 3_600_000 });
-  const billing = new Billing(store.db, { leaseMs: config.billing.holdLeaseMs });
+  const reports = new ReportStore(store.db, { cacheBytes: config.reports.cacheBytes });
+  const billing = new Billing(store.db, { leaseMs: config.billing.holdLeaseMs, delivered: (holds) => reports.paidBy(holds) });
   const idempotency = new IdempotencyStore(store.db, { ttlMs: config.billing.idempotencyTtlMs, lockMs: config.billing.idempotencyLockMs });
   // Several replicas share Postgres, so their counters must live there; SQLite means one process.
   const rateLimiter = store.dialect === 'postgres' ? new SqlRateLimiter(store.db) : new MemoryRateLimiter();
@@ -80,7 +81,6 @@ export async function createService(options: ServiceOptions): Promise<Service> {
     linkTtlSeconds: config.documents.linkTtlSeconds,
     publicUrl: () => baseUrl,
   });
-  const reports = new ReportStore(store.db, { cacheBytes: config.reports.cacheBytes });
   const responses = new ResponseStore(store.db, { onBackgroundError: background('stored responses'), answers: (ref) => reports.byRef(ref) });
   const flights = new ReportFlights(reports, { owner: `${os.hostname()}:${process.pid}:${newId('', 8)}`, leaseMs: config.billing.holdLeaseMs, pollMs: 500 });
   const core: Core = { config, log, store, accounts, billing, kalshi: kalshiSource(config), sec: secSources(config, log), documents, reports, flights, publicUrl: () => baseUrl };

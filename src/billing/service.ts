@@ -111,7 +111,15 @@ export async function appendLedger(
 export class Billing {
   constructor(
     private readonly db: Kysely<Database>,
-    private readonly options: { leaseMs: number },
+    private readonly options: {
+      leaseMs: number;
+      /**
+       * Of these holds, the ones whose work was delivered (e.g. a report stored with the hold's
+       * id): the sweeper captures those instead of releasing them, since their worker died after
+       * delivering and before capturing.
+       */
+      delivered?: (holdIds: string[]) => Promise<Set<string>>;
+    },
   ) {}
 
   get leaseMs(): number {
@@ -262,14 +270,20 @@ export class Billing {
     }
   }
 
-  /** Releases holds whose lease expired (their worker died). Safe to run on every replica at once. */
+  /**
+   * Settles holds whose lease expired (their worker died): released, or captured when their work
+   * had been delivered. Safe to run on every replica at once.
+   */
   async sweep(now = Date.now()): Promise<number> {
     const expired = await this.db.selectFrom('holds').select('id').where('state', '=', 'held').where('lease_expires_at', '<', now).limit(500).execute();
-    let released = 0;
+    if (!expired.length) return 0;
+    const delivered = this.options.delivered ? await this.options.delivered(expired.map((h) => h.id)) : new Set<string>();
+    let settled = 0;
     for (const { id } of expired) {
-      if ((await this.release(id, 'lease expired: the work did not finish', null, now)) === 'released') released++;
+      const outcome = delivered.has(id) ? await this.capture(id, null, now) : await this.release(id, 'lease expired: the work did not finish', null, now);
+      if (outcome === 'captured' || outcome === 'released') settled++;
     }
-    return released;
+    return settled;
   }
 
   /** Admin grant (positive) or correction (negative); the balance never goes below zero. */

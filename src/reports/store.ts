@@ -154,6 +154,13 @@ export class ReportStore {
     }
   }
 
+  /** Of these credit holds, the ones that paid for a stored report (delivered work). */
+  async paidBy(holdIds: string[]): Promise<Set<string>> {
+    if (!holdIds.length) return new Set();
+    const rows = await this.db.selectFrom('reports').select('hold_id').where('hold_id', 'in', holdIds).execute();
+    return new Set(rows.map((r) => r.hold_id!));
+  }
+
   // --- generation claims ------------------------------------------------------------------
 
   /**

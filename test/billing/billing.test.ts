@@ -191,6 +191,31 @@ describeBackends('plans, credits and billing', (backend) => {
     expect(report.badHolds).toEqual([]);
   });
 
+  it('the sweeper captures, not releases, an expired hold whose work was delivered (its report stored before the worker died)', async () => {
+    const { id } = await svc.account({ plan: 'pro', credits: 6 });
+    const { hold } = await billing.hold({ accountId: id, amount: 3, jobId: `delivered-${id}`, what: 'Generating a prediction-market report' });
+    const lost = await billing.hold({ accountId: id, amount: 3, jobId: `lost-${id}`, what: 'Generating a prediction-market report' });
+    // The report is stored, then the process dies before capturing: nothing renews the lease.
+    await svc.service.deps.reports.save({
+      eventTicker: `KXDELIVERED-${backend.name.toUpperCase()}`,
+      seriesTicker: 'KXDELIVERED',
+      title: 'Delivered',
+      text: 'A stored report.',
+      citations: [],
+      outputTokens: 4,
+      asOf: new Date().toISOString(),
+      source: 'live',
+      generatedAt: Date.now(),
+      accountId: id,
+      holdId: hold.id,
+    });
+    expect(await billing.sweep(Date.now() + 2000)).toBeGreaterThanOrEqual(2);
+    expect((await billing.getHold(hold.id))!.state).toBe('captured');
+    expect((await billing.getHold(lost.hold.id))!.state).toBe('released');
+    expect(await balanceOf(id)).toBe(3);
+    expect((await billing.verify()).mismatches).toEqual([]);
+  });
+
   it('Idempotency-Key: a replay returns the stored body and never charges again (plain and streaming)', async () => {
     const { id, apiKey } = await svc.account({ plan: 'pro', credits: 30 });
     const headers = { 'idempotency-key': `plain-${id}` };
