@@ -81,7 +81,7 @@ export async function createService(options: ServiceOptions): Promise<Service> {
     linkTtlSeconds: config.documents.linkTtlSeconds,
     publicUrl: () => baseUrl,
   });
-  const responses = new ResponseStore(store.db, { onBackgroundError: background('stored responses'), answers: (ref) => reports.byRef(ref) });
+  const responses = new ResponseStore(store.db, { onBackgroundError: background('stored responses'), leaseMs: config.responses.leaseMs, answers: (ref) => reports.byRef(ref) });
   const flights = new ReportFlights(reports, { owner: `${os.hostname()}:${process.pid}:${newId('', 8)}`, leaseMs: config.billing.holdLeaseMs, pollMs: 500 });
   const core: Core = { config, log, store, accounts, billing, kalshi: kalshiSource(config), sec: secSources(config, log), documents, reports, flights, publicUrl: () => baseUrl };
   const agents = new AgentRegistry();

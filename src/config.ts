@@ -120,6 +120,12 @@ export const SETTINGS: readonly SettingSpec[] = [
   { env: 'SVC_SEC_RETRIES', path: 'sec.retries', kind: { type: 'int', min: 0, max: 10 }, doc: 'Retries of an SEC request that got 429, 5xx or timed out.' },
   { env: 'SVC_SIGNING_SECRET', path: 'documents.signingSecret', kind: { type: 'secret' }, doc: 'HMAC secret for signed document links; when empty, one is generated into SVC_DATA_DIR. Give every replica the same.' },
   { env: 'SVC_DOCUMENT_LINK_TTL_S', path: 'documents.linkTtlSeconds', kind: { type: 'int', min: 60, max: 7 * 86_400 }, doc: 'Lifetime of a signed document link.' },
+  {
+    env: 'SVC_RESPONSE_LEASE_MS',
+    path: 'responses.leaseMs',
+    kind: { type: 'int', min: 1000, max: 3_600_000 },
+    doc: 'How long a stored response in progress outlives the last renewal by the process producing it; after that, readers on any replica find it failed (response_interrupted).',
+  },
   { env: 'SVC_REPORT_CACHE_BYTES', path: 'reports.cacheBytes', kind: { type: 'int', min: 0, max: 8 * 1024 ** 3 }, doc: 'Memory for stored reports kept in this process (LRU, bounded in bytes).' },
   { env: 'SVC_MARKETS_SEARCH_REFRESH_MS', path: 'search.refreshMs', kind: { type: 'int', min: 1000, max: 86_400_000 }, doc: 'How often the index of open Kalshi events used by svc-markets-search-agent is refreshed.' },
   { env: 'SVC_LLM_BASE_URL', path: 'llm.baseUrl', kind: { type: 'url', protocols: HTTP }, doc: 'OpenAI-compatible upstream (OpenAI, vLLM, Ollama, LM Studio) for routing and writing; empty: deterministic writers only.' },
@@ -151,6 +157,7 @@ export interface Config {
   sec: SourceSettings & { wwwUrl: string; userAgent: string; blockPauseMs: number };
   documents: { signingSecret: string; linkTtlSeconds: number };
   reports: { cacheBytes: number };
+  responses: { leaseMs: number };
   search: { refreshMs: number };
   llm: { baseUrl: string; apiKey: string; model: string; timeoutMs: number };
 }

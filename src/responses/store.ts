@@ -47,12 +47,24 @@ interface Live {
   done: boolean;
 }
 
-/** Rows per INSERT: 12 parameters each, well under SQLite's 32766 and Postgres's 65535. */
+/** Rows per INSERT: 13 parameters each, well under SQLite's 32766 and Postgres's 65535. */
 const INSERT_CHUNK = 200;
+/** Ids per lease-renewing UPDATE. */
+const RENEW_CHUNK = 500;
 
 const TERMINAL = new Set(['completed', 'failed', 'incomplete', 'cancelled']);
 
-function toRow(r: ResponseRecord, status: string, outputText: string, transcript: TranscriptEntry[], completedAt: number | null, refer: boolean): Row {
+/** How a response whose producer died ends, for everyone who reads or follows it afterwards. */
+const INTERRUPTED = {
+  kind: 'unavailable',
+  code: 'response_interrupted',
+  message: 'The server producing this response stopped before it finished, so nothing more will come; send the request again.',
+  param: null,
+} as const;
+
+const isInterrupted = (t: readonly TranscriptEntry[]) => t.length === 1 && t[0]![0] === 'f' && t[0]![2].code === INTERRUPTED.code;
+
+function toRow(r: ResponseRecord, status: string, outputText: string, transcript: TranscriptEntry[], completedAt: number | null, refer: boolean, leaseExpiresAt: number | null = null): Row {
   const stored = storedForm(transcript, outputText, refer);
   return {
     id: r.id,
@@ -67,6 +79,7 @@ function toRow(r: ResponseRecord, status: string, outputText: string, transcript
     transcript: JSON.stringify(stored.transcript),
     created_at: r.createdAt,
     completed_at: completedAt,
+    lease_expires_at: leaseExpiresAt,
   };
 }
 
@@ -101,22 +114,32 @@ async function fromRow(r: Row, lookup: AnswerLookup | undefined): Promise<Stored
  * Stored Responses, kept for GET, replay and `previous_response_id`. Rows are written
  * behind the request in batches. While a response is being produced, this process serves
  * it from memory, so readers never wait on the disk; other replicas poll until it is done.
+ * A producer renews the lease of its rows in progress; a row still in progress once its lease
+ * lapsed lost its producer (the process died), and readers find it failed `response_interrupted`.
  */
 export class ResponseStore {
   readonly #live = new Map<string, Live>();
   readonly #writer: WriteBehind<Row>;
   readonly #pollMs: number;
   readonly #maxFollowMs: number;
+  readonly #leaseMs: number;
   readonly #answers: AnswerLookup | undefined;
+  readonly #onBackgroundError: (err: unknown) => void;
+  #renewing: NodeJS.Timeout | null = null;
 
-  /** `answers` resolves the kept answers (stored reports) that rows may refer to instead of copying. */
+  /**
+   * `answers` resolves the kept answers (stored reports) that rows may refer to instead of
+   * copying; `leaseMs` is how long a row in progress outlives its producer's last renewal.
+   */
   constructor(
     private readonly db: Kysely<Database>,
-    options: { onBackgroundError?: (err: unknown) => void; pollMs?: number; maxFollowMs?: number; batchMs?: number; answers?: AnswerLookup } = {},
+    options: { onBackgroundError?: (err: unknown) => void; pollMs?: number; maxFollowMs?: number; batchMs?: number; leaseMs?: number; answers?: AnswerLookup } = {},
   ) {
     this.#answers = options.answers;
     this.#pollMs = options.pollMs ?? 500;
     this.#maxFollowMs = options.maxFollowMs ?? 15 * 60_000;
+    this.#leaseMs = options.leaseMs ?? 30_000;
+    this.#onBackgroundError = options.onBackgroundError ?? (() => {});
     this.#writer = new WriteBehind(
       (rows) =>
         this.db.transaction().execute(async (trx) => {
@@ -131,12 +154,13 @@ export class ResponseStore {
                   output_text: eb.ref('excluded.output_text'),
                   transcript: eb.ref('excluded.transcript'),
                   completed_at: eb.ref('excluded.completed_at'),
+                  lease_expires_at: eb.ref('excluded.lease_expires_at'),
                 })),
               )
               .execute();
           }
         }),
-      (err) => options.onBackgroundError?.(err),
+      (err) => this.#onBackgroundError(err),
       1000,
       // Each commit waits for the disk: gathering a few milliseconds of responses into one
       // transaction keeps that off the request path under load (readers see pending rows).
@@ -147,7 +171,8 @@ export class ResponseStore {
   begin(record: ResponseRecord, snapshot: () => Record<string, unknown>): LiveResponse {
     const live: Live = { record, snapshot, events: [], waiters: new Set(), done: false };
     this.#live.set(record.id, live);
-    this.#writer.enqueue(record.id, toRow(record, 'in_progress', '', [], null, false));
+    this.#writer.enqueue(record.id, toRow(record, 'in_progress', '', [], null, false, Date.now() + this.#leaseMs));
+    this.#renewWhileLive();
     const wake = () => {
       for (const w of live.waiters) w();
       live.waiters.clear();
@@ -161,9 +186,56 @@ export class ResponseStore {
         live.done = true;
         this.#writer.enqueue(record.id, toRow(record, status, outputText, transcript, completedAt, !!this.#answers));
         this.#live.delete(record.id);
+        this.#renewWhileLive();
         wake();
       },
     };
+  }
+
+  /** Renews the leases of the rows this process is producing, every third of a lease, while there are any. */
+  #renewWhileLive(): void {
+    if (this.#live.size && !this.#renewing) {
+      this.#renewing = setInterval(() => void this.#renew().catch((err) => this.#onBackgroundError(err)), Math.max(50, Math.floor(this.#leaseMs / 3)));
+      this.#renewing.unref();
+    } else if (!this.#live.size && this.#renewing) {
+      clearInterval(this.#renewing);
+      this.#renewing = null;
+    }
+  }
+
+  async #renew(): Promise<void> {
+    const ids = [...this.#live.keys()];
+    const until = Date.now() + this.#leaseMs;
+    for (let i = 0; i < ids.length; i += RENEW_CHUNK) {
+      await this.db
+        .updateTable('responses')
+        .set({ lease_expires_at: until })
+        .where('id', 'in', ids.slice(i, i + RENEW_CHUNK))
+        .where('status', '=', 'in_progress')
+        .execute();
+    }
+  }
+
+  /**
+   * A row as readers should see it: one still in progress whose lease lapsed (and that this
+   * process is not producing) lost its producer, and is settled as failed `response_interrupted`,
+   * in the database too, unless its producer renewed it meanwhile.
+   */
+  async #settled(row: Row, now = Date.now()): Promise<Row> {
+    if (row.status !== 'in_progress' || this.#live.has(row.id)) return row;
+    const lapsesAt = row.lease_expires_at === null ? Number(row.created_at) + this.#maxFollowMs : Number(row.lease_expires_at);
+    if (lapsesAt >= now) return row;
+    const transcript: TranscriptEntry[] = [['f', lapsesAt, INTERRUPTED]];
+    const res = await this.db
+      .updateTable('responses')
+      .set({ status: 'failed', transcript: JSON.stringify(transcript), completed_at: lapsesAt, lease_expires_at: null })
+      .where('id', '=', row.id)
+      .where('status', '=', 'in_progress')
+      .where('lease_expires_at', row.lease_expires_at === null ? 'is' : '=', row.lease_expires_at)
+      .executeTakeFirst();
+    if (Number(res.numUpdatedRows) > 0) return { ...row, status: 'failed', transcript: JSON.stringify(transcript), completed_at: lapsesAt, lease_expires_at: null };
+    // Renewed or settled by someone else meanwhile: what the database says now.
+    return (await this.db.selectFrom('responses').selectAll().where('id', '=', row.id).executeTakeFirst()) ?? row;
   }
 
   /** Records a response produced in one go (nobody followed it while it ran). */
@@ -176,7 +248,7 @@ export class ResponseStore {
     if (live) return live.record.accountId === accountId ? { live: true, record: live.record, snapshot: live.snapshot, status: 'in_progress' } : null;
     const row = this.#writer.peek(id) ?? (await this.db.selectFrom('responses').selectAll().where('id', '=', id).executeTakeFirst());
     if (!row || row.account_id !== accountId) return null;
-    return { live: false, stored: await fromRow(row, this.#answers) };
+    return { live: false, stored: await fromRow(await this.#settled(row), this.#answers) };
   }
 
   /** The assistant text of a completed stored output message (`item_reference` input items). */
@@ -235,10 +307,22 @@ export class ResponseStore {
           wake = null;
           continue;
         }
-        const row = this.#writer.peek(id) ?? (await this.db.selectFrom('responses').selectAll().where('id', '=', id).executeTakeFirst());
-        if (!row || row.account_id !== accountId) return;
+        const found = this.#writer.peek(id) ?? (await this.db.selectFrom('responses').selectAll().where('id', '=', id).executeTakeFirst());
+        if (!found || found.account_id !== accountId) return;
+        const row = await this.#settled(found);
         if (TERMINAL.has(row.status)) {
-          for (const e of encode(await fromRow(row, this.#answers))) if (e.sequence_number >= next) yield e;
+          const stored = await fromRow(row, this.#answers);
+          const interrupted = isInterrupted(stored.transcript);
+          for (const e of encode(stored)) {
+            if (e.sequence_number >= next) {
+              yield e;
+              next = e.sequence_number + 1;
+            } else if (interrupted && (e.type === 'error' || e.type === 'response.failed')) {
+              // Its producer died after sending more events than the rebuilt failure has:
+              // the ending still reaches the follower, numbered on from what it saw.
+              yield { ...e, sequence_number: next++ };
+            }
+          }
           return;
         }
         if (stopPolling?.aborted || Date.now() - started > this.#maxFollowMs) return;

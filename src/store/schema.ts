@@ -41,6 +41,12 @@ export interface ResponsesTable {
   transcript: string;
   created_at: number;
   completed_at: number | null;
+  /**
+   * While in progress: until when its producer vouches for it (renewed while it runs). A row
+   * still in progress after that lost its producer (the process died). Null on rows written
+   * before leases, and once finished.
+   */
+  lease_expires_at: number | null;
 }
 
 export interface LedgerTable {

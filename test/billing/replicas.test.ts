@@ -7,7 +7,7 @@ import { openStore } from '../../src/store/db.js';
 import { PG_URL, describeBackends, dropTestSchemas, freshPostgres } from '../helpers/backends.js';
 import { runCli } from '../helpers/cli.js';
 import { startChildService, stopAllChildren, stopChild } from '../helpers/processes.js';
-import { post } from '../helpers/sse.js';
+import { post, readSse } from '../helpers/sse.js';
 import { sleep } from '../helpers/scripted-agent.js';
 
 afterAll(async () => {
@@ -55,6 +55,45 @@ describeBackends('a worker killed between hold and capture', (backend) => {
       rmSync(dataDir, { recursive: true, force: true });
     }
   });
+});
+
+describeBackends('a worker killed while producing a stored response', (backend) => {
+  it('leaves it in progress only until its lease lapses: then every reader, on any replica, finds it failed response_interrupted', async () => {
+    const dataDir = mkdtempSync(path.join(os.tmpdir(), 'svc-crash-'));
+    const env: Record<string, string> = { ...(await backend.env()), SVC_DATA_DIR: dataDir, SVC_RESPONSE_LEASE_MS: '1000' };
+    try {
+      const worker = await startChildService(env);
+      const acct = await createAccount(worker.url, worker.adminKey, { plan: 'pro', credits: 9 });
+      const res = await post(`${worker.url}/v1/responses`, acct.api_key, { model: 'svc-hang', input: 'q', stream: true });
+      const reader = res.body!.getReader();
+      let seen = '';
+      while (!/"id":"resp_/.test(seen)) seen += new TextDecoder().decode((await reader.read()).value);
+      const id = /"id":"(resp_[^"]+)"/.exec(seen)![1]!;
+      const auth = { authorization: `Bearer ${acct.api_key}` };
+      // Alive, it keeps renewing: past one lease the response is still in progress, here and elsewhere.
+      const other = await startChildService(env);
+      await sleep(1500);
+      expect(((await (await fetch(`${other.url}/v1/responses/${id}`, { headers: auth })).json()) as any).status).toBe('in_progress');
+      await stopChild(worker.child, 'SIGKILL');
+
+      // A follower that had seen events 0-2 gets the ending, numbered on from there.
+      const replay = await readSse(await fetch(`${other.url}/v1/responses/${id}?stream=true&starting_after=2`, { headers: auth }));
+      const events = replay.frames.map((f) => JSON.parse(f.data) as { type: string; sequence_number: number; code?: string });
+      expect(events.map((e) => [e.type, e.sequence_number])).toEqual([
+        ['error', 3],
+        ['response.failed', 4],
+      ]);
+      expect(events[0]!.code).toBe('response_interrupted');
+      const got = (await (await fetch(`${other.url}/v1/responses/${id}`, { headers: auth })).json()) as any;
+      expect(got).toMatchObject({ id, status: 'failed', error: { code: 'response_interrupted' } });
+      expect(got.error.message).toContain('send the request again');
+      const continued = await post(`${other.url}/v1/responses`, acct.api_key, { model: 'svc-paid', input: 'more', previous_response_id: id });
+      expect(continued.status).toBe(400);
+      await stopChild(other.child);
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  }, 30_000);
 });
 
 describeBackends('svc ledger verify', (backend) => {

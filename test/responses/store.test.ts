@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { AccountService } from '../../src/accounts/service.js';
+import { rebuild } from '../../src/responses/replay.js';
 import { ResponseStore, type ResponseRecord } from '../../src/responses/store.js';
 import type { TranscriptEntry } from '../../src/responses/transcript.js';
 import { openStore, type Store } from '../../src/store/db.js';
@@ -125,5 +126,55 @@ describeBackends('stored responses written behind in batches', (backend) => {
 
     // A reference nothing resolves is an error, never a silently shortened answer.
     await expect(new ResponseStore(store.db, { answers: async () => null }).get('resp_batch_8001', accountId)).rejects.toThrow('refers to report:rpt_kept, which is not stored');
+  });
+
+  it('renews the lease of responses it produces; one in progress past its lease (its producer died) reads back failed, settled in the database', async () => {
+    const producer = new ResponseStore(store.db, { batchMs: 5, leaseMs: 300 });
+    const reader = new ResponseStore(store.db, { batchMs: 5, leaseMs: 300, pollMs: 50 });
+    const live = producer.begin(record(9001, accountId), () => ({}));
+    await producer.flush();
+    await new Promise((r) => setTimeout(r, 800));
+    const running = await reader.get('resp_batch_9001', accountId);
+    expect(running && !running.live && running.stored.status).toBe('in_progress');
+    live.finish({ status: 'completed', outputText: 'done', transcript: [['t', 'done'], ['d', 5]], completedAt: 5 });
+    await producer.flush();
+    expect(await store.db.selectFrom('responses').select(['status', 'lease_expires_at']).where('id', '=', 'resp_batch_9001').executeTakeFirstOrThrow()).toEqual({ status: 'completed', lease_expires_at: null });
+
+    // Rows a dead producer left: one with a lapsed lease, and one from before leases (created over 15 minutes ago).
+    const row = (i: number, createdAt: number, lease: number | null) => ({
+      id: `resp_batch_${i}`,
+      account_id: accountId,
+      model: 'svc-test',
+      status: 'in_progress',
+      message_id: `msg_batch_${i}`,
+      conversation: '[]',
+      instructions: null,
+      output_text: '',
+      params: JSON.stringify(record(i, accountId).params),
+      transcript: '[]',
+      created_at: createdAt,
+      completed_at: null,
+      lease_expires_at: lease,
+    });
+    const now = Date.now();
+    await store.db
+      .insertInto('responses')
+      .values([row(9002, now - 5000, now - 1000), row(9003, now - 16 * 60_000, null), row(9004, now - 60_000, null), row(9005, now - 5000, now + 60_000)])
+      .execute();
+    for (const id of ['resp_batch_9002', 'resp_batch_9003']) {
+      const found = await reader.get(id, accountId);
+      expect(found && !found.live && found.stored).toMatchObject({ status: 'failed', transcript: [['f', expect.any(Number), { code: 'response_interrupted' }]] });
+    }
+    for (const id of ['resp_batch_9004', 'resp_batch_9005']) {
+      const found = await reader.get(id, accountId);
+      expect(found && !found.live && found.stored.status).toBe('in_progress');
+    }
+    const statuses = await store.db.selectFrom('responses').select(['id', 'status']).where('id', 'in', ['resp_batch_9002', 'resp_batch_9003', 'resp_batch_9004']).orderBy('id').execute();
+    expect(statuses.map((r) => r.status)).toEqual(['failed', 'failed', 'in_progress']);
+
+    // Replayed from the start, the failure is a whole stream: created, in progress, error, failed.
+    const events: string[] = [];
+    for await (const e of reader.replay('resp_batch_9002', accountId, -1, new AbortController().signal, (stored) => rebuild(stored, { events: true }).events)) events.push(`${e.sequence_number}:${e.type}`);
+    expect(events).toEqual(['0:response.created', '1:response.in_progress', '2:error', '3:response.failed']);
   });
 });

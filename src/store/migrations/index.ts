@@ -6,6 +6,7 @@ import * as m004 from './004_web_accounts.js';
 import * as m005 from './005_ledger_no_truncate.js';
 import * as m006 from './006_normal_emails.js';
 import * as m007 from './007_report_holds.js';
+import * as m008 from './008_response_leases.js';
 
 /** Versioned migrations, applied in name order at start-up. Never edit one that has shipped: add a new one. */
 export const migrations: Record<string, Migration> = {
@@ -16,6 +17,7 @@ export const migrations: Record<string, Migration> = {
   '005_ledger_no_truncate': m005,
   '006_normal_emails': m006,
   '007_report_holds': m007,
+  '008_response_leases': m008,
 };
 
 export const migrationProvider: MigrationProvider = { getMigrations: async () => migrations };
