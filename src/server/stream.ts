@@ -68,6 +68,22 @@ export class SseWriter {
   }
 }
 
+/** What `settledWithin` gives when the promise had not settled in time. */
+export const STILL_WAITING: unique symbol = Symbol('still waiting');
+
+/**
+ * The promise's value, or STILL_WAITING after `ms`. A stream waits this long for its run's first
+ * event (whose outcome decides the HTTP status) before opening anyway, so that no client or proxy
+ * sees a silence longer than one keep-alive interval while, say, an exchange is being retried.
+ */
+export function settledWithin<T>(promise: Promise<T>, ms: number): Promise<T | typeof STILL_WAITING> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<typeof STILL_WAITING>((resolve) => {
+    timer = setTimeout(resolve, ms, STILL_WAITING);
+  });
+  return Promise.race([promise, late]).finally(() => clearTimeout(timer));
+}
+
 export const shuttingDown = () =>
   new SvcError('unavailable', { code: 'server_shutting_down', message: 'The server is shutting down and ended this request; retry it.', retryAfterSeconds: 1 });
 

@@ -2,6 +2,7 @@ import net from 'node:net';
 import OpenAI from 'openai';
 import { describe, expect, it } from 'vitest';
 import type { AgentEvent } from '../../src/agents/types.js';
+import { SvcError } from '../../src/errors.js';
 import { createLogger } from '../../src/logger.js';
 import { svcProcess } from '../helpers/cli.js';
 import { answer, scriptedAgent, sleep } from '../helpers/scripted-agent.js';
@@ -120,6 +121,58 @@ describe('keep-alives', () => {
       // Comments are invisible to SDKs.
       const final = await new OpenAI({ baseURL: svc.baseURL, apiKey }).responses.stream({ model: 'svc-quiet', input: 'q' }).finalResponse();
       expect(final.output_text).toBe('done');
+    } finally {
+      await svc.close();
+    }
+  });
+
+  it('opens a stream whose agent is silent for a whole interval before its first event; a later failure travels in the stream', async () => {
+    // The agents wait for the test to let them go, which it does only once the response's
+    // headers have arrived: without the early opening, these requests would never answer.
+    let gate: (() => void) | null = null;
+    const release = async (afterMs = 0) => {
+      while (!gate) await sleep(10);
+      await sleep(afterMs);
+      const open = gate;
+      gate = null;
+      open();
+    };
+    const late = (id: string, fail: boolean) =>
+      scriptedAgent(id, async function* (): AsyncGenerator<AgentEvent> {
+        await new Promise<void>((resolve) => (gate = resolve)); // e.g. an exchange being retried
+        if (fail) throw new SvcError('upstream', { code: 'upstream_error', message: 'Kalshi kept failing.' });
+        yield* answer('late answer');
+      });
+    const svc = await startService({ agents: [late('svc-late', false), late('svc-late-fail', true)], env: { SVC_KEEPALIVE_MS: '200' } });
+    try {
+      const { apiKey } = await svc.account();
+      const ok = await post(`${svc.baseURL}/responses`, apiKey, { model: 'svc-late', input: 'q', stream: true });
+      expect(ok.status).toBe(200);
+      await sleep(250);
+      await release();
+      const okBody = await ok.text();
+      expect(okBody).toMatch(/^event: response\.created\n/);
+      expect(okBody.indexOf(': keep-alive')).toBeLessThan(okBody.indexOf('response.output_text.delta'));
+      expect(okBody).toContain('event: response.completed');
+
+      const failed = await post(`${svc.baseURL}/responses`, apiKey, { model: 'svc-late-fail', input: 'q', stream: true });
+      expect(failed.status).toBe(200);
+      await release();
+      expect((await readSse(failed)).frames.map((f) => f.event)).toEqual(['response.created', 'response.in_progress', 'error', 'response.failed']);
+
+      const chat = await post(`${svc.baseURL}/chat/completions`, apiKey, { model: 'svc-late-fail', messages: [{ role: 'user', content: 'q' }], stream: true });
+      expect(chat.status).toBe(200);
+      await release();
+      expect(JSON.parse((await readSse(chat)).frames.at(-1)!.data)).toMatchObject({ error: { code: 'upstream_error' } });
+
+      // The SDKs read such streams as any other.
+      const client = new OpenAI({ baseURL: svc.baseURL, apiKey });
+      const viaSdk = client.responses.stream({ model: 'svc-late', input: 'q' }).finalResponse();
+      await release(300); // past the interval: the stream was opened early
+      expect((await viaSdk).output_text).toBe('late answer');
+      const chatSdk = client.chat.completions.stream({ model: 'svc-late', messages: [{ role: 'user', content: 'q' }] }).finalChatCompletion();
+      await release(300);
+      expect((await chatSdk).choices[0]!.message.content).toBe('late answer');
     } finally {
       await svc.close();
     }

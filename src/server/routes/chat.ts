@@ -9,7 +9,7 @@ import { sendError } from '../errors.js';
 import { idempotency } from '../idempotency.js';
 import { parseChatRequest } from '../requests.js';
 import { startRun, type Run } from '../run.js';
-import { SseWriter, metaHeaders, shuttingDown } from '../stream.js';
+import { STILL_WAITING, SseWriter, metaHeaders, settledWithin, shuttingDown } from '../stream.js';
 
 export async function chatRoutes(app: FastifyInstance, deps: ServerDeps): Promise<void> {
   app.post('/v1/chat/completions', { preHandler: idempotency(deps, 'POST /v1/chat/completions') }, async (request, reply) => {
@@ -43,14 +43,24 @@ async function plain(reply: FastifyReply, run: Run, encoder: ChatEncoder) {
 
 /** `data:` lines only, `[DONE]` at the end; a failure after the first byte is a `data: {"error": …}` frame. */
 async function streamed(reply: FastifyReply, deps: ServerDeps, run: Run, encoder: ChatEncoder) {
-  let event: AgentEvent | null = await run.next();
-  if (!event) return run.clientLeft ? reply : sendError(reply, shuttingDown());
-  if (event.type === 'failed') return sendError(reply, event.error);
-  const sse = new SseWriter(reply, deps.config.server.keepAliveIntervalMs);
-  sse.open(event.type === 'meta' ? metaHeaders(event.meta) : {});
+  const keepAliveMs = deps.config.server.keepAliveIntervalMs;
+  const first = run.next();
+  // A run silent for a whole keep-alive interval gets its stream opened anyway (see responses.ts).
+  let event: AgentEvent | null | typeof STILL_WAITING = await settledWithin(first, keepAliveMs);
+  if (event === null) return run.clientLeft ? reply : sendError(reply, shuttingDown());
+  if (event !== STILL_WAITING && event.type === 'failed') return sendError(reply, event.error);
+  const sse = new SseWriter(reply, keepAliveMs);
+  sse.open(event !== STILL_WAITING && event.type === 'meta' ? metaHeaders(event.meta) : {});
   let completed = false;
   try {
     for (const frame of encoder.begin()) await sse.write(chatFrame(frame));
+    if (event === STILL_WAITING) {
+      event = await first;
+      if (!event) {
+        if (run.clientLeft) return reply;
+        event = { type: 'failed', error: shuttingDown() };
+      }
+    }
     for (;;) {
       if (event.type === 'progress') await sse.write(commentFrame(event.message));
       for (const frame of encoder.push(event)) await sse.write(chatFrame(frame));

@@ -12,7 +12,7 @@ import { sendError } from '../errors.js';
 import { parseResponsesRequest, type ResponsesRequest } from '../requests.js';
 import { idempotency } from '../idempotency.js';
 import { startRun, type Run } from '../run.js';
-import { SseWriter, metaHeaders, shuttingDown } from '../stream.js';
+import { STILL_WAITING, SseWriter, metaHeaders, settledWithin, shuttingDown } from '../stream.js';
 import { boolQuery, intQuery } from '../validate.js';
 
 const nowSeconds = () => Math.floor(Date.now() / 1000);
@@ -207,17 +207,21 @@ async function plain(reply: FastifyReply, deps: ServerDeps, run: Run, record: Re
 
 /**
  * Server-sent events. The HTTP status is decided by the first event: a run that fails before
- * producing anything gets a real error status; later failures travel as error events.
+ * producing anything gets a real error status; later failures travel as error events. A run
+ * silent for a whole keep-alive interval gets its stream opened anyway (its first event's
+ * headers and status are then not sent).
  */
 async function streamed(reply: FastifyReply, deps: ServerDeps, run: Run, record: ResponseRecord, store: boolean) {
-  let event = await run.next();
-  if (!event) return run.clientLeft ? reply : sendError(reply, shuttingDown());
-  if (event.type === 'failed') return sendError(reply, event.error);
+  const keepAliveMs = deps.config.server.keepAliveIntervalMs;
+  const first = run.next();
+  let event = await settledWithin(first, keepAliveMs);
+  if (event === null) return run.clientLeft ? reply : sendError(reply, shuttingDown());
+  if (event !== STILL_WAITING && event.type === 'failed') return sendError(reply, event.error);
 
   const encoder = new ResponsesEncoder(record.params);
   const transcript: TranscriptEntry[] = [];
-  const sse = new SseWriter(reply, deps.config.server.keepAliveIntervalMs);
-  sse.open(event.type === 'meta' ? metaHeaders(event.meta) : {});
+  const sse = new SseWriter(reply, keepAliveMs);
+  sse.open(event !== STILL_WAITING && event.type === 'meta' ? metaHeaders(event.meta) : {});
   const live = store ? deps.responses.begin(record, () => encoder.response()) : null;
   const send = async (out: WireEvent[]) => {
     if (!out.length) return;
@@ -230,14 +234,15 @@ async function streamed(reply: FastifyReply, deps: ServerDeps, run: Run, record:
     if (entry) transcript.push(entry);
     return send(encoder.push(e, now));
   };
+  const stopped = (): AgentEvent => ({ type: 'failed', error: deps.inflight.deadline.aborted ? shuttingDown() : clientLeft() });
   try {
     await send(encoder.begin());
+    if (event === STILL_WAITING) event = (await first) ?? stopped();
     for (;;) {
       if (event.type === 'progress') await sse.write(commentFrame(event.message));
       await push(event);
       if (event.type === 'done' || event.type === 'failed') break;
-      const next: AgentEvent | null = await run.next();
-      event = next ?? { type: 'failed', error: deps.inflight.deadline.aborted ? shuttingDown() : clientLeft() };
+      event = (await run.next()) ?? stopped();
     }
   } finally {
     if (encoder.status === 'in_progress') await push({ type: 'failed', error: clientLeft() });

@@ -26,7 +26,7 @@ beforeAll(async () => {
   for (const ticker of ['KXLAPSED', 'KXSTOPPED', 'KXSTOREDMEANWHILE']) addSeries(world, tenMarketSpec(ticker));
   fake = await startFakeKalshi({ world, intercept: (req) => intercept?.(req) });
   svc = await startService({
-    env: { SVC_KALSHI_API_URL: fake.apiUrl, SVC_KALSHI_RETRIES: '2', SVC_KALSHI_TIMEOUT_MS: '400', SVC_KEEPALIVE_MS: '150' },
+    env: { SVC_KALSHI_API_URL: fake.apiUrl, SVC_KALSHI_RETRIES: '2', SVC_KALSHI_TIMEOUT_MS: '400', SVC_KEEPALIVE_MS: '3000' },
     // The fake exchange lives at WORLD_NOW: pin the agent's clock to it.
     agents: (core) => [predictionMarketsFromCore(core, new KalshiClient(core.kalshi, () => new Date(WORLD_NOW * 1000)))],
   });
