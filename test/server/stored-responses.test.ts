@@ -179,6 +179,43 @@ describe('stored responses', () => {
     await client.responses.delete(r.id);
     await expect(client.responses.retrieve(r.id)).rejects.toBeInstanceOf(OpenAI.NotFoundError);
   });
+
+  it('refuses to delete a response still in progress, here or on another replica (409), and deletes one whose producer died', async () => {
+    const running = await post(`${svc.baseURL}/responses`, key, { model: 'svc-gated', input: 'q', stream: true });
+    const reader = running.body!.getReader();
+    let seen = '';
+    while (!/"id":"resp_/.test(seen)) seen += new TextDecoder().decode((await reader.read()).value);
+    const id = /"id":"(resp_[^"]+)"/.exec(seen)![1]!;
+    const del = (rid: string) => fetch(`${svc.baseURL}/responses/${rid}`, { method: 'DELETE', headers: { authorization: `Bearer ${key}` } });
+    const here = await del(id);
+    expect(here.status).toBe(409);
+    expect(((await here.json()) as any).error).toMatchObject({ code: 'response_in_progress', param: 'id' });
+    release();
+    while (!(await reader.read()).done);
+
+    // Rows another replica is producing, and one whose producer died (its lease lapsed).
+    const { id: accountId } = await svc.service.deps.accounts.authenticate(key).then((a) => a!.account);
+    const now = Date.now();
+    const row = (rid: string, lease: number) => ({
+      id: rid,
+      account_id: accountId,
+      model: 'svc-test',
+      status: 'in_progress',
+      message_id: `msg_${rid}`,
+      conversation: '[]',
+      instructions: null,
+      output_text: '',
+      params: JSON.stringify({ id: rid, messageId: `msg_${rid}`, model: 'svc-test', createdAt: 1, instructions: null, previousResponseId: null, metadata: {}, store: true, temperature: null, topP: null, maxOutputTokens: null, user: null }),
+      transcript: '[]',
+      created_at: now,
+      completed_at: null,
+      lease_expires_at: lease,
+    });
+    await svc.service.deps.store.db.insertInto('responses').values([row('resp_elsewhere', now + 60_000), row('resp_orphan', now - 1)]).execute();
+    expect((await del('resp_elsewhere')).status).toBe(409);
+    expect((await client.responses.retrieve('resp_orphan')).status).toBe('failed');
+    expect((await del('resp_orphan')).status).toBe(200);
+  });
 });
 
 describe('durability', () => {

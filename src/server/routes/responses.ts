@@ -143,7 +143,10 @@ export async function responsesRoutes(app: FastifyInstance, deps: ServerDeps): P
     const { id } = request.params as { id: string };
     const found = await deps.responses.get(id, request.auth!.account.id);
     if (!found) throw notFound('response_not_found', `Response with id '${id}' not found.`, 'id');
-    if (found.live) throw new SvcError('conflict', { code: 'response_in_progress', message: `Response '${id}' is still in progress; delete it once it has finished.`, param: 'id' });
+    // Running here or on another replica (whose final write would bring it back).
+    if (found.live || found.stored.status === 'in_progress') {
+      throw new SvcError('conflict', { code: 'response_in_progress', message: `Response '${id}' is still in progress; delete it once it has finished.`, param: 'id' });
+    }
     await deps.responses.delete(id, request.auth!.account.id);
     return { id, object: 'response.deleted', deleted: true };
   });
