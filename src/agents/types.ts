@@ -25,6 +25,8 @@ export interface Answer {
 export interface Turn {
   role: 'user' | 'assistant';
   content: string;
+  /** The kept answer (`report:<id>`) this turn's content is: stored conversations keep the reference, not a copy. */
+  answerRef?: string;
 }
 
 export type Plan = 'free' | 'plus' | 'pro' | 'enterprise';

@@ -3,7 +3,7 @@ import type { Answer, Turn } from '../agents/types.js';
 import type { Database } from '../store/schema.js';
 import { WriteBehind } from '../store/write-behind.js';
 import type { ResponseParams } from '../wire/responses.js';
-import { readStoredForm, referencesOf, storedForm, type StoredTranscriptEntry, type TranscriptEntry } from './transcript.js';
+import { readStoredForm, referencesOf, storedForm, wholeAnswerRef, type StoredTranscriptEntry, type TranscriptEntry } from './transcript.js';
 
 /** A stream event as sent: `type` and `sequence_number` plus the event's fields. */
 export type WireEvent = { type: string; sequence_number: number } & Record<string, unknown>;
@@ -64,6 +64,14 @@ const INTERRUPTED = {
 
 const isInterrupted = (t: readonly TranscriptEntry[]) => t.length === 1 && t[0]![0] === 'f' && t[0]![2].code === INTERRUPTED.code;
 
+/** A conversation as stored: turns that are kept answers hold only their reference when `refer`. */
+type StoredTurn = Turn | { role: Turn['role']; answerRef: string };
+
+function storedConversation(conversation: Turn[], refer: boolean): string {
+  if (!refer || !conversation.some((t) => t.answerRef)) return JSON.stringify(conversation);
+  return JSON.stringify(conversation.map((t): StoredTurn => (t.answerRef ? { role: t.role, answerRef: t.answerRef } : { role: t.role, content: t.content })));
+}
+
 function toRow(r: ResponseRecord, status: string, outputText: string, transcript: TranscriptEntry[], completedAt: number | null, refer: boolean, leaseExpiresAt: number | null = null): Row {
   const stored = storedForm(transcript, outputText, refer);
   return {
@@ -72,7 +80,7 @@ function toRow(r: ResponseRecord, status: string, outputText: string, transcript
     model: r.model,
     status,
     message_id: r.messageId,
-    conversation: JSON.stringify(r.conversation),
+    conversation: storedConversation(r.conversation, refer),
     instructions: r.instructions,
     output_text: stored.text,
     params: JSON.stringify(r.params),
@@ -88,19 +96,29 @@ export type AnswerLookup = (ref: string) => Promise<Answer | null>;
 
 async function fromRow(r: Row, lookup: AnswerLookup | undefined): Promise<StoredResponse> {
   const entries = JSON.parse(r.transcript) as StoredTranscriptEntry[];
+  const turns = JSON.parse(r.conversation) as StoredTurn[];
   const answers = new Map<string, Answer>();
-  for (const ref of referencesOf(entries)) {
+  const refs = referencesOf(entries);
+  for (const t of turns) if (!('content' in t)) refs.push(t.answerRef);
+  for (const ref of refs) {
+    if (answers.has(ref)) continue;
     const answer = lookup ? await lookup(ref) : null;
     if (answer) answers.set(ref, answer);
   }
   const { transcript, outputText } = readStoredForm(entries, r.output_text, answers);
+  const conversation = turns.map((t): Turn => {
+    if ('content' in t) return t;
+    const answer = answers.get(t.answerRef);
+    if (!answer) throw new Error(`stored conversation refers to ${t.answerRef}, which is not stored`);
+    return { role: t.role, content: answer.text, answerRef: t.answerRef };
+  });
   return {
     id: r.id,
     accountId: r.account_id,
     model: r.model,
     status: r.status,
     messageId: r.message_id,
-    conversation: JSON.parse(r.conversation) as Turn[],
+    conversation,
     instructions: r.instructions,
     outputText,
     params: JSON.parse(r.params) as ResponseParams,
@@ -171,7 +189,7 @@ export class ResponseStore {
   begin(record: ResponseRecord, snapshot: () => Record<string, unknown>): LiveResponse {
     const live: Live = { record, snapshot, events: [], waiters: new Set(), done: false };
     this.#live.set(record.id, live);
-    this.#writer.enqueue(record.id, toRow(record, 'in_progress', '', [], null, false, Date.now() + this.#leaseMs));
+    this.#writer.enqueue(record.id, toRow(record, 'in_progress', '', [], null, !!this.#answers, Date.now() + this.#leaseMs));
     this.#renewWhileLive();
     const wake = () => {
       for (const w of live.waiters) w();
@@ -251,8 +269,8 @@ export class ResponseStore {
     return { live: false, stored: await fromRow(await this.#settled(row), this.#answers) };
   }
 
-  /** The assistant text of a completed stored output message (`item_reference` input items). */
-  async messageText(messageId: string, accountId: string): Promise<string | null> {
+  /** A completed stored output message as an assistant turn (`item_reference` input items). */
+  async messageTurn(messageId: string, accountId: string): Promise<Turn | null> {
     const find = () => this.db.selectFrom('responses').selectAll().where('message_id', '=', messageId).where('account_id', '=', accountId).executeTakeFirst();
     let row = await find();
     if (row) row = this.#writer.peek(row.id) ?? row;
@@ -262,7 +280,9 @@ export class ResponseStore {
       row = await find();
     }
     if (row?.status !== 'completed') return null;
-    return (await fromRow(row, this.#answers)).outputText;
+    const stored = await fromRow(row, this.#answers);
+    const answerRef = wholeAnswerRef(stored.transcript, stored.outputText);
+    return answerRef ? { role: 'assistant', content: stored.outputText, answerRef } : { role: 'assistant', content: stored.outputText };
   }
 
   async delete(id: string, accountId: string): Promise<boolean> {

@@ -109,6 +109,16 @@ export function storedForm(entries: readonly TranscriptEntry[], outputText: stri
   return { transcript: out, text: referred ? kept.join('') : outputText };
 }
 
+/** The reference of an output that is exactly one kept answer (a served report, nothing added), else null. */
+export function wholeAnswerRef(transcript: readonly TranscriptEntry[], outputText: string): string | null {
+  let ref: string | null = null;
+  for (const e of transcript) {
+    if (e[0] === 't' || (e[0] === 'a' && (ref !== null || !e[3] || e[1] !== outputText))) return null;
+    if (e[0] === 'a') ref = e[3]!;
+  }
+  return ref;
+}
+
 /** The references (`['R', ref]`) a stored transcript needs resolved before it can be read. */
 export function referencesOf(entries: readonly StoredTranscriptEntry[]): string[] {
   return entries.flatMap((e) => (e[0] === 'R' ? [e[1]] : []));

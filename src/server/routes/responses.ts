@@ -4,7 +4,7 @@ import { SvcError, invalidRequest, notFound } from '../../errors.js';
 import { newId } from '../../ids.js';
 import { rebuild } from '../../responses/replay.js';
 import type { ResponseRecord, WireEvent } from '../../responses/store.js';
-import { transcriptEntry, type TranscriptEntry } from '../../responses/transcript.js';
+import { transcriptEntry, wholeAnswerRef, type TranscriptEntry } from '../../responses/transcript.js';
 import { ResponsesEncoder } from '../../wire/responses.js';
 import { commentFrame, responsesFrame } from '../../wire/sse.js';
 import type { ServerDeps } from '../deps.js';
@@ -41,13 +41,15 @@ async function storedConversationOf(req: ResponsesRequest, accountId: string, de
         'previous_response_id',
       );
     }
-    turns.push(...found.stored.conversation, { role: 'assistant', content: found.stored.outputText });
+    // A served report is continued by reference: the new row keeps no copy of it either.
+    const answerRef = wholeAnswerRef(found.stored.transcript, found.stored.outputText);
+    turns.push(...found.stored.conversation, answerRef ? { role: 'assistant', content: found.stored.outputText, answerRef } : { role: 'assistant', content: found.stored.outputText });
   }
   for (const item of req.items) {
     if ('ref' in item) {
-      const text = await deps.responses.messageText(item.ref, accountId);
-      if (text === null) throw invalidRequest('item_not_found', `Item with id '${item.ref}' (${item.param}) not found among your stored responses.`, 'input');
-      turns.push({ role: 'assistant', content: text });
+      const turn = await deps.responses.messageTurn(item.ref, accountId);
+      if (!turn) throw invalidRequest('item_not_found', `Item with id '${item.ref}' (${item.param}) not found among your stored responses.`, 'input');
+      turns.push(turn);
     } else {
       turns.push({ role: item.role, content: item.content });
     }

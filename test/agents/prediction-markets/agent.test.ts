@@ -183,6 +183,17 @@ describe('variants, caching and billing', () => {
     });
     const referencedItems = await client.responses.inputItems.list(referenced.id, { order: 'asc' });
     expect(referencedItems.data.map((i: any) => i.content[0].text)).toEqual([served.output_text, input]);
+
+    // Continuations keep the report as a reference too, down a chain: no row holds a copy.
+    const third = await client.responses.create({ model: `${MODEL}:cache`, input, previous_response_id: next.id });
+    await svc.service.deps.responses.flush();
+    for (const id of [next.id, referenced.id, third.id]) {
+      const row = await db.selectFrom('responses').select(['conversation']).where('id', '=', id).executeTakeFirstOrThrow();
+      expect(row.conversation).toContain(`"answerRef":"report:${v1!.id}"`);
+      expect(row.conversation).not.toContain(served.output_text.slice(0, 200));
+    }
+    const thirdItems = await client.responses.inputItems.list(third.id, { order: 'asc' });
+    expect(thirdItems.data.map((i: any) => i.content[0].text)).toEqual([input, served.output_text, input, next.output_text, input]);
   });
 
   it(':refresh always generates a new version and charges; GET lists every version', async () => {
