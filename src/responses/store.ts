@@ -243,7 +243,8 @@ export class ResponseStore {
     if (row.status !== 'in_progress' || this.#live.has(row.id)) return row;
     const lapsesAt = row.lease_expires_at === null ? Number(row.created_at) + this.#maxFollowMs : Number(row.lease_expires_at);
     if (lapsesAt >= now) return row;
-    const transcript: TranscriptEntry[] = [['f', lapsesAt, INTERRUPTED]];
+    // Transcript times are in seconds, as the wire's `completed_at`; the column keeps milliseconds.
+    const transcript: TranscriptEntry[] = [['f', Math.floor(lapsesAt / 1000), INTERRUPTED]];
     const res = await this.db
       .updateTable('responses')
       .set({ status: 'failed', transcript: JSON.stringify(transcript), completed_at: lapsesAt, lease_expires_at: null })

@@ -242,7 +242,7 @@ export class ResponsesEncoder {
     this.#error = { code: body.code, message: body.message };
     this.#completedAt = now;
     // Text already streamed stays in the failed response, marked incomplete.
-    if (this.#opened) this.#output = [this.#item('incomplete', this.text, [])];
+    if (this.#deltas.length) this.#output = [this.#item('incomplete', this.text, [])];
     events.push(this.#event('response.failed', { response: this.response() }));
     return events;
   }

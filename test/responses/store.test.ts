@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { AccountService } from '../../src/accounts/service.js';
 import { rebuild } from '../../src/responses/replay.js';
-import { ResponseStore, type ResponseRecord } from '../../src/responses/store.js';
+import { ResponseStore, type ResponseRecord, type StoredResponse } from '../../src/responses/store.js';
 import type { TranscriptEntry } from '../../src/responses/transcript.js';
 import { openStore, type Store } from '../../src/store/db.js';
 import { describeBackends, dropTestSchemas } from '../helpers/backends.js';
@@ -164,6 +164,9 @@ describeBackends('stored responses written behind in batches', (backend) => {
     for (const id of ['resp_batch_9002', 'resp_batch_9003']) {
       const found = await reader.get(id, accountId);
       expect(found && !found.live && found.stored).toMatchObject({ status: 'failed', transcript: [['f', expect.any(Number), { code: 'response_interrupted' }]] });
+      const object = rebuild((found as { stored: StoredResponse }).stored, { events: false }).response as { created_at: number; completed_at: number };
+      expect(object.completed_at).toBeGreaterThanOrEqual(object.created_at);
+      expect(object.completed_at).toBeLessThan(now / 1000 + 1); // seconds, like every response
     }
     for (const id of ['resp_batch_9004', 'resp_batch_9005']) {
       const found = await reader.get(id, accountId);

@@ -105,6 +105,10 @@ describe('ResponsesEncoder', () => {
     expect(r.status).toBe('failed');
     expect(r.error).toEqual({ code: 'upstream_error', message: 'Kalshi is down' });
     expect(r.output[0]!.content[0]!.text).toBe('partial');
+    // Built without events (a plain body, GET of a stored response), it is the same object.
+    const quiet = new ResponsesEncoder(params, { emit: false });
+    for (const e of [{ type: 'text', delta: 'partial' }, { type: 'failed', error: err }] as AgentEvent[]) quiet.push(e, 1_700_000_005);
+    expect(quiet.response()).toEqual(r);
   });
 });
 
