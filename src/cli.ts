@@ -41,7 +41,7 @@ export function flag(p: Args, name: string, required = false): string | undefine
 /** Refuses flags a command does not take (a typo was silently ignored). */
 export function onlyFlags(p: Args, names: readonly string[]): void {
   for (const name of p.flags.keys()) {
-    if (!names.includes(name)) throw new UsageError(`unknown flag --${name}; this command takes ${names.map((n) => `--${n}`).join(', ')}`);
+    if (!names.includes(name)) throw new UsageError(`unknown flag --${name}; this command takes ${names.length ? names.map((n) => `--${n}`).join(', ') : 'no flags'}`);
   }
 }
 
@@ -167,7 +167,19 @@ export async function atStartup<T>(config: Config, work: Promise<T>): Promise<T>
 
 interface Command {
   usage: string;
+  /**
+   * The flags it takes, each with a value; any other flag, or one without its value, is a usage
+   * error before anything runs (`--note` alone was recorded as the note "true"). Commands that
+   * check their own flags leave this out.
+   */
+  flags?: readonly string[];
   run(args: Args, config: Config): Promise<number>;
+}
+
+/** `--name` given with no value: parseArgs reads it as "true", which no value-taking flag means. */
+function checkFlags(args: Args, flags: readonly string[]): void {
+  onlyFlags(args, flags);
+  for (const name of flags) if (args.flags.get(name) === 'true') throw new UsageError(`--${name} needs a value`);
 }
 
 const accountsOf = (store: Store) => new AccountService(store.db, { keyCacheTtlMs: 0 });
@@ -184,10 +196,12 @@ async function readStdin(): Promise<string> {
 const COMMANDS: Record<string, Command> = {
   serve: {
     usage: 'svc serve                                   start the HTTP API (what npm start runs)',
+    flags: [],
     run: async (_args, config) => atStartup(config, (await import('./serve.js')).serve(config)),
   },
   'accounts create': {
     usage: 'svc accounts create --email E [--plan P] [--credits N]',
+    flags: ['email', 'plan', 'credits'],
     run: (args, config) =>
       withStore(config, async (store) => {
         // The admin API's bounds.
@@ -203,6 +217,7 @@ const COMMANDS: Record<string, Command> = {
   },
   'accounts set-plan': {
     usage: 'svc accounts set-plan --account ID --plan P',
+    flags: ['account', 'plan'],
     run: (args, config) =>
       withStore(config, async (store) => {
         const a = await accountsOf(store).setPlan(flag(args, 'account', true), validatePlan(flag(args, 'plan', true), '--plan'));
@@ -212,6 +227,7 @@ const COMMANDS: Record<string, Command> = {
   },
   'accounts set-password': {
     usage: 'svc accounts set-password --account ID   (reads the new password from standard input; ends its web sessions)',
+    flags: ['account'],
     run: (args, config) =>
       withStore(config, async (store) => {
         const accountId = flag(args, 'account', true);
@@ -224,6 +240,7 @@ const COMMANDS: Record<string, Command> = {
   },
   'credits grant': {
     usage: 'svc credits grant --account ID --amount N [--note TEXT]   (a negative N corrects a balance)',
+    flags: ['account', 'amount', 'note'],
     run: (args, config) =>
       withStore(config, async (store) => {
         // The admin API's bounds: a negative amount corrects a balance.
@@ -236,6 +253,7 @@ const COMMANDS: Record<string, Command> = {
   },
   'ledger verify': {
     usage: 'svc ledger verify                           exit 1 naming any account whose balance differs from its ledger',
+    flags: [],
     run: (_args, config) =>
       withStore(config, async (store) => {
         const report = await billingOf(store, config).verify();
@@ -260,10 +278,12 @@ const COMMANDS: Record<string, Command> = {
   },
   demo: {
     usage: 'svc demo                                    the service offline on the shipped snapshots, with a demo key',
+    flags: [],
     run: async (_args, config) => atStartup(config, (await import('./demo.js')).demo(config)),
   },
   'keys create': {
     usage: 'svc keys create --account ID',
+    flags: ['account'],
     run: (args, config) =>
       withStore(config, async (store) => {
         const { key, secret } = await accountsOf(store).issueKey(flag(args, 'account', true));
@@ -273,6 +293,7 @@ const COMMANDS: Record<string, Command> = {
   },
   'keys revoke': {
     usage: 'svc keys revoke KEY_ID',
+    flags: [],
     run: (args, config) => {
       const keyId = args.positional[0];
       if (!keyId) throw new UsageError('usage: svc keys revoke KEY_ID');
@@ -324,7 +345,9 @@ async function run(argv: string[]): Promise<number> {
     if (!command) continue;
     // Warn, not stop: the adapters and the core share an environment.
     for (const warning of unknownVariableWarnings(process.env)) process.stderr.write(`svc: warning: ${warning}\n`);
-    return command.run(parseArgs(argv.slice(n)), loadConfig());
+    const args = parseArgs(argv.slice(n));
+    if (command.flags) checkFlags(args, command.flags);
+    return command.run(args, loadConfig());
   }
   throw new UsageError(`unknown command "${argv.slice(0, 2).join(' ')}"; run svc help`);
 }

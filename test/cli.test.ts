@@ -47,6 +47,29 @@ describeBackends('svc accounts create / credits grant: the admin API bounds', (b
   });
 });
 
+describe('flags', () => {
+  it('a flag a command does not take, or one given without its value, is a usage error before anything runs', async () => {
+    const env = { SVC_DATA_DIR: tmp('svc-cli-') };
+    const account = JSON.parse((await runCli(['accounts', 'create', '--email', 'flags@example.com', '--credits', '1'], env)).stdout) as { id: string };
+    for (const [args, line] of [
+      [['credits', 'grant', '--account', account.id, '--amount', '5', '--note'], 'svc: --note needs a value'],
+      [['credits', 'grant', '--account', account.id, '--amount', '5', '--dry-run'], 'svc: unknown flag --dry-run; this command takes --account, --amount, --note'],
+      [['accounts', 'create', '--email', 'x@example.com', '--credit', '5'], 'svc: unknown flag --credit; this command takes --email, --plan, --credits'],
+      [['keys', 'create', '--acount', account.id], 'svc: unknown flag --acount; this command takes --account'],
+      [['ledger', 'verify', '--fix'], 'svc: unknown flag --fix; this command takes no flags'],
+    ] as const) {
+      const r = await runCli([...args], env);
+      expect(r.code, args.join(' ')).toBe(2);
+      expect(lines(r.stderr)).toEqual([line]);
+    }
+    // Nothing was granted.
+    const verify = JSON.parse((await runCli(['ledger', 'verify'], env)).stdout) as { accounts: number };
+    expect(verify.accounts).toBe(1);
+    const granted = await runCli(['credits', 'grant', '--account', account.id, '--amount', '5', '--note', 'welcome'], env);
+    expect(JSON.parse(granted.stdout)).toMatchObject({ credits: 6, entry: { reason: 'welcome' } });
+  });
+});
+
 describe('svc keys revoke', () => {
   it('prints revoked_at in unix seconds, as the API does', async () => {
     const env = { SVC_DATA_DIR: tmp('svc-cli-') };

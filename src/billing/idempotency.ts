@@ -49,8 +49,8 @@ export function validateKey(raw: string | string[] | undefined): string | null {
 /**
  * Idempotency keys, per account: the first request with a key runs (holding a renewable
  * lock); a replay with the same body within the TTL gets the stored result; the same key with
- * another body is refused. A result is stored only when the request succeeded: a failure
- * charged nothing, so it is safe (and more useful) to let the client retry it.
+ * another body is refused. A result is stored only when the request succeeded; after a failure
+ * the same request may run again, under the same life of the key (see IdempotencySession).
  */
 export class IdempotencyStore {
   constructor(
@@ -149,9 +149,17 @@ export class IdempotencyStore {
       .execute();
   }
 
-  /** The request failed: forget the key so a retry runs again. */
-  async abandon(accountId: string, key: string): Promise<void> {
+  /** The request was refused as sent (nothing ran): forget the key, so it may carry a corrected request. */
+  async forget(accountId: string, key: string): Promise<void> {
     await this.db.deleteFrom('idempotency_keys').where('account_id', '=', accountId).where('key', '=', key).where('state', '=', 'in_progress').execute();
+  }
+
+  /**
+   * The request ended without a result (it failed, or its client left while its work went on):
+   * a retry takes over this same life of the key at once, and so finds that work again.
+   */
+  async unlock(accountId: string, key: string): Promise<void> {
+    await this.db.updateTable('idempotency_keys').set({ locked_until: 0 }).where('account_id', '=', accountId).where('key', '=', key).where('state', '=', 'in_progress').execute();
   }
 
   async purge(now = Date.now()): Promise<number> {

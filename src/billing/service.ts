@@ -1,7 +1,7 @@
 import { PostgresAdapter, sql, type Kysely, type Transaction } from 'kysely';
 import type { Plan } from '../agents/types.js';
 import { isUniqueViolation } from '../store/errors.js';
-import { SvcError, invalidRequest, notFound } from '../errors.js';
+import { SvcError, invalidRequest, isSvcError, notFound } from '../errors.js';
 import { newId } from '../ids.js';
 import type { Database, LedgerTable } from '../store/schema.js';
 
@@ -216,7 +216,9 @@ export class Billing {
         .returning(['account_id', 'reason'])
         .executeTakeFirst();
       if (!settled) return (await alreadySettled(trx, holdId, 'captured')) && 'already_captured';
-      const account = await trx.selectFrom('accounts').select('credits').where('id', '=', settled.account_id).executeTakeFirstOrThrow();
+      // Locks the account row (as every balance change does) before reading the balance, so the
+      // ledger row's balance_after follows the balance changes committed before it (Postgres).
+      const account = await trx.updateTable('accounts').set({ updated_at: now }).where('id', '=', settled.account_id).returning('credits').executeTakeFirstOrThrow();
       await appendLedger(trx, { accountId: settled.account_id, kind: 'capture', amount: 0, balanceAfter: Number(account.credits), reason: settled.reason, requestId, holdId, now });
       return 'captured';
     });
@@ -280,8 +282,13 @@ export class Billing {
     const delivered = this.options.delivered ? await this.options.delivered(expired.map((h) => h.id)) : new Set<string>();
     let settled = 0;
     for (const { id } of expired) {
-      const outcome = delivered.has(id) ? await this.capture(id, null, now) : await this.release(id, 'lease expired: the work did not finish', null, now);
-      if (outcome === 'captured' || outcome === 'released') settled++;
+      try {
+        const outcome = delivered.has(id) ? await this.capture(id, null, now) : await this.release(id, 'lease expired: the work did not finish', null, now);
+        if (outcome === 'captured' || outcome === 'released') settled++;
+      } catch (err) {
+        // Settled the other way meanwhile (its worker finished after all): the others still get swept.
+        if (!isSvcError(err) || err.kind !== 'conflict') throw err;
+      }
     }
     return settled;
   }

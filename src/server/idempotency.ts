@@ -19,7 +19,11 @@ function keptHeaders(headers: Record<string, unknown>): Record<string, string> {
 
 /**
  * One request running under an Idempotency-Key: keeps its lock alive while it runs, records
- * what is sent, and stores it on success (or forgets the key on failure) exactly once.
+ * what is sent, and settles the key exactly once: its result stored on success; forgotten when
+ * the request was refused as sent (a 4xx other than 409: nothing ran, and the client will change
+ * it); otherwise unlocked, so that a retry takes over this same life of the key. Work it started
+ * (a report generation whose client left, one that failed and gave its credits back) is then
+ * found again under the same `requestKey`, never paid for twice.
  */
 export class IdempotencySession {
   readonly #frames: string[] = [];
@@ -35,7 +39,8 @@ export class IdempotencySession {
     readonly since: number,
     private readonly onError: (err: unknown) => void,
   ) {
-    this.#timer = setInterval(() => void this.store.renew(accountId, key).catch(onError), Math.max(1000, Math.floor(store.lockMs / 3)));
+    // Every third of the lock, so that one late renewal never lets it lapse under a running request.
+    this.#timer = setInterval(() => void this.store.renew(accountId, key).catch(onError), Math.max(100, Math.floor(store.lockMs / 3)));
     this.#timer.unref();
   }
 
@@ -61,31 +66,45 @@ export class IdempotencySession {
 
   /** Settled before the stream's last byte, so a client that saw the end can replay at once. */
   streamEnded(succeeded: boolean): Promise<void> {
-    return this.#finish(succeeded ? { statusCode: 200, headers: this.#headers, body: this.#frames.join('') } : null);
+    return this.#finish(succeeded ? { statusCode: 200, headers: this.#headers, body: this.#frames.join('') } : 'unlock');
   }
 
   /** Settled before the body is sent (onSend), for the same reason. */
-  sent(statusCode: number, headers: Record<string, unknown>, payload: unknown): Promise<void> {
-    const body = typeof payload === 'string' ? payload : Buffer.isBuffer(payload) ? payload.toString('utf8') : '';
-    return this.#finish(statusCode >= 200 && statusCode < 300 ? { statusCode, headers: keptHeaders(headers), body } : null);
+  sent(statusCode: number, headers: Record<string, unknown>, payload: unknown, clientGone = false): Promise<void> {
+    if (statusCode >= 200 && statusCode < 300) {
+      const body = typeof payload === 'string' ? payload : Buffer.isBuffer(payload) ? payload.toString('utf8') : '';
+      return this.#finish({ statusCode, headers: keptHeaders(headers), body });
+    }
+    // An error written to a client that already left says why it left, not that the request was wrong.
+    return this.#finish(!clientGone && statusCode >= 400 && statusCode < 500 && statusCode !== 409 ? 'forget' : 'unlock');
   }
 
-  /** The request ended without a recorded result (client gone, error before sending). */
+  /** The request ended without a result (its client left, or it failed before sending): a retry takes over. */
   abandon(): Promise<void> {
-    return this.#finish(null);
+    return this.#finish('unlock');
   }
 
-  async #finish(result: StoredResult | null): Promise<void> {
+  async #finish(outcome: StoredResult | 'forget' | 'unlock'): Promise<void> {
     if (this.#done) return;
     this.#done = true;
     clearInterval(this.#timer);
     try {
-      if (result) await this.store.complete(this.accountId, this.key, result);
-      else await this.store.abandon(this.accountId, this.key);
+      if (outcome === 'forget') await this.store.forget(this.accountId, this.key);
+      else if (outcome === 'unlock') await this.store.unlock(this.accountId, this.key);
+      else await this.store.complete(this.accountId, this.key, outcome);
     } catch (err) {
       this.onError(err);
     }
   }
+}
+
+/**
+ * A handler ending without a reply because its client left: fastify runs no onResponse for it,
+ * so its key is settled here (else the lock was renewed for as long as the process lived).
+ */
+export function unanswered(reply: FastifyReply): FastifyReply {
+  void reply.request.idempotency?.abandon();
+  return reply;
 }
 
 /** preHandler for the POST endpoints: claims the key, or replays the stored result. Requests without a key pass at once. */
@@ -129,7 +148,7 @@ export function registerIdempotencyHooks(scope: FastifyInstance): void {
   scope.addHook('onSend', (request, reply, payload, done) => {
     const session = request.idempotency;
     if (!session || session.done) return done(null, payload);
-    session.sent(reply.statusCode, reply.getHeaders(), payload).then(
+    session.sent(reply.statusCode, reply.getHeaders(), payload, reply.raw.destroyed).then(
       () => done(null, payload),
       (err: Error) => done(err),
     );

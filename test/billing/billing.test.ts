@@ -1,6 +1,6 @@
 import OpenAI from 'openai';
 import { sql } from 'kysely';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Billing } from '../../src/billing/service.js';
 import { IdempotencyStore } from '../../src/billing/idempotency.js';
 import { describeBackends, dropTestSchemas } from '../helpers/backends.js';
@@ -191,6 +191,23 @@ describeBackends('plans, credits and billing', (backend) => {
     expect(report.badHolds).toEqual([]);
   });
 
+  it("every ledger row's balance_after is the running balance in ledger order, under 150 concurrent holds, captures and releases", async () => {
+    const { id } = await svc.account({ plan: 'pro', credits: 3000 });
+    await Promise.all(
+      Array.from({ length: 150 }, async (_, i) => {
+        const { hold } = await billing.hold({ accountId: id, amount: 3, jobId: `running-${id}-${i}`, what: 'Work' });
+        if (i % 3 === 0) await billing.release(hold.id, 'failed');
+        else await billing.capture(hold.id);
+      }),
+    );
+    const rows = await svc.service.deps.store.db.selectFrom('ledger').select(['seq', 'amount', 'balance_after']).where('account_id', '=', id).orderBy('seq').execute();
+    expect(rows).toHaveLength(301);
+    let running = 0;
+    const off = rows.filter((r) => (running += Number(r.amount)) !== Number(r.balance_after));
+    expect(off).toEqual([]);
+    expect(await balanceOf(id)).toBe(3000 - 100 * 3);
+  });
+
   it('the sweeper captures, not releases, an expired hold whose work was delivered (its report stored before the worker died)', async () => {
     const { id } = await svc.account({ plan: 'pro', credits: 6 });
     const { hold } = await billing.hold({ accountId: id, amount: 3, jobId: `delivered-${id}`, what: 'Generating a prediction-market report' });
@@ -342,5 +359,43 @@ describeBackends('rate limits', (backend) => {
     const client = new OpenAI({ baseURL: svc.baseURL, apiKey, maxRetries: 0 });
     for (let i = 0; i < 5; i++) await client.models.list();
     await expect(client.models.list()).rejects.toBeInstanceOf(OpenAI.RateLimitError);
+  });
+});
+
+describe('idempotency locks', () => {
+  it('the shortest lock allowed (1 s) is renewed in time: every retry while the request runs is 409, and it runs once', async () => {
+    const svc = await startService({ env: { SVC_IDEMPOTENCY_LOCK_MS: '1000' }, agents: (core) => paidAgents(core, { delayMs: 2500 }) });
+    try {
+      const { id, apiKey } = await svc.account({ plan: 'pro', credits: 30 });
+      const headers = { 'idempotency-key': `lock-${id}` };
+      let finished = false;
+      const first = post(`${svc.baseURL}/responses`, apiKey, { model: 'svc-paid', input: 'q' }, headers).then(async (r) => {
+        await r.text();
+        finished = true;
+        return r.status;
+      });
+      const retries: number[] = [];
+      // How close the lock came to lapsing: renewed at 1 s intervals, it lapsed for a moment before
+      // each renewal (a retry then took over); at a third of it, there is always a margin.
+      let closest = Infinity;
+      const row = () => svc.service.deps.store.db.selectFrom('idempotency_keys').select('locked_until').where('account_id', '=', id).executeTakeFirst();
+      while (!(await row())) await new Promise((r) => setTimeout(r, 5));
+      while (!finished) {
+        const locked = await row();
+        if (finished || !locked) break;
+        closest = Math.min(closest, Number(locked.locked_until) - Date.now());
+        const r = await post(`${svc.baseURL}/responses`, apiKey, { model: 'svc-paid', input: 'q' }, headers);
+        await r.text();
+        if (!finished) retries.push(r.status);
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      expect(await first).toBe(200);
+      expect(closest).toBeGreaterThan(150);
+      expect(retries.length).toBeGreaterThan(3);
+      expect(new Set(retries)).toEqual(new Set([409]));
+      expect((await svc.service.deps.accounts.getAccount(id)).credits).toBe(27);
+    } finally {
+      await svc.close();
+    }
   });
 });

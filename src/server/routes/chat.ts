@@ -6,7 +6,7 @@ import { ChatEncoder } from '../../wire/chat.js';
 import { CHAT_DONE, chatFrame, commentFrame } from '../../wire/sse.js';
 import type { ServerDeps } from '../deps.js';
 import { sendError } from '../errors.js';
-import { idempotency } from '../idempotency.js';
+import { idempotency, unanswered } from '../idempotency.js';
 import { parseChatRequest } from '../requests.js';
 import { startRun, type Run } from '../run.js';
 import { STILL_WAITING, SseWriter, metaHeaders, settledWithin, shuttingDown } from '../stream.js';
@@ -37,7 +37,7 @@ async function plain(reply: FastifyReply, run: Run, encoder: ChatEncoder) {
   });
   if (failure) return sendError(reply.headers(metaHeaders(meta)), failure);
   // Stopped before its end: the client left, or the server is shutting down.
-  if (!done) return run.clientLeft ? reply : sendError(reply, shuttingDown());
+  if (!done) return run.clientLeft ? unanswered(reply) : sendError(reply, shuttingDown());
   return reply.headers(metaHeaders(meta)).header('content-type', 'application/json; charset=utf-8').send(encoder.completionBody());
 }
 
@@ -47,7 +47,7 @@ async function streamed(reply: FastifyReply, deps: ServerDeps, run: Run, encoder
   const first = run.next();
   // A run silent for a whole keep-alive interval gets its stream opened anyway (see responses.ts).
   let event: AgentEvent | null | typeof STILL_WAITING = await settledWithin(first, keepAliveMs);
-  if (event === null) return run.clientLeft ? reply : sendError(reply, shuttingDown());
+  if (event === null) return run.clientLeft ? unanswered(reply) : sendError(reply, shuttingDown());
   if (event !== STILL_WAITING && event.type === 'failed') return sendError(reply, event.error);
   const sse = new SseWriter(reply, keepAliveMs);
   sse.open(event !== STILL_WAITING && event.type === 'meta' ? metaHeaders(event.meta) : {});

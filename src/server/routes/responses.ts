@@ -10,7 +10,7 @@ import { commentFrame, responsesFrame } from '../../wire/sse.js';
 import type { ServerDeps } from '../deps.js';
 import { sendError } from '../errors.js';
 import { parseResponsesRequest, type ResponsesRequest } from '../requests.js';
-import { idempotency } from '../idempotency.js';
+import { idempotency, unanswered } from '../idempotency.js';
 import { startRun, type Run } from '../run.js';
 import { STILL_WAITING, SseWriter, metaHeaders, settledWithin, shuttingDown } from '../stream.js';
 import { boolQuery, intQuery } from '../validate.js';
@@ -205,7 +205,7 @@ async function plain(reply: FastifyReply, deps: ServerDeps, run: Run, record: Re
   });
   if (failure) return sendError(reply.headers(metaHeaders(meta)), failure);
   // Stopped before its end: the client left, or the server is shutting down.
-  if (encoder.status !== 'completed') return run.clientLeft ? reply : sendError(reply, shuttingDown());
+  if (encoder.status !== 'completed') return run.clientLeft ? unanswered(reply) : sendError(reply, shuttingDown());
   if (store) deps.responses.save(record, { status: encoder.status, outputText: encoder.text, transcript, completedAt: Date.now() });
   return reply.headers(metaHeaders(meta)).header('content-type', JSON_TYPE).send(encoder.responseBody());
 }
@@ -220,7 +220,7 @@ async function streamed(reply: FastifyReply, deps: ServerDeps, run: Run, record:
   const keepAliveMs = deps.config.server.keepAliveIntervalMs;
   const first = run.next();
   let event = await settledWithin(first, keepAliveMs);
-  if (event === null) return run.clientLeft ? reply : sendError(reply, shuttingDown());
+  if (event === null) return run.clientLeft ? unanswered(reply) : sendError(reply, shuttingDown());
   if (event !== STILL_WAITING && event.type === 'failed') return sendError(reply, event.error);
 
   const encoder = new ResponsesEncoder(record.params);

@@ -9,6 +9,7 @@ import { KalshiClient } from '../../../src/data/kalshi/client.js';
 import { WORLD_NOW, addSeries, buildWorld, eventUrl, tenMarketSpec } from '../../fixtures/kalshi-world.js';
 import { ReportFlights } from '../../../src/reports/flights.js';
 import { SvcError } from '../../../src/errors.js';
+import { fingerprint } from '../../../src/billing/idempotency.js';
 import { startFakeKalshi, type FakeKalshi } from '../../helpers/fake-kalshi.js';
 import type { FakeReply, FakeRequest } from '../../helpers/fake-http.js';
 import { sleep } from '../../helpers/scripted-agent.js';
@@ -23,7 +24,7 @@ let intercept: ((req: FakeRequest) => FakeReply | undefined) | undefined;
 beforeAll(async () => {
   // Series of their own for the tests of generations led elsewhere: nothing else stores or claims them.
   const world = buildWorld();
-  for (const ticker of ['KXLAPSED', 'KXSTOPPED', 'KXSTOREDMEANWHILE']) addSeries(world, tenMarketSpec(ticker));
+  for (const ticker of ['KXLAPSED', 'KXSTOPPED', 'KXSTOREDMEANWHILE', 'KXIDEMSTREAM', 'KXIDEMPLAIN', 'KXIDEMCRASH']) addSeries(world, tenMarketSpec(ticker));
   fake = await startFakeKalshi({ world, intercept: (req) => intercept?.(req) });
   svc = await startService({
     env: { SVC_KALSHI_API_URL: fake.apiUrl, SVC_KALSHI_RETRIES: '2', SVC_KALSHI_TIMEOUT_MS: '400', SVC_KEEPALIVE_MS: '3000' },
@@ -383,6 +384,78 @@ describe('variants, caching and billing', () => {
     expect(await b.text()).toBe(await a.text());
     expect(b.headers.get('idempotent-replayed')).toBe('true');
     expect(await balance(id)).toBe(7);
+  });
+
+  const waitForVersions = async (series: string, n: number) => {
+    for (let i = 0; i < 400 && (await reportsOf(series)).length < n; i++) await sleep(25);
+    expect(await reportsOf(series)).toHaveLength(n);
+  };
+
+  it('a client that left mid-generation and retries with its Idempotency-Key gets the report it paid for, free (streamed and plain)', async () => {
+    for (const [series, stream] of [
+      ['KXIDEMSTREAM', true],
+      ['KXIDEMPLAIN', false],
+    ] as const) {
+      const { id, apiKey } = await svc.account({ plan: 'pro', credits: 10 });
+      const headers = { 'idempotency-key': `left-${id}` };
+      const body = { model: `${MODEL}:refresh`, messages: [{ role: 'user', content: urlOf(series) }], stream };
+      const ctrl = new AbortController();
+      const first = fetch(`${svc.baseURL}/chat/completions`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json', ...headers },
+        body: JSON.stringify(body),
+        signal: ctrl.signal,
+      });
+      if (stream) await (await first).body!.getReader().read();
+      else while (!(await ledgerKinds(id)).includes('hold:-3')) await sleep(10);
+      ctrl.abort();
+      await first.catch(() => {});
+      // Retried at once: the generation it paid for is still running (409, nothing charged), or it is served.
+      let retry: Response;
+      for (;;) {
+        retry = await post(`${svc.baseURL}/chat/completions`, apiKey, body, headers);
+        if (retry.status !== 409) break;
+        expect(((await retry.json()) as any).error.code).toBe('idempotency_key_in_progress');
+        await sleep(100);
+      }
+      expect(retry.status, series).toBe(200);
+      expect(retry.headers.get('x-credits-charged')).toBe('0');
+      const text = stream ? (await readSse(retry)).raw : ((await retry.json()) as any).choices[0].message.content;
+      expect(text).toContain(tickerOf(series));
+      await waitForVersions(series, 1);
+      expect(await balance(id), series).toBe(7);
+      expect(await ledgerKinds(id)).toEqual(['grant:10', 'hold:-3', 'capture:0']);
+    }
+  });
+
+  it('a retry after the server died between storing a report and capturing its hold is never charged again', async () => {
+    const deps = svc.service.deps;
+    const { id, apiKey } = await svc.account({ plan: 'pro', credits: 10 });
+    const ticker = tickerOf('KXIDEMCRASH');
+    const body = { model: `${MODEL}:refresh`, input: urlOf('KXIDEMCRASH') };
+    const key = `crash-${id}`;
+    // What the dead server left: the key in progress (its lock lapsed), the hold held, the report stored with it.
+    const since = Date.now() - 120_000;
+    await deps.store.db
+      .insertInto('idempotency_keys')
+      .values({ account_id: id, key, endpoint: 'POST /v1/responses', fingerprint: fingerprint('POST /v1/responses', body), state: 'in_progress', locked_until: since + 60_000, status_code: null, headers: null, body: null, created_at: since, expires_at: since + 86_400_000 })
+      .execute();
+    const { hold } = await deps.billing.hold({ accountId: id, amount: 3, jobId: `report:${id}:${key}@${since}`, what: 'Generating a prediction-market report' });
+    await deps.reports.save({ eventTicker: ticker, seriesTicker: 'KXIDEMCRASH', title: 't', text: `Report on ${ticker}.`, citations: [], outputTokens: 4, asOf: new Date().toISOString(), source: 'live', generatedAt: Date.now(), accountId: id, holdId: hold.id });
+    // Its hold still runs its lease: retries wait (409), however many, and pay nothing.
+    for (let i = 0; i < 3; i++) {
+      const r = await post(`${svc.baseURL}/responses`, apiKey, body, { 'idempotency-key': key });
+      expect(r.status).toBe(409);
+      expect(((await r.json()) as any).error.code).toBe('idempotency_key_in_progress');
+    }
+    // The lease lapses: the sweeper captures the hold (its report was stored); the retry is served that report.
+    await deps.billing.sweep(Date.now() + deps.billing.leaseMs + 1000);
+    const served = await post(`${svc.baseURL}/responses`, apiKey, body, { 'idempotency-key': key });
+    expect(served.status).toBe(200);
+    expect(served.headers.get('x-credits-charged')).toBe('0');
+    expect(((await served.json()) as any).output[0].content[0].text).toBe(`Report on ${ticker}.`);
+    expect(await balance(id)).toBe(7);
+    expect((await deps.billing.verify()).mismatches).toEqual([]);
   });
 
   it('an Idempotency-Key reused after it expired is a new request: a new report, charged (not the old one free, nor a 409)', async () => {
