@@ -29,6 +29,15 @@ export interface Turn {
   answerRef?: string;
 }
 
+/**
+ * A turn of a Responses input as it is kept: the agent's turns, and the system and developer
+ * messages, which the agent is given as instructions but which stay in the conversation (listed
+ * by input_items, carried on by `previous_response_id`, unlike the `instructions` field).
+ */
+export type InputTurn = Turn | { role: 'system' | 'developer'; content: string; answerRef?: undefined };
+
+export const isInstruction = (t: InputTurn): t is Extract<InputTurn, { role: 'system' | 'developer' }> => t.role === 'system' || t.role === 'developer';
+
 export type Plan = 'free' | 'plus' | 'pro' | 'enterprise';
 
 /** A model id split into its agent and variant (`svc-prediction-markets-agent:cache`). */

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { Answer, Turn } from '../agents/types.js';
+import type { Answer, InputTurn, Turn } from '../agents/types.js';
 import type { Database } from '../store/schema.js';
 import { WriteBehind } from '../store/write-behind.js';
 import type { ResponseParams } from '../wire/responses.js';
@@ -13,7 +13,7 @@ export interface ResponseRecord {
   accountId: string;
   model: string;
   messageId: string;
-  conversation: Turn[];
+  conversation: InputTurn[];
   instructions: string | null;
   params: ResponseParams;
   createdAt: number;
@@ -65,11 +65,11 @@ const INTERRUPTED = {
 const isInterrupted = (t: readonly TranscriptEntry[]) => t.length === 1 && t[0]![0] === 'f' && t[0]![2].code === INTERRUPTED.code;
 
 /** A conversation as stored: turns that are kept answers hold only their reference when `refer`. */
-type StoredTurn = Turn | { role: Turn['role']; answerRef: string };
+type StoredTurn = InputTurn | { role: 'assistant'; answerRef: string };
 
-function storedConversation(conversation: Turn[], refer: boolean): string {
+function storedConversation(conversation: InputTurn[], refer: boolean): string {
   if (!refer || !conversation.some((t) => t.answerRef)) return JSON.stringify(conversation);
-  return JSON.stringify(conversation.map((t): StoredTurn => (t.answerRef ? { role: t.role, answerRef: t.answerRef } : { role: t.role, content: t.content })));
+  return JSON.stringify(conversation.map((t): StoredTurn => (t.answerRef ? { role: 'assistant', answerRef: t.answerRef } : ({ role: t.role, content: t.content } as InputTurn))));
 }
 
 function toRow(r: ResponseRecord, status: string, outputText: string, transcript: TranscriptEntry[], completedAt: number | null, refer: boolean, leaseExpiresAt: number | null = null): Row {
@@ -106,7 +106,7 @@ async function fromRow(r: Row, lookup: AnswerLookup | undefined): Promise<Stored
     if (answer) answers.set(ref, answer);
   }
   const { transcript, outputText } = readStoredForm(entries, r.output_text, answers);
-  const conversation = turns.map((t): Turn => {
+  const conversation = turns.map((t): InputTurn => {
     if ('content' in t) return t;
     const answer = answers.get(t.answerRef);
     if (!answer) throw new Error(`stored conversation refers to ${t.answerRef}, which is not stored`);

@@ -1,15 +1,14 @@
-import type { Turn } from '../agents/types.js';
+import type { InputTurn, Turn } from '../agents/types.js';
 import { invalidRequest } from '../errors.js';
 import { Fields, bodyObject, invalidValue, isObject, missing, wrongType } from './validate.js';
 
 /** A turn of the request, or a reference to a stored output message to be resolved. */
-export type InputItem = (Turn & { param: string }) | { ref: string; param: string };
+export type InputItem = (InputTurn & { param: string }) | { ref: string; param: string };
 
 export interface ResponsesRequest {
   model: string;
+  /** In order, system and developer messages included (the agent is told them as instructions). */
   items: InputItem[];
-  /** What the agent is told: `instructions` and the input's system and developer messages. */
-  instructions: string | null;
   /** The request's own `instructions` field, echoed in the response object as OpenAI does. */
   instructionsField: string | null;
   stream: boolean;
@@ -61,7 +60,7 @@ function contentText(content: unknown, param: string, partTypes: Set<string>): s
   return texts.join('\n');
 }
 
-function joinInstructions(parts: (string | undefined | null)[]): string | null {
+export function joinInstructions(parts: (string | undefined | null)[]): string | null {
   const kept = parts.filter((p): p is string => typeof p === 'string' && p.trim() !== '');
   return kept.length ? kept.join('\n\n') : null;
 }
@@ -78,7 +77,6 @@ function requireLastUser(turns: { role: string; param: string; content?: string 
 export function parseResponsesRequest(raw: unknown): ResponsesRequest {
   const f = new Fields(bodyObject(raw));
   const model = readModel(f);
-  const system: string[] = [];
   const items: InputItem[] = [];
   const input = f.obj.input;
   if (input === undefined || input === null) throw missing('input', 'Send the question as a string, or an array of input messages.');
@@ -102,14 +100,14 @@ export function parseResponsesRequest(raw: unknown): ResponsesRequest {
       const role = itf.requiredString('role');
       if (item.content === undefined) throw missing(`${p}.content`);
       const text = item.content === null ? '' : contentText(item.content, `${p}.content`, TEXT_PARTS);
-      if (role === 'system' || role === 'developer') system.push(text);
-      else if (role === 'user' || role === 'assistant') items.push({ role, content: text, param: p });
+      if (role === 'system' || role === 'developer' || role === 'user' || role === 'assistant') items.push({ role, content: text, param: p });
       else throw invalidValue(`${p}.role`, `'${role}' is not supported. Use 'user', 'assistant', 'system' or 'developer'.`);
     });
   } else {
     throw wrongType('input', 'a string or an array of input messages', input);
   }
-  const lastTurn = items[items.length - 1];
+  // The question: the last message that is not an instruction.
+  const lastTurn = items.findLast((item) => !('role' in item) || (item.role !== 'system' && item.role !== 'developer'));
   if (!lastTurn) throw invalidRequest('empty_input', "'input' has no user message: send the question as a user message.", 'input');
   if ('ref' in lastTurn) throw invalidRequest('invalid_value', "The last item of 'input' must be a user message with the question.", lastTurn.param);
   requireLastUser([lastTurn], 'input');
@@ -118,7 +116,6 @@ export function parseResponsesRequest(raw: unknown): ResponsesRequest {
   return {
     model,
     items,
-    instructions: joinInstructions([instructions, ...system]),
     instructionsField: instructions ?? null,
     stream: f.boolean('stream') ?? false,
     store: f.boolean('store') ?? true,

@@ -157,6 +157,38 @@ describe('stored responses', () => {
     ]);
   });
 
+  it("keeps the input's developer and system messages in the conversation: listed by input_items and carried on by previous_response_id (the instructions field is not)", async () => {
+    const first = await client.responses.create({
+      model: 'svc-echo',
+      instructions: 'Be brief.',
+      input: [
+        { role: 'developer', content: 'Always answer in French.' },
+        { role: 'user', content: 'q1' },
+        { role: 'system', content: 'Cite everything.' },
+      ],
+    });
+    expect(JSON.parse(first.output_text)).toEqual({ messages: [{ role: 'user', content: 'q1' }], instructions: 'Be brief.\n\nAlways answer in French.\n\nCite everything.' });
+    const items = await client.responses.inputItems.list(first.id, { order: 'asc' });
+    expect(items.data.map((i: any) => [i.role, i.content[0].type, i.content[0].text])).toEqual([
+      ['developer', 'input_text', 'Always answer in French.'],
+      ['user', 'input_text', 'q1'],
+      ['system', 'input_text', 'Cite everything.'],
+    ]);
+
+    const second = await client.responses.create({ model: 'svc-echo', input: 'q2', previous_response_id: first.id });
+    expect(JSON.parse(second.output_text)).toEqual({
+      messages: [
+        { role: 'user', content: 'q1' },
+        { role: 'assistant', content: first.output_text },
+        { role: 'user', content: 'q2' },
+      ],
+      instructions: 'Always answer in French.\n\nCite everything.',
+    });
+    expect(second.instructions).toBeNull();
+    const carried = await client.responses.inputItems.list(second.id, { order: 'asc' });
+    expect(carried.data.map((i: any) => i.role)).toEqual(['developer', 'user', 'system', 'assistant', 'user']);
+  });
+
   it('resolves the item_reference the AI SDK sends for earlier assistant turns', async () => {
     const provider = createOpenAI({ baseURL: svc.baseURL, apiKey: key });
     const first = await generateText({ model: provider.responses('svc-echo'), prompt: 'first question' });

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import type { AgentEvent, RunMeta, Turn } from '../../agents/types.js';
+import { isInstruction, type AgentEvent, type InputTurn, type RunMeta, type Turn } from '../../agents/types.js';
 import { SvcError, invalidRequest, notFound } from '../../errors.js';
 import { newId } from '../../ids.js';
 import { rebuild } from '../../responses/replay.js';
@@ -9,7 +9,7 @@ import { ResponsesEncoder } from '../../wire/responses.js';
 import { commentFrame, responsesFrame } from '../../wire/sse.js';
 import type { ServerDeps } from '../deps.js';
 import { sendError } from '../errors.js';
-import { parseResponsesRequest, type ResponsesRequest } from '../requests.js';
+import { joinInstructions, parseResponsesRequest, type ResponsesRequest } from '../requests.js';
 import { idempotency, unanswered } from '../idempotency.js';
 import { startRun, type Run } from '../run.js';
 import { STILL_WAITING, SseWriter, metaHeaders, settledWithin, shuttingDown } from '../stream.js';
@@ -24,13 +24,22 @@ const clientLeft = () => new SvcError('invalid_request', { code: 'client_disconn
  * The turns the agent sees: the stored conversation of `previous_response_id`, then this input.
  * Synchronous when nothing needs looking up (the common case: no promise to wait for).
  */
-function conversationOf(req: ResponsesRequest, accountId: string, deps: ServerDeps): Turn[] | Promise<Turn[]> {
+function conversationOf(req: ResponsesRequest, accountId: string, deps: ServerDeps): InputTurn[] | Promise<InputTurn[]> {
   if (req.previousResponseId || req.items.some((item) => 'ref' in item)) return storedConversationOf(req, accountId, deps);
-  return req.items.map((item) => ({ role: (item as Turn).role, content: (item as Turn).content }));
+  return req.items.map((item) => ({ role: (item as InputTurn).role, content: (item as InputTurn).content }) as InputTurn);
 }
 
-async function storedConversationOf(req: ResponsesRequest, accountId: string, deps: ServerDeps): Promise<Turn[]> {
-  const turns: Turn[] = [];
+/** What the agent is given: the user and assistant turns, and as instructions the `instructions` field then the conversation's system and developer messages. */
+function agentView(conversation: InputTurn[], instructionsField: string | null): { messages: Turn[]; instructions: string | null } {
+  if (!conversation.some(isInstruction)) return { messages: conversation as Turn[], instructions: instructionsField };
+  return {
+    messages: conversation.filter((t): t is Turn => !isInstruction(t)),
+    instructions: joinInstructions([instructionsField, ...conversation.filter(isInstruction).map((t) => t.content)]),
+  };
+}
+
+async function storedConversationOf(req: ResponsesRequest, accountId: string, deps: ServerDeps): Promise<InputTurn[]> {
+  const turns: InputTurn[] = [];
   if (req.previousResponseId) {
     const found = await deps.responses.get(req.previousResponseId, accountId);
     if (!found) throw notFound('previous_response_not_found', `Previous response with id '${req.previousResponseId}' not found.`, 'previous_response_id');
@@ -51,7 +60,7 @@ async function storedConversationOf(req: ResponsesRequest, accountId: string, de
       if (!turn) throw invalidRequest('item_not_found', `Item with id '${item.ref}' (${item.param}) not found among your stored responses.`, 'input');
       turns.push(turn);
     } else {
-      turns.push({ role: item.role, content: item.content });
+      turns.push({ role: item.role, content: item.content } as InputTurn);
     }
   }
   let characters = 0;
@@ -79,14 +88,15 @@ export async function responsesRoutes(app: FastifyInstance, deps: ServerDeps): P
     const req = deps.agents.parseFor(request.body, parseResponsesRequest);
     const { agent, ref } = deps.agents.resolve(req.model);
     const pending = conversationOf(req, auth.account.id, deps);
-    const messages = Array.isArray(pending) ? pending : await pending;
+    const conversation = Array.isArray(pending) ? pending : await pending;
+    const { messages, instructions } = agentView(conversation, req.instructionsField);
     const record: ResponseRecord = {
       id: newId('resp_', 32),
       accountId: auth.account.id,
       model: req.model,
       messageId: newId('msg_', 32),
-      conversation: messages,
-      instructions: req.instructions,
+      conversation,
+      instructions,
       createdAt: Date.now(),
       params: {
         id: '',
@@ -107,7 +117,7 @@ export async function responsesRoutes(app: FastifyInstance, deps: ServerDeps): P
     record.params.messageId = record.messageId;
     // A stored response keeps running when its client leaves, so it can be fetched or
     // resumed later (GET /v1/responses/{id}?stream=true&starting_after=N).
-    const run = startRun(deps, request, reply, { agent, model: ref, messages, instructions: req.instructions, detached: req.store, idempotencyKey: request.idempotency?.requestKey });
+    const run = startRun(deps, request, reply, { agent, model: ref, messages, instructions, detached: req.store, idempotencyKey: request.idempotency?.requestKey });
     try {
       return req.stream ? await streamed(reply, deps, run, record, req.store) : await plain(reply, deps, run, record, req.store);
     } finally {
