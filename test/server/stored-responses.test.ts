@@ -187,6 +187,21 @@ describe('stored responses', () => {
     expect(second.instructions).toBeNull();
     const carried = await client.responses.inputItems.list(second.id, { order: 'asc' });
     expect(carried.data.map((i: any) => i.role)).toEqual(['developer', 'user', 'system', 'assistant', 'user']);
+
+    // Paging both ways: `after` and `before` are item ids; a page from `before` is the one nearest to it.
+    const page = async (query: string) => (await (await fetch(`${svc.baseURL}/responses/${second.id}/input_items?${query}`, { headers: { authorization: `Bearer ${key}` } })).json()) as any;
+    const ids = carried.data.map((i: any) => i.id as string);
+    expect((await page(`order=asc&before=${ids[3]}`)).data.map((i: any) => i.id)).toEqual(ids.slice(0, 3));
+    expect(await page(`order=asc&before=${ids[3]}&limit=2`)).toMatchObject({ data: [{ id: ids[1] }, { id: ids[2] }], has_more: true });
+    expect(await page(`order=asc&after=${ids[0]}&before=${ids[4]}`)).toMatchObject({ data: ids.slice(1, 4).map((id) => ({ id })), has_more: false });
+    expect((await page(`order=desc&before=${ids[1]}`)).data.map((i: any) => i.id)).toEqual([ids[4], ids[3], ids[2]]);
+    for (const [query, param, code] of [
+      ['before=msg_nope', 'before', 'invalid_value'],
+      [`after=${ids[0]}&after=${ids[1]}`, 'after', 'invalid_type'],
+      ['before=', 'before', 'invalid_type'],
+    ]) {
+      expect((await page(query!)).error, query).toMatchObject({ param, code });
+    }
   });
 
   it('resolves the item_reference the AI SDK sends for earlier assistant turns', async () => {

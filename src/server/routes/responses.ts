@@ -180,13 +180,20 @@ export async function responsesRoutes(app: FastifyInstance, deps: ServerDeps): P
       content: [t.role === 'assistant' ? { type: 'output_text', text: t.content, annotations: [], logprobs: [] } : { type: 'input_text', text: t.content }],
     }));
     if (order === 'desc') items = items.reverse();
-    if (typeof q.after === 'string') {
-      const at = items.findIndex((i) => i.id === q.after);
-      if (at === -1) throw invalidRequest('invalid_value', `Invalid value for 'after': no input item '${q.after}' in this response.`, 'after');
-      items = items.slice(at + 1);
-    }
-    const page = items.slice(0, limit);
-    return { object: 'list', data: page, first_id: page[0]?.id ?? null, last_id: page.at(-1)?.id ?? null, has_more: items.length > page.length };
+    const cursor = (name: 'after' | 'before'): number | null => {
+      const value = q[name];
+      if (value === undefined) return null;
+      if (typeof value !== 'string' || !value) throw invalidRequest('invalid_type', `Invalid type for '${name}': expected one input item id.`, name);
+      const at = items.findIndex((i) => i.id === value);
+      if (at === -1) throw invalidRequest('invalid_value', `Invalid value for '${name}': no input item '${value}' in this response.`, name);
+      return at;
+    };
+    const after = cursor('after');
+    const before = cursor('before');
+    // The items strictly between the cursors; with `before`, the page nearest to it.
+    const window = items.slice(after === null ? 0 : after + 1, before === null ? items.length : before);
+    const page = before === null ? window.slice(0, limit) : window.slice(Math.max(0, window.length - limit));
+    return { object: 'list', data: page, first_id: page[0]?.id ?? null, last_id: page.at(-1)?.id ?? null, has_more: window.length > page.length };
   });
 }
 
