@@ -62,6 +62,9 @@ const INTERRUPTED = {
   param: null,
 } as const;
 
+/** How a followed response ends when it is deleted meanwhile. */
+const DELETED = { kind: 'not_found', code: 'response_deleted', message: 'This response was deleted while it was being followed.', param: null } as const;
+
 const isInterrupted = (t: readonly TranscriptEntry[]) => t.length === 1 && t[0]![0] === 'f' && t[0]![2].code === INTERRUPTED.code;
 
 /** A conversation as stored: turns that are kept answers hold only their reference when `refer`. */
@@ -309,6 +312,19 @@ export class ResponseStore {
   ): AsyncGenerator<WireEvent> {
     let next = startingAfter + 1;
     const started = Date.now();
+    /** The row of a response running on another replica, once seen. */
+    let following: Row | null = null;
+    /**
+     * An ending rebuilt without the producer's events (it died, or the response was deleted):
+     * the follower may have seen more events than the rebuild has, so its error and
+     * response.failed are numbered on from what it saw.
+     */
+    const ending = function* (e: WireEvent): Generator<WireEvent> {
+      if (e.sequence_number >= next) {
+        next = e.sequence_number + 1;
+        yield e;
+      } else if (e.type === 'error' || e.type === 'response.failed') yield { ...e, sequence_number: next++ };
+    };
     // One listener per signal for the whole replay (not one per wait), removed when it ends.
     let wake: (() => void) | null = null;
     const onAbort = () => wake?.();
@@ -329,22 +345,36 @@ export class ResponseStore {
           continue;
         }
         const found = this.#writer.peek(id) ?? (await this.db.selectFrom('responses').selectAll().where('id', '=', id).executeTakeFirst());
-        if (!found || found.account_id !== accountId) return;
+        if (!found || found.account_id !== accountId) {
+          if (!following) return;
+          // Deleted while followed: the follower still gets an ending.
+          const gone: Row = { ...following, status: 'failed', output_text: '', transcript: JSON.stringify([['f', Math.floor(Date.now() / 1000), DELETED]]) };
+          for (const e of encode(await fromRow(gone, this.#answers))) yield* ending(e);
+          return;
+        }
         const row = await this.#settled(found);
         if (TERMINAL.has(row.status)) {
           const stored = await fromRow(row, this.#answers);
           const interrupted = isInterrupted(stored.transcript);
           for (const e of encode(stored)) {
-            if (e.sequence_number >= next) {
+            if (interrupted) yield* ending(e);
+            else if (e.sequence_number >= next) {
               yield e;
               next = e.sequence_number + 1;
-            } else if (interrupted && (e.type === 'error' || e.type === 'response.failed')) {
-              // Its producer died after sending more events than the rebuilt failure has:
-              // the ending still reaches the follower, numbered on from what it saw.
-              yield { ...e, sequence_number: next++ };
             }
           }
           return;
+        }
+        if (!following) {
+          // Running on another replica: its opening events are known now (they depend on the
+          // request alone), so the follower has them at once, not only once it has finished.
+          for (const e of encode(await fromRow(row, this.#answers))) {
+            if (e.sequence_number >= next) {
+              yield e;
+              next = e.sequence_number + 1;
+            }
+          }
+          following = row;
         }
         if (stopPolling?.aborted || Date.now() - started > this.#maxFollowMs) return;
         await new Promise<void>((resolve) => {

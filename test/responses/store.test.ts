@@ -175,6 +175,29 @@ describeBackends('stored responses written behind in batches', (backend) => {
     const statuses = await store.db.selectFrom('responses').select(['id', 'status']).where('id', 'in', ['resp_batch_9002', 'resp_batch_9003', 'resp_batch_9004']).orderBy('id').execute();
     expect(statuses.map((r) => r.status)).toEqual(['failed', 'failed', 'in_progress']);
 
+    // Following a response running on another replica: its opening events come at once, the rest when it finishes.
+    await store.db.insertInto('responses').values(row(9006, now, now + 60_000)).execute();
+    const follow = reader.replay('resp_batch_9006', accountId, -1, new AbortController().signal, (stored) => rebuild(stored, { events: true }).events)[Symbol.asyncIterator]();
+    expect([(await follow.next()).value!.type, (await follow.next()).value!.type]).toEqual(['response.created', 'response.in_progress']);
+    const elsewhere = new ResponseStore(store.db, { batchMs: 5 });
+    elsewhere.save(record(9006, accountId), { status: 'completed', outputText: 'finished', transcript: [['t', 'finished'], ['d', 7]], completedAt: 7 });
+    await elsewhere.flush();
+    const rest: string[] = [];
+    for (let e = await follow.next(); !e.done; e = await follow.next()) rest.push(`${e.value.sequence_number}:${e.value.type}`);
+    expect(rest[0]).toBe('2:response.output_item.added');
+    expect(rest.at(-1)).toMatch(/^\d+:response\.completed$/);
+    expect(rest.map((r) => Number(r.split(':')[0]))).toEqual(rest.map((_, i) => i + 2));
+
+    // Deleted while followed (after it finished, between two polls): the follower still gets an ending.
+    await store.db.insertInto('responses').values(row(9007, now, now + 60_000)).execute();
+    const doomed = reader.replay('resp_batch_9007', accountId, 5, new AbortController().signal, (stored) => rebuild(stored, { events: true }).events)[Symbol.asyncIterator]();
+    const first = doomed.next();
+    await new Promise((r) => setTimeout(r, 20));
+    await store.db.deleteFrom('responses').where('id', '=', 'resp_batch_9007').execute();
+    const ended = [await first, await doomed.next(), await doomed.next()];
+    expect(ended.map((e) => e.done || `${e.value.sequence_number}:${e.value.type}`)).toEqual(['6:error', '7:response.failed', true]);
+    expect(ended[0]!.value).toMatchObject({ code: 'response_deleted' });
+
     // Replayed from the start, the failure is a whole stream: created, in progress, error, failed.
     const events: string[] = [];
     for await (const e of reader.replay('resp_batch_9002', accountId, -1, new AbortController().signal, (stored) => rebuild(stored, { events: true }).events)) events.push(`${e.sequence_number}:${e.type}`);
