@@ -13,6 +13,7 @@ export interface ResponsesRequest {
   instructionsField: string | null;
   stream: boolean;
   store: boolean;
+  background: boolean;
   previousResponseId: string | null;
   metadata: Record<string, string>;
   temperature: number | null;
@@ -113,12 +114,16 @@ export function parseResponsesRequest(raw: unknown): ResponsesRequest {
   requireLastUser([lastTurn], 'input');
 
   const instructions = f.string('instructions');
+  const store = f.boolean('store') ?? true;
+  const background = f.boolean('background') ?? false;
+  if (background && !store) throw invalidValue('background', "a background response must be stored: drop 'store': false (it is fetched later with GET /v1/responses/{id}).");
   return {
     model,
     items,
     instructionsField: instructions ?? null,
     stream: f.boolean('stream') ?? false,
-    store: f.boolean('store') ?? true,
+    store,
+    background,
     previousResponseId: f.string('previous_response_id', { nonEmpty: true }) ?? null,
     metadata: f.metadata('metadata') ?? {},
     temperature: f.number('temperature', { min: 0, max: 2 }) ?? null,

@@ -16,6 +16,8 @@ export interface ResponseParams {
   previousResponseId: string | null;
   metadata: Record<string, string>;
   store: boolean;
+  /** Answered at once and run on (`background: true`); absent in records from before it existed. */
+  background?: boolean;
   temperature: number | null;
   topP: number | null;
   maxOutputTokens: number | null;
@@ -138,7 +140,7 @@ export class ResponsesEncoder {
       object: 'response' as const,
       created_at: p.createdAt,
       status: this.#status,
-      background: false,
+      background: p.background === true,
       error: this.#error,
       incomplete_details: null,
       instructions: p.instructions,

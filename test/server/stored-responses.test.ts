@@ -227,6 +227,41 @@ describe('stored responses', () => {
     await expect(client.responses.retrieve(r.id)).rejects.toBeInstanceOf(OpenAI.NotFoundError);
   });
 
+  it('background: true answers at once (in progress, background echoed), runs on, and is fetched or followed later', async () => {
+    // The agent waits for the test, which lets it go only once the POST has been answered.
+    const waiting = release;
+    const letGo = async () => {
+      while (release === waiting) await sleep(10);
+      release();
+    };
+    const started = await client.responses.create({ model: 'svc-gated', input: 'q', background: true });
+    expect(started).toMatchObject({ status: 'in_progress', background: true, output: [] });
+    const followed = fetch(`${svc.baseURL}/responses/${started.id}?stream=true`, { headers: { authorization: `Bearer ${key}` } }).then(readSse);
+    expect((await client.responses.retrieve(started.id)).status).toBe('in_progress');
+    await letGo();
+    let done = await client.responses.retrieve(started.id);
+    while (done.status === 'in_progress') {
+      await sleep(20);
+      done = await client.responses.retrieve(started.id);
+    }
+    expect(done).toMatchObject({ status: 'completed', background: true, output_text: 'first part, second part.' });
+    const events = (await followed).frames.map((f) => JSON.parse(f.data) as { type: string; sequence_number: number; response?: { background: boolean } });
+    expect(events[0]).toMatchObject({ type: 'response.created', sequence_number: 0, response: { background: true } });
+    expect(events.at(-1)).toMatchObject({ type: 'response.completed', response: { background: true } });
+    expect(events.map((e) => e.sequence_number)).toEqual(events.map((_, i) => i));
+
+    // Streamed in the background: a stored stream that echoes it.
+    const before = release;
+    const streamed = client.responses.stream({ model: 'svc-gated', input: 'q', background: true } as any);
+    while (release === before) await sleep(10);
+    release();
+    expect(await streamed.finalResponse()).toMatchObject({ status: 'completed', background: true });
+
+    const unstored = await post(`${svc.baseURL}/responses`, key, { model: 'svc-test', input: 'q', background: true, store: false });
+    expect(unstored.status).toBe(400);
+    expect(((await unstored.json()) as any).error).toMatchObject({ code: 'invalid_value', param: 'background' });
+  });
+
   it('refuses to delete a response still in progress, here or on another replica (409), and deletes one whose producer died', async () => {
     const running = await post(`${svc.baseURL}/responses`, key, { model: 'svc-gated', input: 'q', stream: true });
     const reader = running.body!.getReader();

@@ -107,6 +107,7 @@ export async function responsesRoutes(app: FastifyInstance, deps: ServerDeps): P
         previousResponseId: req.previousResponseId,
         metadata: req.metadata,
         store: req.store,
+        ...(req.background ? { background: true } : {}),
         temperature: req.temperature,
         topP: req.topP,
         maxOutputTokens: req.maxOutputTokens,
@@ -118,6 +119,8 @@ export async function responsesRoutes(app: FastifyInstance, deps: ServerDeps): P
     // A stored response keeps running when its client leaves, so it can be fetched or
     // resumed later (GET /v1/responses/{id}?stream=true&starting_after=N).
     const run = startRun(deps, request, reply, { agent, model: ref, messages, instructions, detached: req.store, idempotencyKey: request.idempotency?.requestKey });
+    // A background response is answered at once and ends its run itself.
+    if (req.background && !req.stream) return inBackground(reply, deps, run, record);
     try {
       return req.stream ? await streamed(reply, deps, run, record, req.store) : await plain(reply, deps, run, record, req.store);
     } finally {
@@ -195,6 +198,40 @@ export async function responsesRoutes(app: FastifyInstance, deps: ServerDeps): P
     const page = before === null ? window.slice(0, limit) : window.slice(Math.max(0, window.length - limit));
     return { object: 'list', data: page, first_id: page[0]?.id ?? null, last_id: page.at(-1)?.id ?? null, has_more: window.length > page.length };
   });
+}
+
+/**
+ * `background: true`: the response object is returned at once (in progress), the run goes on
+ * detached from the request, and the stored response is fetched or followed later (GET, or
+ * GET ?stream=true). At the shutdown deadline it ends failed, like a stream.
+ */
+function inBackground(reply: FastifyReply, deps: ServerDeps, run: Run, record: ResponseRecord) {
+  const encoder = new ResponsesEncoder(record.params);
+  const transcript: TranscriptEntry[] = [];
+  const live = deps.responses.begin(record, () => encoder.response());
+  live.append(encoder.begin());
+  const push = (event: AgentEvent) => {
+    const now = nowSeconds();
+    const entry = transcriptEntry(event, now);
+    if (entry) transcript.push(entry);
+    live.append(encoder.push(event, now));
+  };
+  void (async () => {
+    try {
+      for (;;) {
+        const event = (await run.next()) ?? { type: 'failed', error: shuttingDown() };
+        push(event);
+        if (event.type === 'done' || event.type === 'failed') break;
+      }
+    } catch (err) {
+      reply.log.error({ err }, 'background response failed');
+    } finally {
+      if (encoder.status === 'in_progress') push({ type: 'failed', error: shuttingDown() });
+      live.finish({ status: encoder.status, outputText: encoder.text, transcript, completedAt: Date.now() });
+      run.end();
+    }
+  })();
+  return reply.header('content-type', JSON_TYPE).send(encoder.response());
 }
 
 /** The whole response as one JSON body; errors keep their HTTP status. */
