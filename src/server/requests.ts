@@ -148,8 +148,11 @@ export function parseChatRequest(raw: unknown): ChatRequest {
       throw invalidValue(`${p}.role`, `'${role}' is not supported. Use 'system', 'developer', 'user' or 'assistant'.`);
     }
     if (m.content === undefined) throw missing(`${p}.content`);
-    // An assistant turn that only called tools has null content; nothing to pass on.
-    const text = m.content === null && role === 'assistant' ? '' : contentText(m.content, `${p}.content`, new Set(['text', ...(role === 'assistant' ? ['refusal'] : [])]));
+    // An assistant turn with null content only called tools (nothing to pass on) or refused
+    // (the refusal is what it said).
+    const refusal = role === 'assistant' ? mf.string('refusal') : undefined;
+    const text =
+      m.content === null && role === 'assistant' ? (refusal ?? '') : contentText(m.content, `${p}.content`, new Set(['text', ...(role === 'assistant' ? ['refusal'] : [])]));
     if (role === 'system' || role === 'developer') system.push(text);
     else turns.push({ role: role as Turn['role'], content: text, param: p });
   });

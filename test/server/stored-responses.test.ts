@@ -204,6 +204,22 @@ describe('stored responses', () => {
     }
   });
 
+  it("passes on an earlier chat turn that refused (content null, refusal beside it) as what it said", async () => {
+    const completion = await client.chat.completions.create({
+      model: 'svc-echo',
+      messages: [
+        { role: 'user', content: 'q1' },
+        { role: 'assistant', content: null, refusal: 'I cannot help with that.' },
+        { role: 'user', content: 'q2' },
+      ],
+    });
+    expect(JSON.parse(completion.choices[0]!.message.content!).messages).toEqual([
+      { role: 'user', content: 'q1' },
+      { role: 'assistant', content: 'I cannot help with that.' },
+      { role: 'user', content: 'q2' },
+    ]);
+  });
+
   it('resolves the item_reference the AI SDK sends for earlier assistant turns', async () => {
     const provider = createOpenAI({ baseURL: svc.baseURL, apiKey: key });
     const first = await generateText({ model: provider.responses('svc-echo'), prompt: 'first question' });
