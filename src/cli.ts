@@ -12,29 +12,35 @@ export class UsageError extends Error {}
 export interface Args {
   positional: string[];
   flags: Map<string, string>;
+  /** Flags given with no value (their value in `flags` reads "true"). */
+  bare?: Set<string>;
 }
 
 /** `--name value`, `--name=value`; a flag without a value reads as "true". */
 export function parseArgs(argv: string[]): Args {
   const positional: string[] = [];
   const flags = new Map<string, string>();
+  const bare = new Set<string>();
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
     if (a.startsWith('--')) {
       const eq = a.indexOf('=');
       if (eq !== -1) flags.set(a.slice(2, eq), a.slice(eq + 1));
       else if (i + 1 < argv.length && !argv[i + 1]!.startsWith('--')) flags.set(a.slice(2), argv[++i]!);
-      else flags.set(a.slice(2), 'true');
+      else {
+        flags.set(a.slice(2), 'true');
+        bare.add(a.slice(2));
+      }
     } else positional.push(a);
   }
-  return { positional, flags };
+  return { positional, flags, bare };
 }
 
 export function flag(p: Args, name: string, required: true): string;
 export function flag(p: Args, name: string, required?: false): string | undefined;
 export function flag(p: Args, name: string, required = false): string | undefined {
   const v = p.flags.get(name);
-  if (required && (v === undefined || v === 'true')) throw new UsageError(`missing --${name}`);
+  if (required && (v === undefined || (p.bare ? p.bare.has(name) : v === 'true'))) throw new UsageError(`missing --${name}`);
   return v;
 }
 
@@ -179,7 +185,7 @@ interface Command {
 /** `--name` given with no value: parseArgs reads it as "true", which no value-taking flag means. */
 function checkFlags(args: Args, flags: readonly string[]): void {
   onlyFlags(args, flags);
-  for (const name of flags) if (args.flags.get(name) === 'true') throw new UsageError(`--${name} needs a value`);
+  for (const name of flags) if (args.bare?.has(name)) throw new UsageError(`--${name} needs a value`);
 }
 
 const accountsOf = (store: Store) => new AccountService(store.db, { keyCacheTtlMs: 0 });

@@ -67,6 +67,9 @@ describe('flags', () => {
     expect(verify.accounts).toBe(1);
     const granted = await runCli(['credits', 'grant', '--account', account.id, '--amount', '5', '--note', 'welcome'], env);
     expect(JSON.parse(granted.stdout)).toMatchObject({ credits: 6, entry: { reason: 'welcome' } });
+    // The word "true" is a value like any other.
+    const literal = await runCli(['credits', 'grant', '--account', account.id, '--amount', '1', '--note', 'true'], env);
+    expect(JSON.parse(literal.stdout)).toMatchObject({ credits: 7, entry: { reason: 'true' } });
   });
 });
 

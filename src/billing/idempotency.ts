@@ -130,6 +130,7 @@ export class IdempotencyStore {
     throw new SvcError('conflict', { code: 'idempotency_key_in_progress', message: `The Idempotency-Key '${req.key}' is contended; retry shortly.`, param: 'Idempotency-Key', retryAfterSeconds: 1 });
   }
 
+  /** Extends a running request's lock; not one already unlocked (a renewal landing after its request ended). */
   async renew(accountId: string, key: string, now = Date.now()): Promise<void> {
     await this.db
       .updateTable('idempotency_keys')
@@ -137,6 +138,7 @@ export class IdempotencyStore {
       .where('account_id', '=', accountId)
       .where('key', '=', key)
       .where('state', '=', 'in_progress')
+      .where('locked_until', '>', 0)
       .execute();
   }
 

@@ -145,7 +145,7 @@ export class ReportFlights {
     try {
       // Read before claiming: a generation that finishes between a failed claim and this read
       // would otherwise count as "no new report" and send its followers to generate another.
-      before = (await this.store.latest(eventTicker, Number.MAX_SAFE_INTEGER))?.version ?? 0;
+      before = (await this.store.latest(eventTicker, { fresh: true }))?.version ?? 0;
       claimed = await this.store.claim(eventTicker, flight.jobId, this.options.owner, this.options.leaseMs);
     } catch (err) {
       flight.reject(err);
@@ -217,7 +217,7 @@ export class ReportFlights {
           continue;
         }
         if (job.state === 'failed') throw job.error;
-        const report = await this.store.latest(eventTicker, Number.MAX_SAFE_INTEGER);
+        const report = await this.store.latest(eventTicker, { fresh: true });
         if (!report || report.version <= before) throw new FlightAbandoned('no new report was stored');
         flight.resolve(report);
         return;

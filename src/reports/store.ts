@@ -95,9 +95,11 @@ export class ReportStore {
     return report;
   }
 
-  async latest(eventTicker: string, now = Date.now()): Promise<Report | null> {
+  /** The latest version; `fresh` reads the database whatever the cache holds (deciding to generate, say). */
+  async latest(eventTicker: string, options: { fresh?: boolean } = {}): Promise<Report | null> {
+    const now = Date.now();
     const cached = this.#cache.get(eventTicker);
-    if (cached && now - cached.checkedAt < (this.options.freshnessMs ?? 2000)) return cached.report;
+    if (cached && !options.fresh && now - cached.checkedAt < (this.options.freshnessMs ?? 2000)) return cached.report;
     const head = await this.db.selectFrom('reports').select(['id', 'version']).where('event_ticker', '=', eventTicker).orderBy('version', 'desc').limit(1).executeTakeFirst();
     if (!head) return null;
     if (cached && cached.report.id === head.id) {

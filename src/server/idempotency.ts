@@ -17,6 +17,9 @@ function keptHeaders(headers: Record<string, unknown>): Record<string, string> {
   return out;
 }
 
+/** A request refused as sent (a 4xx other than 409): nothing ran, and the client will change it. */
+const refusedAsSent = (status: number) => status >= 400 && status < 500 && status !== 409;
+
 /**
  * One request running under an Idempotency-Key: keeps its lock alive while it runs, records
  * what is sent, and settles the key exactly once: its result stored on success; forgotten when
@@ -64,9 +67,14 @@ export class IdempotencySession {
     if (!frame.startsWith(':')) this.#frames.push(frame);
   }
 
-  /** Settled before the stream's last byte, so a client that saw the end can replay at once. */
-  streamEnded(succeeded: boolean): Promise<void> {
-    return this.#finish(succeeded ? { statusCode: 200, headers: this.#headers, body: this.#frames.join('') } : 'unlock');
+  /**
+   * Settled before the stream's last byte, so a client that saw the end can replay at once.
+   * `failedStatus`: the HTTP status of the error it ended with (sent in the stream because it
+   * came after the stream opened), when its client was still there to read it.
+   */
+  streamEnded(succeeded: boolean, failedStatus: number | null = null): Promise<void> {
+    if (succeeded) return this.#finish({ statusCode: 200, headers: this.#headers, body: this.#frames.join('') });
+    return this.#finish(failedStatus !== null && refusedAsSent(failedStatus) ? 'forget' : 'unlock');
   }
 
   /** Settled before the body is sent (onSend), for the same reason. */
@@ -76,7 +84,7 @@ export class IdempotencySession {
       return this.#finish({ statusCode, headers: keptHeaders(headers), body });
     }
     // An error written to a client that already left says why it left, not that the request was wrong.
-    return this.#finish(!clientGone && statusCode >= 400 && statusCode < 500 && statusCode !== 409 ? 'forget' : 'unlock');
+    return this.#finish(!clientGone && refusedAsSent(statusCode) ? 'forget' : 'unlock');
   }
 
   /** The request ended without a result (its client left, or it failed before sending): a retry takes over. */

@@ -2,6 +2,7 @@ import { setMaxListeners } from 'node:events';
 import type { FastifyReply } from 'fastify';
 import type { RunMeta } from '../agents/types.js';
 import { SvcError } from '../errors.js';
+import { statusOf } from '../wire/errors.js';
 import { commentFrame } from '../wire/sse.js';
 
 /**
@@ -57,13 +58,16 @@ export class SseWriter {
     if (!this.#raw.write(frame)) await drainedOrClosed(this.#raw);
   }
 
-  /** Ends the stream; `succeeded` says whether it carried a complete answer (idempotent replays keep only those). */
-  async end(succeeded = false): Promise<void> {
+  /**
+   * Ends the stream; `succeeded` says whether it carried a complete answer (idempotent replays
+   * keep only those), `failure` the error it ended with otherwise.
+   */
+  async end(succeeded = false, failure: SvcError | null = null): Promise<void> {
     if (this.#timer) clearInterval(this.#timer);
     this.#timer = null;
     if (this.#ended) return;
     this.#ended = true;
-    await this.#reply.request.idempotency?.streamEnded(succeeded);
+    await this.#reply.request.idempotency?.streamEnded(succeeded, failure && !this.gone ? statusOf(failure) : null);
     if (!this.gone) this.#raw.end();
   }
 }

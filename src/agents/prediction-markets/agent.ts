@@ -88,7 +88,8 @@ export function predictionMarketsAgent(o: PredictionMarketsOptions): Agent {
     });
   const credits = async (caller: Caller, charged: number) => ({ charged, remaining: await o.billing.balance(caller.accountId) });
 
-  async function generate(address: EventAddress, payer: { caller: Caller; requestId: string; holdId: string }, progress: (m: string) => void, stop: AbortSignal): Promise<Report> {
+  /** `payer.holdId` null: a generation nobody pays for (a joiner that took over, see run). */
+  async function generate(address: EventAddress, payer: { caller: Caller; requestId: string; holdId: string | null }, progress: (m: string) => void, stop: AbortSignal): Promise<Report> {
     const started = Date.now();
     try {
       progress(`Fetching ${address.eventTicker} from Kalshi: markets, order books, candlesticks and the series' settled history.`);
@@ -110,14 +111,16 @@ export function predictionMarketsAgent(o: PredictionMarketsOptions): Agent {
         accountId: payer.caller.accountId,
         holdId: payer.holdId,
       });
-      const captured = await o.billing.capture(payer.holdId, payer.requestId).catch((err) => {
-        o.log.warn({ err, hold: payer.holdId }, 'report stored but its hold could not be captured');
-        return null;
-      });
+      const captured =
+        payer.holdId &&
+        (await o.billing.capture(payer.holdId, payer.requestId).catch((err) => {
+          o.log.warn({ err, hold: payer.holdId }, 'report stored but its hold could not be captured');
+          return null;
+        }));
       o.log.info({ event: address.eventTicker, version: report.version, ms: Date.now() - started, captured }, 'report generated');
       return report;
     } catch (err) {
-      await o.billing.release(payer.holdId, 'report generation failed', payer.requestId).catch((e) => o.log.error({ err: e, hold: payer.holdId }, 'could not release a hold'));
+      if (payer.holdId) await o.billing.release(payer.holdId, 'report generation failed', payer.requestId).catch((e) => o.log.error({ err: e, hold: payer.holdId }, 'could not release a hold'));
       if (isSvcError(err)) throw err;
       o.log.error({ err, event: address.eventTicker }, 'report generation failed');
       throw new SvcError('internal', { code: 'generation_failed', message: 'The report generation failed unexpectedly; nothing was charged.' });
@@ -158,6 +161,9 @@ export function predictionMarketsAgent(o: PredictionMarketsOptions): Agent {
       const event = await o.kalshi.event(ticker);
       if (!event) throw notFound('event_not_found', `Kalshi has no event '${ticker}'. Check the address: it should be the page of an event on kalshi.com.`, 'input');
 
+      // Told it joined a generation (charged 0): if that generation's server stops and this
+      // request ends up leading the next one, that one is free too, as the spec promises joiners.
+      let joined = false;
       for (;;) {
         const entry = await o.flights.enter(ticker);
         if (entry.role === 'join') {
@@ -167,7 +173,8 @@ export function predictionMarketsAgent(o: PredictionMarketsOptions): Agent {
             if (err instanceof FlightAbandoned) continue;
             throw err;
           }
-          yield { type: 'meta', meta: { reportCache: 'joined', credits: await credits(req.caller, 0) } };
+          if (!joined) yield { type: 'meta', meta: { reportCache: 'joined', credits: await credits(req.caller, 0) } };
+          joined = true;
           let report: Report;
           try {
             report = yield* awaitFlight(entry.flight, req.signal);
@@ -184,7 +191,7 @@ export function predictionMarketsAgent(o: PredictionMarketsOptions): Agent {
         if (variant === null) {
           // Stored while this request looked the event up, or by the flight it had joined before
           // that one's leader stopped: served free, not generated (and charged) a second time.
-          const stored = await o.reports.latest(ticker, Number.MAX_SAFE_INTEGER).catch(async (err) => {
+          const stored = await o.reports.latest(ticker, { fresh: true }).catch(async (err) => {
             await lead.abandon();
             throw err;
           });
@@ -194,6 +201,14 @@ export function predictionMarketsAgent(o: PredictionMarketsOptions): Agent {
             yield* streamReport(stored, req);
             return;
           }
+        }
+        if (joined) {
+          const payer = { caller: req.caller, requestId: req.requestId, holdId: null };
+          void lead.run((progress, stop) => generate(address, payer, progress, stop));
+          const report = yield* awaitFlight(lead.flight, req.signal);
+          yield { type: 'meta', meta: { reportGeneratedAt: generatedAt(report) } };
+          yield* streamReport(report, req);
+          return;
         }
         let held: Awaited<ReturnType<Billing['hold']>>;
         try {
@@ -210,7 +225,7 @@ export function predictionMarketsAgent(o: PredictionMarketsOptions): Agent {
         if (!held.created) {
           // Already paid under this key: that generation ran (captured) or is running elsewhere.
           await lead.abandon();
-          const paid = held.hold.state === 'captured' ? await o.reports.latest(ticker, Number.MAX_SAFE_INTEGER) : null;
+          const paid = held.hold.state === 'captured' ? await o.reports.latest(ticker, { fresh: true }) : null;
           if (!paid) {
             throw new SvcError('conflict', { code: 'idempotency_key_in_progress', message: 'A request with this Idempotency-Key is still generating the report; retry shortly to receive it.', retryAfterSeconds: 2 });
           }

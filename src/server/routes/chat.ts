@@ -52,6 +52,7 @@ async function streamed(reply: FastifyReply, deps: ServerDeps, run: Run, encoder
   const sse = new SseWriter(reply, keepAliveMs);
   sse.open(event !== STILL_WAITING && event.type === 'meta' ? metaHeaders(event.meta) : {});
   let completed = false;
+  let failure: SvcError | null = null;
   try {
     for (const frame of encoder.begin()) await sse.write(chatFrame(frame));
     if (event === STILL_WAITING) {
@@ -64,7 +65,10 @@ async function streamed(reply: FastifyReply, deps: ServerDeps, run: Run, encoder
     for (;;) {
       if (event.type === 'progress') await sse.write(commentFrame(event.message));
       for (const frame of encoder.push(event)) await sse.write(chatFrame(frame));
-      if (event.type === 'failed') break;
+      if (event.type === 'failed') {
+        failure = event.error;
+        break;
+      }
       if (event.type === 'done') {
         await sse.write(CHAT_DONE);
         completed = true;
@@ -77,7 +81,7 @@ async function streamed(reply: FastifyReply, deps: ServerDeps, run: Run, encoder
       }
     }
   } finally {
-    await sse.end(completed);
+    await sse.end(completed, failure);
   }
   return reply;
 }

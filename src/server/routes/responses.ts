@@ -287,7 +287,9 @@ async function streamed(reply: FastifyReply, deps: ServerDeps, run: Run, record:
     live?.append(out);
     for (const e of out) await sse.write(responsesFrame(e));
   };
+  let failure: SvcError | null = null;
   const push = (e: AgentEvent) => {
+    if (e.type === 'failed') failure = e.error;
     const now = nowSeconds();
     const entry = store ? transcriptEntry(e, now) : null;
     if (entry) transcript.push(entry);
@@ -306,7 +308,7 @@ async function streamed(reply: FastifyReply, deps: ServerDeps, run: Run, record:
   } finally {
     if (encoder.status === 'in_progress') await push({ type: 'failed', error: clientLeft() });
     live?.finish({ status: encoder.status, outputText: encoder.text, transcript, completedAt: Date.now() });
-    await sse.end(encoder.status === 'completed');
+    await sse.end(encoder.status === 'completed', failure);
   }
   return reply;
 }

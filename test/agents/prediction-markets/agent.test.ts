@@ -553,7 +553,7 @@ describe('when the exchange misbehaves', () => {
 describe('a generation led elsewhere (another replica on the same database)', () => {
   const freshEvent = (series: string) => ({ event: tickerOf(series), url: urlOf(series) });
 
-  it('whose server died mid-generation (its claim lapsed) is taken over: the waiter leads, gets the report, pays once', async () => {
+  it('whose server died mid-generation (its claim lapsed) is taken over: the waiter leads and gets the report, free as it was told', async () => {
     const { event, url } = freshEvent('KXLAPSED');
     const { id, apiKey } = await svc.account({ plan: 'pro', credits: 10 });
     const reports = svc.service.deps.reports;
@@ -561,9 +561,10 @@ describe('a generation led elsewhere (another replica on the same database)', ()
     await reports.startClaim(event, 'job_dead_replica');
     const res = await post(`${svc.baseURL}/responses`, apiKey, { model: MODEL, input: url });
     expect(res.status).toBe(200);
-    expect(res.headers.get('x-report-cache')).toBe('miss');
+    expect(res.headers.get('x-report-cache')).toBe('joined');
+    expect(res.headers.get('x-credits-charged')).toBe('0');
     expect(((await res.json()) as any).output[0].content[0].text).toContain(event);
-    expect(await balance(id)).toBe(7);
+    expect(await balance(id)).toBe(10);
     expect(await reports.versions(event)).toHaveLength(1);
   });
 
@@ -583,8 +584,8 @@ describe('a generation led elsewhere (another replica on the same database)', ()
     await replicaA.stop(1000);
     const res = await asked;
     expect(res.status).toBe(200);
-    expect(res.headers.get('x-report-cache')).toBe('miss');
-    expect(await balance(id)).toBe(7);
+    expect(res.headers.get('x-report-cache')).toBe('joined');
+    expect(await balance(id)).toBe(10);
     expect(await reports.versions(event)).toHaveLength(1);
   });
 

@@ -3,7 +3,7 @@ import { eventUrl } from '../../fixtures/kalshi-world.js';
 import { PG_URL, dropTestSchemas, freshPostgres } from '../../helpers/backends.js';
 import { startFakeKalshi } from '../../helpers/fake-kalshi.js';
 import { startChildService, stopAllChildren, stopChild } from '../../helpers/processes.js';
-import { post } from '../../helpers/sse.js';
+import { post, readSse } from '../../helpers/sse.js';
 
 afterAll(async () => {
   await stopAllChildren();
@@ -51,7 +51,8 @@ describe.skipIf(!PG_URL)(`report generation across replicas sharing Postgres${PG
   /**
    * Replica A leads a generation that cannot finish (its exchange hangs), replica B's requests
    * follow it; then A dies (SIGKILL: its claim lapses) or shuts down (SIGTERM: it withdraws its
-   * claim). B's waiters take over: one generation there, one charge, everyone gets the report.
+   * claim). B's waiters take over: one generation there, free (they were told they joined one),
+   * and everyone gets the report; streamed or not, what they were told is what they paid.
    */
   async function leaderStops(signal: 'SIGKILL' | 'SIGTERM') {
     let hanging = 0;
@@ -80,21 +81,26 @@ describe.skipIf(!PG_URL)(`report generation across replicas sharing Postgres${PG
       const url = eventUrl(fake.world, fake.world.openEvents.find((t) => t.startsWith('KXFEDDECISION-'))!);
       const led = post(`${a.url}/v1/responses`, payerA.api_key, { model: 'svc-prediction-markets-agent', input: url }).catch((e: Error) => e);
       while (!hanging) await new Promise((r) => setTimeout(r, 20));
-      const waiting = Array.from({ length: 3 }, async () => {
-        const res = await post(`${b.url}/v1/responses`, payerB.api_key, { model: 'svc-prediction-markets-agent', input: url });
-        const body = (await res.json()) as any;
-        return { status: res.status, cache: res.headers.get('x-report-cache'), text: body.output?.[0]?.content?.[0]?.text as string, error: body.error };
+      const waiting = Array.from({ length: 4 }, async (_, i) => {
+        const res = await post(`${b.url}/v1/responses`, payerB.api_key, { model: 'svc-prediction-markets-agent', input: url, stream: i % 2 === 1 });
+        const charged = res.headers.get('x-credits-charged');
+        const text =
+          i % 2 === 1
+            ? ((await readSse(res)).frames.filter((f) => f.event === 'response.output_text.delta').map((f) => JSON.parse(f.data).delta as string).join(''))
+            : (((await res.json()) as any).output?.[0]?.content?.[0]?.text as string);
+        return { status: res.status, cache: res.headers.get('x-report-cache'), charged, text };
       });
       await new Promise((r) => setTimeout(r, 700)); // B's requests are following A's claim
       await stopChild(a.child, signal);
       await led;
       const results = await Promise.all(waiting);
-      expect(results.map((r) => r.status)).toEqual([200, 200, 200]);
-      expect(results.filter((r) => r.cache === 'miss')).toHaveLength(1);
+      expect(results.map((r) => r.status)).toEqual([200, 200, 200, 200]);
+      expect(results.map((r) => [r.cache, r.charged])).toEqual(Array(4).fill(['joined', '0']));
       expect(new Set(results.map((r) => r.text)).size).toBe(1);
+      expect(results[0]!.text).toContain('KXFEDDECISION');
       expect(fake.count('/trade-api/v2/markets/orderbooks')).toBe(1);
       const credits = async (key: string) => ((await (await fetch(`${b.url}/v1/account`, { headers: { authorization: `Bearer ${key}` } })).json()) as { credits: number }).credits;
-      expect(await credits(payerB.api_key)).toBe(27);
+      expect(await credits(payerB.api_key)).toBe(30);
       // A's payer gets the credits back: at once on shutdown, from the sweeper once a dead replica's hold lapses.
       const deadline = Date.now() + 10_000;
       while ((await credits(payerA.api_key)) !== 30 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
