@@ -208,6 +208,12 @@ export class ReportFlights {
         if (!first) await new Promise((r) => setTimeout(r, this.options.pollMs));
         const job = await this.store.job(eventTicker);
         if (!job || ((job.state === 'claimed' || job.state === 'running') && job.leaseExpiresAt < Date.now())) {
+          // Its server may have stored the report just before it stopped.
+          const stored = job?.state === 'running' ? await this.store.latest(eventTicker, { fresh: true }) : null;
+          if (stored && stored.version > before) {
+            flight.resolve(stored);
+            return;
+          }
           throw new FlightAbandoned('the other generation stopped');
         }
         if (job.state === 'claimed') continue;

@@ -24,7 +24,7 @@ let intercept: ((req: FakeRequest) => FakeReply | undefined) | undefined;
 beforeAll(async () => {
   // Series of their own for the tests of generations led elsewhere: nothing else stores or claims them.
   const world = buildWorld();
-  for (const ticker of ['KXLAPSED', 'KXSTOPPED', 'KXSTOREDMEANWHILE', 'KXIDEMSTREAM', 'KXIDEMPLAIN', 'KXIDEMCRASH']) addSeries(world, tenMarketSpec(ticker));
+  for (const ticker of ['KXLAPSED', 'KXSTOPPED', 'KXSTOREDMEANWHILE', 'KXIDEMSTREAM', 'KXIDEMPLAIN', 'KXIDEMCRASH', 'KXSAVEDTHENDIED']) addSeries(world, tenMarketSpec(ticker));
   fake = await startFakeKalshi({ world, intercept: (req) => intercept?.(req) });
   svc = await startService({
     env: { SVC_KALSHI_API_URL: fake.apiUrl, SVC_KALSHI_RETRIES: '2', SVC_KALSHI_TIMEOUT_MS: '400', SVC_KEEPALIVE_MS: '3000' },
@@ -566,6 +566,23 @@ describe('a generation led elsewhere (another replica on the same database)', ()
     expect(((await res.json()) as any).output[0].content[0].text).toContain(event);
     expect(await balance(id)).toBe(10);
     expect(await reports.versions(event)).toHaveLength(1);
+  });
+
+  it('whose server died right after storing its report: the waiters get that report, not a second generation', async () => {
+    const { event, url } = freshEvent('KXSAVEDTHENDIED');
+    const { id, apiKey } = await svc.account({ plan: 'pro', credits: 10 });
+    const reports = svc.service.deps.reports;
+    expect(await reports.claim(event, 'job_saved_then_died', 'dead-replica', 900)).toBe(true);
+    await reports.startClaim(event, 'job_saved_then_died');
+    const asked = post(`${svc.baseURL}/responses`, apiKey, { model: `${MODEL}:refresh`, input: url });
+    await sleep(100); // following the other replica's claim
+    const saved = await reports.save({ eventTicker: event, seriesTicker: 'KXSAVEDTHENDIED', title: 't', text: `The dead replica's report on ${event}.`, citations: [], outputTokens: 6, asOf: new Date().toISOString(), source: 'live', generatedAt: Date.now(), accountId: null, holdId: null });
+    const res = await asked;
+    expect(res.status).toBe(200);
+    expect(res.headers.get('x-report-cache')).toBe('joined');
+    expect(((await res.json()) as any).output[0].content[0].text).toBe(saved.text);
+    expect(await reports.versions(event)).toHaveLength(1);
+    expect(await balance(id)).toBe(10);
   });
 
   it('whose server shut down mid-generation withdraws its claim: waiters here generate instead of failing with its 503', async () => {
