@@ -30,7 +30,15 @@ const slow = scriptedAgent('svc-slow', async function* (): AsyncGenerator<AgentE
 });
 
 const cited = scriptedAgent('svc-test', () => answer('Answer [1].', [{ order: 1, name: 'Source', url: 'https://s.example/1' }]));
-const agents = [echo, gated, slow, cited];
+
+/** Every run waits until the test opens the gate. */
+let openGate: () => void = () => {};
+let gate = new Promise<void>((r) => (openGate = r));
+const held = scriptedAgent('svc-held', async function* (): AsyncGenerator<AgentEvent> {
+  await gate;
+  yield* answer('let go');
+});
+const agents = [echo, gated, slow, cited, held];
 
 let svc: TestService;
 let key: string;
@@ -276,6 +284,26 @@ describe('stored responses', () => {
     const unstored = await post(`${svc.baseURL}/responses`, key, { model: 'svc-test', input: 'q', background: true, store: false });
     expect(unstored.status).toBe(400);
     expect(((await unstored.json()) as any).error).toMatchObject({ code: 'invalid_value', param: 'background' });
+  });
+
+  it('an account may have 16 background responses running at once; the next is 429 until one finishes', async () => {
+    const { apiKey } = await svc.account();
+    const own = new OpenAI({ baseURL: svc.baseURL, apiKey, maxRetries: 0 });
+    const started = await Promise.all(Array.from({ length: 16 }, () => own.responses.create({ model: 'svc-held', input: 'q', background: true })));
+    expect(new Set(started.map((r) => r.status))).toEqual(new Set(['in_progress']));
+    const refused = await post(`${svc.baseURL}/responses`, apiKey, { model: 'svc-held', input: 'q', background: true });
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get('retry-after')).toBe('5');
+    expect(((await refused.json()) as any).error).toMatchObject({ code: 'too_many_background_responses', param: 'background' });
+    // Another account is not held up, nor are this account's ordinary requests.
+    expect((await client.responses.create({ model: 'svc-test', input: 'q', background: true })).status).toBe('in_progress');
+    expect((await own.responses.create({ model: 'svc-test', input: 'q' })).status).toBe('completed');
+    openGate();
+    for (const r of started) {
+      while ((await own.responses.retrieve(r.id)).status === 'in_progress') await sleep(10);
+    }
+    expect((await own.responses.create({ model: 'svc-test', input: 'q', background: true })).status).toBe('in_progress');
+    gate = new Promise<void>((r) => (openGate = r));
   });
 
   it('refuses to delete a response still in progress, here or on another replica (409), and deletes one whose producer died', async () => {

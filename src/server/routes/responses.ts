@@ -82,7 +82,14 @@ async function storedConversationOf(req: ResponsesRequest, accountId: string, de
  */
 export const MAX_CONVERSATION_CHARACTERS = 1_048_576;
 
+/**
+ * Background responses one account may have running in this process. They hold no connection,
+ * so the rate limit alone would let a client start thousands of agent runs at once.
+ */
+export const MAX_BACKGROUND_PER_ACCOUNT = 16;
+
 export async function responsesRoutes(app: FastifyInstance, deps: ServerDeps): Promise<void> {
+  const running = new Map<string, number>();
   app.post('/v1/responses', { preHandler: idempotency(deps, 'POST /v1/responses') }, async (request, reply) => {
     const auth = request.auth!;
     const req = deps.agents.parseFor(request.body, parseResponsesRequest);
@@ -116,11 +123,28 @@ export async function responsesRoutes(app: FastifyInstance, deps: ServerDeps): P
     };
     record.params.id = record.id;
     record.params.messageId = record.messageId;
+    // Checked and counted with no await between: exact under concurrent requests.
+    if (req.background && !req.stream && (running.get(auth.account.id) ?? 0) >= MAX_BACKGROUND_PER_ACCOUNT) {
+      throw new SvcError('rate_limited', {
+        code: 'too_many_background_responses',
+        message: `This account already has ${MAX_BACKGROUND_PER_ACCOUNT} background responses running; wait for one to finish (GET /v1/responses/{id}), or send this one without 'background'.`,
+        param: 'background',
+        retryAfterSeconds: 5,
+      });
+    }
     // A stored response keeps running when its client leaves, so it can be fetched or
     // resumed later (GET /v1/responses/{id}?stream=true&starting_after=N).
     const run = startRun(deps, request, reply, { agent, model: ref, messages, instructions, detached: req.store, idempotencyKey: request.idempotency?.requestKey });
     // A background response is answered at once and ends its run itself.
-    if (req.background && !req.stream) return inBackground(reply, deps, run, record);
+    if (req.background && !req.stream) {
+      running.set(auth.account.id, (running.get(auth.account.id) ?? 0) + 1);
+      const finished = () => {
+        const n = (running.get(auth.account.id) ?? 1) - 1;
+        if (n > 0) running.set(auth.account.id, n);
+        else running.delete(auth.account.id);
+      };
+      return inBackground(reply, deps, run, record, finished);
+    }
     try {
       return req.stream ? await streamed(reply, deps, run, record, req.store) : await plain(reply, deps, run, record, req.store);
     } finally {
@@ -205,7 +229,7 @@ export async function responsesRoutes(app: FastifyInstance, deps: ServerDeps): P
  * detached from the request, and the stored response is fetched or followed later (GET, or
  * GET ?stream=true). At the shutdown deadline it ends failed, like a stream.
  */
-function inBackground(reply: FastifyReply, deps: ServerDeps, run: Run, record: ResponseRecord) {
+function inBackground(reply: FastifyReply, deps: ServerDeps, run: Run, record: ResponseRecord, finished: () => void) {
   const encoder = new ResponsesEncoder(record.params);
   const transcript: TranscriptEntry[] = [];
   const live = deps.responses.begin(record, () => encoder.response());
@@ -229,6 +253,7 @@ function inBackground(reply: FastifyReply, deps: ServerDeps, run: Run, record: R
       if (encoder.status === 'in_progress') push({ type: 'failed', error: shuttingDown() });
       live.finish({ status: encoder.status, outputText: encoder.text, transcript, completedAt: Date.now() });
       run.end();
+      finished();
     }
   })();
   return reply.header('content-type', JSON_TYPE).send(encoder.response());
