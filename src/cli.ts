@@ -263,7 +263,12 @@ const COMMANDS: Record<string, Command> = {
     run: (_args, config) =>
       withStore(config, async (store) => {
         const report = await billingOf(store, config).verify();
-        print({ accounts: report.accounts, mismatches: report.mismatches, bad_holds: report.badHolds });
+        // snake_case, as every other command prints.
+        print({
+          accounts: report.accounts,
+          mismatches: report.mismatches.map((m) => ({ account_id: m.accountId, balance: m.balance, ledger_sum: m.ledgerSum })),
+          bad_holds: report.badHolds.map((h) => ({ hold_id: h.holdId, problem: h.problem })),
+        });
         if (!report.mismatches.length && !report.badHolds.length) return 0;
         const names = [...report.mismatches.map((m) => `${m.accountId} (balance ${m.balance}, ledger ${m.ledgerSum})`), ...report.badHolds.map((h) => `${h.holdId}: ${h.problem}`)];
         process.stderr.write(`svc: ledger verification failed: ${names.join('; ')}\n`);
@@ -279,7 +284,7 @@ const COMMANDS: Record<string, Command> = {
     run: async (args, config) => (await import('./data/sec/record.js')).recordSecCommand(args, config),
   },
   backtest: {
-    usage: 'svc backtest --series TICKER [--hours 24] [--chart FILE.svg] [--json]   market vs model on settled markets',
+    usage: 'svc backtest --series TICKER [--hours 24] [--max-events 200] [--chart FILE.svg] [--json]   market vs model on settled markets',
     run: async (args, config) => (await import('./agents/prediction-markets/cli.js')).backtestCommand(args, config),
   },
   demo: {

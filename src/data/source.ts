@@ -300,7 +300,7 @@ export class RecordingSource implements DataSource {
     note?: string,
   ) {
     this.name = live.name;
-    mkdirSync(dir, { recursive: true });
+    // The folder is made with the first response saved: a recording that fails at once leaves none behind.
     const existing = existsSync(path.join(dir, 'manifest.json')) ? readManifest(dir) : null;
     this.#manifest = { source: live.name, recordedAt: recordedAt.toISOString(), baseUrl, note, entries: existing?.entries ?? {} };
   }
@@ -327,6 +327,7 @@ export class RecordingSource implements DataSource {
   /** Writes manifest.json; call once the recording is complete. */
   finish(): string {
     const file = path.join(this.dir, 'manifest.json');
+    mkdirSync(this.dir, { recursive: true });
     writeFileSync(file, `${JSON.stringify(this.#manifest, null, 1)}\n`);
     return file;
   }

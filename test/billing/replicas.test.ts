@@ -111,6 +111,7 @@ describeBackends('svc ledger verify', (backend) => {
       const r = await runCli(['ledger', 'verify'], env);
       expect(r.code).toBe(1);
       expect(r.stderr).toMatch(/acct_tampered \(balance 50, ledger 0\)/);
+      expect(JSON.parse(r.stdout)).toEqual({ accounts: 1, mismatches: [{ account_id: 'acct_tampered', balance: 50, ledger_sum: 0 }], bad_holds: [] });
     } finally {
       rmSync(dataDir, { recursive: true, force: true });
     }

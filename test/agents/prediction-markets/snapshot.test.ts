@@ -52,6 +52,14 @@ describe('svc snapshot record', () => {
     }
   });
 
+  it('leaves no folder behind when the exchange cannot be reached', async () => {
+    const out = path.join(tmp(), 'unreachable');
+    const r = await runCli(['snapshot', 'record', urlOf('KXFEDDECISION'), '--out', out], { SVC_KALSHI_API_URL: 'http://127.0.0.1:9/trade-api/v2', SVC_KALSHI_RETRIES: '0' });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/Kalshi could not be reached/);
+    expect(existsSync(out)).toBe(false);
+  });
+
   it('refuses addresses that are not Kalshi events, before recording anything', async () => {
     const out = path.join(tmp(), 'bad');
     const r = await runCli(['snapshot', 'record', 'https://example.com/markets/a/b/c-1', '--out', out], { SVC_KALSHI_API_URL: fake.apiUrl });
