@@ -8,7 +8,7 @@ import { rateLimit } from './rate-limit.js';
 import type { ServerDeps } from './deps.js';
 import { MAX_PATH_SEGMENT, clientErrorHandler, errorHandler, notFoundHandler, sendError } from './errors.js';
 import { refuseNul } from './nul.js';
-import { accountRoutes } from './routes/account.js';
+import { accountRoutes, accountViewRoute } from './routes/account.js';
 import { adminRoutes } from './routes/admin.js';
 import { chatRoutes } from './routes/chat.js';
 import { documentRoutes } from './routes/documents.js';
@@ -97,6 +97,7 @@ export function buildServer(deps: ServerDeps): ServerHandle {
       scope.addHook('onRequest', rateLimit(deps));
       await modelRoutes(scope, deps);
       await responsesRoutes(scope, deps);
+      await accountViewRoute(scope, deps);
     },
     { prefix: '/playground' },
   );

@@ -4,12 +4,17 @@ import type { ServerDeps } from '../deps.js';
 import { bodyObject, intQuery } from '../validate.js';
 import { entryJson, keyJson } from '../views.js';
 
-/** The caller's own account: balance, ledger, and API keys. */
-export async function accountRoutes(app: FastifyInstance, deps: ServerDeps): Promise<void> {
+/** `GET /v1/account`: the caller's plan and balance (the playground reads it too). */
+export async function accountViewRoute(app: FastifyInstance, deps: ServerDeps): Promise<void> {
   app.get('/v1/account', async (request) => {
     const a = await deps.accounts.getAccount(request.auth!.account.id);
     return { id: a.id, object: 'account', email: a.email, plan: a.plan, credits: a.credits };
   });
+}
+
+/** The caller's own account: balance, ledger, and API keys. */
+export async function accountRoutes(app: FastifyInstance, deps: ServerDeps): Promise<void> {
+  await accountViewRoute(app, deps);
 
   app.get('/v1/account/ledger', async (request) => {
     const q = request.query as Record<string, unknown>;

@@ -87,9 +87,13 @@ export const MAX_CONVERSATION_CHARACTERS = 1_048_576;
  * so the rate limit alone would let a client start thousands of agent runs at once.
  */
 export const MAX_BACKGROUND_PER_ACCOUNT = 16;
+/** Per server, shared by the API and the playground, which both register these routes. */
+const backgroundRunning = new WeakMap<ServerDeps, Map<string, number>>();
 
 export async function responsesRoutes(app: FastifyInstance, deps: ServerDeps): Promise<void> {
-  const running = new Map<string, number>();
+  let running = backgroundRunning.get(deps);
+  if (!running) backgroundRunning.set(deps, (running = new Map()));
+  const perAccount = running;
   app.post('/v1/responses', { preHandler: idempotency(deps, 'POST /v1/responses') }, async (request, reply) => {
     const auth = request.auth!;
     const req = deps.agents.parseFor(request.body, parseResponsesRequest);
@@ -124,7 +128,7 @@ export async function responsesRoutes(app: FastifyInstance, deps: ServerDeps): P
     record.params.id = record.id;
     record.params.messageId = record.messageId;
     // Checked and counted with no await between: exact under concurrent requests.
-    if (req.background && !req.stream && (running.get(auth.account.id) ?? 0) >= MAX_BACKGROUND_PER_ACCOUNT) {
+    if (req.background && !req.stream && (perAccount.get(auth.account.id) ?? 0) >= MAX_BACKGROUND_PER_ACCOUNT) {
       throw new SvcError('rate_limited', {
         code: 'too_many_background_responses',
         message: `This account already has ${MAX_BACKGROUND_PER_ACCOUNT} background responses running; wait for one to finish (GET /v1/responses/{id}), or send this one without 'background'.`,
@@ -137,11 +141,11 @@ export async function responsesRoutes(app: FastifyInstance, deps: ServerDeps): P
     const run = startRun(deps, request, reply, { agent, model: ref, messages, instructions, detached: req.store, idempotencyKey: request.idempotency?.requestKey });
     // A background response is answered at once and ends its run itself.
     if (req.background && !req.stream) {
-      running.set(auth.account.id, (running.get(auth.account.id) ?? 0) + 1);
+      perAccount.set(auth.account.id, (perAccount.get(auth.account.id) ?? 0) + 1);
       const finished = () => {
-        const n = (running.get(auth.account.id) ?? 1) - 1;
-        if (n > 0) running.set(auth.account.id, n);
-        else running.delete(auth.account.id);
+        const n = (perAccount.get(auth.account.id) ?? 1) - 1;
+        if (n > 0) perAccount.set(auth.account.id, n);
+        else perAccount.delete(auth.account.id);
       };
       return inBackground(reply, deps, run, record, finished);
     }

@@ -370,6 +370,14 @@ describe('web pages: playground API, throttling and settings', () => {
     const completed = events.find((e) => e.type === 'response.completed');
     expect(completed.response.output_text ?? completed.response.output[0].content[0].text).toBe('You asked: hi [1]');
     expect(completed.response.output[0].content[0].annotations[0]).toMatchObject({ order: 1, url: 'https://example.com/one' });
+
+    // Its balance, which the page reads after a stream whose headers could not say what it charged.
+    const account = await fetch(`${svc.url}/playground/v1/account`, { headers: { cookie: web.cookieHeader() } });
+    expect(account.status).toBe(200);
+    expect(await account.json()).toMatchObject({ object: 'account', credits: 0, plan: 'free' });
+    expect((await fetch(`${svc.url}/playground/v1/account`)).status).toBe(401);
+    // Only the balance: key management stays on the settings pages.
+    expect((await fetch(`${svc.url}/playground/v1/account/keys`, { headers: { cookie: web.cookieHeader() } })).status).toBe(404);
   });
 
   it('rate-limits log-in attempts per email from one client, with Retry-After, even when the password is right', async () => {

@@ -105,11 +105,39 @@ async function* events(body) {
 function describeCharge(res) {
   const charged = res.headers.get('x-credits-charged');
   const remaining = res.headers.get('x-credits-remaining');
-  if (charged === null) return 'No credits charged.';
+  // No header: nothing was charged, or the stream opened before the agent said (a slow
+  // exchange); the balance is read again once the answer is done.
+  if (charged === null) return '';
   const n = Number(charged);
   const balance = document.getElementById('credit-balance');
   if (balance && remaining !== null) balance.textContent = remaining;
   return `Charged ${n} credit${n === 1 ? '' : 's'}${remaining === null ? '' : `; ${remaining} left`}.`;
+}
+
+/**
+ * What the run cost, from the balance before it and now (shown where the page shows it), for a
+ * stream whose headers could not say; '' if the balance cannot be read.
+ */
+async function balanceNow(before) {
+  try {
+    const res = await fetch('/playground/v1/account');
+    if (!res.ok) return '';
+    const { credits } = await res.json();
+    const balance = document.getElementById('credit-balance');
+    if (balance) balance.textContent = String(credits);
+    const spent = before === null ? null : before - credits;
+    if (spent === 0) return 'No credits charged.';
+    if (spent !== null && spent > 0) return `Charged ${spent} credit${spent === 1 ? '' : 's'}; ${credits} left.`;
+    return `${credits} credit${credits === 1 ? '' : 's'} left.`;
+  } catch {
+    return '';
+  }
+}
+
+/** The balance the page shows, or null. */
+function shownBalance() {
+  const n = Number(document.getElementById('credit-balance')?.textContent ?? NaN);
+  return Number.isFinite(n) ? n : null;
 }
 
 form.addEventListener('submit', async (event) => {
@@ -132,6 +160,7 @@ form.addEventListener('submit', async (event) => {
   let text = '';
   let finished = false;
   let frame = 0;
+  const balanceBefore = shownBalance();
   try {
     const body = { model: model.value, input, stream: true };
     if (previousResponseId) body.previous_response_id = previousResponseId;
@@ -163,6 +192,7 @@ form.addEventListener('submit', async (event) => {
         finished = true;
         const u = ev.response.usage;
         setStatus(u ? `Done: ${u.input_tokens} tokens in, ${u.output_tokens} out.` : 'Done.');
+        if (!charge.textContent) charge.textContent = await balanceNow(balanceBefore);
       } else if (ev.type === 'response.failed') {
         throw new Error(ev.response.error?.message ?? 'The agent failed.');
       } else if (ev.type === 'error') {
