@@ -8,6 +8,7 @@ import { ResponseStore, type ResponseRecord, type StoredResponse } from '../../s
 import type { TranscriptEntry } from '../../src/responses/transcript.js';
 import { openStore, type Store } from '../../src/store/db.js';
 import { describeBackends, dropTestSchemas } from '../helpers/backends.js';
+import { inProgressRow } from '../helpers/response-params.js';
 
 afterAll(() => dropTestSchemas());
 
@@ -141,21 +142,7 @@ describeBackends('stored responses written behind in batches', (backend) => {
     expect(await store.db.selectFrom('responses').select(['status', 'lease_expires_at']).where('id', '=', 'resp_batch_9001').executeTakeFirstOrThrow()).toEqual({ status: 'completed', lease_expires_at: null });
 
     // Rows a dead producer left: one with a lapsed lease, and one from before leases (created over 15 minutes ago).
-    const row = (i: number, createdAt: number, lease: number | null) => ({
-      id: `resp_batch_${i}`,
-      account_id: accountId,
-      model: 'svc-test',
-      status: 'in_progress',
-      message_id: `msg_batch_${i}`,
-      conversation: '[]',
-      instructions: null,
-      output_text: '',
-      params: JSON.stringify(record(i, accountId).params),
-      transcript: '[]',
-      created_at: createdAt,
-      completed_at: null,
-      lease_expires_at: lease,
-    });
+    const row = (i: number, createdAt: number, leaseExpiresAt: number | null) => inProgressRow(`resp_batch_${i}`, accountId, { createdAt, leaseExpiresAt });
     const now = Date.now();
     await store.db
       .insertInto('responses')

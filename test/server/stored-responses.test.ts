@@ -6,6 +6,7 @@ import path from 'node:path';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AgentEvent } from '../../src/agents/types.js';
+import { inProgressRow } from '../helpers/response-params.js';
 import { answer, scriptedAgent, sleep } from '../helpers/scripted-agent.js';
 import { startService, type TestService } from '../helpers/service.js';
 import { post, readSse } from '../helpers/sse.js';
@@ -322,21 +323,7 @@ describe('stored responses', () => {
     // Rows another replica is producing, and one whose producer died (its lease lapsed).
     const { id: accountId } = await svc.service.deps.accounts.authenticate(key).then((a) => a!.account);
     const now = Date.now();
-    const row = (rid: string, lease: number) => ({
-      id: rid,
-      account_id: accountId,
-      model: 'svc-test',
-      status: 'in_progress',
-      message_id: `msg_${rid}`,
-      conversation: '[]',
-      instructions: null,
-      output_text: '',
-      params: JSON.stringify({ id: rid, messageId: `msg_${rid}`, model: 'svc-test', createdAt: 1, instructions: null, previousResponseId: null, metadata: {}, store: true, temperature: null, topP: null, maxOutputTokens: null, user: null }),
-      transcript: '[]',
-      created_at: now,
-      completed_at: null,
-      lease_expires_at: lease,
-    });
+    const row = (rid: string, leaseExpiresAt: number) => inProgressRow(rid, accountId, { createdAt: now, leaseExpiresAt });
     await svc.service.deps.store.db.insertInto('responses').values([row('resp_elsewhere', now + 60_000), row('resp_orphan', now - 1)]).execute();
     expect((await del('resp_elsewhere')).status).toBe(409);
     expect((await client.responses.retrieve('resp_orphan')).status).toBe('failed');

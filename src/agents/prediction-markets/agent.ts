@@ -202,43 +202,42 @@ export function predictionMarketsAgent(o: PredictionMarketsOptions): Agent {
             return;
           }
         }
-        if (joined) {
-          const payer = { caller: req.caller, requestId: req.requestId, holdId: null };
-          void lead.run((progress, stop) => generate(address, payer, progress, stop));
-          const report = yield* awaitFlight(lead.flight, req.signal);
-          yield { type: 'meta', meta: { reportGeneratedAt: generatedAt(report) } };
-          yield* streamReport(report, req);
-          return;
-        }
-        let held: Awaited<ReturnType<Billing['hold']>>;
-        try {
-          // One hold per generation. A retry under the same Idempotency-Key maps to the same job,
-          // so it is never debited twice; a job whose hold was released (it failed) may pay again.
-          const job = req.idempotencyKey ? `report:${req.caller.accountId}:${req.idempotencyKey}` : `report:${lead.flight.jobId}`;
-          const hold = (jobId: string) => o.billing.hold({ accountId: req.caller.accountId, amount: cost, jobId, what: WHAT, requestId: req.requestId });
-          held = await hold(job);
-          if (!held.created && held.hold.state === 'released') held = await hold(`${job}:${lead.flight.jobId}`);
-        } catch (err) {
-          await lead.abandon();
-          throw err;
-        }
-        if (!held.created) {
-          // Already paid under this key: that generation ran (captured) or is running elsewhere.
-          await lead.abandon();
-          const paid = held.hold.state === 'captured' ? await o.reports.latest(ticker, { fresh: true }) : null;
-          if (!paid) {
-            throw new SvcError('conflict', { code: 'idempotency_key_in_progress', message: 'A request with this Idempotency-Key is still generating the report; retry shortly to receive it.', retryAfterSeconds: 2 });
+        // A joiner that took over generates free (see `joined`); any other leader pays first.
+        let holdId: string | null = null;
+        if (!joined) {
+          let held: Awaited<ReturnType<Billing['hold']>>;
+          try {
+            // One hold per generation. A retry under the same Idempotency-Key maps to the same job,
+            // so it is never debited twice; a job whose hold was released (it failed) may pay again.
+            const job = req.idempotencyKey ? `report:${req.caller.accountId}:${req.idempotencyKey}` : `report:${lead.flight.jobId}`;
+            const hold = (jobId: string) => o.billing.hold({ accountId: req.caller.accountId, amount: cost, jobId, what: WHAT, requestId: req.requestId });
+            held = await hold(job);
+            if (!held.created && held.hold.state === 'released') held = await hold(`${job}:${lead.flight.jobId}`);
+          } catch (err) {
+            await lead.abandon();
+            throw err;
           }
-          yield { type: 'meta', meta: { reportCache: 'hit', reportGeneratedAt: generatedAt(paid), credits: await credits(req.caller, 0) } };
-          yield* streamReport(paid, req);
-          return;
+          if (!held.created) {
+            // Already paid under this key: that generation ran (captured) or is running elsewhere.
+            await lead.abandon();
+            const paid = held.hold.state === 'captured' ? await o.reports.latest(ticker, { fresh: true }) : null;
+            if (!paid) {
+              throw new SvcError('conflict', { code: 'idempotency_key_in_progress', message: 'A request with this Idempotency-Key is still generating the report; retry shortly to receive it.', retryAfterSeconds: 2 });
+            }
+            yield { type: 'meta', meta: { reportCache: 'hit', reportGeneratedAt: generatedAt(paid), credits: await credits(req.caller, 0) } };
+            yield* streamReport(paid, req);
+            return;
+          }
+          holdId = held.hold.id;
+          yield { type: 'meta', meta: { reportCache: 'miss', credits: { charged: cost, remaining: held.remaining } } };
         }
-        const holdId = held.hold.id;
-        const remaining = held.remaining;
-        yield { type: 'meta', meta: { reportCache: 'miss', credits: { charged: cost, remaining } } };
         const payer = { caller: req.caller, requestId: req.requestId, holdId };
-        const onRenewError = (err: unknown) => o.log.warn({ err, hold: holdId }, 'could not renew the lease of a hold');
-        void lead.run((progress, stop) => o.billing.whileHeld(holdId, () => generate(address, payer, progress, stop), onRenewError));
+        void lead.run((progress, stop) => {
+          const work = () => generate(address, payer, progress, stop);
+          if (!payer.holdId) return work();
+          const hold = payer.holdId;
+          return o.billing.whileHeld(hold, work, (err) => o.log.warn({ err, hold }, 'could not renew the lease of a hold'));
+        });
         let report: Report;
         try {
           report = yield* awaitFlight(lead.flight, req.signal);

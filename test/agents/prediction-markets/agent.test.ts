@@ -552,13 +552,17 @@ describe('when the exchange misbehaves', () => {
 
 describe('a generation led elsewhere (another replica on the same database)', () => {
   const freshEvent = (series: string) => ({ event: tickerOf(series), url: urlOf(series) });
+  /** What a replica that started generating this event and then died leaves: its claim, running, until `leaseMs` from now. */
+  const claimedByDeadReplica = async (event: string, jobId: string, leaseMs: number) => {
+    expect(await svc.service.deps.reports.claim(event, jobId, 'dead-replica', leaseMs)).toBe(true);
+    await svc.service.deps.reports.startClaim(event, jobId);
+  };
 
   it('whose server died mid-generation (its claim lapsed) is taken over: the waiter leads and gets the report, free as it was told', async () => {
     const { event, url } = freshEvent('KXLAPSED');
     const { id, apiKey } = await svc.account({ plan: 'pro', credits: 10 });
     const reports = svc.service.deps.reports;
-    expect(await reports.claim(event, 'job_dead_replica', 'dead-replica', 700)).toBe(true);
-    await reports.startClaim(event, 'job_dead_replica');
+    await claimedByDeadReplica(event, 'job_dead_replica', 700);
     const res = await post(`${svc.baseURL}/responses`, apiKey, { model: MODEL, input: url });
     expect(res.status).toBe(200);
     expect(res.headers.get('x-report-cache')).toBe('joined');
@@ -572,8 +576,7 @@ describe('a generation led elsewhere (another replica on the same database)', ()
     const { event, url } = freshEvent('KXSAVEDTHENDIED');
     const { id, apiKey } = await svc.account({ plan: 'pro', credits: 10 });
     const reports = svc.service.deps.reports;
-    expect(await reports.claim(event, 'job_saved_then_died', 'dead-replica', 900)).toBe(true);
-    await reports.startClaim(event, 'job_saved_then_died');
+    await claimedByDeadReplica(event, 'job_saved_then_died', 900);
     const asked = post(`${svc.baseURL}/responses`, apiKey, { model: `${MODEL}:refresh`, input: url });
     await sleep(100); // following the other replica's claim
     const saved = await reports.save({ eventTicker: event, seriesTicker: 'KXSAVEDTHENDIED', title: 't', text: `The dead replica's report on ${event}.`, citations: [], outputTokens: 6, asOf: new Date().toISOString(), source: 'live', generatedAt: Date.now(), accountId: null, holdId: null });
