@@ -7,7 +7,7 @@ export function rebuild(stored: StoredResponse, options: { events: boolean }): {
   const encoder = new ResponsesEncoder(stored.params, { emit: options.events });
   const events: WireEvent[] = options.events ? encoder.begin() : [];
   for (const { event, at } of transcriptEvents(stored.transcript)) {
-    const out = encoder.push(event, at);
+    const out = event ? encoder.push(event, at) : encoder.cancel(at);
     for (const e of out) events.push(e);
   }
   return { events, response: encoder.response() };

@@ -30,6 +30,7 @@ export interface StoredResponse extends ResponseRecord {
 export interface LiveResponse {
   /** Stream events as they are sent, for readers following along. */
   append(events: readonly WireEvent[]): void;
+  /** Records how it ended; only the first call counts. */
   finish(result: { status: string; outputText: string; transcript: TranscriptEntry[]; completedAt: number }): void;
 }
 
@@ -45,6 +46,8 @@ interface Live {
   events: WireEvent[];
   waiters: Set<() => void>;
   done: boolean;
+  /** Stops a background response (its owner cancelled it); null for responses that cannot be. */
+  cancel: (() => void) | null;
 }
 
 /** Rows per INSERT: 13 parameters each, well under SQLite's 32766 and Postgres's 65535. */
@@ -176,7 +179,10 @@ export class ResponseStore {
                   transcript: eb.ref('excluded.transcript'),
                   completed_at: eb.ref('excluded.completed_at'),
                   lease_expires_at: eb.ref('excluded.lease_expires_at'),
-                })),
+                }))
+                  // A response cancelled from another replica stays cancelled: its producer may
+                  // still write its own cancelled version (with the text it had), nothing else.
+                  .where((eb) => eb.or([eb('responses.status', '!=', 'cancelled'), eb(eb.ref('excluded.status'), '=', 'cancelled')])),
               )
               .execute();
           }
@@ -189,8 +195,12 @@ export class ResponseStore {
     );
   }
 
-  begin(record: ResponseRecord, snapshot: () => Record<string, unknown>): LiveResponse {
-    const live: Live = { record, snapshot, events: [], waiters: new Set(), done: false };
+  /**
+   * `onCancel`: how to stop this response when its owner cancels it (background responses
+   * only); it must end the response (`finish`, status `cancelled`) before it returns.
+   */
+  begin(record: ResponseRecord, snapshot: () => Record<string, unknown>, options: { onCancel?: () => void } = {}): LiveResponse {
+    const live: Live = { record, snapshot, events: [], waiters: new Set(), done: false, cancel: options.onCancel ?? null };
     this.#live.set(record.id, live);
     this.#writer.enqueue(record.id, toRow(record, 'in_progress', '', [], null, !!this.#answers, Date.now() + this.#leaseMs));
     this.#renewWhileLive();
@@ -204,6 +214,7 @@ export class ResponseStore {
         wake();
       },
       finish: ({ status, outputText, transcript, completedAt }) => {
+        if (live.done) return;
         live.done = true;
         this.#writer.enqueue(record.id, toRow(record, status, outputText, transcript, completedAt, !!this.#answers));
         this.#live.delete(record.id);
@@ -224,6 +235,7 @@ export class ResponseStore {
     }
   }
 
+  /** Renews the leases, and stops the responses produced here that were cancelled on another replica. */
   async #renew(): Promise<void> {
     const ids = [...this.#live.keys()];
     const until = Date.now() + this.#leaseMs;
@@ -235,6 +247,47 @@ export class ResponseStore {
         .where('status', '=', 'in_progress')
         .execute();
     }
+    const cancellable = ids.filter((id) => this.#live.get(id)?.cancel);
+    for (let i = 0; i < cancellable.length; i += RENEW_CHUNK) {
+      const cancelled = await this.db
+        .selectFrom('responses')
+        .select('id')
+        .where('id', 'in', cancellable.slice(i, i + RENEW_CHUNK))
+        .where('status', '=', 'cancelled')
+        .execute();
+      for (const { id } of cancelled) this.#live.get(id)?.cancel?.();
+    }
+  }
+
+  /**
+   * Cancels a background response in progress. One produced here stops at once, its text so far
+   * kept. One produced by another replica is marked cancelled in the database at once (without
+   * its text), and its producer stops at its next lease renewal, a third of a lease later at
+   * most, then writes its own cancelled version; whatever it finishes meanwhile is not kept.
+   * True when this call cancelled it; false when it was not running (finished meanwhile) or
+   * cannot be cancelled; null when there is no such response for this account.
+   */
+  async cancel(id: string, accountId: string): Promise<boolean | null> {
+    const live = this.#live.get(id);
+    if (live) {
+      if (live.record.accountId !== accountId) return null;
+      if (!live.cancel) return false;
+      live.cancel(); // ends it (LiveResponse.finish) before it returns
+      return true;
+    }
+    const found = this.#writer.peek(id) ?? (await this.db.selectFrom('responses').selectAll().where('id', '=', id).executeTakeFirst());
+    if (!found || found.account_id !== accountId) return null;
+    const row = await this.#settled(found);
+    if (row.status !== 'in_progress' || (JSON.parse(row.params) as ResponseParams).background !== true) return false;
+    const at = Date.now();
+    const transcript: TranscriptEntry[] = [['x', Math.floor(at / 1000)]];
+    const res = await this.db
+      .updateTable('responses')
+      .set({ status: 'cancelled', output_text: '', transcript: JSON.stringify(transcript), completed_at: at, lease_expires_at: null })
+      .where('id', '=', id)
+      .where('status', '=', 'in_progress')
+      .executeTakeFirst();
+    return Number(res.numUpdatedRows) > 0;
   }
 
   /**

@@ -12,7 +12,9 @@ export type TranscriptEntry =
   | ['a', string, Citation[], string?]
   | ['u', Usage]
   | ['d', number]
-  | ['f', number, { kind: ErrorKind; code: string; message: string; param: string | null }];
+  | ['f', number, { kind: ErrorKind; code: string; message: string; param: string | null }]
+  /** Cancelled by its owner at this time (seconds), not an agent event: see ResponsesEncoder.cancel. */
+  | ['x', number];
 
 export function transcriptEntry(event: AgentEvent, now: number): TranscriptEntry | null {
   switch (event.type) {
@@ -33,8 +35,8 @@ export function transcriptEntry(event: AgentEvent, now: number): TranscriptEntry
   }
 }
 
-/** The agent events of a transcript, each with the time the encoder saw it. */
-export function* transcriptEvents(entries: readonly TranscriptEntry[]): Generator<{ event: AgentEvent; at: number }> {
+/** The agent events of a transcript, each with the time the encoder saw it; a cancellation as `event: null`. */
+export function* transcriptEvents(entries: readonly TranscriptEntry[]): Generator<{ event: AgentEvent | null; at: number }> {
   for (const e of entries) {
     switch (e[0]) {
       case 't':
@@ -54,6 +56,9 @@ export function* transcriptEvents(entries: readonly TranscriptEntry[]): Generato
         break;
       case 'f':
         yield { event: { type: 'failed', error: new SvcError(e[2].kind, e[2]) }, at: e[1] };
+        break;
+      case 'x':
+        yield { event: null, at: e[1] };
         break;
     }
   }

@@ -1,5 +1,5 @@
 import type { AgentEvent, Answer, Citation, Usage } from '../agents/types.js';
-import type { SvcError } from '../errors.js';
+import { SvcError } from '../errors.js';
 import { answerChunks } from './answer.js';
 import { answerCitations, bareCitation, placeCitations, responsesAnnotation } from './citations.js';
 import { errorBody } from './errors.js';
@@ -24,7 +24,7 @@ export interface ResponseParams {
   user: string | null;
 }
 
-export type ResponseStatus = 'in_progress' | 'completed' | 'failed';
+export type ResponseStatus = 'in_progress' | 'completed' | 'failed' | 'cancelled';
 
 export type ResponsesEvent = { type: string; sequence_number: number } & Record<string, unknown>;
 
@@ -56,6 +56,10 @@ export function usageObject(u: Usage) {
     output_tokens_details: { reasoning_tokens: 0 },
     total_tokens: u.inputTokens + u.outputTokens,
   };
+}
+
+function cancelledError(id: string): SvcError {
+  return new SvcError('conflict', { code: 'response_cancelled', message: `Response '${id}' was cancelled (POST /v1/responses/${id}/cancel) before it finished.` });
 }
 
 /**
@@ -94,7 +98,9 @@ export class ResponsesEncoder {
     return [this.#event('response.created', { response: snapshot }), this.#event('response.in_progress', { response: snapshot })];
   }
 
+  /** The wire events for one agent event; none once the response has ended (completed, failed or cancelled). */
   push(event: AgentEvent, now: number): ResponsesEvent[] {
+    if (this.#status !== 'in_progress') return NONE;
     switch (event.type) {
       case 'text': {
         this.#sole = null;
@@ -235,6 +241,22 @@ export class ResponsesEncoder {
     events.push(this.#event('response.output_item.done', { output_index: 0, item }));
     events.push(this.#event('response.completed', { response: this.response() }));
     return events;
+  }
+
+  /**
+   * Ends a background response its owner cancelled (POST /v1/responses/{id}/cancel): status
+   * `cancelled`, no error, the text so far kept as an incomplete message. A stream ends the way
+   * a failed one does, since OpenAI defines no stream event for it: an `error` event saying it
+   * was cancelled, then `response.failed` carrying the cancelled response.
+   */
+  cancel(now: number): ResponsesEvent[] {
+    if (this.#status !== 'in_progress') return NONE;
+    this.#status = 'cancelled';
+    this.#completedAt = now;
+    if (this.#deltas.length) this.#output = [this.#item('incomplete', this.text, [])];
+    if (!this.#emit) return NONE;
+    const body = errorBody(cancelledError(this.#p.id));
+    return [this.#event('error', { code: body.code, message: body.message, param: body.param, error: body }), this.#event('response.failed', { response: this.response() })];
   }
 
   #fail(error: SvcError, now: number): ResponsesEvent[] {

@@ -96,6 +96,38 @@ describeBackends('a worker killed while producing a stored response', (backend) 
   }, 30_000);
 });
 
+describeBackends('a background response cancelled through another replica', (backend) => {
+  it('is cancelled at once there, and its producer stops within a third of a lease: its followers get the ending', async () => {
+    const dataDir = mkdtempSync(path.join(os.tmpdir(), 'svc-cancel-'));
+    const env: Record<string, string> = { ...(await backend.env()), SVC_DATA_DIR: dataDir, SVC_RESPONSE_LEASE_MS: '1000' };
+    try {
+      const producer = await startChildService(env);
+      const other = await startChildService(env);
+      const acct = await createAccount(producer.url, producer.adminKey, { plan: 'pro', credits: 9 });
+      const auth = { authorization: `Bearer ${acct.api_key}` };
+      const started = (await (await post(`${producer.url}/v1/responses`, acct.api_key, { model: 'svc-hang', input: 'q', background: true })).json()) as { id: string; status: string };
+      expect(started.status).toBe('in_progress');
+      const followed = fetch(`${producer.url}/v1/responses/${started.id}?stream=true`, { headers: auth }).then(readSse);
+      await sleep(100);
+
+      const cancel = await fetch(`${other.url}/v1/responses/${started.id}/cancel`, { method: 'POST', headers: auth });
+      expect(cancel.status).toBe(200);
+      expect(await cancel.json()).toMatchObject({ id: started.id, status: 'cancelled', background: true, output: [] });
+      const events = (await followed).frames.map((f) => JSON.parse(f.data) as { type: string; sequence_number: number; code?: string; response?: { status: string } });
+      expect(events.map((e) => e.type)).toEqual(['response.created', 'response.in_progress', 'error', 'response.failed']);
+      expect(events[2]!.code).toBe('response_cancelled');
+      expect(events[3]!.response!.status).toBe('cancelled');
+      for (const url of [producer.url, other.url]) {
+        expect(((await (await fetch(`${url}/v1/responses/${started.id}`, { headers: auth })).json()) as any).status).toBe('cancelled');
+      }
+      await stopChild(producer.child);
+      await stopChild(other.child);
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  }, 30_000);
+});
+
 describeBackends('svc ledger verify', (backend) => {
   it('exits non-zero naming an account whose balance does not match its ledger', async () => {
     const dataDir = mkdtempSync(path.join(os.tmpdir(), 'svc-verify-'));

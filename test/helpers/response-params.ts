@@ -21,7 +21,7 @@ export const responseParams: ResponseParams = Object.freeze({
  * A stored response row as its producer leaves it while it runs (on another replica, or in a
  * process that died): in progress, nothing written yet, its lease until `leaseExpiresAt`.
  */
-export function inProgressRow(id: string, accountId: string, o: { createdAt: number; leaseExpiresAt: number | null }): Database['responses'] {
+export function inProgressRow(id: string, accountId: string, o: { createdAt: number; leaseExpiresAt: number | null; background?: boolean }): Database['responses'] {
   const messageId = `msg_${id.replace(/^resp_/, '')}`;
   return {
     id,
@@ -32,7 +32,7 @@ export function inProgressRow(id: string, accountId: string, o: { createdAt: num
     conversation: '[]',
     instructions: null,
     output_text: '',
-    params: JSON.stringify({ ...responseParams, id, messageId }),
+    params: JSON.stringify({ ...responseParams, id, messageId, ...(o.background ? { background: true } : {}) }),
     transcript: '[]',
     created_at: o.createdAt,
     completed_at: null,

@@ -190,4 +190,59 @@ describeBackends('stored responses written behind in batches', (backend) => {
     for await (const e of reader.replay('resp_batch_9002', accountId, -1, new AbortController().signal, (stored) => rebuild(stored, { events: true }).events)) events.push(`${e.sequence_number}:${e.type}`);
     expect(events).toEqual(['0:response.created', '1:response.in_progress', '2:error', '3:response.failed']);
   });
+
+  it('cancels a background response produced on another replica: marked at once, its producer stops at its next renewal and keeps its text; what it finishes meanwhile is not kept', async () => {
+    const background = (i: number): ResponseRecord => {
+      const r = record(i, accountId);
+      return { ...r, params: { ...r.params, background: true } };
+    };
+    const producer = new ResponseStore(store.db, { batchMs: 5, leaseMs: 300 });
+    const other = new ResponseStore(store.db, { batchMs: 5, leaseMs: 300 });
+    let stops = 0;
+    const transcript: TranscriptEntry[] = [['t', 'so far']];
+    const live = producer.begin(background(9101), () => ({}), {
+      onCancel: () => {
+        stops++;
+        transcript.push(['x', 11]);
+        live.finish({ status: 'cancelled', outputText: 'so far', transcript, completedAt: 11_000 });
+      },
+    });
+    await producer.flush();
+    expect(await other.cancel('resp_batch_9101', 'acct_someone_else')).toBeNull();
+    expect(await other.cancel('resp_batch_9101', accountId)).toBe(true);
+    const marked = await other.get('resp_batch_9101', accountId);
+    expect(marked && !marked.live && marked.stored).toMatchObject({ status: 'cancelled', outputText: '', transcript: [['x', expect.any(Number)]] });
+    expect(await other.cancel('resp_batch_9101', accountId)).toBe(false); // no longer in progress
+    // The producer learns of it within a third of a lease, and writes its own cancelled version.
+    for (let waited = 0; stops === 0 && waited < 2000; waited += 20) await new Promise((r) => setTimeout(r, 20));
+    expect(stops).toBe(1);
+    await producer.flush();
+    const kept = await other.get('resp_batch_9101', accountId);
+    expect(kept && !kept.live && kept.stored).toMatchObject({ status: 'cancelled', outputText: 'so far' });
+    const object = rebuild((kept as { stored: StoredResponse }).stored, { events: false }).response;
+    expect(object).toMatchObject({ status: 'cancelled', error: null, output: [{ status: 'incomplete', content: [{ text: 'so far' }] }] });
+
+    // One that finished on its replica before hearing of the cancel: the cancel stands.
+    const late = producer.begin(background(9102), () => ({}), { onCancel: () => {} });
+    await producer.flush();
+    expect(await other.cancel('resp_batch_9102', accountId)).toBe(true);
+    late.finish({ status: 'completed', outputText: 'all of it', transcript: [['t', 'all of it'], ['d', 12]], completedAt: 12_000 });
+    await producer.flush();
+    expect(await store.db.selectFrom('responses').select(['status', 'output_text']).where('id', '=', 'resp_batch_9102').executeTakeFirstOrThrow()).toEqual({ status: 'cancelled', output_text: '' });
+
+    // Only background responses, and only while in progress.
+    const plain = producer.begin(record(9103, accountId), () => ({}));
+    expect(await producer.cancel('resp_batch_9103', accountId)).toBe(false);
+    await producer.flush();
+    expect(await other.cancel('resp_batch_9103', accountId)).toBe(false);
+    plain.finish({ status: 'completed', outputText: 'x', transcript: [['t', 'x'], ['d', 1]], completedAt: 1 });
+    await producer.flush();
+
+    // Followers elsewhere get the ending: opening events, then error and response.failed (status cancelled).
+    const events: string[] = [];
+    for await (const e of other.replay('resp_batch_9102', accountId, -1, new AbortController().signal, (stored) => rebuild(stored, { events: true }).events)) {
+      events.push(`${e.sequence_number}:${e.type}${e.type === 'error' ? `:${e.code as string}` : e.type === 'response.failed' ? `:${(e.response as { status: string }).status}` : ''}`);
+    }
+    expect(events).toEqual(['0:response.created', '1:response.in_progress', '2:error:response_cancelled', '3:response.failed:cancelled']);
+  });
 });

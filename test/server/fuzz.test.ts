@@ -97,6 +97,8 @@ function generator(rnd: () => number) {
   const user = (content: unknown) => ({ role: 'user', content });
   const posts: [string, () => Record<string, unknown>, ('admin' | 'key')?][] = [
     ['/v1/responses', () => ({ model: 'svc-test', input: 'hi' })],
+    ['/v1/responses', () => ({ model: 'svc-test', input: 'in the background', background: true })],
+    ['/v1/responses/ID/cancel', () => ({})],
     ['/v1/responses', () => ({ model: 'svc-agent', input: 'What was Apple revenue in Q3 2024?', store: false })],
     ['/v1/responses', () => ({ model: pick(['svc-prediction-markets-agent', 'svc-prediction-markets-agent:cache', 'svc-prediction-markets-agent:refresh']), input: EVENT })],
     ['/v1/responses', () => ({ model: 'svc-sec-agent', input: [user([{ type: 'input_text', text: 'Apple revenue 2024' }])], instructions: 'be brief', stream: true })],

@@ -331,6 +331,123 @@ describe('stored responses', () => {
   });
 });
 
+describe('cancelling background responses (POST /v1/responses/{id}/cancel)', () => {
+  /** Reads a stream until its text contains `pattern`; returns what was read. */
+  async function readUntil(reader: ReadableStreamDefaultReader<Uint8Array>, pattern: RegExp): Promise<string> {
+    let seen = '';
+    while (!pattern.test(seen)) seen += new TextDecoder().decode((await reader.read()).value);
+    return seen;
+  }
+  async function readRest(reader: ReadableStreamDefaultReader<Uint8Array>, seen: string) {
+    for (let r = await reader.read(); !r.done; r = await reader.read()) seen += new TextDecoder().decode(r.value);
+    return readSse(new Response(seen));
+  }
+  type Event = { type: string; sequence_number: number; code?: string; response?: { status: string; error: unknown } };
+  const auth = () => ({ authorization: `Bearer ${key}` });
+
+  it('stops it with the text so far; followers get an ending (error response_cancelled, then response.failed with status cancelled); cancelling again answers the same; it cannot be continued, and can be deleted', async () => {
+    const waiting = release;
+    const started = await client.responses.create({ model: 'svc-gated', input: 'q', background: true });
+    while (release === waiting) await sleep(10); // the agent sent its first part and waits
+    const follower = (await fetch(`${svc.baseURL}/responses/${started.id}?stream=true`, { headers: auth() })).body!.getReader();
+    const seen = await readUntil(follower, /first part/);
+
+    const cancelled = await client.responses.cancel(started.id);
+    // (openai-node adds output_text to what create and retrieve return, not to what cancel returns)
+    expect(cancelled).toMatchObject({ id: started.id, status: 'cancelled', background: true, error: null });
+    expect(cancelled.output).toMatchObject([{ type: 'message', status: 'incomplete', content: [{ type: 'output_text', text: 'first part, ' }] }]);
+    release(); // the stopped agent may go on: nothing it sends is kept
+
+    const followed = await readRest(follower, seen);
+    const events = followed.frames.map((f) => JSON.parse(f.data) as Event);
+    expect(events.map((e) => e.sequence_number)).toEqual(events.map((_, i) => i));
+    expect(events.slice(-2)).toMatchObject([
+      { type: 'error', code: 'response_cancelled' },
+      { type: 'response.failed', response: { status: 'cancelled', error: null } },
+    ]);
+    expect(events.some((e) => e.type === 'response.completed')).toBe(false);
+
+    await sleep(50);
+    expect(await client.responses.retrieve(started.id)).toEqual({ ...cancelled, output_text: 'first part, ' });
+    expect(await client.responses.cancel(started.id)).toEqual(cancelled);
+    const replay = await readSse(await fetch(`${svc.baseURL}/responses/${started.id}?stream=true`, { headers: auth() }));
+    expect(replay.frames).toEqual(followed.frames);
+
+    const continued = await post(`${svc.baseURL}/responses`, key, { model: 'svc-echo', input: 'more', previous_response_id: started.id });
+    expect(continued.status).toBe(400);
+    expect(((await continued.json()) as any).error).toMatchObject({ code: 'previous_response_not_completed' });
+    expect((await fetch(`${svc.baseURL}/responses/${started.id}`, { method: 'DELETE', headers: auth() })).status).toBe(200);
+  });
+
+  it('a background stream that is cancelled sends its own client the same ending', async () => {
+    const waiting = release;
+    const res = await post(`${svc.baseURL}/responses`, key, { model: 'svc-gated', input: 'q', stream: true, background: true });
+    expect(res.status).toBe(200);
+    const reader = res.body!.getReader();
+    const seen = await readUntil(reader, /first part/);
+    while (release === waiting) await sleep(10);
+    const id = /"id":"(resp_[^"]+)"/.exec(seen)![1]!;
+    expect(await client.responses.cancel(id)).toMatchObject({ status: 'cancelled', output: [{ content: [{ text: 'first part, ' }] }] });
+    release();
+    const own = await readRest(reader, seen);
+    const events = own.frames.map((f) => JSON.parse(f.data) as Event);
+    expect(events.slice(-2)).toMatchObject([
+      { type: 'error', code: 'response_cancelled' },
+      { type: 'response.failed', response: { status: 'cancelled' } },
+    ]);
+    expect(events.map((e) => e.sequence_number)).toEqual(events.map((_, i) => i));
+    const replay = await readSse(await fetch(`${svc.baseURL}/responses/${id}?stream=true`, { headers: auth() }));
+    expect(replay.frames).toEqual(own.frames);
+  });
+
+  it('frees its place among the 16 background responses an account may run', async () => {
+    const { apiKey } = await svc.account();
+    const own = new OpenAI({ baseURL: svc.baseURL, apiKey, maxRetries: 0 });
+    const started = await Promise.all(Array.from({ length: 16 }, () => own.responses.create({ model: 'svc-held', input: 'q', background: true })));
+    expect((await post(`${svc.baseURL}/responses`, apiKey, { model: 'svc-held', input: 'q', background: true })).status).toBe(429);
+    expect((await own.responses.cancel(started[0]!.id)).status).toBe('cancelled');
+    const next = await own.responses.create({ model: 'svc-held', input: 'q', background: true });
+    expect(next.status).toBe('in_progress');
+    openGate();
+    for (const r of [...started.slice(1), next]) {
+      while ((await own.responses.retrieve(r.id)).status === 'in_progress') await sleep(10);
+    }
+    expect((await own.responses.retrieve(started[0]!.id)).status).toBe('cancelled');
+    gate = new Promise<void>((r) => (openGate = r));
+  });
+
+  it('cancels one running on another replica by marking it (its text stays there until that replica stops it)', async () => {
+    const { id: accountId } = await svc.service.deps.accounts.authenticate(key).then((a) => a!.account);
+    const now = Date.now();
+    await svc.service.deps.store.db.insertInto('responses').values(inProgressRow('resp_bg_elsewhere', accountId, { createdAt: now, leaseExpiresAt: now + 60_000, background: true })).execute();
+    const cancelled = await client.responses.cancel('resp_bg_elsewhere');
+    expect(cancelled).toMatchObject({ id: 'resp_bg_elsewhere', status: 'cancelled', background: true, output: [] });
+    expect((await client.responses.retrieve('resp_bg_elsewhere')).status).toBe('cancelled');
+  });
+
+  it('refuses what cannot be cancelled: 400 for a response not in the background, 409 for one already finished, 404 for an unknown id', async () => {
+    const cancel = (id: string) => fetch(`${svc.baseURL}/responses/${id}/cancel`, { method: 'POST', headers: auth() });
+    const foreground = await client.responses.create({ model: 'svc-test', input: 'q' });
+    const notBackground = await cancel(foreground.id);
+    expect(notBackground.status).toBe(400);
+    expect(((await notBackground.json()) as any).error).toMatchObject({ type: 'invalid_request_error', code: 'response_not_background', param: 'id' });
+    await expect(client.responses.cancel(foreground.id)).rejects.toBeInstanceOf(OpenAI.BadRequestError);
+
+    const finished = await client.responses.create({ model: 'svc-test', input: 'q', background: true });
+    while ((await client.responses.retrieve(finished.id)).status === 'in_progress') await sleep(10);
+    const late = await cancel(finished.id);
+    expect(late.status).toBe(409);
+    const error = ((await late.json()) as any).error;
+    expect(error).toMatchObject({ code: 'response_not_cancellable', param: 'id' });
+    expect(error.message).toContain('already completed');
+    expect((await client.responses.retrieve(finished.id)).status).toBe('completed');
+
+    const unknown = await cancel('resp_nope');
+    expect(unknown.status).toBe(404);
+    expect(((await unknown.json()) as any).error).toMatchObject({ code: 'response_not_found', param: 'id' });
+  });
+});
+
 describe('durability', () => {
   it('stored responses, accounts and keys survive a restart', async () => {
     const dataDir = mkdtempSync(path.join(os.tmpdir(), 'svc-restart-'));

@@ -83,7 +83,7 @@ describe('a whole answer event', () => {
     const events: AgentEvent[] = [{ type: 'answer', answer: a }, ...ending];
     const entries = events.map((e) => transcriptEntry(e, 1_700_000_005)).filter((e) => e !== null);
     expect(entries[0]).toEqual(['a', a.text, a.citations]);
-    const replayed = [...transcriptEvents(JSON.parse(JSON.stringify(entries)))].map((x) => x.event);
+    const replayed = [...transcriptEvents(JSON.parse(JSON.stringify(entries)))].map((x) => x.event!);
     expect(responses(replayed.slice(0, 1), true).out).toEqual(responses(events.slice(0, 1), true).out);
   });
 });

@@ -110,6 +110,32 @@ describe('ResponsesEncoder', () => {
     for (const e of [{ type: 'text', delta: 'partial' }, { type: 'failed', error: err }] as AgentEvent[]) quiet.push(e, 1_700_000_005);
     expect(quiet.response()).toEqual(r);
   });
+
+  it('cancel(): status cancelled with no error, the text so far kept incomplete; an error event then response.failed; nothing after an ending', () => {
+    const { out, enc } = run([{ type: 'text', delta: 'so far' }]);
+    const ending = enc.cancel(1_700_000_009);
+    expect(ending.map((e) => [e.type, e.sequence_number])).toEqual([
+      ['error', out.length],
+      ['response.failed', out.length + 1],
+    ]);
+    expect(ending[0]).toMatchObject({ code: 'response_cancelled', error: { type: 'conflict_error', code: 'response_cancelled' } });
+    const r = enc.response();
+    expect(r).toMatchObject({ status: 'cancelled', error: null, completed_at: 1_700_000_009, output: [{ status: 'incomplete', content: [{ text: 'so far', annotations: [] }] }] });
+    expect(ending[1]!.response).toEqual(r);
+    expect(enc.cancel(1_700_000_010)).toEqual([]);
+    expect(enc.push({ type: 'text', delta: ' more' }, 1_700_000_010)).toEqual([]);
+    expect(enc.push({ type: 'done' }, 1_700_000_010)).toEqual([]);
+    expect(enc.response()).toEqual(r);
+    // Built without events, it is the same object; one that had finished is not cancelled.
+    const quiet = new ResponsesEncoder(params, { emit: false });
+    quiet.push({ type: 'text', delta: 'so far' }, 0);
+    expect(quiet.cancel(1_700_000_009)).toEqual([]);
+    expect(quiet.response()).toEqual(r);
+    const finished = run([{ type: 'done' }]).enc;
+    expect(finished.cancel(1_700_000_009)).toEqual([]);
+    expect(finished.status).toBe('completed');
+    expect(enc.responseJson()).toBe(JSON.stringify(r));
+  });
 });
 
 describe('fast serialisation', () => {

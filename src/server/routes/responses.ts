@@ -194,6 +194,30 @@ export async function responsesRoutes(app: FastifyInstance, deps: ServerDeps): P
     return { id, object: 'response.deleted', deleted: true };
   });
 
+  // Idempotent: cancelling a cancelled response answers it again.
+  app.post('/v1/responses/:id/cancel', async (request, reply) => {
+    const { id } = request.params as { id: string };
+    const accountId = request.auth!.account.id;
+    const missing = () => notFound('response_not_found', `Response with id '${id}' not found.`, 'id');
+    const found = await deps.responses.get(id, accountId);
+    if (!found) throw missing();
+    if ((found.live ? found.record.params : found.stored.params).background !== true) {
+      throw invalidRequest('response_not_background', `Response '${id}' was not created with 'background: true'; only background responses can be cancelled.`, 'id');
+    }
+    if (found.live || found.stored.status === 'in_progress') await deps.responses.cancel(id, accountId);
+    const after = await deps.responses.get(id, accountId);
+    if (!after) throw missing();
+    const status = after.live ? after.status : after.stored.status;
+    if (after.live || status !== 'cancelled') {
+      throw new SvcError('conflict', {
+        code: 'response_not_cancellable',
+        message: `Response '${id}' is ${status === 'in_progress' ? 'still finishing' : `already ${status}`}; only a background response in progress can be cancelled.`,
+        param: 'id',
+      });
+    }
+    return reply.header('content-type', JSON_TYPE).send(rebuild(after.stored, { events: false }).response);
+  });
+
   app.get('/v1/responses/:id/input_items', async (request) => {
     const { id } = request.params as { id: string };
     const q = request.query as Record<string, unknown>;
@@ -236,7 +260,14 @@ export async function responsesRoutes(app: FastifyInstance, deps: ServerDeps): P
 function inBackground(reply: FastifyReply, deps: ServerDeps, run: Run, record: ResponseRecord, finished: () => void) {
   const encoder = new ResponsesEncoder(record.params);
   const transcript: TranscriptEntry[] = [];
-  const live = deps.responses.begin(record, () => encoder.response());
+  const finish = () => live.finish({ status: encoder.status, outputText: encoder.text, transcript, completedAt: Date.now() });
+  const live = deps.responses.begin(record, () => encoder.response(), {
+    onCancel: () => {
+      live.append(cancelled(encoder, transcript));
+      finish();
+      run.end();
+    },
+  });
   live.append(encoder.begin());
   const push = (event: AgentEvent) => {
     const now = nowSeconds();
@@ -247,7 +278,9 @@ function inBackground(reply: FastifyReply, deps: ServerDeps, run: Run, record: R
   void (async () => {
     try {
       for (;;) {
-        const event = (await run.next()) ?? { type: 'failed', error: shuttingDown() };
+        const next = await run.next();
+        if (encoder.status === 'cancelled') break;
+        const event = next ?? { type: 'failed', error: shuttingDown() };
         push(event);
         if (event.type === 'done' || event.type === 'failed') break;
       }
@@ -255,12 +288,20 @@ function inBackground(reply: FastifyReply, deps: ServerDeps, run: Run, record: R
       reply.log.error({ err }, 'background response failed');
     } finally {
       if (encoder.status === 'in_progress') push({ type: 'failed', error: shuttingDown() });
-      live.finish({ status: encoder.status, outputText: encoder.text, transcript, completedAt: Date.now() });
+      finish();
       run.end();
       finished();
     }
   })();
   return reply.header('content-type', JSON_TYPE).send(encoder.response());
+}
+
+/** Ends a response its owner cancelled: the encoder's ending, recorded in the transcript. */
+function cancelled(encoder: ResponsesEncoder, transcript: TranscriptEntry[]): WireEvent[] {
+  if (encoder.status !== 'in_progress') return [];
+  const now = nowSeconds();
+  transcript.push(['x', now]);
+  return encoder.cancel(now);
 }
 
 /** The whole response as one JSON body; errors keep their HTTP status. */
@@ -310,7 +351,17 @@ async function streamed(reply: FastifyReply, deps: ServerDeps, run: Run, record:
   const transcript: TranscriptEntry[] = [];
   const sse = new SseWriter(reply, keepAliveMs);
   sse.open(event !== STILL_WAITING && event.type === 'meta' ? metaHeaders(event.meta) : {});
-  const live = store ? deps.responses.begin(record, () => encoder.response()) : null;
+  const finishLive = () => live?.finish({ status: encoder.status, outputText: encoder.text, transcript, completedAt: Date.now() });
+  // A background stream its owner cancels ends at once for its followers and in the store; its
+  // own client is sent the same ending by the loop below, after what it was being sent.
+  let cancelFrames: WireEvent[] = [];
+  const onCancel = () => {
+    cancelFrames = cancelled(encoder, transcript);
+    live!.append(cancelFrames);
+    finishLive();
+    run.end();
+  };
+  const live = store ? deps.responses.begin(record, () => encoder.response(), record.params.background ? { onCancel } : {}) : null;
   const send = async (out: WireEvent[]) => {
     if (!out.length) return;
     live?.append(out);
@@ -327,16 +378,21 @@ async function streamed(reply: FastifyReply, deps: ServerDeps, run: Run, record:
   const stopped = (): AgentEvent => ({ type: 'failed', error: deps.inflight.deadline.aborted ? shuttingDown() : clientLeft() });
   try {
     await send(encoder.begin());
-    if (event === STILL_WAITING) event = (await first) ?? stopped();
+    if (event === STILL_WAITING) event = await first;
     for (;;) {
+      if (encoder.status === 'cancelled') {
+        for (const e of cancelFrames) await sse.write(responsesFrame(e));
+        break;
+      }
+      event ??= stopped();
       if (event.type === 'progress') await sse.write(commentFrame(event.message));
       await push(event);
       if (event.type === 'done' || event.type === 'failed') break;
-      event = (await run.next()) ?? stopped();
+      event = await run.next();
     }
   } finally {
     if (encoder.status === 'in_progress') await push({ type: 'failed', error: clientLeft() });
-    live?.finish({ status: encoder.status, outputText: encoder.text, transcript, completedAt: Date.now() });
+    finishLive();
     await sse.end(encoder.status === 'completed', failure);
   }
   return reply;
