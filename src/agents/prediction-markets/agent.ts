@@ -98,6 +98,16 @@ export function predictionMarketsAgent(o: PredictionMarketsOptions): Agent {
       const snap = o.kalshi.source.recordedAt;
       const source = snap ? ({ mode: 'snapshot', recordedAt: snap, note: o.kalshi.source.note } as const) : ({ mode: 'live' } as const);
       const body = writeReport(r, { apiUrl: o.apiUrl, source });
+      // The sweeper gives back a hold whose lease lapsed (renewals stalled: a database outage, a
+      // blocked process). A report stored after that would be served unpaid, so the hold must
+      // still be there, for another whole lease, before the report is stored.
+      if (payer.holdId && !(await o.billing.renew(payer.holdId))) {
+        throw new SvcError('unavailable', {
+          code: 'generation_unpaid',
+          message: 'The report took so long that its credit hold lapsed and was given back, so the report was not kept and nothing was charged. Send the request again.',
+          retryAfterSeconds: 1,
+        });
+      }
       const report = await o.reports.save({
         eventTicker: address.eventTicker,
         seriesTicker: body.seriesTicker,

@@ -376,6 +376,32 @@ describe('variants, caching and billing', () => {
     }
   });
 
+  it('a generation whose hold lapsed and was given back meanwhile (its renewals stalled) keeps no report and charges nothing', async () => {
+    const slow = await startFakeKalshi({ latencyMs: 150 });
+    const other = await startService({
+      env: { SVC_KALSHI_API_URL: slow.apiUrl },
+      agents: (core) => [predictionMarketsFromCore(core, new KalshiClient(core.kalshi, () => new Date(WORLD_NOW * 1000)))],
+    });
+    try {
+      const payer = await other.account({ plan: 'pro', credits: 6 });
+      const generating = post(`${other.baseURL}/responses`, payer.apiKey, { model: `${MODEL}:refresh`, input: urlOf('KXCPIYOY') });
+      const kinds = async () => (await other.service.deps.billing.ledger(payer.id, { limit: 10 })).entries.map((e) => e.kind).reverse();
+      while (!(await kinds()).includes('hold')) await sleep(10);
+      // As if no renewal had reached the database for a whole lease: the sweeper gives the credits back.
+      expect(await other.service.deps.billing.sweep(Date.now() + 2 * other.service.deps.billing.leaseMs)).toBe(1);
+      const res = await generating;
+      expect(res.status).toBe(503);
+      expect(((await res.json()) as any).error).toMatchObject({ code: 'generation_unpaid' });
+      expect(await kinds()).toEqual(['grant', 'hold', 'release']);
+      expect((await other.service.deps.accounts.getAccount(payer.id)).credits).toBe(6);
+      expect(await other.service.deps.reports.versions(tickerOf('KXCPIYOY'))).toEqual([]);
+      expect((await other.service.deps.billing.verify()).mismatches).toEqual([]);
+    } finally {
+      await other.close();
+      await slow.close();
+    }
+  });
+
   it('an Idempotency-Key retry of a generation never charges twice', async () => {
     const { id, apiKey } = await svc.account({ plan: 'pro', credits: 10 });
     const headers = { 'idempotency-key': `report-${id}` };
