@@ -83,7 +83,9 @@ export async function createService(options: ServiceOptions): Promise<Service> {
   });
   const responses = new ResponseStore(store.db, { onBackgroundError: background('stored responses'), leaseMs: config.responses.leaseMs, answers: (ref) => reports.byRef(ref) });
   const flights = new ReportFlights(reports, { owner: `${os.hostname()}:${process.pid}:${newId('', 8)}`, leaseMs: config.billing.holdLeaseMs, pollMs: 500 });
-  const core: Core = { config, log, store, accounts, billing, kalshi: kalshiSource(config), sec: secSources(config, log), documents, reports, flights, publicUrl: () => baseUrl };
+  // Replicas on Postgres usually leave through one address: the upstreams' rates and EDGAR's block are counted for all of them there.
+  const budget = store.dialect === 'postgres' ? { db: store.db, onError: background('upstream budget (this process goes on alone)') } : null;
+  const core: Core = { config, log, store, accounts, billing, kalshi: kalshiSource(config, budget), sec: secSources(config, log, budget), documents, reports, flights, publicUrl: () => baseUrl };
   const agents = new AgentRegistry();
   for (const agent of builtinAgents(core)) agents.register(agent);
   const extra = typeof options.agents === 'function' ? options.agents(core) : (options.agents ?? []);

@@ -34,13 +34,20 @@ export function requestKey(pathname: string, query: Query = {}): string {
   return params.length ? `${pathname}?${params.join('&')}` : pathname;
 }
 
+/** Admits request starts to an upstream at its rate: `take` resolves when one may start. */
+export interface StartGate {
+  readonly perSecond: number;
+  take(): Promise<void>;
+}
+
 /**
  * At most `perSecond` request starts in any window of a second: a sliding window over the last
  * starts, so a burst of that many goes at once and the next waits until the first is a window
  * old. (A token bucket that starts full lets twice the rate through in one second.) One per
- * upstream, shared by everything in the process that calls it, across its hosts.
+ * upstream, shared by everything in the process that calls it, across its hosts. Replicas on one
+ * database share theirs instead (SharedThrottle).
  */
-export class Throttle {
+export class Throttle implements StartGate {
   readonly #starts: number[] = [];
   readonly #queue: (() => void)[] = [];
   #timer: NodeJS.Timeout | null = null;
@@ -81,13 +88,21 @@ export class Throttle {
  */
 export class UpstreamPause {
   #until = 0;
+  /** `onBegin`: tells the other replicas (SharedThrottle records it, and reads theirs). */
   constructor(
     readonly ms: number,
     private readonly now: () => number = Date.now,
+    public onBegin: ((until: number) => void) | null = null,
   ) {}
 
   begin(): void {
     this.#until = this.now() + this.ms;
+    this.onBegin?.(this.#until);
+  }
+
+  /** A pause begun by another replica, until `until` (ms since the epoch). */
+  extendTo(until: number): void {
+    if (until > this.#until) this.#until = until;
   }
 
   /** Milliseconds left, or 0 when not paused. */
@@ -101,8 +116,8 @@ export interface LiveSourceOptions {
   baseUrl: string;
   headers?: Record<string, string>;
   requestsPerSecond: number;
-  /** Shared with other sources of the same upstream (the SEC's limit covers both its hosts). */
-  throttle?: Throttle;
+  /** Shared with other sources of the same upstream (the SEC's limit covers both its hosts), or with other replicas. */
+  throttle?: StartGate;
   timeoutMs: number;
   retries: number;
   /** Longest Retry-After worth waiting for; longer ones fail at once, passing it on. */
@@ -128,7 +143,7 @@ export class LiveSource implements DataSource {
   readonly recordedAt = null;
   readonly name: string;
   readonly #o: LiveSourceOptions;
-  readonly #throttle: Throttle;
+  readonly #throttle: StartGate;
   readonly #sleep: (ms: number) => Promise<void>;
 
   constructor(options: LiveSourceOptions) {

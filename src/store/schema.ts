@@ -96,6 +96,20 @@ export interface RateLimitWindowsTable {
   count: number;
 }
 
+/** One request start to an upstream, kept for one throttle window (see data/shared-throttle.ts). */
+export interface UpstreamStartsTable {
+  id: string;
+  upstream: string;
+  /** The database's clock, in ms: one clock for every replica. */
+  at: number;
+}
+
+/** An upstream that blocked one replica: every replica refuses to call it until then (ms). */
+export interface UpstreamPausesTable {
+  upstream: string;
+  until: number;
+}
+
 export interface ReportsTable {
   id: string;
   event_ticker: string;
@@ -147,6 +161,8 @@ export interface Database {
   reports: ReportsTable;
   report_jobs: ReportJobsTable;
   web_sessions: WebSessionsTable;
+  upstream_starts: UpstreamStartsTable;
+  upstream_pauses: UpstreamPausesTable;
 }
 
 export type { Generated };

@@ -1,3 +1,4 @@
+import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { eventUrl } from '../../fixtures/kalshi-world.js';
 import { PG_URL, dropTestSchemas, freshPostgres } from '../../helpers/backends.js';
@@ -42,6 +43,14 @@ describe.skipIf(!PG_URL)(`report generation across replicas sharing Postgres${PG
         accounts.map(async (acct) => ((await (await fetch(`${a.url}/v1/account`, { headers: { authorization: `Bearer ${acct.api_key}` } })).json()) as { credits: number }).credits),
       );
       expect(credits[0]! + credits[1]!).toBe(57);
+      // Requests to the exchange were admitted by the throttle the replicas share in Postgres.
+      const db = new pg.Client({ connectionString: env.SVC_DATABASE_URL });
+      await db.connect();
+      try {
+        expect(Number((await db.query("select count(*) as n from upstream_starts where upstream = 'kalshi'")).rows[0].n)).toBeGreaterThan(0);
+      } finally {
+        await db.end();
+      }
       await Promise.all([stopChild(a.child), stopChild(b.child)]);
     } finally {
       await fake.close();
