@@ -56,8 +56,8 @@ export function table(rows) {
 
 export const ratio = (a, b) => (b ? (a / b).toFixed(2) : 'n/a');
 
-/** CPU time (user + system, ms) a process has used so far, from /proc (Linux). */
-export function cpuMs(pid) {
+/** CPU time a process has used so far in user space and in the kernel (ms), from /proc (Linux). */
+export function cpuSplitMs(pid) {
   const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  return (Number(fields[11]) + Number(fields[12])) * 10;
+  return { user: Number(fields[11]) * 10, sys: Number(fields[12]) * 10 };
 }

@@ -4,7 +4,7 @@ import { writeFileSync, mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { cpuMs, load, ratio, startChild, stopChild, table } from './lib.js';
+import { cpuSplitMs, load, ratio, startChild, stopChild, table } from './lib.js';
 
 const { values } = parseArgs({ options: { duration: { type: 'string', default: '8' }, only: { type: 'string' } } });
 const duration = Number(values.duration);
@@ -27,9 +27,13 @@ async function compare({ name, endpoint, headers, body, goal, method = 'POST', p
   const request = { method, headers, body, connections: CONNECTIONS_OVERRIDE ?? CONNECTIONS };
   // Server CPU per request: steadier than requests/s on a shared machine, so printed beside them.
   const measured = async (url, serverPid) => {
-    const before = cpuMs(serverPid);
+    const before = cpuSplitMs(serverPid);
     const r = await load({ url, ...request, duration, expectBytes: bytes.length });
-    return { ...r, cpuUs: (1000 * (cpuMs(serverPid) - before)) / Math.max(1, r.requests) };
+    const after = cpuSplitMs(serverPid);
+    const per = (ms) => (1000 * ms) / Math.max(1, r.requests);
+    const userUs = per(after.user - before.user);
+    const sysUs = per(after.sys - before.sys);
+    return { ...r, cpuUs: userUs + sysUs, userUs, sysUs };
   };
   await load({ url: bareInfo.url, ...request, duration: 2 });
   const base = await measured(bareInfo.url, bare.pid);
@@ -42,6 +46,7 @@ async function compare({ name, endpoint, headers, body, goal, method = 'POST', p
     'svc req/s': ours.rps.toFixed(0),
     ratio: ratio(ours.rps, base.rps),
     'CPU µs/req bare/svc (ratio)': `${base.cpuUs.toFixed(0)}/${ours.cpuUs.toFixed(0)} (${ratio(base.cpuUs, ours.cpuUs)})`,
+    'user+kernel µs bare | svc': `${base.userUs.toFixed(0)}+${base.sysUs.toFixed(0)} | ${ours.userUs.toFixed(0)}+${ours.sysUs.toFixed(0)}`,
     'bare p50/p99 ms': `${base.p50}/${base.p99}`,
     'svc p50/p99 ms': `${ours.p50}/${ours.p99}`,
     goal: goal ?? '-',
@@ -98,6 +103,7 @@ async function reports() {
     'svc req/s': '-',
     ratio: '-',
     'CPU µs/req bare/svc (ratio)': '-',
+    'user+kernel µs bare | svc': '-',
     'bare p50/p99 ms': '-',
     'svc p50/p99 ms': `median ${median(runs.map((r) => r.ms)).toFixed(0)} / max ${Math.max(...runs.map((r) => r.ms)).toFixed(0)}`,
     goal: '< 2000 ms',
@@ -144,7 +150,7 @@ for (const [name, run] of Object.entries(SCENARIOS)) {
 }
 console.log(`\nsvc benchmark (${os.cpus().length} cores, node ${process.version}, ${duration}s per measurement, ${CONNECTIONS} connections unless stated)`);
 console.log('Each bare baseline is a fastify route receiving the same request and returning the same bytes.');
-console.log('CPU µs/req is the server process\'s CPU time per request (from /proc), a steadier measure on a shared machine; its ratio is bare/svc.');
+console.log('CPU µs/req is the server process\'s CPU time per request (from /proc), a steadier measure on a shared machine; its ratio is bare/svc; split into user space + kernel beside it.');
 console.log('A floor row serves the row above\'s bytes from a route behind the same API-key hooks (key, rate limit, idempotency) without running an agent: the most any real route could reach.');
 console.log('The bench agent answers ~8 KB of Markdown in 512-character deltas (BENCH_DELTA changes it).\n');
 console.log(table(results));
