@@ -231,12 +231,16 @@ export function writeReport(r: Research, ctx: ReportContext): ReportBody {
     lines.push(`No settled events were found for this series ${historyCite()}, so the model rests on the market price alone.`, '');
   } else {
     lines.push(`| Event | Closed | Resolved YES | Its price ${PRE_CLOSE_HOURS} h before close |`, '|---|---|---|---|');
-    for (const e of r.history.slice(0, 12)) {
+    // Every settled event found; prices before close are fetched for the most recent ones only.
+    for (const e of r.history) {
       const winners = e.markets.filter((m) => m.won);
-      const price = winners.map((w) => (w.preClose === null ? 'n/a' : formatPercent(w.preClose))).join(', ');
+      const price = !e.priced ? 'not fetched' : winners.map((w) => (w.preClose === null ? 'n/a' : formatPercent(w.preClose))).join(', ');
       lines.push(`| ${e.eventTicker} | ${day(e.closeTs)} | ${winners.length ? cell(winners.map((w) => w.label).join(', ')) : 'none'} | ${winners.length ? price : '—'} |`);
     }
-    if (r.history.length > 12) lines.push('', `${r.history.length - 12} older settled events are counted in the base rates below.`);
+    const priced = r.history.filter((e) => e.priced).length;
+    if (priced < r.history.length) {
+      lines.push('', `Prices before close were fetched for the ${priced} most recent events (one request each); all ${r.history.length} count in the base rates below.`);
+    }
     const rateLines = [...rates.entries()].sort((a, b) => b[1].cases - a[1].cases).slice(0, 8).map(([type, br]) => `${type}: ${br.wins} of ${br.cases} (${pct(br.wins / br.cases)})`);
     lines.push('', `**Base rates** (how often each outcome resolved YES, ${r.settled.length} settled markets in ${r.history.length} events): ${rateLines.join('; ')} ${historyCite()}${olderHistoryCite()}.`);
     const complete = r.history.filter((e) => e.markets.length && e.markets.every((m) => m.preClose !== null));

@@ -43,6 +43,8 @@ export interface PastEvent {
   closeTs: number;
   markets: PastMarket[];
   historical: boolean;
+  /** Whether its markets' prices before close were fetched (the most recent events only). */
+  priced: boolean;
 }
 
 export interface Research {
@@ -178,6 +180,7 @@ export async function research(client: KalshiClient, eventTicker: string): Promi
         eventTicker: e.ticker,
         closeTs: e.closeTs,
         historical: e.historical,
+        priced: true,
         markets: e.markets.map((m) => ({ ticker: m.ticker, label: labelOf(m), won: m.result === 'yes', preClose: priceBefore(candles.get(m.ticker) ?? [], at) })),
       };
     }),
@@ -188,6 +191,7 @@ export async function research(client: KalshiClient, eventTicker: string): Promi
       eventTicker: e.ticker,
       closeTs: e.closeTs,
       historical: e.historical,
+      priced: false,
       markets: e.markets.map((m) => ({ ticker: m.ticker, label: labelOf(m), won: m.result === 'yes', preClose: null })),
     })),
   ];

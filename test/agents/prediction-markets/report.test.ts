@@ -138,10 +138,19 @@ describe('the report', () => {
   it('reports resolution history with base rates and how often the favourite won', async () => {
     const { text, r } = await build('KXHIGHNY');
     const rows = tableRows(text, 'Resolution history (KXHIGHNY)');
-    expect(rows).toHaveLength(12);
     const settled = fake.world.settled.get('KXHIGHNY')!;
-    const newest = [...new Set(settled.map((m) => m.event_ticker))][0]!;
-    expect(rows[0]![0]).toBe(newest);
+    const events = [...new Set(settled.map((m) => m.event_ticker))];
+    // Every settled event found, newest first; prices before close for the 12 most recent.
+    expect(events).toHaveLength(14);
+    expect(rows.map((row) => row[0])).toEqual(events);
+    const newest = events[0]!;
+    expect(rows.slice(0, 12).every((row) => /^\d+\.\d%/.test(row[3]!))).toBe(true);
+    expect(rows.slice(12).map((row) => row[3])).toEqual(['not fetched', 'not fetched']);
+    for (const row of rows.slice(12)) {
+      const won = settled.filter((m) => m.event_ticker === row[0] && m.result === 'yes').map((m) => m.yes_sub_title);
+      expect(row[2]).toBe(won.join(', ') || 'none');
+    }
+    expect(text).toContain('Prices before close were fetched for the 12 most recent events (one request each); all 14 count in the base rates below.');
     const winner = settled.find((m) => m.event_ticker === newest && m.result === 'yes')!;
     expect(rows[0]![2]).toBe(winner.yes_sub_title);
     expect(rows[0]![3]).toBe(formatPercent(Math.round(winner.anchor * 1_000_000)));
