@@ -281,9 +281,10 @@ export class ResponseStore {
     if (row.status !== 'in_progress' || (JSON.parse(row.params) as ResponseParams).background !== true) return false;
     const at = Date.now();
     const transcript: TranscriptEntry[] = [['x', Math.floor(at / 1000)]];
+    // Its producer has a lease's time to stop and write its own version; meanwhile it is not deleted.
     const res = await this.db
       .updateTable('responses')
-      .set({ status: 'cancelled', output_text: '', transcript: JSON.stringify(transcript), completed_at: at, lease_expires_at: null })
+      .set({ status: 'cancelled', output_text: '', transcript: JSON.stringify(transcript), completed_at: at, lease_expires_at: at + this.#leaseMs })
       .where('id', '=', id)
       .where('status', '=', 'in_progress')
       .executeTakeFirst();
@@ -342,11 +343,24 @@ export class ResponseStore {
     return answerRef ? { role: 'assistant', content: stored.outputText, answerRef } : { role: 'assistant', content: stored.outputText };
   }
 
-  async delete(id: string, accountId: string): Promise<boolean> {
-    if (this.#live.has(id)) return false;
+  /**
+   * Deletes a finished response. 'busy' while a producer may still write it: in progress (here or
+   * elsewhere: its lease runs), or cancelled elsewhere and not yet stopped there (the lease the
+   * canceller gave it), since that producer's last write would bring the row back.
+   */
+  async delete(id: string, accountId: string, now = Date.now()): Promise<'deleted' | 'missing' | 'busy'> {
+    if (this.#live.has(id)) return 'busy';
     await this.#writer.flush();
-    const res = await this.db.deleteFrom('responses').where('id', '=', id).where('account_id', '=', accountId).executeTakeFirst();
-    return Number(res.numDeletedRows) > 0;
+    const res = await this.db
+      .deleteFrom('responses')
+      .where('id', '=', id)
+      .where('account_id', '=', accountId)
+      .where('status', '!=', 'in_progress')
+      .where((eb) => eb.or([eb('lease_expires_at', 'is', null), eb('lease_expires_at', '<', now)]))
+      .executeTakeFirst();
+    if (Number(res.numDeletedRows) > 0) return 'deleted';
+    const left = await this.db.selectFrom('responses').select('id').where('id', '=', id).where('account_id', '=', accountId).executeTakeFirst();
+    return left ? 'busy' : 'missing';
   }
 
   /**

@@ -213,6 +213,8 @@ describeBackends('stored responses written behind in batches', (backend) => {
     const marked = await other.get('resp_batch_9101', accountId);
     expect(marked && !marked.live && marked.stored).toMatchObject({ status: 'cancelled', outputText: '', transcript: [['x', expect.any(Number)]] });
     expect(await other.cancel('resp_batch_9101', accountId)).toBe(false); // no longer in progress
+    // Not deleted while its producer may still write it (it would come back).
+    expect(await other.delete('resp_batch_9101', accountId)).toBe('busy');
     // The producer learns of it within a third of a lease, and writes its own cancelled version.
     for (let waited = 0; stops === 0 && waited < 2000; waited += 20) await new Promise((r) => setTimeout(r, 20));
     expect(stops).toBe(1);
@@ -221,6 +223,8 @@ describeBackends('stored responses written behind in batches', (backend) => {
     expect(kept && !kept.live && kept.stored).toMatchObject({ status: 'cancelled', outputText: 'so far' });
     const object = rebuild((kept as { stored: StoredResponse }).stored, { events: false }).response;
     expect(object).toMatchObject({ status: 'cancelled', error: null, output: [{ status: 'incomplete', content: [{ text: 'so far' }] }] });
+    expect(await other.delete('resp_batch_9101', accountId)).toBe('deleted');
+    expect(await other.delete('resp_batch_9101', accountId)).toBe('missing');
 
     // One that finished on its replica before hearing of the cancel: the cancel stands.
     const late = producer.begin(background(9102), () => ({}), { onCancel: () => {} });
@@ -229,6 +233,9 @@ describeBackends('stored responses written behind in batches', (backend) => {
     late.finish({ status: 'completed', outputText: 'all of it', transcript: [['t', 'all of it'], ['d', 12]], completedAt: 12_000 });
     await producer.flush();
     expect(await store.db.selectFrom('responses').select(['status', 'output_text']).where('id', '=', 'resp_batch_9102').executeTakeFirstOrThrow()).toEqual({ status: 'cancelled', output_text: '' });
+    // A producer that never writes its version (it died) holds up deletion for a lease at most.
+    expect(await other.delete('resp_batch_9102', accountId, Date.now() + 400)).toBe('deleted');
+    await store.db.insertInto('responses').values({ ...inProgressRow('resp_batch_9102', accountId, { createdAt: Date.now(), leaseExpiresAt: null, background: true }), status: 'cancelled', transcript: JSON.stringify([['x', 12]]), completed_at: 12_000 }).execute();
 
     // Only background responses, and only while in progress.
     const plain = producer.begin(record(9103, accountId), () => ({}));

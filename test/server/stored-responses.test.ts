@@ -423,6 +423,12 @@ describe('cancelling background responses (POST /v1/responses/{id}/cancel)', () 
     const cancelled = await client.responses.cancel('resp_bg_elsewhere');
     expect(cancelled).toMatchObject({ id: 'resp_bg_elsewhere', status: 'cancelled', background: true, output: [] });
     expect((await client.responses.retrieve('resp_bg_elsewhere')).status).toBe('cancelled');
+    // Until that replica has stopped it (its last write would bring the row back), it is not deleted.
+    const del = await fetch(`${svc.baseURL}/responses/resp_bg_elsewhere`, { method: 'DELETE', headers: auth() });
+    expect(del.status).toBe(409);
+    const error = ((await del.json()) as any).error;
+    expect(error).toMatchObject({ code: 'response_in_progress', param: 'id' });
+    expect(error.message).toContain('still stopping');
   });
 
   it('refuses what cannot be cancelled: 400 for a response not in the background, 409 for one already finished, 404 for an unknown id', async () => {

@@ -187,10 +187,18 @@ export async function responsesRoutes(app: FastifyInstance, deps: ServerDeps): P
     const found = await deps.responses.get(id, request.auth!.account.id);
     if (!found) throw notFound('response_not_found', `Response with id '${id}' not found.`, 'id');
     // Running here or on another replica (whose final write would bring it back).
-    if (found.live || found.stored.status === 'in_progress') {
-      throw new SvcError('conflict', { code: 'response_in_progress', message: `Response '${id}' is still in progress; delete it once it has finished.`, param: 'id' });
+    const outcome = await deps.responses.delete(id, request.auth!.account.id);
+    if (outcome === 'missing') throw notFound('response_not_found', `Response with id '${id}' not found.`, 'id');
+    if (outcome === 'busy') {
+      const stopping = !found.live && found.stored.status === 'cancelled';
+      throw new SvcError('conflict', {
+        code: 'response_in_progress',
+        message: stopping
+          ? `Response '${id}' was cancelled and is still stopping on the server that produces it; delete it in a few seconds.`
+          : `Response '${id}' is still in progress; delete it once it has finished.`,
+        param: 'id',
+      });
     }
-    await deps.responses.delete(id, request.auth!.account.id);
     return { id, object: 'response.deleted', deleted: true };
   });
 
