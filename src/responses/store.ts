@@ -68,7 +68,13 @@ const INTERRUPTED = {
 /** How a followed response ends when it is deleted meanwhile. */
 const DELETED = { kind: 'not_found', code: 'response_deleted', message: 'This response was deleted while it was being followed.', param: null } as const;
 
-const isInterrupted = (t: readonly TranscriptEntry[]) => t.length === 1 && t[0]![0] === 'f' && t[0]![2].code === INTERRUPTED.code;
+/**
+ * A transcript written by someone other than the producer, without its events: its lease lapsed
+ * (interrupted), or another replica marked it cancelled. Followers may have seen more events
+ * than it rebuilds, so its ending is numbered on from what they saw.
+ */
+const writtenWithoutProducer = (t: readonly TranscriptEntry[]) => t.length === 1 && ((t[0]![0] === 'f' && t[0]![2].code === INTERRUPTED.code) || t[0]![0] === 'x');
+const TERMINAL_EVENTS = new Set(['response.completed', 'response.failed', 'response.incomplete']);
 
 /** A conversation as stored: turns that are kept answers hold only their reference when `refer`. */
 type StoredTurn = InputTurn | { role: 'assistant'; answerRef: string };
@@ -403,7 +409,11 @@ export class ResponseStore {
         if (live) {
           if (live.record.accountId !== accountId) return;
           while (next < live.events.length) yield live.events[next++]!;
-          if (live.done) continue; // finished meanwhile: the stored row has the rest
+          // Its producer ends it with a terminal event before finishing; if not, the stored row has the rest.
+          if (live.done) {
+            if (next > 0 && TERMINAL_EVENTS.has(live.events[next - 1]!.type)) return;
+            continue;
+          }
           await new Promise<void>((resolve) => {
             wake = resolve;
             live.waiters.add(resolve);
@@ -422,9 +432,9 @@ export class ResponseStore {
         const row = await this.#settled(found);
         if (TERMINAL.has(row.status)) {
           const stored = await fromRow(row, this.#answers);
-          const interrupted = isInterrupted(stored.transcript);
+          const withoutProducer = writtenWithoutProducer(stored.transcript);
           for (const e of encode(stored)) {
-            if (interrupted) yield* ending(e);
+            if (withoutProducer) yield* ending(e);
             else if (e.sequence_number >= next) {
               yield e;
               next = e.sequence_number + 1;

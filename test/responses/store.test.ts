@@ -5,6 +5,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { AccountService } from '../../src/accounts/service.js';
 import { rebuild } from '../../src/responses/replay.js';
 import { ResponseStore, type ResponseRecord, type StoredResponse } from '../../src/responses/store.js';
+import { ResponsesEncoder } from '../../src/wire/responses.js';
 import type { TranscriptEntry } from '../../src/responses/transcript.js';
 import { openStore, type Store } from '../../src/store/db.js';
 import { describeBackends, dropTestSchemas } from '../helpers/backends.js';
@@ -251,5 +252,44 @@ describeBackends('stored responses written behind in batches', (backend) => {
       events.push(`${e.sequence_number}:${e.type}${e.type === 'error' ? `:${e.code as string}` : e.type === 'response.failed' ? `:${(e.response as { status: string }).status}` : ''}`);
     }
     expect(events).toEqual(['0:response.created', '1:response.in_progress', '2:error:response_cancelled', '3:response.failed:cancelled']);
+  });
+
+  it('a follower on another replica that had seen part of a response cancelled there gets the ending, numbered on from what it saw', async () => {
+    const producer = new ResponseStore(store.db, { batchMs: 5, leaseMs: 60_000 });
+    const other = new ResponseStore(store.db, { batchMs: 5, leaseMs: 60_000, pollMs: 50 });
+    const base = record(9201, accountId);
+    const rec: ResponseRecord = { ...base, params: { ...base.params, background: true } };
+    const encoder = new ResponsesEncoder(rec.params);
+    const live = producer.begin(rec, () => encoder.response(), { onCancel: () => {} });
+    live.append(encoder.begin());
+    live.append(encoder.push({ type: 'text', delta: 'a' }, 0));
+    live.append(encoder.push({ type: 'text', delta: 'b' }, 0)); // events 0-5, which the follower saw there
+    await producer.flush();
+    const seen: string[] = [];
+    const following = (async () => {
+      for await (const e of other.replay(rec.id, accountId, 5, new AbortController().signal, (stored) => rebuild(stored, { events: true }).events)) seen.push(`${e.sequence_number}:${e.type}`);
+    })();
+    await new Promise((r) => setTimeout(r, 100));
+    expect(await other.cancel(rec.id, accountId)).toBe(true);
+    await following;
+    expect(seen).toEqual(['6:error', '7:response.failed']);
+
+    // A follower of the producing replica stops at the producer's own ending, whatever the row says.
+    const rec2: ResponseRecord = { ...record(9202, accountId), params: { ...record(9202, accountId).params, background: true } };
+    const enc2 = new ResponsesEncoder(rec2.params);
+    const live2 = producer.begin(rec2, () => enc2.response(), { onCancel: () => {} });
+    live2.append(enc2.begin());
+    await producer.flush();
+    expect(await other.cancel(rec2.id, accountId)).toBe(true); // not heard yet by the producer, which completes
+    const here: string[] = [];
+    const followHere = (async () => {
+      for await (const e of producer.replay(rec2.id, accountId, -1, new AbortController().signal, (stored) => rebuild(stored, { events: true }).events)) here.push(e.type);
+    })();
+    await new Promise((r) => setTimeout(r, 20));
+    live2.append([...enc2.push({ type: 'text', delta: 'done' }, 1), ...enc2.push({ type: 'done' }, 1)]);
+    live2.finish({ status: 'completed', outputText: 'done', transcript: [['t', 'done'], ['d', 1]], completedAt: 1000 });
+    await followHere;
+    expect(here.at(-1)).toBe('response.completed');
+    expect(here.filter((t) => t === 'error')).toEqual([]);
   });
 });
