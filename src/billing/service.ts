@@ -225,16 +225,24 @@ export class Billing {
   }
 
   /** The work failed: the credits go back. Idempotent; a captured hold cannot be released. */
-  async release(holdId: string, reason: string, requestId: string | null = null, now = Date.now()): Promise<'released' | 'already_released'> {
+  release(holdId: string, reason: string, requestId: string | null = null, now = Date.now()): Promise<'released' | 'already_released'> {
+    return this.#release(holdId, reason, requestId, now, false) as Promise<'released' | 'already_released'>;
+  }
+
+  /**
+   * `lapsedOnly`: the sweeper's release, only if the lease is still lapsed in the same statement
+   * ('renewed' otherwise): a worker that renewed it after the sweeper found it is alive, and
+   * about to store its report.
+   */
+  #release(holdId: string, reason: string, requestId: string | null, now: number, lapsedOnly: boolean): Promise<'released' | 'already_released' | 'renewed'> {
     return this.db.transaction().execute(async (trx) => {
-      const settled = await trx
-        .updateTable('holds')
-        .set({ state: 'released', settled_at: now })
-        .where('id', '=', holdId)
-        .where('state', '=', 'held')
-        .returning(['account_id', 'amount'])
-        .executeTakeFirst();
-      if (!settled) return (await alreadySettled(trx, holdId, 'released')) && 'already_released';
+      let update = trx.updateTable('holds').set({ state: 'released', settled_at: now }).where('id', '=', holdId).where('state', '=', 'held');
+      if (lapsedOnly) update = update.where('lease_expires_at', '<', now);
+      const settled = await update.returning(['account_id', 'amount']).executeTakeFirst();
+      if (!settled) {
+        if (lapsedOnly && (await trx.selectFrom('holds').select('state').where('id', '=', holdId).executeTakeFirst())?.state === 'held') return 'renewed';
+        return (await alreadySettled(trx, holdId, 'released')) && 'already_released';
+      }
       const amount = Number(settled.amount);
       const account = await trx
         .updateTable('accounts')
@@ -283,7 +291,7 @@ export class Billing {
     let settled = 0;
     for (const { id } of expired) {
       try {
-        const outcome = delivered.has(id) ? await this.capture(id, null, now) : await this.release(id, 'lease expired: the work did not finish', null, now);
+        const outcome = delivered.has(id) ? await this.capture(id, null, now) : await this.#release(id, 'lease expired: the work did not finish', null, now, true);
         if (outcome === 'captured' || outcome === 'released') settled++;
       } catch (err) {
         // Settled the other way meanwhile (its worker finished after all): the others still get swept.

@@ -233,6 +233,28 @@ describeBackends('plans, credits and billing', (backend) => {
     expect((await billing.verify()).mismatches).toEqual([]);
   });
 
+  it('the sweeper leaves a hold its worker renewed after the sweeper found it lapsed (the worker is alive, about to store its report)', async () => {
+    const { id } = await svc.account({ plan: 'pro', credits: 10 });
+    let renewed: boolean | null = null;
+    let holdId = '';
+    // The worker's renewal lands between the sweeper's look at lapsed holds and its releases.
+    const sweeper: Billing = new Billing(svc.service.deps.store.db, {
+      leaseMs: 1000,
+      delivered: async () => {
+        renewed = await sweeper.renew(holdId, Date.now() + 10_000);
+        return new Set();
+      },
+    });
+    const { hold } = await sweeper.hold({ accountId: id, amount: 3, jobId: `renewed-${id}`, what: 'Generating a prediction-market report' }, Date.now() - 5000);
+    holdId = hold.id;
+    expect(await sweeper.sweep()).toBe(0);
+    expect(renewed).toBe(true);
+    expect((await sweeper.getHold(hold.id))!.state).toBe('held');
+    expect(await sweeper.capture(hold.id)).toBe('captured');
+    expect(await balanceOf(id)).toBe(7);
+    expect((await sweeper.verify()).mismatches).toEqual([]);
+  });
+
   it('Idempotency-Key: a replay returns the stored body and never charges again (plain and streaming)', async () => {
     const { id, apiKey } = await svc.account({ plan: 'pro', credits: 30 });
     const headers = { 'idempotency-key': `plain-${id}` };
