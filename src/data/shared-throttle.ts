@@ -5,13 +5,18 @@ import { Throttle, type StartGate, type UpstreamPause } from './source.js';
 
 /** Namespace of the advisory locks taken here (ASCII "svc0"), beside the hash of the upstream's name. */
 const LOCK_NAMESPACE = 0x73766330;
+/** Longest wait for the lock (a replica stalled while holding it) and for the database's answer. */
+const LOCK_TIMEOUT_MS = 1000;
+const ANSWER_TIMEOUT_MS = 3000;
+/** After a failure, how long this process counts its starts alone before asking the database again. */
+const ALONE_MS = 5000;
 
 export interface SharedThrottleOptions {
   /** The window the rate is counted over: a little over a second, as for Throttle. */
   windowMs?: number;
   /** This process's pause for the upstream: kept in step with the other replicas' through the database. */
   pause?: UpstreamPause;
-  /** A database error (the throttle then goes on with this process's own starts alone). */
+  /** A database error or silence (the throttle then goes on with this process's own starts alone for a while). */
   onError?: (err: unknown) => void;
 }
 
@@ -25,13 +30,17 @@ export interface SharedThrottleOptions {
  *
  * Waiters in this process queue here, and one of them at a time asks the database, so a burst
  * of requests costs one transaction per start, not one per waiter per retry. If the database
- * cannot be reached, starts are admitted by this process's own Throttle meanwhile.
+ * fails, or does not answer within ANSWER_TIMEOUT_MS, or another replica holds the lock longer
+ * than LOCK_TIMEOUT_MS (stalled holding it), starts are admitted by this process's own Throttle
+ * for the next ALONE_MS, so upstream requests never wait on the database for long.
  */
 export class SharedThrottle implements StartGate {
   readonly #queue: (() => void)[] = [];
   readonly #windowMs: number;
   readonly #local: Throttle;
   #asking = false;
+  /** Until when starts are counted by this process alone (after a database failure). */
+  #aloneUntil = 0;
 
   constructor(
     private readonly db: Kysely<Database>,
@@ -57,12 +66,18 @@ export class SharedThrottle implements StartGate {
     try {
       while (this.#queue.length) {
         let wait: number;
-        try {
-          wait = await this.#tryStart();
-        } catch (err) {
-          this.options.onError?.(err);
+        if (Date.now() < this.#aloneUntil) {
           await this.#local.take();
           wait = 0;
+        } else {
+          try {
+            wait = await this.#tryStartInTime();
+          } catch (err) {
+            this.options.onError?.(err);
+            this.#aloneUntil = Date.now() + ALONE_MS;
+            await this.#local.take();
+            wait = 0;
+          }
         }
         if (wait === 0) this.#queue.shift()!();
         else await new Promise((r) => setTimeout(r, wait));
@@ -72,9 +87,21 @@ export class SharedThrottle implements StartGate {
     }
   }
 
+  /** #tryStart, or an error when the database has not answered in time (a start it records later only makes the budget stricter). */
+  #tryStartInTime(): Promise<number> {
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`the ${this.upstream} throttle shared in Postgres got no answer within ${ANSWER_TIMEOUT_MS} ms`)), ANSWER_TIMEOUT_MS);
+    });
+    const attempt = this.#tryStart();
+    attempt.catch(() => {}); // its failure after the deadline is already accounted for
+    return Promise.race([attempt, late]).finally(() => clearTimeout(timer));
+  }
+
   /** Records a start if the window has room (0), else says how long until it will (ms). */
   #tryStart(): Promise<number> {
     return this.db.transaction().execute(async (trx) => {
+      await sql`select set_config('lock_timeout', ${`${LOCK_TIMEOUT_MS}ms`}, true), set_config('statement_timeout', ${`${ANSWER_TIMEOUT_MS}ms`}, true)`.execute(trx);
       await sql`select pg_advisory_xact_lock(${LOCK_NAMESPACE}, hashtext(${this.upstream}))`.execute(trx);
       const now = Number((await sql<{ now: string }>`select (extract(epoch from clock_timestamp()) * 1000)::bigint as now`.execute(trx)).rows[0]!.now);
       await trx.deleteFrom('upstream_starts').where('upstream', '=', this.upstream).where('at', '<=', now - this.#windowMs).execute();

@@ -65,7 +65,8 @@ export function secSources(config: Config, log: Logger, shared: SharedBudget | n
   const common = {
     name: 'SEC EDGAR',
     requestsPerSecond: s.requestsPerSecond,
-    throttle: gate('sec-edgar', s.requestsPerSecond, shared, pause),
+    // With the pause off (0), pauses other replicas recorded are not taken up either.
+    throttle: gate('sec-edgar', s.requestsPerSecond, shared, s.blockPauseMs > 0 ? pause : undefined),
     pauseOn403: pause,
     timeoutMs: s.timeoutMs,
     retries: s.retries,

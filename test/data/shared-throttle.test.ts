@@ -1,4 +1,6 @@
 import { mkdtempSync, rmSync } from 'node:fs';
+import net from 'node:net';
+import pg from 'pg';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -81,6 +83,70 @@ describePostgres(`upstream budgets shared by replicas on Postgres${PG_URL ? '' :
       expect(sec.requests.map((r) => r.path)).toEqual(['/fine', '/blocked']);
     } finally {
       await sec.close();
+    }
+  });
+
+  it('SVC_SEC_BLOCK_PAUSE_MS=0 turns the pause off on Postgres too: a pause another replica recorded is not taken up', async () => {
+    await replicas[0]!.db.insertInto('upstream_pauses').values({ upstream: 'sec-edgar', until: Date.now() + 600_000 }).onConflict((oc) => oc.column('upstream').doUpdateSet({ until: Date.now() + 600_000 })).execute();
+    const sec = await new FakeHttpServer(() => ({ json: {} })).start();
+    try {
+      const paused = loadConfig({ SVC_SEC_USER_AGENT: 'svc-test ops@example.com', SVC_SEC_API_URL: sec.url, SVC_SEC_WWW_URL: sec.url });
+      await expect(secSources(paused, createLogger('silent'), budget(replicas[0]!)).api.get('/fine')).rejects.toMatchObject({ code: 'upstream_blocked' });
+      const off = loadConfig({ SVC_SEC_USER_AGENT: 'svc-test ops@example.com', SVC_SEC_API_URL: sec.url, SVC_SEC_WWW_URL: sec.url, SVC_SEC_BLOCK_PAUSE_MS: '0' });
+      expect((await secSources(off, createLogger('silent'), budget(replicas[1]!)).api.get('/fine')).status).toBe(200);
+    } finally {
+      await sec.close();
+      await replicas[0]!.db.deleteFrom('upstream_pauses').execute();
+    }
+  });
+
+  it('a replica stalled while holding the lock does not hold up the others: they count their starts alone for a while', async () => {
+    const databaseUrl = await freshPostgres();
+    const store = await openStore({ dataDir, databaseUrl });
+    const kalshi = await new FakeHttpServer(() => ({ json: {} })).start();
+    // Another replica took the lock in its transaction, then froze (a GC pause, SIGSTOP, a partition).
+    const frozen = new pg.Client({ connectionString: databaseUrl });
+    await frozen.connect();
+    await frozen.query('begin');
+    await frozen.query(`select pg_advisory_xact_lock(${0x73766330}, hashtext('kalshi'))`);
+    const seen: unknown[] = [];
+    try {
+      const source = kalshiSource(loadConfig({ SVC_KALSHI_API_URL: kalshi.url, SVC_KALSHI_TIMEOUT_MS: '500', SVC_KALSHI_RETRIES: '0' }), { db: store.db, onError: (err) => seen.push(err) });
+      const started = Date.now();
+      expect((await source.get('/events/E1')).status).toBe(200);
+      expect(Date.now() - started).toBeLessThan(3000);
+      expect(kalshi.requests).toHaveLength(1);
+      expect(seen).toHaveLength(1);
+      // Alone for a while: the next requests do not wait on the lock again.
+      const next = Date.now();
+      await Promise.all([source.get('/events/E2'), source.get('/events/E3')]);
+      expect(Date.now() - next).toBeLessThan(500);
+      expect(seen).toHaveLength(1);
+    } finally {
+      await frozen.query('rollback').catch(() => {});
+      await frozen.end();
+      await kalshi.close();
+      await store.close();
+    }
+  });
+
+  it('a database that accepts connections but never answers does not hold up upstream requests', async () => {
+    const sockets: net.Socket[] = [];
+    const silent = net.createServer((socket) => sockets.push(socket));
+    await new Promise<void>((r) => silent.listen(0, '127.0.0.1', r));
+    const store = await openStore({ dataDir, databaseUrl: `postgres://postgres@127.0.0.1:${(silent.address() as net.AddressInfo).port}/test`, migrate: false });
+    const seen: unknown[] = [];
+    const throttle = new SharedThrottle(store.db, 'silent', 2, { onError: (err) => seen.push(err) });
+    try {
+      const started = Date.now();
+      await throttle.take();
+      expect(Date.now() - started).toBeLessThan(4500);
+      expect(seen).toHaveLength(1);
+      expect(String(seen[0])).toMatch(/no answer within 3000 ms/);
+    } finally {
+      for (const socket of sockets) socket.destroy();
+      silent.close();
+      void store.close().catch(() => {});
     }
   });
 
