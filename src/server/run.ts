@@ -15,6 +15,8 @@ export interface Run {
   each(onEvent: (event: AgentEvent) => void): Promise<void>;
   /** Whether the client disconnected before the response finished. */
   readonly clientLeft: boolean;
+  /** Stops the agent; the response may still be being written (a cancelled stream's ending), so it is still in flight. */
+  stop(): void;
   /** Call once the response is over: stops the agent if it is still going (graceful-shutdown bookkeeping too). */
   end(): void;
 }
@@ -107,6 +109,10 @@ class HttpRun implements Run {
 
   get clientLeft(): boolean {
     return this.#left;
+  }
+
+  stop(): void {
+    this.#agentRun.stop();
   }
 
   end(): void {

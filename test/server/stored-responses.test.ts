@@ -400,6 +400,25 @@ describe('cancelling background responses (POST /v1/responses/{id}/cancel)', () 
     expect(replay.frames).toEqual(own.frames);
   });
 
+  it('a retry of a cancelled background stream under its Idempotency-Key replays it, cancelled, and runs nothing again', async () => {
+    const send = () => post(`${svc.baseURL}/responses`, key, { model: 'svc-gated', input: 'q', stream: true, background: true }, { 'idempotency-key': 'cancel-me-once' });
+    const waiting = release;
+    const first = await send();
+    const reader = first.body!.getReader();
+    const seen = await readUntil(reader, /first part/);
+    while (release === waiting) await sleep(10);
+    const id = /"id":"(resp_[^"]+)"/.exec(seen)![1]!;
+    await client.responses.cancel(id);
+    release();
+    const own = await readRest(reader, seen);
+    const before = release;
+    const retry = await send();
+    expect(retry.headers.get('idempotent-replayed')).toBe('true');
+    expect((await readSse(retry)).frames).toEqual(own.frames);
+    await sleep(50);
+    expect(release).toBe(before); // the agent did not run again
+  });
+
   it('frees its place among the 16 background responses an account may run', async () => {
     const { apiKey } = await svc.account();
     const own = new OpenAI({ baseURL: svc.baseURL, apiKey, maxRetries: 0 });

@@ -239,7 +239,7 @@ export function writeReport(r: Research, ctx: ReportContext): ReportBody {
     }
     const priced = r.history.filter((e) => e.priced).length;
     if (priced < r.history.length) {
-      lines.push('', `Prices before close were fetched for the ${priced} most recent events (one request each); all ${r.history.length} count in the base rates below.`);
+      lines.push('', `Prices before close were fetched for the ${priced} most recent events; all ${r.history.length} count in the base rates below.`);
     }
     const rateLines = [...rates.entries()].sort((a, b) => b[1].cases - a[1].cases).slice(0, 8).map(([type, br]) => `${type}: ${br.wins} of ${br.cases} (${pct(br.wins / br.cases)})`);
     lines.push('', `**Base rates** (how often each outcome resolved YES, ${r.settled.length} settled markets in ${r.history.length} events): ${rateLines.join('; ')} ${historyCite()}${olderHistoryCite()}.`);

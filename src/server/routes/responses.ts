@@ -367,7 +367,7 @@ async function streamed(reply: FastifyReply, deps: ServerDeps, run: Run, record:
     cancelFrames = cancelled(encoder, transcript);
     live!.append(cancelFrames);
     finishLive();
-    run.end();
+    run.stop();
   };
   const live = store ? deps.responses.begin(record, () => encoder.response(), record.params.background ? { onCancel } : {}) : null;
   const send = async (out: WireEvent[]) => {
@@ -401,7 +401,8 @@ async function streamed(reply: FastifyReply, deps: ServerDeps, run: Run, record:
   } finally {
     if (encoder.status === 'in_progress') await push({ type: 'failed', error: clientLeft() });
     finishLive();
-    await sse.end(encoder.status === 'completed', failure);
+    // A cancelled stream ends the same way for a retry under its Idempotency-Key: replayed, not run again.
+    await sse.end(encoder.status === 'completed' || encoder.status === 'cancelled', failure);
   }
   return reply;
 }

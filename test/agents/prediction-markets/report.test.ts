@@ -150,7 +150,7 @@ describe('the report', () => {
       const won = settled.filter((m) => m.event_ticker === row[0] && m.result === 'yes').map((m) => m.yes_sub_title);
       expect(row[2]).toBe(won.join(', ') || 'none');
     }
-    expect(text).toContain('Prices before close were fetched for the 12 most recent events (one request each); all 14 count in the base rates below.');
+    expect(text).toContain('Prices before close were fetched for the 12 most recent events; all 14 count in the base rates below.');
     const winner = settled.find((m) => m.event_ticker === newest && m.result === 'yes')!;
     expect(rows[0]![2]).toBe(winner.yes_sub_title);
     expect(rows[0]![3]).toBe(formatPercent(Math.round(winner.anchor * 1_000_000)));
