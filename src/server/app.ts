@@ -57,6 +57,7 @@ export function buildServer(deps: ServerDeps): ServerHandle {
     // before any hook runs; without this, fastify would answer it in its own error format.
     frameworkErrors: (err, request, reply) => {
       reply.header('x-request-id', request.id);
+      if (cors && request.headers.origin) cors.decorate(request, reply);
       if (deps.log.isLevelEnabled('info')) logWhenClosed(accessLog, request, reply);
       onError(err, request, reply);
     },

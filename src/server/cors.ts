@@ -25,8 +25,23 @@ const EXPOSED = [
 const DEFAULT_REQUEST_HEADERS = 'authorization, content-type, idempotency-key';
 const HEADER_LIST = /^\s*[A-Za-z0-9!#$%&'*+.^_`|~-]+(\s*,\s*[A-Za-z0-9!#$%&'*+.^_`|~-]+)*\s*$/;
 
-/** Whether a path is one of the API-key routes that CORS opens. */
-const isApiPath = (url: string) => url.startsWith('/v1/') && !url.startsWith('/v1/admin') && !url.startsWith('/v1/documents');
+/**
+ * Whether a request URL is one of the API-key routes that CORS opens, judged on its first two
+ * path segments as the router reads them (percent-decoded: `/v1/%61dmin` is the admin API). A
+ * segment that cannot be decoded there is not opened; one further on (a bad id) leaves the
+ * route's error readable.
+ */
+function isApiPath(url: string): boolean {
+  const q = url.indexOf('?');
+  const [, first, second] = (q === -1 ? url : url.slice(0, q)).split('/', 3);
+  if (first === undefined || second === undefined) return false;
+  try {
+    const area = decodeURIComponent(second);
+    return decodeURIComponent(first) === 'v1' && !area.startsWith('admin') && !area.startsWith('documents');
+  } catch {
+    return false;
+  }
+}
 
 export class CorsPolicy {
   readonly #any: boolean;

@@ -80,6 +80,25 @@ describe('CORS for the API-key routes', () => {
     expect(admin.headers.get('access-control-allow-origin')).toBeNull();
     const playground = await fetch(`${svc.url}/playground/v1/models`, { headers: { origin: 'https://app.example.com' } });
     expect(playground.headers.get('access-control-allow-origin')).toBeNull();
+    // Not by percent-encoding the path either: the router decodes it to the admin API.
+    const { id } = await svc.account();
+    for (const path of [`/v1/%61dmin/accounts/${id}`, `/v1/%61%64%6Din/accounts/${id}`, '/v1/%64ocuments/x.pdf', `/v1%2F%61dmin/accounts/${id}`, '/v1/%zzadmin']) {
+      const closed = await preflight(path, 'https://app.example.com');
+      expect(closed.status, path).toBeGreaterThanOrEqual(400);
+      expect(closed.headers.get('access-control-allow-origin'), path).toBeNull();
+    }
+    const encoded = await fetch(`${svc.url}/v1/%61dmin/accounts/${id}`, { headers: { origin: 'https://app.example.com', authorization: `Bearer ${svc.adminKey}` } });
+    expect(encoded.status).toBe(200); // the admin API itself, for servers
+    expect(encoded.headers.get('access-control-allow-origin')).toBeNull();
+    // The web pages and the playground answer no preflight.
+    for (const path of ['/playground/v1/responses', '/settings/api-keys']) expect((await preflight(path, 'https://app.example.com')).status).toBe(404);
+  });
+
+  it('a URL the router cannot read is an error the allowed page can read too', async () => {
+    const res = await fetch(`${svc.url}/v1/models/%zz`, { headers: { origin: 'https://app.example.com', authorization: `Bearer ${key}` } });
+    expect(res.status).toBe(400);
+    expect(((await res.json()) as any).error.code).toBe('invalid_url');
+    expect(res.headers.get('access-control-allow-origin')).toBe('https://app.example.com');
   });
 
   it('is off unless configured: no CORS headers, and OPTIONS is an unknown route', async () => {

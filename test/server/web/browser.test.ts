@@ -3,13 +3,14 @@
 import OpenAI from 'openai';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Core } from '../../../src/app.js';
 import type { AgentEvent } from '../../../src/agents/types.js';
 import { accessibilityViolations, launchChromium, overflowsHorizontally, screenshot, type AxeViolation } from '../../helpers/browser.js';
 import { eventUrl } from '../../fixtures/kalshi-world.js';
 import { startFakeKalshi, type FakeKalshi } from '../../helpers/fake-kalshi.js';
 import { pinnedMarketAgents } from '../../helpers/market-agents.js';
 import { paidAgents } from '../../helpers/paid-agent.js';
-import { answer, scriptedAgent } from '../../helpers/scripted-agent.js';
+import { answer, scriptedAgent, sleep } from '../../helpers/scripted-agent.js';
 import { startService, type TestService } from '../../helpers/service.js';
 
 /** Streams its first sentence, then waits for the test to let it finish: proof the page shows text as it arrives. */
@@ -25,6 +26,17 @@ const citing = scriptedAgent('svc-test-cite', async function* (): AsyncGenerator
 });
 
 const DESKTOP = { width: 1100, height: 800 };
+
+/** A report generation slow to start, as a real one fetching Kalshi data is: its stream opens (keep-alives) before it holds 3 credits. */
+const slowPaid = (core: Core) =>
+  scriptedAgent('svc-slow-paid', async function* (req): AsyncGenerator<AgentEvent> {
+    await sleep(600);
+    const { hold, remaining } = await core.billing.hold({ accountId: req.caller.accountId, amount: 3, jobId: req.requestId, what: 'Generating a test report', requestId: req.requestId });
+    yield { type: 'meta', meta: { credits: { charged: 3, remaining } } };
+    yield* answer('Paid answer').slice(0, -1);
+    await core.billing.capture(hold.id, req.requestId);
+    yield { type: 'done' };
+  });
 
 describe('web pages in Chromium', () => {
   let svc: TestService;
@@ -47,7 +59,10 @@ describe('web pages in Chromium', () => {
   }
 
   beforeAll(async () => {
-    svc = await startService({ agents: (core) => [citing, scriptedAgent('svc-test', (req) => answer(`Echo: ${req.messages.at(-1)!.content}`)), ...paidAgents(core)] });
+    svc = await startService({
+      env: { SVC_KEEPALIVE_MS: '100' },
+      agents: (core) => [citing, scriptedAgent('svc-test', (req) => answer(`Echo: ${req.messages.at(-1)!.content}`)), ...paidAgents(core), slowPaid(core)],
+    });
     browser = await launchChromium();
     // bypassCSP only so the test can inject axe-core; the pages' own CSP is checked over HTTP.
     context = await browser.newContext({ bypassCSP: true, viewport: DESKTOP });
@@ -204,6 +219,21 @@ describe('web pages in Chromium', () => {
     expect(rows[1]).toMatch(/Held for a report.*−3.*6/);
     expect(rows[2]).toMatch(/Granted.*e2e credits.*\+9.*9/);
     await audit('settings-credits');
+  });
+
+  it('playground: Stop does not hide a charge: a run that goes on and is charged says so once it ends', async () => {
+    const account = (await svc.service.deps.store.db.selectFrom('accounts').select('id').where('email', '=', email).executeTakeFirstOrThrow()).id;
+    await page.goto(`${svc.url}/playground`);
+    const before = Number(await page.locator('#credit-balance').textContent());
+    await page.getByLabel('Agent').selectOption('svc-slow-paid');
+    await page.getByLabel('Question or Kalshi link').fill('a slow report please');
+    await page.getByRole('button', { name: 'Ask' }).click();
+    await sleep(300); // the stream is open (keep-alives); nothing is charged yet
+    await page.getByRole('button', { name: 'Stop' }).click();
+    await expect.poll(() => page.locator('#status').textContent()).toBe('Stopped.');
+    await expect.poll(() => page.locator('#charge').textContent(), { timeout: 10_000 }).toBe(`The stopped run went on to its end. Charged 3 credits; ${before - 3} left.`);
+    expect(await page.locator('#credit-balance').textContent()).toBe(String(before - 3));
+    expect((await svc.service.deps.accounts.getAccount(account)).credits).toBe(before - 3);
   });
 
   it('logs out: the pages then ask to log in again', async () => {

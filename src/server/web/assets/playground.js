@@ -19,6 +19,9 @@ const charge = $('charge');
 
 let previousResponseId = null;
 let controller = null;
+/** Counts runs, so that what an earlier (stopped) run learns late does not overwrite the current one. */
+let runs = 0;
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 function setStatus(text, isError = false) {
   status.textContent = text;
@@ -134,6 +137,30 @@ async function balanceNow(before) {
   }
 }
 
+/**
+ * After Stop. The page stops reading, but the run goes on (the playground's runs are stored, so
+ * they can be continued), and a report generation under way is charged (it is stored and then
+ * served free). So the page shows what the run cost once it is over: it follows the response
+ * when it knows its id, else watches the balance for a while (the run may not have started yet).
+ */
+async function costAfterStop(responseId, before, which) {
+  const show = async () => {
+    const cost = await balanceNow(before);
+    if (which === runs && cost) charge.textContent = responseId ? `The stopped run went on to its end. ${cost}` : cost;
+  };
+  if (responseId) {
+    for (const until = Date.now() + 15 * 60_000; Date.now() < until; await sleep(1000)) {
+      const res = await fetch(`/playground/v1/responses/${encodeURIComponent(responseId)}`).catch(() => null);
+      if (!res?.ok || (await res.json()).status !== 'in_progress') break;
+    }
+    return show();
+  }
+  for (let i = 0; i < 10; i++) {
+    await sleep(2000);
+    await show();
+  }
+}
+
 /** The balance the page shows, or null. */
 function shownBalance() {
   const n = Number(document.getElementById('credit-balance')?.textContent ?? NaN);
@@ -160,6 +187,8 @@ form.addEventListener('submit', async (event) => {
   let text = '';
   let finished = false;
   let frame = 0;
+  let responseId = null;
+  const thisRun = ++runs;
   const balanceBefore = shownBalance();
   try {
     const body = { model: model.value, input, stream: true };
@@ -176,6 +205,7 @@ form.addEventListener('submit', async (event) => {
     }
     charge.textContent = describeCharge(res);
     for await (const ev of events(res.body)) {
+      if (ev.type === 'response.created') responseId = ev.response.id;
       if (ev.type === 'response.output_text.delta') {
         text += ev.delta;
         // Re-rendered at most once a frame, however fast the deltas come.
@@ -201,7 +231,9 @@ form.addEventListener('submit', async (event) => {
     }
     if (!finished) throw new Error('The answer was cut off before it finished.');
   } catch (err) {
-    setStatus(err.name === 'AbortError' ? 'Stopped.' : err.message, err.name !== 'AbortError');
+    const stopped = err.name === 'AbortError';
+    setStatus(stopped ? 'Stopped.' : err.message, !stopped);
+    if (stopped && !charge.textContent) void costAfterStop(responseId, balanceBefore, thisRun);
   } finally {
     run.disabled = false;
     stop.hidden = true;
