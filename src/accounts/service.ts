@@ -96,6 +96,8 @@ export class AccountService {
   readonly #cache: LRUCache<string, { auth: Authenticated | null; keyId: string | null }>;
   readonly #lastUsed: WriteBehind<{ id: string; at: number }>;
   readonly #touched = new Map<string, number>();
+  /** Counts revocations and plan changes: a lookup that overlapped one does not cache what it read. */
+  #invalidations = 0;
 
   readonly #scrypt: ScryptParams;
   // Compared against when an email is unknown, so that a miss costs as long as a wrong password.
@@ -225,6 +227,7 @@ export class AccountService {
   async setPlan(accountId: string, plan: Plan, now = Date.now()): Promise<Account> {
     const res = await this.db.updateTable('accounts').set({ plan, updated_at: now }).where('id', '=', accountId).executeTakeFirst();
     if (Number(res.numUpdatedRows) === 0) throw notFound('account_not_found', `No account with id '${accountId}'.`, 'id');
+    this.#invalidations++;
     this.#cache.clear();
     return this.getAccount(accountId);
   }
@@ -254,6 +257,8 @@ export class AccountService {
       await this.db.updateTable('api_keys').set({ revoked_at: now }).where('id', '=', keyId).where('revoked_at', 'is', null).execute();
       row.revoked_at = now;
     }
+    // Lookups already reading the database may have read the key before this: they cache nothing.
+    this.#invalidations++;
     for (const [secret, entry] of this.#cache.entries()) if (entry.keyId === keyId) this.#cache.delete(secret);
     return toKey(row);
   }
@@ -274,6 +279,7 @@ export class AccountService {
     const hit = this.#cache.get(secret);
     if (hit) return hit.auth;
     const hash = hashKey(secret);
+    const invalidations = this.#invalidations;
     const row = await this.db
       .selectFrom('api_keys')
       .innerJoin('accounts', 'accounts.id', 'api_keys.account_id')
@@ -281,6 +287,7 @@ export class AccountService {
       .where('api_keys.key_hash', '=', hash)
       .executeTakeFirst();
     const auth = row && row.revoked_at === null ? { account: toAccount(row), keyId: row.key_id } : null;
+    if (invalidations !== this.#invalidations) return auth;
     this.#cache.set(secret, { auth, keyId: row?.key_id ?? null });
     return auth;
   }
