@@ -1,5 +1,5 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { validateKeyName, type KeyInfo } from '../../accounts/service.js';
+import { normalizeEmail, validateKeyName, type KeyInfo } from '../../accounts/service.js';
 import { SvcError, isSvcError } from '../../errors.js';
 import type { ServerDeps } from '../deps.js';
 import { INTERNAL, toSvcError } from '../errors.js';
@@ -14,6 +14,16 @@ import { accountSection, apiKeysSection, creditsSection, revokeConfirmSection } 
 import { WebAuth } from './session.js';
 
 type Form = Record<string, string | undefined>;
+
+/** A posted form's text fields (a JSON body's arrays, objects and numbers are left out, as if not sent). */
+function formOf(body: unknown): Form {
+  const form: Form = {};
+  if (body && typeof body === 'object' && !Array.isArray(body)) for (const [k, v] of Object.entries(body)) if (typeof v === 'string') form[k] = v;
+  return form;
+}
+
+/** No account has a longer email (see validateEmail). */
+const MAX_EMAIL_LENGTH = 254;
 
 const FORM_LIMIT_BYTES = 16 * 1024;
 
@@ -76,7 +86,7 @@ export async function webRoutes(app: FastifyInstance, deps: ServerDeps, auth: We
 
   /** Every POST here is a form: it must carry this browser's CSRF token. */
   const csrfRefused = (request: FastifyRequest, reply: FastifyReply): boolean => {
-    const form = (request.body ?? {}) as Form;
+    const form = formOf(request.body);
     if (auth.csrfValid(request, form._csrf)) return false;
     void send(
       reply,
@@ -135,7 +145,7 @@ export async function webRoutes(app: FastifyInstance, deps: ServerDeps, auth: We
   app.post('/signup', async (request, reply) => {
     if (csrfRefused(request, reply)) return reply;
     if (!web.signup) return signupClosed(request, reply);
-    const form = (request.body ?? {}) as Form;
+    const form = formOf(request.body);
     const email = (form.email ?? '').trim();
     const again = (status: number, errors: { summary: string; fields: Record<string, string> }) => send(reply, signUpPage(ctx(request, reply), { email, errors }), status);
     try {
@@ -161,8 +171,8 @@ export async function webRoutes(app: FastifyInstance, deps: ServerDeps, auth: We
 
   app.post('/login', async (request, reply) => {
     if (csrfRefused(request, reply)) return reply;
-    const form = (request.body ?? {}) as Form;
-    const email = (form.email ?? '').trim().toLowerCase();
+    const form = formOf(request.body);
+    const email = normalizeEmail(form.email ?? '');
     const next = safeNext(form.next);
     if (!email || !form.password) {
       const fields: Record<string, string> = {};
@@ -170,17 +180,14 @@ export async function webRoutes(app: FastifyInstance, deps: ServerDeps, auth: We
       if (!form.password) fields.password = 'Enter your password.';
       return send(reply, logInPage(ctx(request, reply), { email, next, errors: { summary: 'Enter your email and password.', fields } }), 400);
     }
-    // Per email *and* address: guesses from elsewhere cannot lock the owner out. Counted before the
-    // password is checked, so a client over its limit learns nothing even from the right password.
+    // Per address, then per email *and* address: guesses from elsewhere cannot lock the owner out.
+    // Counted before the password is checked, so a client over its limit learns nothing even from
+    // the right password. The address comes first, so a client over its limit adds no buckets; an
+    // email longer than any account's has none (its key would be of any size), and matches nothing.
     const address = clientAddress(request);
-    await throttle(
-      [
-        [`login:email:${email}:${address}`, web.loginAttemptsPerMinute],
-        [`login:ip:${address}`, web.loginAttemptsPerMinute * 4],
-      ],
-      'log-in',
-    );
-    const account = await deps.accounts.signIn(email, form.password);
+    const possible = email.length <= MAX_EMAIL_LENGTH;
+    await throttle([[`login:ip:${address}`, web.loginAttemptsPerMinute * 4], ...(possible ? [[`login:email:${email}:${address}`, web.loginAttemptsPerMinute] as [string, number]] : [])], 'log-in');
+    const account = possible ? await deps.accounts.signIn(email, form.password) : null;
     if (!account) {
       request.log.info({ ip: address }, 'web log-in refused');
       return send(reply, logInPage(ctx(request, reply), { email, next, errors: { summary: 'That email and password do not match an account.' } }), 401);
@@ -209,7 +216,7 @@ export async function webRoutes(app: FastifyInstance, deps: ServerDeps, auth: We
   app.post('/settings/password', async (request, reply) => {
     const session = signedIn(request, reply);
     if (!session || csrfRefused(request, reply)) return reply;
-    const form = (request.body ?? {}) as Form;
+    const form = formOf(request.body);
     // The current password is guessable from a stolen session: throttled like log-ins.
     await throttle([[`password:${session.account.id}`, web.loginAttemptsPerMinute]], 'password change');
     try {
@@ -236,7 +243,7 @@ export async function webRoutes(app: FastifyInstance, deps: ServerDeps, auth: We
   app.post('/settings/api-keys', async (request, reply) => {
     const session = signedIn(request, reply);
     if (!session || csrfRefused(request, reply)) return reply;
-    const form = (request.body ?? {}) as Form;
+    const form = formOf(request.body);
     let name: string | null;
     try {
       name = validateKeyName(form.name ?? '');

@@ -447,6 +447,33 @@ describe('web pages: playground API, throttling and settings', () => {
   });
 });
 
+describe('web pages: log-in attempts that are not well-formed', () => {
+  it('an email longer than any account has makes no throttle bucket of its own (the address limit counts it), and fields that are not text are as if not sent', async () => {
+    const svc = await startService({ agents, env: { SVC_LOGIN_ATTEMPTS_PER_MINUTE: '3' } });
+    try {
+      const keys: string[] = [];
+      const limiter = svc.service.deps.rateLimiter;
+      const take = limiter.take.bind(limiter);
+      limiter.take = (key, limit, now) => (keys.push(key), take(key, limit, now));
+      const web = new WebClient(svc.url);
+      await web.get('/login');
+      const statuses: number[] = [];
+      for (let i = 0; i < 14; i++) statuses.push((await web.post('/login', { email: `${'x'.repeat(15_000)}${i}@example.com`, password: 'a guess' })).status);
+      expect(statuses).toEqual([...Array(12).fill(401), 429, 429]); // 3 a minute per email, 12 per address
+      expect(Math.max(...keys.map((k) => k.length))).toBeLessThan(100);
+      expect(keys.filter((k) => k.startsWith('login:email:'))).toEqual([]);
+
+      const other = new WebClient(svc.url);
+      await other.get('/login');
+      const json = await other.request('POST', '/login', { json: { _csrf: other.csrf, email: ['a@example.com'], password: { p: 1 } } });
+      expect(json.status).toBe(400);
+      expect(json.text).toContain('Enter your email and password.');
+    } finally {
+      await svc.close();
+    }
+  });
+});
+
 describe('web pages: operator-made accounts', () => {
   it('sign in only once the operator sets a password with the CLI, which also ends their sessions', async () => {
     const svc = await startService({ agents });
