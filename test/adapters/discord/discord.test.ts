@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { TextChannel } from 'discord.js';
 import pino from 'pino';
+import { createAdapterLogger, scrubSecrets } from '../../../adapters/shared/log.js';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createDiscordBot, type DiscordBot } from '../../../adapters/discord/bot.js';
 import { main as discordMain } from '../../../adapters/discord/main.js';
@@ -278,6 +279,25 @@ describe('Discord: when no thread can be started', () => {
     );
     await h!.bot.idle();
     expect(h!.discord.callsTo('POST', new RegExp(`^/channels/${pasted.id}/messages$`))).toHaveLength(1); // one refused post, not retried
+  });
+
+  it("an interaction's token never reaches the logs, nor an answer's text (a reply deleted mid-answer makes an edit fail)", async () => {
+    const lines: string[] = [];
+    await start({ log: createAdapterLogger('discord', 'warn', { write: (line: string) => void lines.push(line) }) });
+    const { token } = h!.discord.slashCommand('ask', { question: 'feed: a question' });
+    log.feed.text('The first half of the answer,');
+    await until(() => expect(h!.discord.interactionReplies(token)[0]?.content).toBe(`The first half of the answer,${STREAMING_MARK}`));
+    h!.discord.interactionReplies(token)[0]!.deleted = true; // someone deletes the reply
+    log.feed.text(' and the second half [1].');
+    log.feed.done(CITATIONS.slice(0, 1));
+    await until(() => expect(lines.length).toBeGreaterThan(0));
+    await h!.bot.idle();
+    expect(lines.join('\n')).toContain('discord message update failed');
+    expect(lines.join('\n')).toContain('/webhooks/');
+    expect(lines.filter((l) => l.includes(token))).toEqual([]);
+    expect(lines.filter((l) => l.includes('second half'))).toEqual([]);
+    // Slack's response_url is a secret in a URL too.
+    expect(scrubSecrets('POST https://hooks.slack.com/commands/T0001/1234/AbCdEf failed')).toBe('POST https://hooks.slack.com/commands/[redacted] failed');
   });
 
   it('when even the reply cannot be sent, the log says so', async () => {
