@@ -189,10 +189,10 @@ export function createDiscordBot(options: DiscordBotOptions): DiscordBot {
       ...sink,
       refusal: undefined,
       stop: stopping.signal,
-      post: async (text) => {
+      post: async (text, key) => {
         if (refusing.refusal !== undefined) throw refusing.refusal;
         try {
-          return await sink.post(text);
+          return await sink.post(text, key);
         } catch (err) {
           if (isRefusal(err)) {
             refusing.refusal = err;

@@ -1,6 +1,6 @@
 import type { ChatInputCommandInteraction, Message } from 'discord.js';
 import type { Clock } from '../shared/clock.js';
-import type { MessageSink } from '../shared/message-stream.js';
+import { postKey, type MessageSink } from '../shared/message-stream.js';
 import { withRetries } from '../shared/retry.js';
 import { discordEditErrors, isRefusedInteractionToken } from './errors.js';
 import type { InteractionToken } from './interaction-token.js';
@@ -50,11 +50,11 @@ export class InteractionSink implements MessageSink<ReplyPart> {
     this.#originalFree = useOriginal;
   }
 
-  post(text: string): Promise<ReplyPart> {
+  post(text: string, key?: string): Promise<ReplyPart> {
     return this.#serially(async () => {
       const webhookId = await this.#throughToken(() => this.#postThroughToken(text));
       const part: ReplyPart = { webhookId: null, message: null, text };
-      if (webhookId === NO_TOKEN) part.message = await (await this.#inChannel()).post(text);
+      if (webhookId === NO_TOKEN) part.message = await (await this.#inChannel()).post(text, key);
       else part.webhookId = webhookId;
       this.#parts.push(part);
       return part;
@@ -104,11 +104,12 @@ export class InteractionSink implements MessageSink<ReplyPart> {
     let pointedBelow = false;
     for (const part of this.#parts.slice(this.#parts.indexOf(from))) {
       const content = part === from ? text : part.text;
+      const key = postKey();
       // Rate limits are waited out here: a part left behind would break the reading order.
       const message = await withRetries(
         async () => {
           await channel.waitForSlot?.();
-          return channel.post(content);
+          return channel.post(content, key);
         },
         discordEditErrors,
         this.options.clock,

@@ -14,7 +14,8 @@ export type DiscordBudget = RateBudget<'channel' | 'interaction'>;
 /** Messages in a channel or thread, sent with the bot token. */
 export function channelSink(channel: SendableChannels, budget: DiscordBudget): MessageSink<Message> {
   return {
-    post: (content) => channel.send({ content, ...QUIET }),
+    // With a nonce it enforces, Discord returns the message a lost answer had created instead of a second one.
+    post: (content, key) => channel.send({ content, ...QUIET, ...(key ? { nonce: key, enforceNonce: true } : {}) }),
     edit: async (message, content) => {
       await message.edit({ content, ...QUIET });
     },

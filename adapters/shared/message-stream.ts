@@ -1,10 +1,18 @@
+import { randomUUID } from 'node:crypto';
 import { sleep, type Clock } from './clock.js';
 import { splitMessage } from './split.js';
 import { ThrottledEditor, type EditErrors } from './throttled-editor.js';
 
 /** Where a stream's messages go: a Slack thread, a Discord channel, an interaction's replies. */
+/** A message's key for deduplicated creates: Discord takes a nonce of up to 25 characters. */
+export const postKey = (): string => randomUUID().replace(/-/g, '').slice(0, 25);
+
 export interface MessageSink<H> {
-  post(text: string): Promise<H>;
+  /**
+   * `key` is the same for every attempt at one message, so a platform that can deduplicate
+   * creates (Discord's nonce) makes it once even when a retry follows a lost answer.
+   */
+  post(text: string, key?: string): Promise<H>;
   edit(handle: H, text: string): Promise<void>;
   remove(handle: H): Promise<void>;
   /**
@@ -116,11 +124,12 @@ export class MessageStream<H> {
   /** Posts a part; its text is read once the post has its slot, so the newest version goes out. */
   async #post(part: () => string): Promise<Posted<H>> {
     const { clock } = this.options;
+    const key = postKey();
     for (let failures = 0, rateLimited = 0; ; ) {
       await this.sink.waitForSlot?.();
       const text = part();
       try {
-        const handle = await this.sink.post(text);
+        const handle = await this.sink.post(text, key);
         const posted: Posted<H> = {
           handle,
           editor: new ThrottledEditor({

@@ -300,6 +300,15 @@ describe('Discord: when no thread can be started', () => {
     expect(scrubSecrets('POST https://hooks.slack.com/commands/T0001/1234/AbCdEf failed')).toBe('POST https://hooks.slack.com/commands/[redacted] failed');
   });
 
+  it('a message Discord created but whose answer was lost (500) is not posted twice: every attempt carries one nonce Discord enforces', async () => {
+    await start();
+    h!.discord.sendsStoredThenFailed = 1;
+    const pasted = h!.discord.userMessage(CHANNEL, LINK);
+    await until(() => expect(h!.discord.threads()).toHaveLength(1));
+    const texts = await finished(pasted.id);
+    expect(texts.map((t) => t.slice(0, 60))).toEqual([expect.stringContaining('Report for fed-meeting')]);
+  });
+
   it('when even the reply cannot be sent, the log says so', async () => {
     const lines: Array<{ level: number; msg: string }> = [];
     await start({ log: pino({ level: 'warn' }, { write: (line: string) => void lines.push(JSON.parse(line)) }) });

@@ -72,6 +72,10 @@ export class FakeDiscord {
   threadError: { status: number; code: number; message: string } | null = null;
   /** While set, the bot's message sends get this error. */
   sendError: { status: number; code: number; message: string } | null = null;
+  /** The next this many message sends are stored but answered 500 (the response was lost after Discord created the message). */
+  sendsStoredThenFailed = 0;
+  /** Nonces of created messages (Discord dedupes creates with `enforce_nonce`). */
+  readonly #nonces = new Map<string, FakeMessage>();
   /** While set, the bot's message edits get this error. */
   editError: { status: number; code: number; message: string } | null = null;
   /** While set, the bot's message sends into threads get this error (it may start threads, not post in them). */
@@ -382,8 +386,16 @@ export class FakeDiscord {
         if (this.threadSendError && this.channels.get(channelId)!.type === 11) return reply(this.threadSendError.status, { code: this.threadSendError.code, message: this.threadSendError.message });
         const limited = this.#overSendLimit(channelId);
         if (limited) return reply(...limited);
+        const nonce = body.enforce_nonce === true && body.nonce !== undefined ? String(body.nonce) : null;
+        const seen = nonce ? this.#nonces.get(`${channelId}:${nonce}`) : undefined;
+        if (seen) return reply(200, this.#wire(seen));
         const message = this.#store({ channel_id: channelId, author: BOT, content: String(body.content ?? ''), flags: Number(body.flags ?? 0) });
+        if (nonce) this.#nonces.set(`${channelId}:${nonce}`, message);
         this.dispatch('MESSAGE_CREATE', { ...this.#wire(message), guild_id: GUILD });
+        if (this.sendsStoredThenFailed > 0) {
+          this.sendsStoredThenFailed--;
+          return reply(500, { message: '500: Internal Server Error', code: 0 });
+        }
         return reply(200, this.#wire(message));
       }
       if (method === 'GET') {
