@@ -162,7 +162,8 @@ export async function createSlackBot(options: SlackBotOptions): Promise<SlackBot
     await writing.before(thread, m.ts);
     if (store.isRecordedFromStart(thread)) return store.turns(thread, turnSeq(m.ts));
     try {
-      return await threadTurns(client, { channel: m.channel, threadTs, beforeTs: m.ts, botUserId: bot.userId, botId: bot.botId });
+      const partial = (err: unknown) => log.warn({ err, channel: m.channel }, 'read only the start of the thread (Slack refused the next page)');
+      return await threadTurns(client, { channel: m.channel, threadTs, beforeTs: m.ts, botUserId: bot.userId, botId: bot.botId }, partial);
     } catch (err) {
       log.warn({ err, channel: m.channel }, 'could not read the thread; answering with the turns recorded here');
       return store.turns(thread, turnSeq(m.ts));

@@ -41,11 +41,20 @@ export interface ThreadRef {
  * The conversation so far in a thread, oldest first: the person's messages as `user` turns,
  * the bot's answers as `assistant` turns (its status lines and other bots left out).
  */
-export async function threadTurns(client: WebClient, ref: ThreadRef): Promise<Turn[]> {
+export async function threadTurns(client: WebClient, ref: ThreadRef, onPartial?: (err: unknown) => void): Promise<Turn[]> {
   const messages: ThreadMessage[] = [];
   let cursor: string | undefined;
   do {
-    const page = await client.conversations.replies({ channel: ref.channel, ts: ref.threadTs, limit: 200, include_all_metadata: true, cursor });
+    let page;
+    try {
+      page = await client.conversations.replies({ channel: ref.channel, ts: ref.threadTs, limit: 200, include_all_metadata: true, cursor });
+    } catch (err) {
+      // Slack lets non-Marketplace apps read one page (15 messages) a minute: a later page is
+      // often refused. What was read (the thread's start, its question) is kept.
+      if (!messages.length) throw err;
+      onPartial?.(err);
+      break;
+    }
     messages.push(...((page.messages ?? []) as ThreadMessage[]));
     cursor = page.response_metadata?.next_cursor || undefined;
   } while (cursor);

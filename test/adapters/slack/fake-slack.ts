@@ -49,6 +49,8 @@ export class FakeSlack {
   clock: Clock = { now: () => Date.now(), setTimeout, clearTimeout };
   /** Calls of a method beyond this many per window get a 429 (Retry-After): chat.postMessage per channel, the others per workspace (the fake has one). */
   limits: Record<string, { count: number; perMs: number }> = {};
+  /** When set, conversations.replies returns at most this many messages per page (Slack: 15 for non-Marketplace apps). */
+  repliesPageSize: number | null = null;
   readonly #accepted = new Map<string, number[]>();
 
   constructor() {
@@ -190,6 +192,12 @@ export class FakeSlack {
         const thread = this.messages
           .filter((m) => m.channel === args.channel && (m.ts === args.ts || m.thread_ts === args.ts) && !m.deleted)
           .map(({ markdown: _m, streaming: _s, deleted: _d, ...m }) => (args.include_all_metadata ? m : { ...m, metadata: undefined }));
+        if (this.repliesPageSize) {
+          const start = Number(args.cursor ?? 0);
+          const page = thread.slice(start, start + this.repliesPageSize);
+          const more = start + this.repliesPageSize < thread.length;
+          return ok({ messages: page, has_more: more, response_metadata: { next_cursor: more ? String(start + this.repliesPageSize) : '' } });
+        }
         return ok({ messages: thread, has_more: false, response_metadata: { next_cursor: '' } });
       }
       case 'chat.postEphemeral':

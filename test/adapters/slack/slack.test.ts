@@ -215,6 +215,22 @@ describe('Slack: thread follow-ups', () => {
     expect(log.requests.at(-1)!.messages.map((m) => m.content)).toEqual(['what did the Fed decide?', 'Answer to "what did the Fed decide?" [1].', 'and why?']);
   });
 
+  it('a thread joined midway with more than one page of messages (15 for non-Marketplace apps) keeps the start it could read when the next page is refused', async () => {
+    await start();
+    h!.slack.limits = { 'conversations.replies': { count: 1, perMs: 60_000 } };
+    h!.slack.repliesPageSize = 15;
+    const root = h!.slack.addUserMessage(CHANNEL, USER, 'thread about the December Fed meeting');
+    for (let i = 0; i < 20; i++) h!.slack.addUserMessage(CHANNEL, USER, `chatter ${i}: the Fed will cut`, root.ts);
+    const mention = h!.slack.addUserMessage(CHANNEL, USER, `<@${BOT_USER}> what do you think?`, root.ts);
+    await h!.event({ type: 'app_mention', user: USER, text: mention.text, ts: mention.ts, thread_ts: root.ts, channel: CHANNEL });
+    await h!.until(() => expect(log.requests).toHaveLength(1));
+    expect(h!.slack.callsOf('conversations.replies').map((c) => c.status)).toEqual([200, 429]);
+    const context = log.requests[0]!.messages.map((m) => m.content).join('\n');
+    expect(context).toContain('December Fed meeting');
+    expect(context).toContain('chatter 13');
+    expect(log.requests[0]!.messages.at(-1)!.content).toBe('what do you think?');
+  });
+
   it('ignores replies in threads it never answered in, and its own messages', async () => {
     await start();
     const other = h!.slack.addUserMessage(CHANNEL, USER, 'unrelated');
