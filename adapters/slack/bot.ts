@@ -125,30 +125,43 @@ export async function createSlackBot(options: SlackBotOptions): Promise<SlackBot
     store.recordTurn(thread, turnSeq(request.askedTs), 'user', request.messages.at(-1)!.content);
     const running = writing.start(thread, request.askedTs);
     try {
-      await respond(c, request, thread);
+      const markdown = await respond(c, request);
+      if (markdown !== null) store.recordTurn(thread, turnSeq(request.askedTs, true), 'assistant', markdown);
     } finally {
       running.end();
     }
   }
 
-  async function respond(c: Conversation, request: { model: string; messages: Turn[]; key: string; what: string; askedTs: string }, thread: string): Promise<void> {
+  /** Streams one answer into the thread; what the service wrote, or null if it did not finish. */
+  async function respond(c: Conversation, request: { model: string; messages: Turn[]; key: string; what: string }): Promise<string | null> {
     const apiKey = store.linkedKey(ownerOf(c.teamId, c.userId)) ?? undefined;
     const presenter = new SlackAnswer({ client: c.client, channel: c.channel, threadTs: c.threadTs, userId: c.userId, teamId: c.teamId, clock, intervalMs: settings.editIntervalMs, budget, native, log, what: request.what });
     const events = research.answer({ model: request.model, messages: request.messages, apiKey, idempotencyKey: request.key, signal: shutdown.signal });
     const outcome = await runAnswer(events, presenter, { clock, statusIntervalMs });
-    if (outcome.status === 'done') store.recordTurn(thread, turnSeq(request.askedTs, true), 'assistant', outcome.markdown);
     log.info({ channel: c.channel, thread: c.threadTs, model: request.model, status: outcome.status, problem: outcome.problem?.kind, landed: outcome.landed }, 'answered');
+    return outcome.status === 'done' ? outcome.markdown : null;
   }
 
+  /** One report per link, in order; the thread records them together as the answer to the message that asked. */
   async function reports(c: Conversation, links: KalshiEventLink[], keyParts: string[], askedTs: string): Promise<void> {
-    for (const link of links) {
-      await answer(c, {
-        model: REPORT_MODEL,
-        messages: [{ role: 'user', content: link.url }],
-        key: idempotencyKey('slack', ...keyParts, link.eventTicker),
-        what: `Preparing the report on ${link.title}`,
-        askedTs,
-      });
+    const thread = threadKey(c.teamId, c.channel, c.threadTs);
+    store.recordTurn(thread, turnSeq(askedTs), 'user', links.map((l) => l.url).join('\n'));
+    const running = writing.start(thread, askedTs);
+    try {
+      const written: string[] = [];
+      for (const link of links) {
+        const markdown = await respond(c, {
+          model: REPORT_MODEL,
+          messages: [{ role: 'user', content: link.url }],
+          key: idempotencyKey('slack', ...keyParts, link.eventTicker),
+          what: `Preparing the report on ${link.title}`,
+        });
+        if (markdown === null) continue;
+        written.push(markdown);
+        store.recordTurn(thread, turnSeq(askedTs, true), 'assistant', written.join('\n\n'));
+      }
+    } finally {
+      running.end();
     }
   }
 

@@ -215,6 +215,24 @@ describe('Slack: thread follow-ups', () => {
     expect(log.requests.at(-1)!.messages.map((m) => m.content)).toEqual(['what did the Fed decide?', 'Answer to "what did the Fed decide?" [1].', 'and why?']);
   });
 
+  it('a message with two Kalshi links: a follow-up in that thread carries both reports', async () => {
+    await start();
+    const a = 'https://kalshi.com/markets/kxfed/fed-one/kxfed-25dec';
+    const b = 'https://kalshi.com/markets/kxcpi/cpi-two/kxcpi-25dec';
+    const m = h!.slack.addUserMessage(CHANNEL, USER, `<@${BOT_USER}> compare <${a}> and <${b}>`);
+    await h!.event({ type: 'app_mention', user: USER, text: m.text, ts: m.ts, channel: CHANNEL });
+    await h!.until(() => expect(shownTexts(h!.slack, m.ts).filter((t) => t.includes('Sources'))).toHaveLength(2));
+    await h!.quiet();
+    const reply = h!.slack.addUserMessage(CHANNEL, USER, 'which one is more mispriced?', m.ts);
+    await h!.event({ type: 'message', channel_type: 'channel', user: USER, text: reply.text, ts: reply.ts, thread_ts: m.ts, channel: CHANNEL });
+    await h!.until(() => expect(log.requests).toHaveLength(3));
+    const turns = log.requests.at(-1)!.messages;
+    expect(turns.map((t) => t.role)).toEqual(['user', 'assistant', 'user']);
+    expect(turns[0]!.content).toBe(`${a}\n${b}`);
+    expect(turns[1]!.content).toContain('Report for fed-one');
+    expect(turns[1]!.content).toContain('Report for cpi-two');
+  });
+
   it('a thread joined midway with more than one page of messages (15 for non-Marketplace apps) keeps the start it could read when the next page is refused', async () => {
     await start();
     h!.slack.limits = { 'conversations.replies': { count: 1, perMs: 60_000 } };
