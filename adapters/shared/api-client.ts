@@ -14,6 +14,28 @@ export interface Turn {
 
 export type Api = 'responses' | 'chat';
 
+/**
+ * The most conversation sent with a question, in characters. A thread's turns are all resent
+ * with each reply, and reports run to about 15,000 characters: a long-lived thread would
+ * outgrow the service's 1 MiB request body (and its 1,048,576-character conversation limit),
+ * and from then on every reply in it would fail. This stays well under both in any encoding.
+ */
+export const MAX_CONVERSATION_CHARACTERS = 300_000;
+
+/**
+ * The most recent turns that fit in `max` characters, oldest first, starting with a person's
+ * turn; the last turn (the question) always goes, even alone over the limit (the service then
+ * says what is wrong).
+ */
+export function recentTurns(turns: readonly Turn[], max = MAX_CONVERSATION_CHARACTERS): Turn[] {
+  if (!turns.length) return [];
+  let used = turns.at(-1)!.content.length;
+  let from = turns.length - 1;
+  while (from > 0 && used + turns[from - 1]!.content.length <= max) used += turns[--from]!.content.length;
+  while (from < turns.length - 1 && turns[from]!.role === 'assistant') from++;
+  return turns.slice(from);
+}
+
 export interface AnswerRequest {
   model: string;
   /** Oldest first; the last one is the person's question (or, for reports, the event link). */
@@ -127,7 +149,7 @@ export class ResearchClient {
 
   async *#responses(request: AnswerRequest): AsyncGenerator<AnswerEvent> {
     const stream = await this.#client(request.apiKey ?? this.#options.apiKey).responses.create(
-      { model: request.model, input: request.messages.map((m) => ({ role: m.role, content: m.content })), stream: true, store: false },
+      { model: request.model, input: recentTurns(request.messages).map((m) => ({ role: m.role, content: m.content })), stream: true, store: false },
       this.#requestOptions(request),
     );
     const annotations: unknown[] = [];
@@ -159,7 +181,7 @@ export class ResearchClient {
 
   async *#chat(request: AnswerRequest): AsyncGenerator<AnswerEvent> {
     const stream = await this.#client(request.apiKey ?? this.#options.apiKey).chat.completions.create(
-      { model: request.model, messages: request.messages, stream: true },
+      { model: request.model, messages: recentTurns(request.messages), stream: true },
       this.#requestOptions(request),
     );
     let citations: Citation[] = [];

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ResearchClient, type AnswerEvent, type AnswerRequest } from '../../../adapters/shared/api-client.js';
+import { MAX_CONVERSATION_CHARACTERS, ResearchClient, recentTurns, type AnswerEvent, type AnswerRequest, type Turn } from '../../../adapters/shared/api-client.js';
 import type { AgentRequest } from '../../../src/agents/types.js';
 import { SvcError } from '../../../src/errors.js';
 import { answer, scriptedAgent } from '../../helpers/scripted-agent.js';
@@ -80,6 +80,26 @@ describe.each(['responses', 'chat'] as const)('ResearchClient over /v1/%s', (api
     const r = await collect(client(), { model: 'svc-prediction-markets-agent', messages: [{ role: 'user', content: input }] });
     expect(r.last).toMatchObject({ type: 'failed', interrupted: false, problem: { kind } });
     expect((r.last as { problem: { message: string } }).problem.message).toMatch(message);
+  });
+
+  it("sends only the most recent turns of a long thread that fit, starting with a person's turn, so its replies keep working", async () => {
+    const report = '# Report\n' + 'x'.repeat(15_000);
+    const turns: Turn[] = [];
+    for (let i = 0; i < 200; i++) turns.push({ role: 'user', content: `question ${i}` }, { role: 'assistant', content: report });
+    turns.push({ role: 'user', content: 'and now?' });
+    const sent = recentTurns(turns);
+    expect(sent.reduce((n, t) => n + t.content.length, 0)).toBeLessThanOrEqual(MAX_CONVERSATION_CHARACTERS);
+    expect(sent[0]!.role).toBe('user');
+    expect(sent.at(-1)!.content).toBe('and now?');
+    expect(sent).toEqual(turns.slice(turns.length - sent.length));
+    expect(sent.length).toBeGreaterThan(30);
+    // Over the service's limits whole (3 MB), the thread is still answered.
+    for (const api of ['responses', 'chat'] as const) {
+      const { last, text } = await collect(new ResearchClient({ baseUrl: service.url, apiKey, maxRetries: 0, api }), { model: 'svc-agent', messages: turns });
+      expect(last.type).toBe('done');
+      expect(text).toContain(`after ${sent.length - 1} earlier turns`);
+    }
+    expect(recentTurns([{ role: 'user', content: 'y'.repeat(MAX_CONVERSATION_CHARACTERS + 1) }])).toHaveLength(1);
   });
 
   it('keeps the text of a stream that breaks and marks it interrupted', async () => {
