@@ -249,6 +249,12 @@ export class AccountService {
     return rows.map(toKey).map((k) => ({ ...k, lastUsedAt: this.#touched.get(k.id) ?? k.lastUsedAt }));
   }
 
+  /** Marks a key's secret as shown (on the settings page): true the first time only. */
+  async markSecretShown(keyId: string, accountId: string, now = Date.now()): Promise<boolean> {
+    const res = await this.db.updateTable('api_keys').set({ secret_shown_at: now }).where('id', '=', keyId).where('account_id', '=', accountId).where('secret_shown_at', 'is', null).executeTakeFirst();
+    return Number(res.numUpdatedRows) > 0;
+  }
+
   /** Revokes a key (idempotent). With `accountId`, only a key of that account may be revoked. */
   async revokeKey(keyId: string, options: { accountId?: string } = {}, now = Date.now()): Promise<KeyInfo> {
     const row = await this.db.selectFrom('api_keys').selectAll().where('id', '=', keyId).executeTakeFirst();

@@ -23,6 +23,8 @@ export interface ApiKeysTable {
   created_at: number;
   last_used_at: number | null;
   revoked_at: number | null;
+  /** When the settings page showed its secret (keys created there); null otherwise. */
+  secret_shown_at?: number | null;
 }
 
 export interface ResponsesTable {

@@ -236,7 +236,9 @@ export async function webRoutes(app: FastifyInstance, deps: ServerDeps, auth: We
     const revokedId = (request.query as { revoked?: string }).revoked;
     const revoked = revokedId ? keys.find((k) => k.id === revokedId && k.revokedAt !== null) : undefined;
     const welcome = (request.query as { welcome?: string }).welcome === '1';
-    const created = justCreated(auth.takeFlash(request, reply), keys);
+    let created = justCreated(auth.takeFlash(request, reply), keys);
+    // Shown once: a flash cookie sent again (another tab, a replay) shows nothing.
+    if (created && !(await deps.accounts.markSecretShown(created.key.id, session.account.id))) created = undefined;
     return send(reply, apiKeysSection(ctx(request, reply), { keys, revoked, welcome, created }));
   });
 

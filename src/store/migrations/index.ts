@@ -8,6 +8,7 @@ import * as m006 from './006_normal_emails.js';
 import * as m007 from './007_report_holds.js';
 import * as m008 from './008_response_leases.js';
 import * as m009 from './009_upstream_budget.js';
+import * as m010 from './010_key_secret_shown.js';
 
 /** Versioned migrations, applied in name order at start-up. Never edit one that has shipped: add a new one. */
 export const migrations: Record<string, Migration> = {
@@ -20,6 +21,7 @@ export const migrations: Record<string, Migration> = {
   '007_report_holds': m007,
   '008_response_leases': m008,
   '009_upstream_budget': m009,
+  '010_key_secret_shown': m010,
 };
 
 export const migrationProvider: MigrationProvider = { getMigrations: async () => migrations };

@@ -199,9 +199,11 @@ describeBackends('web pages: sign-up, sessions, API keys', (backend) => {
     expect(flash).not.toContain(secret!.slice(7));
     expect(Buffer.from(flash, 'base64url').toString('latin1')).not.toContain(secret!.slice(7));
     expect(web.cookies.has('__Host-svc_flash')).toBe(false);
-    // Reloading shows the key, not its secret, and creates nothing.
+    // Reloading shows the key, not its secret, and creates nothing; nor does the flash cookie sent again.
     const reloaded = await web.get('/settings/api-keys');
     expect(reloaded.text).not.toContain(secret);
+    web.cookies.set('__Host-svc_flash', flash);
+    expect((await web.get('/settings/api-keys')).text).not.toContain(secret);
     expect(reloaded.text).toContain(`${secret!.slice(0, 11)}…${secret!.slice(-4)}`);
     const accountId = (await svc.service.deps.accounts.authenticate(secret!))!.account.id;
     expect((await svc.service.deps.accounts.listKeys(accountId)).map((k) => k.name)).toEqual(['reloaded']);
