@@ -28,6 +28,29 @@ function textOf(m: ThreadMessage): string {
   return (m.blocks ?? []).map((b) => (typeof b.text === 'string' ? b.text : typeof (b.text as { text?: unknown })?.text === 'string' ? (b.text as { text: string }).text : '')).join('\n');
 }
 
+/**
+ * What one of the bot's messages says of the answer: without the sources footer (or the part of
+ * it that went on into this message) and without a :warning: note on how the answer ended, as
+ * Discord's history gives it.
+ */
+export function answerPart(text: string, botUserId: string | undefined): string {
+  const paragraphs = text.split('\n\n');
+  if (paragraphs.at(-1)?.startsWith(':warning: ')) paragraphs.pop();
+  const sources = paragraphs.findLastIndex((p) => p.startsWith('*Sources*\n') || p === '*Sources*');
+  if (sources >= 0) paragraphs.splice(sources);
+  const kept = paragraphs.join('\n\n').trim();
+  // A footer longer than one message goes on in the next: one `[n] …` source per line.
+  if (/^\[\d+\] .*(\n\[\d+\] .*)*$/.test(kept)) return '';
+  // Its links and escapes as text, its lines kept (slackToPlain folds a message onto one line).
+  return kept
+    .replace(/<@([A-Z0-9]+)(\|[^>]*)?>/g, (_m, id: string, label?: string) => (id === botUserId ? '' : label ? `@${label.slice(1)}` : `@${id}`))
+    .replace(/<((?:https?|mailto):[^|>]+)\|([^>]*)>/g, (_m, url: string, label: string) => (label && label !== url ? `${label} (${url})` : url))
+    .replace(/<((?:https?|mailto):[^>]+)>/g, '$1')
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&amp;/g, '&');
+}
+
 export interface ThreadRef {
   channel: string;
   threadTs: string;
@@ -73,7 +96,7 @@ export async function threadTurns(client: WebClient, ref: ThreadRef, onPartial?:
       const question = m.metadata?.event_type === QUESTION_EVENT ? m.metadata.event_payload?.question : undefined;
       if (typeof question === 'string') add('user', question);
       else if (m.ts === ref.threadTs) add('user', slackToPlain(textOf(m), ref.botUserId).replace(/^@\S+ asked(?: for a report on)?:?\s*/, ''));
-      else if (!textOf(m).startsWith(':hourglass_flowing_sand:')) add('assistant', textOf(m));
+      else if (!textOf(m).startsWith(':hourglass_flowing_sand:')) add('assistant', answerPart(textOf(m), ref.botUserId));
       continue;
     }
     if (m.bot_id || (m.subtype && m.subtype !== 'thread_broadcast' && m.subtype !== 'file_share')) continue;

@@ -249,6 +249,22 @@ describe('Slack: thread follow-ups', () => {
     expect(log.requests[0]!.messages.at(-1)!.content).toBe('what do you think?');
   });
 
+  it("a thread joined midway gives the bot's earlier answers as it wrote them: lines kept, links as text, without the sources list or a warning note", async () => {
+    await start();
+    const root = h!.slack.addUserMessage(CHANNEL, USER, 'what did Apple earn?');
+    h!.slack.addUserMessage(CHANNEL, BOT_USER, 'Apple earned *$94.0 billion* [1].\n| a | b |\nsee <https://example.com/10q|the 10-Q> &amp; more\n\n*Sources*\n[1] <https://example.com/10q|Apple 10-Q>', root.ts);
+    h!.slack.addUserMessage(CHANNEL, BOT_USER, '[2] <https://example.com/8k|Apple 8-K>', root.ts);
+    h!.slack.addUserMessage(CHANNEL, BOT_USER, 'A second answer.\n\n:warning: The answer was cut off.', root.ts);
+    const mention = h!.slack.addUserMessage(CHANNEL, USER, `<@${BOT_USER}> and the quarter before?`, root.ts);
+    await h!.event({ type: 'app_mention', user: USER, text: mention.text, ts: mention.ts, thread_ts: root.ts, channel: CHANNEL });
+    await h!.until(() => expect(log.requests).toHaveLength(1));
+    expect(log.requests[0]!.messages).toEqual([
+      { role: 'user', content: 'what did Apple earn?' },
+      { role: 'assistant', content: 'Apple earned *$94.0 billion* [1].\n| a | b |\nsee the 10-Q (https://example.com/10q) & more\n\nA second answer.' },
+      { role: 'user', content: 'and the quarter before?' },
+    ]);
+  });
+
   it('ignores replies in threads it never answered in, and its own messages', async () => {
     await start();
     const other = h!.slack.addUserMessage(CHANNEL, USER, 'unrelated');
