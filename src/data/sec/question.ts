@@ -218,7 +218,9 @@ function extractPeriod(m: Masked, form: '10-K' | '10-Q' | null): { period: Perio
     return set({ kind: 'fiscalQuarter', fy: y ? fullYear(y) : null, q: qn, ...(calendarWord && /^(calendar|cy)/i.test(calendarWord) ? { calendar: true } : {}) });
   };
   m.take(/\b(calendar\s+|cy\s*)?(?:fy|fiscal(?:\s+year)?)?\s*(?:'|’)?(\d{4}|\d{2})\s*[- ]?q([1-4])\b/gi, (x) => (x[2]!.length === 2 && !/fy|fiscal|cy/i.test(x[0]) ? false : quarter(x[3]!, x[2], x[1])));
-  m.take(/\b(calendar\s+|cy\s*)?(?:fiscal\s+|fy\s*)?q([1-4])(?:\s*(?:of\s+)?(?:fiscal\s+(?:year\s+)?|fy\s*|cy\s*|calendar\s+)?(?:'|’)?(\d{4}|\d{2}))?\b/gi, (x) => quarter(x[2]!, x[3], x[1] ?? (/\bcy/i.test(x[0]) ? 'cy' : undefined)));
+  m.take(/\b(calendar\s+|cy\s*)?(?:fiscal\s+|fy\s*)?q([1-4])(?:\s*(?:of\s+)?(fiscal\s+(?:year\s+)?|fy\s*|cy\s*|calendar\s+(?:year\s+)?)?(?:'|’)?(\d{4}|\d{2}))?\b/gi, (x) =>
+    quarter(x[2]!, x[4], x[1] ?? (x[3] && /^(calendar|cy)/i.test(x[3]) ? x[3] : /\bcy/i.test(x[0]) ? 'cy' : undefined)),
+  );
   m.take(/\b([1-4])q\s*(?:'|’)?(\d{4}|\d{2})\b/gi, (x) => quarter(x[1]!, x[2], undefined));
   m.take(/\b(?:the\s+)?(first|second|third|fourth|1st|2nd|3rd|4th|last|final)\s+(calendar\s+|fiscal\s+)?quarter(?:\s+(?:of\s+)?(calendar\s+|fiscal\s+(?:year\s+)?|fy\s*)?(?:'|’)?(\d{4}|\d{2}))?\b/gi, (x) =>
     x[1]!.toLowerCase() === 'last' && !x[4] ? false : quarter(x[1]!, x[4], x[2] ?? x[3]),
@@ -249,6 +251,14 @@ function extractPeriod(m: Masked, form: '10-K' | '10-Q' | null): { period: Perio
   // A quarter or year on its own: "Q3" (the most recent third quarter), "in 2024" (fiscal 2024).
   m.take(/\bq([1-4])\b/gi, (x) => quarter(x[1]!, undefined, undefined));
   m.take(/\b(19[89]\d|20\d{2})\b/g, (x) => set({ kind: 'fiscalYear', fy: Number(x[1]) }));
+  // A quarter whose year is said apart from it ("Q3 revenue in 2023", "Q3, fiscal 2023", "the third
+  // quarter of calendar year 2024"): that year is the quarter's, not a second period to compare.
+  const p = period as PeriodSpec | null;
+  const y = second as PeriodSpec | null;
+  if (p?.kind === 'fiscalQuarter' && p.fy === null && (y?.kind === 'fiscalYear' || y?.kind === 'calendarYear')) {
+    period = y.kind === 'fiscalYear' ? { ...p, fy: y.fy } : { ...p, fy: y.year, calendar: true };
+    second = null;
+  }
   return { period, relative, second };
 }
 
