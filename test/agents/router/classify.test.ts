@@ -88,6 +88,13 @@ const TABLE: [string, RouteKind][] = [
   ['Apple quarterly revenue in 2024', 'financials'],
   ['Apple annual revenue 2021 to 2024', 'financials'],
   ['msft net income between 2022 and 2024', 'financials'],
+  // Filings questions in the agent's own words (FCF, D&A, R&D, "how is … doing")
+  ['Apple FCF', 'filings'],
+  ['Apple D&A', 'filings'],
+  ['What did Microsoft spend on R and D?', 'filings'],
+  ['How much does Apple spend on research?', 'filings'],
+  ['How is Apple doing?', 'filings'],
+  ['Microsoft free cash flow 2024', 'filings'],
   // Help
   ['hi', 'help'],
   ['help', 'help'],
