@@ -18,7 +18,8 @@ type Kind =
   | { type: 'int'; min: number; max: number }
   | { type: 'enum'; values: readonly string[] }
   | { type: 'bool' }
-  | { type: 'path' }
+  /** `required`: an empty value is refused (not read as the current directory). */
+  | { type: 'path'; required?: boolean }
   /** Comma-separated web origins ("https://app.example.com"), or "*". */
   | { type: 'origins' };
 
@@ -67,7 +68,7 @@ export const SETTINGS: readonly SettingSpec[] = [
     kind: { type: 'enum', values: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] },
     doc: 'pino log level.',
   },
-  { env: 'SVC_DATA_DIR', path: 'storage.dataDir', kind: { type: 'path' }, doc: 'Directory for the SQLite database, the generated admin key and secrets, rendered documents.' },
+  { env: 'SVC_DATA_DIR', path: 'storage.dataDir', kind: { type: 'path', required: true }, doc: 'Directory for the SQLite database, the generated admin key and secrets, rendered documents.' },
   {
     env: 'SVC_DATABASE_URL',
     path: 'storage.databaseUrl',
@@ -201,19 +202,29 @@ function flatten(obj: Record<string, unknown>, prefix = '', out = new Map<string
 
 function parseValue(spec: SettingSpec, raw: unknown, source: string): unknown {
   const fail = (why: string): never => {
-    const shown = spec.kind.type === 'secret' ? '(hidden)' : JSON.stringify(raw);
+    // A URL's password (a database URL's) is never shown either.
+    const shown = spec.kind.type === 'secret' ? '(hidden)' : typeof raw === 'string' ? JSON.stringify(raw.replace(/(\/\/[^/@\s]*?:)[^@/\s]*@/g, '$1***@')) : JSON.stringify(raw);
     throw new ConfigError(`invalid setting ${spec.env} (${source}) = ${shown}: ${why}`);
   };
   const k = spec.kind;
   switch (k.type) {
     case 'string':
-    case 'path':
       if (typeof raw !== 'string') fail('must be a string');
       return raw;
-    case 'secret':
+    case 'path': {
       if (typeof raw !== 'string') fail('must be a string');
-      if (k.minLength && raw !== '' && (raw as string).trim().length < k.minLength) fail(`must be at least ${k.minLength} characters${k.hint ? `; ${k.hint}` : ''}`);
-      return raw;
+      const p = (raw as string).trim();
+      if (k.required && !p) fail('must not be empty (it would mean the current directory): name a directory, or leave the variable unset for ./data');
+      return p;
+    }
+    case 'secret': {
+      if (typeof raw !== 'string') fail('must be a string');
+      // A secret from a file or a Kubernetes secret often ends with a newline: it is not part of it.
+      const secret = (raw as string).trim();
+      if (/\s/.test(secret)) fail('must not contain spaces or line breaks');
+      if (k.minLength && raw !== '' && secret.length < k.minLength) fail(`must be at least ${k.minLength} characters${k.hint ? `; ${k.hint}` : ''}`);
+      return secret;
+    }
     case 'host': {
       if (typeof raw !== 'string') fail('must be a string');
       const host = (raw as string).trim();
@@ -224,7 +235,7 @@ function parseValue(spec: SettingSpec, raw: unknown, source: string): unknown {
     }
     case 'url': {
       if (typeof raw !== 'string') fail('must be a string');
-      const s = raw as string;
+      const s = (raw as string).trim();
       if (s === '') return '';
       let u: URL;
       try {
@@ -233,7 +244,8 @@ function parseValue(spec: SettingSpec, raw: unknown, source: string): unknown {
         return fail('must be an absolute URL');
       }
       if (k.protocols && !k.protocols.includes(u.protocol)) fail(`must use ${k.protocols.map((p) => p.replace(':', '')).join(' or ')}`);
-      return s.replace(/\/+$/, '');
+      // The scheme as URLs compare it (`HTTPS://` is https), the rest as written.
+      return `${u.protocol}${s.slice(s.indexOf(':') + 1)}`.replace(/\/+$/, '');
     }
     case 'int': {
       const n = typeof raw === 'number' ? raw : typeof raw === 'string' && /^-?\d+$/.test(raw.trim()) ? Number(raw.trim()) : NaN;

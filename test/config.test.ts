@@ -100,6 +100,24 @@ describe('configuration', () => {
     expect(spec.env).toBe('SVC_ADMIN_KEY');
   });
 
+  it('reads values as operators write them: a secret without its trailing newline, a URL scheme in capitals, spaces around; refuses an empty data dir and shows no database password', () => {
+    const key = 'abcdefghijklmnopqrstuvwxyz012345';
+    expect(loadConfig({ SVC_ADMIN_KEY: `${key}\n` }).auth.adminKey).toBe(key);
+    expect(() => loadConfig({ SVC_ADMIN_KEY: 'abcdefgh ijklmnopqrstuvwxyz' })).toThrow(/SVC_ADMIN_KEY .*must not contain spaces/);
+    expect(loadConfig({ SVC_PUBLIC_URL: ' HTTPS://svc.example.com/ ' }).server.publicUrl).toBe('https://svc.example.com');
+    expect(loadConfig({ SVC_KALSHI_API_URL: 'https://api.example.com/trade-api/v2\n' }).kalshi.apiUrl).toBe('https://api.example.com/trade-api/v2');
+    expect(() => loadConfig({ SVC_DATA_DIR: '' })).toThrow(/SVC_DATA_DIR .*must not be empty/);
+    expect(() => loadConfig({ SVC_DATA_DIR: '  ' })).toThrow(/SVC_DATA_DIR/);
+    let message = '';
+    try {
+      loadConfig({ SVC_DATABASE_URL: 'mysql://svc:TopSecretPw@db.internal/svc' });
+    } catch (err) {
+      message = (err as Error).message;
+    }
+    expect(message).toMatch(/SVC_DATABASE_URL/);
+    expect(message).not.toContain('TopSecretPw');
+  });
+
   it('rejects unknown keys in config/default.json', () => {
     expect(() => loadConfig({}, { ...readDefaults(), server: { ...(readDefaults().server as object), prot: 1 } })).toThrow(/unknown setting "server.prot"/);
   });
