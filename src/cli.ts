@@ -119,6 +119,12 @@ export function explainStartupError(error: unknown, config: Config): string | nu
   const db = `SVC_DATABASE_URL ${pgTarget.shown}`;
   for (const err of chain) {
     const code = err.code ?? '';
+    // A database a newer svc migrated (a rolling deploy's old replicas, a rollback).
+    const newer = /previously executed migration (\S+) is missing/.exec(err.message);
+    if (newer) {
+      const where = databaseUrl ? db : `SVC_DATA_DIR ${dataDir}`;
+      return `${where}: the database was migrated by a newer version of svc (it has migration ${newer[1]}, which this version does not know); run that version or a newer one against it.`;
+    }
     // Listening: SVC_HOST and SVC_PORT.
     if (err.syscall === 'listen' || err.syscall === 'bind') {
       if (code === 'EADDRINUSE') return `SVC_PORT ${port} is already in use by another process; choose another port with SVC_PORT.`;
@@ -179,6 +185,8 @@ interface Command {
    * check their own flags leave this out.
    */
   flags?: readonly string[];
+  /** The most arguments it takes besides its flags (0 unless given): more is a usage error, not ignored. */
+  positionals?: number;
   run(args: Args, config: Config): Promise<number>;
 }
 
@@ -277,10 +285,14 @@ const COMMANDS: Record<string, Command> = {
   },
   'snapshot record': {
     usage: 'svc snapshot record <kalshi event url>... [--out DIR]   record what those reports need, for offline use',
+    flags: ['out'],
+    positionals: Infinity,
     run: async (args, config) => (await import('./agents/prediction-markets/cli.js')).snapshotRecord(args, config),
   },
   'snapshot record-sec': {
     usage: 'svc snapshot record-sec TICKER... [--out DIR] [--filings N]   record SEC data for those companies, for offline use',
+    flags: ['out', 'filings'],
+    positionals: Infinity,
     run: async (args, config) => (await import('./data/sec/record.js')).recordSecCommand(args, config),
   },
   backtest: {
@@ -305,6 +317,7 @@ const COMMANDS: Record<string, Command> = {
   'keys revoke': {
     usage: 'svc keys revoke KEY_ID',
     flags: [],
+    positionals: 1,
     run: (args, config) => {
       const keyId = args.positional[0];
       if (!keyId) throw new UsageError('usage: svc keys revoke KEY_ID');
@@ -318,14 +331,17 @@ const COMMANDS: Record<string, Command> = {
   },
   slack: {
     usage: 'svc slack                                   run the Slack app (settings: README "Slack")',
+    flags: [],
     run: async (args) => (await import('../adapters/slack/main.js')).main(args),
   },
   discord: {
     usage: 'svc discord                                 run the Discord bot (settings: README "Discord")',
+    flags: [],
     run: async (args) => (await import('../adapters/discord/main.js')).main(args),
   },
   'discord register-commands': {
     usage: 'svc discord register-commands [--guild ID]  register /svc for one guild (instant) or globally',
+    flags: ['guild'],
     run: async (args) => (await import('../adapters/discord/main.js')).registerCommandsMain(args),
   },
 };
@@ -358,6 +374,10 @@ async function run(argv: string[]): Promise<number> {
     for (const warning of unknownVariableWarnings(process.env)) process.stderr.write(`svc: warning: ${warning}\n`);
     const args = parseArgs(argv.slice(n));
     if (command.flags) checkFlags(args, command.flags);
+    const most = command.positionals ?? 0;
+    if (args.positional.length > most) {
+      throw new UsageError(`unexpected ${most ? 'extra ' : ''}argument${args.positional.length - most > 1 ? 's' : ''} ${args.positional.slice(most).map((a) => `"${a}"`).join(' ')}; usage: ${command.usage.split(/\s{3,}/)[0]}`);
+    }
     return command.run(args, loadConfig());
   }
   throw new UsageError(`unknown command "${argv.slice(0, 2).join(' ')}"; run svc help`);

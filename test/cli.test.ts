@@ -2,6 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { openStore } from '../src/store/db.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PG_URL, describeBackends, dropTestSchemas } from './helpers/backends.js';
 import { runCli } from './helpers/cli.js';
@@ -57,6 +58,11 @@ describe('flags', () => {
       [['accounts', 'create', '--email', 'x@example.com', '--credit', '5'], 'svc: unknown flag --credit; this command takes --email, --plan, --credits'],
       [['keys', 'create', '--acount', account.id], 'svc: unknown flag --acount; this command takes --account'],
       [['ledger', 'verify', '--fix'], 'svc: unknown flag --fix; this command takes no flags'],
+      [['keys', 'revoke', 'key_one', 'key_two'], 'svc: unexpected extra argument "key_two"; usage: svc keys revoke KEY_ID'],
+      [['ledger', 'verify', 'now'], 'svc: unexpected argument "now"; usage: svc ledger verify'],
+      [['snapshot', 'record', 'https://kalshi.com/markets/kxfed/fed/kxfed-26dec', '--outt', '/tmp/x'], 'svc: unknown flag --outt; this command takes --out'],
+      [['snapshot', 'record-sec', 'AAPL', '--filing', '2'], 'svc: unknown flag --filing; this command takes --out, --filings'],
+      [['discord', 'register-commands', '--guil', '123'], 'svc: unknown flag --guil; this command takes --guild'],
     ] as const) {
       const r = await runCli([...args], env);
       expect(r.code, args.join(' ')).toBe(2);
@@ -127,6 +133,16 @@ describe('start-up failures: one line naming the setting, its value and what to 
     expect(await serve({ SVC_DATA_DIR: path.join(file, 'sub') })).toMatch(/^svc: SVC_DATA_DIR .*\/a-file\/sub is not a directory/);
     // Admin commands open the same storage, and say the same.
     expect(await serve({ SVC_DATA_DIR: file }, ['ledger', 'verify'])).toMatch(/^svc: SVC_DATA_DIR .*\/a-file is not a directory/);
+  });
+
+  it('a database a newer svc migrated (an old replica in a rolling deploy)', async () => {
+    const dataDir = tmp('svc-start-');
+    const store = await openStore({ dataDir });
+    await store.db.insertInto('kysely_migration' as never).values({ name: '099_future', timestamp: new Date().toISOString() } as never).execute();
+    await store.close();
+    expect(await serve({ SVC_DATA_DIR: dataDir }, ['ledger', 'verify'])).toBe(
+      `svc: SVC_DATA_DIR ${dataDir}: the database was migrated by a newer version of svc (it has migration 099_future, which this version does not know); run that version or a newer one against it.`,
+    );
   });
 
   it('SVC_DATABASE_URL where nothing listens', async () => {

@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql, type SqliteDatabase } from 'kysely';
@@ -63,7 +63,9 @@ function redactUrl(url: string): string {
 export async function openStore(options: StoreOptions): Promise<Store> {
   let store: Store;
   if (options.databaseUrl) {
-    const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10 });
+    // A server that accepts the connection but never answers (stalled, a pooler whose backend is
+    // down) fails the connection after 10 s instead of hanging start-up and every request for ever.
+    const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10, connectionTimeoutMillis: 10_000 });
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     store = {
       db,
@@ -73,9 +75,12 @@ export async function openStore(options: StoreOptions): Promise<Store> {
       close: () => db.destroy(),
     };
   } else {
-    mkdirSync(options.dataDir, { recursive: true });
+    // Conversations, emails, password hashes and the ledger: readable by this user only.
+    mkdirSync(options.dataDir, { recursive: true, mode: 0o700 });
     const file = path.join(options.dataDir, 'svc.db');
+    const created = !existsSync(file);
     const sqlite = new BetterSqlite3(file);
+    if (created) chmodSync(file, 0o600); // its -wal and -shm files take the database file's mode
     // Durable: every commit reaches the disk before it is acknowledged.
     sqlite.pragma('journal_mode = WAL');
     sqlite.pragma('synchronous = FULL');

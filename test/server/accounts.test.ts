@@ -126,6 +126,18 @@ describe('accounts and API keys', () => {
     const ready = await fetch(`${svc.url}/readyz`);
     expect(ready.status).toBe(200);
     expect(await ready.json()).toMatchObject({ status: 'ready', storage: 'sqlite' });
+    // A database that stops answering is not ready: 503 after 2 s, not a request that hangs.
+    const ping = svc.service.deps.store.ping;
+    svc.service.deps.store.ping = () => new Promise(() => {});
+    try {
+      const started = Date.now();
+      const stalled = await fetch(`${svc.url}/readyz`);
+      expect(stalled.status).toBe(503);
+      expect(((await stalled.json()) as any).error.code).toBe('storage_unreachable');
+      expect(Date.now() - started).toBeLessThan(5000);
+    } finally {
+      svc.service.deps.store.ping = ping;
+    }
   });
 });
 

@@ -8,7 +8,10 @@ export async function healthRoutes(app: FastifyInstance, deps: ServerDeps): Prom
 
   app.get('/readyz', async (request, reply) => {
     try {
-      await deps.store.ping();
+      // A database that stalls answers nothing: after 2 s that is not ready either.
+      let timer: NodeJS.Timeout | undefined;
+      const late = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error('storage did not answer within 2 s')), 2000)));
+      await Promise.race([deps.store.ping(), late]).finally(() => clearTimeout(timer));
     } catch (err) {
       request.log.warn({ err }, 'storage unreachable');
       return sendError(reply, new SvcError('unavailable', { code: 'storage_unreachable', message: `Storage (${deps.store.dialect}) is unreachable.` }));
