@@ -20,9 +20,29 @@ function numbersIn(text: string): string[] {
   return [...plain.matchAll(/\d[\d,]*(?:\.\d+)?/g)].map((m) => m[0].replace(/,(?=\d{3})/g, '').replace(/,+$/, ''));
 }
 
+const SCALES: Record<string, string> = { thousand: 'thousand', k: 'thousand', million: 'million', mn: 'million', m: 'million', billion: 'billion', bn: 'billion', b: 'billion', trillion: 'trillion', tn: 'trillion', '%': '%', percent: '%', 'per cent': '%', bps: 'bps', 'basis points': 'bps' };
+
+/** A number as written with what gives it its size and sign: "-$4,980 million" is minus, 4980, million. */
+interface Figure {
+  minus: boolean;
+  n: string;
+  scale: string | null;
+}
+
+function figuresIn(text: string): Figure[] {
+  const plain = text.replace(/\[\d+(?:\s*[,;]\s*\d+)*\]/g, ' ').replace(/\bhttps?:\/\/\S+/g, ' ');
+  const pattern = /([-−]\s*)?\$?(\d[\d,]*(?:\.\d+)?)(?:\s*(thousand|million|billion|trillion|basis points|per cent|percent|bps|bn|mn|tn|%|k|m|b)\b|\s*(%))?/gi;
+  return [...plain.matchAll(pattern)].map((m) => ({
+    minus: !!m[1],
+    n: m[2]!.replace(/,(?=\d{3})/g, '').replace(/,+$/, ''),
+    scale: SCALES[(m[3] ?? m[4] ?? '').toLowerCase()] ?? null,
+  }));
+}
+
 /**
  * Why the model's rewrite could not be used, or null when it can. Every number it writes must be
- * one the draft or the question has: a rewrite may rephrase, never change or add a figure or date.
+ * one the draft or the question has, with the same size word or percent sign when it writes one
+ * and not made negative: a rewrite may rephrase, never change or add a figure or date.
  */
 function unusable(text: string, draft: string, question: string, sources: readonly Citation[], cited: number): string | null {
   if (!text.trim()) return 'it returned an empty answer';
@@ -30,6 +50,12 @@ function unusable(text: string, draft: string, question: string, sources: readon
   const known = new Set([...numbersIn(draft), ...numbersIn(question)]);
   const invented = [...new Set(numbersIn(text).filter((n) => !known.has(n)))];
   if (invented.length) return `it wrote figures the sources do not have: ${invented.slice(0, 3).join(', ')}`;
+  const given = [...figuresIn(draft), ...figuresIn(question)];
+  for (const f of figuresIn(text)) {
+    const same = given.filter((g) => g.n === f.n);
+    if (f.scale && !same.some((g) => g.scale === f.scale)) return `it changed the size of a figure: ${f.n} ${f.scale}`;
+    if (f.minus && !same.some((g) => g.minus)) return `it made a figure negative: -${f.n}`;
+  }
   return null;
 }
 

@@ -148,6 +148,16 @@ describe('rewrite checks', () => {
     expect((out as { text: string }).text).toBe('In fiscal Q3 2024 Apple took in **$85,777 million** [1].\n\n_Data: demo snapshot recorded 2025-05-15; figures are illustrative._\n');
   });
 
+  it("refuses a rewrite that changes a figure's size or sign with the same digits; takes one that rephrases", async () => {
+    const growth = { text: 'Apple revenue for fiscal Q3 2024 was $85,777 million [1], up $4,980 million (+6.2%) from $80,797 million a year earlier [1].', citations: [source] };
+    const q = 'Apple revenue Q3 2024';
+    expect(await rewrite(fixed('Apple revenue for fiscal Q3 2024 was $85,777 billion [1].'), q, growth)).toMatchObject({ ok: false, why: 'it changed the size of a figure: 85777 billion' });
+    expect(await rewrite(fixed('Revenue was $85,777 million [1], down -6.2% from $80,797 million [1].'), q, growth)).toMatchObject({ ok: false, why: 'it made a figure negative: -6.2' });
+    expect(await rewrite(fixed('Revenue grew 6.2 bps to $85,777 million [1].'), q, growth)).toMatchObject({ ok: false, why: 'it changed the size of a figure: 6.2 bps' });
+    const fine = await rewrite(fixed('In fiscal Q3 2024 (its third quarter) Apple took in **$85,777 million** [1], $4,980 million or 6.2% more than the $80,797 million of a year before [1].'), q, growth);
+    expect(fine).toMatchObject({ ok: true });
+  });
+
   it('refuses a rewrite of an answer without sources that adds figures', async () => {
     const out = await rewrite(fixed('Tesla revenue in Q3 2024 was $25,182 million.'), 'Tesla revenue Q3 2024', { text: 'I could not find a company called "Tesla" in this snapshot.', citations: [] });
     expect(out).toMatchObject({ ok: false, why: 'it wrote figures the sources do not have: 25182' });
