@@ -40,8 +40,8 @@ export function problemNoteMarkdown(problem: Problem, interrupted: boolean): str
  * Slack text (as slash commands and events deliver it) to plain text for the API: links lose
  * their wrappers, the bot's own mention goes, entities are decoded.
  */
-export function slackToPlain(text: string, botUserId?: string): string {
-  return text
+export function slackToPlain(text: string, botUserId?: string, options: { keepLines?: boolean } = {}): string {
+  const plain = text
     .replace(/<@([A-Z0-9]+)(\|[^>]*)?>/g, (_m, id: string, label?: string) => (id === botUserId ? '' : label ? `@${label.slice(1)}` : `@${id}`))
     .replace(/<#[A-Z0-9]+\|([^>]*)>/g, '#$1')
     .replace(/<!([a-z]+)(\|[^>]*)?>/g, '@$1')
@@ -49,9 +49,8 @@ export function slackToPlain(text: string, botUserId?: string): string {
     .replace(/<((?:https?|mailto):[^>]+)>/g, '$1')
     .replace(/&lt;/g, '<')
     .replace(/&gt;/g, '>')
-    .replace(/&amp;/g, '&')
-    .replace(/\s+/g, ' ')
-    .trim();
+    .replace(/&amp;/g, '&');
+  return options.keepLines ? plain : plain.replace(/\s+/g, ' ').trim();
 }
 
 /** Said privately to the person who ran a command when its first message could not be posted in the channel. */

@@ -41,14 +41,7 @@ export function answerPart(text: string, botUserId: string | undefined): string 
   const kept = paragraphs.join('\n\n').trim();
   // A footer longer than one message goes on in the next: one `[n] …` source per line.
   if (/^\[\d+\] .*(\n\[\d+\] .*)*$/.test(kept)) return '';
-  // Its links and escapes as text, its lines kept (slackToPlain folds a message onto one line).
-  return kept
-    .replace(/<@([A-Z0-9]+)(\|[^>]*)?>/g, (_m, id: string, label?: string) => (id === botUserId ? '' : label ? `@${label.slice(1)}` : `@${id}`))
-    .replace(/<((?:https?|mailto):[^|>]+)\|([^>]*)>/g, (_m, url: string, label: string) => (label && label !== url ? `${label} (${url})` : url))
-    .replace(/<((?:https?|mailto):[^>]+)>/g, '$1')
-    .replace(/&lt;/g, '<')
-    .replace(/&gt;/g, '>')
-    .replace(/&amp;/g, '&');
+  return slackToPlain(kept, botUserId, { keepLines: true });
 }
 
 export interface ThreadRef {

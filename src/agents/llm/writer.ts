@@ -14,10 +14,14 @@ function prompt(question: string, draft: string, sources: readonly Citation[]): 
   return [`Question: ${question}`, '', 'Draft answer (its facts and citations are correct):', draft, '', 'Sources:', ...sources.map((s) => `[${s.order}] ${s.name} <${s.url}>`)].join('\n');
 }
 
-/** The numbers of a text as written without grouping (85,777 → 85777), markers and links left out. */
+/** A text without its citation markers and links, whose numbers are not figures. */
+const withoutMarkers = (text: string) => text.replace(/\[\d+(?:\s*[,;]\s*\d+)*\]/g, ' ').replace(/\bhttps?:\/\/\S+/g, ' ');
+/** A number as written, without grouping: 85,777 → 85777. */
+const ungrouped = (n: string) => n.replace(/,(?=\d{3})/g, '').replace(/,+$/, '');
+
+/** The numbers of a text, markers and links left out. */
 function numbersIn(text: string): string[] {
-  const plain = text.replace(/\[\d+(?:\s*[,;]\s*\d+)*\]/g, ' ').replace(/\bhttps?:\/\/\S+/g, ' ');
-  return [...plain.matchAll(/\d[\d,]*(?:\.\d+)?/g)].map((m) => m[0].replace(/,(?=\d{3})/g, '').replace(/,+$/, ''));
+  return [...withoutMarkers(text).matchAll(/\d[\d,]*(?:\.\d+)?/g)].map((m) => ungrouped(m[0]));
 }
 
 const SCALES: Record<string, string> = { thousand: 'thousand', k: 'thousand', million: 'million', mn: 'million', m: 'million', billion: 'billion', bn: 'billion', b: 'billion', trillion: 'trillion', tn: 'trillion', '%': '%', percent: '%', 'per cent': '%', bps: 'bps', 'basis points': 'bps' };
@@ -30,11 +34,11 @@ interface Figure {
 }
 
 function figuresIn(text: string): Figure[] {
-  const plain = text.replace(/\[\d+(?:\s*[,;]\s*\d+)*\]/g, ' ').replace(/\bhttps?:\/\/\S+/g, ' ');
+  const plain = withoutMarkers(text);
   const pattern = /([-−]\s*)?\$?(\d[\d,]*(?:\.\d+)?)(?:\s*(thousand|million|billion|trillion|basis points|per cent|percent|bps|bn|mn|tn|%|k|m|b)\b|\s*(%))?/gi;
   return [...plain.matchAll(pattern)].map((m) => ({
     minus: !!m[1],
-    n: m[2]!.replace(/,(?=\d{3})/g, '').replace(/,+$/, ''),
+    n: ungrouped(m[2]!),
     scale: SCALES[(m[3] ?? m[4] ?? '').toLowerCase()] ?? null,
   }));
 }
