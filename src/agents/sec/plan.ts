@@ -4,7 +4,7 @@ import { roundLike, type CompanyFinancials, type MetricValue } from '../../data/
 import type { CompanyProfile, SecLibrary } from '../../data/sec/library.js';
 import { metricById, type MetricDef, type MetricId } from '../../data/sec/metrics.js';
 import { KEY_METRICS, type CompanyMention, type PeriodSpec, type SecQuestion } from '../../data/sec/question.js';
-import { calendarQuarters, nearestQuarter, resolvePeriod } from '../../data/sec/resolve.js';
+import { calendarQuarters, describeSpec, nearestQuarter, resolvePeriod } from '../../data/sec/resolve.js';
 import type { CompanyRef } from '../../data/sec/types.js';
 
 export interface Compared {
@@ -128,18 +128,34 @@ function figureFor(fin: CompanyFinancials, metricId: MetricId, spec: PeriodSpec 
     const sum = calendarYearFigure(fin, metric, spec.year);
     if (sum) return sum;
   }
-  const resolved = resolvePeriod(spec, fin, metricId);
+  let resolved = resolvePeriod(spec, fin, metricId);
   if (!resolved.ok) return { kind: 'no-period', wanted: resolved.wanted };
+  if (resolved.period.kind === 'span' && metric.type === 'instant') {
+    // A balance has no total over months: the one at their end.
+    const last = fin.calendar.lastQuarter(resolved.period);
+    if (!last) return { kind: 'no-period', wanted: describeSpec(spec) };
+    resolved = { ok: true, period: last, note: `${metric.label} is a balance, not a total over months: the one at the end of the period, ${last.end}` };
+  }
   const value = fin.value(metricId, resolved.period);
   if (!value) return { kind: 'no-value', period: resolved.period, note: resolved.note };
   let compared: Compared | null = null;
   if (comparison) {
     const p = resolved.period;
     const kind = comparison === 'qoq' && p.kind === 'quarter' ? 'qoq' : 'yoy';
-    const prior = p.kind === 'quarter' ? fin.calendar.shiftQuarter(p, kind === 'qoq' ? -1 : -4) : fin.calendar.year(p.fy - 1);
+    const prior = priorPeriod(fin, p, kind);
     compared = { kind, period: prior, value: prior ? fin.value(metricId, prior) : null };
   }
   return { kind: 'value', period: resolved.period, value, note: resolved.note, compared };
+}
+
+/** The period a figure is compared with: the quarter before, or the same period a year earlier. */
+function priorPeriod(fin: CompanyFinancials, p: FiscalPeriod, kind: 'yoy' | 'qoq'): FiscalPeriod | null {
+  const cal = fin.calendar;
+  if (p.kind === 'quarter') return cal.shiftQuarter(p, kind === 'qoq' ? -1 : -4);
+  if (p.kind === 'year') return cal.year(p.fy - 1);
+  const last = cal.lastQuarter(p);
+  const before = last && cal.shiftQuarter(last, -4);
+  return before && cal.span(before, p.quarters);
 }
 
 /** A fiscal label ("Q3 2024") means different dates for companies whose fiscal years end at different times. */
@@ -147,7 +163,7 @@ function isFiscalLabel(spec: PeriodSpec | null): boolean {
   if (!spec) return false;
   if (spec.kind === 'fiscalQuarter') return spec.fy !== null && !spec.calendar;
   if (spec.kind === 'fiscalYear') return spec.fy !== null;
-  return spec.kind === 'shift' && isFiscalLabel(spec.base);
+  return (spec.kind === 'shift' || spec.kind === 'span') && isFiscalLabel(spec.base);
 }
 
 function yearEndsDiffer(a: CompanyFinancials, b: CompanyFinancials): boolean {
@@ -212,6 +228,13 @@ export async function planAnswer(lib: SecLibrary, question: SecQuestion | null, 
  * quarter nearest in time for each other company (after "how about Microsoft?" following an
  * Apple question, or in a side-by-side comparison).
  */
+/** Another company's period of the same kind ending closest in time to this one. */
+function nearPeriod(fin: CompanyFinancials, p: FiscalPeriod): FiscalPeriod | null {
+  if (p.kind === 'year') return fin.calendar.nearest('year', p.end, 183);
+  const quarter = nearestQuarter(fin, p.end);
+  return p.kind === 'quarter' || !quarter ? quarter : fin.calendar.span(quarter, p.quarters);
+}
+
 async function addCrossCalendar(lib: SecLibrary, plan: Plan, profiles: CompanyProfile[]): Promise<void> {
   const q = plan.question!;
   if (!isFiscalLabel(q.period) || plan.keyFigures) return;
@@ -230,7 +253,7 @@ async function addCrossCalendar(lib: SecLibrary, plan: Plan, profiles: CompanyPr
   for (const figure of plan.figures) {
     if (figure.metric.id !== metric.id || figure.company.cik === reference.company.cik || !yearEndsDiffer(figure.fin, reference.fin)) continue;
     const own = figure.result.kind === 'value' || figure.result.kind === 'no-value' ? figure.result.period : null;
-    const near = refPeriod.kind === 'quarter' ? nearestQuarter(figure.fin, refPeriod.end) : figure.fin.calendar.nearest('year', refPeriod.end, 183);
+    const near = nearPeriod(figure.fin, refPeriod);
     if (!near || (own && own.kind === near.kind && own.end === near.end)) continue;
     plan.cross.push({ company: figure.company, fin: figure.fin, metric, reference: { ...reference, period: refPeriod }, period: near, value: figure.fin.value(metric.id, near) });
   }

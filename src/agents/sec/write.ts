@@ -1,7 +1,7 @@
 import type { Citation } from '../../agents/types.js';
 import { quoteCaller } from '../citations.js';
 import type { FiscalPeriod } from '../../data/sec/calendar.js';
-import type { FactTerm, MetricValue, ReportedFact } from '../../data/sec/facts.js';
+import { sumOfQuarters, type FactTerm, type MetricValue, type ReportedFact } from '../../data/sec/facts.js';
 import type { FactCitation } from '../../data/sec/library.js';
 import { METRICS } from '../../data/sec/metrics.js';
 import type { CompanyRef } from '../../data/sec/types.js';
@@ -58,7 +58,7 @@ function helpText(unrecognised: boolean, unknownFigures: string[] = []): string 
     unrecognised ? 'I could not tell which company you are asking about.' : 'Which company do you mean?',
     'Name it by ticker (AAPL) or by name (Apple), and I will answer from its SEC filings, citing the filing page.',
     '',
-    `I can answer: ${HELP_METRICS}, gross, operating and net margins, and any of these amounts as a share of revenue; for a fiscal quarter ("Q3 2024"), the quarter ended on a date, a fiscal year, a calendar year ("calendar 2024"), the quarters of a year ("quarterly revenue in 2024"), or the latest period; with year-over-year or quarter-over-quarter change; for several companies side by side.`,
+    `I can answer: ${HELP_METRICS}, gross, operating and net margins, and any of these amounts as a share of revenue; for a fiscal quarter ("Q3 2024"), the quarter ended on a date, a fiscal year, a calendar year ("calendar 2024"), the first half, nine months or year to date ("H1 2024", "YTD"), the quarters of a year ("quarterly revenue in 2024"), or the latest period; with year-over-year or quarter-over-quarter change; for several companies side by side.`,
     '',
     `For example: ${EXAMPLES.join('; ')}.`,
   ].join('\n');
@@ -134,9 +134,11 @@ export class AnswerWriter {
     const q4 = value.period.kind === 'quarter' && value.period.q === 4 && value.terms.length === 2 && value.terms[0]!.role.startsWith('fiscal year');
     const why = q4
       ? ' (Q4 is not filed on its own: it is the fiscal year less the first nine months)'
-      : value.period.kind === 'quarter' && value.terms.some((t) => /months ended/.test(t.role) && !/three months/.test(t.role))
-        ? ' (the filings give this figure year to date only)'
-        : '';
+      : value.period.kind === 'span' && value.derivation === sumOfQuarters(value.period.quarters)
+        ? ` (the filings give no figure for these ${value.period.quarters === 2 ? 'six' : 'nine'} months as a whole: the sum of their quarters${value.period.q === 4 && value.terms.some((t) => t.role.startsWith('fiscal year')) ? ', Q4 being the fiscal year less the first nine months' : ''})`
+        : value.period.kind === 'quarter' && value.terms.some((t) => /months ended/.test(t.role) && !/three months/.test(t.role))
+          ? ' (the filings give this figure year to date only)'
+          : '';
     const approximate = value.approximate ? ' Per-share figures derived this way are approximate, because share counts differ between the periods.' : '';
     return `Derived as ${terms}${why}.${approximate}`;
   }
@@ -161,7 +163,7 @@ export class AnswerWriter {
     const label = c.kind === 'qoq' ? 'Quarter over quarter' : 'Year over year';
     if (!c.period || !c.value) return `${label}: no ${figure.metric.label} for ${c.period ? periodWithEnd(c.period, figure.fin.calendar) : 'the prior period'} to compare with.`;
     const change = formatChange(result.value.value, c.value.value, result.value.unit, figure.metric, this.#scale(result.value));
-    const qoqOfYear = result.period.kind === 'year' && this.#plan.question?.comparison === 'qoq' ? ' (a fiscal year has no previous quarter: compared with the previous year)' : '';
+    const qoqOfYear = result.period.kind !== 'quarter' && this.#plan.question?.comparison === 'qoq' ? ` (${result.period.kind === 'year' ? 'a fiscal year' : 'a span of quarters'} has no previous quarter: compared with ${result.period.kind === 'year' ? 'the previous year' : 'the same months a year earlier'})` : '';
     const source = c.value.derivation ? '' : ` (${this.#filedAs(c.value.terms[0]!.fact)})`;
     return `${label}${qoqOfYear}: ${periodWithEnd(c.period, figure.fin.calendar)} was ${this.#amount(figure, c.value)}${source} ${this.#refs(c.value)}; change ${change}.${c.value.derivation ? ` That figure is derived: ${this.#derivation(figure, c.value).replace(/^Derived as /, '')}` : ''}`;
   }
@@ -346,11 +348,11 @@ export class AnswerWriter {
 
   #cross(): string[] {
     return this.#plan.cross.map((c) => {
-      const ref = `${its(c.reference.company)} ${periodName(c.reference.period, c.reference.fin.calendar)} ended ${c.reference.period.end}`;
+      const ref = `${its(c.reference.company)} ${periodName(c.reference.period, c.reference.fin.calendar).replace(/^the /, '')} ended ${c.reference.period.end}`;
       const value = c.value
         ? `${c.metric.label} ${this.#amount(c, c.value)} ${this.#refs(c.value)}${c.value.derivation ? ` (derived: ${c.value.derivation})` : ''}`
         : `no ${c.metric.label} reported for it`;
-      return `Fiscal calendars differ: ${ref}; ${its(c.company)} ${c.period.kind === 'year' ? 'fiscal year' : 'quarter'} closest in time is ${periodWithEnd(c.period, c.fin.calendar)}: ${value}.`;
+      return `Fiscal calendars differ: ${ref}; ${its(c.company)} ${c.period.kind === 'year' ? 'fiscal year' : c.period.kind === 'quarter' ? 'quarter' : 'quarters'} closest in time ${c.period.kind === 'span' ? 'are' : 'is'} ${periodWithEnd(c.period, c.fin.calendar)}: ${value}.`;
     });
   }
 

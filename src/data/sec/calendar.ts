@@ -18,7 +18,21 @@ export interface FiscalQuarter {
   end: string;
 }
 
-export type FiscalPeriod = FiscalYear | FiscalQuarter;
+/**
+ * Consecutive fiscal quarters ending with quarter `q` of fiscal year `fy`, as one period: year to
+ * date ("six months ended March 30, 2024", "the first nine months"), or a second half.
+ */
+export interface FiscalSpan {
+  kind: 'span';
+  fy: number;
+  q: 1 | 2 | 3 | 4;
+  /** How many quarters: 2 or 3 (one is a quarter, four from Q1 a year). */
+  quarters: number;
+  start: string;
+  end: string;
+}
+
+export type FiscalPeriod = FiscalYear | FiscalQuarter | FiscalSpan;
 
 /** Durations of about a quarter and about a year (trap: 10-Qs also carry year-to-date totals). */
 export const isQuarterLength = (start: string, end: string) => {
@@ -200,6 +214,31 @@ export class FiscalCalendar {
   shiftQuarter(p: FiscalQuarter, n: number): FiscalQuarter | null {
     const index = p.fy * 4 + (p.q - 1) + n;
     return this.quarter(Math.floor(index / 4), (index % 4) + 1);
+  }
+
+  /** The `n` quarters ending with this one, oldest first; null when the filings lack one of them. */
+  quartersTo(last: FiscalQuarter, n: number): FiscalQuarter[] | null {
+    const list: FiscalQuarter[] = [];
+    for (let k = n - 1; k >= 0; k--) {
+      const quarter = this.shiftQuarter(last, -k);
+      if (!quarter) return null;
+      list.push(quarter);
+    }
+    return list;
+  }
+
+  /** The span of `n` quarters ending with this one; null when the filings lack one of them. */
+  span(last: FiscalQuarter, n: number): FiscalSpan | null {
+    const quarters = this.quartersTo(last, n);
+    if (!quarters) return null;
+    // From the first quarter: the fiscal year's own start, which year-to-date facts use.
+    const start = last.q === n ? (this.year(last.fy)?.start ?? quarters[0]!.start) : quarters[0]!.start;
+    return { kind: 'span', fy: last.fy, q: last.q, quarters: n, start, end: last.end };
+  }
+
+  /** The last quarter of a span (or a quarter itself). */
+  lastQuarter(p: FiscalQuarter | FiscalSpan): FiscalQuarter | null {
+    return p.kind === 'quarter' ? p : this.quarter(p.fy, p.q);
   }
 
   /** True when the fiscal year is the calendar year. */

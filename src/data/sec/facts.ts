@@ -1,4 +1,4 @@
-import { FiscalCalendar, periodKey, validRow, type FiscalPeriod, type FiscalQuarter, type FiscalYear } from './calendar.js';
+import { FiscalCalendar, periodKey, validRow, type FiscalPeriod, type FiscalQuarter, type FiscalSpan, type FiscalYear } from './calendar.js';
 import { longDate } from './dates.js';
 import { metricById, type Concept, type MetricDef, type MetricId } from './metrics.js';
 import type { CompanyFactsFile, FactRow } from './types.js';
@@ -179,7 +179,35 @@ export class CompanyFinancials {
     }
     const found = this.#fact(concepts, unit, period.start, period.end, preferLargest);
     if (found) return { ...base, value: found.fact.value, terms: [{ fact: found.fact, sign: 1, role: periodRole(period) }], restatedFrom: restated(found.restatedFrom) };
-    return period.kind === 'quarter' && !metric.averaged ? this.#fromYearToDate(metric, concepts, unit, period, preferLargest) : null;
+    if (metric.averaged) return null;
+    if (period.kind === 'quarter') return this.#fromYearToDate(metric, concepts, unit, period, preferLargest);
+    return period.kind === 'span' ? this.#sumOfQuarters(metric, unit, period) : null;
+  }
+
+  /** A span not filed as such (a second half, or a filer without year-to-date facts): its quarters added up. */
+  #sumOfQuarters(metric: MetricDef, unit: string, span: FiscalSpan): MetricValue | null {
+    const last = this.calendar.lastQuarter(span);
+    const quarters = last && this.calendar.quartersTo(last, span.quarters);
+    if (!quarters) return null;
+    const values: MetricValue[] = [];
+    for (const q of quarters) {
+      const v = this.value(metric.id, q);
+      if (!v || v.unit !== unit) return null;
+      values.push(v);
+    }
+    // A derived quarter (Q4: the year less nine months) enters with its own terms and signs.
+    const terms = values.flatMap((v) => v.terms);
+    return {
+      metric: metric.id,
+      unit,
+      period: span,
+      value: roundLike(values.reduce((sum, v) => sum + v.value, 0), ...values.map((v) => v.value)),
+      terms,
+      derivation: sumOfQuarters(quarters.length),
+      approximate: values.some((v) => v.approximate) || (metric.approximateWhenDerived ?? false),
+      restatedFrom: null,
+      asOf: null,
+    };
   }
 
   /**
@@ -302,10 +330,14 @@ function unitFits(metric: MetricDef, unit: string): boolean {
 
 const restated = (row: FactRow | null) => (row ? { value: row.val, form: row.form, filed: row.filed } : null);
 
+/** The derivation of a span added up from its quarters. */
+export const sumOfQuarters = (n: number) => `the sum of its ${['', 'one', 'two', 'three', 'four'][n]} quarters`;
+
 const monthsWord = (q: number) => ['three', 'six', 'nine', 'twelve'][q - 1]!;
 
 function periodRole(p: FiscalPeriod): string {
-  return p.kind === 'year' ? `fiscal year ${p.fy}` : `three months ended ${longDate(p.end)}`;
+  if (p.kind === 'year') return `fiscal year ${p.fy}`;
+  return `${monthsWord(p.kind === 'span' ? p.quarters : 1)} months ended ${longDate(p.end)}`;
 }
 
 /** Subtraction in floating point leaves dust (6.08 − 5.11); round to the inputs' decimals. */

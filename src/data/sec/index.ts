@@ -50,7 +50,7 @@ function originOf(core: Core): SecDataOrigin {
 export { SecClient, secPaths } from './client.js';
 export { CompanyIndex, type CompanyLookup } from './companies.js';
 export { CompanyFinancials, type MetricValue, type ReportedFact, type FactTerm } from './facts.js';
-export type { FiscalPeriod, FiscalQuarter, FiscalYear } from './calendar.js';
+export type { FiscalPeriod, FiscalQuarter, FiscalSpan, FiscalYear } from './calendar.js';
 export { METRICS, metricById, type MetricId, type MetricDef } from './metrics.js';
 export { parseSecQuestion, parseConversation, KEY_METRICS, type SecQuestion, type PeriodSpec, type CompanyMention } from './question.js';
 export { resolvePeriod, describeSpec, type PeriodResolution } from './resolve.js';

@@ -21,7 +21,13 @@ export type PeriodSpec =
   | { kind: 'ended'; date: string; span: 'quarter' | 'year'; toleranceDays: number }
   | { kind: 'latest'; span: 'quarter' | 'year' }
   /** Another period moved by whole quarters and years ("the quarter before", "a year earlier"). */
-  | { kind: 'shift'; base: PeriodSpec; quarters: number; years: number };
+  | { kind: 'shift'; base: PeriodSpec; quarters: number; years: number }
+  /**
+   * Consecutive quarters ending with the quarter `base` means (null: the latest): `quarters` of
+   * them ("six months ended", "first half", "second half"), or, when null, the fiscal year to
+   * date ("YTD", "year to date").
+   */
+  | { kind: 'span'; base: PeriodSpec | null; quarters: 2 | 3 | null };
 
 export type Comparison = 'yoy' | 'qoq';
 
@@ -154,6 +160,8 @@ interface Extracted {
   form: '10-K' | '10-Q' | null;
   adding: boolean;
   ttm: boolean;
+  /** "YTD", "year to date": the fiscal year to date through the period. */
+  toDate: boolean;
 }
 
 /**
@@ -169,6 +177,11 @@ function comparedPair(a: PeriodSpec | null, b: PeriodSpec | null): { period: Per
     const gap = a.fy * 4 + a.q - (b.fy * 4 + b.q);
     if (Math.abs(gap) === 4) return { period: gap > 0 ? a : b, comparison: 'yoy' };
     if (Math.abs(gap) === 1) return { period: gap > 0 ? a : b, comparison: 'qoq' };
+  }
+  // "H1 2024 vs H1 2023": the same part of two fiscal years.
+  if (a?.kind === 'span' && b?.kind === 'span' && a.quarters === b.quarters && a.base?.kind === 'fiscalQuarter' && b.base?.kind === 'fiscalQuarter' && a.base.q === b.base.q) {
+    const [fa, fb] = [a.base.fy, b.base.fy];
+    if (fa !== null && fb !== null && Math.abs(fa - fb) === 1) return { period: fa > fb ? a : b, comparison: 'yoy' };
   }
   if (a?.kind === 'fiscalYear' && b?.kind === 'fiscalYear' && a.fy !== null && b.fy !== null && Math.abs(a.fy - b.fy) === 1) {
     return { period: a.fy > b.fy ? a : b, comparison: 'yoy' };
@@ -186,7 +199,7 @@ function extractComparison(m: Masked): Comparison | null {
   return found;
 }
 
-function extractPeriod(m: Masked, form: '10-K' | '10-Q' | null): { period: PeriodSpec | null; relative: Relative | null; second: PeriodSpec | null } {
+function extractPeriod(m: Masked, form: '10-K' | '10-Q' | null): { period: PeriodSpec | null; relative: Relative | null; second: PeriodSpec | null; toDate: boolean } {
   let period: PeriodSpec | null = null;
   let second: PeriodSpec | null = null;
   let relative: Relative | null = null;
@@ -195,6 +208,34 @@ function extractPeriod(m: Masked, form: '10-K' | '10-Q' | null): { period: Perio
     period ??= p;
     return true;
   };
+  const span = (quarters: 2 | 3, base: PeriodSpec) => set({ kind: 'span', base, quarters });
+  const spanQuarters = (words: string) => (/^(?:six|6|26)$/i.test(words) ? 2 : 3);
+  // "six months ended March 30, 2024", "nine months ending June 2024", "26 weeks ended …": the quarters ending then, together.
+  m.take(new RegExp(`\\b(six|6|nine|9|26|39)[- ](?:months?|weeks?)\\s+(?:that\\s+)?(?:ended|ending|ends|through|to)\\s+(?:on\\s+)?${DATE}`, 'gi'), (x) => {
+    const date = dateFrom(x, 2);
+    return date ? span(spanQuarters(x[1]!), { kind: 'ended', date, span: 'quarter', toleranceDays: 7 }) : false;
+  });
+  m.take(new RegExp(`\\b(six|6|nine|9|26|39)[- ](?:months?|weeks?)\\s+(?:ended|ending|through|to)\\s+(?:in\\s+)?${MONTH},?\\s+(\\d{4})\\b`, 'gi'), (x) => {
+    const [month, year] = [MONTHS[x[2]!.toLowerCase().replace('.', '')]!, Number(x[3])];
+    return span(spanQuarters(x[1]!), { kind: 'ended', date: `${year}-${pad(month)}-${pad(lastDayOfMonth(year, month))}`, span: 'quarter', toleranceDays: 10 });
+  });
+  // Halves and the first nine months of a fiscal (or calendar) year: "first half of fiscal 2024", "H1 2024", "1H24", "FY24 H2", "first nine months of 2024".
+  const part = (which: string, year: string | undefined, yearWord: string | undefined) => {
+    const w = which.toLowerCase().replace(/\s+/g, ' ');
+    const [quarters, q] = /nine|9/.test(w) ? [3, 3] : /second|2nd|back|h2|2h/.test(w) ? [2, 4] : [2, 2];
+    const calendar = yearWord && /^(calendar|cy)/i.test(yearWord) ? { calendar: true } : {};
+    return span(quarters as 2 | 3, { kind: 'fiscalQuarter', fy: year ? fullYear(year) : null, q: q as 2 | 4, ...calendar });
+  };
+  const yearAfter = `(?:\\s*,?\\s*(?:of|in|for)?\\s*(?:the\\s+)?(?:(fiscal\\s+(?:year\\s+)?|fy\\s*|calendar\\s+(?:year\\s+)?|cy\\s*)(?:'|’)?(\\d{4}|\\d{2})|(\\d{4})))?`;
+  m.take(new RegExp(`\\b((?:first|1st|second|2nd|back)[\\s-]+half|first\\s+(?:six|6|nine|9)\\s+months)(?:\\s+of\\s+the\\s+(?:fiscal\\s+)?year)?${yearAfter}(?![\\w-])`, 'gi'), (x) => part(x[1]!, x[3] ?? x[4], x[2]));
+  m.take(/\b(fy\s*|cy\s*|fiscal\s+|calendar\s+)?(?:'|’)?(\d{4}|\d{2})\s*[- ]?(h[12]|[12]h)\b/gi, (x) => (x[2]!.length === 2 && !x[1] ? false : part(x[3]!, x[2], x[1])));
+  // A two-digit year only glued on ("1H24", "H1'24") or after FY/CY: "H1 24" is not read as a year.
+  const glued = `(?:\\s*(fy\\s*|cy\\s*|fiscal\\s+(?:year\\s+)?|calendar\\s+(?:year\\s+)?)(?:'|’)?(\\d{4}|\\d{2})|(?:'|’)?(\\d{2})|\\s*(\\d{4}))?\\b`;
+  m.take(new RegExp(`\\b(h[12]|[12]h)${glued}`, 'gi'), (x) => part(x[1]!, x[3] ?? x[4] ?? x[5], x[2]));
+  m.take(new RegExp(`\\b([69]m)(?=\\s*(?:fy|'|’|\\d))${glued}`, 'gi'), (x) => (x[3] ?? x[4] ?? x[5] ? part(x[1]!.startsWith('9') ? 'nine' : 'first half', x[3] ?? x[4] ?? x[5], x[2]) : false));
+  // The fiscal year to date, through the period said or the latest quarter: "YTD", "year-to-date", "so far this year".
+  let toDate = false;
+  m.take(/\b(?:f?ytd|(?:fiscal[- ])?year[- ]to[- ]date|so\s+far\s+this\s+(?:fiscal\s+)?year|this\s+(?:fiscal\s+)?year\s+so\s+far)\b/gi, () => ((toDate = true), true));
   // "the quarter ended June 29, 2024", "three months ended 2024-06-29", "fiscal year ended September 28, 2024".
   m.take(new RegExp(`\\b(?:(fiscal\\s+)?(year|twelve months|12 months|52 weeks|53 weeks)|quarter|three months|3 months|13 weeks|14 weeks|period)\\s+(?:that\\s+)?(?:ended|ending|ends|through)\\s+(?:on\\s+)?${DATE}`, 'gi'), (x) => {
     const date = dateFrom(x, 3);
@@ -255,11 +296,16 @@ function extractPeriod(m: Masked, form: '10-K' | '10-Q' | null): { period: Perio
   // quarter of calendar year 2024"): that year is the quarter's, not a second period to compare.
   const p = period as PeriodSpec | null;
   const y = second as PeriodSpec | null;
-  if (p?.kind === 'fiscalQuarter' && p.fy === null && (y?.kind === 'fiscalYear' || y?.kind === 'calendarYear')) {
-    period = y.kind === 'fiscalYear' ? { ...p, fy: y.fy } : { ...p, fy: y.year, calendar: true };
+  const withYear = (q: Extract<PeriodSpec, { kind: 'fiscalQuarter' }>, year: Extract<PeriodSpec, { kind: 'fiscalYear' | 'calendarYear' }>): PeriodSpec =>
+    year.kind === 'fiscalYear' ? { ...q, fy: year.fy } : { ...q, fy: year.year, calendar: true };
+  if ((y?.kind === 'fiscalYear' || y?.kind === 'calendarYear') && p?.kind === 'fiscalQuarter' && p.fy === null) {
+    period = withYear(p, y);
+    second = null;
+  } else if ((y?.kind === 'fiscalYear' || y?.kind === 'calendarYear') && p?.kind === 'span' && p.base?.kind === 'fiscalQuarter' && p.base.fy === null) {
+    period = { ...p, base: withYear(p.base, y) };
     second = null;
   }
-  return { period, relative, second };
+  return { period, relative, second, toDate };
 }
 
 function extractForm(m: Masked): '10-K' | '10-Q' | null {
@@ -480,19 +526,21 @@ function extract(text: string, index: CompanyIndex): Extracted {
   m.take(TTM, () => ((ttm = true), true));
   const comparison = extractComparison(m);
   const form = extractForm(m);
-  const { period: first, relative, second } = extractPeriod(m, form);
+  const { period: first, relative, second, toDate } = extractPeriod(m, form);
   const pair = comparedPair(first, second);
   const period = pair?.period ?? first;
   const longNames = extractLongNames(m, index);
   const unsupported: string[] = [];
   m.take(UNKNOWN_FIGURES, (x) => (unsupported.push(x[0].replace(/\s+/g, ' ')), true));
   const metrics = extractMetrics(m, index);
+  // "… with margin": the word left after the figures asks for their share of revenue, not for a company.
+  m.take(/\bmargins?\b/gi, () => true);
   const { companies, leftovers, acronyms } = extractCompanies(m.text, index, longNames);
   // Words left beside a company when no figure was recognised are the figure asked for ("Apple goodwill"), unless they ask about the company in general.
   const asked = metrics.length ? [] : leftovers.filter((w) => !w.toLowerCase().split(/\s+/).every((x) => GENERAL_WORDS.has(x)));
   const unknownFigures = [...new Set([...unsupported, ...acronyms, ...asked])];
   // Two periods named are more precise than a growth word ("change from Q2 to Q3 2024").
-  return { companies, metrics, unknownFigures, period, relative, comparison: pair?.comparison ?? comparison, form, adding, ttm };
+  return { companies, metrics, unknownFigures, period, relative, comparison: pair?.comparison ?? comparison, form, adding, ttm, toDate };
 }
 
 /** Moves a period by whole quarters and years, in fiscal terms when it is a fiscal label. */
@@ -504,6 +552,8 @@ export function shiftPeriod(base: PeriodSpec, by: Relative): PeriodSpec {
   if (base.kind === 'fiscalYear' && base.fy !== null && by.quarters === 0) return { kind: 'fiscalYear', fy: base.fy + by.years };
   if (base.kind === 'calendarYear' && by.quarters === 0) return { kind: 'calendarYear', year: base.year + by.years };
   if (base.kind === 'shift') return { kind: 'shift', base: base.base, quarters: base.quarters + by.quarters, years: base.years + by.years };
+  // "and a year earlier?" after the first half of 2024: the first half of 2023.
+  if (base.kind === 'span') return { ...base, base: shiftPeriod(base.base ?? { kind: 'latest', span: 'quarter' }, by) };
   return { kind: 'shift', base, quarters: by.quarters, years: by.years };
 }
 
@@ -515,7 +565,7 @@ export function shiftPeriod(base: PeriodSpec, by: Relative): PeriodSpec {
 export function parseSecQuestion(text: string, index: CompanyIndex, previous?: SecQuestion | null): SecQuestion {
   const x = extract(text, index);
   const companies = x.companies.map(({ at: _at, ...c }) => c as CompanyMention);
-  const stated = { companies: companies.length > 0, metrics: x.metrics.length > 0, period: x.period !== null || x.relative !== null, comparison: x.comparison !== null };
+  const stated = { companies: companies.length > 0, metrics: x.metrics.length > 0, period: x.period !== null || x.relative !== null || x.toDate, comparison: x.comparison !== null };
   const followUp = previous && !(stated.companies && stated.metrics);
   let period: PeriodSpec | null = x.period;
   if (!period && x.relative) {
@@ -530,6 +580,8 @@ export function parseSecQuestion(text: string, index: CompanyIndex, previous?: S
     if ((before?.kind === 'fiscalQuarter' || before?.kind === 'fiscalYear') && before.fy !== null) period = { ...period, fy: before.fy };
   }
   if (!period && x.form) period = { kind: 'latest', span: x.form === '10-K' ? 'year' : 'quarter' };
+  // "YTD" wraps the period said or carried ("2024 YTD", "and year to date?" after Q3); a half or the nine months is one already.
+  if (x.toDate && period?.kind !== 'span') period = { kind: 'span', base: period, quarters: null };
   let merged = companies;
   let switchedFrom: CompanyMention[] | null = null;
   if (!stated.companies && previous) merged = previous.companies;

@@ -1,4 +1,4 @@
-import type { FiscalPeriod, FiscalQuarter } from './calendar.js';
+import type { FiscalPeriod, FiscalQuarter, FiscalSpan } from './calendar.js';
 import { daysBetween } from './dates.js';
 import type { CompanyFinancials } from './facts.js';
 import { metricById, type MetricId } from './metrics.js';
@@ -27,6 +27,16 @@ export function describeSpec(spec: PeriodSpec | null): string {
     case 'shift': {
       const parts = [spec.years ? `${Math.abs(spec.years)} year${Math.abs(spec.years) > 1 ? 's' : ''}` : '', spec.quarters ? `${Math.abs(spec.quarters)} quarter${Math.abs(spec.quarters) > 1 ? 's' : ''}` : ''].filter(Boolean);
       return `${parts.join(' and ')} ${spec.years + spec.quarters < 0 ? 'before' : 'after'} ${describeSpec(spec.base)}`;
+    }
+    case 'span': {
+      const base = spec.base;
+      if (spec.quarters === null) return `the fiscal year to date${base ? ` through ${describeSpec(base)}` : ''}`;
+      if (base?.kind === 'fiscalQuarter' && base.q === spec.quarters + (base.q === 4 ? 2 : 0)) {
+        const part = base.q === 4 ? 'second half' : base.q === 2 ? 'first half' : 'first nine months';
+        const year = base.fy === null ? 'the latest fiscal year' : `${base.calendar ? 'calendar' : 'fiscal'} ${base.fy}`;
+        return `the ${part} of ${year}`;
+      }
+      return `the ${spec.quarters === 2 ? 'six' : 'nine'} months ending with ${describeSpec(base)}`;
     }
   }
 }
@@ -66,16 +76,57 @@ export function resolvePeriod(spec: PeriodSpec | null, fin: CompanyFinancials, m
       const p = cal.nearest(spec.span, spec.date, spec.toleranceDays);
       return found(p, p && p.end !== spec.date ? `the ${spec.span} ended ${p.end}, the closest to ${spec.date}` : null);
     }
+    case 'span':
+      return resolveSpan(spec, fin, metric);
     case 'shift': {
       const base = resolvePeriod(spec.base, fin, metric);
       if (!base.ok) return missing();
       const p = base.period;
+      if (p.kind === 'span') {
+        const last = cal.lastQuarter(p);
+        const moved = last && cal.shiftQuarter(last, spec.quarters + 4 * spec.years);
+        return found(moved && cal.span(moved, p.quarters));
+      }
       if (p.kind === 'year' && spec.quarters === 0) return found(cal.year(p.fy + spec.years));
       const start = p.kind === 'quarter' ? p : cal.quarter(p.fy, spec.quarters < 0 ? 1 : 4);
       if (!start) return missing();
       return found(cal.shiftQuarter(start, spec.quarters + 4 * spec.years));
     }
   }
+}
+
+/**
+ * Quarters taken together: the `quarters` ending with the quarter the base means, or the fiscal
+ * year to date through it. One quarter is that quarter, and a year to date through Q4 the
+ * fiscal year, each said so.
+ */
+function resolveSpan(spec: Extract<PeriodSpec, { kind: 'span' }>, fin: CompanyFinancials, metric: MetricId): PeriodResolution {
+  const cal = fin.calendar;
+  const wanted = describeSpec(spec);
+  const base = resolvePeriod(spec.base, fin, metric);
+  if (!base.ok) return { ok: false, wanted };
+  let last: FiscalQuarter | null;
+  const p = base.period;
+  if (p.kind === 'span') return base;
+  if (p.kind === 'year') {
+    // "2024 YTD": the whole year once it is reported, else through its latest quarter with the figure.
+    if (spec.quarters === null && !p.projected && fin.value(metric, p)) return { ok: true, period: p, note: `fiscal year ${p.fy} is complete: year to date is the whole year` };
+    last = spec.quarters === null ? ([...cal.quarters].reverse().find((q) => q.fy === p.fy && fin.value(metric, q)) ?? null) : cal.quarter(p.fy, spec.quarters);
+  } else last = p;
+  if (!last) return { ok: false, wanted };
+  const n = spec.quarters ?? last.q;
+  if (n === 1) return { ok: true, period: last, note: `year to date through the first quarter is that quarter, which ended ${last.end}` };
+  if (n === 4) {
+    const year = cal.year(last.fy);
+    return year ? { ok: true, period: year, note: `year to date through the fourth quarter is the whole fiscal year, which ended ${year.end}` } : { ok: false, wanted };
+  }
+  const span: FiscalSpan | null = cal.span(last, n);
+  if (!span) return { ok: false, wanted };
+  // A calendar half of a company with another fiscal year, or the months ending near a date asked for.
+  const calendar = spec.base?.kind === 'fiscalQuarter' && spec.base.calendar;
+  if (calendar) return { ok: true, period: span, note: `${wanted} is, in the company's fiscal quarters, ${span.start} to ${span.end}` };
+  const near = spec.base?.kind === 'ended' && span.end !== spec.base.date ? `the ${n === 2 ? 'six' : 'nine'} months ended ${span.end}, the closest to ${spec.base.date}` : null;
+  return { ok: true, period: span, note: near ?? base.note };
 }
 
 /** The fiscal quarter ending in a calendar quarter (the nearest end, for 52/53-week years), when the filings have it. */

@@ -43,3 +43,59 @@ describe('a quarter whose year is said apart from it', () => {
     expect(text).toMatch(/Q3 2023/);
   });
 });
+
+describe('quarters taken together: the figure for those months, never one quarter in their place', () => {
+  it('six months ended a date: the year-to-date figure the 10-Q files, cited', async () => {
+    const text = await answer('Apple revenue for the six months ended March 30, 2024');
+    expect(text).toMatch(/revenue for the first half of fiscal 2024 \(six months ended 2024-03-30\) was \*\*\$210,328 million\*\*/);
+    expect(text).toMatch(/Form 10-Q filed 2024-05-03 .* \[1\]/);
+    expect(text).not.toMatch(/quarter ended 2024-03-30/);
+  });
+
+  it.each([['Apple net income for the first nine months of fiscal 2024'], ['Apple net income 9M FY24'], ['Apple net income YTD through Q3 2024']])('%s: nine months', async (q) => {
+    expect(await answer(q)).toMatch(/net income for the first nine months of fiscal 2024 \(nine months ended 2024-06-29\) was \*\*\$79,000 million\*\*/);
+  });
+
+  it('year to date: through the latest quarter reported; a finished year is the year, said so', async () => {
+    expect(await answer('Apple revenue YTD')).toMatch(/revenue for the first half of fiscal 2025 \(six months ended 2025-03-29\) was \*\*\$219,659 million\*\*/);
+    const year = await answer('Apple revenue year to date 2024');
+    expect(year).toMatch(/revenue for fiscal year 2024 \(year ended 2024-09-28\) was \*\*\$391,035 million\*\*/);
+    expect(year).toMatch(/Fiscal year 2024 is complete: year to date is the whole year/);
+  });
+
+  it('a second half no filing reports is the sum of its quarters, Q4 derived, every term cited', async () => {
+    const text = await answer('Microsoft revenue H2 FY24');
+    expect(text).toMatch(/revenue for the second half of fiscal 2024 \(six months ended 2024-06-30\) was \*\*\$126,585 million\*\*/);
+    expect(text).toMatch(/Derived as three months ended March 31, 2024 \$61,858 million \(Form 10-Q filed 2024-04-25\) \[1\] plus fiscal year 2024 \$245,122 million \(Form 10-K filed 2024-07-30\) \[2\] minus nine months ended March 31, 2024 \$180,395 million/);
+    expect(text).toMatch(/the sum of their quarters, Q4 being the fiscal year less the first nine months/);
+    expect(61_858 + 245_122 - 180_395).toBe(126_585);
+  });
+
+  it('the same months a year earlier, compared', async () => {
+    const text = await answer('Apple revenue H1 2024 vs H1 2023');
+    expect(text).toMatch(/Year over year: the first half of fiscal 2023 \(six months ended 2023-04-01\) was \$211,990 million .*change -\$1,662 million \(-0\.8%\)/);
+  });
+
+  it('a calendar half of a company with another fiscal year: its fiscal quarters in those months', async () => {
+    const text = await answer('Microsoft revenue first half of calendar 2024');
+    expect(text).toMatch(/second half of fiscal 2024 \(six months ended 2024-06-30\)/);
+    expect(text).toMatch(/The first half of calendar 2024 is, in the company's fiscal quarters, 2024-01-01 to 2024-06-30/);
+  });
+
+  it('a balance has no total over months: the one at their end, said so', async () => {
+    const text = await answer('Apple cash H1 2024');
+    expect(text).toMatch(/cash and cash equivalents for fiscal Q2 2024 \(quarter ended 2024-03-30\) was \*\*\$32,695 million\*\*/);
+    expect(text).toMatch(/is a balance, not a total over months/);
+  });
+
+  it('months the filings do not cover are said to be missing, with what is there', async () => {
+    expect(await answer('Apple revenue H1 FY2015')).toMatch(/Apple's filings have no revenue for the first half of fiscal 2015\. Available for Apple: revenue for quarters from/);
+  });
+
+  it('side by side, each company in its own fiscal terms, with the months nearest in time', async () => {
+    const text = await answer('Apple and Microsoft revenue 1H24');
+    expect(text).toMatch(/\| Apple Inc\. \(AAPL\) \| Revenue \| the first half of fiscal 2024 \(six months ended 2024-03-30\) \| \$210,328 million \[1\] \|/);
+    expect(text).toMatch(/\| Microsoft Corp\. \(MSFT\) \| Revenue \| the first half of fiscal 2024 \(six months ended 2023-12-31\) \| \$118,537 million \[2\] \|/);
+    expect(text).toMatch(/Microsoft's quarters closest in time are fiscal Q2 2024 to Q3 2024 \(six months ended 2024-03-31\)/);
+  });
+});

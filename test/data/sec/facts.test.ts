@@ -213,6 +213,37 @@ describe('figures per period (the traps)', () => {
     expect(fin.value('dilutedShares', fin.calendar.quarter(2024, 4)!)).toBeNull();
   });
 
+  it('gives quarters taken together as filed year to date, or else as the sum of their quarters', () => {
+    const fin = new CompanyFinancials(
+      facts({
+        Revenues: { USD: revenueRows },
+        WeightedAverageNumberOfDilutedSharesOutstanding: { shares: [{ start: '2024-01-01', end: '2024-06-30', val: 1_005, ...Q2 }, { start: '2024-07-01', end: '2024-09-30', val: 990, ...Q3 }] },
+      }),
+    );
+    const cal = fin.calendar;
+    const h1 = cal.span(cal.quarter(2024, 2)!, 2)!;
+    expect(h1).toEqual({ kind: 'span', fy: 2024, q: 2, quarters: 2, start: '2024-01-01', end: '2024-06-30' });
+    // Filed as such in the Q2 10-Q: cited as it is, not added up.
+    expect(fin.value('revenue', h1)).toMatchObject({ value: 4_100, derivation: null, terms: [{ role: 'six months ended June 30, 2024', fact: { form: '10-Q', start: '2024-01-01' } }] });
+    expect(fin.value('revenue', cal.span(cal.quarter(2024, 3)!, 3)!)).toMatchObject({ value: 6_405, derivation: null });
+    // The second half is filed nowhere: Q3, plus Q4 (the year less nine months).
+    const h2 = cal.span(cal.quarter(2024, 4)!, 2)!;
+    expect(h2).toMatchObject({ start: '2024-07-01', end: '2024-12-31' });
+    const second = fin.value('revenue', h2)!;
+    expect(second.value).toBe(2_305 + (9_180 - 6_405));
+    expect(second.derivation).toBe('the sum of its two quarters');
+    expect(second.terms.map((t) => [t.sign, t.fact.value])).toEqual([
+      [1, 2_305],
+      [1, 9_180],
+      [-1, 6_405],
+    ]);
+    // An average share count is never added up.
+    expect(fin.value('dilutedShares', h1)?.value).toBe(1_005);
+    expect(fin.value('dilutedShares', h2)).toBeNull();
+    // A span whose quarters the filings lack is none.
+    expect(cal.span(cal.quarter(2024, 1)!, 3)).toBeNull();
+  });
+
   it('lists a metric per quarter and finds the latest', () => {
     const fin = new CompanyFinancials(facts({ Revenues: { USD: revenueRows } }));
     expect(fin.series('revenue', 'quarter').map((v) => v.value)).toEqual([2_000, 2_100, 2_305, 2_775]);

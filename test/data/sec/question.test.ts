@@ -222,6 +222,62 @@ describe('periods', () => {
   });
 });
 
+describe('several quarters together: halves, nine months, year to date', () => {
+  const half = (fy: number | null, extra: object = {}) => ({ kind: 'span', quarters: 2, base: { kind: 'fiscalQuarter', fy, q: 2, ...extra } });
+  it.each([
+    ['Apple revenue for the six months ended March 30, 2024', { kind: 'span', quarters: 2, base: { kind: 'ended', date: '2024-03-30', span: 'quarter', toleranceDays: 7 } }],
+    ['Apple revenue nine months ended 2024-06-29', { kind: 'span', quarters: 3, base: { kind: 'ended', date: '2024-06-29', span: 'quarter', toleranceDays: 7 } }],
+    ['Apple revenue for the 26 weeks ended March 30, 2024', { kind: 'span', quarters: 2, base: { kind: 'ended', date: '2024-03-30', span: 'quarter', toleranceDays: 7 } }],
+    ['Apple revenue for the nine months ending June 2024', { kind: 'span', quarters: 3, base: { kind: 'ended', date: '2024-06-30', span: 'quarter', toleranceDays: 10 } }],
+    ['Apple revenue first half of fiscal 2024', half(2024)],
+    ['Apple revenue in the first half of 2024', half(2024)],
+    ['Apple revenue H1 2024', half(2024)],
+    ['Apple revenue 1H24', half(2024)],
+    ["Apple revenue H1'24", half(2024)],
+    ['Apple revenue H1 FY24', half(2024)],
+    ['Apple revenue FY24 H1', half(2024)],
+    ['Apple revenue 2024 H1', half(2024)],
+    ['Apple revenue first half of calendar 2024', half(2024, { calendar: true })],
+    ['Apple revenue first half', half(null)],
+    ['Apple first-half revenue in 2023', half(2023)],
+    ['Microsoft revenue second half of fiscal 2024', { kind: 'span', quarters: 2, base: { kind: 'fiscalQuarter', fy: 2024, q: 4 } }],
+    ['Microsoft revenue 2H FY2024', { kind: 'span', quarters: 2, base: { kind: 'fiscalQuarter', fy: 2024, q: 4 } }],
+    ['Apple net income for the first nine months of 2024', { kind: 'span', quarters: 3, base: { kind: 'fiscalQuarter', fy: 2024, q: 3 } }],
+    ['Apple net income 9M24', { kind: 'span', quarters: 3, base: { kind: 'fiscalQuarter', fy: 2024, q: 3 } }],
+    ['Apple revenue YTD', { kind: 'span', quarters: null, base: null }],
+    ['Apple revenue year-to-date', { kind: 'span', quarters: null, base: null }],
+    ['Apple revenue so far this year', { kind: 'span', quarters: null, base: null }],
+    ['Apple revenue fiscal year to date 2024', { kind: 'span', quarters: null, base: { kind: 'fiscalYear', fy: 2024 } }],
+    ['Apple revenue YTD through Q3 2024', { kind: 'span', quarters: null, base: { kind: 'fiscalQuarter', fy: 2024, q: 3 } }],
+    ['Apple H1 2024 revenue YTD', half(2024)],
+  ])('%s', (text, expected) => {
+    expect(parse(text).period).toEqual(expected);
+  });
+
+  it('are never read as a company, and look-alikes are not read as them', () => {
+    expect(companies(parse('Apple revenue H1 2024'))).toEqual(['AAPL']);
+    expect(companies(parse('Apple revenue YTD'))).toEqual(['AAPL']);
+    // "H1 24": a two-digit year is read only glued on or after FY.
+    expect(parse('Apple revenue H1 24').period).toEqual(half(null));
+    expect(parse('Apple revenue H1B visas').period).toBeNull();
+    expect(parse('Apple revenue Q2 2024').period).toEqual({ kind: 'fiscalQuarter', fy: 2024, q: 2 });
+  });
+
+  it('the same part of two years is compared; follow-ups move it or take it to date', () => {
+    expect(parse('Apple revenue H1 2024 vs H1 2023')).toMatchObject({ period: half(2024), comparison: 'yoy' });
+    const conv = (...turns: string[]) => parseConversation(turns.map((content) => ({ role: 'user', content })), index)!;
+    expect(conv('Apple revenue first half of 2024', 'and a year earlier?').period).toEqual(half(2023));
+    expect(conv('Apple revenue Q3 2024', 'and year to date?').period).toEqual({ kind: 'span', quarters: null, base: { kind: 'fiscalQuarter', fy: 2024, q: 3 } });
+    expect(conv('Apple revenue H1 2024', 'and net income?').period).toEqual(half(2024));
+  });
+
+  it('"with margin" asks for a share of revenue, not for a company called Margin', () => {
+    const q = parse('Apple free cash flow Q2 2024 with margin');
+    expect(companies(q)).toEqual(['AAPL']);
+    expect(q.margin).toBe(true);
+  });
+});
+
 describe('follow-ups carry the conversation', () => {
   const conv = (...turns: string[]) => parseConversation(turns.map((content) => ({ role: 'user', content })), index)!;
   const FIRST = "What was Apple's revenue in Q3 2024?";
