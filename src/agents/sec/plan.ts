@@ -45,6 +45,8 @@ export interface Figure {
   comparedRevenue?: MetricValue | null;
   /** When trailing twelve months were asked for: the four quarters to the figure's quarter, oldest first (null where one has no figure). */
   ttm?: { quarter: FiscalPeriod; value: MetricValue | null }[];
+  /** When trailing twelve months were asked for but are not a sum of quarters for this figure or period: why. */
+  ttmNot?: string;
 }
 
 const MARGINS: Partial<Record<MetricId, string>> = { grossProfit: 'gross margin', operatingIncome: 'operating margin', netIncome: 'net margin' };
@@ -158,6 +160,27 @@ function priorPeriod(fin: CompanyFinancials, p: FiscalPeriod, kind: 'yoy' | 'qoq
   return before && cal.span(before, p.quarters);
 }
 
+/**
+ * Trailing twelve months to the figure's quarter (or the last quarter of its months): the four
+ * quarters, to be added up. Said plainly where they do not apply: a balance, an average share
+ * count, a fiscal year (twelve months already).
+ */
+function addTrailingYear(figure: Figure, period: FiscalPeriod): void {
+  const { metric, fin } = figure;
+  if (metric.type === 'instant') {
+    figure.ttmNot = `${metric.label} is a balance at a date, not a total over months, so it has no trailing-twelve-month figure: this is the balance at the period's end`;
+  } else if (metric.averaged || metric.unit === 'shares') {
+    figure.ttmNot = `${metric.label} is averaged over a period, not added up across quarters, so it has no trailing-twelve-month sum`;
+  } else if (period.kind === 'year') {
+    figure.ttmNot = `a fiscal year is twelve months already`;
+  } else {
+    const last = fin.calendar.lastQuarter(period);
+    if (!last) return;
+    const quarters = [-3, -2, -1, 0].map((n) => fin.calendar.shiftQuarter(last, n));
+    figure.ttm = quarters.flatMap((quarter) => (quarter ? [{ quarter, value: fin.value(metric.id, quarter) }] : []));
+  }
+}
+
 /** A fiscal label ("Q3 2024") means different dates for companies whose fiscal years end at different times. */
 function isFiscalLabel(spec: PeriodSpec | null): boolean {
   if (!spec) return false;
@@ -211,11 +234,7 @@ export async function planAnswer(lib: SecLibrary, question: SecQuestion | null, 
         const prior = figure.result.compared;
         if (prior?.period && prior.value) figure.comparedRevenue = fin.value('revenue', prior.period);
       }
-      const last = figure.result.kind === 'value' ? figure.result.period : null;
-      if (question.ttm && figure.metric.type === 'duration' && figure.metric.unit === 'money' && last?.kind === 'quarter') {
-        const quarters = [-3, -2, -1, 0].map((n) => fin.calendar.shiftQuarter(last, n));
-        figure.ttm = quarters.flatMap((quarter) => (quarter ? [{ quarter, value: fin.value(metricId, quarter) }] : []));
-      }
+      if (question.ttm && figure.result.kind === 'value') addTrailingYear(figure, figure.result.period);
       plan.figures.push(figure);
     }
   }

@@ -199,17 +199,19 @@ export class AnswerWriter {
 
   /** "Trailing twelve months to 2025-03-29: $391,035 million, the sum of …", when asked for. */
   #ttm(figure: Figure): string | null {
+    if (figure.ttmNot) return `Trailing twelve months: ${figure.ttmNot}.`;
     const quarters = figure.ttm;
-    if (!quarters || figure.result.kind !== 'value') return null;
+    if (!quarters?.length || figure.result.kind !== 'value') return null;
     const cal = figure.fin.calendar;
-    const end = figure.result.period.end;
+    const end = quarters.at(-1)!.quarter.end;
     const missing = quarters.length < 4 ? ['the quarters before'] : quarters.filter((q) => !q.value).map((q) => periodName(q.quarter, cal));
     if (missing.length) return `Trailing twelve months to ${end}: not available, because ${missing.join(', ')} ${missing.length > 1 ? 'have' : 'has'} no ${figure.metric.label} in the filings.`;
     const values = quarters.map((q) => q.value!);
     const total = values.reduce((sum, v) => sum + v.value, 0);
     const sum = { ...values.at(-1)!, value: total };
     const parts = quarters.map((q) => `${periodName(q.quarter, cal)} ${this.#amount(figure, q.value!)}${q.value!.derivation ? ' (derived)' : ''} ${this.#refs(q.value!)}`);
-    return `Trailing twelve months (${periodName(quarters[0]!.quarter, cal)} to ${periodName(quarters.at(-1)!.quarter, cal)}, ended ${end}): **${this.#amount(figure, sum)}**, the sum of ${parts.join(', ')}.`;
+    const approximate = figure.metric.unit === 'perShare' ? ' This is approximate: per-share figures of different quarters rest on different share counts.' : '';
+    return `Trailing twelve months (${periodName(quarters[0]!.quarter, cal)} to ${periodName(quarters.at(-1)!.quarter, cal)}, ended ${end}): **${this.#amount(figure, sum)}**, the sum of ${parts.join(', ')}.${approximate}`;
   }
 
   #fiscalNote(figure: Figure, period: FiscalPeriod | null): string | null {

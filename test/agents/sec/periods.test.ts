@@ -99,3 +99,20 @@ describe('quarters taken together: the figure for those months, never one quarte
     expect(text).toMatch(/Microsoft's quarters closest in time are fiscal Q2 2024 to Q3 2024 \(six months ended 2024-03-31\)/);
   });
 });
+
+describe('trailing twelve months, asked of figures that are not amounts', () => {
+  it('per-share figures are the four quarters added up, marked approximate', async () => {
+    const text = await answer('Apple TTM diluted EPS');
+    expect(text).toMatch(/Trailing twelve months \(fiscal Q3 2024 to fiscal Q2 2025, ended 2025-03-29\): \*\*\$6\.42 per diluted share\*\*, the sum of fiscal Q3 2024 \$1\.40 per diluted share \[\d\], fiscal Q4 2024 \$0\.97 per diluted share \(derived\)/);
+    expect(text).toMatch(/approximate: per-share figures of different quarters rest on different share counts/);
+  });
+
+  it('a balance, and a fiscal year, say why there is no sum', async () => {
+    expect(await answer('Apple TTM cash')).toMatch(/Trailing twelve months: cash and cash equivalents is a balance at a date, not a total over months/);
+    expect(await answer('Apple TTM revenue FY2024')).toMatch(/Trailing twelve months: a fiscal year is twelve months already\./);
+  });
+
+  it('months taken together count back from their last quarter', async () => {
+    expect(await answer('Apple TTM revenue H1 2024')).toMatch(/Trailing twelve months \(fiscal Q3 2023 to fiscal Q2 2024, ended 2024-03-30\): \*\*\$381,623 million\*\*/);
+  });
+});
