@@ -25,7 +25,7 @@ export type FigureResult =
    * A flow over a calendar year for a company whose fiscal year is another: the four fiscal
    * quarters ending in it (calendar Q1 to Q4), and their sum; `total` null when one has no figure.
    */
-  | { kind: 'calendar-year'; year: number; quarters: CalendarQuarterValue[]; total: MetricValue | null };
+  | { kind: 'calendar-year'; year: number; quarters: CalendarQuarterValue[]; total: MetricValue | null; /** The calendar year before, when a change was asked for (`total` null when it cannot be summed). */ compared?: { year: number; total: MetricValue | null } };
 
 export interface CalendarQuarterValue {
   calendarQuarter: number;
@@ -123,11 +123,18 @@ function calendarYearFigure(fin: CompanyFinancials, metric: MetricDef, year: num
   return { kind: 'calendar-year', year, quarters, total };
 }
 
+function calendarTotal(fin: CompanyFinancials, metric: MetricDef, year: number): MetricValue | null {
+  const sum = calendarYearFigure(fin, metric, year);
+  return sum?.kind === 'calendar-year' ? sum.total : null;
+}
+
 function figureFor(fin: CompanyFinancials, metricId: MetricId, spec: PeriodSpec | null, comparison: 'yoy' | 'qoq' | null): FigureResult {
   if (!fin.reports(metricId)) return { kind: 'not-reported' };
   const metric = metricById(metricId);
   if (spec?.kind === 'calendarYear' && !fin.calendar.isCalendarYear && metric.type === 'duration') {
     const sum = calendarYearFigure(fin, metric, spec.year);
+    // A calendar year has no previous quarter: a change asked for is from the calendar year before.
+    if (sum?.kind === 'calendar-year' && sum.total && comparison) sum.compared = { year: spec.year - 1, total: calendarTotal(fin, metric, spec.year - 1) };
     if (sum) return sum;
   }
   let resolved = resolvePeriod(spec, fin, metricId);
@@ -233,6 +240,10 @@ export async function planAnswer(lib: SecLibrary, question: SecQuestion | null, 
         figure.revenue = fin.value('revenue', figure.result.period);
         const prior = figure.result.compared;
         if (prior?.period && prior.value) figure.comparedRevenue = fin.value('revenue', prior.period);
+      } else if (question.margin && shareLabel(figure.metric) && figure.result.kind === 'calendar-year' && figure.result.total) {
+        const revenue = metricById('revenue');
+        figure.revenue = calendarTotal(fin, revenue, figure.result.year);
+        if (figure.result.compared?.total) figure.comparedRevenue = calendarTotal(fin, revenue, figure.result.compared.year);
       }
       if (question.ttm && figure.result.kind === 'value') addTrailingYear(figure, figure.result.period);
       plan.figures.push(figure);

@@ -18,10 +18,13 @@ export function factsToCite(plan: Plan): { company: CompanyRef; fact: ReportedFa
     for (const t of value?.terms ?? []) out.set(factKey(t.fact), { company, fact: t.fact });
   };
   for (const f of plan.figures) {
-    if (f.result.kind === 'calendar-year') for (const q of f.result.quarters) add(f.company, q.value);
-    if (f.result.kind !== 'value') continue;
-    add(f.company, f.result.value);
-    add(f.company, f.result.compared?.value ?? null);
+    if (f.result.kind === 'calendar-year') {
+      for (const q of f.result.quarters) add(f.company, q.value);
+      add(f.company, f.result.compared?.total ?? null);
+    } else if (f.result.kind === 'value') {
+      add(f.company, f.result.value);
+      add(f.company, f.result.compared?.value ?? null);
+    }
     add(f.company, f.revenue ?? null);
     add(f.company, f.comparedRevenue ?? null);
     for (const q of f.ttm ?? []) add(f.company, q.value);
@@ -171,17 +174,26 @@ export class AnswerWriter {
   /** "Gross margin: 45.9% of revenue (… revenue $85,777 million [2])", when a margin or share of revenue was asked for. */
   #margin(figure: Figure): string | null {
     const share = shareLabel(figure.metric);
-    if (figure.revenue === undefined || !share || figure.result.kind !== 'value') return null;
+    const r = figure.result;
+    if (figure.revenue === undefined || !share) return null;
+    let shown: { period: string; value: MetricValue; prior: { period: string; value: MetricValue } | null };
+    if (r.kind === 'value') {
+      const c = r.compared;
+      shown = { period: periodName(r.period, figure.fin.calendar), value: r.value, prior: c?.period && c.value ? { period: periodName(c.period, figure.fin.calendar), value: c.value } : null };
+    } else if (r.kind === 'calendar-year' && r.total) {
+      const c = r.compared;
+      shown = { period: `calendar year ${r.year}`, value: r.total, prior: c?.total ? { period: `calendar year ${c.year}`, value: c.total } : null };
+    } else return null;
     const label = share.label;
     const revenue = figure.revenue;
-    const period = periodName(figure.result.period, figure.fin.calendar);
+    const period = shown.period;
     if (!revenue || revenue.value <= 0) return `${capitalise(label)}: no revenue is reported for ${period}, so no ${share.margin ? 'margin' : 'share of revenue'} can be given.`;
-    const percent = (100 * figure.result.value.value) / revenue.value;
+    const percent = (100 * shown.value.value) / revenue.value;
     const line = `${capitalise(label)}: **${percent.toFixed(1)}%** of revenue (${period} revenue ${this.#revenue(revenue)})`;
-    const prior = figure.result.compared;
+    const prior = shown.prior;
     const priorRevenue = figure.comparedRevenue;
-    if (!prior?.period || !prior.value || priorRevenue === undefined) return `${line}.`;
-    const priorPeriod = periodName(prior.period, figure.fin.calendar);
+    if (!prior || priorRevenue === undefined) return `${line}.`;
+    const priorPeriod = prior.period;
     if (!priorRevenue || priorRevenue.value <= 0) return `${line}; no revenue is reported for ${priorPeriod} to compare with.`;
     const priorPercent = (100 * prior.value.value) / priorRevenue.value;
     // Rounded first, so that the change is the difference of the two figures as shown.
@@ -275,12 +287,30 @@ export class AnswerWriter {
     const approximate = total.approximate ? ' Per-share figures added up across quarters are approximate, because share counts differ between the quarters.' : '';
     const [first, last] = [r.quarters[0]!.quarter!, r.quarters[3]!.quarter!];
     const cal = figure.fin.calendar;
-    return [
+    // Built in reading order: sources are numbered as they are first cited.
+    const lines = [
       `**${who(figure.company)}**: ${figure.metric.label} for calendar year ${r.year} was **${this.#amount(figure, total)}**${rough ? ` (about ${rough})` : ''} ${this.#refs(total)}, the sum of the four fiscal quarters ending in ${r.year}.${approximate}`,
       '',
       ...r.quarters.map((q) => `- ${this.#calendarQuarter(figure, q)}`),
+    ];
+    const margin = this.#margin(figure);
+    if (margin) lines.push(`- ${margin}`);
+    const compared = this.#calendarComparison(figure, r);
+    if (compared) lines.push(`- ${compared}`);
+    return [
+      ...lines,
       `- ${its(figure.company)} fiscal year ends ${cal.describeYearEnd()}, so calendar ${r.year} is not one of its fiscal years: its quarters ending in ${r.year}, ${periodName(first, cal)} to ${periodName(last, cal)}, ran from ${first.start} to ${last.end}.`,
     ];
+  }
+
+  /** "Year over year: calendar year 2023 was $… (the sum of its four fiscal quarters, each cited); change …". */
+  #calendarComparison(figure: Figure, r: Extract<FigureResult, { kind: 'calendar-year' }>): string | null {
+    const c = r.compared;
+    if (!c || !r.total) return null;
+    const qoq = this.#plan.question?.comparison === 'qoq' ? ' (a calendar year has no previous quarter: compared with the year before)' : '';
+    if (!c.total) return `Year over year${qoq}: no ${figure.metric.label} for calendar year ${c.year} to compare with, because a fiscal quarter ending in it has no figure in the filings.`;
+    const change = formatChange(r.total.value, c.total.value, r.total.unit, figure.metric, this.#scale(r.total));
+    return `Year over year${qoq}: calendar year ${c.year} was ${this.#amount(figure, c.total)} ${this.#refs(c.total)}, the sum of the four fiscal quarters ending in ${c.year} (derived as ${this.#terms(figure, c.total)}); change ${change}.`;
   }
 
   #single(figure: Figure): string[] {
@@ -305,7 +335,7 @@ export class AnswerWriter {
   }
 
   #table(figures: Figure[]): string[] {
-    const comparison = figures.some((f) => f.result.kind === 'value' && f.result.compared);
+    const comparison = figures.some((f) => (f.result.kind === 'value' || f.result.kind === 'calendar-year') && f.result.compared);
     const head = ['Company', 'Figure', 'Period', 'Value', ...(comparison ? ['Prior period', 'Prior value', 'Change'] : []), 'Filed in'];
     const lines = [`| ${head.join(' | ')} |`, `|${head.map(() => '---').join('|')}|`];
     const notes: string[] = [];
@@ -314,9 +344,14 @@ export class AnswerWriter {
       const row = [who(f.company), capitalise(f.metric.label)];
       if (r.kind === 'calendar-year' && r.total) {
         row.push(`calendar year ${r.year}`, `${this.#amount(f, r.total)} ${this.#refs(r.total)} (sum of four quarters)`);
-        if (comparison) row.push('—', '—', '—');
-        row.push(this.#sources(r.total));
+        const c = r.compared;
+        if (comparison && c?.total) row.push(`calendar year ${c.year}`, `${this.#amount(f, c.total)} ${this.#refs(c.total)} (sum of four quarters)`, formatChange(r.total.value, c.total.value, r.total.unit, f.metric, this.#scale(r.total)));
+        else if (comparison) row.push(c ? `calendar year ${c.year}` : '—', c ? 'not reported' : '—', '—');
+        row.push(this.#sources(r.total) + (c?.total ? ` (prior: ${this.#sources(c.total)})` : ''));
         notes.push(`${who(f.company)} ${f.metric.label}, calendar year ${r.year}: the sum of ${r.quarters.map((q) => this.#calendarQuarter(f, q)).join('; ')}.`);
+        if (c?.total) notes.push(`${who(f.company)} ${f.metric.label}, calendar year ${c.year}: derived as ${this.#terms(f, c.total)}.`);
+        const margin = this.#margin(f);
+        if (margin) notes.push(`${who(f.company)} ${margin.charAt(0).toLowerCase()}${margin.slice(1)}`);
       } else if (r.kind === 'value') {
         row.push(periodWithEnd(r.period, f.fin.calendar), `${this.#amount(f, r.value)} ${this.#refs(r.value)}${r.value.derivation ? ' (derived)' : ''}`);
         if (r.value.derivation) notes.push(`${who(f.company)} ${f.metric.label}, ${periodName(r.period, f.fin.calendar)}: ${this.#derivation(f, r.value)}`);

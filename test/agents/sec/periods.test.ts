@@ -116,3 +116,42 @@ describe('trailing twelve months, asked of figures that are not amounts', () => 
     expect(await answer('Apple TTM revenue H1 2024')).toMatch(/Trailing twelve months \(fiscal Q3 2023 to fiscal Q2 2024, ended 2024-03-30\): \*\*\$381,623 million\*\*/);
   });
 });
+
+describe('a calendar year summed from fiscal quarters keeps the change and margin asked for', () => {
+  async function answerCited(question: string): Promise<{ text: string; orders: number[] }> {
+    const events: AsyncIterable<AgentEvent> = answerSecQuestion(lib, parseConversation([{ role: 'user', content: question }], await lib.companyIndex()));
+    let text = '';
+    const orders: number[] = [];
+    for await (const e of events) {
+      if (e.type === 'text') text += e.delta;
+      if (e.type === 'citation') orders.push(e.citation.order);
+    }
+    return { text, orders };
+  }
+  const markers = (text: string) => [...new Set([...text.matchAll(/\[(\d+)\]/g)].map((m) => Number(m[1])))].sort((a, b) => a - b);
+
+  it('year over year: the calendar year before, summed the same way, each term cited', async () => {
+    const { text, orders } = await answerCited('Microsoft revenue calendar 2024 yoy');
+    expect(text).toMatch(/revenue for calendar year 2024 was \*\*\$261,802 million\*\* \(about \$261\.8 billion\) \[1\]\[2\]\[3\]\[4\]/);
+    expect(text).toMatch(/- Year over year: calendar year 2023 was \$227,583 million \[5\]\[6\]\[7\]\[8\], the sum of the four fiscal quarters ending in 2023 \(derived as three months ended March 31, 2023 \$52,857 million \(Form 10-Q filed 2023-04-25\) \[5\]/);
+    expect(text).toMatch(/change \+\$34,219 million \(\+15\.0%\)/);
+    expect(markers(text)).toEqual(orders.sort((a, b) => a - b));
+  });
+
+  it('a margin: over the calendar year\'s revenue, and against the year before in points', async () => {
+    const { text, orders } = await answerCited('Microsoft gross margin calendar 2024 yoy');
+    expect(text).toMatch(/- Gross margin: \*\*69\.4%\*\* of revenue \(calendar year 2024 revenue \$261,802 million, derived as/);
+    expect(text).toMatch(/calendar year 2023: 69\.7% \(revenue \$227,583 million, derived as .*\); -0\.3 percentage points\./);
+    expect(markers(text)).toEqual(orders.sort((a, b) => a - b));
+  });
+
+  it('side by side, the prior calendar year fills the comparison columns', async () => {
+    const { text, orders } = await answerCited('Compare Apple and Microsoft revenue for calendar 2024 year over year');
+    expect(text).toMatch(/\| Microsoft Corp\. \(MSFT\) \| Revenue \| calendar year 2024 \| \$261,802 million \[\d\]\[\d\]\[\d\]\[\d\] \(sum of four quarters\) \| calendar year 2023 \| \$227,583 million \[\d+\]\[\d+\]\[\d+\]\[\d+\] \(sum of four quarters\) \| \+\$34,219 million \(\+15\.0%\) \|/);
+    expect(markers(text)).toEqual(orders.sort((a, b) => a - b));
+  });
+
+  it('a year before the filings is said to be missing', async () => {
+    expect((await answerCited('Microsoft revenue calendar 2022 yoy')).text).toMatch(/Year over year: no revenue for calendar year 2021 to compare with, because a fiscal quarter ending in it has no figure in the filings\./);
+  });
+});
