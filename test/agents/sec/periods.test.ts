@@ -147,7 +147,7 @@ describe('a calendar year summed from fiscal quarters keeps the change and margi
 
   it('side by side, the prior calendar year fills the comparison columns', async () => {
     const { text, orders } = await answerCited('Compare Apple and Microsoft revenue for calendar 2024 year over year');
-    expect(text).toMatch(/\| Microsoft Corp\. \(MSFT\) \| Revenue \| calendar year 2024 \| \$261,802 million \[\d\]\[\d\]\[\d\]\[\d\] \(sum of four quarters\) \| calendar year 2023 \| \$227,583 million \[\d+\]\[\d+\]\[\d+\]\[\d+\] \(sum of four quarters\) \| \+\$34,219 million \(\+15\.0%\) \|/);
+    expect(text).toMatch(/\| Microsoft Corp\. \(MSFT\) \| Revenue \| calendar year 2024 \| \$261,802 million \[\d+\]\[\d+\]\[\d+\]\[\d+\] \(sum of four quarters\) \| calendar year 2023 \| \$227,583 million \[\d+\]\[\d+\]\[\d+\]\[\d+\] \(sum of four quarters\) \| \+\$34,219 million \(\+15\.0%\) \|/);
     expect(markers(text)).toEqual(orders.sort((a, b) => a - b));
   });
 
