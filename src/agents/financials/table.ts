@@ -6,6 +6,7 @@ import type { SecQuestion } from '../../data/sec/question.js';
 import type { CompanyRef } from '../../data/sec/types.js';
 import { capitalise } from '../sec/format.js';
 import { shareLabel } from '../sec/plan.js';
+import { unknownFigureText } from '../sec/write.js';
 import { SourceList } from '../citations.js';
 import type { AgentEvent } from '../types.js';
 
@@ -202,7 +203,8 @@ export async function* answerTables(lib: SecLibrary, question: SecQuestion, span
   const metrics = question.metrics.length ? question.metrics : (['revenue', 'netIncome'] as MetricId[]);
   const sources = new SourceList();
   const progress: string[] = [];
-  const lines: string[] = [];
+  // Figures it does not know are said first, never silently left out of the table ("revenue and EBITDA").
+  const lines: string[] = question.unknownFigures.length ? [...question.unknownFigures.map(unknownFigureText), ''] : [];
   for (const mention of found.slice(0, MAX_COMPANIES)) {
     lines.push(...(await table(lib, mention.company, metrics, span, question.margin, sources, (m) => progress.push(m))));
   }

@@ -90,6 +90,12 @@ describe('svc-financials-agent', () => {
     expect(next.choices[0]!.message.content).toMatch(/^### Apple Inc\. \(AAPL\), by fiscal year/);
   });
 
+  it('says which figures asked for it does not know, beside the table of those it does', async () => {
+    const r = await client.responses.create({ model: 'svc-financials-agent', input: 'Apple revenue and EBITDA for the last 4 quarters' });
+    expect(r.output_text).toMatch(/^I do not have a figure called "EBITDA": EBITDA is not a GAAP figure/);
+    expect(table(r.output_text).body.some((row) => row[0]!.startsWith('**Revenue**'))).toBe(true);
+  });
+
   it('explains a company it cannot find instead of inventing a table', async () => {
     const r = await client.responses.create({ model: 'svc-financials-agent', input: 'Zzyzx Widgets revenue for the last 8 quarters' });
     expect(r.output_text).toMatch(/could not find a company/i);
