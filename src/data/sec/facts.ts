@@ -45,6 +45,8 @@ export interface MetricValue {
 
 const AMENDMENT = /\/A$/;
 
+type Found = { fact: ReportedFact; restatedFrom: FactRow | null };
+
 /**
  * Of the rows reporting a value for the same period (the original filing, later comparatives,
  * amendments): the latest filed, amendment or not, when any filing changed the figure or amended
@@ -131,8 +133,8 @@ export class CompanyFinancials {
   }
 
   /** The fact for exactly this period among a metric's concepts (top-line total first when asked). */
-  #fact(concepts: Concept[], unit: string, start: string | null, end: string, preferLargest: boolean): { fact: ReportedFact; restatedFrom: FactRow | null } | null {
-    let best: { fact: ReportedFact; restatedFrom: FactRow | null } | null = null;
+  #fact(concepts: Concept[], unit: string, start: string | null, end: string, preferLargest: boolean): Found | null {
+    let best: Found | null = null;
     for (const c of concepts) {
       const rows = this.#index(c, unit).get(`${start ?? ''}|${end}`);
       if (!rows?.length) continue;
@@ -142,6 +144,26 @@ export class CompanyFinancials {
       if (!best || Math.abs(candidate.fact.value) > Math.abs(best.fact.value)) best = candidate;
     }
     return best;
+  }
+
+  /**
+   * Two facts to subtract, from one concept when any concept has both: a total of one concept
+   * less a part of another ("Revenues" for the year, "RevenueFromContract…" for nine months)
+   * would be no quarter at all. Only when no concept has both are they taken apart.
+   */
+  #factPair(concepts: Concept[], unit: string, a: [string, string], b: [string, string], preferLargest: boolean): [Found, Found] | null {
+    let best: [Found, Found] | null = null;
+    for (const c of concepts) {
+      const first = this.#fact([c], unit, a[0], a[1], false);
+      const second = first && this.#fact([c], unit, b[0], b[1], false);
+      if (!first || !second) continue;
+      if (!preferLargest) return [first, second];
+      if (!best || Math.abs(first.fact.value) > Math.abs(best[0].fact.value)) best = [first, second];
+    }
+    if (best) return best;
+    const first = this.#fact(concepts, unit, a[0], a[1], preferLargest);
+    const second = this.#fact(concepts, unit, b[0], b[1], preferLargest);
+    return first && second ? [first, second] : null;
   }
 
   #reported(c: Concept, unit: string, row: FactRow): ReportedFact {
@@ -218,9 +240,9 @@ export class CompanyFinancials {
     const year = this.calendar.year(quarter.fy);
     const previous = this.calendar.quarter(quarter.fy, quarter.q - 1);
     if (!year || !previous || quarter.q === 1) return null;
-    const toDate = this.#fact(concepts, unit, year.start, quarter.end, preferLargest);
-    const before = this.#fact(concepts, unit, year.start, previous.end, preferLargest);
-    if (!toDate || !before) return null;
+    const pair = this.#factPair(concepts, unit, [year.start, quarter.end], [year.start, previous.end], preferLargest);
+    if (!pair) return null;
+    const [toDate, before] = pair;
     const toDateRole = quarter.q === 4 ? `fiscal year ${quarter.fy}` : `${monthsWord(quarter.q)} months ended ${longDate(quarter.end)}`;
     const beforeRole = previous.q === 1 ? `three months ended ${longDate(previous.end)}` : `${monthsWord(previous.q)} months ended ${longDate(previous.end)}`;
     return {

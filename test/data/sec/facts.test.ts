@@ -99,6 +99,28 @@ describe('figures per period (the traps)', () => {
     ]);
   });
 
+  it('derives Q4 from one concept when one has both facts, never a total of one concept less a part of another', () => {
+    const RFC = 'RevenueFromContractWithCustomerExcludingAssessedTax';
+    const fin = new CompanyFinancials(
+      facts({
+        // The 10-K tags the total with another interest line as Revenues; the 10-Qs tag contract revenue only.
+        Revenues: { USD: [{ start: '2024-01-01', end: '2024-12-31', val: 10_000, ...K24 }] },
+        [RFC]: {
+          USD: [
+            { start: '2024-01-01', end: '2024-12-31', val: 9_000, ...K24 },
+            { start: '2024-07-01', end: '2024-09-30', val: 2_200, ...Q3 },
+            { start: '2024-01-01', end: '2024-09-30', val: 6_500, ...Q3 },
+          ],
+        },
+      }),
+    );
+    const q4 = fin.value('revenue', fin.calendar.quarter(2024, 4)!)!;
+    expect(q4.value).toBe(2_500);
+    expect(q4.terms.map((t) => t.fact.concept)).toEqual([RFC, RFC]);
+    // The year alone is still the largest total.
+    expect(fin.value('revenue', fin.calendar.year(2024)!)?.value).toBe(10_000);
+  });
+
   it('takes an instant Q4 as the fiscal-year-end balance', () => {
     const fin = new CompanyFinancials(facts({ Revenues: { USD: revenueRows }, Assets: { USD: [{ end: '2024-12-31', val: 15_902, ...K24 }] } }));
     const q4 = fin.value('totalAssets', fin.calendar.quarter(2024, 4)!)!;
