@@ -67,11 +67,17 @@ export function printedForms(value: number, unit: string): string[] {
   return [...new Set(forms)];
 }
 
+/**
+ * The first page printing the figure. Only figures of three digits or more ("85", "15" are on
+ * every page: dates, note numbers), and never the cover page for a financial figure: its dates,
+ * file numbers and share counts match by chance, and citing it would show the reader no figure.
+ */
 function findPrinted(filing: ParsedFiling, fact: ReportedFact): FactLocation | null {
-  const forms = printedForms(fact.value, fact.unit).filter((f) => f.replace(/\D/g, '').length >= 2);
+  const forms = printedForms(fact.value, fact.unit).filter((f) => f.replace(/\D/g, '').length >= 3);
+  const first = fact.taxonomy === 'dei' || filing.pages.length === 1 ? 0 : 1;
   for (const printed of forms) {
     const pattern = new RegExp(`(?<![\\d.,])${printed.replace(/[.,]/g, (c) => `\\${c}`)}(?![\\d]|[.,]\\d)`);
-    for (let i = 0; i < filing.pages.length; i++) {
+    for (let i = first; i < filing.pages.length; i++) {
       if (pattern.test(pageText(filing.pages[i]!))) return { page: i + 1, how: 'printed', printed, rowLabel: null, scale: null };
     }
   }

@@ -131,6 +131,16 @@ describe('finding the page of a fact', () => {
     expect(locateFact(plain, fact({ value: 999_000_000 }))).toBeNull();
   });
 
+  it('never cites the cover page for a financial figure, nor a figure of two digits found in the text', () => {
+    const plain = parseFiling(
+      `<html><body><p>Commission file number 001-36743. 4,321 shares. Fiscal year ended 28</p><hr style="page-break-after:always"/><p>Revenue $ 4,321 million</p><hr style="page-break-after:always"/><p>Note 28</p></body></html>`,
+    );
+    expect(locateFact(plain, fact({ value: 4_321_000_000 }))).toMatchObject({ page: 2, how: 'printed' });
+    expect(locateFact(plain, fact({ taxonomy: 'dei', concept: 'EntityCommonStockSharesOutstanding', unit: 'shares', start: null, value: 4_321 }))).toMatchObject({ page: 1 });
+    // "28" is a date on the cover and a note number: not where a $28 figure is shown.
+    expect(locateFact(plain, fact({ value: 28 }))).toBeNull();
+  });
+
   it('reads displayed values per format', () => {
     expect(ixValue({ text: '1.234,5', format: 'ixt:num-comma-decimal', scale: 3, sign: 1 })).toBe(1_234_500);
     expect(ixValue({ text: '12,345', format: 'ixt:numdotdecimal', scale: 6, sign: -1 })).toBe(-12_345_000_000);
