@@ -62,6 +62,7 @@ function redactUrl(url: string): string {
 
 export async function openStore(options: StoreOptions): Promise<Store> {
   let store: Store;
+  let sqliteHandle: BetterSqlite3.Database | null = null;
   if (options.databaseUrl) {
     // A server that accepts the connection but never answers (stalled, a pooler whose backend is
     // down) fails the connection after 10 s instead of hanging start-up and every request for ever.
@@ -86,6 +87,7 @@ export async function openStore(options: StoreOptions): Promise<Store> {
     sqlite.pragma('synchronous = FULL');
     sqlite.pragma('foreign_keys = ON');
     sqlite.pragma('busy_timeout = 5000');
+    sqliteHandle = sqlite;
     const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: reusingStatements(sqlite) }) });
     store = {
       db,
@@ -97,13 +99,32 @@ export async function openStore(options: StoreOptions): Promise<Store> {
   }
   if (options.migrate !== false) {
     try {
-      await migrate(store.db, store.dialect);
+      const run = () => migrate(store.db, store.dialect);
+      await (sqliteHandle ? inWriteTransaction(sqliteHandle, run) : run());
     } catch (err) {
       await store.close().catch(() => {});
       throw err;
     }
   }
   return store;
+}
+
+/**
+ * Kysely runs SQLite migrations outside any transaction (it deems SQLite's DDL not
+ * transactional), so two processes opening a new database raced: one failed with "table
+ * accounts already exists". One write transaction around them (waiting `busy_timeout` for the
+ * other process) makes them one at a time, and a failed migration leaves nothing half done.
+ */
+async function inWriteTransaction<T>(sqlite: BetterSqlite3.Database, fn: () => Promise<T>): Promise<T> {
+  sqlite.exec('BEGIN IMMEDIATE');
+  try {
+    const result = await fn();
+    sqlite.exec('COMMIT');
+    return result;
+  } catch (err) {
+    if (sqlite.inTransaction) sqlite.exec('ROLLBACK');
+    throw err;
+  }
 }
 
 export async function migrate(db: Kysely<Database>, dialect: DialectName = 'sqlite'): Promise<string[]> {

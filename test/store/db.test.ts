@@ -1,9 +1,13 @@
+import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { fileURLToPath } from 'node:url';
 import { openStore } from '../../src/store/db.js';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
 describe('opening storage', () => {
   it('SQLite: a new data dir and its database are readable by this user only', async () => {
@@ -18,6 +22,26 @@ describe('opening storage', () => {
       rmSync(parent, { recursive: true, force: true });
     }
   });
+
+  it('SQLite: processes opening a new database at once all migrate it, one at a time', async () => {
+    const open = (dataDir: string) =>
+      new Promise<string>((resolve, reject) => {
+        const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'test/helpers/open-store.ts'), dataDir], { cwd: ROOT });
+        let out = '';
+        child.stdout.on('data', (d) => (out += d));
+        child.on('error', reject);
+        child.on('close', () => resolve(out.trim()));
+      });
+    for (let round = 0; round < 3; round++) {
+      const dataDir = mkdtempSync(path.join(os.tmpdir(), 'svc-race-'));
+      try {
+        // Before: Kysely ran SQLite migrations outside a transaction and one of them failed ("table accounts already exists").
+        expect(await Promise.all([1, 2, 3, 4].map(() => open(dataDir)))).toEqual(['ok', 'ok', 'ok', 'ok']);
+      } finally {
+        rmSync(dataDir, { recursive: true, force: true });
+      }
+    }
+  }, 60_000);
 
   it('Postgres that accepts the connection but never answers: start-up fails after 10 s instead of hanging', async () => {
     const sockets: net.Socket[] = [];
