@@ -19,7 +19,7 @@ import { createLogger } from './logger.js';
 import { ResponseStore } from './responses/store.js';
 import { buildServer, type ServerHandle } from './server/app.js';
 import type { ServerDeps } from './server/deps.js';
-import { InFlight } from './server/stream.js';
+import { InFlight, STILL_WAITING, settledWithin } from './server/stream.js';
 import { openStore, type Store } from './store/db.js';
 import { IdempotencyStore } from './billing/idempotency.js';
 import { MemoryRateLimiter, SqlRateLimiter } from './billing/rate-limit.js';
@@ -64,7 +64,11 @@ export interface Service {
 export async function createService(options: ServiceOptions): Promise<Service> {
   const { config } = options;
   const log = options.log ?? createLogger(config.server.logLevel);
-  const store = await openStore({ dataDir: config.storage.dataDir, databaseUrl: config.storage.databaseUrl });
+  const store = await openStore({
+    dataDir: config.storage.dataDir,
+    databaseUrl: config.storage.databaseUrl,
+    onConnectionError: (err) => log.warn({ err }, 'a database connection failed; the next query opens another'),
+  });
   const adminKey = resolveAdminKey(config.auth.adminKey, config.storage.dataDir);
   const background = (what: string) => (err: unknown) => log.error({ err }, `background write failed: ${what}`);
   const accounts = new AccountService(store.db, { keyCacheTtlMs: config.auth.keyCacheTtlMs, onBackgroundError: background('api key last-used') });
@@ -146,8 +150,15 @@ export async function createService(options: ServiceOptions): Promise<Service> {
         timer.unref();
         await stopped;
         clearTimeout(timer);
-        await Promise.allSettled([responses.flush(), accounts.flush()]);
-        await store.close();
+        // A database that stopped answering must not keep the process from exiting: the orchestrator
+        // would kill it anyway, without a word. Bounded, and what may be lost is logged.
+        const deadline = Date.now() + config.server.shutdownStorageMs;
+        const flushed = await settledWithin(Promise.allSettled([responses.flush(), accounts.flush()]), config.server.shutdownStorageMs);
+        if (flushed === STILL_WAITING) {
+          log.error({ storage: store.location, waitedMs: config.server.shutdownStorageMs }, 'storage did not answer while shutting down: stored responses and key last-used times still queued are lost');
+        }
+        const closedStore = await settledWithin(store.close(), Math.max(100, deadline - Date.now()));
+        if (closedStore === STILL_WAITING) log.error({ storage: store.location }, 'storage did not close in time; exiting without it');
       })();
       return closed;
     },

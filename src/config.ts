@@ -61,6 +61,7 @@ export const SETTINGS: readonly SettingSpec[] = [
     doc: 'Longest a client may take to send a whole request (headers and body); slower ones get 408 and are closed.',
   },
   { env: 'SVC_SHUTDOWN_GRACE_MS', path: 'server.shutdownGraceMs', kind: { type: 'int', min: 0, max: 3_600_000 }, doc: 'On SIGTERM, how long in-flight streams may run before they are ended.' },
+  { env: 'SVC_SHUTDOWN_STORAGE_MS', path: 'server.shutdownStorageMs', kind: { type: 'int', min: 100, max: 600_000 }, doc: 'On SIGTERM, how long the last writes and closing storage may take before the process exits anyway.' },
   { env: 'SVC_KEEPALIVE_MS', path: 'server.keepAliveIntervalMs', kind: { type: 'int', min: 100, max: 15_000 }, doc: 'Interval of SSE comment keep-alives while a stream is waiting (at most 15 s).' },
   {
     env: 'SVC_LOG_LEVEL',
@@ -146,6 +147,8 @@ export interface Config {
     bodyLimitBytes: number;
     requestTimeoutMs: number;
     shutdownGraceMs: number;
+    /** After the grace period: the bound on the last writes and closing storage (a database that stopped answering). */
+    shutdownStorageMs: number;
     keepAliveIntervalMs: number;
     logLevel: string;
   };

@@ -24,6 +24,8 @@ export interface StoreOptions {
   databaseUrl?: string;
   /** Run migrations on open (the server does; admin commands too). */
   migrate?: boolean;
+  /** A pooled Postgres connection that failed (the server restarted, a network cut). */
+  onConnectionError?: (err: Error) => void;
 }
 
 // int8 (bigint) columns hold unix-ms times and credit balances: well inside 2^53.
@@ -67,6 +69,11 @@ export async function openStore(options: StoreOptions): Promise<Store> {
     // A server that accepts the connection but never answers (stalled, a pooler whose backend is
     // down) fails the connection after 10 s instead of hanging start-up and every request for ever.
     const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10, connectionTimeoutMillis: 10_000 });
+    // Unheard, a connection's error event is thrown: a database restart would kill the process.
+    // The pool hears idle connections; one in use (its query fails with the error anyway) is
+    // heard here. The failed connection is dropped and the next query opens another.
+    pool.on('error', (err) => options.onConnectionError?.(err));
+    pool.on('connect', (client) => client.on('error', (err) => options.onConnectionError?.(err)));
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     store = {
       db,

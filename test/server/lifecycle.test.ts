@@ -4,10 +4,12 @@ import { describe, expect, it } from 'vitest';
 import type { AgentEvent } from '../../src/agents/types.js';
 import { SvcError } from '../../src/errors.js';
 import { createLogger } from '../../src/logger.js';
+import { freshPostgres, PG_URL } from '../helpers/backends.js';
 import { svcProcess } from '../helpers/cli.js';
 import { answer, scriptedAgent, sleep } from '../helpers/scripted-agent.js';
 import { startService } from '../helpers/service.js';
 import { post, readSse } from '../helpers/sse.js';
+import { startTcpProxy } from '../helpers/tcp-proxy.js';
 
 const slow = (id: string, chunks: number, ms: number) =>
   scriptedAgent(id, async function* (): AsyncGenerator<AgentEvent> {
@@ -103,6 +105,51 @@ describe('graceful shutdown', () => {
     expect(await exited).toBe(0);
     expect(out).toContain('stopped');
   });
+});
+
+describe.skipIf(!PG_URL)(`shutdown with a database that stopped answering${PG_URL ? '' : ' (skipped: set SVC_TEST_DATABASE_URL=postgres://… to run)'}`, () => {
+  it('exits within SVC_SHUTDOWN_STORAGE_MS, saying what may be lost, instead of hanging', async () => {
+    const url = new URL(await freshPostgres());
+    const proxy = await startTcpProxy({ host: url.hostname, port: Number(url.port || 5432) });
+    url.host = `127.0.0.1:${proxy.port}`;
+    const lines: string[] = [];
+    const log = createLogger('info', { write: (s: string) => void lines.push(s) });
+    const svc = await startService({ agents: [scriptedAgent('svc-test', () => answer('ok'))], log, env: { SVC_DATABASE_URL: url.toString(), SVC_SHUTDOWN_STORAGE_MS: '1500', SVC_SHUTDOWN_GRACE_MS: '200' } });
+    try {
+      const { apiKey } = await svc.account();
+      expect((await post(`${svc.baseURL}/responses`, apiKey, { model: 'svc-test', input: 'q' })).status).toBe(200);
+      proxy.freeze();
+      const started = Date.now();
+      await svc.close();
+      // Before: pg's pool waited for ever for the frozen server to close its connections.
+      expect(Date.now() - started).toBeLessThan(10_000);
+      expect(lines.join('\n')).toMatch(/storage did not (answer while shutting down|close in time)/);
+    } finally {
+      await proxy.close();
+    }
+  }, 30_000);
+
+  it('a connection cut while idle (a database restart) is logged and replaced; the service keeps answering', async () => {
+    const url = new URL(await freshPostgres());
+    const proxy = await startTcpProxy({ host: url.hostname, port: Number(url.port || 5432) });
+    url.host = `127.0.0.1:${proxy.port}`;
+    const lines: string[] = [];
+    const log = createLogger('info', { write: (s: string) => void lines.push(s) });
+    const svc = await startService({ agents: [scriptedAgent('svc-test', () => answer('ok'))], log, env: { SVC_DATABASE_URL: url.toString() } });
+    try {
+      const { apiKey } = await svc.account();
+      expect((await post(`${svc.baseURL}/responses`, apiKey, { model: 'svc-test', input: 'q' })).status).toBe(200);
+      await sleep(100);
+      // Before: the pool's unheard error event was thrown, and took the process down.
+      proxy.cut();
+      await sleep(200);
+      expect(lines.join('\n')).toMatch(/a database connection failed/);
+      expect((await post(`${svc.baseURL}/responses`, apiKey, { model: 'svc-test', input: 'again' })).status).toBe(200);
+    } finally {
+      await svc.close();
+      await proxy.close();
+    }
+  }, 30_000);
 });
 
 describe('keep-alives', () => {

@@ -1,0 +1,43 @@
+import net from 'node:net';
+
+export interface TcpProxy {
+  port: number;
+  /** Stops passing bytes either way, connections left open: a database that stopped answering. */
+  freeze(): void;
+  /** Drops every open connection (a database restart); new ones are proxied as before. */
+  cut(): void;
+  close(): Promise<void>;
+}
+
+/** A loopback TCP proxy to `target` that can be frozen. */
+export async function startTcpProxy(target: { host: string; port: number }): Promise<TcpProxy> {
+  let frozen = false;
+  const sockets = new Set<net.Socket>();
+  const server = net.createServer((client) => {
+    sockets.add(client);
+    client.on('close', () => sockets.delete(client));
+    client.on('error', () => {});
+    if (frozen) return client.pause();
+    const upstream = net.connect(target.port, target.host);
+    sockets.add(upstream);
+    upstream.on('close', () => sockets.delete(upstream));
+    upstream.on('error', () => client.destroy());
+    client.on('data', (d) => void (!frozen && upstream.write(d)));
+    upstream.on('data', (d) => void (!frozen && client.write(d)));
+    client.on('end', () => !frozen && upstream.end());
+    upstream.on('end', () => !frozen && client.end());
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    port: (server.address() as net.AddressInfo).port,
+    freeze: () => void (frozen = true),
+    cut: () => {
+      for (const s of sockets) s.destroy();
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const s of sockets) s.destroy();
+        server.close(() => resolve());
+      }),
+  };
+}
