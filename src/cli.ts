@@ -216,18 +216,18 @@ const COMMANDS: Record<string, Command> = {
   'accounts create': {
     usage: 'svc accounts create --email E [--plan P] [--credits N]',
     flags: ['email', 'plan', 'credits'],
-    run: (args, config) =>
-      withStore(config, async (store) => {
-        // The admin API's bounds.
-        const credits = intFlag(args, 'credits', 0, { min: 0, max: MAX_CREDITS });
-        const { account, key, secret } = await accountsOf(store).createAccount({
-          email: validateEmail(flag(args, 'email', true), '--email'),
-          plan: validatePlan(flag(args, 'plan') ?? 'free', '--plan'),
-          credits,
-        });
+    run: (args, config) => {
+      // Flags are checked before storage is opened: a usage error never depends on the database.
+      // The admin API's bounds.
+      const credits = intFlag(args, 'credits', 0, { min: 0, max: MAX_CREDITS });
+      const email = validateEmail(flag(args, 'email', true), '--email');
+      const plan = validatePlan(flag(args, 'plan') ?? 'free', '--plan');
+      return withStore(config, async (store) => {
+        const { account, key, secret } = await accountsOf(store).createAccount({ email, plan, credits });
         print({ id: account.id, email: account.email, plan: account.plan, credits: account.credits, api_key: secret, key_id: key.id });
         return 0;
-      }),
+      });
+    },
   },
   'accounts set-plan': {
     usage: 'svc accounts set-plan --account ID --plan P',
@@ -255,15 +255,17 @@ const COMMANDS: Record<string, Command> = {
   'credits grant': {
     usage: 'svc credits grant --account ID --amount N [--note TEXT]   (a negative N corrects a balance)',
     flags: ['account', 'amount', 'note'],
-    run: (args, config) =>
-      withStore(config, async (store) => {
-        // The admin API's bounds: a negative amount corrects a balance.
-        const amount = intFlag(args, 'amount', 0, { min: -MAX_CREDITS, max: MAX_CREDITS });
-        if (amount === 0) throw new UsageError(`--amount must be a non-zero integer between ${-MAX_CREDITS} and ${MAX_CREDITS}`);
-        const { balance, entry } = await billingOf(store, config).grant({ accountId: flag(args, 'account', true), amount, note: flag(args, 'note') ?? null });
+    run: (args, config) => {
+      // The admin API's bounds: a negative amount corrects a balance.
+      const amount = intFlag(args, 'amount', 0, { min: -MAX_CREDITS, max: MAX_CREDITS });
+      if (amount === 0) throw new UsageError(`--amount must be a non-zero integer between ${-MAX_CREDITS} and ${MAX_CREDITS}`);
+      const accountId = flag(args, 'account', true);
+      return withStore(config, async (store) => {
+        const { balance, entry } = await billingOf(store, config).grant({ accountId, amount, note: flag(args, 'note') ?? null });
         print({ account_id: entry.accountId, credits: balance, entry: { id: entry.id, kind: entry.kind, amount: entry.amount, balance_after: entry.balanceAfter, reason: entry.reason } });
         return 0;
-      }),
+      });
+    },
   },
   'ledger verify': {
     usage: 'svc ledger verify                           exit 1 naming any account whose balance differs from its ledger',

@@ -22,14 +22,14 @@ describeBackends('svc accounts create / credits grant: the admin API bounds', (b
 
   it.each(['99999999999999999999', '1000000001', '-1', '1.5', '9007199254740993'])('refuses --credits %s with one usage line naming the flag', async (credits) => {
     const r = await runCli(['accounts', 'create', '--email', `bounds${credits.length}@example.com`, '--credits', credits], env);
-    expect(r.code).toBe(2);
+    expect(r.code, r.stderr).toBe(2);
     expect(r.stdout).toBe('');
     expect(lines(r.stderr)).toEqual([`svc: --credits must be an integer between 0 and 1000000000, got "${credits}"`]);
   });
 
   it.each(['9007199254740993', '-9007199254740993', '1000000001', '-1000000001', '2.5', '1e3'])('refuses --amount %s with one usage line naming the flag', async (amount) => {
     const r = await runCli(['credits', 'grant', '--account', accountId, '--amount', amount], env);
-    expect(r.code).toBe(2);
+    expect(r.code, r.stderr).toBe(2);
     expect(r.stdout).toBe('');
     expect(lines(r.stderr)).toEqual([`svc: --amount must be an integer between -1000000000 and 1000000000, got "${amount}"`]);
   });
@@ -45,6 +45,22 @@ describeBackends('svc accounts create / credits grant: the admin API bounds', (b
     const zero = await runCli(['credits', 'grant', '--account', account.id, '--amount', '0'], env);
     expect(zero.code).toBe(2);
     expect(lines(zero.stderr)).toEqual(['svc: --amount must be a non-zero integer between -1000000000 and 1000000000']);
+  });
+});
+
+describe('usage errors come before storage', () => {
+  it('a bad flag is exit 2 naming it, even with a database that cannot be reached', async () => {
+    const env = { SVC_DATA_DIR: tmp('svc-cli-'), SVC_DATABASE_URL: 'postgres://postgres@127.0.0.1:1/none' };
+    for (const args of [
+      ['accounts', 'create', '--email', 'x@example.com', '--credits', '-1'],
+      ['credits', 'grant', '--account', 'acct_x', '--amount', '0'],
+    ]) {
+      const r = await runCli(args, env);
+      expect(r.code, r.stderr).toBe(2);
+      expect(r.stderr).toMatch(/^svc: --(credits|amount) must be/);
+    }
+    // An invalid value (not a usage error) is named too, not the database.
+    expect((await runCli(['accounts', 'create', '--email', 'not-an-email'], env)).stderr).toBe("svc: Invalid '--email': 'not-an-email' is not an email address.\n");
   });
 });
 
