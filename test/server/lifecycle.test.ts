@@ -107,14 +107,20 @@ describe('graceful shutdown', () => {
   });
 });
 
-describe.skipIf(!PG_URL)(`shutdown with a database that stopped answering${PG_URL ? '' : ' (skipped: set SVC_TEST_DATABASE_URL=postgres://… to run)'}`, () => {
-  it('exits within SVC_SHUTDOWN_STORAGE_MS, saying what may be lost, instead of hanging', async () => {
+describe.skipIf(!PG_URL)(`a Postgres that stops answering or drops connections${PG_URL ? '' : ' (skipped: set SVC_TEST_DATABASE_URL=postgres://… to run)'}`, () => {
+  /** A service on a fresh Postgres schema reached through a proxy the test can freeze or cut, and its log lines. */
+  async function behindProxy(env: Record<string, string> = {}) {
     const url = new URL(await freshPostgres());
     const proxy = await startTcpProxy({ host: url.hostname, port: Number(url.port || 5432) });
     url.host = `127.0.0.1:${proxy.port}`;
     const lines: string[] = [];
     const log = createLogger('info', { write: (s: string) => void lines.push(s) });
-    const svc = await startService({ agents: [scriptedAgent('svc-test', () => answer('ok'))], log, env: { SVC_DATABASE_URL: url.toString(), SVC_SHUTDOWN_STORAGE_MS: '1500', SVC_SHUTDOWN_GRACE_MS: '200' } });
+    const svc = await startService({ agents: [scriptedAgent('svc-test', () => answer('ok'))], log, env: { SVC_DATABASE_URL: url.toString(), ...env } });
+    return { proxy, svc, lines };
+  }
+
+  it('exits within SVC_SHUTDOWN_STORAGE_MS, saying what may be lost, instead of hanging', async () => {
+    const { proxy, svc, lines } = await behindProxy({ SVC_SHUTDOWN_STORAGE_MS: '1500', SVC_SHUTDOWN_GRACE_MS: '200' });
     try {
       const { apiKey } = await svc.account();
       expect((await post(`${svc.baseURL}/responses`, apiKey, { model: 'svc-test', input: 'q' })).status).toBe(200);
@@ -130,12 +136,7 @@ describe.skipIf(!PG_URL)(`shutdown with a database that stopped answering${PG_UR
   }, 30_000);
 
   it('a connection cut while idle (a database restart) is logged and replaced; the service keeps answering', async () => {
-    const url = new URL(await freshPostgres());
-    const proxy = await startTcpProxy({ host: url.hostname, port: Number(url.port || 5432) });
-    url.host = `127.0.0.1:${proxy.port}`;
-    const lines: string[] = [];
-    const log = createLogger('info', { write: (s: string) => void lines.push(s) });
-    const svc = await startService({ agents: [scriptedAgent('svc-test', () => answer('ok'))], log, env: { SVC_DATABASE_URL: url.toString() } });
+    const { proxy, svc, lines } = await behindProxy();
     try {
       const { apiKey } = await svc.account();
       expect((await post(`${svc.baseURL}/responses`, apiKey, { model: 'svc-test', input: 'q' })).status).toBe(200);

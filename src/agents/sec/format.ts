@@ -1,4 +1,4 @@
-import type { FiscalCalendar, FiscalPeriod } from '../../data/sec/calendar.js';
+import { monthsIn, type FiscalCalendar, type FiscalPeriod } from '../../data/sec/calendar.js';
 import type { MetricDef } from '../../data/sec/metrics.js';
 
 const SCALE_WORD: Record<number, string> = { 3: 'thousand', 6: 'million', 9: 'billion' };
@@ -51,17 +51,15 @@ export function periodName(p: FiscalPeriod, calendar: FiscalCalendar): string {
   if (p.kind === 'year') return `fiscal year ${p.fy}`;
   const fiscal = calendar.isCalendarYear ? '' : 'fiscal ';
   if (p.kind === 'quarter') return `${fiscal}Q${p.q} ${p.fy}`;
-  if (p.quarters === p.q) return `the first ${p.q === 2 ? 'half' : `${MONTHS_WORD[p.q]} months`} of ${fiscal}${p.fy}`;
+  if (p.quarters === p.q) return `the first ${p.q === 2 ? 'half' : `${monthsIn(p.q)} months`} of ${fiscal}${p.fy}`;
   if (p.q === 4 && p.quarters === 2) return `the second half of ${fiscal}${p.fy}`;
   const first = p.fy * 4 + (p.q - 1) - (p.quarters - 1);
   return `${fiscal}Q${(first % 4) + 1} ${Math.floor(first / 4)} to Q${p.q} ${p.fy}`;
 }
 
-const MONTHS_WORD: Record<number, string> = { 1: 'three', 2: 'six', 3: 'nine', 4: 'twelve' };
-
 /** "fiscal Q3 2024 (quarter ended 2024-06-29)", "the first half of 2024 (six months ended 2024-06-30)". */
 export function periodWithEnd(p: FiscalPeriod, calendar: FiscalCalendar): string {
-  const span = p.kind === 'year' ? 'year' : p.kind === 'quarter' ? 'quarter' : `${MONTHS_WORD[p.quarters]} months`;
+  const span = p.kind === 'year' ? 'year' : p.kind === 'quarter' ? 'quarter' : `${monthsIn(p.quarters)} months`;
   return `${periodName(p, calendar)} (${span} ended ${p.end})`;
 }
 

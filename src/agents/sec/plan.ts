@@ -162,9 +162,7 @@ function priorPeriod(fin: CompanyFinancials, p: FiscalPeriod, kind: 'yoy' | 'qoq
   const cal = fin.calendar;
   if (p.kind === 'quarter') return cal.shiftQuarter(p, kind === 'qoq' ? -1 : -4);
   if (p.kind === 'year') return cal.year(p.fy - 1);
-  const last = cal.lastQuarter(p);
-  const before = last && cal.shiftQuarter(last, -4);
-  return before && cal.span(before, p.quarters);
+  return cal.shiftSpan(p, -4);
 }
 
 /**

@@ -1,6 +1,6 @@
 import type { Citation } from '../../agents/types.js';
 import { quoteCaller } from '../citations.js';
-import type { FiscalPeriod } from '../../data/sec/calendar.js';
+import { monthsIn, type FiscalPeriod } from '../../data/sec/calendar.js';
 import { sumOfQuarters, type FactTerm, type MetricValue, type ReportedFact } from '../../data/sec/facts.js';
 import type { FactCitation } from '../../data/sec/library.js';
 import { METRICS } from '../../data/sec/metrics.js';
@@ -138,7 +138,7 @@ export class AnswerWriter {
     const why = q4
       ? ' (Q4 is not filed on its own: it is the fiscal year less the first nine months)'
       : value.period.kind === 'span' && value.derivation === sumOfQuarters(value.period.quarters)
-        ? ` (the filings give no figure for these ${value.period.quarters === 2 ? 'six' : 'nine'} months as a whole: the sum of their quarters${value.period.q === 4 && value.terms.some((t) => t.role.startsWith('fiscal year')) ? ', Q4 being the fiscal year less the first nine months' : ''})`
+        ? ` (the filings give no figure for these ${monthsIn(value.period.quarters)} months as a whole: the sum of their quarters${value.period.q === 4 && value.terms.some((t) => t.role.startsWith('fiscal year')) ? ', Q4 being the fiscal year less the first nine months' : ''})`
         : value.period.kind === 'quarter' && value.terms.some((t) => /months ended/.test(t.role) && !/three months/.test(t.role))
           ? ' (the filings give this figure year to date only)'
           : '';

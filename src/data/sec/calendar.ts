@@ -34,6 +34,9 @@ export interface FiscalSpan {
 
 export type FiscalPeriod = FiscalYear | FiscalQuarter | FiscalSpan;
 
+/** "three", "six", "nine", "twelve": the months in so many quarters. */
+export const monthsIn = (quarters: number) => ['three', 'six', 'nine', 'twelve'][quarters - 1]!;
+
 /** Durations of about a quarter and about a year (trap: 10-Qs also carry year-to-date totals). */
 export const isQuarterLength = (start: string, end: string) => {
   const d = durationDays(start, end);
@@ -234,6 +237,13 @@ export class FiscalCalendar {
     // From the first quarter: the fiscal year's own start, which year-to-date facts use.
     const start = last.q === n ? (this.year(last.fy)?.start ?? quarters[0]!.start) : quarters[0]!.start;
     return { kind: 'span', fy: last.fy, q: last.q, quarters: n, start, end: last.end };
+  }
+
+  /** The span of as many quarters ending `n` quarters after (or before, when negative) this one's last. */
+  shiftSpan(p: FiscalSpan, n: number): FiscalSpan | null {
+    const last = this.lastQuarter(p);
+    const moved = last && this.shiftQuarter(last, n);
+    return moved && this.span(moved, p.quarters);
   }
 
   /** The last quarter of a span (or a quarter itself). */

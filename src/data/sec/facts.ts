@@ -1,4 +1,4 @@
-import { FiscalCalendar, periodKey, validRow, type FiscalPeriod, type FiscalQuarter, type FiscalSpan, type FiscalYear } from './calendar.js';
+import { FiscalCalendar, monthsIn, periodKey, validRow, type FiscalPeriod, type FiscalQuarter, type FiscalSpan, type FiscalYear } from './calendar.js';
 import { longDate } from './dates.js';
 import { metricById, type Concept, type MetricDef, type MetricId } from './metrics.js';
 import type { CompanyFactsFile, FactRow } from './types.js';
@@ -243,8 +243,8 @@ export class CompanyFinancials {
     const pair = this.#factPair(concepts, unit, [year.start, quarter.end], [year.start, previous.end], preferLargest);
     if (!pair) return null;
     const [toDate, before] = pair;
-    const toDateRole = quarter.q === 4 ? `fiscal year ${quarter.fy}` : `${monthsWord(quarter.q)} months ended ${longDate(quarter.end)}`;
-    const beforeRole = previous.q === 1 ? `three months ended ${longDate(previous.end)}` : `${monthsWord(previous.q)} months ended ${longDate(previous.end)}`;
+    const toDateRole = quarter.q === 4 ? `fiscal year ${quarter.fy}` : `${monthsIn(quarter.q)} months ended ${longDate(quarter.end)}`;
+    const beforeRole = previous.q === 1 ? `three months ended ${longDate(previous.end)}` : `${monthsIn(previous.q)} months ended ${longDate(previous.end)}`;
     return {
       metric: metric.id,
       unit,
@@ -355,11 +355,10 @@ const restated = (row: FactRow | null) => (row ? { value: row.val, form: row.for
 /** The derivation of a span added up from its quarters. */
 export const sumOfQuarters = (n: number) => `the sum of its ${['', 'one', 'two', 'three', 'four'][n]} quarters`;
 
-const monthsWord = (q: number) => ['three', 'six', 'nine', 'twelve'][q - 1]!;
 
 function periodRole(p: FiscalPeriod): string {
   if (p.kind === 'year') return `fiscal year ${p.fy}`;
-  return `${monthsWord(p.kind === 'span' ? p.quarters : 1)} months ended ${longDate(p.end)}`;
+  return `${monthsIn(p.kind === 'span' ? p.quarters : 1)} months ended ${longDate(p.end)}`;
 }
 
 /** Subtraction in floating point leaves dust (6.08 − 5.11); round to the inputs' decimals. */

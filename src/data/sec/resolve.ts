@@ -1,4 +1,4 @@
-import type { FiscalPeriod, FiscalQuarter, FiscalSpan } from './calendar.js';
+import { monthsIn, type FiscalPeriod, type FiscalQuarter, type FiscalSpan } from './calendar.js';
 import { daysBetween } from './dates.js';
 import type { CompanyFinancials } from './facts.js';
 import { metricById, type MetricId } from './metrics.js';
@@ -36,7 +36,7 @@ export function describeSpec(spec: PeriodSpec | null): string {
         const year = base.fy === null ? 'the latest fiscal year' : `${base.calendar ? 'calendar' : 'fiscal'} ${base.fy}`;
         return `the ${part} of ${year}`;
       }
-      return `the ${spec.quarters === 2 ? 'six' : 'nine'} months ending with ${describeSpec(base)}`;
+      return `the ${monthsIn(spec.quarters)} months ending with ${describeSpec(base)}`;
     }
   }
 }
@@ -82,11 +82,7 @@ export function resolvePeriod(spec: PeriodSpec | null, fin: CompanyFinancials, m
       const base = resolvePeriod(spec.base, fin, metric);
       if (!base.ok) return missing();
       const p = base.period;
-      if (p.kind === 'span') {
-        const last = cal.lastQuarter(p);
-        const moved = last && cal.shiftQuarter(last, spec.quarters + 4 * spec.years);
-        return found(moved && cal.span(moved, p.quarters));
-      }
+      if (p.kind === 'span') return found(cal.shiftSpan(p, spec.quarters + 4 * spec.years));
       if (p.kind === 'year' && spec.quarters === 0) return found(cal.year(p.fy + spec.years));
       const start = p.kind === 'quarter' ? p : cal.quarter(p.fy, spec.quarters < 0 ? 1 : 4);
       if (!start) return missing();
@@ -125,7 +121,7 @@ function resolveSpan(spec: Extract<PeriodSpec, { kind: 'span' }>, fin: CompanyFi
   // A calendar half of a company with another fiscal year, or the months ending near a date asked for.
   const calendar = spec.base?.kind === 'fiscalQuarter' && spec.base.calendar;
   if (calendar) return { ok: true, period: span, note: `${wanted} is, in the company's fiscal quarters, ${span.start} to ${span.end}` };
-  const near = spec.base?.kind === 'ended' && span.end !== spec.base.date ? `the ${n === 2 ? 'six' : 'nine'} months ended ${span.end}, the closest to ${spec.base.date}` : null;
+  const near = spec.base?.kind === 'ended' && span.end !== spec.base.date ? `the ${monthsIn(n)} months ended ${span.end}, the closest to ${spec.base.date}` : null;
   return { ok: true, period: span, note: near ?? base.note };
 }
 
