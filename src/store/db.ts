@@ -134,12 +134,23 @@ async function inWriteTransaction<T>(sqlite: BetterSqlite3.Database, fn: () => P
   }
 }
 
+function isOtherSchemaGone(error: unknown, ours: string | undefined): boolean {
+  const e = error as { code?: string; message?: string } | undefined;
+  return e?.code === '3F000' && ours !== undefined && !(e.message ?? '').includes(`"${ours}"`);
+}
+
 export async function migrate(db: Kysely<Database>, dialect: DialectName = 'sqlite'): Promise<string[]> {
   // Pin Kysely's bookkeeping tables to our schema: unpinned, it may find them in another
   // schema of the same database and skip creating its own.
   const schema = dialect === 'postgres' ? (await sql<{ s: string }>`select current_schema() as s`.execute(db)).rows[0]?.s : undefined;
   const migrator = new Migrator({ db, provider: migrationProvider, migrationTableSchema: schema });
-  const { error, results } = await migrator.migrateToLatest();
+  let { error, results } = await migrator.migrateToLatest();
+  // Kysely reads every schema's tables from the catalog to find its own; another schema dropped
+  // meanwhile (another tenant's, a test's) fails that read with 3F000. It is not ours: read again.
+  for (let attempt = 1; attempt < 5 && isOtherSchemaGone(error, schema); attempt++) {
+    await new Promise((r) => setTimeout(r, 50 * attempt));
+    ({ error, results } = await migrator.migrateToLatest());
+  }
   if (error) {
     const failed = results?.find((r) => r.status === 'Error');
     throw new Error(`database migration ${failed?.migrationName ?? ''} failed: ${(error as Error).message ?? error}`, { cause: error });

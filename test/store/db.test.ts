@@ -5,7 +5,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { fileURLToPath } from 'node:url';
+import pg from 'pg';
 import { openStore } from '../../src/store/db.js';
+import { dropTestSchemas, freshPostgres, PG_URL } from '../helpers/backends.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -42,6 +44,33 @@ describe('opening storage', () => {
       }
     }
   }, 60_000);
+
+  it.skipIf(!PG_URL)(`Postgres: another schema dropped while migrating does not fail start-up${PG_URL ? '' : ' (skipped: set SVC_TEST_DATABASE_URL=postgres://… to run)'}`, async () => {
+    // Kysely reads every schema's tables from the catalog; one dropped meanwhile failed that read (3F000).
+    let stop = false;
+    const churn = (async () => {
+      const client = new pg.Client({ connectionString: PG_URL });
+      await client.connect();
+      for (let i = 0; !stop; i++) {
+        const schema = `svc_churn_${process.pid}_${i}`;
+        await client.query(`create schema ${schema}; create table ${schema}.t (id serial primary key)`);
+        await client.query(`drop schema ${schema} cascade`);
+      }
+      await client.end();
+    })();
+    const failures: string[] = [];
+    try {
+      for (let i = 0; i < 20; i++) {
+        const store = await openStore({ dataDir: os.tmpdir(), databaseUrl: await freshPostgres() }).catch((err: Error) => void failures.push(err.message));
+        await store?.close();
+      }
+    } finally {
+      stop = true;
+      await churn;
+      await dropTestSchemas();
+    }
+    expect(failures).toEqual([]);
+  }, 120_000);
 
   it('Postgres that accepts the connection but never answers: start-up fails after 10 s instead of hanging', async () => {
     const sockets: net.Socket[] = [];
