@@ -77,25 +77,30 @@ export class MemoryRateLimiter implements RateLimiter {
  * increments the window only while it is under its cap, so replicas never admit more than the
  * limit between them.
  */
+/** How long after a window ends its count may still grow (requests in flight on other replicas). */
+const SETTLE_MS = 5_000;
+
 export class SqlRateLimiter implements RateLimiter {
   // Closed windows never change again: remember their counts.
   readonly #closed = new LRUCache<string, number>({ max: 200_000 });
 
   constructor(private readonly db: Kysely<Database>) {}
 
-  async #previous(keyId: string, start: number): Promise<number> {
+  async #previous(keyId: string, start: number, now: number): Promise<number> {
     const key = `${keyId}@${start}`;
     const cached = this.#closed.get(key);
     if (cached !== undefined) return cached;
     const row = await this.db.selectFrom('rate_limit_windows').select('count').where('key_id', '=', keyId).where('window_start', '=', start).executeTakeFirst();
     const count = row ? Number(row.count) : 0;
-    this.#closed.set(key, count);
+    // Just after a window ends, requests another replica began in it may still be counted there:
+    // remembered that early, its count would stay too low for the whole next window.
+    if (now >= start + WINDOW_MS + SETTLE_MS) this.#closed.set(key, count);
     return count;
   }
 
   async take(keyId: string, limit: number, now = Date.now()): Promise<RateDecision> {
     const start = Math.floor(now / WINDOW_MS) * WINDOW_MS;
-    const previous = await this.#previous(keyId, start - WINDOW_MS);
+    const previous = await this.#previous(keyId, start - WINDOW_MS, now);
     const cap = capFor(limit, previous, now, start);
     if (cap > 0) {
       const row = await this.db
