@@ -2,7 +2,7 @@ import type { FiscalCalendar, FiscalPeriod } from '../../data/sec/calendar.js';
 import type { MetricValue } from '../../data/sec/facts.js';
 import type { FactCitation, SecLibrary } from '../../data/sec/library.js';
 import { metricById, type MetricDef, type MetricId } from '../../data/sec/metrics.js';
-import type { SecQuestion } from '../../data/sec/question.js';
+import { quarterRange, type SecQuestion } from '../../data/sec/question.js';
 import type { CompanyRef } from '../../data/sec/types.js';
 import { capitalise } from '../sec/format.js';
 import { shareLabel } from '../sec/plan.js';
@@ -25,6 +25,10 @@ export interface Span {
   count: number;
   /** Fiscal years asked for ("2021 to 2024", "each quarter of fiscal 2024", "since 2022"); `to` absent: up to the latest. */
   years?: { from: number; to?: number };
+  /** Counted back from the latest, as said: "last 8 quarters", "past five years". */
+  latest?: boolean;
+  /** Quarters asked for, as fiscal year × 4 + quarter, both ends in ("Q3 2022 through Q2 2024"). */
+  quarters?: { from: number; to: number };
 }
 
 const YEAR = '(?:fy\\s*|fiscal\\s+(?:year\\s+)?)?((?:19|20)\\d\\d)';
@@ -38,17 +42,24 @@ const QUARTERLY = /\b(quarterly(?!\s+(?:reports?|filings?)\b)|quarter by quarter
  */
 export function spanOf(text: string): Span | null {
   const t = text.toLowerCase();
+  // More quarters than a year's: each of them (up to a year's are added up, as one period).
+  const range = quarterRange(t);
+  if (range && range.quarters > 4 && range.last.fy !== null && !range.calendar) {
+    const to = range.last.fy * 4 + range.last.q;
+    const from = to - range.quarters + 1;
+    return { kind: 'quarter', count: Math.min(MAX_PERIODS, range.quarters), years: { from: Math.floor((from - 1) / 4), to: range.last.fy }, quarters: { from, to } };
+  }
   const n = /\b(?:last|past|previous|trailing)\s+(\d{1,2}|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)\s+(fiscal\s+)?(quarters|years)\b/.exec(t);
   if (n) {
     const count = NUMBER_WORDS[n[1]!] ?? Number(n[1]);
-    return { kind: n[3] === 'years' ? 'year' : 'quarter', count: Math.min(MAX_PERIODS, Math.max(1, count)) };
+    return { kind: n[3] === 'years' ? 'year' : 'quarter', count: Math.min(MAX_PERIODS, Math.max(1, count)), latest: true };
   }
   const yearly = /\b(annual|annually|yearly|years|fiscal years|year by year|each year|every year)\b/.test(t);
   const quarterly = QUARTERLY.test(t);
   const kind = quarterly && !yearly ? 'quarter' : 'year';
-  const range = RANGE.exec(t);
-  if (range) {
-    const [a, b] = [Number(range[1] ?? range[3]), Number(range[2] ?? range[4])];
+  const years = RANGE.exec(t);
+  if (years) {
+    const [a, b] = [Number(years[1] ?? years[3]), Number(years[2] ?? years[4])];
     return { kind, count: MAX_PERIODS, years: { from: Math.min(a, b), to: Math.max(a, b) } };
   }
   const since = SINCE.exec(t);
@@ -69,6 +80,9 @@ export function spanOf(text: string): Span | null {
 
 /** "of fiscal 2024", "from fiscal 2021 to 2024", "since fiscal 2022". */
 const yearsText = (y: NonNullable<Span['years']>) => (y.to === undefined ? `since fiscal ${y.from}` : y.from === y.to ? `of fiscal ${y.from}` : `from fiscal ${y.from} to ${y.to}`);
+/** "from fiscal Q3 2022 to Q2 2024" (a quarter index is fiscal year × 4 + quarter). */
+const quarterText = (i: number) => `Q${((i - 1) % 4) + 1} ${Math.floor((i - 1) / 4)}`;
+const rangeText = (span: Span) => (span.quarters ? `from fiscal ${quarterText(span.quarters.from)} to ${quarterText(span.quarters.to)}` : span.years ? yearsText(span.years) : '');
 
 const pct = (x: number) => `${x >= 0 ? '+' : '−'}${Math.abs(x * 100).toFixed(1)}%`;
 
@@ -97,11 +111,12 @@ async function table(lib: SecLibrary, ref: CompanyRef, metrics: MetricId[], span
   const reported = metrics.filter((m) => financials.reports(m));
   const missing = metrics.filter((m) => !financials.reports(m));
   const years = span.years;
-  const inYears = (p: FiscalPeriod) => !years || (p.fy >= years.from && (years.to === undefined || p.fy <= years.to));
+  const inQuarters = (p: FiscalPeriod) => !span.quarters || (p.kind === 'quarter' && p.fy * 4 + p.q >= span.quarters.from && p.fy * 4 + p.q <= span.quarters.to);
+  const inYears = (p: FiscalPeriod) => inQuarters(p) && (!years || (p.fy >= years.from && (years.to === undefined || p.fy <= years.to)));
   const withData = periods.filter((p) => inYears(p) && reported.some((m) => financials.value(m, p)));
   const shown = withData.slice(-span.count);
   if (!shown.length || !reported.length) {
-    const when = years ? ` ${yearsText(years)}` : '';
+    const when = years ? ` ${rangeText(span)}` : '';
     return [`**${company.name} (${company.ticker})** reports none of ${metrics.map((m) => metricById(m).label).join(', ')} ${span.kind === 'quarter' ? 'by quarter' : 'by fiscal year'}${when} in its XBRL facts.`];
   }
   progress(`Citing ${shown.length} ${span.kind === 'quarter' ? 'quarters' : 'years'} of ${company.name} filings`);
@@ -163,8 +178,8 @@ async function table(lib: SecLibrary, ref: CompanyRef, metrics: MetricId[], span
   if (!years) {
     if (withData.length < span.count) lines.push(`Only ${withData.length} ${unit} have figures in the filings available; all are shown.`, '');
   } else {
-    const range = yearsText(years);
-    const wanted = years.to === undefined ? null : (years.to - years.from + 1) * (span.kind === 'quarter' ? 4 : 1);
+    const range = rangeText(span);
+    const wanted = span.quarters ? span.quarters.to - span.quarters.from + 1 : years.to === undefined ? null : (years.to - years.from + 1) * (span.kind === 'quarter' ? 4 : 1);
     if (wanted !== null && withData.length < wanted) lines.push(`Only ${withData.length} of the ${wanted} ${unit} ${range} have figures in the filings available; all are shown.`, '');
     if (withData.length > shown.length) lines.push(`The latest ${shown.length} ${unit} ${range} are shown (at most ${MAX_PERIODS} fit in a table).`, '');
   }

@@ -28,20 +28,24 @@ async function* runSecAgent(lib: SecLibrary, request: AgentRequest): AsyncGenera
   // EDGAR down) fails the request with its own status instead of inside a started stream.
   const index = await lib.companyIndex();
   const question = parseConversation(request.messages, index);
-  const quarters = quartersOfYearsAsked(request, question);
-  if (quarters && tabulable(question)) yield* answerTables(lib, question, quarters);
+  const periods = periodsAsked(request, question);
+  if (periods && tabulable(question)) yield* answerTables(lib, question, periods);
   else yield* answerSecQuestion(lib, question);
 }
 
 /**
- * "Apple quarterly revenue in 2024", "each quarter of fiscal 2024": the quarters of the fiscal
- * years named, answered as the financials agent's table (a fiscal year's total is not what was
- * asked). A follow-up that names no period of its own ("and net income?") keeps the quarters.
+ * Several periods, each of them, answered as the financials agent's table (one figure is not
+ * what was asked): the quarters of fiscal years ("Apple quarterly revenue in 2024", "each quarter
+ * of fiscal 2024"), more quarters than a year's ("Q3 2022 through Q2 2024"), and "the last 2
+ * quarters", "the past 3 years" (trailing four quarters taken together are TTM, one figure). A
+ * follow-up that names no period of its own ("and net income?") keeps them.
  */
-function quartersOfYearsAsked(request: AgentRequest, question: SecQuestion | null): Span | null {
+function periodsAsked(request: AgentRequest, question: SecQuestion | null): Span | null {
   const users = request.messages.filter((m) => m.role === 'user').map((m) => m.content);
   const span = spanOf(users.at(-1) ?? '') ?? (question && !question.stated.period && users.length > 1 ? spanOf(users.at(-2)!) : null);
-  return span?.kind === 'quarter' && span.years ? span : null;
+  if (!span) return null;
+  if (span.kind === 'quarter' && span.years) return span;
+  return span.latest && span.count > 1 && !question?.ttm ? span : null;
 }
 
 /** Answers a parsed question (the router calls this with its own parse): progress, text, citations, done. */

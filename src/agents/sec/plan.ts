@@ -150,19 +150,19 @@ function figureFor(fin: CompanyFinancials, metricId: MetricId, spec: PeriodSpec 
   let compared: Compared | null = null;
   if (comparison) {
     const p = resolved.period;
-    const kind = comparison === 'qoq' && p.kind === 'quarter' ? 'qoq' : 'yoy';
+    const kind = comparison === 'qoq' && p.kind !== 'year' ? 'qoq' : 'yoy';
     const prior = priorPeriod(fin, p, kind);
     compared = { kind, period: prior, value: prior ? fin.value(metricId, prior) : null };
   }
   return { kind: 'value', period: resolved.period, value, note: resolved.note, compared };
 }
 
-/** The period a figure is compared with: the quarter before, or the same period a year earlier. */
+/** The period a figure is compared with: the quarter (or as many months) before, or the same period a year earlier. */
 function priorPeriod(fin: CompanyFinancials, p: FiscalPeriod, kind: 'yoy' | 'qoq'): FiscalPeriod | null {
   const cal = fin.calendar;
   if (p.kind === 'quarter') return cal.shiftQuarter(p, kind === 'qoq' ? -1 : -4);
   if (p.kind === 'year') return cal.year(p.fy - 1);
-  return cal.shiftSpan(p, -4);
+  return cal.shiftSpan(p, kind === 'qoq' ? -p.quarters : -4);
 }
 
 /**

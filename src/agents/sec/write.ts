@@ -163,10 +163,10 @@ export class AnswerWriter {
   #comparison(figure: Figure, result: Extract<Figure['result'], { kind: 'value' }>): string | null {
     const c = result.compared;
     if (!c) return null;
-    const label = c.kind === 'qoq' ? 'Quarter over quarter' : 'Year over year';
+    const label = c.kind === 'yoy' ? 'Year over year' : result.period.kind === 'span' ? `Against the ${monthsIn(result.period.quarters)} months before` : 'Quarter over quarter';
     if (!c.period || !c.value) return `${label}: no ${figure.metric.label} for ${c.period ? periodWithEnd(c.period, figure.fin.calendar) : 'the prior period'} to compare with.`;
     const change = formatChange(result.value.value, c.value.value, result.value.unit, figure.metric, this.#scale(result.value));
-    const qoqOfYear = result.period.kind !== 'quarter' && this.#plan.question?.comparison === 'qoq' ? ` (${result.period.kind === 'year' ? 'a fiscal year' : 'a span of quarters'} has no previous quarter: compared with ${result.period.kind === 'year' ? 'the previous year' : 'the same months a year earlier'})` : '';
+    const qoqOfYear = result.period.kind === 'year' && this.#plan.question?.comparison === 'qoq' ? ' (a fiscal year has no previous quarter: compared with the previous year)' : '';
     const source = c.value.derivation ? '' : ` (${this.#filedAs(c.value.terms[0]!.fact)})`;
     return `${label}${qoqOfYear}: ${periodWithEnd(c.period, figure.fin.calendar)} was ${this.#amount(figure, c.value)}${source} ${this.#refs(c.value)}; change ${change}.${c.value.derivation ? ` That figure is derived: ${this.#derivation(figure, c.value).replace(/^Derived as /, '')}` : ''}`;
   }

@@ -24,10 +24,10 @@ export type PeriodSpec =
   | { kind: 'shift'; base: PeriodSpec; quarters: number; years: number }
   /**
    * Consecutive quarters ending with the quarter `base` means (null: the latest): `quarters` of
-   * them ("six months ended", "first half", "second half"), or, when null, the fiscal year to
-   * date ("YTD", "year to date").
+   * them ("six months ended", "first half", "second half", "Q1-Q3 2024", "the last six months"),
+   * or, when null, the fiscal year to date ("YTD", "year to date").
    */
-  | { kind: 'span'; base: PeriodSpec | null; quarters: 2 | 3 | null };
+  | { kind: 'span'; base: PeriodSpec | null; quarters: 2 | 3 | 4 | null };
 
 export type Comparison = 'yoy' | 'qoq';
 
@@ -164,6 +164,40 @@ interface Extracted {
   toDate: boolean;
 }
 
+const RANGE_QUARTER = `(?:fiscal\\s+|fy\\s*)?q([1-4])(?:\\s*,?\\s*(?:of\\s+)?(?:the\\s+)?(fiscal\\s+(?:year\\s+)?|fy\\s*|calendar\\s+(?:year\\s+)?|cy\\s*)?(?:'|’)?(\\d{4}|\\d{2}))?`;
+const QUARTER_RANGE = new RegExp(`\\b(from\\s+)?(calendar\\s+|cy\\s*)?${RANGE_QUARTER}\\s*(?:-|–|—|to|through|thru|until)\\s*${RANGE_QUARTER}\\b`, 'gi');
+
+export interface QuarterRange {
+  /** The last quarter; `fy` null when no year was said (the latest such quarter). */
+  last: { fy: number | null; q: 1 | 2 | 3 | 4 };
+  /** How many quarters, both ends counted ("Q4 2023 to Q1 2024": 2). */
+  quarters: number;
+  calendar: boolean;
+  /** Said as "from … to …". */
+  from: boolean;
+}
+
+function quarterRangeOf(x: RegExpMatchArray): QuarterRange | null {
+  const [qa, qb] = [Number(x[3]), Number(x[6])];
+  let [ya, yb] = [x[5] ? fullYear(x[5]) : null, x[8] ? fullYear(x[8]) : null];
+  // A year said once belongs to both ends; "Q4 to Q1 2024" starts in the year before.
+  if (ya === null && yb !== null) ya = qa <= qb ? yb : yb - 1;
+  if (yb === null && ya !== null) yb = qa <= qb ? ya : ya + 1;
+  const quarters = ya !== null && yb !== null ? yb * 4 + qb - (ya * 4 + qa) + 1 : ((qb - qa + 4) % 4) + 1;
+  if (quarters < 2) return null;
+  const calendar = [x[2], x[4], x[7]].some((w) => w && /^(calendar|cy)/i.test(w));
+  return { last: { fy: yb, q: qb as 1 | 2 | 3 | 4 }, quarters, calendar, from: Boolean(x[1]) };
+}
+
+/** The first quarter range a text names ("Q1 2023 through Q4 2024"), for the tables of many quarters. */
+export function quarterRange(text: string): QuarterRange | null {
+  for (const x of text.matchAll(QUARTER_RANGE)) {
+    const range = quarterRangeOf(x);
+    if (range) return range;
+  }
+  return null;
+}
+
 /**
  * Two periods named together ("Q3 2024 vs Q3 2023", "FY2023 and FY2024") that are a year or a
  * quarter apart: the later one, compared with the earlier. Other pairs are not read as a comparison.
@@ -182,6 +216,12 @@ function comparedPair(a: PeriodSpec | null, b: PeriodSpec | null): { period: Per
   if (a?.kind === 'span' && b?.kind === 'span' && a.quarters === b.quarters && a.base?.kind === 'fiscalQuarter' && b.base?.kind === 'fiscalQuarter' && a.base.q === b.base.q) {
     const [fa, fb] = [a.base.fy, b.base.fy];
     if (fa !== null && fb !== null && Math.abs(fa - fb) === 1) return { period: fa > fb ? a : b, comparison: 'yoy' };
+  }
+  // "H2 2024 vs H1 2024": months and the months just before them, as many; 'qoq' on a span means those.
+  if (a?.kind === 'span' && b?.kind === 'span' && a.quarters !== null && a.quarters === b.quarters && a.base?.kind === 'fiscalQuarter' && b.base?.kind === 'fiscalQuarter' && !a.base.calendar === !b.base.calendar) {
+    const [fa, fb] = [a.base.fy, b.base.fy];
+    const gap = fa !== null && fb !== null ? fa * 4 + a.base.q - (fb * 4 + b.base.q) : null;
+    if (gap !== null && Math.abs(gap) === a.quarters) return { period: gap > 0 ? a : b, comparison: 'qoq' };
   }
   if (a?.kind === 'fiscalYear' && b?.kind === 'fiscalYear' && a.fy !== null && b.fy !== null && Math.abs(a.fy - b.fy) === 1) {
     return { period: a.fy > b.fy ? a : b, comparison: 'yoy' };
@@ -208,7 +248,7 @@ function extractPeriod(m: Masked, form: '10-K' | '10-Q' | null): { period: Perio
     period ??= p;
     return true;
   };
-  const span = (quarters: 2 | 3, base: PeriodSpec) => set({ kind: 'span', base, quarters });
+  const span = (quarters: 2 | 3 | 4, base: PeriodSpec) => set({ kind: 'span', base, quarters });
   const spanQuarters = (words: string) => (/^(?:six|6|26)$/i.test(words) ? 2 : 3);
   // "six months ended March 30, 2024", "nine months ending June 2024", "26 weeks ended …": the quarters ending then, together.
   m.take(new RegExp(`\\b(six|6|nine|9|26|39)[- ](?:months?|weeks?)\\s+(?:that\\s+)?(?:ended|ending|ends|through|to)\\s+(?:on\\s+)?${DATE}`, 'gi'), (x) => {
@@ -233,6 +273,21 @@ function extractPeriod(m: Masked, form: '10-K' | '10-Q' | null): { period: Perio
   const glued = `(?:\\s*(fy\\s*|cy\\s*|fiscal\\s+(?:year\\s+)?|calendar\\s+(?:year\\s+)?)(?:'|’)?(\\d{4}|\\d{2})|(?:'|’)?(\\d{2})|\\s*(\\d{4}))?\\b`;
   m.take(new RegExp(`\\b(h[12]|[12]h)${glued}`, 'gi'), (x) => part(x[1]!, x[3] ?? x[4] ?? x[5], x[2]));
   m.take(new RegExp(`\\b([69]m)(?=\\s*(?:fy|'|’|\\d))${glued}`, 'gi'), (x) => (x[3] ?? x[4] ?? x[5] ? part(x[1]!.startsWith('9') ? 'nine' : 'first half', x[3] ?? x[4] ?? x[5], x[2]) : false));
+  // Quarters from one to another, taken together: "Q1-Q3 2024", "Q4 2023 through Q1 2024", "Q1 to Q3 of fiscal 2024".
+  // Two in a row after "from" ("from Q2 to Q3") are a change between them, read below as a comparison.
+  m.take(QUARTER_RANGE, (x) => {
+    const range = quarterRangeOf(x);
+    if (!range || range.quarters > 4 || (range.from && range.quarters === 2)) return false;
+    const { last } = range;
+    const calendar = range.calendar ? { calendar: true } : {};
+    if (range.quarters === 4 && last.q === 4) return set(range.calendar && last.fy !== null ? { kind: 'calendarYear', year: last.fy } : { kind: 'fiscalYear', fy: last.fy });
+    return span(range.quarters as 2 | 3 | 4, { kind: 'fiscalQuarter', fy: last.fy, q: last.q, ...calendar });
+  });
+  // "the last six months", "past 9 months", "trailing three months": the latest quarters (twelve months are TTM, above).
+  m.take(/\b(?:the\s+)?(?:last|past|trailing|previous|prior|latest|most\s+recent|recent)\s+(three|3|six|6|nine|9)\s+months\b/gi, (x) => {
+    const n = spanQuarters(x[1]!) === 2 ? 2 : /^(?:three|3)$/i.test(x[1]!) ? 1 : 3;
+    return n === 1 ? set({ kind: 'latest', span: 'quarter' }) : set({ kind: 'span', base: null, quarters: n });
+  });
   // The fiscal year to date, through the period said or the latest quarter: "YTD", "year-to-date", "so far this year".
   let toDate = false;
   m.take(/\b(?:f?ytd|(?:fiscal[- ])?year[- ]to[- ]date|so\s+far\s+this\s+(?:fiscal\s+)?year|this\s+(?:fiscal\s+)?year\s+so\s+far)\b/gi, () => ((toDate = true), true));

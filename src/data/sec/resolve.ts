@@ -112,7 +112,7 @@ function resolveSpan(spec: Extract<PeriodSpec, { kind: 'span' }>, fin: CompanyFi
   if (!last) return { ok: false, wanted };
   const n = spec.quarters ?? last.q;
   if (n === 1) return { ok: true, period: last, note: `year to date through the first quarter is that quarter, which ended ${last.end}` };
-  if (n === 4) {
+  if (n === 4 && last.q === 4) {
     const year = cal.year(last.fy);
     return year ? { ok: true, period: year, note: `year to date through the fourth quarter is the whole fiscal year, which ended ${year.end}` } : { ok: false, wanted };
   }

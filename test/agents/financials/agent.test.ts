@@ -111,11 +111,11 @@ describe('svc-financials-agent', () => {
   });
 
   it('reads the span of a question', () => {
-    expect(spanOf('last 8 quarters')).toEqual({ kind: 'quarter', count: 8 });
-    expect(spanOf('past five years')).toEqual({ kind: 'year', count: 5 });
+    expect(spanOf('last 8 quarters')).toEqual({ kind: 'quarter', count: 8, latest: true });
+    expect(spanOf('past five years')).toEqual({ kind: 'year', count: 5, latest: true });
     expect(spanOf('quarter by quarter')).toEqual({ kind: 'quarter', count: 8 });
     expect(spanOf('annual revenue')).toEqual({ kind: 'year', count: 5 });
-    expect(spanOf('last 40 quarters')).toEqual({ kind: 'quarter', count: 12 });
+    expect(spanOf('last 40 quarters')).toEqual({ kind: 'quarter', count: 12, latest: true });
     expect(spanOf('revenue in Q3 2024')).toBeNull();
     expect(spanOf('quarterly revenue in 2024')).toEqual({ kind: 'quarter', count: 4, years: { from: 2024, to: 2024 } });
     expect(spanOf('revenue each quarter of fiscal 2024')).toEqual({ kind: 'quarter', count: 4, years: { from: 2024, to: 2024 } });
@@ -125,6 +125,9 @@ describe('svc-financials-agent', () => {
     expect(spanOf('revenue since 2023')).toEqual({ kind: 'quarter', count: 12, years: { from: 2023 } });
     expect(spanOf('net income trend')).toEqual({ kind: 'quarter', count: 8 });
     expect(spanOf('the latest quarterly report')).toBeNull();
+    // More quarters than a year's, from one to another: those quarters (a quarter index is fiscal year × 4 + quarter).
+    expect(spanOf('revenue Q3 2022 through Q2 2024')).toEqual({ kind: 'quarter', count: 8, years: { from: 2022, to: 2024 }, quarters: { from: 2022 * 4 + 3, to: 2024 * 4 + 2 } });
+    expect(spanOf('revenue Q1-Q3 2024')).toBeNull();
   });
 });
 

@@ -224,6 +224,19 @@ describe('svc-sec-agent answers from XBRL facts and cites the filing page', () =
     expect((await ask('Apple quarterly revenue in 2024', 'and net income?')).text).toMatch(/\| \*\*Net income\*\* \(\$ million\) \| 33,916 \| 23,636 \| 21,448 \| 14,736† \|/);
   });
 
+  it('answers "the last 2 quarters", "the past 3 years" and more quarters than a year\'s with each of them, as the financials table', async () => {
+    const last = await ask('Apple revenue last two quarters');
+    expect(last.text).toMatch(/\| \| Q1 FY2025 \[1\] \| Q2 FY2025 \[2\] \|/);
+    expect(last.text).toMatch(/\| \*\*Revenue\*\* \(\$ million\) \| 124,300 \| 95,359 \|/);
+    expectConsistentCitations(last);
+    expect((await ask('Apple net income past 3 years')).text).toMatch(/\| \| FY2022 \[1\] \| FY2023 \[1\] \| FY2024 \[2\] \|/);
+    const range = await ask('Apple revenue Q3 2022 through Q2 2024');
+    expect(range.text).toMatch(/\| \| Q3 FY2022 \[\d\] \| Q4 FY2022 [[\]\d]+ \| Q1 FY2023 \[\d\] \| Q2 FY2023 \[\d\] \| Q3 FY2023 \[\d\] \| Q4 FY2023 [[\]\d]+ \| Q1 FY2024 \[\d\] \| Q2 FY2024 \[\d\] \|\n/);
+    expectConsistentCitations(range);
+    // Trailing four quarters taken together are one figure, not a table.
+    expect((await ask('Apple revenue trailing 4 quarters')).text).toMatch(/Trailing twelve months/);
+  });
+
   it('sums the four fiscal quarters ending in a calendar year for a June fiscal year, each cited', async () => {
     const a = await ask('Microsoft revenue for calendar 2024');
     expect(a.text).not.toContain('245,122 million**');

@@ -100,6 +100,38 @@ describe('quarters taken together: the figure for those months, never one quarte
   });
 });
 
+describe('quarters from one to another, and the latest months: their total, never one of them', () => {
+  it('Q1-Q3: the nine months the 10-Q files', async () => {
+    const text = await answer('Apple revenue Q1-Q3 2024');
+    expect(text).toMatch(/revenue for the first nine months of fiscal 2024 \(nine months ended 2024-06-29\) was \*\*\$296,105 million\*\*/);
+    expect(text).not.toMatch(/fiscal Q1 2025/);
+  });
+
+  it('across two fiscal years: the quarters added up, a derived Q4 entering as the year less nine months', async () => {
+    const text = await answer('Apple revenue Q4 2023 through Q1 2024');
+    expect(text).toMatch(/revenue for fiscal Q4 2023 to Q1 2024 \(six months ended 2023-12-30\) was \*\*\$209,073 million\*\*/);
+    expect(text).toMatch(/Derived as fiscal year 2023 \$383,285 million .* minus nine months ended July 1, 2023 \$293,787 million .* plus three months ended December 30, 2023 \$119,575 million/);
+    expect(383_285 - 293_787 + 119_575).toBe(209_073);
+  });
+
+  it('four quarters not a fiscal year: twelve months added up; Q1 to Q4 is the fiscal year', async () => {
+    expect(await answer('Apple revenue Q2 2024 - Q1 2025')).toMatch(/revenue for fiscal Q2 2024 to Q1 2025 \(twelve months ended 2024-12-28\) was \*\*\$395,760 million\*\*/);
+    expect(90_753 + 85_777 + (391_035 - 296_105) + 124_300).toBe(395_760);
+    expect(await answer('Apple revenue Q1 through Q4 2024')).toMatch(/revenue for fiscal year 2024 \(year ended 2024-09-28\) was \*\*\$391,035 million\*\*/);
+  });
+
+  it('the last six months: the two latest quarters together', async () => {
+    expect(await answer('Apple revenue for the last six months')).toMatch(/revenue for the first half of fiscal 2025 \(six months ended 2025-03-29\) was \*\*\$219,659 million\*\*/);
+    expect(await answer('Apple revenue past 3 months')).toMatch(/revenue for fiscal Q2 2025 \(quarter ended 2025-03-29\) was \*\*\$95,359 million\*\*/);
+  });
+
+  it('halves in a row: compared with the six months before, named so', async () => {
+    const text = await answer('Microsoft revenue H1 2025 vs H2 2024');
+    expect(text).toMatch(/revenue for the first half of fiscal 2025 \(six months ended 2024-12-31\) was \*\*\$135,217 million\*\*/);
+    expect(text).toMatch(/- Against the six months before: the second half of fiscal 2024 \(six months ended 2024-06-30\) was \$126,585 million \[2\]\[3\]; change \+\$8,632 million \(\+6\.8%\)/);
+  });
+});
+
 describe('trailing twelve months, asked of figures that are not amounts', () => {
   it('per-share figures are the four quarters added up, marked approximate', async () => {
     const text = await answer('Apple TTM diluted EPS');

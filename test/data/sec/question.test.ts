@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { CompanyIndex } from '../../../src/data/sec/companies.js';
-import { parseConversation, parseSecQuestion, type SecQuestion } from '../../../src/data/sec/question.js';
+import { parseConversation, parseSecQuestion, quarterRange, type SecQuestion } from '../../../src/data/sec/question.js';
 import { DEMO_WORLD, tickersFile } from '../../fixtures/sec-world.js';
 
 const index = CompanyIndex.fromTickers(
@@ -269,6 +269,42 @@ describe('several quarters together: halves, nine months, year to date', () => {
     expect(conv('Apple revenue first half of 2024', 'and a year earlier?').period).toEqual(half(2023));
     expect(conv('Apple revenue Q3 2024', 'and year to date?').period).toEqual({ kind: 'span', quarters: null, base: { kind: 'fiscalQuarter', fy: 2024, q: 3 } });
     expect(conv('Apple revenue H1 2024', 'and net income?').period).toEqual(half(2024));
+  });
+
+  it.each([
+    ['Apple revenue Q1-Q3 2024', { kind: 'span', quarters: 3, base: { kind: 'fiscalQuarter', fy: 2024, q: 3 } }],
+    ['Apple revenue Q1 through Q3 2024', { kind: 'span', quarters: 3, base: { kind: 'fiscalQuarter', fy: 2024, q: 3 } }],
+    ['Apple revenue Q1 to Q3 of fiscal 2024', { kind: 'span', quarters: 3, base: { kind: 'fiscalQuarter', fy: 2024, q: 3 } }],
+    ['Apple revenue from Q1 to Q3 2024', { kind: 'span', quarters: 3, base: { kind: 'fiscalQuarter', fy: 2024, q: 3 } }],
+    ['Apple revenue Q4 2023 through Q1 2024', { kind: 'span', quarters: 2, base: { kind: 'fiscalQuarter', fy: 2024, q: 1 } }],
+    ['Apple revenue Q4 to Q1 2024', { kind: 'span', quarters: 2, base: { kind: 'fiscalQuarter', fy: 2024, q: 1 } }],
+    ['Apple revenue Q4 FY23 – Q1 FY24', { kind: 'span', quarters: 2, base: { kind: 'fiscalQuarter', fy: 2024, q: 1 } }],
+    ['Apple revenue Q2 2024 - Q1 2025', { kind: 'span', quarters: 4, base: { kind: 'fiscalQuarter', fy: 2025, q: 1 } }],
+    ['Apple revenue Q2-Q3', { kind: 'span', quarters: 2, base: { kind: 'fiscalQuarter', fy: null, q: 3 } }],
+    ['Microsoft revenue calendar Q1-Q2 2024', { kind: 'span', quarters: 2, base: { kind: 'fiscalQuarter', fy: 2024, q: 2, calendar: true } }],
+    ['Apple revenue Q1 through Q4 2024', { kind: 'fiscalYear', fy: 2024 }],
+    ['Microsoft revenue calendar Q1-Q4 2024', { kind: 'calendarYear', year: 2024 }],
+    ['Apple revenue last six months', { kind: 'span', quarters: 2, base: null }],
+    ['Apple revenue for the past 9 months', { kind: 'span', quarters: 3, base: null }],
+    ['Apple revenue over the trailing six months', { kind: 'span', quarters: 2, base: null }],
+    ['Apple revenue last three months', { kind: 'latest', span: 'quarter' }],
+  ])('quarters from one to another, and the latest months: %s', (text, expected) => {
+    expect(parse(text).period).toEqual(expected);
+    expect(companies(parse(text))).toEqual([text.startsWith('Microsoft') ? 'MSFT' : 'AAPL']);
+  });
+
+  it('two quarters in a row "from … to" are a change between them; ranges of more than a year are left to the tables', () => {
+    expect(parse('Apple revenue from Q2 to Q3 2024')).toMatchObject({ period: { kind: 'fiscalQuarter', fy: 2024, q: 3 }, comparison: 'qoq' });
+    expect(quarterRange('Apple revenue Q3 2022 through Q2 2024')).toEqual({ last: { fy: 2024, q: 2 }, quarters: 8, calendar: false, from: false });
+    expect(quarterRange('Apple revenue Q3 2024 vs Q3 2023')).toBeNull();
+    expect(quarterRange('Apple revenue Q3 2024 to Q3 2024')).toBeNull();
+  });
+
+  it('halves in a row are compared with each other, the later one answered', () => {
+    expect(parse('Microsoft revenue H2 2024 vs H1 2024')).toMatchObject({ period: { kind: 'span', quarters: 2, base: { kind: 'fiscalQuarter', fy: 2024, q: 4 } }, comparison: 'qoq' });
+    expect(parse('Microsoft revenue H1 2025 vs H2 2024')).toMatchObject({ period: half(2025), comparison: 'qoq' });
+    // Not in a row: not read as a comparison of the two.
+    expect(parse('Microsoft revenue H1 2025 vs H1 2023').comparison).toBeNull();
   });
 
   it('"with margin" asks for a share of revenue, not for a company called Margin', () => {
