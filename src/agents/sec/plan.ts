@@ -3,12 +3,13 @@ import { daysBetween } from '../../data/sec/dates.js';
 import { roundLike, type CompanyFinancials, type MetricValue } from '../../data/sec/facts.js';
 import type { CompanyProfile, SecLibrary } from '../../data/sec/library.js';
 import { metricById, type MetricDef, type MetricId } from '../../data/sec/metrics.js';
-import { KEY_METRICS, type CompanyMention, type PeriodSpec, type SecQuestion } from '../../data/sec/question.js';
+import { KEY_METRICS, type CompanyMention, type Comparison, type PeriodSpec, type SecQuestion } from '../../data/sec/question.js';
 import { calendarQuarters, describeSpec, nearestQuarter, resolvePeriod } from '../../data/sec/resolve.js';
 import type { CompanyRef } from '../../data/sec/types.js';
 
 export interface Compared {
-  kind: 'yoy' | 'qoq';
+  /** 'versus': the earlier period the question named. */
+  kind: 'yoy' | 'qoq' | 'versus';
   period: FiscalPeriod | null;
   value: MetricValue | null;
 }
@@ -128,13 +129,14 @@ function calendarTotal(fin: CompanyFinancials, metric: MetricDef, year: number):
   return sum?.kind === 'calendar-year' ? sum.total : null;
 }
 
-function figureFor(fin: CompanyFinancials, metricId: MetricId, spec: PeriodSpec | null, comparison: 'yoy' | 'qoq' | null): FigureResult {
+function figureFor(fin: CompanyFinancials, metricId: MetricId, spec: PeriodSpec | null, comparison: Comparison | null, versus: PeriodSpec | null): FigureResult {
   if (!fin.reports(metricId)) return { kind: 'not-reported' };
   const metric = metricById(metricId);
   if (spec?.kind === 'calendarYear' && !fin.calendar.isCalendarYear && metric.type === 'duration') {
     const sum = calendarYearFigure(fin, metric, spec.year);
     // A calendar year has no previous quarter: a change asked for is from the calendar year before.
-    if (sum?.kind === 'calendar-year' && sum.total && comparison) sum.compared = { year: spec.year - 1, total: calendarTotal(fin, metric, spec.year - 1) };
+    const year = comparison === 'versus' && versus?.kind === 'calendarYear' ? versus.year : spec.year - 1;
+    if (sum?.kind === 'calendar-year' && sum.total && comparison) sum.compared = { year, total: calendarTotal(fin, metric, year) };
     if (sum) return sum;
   }
   let resolved = resolvePeriod(spec, fin, metricId);
@@ -148,7 +150,12 @@ function figureFor(fin: CompanyFinancials, metricId: MetricId, spec: PeriodSpec 
   const value = fin.value(metricId, resolved.period);
   if (!value) return { kind: 'no-value', period: resolved.period, note: resolved.note };
   let compared: Compared | null = null;
-  if (comparison) {
+  if (comparison === 'versus' && versus) {
+    const named = resolvePeriod(versus, fin, metricId);
+    // A balance over months is the one at their end, as for the period itself.
+    const prior = named.ok && named.period.kind === 'span' && metric.type === 'instant' ? fin.calendar.lastQuarter(named.period) : named.ok ? named.period : null;
+    compared = { kind: 'versus', period: prior, value: prior ? fin.value(metricId, prior) : null };
+  } else if (comparison) {
     const p = resolved.period;
     const kind = comparison === 'qoq' && p.kind !== 'year' ? 'qoq' : 'yoy';
     const prior = priorPeriod(fin, p, kind);
@@ -233,7 +240,7 @@ export async function planAnswer(lib: SecLibrary, question: SecQuestion | null, 
     if (plan.unknown.figures.length) plan.unknown.companies.push({ company: profile.company, fin: profile.financials });
     for (const metricId of metrics) {
       const fin = profile.financials;
-      const figure: Figure = { company: profile.company, fin, metric: metricById(metricId), result: figureFor(fin, metricId, question.period, question.comparison) };
+      const figure: Figure = { company: profile.company, fin, metric: metricById(metricId), result: figureFor(fin, metricId, question.period, question.comparison, question.versus) };
       if (question.margin && shareLabel(figure.metric) && figure.result.kind === 'value') {
         figure.revenue = fin.value('revenue', figure.result.period);
         const prior = figure.result.compared;

@@ -5,6 +5,7 @@ import { sumOfQuarters, type FactTerm, type MetricValue, type ReportedFact } fro
 import type { FactCitation } from '../../data/sec/library.js';
 import { METRICS } from '../../data/sec/metrics.js';
 import type { CompanyRef } from '../../data/sec/types.js';
+import { describeSpec } from '../../data/sec/resolve.js';
 import { possessive, shortName } from '../../data/sec/names.js';
 import { capitalise, formatAmount, formatChange, periodName, periodWithEnd, roughly } from './format.js';
 import { MAX_COMPANIES, coverage, shareLabel, type CalendarQuarterValue, type Figure, type FigureResult, type Plan } from './plan.js';
@@ -163,8 +164,10 @@ export class AnswerWriter {
   #comparison(figure: Figure, result: Extract<Figure['result'], { kind: 'value' }>): string | null {
     const c = result.compared;
     if (!c) return null;
-    const label = c.kind === 'yoy' ? 'Year over year' : result.period.kind === 'span' ? `Against the ${monthsIn(result.period.quarters)} months before` : 'Quarter over quarter';
-    if (!c.period || !c.value) return `${label}: no ${figure.metric.label} for ${c.period ? periodWithEnd(c.period, figure.fin.calendar) : 'the prior period'} to compare with.`;
+    const label = c.kind === 'versus' ? 'Compared with' : c.kind === 'yoy' ? 'Year over year' : result.period.kind === 'span' ? `Against the ${monthsIn(result.period.quarters)} months before` : 'Quarter over quarter';
+    const versus = this.#plan.question?.versus;
+    const wanted = c.period ? periodWithEnd(c.period, figure.fin.calendar) : c.kind === 'versus' && versus ? describeSpec(versus) : 'the prior period';
+    if (!c.period || !c.value) return `${label}: no ${figure.metric.label} for ${wanted} to compare with.`;
     const change = formatChange(result.value.value, c.value.value, result.value.unit, figure.metric, this.#scale(result.value));
     const qoqOfYear = result.period.kind === 'year' && this.#plan.question?.comparison === 'qoq' ? ' (a fiscal year has no previous quarter: compared with the previous year)' : '';
     const source = c.value.derivation ? '' : ` (${this.#filedAs(c.value.terms[0]!.fact)})`;
@@ -308,9 +311,10 @@ export class AnswerWriter {
     const c = r.compared;
     if (!c || !r.total) return null;
     const qoq = this.#plan.question?.comparison === 'qoq' ? ' (a calendar year has no previous quarter: compared with the year before)' : '';
-    if (!c.total) return `Year over year${qoq}: no ${figure.metric.label} for calendar year ${c.year} to compare with, because a fiscal quarter ending in it has no figure in the filings.`;
+    const label = this.#plan.question?.comparison === 'versus' ? 'Compared with' : 'Year over year';
+    if (!c.total) return `${label}${qoq}: no ${figure.metric.label} for calendar year ${c.year} to compare with, because a fiscal quarter ending in it has no figure in the filings.`;
     const change = formatChange(r.total.value, c.total.value, r.total.unit, figure.metric, this.#scale(r.total));
-    return `Year over year${qoq}: calendar year ${c.year} was ${this.#amount(figure, c.total)} ${this.#refs(c.total)}, the sum of the four fiscal quarters ending in ${c.year} (derived as ${this.#terms(figure, c.total)}); change ${change}.`;
+    return `${label}${qoq}: calendar year ${c.year} was ${this.#amount(figure, c.total)} ${this.#refs(c.total)}, the sum of the four fiscal quarters ending in ${c.year} (derived as ${this.#terms(figure, c.total)}); change ${change}.`;
   }
 
   #single(figure: Figure): string[] {

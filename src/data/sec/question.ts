@@ -29,7 +29,8 @@ export type PeriodSpec =
    */
   | { kind: 'span'; base: PeriodSpec | null; quarters: 2 | 3 | 4 | null };
 
-export type Comparison = 'yoy' | 'qoq';
+/** 'versus': with the earlier period the question names (`SecQuestion.versus`), neither a year nor a quarter before. */
+export type Comparison = 'yoy' | 'qoq' | 'versus';
 
 export type CompanyMention =
   | { status: 'found'; text: string; company: CompanyRef; fuzzy: boolean }
@@ -43,6 +44,8 @@ export interface SecQuestion {
   /** null: not said (the latest quarter is meant). */
   period: PeriodSpec | null;
   comparison: Comparison | null;
+  /** The earlier period named to compare with when it is neither a year nor a quarter before ("FY2024 vs FY2022", "Q3 2024 vs Q1 2024"). */
+  versus: PeriodSpec | null;
   /** A filing named as such ("the latest 10-K", "annual report"). */
   form: '10-K' | '10-Q' | null;
   /** What this turn said itself, as opposed to what it carried over from earlier turns. */
@@ -157,6 +160,7 @@ interface Extracted {
   period: PeriodSpec | null;
   relative: Relative | null;
   comparison: Comparison | null;
+  versus: PeriodSpec | null;
   form: '10-K' | '10-Q' | null;
   adding: boolean;
   ttm: boolean;
@@ -202,7 +206,7 @@ export function quarterRange(text: string): QuarterRange | null {
  * Two periods named together ("Q3 2024 vs Q3 2023", "FY2023 and FY2024") that are a year or a
  * quarter apart: the later one, compared with the earlier. Other pairs are not read as a comparison.
  */
-function comparedPair(a: PeriodSpec | null, b: PeriodSpec | null): { period: PeriodSpec; comparison: Comparison } | null {
+function comparedPair(a: PeriodSpec | null, b: PeriodSpec | null): { period: PeriodSpec; comparison: Comparison; versus?: PeriodSpec } | null {
   if (a?.kind === 'fiscalQuarter' && b?.kind === 'fiscalQuarter' && (a.fy ?? b.fy) !== null && !a.calendar === !b.calendar) {
     // "from Q2 to Q3 2024": a quarter without its year takes the other's.
     if (a.fy === null) a = { ...a, fy: b.fy };
@@ -226,7 +230,33 @@ function comparedPair(a: PeriodSpec | null, b: PeriodSpec | null): { period: Per
   if (a?.kind === 'fiscalYear' && b?.kind === 'fiscalYear' && a.fy !== null && b.fy !== null && Math.abs(a.fy - b.fy) === 1) {
     return { period: a.fy > b.fy ? a : b, comparison: 'yoy' };
   }
+  // Two periods of one kind further apart ("FY2024 vs FY2022", "Q3 2024 vs Q1 2024"): the later one, compared with the earlier.
+  const [ka, kb] = [a && orderOf(a), b && orderOf(b)];
+  if (ka && kb && ka.kind === kb.kind && ka.at !== kb.at) {
+    const [later, earlier] = ka.at > kb.at ? [a!, b!] : [b!, a!];
+    return { period: later, comparison: 'versus', versus: earlier };
+  }
   return null;
+}
+
+/** Where a period stands among periods of its kind (a span among spans of as many quarters), when its year is said. */
+function orderOf(p: PeriodSpec): { kind: string; at: number } | null {
+  switch (p.kind) {
+    case 'fiscalQuarter':
+      return p.fy === null ? null : { kind: `quarter${p.calendar ? ' calendar' : ''}`, at: p.fy * 4 + p.q };
+    case 'fiscalYear':
+      return p.fy === null ? null : { kind: 'year', at: p.fy };
+    case 'calendarYear':
+      return { kind: 'calendar year', at: p.year };
+    case 'ended':
+      return { kind: `ended ${p.span}`, at: Date.parse(p.date) };
+    case 'span': {
+      const base = p.base && p.quarters !== null ? orderOf(p.base) : null;
+      return base && { kind: `${p.quarters} ${base.kind}`, at: base.at };
+    }
+    default:
+      return null;
+  }
 }
 
 function extractComparison(m: Masked): Comparison | null {
@@ -595,7 +625,7 @@ function extract(text: string, index: CompanyIndex): Extracted {
   const asked = metrics.length ? [] : leftovers.filter((w) => !w.toLowerCase().split(/\s+/).every((x) => GENERAL_WORDS.has(x)));
   const unknownFigures = [...new Set([...unsupported, ...acronyms, ...asked])];
   // Two periods named are more precise than a growth word ("change from Q2 to Q3 2024").
-  return { companies, metrics, unknownFigures, period, relative, comparison: pair?.comparison ?? comparison, form, adding, ttm, toDate };
+  return { companies, metrics, unknownFigures, period, relative, comparison: pair?.comparison ?? comparison, versus: pair?.versus ?? null, form, adding, ttm, toDate };
 }
 
 /** Moves a period by whole quarters and years, in fiscal terms when it is a fiscal label. */
@@ -651,7 +681,8 @@ export function parseSecQuestion(text: string, index: CompanyIndex, previous?: S
     // "and EBITDA?" asks for another figure: the previous one is not carried over in its place.
     metrics: stated.metrics ? asked : followUp && !x.unknownFigures.length ? previous.metrics : [],
     period,
-    comparison: x.comparison ?? (followUp ? previous.comparison : null),
+    // The earlier period compared with stays only while the period does ("and net income?").
+    ...(x.comparison ? { comparison: x.comparison, versus: x.versus } : followUp && previous.comparison && (previous.comparison !== 'versus' || !stated.period) ? { comparison: previous.comparison, versus: previous.versus } : { comparison: null, versus: null }),
     form: x.form ?? (followUp ? previous.form : null),
     stated,
     switchedFrom,

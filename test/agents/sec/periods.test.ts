@@ -132,6 +132,24 @@ describe('quarters from one to another, and the latest months: their total, neve
   });
 });
 
+describe('two periods named further apart than a year or a quarter: compared, never one of them dropped', () => {
+  it('a fiscal year with one two years earlier', async () => {
+    const text = await answer('Apple revenue in fiscal 2024 versus fiscal 2022');
+    expect(text).toMatch(/revenue for fiscal year 2024 \(year ended 2024-09-28\) was \*\*\$391,035 million\*\*/);
+    expect(text).toMatch(/- Compared with: fiscal year 2022 \(year ended 2022-09-24\) was \$394,328 million \(Form 10-K filed 2023-11-03\) \[2\]; change -\$3,293 million \(-0\.8%\)/);
+  });
+
+  it('quarters two apart, calendar years, and side by side', async () => {
+    expect(await answer('Apple revenue Q3 2024 vs Q1 2024')).toMatch(/- Compared with: fiscal Q1 2024 \(quarter ended 2023-12-30\) was \$119,575 million .*; change -\$33,798 million \(-28\.3%\)/);
+    expect(await answer('Microsoft revenue calendar 2024 vs calendar 2022')).toMatch(/- Compared with: calendar year 2022 was \$204,094 million \[5\]\[6\]\[7\]\[8\], the sum of the four fiscal quarters ending in 2022 .*change \+\$57,708 million \(\+28\.3%\)/);
+    expect(await answer('Compare Apple and Microsoft net income FY2024 vs FY2022')).toMatch(/\| Microsoft Corp\. \(MSFT\) \| Net income \| fiscal year 2024 \(year ended 2024-06-30\) \| \$88,136 million \[3\] \| fiscal year 2022 \(year ended 2022-06-30\) \| \$72,738 million \[4\] \| \+\$15,398 million \(\+21\.2%\) \|/);
+  });
+
+  it('a period the filings do not cover is named as missing', async () => {
+    expect(await answer('Apple revenue FY2024 vs FY2015')).toMatch(/- Compared with: no revenue for fiscal year 2015 to compare with\./);
+  });
+});
+
 describe('trailing twelve months, asked of figures that are not amounts', () => {
   it('per-share figures are the four quarters added up, marked approximate', async () => {
     const text = await answer('Apple TTM diluted EPS');

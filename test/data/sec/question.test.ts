@@ -212,8 +212,8 @@ describe('periods', () => {
     expect(parse("how did apple's revenue change from Q2 to Q3 2024")).toMatchObject({ period: { kind: 'fiscalQuarter', fy: 2024, q: 3 }, comparison: 'qoq' });
     expect(parse("Compare Apple's Q3 2024 revenue with the same quarter last year")).toMatchObject({ period: { kind: 'fiscalQuarter', fy: 2024, q: 3 }, comparison: 'yoy' });
     expect(parse("Did Microsoft's net income go up in Q3 2024?")).toMatchObject({ period: { kind: 'fiscalQuarter', fy: 2024, q: 3 }, comparison: 'yoy' });
-    // Further apart: the first period, no comparison invented.
-    expect(parse('Apple revenue Q3 2024 vs Q1 2022')).toMatchObject({ period: { kind: 'fiscalQuarter', fy: 2024, q: 3 }, comparison: null });
+    // Further apart: compared with the earlier one named, never with a quarter or year before in its place.
+    expect(parse('Apple revenue Q3 2024 vs Q1 2022')).toMatchObject({ period: { kind: 'fiscalQuarter', fy: 2024, q: 3 }, comparison: 'versus', versus: { kind: 'fiscalQuarter', fy: 2022, q: 1 } });
   });
 
   it('a 10-K or 10-Q named alone means the latest year or quarter', () => {
@@ -303,8 +303,19 @@ describe('several quarters together: halves, nine months, year to date', () => {
   it('halves in a row are compared with each other, the later one answered', () => {
     expect(parse('Microsoft revenue H2 2024 vs H1 2024')).toMatchObject({ period: { kind: 'span', quarters: 2, base: { kind: 'fiscalQuarter', fy: 2024, q: 4 } }, comparison: 'qoq' });
     expect(parse('Microsoft revenue H1 2025 vs H2 2024')).toMatchObject({ period: half(2025), comparison: 'qoq' });
-    // Not in a row: not read as a comparison of the two.
-    expect(parse('Microsoft revenue H1 2025 vs H1 2023').comparison).toBeNull();
+  });
+
+  it('two periods of a kind further apart: the later one, compared with the earlier one named', () => {
+    expect(parse('Apple revenue FY2024 vs FY2022')).toMatchObject({ period: { kind: 'fiscalYear', fy: 2024 }, comparison: 'versus', versus: { kind: 'fiscalYear', fy: 2022 } });
+    expect(parse('Apple revenue Q1 2024 compared with Q3 2024')).toMatchObject({ period: { kind: 'fiscalQuarter', fy: 2024, q: 3 }, comparison: 'versus', versus: { kind: 'fiscalQuarter', fy: 2024, q: 1 } });
+    expect(parse('Microsoft revenue H1 2025 vs H1 2023')).toMatchObject({ period: half(2025), comparison: 'versus', versus: half(2023) });
+    expect(parse('Apple cash as of 2024-06-29 vs 2023-07-01')).toMatchObject({ period: { kind: 'ended', date: '2024-06-29' }, comparison: 'versus', versus: { kind: 'ended', date: '2023-07-01' } });
+    // Periods of different kinds are not compared.
+    expect(parse('Apple revenue FY2024 vs Q1 2022')).toMatchObject({ comparison: null, versus: null });
+    const conv = (...turns: string[]) => parseConversation(turns.map((content) => ({ role: 'user', content })), index)!;
+    // The comparison stays with the period ("and net income?"), not with another one.
+    expect(conv('Apple revenue FY2024 vs FY2022', 'and net income?')).toMatchObject({ comparison: 'versus', versus: { kind: 'fiscalYear', fy: 2022 } });
+    expect(conv('Apple revenue FY2024 vs FY2022', 'and Q3 2024?')).toMatchObject({ period: { kind: 'fiscalQuarter', fy: 2024, q: 3 }, comparison: null, versus: null });
   });
 
   it('"with margin" asks for a share of revenue, not for a company called Margin', () => {
