@@ -1,4 +1,5 @@
-import { chmodSync, existsSync, mkdirSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, statSync } from 'node:fs';
+import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql, type SqliteDatabase } from 'kysely';
@@ -52,6 +53,18 @@ export function reusingStatements(db: BetterSqlite3.Database, max = 1000): Sqlit
   };
 }
 
+/**
+ * SQLite keeps writing to a database file deleted (or moved, or replaced) under it, and every
+ * write since is lost at the next start: the file at the path must still be the one opened.
+ */
+async function sameFile(file: string, opened: { dev: number; ino: number }): Promise<void> {
+  const now = await stat(file).catch((err: NodeJS.ErrnoException) => {
+    if (err.code === 'ENOENT') throw new Error(`the database file ${file} was removed while the server ran: what it writes now is lost at restart`);
+    throw err;
+  });
+  if (now.dev !== opened.dev || now.ino !== opened.ino) throw new Error(`the database file ${file} was replaced while the server ran: the server still writes to the old one`);
+}
+
 function redactUrl(url: string): string {
   try {
     const u = new URL(url);
@@ -96,11 +109,15 @@ export async function openStore(options: StoreOptions): Promise<Store> {
     sqlite.pragma('busy_timeout = 5000');
     sqliteHandle = sqlite;
     const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: reusingStatements(sqlite) }) });
+    const opened = statSync(file);
     store = {
       db,
       dialect: 'sqlite',
       location: file,
-      ping: async () => void (await sql`select 1`.execute(db)),
+      ping: async () => {
+        await sameFile(file, opened);
+        await sql`select count(*) from sqlite_master`.execute(db);
+      },
       close: () => db.destroy(),
     };
   }

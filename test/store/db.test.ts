@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, renameSync, rmSync, statSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -22,6 +22,28 @@ describe('opening storage', () => {
       expect(statSync(path.join(dataDir, 'svc.db')).mode & 0o777).toBe(0o600);
     } finally {
       rmSync(parent, { recursive: true, force: true });
+    }
+  });
+
+  it('SQLite: a database file removed or replaced under the server fails the readiness ping', async () => {
+    for (const change of ['removed', 'replaced'] as const) {
+      const dataDir = mkdtempSync(path.join(os.tmpdir(), 'svc-gone-'));
+      const store = await openStore({ dataDir });
+      try {
+        await store.ping();
+        const file = path.join(dataDir, 'svc.db');
+        if (change === 'removed') rmSync(file);
+        else {
+          renameSync(file, `${file}.old`);
+          copyFileSync(`${file}.old`, file);
+        }
+        // SQLite itself goes on answering from the file it holds open; only the check tells.
+        await store.db.selectFrom('accounts').selectAll().execute();
+        await expect(store.ping()).rejects.toThrow(new RegExp(`the database file .*svc\\.db was ${change} while the server ran`));
+      } finally {
+        await store.close();
+        rmSync(dataDir, { recursive: true, force: true });
+      }
     }
   });
 
