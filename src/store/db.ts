@@ -2,7 +2,7 @@ import { chmodSync, existsSync, mkdirSync, statSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
-import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql, type SqliteDatabase } from 'kysely';
+import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql, type DatabaseIntrospector, type DatabaseMetadata, type SchemaMetadata, type SqliteDatabase, type TableMetadata } from 'kysely';
 import { LRUCache } from 'lru-cache';
 import pg from 'pg';
 import { migrationProvider } from './migrations/index.js';
@@ -65,6 +65,38 @@ async function sameFile(file: string, opened: { dev: number; ino: number }): Pro
   if (now.dev !== opened.dev || now.ino !== opened.ino) throw new Error(`the database file ${file} was replaced while the server ran: the server still writes to the old one`);
 }
 
+/**
+ * Kysely's Postgres introspector (which its migrator uses to find its own tables) reads every
+ * schema of the database, through catalog functions that fail (3F000) when another schema is
+ * dropped during the read: another tenant's, or another test run's. svc only ever needs its own
+ * schema, so it reads only that one.
+ */
+class OwnSchemaPostgresDialect extends PostgresDialect {
+  override createIntrospector(db: Kysely<any>): DatabaseIntrospector {
+    return new OwnSchemaIntrospector(db);
+  }
+}
+
+class OwnSchemaIntrospector implements DatabaseIntrospector {
+  constructor(private readonly db: Kysely<any>) {}
+
+  async getSchemas(): Promise<SchemaMetadata[]> {
+    return (await sql<{ name: string }>`select current_schema() as name`.execute(this.db)).rows;
+  }
+
+  async getTables(): Promise<TableMetadata[]> {
+    const { rows } = await sql<{ name: string; schema: string; kind: string }>`
+      select c.relname as name, n.nspname as schema, c.relkind as kind
+      from pg_catalog.pg_class c join pg_catalog.pg_namespace n on n.oid = c.relnamespace
+      where n.nspname = current_schema() and c.relkind in ('r', 'p', 'v', 'm')`.execute(this.db);
+    return rows.map((t) => ({ name: t.name, schema: t.schema, isView: t.kind === 'v' || t.kind === 'm', columns: [] }));
+  }
+
+  async getMetadata(): Promise<DatabaseMetadata> {
+    return { tables: await this.getTables() };
+  }
+}
+
 function redactUrl(url: string): string {
   try {
     const u = new URL(url);
@@ -87,7 +119,7 @@ export async function openStore(options: StoreOptions): Promise<Store> {
     // heard here. The failed connection is dropped and the next query opens another.
     pool.on('error', (err) => options.onConnectionError?.(err));
     pool.on('connect', (client) => client.on('error', (err) => options.onConnectionError?.(err)));
-    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    const db = new Kysely<Database>({ dialect: new OwnSchemaPostgresDialect({ pool }) });
     store = {
       db,
       dialect: 'postgres',
@@ -151,23 +183,12 @@ async function inWriteTransaction<T>(sqlite: BetterSqlite3.Database, fn: () => P
   }
 }
 
-function isOtherSchemaGone(error: unknown, ours: string | undefined): boolean {
-  const e = error as { code?: string; message?: string } | undefined;
-  return e?.code === '3F000' && ours !== undefined && !(e.message ?? '').includes(`"${ours}"`);
-}
-
 export async function migrate(db: Kysely<Database>, dialect: DialectName = 'sqlite'): Promise<string[]> {
   // Pin Kysely's bookkeeping tables to our schema: unpinned, it may find them in another
   // schema of the same database and skip creating its own.
   const schema = dialect === 'postgres' ? (await sql<{ s: string }>`select current_schema() as s`.execute(db)).rows[0]?.s : undefined;
   const migrator = new Migrator({ db, provider: migrationProvider, migrationTableSchema: schema });
-  let { error, results } = await migrator.migrateToLatest();
-  // Kysely reads every schema's tables from the catalog to find its own; another schema dropped
-  // meanwhile (another tenant's, a test's) fails that read with 3F000. It is not ours: read again.
-  for (let attempt = 1; attempt < 5 && isOtherSchemaGone(error, schema); attempt++) {
-    await new Promise((r) => setTimeout(r, 50 * attempt));
-    ({ error, results } = await migrator.migrateToLatest());
-  }
+  const { error, results } = await migrator.migrateToLatest();
   if (error) {
     const failed = results?.find((r) => r.status === 'Error');
     throw new Error(`database migration ${failed?.migrationName ?? ''} failed: ${(error as Error).message ?? error}`, { cause: error });
