@@ -54,6 +54,9 @@ export function spanOf(text: string): Span | null {
     const count = NUMBER_WORDS[n[1]!] ?? Number(n[1]);
     return { kind: n[3] === 'years' ? 'year' : 'quarter', count: Math.min(MAX_PERIODS, Math.max(1, count)), latest: true };
   }
+  // Three or more quarters or years named one by one ("FY2022, FY2023 and FY2024", "Q1, Q2 and Q3 2024" is a range above): from the first to the last.
+  const listed = listedPeriods(t);
+  if (listed) return listed;
   const yearly = /\b(annual|annually|yearly|years|fiscal years|year by year|each year|every year)\b/.test(t);
   const quarterly = QUARTERLY.test(t);
   const kind = quarterly && !yearly ? 'quarter' : 'year';
@@ -76,6 +79,20 @@ export function spanOf(text: string): Span | null {
   }
   if (/\b(trend|trends|history|historical|over time|time series)\b/.test(t)) return { kind: 'quarter', count: 8 };
   return null;
+}
+
+/** "Q1 2024, Q2 2024 and Q3 2024", "Q3 FY24 vs Q3 FY23 vs Q3 FY22", "fiscal 2022, 2023 and 2024": three or more, as a table from the first to the last. */
+function listedPeriods(t: string): Span | null {
+  const quarters = new Set([...t.matchAll(/\bq([1-4])\s*(?:of\s+)?(?:fy\s*|fiscal\s+(?:year\s+)?)?'?((?:19|20)\d\d|\d\d)\b/g)].map((m) => (m[2]!.length === 2 ? 2000 + Number(m[2]) : Number(m[2])) * 4 + Number(m[1])));
+  if (quarters.size >= 3) {
+    const [from, to] = [Math.min(...quarters), Math.max(...quarters)];
+    if (to - from < MAX_PERIODS) return { kind: 'quarter', count: to - from + 1, years: { from: Math.floor((from - 1) / 4), to: Math.floor((to - 1) / 4) }, quarters: { from, to } };
+  }
+  if (/\bq[1-4]\b|\bquarter/.test(t)) return null;
+  const years = new Set([...t.matchAll(/(?<![\d/-])(?:fy\s*'?)?((?:19|20)\d\d)(?![\d/-])|\bfy\s*'?(\d\d)\b/g)].map((m) => (m[1] ? Number(m[1]) : 2000 + Number(m[2]))));
+  if (years.size < 3) return null;
+  const [from, to] = [Math.min(...years), Math.max(...years)];
+  return to - from < MAX_PERIODS ? { kind: 'year', count: to - from + 1, years: { from, to } } : null;
 }
 
 /** "of fiscal 2024", "from fiscal 2021 to 2024", "since fiscal 2022". */

@@ -36,15 +36,16 @@ async function* runSecAgent(lib: SecLibrary, request: AgentRequest): AsyncGenera
 /**
  * Several periods, each of them, answered as the financials agent's table (one figure is not
  * what was asked): the quarters of fiscal years ("Apple quarterly revenue in 2024", "each quarter
- * of fiscal 2024"), more quarters than a year's ("Q3 2022 through Q2 2024"), and "the last 2
- * quarters", "the past 3 years" (trailing four quarters taken together are TTM, one figure). A
- * follow-up that names no period of its own ("and net income?") keeps them.
+ * of fiscal 2024"), ranges of years ("2021 to 2024", "between 2022 and 2024"), more quarters than
+ * a year's ("Q3 2022 through Q2 2024"), three or more periods named ("FY2022, FY2023 and FY2024"),
+ * and "the last 2 quarters", "the past 3 years" (trailing four quarters taken together are TTM,
+ * one figure). A follow-up that names no period of its own ("and net income?") keeps them.
  */
 function periodsAsked(request: AgentRequest, question: SecQuestion | null): Span | null {
   const users = request.messages.filter((m) => m.role === 'user').map((m) => m.content);
   const span = spanOf(users.at(-1) ?? '') ?? (question && !question.stated.period && users.length > 1 ? spanOf(users.at(-2)!) : null);
   if (!span) return null;
-  if (span.kind === 'quarter' && span.years) return span;
+  if (span.years) return span;
   return span.latest && span.count > 1 && !question?.ttm ? span : null;
 }
 

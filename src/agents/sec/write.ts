@@ -262,9 +262,14 @@ export class AnswerWriter {
       case 'no-period':
         return `${its(figure.company)} filings have no ${figure.metric.label} for ${r.wanted}. ${this.#available(figure)}`.trim();
       case 'no-value':
-        if (r.period.kind === 'year' && r.period.projected) {
-          const through = figure.fin.calendar.quarters.reduce((a, q) => (q.end > a ? q.end : a), '');
-          return `${who(figure.company)} has not reported ${periodName(r.period, figure.fin.calendar)} yet: its filings go up to ${through ? `the quarter ended ${through}` : 'an earlier period'}, and that year ends about ${r.period.end}. ${this.#available(figure)}`.trim();
+        {
+          // Later than anything the filings report (the calendar reckons quarters and years still under way).
+          const through = (figure.fin.latest(figure.metric.id, 'quarter') ?? figure.fin.latest(figure.metric.id, 'year'))?.period;
+          const projected = r.period.kind === 'year' && r.period.projected;
+          if (projected || (through && r.period.end > through.end)) {
+            const upTo = through ? `the ${through.kind === 'year' ? 'year' : 'quarter'} ended ${through.end}` : 'an earlier period';
+            return `${who(figure.company)} has not reported ${periodName(r.period, figure.fin.calendar)} yet: its filings go up to ${upTo}${projected ? `, and that year ends about ${r.period.end}` : ''}. ${this.#available(figure)}`.trim();
+          }
         }
         return `${who(figure.company)} reported no ${figure.metric.label} for ${periodWithEnd(r.period, figure.fin.calendar)}. ${this.#available(figure)}`.trim();
       case 'calendar-year': {

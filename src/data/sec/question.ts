@@ -151,7 +151,14 @@ class Masked {
 interface Relative {
   quarters: number;
   years: number;
+  /** Said as a second period beside one named ("Q3 2024 and the quarter before", "FY2024 vs two years earlier"): compared with it. */
+  joined?: boolean;
+  /** "the prior year", "previous fiscal year": alone, the latest fiscal year (as "last year"), not a quarter a year back. */
+  year?: boolean;
 }
+
+/** Words that put a second period beside the first, just before it: "and", "vs", "compared with". */
+const JOINED_BEFORE = /(?:\band|\bvs\.?|\bversus|\bcompared\s+(?:to|with)|\bagainst|\bwith)\s*$/i;
 
 interface Extracted {
   companies: Found[];
@@ -301,7 +308,7 @@ function extractPeriod(m: Masked, form: '10-K' | '10-Q' | null): { period: Perio
   m.take(/\b(fy\s*|cy\s*|fiscal\s+|calendar\s+)?(?:'|’)?(\d{4}|\d{2})\s*[- ]?(h[12]|[12]h)\b/gi, (x) => (x[2]!.length === 2 && !x[1] ? false : part(x[3]!, x[2], x[1])));
   // A two-digit year only glued on ("1H24", "H1'24") or after FY/CY: "H1 24" is not read as a year.
   const glued = `(?:\\s*(fy\\s*|cy\\s*|fiscal\\s+(?:year\\s+)?|calendar\\s+(?:year\\s+)?)(?:'|’)?(\\d{4}|\\d{2})|(?:'|’)?(\\d{2})|\\s*(\\d{4}))?\\b`;
-  m.take(new RegExp(`\\b(h[12]|[12]h)${glued}`, 'gi'), (x) => part(x[1]!, x[3] ?? x[4] ?? x[5], x[2]));
+  m.take(new RegExp(`\\b(calendar\\s+|cy\\s*)?(h[12]|[12]h)${glued}`, 'gi'), (x) => part(x[2]!, x[4] ?? x[5] ?? x[6], x[1] ?? x[3]));
   m.take(new RegExp(`\\b([69]m)(?=\\s*(?:fy|'|’|\\d))${glued}`, 'gi'), (x) => (x[3] ?? x[4] ?? x[5] ? part(x[1]!.startsWith('9') ? 'nine' : 'first half', x[3] ?? x[4] ?? x[5], x[2]) : false));
   // Quarters from one to another, taken together: "Q1-Q3 2024", "Q4 2023 through Q1 2024", "Q1 to Q3 of fiscal 2024".
   // Two in a row after "from" ("from Q2 to Q3") are a change between them, read below as a comparison.
@@ -326,11 +333,12 @@ function extractPeriod(m: Masked, form: '10-K' | '10-Q' | null): { period: Perio
     const date = dateFrom(x, 3);
     return date ? set({ kind: 'ended', date, span: x[2] ? 'year' : 'quarter', toleranceDays: 7 }) : false;
   });
-  // "quarter ended June 2024", "the June 2024 quarter", "June quarter of 2024".
-  m.take(new RegExp(`\\b(?:(?:quarter|three months|period)\\s+(?:ended|ending)\\s+(?:in\\s+)?${MONTH},?\\s+(\\d{4})|${MONTH}\\s+(?:(\\d{4})\\s+)?quarter(?:\\s+(?:of\\s+)?(\\d{4}))?)\\b`, 'gi'), (x) => {
-    const month = MONTHS[(x[1] ?? x[3])!.toLowerCase().replace('.', '')]!;
-    const year = Number(x[2] ?? x[4] ?? x[5]);
-    if (!year) return false;
+  // "quarter ended June 2024", "the June 2024 quarter", "June quarter of 2024", "the holiday quarter of 2024";
+  // without a year, "the June quarter": the latest quarter ending in June.
+  m.take(new RegExp(`\\b(?:(?:quarter|three months|period)\\s+(?:ended|ending)\\s+(?:in\\s+)?${MONTH},?\\s+(\\d{4})|(?:${MONTH}|(holiday))\\s+(?:(\\d{4})\\s+)?quarter(?:\\s+(?:of\\s+)?(\\d{4}))?)\\b`, 'gi'), (x) => {
+    const month = x[4] ? 12 : MONTHS[(x[1] ?? x[3])!.toLowerCase().replace('.', '')]!;
+    const year = Number(x[2] ?? x[5] ?? x[6]);
+    if (!year) return month % 3 === 0 ? set({ kind: 'fiscalQuarter', fy: null, q: (month / 3) as 1 | 2 | 3 | 4, calendar: true }) : false;
     return set({ kind: 'ended', date: `${year}-${pad(month)}-${pad(lastDayOfMonth(year, month))}`, span: 'quarter', toleranceDays: 10 });
   });
   // "as of June 29, 2024", "at September 28, 2024", or a date on its own: balances at that date (or the quarter ending then).
@@ -348,31 +356,35 @@ function extractPeriod(m: Masked, form: '10-K' | '10-Q' | null): { period: Perio
     quarter(x[2]!, x[4], x[1] ?? (x[3] && /^(calendar|cy)/i.test(x[3]) ? x[3] : /\bcy/i.test(x[0]) ? 'cy' : undefined)),
   );
   m.take(/\b([1-4])q\s*(?:'|’)?(\d{4}|\d{2})\b/gi, (x) => quarter(x[1]!, x[2], undefined));
-  m.take(/\b(?:the\s+)?(first|second|third|fourth|1st|2nd|3rd|4th|last|final)\s+(calendar\s+|fiscal\s+)?quarter(?:\s+(?:of\s+)?(calendar\s+|fiscal\s+(?:year\s+)?|fy\s*)?(?:'|’)?(\d{4}|\d{2}))?\b/gi, (x) =>
+  m.take(/\b(?:the\s+)?(first|second|third|fourth|1st|2nd|3rd|4th|last|final)[\s-]+(calendar\s+|fiscal\s+)?quarter(?:\s+(?:of\s+)?(calendar\s+|fiscal\s+(?:year\s+)?|fy\s*)?(?:'|’)?(\d{4}|\d{2}))?\b/gi, (x) =>
     x[1]!.toLowerCase() === 'last' && !x[4] ? false : quarter(x[1]!, x[4], x[2] ?? x[3]),
   );
   // Calendar years: "calendar 2024", "calendar year 2024", "CY2024", "the 2024 calendar year".
   m.take(/\b(?:calendar(?:[- ]year)?\s+|cy\s*(?:'|’)?)(\d{4}|\d{2})\b|\b(\d{4})\s+calendar[- ]year\b/gi, (x) => set({ kind: 'calendarYear', year: fullYear((x[1] ?? x[2])!) }));
   // Fiscal years: "FY2024", "fiscal 2024", "fiscal year 2024", "full year 2024", "2024 annual".
-  m.take(/\b(?:fy\s*(?:'|’)?(\d{4}|\d{2})|fiscal\s+(?:year\s+)?(\d{4}|\d{2})|full[- ]year\s+(\d{4})|(\d{4})\s+(?:fiscal\s+year|full[- ]year|annual(?:\s+report)?))\b/gi, (x) =>
+  m.take(/\b(?:fy\s*(?:'|’)?(\d{4}|\d{2})|fiscal\s+(?:year\s+)?(?:'|’)?(\d{4}|\d{2})|full[- ]year\s+(\d{4})|(\d{4})\s+(?:fiscal\s+year|full[- ]year|annual(?:\s+report)?))\b/gi, (x) =>
     set({ kind: 'fiscalYear', fy: fullYear((x[1] ?? x[2] ?? x[3] ?? x[4])!) }),
+  );
+  // Relative to the conversation's period (or to one named beside it, or to the latest): "the quarter before", "two quarters earlier", "a year ago", "next quarter".
+  const move = (r: Relative, at: number) => {
+    relative ??= JOINED_BEFORE.test(m.text.slice(0, at)) ? { ...r, joined: true } : r;
+    return true;
+  };
+  // Before "last year" is read as the latest year: "the same quarter last year", "the year-ago quarter".
+  m.take(/\b(?:the\s+)?(?:same|comparable|corresponding)\s+(?:quarter|period)\s+(?:a\s+year\s+(?:ago|earlier|before)|(?:of\s+)?last\s+year|(?:of\s+|in\s+)?the\s+(?:previous|prior)\s+year|the\s+year\s+before)\b|\b(?:the\s+)?(?:year[- ]ago|prior[- ]year|previous[- ]year|year[- ]earlier)\s+(?:quarter|period)\b/gi, (x) => move({ quarters: 0, years: -1 }, x.index!));
+  m.take(/\b(?:the\s+)?(quarter|year|fiscal\s+year)\s+before\s+(?:the\s+)?last\b/gi, (x) =>
+    set(/^q/i.test(x[1]!) ? { kind: 'shift', base: { kind: 'latest', span: 'quarter' }, quarters: -1, years: 0 } : { kind: 'shift', base: { kind: 'latest', span: 'year' }, quarters: 0, years: -1 }),
   );
   // The latest: "last quarter", "most recent quarter", "latest fiscal year", "last year", "latest".
   m.take(/\b(?:latest|most recent|last|recent|current|this|newest|past)\s+(?:reported\s+|fiscal\s+|full\s+|completed\s+)?(quarter|q|year|fy|annual(?: report)?|10-?k|10-?q)\b/gi, (x) =>
     set({ kind: 'latest', span: /^(year|fy|annual|10-?k)/i.test(x[1]!) ? 'year' : 'quarter' }),
   );
-  // Relative to the conversation's period: "the quarter before", "two quarters earlier", "a year ago", "next quarter".
-  const move = (r: Relative) => {
-    relative ??= r;
-    return true;
-  };
   m.take(/\b(?:the\s+)?(?:(a|an|one|two|three|four|five|six|seven|eight|\d)\s+)?(quarters?|years?)\s+(?:before|earlier|prior|ago|back|previously)\b/gi, (x) => {
     const n = x[1] ? (COUNT[x[1].toLowerCase()] ?? Number(x[1])) : 1;
-    return move(/^q/i.test(x[2]!) ? { quarters: -n, years: 0 } : { quarters: 0, years: -n });
+    return move(/^q/i.test(x[2]!) ? { quarters: -n, years: 0 } : { quarters: 0, years: -n }, x.index!);
   });
-  m.take(/\b(?:the\s+)?(?:previous|prior|preceding|earlier)\s+(quarter|fiscal year|year)\b/gi, (x) => move(/^q/i.test(x[1]!) ? { quarters: -1, years: 0 } : { quarters: 0, years: -1 }));
-  m.take(/\bsame (?:quarter|period) (?:a year (?:ago|earlier|before)|last year|(?:of |in )?the (?:previous|prior) year|the year before)\b/gi, () => move({ quarters: 0, years: -1 }));
-  m.take(/\b(?:the\s+)?(?:next|following|subsequent)\s+(quarter|year|fiscal year)\b|\b(quarter|year)\s+after\b/gi, (x) => move(/^q/i.test((x[1] ?? x[2])!) ? { quarters: 1, years: 0 } : { quarters: 0, years: 1 }));
+  m.take(/\b(?:the\s+)?(?:previous|prior|preceding|earlier)\s+(quarter|fiscal year|year)\b/gi, (x) => move(/^q/i.test(x[1]!) ? { quarters: -1, years: 0 } : { quarters: 0, years: -1, year: true }, x.index!));
+  m.take(/\b(?:the\s+)?(?:next|following|subsequent)\s+(quarter|year|fiscal year)\b|\b(?:the\s+)?(quarter|year)\s+after\b/gi, (x) => move(/^q/i.test((x[1] ?? x[2])!) ? { quarters: 1, years: 0 } : { quarters: 0, years: 1 }, x.index!));
   m.take(/\b(?:latest|most recent|newest|current|currently|now|today|recent)\b/gi, () => set({ kind: 'latest', span: form === '10-K' ? 'year' : 'quarter' }));
   // A quarter or year on its own: "Q3" (the most recent third quarter), "in 2024" (fiscal 2024).
   m.take(/\bq([1-4])\b/gi, (x) => quarter(x[1]!, undefined, undefined));
@@ -628,6 +640,20 @@ function extract(text: string, index: CompanyIndex): Extracted {
   return { companies, metrics, unknownFigures, period, relative, comparison: pair?.comparison ?? comparison, versus: pair?.versus ?? null, form, adding, ttm, toDate };
 }
 
+/**
+ * A period moved from the latest, with no other to move from. "The previous quarter" is the
+ * latest reported (as "last quarter"), "two quarters ago" the one before it, "the prior year" the
+ * latest fiscal year, "a year ago" the latest quarter a year earlier, "next quarter" one not reported yet.
+ */
+function fromLatest(r: Relative): PeriodSpec {
+  const quarter: PeriodSpec = { kind: 'latest', span: 'quarter' };
+  if (r.year) return r.years === -1 ? { kind: 'latest', span: 'year' } : shiftPeriod({ kind: 'latest', span: 'year' }, { quarters: 0, years: r.years + 1 });
+  if (r.years && !r.quarters) return shiftPeriod(quarter, r);
+  if (r.quarters < -1) return shiftPeriod(quarter, { quarters: r.quarters + 1, years: 0 });
+  if (r.quarters > 0 || r.years > 0) return shiftPeriod(quarter, r);
+  return quarter;
+}
+
 /** Moves a period by whole quarters and years, in fiscal terms when it is a fiscal label. */
 export function shiftPeriod(base: PeriodSpec, by: Relative): PeriodSpec {
   if (base.kind === 'fiscalQuarter' && base.fy !== null && !base.calendar) {
@@ -653,10 +679,23 @@ export function parseSecQuestion(text: string, index: CompanyIndex, previous?: S
   const stated = { companies: companies.length > 0, metrics: x.metrics.length > 0, period: x.period !== null || x.relative !== null || x.toDate, comparison: x.comparison !== null };
   const followUp = previous && !(stated.companies && stated.metrics);
   let period: PeriodSpec | null = x.period;
-  if (!period && x.relative) {
+  let comparison = x.comparison;
+  let versus = x.versus;
+  if (period && x.relative) {
+    // Moved from a period named in the same question: "the quarter after Q2 2024", "the year before fiscal 2024";
+    // beside it, compared with it: "Q3 2024 and the quarter before", "FY2024 vs two years earlier".
+    const moved = shiftPeriod(period, x.relative);
+    if (!x.relative.joined) period = moved;
+    else {
+      const steps = x.relative.quarters + 4 * x.relative.years;
+      const [later, earlier] = steps > 0 ? [moved, period] : [period, moved];
+      period = later;
+      comparison = Math.abs(steps) === 4 ? 'yoy' : Math.abs(steps) === 1 ? 'qoq' : 'versus';
+      versus = comparison === 'versus' ? earlier : null;
+    }
+  } else if (!period && x.relative) {
     const base = followUp ? previous.period : null;
-    // Without an earlier period, "the previous quarter" is the latest one reported.
-    period = base ? shiftPeriod(base, x.relative) : x.relative.years && !x.relative.quarters ? shiftPeriod({ kind: 'latest', span: 'quarter' }, x.relative) : { kind: 'latest', span: 'quarter' };
+    period = base ? shiftPeriod(base, x.relative) : fromLatest(x.relative);
   }
   if (!period && followUp) period = previous.period;
   // "and Q2?" after a question about fiscal 2024: the second quarter of that year, not the latest second quarter.
@@ -682,7 +721,7 @@ export function parseSecQuestion(text: string, index: CompanyIndex, previous?: S
     metrics: stated.metrics ? asked : followUp && !x.unknownFigures.length ? previous.metrics : [],
     period,
     // The earlier period compared with stays only while the period does ("and net income?").
-    ...(x.comparison ? { comparison: x.comparison, versus: x.versus } : followUp && previous.comparison && (previous.comparison !== 'versus' || !stated.period) ? { comparison: previous.comparison, versus: previous.versus } : { comparison: null, versus: null }),
+    ...(comparison ? { comparison, versus } : followUp && previous.comparison && (previous.comparison !== 'versus' || !stated.period) ? { comparison: previous.comparison, versus: previous.versus } : { comparison: null, versus: null }),
     form: x.form ?? (followUp ? previous.form : null),
     stated,
     switchedFrom,

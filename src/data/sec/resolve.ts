@@ -15,7 +15,7 @@ export function describeSpec(spec: PeriodSpec | null): string {
   if (!spec) return 'the latest quarter';
   switch (spec.kind) {
     case 'fiscalQuarter':
-      return spec.calendar ? `calendar Q${spec.q} ${spec.fy}` : spec.fy === null ? `the latest fiscal Q${spec.q}` : `fiscal Q${spec.q} ${spec.fy}`;
+      return spec.calendar ? (spec.fy === null ? `the latest ${CALENDAR_QUARTER_MONTH[spec.q - 1]} quarter` : `calendar Q${spec.q} ${spec.fy}`) : spec.fy === null ? `the latest fiscal Q${spec.q}` : `fiscal Q${spec.q} ${spec.fy}`;
     case 'fiscalYear':
       return spec.fy === null ? 'the latest fiscal year' : `fiscal year ${spec.fy}`;
     case 'calendarYear':
@@ -67,6 +67,11 @@ export function resolvePeriod(spec: PeriodSpec | null, fin: CompanyFinancials, m
       if (spec.calendar && spec.fy !== null) {
         const q = calendarQuarter(fin, spec.fy, spec.q);
         return found(q, q ? `calendar Q${spec.q} ${spec.fy} is the company's fiscal Q${q.q} ${q.fy} (ended ${q.end})` : null);
+      }
+      if (spec.calendar) {
+        // "the June quarter": the latest quarter with the figure ending in June (a 52/53-week quarter may end days into July).
+        const q = [...cal.quarters].reverse().find((p) => calendarQuarterOf(p.end) === spec.q && fin.value(metric, p));
+        return found(q ?? null, q ? `the ${CALENDAR_QUARTER_MONTH[spec.q - 1]} quarter is the company's fiscal Q${q.q} ${q.fy} (ended ${q.end})` : null);
       }
       if (spec.fy !== null) return found(cal.quarter(spec.fy, spec.q));
       const latest = [...cal.quarters].reverse().find((p) => p.q === spec.q && fin.value(metric, p));
@@ -123,6 +128,15 @@ function resolveSpan(spec: Extract<PeriodSpec, { kind: 'span' }>, fin: CompanyFi
   if (calendar) return { ok: true, period: span, note: `${wanted} is, in the company's fiscal quarters, ${span.start} to ${span.end}` };
   const near = spec.base?.kind === 'ended' && span.end !== spec.base.date ? `the ${monthsIn(n)} months ended ${span.end}, the closest to ${spec.base.date}` : null;
   return { ok: true, period: span, note: near ?? base.note };
+}
+
+const CALENDAR_QUARTER_MONTH = ['March', 'June', 'September', 'December'];
+
+/** The calendar quarter (1–4) a quarter ending on this date closes; an end in the first half of a month closes the month before. */
+function calendarQuarterOf(end: string): number | null {
+  let month = Number(end.slice(5, 7));
+  if (Number(end.slice(8, 10)) <= 15) month = month === 1 ? 12 : month - 1;
+  return month % 3 === 0 ? month / 3 : null;
 }
 
 /** The fiscal quarter ending in a calendar quarter (the nearest end, for 52/53-week years), when the filings have it. */

@@ -128,6 +128,10 @@ describe('svc-financials-agent', () => {
     // More quarters than a year's, from one to another: those quarters (a quarter index is fiscal year × 4 + quarter).
     expect(spanOf('revenue Q3 2022 through Q2 2024')).toEqual({ kind: 'quarter', count: 8, years: { from: 2022, to: 2024 }, quarters: { from: 2022 * 4 + 3, to: 2024 * 4 + 2 } });
     expect(spanOf('revenue Q1-Q3 2024')).toBeNull();
+    expect(spanOf('revenue FY2022, FY2023 and FY2024')).toEqual({ kind: 'year', count: 3, years: { from: 2022, to: 2024 } });
+    expect(spanOf('revenue Q3 FY24 vs Q3 FY23 vs Q3 FY22')).toEqual({ kind: 'quarter', count: 9, years: { from: 2022, to: 2024 }, quarters: { from: 2022 * 4 + 3, to: 2024 * 4 + 3 } });
+    expect(spanOf('revenue FY2023 vs FY2024')).toBeNull();
+    expect(spanOf('cash as of 2024-06-29 vs 2023-07-01 vs 2022-06-25')).toBeNull();
   });
 });
 

@@ -233,6 +233,10 @@ describe('svc-sec-agent answers from XBRL facts and cites the filing page', () =
     const range = await ask('Apple revenue Q3 2022 through Q2 2024');
     expect(range.text).toMatch(/\| \| Q3 FY2022 \[\d\] \| Q4 FY2022 [[\]\d]+ \| Q1 FY2023 \[\d\] \| Q2 FY2023 \[\d\] \| Q3 FY2023 \[\d\] \| Q4 FY2023 [[\]\d]+ \| Q1 FY2024 \[\d\] \| Q2 FY2024 \[\d\] \|\n/);
     expectConsistentCitations(range);
+    // Three or more periods named one by one, and a range of years: from the first to the last.
+    expect((await ask('Apple revenue FY2022, FY2023 and FY2024')).text).toMatch(/\| \| FY2022 \[1\] \| FY2023 \[1\] \| FY2024 \[2\] \|\n[^\n]*\n\| \*\*Revenue\*\* \(\$ million\) \| 394,328 \| 383,285 \| 391,035 \|/);
+    expect((await ask('Apple revenue Q1 2024, Q2 2024 and Q3 2024')).text).toMatch(/\| \| Q1 FY2024 \[1\] \| Q2 FY2024 \[2\] \| Q3 FY2024 \[3\] \|\n/);
+    expect((await ask('Alphabet revenue between 2022 and 2024')).text).toMatch(/\| \| FY2022 \[1\] \| FY2023 \[1\] \| FY2024 \[2\] \|\n/);
     // Trailing four quarters taken together are one figure, not a table.
     expect((await ask('Apple revenue trailing 4 quarters')).text).toMatch(/Trailing twelve months/);
   });

@@ -150,6 +150,31 @@ describe('two periods named further apart than a year or a quarter: compared, ne
   });
 });
 
+describe('periods said in other words: the one meant, never the latest or a year in its place', () => {
+  it.each([
+    ['Apple third-quarter 2024 revenue', /revenue for fiscal Q3 2024 \(quarter ended 2024-06-29\) was \*\*\$85,777 million\*\*/],
+    ["Alphabet's fourth-quarter 2023 net income", /net income for Q4 2023 \(quarter ended 2023-12-31\) was \*\*\$20,687 million\*\*/],
+    ['Microsoft second-quarter fiscal 2025 net income', /net income for fiscal Q2 2025 \(quarter ended 2024-12-31\) was \*\*\$24,108 million\*\*/],
+    ["Microsoft revenue in fiscal year '24", /revenue for fiscal year 2024 \(year ended 2024-06-30\) was \*\*\$245,122 million\*\*/],
+    ['Microsoft revenue calendar H1 2024', /revenue for the second half of fiscal 2024 \(six months ended 2024-06-30\) was \*\*\$126,585 million\*\*/],
+    ['Apple revenue in the June quarter', /revenue for fiscal Q3 2024 \(quarter ended 2024-06-29\) was \*\*\$85,777 million\*\*[^]*The June quarter is the company's fiscal Q3 2024/],
+    ['Alphabet revenue in the quarter after Q2 2024', /revenue for Q3 2024 \(quarter ended 2024-09-30\) was \*\*\$88,268 million\*\*/],
+    ['Microsoft revenue one year before Q2 FY2025', /revenue for fiscal Q2 2024 \(quarter ended 2023-12-31\) was \*\*\$62,020 million\*\*/],
+    ['Apple net income for the year before fiscal 2024', /net income for fiscal year 2023 \(year ended 2023-09-30\) was \*\*\$96,995 million\*\*/],
+    ["What was Apple's revenue in the same quarter last year?", /revenue for fiscal Q2 2024 \(quarter ended 2024-03-30\) was \*\*\$90,753 million\*\*/],
+    ['Apple net income in the quarter before last', /net income for fiscal Q1 2025 \(quarter ended 2024-12-28\) was \*\*\$36,330 million\*\*/],
+    ['Microsoft net income prior fiscal year', /net income for fiscal year 2024 \(year ended 2024-06-30\) was \*\*\$88,136 million\*\*/],
+    ['Apple revenue last quarter and the quarter before', /- Quarter over quarter: fiscal Q1 2025 \(quarter ended 2024-12-28\) was \$124,300 million/],
+  ])('%s', async (q, expected) => {
+    expect(await answer(q)).toMatch(expected);
+  });
+
+  it('a period after the filings is said not to be reported yet, up to the last quarter that is', async () => {
+    expect(await answer('Microsoft revenue fiscal 2025')).toMatch(/has not reported fiscal year 2025 yet: its filings go up to the quarter ended 2025-03-31, and that year ends about 2025-06-30/);
+    expect(await answer('Microsoft revenue Q4 fiscal 2025')).toMatch(/has not reported fiscal Q4 2025 yet: its filings go up to the quarter ended 2025-03-31\./);
+  });
+});
+
 describe('trailing twelve months, asked of figures that are not amounts', () => {
   it('per-share figures are the four quarters added up, marked approximate', async () => {
     const text = await answer('Apple TTM diluted EPS');

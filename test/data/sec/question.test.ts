@@ -318,6 +318,36 @@ describe('several quarters together: halves, nine months, year to date', () => {
     expect(conv('Apple revenue FY2024 vs FY2022', 'and Q3 2024?')).toMatchObject({ period: { kind: 'fiscalQuarter', fy: 2024, q: 3 }, comparison: null, versus: null });
   });
 
+  it.each([
+    ['Apple third-quarter 2024 revenue', { kind: 'fiscalQuarter', fy: 2024, q: 3 }],
+    ["Alphabet's fourth-quarter 2023 net income", { kind: 'fiscalQuarter', fy: 2023, q: 4 }],
+    ["Microsoft revenue in fiscal year '24", { kind: 'fiscalYear', fy: 2024 }],
+    ["Microsoft revenue fiscal '23", { kind: 'fiscalYear', fy: 2023 }],
+    ['Microsoft revenue calendar H1 2024', { kind: 'span', quarters: 2, base: { kind: 'fiscalQuarter', fy: 2024, q: 2, calendar: true } }],
+    ['Apple revenue in the June quarter', { kind: 'fiscalQuarter', fy: null, q: 2, calendar: true }],
+    ['Apple revenue in the holiday quarter of 2024', { kind: 'ended', date: '2024-12-31', span: 'quarter', toleranceDays: 10 }],
+    ['Alphabet revenue in the quarter after Q2 2024', { kind: 'fiscalQuarter', fy: 2024, q: 3 }],
+    ['Microsoft revenue one year before Q2 FY2025', { kind: 'fiscalQuarter', fy: 2024, q: 2 }],
+    ['Apple net income for the year before fiscal 2024', { kind: 'fiscalYear', fy: 2023 }],
+    ["What was Apple's revenue in the same quarter last year?", { kind: 'shift', base: { kind: 'latest', span: 'quarter' }, quarters: 0, years: -1 }],
+    ['Apple revenue in the year-ago quarter', { kind: 'shift', base: { kind: 'latest', span: 'quarter' }, quarters: 0, years: -1 }],
+    ['Microsoft net income in the comparable quarter last year', { kind: 'shift', base: { kind: 'latest', span: 'quarter' }, quarters: 0, years: -1 }],
+    ['Apple net income in the quarter before last', { kind: 'shift', base: { kind: 'latest', span: 'quarter' }, quarters: -1, years: 0 }],
+    ['Apple revenue 2 quarters ago', { kind: 'shift', base: { kind: 'latest', span: 'quarter' }, quarters: -1, years: 0 }],
+    ['Apple revenue in the prior quarter', { kind: 'latest', span: 'quarter' }],
+    ['Microsoft net income prior fiscal year', { kind: 'latest', span: 'year' }],
+    ['Apple revenue next quarter', { kind: 'shift', base: { kind: 'latest', span: 'quarter' }, quarters: 1, years: 0 }],
+  ])('the period a question means: %s', (text, expected) => {
+    expect(parse(text).period).toEqual(expected);
+  });
+
+  it('a period moved from one named beside it is compared with it', () => {
+    expect(parse('Apple revenue last quarter and the quarter before')).toMatchObject({ period: { kind: 'latest', span: 'quarter' }, comparison: 'qoq' });
+    expect(parse('Apple revenue Q1 FY2024 and the following quarter')).toMatchObject({ period: { kind: 'fiscalQuarter', fy: 2024, q: 2 }, comparison: 'qoq' });
+    expect(parse("Microsoft's revenue for the three months ended September 30, 2024 and the prior-year period")).toMatchObject({ period: { kind: 'ended', date: '2024-09-30' }, comparison: 'yoy' });
+    expect(parse('Apple revenue fiscal 2024 vs two years earlier')).toMatchObject({ period: { kind: 'fiscalYear', fy: 2024 }, comparison: 'versus', versus: { kind: 'fiscalYear', fy: 2022 } });
+  });
+
   it('"with margin" asks for a share of revenue, not for a company called Margin', () => {
     const q = parse('Apple free cash flow Q2 2024 with margin');
     expect(companies(q)).toEqual(['AAPL']);
