@@ -46,6 +46,8 @@ export interface Figure {
   comparedRevenue?: MetricValue | null;
   /** When trailing twelve months were asked for: the four quarters to the figure's quarter, oldest first (null where one has no figure). */
   ttm?: { quarter: FiscalPeriod; value: MetricValue | null }[];
+  /** The same four quarters a year (or, asked quarter over quarter, a quarter) earlier, when a change was asked for: TTM growth is theirs, not the quarter's. */
+  ttmPrior?: { quarter: FiscalPeriod; value: MetricValue | null }[];
   /** When trailing twelve months were asked for but are not a sum of quarters for this figure or period: why. */
   ttmNot?: string;
 }
@@ -177,7 +179,7 @@ function priorPeriod(fin: CompanyFinancials, p: FiscalPeriod, kind: 'yoy' | 'qoq
  * quarters, to be added up. Said plainly where they do not apply: a balance, an average share
  * count, a fiscal year (twelve months already).
  */
-function addTrailingYear(figure: Figure, period: FiscalPeriod): void {
+function addTrailingYear(figure: Figure, period: FiscalPeriod, comparison: Comparison | null): void {
   const { metric, fin } = figure;
   if (metric.type === 'instant') {
     figure.ttmNot = `${metric.label} is a balance at a date, not a total over months, so it has no trailing-twelve-month figure: this is the balance at the period's end`;
@@ -188,8 +190,13 @@ function addTrailingYear(figure: Figure, period: FiscalPeriod): void {
   } else {
     const last = fin.calendar.lastQuarter(period);
     if (!last) return;
-    const quarters = [-3, -2, -1, 0].map((n) => fin.calendar.shiftQuarter(last, n));
-    figure.ttm = quarters.flatMap((quarter) => (quarter ? [{ quarter, value: fin.value(metric.id, quarter) }] : []));
+    const fourTo = (shift: number) =>
+      [-3, -2, -1, 0].flatMap((n) => {
+        const quarter = fin.calendar.shiftQuarter(last, n + shift);
+        return quarter ? [{ quarter, value: fin.value(metric.id, quarter) }] : [];
+      });
+    figure.ttm = fourTo(0);
+    if (comparison === 'yoy' || comparison === 'qoq') figure.ttmPrior = fourTo(comparison === 'qoq' ? -1 : -4);
   }
 }
 
@@ -250,7 +257,7 @@ export async function planAnswer(lib: SecLibrary, question: SecQuestion | null, 
         figure.revenue = calendarTotal(fin, revenue, figure.result.year);
         if (figure.result.compared?.total) figure.comparedRevenue = calendarTotal(fin, revenue, figure.result.compared.year);
       }
-      if (question.ttm && figure.result.kind === 'value') addTrailingYear(figure, figure.result.period);
+      if (question.ttm && figure.result.kind === 'value') addTrailingYear(figure, figure.result.period, question.comparison);
       plan.figures.push(figure);
     }
   }

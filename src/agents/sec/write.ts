@@ -1,7 +1,7 @@
 import type { Citation } from '../../agents/types.js';
 import { quoteCaller } from '../citations.js';
 import { monthsIn, type FiscalPeriod } from '../../data/sec/calendar.js';
-import { sumOfQuarters, type FactTerm, type MetricValue, type ReportedFact } from '../../data/sec/facts.js';
+import { roundLike, sumOfQuarters, type FactTerm, type MetricValue, type ReportedFact } from '../../data/sec/facts.js';
 import type { FactCitation } from '../../data/sec/library.js';
 import { METRICS } from '../../data/sec/metrics.js';
 import type { CompanyRef } from '../../data/sec/types.js';
@@ -28,7 +28,7 @@ export function factsToCite(plan: Plan): { company: CompanyRef; fact: ReportedFa
     }
     add(f.company, f.revenue ?? null);
     add(f.company, f.comparedRevenue ?? null);
-    for (const q of f.ttm ?? []) add(f.company, q.value);
+    for (const q of [...(f.ttm ?? []), ...(f.ttmPrior ?? [])]) add(f.company, q.value);
   }
   for (const c of plan.cross) add(c.company, c.value);
   return [...out.values()];
@@ -221,12 +221,28 @@ export class AnswerWriter {
     const end = quarters.at(-1)!.quarter.end;
     const missing = quarters.length < 4 ? ['the quarters before'] : quarters.filter((q) => !q.value).map((q) => periodName(q.quarter, cal));
     if (missing.length) return `Trailing twelve months to ${end}: not available, because ${missing.join(', ')} ${missing.length > 1 ? 'have' : 'has'} no ${figure.metric.label} in the filings.`;
-    const values = quarters.map((q) => q.value!);
-    const total = values.reduce((sum, v) => sum + v.value, 0);
-    const sum = { ...values.at(-1)!, value: total };
-    const parts = quarters.map((q) => `${periodName(q.quarter, cal)} ${this.#amount(figure, q.value!)}${q.value!.derivation ? ' (derived)' : ''} ${this.#refs(q.value!)}`);
+    const sum = this.#ttmSum(quarters);
+    const parts = (qs: NonNullable<Figure['ttm']>) => qs.map((q) => `${periodName(q.quarter, cal)} ${this.#amount(figure, q.value!)}${q.value!.derivation ? ' (derived)' : ''} ${this.#refs(q.value!)}`).join(', ');
     const approximate = figure.metric.unit === 'perShare' ? ' This is approximate: per-share figures of different quarters rest on different share counts.' : '';
-    return `Trailing twelve months (${periodName(quarters[0]!.quarter, cal)} to ${periodName(quarters.at(-1)!.quarter, cal)}, ended ${end}): **${this.#amount(figure, sum)}**, the sum of ${parts.join(', ')}.${approximate}`;
+    const range = (qs: NonNullable<Figure['ttm']>) => `${periodName(qs[0]!.quarter, cal)} to ${periodName(qs.at(-1)!.quarter, cal)}, ended ${qs.at(-1)!.quarter.end}`;
+    let text = `Trailing twelve months (${range(quarters)}): **${this.#amount(figure, sum)}**, the sum of ${parts(quarters)}.${approximate}`;
+    // A change asked for with TTM is the change of the twelve months, not of their last quarter.
+    const prior = figure.ttmPrior;
+    if (prior) {
+      const gaps = prior.length < 4 ? ['the quarters before'] : prior.filter((q) => !q.value).map((q) => periodName(q.quarter, cal));
+      const earlier = this.#plan.question?.comparison === 'qoq' ? 'A quarter earlier' : 'A year earlier';
+      if (gaps.length) text += ` ${earlier}: not available, because ${gaps.join(', ')} ${gaps.length > 1 ? 'have' : 'has'} no ${figure.metric.label} in the filings.`;
+      else {
+        const before = this.#ttmSum(prior);
+        text += ` ${earlier} (${range(prior)}): ${this.#amount(figure, before)}, the sum of ${parts(prior)}; change ${formatChange(sum.value, before.value, sum.unit, figure.metric, this.#scale(sum))}.`;
+      }
+    }
+    return text;
+  }
+
+  #ttmSum(quarters: NonNullable<Figure['ttm']>): MetricValue {
+    const values = quarters.map((q) => q.value!);
+    return { ...values.at(-1)!, value: roundLike(values.reduce((sum, v) => sum + v.value, 0), ...values.map((v) => v.value)) };
   }
 
   #fiscalNote(figure: Figure, period: FiscalPeriod | null): string | null {
