@@ -212,6 +212,17 @@ export class AnswerWriter {
     return `${this.#amount(base, revenue)}, ${source}`;
   }
 
+  /**
+   * Debt asked for as a whole ("total debt", "debt load") is answered with long-term debt, the
+   * figure companies tag: said so, with what it leaves out, so it is not taken for all borrowing.
+   */
+  #debtScope(figure: Figure, value: MetricValue): string | null {
+    const asked = this.#plan.question?.text ?? '';
+    if (figure.metric.id !== 'longTermDebt' || /\b(?:long[- ]?term|non-?current|term)\s+debt\b/i.test(asked) || !/\b(?:debt|borrowings)\b/i.test(asked)) return null;
+    const noncurrent = value.terms.every((t) => t.fact.concept === 'LongTermDebtNoncurrent');
+    return `This is long-term debt${noncurrent ? ' due after one year (the non-current part)' : ''}, the debt figure the filings tag: ${noncurrent ? 'its current portion and ' : ''}short-term borrowings such as commercial paper are not included, so it is less than all of the company's borrowing.`;
+  }
+
   /** "Trailing twelve months to 2025-03-29: $391,035 million, the sum of …", when asked for. */
   #ttm(figure: Figure): string | null {
     if (figure.ttmNot) return `Trailing twelve months: ${figure.ttmNot}.`;
@@ -348,6 +359,8 @@ export class AnswerWriter {
     if (r.note) lines.push(`(${capitalise(r.note)}.)`);
     lines.push('');
     lines.push(`- ${v.derivation ? this.#derivation(figure, v) : this.#source(v)}`);
+    const scope = this.#debtScope(figure, v);
+    if (scope) lines.push(`- ${scope}`);
     const margin = this.#margin(figure);
     if (margin) lines.push(`- ${margin}`);
     const ttm = this.#ttm(figure);
@@ -382,6 +395,8 @@ export class AnswerWriter {
         if (r.value.derivation) notes.push(`${who(f.company)} ${f.metric.label}, ${periodName(r.period, f.fin.calendar)}: ${this.#derivation(f, r.value)}`);
         if (r.value.restatedFrom || r.value.asOf) notes.push(`${who(f.company)} ${f.metric.label}: ${this.#source(r.value)}`);
         if (r.note) notes.push(`${who(f.company)}: ${r.note}.`);
+        const scope = this.#debtScope(f, r.value);
+        if (scope) notes.push(`${who(f.company)}: ${scope}`);
         const margin = this.#margin(f);
         if (margin) notes.push(`${who(f.company)} ${margin.charAt(0).toLowerCase()}${margin.slice(1)}`);
         const ttm = this.#ttm(f);

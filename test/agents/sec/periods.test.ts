@@ -175,6 +175,16 @@ describe('periods said in other words: the one meant, never the latest or a year
   });
 });
 
+describe('debt asked for as a whole', () => {
+  it('is answered with long-term debt, saying what that leaves out; asked as long-term debt, no such note', async () => {
+    const text = await answer('Microsoft total debt');
+    expect(text).toMatch(/long-term debt for fiscal Q3 2025 \(quarter ended 2025-03-31\) was \*\*\$40,152 million\*\*/);
+    expect(text).toMatch(/- This is long-term debt due after one year \(the non-current part\), the debt figure the filings tag: its current portion and short-term borrowings such as commercial paper are not included/);
+    expect(await answer("What's Apple's debt load?")).toMatch(/This is long-term debt due after one year/);
+    expect(await answer('Apple long-term debt')).not.toMatch(/This is long-term debt/);
+  });
+});
+
 describe('trailing twelve months, asked of figures that are not amounts', () => {
   it('per-share figures are the four quarters added up, marked approximate', async () => {
     const text = await answer('Apple TTM diluted EPS');
