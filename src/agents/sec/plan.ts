@@ -149,14 +149,20 @@ function figureFor(fin: CompanyFinancials, metricId: MetricId, spec: PeriodSpec 
     if (!last) return { kind: 'no-period', wanted: describeSpec(spec) };
     resolved = { ok: true, period: last, note: `${metric.label} is a balance, not a total over months: the one at the end of the period, ${last.end}` };
   }
-  const value = fin.value(metricId, resolved.period);
+  let value = fin.value(metricId, resolved.period);
   if (!value) return { kind: 'no-value', period: resolved.period, note: resolved.note };
   let compared: Compared | null = null;
   if (comparison === 'versus' && versus) {
     const named = resolvePeriod(versus, fin, metricId);
     // A balance over months is the one at their end, as for the period itself.
-    const prior = named.ok && named.period.kind === 'span' && metric.type === 'instant' ? fin.calendar.lastQuarter(named.period) : named.ok ? named.period : null;
-    compared = { kind: 'versus', period: prior, value: prior ? fin.value(metricId, prior) : null };
+    const other = named.ok && named.period.kind === 'span' && metric.type === 'instant' ? fin.calendar.lastQuarter(named.period) : named.ok ? named.period : null;
+    const otherValue = other ? fin.value(metricId, other) : null;
+    if (other && otherValue && other.end > resolved.period.end) {
+      // Named first but earlier (balances at two dates of different kinds): the later one is the answer, compared with the earlier.
+      compared = { kind: 'versus', period: resolved.period, value };
+      resolved = { ok: true, period: other, note: named.ok ? named.note : null };
+      value = otherValue;
+    } else compared = { kind: 'versus', period: other, value: otherValue };
   } else if (comparison) {
     const p = resolved.period;
     const kind = comparison === 'qoq' && p.kind !== 'year' ? 'qoq' : 'yoy';

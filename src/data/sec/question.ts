@@ -1,7 +1,7 @@
 import { editDistance } from '../../text.js';
 import { coreName, tokenize, type CompanyIndex, type CompanyEntry, type Token, refOf } from './companies.js';
 import { isIsoDate } from './dates.js';
-import { METRIC_PHRASES, type MetricId } from './metrics.js';
+import { METRIC_PHRASES, metricById, type MetricId } from './metrics.js';
 import type { CompanyRef } from './types.js';
 
 /**
@@ -63,8 +63,10 @@ export interface SecQuestion {
 const TTM = /\b(?:ttm|ltm|(?:trailing|last|past)\s+(?:twelve|12)[- ]months?|trailing\s+(?:year|4\s+quarters|four\s+quarters))\b/gi;
 
 const REVENUE_WORDS = '(?:total |net )?(?:revenues?|sales)';
-const OF_REVENUE = new RegExp(`\\bof ${REVENUE_WORDS}\\b`, 'i');
-const MARGIN = new RegExp(`\\b(?:margins?|profitab(?:le|ility)|(?:share|percent(?:age)?|proportion|fraction) of ${REVENUE_WORDS}|as a (?:share|percent(?:age)?))\\b|%\\s*of\\s+${REVENUE_WORDS}\\b`, 'i');
+/** "of revenue", "of its sales", "of Apple's revenue". */
+const OF_WHOSE = `of\\s+(?:(?:its|their|the)\\s+|[\\w.&-]+(?:'s?|’s?)\\s+)?${REVENUE_WORDS}`;
+const OF_REVENUE = new RegExp(`\\b${OF_WHOSE}\\b`, 'i');
+const MARGIN = new RegExp(`\\b(?:margins?|profitab(?:le|ility)|(?:share|percent(?:age)?|proportion|fraction) ${OF_WHOSE}|as a (?:share|percent(?:age)?))\\b|%\\s*${OF_WHOSE}\\b`, 'i');
 
 /** Statement words standing for several figures. */
 const METRIC_GROUPS: { pattern: RegExp; metrics: MetricId[] }[] = [
@@ -213,7 +215,7 @@ export function quarterRange(text: string): QuarterRange | null {
  * Two periods named together ("Q3 2024 vs Q3 2023", "FY2023 and FY2024") that are a year or a
  * quarter apart: the later one, compared with the earlier. Other pairs are not read as a comparison.
  */
-function comparedPair(a: PeriodSpec | null, b: PeriodSpec | null): { period: PeriodSpec; comparison: Comparison; versus?: PeriodSpec } | null {
+function comparedPair(a: PeriodSpec | null, b: PeriodSpec | null, balances: boolean): { period: PeriodSpec; comparison: Comparison; versus?: PeriodSpec } | null {
   if (a?.kind === 'fiscalQuarter' && b?.kind === 'fiscalQuarter' && (a.fy ?? b.fy) !== null && !a.calendar === !b.calendar) {
     // "from Q2 to Q3 2024": a quarter without its year takes the other's.
     if (a.fy === null) a = { ...a, fy: b.fy };
@@ -243,6 +245,10 @@ function comparedPair(a: PeriodSpec | null, b: PeriodSpec | null): { period: Per
     const [later, earlier] = ka.at > kb.at ? [a!, b!] : [b!, a!];
     return { period: later, comparison: 'versus', versus: earlier };
   }
+  // Balances at any two dates, of whatever kinds ("cash at the end of last quarter vs the end of
+  // fiscal 2024"); which is later is known once they are resolved. A quarter's revenue against a
+  // year's is not a change.
+  if (a && b && balances) return { period: a, comparison: 'versus', versus: b };
   return null;
 }
 
@@ -272,7 +278,7 @@ function extractComparison(m: Masked): Comparison | null {
   const qoq = /\b(?:qoq|q\/q|q-o-q|quarter[- ](?:over|on)[- ]quarter|sequential(?:ly)?|(?:vs\.?|versus|compared (?:to|with)|against)\s+(?:the\s+)?(?:previous|prior|last|preceding) quarter)\b/gi;
   m.take(qoq, () => ((found = 'qoq'), true));
   m.take(yoy, () => ((found ??= 'yoy'), true));
-  if (!found) m.take(/\b(?:growth|grow|grew|change|changed|increase[sd]?|decrease[sd]?|rise|rose|fall|fell|decline[sd]?|up or down|(?:go(?:es)?|went|gone) (?:up|down)|how much (?:more|less))\b/gi, () => ((found = 'yoy'), false));
+  if (!found) m.take(/\b(?:growth|grow|grew|growing|faster|slower|change|changed|increase[sd]?|decrease[sd]?|rise|rose|fall|fell|decline[sd]?|up or down|(?:go(?:es)?|went|gone) (?:up|down)|how much (?:more|less))\b/gi, () => ((found = 'yoy'), false));
   return found;
 }
 
@@ -280,7 +286,9 @@ function extractPeriod(m: Masked, form: '10-K' | '10-Q' | null): { period: Perio
   let period: PeriodSpec | null = null;
   let second: PeriodSpec | null = null;
   let relative: Relative | null = null;
+  let third: PeriodSpec | null = null;
   const set = (p: PeriodSpec) => {
+    if (period && second) third ??= p;
     if (period) second ??= p;
     period ??= p;
     return true;
@@ -395,9 +403,11 @@ function extractPeriod(m: Masked, form: '10-K' | '10-Q' | null): { period: Perio
   const y = second as PeriodSpec | null;
   const withYear = (q: Extract<PeriodSpec, { kind: 'fiscalQuarter' }>, year: Extract<PeriodSpec, { kind: 'fiscalYear' | 'calendarYear' }>): PeriodSpec =>
     year.kind === 'fiscalYear' ? { ...q, fy: year.fy } : { ...q, fy: year.year, calendar: true };
+  const z = third as PeriodSpec | null;
   if ((y?.kind === 'fiscalYear' || y?.kind === 'calendarYear') && p?.kind === 'fiscalQuarter' && p.fy === null) {
     period = withYear(p, y);
-    second = null;
+    // "Q2 revenue in fiscal 2023 and fiscal 2024": that quarter of each year, to be compared.
+    second = z?.kind === y.kind ? withYear(p, z) : null;
   } else if ((y?.kind === 'fiscalYear' || y?.kind === 'calendarYear') && p?.kind === 'span' && p.base?.kind === 'fiscalQuarter' && p.base.fy === null) {
     period = { ...p, base: withYear(p.base, y) };
     second = null;
@@ -624,12 +634,12 @@ function extract(text: string, index: CompanyIndex): Extracted {
   const comparison = extractComparison(m);
   const form = extractForm(m);
   const { period: first, relative, second, toDate } = extractPeriod(m, form);
-  const pair = comparedPair(first, second);
-  const period = pair?.period ?? first;
   const longNames = extractLongNames(m, index);
   const unsupported: string[] = [];
   m.take(UNKNOWN_FIGURES, (x) => (unsupported.push(x[0].replace(/\s+/g, ' ')), true));
   const metrics = extractMetrics(m, index);
+  const pair = comparedPair(first, second, metrics.length > 0 && metrics.every((id) => metricById(id).type === 'instant'));
+  const period = pair?.period ?? first;
   // "… with margin": the word left after the figures asks for their share of revenue, not for a company.
   m.take(/\bmargins?\b/gi, () => true);
   const { companies, leftovers, acronyms } = extractCompanies(m.text, index, longNames);

@@ -175,6 +175,23 @@ describe('periods said in other words: the one meant, never the latest or a year
   });
 });
 
+describe('more of a question kept: a quarter of two years, balances at two dates, a share of revenue, growth', () => {
+  it('a quarter named with two years is that quarter of each, compared', async () => {
+    expect(await answer("Apple's Q2 revenue in fiscal 2023 and fiscal 2024")).toMatch(/revenue for fiscal Q2 2024 \(quarter ended 2024-03-30\) was \*\*\$90,753 million\*\*[^]*- Year over year: fiscal Q2 2023 \(quarter ended 2023-04-01\) was \$94,836 million/);
+  });
+
+  it('balances at two dates of different kinds: the later one, compared with the earlier', async () => {
+    const text = await answer('Microsoft cash at end of last quarter vs end of fiscal 2024');
+    expect(text).toMatch(/cash and cash equivalents for fiscal Q3 2025 \(quarter ended 2025-03-31\) was \*\*\$28,828 million\*\*/);
+    expect(text).toMatch(/- Compared with: fiscal year 2024 \(year ended 2024-06-30\) was \$18,315 million .*; change \+\$10,513 million \(\+57\.4%\)/);
+  });
+
+  it('"what percentage of Apple\'s revenue was net income" is the net margin; "growing faster" asks for growth', async () => {
+    expect(await answer("What percentage of Apple's revenue was net income in Q1 FY25?")).toMatch(/- Net margin: \*\*29\.2%\*\* of revenue/);
+    expect(await answer('Is Microsoft growing revenue faster than Alphabet?')).toMatch(/\| Microsoft Corp\. \(MSFT\) \| Revenue \| fiscal Q3 2025 \(quarter ended 2025-03-31\) \| \$70,066 million \[1\] \| fiscal Q3 2024 \(quarter ended 2024-03-31\) \| \$61,858 million \[2\] \| \+\$8,208 million \(\+13\.3%\) \|/);
+  });
+});
+
 describe('debt asked for as a whole', () => {
   it('is answered with long-term debt, saying what that leaves out; asked as long-term debt, no such note', async () => {
     const text = await answer('Microsoft total debt');
