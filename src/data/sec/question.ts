@@ -212,8 +212,9 @@ export function quarterRange(text: string): QuarterRange | null {
 }
 
 /**
- * Two periods named together ("Q3 2024 vs Q3 2023", "FY2023 and FY2024") that are a year or a
- * quarter apart: the later one, compared with the earlier. Other pairs are not read as a comparison.
+ * Two periods named together: the later one, compared with the earlier. A year or a quarter apart
+ * ("Q3 2024 vs Q3 2023", "FY2023 and FY2024") that is 'yoy' or 'qoq'; further apart, or balances
+ * at dates of different kinds, 'versus' the earlier one. Other pairs are not read as a comparison.
  */
 function comparedPair(a: PeriodSpec | null, b: PeriodSpec | null, balances: boolean): { period: PeriodSpec; comparison: Comparison; versus?: PeriodSpec } | null {
   if (a?.kind === 'fiscalQuarter' && b?.kind === 'fiscalQuarter' && (a.fy ?? b.fy) !== null && !a.calendar === !b.calendar) {
