@@ -423,6 +423,40 @@ export class AnswerWriter {
     return lines;
   }
 
+  /**
+   * Between companies, per figure: by how much the larger exceeds the smaller ("Apple's revenue was
+   * $145,913 million (59.5%) more than Microsoft's"), or with more companies, largest to smallest.
+   */
+  #differences(figures: Figure[]): string[] {
+    const out: string[] = [];
+    for (const metric of [...new Set(figures.map((f) => f.metric))]) {
+      const shown = figures.flatMap((f) => {
+        if (f.metric !== metric) return [];
+        const r = f.result;
+        const value = r.kind === 'value' ? r.value : r.kind === 'calendar-year' ? r.total : null;
+        const period = r.kind === 'value' ? periodName(r.period, f.fin.calendar) : r.kind === 'calendar-year' ? `calendar year ${r.year}` : null;
+        return value && period ? [{ figure: f, value, period }] : [];
+      });
+      // Amounts in different currencies are not compared.
+      if (shown.length < 2 || new Set(shown.map((s) => s.value.unit)).size > 1) continue;
+      const ranked = [...shown].sort((a, b) => b.value.value - a.value.value);
+      const samePeriod = new Set(ranked.map((s) => s.period)).size === 1;
+      const named = (s: (typeof ranked)[number], label = '') => `${its(s.figure.company)}${label}${samePeriod ? '' : ` for ${s.period}`}`;
+      const [high, low] = [ranked[0]!, ranked.at(-1)!];
+      const diff = high.value.value - low.value.value;
+      if (ranked.length > 2) {
+        out.push(`${capitalise(metric.label)}, largest to smallest: ${ranked.map((s) => `${shortName(s.figure.company.name)}${samePeriod ? '' : ` (${s.period})`} ${this.#amount(s.figure, s.value)}`).join(', ')}.`);
+      } else if (diff === 0) {
+        out.push(`${capitalise(named(high, ` ${metric.label}`))} and ${named(low)} were the same.`);
+      } else {
+        const amount = formatAmount(diff, high.value.unit, metric, this.#scale(high.value)).replace(/ per share$/, '');
+        const share = low.value.value > 0 ? ` (${(Math.round((diff / low.value.value) * 1000) / 10).toLocaleString('en-US', { minimumFractionDigits: 1 })}%)` : '';
+        out.push(`${capitalise(named(high, ` ${metric.label}`))} was ${amount}${share} more than ${named(low)}.`);
+      }
+    }
+    return out;
+  }
+
   #cross(): string[] {
     return this.#plan.cross.map((c) => {
       const ref = `${its(c.reference.company)} ${periodName(c.reference.period, c.reference.fin.calendar).replace(/^the /, '')} ended ${c.reference.period.end}`;
@@ -477,6 +511,10 @@ export class AnswerWriter {
           ? `${capitalise([...new Set(figures.map((f) => f.metric.label))].join(' and '))}, side by side (each company in its own fiscal terms):`
           : `${who(figures[0]!.company)}:`;
       lines.push(intro, '', ...this.#table(figures));
+      if (companies > 1 && !plan.keyFigures) {
+        const differences = this.#differences(figures);
+        if (differences.length) lines.push(...(lines.at(-1)?.startsWith('- ') ? [] : ['']), ...differences.map((d) => `- ${d}`));
+      }
       const fiscal = [...new Map(figures.map((f) => [f.company.cik, f])).values()].map((f) => this.#fiscalNote(f, null)).filter((n): n is string => n !== null);
       if (fiscal.length) lines.push(...(lines.at(-1)?.startsWith('- ') ? [] : ['']), ...fiscal.map((n) => `- ${n}`));
     }

@@ -217,6 +217,15 @@ export function quarterRange(text: string): QuarterRange | null {
  * at dates of different kinds, 'versus' the earlier one. Other pairs are not read as a comparison.
  */
 function comparedPair(a: PeriodSpec | null, b: PeriodSpec | null, balances: boolean): { period: PeriodSpec; comparison: Comparison; versus?: PeriodSpec } | null {
+  // Two quarters without a year ("Q2 vs Q1", "the September quarter vs the June quarter"): one
+  // right after the other is a change between them, the latest such pair ("Q1 vs Q4" crosses into
+  // the next year); others are of one year, the later quarter against the earlier.
+  if (a?.kind === 'fiscalQuarter' && b?.kind === 'fiscalQuarter' && a.fy === null && b.fy === null && !a.calendar === !b.calendar && a.q !== b.q) {
+    if ((a.q - b.q + 4) % 4 === 1) return { period: a, comparison: 'qoq' };
+    if ((b.q - a.q + 4) % 4 === 1) return { period: b, comparison: 'qoq' };
+    const [later, earlier] = a.q > b.q ? [a, b] : [b, a];
+    return { period: later, comparison: 'versus', versus: { kind: 'shift', base: later, quarters: earlier.q - later.q, years: 0 } };
+  }
   if (a?.kind === 'fiscalQuarter' && b?.kind === 'fiscalQuarter' && (a.fy ?? b.fy) !== null && !a.calendar === !b.calendar) {
     // "from Q2 to Q3 2024": a quarter without its year takes the other's.
     if (a.fy === null) a = { ...a, fy: b.fy };
@@ -275,11 +284,12 @@ function orderOf(p: PeriodSpec): { kind: string; at: number } | null {
 
 function extractComparison(m: Masked): Comparison | null {
   let found: Comparison | null = null;
-  const yoy = /\b(?:yoy|y\/y|y-o-y|year[- ](?:over|on)[- ]year|(?:vs\.?|versus|compared? (?:to|with)|with|against)\s+(?:the\s+)?(?:a\s+)?(?:year (?:ago|earlier|before)|same (?:quarter|period) (?:a year ago|last year|of (?:the )?(?:previous|prior|last) year)|last year|prior year|previous year)|annual(?:ly)? growth)\b/gi;
+  const yoy = /\b(?:yoy|y\/y|y-o-y|year[- ](?:over|on)[- ]year|(?:vs\.?|versus|compared? (?:to|with)|with|against|than)\s+(?:the\s+)?(?:a\s+)?(?:year (?:ago|earlier|before)|same (?:quarter|period) (?:a year ago|last year|of (?:the )?(?:previous|prior|last) year)|last year|prior year|previous year)|annual(?:ly)? growth)\b/gi;
   const qoq = /\b(?:qoq|q\/q|q-o-q|quarter[- ](?:over|on)[- ]quarter|sequential(?:ly)?|(?:vs\.?|versus|compared (?:to|with)|against)\s+(?:the\s+)?(?:previous|prior|last|preceding) quarter)\b/gi;
   m.take(qoq, () => ((found = 'qoq'), true));
   m.take(yoy, () => ((found ??= 'yoy'), true));
-  if (!found) m.take(/\b(?:growth|grow|grew|growing|faster|slower|change|changed|increase[sd]?|decrease[sd]?|rise|rose|fall|fell|decline[sd]?|up or down|(?:go(?:es)?|went|gone) (?:up|down)|how much (?:more|less))\b/gi, () => ((found = 'yoy'), false));
+  // "How much more … than Microsoft" compares companies, not periods; "how much revenue did Apple add" asks for growth.
+  if (!found) m.take(/\b(?:growth|grow|grew|growing|faster|slower|change|changed|increase[sd]?|decrease[sd]?|rise|rose|fall|fell|decline[sd]?|up or down|(?:go(?:es)?|went|gone) (?:up|down)|how much (?:more|less)(?![^?.!]*\bthan\b)|added|how much\b[^?.!]*\badd(?:s|ing)?)\b/gi, () => ((found = 'yoy'), false));
   return found;
 }
 

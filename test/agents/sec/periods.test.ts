@@ -145,6 +145,24 @@ describe('two periods named further apart than a year or a quarter: compared, ne
     expect(await answer('Compare Apple and Microsoft net income FY2024 vs FY2022')).toMatch(/\| Microsoft Corp\. \(MSFT\) \| Net income \| fiscal year 2024 \(year ended 2024-06-30\) \| \$88,136 million \[3\] \| fiscal year 2022 \(year ended 2022-06-30\) \| \$72,738 million \[4\] \| \+\$15,398 million \(\+21\.2%\) \|/);
   });
 
+  it('two quarters without a year, months-named quarters, and growth said as "add"', async () => {
+    expect(await answer('Apple revenue Q2 vs Q1')).toMatch(/revenue for fiscal Q2 2025 \(quarter ended 2025-03-29\) was \*\*\$95,359 million\*\*[^]*- Quarter over quarter: fiscal Q1 2025 \(quarter ended 2024-12-28\) was \$124,300 million .*; change -\$28,941 million \(-23\.3%\)/);
+    expect(await answer('Apple revenue Q3 vs Q1')).toMatch(/revenue for fiscal Q3 2024 \(quarter ended 2024-06-29\)[^]*- Compared with: fiscal Q1 2024 \(quarter ended 2023-12-30\) was \$119,575 million .*; change -\$33,798 million \(-28\.3%\)/);
+    expect(await answer('Apple revenue September quarter vs June quarter')).toMatch(/revenue for fiscal Q4 2024 \(quarter ended 2024-09-28\) was \*\*\$94,930 million\*\*[^]*- Quarter over quarter: fiscal Q3 2024 \(quarter ended 2024-06-29\) was \$85,777 million .*; change \+\$9,153 million \(\+10\.7%\)/);
+    expect(await answer('How much revenue did Apple add in fiscal 2024?')).toMatch(/- Year over year: fiscal year 2023 \(year ended 2023-09-30\) was \$383,285 million .*; change \+\$7,750 million \(\+2\.0%\)/);
+  });
+
+  it('companies side by side: by how much one exceeds the other, or largest to smallest', async () => {
+    const two = await answer('How much more revenue did Microsoft have than Apple in fiscal 2024?');
+    // 391,035 - 245,122 = 145,913, which is 59.5% of 245,122; no change over time was asked for.
+    expect(two).toContain("- Apple's revenue was $145,913 million (59.5%) more than Microsoft's.");
+    expect(two).not.toContain('Prior period');
+    const three = await answer('Compare net income of Apple, Microsoft and Alphabet in fiscal 2024');
+    expect(three).toContain('- Net income, largest to smallest: Alphabet $100,118 million, Apple $93,736 million, Microsoft $88,136 million.');
+    // Periods named when they differ: 96,469 - 95,359 = 1,110, 1.2% of 95,359.
+    expect(await answer('Compare Apple and Alphabet revenue last quarter')).toContain("- Alphabet's revenue for Q4 2024 was $1,110 million (1.2%) more than Apple's for fiscal Q2 2025.");
+  });
+
   it('a period the filings do not cover is named as missing', async () => {
     expect(await answer('Apple revenue FY2024 vs FY2015')).toMatch(/- Compared with: no revenue for fiscal year 2015 to compare with\./);
   });

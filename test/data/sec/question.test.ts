@@ -305,6 +305,30 @@ describe('several quarters together: halves, nine months, year to date', () => {
     expect(parse('Microsoft revenue H1 2025 vs H2 2024')).toMatchObject({ period: half(2025), comparison: 'qoq' });
   });
 
+  it('two quarters without a year: one right after the other a change between them, others of one year', () => {
+    expect(parse('Apple revenue Q2 vs Q1')).toMatchObject({ period: { kind: 'fiscalQuarter', fy: null, q: 2 }, comparison: 'qoq', versus: null });
+    expect(parse('Apple revenue Q1 vs Q2')).toMatchObject({ period: { kind: 'fiscalQuarter', fy: null, q: 2 }, comparison: 'qoq' });
+    // Q4 then Q1 crosses into the next fiscal year.
+    expect(parse('Apple revenue Q1 compared with Q4')).toMatchObject({ period: { kind: 'fiscalQuarter', fy: null, q: 1 }, comparison: 'qoq' });
+    expect(parse('Apple revenue Q3 vs Q1')).toMatchObject({
+      period: { kind: 'fiscalQuarter', fy: null, q: 3 },
+      comparison: 'versus',
+      versus: { kind: 'shift', base: { kind: 'fiscalQuarter', fy: null, q: 3 }, quarters: -2, years: 0 },
+    });
+    expect(parse('Apple revenue September quarter vs June quarter')).toMatchObject({ period: { kind: 'fiscalQuarter', fy: null, q: 3, calendar: true }, comparison: 'qoq' });
+    // A fiscal quarter and a calendar one are not put in a row.
+    expect(parse('Apple revenue Q3 vs the June quarter')).toMatchObject({ comparison: null });
+  });
+
+  it('"how much more … than" another company compares the companies, not periods; "how much … add" asks for growth', () => {
+    expect(parse('How much more revenue did Microsoft have than Apple in fiscal 2024?')).toMatchObject({ period: { kind: 'fiscalYear', fy: 2024 }, comparison: null });
+    expect(parse('How much more revenue did Apple make than last year?')).toMatchObject({ comparison: 'yoy' });
+    expect(parse('How much more revenue did Apple make in 2024 than in 2023?')).toMatchObject({ period: { kind: 'fiscalYear', fy: 2024 }, comparison: 'yoy' });
+    expect(parse('How much more did Apple earn in fiscal 2024?')).toMatchObject({ comparison: 'yoy' });
+    expect(parse('How much revenue did Apple add in fiscal 2024?')).toMatchObject({ metrics: ['revenue'], period: { kind: 'fiscalYear', fy: 2024 }, comparison: 'yoy' });
+    expect(parse('Revenue Apple added in fiscal 2024')).toMatchObject({ comparison: 'yoy' });
+  });
+
   it('two periods of a kind further apart: the later one, compared with the earlier one named', () => {
     expect(parse('Apple revenue FY2024 vs FY2022')).toMatchObject({ period: { kind: 'fiscalYear', fy: 2024 }, comparison: 'versus', versus: { kind: 'fiscalYear', fy: 2022 } });
     expect(parse('Apple revenue Q1 2024 compared with Q3 2024')).toMatchObject({ period: { kind: 'fiscalQuarter', fy: 2024, q: 3 }, comparison: 'versus', versus: { kind: 'fiscalQuarter', fy: 2024, q: 1 } });
