@@ -26,7 +26,17 @@ export type FigureResult =
    * A flow over a calendar year for a company whose fiscal year is another: the four fiscal
    * quarters ending in it (calendar Q1 to Q4), and their sum; `total` null when one has no figure.
    */
-  | { kind: 'calendar-year'; year: number; quarters: CalendarQuarterValue[]; total: MetricValue | null; /** The calendar year before, when a change was asked for (`total` null when it cannot be summed). */ compared?: { year: number; total: MetricValue | null } };
+  | { kind: 'calendar-year'; year: number; quarters: CalendarQuarterValue[]; total: MetricValue | null; compared?: CalendarCompared };
+
+/**
+ * What a calendar year is compared with: another calendar year (the one before, or one named;
+ * `total` null when it cannot be summed), or a fiscal year named beside it (`fiscal`).
+ */
+export interface CalendarCompared {
+  year: number;
+  total: MetricValue | null;
+  fiscal?: FiscalPeriod;
+}
 
 export interface CalendarQuarterValue {
   calendarQuarter: number;
@@ -136,9 +146,16 @@ function figureFor(fin: CompanyFinancials, metricId: MetricId, spec: PeriodSpec 
   const metric = metricById(metricId);
   if (spec?.kind === 'calendarYear' && !fin.calendar.isCalendarYear && metric.type === 'duration') {
     const sum = calendarYearFigure(fin, metric, spec.year);
-    // A calendar year has no previous quarter: a change asked for is from the calendar year before.
-    const year = comparison === 'versus' && versus?.kind === 'calendarYear' ? versus.year : spec.year - 1;
-    if (sum?.kind === 'calendar-year' && sum.total && comparison) sum.compared = { year, total: calendarTotal(fin, metric, year) };
+    if (sum?.kind === 'calendar-year' && sum.total && comparison) {
+      if (comparison === 'versus' && versus?.kind === 'fiscalYear' && versus.fy !== null) {
+        const fiscal = fin.calendar.year(versus.fy);
+        sum.compared = { year: versus.fy, total: fiscal ? fin.value(metricId, fiscal) : null, ...(fiscal ? { fiscal } : {}) };
+      } else {
+        // A calendar year has no previous quarter: a change asked for is from the calendar year before.
+        const year = comparison === 'versus' && versus?.kind === 'calendarYear' ? versus.year : spec.year - 1;
+        sum.compared = { year, total: calendarTotal(fin, metric, year) };
+      }
+    }
     if (sum) return sum;
   }
   let resolved = resolvePeriod(spec, fin, metricId);
@@ -157,6 +174,11 @@ function figureFor(fin: CompanyFinancials, metricId: MetricId, spec: PeriodSpec 
     // A balance over months is the one at their end, as for the period itself.
     const other = named.ok && named.period.kind === 'span' && metric.type === 'instant' ? fin.calendar.lastQuarter(named.period) : named.ok ? named.period : null;
     const otherValue = other ? fin.value(metricId, other) : null;
+    if (other && other.kind === resolved.period.kind && other.end === resolved.period.end) {
+      // "calendar 2024 vs fiscal 2024" for a company whose fiscal year is the calendar year: one period, said so.
+      const same = `${describeSpec(spec)} and ${describeSpec(versus)} are the same period for this company`;
+      return { kind: 'value', period: resolved.period, value, note: resolved.note ? `${resolved.note}; ${same}` : same, compared: null };
+    }
     if (other && otherValue && other.end > resolved.period.end) {
       // Named first but earlier (balances at two dates of different kinds): the later one is the answer, compared with the earlier.
       compared = { kind: 'versus', period: resolved.period, value };
@@ -261,7 +283,8 @@ export async function planAnswer(lib: SecLibrary, question: SecQuestion | null, 
       } else if (question.margin && shareLabel(figure.metric) && figure.result.kind === 'calendar-year' && figure.result.total) {
         const revenue = metricById('revenue');
         figure.revenue = calendarTotal(fin, revenue, figure.result.year);
-        if (figure.result.compared?.total) figure.comparedRevenue = calendarTotal(fin, revenue, figure.result.compared.year);
+        const c = figure.result.compared;
+        if (c?.total) figure.comparedRevenue = c.fiscal ? fin.value('revenue', c.fiscal) : calendarTotal(fin, revenue, c.year);
       }
       if (question.ttm && figure.result.kind === 'value') addTrailingYear(figure, figure.result.period, question.comparison);
       plan.figures.push(figure);

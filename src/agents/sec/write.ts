@@ -8,7 +8,7 @@ import type { CompanyRef } from '../../data/sec/types.js';
 import { describeSpec } from '../../data/sec/resolve.js';
 import { possessive, shortName } from '../../data/sec/names.js';
 import { capitalise, formatAmount, formatChange, periodName, periodWithEnd, roughly } from './format.js';
-import { MAX_COMPANIES, coverage, shareLabel, type CalendarQuarterValue, type Figure, type FigureResult, type Plan } from './plan.js';
+import { MAX_COMPANIES, coverage, shareLabel, type CalendarCompared, type CalendarQuarterValue, type Figure, type FigureResult, type Plan } from './plan.js';
 
 export const factKey = (f: ReportedFact) => `${f.accn}|${f.taxonomy}:${f.concept}|${f.start ?? ''}|${f.end}|${f.unit}`;
 
@@ -185,7 +185,7 @@ export class AnswerWriter {
       shown = { period: periodName(r.period, figure.fin.calendar), value: r.value, prior: c?.period && c.value ? { period: periodName(c.period, figure.fin.calendar), value: c.value } : null };
     } else if (r.kind === 'calendar-year' && r.total) {
       const c = r.compared;
-      shown = { period: `calendar year ${r.year}`, value: r.total, prior: c?.total ? { period: `calendar year ${c.year}`, value: c.total } : null };
+      shown = { period: `calendar year ${r.year}`, value: r.total, prior: c?.total ? { period: c.fiscal ? periodName(c.fiscal, figure.fin.calendar) : `calendar year ${c.year}`, value: c.total } : null };
     } else return null;
     const label = share.label;
     const revenue = figure.revenue;
@@ -344,9 +344,18 @@ export class AnswerWriter {
     if (!c || !r.total) return null;
     const qoq = this.#plan.question?.comparison === 'qoq' ? ' (a calendar year has no previous quarter: compared with the year before)' : '';
     const label = this.#plan.question?.comparison === 'versus' ? 'Compared with' : 'Year over year';
+    if (c.fiscal || this.#plan.question?.versus?.kind === 'fiscalYear') return this.#againstFiscalYear(figure, r.total, c, label);
     if (!c.total) return `${label}${qoq}: no ${figure.metric.label} for calendar year ${c.year} to compare with, because a fiscal quarter ending in it has no figure in the filings.`;
     const change = formatChange(r.total.value, c.total.value, r.total.unit, figure.metric, this.#scale(r.total));
     return `${label}${qoq}: calendar year ${c.year} was ${this.#amount(figure, c.total)} ${this.#refs(c.total)}, the sum of the four fiscal quarters ending in ${c.year} (derived as ${this.#terms(figure, c.total)}); change ${change}.`;
+  }
+
+  /** "Compared with: fiscal year 2024 (year ended 2024-09-28) was $… (Form 10-K filed …) [5]; change …", a calendar year against a fiscal year. */
+  #againstFiscalYear(figure: Figure, total: MetricValue, c: CalendarCompared, label: string): string {
+    if (!c.fiscal || !c.total) return `${label}: no ${figure.metric.label} for fiscal year ${c.year} to compare with.`;
+    const change = formatChange(total.value, c.total.value, total.unit, figure.metric, this.#scale(total));
+    const source = c.total.derivation ? ` (derived as ${this.#terms(figure, c.total)})` : ` (${this.#filedAs(c.total.terms[0]!.fact)}) ${this.#refs(c.total)}`;
+    return `${label}: ${periodWithEnd(c.fiscal, figure.fin.calendar)} was ${this.#amount(figure, c.total)}${source}; change ${change}.`;
   }
 
   #single(figure: Figure): string[] {
@@ -383,11 +392,12 @@ export class AnswerWriter {
       if (r.kind === 'calendar-year' && r.total) {
         row.push(`calendar year ${r.year}`, `${this.#amount(f, r.total)} ${this.#refs(r.total)} (sum of four quarters)`);
         const c = r.compared;
-        if (comparison && c?.total) row.push(`calendar year ${c.year}`, `${this.#amount(f, c.total)} ${this.#refs(c.total)} (sum of four quarters)`, formatChange(r.total.value, c.total.value, r.total.unit, f.metric, this.#scale(r.total)));
-        else if (comparison) row.push(c ? `calendar year ${c.year}` : '—', c ? 'not reported' : '—', '—');
+        const priorLabel = c?.fiscal ? periodWithEnd(c.fiscal, f.fin.calendar) : c && this.#plan.question?.versus?.kind === 'fiscalYear' ? `fiscal year ${c.year}` : c ? `calendar year ${c.year}` : '—';
+        if (comparison && c?.total) row.push(priorLabel, `${this.#amount(f, c.total)} ${this.#refs(c.total)}${c.fiscal ? '' : ' (sum of four quarters)'}`, formatChange(r.total.value, c.total.value, r.total.unit, f.metric, this.#scale(r.total)));
+        else if (comparison) row.push(priorLabel, c ? 'not reported' : '—', '—');
         row.push(this.#sources(r.total) + (c?.total ? ` (prior: ${this.#sources(c.total)})` : ''));
         notes.push(`${who(f.company)} ${f.metric.label}, calendar year ${r.year}: the sum of ${r.quarters.map((q) => this.#calendarQuarter(f, q)).join('; ')}.`);
-        if (c?.total) notes.push(`${who(f.company)} ${f.metric.label}, calendar year ${c.year}: derived as ${this.#terms(f, c.total)}.`);
+        if (c?.total && (!c.fiscal || c.total.derivation)) notes.push(`${who(f.company)} ${f.metric.label}, ${c.fiscal ? periodName(c.fiscal, f.fin.calendar) : `calendar year ${c.year}`}: derived as ${this.#terms(f, c.total)}.`);
         const margin = this.#margin(f);
         if (margin) notes.push(`${who(f.company)} ${margin.charAt(0).toLowerCase()}${margin.slice(1)}`);
       } else if (r.kind === 'value') {

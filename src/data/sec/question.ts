@@ -246,6 +246,9 @@ function comparedPair(a: PeriodSpec | null, b: PeriodSpec | null, balances: bool
     const gap = fa !== null && fb !== null ? fa * 4 + a.base.q - (fb * 4 + b.base.q) : null;
     if (gap !== null && Math.abs(gap) === a.quarters) return { period: gap > 0 ? a : b, comparison: 'qoq' };
   }
+  // "calendar 2024 vs fiscal 2024": the calendar year, against the fiscal year.
+  if (a?.kind === 'calendarYear' && b?.kind === 'fiscalYear' && b.fy !== null) return { period: a, comparison: 'versus', versus: b };
+  if (b?.kind === 'calendarYear' && a?.kind === 'fiscalYear' && a.fy !== null) return { period: b, comparison: 'versus', versus: a };
   if (a?.kind === 'fiscalYear' && b?.kind === 'fiscalYear' && a.fy !== null && b.fy !== null && Math.abs(a.fy - b.fy) === 1) {
     return { period: a.fy > b.fy ? a : b, comparison: 'yoy' };
   }

@@ -163,6 +163,20 @@ describe('two periods named further apart than a year or a quarter: compared, ne
     expect(await answer('Compare Apple and Alphabet revenue last quarter')).toContain("- Alphabet's revenue for Q4 2024 was $1,110 million (1.2%) more than Apple's for fiscal Q2 2025.");
   });
 
+  it('a calendar year against a fiscal year: the sum of its quarters compared with the fiscal year, or one period when they are the same', async () => {
+    const apple = await answer('Apple revenue fiscal 2024 vs calendar 2024');
+    expect(apple).toMatch(/revenue for calendar year 2024 was \*\*\$395,760 million\*\*/);
+    // 395,760 - 391,035 = 4,725, 1.2% of 391,035.
+    expect(apple).toMatch(/- Compared with: fiscal year 2024 \(year ended 2024-09-28\) was \$391,035 million \(Form 10-K filed 2024-11-01\) \[3\]; change \+\$4,725 million \(\+1\.2%\)\./);
+    const margin = await answer('Apple gross margin calendar 2024 vs fiscal 2024');
+    expect(margin).toMatch(/- Gross margin: \*\*46\.5%\*\* of revenue \(calendar year 2024 revenue \$395,760 million, [^]*\); fiscal year 2024: 46\.2% \(revenue \$391,035 million, Form 10-K filed 2024-11-01 \[3\]\); \+0\.3 percentage points\./);
+    const side = await answer('Compare Apple and Microsoft revenue calendar 2024 vs fiscal 2024');
+    expect(side).toMatch(/\| Microsoft Corp\. \(MSFT\) \| Revenue \| calendar year 2024 \| \$261,802 million \[5\]\[6\]\[7\]\[8\] \(sum of four quarters\) \| fiscal year 2024 \(year ended 2024-06-30\) \| \$245,122 million \[6\] \| \+\$16,680 million \(\+6\.8%\) \|/);
+    const alphabet = await answer('Alphabet revenue calendar 2024 vs fiscal 2024');
+    expect(alphabet).toMatch(/revenue for fiscal year 2024 \(year ended 2024-12-31\) was \*\*\$350,018 million\*\*[^]*\(Calendar year 2024 and fiscal year 2024 are the same period for this company\.\)/);
+    expect(alphabet).not.toContain('Compared with');
+  });
+
   it('a period the filings do not cover is named as missing', async () => {
     expect(await answer('Apple revenue FY2024 vs FY2015')).toMatch(/- Compared with: no revenue for fiscal year 2015 to compare with\./);
   });

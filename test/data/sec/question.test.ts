@@ -334,8 +334,10 @@ describe('several quarters together: halves, nine months, year to date', () => {
     expect(parse('Apple revenue Q1 2024 compared with Q3 2024')).toMatchObject({ period: { kind: 'fiscalQuarter', fy: 2024, q: 3 }, comparison: 'versus', versus: { kind: 'fiscalQuarter', fy: 2024, q: 1 } });
     expect(parse('Microsoft revenue H1 2025 vs H1 2023')).toMatchObject({ period: half(2025), comparison: 'versus', versus: half(2023) });
     expect(parse('Apple cash as of 2024-06-29 vs 2023-07-01')).toMatchObject({ period: { kind: 'ended', date: '2024-06-29' }, comparison: 'versus', versus: { kind: 'ended', date: '2023-07-01' } });
-    // Periods of different kinds are not compared.
+    // Periods of different kinds are not compared, except a calendar year with a fiscal year.
     expect(parse('Apple revenue FY2024 vs Q1 2022')).toMatchObject({ comparison: null, versus: null });
+    expect(parse('Apple revenue fiscal 2024 vs calendar 2024')).toMatchObject({ period: { kind: 'calendarYear', year: 2024 }, comparison: 'versus', versus: { kind: 'fiscalYear', fy: 2024 } });
+    expect(parse('Apple revenue calendar 2024 compared with fiscal 2023')).toMatchObject({ period: { kind: 'calendarYear', year: 2024 }, comparison: 'versus', versus: { kind: 'fiscalYear', fy: 2023 } });
     const conv = (...turns: string[]) => parseConversation(turns.map((content) => ({ role: 'user', content })), index)!;
     // The comparison stays with the period ("and net income?"), not with another one.
     expect(conv('Apple revenue FY2024 vs FY2022', 'and net income?')).toMatchObject({ comparison: 'versus', versus: { kind: 'fiscalYear', fy: 2022 } });
