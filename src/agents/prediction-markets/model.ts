@@ -175,6 +175,42 @@ export function modelEvent(
   return parts.map((p) => ({ ...p, model: mutuallyExclusive && total > 0 ? (p.raw / total) * mass : p.raw }));
 }
 
+/** Where an outcome sits on a ladder of strikes: YES when the value ends above (or below) `value`. */
+export interface Strike {
+  direction: 'above' | 'below';
+  value: number;
+}
+
+/**
+ * Holds the probabilities of a ladder of strikes in order: YES on "above 3.0" implies YES on
+ * "above 2.8", so the higher strike can never be the likelier, and the reverse for "below".
+ * Violations (which the market's own prices can show) are pooled to their average, the closest
+ * ordered sequence in squared error (pool-adjacent-violators). Outcomes off the ladder keep theirs.
+ */
+export function monotoneLadder(probabilities: readonly number[], strikes: readonly (Strike | null)[]): number[] {
+  const out = [...probabilities];
+  for (const direction of ['above', 'below'] as const) {
+    // Ordered so that each next outcome may only be as likely or less: "above" by rising strike, "below" by falling.
+    const rungs = strikes
+      .map((s, i) => ({ s, i }))
+      .filter((x): x is { s: Strike; i: number } => x.s?.direction === direction)
+      .sort((a, b) => (direction === 'above' ? a.s.value - b.s.value : b.s.value - a.s.value));
+    if (rungs.length < 2) continue;
+    const blocks: { sum: number; n: number }[] = [];
+    for (const r of rungs) {
+      blocks.push({ sum: out[r.i]!, n: 1 });
+      while (blocks.length > 1 && blocks.at(-2)!.sum / blocks.at(-2)!.n < blocks.at(-1)!.sum / blocks.at(-1)!.n) {
+        const last = blocks.pop()!;
+        blocks.at(-1)!.sum += last.sum;
+        blocks.at(-1)!.n += last.n;
+      }
+    }
+    let k = 0;
+    for (const b of blocks) for (let j = 0; j < b.n; j++) out[rungs[k++]!.i] = b.sum / b.n;
+  }
+  return out;
+}
+
 export interface Scores {
   brier: number;
   logLoss: number;

@@ -2,7 +2,7 @@ import { SourceList, utcMinute as utc } from '../citations.js';
 import type { Citation } from '../types.js';
 import { SCALE, formatCount, formatDollars, formatPercent, parseFixed } from '../../data/kalshi/numbers.js';
 import type { KalshiMarket } from '../../data/kalshi/types.js';
-import { PRIOR_STRENGTH, baseRates, fitCalibration, modelEvent, samples, type Calibration, type OutcomeModel } from './model.js';
+import { PRIOR_STRENGTH, baseRates, fitCalibration, modelEvent, monotoneLadder, samples, type Calibration, type OutcomeModel, type Strike } from './model.js';
 import { PRE_CLOSE_HOURS, oneLine, priceBefore, type MarketView, type Research } from './research.js';
 import { eventPage } from './summary.js';
 
@@ -56,10 +56,30 @@ function confidence(view: MarketView, calibration: Calibration, spreadMicro: num
 }
 
 /** Sentences of the rules that can flip the outcome: conditions, exceptions, delays, revisions. */
+/** A market's place on a ladder of strikes ("above 2.8"), from the exchange's strike fields. */
+export function strikeOf(m: KalshiMarket): Strike | null {
+  if ((m.strike_type === 'greater' || m.strike_type === 'greater_or_equal') && typeof m.floor_strike === 'number') return { direction: 'above', value: m.floor_strike };
+  if ((m.strike_type === 'less' || m.strike_type === 'less_or_equal') && typeof m.cap_strike === 'number') return { direction: 'below', value: m.cap_strike };
+  return null;
+}
+
+/** Pairs of a ladder the market prices out of order: the higher "above" strike priced above the lower one. */
+function crossedRungs(views: readonly MarketView[]): [MarketView, MarketView][] {
+  const out: [MarketView, MarketView][] = [];
+  for (const direction of ['above', 'below'] as const) {
+    const rungs = views
+      .map((v) => ({ v, s: strikeOf(v.market) }))
+      .filter((x) => x.s?.direction === direction && x.v.quote.price !== null)
+      .sort((a, b) => (direction === 'above' ? a.s!.value - b.s!.value : b.s!.value - a.s!.value));
+    for (let i = 1; i < rungs.length; i++) if (rungs[i]!.v.quote.price! > rungs[i - 1]!.v.quote.price!) out.push([rungs[i - 1]!.v, rungs[i]!.v]);
+  }
+  return out;
+}
+
 function decisiveClauses(market: KalshiMarket): string[] {
   const text = [market.rules_primary, market.rules_secondary, market.early_close_condition].filter(Boolean).join(' ');
   const sentences = text.split(/(?<=\.)\s+/).map((s) => s.trim()).filter(Boolean);
-  return sentences.filter((s) => /\b(unless|delay|postpon|does not count|do not count|counts|revision|revised|first release|tie|early|cancel|not published|final)\b/i.test(s));
+  return sentences.filter((s) => /\b(?:unless|delay\w*|postpon\w*|does not count|do not count|counts|revision|revised|first release|tie[sd]?|early|cancel\w*|(?:no|not)\b[^.]{0,40}\bpublished|final)\b/i.test(s));
 }
 
 const MONTH_DATE = /\b(January|February|March|April|May|June|July|August|September|October|November|December) \d{1,2}(, \d{4})?\b/g;
@@ -117,7 +137,19 @@ export function writeReport(r: Research, ctx: ReportContext): ReportBody {
     event.mutually_exclusive,
     Math.max(0, 1 - decidedYes),
   ).forEach((m, i) => models.set(priced[i]!.market.ticker, m));
-  const gapOf = (v: MarketView) => (models.has(v.market.ticker) ? models.get(v.market.ticker)!.model - v.quote.price! / SCALE : null);
+  // A ladder of strikes ("above 2.6", "above 2.8") is held in order, whatever the prices say.
+  const crossed = event.mutually_exclusive ? [] : crossedRungs(priced);
+  if (!event.mutually_exclusive) {
+    const held = monotoneLadder(priced.map((v) => models.get(v.market.ticker)!.model), priced.map((v) => strikeOf(v.market)));
+    priced.forEach((v, i) => models.set(v.market.ticker, { ...models.get(v.market.ticker)!, model: held[i]! }));
+  }
+  // Prices of mutually exclusive outcomes add up to more than 100% (the spread, the exchange's
+  // edge): the model, which sums to 100%, is compared with them scaled to share the same mass.
+  const priceSum = priced.reduce((sum, v) => sum + v.quote.price! / SCALE, 0);
+  const normalised = event.mutually_exclusive && priceSum > 0 && Math.abs(priceSum - Math.max(0, 1 - decidedYes)) >= 0.0005;
+  const marketProb = (v: MarketView) => (normalised ? (v.quote.price! / SCALE / priceSum) * Math.max(0, 1 - decidedYes) : v.quote.price! / SCALE);
+  const gapOf = (v: MarketView) => (models.has(v.market.ticker) ? models.get(v.market.ticker)!.model - marketProb(v) : null);
+  const marketWords = (v: MarketView) => `${formatPercent(v.quote.price!)} (${v.quote.basis === 'mid' ? 'mid' : 'last trade'}${normalised ? `; ${pct(marketProb(v))} normalised` : ''})`;
 
   // Citations are numbered as they are written, so the text is built strictly in reading order.
   const lines: string[] = [];
@@ -144,8 +176,8 @@ export function writeReport(r: Research, ctx: ReportContext): ReportBody {
     const side = top.gap > 0 ? 'cheap: the model gives it more' : 'dear: the model gives it less';
     lines.push(
       Math.abs(top.gap) < 0.02
-        ? `Model and market agree within 2 points on every outcome; the largest gap is **${top.v.label}** at ${pct(model)} against a market ${formatPercent(top.v.quote.price!)} (${pts(top.gap)}) ${marketCite(top.v.market)}.`
-        : `The largest gap is **${top.v.label}**: the model says ${pct(model)}, the market ${formatPercent(top.v.quote.price!)} (${top.v.quote.basis === 'mid' ? 'mid' : 'last trade'}), ${pts(top.gap)}. On this model the outcome looks ${side} than its price ${marketCite(top.v.market)}.`,
+        ? `Model and market agree within 2 points on every outcome; the largest gap is **${top.v.label}** at ${pct(model)} against a market ${marketWords(top.v)}, ${pts(top.gap)} ${marketCite(top.v.market)}.`
+        : `The largest gap is **${top.v.label}**: the model says ${pct(model)}, the market ${marketWords(top.v)}, ${pts(top.gap)}. On this model the outcome looks ${side} than its price ${marketCite(top.v.market)}.`,
       '',
     );
   }
@@ -162,17 +194,25 @@ export function writeReport(r: Research, ctx: ReportContext): ReportBody {
     const m = models.get(v.market.ticker);
     const spread = v.quote.bid !== null && v.quote.ask !== null ? v.quote.ask - v.quote.bid : null;
     const state = STATE_NOTES[v.market.status] ? `; ${STATE_NOTES[v.market.status]}` : '';
-    const market = v.quote.price === null ? `no price${state}` : `${formatPercent(v.quote.price)} (${v.quote.basis === 'mid' ? 'mid' : 'last trade'}${state})`;
+    const market = v.quote.price === null ? `no price${state}` : `${formatPercent(v.quote.price)} (${v.quote.basis === 'mid' ? 'mid' : 'last trade'}${normalised ? `; ${pct(marketProb(v))} normalised` : ''}${state})`;
     const conf = m ? confidence(v, calibration, spread) : { level: 'low', why: 'no price to calibrate' };
     lines.push(`| ${cell(v.label)} ${marketCite(v.market)} | ${market} | ${m ? pct(m.model) : '—'} | ${m ? pts(gapOf(v)!) : '—'} | ${conf.level} (${conf.why}) |`);
   }
-  if (event.mutually_exclusive) {
-    const sum = priced.reduce((s, v) => s + v.quote.price!, 0);
+  if (crossed.length) {
+    const pairs = crossed.map(([low, high]) => `${high.label} at ${formatPercent(high.quote.price!)} against ${low.label} at ${formatPercent(low.quote.price!)}`);
     lines.push(
       '',
-      live.length < r.markets.length
+      `The market prices its strikes out of order: ${pairs.join('; ')}, though YES on the first implies YES on the second. The model holds the ladder in order, averaging the outcomes where prices cross.`,
+    );
+  }
+  if (event.mutually_exclusive) {
+    const sum = priced.reduce((s, v) => s + v.quote.price!, 0);
+    const scaled = normalised ? ` Each gap is measured against the market price normalised, scaled so that the prices too add up to ${pct(Math.max(0, 1 - decidedYes))}.` : '';
+    lines.push(
+      '',
+      (live.length < r.markets.length
         ? `The outcomes are mutually exclusive: the ${live.length} still open have market prices adding up to ${formatPercent(sum)} and model probabilities to ${pct(Math.max(0, 1 - decidedYes))}; the other ${r.markets.length - live.length} are already decided.`
-        : `The outcomes are mutually exclusive: market prices add up to ${formatPercent(sum)}, model probabilities to 100%.`,
+        : `The outcomes are mutually exclusive: market prices add up to ${formatPercent(sum)}, model probabilities to 100%.`) + scaled,
     );
   }
   lines.push('');
@@ -285,8 +325,8 @@ export function writeReport(r: Research, ctx: ReportContext): ReportBody {
     `- **Market price** is the mid of the best bid and ask in the order book (the YES ask is 1 minus the best NO bid); when one side is empty, the last trade, marked "last trade".`,
     `- **Model probability.** Prediction markets tend to overprice longshots and underprice favourites, and an outcome's track record can add what the price misses. On ${calibration.n} settled markets of this series, priced ${PRE_CLOSE_HOURS} hours before close, we fitted P(yes) = σ(a + b·logit(price) + c·w·(logit(base rate) − logit(price))), where the base rate is how often that outcome resolved YES in the series (leaving out the market's own event) and w = cases/(cases + 10) discounts thin records. The fit is pulled towards "the price is right" (a = 0, b = 1, c = 0) with the weight of ${PRIOR_STRENGTH} observations. It gives a = ${calibration.a.toFixed(2)}, b = ${slope.toFixed(2)}${
       calibration.n === 0 ? ' (no history: the model equals the price)' : slope > 1.02 ? ' (prices in this series have been too close to 50%, so the model pushes them outwards)' : slope < 0.98 ? ' (prices in this series have been too extreme, so the model pulls them in)' : ' (prices in this series have been well calibrated)'
-    }, and ${baseUse}${event.mutually_exclusive ? '. The probabilities are then normalised to sum to 100% because exactly one outcome can win' : ''}. \`svc backtest --series ${seriesTicker}\` scores this model against the market on the series' settled markets.`,
-    `- **Gap** is model minus market, in percentage points; **confidence** reflects the size of the history, the spread and the trading volume.`,
+    }, and ${baseUse}${event.mutually_exclusive ? '. The probabilities are then normalised to sum to 100% because exactly one outcome can win' : priced.some((v) => strikeOf(v.market)) ? '. Outcomes on a ladder of strikes are then held in order (a higher "above" strike is never the likelier), averaging any that cross' : ''}. \`svc backtest --series ${seriesTicker}\` scores this model against the market on the series' settled markets.`,
+    `- **Gap** is model minus market, in percentage points${event.mutually_exclusive ? ` (when the prices of mutually exclusive outcomes add up to more or less than 100%, as bid-ask spreads make them, minus the price normalised to a share of 100%, so that a gap is not the overround)` : ''}; **confidence** reflects the size of the history, the spread and the trading volume.`,
     `- **Caveats:** the model sees prices and outcomes, not news; a short history or a changed rulebook weakens it; prices move after this report${ctx.source.mode === 'snapshot' ? `, and this report was built from data recorded on ${utc(ctx.source.recordedAt)}${ctx.source.note ? ` (${ctx.source.note})` : ''}, not live prices` : ''}. This is research, not investment advice.`,
   );
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { IDENTITY, backtest, baseRates, calibrate, fitCalibration, modelEvent, samples, type Observation } from '../../../src/agents/prediction-markets/model.js';
+import { IDENTITY, backtest, baseRates, calibrate, fitCalibration, modelEvent, monotoneLadder, samples, type Observation } from '../../../src/agents/prediction-markets/model.js';
 
 /** Outcomes drawn from true probabilities, priced by a crowd that compresses them (longshot bias). */
 function biasedHistory(n: number, slope = 0.7, recurringTypes = true): Observation[] {
@@ -86,5 +86,32 @@ describe('calibration', () => {
     const squaredErrorOfD = forward.model.brier * 4 - alone.model.brier * 3;
     const squaredErrorOfC = alone.model.brier * 3 - backtest([ev('A', 1, 1), ev('B', 2, 1)], () => false).model.brier * 2;
     expect(squaredErrorOfD).toBeCloseTo(squaredErrorOfC, 10);
+  });
+});
+
+describe('a ladder of strikes', () => {
+  const above = (value: number) => ({ direction: 'above' as const, value });
+  const below = (value: number) => ({ direction: 'below' as const, value });
+
+  it('leaves probabilities already in order alone', () => {
+    expect(monotoneLadder([0.9, 0.6, 0.2], [above(1), above(2), above(3)])).toEqual([0.9, 0.6, 0.2]);
+    expect(monotoneLadder([0.2, 0.6, 0.9], [below(1), below(2), below(3)])).toEqual([0.2, 0.6, 0.9]);
+  });
+
+  it('pools crossing rungs to their average, in strike order whatever the listing order', () => {
+    // Above 2.8 priced over above 2.6: both become their mean; the rest keep theirs.
+    const held = monotoneLadder([0.87, 0.929, 0.962, 0.626], [above(3.0), above(2.6), above(2.8), above(3.2)]);
+    expect(held[1]).toBeCloseTo(0.9455, 10);
+    expect(held[2]).toBeCloseTo(0.9455, 10);
+    expect([held[0], held[3]]).toEqual([0.87, 0.626]);
+    // A violation that reaches back pools three rungs: (0.5 + 0.4 + 0.6) / 3.
+    expect(monotoneLadder([0.5, 0.4, 0.6], [above(1), above(2), above(3)]).map((p) => Number(p.toFixed(6)))).toEqual([0.5, 0.5, 0.5]);
+    expect(monotoneLadder([0.3, 0.1], [below(2), below(1)])).toEqual([0.3, 0.1]);
+    expect(monotoneLadder([0.1, 0.3], [below(2), below(1)])).toEqual([0.2, 0.2]);
+  });
+
+  it('keeps outcomes off the ladder as they are', () => {
+    expect(monotoneLadder([0.4, 0.7, 0.5], [null, above(1), above(2)])).toEqual([0.4, 0.7, 0.5]);
+    expect(monotoneLadder([0.4, 0.7], [above(2), below(1)])).toEqual([0.4, 0.7]);
   });
 });

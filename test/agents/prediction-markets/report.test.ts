@@ -79,21 +79,35 @@ describe('the report', () => {
     const rows = tableRows(text, 'Outcomes: model vs market');
     expect(rows).toHaveLength(event.markets.length);
     let modelSum = 0;
-    event.markets.forEach((m, i) => {
+    const prices = event.markets.map((m) => {
       const book = orderbook(m);
+      if (!book.yes_dollars!.length || !book.no_dollars!.length) return { price: parseFixed(m.last_price_dollars)!, basis: 'last trade' };
+      const bid = parseFixed(book.yes_dollars!.at(-1)![0])!;
+      const ask = 1_000_000 - parseFixed(book.no_dollars!.at(-1)![0])!;
+      return { price: (bid + ask) / 2, basis: 'mid' };
+    });
+    const sum = prices.reduce((t, p) => t + p.price, 0);
+    // The fake's prices add up to more than 100%, as real ones do: the gap is against the price normalised.
+    expect(sum).toBeGreaterThan(1_010_000);
+    const gaps = event.markets.map((m, i) => {
       const row = rows[i]!;
+      const { price, basis } = prices[i]!;
+      const normalised = (100 * price) / sum;
       expect(row[0]).toContain(m.yes_sub_title!);
-      if (book.yes_dollars!.length && book.no_dollars!.length) {
-        const bid = parseFixed(book.yes_dollars!.at(-1)![0])!;
-        const ask = 1_000_000 - parseFixed(book.no_dollars!.at(-1)![0])!;
-        expect(row[1]).toBe(`${formatPercent((bid + ask) / 2)} (mid)`);
-      }
-      modelSum += Number(row[2]!.replace('%', ''));
+      expect(row[1]).toBe(`${formatPercent(price)} (${basis}; ${normalised.toFixed(1)}% normalised)`);
+      const model = Number(row[2]!.replace('%', ''));
+      modelSum += model;
+      const gap = Number(row[3]!.replace(/ pts$/, '').replace('−', '-'));
+      expect(Math.abs(gap - (model - normalised))).toBeLessThan(0.11);
       expect(row[4]).toMatch(/^(high|medium|low) \(/);
+      return { label: m.yes_sub_title!, gap };
     });
     expect(modelSum).toBeGreaterThan(99.7);
     expect(modelSum).toBeLessThan(100.3);
-    expect(text).toMatch(/mutually exclusive: market prices add up to [\d.]+%, model probabilities to 100%/);
+    expect(text).toMatch(/mutually exclusive: market prices add up to [\d.]+%, model probabilities to 100%\. Each gap is measured against the market price normalised, scaled so that the prices too add up to 100\.0%\./);
+    // The takeaway names the largest gap against the normalised price, not against the raw one.
+    const top = [...gaps].sort((a, b) => Math.abs(b.gap) - Math.abs(a.gap))[0]!;
+    expect(text.split('## Key takeaway')[1]!.split('\n## ')[0]).toContain(`**${top.label}**`);
   });
 
   it('shows the contract snapshot exactly as the exchange reports it', async () => {
@@ -116,7 +130,7 @@ describe('the report', () => {
     const { text, ticker } = await build(series.split('-')[0]!);
     const unquoted = fake.world.events.get(ticker)!.markets.find((m) => m.yes_bid_dollars === '0.0000')!;
     const row = tableRows(text, 'Outcomes: model vs market').find((r) => r[0]!.includes(unquoted.yes_sub_title!))!;
-    expect(row[1]).toBe(`${formatPercent(parseFixed(unquoted.last_price_dollars)!)} (last trade)`);
+    expect(row[1]).toMatch(new RegExp(`^${formatPercent(parseFixed(unquoted.last_price_dollars)!).replace('.', '\\.')} \\(last trade; [\\d.]+% normalised`));
     expect(row[4]).toContain('no two-sided quote');
   });
 

@@ -100,6 +100,40 @@ describe('the shipped demo snapshot', () => {
   });
 });
 
+describe('demo reports: figures the snapshot implies', () => {
+  const dir = path.join(PACKAGE_ROOT, 'snapshots', 'kalshi');
+  const report = async (eventTicker: string) => {
+    const snapshot = new SnapshotSource(dir, 'Kalshi');
+    return writeReport(await research(new KalshiClient(snapshot, () => snapshot.recordedAt), eventTicker), { apiUrl: 'https://api', source: { mode: 'snapshot', recordedAt: snapshot.recordedAt } }).text;
+  };
+  const outcomes = (text: string) =>
+    text
+      .split('## Outcomes: model vs market')[1]!
+      .split('\n## ')[0]!
+      .split('\n')
+      .filter((l) => /^\| Above/.test(l))
+      .map((l) => l.split('|').map((c) => c.trim()))
+      .map((c) => ({ strike: Number(/Above \$?([\d,.]+)/.exec(c[1]!)![1]!.replace(/,/g, '')), model: Number(c[3]!.replace('%', '')) }));
+
+  it('holds a ladder of strikes in order where the market prices it crossed, and says so', async () => {
+    for (const [ticker, crossed] of [
+      ['KXCPIYOY-26DEC', 'Above 2.8 at 96.0% against Above 2.6 at 92.5%'],
+      ['KXBTCD-26NOV20', 'Above $104,000 at 5.0% against Above $100,000 at 4.0%'],
+    ] as const) {
+      const text = await report(ticker);
+      expect(text).toContain(`The market prices its strikes out of order: ${crossed}, though YES on the first implies YES on the second.`);
+      const rows = outcomes(text).sort((a, b) => a.strike - b.strike);
+      expect(rows.length).toBeGreaterThan(2);
+      for (let i = 1; i < rows.length; i++) expect(rows[i]!.model, `${ticker} above ${rows[i]!.strike}`).toBeLessThanOrEqual(rows[i - 1]!.model);
+    }
+  });
+
+  it('quotes the rules that can flip an outcome: postponement, and a source not published', async () => {
+    expect(await report('KXNBAGAME-26NOV21LALBOS')).toContain('**Could flip the outcome:** “If the game is postponed and not played within 48 hours, the market resolves to the fair price at the time of postponement.”');
+    expect(await report('KXAPPROVAL-26NOV27')).toContain('**Could flip the outcome:** “If no average is published that day, the last average published before it is used.”');
+  });
+});
+
 describe('svc backtest', () => {
   it('scores market and model on the settled markets and writes the reliability chart', async () => {
     const chart = path.join(tmp(), 'chart.svg');
