@@ -368,6 +368,15 @@ function extractPeriod(m: Masked, form: '10-K' | '10-Q' | null): { period: Perio
     const date = dateFrom(x, 1);
     return date ? set({ kind: 'ended', date, span: form === '10-K' ? 'year' : 'quarter', toleranceDays: 7 }) : false;
   });
+  // A month of a year, or the end of one ("cash at the end of December 2024", "total liabilities
+  // December 2024"), or the end of a year ("at the end of 2024"): the quarter ending then. After
+  // full dates, so that "29 June 2024" is one; a lowercase "may" is the verb.
+  m.take(new RegExp(`\\b(?:((?:fiscal\\s+)?(?:year|twelve months|12 months)\\s+(?:that\\s+)?(?:ended|ending|ends)\\s+(?:in\\s+)?)|(?:at\\s+|by\\s+)?(?:the\\s+)?end\\s+of\\s+)?${MONTH},?\\s+(\\d{4})\\b`, 'gi'), (x) => {
+    if (/^may\b/.test(x[0])) return false;
+    const [month, year] = [MONTHS[x[2]!.toLowerCase().replace('.', '')]!, Number(x[3])];
+    return set({ kind: 'ended', date: `${year}-${pad(month)}-${pad(lastDayOfMonth(year, month))}`, span: x[1] ? 'year' : 'quarter', toleranceDays: 10 });
+  });
+  m.take(/\b(?:at\s+|by\s+)?(?:the\s+)?end\s+of\s+(?:(?:the\s+)?calendar\s+(?:year\s+)?)?(\d{4})\b/gi, (x) => set({ kind: 'ended', date: `${x[1]}-12-31`, span: 'quarter', toleranceDays: 10 }));
   // Quarters: "Q3 2024", "fiscal Q3 2024", "Q3 FY24", "Q3'24", "FY2024 Q3", "2024 Q3", "3Q24", "third quarter of fiscal 2024", "calendar Q3 2024".
   const quarter = (q: string, y: string | undefined, calendarWord: string | undefined) => {
     const qn = (ORDINAL[q.toLowerCase()] ?? Number(q)) as 1 | 2 | 3 | 4;

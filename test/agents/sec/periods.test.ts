@@ -197,6 +197,13 @@ describe('periods said in other words: the one meant, never the latest or a year
     ['Apple net income in the quarter before last', /net income for fiscal Q1 2025 \(quarter ended 2024-12-28\) was \*\*\$36,330 million\*\*/],
     ['Microsoft net income prior fiscal year', /net income for fiscal year 2024 \(year ended 2024-06-30\) was \*\*\$88,136 million\*\*/],
     ['Apple revenue last quarter and the quarter before', /- Quarter over quarter: fiscal Q1 2025 \(quarter ended 2024-12-28\) was \$124,300 million/],
+    // A month of a year, or the end of one, is the quarter ending then, never the fiscal year-end.
+    ['How much cash did Apple have at the end of December 2024?', /cash and cash equivalents for fiscal Q1 2025 \(quarter ended 2024-12-28\) was \*\*\$30,299 million\*\*/],
+    ['Apple total liabilities December 2024', /total liabilities for fiscal Q1 2025 \(quarter ended 2024-12-28\) was \*\*\$277,327 million\*\*/],
+    ['Apple total assets at end of 2024', /total assets for fiscal Q1 2025 \(quarter ended 2024-12-28\) was \*\*\$344,085 million\*\*[^]*\(The quarter ended 2024-12-28, the closest to 2024-12-31\.\)/],
+    ['Microsoft cash at the end of 2024', /cash and cash equivalents for fiscal Q2 2025 \(quarter ended 2024-12-31\) was \*\*\$17,482 million\*\*/],
+    ['Apple cash at end of March 2025', /cash and cash equivalents for fiscal Q2 2025 \(quarter ended 2025-03-29\) was \*\*\$28,162 million\*\*/],
+    ['Apple revenue for the fiscal year ended September 2024', /revenue for fiscal year 2024 \(year ended 2024-09-28\) was \*\*\$391,035 million\*\*/],
   ])('%s', async (q, expected) => {
     expect(await answer(q)).toMatch(expected);
   });

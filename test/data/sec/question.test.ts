@@ -305,6 +305,21 @@ describe('several quarters together: halves, nine months, year to date', () => {
     expect(parse('Microsoft revenue H1 2025 vs H2 2024')).toMatchObject({ period: half(2025), comparison: 'qoq' });
   });
 
+  it('a month of a year, or the end of one, is the quarter ending then', () => {
+    const ended = (date: string, span = 'quarter') => ({ kind: 'ended', date, span, toleranceDays: 10 });
+    expect(parse('Apple cash at the end of December 2024')).toMatchObject({ period: ended('2024-12-31'), companies: [{ status: 'found', text: 'Apple' }] });
+    // The month is not read as a company.
+    expect(parse('Microsoft stockholders equity June 2024').companies).toHaveLength(1);
+    expect(parse('Microsoft stockholders equity June 2024')).toMatchObject({ period: ended('2024-06-30') });
+    expect(parse('Apple total assets at end of 2024')).toMatchObject({ period: ended('2024-12-31') });
+    expect(parse('Apple total assets at the end of calendar 2024')).toMatchObject({ period: ended('2024-12-31') });
+    expect(parse('Apple revenue for the fiscal year ended September 2024')).toMatchObject({ period: ended('2024-09-30', 'year') });
+    // Full dates stay full dates; "may" the verb is no month; "end of fiscal 2024" is the fiscal year.
+    expect(parse('Apple cash 29 June 2024')).toMatchObject({ period: { kind: 'ended', date: '2024-06-29' } });
+    expect(parse('what may 2024 revenue be for Apple')).toMatchObject({ period: { kind: 'fiscalYear', fy: 2024 } });
+    expect(parse('Apple cash at the end of fiscal 2024')).toMatchObject({ period: { kind: 'fiscalYear', fy: 2024 } });
+  });
+
   it('two quarters without a year: one right after the other a change between them, others of one year', () => {
     expect(parse('Apple revenue Q2 vs Q1')).toMatchObject({ period: { kind: 'fiscalQuarter', fy: null, q: 2 }, comparison: 'qoq', versus: null });
     expect(parse('Apple revenue Q1 vs Q2')).toMatchObject({ period: { kind: 'fiscalQuarter', fy: null, q: 2 }, comparison: 'qoq' });
