@@ -5,6 +5,7 @@ import { roundLike, sumOfQuarters, type FactTerm, type MetricValue, type Reporte
 import type { FactCitation } from '../../data/sec/library.js';
 import { METRICS } from '../../data/sec/metrics.js';
 import type { CompanyRef } from '../../data/sec/types.js';
+import { daysBetween } from '../../data/sec/dates.js';
 import { describeSpec } from '../../data/sec/resolve.js';
 import { possessive, shortName } from '../../data/sec/names.js';
 import { capitalise, formatAmount, formatChange, periodName, periodWithEnd, roughly } from './format.js';
@@ -444,24 +445,29 @@ export class AnswerWriter {
         if (f.metric !== metric) return [];
         const r = f.result;
         const value = r.kind === 'value' ? r.value : r.kind === 'calendar-year' ? r.total : null;
-        const period = r.kind === 'value' ? periodName(r.period, f.fin.calendar) : r.kind === 'calendar-year' ? `calendar year ${r.year}` : null;
-        return value && period ? [{ figure: f, value, period }] : [];
+        const period = r.kind === 'value' ? periodWithEnd(r.period, f.fin.calendar) : r.kind === 'calendar-year' ? `calendar year ${r.year}` : null;
+        const end = r.kind === 'value' ? r.period.end : `${r.kind === 'calendar-year' ? r.year : ''}-12-31`;
+        return value && period ? [{ figure: f, value, period, end }] : [];
       });
       // Amounts in different currencies are not compared.
       if (shown.length < 2 || new Set(shown.map((s) => s.value.unit)).size > 1) continue;
       const ranked = [...shown].sort((a, b) => b.value.value - a.value.value);
-      const samePeriod = new Set(ranked.map((s) => s.period)).size === 1;
+      // Periods ending together need no names; others are named with their ends, and said to be months apart.
+      const ends = ranked.map((s) => s.end).sort();
+      const apart = daysBetween(ends[0]!, ends.at(-1)!);
+      const samePeriod = apart <= 10;
+      const monthsApart = apart >= 45 ? `; the periods end ${ranked.length > 2 ? 'up to ' : ''}${Math.round(apart / 30.44)} months apart` : '';
       const named = (s: (typeof ranked)[number], label = '') => `${its(s.figure.company)}${label}${samePeriod ? '' : ` for ${s.period}`}`;
       const [high, low] = [ranked[0]!, ranked.at(-1)!];
       const diff = high.value.value - low.value.value;
       if (ranked.length > 2) {
-        out.push(`${capitalise(metric.label)}, largest to smallest: ${ranked.map((s) => `${shortName(s.figure.company.name)}${samePeriod ? '' : ` (${s.period})`} ${this.#amount(s.figure, s.value)}`).join(', ')}.`);
+        out.push(`${capitalise(metric.label)}, largest to smallest: ${ranked.map((s) => `${shortName(s.figure.company.name)} ${this.#amount(s.figure, s.value)}${samePeriod ? '' : ` for ${s.period}`}`).join(', ')}${monthsApart}.`);
       } else if (diff === 0) {
-        out.push(`${capitalise(named(high, ` ${metric.label}`))} and ${named(low)} were the same.`);
+        out.push(`${capitalise(named(high, ` ${metric.label}`))} and ${named(low)} were the same${monthsApart}.`);
       } else {
         const amount = formatAmount(diff, high.value.unit, metric, this.#scale(high.value)).replace(/ per share$/, '');
         const share = low.value.value > 0 ? ` (${(Math.round((diff / low.value.value) * 1000) / 10).toLocaleString('en-US', { minimumFractionDigits: 1 })}%)` : '';
-        out.push(`${capitalise(named(high, ` ${metric.label}`))} was ${amount}${share} more than ${named(low)}.`);
+        out.push(`${capitalise(named(high, ` ${metric.label}`))} was ${amount}${share} more than ${named(low)}${monthsApart}.`);
       }
     }
     return out;

@@ -155,12 +155,20 @@ describe('two periods named further apart than a year or a quarter: compared, ne
   it('companies side by side: by how much one exceeds the other, or largest to smallest', async () => {
     const two = await answer('How much more revenue did Microsoft have than Apple in fiscal 2024?');
     // 391,035 - 245,122 = 145,913, which is 59.5% of 245,122; no change over time was asked for.
-    expect(two).toContain("- Apple's revenue was $145,913 million (59.5%) more than Microsoft's.");
+    // Fiscal years ending months apart are named with their ends.
+    expect(two).toContain("- Apple's revenue for fiscal year 2024 (year ended 2024-09-28) was $145,913 million (59.5%) more than Microsoft's for fiscal year 2024 (year ended 2024-06-30); the periods end 3 months apart.");
     expect(two).not.toContain('Prior period');
     const three = await answer('Compare net income of Apple, Microsoft and Alphabet in fiscal 2024');
-    expect(three).toContain('- Net income, largest to smallest: Alphabet $100,118 million, Apple $93,736 million, Microsoft $88,136 million.');
+    expect(three).toContain(
+      '- Net income, largest to smallest: Alphabet $100,118 million for fiscal year 2024 (year ended 2024-12-31), Apple $93,736 million for fiscal year 2024 (year ended 2024-09-28), Microsoft $88,136 million for fiscal year 2024 (year ended 2024-06-30); the periods end up to 6 months apart.',
+    );
+    // Periods ending together are not named: 30,299 - 17,482 = 12,817, 73.3% of 17,482.
+    expect(await answer('Compare Apple and Microsoft cash at the end of 2024')).toContain("- Apple's cash and cash equivalents was $12,817 million (73.3%) more than Microsoft's.");
+    expect(await answer('Compare Apple and Microsoft revenue calendar 2024')).toContain("- Apple's revenue was $133,958 million (51.2%) more than Microsoft's.");
     // Periods named when they differ: 96,469 - 95,359 = 1,110, 1.2% of 95,359.
-    expect(await answer('Compare Apple and Alphabet revenue last quarter')).toContain("- Alphabet's revenue for Q4 2024 was $1,110 million (1.2%) more than Apple's for fiscal Q2 2025.");
+    expect(await answer('Compare Apple and Alphabet revenue last quarter')).toContain(
+      "- Alphabet's revenue for Q4 2024 (quarter ended 2024-12-31) was $1,110 million (1.2%) more than Apple's for fiscal Q2 2025 (quarter ended 2025-03-29); the periods end 3 months apart.",
+    );
   });
 
   it('a calendar year against a fiscal year: the sum of its quarters compared with the fiscal year, or one period when they are the same', async () => {
