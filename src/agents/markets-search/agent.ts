@@ -3,13 +3,23 @@ import { eventPage, priceLine } from '../prediction-markets/summary.js';
 import { quoteCaller, utcMinute as utc } from '../citations.js';
 import type { Agent, AgentEvent, Citation } from '../types.js';
 import type { OpenEventsIndex } from './index.js';
+import { fold, words } from './search.js';
 
 export const SEARCH_AGENT_ID = 'svc-markets-search-agent';
 
 
 /** Finds open Kalshi events for a question and answers with their current prices and links. */
-export async function searchMarkets(client: KalshiClient, index: OpenEventsIndex, query: string, limit = 5): Promise<{ text: string; citations: Citation[]; found: number }> {
-  const hits = (await index.get()).search(query, limit);
+export async function searchMarkets(
+  client: KalshiClient,
+  index: OpenEventsIndex,
+  query: string,
+  options: { limit?: number; /** The earlier question a follow-up continues. */ context?: string } = {},
+): Promise<{ text: string; citations: Citation[]; found: number }> {
+  const search = await index.get();
+  const limit = options.limit ?? 5;
+  let hits = search.search(query, limit, options.context);
+  // A follow-up without a topic of its own ("and of a hold?") is searched together with the question it continues.
+  if (!hits.length && options.context) hits = search.search(`${options.context} ${query}`, limit);
   if (!hits.length) {
     return {
       text: `No open Kalshi event matches “${quoteCaller(query.trim())}”. Try the topic's key words (for example “Fed decision December”, “Bitcoin price”, “CPI”, “NYC temperature”), or paste an event's address from kalshi.com for a report.\n`,
@@ -17,10 +27,17 @@ export async function searchMarkets(client: KalshiClient, index: OpenEventsIndex
       found: 0,
     };
   }
+  const citations: Citation[] = [];
   // Prices are read fresh for the matches only.
   const events = await Promise.all(hits.map((h) => client.event(h.entry.event.event_ticker).catch(() => null)));
-  const citations: Citation[] = [];
-  const lines = [`Open Kalshi events matching “${quoteCaller(query.trim())}”, with current prices (as of ${utc(client.now())}):`, ''];
+  // Words no event shown matches, in its title or its outcomes ("cut" is an outcome of the Fed
+  // decision), are said, so that near misses are not taken for the event asked about.
+  const outcomeWords = new Set(events.flatMap((e) => (e?.markets ?? []).flatMap((m) => words(`${m.yes_sub_title ?? ''} ${m.title ?? ''}`))));
+  const unmatched = hits[0]!.missing.filter((w) => hits.every((h) => h.missing.includes(w)) && !outcomeWords.has(fold(w)));
+  const heading = unmatched.length
+    ? `No open Kalshi event matches all of “${quoteCaller(query.trim())}”: none mentions ${unmatched.map((w) => `“${quoteCaller(w)}”`).join(' or ')}. The closest, with current prices (as of ${utc(client.now())}):`
+    : `Open Kalshi events matching “${quoteCaller(query.trim())}”, with current prices (as of ${utc(client.now())}):`;
+  const lines = [heading, ''];
   hits.forEach((hit, i) => {
     const event = events[i] ?? hit.entry.event;
     const n = citations.length + 1;

@@ -46,20 +46,30 @@ const LONG_STOP = [...STOP].filter((w) => w.length >= 6);
 const MONTHS = ['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december'];
 
 /** Plurals folded to their singular: "cuts" → "cut", "odds" → "odd". */
-function fold(w: string): string {
+export function fold(w: string): string {
   return w.length > 3 && w.endsWith('s') && !w.endsWith('ss') ? w.slice(0, -1) : w;
 }
 
-/** Lowercased words without accents or punctuation, plurals folded. */
-export function words(text: string): string[] {
+/** Lowercased words without accents or punctuation, as written. */
+function plainWords(text: string): string[] {
   return text
     .normalize('NFKD')
     .replace(/[\u0300-\u036f]/g, '')
     .toLowerCase()
     .replace(/[^a-z0-9]+/g, ' ')
     .split(' ')
-    .filter(Boolean)
-    .map(fold);
+    .filter(Boolean);
+}
+
+/** Lowercased words without accents or punctuation, plurals folded. */
+export function words(text: string): string[] {
+  return plainWords(text).map(fold);
+}
+
+/** A search term: the word as the query wrote it, and the words it may match. */
+export interface Term {
+  word: string;
+  alternatives: string[];
 }
 
 
@@ -82,6 +92,8 @@ export interface SearchHit {
   entry: IndexedEvent;
   score: number;
   matched: number;
+  /** The query's words this event does not match ("paris" for a New York temperature event). */
+  missing: string[];
 }
 
 /** Search over the titles of the open events and their series. */
@@ -119,30 +131,39 @@ export class EventSearch {
    * The query's search terms, each with its alternatives: distinct, and at most MAX_TERMS of them
    * (a search costs terms × events × words on the event loop; a 1 MB question must not stall it).
    */
-  static terms(query: string): string[][] {
-    const out: string[][] = [];
+  static terms(query: string): Term[] {
+    const out: Term[] = [];
     const seen = new Set<string>();
-    for (const w of words(query.slice(0, MAX_QUERY_CHARS))) {
+    for (const word of plainWords(query.slice(0, MAX_QUERY_CHARS))) {
+      const w = fold(word);
       if (w.length < 2 || STOP.has(w) || /^\d+[a-z]?$/.test(w) || LONG_STOP.some((s) => editDistance(w, s, 1) <= 1)) continue;
       const month = MONTHS.find((m) => m.startsWith(w) && w.length >= 3);
       const alternatives = month ? [month] : (SYNONYMS[w] ?? [w]).map(fold);
       const key = alternatives.join(' ');
       if (seen.has(key)) continue;
       seen.add(key);
-      out.push(alternatives);
+      out.push({ word, alternatives });
       if (out.length === MAX_TERMS) break;
     }
     return out;
   }
 
-  search(query: string, limit = 5): SearchHit[] {
+  /**
+   * The open events a query names, best first. `context` (the question a follow-up continues)
+   * only ranks what the query's own words find: "what about bitcoin?" after a Fed question finds
+   * Bitcoin events, and "and in January?" prefers the Fed's January event among January ones.
+   */
+  search(query: string, limit = 5, context?: string): SearchHit[] {
     const terms = EventSearch.terms(query);
     if (!terms.length) return [];
+    const own = new Set(terms.map((t) => t.alternatives.join(' ')));
+    const extra = context ? EventSearch.terms(context).filter((t) => !own.has(t.alternatives.join(' '))) : [];
     const hits: SearchHit[] = [];
     for (const entry of this.entries) {
       let score = 0;
       let matched = 0;
-      for (const alternatives of terms) {
+      const missing: string[] = [];
+      for (const [i, { word, alternatives }] of [...terms, ...extra].entries()) {
         let best = 0;
         for (const f of entry.fields) {
           for (const w of f.words) {
@@ -152,10 +173,15 @@ export class EventSearch {
             }
           }
         }
+        if (i >= terms.length) {
+          score += best / 2;
+          continue;
+        }
         if (best > 0) matched++;
+        else missing.push(word);
         score += best;
       }
-      if (matched) hits.push({ entry, score: (score * matched) / terms.length, matched });
+      if (matched) hits.push({ entry, score: (score * matched) / terms.length, matched, missing });
     }
     hits.sort((a, b) => b.score - a.score);
     const top = hits[0]?.score ?? 0;

@@ -8,7 +8,8 @@ import { searchMarkets } from '../markets-search/agent.js';
 import type { OpenEventsIndex } from '../markets-search/index.js';
 import { liveSummary } from '../prediction-markets/summary.js';
 import type { Agent, AgentEvent, AgentRequest, Answer, Citation, Usage } from '../types.js';
-import { classify, type Route } from './classify.js';
+import { quoteCaller } from '../citations.js';
+import { classify, splitQuestion, type Route } from './classify.js';
 
 export const ROUTER_ID = 'svc-agent';
 
@@ -47,6 +48,37 @@ async function* withUsage(events: AsyncIterable<AgentEvent>, extra: Usage | null
 
 const addUsage = (a: Usage | null, b: Usage | null): Usage | null => (a && b ? { inputTokens: a.inputTokens + b.inputTokens, outputTokens: a.outputTokens + b.outputTokens } : (a ?? b));
 
+/** A run's events gathered into one answer: its text, its citations, its upstream usage, or why it failed. */
+async function gather(events: AsyncIterable<AgentEvent>): Promise<{ text: string; citations: Citation[]; usage: Usage | null; error: string | null }> {
+  let text = '';
+  const citations: Citation[] = [];
+  let usage: Usage | null = null;
+  try {
+    for await (const e of events) {
+      if (e.type === 'text') text += e.delta;
+      else if (e.type === 'citation') citations.push(e.citation);
+      else if (e.type === 'answer') (text += e.answer.text), citations.push(...e.answer.citations);
+      else if (e.type === 'usage') usage = addUsage(usage, e.usage);
+      else if (e.type === 'failed') return { text, citations, usage, error: e.error.message };
+    }
+  } catch (err) {
+    return { text, citations, usage, error: err instanceof Error ? err.message : String(err) };
+  }
+  return { text, citations, usage, error: null };
+}
+
+/** Parts answered apart, one after the other under their own question, their sources numbered on. */
+export function joinParts(parts: { question: string; text: string; citations: readonly Citation[]; error: string | null }[]): Answer {
+  const citations: Citation[] = [];
+  const sections = parts.map((p) => {
+    const offset = citations.length;
+    citations.push(...p.citations.map((c) => ({ ...c, order: c.order + offset })));
+    const body = p.error ? `This part could not be answered: ${quoteCaller(p.error)}` : p.text.trim().replace(/\[(\d+)\]/g, (_, n: string) => `[${Number(n) + offset}]`);
+    return `### ${quoteCaller(p.question.replace(/\s+/g, ' ').trim())}\n\n${body}`;
+  });
+  return { text: `${sections.join('\n\n')}\n`, citations };
+}
+
 /**
  * svc-agent: the general market-intelligence agent. Sends each question to the specialist
  * that can answer it (see classify) and passes its answer on, citations included. It never
@@ -70,13 +102,60 @@ export function routerAgent(o: RouterOptions): Agent {
     yield* answer({ text: `${text.replace(/\n*$/, '')}\n\n_Note: the language model could not write this answer (${out.why}), so the built-in writer did._\n`, citations }, null);
   }
 
+  async function namesOpenEvent(question: string): Promise<boolean> {
+    const search = await o.index.get().catch(() => null);
+    const hit = search?.search(question, 1)[0];
+    return Boolean(hit && hit.missing.length === 0);
+  }
+
+  /** The answer for a Kalshi address: the stored report, else a free summary of live prices. */
+  async function* kalshi(req: AgentRequest, question: string, url: string, usage: Usage | null, meta: boolean): AsyncGenerator<AgentEvent> {
+    const address = parseEventUrl(url);
+    const stored = await o.reports.latest(address.eventTicker);
+    if (stored) {
+      if (meta) yield { type: 'meta', meta: { reportCache: 'hit', reportGeneratedAt: new Date(stored.generatedAt).toISOString() } };
+      return yield* answer(stored, null);
+    }
+    await confirmEventAddress(address, o.kalshi);
+    yield { type: 'progress', message: `No stored report for ${address.eventTicker}; reading its live prices.` };
+    const summary = await liveSummary(o.kalshi, address.eventTicker, eventPageUrl(address), o.apiUrl);
+    yield* written(req, question, summary.text, summary.citations, usage);
+  }
+
+  /** One part of a question with several, answered by its specialist without the language model's phrasing. */
+  function part(req: AgentRequest, question: string, r: Route): AsyncIterable<AgentEvent> {
+    const asked: AgentRequest = { ...req, messages: [...req.messages.slice(0, -1), { role: 'user', content: question }] };
+    switch (r.kind) {
+      case 'filings':
+        return o.sec.run(asked);
+      case 'financials':
+        return o.financials.run(asked);
+      case 'odds':
+        return (async function* () {
+          const found = await searchMarkets(o.kalshi, o.index, question);
+          yield* answer({ text: found.text, citations: found.citations });
+        })();
+      default:
+        return kalshi(asked, question, r.url!, null, false);
+    }
+  }
+
   return {
     id: ROUTER_ID,
     description:
       'General market-intelligence agent: sends a question to the right specialist (SEC filings, multi-period financials, prediction-market odds, Kalshi event reports) and keeps its citations. Never spends credits.',
     async *run(req) {
       const question = [...req.messages].reverse().find((m) => m.role === 'user')?.content ?? '';
-      const rule = classify(question, req.messages.slice(0, -1));
+      const parts = splitQuestion(question);
+      if (parts.length > 1) {
+        yield { type: 'progress', message: `Answering ${parts.length} questions in one: ${parts.map((p) => p.route.kind).join(', ')}.` };
+        const answers = await Promise.all(parts.map(async (p) => ({ question: p.question, ...(await gather(part(req, p.question, p.route))) })));
+        const usage = answers.reduce<Usage | null>((sum, a) => addUsage(sum, a.usage), null);
+        return yield* answer(joinParts(answers), usage);
+      }
+      let rule = classify(question, req.messages.slice(0, -1));
+      // Words no rule knows may name an open event ("Chiefs vs Bills"): every one of them matching one makes it an odds question.
+      if (rule.kind === 'help' && !/^\s*(?:hi|hello|hey|thanks|thank you|help)\b/i.test(question) && (await namesOpenEvent(question))) rule = { kind: 'odds', reason: 'names an open Kalshi event' };
       // Asking the language model takes a while: a stream opens first (response.in_progress goes out now).
       if (o.llm && rule.kind !== 'kalshi_url') yield { type: 'progress', message: 'Reading the question.' };
       const { route: r, usage } = await route(req, question, rule);
@@ -91,24 +170,12 @@ export function routerAgent(o: RouterOptions): Agent {
         case 'odds': {
           yield { type: 'progress', message: 'Searching the open Kalshi events.' };
           // A follow-up ("and of a hold?") is searched with the question it continues.
-          const found = await searchMarkets(o.kalshi, o.index, rule.context ? `${rule.context} ${question}` : question);
+          const found = await searchMarkets(o.kalshi, o.index, question, { context: rule.context });
           yield* written(req, question, found.text, found.citations, usage);
           return;
         }
-        case 'kalshi_url': {
-          const address = parseEventUrl(r.url!);
-          const stored = await o.reports.latest(address.eventTicker);
-          if (stored) {
-            yield { type: 'meta', meta: { reportCache: 'hit', reportGeneratedAt: new Date(stored.generatedAt).toISOString() } };
-            yield* answer(stored, null);
-            return;
-          }
-          await confirmEventAddress(address, o.kalshi);
-          yield { type: 'progress', message: `No stored report for ${address.eventTicker}; reading its live prices.` };
-          const summary = await liveSummary(o.kalshi, address.eventTicker, eventPageUrl(address), o.apiUrl);
-          yield* written(req, question, summary.text, summary.citations, usage);
-          return;
-        }
+        case 'kalshi_url':
+          return yield* kalshi(req, question, r.url!, usage, true);
         default:
           // Help is fixed text with no sources: nothing for the model to phrase.
           yield* answer(HELP, null);

@@ -15,6 +15,7 @@ export interface Route {
 }
 
 const KALSHI_URL = /(?:https?:\/\/)?(?:www\.)?kalshi\.com\/markets\/[^\s<>()"']+/i;
+const trimUrl = (url: string) => url.replace(/[.,;:!?)]+$/, '');
 
 const FINANCE_WORDS = [
   'revenue',
@@ -85,7 +86,7 @@ const FINANCE_WORDS = [
 
 const FINANCE_PHRASES = [/\btop ?line\b/, /\bbottom ?line\b/, /\bcash (flow|and equivalents|position|on hand)\b/, /\bhow much (cash|money|debt)\b/, /\bcash (does|did|do)\b/, /\bper share\b/, /\bresearch and development\b/, /\bcost of (revenue|sales|goods)\b/, /\boperating (income|profit|cash)\b/, /\bgross (profit|margin)\b/, /\bnet (income|loss|profit)\b/, /\b(q[1-4]|fy) ?'?\d{2,4}\b/, /\b\d{4} ?q[1-4]\b/, /\bsec\b/, /\b(annual|quarterly) report\b/, /\bshares outstanding\b/, /\bbook value\b/, /\b(make|makes|made|making|lose|loses|lost|losing) money\b/, /\b(?<!bitcoin )cash\b(?! rate)/, /\bfree cash\b/, /\br (and|&) d\b/, /\bhow (is|are|was|were|has|have) [a-z0-9&.' -]{1,40} (doing|performing|performed|done)\b/];
 
-const ODDS_WORDS = ['odds', 'chance', 'chances', 'probability', 'probable', 'likely', 'likelihood', 'unlikely', 'bet', 'bets', 'betting', 'wager', 'kalshi', 'polymarket', 'predict', 'prediction', 'forecast', 'implied', 'favourite', 'favorite', 'underdog'];
+const ODDS_WORDS = ['odds', 'chance', 'chances', 'probability', 'probable', 'likely', 'likelihood', 'unlikely', 'bet', 'bets', 'betting', 'wager', 'kalshi', 'polymarket', 'predict', 'prediction', 'forecast', 'implied', 'favourite', 'favorite', 'underdog', 'mispricing', 'mispriced', 'underpriced', 'overpriced'];
 
 const ODDS_PHRASES = [/\bwhat (are|is) the (odds|chances?)\b/, /\bhow likely\b/, /\bwill (the )?(fed|fomc|bitcoin|btc|ethereum|eth|cpi|inflation|government|congress|president|senate|house|spacex|openai|it rain|it snow)\b/, /\bprediction markets?\b/, /\bmarket (think|thinks|expect|expects|pricing|priced)\b/, /\bwho (will )?wins?\b/, /\b(rate|rates) (cut|hike)s?\b/, /\bgo(es|ing)? (up|down|above|below|over|under)\b/, /\b(above|below|over|under) \$?\d/, /\b(is|are|will) (the |a |an )?[a-z0-9 ]{1,40}going to\b/, /\bwill there be\b/, /\bshut ?down\b/];
 
@@ -126,7 +127,7 @@ function hasWord(words: string[], list: readonly string[]): string | null {
 
 function classifyOne(text: string): Route {
   const url = KALSHI_URL.exec(text)?.[0];
-  if (url) return { kind: 'kalshi_url', url: url.replace(/[.,;:!?)]+$/, ''), reason: 'a Kalshi address' };
+  if (url) return { kind: 'kalshi_url', url: trimUrl(url), reason: 'a Kalshi address' };
   const lower = text.toLowerCase();
   const words = tokens(text);
   const odds = hasWord(words, ODDS_WORDS) ?? (ODDS_PHRASES.some((p) => p.test(lower)) ? 'odds phrase' : null);
@@ -138,6 +139,31 @@ function classifyOne(text: string): Route {
   const topic = hasWord(words, EVENT_TOPICS);
   if (topic) return { kind: 'odds', reason: `a topic the exchange lists (${topic})` };
   return { kind: 'help', reason: GREETING.test(lower.trim()) ? 'a greeting or a request for help' : 'nothing the agents cover' };
+}
+
+/** The most parts of one question answered apart. */
+const MAX_PARTS = 4;
+
+/**
+ * A question that asks several things of different kinds ("Apple's Q3 revenue, and the odds of a
+ * Fed cut?"), or about several Kalshi events: its parts, each with its own route. Empty when the
+ * question is one thing, which the usual route answers whole.
+ */
+export function splitQuestion(question: string): { question: string; route: Route }[] {
+  const urls = [...question.matchAll(new RegExp(KALSHI_URL.source, 'gi'))].map((m) => trimUrl(m[0]));
+  if (new Set(urls.map((u) => u.toLowerCase())).size > 1) {
+    // Several events: each address is a part (what else is said is about them).
+    return [...new Map(urls.map((u) => [u.toLowerCase(), u])).values()].slice(0, MAX_PARTS).map((url) => ({ question: url, route: { kind: 'kalshi_url', url, reason: 'one of several Kalshi addresses' } }));
+  }
+  if (urls.length) return [];
+  // Sentences, and clauses joined by "and" before a new question word.
+  const pieces = question
+    .split(/(?<=[?;!])\s*|(?<=\.)\s+|,?\s+(?:and|also|plus)\s+(?=(?:what|what's|whats|how|will|is|are|who|when|which|tell|give|show|the odds|odds|chances?)\b)/i)
+    .map((p) => p.trim())
+    .filter((p) => p.length > 0);
+  if (pieces.length < 2) return [];
+  const parts = pieces.map((p) => ({ question: p, route: classifyOne(p) })).filter((p) => p.route.kind !== 'help');
+  return new Set(parts.map((p) => family(p.route.kind))).size > 1 ? parts.slice(0, MAX_PARTS) : [];
 }
 
 /** Filings and financials both answer from SEC filings: a follow-up may move between them. */
@@ -155,6 +181,16 @@ export function classify(question: string, history: readonly Turn[] = []): Route
   // Only a follow-up ("and the quarter before?") or a bare subject ("Microsoft?") continues the
   // conversation; thanks, a greeting or anything else the agents do not cover gets the help.
   const continues = followUp || (count <= 3 && !GREETING.test(lower));
+  // Odds without a topic of their own ("what's the biggest mispricing?", "odds of a hold?") right
+  // after a Kalshi address are about that event.
+  if (route.kind === 'odds' && count <= 12 && !hasWord(tokens(question), EVENT_TOPICS)) {
+    const last = history
+      .filter((t) => t.role === 'user')
+      .map((t) => ({ turn: t, route: classifyOne(t.content) }))
+      .reverse()
+      .find((x) => x.route.kind !== 'help');
+    if (last?.route.kind === 'kalshi_url') return { kind: 'kalshi_url', url: last.route.url, reason: 'about the Kalshi event of an earlier turn', context: last.turn.content };
+  }
   if ((route.kind === 'help' && continues) || (followUp && count <= 8 && route.kind !== 'kalshi_url')) {
     for (let i = history.length - 1; i >= 0; i--) {
       const turn = history[i]!;

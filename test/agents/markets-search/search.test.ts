@@ -31,13 +31,33 @@ describe('searching the open events', () => {
   );
 });
 
+describe('a follow-up, and words no event matches', () => {
+  it('searches a follow-up for its own topic, the question it continues only ranking', () => {
+    const fed = 'what are the odds of a Fed cut in December?';
+    expect(index.search('what about bitcoin?', 5, fed).map((h) => h.entry.event.series_ticker)).toEqual(['KXBTCD']);
+    expect(index.search('how about the CPI?', 5, 'will there be a government shutdown?').map((h) => h.entry.event.series_ticker)).toEqual(['KXCPIYOY']);
+    // The earlier question ranks what the follow-up's own words find.
+    expect(index.search('and the one in December?')[0]!.entry.event.series_ticker).toBe('KXFEDDECISION');
+    expect(index.search('and the one in December?', 5, 'will there be a government shutdown?')[0]!.entry.event.series_ticker).toBe('KXSHUTDOWN');
+    // Nothing of its own: nothing found here (the caller then searches both together).
+    expect(index.search('and of a hold?', 5, fed)).toEqual([]);
+  });
+
+  it('names the words of the query an event does not match, as written', () => {
+    const [hit] = index.search('temperature in Paris tomorrow');
+    expect(hit!.entry.event.series_ticker).toBe('KXHIGHNY');
+    expect(hit!.missing).toEqual(['paris']);
+    expect(index.search('Bills at Chiefs')[0]!.missing).toEqual([]);
+  });
+});
+
 describe('the cost of a long question is bounded', () => {
   it('uses at most 12 distinct terms, from the start of the question', () => {
     const huge = `what are the odds of a fed cut in december ${'lorem ipsum dolor sit amet consectetur '.repeat(3000)}`;
     expect(huge.length).toBeGreaterThan(100_000);
     const terms = EventSearch.terms(huge);
     expect(terms.length).toBeLessThanOrEqual(12);
-    expect(new Set(terms.map((t) => t.join(' '))).size).toBe(terms.length);
+    expect(new Set(terms.map((t) => t.alternatives.join(' '))).size).toBe(terms.length);
     expect(EventSearch.terms('fed fed fed cut cut')).toHaveLength(2);
   });
 });

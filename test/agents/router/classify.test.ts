@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { classify, type RouteKind } from '../../../src/agents/router/classify.js';
+import { classify, splitQuestion, type RouteKind } from '../../../src/agents/router/classify.js';
 import type { Turn } from '../../../src/agents/types.js';
 
 const TABLE: [string, RouteKind][] = [
@@ -157,5 +157,53 @@ describe('follow-ups take the route of the conversation', () => {
     // Worded as a follow-up, but about filings after an odds question (and the other way round).
     expect(classify('what about apple revenue last quarter', odds).kind).toBe('filings');
     expect(classify('and the odds of a shutdown?', sec).kind).toBe('odds');
+  });
+});
+
+describe('questions asking several things', () => {
+  const kinds = (q: string) => splitQuestion(q).map((p) => [p.question, p.route.kind]);
+
+  it('splits parts of different kinds, each with its own route', () => {
+    expect(kinds("What was Apple's revenue in Q3 2024 and what are the odds of a Fed cut?")).toEqual([
+      ["What was Apple's revenue in Q3 2024", 'filings'],
+      ['what are the odds of a Fed cut?', 'odds'],
+    ]);
+    expect(kinds('What are the odds the Fed cuts rates? And what was Microsoft revenue in Q2 FY2025?')).toEqual([
+      ['What are the odds the Fed cuts rates?', 'odds'],
+      ['And what was Microsoft revenue in Q2 FY2025?', 'filings'],
+    ]);
+  });
+
+  it('gives each of several Kalshi addresses its own part', () => {
+    const a = 'https://kalshi.com/markets/kxfeddecision/fed/kxfeddecision-26dec';
+    const b = 'https://kalshi.com/markets/kxcpiyoy/cpi/kxcpiyoy-26dec';
+    expect(splitQuestion(`Compare ${a} with ${b}.`).map((p) => p.route)).toEqual([
+      { kind: 'kalshi_url', url: a, reason: 'one of several Kalshi addresses' },
+      { kind: 'kalshi_url', url: b, reason: 'one of several Kalshi addresses' },
+    ]);
+    // The same address twice is one event.
+    expect(splitQuestion(`${a} and ${a.toUpperCase()}`)).toEqual([]);
+  });
+
+  it('leaves one question whole, and several of one kind to the usual route', () => {
+    expect(splitQuestion("What was Apple's revenue in Q3 2024?")).toEqual([]);
+    expect(splitQuestion('Apple revenue Q3 2024? And net income?')).toEqual([]);
+    expect(splitQuestion('odds of a Fed cut and of a hike in December')).toEqual([]);
+    expect(splitQuestion('Compare Apple and Microsoft revenue')).toEqual([]);
+  });
+});
+
+describe('odds about the event of an earlier Kalshi address', () => {
+  const url = 'https://kalshi.com/markets/kxfeddecision/fed/kxfeddecision-26dec';
+  const link: Turn[] = [
+    { role: 'user', content: url },
+    { role: 'assistant', content: '# Fed decision in December 2026? …' },
+  ];
+  it.each(["what's the biggest mispricing?", 'what are the odds of a hold?', 'which outcome is underpriced'])('%s → that event', (q) => {
+    expect(classify(q, link)).toMatchObject({ kind: 'kalshi_url', url });
+  });
+  it('a topic of its own is searched for', () => {
+    expect(classify('what about bitcoin odds?', link).kind).toBe('odds');
+    expect(classify('what about bitcoin odds?', link).url).toBeUndefined();
   });
 });

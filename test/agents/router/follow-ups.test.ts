@@ -82,3 +82,58 @@ describe('follow-ups beyond filings', () => {
     expect((table.match(/^\|/gm) ?? []).length).toBeGreaterThan(2);
   });
 });
+
+describe('several questions in one, and odds follow-ups that change topic', () => {
+  const annotated = (r: OpenAI.Responses.Response) => (r.output[0] as any).content[0].annotations as { url: string; start_index: number; end_index: number; order?: number }[];
+
+  it('answers each part under its own heading, the sources numbered on across them', async () => {
+    const r = await client.responses.create({ model: 'svc-agent', input: "What was Apple's revenue in Q3 2024 and what are the odds of a Fed cut?" });
+    const text = r.output_text;
+    const [sec, odds] = text.split(/^### /m).slice(1);
+    expect(sec).toMatch(/^What was Apple's revenue in Q3 2024\n\n\*\*Apple Inc\. \(AAPL\)\*\*: revenue for fiscal Q3 2024 \(quarter ended 2024-06-29\) was \*\*\$85,777 million\*\* .*\[1\]/);
+    expect(odds).toMatch(/^what are the odds of a Fed cut\?\n\nOpen Kalshi events matching “what are the odds of a Fed cut\?”/);
+    expect(odds).toContain('**Fed decision in December 2026?** (KXFEDDECISION-26DEC, Economics) [2]');
+    const ann = annotated(r);
+    expect(ann.map((a) => text.slice(a.start_index, a.end_index))).toEqual(['[1]', '[2]']);
+    expect(ann[0]!.url).toMatch(/\/v1\/documents\/.+\.pdf/);
+    expect(ann[1]!.url).toBe('https://kalshi.com/markets/kxfeddecision/fed-rate-decision/kxfeddecision-26dec');
+  });
+
+  it('several Kalshi addresses: each event, none dropped', async () => {
+    const r = await client.responses.create({
+      model: 'svc-agent',
+      input: 'Compare https://kalshi.com/markets/kxfeddecision/fed/kxfeddecision-26dec with https://kalshi.com/markets/kxcpiyoy/cpi/kxcpiyoy-26dec',
+    });
+    expect(r.output_text).toMatch(/### https:\/\/kalshi\.com\/markets\/kxfeddecision\/fed\/kxfeddecision-26dec\n\n\*\*Fed decision in December 2026\?\*\* \(KXFEDDECISION-26DEC\) \[1\]/);
+    expect(r.output_text).toMatch(/### https:\/\/kalshi\.com\/markets\/kxcpiyoy\/cpi\/kxcpiyoy-26dec\n\n\*\*CPI year-over-year in December 2026\?\*\* \(KXCPIYOY-26DEC\) \[3\]/);
+    const ann = annotated(r);
+    expect(new Set(ann.map((a) => r.output_text.slice(a.start_index, a.end_index)))).toEqual(new Set(['[1]', '[2]', '[3]', '[4]']));
+  });
+
+  it('a part that cannot be answered says why, and the others are still answered', async () => {
+    const r = await client.responses.create({ model: 'svc-agent', input: 'https://kalshi.com/markets/kxnope/x/kxnope-26dec and https://kalshi.com/markets/kxcpiyoy/cpi/kxcpiyoy-26dec' });
+    expect(r.output_text).toMatch(/### https:\/\/kalshi\.com\/markets\/kxnope\/x\/kxnope-26dec\n\nThis part could not be answered: .*KXNOPE-26DEC/);
+    expect(r.output_text).toContain('**CPI year-over-year in December 2026?** (KXCPIYOY-26DEC) [1]');
+  });
+
+  it('a follow-up naming another topic finds it, not the earlier one', async () => {
+    const ask = async (first: string, then: string) =>
+      (await client.chat.completions.create({ model: 'svc-agent', messages: [{ role: 'user', content: first }, { role: 'assistant', content: '…' }, { role: 'user', content: then }] })).choices[0]!.message.content!;
+    const bitcoin = await ask('what are the odds of a Fed cut in December?', 'what about bitcoin?');
+    expect(bitcoin).toContain('(KXBTCD-26NOV20, Crypto) [1]');
+    expect(bitcoin).not.toContain('KXFEDDECISION');
+    expect(await ask('odds of a Fed hike in December', 'and the Lakers game?')).toContain('(KXNBAGAME-26NOV21LALBOS, Sports) [1]');
+    // Without a topic of its own, the earlier question's.
+    expect(await ask('odds of a Fed cut in December', 'and of a hold?')).toContain('(KXFEDDECISION-26DEC, Economics) [1]');
+    // About the event of a Kalshi address: that event.
+    expect(await ask('https://kalshi.com/markets/kxfeddecision/fed/kxfeddecision-26dec', "what's the biggest mispricing?")).toContain('(KXFEDDECISION-26DEC)');
+  });
+
+  it('names the teams of an open game without an odds word; says what no event shown mentions', async () => {
+    expect((await client.responses.create({ model: 'svc-agent', input: 'Chiefs vs Bills' })).output_text).toContain('**Bills at Chiefs on November 23, 2026: winner?**');
+    const paris = (await client.responses.create({ model: 'svc-agent', input: "What's the weather in Paris today?" })).output_text;
+    expect(paris).toMatch(/^No open Kalshi event matches all of “What's the weather in Paris today\?”: none mentions “paris”\. The closest/);
+    // "cut" is an outcome of the Fed decision, not missing from it.
+    expect((await client.responses.create({ model: 'svc-agent', input: 'odds of a Fed cut' })).output_text).toMatch(/^Open Kalshi events matching/);
+  });
+});
