@@ -370,7 +370,7 @@ async function run(argv: string[]): Promise<number> {
   for (let n = Math.min(3, words.length); n > 0; n--) {
     const name = words.slice(0, n).join(' ');
     if (argv.slice(0, n).join(' ') !== name) continue;
-    const command = COMMANDS[name];
+    const command = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
     if (!command) continue;
     // Warn, not stop: the adapters and the core share an environment.
     for (const warning of unknownVariableWarnings(process.env)) process.stderr.write(`svc: warning: ${warning}\n`);

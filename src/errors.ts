@@ -54,6 +54,10 @@ export class SvcError extends Error {
 }
 
 /** The same error reporting `meta` (e.g. the credits state once a failed run was refunded). */
+export function withMessage(err: SvcError, message: string): SvcError {
+  return new SvcError(err.kind, { code: err.code, message, param: err.param, retryAfterSeconds: err.retryAfterSeconds, meta: err.meta, permanent: err.permanent }, { cause: err.cause });
+}
+
 export function withMeta(err: SvcError, meta: RunMeta): SvcError {
   return new SvcError(err.kind, { code: err.code, message: err.message, param: err.param, retryAfterSeconds: err.retryAfterSeconds, meta: { ...err.meta, ...meta }, permanent: err.permanent }, { cause: err.cause });
 }

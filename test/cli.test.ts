@@ -79,6 +79,9 @@ describe('flags', () => {
       [['snapshot', 'record', 'https://kalshi.com/markets/kxfed/fed/kxfed-26dec', '--outt', '/tmp/x'], 'svc: unknown flag --outt; this command takes --out'],
       [['snapshot', 'record-sec', 'AAPL', '--filing', '2'], 'svc: unknown flag --filing; this command takes --out, --filings'],
       [['discord', 'register-commands', '--guil', '123'], 'svc: unknown flag --guil; this command takes --guild'],
+      // Names every object has are not commands.
+      [['constructor'], 'svc: unknown command "constructor"; run svc help'],
+      [['toString'], 'svc: unknown command "toString"; run svc help'],
     ] as const) {
       const r = await runCli([...args], env);
       expect(r.code, args.join(' ')).toBe(2);

@@ -77,6 +77,19 @@ export function buildServer(deps: ServerDeps): ServerHandle {
 
   // JSON only: a text/plain body would otherwise reach the routes as a string.
   app.removeContentTypeParser('text/plain');
+  // An empty body is no body, not malformed JSON: the OpenAI Python SDK sends Content-Type JSON on
+  // every POST and DELETE, including those with nothing to send (cancel, delete); routes that need
+  // a body say so themselves. A compressed body is refused as such rather than as bad JSON.
+  const json = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    const encoding = request.headers['content-encoding'];
+    if (encoding && encoding.toLowerCase() !== 'identity') {
+      return done(new SvcError('unsupported_media_type', { code: 'unsupported_media_type', message: `Content-Encoding '${encoding}' is not supported: send the JSON body uncompressed.` }), undefined);
+    }
+    if (body === '') return done(null, undefined);
+    json(request, body as string, done);
+  });
   app.setErrorHandler(onError);
   app.setNotFoundHandler(notFoundHandler);
 

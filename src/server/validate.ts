@@ -87,7 +87,9 @@ export class Fields {
     const v = this.obj[key];
     const param = this.param(key);
     if (v === undefined || v === null) return undefined;
-    if (typeof v !== 'number' || !Number.isFinite(v)) throw wrongType(param, opts.integer ? 'an integer' : 'a number', v);
+    if (typeof v !== 'number') throw wrongType(param, opts.integer ? 'an integer' : 'a number', v);
+    // 1e400 parses to Infinity: a number, but out of any range.
+    if (!Number.isFinite(v)) throw invalidValue(param, 'the number is too large: send a finite number.');
     if (opts.integer && !Number.isInteger(v)) throw wrongType(param, 'an integer', v);
     if (opts.min !== undefined && v < opts.min) throw invalidValue(param, `${v} is below the minimum of ${opts.min}.`);
     if (opts.max !== undefined && v > opts.max) throw invalidValue(param, `${v} is above the maximum of ${opts.max}.`);

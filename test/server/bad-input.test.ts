@@ -101,6 +101,9 @@ const CASES: Case[] = [
   { name: 'metadata value is a number', body: resp({ metadata: { a: 1 } }), status: 400, code: 'invalid_type', param: 'metadata.a' },
   { name: 'temperature out of range', body: resp({ temperature: 5 }), status: 400, code: 'invalid_value', param: 'temperature' },
   { name: 'temperature is a string', body: resp({ temperature: 'hot' }), status: 400, code: 'invalid_type', param: 'temperature' },
+  { name: 'temperature overflows to Infinity', body: '{"model":"svc-test","input":"hi","temperature":1e400}', status: 400, code: 'invalid_value', param: 'temperature' },
+  { name: 'chat max_tokens overflows to Infinity', path: '/v1/chat/completions', body: '{"model":"svc-test","messages":[{"role":"user","content":"hi"}],"max_tokens":1e400}', status: 400, code: 'invalid_value', param: 'max_tokens' },
+  { name: 'gzip-compressed body', body: '\u001f\u008b', headers: { 'content-encoding': 'gzip' }, status: 415, code: 'unsupported_media_type' },
   { name: 'top_p above 1', body: resp({ top_p: 2 }), status: 400, code: 'invalid_value', param: 'top_p' },
   { name: 'max_output_tokens fractional', body: resp({ max_output_tokens: 1.5 }), status: 400, code: 'invalid_type', param: 'max_output_tokens' },
   // Chat

@@ -327,7 +327,10 @@ describe('stored responses', () => {
     await svc.service.deps.store.db.insertInto('responses').values([row('resp_elsewhere', now + 60_000), row('resp_orphan', now - 1)]).execute();
     expect((await del('resp_elsewhere')).status).toBe(409);
     expect((await client.responses.retrieve('resp_orphan')).status).toBe('failed');
-    expect((await del('resp_orphan')).status).toBe(200);
+    // As the OpenAI Python SDK sends it: Content-Type JSON and no body.
+    const asPython = await fetch(`${svc.baseURL}/responses/resp_orphan`, { method: 'DELETE', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' } });
+    expect(asPython.status).toBe(200);
+    expect(await asPython.json()).toMatchObject({ id: 'resp_orphan', object: 'response.deleted', deleted: true });
   });
 });
 

@@ -138,7 +138,8 @@ export class EventSearch {
       const w = fold(word);
       if (w.length < 2 || STOP.has(w) || /^\d+[a-z]?$/.test(w) || LONG_STOP.some((s) => editDistance(w, s, 1) <= 1)) continue;
       const month = MONTHS.find((m) => m.startsWith(w) && w.length >= 3);
-      const alternatives = month ? [month] : (SYNONYMS[w] ?? [w]).map(fold);
+      // Own keys only: "constructor" is a word, not Object's constructor.
+      const alternatives = month ? [month] : (Object.hasOwn(SYNONYMS, w) ? SYNONYMS[w]! : [w]).map(fold);
       const key = alternatives.join(' ');
       if (seen.has(key)) continue;
       seen.add(key);

@@ -2,7 +2,7 @@ import type { Logger } from 'pino';
 import { mayPay, planRequired, type Billing } from '../../billing/service.js';
 import { KalshiClient } from '../../data/kalshi/client.js';
 import { EXPECTED_FORM, confirmEventAddress, parseEventUrl, type EventAddress } from '../../data/kalshi/url.js';
-import { SvcError, isSvcError, notFound, withMeta } from '../../errors.js';
+import { SvcError, isSvcError, notFound, withMessage, withMeta } from '../../errors.js';
 import { FlightAbandoned, type Flight, type ReportFlights } from '../../reports/flights.js';
 import type { Report, ReportStore } from '../../reports/store.js';
 import type { Agent, AgentEvent, AgentRequest, Caller } from '../types.js';
@@ -214,6 +214,7 @@ export function predictionMarketsAgent(o: PredictionMarketsOptions): Agent {
         }
         // A joiner that took over generates free (see `joined`); any other leader pays first.
         let holdId: string | null = null;
+        let remaining = 0;
         if (!joined) {
           let held: Awaited<ReturnType<Billing['hold']>>;
           try {
@@ -239,22 +240,27 @@ export function predictionMarketsAgent(o: PredictionMarketsOptions): Agent {
             return;
           }
           holdId = held.hold.id;
-          yield { type: 'meta', meta: { reportCache: 'miss', credits: { charged: cost, remaining: held.remaining } } };
+          remaining = held.remaining;
         }
         const payer = { caller: req.caller, requestId: req.requestId, holdId };
+        // Started before anything is yielded: a consumer that stops reading at the next yield closes
+        // this generator there, and the paid generation (and the flight others join) must go on.
         void lead.run((progress, stop) => {
           const work = () => generate(address, payer, progress, stop);
           if (!payer.holdId) return work();
           const hold = payer.holdId;
           return o.billing.whileHeld(hold, work, (err) => o.log.warn({ err, hold }, 'could not renew the lease of a hold'));
         });
+        if (holdId) yield { type: 'meta', meta: { reportCache: 'miss', credits: { charged: cost, remaining } } };
         let report: Report;
         try {
           report = yield* awaitFlight(lead.flight, req.signal);
         } catch (err) {
-          // The generation failed and its hold was released: the answer says so, not the "charged 3" said before.
+          // The generation failed and its hold was released: the answer says so, not the "charged 3"
+          // said before (a stream's headers went out with that, so its error says it too).
           if (!isSvcError(err) || req.signal.aborted) throw err;
-          throw withMeta(err, { credits: await credits(req.caller, 0) });
+          const given = holdId && !/nothing was charged/i.test(err.message) ? withMessage(err, `${err.message} Nothing was charged: the ${cost} credits held for this report were given back.`) : err;
+          throw withMeta(given, { credits: await credits(req.caller, 0) });
         }
         yield { type: 'meta', meta: { reportGeneratedAt: generatedAt(report) } };
         yield* streamReport(report, req);

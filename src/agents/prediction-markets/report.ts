@@ -193,7 +193,7 @@ export function writeReport(r: Research, ctx: ReportContext): ReportBody {
     }
     const m = models.get(v.market.ticker);
     const spread = v.quote.bid !== null && v.quote.ask !== null ? v.quote.ask - v.quote.bid : null;
-    const state = STATE_NOTES[v.market.status] ? `; ${STATE_NOTES[v.market.status]}` : '';
+    const state = Object.hasOwn(STATE_NOTES, v.market.status) ? `; ${STATE_NOTES[v.market.status]}` : '';
     const market = v.quote.price === null ? `no price${state}` : `${formatPercent(v.quote.price)} (${v.quote.basis === 'mid' ? 'mid' : 'last trade'}${normalised ? `; ${pct(marketProb(v))} normalised` : ''}${state})`;
     const conf = m ? confidence(v, calibration, spread) : { level: 'low', why: 'no price to calibrate' };
     lines.push(`| ${cell(v.label)} ${marketCite(v.market)} | ${market} | ${m ? pct(m.model) : '—'} | ${m ? pts(gapOf(v)!) : '—'} | ${conf.level} (${conf.why}) |`);

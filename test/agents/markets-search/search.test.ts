@@ -51,6 +51,13 @@ describe('a follow-up, and words no event matches', () => {
   });
 });
 
+describe("words that are also Object's own names", () => {
+  it('are words like any other: no synonyms, no crash', () => {
+    expect(EventSearch.terms('constructor toString hasOwnProperty').map((t) => t.alternatives)).toEqual([['constructor'], ['tostring'], ['hasownproperty']]);
+    expect(index.search('constructor')).toEqual([]);
+  });
+});
+
 describe('the cost of a long question is bounded', () => {
   it('uses at most 12 distinct terms, from the start of the question', () => {
     const huge = `what are the odds of a fed cut in december ${'lorem ipsum dolor sit amet consectetur '.repeat(3000)}`;

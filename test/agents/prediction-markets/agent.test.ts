@@ -519,6 +519,36 @@ describe('when the exchange misbehaves', () => {
     expect(await balance(id)).toBe(7);
   });
 
+  it('a consumer that stops reading as the hold is taken does not strand the hold or the event', async () => {
+    const { id } = await svc.account({ plan: 'pro', credits: 9 });
+    const { agent, ref } = svc.service.deps.agents.resolve(`${MODEL}:refresh`);
+    const before = (await reportsOf('KXSPACEX')).length;
+    const request = (accountId: string) => ({
+      model: ref,
+      messages: [{ role: 'user' as const, content: urlOf('KXSPACEX') }],
+      instructions: null,
+      caller: { accountId, plan: 'pro' as const, keyId: null },
+      requestId: 'req_test',
+      idempotencyKey: null,
+      signal: new AbortController().signal,
+    });
+    const events = agent.run(request(id))[Symbol.asyncIterator]();
+    // The first event says a generation was paid for; the consumer then goes away (what a client
+    // that disconnects during the exchange lookup amounts to) and the generator is closed there.
+    expect(await events.next()).toMatchObject({ value: { type: 'meta', meta: { reportCache: 'miss', credits: { charged: 3, remaining: 6 } } } });
+    await events.return!(undefined);
+    // The generation still runs to its end: stored, and charged once (never held for the sweeper to give back).
+    for (let i = 0; i < 100 && (await reportsOf('KXSPACEX')).length === before; i++) await sleep(50);
+    expect(await reportsOf('KXSPACEX')).toHaveLength(before + 1);
+    await sleep(50);
+    expect(await ledgerKinds(id)).toEqual(['grant:9', 'hold:-3', 'capture:0']);
+    // And the event is not left claimed: the next request generates (or is served), it does not wait for ever.
+    const next = await svc.account({ plan: 'pro', credits: 3 });
+    const res = await post(`${svc.baseURL}/responses`, next.apiKey, { model: `${MODEL}:refresh`, input: urlOf('KXSPACEX') });
+    expect(res.status).toBe(200);
+    expect(await reportsOf('KXSPACEX')).toHaveLength(before + 2);
+  });
+
   it('gives a clear 502 when the exchange keeps failing, charges nothing and stores nothing', async () => {
     const { id, apiKey } = await svc.account({ plan: 'pro', credits: 10 });
     intercept = (req) => (req.path.includes('/candlesticks') ? { status: 500, json: { error: 'internal' } } : undefined);
@@ -533,9 +563,13 @@ describe('when the exchange misbehaves', () => {
     expect(await balance(id)).toBe(10);
     expect(await ledgerKinds(id)).toEqual(['grant:10', 'hold:-3', 'release:3']);
     expect(await reportsOf('KXAPPROVAL')).toEqual([]);
-    // Streaming: the failure arrives as an error event, still free.
-    const sse = await readSse(await post(`${svc.baseURL}/responses`, apiKey, { model: MODEL, input: urlOf('KXAPPROVAL'), stream: true }));
+    // Streaming: the failure arrives as an error event, still free. The headers went out with the
+    // hold ("charged 3") before the outcome was known, so the error says nothing was charged.
+    const streamed = await post(`${svc.baseURL}/responses`, apiKey, { model: MODEL, input: urlOf('KXAPPROVAL'), stream: true });
+    expect(streamed.headers.get('x-credits-charged')).toBe('3');
+    const sse = await readSse(streamed);
     expect(sse.frames.slice(-2).map((f) => f.event)).toEqual(['error', 'response.failed']);
+    expect(JSON.parse(sse.frames.at(-2)!.data).message).toMatch(/Nothing was charged: the 3 credits held for this report were given back\.$/);
     expect(await balance(id)).toBe(10);
   });
 
