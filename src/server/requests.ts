@@ -113,6 +113,7 @@ export function parseResponsesRequest(raw: unknown): ResponsesRequest {
   if ('ref' in lastTurn) throw invalidRequest('invalid_value', "The last item of 'input' must be a user message with the question.", lastTurn.param);
   requireLastUser([lastTurn], 'input');
 
+  refuseStructuredOutput(f.object('text')?.object('format'), 'text.format');
   const instructions = f.string('instructions');
   const store = f.boolean('store') ?? true;
   const background = f.boolean('background') ?? false;
@@ -131,6 +132,18 @@ export function parseResponsesRequest(raw: unknown): ResponsesRequest {
     maxOutputTokens: f.number('max_output_tokens', { min: 1, integer: true }) ?? null,
     user: f.string('user') ?? null,
   };
+}
+
+/**
+ * The agents answer in Markdown with numbered citations: JSON output ("json_schema",
+ * "json_object") is refused, as OpenAI refuses it for a model without structured outputs,
+ * rather than answered with text the SDK's `parse()` helpers would fail on.
+ */
+function refuseStructuredOutput(format: Fields | undefined, param: string): void {
+  const type = format?.string('type');
+  if (type !== undefined && type !== 'text') {
+    throw invalidValue(param, `'${type}' output is not supported: svc agents answer in Markdown text with numbered citations. Leave '${param}' out, or set its type to 'text'.`);
+  }
 }
 
 export function parseChatRequest(raw: unknown): ChatRequest {
@@ -163,6 +176,7 @@ export function parseChatRequest(raw: unknown): ChatRequest {
   f.number('top_p', { min: 0, max: 1 });
   f.number('max_tokens', { integer: true, min: 1 });
   f.number('max_completion_tokens', { integer: true, min: 1 });
+  refuseStructuredOutput(f.object('response_format'), 'response_format');
   const streamOptions = f.object('stream_options');
   const includeUsage = streamOptions?.boolean('include_usage') ?? false;
   return {

@@ -103,6 +103,8 @@ const CASES: Case[] = [
   { name: 'temperature is a string', body: resp({ temperature: 'hot' }), status: 400, code: 'invalid_type', param: 'temperature' },
   { name: 'temperature overflows to Infinity', body: '{"model":"svc-test","input":"hi","temperature":1e400}', status: 400, code: 'invalid_value', param: 'temperature' },
   { name: 'chat max_tokens overflows to Infinity', path: '/v1/chat/completions', body: '{"model":"svc-test","messages":[{"role":"user","content":"hi"}],"max_tokens":1e400}', status: 400, code: 'invalid_value', param: 'max_tokens' },
+  { name: 'structured output asked for (json_schema)', body: resp({ text: { format: { type: 'json_schema', name: 'x', schema: { type: 'object' } } } }), status: 400, code: 'invalid_value', param: 'text.format' },
+  { name: 'chat: JSON mode asked for', path: '/v1/chat/completions', body: chat({ response_format: { type: 'json_object' } }), status: 400, code: 'invalid_value', param: 'response_format' },
   { name: 'gzip-compressed body', body: '\u001f\u008b', headers: { 'content-encoding': 'gzip' }, status: 415, code: 'unsupported_media_type' },
   { name: 'top_p above 1', body: resp({ top_p: 2 }), status: 400, code: 'invalid_value', param: 'top_p' },
   { name: 'max_output_tokens fractional', body: resp({ max_output_tokens: 1.5 }), status: 400, code: 'invalid_type', param: 'max_output_tokens' },
