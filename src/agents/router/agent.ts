@@ -9,7 +9,8 @@ import type { OpenEventsIndex } from '../markets-search/index.js';
 import { liveSummary } from '../prediction-markets/summary.js';
 import type { Agent, AgentEvent, AgentRequest, Answer, Citation, Usage } from '../types.js';
 import { quoteCaller } from '../citations.js';
-import { classify, splitQuestion, type Route } from './classify.js';
+import { isSvcError } from '../../errors.js';
+import { GREETING, classify, splitQuestion, type Route } from './classify.js';
 
 export const ROUTER_ID = 'svc-agent';
 
@@ -48,8 +49,8 @@ async function* withUsage(events: AsyncIterable<AgentEvent>, extra: Usage | null
 
 const addUsage = (a: Usage | null, b: Usage | null): Usage | null => (a && b ? { inputTokens: a.inputTokens + b.inputTokens, outputTokens: a.outputTokens + b.outputTokens } : (a ?? b));
 
-/** A run's events gathered into one answer: its text, its citations, its upstream usage, or why it failed. */
-async function gather(events: AsyncIterable<AgentEvent>): Promise<{ text: string; citations: Citation[]; usage: Usage | null; error: string | null }> {
+/** A run's events gathered into one answer: its text, its citations, its upstream usage, or why it failed (unexpected errors are logged, not shown). */
+async function gather(events: AsyncIterable<AgentEvent>, log: Logger): Promise<{ text: string; citations: Citation[]; usage: Usage | null; error: string | null }> {
   let text = '';
   const citations: Citation[] = [];
   let usage: Usage | null = null;
@@ -62,7 +63,9 @@ async function gather(events: AsyncIterable<AgentEvent>): Promise<{ text: string
       else if (e.type === 'failed') return { text, citations, usage, error: e.error.message };
     }
   } catch (err) {
-    return { text, citations, usage, error: err instanceof Error ? err.message : String(err) };
+    if (isSvcError(err)) return { text, citations, usage, error: err.message };
+    log.error({ err }, 'a part of a question failed');
+    return { text, citations, usage, error: 'it failed unexpectedly; the error was logged.' };
   }
   return { text, citations, usage, error: null };
 }
@@ -149,13 +152,13 @@ export function routerAgent(o: RouterOptions): Agent {
       const parts = splitQuestion(question);
       if (parts.length > 1) {
         yield { type: 'progress', message: `Answering ${parts.length} questions in one: ${parts.map((p) => p.route.kind).join(', ')}.` };
-        const answers = await Promise.all(parts.map(async (p) => ({ question: p.question, ...(await gather(part(req, p.question, p.route))) })));
+        const answers = await Promise.all(parts.map(async (p) => ({ question: p.question, ...(await gather(part(req, p.question, p.route), o.log)) })));
         const usage = answers.reduce<Usage | null>((sum, a) => addUsage(sum, a.usage), null);
         return yield* answer(joinParts(answers), usage);
       }
       let rule = classify(question, req.messages.slice(0, -1));
       // Words no rule knows may name an open event ("Chiefs vs Bills"): every one of them matching one makes it an odds question.
-      if (rule.kind === 'help' && !/^\s*(?:hi|hello|hey|thanks|thank you|help)\b/i.test(question) && (await namesOpenEvent(question))) rule = { kind: 'odds', reason: 'names an open Kalshi event' };
+      if (rule.kind === 'help' && !GREETING.test(question.trim().toLowerCase()) && (await namesOpenEvent(question))) rule = { kind: 'odds', reason: 'names an open Kalshi event' };
       // Asking the language model takes a while: a stream opens first (response.in_progress goes out now).
       if (o.llm && rule.kind !== 'kalshi_url') yield { type: 'progress', message: 'Reading the question.' };
       const { route: r, usage } = await route(req, question, rule);

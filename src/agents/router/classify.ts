@@ -97,7 +97,7 @@ const MULTI_PERIOD = [/\b(last|past|previous) (\d+|two|three|four|five|six|seven
 
 const FOLLOW_UP = /^(and|also|plus|then|ok(ay)?,? and|what about|how about|same for|and for|now for|compare (it|that|with)|vs\.?|versus|the (quarter|year) (before|after)|previous (quarter|year)|prior (quarter|year)|last year'?s?|a year (ago|earlier)|and (the|in)|what was it)\b/;
 
-const GREETING = /^(hi|hello|hey|yo|thanks|thank you|thx|ty|cheers|great|cool|nice|ok(ay)?|bye|good(bye| morning| evening)?|help|\?+|what can you do|what else can you do|who are you|how does this work)\b/;
+export const GREETING = /^(hi|hello|hey|yo|thanks|thank you|thx|ty|cheers|great|cool|nice|ok(ay)?|bye|good(bye| morning| evening)?|help|\?+|what can you do|what else can you do|who are you|how does this work)\b/;
 
 function tokens(text: string): string[] {
   return text

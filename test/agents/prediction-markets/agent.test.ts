@@ -589,7 +589,7 @@ describe('when the exchange misbehaves', () => {
     expect(res.status).toBe(502);
     const err = ((await res.json()) as any).error;
     expect(err).toMatchObject({ code: 'upstream_invalid_response', type: 'upstream_error' });
-    expect(err.message).toBe('Kalshi answered GET /markets/orderbooks with data in an unexpected shape: orderbooks is not a list. Try again later.');
+    expect(err.message).toBe('Kalshi answered GET /markets/orderbooks with data in an unexpected shape: orderbooks is not a list. Try again later. Nothing was charged: the 3 credits held for this report were given back.');
     expect(await ledgerKinds(id)).toEqual(['grant:10', 'hold:-3', 'release:3']);
     expect(await reportsOf('KXETHD')).toEqual([]);
 
