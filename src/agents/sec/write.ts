@@ -435,39 +435,74 @@ export class AnswerWriter {
   }
 
   /**
-   * Between companies, per figure: by how much the larger exceeds the smaller ("Apple's revenue was
-   * $145,913 million (59.5%) more than Microsoft's"), or with more companies, largest to smallest.
+   * What a figure is compared on between companies: the margin when one was asked for, the change
+   * when growth was, the trailing twelve months when those were, else the amount itself.
+   */
+  #measure(f: Figure): { value: number; shown: string; end: string; period: string; kind: 'amount' | 'share' | 'growth'; unit: string; raw: MetricValue } | null {
+    const r = f.result;
+    const value = r.kind === 'value' ? r.value : r.kind === 'calendar-year' ? r.total : null;
+    if (!value) return null;
+    const period = r.kind === 'value' ? periodWithEnd(r.period, f.fin.calendar) : `calendar year ${(r as Extract<FigureResult, { kind: 'calendar-year' }>).year}`;
+    const end = r.kind === 'value' ? r.period.end : `${(r as Extract<FigureResult, { kind: 'calendar-year' }>).year}-12-31`;
+    const q = this.#plan.question;
+    const base = { end, period, unit: value.unit, raw: value };
+    if (q?.margin && shareLabel(f.metric)) {
+      if (!f.revenue || f.revenue.value <= 0) return null;
+      const share = Number(((100 * value.value) / f.revenue.value).toFixed(1));
+      return { ...base, value: share, shown: `${share.toFixed(1)}%`, kind: 'share' };
+    }
+    if (q?.comparison) {
+      const prior = r.kind === 'value' ? r.compared?.value : r.kind === 'calendar-year' ? r.compared?.total : null;
+      if (!prior || prior.value <= 0) return null;
+      const growth = Number(((100 * (value.value - prior.value)) / prior.value).toFixed(1));
+      return { ...base, value: growth, shown: `${growth > 0 ? '+' : growth < 0 ? '-' : '±'}${Math.abs(growth).toFixed(1)}%`, kind: 'growth' };
+    }
+    if (q?.ttm && f.ttm) {
+      if (f.ttm.length !== 4 || f.ttm.some((t) => !t.value)) return null;
+      const sum = this.#ttmSum(f.ttm);
+      return { ...base, value: sum.value, shown: this.#amount(f, sum), kind: 'amount', raw: sum, period: `the twelve months to ${period}` };
+    }
+    return { ...base, value: value.value, shown: this.#amount(f, value), kind: 'amount' };
+  }
+
+  /**
+   * Between companies, per figure, on the measure asked for (see #measure): by how much the first
+   * exceeds the second ("Apple's revenue was $145,913 million (59.5%) more than Microsoft's",
+   * "Microsoft's gross margin was 23.6 percentage points higher"), or with more companies,
+   * highest to lowest.
    */
   #differences(figures: Figure[]): string[] {
     const out: string[] = [];
     for (const metric of [...new Set(figures.map((f) => f.metric))]) {
       const shown = figures.flatMap((f) => {
-        if (f.metric !== metric) return [];
-        const r = f.result;
-        const value = r.kind === 'value' ? r.value : r.kind === 'calendar-year' ? r.total : null;
-        const period = r.kind === 'value' ? periodWithEnd(r.period, f.fin.calendar) : r.kind === 'calendar-year' ? `calendar year ${r.year}` : null;
-        const end = r.kind === 'value' ? r.period.end : `${r.kind === 'calendar-year' ? r.year : ''}-12-31`;
-        return value && period ? [{ figure: f, value, period, end }] : [];
+        const m = f.metric === metric ? this.#measure(f) : null;
+        return m ? [{ figure: f, ...m }] : [];
       });
       // Amounts in different currencies are not compared.
-      if (shown.length < 2 || new Set(shown.map((s) => s.value.unit)).size > 1) continue;
-      const ranked = [...shown].sort((a, b) => b.value.value - a.value.value);
+      if (shown.length < 2 || new Set(shown.map((s) => s.unit)).size > 1 || new Set(shown.map((s) => s.kind)).size > 1) continue;
+      const kind = shown[0]!.kind;
+      const ranked = [...shown].sort((a, b) => b.value - a.value);
       // Periods ending together need no names; others are named with their ends, and said to be months apart.
       const ends = ranked.map((s) => s.end).sort();
       const apart = daysBetween(ends[0]!, ends.at(-1)!);
       const samePeriod = apart <= 10;
       const monthsApart = apart >= 45 ? `; the periods end ${ranked.length > 2 ? 'up to ' : ''}${Math.round(apart / 30.44)} months apart` : '';
-      const named = (s: (typeof ranked)[number], label = '') => `${its(s.figure.company)}${label}${samePeriod ? '' : ` for ${s.period}`}`;
+      const label = kind === 'share' ? shareLabel(metric)!.label : kind === 'growth' ? `${metric.label} growth` : this.#plan.question?.ttm ? `trailing-twelve-month ${metric.label}` : metric.label;
+      const named = (s: (typeof ranked)[number], what = '') => `${its(s.figure.company)}${what}${samePeriod ? '' : ` for ${s.period}`}`;
       const [high, low] = [ranked[0]!, ranked.at(-1)!];
-      const diff = high.value.value - low.value.value;
       if (ranked.length > 2) {
-        out.push(`${capitalise(metric.label)}, largest to smallest: ${ranked.map((s) => `${shortName(s.figure.company.name)} ${this.#amount(s.figure, s.value)}${samePeriod ? '' : ` for ${s.period}`}`).join(', ')}${monthsApart}.`);
-      } else if (diff === 0) {
-        out.push(`${capitalise(named(high, ` ${metric.label}`))} and ${named(low)} were the same${monthsApart}.`);
+        out.push(`${capitalise(label)}, ${kind === 'amount' ? 'largest to smallest' : 'highest to lowest'}: ${ranked.map((s) => `${shortName(s.figure.company.name)} ${s.shown}${samePeriod ? '' : ` for ${s.period}`}`).join(', ')}${monthsApart}.`);
+      } else if (high.value === low.value) {
+        out.push(`${capitalise(named(high, ` ${label}`))} and ${named(low)} were the same${monthsApart}.`);
+      } else if (kind === 'amount') {
+        const diff = high.raw.value - low.raw.value;
+        const amount = formatAmount(diff, high.unit, metric, this.#scale(high.raw)).replace(/ per share$/, '');
+        const share = low.raw.value > 0 ? ` (${(Math.round((diff / low.raw.value) * 1000) / 10).toLocaleString('en-US', { minimumFractionDigits: 1 })}%)` : '';
+        out.push(`${capitalise(named(high, ` ${label}`))} was ${amount}${share} more than ${named(low)}${monthsApart}.`);
       } else {
-        const amount = formatAmount(diff, high.value.unit, metric, this.#scale(high.value)).replace(/ per share$/, '');
-        const share = low.value.value > 0 ? ` (${(Math.round((diff / low.value.value) * 1000) / 10).toLocaleString('en-US', { minimumFractionDigits: 1 })}%)` : '';
-        out.push(`${capitalise(named(high, ` ${metric.label}`))} was ${amount}${share} more than ${named(low)}${monthsApart}.`);
+        // Shares and growth rates as shown, so that the difference is that of the figures printed.
+        const points = (high.value - low.value).toFixed(1);
+        out.push(`${capitalise(named(high, ` ${label}`))}, ${high.shown}, was ${points} percentage points higher than ${named(low)}, ${low.shown}${monthsApart}.`);
       }
     }
     return out;

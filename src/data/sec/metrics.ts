@@ -174,7 +174,7 @@ export const METRICS: readonly MetricDef[] = [
     type: 'duration',
     concepts: [g('EarningsPerShareDiluted'), g('EarningsPerShareBasicAndDiluted'), ifrs('DilutedEarningsLossPerShare')],
     approximateWhenDerived: true,
-    phrases: ['diluted eps', 'eps', 'earnings per share', 'diluted earnings per share', 'earnings per diluted share', 'per share earnings', 'diluted earnings'],
+    phrases: ['diluted eps', 'eps', 'earnings per share', 'diluted earnings per share', 'earnings per diluted share', 'per share earnings', 'diluted earnings', 'net income per share', 'net income per diluted share', 'profit per share'],
   },
   {
     id: 'basicEps',

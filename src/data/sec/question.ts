@@ -80,7 +80,7 @@ export const KEY_METRICS: readonly MetricId[] = ['revenue', 'netIncome', 'dilute
 
 /** Figures people ask for that companies' XBRL facts do not carry (non-GAAP measures, ratios, market data) or that are not among the metrics. */
 const UNKNOWN_FIGURES =
-  /\b(?:adjusted\s+ebitda|ebitda(?:\s+margins?)?|ebit(?!\s+margins?)|earnings\s+before\s+interest,?\s+(?:and\s+)?taxes(?:,?\s+depreciation,?\s+and\s+amortization)?|return\s+on\s+(?:equity|assets|invested\s+capital|capital)|market\s+(?:cap(?:italization)?|value)|enterprise\s+value|(?:stock|share)\s+price|price[- ]to[- ](?:earnings|book|sales)(?:\s+ratio)?|p\/e(?:\s+ratio)?|pe\s+ratio|dividend\s+yield|payout\s+ratio|(?:effective\s+)?tax\s+rate|working\s+capital|current\s+ratio|quick\s+ratio|debt[- ]to[- ]equity(?:\s+ratio)?|book\s+value\s+per\s+share|goodwill|backlog|headcount|(?:number\s+of\s+)?employees|accounts\s+(?:receivable|payable)|deferred\s+revenue|interest\s+expense|same[- ]store\s+sales|valuation)\b/gi;
+  /\b(?:adjusted\s+ebitda|ebitda(?:\s+margins?)?|ebit(?!\s+margins?)|earnings\s+before\s+interest,?\s+(?:and\s+)?taxes(?:,?\s+depreciation,?\s+and\s+amortization)?|return\s+on\s+(?:equity|assets|invested\s+capital|capital)|market\s+(?:cap(?:italization)?|value)|enterprise\s+value|(?:stock|share)\s+price|price[- ]to[- ](?:earnings|book|sales)(?:\s+ratio)?|p\/e(?:\s+ratio)?|pe\s+ratio|dividend\s+yield|payout\s+ratio|(?:effective\s+)?tax\s+rate|working\s+capital|current\s+ratio|quick\s+ratio|debt[- ]to[- ]equity(?:\s+ratio)?|book\s+value\s+per\s+share|goodwill|backlog|headcount|(?:number\s+of\s+)?employees|accounts\s+(?:receivable|payable)|deferred\s+revenue|interest\s+expense|same[- ]store\s+sales|valuation|(?:revenues?|sales)\s+per\s+share|(?:revenues?|sales|profits?|net\s+income|income|earnings|cash\s+flow)\s+per\s+(?:employee|head|user|customer|subscriber))\b/gi;
 
 /** Finance acronyms that are figures, not companies, beside a company that was found (some are also tickers: ROIC, WACC). */
 const FIGURE_ACRONYMS = new Set(['roe', 'roa', 'roic', 'roi', 'roce', 'rotce', 'nopat', 'wacc', 'cagr', 'arpu', 'tsr', 'ebitdar']);
@@ -105,7 +105,8 @@ information into is it its it's just know last later latest let like look lookup
 number numbers of off ok okay on one only or other our out over per percent percentage period periods please pls plc prior pull quarter quarterly quarters
 question quick quickly really recent report reported reporting reports right rise roughly rose same say see sec second show side sidebyside so some sorry
 statement statements sure tell than thank thanks that that's the their them then there these they third this those through thx to today too total two up us use
-used value values versus vs want was we well went were what what's whats when where which while who why will with would year yearly years yes yet you your`.split(/\s+/),
+used value values versus vs want was we well went were what what's whats when where which while who why will with would year yearly years yes yet you your
+largest smallest highest lowest biggest bigger larger smaller higher lower greater share rank ranked ranking order ordered difference whose`.split(/\s+/),
 );
 
 const MONTHS: Record<string, number> = {
@@ -217,6 +218,8 @@ export function quarterRange(text: string): QuarterRange | null {
  * at dates of different kinds, 'versus' the earlier one. Other pairs are not read as a comparison.
  */
 function comparedPair(a: PeriodSpec | null, b: PeriodSpec | null, balances: boolean): { period: PeriodSpec; comparison: Comparison; versus?: PeriodSpec } | null {
+  // The same period said twice ("Apple cash at the end of 2024 and Microsoft cash at the end of 2024") is one.
+  if (a && b && JSON.stringify(a) === JSON.stringify(b)) return null;
   // Two quarters without a year ("Q2 vs Q1", "the September quarter vs the June quarter"): one
   // right after the other is a change between them, the latest such pair ("Q1 vs Q4" crosses into
   // the next year); others are of one year, the later quarter against the earlier.
@@ -292,7 +295,7 @@ function extractComparison(m: Masked): Comparison | null {
   m.take(qoq, () => ((found = 'qoq'), true));
   m.take(yoy, () => ((found ??= 'yoy'), true));
   // "How much more … than Microsoft" compares companies, not periods; "how much revenue did Apple add" asks for growth.
-  if (!found) m.take(/\b(?:growth|grow|grew|growing|faster|slower|change|changed|increase[sd]?|decrease[sd]?|rise|rose|fall|fell|decline[sd]?|up or down|(?:go(?:es)?|went|gone) (?:up|down)|how much (?:more|less)(?![^?.!]*\bthan\b)|added|how much\b[^?.!]*\badd(?:s|ing)?)\b/gi, () => ((found = 'yoy'), false));
+  if (!found) m.take(/\b(?:growth|grow|grew|growing|faster|slower|change|changed|increase[sd]?|decrease[sd]?|rise|rose|fall|fell|decline[sd]?|up or down|(?:go(?:es)?|went|gone) (?:up|down)|gain(?:ed|s)?|shr[iau]nk(?:s|en)?|how much (?:more|less)(?![^?.!]*\bthan\b)|added|how much\b[^?.!]*\badd(?:s|ing)?)\b/gi, () => ((found = 'yoy'), false));
   return found;
 }
 

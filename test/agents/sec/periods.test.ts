@@ -185,6 +185,36 @@ describe('two periods named further apart than a year or a quarter: compared, ne
     expect(alphabet).not.toContain('Compared with');
   });
 
+  it('companies compared on the measure asked for: margins in points, growth, trailing twelve months', async () => {
+    // Gross margins 180,683 / 391,035 = 46.2% and 171,008 / 245,122 = 69.8%: the verdict is Microsoft's, not Apple's larger gross profit.
+    const margin = await answer("Whose gross margin was higher in fiscal 2024, Apple's or Microsoft's?");
+    expect(margin).toContain(
+      "- Microsoft's gross margin for fiscal year 2024 (year ended 2024-06-30), 69.8%, was 23.6 percentage points higher than Apple's for fiscal year 2024 (year ended 2024-09-28), 46.2%; the periods end 3 months apart.",
+    );
+    expect(margin).not.toContain('company called');
+    expect(await answer('Rank Apple, Microsoft and Alphabet by net margin in fiscal 2024')).toMatch(/- Net margin, highest to lowest: Microsoft 36\.0% .*, Alphabet 28\.6% .*, Apple 24\.0% /);
+    expect(await answer('Rank Apple, Microsoft and Alphabet by revenue growth in 2024')).toMatch(/- Revenue growth, highest to lowest: Microsoft \+15\.7% .*, Alphabet \+13\.9% .*, Apple \+2\.0% /);
+    // The twelve months, not the last quarter: Apple 97,294 is above Microsoft's 96,635, though its quarter is below.
+    expect(await answer('Compare AAPL, MSFT, GOOGL net income TTM')).toMatch(/- Trailing-twelve-month net income, largest to smallest: Alphabet \$100,118 million .*, Apple \$97,294 million .*, Microsoft \$96,635 million /);
+    // Order words are not companies.
+    const ordered = await answer('Apple vs Microsoft revenue fiscal 2024, largest to smallest');
+    expect(ordered).toContain("- Apple's revenue for fiscal year 2024 (year ended 2024-09-28) was $145,913 million (59.5%) more than Microsoft's");
+    expect(ordered).not.toContain('company called');
+    // One period said twice is not compared with itself.
+    expect(await answer('Apple cash at the end of December 2024 and Microsoft cash at the end of December 2024')).not.toContain('same period');
+  });
+
+  it('growth said as "gain" or "shrink"; per-share and per-employee figures not replaced by the total', async () => {
+    expect(await answer('How much revenue did Alphabet gain in 2024?')).toMatch(/- Year over year: fiscal year 2023 \(year ended 2023-12-31\) was \$307,394 million .*; change \+\$42,624 million \(\+13\.9%\)/);
+    expect(await answer("Did Apple's net income shrink in fiscal 2024?")).toMatch(/change -\$3,259 million \(-3\.4%\)/);
+    expect(await answer('Microsoft net income per share FY2024')).toMatch(/diluted EPS for fiscal year 2024 \(year ended 2024-06-30\) was \*\*\$11\.80 per diluted share\*\*/);
+    for (const q of ['Apple revenue per share FY2024', 'Apple revenue per employee FY2024']) {
+      const text = await answer(q);
+      expect(text, q).toMatch(/^I do not have a figure called "revenue per (?:share|employee)"/);
+      expect(text, q).not.toContain('$391,035');
+    }
+  });
+
   it('a period the filings do not cover is named as missing', async () => {
     expect(await answer('Apple revenue FY2024 vs FY2015')).toMatch(/- Compared with: no revenue for fiscal year 2015 to compare with\./);
   });
