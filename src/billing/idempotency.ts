@@ -33,7 +33,8 @@ function canonical(value: unknown): unknown {
 }
 
 export function fingerprint(endpoint: string, body: unknown): string {
-  return createHash('sha256').update(endpoint).update('\n').update(JSON.stringify(canonical(body))).digest('hex');
+  // No body at all (the route answers it 400) is fingerprinted as JSON null: JSON.stringify gives undefined for it.
+  return createHash('sha256').update(endpoint).update('\n').update(JSON.stringify(canonical(body ?? null))).digest('hex');
 }
 
 /** A header value is a key when it is 1-255 visible ASCII characters. */

@@ -87,7 +87,7 @@ export function buildServer(deps: ServerDeps): ServerHandle {
     if (encoding && encoding.toLowerCase() !== 'identity') {
       return done(new SvcError('unsupported_media_type', { code: 'unsupported_media_type', message: `Content-Encoding '${encoding}' is not supported: send the JSON body uncompressed.` }), undefined);
     }
-    if (body === '') return done(null, undefined);
+    if ((body as string).trim() === '') return done(null, undefined);
     json(request, body as string, done);
   });
   app.setErrorHandler(onError);

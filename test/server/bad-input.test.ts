@@ -159,6 +159,9 @@ const CASES: Case[] = [
   { name: 'NUL in the input', body: resp({ input: 'a\u0000b' }), status: 400, code: 'invalid_value', param: 'input' },
   // Deep nesting overflowed the stack of the body checks (a 500): refused, naming where the 64th level is.
   { name: 'body nested 10,000 deep', body: `{"model":"svc-test","input":"hi","x":${'['.repeat(10_000)}${']'.repeat(10_000)}}`, status: 400, code: 'invalid_value', param: `x${'[0]'.repeat(63)}` },
+  { name: 'empty body with an Idempotency-Key', body: '', headers: { 'idempotency-key': 'empty-1' }, status: 400, code: 'missing_body', param: null },
+  { name: 'chat: no body or content type, with an Idempotency-Key', path: '/v1/chat/completions', body: undefined, headers: { 'idempotency-key': 'empty-2' }, status: 400, code: 'missing_body', param: null },
+  { name: 'whitespace body with JSON content type', body: ' \n', status: 400, code: 'missing_body', param: null },
   { name: 'body nested 10,000 deep, with an Idempotency-Key', body: `{"model":"svc-test","input":"hi","x":${'['.repeat(10_000)}${']'.repeat(10_000)}}`, headers: { 'idempotency-key': 'deep-1' }, status: 400, code: 'invalid_value', param: `x${'[0]'.repeat(63)}` },
   { name: 'chat: messages nested 10,000 deep', path: C, body: `{"model":"svc-test","messages":[{"role":"user","content":"hi","x":${'{"a":'.repeat(10_000)}1${'}'.repeat(10_000)}}]}`, status: 400, code: 'invalid_value', param: `messages[0].x${'.a'.repeat(61)}` },
   { name: 'NUL in a message', path: C, body: chat({ messages: [user('hi'), { role: 'assistant', content: 'x' }, user('q\u0000')] }), status: 400, code: 'invalid_value', param: 'messages[2].content' },
