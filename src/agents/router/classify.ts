@@ -150,19 +150,33 @@ const MAX_PARTS = 4;
  * question is one thing, which the usual route answers whole.
  */
 export function splitQuestion(question: string): { question: string; route: Route }[] {
-  const urls = [...question.matchAll(new RegExp(KALSHI_URL.source, 'gi'))].map((m) => trimUrl(m[0]));
-  if (new Set(urls.map((u) => u.toLowerCase())).size > 1) {
-    // Several events: each address is a part (what else is said is about them).
-    return [...new Map(urls.map((u) => [u.toLowerCase(), u])).values()].slice(0, MAX_PARTS).map((url) => ({ question: url, route: { kind: 'kalshi_url', url, reason: 'one of several Kalshi addresses' } }));
+  const urls = [...question.matchAll(new RegExp(KALSHI_URL.source, 'gi'))].map((m) => ({ url: trimUrl(m[0]), at: m.index! }));
+  const events = [...new Map(urls.map((u) => [u.url.toLowerCase(), u])).values()];
+  const eventParts = events.map(({ url, at }) => ({ at, question: url, route: { kind: 'kalshi_url', url, reason: events.length > 1 ? 'one of several Kalshi addresses' : 'a Kalshi address' } as Route }));
+  // The words around the addresses: questions of their own ("What was Apple's revenue? <address>"),
+  // unless they are about the event ("what's the biggest mispricing in <address>?").
+  let rest = question;
+  for (const u of urls) rest = rest.replace(u.url, ' '.repeat(u.url.length));
+  const pieces: { at: number; question: string }[] = [];
+  // Sentences, and clauses joined by "and", "plus", "also" or a comma before a new question
+  // ("…, what are the odds…") or before words asking for odds ("… and bitcoin price odds").
+  const boundary = /[?;!]\s*|\.\s+|\n+|,?\s+(?:and|also|plus)\s+(?=(?:what|what's|whats|how|will|is|are|who|when|which|tell|give|show|the odds|odds|chances?)\b|[^,.;?!\n]*\b(?:odds|chances?|probability)\b)|,\s+(?=(?:what|what's|whats|how|will|who|when|which|tell|give|show)\b)/gi;
+  let from = 0;
+  for (const m of [...rest.matchAll(boundary), { index: rest.length, 0: '' } as unknown as RegExpMatchArray]) {
+    // Without the connector left before an address ("… for the last 8 quarters, and <address>").
+    const text = rest
+      .slice(from, m.index)
+      .trim()
+      .replace(/(?:[,;:]?\s*\b(?:and|also|plus)|[,;:])$/i, '')
+      .trim();
+    if (text) pieces.push({ at: from + rest.slice(from).indexOf(text), question: `${text}${/^[?!]/.test(m[0]) ? m[0].trim() : ''}` });
+    from = m.index! + m[0].length;
   }
-  if (urls.length) return [];
-  // Sentences, and clauses joined by "and" before a new question word.
-  const pieces = question
-    .split(/(?<=[?;!])\s*|(?<=\.)\s+|,?\s+(?:and|also|plus)\s+(?=(?:what|what's|whats|how|will|is|are|who|when|which|tell|give|show|the odds|odds|chances?)\b)/i)
-    .map((p) => p.trim())
-    .filter((p) => p.length > 0);
-  if (pieces.length < 2) return [];
-  const parts = pieces.map((p) => ({ question: p, route: classifyOne(p) })).filter((p) => p.route.kind !== 'help');
+  const asked = pieces
+    .map((p) => ({ ...p, route: classifyOne(p.question) }))
+    .filter((p) => p.route.kind === 'filings' || p.route.kind === 'financials' || (p.route.kind === 'odds' && (!events.length || hasWord(tokens(p.question), EVENT_TOPICS))));
+  const parts = [...eventParts, ...asked].sort((a, b) => a.at - b.at).map(({ question, route }) => ({ question, route }));
+  if (events.length > 1 || (events.length === 1 && asked.length > 0)) return parts.slice(0, MAX_PARTS);
   return new Set(parts.map((p) => family(p.route.kind))).size > 1 ? parts.slice(0, MAX_PARTS) : [];
 }
 

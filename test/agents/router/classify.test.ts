@@ -185,6 +185,44 @@ describe('questions asking several things', () => {
     expect(splitQuestion(`${a} and ${a.toUpperCase()}`)).toEqual([]);
   });
 
+  it('splits lists with commas, semicolons, and requests for odds', () => {
+    expect(kinds("What was Apple's revenue in Q3 2024, what are the odds of a Fed cut, and what was Microsoft's net income in fiscal 2024?")).toEqual([
+      ["What was Apple's revenue in Q3 2024", 'filings'],
+      ['what are the odds of a Fed cut', 'odds'],
+      ["what was Microsoft's net income in fiscal 2024?", 'filings'],
+    ]);
+    expect(kinds('Apple revenue Q3 2024; odds of a Fed cut')).toEqual([
+      ['Apple revenue Q3 2024', 'filings'],
+      ['odds of a Fed cut', 'odds'],
+    ]);
+    expect(kinds('Alphabet revenue 2024 vs 2023 and bitcoin price odds')).toEqual([
+      ['Alphabet revenue 2024 vs 2023', 'filings'],
+      ['bitcoin price odds', 'odds'],
+    ]);
+    expect(kinds('Microsoft net income FY2024, plus CPI odds')).toEqual([
+      ['Microsoft net income FY2024', 'filings'],
+      ['CPI odds', 'odds'],
+    ]);
+  });
+
+  it('a question beside a Kalshi address is a part of its own, in the order written; words about the event are not', () => {
+    const url = 'https://kalshi.com/markets/kxpayrolls/nonfarm-payrolls/kxpayrolls-26dec';
+    expect(kinds(`What was Apple's revenue in Q3 2024? ${url}`)).toEqual([
+      ["What was Apple's revenue in Q3 2024?", 'filings'],
+      [url, 'kalshi_url'],
+    ]);
+    expect(kinds(`${url}\nWhat was Microsoft's net income in fiscal 2024?`)).toEqual([
+      [url, 'kalshi_url'],
+      ["What was Microsoft's net income in fiscal 2024?", 'filings'],
+    ]);
+    expect(kinds(`Microsoft revenue and net income for the last 8 quarters, and ${url}`)).toEqual([
+      ['Microsoft revenue and net income for the last 8 quarters', 'financials'],
+      [url, 'kalshi_url'],
+    ]);
+    expect(splitQuestion(`what's the biggest mispricing in ${url}?`)).toEqual([]);
+    expect(splitQuestion(`please look at ${url}`)).toEqual([]);
+  });
+
   it('leaves one question whole, and several of one kind to the usual route', () => {
     expect(splitQuestion("What was Apple's revenue in Q3 2024?")).toEqual([]);
     expect(splitQuestion('Apple revenue Q3 2024? And net income?')).toEqual([]);

@@ -110,6 +110,14 @@ describe('several questions in one, and odds follow-ups that change topic', () =
     expect(new Set(ann.map((a) => r.output_text.slice(a.start_index, a.end_index)))).toEqual(new Set(['[1]', '[2]', '[3]', '[4]']));
   });
 
+  it('a question beside a Kalshi address: both answered, in the order written', async () => {
+    const url = 'https://kalshi.com/markets/kxpayrolls/nonfarm-payrolls/kxpayrolls-26dec';
+    const text = (await client.responses.create({ model: 'svc-agent', input: `What was Apple's revenue in Q3 2024? ${url}` })).output_text;
+    expect(text).toMatch(/^### What was Apple's revenue in Q3 2024\?\n\n\*\*Apple Inc\. \(AAPL\)\*\*: revenue for fiscal Q3 2024 .*\[1\]/);
+    expect(text).toContain(`### ${url}\n\n**`);
+    expect(text).toContain('(KXPAYROLLS-26DEC) [2]');
+  });
+
   it('a part that cannot be answered says why, and the others are still answered', async () => {
     const r = await client.responses.create({ model: 'svc-agent', input: 'https://kalshi.com/markets/kxnope/x/kxnope-26dec and https://kalshi.com/markets/kxcpiyoy/cpi/kxcpiyoy-26dec' });
     expect(r.output_text).toMatch(/### https:\/\/kalshi\.com\/markets\/kxnope\/x\/kxnope-26dec\n\nThis part could not be answered: .*KXNOPE-26DEC/);
