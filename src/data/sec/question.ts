@@ -288,6 +288,9 @@ function orderOf(p: PeriodSpec): { kind: string; at: number } | null {
   }
 }
 
+/** Words that ask for the change from a year earlier as such. */
+const EXPLICIT_YOY = /\b(?:yoy|y\/y|y-o-y|year[- ](?:over|on)[- ]year|a year (?:ago|earlier|before)|(?:last|prior|previous) year|annual(?:ly)?)\b/i;
+
 function extractComparison(m: Masked): Comparison | null {
   let found: Comparison | null = null;
   const yoy = /\b(?:yoy|y\/y|y-o-y|year[- ](?:over|on)[- ]year|(?:vs\.?|versus|compared? (?:to|with)|with|against|than)\s+(?:the\s+)?(?:a\s+)?(?:year (?:ago|earlier|before)|same (?:quarter|period) (?:a year ago|last year|of (?:the )?(?:previous|prior|last) year)|last year|prior year|previous year)|annual(?:ly)? growth)\b/gi;
@@ -664,8 +667,12 @@ function extract(text: string, index: CompanyIndex): Extracted {
   const unsupported: string[] = [];
   m.take(UNKNOWN_FIGURES, (x) => (unsupported.push(x[0].replace(/\s+/g, ' ')), true));
   const metrics = extractMetrics(m, index);
-  const pair = comparedPair(first, second, metrics.length > 0 && metrics.every((id) => metricById(id).type === 'instant'));
+  const balances = metrics.length > 0 && metrics.every((id) => metricById(id).type === 'instant');
+  const pair = comparedPair(first, second, balances);
   const period = pair?.period ?? first;
+  // A balance's change "during" a quarter is from the quarter's start (the end of the one before), not from a year earlier.
+  const yearKind = period?.kind === 'fiscalYear' || period?.kind === 'calendarYear' || (period?.kind === 'latest' && period.span === 'year') || (period?.kind === 'ended' && period.span === 'year');
+  const during = balances && !pair && comparison === 'yoy' && !yearKind && /\b(?:during|over the (?:quarter|period|three months)|in the course of)\b/i.test(text) && !EXPLICIT_YOY.test(text);
   // "… with margin": the word left after the figures asks for their share of revenue, not for a company.
   m.take(/\bmargins?\b/gi, () => true);
   const { companies, leftovers, acronyms } = extractCompanies(m.text, index, longNames);
@@ -673,7 +680,7 @@ function extract(text: string, index: CompanyIndex): Extracted {
   const asked = metrics.length ? [] : leftovers.filter((w) => !w.toLowerCase().split(/\s+/).every((x) => GENERAL_WORDS.has(x)));
   const unknownFigures = [...new Set([...unsupported, ...acronyms, ...asked])];
   // Two periods named are more precise than a growth word ("change from Q2 to Q3 2024").
-  return { companies, metrics, unknownFigures, period, relative, comparison: pair?.comparison ?? comparison, versus: pair?.versus ?? null, form, adding, ttm, toDate };
+  return { companies, metrics, unknownFigures, period, relative, comparison: pair?.comparison ?? (during ? 'qoq' : comparison), versus: pair?.versus ?? null, form, adding, ttm, toDate };
 }
 
 /**

@@ -215,6 +215,15 @@ describe('two periods named further apart than a year or a quarter: compared, ne
     }
   });
 
+  it("a balance's change during a quarter is from the quarter's start, not a year earlier", async () => {
+    // Cash 80,452 at 2023-09-30, 17,305 at 2023-12-31.
+    expect(await answer("How much did Microsoft's cash change during fiscal Q2 2024?")).toMatch(/- Quarter over quarter: fiscal Q1 2024 \(quarter ended 2023-09-30\) was \$80,452 million .*; change -\$63,147 million \(-78\.5%\)/);
+    expect(await answer("How much did Apple's cash fall during fiscal Q3 2024?")).toMatch(/change -\$7,130 million \(-21\.8%\)/);
+    // During a year: from the year's start; asked year over year: as asked.
+    expect(await answer("How much did Apple's cash change during fiscal 2024?")).toMatch(/- Year over year: fiscal year 2023 \(year ended 2023-09-30\)/);
+    expect(await answer('Apple cash change year over year during Q3 2024')).toMatch(/- Year over year: fiscal Q3 2023 \(quarter ended 2023-07-01\)/);
+  });
+
   it('a period the filings do not cover is named as missing', async () => {
     expect(await answer('Apple revenue FY2024 vs FY2015')).toMatch(/- Compared with: no revenue for fiscal year 2015 to compare with\./);
   });
