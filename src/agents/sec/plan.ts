@@ -228,6 +228,17 @@ function addTrailingYear(figure: Figure, period: FiscalPeriod, comparison: Compa
   }
 }
 
+/**
+ * "The twelve months ended March 31, 2025" for a company whose fiscal year does not end then: the
+ * trailing twelve months to the quarter that does (a year that ends then is that year).
+ */
+function twelveMonthsTo(fin: CompanyFinancials, metric: MetricId, spec: PeriodSpec | null, ttm: boolean): { spec: PeriodSpec | null; ttm: boolean } {
+  if (spec?.kind !== 'ended' || spec.span !== 'year' || resolvePeriod(spec, fin, metric).ok) return { spec, ttm };
+  const quarter: PeriodSpec = { ...spec, span: 'quarter' };
+  // A balance is the one at that date.
+  return resolvePeriod(quarter, fin, metric).ok ? { spec: quarter, ttm: ttm || metricById(metric).type === 'duration' } : { spec, ttm };
+}
+
 /** A fiscal label ("Q3 2024") means different dates for companies whose fiscal years end at different times. */
 function isFiscalLabel(spec: PeriodSpec | null): boolean {
   if (!spec) return false;
@@ -275,7 +286,9 @@ export async function planAnswer(lib: SecLibrary, question: SecQuestion | null, 
     if (plan.unknown.figures.length) plan.unknown.companies.push({ company: profile.company, fin: profile.financials });
     for (const metricId of metrics) {
       const fin = profile.financials;
-      const figure: Figure = { company: profile.company, fin, metric: metricById(metricId), result: figureFor(fin, metricId, question.period, question.comparison, question.versus) };
+      const { spec, ttm } = twelveMonthsTo(fin, metricId, question.period, question.ttm);
+      const figure: Figure = { company: profile.company, fin, metric: metricById(metricId), result: figureFor(fin, metricId, spec, question.comparison, question.versus) };
+
       if (question.margin && shareLabel(figure.metric) && figure.result.kind === 'value') {
         figure.revenue = fin.value('revenue', figure.result.period);
         const prior = figure.result.compared;
@@ -286,7 +299,10 @@ export async function planAnswer(lib: SecLibrary, question: SecQuestion | null, 
         const c = figure.result.compared;
         if (c?.total) figure.comparedRevenue = c.fiscal ? fin.value('revenue', c.fiscal) : calendarTotal(fin, revenue, c.year);
       }
-      if (question.ttm && figure.result.kind === 'value') addTrailingYear(figure, figure.result.period, question.comparison);
+      if (ttm && figure.result.kind === 'value') addTrailingYear(figure, figure.result.period, question.comparison);
+      if (spec !== question.period && figure.result.kind === 'value' && figure.ttm) {
+        figure.result.note = `no fiscal year of the company ends on ${(question.period as Extract<PeriodSpec, { kind: 'ended' }>).date}: the twelve months ended then are the four quarters to this one, added up below`;
+      }
       plan.figures.push(figure);
     }
   }

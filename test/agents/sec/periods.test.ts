@@ -224,6 +224,25 @@ describe('two periods named further apart than a year or a quarter: compared, ne
     expect(await answer('Apple cash change year over year during Q3 2024')).toMatch(/- Year over year: fiscal Q3 2023 \(quarter ended 2023-07-01\)/);
   });
 
+  it('the twelve months ended a date no fiscal year ends on: the trailing twelve months to the quarter ending then', async () => {
+    for (const [q, quarter, sum] of [
+      ['Microsoft revenue for the twelve months ended March 31, 2025', 'fiscal Q3 2025 (quarter ended 2025-03-31)', '$270,010 million'],
+      ['Apple revenue for the 12 months ended December 2024', 'fiscal Q1 2025 (quarter ended 2024-12-28)', '$395,760 million'],
+      ['Alphabet revenue twelve months ended September 30, 2024', 'Q3 2024 (quarter ended 2024-09-30)', '$339,859 million'],
+    ]) {
+      const text = await answer(q!);
+      expect(text, q).toContain(`revenue for ${quarter} was`);
+      expect(text, q).toMatch(/\(No fiscal year of the company ends on \d{4}-\d{2}-\d{2}: the twelve months ended then are the four quarters to this one, added up below\.\)/);
+      expect(text, q).toMatch(/- Trailing twelve months \([^)]*\): \*\*/);
+      expect(text, q).toContain(`): **${sum}**, the sum of`);
+    }
+    // A fiscal year that ends then is that year; a balance is the one at the date.
+    expect(await answer('Apple revenue for the fiscal year ended September 28, 2024')).toMatch(/^\*\*Apple Inc\. \(AAPL\)\*\*: revenue for fiscal year 2024 \(year ended 2024-09-28\) was \*\*\$391,035 million\*\*/);
+    const cash = await answer('Microsoft cash for the twelve months ended March 31, 2025');
+    expect(cash).toContain('cash and cash equivalents for fiscal Q3 2025 (quarter ended 2025-03-31) was **$28,828 million**');
+    expect(cash).not.toContain('Trailing twelve months');
+  });
+
   it('a period the filings do not cover is named as missing', async () => {
     expect(await answer('Apple revenue FY2024 vs FY2015')).toMatch(/- Compared with: no revenue for fiscal year 2015 to compare with\./);
   });
