@@ -69,11 +69,11 @@ export function spanOf(text: string): Span | null {
   if (since) return { kind: yearly ? 'year' : 'quarter', count: MAX_PERIODS, years: { from: Number(since[1]) } };
   if (yearly) return { kind: 'year', count: 5 };
   if (quarterly) {
-    // "quarterly revenue in 2024", "each quarter of fiscal 2024": that fiscal year's quarters.
-    const years = [...t.matchAll(/\b(?:19|20)\d\d\b/g)];
-    if (years.length === 1) {
-      const fy = Number(years[0]![0]);
-      return { kind: 'quarter', count: 4, years: { from: fy, to: fy } };
+    // "quarterly revenue in 2024", "quarterly FY2023", "each quarter of fiscal 2023 and fiscal 2024": those fiscal years' quarters.
+    const years = new Set([...t.matchAll(/(?<![\d/-])(?:fy\s*'?)?((?:19|20)\d\d)(?![\d/-])|\bfy\s*'?(\d\d)\b/g)].map((m) => (m[1] ? Number(m[1]) : 2000 + Number(m[2]))));
+    if (years.size >= 1) {
+      const [from, to] = [Math.min(...years), Math.max(...years)];
+      if ((to - from + 1) * 4 <= MAX_PERIODS) return { kind: 'quarter', count: (to - from + 1) * 4, years: { from, to } };
     }
     return { kind: 'quarter', count: 8 };
   }

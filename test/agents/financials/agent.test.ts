@@ -105,6 +105,8 @@ describe('svc-financials-agent', () => {
   it('shows the fiscal years asked for: the quarters of one, or a range of years, saying what is missing', async () => {
     const fy = await client.responses.create({ model: 'svc-agent', input: 'Microsoft revenue each quarter of fiscal 2024' });
     expect(table(fy.output_text).header.map((h) => h.replace(/ \[.*$/, ''))).toEqual(['Q1 FY2024', 'Q2 FY2024', 'Q3 FY2024', 'Q4 FY2024']);
+    const two = await client.responses.create({ model: 'svc-agent', input: 'Apple net income each quarter of fiscal 2023 and fiscal 2024' });
+    expect(table(two.output_text).header.map((h) => h.replace(/ \[.*$/, ''))).toEqual(['Q1 FY2023', 'Q2 FY2023', 'Q3 FY2023', 'Q4 FY2023', 'Q1 FY2024', 'Q2 FY2024', 'Q3 FY2024', 'Q4 FY2024']);
     const years = await client.responses.create({ model: 'svc-agent', input: 'Apple annual revenue 2021 to 2024' });
     expect(table(years.output_text).header.map((h) => h.replace(/ \[.*$/, ''))).toEqual(['FY2022', 'FY2023', 'FY2024']);
     expect(years.output_text).toContain('Only 3 of the 4 fiscal years from fiscal 2021 to 2024 have figures in the filings available; all are shown.');
@@ -119,6 +121,11 @@ describe('svc-financials-agent', () => {
     expect(spanOf('revenue in Q3 2024')).toBeNull();
     expect(spanOf('quarterly revenue in 2024')).toEqual({ kind: 'quarter', count: 4, years: { from: 2024, to: 2024 } });
     expect(spanOf('revenue each quarter of fiscal 2024')).toEqual({ kind: 'quarter', count: 4, years: { from: 2024, to: 2024 } });
+    // FY2023 written together; two fiscal years' quarters.
+    expect(spanOf('revenue quarterly FY2023')).toEqual({ kind: 'quarter', count: 4, years: { from: 2023, to: 2023 } });
+    expect(spanOf("revenue quarterly FY'23")).toEqual({ kind: 'quarter', count: 4, years: { from: 2023, to: 2023 } });
+    expect(spanOf('net income each quarter of fiscal 2023 and fiscal 2024')).toEqual({ kind: 'quarter', count: 8, years: { from: 2023, to: 2024 } });
+    expect(spanOf('EPS by quarter FY2023 and FY2024')).toEqual({ kind: 'quarter', count: 8, years: { from: 2023, to: 2024 } });
     expect(spanOf('annual revenue 2021 to 2024')).toEqual({ kind: 'year', count: 12, years: { from: 2021, to: 2024 } });
     expect(spanOf('net income between FY2022 and FY2024')).toEqual({ kind: 'year', count: 12, years: { from: 2022, to: 2024 } });
     expect(spanOf('quarterly revenue 2023-2024')).toEqual({ kind: 'quarter', count: 12, years: { from: 2023, to: 2024 } });
