@@ -41,10 +41,14 @@ async function* runSecAgent(lib: SecLibrary, request: AgentRequest): AsyncGenera
  * and "the last 2 quarters", "the past 3 years" (trailing four quarters taken together are TTM,
  * one figure). A follow-up that names no period of its own ("and net income?") keeps them.
  */
+const CHANGE = /\b(?:by how much|how much did|increased?|decreased?|grow|grew|change[ds]?|rise|rose|fall|fell|difference)\b/i;
+
 function periodsAsked(request: AgentRequest, question: SecQuestion | null): Span | null {
   const users = request.messages.filter((m) => m.role === 'user').map((m) => m.content);
   const span = spanOf(users.at(-1) ?? '') ?? (question && !question.stated.period && users.length > 1 ? spanOf(users.at(-2)!) : null);
   if (!span) return null;
+  // "By how much did net income increase between FY2022 and FY2024?": one change between the two, not a table.
+  if (question?.stated.comparison && question.comparison && /\bbetween\b/i.test(users.at(-1) ?? '') && CHANGE.test(users.at(-1) ?? '')) return null;
   if (span.years) return span;
   return span.latest && span.count > 1 && !question?.ttm ? span : null;
 }

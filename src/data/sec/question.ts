@@ -52,6 +52,8 @@ export interface SecQuestion {
   stated: { companies: boolean; metrics: boolean; period: boolean; comparison: boolean };
   /** The previous question's companies, when this turn replaced them (a follow-up about another company). */
   switchedFrom: CompanyMention[] | null;
+  /** The period this turn's was moved from ("and the prior fiscal year?" after fiscal 2024: fiscal 2024), so that "what was the change?" next compares the two. */
+  movedFrom?: PeriodSpec | null;
   /** A margin or a share of revenue was asked for ("gross margin", "R&D as a share of revenue"): the figure as a share of revenue too. */
   margin: boolean;
   /** Trailing twelve months were asked for ("TTM", "last twelve months"): the four quarters to the period, summed. */
@@ -293,7 +295,7 @@ const EXPLICIT_YOY = /\b(?:yoy|y\/y|y-o-y|year[- ](?:over|on)[- ]year|a year (?:
 
 function extractComparison(m: Masked): Comparison | null {
   let found: Comparison | null = null;
-  const yoy = /\b(?:yoy|y\/y|y-o-y|year[- ](?:over|on)[- ]year|(?:vs\.?|versus|compared? (?:to|with)|with|against|than)\s+(?:the\s+)?(?:a\s+)?(?:year (?:ago|earlier|before)|same (?:quarter|period) (?:a year ago|last year|of (?:the )?(?:previous|prior|last) year)|last year|prior year|previous year)|annual(?:ly)? growth)\b/gi;
+  const yoy = /\b(?:yoy|y\/y|y-o-y|year[- ](?:over|on)[- ]year|(?:vs\.?|versus|compared? (?:to|with)|with|against|than)\s+(?:the\s+)?(?:a\s+)?(?:(?:prior|previous|preceding)\s+(?:twelve|12)\s+months|year (?:ago|earlier|before)|same (?:quarter|period) (?:a year ago|last year|of (?:the )?(?:previous|prior|last) year)|last year|prior year|previous year)|annual(?:ly)? growth)\b/gi;
   const qoq = /\b(?:qoq|q\/q|q-o-q|quarter[- ](?:over|on)[- ]quarter|sequential(?:ly)?|(?:vs\.?|versus|compared (?:to|with)|against)\s+(?:the\s+)?(?:previous|prior|last|preceding) quarter)\b/gi;
   m.take(qoq, () => ((found = 'qoq'), true));
   m.take(yoy, () => ((found ??= 'yoy'), true));
@@ -724,6 +726,7 @@ export function parseSecQuestion(text: string, index: CompanyIndex, previous?: S
   let period: PeriodSpec | null = x.period;
   let comparison = x.comparison;
   let versus = x.versus;
+  let movedFrom: PeriodSpec | null = null;
   if (period && x.relative) {
     // Moved from a period named in the same question: "the quarter after Q2 2024", "the year before fiscal 2024";
     // beside it, compared with it: "Q3 2024 and the quarter before", "FY2024 vs two years earlier".
@@ -739,6 +742,13 @@ export function parseSecQuestion(text: string, index: CompanyIndex, previous?: S
   } else if (!period && x.relative) {
     const base = followUp ? previous.period : null;
     period = base ? shiftPeriod(base, x.relative) : fromLatest(x.relative);
+    movedFrom = base;
+  }
+  // "what was the change?" right after moving ("Alphabet net income 2024", "and the prior fiscal
+  // year?"): between the two periods just discussed, not from the second to the one before it.
+  if (followUp && !period && comparison && comparison !== 'versus' && previous.movedFrom && !previous.comparison && !EXPLICIT_YOY.test(text) && !/\b(?:qoq|quarter[- ](?:over|on)[- ]quarter|sequential)/i.test(text)) {
+    const pair = comparedPair(previous.period, previous.movedFrom, false);
+    if (pair) ({ period, comparison } = pair), (versus = pair.versus ?? null);
   }
   if (!period && followUp) period = previous.period;
   // "and Q2?" after a question about fiscal 2024: the second quarter of that year, not the latest second quarter.
@@ -768,6 +778,7 @@ export function parseSecQuestion(text: string, index: CompanyIndex, previous?: S
     form: x.form ?? (followUp ? previous.form : null),
     stated,
     switchedFrom,
+    movedFrom,
     margin,
     ttm: x.ttm || Boolean(followUp && !stated.period && previous.ttm),
     unknownFigures: x.unknownFigures,

@@ -107,6 +107,9 @@ describe('svc-financials-agent', () => {
     expect(table(fy.output_text).header.map((h) => h.replace(/ \[.*$/, ''))).toEqual(['Q1 FY2024', 'Q2 FY2024', 'Q3 FY2024', 'Q4 FY2024']);
     const two = await client.responses.create({ model: 'svc-agent', input: 'Apple net income each quarter of fiscal 2023 and fiscal 2024' });
     expect(table(two.output_text).header.map((h) => h.replace(/ \[.*$/, ''))).toEqual(['Q1 FY2023', 'Q2 FY2023', 'Q3 FY2023', 'Q4 FY2023', 'Q1 FY2024', 'Q2 FY2024', 'Q3 FY2024', 'Q4 FY2024']);
+    // One change between two years asked for: the change, not a table.
+    const change = await client.responses.create({ model: 'svc-agent', input: "By how much did Microsoft's net income increase between FY2022 and FY2024?" });
+    expect(change.output_text).toMatch(/- Compared with: fiscal year 2022 \(year ended 2022-06-30\) was \$72,738 million .*; change \+\$15,398 million \(\+21\.2%\)/);
     const years = await client.responses.create({ model: 'svc-agent', input: 'Apple annual revenue 2021 to 2024' });
     expect(table(years.output_text).header.map((h) => h.replace(/ \[.*$/, ''))).toEqual(['FY2022', 'FY2023', 'FY2024']);
     expect(years.output_text).toContain('Only 3 of the 4 fiscal years from fiscal 2021 to 2024 have figures in the filings available; all are shown.');

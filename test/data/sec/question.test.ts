@@ -305,6 +305,17 @@ describe('several quarters together: halves, nine months, year to date', () => {
     expect(parse('Microsoft revenue H1 2025 vs H2 2024')).toMatchObject({ period: half(2025), comparison: 'qoq' });
   });
 
+  it('"what was the change?" right after moving to another period compares the two just discussed', () => {
+    const conv = (...turns: string[]) => parseConversation(turns.map((content) => ({ role: 'user', content })), index)!;
+    expect(conv('Alphabet net income 2024', 'and the prior fiscal year?', 'what was the change?')).toMatchObject({ period: { kind: 'fiscalYear', fy: 2024 }, comparison: 'yoy' });
+    expect(conv('Apple revenue Q3 2024', 'and the quarter before?', 'what was the growth?')).toMatchObject({ period: { kind: 'fiscalQuarter', fy: 2024, q: 3 }, comparison: 'qoq' });
+    // Asked as such, a change is the one asked for.
+    expect(conv('Alphabet net income 2024', 'and the prior fiscal year?', 'what was the change year over year?')).toMatchObject({ period: { kind: 'fiscalYear', fy: 2023 }, comparison: 'yoy' });
+    // Without a move just before, the usual change.
+    expect(conv('Alphabet net income 2024', 'what was the change?')).toMatchObject({ period: { kind: 'fiscalYear', fy: 2024 }, comparison: 'yoy' });
+    expect(parse('Apple revenue last 12 months vs prior 12 months')).toMatchObject({ ttm: true, comparison: 'yoy' });
+  });
+
   it('a month of a year, or the end of one, is the quarter ending then', () => {
     const ended = (date: string, span = 'quarter') => ({ kind: 'ended', date, span, toleranceDays: 10 });
     expect(parse('Apple cash at the end of December 2024')).toMatchObject({ period: ended('2024-12-31'), companies: [{ status: 'found', text: 'Apple' }] });
