@@ -58,6 +58,8 @@ export interface Figure {
   ttm?: { quarter: FiscalPeriod; value: MetricValue | null }[];
   /** The same four quarters a year (or, asked quarter over quarter, a quarter) earlier, when a change was asked for: TTM growth is theirs, not the quarter's. */
   ttmPrior?: { quarter: FiscalPeriod; value: MetricValue | null }[];
+  /** Revenue of the `ttm` quarters, when a margin was asked for with TTM: the twelve months' margin is theirs. */
+  ttmRevenue?: { quarter: FiscalPeriod; value: MetricValue | null }[];
   /** When trailing twelve months were asked for but are not a sum of quarters for this figure or period: why. */
   ttmNot?: string;
 }
@@ -207,7 +209,7 @@ function priorPeriod(fin: CompanyFinancials, p: FiscalPeriod, kind: 'yoy' | 'qoq
  * quarters, to be added up. Said plainly where they do not apply: a balance, an average share
  * count, a fiscal year (twelve months already).
  */
-function addTrailingYear(figure: Figure, period: FiscalPeriod, comparison: Comparison | null): void {
+function addTrailingYear(figure: Figure, period: FiscalPeriod, comparison: Comparison | null, margin: boolean): void {
   const { metric, fin } = figure;
   if (metric.type === 'instant') {
     figure.ttmNot = `${metric.label} is a balance at a date, not a total over months, so it has no trailing-twelve-month figure: this is the balance at the period's end`;
@@ -225,6 +227,7 @@ function addTrailingYear(figure: Figure, period: FiscalPeriod, comparison: Compa
       });
     figure.ttm = fourTo(0);
     if (comparison === 'yoy' || comparison === 'qoq') figure.ttmPrior = fourTo(comparison === 'qoq' ? -1 : -4);
+    if (margin && shareLabel(metric)) figure.ttmRevenue = figure.ttm.map(({ quarter }) => ({ quarter, value: fin.value('revenue', quarter) }));
   }
 }
 
@@ -299,7 +302,7 @@ export async function planAnswer(lib: SecLibrary, question: SecQuestion | null, 
         const c = figure.result.compared;
         if (c?.total) figure.comparedRevenue = c.fiscal ? fin.value('revenue', c.fiscal) : calendarTotal(fin, revenue, c.year);
       }
-      if (ttm && figure.result.kind === 'value') addTrailingYear(figure, figure.result.period, question.comparison);
+      if (ttm && figure.result.kind === 'value') addTrailingYear(figure, figure.result.period, question.comparison, question.margin);
       if (spec !== question.period && figure.result.kind === 'value' && figure.ttm) {
         figure.result.note = `no fiscal year of the company ends on ${(question.period as Extract<PeriodSpec, { kind: 'ended' }>).date}: the twelve months ended then are the four quarters to this one, added up below`;
       }

@@ -29,7 +29,7 @@ export function factsToCite(plan: Plan): { company: CompanyRef; fact: ReportedFa
     }
     add(f.company, f.revenue ?? null);
     add(f.company, f.comparedRevenue ?? null);
-    for (const q of [...(f.ttm ?? []), ...(f.ttmPrior ?? [])]) add(f.company, q.value);
+    for (const q of [...(f.ttm ?? []), ...(f.ttmPrior ?? []), ...(f.ttmRevenue ?? [])]) add(f.company, q.value);
   }
   for (const c of plan.cross) add(c.company, c.value);
   return [...out.values()];
@@ -238,6 +238,18 @@ export class AnswerWriter {
     const approximate = figure.metric.unit === 'perShare' ? ' This is approximate: per-share figures of different quarters rest on different share counts.' : '';
     const range = (qs: NonNullable<Figure['ttm']>) => `${periodName(qs[0]!.quarter, cal)} to ${periodName(qs.at(-1)!.quarter, cal)}, ended ${qs.at(-1)!.quarter.end}`;
     let text = `Trailing twelve months (${range(quarters)}): **${this.#amount(figure, sum)}**, the sum of ${parts(quarters)}.${approximate}`;
+    // A margin asked for with TTM: the twelve months' figure over their revenue.
+    const revenue = figure.ttmRevenue;
+    const share = shareLabel(figure.metric);
+    if (revenue && share && revenue.length === 4) {
+      const base = { metric: METRICS.find((m) => m.id === 'revenue')! };
+      if (revenue.some((q) => !q.value)) text += ` ${capitalise(share.label)} over the twelve months: not available, because a quarter has no revenue in the filings.`;
+      else {
+        const total = this.#ttmSum(revenue);
+        const revenueParts = revenue.map((q) => `${periodName(q.quarter, cal)} ${this.#amount(base, q.value!)} ${this.#refs(q.value!)}`).join(', ');
+        text += ` ${capitalise(share.label)} over the twelve months: **${((100 * sum.value) / total.value).toFixed(1)}%** of revenue of ${this.#amount(base, total)} (the sum of ${revenueParts}).`;
+      }
+    }
     // A change asked for with TTM is the change of the twelve months, not of their last quarter.
     const prior = figure.ttmPrior;
     if (prior) {
@@ -447,8 +459,13 @@ export class AnswerWriter {
     const q = this.#plan.question;
     const base = { end, period, unit: value.unit, raw: value };
     if (q?.margin && shareLabel(f.metric)) {
-      if (!f.revenue || f.revenue.value <= 0) return null;
-      const share = Number(((100 * value.value) / f.revenue.value).toFixed(1));
+      // With TTM, the twelve months' margin.
+      const twelve = q.ttm && f.ttm?.length === 4 && f.ttmRevenue?.length === 4 && [...f.ttm, ...f.ttmRevenue].every((t) => t.value) ? { value: this.#ttmSum(f.ttm), revenue: this.#ttmSum(f.ttmRevenue) } : null;
+      if (q.ttm && !twelve) return null;
+      const [amount, revenue] = twelve ? [twelve.value, twelve.revenue] : [value, f.revenue];
+      if (!revenue || revenue.value <= 0) return null;
+      const share = Number(((100 * amount.value) / revenue.value).toFixed(1));
+      if (twelve) return { ...base, value: share, shown: `${share.toFixed(1)}%`, kind: 'share', period: `the twelve months to ${period}` };
       return { ...base, value: share, shown: `${share.toFixed(1)}%`, kind: 'share' };
     }
     if (q?.comparison) {
@@ -487,7 +504,8 @@ export class AnswerWriter {
       const apart = daysBetween(ends[0]!, ends.at(-1)!);
       const samePeriod = apart <= 10;
       const monthsApart = apart >= 45 ? `; the periods end ${ranked.length > 2 ? 'up to ' : ''}${Math.round(apart / 30.44)} months apart` : '';
-      const label = kind === 'share' ? shareLabel(metric)!.label : kind === 'growth' ? `${metric.label} growth` : this.#plan.question?.ttm ? `trailing-twelve-month ${metric.label}` : metric.label;
+      const twelve = this.#plan.question?.ttm && kind !== 'growth' ? 'trailing-twelve-month ' : '';
+      const label = `${twelve}${kind === 'share' ? shareLabel(metric)!.label : kind === 'growth' ? `${metric.label} growth` : metric.label}`;
       const named = (s: (typeof ranked)[number], what = '') => `${its(s.figure.company)}${what}${samePeriod ? '' : ` for ${s.period}`}`;
       const [high, low] = [ranked[0]!, ranked.at(-1)!];
       if (ranked.length > 2) {

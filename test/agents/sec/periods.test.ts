@@ -243,6 +243,13 @@ describe('two periods named further apart than a year or a quarter: compared, ne
     expect(cash).not.toContain('Trailing twelve months');
   });
 
+  it('a margin asked for with TTM is the twelve months\' margin too', async () => {
+    // 127,364 / 400,366 = 31.8%, where the quarter alone is 31.0%.
+    const text = await answer('Apple operating margin TTM');
+    expect(text).toContain('Operating margin over the twelve months: **31.8%** of revenue of $400,366 million (the sum of fiscal Q3 2024 $85,777 million [2], fiscal Q4 2024 $94,930 million [3][2], fiscal Q1 2025 $124,300 million [4], fiscal Q2 2025 $95,359 million [1]).');
+    expect(await answer('Compare Apple and Microsoft operating margin TTM')).toMatch(/- Microsoft's trailing-twelve-month operating margin, \d+\.\d%, was [\d.]+ percentage points higher than Apple's, 31\.8%\./);
+  });
+
   it('a period the filings do not cover is named as missing', async () => {
     expect(await answer('Apple revenue FY2024 vs FY2015')).toMatch(/- Compared with: no revenue for fiscal year 2015 to compare with\./);
   });
