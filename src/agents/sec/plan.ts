@@ -289,7 +289,9 @@ export async function planAnswer(lib: SecLibrary, question: SecQuestion | null, 
     if (plan.unknown.figures.length) plan.unknown.companies.push({ company: profile.company, fin: profile.financials });
     for (const metricId of metrics) {
       const fin = profile.financials;
-      const { spec, ttm } = twelveMonthsTo(fin, metricId, question.period, question.ttm);
+      // Each company with its own period when the question gave them so.
+      const asked = question.periodsByCompany?.find((p) => p.cik === profile.company.cik)?.period ?? question.period;
+      const { spec, ttm } = twelveMonthsTo(fin, metricId, asked, question.ttm);
       const figure: Figure = { company: profile.company, fin, metric: metricById(metricId), result: figureFor(fin, metricId, spec, question.comparison, question.versus) };
 
       if (question.margin && shareLabel(figure.metric) && figure.result.kind === 'value') {
@@ -303,8 +305,8 @@ export async function planAnswer(lib: SecLibrary, question: SecQuestion | null, 
         if (c?.total) figure.comparedRevenue = c.fiscal ? fin.value('revenue', c.fiscal) : calendarTotal(fin, revenue, c.year);
       }
       if (ttm && figure.result.kind === 'value') addTrailingYear(figure, figure.result.period, question.comparison, question.margin);
-      if (spec !== question.period && figure.result.kind === 'value' && figure.ttm) {
-        figure.result.note = `no fiscal year of the company ends on ${(question.period as Extract<PeriodSpec, { kind: 'ended' }>).date}: the twelve months ended then are the four quarters to this one, added up below`;
+      if (spec !== asked && figure.result.kind === 'value' && figure.ttm) {
+        figure.result.note = `no fiscal year of the company ends on ${(asked as Extract<PeriodSpec, { kind: 'ended' }>).date}: the twelve months ended then are the four quarters to this one, added up below`;
       }
       plan.figures.push(figure);
     }
@@ -327,7 +329,7 @@ function nearPeriod(fin: CompanyFinancials, p: FiscalPeriod): FiscalPeriod | nul
 
 async function addCrossCalendar(lib: SecLibrary, plan: Plan, profiles: CompanyProfile[]): Promise<void> {
   const q = plan.question!;
-  if (!isFiscalLabel(q.period) || plan.keyFigures) return;
+  if (!isFiscalLabel(q.period) || plan.keyFigures || q.periodsByCompany) return;
   const metric = plan.figures[0]?.metric;
   if (!metric) return;
   let reference: { company: CompanyRef; fin: CompanyFinancials } | null = null;

@@ -56,6 +56,8 @@ export interface SecQuestion {
   movedFrom?: PeriodSpec | null;
   /** A margin or a share of revenue was asked for ("gross margin", "R&D as a share of revenue"): the figure as a share of revenue too. */
   margin: boolean;
+  /** Two companies each asked about with a period of its own: those periods (`period` is the first). */
+  periodsByCompany?: { cik: number; period: PeriodSpec }[] | null;
   /** Trailing twelve months were asked for ("TTM", "last twelve months"): the four quarters to the period, summed. */
   ttm: boolean;
   /** Figures this turn asked for that are not among the metrics ("EBITDA", "goodwill"), as written: said to be unknown, never replaced by others. */
@@ -139,6 +141,8 @@ function dateFrom(m: RegExpExecArray | RegExpMatchArray, g: number): string | nu
 /** A copy of the question in which consumed phrases are blanked out, so later passes do not read them again. */
 class Masked {
   text: string;
+  /** Where the match `take` is deciding on starts. */
+  at = -1;
   constructor(text: string) {
     this.text = text;
   }
@@ -148,7 +152,10 @@ class Masked {
     const flags = re.flags.includes('g') ? re.flags : `${re.flags}g`;
     const pattern = new RegExp(re.source, flags);
     const hits: [number, number][] = [];
-    for (const m of this.text.matchAll(pattern)) if (fn(m as RegExpExecArray)) hits.push([m.index!, m.index! + m[0].length]);
+    for (const m of this.text.matchAll(pattern)) {
+      this.at = m.index!;
+      if (fn(m as RegExpExecArray)) hits.push([m.index!, m.index! + m[0].length]);
+    }
     for (const [a, b] of hits) this.text = this.text.slice(0, a) + '\u0000'.repeat(b - a) + this.text.slice(b);
   }
 }
@@ -178,6 +185,26 @@ interface Extracted {
   ttm: boolean;
   /** "YTD", "year to date": the fiscal year to date through the period. */
   toDate: boolean;
+  byCompany: { cik: number; period: PeriodSpec }[] | null;
+}
+
+/**
+ * Two companies each said with a period of its own, in turn ("Apple's revenue in Q3 2024 and
+ * Microsoft's in Q2 2025", "Q1 2025 for Apple vs Q2 2025 for Microsoft"): each company's period.
+ */
+function periodsOfCompanies(text: string, companies: Found[], first: PeriodSpec | null, second: PeriodSpec | null, at: [number, number]): { cik: number; period: PeriodSpec }[] | null {
+  // Where each company is named in the question itself (a mention's own offset is in a re-spaced copy).
+  const lower = text.toLowerCase();
+  const found = companies
+    .filter((c): c is Extract<Found, { status: 'found' }> => c.status === 'found')
+    .map((c) => ({ ...c, at: lower.indexOf(c.text.toLowerCase()) }))
+    .sort((a, b) => a.at - b.at);
+  if (found.length !== 2 || !first || !second || at[0] < 0 || at[1] < 0 || found.some((c) => c.at < 0) || found[0]!.company.cik === found[1]!.company.cik) return null;
+  const periods = at[0] < at[1] ? [{ p: first, at: at[0] }, { p: second, at: at[1] }] : [{ p: second, at: at[1] }, { p: first, at: at[0] }];
+  const [c1, c2] = [found[0]!.at, found[1]!.at];
+  const [p1, p2] = [periods[0]!.at, periods[1]!.at];
+  const inTurn = (c1 < p1 && p1 < c2 && c2 < p2) || (p1 < c1 && c1 < p2 && p2 < c2);
+  return inTurn ? [{ cik: found[0]!.company.cik, period: periods[0]!.p }, { cik: found[1]!.company.cik, period: periods[1]!.p }] : null;
 }
 
 const RANGE_QUARTER = `(?:fiscal\\s+|fy\\s*)?q([1-4])(?:\\s*,?\\s*(?:of\\s+)?(?:the\\s+)?(fiscal\\s+(?:year\\s+)?|fy\\s*|calendar\\s+(?:year\\s+)?|cy\\s*)?(?:'|’)?(\\d{4}|\\d{2}))?`;
@@ -304,15 +331,17 @@ function extractComparison(m: Masked): Comparison | null {
   return found;
 }
 
-function extractPeriod(m: Masked, form: '10-K' | '10-Q' | null): { period: PeriodSpec | null; relative: Relative | null; second: PeriodSpec | null; toDate: boolean } {
+function extractPeriod(m: Masked, form: '10-K' | '10-Q' | null): { period: PeriodSpec | null; relative: Relative | null; second: PeriodSpec | null; toDate: boolean; at: [number, number] } {
   let period: PeriodSpec | null = null;
   let second: PeriodSpec | null = null;
   let relative: Relative | null = null;
   let third: PeriodSpec | null = null;
+  // Where the first two periods were said, to tell whose each is ("Apple's Q3 2024 revenue and Microsoft's Q2 2025").
+  const at: [number, number] = [-1, -1];
   const set = (p: PeriodSpec) => {
     if (period && second) third ??= p;
-    if (period) second ??= p;
-    period ??= p;
+    if (period && !second) (second = p), (at[1] = m.at);
+    if (!period) (period = p), (at[0] = m.at);
     return true;
   };
   const span = (quarters: 2 | 3 | 4, base: PeriodSpec) => set({ kind: 'span', base, quarters });
@@ -443,7 +472,7 @@ function extractPeriod(m: Masked, form: '10-K' | '10-Q' | null): { period: Perio
     period = { ...p, base: withYear(p.base, y) };
     second = null;
   }
-  return { period, relative, second, toDate };
+  return { period, relative, second, toDate, at };
 }
 
 function extractForm(m: Masked): '10-K' | '10-Q' | null {
@@ -657,14 +686,15 @@ function dedupe(entries: CompanyEntry[]): CompanyEntry[] {
 }
 
 function extract(text: string, index: CompanyIndex): Extracted {
-  const m = new Masked(text.replace(/[’‘]/g, "'").replace(/[“”]/g, '"'));
+  const plain = text.replace(/[’‘]/g, "'").replace(/[“”]/g, '"');
+  const m = new Masked(plain);
   const adding = /\b(?:also|too|as well|add|include|compare[ds]?|comparison|vs\.?|versus|against|side[- ]by[- ]side|alongside)\b/i.test(text);
   // Taken out before companies are read: "TTM" is also a ticker.
   let ttm = false;
   m.take(TTM, () => ((ttm = true), true));
   const comparison = extractComparison(m);
   const form = extractForm(m);
-  const { period: first, relative, second, toDate } = extractPeriod(m, form);
+  const { period: first, relative, second, toDate, at } = extractPeriod(m, form);
   const longNames = extractLongNames(m, index);
   const unsupported: string[] = [];
   m.take(UNKNOWN_FIGURES, (x) => (unsupported.push(x[0].replace(/\s+/g, ' ')), true));
@@ -678,11 +708,14 @@ function extract(text: string, index: CompanyIndex): Extracted {
   // "… with margin": the word left after the figures asks for their share of revenue, not for a company.
   m.take(/\bmargins?\b/gi, () => true);
   const { companies, leftovers, acronyms } = extractCompanies(m.text, index, longNames);
+  const byCompany = periodsOfCompanies(plain, companies, first, second, at);
   // Words left beside a company when no figure was recognised are the figure asked for ("Apple goodwill"), unless they ask about the company in general.
   const asked = metrics.length ? [] : leftovers.filter((w) => !w.toLowerCase().split(/\s+/).every((x) => GENERAL_WORDS.has(x)));
   const unknownFigures = [...new Set([...unsupported, ...acronyms, ...asked])];
   // Two periods named are more precise than a growth word ("change from Q2 to Q3 2024").
-  return { companies, metrics, unknownFigures, period, relative, comparison: pair?.comparison ?? (during ? 'qoq' : comparison), versus: pair?.versus ?? null, form, adding, ttm, toDate };
+  // Each company with its own period is not a change over time of both.
+  if (byCompany) return { companies, metrics, unknownFigures, period: byCompany[0]!.period, relative, comparison, versus: null, form, adding, ttm, toDate, byCompany };
+  return { companies, metrics, unknownFigures, period, relative, comparison: pair?.comparison ?? (during ? 'qoq' : comparison), versus: pair?.versus ?? null, form, adding, ttm, toDate, byCompany: null };
 }
 
 /**
@@ -779,6 +812,8 @@ export function parseSecQuestion(text: string, index: CompanyIndex, previous?: S
     stated,
     switchedFrom,
     movedFrom,
+    // Kept by a follow-up that changes only the figure ("and net income?").
+    periodsByCompany: x.byCompany && period === x.period ? x.byCompany : followUp && !stated.period && !stated.companies ? (previous.periodsByCompany ?? null) : null,
     margin,
     ttm: x.ttm || Boolean(followUp && !stated.period && previous.ttm),
     unknownFigures: x.unknownFigures,

@@ -250,6 +250,16 @@ describe('two periods named further apart than a year or a quarter: compared, ne
     expect(await answer('Compare Apple and Microsoft operating margin TTM')).toMatch(/- Microsoft's trailing-twelve-month operating margin, \d+\.\d%, was [\d.]+ percentage points higher than Apple's, 31\.8%\./);
   });
 
+  it('each company with the period asked for it', async () => {
+    const text = await answer("What was Apple's revenue in Q3 2024 and Microsoft's revenue in Q2 2025?");
+    expect(text).toMatch(/\| Apple Inc\. \(AAPL\) \| Revenue \| fiscal Q3 2024 \(quarter ended 2024-06-29\) \| \$85,777 million \[1\] \|/);
+    expect(text).toMatch(/\| Microsoft Corp\. \(MSFT\) \| Revenue \| fiscal Q2 2025 \(quarter ended 2024-12-31\) \| \$69,632 million \[2\] \|/);
+    // 85,777 - 69,632 = 16,145, 23.2% of 69,632.
+    expect(text).toContain("- Apple's revenue for fiscal Q3 2024 (quarter ended 2024-06-29) was $16,145 million (23.2%) more than Microsoft's for fiscal Q2 2025 (quarter ended 2024-12-31); the periods end 6 months apart.");
+    expect(text).not.toContain('Prior period');
+    expect(await answer('Apple revenue FY2024 vs Microsoft revenue FY2023')).toContain('was $179,120 million (84.5%) more than Microsoft\'s for fiscal year 2023 (year ended 2023-06-30)');
+  });
+
   it('a period the filings do not cover is named as missing', async () => {
     expect(await answer('Apple revenue FY2024 vs FY2015')).toMatch(/- Compared with: no revenue for fiscal year 2015 to compare with\./);
   });

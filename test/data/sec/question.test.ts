@@ -316,6 +316,20 @@ describe('several quarters together: halves, nine months, year to date', () => {
     expect(parse('Apple revenue last 12 months vs prior 12 months')).toMatchObject({ ttm: true, comparison: 'yoy' });
   });
 
+  it('two companies each said with a period of its own: each its period, not a change over time of both', () => {
+    const apple = index.byTicker('AAPL')!.cik;
+    const msft = index.byTicker('MSFT')!.cik;
+    const q = (fy: number, n: number) => ({ kind: 'fiscalQuarter', fy, q: n });
+    expect(parse("What was Apple's revenue in Q3 2024 and Microsoft's revenue in Q2 2025?")).toMatchObject({ periodsByCompany: [{ cik: apple, period: q(2024, 3) }, { cik: msft, period: q(2025, 2) }], comparison: null, versus: null });
+    expect(parse('Apple revenue FY2024 vs Microsoft revenue FY2023')).toMatchObject({ periodsByCompany: [{ cik: apple, period: { kind: 'fiscalYear', fy: 2024 } }, { cik: msft, period: { kind: 'fiscalYear', fy: 2023 } }] });
+    expect(parse('Q1 2025 net income for Apple vs Q2 2025 for Microsoft')).toMatchObject({ periodsByCompany: [{ cik: apple, period: q(2025, 1) }, { cik: msft, period: q(2025, 2) }] });
+    // Both companies before both periods: the periods are compared for each.
+    expect(parse('Apple and Microsoft revenue Q3 2024 vs Q3 2023')).toMatchObject({ periodsByCompany: null, comparison: 'yoy' });
+    const conv = (...turns: string[]) => parseConversation(turns.map((content) => ({ role: 'user', content })), index)!;
+    expect(conv('Apple revenue FY2024 vs Microsoft revenue FY2023', 'and net income?').periodsByCompany).toHaveLength(2);
+    expect(conv('Apple revenue FY2024 vs Microsoft revenue FY2023', 'and in FY2022?').periodsByCompany).toBeNull();
+  });
+
   it('a month of a year, or the end of one, is the quarter ending then', () => {
     const ended = (date: string, span = 'quarter') => ({ kind: 'ended', date, span, toleranceDays: 10 });
     expect(parse('Apple cash at the end of December 2024')).toMatchObject({ period: ended('2024-12-31'), companies: [{ status: 'found', text: 'Apple' }] });
