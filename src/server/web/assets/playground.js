@@ -221,8 +221,9 @@ form.addEventListener('submit', async (event) => {
         reset.hidden = false;
         finished = true;
         const u = ev.response.usage;
-        setStatus(u ? `Done: ${u.input_tokens} tokens in, ${u.output_tokens} out.` : 'Done.');
+        // What it cost is known before "Done" is said (without credit headers, from the balance).
         if (!charge.textContent) charge.textContent = await balanceNow(balanceBefore);
+        setStatus(u ? `Done: ${u.input_tokens} tokens in, ${u.output_tokens} out.` : 'Done.');
       } else if (ev.type === 'response.failed') {
         throw new Error(ev.response.error?.message ?? 'The agent failed.');
       } else if (ev.type === 'error') {
