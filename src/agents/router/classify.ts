@@ -165,16 +165,17 @@ export function splitQuestion(question: string): { question: string; route: Rout
   // Sentences, and clauses joined by "and", "plus", "also" or a comma before a new question
   // ("…, what are the odds…") or before words asking for odds ("… and bitcoin price odds").
   const boundary = /[?;!]\s*|\.\s+|\n+|,?\s+(?:and|also|plus)\s+(?=(?:what|what's|whats|how|will|is|are|who|when|which|tell|give|show|the odds|odds|chances?)\b|[^,.;?!\n]*\b(?:odds|chances?|probability)\b)|,\s+(?=(?:what|what's|whats|how|will|who|when|which|tell|give|show)\b)/gi;
+  const cuts = [...[...rest.matchAll(boundary)].map((m) => ({ start: m.index!, end: m.index! + m[0].length, mark: m[0].trim() })), { start: rest.length, end: rest.length, mark: '' }];
   let from = 0;
-  for (const m of [...rest.matchAll(boundary), { index: rest.length, 0: '' } as unknown as RegExpMatchArray]) {
+  for (const cut of cuts) {
     // Without the connector left before an address ("… for the last 8 quarters, and <address>").
     const text = rest
-      .slice(from, m.index)
+      .slice(from, cut.start)
       .trim()
       .replace(/(?:[,;:]?\s*\b(?:and|also|plus)|[,;:])$/i, '')
       .trim();
-    if (text) pieces.push({ at: from + rest.slice(from).indexOf(text), question: `${text}${/^[?!]/.test(m[0]) ? m[0].trim() : ''}` });
-    from = m.index! + m[0].length;
+    if (text) pieces.push({ at: from + rest.slice(from).indexOf(text), question: `${text}${/^[?!]/.test(cut.mark) ? cut.mark : ''}` });
+    from = cut.end;
   }
   const asked = pieces
     .map((p) => ({ ...p, route: classifyOne(p.question) }))

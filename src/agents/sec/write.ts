@@ -452,10 +452,10 @@ export class AnswerWriter {
    */
   #measure(f: Figure): { value: number; shown: string; end: string; period: string; kind: 'amount' | 'share' | 'growth'; unit: string; raw: MetricValue } | null {
     const r = f.result;
-    const value = r.kind === 'value' ? r.value : r.kind === 'calendar-year' ? r.total : null;
+    if (r.kind !== 'value' && r.kind !== 'calendar-year') return null;
+    const value = r.kind === 'value' ? r.value : r.total;
     if (!value) return null;
-    const period = r.kind === 'value' ? periodWithEnd(r.period, f.fin.calendar) : `calendar year ${(r as Extract<FigureResult, { kind: 'calendar-year' }>).year}`;
-    const end = r.kind === 'value' ? r.period.end : `${(r as Extract<FigureResult, { kind: 'calendar-year' }>).year}-12-31`;
+    const [period, end] = r.kind === 'value' ? [periodWithEnd(r.period, f.fin.calendar), r.period.end] : [`calendar year ${r.year}`, `${r.year}-12-31`];
     const q = this.#plan.question;
     const base = { end, period, unit: value.unit, raw: value };
     if (q?.margin && shareLabel(f.metric)) {
@@ -465,11 +465,10 @@ export class AnswerWriter {
       const [amount, revenue] = twelve ? [twelve.value, twelve.revenue] : [value, f.revenue];
       if (!revenue || revenue.value <= 0) return null;
       const share = Number(((100 * amount.value) / revenue.value).toFixed(1));
-      if (twelve) return { ...base, value: share, shown: `${share.toFixed(1)}%`, kind: 'share', period: `the twelve months to ${period}` };
-      return { ...base, value: share, shown: `${share.toFixed(1)}%`, kind: 'share' };
+      return { ...base, value: share, shown: `${share.toFixed(1)}%`, kind: 'share', ...(twelve ? { period: `the twelve months to ${period}` } : {}) };
     }
     if (q?.comparison) {
-      const prior = r.kind === 'value' ? r.compared?.value : r.kind === 'calendar-year' ? r.compared?.total : null;
+      const prior = r.kind === 'value' ? r.compared?.value : r.compared?.total;
       if (!prior || prior.value <= 0) return null;
       const growth = Number(((100 * (value.value - prior.value)) / prior.value).toFixed(1));
       return { ...base, value: growth, shown: `${growth > 0 ? '+' : growth < 0 ? '-' : '±'}${Math.abs(growth).toFixed(1)}%`, kind: 'growth' };
