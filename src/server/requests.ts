@@ -19,8 +19,13 @@ export interface ResponsesRequest {
   temperature: number | null;
   topP: number | null;
   maxOutputTokens: number | null;
+  /** `text.verbosity`, echoed back (the agents write one length of answer). */
+  verbosity: Verbosity | null;
   user: string | null;
 }
+
+export type Verbosity = 'low' | 'medium' | 'high';
+const VERBOSITIES: readonly string[] = ['low', 'medium', 'high'];
 
 export interface ChatRequest {
   model: string;
@@ -113,7 +118,10 @@ export function parseResponsesRequest(raw: unknown): ResponsesRequest {
   if ('ref' in lastTurn) throw invalidRequest('invalid_value', "The last item of 'input' must be a user message with the question.", lastTurn.param);
   requireLastUser([lastTurn], 'input');
 
-  refuseStructuredOutput(f.object('text')?.object('format'), 'text.format');
+  const text = f.object('text');
+  refuseStructuredOutput(text?.object('format'), 'text.format');
+  const verbosity = text?.string('verbosity');
+  if (verbosity !== undefined && !VERBOSITIES.includes(verbosity)) throw invalidValue('text.verbosity', `'${verbosity}' is not one of 'low', 'medium', 'high'.`);
   const instructions = f.string('instructions');
   const store = f.boolean('store') ?? true;
   const background = f.boolean('background') ?? false;
@@ -130,6 +138,7 @@ export function parseResponsesRequest(raw: unknown): ResponsesRequest {
     temperature: f.number('temperature', { min: 0, max: 2 }) ?? null,
     topP: f.number('top_p', { min: 0, max: 1 }) ?? null,
     maxOutputTokens: f.number('max_output_tokens', { min: 1, integer: true }) ?? null,
+    verbosity: (verbosity as Verbosity | undefined) ?? null,
     user: f.string('user') ?? null,
   };
 }

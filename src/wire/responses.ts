@@ -21,6 +21,8 @@ export interface ResponseParams {
   temperature: number | null;
   topP: number | null;
   maxOutputTokens: number | null;
+  /** `text.verbosity` as sent; absent in records from before it was echoed. */
+  verbosity?: 'low' | 'medium' | 'high' | null;
   user: string | null;
 }
 
@@ -162,7 +164,7 @@ export class ResponsesEncoder {
       service_tier: 'default',
       store: p.store,
       temperature: p.temperature ?? 1,
-      text: { format: { type: 'text' }, verbosity: 'medium' },
+      text: { format: { type: 'text' }, verbosity: p.verbosity ?? 'medium' },
       tool_choice: 'auto',
       tools: [],
       top_logprobs: 0,

@@ -103,6 +103,7 @@ const CASES: Case[] = [
   { name: 'temperature is a string', body: resp({ temperature: 'hot' }), status: 400, code: 'invalid_type', param: 'temperature' },
   { name: 'temperature overflows to Infinity', body: '{"model":"svc-test","input":"hi","temperature":1e400}', status: 400, code: 'invalid_value', param: 'temperature' },
   { name: 'chat max_tokens overflows to Infinity', path: '/v1/chat/completions', body: '{"model":"svc-test","messages":[{"role":"user","content":"hi"}],"max_tokens":1e400}', status: 400, code: 'invalid_value', param: 'max_tokens' },
+  { name: 'text verbosity not one of low, medium, high', body: resp({ text: { verbosity: 'verbose' } }), status: 400, code: 'invalid_value', param: 'text.verbosity' },
   { name: 'structured output asked for (json_schema)', body: resp({ text: { format: { type: 'json_schema', name: 'x', schema: { type: 'object' } } } }), status: 400, code: 'invalid_value', param: 'text.format' },
   { name: 'chat: JSON mode asked for', path: '/v1/chat/completions', body: chat({ response_format: { type: 'json_object' } }), status: 400, code: 'invalid_value', param: 'response_format' },
   { name: 'gzip-compressed body', body: '\u001f\u008b', headers: { 'content-encoding': 'gzip' }, status: 415, code: 'unsupported_media_type' },

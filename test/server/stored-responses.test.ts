@@ -59,6 +59,16 @@ describe('stored responses', () => {
     expect(fetched).toEqual(created);
   });
 
+  it('echoes the text verbosity asked for (medium when none), stored with the response; an unknown one is 400 naming text.verbosity', async () => {
+    const low = await client.responses.create({ model: 'svc-test', input: 'q', text: { verbosity: 'low' } });
+    expect(low.text?.verbosity).toBe('low');
+    expect((await client.responses.retrieve(low.id)).text?.verbosity).toBe('low');
+    expect((await client.responses.create({ model: 'svc-test', input: 'q' })).text?.verbosity).toBe('medium');
+    const bad = await client.responses.create({ model: 'svc-test', input: 'q', text: { verbosity: 'loud' as 'low' } }).catch((e: unknown) => e);
+    expect(bad).toBeInstanceOf(OpenAI.BadRequestError);
+    expect((bad as InstanceType<typeof OpenAI.BadRequestError>).param).toBe('text.verbosity');
+  });
+
   it('replays a stream byte for byte, and from starting_after', async () => {
     const original = await readSse(await post(`${svc.baseURL}/responses`, key, { model: 'svc-test', input: 'q', stream: true }));
     const id = (JSON.parse(original.frames[0]!.data) as { response: { id: string } }).response.id;

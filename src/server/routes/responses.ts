@@ -122,6 +122,7 @@ export async function responsesRoutes(app: FastifyInstance, deps: ServerDeps): P
         temperature: req.temperature,
         topP: req.topP,
         maxOutputTokens: req.maxOutputTokens,
+        ...(req.verbosity ? { verbosity: req.verbosity } : {}),
         user: req.user,
       },
     };
