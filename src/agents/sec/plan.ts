@@ -54,6 +54,8 @@ export interface Figure {
   revenue?: MetricValue | null;
   /** The same, for the compared period (a margin asked for with a year-over-year or quarterly change). */
   comparedRevenue?: MetricValue | null;
+  /** Quarter over quarter, when it was asked for beside year over year ("yoy and qoq"): the primary comparison is `result.compared`. */
+  alsoCompared?: Compared;
   /** When trailing twelve months were asked for: the four quarters to the figure's quarter, oldest first (null where one has no figure). */
   ttm?: { quarter: FiscalPeriod; value: MetricValue | null }[];
   /** The same four quarters a year (or, asked quarter over quarter, a quarter) earlier, when a change was asked for: TTM growth is theirs, not the quarter's. */
@@ -303,6 +305,11 @@ export async function planAnswer(lib: SecLibrary, question: SecQuestion | null, 
         figure.revenue = calendarTotal(fin, revenue, figure.result.year);
         const c = figure.result.compared;
         if (c?.total) figure.comparedRevenue = c.fiscal ? fin.value('revenue', c.fiscal) : calendarTotal(fin, revenue, c.year);
+      }
+      const r = figure.result;
+      if (question.alsoQoq && r.kind === 'value' && r.compared?.kind === 'yoy' && r.period.kind !== 'year') {
+        const prior = priorPeriod(fin, r.period, 'qoq');
+        figure.alsoCompared = { kind: 'qoq', period: prior, value: prior ? fin.value(metricId, prior) : null };
       }
       if (ttm && figure.result.kind === 'value') addTrailingYear(figure, figure.result.period, question.comparison, question.margin);
       if (spec !== asked && figure.result.kind === 'value' && figure.ttm) {

@@ -9,7 +9,7 @@ import { daysBetween } from '../../data/sec/dates.js';
 import { describeSpec } from '../../data/sec/resolve.js';
 import { possessive, shortName } from '../../data/sec/names.js';
 import { capitalise, formatAmount, formatChange, periodName, periodWithEnd, roughly } from './format.js';
-import { MAX_COMPANIES, coverage, shareLabel, type CalendarCompared, type CalendarQuarterValue, type Figure, type FigureResult, type Plan } from './plan.js';
+import { MAX_COMPANIES, coverage, shareLabel, type CalendarCompared, type Compared, type CalendarQuarterValue, type Figure, type FigureResult, type Plan } from './plan.js';
 
 export const factKey = (f: ReportedFact) => `${f.accn}|${f.taxonomy}:${f.concept}|${f.start ?? ''}|${f.end}|${f.unit}`;
 
@@ -26,6 +26,7 @@ export function factsToCite(plan: Plan): { company: CompanyRef; fact: ReportedFa
     } else if (f.result.kind === 'value') {
       add(f.company, f.result.value);
       add(f.company, f.result.compared?.value ?? null);
+      add(f.company, f.alsoCompared?.value ?? null);
     }
     add(f.company, f.revenue ?? null);
     add(f.company, f.comparedRevenue ?? null);
@@ -162,15 +163,20 @@ export class AnswerWriter {
     return text;
   }
 
-  #comparison(figure: Figure, result: Extract<Figure['result'], { kind: 'value' }>): string | null {
-    const c = result.compared;
+  #comparison(figure: Figure, result: Extract<Figure['result'], { kind: 'value' }>, c: Compared | null | undefined): string | null {
     if (!c) return null;
     const label = c.kind === 'versus' ? 'Compared with' : c.kind === 'yoy' ? 'Year over year' : result.period.kind === 'span' ? `Against the ${monthsIn(result.period.quarters)} months before` : 'Quarter over quarter';
     const versus = this.#plan.question?.versus;
     const wanted = c.period ? periodWithEnd(c.period, figure.fin.calendar) : c.kind === 'versus' && versus ? describeSpec(versus) : 'the prior period';
     if (!c.period || !c.value) return `${label}: no ${figure.metric.label} for ${wanted} to compare with.`;
     const change = formatChange(result.value.value, c.value.value, result.value.unit, figure.metric, this.#scale(result.value));
-    const qoqOfYear = result.period.kind === 'year' && this.#plan.question?.comparison === 'qoq' ? ' (a fiscal year has no previous quarter: compared with the previous year)' : '';
+    const question = this.#plan.question;
+    const qoqOfYear =
+      result.period.kind === 'year' && question?.comparison === 'qoq'
+        ? ' (a fiscal year has no previous quarter: compared with the previous year)'
+        : result.period.kind === 'year' && question?.alsoQoq
+          ? ' (a fiscal year has no previous quarter, so there is no quarter-over-quarter change)'
+          : '';
     const source = c.value.derivation ? '' : ` (${this.#filedAs(c.value.terms[0]!.fact)})`;
     return `${label}${qoqOfYear}: ${periodWithEnd(c.period, figure.fin.calendar)} was ${this.#amount(figure, c.value)}${source} ${this.#refs(c.value)}; change ${change}.${c.value.derivation ? ` That figure is derived: ${this.#derivation(figure, c.value).replace(/^Derived as /, '')}` : ''}`;
   }
@@ -387,8 +393,10 @@ export class AnswerWriter {
     if (margin) lines.push(`- ${margin}`);
     const ttm = this.#ttm(figure);
     if (ttm) lines.push(`- ${ttm}`);
-    const cmp = this.#comparison(figure, r);
-    if (cmp) lines.push(`- ${cmp}`);
+    for (const c of [r.compared, figure.alsoCompared]) {
+      const cmp = this.#comparison(figure, r, c);
+      if (cmp) lines.push(`- ${cmp}`);
+    }
     const fiscal = this.#fiscalNote(figure, r.period);
     if (fiscal) lines.push(`- ${fiscal}`);
     return lines;
@@ -431,6 +439,8 @@ export class AnswerWriter {
             if (c.value.derivation) notes.push(`${who(f.company)} ${f.metric.label}, ${periodName(c.period, f.fin.calendar)}: ${this.#derivation(f, c.value)}`);
           } else row.push(c?.period ? periodWithEnd(c.period, f.fin.calendar) : '—', 'not reported', '—');
         }
+        const also = this.#comparison(f, r, f.alsoCompared);
+        if (also) notes.push(`${who(f.company)} ${f.metric.label}, ${also.charAt(0).toLowerCase()}${also.slice(1)}`);
         const prior = r.compared?.value ? ` (prior: ${this.#sources(r.compared.value)})` : '';
         row.push(this.#sources(r.value) + prior);
       } else {

@@ -44,6 +44,8 @@ export interface SecQuestion {
   /** null: not said (the latest quarter is meant). */
   period: PeriodSpec | null;
   comparison: Comparison | null;
+  /** Year over year and quarter over quarter both asked for ("yoy and qoq"): `comparison` is 'yoy', the quarter-over-quarter change is given beside it. */
+  alsoQoq?: boolean;
   /** The earlier period named to compare with when it is neither a year nor a quarter before ("FY2024 vs FY2022", "Q3 2024 vs Q1 2024"). */
   versus: PeriodSpec | null;
   /** A filing named as such ("the latest 10-K", "annual report"). */
@@ -179,6 +181,7 @@ interface Extracted {
   period: PeriodSpec | null;
   relative: Relative | null;
   comparison: Comparison | null;
+  alsoQoq: boolean;
   versus: PeriodSpec | null;
   form: '10-K' | '10-Q' | null;
   adding: boolean;
@@ -320,15 +323,18 @@ function orderOf(p: PeriodSpec): { kind: string; at: number } | null {
 /** Words that ask for the change from a year earlier as such. */
 const EXPLICIT_YOY = /\b(?:yoy|y\/y|y-o-y|year[- ](?:over|on)[- ]year|a year (?:ago|earlier|before)|(?:last|prior|previous) year|annual(?:ly)?)\b/i;
 
-function extractComparison(m: Masked): Comparison | null {
+/** The change asked for; `both` when year over year and quarter over quarter were each named ("yoy and qoq"). */
+function extractComparison(m: Masked): { comparison: Comparison | null; both: boolean } {
   let found: Comparison | null = null;
+  let yearOverYear = false;
   const yoy = /\b(?:yoy|y\/y|y-o-y|year[- ](?:over|on)[- ]year|(?:vs\.?|versus|compared? (?:to|with)|with|against|than)\s+(?:the\s+)?(?:a\s+)?(?:(?:prior|previous|preceding)\s+(?:twelve|12)\s+months|year (?:ago|earlier|before)|same (?:quarter|period) (?:a year ago|last year|of (?:the )?(?:previous|prior|last) year)|last year|prior year|previous year)|annual(?:ly)? growth)\b/gi;
   const qoq = /\b(?:qoq|q\/q|q-o-q|quarter[- ](?:over|on)[- ]quarter|sequential(?:ly)?|(?:vs\.?|versus|compared (?:to|with)|against)\s+(?:the\s+)?(?:previous|prior|last|preceding) quarter)\b/gi;
   m.take(qoq, () => ((found = 'qoq'), true));
-  m.take(yoy, () => ((found ??= 'yoy'), true));
+  m.take(yoy, () => ((yearOverYear = true), (found ??= 'yoy'), true));
+  if (found === 'qoq' && yearOverYear) return { comparison: 'yoy', both: true };
   // "How much more … than Microsoft" compares companies, not periods; "how much revenue did Apple add" asks for growth.
   if (!found) m.take(/\b(?:growth|grow|grew|growing|faster|slower|change|changed|increase[sd]?|decrease[sd]?|rise|rose|fall|fell|decline[sd]?|up or down|(?:go(?:es)?|went|gone) (?:up|down)|gain(?:ed|s)?|shr[iau]nk(?:s|en)?|how much (?:more|less)(?![^?.!]*\bthan\b)|added|how much\b[^?.!]*\badd(?:s|ing)?)\b/gi, () => ((found = 'yoy'), false));
-  return found;
+  return { comparison: found, both: false };
 }
 
 function extractPeriod(m: Masked, form: '10-K' | '10-Q' | null): { period: PeriodSpec | null; relative: Relative | null; second: PeriodSpec | null; toDate: boolean; at: [number, number] } {
@@ -692,7 +698,7 @@ function extract(text: string, index: CompanyIndex): Extracted {
   // Taken out before companies are read: "TTM" is also a ticker.
   let ttm = false;
   m.take(TTM, () => ((ttm = true), true));
-  const comparison = extractComparison(m);
+  const { comparison, both } = extractComparison(m);
   const form = extractForm(m);
   const { period: first, relative, second, toDate, at } = extractPeriod(m, form);
   const longNames = extractLongNames(m, index);
@@ -714,8 +720,8 @@ function extract(text: string, index: CompanyIndex): Extracted {
   const unknownFigures = [...new Set([...unsupported, ...acronyms, ...asked])];
   // Two periods named are more precise than a growth word ("change from Q2 to Q3 2024").
   // Each company with its own period is not a change over time of both.
-  if (byCompany) return { companies, metrics, unknownFigures, period: byCompany[0]!.period, relative, comparison, versus: null, form, adding, ttm, toDate, byCompany };
-  return { companies, metrics, unknownFigures, period, relative, comparison: pair?.comparison ?? (during ? 'qoq' : comparison), versus: pair?.versus ?? null, form, adding, ttm, toDate, byCompany: null };
+  if (byCompany) return { companies, metrics, unknownFigures, period: byCompany[0]!.period, relative, comparison, alsoQoq: both, versus: null, form, adding, ttm, toDate, byCompany };
+  return { companies, metrics, unknownFigures, period, relative, comparison: pair?.comparison ?? (during ? 'qoq' : comparison), alsoQoq: both && !pair, versus: pair?.versus ?? null, form, adding, ttm, toDate, byCompany: null };
 }
 
 /**
@@ -807,7 +813,11 @@ export function parseSecQuestion(text: string, index: CompanyIndex, previous?: S
     metrics: stated.metrics ? asked : followUp && !x.unknownFigures.length ? previous.metrics : [],
     period,
     // The earlier period compared with stays only while the period does ("and net income?").
-    ...(comparison ? { comparison, versus } : followUp && previous.comparison && (previous.comparison !== 'versus' || !stated.period) ? { comparison: previous.comparison, versus: previous.versus } : { comparison: null, versus: null }),
+    ...(comparison
+      ? { comparison, versus, alsoQoq: comparison === 'yoy' && x.alsoQoq }
+      : followUp && previous.comparison && (previous.comparison !== 'versus' || !stated.period)
+        ? { comparison: previous.comparison, versus: previous.versus, alsoQoq: previous.alsoQoq ?? false }
+        : { comparison: null, versus: null, alsoQoq: false }),
     form: x.form ?? (followUp ? previous.form : null),
     stated,
     switchedFrom,

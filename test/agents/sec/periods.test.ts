@@ -152,6 +152,18 @@ describe('two periods named further apart than a year or a quarter: compared, ne
     expect(await answer('How much revenue did Apple add in fiscal 2024?')).toMatch(/- Year over year: fiscal year 2023 \(year ended 2023-09-30\) was \$383,285 million .*; change \+\$7,750 million \(\+2\.0%\)/);
   });
 
+  it('year over year and quarter over quarter asked together: both changes, each cited; a fiscal year says it has no quarter before it', async () => {
+    const both = await answer('Apple revenue growth yoy and qoq in Q3 2024');
+    expect(both).toMatch(/- Year over year: fiscal Q3 2023 \(quarter ended 2023-07-01\) was \$81,797 million \(Form 10-Q filed 2023-08-04\) \[2\]; change \+\$3,980 million \(\+4\.9%\)\.\n- Quarter over quarter: fiscal Q2 2024 \(quarter ended 2024-03-30\) was \$90,753 million \(Form 10-Q filed 2024-05-03\) \[3\]; change -\$4,976 million \(-5\.5%\)\./);
+    const year = await answer('Apple revenue FY2024 yoy and qoq');
+    expect(year).toContain('- Year over year (a fiscal year has no previous quarter, so there is no quarter-over-quarter change): fiscal year 2023');
+    expect(year.match(/Year over year/g)).toHaveLength(1);
+    const side = await answer('Apple and Microsoft revenue, q/q and y/y growth, latest quarter');
+    expect(side).toMatch(/\| Apple Inc\. \(AAPL\) \| Revenue \| fiscal Q2 2025 \(quarter ended 2025-03-29\) \| \$95,359 million \[1\] \| fiscal Q2 2024/);
+    expect(side).toMatch(/- Apple Inc\. \(AAPL\) revenue, quarter over quarter: fiscal Q1 2025 \(quarter ended 2024-12-28\) was \$124,300 million \(Form 10-Q filed 2025-01-31\) \[\d\]; change -\$28,941 million \(-23\.3%\)/);
+    expect(side).toMatch(/- Microsoft Corp\. \(MSFT\) revenue, quarter over quarter: fiscal Q2 2025 \(quarter ended 2024-12-31\) was \$69,632 million/);
+  });
+
   it('companies side by side: by how much one exceeds the other, or largest to smallest', async () => {
     const two = await answer('How much more revenue did Microsoft have than Apple in fiscal 2024?');
     // 391,035 - 245,122 = 145,913, which is 59.5% of 245,122; no change over time was asked for.

@@ -204,6 +204,16 @@ describe('periods', () => {
     expect(parse(text).comparison).toBe(expected);
   });
 
+  it('year over year and quarter over quarter named together are both asked for, and carried by a follow-up', () => {
+    for (const text of ['Apple revenue Q3 2024 yoy and qoq', 'Apple revenue Q3 2024, q/q and y/y growth', 'Apple net income sequential and year-over-year change in Q1 2025']) {
+      expect(parse(text)).toMatchObject({ comparison: 'yoy', alsoQoq: true });
+    }
+    expect(parse('Apple revenue Q3 2024 qoq').alsoQoq).toBe(false);
+    expect(parse('Apple revenue Q3 2024 yoy').alsoQoq).toBe(false);
+    const followUp = parseConversation([{ role: 'user', content: 'Apple revenue Q3 2024 yoy and qoq' }, { role: 'assistant', content: '…' }, { role: 'user', content: 'and net income?' }], index);
+    expect(followUp).toMatchObject({ metrics: ['netIncome'], comparison: 'yoy', alsoQoq: true });
+  });
+
   it('two periods a year or a quarter apart are the later one compared with the earlier', () => {
     expect(parse('Apple revenue Q3 2024 vs Q3 2023')).toMatchObject({ period: { kind: 'fiscalQuarter', fy: 2024, q: 3 }, comparison: 'yoy' });
     expect(parse('Apple revenue Q3 2023 compared with Q3 2024')).toMatchObject({ period: { kind: 'fiscalQuarter', fy: 2024, q: 3 }, comparison: 'yoy' });
