@@ -445,7 +445,10 @@ function extractPeriod(m: Masked, form: '10-K' | '10-Q' | null): { period: Perio
     return true;
   };
   // Before "last year" is read as the latest year: "the same quarter last year", "the year-ago quarter".
-  m.take(/\b(?:the\s+)?(?:same|comparable|corresponding)\s+(?:quarter|period)\s+(?:a\s+year\s+(?:ago|earlier|before)|(?:of\s+)?last\s+year|(?:of\s+|in\s+)?the\s+(?:previous|prior)\s+year|the\s+year\s+before)\b|\b(?:the\s+)?(?:year[- ]ago|prior[- ]year|previous[- ]year|year[- ]earlier)\s+(?:quarter|period)\b/gi, (x) => move({ quarters: 0, years: -1 }, x.index!));
+  // "The same quarter two years ago": as many years back.
+  m.take(/\b(?:the\s+)?(?:same|comparable|corresponding)\s+(?:quarter|period)\s+(?:(a|an|one|two|three|four|five|\d)\s+years?\s+(?:ago|earlier|before|back)|(?:of\s+)?last\s+year|(?:of\s+|in\s+)?the\s+(?:previous|prior)\s+year|the\s+year\s+before)\b|\b(?:the\s+)?(?:year[- ]ago|prior[- ]year|previous[- ]year|year[- ]earlier)\s+(?:quarter|period)\b/gi, (x) =>
+    move({ quarters: 0, years: -(x[1] ? (COUNT[x[1].toLowerCase()] ?? Number(x[1])) : 1) }, x.index!),
+  );
   m.take(/\b(?:the\s+)?(quarter|year|fiscal\s+year)\s+before\s+(?:the\s+)?last\b/gi, (x) =>
     set(/^q/i.test(x[1]!) ? { kind: 'shift', base: { kind: 'latest', span: 'quarter' }, quarters: -1, years: 0 } : { kind: 'shift', base: { kind: 'latest', span: 'year' }, quarters: 0, years: -1 }),
   );

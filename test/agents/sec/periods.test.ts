@@ -152,6 +152,12 @@ describe('two periods named further apart than a year or a quarter: compared, ne
     expect(await answer('How much revenue did Apple add in fiscal 2024?')).toMatch(/- Year over year: fiscal year 2023 \(year ended 2023-09-30\) was \$383,285 million .*; change \+\$7,750 million \(\+2\.0%\)/);
   });
 
+  it('"the same quarter two years ago" beside the latest quarter: compared with that quarter, not answered alone', async () => {
+    const text = await answer('Apple revenue most recent quarter vs same quarter two years ago');
+    expect(text).toMatch(/revenue for fiscal Q2 2025 \(quarter ended 2025-03-29\) was \*\*\$95,359 million\*\*[^]*- Compared with: fiscal Q2 2023 \(quarter ended 2023-04-01\) was \$94,836 million .*; change \+\$523 million \(\+0\.6%\)/);
+    expect(await answer('Apple revenue Q3 2024 vs the same quarter three years earlier')).toContain('- Compared with: no revenue for fiscal Q3 2021 to compare with.');
+  });
+
   it('year over year and quarter over quarter asked together: both changes, each cited; a fiscal year says it has no quarter before it', async () => {
     const both = await answer('Apple revenue growth yoy and qoq in Q3 2024');
     expect(both).toMatch(/- Year over year: fiscal Q3 2023 \(quarter ended 2023-07-01\) was \$81,797 million \(Form 10-Q filed 2023-08-04\) \[2\]; change \+\$3,980 million \(\+4\.9%\)\.\n- Quarter over quarter: fiscal Q2 2024 \(quarter ended 2024-03-30\) was \$90,753 million \(Form 10-Q filed 2024-05-03\) \[3\]; change -\$4,976 million \(-5\.5%\)\./);
