@@ -29,7 +29,14 @@ export interface Span {
   latest?: boolean;
   /** Quarters asked for, as fiscal year × 4 + quarter, both ends in ("Q3 2022 through Q2 2024"). */
   quarters?: { from: number; to: number };
+  /** The periods added up as well ("combined", "in total", "sum of"): a Total column. */
+  total?: boolean;
+  /** Fiscal years named one by one for a total ("FY2022 and FY2024 combined"): only those are shown and added. */
+  only?: number[];
 }
+
+/** Periods asked for taken together. Not "total" alone: "total revenue", "total debt" are figures. */
+const COMBINED = /\b(?:combined|in total|altogether|all together|taken together|cumulative(?:ly)?|summed|sum of|add(?:ed)? (?:up|together)|totals? (?:over|across|for|of) (?:the )?(?:last|past|previous|fiscal|fy|years|quarters|\d|two|three|four|five))/;
 
 const YEAR = '(?:fy\\s*|fiscal\\s+(?:year\\s+)?)?((?:19|20)\\d\\d)';
 const RANGE = new RegExp(`\\b(?:from\\s+)?${YEAR}\\s*(?:-|–|to|through|thru)\\s*${YEAR}\\b|\\bbetween\\s+${YEAR}\\s+and\\s+${YEAR}\\b`);
@@ -42,6 +49,12 @@ const QUARTERLY = /\b(quarterly(?!\s+(?:reports?|filings?)\b)|quarter by quarter
  */
 export function spanOf(text: string): Span | null {
   const t = text.toLowerCase();
+  if (!COMBINED.test(t)) return periodsIn(t, false);
+  const span = periodsIn(t, true);
+  return span && { ...span, total: true };
+}
+
+function periodsIn(t: string, total: boolean): Span | null {
   // More quarters than a year's: each of them (up to a year's are added up, as one period).
   const range = quarterRange(t);
   if (range && range.quarters > 4 && range.last.fy !== null && !range.calendar) {
@@ -55,7 +68,7 @@ export function spanOf(text: string): Span | null {
     return { kind: n[3] === 'years' ? 'year' : 'quarter', count: Math.min(MAX_PERIODS, Math.max(1, count)), latest: true };
   }
   // Three or more quarters or years named one by one ("FY2022, FY2023 and FY2024", "Q1, Q2 and Q3 2024" is a range above): from the first to the last.
-  const listed = listedPeriods(t);
+  const listed = listedPeriods(t, total);
   if (listed) return listed;
   const yearly = /\b(annual|annually|yearly|years|fiscal years|year by year|each year|every year)\b/.test(t);
   const quarterly = QUARTERLY.test(t);
@@ -81,8 +94,11 @@ export function spanOf(text: string): Span | null {
   return null;
 }
 
-/** "Q1 2024, Q2 2024 and Q3 2024", "Q3 FY24 vs Q3 FY23 vs Q3 FY22", "fiscal 2022, 2023 and 2024": three or more, as a table from the first to the last. */
-function listedPeriods(t: string): Span | null {
+/**
+ * "Q1 2024, Q2 2024 and Q3 2024", "Q3 FY24 vs Q3 FY23 vs Q3 FY22", "fiscal 2022, 2023 and 2024": three or more, as a table
+ * from the first to the last; for a total, two years are enough ("FY2023 and FY2024 combined"), and only those named are added.
+ */
+function listedPeriods(t: string, total: boolean): Span | null {
   const quarters = new Set([...t.matchAll(/\bq([1-4])\s*(?:of\s+)?(?:fy\s*|fiscal\s+(?:year\s+)?)?'?((?:19|20)\d\d|\d\d)\b/g)].map((m) => (m[2]!.length === 2 ? 2000 + Number(m[2]) : Number(m[2])) * 4 + Number(m[1])));
   if (quarters.size >= 3) {
     const [from, to] = [Math.min(...quarters), Math.max(...quarters)];
@@ -90,9 +106,12 @@ function listedPeriods(t: string): Span | null {
   }
   if (/\bq[1-4]\b|\bquarter/.test(t)) return null;
   const years = new Set([...t.matchAll(/(?<![\d/-])(?:fy\s*'?)?((?:19|20)\d\d)(?![\d/-])|\bfy\s*'?(\d\d)\b/g)].map((m) => (m[1] ? Number(m[1]) : 2000 + Number(m[2]))));
-  if (years.size < 3) return null;
+  // "2022 through 2024" is a range (read after this), not two years named.
+  if (years.size < (total ? 2 : 3) || (years.size === 2 && RANGE.test(t))) return null;
   const [from, to] = [Math.min(...years), Math.max(...years)];
-  return to - from < MAX_PERIODS ? { kind: 'year', count: to - from + 1, years: { from, to } } : null;
+  if (to - from >= MAX_PERIODS) return null;
+  if (total && years.size < to - from + 1) return { kind: 'year', count: years.size, years: { from, to }, only: [...years].sort((a, b) => a - b) };
+  return { kind: 'year', count: to - from + 1, years: { from, to } };
 }
 
 /** "of fiscal 2024", "from fiscal 2021 to 2024", "since fiscal 2022". */
@@ -129,7 +148,7 @@ async function table(lib: SecLibrary, ref: CompanyRef, metrics: MetricId[], span
   const missing = metrics.filter((m) => !financials.reports(m));
   const years = span.years;
   const inQuarters = (p: FiscalPeriod) => !span.quarters || (p.kind === 'quarter' && p.fy * 4 + p.q >= span.quarters.from && p.fy * 4 + p.q <= span.quarters.to);
-  const inYears = (p: FiscalPeriod) => inQuarters(p) && (!years || (p.fy >= years.from && (years.to === undefined || p.fy <= years.to)));
+  const inYears = (p: FiscalPeriod) => inQuarters(p) && (!years || (p.fy >= years.from && (years.to === undefined || p.fy <= years.to))) && (!span.only || span.only.includes(p.fy));
   const withData = periods.filter((p) => inYears(p) && reported.some((m) => financials.value(m, p)));
   const shown = withData.slice(-span.count);
   if (!shown.length || !reported.length) {
@@ -152,12 +171,19 @@ async function table(lib: SecLibrary, ref: CompanyRef, metrics: MetricId[], span
   );
   // One source per page of a filing.
   const header = shown.map((p, i) => `${periodLabel(p, calendarYear)} ${[...new Set(columnCites[i]!.map((c: FactCitation) => sources.cite(c.key, c.name, c.url)))].join('')}`);
+  // A total needs every period asked for: one without figures would make it the total of fewer.
+  const unit = span.kind === 'quarter' ? 'quarters' : 'fiscal years';
+  const wanted = span.only ? span.only.length : span.quarters ? span.quarters.to - span.quarters.from + 1 : years?.to !== undefined ? (years.to - years.from + 1) * (span.kind === 'quarter' ? 4 : 1) : span.latest ? span.count : null;
+  // Years named one by one leave the others out on purpose.
+  const gaps = span.only ? [] : missingBetween(shown, financials.calendar);
+  const total = span.total ? (wanted !== null && shown.length === wanted && !gaps.length ? totals(shown, values, revenue) : { not: `no total is given: only ${shown.length} of the ${wanted ?? shown.length} ${unit} asked for have figures in the filings available` }) : null;
+  if (total) header.push('Total');
 
   const lines: string[] = [
     `### ${company.name} (${company.ticker}), ${span.kind === 'quarter' ? 'by fiscal quarter' : 'by fiscal year'}${calendarYear ? '' : ` (its fiscal year ends ${financials.calendar.describeYearEnd()})`}`,
     '',
     `| | ${header.join(' | ')} |`,
-    `|---|${shown.map(() => '---:').join('|')}|`,
+    `|---|${header.map(() => '---:').join('|')}|`,
   ];
   let derived = false;
   for (const m of reported) {
@@ -165,11 +191,17 @@ async function table(lib: SecLibrary, ref: CompanyRef, metrics: MetricId[], span
     const series = values.get(m)!;
     const unit = series.find((v) => v)?.unit ?? 'USD';
     const { scale, label } = rowUnit(metric, unit);
-    lines.push(`| **${capitalise(metric.label)}** (${label}) | ${series.map((v) => cell(v, metric, scale)).join(' | ')} |`);
+    const sum = total && 'of' in total ? total.of.get(m) : undefined;
+    const sumCell = !total ? [] : [sum ? `**${(sum / 10 ** scale).toLocaleString('en-US', { maximumFractionDigits: 0 })}**` : '—'];
+    lines.push(`| **${capitalise(metric.label)}** (${label}) | ${[...series.map((v) => cell(v, metric, scale)), ...sumCell].join(' | ')} |`);
     if (series.some((v) => v?.derivation)) derived = true;
     const share = shareLabel(metric);
     if (revenue && share) {
       const shares = series.map((v, i) => (v && revenue[i] && revenue[i].value > 0 ? `${((100 * v.value) / revenue[i].value).toFixed(1)}%` : '—'));
+      if (total) {
+        const revenueSum = 'of' in total ? total.revenue : null;
+        shares.push(sum !== undefined && revenueSum ? `${((100 * sum) / revenueSum).toFixed(1)}%` : '—');
+      }
       lines.push(`| ↳ ${share.margin ? `${share.label} (% of revenue)` : '% of revenue'} | ${shares.join(' | ')} |`);
     }
     const growth = (back: number) =>
@@ -182,27 +214,56 @@ async function table(lib: SecLibrary, ref: CompanyRef, metrics: MetricId[], span
         return now && prior && prior.value > 0 ? pct(now.value / prior.value - 1) : '—';
       });
     if (metric.unit !== 'shares') {
-      if (span.kind === 'quarter') lines.push(`| ↳ year over year | ${growth(4).join(' | ')} |`, `| ↳ quarter over quarter | ${growth(1).join(' | ')} |`);
-      else lines.push(`| ↳ year over year | ${growth(1).join(' | ')} |`);
+      const none = total ? ['—'] : [];
+      if (span.kind === 'quarter') lines.push(`| ↳ year over year | ${[...growth(4), ...none].join(' | ')} |`, `| ↳ quarter over quarter | ${[...growth(1), ...none].join(' | ')} |`);
+      else lines.push(`| ↳ year over year | ${[...growth(1), ...none].join(' | ')} |`);
     }
   }
   lines.push('');
-  const gaps = missingBetween(shown, financials.calendar);
+  if (total) lines.push(totalNote(total, shown, reported, calendarYear), '');
   if (gaps.length) lines.push(`No figures for ${gaps.map((p) => periodLabel(p, calendarYear)).join(', ')} in the filings available: ${gaps.length > 1 ? 'those columns are' : 'that column is'} left out, and growth against ${gaps.length > 1 ? 'them' : 'it'} is not shown.`, '');
   if (derived) lines.push('† Derived, not reported as such: a fourth quarter is the fiscal year minus the first nine months (10-K minus the third-quarter 10-Q); cash-flow quarters are year-to-date differences; totals a filer does not tag follow their formula. Per-share figures derived this way are approximate.', '');
   if (missing.length) lines.push(`${company.name} does not report ${missing.map((m) => metricById(m).label.toLowerCase()).join(' or ')} in its XBRL facts.`, '');
-  const unit = span.kind === 'quarter' ? 'quarters' : 'fiscal years';
   if (!years) {
     if (withData.length < span.count) lines.push(`Only ${withData.length} ${unit} have figures in the filings available; all are shown.`, '');
   } else {
     const range = rangeText(span);
-    const wanted = span.quarters ? span.quarters.to - span.quarters.from + 1 : years.to === undefined ? null : (years.to - years.from + 1) * (span.kind === 'quarter' ? 4 : 1);
     if (wanted !== null && withData.length < wanted) lines.push(`Only ${withData.length} of the ${wanted} ${unit} ${range} have figures in the filings available; all are shown.`, '');
     if (withData.length > shown.length) lines.push(`The latest ${shown.length} ${unit} ${range} are shown (at most ${MAX_PERIODS} fit in a table).`, '');
   }
   return lines;
 }
 
+
+type Totals = { of: Map<MetricId, number>; revenue: number | null; notAdded: { metric: MetricId; why: string }[] } | { not: string };
+
+/**
+ * The sums of the periods shown, per figure that adds up over time: every period must have it.
+ * Balances (at a date), share counts and per-share figures do not add up, and are said so.
+ */
+function totals(shown: FiscalPeriod[], values: Map<MetricId, (MetricValue | null)[]>, revenue: (MetricValue | null)[] | null): Totals {
+  const of = new Map<MetricId, number>();
+  const notAdded: { metric: MetricId; why: string }[] = [];
+  for (const [m, series] of values) {
+    const metric = metricById(m);
+    if (metric.type === 'instant') notAdded.push({ metric: m, why: 'is a balance at each period\'s end, which does not add up over time' });
+    else if (metric.unit === 'perShare') notAdded.push({ metric: m, why: 'is per share, and per-share figures of different periods rest on different share counts' });
+    else if (metric.unit === 'shares' || metric.averaged) notAdded.push({ metric: m, why: 'is a share count, which does not add up across periods' });
+    else if (series.some((v) => !v)) notAdded.push({ metric: m, why: `has no figure for ${shown.filter((_p, i) => !series[i]).map((p) => periodLabel(p, false)).join(', ')}` });
+    else of.set(m, series.reduce((sum, v) => sum + v!.value, 0));
+  }
+  const revenueSum = revenue && revenue.every((v) => v) ? revenue.reduce((sum, v) => sum + v!.value, 0) : null;
+  return { of, revenue: revenueSum, notAdded };
+}
+
+/** "Total: the sum of the 2 fiscal years shown (FY2023 to FY2024); net income is not added: …". */
+function totalNote(total: Totals, shown: FiscalPeriod[], reported: MetricId[], calendarYear: boolean): string {
+  if ('not' in total) return `Total: ${total.not}.`;
+  const which = `${shown.length} ${shown[0]!.kind === 'quarter' ? 'quarters' : 'fiscal years'} shown (${shown.map((p) => periodLabel(p, calendarYear)).join(', ')})`;
+  const added = reported.filter((m) => total.of.has(m)).map((m) => metricById(m).label);
+  const skipped = total.notAdded.map(({ metric, why }) => `${metricById(metric).label} ${why}, so it has no total`);
+  return [`Total: ${added.length ? `${added.join(', ')} added up over the ${which}` : `nothing added up over the ${which}`}.`, ...skipped.map((x) => `${capitalise(x)}.`)].join(' ');
+}
 
 /** The fiscal periods between the first and last shown that have no column. */
 function missingBetween(shown: readonly FiscalPeriod[], calendar: FiscalCalendar): FiscalPeriod[] {

@@ -115,6 +115,39 @@ describe('svc-financials-agent', () => {
     expect(years.output_text).toContain('Only 3 of the 4 fiscal years from fiscal 2021 to 2024 have figures in the filings available; all are shown.');
   });
 
+  it('adds the periods up when asked ("combined", "in total", "sum of"): a Total column of the figures that add up, the others said not to', async () => {
+    const num = (x: string) => Number(x.replace(/[,†*]/g, ''));
+    const two = await client.responses.create({ model: 'svc-sec-agent', input: 'Apple combined revenue and net income for FY2023 and FY2024' });
+    const t = table(two.output_text);
+    expect(t.header.map((h) => h.replace(/\s*\[\d+\]/g, ''))).toEqual(['FY2023', 'FY2024', 'Total']);
+    // Every row has a cell per column (the separator too: a Total column outside it would not render).
+    expect(two.output_text).toContain('|---|---:|---:|---:|');
+    for (const row of t.body) expect(row).toHaveLength(4);
+    for (const label of ['**Revenue**', '**Net income**']) {
+      const row = t.body.find((r) => r[0]!.startsWith(label))!;
+      expect(num(row[3]!)).toBe(num(row[1]!) + num(row[2]!));
+    }
+    expect(two.output_text).toContain('Total: revenue, net income added up over the 2 fiscal years shown (FY2023, FY2024).');
+    // A range in total is each of its years; years named one by one are only those.
+    const range = table((await client.responses.create({ model: 'svc-sec-agent', input: "What was Apple's revenue in total from 2022 to 2024?" })).output_text);
+    expect(range.header.map((h) => h.replace(/\s*\[\d+\]/g, ''))).toEqual(['FY2022', 'FY2023', 'FY2024', 'Total']);
+    const named = await client.responses.create({ model: 'svc-sec-agent', input: 'Apple revenue and cash FY2022 and FY2024 combined' });
+    expect(table(named.output_text).header.map((h) => h.replace(/\s*\[\d+\]/g, ''))).toEqual(['FY2022', 'FY2024', 'Total']);
+    expect(named.output_text).not.toContain('No figures for FY2023');
+    expect(named.output_text).toContain('Cash and cash equivalents is a balance at each period\'s end, which does not add up over time, so it has no total.');
+    // Quarters add up the same way; a margin over the total is the total over the summed revenue.
+    const quarters = table((await client.responses.create({ model: 'svc-sec-agent', input: 'sum of Apple net income in the last four quarters' })).output_text);
+    expect(quarters.header).toHaveLength(5);
+    const income = quarters.body.find((r) => r[0]!.startsWith('**Net income**'))!;
+    expect(num(income[5]!)).toBe([1, 2, 3, 4].reduce((sum, i) => sum + num(income[i]!), 0));
+    const margin = await client.responses.create({ model: 'svc-sec-agent', input: 'Apple gross margin last three years combined' });
+    const gross = table(margin.output_text).body.find((r) => r[0]!.startsWith('**Gross profit**'))!;
+    expect(gross[4]).toBe('**520,613**');
+    expect(table(margin.output_text).body[1]![4]).toBe('44.5%');
+    // "Total revenue" is a figure, not a sum of periods.
+    expect((await client.responses.create({ model: 'svc-sec-agent', input: 'Apple total revenue last 2 years' })).output_text).not.toContain('Total');
+  });
+
   it('reads the span of a question', () => {
     expect(spanOf('last 8 quarters')).toEqual({ kind: 'quarter', count: 8, latest: true });
     expect(spanOf('past five years')).toEqual({ kind: 'year', count: 5, latest: true });
@@ -134,6 +167,10 @@ describe('svc-financials-agent', () => {
     expect(spanOf('quarterly revenue 2023-2024')).toEqual({ kind: 'quarter', count: 12, years: { from: 2023, to: 2024 } });
     expect(spanOf('revenue since 2023')).toEqual({ kind: 'quarter', count: 12, years: { from: 2023 } });
     expect(spanOf('net income trend')).toEqual({ kind: 'quarter', count: 8 });
+    expect(spanOf('revenue last two fiscal years combined')).toEqual({ kind: 'year', count: 2, latest: true, total: true });
+    expect(spanOf('revenue FY2022 and FY2024 combined')).toEqual({ kind: 'year', count: 2, years: { from: 2022, to: 2024 }, only: [2022, 2024], total: true });
+    expect(spanOf('revenue in total from 2022 to 2024')).toEqual({ kind: 'year', count: 12, years: { from: 2022, to: 2024 }, total: true });
+    expect(spanOf('revenue FY2022 and FY2024')).toBeNull();
     expect(spanOf('the latest quarterly report')).toBeNull();
     // More quarters than a year's, from one to another: those quarters (a quarter index is fiscal year × 4 + quarter).
     expect(spanOf('revenue Q3 2022 through Q2 2024')).toEqual({ kind: 'quarter', count: 8, years: { from: 2022, to: 2024 }, quarters: { from: 2022 * 4 + 3, to: 2024 * 4 + 2 } });
