@@ -171,6 +171,9 @@ interface Relative {
   year?: boolean;
 }
 
+/** A follow-up that puts a figure beside those already asked for ("add net income", "net income too"), not in their place. */
+const ADD_FIGURE = /\b(?:also|too|as well|add|include|including|alongside|plus)\b/i;
+
 /** Words that put a second period beside the first, just before it: "and", "vs", "compared with". */
 const JOINED_BEFORE = /(?:\band|\bvs\.?|\bversus|\bcompared\s+(?:to|with)|\bagainst|\bwith)\s*$/i;
 
@@ -812,8 +815,8 @@ export function parseSecQuestion(text: string, index: CompanyIndex, previous?: S
   return {
     text,
     companies: merged,
-    // "and EBITDA?" asks for another figure: the previous one is not carried over in its place.
-    metrics: stated.metrics ? asked : followUp && !x.unknownFigures.length ? previous.metrics : [],
+    // "add net income", "and net income too" beside the previous figures; "and EBITDA?" asks for another figure instead.
+    metrics: stated.metrics ? (followUp && !stated.companies && ADD_FIGURE.test(text) && !/\bhow much\b/i.test(text) ? [...new Set([...previous.metrics, ...asked])] : asked) : followUp && !x.unknownFigures.length ? previous.metrics : [],
     period,
     // The earlier period compared with stays only while the period does ("and net income?").
     ...(comparison

@@ -148,6 +148,19 @@ describe('svc-financials-agent', () => {
     expect((await client.responses.create({ model: 'svc-sec-agent', input: 'Apple total revenue last 2 years' })).output_text).not.toContain('Total');
   });
 
+  it('a follow-up adding a figure ("add net income") keeps the table\'s rows and adds its own', async () => {
+    const r = await client.chat.completions.create({
+      model: 'svc-sec-agent',
+      messages: [
+        { role: 'user', content: 'Apple revenue for the last 4 quarters' },
+        { role: 'assistant', content: '(the table)' },
+        { role: 'user', content: 'add net income' },
+      ],
+    });
+    const rows = table(r.choices[0]!.message.content!).body.map((row) => row[0]);
+    expect(rows.filter((label) => label!.startsWith('**'))).toEqual(['**Revenue** ($ million)', '**Net income** ($ million)']);
+  });
+
   it('reads the span of a question', () => {
     expect(spanOf('last 8 quarters')).toEqual({ kind: 'quarter', count: 8, latest: true });
     expect(spanOf('past five years')).toEqual({ kind: 'year', count: 5, latest: true });

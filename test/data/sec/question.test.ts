@@ -204,6 +204,15 @@ describe('periods', () => {
     expect(parse(text).comparison).toBe(expected);
   });
 
+  it('a follow-up that adds a figure keeps the ones before beside it; one that names another figure replaces them', () => {
+    const after = (q: string) => parseConversation([{ role: 'user', content: 'Apple revenue for the last 4 quarters' }, { role: 'assistant', content: '…' }, { role: 'user', content: q }], index)!;
+    expect(after('add net income').metrics).toEqual(['revenue', 'netIncome']);
+    expect(after('and net income too?').metrics).toEqual(['revenue', 'netIncome']);
+    expect(after('and net income?').metrics).toEqual(['netIncome']);
+    expect(after('and net income vs last year?').metrics).toEqual(['netIncome']);
+    expect(after('how much net income did it add?').metrics).toEqual(['netIncome']);
+  });
+
   it('year over year and quarter over quarter named together are both asked for, and carried by a follow-up', () => {
     for (const text of ['Apple revenue Q3 2024 yoy and qoq', 'Apple revenue Q3 2024, q/q and y/y growth', 'Apple net income sequential and year-over-year change in Q1 2025']) {
       expect(parse(text)).toMatchObject({ comparison: 'yoy', alsoQoq: true });
