@@ -1,9 +1,11 @@
 import type { KalshiClient } from '../../data/kalshi/client.js';
+import type { KalshiEvent } from '../../data/kalshi/types.js';
 import { eventPage, priceLine } from '../prediction-markets/summary.js';
 import { quoteCaller, utcMinute as utc } from '../citations.js';
 import type { Agent, AgentEvent, Citation } from '../types.js';
+import { atLevel, byStrike, levelsAsked, settlesAt, whenAsked } from './asked.js';
 import type { OpenEventsIndex } from './index.js';
-import { fold, words } from './search.js';
+import { fold, words, type SearchHit } from './search.js';
 
 export const SEARCH_AGENT_ID = 'svc-markets-search-agent';
 
@@ -29,24 +31,55 @@ export async function searchMarkets(
   }
   const citations: Citation[] = [];
   // Prices are read fresh for the matches only.
-  const events = await Promise.all(hits.map((h) => client.event(h.entry.event.event_ticker).catch(() => null)));
+  const fetched = await Promise.all(hits.map((h) => client.event(h.entry.event.event_ticker).catch(() => null)));
+  const now = client.now().getTime();
+  const when = whenAsked(query, now);
+  const inWindow = (i: number) => {
+    const at = settlesAt(fetched[i] ?? hits[i]!.entry.event);
+    return !when || (at !== null && at >= when.from && at < when.to);
+  };
+  // Events that settle when the question asks come first; the others stay, said to be another date.
+  const order = hits.map((_h, i) => i).sort((a, b) => Number(inWindow(b)) - Number(inWindow(a)));
+  const ranked: { hit: SearchHit; event: KalshiEvent; fits: boolean }[] = order.map((i) => ({ hit: hits[i]!, event: fetched[i] ?? hits[i]!.entry.event, fits: inWindow(i) }));
   // Words no event shown matches, in its title or its outcomes ("cut" is an outcome of the Fed
   // decision), are said, so that near misses are not taken for the event asked about.
-  const outcomeWords = new Set(events.flatMap((e) => (e?.markets ?? []).flatMap((m) => words(`${m.yes_sub_title ?? ''} ${m.title ?? ''}`))));
+  const outcomeWords = new Set(ranked.flatMap(({ event }) => (event.markets ?? []).flatMap((m) => words(`${m.yes_sub_title ?? ''} ${m.title ?? ''}`))));
   const unmatched = hits[0]!.missing.filter((w) => hits.every((h) => h.missing.includes(w)) && !outcomeWords.has(fold(w)));
-  const heading = unmatched.length
-    ? `No open Kalshi event matches all of “${quoteCaller(query.trim())}”: none mentions ${unmatched.map((w) => `“${quoteCaller(w)}”`).join(' or ')}. The closest, with current prices (as of ${utc(client.now())}):`
+  const misses = [
+    ...(unmatched.length ? [`none mentions ${unmatched.map((w) => `“${quoteCaller(w)}”`).join(' or ')}`] : []),
+    ...(when && !ranked.some((r) => r.fits) ? [`none settles ${when.said}`] : []),
+  ];
+  const heading = misses.length
+    ? `No open Kalshi event matches all of “${quoteCaller(query.trim())}”: ${misses.join(', and ')}. The closest, with current prices (as of ${utc(client.now())}):`
     : `Open Kalshi events matching “${quoteCaller(query.trim())}”, with current prices (as of ${utc(client.now())}):`;
+  const levels = levelsAsked(query);
   const lines = [heading, ''];
-  hits.forEach((hit, i) => {
-    const event = events[i] ?? hit.entry.event;
+  ranked.forEach(({ hit, event, fits }, i) => {
     const n = citations.length + 1;
     citations.push({ order: n, name: `Kalshi: ${event.title}`, url: eventPage(event, hit.entry.seriesTitle) });
-    const prices = (event.markets ?? []).map(priceLine).sort((a, b) => (b.price ?? -1) - (a.price ?? -1));
-    const shown = prices.slice(0, 4).map((p) => quoteCaller(p.text));
-    const more = prices.length > 4 ? `, and ${prices.length - 4} more outcomes` : '';
-    const close = event.markets?.[0]?.close_time;
-    lines.push(`${i + 1}. **${quoteCaller(event.title)}** (${event.event_ticker}, ${hit.entry.category || 'uncategorised'}) [${n}]: ${shown.length ? shown.join('; ') : 'no prices yet'}${more}.${close ? ` Closes ${utc(new Date(close))}.` : ''}`);
+    const markets = event.markets ?? [];
+    // The outcome at a level asked about comes first, in bold, whatever its price.
+    const asked = new Set(markets.filter((m) => levels.some((l) => atLevel(m, l.value))));
+    const prices = markets
+      .map((m) => ({ ...priceLine(m), asked: asked.has(m) }))
+      .sort((a, b) => Number(b.asked) - Number(a.asked) || (b.price ?? -1) - (a.price ?? -1));
+    const shown = prices.slice(0, Math.max(4, asked.size)).map((p) => (p.asked ? `**${quoteCaller(p.text)}**` : quoteCaller(p.text)));
+    const more = prices.length > shown.length ? `, and ${prices.length - shown.length} more outcomes` : '';
+    const close = markets[0]?.close_time;
+    const ladder = byStrike(markets);
+    const notes: string[] = [];
+    const unpriced = ladder.length ? levels.filter((l) => !markets.some((m) => atLevel(m, l.value))) : [];
+    if (unpriced.length) {
+      const [low, high] = [priceLine(ladder[0]!).label, priceLine(ladder.at(-1)!).label];
+      notes.push(`No outcome at ${unpriced.map((l) => l.said).join(' or ')}: ${low === high ? `its only level is “${quoteCaller(low)}”` : `its levels run from “${quoteCaller(low)}” to “${quoteCaller(high)}”`}.`);
+    }
+    if (when && !fits) {
+      const at = settlesAt(event);
+      notes.push(`It settles ${at === null ? 'on another date' : `on ${new Date(at).toISOString().slice(0, 10)}`}, not ${when.said}, the date asked about.`);
+    }
+    lines.push(
+      `${i + 1}. **${quoteCaller(event.title)}** (${event.event_ticker}, ${hit.entry.category || 'uncategorised'}) [${n}]: ${shown.length ? shown.join('; ') : 'no prices yet'}${more}.${close ? ` Closes ${utc(new Date(close))}.` : ''}${notes.length ? ` ${notes.join(' ')}` : ''}`,
+    );
   });
   lines.push(
     '',

@@ -137,10 +137,28 @@ describe('several questions in one, and odds follow-ups that change topic', () =
     expect(await ask('https://kalshi.com/markets/kxfeddecision/fed/kxfeddecision-26dec', "what's the biggest mispricing?")).toContain('(KXFEDDECISION-26DEC)');
   });
 
+  it('says when the events found settle on another date than the one asked, and puts the outcome at a level asked first', async () => {
+    const ask = async (input: string) => (await client.responses.create({ model: 'svc-agent', input })).output_text;
+    const yearEnd = await ask('will bitcoin be above 100k by end of year');
+    expect(yearEnd).toMatch(/^No open Kalshi event matches all of “will bitcoin be above 100k by end of year”: none settles at the end of 2026\. The closest/);
+    expect(yearEnd).toContain('[1]: **Above $100,000 4.0%**; Above $92,000 43.0%;');
+    expect(yearEnd).toContain('It settles on 2026-11-20, not at the end of 2026, the date asked about.');
+    // The right day: no date note; a level the event has no outcome at is said, with the levels it has.
+    const tomorrow = await ask('odds of bitcoin above 120k tomorrow');
+    expect(tomorrow).toMatch(/^Open Kalshi events matching/);
+    expect(tomorrow).toContain('No outcome at $120,000: its levels run from “Above $92,000” to “Above $104,000”.');
+    expect(tomorrow).not.toContain('the date asked about');
+    expect(await ask('cpi above 2.8%')).toContain('[1]: **Above 2.8 96.0%**;');
+    expect(await ask('government shutdown by end of year')).toMatch(/^Open Kalshi events matching[^]*Shutdown 58\.0%\. Closes 2026-12-31 15:00 UTC\.\n/);
+    const january = await ask('fed decision in january');
+    expect(january).toContain('none mentions “january”, and none settles in January 2027.');
+  });
+
   it('names the teams of an open game without an odds word; says what no event shown mentions', async () => {
     expect((await client.responses.create({ model: 'svc-agent', input: 'Chiefs vs Bills' })).output_text).toContain('**Bills at Chiefs on November 23, 2026: winner?**');
     const paris = (await client.responses.create({ model: 'svc-agent', input: "What's the weather in Paris today?" })).output_text;
-    expect(paris).toMatch(/^No open Kalshi event matches all of “What's the weather in Paris today\?”: none mentions “paris”\. The closest/);
+    // The demo's clock reads 2026-11-19; its NYC temperature event is for the 20th.
+    expect(paris).toMatch(/^No open Kalshi event matches all of “What's the weather in Paris today\?”: none mentions “paris”, and none settles today \(2026-11-19\)\. The closest/);
     // "cut" is an outcome of the Fed decision, not missing from it.
     expect((await client.responses.create({ model: 'svc-agent', input: 'odds of a Fed cut' })).output_text).toMatch(/^Open Kalshi events matching/);
   });

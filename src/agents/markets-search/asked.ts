@@ -1,0 +1,108 @@
+import type { KalshiEvent, KalshiMarket } from '../../data/kalshi/types.js';
+
+// What a question about odds pins down besides its topic: when ("by the end of the year",
+// "tomorrow", "in December") and at which level ("above 100k", "over 3%"). Search matches topics
+// by words; these say whether the events found are about the date and the level asked.
+
+/** A span of time a question asks about, and how to say it back ("at the end of 2026", "in December 2026", "tomorrow (2026-11-20)"). */
+export interface AskedWhen {
+  from: number;
+  to: number;
+  said: string;
+}
+
+const DAY = 86_400_000;
+const HALF_DAY = DAY / 2;
+const MONTHS = ['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december'];
+const MONTH = `(${MONTHS.map((m) => `${m.slice(0, 3)}(?:${m.slice(3)})?`).join('|')})`;
+const startOfDay = (ms: number) => Math.floor(ms / DAY) * DAY;
+const isoDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+const monthName = (m: number) => MONTHS[m]!.charAt(0).toUpperCase() + MONTHS[m]!.slice(1);
+
+/** The date a question asks about, when it says one; null when it names none (or only a topic's own date words). */
+export function whenAsked(query: string, now: number): AskedWhen | null {
+  const q = query.toLowerCase();
+  const year = new Date(now).getUTCFullYear();
+  const endOfYear = /\b(?:(?:the\s+)?end\s+of\s+(?:the\s+)?(?:year|(20\d\d))|(20\d\d)\s+year[- ]end|year[- ]end(?:\s+(?:of\s+)?(20\d\d))?)\b/.exec(q);
+  if (endOfYear) {
+    const y = Number(endOfYear[1] ?? endOfYear[2] ?? endOfYear[3] ?? year);
+    // The last days of the year: a year-end price, not one on any day before it.
+    return { from: Date.UTC(y, 11, 15), to: Date.UTC(y + 1, 0, 8), said: `at the end of ${y}` };
+  }
+  // A day in UTC, with half a day either side: the asker's own day may begin or end hours apart.
+  const day = (start: number) => ({ from: start - HALF_DAY, to: start + DAY + HALF_DAY });
+  if (/\btoday\b|\btonight\b/.test(q)) return { ...day(startOfDay(now)), said: `today (${isoDay(now)})` };
+  if (/\btomorrow\b/.test(q)) return { ...day(startOfDay(now) + DAY), said: `tomorrow (${isoDay(now + DAY)})` };
+  if (/\bthis\s+week\b/.test(q)) return { from: now, to: startOfDay(now) + 8 * DAY, said: 'this week' };
+  if (/\bnext\s+week\b/.test(q)) return { from: startOfDay(now) + 5 * DAY, to: startOfDay(now) + 15 * DAY, said: 'next week' };
+  const month = new RegExp(`\\b(?:in|by|for|during|this|next|until|before|end\\s+of|of)\\s+${MONTH}(?:\\s+(20\\d\\d))?\\b`).exec(q);
+  if (month) {
+    const m = MONTHS.findIndex((name) => name.startsWith(month[1]!.slice(0, 3)));
+    const current = new Date(now).getUTCMonth();
+    // A month without a year is its next occurrence (this month included).
+    const y = month[2] ? Number(month[2]) : m >= current ? year : year + 1;
+    return { from: Date.UTC(y, m, 1), to: Date.UTC(y, m + 1, 1) + HALF_DAY, said: `in ${monthName(m)} ${y}` };
+  }
+  const inYear = /\b(?:in|by|for|during|before|until)\s+(20\d\d)\b/.exec(q) ?? (/\bnext\s+year\b/.test(q) ? [null, String(year + 1)] : null);
+  if (inYear) {
+    const y = Number(inYear[1]);
+    return { from: Date.UTC(y, 0, 1), to: Date.UTC(y + 1, 0, 8), said: `in ${y}` };
+  }
+  return null;
+}
+
+/** When an event settles: its strike date, else its markets' latest close. */
+export function settlesAt(event: KalshiEvent): number | null {
+  const strike = event.strike_date ? Date.parse(event.strike_date) : NaN;
+  if (!Number.isNaN(strike)) return strike;
+  const closes = (event.markets ?? []).map((m) => (m.close_time ? Date.parse(m.close_time) : NaN)).filter((t) => !Number.isNaN(t));
+  return closes.length ? Math.max(...closes) : null;
+}
+
+/** A level a question names ("100k", "$120,000", "3%", "60 degrees"), and how to say it. */
+export interface AskedLevel {
+  value: number;
+  said: string;
+}
+
+const SCALE: Record<string, number> = { k: 1e3, thousand: 1e3, m: 1e6, million: 1e6, b: 1e9, billion: 1e9 };
+
+/** The levels a question names: amounts, percentages, degrees, and plain numbers of five or more digits (not years). */
+export function levelsAsked(query: string): AskedLevel[] {
+  const q = query.toLowerCase();
+  const out: AskedLevel[] = [];
+  const add = (value: number, said: string) => {
+    if (Number.isFinite(value) && !out.some((l) => l.value === value)) out.push({ value, said });
+  };
+  const money = (n: number) => `$${n.toLocaleString('en-US', { maximumFractionDigits: 2 })}`;
+  for (const m of q.matchAll(/\$\s?(\d[\d,]*(?:\.\d+)?)\s*(k|m|b|thousand|million|billion)?\b/g)) {
+    const n = Number(m[1]!.replace(/,/g, '')) * (m[2] ? SCALE[m[2]]! : 1);
+    add(n, money(n));
+  }
+  for (const m of q.matchAll(/(?<![$\d.,])(\d+(?:\.\d+)?)\s*(k|thousand|m|million|b|billion)\b/g)) {
+    const n = Number(m[1]) * SCALE[m[2]!]!;
+    add(n, money(n));
+  }
+  for (const m of q.matchAll(/(?<![$\d.,])(\d+(?:\.\d+)?)\s*(?:%|percent\b)/g)) add(Number(m[1]), `${m[1]}%`);
+  for (const m of q.matchAll(/(?<![$\d.,])(\d+(?:\.\d+)?)\s*(?:°\s*[fc]?|degrees?\b|deg\b)/g)) add(Number(m[1]), `${m[1]}°`);
+  for (const m of q.matchAll(/(?<![$\d.,])(\d{1,3}(?:,\d{3})+|\d{5,})(?![\d.,]*\s*(?:k|m|b|%|°))\b/g)) {
+    const n = Number(m[1]!.replace(/,/g, ''));
+    add(n, n.toLocaleString('en-US'));
+  }
+  return out;
+}
+
+/** Whether a market is the outcome at this level: its strike ("Above $100,000"), or a range holding it. */
+export function atLevel(m: KalshiMarket, level: number): boolean {
+  const near = (strike: number | null | undefined) => typeof strike === 'number' && Math.abs(strike - level) <= Math.max(0.01, Math.abs(level) * 1e-4);
+  if (m.strike_type === 'between') return typeof m.floor_strike === 'number' && typeof m.cap_strike === 'number' && m.floor_strike <= level && level <= m.cap_strike;
+  if (m.strike_type === 'greater' || m.strike_type === 'greater_or_equal') return near(m.floor_strike);
+  if (m.strike_type === 'less' || m.strike_type === 'less_or_equal') return near(m.cap_strike);
+  return false;
+}
+
+/** The markets whose outcomes are levels, lowest first (empty when none is). */
+export function byStrike(markets: readonly KalshiMarket[]): KalshiMarket[] {
+  const level = (m: KalshiMarket) => (typeof m.floor_strike === 'number' ? m.floor_strike : typeof m.cap_strike === 'number' ? m.cap_strike : null);
+  return markets.filter((m) => level(m) !== null && m.strike_type !== 'custom' && m.strike_type !== 'functional').sort((a, b) => level(a)! - level(b)!);
+}

@@ -1,0 +1,72 @@
+import { describe, expect, it } from 'vitest';
+import { atLevel, byStrike, levelsAsked, settlesAt, whenAsked } from '../../../src/agents/markets-search/asked.js';
+import type { KalshiEvent, KalshiMarket } from '../../../src/data/kalshi/types.js';
+
+const NOW = Date.parse('2026-11-19T15:00:00Z');
+const iso = (ms: number) => new Date(ms).toISOString();
+
+describe('the date a question asks about', () => {
+  it.each([
+    ['will bitcoin be above 100k by end of year', 'at the end of 2026', '2026-12-15', '2027-01-08'],
+    ['btc at year-end 2027', 'at the end of 2027', '2027-12-15', '2028-01-08'],
+    ['fed decision in december', 'in December 2026', '2026-12-01', '2027-01-01'],
+    ['fed decision in january', 'in January 2027', '2027-01-01', '2027-02-01'],
+    ['cpi for march 2027', 'in March 2027', '2027-03-01', '2027-04-01'],
+    ['recession in 2027', 'in 2027', '2027-01-01', '2028-01-08'],
+    ['recession next year', 'in 2027', '2027-01-01', '2028-01-08'],
+  ])('%s → %s', (query, said, from, to) => {
+    const when = whenAsked(query, NOW)!;
+    expect(when.said).toBe(said);
+    expect(iso(when.from).slice(0, 10)).toBe(from);
+    expect(iso(when.to).slice(0, 10)).toBe(to);
+  });
+
+  it('today and tomorrow are UTC days with half a day either side; a week is the days ahead', () => {
+    const today = whenAsked('nyc temperature today', NOW)!;
+    expect([today.said, iso(today.from), iso(today.to)]).toEqual(['today (2026-11-19)', '2026-11-18T12:00:00.000Z', '2026-11-20T12:00:00.000Z']);
+    const tomorrow = whenAsked('bitcoin tomorrow', NOW)!;
+    expect([tomorrow.said, iso(tomorrow.from), iso(tomorrow.to)]).toEqual(['tomorrow (2026-11-20)', '2026-11-19T12:00:00.000Z', '2026-11-21T12:00:00.000Z']);
+    expect(whenAsked('spacex launches this week', NOW)!.to).toBe(Date.parse('2026-11-27T00:00:00Z'));
+  });
+
+  it('names no date when the question says none (a topic word is not a date)', () => {
+    for (const q of ['odds of a Fed cut', 'bitcoin price', 'Chiefs vs Bills', 'may the Lakers win', 'CPI above 3%']) expect(whenAsked(q, NOW)).toBeNull();
+  });
+
+  it('an event settles on its strike date, else when its last market closes', () => {
+    const markets = [{ close_time: '2026-12-01T00:00:00Z' }, { close_time: '2026-12-03T00:00:00Z' }] as KalshiMarket[];
+    expect(settlesAt({ strike_date: '2026-12-15T15:00:00Z', markets } as KalshiEvent)).toBe(Date.parse('2026-12-15T15:00:00Z'));
+    expect(settlesAt({ strike_date: null, markets } as KalshiEvent)).toBe(Date.parse('2026-12-03T00:00:00Z'));
+    expect(settlesAt({ markets: [] } as unknown as KalshiEvent)).toBeNull();
+  });
+});
+
+describe('the levels a question names', () => {
+  it.each([
+    ['bitcoin above 100k', [100_000]],
+    ['bitcoin above $120,000 tomorrow', [120_000]],
+    ['btc over $95k or 1.2m', [95_000, 1_200_000]],
+    ['cpi above 2.8%', [2.8]],
+    ['nyc high above 60 degrees', [60]],
+    ['bitcoin over 105000', [105_000]],
+    // Years, counts and rate moves are not levels.
+    ['fed cut 25bps in december 2026', []],
+    ['top 3 ai lab by 2027', []],
+  ])('%s → %j', (query, values) => {
+    expect(levelsAsked(query).map((l) => l.value)).toEqual(values);
+  });
+
+  it('says each level the way its kind is written', () => {
+    expect(levelsAsked('above 100k, 2.8% or 60°F').map((l) => l.said)).toEqual(['$100,000', '2.8%', '60°']);
+  });
+
+  it('a market is at a level when its strike is it (to a cent, as Kalshi writes 99,999.99) or its range holds it', () => {
+    const above = { strike_type: 'greater', floor_strike: 99_999.99 } as KalshiMarket;
+    expect(atLevel(above, 100_000)).toBe(true);
+    expect(atLevel(above, 96_000)).toBe(false);
+    expect(atLevel({ strike_type: 'less', cap_strike: 44 } as KalshiMarket, 44)).toBe(true);
+    expect(atLevel({ strike_type: 'between', floor_strike: 48, cap_strike: 51 } as KalshiMarket, 50)).toBe(true);
+    expect(atLevel({ strike_type: 'custom' } as KalshiMarket, 50)).toBe(false);
+    expect(byStrike([{ floor_strike: 3 }, { cap_strike: 1 }, { strike_type: 'custom' }] as KalshiMarket[]).map((m) => m.floor_strike ?? m.cap_strike)).toEqual([1, 3]);
+  });
+});
