@@ -55,8 +55,21 @@ export class SseWriter {
     this.#reply.request.idempotency?.frame(frame);
     if (this.gone) return;
     this.#lastWrite = Date.now();
+    // Frames written in one turn of the event loop (a stored answer's, or an agent's burst) go out
+    // in one write to the socket, not one system call each; uncorked before anything waits.
+    if (!this.#corked) {
+      this.#corked = true;
+      this.#raw.cork();
+      process.nextTick(this.#uncork);
+    }
     if (!this.#raw.write(frame)) await drainedOrClosed(this.#raw);
   }
+
+  #corked = false;
+  readonly #uncork = () => {
+    this.#corked = false;
+    this.#raw.uncork();
+  };
 
   /**
    * Ends the stream; `succeeded` says whether it carried a complete answer (idempotent replays
