@@ -84,9 +84,10 @@ export interface Lead {
   abandon(): Promise<void>;
   /**
    * Paid: runs the generation detached from any request (it completes and is stored even if
-   * every waiter leaves), renewing the claim while it runs.
+   * every waiter leaves), renewing the claim while it runs. When it cannot even be started (the
+   * claim could not be marked running), `notStarted` undoes the payment before everyone is told.
    */
-  run(work: (progress: (message: string) => void, stop: AbortSignal) => Promise<Report>): Promise<Report>;
+  run(work: (progress: (message: string) => void, stop: AbortSignal) => Promise<Report>, notStarted?: () => Promise<void>): Promise<Report>;
 }
 
 /**
@@ -165,12 +166,23 @@ export class ReportFlights {
         await this.store.dropClaim(eventTicker, flight.jobId).catch(() => {});
         flight.reject(new FlightAbandoned('the leader gave up'));
       },
-      run: (work) => {
+      run: (work, notStarted) => {
         const renew = setInterval(() => void this.store.renewClaim(eventTicker, flight.jobId, this.options.leaseMs).catch(() => {}), Math.max(200, this.options.leaseMs / 3));
         renew.unref();
         const controller = new AbortController();
         const generation = (async () => {
-          await this.store.startClaim(eventTicker, flight.jobId);
+          try {
+            await this.store.startClaim(eventTicker, flight.jobId);
+          } catch (err) {
+            // Unsettled, this flight would hold every request for the event, here and (through
+            // its renewed claim) on every replica, until this process restarted.
+            clearInterval(renew);
+            await notStarted?.().catch(() => {});
+            await this.store.dropClaim(eventTicker, flight.jobId).catch(() => {});
+            const error = isSvcError(err) ? err : new SvcError('unavailable', { code: 'generation_not_started', message: 'The report generation could not be started (storage did not answer); retry the request.', retryAfterSeconds: 2 });
+            flight.reject(error);
+            throw error;
+          }
           flight.markStarted();
           try {
             const report = await work((m) => flight.report(m), controller.signal);

@@ -73,6 +73,13 @@ export function buildServer(deps: ServerDeps): ServerHandle {
     done();
   });
 
+  // Once closing, every response says so: a client must not send its next request on a
+  // connection about to close (it would get no answer), but open a new one elsewhere.
+  app.addHook('onSend', (_request, reply, payload, done) => {
+    if (closing) reply.header('connection', 'close');
+    done(null, payload);
+  });
+
   app.addHook('preValidation', refuseNul);
 
   // JSON only: a text/plain body would otherwise reach the routes as a string.

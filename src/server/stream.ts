@@ -1,6 +1,6 @@
 import { setMaxListeners } from 'node:events';
 import type { FastifyReply } from 'fastify';
-import type { RunMeta } from '../agents/types.js';
+import type { AgentEvent, RunMeta } from '../agents/types.js';
 import { SvcError } from '../errors.js';
 import { statusOf } from '../wire/errors.js';
 import { commentFrame } from '../wire/sse.js';
@@ -101,8 +101,20 @@ export function settledWithin<T>(promise: Promise<T>, ms: number): Promise<T | t
   return Promise.race([promise, late]).finally(() => clearTimeout(timer));
 }
 
-export const shuttingDown = () =>
-  new SvcError('unavailable', { code: 'server_shutting_down', message: 'The server is shutting down and ended this request; retry it.', retryAfterSeconds: 1 });
+/**
+ * A request the shutdown deadline ended. `heldCredits`: what its stream's headers said it was
+ * charged, which the generation it started gives back as it stops (or keeps, finished and stored).
+ */
+export const shuttingDown = (heldCredits = 0) =>
+  new SvcError('unavailable', {
+    code: 'server_shutting_down',
+    message: `The server is shutting down and ended this request; retry it.${heldCredits ? ` The ${heldCredits} credits held for the report are given back, unless it was finished as the server stopped: it is then stored, and the retry receives it free.` : ''}`,
+    retryAfterSeconds: 1,
+  });
+
+/** The credits a stream's headers said were charged (its first event's meta). */
+export const chargedInHeaders = (first: unknown): number =>
+  typeof first === 'object' && first !== null && (first as AgentEvent).type === 'meta' ? ((first as Extract<AgentEvent, { type: 'meta' }>).meta.credits?.charged ?? 0) : 0;
 
 /** What a run decided, as response headers. */
 export function metaHeaders(meta: RunMeta): Record<string, string> {

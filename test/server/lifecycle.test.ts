@@ -61,6 +61,22 @@ describe('graceful shutdown', () => {
     await closing;
   });
 
+  it('a response finished while closing says Connection: close, so the client sends nothing more on that connection', async () => {
+    const svc = await startService({ agents: [slow('svc-slow', 6, 50)], env: { SVC_SHUTDOWN_GRACE_MS: '10000' } });
+    const { apiKey } = await svc.account();
+    const before = await post(`${svc.baseURL}/responses`, apiKey, { model: 'svc-slow', input: 'q', store: false });
+    expect(before.headers.get('connection')).not.toBe('close');
+    await before.text();
+    const inflight = post(`${svc.baseURL}/responses`, apiKey, { model: 'svc-slow', input: 'q', store: false });
+    await sleep(100);
+    const closing = svc.close();
+    const res = await inflight;
+    expect(res.status).toBe(200);
+    expect(res.headers.get('connection')).toBe('close');
+    await res.text();
+    await closing;
+  });
+
   it('ends streams still running at the deadline with an error event', async () => {
     const svc = await startService({ agents: [slow('svc-slow', 100, 50)], env: { SVC_SHUTDOWN_GRACE_MS: '200' } });
     const { apiKey } = await svc.account();

@@ -241,17 +241,31 @@ export function predictionMarketsAgent(o: PredictionMarketsOptions): Agent {
           }
           holdId = held.hold.id;
           remaining = held.remaining;
+        } else if (req.idempotencyKey) {
+          // The retry, under its Idempotency-Key, of a request whose server died mid-generation
+          // joined that generation and now takes it over: it generates on the hold the first
+          // attempt took (captured once the report is stored), so the one report asked for is
+          // paid once, not given away when the sweeper returns the dead attempt's hold.
+          const first = await o.billing.findHold(`report:${req.caller.accountId}:${req.idempotencyKey}`).catch(() => null);
+          if (first?.state === 'held' && (await o.billing.renew(first.id).catch(() => false))) holdId = first.id;
         }
         const payer = { caller: req.caller, requestId: req.requestId, holdId };
         // Started before anything is yielded: a consumer that stops reading at the next yield closes
         // this generator there, and the paid generation (and the flight others join) must go on.
-        void lead.run((progress, stop) => {
-          const work = () => generate(address, payer, progress, stop);
-          if (!payer.holdId) return work();
-          const hold = payer.holdId;
-          return o.billing.whileHeld(hold, work, (err) => o.log.warn({ err, hold }, 'could not renew the lease of a hold'));
-        });
-        if (holdId) yield { type: 'meta', meta: { reportCache: 'miss', credits: { charged: cost, remaining } } };
+        void lead.run(
+          (progress, stop) => {
+            const work = () => generate(address, payer, progress, stop);
+            if (!payer.holdId) return work();
+            const hold = payer.holdId;
+            return o.billing.whileHeld(hold, work, (err) => o.log.warn({ err, hold }, 'could not renew the lease of a hold'));
+          },
+          async () => {
+            if (payer.holdId) await o.billing.release(payer.holdId, 'report generation could not start', payer.requestId);
+          },
+        );
+        // A takeover on its first attempt's hold says what this key's request is charged (a stream's
+        // headers already went out as joined, and its first attempt's said it).
+        if (holdId) yield { type: 'meta', meta: joined ? { credits: await credits(req.caller, cost) } : { reportCache: 'miss', credits: { charged: cost, remaining } } };
         let report: Report;
         try {
           report = yield* awaitFlight(lead.flight, req.signal);

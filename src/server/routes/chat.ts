@@ -9,7 +9,7 @@ import { sendError } from '../errors.js';
 import { idempotency, unanswered } from '../idempotency.js';
 import { parseChatRequest } from '../requests.js';
 import { startRun, type Run } from '../run.js';
-import { STILL_WAITING, SseWriter, metaHeaders, settledWithin, shuttingDown } from '../stream.js';
+import { STILL_WAITING, SseWriter, chargedInHeaders, metaHeaders, settledWithin, shuttingDown } from '../stream.js';
 
 export async function chatRoutes(app: FastifyInstance, deps: ServerDeps): Promise<void> {
   app.post('/v1/chat/completions', { preHandler: idempotency(deps, 'POST /v1/chat/completions') }, async (request, reply) => {
@@ -51,6 +51,7 @@ async function streamed(reply: FastifyReply, deps: ServerDeps, run: Run, encoder
   if (event !== STILL_WAITING && event.type === 'failed') return sendError(reply, event.error);
   const sse = new SseWriter(reply, keepAliveMs);
   sse.open(event !== STILL_WAITING && event.type === 'meta' ? metaHeaders(event.meta) : {});
+  const charged = chargedInHeaders(event);
   let completed = false;
   let failure: SvcError | null = null;
   try {
@@ -59,7 +60,7 @@ async function streamed(reply: FastifyReply, deps: ServerDeps, run: Run, encoder
       event = await first;
       if (!event) {
         if (run.clientLeft) return reply;
-        event = { type: 'failed', error: shuttingDown() };
+        event = { type: 'failed', error: shuttingDown(charged) };
       }
     }
     for (;;) {
@@ -77,7 +78,7 @@ async function streamed(reply: FastifyReply, deps: ServerDeps, run: Run, encoder
       event = await run.next();
       if (!event) {
         if (run.clientLeft) break;
-        event = { type: 'failed', error: shuttingDown() };
+        event = { type: 'failed', error: shuttingDown(charged) };
       }
     }
   } finally {

@@ -12,7 +12,7 @@ import { sendError } from '../errors.js';
 import { joinInstructions, parseResponsesRequest, type ResponsesRequest } from '../requests.js';
 import { idempotency, unanswered } from '../idempotency.js';
 import { startRun, type Run } from '../run.js';
-import { STILL_WAITING, SseWriter, metaHeaders, settledWithin, shuttingDown } from '../stream.js';
+import { STILL_WAITING, SseWriter, chargedInHeaders, metaHeaders, settledWithin, shuttingDown } from '../stream.js';
 import { boolQuery, intQuery } from '../validate.js';
 
 const nowSeconds = () => Math.floor(Date.now() / 1000);
@@ -384,7 +384,8 @@ async function streamed(reply: FastifyReply, deps: ServerDeps, run: Run, record:
     if (entry) transcript.push(entry);
     return send(encoder.push(e, now));
   };
-  const stopped = (): AgentEvent => ({ type: 'failed', error: deps.inflight.deadline.aborted ? shuttingDown() : clientLeft() });
+  const charged = chargedInHeaders(event);
+  const stopped = (): AgentEvent => ({ type: 'failed', error: deps.inflight.deadline.aborted ? shuttingDown(charged) : clientLeft() });
   try {
     await send(encoder.begin());
     if (event === STILL_WAITING) event = await first;

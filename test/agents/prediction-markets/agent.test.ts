@@ -24,7 +24,7 @@ let intercept: ((req: FakeRequest) => FakeReply | undefined) | undefined;
 beforeAll(async () => {
   // Series of their own for the tests of generations led elsewhere: nothing else stores or claims them.
   const world = buildWorld();
-  for (const ticker of ['KXLAPSED', 'KXSTOPPED', 'KXSTOREDMEANWHILE', 'KXIDEMSTREAM', 'KXIDEMPLAIN', 'KXIDEMCRASH', 'KXSAVEDTHENDIED']) addSeries(world, tenMarketSpec(ticker));
+  for (const ticker of ['KXLAPSED', 'KXRETRYLAPSED', 'KXNOSTART', 'KXSTOPPED', 'KXSTOREDMEANWHILE', 'KXIDEMSTREAM', 'KXIDEMPLAIN', 'KXIDEMCRASH', 'KXSAVEDTHENDIED']) addSeries(world, tenMarketSpec(ticker));
   fake = await startFakeKalshi({ world, intercept: (req) => intercept?.(req) });
   svc = await startService({
     env: { SVC_KALSHI_API_URL: fake.apiUrl, SVC_KALSHI_RETRIES: '2', SVC_KALSHI_TIMEOUT_MS: '400', SVC_KEEPALIVE_MS: '3000' },
@@ -322,13 +322,16 @@ describe('variants, caching and billing', () => {
     });
     try {
       const payer = await other.account({ plan: 'pro', credits: 10 });
-      const asked = post(`${other.baseURL}/responses`, payer.apiKey, { model: `${MODEL}:refresh`, input: urlOf('KXSPACEX') }).catch((e: Error) => e);
+      // Streamed: its headers said it was charged, so its ending says the credits come back.
+      const asked = post(`${other.baseURL}/responses`, payer.apiKey, { model: `${MODEL}:refresh`, input: urlOf('KXSPACEX'), stream: true }).then((r) => r.text());
       while (!hanging) await new Promise((r) => setTimeout(r, 20));
       expect((await other.service.deps.accounts.getAccount(payer.id)).credits).toBe(7);
       const started = Date.now();
       await other.close();
       expect(Date.now() - started).toBeLessThan(5000);
-      await asked;
+      const ending = await asked;
+      expect(ending).toContain('The server is shutting down and ended this request; retry it. The 3 credits held for the report are given back');
+      expect(ending).toContain('event: response.failed');
       // Storage is closed: read what it kept straight from the database file.
       const db = new BetterSqlite3(path.join(dataDir, 'svc.db'), { readonly: true });
       try {
@@ -612,6 +615,10 @@ describe('when the exchange misbehaves', () => {
 
 describe('a generation led elsewhere (another replica on the same database)', () => {
   const freshEvent = (series: string) => ({ event: tickerOf(series), url: urlOf(series) });
+  /** The request has looked the event up on the exchange, its last step before it joins or leads (the exchange's throttle may have delayed it). */
+  const lookedUp = async (event: string) => {
+    while (!fake.requests.some((r) => r.path.endsWith(`/events/${event}`))) await sleep(10);
+  };
   /** What a replica that started generating this event and then died leaves: its claim, running, until `leaseMs` from now. */
   const claimedByDeadReplica = async (event: string, jobId: string, leaseMs: number) => {
     expect(await svc.service.deps.reports.claim(event, jobId, 'dead-replica', leaseMs)).toBe(true);
@@ -632,13 +639,64 @@ describe('a generation led elsewhere (another replica on the same database)', ()
     expect(await reports.versions(event)).toHaveLength(1);
   });
 
+  it("whose server died mid-generation, retried under that request's Idempotency-Key: the takeover generates on the first attempt's hold, charged once, not free", async () => {
+    const { event, url } = freshEvent('KXRETRYLAPSED');
+    const { id, apiKey } = await svc.account({ plan: 'pro', credits: 10 });
+    const key = `retry-after-crash-${id}`;
+    const body = { model: MODEL, input: url };
+    // What the dead replica's request left: the key in progress (its lock lapsed), its hold (lease running), its claim.
+    const since = Date.now() - 120_000;
+    await svc.service.deps.store.db
+      .insertInto('idempotency_keys')
+      .values({ account_id: id, key, endpoint: 'POST /v1/responses', fingerprint: fingerprint('POST /v1/responses', body), state: 'in_progress', locked_until: since + 60_000, status_code: null, headers: null, body: null, created_at: since, expires_at: since + 86_400_000 })
+      .execute();
+    await svc.service.deps.billing.hold({ accountId: id, amount: 3, jobId: `report:${id}:${key}@${since}`, what: 'Generating a prediction-market report' });
+    await claimedByDeadReplica(event, 'job_dead_with_hold', 700);
+    const res = await post(`${svc.baseURL}/responses`, apiKey, body, { 'idempotency-key': key });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('x-report-cache')).toBe('joined');
+    // What this key's request was charged, the first attempt's hold.
+    expect(res.headers.get('x-credits-charged')).toBe('3');
+    expect(res.headers.get('x-credits-remaining')).toBe('7');
+    expect(await ledgerKinds(id)).toEqual(['grant:10', 'hold:-3', 'capture:0']);
+    expect(await balance(id)).toBe(7);
+    // The sweeper finds nothing to give back.
+    await svc.service.deps.billing.sweep(Date.now() + 10 * 60_000); // SWEEP
+    expect(await balance(id)).toBe(7);
+  });
+
+  it('that could not be started (storage failed as the claim was marked running): 503, the hold given back, and the event not left waiting on it', async () => {
+    const { event, url } = freshEvent('KXNOSTART');
+    const { id, apiKey } = await svc.account({ plan: 'pro', credits: 10 });
+    const reports = svc.service.deps.reports;
+    const startClaim = reports.startClaim.bind(reports);
+    reports.startClaim = async () => {
+      reports.startClaim = startClaim;
+      throw new Error('Connection terminated unexpectedly');
+    };
+    const failed = await post(`${svc.baseURL}/responses`, apiKey, { model: MODEL, input: url });
+    expect(failed.status).toBe(503);
+    expect(((await failed.json()) as any).error).toMatchObject({ code: 'generation_not_started' });
+    expect(await ledgerKinds(id)).toEqual(['grant:10', 'hold:-3', 'release:3']);
+    expect(await reports.job(event)).toBeNull();
+    // The next request generates at once (it would have waited for ever on the unsettled flight).
+    const next = await post(`${svc.baseURL}/responses`, apiKey, { model: MODEL, input: url });
+    expect(next.status).toBe(200);
+    expect(next.headers.get('x-report-cache')).toBe('miss');
+    expect(await balance(id)).toBe(7);
+  });
+
   it('whose server died right after storing its report: the waiters get that report, not a second generation', async () => {
     const { event, url } = freshEvent('KXSAVEDTHENDIED');
     const { id, apiKey } = await svc.account({ plan: 'pro', credits: 10 });
     const reports = svc.service.deps.reports;
-    await claimedByDeadReplica(event, 'job_saved_then_died', 900);
+    // Claimed while the request looks the event up (its answer held back meanwhile), so that the
+    // lease runs from then whatever the exchange's throttle made the request wait before.
+    intercept = (req) => (req.path.endsWith(`/events/${event}`) ? { ...(fake.reply(req) as Exclude<FakeReply, string>), delayMs: 200 } : undefined);
     const asked = post(`${svc.baseURL}/responses`, apiKey, { model: `${MODEL}:refresh`, input: url });
-    await sleep(100); // following the other replica's claim
+    await lookedUp(event);
+    await claimedByDeadReplica(event, 'job_saved_then_died', 900);
+    await sleep(300); // following the other replica's claim
     const saved = await reports.save({ eventTicker: event, seriesTicker: 'KXSAVEDTHENDIED', title: 't', text: `The dead replica's report on ${event}.`, citations: [], outputTokens: 6, asOf: new Date().toISOString(), source: 'live', generatedAt: Date.now(), accountId: null, holdId: null });
     const res = await asked;
     expect(res.status).toBe(200);
@@ -660,6 +718,7 @@ describe('a generation led elsewhere (another replica on the same database)', ()
     void entry.lead.run((_progress, stop) => new Promise((_, reject) => stop.addEventListener('abort', () => reject(stopped)))).catch(() => {});
     while ((await reports.job(event))?.state !== 'running') await sleep(10);
     const asked = post(`${svc.baseURL}/responses`, apiKey, { model: MODEL, input: url });
+    await lookedUp(event);
     await sleep(200); // joined: following replica A's claim
     await replicaA.stop(1000);
     const res = await asked;
