@@ -14,7 +14,8 @@ type Kind =
   | { type: 'host' }
   /** Empty, or at least `minLength` characters. */
   | { type: 'secret'; minLength?: number; hint?: string }
-  | { type: 'url'; protocols?: string[] }
+  /** `base`: paths are appended to it, so it has no query or fragment; `required`: never empty. */
+  | { type: 'url'; protocols?: string[]; base?: boolean; required?: boolean }
   | { type: 'int'; min: number; max: number }
   | { type: 'enum'; values: readonly string[] }
   | { type: 'bool' }
@@ -38,7 +39,7 @@ export const SETTINGS: readonly SettingSpec[] = [
   {
     env: 'SVC_PUBLIC_URL',
     path: 'server.publicUrl',
-    kind: { type: 'url', protocols: HTTP },
+    kind: { type: 'url', protocols: HTTP, base: true },
     doc: 'Address clients reach the service at, used to build links (signed document URLs). Default: http://SVC_HOST:SVC_PORT.',
   },
   {
@@ -107,20 +108,20 @@ export const SETTINGS: readonly SettingSpec[] = [
   { env: 'SVC_RATE_LIMIT_PLUS', path: 'rateLimits.plus', kind: { type: 'int', min: 1, max: 10_000_000 }, doc: 'Requests per minute per API key on the Plus plan.' },
   { env: 'SVC_RATE_LIMIT_PRO', path: 'rateLimits.pro', kind: { type: 'int', min: 1, max: 10_000_000 }, doc: 'Requests per minute per API key on the Pro plan.' },
   { env: 'SVC_RATE_LIMIT_ENTERPRISE', path: 'rateLimits.enterprise', kind: { type: 'int', min: 1, max: 10_000_000 }, doc: 'Requests per minute per API key on the Enterprise plan.' },
-  { env: 'SVC_KALSHI_API_URL', path: 'kalshi.apiUrl', kind: { type: 'url', protocols: HTTP }, doc: "Kalshi's public Trade API v2 base URL." },
+  { env: 'SVC_KALSHI_API_URL', path: 'kalshi.apiUrl', kind: { type: 'url', protocols: HTTP, base: true, required: true }, doc: "Kalshi's public Trade API v2 base URL." },
   { env: 'SVC_KALSHI_SNAPSHOT_DIR', path: 'kalshi.snapshotDir', kind: { type: 'path' }, doc: 'Read Kalshi data from this recorded snapshot folder instead of the network.' },
   { env: 'SVC_KALSHI_RPS', path: 'kalshi.requestsPerSecond', kind: { type: 'int', min: 1, max: 20 }, doc: 'Most requests per second sent to Kalshi, by all replicas together on Postgres (by this process on SQLite).' },
   { env: 'SVC_KALSHI_TIMEOUT_MS', path: 'kalshi.timeoutMs', kind: { type: 'int', min: 100, max: 120_000 }, doc: 'Timeout of one Kalshi request.' },
   { env: 'SVC_KALSHI_RETRIES', path: 'kalshi.retries', kind: { type: 'int', min: 0, max: 10 }, doc: 'Retries of a Kalshi request that got 429, 5xx or timed out (exponential backoff, Retry-After honoured).' },
-  { env: 'SVC_SEC_API_URL', path: 'sec.apiUrl', kind: { type: 'url', protocols: HTTP }, doc: 'SEC data API base URL (submissions, companyfacts).' },
-  { env: 'SVC_SEC_WWW_URL', path: 'sec.wwwUrl', kind: { type: 'url', protocols: HTTP }, doc: 'SEC website base URL (company_tickers.json, filing documents under /Archives).' },
+  { env: 'SVC_SEC_API_URL', path: 'sec.apiUrl', kind: { type: 'url', protocols: HTTP, base: true, required: true }, doc: 'SEC data API base URL (submissions, companyfacts).' },
+  { env: 'SVC_SEC_WWW_URL', path: 'sec.wwwUrl', kind: { type: 'url', protocols: HTTP, base: true, required: true }, doc: 'SEC website base URL (company_tickers.json, filing documents under /Archives).' },
   { env: 'SVC_SEC_USER_AGENT', path: 'sec.userAgent', kind: { type: 'string' }, doc: 'User-Agent with a contact, which the SEC requires (e.g. "Acme Research ops@acme.example").' },
   { env: 'SVC_SEC_SNAPSHOT_DIR', path: 'sec.snapshotDir', kind: { type: 'path' }, doc: 'Read SEC data from this recorded snapshot folder instead of the network.' },
   { env: 'SVC_SEC_RPS', path: 'sec.requestsPerSecond', kind: { type: 'int', min: 1, max: 10 }, doc: 'Most requests per second sent to the SEC, by all replicas together on Postgres (its fair-access limit is 10 per address).' },
   { env: 'SVC_SEC_TIMEOUT_MS', path: 'sec.timeoutMs', kind: { type: 'int', min: 100, max: 120_000 }, doc: 'Timeout of one SEC request.' },
   { env: 'SVC_SEC_BLOCK_PAUSE_MS', path: 'sec.blockPauseMs', kind: { type: 'int', min: 0, max: 3_600_000 }, doc: 'After the SEC answers 403 (it blocks clients over its rate limit for about 10 minutes, longer if requests go on), send it nothing for this long; 0 disables the pause.' },
   { env: 'SVC_SEC_RETRIES', path: 'sec.retries', kind: { type: 'int', min: 0, max: 10 }, doc: 'Retries of an SEC request that got 429, 5xx or timed out.' },
-  { env: 'SVC_SIGNING_SECRET', path: 'documents.signingSecret', kind: { type: 'secret' }, doc: 'HMAC secret for signed document links; when empty, one is generated into SVC_DATA_DIR. Give every replica the same.' },
+  { env: 'SVC_SIGNING_SECRET', path: 'documents.signingSecret', kind: { type: 'secret', minLength: 16, hint: 'generate one with `openssl rand -hex 32`, or leave it empty to have one generated into SVC_DATA_DIR/signing.key' }, doc: 'HMAC secret for signed document links; when empty, one is generated into SVC_DATA_DIR. Give every replica the same.' },
   { env: 'SVC_DOCUMENT_LINK_TTL_S', path: 'documents.linkTtlSeconds', kind: { type: 'int', min: 60, max: 7 * 86_400 }, doc: 'Lifetime of a signed document link.' },
   {
     env: 'SVC_RESPONSE_LEASE_MS',
@@ -239,7 +240,7 @@ function parseValue(spec: SettingSpec, raw: unknown, source: string): unknown {
     case 'url': {
       if (typeof raw !== 'string') fail('must be a string');
       const s = (raw as string).trim();
-      if (s === '') return '';
+      if (s === '') return k.required ? fail('must not be empty: it is where this data comes from') : '';
       let u: URL;
       try {
         u = new URL(s);
@@ -247,6 +248,7 @@ function parseValue(spec: SettingSpec, raw: unknown, source: string): unknown {
         return fail('must be an absolute URL');
       }
       if (k.protocols && !k.protocols.includes(u.protocol)) fail(`must use ${k.protocols.map((p) => p.replace(':', '')).join(' or ')}`);
+      if (k.base && /[?#]/.test(s)) fail('must not have a query string or fragment: paths are appended to it');
       // The scheme as URLs compare it (`HTTPS://` is https), the rest as written.
       return `${u.protocol}${s.slice(s.indexOf(':') + 1)}`.replace(/\/+$/, '');
     }
@@ -263,9 +265,11 @@ function parseValue(spec: SettingSpec, raw: unknown, source: string): unknown {
       if (['0', 'false', 'no', 'off', ''].includes(s)) return false;
       return fail('must be true or false');
     }
-    case 'enum':
-      if (typeof raw !== 'string' || !k.values.includes(raw)) fail(`must be one of ${k.values.join(', ')}`);
-      return raw;
+    case 'enum': {
+      const value = typeof raw === 'string' ? raw.trim() : raw;
+      if (typeof value !== 'string' || !k.values.includes(value)) fail(`must be one of ${k.values.join(', ')}`);
+      return value;
+    }
     case 'origins': {
       const list = Array.isArray(raw) ? raw : typeof raw === 'string' ? raw.split(',') : fail('must be a list of origins');
       const origins = (list as unknown[]).map((o) => (typeof o === 'string' ? o.trim() : fail('must be a list of origins'))).filter(Boolean);

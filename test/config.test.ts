@@ -48,6 +48,15 @@ describe('configuration', () => {
     ['SVC_HOST', 'http://127.0.0.1', /SVC_HOST.*not a URL/],
     ['SVC_ADMIN_KEY', 'short-admin-key', /SVC_ADMIN_KEY \(environment\) = \(hidden\): must be at least 16 characters; generate one with `openssl rand -hex 32`/],
     ['SVC_ADMIN_KEY', ' '.repeat(20), /SVC_ADMIN_KEY.*at least 16 characters/],
+    // Paths are appended to these: a query or fragment would break every link or request.
+    ['SVC_PUBLIC_URL', 'http://127.0.0.1:8080/#top', /SVC_PUBLIC_URL.*must not have a query string or fragment/],
+    ['SVC_PUBLIC_URL', 'https://svc.example.com/?a=1', /SVC_PUBLIC_URL.*must not have a query string or fragment/],
+    ['SVC_KALSHI_API_URL', 'https://api.example.com/trade-api/v2?x', /SVC_KALSHI_API_URL.*must not have a query string or fragment/],
+    // Where data comes from is never empty (every request would fail with an unparseable URL).
+    ['SVC_KALSHI_API_URL', '', /SVC_KALSHI_API_URL.*must not be empty/],
+    ['SVC_SEC_API_URL', ' ', /SVC_SEC_API_URL.*must not be empty/],
+    ['SVC_SEC_WWW_URL', '', /SVC_SEC_WWW_URL.*must not be empty/],
+    ['SVC_SIGNING_SECRET', 'x', /SVC_SIGNING_SECRET \(environment\) = \(hidden\): must be at least 16 characters/],
     // A report holds its cost; the ledger refuses a hold of 0.
     ['SVC_REPORT_COST_CREDITS', '0', /SVC_REPORT_COST_CREDITS.*between 1 and 1000000/],
   ])('rejects %s=%s naming the setting', (env, value, message) => {
@@ -100,13 +109,14 @@ describe('configuration', () => {
     expect(spec.env).toBe('SVC_ADMIN_KEY');
   });
 
-  it('reads values as operators write them: a secret without its trailing newline, a URL scheme in capitals, spaces around; refuses an empty data dir and shows no database password', () => {
+  it('reads values as operators write them: a secret without its trailing newline, a URL scheme in capitals, spaces around (choices too); refuses an empty data dir and shows no database password', () => {
     const key = 'abcdefghijklmnopqrstuvwxyz012345';
     expect(loadConfig({ SVC_ADMIN_KEY: `${key}\n` }).auth.adminKey).toBe(key);
     expect(() => loadConfig({ SVC_ADMIN_KEY: 'abcdefgh ijklmnopqrstuvwxyz' })).toThrow(/SVC_ADMIN_KEY .*must not contain spaces/);
     expect(loadConfig({ SVC_PUBLIC_URL: ' HTTPS://svc.example.com/ ' }).server.publicUrl).toBe('https://svc.example.com');
     expect(loadConfig({ SVC_KALSHI_API_URL: 'https://api.example.com/trade-api/v2\n' }).kalshi.apiUrl).toBe('https://api.example.com/trade-api/v2');
     expect(() => loadConfig({ SVC_DATA_DIR: '' })).toThrow(/SVC_DATA_DIR .*must not be empty/);
+    expect(loadConfig({ SVC_LOG_LEVEL: 'info\n', SVC_SECURE_COOKIES: ' auto ' })).toMatchObject({ server: { logLevel: 'info' }, web: { secureCookies: 'auto' } });
     expect(() => loadConfig({ SVC_DATA_DIR: '  ' })).toThrow(/SVC_DATA_DIR/);
     let message = '';
     try {

@@ -1,7 +1,10 @@
-import { readFileSync, statSync } from 'node:fs';
+import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { resolveAdminKey } from '../../src/accounts/admin-key.js';
+import { ConfigError } from '../../src/config.js';
 import { answer, scriptedAgent } from '../helpers/scripted-agent.js';
 import { runCli } from '../helpers/cli.js';
 import { startService, type TestService } from '../helpers/service.js';
@@ -104,6 +107,15 @@ describe('accounts and API keys', () => {
     const file = path.join(svc.dataDir, 'admin.key');
     expect(readFileSync(file, 'utf8').trim()).toBe(svc.adminKey);
     expect(statSync(file).mode & 0o777).toBe(0o600);
+  });
+
+  it('refuses an admin key file shorter than SVC_ADMIN_KEY may be, saying how to fix it', () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'svc-admin-key-'));
+    writeFileSync(path.join(dir, 'admin.key'), 'x\n');
+    expect(() => resolveAdminKey('', dir)).toThrow(ConfigError);
+    expect(() => resolveAdminKey('', dir)).toThrow(/admin\.key is shorter than 16 characters: write a longer one .* or delete the file/);
+    writeFileSync(path.join(dir, 'admin.key'), `${'k'.repeat(16)}\n`);
+    expect(resolveAdminKey('', dir)).toMatchObject({ secret: 'k'.repeat(16), source: 'file', created: false });
   });
 
   it('uses SVC_ADMIN_KEY when it is set', async () => {

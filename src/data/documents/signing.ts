@@ -17,6 +17,9 @@ export function resolveSigningSecret(configured: string, dataDir: string): { sec
   return { secret, file };
 }
 
+/** The longest a signed link may be valid (SVC_DOCUMENT_LINK_TTL_S's maximum): a later expiry is refused. */
+export const MAX_LINK_TTL_SECONDS = 7 * 86_400;
+
 /** Hex HMAC-SHA256 of a document id and its link's expiry (unix seconds). */
 export function signDocument(secret: string, id: string, expires: number): string {
   return createHmac('sha256', secret).update(`${id}\n${expires}`).digest('hex');
@@ -30,5 +33,7 @@ export function checkDocumentLink(secret: string, id: string, expires: string | 
   if (!/^[1-9]\d{0,11}$/.test(expires) || !/^[0-9a-f]{64}$/.test(signature)) return 'invalid';
   const expected = Buffer.from(signDocument(secret, id, Number(expires)), 'hex');
   if (!timingSafeEqual(expected, Buffer.from(signature, 'hex'))) return 'invalid';
-  return Number(expires) < nowSeconds ? 'expired' : 'valid';
+  if (Number(expires) < nowSeconds) return 'expired';
+  // No link is made to live longer than the longest lifetime allowed (SVC_DOCUMENT_LINK_TTL_S).
+  return Number(expires) > nowSeconds + MAX_LINK_TTL_SECONDS + 60 ? 'invalid' : 'valid';
 }

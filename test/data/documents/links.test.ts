@@ -44,6 +44,11 @@ describe('signing', () => {
     for (const padded of ['02000', '+2000', '2000.0', '2e3']) expect(checkDocumentLink('s', 'doc-1', padded, sig, 1999), padded).toBe('invalid');
     expect(checkDocumentLink('s', 'doc-1', undefined, sig, 1999)).toBe('missing');
     expect(checkDocumentLink('s', 'doc-1', '2000', undefined, 1999)).toBe('missing');
+    // No link outlives the longest lifetime allowed (7 days), whatever expiry it was signed with.
+    const far = 1999 + 8 * 86_400;
+    expect(checkDocumentLink('s', 'doc-1', String(far), signDocument('s', 'doc-1', far), 1999)).toBe('invalid');
+    const week = 1999 + 7 * 86_400;
+    expect(checkDocumentLink('s', 'doc-1', String(week), signDocument('s', 'doc-1', week), 1999)).toBe('valid');
   });
 });
 
