@@ -9,7 +9,7 @@ import { kalshiSource } from '../../data/sources.js';
 import { reliabilitySvg } from './chart.js';
 import { settledObservations } from './history.js';
 import { backtest, type CalibrationBin } from './model.js';
-import { research } from './research.js';
+import { PRE_CLOSE_HOURS, research } from './research.js';
 
 /**
  * `svc snapshot record <event-url>... [--out DIR]`: saves every Kalshi response the reports of
@@ -79,7 +79,10 @@ export async function backtestCommand(args: Args, config: Config): Promise<numbe
   const chart = chartPath(flag(args, 'chart'));
   const client = new KalshiClient(kalshiSource(config));
   const { observations, exclusive, unpriced } = await settledObservations(client, series, { hours, maxEvents });
-  if (!observations.length) throw new UsageError(`no settled markets with prices ${hours} h before close were found for series ${series}`);
+  if (!observations.length) {
+    const snapshot = config.kalshi.snapshotDir ? ` (a snapshot holds only the prices its recording read, ${PRE_CLOSE_HOURS} h before close: try --hours ${PRE_CLOSE_HOURS})` : '';
+    throw new UsageError(`no settled markets with prices ${hours} h before close were found for series ${series}${hours === PRE_CLOSE_HOURS ? '' : snapshot}`);
+  }
   const result = backtest(observations, (e) => exclusive.get(e) ?? false);
   if (chart) {
     const svg = reliabilitySvg(`${series}: reliability, prices ${hours} h before close`, [

@@ -30,7 +30,10 @@ export async function settledObservations(
       const candles = e.markets.some((m) => historical.has(m.ticker))
         ? new Map(await Promise.all(e.markets.map(async (m) => [m.ticker, await client.historicalCandles(m.ticker, ...window)] as const)))
         : await client.eventCandles(seriesTicker, e.ticker, ...window);
-      const priced = e.markets.map((m) => ({ m, price: priceBefore(candles.get(m.ticker) ?? [], at) }));
+      // Only a candle inside the window is a price "N hours before close": a snapshot answers every
+      // window with the one it recorded, whose candles may end a day earlier.
+      const inWindow = (m: KalshiMarket) => (candles.get(m.ticker) ?? []).filter((c) => c.end_period_ts >= window[0] && c.end_period_ts <= at);
+      const priced = e.markets.map((m) => ({ m, price: priceBefore(inWindow(m), at) }));
       if (priced.some((p) => p.price === null)) {
         unpriced++;
         return;

@@ -174,6 +174,16 @@ describe('svc backtest', () => {
     expect(existsSync(path.join(dir, 'chart.png'))).toBe(false);
   });
 
+  it('on a snapshot, prices at another time before close than it recorded are none (not its 24 h prices labelled so), and it says which it has', async () => {
+    const env = { SVC_KALSHI_SNAPSHOT_DIR: path.join(PACKAGE_ROOT, 'snapshots', 'kalshi') };
+    expect((await runCli(['backtest', '--series', 'KXHIGHNY'], env)).stdout).toMatch(/prices 24 h before close/);
+    for (const hours of ['1', '48']) {
+      const r = await runCli(['backtest', '--series', 'KXHIGHNY', '--hours', hours], env);
+      expect(r.code).toBe(2);
+      expect(r.stderr.trim()).toBe(`svc: no settled markets with prices ${hours} h before close were found for series KXHIGHNY (a snapshot holds only the prices its recording read, 24 h before close: try --hours 24)`);
+    }
+  });
+
   it('explains a series without settled history', async () => {
     const r = await runCli(['backtest', '--series', 'KXNOTHING'], { SVC_KALSHI_API_URL: fake.apiUrl });
     expect(r.code).toBe(2);
