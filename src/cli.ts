@@ -1,10 +1,10 @@
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { accessSync, constants, existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { AccountService, validateEmail, validatePlan } from './accounts/service.js';
 import { Billing } from './billing/service.js';
 import { ConfigError, loadConfig, unknownVariableWarnings, type Config } from './config.js';
 import { SvcError } from './errors.js';
-import { MAX_CREDITS } from './server/routes/admin.js';
+import { MAX_CREDITS, MAX_NOTE_LENGTH } from './server/routes/admin.js';
 import { openStore, type Store } from './store/db.js';
 
 export class UsageError extends Error {}
@@ -16,19 +16,23 @@ export interface Args {
   bare?: Set<string>;
 }
 
-/** `--name value`, `--name=value`; a flag without a value reads as "true". */
+/** `--name value`, `--name=value`; a flag without a value reads as "true". A flag given twice is refused (which one was meant?). */
 export function parseArgs(argv: string[]): Args {
   const positional: string[] = [];
   const flags = new Map<string, string>();
   const bare = new Set<string>();
+  const set = (name: string, value: string) => {
+    if (flags.has(name)) throw new UsageError(`--${name} is given twice; give it once`);
+    flags.set(name, value);
+  };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
     if (a.startsWith('--')) {
       const eq = a.indexOf('=');
-      if (eq !== -1) flags.set(a.slice(2, eq), a.slice(eq + 1));
-      else if (i + 1 < argv.length && !argv[i + 1]!.startsWith('--')) flags.set(a.slice(2), argv[++i]!);
+      if (eq !== -1) set(a.slice(2, eq), a.slice(eq + 1));
+      else if (i + 1 < argv.length && !argv[i + 1]!.startsWith('--')) set(a.slice(2), argv[++i]!);
       else {
-        flags.set(a.slice(2), 'true');
+        set(a.slice(2), 'true');
         bare.add(a.slice(2));
       }
     } else positional.push(a);
@@ -49,6 +53,27 @@ export function onlyFlags(p: Args, names: readonly string[]): void {
   for (const name of p.flags.keys()) {
     if (!names.includes(name)) throw new UsageError(`unknown flag --${name}; this command takes ${names.length ? names.map((n) => `--${n}`).join(', ') : 'no flags'}`);
   }
+}
+
+/**
+ * The folder a recording writes into (`--out`), checked before anything is fetched: a folder, or
+ * one that can be made, in a place this process may write.
+ */
+export function recordingFolder(out: string): string {
+  const dir = path.resolve(out);
+  let probe = dir;
+  while (!existsSync(probe)) {
+    const parent = path.dirname(probe);
+    if (parent === probe) break;
+    probe = parent;
+  }
+  if (!statSync(probe).isDirectory()) throw new UsageError(`--out ${out}: ${probe === dir ? 'is a file, not a folder' : `${probe} is a file, not a folder`}`);
+  try {
+    accessSync(probe, constants.W_OK);
+  } catch {
+    throw new UsageError(`--out ${out}: ${probe} is not writable by this user`);
+  }
+  return dir;
 }
 
 /** An integer flag; never one that loses precision, and within `bounds` when given. */
@@ -96,11 +121,15 @@ function snapshotProblem(dir: string): string {
   if (!statSync(dir).isDirectory()) return 'is not a folder';
   const manifest = path.join(dir, 'manifest.json');
   if (!existsSync(manifest)) return 'has no manifest.json, so it is not a snapshot folder';
+  let parsed: unknown;
   try {
-    JSON.parse(readFileSync(manifest, 'utf8'));
+    parsed = JSON.parse(readFileSync(manifest, 'utf8'));
   } catch (err) {
     return `has an unreadable manifest.json (${(err as Error).message})`;
   }
+  const m = parsed as { recordedAt?: unknown; entries?: unknown } | null;
+  if (typeof m !== 'object' || m === null || typeof m.entries !== 'object' || m.entries === null || Array.isArray(m.entries)) return 'has a manifest.json without its entries (the recorded answers), so it is not a snapshot folder';
+  if (typeof m.recordedAt !== 'string' || Number.isNaN(Date.parse(m.recordedAt))) return 'has a manifest.json without a recordedAt date';
   return '';
 }
 
@@ -261,7 +290,9 @@ const COMMANDS: Record<string, Command> = {
       if (amount === 0) throw new UsageError(`--amount must be a non-zero integer between ${-MAX_CREDITS} and ${MAX_CREDITS}`);
       const accountId = flag(args, 'account', true);
       return withStore(config, async (store) => {
-        const { balance, entry } = await billingOf(store, config).grant({ accountId, amount, note: flag(args, 'note') ?? null });
+        const note = flag(args, 'note') ?? null;
+        if (note !== null && note.length > MAX_NOTE_LENGTH) throw new UsageError(`--note is ${note.length} characters; at most ${MAX_NOTE_LENGTH} (as the admin API takes)`);
+        const { balance, entry } = await billingOf(store, config).grant({ accountId, amount, note });
         print({ account_id: entry.accountId, credits: balance, entry: { id: entry.id, kind: entry.kind, amount: entry.amount, balance_after: entry.balanceAfter, reason: entry.reason } });
         return 0;
       });
@@ -374,6 +405,11 @@ async function run(argv: string[]): Promise<number> {
     if (!command) continue;
     // Warn, not stop: the adapters and the core share an environment.
     for (const warning of unknownVariableWarnings(process.env)) process.stderr.write(`svc: warning: ${warning}\n`);
+    // `svc <command> --help`: that command's usage, nothing run.
+    if (argv.slice(n).some((a) => a === '--help' || a === '-h')) {
+      process.stdout.write(`Usage: ${command.usage}\n`);
+      return 0;
+    }
     const args = parseArgs(argv.slice(n));
     if (command.flags) checkFlags(args, command.flags);
     const most = command.positionals ?? 0;

@@ -79,6 +79,10 @@ describe('flags', () => {
       [['snapshot', 'record', 'https://kalshi.com/markets/kxfed/fed/kxfed-26dec', '--outt', '/tmp/x'], 'svc: unknown flag --outt; this command takes --out'],
       [['snapshot', 'record-sec', 'AAPL', '--filing', '2'], 'svc: unknown flag --filing; this command takes --out, --filings'],
       [['discord', 'register-commands', '--guil', '123'], 'svc: unknown flag --guil; this command takes --guild'],
+      // Which one was meant? Refused, not the last one silently.
+      [['accounts', 'create', '--email', 'a@example.com', '--email', 'c@example.com'], 'svc: --email is given twice; give it once'],
+      [['credits', 'grant', '--account', account.id, '--amount', '5', '--amount=6'], 'svc: --amount is given twice; give it once'],
+      [['credits', 'grant', '--account', account.id, '--amount', '5', '--note', 'n'.repeat(501)], 'svc: --note is 501 characters; at most 500 (as the admin API takes)'],
     ] as const) {
       const r = await runCli([...args], env);
       expect(r.code, args.join(' ')).toBe(2);
@@ -89,6 +93,11 @@ describe('flags', () => {
     expect(verify.accounts).toBe(1);
     const granted = await runCli(['credits', 'grant', '--account', account.id, '--amount', '5', '--note', 'welcome'], env);
     expect(JSON.parse(granted.stdout)).toMatchObject({ credits: 6, entry: { reason: 'welcome' } });
+    // A command's own help: its usage, exit 0, nothing run.
+    const help = await runCli(['credits', 'grant', '--help'], env);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toBe('Usage: svc credits grant --account ID --amount N [--note TEXT]   (a negative N corrects a balance)\n');
+    expect((await runCli(['backtest', '-h'], env)).stdout).toMatch(/^Usage: svc backtest --series/);
     // The word "true" is a value like any other.
     const literal = await runCli(['credits', 'grant', '--account', account.id, '--amount', '1', '--note', 'true'], env);
     expect(JSON.parse(literal.stdout)).toMatchObject({ credits: 7, entry: { reason: 'true' } });
@@ -159,6 +168,10 @@ describe('start-up failures: one line naming the setting, its value and what to 
     expect(await serve({ SVC_DATA_DIR: path.join(file, 'sub') })).toMatch(/^svc: SVC_DATA_DIR .*\/a-file\/sub is not a directory/);
     // Admin commands open the same storage, and say the same.
     expect(await serve({ SVC_DATA_DIR: file }, ['ledger', 'verify'])).toMatch(/^svc: SVC_DATA_DIR .*\/a-file is not a directory/);
+    // Its documents folder too (every SEC answer was a 500, /readyz ready).
+    const dataDir = tmp('svc-start-');
+    writeFileSync(path.join(dataDir, 'documents'), 'x');
+    expect(await serve({ SVC_DATA_DIR: dataDir })).toBe(`svc: SVC_DATA_DIR ${dataDir} is not a directory (a file is in the way at ${path.join(dataDir, 'documents')}); point SVC_DATA_DIR at a directory svc may create or write to.`);
   });
 
   it('a database a newer svc migrated (an old replica in a rolling deploy)', async () => {
@@ -193,6 +206,10 @@ describe('start-up failures: one line naming the setting, its value and what to 
     const empty = tmp('svc-start-');
     expect(await serve({ SVC_SEC_SNAPSHOT_DIR: empty })).toBe(
       `svc: SVC_SEC_SNAPSHOT_DIR ${empty} has no manifest.json, so it is not a snapshot folder; point it at a folder recorded with svc snapshot record-sec, or leave SVC_SEC_SNAPSHOT_DIR empty to use the live SEC APIs.`,
+    );
+    writeFileSync(path.join(empty, 'manifest.json'), '{"recordedAt":"2025-05-15T00:00:00Z"}');
+    expect(await serve({ SVC_KALSHI_SNAPSHOT_DIR: empty })).toBe(
+      `svc: SVC_KALSHI_SNAPSHOT_DIR ${empty} has a manifest.json without its entries (the recorded answers), so it is not a snapshot folder; point it at a folder recorded with svc snapshot record, or leave SVC_KALSHI_SNAPSHOT_DIR empty to use the live Kalshi API.`,
     );
   });
 });

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { SvcError } from '../errors.js';
 
@@ -243,7 +243,9 @@ interface Manifest {
 export function readManifest(dir: string): Manifest {
   const file = path.join(dir, 'manifest.json');
   if (!existsSync(file)) throw new Error(`${dir} is not a snapshot folder: it has no manifest.json`);
-  return JSON.parse(readFileSync(file, 'utf8')) as Manifest;
+  const manifest = JSON.parse(readFileSync(file, 'utf8')) as Partial<Manifest> | null;
+  if (typeof manifest?.entries !== 'object' || manifest.entries === null || Array.isArray(manifest.entries)) throw new Error(`${file} has no entries (the recorded answers)`);
+  return manifest as Manifest;
 }
 
 /**
@@ -315,12 +317,15 @@ export class RecordingSource implements DataSource {
     note?: string,
   ) {
     this.name = live.name;
+    this.#created = !existsSync(dir);
     // The folder is made with the first response saved: a recording that fails at once leaves none behind.
     const existing = existsSync(path.join(dir, 'manifest.json')) ? readManifest(dir) : null;
     this.#manifest = { source: live.name, recordedAt: recordedAt.toISOString(), baseUrl, note, entries: existing?.entries ?? {} };
   }
 
   #save(key: string, status: number, content: string, ext: string): void {
+    // Requests still in flight when the recording failed (it fails at its first error) save nothing.
+    if (this.#abandoned) return;
     const file = fileFor(key, ext);
     mkdirSync(path.dirname(path.join(this.dir, file)), { recursive: true });
     writeFileSync(path.join(this.dir, file), content);
@@ -346,4 +351,13 @@ export class RecordingSource implements DataSource {
     writeFileSync(file, `${JSON.stringify(this.#manifest, null, 1)}\n`);
     return file;
   }
+
+  /** The recording failed: a folder it made is removed (half a snapshot, without a manifest, serves nothing); one that was there is left as it was found, apart from the answers written into it. */
+  abandon(): void {
+    this.#abandoned = true;
+    if (this.#created) rmSync(this.dir, { recursive: true, force: true });
+  }
+
+  readonly #created: boolean;
+  #abandoned = false;
 }

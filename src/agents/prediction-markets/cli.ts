@@ -1,6 +1,6 @@
 import { statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { UsageError, flag, intFlag, onlyFlags, print, type Args } from '../../cli.js';
+import { UsageError, flag, intFlag, onlyFlags, print, recordingFolder, type Args } from '../../cli.js';
 import type { Config } from '../../config.js';
 import { KalshiClient } from '../../data/kalshi/client.js';
 import { confirmEventAddress, eventPageUrl, parseEventUrl } from '../../data/kalshi/url.js';
@@ -17,11 +17,16 @@ import { PRE_CLOSE_HOURS, research } from './research.js';
  */
 export async function snapshotRecord(args: Args, config: Config): Promise<number> {
   if (!args.positional.length) throw new UsageError('usage: svc snapshot record <kalshi event url>... [--out DIR]');
-  for (const u of args.positional) parseEventUrl(u);
-  const out = path.resolve(flag(args, 'out') ?? 'snapshots/kalshi-recorded');
+  // Each event once, however many of its addresses were given.
+  const seen = new Set<string>();
+  const urls = args.positional.filter((u) => {
+    const ticker = parseEventUrl(u).eventTicker;
+    return !seen.has(ticker) && Boolean(seen.add(ticker));
+  });
+  const out = recordingFolder(flag(args, 'out') ?? 'snapshots/kalshi-recorded');
   const k = config.kalshi;
   const live = new LiveSource({ name: 'Kalshi', baseUrl: k.apiUrl, requestsPerSecond: k.requestsPerSecond, timeoutMs: k.timeoutMs, retries: k.retries });
-  const result = await recordKalshi(live, args.positional, out, new Date(Math.floor(Date.now() / 1000) * 1000), k.apiUrl);
+  const result = await recordKalshi(live, urls, out, new Date(Math.floor(Date.now() / 1000) * 1000), k.apiUrl);
   print(result);
   return 0;
 }
@@ -35,14 +40,19 @@ export async function recordKalshi(live: DataSource, urls: string[], out: string
   const recording = new RecordingSource(live, out, recordedAt, baseUrl, note);
   const client = new KalshiClient(recording, () => recordedAt);
   const events: { event: string; url: string; title: string; category: string; markets: number; settled_events: number }[] = [];
-  for (const url of urls) {
-    const a = parseEventUrl(url);
-    await confirmEventAddress(a, new KalshiClient(live));
-    const r = await research(client, a.eventTicker);
-    events.push({ event: a.eventTicker, url: eventPageUrl(a), title: r.event.title, category: r.series?.category ?? r.event.category ?? '', markets: r.markets.length, settled_events: r.history.length });
+  try {
+    for (const url of urls) {
+      const a = parseEventUrl(url);
+      await confirmEventAddress(a, new KalshiClient(live));
+      const r = await research(client, a.eventTicker);
+      events.push({ event: a.eventTicker, url: eventPageUrl(a), title: r.event.title, category: r.series?.category ?? r.event.category ?? '', markets: r.markets.length, settled_events: r.history.length });
+    }
+    // The open-events index and series list, so svc-markets-search-agent and svc-agent work offline too.
+    await Promise.all([client.openEvents(), client.allSeries()]);
+  } catch (err) {
+    recording.abandon();
+    throw err;
   }
-  // The open-events index and series list, so svc-markets-search-agent and svc-agent work offline too.
-  await Promise.all([client.openEvents(), client.allSeries()]);
   const manifest = recording.finish();
   writeFileSync(path.join(out, 'events.json'), `${JSON.stringify(events, null, 1)}\n`);
   return { snapshot: manifest, recorded_at: recordedAt.toISOString(), events };

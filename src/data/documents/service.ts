@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { accessSync, constants, existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { SvcError } from '../../errors.js';
 import type { PagedDocument } from './model.js';
@@ -43,6 +43,9 @@ export class DocumentService {
   constructor(options: DocumentServiceOptions) {
     this.#o = options;
     this.dir = path.join(options.dataDir, 'documents');
+    // Checked at start-up, where a failure names SVC_DATA_DIR: found at the first citation, it was a 500 on every SEC answer.
+    mkdirSync(this.dir, { recursive: true });
+    accessSync(this.dir, constants.W_OK);
   }
 
   #now(): number {

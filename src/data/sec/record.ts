@@ -1,6 +1,6 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { flag, intFlag, print, UsageError, type Args } from '../../cli.js';
+import { flag, intFlag, print, recordingFolder, UsageError, type Args } from '../../cli.js';
 import type { Config } from '../../config.js';
 import { SvcError } from '../../errors.js';
 import { LiveSource, RecordingSource, type DataSource, type Query, type SourceResponse } from '../source.js';
@@ -57,8 +57,25 @@ export interface RecordResult {
 export async function recordSecSnapshot(o: RecordOptions): Promise<RecordResult> {
   const recorder = new RecordingSource(new EdgarSource(o.api, o.www), o.out, o.recordedAt);
   const client = new SecClient({ api: recorder, www: recorder });
-  const index = CompanyIndex.fromTickers(await client.tickers());
   const companies: RecordResult['companies'] = [];
+  try {
+    await recordCompanies(o, client, companies);
+  } catch (err) {
+    recorder.abandon();
+    throw err;
+  }
+  const manifest = recorder.finish();
+  if (o.demo || o.description) {
+    const m = JSON.parse(readFileSync(manifest, 'utf8')) as Record<string, unknown>;
+    const marked = { source: m.source, recordedAt: m.recordedAt, ...(o.demo ? { demo: true } : {}), ...(o.description ? { description: o.description } : {}), entries: m.entries };
+    writeFileSync(manifest, `${JSON.stringify(marked, null, 1)}\n`);
+  }
+  return { out: o.out, manifest, companies };
+}
+
+/** Each company's submissions, facts and latest periodic filings' documents, read through the recording. */
+async function recordCompanies(o: RecordOptions, client: SecClient, companies: RecordResult['companies']): Promise<void> {
+  const index = CompanyIndex.fromTickers(await client.tickers());
   for (const wanted of o.companies) {
     const found = index.lookup(wanted);
     if (found.status !== 'found') {
@@ -74,13 +91,6 @@ export async function recordSecSnapshot(o: RecordOptions): Promise<RecordResult>
     }
     companies.push({ ticker, cik, name, documents });
   }
-  const manifest = recorder.finish();
-  if (o.demo || o.description) {
-    const m = JSON.parse(readFileSync(manifest, 'utf8')) as Record<string, unknown>;
-    const marked = { source: m.source, recordedAt: m.recordedAt, ...(o.demo ? { demo: true } : {}), ...(o.description ? { description: o.description } : {}), entries: m.entries };
-    writeFileSync(manifest, `${JSON.stringify(marked, null, 1)}\n`);
-  }
-  return { out: o.out, manifest, companies };
 }
 
 /** `svc snapshot record-sec <ticker>... [--out DIR] [--filings N]`. */
@@ -96,7 +106,7 @@ export async function recordSecCommand(args: Args, config: Config): Promise<numb
   }
   const filings = intFlag(args, 'filings', 8);
   if (filings < 1 || filings > 100) throw new UsageError('--filings must be between 1 and 100');
-  const out = path.resolve(flag(args, 'out') ?? path.join('snapshots', 'sec-recorded'));
+  const out = recordingFolder(flag(args, 'out') ?? path.join('snapshots', 'sec-recorded'));
   // Both hosts share the SEC's per-client limit, so each gets half of it.
   const common = { name: 'SEC EDGAR', requestsPerSecond: Math.max(1, Math.floor(s.requestsPerSecond / 2)), timeoutMs: s.timeoutMs, retries: s.retries, headers: { 'user-agent': s.userAgent } };
   const result = await recordSecSnapshot({

@@ -6,6 +6,8 @@ import { Fields, bodyObject, invalidValue, missing } from '../validate.js';
 import { accountJson, entryJson, keyJson } from '../views.js';
 
 export const MAX_CREDITS = 1_000_000_000;
+/** The longest note a credit grant keeps (the ledger's reason). */
+export const MAX_NOTE_LENGTH = 500;
 
 
 /** /v1/admin: accounts and keys, authorised by the admin key. */
@@ -35,7 +37,7 @@ export async function adminRoutes(app: FastifyInstance, deps: ServerDeps): Promi
     const amount = f.number('amount', { integer: true, min: -MAX_CREDITS, max: MAX_CREDITS });
     if (amount === undefined) throw missing('amount', 'Send a positive amount to grant credits or a negative one to correct a balance.');
     if (amount === 0) throw invalidValue('amount', 'must not be 0.');
-    const note = f.string('note', { maxLength: 500 }) ?? null;
+    const note = f.string('note', { maxLength: MAX_NOTE_LENGTH }) ?? null;
     const { entry } = await deps.billing.grant({ accountId: id, amount, note, requestId: request.id });
     return { account: accountJson(await deps.accounts.getAccount(id)), entry: entryJson(entry) };
   });

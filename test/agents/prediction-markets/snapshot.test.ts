@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -58,6 +58,42 @@ describe('svc snapshot record', () => {
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/Kalshi could not be reached/);
     expect(existsSync(out)).toBe(false);
+  });
+
+  it('records an event once however many of its addresses are given', async () => {
+    const out = path.join(tmp(), 'twice');
+    const url = urlOf('KXFEDDECISION');
+    const r = await runCli(['snapshot', 'record', url, `${url.toUpperCase().replace('HTTPS://', 'https://')}/`, '--out', out], { SVC_KALSHI_API_URL: fake.apiUrl });
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout).events.map((e: any) => e.event)).toEqual(['KXFEDDECISION-26DEC']);
+    expect(JSON.parse(readFileSync(path.join(out, 'events.json'), 'utf8'))).toHaveLength(1);
+  });
+
+  it('refuses an --out it could not write before fetching anything, and removes the folder of a recording that failed midway', async () => {
+    const dir = tmp();
+    const file = path.join(dir, 'a-file');
+    writeFileSync(file, 'x');
+    const before = fake.requests.length;
+    for (const [out, message] of [
+      [file, `svc: --out ${file}: is a file, not a folder`],
+      [path.join(file, 'below'), `svc: --out ${path.join(file, 'below')}: ${file} is a file, not a folder`],
+    ] as const) {
+      const r = await runCli(['snapshot', 'record', urlOf('KXFEDDECISION'), '--out', out], { SVC_KALSHI_API_URL: fake.apiUrl });
+      expect(r.code).toBe(2);
+      expect(r.stderr.trim()).toBe(message);
+    }
+    expect(fake.requests.length).toBe(before);
+    // The order books fail after the event and series were already saved: no half snapshot is left.
+    const failing = await startFakeKalshi({ intercept: (req) => (req.path.endsWith('/markets/orderbooks') ? { status: 500, json: { error: 'down' } } : undefined) });
+    try {
+      const out = path.join(dir, 'midway');
+      const r = await runCli(['snapshot', 'record', eventUrl(failing.world, failing.world.openEvents[0]!), '--out', out], { SVC_KALSHI_API_URL: failing.apiUrl, SVC_KALSHI_RETRIES: '0' });
+      expect(r.code).toBe(1);
+      expect(failing.requests.length).toBeGreaterThan(1);
+      expect(existsSync(out)).toBe(false);
+    } finally {
+      await failing.close();
+    }
   });
 
   it('refuses addresses that are not Kalshi events, before recording anything', async () => {
