@@ -318,7 +318,7 @@ export function createDiscordBot(options: DiscordBotOptions): DiscordBot {
           store.link(ownerOf(userId), key);
           await interaction.editReply(`Linked: your questions and reports now use your own account (${account.email}, plan **${account.plan}**, ${account.credits} credits). \`/svc unlink\` goes back to the server's account.`);
         } catch (err) {
-          await interaction.editReply(`That key did not work, so nothing was linked. ${research.problemOf(err, true).message}`);
+          await interaction.editReply(`That key did not work, so nothing was linked. ${research.linkProblem(err).message}`);
         }
         return;
       }

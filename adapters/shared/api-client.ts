@@ -71,6 +71,8 @@ export interface ResearchClientOptions {
   api?: Api;
   /** How people link their own key on this platform, for error messages. */
   linkHint?: string;
+  /** What shares the bot's account here, for error messages: a Slack workspace (default), a Discord server. */
+  shared?: 'workspace' | 'server';
   maxRetries?: number;
 }
 
@@ -101,7 +103,7 @@ export class ResearchClient {
   readonly #options: Required<Omit<ResearchClientOptions, 'timeoutMs'>> & { timeoutMs: number };
 
   constructor(options: ResearchClientOptions) {
-    this.#options = { timeoutMs: 15 * 60_000, api: 'responses', linkHint: '/svc link <api key>', maxRetries: 2, ...options, baseUrl: options.baseUrl.replace(/\/+$/, '') };
+    this.#options = { timeoutMs: 15 * 60_000, api: 'responses', linkHint: '/svc link <api key>', shared: 'workspace', maxRetries: 2, ...options, baseUrl: options.baseUrl.replace(/\/+$/, '') };
   }
 
   #client(apiKey: string): OpenAI {
@@ -119,7 +121,7 @@ export class ResearchClient {
    * Problem to show. Never throws: every failure becomes a `failed` event.
    */
   async *answer(request: AnswerRequest): AsyncGenerator<AnswerEvent> {
-    const ctx: ProblemContext = { linkedKey: request.apiKey !== undefined, linkHint: this.#options.linkHint };
+    const ctx: ProblemContext = { linkedKey: request.apiKey !== undefined, linkHint: this.#options.linkHint, shared: this.#options.shared };
     let receivedText = false;
     try {
       const source = this.#options.api === 'chat' ? this.#chat(request) : this.#responses(request);
@@ -202,9 +204,9 @@ export class ResearchClient {
     return this.#client(apiKey).get<AccountSummary>('/account');
   }
 
-  /** The Problem for an error from `account` or other direct calls. */
-  problemOf(err: unknown, linkedKey: boolean): Problem {
-    return describeProblem(err, { linkedKey, linkHint: this.#options.linkHint });
+  /** The Problem for an error from checking a key before it is linked (`account`). */
+  linkProblem(err: unknown): Problem {
+    return describeProblem(err, { linkedKey: false, linking: true, linkHint: this.#options.linkHint, shared: this.#options.shared });
   }
 }
 

@@ -3,6 +3,9 @@ import { sleep, type Clock } from './clock.js';
 import { splitMessage } from './split.js';
 import { ThrottledEditor, type EditErrors } from './throttled-editor.js';
 
+/** Thrown by a post whose stream was discarded before it got its slot: not a failure. */
+const DISCARDED = new Error('discarded before it was posted');
+
 /** Where a stream's messages go: a Slack thread, a Discord channel, an interaction's replies. */
 /** A message's key for deduplicated creates: Discord takes a nonce of up to 25 characters. */
 export const postKey = (): string => randomUUID().replace(/-/g, '').slice(0, 25);
@@ -109,6 +112,7 @@ export class MessageStream<H> {
         this.#posting = this.#post(() => this.#wanted[i] ?? synced)
           .then(() => undefined)
           .catch((err) => {
+            if (err === DISCARDED) return;
             this.#broken = true;
             this.options.onError?.(err);
           })
@@ -121,12 +125,16 @@ export class MessageStream<H> {
     }
   }
 
+  #discarded = false;
+
   /** Posts a part; its text is read once the post has its slot, so the newest version goes out. */
   async #post(part: () => string): Promise<Posted<H>> {
     const { clock } = this.options;
     const key = postKey();
     for (let failures = 0, rateLimited = 0; ; ) {
       await this.sink.waitForSlot?.();
+      // Discarded while it waited for its slot (the answer streams natively now): posted, it would only be deleted.
+      if (this.#discarded) throw DISCARDED;
       const text = part();
       try {
         const handle = await this.sink.post(text, key);
@@ -190,6 +198,7 @@ export class MessageStream<H> {
 
   /** Removes every message posted so far (another way of showing the answer took over). */
   async discard(): Promise<void> {
+    this.#discarded = true;
     this.#stopSyncing();
     await this.#posting;
     for (const posted of this.#messages.splice(0)) {

@@ -31,6 +31,10 @@ export interface ProblemContext {
   linkedKey: boolean;
   /** How people link their own key on this platform (`/svc link <api key>`). */
   linkHint: string;
+  /** What shares the bot's account on this platform: a Slack workspace, a Discord server. */
+  shared?: 'workspace' | 'server';
+  /** The key was being checked before it is linked (`/svc link`): it is not linked yet. */
+  linking?: boolean;
 }
 
 function retryAfterSeconds(err: APIError): number | null {
@@ -47,7 +51,8 @@ export function describeProblem(err: unknown, ctx: ProblemContext): Problem {
   if (!(err instanceof APIError)) {
     return { kind: 'server_error', message: 'Something went wrong on our side while answering. Please try again.' };
   }
-  const whose = ctx.linkedKey ? 'your linked account' : "this workspace's account";
+  const shared = ctx.shared ?? 'workspace';
+  const whose = ctx.linkedKey ? 'your linked account' : `this ${shared}'s account`;
   const status = err.status;
   const code = status === 401 ? 'invalid_api_key' : err.code;
   switch (code) {
@@ -72,8 +77,10 @@ export function describeProblem(err: unknown, ctx: ProblemContext): Problem {
     case 'invalid_api_key':
       return {
         kind: 'invalid_api_key',
-        message: ctx.linkedKey
-          ? `Your linked API key was refused (it may have been revoked). Link a new one with \`${ctx.linkHint}\`, or unlink it to use the workspace's account.`
+        message: ctx.linking
+          ? 'The research service does not accept that key (it may be mistyped, or revoked). Check it, or ask whoever runs svc for a key of your own.'
+          : ctx.linkedKey
+          ? `Your linked API key was refused (it may have been revoked). Link a new one with \`${ctx.linkHint}\`, or unlink it to use the ${shared}'s account.`
           : 'The bot\'s API key was refused by the research service. Ask whoever runs the bot to check its SVC_API_KEY.',
       };
   }

@@ -228,7 +228,7 @@ export async function createSlackBot(options: SlackBotOptions): Promise<SlackBot
             store.link(owner, key);
             await say(`Linked: your questions and reports now use your own account (${escapeMrkdwn(account.email)}, plan *${escapeMrkdwn(account.plan)}*, ${account.credits} credits). \`/svc unlink\` goes back to the workspace's account.`);
           } catch (err) {
-            await say(`That key did not work, so nothing was linked. ${toMrkdwn(research.problemOf(err, true).message)}`);
+            await say(`That key did not work, so nothing was linked. ${toMrkdwn(research.linkProblem(err).message)}`);
           }
           return;
         }

@@ -146,8 +146,8 @@ export class NativeStream {
       } catch (err) {
         const code = slackErrorCode(err) ?? (slackRetryAfterMs(err) !== null ? 'ratelimited' : null);
         this.o.log.warn({ err, code, channel: this.o.channel }, 'native streaming call failed');
-        if (code && LATCH_OFF.has(code)) return this.#outcome(false, { code, latch: true });
-        if ((code && THIS_MESSAGE.has(code)) || ++failures >= 3) return this.#outcome(false, { code: code ?? 'request_failed', latch: false });
+        if (code && LATCH_OFF.has(code)) return this.#giveUp({ code, latch: true });
+        if ((code && THIS_MESSAGE.has(code)) || ++failures >= 3) return this.#giveUp({ code: code ?? 'request_failed', latch: false });
         this.#notBefore = clock.now() + 1000 * failures;
       }
     }
@@ -157,6 +157,26 @@ export class NativeStream {
   #piece(): string {
     const pending = this.#wanted.slice(this.#sent);
     return this.#final ? pending : safePrefix(pending);
+  }
+
+  /**
+   * Streaming failed; the rest is posted instead. The message streamed so far is stopped first (a
+   * fence it was inside closed), or Slack would show it still streaming until the stream expires.
+   */
+  async #giveUp(failure: NonNullable<NativeResult['failure']>): Promise<NativeResult> {
+    const gone = failure.code === 'message_not_in_streaming_state' || failure.code === 'invalid_thread_ts';
+    if (this.#ts && !gone) {
+      const sent = this.#wanted.slice(0, this.#sent);
+      const fence = fenceAfter(sent);
+      await this.o.slot?.('chat.stopStream');
+      try {
+        await this.o.client.chat.stopStream({ channel: this.o.channel, ts: this.#ts, ...(fence ? { markdown_text: fenceCloser(sent, fence) } : {}) });
+      } catch (err) {
+        this.o.log.warn({ err, channel: this.o.channel }, 'chat.stopStream failed');
+      }
+      this.#ts = null;
+    }
+    return this.#outcome(false, failure);
   }
 
   async #stop(): Promise<NativeResult> {

@@ -76,7 +76,7 @@ async function start(opts: { agents?: StartOptions['agents']; editIntervalMs?: n
   const bot = createDiscordBot({
     settings,
     store,
-    research: new ResearchClient({ baseUrl: service.url, apiKey: account.apiKey, maxRetries: 0, linkHint: '/svc link key:' }),
+    research: new ResearchClient({ baseUrl: service.url, apiKey: account.apiKey, maxRetries: 0, linkHint: '/svc link key:', shared: 'server' }),
     log: opts.log ?? pino({ level: process.env.SVC_TEST_ADAPTER_LOG ?? 'silent' }),
     clock,
   });
@@ -563,7 +563,7 @@ describe('Discord: slash commands', () => {
   it('errors are specific: a plan that cannot generate reports', async () => {
     await start();
     const { token } = h!.discord.slashCommand('report', { url: 'https://kalshi.com/markets/kx/free-plan/kx-1' });
-    await until(() => expect(h!.discord.interactionReplies(token)[0]?.content).toMatch(/^⚠️ Generating new reports needs the Plus, Pro or Enterprise plan.*`\/svc link key:`/));
+    await until(() => expect(h!.discord.interactionReplies(token)[0]?.content).toMatch(/^⚠️ Generating new reports needs the Plus, Pro or Enterprise plan, and this server's account is not on one.*`\/svc link key:`/));
   });
 
   it('/svc link binds the person\'s own key, privately', async () => {

@@ -393,6 +393,18 @@ describe('Slack: native streaming', () => {
     expect(h!.slack.callsOf('chat.update')).toHaveLength(0);
   });
 
+  it('an answer that starts streaming before the status line got its slot never posts the status line', async () => {
+    // Slack's own rates: a second post in the channel waits a second for its slot.
+    await start({ nativeStreaming: true, rateBudgets: true });
+    await h!.command('ask quick');
+    await h!.until(() => expect(h!.slack.callsOf('chat.stopStream')).toHaveLength(1));
+    // The status line's post slot comes a second after the root's: past it, nothing more is posted.
+    await new Promise((r) => setTimeout(r, 1300));
+    await h!.quiet();
+    expect(h!.slack.callsOf('chat.postMessage')).toHaveLength(1); // the root only
+    expect(h!.slack.callsOf('chat.delete')).toHaveLength(0);
+  });
+
   it('streamed Markdown cannot reach people: <!channel>, [x](!here) and [u](@U1) arrive as lookalikes, split anywhere', async () => {
     await start({ nativeStreaming: true });
     await h!.command('ask feed: native mentions');
@@ -455,6 +467,23 @@ describe('Slack: native streaming', () => {
     await h!.quiet();
     expect(shownTexts(h!.slack, rootTs)).toEqual(['Streamed part. ', `Posted *part* [1].${SLACK_FOOTER}`]);
     expect(h!.slack.callsOf('chat.startStream')).toHaveLength(1); // this message only: not latched off
+  });
+
+  it('a stream rate-limited mid-answer is stopped before the rest is posted: no message is left streaming', async () => {
+    await start({ nativeStreaming: true });
+    h!.slack.fail('chat.appendStream', 'ratelimited');
+    await h!.command('ask feed: rate-limited');
+    await h!.until(() => expect(h!.slack.callsOf('chat.postMessage')).toHaveLength(2));
+    const rootTs = h!.slack.rootMessages(CHANNEL)[0]!.ts;
+    log.feed.text('Streamed part. ');
+    await h!.until(() => expect(h!.slack.callsOf('chat.startStream')).toHaveLength(1));
+    log.feed.text('Posted **part** [1].');
+    log.feed.done(CITATIONS.slice(0, 1));
+    await h!.until(() => expect(shownTexts(h!.slack, rootTs).at(-1)).toContain('Sources'));
+    await h!.quiet();
+    expect(shownTexts(h!.slack, rootTs)).toEqual(['Streamed part. ', `Posted *part* [1].${SLACK_FOOTER}`]);
+    expect(h!.slack.callsOf('chat.stopStream')).toHaveLength(1);
+    expect(h!.slack.threadReplies(CHANNEL, rootTs).filter((m) => m.streaming)).toEqual([]);
   });
 });
 
@@ -607,7 +636,8 @@ describe('Slack: per-person billing', () => {
   it('refuses a key the service does not accept', async () => {
     await start();
     await h!.command('link sk-svc-not-a-key', { triggerId: 'link-bad' });
-    await h!.until(() => expect(h!.slack.responses[0]?.text).toMatch(/That key did not work, so nothing was linked/));
+    // About the key just given: nothing is linked yet, so nothing is said of a linked key or unlinking.
+    await h!.until(() => expect(h!.slack.responses[0]?.text).toBe('That key did not work, so nothing was linked. The research service does not accept that key (it may be mistyped, or revoked). Check it, or ask whoever runs svc for a key of your own.'));
     expect(h!.store.linkedKey(`slack:${TEAM}:${USER}`)).toBeNull();
   });
 });
