@@ -1,5 +1,6 @@
 import type { Turn } from '../types.js';
 import { editDistance } from '../../text.js';
+import { eventQuestion, type EventQuestion } from './event-questions.js';
 
 /** Where the router sends a question. */
 export type RouteKind = 'kalshi_url' | 'odds' | 'filings' | 'financials' | 'help';
@@ -12,6 +13,8 @@ export interface Route {
   reason: string;
   /** For a follow-up: the earlier question it continues ("what are the odds of a Fed cut?" before "and of a hold?"). */
   context?: string;
+  /** A question about the event of an earlier Kalshi address ("which outcome does the model favour?"): what it asks. */
+  about?: EventQuestion;
 }
 
 const KALSHI_URL = /(?:https?:\/\/)?(?:www\.)?kalshi\.com\/markets\/[^\s<>()"']+/i;
@@ -188,6 +191,13 @@ export function splitQuestion(question: string): { question: string; route: Rout
 /** Filings and financials both answer from SEC filings: a follow-up may move between them. */
 const family = (kind: RouteKind) => (kind === 'filings' || kind === 'financials' ? 'sec' : kind);
 
+/** A turn that asks about the event being discussed rather than naming a subject of its own. */
+function aboutTheEvent(question: string, route: Route): boolean {
+  if (route.kind === 'kalshi_url') return false;
+  const count = tokens(question).length;
+  return (route.kind === 'odds' && count <= 12 && !hasWord(tokens(question), EVENT_TOPICS)) || ((route.kind === 'help' || route.kind === 'odds') && count <= 16 && eventQuestion(question) !== null);
+}
+
 /**
  * The route of the last user turn. A follow-up ("and the quarter before?", "how about
  * Microsoft?") that names no subject of its own takes the route of the conversation so far.
@@ -201,14 +211,17 @@ export function classify(question: string, history: readonly Turn[] = []): Route
   // conversation; thanks, a greeting or anything else the agents do not cover gets the help.
   const continues = followUp || (count <= 3 && !GREETING.test(lower));
   // Odds without a topic of their own ("what's the biggest mispricing?", "odds of a hold?") right
-  // after a Kalshi address are about that event.
-  if (route.kind === 'odds' && count <= 12 && !hasWord(tokens(question), EVENT_TOPICS)) {
+  // after a Kalshi address are about that event, and so are questions about its report ("which
+  // outcome does the model favour?", "when does it close?").
+  if (aboutTheEvent(question, route)) {
+    const about = eventQuestion(question);
+    // Back past the turns that were themselves about the event, to its address.
     const last = history
       .filter((t) => t.role === 'user')
       .map((t) => ({ turn: t, route: classifyOne(t.content) }))
       .reverse()
-      .find((x) => x.route.kind !== 'help');
-    if (last?.route.kind === 'kalshi_url') return { kind: 'kalshi_url', url: last.route.url, reason: 'about the Kalshi event of an earlier turn', context: last.turn.content };
+      .find((x) => x.route.kind !== 'help' && !aboutTheEvent(x.turn.content, x.route));
+    if (last?.route.kind === 'kalshi_url') return { kind: 'kalshi_url', url: last.route.url, reason: 'about the Kalshi event of an earlier turn', context: last.turn.content, ...(about ? { about } : {}) };
   }
   if ((route.kind === 'help' && continues) || (followUp && count <= 8 && route.kind !== 'kalshi_url')) {
     for (let i = history.length - 1; i >= 0; i--) {

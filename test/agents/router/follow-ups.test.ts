@@ -154,6 +154,40 @@ describe('several questions in one, and odds follow-ups that change topic', () =
     expect(january).toContain('none mentions “january”, and none settles in January 2027.');
   });
 
+  it("answers questions about a reported event from its report (a thread's replies), not with the whole report again or the help", async () => {
+    const url = 'https://kalshi.com/markets/kxfeddecision/fed/kxfeddecision-26dec';
+    const payer = await svc.account({ plan: 'pro', credits: 10 });
+    const report = (await new OpenAI({ baseURL: svc.baseURL, apiKey: payer.apiKey, maxRetries: 0 }).responses.create({ model: 'svc-prediction-markets-agent', input: url })).output_text;
+    const row = (outcome: string) => report.split('\n').find((l) => l.startsWith(`| ${outcome} [`))!.split('|').map((c) => c.trim());
+    const hike = row('Hike 25bps');
+    const messages: OpenAI.Chat.ChatCompletionMessageParam[] = [{ role: 'user', content: url }, { role: 'assistant', content: report }];
+    const ask = async (question: string) => {
+      messages.push({ role: 'user', content: question });
+      const r = await client.chat.completions.create({ model: 'svc-agent', messages });
+      const text = r.choices[0]!.message.content!;
+      messages.push({ role: 'assistant', content: text });
+      return { text, citations: (r.choices[0] as any).citations as { order: number; url: string }[] };
+    };
+    const likely = await ask('What is the most likely outcome, in one sentence?');
+    expect(likely.text).toMatch(new RegExp(`^The market's favourite is \\*\\*Hike 25bps\\*\\* at ${hike[2]!.replace(/[().;]/g, '\\$&')}; the model gives it ${hike[3]} \\(gap \\${hike[4]}\\) \\[1\\]\\.`));
+    expect(likely.citations.map((c) => c.order)).toEqual([1]);
+    expect(likely.citations[0]!.url).toMatch(/KXFEDDECISION-26DEC/i); // that outcome's market
+    // Several questions in a row, each about the same event.
+    expect((await ask('Which outcome does the model favour? One sentence.')).text).toMatch(/^The model favours \*\*Hike 25bps\*\* at 50\.8%/);
+    expect((await ask('when does it close?')).text).toMatch(/^- \*\*Trading closes\*\* 2026-12-15 15:00 UTC/);
+    expect((await ask('how is it resolved?')).text).toMatch(/^- \*\*Resolution source:\*\* Federal Reserve \[1\]\./);
+    const gap = await ask("what's the biggest mispricing?");
+    expect(gap.text).toMatch(/^The largest gap is \*\*Hike 25bps\*\*/);
+    expect(gap.text).toContain('_From the stored report on **Fed decision in December 2026?**');
+    expect((await ask('thanks!')).text).toMatch(/^I answer financial research questions/);
+  });
+
+  it('asked about the model of an event with no stored report, says there is none yet, with the live prices', async () => {
+    const url = 'https://kalshi.com/markets/kxspacex/spacex-launches/kxspacex-26nov24';
+    const r = await client.chat.completions.create({ model: 'svc-agent', messages: [{ role: 'user', content: url }, { role: 'assistant', content: '(prices)' }, { role: 'user', content: 'which outcome does the model favour?' }] });
+    expect(r.choices[0]!.message.content).toMatch(/^No report is stored for KXSPACEX-26NOV24 yet, so there is no model probability or resolution history to quote/);
+  });
+
   it('names the teams of an open game without an odds word; says what no event shown mentions', async () => {
     expect((await client.responses.create({ model: 'svc-agent', input: 'Chiefs vs Bills' })).output_text).toContain('**Bills at Chiefs on November 23, 2026: winner?**');
     const paris = (await client.responses.create({ model: 'svc-agent', input: "What's the weather in Paris today?" })).output_text;
