@@ -106,7 +106,22 @@ export async function backtestCommand(args: Args, config: Config): Promise<numbe
     }
   }
   if (args.flags.has('json')) {
-    print({ series, hours, ...result, unpriced_events: unpriced, chart: chart ?? null });
+    // snake_case, as every other command prints.
+    const bins = (list: CalibrationBin[]) => list.map((b) => ({ from: b.from, to: b.to, count: b.count, mean_predicted: b.meanPredicted, observed: b.observed }));
+    const scores = (x: typeof result.market) => ({ brier: x.brier, log_loss: x.logLoss });
+    print({
+      series,
+      hours,
+      events: result.events,
+      markets: result.markets,
+      market: scores(result.market),
+      model: scores(result.model),
+      market_bins: bins(result.marketBins),
+      model_bins: bins(result.modelBins),
+      final: result.final,
+      unpriced_events: unpriced,
+      chart: chart ?? null,
+    });
     return 0;
   }
   const lines = [

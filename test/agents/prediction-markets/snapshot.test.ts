@@ -185,7 +185,9 @@ describe('svc backtest', () => {
     const json = await runCli(['backtest', '--series', 'kxhighny', '--json', '--hours', '24'], { SVC_KALSHI_API_URL: fake.apiUrl });
     const result = JSON.parse(json.stdout);
     expect(result.markets).toBe(70);
-    expect(result.marketBins).toHaveLength(10);
+    expect(result.market_bins).toHaveLength(10);
+    expect(Object.keys(result.market_bins[0])).toEqual(['from', 'to', 'count', 'mean_predicted', 'observed']);
+    expect(Object.keys(result.model)).toEqual(['brier', 'log_loss']);
     expect(result.model.brier).toBeGreaterThan(0);
   });
 
