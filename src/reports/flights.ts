@@ -5,6 +5,13 @@ import type { Report, ReportStore } from './store.js';
 /** The leader of a flight gave up (its caller could not pay) or stopped (its server died or shut down): waiters start over. */
 export class FlightAbandoned extends Error {
   override name = 'FlightAbandoned';
+  /** The credit hold that was paying for a generation whose server died (the request taking it over generates on it). */
+  constructor(
+    message: string,
+    readonly holdId: string | null = null,
+  ) {
+    super(message);
+  }
 }
 
 function deferred<T>() {
@@ -84,10 +91,11 @@ export interface Lead {
   abandon(): Promise<void>;
   /**
    * Paid: runs the generation detached from any request (it completes and is stored even if
-   * every waiter leaves), renewing the claim while it runs. When it cannot even be started (the
-   * claim could not be marked running), `notStarted` undoes the payment before everyone is told.
+   * every waiter leaves), renewing the claim while it runs; the claim names the hold paying for
+   * it (`holdId`). When it cannot even be started (the claim could not be marked running),
+   * `notStarted` undoes the payment before everyone is told.
    */
-  run(work: (progress: (message: string) => void, stop: AbortSignal) => Promise<Report>, notStarted?: () => Promise<void>): Promise<Report>;
+  run(work: (progress: (message: string) => void, stop: AbortSignal) => Promise<Report>, options?: { holdId?: string | null; notStarted?: () => Promise<void> }): Promise<Report>;
 }
 
 /**
@@ -166,13 +174,13 @@ export class ReportFlights {
         await this.store.dropClaim(eventTicker, flight.jobId).catch(() => {});
         flight.reject(new FlightAbandoned('the leader gave up'));
       },
-      run: (work, notStarted) => {
+      run: (work, { holdId = null, notStarted } = {}) => {
         const renew = setInterval(() => void this.store.renewClaim(eventTicker, flight.jobId, this.options.leaseMs).catch(() => {}), Math.max(200, this.options.leaseMs / 3));
         renew.unref();
         const controller = new AbortController();
         const generation = (async () => {
           try {
-            await this.store.startClaim(eventTicker, flight.jobId);
+            await this.store.startClaim(eventTicker, flight.jobId, holdId);
           } catch (err) {
             // Unsettled, this flight would hold every request for the event, here and (through
             // its renewed claim) on every replica, until this process restarted.
@@ -226,7 +234,7 @@ export class ReportFlights {
             flight.resolve(stored);
             return;
           }
-          throw new FlightAbandoned('the other generation stopped');
+          throw new FlightAbandoned('the other generation stopped', job?.state === 'running' ? job.holdId : null);
         }
         if (job.state === 'claimed') continue;
         if (job.state === 'running') {

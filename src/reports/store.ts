@@ -33,7 +33,7 @@ export interface ReportVersion {
 export type NewReport = Omit<Report, 'id' | 'version' | 'textRef'> & { accountId: string | null; holdId: string | null };
 
 export type JobState =
-  | { state: 'claimed' | 'running'; jobId: string; leaseExpiresAt: number }
+  | { state: 'claimed' | 'running'; jobId: string; leaseExpiresAt: number; holdId: string | null }
   | { state: 'done'; jobId: string }
   | { state: 'failed'; jobId: string; error: SvcError }
   | null;
@@ -170,14 +170,14 @@ export class ReportStore {
    * claim existed, or the previous one finished, or its lease lapsed (its process died).
    */
   async claim(eventTicker: string, jobId: string, owner: string, leaseMs: number, now = Date.now()): Promise<boolean> {
-    const fresh = { event_ticker: eventTicker, job_id: jobId, owner, state: 'claimed' as const, lease_expires_at: now + leaseMs, started_at: now, finished_at: null, error: null };
+    const fresh = { event_ticker: eventTicker, job_id: jobId, owner, state: 'claimed' as const, lease_expires_at: now + leaseMs, started_at: now, finished_at: null, error: null, hold_id: null };
     const row = await this.db
       .insertInto('report_jobs')
       .values(fresh)
       .onConflict((oc) =>
         oc
           .column('event_ticker')
-          .doUpdateSet({ job_id: jobId, owner, state: 'claimed', lease_expires_at: now + leaseMs, started_at: now, finished_at: null, error: null })
+          .doUpdateSet({ job_id: jobId, owner, state: 'claimed', lease_expires_at: now + leaseMs, started_at: now, finished_at: null, error: null, hold_id: null })
           .where((eb) => eb.or([eb('report_jobs.state', 'in', ['done', 'failed']), eb('report_jobs.lease_expires_at', '<', now)])),
       )
       .returning('job_id')
@@ -185,9 +185,9 @@ export class ReportStore {
     return row?.job_id === jobId;
   }
 
-  /** The leader has paid: the generation is under way. */
-  async startClaim(eventTicker: string, jobId: string): Promise<void> {
-    await this.db.updateTable('report_jobs').set({ state: 'running' }).where('event_ticker', '=', eventTicker).where('job_id', '=', jobId).where('state', '=', 'claimed').execute();
+  /** The leader has paid (with `holdId`, when it holds credits for it): the generation is under way. */
+  async startClaim(eventTicker: string, jobId: string, holdId: string | null = null): Promise<void> {
+    await this.db.updateTable('report_jobs').set({ state: 'running', hold_id: holdId }).where('event_ticker', '=', eventTicker).where('job_id', '=', jobId).where('state', '=', 'claimed').execute();
   }
 
   async renewClaim(eventTicker: string, jobId: string, leaseMs: number, now = Date.now()): Promise<void> {
@@ -221,7 +221,7 @@ export class ReportStore {
   async job(eventTicker: string): Promise<JobState> {
     const row = await this.db.selectFrom('report_jobs').selectAll().where('event_ticker', '=', eventTicker).executeTakeFirst();
     if (!row) return null;
-    if (row.state === 'claimed' || row.state === 'running') return { state: row.state, jobId: row.job_id, leaseExpiresAt: Number(row.lease_expires_at) };
+    if (row.state === 'claimed' || row.state === 'running') return { state: row.state, jobId: row.job_id, leaseExpiresAt: Number(row.lease_expires_at), holdId: row.hold_id ?? null };
     if (row.state === 'done') return { state: 'done', jobId: row.job_id };
     const e = JSON.parse(row.error ?? '{}') as { kind?: ErrorKind; code?: string; message?: string };
     return { state: 'failed', jobId: row.job_id, error: new SvcError(e.kind ?? 'upstream', { code: e.code ?? 'generation_failed', message: e.message ?? 'The report generation failed.' }) };

@@ -139,6 +139,8 @@ export interface ReportJobsTable {
   finished_at: number | null;
   /** JSON {kind, code, message} of a failed generation. */
   error: string | null;
+  /** The credit hold paying for the generation (none when a joiner took a dead one over for free). */
+  hold_id: string | null;
 }
 
 /** A signed-in browser. */

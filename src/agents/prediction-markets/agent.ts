@@ -174,6 +174,9 @@ export function predictionMarketsAgent(o: PredictionMarketsOptions): Agent {
       // Told it joined a generation (charged 0): if that generation's server stops and this
       // request ends up leading the next one, that one is free too, as the spec promises joiners.
       let joined = false;
+      // The hold of a generation this request had joined whose server then died: its payer asked
+      // for this report, so the request that takes it over generates on that hold.
+      let orphanHold: string | null = null;
       for (;;) {
         const entry = await o.flights.enter(ticker);
         if (entry.role === 'join') {
@@ -190,7 +193,10 @@ export function predictionMarketsAgent(o: PredictionMarketsOptions): Agent {
             report = yield* awaitFlight(entry.flight, req.signal);
           } catch (err) {
             // The replica leading it died or shut down mid-generation: start over (perhaps leading).
-            if (err instanceof FlightAbandoned) continue;
+            if (err instanceof FlightAbandoned) {
+              orphanHold = err.holdId ?? orphanHold;
+              continue;
+            }
             throw err;
           }
           yield { type: 'meta', meta: { reportGeneratedAt: generatedAt(report) } };
@@ -214,6 +220,7 @@ export function predictionMarketsAgent(o: PredictionMarketsOptions): Agent {
         }
         // A joiner that took over generates free (see `joined`); any other leader pays first.
         let holdId: string | null = null;
+        let adoptedFrom: string | null = null;
         let remaining = 0;
         if (!joined) {
           let held: Awaited<ReturnType<Billing['hold']>>;
@@ -241,13 +248,20 @@ export function predictionMarketsAgent(o: PredictionMarketsOptions): Agent {
           }
           holdId = held.hold.id;
           remaining = held.remaining;
-        } else if (req.idempotencyKey) {
-          // The retry, under its Idempotency-Key, of a request whose server died mid-generation
-          // joined that generation and now takes it over: it generates on the hold the first
-          // attempt took (captured once the report is stored), so the one report asked for is
-          // paid once, not given away when the sweeper returns the dead attempt's hold.
-          const first = await o.billing.findHold(`report:${req.caller.accountId}:${req.idempotencyKey}`).catch(() => null);
-          if (first?.state === 'held' && (await o.billing.renew(first.id).catch(() => false))) holdId = first.id;
+        } else {
+          // Taking over a generation whose server died: it goes on on the hold that paid for it
+          // (captured once the report is stored), so the report is paid once, not given away
+          // while the sweeper returns that hold. That is the dead generation's own hold, or, for
+          // the retry of the request that led it (its Idempotency-Key), the one that request took.
+          const own = req.idempotencyKey ? await o.billing.findHold(`report:${req.caller.accountId}:${req.idempotencyKey}`).catch(() => null) : null;
+          for (const id of [orphanHold, own?.id]) {
+            const hold = id ? await o.billing.getHold(id).catch(() => null) : null;
+            if (hold?.state === 'held' && (await o.billing.renew(hold.id).catch(() => false))) {
+              holdId = hold.id;
+              adoptedFrom = hold.accountId;
+              break;
+            }
+          }
         }
         const payer = { caller: req.caller, requestId: req.requestId, holdId };
         // Started before anything is yielded: a consumer that stops reading at the next yield closes
@@ -259,13 +273,17 @@ export function predictionMarketsAgent(o: PredictionMarketsOptions): Agent {
             const hold = payer.holdId;
             return o.billing.whileHeld(hold, work, (err) => o.log.warn({ err, hold }, 'could not renew the lease of a hold'));
           },
-          async () => {
-            if (payer.holdId) await o.billing.release(payer.holdId, 'report generation could not start', payer.requestId);
+          {
+            holdId,
+            notStarted: async () => {
+              if (payer.holdId) await o.billing.release(payer.holdId, 'report generation could not start', payer.requestId);
+            },
           },
         );
-        // A takeover on its first attempt's hold says what this key's request is charged (a stream's
-        // headers already went out as joined, and its first attempt's said it).
-        if (holdId) yield { type: 'meta', meta: joined ? { credits: await credits(req.caller, cost) } : { reportCache: 'miss', credits: { charged: cost, remaining } } };
+        if (holdId && !joined) yield { type: 'meta', meta: { reportCache: 'miss', credits: { charged: cost, remaining } } };
+        // Taken over on this account's own earlier hold (its retry): what this request is charged
+        // (a stream's headers already went out as joined, and its first attempt's said it).
+        else if (holdId && adoptedFrom === req.caller.accountId) yield { type: 'meta', meta: { credits: await credits(req.caller, cost) } };
         let report: Report;
         try {
           report = yield* awaitFlight(lead.flight, req.signal);

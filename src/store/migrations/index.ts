@@ -9,6 +9,7 @@ import * as m007 from './007_report_holds.js';
 import * as m008 from './008_response_leases.js';
 import * as m009 from './009_upstream_budget.js';
 import * as m010 from './010_key_secret_shown.js';
+import * as m011 from './011_job_holds.js';
 
 /** Versioned migrations, applied in name order at start-up. Never edit one that has shipped: add a new one. */
 export const migrations: Record<string, Migration> = {
@@ -22,6 +23,7 @@ export const migrations: Record<string, Migration> = {
   '008_response_leases': m008,
   '009_upstream_budget': m009,
   '010_key_secret_shown': m010,
+  '011_job_holds': m011,
 };
 
 export const migrationProvider: MigrationProvider = { getMigrations: async () => migrations };

@@ -24,7 +24,7 @@ let intercept: ((req: FakeRequest) => FakeReply | undefined) | undefined;
 beforeAll(async () => {
   // Series of their own for the tests of generations led elsewhere: nothing else stores or claims them.
   const world = buildWorld();
-  for (const ticker of ['KXLAPSED', 'KXRETRYLAPSED', 'KXNOSTART', 'KXSTOPPED', 'KXSTOREDMEANWHILE', 'KXIDEMSTREAM', 'KXIDEMPLAIN', 'KXIDEMCRASH', 'KXSAVEDTHENDIED']) addSeries(world, tenMarketSpec(ticker));
+  for (const ticker of ['KXLAPSED', 'KXRETRYLAPSED', 'KXPAIDLAPSED', 'KXNOSTART', 'KXSTOPPED', 'KXSTOREDMEANWHILE', 'KXIDEMSTREAM', 'KXIDEMPLAIN', 'KXIDEMCRASH', 'KXSAVEDTHENDIED']) addSeries(world, tenMarketSpec(ticker));
   fake = await startFakeKalshi({ world, intercept: (req) => intercept?.(req) });
   svc = await startService({
     env: { SVC_KALSHI_API_URL: fake.apiUrl, SVC_KALSHI_RETRIES: '2', SVC_KALSHI_TIMEOUT_MS: '400', SVC_KEEPALIVE_MS: '3000' },
@@ -620,9 +620,9 @@ describe('a generation led elsewhere (another replica on the same database)', ()
     while (!fake.requests.some((r) => r.path.endsWith(`/events/${event}`))) await sleep(10);
   };
   /** What a replica that started generating this event and then died leaves: its claim, running, until `leaseMs` from now. */
-  const claimedByDeadReplica = async (event: string, jobId: string, leaseMs: number) => {
+  const claimedByDeadReplica = async (event: string, jobId: string, leaseMs: number, holdId: string | null = null) => {
     expect(await svc.service.deps.reports.claim(event, jobId, 'dead-replica', leaseMs)).toBe(true);
-    await svc.service.deps.reports.startClaim(event, jobId);
+    await svc.service.deps.reports.startClaim(event, jobId, holdId);
   };
 
   it('whose server died mid-generation (its claim lapsed) is taken over: the waiter leads and gets the report, free as it was told', async () => {
@@ -663,6 +663,25 @@ describe('a generation led elsewhere (another replica on the same database)', ()
     // The sweeper finds nothing to give back.
     await svc.service.deps.billing.sweep(Date.now() + 10 * 60_000); // SWEEP
     expect(await balance(id)).toBe(7);
+  });
+
+  it("whose server died mid-generation, paid for by another account: the joiner takes it over on that account's hold (charged once, to the payer), not for free", async () => {
+    const { event, url } = freshEvent('KXPAIDLAPSED');
+    const payer = await svc.account({ plan: 'pro', credits: 10 });
+    const joiner = await svc.account({ plan: 'pro', credits: 10 });
+    // What the dead replica left: its payer's hold (lease running) named on its claim.
+    const { hold } = await svc.service.deps.billing.hold({ accountId: payer.id, amount: 3, jobId: 'report:job_dead_paid', what: 'Generating a prediction-market report' });
+    await claimedByDeadReplica(event, 'job_dead_paid', 700, hold.id);
+    const res = await post(`${svc.baseURL}/responses`, joiner.apiKey, { model: MODEL, input: url });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('x-report-cache')).toBe('joined');
+    expect(res.headers.get('x-credits-charged')).toBe('0');
+    expect(((await res.json()) as any).output[0].content[0].text).toContain(event);
+    expect(await ledgerKinds(payer.id)).toEqual(['grant:10', 'hold:-3', 'capture:0']);
+    expect(await ledgerKinds(joiner.id)).toEqual(['grant:10']);
+    expect((await svc.service.deps.reports.versions(event))).toHaveLength(1);
+    await svc.service.deps.billing.sweep(Date.now() + 10 * 60_000);
+    expect(await balance(payer.id)).toBe(7);
   });
 
   it('that could not be started (storage failed as the claim was marked running): 503, the hold given back, and the event not left waiting on it', async () => {
