@@ -3,9 +3,9 @@ import type { KalshiEvent } from '../../data/kalshi/types.js';
 import { eventPage, priceLine } from '../prediction-markets/summary.js';
 import { quoteCaller, utcMinute as utc } from '../citations.js';
 import type { Agent, AgentEvent, Citation } from '../types.js';
-import { atLevel, byStrike, levelsAsked, settlesAt, whenAsked } from './asked.js';
+import { atLevel, byStrike, levelsAsked, settlesAt, whenAsked, type AskedLevel, type AskedWhen } from './asked.js';
 import type { OpenEventsIndex } from './index.js';
-import { fold, words, type SearchHit } from './search.js';
+import { fold, words } from './search.js';
 
 export const SEARCH_AGENT_ID = 'svc-markets-search-agent';
 
@@ -32,15 +32,14 @@ export async function searchMarkets(
   const citations: Citation[] = [];
   // Prices are read fresh for the matches only.
   const fetched = await Promise.all(hits.map((h) => client.event(h.entry.event.event_ticker).catch(() => null)));
-  const now = client.now().getTime();
-  const when = whenAsked(query, now);
-  const inWindow = (i: number) => {
-    const at = settlesAt(fetched[i] ?? hits[i]!.entry.event);
-    return !when || (at !== null && at >= when.from && at < when.to);
-  };
+  const when = whenAsked(query, client.now().getTime());
+  const found = hits.map((hit, i) => {
+    const event = fetched[i] ?? hit.entry.event;
+    const at = settlesAt(event);
+    return { hit, event, fits: !when || (at !== null && at >= when.from && at < when.to) };
+  });
   // Events that settle when the question asks come first; the others stay, said to be another date.
-  const order = hits.map((_h, i) => i).sort((a, b) => Number(inWindow(b)) - Number(inWindow(a)));
-  const ranked: { hit: SearchHit; event: KalshiEvent; fits: boolean }[] = order.map((i) => ({ hit: hits[i]!, event: fetched[i] ?? hits[i]!.entry.event, fits: inWindow(i) }));
+  const ranked = [...found].sort((a, b) => Number(b.fits) - Number(a.fits));
   // Words no event shown matches, in its title or its outcomes ("cut" is an outcome of the Fed
   // decision), are said, so that near misses are not taken for the event asked about.
   const outcomeWords = new Set(ranked.flatMap(({ event }) => (event.markets ?? []).flatMap((m) => words(`${m.yes_sub_title ?? ''} ${m.title ?? ''}`))));
@@ -57,35 +56,40 @@ export async function searchMarkets(
   ranked.forEach(({ hit, event, fits }, i) => {
     const n = citations.length + 1;
     citations.push({ order: n, name: `Kalshi: ${event.title}`, url: eventPage(event, hit.entry.seriesTitle) });
-    const markets = event.markets ?? [];
-    // The outcome at a level asked about comes first, in bold, whatever its price.
-    const asked = new Set(markets.filter((m) => levels.some((l) => atLevel(m, l.value))));
-    const prices = markets
-      .map((m) => ({ ...priceLine(m), asked: asked.has(m) }))
-      .sort((a, b) => Number(b.asked) - Number(a.asked) || (b.price ?? -1) - (a.price ?? -1));
-    const shown = prices.slice(0, Math.max(4, asked.size)).map((p) => (p.asked ? `**${quoteCaller(p.text)}**` : quoteCaller(p.text)));
-    const more = prices.length > shown.length ? `, and ${prices.length - shown.length} more outcomes` : '';
-    const close = markets[0]?.close_time;
-    const ladder = byStrike(markets);
-    const notes: string[] = [];
-    const unpriced = ladder.length ? levels.filter((l) => !markets.some((m) => atLevel(m, l.value))) : [];
-    if (unpriced.length) {
-      const [low, high] = [priceLine(ladder[0]!).label, priceLine(ladder.at(-1)!).label];
-      notes.push(`No outcome at ${unpriced.map((l) => l.said).join(' or ')}: ${low === high ? `its only level is “${quoteCaller(low)}”` : `its levels run from “${quoteCaller(low)}” to “${quoteCaller(high)}”`}.`);
-    }
-    if (when && !fits) {
-      const at = settlesAt(event);
-      notes.push(`It settles ${at === null ? 'on another date' : `on ${new Date(at).toISOString().slice(0, 10)}`}, not ${when.said}, the date asked about.`);
-    }
-    lines.push(
-      `${i + 1}. **${quoteCaller(event.title)}** (${event.event_ticker}, ${hit.entry.category || 'uncategorised'}) [${n}]: ${shown.length ? shown.join('; ') : 'no prices yet'}${more}.${close ? ` Closes ${utc(new Date(close))}.` : ''}${notes.length ? ` ${notes.join(' ')}` : ''}`,
-    );
+    lines.push(`${i + 1}. ${eventLine(event, hit.entry.category, n, levels, fits ? null : when)}`);
   });
   lines.push(
     '',
     'Prices are the mid of the best bid and ask (or the last trade), read as probabilities. For a research report with the model probability of each outcome, send an event address to `svc-prediction-markets-agent` (3 credits), or to `svc-prediction-markets-agent:cache` for a stored report (free).',
   );
   return { text: `${lines.join('\n')}\n`, citations, found: hits.length };
+}
+
+/**
+ * One event found: its prices (the outcome at a level asked about first, in bold), when it
+ * closes, and what it does not match: a level it has no outcome at, a date it does not settle on.
+ */
+function eventLine(event: KalshiEvent, category: string, n: number, levels: AskedLevel[], otherDate: AskedWhen | null): string {
+  const markets = event.markets ?? [];
+  const asked = new Set(markets.filter((m) => levels.some((l) => atLevel(m, l.value))));
+  const prices = markets
+    .map((m) => ({ ...priceLine(m), asked: asked.has(m) }))
+    .sort((a, b) => Number(b.asked) - Number(a.asked) || (b.price ?? -1) - (a.price ?? -1));
+  const shown = prices.slice(0, Math.max(4, asked.size)).map((p) => (p.asked ? `**${quoteCaller(p.text)}**` : quoteCaller(p.text)));
+  const more = prices.length > shown.length ? `, and ${prices.length - shown.length} more outcomes` : '';
+  const close = markets[0]?.close_time;
+  const notes: string[] = [];
+  const ladder = byStrike(markets);
+  const unpriced = ladder.length ? levels.filter((l) => !markets.some((m) => atLevel(m, l.value))) : [];
+  if (unpriced.length) {
+    const [low, high] = [priceLine(ladder[0]!).label, priceLine(ladder.at(-1)!).label];
+    notes.push(`No outcome at ${unpriced.map((l) => l.said).join(' or ')}: ${low === high ? `its only level is “${quoteCaller(low)}”` : `its levels run from “${quoteCaller(low)}” to “${quoteCaller(high)}”`}.`);
+  }
+  if (otherDate) {
+    const at = settlesAt(event);
+    notes.push(`It settles ${at === null ? 'on another date' : `on ${new Date(at).toISOString().slice(0, 10)}`}, not ${otherDate.said}, the date asked about.`);
+  }
+  return `**${quoteCaller(event.title)}** (${event.event_ticker}, ${category || 'uncategorised'}) [${n}]: ${shown.length ? shown.join('; ') : 'no prices yet'}${more}.${close ? ` Closes ${utc(new Date(close))}.` : ''}${notes.length ? ` ${notes.join(' ')}` : ''}`;
 }
 
 export function marketsSearchAgent(o: { client: KalshiClient; index: OpenEventsIndex }): Agent {
