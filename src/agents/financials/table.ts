@@ -176,7 +176,12 @@ async function table(lib: SecLibrary, ref: CompanyRef, metrics: MetricId[], span
   const wanted = span.only ? span.only.length : span.quarters ? span.quarters.to - span.quarters.from + 1 : years?.to !== undefined ? (years.to - years.from + 1) * (span.kind === 'quarter' ? 4 : 1) : span.latest ? span.count : null;
   // Years named one by one leave the others out on purpose.
   const gaps = span.only ? [] : missingBetween(shown, financials.calendar);
-  const total = span.total ? (wanted !== null && shown.length === wanted && !gaps.length ? totals(shown, values, revenue) : { not: `no total is given: only ${shown.length} of the ${wanted ?? shown.length} ${unit} asked for have figures in the filings available` }) : null;
+  const incomplete = gaps.length
+    ? `no total is given: ${gaps.map((p) => periodLabel(p, calendarYear)).join(', ')} ${gaps.length > 1 ? 'have' : 'has'} no figures in the filings available`
+    : wanted === null || shown.length !== wanted
+      ? `no total is given: only ${shown.length} of the ${wanted ?? shown.length} ${unit} asked for have figures in the filings available`
+      : null;
+  const total = span.total ? (incomplete ? { not: incomplete } : totals(shown, values, revenue)) : null;
   if (total) header.push('Total');
 
   const lines: string[] = [

@@ -223,6 +223,10 @@ describe('a quarter missing from the filings', () => {
       expect(row('↳ year over year')[labels.indexOf('Q2 FY2025')]).toBe('—');
       // Q3 FY2025 against Q3 FY2024, both present: a real change.
       expect(row('↳ year over year')[labels.indexOf('Q3 FY2025')]).toMatch(/^[+−-]?\d+\.\d%$/);
+      // Added up, the quarters around the missing one are not the total of those asked for.
+      const summed = (await c.responses.create({ model: 'svc-financials-agent', input: 'sum of Microsoft revenue over fiscal Q1 2024 to Q4 2024 quarterly' })).output_text;
+      expect(summed).toContain('Total: no total is given: Q2 FY2024 has no figures in the filings available.');
+      expect(table(summed).body.find((r) => r[0]!.startsWith('**Revenue**'))!.at(-1)).toBe('—');
     } finally {
       await gap.close();
       rmSync(dir, { recursive: true, force: true });
