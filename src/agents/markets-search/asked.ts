@@ -92,17 +92,45 @@ export function levelsAsked(query: string): AskedLevel[] {
   return out;
 }
 
-/** Whether a market is the outcome at this level: its strike ("Above $100,000"), or a range holding it. */
+/**
+ * The range an outcome's label states when its strikes are not numbers ("48°F to 51°F", "56°F or
+ * above", "Below 44°F"): Kalshi's custom strikes say it only in words.
+ */
+export function labelRange(label: string): { from: number | null; to: number | null } | null {
+  const n = (x: string) => Number(x.replace(/,/g, ''));
+  const NUM = '(-?\\d[\\d,]*(?:\\.\\d+)?)';
+  const between = new RegExp(`${NUM}\\D{0,4}?\\s*(?:to|-|–)\\s*\\$?${NUM}`).exec(label);
+  if (between) return { from: n(between[1]!), to: n(between[2]!) };
+  const orAbove = new RegExp(`${NUM}\\S*\\s+or\\s+(?:above|more|higher|over)`, 'i').exec(label);
+  if (orAbove) return { from: n(orAbove[1]!), to: null };
+  const orBelow = new RegExp(`${NUM}\\S*\\s+or\\s+(?:below|less|lower|under)`, 'i').exec(label);
+  if (orBelow) return { from: null, to: n(orBelow[1]!) };
+  const below = new RegExp(`\\b(?:below|under|less than)\\s+\\$?${NUM}`, 'i').exec(label);
+  if (below) return { from: null, to: n(below[1]!) };
+  const above = new RegExp(`\\b(?:above|over|more than)\\s+\\$?${NUM}`, 'i').exec(label);
+  if (above) return { from: n(above[1]!), to: null };
+  return null;
+}
+
+const labelOfMarket = (m: KalshiMarket) => m.yes_sub_title ?? m.title ?? '';
+
+/** Whether a market is the outcome at this level: its strike ("Above $100,000"), or a range holding it (by its strikes, or its label's words). */
 export function atLevel(m: KalshiMarket, level: number): boolean {
   const near = (strike: number | null | undefined) => typeof strike === 'number' && Math.abs(strike - level) <= Math.max(0.01, Math.abs(level) * 1e-4);
   if (m.strike_type === 'between') return typeof m.floor_strike === 'number' && typeof m.cap_strike === 'number' && m.floor_strike <= level && level <= m.cap_strike;
   if (m.strike_type === 'greater' || m.strike_type === 'greater_or_equal') return near(m.floor_strike);
   if (m.strike_type === 'less' || m.strike_type === 'less_or_equal') return near(m.cap_strike);
-  return false;
+  const range = labelRange(labelOfMarket(m));
+  return range !== null && (range.from === null || level >= range.from) && (range.to === null || level <= range.to);
 }
 
-/** The markets whose outcomes are levels, lowest first (empty when none is). */
+/** The markets whose outcomes are levels, lowest first (empty when none is): by their strikes, or the ranges their labels state. */
 export function byStrike(markets: readonly KalshiMarket[]): KalshiMarket[] {
-  const level = (m: KalshiMarket) => (typeof m.floor_strike === 'number' ? m.floor_strike : typeof m.cap_strike === 'number' ? m.cap_strike : null);
-  return markets.filter((m) => level(m) !== null && m.strike_type !== 'custom' && m.strike_type !== 'functional').sort((a, b) => level(a)! - level(b)!);
+  const level = (m: KalshiMarket) => {
+    if (typeof m.floor_strike === 'number') return m.floor_strike;
+    if (typeof m.cap_strike === 'number') return m.cap_strike;
+    const range = labelRange(labelOfMarket(m));
+    return range ? (range.from ?? (range.to === null ? null : range.to - 1e-9)) : null;
+  };
+  return markets.filter((m) => level(m) !== null && m.strike_type !== 'functional').sort((a, b) => level(a)! - level(b)!);
 }

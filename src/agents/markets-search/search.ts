@@ -15,7 +15,7 @@ const STOP_WORDS =
 const SYNONYMS: Record<string, string[]> = {
   fed: ['fed', 'federal', 'reserve', 'fomc', 'rate'],
   fomc: ['fed', 'fomc'],
-  cut: ['cut', 'lower', 'decrease', 'reduce'],
+  cut: ['cut', 'lower', 'decrease', 'reduce', 'rate'],
   hike: ['hike', 'raise', 'increase', 'rate'],
   btc: ['bitcoin', 'btc'],
   bitcoin: ['bitcoin', 'btc'],
@@ -138,7 +138,8 @@ export class EventSearch {
     const seen = new Set<string>();
     for (const word of plainWords(query.slice(0, MAX_QUERY_CHARS))) {
       const w = fold(word);
-      if (w.length < 2 || STOP.has(w) || /^\d+[a-z]?$/.test(w) || LONG_STOP.some((s) => editDistance(w, s, 1) <= 1)) continue;
+      // Numbers and levels ("100k", "25bps", "3rd") are read apart (see asked.ts), never as topic words.
+      if (w.length < 2 || STOP.has(w) || /^\d+(?:[a-z]|bps?|pts?|pct|deg|st|nd|rd|th)?$/.test(w) || LONG_STOP.some((s) => editDistance(w, s, 1) <= 1)) continue;
       const month = MONTHS.find((m) => m.startsWith(w) && w.length >= 3);
       // Own keys only: "constructor" is a word, not Object's constructor.
       const alternatives = month ? [month] : (Object.hasOwn(SYNONYMS, w) ? SYNONYMS[w]! : [w]).map(fold);

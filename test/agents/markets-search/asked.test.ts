@@ -67,6 +67,11 @@ describe('the levels a question names', () => {
     expect(atLevel({ strike_type: 'less', cap_strike: 44 } as KalshiMarket, 44)).toBe(true);
     expect(atLevel({ strike_type: 'between', floor_strike: 48, cap_strike: 51 } as KalshiMarket, 50)).toBe(true);
     expect(atLevel({ strike_type: 'custom' } as KalshiMarket, 50)).toBe(false);
+    // Custom strikes say their range in the label only.
+    expect(atLevel({ strike_type: 'custom', yes_sub_title: '48°F to 51°F' } as KalshiMarket, 50)).toBe(true);
+    expect(atLevel({ strike_type: 'custom', yes_sub_title: '56°F or above' } as KalshiMarket, 60)).toBe(true);
+    expect(atLevel({ strike_type: 'custom', yes_sub_title: 'Below 44°F' } as KalshiMarket, 50)).toBe(false);
+    expect(atLevel({ strike_type: 'custom', yes_sub_title: 'Hold' } as KalshiMarket, 25)).toBe(false);
     expect(byStrike([{ floor_strike: 3 }, { cap_strike: 1 }, { strike_type: 'custom' }] as KalshiMarket[]).map((m) => m.floor_strike ?? m.cap_strike)).toEqual([1, 3]);
   });
 });

@@ -150,6 +150,11 @@ describe('several questions in one, and odds follow-ups that change topic', () =
     expect(tomorrow).not.toContain('the date asked about');
     expect(await ask('cpi above 2.8%')).toContain('[1]: **Above 2.8 96.0%**;');
     expect(await ask('government shutdown by end of year')).toMatch(/^Open Kalshi events matching[^]*Shutdown 58\.0%\. Closes 2026-12-31 15:00 UTC\.\n/);
+    // Levels said in words only (Kalshi's custom strikes): the range holding the level asked.
+    expect(await ask('will NYC be above 60 degrees tomorrow?')).toContain('[1]: **56°F or above 43.0%**;');
+    expect(await ask('NYC temperature 50°F tomorrow')).toContain('[1]: **48°F to 51°F 32.0%**;');
+    // A level beside a topic word is not a topic word of its own: the Fed event is found.
+    for (const q of ['Fed cut 25bps', 'odds of a 25bps cut']) expect(await ask(q), q).toContain('(KXFEDDECISION-26DEC, Economics) [1]');
     const january = await ask('fed decision in january');
     expect(january).toContain('none mentions “january”, and none settles in January 2027.');
   });
