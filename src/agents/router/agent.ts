@@ -11,7 +11,7 @@ import type { Agent, AgentEvent, AgentRequest, Answer, Citation, Usage } from '.
 import { quoteCaller } from '../citations.js';
 import { isSvcError } from '../../errors.js';
 import { GREETING, classify, splitQuestion, type Route } from './classify.js';
-import { answerFromReport, type EventQuestion } from './event-questions.js';
+import { answerFromReport, eventQuestion } from './event-questions.js';
 
 export const ROUTER_ID = 'svc-agent';
 
@@ -114,14 +114,14 @@ export function routerAgent(o: RouterOptions): Agent {
 
   /**
    * The answer for a Kalshi address: the stored report, else a free summary of live prices. Asked
-   * something about the event (`about`), the part of the report that answers it.
+   * something about the event (`aboutEvent`), the part of the report that answers it.
    */
-  async function* kalshi(req: AgentRequest, question: string, url: string, usage: Usage | null, meta: boolean, about?: EventQuestion): AsyncGenerator<AgentEvent> {
+  async function* kalshi(req: AgentRequest, question: string, url: string, usage: Usage | null, meta: boolean, aboutEvent = false): AsyncGenerator<AgentEvent> {
     const address = parseEventUrl(url);
     const stored = await o.reports.latest(address.eventTicker);
     if (stored) {
       if (meta) yield { type: 'meta', meta: { reportCache: 'hit', reportGeneratedAt: new Date(stored.generatedAt).toISOString() } };
-      const part = about ? answerFromReport(about, stored) : null;
+      const part = aboutEvent ? answerFromReport(question, stored) : null;
       if (part) return yield* written(req, question, part.text, [...part.citations], usage);
       return yield* answer(stored, null);
     }
@@ -129,6 +129,7 @@ export function routerAgent(o: RouterOptions): Agent {
     yield { type: 'progress', message: `No stored report for ${address.eventTicker}; reading its live prices.` };
     const summary = await liveSummary(o.kalshi, address.eventTicker, eventPageUrl(address), o.apiUrl);
     // What only a report says (the model, its gaps, the history) is said to be missing, not answered with prices alone.
+    const about = aboutEvent ? eventQuestion(question) : null;
     const unreported = about === 'model_favourite' || about === 'gap' || about === 'history';
     const text = unreported ? `No report is stored for ${address.eventTicker} yet, so there is no model probability or resolution history to quote: \`svc-prediction-markets-agent\` generates one. Its live prices meanwhile:\n\n${summary.text}` : summary.text;
     yield* written(req, question, text, summary.citations, usage);
@@ -187,7 +188,7 @@ export function routerAgent(o: RouterOptions): Agent {
           return;
         }
         case 'kalshi_url':
-          return yield* kalshi(req, question, r.url!, usage, true, rule.about);
+          return yield* kalshi(req, question, r.url!, usage, true, rule.aboutEvent);
         default:
           // Help is fixed text with no sources: nothing for the model to phrase.
           yield* answer(HELP, null);

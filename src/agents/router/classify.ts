@@ -1,6 +1,6 @@
 import type { Turn } from '../types.js';
 import { editDistance } from '../../text.js';
-import { eventQuestion, type EventQuestion } from './event-questions.js';
+import { eventQuestion } from './event-questions.js';
 
 /** Where the router sends a question. */
 export type RouteKind = 'kalshi_url' | 'odds' | 'filings' | 'financials' | 'help';
@@ -13,8 +13,8 @@ export interface Route {
   reason: string;
   /** For a follow-up: the earlier question it continues ("what are the odds of a Fed cut?" before "and of a hold?"). */
   context?: string;
-  /** A question about the event of an earlier Kalshi address ("which outcome does the model favour?"): what it asks. */
-  about?: EventQuestion;
+  /** A question about the event of an earlier Kalshi address ("which outcome does the model favour?", "odds of a hold?"). */
+  aboutEvent?: boolean;
 }
 
 const KALSHI_URL = /(?:https?:\/\/)?(?:www\.)?kalshi\.com\/markets\/[^\s<>()"']+/i;
@@ -214,14 +214,13 @@ export function classify(question: string, history: readonly Turn[] = []): Route
   // after a Kalshi address are about that event, and so are questions about its report ("which
   // outcome does the model favour?", "when does it close?").
   if (aboutTheEvent(question, route)) {
-    const about = eventQuestion(question);
     // Back past the turns that were themselves about the event, to its address.
     const last = history
       .filter((t) => t.role === 'user')
       .map((t) => ({ turn: t, route: classifyOne(t.content) }))
       .reverse()
       .find((x) => x.route.kind !== 'help' && !aboutTheEvent(x.turn.content, x.route));
-    if (last?.route.kind === 'kalshi_url') return { kind: 'kalshi_url', url: last.route.url, reason: 'about the Kalshi event of an earlier turn', context: last.turn.content, ...(about ? { about } : {}) };
+    if (last?.route.kind === 'kalshi_url') return { kind: 'kalshi_url', url: last.route.url, reason: 'about the Kalshi event of an earlier turn', context: last.turn.content, aboutEvent: true };
   }
   if ((route.kind === 'help' && continues) || (followUp && count <= 8 && route.kind !== 'kalshi_url')) {
     for (let i = history.length - 1; i >= 0; i--) {

@@ -1,3 +1,4 @@
+import { labelRange, levelsAsked } from '../markets-search/asked.js';
 import type { Answer, Citation } from '../types.js';
 
 // Questions about an event already reported on ("which outcome does the model favour?", "when
@@ -5,11 +6,19 @@ import type { Answer, Citation } from '../types.js';
 // they cite, rather than the whole report again. The report is this service's own Markdown, so
 // its sections and its outcome table are read by their headings and columns.
 
-export type EventQuestion = 'model_favourite' | 'market_favourite' | 'gap' | 'closing' | 'resolution' | 'history' | 'moves';
+export type EventQuestion = 'model_favourite' | 'market_favourite' | 'market_least' | 'gap' | 'closing' | 'resolution' | 'history' | 'moves';
+
+/** A price the model finds too high ("overpriced"), or too low ("underpriced"); neither: the largest gap either way. */
+const TOO_HIGH = /\b(?:over-?priced|over-?valued|expensive|dear|rich|sell|short)\b/i;
+const TOO_LOW = /\b(?:under-?priced|under-?valued|cheap\w*|bargain|value|buy)\b/i;
+/** How the past favourites did, not the present one. */
+const TRACK_RECORD = /\b(?:usually|how often|track record|historically|accura\w*|base ?rates?)\b/i;
 
 const PATTERNS: [EventQuestion, RegExp][] = [
-  ['gap', /\b(?:mispric\w*|gaps?|edge|cheap\w*|expensive|under-?valued|over-?valued|under-?priced|over-?priced|value|takeaway|bargain|disagree\w*)\b/i],
+  ['gap', /\b(?:mispric\w*|gaps?|edge|cheap\w*|expensive|dear|under-?valued|over-?valued|under-?priced|over-?priced|value|takeaway|bargain|disagree\w*)\b/i],
   ['model_favourite', /\bmodel\b/i],
+  ['history', TRACK_RECORD],
+  ['market_least', /\b(?:least likely|unlikel\w*|underdog|long ?shot|least favou?red|lowest)\b/i],
   ['closing', /\b(?:clos(?:e|es|ing)|settl\w*|expir\w*|deadline|ends?|resolved? (?:on|by)|when (?:does|will|is) (?:it|this|the (?:event|market|contract)) (?:resolve|end|finish)\w*)\b/i],
   ['resolution', /\b(?:resolution|resolv\w*|rules?|source|criteria|count(?:s|ed)?|decides?|determin\w*|flip\w*)\b/i],
   ['moves', /\b(?:mov(?:e|ed|es|ing)|moves?|changed?|trend\w*|volume|surge\w*|momentum|shift\w*)\b/i],
@@ -68,54 +77,110 @@ const bullets = (section: string | undefined, match: RegExp) => (section ?? '').
 /** An outcome cell without its citation marker ("Hike 25bps [3]" → "Hike 25bps"), and that marker. */
 const outcomeOf = (cell: string) => ({ name: cell.replace(/\s*(\[\d+\])+\s*$/, ''), refs: /(\[\d+\])+\s*$/.exec(cell)?.[0] ?? '' });
 
+/** The report's outcomes the question names: by their words ("a cut", "hold") or a level it states ("above 96k"). */
+function namedRows(question: string, rows: Row[]): Row[] {
+  const q = question.toLowerCase();
+  const levels = levelsAsked(question);
+  const wordsOf = (s: string) => s.toLowerCase().match(/[a-z]{3,}/g) ?? [];
+  const general = new Set(['above', 'below', 'over', 'under', 'more', 'less', 'than', 'the', 'and', 'yes', 'win', 'wins']);
+  return rows.filter((r) => {
+    const { name } = outcomeOf(r.outcome);
+    const range = labelRange(name);
+    if (range && levels.some((l) => (range.from === null || l.value >= range.from) && (range.to === null || l.value <= range.to) && (range.from === l.value || range.to === l.value || (range.from !== null && range.to !== null)))) return true;
+    const own = wordsOf(name).filter((w) => !general.has(w));
+    return own.length > 0 && own.some((w) => new RegExp(`\\b${w}`).test(q));
+  });
+}
+
+const rowLine = (r: Row) => {
+  const { name, refs } = outcomeOf(r.outcome);
+  return `- **${name}**: market ${r.market}, model ${r.model}, gap ${r.gap} ${refs}`.trimEnd();
+};
+
 /**
- * The answer to a question about a reported event, from the report; null when the report does not
- * hold what is asked (the caller then shows the report whole).
+ * The answer to a question about a reported event, from the report: the outcomes it names, else
+ * what it asks (see eventQuestion); null when the report does not hold that (the caller then shows
+ * the report whole).
  */
-export function answerFromReport(kind: EventQuestion, report: { title: string; text: string; citations: readonly Citation[]; asOf: string }): Answer | null {
+export function answerFromReport(question: string, report: { title: string; text: string; citations: readonly Citation[]; asOf: string }): Answer | null {
   const { sections, rows } = readReport(report.text);
   const from = `\n\n_From the stored report on **${report.title.replace(/[*_]/g, '')}**, as of ${report.asOf.slice(0, 16).replace('T', ' ')} UTC; ask for the event's address again for the whole report._\n`;
   const section = (start: string) => [...sections.entries()].find(([h]) => h.startsWith(start))?.[1];
   const best = (value: (r: Row) => number) => rows.filter((r) => Number.isFinite(value(r))).sort((a, b) => value(b) - value(a))[0];
+  const kind = eventQuestion(question);
+  // An outcome named is what is asked about, unless the question is about the event's dates, rules
+  // or past ("when does the hold market close?"); a level or a word for odds names it anyway ("odds it ends above 96k").
+  const aboutOutcome = !(kind === 'closing' || kind === 'resolution' || kind === 'history') || levelsAsked(question).length > 0 || /\b(?:odds|chances?|probabilit\w*)\b/i.test(question);
+  const named = aboutOutcome ? namedRows(question, rows) : [];
+  // A ladder's outcomes are each a yes/no on its own level: none of them is "the" likeliest result.
+  const ladder = rows.length > 1 && rows.every((r) => labelRange(outcomeOf(r.outcome).name) !== null);
   let text: string | null = null;
-  switch (kind) {
-    case 'model_favourite': {
-      const top = best((r) => r.modelValue);
-      if (top) {
-        const { name, refs } = outcomeOf(top.outcome);
-        text = `The model favours **${name}** at ${top.model}; the market prices it at ${top.market}, a gap of ${top.gap} ${refs}.`;
+  if (named.length && named.length < rows.length) {
+    text = named.map(rowLine).join('\n');
+  } else if ((kind === 'market_favourite' || kind === 'market_least') && ladder) {
+    text = `Each outcome here is a yes/no on its own level, so no single one is the likeliest result; the market and the model price each:\n\n${rows.map(rowLine).join('\n')}`;
+  } else {
+    switch (kind) {
+      case 'model_favourite': {
+        const top = best((r) => r.modelValue);
+        if (top) {
+          const { name, refs } = outcomeOf(top.outcome);
+          text = `The model favours **${name}** at ${top.model}; the market prices it at ${top.market}, a gap of ${top.gap} ${refs}.`;
+        }
+        break;
       }
-      break;
-    }
-    case 'market_favourite': {
-      const top = best((r) => r.marketValue);
-      if (top) {
-        const { name, refs } = outcomeOf(top.outcome);
-        text = `The market's favourite is **${name}** at ${top.market}; the model gives it ${top.model} (gap ${top.gap}) ${refs}.`;
+      case 'market_favourite':
+      case 'market_least': {
+        const pick = kind === 'market_favourite' ? best((r) => r.marketValue) : best((r) => -r.marketValue);
+        if (pick) {
+          const { name, refs } = outcomeOf(pick.outcome);
+          text = `The market's ${kind === 'market_favourite' ? 'favourite' : 'least likely outcome'} is **${name}** at ${pick.market}; the model gives it ${pick.model} (gap ${pick.gap}) ${refs}.`;
+        }
+        break;
       }
-      break;
+      case 'gap': {
+        // Asked which way: the largest gap that way (a gap is model minus market).
+        const way = TOO_HIGH.test(question) ? -1 : TOO_LOW.test(question) ? 1 : 0;
+        if (!way) {
+          text = section('key takeaway') ?? null;
+          break;
+        }
+        const pick = best((r) => way * gapOf(r));
+        if (pick && way * gapOf(pick) > 0) {
+          const { name, refs } = outcomeOf(pick.outcome);
+          text = `The most ${way < 0 ? 'overpriced' : 'underpriced'} outcome on the model is **${name}**: market ${pick.market}, model ${pick.model}, a gap of ${pick.gap} ${refs}.`;
+        } else if (pick) text = `On the model, no outcome is ${way < 0 ? 'overpriced' : 'underpriced'}: every gap goes the other way.`;
+        break;
+      }
+      case 'closing': {
+        const lines = bullets(section('key claims'), /^- \*\*(?:Trading closes|Closes|Expir)/);
+        text = lines.length ? lines.join('\n') : null;
+        break;
+      }
+      case 'resolution': {
+        const lines = bullets(section('key claims'), /^- \*\*(?:Resolution source|Full rules|Could flip)/);
+        text = lines.length ? lines.join('\n') : null;
+        break;
+      }
+      case 'moves': {
+        const lines = bullets(section('key claims'), /^- \*\*(?:Price move|Volume surge)/);
+        text = lines.length ? lines.join('\n') : 'The report found no notable price move or volume surge over the last day and week.';
+        break;
+      }
+      case 'history': {
+        const history = section('resolution history');
+        // How past favourites did: the record and the base rates, not the whole table.
+        const record = (history ?? '').split('\n').filter((l) => /^\*\*(?:Market accuracy|Base rates)/.test(l));
+        text = TRACK_RECORD.test(question) && record.length ? record.join('\n\n') : (history ?? null);
+        break;
+      }
     }
-    case 'gap':
-      text = section('key takeaway') ?? null;
-      break;
-    case 'closing': {
-      const lines = bullets(section('key claims'), /^- \*\*(?:Trading closes|Closes|Expir)/);
-      text = lines.length ? lines.join('\n') : null;
-      break;
-    }
-    case 'resolution': {
-      const lines = bullets(section('key claims'), /^- \*\*(?:Resolution source|Full rules|Could flip)/);
-      text = lines.length ? lines.join('\n') : null;
-      break;
-    }
-    case 'moves': {
-      const lines = bullets(section('key claims'), /^- \*\*(?:Price move|Volume surge)/);
-      text = lines.length ? lines.join('\n') : 'The report found no notable price move or volume surge over the last day and week.';
-      break;
-    }
-    case 'history':
-      text = section('resolution history') ?? null;
-      break;
   }
   return text ? cited(`${text.trim()}${from}`, report.citations) : null;
+}
+
+/** A row's gap in points, signed ("−2.1 pts" is −2.1). */
+function gapOf(r: Row): number {
+  const m = /([+−-])?(\d+(?:\.\d+)?)/.exec(r.gap);
+  return m ? (m[1] === '−' || m[1] === '-' ? -1 : 1) * Number(m[2]) : NaN;
 }

@@ -32,8 +32,8 @@ describe('questions about a reported event', () => {
       { role: 'user' as const, content: 'what is the most likely outcome?' },
       { role: 'assistant' as const, content: '(answer)' },
     ];
-    expect(classify('Which outcome does the model favour?', history)).toMatchObject({ kind: 'kalshi_url', url: URL, about: 'model_favourite' });
-    expect(classify('when does it close?', history)).toMatchObject({ kind: 'kalshi_url', url: URL, about: 'closing' });
+    expect(classify('Which outcome does the model favour?', history)).toMatchObject({ kind: 'kalshi_url', url: URL, aboutEvent: true });
+    expect(classify('when does it close?', history)).toMatchObject({ kind: 'kalshi_url', url: URL, aboutEvent: true });
     // Not about the event: another subject, or nothing the report answers.
     expect(classify("What was Apple's revenue in Q3 2024?", history).kind).toBe('filings');
     expect(classify('thanks!', history).kind).toBe('help');

@@ -185,6 +185,26 @@ describe('several questions in one, and odds follow-ups that change topic', () =
     expect(gap.text).toMatch(/^The largest gap is \*\*Hike 25bps\*\*/);
     expect(gap.text).toContain('_From the stored report on **Fed decision in December 2026?**');
     expect((await ask('thanks!')).text).toMatch(/^I answer financial research questions/);
+    // Which way a gap goes, the other end of the prices, an outcome named, the past favourites.
+    expect((await ask("what's the least likely outcome?")).text).toMatch(/^The market's least likely outcome is \*\*Cut 25bps\*\* at 10\.0%/);
+    expect((await ask('which outcome is overpriced?')).text).toMatch(/^The most overpriced outcome on the model is \*\*Hold\*\*: market 16\.0% \(mid; 14\.5% normalised\), model 12\.4%, a gap of −2\.1 pts \[1\]\./);
+    expect((await ask('which is underpriced?')).text).toMatch(/^The most underpriced outcome on the model is \*\*Hike 25bps\*\*/);
+    const cut = (await ask('what does the model say about a cut?')).text;
+    expect(cut).toMatch(/^- \*\*Cut more than 25bps\*\*: market 33\.0% .*\n- \*\*Cut 25bps\*\*: market 10\.0% \(mid; 9\.0% normalised\), model 7\.0%, gap −2\.0 pts \[2\]/);
+    expect((await ask('what are the odds of a hold?')).text).toMatch(/^- \*\*Hold\*\*: market 16\.0%/);
+    expect((await ask('is the favourite usually right?')).text).toMatch(/\*\*Market accuracy:\*\* the favourite 24 h before close won \d+ of \d+ events/);
+  });
+
+  it('on a ladder of price levels, names the level asked and does not call one rung the likeliest result', async () => {
+    const url = 'https://kalshi.com/markets/kxbtcd/bitcoin/kxbtcd-26nov20';
+    const payer = await svc.account({ plan: 'pro', credits: 10 });
+    const report = (await new OpenAI({ baseURL: svc.baseURL, apiKey: payer.apiKey, maxRetries: 0 }).responses.create({ model: 'svc-prediction-markets-agent', input: url })).output_text;
+    const ask = async (question: string) =>
+      (await client.chat.completions.create({ model: 'svc-agent', messages: [{ role: 'user', content: url }, { role: 'assistant', content: report }, { role: 'user', content: question }] })).choices[0]!.message.content!;
+    expect(await ask('what are the odds it ends the day above 96k?')).toMatch(/^- \*\*Above \$96,000\*\*: market 14\.5% \(mid\), model \d+\.\d%, gap [+−]\d+\.\d pts \[1\]\n/);
+    const likely = await ask('what is the most likely outcome?');
+    expect(likely).toMatch(/^Each outcome here is a yes\/no on its own level, so no single one is the likeliest result/);
+    expect(likely.match(/^- \*\*Above/gm)).toHaveLength(4);
   });
 
   it('asked about the model of an event with no stored report, says there is none yet, with the live prices', async () => {
