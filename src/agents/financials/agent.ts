@@ -3,7 +3,7 @@ import { secLibrary } from '../../data/sec/index.js';
 import { parseConversation } from '../../data/sec/question.js';
 import { answerSecQuestion } from '../sec/agent.js';
 import type { Agent, AgentEvent, AgentRequest } from '../types.js';
-import { answerTables, spanOf, tabulable } from './table.js';
+import { answerTables, asksTotal, spanOf, tabulable } from './table.js';
 
 export { spanOf, type Span } from './table.js';
 
@@ -25,7 +25,9 @@ export function financialsAgent(core: Core): Agent {
       const index = await lib.companyIndex();
       const question = parseConversation(req.messages, index);
       const users = req.messages.filter((m) => m.role === 'user').map((m) => m.content);
-      const span = [...users].reverse().map(spanOf).find((s) => s) ?? null;
+      const found = [...users].reverse().map(spanOf).find((s) => s) ?? null;
+      // "combined?" after a table: the same periods, added up.
+      const span = found && !found.total && asksTotal(users.at(-1) ?? '') ? { ...found, total: true } : found;
       if (!tabulable(question) || !span) {
         yield* answerSecQuestion(lib, question);
         return;

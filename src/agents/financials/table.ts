@@ -54,10 +54,17 @@ export function spanOf(text: string): Span | null {
   return span && { ...span, total: true };
 }
 
+/** A follow-up asking for the total of the periods just shown ("combined?", "what's the total?", "and in total?"). */
+export function asksTotal(text: string): boolean {
+  const t = text.toLowerCase();
+  return COMBINED.test(t) || /\b(?:in total|the total|totals?|combined|added up|sum)\b\s*\??$/.test(t.trim());
+}
+
 function periodsIn(t: string, total: boolean): Span | null {
   // More quarters than a year's: each of them (up to a year's are added up, as one period).
   const range = quarterRange(t);
-  if (range && range.quarters > 4 && range.last.fy !== null && !range.calendar) {
+  // Up to a year's quarters are otherwise one period; added up, each is shown beside the total.
+  if (range && (range.quarters > 4 || (total && range.quarters >= 2)) && range.last.fy !== null && !range.calendar) {
     const to = range.last.fy * 4 + range.last.q;
     const from = to - range.quarters + 1;
     return { kind: 'quarter', count: Math.min(MAX_PERIODS, range.quarters), years: { from: Math.floor((from - 1) / 4), to: range.last.fy }, quarters: { from, to } };
@@ -100,7 +107,9 @@ function periodsIn(t: string, total: boolean): Span | null {
  */
 function listedPeriods(t: string, total: boolean): Span | null {
   const quarters = new Set([...t.matchAll(/\bq([1-4])\s*(?:of\s+)?(?:fy\s*|fiscal\s+(?:year\s+)?)?'?((?:19|20)\d\d|\d\d)\b/g)].map((m) => (m[2]!.length === 2 ? 2000 + Number(m[2]) : Number(m[2])) * 4 + Number(m[1])));
-  if (quarters.size >= 3) {
+  // For a total, two quarters in a row are enough ("Q1 2024 and Q2 2024 combined").
+  const contiguous = quarters.size >= 2 && Math.max(...quarters) - Math.min(...quarters) + 1 === quarters.size;
+  if (quarters.size >= 3 || (total && contiguous)) {
     const [from, to] = [Math.min(...quarters), Math.max(...quarters)];
     if (to - from < MAX_PERIODS) return { kind: 'quarter', count: to - from + 1, years: { from: Math.floor((from - 1) / 4), to: Math.floor((to - 1) / 4) }, quarters: { from, to } };
   }

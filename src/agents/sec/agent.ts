@@ -6,7 +6,7 @@ import { parseConversation, type SecQuestion } from '../../data/sec/question.js'
 import type { CompanyRef } from '../../data/sec/types.js';
 import type { ReportedFact } from '../../data/sec/facts.js';
 import type { Agent, AgentEvent, AgentRequest } from '../types.js';
-import { answerTables, spanOf, tabulable, type Span } from '../financials/table.js';
+import { answerTables, asksTotal, spanOf, tabulable, type Span } from '../financials/table.js';
 import { planAnswer } from './plan.js';
 import { AnswerWriter, factKey, factsToCite } from './write.js';
 
@@ -45,12 +45,25 @@ const CHANGE = /\b(?:by how much|how much did|increased?|decreased?|grow|grew|ch
 
 function periodsAsked(request: AgentRequest, question: SecQuestion | null): Span | null {
   const users = request.messages.filter((m) => m.role === 'user').map((m) => m.content);
-  const span = spanOf(users.at(-1) ?? '') ?? (question && !question.stated.period && users.length > 1 ? spanOf(users.at(-2)!) : null);
+  const last = users.at(-1) ?? '';
+  const carried = question && !question.stated.period ? earlierSpan(users.slice(0, -1)) : null;
+  // "combined?" after a table: the same periods, added up.
+  const span = spanOf(last) ?? (carried && asksTotal(last) ? { ...carried, total: true } : carried);
   if (!span) return null;
   // "By how much did net income increase between FY2022 and FY2024?": one change between the two, not a table.
   if (question?.stated.comparison && question.comparison && /\bbetween\b/i.test(users.at(-1) ?? '') && CHANGE.test(users.at(-1) ?? '')) return null;
   if (span.years) return span;
   return span.latest && span.count > 1 && !question?.ttm ? span : null;
+}
+
+/** The periods of the turn before, passing over follow-ups that only asked for their total ("combined?"). */
+function earlierSpan(users: string[]): Span | null {
+  for (let i = users.length - 1; i >= 0; i--) {
+    const span = spanOf(users[i]!);
+    if (span) return span;
+    if (!asksTotal(users[i]!)) return null;
+  }
+  return null;
 }
 
 /** Answers a parsed question (the router calls this with its own parse): progress, text, citations, done. */

@@ -112,7 +112,8 @@ number numbers of off ok okay on one only or other our out over per percent perc
 question quick quickly really recent report reported reporting reports right rise roughly rose same say see sec second show side sidebyside so some sorry
 statement statements sure tell than thank thanks that that's the their them then there these they third this those through thx to today too total two up us use
 used value values versus vs want was we well went were what what's whats when where which while who why will with would year yearly years yes yet you your
-largest smallest highest lowest biggest bigger larger smaller higher lower greater share rank ranked ranking order ordered difference whose`.split(/\s+/),
+largest smallest highest lowest biggest bigger larger smaller higher lower greater share rank ranked ranking order ordered difference whose
+combined together altogether sum summed totals cumulative cumulatively`.split(/\s+/),
 );
 
 const MONTHS: Record<string, number> = {

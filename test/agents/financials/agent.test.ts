@@ -148,6 +148,24 @@ describe('svc-financials-agent', () => {
     expect((await client.responses.create({ model: 'svc-sec-agent', input: 'Apple total revenue last 2 years' })).output_text).not.toContain('Total');
   });
 
+  it('two quarters added up, and a follow-up asking for the total of the table just shown', async () => {
+    const num = (x: string) => Number(x.replace(/[,†*]/g, ''));
+    const two = table((await client.responses.create({ model: 'svc-sec-agent', input: 'Apple revenue Q1 2024 and Q2 2024 combined' })).output_text);
+    expect(two.header.map((h) => h.replace(/\s*\[\d+\]/g, ''))).toEqual(['Q1 FY2024', 'Q2 FY2024', 'Total']);
+    const revenue = two.body.find((r) => r[0]!.startsWith('**Revenue**'))!;
+    expect(num(revenue[3]!)).toBe(num(revenue[1]!) + num(revenue[2]!));
+    const turns: OpenAI.Chat.ChatCompletionMessageParam[] = [{ role: 'user', content: 'Apple revenue for the last 4 quarters' }];
+    for (const model of ['svc-sec-agent', 'svc-financials-agent', 'svc-agent']) {
+      for (const followUp of ['combined?', "what's the total?"]) {
+        const r = await client.chat.completions.create({ model, messages: [...turns, { role: 'assistant', content: '(the table)' }, { role: 'user', content: followUp }] });
+        const t = table(r.choices[0]!.message.content!);
+        expect(t.header.at(-1), `${model}: ${followUp}`).toBe('Total');
+        const row = t.body.find((x) => x[0]!.startsWith('**Revenue**'))!;
+        expect(num(row[5]!)).toBe([1, 2, 3, 4].reduce((sum, i) => sum + num(row[i]!), 0));
+      }
+    }
+  });
+
   it('a follow-up adding a figure ("add net income") keeps the table\'s rows and adds its own', async () => {
     const r = await client.chat.completions.create({
       model: 'svc-sec-agent',
