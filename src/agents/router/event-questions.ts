@@ -6,13 +6,13 @@ import type { Answer, Citation } from '../types.js';
 // they cite, rather than the whole report again. The report is this service's own Markdown, so
 // its sections and its outcome table are read by their headings and columns.
 
-export type EventQuestion = 'model_favourite' | 'market_favourite' | 'market_least' | 'gap' | 'closing' | 'resolution' | 'history' | 'moves';
+export type EventQuestion = 'model_favourite' | 'market_favourite' | 'market_least' | 'gap' | 'closing' | 'resolution' | 'history' | 'moves' | 'outcome';
 
 /** A price the model finds too high ("overpriced"), or too low ("underpriced"); neither: the largest gap either way. */
 const TOO_HIGH = /\b(?:over-?priced|over-?valued|expensive|dear|rich|sell|short)\b/i;
 const TOO_LOW = /\b(?:under-?priced|under-?valued|cheap\w*|bargain|value|buy)\b/i;
 /** How the past favourites did, not the present one. */
-const TRACK_RECORD = /\b(?:usually|how often|track record|historically|accura\w*|base ?rates?)\b/i;
+const TRACK_RECORD = /\b(?:usually|how often|track record|historically|accura\w*|base ?rates?|last time|past (?:games?|events?|meetings?|results?|releases?)|previous (?:games?|events?|meetings?|results?)|happened before)\b/i;
 
 const PATTERNS: [EventQuestion, RegExp][] = [
   ['gap', /\b(?:mispric\w*|gaps?|edge|cheap\w*|expensive|dear|under-?valued|over-?valued|under-?priced|over-?priced|value|takeaway|bargain|disagree\w*)\b/i],
@@ -31,7 +31,8 @@ export function eventQuestion(question: string): EventQuestion | null {
   const q = question.toLowerCase();
   // "Which outcome does the model favour?" is about the model; "most likely" alone, about the market.
   if (/\bmodel\b/.test(q) && !PATTERNS[0]![1].test(q)) return 'model_favourite';
-  return PATTERNS.find(([, pattern]) => pattern.test(q))?.[0] ?? null;
+  // A level alone ("58 degrees?", "above 2.9%?") asks about the outcome at it.
+  return PATTERNS.find(([, pattern]) => pattern.test(q))?.[0] ?? (levelsIn(question).length ? 'outcome' : null);
 }
 
 interface Row {
@@ -77,19 +78,48 @@ const bullets = (section: string | undefined, match: RegExp) => (section ?? '').
 /** An outcome cell without its citation marker ("Hike 25bps [3]" → "Hike 25bps"), and that marker. */
 const outcomeOf = (cell: string) => ({ name: cell.replace(/\s*(\[\d+\])+\s*$/, ''), refs: /(\[\d+\])+\s*$/.exec(cell)?.[0] ?? '' });
 
-/** The report's outcomes the question names: by their words ("a cut", "hold") or a level it states ("above 96k"). */
-function namedRows(question: string, rows: Row[]): Row[] {
+/** Levels a question states, with units ("96k", "2.9%", "58 degrees") or after a direction ("above 60"). */
+function levelsIn(question: string): number[] {
+  const bare = [...question.matchAll(/\b(?:above|below|over|under|at least|at most)\s+\$?(\d[\d,]*(?:\.\d+)?)(?![\d.,]*\s*(?:k|m|b|%|°))/gi)].map((m) => Number(m[1]!.replace(/,/g, '')));
+  return [...new Set([...levelsAsked(question).map((l) => l.value), ...bare])];
+}
+
+/** Outcomes that are each one side of a level ("Above $92,000", "Above 2.8"): every one of them a yes/no of its own, not one of exclusive ranges. */
+function isLadder(rows: Row[]): boolean {
+  if (rows.length < 2) return false;
+  const ranges = rows.map((r) => labelRange(outcomeOf(r.outcome).name));
+  return ranges.every((x) => x?.to === null && x.from !== null) || ranges.every((x) => x?.from === null && x.to !== null);
+}
+
+/**
+ * The report's outcomes the question names: by their words ("a cut", "hold"), a level it states
+ * (on a ladder the rung at that level, among ranges the one holding it), or a team of a game
+ * titled "Away at Home" whose outcomes are "Away team" and "Home team".
+ */
+function namedRows(question: string, rows: Row[], title: string): Row[] {
   const q = question.toLowerCase();
-  const levels = levelsAsked(question);
+  const levels = levelsIn(question);
+  const ladder = isLadder(rows);
   const wordsOf = (s: string) => s.toLowerCase().match(/[a-z]{3,}/g) ?? [];
-  const general = new Set(['above', 'below', 'over', 'under', 'more', 'less', 'than', 'the', 'and', 'yes', 'win', 'wins']);
+  const general = new Set(['above', 'below', 'over', 'under', 'more', 'less', 'than', 'the', 'and', 'yes', 'win', 'wins', 'team']);
+  const game = /^(.+?) at (.+?)(?: on |:|\?|$)/i.exec(title);
+  const sides = game ? { away: wordsOf(game[1]!), home: wordsOf(game[2]!) } : null;
   return rows.filter((r) => {
     const { name } = outcomeOf(r.outcome);
     const range = labelRange(name);
-    if (range && levels.some((l) => (range.from === null || l.value >= range.from) && (range.to === null || l.value <= range.to) && (range.from === l.value || range.to === l.value || (range.from !== null && range.to !== null)))) return true;
+    const holds = (v: number) => range !== null && (range.from === null || v >= range.from) && (range.to === null || v <= range.to);
+    if (range && levels.some((v) => holds(v) && (!ladder || range.from === v || range.to === v))) return true;
+    const side = /^(away|home) team$/i.exec(name)?.[1]?.toLowerCase() as 'away' | 'home' | undefined;
+    if (side && sides && sides[side].some((w) => new RegExp(`\\b${w}`).test(q))) return true;
     const own = wordsOf(name).filter((w) => !general.has(w));
     return own.length > 0 && own.some((w) => new RegExp(`\\b${w}`).test(q));
   });
+}
+
+/** Numbers with units the question gives ("50bps") that the outcomes it was matched to do not have: it asked for an outcome the event lacks. */
+function unmatchedAmounts(question: string, named: Row[]): string[] {
+  const asked = question.toLowerCase().match(/\b\d+(?:\.\d+)?\s*(?:bps?|basis points?|pts?|launch\w*|points?)\b/g) ?? [];
+  return asked.filter((a) => !named.some((r) => r.outcome.toLowerCase().replace(/\s+/g, '').includes(a.replace(/\s+/g, '').replace(/basispoints?/, 'bps'))));
 }
 
 const rowLine = (r: Row) => {
@@ -110,13 +140,26 @@ export function answerFromReport(question: string, report: { title: string; text
   const kind = eventQuestion(question);
   // An outcome named is what is asked about, unless the question is about the event's dates, rules
   // or past ("when does the hold market close?"); a level or a word for odds names it anyway ("odds it ends above 96k").
-  const aboutOutcome = !(kind === 'closing' || kind === 'resolution' || kind === 'history') || levelsAsked(question).length > 0 || /\b(?:odds|chances?|probabilit\w*)\b/i.test(question);
-  const named = aboutOutcome ? namedRows(question, rows) : [];
+  const aboutOutcome = !(kind === 'closing' || kind === 'resolution' || kind === 'history') || levelsIn(question).length > 0 || /\b(?:odds|chances?|probabilit\w*)\b/i.test(question);
+  const named = aboutOutcome ? namedRows(question, rows, report.title) : [];
   // A ladder's outcomes are each a yes/no on its own level: none of them is "the" likeliest result.
-  const ladder = rows.length > 1 && rows.every((r) => labelRange(outcomeOf(r.outcome).name) !== null);
+  const ladder = isLadder(rows);
+  const levels = aboutOutcome ? levelsIn(question) : [];
+  const ranged = rows.filter((r) => labelRange(outcomeOf(r.outcome).name) !== null);
+  // One yes/no contract: its price against the rest, the "no".
+  const single = rows.length === 1 ? rows[0]! : null;
+  const no = /\b(?:no|not|doesn'?t|won'?t|isn'?t|fails?|never|without)\b/i.test(question);
   let text: string | null = null;
   if (named.length && named.length < rows.length) {
-    text = named.map(rowLine).join('\n');
+    const missing = unmatchedAmounts(question, named);
+    text = `${missing.length ? `No outcome is ${missing.map((m) => `“${m}”`).join(' or ')}; the nearest named:\n\n` : ''}${named.map(rowLine).join('\n')}`;
+  } else if (levels.length && ranged.length && !named.length) {
+    const [low, high] = [outcomeOf(ranged[0]!.outcome).name, outcomeOf(ranged.at(-1)!.outcome).name];
+    text = `No outcome is at ${levels.join(' or ')}: the event's levels run from “${low}” to “${high}”.\n\n${rows.map(rowLine).join('\n')}`;
+  } else if (single && (kind === 'market_favourite' || kind === 'market_least' || no)) {
+    const { name, refs } = outcomeOf(single.outcome);
+    const yes = single.marketValue;
+    text = `This event has one yes/no contract, **${name}**: the market gives it ${single.market} (so about ${(100 - yes).toFixed(1)}% that it does not happen), the model ${single.model} ${refs}.`;
   } else if ((kind === 'market_favourite' || kind === 'market_least') && ladder) {
     text = `Each outcome here is a yes/no on its own level, so no single one is the likeliest result; the market and the model price each:\n\n${rows.map(rowLine).join('\n')}`;
   } else {

@@ -195,6 +195,30 @@ describe('several questions in one, and odds follow-ups that change topic', () =
     expect((await ask('is the favourite usually right?')).text).toMatch(/\*\*Market accuracy:\*\* the favourite 24 h before close won \d+ of \d+ events/);
   });
 
+  it('answers by the shape of the event: a team of a game, ranges of a temperature, a single yes/no; says when an outcome or level asked does not exist', async () => {
+    const payer = new OpenAI({ baseURL: svc.baseURL, apiKey: (await svc.account({ plan: 'pro', credits: 30 })).apiKey, maxRetries: 0 });
+    const thread = async (url: string) => {
+      const report = (await payer.responses.create({ model: 'svc-prediction-markets-agent', input: url })).output_text;
+      return async (question: string) =>
+        (await client.chat.completions.create({ model: 'svc-agent', messages: [{ role: 'user', content: url }, { role: 'assistant', content: report }, { role: 'user', content: question }] })).choices[0]!.message.content!;
+    };
+    const game = await thread('https://kalshi.com/markets/kxnflgame/nfl-game-winner/kxnflgame-26nov23bufkc');
+    // "Bills at Chiefs": the Bills are the away team, whatever the favourite.
+    expect(await game('odds the Bills win?')).toMatch(/^- \*\*Away team\*\*: market 38\.5%/);
+    const temperature = await thread('https://kalshi.com/markets/kxhighny/highest-temperature-in-nyc/kxhighny-26nov20');
+    // Exclusive ranges: one of them wins, so there is a favourite; a level falls in one range.
+    expect(await temperature("what's the favourite?")).toMatch(/^The market's favourite is \*\*56°F or above\*\* at 43\.0%/);
+    expect(await temperature('58 degrees?')).toMatch(/^- \*\*56°F or above\*\*: market 43\.0%/);
+    const release = await thread('https://kalshi.com/markets/kxaimodel/frontier-ai-model-release/kxaimodel-26dec19');
+    for (const q of ["what's the favourite?", "odds it doesn't happen?"]) {
+      expect(await release(q), q).toMatch(/^This event has one yes\/no contract, \*\*Release\*\*: the market gives it 37\.0% \(mid\) \(so about 63\.0% that it does not happen\)/);
+    }
+    const fed = await thread('https://kalshi.com/markets/kxfeddecision/fed/kxfeddecision-26dec');
+    expect(await fed('odds of a rate hike of 50bps?')).toMatch(/^No outcome is “50bps”; the nearest named:\n\n- \*\*Hike 25bps\*\*/);
+    const cpi = await thread('https://kalshi.com/markets/kxcpiyoy/cpi/kxcpiyoy-26dec');
+    expect(await cpi('above 2.9%?')).toMatch(/^No outcome is at 2\.9: the event's levels run from “Above 2\.6” to “Above 3\.2”\./);
+  });
+
   it('on a ladder of price levels, names the level asked and does not call one rung the likeliest result', async () => {
     const url = 'https://kalshi.com/markets/kxbtcd/bitcoin/kxbtcd-26nov20';
     const payer = await svc.account({ plan: 'pro', credits: 10 });
