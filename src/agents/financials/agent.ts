@@ -3,7 +3,7 @@ import { secLibrary } from '../../data/sec/index.js';
 import { parseConversation } from '../../data/sec/question.js';
 import { answerSecQuestion } from '../sec/agent.js';
 import type { Agent, AgentEvent, AgentRequest } from '../types.js';
-import { answerTables, asksTotal, spanOf, tabulable } from './table.js';
+import { answerTables, asksTotal, movedSpan, spanOf, tabulable } from './table.js';
 
 export { spanOf, type Span } from './table.js';
 
@@ -25,9 +25,15 @@ export function financialsAgent(core: Core): Agent {
       const index = await lib.companyIndex();
       const question = parseConversation(req.messages, index);
       const users = req.messages.filter((m) => m.role === 'user').map((m) => m.content);
-      const found = [...users].reverse().map(spanOf).find((s) => s) ?? null;
-      // "combined?" after a table: the same periods, added up.
-      const span = found && !found.total && asksTotal(users.at(-1) ?? '') ? { ...found, total: true } : found;
+      const last = users.at(-1) ?? '';
+      const own = spanOf(last);
+      const earlier = own ? null : ([...users.slice(0, -1)].reverse().map(spanOf).find((s) => s) ?? null);
+      // "and the year before?" after a table: the same span moved. A question naming a period of its
+      // own ("Microsoft net income FY2023") is that period, not the earlier table's.
+      const moved = earlier ? movedSpan(earlier, last) : null;
+      const found = own ?? moved ?? (question?.stated.period ? null : earlier);
+      // "combined?": the same periods, added up.
+      const span = found && !found.total && asksTotal(last) ? { ...found, total: true } : found;
       if (!tabulable(question) || !span) {
         yield* answerSecQuestion(lib, question);
         return;

@@ -33,6 +33,30 @@ export interface Span {
   total?: boolean;
   /** Fiscal years named one by one for a total ("FY2022 and FY2024 combined"): only those are shown and added. */
   only?: number[];
+  /** Counted back from the latest, this many periods earlier ("and the year before?" after the last 4 quarters: 4). */
+  back?: number;
+}
+
+/**
+ * The periods of a table moved by a follow-up ("and the year before?", "the quarter before?"):
+ * the same span, a year or a quarter earlier; null when the question asks no such move.
+ */
+export function movedSpan(span: Span, text: string): Span | null {
+  const t = text.toLowerCase();
+  if (/\b(?:q[1-4]|(?:19|20)\d\d|fy\s*\d)/.test(t)) return null;
+  const m = /\b(?:(?:the\s+)?(year|quarter)\s+(?:before|earlier|prior)|a\s+(year|quarter)\s+(?:earlier|before|ago)|(?:previous|prior|preceding)\s+(year|quarter))\b/.exec(t);
+  if (!m) return null;
+  const unit = (m[1] ?? m[2] ?? m[3])! as 'year' | 'quarter';
+  if (unit === 'quarter' && span.kind === 'year') return null;
+  const by = unit === 'year' ? (span.kind === 'quarter' ? 4 : 1) : 1;
+  if (span.years || span.quarters) {
+    const years = unit === 'year' && span.years ? { from: span.years.from - 1, ...(span.years.to === undefined ? {} : { to: span.years.to - 1 }) } : span.years;
+    const quarters = span.quarters ? { from: span.quarters.from - by, to: span.quarters.to - by } : undefined;
+    // A quarter earlier moves a range of quarters only; whole fiscal years move by years.
+    if (unit === 'quarter' && !quarters) return null;
+    return { ...span, ...(years ? { years: quarters ? { from: Math.floor((quarters.from - 1) / 4), to: Math.floor((quarters.to - 1) / 4) } : years } : {}), ...(quarters ? { quarters } : {}) };
+  }
+  return { ...span, back: (span.back ?? 0) + by };
 }
 
 /** Periods asked for taken together. Not "total" alone: "total revenue", "total debt" are figures. */
@@ -159,7 +183,7 @@ async function table(lib: SecLibrary, ref: CompanyRef, metrics: MetricId[], span
   const inQuarters = (p: FiscalPeriod) => !span.quarters || (p.kind === 'quarter' && p.fy * 4 + p.q >= span.quarters.from && p.fy * 4 + p.q <= span.quarters.to);
   const inYears = (p: FiscalPeriod) => inQuarters(p) && (!years || (p.fy >= years.from && (years.to === undefined || p.fy <= years.to))) && (!span.only || span.only.includes(p.fy));
   const withData = periods.filter((p) => inYears(p) && reported.some((m) => financials.value(m, p)));
-  const shown = withData.slice(-span.count);
+  const shown = withData.slice(0, withData.length - (span.back ?? 0)).slice(-span.count);
   if (!shown.length || !reported.length) {
     const when = years ? ` ${rangeText(span)}` : '';
     return [`**${company.name} (${company.ticker})** reports none of ${metrics.map((m) => metricById(m).label).join(', ')} ${span.kind === 'quarter' ? 'by quarter' : 'by fiscal year'}${when} in its XBRL facts.`];

@@ -6,7 +6,7 @@ import { parseConversation, type SecQuestion } from '../../data/sec/question.js'
 import type { CompanyRef } from '../../data/sec/types.js';
 import type { ReportedFact } from '../../data/sec/facts.js';
 import type { Agent, AgentEvent, AgentRequest } from '../types.js';
-import { answerTables, asksTotal, spanOf, tabulable, type Span } from '../financials/table.js';
+import { answerTables, asksTotal, movedSpan, spanOf, tabulable, type Span } from '../financials/table.js';
 import { planAnswer } from './plan.js';
 import { AnswerWriter, factKey, factsToCite } from './write.js';
 
@@ -46,7 +46,10 @@ const CHANGE = /\b(?:by how much|how much did|increased?|decreased?|grow|grew|ch
 function periodsAsked(request: AgentRequest, question: SecQuestion | null): Span | null {
   const users = request.messages.filter((m) => m.role === 'user').map((m) => m.content);
   const last = users.at(-1) ?? '';
-  const carried = question && !question.stated.period ? earlierSpan(users.slice(0, -1)) : null;
+  const earlier = earlierSpan(users.slice(0, -1));
+  // "and the year before?" after a table: the same span moved.
+  const moved = earlier && !spanOf(last) ? movedSpan(earlier, last) : null;
+  const carried = moved ?? (question && !question.stated.period ? earlier : null);
   // "combined?" after a table: the same periods, added up.
   const span = spanOf(last) ?? (carried && asksTotal(last) ? { ...carried, total: true } : carried);
   if (!span) return null;

@@ -148,6 +148,25 @@ describe('svc-financials-agent', () => {
     expect((await client.responses.create({ model: 'svc-sec-agent', input: 'Apple total revenue last 2 years' })).output_text).not.toContain('Total');
   });
 
+  it('a follow-up naming a period of its own answers that period, not the earlier table\'s', async () => {
+    const after = async (followUp: string) =>
+      (await client.chat.completions.create({ model: 'svc-financials-agent', messages: [{ role: 'user', content: 'Apple revenue last 4 quarters' }, { role: 'assistant', content: '(the table)' }, { role: 'user', content: followUp }] })).choices[0]!.message.content!;
+    expect(await after('Microsoft net income FY2023')).toMatch(/^\*\*Microsoft Corp\. \(MSFT\)\*\*: net income for fiscal year 2023 \(year ended 2023-06-30\) was \*\*\$72,361 million\*\*/);
+    expect(await after('Apple total revenue FY2024')).toMatch(/^\*\*Apple Inc\. \(AAPL\)\*\*: revenue for fiscal year 2024 \(year ended 2024-09-28\) was \*\*\$391,035 million\*\*/);
+    expect(table(await after('and net income?')).header).toHaveLength(4);
+  });
+
+  it('a follow-up moving the table ("and the year before?", "the quarter before?") shows the same span that much earlier', async () => {
+    const after = async (model: string, first: string, followUp: string) =>
+      table((await client.chat.completions.create({ model, messages: [{ role: 'user', content: first }, { role: 'assistant', content: '(the table)' }, { role: 'user', content: followUp }] })).choices[0]!.message.content!).header.map((h) => h.replace(/\s*\[\d+\]/g, ''));
+    for (const model of ['svc-sec-agent', 'svc-agent']) {
+      expect(await after(model, 'Apple revenue for the last 4 quarters', 'and the year before?')).toEqual(['Q3 FY2023', 'Q4 FY2023', 'Q1 FY2024', 'Q2 FY2024']);
+      expect(await after(model, 'Apple revenue for the last 4 quarters', 'and the quarter before?')).toEqual(['Q2 FY2024', 'Q3 FY2024', 'Q4 FY2024', 'Q1 FY2025']);
+      expect(await after(model, 'Apple revenue for the past 2 years', 'and the year before?')).toEqual(['FY2022', 'FY2023']);
+    }
+    expect(await after('svc-agent', 'Apple revenue 2023 to 2024', 'and the year before?')).toEqual(['FY2022', 'FY2023']);
+  });
+
   it('two quarters added up, and a follow-up asking for the total of the table just shown', async () => {
     const num = (x: string) => Number(x.replace(/[,†*]/g, ''));
     const two = table((await client.responses.create({ model: 'svc-sec-agent', input: 'Apple revenue Q1 2024 and Q2 2024 combined' })).output_text);
