@@ -151,7 +151,8 @@ function listedPeriods(t: string, total: boolean): Span | null {
 const yearsText = (y: NonNullable<Span['years']>) => (y.to === undefined ? `since fiscal ${y.from}` : y.from === y.to ? `of fiscal ${y.from}` : `from fiscal ${y.from} to ${y.to}`);
 /** "from fiscal Q3 2022 to Q2 2024" (a quarter index is fiscal year × 4 + quarter). */
 const quarterText = (i: number) => `Q${((i - 1) % 4) + 1} ${Math.floor((i - 1) / 4)}`;
-const rangeText = (span: Span) => (span.quarters ? `from fiscal ${quarterText(span.quarters.from)} to ${quarterText(span.quarters.to)}` : span.years ? yearsText(span.years) : '');
+const rangeText = (span: Span) =>
+  span.only ? `named (fiscal ${span.only.join(' and ')})` : span.quarters ? `from fiscal ${quarterText(span.quarters.from)} to ${quarterText(span.quarters.to)}` : span.years ? yearsText(span.years) : '';
 
 const pct = (x: number) => `${x >= 0 ? '+' : '−'}${Math.abs(x * 100).toFixed(1)}%`;
 
@@ -212,7 +213,7 @@ async function table(lib: SecLibrary, ref: CompanyRef, metrics: MetricId[], span
   const incomplete = gaps.length
     ? `no total is given: ${gaps.map((p) => periodLabel(p, calendarYear)).join(', ')} ${gaps.length > 1 ? 'have' : 'has'} no figures in the filings available`
     : wanted === null || shown.length !== wanted
-      ? `no total is given: only ${shown.length} of the ${wanted ?? shown.length} ${unit} asked for have figures in the filings available`
+      ? `no total is given: only ${shown.length} of the ${wanted ?? shown.length} ${unit} asked for ${shown.length === 1 ? 'has' : 'have'} figures in the filings available`
       : null;
   const total = span.total ? (incomplete ? { not: incomplete } : totals(shown, values, revenue)) : null;
   if (total) header.push('Total');
@@ -266,7 +267,7 @@ async function table(lib: SecLibrary, ref: CompanyRef, metrics: MetricId[], span
     if (withData.length < span.count) lines.push(`Only ${withData.length} ${unit} have figures in the filings available; all are shown.`, '');
   } else {
     const range = rangeText(span);
-    if (wanted !== null && withData.length < wanted) lines.push(`Only ${withData.length} of the ${wanted} ${unit} ${range} have figures in the filings available; all are shown.`, '');
+    if (wanted !== null && withData.length < wanted) lines.push(`Only ${withData.length} of the ${wanted} ${unit} ${range} ${withData.length === 1 ? 'has' : 'have'} figures in the filings available; all are shown.`, '');
     if (withData.length > shown.length) lines.push(`The latest ${shown.length} ${unit} ${range} are shown (at most ${MAX_PERIODS} fit in a table).`, '');
   }
   return lines;

@@ -29,8 +29,13 @@ async function* runSecAgent(lib: SecLibrary, request: AgentRequest): AsyncGenera
   const index = await lib.companyIndex();
   const question = parseConversation(request.messages, index);
   const periods = periodsAsked(request, question);
+  const last = [...request.messages].reverse().find((m) => m.role === 'user')?.content ?? '';
   if (periods && tabulable(question)) yield* answerTables(lib, question, periods);
-  else yield* answerSecQuestion(lib, question);
+  else if (!periods && question && asksTotal(last) && !question.stated.period && !question.stated.metrics && !question.stated.companies) {
+    // "combined?" after single figures: nothing shown to add up (the last figure again would read as a total).
+    yield { type: 'text', delta: `There is no table of periods here to add up: each answer so far was one figure. Ask for the periods together, for example “Apple revenue Q2 2024 and Q3 2024 combined” or “Apple revenue for the last 4 quarters, in total”, and the table gets a Total column.\n` };
+    yield { type: 'done' };
+  } else yield* answerSecQuestion(lib, question);
 }
 
 /**

@@ -148,6 +148,23 @@ describe('svc-financials-agent', () => {
     expect((await client.responses.create({ model: 'svc-sec-agent', input: 'Apple total revenue last 2 years' })).output_text).not.toContain('Total');
   });
 
+  it('"combined?" after single figures says there is nothing to add up; years named one by one are named so when some have no figures', async () => {
+    const r = await client.chat.completions.create({
+      model: 'svc-agent',
+      messages: [
+        { role: 'user', content: 'Apple revenue Q3 2024' },
+        { role: 'assistant', content: '(one figure)' },
+        { role: 'user', content: 'and the quarter before?' },
+        { role: 'assistant', content: '(one figure)' },
+        { role: 'user', content: 'combined?' },
+      ],
+    });
+    expect(r.choices[0]!.message.content).toMatch(/^There is no table of periods here to add up: each answer so far was one figure\./);
+    const named = (await client.responses.create({ model: 'svc-financials-agent', input: 'Apple revenue FY2019 and FY2024 combined' })).output_text;
+    expect(named).toContain('Total: no total is given: only 1 of the 2 fiscal years asked for has figures in the filings available.');
+    expect(named).toContain('Only 1 of the 2 fiscal years named (fiscal 2019 and 2024) has figures in the filings available; all are shown.');
+  });
+
   it('a follow-up naming a period of its own answers that period, not the earlier table\'s', async () => {
     const after = async (followUp: string) =>
       (await client.chat.completions.create({ model: 'svc-financials-agent', messages: [{ role: 'user', content: 'Apple revenue last 4 quarters' }, { role: 'assistant', content: '(the table)' }, { role: 'user', content: followUp }] })).choices[0]!.message.content!;
