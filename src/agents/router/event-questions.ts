@@ -17,12 +17,12 @@ const TRACK_RECORD = /\b(?:usually|how often|track record|historically|accura\w*
 const PATTERNS: [EventQuestion, RegExp][] = [
   ['gap', /\b(?:mispric\w*|gaps?|edge|cheap\w*|expensive|dear|under-?valued|over-?valued|under-?priced|over-?priced|value|takeaway|bargain|disagree\w*)\b/i],
   ['model_favourite', /\bmodel\b/i],
-  ['history', TRACK_RECORD],
+  // Before the favourite: "is the favourite usually right?" asks about past favourites.
+  ['history', new RegExp(`${TRACK_RECORD.source}|\\b(?:history|historical|past (?:outcomes|decisions)|previous (?:outcomes|decisions))\\b`, 'i')],
   ['market_least', /\b(?:least likely|unlikel\w*|underdog|long ?shot|least favou?red|lowest)\b/i],
   ['closing', /\b(?:clos(?:e|es|ing)|settl\w*|expir\w*|deadline|ends?|resolved? (?:on|by)|when (?:does|will|is) (?:it|this|the (?:event|market|contract)) (?:resolve|end|finish)\w*)\b/i],
   ['resolution', /\b(?:resolution|resolv\w*|rules?|source|criteria|count(?:s|ed)?|decides?|determin\w*|flip\w*)\b/i],
   ['moves', /\b(?:mov(?:e|ed|es|ing)|moves?|changed?|trend\w*|volume|surge\w*|momentum|shift\w*)\b/i],
-  ['history', /\b(?:history|historical|past (?:events|results|outcomes|decisions)|previous (?:events|results|outcomes|decisions)|base ?rates?|track record|how often)\b/i],
   ['market_favourite', /\b(?:most likely|likel(?:y|iest)|favou?rite|favou?red|front-?runner|leading|leads|ahead|winner|win|pick|expected|consensus|top)\b/i],
 ];
 
