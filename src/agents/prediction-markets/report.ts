@@ -287,7 +287,7 @@ export function writeReport(r: Research, ctx: ReportContext): ReportBody {
     if (event.mutually_exclusive) {
       const { won: fav, events: clear, tied } = favouriteRecord(complete);
       const tiedNote = tied ? `; ${tied} event${tied > 1 ? 's' : ''} with two outcomes tied for favourite left out` : '';
-      lines.push('', clear ? `**Market accuracy:** the favourite ${PRE_CLOSE_HOURS} h before close won ${fav} of ${clear} events with prices (${pct(fav / clear)}${tiedNote}).` : '**Market accuracy:** no past event has complete pre-close prices and a single favourite.');
+      lines.push('', clear ? `**Market accuracy:** the favourite ${PRE_CLOSE_HOURS} h before close won ${fav} of ${clear} events with prices (${pct(fav / clear)}${tiedNote}; an event counts when every one of its outcomes had a price then, not only the winner shown above).` : '**Market accuracy:** no past event has complete pre-close prices and a single favourite.');
     } else {
       const calls = complete.flatMap((e) => e.markets).filter((m) => m.preClose !== 500_000);
       const right = calls.filter((m) => m.preClose! > 500_000 === m.won).length;

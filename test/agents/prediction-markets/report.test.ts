@@ -170,7 +170,7 @@ describe('the report', () => {
     expect(rows[0]![3]).toBe(formatPercent(Math.round(winner.anchor * 1_000_000)));
     expect(text).toMatch(/\*\*Base rates\*\* \(how often each outcome resolved YES, 70 settled markets in 14 events\)/);
     // One of the 12 priced events had two outcomes tied for favourite: it is set apart.
-    expect(text).toMatch(/\*\*Market accuracy:\*\* the favourite 24 h before close won \d+ of 11 events with prices \(\d+\.\d%; 1 event with two outcomes tied for favourite left out\)/);
+    expect(text).toMatch(/\*\*Market accuracy:\*\* the favourite 24 h before close won \d+ of 11 events with prices \(\d+\.\d%; 1 event with two outcomes tied for favourite left out; an event counts when every one of its outcomes had a price then, not only the winner shown above\)/);
     expect(r.observations).toHaveLength(60); // 12 priced events × 5 outcomes
   });
 
