@@ -1,9 +1,10 @@
 import type { KalshiClient } from '../../data/kalshi/client.js';
+import { SCALE, formatPercent } from '../../data/kalshi/numbers.js';
 import type { KalshiEvent } from '../../data/kalshi/types.js';
 import { eventPage, priceLine } from '../prediction-markets/summary.js';
 import { quoteCaller, utcMinute as utc } from '../citations.js';
 import type { Agent, AgentEvent, Citation } from '../types.js';
-import { atLevel, byStrike, levelsAsked, settlesAt, whenAsked, type AskedLevel, type AskedWhen } from './asked.js';
+import { atLevel, byStrike, levelsAsked, settlesAt, sideAsked, sideOf, whenAsked, type AskedLevel, type AskedWhen } from './asked.js';
 import type { OpenEventsIndex } from './index.js';
 import { fold, words } from './search.js';
 
@@ -52,11 +53,12 @@ export async function searchMarkets(
     ? `No open Kalshi event matches all of “${quoteCaller(query.trim())}”: ${misses.join(', and ')}. The closest, with current prices (as of ${utc(client.now())}):`
     : `Open Kalshi events matching “${quoteCaller(query.trim())}”, with current prices (as of ${utc(client.now())}):`;
   const levels = levelsAsked(query);
+  const side = sideAsked(query);
   const lines = [heading, ''];
   ranked.forEach(({ hit, event, fits }, i) => {
     const n = citations.length + 1;
     citations.push({ order: n, name: `Kalshi: ${event.title}`, url: eventPage(event, hit.entry.seriesTitle) });
-    lines.push(`${i + 1}. ${eventLine(event, hit.entry.category, n, levels, fits ? null : when)}`);
+    lines.push(`${i + 1}. ${eventLine(event, hit.entry.category, n, levels, side, fits ? null : when)}`);
   });
   lines.push(
     '',
@@ -69,7 +71,7 @@ export async function searchMarkets(
  * One event found: its prices (the outcome at a level asked about first, in bold), when it
  * closes, and what it does not match: a level it has no outcome at, a date it does not settle on.
  */
-function eventLine(event: KalshiEvent, category: string, n: number, levels: AskedLevel[], otherDate: AskedWhen | null): string {
+function eventLine(event: KalshiEvent, category: string, n: number, levels: AskedLevel[], side: 'above' | 'below' | null, otherDate: AskedWhen | null): string {
   const markets = event.markets ?? [];
   const asked = new Set(markets.filter((m) => levels.some((l) => atLevel(m, l.value))));
   const prices = markets
@@ -84,6 +86,12 @@ function eventLine(event: KalshiEvent, category: string, n: number, levels: Aske
   if (unpriced.length) {
     const [low, high] = [priceLine(ladder[0]!).label, priceLine(ladder.at(-1)!).label];
     notes.push(`No outcome at ${unpriced.map((l) => l.said).join(' or ')}: ${low === high ? `its only level is “${quoteCaller(low)}”` : `its levels run from “${quoteCaller(low)}” to “${quoteCaller(high)}”`}.`);
+  }
+  // "Below 3%" asked of an "Above 3.0" contract: its price is the other side's, so the asked side is said.
+  for (const m of asked) {
+    const price = priceLine(m).price;
+    const level = levels.find((l) => atLevel(m, l.value));
+    if (side && level && price !== null && sideOf(m) && sideOf(m) !== side) notes.push(`“${side} ${level.said}” is the other side of “${quoteCaller(priceLine(m).label)}”: about ${formatPercent(SCALE - price)}.`);
   }
   if (otherDate) {
     const at = settlesAt(event);

@@ -134,3 +134,20 @@ export function byStrike(markets: readonly KalshiMarket[]): KalshiMarket[] {
   };
   return markets.filter((m) => level(m) !== null && m.strike_type !== 'functional').sort((a, b) => level(a)! - level(b)!);
 }
+
+/** Which side of a level a question asks about ("below 3%", "at least 5"), when it says. */
+export function sideAsked(query: string): 'above' | 'below' | null {
+  const q = query.toLowerCase();
+  if (/\b(?:below|under|less than|lower than|at most|no more than|fewer than)\b/.test(q)) return 'below';
+  if (/\b(?:above|over|more than|higher than|at least|exceed\w*)\b/.test(q)) return 'above';
+  return null;
+}
+
+/** Which side of its level a market's YES is: above (a floor), below (a cap); null for a range or no level. */
+export function sideOf(m: KalshiMarket): 'above' | 'below' | null {
+  if (m.strike_type === 'greater' || m.strike_type === 'greater_or_equal') return 'above';
+  if (m.strike_type === 'less' || m.strike_type === 'less_or_equal') return 'below';
+  if (m.strike_type === 'between') return null;
+  const range = labelRange(labelOfMarket(m));
+  return range?.to === null && range.from !== null ? 'above' : range?.from === null && range.to !== null ? 'below' : null;
+}

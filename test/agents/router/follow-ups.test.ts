@@ -149,6 +149,9 @@ describe('several questions in one, and odds follow-ups that change topic', () =
     expect(tomorrow).toContain('No outcome at $120,000: its levels run from “Above $92,000” to “Above $104,000”.');
     expect(tomorrow).not.toContain('the date asked about');
     expect(await ask('cpi above 2.8%')).toContain('[1]: **Above 2.8 96.0%**;');
+    // The other side of a contract asked for: its price is not the answer, its complement is said.
+    expect(await ask('odds CPI comes in below 3%?')).toContain('“below 3%” is the other side of “Above 3.0”: about 13.5%.');
+    expect(await ask('cpi above 2.8%')).not.toContain('other side');
     expect(await ask('government shutdown by end of year')).toMatch(/^Open Kalshi events matching[^]*Shutdown 58\.0%\. Closes 2026-12-31 15:00 UTC\.\n/);
     // Levels said in words only (Kalshi's custom strikes): the range holding the level asked.
     expect(await ask('will NYC be above 60 degrees tomorrow?')).toContain('[1]: **56°F or above 43.0%**;');
