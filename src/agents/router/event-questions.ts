@@ -96,9 +96,8 @@ function isLadder(rows: Row[]): boolean {
  * (on a ladder the rung at that level, among ranges the one holding it), or a team of a game
  * titled "Away at Home" whose outcomes are "Away team" and "Home team".
  */
-function namedRows(question: string, rows: Row[], title: string): Row[] {
+function namedRows(question: string, rows: Row[], title: string, levels: number[]): Row[] {
   const q = question.toLowerCase();
-  const levels = levelsIn(question);
   const ladder = isLadder(rows);
   const wordsOf = (s: string) => s.toLowerCase().match(/[a-z]{3,}/g) ?? [];
   const general = new Set(['above', 'below', 'over', 'under', 'more', 'less', 'than', 'the', 'and', 'yes', 'win', 'wins', 'team']);
@@ -140,11 +139,12 @@ export function answerFromReport(question: string, report: { title: string; text
   const kind = eventQuestion(question);
   // An outcome named is what is asked about, unless the question is about the event's dates, rules
   // or past ("when does the hold market close?"); a level or a word for odds names it anyway ("odds it ends above 96k").
-  const aboutOutcome = !(kind === 'closing' || kind === 'resolution' || kind === 'history') || levelsIn(question).length > 0 || /\b(?:odds|chances?|probabilit\w*)\b/i.test(question);
-  const named = aboutOutcome ? namedRows(question, rows, report.title) : [];
+  const asked = levelsIn(question);
+  const aboutOutcome = !(kind === 'closing' || kind === 'resolution' || kind === 'history') || asked.length > 0 || /\b(?:odds|chances?|probabilit\w*)\b/i.test(question);
+  const levels = aboutOutcome ? asked : [];
+  const named = aboutOutcome ? namedRows(question, rows, report.title, levels) : [];
   // A ladder's outcomes are each a yes/no on its own level: none of them is "the" likeliest result.
   const ladder = isLadder(rows);
-  const levels = aboutOutcome ? levelsIn(question) : [];
   const ranged = rows.filter((r) => labelRange(outcomeOf(r.outcome).name) !== null);
   // One yes/no contract: its price against the rest, the "no".
   const single = rows.length === 1 ? rows[0]! : null;

@@ -453,10 +453,11 @@ describe('Slack: native streaming', () => {
     expect(h!.slack.callsOf('chat.update').length).toBeGreaterThan(0);
   });
 
-  it('continues in posted messages when Slack stops accepting a stream, keeping every character', async () => {
+  /** A native stream whose appends fail with `error` after its first part: the rest is posted. Its root message's ts. */
+  const streamCutBy = async (error: string): Promise<string> => {
     await start({ nativeStreaming: true });
-    h!.slack.fail('chat.appendStream', 'message_not_in_streaming_state');
-    await h!.command('ask feed: will be cut');
+    h!.slack.fail('chat.appendStream', error);
+    await h!.command(`ask feed: cut by ${error}`);
     await h!.until(() => expect(h!.slack.callsOf('chat.postMessage')).toHaveLength(2));
     const rootTs = h!.slack.rootMessages(CHANNEL)[0]!.ts;
     log.feed.text('Streamed part. ');
@@ -466,22 +467,16 @@ describe('Slack: native streaming', () => {
     await h!.until(() => expect(shownTexts(h!.slack, rootTs).at(-1)).toContain('Sources'));
     await h!.quiet();
     expect(shownTexts(h!.slack, rootTs)).toEqual(['Streamed part. ', `Posted *part* [1].${SLACK_FOOTER}`]);
+    return rootTs;
+  };
+
+  it('continues in posted messages when Slack stops accepting a stream, keeping every character', async () => {
+    await streamCutBy('message_not_in_streaming_state');
     expect(h!.slack.callsOf('chat.startStream')).toHaveLength(1); // this message only: not latched off
   });
 
   it('a stream rate-limited mid-answer is stopped before the rest is posted: no message is left streaming', async () => {
-    await start({ nativeStreaming: true });
-    h!.slack.fail('chat.appendStream', 'ratelimited');
-    await h!.command('ask feed: rate-limited');
-    await h!.until(() => expect(h!.slack.callsOf('chat.postMessage')).toHaveLength(2));
-    const rootTs = h!.slack.rootMessages(CHANNEL)[0]!.ts;
-    log.feed.text('Streamed part. ');
-    await h!.until(() => expect(h!.slack.callsOf('chat.startStream')).toHaveLength(1));
-    log.feed.text('Posted **part** [1].');
-    log.feed.done(CITATIONS.slice(0, 1));
-    await h!.until(() => expect(shownTexts(h!.slack, rootTs).at(-1)).toContain('Sources'));
-    await h!.quiet();
-    expect(shownTexts(h!.slack, rootTs)).toEqual(['Streamed part. ', `Posted *part* [1].${SLACK_FOOTER}`]);
+    const rootTs = await streamCutBy('ratelimited');
     expect(h!.slack.callsOf('chat.stopStream')).toHaveLength(1);
     expect(h!.slack.threadReplies(CHANNEL, rootTs).filter((m) => m.streaming)).toEqual([]);
   });
