@@ -12,7 +12,7 @@ export function main(_args?: unknown): Promise<number> {
     const settings = loadDiscordSettings();
     const log = createAdapterLogger('discord', settings.logLevel);
     const store = AdapterStore.open(settings.dataDir, settings.secret);
-    const research = new ResearchClient({ baseUrl: settings.apiUrl, apiKey: settings.apiKey, timeoutMs: settings.apiTimeoutMs, linkHint: '/svc link key:', shared: 'server' });
+    const research = new ResearchClient({ baseUrl: settings.apiUrl, apiKey: settings.apiKey, timeoutMs: settings.apiTimeoutMs, idleTimeoutMs: settings.apiIdleTimeoutMs, linkHint: '/svc link key:', shared: 'server' });
     const bot = createDiscordBot({ settings, store, research, log });
     await bot.start();
     const stopped = await Promise.race([untilSignal().then((signal) => ({ signal })), bot.ended.then((reason) => ({ reason }))]);

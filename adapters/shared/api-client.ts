@@ -1,5 +1,6 @@
 import OpenAI, { APIConnectionError, APIError } from 'openai';
 import type { Citation } from './citations.js';
+import { IdleBodyError, idleTimeoutFetch } from './idle-fetch.js';
 import { describeProblem, type Problem, type ProblemContext } from './problems.js';
 
 /**
@@ -67,6 +68,8 @@ export interface ResearchClientOptions {
   apiKey: string;
   /** Time allowed until the answer starts streaming (a new report can take minutes). */
   timeoutMs?: number;
+  /** Time allowed between two pieces of a streaming answer; the service's keep-alives count. */
+  idleTimeoutMs?: number;
   /** Which endpoint answers: POST /v1/responses (default) or /v1/chat/completions. */
   api?: Api;
   /** How people link their own key on this platform, for error messages. */
@@ -98,18 +101,27 @@ export function citationsFrom(raw: unknown): Citation[] {
   return out;
 }
 
+/** Four of the service's 15-second keep-alives missed in a row. */
+export const DEFAULT_IDLE_TIMEOUT_MS = 60_000;
+
 export class ResearchClient {
   readonly #clients = new Map<string, OpenAI>();
-  readonly #options: Required<Omit<ResearchClientOptions, 'timeoutMs'>> & { timeoutMs: number };
+  readonly #options: Required<ResearchClientOptions>;
 
   constructor(options: ResearchClientOptions) {
-    this.#options = { timeoutMs: 15 * 60_000, api: 'responses', linkHint: '/svc link <api key>', shared: 'workspace', maxRetries: 2, ...options, baseUrl: options.baseUrl.replace(/\/+$/, '') };
+    this.#options = { timeoutMs: 15 * 60_000, idleTimeoutMs: DEFAULT_IDLE_TIMEOUT_MS, api: 'responses', linkHint: '/svc link <api key>', shared: 'workspace', maxRetries: 2, ...options, baseUrl: options.baseUrl.replace(/\/+$/, '') };
   }
 
   #client(apiKey: string): OpenAI {
     let client = this.#clients.get(apiKey);
     if (!client) {
-      client = new OpenAI({ apiKey, baseURL: `${this.#options.baseUrl}/v1`, timeout: this.#options.timeoutMs, maxRetries: this.#options.maxRetries });
+      client = new OpenAI({
+        apiKey,
+        baseURL: `${this.#options.baseUrl}/v1`,
+        timeout: this.#options.timeoutMs,
+        maxRetries: this.#options.maxRetries,
+        fetch: idleTimeoutFetch(this.#options.idleTimeoutMs),
+      });
       if (this.#clients.size > 500) this.#clients.clear();
       this.#clients.set(apiKey, client);
     }
@@ -139,7 +151,7 @@ export class ResearchClient {
       }
       // A connection that breaks mid-answer is an interruption; one that never opens means the service is unreachable.
       const broken = err instanceof APIConnectionError ? receivedText : !(err instanceof APIError) || (err.status === undefined && !err.code);
-      const problem = broken ? interruptedProblem() : describeProblem(err, ctx);
+      const problem = err instanceof IdleBodyError ? silentProblem(err) : broken ? interruptedProblem() : describeProblem(err, ctx);
       yield { type: 'failed', problem, interrupted: receivedText };
     }
   }
@@ -212,6 +224,10 @@ export class ResearchClient {
 
 function stoppedProblem(): Problem {
   return { kind: 'stopped', message: 'The bot was restarted before this answer was finished. Please ask again.' };
+}
+
+function silentProblem(err: IdleBodyError): Problem {
+  return { kind: 'server_error', message: `The research service stopped sending this answer (nothing for ${Math.round(err.idleMs / 1000)} s), so it was given up. Please ask again.` };
 }
 
 function interruptedProblem(): Problem {

@@ -40,6 +40,13 @@ export const ADAPTER_SETTINGS: readonly AdapterSetting[] = [
   { env: 'SVC_API_URL', kind: { type: 'url' }, doc: 'Base URL of the svc API the adapter calls (e.g. `http://127.0.0.1:8080`); `/v1` is appended.', adapters: BOTH },
   { env: 'SVC_API_KEY', kind: { type: 'secret' }, doc: "The workspace's API key: used for everyone who has not linked their own key.", adapters: BOTH },
   { env: 'SVC_API_TIMEOUT_MS', kind: { type: 'int', min: 1000, max: 3_600_000 }, default: '900000', doc: 'How long the adapter waits for an answer to start streaming (new reports take minutes).', adapters: BOTH },
+  {
+    env: 'SVC_API_IDLE_TIMEOUT_MS',
+    kind: { type: 'int', min: 20_000, max: 3_600_000 },
+    default: '60000',
+    doc: 'How long a streaming answer may stay silent before the adapter gives it up and says so (the service sends a keep-alive at least every 15 s).',
+    adapters: BOTH,
+  },
   { env: 'SVC_ADAPTER_DATA_DIR', kind: { type: 'path' }, default: './data/adapters', doc: "The adapters' own small database: linked keys (encrypted), answered threads, delivered-event ids.", adapters: BOTH },
   {
     env: 'SVC_ADAPTER_SECRET',
@@ -152,6 +159,7 @@ export interface CommonSettings {
   apiUrl: string;
   apiKey: string;
   apiTimeoutMs: number;
+  apiIdleTimeoutMs: number;
   dataDir: string;
   secret: string | undefined;
   logLevel: string;
@@ -194,6 +202,7 @@ function common(v: Map<string, unknown>): CommonSettings {
     apiUrl: String(v.get('SVC_API_URL')).replace(/\/+$/, '').replace(/\/v1$/, ''),
     apiKey: v.get('SVC_API_KEY') as string,
     apiTimeoutMs: v.get('SVC_API_TIMEOUT_MS') as number,
+    apiIdleTimeoutMs: v.get('SVC_API_IDLE_TIMEOUT_MS') as number,
     dataDir: v.get('SVC_ADAPTER_DATA_DIR') as string,
     secret: v.get('SVC_ADAPTER_SECRET') as string | undefined,
     logLevel: v.get('SVC_LOG_LEVEL') as string,

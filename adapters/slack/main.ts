@@ -11,7 +11,7 @@ export function main(_args?: unknown): Promise<number> {
     const settings = loadSlackSettings();
     const log = createAdapterLogger('slack', settings.logLevel);
     const store = AdapterStore.open(settings.dataDir, settings.secret);
-    const research = new ResearchClient({ baseUrl: settings.apiUrl, apiKey: settings.apiKey, timeoutMs: settings.apiTimeoutMs, linkHint: '/svc link <api key>' });
+    const research = new ResearchClient({ baseUrl: settings.apiUrl, apiKey: settings.apiKey, timeoutMs: settings.apiTimeoutMs, idleTimeoutMs: settings.apiIdleTimeoutMs, linkHint: '/svc link <api key>' });
     const bot = await createSlackBot({ settings, store, research, log });
     const { port } = await bot.start();
     log.info({ mode: settings.mode, port, api: settings.apiUrl }, settings.mode === 'socket' ? 'slack adapter connected (Socket Mode)' : `slack adapter listening on ${settings.host}:${port}/slack/events`);

@@ -1,8 +1,10 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_CONVERSATION_CHARACTERS, ResearchClient, recentTurns, type AnswerEvent, type AnswerRequest, type Turn } from '../../../adapters/shared/api-client.js';
 import type { AgentRequest } from '../../../src/agents/types.js';
 import { SvcError } from '../../../src/errors.js';
-import { answer, scriptedAgent } from '../../helpers/scripted-agent.js';
+import { answer, scriptedAgent, sleep } from '../../helpers/scripted-agent.js';
 import { startService, type TestService } from '../../helpers/service.js';
 
 const CITATIONS = [
@@ -16,6 +18,13 @@ const agents = [
   scriptedAgent('svc-agent', (req) => {
     seen.push(req);
     const q = req.messages.at(-1)!.content;
+    if (q === 'slow') {
+      return (async function* () {
+        yield { type: 'text' as const, delta: 'Slow ' };
+        await sleep(900);
+        yield* answer('but sure [1].', CITATIONS);
+      })();
+    }
     if (q === 'break') {
       return (async function* () {
         yield { type: 'text' as const, delta: 'Partial answer' };
@@ -137,5 +146,57 @@ describe('ResearchClient rate limits and accounts', () => {
     const client = new ResearchClient({ baseUrl: `${service.url}/`, apiKey: 'unused' });
     expect(await client.account(apiKey)).toMatchObject({ plan: 'pro', credits: 30 });
     await expect(client.account('sk-svc-nope')).rejects.toThrow();
+  });
+});
+
+/** A server that starts a streaming answer, sends one piece of text, then says nothing more. */
+async function silentServer(api: 'responses' | 'chat') {
+  const closed: boolean[] = [];
+  const server = http.createServer((req, res) => {
+    req.resume();
+    const index = closed.push(false) - 1;
+    res.on('close', () => (closed[index] = true));
+    res.writeHead(200, { 'content-type': 'text/event-stream' });
+    if (api === 'responses') {
+      res.write(`event: response.output_text.delta\ndata: ${JSON.stringify({ type: 'response.output_text.delta', sequence_number: 0, item_id: 'msg_1', output_index: 0, content_index: 0, delta: 'The first half' })}\n\n`);
+    } else {
+      res.write(`data: ${JSON.stringify({ id: 'chatcmpl-1', object: 'chat.completion.chunk', created: 1, model: 'svc-agent', choices: [{ index: 0, delta: { role: 'assistant', content: 'The first half' }, finish_reason: null }] })}\n\n`);
+    }
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    closed,
+    close: () => new Promise<void>((r) => { server.closeAllConnections(); server.close(() => r()); }),
+  };
+}
+
+describe.each(['responses', 'chat'] as const)('ResearchClient when /v1/%s goes silent mid-answer', (api) => {
+  it('gives the answer up after the idle allowance, keeps its text, says why, and closes the connection', async () => {
+    const silent = await silentServer(api);
+    try {
+      const client = new ResearchClient({ baseUrl: silent.url, apiKey: 'sk-svc-any', api, maxRetries: 0, idleTimeoutMs: 300 });
+      const started = Date.now();
+      const r = await collect(client, { model: 'svc-agent', messages: [{ role: 'user', content: 'hi' }] });
+      expect(Date.now() - started).toBeLessThan(10_000);
+      expect(r.text).toBe('The first half');
+      expect(r.last).toMatchObject({ type: 'failed', interrupted: true, problem: { kind: 'server_error', message: expect.stringMatching(/stopped sending this answer \(nothing for 0 s\)/) } });
+      await expect.poll(() => silent.closed).toEqual([true]);
+    } finally {
+      await silent.close();
+    }
+  });
+
+  it("counts the service's keep-alives as signs of life: a slow answer is not given up", async () => {
+    const chatty = await startService({ agents, env: { SVC_KEEPALIVE_MS: '100' } });
+    try {
+      const key = (await chatty.account()).apiKey;
+      const client = new ResearchClient({ baseUrl: chatty.url, apiKey: key, api, maxRetries: 0, idleTimeoutMs: 400 });
+      const r = await collect(client, { model: 'svc-agent', messages: [{ role: 'user', content: 'slow' }] });
+      expect(r.text).toBe('Slow but sure [1].');
+      expect(r.last).toMatchObject({ type: 'done', citations: CITATIONS });
+    } finally {
+      await chatty.close();
+    }
   });
 });
