@@ -15,6 +15,7 @@ export type ErrorKind =
   | 'unprocessable' // well-formed but cannot be applied (idempotency key reused)
   | 'payload_too_large'
   | 'unsupported_media_type'
+  | 'range_not_satisfiable' // a byte range outside the document
   | 'rate_limited'
   | 'upstream' // an exchange or data source failed
   | 'upstream_timeout'

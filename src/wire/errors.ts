@@ -18,6 +18,7 @@ const BY_KIND: Record<ErrorKind, { status: number; type: string }> = {
   unprocessable: { status: 422, type: 'invalid_request_error' },
   payload_too_large: { status: 413, type: 'invalid_request_error' },
   unsupported_media_type: { status: 415, type: 'invalid_request_error' },
+  range_not_satisfiable: { status: 416, type: 'invalid_request_error' },
   rate_limited: { status: 429, type: 'rate_limit_error' },
   upstream: { status: 502, type: 'upstream_error' },
   upstream_timeout: { status: 504, type: 'upstream_error' },

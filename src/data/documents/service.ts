@@ -122,7 +122,7 @@ export class DocumentService {
   }
 
   /** The PDF file for an id, made on request by its producer when this server has not rendered it; null when unknown. */
-  async open(id: string): Promise<{ file: string; size: number } | null> {
+  async open(id: string): Promise<{ file: string; size: number; modified: Date } | null> {
     if (!this.#stored(id)) {
       const producer = this.#producers.get(id.split('-')[0]!);
       if (!producer) return null;
@@ -138,7 +138,8 @@ export class DocumentService {
       if (!made && !this.#stored(id)) return null;
     }
     const file = this.#files(id).pdf;
-    return { file, size: statSync(file).size };
+    const stat = statSync(file);
+    return { file, size: stat.size, modified: stat.mtime };
   }
 }
 

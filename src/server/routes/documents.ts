@@ -1,11 +1,13 @@
 import { createReadStream } from 'node:fs';
 import type { FastifyInstance } from 'fastify';
-import { notFound } from '../../errors.js';
+import { SvcError, notFound } from '../../errors.js';
 import type { ServerDeps } from '../deps.js';
+import { requestedRange } from '../ranges.js';
 
 /**
  * Rendered documents behind signed links: no API key, the signature is the permission. A
  * missing, altered or expired signature is 403; a valid one for an unknown document is 404.
+ * PDF viewers fetch large files in byte ranges (206), resuming with If-Range.
  */
 export async function documentRoutes(app: FastifyInstance, deps: ServerDeps): Promise<void> {
   app.get('/v1/documents/:file', async (request, reply) => {
@@ -20,12 +22,36 @@ export async function documentRoutes(app: FastifyInstance, deps: ServerDeps): Pr
     const found = await deps.documents.open(id);
     if (!found) throw missing();
     const maxAge = Math.max(0, expires - Math.floor(Date.now() / 1000));
-    return reply
+    // Per stored file: a replica that rendered the document again has another tag, so no
+    // viewer joins ranges of two renderings.
+    const etag = `"${found.size.toString(16)}-${Math.floor(found.modified.getTime()).toString(16)}"`;
+    const lastModified = found.modified.toUTCString();
+    reply
       .header('content-type', 'application/pdf')
-      .header('content-length', String(found.size))
       .header('content-disposition', `inline; filename="${id}.pdf"`)
       .header('cache-control', `private, max-age=${maxAge}, immutable`)
       .header('x-content-type-options', 'nosniff')
-      .send(createReadStream(found.file));
+      .header('accept-ranges', 'bytes')
+      .header('etag', etag)
+      .header('last-modified', lastModified);
+    const ifNoneMatch = request.headers['if-none-match'];
+    if (ifNoneMatch && ifNoneMatch.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag || tag.trim() === '*')) return reply.code(304).send();
+    const ifRange = request.headers['if-range'];
+    // A range of another version of the file would corrupt the copy the viewer holds: send it whole.
+    const range = ifRange === undefined || ifRange === etag || ifRange === lastModified ? requestedRange(request.headers.range, found.size) : 'whole';
+    if (range === 'unsatisfiable') {
+      reply.header('content-range', `bytes */${found.size}`);
+      throw new SvcError('range_not_satisfiable', {
+        code: 'range_not_satisfiable',
+        message: `The requested range (${request.headers.range}) is outside this document of ${found.size} bytes; ask for bytes 0-${Math.max(0, found.size - 1)} or fewer.`,
+        param: 'Range',
+      });
+    }
+    if (range === 'whole') return reply.header('content-length', String(found.size)).send(createReadStream(found.file));
+    return reply
+      .code(206)
+      .header('content-range', `bytes ${range.start}-${range.end}/${found.size}`)
+      .header('content-length', String(range.end - range.start + 1))
+      .send(createReadStream(found.file, { start: range.start, end: range.end }));
   });
 }

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PagedDocument } from '../../../src/data/documents/model.js';
 import { DocumentService } from '../../../src/data/documents/service.js';
 import { checkDocumentLink, resolveSigningSecret, signDocument } from '../../../src/data/documents/signing.js';
+import { requestedRange } from '../../../src/server/ranges.js';
 import { DEMO_WORLD } from '../../fixtures/sec-world.js';
 import { startFakeSec, type FakeSec } from '../../helpers/fake-sec.js';
 import { pdfPageTexts } from '../../helpers/pdf-text.js';
@@ -49,6 +50,35 @@ describe('signing', () => {
     expect(checkDocumentLink('s', 'doc-1', String(far), signDocument('s', 'doc-1', far), 1999)).toBe('invalid');
     const week = 1999 + 7 * 86_400;
     expect(checkDocumentLink('s', 'doc-1', String(week), signDocument('s', 'doc-1', week), 1999)).toBe('valid');
+  });
+});
+
+describe('requestedRange (RFC 9110 byte ranges) of a 1000-byte document', () => {
+  it.each([
+    [undefined, 'whole'],
+    ['bytes=0-99', { start: 0, end: 99 }],
+    ['bytes=100-', { start: 100, end: 999 }],
+    ['bytes=-200', { start: 800, end: 999 }],
+    ['bytes=-5000', { start: 0, end: 999 }],
+    ['bytes=990-5000', { start: 990, end: 999 }],
+    ['BYTES = 5 - 9', { start: 5, end: 9 }],
+    ['bytes=999-999', { start: 999, end: 999 }],
+    ['bytes=1000-', 'unsatisfiable'],
+    ['bytes=1000-2000', 'unsatisfiable'],
+    ['bytes=-0', 'unsatisfiable'],
+    // Malformed, another unit, or several ranges: the whole document.
+    ['bytes=9-5', 'whole'],
+    ['bytes=-', 'whole'],
+    ['bytes=a-b', 'whole'],
+    ['items=0-5', 'whole'],
+    ['bytes=0-5,10-20', 'whole'],
+  ] as const)('%s → %o', (header, expected) => {
+    expect(requestedRange(header, 1000)).toEqual(expected);
+  });
+
+  it('an empty document holds no range', () => {
+    expect(requestedRange('bytes=0-', 0)).toBe('unsatisfiable');
+    expect(requestedRange('bytes=-1', 0)).toBe('unsatisfiable');
   });
 });
 
@@ -110,6 +140,54 @@ describe('a link issued by one replica opens on another (same SVC_SIGNING_SECRET
     } finally {
       await a.close();
       await b.close();
+    }
+  });
+
+  it('serves byte ranges as PDF viewers ask for them (206, If-Range, 416, HEAD, 304)', async () => {
+    const s = await startService({ env: { SVC_SEC_API_URL: fake.url, SVC_SEC_WWW_URL: fake.url, SVC_SEC_USER_AGENT: 'svc tests ops@example.com' } });
+    try {
+      const { apiKey } = await s.account();
+      const res = await post(`${s.baseURL}/chat/completions`, apiKey, { model: 'svc-sec-agent', messages: [{ role: 'user', content: 'Microsoft revenue Q2 FY2025' }] });
+      const link = ((await res.json()) as any).choices[0].citations[0].url.split('#')[0];
+      const whole = await fetch(link);
+      expect(whole.status).toBe(200);
+      expect(whole.headers.get('accept-ranges')).toBe('bytes');
+      const etag = whole.headers.get('etag')!;
+      const bytes = Buffer.from(await whole.arrayBuffer());
+      expect(Number(whole.headers.get('content-length'))).toBe(bytes.length);
+
+      const part = await fetch(link, { headers: { range: 'bytes=100-299' } });
+      expect(part.status).toBe(206);
+      expect(part.headers.get('content-range')).toBe(`bytes 100-299/${bytes.length}`);
+      expect(part.headers.get('content-length')).toBe('200');
+      expect(Buffer.from(await part.arrayBuffer()).equals(bytes.subarray(100, 300))).toBe(true);
+
+      const tail = await fetch(link, { headers: { range: 'bytes=-50', 'if-range': etag } });
+      expect(tail.status).toBe(206);
+      expect(Buffer.from(await tail.arrayBuffer()).equals(bytes.subarray(bytes.length - 50))).toBe(true);
+
+      // A range of a copy the viewer holds from another rendering: the whole current file instead.
+      const stale = await fetch(link, { headers: { range: 'bytes=0-9', 'if-range': '"other"' } });
+      expect(stale.status).toBe(200);
+      expect(Buffer.from(await stale.arrayBuffer()).equals(bytes)).toBe(true);
+
+      const outside = await fetch(link, { headers: { range: `bytes=${bytes.length}-` } });
+      expect(outside.status).toBe(416);
+      expect(outside.headers.get('content-range')).toBe(`bytes */${bytes.length}`);
+      expect(await outside.json()).toMatchObject({ error: { code: 'range_not_satisfiable', param: 'Range', type: 'invalid_request_error' } });
+
+      const head = await fetch(link, { method: 'HEAD', headers: { range: 'bytes=0-9' } });
+      expect(head.status).toBe(206);
+      expect(head.headers.get('content-length')).toBe('10');
+      expect(await head.text()).toBe('');
+
+      const cached = await fetch(link, { headers: { 'if-none-match': etag } });
+      expect(cached.status).toBe(304);
+      expect(await cached.text()).toBe('');
+      // The signature still decides: a known tag opens nothing without it.
+      expect((await fetch(link.replace(/signature=[0-9a-f]+/, `signature=${'0'.repeat(64)}`), { headers: { 'if-none-match': etag } })).status).toBe(403);
+    } finally {
+      await s.close();
     }
   });
 });
