@@ -21,8 +21,32 @@ export interface ReportBody {
   asOf: string;
 }
 
-const pts = (x: number) => `${x >= 0 ? '+' : '−'}${Math.abs(x * 100).toFixed(1)} pts`;
+/** Points to one decimal; a change that rounds to nothing has no sign ("0.0 pts", not "−0.0 pts"). */
+const pts = (x: number) => {
+  const tenths = Math.round(Math.abs(x) * 1000);
+  return tenths === 0 ? '0.0 pts' : `${x > 0 ? '+' : '−'}${(tenths / 10).toFixed(1)} pts`;
+};
 const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
+/** A fitted coefficient to two decimals, with the report's minus sign and no "−0.00". */
+const coefficient = (x: number) => (Math.round(x * 100) === 0 ? '0.00' : `${x < 0 ? '−' : ''}${Math.abs(x).toFixed(2)}`);
+const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+
+/**
+ * Shares in tenths of a percent that add up to `total` tenths exactly (largest remainders), so a
+ * column of percentages said to sum to 100% does: 59.0 + 13.7 + 6.5 + 5.0 + 15.8, never 100.1.
+ */
+export function tenthsSummingTo(values: readonly number[], total: number): number[] {
+  const exact = values.map((v) => v * 1000);
+  const floors = exact.map(Math.floor);
+  let left = total - floors.reduce((a, b) => a + b, 0);
+  const order = exact.map((v, i) => ({ i, rest: v - floors[i]! })).sort((a, b) => b.rest - a.rest || a.i - b.i);
+  for (const { i } of order) {
+    if (left <= 0) break;
+    floors[i]!++;
+    left--;
+  }
+  return floors;
+}
 const day = (ts: number) => new Date(ts * 1000).toISOString().slice(0, 10);
 /** 'yes' or 'no' once the exchange has decided a market (its `result`), else null. */
 const decided = (m: KalshiMarket): 'yes' | 'no' | null => (m.result === 'yes' || m.result === 'no' ? m.result : null);
@@ -82,7 +106,9 @@ function decisiveClauses(market: KalshiMarket): string[] {
   return sentences.filter((s) => /\b(?:unless|delay\w*|postpon\w*|does not count|do not count|counts|revision|revised|first release|tie[sd]?|early|cancel\w*|(?:no|not)\b[^.]{0,40}\bpublished|final)\b/i.test(s));
 }
 
-const MONTH_DATE = /\b(January|February|March|April|May|June|July|August|September|October|November|December) \d{1,2}(, \d{4})?\b/g;
+const MONTHS = 'January|February|March|April|May|June|July|August|September|October|November|December|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sept?|Oct|Nov|Dec';
+/** "December 9, 2026", "Dec 16", "16 December 2026". */
+const MONTH_DATE = new RegExp(`\\b(?:(?:${MONTHS})\\.? \\d{1,2}(?:st|nd|rd|th)?(?:, \\d{4})?|\\d{1,2} (?:${MONTHS})\\.?(?: \\d{4})?)\\b`, 'g');
 
 function move(view: MarketView, hoursAgo: number, now: number): number | null {
   const current = view.quote.price;
@@ -146,10 +172,23 @@ export function writeReport(r: Research, ctx: ReportContext): ReportBody {
   // Prices of mutually exclusive outcomes add up to more than 100% (the spread, the exchange's
   // edge): the model, which sums to 100%, is compared with them scaled to share the same mass.
   const priceSum = priced.reduce((sum, v) => sum + v.quote.price! / SCALE, 0);
-  const normalised = event.mutually_exclusive && priceSum > 0 && Math.abs(priceSum - Math.max(0, 1 - decidedYes)) >= 0.0005;
-  const marketProb = (v: MarketView) => (normalised ? (v.quote.price! / SCALE / priceSum) * Math.max(0, 1 - decidedYes) : v.quote.price! / SCALE);
-  const gapOf = (v: MarketView) => (models.has(v.market.ticker) ? models.get(v.market.ticker)!.model - marketProb(v) : null);
-  const marketWords = (v: MarketView) => `${formatPercent(v.quote.price!)} (${v.quote.basis === 'mid' ? 'mid' : 'last trade'}${normalised ? `; ${pct(marketProb(v))} normalised` : ''})`;
+  // Once an outcome of a mutually exclusive event resolved YES the others can only resolve No:
+  // their quotes are compared as they stand, not scaled to share nothing.
+  const mass = Math.max(0, 1 - decidedYes);
+  const normalised = event.mutually_exclusive && priceSum > 0 && mass > 0 && Math.abs(priceSum - mass) >= 0.0005;
+  const marketProb = (v: MarketView) => (normalised ? (v.quote.price! / SCALE / priceSum) * mass : v.quote.price! / SCALE);
+  // What the report shows, in tenths of a percent: shares of a whole add up to it exactly, and
+  // each gap is the difference of the two figures on its row.
+  const shownModel = new Map<string, number>();
+  const shownMarket = new Map<string, number>();
+  const modelled = priced.filter((v) => models.has(v.market.ticker));
+  const tenths = (values: number[], whole: boolean) => (whole ? tenthsSummingTo(values, Math.round(mass * 1000)) : values.map((x) => Math.round(x * 1000)));
+  tenths(modelled.map((v) => models.get(v.market.ticker)!.model), event.mutually_exclusive && modelled.length === priced.length).forEach((t, i) => shownModel.set(modelled[i]!.market.ticker, t));
+  tenths(modelled.map(marketProb), normalised).forEach((t, i) => shownMarket.set(modelled[i]!.market.ticker, t));
+  const modelOf = (v: MarketView) => shownModel.get(v.market.ticker)! / 1000;
+  // Against the exact price when it is shown as is (it may have more decimals than one).
+  const gapOf = (v: MarketView) => (shownModel.has(v.market.ticker) ? modelOf(v) - (normalised ? shownMarket.get(v.market.ticker)! / 1000 : marketProb(v)) : null);
+  const marketWords = (v: MarketView) => `${formatPercent(v.quote.price!)} (${v.quote.basis === 'mid' ? 'mid' : 'last trade'}${normalised ? `; ${pct(shownMarket.get(v.market.ticker)! / 1000)} normalised` : ''})`;
 
   // Citations are numbered as they are written, so the text is built strictly in reading order.
   const lines: string[] = [];
@@ -167,17 +206,32 @@ export function writeReport(r: Research, ctx: ReportContext): ReportBody {
 
   // Key takeaway.
   const ranked = priced.map((v) => ({ v, gap: gapOf(v)! })).sort((a, b) => Math.abs(b.gap) - Math.abs(a.gap));
+  const winner = event.mutually_exclusive ? r.markets.find((v) => decided(v.market) === 'yes') : undefined;
+  // "3" alone reads as a number, not as the outcome "3 launches".
+  const named = (label: string) => (/^[\d.,%$€£ -]+$/.test(label) ? `the outcome **${label}**` : `**${label}**`);
   lines.push('## Key takeaway', '');
-  if (!ranked.length) {
+  if (winner) {
+    const stale = priced.filter((v) => v.quote.price! > 0);
+    lines.push(
+      `This event is decided: **${winner.label}** resolved YES, so every other outcome can only resolve No${stale.length ? `; quotes still standing for them (up to ${formatPercent(Math.max(...stale.map((v) => v.quote.price!)))}) are stale` : ''} ${marketCite(winner.market)}.`,
+      '',
+    );
+  } else if (!ranked.length) {
     lines.push(`No outcome of this event has a price yet (no quotes and no trades), so there is nothing to compare the model with ${eventCite()}.`, '');
   } else {
     const top = ranked[0]!;
-    const model = models.get(top.v.market.ticker)!.model;
-    const side = top.gap > 0 ? 'cheap: the model gives it more' : 'dear: the model gives it less';
+    const model = modelOf(top.v);
+    const price = top.v.quote.price! / SCALE;
+    // Against the other outcomes (the normalised share) and against its own price the model can
+    // disagree in direction: then it is cheap or dear only relative to the others.
+    const relativeOnly = normalised && (top.gap > 0 ? model <= price : model >= price);
+    const verdict = relativeOnly
+      ? `On this model it is ${top.gap > 0 ? 'cheap' : 'dear'} only relative to the other outcomes: ${pct(model)} is ${top.gap > 0 ? 'above' : 'below'} its normalised share but ${top.gap > 0 ? 'not above' : 'not below'} its price of ${formatPercent(top.v.quote.price!)}, so ${top.gap > 0 ? 'buying' : 'selling'} YES at that price is not favoured`
+      : `On this model the outcome looks ${top.gap > 0 ? 'cheap: the model gives it more' : 'dear: the model gives it less'} than its price`;
     lines.push(
-      Math.abs(top.gap) < 0.02
-        ? `Model and market agree within 2 points on every outcome; the largest gap is **${top.v.label}** at ${pct(model)} against a market ${marketWords(top.v)}, ${pts(top.gap)} ${marketCite(top.v.market)}.`
-        : `The largest gap is **${top.v.label}**: the model says ${pct(model)}, the market ${marketWords(top.v)}, ${pts(top.gap)}. On this model the outcome looks ${side} than its price ${marketCite(top.v.market)}.`,
+      Math.round(Math.abs(top.gap) * 1000) < 20
+        ? `Model and market agree within 2 points on every outcome; the largest gap is ${named(top.v.label)} at ${pct(model)} against a market ${marketWords(top.v)}, ${pts(top.gap)} ${marketCite(top.v.market)}.`
+        : `The largest gap is ${named(top.v.label)}: the model says ${pct(model)}, the market ${marketWords(top.v)}, ${pts(top.gap)}. ${verdict} ${marketCite(top.v.market)}.`,
       '',
     );
   }
@@ -194,9 +248,9 @@ export function writeReport(r: Research, ctx: ReportContext): ReportBody {
     const m = models.get(v.market.ticker);
     const spread = v.quote.bid !== null && v.quote.ask !== null ? v.quote.ask - v.quote.bid : null;
     const state = Object.hasOwn(STATE_NOTES, v.market.status) ? `; ${STATE_NOTES[v.market.status]}` : '';
-    const market = v.quote.price === null ? `no price${state}` : `${formatPercent(v.quote.price)} (${v.quote.basis === 'mid' ? 'mid' : 'last trade'}${normalised ? `; ${pct(marketProb(v))} normalised` : ''}${state})`;
+    const market = v.quote.price === null ? `no price${state}` : `${formatPercent(v.quote.price)} (${v.quote.basis === 'mid' ? 'mid' : 'last trade'}${normalised ? `; ${pct(shownMarket.get(v.market.ticker)! / 1000)} normalised` : ''}${state})`;
     const conf = m ? confidence(v, calibration, spread) : { level: 'low', why: 'no price to calibrate' };
-    lines.push(`| ${cell(v.label)} ${marketCite(v.market)} | ${market} | ${m ? pct(m.model) : '—'} | ${m ? pts(gapOf(v)!) : '—'} | ${conf.level} (${conf.why}) |`);
+    lines.push(`| ${cell(v.label)} ${marketCite(v.market)} | ${market} | ${m ? pct(modelOf(v)) : '—'} | ${m ? pts(gapOf(v)!) : '—'} | ${conf.level} (${conf.why}) |`);
   }
   if (crossed.length) {
     const pairs = crossed.map(([low, high]) => `${high.label} at ${formatPercent(high.quote.price!)} against ${low.label} at ${formatPercent(low.quote.price!)}`);
@@ -207,11 +261,12 @@ export function writeReport(r: Research, ctx: ReportContext): ReportBody {
   }
   if (event.mutually_exclusive) {
     const sum = priced.reduce((s, v) => s + v.quote.price!, 0);
-    const scaled = normalised ? ` Each gap is measured against the market price normalised, scaled so that the prices too add up to ${pct(Math.max(0, 1 - decidedYes))}.` : '';
+    const scaled = normalised ? ` Each gap is measured against the market price normalised, scaled so that the prices too add up to ${pct(mass)}.` : '';
+    const others = r.markets.length - live.length;
     lines.push(
       '',
       (live.length < r.markets.length
-        ? `The outcomes are mutually exclusive: the ${live.length} still open have market prices adding up to ${formatPercent(sum)} and model probabilities to ${pct(Math.max(0, 1 - decidedYes))}; the other ${r.markets.length - live.length} are already decided.`
+        ? `The outcomes are mutually exclusive: the ${live.length === 1 ? 'one' : live.length} still open ${live.length === 1 ? 'has a market price' : 'have market prices adding up to'} ${formatPercent(sum)} and ${live.length === 1 ? 'a model probability' : 'model probabilities adding up to'} ${pct(mass)}; the other ${others === 1 ? 'one is' : `${others} are`} already decided.`
         : `The outcomes are mutually exclusive: market prices add up to ${formatPercent(sum)}, model probabilities to 100%.`) + scaled,
     );
   }
@@ -224,7 +279,7 @@ export function writeReport(r: Research, ctx: ReportContext): ReportBody {
     const close = Date.parse(first.close_time) / 1000;
     const days = (close - now) / 86400;
     lines.push(
-      `- **Trading closes** ${utc(new Date(close * 1000))} (${days >= 0 ? `in ${days < 1 ? `${Math.max(1, Math.round(days * 24))} hours` : `${Math.round(days)} days`}` : 'already closed'})${first.expected_expiration_time ? `; expected resolution ${utc(new Date(first.expected_expiration_time))}` : ''}${first.latest_expiration_time ? `, at the latest ${utc(new Date(first.latest_expiration_time))}` : ''} ${eventCite()}.`,
+      `- **Trading closes** ${utc(new Date(close * 1000))} (${days >= 0 ? `in ${days < 1 ? plural(Math.max(1, Math.round(days * 24)), 'hour') : plural(Math.round(days), 'day')}` : 'already closed'})${first.expected_expiration_time ? `; expected resolution ${utc(new Date(first.expected_expiration_time))}` : ''}${first.latest_expiration_time ? `, at the latest ${utc(new Date(first.latest_expiration_time))}` : ''} ${eventCite()}.`,
     );
   }
   // What the event is about happens at its strike date (or a market's occurrence time), which can differ from the close.
@@ -234,8 +289,8 @@ export function writeReport(r: Research, ctx: ReportContext): ReportBody {
     const at = Date.parse(occurs) / 1000;
     lines.push(`- **The event itself** ${at >= now ? 'is due' : 'was due'} ${utc(new Date(at * 1000))} (its strike date) ${eventCite()}.`);
   }
-  const named = [...new Set([...(first?.rules_primary ?? '').matchAll(MONTH_DATE)].map((x) => x[0]))];
-  if (named.length) lines.push(`- **Dates named in the rules:** ${named.join(', ')} ${marketCite(first!)}.`);
+  const ruleDates = [...new Set([...(first?.rules_primary ?? '').matchAll(MONTH_DATE)].map((x) => x[0]))];
+  if (ruleDates.length) lines.push(`- **Dates named in the rules:** ${ruleDates.join(', ')} ${marketCite(first!)}.`);
   const settlementSources = [...(r.series?.settlement_sources ?? []), ...(event.settlement_sources ?? [])].filter((s, i, all) => all.findIndex((x) => x.url === s.url) === i);
   if (settlementSources.length) {
     lines.push(`- **Resolution source:** ${settlementSources.map((s) => `${s.name} ${sources.cite(`settle:${s.url}`, `${s.name} (settlement source)`, s.url)}`).join('; ')}.`);
@@ -314,18 +369,19 @@ export function writeReport(r: Research, ctx: ReportContext): ReportBody {
 
   // Method.
   const slope = calibration.b;
+  const noWinnerRule = r.markets.some((v) => /\b(?:tie|ties|tied|draw|no winner)\b[^.]*\bNo\b|\bNo\b[^.]*\b(?:tie|tied|draw)\b/i.test(`${v.market.rules_primary ?? ''} ${v.market.rules_secondary ?? ''}`));
   const baseUse =
     calibration.n === 0
       ? 'no history, so base rates are not used'
       : calibration.c > 0.05
-        ? `c = ${calibration.c.toFixed(2)}: in this series an outcome's base rate has carried information the price missed, so it moves the model`
-        : `c = ${calibration.c.toFixed(2)}: base rates have not added information beyond the price in this series, so they barely move the model`;
+        ? `c = ${coefficient(calibration.c)}: in this series an outcome's base rate has carried information the price missed, so it moves the model`
+        : `c = ${coefficient(calibration.c)}: base rates have not added information beyond the price in this series, so they barely move the model`;
   lines.push('## Method and caveats', '');
   lines.push(
     `- **Market price** is the mid of the best bid and ask in the order book (the YES ask is 1 minus the best NO bid); when one side is empty, the last trade, marked "last trade".`,
-    `- **Model probability.** Prediction markets tend to overprice longshots and underprice favourites, and an outcome's track record can add what the price misses. On ${calibration.n} settled markets of this series, priced ${PRE_CLOSE_HOURS} hours before close, we fitted P(yes) = σ(a + b·logit(price) + c·w·(logit(base rate) − logit(price))), where the base rate is how often that outcome resolved YES in the series (leaving out the market's own event) and w = cases/(cases + 10) discounts thin records. The fit is pulled towards "the price is right" (a = 0, b = 1, c = 0) with the weight of ${PRIOR_STRENGTH} observations. It gives a = ${calibration.a.toFixed(2)}, b = ${slope.toFixed(2)}${
+    `- **Model probability.** Prediction markets tend to overprice longshots and underprice favourites, and an outcome's track record can add what the price misses. On ${calibration.n} settled markets of this series, priced ${PRE_CLOSE_HOURS} hours before close, we fitted P(yes) = σ(a + b·logit(price) + c·w·(logit(base rate) − logit(price))), where the base rate is how often that outcome resolved YES in the series (leaving out the market's own event) and w = cases/(cases + 10) discounts thin records. The fit is pulled towards "the price is right" (a = 0, b = 1, c = 0) with the weight of ${PRIOR_STRENGTH} observations. It gives a = ${coefficient(calibration.a)}, b = ${coefficient(slope)}${
       calibration.n === 0 ? ' (no history: the model equals the price)' : slope > 1.02 ? ' (prices in this series have been too close to 50%, so the model pushes them outwards)' : slope < 0.98 ? ' (prices in this series have been too extreme, so the model pulls them in)' : ' (prices in this series have been well calibrated)'
-    }, and ${baseUse}${event.mutually_exclusive ? '. The probabilities are then normalised to sum to 100% because exactly one outcome can win' : priced.some((v) => strikeOf(v.market)) ? '. Outcomes on a ladder of strikes are then held in order (a higher "above" strike is never the likelier), averaging any that cross' : ''}. \`svc backtest --series ${seriesTicker}\` scores this model against the market on the series' settled markets.`,
+    }, and ${baseUse}${event.mutually_exclusive ? `. The probabilities are then normalised to sum to 100%, as at most one outcome can win${noWinnerRule ? ' (the rules let every outcome resolve No, for example on a tie; that case is taken as negligible)' : ''}` : priced.some((v) => strikeOf(v.market)) ? '. Outcomes on a ladder of strikes are then held in order (a higher "above" strike is never the likelier), averaging any that cross' : ''}. \`svc backtest --series ${seriesTicker}\` scores this model against the market on the series' settled markets.`,
     `- **Gap** is model minus market, in percentage points${event.mutually_exclusive ? ` (when the prices of mutually exclusive outcomes add up to more or less than 100%, as bid-ask spreads make them, minus the price normalised to a share of 100%, so that a gap is not the overround)` : ''}; **confidence** reflects the size of the history, the spread and the trading volume.`,
     `- **Caveats:** the model sees prices and outcomes, not news; a short history or a changed rulebook weakens it; prices move after this report${ctx.source.mode === 'snapshot' ? `, and this report was built from data recorded on ${utc(ctx.source.recordedAt)}${ctx.source.note ? ` (${ctx.source.note})` : ''}, not live prices` : ''}. This is research, not investment advice.`,
   );

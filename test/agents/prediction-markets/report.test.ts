@@ -89,25 +89,53 @@ describe('the report', () => {
     const sum = prices.reduce((t, p) => t + p.price, 0);
     // The fake's prices add up to more than 100%, as real ones do: the gap is against the price normalised.
     expect(sum).toBeGreaterThan(1_010_000);
+    let shownSum = 0;
     const gaps = event.markets.map((m, i) => {
       const row = rows[i]!;
       const { price, basis } = prices[i]!;
       const normalised = (100 * price) / sum;
       expect(row[0]).toContain(m.yes_sub_title!);
-      expect(row[1]).toBe(`${formatPercent(price)} (${basis}; ${normalised.toFixed(1)}% normalised)`);
+      const [, raw, shown] = /^(.+) \((?:mid|last trade); ([\d.]+)% normalised\)$/.exec(row[1]!)!;
+      expect(`${raw} (${basis}`).toBe(`${formatPercent(price)} (${basis}`);
+      expect(Math.abs(Number(shown) - normalised)).toBeLessThan(0.1);
+      shownSum += Math.round(Number(shown) * 10);
       const model = Number(row[2]!.replace('%', ''));
-      modelSum += model;
+      modelSum += Math.round(model * 10);
+      // The gap is the difference of the two figures on its row, to the tenth.
       const gap = Number(row[3]!.replace(/ pts$/, '').replace('−', '-'));
-      expect(Math.abs(gap - (model - normalised))).toBeLessThan(0.11);
+      expect(Math.round(gap * 10)).toBe(Math.round(model * 10) - Math.round(Number(shown) * 10));
       expect(row[4]).toMatch(/^(high|medium|low) \(/);
       return { label: m.yes_sub_title!, gap };
     });
-    expect(modelSum).toBeGreaterThan(99.7);
-    expect(modelSum).toBeLessThan(100.3);
+    // Both columns said to add up to 100% do, exactly, as shown.
+    expect(modelSum).toBe(1000);
+    expect(shownSum).toBe(1000);
     expect(text).toMatch(/mutually exclusive: market prices add up to [\d.]+%, model probabilities to 100%\. Each gap is measured against the market price normalised, scaled so that the prices too add up to 100\.0%\./);
     // The takeaway names the largest gap against the normalised price, not against the raw one.
     const top = [...gaps].sort((a, b) => Math.abs(b.gap) - Math.abs(a.gap))[0]!;
     expect(text.split('## Key takeaway')[1]!.split('\n## ')[0]).toContain(`**${top.label}**`);
+  });
+
+  it('reads consistently on every event: rows add up as shown, no signed zeros, verdicts agree with the prices', async () => {
+    const tenths = (cell: string) => Math.round(Number(cell.replace(/%$/, '')) * 10);
+    for (const ticker of fake.world.openEvents) {
+      const r = await research(client, ticker);
+      const text = writeReport(r, { apiUrl: API, source: { mode: 'live' } }).text;
+      const rows = tableRows(text, 'Outcomes: model vs market').filter((row) => row[2] !== '—');
+      let modelSum = 0;
+      for (const row of rows) {
+        const shown = /; ([\d.]+)% normalised/.exec(row[1]!)?.[1] ?? /^([\d.]+)% \(/.exec(row[1]!)![1]!;
+        const gap = Math.round(Number(row[3]!.replace(/ pts$/, '').replace('−', '-')) * 10);
+        // Prices with more decimals than one are compared exactly; the rest to the tenth shown.
+        if (/^\d+(\.\d)?$/.test(shown)) expect(gap, `${ticker} ${row[0]}`).toBe(tenths(row[2]!) - tenths(shown));
+        modelSum += tenths(row[2]!);
+      }
+      if (r.event.mutually_exclusive && rows.length === r.markets.length) expect(modelSum, ticker).toBe(1000);
+      expect(text, ticker).not.toMatch(/[+−-]0\.0\d* pts|= -|\b1 (?:days|hours)\b/);
+      const takeaway = text.split('## Key takeaway')[1]!.split('\n## ')[0]!;
+      const verdict = /the model says ([\d.]+)%, the market ([\d.]+)%.*looks (cheap|dear)/.exec(takeaway);
+      if (verdict) expect(verdict[3] === 'cheap' ? Number(verdict[1]) > Number(verdict[2]) : Number(verdict[1]) < Number(verdict[2]), `${ticker}: ${takeaway}`).toBe(true);
+    }
   });
 
   it('shows the contract snapshot exactly as the exchange reports it', async () => {
@@ -146,7 +174,7 @@ describe('the report', () => {
     expect(catalysts).toContain('**Could flip the outcome:** “Revisions after the first release do not count; if the release is delayed past the expiration date, the market resolves on the delayed release.”');
     const event = fake.world.events.get(ticker)!;
     const moved = event.markets.filter((m) => Math.abs(m.anchor - m.weekAgo) >= 0.03);
-    if (moved.length) expect(catalysts).toMatch(/\*\*Price move, .+:\*\* [+−][\d.]+ pts over 24 hours, [+−][\d.]+ pts over 7 days/);
+    if (moved.length) expect(catalysts).toMatch(/\*\*Price move, .+:\*\* (?:[+−][\d.]+|0\.0) pts over 24 hours, (?:[+−][\d.]+|0\.0) pts over 7 days/);
   });
 
   it('reports resolution history with base rates and how often the favourite won', async () => {
