@@ -1,4 +1,5 @@
 import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto';
+import { SvcError } from '../errors.js';
 
 /**
  * Password hashing with scrypt at OWASP's recommended cost (N=2^17, r=8, p=1: 128 MiB, a few
@@ -17,10 +18,43 @@ const KEY_BYTES = 32;
 export const MIN_PASSWORD_LENGTH = 12;
 export const MAX_PASSWORD_LENGTH = 256;
 
+/**
+ * Hashes computed at once in this process. Each holds one of libuv's four threads (and 128 MiB)
+ * for a few hundred milliseconds; file reads (documents, the storage check behind /readyz) queue
+ * on the same threads. Unbounded, a crowd of log-in attempts within every rate limit took all
+ * four, and /readyz failed: two always stay free.
+ */
+export const MAX_CONCURRENT_HASHES = 2;
+/** Attempts waiting for a turn beyond which another is turned away at once (some seconds of work). */
+export const MAX_WAITING_HASHES = 32;
+
+let running = 0;
+const waiting: (() => void)[] = [];
+
+async function inTurn<T>(work: () => Promise<T>): Promise<T> {
+  if (running >= MAX_CONCURRENT_HASHES) {
+    if (waiting.length >= MAX_WAITING_HASHES) {
+      throw new SvcError('unavailable', { code: 'sign_in_busy', message: 'Too many sign-ins are being checked right now. Wait a few seconds, then try again.', retryAfterSeconds: 2 });
+    }
+    await new Promise<void>((resolve) => waiting.push(resolve));
+  } else running++;
+  try {
+    return await work();
+  } finally {
+    // The turn passes straight to the next waiter, so `running` never drops below what runs.
+    const next = waiting.shift();
+    if (next) next();
+    else running--;
+  }
+}
+
 function derive(password: string, salt: Buffer, params: ScryptParams): Promise<Buffer> {
   const options: ScryptOptions = { N: params.N, r: params.r, p: params.p, maxmem: 256 * params.N * params.r + 1024 * 1024 };
-  return new Promise((resolve, reject) => scrypt(password.normalize('NFKC'), salt, KEY_BYTES, options, (err, key) => (err ? reject(err) : resolve(key))));
+  return inTurn(() => new Promise((resolve, reject) => scrypt(password.normalize('NFKC'), salt, KEY_BYTES, options, (err, key) => (err ? reject(err) : resolve(key)))));
 }
+
+/** Hashes running and waiting now (for tests and metrics). */
+export const hashingLoad = () => ({ running, waiting: waiting.length });
 
 /** `scrypt$N$r$p$salt$hash`, salt and hash in base64url. */
 export async function hashPassword(password: string, params: ScryptParams = DEFAULT_SCRYPT): Promise<string> {

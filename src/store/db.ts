@@ -1,5 +1,4 @@
 import { chmodSync, existsSync, mkdirSync, statSync } from 'node:fs';
-import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql, type DatabaseIntrospector, type DatabaseMetadata, type SchemaMetadata, type SqliteDatabase, type TableMetadata } from 'kysely';
@@ -57,11 +56,15 @@ export function reusingStatements(db: BetterSqlite3.Database, max = 1000): Sqlit
  * SQLite keeps writing to a database file deleted (or moved, or replaced) under it, and every
  * write since is lost at the next start: the file at the path must still be the one opened.
  */
-async function sameFile(file: string, opened: { dev: number; ino: number }): Promise<void> {
-  const now = await stat(file).catch((err: NodeJS.ErrnoException) => {
-    if (err.code === 'ENOENT') throw new Error(`the database file ${file} was removed while the server ran: what it writes now is lost at restart`);
+/** Synchronous on purpose: a stat takes microseconds, and libuv's threads may all be busy (password hashing), which would fail /readyz. */
+function sameFile(file: string, opened: { dev: number; ino: number }): void {
+  let now: { dev: number; ino: number };
+  try {
+    now = statSync(file);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') throw new Error(`the database file ${file} was removed while the server ran: what it writes now is lost at restart`);
     throw err;
-  });
+  }
   if (now.dev !== opened.dev || now.ino !== opened.ino) throw new Error(`the database file ${file} was replaced while the server ran: the server still writes to the old one`);
 }
 
@@ -147,7 +150,7 @@ export async function openStore(options: StoreOptions): Promise<Store> {
       dialect: 'sqlite',
       location: file,
       ping: async () => {
-        await sameFile(file, opened);
+        sameFile(file, opened);
         await sql`select count(*) from sqlite_master`.execute(db);
       },
       close: () => db.destroy(),

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { hashPassword, needsRehash, passwordProblem, verifyPassword } from '../../src/accounts/passwords.js';
+import { MAX_CONCURRENT_HASHES, MAX_WAITING_HASHES, hashPassword, hashingLoad, needsRehash, passwordProblem, verifyPassword } from '../../src/accounts/passwords.js';
 import { AccountService } from '../../src/accounts/service.js';
 import { openStore } from '../../src/store/db.js';
 
@@ -19,6 +19,17 @@ describe('passwords', () => {
     const composed = await hashPassword('caf\u00e9 au lait tous les jours', CHEAP);
     expect(await verifyPassword('cafe\u0301 au lait tous les jours', composed)).toBe(true);
     expect(await verifyPassword('anything', 'not-a-hash')).toBe(false);
+  });
+
+  it(`computes at most ${MAX_CONCURRENT_HASHES} hashes at once, queues ${MAX_WAITING_HASHES} more, and turns the next away at once`, async () => {
+    const stored = await hashPassword('plum orbit canyon lantern', CHEAP);
+    const attempts = Array.from({ length: MAX_CONCURRENT_HASHES + MAX_WAITING_HASHES }, (_, i) => verifyPassword(i % 2 ? 'plum orbit canyon lantern' : 'wrong guess here', stored));
+    expect(hashingLoad()).toEqual({ running: MAX_CONCURRENT_HASHES, waiting: MAX_WAITING_HASHES });
+    await expect(verifyPassword('plum orbit canyon lantern', stored)).rejects.toMatchObject({ kind: 'unavailable', code: 'sign_in_busy', retryAfterSeconds: 2 });
+    const results = await Promise.all(attempts);
+    expect(results.filter(Boolean)).toHaveLength(attempts.length / 2);
+    expect(hashingLoad()).toEqual({ running: 0, waiting: 0 });
+    expect(await verifyPassword('plum orbit canyon lantern', stored)).toBe(true);
   });
 
   it('uses OWASP’s scrypt cost by default and asks to rehash weaker hashes', async () => {
