@@ -72,6 +72,8 @@ export function validateEmail(email: unknown, param = 'email'): string {
 }
 
 export const MAX_KEY_NAME_LENGTH = 60;
+/** Active (unrevoked) keys one account may hold: more than any team uses, few enough to list on one page. */
+export const MAX_ACTIVE_KEYS = 100;
 
 export function validateKeyName(name: unknown, param = 'name'): string | null {
   if (name === undefined || name === null) return null;
@@ -234,7 +236,20 @@ export class AccountService {
 
   async issueKey(accountId: string, options: { name?: string | null } = {}, now = Date.now()): Promise<{ key: KeyInfo; secret: string }> {
     await this.getAccount(accountId);
-    return this.#insertKey(this.db, accountId, options.name ?? null, now);
+    return this.db.transaction().execute(async (trx) => {
+      // Touching the account's row first queues concurrent issuers of one account (a row lock on
+      // Postgres; SQLite has one writer), so the count below cannot be overtaken.
+      await trx.updateTable('accounts').set((eb) => ({ updated_at: eb.ref('updated_at') })).where('id', '=', accountId).execute();
+      const { n } = await trx.selectFrom('api_keys').select((eb) => eb.fn.countAll<number | string>().as('n')).where('account_id', '=', accountId).where('revoked_at', 'is', null).executeTakeFirstOrThrow();
+      if (Number(n) >= MAX_ACTIVE_KEYS) {
+        throw new SvcError('conflict', {
+          code: 'too_many_keys',
+          message: `This account already has ${MAX_ACTIVE_KEYS} active API keys, the most it may have. Revoke one you no longer use, then create another.`,
+          permanent: true,
+        });
+      }
+      return this.#insertKey(trx, accountId, options.name ?? null, now);
+    });
   }
 
   async #insertKey(db: Kysely<Database>, accountId: string, name: string | null, now: number): Promise<{ key: KeyInfo; secret: string }> {

@@ -3,9 +3,9 @@ import os from 'node:os';
 import path from 'node:path';
 import type { KyselyPlugin, PluginTransformQueryArgs, PluginTransformResultArgs, QueryResult, RootOperationNode, UnknownRow } from 'kysely';
 import { afterAll, describe, expect, it } from 'vitest';
-import { AccountService } from '../../src/accounts/service.js';
+import { AccountService, MAX_ACTIVE_KEYS } from '../../src/accounts/service.js';
 import { openStore } from '../../src/store/db.js';
-import { PG_URL, dropTestSchemas, freshPostgres } from '../helpers/backends.js';
+import { PG_URL, describeBackends, dropTestSchemas, freshPostgres } from '../helpers/backends.js';
 
 afterAll(() => dropTestSchemas());
 
@@ -52,6 +52,29 @@ describe.skipIf(!PG_URL)(`API key lookups on Postgres${PG_URL ? '' : ' (skipped:
       await reading;
       slow.gate = null;
       expect((await accounts.authenticate(other))!.account.plan).toBe('pro');
+    } finally {
+      await store.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+});
+
+describeBackends('active keys per account', (backend) => {
+  it(`holds at most ${MAX_ACTIVE_KEYS}, exactly, when many are issued at once; revoking one makes room`, async () => {
+    const dataDir = mkdtempSync(path.join(os.tmpdir(), 'svc-keys-'));
+    const env = await backend.env();
+    const store = await openStore({ dataDir, databaseUrl: env.SVC_DATABASE_URL });
+    try {
+      const accounts = new AccountService(store.db, { keyCacheTtlMs: 1000 });
+      const { account, key } = await accounts.createAccount({ email: 'many@example.com', plan: 'free', credits: 0 });
+      const outcomes = await Promise.allSettled(Array.from({ length: MAX_ACTIVE_KEYS + 20 }, () => accounts.issueKey(account.id)));
+      const refused = outcomes.filter((o) => o.status === 'rejected');
+      expect(outcomes.length - refused.length).toBe(MAX_ACTIVE_KEYS - 1);
+      expect(refused[0]).toMatchObject({ reason: { kind: 'conflict', code: 'too_many_keys', permanent: true } });
+      expect((await accounts.listKeys(account.id)).filter((k) => k.revokedAt === null)).toHaveLength(MAX_ACTIVE_KEYS);
+      await accounts.revokeKey(key.id);
+      await accounts.issueKey(account.id);
+      await expect(accounts.issueKey(account.id)).rejects.toMatchObject({ code: 'too_many_keys' });
     } finally {
       await store.close();
       rmSync(dataDir, { recursive: true, force: true });

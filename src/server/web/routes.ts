@@ -254,7 +254,14 @@ export async function webRoutes(app: FastifyInstance, deps: ServerDeps, auth: We
       const keys = await deps.accounts.listKeys(session.account.id);
       return send(reply, apiKeysSection(ctx(request, reply), { keys, name: form.name, errors: { summary: err.message, fields: { name: err.message } } }), 400);
     }
-    const created = await deps.accounts.issueKey(session.account.id, { name });
+    let created: Awaited<ReturnType<typeof deps.accounts.issueKey>>;
+    try {
+      created = await deps.accounts.issueKey(session.account.id, { name });
+    } catch (err) {
+      if (!isSvcError(err) || err.code !== 'too_many_keys') throw err;
+      const keys = await deps.accounts.listKeys(session.account.id);
+      return send(reply, apiKeysSection(ctx(request, reply), { keys, name: form.name, errors: { summary: err.message, fields: { name: err.message } } }), 409);
+    }
     request.log.info({ account: session.account.id, key: created.key.id }, 'web api key created');
     // Redirected, so that reloading the page creates no second key. The secret is stored nowhere:
     // it rides to the next page, once, in a cookie sealed to this session.
