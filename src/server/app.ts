@@ -6,7 +6,7 @@ import { CorsPolicy } from './cors.js';
 import { registerIdempotencyHooks } from './idempotency.js';
 import { rateLimit } from './rate-limit.js';
 import type { ServerDeps } from './deps.js';
-import { MAX_PATH_SEGMENT, clientErrorHandler, errorHandler, notFoundHandler, sendError } from './errors.js';
+import { MAX_PATH_SEGMENT, clientErrorHandler, errorHandler, jsonProblem, notFoundHandler, sendError } from './errors.js';
 import { refuseNul } from './nul.js';
 import { accountRoutes, accountViewRoute } from './routes/account.js';
 import { adminRoutes } from './routes/admin.js';
@@ -95,7 +95,7 @@ export function buildServer(deps: ServerDeps): ServerHandle {
       return done(new SvcError('unsupported_media_type', { code: 'unsupported_media_type', message: `Content-Encoding '${encoding}' is not supported: send the JSON body uncompressed.` }), undefined);
     }
     if ((body as string).trim() === '') return done(null, undefined);
-    json(request, body as string, done);
+    json(request, body as string, (err, parsed) => (err ? done(jsonProblem(body as string), undefined) : done(null, parsed)));
   });
   app.setErrorHandler(onError);
   app.setNotFoundHandler(notFoundHandler);

@@ -9,6 +9,26 @@ import { PAGE_HEADERS } from './web/headers.js';
 /** The router's limit on one path parameter (its `maxParamLength`): longer than any id or name. */
 export const MAX_PATH_SEGMENT = 100;
 
+/**
+ * Why a JSON body the parser refused was refused (only called then). Valid JSON is refused when
+ * it has a key that could rewrite object prototypes; anything else is said with JSON.parse's own
+ * words, which point at the fault ("Unexpected end of JSON input", "… at position 12").
+ */
+export function jsonProblem(body: string): SvcError {
+  try {
+    JSON.parse(body);
+  } catch (err) {
+    return new SvcError('invalid_request', {
+      code: 'invalid_json',
+      message: `We could not parse the JSON body of your request (${(err as Error).message}). Send valid JSON with 'Content-Type: application/json'.`,
+    });
+  }
+  return new SvcError('invalid_request', {
+    code: 'forbidden_json_key',
+    message: "The JSON body has a key named '__proto__' (or a 'constructor' key holding 'prototype'), which svc refuses because such keys can alter objects on the server. Rename that key (in metadata, for example).",
+  });
+}
+
 /** Fastify's own errors (body parsing, routing) in OpenAI's words. */
 function fromFastify(err: FastifyError, limitBytes: number): SvcError | null {
   switch (err.code) {

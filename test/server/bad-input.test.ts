@@ -52,7 +52,9 @@ const CASES: Case[] = [
   { name: 'empty body with JSON content type', body: '', status: 400, code: 'missing_body', param: null },
   { name: 'text/plain body', body: 'hi', headers: { 'content-type': 'text/plain' }, status: 415, code: 'unsupported_media_type' },
   { name: 'form-encoded body', body: 'model=svc-test', headers: { 'content-type': 'application/x-www-form-urlencoded' }, status: 415, code: 'unsupported_media_type' },
-  { name: 'prototype pollution attempt', body: '{"model":"svc-test","input":"hi","__proto__":{"x":1}}', status: 400, code: 'invalid_json', param: null },
+  { name: 'prototype pollution attempt', body: '{"model":"svc-test","input":"hi","__proto__":{"x":1}}', status: 400, code: 'forbidden_json_key', param: null },
+  { name: '__proto__ as a metadata key', body: '{"model":"svc-test","input":"hi","metadata":{"__proto__":"x"}}', status: 400, code: 'forbidden_json_key', param: null },
+  { name: 'constructor.prototype key', body: '{"model":"svc-test","input":"hi","metadata":{"constructor":{"prototype":{"x":1}}}}', status: 400, code: 'forbidden_json_key', param: null },
   { name: 'body over 1 MiB', body: { model: 'svc-test', input: 'x'.repeat(1_100_000) }, status: 413, code: 'request_too_large' },
   // Responses: model
   { name: 'missing model', body: { input: 'hi' }, status: 400, code: 'missing_required_parameter', param: 'model' },

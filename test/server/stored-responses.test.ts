@@ -326,6 +326,8 @@ describe('stored responses', () => {
     const del = (rid: string) => fetch(`${svc.baseURL}/responses/${rid}`, { method: 'DELETE', headers: { authorization: `Bearer ${key}` } });
     const here = await del(id);
     expect(here.status).toBe(409);
+    // Running for as long as it takes: SDKs are told not to retry at once.
+    expect(here.headers.get('x-should-retry')).toBe('false');
     expect(((await here.json()) as any).error).toMatchObject({ code: 'response_in_progress', param: 'id' });
     release();
     while (!(await reader.read()).done);
@@ -458,6 +460,8 @@ describe('cancelling background responses (POST /v1/responses/{id}/cancel)', () 
     // Until that replica has stopped it (its last write would bring the row back), it is not deleted.
     const del = await fetch(`${svc.baseURL}/responses/resp_bg_elsewhere`, { method: 'DELETE', headers: auth() });
     expect(del.status).toBe(409);
+    expect(del.headers.get('retry-after')).toBe('2');
+    expect(del.headers.get('x-should-retry')).toBeNull();
     const error = ((await del.json()) as any).error;
     expect(error).toMatchObject({ code: 'response_in_progress', param: 'id' });
     expect(error.message).toContain('still stopping');
@@ -475,6 +479,7 @@ describe('cancelling background responses (POST /v1/responses/{id}/cancel)', () 
     while ((await client.responses.retrieve(finished.id)).status === 'in_progress') await sleep(10);
     const late = await cancel(finished.id);
     expect(late.status).toBe(409);
+    expect(late.headers.get('x-should-retry')).toBe('false');
     const error = ((await late.json()) as any).error;
     expect(error).toMatchObject({ code: 'response_not_cancellable', param: 'id' });
     expect(error.message).toContain('already completed');

@@ -198,6 +198,8 @@ export async function responsesRoutes(app: FastifyInstance, deps: ServerDeps): P
           ? `Response '${id}' was cancelled and is still stopping on the server that produces it; delete it in a few seconds.`
           : `Response '${id}' is still in progress; delete it once it has finished.`,
         param: 'id',
+        // Stopping takes seconds; a run in progress may take minutes, longer than SDK retries wait.
+        ...(stopping ? { retryAfterSeconds: 2 } : { permanent: true }),
       });
     }
     return { id, object: 'response.deleted', deleted: true };
@@ -222,6 +224,8 @@ export async function responsesRoutes(app: FastifyInstance, deps: ServerDeps): P
         code: 'response_not_cancellable',
         message: `Response '${id}' is ${status === 'in_progress' ? 'still finishing' : `already ${status}`}; only a background response in progress can be cancelled.`,
         param: 'id',
+        // A finished response never becomes cancellable: SDKs are told not to retry.
+        ...(status === 'in_progress' ? { retryAfterSeconds: 1 } : { permanent: true }),
       });
     }
     return reply.header('content-type', JSON_TYPE).send(rebuild(after.stored, { events: false }).response);
