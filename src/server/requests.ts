@@ -1,5 +1,6 @@
 import type { InputTurn, Turn } from '../agents/types.js';
 import { invalidRequest } from '../errors.js';
+import type { RequestEcho } from '../wire/responses.js';
 import { Fields, bodyObject, invalidValue, isObject, missing, wrongType } from './validate.js';
 
 /** A turn of the request, or a reference to a stored output message to be resolved. */
@@ -22,6 +23,8 @@ export interface ResponsesRequest {
   /** `text.verbosity`, echoed back (the agents write one length of answer). */
   verbosity: Verbosity | null;
   user: string | null;
+  /** Tool and routing fields, echoed in the Response object; null when none was sent. */
+  echo: RequestEcho | null;
 }
 
 export type Verbosity = 'low' | 'medium' | 'high';
@@ -140,7 +143,48 @@ export function parseResponsesRequest(raw: unknown): ResponsesRequest {
     maxOutputTokens: f.number('max_output_tokens', { min: 1, integer: true }) ?? null,
     verbosity: (verbosity as Verbosity | undefined) ?? null,
     user: f.string('user') ?? null,
+    echo: readEcho(f),
   };
+}
+
+const TOOL_CHOICES: readonly string[] = ['none', 'auto', 'required'];
+
+/**
+ * The fields a Response object repeats from its request, checked for their types: the agents
+ * call no tools and do no reasoning, but a client reading its request back finds what it sent.
+ */
+function readEcho(f: Fields): RequestEcho | null {
+  const echo: RequestEcho = {};
+  const tools = f.array('tools');
+  if (tools?.length) {
+    tools.forEach((tool, i) => {
+      if (!isObject(tool)) throw wrongType(`tools[${i}]`, 'a tool object', tool);
+      new Fields(tool, `tools[${i}]`).requiredString('type', { nonEmpty: true });
+    });
+    echo.tools = tools;
+  }
+  const choice = f.obj.tool_choice;
+  if (choice !== undefined && choice !== null) {
+    if (typeof choice === 'string') {
+      if (!TOOL_CHOICES.includes(choice)) throw invalidValue('tool_choice', `'${choice}' is not one of 'none', 'auto', 'required' (or an object naming a tool).`);
+    } else if (isObject(choice)) new Fields(choice, 'tool_choice').requiredString('type', { nonEmpty: true });
+    else throw wrongType('tool_choice', "a string ('none', 'auto', 'required') or an object", choice);
+    echo.toolChoice = choice as RequestEcho['toolChoice'];
+  }
+  const parallel = f.boolean('parallel_tool_calls');
+  if (parallel !== undefined) echo.parallelToolCalls = parallel;
+  const truncation = f.string('truncation');
+  if (truncation !== undefined) {
+    if (truncation !== 'auto' && truncation !== 'disabled') throw invalidValue('truncation', `'${truncation}' is not one of 'auto', 'disabled'.`);
+    echo.truncation = truncation;
+  }
+  const reasoning = f.object('reasoning');
+  if (reasoning) echo.reasoning = { effort: reasoning.string('effort', { maxLength: 32 }) ?? null, summary: reasoning.string('summary', { maxLength: 32 }) ?? null };
+  const cacheKey = f.string('prompt_cache_key', { maxLength: 256 });
+  if (cacheKey !== undefined) echo.promptCacheKey = cacheKey;
+  const safety = f.string('safety_identifier', { maxLength: 256 });
+  if (safety !== undefined) echo.safetyIdentifier = safety;
+  return Object.keys(echo).length ? echo : null;
 }
 
 /**

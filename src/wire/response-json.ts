@@ -54,14 +54,14 @@ export interface ResponseObject {
   output: OutputItem[];
   parallel_tool_calls: boolean;
   previous_response_id: string | null;
-  prompt_cache_key: null;
-  reasoning: null;
-  safety_identifier: null;
+  prompt_cache_key: string | null;
+  reasoning: { effort: string | null; summary: string | null } | null;
+  safety_identifier: string | null;
   service_tier: string;
   store: boolean;
   temperature: number;
   text: { format: { type: string }; verbosity: string };
-  tool_choice: string;
+  tool_choice: string | Record<string, unknown>;
   tools: unknown[];
   top_logprobs: number;
   top_p: number;
@@ -136,9 +136,9 @@ function writeResponse(r: ResponseObject, splices: Splices, slotted = false): st
     `{"id":${id},"object":"response","created_at":${createdAt},"status":${q(r.status)},"background":${r.background},` +
     `"error":${r.error === null ? 'null' : `{"code":${q(r.error.code)},"message":${q(r.error.message)}}`},"incomplete_details":null,"instructions":${q(r.instructions)},` +
     `"max_output_tokens":${n(r.max_output_tokens)},"max_tool_calls":null,"model":${q(r.model)},"output":[${output}],` +
-    `"parallel_tool_calls":${r.parallel_tool_calls},"previous_response_id":${q(r.previous_response_id)},"prompt_cache_key":null,` +
-    `"reasoning":null,"safety_identifier":null,"service_tier":${q(r.service_tier)},"store":${r.store},"temperature":${n(r.temperature)},` +
-    `"text":{"format":{"type":${q(r.text.format.type)}},"verbosity":${q(r.text.verbosity)}},"tool_choice":${q(r.tool_choice)},"tools":${r.tools.length ? ANY(r.tools) : EMPTY_LIST},"top_logprobs":${n(r.top_logprobs)},` +
+    `"parallel_tool_calls":${r.parallel_tool_calls},"previous_response_id":${q(r.previous_response_id)},"prompt_cache_key":${q(r.prompt_cache_key)},` +
+    `"reasoning":${r.reasoning === null ? 'null' : ANY(r.reasoning)},"safety_identifier":${q(r.safety_identifier)},"service_tier":${q(r.service_tier)},"store":${r.store},"temperature":${n(r.temperature)},` +
+    `"text":{"format":{"type":${q(r.text.format.type)}},"verbosity":${q(r.text.verbosity)}},"tool_choice":${typeof r.tool_choice === 'string' ? q(r.tool_choice) : ANY(r.tool_choice)},"tools":${r.tools.length ? ANY(r.tools) : EMPTY_LIST},"top_logprobs":${n(r.top_logprobs)},` +
     `"top_p":${n(r.top_p)},"truncation":${q(r.truncation)},"usage":${r.usage === null ? 'null' : usageJson(r.usage)},"user":${q(r.user)},` +
     `"metadata":${metadataJson(r.metadata)},"completed_at":${completedAt},"presence_penalty":${n(r.presence_penalty)},` +
     `"frequency_penalty":${n(r.frequency_penalty)}${r.citations ? `,"citations":${citationLists.json(r.output[0]?.content[0]?.text ?? '', r.citations, citationJson, splices)}` : ''}}`
@@ -203,8 +203,10 @@ function sameApartFromSlots(a: ResponseObject, b: ResponseObject): boolean {
     a.text.format.type === b.text.format.type &&
     a.text.verbosity === b.text.verbosity &&
     a.tool_choice === b.tool_choice &&
-    !a.tools.length &&
-    !b.tools.length &&
+    (a.tools === b.tools || (!a.tools.length && !b.tools.length)) &&
+    a.reasoning === b.reasoning &&
+    a.prompt_cache_key === b.prompt_cache_key &&
+    a.safety_identifier === b.safety_identifier &&
     a.top_logprobs === b.top_logprobs &&
     a.top_p === b.top_p &&
     a.truncation === b.truncation &&

@@ -24,6 +24,19 @@ export interface ResponseParams {
   /** `text.verbosity` as sent; absent in records from before it was echoed. */
   verbosity?: 'low' | 'medium' | 'high' | null;
   user: string | null;
+  /** Tool and routing fields as sent, echoed as OpenAI does (the agents call no tools); absent when none was. */
+  echo?: RequestEcho;
+}
+
+/** Request fields the Response object repeats though the agents do not act on them. */
+export interface RequestEcho {
+  tools?: unknown[];
+  toolChoice?: string | Record<string, unknown>;
+  parallelToolCalls?: boolean;
+  truncation?: 'auto' | 'disabled';
+  reasoning?: { effort: string | null; summary: string | null };
+  promptCacheKey?: string;
+  safetyIdentifier?: string;
 }
 
 export type ResponseStatus = 'in_progress' | 'completed' | 'failed' | 'cancelled';
@@ -143,6 +156,7 @@ export class ResponsesEncoder {
   /** The Response object as it stands: the non-stream body once the run has ended. */
   response() {
     const p = this.#p;
+    const echo = p.echo;
     return {
       id: p.id,
       object: 'response' as const,
@@ -156,20 +170,20 @@ export class ResponsesEncoder {
       max_tool_calls: null,
       model: p.model,
       output: this.#output,
-      parallel_tool_calls: true,
+      parallel_tool_calls: echo?.parallelToolCalls ?? true,
       previous_response_id: p.previousResponseId,
-      prompt_cache_key: null,
-      reasoning: null,
-      safety_identifier: null,
+      prompt_cache_key: echo?.promptCacheKey ?? null,
+      reasoning: echo?.reasoning ?? null,
+      safety_identifier: echo?.safetyIdentifier ?? null,
       service_tier: 'default',
       store: p.store,
       temperature: p.temperature ?? 1,
       text: { format: { type: 'text' }, verbosity: p.verbosity ?? 'medium' },
-      tool_choice: 'auto',
-      tools: [],
+      tool_choice: echo?.toolChoice ?? 'auto',
+      tools: echo?.tools ?? [],
       top_logprobs: 0,
       top_p: p.topP ?? 1,
-      truncation: 'disabled',
+      truncation: echo?.truncation ?? 'disabled',
       usage: this.#status === 'in_progress' ? null : usageObject(this.#usage ?? { inputTokens: 0, outputTokens: 0 }),
       user: p.user,
       metadata: p.metadata,

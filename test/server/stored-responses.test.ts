@@ -69,6 +69,28 @@ describe('stored responses', () => {
     expect((bad as InstanceType<typeof OpenAI.BadRequestError>).param).toBe('text.verbosity');
   });
 
+  it('echoes the tool and routing fields as sent (the agents call no tools), stored and streamed alike; defaults otherwise', async () => {
+    const tools = [{ type: 'function' as const, name: 'lookup', parameters: { type: 'object', properties: { q: { type: 'string' } } }, strict: false }];
+    const asked = {
+      tools,
+      tool_choice: 'required' as const,
+      parallel_tool_calls: false,
+      truncation: 'auto' as const,
+      reasoning: { effort: 'high' as const },
+      prompt_cache_key: 'cache-1',
+      safety_identifier: 'user-hash-1',
+    };
+    const echoed = { tools, tool_choice: 'required', parallel_tool_calls: false, truncation: 'auto', reasoning: { effort: 'high', summary: null }, prompt_cache_key: 'cache-1', safety_identifier: 'user-hash-1' };
+    const plain = await client.responses.create({ model: 'svc-test', input: 'q', ...asked });
+    expect(plain).toMatchObject(echoed);
+    expect(await client.responses.retrieve(plain.id)).toEqual(plain);
+    const streamed = await client.responses.stream({ model: 'svc-test', input: 'q', ...asked }).finalResponse();
+    expect(streamed).toMatchObject(echoed);
+    const named = await client.responses.create({ model: 'svc-test', input: 'q', tools, tool_choice: { type: 'function', name: 'lookup' } });
+    expect(named.tool_choice).toEqual({ type: 'function', name: 'lookup' });
+    expect(await client.responses.create({ model: 'svc-test', input: 'q' })).toMatchObject({ tools: [], tool_choice: 'auto', parallel_tool_calls: true, truncation: 'disabled', reasoning: null, prompt_cache_key: null, safety_identifier: null });
+  });
+
   it('replays a stream byte for byte, and from starting_after', async () => {
     const original = await readSse(await post(`${svc.baseURL}/responses`, key, { model: 'svc-test', input: 'q', stream: true }));
     const id = (JSON.parse(original.frames[0]!.data) as { response: { id: string } }).response.id;

@@ -124,6 +124,7 @@ export async function responsesRoutes(app: FastifyInstance, deps: ServerDeps): P
         maxOutputTokens: req.maxOutputTokens,
         ...(req.verbosity ? { verbosity: req.verbosity } : {}),
         user: req.user,
+        ...(req.echo ? { echo: req.echo } : {}),
       },
     };
     record.params.id = record.id;
