@@ -145,7 +145,8 @@ export async function classifyWithLlm(llm: Llm, question: string, history: reado
     const label = LABELS.map((l) => ({ l, at: text.search(new RegExp(`\\b${l}\\b`, 'i')) }))
       .filter((x) => x.at >= 0)
       .sort((a, b) => a.at - b.at)[0]?.l;
-    return label && label !== 'kalshi_url' ? { kind: label, usage } : null;
+    // Without a usable label the call was still made and its tokens spent: they are counted.
+    return { kind: label && label !== 'kalshi_url' ? label : null, usage };
   } catch {
     return null;
   }

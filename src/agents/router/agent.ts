@@ -93,7 +93,7 @@ export function routerAgent(o: RouterOptions): Agent {
   async function route(req: AgentRequest, question: string, rule: Route): Promise<{ route: Route; usage: Usage | null }> {
     if (!o.llm || rule.kind === 'kalshi_url') return { route: rule, usage: null };
     const asked = await classifyWithLlm(o.llm, question, req.messages.slice(0, -1), req.signal);
-    if (!asked) return { route: rule, usage: null };
+    if (!asked?.kind) return { route: rule, usage: asked?.usage ?? null };
     return { route: { kind: asked.kind, reason: `the language model's reading (rules said ${rule.kind})` }, usage: asked.usage };
   }
 

@@ -110,6 +110,11 @@ describe('answers phrased by an LLM upstream', () => {
     const r = await ask('svc-agent', "What was Apple's revenue in Q3 2024?");
     expect(r.text).not.toContain('_Note:');
     expect(r.usage).toMatchObject({ input_tokens: 421, output_tokens: 55 });
+    // A classification with no usable label routes by the rules, and its tokens count all the same.
+    script.classify = () => completion('I cannot tell.', { prompt_tokens: 100, completion_tokens: 10 });
+    const unsure = await ask('svc-agent', "What was Apple's revenue in Q3 2024?");
+    expect(unsure.text).toContain('85,777');
+    expect(unsure.usage).toMatchObject({ input_tokens: 421, output_tokens: 55 });
   });
 
   it('a stream opens (response.in_progress) while the model is still classifying the question', async () => {
@@ -170,6 +175,9 @@ describe('classification time', () => {
     const llm = { complete: async (_s: string, _p: string, _signal?: AbortSignal, maxMs?: number) => (budgets.push(maxMs ?? Infinity), { text: 'odds', usage: { inputTokens: 1, outputTokens: 1 } }) } as unknown as Llm;
     expect(await classifyWithLlm(llm, 'something about rates', [])).toMatchObject({ kind: 'odds' });
     expect(budgets).toEqual([CLASSIFY_MAX_MS]);
+    // A reply with no label is not a route, but its tokens were spent.
+    const unsure = { complete: async () => ({ text: 'I am not sure.', usage: { inputTokens: 7, outputTokens: 4 } }) } as unknown as Llm;
+    expect(await classifyWithLlm(unsure, 'something about rates', [])).toEqual({ kind: null, usage: { inputTokens: 7, outputTokens: 4 } });
     expect(CLASSIFY_MAX_MS).toBeLessThanOrEqual(5000);
   });
 });
