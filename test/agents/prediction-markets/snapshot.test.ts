@@ -115,6 +115,24 @@ describe('the shipped demo snapshot', () => {
     for (const e of events) expect(e.settled_events, e.event).toBeGreaterThan(5);
   });
 
+  it('settles every ladder consistently: YES on a strike means YES on every lower one', () => {
+    const manifest = JSON.parse(readFileSync(path.join(dir, 'manifest.json'), 'utf8')) as { entries: Record<string, { file: string }> };
+    const settled = Object.entries(manifest.entries)
+      .filter(([request]) => /^\/(?:historical\/)?markets\?/.test(request))
+      .flatMap(([, { file }]) => (JSON.parse(readFileSync(path.join(dir, file), 'utf8')) as { markets: { event_ticker: string; strike_type?: string; floor_strike?: number; result: string }[] }).markets);
+    const ladders = new Map<string, { strike: number; yes: boolean }[]>();
+    for (const m of settled) {
+      if (m.strike_type !== 'greater' || typeof m.floor_strike !== 'number') continue;
+      ladders.set(m.event_ticker, [...(ladders.get(m.event_ticker) ?? []), { strike: m.floor_strike, yes: m.result === 'yes' }]);
+    }
+    expect(ladders.size).toBeGreaterThan(20);
+    for (const [event, rungs] of ladders) {
+      const results = rungs.sort((a, b) => a.strike - b.strike).map((r) => r.yes);
+      // Sorted by strike, the results are some YES then only NO.
+      expect(results.indexOf(false) === -1 || !results.slice(results.indexOf(false)).includes(true), `${event}: ${JSON.stringify(rungs)}`).toBe(true);
+    }
+  });
+
   it('serves a full report for every event, offline, marked as recorded synthetic demo data', async () => {
     const svc = await startService({ env: { SVC_KALSHI_SNAPSHOT_DIR: dir, SVC_KALSHI_API_URL: 'http://127.0.0.1:9/unreachable' } });
     try {
