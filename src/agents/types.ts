@@ -27,6 +27,10 @@ export interface Turn {
   content: string;
   /** The kept answer (`report:<id>`) this turn's content is: stored conversations keep the reference, not a copy. */
   answerRef?: string;
+  /** Its input item id, kept along a conversation (`msg_…` of the answer it was, `msg_in_…` of a message sent); agents ignore it. */
+  itemId?: string;
+  /** An earlier answer's sources, listed with it by input_items; agents ignore them. */
+  citations?: Citation[];
 }
 
 /**
@@ -34,7 +38,7 @@ export interface Turn {
  * messages, which the agent is given as instructions but which stay in the conversation (listed
  * by input_items, carried on by `previous_response_id`, unlike the `instructions` field).
  */
-export type InputTurn = Turn | { role: 'system' | 'developer'; content: string; answerRef?: undefined };
+export type InputTurn = Turn | { role: 'system' | 'developer'; content: string; answerRef?: undefined; itemId?: string; citations?: undefined };
 
 export const isInstruction = (t: InputTurn): t is Extract<InputTurn, { role: 'system' | 'developer' }> => t.role === 'system' || t.role === 'developer';
 

@@ -1,9 +1,9 @@
 import type { Kysely } from 'kysely';
-import type { Answer, InputTurn, Turn } from '../agents/types.js';
+import type { Answer, InputTurn } from '../agents/types.js';
 import type { Database } from '../store/schema.js';
 import { WriteBehind } from '../store/write-behind.js';
 import type { ResponseParams } from '../wire/responses.js';
-import { readStoredForm, referencesOf, storedForm, wholeAnswerRef, type StoredTranscriptEntry, type TranscriptEntry } from './transcript.js';
+import { citationsOf, readStoredForm, referencesOf, storedForm, wholeAnswerRef, type StoredTranscriptEntry, type TranscriptEntry } from './transcript.js';
 
 /** A stream event as sent: `type` and `sequence_number` plus the event's fields. */
 export type WireEvent = { type: string; sequence_number: number } & Record<string, unknown>;
@@ -76,13 +76,16 @@ const DELETED = { kind: 'not_found', code: 'response_deleted', message: 'This re
 const writtenWithoutProducer = (t: readonly TranscriptEntry[]) => t.length === 1 && ((t[0]![0] === 'f' && t[0]![2].code === INTERRUPTED.code) || t[0]![0] === 'x');
 const TERMINAL_EVENTS = new Set(['response.completed', 'response.failed', 'response.incomplete']);
 
-/** A conversation as stored: turns that are kept answers hold only their reference when `refer`. */
-type StoredTurn = InputTurn | { role: 'assistant'; answerRef: string };
+/** A conversation as stored: turns that are kept answers hold only their reference when `refer` (and their sources come with it). */
+type StoredTurn = InputTurn | { role: 'assistant'; answerRef: string; itemId?: string };
 
 function storedConversation(conversation: InputTurn[], refer: boolean): string {
   if (!refer || !conversation.some((t) => t.answerRef)) return JSON.stringify(conversation);
-  return JSON.stringify(conversation.map((t): StoredTurn => (t.answerRef ? { role: 'assistant', answerRef: t.answerRef } : ({ role: t.role, content: t.content } as InputTurn))));
+  return JSON.stringify(conversation.map((t): StoredTurn => (t.answerRef ? { role: 'assistant', answerRef: t.answerRef, ...(t.itemId ? { itemId: t.itemId } : {}) } : t)));
 }
+
+/** The input item id input_items shows for turn `index` of a response that has no id of its own: it was sent with that response. */
+export const sentItemId = (messageId: string, index: number) => `${messageId.replace(/^msg_/, 'msg_in_')}_${index}`;
 
 function toRow(r: ResponseRecord, status: string, outputText: string, transcript: TranscriptEntry[], completedAt: number | null, refer: boolean, leaseExpiresAt: number | null = null): Row {
   const stored = storedForm(transcript, outputText, refer);
@@ -122,7 +125,7 @@ async function fromRow(r: Row, lookup: AnswerLookup | undefined): Promise<Stored
     if ('content' in t) return t;
     const answer = answers.get(t.answerRef);
     if (!answer) throw new Error(`stored conversation refers to ${t.answerRef}, which is not stored`);
-    return { role: t.role, content: answer.text, answerRef: t.answerRef };
+    return { role: t.role, content: answer.text, answerRef: t.answerRef, citations: [...answer.citations], ...(t.itemId ? { itemId: t.itemId } : {}) };
   });
   return {
     id: r.id,
@@ -334,7 +337,13 @@ export class ResponseStore {
   }
 
   /** A completed stored output message as an assistant turn (`item_reference` input items). */
-  async messageTurn(messageId: string, accountId: string): Promise<Turn | null> {
+  /**
+   * The turn an `item_reference` names: an answer (`msg_…`, a completed response's output), or a
+   * message listed by input_items (`msg_in_<response>_<n>`, the n-th turn of the response it was sent with).
+   */
+  async messageTurn(itemId: string, accountId: string): Promise<InputTurn | null> {
+    const sent = /^msg_in_(.+)_(\d{1,6})$/.exec(itemId);
+    const messageId = sent ? `msg_${sent[1]}` : itemId;
     const find = () => this.db.selectFrom('responses').selectAll().where('message_id', '=', messageId).where('account_id', '=', accountId).executeTakeFirst();
     let row = await find();
     if (row) row = this.#writer.peek(row.id) ?? row;
@@ -343,10 +352,16 @@ export class ResponseStore {
       await this.#writer.flush();
       row = await find();
     }
-    if (row?.status !== 'completed') return null;
+    if (!row) return null;
+    if (sent) {
+      const turn = (await fromRow(row, this.#answers)).conversation[Number(sent[2])];
+      return turn && (turn.itemId ?? itemId) === itemId ? { ...turn, itemId } : null;
+    }
+    if (row.status !== 'completed') return null;
     const stored = await fromRow(row, this.#answers);
     const answerRef = wholeAnswerRef(stored.transcript, stored.outputText);
-    return answerRef ? { role: 'assistant', content: stored.outputText, answerRef } : { role: 'assistant', content: stored.outputText };
+    const cited = citationsOf(stored.transcript);
+    return { role: 'assistant', content: stored.outputText, ...(answerRef ? { answerRef } : {}), itemId, ...(cited.length ? { citations: cited } : {}) };
   }
 
   /**

@@ -35,6 +35,16 @@ export function transcriptEntry(event: AgentEvent, now: number): TranscriptEntry
   }
 }
 
+/** Every source a transcript's answer cites, in the order given. */
+export function citationsOf(entries: readonly TranscriptEntry[]): Citation[] {
+  const out: Citation[] = [];
+  for (const e of entries) {
+    if (e[0] === 'c') out.push(e[1]);
+    else if (e[0] === 'a') out.push(...e[2]);
+  }
+  return out;
+}
+
 /** The agent events of a transcript, each with the time the encoder saw it; a cancellation as `event: null`. */
 export function* transcriptEvents(entries: readonly TranscriptEntry[]): Generator<{ event: AgentEvent | null; at: number }> {
   for (const e of entries) {

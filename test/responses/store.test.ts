@@ -115,7 +115,7 @@ describeBackends('stored responses written behind in batches', (backend) => {
     expect(JSON.parse(row.transcript)).toEqual([['T', 8], ['R', kept.textRef], ['T', 7], ['d', 3]]);
     const found = await new ResponseStore(store.db, { answers }).get('resp_batch_8001', accountId);
     expect(found && !found.live && found.stored).toMatchObject({ outputText, transcript });
-    expect(await responses.messageTurn('msg_batch_8001', accountId)).toEqual({ role: 'assistant', content: outputText });
+    expect(await responses.messageTurn('msg_batch_8001', accountId)).toEqual({ role: 'assistant', content: outputText, itemId: 'msg_batch_8001', citations: kept.citations });
     expect(lookups.length).toBeGreaterThanOrEqual(2);
 
     // Without a way to resolve references, answers are kept in the row, as before.

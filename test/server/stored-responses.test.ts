@@ -276,6 +276,40 @@ describe('stored responses', () => {
     ]);
   });
 
+  it('lists input items under ids that stay theirs along a conversation, answers with their sources; an item_reference to any of them works', async () => {
+    const first = await client.responses.create({ model: 'svc-test', input: 'first question' });
+    const second = await client.responses.create({ model: 'svc-echo', input: 'second question', previous_response_id: first.id });
+    const third = await client.responses.create({ model: 'svc-echo', input: 'third question', previous_response_id: second.id });
+    const [ofFirst, ofSecond, ofThird] = await Promise.all([first, second, third].map(async (r) => (await client.responses.inputItems.list(r.id, { order: 'asc' })).data as any[]));
+    // The first question keeps the id it was listed under; an answer is listed under its own message id, with its sources.
+    expect(ofSecond.map((i) => i.id)).toEqual([ofFirst[0].id, first.output[0]!.id, ofSecond[2].id]);
+    expect(ofThird.map((i) => i.id)).toEqual([...ofSecond.map((i) => i.id), second.output[0]!.id, ofThird[4].id]);
+    expect(ofSecond[1].content[0]).toMatchObject({ type: 'output_text', text: 'Answer [1].', annotations: [{ type: 'url_citation', url: 'https://s.example/1', start_index: 7, end_index: 10, order: 1 }] });
+    // The agent is given the words only.
+    expect(JSON.parse(third.output_text).messages).toEqual([
+      { role: 'user', content: 'first question' },
+      { role: 'assistant', content: 'Answer [1].' },
+      { role: 'user', content: 'second question' },
+      { role: 'assistant', content: second.output_text },
+      { role: 'user', content: 'third question' },
+    ]);
+    // Any listed id can be sent back as an item_reference, and is listed under it again.
+    const again = await client.responses.create({
+      model: 'svc-echo',
+      input: [{ type: 'item_reference', id: ofThird[0].id }, { type: 'item_reference', id: ofThird[1].id }, { role: 'user', content: 'once more' }],
+    });
+    expect(JSON.parse(again.output_text).messages).toEqual([
+      { role: 'user', content: 'first question' },
+      { role: 'assistant', content: 'Answer [1].' },
+      { role: 'user', content: 'once more' },
+    ]);
+    const ofAgain = (await client.responses.inputItems.list(again.id, { order: 'asc' })).data as any[];
+    expect(ofAgain.slice(0, 2).map((i) => i.id)).toEqual([ofThird[0].id, ofThird[1].id]);
+    expect(ofAgain[1].content[0].annotations).toHaveLength(1);
+    const unknown = await client.responses.create({ model: 'svc-echo', input: [{ type: 'item_reference', id: `${ofThird[0].id.replace(/_\d+$/, '')}_9` }, { role: 'user', content: 'q' }] }).catch((e: unknown) => e);
+    expect(unknown).toMatchObject({ status: 400, code: 'item_not_found' });
+  });
+
   it('lists input items and deletes a response', async () => {
     const r = await client.responses.create({ model: 'svc-echo', input: 'hello there' });
     const items = await client.responses.inputItems.list(r.id, { order: 'asc' });

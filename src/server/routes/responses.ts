@@ -4,7 +4,9 @@ import { SvcError, invalidRequest, notFound } from '../../errors.js';
 import { newId } from '../../ids.js';
 import { rebuild } from '../../responses/replay.js';
 import type { ResponseRecord, WireEvent } from '../../responses/store.js';
-import { transcriptEntry, wholeAnswerRef, type TranscriptEntry } from '../../responses/transcript.js';
+import { citationsOf, transcriptEntry, wholeAnswerRef, type TranscriptEntry } from '../../responses/transcript.js';
+import { sentItemId } from '../../responses/store.js';
+import { placeCitations, responsesAnnotation } from '../../wire/citations.js';
 import { ResponsesEncoder } from '../../wire/responses.js';
 import { commentFrame, responsesFrame } from '../../wire/sse.js';
 import type { ServerDeps } from '../deps.js';
@@ -31,6 +33,8 @@ function conversationOf(req: ResponsesRequest, accountId: string, deps: ServerDe
 
 /** What the agent is given: the user and assistant turns, and as instructions the `instructions` field then the conversation's system and developer messages. */
 function agentView(conversation: InputTurn[], instructionsField: string | null): { messages: Turn[]; instructions: string | null } {
+  // Input item ids and an earlier answer's sources are for input_items; the agent gets the words.
+  if (conversation.some((t) => t.itemId || t.citations)) conversation = conversation.map((t) => (t.answerRef ? { role: t.role, content: t.content, answerRef: t.answerRef } : { role: t.role, content: t.content }) as InputTurn);
   if (!conversation.some(isInstruction)) return { messages: conversation as Turn[], instructions: instructionsField };
   return {
     messages: conversation.filter((t): t is Turn => !isInstruction(t)),
@@ -50,9 +54,15 @@ async function storedConversationOf(req: ResponsesRequest, accountId: string, de
         'previous_response_id',
       );
     }
-    // A served report is continued by reference: the new row keeps no copy of it either.
-    const answerRef = wholeAnswerRef(found.stored.transcript, found.stored.outputText);
-    turns.push(...found.stored.conversation, answerRef ? { role: 'assistant', content: found.stored.outputText, answerRef } : { role: 'assistant', content: found.stored.outputText });
+    // A served report is continued by reference: the new row keeps no copy of it either. Every
+    // turn keeps the input item id it was listed under, the answer its message id.
+    const { stored } = found;
+    const answerRef = wholeAnswerRef(stored.transcript, stored.outputText);
+    const cited = citationsOf(stored.transcript);
+    turns.push(
+      ...stored.conversation.map((t, i) => (t.itemId ? t : { ...t, itemId: sentItemId(stored.messageId, i) })),
+      { role: 'assistant', content: stored.outputText, ...(answerRef ? { answerRef } : {}), itemId: stored.messageId, ...(cited.length ? { citations: cited } : {}) },
+    );
   }
   for (const item of req.items) {
     if ('ref' in item) {
@@ -242,11 +252,15 @@ export async function responsesRoutes(app: FastifyInstance, deps: ServerDeps): P
     const order = q.order ?? 'desc';
     if (order !== 'asc' && order !== 'desc') throw invalidRequest('invalid_value', "Invalid value for 'order': use 'asc' or 'desc'.", 'order');
     let items = record.conversation.map((t, i) => ({
-      id: `${record.messageId.replace(/^msg_/, 'msg_in_')}_${i}`,
+      id: t.itemId ?? sentItemId(record.messageId, i),
       type: 'message',
       role: t.role,
       status: 'completed',
-      content: [t.role === 'assistant' ? { type: 'output_text', text: t.content, annotations: [], logprobs: [] } : { type: 'input_text', text: t.content }],
+      content: [
+        t.role === 'assistant'
+          ? { type: 'output_text', text: t.content, annotations: placeCitations(t.content, t.citations ?? []).map(responsesAnnotation), logprobs: [] }
+          : { type: 'input_text', text: t.content },
+      ],
     }));
     if (order === 'desc') items = items.reverse();
     const cursor = (name: 'after' | 'before'): number | null => {
