@@ -8,6 +8,7 @@ import type { CompanyRef } from '../../data/sec/types.js';
 import { daysBetween } from '../../data/sec/dates.js';
 import { describeSpec } from '../../data/sec/resolve.js';
 import { possessive, shortName } from '../../data/sec/names.js';
+import { NON_GAAP, PARTS_OF_TOTAL } from '../../data/sec/question.js';
 import { capitalise, formatAmount, formatChange, periodName, periodWithEnd, roughly } from './format.js';
 import { MAX_COMPANIES, coverage, shareLabel, type CalendarCompared, type Compared, type CalendarQuarterValue, type Figure, type FigureResult, type Plan } from './plan.js';
 
@@ -45,6 +46,14 @@ const EXAMPLES = ['"What was Apple\'s revenue in Q3 2024?"', '"MSFT diluted EPS 
 
 /** Why a figure asked for cannot be given, by what it is. */
 const UNKNOWN_WHY: { pattern: RegExp; why: string }[] = [
+  {
+    pattern: new RegExp(`${NON_GAAP}|excluding|\\bex[- ]`, 'i'),
+    why: 'it is a non-GAAP measure the company defines itself, outside its audited statements, so it is not in the XBRL financial data I read; I give GAAP figures only',
+  },
+  {
+    pattern: new RegExp(`\\b${PARTS_OF_TOTAL}\\b`, 'i'),
+    why: "it is one part of the company's total (a product, service, segment or region), broken down in the notes to its financial statements; I read the company-wide figures of its XBRL financial data",
+  },
   { pattern: /ebitda/i, why: 'EBITDA is not a GAAP figure, so companies do not report it in their XBRL financial data (it is usually computed as operating income plus depreciation and amortization)' },
   { pattern: /^ebit$|earnings before interest/i, why: 'EBIT is not tagged as such in XBRL financial data; operating income is the closest reported figure' },
   { pattern: /return on|^ro(?:e|a|i|ic|ce|tce)$/i, why: "it is a ratio computed from reported figures (net income, shareholders' equity, total assets), not one companies report" },

@@ -183,7 +183,7 @@ export const METRICS: readonly MetricDef[] = [
     type: 'duration',
     concepts: [g('EarningsPerShareBasic'), g('EarningsPerShareBasicAndDiluted'), ifrs('BasicEarningsLossPerShare')],
     approximateWhenDerived: true,
-    phrases: ['basic eps', 'basic earnings per share', 'earnings per basic share'],
+    phrases: ['basic eps', 'basic earnings per share', 'earnings per basic share', 'eps basic', 'eps, basic', 'earnings per share basic', 'earnings per share, basic', 'basic net income per share', 'net income per share basic', 'net income per share, basic'],
   },
   {
     id: 'dilutedShares',

@@ -76,6 +76,7 @@ const MARGIN = new RegExp(`\\b(?:margins?|profitab(?:le|ility)|(?:share|percent(
 
 /** Statement words standing for several figures. */
 const METRIC_GROUPS: { pattern: RegExp; metrics: MetricId[] }[] = [
+  { pattern: /\b(?:basic\s+(?:and|&)\s+diluted|diluted\s+(?:and|&)\s+basic)\s+(?:eps|earnings\s+per\s+share)\b|\b(?:eps|earnings\s+per\s+share),?\s+(?:basic\s+(?:and|&)\s+diluted|diluted\s+(?:and|&)\s+basic)\b/gi, metrics: ['basicEps', 'dilutedEps'] },
   { pattern: /\b(income statements?|statements? of (?:operations|income)|p&l|profit and loss)\b/gi, metrics: ['revenue', 'costOfRevenue', 'grossProfit', 'operatingIncome', 'netIncome', 'dilutedEps'] },
   { pattern: /\b(balance sheets?|statements? of financial position)\b/gi, metrics: ['cash', 'totalAssets', 'totalLiabilities', 'stockholdersEquity', 'longTermDebt'] },
   { pattern: /\b(cash[- ]flow statements?|statements? of cash flows?)\b/gi, metrics: ['operatingCashFlow', 'capitalExpenditure', 'freeCashFlow'] },
@@ -87,6 +88,22 @@ export const KEY_METRICS: readonly MetricId[] = ['revenue', 'netIncome', 'dilute
 /** Figures people ask for that companies' XBRL facts do not carry (non-GAAP measures, ratios, market data) or that are not among the metrics. */
 const UNKNOWN_FIGURES =
   /\b(?:adjusted\s+ebitda|ebitda(?:\s+margins?)?|ebit(?!\s+margins?)|earnings\s+before\s+interest,?\s+(?:and\s+)?taxes(?:,?\s+depreciation,?\s+and\s+amortization)?|return\s+on\s+(?:equity|assets|invested\s+capital|capital)|market\s+(?:cap(?:italization)?|value)|enterprise\s+value|(?:stock|share)\s+price|price[- ]to[- ](?:earnings|book|sales)(?:\s+ratio)?|p\/e(?:\s+ratio)?|pe\s+ratio|dividend\s+yield|payout\s+ratio|(?:effective\s+)?tax\s+rate|working\s+capital|current\s+ratio|quick\s+ratio|debt[- ]to[- ]equity(?:\s+ratio)?|book\s+value\s+per\s+share|goodwill|backlog|headcount|(?:number\s+of\s+)?employees|accounts\s+(?:receivable|payable)|deferred\s+revenue|interest\s+expense|same[- ]store\s+sales|valuation|(?:revenues?|sales)\s+per\s+share|(?:revenues?|sales|profits?|net\s+income|income|earnings|cash\s+flow)\s+per\s+(?:employee|head|user|customer|subscriber))\b/gi;
+
+const FIGURE_WORD = '(?:revenues?|sales|(?:operating\\s+|net\\s+)?income|(?:gross\\s+|operating\\s+)?(?:profits?|margins?)|eps|earnings(?:\\s+per\\s+share)?)';
+/** Products, services, segments and regions: parts of a company's total, broken down in the notes, not in its company-wide XBRL facts. */
+export const PARTS_OF_TOTAL =
+  '(?:services|products|hardware|software|subscriptions?|iphones?|ipads?|macs?|wearables|azure|(?:google\\s+|intelligent\\s+)?cloud|advertising|ads|youtube|search|gaming|xbox|linkedin|office|windows|(?:greater\\s+)?china|americas|europe|japan|(?:rest\\s+of\\s+)?asia(?:[\\s-]+pacific)?|international|domestic|north\\s+america|emea|apac|segments?|regions?|regional|geographic(?:al)?|productivity\\s+and\\s+business\\s+processes|more\\s+personal\\s+computing|other\\s+bets|google\\s+services)';
+/** Company-defined measures outside the audited statements. */
+export const NON_GAAP = '(?:non[- ]?gaap|adjusted|organic|pro[- ]forma|underlying|comparable|constant[- ]currency)';
+/**
+ * A figure of part of a company ("services revenue", "revenue from China", "Azure revenue") or a
+ * non-GAAP one ("adjusted EPS", "revenue excluding TAC"): answering with the company's total or its
+ * GAAP figure instead would be a different number than the one asked for, so these are unknown figures.
+ */
+const QUALIFIED_FIGURES = new RegExp(
+  `\\b(?:${PARTS_OF_TOTAL}\\s+${FIGURE_WORD}|${FIGURE_WORD}\\s+(?:from|of|in|by|per)\\s+(?:the\\s+|its\\s+|each\\s+)?${PARTS_OF_TOTAL}|${NON_GAAP}\\s+(?:net\\s+|operating\\s+|diluted\\s+|basic\\s+)?${FIGURE_WORD}|${FIGURE_WORD}\\s+(?:excluding|ex[- ]?)\\s*(?:tac|traffic\\s+acquisition\\s+costs?|special\\s+items|one[- ]?(?:offs?|time\\s+items)))\\b`,
+  'gi',
+);
 
 /** Finance acronyms that are figures, not companies, beside a company that was found (some are also tickers: ROIC, WACC). */
 const FIGURE_ACRONYMS = new Set(['roe', 'roa', 'roic', 'roi', 'roce', 'rotce', 'nopat', 'wacc', 'cagr', 'arpu', 'tsr', 'ebitdar']);
@@ -711,6 +728,7 @@ function extract(text: string, index: CompanyIndex): Extracted {
   const longNames = extractLongNames(m, index);
   const unsupported: string[] = [];
   m.take(UNKNOWN_FIGURES, (x) => (unsupported.push(x[0].replace(/\s+/g, ' ')), true));
+  m.take(QUALIFIED_FIGURES, (x) => (unsupported.push(x[0].replace(/\s+/g, ' ')), true));
   const metrics = extractMetrics(m, index);
   const balances = metrics.length > 0 && metrics.every((id) => metricById(id).type === 'instant');
   const pair = comparedPair(first, second, balances);

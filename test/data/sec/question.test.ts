@@ -143,6 +143,31 @@ describe('figures it does not know are named, never read as a company nor replac
     expect(q.unknownFigures).toEqual(expected);
   });
 
+  it.each([
+    ['Apple services revenue FY2024', ['services revenue']],
+    ['Apple iPhone revenue Q1 2025', ['iPhone revenue']],
+    ['Microsoft Azure revenue fiscal 2024', ['Azure revenue']],
+    ['Alphabet Google Cloud revenue Q3 2024', ['Google Cloud revenue']],
+    ['Apple Greater China revenue FY2024', ['Greater China revenue']],
+    ['Apple revenue in China FY2024', ['revenue in China']],
+    ['Microsoft revenue by segment 2024', ['revenue by segment']],
+    ['Apple non-GAAP EPS Q1 2025', ['non-GAAP EPS']],
+    ['Apple adjusted net income FY2024', ['adjusted net income']],
+    ['Alphabet revenue excluding TAC 2024', ['revenue excluding TAC']],
+  ])('a part of the total or a non-GAAP measure is not the total: %s → %j', (text, expected) => {
+    const q = parse(text);
+    expect(q.unknownFigures).toEqual(expected);
+    expect(q.metrics).toEqual([]);
+  });
+
+  it('basic EPS however it is worded, and both when both are asked', () => {
+    for (const text of ['Apple basic EPS Q2 2025', 'Apple EPS basic Q2 2025', 'Apple earnings per share, basic, for Q3 2024']) expect(parse(text).metrics, text).toEqual(['basicEps']);
+    expect(parse('Microsoft basic and diluted EPS fiscal 2024').metrics).toEqual(['basicEps', 'dilutedEps']);
+    expect(parse('Microsoft EPS, diluted and basic, fiscal 2024').metrics).toEqual(['basicEps', 'dilutedEps']);
+    // Plain revenue questions are untouched.
+    for (const text of ['Apple revenue in Q3 2024', 'Apple revenue by quarter in 2024', 'Microsoft research and development expense 2024']) expect(parse(text).unknownFigures, text).toEqual([]);
+  });
+
   it('a question about the company in general names no figure, known or not', () => {
     for (const text of ['Apple financials', 'how is Apple doing', 'Apple results', "How's Apple doing lately?", 'How did Apple perform in Q3 2024', 'What did Apple file last quarter']) {
       expect(parse(text), text).toMatchObject({ metrics: [], unknownFigures: [] });
