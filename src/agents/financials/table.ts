@@ -161,7 +161,7 @@ function cell(v: MetricValue | null, metric: MetricDef, scale: number): string {
   if (!v) return '—';
   const digits = metric.unit === 'perShare' ? 2 : 0;
   const n = (v.value / 10 ** scale).toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: metric.unit === 'perShare' ? 4 : digits });
-  return `${n}${v.derivation ? '†' : ''}${v.approximate ? ' (approx.)' : ''}`;
+  return `${n}${v.derivation ? '†' : ''}${v.restatedFrom ? '‡' : ''}${v.approximate ? ' (approx.)' : ''}`;
 }
 
 function rowUnit(metric: MetricDef, unit: string): { scale: number; label: string } {
@@ -225,6 +225,7 @@ async function table(lib: SecLibrary, ref: CompanyRef, metrics: MetricId[], span
     `|---|${header.map(() => '---:').join('|')}|`,
   ];
   let derived = false;
+  const restatements: string[] = [];
   for (const m of reported) {
     const metric = metricById(m);
     const series = values.get(m)!;
@@ -234,6 +235,9 @@ async function table(lib: SecLibrary, ref: CompanyRef, metrics: MetricId[], span
     const sumCell = !total ? [] : [sum ? `**${(sum / 10 ** scale).toLocaleString('en-US', { maximumFractionDigits: 0 })}**` : '—'];
     lines.push(`| **${capitalise(metric.label)}** (${label}) | ${[...series.map((v) => cell(v, metric, scale)), ...sumCell].join(' | ')} |`);
     if (series.some((v) => v?.derivation)) derived = true;
+    series.forEach((v, i) => {
+      if (v?.restatedFrom) restatements.push(`${metric.label}, ${periodLabel(shown[i]!, calendarYear)}: ${cell({ ...v, value: v.restatedFrom.value, derivation: null, restatedFrom: null, approximate: false }, metric, scale)} as first reported (Form ${v.restatedFrom.form} filed ${v.restatedFrom.filed})`);
+    });
     const share = shareLabel(metric);
     if (revenue && share) {
       const shares = series.map((v, i) => (v && revenue[i] && revenue[i].value > 0 ? `${((100 * v.value) / revenue[i].value).toFixed(1)}%` : '—'));
@@ -261,6 +265,7 @@ async function table(lib: SecLibrary, ref: CompanyRef, metrics: MetricId[], span
   lines.push('');
   if (total) lines.push(totalNote(total, shown, reported, calendarYear), '');
   if (gaps.length) lines.push(`No figures for ${gaps.map((p) => periodLabel(p, calendarYear)).join(', ')} in the filings available: ${gaps.length > 1 ? 'those columns are' : 'that column is'} left out, and growth against ${gaps.length > 1 ? 'them' : 'it'} is not shown.`, '');
+  if (restatements.length) lines.push(`‡ Restated after it was first reported; the latest figure is shown, and growth is measured on it: ${restatements.join('; ')}.`, '');
   if (derived) lines.push('† Derived, not reported as such: a fourth quarter is the fiscal year minus the first nine months (10-K minus the third-quarter 10-Q); cash-flow quarters are year-to-date differences; totals a filer does not tag follow their formula. Per-share figures derived this way are approximate.', '');
   if (missing.length) lines.push(`${company.name} does not report ${missing.map((m) => metricById(m).label.toLowerCase()).join(' or ')} in its XBRL facts.`, '');
   if (!years) {

@@ -155,7 +155,10 @@ export class AnswerWriter {
           ? ' (the filings give this figure year to date only)'
           : '';
     const approximate = value.approximate ? ' Per-share figures derived this way are approximate, because share counts differ between the periods.' : '';
-    return `Derived as ${terms}${why}.${approximate}`;
+    const restatement = value.restatedFrom
+      ? ` One of these figures was restated after it was first reported (Form ${value.restatedFrom.form} filed ${value.restatedFrom.filed}): from the figures as first reported this was ${formatAmount(value.restatedFrom.value, value.unit, METRICS.find((m) => m.id === value.metric)!, this.#scale(value))}, and the latest figures are used.`
+      : '';
+    return `Derived as ${terms}${why}.${approximate}${restatement}`;
   }
 
   /** Where a reported (not derived) figure is printed. */

@@ -227,7 +227,7 @@ export class CompanyFinancials {
       terms,
       derivation: sumOfQuarters(quarters.length),
       approximate: values.some((v) => v.approximate) || (metric.approximateWhenDerived ?? false),
-      restatedFrom: null,
+      restatedFrom: restatedThrough(values.map((v) => ({ sign: 1, value: v.value, restatedFrom: v.restatedFrom }))),
       asOf: null,
     };
   }
@@ -256,7 +256,10 @@ export class CompanyFinancials {
       ],
       derivation: `${toDateRole} minus ${beforeRole}`,
       approximate: metric.approximateWhenDerived ?? false,
-      restatedFrom: null,
+      restatedFrom: restatedThrough([
+        { sign: 1, value: toDate.fact.value, restatedFrom: restated(toDate.restatedFrom) },
+        { sign: -1, value: before.fact.value, restatedFrom: restated(before.restatedFrom) },
+      ]),
       asOf: null,
     };
   }
@@ -266,11 +269,13 @@ export class CompanyFinancials {
     const terms: FactTerm[] = [];
     let total = 0;
     const values: number[] = [];
+    const parts: Parameters<typeof restatedThrough>[0] = [];
     for (const t of formula.terms) {
       const part = t.metric ? this.value(t.metric, period) : this.#conceptsValue({ ...metric, formula: undefined }, t.concepts ?? [], unit, period, false);
       if (!part || part.unit !== unit) return null;
       total += t.sign * part.value;
       values.push(part.value);
+      parts.push({ sign: t.sign, value: part.value, restatedFrom: part.restatedFrom });
       for (const term of part.terms) terms.push({ fact: term.fact, sign: (term.sign * t.sign) as 1 | -1, role: part.derivation ? `${t.label}, ${term.role}` : t.label });
     }
     return {
@@ -281,7 +286,7 @@ export class CompanyFinancials {
       terms,
       derivation: formula.describe,
       approximate: false,
-      restatedFrom: null,
+      restatedFrom: restatedThrough(parts),
       asOf: null,
     };
   }
@@ -351,6 +356,20 @@ function unitFits(metric: MetricDef, unit: string): boolean {
 }
 
 const restated = (row: FactRow | null) => (row ? { value: row.val, form: row.form, filed: row.filed } : null);
+
+/**
+ * A derived value whose terms include a restated figure: what the same derivation gave from the
+ * figures as first reported (Q4 from a restated fiscal year less the nine months as filed puts the
+ * whole restatement into Q4), with the first restated term's original filing; null when none was.
+ */
+function restatedThrough(parts: { sign: number; value: number; restatedFrom: MetricValue['restatedFrom'] }[]): MetricValue['restatedFrom'] {
+  const first = parts.find((p) => p.restatedFrom)?.restatedFrom;
+  if (!first) return null;
+  const values = parts.map((p) => p.restatedFrom?.value ?? p.value);
+  const original = roundLike(parts.reduce((sum, p, i) => sum + p.sign * values[i]!, 0), ...values);
+  const current = roundLike(parts.reduce((sum, p) => sum + p.sign * p.value, 0), ...parts.map((p) => p.value));
+  return original === current ? null : { value: original, form: first.form, filed: first.filed };
+}
 
 /** The derivation of a span added up from its quarters. */
 export const sumOfQuarters = (n: number) => `the sum of its ${['', 'one', 'two', 'three', 'four'][n]} quarters`;

@@ -275,6 +275,13 @@ describe('svc-sec-agent answers from XBRL facts and cites the filing page', () =
     expect(a.text).toMatch(/First reported as \$130 million in Form 10-Q filed 2024-05-01/);
   });
 
+  it('marks a restated figure in a table of periods, with what was first reported', async () => {
+    const res = await post(`${svc.baseURL}/chat/completions`, apiKey, { model: 'svc-financials-agent', messages: [{ role: 'user', content: 'AMND revenue for the quarters of 2024' }] });
+    const text = ((await res.json()) as any).choices[0].message.content as string;
+    expect(text).toContain('| **Revenue** ($ million) | 128‡ | 140 | 150 | 170† |');
+    expect(text).toContain('‡ Restated after it was first reported; the latest figure is shown, and growth is measured on it: revenue, Q1 2024: 130 as first reported (Form 10-Q filed 2024-05-01).');
+  });
+
   it('still cites a filing EDGAR cannot serve, saying the page was not located', async () => {
     const a = await ask('AMND net income fiscal year 2024');
     expect(a.text).toContain('$60 million');

@@ -156,6 +156,20 @@ describe('figures per period (the traps)', () => {
     expect(fin.value('netIncome', year)).toMatchObject({ value: 96_000, terms: [{ fact: { form: '10-K', filed: '2024-11-01' } }], restatedFrom: { value: 96_995, form: '10-K', filed: '2023-11-03' } });
   });
 
+  it('carries a restatement into what is derived from it: Q4, and a sum of quarters, with what the figures as first reported gave', () => {
+    // The next year's 10-K restates fiscal 2024 from 9,180 to 9,240; the nine months stay as filed.
+    const K25 = { accn: '0000000001-26-000010', form: '10-K', filed: '2026-02-20', fy: 2025, fp: 'FY' };
+    const fin = new CompanyFinancials(facts({ Revenues: { USD: [...revenueRows, { start: '2024-01-01', end: '2024-12-31', val: 9_240, ...K25 }] } }));
+    expect(fin.value('revenue', fin.calendar.year(2024)!)).toMatchObject({ value: 9_240, restatedFrom: { value: 9_180, form: '10-K', filed: '2025-02-20' } });
+    // The whole restatement lands in Q4 (9,240 − 6,405); as first reported Q4 was 2,775.
+    expect(fin.value('revenue', fin.calendar.quarter(2024, 4)!)).toMatchObject({ value: 2_835, restatedFrom: { value: 2_775, form: '10-K', filed: '2025-02-20' } });
+    // The second half, filed as no period of its own: Q3 as filed plus that Q4.
+    const second = fin.value('revenue', fin.calendar.span(fin.calendar.quarter(2024, 4)!, 2)!);
+    expect(second).toMatchObject({ value: 5_140, derivation: 'the sum of its two quarters', restatedFrom: { value: 5_080, form: '10-K', filed: '2025-02-20' } });
+    // Nothing restated, nothing said.
+    expect(fin.value('revenue', fin.calendar.quarter(2024, 3)!)!.restatedFrom).toBeNull();
+  });
+
   it('merges concept synonyms per period (the 2018 move from SalesRevenueNet) and prefers the top-line total', () => {
     const fin = new CompanyFinancials(
       facts({
