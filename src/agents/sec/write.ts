@@ -395,16 +395,20 @@ export class AnswerWriter {
     if (r.kind !== 'value') return [this.#missing(figure)];
     const v = r.value;
     const rough = this.#scale(v) === 9 ? null : roughly(v.value, v.unit, figure.metric);
-    const lines = [`**${who(figure.company)}**: ${figure.metric.label} for ${periodWithEnd(r.period, figure.fin.calendar)} was **${this.#amount(figure, v)}**${rough ? ` (about ${rough})` : ''} ${this.#refs(v)}.`];
+    const ttm = this.#ttm(figure);
+    // Asked for the trailing twelve months: they are the answer, their last quarter a detail.
+    const ttmFirst = ttm !== null && figure.ttm?.length === 4 && figure.ttm.every((q) => q.value) && !figure.ttmNot;
+    const quarterLine = `${figure.metric.label} for ${periodWithEnd(r.period, figure.fin.calendar)} was **${this.#amount(figure, v)}**${rough ? ` (about ${rough})` : ''} ${this.#refs(v)}.`;
+    const lines = ttmFirst ? [`**${who(figure.company)}**: ${figure.metric.label}, ${ttm.replace(/^Trailing/, 'trailing')}`] : [`**${who(figure.company)}**: ${quarterLine}`];
     if (r.note) lines.push(`(${capitalise(r.note)}.)`);
     lines.push('');
+    if (ttmFirst) lines.push(`- The last of those quarters: ${quarterLine}`);
     lines.push(`- ${v.derivation ? this.#derivation(figure, v) : this.#source(v)}`);
     const scope = this.#debtScope(figure, v);
     if (scope) lines.push(`- ${scope}`);
     const margin = this.#margin(figure);
     if (margin) lines.push(`- ${margin}`);
-    const ttm = this.#ttm(figure);
-    if (ttm) lines.push(`- ${ttm}`);
+    if (ttm && !ttmFirst) lines.push(`- ${ttm}`);
     for (const c of [r.compared, figure.alsoCompared]) {
       const cmp = this.#comparison(figure, r, c);
       if (cmp) lines.push(`- ${cmp}`);

@@ -207,7 +207,9 @@ describe('svc-sec-agent answers from XBRL facts and cites the filing page', () =
     const quarters = await Promise.all(['Q4 2023', 'Q1 2024', 'Q2 2024', 'Q3 2024'].map((q) => ask(`Apple revenue ${q}`)));
     const millions = quarters.map((q) => Number(/was \*\*\$([\d,]+) million\*\*/.exec(q.text)![1]!.replace(/,/g, '')));
     const total = millions.reduce((x, y) => x + y, 0).toLocaleString('en-US');
-    expect(a.text).toContain(`- Trailing twelve months (fiscal Q4 2023 to fiscal Q3 2024, ended 2024-06-29): **$${total} million**, the sum of fiscal Q4 2023 $`);
+    // Asked for the twelve months, they are the headline; their last quarter follows.
+    expect(a.text).toContain(`**Apple Inc. (AAPL)**: revenue, trailing twelve months (fiscal Q4 2023 to fiscal Q3 2024, ended 2024-06-29): **$${total} million**, the sum of fiscal Q4 2023 $`);
+    expect(a.text).toContain('- The last of those quarters: revenue for fiscal Q3 2024 (quarter ended 2024-06-29) was **$85,777 million**');
     expect(a.text).toMatch(/fiscal Q4 2023 \$[\d,]+ million \(derived\) \[\d+\]\[\d+\]/);
     expectConsistentCitations(a);
   });
@@ -238,7 +240,7 @@ describe('svc-sec-agent answers from XBRL facts and cites the filing page', () =
     expect((await ask('Apple revenue Q1 2024, Q2 2024 and Q3 2024')).text).toMatch(/\| \| Q1 FY2024 \[1\] \| Q2 FY2024 \[2\] \| Q3 FY2024 \[3\] \|\n/);
     expect((await ask('Alphabet revenue between 2022 and 2024')).text).toMatch(/\| \| FY2022 \[1\] \| FY2023 \[1\] \| FY2024 \[2\] \|\n/);
     // Trailing four quarters taken together are one figure, not a table.
-    expect((await ask('Apple revenue trailing 4 quarters')).text).toMatch(/Trailing twelve months/);
+    expect((await ask('Apple revenue trailing 4 quarters')).text).toMatch(/^\*\*Apple Inc\. \(AAPL\)\*\*: revenue, trailing twelve months/);
   });
 
   it('sums the four fiscal quarters ending in a calendar year for a June fiscal year, each cited', async () => {

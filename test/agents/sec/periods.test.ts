@@ -251,7 +251,7 @@ describe('two periods named further apart than a year or a quarter: compared, ne
       const text = await answer(q!);
       expect(text, q).toContain(`revenue for ${quarter} was`);
       expect(text, q).toMatch(/\(No fiscal year of the company ends on \d{4}-\d{2}-\d{2}: the twelve months ended then are the four quarters to this one, added up below\.\)/);
-      expect(text, q).toMatch(/- Trailing twelve months \([^)]*\): \*\*/);
+      expect(text, q).toMatch(/^\*\*[^*]+\*\*: [a-z ]+, trailing twelve months \([^)]*\): \*\*/);
       expect(text, q).toContain(`): **${sum}**, the sum of`);
     }
     // A fiscal year that ends then is that year; a balance is the one at the date.
@@ -264,7 +264,7 @@ describe('two periods named further apart than a year or a quarter: compared, ne
   it('a margin asked for with TTM is the twelve months\' margin too', async () => {
     // 127,364 / 400,366 = 31.8%, where the quarter alone is 31.0%.
     const text = await answer('Apple operating margin TTM');
-    expect(text).toContain('Operating margin over the twelve months: **31.8%** of revenue of $400,366 million (the sum of fiscal Q3 2024 $85,777 million [2], fiscal Q4 2024 $94,930 million [3][2], fiscal Q1 2025 $124,300 million [4], fiscal Q2 2025 $95,359 million [1]).');
+    expect(text).toContain('Operating margin over the twelve months: **31.8%** of revenue of $400,366 million (the sum of fiscal Q3 2024 $85,777 million [1], fiscal Q4 2024 $94,930 million [2][1], fiscal Q1 2025 $124,300 million [3], fiscal Q2 2025 $95,359 million [4]).');
     expect(await answer('Compare Apple and Microsoft operating margin TTM')).toMatch(/- Microsoft's trailing-twelve-month operating margin, \d+\.\d%, was [\d.]+ percentage points higher than Apple's, 31\.8%\./);
   });
 
@@ -345,7 +345,7 @@ describe('debt asked for as a whole', () => {
 describe('trailing twelve months, asked of figures that are not amounts', () => {
   it('per-share figures are the four quarters added up, marked approximate', async () => {
     const text = await answer('Apple TTM diluted EPS');
-    expect(text).toMatch(/Trailing twelve months \(fiscal Q3 2024 to fiscal Q2 2025, ended 2025-03-29\): \*\*\$6\.42 per diluted share\*\*, the sum of fiscal Q3 2024 \$1\.40 per diluted share \[\d\], fiscal Q4 2024 \$0\.97 per diluted share \(derived\)/);
+    expect(text).toMatch(/trailing twelve months \(fiscal Q3 2024 to fiscal Q2 2025, ended 2025-03-29\): \*\*\$6\.42 per diluted share\*\*, the sum of fiscal Q3 2024 \$1\.40 per diluted share \[\d\], fiscal Q4 2024 \$0\.97 per diluted share \(derived\)/);
     expect(text).toMatch(/approximate: per-share figures of different quarters rest on different share counts/);
   });
 
@@ -356,13 +356,13 @@ describe('trailing twelve months, asked of figures that are not amounts', () => 
 
   it('a change asked for with TTM is the twelve months against the twelve months a year earlier, each quarter cited', async () => {
     const text = await answer('Apple TTM revenue vs a year ago');
-    expect(text).toMatch(/Trailing twelve months \(fiscal Q3 2024 to fiscal Q2 2025, ended 2025-03-29\): \*\*\$400,366 million\*\*, the sum of .*\. A year earlier \(fiscal Q3 2023 to fiscal Q2 2024, ended 2024-03-30\): \$381,623 million, the sum of fiscal Q3 2023 \$81,797 million \[\d+\], fiscal Q4 2023 \$89,498 million \(derived\) \[\d+\]\[\d+\], .*; change \+\$18,743 million \(\+4\.9%\)\./);
+    expect(text).toMatch(/trailing twelve months \(fiscal Q3 2024 to fiscal Q2 2025, ended 2025-03-29\): \*\*\$400,366 million\*\*, the sum of .*\. A year earlier \(fiscal Q3 2023 to fiscal Q2 2024, ended 2024-03-30\): \$381,623 million, the sum of fiscal Q3 2023 \$81,797 million \[\d+\], fiscal Q4 2023 \$89,498 million \(derived\) \[\d+\]\[\d+\], .*; change \+\$18,743 million \(\+4\.9%\)\./);
     expect(81_797 + 89_498 + 119_575 + 90_753).toBe(381_623);
     expect(await answer('Alphabet capex TTM vs a year earlier')).toMatch(/A year earlier \(Q1 2023 to Q4 2023, ended 2023-12-31\): \$32,251 million, .*; change \+\$20,284 million \(\+62\.9%\)\./);
   });
 
   it('months taken together count back from their last quarter', async () => {
-    expect(await answer('Apple TTM revenue H1 2024')).toMatch(/Trailing twelve months \(fiscal Q3 2023 to fiscal Q2 2024, ended 2024-03-30\): \*\*\$381,623 million\*\*/);
+    expect(await answer('Apple TTM revenue H1 2024')).toMatch(/trailing twelve months \(fiscal Q3 2023 to fiscal Q2 2024, ended 2024-03-30\): \*\*\$381,623 million\*\*/);
   });
 });
 
