@@ -42,7 +42,10 @@ export function formatChange(current: number, prior: number, unit: string, metri
   const diff = current - prior;
   const sign = diff > 0 ? '+' : diff < 0 ? '-' : '±';
   const amount = formatAmount(Math.abs(diff), unit, metric, printedScale).replace(/ per share$/, '');
-  const pct = prior > 0 ? ` (${sign === '±' ? '' : sign}${group(Math.abs((diff / prior) * 100), 1)}%)` : '';
+  // A change too small for one decimal still shows its direction: "+0.04%", not "+0.0%".
+  const rate = Math.abs((diff / prior) * 100);
+  const shown = rate === 0 || rate >= 0.05 ? group(rate, 1) : rate >= 0.005 ? group(rate, 2) : '<0.01';
+  const pct = prior > 0 ? ` (${sign === '±' ? '' : sign}${shown}%)` : '';
   return `${sign}${amount}${pct}`;
 }
 
