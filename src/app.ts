@@ -67,6 +67,7 @@ export async function createService(options: ServiceOptions): Promise<Service> {
   const store = await openStore({
     dataDir: config.storage.dataDir,
     databaseUrl: config.storage.databaseUrl,
+    statementTimeoutMs: config.storage.statementTimeoutMs,
     onConnectionError: (err) => log.warn({ err }, 'a database connection failed; the next query opens another'),
   });
   const adminKey = resolveAdminKey(config.auth.adminKey, config.storage.dataDir);
@@ -131,6 +132,9 @@ export async function createService(options: ServiceOptions): Promise<Service> {
       sweeper.start();
       const addr = server.app.server.address() as AddressInfo;
       baseUrl = publicUrl(config, { host: config.server.host, port: addr.port });
+      if (!config.server.publicUrl && (config.server.host === '0.0.0.0' || config.server.host === '::')) {
+        log.warn(`svc: SVC_PUBLIC_URL is not set, so links in answers (signed document links, the web pages' API address) use ${baseUrl}, which other machines cannot open although SVC_HOST=${config.server.host} accepts them: set SVC_PUBLIC_URL to the address clients use (e.g. https://svc.example.com).`);
+      }
       return publicUrl({ ...config, server: { ...config.server, publicUrl: '' } }, { host: config.server.host, port: addr.port });
     },
     close() {

@@ -78,6 +78,12 @@ export const SETTINGS: readonly SettingSpec[] = [
     doc: 'postgres://… switches storage from the embedded SQLite database to Postgres.',
   },
   {
+    env: 'SVC_DATABASE_STATEMENT_TIMEOUT_MS',
+    path: 'storage.statementTimeoutMs',
+    kind: { type: 'int', min: 1000, max: 600_000 },
+    doc: 'Postgres: the longest one query may take (a lock held elsewhere, a stalled connection) before it fails and its request gets an error, instead of hanging; migrations at start-up have no limit.',
+  },
+  {
     env: 'SVC_ADMIN_KEY',
     path: 'auth.adminKey',
     kind: { type: 'secret', minLength: 16, hint: 'generate one with `openssl rand -hex 32`, or leave it empty to have one generated into SVC_DATA_DIR/admin.key' },
@@ -153,7 +159,7 @@ export interface Config {
     keepAliveIntervalMs: number;
     logLevel: string;
   };
-  storage: { dataDir: string; databaseUrl: string };
+  storage: { dataDir: string; databaseUrl: string; statementTimeoutMs: number };
   auth: { adminKey: string; keyCacheTtlMs: number };
   web: { signup: boolean; secureCookies: 'auto' | 'always' | 'never'; sessionIdleHours: number; sessionMaxHours: number; loginAttemptsPerMinute: number };
   billing: { reportCostCredits: number; holdLeaseMs: number; sweepIntervalMs: number; idempotencyTtlMs: number; idempotencyLockMs: number };

@@ -5,6 +5,7 @@ import { randomToken } from './ids.js';
 import { serve } from './serve.js';
 
 const DEMO_EMAIL = 'demo@svc.local';
+const DEMO_KEY_NAME = 'svc demo (printed at start)';
 
 /**
  * `svc demo` (npm run demo): the whole service offline, on the snapshots shipped in
@@ -20,9 +21,13 @@ export async function demo(config: Config): Promise<number> {
   return serve(config, async (service, url) => {
     const accounts = service.deps.accounts;
     const existing = await service.deps.store.db.selectFrom('accounts').select('id').where('email', '=', DEMO_EMAIL).executeTakeFirst();
-    const { secret, accountId } = existing
-      ? { ...(await accounts.issueKey(existing.id)), accountId: existing.id }
-      : await accounts.createAccount({ email: DEMO_EMAIL, plan: 'pro', credits: 100 }).then((r) => ({ secret: r.secret, accountId: r.account.id }));
+    const accountId = existing?.id ?? (await accounts.createAccount({ email: DEMO_EMAIL, plan: 'pro', credits: 100 })).account.id;
+    // The key printed at this start replaces the one printed at the last (and an account's first,
+    // unnamed key): restarts do not pile keys up to the account's limit. Keys made on the web stay.
+    for (const k of await accounts.listKeys(accountId)) {
+      if (k.revokedAt === null && (k.name === DEMO_KEY_NAME || (!existing && k.name === null))) await accounts.revokeKey(k.id);
+    }
+    const { secret } = await accounts.issueKey(accountId, { name: DEMO_KEY_NAME });
     const password = randomToken(20);
     await accounts.setPassword(accountId, password);
     const events = config.kalshi.snapshotDir ? demoEventUrls(config.kalshi.snapshotDir) : [];

@@ -8,32 +8,57 @@ import { WebClient } from './helpers/web-client.js';
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'svc-demo-'));
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
-it('svc demo serves offline with a Pro demo account usable by key and on the web', async () => {
+/** Starts `svc demo` on the shared data dir; resolves with what it printed. */
+async function startDemo() {
   const child = svcProcess(['demo'], { SVC_PORT: '0', SVC_DATA_DIR: dataDir, SVC_LOG_LEVEL: 'silent' });
-  try {
-    let out = '';
-    const login = await new Promise<RegExpExecArray>((resolve, reject) => {
-      child.stdout.on('data', (d) => {
-        out += d;
-        const m = /log in at (http:\/\/[^/\s]+)\/login as (\S+) with password (\S+),/.exec(out);
-        if (m && /export SVC_KEY=(\S+)/.test(out)) resolve(m);
-      });
-      child.on('exit', (code) => reject(new Error(`svc demo exited with ${code}: ${out}`)));
+  let out = '';
+  const login = await new Promise<RegExpExecArray>((resolve, reject) => {
+    child.stdout.on('data', (d) => {
+      out += d;
+      const m = /log in at (http:\/\/[^/\s]+)\/login as (\S+) with password (\S+),/.exec(out);
+      if (m && /export SVC_KEY=(\S+)/.test(out)) resolve(m);
     });
-    const [, url, email, password] = login;
-    const key = /export SVC_KEY=(\S+)/.exec(out)![1]!;
-    const me = await fetch(`${url}/v1/account`, { headers: { authorization: `Bearer ${key}` } });
+    child.on('exit', (code) => reject(new Error(`svc demo exited with ${code}: ${out}`)));
+  });
+  const [, url, email, password] = login;
+  const stop = async () => {
+    child.removeAllListeners('exit');
+    const exited = new Promise((r) => child.once('exit', r));
+    child.kill('SIGTERM');
+    await exited;
+  };
+  return { url: url!, email: email!, password: password!, key: /export SVC_KEY=(\S+)/.exec(out)![1]!, stop };
+}
+
+it('svc demo serves offline with a Pro demo account usable by key and on the web', async () => {
+  const demo = await startDemo();
+  try {
+    const me = await fetch(`${demo.url}/v1/account`, { headers: { authorization: `Bearer ${demo.key}` } });
     expect(await me.json()).toMatchObject({ email: 'demo@svc.local', plan: 'pro' });
 
-    const web = new WebClient(url!);
+    const web = new WebClient(demo.url);
     await web.get('/login');
-    const res = await web.post('/login', { email: email!, password: password! });
+    const res = await web.post('/login', { email: demo.email, password: demo.password });
     expect(res.status).toBe(303);
     const playground = await web.get('/playground');
     expect(playground.status).toBe(200);
     expect(playground.text).toContain('<option value="svc-prediction-markets-agent"');
   } finally {
-    child.kill('SIGTERM');
-    await new Promise((r) => child.once('exit', r));
+    await demo.stop();
+  }
+}, 60_000);
+
+it('a restart prints a new key that replaces the last one, so restarts never fill the account with keys', async () => {
+  const first = await startDemo();
+  await first.stop();
+  const second = await startDemo();
+  try {
+    const auth = (key: string) => ({ headers: { authorization: `Bearer ${key}` } });
+    expect((await fetch(`${second.url}/v1/account`, auth(first.key))).status).toBe(401);
+    expect((await fetch(`${second.url}/v1/account`, auth(second.key))).status).toBe(200);
+    const keys = (await (await fetch(`${second.url}/v1/account/keys`, auth(second.key))).json()) as { data: { revoked_at: unknown }[] };
+    expect(keys.data.filter((k) => k.revoked_at === null)).toHaveLength(1);
+  } finally {
+    await second.stop();
   }
 }, 60_000);

@@ -51,7 +51,7 @@ export function buildServer(deps: ServerDeps): ServerHandle {
     return503OnClosing: false,
     forceCloseConnections: 'idle',
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: MAX_PATH_SEGMENT },
-    clientErrorHandler,
+    clientErrorHandler: clientErrorHandler(deps.log as FastifyBaseLogger),
     childLoggerFactory: requestLogger,
     // A URL the router cannot read (bad percent-encoding, an over-long path segment) is answered
     // before any hook runs; without this, fastify would answer it in its own error format.
@@ -154,7 +154,8 @@ function logWhenClosed(log: ServerDeps['log'], request: FastifyRequest, reply: F
         reqId: request.id,
         method: request.method,
         url: request.url.split('?')[0],
-        status: reply.raw.statusCode,
+        // Nothing sent (the client left first): no status, rather than Node's default 200.
+        status: reply.raw.headersSent ? reply.raw.statusCode : null,
         ms: Math.round(ms * 10) / 10,
         account: request.auth?.account.id,
         aborted: !reply.raw.writableFinished || undefined,

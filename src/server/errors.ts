@@ -1,7 +1,8 @@
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
-import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyBaseLogger, FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { SvcError, isSvcError } from '../errors.js';
+import { newId } from '../ids.js';
 import { errorBody, statusOf } from '../wire/errors.js';
 import { metaHeaders } from './stream.js';
 import { PAGE_HEADERS } from './web/headers.js';
@@ -50,6 +51,9 @@ function fromFastify(err: FastifyError, limitBytes: number): SvcError | null {
     case 'FST_ERR_BAD_URL':
     case 'FST_ERR_INVALID_URL':
       return new SvcError('invalid_request', { code: 'invalid_url', message: 'The request URL is malformed: check its percent-encoding (%XX escapes of UTF-8 bytes).' });
+    // Postgres cancelled a query at the statement timeout (a lock held elsewhere): the request may succeed again.
+    case '57014':
+      return storageTimeout();
     case 'FST_ERR_MAX_PARAM_LENGTH':
       return new SvcError('invalid_request', { code: 'invalid_url', message: `A segment of the request URL's path is longer than ${MAX_PATH_SEGMENT} characters; no id or name is that long.` });
   }
@@ -64,8 +68,13 @@ function fromFastify(err: FastifyError, limitBytes: number): SvcError | null {
   return null;
 }
 
+const storageTimeout = () =>
+  new SvcError('unavailable', { code: 'storage_timeout', message: 'The database did not answer in time. Retry the request shortly.', retryAfterSeconds: 1 });
+
 export function toSvcError(err: unknown, limitBytes: number): SvcError | null {
   if (isSvcError(err)) return err;
+  // node-postgres gave up on a connection that stopped answering (query_timeout).
+  if (err instanceof Error && err.message === 'Query read timeout') return storageTimeout();
   if (err && typeof err === 'object' && ('code' in err || 'statusCode' in err || (err as Error).name === 'SyntaxError')) {
     return fromFastify(err as FastifyError, limitBytes);
   }
@@ -76,7 +85,12 @@ export function toSvcError(err: unknown, limitBytes: number): SvcError | null {
  * Requests Node's HTTP parser refuses before fastify sees them (headers over the size limit,
  * malformed HTTP), answered in OpenAI's error format rather than fastify's.
  */
-export function clientErrorHandler(err: Error & { code?: string }, socket: Socket): void {
+export function clientErrorHandler(log: FastifyBaseLogger) {
+  return (err: Error & { code?: string }, socket: Socket) => refuseUnreadable(err, socket, log);
+}
+
+/** With an id and an access-log line of its own: a slow or oversized client otherwise left no trace. */
+function refuseUnreadable(err: Error & { code?: string }, socket: Socket, log: FastifyBaseLogger): void {
   if (err.code === 'ECONNRESET' || !socket.writable) return void socket.destroy(err);
   const [status, code, message] =
     err.code === 'HPE_HEADER_OVERFLOW'
@@ -85,7 +99,9 @@ export function clientErrorHandler(err: Error & { code?: string }, socket: Socke
         ? [408, 'request_timeout', 'The request took too long to arrive (SVC_REQUEST_TIMEOUT_MS for headers and body together); send it again.']
         : [400, 'malformed_request', 'The request is not valid HTTP/1.1; it could not be read.'];
   const body = JSON.stringify({ error: { message, type: 'invalid_request_error', param: null, code } });
-  socket.end(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+  const id = newId('req_');
+  log.info({ reqId: id, status, code, remote: socket.remoteAddress }, 'request');
+  socket.end(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nx-request-id: ${id}\r\nConnection: close\r\n\r\n${body}`);
 }
 
 export const INTERNAL = () =>

@@ -26,6 +26,8 @@ export interface StoreOptions {
   migrate?: boolean;
   /** A pooled Postgres connection that failed (the server restarted, a network cut). */
   onConnectionError?: (err: Error) => void;
+  /** Postgres: the longest a query may take; none when absent (admin commands). */
+  statementTimeoutMs?: number;
 }
 
 // int8 (bigint) columns hold unix-ms times and credit balances: well inside 2^53.
@@ -116,7 +118,17 @@ export async function openStore(options: StoreOptions): Promise<Store> {
   if (options.databaseUrl) {
     // A server that accepts the connection but never answers (stalled, a pooler whose backend is
     // down) fails the connection after 10 s instead of hanging start-up and every request for ever.
-    const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10, connectionTimeoutMillis: 10_000 });
+    // A query waiting on a lock held elsewhere is cancelled by the server after the statement
+    // timeout; one on a connection that went silent is given up by the client a little later.
+    // Either way its request fails instead of hanging (and /readyz, on another connection, said ready).
+    const limit = options.statementTimeoutMs;
+    const pool = new pg.Pool({
+      connectionString: options.databaseUrl,
+      max: 10,
+      connectionTimeoutMillis: 10_000,
+      keepAlive: true,
+      ...(limit ? { statement_timeout: limit, query_timeout: limit + 5_000 } : {}),
+    });
     // Unheard, a connection's error event is thrown: a database restart would kill the process.
     // The pool hears idle connections; one in use (its query fails with the error anyway) is
     // heard here. The failed connection is dropped and the next query opens another.
@@ -158,7 +170,16 @@ export async function openStore(options: StoreOptions): Promise<Store> {
   }
   if (options.migrate !== false) {
     try {
-      const run = () => migrate(store.db, store.dialect);
+      const run = async () => {
+        if (!options.databaseUrl || !options.statementTimeoutMs) return migrate(store.db, store.dialect);
+        // A migration may rewrite a large table: it runs on its own connection, with no statement limit.
+        const own = new Kysely<Database>({ dialect: new OwnSchemaPostgresDialect({ pool: new pg.Pool({ connectionString: options.databaseUrl, max: 1, connectionTimeoutMillis: 10_000 }) }) });
+        try {
+          return await migrate(own, 'postgres');
+        } finally {
+          await own.destroy();
+        }
+      };
       await (sqliteHandle ? inWriteTransaction(sqliteHandle, run) : run());
     } catch (err) {
       await store.close().catch(() => {});

@@ -124,7 +124,7 @@ describe('Throttle', () => {
     // Starts are timed where the throttle lets them go: completions bunch on a loaded machine.
     const t0 = Date.now();
     const times: number[] = [];
-    const throttle = { take: () => shared.take().then(() => void times.push(Date.now() - t0)) };
+    const throttle = { perSecond: shared.perSecond, take: () => shared.take().then(() => void times.push(Date.now() - t0)) };
     const [a, b] = [source({ throttle }), source({ throttle })];
     const before = fake.requests.length;
     await Promise.all(Array.from({ length: 12 }, (_, i) => (i % 2 ? a : b).get(`/shared/${i}`)));

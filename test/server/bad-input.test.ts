@@ -202,6 +202,8 @@ describe('bad input gets a clear OpenAI-style error', () => {
     const res = await fetch(`${svc.baseURL}/responses`, { method: 'POST', headers: { authorization: `Bearer ${'x'.repeat(20_000)}`, 'content-type': 'application/json' }, body: '{}' });
     expect(res.status).toBe(431);
     expect(res.headers.get('content-type')).toBe('application/json; charset=utf-8');
+    // Refused before fastify saw it, it still has an id (also in its log line).
+    expect(res.headers.get('x-request-id')).toMatch(/^req_\w+$/);
     expect(((await res.json()) as any).error).toEqual({ message: expect.stringContaining('headers are larger'), type: 'invalid_request_error', param: null, code: 'request_headers_too_large' });
   });
 

@@ -1,5 +1,6 @@
 import net from 'node:net';
 import OpenAI from 'openai';
+import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import type { AgentEvent } from '../../src/agents/types.js';
 import { SvcError } from '../../src/errors.js';
@@ -24,9 +25,19 @@ describe('request logging', () => {
   it('logs one line per request with its request id, and never the API key', async () => {
     const lines: string[] = [];
     const log = createLogger('info', { write: (s: string) => void lines.push(s) });
-    const svc = await startService({ agents: [scriptedAgent('svc-test', () => answer('ok'))], log });
+    const hanging = scriptedAgent('svc-hang', async function* (): AsyncGenerator<AgentEvent> {
+      await sleep(2000);
+      yield* answer('late');
+    });
+    const svc = await startService({ agents: [scriptedAgent('svc-test', () => answer('ok')), hanging], log });
     try {
       const { apiKey } = await svc.account();
+      // A request its client gave up on before any answer: logged without a status, not as a 200.
+      const gaveUp = new AbortController();
+      setTimeout(() => gaveUp.abort(), 200);
+      await fetch(`${svc.baseURL}/responses`, { method: 'POST', signal: gaveUp.signal, headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' }, body: JSON.stringify({ model: 'svc-hang', input: 'q', store: false }) }).catch(() => null);
+      await sleep(100);
+      expect(lines.map((l) => JSON.parse(l) as Record<string, unknown>).find((e) => e.msg === 'request' && e.url === '/v1/responses')).toMatchObject({ status: null, aborted: true });
       const res = await post(`${svc.baseURL}/responses`, apiKey, { model: 'svc-test', input: 'q' });
       const requestId = res.headers.get('x-request-id')!;
       await res.text();
@@ -36,6 +47,10 @@ describe('request logging', () => {
       const mine = entries.filter((e) => e.reqId === requestId);
       expect(mine).toHaveLength(1);
       expect(mine[0]).toMatchObject({ msg: 'request', method: 'POST', url: '/v1/responses', status: 200 });
+      // Refused by Node's parser before fastify (headers over 16 KiB): logged too, under the id it was answered with.
+      const huge = await fetch(`${svc.baseURL}/models`, { headers: { 'x-big': 'x'.repeat(20_000) } });
+      await sleep(50);
+      expect(lines.map((l) => JSON.parse(l) as Record<string, unknown>).find((e) => e.reqId === huge.headers.get('x-request-id'))).toMatchObject({ msg: 'request', status: 431 });
       const all = lines.join('\n');
       expect(all).not.toContain(apiKey);
       expect(all).not.toContain(svc.adminKey);
@@ -43,6 +58,23 @@ describe('request logging', () => {
     } finally {
       await svc.close();
     }
+  });
+});
+
+describe('start-up warnings', () => {
+  it('listening on every interface without SVC_PUBLIC_URL, says that links will point at 127.0.0.1', async () => {
+    const lines: string[] = [];
+    const log = createLogger('info', { write: (s: string) => void lines.push(s) });
+    const svc = await startService({ log, env: { SVC_HOST: '0.0.0.0' } });
+    try {
+      expect(lines.join('\n')).toMatch(/SVC_PUBLIC_URL is not set, so links in answers .* use http:\/\/127\.0\.0\.1:\d+, which other machines cannot open/);
+    } finally {
+      await svc.close();
+    }
+    const quiet: string[] = [];
+    const named = await startService({ log: createLogger('info', { write: (s: string) => void quiet.push(s) }), env: { SVC_HOST: '0.0.0.0', SVC_PUBLIC_URL: 'https://svc.example.com' } });
+    await named.close();
+    expect(quiet.join('\n')).not.toContain('SVC_PUBLIC_URL is not set');
   });
 });
 
@@ -150,6 +182,46 @@ describe.skipIf(!PG_URL)(`a Postgres that stops answering or drops connections${
       await proxy.close();
     }
   }, 30_000);
+
+  it('a request waiting on a lock held elsewhere fails at SVC_DATABASE_STATEMENT_TIMEOUT_MS with 503 storage_timeout, instead of hanging', async () => {
+    const url = await freshPostgres();
+    const svc = await startService({ agents: [scriptedAgent('svc-test', () => answer('ok'))], env: { SVC_DATABASE_URL: url, SVC_DATABASE_STATEMENT_TIMEOUT_MS: '1500' } });
+    const locker = new pg.Client({ connectionString: url });
+    await locker.connect();
+    try {
+      const { apiKey } = await svc.account();
+      // An operator's open transaction, a migration elsewhere: every request's rate-limit count waits on it.
+      await locker.query('begin');
+      await locker.query('lock table rate_limit_windows in access exclusive mode');
+      const started = Date.now();
+      const res = await post(`${svc.baseURL}/responses`, apiKey, { model: 'svc-test', input: 'q' });
+      expect(Date.now() - started).toBeLessThan(10_000);
+      expect(res.status).toBe(503);
+      expect(res.headers.get('retry-after')).toBe('1');
+      expect(((await res.json()) as any).error).toMatchObject({ code: 'storage_timeout', type: 'server_error' });
+      await locker.query('rollback');
+      expect((await post(`${svc.baseURL}/responses`, apiKey, { model: 'svc-test', input: 'again' })).status).toBe(200);
+    } finally {
+      await locker.end();
+      await svc.close();
+    }
+  }, 30_000);
+
+  it('a request on a connection that stopped answering fails a little after the statement timeout, instead of hanging', async () => {
+    const { proxy, svc } = await behindProxy({ SVC_DATABASE_STATEMENT_TIMEOUT_MS: '1000', SVC_SHUTDOWN_STORAGE_MS: '1000', SVC_SHUTDOWN_GRACE_MS: '200' });
+    try {
+      const { apiKey } = await svc.account();
+      expect((await post(`${svc.baseURL}/responses`, apiKey, { model: 'svc-test', input: 'q' })).status).toBe(200);
+      proxy.freeze();
+      const started = Date.now();
+      const res = await post(`${svc.baseURL}/responses`, apiKey, { model: 'svc-test', input: 'frozen' });
+      expect(Date.now() - started).toBeLessThan(20_000);
+      expect(res.status).toBeGreaterThanOrEqual(500);
+    } finally {
+      await svc.close();
+      await proxy.close();
+    }
+  }, 40_000);
 
   it('a connection cut while idle (a database restart) is logged and replaced; the service keeps answering', async () => {
     const { proxy, svc, lines } = await behindProxy();
