@@ -258,8 +258,10 @@ async function table(lib: SecLibrary, ref: CompanyRef, metrics: MetricId[], span
       });
     if (metric.unit !== 'shares') {
       const none = total ? ['—'] : [];
-      if (span.kind === 'quarter') lines.push(`| ↳ year over year | ${[...growth(4), ...none].join(' | ')} |`, `| ↳ quarter over quarter | ${[...growth(1), ...none].join(' | ')} |`);
-      else lines.push(`| ↳ year over year | ${[...growth(1), ...none].join(' | ')} |`);
+      // Under a margin row, the growth rows say whose growth they are (the figure's, not the margin's).
+      const of = revenue && share ? `${metric.label} ` : '';
+      if (span.kind === 'quarter') lines.push(`| ↳ ${of}year over year | ${[...growth(4), ...none].join(' | ')} |`, `| ↳ ${of}quarter over quarter | ${[...growth(1), ...none].join(' | ')} |`);
+      else lines.push(`| ↳ ${of}year over year | ${[...growth(1), ...none].join(' | ')} |`);
     }
   }
   lines.push('');

@@ -52,6 +52,8 @@ describe('svc-financials-agent', () => {
     const gross = body.find((row) => row[0]!.startsWith('**Gross profit**'))!;
     const margin = body[body.indexOf(gross) + 1]!;
     expect(margin[0]).toBe('↳ gross margin (% of revenue)');
+    // The growth rows under it are the figure's, and say so.
+    expect(body[body.indexOf(gross) + 2]![0]).toBe('↳ gross profit year over year');
     // Recomputed from the same quarters' revenue, asked for separately.
     const rev = await client.responses.create({ model: 'svc-financials-agent', input: 'Apple revenue for the last 4 quarters' });
     const revenue = table(rev.output_text).body.find((row) => row[0]!.startsWith('**Revenue**'))!;
