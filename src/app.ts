@@ -120,6 +120,9 @@ export async function createService(options: ServiceOptions): Promise<Service> {
     ['expired idempotency keys', () => idempotency.purge()],
     ['expired web sessions', () => sessions.purge()],
     ['old rate-limit windows', () => rateLimiter.prune().then(() => 0)],
+    ...(config.responses.retentionDays > 0
+      ? [['stored responses past their retention', () => responses.purgeCreatedBefore(Date.now() - config.responses.retentionDays * 86_400_000)] as [string, () => Promise<number>]]
+      : []),
   ]);
   let closed: Promise<void> | null = null;
 

@@ -130,6 +130,12 @@ export const SETTINGS: readonly SettingSpec[] = [
   { env: 'SVC_SIGNING_SECRET', path: 'documents.signingSecret', kind: { type: 'secret', minLength: 16, hint: 'generate one with `openssl rand -hex 32`, or leave it empty to have one generated into SVC_DATA_DIR/signing.key' }, doc: 'HMAC secret for signed document links; when empty, one is generated into SVC_DATA_DIR. Give every replica the same.' },
   { env: 'SVC_DOCUMENT_LINK_TTL_S', path: 'documents.linkTtlSeconds', kind: { type: 'int', min: 60, max: 7 * 86_400 }, doc: 'Lifetime of a signed document link.' },
   {
+    env: 'SVC_RESPONSE_RETENTION_DAYS',
+    path: 'responses.retentionDays',
+    kind: { type: 'int', min: 0, max: 3650 },
+    doc: 'Days a stored response is kept after it was created (OpenAI keeps them 30); older ones are deleted by the sweeper. 0 keeps them for ever.',
+  },
+  {
     env: 'SVC_RESPONSE_LEASE_MS',
     path: 'responses.leaseMs',
     kind: { type: 'int', min: 1000, max: 3_600_000 },
@@ -168,7 +174,7 @@ export interface Config {
   sec: SourceSettings & { wwwUrl: string; userAgent: string; blockPauseMs: number };
   documents: { signingSecret: string; linkTtlSeconds: number };
   reports: { cacheBytes: number };
-  responses: { leaseMs: number };
+  responses: { leaseMs: number; retentionDays: number };
   search: { refreshMs: number };
   llm: { baseUrl: string; apiKey: string; model: string; timeoutMs: number };
 }

@@ -365,6 +365,27 @@ export class ResponseStore {
   }
 
   /**
+   * Deletes finished responses created before `cutoff` (ms), at most `batch` per call, so one run
+   * of the sweeper never holds the database long; returns how many went. A response still being
+   * produced somewhere (its lease runs) is left for a later run.
+   */
+  async purgeCreatedBefore(cutoff: number, batch = 1000, now = Date.now()): Promise<number> {
+    const res = await this.db
+      .deleteFrom('responses')
+      .where('id', 'in', (eb) =>
+        eb
+          .selectFrom('responses')
+          .select('id')
+          .where('created_at', '<', cutoff)
+          .where('status', '!=', 'in_progress')
+          .where((w) => w.or([w('lease_expires_at', 'is', null), w('lease_expires_at', '<', now)]))
+          .limit(batch),
+      )
+      .executeTakeFirst();
+    return Number(res.numDeletedRows);
+  }
+
+  /**
    * Deletes a finished response. 'busy' while a producer may still write it: in progress (here or
    * elsewhere: its lease runs), or cancelled elsewhere and not yet stopped there (the lease the
    * canceller gave it), since that producer's last write would bring the row back.

@@ -39,6 +39,22 @@ describeBackends('stored responses written behind in batches', (backend) => {
     rmSync(dataDir, { recursive: true, force: true });
   });
 
+  it('purges finished responses created before a cutoff, in batches, and never one still being produced', async () => {
+    const responses = new ResponseStore(store.db, { batchMs: 5, leaseMs: 60_000 });
+    const at = (i: number, createdAt: number): ResponseRecord => ({ ...record(i, accountId), id: `resp_old_${i}`, messageId: `msg_old_${i}`, createdAt });
+    const old = 1_000_000;
+    for (let i = 0; i < 5; i++) responses.save(at(i, old + i), { status: i === 4 ? 'failed' : 'completed', outputText: `old ${i}`, transcript: [['d', 1]], completedAt: old + i });
+    responses.save(at(5, Date.now()), { status: 'completed', outputText: 'new', transcript: [['d', 1]], completedAt: Date.now() });
+    // Old, but still running on some replica.
+    responses.begin(at(6, old), () => ({}));
+    await responses.flush();
+    expect(await responses.purgeCreatedBefore(old + 100, 3)).toBe(3);
+    expect(await responses.purgeCreatedBefore(old + 100, 3)).toBe(2);
+    expect(await responses.purgeCreatedBefore(old + 100, 3)).toBe(0);
+    const left = await store.db.selectFrom('responses').select('id').where('id', 'like', 'resp_old_%').orderBy('id').execute();
+    expect(left.map((r) => r.id)).toEqual(['resp_old_5', 'resp_old_6']);
+  });
+
   it('writes a batch larger than one INSERT, then updates rows in place, exactly', async () => {
     const responses = new ResponseStore(store.db, { batchMs: 5 });
     const total = 450;

@@ -10,6 +10,7 @@ import * as m008 from './008_response_leases.js';
 import * as m009 from './009_upstream_budget.js';
 import * as m010 from './010_key_secret_shown.js';
 import * as m011 from './011_job_holds.js';
+import * as m012 from './012_response_created_index.js';
 
 /** Versioned migrations, applied in name order at start-up. Never edit one that has shipped: add a new one. */
 export const migrations: Record<string, Migration> = {
@@ -24,6 +25,7 @@ export const migrations: Record<string, Migration> = {
   '009_upstream_budget': m009,
   '010_key_secret_shown': m010,
   '011_job_holds': m011,
+  '012_response_created_index': m012,
 };
 
 export const migrationProvider: MigrationProvider = { getMigrations: async () => migrations };
