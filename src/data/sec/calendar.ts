@@ -143,11 +143,30 @@ export class FiscalCalendar {
   }
 
   #nextYearEnd(end: string): string {
-    return sameDayOtherYear(end, 1);
+    return this.#yearEndAway(end, 1);
   }
 
   #previousYearEnd(end: string): string {
-    return sameDayOtherYear(end, -1);
+    return this.#yearEndAway(end, -1);
+  }
+
+  /**
+   * The year end `years` (±1) away. A 52/53-week filer (its known years 364 or 371 days apart,
+   * Apple's last Saturday of September) ends a whole number of weeks later, on the one of those two
+   * nearest its stated year end (the submissions' fiscalYearEnd) or else the same date; others on
+   * the same date (2024-09-28 was followed by 2025-09-27, not "about 2025-09-28").
+   */
+  #yearEndAway(end: string, years: 1 | -1): string {
+    const same = sameDayOtherYear(end, years);
+    if (!this.#weekly()) return same;
+    const target = this.fiscalYearEnd && !Number.isNaN(toDay(`${same.slice(0, 4)}-${this.fiscalYearEnd.slice(0, 2)}-${this.fiscalYearEnd.slice(2)}`)) ? `${same.slice(0, 4)}-${this.fiscalYearEnd.slice(0, 2)}-${this.fiscalYearEnd.slice(2)}` : same;
+    const [short, long] = [addDays(end, 364 * years), addDays(end, 371 * years)];
+    return Math.abs(daysBetween(short, target)) <= Math.abs(daysBetween(long, target)) ? short : long;
+  }
+
+  #weekly(): boolean {
+    const known = this.years.filter((y) => !y.projected);
+    return known.length >= 2 && known.slice(1).every((y, i) => [364, 371].includes(daysBetween(known[i]!.end, y.end)));
   }
 
   /** Fills holes between known fiscal years (years without annual figures) with projected ones. */

@@ -33,6 +33,25 @@ const revenueRows: Row[] = [
 ];
 
 describe('fiscal calendars, from start and end dates', () => {
+  it('projects a 52/53-week year a whole number of weeks on, nearest the stated year end; a calendar year to the same date', () => {
+    // Apple: years ending 2022-09-24, 2023-09-30, 2024-09-28 (364 and 371 days apart), then a quarter of fiscal 2025.
+    const K = (fy: number, start: string, end: string, val: number) => ({ start, end, val, accn: `0000000001-${fy - 2000 + 1}-000010`, form: '10-K', filed: `${fy}-11-01`, fy, fp: 'FY' });
+    const weekly = facts({
+      Revenues: {
+        USD: [
+          K(2022, '2021-09-26', '2022-09-24', 1),
+          K(2023, '2022-09-25', '2023-09-30', 1),
+          K(2024, '2023-10-01', '2024-09-28', 1),
+          { start: '2024-09-29', end: '2024-12-28', val: 1, accn: '0000000001-25-000001', form: '10-Q', filed: '2025-01-31', fy: 2025, fp: 'Q1' },
+        ],
+      },
+    });
+    expect(FiscalCalendar.fromFacts(weekly, '0927').years.at(-1)).toMatchObject({ fy: 2025, start: '2024-09-29', end: '2025-09-27', projected: true });
+    expect(FiscalCalendar.fromFacts(weekly).years.at(-1)).toMatchObject({ fy: 2025, end: '2025-09-27' });
+    const calendar = FiscalCalendar.fromFacts(facts({ Revenues: { USD: [...revenueRows, { start: '2025-01-01', end: '2025-03-31', val: 1, accn: '0000000001-25-000030', form: '10-Q', filed: '2025-04-30', fy: 2025, fp: 'Q1' }] } }), '1231');
+    expect(calendar.years.at(-1)).toMatchObject({ fy: 2025, end: '2025-12-31' });
+  });
+
   it('labels years the way the company does (the fy of the annual report whose own period it is), not by a row\'s fy', () => {
     const cal = FiscalCalendar.fromFacts(facts({ Revenues: { USD: revenueRows } }));
     expect(cal.years.map((y) => [y.fy, y.start, y.end])).toEqual([
