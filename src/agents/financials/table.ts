@@ -345,7 +345,8 @@ export async function* answerTables(lib: SecLibrary, question: SecQuestion, span
   // Figures it does not know are said first, never silently left out of the table ("revenue and EBITDA").
   const lines: string[] = question.unknownFigures.length ? [...question.unknownFigures.map(unknownFigureText), ''] : [];
   for (const mention of found.slice(0, MAX_COMPANIES)) {
-    lines.push(...(await table(lib, mention.company, metrics, span, question.margin, sources, (m) => progress.push(m))));
+    const own = question.metricsByCompany?.find((m) => m.cik === mention.company.cik)?.metrics ?? metrics;
+    lines.push(...(await table(lib, mention.company, own, span, question.margin, sources, (m) => progress.push(m))));
   }
   for (const message of progress) yield { type: 'progress', message };
   if (found.length > MAX_COMPANIES) lines.push(`Showing the first ${MAX_COMPANIES} companies; ask for the others separately.`, '');

@@ -289,7 +289,8 @@ export async function planAnswer(lib: SecLibrary, question: SecQuestion | null, 
       continue;
     }
     if (plan.unknown.figures.length) plan.unknown.companies.push({ company: profile.company, fin: profile.financials });
-    for (const metricId of metrics) {
+    const own = question.metricsByCompany?.find((m) => m.cik === profile.company.cik)?.metrics ?? metrics;
+    for (const metricId of own) {
       const fin = profile.financials;
       // Each company with its own period when the question gave them so.
       const asked = question.periodsByCompany?.find((p) => p.cik === profile.company.cik)?.period ?? question.period;

@@ -60,6 +60,8 @@ export interface SecQuestion {
   margin: boolean;
   /** Two companies each asked about with a period of its own: those periods (`period` is the first). */
   periodsByCompany?: { cik: number; period: PeriodSpec }[] | null;
+  /** Companies each named with figures of their own ("Apple revenue and Microsoft net income"): those figures, company by company. */
+  metricsByCompany?: { cik: number; metrics: MetricId[] }[] | null;
   /** Trailing twelve months were asked for ("TTM", "last twelve months"): the four quarters to the period, summed. */
   ttm: boolean;
   /** Figures this turn asked for that are not among the metrics ("EBITDA", "goodwill"), as written: said to be unknown, never replaced by others. */
@@ -210,6 +212,25 @@ interface Extracted {
   /** "YTD", "year to date": the fiscal year to date through the period. */
   toDate: boolean;
   byCompany: { cik: number; period: PeriodSpec }[] | null;
+  metricsByCompany: { cik: number; metrics: MetricId[] }[] | null;
+}
+
+/**
+ * Companies each followed by figures of their own ("Apple's revenue in Q3 2024 and Microsoft net
+ * income in Q3 2025"): the figures named between each company and the next, when every company
+ * has some and they are not all the same. Otherwise every figure is for every company.
+ */
+function metricsOfCompanies(text: string, companies: Found[], index: CompanyIndex): { cik: number; metrics: MetricId[] }[] | null {
+  const lower = text.toLowerCase();
+  const found = companies
+    .filter((c): c is Extract<Found, { status: 'found' }> => c.status === 'found')
+    .map((c) => ({ ...c, at: lower.indexOf(c.text.toLowerCase()) }))
+    .sort((a, b) => a.at - b.at);
+  if (found.length < 2 || found.some((c) => c.at < 0) || new Set(found.map((c) => c.company.cik)).size !== found.length) return null;
+  const each = found.map((c, i) => ({ cik: c.company.cik, metrics: extractMetrics(new Masked(text.slice(c.at + c.text.length, found[i + 1]?.at ?? text.length)), index) }));
+  if (each.some((e) => !e.metrics.length)) return null;
+  const key = (e: (typeof each)[number]) => [...e.metrics].sort().join(',');
+  return new Set(each.map(key)).size > 1 ? each : null;
 }
 
 /**
@@ -740,13 +761,14 @@ function extract(text: string, index: CompanyIndex): Extracted {
   m.take(/\bmargins?\b/gi, () => true);
   const { companies, leftovers, acronyms } = extractCompanies(m.text, index, longNames);
   const byCompany = periodsOfCompanies(plain, companies, first, second, at);
+  const metricsByCompany = metrics.length > 1 ? metricsOfCompanies(plain, companies, index) : null;
   // Words left beside a company when no figure was recognised are the figure asked for ("Apple goodwill"), unless they ask about the company in general.
   const asked = metrics.length ? [] : leftovers.filter((w) => !w.toLowerCase().split(/\s+/).every((x) => GENERAL_WORDS.has(x)));
   const unknownFigures = [...new Set([...unsupported, ...acronyms, ...asked])];
   // Two periods named are more precise than a growth word ("change from Q2 to Q3 2024").
   // Each company with its own period is not a change over time of both.
-  if (byCompany) return { companies, metrics, unknownFigures, period: byCompany[0]!.period, relative, comparison, alsoQoq: both, versus: null, form, adding, ttm, toDate, byCompany };
-  return { companies, metrics, unknownFigures, period, relative, comparison: pair?.comparison ?? (during ? 'qoq' : comparison), alsoQoq: both && !pair, versus: pair?.versus ?? null, form, adding, ttm, toDate, byCompany: null };
+  if (byCompany) return { companies, metrics, unknownFigures, period: byCompany[0]!.period, relative, comparison, alsoQoq: both, versus: null, form, adding, ttm, toDate, byCompany, metricsByCompany };
+  return { companies, metrics, unknownFigures, period, relative, comparison: pair?.comparison ?? (during ? 'qoq' : comparison), alsoQoq: both && !pair, versus: pair?.versus ?? null, form, adding, ttm, toDate, byCompany: null, metricsByCompany };
 }
 
 /**
@@ -849,6 +871,8 @@ export function parseSecQuestion(text: string, index: CompanyIndex, previous?: S
     movedFrom,
     // Kept by a follow-up that changes only the figure ("and net income?").
     periodsByCompany: x.byCompany && period === x.period ? x.byCompany : followUp && !stated.period && !stated.companies ? (previous.periodsByCompany ?? null) : null,
+    // A follow-up naming a figure asks it of every company again.
+    metricsByCompany: x.metricsByCompany,
     margin,
     ttm: x.ttm || Boolean(followUp && !stated.period && previous.ttm),
     unknownFigures: x.unknownFigures,

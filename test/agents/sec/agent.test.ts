@@ -277,6 +277,14 @@ describe('svc-sec-agent answers from XBRL facts and cites the filing page', () =
     expect(a.text).toMatch(/First reported as \$130 million in Form 10-Q filed 2024-05-01/);
   });
 
+  it('gives each company the figures and period asked of it, not every figure to every company', async () => {
+    const a = await ask('Apple revenue in Q3 2024 and Microsoft net income in Q3 2025');
+    expect(a.text).toMatch(/\| Apple Inc\. \(AAPL\) \| Revenue \| fiscal Q3 2024 \(quarter ended 2024-06-29\) \| \$85,777 million/);
+    expect(a.text).toMatch(/\| Microsoft Corp\. \(MSFT\) \| Net income \| fiscal Q3 2025 \(quarter ended 2025-03-31\) \|/);
+    expect(a.text).not.toMatch(/Apple Inc\. \(AAPL\) \| Net income|Microsoft Corp\. \(MSFT\) \| Revenue/);
+    expectConsistentCitations(a);
+  });
+
   it('marks a restated figure in a table of periods, with what was first reported', async () => {
     const res = await post(`${svc.baseURL}/chat/completions`, apiKey, { model: 'svc-financials-agent', messages: [{ role: 'user', content: 'AMND revenue for the quarters of 2024' }] });
     const text = ((await res.json()) as any).choices[0].message.content as string;

@@ -160,6 +160,19 @@ describe('figures it does not know are named, never read as a company nor replac
     expect(q.metrics).toEqual([]);
   });
 
+  it('each company with figures of its own keeps them; figures said once are for every company', () => {
+    const cik = (text: string) => parse(text).companies.map((c) => (c.status === 'found' ? c.company.cik : 0));
+    const own = parse('Apple revenue in Q3 2024 and Microsoft net income in Q3 2025');
+    const [apple, microsoft] = cik('Apple revenue in Q3 2024 and Microsoft net income in Q3 2025');
+    expect(own.metricsByCompany).toEqual([
+      { cik: apple, metrics: ['revenue'] },
+      { cik: microsoft, metrics: ['netIncome'] },
+    ]);
+    for (const text of ['Compare Apple and Microsoft revenue and net income Q2 2024', 'Apple revenue and net income vs Microsoft revenue and net income', 'Apple revenue and Microsoft revenue', 'revenue of Apple and net income of Microsoft']) {
+      expect(parse(text).metricsByCompany, text).toBeNull();
+    }
+  });
+
   it('basic EPS however it is worded, and both when both are asked', () => {
     for (const text of ['Apple basic EPS Q2 2025', 'Apple EPS basic Q2 2025', 'Apple earnings per share, basic, for Q3 2024']) expect(parse(text).metrics, text).toEqual(['basicEps']);
     expect(parse('Microsoft basic and diluted EPS fiscal 2024').metrics).toEqual(['basicEps', 'dilutedEps']);
