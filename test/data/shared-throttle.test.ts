@@ -13,7 +13,12 @@ import { PG_URL, dropTestSchemas, freshPostgres } from '../helpers/backends.js';
 import { FakeHttpServer } from '../helpers/fake-http.js';
 
 /** The most of `times` (ms) inside any one second. */
-const busiest = (times: number[]) => Math.max(...times.map((t) => times.filter((u) => u >= t && u - t < 1000).length));
+/**
+ * The most requests arriving within 900 ms of each other. Counted where they arrive, so a loaded
+ * machine can bunch starts a second apart by a few tens of milliseconds (5 "in a second" was seen
+ * in CI); the tests also check the whole run took the windows the rate needs.
+ */
+const busiest = (times: number[]) => Math.max(...times.map((t) => times.filter((u) => u >= t && u - t < 900).length));
 
 // Replicas share an upstream budget only on Postgres (SQLite means one process: Throttle, tested with the sources).
 const describePostgres = PG_URL ? describe : describe.skip;
@@ -57,9 +62,11 @@ describePostgres(`upstream budgets shared by replicas on Postgres${PG_URL ? '' :
     try {
       const config = loadConfig({ SVC_KALSHI_API_URL: kalshi.url, SVC_KALSHI_RPS: '3' });
       const [a, b] = replicas.map((store) => kalshiSource(config, budget(store)));
+      const started = Date.now();
       await Promise.all(Array.from({ length: 9 }, (_, i) => (i % 2 ? a! : b!).get(`/events/E${i}`)));
       expect(times).toHaveLength(9);
       expect(busiest(times)).toBe(3);
+      expect(Date.now() - started).toBeGreaterThanOrEqual(2 * 1000); // 9 at 3 a second: two full windows of waiting
     } finally {
       await kalshi.close();
     }
