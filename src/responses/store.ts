@@ -84,6 +84,16 @@ function storedConversation(conversation: InputTurn[], refer: boolean): string {
   return JSON.stringify(conversation.map((t): StoredTurn => (t.answerRef ? { role: 'assistant', answerRef: t.answerRef, ...(t.itemId ? { itemId: t.itemId } : {}) } : t)));
 }
 
+/**
+ * A completed response's answer as an assistant turn, under its message id and with its sources;
+ * a served report by reference (rows continuing it keep no copy of it).
+ */
+export function answerTurn(stored: StoredResponse): InputTurn {
+  const answerRef = wholeAnswerRef(stored.transcript, stored.outputText);
+  const cited = citationsOf(stored.transcript);
+  return { role: 'assistant', content: stored.outputText, ...(answerRef ? { answerRef } : {}), itemId: stored.messageId, ...(cited.length ? { citations: cited } : {}) };
+}
+
 /** The input item id input_items shows for turn `index` of a response that has no id of its own: it was sent with that response. */
 export const sentItemId = (messageId: string, index: number) => `${messageId.replace(/^msg_/, 'msg_in_')}_${index}`;
 
@@ -336,7 +346,6 @@ export class ResponseStore {
     return { live: false, stored: await fromRow(await this.#settled(row), this.#answers) };
   }
 
-  /** A completed stored output message as an assistant turn (`item_reference` input items). */
   /**
    * The turn an `item_reference` names: an answer (`msg_…`, a completed response's output), or a
    * message listed by input_items (`msg_in_<response>_<n>`, the n-th turn of the response it was sent with).
@@ -358,10 +367,7 @@ export class ResponseStore {
       return turn && (turn.itemId ?? itemId) === itemId ? { ...turn, itemId } : null;
     }
     if (row.status !== 'completed') return null;
-    const stored = await fromRow(row, this.#answers);
-    const answerRef = wholeAnswerRef(stored.transcript, stored.outputText);
-    const cited = citationsOf(stored.transcript);
-    return { role: 'assistant', content: stored.outputText, ...(answerRef ? { answerRef } : {}), itemId, ...(cited.length ? { citations: cited } : {}) };
+    return answerTurn(await fromRow(row, this.#answers));
   }
 
   /**

@@ -181,10 +181,10 @@ export function writeReport(r: Research, ctx: ReportContext): ReportBody {
   // each gap is the difference of the two figures on its row.
   const shownModel = new Map<string, number>();
   const shownMarket = new Map<string, number>();
-  const modelled = priced.filter((v) => models.has(v.market.ticker));
+  // Every priced outcome is modelled (modelEvent above).
   const tenths = (values: number[], whole: boolean) => (whole ? tenthsSummingTo(values, Math.round(mass * 1000)) : values.map((x) => Math.round(x * 1000)));
-  tenths(modelled.map((v) => models.get(v.market.ticker)!.model), event.mutually_exclusive && modelled.length === priced.length).forEach((t, i) => shownModel.set(modelled[i]!.market.ticker, t));
-  tenths(modelled.map(marketProb), normalised).forEach((t, i) => shownMarket.set(modelled[i]!.market.ticker, t));
+  tenths(priced.map((v) => models.get(v.market.ticker)!.model), event.mutually_exclusive).forEach((t, i) => shownModel.set(priced[i]!.market.ticker, t));
+  tenths(priced.map(marketProb), normalised).forEach((t, i) => shownMarket.set(priced[i]!.market.ticker, t));
   const modelOf = (v: MarketView) => shownModel.get(v.market.ticker)! / 1000;
   // Against the exact price when it is shown as is (it may have more decimals than one).
   const gapOf = (v: MarketView) => (shownModel.has(v.market.ticker) ? modelOf(v) - (normalised ? shownMarket.get(v.market.ticker)! / 1000 : marketProb(v)) : null);

@@ -4,8 +4,8 @@ import { SvcError, invalidRequest, notFound } from '../../errors.js';
 import { newId } from '../../ids.js';
 import { rebuild } from '../../responses/replay.js';
 import type { ResponseRecord, WireEvent } from '../../responses/store.js';
-import { citationsOf, transcriptEntry, wholeAnswerRef, type TranscriptEntry } from '../../responses/transcript.js';
-import { sentItemId } from '../../responses/store.js';
+import { transcriptEntry, type TranscriptEntry } from '../../responses/transcript.js';
+import { answerTurn, sentItemId } from '../../responses/store.js';
 import { placeCitations, responsesAnnotation } from '../../wire/citations.js';
 import { ResponsesEncoder } from '../../wire/responses.js';
 import { commentFrame, responsesFrame } from '../../wire/sse.js';
@@ -54,15 +54,9 @@ async function storedConversationOf(req: ResponsesRequest, accountId: string, de
         'previous_response_id',
       );
     }
-    // A served report is continued by reference: the new row keeps no copy of it either. Every
-    // turn keeps the input item id it was listed under, the answer its message id.
+    // Every turn keeps the input item id it was listed under.
     const { stored } = found;
-    const answerRef = wholeAnswerRef(stored.transcript, stored.outputText);
-    const cited = citationsOf(stored.transcript);
-    turns.push(
-      ...stored.conversation.map((t, i) => (t.itemId ? t : { ...t, itemId: sentItemId(stored.messageId, i) })),
-      { role: 'assistant', content: stored.outputText, ...(answerRef ? { answerRef } : {}), itemId: stored.messageId, ...(cited.length ? { citations: cited } : {}) },
-    );
+    turns.push(...stored.conversation.map((t, i) => (t.itemId ? t : { ...t, itemId: sentItemId(stored.messageId, i) })), answerTurn(stored));
   }
   for (const item of req.items) {
     if ('ref' in item) {
