@@ -102,6 +102,25 @@ class OwnSchemaIntrospector implements DatabaseIntrospector {
   }
 }
 
+/**
+ * A query given up at `query_timeout` leaves its connection with the query still outstanding:
+ * returned to the pool as it is, that connection failed every later query at the same timeout
+ * (the pool hands out the last released first, so a busy service kept getting it back). It is
+ * ended instead; the pool then drops it on release and the next query opens a fresh one.
+ */
+function endWhenUnanswered(client: pg.PoolClient): void {
+  const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+  client.query = ((...args: unknown[]) => {
+    const result = query(...args);
+    if (result instanceof Promise) {
+      result.catch((err: Error) => {
+        if (err?.message === 'Query read timeout') void client.end().catch(() => {});
+      });
+    }
+    return result;
+  }) as typeof client.query;
+}
+
 function redactUrl(url: string): string {
   try {
     const u = new URL(url);
@@ -133,7 +152,10 @@ export async function openStore(options: StoreOptions): Promise<Store> {
     // The pool hears idle connections; one in use (its query fails with the error anyway) is
     // heard here. The failed connection is dropped and the next query opens another.
     pool.on('error', (err) => options.onConnectionError?.(err));
-    pool.on('connect', (client) => client.on('error', (err) => options.onConnectionError?.(err)));
+    pool.on('connect', (client) => {
+      client.on('error', (err) => options.onConnectionError?.(err));
+      endWhenUnanswered(client);
+    });
     const db = new Kysely<Database>({ dialect: new OwnSchemaPostgresDialect({ pool }) });
     store = {
       db,

@@ -6,6 +6,8 @@ export interface TcpProxy {
   freeze(): void;
   /** Drops every open connection (a database restart); new ones are proxied as before. */
   cut(): void;
+  /** The connections open now stop passing bytes for good, left open; new ones are proxied as before (a half-dead network path). */
+  silenceOpen(): void;
   close(): Promise<void>;
 }
 
@@ -13,6 +15,7 @@ export interface TcpProxy {
 export async function startTcpProxy(target: { host: string; port: number }): Promise<TcpProxy> {
   let frozen = false;
   const sockets = new Set<net.Socket>();
+  const silenced = new WeakSet<net.Socket>();
   const server = net.createServer((client) => {
     sockets.add(client);
     client.on('close', () => sockets.delete(client));
@@ -22,10 +25,11 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
     sockets.add(upstream);
     upstream.on('close', () => sockets.delete(upstream));
     upstream.on('error', () => client.destroy());
-    client.on('data', (d) => void (!frozen && upstream.write(d)));
-    upstream.on('data', (d) => void (!frozen && client.write(d)));
-    client.on('end', () => !frozen && upstream.end());
-    upstream.on('end', () => !frozen && client.end());
+    const passes = () => !frozen && !silenced.has(client);
+    client.on('data', (d) => void (passes() && upstream.write(d)));
+    upstream.on('data', (d) => void (passes() && client.write(d)));
+    client.on('end', () => passes() && upstream.end());
+    upstream.on('end', () => passes() && client.end());
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
@@ -33,6 +37,9 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
     freeze: () => void (frozen = true),
     cut: () => {
       for (const s of sockets) s.destroy();
+    },
+    silenceOpen: () => {
+      for (const s of sockets) silenced.add(s);
     },
     close: () =>
       new Promise<void>((resolve) => {

@@ -223,6 +223,26 @@ describe.skipIf(!PG_URL)(`a Postgres that stops answering or drops connections${
     }
   }, 40_000);
 
+  it('a connection whose query went unanswered is dropped, not handed to the next request: the service recovers on fresh connections', async () => {
+    const { proxy, svc } = await behindProxy({ SVC_DATABASE_STATEMENT_TIMEOUT_MS: '1000', SVC_SHUTDOWN_STORAGE_MS: '1000', SVC_SHUTDOWN_GRACE_MS: '200' });
+    try {
+      const { apiKey } = await svc.account();
+      expect((await post(`${svc.baseURL}/responses`, apiKey, { model: 'svc-test', input: 'q' })).status).toBe(200);
+      // The network path of every open connection dies silently (no reset); new connections work.
+      proxy.silenceOpen();
+      const statuses: number[] = [];
+      for (let i = 0; i < 6 && statuses.at(-1) !== 200; i++) statuses.push((await post(`${svc.baseURL}/responses`, apiKey, { model: 'svc-test', input: `after ${i}` })).status);
+      // Each dead connection fails one request at most; before, it went back to the pool and was
+      // taken again by the next query (the pool hands out the last released first), so requests
+      // kept failing at the timeout for as long as traffic kept it from idling out.
+      expect(statuses.at(-1)).toBe(200);
+      for (let i = 0; i < 3; i++) expect((await post(`${svc.baseURL}/responses`, apiKey, { model: 'svc-test', input: `later ${i}` })).status).toBe(200);
+    } finally {
+      await svc.close();
+      await proxy.close();
+    }
+  }, 90_000);
+
   it('a connection cut while idle (a database restart) is logged and replaced; the service keeps answering', async () => {
     const { proxy, svc, lines } = await behindProxy();
     try {
