@@ -216,9 +216,11 @@ interface Extracted {
 }
 
 /**
- * Companies each followed by figures of their own ("Apple's revenue in Q3 2024 and Microsoft net
- * income in Q3 2025"): the figures named between each company and the next, when every company
- * has some and they are not all the same. Otherwise every figure is for every company.
+ * Companies each with figures of their own, said after the company ("Apple's revenue in Q3 2024
+ * and Microsoft net income in Q3 2025") or before it ("revenue of Apple and net income of
+ * Microsoft"): the figures named between each company and the next (or the one before), when
+ * every company has some, none are named outside those stretches, and they are not all the same.
+ * Otherwise every figure is for every company.
  */
 function metricsOfCompanies(text: string, companies: Found[], index: CompanyIndex): { cik: number; metrics: MetricId[] }[] | null {
   const lower = text.toLowerCase();
@@ -227,10 +229,23 @@ function metricsOfCompanies(text: string, companies: Found[], index: CompanyInde
     .map((c) => ({ ...c, at: lower.indexOf(c.text.toLowerCase()) }))
     .sort((a, b) => a.at - b.at);
   if (found.length < 2 || found.some((c) => c.at < 0) || new Set(found.map((c) => c.company.cik)).size !== found.length) return null;
-  const each = found.map((c, i) => ({ cik: c.company.cik, metrics: extractMetrics(new Masked(text.slice(c.at + c.text.length, found[i + 1]?.at ?? text.length)), index) }));
-  if (each.some((e) => !e.metrics.length)) return null;
-  const key = (e: (typeof each)[number]) => [...e.metrics].sort().join(',');
-  return new Set(each.map(key)).size > 1 ? each : null;
+  const metricsIn = (from: number, to: number) => extractMetrics(new Masked(text.slice(from, to)), index);
+  const end = (i: number) => found[i]!.at + found[i]!.text.length;
+  const split = (each: { cik: number; metrics: MetricId[] }[], outside: MetricId[]) => {
+    if (outside.length || each.some((e) => !e.metrics.length)) return null;
+    const key = (e: (typeof each)[number]) => [...e.metrics].sort().join(',');
+    return new Set(each.map(key)).size > 1 ? each : null;
+  };
+  return (
+    split(
+      found.map((c, i) => ({ cik: c.company.cik, metrics: metricsIn(end(i), found[i + 1]?.at ?? text.length) })),
+      metricsIn(0, found[0]!.at),
+    ) ??
+    split(
+      found.map((c, i) => ({ cik: c.company.cik, metrics: metricsIn(i ? end(i - 1) : 0, c.at) })),
+      metricsIn(end(found.length - 1), text.length),
+    )
+  );
 }
 
 /**

@@ -285,6 +285,18 @@ describe('svc-sec-agent answers from XBRL facts and cites the filing page', () =
     expectConsistentCitations(a);
   });
 
+  it('gives each company its figure when the figure is named before the company', async () => {
+    const a = await ask('revenue of Apple and net income of Microsoft for Q3 2024');
+    expect(a.text).toMatch(/\| Apple Inc\. \(AAPL\) \| Revenue \| fiscal Q3 2024 \(quarter ended 2024-06-29\) \| \$85,777 million/);
+    expect(a.text).toMatch(/\| Microsoft Corp\. \(MSFT\) \| Net income \| fiscal Q3 2024 \(quarter ended 2024-03-31\) \|/);
+    expect(a.text).not.toMatch(/Apple Inc\. \(AAPL\) \| Net income|Microsoft Corp\. \(MSFT\) \| Revenue/);
+    expectConsistentCitations(a);
+    const three = await ask('net income for Apple and revenue and net income for Microsoft in Q3 2024');
+    expect(three.text).toMatch(/Microsoft Corp\. \(MSFT\) \| Revenue/);
+    expect(three.text).toMatch(/Microsoft Corp\. \(MSFT\) \| Net income/);
+    expect(three.text).not.toMatch(/Apple Inc\. \(AAPL\) \| Revenue/);
+  });
+
   it('marks a restated figure in a table of periods, with what was first reported', async () => {
     const res = await post(`${svc.baseURL}/chat/completions`, apiKey, { model: 'svc-financials-agent', messages: [{ role: 'user', content: 'AMND revenue for the quarters of 2024' }] });
     const text = ((await res.json()) as any).choices[0].message.content as string;

@@ -168,7 +168,12 @@ describe('figures it does not know are named, never read as a company nor replac
       { cik: apple, metrics: ['revenue'] },
       { cik: microsoft, metrics: ['netIncome'] },
     ]);
-    for (const text of ['Compare Apple and Microsoft revenue and net income Q2 2024', 'Apple revenue and net income vs Microsoft revenue and net income', 'Apple revenue and Microsoft revenue', 'revenue of Apple and net income of Microsoft']) {
+    // Said before each company, as well.
+    expect(parse('revenue of Apple and net income of Microsoft').metricsByCompany).toEqual([
+      { cik: apple, metrics: ['revenue'] },
+      { cik: microsoft, metrics: ['netIncome'] },
+    ]);
+    for (const text of ['Compare Apple and Microsoft revenue and net income Q2 2024', 'Apple revenue and net income vs Microsoft revenue and net income', 'Apple revenue and Microsoft revenue', 'revenue and net income of Apple and Microsoft', 'revenue for Apple and Microsoft net income']) {
       expect(parse(text).metricsByCompany, text).toBeNull();
     }
   });
