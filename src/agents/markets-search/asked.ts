@@ -92,11 +92,19 @@ export function levelsAsked(query: string): AskedLevel[] {
   return out;
 }
 
+/** A range an outcome's label states; an end said as "below 44" or "above 56" is not in it. */
+export interface LabelRange {
+  from: number | null;
+  to: number | null;
+  fromExcluded?: true;
+  toExcluded?: true;
+}
+
 /**
  * The range an outcome's label states when its strikes are not numbers ("48°F to 51°F", "56°F or
  * above", "Below 44°F"): Kalshi's custom strikes say it only in words.
  */
-export function labelRange(label: string): { from: number | null; to: number | null } | null {
+export function labelRange(label: string): LabelRange | null {
   const n = (x: string) => Number(x.replace(/,/g, ''));
   const NUM = '(-?\\d[\\d,]*(?:\\.\\d+)?)';
   const between = new RegExp(`${NUM}\\D{0,4}?\\s*(?:to|-|–)\\s*\\$?${NUM}`).exec(label);
@@ -106,10 +114,17 @@ export function labelRange(label: string): { from: number | null; to: number | n
   const orBelow = new RegExp(`${NUM}\\S*\\s+or\\s+(?:below|less|lower|under)`, 'i').exec(label);
   if (orBelow) return { from: null, to: n(orBelow[1]!) };
   const below = new RegExp(`\\b(?:below|under|less than)\\s+\\$?${NUM}`, 'i').exec(label);
-  if (below) return { from: null, to: n(below[1]!) };
+  if (below) return { from: null, to: n(below[1]!), toExcluded: true };
   const above = new RegExp(`\\b(?:above|over|more than)\\s+\\$?${NUM}`, 'i').exec(label);
-  if (above) return { from: n(above[1]!), to: null };
+  if (above) return { from: n(above[1]!), to: null, fromExcluded: true };
   return null;
+}
+
+/** Whether a level lies in a label's range ("Below 44°F" does not hold 44; "44°F to 47°F" does). */
+export function inRange(range: LabelRange, level: number): boolean {
+  const above = range.from === null || (range.fromExcluded ? level > range.from : level >= range.from);
+  const below = range.to === null || (range.toExcluded ? level < range.to : level <= range.to);
+  return above && below;
 }
 
 const labelOfMarket = (m: KalshiMarket) => m.yes_sub_title ?? m.title ?? '';
@@ -120,6 +135,7 @@ export function atLevel(m: KalshiMarket, level: number): boolean {
   if (m.strike_type === 'between') return typeof m.floor_strike === 'number' && typeof m.cap_strike === 'number' && m.floor_strike <= level && level <= m.cap_strike;
   if (m.strike_type === 'greater' || m.strike_type === 'greater_or_equal') return near(m.floor_strike);
   if (m.strike_type === 'less' || m.strike_type === 'less_or_equal') return near(m.cap_strike);
+  // A rung of a ladder is at its own level, "Above $100,000" at 100,000 as well.
   const range = labelRange(labelOfMarket(m));
   return range !== null && (range.from === null || level >= range.from) && (range.to === null || level <= range.to);
 }

@@ -1,4 +1,4 @@
-import { labelRange, levelsAsked } from '../markets-search/asked.js';
+import { inRange, labelRange, levelsAsked, sideAsked, type LabelRange } from '../markets-search/asked.js';
 import type { Answer, Citation } from '../types.js';
 
 // Questions about an event already reported on ("which outcome does the model favour?", "when
@@ -93,8 +93,9 @@ function isLadder(rows: Row[]): boolean {
 
 /**
  * The report's outcomes the question names: by their words ("a cut", "hold"), a level it states
- * (on a ladder the rung at that level, among ranges the one holding it), or a team of a game
- * titled "Away at Home" whose outcomes are "Away team" and "Home team".
+ * (on a ladder the rung at that level; among ranges the one open on the side asked, "below 44"
+ * being "Below 44°F", else the one holding it), or a team of a game titled "Away at Home" whose
+ * outcomes are "Away team" and "Home team".
  */
 function namedRows(question: string, rows: Row[], title: string, levels: number[]): Row[] {
   const q = question.toLowerCase();
@@ -103,11 +104,15 @@ function namedRows(question: string, rows: Row[], title: string, levels: number[
   const general = new Set(['above', 'below', 'over', 'under', 'more', 'less', 'than', 'the', 'and', 'yes', 'win', 'wins', 'team']);
   const game = /^(.+?) at (.+?)(?: on |:|\?|$)/i.exec(title);
   const sides = game ? { away: wordsOf(game[1]!), home: wordsOf(game[2]!) } : null;
+  const side = sideAsked(question);
+  const openOnSide = (range: LabelRange, v: number) => (side === 'below' ? range.from === null && range.to === v : side === 'above' ? range.to === null && range.from === v : false);
+  const ranges = rows.map((r) => labelRange(outcomeOf(r.outcome).name));
+  const sided = !ladder && ranges.some((range) => range !== null && levels.some((v) => openOnSide(range, v)));
+  const atLevel = (range: LabelRange, v: number) => (ladder ? range.from === v || range.to === v : sided ? openOnSide(range, v) : inRange(range, v));
   return rows.filter((r) => {
     const { name } = outcomeOf(r.outcome);
     const range = labelRange(name);
-    const holds = (v: number) => range !== null && (range.from === null || v >= range.from) && (range.to === null || v <= range.to);
-    if (range && levels.some((v) => holds(v) && (!ladder || range.from === v || range.to === v))) return true;
+    if (range && levels.some((v) => atLevel(range, v))) return true;
     const side = /^(away|home) team$/i.exec(name)?.[1]?.toLowerCase() as 'away' | 'home' | undefined;
     if (side && sides && sides[side].some((w) => new RegExp(`\\b${w}`).test(q))) return true;
     const own = wordsOf(name).filter((w) => !general.has(w));

@@ -212,6 +212,10 @@ describe('several questions in one, and odds follow-ups that change topic', () =
     // Exclusive ranges: one of them wins, so there is a favourite; a level falls in one range.
     expect(await temperature("what's the favourite?")).toMatch(/^The market's favourite is \*\*56°F or above\*\* at 43\.0%/);
     expect(await temperature('58 degrees?')).toMatch(/^- \*\*56°F or above\*\*: market 43\.0%/);
+    // "Below 44°F" does not hold 44, "44°F to 47°F" does; "below 44" is the range open below it.
+    expect(await temperature('44 degrees?')).toMatch(/^- \*\*44°F to 47°F\*\*: market [\d.]+%[^\n]*\n\n_From the stored report/);
+    expect(await temperature('odds it stays below 44 degrees?')).toMatch(/^- \*\*Below 44°F\*\*: market [\d.]+%[^\n]*\n\n_From the stored report/);
+    expect(await temperature('above 56 degrees?')).toMatch(/^- \*\*56°F or above\*\*: market 43\.0%[^\n]*\n\n_From the stored report/);
     const release = await thread('https://kalshi.com/markets/kxaimodel/frontier-ai-model-release/kxaimodel-26dec19');
     for (const q of ["what's the favourite?", "odds it doesn't happen?"]) {
       expect(await release(q), q).toMatch(/^This event has one yes\/no contract, \*\*Release\*\*: the market gives it 37\.0% \(mid\) \(so about 63\.0% that it does not happen\)/);
