@@ -66,4 +66,9 @@ export function periodWithEnd(p: FiscalPeriod, calendar: FiscalCalendar): string
   return `${periodName(p, calendar)} (${span} ended ${p.end})`;
 }
 
+/** "at the end of fiscal Q2 2025 (2025-03-29)": the date a balance is taken at. */
+export function balanceDate(p: FiscalPeriod, calendar: FiscalCalendar): string {
+  return `at the end of ${periodName(p, calendar)} (${p.end})`;
+}
+
 export const capitalise = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);

@@ -9,7 +9,7 @@ import { daysBetween } from '../../data/sec/dates.js';
 import { describeSpec } from '../../data/sec/resolve.js';
 import { possessive, shortName } from '../../data/sec/names.js';
 import { NON_GAAP, PARTS_OF_TOTAL } from '../../data/sec/question.js';
-import { capitalise, formatAmount, formatChange, periodName, periodWithEnd, roughly } from './format.js';
+import { balanceDate, capitalise, formatAmount, formatChange, periodName, periodWithEnd, roughly } from './format.js';
 import { MAX_COMPANIES, coverage, shareLabel, type CalendarCompared, type Compared, type CalendarQuarterValue, type Figure, type FigureResult, type Plan } from './plan.js';
 
 export const factKey = (f: ReportedFact) => `${f.accn}|${f.taxonomy}:${f.concept}|${f.start ?? ''}|${f.end}|${f.unit}`;
@@ -398,7 +398,9 @@ export class AnswerWriter {
     const ttm = this.#ttm(figure);
     // Asked for the trailing twelve months: they are the answer, their last quarter a detail.
     const ttmFirst = ttm !== null && figure.ttm?.length === 4 && figure.ttm.every((q) => q.value) && !figure.ttmNot;
-    const quarterLine = `${figure.metric.label} for ${periodWithEnd(r.period, figure.fin.calendar)} was **${this.#amount(figure, v)}**${rough ? ` (about ${rough})` : ''} ${this.#refs(v)}.`;
+    // A balance is taken at a date ("total assets at the end of fiscal 2024 were"); an amount is over a period.
+    const when = figure.metric.type === 'instant' ? balanceDate(r.period, figure.fin.calendar) : `for ${periodWithEnd(r.period, figure.fin.calendar)}`;
+    const quarterLine = `${figure.metric.label} ${when} ${figure.metric.plural ? 'were' : 'was'} **${this.#amount(figure, v)}**${rough ? ` (about ${rough})` : ''} ${this.#refs(v)}.`;
     const lines = ttmFirst ? [`**${who(figure.company)}**: ${figure.metric.label}, ${ttm.replace(/^Trailing/, 'trailing')}`] : [`**${who(figure.company)}**: ${quarterLine}`];
     if (r.note) lines.push(`(${capitalise(r.note)}.)`);
     lines.push('');

@@ -62,6 +62,8 @@ export interface MetricDef {
   averaged?: boolean;
   /** Words people use for it; matched as whole words, longest first. */
   phrases: string[];
+  /** Its label is a plural noun ("total assets were"). */
+  plural?: true;
 }
 
 const g = (name: string): Concept => ({ taxonomy: 'us-gaap', name });
@@ -354,6 +356,7 @@ export const METRICS: readonly MetricDef[] = [
     unit: 'money',
     type: 'instant',
     concepts: [g('CashAndCashEquivalentsAtCarryingValue'), g('CashCashEquivalentsRestrictedCashAndRestrictedCashEquivalents'), g('Cash'), ifrs('CashAndCashEquivalents')],
+    plural: true,
     phrases: ['cash and cash equivalents', 'cash & cash equivalents', 'cash and equivalents', 'cash & equivalents', 'cash on hand', 'cash balance', 'cash position', 'cash'],
   },
   {
@@ -370,6 +373,7 @@ export const METRICS: readonly MetricDef[] = [
     unit: 'money',
     type: 'instant',
     concepts: [g('Assets'), ifrs('Assets')],
+    plural: true,
     phrases: ['total assets', 'assets'],
   },
   {
@@ -385,6 +389,7 @@ export const METRICS: readonly MetricDef[] = [
       ],
       describe: "total liabilities and shareholders' equity minus total equity",
     },
+    plural: true,
     phrases: ['total liabilities', 'liabilities'],
   },
   {
@@ -410,6 +415,7 @@ export const METRICS: readonly MetricDef[] = [
     type: 'instant',
     // Falls back to the cover page's dei:EntityCommonStockSharesOutstanding of the period's own filing.
     concepts: [g('CommonStockSharesOutstanding')],
+    plural: true,
     phrases: ['shares outstanding', 'outstanding shares', 'common shares outstanding', 'shares of common stock outstanding', 'share count', 'number of shares', 'shares'],
   },
 ];

@@ -62,13 +62,13 @@ describe('svc-sec-agent answers from XBRL facts and cites the filing page', () =
     // [question, figure in the answer, period words, form, page, printed figure on that page]
     ["What was Apple's revenue in Q3 2024?", '$85,777 million', 'fiscal Q3 2024 (quarter ended 2024-06-29)', '10-Q', 3, '85,777'],
     ['AAPL diluted EPS fiscal Q1 2024', '$2.18 per diluted share', 'fiscal Q1 2024 (quarter ended 2023-12-30)', '10-Q', 3, '2.18'],
-    ["Apple's total assets as of June 29, 2024", '$331,612 million', 'fiscal Q3 2024 (quarter ended 2024-06-29)', '10-Q', 4, '331,612'],
-    ['Apple shares outstanding at the end of fiscal Q2 2024', '15,337,686 thousand shares', 'fiscal Q2 2024 (quarter ended 2024-03-30)', '10-Q', 4, '15,337,686'],
+    ["Apple's total assets as of June 29, 2024", '$331,612 million', 'total assets at the end of fiscal Q3 2024 (2024-06-29) were', '10-Q', 4, '331,612'],
+    ['Apple shares outstanding at the end of fiscal Q2 2024', '15,337,686 thousand shares', 'shares outstanding at the end of fiscal Q2 2024 (2024-03-30) were', '10-Q', 4, '15,337,686'],
     ['Apple operating cash flow fiscal year 2024', '$118,254 million', 'fiscal year 2024 (year ended 2024-09-28)', '10-K', 5, '118,254'],
     ['Microsoft R&D expense Q3 FY2024', '$7,653 million', 'fiscal Q3 2024 (quarter ended 2024-03-31)', '10-Q', 3, '7,653'],
-    ['MSFT long-term debt for the quarter ended December 31, 2023', '$44,937 million', 'fiscal Q2 2024 (quarter ended 2023-12-31)', '10-Q', 4, '44,937'],
+    ['MSFT long-term debt for the quarter ended December 31, 2023', '$44,937 million', 'long-term debt at the end of fiscal Q2 2024 (2023-12-31) was', '10-Q', 4, '44,937'],
     ['Alphabet net income Q2 2024', '$23,619 million', 'Q2 2024 (quarter ended 2024-06-30)', '10-Q', 3, '23,619'],
-    ['GOOGL cash and cash equivalents 2023', '$24,048 million', 'fiscal year 2023 (year ended 2023-12-31)', '10-K', 4, '24,048'],
+    ['GOOGL cash and cash equivalents 2023', '$24,048 million', 'cash and cash equivalents at the end of fiscal year 2023 (2023-12-31) were', '10-K', 4, '24,048'],
   ])('%s', async (question, figure, period, form, page, printed) => {
     const a = await ask(question);
     expect(a.text).toContain(figure);
@@ -259,7 +259,7 @@ describe('svc-sec-agent answers from XBRL facts and cites the filing page', () =
   it('a calendar year is the fiscal year of a calendar-year filer; a balance is the one at its last quarter end', async () => {
     expect((await ask('Alphabet revenue calendar year 2024')).text).toContain('revenue for fiscal year 2024 (year ended 2024-12-31) was **$350,018 million**');
     const assets = await ask('Microsoft total assets calendar 2024');
-    expect(assets.text).toContain('total assets for fiscal Q2 2025 (quarter ended 2024-12-31) was **$533,898 million**');
+    expect(assets.text).toContain('total assets at the end of fiscal Q2 2025 (2024-12-31) were **$533,898 million**');
     expect(assets.text).toContain("(Calendar year 2024 ends with the company's fiscal Q2 2025: the balance at 2024-12-31.)");
   });
 
@@ -380,7 +380,7 @@ describe('questions it cannot answer get a clear answer, never an invented numbe
       expect(a.text, question).not.toMatch(/Key figures/);
       expect(a.text, question).toMatch(/Apple Inc\. \(AAPL\) does not report (inventory|dividends declared per share|share repurchases) in its XBRL financial data/);
     }
-    expect((await ask('AMND inventory at September 30, 2024')).text).toMatch(/inventory for Q3 2024 \(quarter ended 2024-09-30\) was \*\*\$45 million\*\*.*\n\n- Source: .*us-gaap:InventoryNet/);
+    expect((await ask('AMND inventory at September 30, 2024')).text).toMatch(/inventory at the end of Q3 2024 \(2024-09-30\) was \*\*\$45 million\*\*.*\n\n- Source: .*us-gaap:InventoryNet/);
     expect((await ask('AMND dividends per share 2024')).text).toMatch(/dividends declared per share for fiscal year 2024 \(year ended 2024-12-31\) was \*\*\$1\.04 per share\*\*[^]*us-gaap:CommonStockDividendsPerShareDeclared/);
     expect((await ask('AMND buybacks Q2 2024')).text).toMatch(/share repurchases for Q2 2024 \(quarter ended 2024-06-30\) was \*\*\$7 million\*\*[^]*six months ended June 30, 2024 \$13 million/);
   });

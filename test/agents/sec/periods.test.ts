@@ -84,7 +84,7 @@ describe('quarters taken together: the figure for those months, never one quarte
 
   it('a balance has no total over months: the one at their end, said so', async () => {
     const text = await answer('Apple cash H1 2024');
-    expect(text).toMatch(/cash and cash equivalents for fiscal Q2 2024 \(quarter ended 2024-03-30\) was \*\*\$32,695 million\*\*/);
+    expect(text).toMatch(/cash and cash equivalents at the end of fiscal Q2 2024 \(2024-03-30\) were \*\*\$32,695 million\*\*/);
     expect(text).toMatch(/is a balance, not a total over months/);
   });
 
@@ -257,7 +257,7 @@ describe('two periods named further apart than a year or a quarter: compared, ne
     // A fiscal year that ends then is that year; a balance is the one at the date.
     expect(await answer('Apple revenue for the fiscal year ended September 28, 2024')).toMatch(/^\*\*Apple Inc\. \(AAPL\)\*\*: revenue for fiscal year 2024 \(year ended 2024-09-28\) was \*\*\$391,035 million\*\*/);
     const cash = await answer('Microsoft cash for the twelve months ended March 31, 2025');
-    expect(cash).toContain('cash and cash equivalents for fiscal Q3 2025 (quarter ended 2025-03-31) was **$28,828 million**');
+    expect(cash).toContain('cash and cash equivalents at the end of fiscal Q3 2025 (2025-03-31) were **$28,828 million**');
     expect(cash).not.toContain('Trailing twelve months');
   });
 
@@ -299,11 +299,11 @@ describe('periods said in other words: the one meant, never the latest or a year
     ['Microsoft net income prior fiscal year', /net income for fiscal year 2024 \(year ended 2024-06-30\) was \*\*\$88,136 million\*\*/],
     ['Apple revenue last quarter and the quarter before', /- Quarter over quarter: fiscal Q1 2025 \(quarter ended 2024-12-28\) was \$124,300 million/],
     // A month of a year, or the end of one, is the quarter ending then, never the fiscal year-end.
-    ['How much cash did Apple have at the end of December 2024?', /cash and cash equivalents for fiscal Q1 2025 \(quarter ended 2024-12-28\) was \*\*\$30,299 million\*\*/],
-    ['Apple total liabilities December 2024', /total liabilities for fiscal Q1 2025 \(quarter ended 2024-12-28\) was \*\*\$277,327 million\*\*/],
-    ['Apple total assets at end of 2024', /total assets for fiscal Q1 2025 \(quarter ended 2024-12-28\) was \*\*\$344,085 million\*\*[^]*\(The quarter ended 2024-12-28, the closest to 2024-12-31\.\)/],
-    ['Microsoft cash at the end of 2024', /cash and cash equivalents for fiscal Q2 2025 \(quarter ended 2024-12-31\) was \*\*\$17,482 million\*\*/],
-    ['Apple cash at end of March 2025', /cash and cash equivalents for fiscal Q2 2025 \(quarter ended 2025-03-29\) was \*\*\$28,162 million\*\*/],
+    ['How much cash did Apple have at the end of December 2024?', /cash and cash equivalents at the end of fiscal Q1 2025 \(2024-12-28\) were \*\*\$30,299 million\*\*/],
+    ['Apple total liabilities December 2024', /total liabilities at the end of fiscal Q1 2025 \(2024-12-28\) were \*\*\$277,327 million\*\*/],
+    ['Apple total assets at end of 2024', /total assets at the end of fiscal Q1 2025 \(2024-12-28\) were \*\*\$344,085 million\*\*[^]*\(The quarter ended 2024-12-28, the closest to 2024-12-31\.\)/],
+    ['Microsoft cash at the end of 2024', /cash and cash equivalents at the end of fiscal Q2 2025 \(2024-12-31\) were \*\*\$17,482 million\*\*/],
+    ['Apple cash at end of March 2025', /cash and cash equivalents at the end of fiscal Q2 2025 \(2025-03-29\) were \*\*\$28,162 million\*\*/],
     ['Apple revenue for the fiscal year ended September 2024', /revenue for fiscal year 2024 \(year ended 2024-09-28\) was \*\*\$391,035 million\*\*/],
   ])('%s', async (q, expected) => {
     expect(await answer(q)).toMatch(expected);
@@ -322,7 +322,7 @@ describe('more of a question kept: a quarter of two years, balances at two dates
 
   it('balances at two dates of different kinds: the later one, compared with the earlier', async () => {
     const text = await answer('Microsoft cash at end of last quarter vs end of fiscal 2024');
-    expect(text).toMatch(/cash and cash equivalents for fiscal Q3 2025 \(quarter ended 2025-03-31\) was \*\*\$28,828 million\*\*/);
+    expect(text).toMatch(/cash and cash equivalents at the end of fiscal Q3 2025 \(2025-03-31\) were \*\*\$28,828 million\*\*/);
     expect(text).toMatch(/- Compared with: fiscal year 2024 \(year ended 2024-06-30\) was \$18,315 million .*; change \+\$10,513 million \(\+57\.4%\)/);
   });
 
@@ -335,7 +335,7 @@ describe('more of a question kept: a quarter of two years, balances at two dates
 describe('debt asked for as a whole', () => {
   it('is answered with long-term debt, saying what that leaves out; asked as long-term debt, no such note', async () => {
     const text = await answer('Microsoft total debt');
-    expect(text).toMatch(/long-term debt for fiscal Q3 2025 \(quarter ended 2025-03-31\) was \*\*\$40,152 million\*\*/);
+    expect(text).toMatch(/long-term debt at the end of fiscal Q3 2025 \(2025-03-31\) was \*\*\$40,152 million\*\*/);
     expect(text).toMatch(/- This is long-term debt due after one year \(the non-current part\), the debt figure the filings tag: its current portion and short-term borrowings such as commercial paper are not included/);
     expect(await answer("What's Apple's debt load?")).toMatch(/This is long-term debt due after one year/);
     expect(await answer('Apple long-term debt')).not.toMatch(/This is long-term debt/);
