@@ -190,7 +190,8 @@ export class AnswerWriter {
           ? ' (a fiscal year has no previous quarter, so there is no quarter-over-quarter change)'
           : '';
     const source = c.value.derivation ? '' : ` (${this.#filedAs(c.value.terms[0]!.fact)})`;
-    return `${label}${qoqOfYear}: ${periodWithEnd(c.period, figure.fin.calendar)} was ${this.#amount(figure, c.value)}${source} ${this.#refs(c.value)}; change ${change}.${c.value.derivation ? ` That figure is derived: ${this.#derivation(figure, c.value).replace(/^Derived as /, '')}` : ''}`;
+    const then = figure.metric.type === 'instant' ? `${balanceDate(c.period, figure.fin.calendar)}, ${figure.metric.plural ? 'they were' : 'it was'}` : `${periodWithEnd(c.period, figure.fin.calendar)} was`;
+    return `${label}${qoqOfYear}: ${then} ${this.#amount(figure, c.value)}${source} ${this.#refs(c.value)}; change ${change}.${c.value.derivation ? ` That figure is derived: ${this.#derivation(figure, c.value).replace(/^Derived as /, '')}` : ''}`;
   }
 
   /** "Gross margin: 45.9% of revenue (… revenue $85,777 million [2])", when a margin or share of revenue was asked for. */

@@ -235,11 +235,11 @@ describe('two periods named further apart than a year or a quarter: compared, ne
 
   it("a balance's change during a quarter is from the quarter's start, not a year earlier", async () => {
     // Cash 80,452 at 2023-09-30, 17,305 at 2023-12-31.
-    expect(await answer("How much did Microsoft's cash change during fiscal Q2 2024?")).toMatch(/- Quarter over quarter: fiscal Q1 2024 \(quarter ended 2023-09-30\) was \$80,452 million .*; change -\$63,147 million \(-78\.5%\)/);
+    expect(await answer("How much did Microsoft's cash change during fiscal Q2 2024?")).toMatch(/- Quarter over quarter: at the end of fiscal Q1 2024 \(2023-09-30\), they were \$80,452 million .*; change -\$63,147 million \(-78\.5%\)/);
     expect(await answer("How much did Apple's cash fall during fiscal Q3 2024?")).toMatch(/change -\$7,130 million \(-21\.8%\)/);
     // During a year: from the year's start; asked year over year: as asked.
-    expect(await answer("How much did Apple's cash change during fiscal 2024?")).toMatch(/- Year over year: fiscal year 2023 \(year ended 2023-09-30\)/);
-    expect(await answer('Apple cash change year over year during Q3 2024')).toMatch(/- Year over year: fiscal Q3 2023 \(quarter ended 2023-07-01\)/);
+    expect(await answer("How much did Apple's cash change during fiscal 2024?")).toMatch(/- Year over year: at the end of fiscal year 2023 \(2023-09-30\), they were/);
+    expect(await answer('Apple cash change year over year during Q3 2024')).toMatch(/- Year over year: at the end of fiscal Q3 2023 \(2023-07-01\), they were/);
   });
 
   it('the twelve months ended a date no fiscal year ends on: the trailing twelve months to the quarter ending then', async () => {
@@ -323,7 +323,7 @@ describe('more of a question kept: a quarter of two years, balances at two dates
   it('balances at two dates of different kinds: the later one, compared with the earlier', async () => {
     const text = await answer('Microsoft cash at end of last quarter vs end of fiscal 2024');
     expect(text).toMatch(/cash and cash equivalents at the end of fiscal Q3 2025 \(2025-03-31\) were \*\*\$28,828 million\*\*/);
-    expect(text).toMatch(/- Compared with: fiscal year 2024 \(year ended 2024-06-30\) was \$18,315 million .*; change \+\$10,513 million \(\+57\.4%\)/);
+    expect(text).toMatch(/- Compared with: at the end of fiscal year 2024 \(2024-06-30\), they were \$18,315 million .*; change \+\$10,513 million \(\+57\.4%\)/);
   });
 
   it('"what percentage of Apple\'s revenue was net income" is the net margin; "growing faster" asks for growth', async () => {
