@@ -1,4 +1,4 @@
-import type { FiscalCalendar, FiscalPeriod } from '../../data/sec/calendar.js';
+import { extraWeekLength, type FiscalCalendar, type FiscalPeriod } from '../../data/sec/calendar.js';
 import type { MetricValue } from '../../data/sec/facts.js';
 import type { FactCitation, SecLibrary } from '../../data/sec/library.js';
 import { metricById, type MetricDef, type MetricId } from '../../data/sec/metrics.js';
@@ -268,6 +268,9 @@ async function table(lib: SecLibrary, ref: CompanyRef, metrics: MetricId[], span
   if (total) lines.push(totalNote(total, shown, reported, calendarYear), '');
   if (gaps.length) lines.push(`No figures for ${gaps.map((p) => periodLabel(p, calendarYear)).join(', ')} in the filings available: ${gaps.length > 1 ? 'those columns are' : 'that column is'} left out, and growth against ${gaps.length > 1 ? 'them' : 'it'} is not shown.`, '');
   if (restatements.length) lines.push(`‡ Restated after it was first reported; the latest figure is shown, and growth is measured on it: ${restatements.join('; ')}.`, '');
+  // A 14-week quarter or 53-week year: its amounts hold an extra week, and so does growth to or from it.
+  const longer = calendarYear || !reported.some((m) => metricById(m).type === 'duration' && !metricById(m).averaged) ? [] : shown.filter((p) => extraWeekLength(p));
+  if (longer.length) lines.push(`${longer.map((p) => `${periodLabel(p, calendarYear)} had ${extraWeekLength(p)} weeks`).join(', ')}, one more than usual: amounts over ${longer.length > 1 ? 'them' : 'it'} include an extra week, which lifts growth to ${longer.length > 1 ? 'them' : 'it'} and lowers growth from ${longer.length > 1 ? 'them' : 'it'}.`, '');
   if (derived) lines.push('† Derived, not reported as such: a fourth quarter is the fiscal year minus the first nine months (10-K minus the third-quarter 10-Q); cash-flow quarters are year-to-date differences; totals a filer does not tag follow their formula. Per-share figures derived this way are approximate.', '');
   if (missing.length) lines.push(`${company.name} does not report ${missing.map((m) => metricById(m).label.toLowerCase()).join(' or ')} in its XBRL facts.`, '');
   if (!years) {

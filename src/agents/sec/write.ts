@@ -1,6 +1,6 @@
 import type { Citation } from '../../agents/types.js';
 import { quoteCaller } from '../citations.js';
-import { monthsIn, type FiscalPeriod } from '../../data/sec/calendar.js';
+import { extraWeekLength, monthsIn, type FiscalPeriod } from '../../data/sec/calendar.js';
 import { roundLike, sumOfQuarters, type FactTerm, type MetricValue, type ReportedFact } from '../../data/sec/facts.js';
 import type { FactCitation } from '../../data/sec/library.js';
 import { METRICS } from '../../data/sec/metrics.js';
@@ -418,7 +418,29 @@ export class AnswerWriter {
     }
     const fiscal = this.#fiscalNote(figure, r.period);
     if (fiscal) lines.push(`- ${fiscal}`);
+    const longer = this.#extraWeekNote(figure, r.period, [r.compared, figure.alsoCompared]);
+    if (longer) lines.push(`- ${longer}`);
     return lines;
+  }
+
+  /**
+   * A 52/53-week filer's 14-week quarter or 53-week year (Apple's fiscal Q1 2023 and fiscal 2023)
+   * holds a week more than the others: its amounts run higher, and changes against it are skewed.
+   */
+  #extraWeekNote(figure: Figure, period: FiscalPeriod, compared: (Compared | null | undefined)[]): string | null {
+    if (figure.metric.type !== 'duration' || figure.metric.averaged || figure.fin.calendar.isCalendarYear) return null;
+    const cal = figure.fin.calendar;
+    const extra = (p: FiscalPeriod | null | undefined): string | null => {
+      const weeks = p ? extraWeekLength(p) : null;
+      return p && weeks ? `${periodName(p, cal)} had ${weeks} weeks, one more than usual` : null;
+    };
+    const own = extra(period);
+    const earlier = compared.filter((c): c is Compared => Boolean(c?.period && c.value)).map((c) => ({ c, note: extra(c.period) }));
+    const sameLength = earlier.filter((e) => !e.note);
+    const parts: string[] = [];
+    if (own) parts.push(`${capitalise(own)}, which adds to its amounts${sameLength.length ? ' and to the change against a period of the usual length' : ''}.`);
+    for (const e of earlier) if (e.note && !own) parts.push(`${capitalise(e.note)}, so the change from it understates the trend by about that week.`);
+    return parts.length ? parts.join(' ') : null;
   }
 
   #table(figures: Figure[]): string[] {

@@ -34,6 +34,16 @@ export interface FiscalSpan {
 
 export type FiscalPeriod = FiscalYear | FiscalQuarter | FiscalSpan;
 
+/**
+ * The weeks of a 52/53-week filer's 14-week quarter or 53-week year (a week more than the
+ * others); null for a period of the usual length, a span, or a year not yet reported.
+ */
+export function extraWeekLength(p: FiscalPeriod): number | null {
+  if (p.kind === 'span' || (p.kind === 'year' && p.projected)) return null;
+  const weeks = Math.round(durationDays(p.start, p.end) / 7);
+  return weeks === (p.kind === 'quarter' ? 14 : 53) ? weeks : null;
+}
+
 /** "three", "six", "nine", "twelve": the months in so many quarters. */
 export const monthsIn = (quarters: number) => ['three', 'six', 'nine', 'twelve'][quarters - 1]!;
 

@@ -2,6 +2,7 @@ import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { answerTables, spanOf } from '../../../src/agents/financials/table.js';
 import { answerSecQuestion } from '../../../src/agents/sec/agent.js';
 import type { AgentEvent } from '../../../src/agents/types.js';
 import { PACKAGE_ROOT } from '../../../src/config.js';
@@ -402,5 +403,24 @@ describe('a calendar year summed from fiscal quarters keeps the change and margi
 
   it('a year before the filings is said to be missing', async () => {
     expect((await answerCited('Microsoft revenue calendar 2022 yoy')).text).toMatch(/Year over year: no revenue for calendar year 2021 to compare with, because a fiscal quarter ending in it has no figure in the filings\./);
+  });
+});
+
+describe("a 52/53-week filer's longer periods", () => {
+  it('says a 14-week quarter or a 53-week year holds an extra week, and what that does to a change', async () => {
+    // Apple's fiscal 2023 ran 53 weeks (2022-09-25 to 2023-09-30), its Q1 14 (to 2022-12-31).
+    expect(await answer('Apple revenue Q1 2023')).toMatch(/- Fiscal Q1 2023 had 14 weeks, one more than usual, which adds to its amounts\./);
+    expect(await answer('Apple revenue Q1 2024 year over year')).toMatch(/- Fiscal Q1 2023 had 14 weeks, one more than usual, so the change from it understates the trend by about that week\./);
+    expect(await answer('Apple revenue fiscal 2023 year over year')).toMatch(/- Fiscal year 2023 had 53 weeks, one more than usual, which adds to its amounts and to the change against a period of the usual length\./);
+    // Periods of the usual length, a balance, and a calendar-year filer: nothing said.
+    for (const q of ['Apple revenue Q3 2024 year over year', 'Apple cash Q1 2023', 'Microsoft revenue fiscal 2024']) expect(await answer(q), q).not.toMatch(/weeks, one more than usual/);
+  });
+
+  it('a table of periods says which of its columns is a week longer', async () => {
+    const asked = 'Apple revenue for the quarters of fiscal 2023';
+    const events: AsyncIterable<AgentEvent> = answerTables(lib, parseConversation([{ role: 'user', content: asked }], await lib.companyIndex())!, spanOf(asked)!);
+    let text = '';
+    for await (const e of events) if (e.type === 'text') text += e.delta;
+    expect(text).toContain('Q1 FY2023 had 14 weeks, one more than usual: amounts over it include an extra week, which lifts growth to it and lowers growth from it.');
   });
 });
