@@ -233,7 +233,8 @@ export function classify(question: string, history: readonly Turn[] = []): Route
         if (route.kind !== 'help' && route.kind !== earlier.kind && (!followUp || family(route.kind) !== family(earlier.kind))) return route;
         // More periods of the same figures ("and for the last 8 quarters?") is a table.
         const kind = family(earlier.kind) === 'sec' && MULTI_PERIOD.some((p) => p.test(lower)) ? 'financials' : earlier.kind;
-        return { kind, url: earlier.kind === 'kalshi_url' ? earlier.url : undefined, reason: `a follow-up to an earlier question (${earlier.reason})`, context: turn.content };
+        // After an event's address, the report is searched for what the follow-up asks ("what about 2.8?"); failing that it is given whole.
+        return { kind, url: earlier.kind === 'kalshi_url' ? earlier.url : undefined, reason: `a follow-up to an earlier question (${earlier.reason})`, context: turn.content, ...(earlier.kind === 'kalshi_url' ? { aboutEvent: true } : {}) };
       }
     }
   }

@@ -131,6 +131,19 @@ const rowLine = (r: Row) => {
   return `- **${name}**: market ${r.market}, model ${r.model}, gap ${r.gap} ${refs}`.trimEnd();
 };
 
+const percent = (x: number) => `${x.toFixed(1)}%`;
+const points = (x: number) => `${x > 0 ? '+' : x < 0 ? '−' : ''}${Math.abs(x).toFixed(1)} pts`;
+
+/** A rung asked from its other side ("below 3%" of "Above 3.0"): that side's figures, which are the rung's complements. */
+function otherSideLine(r: Row, side: 'above' | 'below', said: string): string {
+  const { name, refs } = outcomeOf(r.outcome);
+  const [market, model] = [100 - r.marketValue, 100 - r.modelValue];
+  return `- “${side} ${said}” is the other side of **${name}**: market about ${percent(market)}, model ${percent(model)}, gap ${points(Number(model.toFixed(1)) - Number(market.toFixed(1)))} ${refs}`.trimEnd();
+}
+
+/** Which way a rung of a ladder pays: above its level, or below it. */
+const rungSide = (range: LabelRange | null): 'above' | 'below' | null => (range?.from !== null && range?.to === null ? 'above' : range?.from === null && range?.to !== null ? 'below' : null);
+
 /**
  * The answer to a question about a reported event, from the report: the outcomes it names, else
  * what it asks (see eventQuestion); null when the report does not hold that (the caller then shows
@@ -144,7 +157,13 @@ export function answerFromReport(question: string, report: { title: string; text
   const kind = eventQuestion(question);
   // An outcome named is what is asked about, unless the question is about the event's dates, rules
   // or past ("when does the hold market close?"); a level or a word for odds names it anyway ("odds it ends above 96k").
-  const asked = levelsIn(question);
+  // A bare number in a short question ("what about 2.8?") is a level when an outcome is at it.
+  const bounds = rows.flatMap((r) => {
+    const range = labelRange(outcomeOf(r.outcome).name);
+    return range ? [range.from, range.to].filter((b): b is number => b !== null) : [];
+  });
+  const bare = question.split(/\s+/).length <= 6 ? [...question.matchAll(/(?<![\w.$])(\d+(?:\.\d+)?)(?![\w.%°])/g)].map((m) => Number(m[1])).filter((v) => bounds.includes(v)) : [];
+  const asked = [...new Set([...levelsIn(question), ...bare])];
   const aboutOutcome = !(kind === 'closing' || kind === 'resolution' || kind === 'history') || asked.length > 0 || /\b(?:odds|chances?|probabilit\w*)\b/i.test(question);
   const levels = aboutOutcome ? asked : [];
   const named = aboutOutcome ? namedRows(question, rows, report.title, levels) : [];
@@ -155,7 +174,16 @@ export function answerFromReport(question: string, report: { title: string; text
   const single = rows.length === 1 ? rows[0]! : null;
   const no = /\b(?:no|not|doesn'?t|won'?t|isn'?t|fails?|never|without)\b/i.test(question);
   let text: string | null = null;
-  if (named.length && named.length < rows.length) {
+  const side = sideAsked(question);
+  const otherSide = ladder && side && named.length > 0 && named.every((r) => { const s = rungSide(labelRange(outcomeOf(r.outcome).name)); return s !== null && s !== side; });
+  if (otherSide) {
+    const said = (r: Row) => {
+      const range = labelRange(outcomeOf(r.outcome).name)!;
+      const level = (range.from ?? range.to)!;
+      return levelsAsked(question).find((l) => l.value === level)?.said ?? String(level);
+    };
+    text = named.map((r) => otherSideLine(r, side, said(r))).join('\n');
+  } else if (named.length && named.length < rows.length) {
     const missing = unmatchedAmounts(question, named);
     text = `${missing.length ? `No outcome is ${missing.map((m) => `“${m}”`).join(' or ')}; the nearest named:\n\n` : ''}${named.map(rowLine).join('\n')}`;
   } else if (levels.length && ranged.length && !named.length) {

@@ -224,6 +224,15 @@ describe('several questions in one, and odds follow-ups that change topic', () =
     expect(await fed('odds of a rate hike of 50bps?')).toMatch(/^No outcome is “50bps”; the nearest named:\n\n- \*\*Hike 25bps\*\*/);
     const cpi = await thread('https://kalshi.com/markets/kxcpiyoy/cpi/kxcpiyoy-26dec');
     expect(await cpi('above 2.9%?')).toMatch(/^No outcome is at 2\.9: the event's levels run from “Above 2\.6” to “Above 3\.2”\./);
+    // The other side of a rung: its complement, said as such (it gave the rung's own price).
+    const below = await cpi('odds CPI comes in below 3%?');
+    const [market, model] = [/Above 3\.0\*\*: market ([\d.]+)%/.exec(await cpi('odds CPI comes in above 3%?'))![1], /model ([\d.]+)%/.exec(await cpi('odds CPI comes in above 3%?'))![1]];
+    expect(below).toMatch(/^- “below 3%” is the other side of \*\*Above 3\.0\*\*: market about ([\d.]+)%, model ([\d.]+)%, gap [+−]?[\d.]+ pts \[1\]\n/);
+    const m = /market about ([\d.]+)%, model ([\d.]+)%/.exec(below)!;
+    expect(Number(m[1]) + Number(market)).toBeCloseTo(100, 5);
+    expect(Number(m[2]) + Number(model)).toBeCloseTo(100, 5);
+    // A bare level in a short reply names the rung at it.
+    expect(await cpi('what about 2.8?')).toMatch(/^- \*\*Above 2\.8\*\*: market [\d.]+%/);
   });
 
   it('on a ladder of price levels, names the level asked and does not call one rung the likeliest result', async () => {
