@@ -121,6 +121,8 @@ export function buildServer(deps: ServerDeps): ServerHandle {
     async (scope) => {
       scope.addHook('onRequest', requireWebSession(webAuth));
       scope.addHook('onRequest', rateLimit(deps));
+      // Its routes claim Idempotency-Keys as the API's do, so they settle them the same way.
+      registerIdempotencyHooks(scope);
       await modelRoutes(scope, deps);
       await responsesRoutes(scope, deps);
       await accountViewRoute(scope, deps);

@@ -382,6 +382,25 @@ describe('web pages: playground API, throttling and settings', () => {
     expect((await fetch(`${svc.url}/playground/v1/account/keys`, { headers: { cookie: web.cookieHeader() } })).status).toBe(404);
   });
 
+  it('settles an Idempotency-Key sent to the playground: the retry is the stored result replayed, not a key left locked', async () => {
+    const web = new WebClient(svc.url);
+    await web.signUp(email());
+    await web.get('/playground');
+    const send = () =>
+      fetch(`${svc.url}/playground/v1/responses`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-csrf-token': web.csrf, cookie: web.cookieHeader(), 'idempotency-key': 'playground-1' },
+        body: JSON.stringify({ model: 'svc-test', input: 'hi' }),
+      });
+    const first = await send();
+    expect(first.status).toBe(200);
+    const again = await send();
+    // Before, the key stayed in progress (409) for as long as the process lived, its lock renewed by a timer.
+    expect(again.status).toBe(200);
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+    expect(((await again.json()) as any).id).toBe(((await first.json()) as any).id);
+  });
+
   it('rate-limits log-in attempts per email from one client, with Retry-After, even when the password is right', async () => {
     const address = email();
     await new WebClient(svc.url).signUp(address);
