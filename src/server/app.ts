@@ -1,3 +1,4 @@
+import type { Socket } from 'node:net';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { SvcError } from '../errors.js';
 import { newId } from '../ids.js';
@@ -61,6 +62,15 @@ export function buildServer(deps: ServerDeps): ServerHandle {
       if (deps.log.isLevelEnabled('info')) logWhenClosed(accessLog, request, reply);
       onError(err, request, reply);
     },
+  });
+  // Node's header and request timeouts start with a request's first byte: a connection opened and
+  // left silent was held for ever, so one client could use up the process's file descriptors.
+  // One that has sent nothing by the headers timeout is closed (a timer, not the socket's idle
+  // timeout, which would also end a long first request).
+  const silentMs = Math.min(60_000, deps.config.server.requestTimeoutMs);
+  app.server.on('connection', (socket: Socket) => {
+    const timer = setTimeout(() => socket.bytesRead === 0 && socket.destroy(), silentMs).unref();
+    socket.once('close', () => clearTimeout(timer));
   });
   let closing = false;
   // Declared up front, so that every request object keeps one shape (V8 hidden class) whichever

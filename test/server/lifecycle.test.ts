@@ -358,9 +358,17 @@ describe('keep-alives', () => {
         expect(answer).toMatch(/^HTTP\/1\.1 408 /);
         expect(JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4)).error).toMatchObject({ code: 'request_timeout', type: 'invalid_request_error' });
       }
+      // A connection that sends nothing at all is closed too (it was held for ever).
+      const silent = net.connect(Number(port), '127.0.0.1');
+      silent.on('error', () => {});
+      const opened = Date.now();
+      await new Promise((resolve) => silent.once('close', resolve));
+      expect(Date.now() - opened).toBeLessThan(5_000);
       // Two seconds of streaming after a request that arrived at once.
       const r = await readSse(await post(`${svc.baseURL}/responses`, apiKey, { model: 'svc-slow', input: 'q', stream: true }));
       expect(r.frames.at(-1)?.event).toBe('response.completed');
+      // And an answer that sends nothing for two seconds, its request long since arrived.
+      expect((await post(`${svc.baseURL}/responses`, apiKey, { model: 'svc-slow', input: 'q' })).status).toBe(200);
     } finally {
       await svc.close();
     }
