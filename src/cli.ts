@@ -6,6 +6,7 @@ import { ConfigError, loadConfig, unknownVariableWarnings, type Config } from '.
 import { SvcError } from './errors.js';
 import { MAX_CREDITS, MAX_NOTE_LENGTH } from './server/routes/admin.js';
 import { openStore, type Store } from './store/db.js';
+import { redactUrl } from './redact.js';
 
 export class UsageError extends Error {}
 
@@ -108,8 +109,7 @@ const isWithin = (child: string, parent: string) => {
 function postgresTarget(url: string): { shown: string; host: string; port: string } {
   try {
     const u = new URL(url);
-    if (u.password) u.password = '***';
-    return { shown: u.toString(), host: u.hostname, port: u.port || '5432' };
+    return { shown: redactUrl(url), host: u.hostname, port: u.port || '5432' };
   } catch {
     return { shown: '(unparsable URL)', host: '', port: '' };
   }

@@ -1,7 +1,9 @@
 import { existsSync, readFileSync } from 'node:fs';
+import { isIP } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ADAPTER_SETTINGS } from '../adapters/shared/config.js';
+import { redactUrl } from './redact.js';
 
 /**
  * Every setting the service reads: its place in config/default.json, the environment
@@ -22,7 +24,9 @@ type Kind =
   /** `required`: an empty value is refused (not read as the current directory). */
   | { type: 'path'; required?: boolean }
   /** Comma-separated web origins ("https://app.example.com"), or "*". */
-  | { type: 'origins' };
+  | { type: 'origins' }
+  /** Which proxies in front are trusted: off, a number of hops, or their addresses (see SVC_TRUST_PROXY). */
+  | { type: 'proxies' };
 
 export interface SettingSpec {
   env: string;
@@ -45,8 +49,8 @@ export const SETTINGS: readonly SettingSpec[] = [
   {
     env: 'SVC_TRUST_PROXY',
     path: 'server.trustProxy',
-    kind: { type: 'bool' },
-    doc: 'Behind a reverse proxy: take the client address and scheme from X-Forwarded-For and X-Forwarded-Proto (log-in throttling, Secure cookies). Leave off when clients connect directly.',
+    kind: { type: 'proxies' },
+    doc: 'Behind reverse proxies: how many (true is one), or their addresses and CIDR ranges, comma-separated; the client address and scheme are then read from X-Forwarded-For and X-Forwarded-Proto as those proxies wrote them (log-in throttling, Secure cookies). false when clients connect directly.',
   },
   {
     env: 'SVC_CORS_ORIGINS',
@@ -154,7 +158,8 @@ export interface Config {
     host: string;
     port: number;
     publicUrl: string;
-    trustProxy: boolean;
+    /** false, a number of proxy hops, or the proxies' addresses and CIDR ranges (fastify's trustProxy). */
+    trustProxy: false | number | string[];
     /** Allowed browser origins for /v1 (CORS); ['*'] for any, [] for none. */
     corsOrigins: string[];
     bodyLimitBytes: number;
@@ -219,7 +224,7 @@ function flatten(obj: Record<string, unknown>, prefix = '', out = new Map<string
 function parseValue(spec: SettingSpec, raw: unknown, source: string): unknown {
   const fail = (why: string): never => {
     // A URL's password (a database URL's) is never shown either.
-    const shown = spec.kind.type === 'secret' ? '(hidden)' : typeof raw === 'string' ? JSON.stringify(raw.replace(/(\/\/[^/@\s]*?:)[^@/\s]*@/g, '$1***@')) : JSON.stringify(raw);
+    const shown = spec.kind.type === 'secret' ? '(hidden)' : typeof raw === 'string' ? JSON.stringify(redactUrl(raw)) : JSON.stringify(raw);
     throw new ConfigError(`invalid setting ${spec.env} (${source}) = ${shown}: ${why}`);
   };
   const k = spec.kind;
@@ -281,6 +286,23 @@ function parseValue(spec: SettingSpec, raw: unknown, source: string): unknown {
       const value = typeof raw === 'string' ? raw.trim() : raw;
       if (typeof value !== 'string' || !k.values.includes(value)) fail(`must be one of ${k.values.join(', ')}`);
       return value;
+    }
+    case 'proxies': {
+      if (raw === false || raw === true) return raw ? 1 : false;
+      const s = (typeof raw === 'number' ? String(raw) : typeof raw === 'string' ? raw : fail('must be true, false, a number of proxies, or their addresses')).trim();
+      const word = s.toLowerCase();
+      // "true" is the one proxy in front: trusting every hop would let a client name its own address.
+      if (['true', 'yes', 'on'].includes(word)) return 1;
+      if (['false', 'no', 'off', '', '0'].includes(word)) return false;
+      if (/^\d+$/.test(s)) return Number(s) <= 10 ? Number(s) : fail('must be at most 10 proxies');
+      return s.split(',').map((entry) => {
+        const e = entry.trim();
+        const [address, bits, extra] = e.split('/');
+        const family = isIP(address ?? '');
+        const okBits = bits === undefined || (/^\d+$/.test(bits) && Number(bits) <= (family === 6 ? 128 : 32));
+        if (['loopback', 'linklocal', 'uniquelocal'].includes(e) || (family && okBits && extra === undefined)) return e;
+        return fail(`'${e}' is not a proxy address (an IP address, a CIDR range such as 10.0.0.0/8, or loopback, linklocal, uniquelocal)`);
+      });
     }
     case 'origins': {
       const list = Array.isArray(raw) ? raw : typeof raw === 'string' ? raw.split(',') : fail('must be a list of origins');

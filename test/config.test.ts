@@ -4,6 +4,7 @@ import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { ConfigError, SETTINGS, loadConfig, publicUrl, readDefaults, unknownVariableWarnings } from '../src/config.js';
+import { redactUrl } from '../src/redact.js';
 import { runCli, svcProcess } from './helpers/cli.js';
 
 /** `svc serve`, killed if it is still running after `ms` (a server that should have refused to start). */
@@ -42,6 +43,9 @@ describe('configuration', () => {
     ['SVC_CORS_ORIGINS', 'https://app.example.com/path', /SVC_CORS_ORIGINS.*scheme, host and port only/],
     ['SVC_CORS_ORIGINS', 'app.example.com', /SVC_CORS_ORIGINS.*not an origin/],
     ['SVC_CORS_ORIGINS', '*, https://app.example.com', /SVC_CORS_ORIGINS.*stands alone/],
+    ['SVC_TRUST_PROXY', 'nginx', /SVC_TRUST_PROXY.*'nginx' is not a proxy address/],
+    ['SVC_TRUST_PROXY', '10.0.0.0/40', /SVC_TRUST_PROXY.*'10\.0\.0\.0\/40' is not a proxy address/],
+    ['SVC_TRUST_PROXY', '50', /SVC_TRUST_PROXY.*at most 10 proxies/],
     // An empty host would listen on every interface, exposing the admin API.
     ['SVC_HOST', '', /SVC_HOST.*must not be empty.*0\.0\.0\.0/],
     ['SVC_HOST', '   ', /SVC_HOST.*must not be empty/],
@@ -101,6 +105,35 @@ describe('configuration', () => {
     expect(loadConfig({}).server.corsOrigins).toEqual([]);
     expect(loadConfig({ SVC_CORS_ORIGINS: '*' }).server.corsOrigins).toEqual(['*']);
     expect(loadConfig({ SVC_CORS_ORIGINS: ' https://app.example.com/ , http://localhost:3000' }).server.corsOrigins).toEqual(['https://app.example.com', 'http://localhost:3000']);
+  });
+
+  it('reads SVC_TRUST_PROXY as the proxies in front: true is one, a number of them, or their addresses', () => {
+    const trust = (v: string) => loadConfig({ SVC_TRUST_PROXY: v }).server.trustProxy;
+    expect(loadConfig({}).server.trustProxy).toBe(false);
+    for (const v of ['false', '0', ' off ', '']) expect(trust(v), v).toBe(false);
+    // Trusting every hop would take the left-most X-Forwarded-For address, which the client writes.
+    for (const v of ['true', 'YES', '1']) expect(trust(v), v).toBe(1);
+    expect(trust('2')).toBe(2);
+    expect(trust('10.0.0.0/8, 192.168.1.5 ,loopback, fd00::/8')).toEqual(['10.0.0.0/8', '192.168.1.5', 'loopback', 'fd00::/8']);
+  });
+
+  it('never shows a database password in a setting error, however it is written', () => {
+    const shown = (url: string) => {
+      try {
+        loadConfig({ SVC_DATABASE_URL: url });
+      } catch (err) {
+        return (err as Error).message;
+      }
+      return '';
+    };
+    // A password with a slash does not parse as a URL; a password as a query parameter does.
+    for (const url of ['postgres://svc:pa/ssLEAK2@127.0.0.1:5432/db', 'mysql://svc:LEAK3@db/x', 'mysql://db/x?password=LEAK5&sslmode=require']) {
+      const message = shown(url);
+      expect(message, url).toMatch(/^invalid setting SVC_DATABASE_URL/);
+      expect(message, url).not.toMatch(/LEAK/);
+    }
+    expect(redactUrl('postgres://127.0.0.1:5432/db?password=LEAK5&application_name=svc')).toBe('postgres://127.0.0.1:5432/db?password=***&application_name=svc');
+    expect(redactUrl('/var/lib/svc')).toBe('/var/lib/svc');
   });
 
   it('never echoes a secret setting in its error', () => {

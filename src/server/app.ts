@@ -33,6 +33,7 @@ export function buildServer(deps: ServerDeps): ServerHandle {
   // redaction every other line goes through, which costs about twice the rest of writing it.
   const accessLog = deps.log.child({}, { redact: [] });
   const onError = errorHandler(limit);
+  const trustProxy = deps.config.server.trustProxy;
   const cors = deps.config.server.corsOrigins.length ? new CorsPolicy(deps.config.server.corsOrigins) : null;
   const app = Fastify({
     loggerInstance: deps.log as FastifyBaseLogger,
@@ -48,7 +49,8 @@ export function buildServer(deps: ServerDeps): ServerHandle {
       headersTimeout: Math.min(60_000, deps.config.server.requestTimeoutMs),
       connectionsCheckingInterval: Math.min(30_000, Math.max(250, Math.floor(deps.config.server.requestTimeoutMs / 4))),
     },
-    trustProxy: deps.config.server.trustProxy,
+    // A number of hops is counted here: fastify reads a bare number as trusting no one.
+    trustProxy: typeof trustProxy === 'number' ? (_address: string, hop: number) => hop < trustProxy : trustProxy,
     return503OnClosing: false,
     forceCloseConnections: 'idle',
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: MAX_PATH_SEGMENT },

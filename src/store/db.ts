@@ -6,6 +6,7 @@ import { LRUCache } from 'lru-cache';
 import pg from 'pg';
 import { migrationProvider } from './migrations/index.js';
 import type { Database } from './schema.js';
+import { redactUrl } from '../redact.js';
 
 export type DialectName = 'sqlite' | 'postgres';
 
@@ -121,15 +122,6 @@ function endWhenUnanswered(client: pg.PoolClient): void {
   }) as typeof client.query;
 }
 
-function redactUrl(url: string): string {
-  try {
-    const u = new URL(url);
-    if (u.password) u.password = '***';
-    return u.toString();
-  } catch {
-    return 'postgres';
-  }
-}
 
 export async function openStore(options: StoreOptions): Promise<Store> {
   let store: Store;

@@ -542,6 +542,11 @@ describe('web pages: cookie, proxy and sign-up settings', () => {
       // 1 per email, 4 per address: the fifth address-wide attempt is refused, another address is not.
       expect(await tries(proxied, '203.0.113.7', 5)).toEqual([401, 401, 401, 401, 429]);
       expect(await tries(proxied, '198.51.100.9', 1)).toEqual([401]);
+      // The proxy appends the address it saw; what the client wrote before it buys nothing (every
+      // hop was trusted, so the left-most, forged address was taken as the client's).
+      const forged: number[] = [];
+      for (let i = 0; i < 5; i++) forged.push(...(await tries(proxied, `10.3.${i}.7, 192.0.2.44`, 1)));
+      expect(forged).toEqual([401, 401, 401, 401, 429]);
     } finally {
       await proxied.close();
     }

@@ -1,0 +1,21 @@
+/** Query parameters that carry credentials (node-postgres reads `?password=` as the password). */
+const SECRET_PARAM = /^(?:pass(?:word)?|secret|token|api_?key|sslpassword)$/i;
+
+/**
+ * A URL as it may be shown: its password and credential parameters replaced by `***`. Text that
+ * does not parse as a URL (a password with a `/` in it) has everything between `user:` and the
+ * host's `@` hidden instead; text that is not a URL at all is returned as it is.
+ */
+export function redactUrl(text: string): string {
+  if (!/^[a-z][a-z0-9+.-]*:\/\//i.test(text.trim())) return text;
+  try {
+    const u = new URL(text.trim());
+    if (u.password) u.password = '***';
+    for (const key of [...u.searchParams.keys()]) if (SECRET_PARAM.test(key)) u.searchParams.set(key, '***');
+    return u.toString();
+  } catch {
+    return text
+      .replace(/(\/\/[^:/@\s]*:)\S*@/, '$1***@')
+      .replace(/([?&](?:pass(?:word)?|secret|token|api_?key|sslpassword)=)[^&#\s]*/gi, '$1***');
+  }
+}
