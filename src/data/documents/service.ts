@@ -44,7 +44,7 @@ export class DocumentService {
     this.#o = options;
     this.dir = path.join(options.dataDir, 'documents');
     // Checked at start-up, where a failure names SVC_DATA_DIR: found at the first citation, it was a 500 on every SEC answer.
-    mkdirSync(this.dir, { recursive: true });
+    mkdirSync(this.dir, { recursive: true, mode: 0o700 });
     accessSync(this.dir, constants.W_OK);
   }
 
@@ -89,13 +89,13 @@ export class DocumentService {
     const doc = await produce();
     const bytes = await renderPdf(doc);
     const files = this.#files(id);
-    mkdirSync(this.dir, { recursive: true });
+    mkdirSync(this.dir, { recursive: true, mode: 0o700 });
     const meta: StoredMeta = { id, title: doc.title, pages: doc.pages.length, layout: LAYOUT_VERSION, renderedAt: new Date().toISOString() };
     // Written under temporary names and renamed: a reader never sees half a file.
     const suffix = `.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
-    writeFileSync(files.pdf + suffix, bytes);
+    writeFileSync(files.pdf + suffix, bytes, { mode: 0o600 });
     renameSync(files.pdf + suffix, files.pdf);
-    writeFileSync(files.meta + suffix, `${JSON.stringify(meta)}\n`);
+    writeFileSync(files.meta + suffix, `${JSON.stringify(meta)}\n`, { mode: 0o600 });
     renameSync(files.meta + suffix, files.meta);
     return meta;
   }

@@ -1,20 +1,12 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { secretFile } from '../../secret-file.js';
 
 /** SVC_SIGNING_SECRET when set; otherwise a secret generated once into the data dir (mode 0600). */
 export function resolveSigningSecret(configured: string, dataDir: string): { secret: string; file: string | null } {
   if (configured) return { secret: configured, file: null };
   const file = path.join(dataDir, 'signing.key');
-  if (existsSync(file)) {
-    const secret = readFileSync(file, 'utf8').trim();
-    if (secret) return { secret, file };
-  }
-  mkdirSync(dataDir, { recursive: true });
-  const secret = randomBytes(32).toString('hex');
-  writeFileSync(file, `${secret}\n`, { mode: 0o600 });
-  chmodSync(file, 0o600);
-  return { secret, file };
+  return { secret: secretFile(file, 'signing secret', () => randomBytes(32).toString('hex')).secret, file };
 }
 
 /** The longest a signed link may be valid (SVC_DOCUMENT_LINK_TTL_S's maximum): a later expiry is refused. */

@@ -171,9 +171,9 @@ export class SecClient {
   #archive(key: string, body: string): void {
     if (!this.#o.archiveDir || !SAFE_ARCHIVE_KEY.test(key)) return;
     const file = path.join(this.#o.archiveDir, key);
-    mkdirSync(path.dirname(file), { recursive: true });
+    mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
     const tmp = `${file}.${process.pid}.tmp`;
-    writeFileSync(tmp, body);
+    writeFileSync(tmp, body, { mode: 0o600 });
     renameSync(tmp, file);
   }
 }

@@ -26,27 +26,30 @@ export async function documentRoutes(app: FastifyInstance, deps: ServerDeps): Pr
     // viewer joins ranges of two renderings.
     const etag = `"${found.size.toString(16)}-${Math.floor(found.modified.getTime()).toString(16)}"`;
     const lastModified = found.modified.toUTCString();
-    reply
-      .header('content-type', 'application/pdf')
-      .header('content-disposition', `inline; filename="${id}.pdf"`)
-      .header('cache-control', `private, max-age=${maxAge}, immutable`)
-      .header('x-content-type-options', 'nosniff')
-      .header('accept-ranges', 'bytes')
-      .header('etag', etag)
-      .header('last-modified', lastModified);
+    // The document's own headers: not on a 416, whose body is an error, not this PDF.
+    const asDocument = () =>
+      reply
+        .header('content-type', 'application/pdf')
+        .header('content-disposition', `inline; filename="${id}.pdf"`)
+        .header('cache-control', `private, max-age=${maxAge}, immutable`)
+        .header('x-content-type-options', 'nosniff')
+        .header('accept-ranges', 'bytes')
+        .header('etag', etag)
+        .header('last-modified', lastModified);
     const ifNoneMatch = request.headers['if-none-match'];
-    if (ifNoneMatch && ifNoneMatch.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag || tag.trim() === '*')) return reply.code(304).send();
+    if (ifNoneMatch && ifNoneMatch.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag || tag.trim() === '*')) return asDocument().code(304).send();
     const ifRange = request.headers['if-range'];
     // A range of another version of the file would corrupt the copy the viewer holds: send it whole.
     const range = ifRange === undefined || ifRange === etag || ifRange === lastModified ? requestedRange(request.headers.range, found.size) : 'whole';
     if (range === 'unsatisfiable') {
-      reply.header('content-range', `bytes */${found.size}`);
+      reply.header('accept-ranges', 'bytes').header('content-range', `bytes */${found.size}`);
       throw new SvcError('range_not_satisfiable', {
         code: 'range_not_satisfiable',
         message: `The requested range (${request.headers.range}) is outside this document of ${found.size} bytes; ask for bytes 0-${Math.max(0, found.size - 1)} or fewer.`,
         param: 'Range',
       });
     }
+    asDocument();
     if (range === 'whole') return reply.header('content-length', String(found.size)).send(createReadStream(found.file));
     return reply
       .code(206)

@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -31,6 +31,18 @@ describe('signing', () => {
     expect(resolveSigningSecret('', dir).secret).toBe(first.secret);
     expect(readFileSync(first.file!, 'utf8').trim()).toBe(first.secret);
     expect(resolveSigningSecret('configured', dir)).toEqual({ secret: 'configured', file: null });
+  });
+
+  it('holds a hand-written signing.key to 16 characters, as SVC_SIGNING_SECRET, and makes it readable by its owner only', () => {
+    const dir = tmp();
+    const file = path.join(dir, 'signing.key');
+    writeFileSync(file, 'a\n', { mode: 0o644 });
+    // Before, any non-empty secret was taken: links signed with "a" were forged at once.
+    expect(() => resolveSigningSecret('', dir)).toThrow(/signing secret in .*signing\.key is shorter than 16 characters: write a longer one .* or delete the file/);
+    writeFileSync(file, `${'k'.repeat(32)}\n`, { mode: 0o644 });
+    chmodSync(file, 0o644);
+    expect(resolveSigningSecret('', dir)).toEqual({ secret: 'k'.repeat(32), file });
+    expect(statSync(file).mode & 0o777).toBe(0o600);
   });
 
   it('checks the signature over id and expiry, then the expiry', () => {
@@ -85,6 +97,7 @@ describe('requestedRange (RFC 9110 byte ranges) of a 1000-byte document', () => 
 describe('DocumentService', () => {
   it('renders a document once, even when asked concurrently, and keeps it', async () => {
     const dir = tmp();
+    chmodSync(dir, 0o755);
     let produced = 0;
     const make = async () => (produced++, doc('hello'));
     const a = new DocumentService({ dataDir: dir, signingSecret: 's', linkTtlSeconds: 60, publicUrl: () => 'https://svc.example' });
@@ -94,6 +107,10 @@ describe('DocumentService', () => {
     await b.ensure('doc-1', make);
     expect(produced).toBe(1);
     expect((await pdfPageTexts(readFileSync((await b.open('doc-1'))!.file)))[0]).toContain('hello');
+    // Readable by the service's user only, whatever the data dir's own mode (here 0755) and the umask.
+    const file = (await b.open('doc-1'))!.file;
+    expect(statSync(path.dirname(file)).mode & 0o777).toBe(0o700);
+    expect(statSync(file).mode & 0o777).toBe(0o600);
   });
 
   it('makes absolute signed links that open at a page, valid for the configured lifetime', () => {
@@ -175,6 +192,9 @@ describe('a link issued by one replica opens on another (same SVC_SIGNING_SECRET
       expect(outside.status).toBe(416);
       expect(outside.headers.get('content-range')).toBe(`bytes */${bytes.length}`);
       expect(await outside.json()).toMatchObject({ error: { code: 'range_not_satisfiable', param: 'Range', type: 'invalid_request_error' } });
+      // An error, not the document: none of its caching or naming headers.
+      for (const h of ['etag', 'last-modified', 'content-disposition']) expect(outside.headers.get(h), h).toBeNull();
+      expect(outside.headers.get('cache-control') ?? '').not.toContain('immutable');
 
       const head = await fetch(link, { method: 'HEAD', headers: { range: 'bytes=0-9' } });
       expect(head.status).toBe(206);
