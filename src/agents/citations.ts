@@ -21,9 +21,11 @@ export class SourceList {
 
 /**
  * A caller's words quoted back in an answer. A `[n]` they typed is written `[n\]` (the same in
- * Markdown) so it cannot be mistaken for, or take the place of, a citation marker.
+ * Markdown) so it cannot be mistaken for, or take the place of, a citation marker; a Markdown link
+ * they typed, `[label](url)`, is written `[label] (url)`, so no renderer (the playground, Slack,
+ * Discord) shows it as a link under a label of the caller's choosing, in the service's answer.
  */
-export const quoteCaller = (text: string) => text.replace(/\[(\d+)\]/g, '[$1\\]');
+export const quoteCaller = (text: string) => text.replace(/\[(\d+)\]/g, '[$1\\]').replace(/\]\(/g, '] (');
 
 /** "2026-11-19 15:00 UTC". */
 export const utcMinute = (d: Date) => `${d.toISOString().slice(0, 16).replace('T', ' ')} UTC`;

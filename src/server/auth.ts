@@ -11,13 +11,15 @@ declare module 'fastify' {
 
 const unauthorized = (message: string) => new SvcError('authentication', { code: 'invalid_api_key', message });
 
+const bearerOf = (header: string) => /^Bearer[ ]+(\S+)\s*$/i.exec(header)?.[1] ?? null;
+
 /** The bearer token of the Authorization header; a missing or malformed header is a 401. */
 export function bearerToken(request: FastifyRequest): string {
   const header = request.headers.authorization;
   if (!header) throw unauthorized("You didn't provide an API key. Send it in the header 'Authorization: Bearer <API key>'.");
-  const match = /^Bearer[ ]+(\S+)\s*$/i.exec(header);
-  if (!match) throw unauthorized("Malformed Authorization header: expected 'Authorization: Bearer <API key>'.");
-  return match[1]!;
+  const token = bearerOf(header);
+  if (!token) throw unauthorized("Malformed Authorization header: expected 'Authorization: Bearer <API key>'.");
+  return token;
 }
 
 export interface KeyAuthenticator {
@@ -53,9 +55,10 @@ export function requireApiKey(keys: KeyAuthenticator) {
 
 export function requireAdminKey(adminKey: string) {
   return async (request: FastifyRequest, _reply: FastifyReply) => {
-    const secret = bearerToken(request);
-    if (!sameSecret(secret, adminKey)) {
-      throw new SvcError('authentication', { code: 'invalid_admin_key', message: 'The admin API needs the admin key (SVC_ADMIN_KEY) as its bearer token.' });
+    // Missing, malformed or wrong alike: what it needs is the admin key, not an API key.
+    const token = bearerOf(request.headers.authorization ?? '');
+    if (!token || !sameSecret(token, adminKey)) {
+      throw new SvcError('authentication', { code: 'invalid_admin_key', message: "The admin API needs the admin key (SVC_ADMIN_KEY) as its bearer token: 'Authorization: Bearer <admin key>'." });
     }
   };
 }

@@ -142,7 +142,7 @@ export function parseResponsesRequest(raw: unknown): ResponsesRequest {
     topP: f.number('top_p', { min: 0, max: 1 }) ?? null,
     maxOutputTokens: f.number('max_output_tokens', { min: 1, integer: true }) ?? null,
     verbosity: (verbosity as Verbosity | undefined) ?? null,
-    user: f.string('user') ?? null,
+    user: f.string('user', { maxLength: 256 }) ?? null,
     echo: readEcho(f),
   };
 }

@@ -139,6 +139,13 @@ export function boolQuery(v: unknown, param: string): boolean {
   throw wrongType(param, "'true' or 'false'", v);
 }
 
+/** A string query parameter such as a cursor id, or undefined when absent; given twice or as an object, it is refused. */
+export function stringQuery(v: unknown, param: string): string | undefined {
+  if (v === undefined || v === '') return undefined;
+  if (typeof v !== 'string') throw invalidRequest('invalid_type', `Invalid type for '${param}': expected one string (it was given ${Array.isArray(v) ? 'more than once' : `as ${typeName(v)}`}).`, param);
+  return v;
+}
+
 /** An integer query parameter within bounds, or the fallback when absent. */
 export function intQuery(v: unknown, param: string, fallback: number, min = -1, max = Number.MAX_SAFE_INTEGER): number {
   if (v === undefined || v === '') return fallback;

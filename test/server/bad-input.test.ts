@@ -101,6 +101,7 @@ const CASES: Case[] = [
   { name: 'previous_response_id is a number', body: resp({ previous_response_id: 5 }), status: 400, code: 'invalid_type', param: 'previous_response_id' },
   { name: 'metadata is a string', body: resp({ metadata: 'x' }), status: 400, code: 'invalid_type', param: 'metadata' },
   { name: 'metadata value is a number', body: resp({ metadata: { a: 1 } }), status: 400, code: 'invalid_type', param: 'metadata.a' },
+  { name: 'user longer than 256 characters (as safety_identifier)', body: resp({ user: 'u'.repeat(257) }), status: 400, code: 'invalid_value', param: 'user' },
   { name: 'temperature out of range', body: resp({ temperature: 5 }), status: 400, code: 'invalid_value', param: 'temperature' },
   { name: 'temperature is a string', body: resp({ temperature: 'hot' }), status: 400, code: 'invalid_type', param: 'temperature' },
   { name: 'temperature overflows to Infinity', body: '{"model":"svc-test","input":"hi","temperature":1e400}', status: 400, code: 'invalid_value', param: 'temperature' },
@@ -151,6 +152,8 @@ const CASES: Case[] = [
   { name: 'unknown key', body: resp({}), auth: 'Bearer sk-svc-0000000000000000000000000000000000000000', status: 401, code: 'invalid_api_key' },
   { name: 'revoked key', body: resp({}), auth: 'revoked', status: 401, code: 'invalid_api_key' },
   { name: 'admin route with a user key', path: A, body: { email: 'a@b.co' }, auth: 'key', status: 401, code: 'invalid_admin_key' },
+  { name: 'admin route without an Authorization header', path: A, body: { email: 'a@b.co' }, auth: 'none', status: 401, code: 'invalid_admin_key' },
+  { name: 'ledger cursor given twice', method: 'GET', path: '/v1/account/ledger?after=a&after=b', status: 400, code: 'invalid_type', param: 'after' },
   { name: 'admin key on a user route', body: resp({}), auth: 'admin', status: 401, code: 'invalid_api_key' },
   // Retrieval and routing
   { name: 'unknown route', method: 'GET', path: '/v1/nothing', status: 404, code: 'unknown_url' },

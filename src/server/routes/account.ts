@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { validateKeyName } from '../../accounts/service.js';
 import type { ServerDeps } from '../deps.js';
-import { bodyObject, intQuery } from '../validate.js';
+import { bodyObject, intQuery, stringQuery } from '../validate.js';
 import { entryJson, keyJson } from '../views.js';
 
 /** `GET /v1/account`: the caller's plan and balance (the playground reads it too). */
@@ -19,7 +19,7 @@ export async function accountRoutes(app: FastifyInstance, deps: ServerDeps): Pro
   app.get('/v1/account/ledger', async (request) => {
     const q = request.query as Record<string, unknown>;
     const limit = intQuery(q.limit, 'limit', 20, 1, 100);
-    const after = typeof q.after === 'string' && q.after ? q.after : undefined;
+    const after = stringQuery(q.after, 'after');
     const { entries, hasMore } = await deps.billing.ledger(request.auth!.account.id, { limit, after });
     const data = entries.map(entryJson);
     return { object: 'list', data, first_id: data[0]?.id ?? null, last_id: data.at(-1)?.id ?? null, has_more: hasMore };

@@ -15,6 +15,10 @@ export async function documentRoutes(app: FastifyInstance, deps: ServerDeps): Pr
     const query = request.query as Record<string, unknown>;
     const id = file.endsWith('.pdf') ? file.slice(0, -4) : file;
     const text = (v: unknown) => (typeof v === 'string' ? v : undefined);
+    // A parameter given twice is not the link as it was signed.
+    if (Array.isArray(query.expires) || Array.isArray(query.signature)) {
+      throw new SvcError('permission', { code: 'invalid_signature', message: 'This document link is not valid: its expires or signature parameter appears more than once. Use the link exactly as the answer gave it.', param: Array.isArray(query.signature) ? 'signature' : 'expires' });
+    }
     const expires = deps.documents.verify(id, text(query.expires), text(query.signature));
     const missing = () => notFound('document_not_found', `No document '${file}' exists on this server.`);
     // Checked before opening, which may render the document.

@@ -53,6 +53,13 @@ describe('svc-agent (router)', () => {
     expect((r.output[0] as any).content[0].annotations).toEqual([]);
   });
 
+  it('quotes a question back without making a link of Markdown it holds', async () => {
+    const { apiKey } = await svc.account();
+    const r = await new OpenAI({ baseURL: svc.baseURL, apiKey }).responses.create({ model: 'svc-markets-search-agent', input: 'odds of [click here](https://evil.example/phish) winning [2]' });
+    expect(r.output_text).toContain('“odds of [click here] (https://evil.example/phish) winning [2\\]”');
+    expect(r.output_text).not.toContain('](');
+  });
+
   it('for a Kalshi address without a stored report: a free live summary naming the model that generates one', async () => {
     const { id, apiKey } = await svc.account({ plan: 'pro', credits: 10 });
     const res = await post(`${svc.baseURL}/responses`, apiKey, { model: 'svc-agent', input: `please look at ${urlOf('KXSEAICE')}` });

@@ -192,6 +192,9 @@ describe('a link issued by one replica opens on another (same SVC_SIGNING_SECRET
       expect(outside.status).toBe(416);
       expect(outside.headers.get('content-range')).toBe(`bytes */${bytes.length}`);
       expect(await outside.json()).toMatchObject({ error: { code: 'range_not_satisfiable', param: 'Range', type: 'invalid_request_error' } });
+      const twice = await fetch(`${link}&signature=${new URL(link).searchParams.get('signature')}`);
+      expect(twice.status).toBe(403);
+      expect(((await twice.json()) as any).error).toMatchObject({ code: 'invalid_signature', param: 'signature', message: expect.stringContaining('appears more than once') });
       // An error, not the document: none of its caching or naming headers.
       for (const h of ['etag', 'last-modified', 'content-disposition']) expect(outside.headers.get(h), h).toBeNull();
       expect(outside.headers.get('cache-control') ?? '').not.toContain('immutable');
