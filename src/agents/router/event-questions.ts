@@ -104,8 +104,8 @@ function namedRows(question: string, rows: Row[], title: string, levels: number[
   const general = new Set(['above', 'below', 'over', 'under', 'more', 'less', 'than', 'the', 'and', 'yes', 'win', 'wins', 'team']);
   const game = /^(.+?) at (.+?)(?: on |:|\?|$)/i.exec(title);
   const sides = game ? { away: wordsOf(game[1]!), home: wordsOf(game[2]!) } : null;
-  const side = sideAsked(question);
-  const openOnSide = (range: LabelRange, v: number) => (side === 'below' ? range.from === null && range.to === v : side === 'above' ? range.to === null && range.from === v : false);
+  const direction = sideAsked(question);
+  const openOnSide = (range: LabelRange, v: number) => (direction === 'below' ? range.from === null && range.to === v : direction === 'above' ? range.to === null && range.from === v : false);
   const ranges = rows.map((r) => labelRange(outcomeOf(r.outcome).name));
   const sided = !ladder && ranges.some((range) => range !== null && levels.some((v) => openOnSide(range, v)));
   const atLevel = (range: LabelRange, v: number) => (ladder ? range.from === v || range.to === v : sided ? openOnSide(range, v) : inRange(range, v));

@@ -435,11 +435,9 @@ export class AnswerWriter {
       return p && weeks ? `${periodName(p, cal)} had ${weeks} weeks, one more than usual` : null;
     };
     const own = extra(period);
-    const earlier = compared.filter((c): c is Compared => Boolean(c?.period && c.value)).map((c) => ({ c, note: extra(c.period) }));
-    const sameLength = earlier.filter((e) => !e.note);
-    const parts: string[] = [];
-    if (own) parts.push(`${capitalise(own)}, which adds to its amounts${sameLength.length ? ' and to the change against a period of the usual length' : ''}.`);
-    for (const e of earlier) if (e.note && !own) parts.push(`${capitalise(e.note)}, so the change from it understates the trend by about that week.`);
+    const earlier = compared.filter((c): c is Compared => Boolean(c?.period && c.value)).map((c) => extra(c.period));
+    if (own) return `${capitalise(own)}, which adds to its amounts${earlier.some((e) => !e) ? ' and to the change against a period of the usual length' : ''}.`;
+    const parts = earlier.filter((e): e is string => e !== null).map((e) => `${capitalise(e)}, so the change from it understates the trend by about that week.`);
     return parts.length ? parts.join(' ') : null;
   }
 
