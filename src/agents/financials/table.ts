@@ -268,9 +268,8 @@ async function table(lib: SecLibrary, ref: CompanyRef, metrics: MetricId[], span
   if (total) lines.push(totalNote(total, shown, reported, calendarYear), '');
   if (gaps.length) lines.push(`No figures for ${gaps.map((p) => periodLabel(p, calendarYear)).join(', ')} in the filings available: ${gaps.length > 1 ? 'those columns are' : 'that column is'} left out, and growth against ${gaps.length > 1 ? 'them' : 'it'} is not shown.`, '');
   if (restatements.length) lines.push(`‡ Restated after it was first reported; the latest figure is shown, and growth is measured on it: ${restatements.join('; ')}.`, '');
-  // A 14-week quarter or 53-week year: its amounts hold an extra week, and so does growth to or from it.
-  const longer = calendarYear || !reported.some((m) => metricById(m).type === 'duration' && !metricById(m).averaged) ? [] : shown.filter((p) => extraWeekLength(p));
-  if (longer.length) lines.push(`${longer.map((p) => `${periodLabel(p, calendarYear)} had ${extraWeekLength(p)} weeks`).join(', ')}, one more than usual: amounts over ${longer.length > 1 ? 'them' : 'it'} include an extra week, which lifts growth to ${longer.length > 1 ? 'them' : 'it'} and lowers growth from ${longer.length > 1 ? 'them' : 'it'}.`, '');
+  const longer = calendarYear || !reported.some((m) => metricById(m).type === 'duration' && !metricById(m).averaged) ? null : extraWeekNote(shown, financials.calendar);
+  if (longer) lines.push(longer, '');
   if (derived) lines.push('† Derived, not reported as such: a fourth quarter is the fiscal year minus the first nine months (10-K minus the third-quarter 10-Q); cash-flow quarters are year-to-date differences; totals a filer does not tag follow their formula. Per-share figures derived this way are approximate.', '');
   if (missing.length) lines.push(`${company.name} does not report ${missing.map((m) => metricById(m).label.toLowerCase()).join(' or ')} in its XBRL facts.`, '');
   if (!years) {
@@ -283,6 +282,35 @@ async function table(lib: SecLibrary, ref: CompanyRef, metrics: MetricId[], span
   return lines;
 }
 
+
+/**
+ * A 14-week quarter or 53-week year among the columns, or behind their growth rows (the quarter a
+ * year or a quarter before, the year before): its amounts hold an extra week, and so does growth
+ * to or from it.
+ */
+function extraWeekNote(shown: FiscalPeriod[], calendar: FiscalCalendar): string | null {
+  const label = (p: FiscalPeriod) => periodLabel(p, false);
+  const inTable = shown.filter((p) => extraWeekLength(p));
+  const bases = new Map<string, { base: FiscalPeriod; from: FiscalPeriod[] }>();
+  for (const p of shown) {
+    const before = p.kind === 'quarter' ? [calendar.shiftQuarter(p, -4), calendar.shiftQuarter(p, -1)] : [calendar.years.find((y) => y.fy === p.fy - 1)];
+    for (const base of before) {
+      if (!base || !extraWeekLength(base) || shown.some((s) => s.end === base.end)) continue;
+      const entry = bases.get(base.end) ?? { base, from: [] };
+      entry.from.push(p);
+      bases.set(base.end, entry);
+    }
+  }
+  const parts: string[] = [];
+  if (inTable.length) {
+    const them = inTable.length > 1 ? 'them' : 'it';
+    parts.push(`${inTable.map((p) => `${label(p)} had ${extraWeekLength(p)} weeks`).join(', ')}, one more than usual: amounts over ${them} include an extra week, which lifts growth to ${them} and lowers growth from ${them}.`);
+  }
+  for (const { base, from } of bases.values()) {
+    parts.push(`${label(base)}, not shown, had ${extraWeekLength(base)} weeks, one more than usual, which lowers the growth measured from it (${from.map(label).join(', ')}).`);
+  }
+  return parts.length ? parts.join(' ') : null;
+}
 
 type Totals = { of: Map<MetricId, number>; revenue: number | null; notAdded: { metric: MetricId; why: string }[] } | { not: string };
 

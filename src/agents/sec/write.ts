@@ -364,10 +364,22 @@ export class AnswerWriter {
     if (margin) lines.push(`- ${margin}`);
     const compared = this.#calendarComparison(figure, r);
     if (compared) lines.push(`- ${compared}`);
-    return [
-      ...lines,
-      `- ${its(figure.company)} fiscal year ends ${cal.describeYearEnd()}, so calendar ${r.year} is not one of its fiscal years: its quarters ending in ${r.year}, ${periodName(first, cal)} to ${periodName(last, cal)}, ran from ${first.start} to ${last.end}.`,
-    ];
+    lines.push(`- ${its(figure.company)} fiscal year ends ${cal.describeYearEnd()}, so calendar ${r.year} is not one of its fiscal years: its quarters ending in ${r.year}, ${periodName(first, cal)} to ${periodName(last, cal)}, ran from ${first.start} to ${last.end}.`);
+    const longer = this.#extraWeekCalendarNote(figure, r);
+    if (longer) lines.push(`- ${longer}`);
+    return lines;
+  }
+
+  /** A calendar year's sum holding a 14-week quarter, or compared with one that does (see #extraWeekNote). */
+  #extraWeekCalendarNote(figure: Figure, r: Extract<FigureResult, { kind: 'calendar-year' }>): string | null {
+    if (figure.metric.type !== 'duration' || figure.metric.averaged) return null;
+    const cal = figure.fin.calendar;
+    const longIn = (year: number) => cal.quarters.find((q) => q.end.startsWith(`${year}-`) && extraWeekLength(q));
+    const said = (q: FiscalPeriod) => `${periodName(q, cal)}, of ${extraWeekLength(q)} weeks, one more than usual`;
+    const own = longIn(r.year);
+    if (own) return `Calendar ${r.year}'s quarters include ${said(own)}, which adds to the sum${r.compared?.total && !r.compared.fiscal ? ' and to the change against it' : ''}.`;
+    const earlier = r.compared?.total && !r.compared.fiscal ? longIn(r.compared.year) : undefined;
+    return earlier ? `Calendar ${r.compared!.year}'s quarters include ${said(earlier)}, so the change from it understates the trend by about that week.` : null;
   }
 
   /** "Year over year: calendar year 2023 was $… (the sum of its four fiscal quarters, each cited); change …". */

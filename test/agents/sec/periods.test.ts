@@ -412,6 +412,8 @@ describe("a 52/53-week filer's longer periods", () => {
     expect(await answer('Apple revenue Q1 2023')).toMatch(/- Fiscal Q1 2023 had 14 weeks, one more than usual, which adds to its amounts\./);
     expect(await answer('Apple revenue Q1 2024 year over year')).toMatch(/- Fiscal Q1 2023 had 14 weeks, one more than usual, so the change from it understates the trend by about that week\./);
     expect(await answer('Apple revenue fiscal 2023 year over year')).toMatch(/- Fiscal year 2023 had 53 weeks, one more than usual, which adds to its amounts and to the change against a period of the usual length\./);
+    // A calendar year's sum holding that quarter, or compared with one.
+    expect(await answer('Apple net income calendar 2023 vs calendar 2022')).toMatch(/- Calendar 2022's quarters include fiscal Q1 2023, of 14 weeks, one more than usual, so the change from it understates the trend by about that week\./);
     // Periods of the usual length, a balance, and a calendar-year filer: nothing said.
     for (const q of ['Apple revenue Q3 2024 year over year', 'Apple cash Q1 2023', 'Microsoft revenue fiscal 2024']) expect(await answer(q), q).not.toMatch(/weeks, one more than usual/);
   });
@@ -422,5 +424,10 @@ describe("a 52/53-week filer's longer periods", () => {
     let text = '';
     for await (const e of events) if (e.type === 'text') text += e.delta;
     expect(text).toContain('Q1 FY2023 had 14 weeks, one more than usual: amounts over it include an extra week, which lifts growth to it and lowers growth from it.');
+    // Not a column, but the base of a growth row shown (probe: nothing was said).
+    const eight = 'Apple revenue and net income for the last 8 quarters';
+    let later = '';
+    for await (const e of answerTables(lib, parseConversation([{ role: 'user', content: eight }], await lib.companyIndex())!, spanOf(eight)!)) if (e.type === 'text') later += e.delta;
+    expect(later).toContain('Q1 FY2023, not shown, had 14 weeks, one more than usual, which lowers the growth measured from it (Q1 FY2024).');
   });
 });
