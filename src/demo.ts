@@ -18,6 +18,12 @@ export async function demo(config: Config): Promise<number> {
   if (!config.kalshi.snapshotDir && existsSync(kalshiDir)) config.kalshi.snapshotDir = kalshiDir;
   if (!config.sec.snapshotDir && existsSync(secDir)) config.sec.snapshotDir = secDir;
   if (!process.env.SVC_DATA_DIR) config.storage.dataDir = path.resolve('data', 'demo');
+  // Its Pro account and its reports on synthetic data must never reach a real database, where
+  // live servers would serve those reports as stored ones: the demo keeps to SQLite in its data dir.
+  if (config.storage.databaseUrl) {
+    process.stderr.write(`svc demo: SVC_DATABASE_URL is ignored; the demo keeps its accounts and reports in SQLite under ${config.storage.dataDir}, apart from your database.\n`);
+    config.storage.databaseUrl = '';
+  }
   return serve(config, async (service, url) => {
     const accounts = service.deps.accounts;
     const existing = await service.deps.store.db.selectFrom('accounts').select('id').where('email', '=', DEMO_EMAIL).executeTakeFirst();

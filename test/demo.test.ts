@@ -2,6 +2,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, expect, it } from 'vitest';
+import pg from 'pg';
+import { PG_URL, dropTestSchemas, freshPostgres } from './helpers/backends.js';
 import { svcProcess } from './helpers/cli.js';
 import { WebClient } from './helpers/web-client.js';
 
@@ -9,9 +11,11 @@ const dataDir = mkdtempSync(path.join(os.tmpdir(), 'svc-demo-'));
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
 /** Starts `svc demo` on the shared data dir; resolves with what it printed. */
-async function startDemo() {
-  const child = svcProcess(['demo'], { SVC_PORT: '0', SVC_DATA_DIR: dataDir, SVC_LOG_LEVEL: 'silent' });
+async function startDemo(env: Record<string, string> = {}) {
+  const child = svcProcess(['demo'], { SVC_PORT: '0', SVC_DATA_DIR: dataDir, SVC_LOG_LEVEL: 'silent', ...env });
   let out = '';
+  let err = '';
+  child.stderr.on('data', (d) => (err += d));
   const login = await new Promise<RegExpExecArray>((resolve, reject) => {
     child.stdout.on('data', (d) => {
       out += d;
@@ -27,7 +31,7 @@ async function startDemo() {
     child.kill('SIGTERM');
     await exited;
   };
-  return { url: url!, email: email!, password: password!, key: /export SVC_KEY=(\S+)/.exec(out)![1]!, stop };
+  return { url: url!, email: email!, password: password!, key: /export SVC_KEY=(\S+)/.exec(out)![1]!, stop, stderr: () => err };
 }
 
 it('svc demo serves offline with a Pro demo account usable by key and on the web', async () => {
@@ -60,5 +64,25 @@ it('a restart prints a new key that replaces the last one, so restarts never fil
     expect(keys.data.filter((k) => k.revoked_at === null)).toHaveLength(1);
   } finally {
     await second.stop();
+  }
+}, 60_000);
+
+it.skipIf(!PG_URL)(`keeps to its own SQLite even with SVC_DATABASE_URL set: its demo account and synthetic reports never reach that database${PG_URL ? '' : ' (skipped: set SVC_TEST_DATABASE_URL=postgres://… to run)'}`, async () => {
+  const url = await freshPostgres();
+  const demo = await startDemo({ SVC_DATABASE_URL: url });
+  try {
+    expect(demo.stderr()).toContain('svc demo: SVC_DATABASE_URL is ignored');
+    expect((await fetch(`${demo.url}/v1/account`, { headers: { authorization: `Bearer ${demo.key}` } })).status).toBe(200);
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    try {
+      // Not even migrated: the demo never opened it.
+      expect((await client.query("select count(*)::int as n from information_schema.tables where table_schema = current_schema() and table_name = 'accounts'")).rows[0].n).toBe(0);
+    } finally {
+      await client.end();
+    }
+  } finally {
+    await demo.stop();
+    await dropTestSchemas();
   }
 }, 60_000);
