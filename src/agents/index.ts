@@ -29,8 +29,9 @@ export function marketAgentsFromCore(core: Core, kalshi = new KalshiClient(core.
   const index = new OpenEventsIndex(kalshi, core.config.search.refreshMs, core.log);
   const sec = written(secAgent(core));
   const financials = written(financialsAgent(core));
-  const router = routerAgent({ sec, financials, kalshi, reports: core.reports, index, apiUrl: core.config.kalshi.apiUrl, llm, log: core.log });
-  return { router, sec, financials, search: written(marketsSearchAgent({ client: kalshi, index })) };
+  const reportCost = core.config.billing.reportCostCredits;
+  const router = routerAgent({ sec, financials, kalshi, reports: core.reports, index, apiUrl: core.config.kalshi.apiUrl, reportCost, llm, log: core.log });
+  return { router, sec, financials, search: written(marketsSearchAgent({ client: kalshi, index, reportCost })) };
 }
 
 /** The agents every server runs, in the order GET /v1/models lists them. */

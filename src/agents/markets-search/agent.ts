@@ -10,13 +10,22 @@ import { fold, words } from './search.js';
 
 export const SEARCH_AGENT_ID = 'svc-markets-search-agent';
 
+/** "3 credits", "1 credit": what a generated report costs. */
+export const credits = (n: number) => `${n} credit${n === 1 ? '' : 's'}`;
+
 
 /** Finds open Kalshi events for a question and answers with their current prices and links. */
 export async function searchMarkets(
   client: KalshiClient,
   index: OpenEventsIndex,
   query: string,
-  options: { limit?: number; /** The earlier question a follow-up continues. */ context?: string } = {},
+  options: {
+    /** Credits a generated report costs (SVC_REPORT_COST_CREDITS), said in the answer's footer. */
+    reportCost: number;
+    limit?: number;
+    /** The earlier question a follow-up continues. */
+    context?: string;
+  },
 ): Promise<{ text: string; citations: Citation[]; found: number }> {
   const search = await index.get();
   const limit = options.limit ?? 5;
@@ -62,7 +71,7 @@ export async function searchMarkets(
   });
   lines.push(
     '',
-    'Prices are the mid of the best bid and ask (or the last trade), read as probabilities. For a research report with the model probability of each outcome, send an event address to `svc-prediction-markets-agent` (3 credits), or to `svc-prediction-markets-agent:cache` for a stored report (free).',
+    `Prices are the mid of the best bid and ask (or the last trade), read as probabilities. For a research report with the model probability of each outcome, send an event address to \`svc-prediction-markets-agent\` (${credits(options.reportCost)}), or to \`svc-prediction-markets-agent:cache\` for a stored report (free).`,
   );
   return { text: `${lines.join('\n')}\n`, citations, found: hits.length };
 }
@@ -100,14 +109,14 @@ function eventLine(event: KalshiEvent, category: string, n: number, levels: Aske
   return `**${quoteCaller(event.title)}** (${event.event_ticker}, ${category || 'uncategorised'}) [${n}]: ${shown.length ? shown.join('; ') : 'no prices yet'}${more}.${close ? ` Closes ${utc(new Date(close))}.` : ''}${notes.length ? ` ${notes.join(' ')}` : ''}`;
 }
 
-export function marketsSearchAgent(o: { client: KalshiClient; index: OpenEventsIndex }): Agent {
+export function marketsSearchAgent(o: { client: KalshiClient; index: OpenEventsIndex; reportCost: number }): Agent {
   return {
     id: SEARCH_AGENT_ID,
     description: 'Finds open Kalshi events matching a question ("what are the odds of a Fed cut in December?") and answers with their current prices and links. Free.',
     async *run(req): AsyncGenerator<AgentEvent> {
       const question = [...req.messages].reverse().find((m) => m.role === 'user')?.content ?? '';
       yield { type: 'progress', message: 'Searching the open Kalshi events.' };
-      const { text, citations } = await searchMarkets(o.client, o.index, question);
+      const { text, citations } = await searchMarkets(o.client, o.index, question, { reportCost: o.reportCost });
       yield { type: 'text', delta: text };
       for (const citation of citations) yield { type: 'citation', citation };
       yield { type: 'done' };

@@ -1,3 +1,4 @@
+import { credits } from '../markets-search/agent.js';
 import { quoteCaller, utcMinute as utc } from '../citations.js';
 import type { Citation } from '../types.js';
 import type { KalshiClient } from '../../data/kalshi/client.js';
@@ -24,7 +25,7 @@ export function priceLine(m: KalshiMarket): { label: string; price: number | nul
  * A free summary of an event's live prices: no model, no history, one request. What the
  * router answers for a Kalshi address when no report is stored.
  */
-export async function liveSummary(client: KalshiClient, eventTicker: string, pageUrl: string, apiUrl: string): Promise<{ text: string; citations: Citation[] }> {
+export async function liveSummary(client: KalshiClient, eventTicker: string, pageUrl: string, apiUrl: string, reportCost: number): Promise<{ text: string; citations: Citation[] }> {
   const event = await client.event(eventTicker);
   if (!event) throw notFound('event_not_found', `Kalshi has no event '${eventTicker}'. Check the address: it should be the page of an event on kalshi.com.`, 'input');
   const markets = (event.markets ?? []).map(priceLine).sort((a, b) => (b.price ?? -1) - (a.price ?? -1));
@@ -38,7 +39,7 @@ export async function liveSummary(client: KalshiClient, eventTicker: string, pag
     '',
     ...(close ? [`Trading closes ${utc(new Date(close))}.`, ''] : []),
     `Prices are the mid of the best bid and ask (or the last trade when there is no two-sided quote), read as probabilities.`,
-    `For a full research report (model probability per outcome, catalysts, resolution history), send this address to \`svc-prediction-markets-agent\` (3 credits, Plus plan or above); once one is stored, \`svc-prediction-markets-agent:cache\` serves it free.`,
+    `For a full research report (model probability per outcome, catalysts, resolution history), send this address to \`svc-prediction-markets-agent\` (${credits(reportCost)}, Plus plan or above); once one is stored, \`svc-prediction-markets-agent:cache\` serves it free.`,
   ];
   return {
     text: `${lines.join('\n')}\n`,

@@ -4,7 +4,7 @@ import { confirmEventAddress, eventPageUrl, parseEventUrl } from '../../data/kal
 import type { ReportStore } from '../../reports/store.js';
 import { classifyWithLlm, rewrite } from '../llm/writer.js';
 import type { Llm } from '../llm/llm.js';
-import { searchMarkets } from '../markets-search/agent.js';
+import { credits, searchMarkets } from '../markets-search/agent.js';
 import type { OpenEventsIndex } from '../markets-search/index.js';
 import { liveSummary } from '../prediction-markets/summary.js';
 import type { Agent, AgentEvent, AgentRequest, Answer, Citation, Usage } from '../types.js';
@@ -15,16 +15,15 @@ import { answerFromReport, eventQuestion } from './event-questions.js';
 
 export const ROUTER_ID = 'svc-agent';
 
-export const HELP_TEXT = `I answer financial research questions, with numbered sources. For example:
+export const helpText = (reportCost: number) => `I answer financial research questions, with numbered sources. For example:
 
 - **Company filings**: “What was Apple's revenue in Q3 2024?”, “Microsoft diluted EPS for fiscal 2024”, “Apple vs Microsoft net income, Q2 2024”, “and the quarter before?”. Figures come from SEC EDGAR filings and cite the filing page.
 - **Several periods at once**: “Apple revenue and net income for the last 8 quarters”, with growth rates.
-- **Prediction markets**: “What are the odds of a Fed cut in December?” finds the open Kalshi events and their current prices. Paste a Kalshi event address (https://kalshi.com/markets/…) for its research report: a stored report is free; \`svc-prediction-markets-agent\` generates a new one (3 credits, Plus plan or above).
+- **Prediction markets**: “What are the odds of a Fed cut in December?” finds the open Kalshi events and their current prices. Paste a Kalshi event address (https://kalshi.com/markets/…) for its research report: a stored report is free; \`svc-prediction-markets-agent\` generates a new one (${credits(reportCost)}, Plus plan or above).
 
 Specialised models: \`svc-sec-agent\`, \`svc-financials-agent\`, \`svc-markets-search-agent\`, \`svc-prediction-markets-agent\` (with \`:cache\` and \`:refresh\`). GET /v1/models lists them all.
 `;
 
-const HELP: Answer = Object.freeze({ text: HELP_TEXT, citations: Object.freeze([]) });
 
 export interface RouterOptions {
   sec: Agent;
@@ -33,6 +32,8 @@ export interface RouterOptions {
   reports: ReportStore;
   index: OpenEventsIndex;
   apiUrl: string;
+  /** Credits a generated report costs (SVC_REPORT_COST_CREDITS), said where a report is offered. */
+  reportCost: number;
   llm: Llm | null;
   log: Logger;
 }
@@ -90,6 +91,7 @@ export function joinParts(parts: { question: string; text: string; citations: re
  * summary of live prices that names the model that generates a full report.
  */
 export function routerAgent(o: RouterOptions): Agent {
+  const help: Answer = Object.freeze({ text: helpText(o.reportCost), citations: Object.freeze([]) });
   async function route(req: AgentRequest, question: string, rule: Route): Promise<{ route: Route; usage: Usage | null }> {
     if (!o.llm || rule.kind === 'kalshi_url') return { route: rule, usage: null };
     const asked = await classifyWithLlm(o.llm, question, req.messages.slice(0, -1), req.signal);
@@ -127,7 +129,7 @@ export function routerAgent(o: RouterOptions): Agent {
     }
     await confirmEventAddress(address, o.kalshi);
     yield { type: 'progress', message: `No stored report for ${address.eventTicker}; reading its live prices.` };
-    const summary = await liveSummary(o.kalshi, address.eventTicker, eventPageUrl(address), o.apiUrl);
+    const summary = await liveSummary(o.kalshi, address.eventTicker, eventPageUrl(address), o.apiUrl, o.reportCost);
     // What only a report says (the model, its gaps, the history) is said to be missing, not answered with prices alone.
     const about = aboutEvent ? eventQuestion(question) : null;
     const unreported = about === 'model_favourite' || about === 'gap' || about === 'history';
@@ -145,7 +147,7 @@ export function routerAgent(o: RouterOptions): Agent {
         return o.financials.run(asked);
       case 'odds':
         return (async function* () {
-          const found = await searchMarkets(o.kalshi, o.index, question);
+          const found = await searchMarkets(o.kalshi, o.index, question, { reportCost: o.reportCost });
           yield* answer({ text: found.text, citations: found.citations });
         })();
       default:
@@ -183,7 +185,7 @@ export function routerAgent(o: RouterOptions): Agent {
         case 'odds': {
           yield { type: 'progress', message: 'Searching the open Kalshi events.' };
           // A follow-up ("and of a hold?") is searched with the question it continues.
-          const found = await searchMarkets(o.kalshi, o.index, question, { context: rule.context });
+          const found = await searchMarkets(o.kalshi, o.index, question, { reportCost: o.reportCost, context: rule.context });
           yield* written(req, question, found.text, found.citations, usage);
           return;
         }
@@ -191,7 +193,7 @@ export function routerAgent(o: RouterOptions): Agent {
           return yield* kalshi(req, question, r.url!, usage, true, rule.aboutEvent);
         default:
           // Help is fixed text with no sources: nothing for the model to phrase.
-          yield* answer(HELP, null);
+          yield* answer(help, null);
       }
     },
   };

@@ -104,3 +104,19 @@ describe('svc-agent (router)', () => {
     for (const m of models.data) expect(m.description.length).toBeGreaterThan(30);
   });
 });
+
+describe('a report cost other than 3 credits', () => {
+  it('is the price the router and search answers name (SVC_REPORT_COST_CREDITS), as billing charges it', async () => {
+    const priced = await startService({ env: { SVC_KALSHI_API_URL: fake.apiUrl, SVC_REPORT_COST_CREDITS: '5' }, agents: pinnedMarketAgents });
+    try {
+      const client = new OpenAI({ baseURL: priced.baseURL, apiKey: (await priced.account()).apiKey });
+      const ask = async (model: string, input: string) => (await client.responses.create({ model, input })).output_text;
+      expect(await ask('svc-agent', 'what can you do?')).toContain('generates a new one (5 credits, Plus plan or above)');
+      expect(await ask('svc-agent', urlOf('KXCPIYOY'))).toContain('`svc-prediction-markets-agent` (5 credits, Plus plan or above)');
+      expect(await ask('svc-markets-search-agent', 'fed decision december')).toContain('`svc-prediction-markets-agent` (5 credits)');
+      for (const text of [await ask('svc-agent', 'what can you do?'), await ask('svc-markets-search-agent', 'fed decision december')]) expect(text).not.toContain('3 credits');
+    } finally {
+      await priced.close();
+    }
+  });
+});
