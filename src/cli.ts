@@ -418,6 +418,12 @@ async function run(argv: string[]): Promise<number> {
     }
     return command.run(args, loadConfig());
   }
+  // A group's name alone (`svc accounts`, `svc keys --help`): the usage of its commands.
+  const group = Object.entries(COMMANDS).filter(([name]) => name.startsWith(`${words[0]} `));
+  if (group.length && (argv.length === 1 || (argv.length === 2 && ['--help', '-h'].includes(argv[1]!)))) {
+    process.stdout.write(`Usage:\n${group.map(([, c]) => `  ${c.usage}`).join('\n')}\n`);
+    return argv.length === 1 ? 2 : 0;
+  }
   throw new UsageError(`unknown command "${argv.slice(0, 2).join(' ')}"; run svc help`);
 }
 

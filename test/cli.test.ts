@@ -98,6 +98,13 @@ describe('flags', () => {
     expect(help.code).toBe(0);
     expect(help.stdout).toBe('Usage: svc credits grant --account ID --amount N [--note TEXT]   (a negative N corrects a balance)\n');
     expect((await runCli(['backtest', '-h'], env)).stdout).toMatch(/^Usage: svc backtest --series/);
+    // A group's name with --help (it was "unknown command"): its commands' usage.
+    const group = await runCli(['accounts', '--help'], env);
+    expect(group.code).toBe(0);
+    expect(group.stdout).toMatch(/^Usage:\n  svc accounts create --email E .*\n  svc accounts set-plan .*\n  svc accounts set-password /);
+    const bare = await runCli(['keys'], env);
+    expect(bare.code).toBe(2);
+    expect(bare.stdout).toContain('  svc keys revoke KEY_ID');
     // The word "true" is a value like any other.
     const literal = await runCli(['credits', 'grant', '--account', account.id, '--amount', '1', '--note', 'true'], env);
     expect(JSON.parse(literal.stdout)).toMatchObject({ credits: 7, entry: { reason: 'true' } });
