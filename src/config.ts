@@ -350,6 +350,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, defaults: Recor
     else throw new ConfigError(`missing setting "${spec.path}" in config/default.json`);
   }
   const config = out as unknown as Config;
+  // Half an LLM upstream would leave LLM writing off without a word.
+  config.llm.model = config.llm.model.trim();
+  if (Boolean(config.llm.baseUrl) !== Boolean(config.llm.model)) {
+    const [set, missing] = config.llm.baseUrl ? ['SVC_LLM_BASE_URL', 'SVC_LLM_MODEL'] : ['SVC_LLM_MODEL', 'SVC_LLM_BASE_URL'];
+    throw new ConfigError(`invalid setting ${missing}: it is empty while ${set} is set; LLM writing needs both (the upstream's address and its model name), or neither`);
+  }
   config.storage.dataDir = path.resolve(config.storage.dataDir);
   for (const source of [config.kalshi, config.sec]) if (source.snapshotDir) source.snapshotDir = path.resolve(source.snapshotDir);
   return config;

@@ -117,6 +117,12 @@ describe('configuration', () => {
     expect(trust('10.0.0.0/8, 192.168.1.5 ,loopback, fd00::/8')).toEqual(['10.0.0.0/8', '192.168.1.5', 'loopback', 'fd00::/8']);
   });
 
+  it('refuses half an LLM upstream, which would leave LLM writing off without a word', () => {
+    expect(() => loadConfig({ SVC_LLM_BASE_URL: 'http://127.0.0.1:9/v1' })).toThrow(/^invalid setting SVC_LLM_MODEL: it is empty while SVC_LLM_BASE_URL is set/);
+    expect(() => loadConfig({ SVC_LLM_MODEL: 'gpt-x' })).toThrow(/^invalid setting SVC_LLM_BASE_URL: it is empty while SVC_LLM_MODEL is set/);
+    expect(loadConfig({ SVC_LLM_BASE_URL: 'http://127.0.0.1:9/v1', SVC_LLM_MODEL: ' gpt-x ' }).llm).toMatchObject({ baseUrl: 'http://127.0.0.1:9/v1', model: 'gpt-x' });
+  });
+
   it('never shows a database password in a setting error, however it is written', () => {
     const shown = (url: string) => {
       try {
