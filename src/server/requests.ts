@@ -179,13 +179,24 @@ function readEcho(f: Fields): RequestEcho | null {
     echo.truncation = truncation;
   }
   const reasoning = f.object('reasoning');
-  if (reasoning) echo.reasoning = { effort: reasoning.string('effort', { maxLength: 32 }) ?? null, summary: reasoning.string('summary', { maxLength: 32 }) ?? null };
+  if (reasoning) {
+    const choice = (key: string, values: readonly string[]) => {
+      const v = reasoning.string(key, { maxLength: 32 });
+      if (v !== undefined && !values.includes(v)) throw invalidValue(`reasoning.${key}`, `'${v}' is not one of ${values.map((x) => `'${x}'`).join(', ')}.`);
+      return v ?? null;
+    };
+    echo.reasoning = { effort: choice('effort', REASONING_EFFORTS), summary: choice('summary', REASONING_SUMMARIES) };
+  }
   const cacheKey = f.string('prompt_cache_key', { maxLength: 256 });
   if (cacheKey !== undefined) echo.promptCacheKey = cacheKey;
   const safety = f.string('safety_identifier', { maxLength: 256 });
   if (safety !== undefined) echo.safetyIdentifier = safety;
   return Object.keys(echo).length ? echo : null;
 }
+
+/** OpenAI's values for `reasoning.effort` and `reasoning.summary`, echoed as sent (the agents do not reason by tokens). */
+const REASONING_EFFORTS = ['none', 'minimal', 'low', 'medium', 'high', 'xhigh'] as const;
+const REASONING_SUMMARIES = ['auto', 'concise', 'detailed'] as const;
 
 /**
  * The agents answer in Markdown with numbered citations: JSON output ("json_schema",

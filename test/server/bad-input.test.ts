@@ -113,6 +113,8 @@ const CASES: Case[] = [
   { name: 'truncation not auto or disabled', body: resp({ truncation: 'sometimes' }), status: 400, code: 'invalid_value', param: 'truncation' },
   { name: 'parallel_tool_calls a string', body: resp({ parallel_tool_calls: 'yes' }), status: 400, code: 'invalid_type', param: 'parallel_tool_calls' },
   { name: 'reasoning effort a number', body: resp({ reasoning: { effort: 3 } }), status: 400, code: 'invalid_type', param: 'reasoning.effort' },
+  { name: 'reasoning effort not one of OpenAI\'s', body: resp({ reasoning: { effort: 'extreme' } }), status: 400, code: 'invalid_value', param: 'reasoning.effort' },
+  { name: 'reasoning summary not one of OpenAI\'s', body: resp({ reasoning: { summary: 'bogus' } }), status: 400, code: 'invalid_value', param: 'reasoning.summary' },
   { name: 'text verbosity not one of low, medium, high', body: resp({ text: { verbosity: 'verbose' } }), status: 400, code: 'invalid_value', param: 'text.verbosity' },
   { name: 'structured output asked for (json_schema)', body: resp({ text: { format: { type: 'json_schema', name: 'x', schema: { type: 'object' } } } }), status: 400, code: 'invalid_value', param: 'text.format' },
   { name: 'chat: JSON mode asked for', path: '/v1/chat/completions', body: chat({ response_format: { type: 'json_object' } }), status: 400, code: 'invalid_value', param: 'response_format' },
