@@ -14,6 +14,7 @@ const EXPOSED = [
   'x-ratelimit-remaining-requests',
   'x-ratelimit-reset-requests',
   'retry-after',
+  'x-should-retry',
   'x-credits-charged',
   'x-credits-remaining',
   'x-report-cache',

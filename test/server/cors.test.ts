@@ -57,6 +57,8 @@ describe('CORS for the API-key routes', () => {
     expect(ok.headers.get('access-control-allow-origin')).toBe('https://app.example.com');
     expect(ok.headers.get('access-control-expose-headers')).toContain('x-request-id');
     expect(ok.headers.get('access-control-expose-headers')).toContain('x-ratelimit-remaining-requests');
+    // openai-node reads it to skip retries a 409 cannot be helped by: a browser must be let see it.
+    expect(ok.headers.get('access-control-expose-headers')).toContain('x-should-retry');
     const denied = await fetch(`${svc.url}/v1/models`, { headers: { origin: 'https://app.example.com', authorization: 'Bearer sk-svc-nope' } });
     expect(denied.status).toBe(401);
     expect(denied.headers.get('access-control-allow-origin')).toBe('https://app.example.com');
