@@ -10,8 +10,11 @@ export function redactUrl(text: string): string {
   if (!/^[a-z][a-z0-9+.-]*:\/\//i.test(text.trim())) return text;
   try {
     const u = new URL(text.trim());
+    const secrets = [...u.searchParams.keys()].filter((key) => SECRET_PARAM.test(key));
+    // Nothing to hide: shown as written, not as the URL parser would normalise it.
+    if (!u.password && !secrets.length) return text;
     if (u.password) u.password = '***';
-    for (const key of [...u.searchParams.keys()]) if (SECRET_PARAM.test(key)) u.searchParams.set(key, '***');
+    for (const key of secrets) u.searchParams.set(key, '***');
     return u.toString();
   } catch {
     return text

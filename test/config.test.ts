@@ -140,6 +140,8 @@ describe('configuration', () => {
     }
     expect(redactUrl('postgres://127.0.0.1:5432/db?password=LEAK5&application_name=svc')).toBe('postgres://127.0.0.1:5432/db?password=***&application_name=svc');
     expect(redactUrl('/var/lib/svc')).toBe('/var/lib/svc');
+    // With nothing to hide, a value is shown as typed, not as the URL parser rewrites it ("ftp://x/").
+    expect(() => loadConfig({ SVC_PUBLIC_URL: 'ftp://x' })).toThrow('invalid setting SVC_PUBLIC_URL (environment) = "ftp://x": must use http or https');
   });
 
   it('never echoes a secret setting in its error', () => {

@@ -192,7 +192,7 @@ export class LiveSource implements DataSource {
         }
         throw new SvcError(timedOut ? 'upstream_timeout' : 'upstream', {
           code: timedOut ? 'upstream_timeout' : 'upstream_unavailable',
-          message: `${this.name} ${last} (${attempt + 1} attempts). Try again shortly.`,
+          message: `${this.name} ${last} (${attempt + 1} attempt${attempt ? 's' : ''}). Try again shortly.`,
         });
       }
       await res.body?.cancel().catch(() => {});
@@ -205,7 +205,7 @@ export class LiveSource implements DataSource {
         }
         throw new SvcError('upstream', {
           code: 'upstream_unavailable',
-          message: `${this.name} ${last} (${attempt + 1} attempts). Try again shortly.`,
+          message: `${this.name} ${last} (${attempt + 1} attempt${attempt ? 's' : ''}). Try again shortly.`,
           retryAfterSeconds: retryAfter !== null ? Math.ceil(retryAfter / 1000) : undefined,
         });
       }

@@ -30,13 +30,19 @@ export function jsonProblem(body: string): SvcError {
   });
 }
 
+/** " (1 MiB)", " (1.50 KiB)": a byte count in the largest unit it fills; nothing under a KiB. */
+function sizeInUnits(bytes: number): string {
+  const [unit, size] = bytes >= 1048576 ? ['MiB', 1048576] : bytes >= 1024 ? ['KiB', 1024] : [null, 1];
+  return unit ? ` (${(bytes / size).toFixed(bytes % size ? 2 : 0)} ${unit})` : '';
+}
+
 /** Fastify's own errors (body parsing, routing) in OpenAI's words. */
 function fromFastify(err: FastifyError, limitBytes: number): SvcError | null {
   switch (err.code) {
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
       return new SvcError('payload_too_large', {
         code: 'request_too_large',
-        message: `The request body is larger than the limit of ${limitBytes} bytes (${(limitBytes / 1048576).toFixed(limitBytes % 1048576 ? 2 : 0)} MiB). Send a shorter input.`,
+        message: `The request body is larger than the limit of ${limitBytes} bytes${sizeInUnits(limitBytes)}. Send a shorter input.`,
       });
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
     case 'FST_ERR_CTP_INVALID_TYPE':

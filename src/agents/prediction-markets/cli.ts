@@ -125,7 +125,7 @@ export async function backtestCommand(args: Args, config: Config): Promise<numbe
     return 0;
   }
   const lines = [
-    `Backtest of ${series}: ${result.markets} settled markets in ${result.events} events, prices ${hours} h before close${unpriced ? ` (${unpriced} events without prices skipped)` : ''}.`,
+    `Backtest of ${series}: ${result.markets} settled market${result.markets === 1 ? '' : 's'} in ${result.events} event${result.events === 1 ? '' : 's'}, prices ${hours} h before close${unpriced ? ` (${unpriced} event${unpriced === 1 ? '' : 's'} without prices skipped)` : ''}.`,
     'Each event is predicted by a model fitted only on the events that closed before it.',
     '',
     '            Brier    log loss',
