@@ -91,9 +91,11 @@ export function buildServer(deps: ServerDeps): ServerHandle {
   });
 
   // Once closing, every response says so: a client must not send its next request on a
-  // connection about to close (it would get no answer), but open a new one elsewhere.
-  app.addHook('onSend', (_request, reply, payload, done) => {
-    if (closing) reply.header('connection', 'close');
+  // connection about to close (it would get no answer), but open a new one elsewhere. So does one
+  // answered before its request's body was read (a 401 from the key check): the rest of that body
+  // would otherwise be read as the next request, or end in an unasked-for 408 when it never came.
+  app.addHook('onSend', (request, reply, payload, done) => {
+    if (closing || !request.raw.complete) reply.header('connection', 'close');
     done(null, payload);
   });
 

@@ -358,6 +358,19 @@ describe('keep-alives', () => {
         expect(answer).toMatch(/^HTTP\/1\.1 408 /);
         expect(JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4)).error).toMatchObject({ code: 'request_timeout', type: 'invalid_request_error' });
       }
+      // Refused before its body arrived (no key): the answer closes the connection, rather than
+      // leaving it to end later in a 408 the client never asked for.
+      const refused = await new Promise<string>((resolve) => {
+        const socket = net.connect(Number(port), '127.0.0.1');
+        let got = '';
+        socket.on('data', (d) => (got += d));
+        socket.on('close', () => resolve(got));
+        socket.on('error', () => {});
+        socket.write('POST /v1/responses HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"mo');
+      });
+      expect(refused).toMatch(/^HTTP\/1\.1 401 /);
+      expect(refused.toLowerCase()).toContain('connection: close');
+      expect(refused).not.toContain('408');
       // A connection that sends nothing at all is closed too (it was held for ever).
       const silent = net.connect(Number(port), '127.0.0.1');
       silent.on('error', () => {});
