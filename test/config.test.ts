@@ -176,6 +176,8 @@ describe('configuration', () => {
   it('documents every setting in the README', () => {
     const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
     for (const s of SETTINGS) expect(readme, s.env).toContain(`\`${s.env}\``);
+    // And the range of every number, as it is checked.
+    for (const s of SETTINGS) if (s.kind.type === 'int') expect(readme, s.env).toContain(`\`${s.env}\` ${s.kind.min}–${s.kind.max}`);
   });
 
   it('a bad setting stops the process with one clear line', async () => {
