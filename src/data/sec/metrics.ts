@@ -85,7 +85,7 @@ export const METRICS: readonly MetricDef[] = [
       ifrs('Revenue'),
     ],
     preferLargest: true,
-    phrases: ['revenue', 'revenues', 'total revenue', 'total revenues', 'net revenue', 'net revenues', 'sales', 'net sales', 'total net sales', 'total sales', 'top line', 'top-line', 'topline', 'turnover'],
+    phrases: ['revenue', 'revenues', 'total revenue', 'total revenues', 'net revenue', 'net revenues', 'sales', 'net sales', 'total net sales', 'total sales', 'top line', 'top-line', 'topline', 'turnover', 'rev', 'revs'],
   },
   {
     id: 'costOfRevenue',
@@ -125,7 +125,7 @@ export const METRICS: readonly MetricDef[] = [
     type: 'duration',
     // Never pre-tax income in its place: the two differ by interest and other income.
     concepts: [g('OperatingIncomeLoss'), ifrs('ProfitLossFromOperatingActivities')],
-    phrases: ['operating income', 'operating profit', 'operating profits', 'operating loss', 'income from operations', 'operating earnings', 'operating income (loss)', 'operating margin', 'operating margins', 'ebit margin'],
+    phrases: ['operating income', 'operating profit', 'operating profits', 'operating loss', 'income from operations', 'operating earnings', 'operating income (loss)', 'operating margin', 'operating margins', 'ebit margin', 'op income', 'op inc', 'operating inc', 'op profit', 'op margin', 'op margins'],
   },
   {
     id: 'pretaxIncome',
@@ -167,7 +167,7 @@ export const METRICS: readonly MetricDef[] = [
     unit: 'money',
     type: 'duration',
     concepts: [g('NetIncomeLoss'), g('ProfitLoss'), g('NetIncomeLossAvailableToCommonStockholdersBasic'), ifrs('ProfitLossAttributableToOwnersOfParent'), ifrs('ProfitLoss')],
-    phrases: ['net income', 'net income (loss)', 'net earnings', 'net profit', 'net profits', 'net loss', 'net margin', 'net margins', 'profit margin', 'profit margins', 'net profit margin', 'earnings', 'profit', 'profits', 'bottom line', 'bottom-line', 'income', 'earn', 'earned', 'make money', 'made money', 'making money', 'lose money', 'lost money', 'losing money', 'profitable', 'profitability'],
+    phrases: ['net income', 'net income (loss)', 'ni', 'net inc', 'net earnings', 'net profit', 'net profits', 'net loss', 'net margin', 'net margins', 'profit margin', 'profit margins', 'net profit margin', 'earnings', 'profit', 'profits', 'bottom line', 'bottom-line', 'income', 'earn', 'earned', 'make money', 'made money', 'making money', 'lose money', 'lost money', 'losing money', 'profitable', 'profitability'],
   },
   {
     id: 'dilutedEps',
@@ -258,6 +258,7 @@ export const METRICS: readonly MetricDef[] = [
       'net cash from operating activities',
       'operating cash',
       'cfo',
+      'ocf',
       'cash flow',
     ],
   },

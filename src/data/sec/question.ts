@@ -91,6 +91,15 @@ export const KEY_METRICS: readonly MetricId[] = ['revenue', 'netIncome', 'dilute
 const UNKNOWN_FIGURES =
   /\b(?:adjusted\s+ebitda|ebitda(?:\s+margins?)?|ebit(?!\s+margins?)|earnings\s+before\s+interest,?\s+(?:and\s+)?taxes(?:,?\s+depreciation,?\s+and\s+amortization)?|return\s+on\s+(?:equity|assets|invested\s+capital|capital)|market\s+(?:cap(?:italization)?|value)|enterprise\s+value|(?:stock|share)\s+price|price[- ]to[- ](?:earnings|book|sales)(?:\s+ratio)?|p\/e(?:\s+ratio)?|pe\s+ratio|dividend\s+yield|payout\s+ratio|(?:effective\s+)?tax\s+rate|working\s+capital|current\s+ratio|quick\s+ratio|debt[- ]to[- ]equity(?:\s+ratio)?|book\s+value\s+per\s+share|goodwill|backlog|headcount|(?:number\s+of\s+)?employees|accounts\s+(?:receivable|payable)|deferred\s+revenue|interest\s+expense|same[- ]store\s+sales|valuation|(?:revenues?|sales)\s+per\s+share|(?:revenues?|sales|profits?|net\s+income|income|earnings|cash\s+flow)\s+per\s+(?:employee|head|user|customer|subscriber))\b/gi;
 
+/**
+ * Other lines of the statements, named by a word before a figure's own ("interest income", "short-term
+ * debt", "current assets", "cash flow from financing", "unearned revenue"): answering with the
+ * figure the last word names (net income, long-term debt, total assets, operating cash flow,
+ * revenue) would be another number than the one asked for.
+ */
+const OTHER_LINES =
+  /\b(?:(?:interest|other|comprehensive|non[- ]?operating|investment|rental|royalty|core|equity[- ]method|dividend)(?:\s+and\s+other)?\s+(?:income|earnings)(?:\s+\(?(?:loss|expense)\)?)?|(?:short[- ]term|current|net|convertible|senior|secured)\s+(?:debt|borrowings)|(?:current|non[- ]?current|lease|(?:operating|finance)\s+lease|deferred\s+tax|contingent|pension)\s+liabilit(?:y|ies)|(?:current|non[- ]?current|intangible|fixed|tangible|right[- ]of[- ]use|deferred\s+tax)\s+assets?|(?:financing|investing)\s+cash\s+flows?|cash\s+(?:flows?\s+)?(?:from|used\s+(?:in|for)|provided\s+by)\s+(?:financing|investing)(?:\s+activities)?|(?:unearned|recurring|subscription|contracted)\s+revenues?|(?:gross\s+profit|operating\s+income|free\s+cash\s+flow|operating\s+cash\s+flow|cash\s+flow|ebitda)\s+per\s+share)\b/gi;
+
 const FIGURE_WORD = '(?:revenues?|sales|(?:operating\\s+|net\\s+)?income|(?:gross\\s+|operating\\s+)?(?:profits?|margins?)|eps|earnings(?:\\s+per\\s+share)?)';
 /** Products, services, segments and regions: parts of a company's total, broken down in the notes, not in its company-wide XBRL facts. */
 export const PARTS_OF_TOTAL =
@@ -449,7 +458,9 @@ function extractPeriod(m: Masked, form: '10-K' | '10-Q' | null): { period: Perio
   });
   // The fiscal year to date, through the period said or the latest quarter: "YTD", "year-to-date", "so far this year".
   let toDate = false;
-  m.take(/\b(?:f?ytd|(?:fiscal[- ])?year[- ]to[- ]date|so\s+far\s+this\s+(?:fiscal\s+)?year|this\s+(?:fiscal\s+)?year\s+so\s+far)\b/gi, () => ((toDate = true), true));
+  // "This year" is the fiscal year under way: to date as well (the latest fiscal year, said as
+  // "this year", read as a year already over would pass off a year ago as this one).
+  m.take(/\b(?:f?ytd|(?:fiscal[- ])?year[- ]to[- ]date|so\s+far\s+this\s+(?:fiscal\s+)?year|this\s+(?:fiscal\s+)?year(?:\s+so\s+far)?)\b/gi, () => ((toDate = true), true));
   // "the quarter ended June 29, 2024", "three months ended 2024-06-29", "fiscal year ended September 28, 2024".
   m.take(new RegExp(`\\b(?:(fiscal\\s+)?(year|twelve months|12 months|52 weeks|53 weeks)|quarter|three months|3 months|13 weeks|14 weeks|period)\\s+(?:that\\s+)?(?:ended|ending|ends|through)\\s+(?:on\\s+)?${DATE}`, 'gi'), (x) => {
     const date = dateFrom(x, 3);
@@ -510,7 +521,7 @@ function extractPeriod(m: Masked, form: '10-K' | '10-Q' | null): { period: Perio
     set(/^q/i.test(x[1]!) ? { kind: 'shift', base: { kind: 'latest', span: 'quarter' }, quarters: -1, years: 0 } : { kind: 'shift', base: { kind: 'latest', span: 'year' }, quarters: 0, years: -1 }),
   );
   // The latest: "last quarter", "most recent quarter", "latest fiscal year", "last year", "latest".
-  m.take(/\b(?:latest|most recent|last|recent|current|this|newest|past)\s+(?:reported\s+|fiscal\s+|full\s+|completed\s+)?(quarter|q|year|fy|annual(?: report)?|10-?k|10-?q)\b/gi, (x) =>
+  m.take(/\b(?:latest|most recent|last|recent|current|this|newest|past)\s+(?:reported\s+|fiscal\s+|full\s+|completed\s+)?(quarter|qtr|q|year|fy|annual(?: report)?|10-?k|10-?q)\b/gi, (x) =>
     set({ kind: 'latest', span: /^(year|fy|annual|10-?k)/i.test(x[1]!) ? 'year' : 'quarter' }),
   );
   m.take(/\b(?:the\s+)?(?:(a|an|one|two|three|four|five|six|seven|eight|\d)\s+)?(quarters?|years?)\s+(?:before|earlier|prior|ago|back|previously)\b/gi, (x) => {
@@ -758,11 +769,13 @@ function extract(text: string, index: CompanyIndex): Extracted {
   // Taken out before companies are read: "TTM" is also a ticker.
   let ttm = false;
   m.take(TTM, () => ((ttm = true), true));
+  const unsupported: string[] = [];
+  // Before periods: "current" in "current assets" is not the latest period.
+  m.take(OTHER_LINES, (x) => (unsupported.push(x[0].replace(/\s+/g, ' ')), true));
   const { comparison, both } = extractComparison(m);
   const form = extractForm(m);
   const { period: first, relative, second, toDate, at } = extractPeriod(m, form);
   const longNames = extractLongNames(m, index);
-  const unsupported: string[] = [];
   m.take(UNKNOWN_FIGURES, (x) => (unsupported.push(x[0].replace(/\s+/g, ' ')), true));
   m.take(QUALIFIED_FIGURES, (x) => (unsupported.push(x[0].replace(/\s+/g, ' ')), true));
   const metrics = extractMetrics(m, index);

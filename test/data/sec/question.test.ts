@@ -160,6 +160,43 @@ describe('figures it does not know are named, never read as a company nor replac
     expect(q.metrics).toEqual([]);
   });
 
+  it.each([
+    ['GOOGL interest income FY2024', ['interest income']],
+    ['Microsoft other income FY2024', ['other income']],
+    ['Alphabet comprehensive income 2024', ['comprehensive income']],
+    ['Microsoft core earnings FY2024', ['core earnings']],
+    ['Microsoft short-term debt Q3 2025', ['short-term debt']],
+    ['Apple net debt', ['net debt']],
+    ['Apple current liabilities last quarter', ['current liabilities']],
+    ['Apple operating lease liabilities', ['operating lease liabilities']],
+    ['Apple current assets last quarter', ['current assets']],
+    ['Microsoft cash flow from financing FY2024', ['cash flow from financing']],
+    ['Apple cash from investing FY2024', ['cash from investing']],
+    ['Microsoft unearned revenue Q3 2025', ['unearned revenue']],
+    ['Alphabet recurring revenue 2024', ['recurring revenue']],
+    ['Apple gross profit per share FY2024', ['gross profit per share']],
+  ])('another line of the statements, sharing a figure\'s last word, is not that figure: %s → %j', (text, expected) => {
+    // Each was answered as the figure its last word names (net income, long-term debt, total assets, …).
+    const q = parse(text);
+    expect(q.unknownFigures).toEqual(expected);
+    expect(q.metrics).toEqual([]);
+  });
+
+  it.each([
+    ['GOOGL op income FY2024', ['operatingIncome']],
+    ['Apple op margin Q3 2024', ['operatingIncome']],
+    ['Apple operating inc last quarter', ['operatingIncome']],
+    ['aapl rev last quarter', ['revenue']],
+    ["What was Apple's rev in FY24?", ['revenue']],
+    ['msft NI fy2024', ['netIncome']],
+    ['AAPL OCF FY24', ['operatingCashFlow']],
+  ])('the abbreviations analysts write: %s → %j', (text, expected) => {
+    const q = parse(text);
+    expect(q.metrics).toEqual(expected);
+    expect(q.unknownFigures).toEqual([]);
+    expect(q.companies.every((c) => c.status === 'found')).toBe(true);
+  });
+
   it('each company with figures of its own keeps them; figures said once are for every company', () => {
     const cik = (text: string) => parse(text).companies.map((c) => (c.status === 'found' ? c.company.cik : 0));
     const own = parse('Apple revenue in Q3 2024 and Microsoft net income in Q3 2025');
