@@ -643,12 +643,27 @@ function exactAt(seg: Token[], i: number, index: CompanyIndex, minWords: number)
   return null;
 }
 
+/**
+ * Two words or more that begin a company's name without being all of it: "Apple Hospitality" is
+ * Apple Hospitality REIT, not Apple Inc. with a word left over. Words that are figures or periods
+ * ("Apple revenue", "Apple Q3") begin no name, so they find none.
+ */
+function longerNameAt(seg: Token[], i: number, index: CompanyIndex): { n: number; entries: CompanyEntry[] } | null {
+  for (let n = Math.min(4, seg.length - i); n >= 2; n--) {
+    const words = seg.slice(i, i + n).map((t) => t.norm);
+    if (words.some(isStop)) continue;
+    const entries = dedupe(index.prefix(coreName(words.join(' '))));
+    if (entries.length) return { n, entries: entries.slice(0, 12) };
+  }
+  return null;
+}
+
 /** Names of two words or more, found before figures are read ("Realty Income" is a company, not income). */
 function extractLongNames(m: Masked, index: CompanyIndex): Found[] {
   const found: Found[] = [];
   for (const seg of segments(m.text)) {
     for (let i = 0; i < seg.length; ) {
-      const hit = exactAt(seg, i, index, 2);
+      const hit = exactAt(seg, i, index, 2) ?? longerNameAt(seg, i, index);
       if (!hit) {
         i++;
         continue;

@@ -182,6 +182,13 @@ describe('figures it does not know are named, never read as a company nor replac
     expect(q.metrics).toEqual([]);
   });
 
+  it('the start of a longer name is that company, not the one its first word names', () => {
+    // "Apple Hospitality" was Apple Inc. with "Hospitality" left over as an unknown company.
+    expect(companies(parse('Apple Hospitality revenue 2024'))).toEqual(['APLE']);
+    expect(parse('Apple Hospitality revenue 2024').metrics).toEqual(['revenue']);
+    for (const text of ['Apple revenue 2024', 'Apple Q3 2024 net income', 'Apple net income']) expect(companies(parse(text)), text).toEqual(['AAPL']);
+  });
+
   it.each([
     ['GOOGL op income FY2024', ['operatingIncome']],
     ['Apple op margin Q3 2024', ['operatingIncome']],
