@@ -180,6 +180,18 @@ export function splitQuestion(question: string): { question: string; route: Rout
     if (text) pieces.push({ at: from + rest.slice(from).indexOf(text), question: `${text}${/^[?!]/.test(cut.mark) ? cut.mark : ''}` });
     from = cut.end;
   }
+  // "Odds of a Fed cut in December and Microsoft revenue last quarter": a clause of another kind
+  // after "and", which no word marks as a new question, is one when each side reads as its own kind.
+  if (pieces.length === 1 && !events.length) {
+    const whole = pieces[0]!;
+    for (const and of whole.question.matchAll(/,?\s+and\s+/gi)) {
+      const [left, right] = [whole.question.slice(0, and.index!).trim(), whole.question.slice(and.index! + and[0].length).trim()];
+      const [a, b] = [classifyOne(left), classifyOne(right)];
+      if (a.kind === 'help' || b.kind === 'help' || a.kind === 'kalshi_url' || b.kind === 'kalshi_url' || family(a.kind) === family(b.kind)) continue;
+      pieces.splice(0, 1, { at: whole.at, question: left }, { at: whole.at + and.index! + and[0].length, question: right });
+      break;
+    }
+  }
   const asked = pieces
     .map((p) => ({ ...p, route: classifyOne(p.question) }))
     .filter((p) => p.route.kind === 'filings' || p.route.kind === 'financials' || (p.route.kind === 'odds' && (!events.length || hasWord(tokens(p.question), EVENT_TOPICS))));

@@ -203,6 +203,16 @@ describe('questions asking several things', () => {
       ['Microsoft net income FY2024', 'filings'],
       ['CPI odds', 'odds'],
     ]);
+    // A clause of another kind after "and", with no question word: each side read as its own kind
+    // (it was one odds search, "No open Kalshi event matches", the filings part dropped).
+    expect(kinds('Odds of a Fed cut in December and Microsoft revenue last quarter')).toEqual([
+      ['Odds of a Fed cut in December', 'odds'],
+      ['Microsoft revenue last quarter', 'filings'],
+    ]);
+    expect(kinds('what are the odds of a government shutdown and alphabet net income 2024')).toEqual([
+      ['what are the odds of a government shutdown', 'odds'],
+      ['alphabet net income 2024', 'filings'],
+    ]);
   });
 
   it('a question beside a Kalshi address is a part of its own, in the order written; words about the event are not', () => {
