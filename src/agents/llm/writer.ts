@@ -26,39 +26,67 @@ function numbersIn(text: string): string[] {
 
 const SCALES: Record<string, string> = { thousand: 'thousand', k: 'thousand', million: 'million', mn: 'million', m: 'million', billion: 'billion', bn: 'billion', b: 'billion', trillion: 'trillion', tn: 'trillion', '%': '%', percent: '%', 'per cent': '%', bps: 'bps', 'basis points': 'bps' };
 
-/** A number as written with what gives it its size and sign: "-$4,980 million" is minus, 4980, million. */
+/** A number as written with what gives it its size and sign: "-$4,980 million" is negative, money, 4980, million. */
 interface Figure {
-  minus: boolean;
+  /** Said as a fall ("-", "–", "(…)", "a decline of"), as a rise ("+", "up", "growth of"), or neither. */
+  sign: 'negative' | 'positive' | null;
+  money: boolean;
   n: string;
   scale: string | null;
 }
 
+/** Words that make the figure after them a fall, or a rise ("a decline of 5.1%", "up 5.1%"). */
+const FALL = /\b(?:declin(?:e|ed|ing)|decreas(?:e|ed|ing)|down|fell|fall(?:ing|en)?|drop(?:ped|ping)?|lower|shr[ai]nk(?:ing)?|shrunk|contract(?:ed|ion)|loss(?:es)?|lost|negative|minus)\s+(?:of\s+|by\s+)?(?:about\s+|roughly\s+|some\s+|nearly\s+|almost\s+)?$/i;
+const RISE = /\b(?:increas(?:e|ed|ing)|grow(?:th|ing)?|grew|ris(?:e|ing|en)|rose|up|gain(?:ed|ing)?|higher|positive|plus)\s+(?:of\s+|by\s+)?(?:about\s+|roughly\s+|some\s+|nearly\s+|almost\s+)?$/i;
+
 function figuresIn(text: string): Figure[] {
   const plain = withoutMarkers(text);
-  const pattern = /([-−]\s*)?\$?(\d[\d,]*(?:\.\d+)?)(?:\s*(thousand|million|billion|trillion|basis points|per cent|percent|bps|bn|mn|tn|%|k|m|b)\b|\s*(%))?/gi;
-  return [...plain.matchAll(pattern)].map((m) => ({
-    minus: !!m[1],
-    n: ungrouped(m[2]!),
-    scale: SCALES[(m[3] ?? m[4] ?? '').toLowerCase()] ?? null,
-  }));
+  const pattern = /([-−–+]\s*)?(\()?(\$)?(\d[\d,]*(?:\.\d+)?)(?:\s*(thousand|million|billion|trillion|basis points|per cent|percent|bps|bn|mn|tn|%|k|m|b)\b|\s*(%))?(\))?/gi;
+  return [...plain.matchAll(pattern)].map((m) => {
+    const before = plain.slice(Math.max(0, m.index! - 40), m.index!);
+    const mark = m[1]?.trim();
+    // Accounting's brackets are for amounts: "(6.2%)" beside a rise is an aside, "($4,606 million)" a fall.
+    const parenthesised = Boolean(m[2] && m[7] && m[3]);
+    const sign = mark === '+' ? 'positive' : mark || parenthesised || FALL.test(before) ? 'negative' : RISE.test(before) ? 'positive' : null;
+    return { sign, money: Boolean(m[3]), n: ungrouped(m[4]!), scale: SCALES[(m[5] ?? m[6] ?? '').toLowerCase()] ?? null };
+  });
 }
+
+/** A number written in words with its size ("ninety-nine billion", "twelve percent"): no check could compare it with the draft's. */
+const NUMBER_IN_WORDS =
+  /\b(?:zero|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|hundred)(?:[\s-]+(?:and|one|two|three|four|five|six|seven|eight|nine|hundred))*\s+(?:thousand|million|billion|trillion|percent|per\s+cent|dollars|basis\s+points)\b/i;
+
+/** The amounts the draft states as its answer (in bold, "**$95,359 million**"): a rewrite keeps each, whatever else it says. */
+const headline = (draft: string) =>
+  draft
+    .split('**')
+    .filter((part, i) => i % 2 === 1 && /\d/.test(part) && /\$|%|\b(?:thousand|million|billion|trillion)\b/i.test(part))
+    .flatMap(numbersIn);
 
 /**
  * Why the model's rewrite could not be used, or null when it can. Every number it writes must be
- * one the draft or the question has, with the same size word or percent sign when it writes one
- * and not made negative: a rewrite may rephrase, never change or add a figure or date.
+ * one the draft or the question has, with the same size word or percent sign (and money the
+ * draft sizes keeps its size), never turned from a rise into a fall or back, and none written in
+ * words; the draft's answer figures are all kept. A rewrite may rephrase, never change, drop or add a figure.
  */
 function unusable(text: string, draft: string, question: string, sources: readonly Citation[], cited: number): string | null {
   if (!text.trim()) return 'it returned an empty answer';
   if (sources.length && !cited) return 'its answer cited none of the sources';
   const known = new Set([...numbersIn(draft), ...numbersIn(question)]);
-  const invented = [...new Set(numbersIn(text).filter((n) => !known.has(n)))];
+  const written = numbersIn(text);
+  const invented = [...new Set(written.filter((n) => !known.has(n)))];
   if (invented.length) return `it wrote figures the sources do not have: ${invented.slice(0, 3).join(', ')}`;
+  const words = NUMBER_IN_WORDS.exec(withoutMarkers(text));
+  if (words && !draft.toLowerCase().includes(words[0].toLowerCase())) return `it wrote a figure in words: ${words[0]}`;
+  const dropped = [...new Set(headline(draft).filter((n) => !written.includes(n)))];
+  if (dropped.length) return `it left out the answer's figures: ${dropped.slice(0, 3).join(', ')}`;
   const given = [...figuresIn(draft), ...figuresIn(question)];
   for (const f of figuresIn(text)) {
     const same = given.filter((g) => g.n === f.n);
     if (f.scale && !same.some((g) => g.scale === f.scale)) return `it changed the size of a figure: ${f.n} ${f.scale}`;
-    if (f.minus && !same.some((g) => g.minus)) return `it made a figure negative: -${f.n}`;
+    if (f.money && !f.scale && same.length && same.every((g) => g.scale)) return `it dropped the size of a figure: $${f.n}`;
+    if (f.sign === 'negative' && !same.some((g) => g.sign === 'negative')) return `it made a figure negative: -${f.n}`;
+    if (f.sign === 'positive' && same.length && same.every((g) => g.sign === 'negative')) return `it made a negative figure positive: +${f.n}`;
   }
   return null;
 }

@@ -161,6 +161,26 @@ describe('rewrite checks', () => {
     expect(await rewrite(fixed('Revenue grew 6.2 bps to $85,777 million [1].'), q, growth)).toMatchObject({ ok: false, why: 'it changed the size of a figure: 6.2 bps' });
     const fine = await rewrite(fixed('In fiscal Q3 2024 (its third quarter) Apple took in **$85,777 million** [1], $4,980 million or 6.2% more than the $80,797 million of a year before [1].'), q, growth);
     expect(fine).toMatchObject({ ok: true });
+    expect(await rewrite(fixed('Revenue was $85,777 million [1], up $4,980 million (6.2%) from $80,797 million [1].'), q, growth)).toMatchObject({ ok: true });
+  });
+
+  it('refuses the other ways a rewrite can change a figure: a dash or brackets for minus, a fall for a rise, words, a dropped size, a dropped answer', async () => {
+    // The draft svc-sec-agent writes for "Apple revenue growth yoy Q2 2025" (probe).
+    const draft = {
+      text: '**Apple Inc. (AAPL)**: revenue for fiscal Q2 2025 (quarter ended 2025-03-29) was **$95,359 million** (about $95.4 billion) [1].\n\n- Year over year: fiscal Q2 2024 (quarter ended 2024-03-30) was $90,753 million [2]; change +$4,606 million (+5.1%).',
+      citations: [source, { ...source, order: 2 }],
+    };
+    const q = 'Apple revenue growth yoy Q2 2025';
+    const why = async (text: string) => ((await rewrite(fixed(text), q, draft)) as { why?: string }).why ?? 'accepted';
+    const keep = 'Revenue for fiscal Q2 2025 was **$95,359 million** [1]';
+    expect(await why(`${keep}, a change of –$4,606 million (–5.1%) from $90,753 million [2].`)).toBe('it made a figure negative: -4606');
+    expect(await why(`${keep}, a change of ($4,606 million) from $90,753 million [2].`)).toBe('it made a figure negative: -4606');
+    expect(await why(`${keep}, a decline of 5.1% from $90,753 million [2].`)).toBe('it made a figure negative: -5.1');
+    expect(await why('Revenue for fiscal Q2 2025 was **about ninety-nine billion dollars** [1].')).toBe('it wrote a figure in words: ninety-nine billion');
+    expect(await why('Revenue for fiscal Q2 2025 was **$95,359** (about $95.4 billion) [1].')).toBe('it dropped the size of a figure: $95359');
+    // The question's own number passed off as the answer (the figure it asked about is allowed, the answer's may not go).
+    expect(await rewrite(fixed('Revenue for fiscal Q2 2025 was **$120 billion** [1].'), 'Was Apple revenue above $120 billion in Q2 2025?', draft)).toMatchObject({ ok: false, why: "it left out the answer's figures: 95359" });
+    expect(await why(`${keep}, up 5.1% (+$4,606 million) from $90,753 million a year earlier [2].`)).toBe('accepted');
   });
 
   it('refuses a rewrite of an answer without sources that adds figures', async () => {
