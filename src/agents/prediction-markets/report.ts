@@ -242,7 +242,7 @@ export function writeReport(r: Research, ctx: ReportContext): ReportBody {
   for (const v of r.markets) {
     const result = decided(v.market);
     if (result) {
-      lines.push(`| ${cell(v.label)} ${marketCite(v.market)} | resolved ${result.toUpperCase()} (${cell(v.market.status)}) | — | — | — (decided) |`);
+      lines.push(`| ${cell(v.label)} ${marketCite(v.market)} | resolved ${result.toUpperCase()}${v.market.status ? ` (${cell(v.market.status)})` : ''} | — | — | — (decided) |`);
       continue;
     }
     const m = models.get(v.market.ticker);

@@ -81,13 +81,14 @@ export interface TickerLookup {
 /**
  * For an address whose ticker looks like a market's: a 400 naming the market's event when the
  * exchange knows the market; nothing when it is an event after all (some event tickers have more
- * parts); the guessed 400 when the exchange knows neither (or cannot be asked).
+ * parts); the guessed 400 when the exchange knows neither. An exchange that cannot be asked is
+ * its own error (502): a valid event is not called a market's ticker because of an outage.
  */
 export async function confirmEventAddress(a: EventAddress, kalshi: TickerLookup): Promise<void> {
   if (!a.marketLike) return;
-  const market = await kalshi.market(a.eventTicker).catch(() => null);
+  const market = await kalshi.market(a.eventTicker);
   if (market) throw marketAddressError(a, { ticker: market.event_ticker, outcome: market.yes_sub_title || undefined });
-  if (await kalshi.event(a.eventTicker).catch(() => null)) return;
+  if (await kalshi.event(a.eventTicker)) return;
   throw marketAddressError(a);
 }
 

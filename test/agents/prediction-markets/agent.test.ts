@@ -508,6 +508,30 @@ describe('variants, caching and billing', () => {
 });
 
 describe('when the exchange misbehaves', () => {
+  it('a decided outcome the exchange sends without its status is reported as decided, not a 500', async () => {
+    const { apiKey } = await svc.account({ plan: 'pro', credits: 10 });
+    const ticker = tickerOf('KXHIGHNY');
+    const event = fake.world.events.get(ticker)!;
+    intercept = (req) => {
+      if (!req.path.endsWith(`/events/${ticker}`)) return undefined;
+      const markets = event.markets.map(({ anchor: _a, weekAgo: _w, ...m }, i) => (i === 0 ? { ...m, result: 'no', status: undefined } : m));
+      return { json: { event: { ...event, markets } } };
+    };
+    const res = await post(`${svc.baseURL}/responses`, apiKey, { model: `${MODEL}:refresh`, input: urlOf('KXHIGHNY') });
+    // It crashed writing the table ("Cannot read properties of undefined").
+    expect(res.status).toBe(200);
+    expect(((await res.json()) as any).output[0].content[0].text).toMatch(/\| resolved NO \| — \| — \| — \(decided\) \|/);
+  });
+
+  it('an event ticker of three parts is not called a market ticker while the exchange is down: 502, nothing charged', async () => {
+    const { id, apiKey } = await svc.account({ plan: 'pro', credits: 10 });
+    intercept = (req) => (/\/(markets|events)\/KXTRIPLE-26DEC-NYC$/.test(req.path) ? { status: 503, json: {} } : undefined);
+    const res = await post(`${svc.baseURL}/responses`, apiKey, { model: MODEL, input: 'https://kalshi.com/markets/kxtriple/triple/kxtriple-26dec-nyc' });
+    expect(res.status).toBe(502);
+    expect(((await res.json()) as any).error.code).toBe('upstream_unavailable');
+    expect(await balance(id)).toBe(10);
+  });
+
   it('retries 429 (honouring Retry-After) and 5xx, then succeeds', async () => {
     const { id, apiKey } = await svc.account({ plan: 'pro', credits: 10 });
     let n = 0;
