@@ -19,7 +19,8 @@
 
 export const PRIOR_STRENGTH = 12;
 const BASE_HALF_WEIGHT_CASES = 10;
-const EDGE = 0.01;
+/** Prices are clipped this far from 0 and 1 before their log-odds: a tenth of a cent, Kalshi's finest tick, so sub-cent prices keep their size. */
+const EDGE = 0.001;
 
 export interface Observation {
   eventTicker: string;

@@ -18,6 +18,8 @@ describe('calibration', () => {
   it('is the identity without history', () => {
     expect(fitCalibration([])).toEqual(IDENTITY);
     expect(calibrate(IDENTITY, 0.37)).toBeCloseTo(0.37, 10);
+    // Sub-cent prices keep their size (they were clipped to 1% and 99%: 0.2% became 1.0%).
+    for (const price of [0.002, 0.005, 0.996]) expect(calibrate(IDENTITY, price), String(price)).toBeCloseTo(price, 10);
   });
 
   it('finds the favourite-longshot bias: prices too close to 50% get pushed outwards', () => {
