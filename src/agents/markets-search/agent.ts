@@ -85,7 +85,7 @@ function eventLine(event: KalshiEvent, category: string, n: number, levels: Aske
   const asked = new Set(markets.filter((m) => levels.some((l) => atLevel(m, l.value))));
   const prices = markets
     .map((m) => ({ ...priceLine(m), asked: asked.has(m) }))
-    .sort((a, b) => Number(b.asked) - Number(a.asked) || (b.price ?? -1) - (a.price ?? -1));
+    .sort((a, b) => Number(b.asked) - Number(a.asked) || b.rank - a.rank);
   const shown = prices.slice(0, Math.max(4, asked.size)).map((p) => (p.asked ? `**${quoteCaller(p.text)}**` : quoteCaller(p.text)));
   const more = prices.length > shown.length ? `, and ${prices.length - shown.length} more outcomes` : '';
   const close = markets[0]?.close_time;

@@ -8,7 +8,7 @@ import type { Report, ReportStore } from '../../reports/store.js';
 import type { Agent, AgentEvent, AgentRequest, Caller } from '../types.js';
 import { countPromptTokens, countTextTokens } from '../usage.js';
 import { writeReport } from './report.js';
-import { research } from './research.js';
+import { noMarkets, research } from './research.js';
 
 export const AGENT_ID = 'svc-prediction-markets-agent';
 const WHAT = 'Generating a prediction-market report';
@@ -170,6 +170,7 @@ export function predictionMarketsAgent(o: PredictionMarketsOptions): Agent {
       // The event must exist before anything is charged.
       const event = await o.kalshi.event(ticker);
       if (!event) throw notFound('event_not_found', `Kalshi has no event '${ticker}'. Check the address: it should be the page of an event on kalshi.com.`, 'input');
+      if (!event.markets?.length) throw noMarkets(ticker);
 
       // Told it joined a generation (charged 0): if that generation's server stops and this
       // request ends up leading the next one, that one is free too, as the spec promises joiners.

@@ -1,9 +1,10 @@
 import { SourceList, utcMinute as utc } from '../citations.js';
 import type { Citation } from '../types.js';
 import { SCALE, formatCount, formatDollars, formatPercent, parseFixed } from '../../data/kalshi/numbers.js';
+import { MAX_PAGES } from '../../data/kalshi/client.js';
 import type { KalshiMarket } from '../../data/kalshi/types.js';
 import { PRIOR_STRENGTH, baseRates, fitCalibration, modelEvent, monotoneLadder, samples, type Calibration, type OutcomeModel, type Strike } from './model.js';
-import { PRE_CLOSE_HOURS, oneLine, priceBefore, type MarketView, type Research } from './research.js';
+import { PRE_CLOSE_HOURS, STATE_NOTES, oneLine, priceBefore, settlementOf, settlementWords, type MarketView, type Research } from './research.js';
 import { eventPage } from './summary.js';
 
 export interface ReportContext {
@@ -48,16 +49,9 @@ export function tenthsSummingTo(values: readonly number[], total: number): numbe
   return floors;
 }
 const day = (ts: number) => new Date(ts * 1000).toISOString().slice(0, 10);
-/** 'yes' or 'no' once the exchange has decided a market (its `result`), else null. */
-const decided = (m: KalshiMarket): 'yes' | 'no' | null => (m.result === 'yes' || m.result === 'no' ? m.result : null);
+const decided = (m: KalshiMarket) => settlementOf(m) !== null;
+const resolvedYes = (m: KalshiMarket) => settlementOf(m)?.kind === 'yes';
 
-/** Market states worth saying next to a price (`status` from the exchange). */
-const STATE_NOTES: Record<string, string> = {
-  inactive: 'trading paused',
-  closed: 'trading closed, awaiting the result',
-  disputed: 'result disputed',
-  initialized: 'not yet open',
-};
 
 const cell = (s: string) => oneLine(s).replace(/\|/g, '\\|');
 
@@ -76,6 +70,11 @@ function confidence(view: MarketView, calibration: Calibration, spreadMicro: num
   } else whys.push(`wide ${formatDollars(spreadMicro!)} spread`);
   const vol24 = parseFixed(view.market.volume_24h_fp) ?? 0;
   if (vol24 >= 1000 * SCALE) score += 1;
+  // A price nobody has traded at is a quote, not a consensus: never more than low.
+  if (parseFixed(view.market.volume_fp) === 0) {
+    score = Math.min(score, 0);
+    whys.push('never traded');
+  }
   return { level: score >= 3 ? 'high' : score >= 1 ? 'medium' : 'low', why: whys.join(', ') };
 }
 
@@ -102,7 +101,8 @@ function crossedRungs(views: readonly MarketView[]): [MarketView, MarketView][] 
 
 function decisiveClauses(market: KalshiMarket): string[] {
   const text = [market.rules_primary, market.rules_secondary, market.early_close_condition].filter(Boolean).join(' ');
-  const sentences = text.split(/(?<=\.)\s+/).map((s) => s.trim()).filter(Boolean);
+  // The primary and secondary rules often repeat a sentence: each is said once.
+  const sentences = [...new Set(text.split(/(?<=\.)\s+/).map((s) => s.trim()).filter(Boolean))];
   return sentences.filter((s) => /\b(?:unless|delay\w*|postpon\w*|does not count|do not count|counts|revision|revised|first release|tie[sd]?|early|cancel\w*|(?:no|not)\b[^.]{0,40}\bpublished|final)\b/i.test(s));
 }
 
@@ -133,6 +133,25 @@ export function favouriteRecord(events: readonly { markets: readonly { won: bool
   return { won, events: clear, tied: events.length - clear };
 }
 
+// "3" alone reads as a number, not as the outcome "3 launches".
+const named = (label: string) => (/^[\d.,%$€£ -]+$/.test(label) ? `the outcome **${label}**` : `**${label}**`);
+const listed = (items: readonly string[]) => (items.length <= 2 ? items.join(' and ') : `${items.slice(0, -1).join(', ')} and ${items.at(-1)}`);
+
+/** What an event whose every outcome is decided came to, in one sentence (no closing period). */
+function settledSummary(markets: readonly MarketView[]): string {
+  const yes = markets.filter((v) => resolvedYes(v.market)).map((v) => named(v.label));
+  const no = markets.filter((v) => settlementOf(v.market)?.kind === 'no').length;
+  const scalar = markets.flatMap((v) => {
+    const s = settlementOf(v.market);
+    return s?.kind === 'scalar' ? [`${named(v.label)} ${settlementWords(s)}`] : [];
+  });
+  const parts: string[] = [];
+  if (yes.length) parts.push(yes.length === markets.length && yes.length > 1 ? 'every outcome resolved YES' : `${listed(yes)} resolved YES`);
+  parts.push(...scalar);
+  if (no) parts.push(no === markets.length ? (no === 1 ? 'its one outcome resolved NO' : 'every outcome resolved NO') : `the other ${no === 1 ? 'one' : no} resolved NO`);
+  return `This event is decided, so there is no price left to compare the model with: ${parts.join('; ')}`;
+}
+
 /** Writes the research report: Markdown with numbered citations. Deterministic for the same data. */
 export function writeReport(r: Research, ctx: ReportContext): ReportBody {
   const sources = new SourceList();
@@ -154,7 +173,7 @@ export function writeReport(r: Research, ctx: ReportContext): ReportBody {
   // a mutually exclusive event the live outcomes share what the decided ones left.
   const live = r.markets.filter((v) => !decided(v.market));
   const priced = live.filter((v) => v.quote.price !== null);
-  const decidedYes = r.markets.filter((v) => decided(v.market) === 'yes').length;
+  const decidedYes = r.markets.filter((v) => resolvedYes(v.market)).length;
   const models = new Map<string, OutcomeModel>();
   modelEvent(
     priced.map((v) => ({ type: v.label, price: v.quote.price! / SCALE })),
@@ -206,9 +225,7 @@ export function writeReport(r: Research, ctx: ReportContext): ReportBody {
 
   // Key takeaway.
   const ranked = priced.map((v) => ({ v, gap: gapOf(v)! })).sort((a, b) => Math.abs(b.gap) - Math.abs(a.gap));
-  const winner = event.mutually_exclusive ? r.markets.find((v) => decided(v.market) === 'yes') : undefined;
-  // "3" alone reads as a number, not as the outcome "3 launches".
-  const named = (label: string) => (/^[\d.,%$€£ -]+$/.test(label) ? `the outcome **${label}**` : `**${label}**`);
+  const winner = event.mutually_exclusive ? r.markets.find((v) => resolvedYes(v.market)) : undefined;
   lines.push('## Key takeaway', '');
   if (winner) {
     const stale = priced.filter((v) => v.quote.price! > 0);
@@ -216,8 +233,14 @@ export function writeReport(r: Research, ctx: ReportContext): ReportBody {
       `This event is decided: **${winner.label}** resolved YES, so every other outcome can only resolve No${stale.length ? `; quotes still standing for them (up to ${formatPercent(Math.max(...stale.map((v) => v.quote.price!)))}) are stale` : ''} ${marketCite(winner.market)}.`,
       '',
     );
+  } else if (!live.length) {
+    lines.push(`${settledSummary(r.markets)} ${eventCite()}.`, '');
   } else if (!ranked.length) {
-    lines.push(`No outcome of this event has a price yet (no quotes and no trades), so there is nothing to compare the model with ${eventCite()}.`, '');
+    const done = r.markets.length - live.length;
+    lines.push(
+      `${done ? `${plural(done, 'outcome')} of this event ${done === 1 ? 'is' : 'are'} already decided, and no outcome still open has a price yet` : 'No outcome of this event has a price yet'} (no quotes and no trades), so there is nothing to compare the model with ${eventCite()}.`,
+      '',
+    );
   } else {
     const top = ranked[0]!;
     const model = modelOf(top.v);
@@ -240,9 +263,9 @@ export function writeReport(r: Research, ctx: ReportContext): ReportBody {
   lines.push('## Outcomes: model vs market', '');
   lines.push('| Outcome | Market | Model | Gap | Confidence |', '|---|---|---|---|---|');
   for (const v of r.markets) {
-    const result = decided(v.market);
-    if (result) {
-      lines.push(`| ${cell(v.label)} ${marketCite(v.market)} | resolved ${result.toUpperCase()}${v.market.status ? ` (${cell(v.market.status)})` : ''} | — | — | — (decided) |`);
+    const settled = settlementOf(v.market);
+    if (settled) {
+      lines.push(`| ${cell(v.label)} ${marketCite(v.market)} | ${settlementWords(settled)}${v.market.status ? ` (${cell(v.market.status)})` : ''} | — | — | — (decided) |`);
       continue;
     }
     const m = models.get(v.market.ticker);
@@ -259,7 +282,7 @@ export function writeReport(r: Research, ctx: ReportContext): ReportBody {
       `The market prices its strikes out of order: ${pairs.join('; ')}, though YES on the first implies YES on the second. The model holds the ladder in order, averaging the outcomes where prices cross.`,
     );
   }
-  if (event.mutually_exclusive) {
+  if (event.mutually_exclusive && live.length) {
     const sum = priced.reduce((s, v) => s + v.quote.price!, 0);
     const scaled = normalised ? ` Each gap is measured against the market price normalised, scaled so that the prices too add up to ${pct(mass)}.` : '';
     const others = r.markets.length - live.length;
@@ -304,7 +327,8 @@ export function writeReport(r: Research, ctx: ReportContext): ReportBody {
     if (Math.abs(x.week ?? 0) < 0.02 && Math.abs(x.day ?? 0) < 0.02) continue;
     lines.push(`- **Price move, ${x.v.label}:** ${x.day === null ? 'n/a' : pts(x.day)} over 24 hours, ${x.week === null ? 'n/a' : pts(x.week)} over 7 days ${marketCite(x.v.market)}.`);
   }
-  if (!moves.length) lines.push(`- **No price history yet:** the exchange has no candlesticks for the last week (the markets may have opened recently) ${eventCite()}.`);
+  if (!live.length) lines.push(`- **Trading is over:** every outcome is decided, so no price move or rule can change the result ${eventCite()}.`);
+  else if (!moves.length) lines.push(`- **No price history yet:** the exchange has no candlesticks for the last week (the markets may have opened recently) ${eventCite()}.`);
   else if (!moves.some((x) => Math.abs(x.week ?? 0) >= 0.02 || Math.abs(x.day ?? 0) >= 0.02)) lines.push(`- **Prices are steady:** no outcome moved 2 points or more over the last day or week ${eventCite()}.`);
   for (const v of live) {
     const vol24 = parseFixed(v.market.volume_24h_fp);
@@ -315,7 +339,7 @@ export function writeReport(r: Research, ctx: ReportContext): ReportBody {
       lines.push(`- **Volume surge, ${v.label}:** ${formatCount(vol24)} contracts in 24 hours, ${(vol24 / avg).toFixed(1)}× the daily average of the previous ${days.length} days ${marketCite(v.market)}.`);
     }
   }
-  const clauses = first ? decisiveClauses(first) : [];
+  const clauses = first && live.length ? decisiveClauses(first) : [];
   for (const c of clauses.slice(0, 4)) lines.push(`- **Could flip the outcome:** “${c}” ${marketCite(first!)}`);
   if (event.mutually_exclusive && clauses.length) lines.push('  (Each outcome has the same rules with its own range.)');
   lines.push('');
@@ -335,6 +359,9 @@ export function writeReport(r: Research, ctx: ReportContext): ReportBody {
     const priced = r.history.filter((e) => e.priced).length;
     if (priced < r.history.length) {
       lines.push('', `Prices before close were fetched for the ${priced} most recent events; all ${r.history.length} count in the base rates below.`);
+    }
+    if (!r.historyComplete) {
+      lines.push('', `The exchange lists more settled markets for this series than were read (the first ${MAX_PAGES} pages of each list): the history and base rates cover the ${formatCount(r.settledCount * SCALE)} read.`);
     }
     const rateLines = [...rates.entries()].sort((a, b) => b[1].cases - a[1].cases).slice(0, 8).map(([type, br]) => `${type}: ${br.wins} of ${br.cases} (${pct(br.wins / br.cases)})`);
     lines.push('', `**Base rates** (how often each outcome resolved YES, ${r.settled.length} settled markets in ${r.history.length} events): ${rateLines.join('; ')} ${historyCite()}${olderHistoryCite()}.`);
@@ -356,13 +383,15 @@ export function writeReport(r: Research, ctx: ReportContext): ReportBody {
   lines.push('| Contract | Bid | Ask | Spread | Last | Volume | 24h volume | Open interest |', '|---|---|---|---|---|---|---|---|');
   for (const v of r.markets) {
     const m = v.market;
-    const bid = parseFixed(m.yes_bid_dollars);
-    const ask = parseFixed(m.yes_ask_dollars);
-    const quoted = bid !== null && ask !== null && !(bid === 0 && ask === SCALE);
+    // A $0 bid or a $1 ask is the exchange's way of saying that side has no orders.
+    const rawBid = parseFixed(m.yes_bid_dollars);
+    const rawAsk = parseFixed(m.yes_ask_dollars);
+    const bid = rawBid === null || rawBid === 0 ? null : rawBid;
+    const ask = rawAsk === null || rawAsk === SCALE ? null : rawAsk;
     const last = parseFixed(m.last_price_dollars);
     const num = (s: string | undefined) => (parseFixed(s) === null ? '—' : formatCount(parseFixed(s)!));
     lines.push(
-      `| ${m.ticker} ${marketCite(m)} | ${quoted ? formatDollars(bid) : '—'} | ${quoted ? formatDollars(ask) : '—'} | ${quoted ? formatDollars(ask - bid) : 'no quotes'} | ${last === null ? '—' : formatDollars(last)} | ${num(m.volume_fp)} | ${num(m.volume_24h_fp)} | ${num(m.open_interest_fp)} |`,
+      `| ${m.ticker} ${marketCite(m)} | ${bid === null ? '—' : formatDollars(bid)} | ${ask === null ? '—' : formatDollars(ask)} | ${bid !== null && ask !== null ? formatDollars(ask - bid) : bid === null && ask === null ? 'no quotes' : 'one-sided'} | ${last === null ? '—' : formatDollars(last)} | ${num(m.volume_fp)} | ${num(m.volume_24h_fp)} | ${num(m.open_interest_fp)} |`,
     );
   }
   lines.push('');

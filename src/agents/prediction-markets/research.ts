@@ -1,7 +1,7 @@
 import { quoteCaller } from '../citations.js';
-import { notFound } from '../../errors.js';
+import { SvcError, notFound } from '../../errors.js';
 import { KalshiClient, TIME } from '../../data/kalshi/client.js';
-import { parseFixed } from '../../data/kalshi/numbers.js';
+import { formatDollars, parseFixed } from '../../data/kalshi/numbers.js';
 import type { KalshiCandle, KalshiEvent, KalshiMarket, KalshiOrderbook, KalshiSeries } from '../../data/kalshi/types.js';
 import type { Observation } from './model.js';
 
@@ -56,6 +56,8 @@ export interface Research {
   history: PastEvent[];
   /** Settled markets seen in the whole history (for base rates). */
   settledCount: number;
+  /** False when the series had more settled markets than the client pages through. */
+  historyComplete: boolean;
   /** Every settled market with its outcome (base rates), priced ones also feed the calibration. */
   settled: { type: string; outcome: 0 | 1; eventTicker: string; closeTs: number }[];
   observations: Observation[];
@@ -70,6 +72,30 @@ export interface Research {
 export const oneLine = (s: string) => quoteCaller(s.replace(/\s+/g, ' ').trim());
 
 export const labelOf = (m: KalshiMarket) => oneLine(m.yes_sub_title || m.title || m.ticker);
+
+/** Market states worth saying next to a price (`status` from the exchange). */
+export const STATE_NOTES: Record<string, string> = {
+  inactive: 'trading paused',
+  closed: 'trading closed, awaiting the result',
+  disputed: 'result disputed',
+  initialized: 'not yet open',
+};
+
+/** How the exchange settled a market (its `result`); null while undecided. */
+export type Settlement = { kind: 'yes' } | { kind: 'no' } | { kind: 'scalar'; payout: number | null };
+
+export function settlementOf(m: KalshiMarket): Settlement | null {
+  if (m.result === 'yes' || m.result === 'no') return { kind: m.result };
+  if (m.result === 'scalar') return { kind: 'scalar', payout: parseFixed(m.settlement_value_dollars) };
+  return null;
+}
+
+/** "resolved YES", "resolved NO", "settled at $0.37 a YES contract". */
+export function settlementWords(s: Settlement): string {
+  if (s.kind === 'yes') return 'resolved YES';
+  if (s.kind === 'no') return 'resolved NO';
+  return s.payout === null ? 'settled (scalar)' : `settled at ${formatDollars(s.payout)} a YES contract`;
+}
 
 const closeOf = (m: KalshiMarket) => Date.parse(m.close_time ?? '') / 1000;
 
@@ -131,6 +157,14 @@ export function historicalCandlePlan(events: readonly { ticker: string; markets:
   return plan;
 }
 
+/** An event listed without markets: nothing to report on (and nothing is charged for it). */
+export const noMarkets = (eventTicker: string) =>
+  new SvcError('unprocessable', {
+    code: 'event_has_no_markets',
+    message: `Kalshi lists no markets for '${eventTicker}' yet, so there is nothing to report on; nothing was charged. Send the address again once its markets are listed.`,
+    param: 'input',
+  });
+
 /** Everything one report needs, fetched with independent requests in parallel. */
 export async function research(client: KalshiClient, eventTicker: string): Promise<Research> {
   let requests = 0;
@@ -142,6 +176,7 @@ export async function research(client: KalshiClient, eventTicker: string): Promi
   if (!event) throw notFound('event_not_found', `Kalshi has no event '${eventTicker}'. Check the address: it should be the page of an event on kalshi.com.`, 'input');
   const now = Math.floor(client.now().getTime() / 1000);
   const markets = event.markets ?? [];
+  if (!markets.length) throw noMarkets(eventTicker);
   const tickers = markets.map((m) => m.ticker);
 
   const [series, settled, books, daily, hourly] = await Promise.all([
@@ -208,6 +243,7 @@ export async function research(client: KalshiClient, eventTicker: string): Promi
     markets: markets.map((m) => ({ market: m, label: labelOf(m), quote: quoteOf(m, books.get(m.ticker)), daily: daily.get(m.ticker) ?? [], hourly: hourly.get(m.ticker) ?? [] })),
     history,
     settledCount: settled.markets.length,
+    historyComplete: settled.complete,
     settled: history.flatMap((e) => e.markets.map((m) => ({ type: m.label, outcome: (m.won ? 1 : 0) as 0 | 1, eventTicker: e.eventTicker, closeTs: e.closeTs }))),
     observations,
     requestsMade: requests,

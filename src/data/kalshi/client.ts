@@ -3,7 +3,17 @@ import type { DataSource, Query } from '../source.js';
 import { KalshiAnswer } from './shape.js';
 import type { KalshiCandle, KalshiEvent, KalshiMarket, KalshiOrderbook, KalshiSeries } from './types.js';
 
-const MAX_PAGES = 20;
+/** Pages read of a paged list (1,000 markets each): a series' settled history stops there. */
+export const MAX_PAGES = 20;
+
+export interface SettledMarkets {
+  /** Markets settled YES or No, live and historical endpoints merged. */
+  markets: KalshiMarket[];
+  /** Tickers only the historical endpoint served. */
+  historical: Set<string>;
+  /** False when either endpoint had more pages than MAX_PAGES: the history is the part read. */
+  complete: boolean;
+}
 const BATCH = 50;
 const HOUR = 3600;
 const DAY = 24 * HOUR;
@@ -93,7 +103,8 @@ export class KalshiClient {
     });
   }
 
-  async #paged(path: string, query: Query): Promise<KalshiMarket[]> {
+  /** Markets page by page, up to MAX_PAGES; `complete` false when the exchange still had a next page. */
+  async #paged(path: string, query: Query): Promise<{ markets: KalshiMarket[]; complete: boolean }> {
     const out: KalshiMarket[] = [];
     let cursor: string | undefined;
     for (let page = 0; page < MAX_PAGES; page++) {
@@ -101,33 +112,33 @@ export class KalshiClient {
       if (!got) break;
       out.push(...got.read.markets(got.body.markets, 'markets'));
       cursor = got.read.cursor(got.body.cursor);
-      if (!cursor) break;
+      if (!cursor) return { markets: out, complete: true };
     }
-    return out;
+    return { markets: out, complete: cursor === undefined };
   }
 
   /** Every settled market of a series found on the live and historical endpoints, deduplicated by ticker. */
-  settledMarkets(seriesTicker: string): Promise<{ markets: KalshiMarket[]; historical: Set<string> }> {
+  settledMarkets(seriesTicker: string): Promise<SettledMarkets> {
     return this.#cached(`settled:${seriesTicker}`, TTL.settled, () => this.#settledMarkets(seriesTicker));
   }
 
-  async #settledMarkets(seriesTicker: string): Promise<{ markets: KalshiMarket[]; historical: Set<string> }> {
+  async #settledMarkets(seriesTicker: string): Promise<SettledMarkets> {
     const [live, historical] = await Promise.all([
       this.#paged('/markets', { series_ticker: seriesTicker, status: 'settled', mve_filter: 'exclude', limit: 1000 }),
       this.#paged('/historical/markets', { series_ticker: seriesTicker, mve_filter: 'exclude', limit: 1000 }),
     ]);
     const byTicker = new Map<string, KalshiMarket>();
     const fromHistory = new Set<string>();
-    for (const m of historical) {
+    for (const m of historical.markets) {
       byTicker.set(m.ticker, m);
       fromHistory.add(m.ticker);
     }
-    for (const m of live) {
+    for (const m of live.markets) {
       byTicker.set(m.ticker, m);
       fromHistory.delete(m.ticker);
     }
     const markets = [...byTicker.values()].filter((m) => m.result === 'yes' || m.result === 'no');
-    return { markets, historical: fromHistory };
+    return { markets, historical: fromHistory, complete: live.complete && historical.complete };
   }
 
   /** Every open event (without markets), paged; for the search index. */

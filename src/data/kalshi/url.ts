@@ -35,9 +35,26 @@ export function parseEventUrl(input: string): EventAddress {
 
 const parsed = new Map<string, EventAddress>();
 
+/** Wrappings an address picks up when pasted: Slack's <url|label>, brackets, quotes. */
+const WRAPPED = [/^<([^<>|\s]+)(?:\|[^<>]*)?>$/, /^\(([^()\s]+)\)$/, /^\[([^[\]\s]+)\]$/, /^"([^"\s]+)"$/, /^'([^'\s]+)'$/, /^“([^“”\s]+)”$/];
+
+/** The address alone: unwrapped, without the sentence's closing punctuation ("see …/kxcpiyoy-26dec."). */
+function bareAddress(input: string): string {
+  let text = input.trim();
+  for (let again = true; again; ) {
+    again = false;
+    const stripped = text.replace(/[.,;:!?]+$/, '');
+    const inner = WRAPPED.map((re) => re.exec(stripped)?.[1]).find((x) => x !== undefined);
+    if (inner !== undefined) [text, again] = [inner, true];
+    else text = stripped;
+  }
+  return text;
+}
+
 function parse(input: string): EventAddress {
-  const text = input.trim();
-  if (!text) throw bad('The input is empty.');
+  if (!input.trim()) throw bad('The input is empty.');
+  const text = bareAddress(input);
+  if (!text) throw bad(`'${input.trim().slice(0, 100)}' is not a web address.`);
   let url: URL;
   try {
     url = new URL(/^[a-z][a-z0-9+.-]*:\/\//i.test(text) ? text : `https://${text}`);
@@ -45,7 +62,8 @@ function parse(input: string): EventAddress {
     throw bad(`'${text.slice(0, 100)}' is not a web address.`);
   }
   if (url.protocol !== 'https:' && url.protocol !== 'http:') throw bad(`'${url.protocol}' addresses are not Kalshi pages.`);
-  const host = url.hostname.toLowerCase();
+  // "kalshi.com." is the same host written fully qualified.
+  const host = url.hostname.toLowerCase().replace(/\.$/, '');
   if (host !== 'kalshi.com' && host !== 'www.kalshi.com') throw bad(`'${host}' is not kalshi.com.`);
   if (url.username || url.password || (url.port && url.port !== '443' && url.port !== '80')) throw bad('The address carries credentials or a port.');
   let segments: string[];
@@ -56,7 +74,8 @@ function parse(input: string): EventAddress {
   }
   if (segments[0]?.toLowerCase() !== 'markets' || segments.length !== 4) throw bad(`The path '${url.pathname}' is not an event page.`);
   const [, series, slug, ticker] = segments as [string, string, string, string];
-  const valid = /^[A-Za-z0-9][A-Za-z0-9._]*(-[A-Za-z0-9._]+)+$/;
+  // Parts end in a letter or digit: a trailing '.' is punctuation, not part of a ticker.
+  const valid = /^[A-Za-z0-9][A-Za-z0-9._]*(-[A-Za-z0-9](?:[A-Za-z0-9._]*[A-Za-z0-9])?)+$/;
   if (!valid.test(ticker) || !/^[A-Za-z0-9._-]+$/.test(series) || !/^[A-Za-z0-9._-]+$/.test(slug)) throw bad(`'${ticker}' is not an event ticker.`);
   // An event ticker is usually the series and one more part (KXCPIYOY-26DEC); a market ticker adds
   // another (KXCPIYOY-26DEC-T2.8).

@@ -91,6 +91,25 @@ describe('input and refusals (nothing charged)', () => {
     expect(await ledgerKinds(id)).toEqual(['grant:10']);
   });
 
+  it('an event the exchange lists without markets is a 422 event_has_no_markets, on every paying variant, before anything is held', async () => {
+    const source = fake.world.events.get(tickerOf('KXCPIYOY'))!;
+    fake.world.events.set('KXCPIYOY-26NOMARKETS', { ...source, event_ticker: 'KXCPIYOY-26NOMARKETS', markets: [] });
+    try {
+      const { id, apiKey } = await svc.account({ plan: 'pro', credits: 10 });
+      for (const model of [MODEL, `${MODEL}:refresh`]) {
+        const res = await post(`${svc.baseURL}/responses`, apiKey, { model, input: 'https://kalshi.com/markets/kxcpiyoy/cpi/kxcpiyoy-26nomarkets' });
+        expect(res.status).toBe(422);
+        const err = ((await res.json()) as any).error;
+        expect(err).toMatchObject({ code: 'event_has_no_markets', param: 'input' });
+        expect(err.message).toContain('nothing was charged');
+      }
+      expect(await ledgerKinds(id)).toEqual(['grant:10']);
+      expect(await svc.service.deps.reports.versions('KXCPIYOY-26NOMARKETS')).toEqual([]);
+    } finally {
+      fake.world.events.delete('KXCPIYOY-26NOMARKETS');
+    }
+  });
+
   it(':cache with nothing stored is 404 report_not_cached, naming the model that generates one', async () => {
     const { apiKey } = await svc.account({ plan: 'free' });
     const res = await post(`${svc.baseURL}/chat/completions`, apiKey, { model: `${MODEL}:cache`, messages: [{ role: 'user', content: urlOf('KXSEAICE') }] });

@@ -269,6 +269,93 @@ describe('outcomes already decided or paused', () => {
   });
 });
 
+describe('events already decided', () => {
+  const settledPatch = (result: 'yes' | 'no'): Record<string, unknown> => ({ status: 'finalized', result, settlement_value_dollars: result === 'yes' ? '1.0000' : '0.0000' });
+
+  it('a ladder whose every rung is decided says what it came to, not that nothing has a price, and offers no moves or rules that could flip it', async () => {
+    const event = fake.world.events.get(open('KXCPIYOY'))!;
+    expect(event.mutually_exclusive).toBe(false);
+    const [first, ...rest] = event.markets;
+    await withChanges([[first!, settledPatch('yes')], ...rest.map((m): [object, Record<string, unknown>] => [m, settledPatch('no')])], async () => {
+      const { text } = await build('KXCPIYOY');
+      const takeaway = text.split('## Key takeaway')[1]!.split('\n## ')[0]!;
+      expect(takeaway).toContain(`This event is decided, so there is no price left to compare the model with: **${first!.yes_sub_title}** resolved YES; the other ${rest.length} resolved NO [1].`);
+      expect(text).not.toContain('has a price yet');
+      expect(text).not.toContain('No price history yet');
+      expect(text).not.toContain('Could flip the outcome');
+      expect(text).toContain('- **Trading is over:** every outcome is decided, so no price move or rule can change the result [1].');
+      expect(tableRows(text, 'Outcomes: model vs market').map((r) => r[1])).toEqual(['resolved YES (finalized)', ...rest.map(() => 'resolved NO (finalized)')]);
+    });
+  });
+
+  it('a mutually exclusive event where every outcome resolved NO says so, with no sum of the prices of none', async () => {
+    const event = fake.world.events.get(open('KXFEDDECISION'))!;
+    await withChanges(event.markets.map((m): [object, Record<string, unknown>] => [m, settledPatch('no')]), async () => {
+      const { text } = await build('KXFEDDECISION');
+      expect(text).toContain('there is no price left to compare the model with: every outcome resolved NO [1].');
+      expect(text).not.toContain('still open');
+      expect(text).not.toContain('market prices add up to');
+    });
+  });
+
+  it('a scalar settlement is shown with its payout, not as an open market', async () => {
+    const event = fake.world.events.get(open('KXCPIYOY'))!;
+    const market = event.markets[0]!;
+    await withChanges([[market, { status: 'finalized', result: 'scalar', settlement_value_dollars: '0.3700' }]], async () => {
+      const { text } = await build('KXCPIYOY');
+      const row = tableRows(text, 'Outcomes: model vs market').find((r) => r[0]!.startsWith(market.yes_sub_title!))!;
+      expect(row.slice(1)).toEqual(['settled at $0.37 a YES contract (finalized)', '—', '—', '— (decided)']);
+    });
+  });
+});
+
+describe('quotes and trading', () => {
+  it('a one-sided quote has no spread, and a price nobody traded at is never more than low confidence', async () => {
+    const event = fake.world.events.get(open('KXHIGHNY'))!;
+    const [oneSided, untraded] = event.markets;
+    await withChanges([[oneSided!, { yes_bid_dollars: '0.0000', yes_ask_dollars: '0.4500' }], [untraded!, { volume_fp: '0.00', volume_24h_fp: '0.00' }]], async () => {
+      const { text } = await build('KXHIGHNY');
+      const snapshot = tableRows(text, 'Contract snapshot');
+      expect(snapshot.find((r) => r[0]!.startsWith(oneSided!.ticker))!.slice(1, 4)).toEqual(['—', '$0.45', 'one-sided']);
+      const outcome = tableRows(text, 'Outcomes: model vs market').find((r) => r[0]!.startsWith(untraded!.yes_sub_title!))!;
+      expect(outcome[4]).toMatch(/^low \(.*never traded\)$/);
+    });
+  });
+
+  it('a rule sentence repeated in the primary and secondary rules is quoted once', async () => {
+    const event = fake.world.events.get(open('KXCPIYOY'))!;
+    const first = event.markets[0]!;
+    const clause = 'If the release is delayed, the market resolves on the first release after the delay.';
+    await withChanges([[first, { rules_primary: `${first.rules_primary} ${clause}`, rules_secondary: clause }]], async () => {
+      const { text } = await build('KXCPIYOY');
+      expect(text.split(`“${clause}”`)).toHaveLength(2);
+    });
+  });
+});
+
+describe('a history longer than the client reads', () => {
+  it('says the history was cut, and how much was read', async () => {
+    // Pages of one market: 20 pages per endpoint read, the series has more.
+    const small = await startFakeKalshi({ pageSize: 1 });
+    try {
+      const c = new KalshiClient(new LiveSource({ name: 'Kalshi', baseUrl: small.apiUrl, requestsPerSecond: 1000, timeoutMs: 5000, retries: 1 }), () => new Date(WORLD_NOW * 1000));
+      const ticker = small.world.openEvents.find((t) => t.startsWith('KXCPIYOY-'))!;
+      expect(small.world.settled.get('KXCPIYOY')!.length).toBeGreaterThan(40);
+      const r = await research(c, ticker);
+      expect(r.historyComplete).toBe(false);
+      expect(r.settledCount).toBeLessThanOrEqual(40);
+      const { text } = writeReport(r, { apiUrl: API, source: { mode: 'live' } });
+      expect(text).toContain(`The exchange lists more settled markets for this series than were read (the first 20 pages of each list): the history and base rates cover the ${r.settledCount} read.`);
+    } finally {
+      await small.close();
+    }
+    // In full, nothing is said.
+    const { r, text } = await build('KXCPIYOY');
+    expect(r.historyComplete).toBe(true);
+    expect(text).not.toContain('than were read');
+  });
+});
+
 describe('favouriteRecord', () => {
   const m = (preClose: number, won = false) => ({ preClose, won });
   it('counts wins of the single favourite and sets events with a tie for favourite apart', () => {

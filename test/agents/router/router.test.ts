@@ -71,6 +71,30 @@ describe('svc-agent (router)', () => {
     expect(await svc.service.deps.reports.versions('KXSEAICE-26DEC')).toEqual([]);
   });
 
+  it("the live summary shows a decided outcome as resolved, not at its last quote, and says when the whole event is decided", async () => {
+    const { apiKey } = await svc.account();
+    const event = fake.world.events.get(fake.world.openEvents.find((t) => t.startsWith('KXFEDDECISION-'))!)!;
+    const saved = event.markets.map((m) => ({ status: m.status, result: m.result }));
+    const ask = async () => textOf(await (await post(`${svc.baseURL}/responses`, apiKey, { model: 'svc-agent', input: urlOf('KXFEDDECISION') })).json());
+    try {
+      Object.assign(event.markets[0]!, { status: 'finalized', result: 'no' });
+      Object.assign(event.markets[1]!, { status: 'closed' });
+      let text = await ask();
+      expect(text).toContain('Current prices, as of 2026-11-19 15:00 UTC [2] (one outcome is already decided):');
+      expect(text).toContain(`- ${event.markets[0]!.yes_sub_title}: resolved NO\n`);
+      expect(text).toMatch(new RegExp(`- ${event.markets[1]!.yes_sub_title} \\d+\\.\\d% \\((?:last trade; )?trading closed, awaiting the result\\)`));
+      // The resolved outcome is listed last, not first for its old price.
+      expect(text.trim().split('\n').filter((l) => l.startsWith('- ')).at(-1)).toBe(`- ${event.markets[0]!.yes_sub_title}: resolved NO`);
+      event.markets.forEach((m, i) => Object.assign(m, { status: 'finalized', result: i === 2 ? 'yes' : 'no' }));
+      text = await ask();
+      expect(text).toContain('This event is decided: every outcome has settled, as of 2026-11-19 15:00 UTC [2]:');
+      expect(text.split('\n').filter((l) => l.startsWith('- '))[0]).toBe(`- ${event.markets[2]!.yes_sub_title}: resolved YES`);
+      expect(text).not.toContain('Prices are the mid');
+    } finally {
+      event.markets.forEach((m, i) => Object.assign(m, saved[i]));
+    }
+  });
+
   it('for a Kalshi address with a stored report: that report, free, with its citations', async () => {
     const payer = await svc.account({ plan: 'pro', credits: 10 });
     const generated = textOf(await (await post(`${svc.baseURL}/responses`, payer.apiKey, { model: 'svc-prediction-markets-agent', input: urlOf('KXHIGHNY') })).json());

@@ -12,6 +12,14 @@ describe('parseEventUrl', () => {
     ['  https://kalshi.com/markets/kxnbagame/nba-game/kxnbagame-26nov21lalbos  ', 'KXNBAGAME-26NOV21LALBOS'],
     ['kalshi.com/markets/kxcpiyoy/cpi/kxcpiyoy-26dec', 'KXCPIYOY-26DEC'],
     ['http://kalshi.com/markets/kxbtcd/bitcoin/KxBtCd-26Nov20', 'KXBTCD-26NOV20'],
+    // As pasted: the end of a sentence, Slack's link markup, brackets and quotes, a fully qualified host.
+    ['https://kalshi.com/markets/kxcpiyoy/cpi/kxcpiyoy-26dec.', 'KXCPIYOY-26DEC'],
+    ['https://kalshi.com/markets/kxcpiyoy/cpi/kxcpiyoy-26dec?ref=x!', 'KXCPIYOY-26DEC'],
+    ['<https://kalshi.com/markets/kxcpiyoy/cpi/kxcpiyoy-26dec>', 'KXCPIYOY-26DEC'],
+    ['<https://kalshi.com/markets/kxcpiyoy/cpi/kxcpiyoy-26dec|CPI in December>', 'KXCPIYOY-26DEC'],
+    ['(https://kalshi.com/markets/kxcpiyoy/cpi/kxcpiyoy-26dec).', 'KXCPIYOY-26DEC'],
+    ['“https://kalshi.com/markets/kxcpiyoy/cpi/kxcpiyoy-26dec”', 'KXCPIYOY-26DEC'],
+    ['https://Kalshi.Com./markets/kxcpiyoy/cpi/kxcpiyoy-26dec', 'KXCPIYOY-26DEC'],
   ])('accepts %s', (input, ticker) => {
     expect(parseEventUrl(input).eventTicker).toBe(ticker);
   });
@@ -34,6 +42,9 @@ describe('parseEventUrl', () => {
     ['https://kalshi.com/markets/kx%2Ffed/x/kxfed-26dec', /not an event ticker/],
     ['https://kalshi.com/markets/a/b/%ZZ', /malformed %-escape/],
     ['https://kalshi.com/markets/kxfed/fed/kxfed-26dec%E0%A4%A', /malformed %-escape/],
+    ['.', /'\.' is not a web address/],
+    ['https://kalshi.com/markets/kxcpiyoy/cpi/kxcpiyoy-26dec./', /'kxcpiyoy-26dec\.' is not an event ticker/],
+    ['<https://evil.example/markets/a/b/kxfed-26dec|https://kalshi.com/markets/a/b/kxfed-26dec>', /'evil\.example' is not kalshi\.com/],
   ])('refuses %j', (input, why) => {
     let err: any;
     try {
