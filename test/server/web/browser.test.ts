@@ -319,6 +319,13 @@ describe('web pages in Chromium', () => {
     );
   });
 
+  it('answer Markdown: escaped characters are shown as themselves; an escaped pipe stays inside its table cell', async () => {
+    expect(await renderMarkdown('You asked about “odds [2\\]” and 3\\*4 [1]')).toBe('<p>You asked about “odds [2]” and 3*4 [1]</p>');
+    expect(await renderMarkdown('| Outcome | Price |\n|---|---|\n| Band 1 \\| cold | 40% |')).toBe(
+      '<div class="table-wrap"><table><thead><tr><th scope="col">Outcome</th><th scope="col">Price</th></tr></thead><tbody><tr><td>Band 1 | cold</td><td>40%</td></tr></tbody></table></div>',
+    );
+  });
+
   it('every page audited has no WCAG 2.1 AA or best-practice violations and fits a 360 px phone', () => {
     expect(Object.keys(violations).length).toBeGreaterThanOrEqual(9);
     expect(violations).toEqual(Object.fromEntries(Object.keys(violations).map((k) => [k, []])));

@@ -5,9 +5,12 @@
 // Emphasis only around whole words, never inside snake_case or 2*3*4 (stricter than CommonMark for *).
 const EM_STAR = /(?<![*\w])\*(?![*\s])([^*]+?)(?<![*\s])\*(?![*\w])/;
 const EM_UNDERSCORE = /(?<!\w)_(?![_\s])([^_]+?)(?<![_\s])_(?!\w)/;
-// Groups: 1 bold, 2-3 emphasis, 4 code, 5-6 link text and URL, 7 citation number.
+// A backslash before punctuation is Markdown's escape: the answers write `[2\]` for a caller's
+// "[2]" that is not a citation, and `\|` for a pipe inside a table cell.
+const ESCAPE = /\\([!-/:-@[-`{-~])/;
+// Groups: 1 bold, 2-3 emphasis, 4 code, 5-6 link text and URL, 7 citation number, 8 escaped character.
 const INLINE = new RegExp(
-  [/\*\*([^*]+)\*\*/, EM_STAR, EM_UNDERSCORE, /`([^`]+)`/, /\[([^\]]+)\]\((https?:\/\/[^\s)]+)\)/, /\[(\d+)\]/].map((r) => r.source).join('|'),
+  [/\*\*([^*]+)\*\*/, EM_STAR, EM_UNDERSCORE, /`([^`]+)`/, /\[([^\]]+)\]\((https?:\/\/[^\s)]+)\)/, /\[(\d+)\]/, ESCAPE].map((r) => r.source).join('|'),
   'g',
 );
 
@@ -32,8 +35,10 @@ function inline(text, cite) {
       a.rel = 'noopener noreferrer';
       a.textContent = m[5];
       out.push(a);
-    } else {
+    } else if (m[7] !== undefined) {
       out.push(cite(Number(m[7])) ?? document.createTextNode(m[0]));
+    } else {
+      out.push(document.createTextNode(m[8]));
     }
     last = m.index + m[0].length;
   }
@@ -41,7 +46,8 @@ function inline(text, cite) {
   return out;
 }
 
-const cells = (line) => line.trim().replace(/^\||\|$/g, '').split('|').map((c) => c.trim());
+/** A table row's cells, split at its pipes but not at an escaped one (`\|`, kept for `inline`). */
+const cells = (line) => line.trim().replace(/^\||(?<!\\)\|$/g, '').split(/(?<!\\)\|/).map((c) => c.trim());
 const isTableSeparator = (line) => /^\s*\|?\s*:?-{3,}:?\s*(\|\s*:?-{3,}:?\s*)*\|?\s*$/.test(line);
 const LIST_ITEM = /^\s*(?:[-*]|(\d+)\.)\s+(.*)$/;
 
