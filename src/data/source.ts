@@ -47,6 +47,15 @@ export interface StartGate {
  * upstream, shared by everything in the process that calls it, across its hosts. Replicas on one
  * database share theirs instead (SharedThrottle).
  */
+/** A wait as said to a person: "45 seconds", "20 minutes", "2 hours". */
+export function waitWords(ms: number): string {
+  const unit = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+  const seconds = Math.max(1, Math.ceil(ms / 1000));
+  if (seconds < 90) return unit(seconds, 'second');
+  if (seconds < 90 * 60) return unit(Math.round(seconds / 60), 'minute');
+  return unit(Math.round(seconds / 3600), 'hour');
+}
+
 export class Throttle implements StartGate {
   readonly #starts: number[] = [];
   readonly #queue: (() => void)[] = [];
@@ -205,7 +214,7 @@ export class LiveSource implements DataSource {
         }
         throw new SvcError('upstream', {
           code: 'upstream_unavailable',
-          message: `${this.name} ${last} (${attempt + 1} attempt${attempt ? 's' : ''}). Try again shortly.`,
+          message: `${this.name} ${last}${retryAfter !== null ? ` and asked for ${waitWords(retryAfter)} before the next request` : ''} (${attempt + 1} attempt${attempt ? 's' : ''}). Try again ${retryAfter === null ? 'shortly' : `in ${waitWords(retryAfter)}`}.`,
           retryAfterSeconds: retryAfter !== null ? Math.ceil(retryAfter / 1000) : undefined,
         });
       }

@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LiveSource, RecordingSource, SnapshotSource, Throttle, UpstreamPause, parseRetryAfter, requestKey } from '../../src/data/source.js';
+import { LiveSource, RecordingSource, SnapshotSource, Throttle, UpstreamPause, parseRetryAfter, requestKey, waitWords } from '../../src/data/source.js';
 import { FakeHttpServer } from '../helpers/fake-http.js';
 
 let fake: FakeHttpServer;
@@ -69,6 +69,13 @@ describe('LiveSource', () => {
   it('fails at once on a Retry-After too long to wait, passing it on', async () => {
     fake.setHandler(() => ({ status: 429, json: {}, headers: { 'retry-after': '600' } }));
     await expect(source().get('/x')).rejects.toMatchObject({ retryAfterSeconds: 600 });
+    // The message says how long, not "shortly".
+    const err = await source().get('/x').catch((e) => e);
+    expect(err.message).toMatch(/answered 429 \(rate limited\) and asked for 10 minutes before the next request \(1 attempt\)\. Try again in 10 minutes\.$/);
+  });
+
+  it('says waits in the unit a person would', () => {
+    expect([1, 1500, 45_000, 89_000, 90_000, 600_000, 3_600_000, 7_200_000].map(waitWords)).toEqual(['1 second', '2 seconds', '45 seconds', '89 seconds', '2 minutes', '10 minutes', '60 minutes', '2 hours']);
   });
 
   it('refuses other 4xx answers without retrying', async () => {
