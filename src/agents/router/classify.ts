@@ -89,6 +89,9 @@ const FINANCE_WORDS = [
 
 const FINANCE_PHRASES = [/\btop ?line\b/, /\bbottom ?line\b/, /\bcash (flow|and equivalents|position|on hand)\b/, /\bhow much (cash|money|debt)\b/, /\bcash (does|did|do)\b/, /\bper share\b/, /\bresearch and development\b/, /\bcost of (revenue|sales|goods)\b/, /\boperating (income|profit|cash)\b/, /\bgross (profit|margin)\b/, /\bnet (income|loss|profit)\b/, /\b(q[1-4]|fy) ?'?\d{2,4}\b/, /\b\d{4} ?q[1-4]\b/, /\bsec\b/, /\b(annual|quarterly) report\b/, /\bshares outstanding\b/, /\bbook value\b/, /\b(make|makes|made|making|lose|loses|lost|losing) money\b/, /\b(?<!bitcoin )cash\b(?! rate)/, /\bfree cash\b/, /\br (and|&) d\b/, /\bhow (is|are|was|were|has|have) [a-z0-9&.' -]{1,40} (doing|performing|performed|done)\b/];
 
+/** Market data, not in filings: the filings agent says so and lists what it can give instead. */
+const MARKET_DATA = /\b(?:stock|share) price\b|\bp\/e\b|\bpe ratio\b|\bprice[- ](?:to[- ])?earnings\b|\bmarket (?:cap|capitali[sz]ation|value)\b|\bvaluation\b|\bdividend yield\b|\b52[- ]week (?:high|low)\b/;
+
 const ODDS_WORDS = ['odds', 'chance', 'chances', 'probability', 'probable', 'likely', 'likelihood', 'unlikely', 'bet', 'bets', 'betting', 'wager', 'kalshi', 'polymarket', 'predict', 'prediction', 'forecast', 'implied', 'favourite', 'favorite', 'underdog', 'mispricing', 'mispriced', 'underpriced', 'overpriced'];
 
 const ODDS_PHRASES = [/\bwhat (are|is) the (odds|chances?)\b/, /\bhow likely\b/, /\bwill (the )?(fed|fomc|bitcoin|btc|ethereum|eth|cpi|inflation|government|congress|president|senate|house|spacex|openai|it rain|it snow)\b/, /\bprediction markets?\b/, /\bmarket (think|thinks|expect|expects|pricing|priced)\b/, /\bwho (will )?wins?\b/, /\b(rate|rates) (cut|hike)s?\b/, /\bgo(es|ing)? (up|down|above|below|over|under)\b/, /\b(above|below|over|under) \$?\d/, /\b(is|are|will) (the |a |an )?[a-z0-9 ]{1,40}going to\b/, /\bwill there be\b/, /\bshut ?down\b/];
@@ -98,7 +101,7 @@ const EVENT_TOPICS = ['fed', 'fomc', 'bitcoin', 'btc', 'ethereum', 'eth', 'cpi',
 
 const MULTI_PERIOD = [/\b(last|past|previous) (\d+|two|three|four|five|six|seven|eight|nine|ten|twelve) (quarters|years|fiscal years)\b/, /\bquarter (by|over) quarter\b/, /\beach (quarter|year)\b/, /\bevery (quarter|year)\b/, /\bover the (last|past) (few|several|\d+)/, /\b(trend|history|table|time series)\b/, /\bsince (19|20)\d\d\b/, /\b(19|20)\d\d ?(-|–|to|through|thru) ?(fy ?|fiscal )?(19|20)\d\d\b/, /\bbetween (fy ?|fiscal )?(19|20)\d\d and (fy ?|fiscal )?(19|20)\d\d\b/, /\bquarterly\b(?! (reports?|filings?)\b)/, /\bby quarter\b/, /\bgrowth rates?\b/];
 
-const FOLLOW_UP = /^(and|also|plus|then|ok(ay)?,? and|what about|how about|same for|and for|now for|compare (it|that|with)|vs\.?|versus|the (quarter|year) (before|after)|previous (quarter|year)|prior (quarter|year)|last year'?s?|a year (ago|earlier)|and (the|in)|what was it)\b/;
+const FOLLOW_UP = /^(and|also|plus|then|ok(ay)?,? and|what about|how about|same for|and for|now for|compare (it|that|with)|vs\.?|versus|the (quarter|year) (before|after)|previous (quarter|year)|prior (quarter|year)|last year'?s?|a year (ago|earlier)|and (the|in)|what was it|(by )?how much did (it|that|they|this|those) \w+|what (was|is|were|are|'s) the (change|growth|difference|increase|decrease|decline|rise|drop)|(was|is|were|are) (it|that|they) (up|down)|up or down|how did (it|that|they) (change|compare|do)|how does (it|that) compare)\b/;
 
 export const GREETING = /^(hi|hello|hey|yo|thanks|thank you|thx|ty|cheers|great|cool|nice|ok(ay)?|bye|good(bye| morning| evening)?|help|\?+|what can you do|what else can you do|who are you|how does this work)\b/;
 
@@ -141,6 +144,7 @@ function classifyOne(text: string): Route {
   if (finance && multi && /\bbetween\b/.test(lower) && /\b(?:by how much|how much did|increase|decrease|grow|grew|change|changed|rise|rose|fall|fell|difference)\b/.test(lower)) {
     return { kind: 'filings', reason: `a change of ${finance} between two periods` };
   }
+  if (!finance && !odds && MARKET_DATA.test(lower)) return { kind: 'filings', reason: 'market data, which the filings agent explains it does not have' };
   if (finance && multi) return { kind: 'financials', reason: `several periods of ${finance}` };
   if (finance) return { kind: 'filings', reason: `company fundamentals (${finance})` };
   const topic = hasWord(words, EVENT_TOPICS);

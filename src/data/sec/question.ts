@@ -141,7 +141,9 @@ question quick quickly really recent report reported reporting reports right ris
 statement statements sure tell than thank thanks that that's the their them then there these they third this those through thx to today too total two up us use
 used value values versus vs want was we well went were what what's whats when where which while who why will with would year yearly years yes yet you your
 largest smallest highest lowest biggest bigger larger smaller higher lower greater share rank ranked ranking order ordered difference whose
-combined together altogether sum summed totals cumulative cumulatively`.split(/\s+/),
+combined together altogether sum summed totals cumulative cumulatively
+grow grows growing grown gain gains gained shrink shrinks shrank shrunk drop drops dropped jump jumped climb climbed falls fallen rises risen increases decreases declines
+improve improved worsen worsened move moved`.split(/\s+/),
 );
 
 const MONTHS: Record<string, number> = {
@@ -399,7 +401,7 @@ function extractComparison(m: Masked): { comparison: Comparison | null; both: bo
   m.take(yoy, () => ((yearOverYear = true), (found ??= 'yoy'), true));
   if (found === 'qoq' && yearOverYear) return { comparison: 'yoy', both: true };
   // "How much more … than Microsoft" compares companies, not periods; "how much revenue did Apple add" asks for growth.
-  if (!found) m.take(/\b(?:growth|grow|grew|growing|faster|slower|change|changed|increase[sd]?|decrease[sd]?|rise|rose|fall|fell|decline[sd]?|up or down|(?:go(?:es)?|went|gone) (?:up|down)|gain(?:ed|s)?|shr[iau]nk(?:s|en)?|how much (?:more|less)(?![^?.!]*\bthan\b)|added|how much\b[^?.!]*\badd(?:s|ing)?)\b/gi, () => ((found = 'yoy'), false));
+  if (!found) m.take(/\b(?:growth|grow|grew|growing|faster|slower|change|changed|increase[sd]?|decrease[sd]?|rise|rose|fall|fell|decline[sd]?|up or down|(?:go(?:es)?|went|gone) (?:up|down)|gain(?:ed|s)?|shr[iau]nk(?:s|en)?|drop(?:s|ped)?|jump(?:s|ed)?|climb(?:s|ed)?|improve[sd]?|worsen(?:s|ed)?|how much (?:more|less)(?![^?.!]*\bthan\b)|added|how much\b[^?.!]*\badd(?:s|ing)?)\b/gi, () => ((found = 'yoy'), false));
   return { comparison: found, both: false };
 }
 

@@ -77,6 +77,11 @@ const TABLE: [string, RouteKind][] = [
   ['apple dividends per share 2024', 'filings'],
   ['Apple buybacks 2024', 'filings'],
   ['how much did Apple spend on share repurchases', 'filings'],
+  // Market data is not in filings: the filings agent says so, naming what it has.
+  ["what was Apple's stock price?", 'filings'],
+  ["what is Apple's P/E ratio?", 'filings'],
+  ['Microsoft market cap', 'filings'],
+  ['will the Apple stock price go above $250?', 'odds'],
   ['Apple EBITDA Q3 2024', 'filings'],
   // Several periods: the financials table
   ['Apple revenue and net income for the last 8 quarters', 'financials'],
@@ -138,6 +143,13 @@ describe('follow-ups take the route of the conversation', () => {
     ['thanks', [], 'help'],
     ['Microsoft?', sec, 'filings'],
     ['and for the last 8 quarters?', sec, 'financials'],
+    // The change of the figure just given, worded without naming it.
+    ['what was the change?', sec, 'filings'],
+    ['how much did it grow?', sec, 'filings'],
+    ['by how much did that fall?', sec, 'filings'],
+    ['was it up or down?', sec, 'filings'],
+    ['how does that compare?', sec, 'filings'],
+    ['what was the change?', [], 'help'],
     ['thanks!', sec, 'help'],
     ['what can you do?', sec, 'help'],
     ['tell me a joke', sec, 'help'],

@@ -46,6 +46,25 @@ describe('follow-up questions through svc-agent', () => {
     }
   });
 
+  it("a change asked without naming the figure ('how much did it grow?') is the change of the figure just given; market data gets the filings agent's refusal, not the help", async () => {
+    const messages: OpenAI.Chat.ChatCompletionMessageParam[] = [];
+    const ask = async (question: string) => {
+      messages.push({ role: 'user', content: question });
+      const text = (await client.chat.completions.create({ model: 'svc-agent', messages })).choices[0]!.message.content!;
+      messages.push({ role: 'assistant', content: text });
+      return text;
+    };
+    await ask("What was Apple's revenue in Q2 2025?");
+    for (const followUp of ['how much did it grow?', 'what was the change?']) {
+      const text = await ask(followUp);
+      expect(text, followUp).toMatch(/^\*\*Apple Inc\. \(AAPL\)\*\*: revenue for fiscal Q2 2025/);
+      expect(text, followUp).toContain('Year over year: fiscal Q2 2024 (quarter ended 2024-03-30) was $90,753 million');
+      expect(text, followUp).toContain('change +$4,606 million (+5.1%)');
+    }
+    expect(await ask('and a year earlier?')).toMatch(/^\*\*Apple Inc\. \(AAPL\)\*\*: revenue for fiscal Q2 2024 \(quarter ended 2024-03-30\)/);
+    expect(await ask("what is Apple's P/E ratio?")).toMatch(/^I do not have a figure called "P\/E ratio": it is market data, not a figure in SEC filings\./);
+  });
+
   it('the SDK-style history (input array) works as well', async () => {
     const r = await client.responses.create({
       model: 'svc-agent',

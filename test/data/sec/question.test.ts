@@ -419,6 +419,13 @@ describe('several quarters together: halves, nine months, year to date', () => {
     expect(conv('Alphabet net income 2024', 'and the prior fiscal year?', 'what was the change year over year?')).toMatchObject({ period: { kind: 'fiscalYear', fy: 2023 }, comparison: 'yoy' });
     // Without a move just before, the usual change.
     expect(conv('Alphabet net income 2024', 'what was the change?')).toMatchObject({ period: { kind: 'fiscalYear', fy: 2024 }, comparison: 'yoy' });
+    // Growth verbs are not company names ("grow" was looked up as a company, and carried on).
+    for (const verb of ['how much did it grow?', 'did it shrink?', 'how much did it drop?', 'did it improve?']) {
+      const q = conv('Apple revenue Q2 2025', verb);
+      expect(q.companies.map((c) => (c.status === 'found' ? c.company.ticker : c.text)), verb).toEqual(['AAPL']);
+      expect(q, verb).toMatchObject({ period: { kind: 'fiscalQuarter', fy: 2025, q: 2 }, comparison: 'yoy' });
+    }
+    expect(conv('Apple revenue Q2 2025', 'how much did it grow?', 'and a year earlier?')).toMatchObject({ period: { kind: 'fiscalQuarter', fy: 2024, q: 2 } });
     expect(parse('Apple revenue last 12 months vs prior 12 months')).toMatchObject({ ttm: true, comparison: 'yoy' });
   });
 
