@@ -5,6 +5,7 @@ import { Billing } from './billing/service.js';
 import { ConfigError, loadConfig, unknownVariableWarnings, type Config } from './config.js';
 import { SvcError } from './errors.js';
 import { MAX_CREDITS, MAX_NOTE_LENGTH } from './server/routes/admin.js';
+import { accountJson, keyJson } from './server/views.js';
 import { openStore, type Store } from './store/db.js';
 import { redactUrl } from './redact.js';
 
@@ -253,7 +254,8 @@ const COMMANDS: Record<string, Command> = {
       const plan = validatePlan(flag(args, 'plan') ?? 'free', '--plan');
       return withStore(config, async (store) => {
         const { account, key, secret } = await accountsOf(store).createAccount({ email, plan, credits });
-        print({ id: account.id, email: account.email, plan: account.plan, credits: account.credits, api_key: secret, key_id: key.id });
+        // What POST /v1/admin/accounts answers, and the key's id on its own for scripts.
+        print({ ...accountJson(account), api_key: secret, key: keyJson(key), key_id: key.id });
         return 0;
       });
     },
@@ -264,7 +266,7 @@ const COMMANDS: Record<string, Command> = {
     run: (args, config) =>
       withStore(config, async (store) => {
         const a = await accountsOf(store).setPlan(flag(args, 'account', true), validatePlan(flag(args, 'plan', true), '--plan'));
-        print({ id: a.id, email: a.email, plan: a.plan, credits: a.credits });
+        print(accountJson(a));
         return 0;
       }),
   },
@@ -343,7 +345,7 @@ const COMMANDS: Record<string, Command> = {
     run: (args, config) =>
       withStore(config, async (store) => {
         const { key, secret } = await accountsOf(store).issueKey(flag(args, 'account', true));
-        print({ id: key.id, account_id: key.accountId, api_key: secret, prefix: key.prefix, last4: key.last4 });
+        print(keyJson(key, secret));
         return 0;
       }),
   },
@@ -356,8 +358,7 @@ const COMMANDS: Record<string, Command> = {
       if (!keyId) throw new UsageError('usage: svc keys revoke KEY_ID');
       return withStore(config, async (store) => {
         const k = await accountsOf(store).revokeKey(keyId);
-        // Unix seconds, as the API shows times.
-        print({ id: k.id, account_id: k.accountId, revoked: true, revoked_at: k.revokedAt === null ? null : Math.floor(k.revokedAt / 1000) });
+        print({ ...keyJson(k), revoked: true });
         return 0;
       });
     },

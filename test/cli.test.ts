@@ -121,6 +121,19 @@ describe('commands', () => {
   });
 });
 
+describe('the shapes the CLI prints', () => {
+  it("are the admin API's: an account with its first key, a key, an account after a plan change", async () => {
+    const env = { SVC_DATA_DIR: tmp('svc-cli-') };
+    const created = JSON.parse((await runCli(['accounts', 'create', '--email', 'shape@example.com', '--plan', 'pro', '--credits', '4'], env)).stdout);
+    const keyShape = { id: expect.stringMatching(/^key_/), object: 'api_key', account_id: created.id, name: null, prefix: expect.stringMatching(/^sk-svc-/), last4: expect.any(String), created_at: expect.any(Number), last_used_at: null, revoked_at: null };
+    expect(created).toEqual({ id: expect.stringMatching(/^acct_/), object: 'account', email: 'shape@example.com', plan: 'pro', credits: 4, created_at: expect.any(Number), api_key: expect.stringMatching(/^sk-svc-/), key: keyShape, key_id: created.key.id });
+    const key = JSON.parse((await runCli(['keys', 'create', '--account', created.id], env)).stdout);
+    expect(key).toEqual({ ...keyShape, api_key: expect.stringMatching(/^sk-svc-/) });
+    const plan = JSON.parse((await runCli(['accounts', 'set-plan', '--account', created.id, '--plan', 'plus'], env)).stdout);
+    expect(plan).toEqual({ id: created.id, object: 'account', email: 'shape@example.com', plan: 'plus', credits: 4, created_at: created.created_at });
+  });
+});
+
 describe('svc keys revoke', () => {
   it('prints revoked_at in unix seconds, as the API does', async () => {
     const env = { SVC_DATA_DIR: tmp('svc-cli-') };

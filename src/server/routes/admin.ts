@@ -20,7 +20,7 @@ export async function adminRoutes(app: FastifyInstance, deps: ServerDeps): Promi
     const plan = f.has('plan') ? validatePlan(f.obj.plan) : 'free';
     const credits = f.number('credits', { integer: true, min: 0, max: MAX_CREDITS }) ?? 0;
     const { account, key, secret } = await deps.accounts.createAccount({ email, plan, credits });
-    return reply.code(201).send({ id: account.id, object: 'account', email: account.email, plan: account.plan, credits: account.credits, api_key: secret, key: keyJson(key) });
+    return reply.code(201).send({ ...accountJson(account), api_key: secret, key: keyJson(key) });
   });
 
   app.get('/v1/admin/accounts/:id', async (request) => accountJson(await deps.accounts.getAccount((request.params as { id: string }).id)));
