@@ -7,7 +7,7 @@ import { CorsPolicy } from './cors.js';
 import { registerIdempotencyHooks } from './idempotency.js';
 import { rateLimit } from './rate-limit.js';
 import type { ServerDeps } from './deps.js';
-import { MAX_PATH_SEGMENT, clientErrorHandler, errorHandler, jsonProblem, notFoundHandler, sendError } from './errors.js';
+import { IN_FLIGHT, MAX_PATH_SEGMENT, clientErrorHandler, errorHandler, jsonProblem, notFoundHandler, sendError, type InFlight } from './errors.js';
 import { refuseNul } from './nul.js';
 import { accountRoutes, accountViewRoute } from './routes/account.js';
 import { adminRoutes } from './routes/admin.js';
@@ -168,6 +168,8 @@ export function apiKeyHooks(scope: FastifyInstance, deps: ServerDeps): void {
  */
 function logWhenClosed(log: ServerDeps['log'], request: FastifyRequest, reply: FastifyReply): void {
   const started = process.hrtime.bigint();
+  const inFlight: InFlight = { id: request.id };
+  (reply.raw as typeof reply.raw & { [IN_FLIGHT]?: InFlight })[IN_FLIGHT] = inFlight;
   reply.raw.once('close', () => {
     const ms = Number(process.hrtime.bigint() - started) / 1e6;
     log.info(
@@ -175,11 +177,13 @@ function logWhenClosed(log: ServerDeps['log'], request: FastifyRequest, reply: F
         reqId: request.id,
         method: request.method,
         url: request.url.split('?')[0],
-        // Nothing sent (the client left first): no status, rather than Node's default 200.
-        status: reply.raw.headersSent ? reply.raw.statusCode : null,
+        // Nothing sent (the client left first): no status, rather than Node's default 200; the
+        // parser's answer when it refused the rest of the request (a body too slow: 408).
+        status: inFlight.refused?.status ?? (reply.raw.headersSent ? reply.raw.statusCode : null),
+        code: inFlight.refused?.code,
         ms: Math.round(ms * 10) / 10,
         account: request.auth?.account.id,
-        aborted: !reply.raw.writableFinished || undefined,
+        aborted: (!inFlight.refused && !reply.raw.writableFinished) || undefined,
       },
       'request',
     );

@@ -95,7 +95,20 @@ export function clientErrorHandler(log: FastifyBaseLogger) {
   return (err: Error & { code?: string }, socket: Socket) => refuseUnreadable(err, socket, log);
 }
 
-/** With an id and an access-log line of its own: a slow or oversized client otherwise left no trace. */
+/**
+ * On the response of a request fastify is handling: its id, and, when Node's parser refused the
+ * rest of it (its body came too slowly), what the client was sent instead, for its access-log line.
+ */
+export const IN_FLIGHT = Symbol('svc.inFlight');
+export interface InFlight {
+  id: string;
+  refused?: { status: number; code: string };
+}
+
+/**
+ * With an id and an access-log line: a slow or oversized client otherwise left no trace. A request
+ * already being handled (its body too slow) keeps its own id and line, which says what was sent.
+ */
 function refuseUnreadable(err: Error & { code?: string }, socket: Socket, log: FastifyBaseLogger): void {
   if (err.code === 'ECONNRESET' || !socket.writable) return void socket.destroy(err);
   const [status, code, message] =
@@ -105,8 +118,11 @@ function refuseUnreadable(err: Error & { code?: string }, socket: Socket, log: F
         ? [408, 'request_timeout', 'The request took too long to arrive (SVC_REQUEST_TIMEOUT_MS for headers and body together); send it again.']
         : [400, 'malformed_request', 'The request is not valid HTTP/1.1; it could not be read.'];
   const body = JSON.stringify({ error: { message, type: 'invalid_request_error', param: null, code } });
-  const id = newId('req_');
-  log.info({ reqId: id, status, code, remote: socket.remoteAddress }, 'request');
+  // Node's own: the response the socket is serving, when a request was dispatched on it.
+  const current = (socket as Socket & { _httpMessage?: { [IN_FLIGHT]?: InFlight } })._httpMessage?.[IN_FLIGHT];
+  const id = current?.id ?? newId('req_');
+  if (current) current.refused = { status, code };
+  else log.info({ reqId: id, status, code, remote: socket.remoteAddress }, 'request');
   socket.end(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nx-request-id: ${id}\r\nConnection: close\r\n\r\n${body}`);
 }
 

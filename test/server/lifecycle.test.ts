@@ -335,7 +335,8 @@ describe('keep-alives', () => {
   });
 
   it('closes a request that takes longer than SVC_REQUEST_TIMEOUT_MS to arrive with 408 (a trickled body or header); a slow stream is not cut', async () => {
-    const svc = await startService({ agents: [slow('svc-slow', 8, 250)], env: { SVC_REQUEST_TIMEOUT_MS: '1000' } });
+    const lines: Record<string, unknown>[] = [];
+    const svc = await startService({ agents: [slow('svc-slow', 8, 250)], env: { SVC_REQUEST_TIMEOUT_MS: '1000' }, log: createLogger('info', { write: (l: string) => void lines.push(JSON.parse(l)) }) });
     try {
       const { apiKey } = await svc.account();
       const { port } = new URL(svc.url);
@@ -358,6 +359,14 @@ describe('keep-alives', () => {
         expect(answer).toMatch(/^HTTP\/1\.1 408 /);
         expect(JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4)).error).toMatchObject({ code: 'request_timeout', type: 'invalid_request_error' });
       }
+      // One access-log line each, under the id the client was sent: the request whose body was too
+      // slow keeps its own line (it was logged twice, once aborted with another id).
+      await sleep(50);
+      for (const answer of [body, header]) {
+        const id = /x-request-id: (\S+)/i.exec(answer)![1];
+        expect(lines.filter((l) => l.reqId === id && l.msg === 'request'), answer).toEqual([expect.objectContaining({ status: 408, code: 'request_timeout' })]);
+      }
+      expect(lines.filter((l) => l.msg === 'request' && l.url === '/v1/responses' && l.status !== 408)).toEqual([]);
       // Refused before its body arrived (no key): the answer closes the connection, rather than
       // leaving it to end later in a 408 the client never asked for.
       const refused = await new Promise<string>((resolve) => {
