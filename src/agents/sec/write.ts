@@ -57,7 +57,8 @@ const UNKNOWN_WHY: { pattern: RegExp; why: string }[] = [
   { pattern: /ebitda/i, why: 'EBITDA is not a GAAP figure, so companies do not report it in their XBRL financial data (it is usually computed as operating income plus depreciation and amortization)' },
   { pattern: /^ebit$|earnings before interest/i, why: 'EBIT is not tagged as such in XBRL financial data; operating income is the closest reported figure' },
   { pattern: /return on|^ro(?:e|a|i|ic|ce|tce)$/i, why: "it is a ratio computed from reported figures (net income, shareholders' equity, total assets), not one companies report" },
-  { pattern: /price|market|valuation|enterprise value|p\/e|pe ratio|yield/i, why: 'it is market data, not a figure in SEC filings' },
+  // Not "marketable securities" or "sales and marketing", which are lines of the statements.
+  { pattern: /\bprice|\bmarket (?:cap|value|capitali[sz]ation|share)\b|valuation|enterprise value|p\/e|pe ratio|\byield\b/i, why: 'it is market data, not a figure in SEC filings' },
 ];
 
 /** "I do not have a figure called "EBITDA": …", for figures asked for that are not among the metrics. */
