@@ -116,6 +116,17 @@ export const METRICS: readonly MetricDef[] = [
     unit: 'money',
     type: 'duration',
     concepts: [g('OperatingExpenses')],
+    // Filers that list R&D, sales and marketing and G&A without a total (Microsoft, Alphabet):
+    // what lies between gross profit and operating income, as Apple's "Total operating expenses".
+    formula: {
+      terms: [
+        { sign: 1, metric: 'revenue', label: 'revenue' },
+        { sign: -1, metric: 'costOfRevenue', label: 'cost of revenue' },
+        { sign: -1, metric: 'operatingIncome', label: 'operating income' },
+      ],
+      describe: 'revenue minus cost of revenue minus operating income',
+    },
+    plural: true,
     phrases: ['operating expenses', 'operating expense', 'total operating expenses', 'opex'],
   },
   {

@@ -377,6 +377,14 @@ describe('questions it cannot answer get a clear answer, never an invented numbe
     expect(securities.text).toMatch(/I do not have a figure called "marketable securities": it is not among the figures I read/);
   });
 
+  it('operating expenses of a filer that lists its expenses without a total are derived, said so, and plural', async () => {
+    const a = await ask('Microsoft operating expenses fiscal 2024');
+    expect(a.text).toMatch(/^\*\*Microsoft Corp\. \(MSFT\)\*\*: operating expenses for fiscal year 2024 \(year ended 2024-06-30\) were \*\*\$61,575 million\*\*/);
+    expect(a.text).toContain('Derived as revenue $245,122 million (Form 10-K filed 2024-07-30) [1] minus cost of revenue $74,114 million (Form 10-K filed 2024-07-30) [1] minus operating income $109,433 million');
+    // Reported as such, the reported total.
+    expect((await ask('Apple operating expenses fiscal 2024')).text).toContain('XBRL concept us-gaap:OperatingExpenses');
+  });
+
   it('inventory, dividends per share and buybacks are figures: answered, or said not to be reported, never swapped for key figures', async () => {
     for (const question of ['Apple inventory at June 29, 2024', 'Apple dividends per share 2024', 'Apple buybacks 2024']) {
       const a = await ask(question);
