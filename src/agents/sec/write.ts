@@ -318,7 +318,12 @@ export class AnswerWriter {
     const r = figure.result;
     switch (r.kind) {
       case 'not-reported':
-        return `${who(figure.company)} does not report ${figure.metric.label} in its XBRL financial data, so I cannot give that figure. ${this.#reportedMetrics(figure)}`.trim();
+        // A snapshot holds what was recorded, not all the company reports: the claim is about the data.
+        return (
+          this.#snapshot
+            ? `The XBRL financial data recorded for ${who(figure.company)} in this snapshot has no ${figure.metric.label} figure, so I cannot give it. ${this.#reportedMetrics(figure)}`
+            : `${who(figure.company)} does not report ${figure.metric.label} in its XBRL financial data, so I cannot give that figure. ${this.#reportedMetrics(figure)}`
+        ).trim();
       case 'no-period':
         return `${its(figure.company)} filings have no ${figure.metric.label} for ${r.wanted}. ${this.#available(figure)}`.trim();
       case 'no-value':

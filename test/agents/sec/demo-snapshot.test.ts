@@ -105,6 +105,12 @@ describe('svc-sec-agent on the demo snapshot, offline', () => {
     expect(third.text).toContain('figures are illustrative');
   });
 
+  it('a figure the snapshot did not record is said to be missing from the recording, not from what the company reports', async () => {
+    const a = await ask('Alphabet inventory 2024');
+    expect(a.text).toMatch(/^The XBRL financial data recorded for Alphabet Inc\. \(GOOGL\) in this snapshot has no inventory figure, so I cannot give it\. Figures I can give for Alphabet: revenue/);
+    expect(a.text).not.toContain('does not report');
+  });
+
   it('says a company outside the snapshot is not in it', async () => {
     const a = await ask('NVDA revenue');
     expect(a.text).toMatch(/not in this snapshot/);
