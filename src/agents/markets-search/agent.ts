@@ -1,10 +1,10 @@
 import type { KalshiClient } from '../../data/kalshi/client.js';
 import { SCALE, formatPercent } from '../../data/kalshi/numbers.js';
-import type { KalshiEvent } from '../../data/kalshi/types.js';
+import type { KalshiEvent, KalshiMarket } from '../../data/kalshi/types.js';
 import { eventPage, priceLine } from '../prediction-markets/summary.js';
 import { quoteCaller, utcMinute as utc } from '../citations.js';
 import type { Agent, AgentEvent, Citation } from '../types.js';
-import { atLevel, byStrike, levelsAsked, settlesAt, sideAsked, sideOf, whenAsked, type AskedLevel, type AskedWhen } from './asked.js';
+import { atLevel, byStrike, levelOf, levelsAsked, settlesAt, sideAsked, sideOf, whenAsked, type AskedLevel, type AskedWhen } from './asked.js';
 import type { OpenEventsIndex } from './index.js';
 import { fold, words } from './search.js';
 
@@ -87,14 +87,27 @@ function eventLine(event: KalshiEvent, category: string, n: number, levels: Aske
     .map((m) => ({ ...priceLine(m), asked: asked.has(m) }))
     .sort((a, b) => Number(b.asked) - Number(a.asked) || b.rank - a.rank);
   const shown = prices.slice(0, Math.max(4, asked.size)).map((p) => (p.asked ? `**${quoteCaller(p.text)}**` : quoteCaller(p.text)));
-  const more = prices.length > shown.length ? `, and ${prices.length - shown.length} more outcomes` : '';
+  const hidden = prices.length - shown.length;
+  const more = hidden > 0 ? `, and ${hidden} more outcome${hidden === 1 ? '' : 's'}` : '';
   const close = markets[0]?.close_time;
   const notes: string[] = [];
   const ladder = byStrike(markets);
   const unpriced = ladder.length ? levels.filter((l) => !markets.some((m) => atLevel(m, l.value))) : [];
   if (unpriced.length) {
     const [low, high] = [priceLine(ladder[0]!).label, priceLine(ladder.at(-1)!).label];
-    notes.push(`No outcome at ${unpriced.map((l) => l.said).join(' or ')}: ${low === high ? `its only level is “${quoteCaller(low)}”` : `its levels run from “${quoteCaller(low)}” to “${quoteCaller(high)}”`}.`);
+    // One level between two rungs: those two, with their prices, are what the asker wants next.
+    const value = unpriced.length === 1 ? unpriced[0]!.value : null;
+    const below = value === null ? undefined : ladder.filter((m) => levelOf(m)! < value).at(-1);
+    const above = value === null ? undefined : ladder.find((m) => levelOf(m)! > value);
+    const rung = (m: KalshiMarket) => {
+      const p = priceLine(m);
+      return `“${quoteCaller(p.label)}”${p.price === null ? '' : ` (${formatPercent(p.price)})`}`;
+    };
+    notes.push(
+      `No outcome at ${unpriced.map((l) => l.said).join(' or ')}: ${
+        below && above ? `the nearest are ${rung(below)} and ${rung(above)}` : low === high ? `its only level is “${quoteCaller(low)}”` : `its levels run from “${quoteCaller(low)}” to “${quoteCaller(high)}”`
+      }.`,
+    );
   }
   // "Below 3%" asked of an "Above 3.0" contract: its price is the other side's, so the asked side is said.
   for (const m of asked) {

@@ -15,6 +15,7 @@ const DAY = 86_400_000;
 const HALF_DAY = DAY / 2;
 const MONTHS = ['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december'];
 const MONTH = `(${MONTHS.map((m) => `${m.slice(0, 3)}(?:${m.slice(3)})?`).join('|')})`;
+const WEEKDAYS = ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday'];
 const startOfDay = (ms: number) => Math.floor(ms / DAY) * DAY;
 const isoDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 const monthName = (m: number) => MONTHS[m]!.charAt(0).toUpperCase() + MONTHS[m]!.slice(1);
@@ -33,6 +34,15 @@ export function whenAsked(query: string, now: number): AskedWhen | null {
   const day = (start: number) => ({ from: start - HALF_DAY, to: start + DAY + HALF_DAY });
   if (/\btoday\b|\btonight\b/.test(q)) return { ...day(startOfDay(now)), said: `today (${isoDay(now)})` };
   if (/\btomorrow\b/.test(q)) return { ...day(startOfDay(now) + DAY), said: `tomorrow (${isoDay(now + DAY)})` };
+  // A weekday is its next occurrence, today included ("next Friday" said on a Friday is a week on).
+  const weekday = /\b(next\s+)?(monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b/.exec(q);
+  if (weekday) {
+    const wanted = WEEKDAYS.indexOf(weekday[2]!);
+    let ahead = (wanted - new Date(now).getUTCDay() + 7) % 7;
+    if (ahead === 0 && weekday[1]) ahead = 7;
+    const start = startOfDay(now) + ahead * DAY;
+    return { ...day(start), said: `on ${weekday[2]!.charAt(0).toUpperCase()}${weekday[2]!.slice(1)} (${isoDay(start)})` };
+  }
   if (/\bthis\s+week\b/.test(q)) return { from: now, to: startOfDay(now) + 8 * DAY, said: 'this week' };
   if (/\bnext\s+week\b/.test(q)) return { from: startOfDay(now) + 5 * DAY, to: startOfDay(now) + 15 * DAY, said: 'next week' };
   const month = new RegExp(`\\b(?:in|by|for|during|this|next|until|before|end\\s+of|of)\\s+${MONTH}(?:\\s+(20\\d\\d))?\\b`).exec(q);
@@ -89,6 +99,11 @@ export function levelsAsked(query: string): AskedLevel[] {
     const n = Number(m[1]!.replace(/,/g, ''));
     add(n, n.toLocaleString('en-US'));
   }
+  // A shorter plain number said with a direction is a level too ("ETH above 3500"), not a year.
+  for (const m of q.matchAll(/\b(?:above|below|over|under|at least|at most|exceed(?:s|ing)?|hit(?:s|ting)?|reach(?:es|ing)?)\s+(\d{1,4}(?:\.\d+)?)(?![\d.,]*\s*(?:k|m|b|thousand|million|billion|%|percent|°|degrees?|deg|times)\b)(?![\d,])/g)) {
+    const n = Number(m[1]);
+    add(n, n.toLocaleString('en-US'));
+  }
   return out;
 }
 
@@ -142,13 +157,15 @@ export function atLevel(m: KalshiMarket, level: number): boolean {
 
 /** The markets whose outcomes are levels, lowest first (empty when none is): by their strikes, or the ranges their labels state. */
 export function byStrike(markets: readonly KalshiMarket[]): KalshiMarket[] {
-  const level = (m: KalshiMarket) => {
-    if (typeof m.floor_strike === 'number') return m.floor_strike;
-    if (typeof m.cap_strike === 'number') return m.cap_strike;
-    const range = labelRange(labelOfMarket(m));
-    return range ? (range.from ?? (range.to === null ? null : range.to - 1e-9)) : null;
-  };
-  return markets.filter((m) => level(m) !== null && m.strike_type !== 'functional').sort((a, b) => level(a)! - level(b)!);
+  return markets.filter((m) => levelOf(m) !== null && m.strike_type !== 'functional').sort((a, b) => levelOf(a)! - levelOf(b)!);
+}
+
+/** Where an outcome sits on its event's ladder of levels: its strike, else the range its label states. */
+export function levelOf(m: KalshiMarket): number | null {
+  if (typeof m.floor_strike === 'number') return m.floor_strike;
+  if (typeof m.cap_strike === 'number') return m.cap_strike;
+  const range = labelRange(labelOfMarket(m));
+  return range ? (range.from ?? (range.to === null ? null : range.to - 1e-9)) : null;
 }
 
 /** Which side of a level a question asks about ("below 3%", "at least 5"), when it says. */

@@ -29,6 +29,15 @@ describe('the date a question asks about', () => {
     expect(whenAsked('spacex launches this week', NOW)!.to).toBe(Date.parse('2026-11-27T00:00:00Z'));
   });
 
+  it('a weekday is its next occurrence, today included; "next" said on that day is a week on', () => {
+    // 2026-11-19 is a Thursday.
+    const friday = whenAsked('will bitcoin be above 100k on friday?', NOW)!;
+    expect([friday.said, iso(friday.from), iso(friday.to)]).toEqual(['on Friday (2026-11-20)', '2026-11-19T12:00:00.000Z', '2026-11-21T12:00:00.000Z']);
+    expect(whenAsked('nyc high thursday', NOW)!.said).toBe('on Thursday (2026-11-19)');
+    expect(whenAsked('nyc high next thursday', NOW)!.said).toBe('on Thursday (2026-11-26)');
+    expect(whenAsked('bitcoin on monday', NOW)!.said).toBe('on Monday (2026-11-23)');
+  });
+
   it('names no date when the question says none (a topic word is not a date)', () => {
     for (const q of ['odds of a Fed cut', 'bitcoin price', 'Chiefs vs Bills', 'may the Lakers win', 'CPI above 3%']) expect(whenAsked(q, NOW)).toBeNull();
   });
@@ -49,6 +58,10 @@ describe('the levels a question names', () => {
     ['cpi above 2.8%', [2.8]],
     ['nyc high above 60 degrees', [60]],
     ['bitcoin over 105000', [105_000]],
+    // A shorter number said with a direction is a level; a count of times is not.
+    ['ETH above 3500', [3500]],
+    ['cpi over 3', [3]],
+    ['will the fed cut at least 2 times', []],
     // Years, counts and rate moves are not levels.
     ['fed cut 25bps in december 2026', []],
     ['top 3 ai lab by 2027', []],

@@ -167,6 +167,12 @@ describe('several questions in one, and odds follow-ups that change topic', () =
     expect(tomorrow).toMatch(/^Open Kalshi events matching/);
     expect(tomorrow).toContain('No outcome at $120,000: its levels run from “Above $92,000” to “Above $104,000”.');
     expect(tomorrow).not.toContain('the date asked about');
+    // Between two rungs: those two, with their prices; a weekday is a date.
+    expect(await ask('ETH above 3500')).toContain('No outcome at 3,500: the nearest are “Above $3,400” (66.0%) and “Above $3,600” (34.0%).');
+    const friday = await ask('will bitcoin be above 100k on friday?');
+    expect(friday).toMatch(/^Open Kalshi events matching/);
+    expect(friday).not.toContain('friday”');
+    expect(await ask('bitcoin on monday')).toContain('It settles on 2026-11-20, not on Monday (2026-11-23), the date asked about.');
     expect(await ask('cpi above 2.8%')).toContain('[1]: **Above 2.8 96.0%**;');
     // The other side of a contract asked for: its price is not the answer, its complement is said.
     expect(await ask('odds CPI comes in below 3%?')).toContain('“below 3%” is the other side of “Above 3.0”: about 13.5%.');
