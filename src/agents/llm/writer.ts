@@ -63,6 +63,42 @@ const headline = (draft: string) =>
     .filter((part, i) => i % 2 === 1 && /\d/.test(part) && /\$|%|\b(?:thousand|million|billion|trillion)\b/i.test(part))
     .flatMap(numbersIn);
 
+/** Periods a sentence names, in one form: "fiscal Q2 2025", "Q2 FY2025" → q2-2025; "fiscal year 2024", "FY2024" → fy-2024; dates as written. */
+function periodsIn(sentence: string): Set<string> {
+  const out = new Set<string>();
+  const s = sentence.toLowerCase();
+  for (const m of s.matchAll(/\bq([1-4])\s*(?:of\s+)?(?:fiscal\s+|fy\s*'?)?((?:19|20)\d\d)\b/g)) out.add(`q${m[1]}-${m[2]}`);
+  for (const m of s.matchAll(/\b((?:19|20)\d\d)\s*q([1-4])\b/g)) out.add(`q${m[2]}-${m[1]}`);
+  for (const m of s.matchAll(/\b(?:fiscal\s+year|fiscal|fy)\s*'?((?:19|20)\d\d)\b(?!\s*q[1-4])/g)) if (!/q[1-4]\s*(?:of\s+)?$/.test(s.slice(0, m.index))) out.add(`fy-${m[1]}`);
+  for (const m of s.matchAll(/\b((?:19|20)\d\d-\d\d-\d\d)\b/g)) out.add(m[1]!);
+  return out;
+}
+
+const sentences = (text: string) => withoutMarkers(text).split(/(?<=[.!?])\s+|\n+/);
+
+/**
+ * A headline figure the rewrite puts in a sentence about another period ("Q2 2024 revenue was
+ * $95,359 million" when that is Q2 2025's): each bold amount of the draft goes with the periods
+ * its own sentence names, and a rewrite sentence holding it and naming periods must name one of those.
+ */
+function movedPeriod(text: string, draft: string): string | null {
+  const allowed = new Map<string, Set<string>>();
+  const bold = new Set(headline(draft));
+  for (const sentence of sentences(draft)) {
+    const periods = periodsIn(sentence);
+    for (const n of numbersIn(sentence)) if (bold.has(n) && periods.size) allowed.set(n, new Set([...(allowed.get(n) ?? []), ...periods]));
+  }
+  for (const sentence of sentences(text)) {
+    const periods = periodsIn(sentence);
+    if (!periods.size) continue;
+    for (const n of numbersIn(sentence)) {
+      const own = allowed.get(n);
+      if (own && ![...periods].some((p) => own.has(p))) return `it gave ${n} for another period than the draft's (${[...periods].join(', ')})`;
+    }
+  }
+  return null;
+}
+
 /**
  * Why the model's rewrite could not be used, or null when it can. Every number it writes must be
  * one the draft or the question has, with the same size word or percent sign (and money the
@@ -80,6 +116,8 @@ function unusable(text: string, draft: string, question: string, sources: readon
   if (words && !draft.toLowerCase().includes(words[0].toLowerCase())) return `it wrote a figure in words: ${words[0]}`;
   const dropped = [...new Set(headline(draft).filter((n) => !written.includes(n)))];
   if (dropped.length) return `it left out the answer's figures: ${dropped.slice(0, 3).join(', ')}`;
+  const moved = movedPeriod(text, draft);
+  if (moved) return moved;
   const given = [...figuresIn(draft), ...figuresIn(question)];
   for (const f of figuresIn(text)) {
     const same = given.filter((g) => g.n === f.n);

@@ -183,6 +183,24 @@ describe('rewrite checks', () => {
     expect(await why(`${keep}, up 5.1% (+$4,606 million) from $90,753 million a year earlier [2].`)).toBe('accepted');
   });
 
+  it("refuses a rewrite that gives the answer's amount for another period, accepting any way of naming the right one", async () => {
+    const draft = {
+      text: '**Apple Inc. (AAPL)**: revenue for fiscal Q2 2025 (quarter ended 2025-03-29) was **$95,359 million** (about $95.4 billion) [1].\n\n- Year over year: fiscal Q2 2024 (quarter ended 2024-03-30) was $90,753 million [2]; change +$4,606 million (+5.1%).',
+      citations: [source, { order: 2, name: 'Apple 10-Q Q2 2024', url: 'https://www.sec.gov/q2-2024' }],
+    };
+    const why = async (text: string) => ((await rewrite(fixed(text), 'Apple revenue Q2 2025', draft)) as { why?: string }).why ?? 'accepted';
+    expect(await why('In fiscal Q2 2024, Apple revenue was **$95,359 million** [1], up from $90,753 million [2].')).toBe("it gave 95359 for another period than the draft's (q2-2024)");
+    expect(await why('Apple revenue for fiscal year 2025 was **$95,359 million** [1].')).toBe("it gave 95359 for another period than the draft's (fy-2025)");
+    for (const fine of [
+      'Revenue for Q2 FY2025 was **$95,359 million** [1], up 5.1% from $90,753 million in Q2 2024 [2].',
+      'In fiscal 2025 Q2 revenue reached **$95,359 million** [1], 5.1% above fiscal Q2 2024 [2].',
+      'Apple revenue was $90,753 million in Q2 2024 [2] and **$95,359 million** in Q2 2025 [1].',
+      'In the quarter ended 2025-03-29 Apple took in **$95,359 million** [1], against $90,753 million a year before [2].',
+      'Apple took in **$95,359 million** in its second quarter [1], against $90,753 million a year before [2].',
+    ])
+      expect(await why(fine), fine).toBe('accepted');
+  });
+
   it('refuses a rewrite of an answer without sources that adds figures', async () => {
     const out = await rewrite(fixed('Tesla revenue in Q3 2024 was $25,182 million.'), 'Tesla revenue Q3 2024', { text: 'I could not find a company called "Tesla" in this snapshot.', citations: [] });
     expect(out).toMatchObject({ ok: false, why: 'it wrote figures the sources do not have: 25182' });
