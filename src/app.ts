@@ -87,7 +87,9 @@ export async function createService(options: ServiceOptions): Promise<Service> {
     publicUrl: () => baseUrl,
   });
   const responses = new ResponseStore(store.db, { onBackgroundError: background('stored responses'), leaseMs: config.responses.leaseMs, answers: (ref) => reports.byRef(ref) });
-  const flights = new ReportFlights(reports, { owner: `${os.hostname()}:${process.pid}:${newId('', 8)}`, leaseMs: config.billing.holdLeaseMs, pollMs: 500 });
+  // A generation's claim lapses at half its hold's lease: a replica that takes over a dead leader's
+  // generation finds the hold still held and renews it, before any sweeper could release it.
+  const flights = new ReportFlights(reports, { owner: `${os.hostname()}:${process.pid}:${newId('', 8)}`, leaseMs: Math.max(500, Math.floor(config.billing.holdLeaseMs / 2)), pollMs: 500 });
   // Replicas on Postgres usually leave through one address: the upstreams' rates and EDGAR's block are counted for all of them there.
   const budget = store.dialect === 'postgres' ? { db: store.db, onError: background('upstream budget (this process goes on alone)') } : null;
   const core: Core = { config, log, store, accounts, billing, kalshi: kalshiSource(config, budget), sec: secSources(config, log, budget), documents, reports, flights, publicUrl: () => baseUrl };

@@ -156,6 +156,12 @@ export class ReportStore {
     }
   }
 
+  /** The report a credit hold paid for, or null when none was stored on it. */
+  async paidWith(holdId: string): Promise<Report | null> {
+    const row = await this.db.selectFrom('reports').selectAll().where('hold_id', '=', holdId).orderBy('version', 'desc').executeTakeFirst();
+    return row ? toReport(row) : null;
+  }
+
   /** Of these credit holds, the ones that paid for a stored report (delivered work). */
   async paidBy(holdIds: string[]): Promise<Set<string>> {
     if (!holdIds.length) return new Set();

@@ -102,6 +102,13 @@ export function predictionMarketsAgent(o: PredictionMarketsOptions): Agent {
       // blocked process). A report stored after that would be served unpaid, so the hold must
       // still be there, for another whole lease, before the report is stored.
       if (payer.holdId && !(await o.billing.renew(payer.holdId))) {
+        // This process stalled past its claim and another replica took the generation over on this
+        // hold, stored the report and captured the hold: that report is this request's, paid once.
+        const paid = (await o.billing.getHold(payer.holdId))?.state === 'captured' ? await o.reports.paidWith(payer.holdId) : null;
+        if (paid) {
+          o.log.warn({ event: address.eventTicker, hold: payer.holdId, version: paid.version }, 'generation taken over while this process stalled; answering with the report stored on its hold');
+          return paid;
+        }
         throw new SvcError('unavailable', {
           code: 'generation_unpaid',
           message: 'The report took so long that its credit hold lapsed and was given back, so the report was not kept and nothing was charged. Send the request again.',

@@ -424,6 +424,40 @@ describe('variants, caching and billing', () => {
     }
   });
 
+  it('a generation that stalled while another replica took it over on its hold (stored, captured) answers with that report, charged once, not a 503 saying nothing was charged', async () => {
+    const slow = await startFakeKalshi({ latencyMs: 150 });
+    const other = await startService({
+      env: { SVC_KALSHI_API_URL: slow.apiUrl },
+      agents: (core) => [predictionMarketsFromCore(core, new KalshiClient(core.kalshi, () => new Date(WORLD_NOW * 1000)))],
+    });
+    try {
+      const { billing, reports, accounts } = other.service.deps;
+      const payer = await other.account({ plan: 'pro', credits: 6 });
+      const ticker = tickerOf('KXCPIYOY');
+      const generating = post(`${other.baseURL}/responses`, payer.apiKey, { model: `${MODEL}:refresh`, input: urlOf('KXCPIYOY') });
+      let holdId: string | null = null;
+      while (!holdId) {
+        holdId = (await billing.ledger(payer.id, { limit: 10 })).entries.find((e) => e.kind === 'hold')?.holdId ?? null;
+        if (!holdId) await sleep(10);
+      }
+      // What the replica that took over does: stores its report on the payer's hold, then captures it.
+      const takenOver = await reports.save({ eventTicker: ticker, seriesTicker: 'KXCPIYOY', title: 't', text: `The report the takeover stored on ${ticker}.`, citations: [], outputTokens: 8, asOf: new Date().toISOString(), source: 'live', generatedAt: Date.now(), accountId: payer.id, holdId });
+      expect(await billing.capture(holdId)).toBe('captured');
+      const res = await generating;
+      expect(res.status).toBe(200);
+      expect(res.headers.get('x-credits-charged')).toBe('3');
+      expect(((await res.json()) as any).output[0].content[0].text).toBe(takenOver.text);
+      expect((await billing.ledger(payer.id, { limit: 10 })).entries.map((e) => e.kind).reverse()).toEqual(['grant', 'hold', 'capture']);
+      expect((await accounts.getAccount(payer.id)).credits).toBe(3);
+      // One report, the takeover's: this replica stored none of its own.
+      expect((await reports.versions(ticker)).length).toBe(1);
+      expect((await billing.verify()).mismatches).toEqual([]);
+    } finally {
+      await other.close();
+      await slow.close();
+    }
+  });
+
   it('an Idempotency-Key retry of a generation never charges twice', async () => {
     const { id, apiKey } = await svc.account({ plan: 'pro', credits: 10 });
     const headers = { 'idempotency-key': `report-${id}` };
