@@ -32,9 +32,20 @@ function canonical(value: unknown): unknown {
   return value;
 }
 
+/**
+ * Top-level fields whose stated default changes nothing: a retry that spells one out (an SDK
+ * adding `"stream": false`) is the same request. An explicit null reads as the default too.
+ */
+const DEFAULTS: Record<string, unknown> = { stream: false, background: false, store: true, n: 1 };
+
+function withoutDefaults(body: unknown): unknown {
+  if (!body || typeof body !== 'object' || Array.isArray(body)) return body;
+  return Object.fromEntries(Object.entries(body).filter(([k, v]) => v !== null && !(k in DEFAULTS && DEFAULTS[k] === v)));
+}
+
 export function fingerprint(endpoint: string, body: unknown): string {
   // No body at all (the route answers it 400) is fingerprinted as JSON null: JSON.stringify gives undefined for it.
-  return createHash('sha256').update(endpoint).update('\n').update(JSON.stringify(canonical(body ?? null))).digest('hex');
+  return createHash('sha256').update(endpoint).update('\n').update(JSON.stringify(canonical(withoutDefaults(body ?? null)))).digest('hex');
 }
 
 /** A header value is a key when it is 1-255 visible ASCII characters. */

@@ -266,6 +266,11 @@ describeBackends('plans, credits and billing', (backend) => {
     expect(b.headers.get('idempotent-replayed')).toBe('true');
     expect(b.headers.get('x-credits-charged')).toBe('0');
     expect(b.headers.get('x-credits-remaining')).toBe('27');
+    // A retry spelling out defaults (`stream: false`, `store: true`, a null field) is the same request.
+    const spelled = await post(`${svc.baseURL}/responses`, apiKey, { ...body, stream: false, store: true, background: false, instructions: null }, headers);
+    expect(spelled.status).toBe(200);
+    expect(await spelled.text()).toBe(textA);
+    expect(spelled.headers.get('idempotent-replayed')).toBe('true');
 
     const streamHeaders = { 'idempotency-key': `stream-${id}` };
     const s1 = await readSse(await post(`${svc.baseURL}/chat/completions`, apiKey, { model: 'svc-paid', messages: [{ role: 'user', content: 'q2' }], stream: true }, streamHeaders));
@@ -298,6 +303,8 @@ describeBackends('plans, credits and billing', (backend) => {
     const reused = await post(`${svc.baseURL}/responses`, apiKey, { model: 'svc-paid', input: 'two' }, key);
     expect(reused.status).toBe(422);
     expect(((await reused.json()) as any).error).toMatchObject({ code: 'idempotency_key_reused', param: 'Idempotency-Key' });
+    // A non-default value is another request.
+    expect((await post(`${svc.baseURL}/responses`, apiKey, { model: 'svc-paid', input: 'one', store: false }, key)).status).toBe(422);
     const otherEndpoint = await post(`${svc.baseURL}/chat/completions`, apiKey, { model: 'svc-paid', messages: [{ role: 'user', content: 'one' }] }, key);
     expect(otherEndpoint.status).toBe(422);
 

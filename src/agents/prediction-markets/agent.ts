@@ -174,10 +174,17 @@ export function predictionMarketsAgent(o: PredictionMarketsOptions): Agent {
       // Generating needs a paid plan, whether this request would lead the generation or join one.
       if (!mayPay(req.caller.plan)) throw planRequired(req.caller.plan, WHAT, await o.billing.balance(req.caller.accountId));
 
-      // The event must exist before anything is charged.
-      const event = await o.kalshi.event(ticker);
-      if (!event) throw notFound('event_not_found', `Kalshi has no event '${ticker}'. Check the address: it should be the page of an event on kalshi.com.`, 'input');
-      if (!event.markets?.length) throw noMarkets(ticker);
+      // The event must exist before anything is charged; a refusal here says so in its headers,
+      // like every other answer of the paid path.
+      try {
+        const event = await o.kalshi.event(ticker);
+        if (!event) throw notFound('event_not_found', `Kalshi has no event '${ticker}'. Check the address: it should be the page of an event on kalshi.com.`, 'input');
+        if (!event.markets?.length) throw noMarkets(ticker);
+      } catch (err) {
+        if (!isSvcError(err) || err.meta?.credits) throw err;
+        const balance = await credits(req.caller, 0).catch(() => null);
+        throw balance ? withMeta(err, { credits: balance }) : err;
+      }
 
       // Told it joined a generation (charged 0): if that generation's server stops and this
       // request ends up leading the next one, that one is free too, as the spec promises joiners.

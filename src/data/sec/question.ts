@@ -772,7 +772,8 @@ function resolveResidual(tokens: Token[], index: CompanyIndex, alone: boolean): 
     if (byTicker && tokens[0]!.norm.length >= 2) return [{ status: 'found', text, company: refOf(byTicker), fuzzy: false, at }];
   }
   if (close.length === 1 || (close.length > 1 && close[0]!.rank < 50 && close[1]!.rank > close[0]!.rank * 20)) return [{ status: 'found', text, company: refOf(close[0]!), fuzzy: true, at }];
-  return [{ status: 'unknown', text, suggestions: close.slice(0, 5).map(refOf), at }];
+  // "Tesla's revenue": the name asked about is "Tesla".
+  return [{ status: 'unknown', text: text.replace(/['’]s?$/, ''), suggestions: close.slice(0, 5).map(refOf), at }];
 }
 
 function dedupe(entries: CompanyEntry[]): CompanyEntry[] {

@@ -88,6 +88,7 @@ describe('input and refusals (nothing charged)', () => {
     const res = await post(`${svc.baseURL}/responses`, apiKey, { model: MODEL, input: 'https://kalshi.com/markets/kxfeddecision/fed/kxfeddecision-30jan' });
     expect(res.status).toBe(404);
     expect(((await res.json()) as any).error.code).toBe('event_not_found');
+    expect([res.headers.get('x-credits-charged'), res.headers.get('x-credits-remaining')]).toEqual(['0', '10']);
     expect(await ledgerKinds(id)).toEqual(['grant:10']);
   });
 
@@ -686,6 +687,8 @@ describe('when the exchange misbehaves', () => {
     intercept = (req) => (/\/events\/[^/]+$/.test(req.path) ? { status: 502, json: {} } : undefined);
     const res = await post(`${svc.baseURL}/responses`, apiKey, { model: `${MODEL}:refresh`, input: urlOf('KXCPIYOY'), stream: true });
     expect(res.status).toBe(502);
+    // Its headers say what it cost, like any other answer of the paid path.
+    expect([res.headers.get('x-credits-charged'), res.headers.get('x-credits-remaining')]).toEqual(['0', '10']);
     expect(await ledgerKinds(id)).toEqual(['grant:10']);
   });
 });

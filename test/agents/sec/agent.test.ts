@@ -322,6 +322,9 @@ describe('questions it cannot answer get a clear answer, never an invented numbe
     const a = await ask('What was Foobarco revenue in Q3 2024?');
     noFigures(a);
     expect(a.text).toMatch(/could not find a company called "Foobarco"/);
+    // Named in the possessive, it is still called by its name.
+    expect((await ask("What was Foobarco's revenue in Q3 2024?")).text).toMatch(/could not find a company called "Foobarco"/);
+    expect((await ask('What was Foobarcos’ revenue in Q3 2024?')).text).toMatch(/could not find a company called "Foobarcos"/);
   });
 
   it('an ambiguous name lists the candidates', async () => {
@@ -412,6 +415,9 @@ describe('questions it cannot answer get a clear answer, never an invented numbe
     const a = await ask('Revenue of Apple and Foobarco in Q3 2024');
     expect(a.text).toContain('$85,777 million');
     expect(a.text).toMatch(/could not find a company called "Foobarco"/);
+    // Named in the possessive, it is still called by its name.
+    expect((await ask("What was Foobarco's revenue in Q3 2024?")).text).toMatch(/could not find a company called "Foobarco"/);
+    expect((await ask('What was Foobarcos’ revenue in Q3 2024?')).text).toMatch(/could not find a company called "Foobarcos"/);
   });
 });
 
