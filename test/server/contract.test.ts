@@ -47,6 +47,12 @@ beforeAll(async () => {
         await sleep(20);
         yield { type: 'failed', error: new SvcError('upstream', { code: 'upstream_error', message: 'The exchange stopped answering.' }) };
       }),
+      // A bug, not a decided failure: an exception thrown after text went out.
+      scriptedAgent('svc-crash', async function* (): AsyncGenerator<AgentEvent> {
+        yield { type: 'text', delta: 'Partial answer ' };
+        await sleep(20);
+        throw new TypeError("Cannot read properties of undefined (reading 'secret_internal')");
+      }),
       ...ERROR_AGENTS.map(([kind, code]) => failing(kind, code)),
     ],
   });
@@ -145,6 +151,40 @@ describe.each(CLIENTS)('%s', (_name, make, SDK) => {
     await expect(drain(await client.chat.completions.create({ model: 'svc-broken', messages: [{ role: 'user', content: 'q' }], stream: true }))).rejects.toBeInstanceOf(
       SDK.APIError,
     );
+  });
+
+  it('an exception thrown mid-stream ends both streams with a 500-class error naming nothing internal, after the text sent', async () => {
+    const client = make() as OpenAI6;
+    const events: string[] = [];
+    let text = '';
+    const err = await (async () => {
+      for await (const e of await client.responses.create({ model: 'svc-crash', input: 'q', stream: true })) {
+        events.push(e.type);
+        if (e.type === 'response.output_text.delta') text += e.delta;
+      }
+    })().catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(SDK.APIError);
+    expect(text).toBe('Partial answer ');
+    expect(String((err as Error).message)).not.toMatch(/secret_internal|TypeError|at \//);
+    expect(events).toContain('response.output_text.delta');
+
+    const raw = await fetch(`${svc.baseURL}/responses`, { method: 'POST', headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' }, body: JSON.stringify({ model: 'svc-crash', input: 'q', stream: true }) });
+    const body = await raw.text();
+    expect(body).not.toMatch(/secret_internal|TypeError/);
+    const frames = body.split('\n\n').filter((f) => f.startsWith('event:')).map((f) => /^event: (.+)$/m.exec(f)![1]);
+    expect(frames.slice(-2)).toEqual(['error', 'response.failed']);
+    const failed = JSON.parse(/^data: (.+)$/m.exec(body.split('\n\n').filter((f) => f.startsWith('event: response.failed'))[0]!)![1]!);
+    expect(failed.response).toMatchObject({ status: 'failed', error: { code: 'server_error' } });
+    // The text sent before the failure stays in the failed response's output.
+    expect(JSON.stringify(failed.response.output)).toContain('Partial answer ');
+
+    let chatText = '';
+    const chatErr = await (async () => {
+      for await (const c of await client.chat.completions.create({ model: 'svc-crash', messages: [{ role: 'user', content: 'q' }], stream: true })) chatText += c.choices[0]?.delta?.content ?? '';
+    })().catch((e: unknown) => e);
+    expect(chatErr).toBeInstanceOf(SDK.APIError);
+    expect(chatText).toBe('Partial answer ');
+    expect(String((chatErr as Error).message)).not.toMatch(/secret_internal|TypeError/);
   });
 
   it.each(ERROR_AGENTS)('maps %s to the SDK exception class of HTTP %i', async (_kind, code, status) => {
