@@ -117,6 +117,33 @@ describe('answers phrased by an LLM upstream', () => {
     expect(unsure.usage).toMatchObject({ input_tokens: 421, output_tokens: 55 });
   });
 
+  it('streams the rewritten answer on both endpoints exactly as the plain answer: same text, sources and [n] positions; a failing upstream streams the built-in answer', async () => {
+    script.write = () => completion('The December Fed meeting is priced in [1]; Bitcoin is elsewhere [1].');
+    const { apiKey } = await svc.account();
+    const client = new OpenAI({ baseURL: svc.baseURL, apiKey, maxRetries: 0 });
+    const model = 'svc-markets-search-agent';
+    const input = 'what are the odds of a Fed cut in December?';
+    const plain = await client.responses.create({ model, input });
+    const streamed = await client.responses.stream({ model, input }).finalResponse();
+    expect(streamed.output_text).toBe(plain.output_text);
+    expect(streamed.output_text).toContain('The December Fed meeting is priced in [1]');
+    const annotations = (r: typeof plain) => (r.output[0] as any).content[0].annotations as any[];
+    expect(annotations(streamed)).toEqual(annotations(plain));
+    for (const a of annotations(streamed)) expect(streamed.output_text.slice(a.start_index, a.end_index)).toBe('[1]');
+
+    const chat = await client.chat.completions.stream({ model, messages: [{ role: 'user', content: input }] }).finalChatCompletion();
+    expect(chat.choices[0]!.message.content).toBe(plain.output_text);
+    expect(chat.choices[0]!.finish_reason).toBe('stop');
+
+    script.write = () => ({ status: 500, json: { error: { message: 'boom' } } });
+    const fallback = await client.responses.stream({ model, input }).finalResponse();
+    expect(fallback.status).toBe('completed');
+    expect(fallback.output_text).not.toContain('The December Fed meeting is priced in');
+    expect(fallback.output_text).not.toMatch(/boom/);
+    expect(annotations(fallback).length).toBeGreaterThan(0);
+    script = {};
+  });
+
   it('a stream opens (response.in_progress) while the model is still classifying the question', async () => {
     let release!: () => void;
     const held = new Promise<void>((r) => (release = r));
