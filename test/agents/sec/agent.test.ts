@@ -325,6 +325,10 @@ describe('questions it cannot answer get a clear answer, never an invented numbe
     // Named in the possessive, it is still called by its name.
     expect((await ask("What was Foobarco's revenue in Q3 2024?")).text).toMatch(/could not find a company called "Foobarco"/);
     expect((await ask('What was Foobarcos’ revenue in Q3 2024?')).text).toMatch(/could not find a company called "Foobarcos"/);
+    // A citation marker pasted into the name is not a word of it.
+    const pasted = await ask('What was Foo[1]barco revenue in Q3 2024?');
+    expect(pasted.text).toMatch(/could not find a company called "Foobarco"/);
+    expect(pasted.text.match(/could not find/g)).toHaveLength(1);
   });
 
   it('an ambiguous name lists the candidates', async () => {
@@ -418,6 +422,10 @@ describe('questions it cannot answer get a clear answer, never an invented numbe
     // Named in the possessive, it is still called by its name.
     expect((await ask("What was Foobarco's revenue in Q3 2024?")).text).toMatch(/could not find a company called "Foobarco"/);
     expect((await ask('What was Foobarcos’ revenue in Q3 2024?')).text).toMatch(/could not find a company called "Foobarcos"/);
+    // A citation marker pasted into the name is not a word of it.
+    const pasted = await ask('What was Foo[1]barco revenue in Q3 2024?');
+    expect(pasted.text).toMatch(/could not find a company called "Foobarco"/);
+    expect(pasted.text.match(/could not find/g)).toHaveLength(1);
   });
 });
 
