@@ -4,7 +4,7 @@ import type { KalshiEvent, KalshiMarket } from '../../data/kalshi/types.js';
 import { eventPage, priceLine } from '../prediction-markets/summary.js';
 import { quoteCaller, utcMinute as utc } from '../citations.js';
 import type { Agent, AgentEvent, Citation } from '../types.js';
-import { atLevel, byStrike, levelOf, levelsAsked, settlesAt, sideAsked, sideOf, whenAsked, type AskedLevel, type AskedWhen } from './asked.js';
+import { atLevel, byStrike, coverOfSide, levelOf, levelsAsked, negated, rangeOfMarket, settlesAt, sideAsked, sideOf, whenAsked, type AskedLevel, type AskedWhen } from './asked.js';
 import type { OpenEventsIndex } from './index.js';
 import { fold, words } from './search.js';
 
@@ -61,13 +61,12 @@ export async function searchMarkets(
   const heading = misses.length
     ? `No open Kalshi event matches all of “${quoteCaller(query.trim())}”: ${misses.join(', and ')}. The closest, with current prices (as of ${utc(client.now())}):`
     : `Open Kalshi events matching “${quoteCaller(query.trim())}”, with current prices (as of ${utc(client.now())}):`;
-  const levels = levelsAsked(query);
-  const side = sideAsked(query);
+  const asked: Asked = { levels: levelsAsked(query), side: sideAsked(query), not: negated(query) };
   const lines = [heading, ''];
   ranked.forEach(({ hit, event, fits }, i) => {
     const n = citations.length + 1;
     citations.push({ order: n, name: `Kalshi: ${event.title}`, url: eventPage(event, hit.entry.seriesTitle) });
-    lines.push(`${i + 1}. ${eventLine(event, hit.entry.category, n, levels, side, fits ? null : when)}`);
+    lines.push(`${i + 1}. ${eventLine(event, hit.entry.category, n, asked, fits ? null : when)}`);
   });
   lines.push(
     '',
@@ -80,9 +79,22 @@ export async function searchMarkets(
  * One event found: its prices (the outcome at a level asked about first, in bold), when it
  * closes, and what it does not match: a level it has no outcome at, a date it does not settle on.
  */
-function eventLine(event: KalshiEvent, category: string, n: number, levels: AskedLevel[], side: 'above' | 'below' | null, otherDate: AskedWhen | null): string {
+function eventLine(event: KalshiEvent, category: string, n: number, { levels, side: sideSaid, not }: Asked, otherDate: AskedWhen | null): string {
   const markets = event.markets ?? [];
-  const asked = new Set(markets.filter((m) => levels.some((l) => atLevel(m, l.value))));
+  // "200k" is "$200,000" of a price, "200k" of payrolls.
+  const dollars = markets.some((m) => (m.yes_sub_title ?? m.title ?? '').includes('$'));
+  levels = levels.map((l) => (l.plain && !dollars ? { ...l, said: l.plain } : l));
+  // "does not end above 100k" asks for the side below it.
+  const side = sideSaid && not ? (sideSaid === 'above' ? 'below' : 'above') : sideSaid;
+  const said = sideSaid && not ? `not ${sideSaid}` : side;
+  const notes: string[] = [];
+  // One side of a level among exclusive ranges ("above 60" of "… 56°F or above"): the outcomes
+  // that side covers, with what they add up to, not the one range that happens to hold the level.
+  const level = levels.length === 1 ? levels[0]! : null;
+  const cover = level && side ? coverOfSide(markets, rangeOfMarket, level.value, side) : null;
+  const covered = cover ? [...cover.whole, ...(cover.split ? [cover.split] : [])] : [];
+  if (cover && covered.length && !(cover.whole.length === 1 && !cover.split)) notes.push(coverNote(`${said} ${level!.said}`, level!.said, cover));
+  const asked = new Set(covered.length ? covered : markets.filter((m) => levels.some((l) => atLevel(m, l.value))));
   const prices = markets
     .map((m) => ({ ...priceLine(m), asked: asked.has(m) }))
     .sort((a, b) => Number(b.asked) - Number(a.asked) || b.rank - a.rank);
@@ -90,9 +102,8 @@ function eventLine(event: KalshiEvent, category: string, n: number, levels: Aske
   const hidden = prices.length - shown.length;
   const more = hidden > 0 ? `, and ${hidden} more outcome${hidden === 1 ? '' : 's'}` : '';
   const close = markets[0]?.close_time;
-  const notes: string[] = [];
   const ladder = byStrike(markets);
-  const unpriced = ladder.length ? levels.filter((l) => !markets.some((m) => atLevel(m, l.value))) : [];
+  const unpriced = ladder.length && !covered.length ? levels.filter((l) => !markets.some((m) => atLevel(m, l.value))) : [];
   if (unpriced.length) {
     const [low, high] = [priceLine(ladder[0]!).label, priceLine(ladder.at(-1)!).label];
     // One level between two rungs: those two, with their prices, are what the asker wants next.
@@ -110,16 +121,40 @@ function eventLine(event: KalshiEvent, category: string, n: number, levels: Aske
     );
   }
   // "Below 3%" asked of an "Above 3.0" contract: its price is the other side's, so the asked side is said.
-  for (const m of asked) {
+  for (const m of covered.length ? [] : asked) {
     const price = priceLine(m).price;
     const level = levels.find((l) => atLevel(m, l.value));
-    if (side && level && price !== null && sideOf(m) && sideOf(m) !== side) notes.push(`“${side} ${level.said}” is the other side of “${quoteCaller(priceLine(m).label)}”: about ${formatPercent(SCALE - price)}.`);
+    if (side && level && price !== null && sideOf(m) && sideOf(m) !== side) notes.push(`“${said} ${level.said}” is the other side of “${quoteCaller(priceLine(m).label)}”: about ${formatPercent(SCALE - price)}.`);
   }
+  // "no shutdown" of a single yes/no contract: its other side.
+  const only = markets.length === 1 ? priceLine(markets[0]!) : null;
+  if (not && !sideSaid && only && only.price !== null) notes.push(`Not “${quoteCaller(only.label)}”: about ${formatPercent(SCALE - only.price)}.`);
   if (otherDate) {
     const at = settlesAt(event);
     notes.push(`It settles ${at === null ? 'on another date' : `on ${new Date(at).toISOString().slice(0, 10)}`}, not ${otherDate.said}, the date asked about.`);
   }
   return `**${quoteCaller(event.title)}** (${event.event_ticker}, ${category || 'uncategorised'}) [${n}]: ${shown.length ? shown.join('; ') : 'no prices yet'}${more}.${close ? ` Closes ${utc(new Date(close))}.` : ''}${notes.length ? ` ${notes.join(' ')}` : ''}`;
+}
+
+/** What a question pins down besides its topic: levels, the side of them, and whether it asks for an outcome not to happen. */
+interface Asked {
+  levels: AskedLevel[];
+  side: 'above' | 'below' | null;
+  not: boolean;
+}
+
+/** What one side of a level comes to: the outcomes wholly on it, added up, and the one the level falls inside. */
+function coverNote(asked: string, level: string, cover: { whole: KalshiMarket[]; split: KalshiMarket | null }): string {
+  const lines = cover.whole.map(priceLine);
+  const named = (ls: { label: string }[]) => ls.map((l) => `“${quoteCaller(l.label)}”`).join(lines.length > 2 ? ', ' : ' and ');
+  const sum = lines.every((l) => l.price !== null) ? lines.reduce((a, l) => a + l.price!, 0) : null;
+  const split = cover.split ? priceLine(cover.split) : null;
+  const splitSaid = split ? `“${quoteCaller(split.label)}”${split.price === null ? '' : ` (${formatPercent(split.price)})`}` : '';
+  if (!lines.length) return `No outcome is “${asked}”: ${level} falls inside ${splitSaid}${split?.price == null ? '' : `, so its chance is at most ${formatPercent(split.price)}`}.`;
+  const together = `${named(lines)}${lines.length > 1 ? ', together' : ','} ${sum === null ? 'not all priced' : formatPercent(sum)}`;
+  if (!split) return `“${asked}” is ${together}.`;
+  const range = sum !== null && split.price !== null ? `: between ${formatPercent(sum)} and ${formatPercent(Math.min(SCALE, sum + split.price))}` : '';
+  return `“${asked}” is ${together}, and part of ${splitSaid}, which ${level} falls inside${range}.`;
 }
 
 export function marketsSearchAgent(o: { client: KalshiClient; index: OpenEventsIndex; reportCost: number }): Agent {

@@ -73,6 +73,8 @@ export function settlesAt(event: KalshiEvent): number | null {
 export interface AskedLevel {
   value: number;
   said: string;
+  /** As written when a size was said without a dollar sign ("200k"): said as money only of events priced in dollars. */
+  plain?: string;
 }
 
 const SCALE: Record<string, number> = { k: 1e3, thousand: 1e3, m: 1e6, million: 1e6, b: 1e9, billion: 1e9 };
@@ -81,8 +83,8 @@ const SCALE: Record<string, number> = { k: 1e3, thousand: 1e3, m: 1e6, million: 
 export function levelsAsked(query: string): AskedLevel[] {
   const q = query.toLowerCase();
   const out: AskedLevel[] = [];
-  const add = (value: number, said: string) => {
-    if (Number.isFinite(value) && !out.some((l) => l.value === value)) out.push({ value, said });
+  const add = (value: number, said: string, plain?: string) => {
+    if (Number.isFinite(value) && !out.some((l) => l.value === value)) out.push({ value, said, ...(plain ? { plain } : {}) });
   };
   const money = (n: number) => `$${n.toLocaleString('en-US', { maximumFractionDigits: 2 })}`;
   for (const m of q.matchAll(/\$\s?(\d[\d,]*(?:\.\d+)?)\s*(k|m|b|thousand|million|billion)?\b/g)) {
@@ -91,7 +93,7 @@ export function levelsAsked(query: string): AskedLevel[] {
   }
   for (const m of q.matchAll(/(?<![$\d.,])(\d+(?:\.\d+)?)\s*(k|thousand|m|million|b|billion)\b/g)) {
     const n = Number(m[1]) * SCALE[m[2]!]!;
-    add(n, money(n));
+    add(n, money(n), `${m[1]}${m[2]!.length === 1 ? m[2] : ` ${m[2]}`}`);
   }
   for (const m of q.matchAll(/(?<![$\d.,])(\d+(?:\.\d+)?)\s*(?:%|percent\b)/g)) add(Number(m[1]), `${m[1]}%`);
   for (const m of q.matchAll(/(?<![$\d.,])(\d+(?:\.\d+)?)\s*(?:°\s*[fc]?|degrees?\b|deg\b)/g)) add(Number(m[1]), `${m[1]}°`);
@@ -99,6 +101,8 @@ export function levelsAsked(query: string): AskedLevel[] {
     const n = Number(m[1]!.replace(/,/g, ''));
     add(n, n.toLocaleString('en-US'));
   }
+  // "payrolls come in negative": below zero.
+  if (/\b(?:negative|positive)\b/.test(q) && !out.length) add(0, '0');
   // A shorter plain number said with a direction is a level too ("ETH above 3500"), not a year.
   for (const m of q.matchAll(/\b(?:above|below|over|under|at least|at most|exceed(?:s|ing)?|hit(?:s|ting)?|reach(?:es|ing)?)\s+(\d{1,4}(?:\.\d+)?)(?![\d.,]*\s*(?:k|m|b|thousand|million|billion|%|percent|°|degrees?|deg|times)\b)(?![\d,])/g)) {
     const n = Number(m[1]);
@@ -120,8 +124,15 @@ export interface LabelRange {
  * above", "Below 44°F"): Kalshi's custom strikes say it only in words.
  */
 export function labelRange(label: string): LabelRange | null {
+  // "150k to 225k", "Above 1.5M": a size glued to a number is part of it.
+  const sized = label.replace(/(\d)\s?(k|m|b)\b/gi, (_, d: string, unit: string) => `${d}e${{ k: 3, m: 6, b: 9 }[unit.toLowerCase() as 'k' | 'm' | 'b']}`);
+  if (sized !== label) return labelRangeOf(sized);
+  return labelRangeOf(label);
+}
+
+function labelRangeOf(label: string): LabelRange | null {
   const n = (x: string) => Number(x.replace(/,/g, ''));
-  const NUM = '(-?\\d[\\d,]*(?:\\.\\d+)?)';
+  const NUM = '(-?\\d[\\d,]*(?:\\.\\d+)?(?:e\\d)?)';
   const between = new RegExp(`${NUM}\\D{0,4}?\\s*(?:to|-|–)\\s*\\$?${NUM}`).exec(label);
   if (between) return { from: n(between[1]!), to: n(between[2]!) };
   const orAbove = new RegExp(`${NUM}\\S*\\s+or\\s+(?:above|more|higher|over)`, 'i').exec(label);
@@ -171,7 +182,9 @@ export function levelOf(m: KalshiMarket): number | null {
 /** Which side of a level a question asks about ("below 3%", "at least 5"), when it says. */
 export function sideAsked(query: string): 'above' | 'below' | null {
   const q = query.toLowerCase();
-  if (/\b(?:below|under|less than|lower than|at most|no more than|fewer than)\b/.test(q)) return 'below';
+  if (/\b(?:no|not) (?:less|lower|fewer) than\b/.test(q)) return 'above';
+  if (/\b(?:below|under|less than|lower than|at most|no more than|not more than|fewer than|negative)\b/.test(q)) return 'below';
+  if (/\bpositive\b/.test(q)) return 'above';
   if (/\b(?:above|over|more than|higher than|at least|exceed\w*)\b/.test(q)) return 'above';
   return null;
 }
@@ -183,4 +196,48 @@ export function sideOf(m: KalshiMarket): 'above' | 'below' | null {
   if (m.strike_type === 'between') return null;
   const range = labelRange(labelOfMarket(m));
   return range?.to === null && range.from !== null ? 'above' : range?.from === null && range.to !== null ? 'below' : null;
+}
+
+/**
+ * Whether a question asks for an outcome not to happen ("they don't hike", "bitcoin does not end
+ * above 100k", "no shutdown"). Bounds said with a negation ("no more than 3") are a side, not this.
+ */
+export function negated(query: string): boolean {
+  const q = query.toLowerCase().replace(/[’‘]/g, "'").replace(/\b(?:no|not) (?:more|less|fewer|higher|lower) than\b|\bnot only\b|\bor not\b|\bwhether\b/g, ' ');
+  return /\b(?:not|no|never|without|fails? to|(?:do|does|did|is|are|was|were|wo|ca|would|will)n'?t)\b/.test(q);
+}
+
+/** The range a market's YES covers: its strikes (Kalshi's 'greater' is above its floor, 'less' below its cap), else its label's words. */
+export function rangeOfMarket(m: KalshiMarket): LabelRange | null {
+  if (m.strike_type === 'between' && typeof m.floor_strike === 'number' && typeof m.cap_strike === 'number') return { from: m.floor_strike, to: m.cap_strike };
+  if ((m.strike_type === 'greater' || m.strike_type === 'greater_or_equal') && typeof m.floor_strike === 'number') return { from: m.floor_strike, to: null, ...(m.strike_type === 'greater' ? { fromExcluded: true as const } : {}) };
+  if ((m.strike_type === 'less' || m.strike_type === 'less_or_equal') && typeof m.cap_strike === 'number') return { from: null, to: m.cap_strike, ...(m.strike_type === 'less' ? { toExcluded: true as const } : {}) };
+  return labelRange(labelOfMarket(m));
+}
+
+/** What one side of a level covers among exclusive ranges: the outcomes wholly on that side, and the one the level falls inside. */
+export interface SideCover<T> {
+  whole: T[];
+  split: T | null;
+}
+
+/**
+ * "Above 60" of "Below 44°F … 56°F or above": no outcome is that side, but "56°F or above" holds
+ * it (so at most its price), "below 50" is "Below 44°F" and "44°F to 47°F" and part of "48°F to
+ * 51°F". Null when the outcomes are not exclusive ranges (a ladder of "Above X" rungs, names).
+ */
+export function coverOfSide<T>(items: readonly T[], rangeOf: (t: T) => LabelRange | null, level: number, side: 'above' | 'below'): SideCover<T> | null {
+  const ranged = items.map((t) => ({ t, r: rangeOf(t) }));
+  if (ranged.length < 2 || ranged.some((x) => x.r === null)) return null;
+  // A ladder's rungs all open on one side; exclusive ranges have a bounded one or open on both sides.
+  const openAbove = ranged.filter((x) => x.r!.to === null).length;
+  const openBelow = ranged.filter((x) => x.r!.from === null).length;
+  if (openAbove === ranged.length || openBelow === ranged.length) return null;
+  const cover: SideCover<T> = { whole: [], split: null };
+  for (const { t, r } of ranged) {
+    const [lo, hi] = [r!.from ?? -Infinity, r!.to ?? Infinity];
+    if (side === 'above' ? lo >= level : hi <= level) cover.whole.push(t);
+    else if (lo < level && level < hi) cover.split = t;
+  }
+  return cover;
 }

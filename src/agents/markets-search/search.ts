@@ -10,7 +10,11 @@ const STOP_WORDS =
   // Units a level is said in ("60 degrees", "3 percent"): the level is read apart.
   'degree degrees deg ' +
   // Words every contract's text has ("Closes …", "win", "above"), and chat shorthand.
-  'win wins winner won winning close closes closed closing end ends higher lower above below over under think thinks say says trader traders people wat r u ur pls please';
+  'win wins winner won winning close closes closed closing end ends higher lower above below over under think thinks say says trader traders people wat r u ur pls please ' +
+  // Negations and the sign of a figure ask about a side of the outcome (read apart), not a topic.
+  'not no never without don dont doesn doesnt didn didnt isn isnt aren arent wasn wasnt wont cant cannot fail fails negative positive ' +
+  // How an outcome is said to come about: "payrolls come in negative", "the Lakers beat the Celtics".
+  'come comes coming came beat beats beating defeat defeats lose loses losing up down';
 
 /** Query words that should also match their usual synonyms in event titles. */
 const SYNONYMS: Record<string, string[]> = {
@@ -33,6 +37,8 @@ const SYNONYMS: Record<string, string[]> = {
   temp: ['temperature', 'temp'],
   weather: ['temperature', 'weather', 'rain', 'snow'],
   shutdown: ['shutdown', 'government'],
+  // "Is the government going to shut down?"
+  shut: ['shutdown', 'shut'],
   president: ['president', 'presidential'],
   approval: ['approval', 'rating'],
   ai: ['ai', 'model', 'openai', 'anthropic', 'deepmind'],

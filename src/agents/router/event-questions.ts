@@ -1,4 +1,4 @@
-import { inRange, labelRange, levelsAsked, sideAsked, type LabelRange } from '../markets-search/asked.js';
+import { coverOfSide, inRange, labelRange, levelsAsked, negated, sideAsked, type LabelRange } from '../markets-search/asked.js';
 import type { Answer, Citation } from '../types.js';
 
 // Questions about an event already reported on ("which outcome does the model favour?", "when
@@ -42,6 +42,8 @@ interface Row {
   gap: string;
   modelValue: number;
   marketValue: number;
+  /** The market's price normalised with the event's other outcomes (as the report states it), else its price. */
+  marketNormalised: number;
 }
 
 /** The report's sections by heading, and its outcome table's rows. */
@@ -58,7 +60,10 @@ function readReport(text: string): { sections: Map<string, string>; rows: Row[] 
     .filter((l) => l.startsWith('|') && !l.startsWith('|---') && !l.startsWith('| Outcome |'))
     .map((l) => l.split('|').slice(1, -1).map((c) => c.trim()))
     .filter((cells) => cells.length >= 4)
-    .map(([outcome, market, model, gap]) => ({ outcome: outcome!, market: market!, model: model!, gap: gap!, modelValue: percent(model!), marketValue: percent(market!) }));
+    .map(([outcome, market, model, gap]) => {
+      const normalised = /(\d+(?:\.\d+)?)% normalised/.exec(market!);
+      return { outcome: outcome!, market: market!, model: model!, gap: gap!, modelValue: percent(model!), marketValue: percent(market!), marketNormalised: normalised ? Number(normalised[1]) : percent(market!) };
+    });
   return { sections, rows };
 }
 
@@ -135,10 +140,37 @@ const percent = (x: number) => `${x.toFixed(1)}%`;
 const points = (x: number) => `${x > 0 ? '+' : x < 0 ? '−' : ''}${Math.abs(x).toFixed(1)} pts`;
 
 /** A rung asked from its other side ("below 3%" of "Above 3.0"): that side's figures, which are the rung's complements. */
-function otherSideLine(r: Row, side: 'above' | 'below', said: string): string {
+function otherSideLine(r: Row, side: string, said: string): string {
   const { name, refs } = outcomeOf(r.outcome);
   const [market, model] = [100 - r.marketValue, 100 - r.modelValue];
   return `- “${side} ${said}” is the other side of **${name}**: market about ${percent(market)}, model ${percent(model)}, gap ${points(Number(model.toFixed(1)) - Number(market.toFixed(1)))} ${refs}`.trimEnd();
+}
+
+const names = (rs: Row[]) => rs.map((r) => `**${outcomeOf(r.outcome).name}**`).join(rs.length > 2 ? ', ' : ' and ');
+const refsOf = (rs: Row[]) => [...new Set(rs.flatMap((r) => outcomeOf(r.outcome).refs.match(/\[\d+\]/g) ?? []))].join('');
+const sumOf = (rs: Row[], value: (r: Row) => number) => rs.reduce((a, r) => a + value(r), 0);
+
+/**
+ * One side of a level among exclusive ranges ("above 60" of "… 56°F or above"): the outcomes wholly
+ * on that side, added up, and the one the level falls inside, which bounds the answer.
+ */
+function coverText(asked: string, level: string, cover: { whole: Row[]; split: Row | null }): string {
+  const { whole, split } = cover;
+  const shown = [...whole, ...(split ? [split] : [])];
+  const figures = (rs: Row[]) => `market ${percent(sumOf(rs, (r) => r.marketNormalised))} normalised, model ${percent(sumOf(rs, (r) => r.modelValue))}`;
+  let head: string;
+  if (!whole.length) head = `No outcome is “${asked}”: ${level} falls inside ${names([split!])} (${figures([split!])}), so its chance is at most that ${refsOf([split!])}.`;
+  else if (!split) head = `“${asked}” is ${names(whole)}: ${whole.length > 1 ? 'together ' : ''}${figures(whole)} ${refsOf(whole)}.`;
+  else
+    head = `“${asked}” is ${names(whole)} (${figures(whole)}) and part of ${names([split])}, which ${level} falls inside: market between ${percent(sumOf(whole, (r) => r.marketNormalised))} and ${percent(sumOf(shown, (r) => r.marketNormalised))} normalised, model between ${percent(sumOf(whole, (r) => r.modelValue))} and ${percent(sumOf(shown, (r) => r.modelValue))} ${refsOf(shown)}.`;
+  return `${head}\n\n${shown.map(rowLine).join('\n')}`;
+}
+
+/** "they don't hike": the other side of the outcomes named, together (exclusive outcomes). */
+function notLine(named: Row[]): string {
+  const [market, normalised, model] = [100 - sumOf(named, (r) => r.marketValue), 100 - sumOf(named, (r) => r.marketNormalised), 100 - sumOf(named, (r) => r.modelValue)];
+  const same = Math.abs(market - normalised) < 0.05;
+  return `Not ${named.map((r) => `**${outcomeOf(r.outcome).name}**`).join(' or ')}: market about ${percent(Math.max(0, market))}${same ? '' : ` (${percent(Math.max(0, normalised))} normalised)`}, model ${percent(Math.max(0, model))} ${refsOf(named)}\n\n${named.map(rowLine).join('\n')}`;
 }
 
 /** Which way a rung of a ladder pays: above its level, or below it. */
@@ -172,17 +204,31 @@ export function answerFromReport(question: string, report: { title: string; text
   const ranged = rows.filter((r) => labelRange(outcomeOf(r.outcome).name) !== null);
   // One yes/no contract: its price against the rest, the "no".
   const single = rows.length === 1 ? rows[0]! : null;
-  const no = /\b(?:no|not|doesn'?t|won'?t|isn'?t|fails?|never|without)\b/i.test(question);
+  const no = negated(question);
   let text: string | null = null;
-  const side = sideAsked(question);
+  const sideSaid = sideAsked(question);
+  // "does not end above 96k" asks for the side below it.
+  const side = sideSaid && no ? (sideSaid === 'above' ? 'below' : 'above') : sideSaid;
+  const sideWords = sideSaid && no ? `not ${sideSaid}` : side;
+  // "200k" is "$200,000" of a price, "200k" of payrolls.
+  const dollars = rows.some((r) => r.outcome.includes('$'));
+  const saidLevel = (v: number) => {
+    const l = levelsAsked(question).find((x) => x.value === v);
+    return l ? (l.plain && !dollars ? l.plain : l.said) : String(v);
+  };
+  const cover = !ladder && side && levels.length === 1 ? coverOfSide(rows, (r) => labelRange(outcomeOf(r.outcome).name), levels[0]!, side) : null;
+  const covers = cover !== null && (cover.whole.length > 1 || cover.split !== null);
   const otherSide = ladder && side && named.length > 0 && named.every((r) => { const s = rungSide(labelRange(outcomeOf(r.outcome).name)); return s !== null && s !== side; });
-  if (otherSide) {
+  if (covers) {
+    text = coverText(`${sideWords} ${saidLevel(levels[0]!)}`, saidLevel(levels[0]!), cover!);
+  } else if (otherSide) {
     const said = (r: Row) => {
       const range = labelRange(outcomeOf(r.outcome).name)!;
-      const level = (range.from ?? range.to)!;
-      return levelsAsked(question).find((l) => l.value === level)?.said ?? String(level);
+      return saidLevel((range.from ?? range.to)!);
     };
-    text = named.map((r) => otherSideLine(r, side, said(r))).join('\n');
+    text = named.map((r) => otherSideLine(r, sideWords!, said(r))).join('\n');
+  } else if (no && !sideSaid && !ladder && rows.length > 1 && named.length && named.length < rows.length) {
+    text = notLine(named);
   } else if (named.length && named.length < rows.length) {
     const missing = unmatchedAmounts(question, named);
     text = `${missing.length ? `No outcome is ${missing.map((m) => `“${m}”`).join(' or ')}; the nearest named:\n\n` : ''}${named.map(rowLine).join('\n')}`;

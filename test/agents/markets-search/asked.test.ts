@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { atLevel, byStrike, levelsAsked, settlesAt, whenAsked } from '../../../src/agents/markets-search/asked.js';
+import { atLevel, byStrike, coverOfSide, labelRange, levelsAsked, negated, rangeOfMarket, settlesAt, sideAsked, whenAsked } from '../../../src/agents/markets-search/asked.js';
 import type { KalshiEvent, KalshiMarket } from '../../../src/data/kalshi/types.js';
 
 const NOW = Date.parse('2026-11-19T15:00:00Z');
@@ -86,5 +86,46 @@ describe('the levels a question names', () => {
     expect(atLevel({ strike_type: 'custom', yes_sub_title: 'Below 44°F' } as KalshiMarket, 50)).toBe(false);
     expect(atLevel({ strike_type: 'custom', yes_sub_title: 'Hold' } as KalshiMarket, 25)).toBe(false);
     expect(byStrike([{ floor_strike: 3 }, { cap_strike: 1 }, { strike_type: 'custom' }] as KalshiMarket[]).map((m) => m.floor_strike ?? m.cap_strike)).toEqual([1, 3]);
+  });
+});
+
+describe('one side of a level among exclusive ranges', () => {
+  const TEMPS = ['Below 44°F', '44°F to 47°F', '48°F to 51°F', '52°F to 55°F', '56°F or above'];
+  const PAYROLLS = ['Below 0', '0 to 75k', '75k to 150k', '150k to 225k', 'Above 225k'];
+  const cover = (labels: string[], level: number, side: 'above' | 'below') => coverOfSide(labels, labelRange, level, side);
+
+  it('reads sizes glued to a label\'s numbers', () => {
+    expect(labelRange('150k to 225k')).toEqual({ from: 150_000, to: 225_000 });
+    expect(labelRange('Above 225k')).toEqual({ from: 225_000, to: null, fromExcluded: true });
+    expect(labelRange('Above 1.5M')).toEqual({ from: 1_500_000, to: null, fromExcluded: true });
+    expect(labelRange('48°F to 51°F')).toEqual({ from: 48, to: 51 });
+  });
+
+  it('is the outcomes wholly on that side, and the one the level falls inside', () => {
+    // "Above 60" is only part of "56°F or above": at most its price, not its price.
+    expect(cover(TEMPS, 60, 'above')).toEqual({ whole: [], split: '56°F or above' });
+    expect(cover(TEMPS, 50, 'below')).toEqual({ whole: ['Below 44°F', '44°F to 47°F'], split: '48°F to 51°F' });
+    expect(cover(TEMPS, 44, 'below')).toEqual({ whole: ['Below 44°F'], split: null });
+    expect(cover(TEMPS, 56, 'above')).toEqual({ whole: ['56°F or above'], split: null });
+    expect(cover(PAYROLLS, 200_000, 'above')).toEqual({ whole: ['Above 225k'], split: '150k to 225k' });
+    expect(cover(PAYROLLS, 0, 'below')).toEqual({ whole: ['Below 0'], split: null });
+    // A ladder of one-sided rungs, or outcomes that are not ranges: not this question.
+    expect(cover(['Above $92,000', 'Above $96,000'], 94_000, 'above')).toBeNull();
+    expect(cover(['Hold', 'Cut 25bps'], 25, 'above')).toBeNull();
+  });
+
+  it("takes a market's strikes before its label", () => {
+    expect(rangeOfMarket({ strike_type: 'between', floor_strike: 48, cap_strike: 51, yes_sub_title: 'x' } as KalshiMarket)).toEqual({ from: 48, to: 51 });
+    expect(rangeOfMarket({ strike_type: 'greater', floor_strike: 56 } as KalshiMarket)).toEqual({ from: 56, to: null, fromExcluded: true });
+    expect(rangeOfMarket({ strike_type: 'less', cap_strike: 44 } as KalshiMarket)).toEqual({ from: null, to: 44, toExcluded: true });
+  });
+
+  it('knows a question asking for an outcome not to happen from a bound said with a negation', () => {
+    for (const q of ["what's the chance they don't hike?", 'chance bitcoin does not end above 100k', 'odds there is no government shutdown', "it won't happen", 'odds it never closes above 3%']) expect(negated(q), q).toBe(true);
+    for (const q of ['no more than 3 launches', 'not less than 2%', 'will the fed cut or not', 'odds of a cut', 'whether it happens']) expect(negated(q), q).toBe(false);
+    expect(sideAsked('not less than 2%')).toBe('above');
+    expect(sideAsked('payrolls come in negative')).toBe('below');
+    expect(levelsAsked('payrolls come in negative')).toEqual([{ value: 0, said: '0' }]);
+    expect(levelsAsked('payrolls above 200k')).toEqual([{ value: 200_000, said: '$200,000', plain: '200k' }]);
   });
 });

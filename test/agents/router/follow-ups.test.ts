@@ -179,8 +179,29 @@ describe('several questions in one, and odds follow-ups that change topic', () =
     expect(await ask('cpi above 2.8%')).not.toContain('other side');
     expect(await ask('government shutdown by end of year')).toMatch(/^Open Kalshi events matching[^]*Shutdown 58\.0%\. Closes 2026-12-31 15:00 UTC\.\n/);
     // Levels said in words only (Kalshi's custom strikes): the range holding the level asked.
-    expect(await ask('will NYC be above 60 degrees tomorrow?')).toContain('[1]: **56°F or above 43.0%**;');
     expect(await ask('NYC temperature 50°F tomorrow')).toContain('[1]: **48°F to 51°F 32.0%**;');
+    // One side of a level among ranges: what that side covers, never the one range holding the level as the answer.
+    const above60 = await ask('will NYC be above 60 degrees tomorrow?');
+    expect(above60).toContain('[1]: **56°F or above 43.0%**;');
+    expect(above60).toContain('No outcome is “above 60°”: 60° falls inside “56°F or above” (43.0%), so its chance is at most 43.0%.');
+    expect(await ask('NYC temperature below 50 degrees tomorrow')).toContain(
+      '“below 50°” is “Below 44°F” and “44°F to 47°F”, together 27.5%, and part of “48°F to 51°F” (32.0%), which 50° falls inside: between 27.5% and 59.5%.',
+    );
+    expect(await ask('odds payrolls above 200k')).toContain('“above 200k” is “Above 225k”, 10.5%, and part of “150k to 225k” (20.5%), which 200k falls inside: between 10.5% and 31.0%.');
+    const below0 = await ask('odds of nonfarm payrolls below 0');
+    expect(below0).toContain('[1]: **Below 0 25.0% (last trade)**; 0 to 75k');
+    expect(below0).not.toContain('**0 to 75k');
+    expect(await ask('chance payrolls come in negative')).toContain('[1]: **Below 0 25.0% (last trade)**; 0 to 75k');
+    // Asked for an outcome not to happen: its other side.
+    const notAbove = await ask('chance bitcoin does not end above 100k');
+    expect(notAbove).toMatch(/^Open Kalshi events matching/);
+    expect(notAbove).toContain('“not above $100,000” is the other side of “Above $100,000”: about 96.0%.');
+    const noShutdown = await ask('odds there is no government shutdown');
+    expect(noShutdown).toMatch(/^Open Kalshi events matching/);
+    expect(noShutdown).toContain('Shutdown 58.0%. Closes 2026-12-31 15:00 UTC. Not “Shutdown”: about 42.0%.');
+    // Verbs of how an outcome comes about are not topics.
+    expect(await ask('Is the government going to shut down?')).toMatch(/^Open Kalshi events matching[^\n]*\n\n1\. \*\*Government shutdown by December 2026\?\*\*/);
+    expect(await ask("What's the chance the Lakers beat the Celtics?")).toMatch(/^Open Kalshi events matching[^\n]*\n\n1\. \*\*Lakers at Celtics/);
     // A level beside a topic word is not a topic word of its own: the Fed event is found.
     for (const q of ['Fed cut 25bps', 'odds of a 25bps cut']) expect(await ask(q), q).toContain('(KXFEDDECISION-26DEC, Economics) [1]');
     const january = await ask('fed decision in january');
@@ -241,11 +262,20 @@ describe('several questions in one, and odds follow-ups that change topic', () =
     expect(await temperature('44 degrees?')).toMatch(/^- \*\*44°F to 47°F\*\*: market [\d.]+%[^\n]*\n\n_From the stored report/);
     expect(await temperature('odds it stays below 44 degrees?')).toMatch(/^- \*\*Below 44°F\*\*: market [\d.]+%[^\n]*\n\n_From the stored report/);
     expect(await temperature('above 56 degrees?')).toMatch(/^- \*\*56°F or above\*\*: market 43\.0%[^\n]*\n\n_From the stored report/);
+    // A side of a level inside a range: bounded by that range, not answered with it; a side covering several ranges adds them up.
+    expect(await temperature('odds it is above 60?')).toMatch(/^No outcome is “above 60”: 60 falls inside \*\*56°F or above\*\* \(market 34\.5% normalised, model 37\.0%\), so its chance is at most that \[1\]\.\n\n- \*\*56°F or above\*\*/);
+    expect(await temperature('below 50 degrees?')).toMatch(
+      /^“below 50°” is \*\*Below 44°F\*\* and \*\*44°F to 47°F\*\* \(market 22\.1% normalised, model 20\.5%\) and part of \*\*48°F to 51°F\*\*, which 50° falls inside: market between 22\.1% and 47\.8% normalised, model between 20\.5% and 46\.3% \[1\]\[2\]\[3\]\.\n\n- \*\*Below 44°F\*\*[^\n]*\n- \*\*44°F to 47°F\*\*[^\n]*\n- \*\*48°F to 51°F\*\*/,
+    );
+    expect(await temperature('not above 56 degrees?')).toMatch(/^“not above 56°” is \*\*Below 44°F\*\*, \*\*44°F to 47°F\*\*, \*\*48°F to 51°F\*\*, \*\*52°F to 55°F\*\*: together market 65\.5% normalised, model 63\.0%/);
     const release = await thread('https://kalshi.com/markets/kxaimodel/frontier-ai-model-release/kxaimodel-26dec19');
     for (const q of ["what's the favourite?", "odds it doesn't happen?"]) {
       expect(await release(q), q).toMatch(/^This event has one yes\/no contract, \*\*Release\*\*: the market gives it 37\.0% \(mid\) \(so about 63\.0% that it does not happen\)/);
     }
     const fed = await thread('https://kalshi.com/markets/kxfeddecision/fed/kxfeddecision-26dec');
+    // An outcome asked not to happen: its other side.
+    expect(await fed("what's the chance they don't hike?")).toMatch(/^Not \*\*Hike 25bps\*\*: market about 48\.5% \(53\.4% normalised\), model 49\.2% \[1\]\n\n- \*\*Hike 25bps\*\*: market 51\.5%/);
+    expect(await fed('odds of no cut?')).toMatch(/^Not \*\*Cut more than 25bps\*\* or \*\*Cut 25bps\*\*: market about 57\.0% \(61\.1% normalised\), model 63\.2% \[1\]\[2\]/);
     expect(await fed('odds of a rate hike of 50bps?')).toMatch(/^No outcome is “50bps”; the nearest named:\n\n- \*\*Hike 25bps\*\*/);
     const cpi = await thread('https://kalshi.com/markets/kxcpiyoy/cpi/kxcpiyoy-26dec');
     expect(await cpi('above 2.9%?')).toMatch(/^No outcome is at 2\.9: the event's levels run from “Above 2\.6” to “Above 3\.2”\./);
@@ -267,6 +297,7 @@ describe('several questions in one, and odds follow-ups that change topic', () =
     const ask = async (question: string) =>
       (await client.chat.completions.create({ model: 'svc-agent', messages: [{ role: 'user', content: url }, { role: 'assistant', content: report }, { role: 'user', content: question }] })).choices[0]!.message.content!;
     expect(await ask('what are the odds it ends the day above 96k?')).toMatch(/^- \*\*Above \$96,000\*\*: market 14\.5% \(mid\), model \d+\.\d%, gap [+−]\d+\.\d pts \[1\]\n/);
+    expect(await ask('odds it does not end above 96k?')).toMatch(/^- “not above \$96,000” is the other side of \*\*Above \$96,000\*\*: market about 85\.5%/);
     const likely = await ask('what is the most likely outcome?');
     expect(likely).toMatch(/^Each outcome here is a yes\/no on its own level, so no single one is the likeliest result/);
     expect(likely.match(/^- \*\*Above/gm)).toHaveLength(4);
