@@ -737,7 +737,10 @@ function extractCompanies(text: string, index: CompanyIndex, already: Found[]): 
       leftovers.push(tokens.map((t) => t.raw).join(' '));
       continue;
     }
-    found.push(...resolveResidual(tokens, index, !namedAny));
+    const resolved = resolveResidual(tokens, index, !namedAny);
+    // A name beside a company found, not listed with it, that is no filer is someone's or something
+    // else's ("Quick question from Sarah: Apple revenue?", "For my Bloomberg notes, …"), not a company asked about.
+    found.push(...(namedAny && !afterList ? resolved.filter((c) => c.status !== 'unknown') : resolved));
   }
   return { companies: found.sort((a, b) => a.at - b.at), leftovers, acronyms: figureAcronyms };
 }
@@ -945,8 +948,17 @@ export function parseConversation(turns: readonly { role: string; content: strin
   let question: SecQuestion | null = null;
   // The recent turns carry the context; a long history would only cost time.
   const recent = turns.filter((t) => t.role === 'user' && t.content.trim()).slice(-MAX_CONTEXT_TURNS);
-  for (const turn of recent) question = parseSecQuestion(turn.content.slice(0, MAX_TURN_CHARS), index, question);
+  for (const turn of recent) question = parseSecQuestion(clipped(turn.content), index, question);
   return question;
+}
+
+/** A long turn's start and end: a question comes before or after what was pasted with it, rarely in its middle. */
+function clipped(text: string): string {
+  if (text.length <= MAX_TURN_CHARS) return text;
+  const half = MAX_TURN_CHARS / 2;
+  const head = text.slice(0, half).replace(/\s+\S*$/, '');
+  const tail = text.slice(-half).replace(/^\S*\s+/, '');
+  return `${head}. ${tail}`;
 }
 
 const MAX_CONTEXT_TURNS = 12;

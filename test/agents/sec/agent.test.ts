@@ -329,6 +329,19 @@ describe('questions it cannot answer get a clear answer, never an invented numbe
     const pasted = await ask('What was Foo[1]barco revenue in Q3 2024?');
     expect(pasted.text).toMatch(/could not find a company called "Foobarco"/);
     expect(pasted.text.match(/could not find/g)).toHaveLength(1);
+    // Listed beside a company found, an unknown one is still said.
+    expect((await ask('Compare Apple and Foobarco revenue in Q3 2024')).text).toMatch(/could not find a company called "Foobarco"/);
+  });
+
+  it("a person's or a publication's name beside the company asked about is not taken for a company; a long paste keeps the question at its end", async () => {
+    for (const q of ['Quick question from Sarah: what was Apple revenue in Q3 2024?', 'For my Bloomberg notes, what was Apple revenue in Q3 2024?']) {
+      const a = await ask(q);
+      expect(a.text, q).toMatch(/^\*\*Apple Inc\. \(AAPL\)\*\*: revenue for fiscal Q3 2024/);
+      expect(a.text, q).not.toMatch(/could not find/);
+    }
+    const long = await ask(`Please tell me ${'very '.repeat(400)}much: what was Apple revenue in Q3 2024?`);
+    expect(long.text).toMatch(/^\*\*Apple Inc\. \(AAPL\)\*\*: revenue for fiscal Q3 2024/);
+    expect(long.text).not.toMatch(/could not find/);
   });
 
   it('an ambiguous name lists the candidates', async () => {
@@ -426,6 +439,19 @@ describe('questions it cannot answer get a clear answer, never an invented numbe
     const pasted = await ask('What was Foo[1]barco revenue in Q3 2024?');
     expect(pasted.text).toMatch(/could not find a company called "Foobarco"/);
     expect(pasted.text.match(/could not find/g)).toHaveLength(1);
+    // Listed beside a company found, an unknown one is still said.
+    expect((await ask('Compare Apple and Foobarco revenue in Q3 2024')).text).toMatch(/could not find a company called "Foobarco"/);
+  });
+
+  it("a person's or a publication's name beside the company asked about is not taken for a company; a long paste keeps the question at its end", async () => {
+    for (const q of ['Quick question from Sarah: what was Apple revenue in Q3 2024?', 'For my Bloomberg notes, what was Apple revenue in Q3 2024?']) {
+      const a = await ask(q);
+      expect(a.text, q).toMatch(/^\*\*Apple Inc\. \(AAPL\)\*\*: revenue for fiscal Q3 2024/);
+      expect(a.text, q).not.toMatch(/could not find/);
+    }
+    const long = await ask(`Please tell me ${'very '.repeat(400)}much: what was Apple revenue in Q3 2024?`);
+    expect(long.text).toMatch(/^\*\*Apple Inc\. \(AAPL\)\*\*: revenue for fiscal Q3 2024/);
+    expect(long.text).not.toMatch(/could not find/);
   });
 });
 
