@@ -103,7 +103,7 @@ const OTHER_LINES =
 const FIGURE_WORD = '(?:revenues?|sales|(?:operating\\s+|net\\s+)?income|(?:gross\\s+|operating\\s+)?(?:profits?|margins?)|eps|earnings(?:\\s+per\\s+share)?)';
 /** Products, services, segments and regions: parts of a company's total, broken down in the notes, not in its company-wide XBRL facts. */
 export const PARTS_OF_TOTAL =
-  '(?:services|products|hardware|software|subscriptions?|iphones?|ipads?|macs?|wearables|azure|(?:google\\s+|intelligent\\s+)?cloud|advertising|ads|youtube|search|gaming|xbox|linkedin|office|windows|(?:greater\\s+)?china|americas|europe|japan|(?:rest\\s+of\\s+)?asia(?:[\\s-]+pacific)?|international|domestic|north\\s+america|emea|apac|segments?|regions?|regional|geographic(?:al)?|productivity\\s+and\\s+business\\s+processes|more\\s+personal\\s+computing|other\\s+bets|google\\s+services)';
+  '(?:services|products|hardware|software|subscriptions?|iphones?|ipads?|macs?|wearables|azure|(?:google\\s+|intelligent\\s+)?cloud|advertising|ads?|devices?|data\\s+cent(?:er|re)|automotive|aws|reality\\s+labs|family\\s+of\\s+apps|youtube|search|gaming|xbox|linkedin|office|windows|(?:greater\\s+)?china|americas|europe|japan|(?:rest\\s+of\\s+)?asia(?:[\\s-]+pacific)?|international|domestic|north\\s+america|emea|apac|segments?|regions?|regional|geographic(?:al)?|productivity\\s+and\\s+business\\s+processes|more\\s+personal\\s+computing|other\\s+bets|google\\s+services)';
 /** Company-defined measures outside the audited statements. */
 export const NON_GAAP = '(?:non[- ]?gaap|adjusted|organic|pro[- ]forma|underlying|comparable|constant[- ]currency)';
 /**

@@ -154,6 +154,9 @@ describe('figures it does not know are named, never read as a company nor replac
     ['Apple non-GAAP EPS Q1 2025', ['non-GAAP EPS']],
     ['Apple adjusted net income FY2024', ['adjusted net income']],
     ['Alphabet revenue excluding TAC 2024', ['revenue excluding TAC']],
+    ['Alphabet ad revenue 2024', ['ad revenue']],
+    ['Apple devices revenue FY2024', ['devices revenue']],
+    ['Microsoft data center revenue FY2024', ['data center revenue']],
   ])('a part of the total or a non-GAAP measure is not the total: %s → %j', (text, expected) => {
     const q = parse(text);
     expect(q.unknownFigures).toEqual(expected);
