@@ -610,7 +610,12 @@ export class AnswerWriter {
         out.push(`"${quoteCaller(u.text)}" matches several SEC filers: ${names}${u.candidates.length > 8 ? `; and ${u.candidates.length - 8} more` : ''}. Which one do you mean? Ask again with its full name or ticker.`);
       } else {
         const suggestions = u.suggestions.length ? ` Did you mean: ${u.suggestions.map(who).join('; ')}?` : '';
-        out.push(`I could not find a company called "${quoteCaller(u.text)}" among SEC filers (searched by ticker and by name), so I have no figures for it.${suggestions} Try its ticker symbol, e.g. AAPL.`);
+        // Written as a ticker ("TSLA"), it was one: asking for the ticker would not help.
+        const ticker = /^\$?[A-Z]{1,5}(?:[.-][A-Z])?$/.test(u.text.trim());
+        // A snapshot holds the filers it recorded, not every one.
+        const among = this.#snapshot ? 'in this snapshot of SEC data' : 'among SEC filers';
+        const hint = this.#snapshot ? ` A snapshot has only the companies recorded in it: record one with \`svc snapshot record-sec TICKER\`.` : ticker ? '' : ' Try its ticker symbol, e.g. AAPL.';
+        out.push(`I could not find a company ${ticker ? 'with the ticker' : 'called'} "${quoteCaller(u.text)}" ${among} (searched by ticker and by name), so I have no figures for it.${suggestions}${hint}`);
       }
     }
     if (this.#plan.omitted.length) {

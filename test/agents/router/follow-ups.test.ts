@@ -143,6 +143,11 @@ describe('several questions in one, and odds follow-ups that change topic', () =
     expect(r.output_text).toContain('**CPI year-over-year in December 2026?** (KXCPIYOY-26DEC) [1]');
   });
 
+  it('a company missing from the SEC snapshot is said to be missing from it, not from the SEC', async () => {
+    const r = await client.responses.create({ model: 'svc-agent', input: 'TSLA revenue Q3 2024' });
+    expect(r.output_text).toMatch(/^I could not find a company with the ticker "TSLA" in this snapshot of SEC data \(searched by ticker and by name\), so I have no figures for it\. A snapshot has only the companies recorded in it: record one with `svc snapshot record-sec TICKER`\./);
+  });
+
   it('a follow-up naming another topic finds it, not the earlier one', async () => {
     const ask = async (first: string, then: string) =>
       (await client.chat.completions.create({ model: 'svc-agent', messages: [{ role: 'user', content: first }, { role: 'assistant', content: '…' }, { role: 'user', content: then }] })).choices[0]!.message.content!;

@@ -329,6 +329,10 @@ describe('questions it cannot answer get a clear answer, never an invented numbe
     const pasted = await ask('What was Foo[1]barco revenue in Q3 2024?');
     expect(pasted.text).toMatch(/could not find a company called "Foobarco"/);
     expect(pasted.text.match(/could not find/g)).toHaveLength(1);
+    // A ticker that is none: not told to try a ticker.
+    const ticker = (await ask('What was ZZZQ revenue in Q3 2024?')).text;
+    expect(ticker).toMatch(/could not find a company with the ticker "ZZZQ" among SEC filers/);
+    expect(ticker).not.toMatch(/Try its ticker/);
     // Listed beside a company found, an unknown one is still said.
     expect((await ask('Compare Apple and Foobarco revenue in Q3 2024')).text).toMatch(/could not find a company called "Foobarco"/);
   });
@@ -439,6 +443,10 @@ describe('questions it cannot answer get a clear answer, never an invented numbe
     const pasted = await ask('What was Foo[1]barco revenue in Q3 2024?');
     expect(pasted.text).toMatch(/could not find a company called "Foobarco"/);
     expect(pasted.text.match(/could not find/g)).toHaveLength(1);
+    // A ticker that is none: not told to try a ticker.
+    const ticker = (await ask('What was ZZZQ revenue in Q3 2024?')).text;
+    expect(ticker).toMatch(/could not find a company with the ticker "ZZZQ" among SEC filers/);
+    expect(ticker).not.toMatch(/Try its ticker/);
     // Listed beside a company found, an unknown one is still said.
     expect((await ask('Compare Apple and Foobarco revenue in Q3 2024')).text).toMatch(/could not find a company called "Foobarco"/);
   });
