@@ -253,8 +253,10 @@ export function writeReport(r: Research, ctx: ReportContext): ReportBody {
       : `On this model the outcome looks ${top.gap > 0 ? 'cheap: the model gives it more' : 'dear: the model gives it less'} than its price`;
     lines.push(
       Math.round(Math.abs(top.gap) * 1000) < 20
-        ? `Model and market agree within 2 points on every outcome; the largest gap is ${named(top.v.label)} at ${pct(model)} against a market ${marketWords(top.v)}, ${pts(top.gap)} ${marketCite(top.v.market)}.`
-        : `The largest gap is ${named(top.v.label)}: the model says ${pct(model)}, the market ${marketWords(top.v)}, ${pts(top.gap)}. ${verdict} ${marketCite(top.v.market)}.`,
+        ? ranked.length === 1
+          ? `Model and market agree within 2 points: the model gives ${named(top.v.label)} ${pct(model)} against a market ${marketWords(top.v)}, ${pts(top.gap)} ${marketCite(top.v.market)}.`
+          : `Model and market agree within 2 points on every outcome; the largest gap is ${named(top.v.label)} at ${pct(model)} against a market ${marketWords(top.v)}, ${pts(top.gap)} ${marketCite(top.v.market)}.`
+        : `${ranked.length === 1 ? 'The model and the market differ on' : 'The largest gap is'} ${named(top.v.label)}: the model says ${pct(model)}, the market ${marketWords(top.v)}, ${pts(top.gap)}. ${verdict} ${marketCite(top.v.market)}.`,
       '',
     );
   }
