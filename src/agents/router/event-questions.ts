@@ -205,6 +205,8 @@ export function answerFromReport(question: string, report: { title: string; text
   // One yes/no contract: its price against the rest, the "no".
   const single = rows.length === 1 ? rows[0]! : null;
   const no = negated(question);
+  // The report says so of an event whose outcomes exclude each other (their prices are normalised).
+  const exclusive = /mutually exclusive/.test(report.text);
   let text: string | null = null;
   const sideSaid = sideAsked(question);
   // "does not end above 96k" asks for the side below it.
@@ -231,10 +233,12 @@ export function answerFromReport(question: string, report: { title: string; text
     text = notLine(named);
   } else if (named.length && named.length < rows.length) {
     const missing = unmatchedAmounts(question, named);
-    text = `${missing.length ? `No outcome is ${missing.map((m) => `“${m}”`).join(' or ')}; the nearest named:\n\n` : ''}${named.map(rowLine).join('\n')}`;
+    // "a cut" of "Cut 25bps" and "Cut more than 25bps": exclusive outcomes named together add up.
+    const together = named.length > 1 && !ladder && exclusive ? `\n\nTogether: market ${percent(sumOf(named, (r) => r.marketNormalised))} normalised, model ${percent(sumOf(named, (r) => r.modelValue))} ${refsOf(named)}.` : '';
+    text = `${missing.length ? `No outcome is ${missing.map((m) => `“${m}”`).join(' or ')}; the nearest named:\n\n` : ''}${named.map(rowLine).join('\n')}${together}`;
   } else if (levels.length && ranged.length && !named.length) {
     const [low, high] = [outcomeOf(ranged[0]!.outcome).name, outcomeOf(ranged.at(-1)!.outcome).name];
-    text = `No outcome is at ${levels.join(' or ')}: the event's levels run from “${low}” to “${high}”.\n\n${rows.map(rowLine).join('\n')}`;
+    text = `No outcome is at ${levels.map(saidLevel).join(' or ')}: the event's levels run from “${low}” to “${high}”.\n\n${rows.map(rowLine).join('\n')}`;
   } else if (single && (kind === 'market_favourite' || kind === 'market_least' || no)) {
     const { name, refs } = outcomeOf(single.outcome);
     const yes = single.marketValue;

@@ -55,6 +55,8 @@ function parse(input: string): EventAddress {
   if (!input.trim()) throw bad('The input is empty.');
   const text = bareAddress(input);
   if (!text) throw bad(`'${input.trim().slice(0, 100)}' is not a web address.`);
+  const addresses = text.split(/\s+/).filter((w) => /kalshi\.com\//i.test(w)).length;
+  if (addresses > 1) throw bad(`The input has ${addresses} addresses, and a report is for one event: send one event address per request.`);
   let url: URL;
   try {
     url = new URL(/^[a-z][a-z0-9+.-]*:\/\//i.test(text) ? text : `https://${text}`);

@@ -785,7 +785,8 @@ function dedupe(entries: CompanyEntry[]): CompanyEntry[] {
 
 function extract(text: string, index: CompanyIndex): Extracted {
   // Citation markers pasted from an answer ("revenue of $85.8 billion [1]") are not words of the question.
-  const plain = text.replace(/[’‘]/g, "'").replace(/[“”]/g, '"').replace(/\s*\[\d{1,3}\]/g, '');
+  // Full-width and other compatibility forms ("Ｍｉｃｒｏｓｏｆｔ") read as their plain letters.
+  const plain = text.normalize('NFKC').replace(/[’‘]/g, "'").replace(/[“”]/g, '"').replace(/\s*\[\d{1,3}\]/g, '');
   const m = new Masked(plain);
   const adding = /\b(?:also|too|as well|add|include|compare[ds]?|comparison|vs\.?|versus|against|side[- ]by[- ]side|alongside)\b/i.test(text);
   // Taken out before companies are read: "TTM" is also a ticker.

@@ -244,7 +244,7 @@ describe('several questions in one, and odds follow-ups that change topic', () =
     expect((await ask('which outcome is overpriced?')).text).toMatch(/^The most overpriced outcome on the model is \*\*Hold\*\*: market 16\.0% \(mid; 14\.5% normalised\), model 12\.4%, a gap of −2\.1 pts \[1\]\./);
     expect((await ask('which is underpriced?')).text).toMatch(/^The most underpriced outcome on the model is \*\*Hike 25bps\*\*/);
     const cut = (await ask('what does the model say about a cut?')).text;
-    expect(cut).toMatch(/^- \*\*Cut more than 25bps\*\*: market 33\.0% .*\n- \*\*Cut 25bps\*\*: market 10\.0% \(mid; 9\.0% normalised\), model 7\.0%, gap −2\.0 pts \[2\]/);
+    expect(cut).toMatch(/^- \*\*Cut more than 25bps\*\*: market 33\.0% .*\n- \*\*Cut 25bps\*\*: market 10\.0% \(mid; 9\.0% normalised\), model 7\.0%, gap −2\.0 pts \[2\]\n\nTogether: market 38\.9% normalised, model 36\.8% \[1\]\[2\]\./);
     expect((await ask('what are the odds of a hold?')).text).toMatch(/^- \*\*Hold\*\*: market 16\.0%/);
     expect((await ask('is the favourite usually right?')).text).toMatch(/\*\*Market accuracy:\*\* the favourite 24 h before close won \d+ of \d+ events/);
   });
@@ -283,7 +283,7 @@ describe('several questions in one, and odds follow-ups that change topic', () =
     expect(await fed('odds of no cut?')).toMatch(/^Not \*\*Cut more than 25bps\*\* or \*\*Cut 25bps\*\*: market about 57\.0% \(61\.1% normalised\), model 63\.2% \[1\]\[2\]/);
     expect(await fed('odds of a rate hike of 50bps?')).toMatch(/^No outcome is “50bps”; the nearest named:\n\n- \*\*Hike 25bps\*\*/);
     const cpi = await thread('https://kalshi.com/markets/kxcpiyoy/cpi/kxcpiyoy-26dec');
-    expect(await cpi('above 2.9%?')).toMatch(/^No outcome is at 2\.9: the event's levels run from “Above 2\.6” to “Above 3\.2”\./);
+    expect(await cpi('above 2.9%?')).toMatch(/^No outcome is at 2\.9%: the event's levels run from “Above 2\.6” to “Above 3\.2”\./);
     // The other side of a rung: its complement, said as such (it gave the rung's own price).
     const below = await cpi('odds CPI comes in below 3%?');
     const [market, model] = [/Above 3\.0\*\*: market ([\d.]+)%/.exec(await cpi('odds CPI comes in above 3%?'))![1], /model ([\d.]+)%/.exec(await cpi('odds CPI comes in above 3%?'))![1]];
@@ -302,6 +302,7 @@ describe('several questions in one, and odds follow-ups that change topic', () =
     const ask = async (question: string) =>
       (await client.chat.completions.create({ model: 'svc-agent', messages: [{ role: 'user', content: url }, { role: 'assistant', content: report }, { role: 'user', content: question }] })).choices[0]!.message.content!;
     expect(await ask('what are the odds it ends the day above 96k?')).toMatch(/^- \*\*Above \$96,000\*\*: market 14\.5% \(mid\), model \d+\.\d%, gap [+−]\d+\.\d pts \[1\]\n/);
+    expect(await ask('odds it ends above 98k?')).toMatch(/^No outcome is at \$98,000: the event's levels run from/);
     expect(await ask('odds it does not end above 96k?')).toMatch(/^- “not above \$96,000” is the other side of \*\*Above \$96,000\*\*: market about 85\.5%/);
     const likely = await ask('what is the most likely outcome?');
     expect(likely).toMatch(/^Each outcome here is a yes\/no on its own level, so no single one is the likeliest result/);

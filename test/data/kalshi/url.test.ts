@@ -43,6 +43,7 @@ describe('parseEventUrl', () => {
     ['https://kalshi.com/markets/a/b/%ZZ', /malformed %-escape/],
     ['https://kalshi.com/markets/kxfed/fed/kxfed-26dec%E0%A4%A', /malformed %-escape/],
     ['.', /'\.' is not a web address/],
+    ['https://kalshi.com/markets/kxbtcd/btc/kxbtcd-26nov20 https://kalshi.com/markets/kxethd/eth/kxethd-26nov20', /The input has 2 addresses, and a report is for one event: send one event address per request\./],
     ['https://kalshi.com/markets/kxcpiyoy/cpi/kxcpiyoy-26dec./', /'kxcpiyoy-26dec\.' is not an event ticker/],
     ['<https://evil.example/markets/a/b/kxfed-26dec|https://kalshi.com/markets/a/b/kxfed-26dec>', /'evil\.example' is not kalshi\.com/],
   ])('refuses %j', (input, why) => {

@@ -25,6 +25,7 @@ describe('companies', () => {
     ["What was Apple's revenue?", ['AAPL']],
     ['AAPL revenue', ['AAPL']],
     ['msft revenue', ['MSFT']],
+    ['Ｍｉｃｒｏｓｏｆｔ revenue FY2024', ['MSFT']],
     ['$GOOG revenue', ['GOOGL']],
     ['Apple Inc. net income', ['AAPL']],
     ['Alphabet and Meta', ['GOOGL', 'META']],
