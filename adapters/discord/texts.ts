@@ -1,6 +1,7 @@
 import type { AnswerView } from '../shared/answer.js';
 import { citationFooter } from '../shared/citations.js';
 import { formatElapsed } from '../shared/clock.js';
+import { withFencesClosed } from '../shared/fences.js';
 import { EXAMPLE_EVENT_URL } from '../shared/kalshi-links.js';
 import { convertTables } from '../shared/tables.js';
 
@@ -30,12 +31,12 @@ export function discordView(what: string): AnswerView {
     status: (elapsed) => statusLine(what, elapsed),
     interim: (markdown) => convertTables(markdown) + STREAMING_MARK,
     final: (markdown, citations) => {
-      const text = convertTables(markdown) + citationFooter(citations, 'discord');
+      const text = convertTables(withFencesClosed(markdown)) + citationFooter(citations, 'discord');
       return text.trim() ? text : '*No answer came back. Please try again.*';
     },
     failed: (markdown, problem, interrupted) => {
       const note = `⚠️ ${interrupted ? 'The answer was interrupted before it finished: ' : ''}${problem.message}`;
-      return markdown.trim() ? `${convertTables(markdown)}\n\n${note}` : note;
+      return markdown.trim() ? `${convertTables(withFencesClosed(markdown))}\n\n${note}` : note;
     },
   };
 }

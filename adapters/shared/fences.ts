@@ -43,3 +43,9 @@ export function fenceCloser(body: string, open: OpenFence): string {
 export function fenceReopener(open: OpenFence): string {
   return `${open.line}\n`;
 }
+
+/** `text` with a code block it leaves open closed, so whatever is appended after it is not code. */
+export function withFencesClosed(text: string): string {
+  const open = fenceAfter(`${text}\n`);
+  return open ? text + fenceCloser(text, open) : text;
+}

@@ -1,7 +1,8 @@
 /**
  * Kalshi event links: `https://kalshi.com/markets/<series>/<slug>/<event_ticker>`, in any case,
  * with or without `www.`, a trailing slash, a query or a fragment; also inside Slack's
- * `<url|label>` and Discord's `<url>` wrappers.
+ * `<url|label>` and Discord's `<url>` wrappers. Links inside code (fenced blocks and inline
+ * spans) are quoted, not pasted for a report: a snippet of code or logs must not start a paid one.
  */
 export interface KalshiEventLink {
   /** The canonical address: lower case, no query or fragment. */
@@ -15,10 +16,20 @@ export interface KalshiEventLink {
 }
 
 const SEGMENT = '[A-Za-z0-9_-]+';
+// A market's ticker may hold a dot (KXCPIYOY-26DEC-T2.8); a dot with no word after it ends the sentence.
+const TICKER = '[A-Za-z0-9_-]+(?:\\.[A-Za-z0-9_-]+)*';
+// What may follow a link: the end, space, a wrapper's closing mark, or punctuation (full-width too).
+const AFTER = `$|[\\s<>|()\\[\\]"'.,;:!?*_~\u3001\u3002\uff08\uff09\uff0c\uff1a\uff1b\uff01\uff1f\u300c\u300d\u300e\u300f\u2026\u201c\u201d\u2018\u2019]`;
 const LINK = new RegExp(
-  `https?://(?:www\\.)?kalshi\\.com/markets/(${SEGMENT})/(${SEGMENT})/(${SEGMENT})/?(?:[?#][^\\s<>|()\\[\\]"']*)?(?=$|[\\s<>|()\\[\\]"'.,;:!?*_~])`,
+  `https?://(?:www\\.)?kalshi\\.com/markets/(${SEGMENT})/(${SEGMENT})/(${TICKER})/?(?:[?#][^\\s<>|()\\[\\]"'\u3002\uff09\u300d\u2026]*)?(?=${AFTER})`,
   'gi',
 );
+
+/** Code, fenced or inline, blanked to spaces of the same length so positions stay put. */
+function withoutCode(text: string): string {
+  const blank = (code: string) => code.replace(/[^\n]/g, ' ');
+  return text.replace(/```[\s\S]*?```/g, blank).replace(/`[^`\n]+`/g, blank);
+}
 
 function titleOf(slug: string, ticker: string): string {
   const words = slug.replace(/[-_]+/g, ' ').trim();
@@ -29,8 +40,9 @@ function titleOf(slug: string, ticker: string): string {
 /** Every distinct event link in `text`, in order of appearance. */
 export function findKalshiEventLinks(text: string): KalshiEventLink[] {
   const found = new Map<string, KalshiEventLink>();
+  const prose = withoutCode(text);
   LINK.lastIndex = 0;
-  for (let m = LINK.exec(text); m; m = LINK.exec(text)) {
+  for (let m = LINK.exec(prose); m; m = LINK.exec(prose)) {
     const [series, slug, ticker] = [m[1]!.toLowerCase(), m[2]!.toLowerCase(), m[3]!.toLowerCase()];
     const eventTicker = ticker.toUpperCase();
     if (found.has(eventTicker)) continue;

@@ -2,7 +2,7 @@ import type { WebClient } from '@slack/web-api';
 import type { AnswerPresenter } from '../shared/answer.js';
 import { citationFooter, type Citation } from '../shared/citations.js';
 import type { Clock } from '../shared/clock.js';
-import { fenceReopener, type OpenFence } from '../shared/fences.js';
+import { fenceReopener, withFencesClosed, type OpenFence } from '../shared/fences.js';
 import type { Logger } from '../shared/log.js';
 import { MessageStream, type MessageSink } from '../shared/message-stream.js';
 import { guardMentions, toMrkdwn } from '../shared/mrkdwn.js';
@@ -170,7 +170,8 @@ export class SlackAnswer implements AnswerPresenter {
 
   async #end(nativeTail: string, fallbackTail: string): Promise<boolean> {
     this.#ending = true;
-    this.#text += this.#holdback.end();
+    // Sources or a problem note after an unclosed code block would read as code.
+    this.#text = withFencesClosed(this.#text + this.#holdback.end());
     if (!this.#native && !this.#fallback) {
       if (this.#text.trim()) this.#begin();
       else this.#fallback = { stream: this.#placeholder, from: 0, fence: null };

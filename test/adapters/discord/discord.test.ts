@@ -166,9 +166,11 @@ describe('Discord: pasted Kalshi links', () => {
     expect(texts[1]).toContain('Report for cpi-print');
   });
 
-  it('ignores messages without a link, its own messages and other bots', async () => {
+  it('ignores messages without a link, links quoted as code, its own messages and other bots', async () => {
     await start();
     h!.discord.userMessage(CHANNEL, 'just chatting, no link');
+    h!.discord.userMessage(CHANNEL, `why does this log say 404?\n\`\`\`\nGET ${LINK} 404\n\`\`\``);
+    h!.discord.userMessage(CHANNEL, `the bot answers links like \`${LINK}\``);
     h!.discord.userMessage(CHANNEL, `a bot posting ${LINK}`, OTHER_BOT);
     h!.discord.userMessage(CHANNEL, `echo ${LINK}`, BOT);
     // A link from a person is answered: by then the messages before it were looked at.

@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { citationFooter } from '../../../adapters/shared/citations.js';
 import { idempotencyKey } from '../../../adapters/shared/idempotency.js';
 import { findKalshiEventLinks } from '../../../adapters/shared/kalshi-links.js';
+import { withFencesClosed } from '../../../adapters/shared/fences.js';
+import { discordView } from '../../../adapters/discord/texts.js';
 import { mrkdwnLink, toMrkdwn } from '../../../adapters/shared/mrkdwn.js';
 import { TableHoldback, convertTables } from '../../../adapters/shared/tables.js';
 
@@ -151,6 +153,49 @@ describe('Kalshi event links', () => {
       'https://kalshi.com/markets/b/bee/b-1 and https://kalshi.com/markets/a/ay/a-1 and again https://kalshi.com/markets/b/bee/B-1',
     );
     expect(links.map((l) => l.eventTicker)).toEqual(['B-1', 'A-1']);
+  });
+
+  it.each([
+    ['a fenced block', 'what does this log mean?\n```\nGET https://kalshi.com/markets/kxfed/fed/kxfed-25dec 200\n```'],
+    ['a fenced block with a language', '```js\nfetch("https://kalshi.com/markets/kxfed/fed/kxfed-25dec")\n```'],
+    ['inline code', 'the bot replies to `https://kalshi.com/markets/kxfed/fed/kxfed-25dec` links'],
+  ])('ignores links quoted in %s', (_, text) => {
+    expect(findKalshiEventLinks(text)).toEqual([]);
+  });
+
+  it('finds the link outside the code beside one inside it', () => {
+    const text = '`https://kalshi.com/markets/a/ay/a-1` is old, use https://kalshi.com/markets/b/bee/b-2 now\n```\nhttps://kalshi.com/markets/c/cee/c-3\n```';
+    expect(findKalshiEventLinks(text).map((l) => l.eventTicker)).toEqual(['B-2']);
+  });
+
+  it('keeps the dot inside a market ticker, and drops the one that ends the sentence', () => {
+    expect(findKalshiEventLinks('see https://kalshi.com/markets/kxcpiyoy/cpi/kxcpiyoy-26dec-t2.8.').map((l) => l.eventTicker)).toEqual([
+      'KXCPIYOY-26DEC-T2.8',
+    ]);
+  });
+
+  it.each(['。', '）', '，', '…', '」', '！'])('ends a link at full-width %s', (mark) => {
+    const links = findKalshiEventLinks(`（https://kalshi.com/markets/kxfed/fed/kxfed-25dec${mark}ok`);
+    expect(links.map((l) => l.eventTicker)).toEqual(['KXFED-25DEC']);
+  });
+});
+
+describe('withFencesClosed', () => {
+  it.each([
+    ['plain text', 'no code', 'no code'],
+    ['a closed block', '```\nx\n```', '```\nx\n```'],
+    ['an open block', '```js\nx = 1', '```js\nx = 1\n```'],
+    ['an open block ending in a newline', '~~~~\nx\n', '~~~~\nx\n~~~~'],
+    ['an opening line alone', 'see:\n```', 'see:\n```\n```'],
+  ])('%s', (_, text, closed) => {
+    expect(withFencesClosed(text)).toBe(closed);
+  });
+
+  it('keeps Discord notes and sources out of a block the answer left open', () => {
+    const view = discordView('Answering');
+    const problem = { message: 'The SEC did not answer.' } as Parameters<typeof view.failed>[1];
+    expect(view.failed('Run:\n```sh\nnpm ci', problem, true)).toBe('Run:\n```sh\nnpm ci\n```\n\n⚠️ The answer was interrupted before it finished: The SEC did not answer.');
+    expect(view.final('Run:\n```sh\nnpm ci', [{ order: 1, name: 'Docs', url: 'https://example.com/' }])).toMatch(/^Run:\n```sh\nnpm ci\n```\n\n/);
   });
 });
 

@@ -358,6 +358,18 @@ describe('Slack: errors reach the person', () => {
     ]);
   });
 
+  it('an answer cut short inside a code block closes it before saying so', async () => {
+    await start();
+    await h!.command('ask feed: never finishes');
+    await h!.until(() => expect(h!.slack.callsOf('chat.postMessage')).toHaveLength(2)); // root, status line
+    log.feed.text('The query:\n```\nSELECT 1');
+    await h!.until(() => expect(shownTexts(h!.slack, h!.slack.rootMessages(CHANNEL)[0]!.ts)[0]).toContain('SELECT 1'));
+    await h!.bot.stop(50);
+    expect(shownTexts(h!.slack, h!.slack.rootMessages(CHANNEL)[0]!.ts)).toEqual([
+      'The query:\n```\nSELECT 1\n```\n\n:warning: The answer was interrupted before it finished: The bot was restarted before this answer was finished. Please ask again.',
+    ]);
+  });
+
   it('says when the service cannot be reached', async () => {
     await start({ apiUrl: 'http://127.0.0.1:9' });
     await h!.command('ask anything');
