@@ -1,6 +1,7 @@
 import { MessageType, type AnyThreadChannel, type Message } from 'discord.js';
 import type { Turn } from '../shared/api-client.js';
 import type { Clock } from '../shared/clock.js';
+import { joinSplitParts } from '../shared/fences.js';
 import { withRetries } from '../shared/retry.js';
 import { discordEditErrors, discordIsPermanent } from './errors.js';
 import { STREAMING_MARK } from './texts.js';
@@ -60,7 +61,7 @@ export async function threadTurns(thread: AnyThreadChannel, beforeId: string, bo
     if (!content) continue;
     const role = ours ? 'assistant' : 'user';
     const last = turns.at(-1);
-    if (last?.role === role) last.content += `\n\n${content}`;
+    if (last?.role === role) last.content = role === 'assistant' ? joinSplitParts(last.content, content) : `${last.content}\n\n${content}`;
     else turns.push({ role, content });
   }
   return turns;

@@ -49,3 +49,18 @@ export function withFencesClosed(text: string): string {
   const open = fenceAfter(`${text}\n`);
   return open ? text + fenceCloser(text, open) : text;
 }
+
+/**
+ * Two parts of one answer that was split across messages, as one text again: a code block the
+ * split closed at the end of `head` and reopened at the start of `tail` is one block again.
+ */
+export function joinSplitParts(head: string, tail: string): string {
+  const closer = /\n {0,3}(`{3,}|~{3,})[ \t]*$/.exec(head);
+  if (closer) {
+    const body = head.slice(0, closer.index);
+    const open = fenceAfter(`${body}\n`);
+    const reopener = open && fenceReopener(open);
+    if (reopener && tail.startsWith(reopener)) return `${body}\n${tail.slice(reopener.length)}`;
+  }
+  return `${head}\n\n${tail}`;
+}

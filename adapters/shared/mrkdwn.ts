@@ -51,6 +51,7 @@ function convertInline(line: string): string {
     .replace(/<(https?:\/\/[^<>\s|]+)>/g, (_m, url: string) => keep(`<${url}>`));
   s = escapeMrkdwn(s);
   s = s
+    .replace(/(?<![\w*\\])\*\*\*(?=[^\s*])(.+?)(?<=[^\s*])\*\*\*(?![\w*])/g, `${BOLD}_$1_${BOLD}`)
     .replace(/\*\*(?=\S)(.+?)(?<=\S)\*\*/g, `${BOLD}$1${BOLD}`)
     .replace(/(?<![\w\\])__(?=\S)(.+?)(?<=\S)__(?!\w)/g, `${BOLD}$1${BOLD}`)
     .replace(/(?<![\w*\\])\*(?=[^\s*])([^*\n]*?[^\s*])\*(?![\w*])/g, '_$1_')

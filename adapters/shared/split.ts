@@ -52,6 +52,7 @@ const PROTECTED = [
   /<[^<>\n]{1,1000}>/g, // <url|label>, <url>, <@U123>
   /`[^`\n]+`/g, // inline code
   /\[\d{1,6}\]/g, // citation markers
+  /&(?:[A-Za-z][A-Za-z0-9]{1,30}|#\d{1,7}|#x[0-9A-Fa-f]{1,6});/g, // entities: Slack's text escapes &, < and >
 ];
 
 function protectedSpans(window: string): Array<[number, number]> {
@@ -160,7 +161,7 @@ export function takeChunk(text: string, limit: number, fence: OpenFence | null =
 
 /**
  * No boundary at all: cut at the budget, but before a link, code span or citation marker that
- * straddles it, and at the start of the grapheme cluster it falls in; never inside a surrogate pair.
+ * straddles it (or an HTML entity), and at the start of the grapheme cluster it falls in; never inside a surrogate pair.
  */
 function hardCut(window: string, budget: number, spans: Array<[number, number]>): number {
   let p = budget;

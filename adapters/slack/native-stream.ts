@@ -56,7 +56,11 @@ export interface NativeStreamOptions {
   onStarted?(): void;
 }
 
-/** The longest prefix of `text` that ends at whitespace outside an unfinished link or code span. */
+/**
+ * The longest prefix of `text` that ends at a word boundary (whitespace, or after a Chinese or
+ * Japanese character: those languages put no spaces between words) outside an unfinished link or
+ * code span.
+ */
 export function safePrefix(text: string): string {
   let end = lastWhitespaceEnd(text, text.length);
   while (end > 0) {
@@ -68,8 +72,13 @@ export function safePrefix(text: string): string {
   return text.length > 2000 ? text : '';
 }
 
+const BREAK_AFTER = /[\s\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\u3000-\u303f\uff01-\uff60]/u;
+
 function lastWhitespaceEnd(text: string, before: number): number {
-  for (let i = before - 1; i >= 0; i--) if (/\s/.test(text[i]!)) return i + 1;
+  for (let i = before - 1; i >= 0; i--) {
+    // Not before a combining mark or variation selector that belongs to the character.
+    if (BREAK_AFTER.test(text[i]!) && !/^\p{M}/u.test(text.slice(i + 1, i + 2))) return i + 1;
+  }
   return 0;
 }
 

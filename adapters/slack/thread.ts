@@ -1,5 +1,6 @@
 import type { WebClient } from '@slack/web-api';
 import type { Turn } from '../shared/api-client.js';
+import { joinSplitParts } from '../shared/fences.js';
 import { slackToPlain } from './texts.js';
 
 /** Marks the root message the bot posts for a slash command: it stands for the person's question. */
@@ -79,7 +80,7 @@ export async function threadTurns(client: WebClient, ref: ThreadRef, onPartial?:
   const add = (role: Turn['role'], content: string) => {
     if (!content.trim()) return;
     const last = turns.at(-1);
-    if (last?.role === role) last.content += `\n\n${content}`;
+    if (last?.role === role) last.content = role === 'assistant' ? joinSplitParts(last.content, content) : `${last.content}\n\n${content}`;
     else turns.push({ role, content });
   };
   for (const m of messages.sort((x, y) => (tsBefore(x.ts ?? '0', y.ts ?? '0') ? -1 : 1))) {

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { citationFooter } from '../../../adapters/shared/citations.js';
 import { idempotencyKey } from '../../../adapters/shared/idempotency.js';
 import { findKalshiEventLinks } from '../../../adapters/shared/kalshi-links.js';
-import { withFencesClosed } from '../../../adapters/shared/fences.js';
+import { joinSplitParts, withFencesClosed } from '../../../adapters/shared/fences.js';
+import { splitMessage } from '../../../adapters/shared/split.js';
 import { discordView } from '../../../adapters/discord/texts.js';
 import { mrkdwnLink, toMrkdwn } from '../../../adapters/shared/mrkdwn.js';
 import { TableHoldback, convertTables } from '../../../adapters/shared/tables.js';
@@ -51,6 +52,7 @@ describe('toMrkdwn', () => {
   it('converts emphasis, links, headings, lists and escapes', () => {
     expect(toMrkdwn('# Fed outlook')).toBe('*Fed outlook*');
     expect(toMrkdwn('**bold** and *italic* and ~~gone~~ and __also bold__')).toBe('*bold* and _italic_ and ~gone~ and *also bold*');
+    expect(toMrkdwn('***both*** and ***two words*** but 2***3')).toBe('*_both_* and *_two words_* but 2***3');
     expect(toMrkdwn('See [the statement](https://fed.gov/a?x=1&y=2) [1].')).toBe('See <https://fed.gov/a?x=1&y=2|the statement> [1].');
     expect(toMrkdwn('- one\n  - nested\n* two')).toBe('• one\n    ◦ nested\n• two');
     expect(toMrkdwn('AT&T <b> 5 > 3')).toBe('AT&amp;T &lt;b&gt; 5 &gt; 3');
@@ -196,6 +198,22 @@ describe('withFencesClosed', () => {
     const problem = { message: 'The SEC did not answer.' } as Parameters<typeof view.failed>[1];
     expect(view.failed('Run:\n```sh\nnpm ci', problem, true)).toBe('Run:\n```sh\nnpm ci\n```\n\n⚠️ The answer was interrupted before it finished: The SEC did not answer.');
     expect(view.final('Run:\n```sh\nnpm ci', [{ order: 1, name: 'Docs', url: 'https://example.com/' }])).toMatch(/^Run:\n```sh\nnpm ci\n```\n\n/);
+  });
+});
+
+describe('joinSplitParts', () => {
+  it('makes a code block split across messages one block again', () => {
+    const code = Array.from({ length: 120 }, (_, i) => `const value${i} = ${i} * 2;`).join('\n');
+    const text = `The script:\n\n\`\`\`ts\n${code}\n\`\`\``;
+    const parts = splitMessage(text, 700).map((c) => c.text.trim());
+    expect(parts.length).toBeGreaterThan(3);
+    expect(parts.reduce(joinSplitParts)).toBe(text);
+  });
+
+  it('keeps paragraphs apart, and blocks that were two', () => {
+    expect(joinSplitParts('First.', 'Second.')).toBe('First.\n\nSecond.');
+    expect(joinSplitParts('```\na\n```', 'Then:\n```\nb\n```')).toBe('```\na\n```\n\nThen:\n```\nb\n```');
+    expect(joinSplitParts('```py\na\n```', '```ts\nb\n```')).toBe('```py\na\n```\n\n```ts\nb\n```');
   });
 });
 

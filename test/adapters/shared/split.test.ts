@@ -171,6 +171,18 @@ describe('splitMessage', () => {
     }
   });
 
+  it('never hard-cuts inside an escaped character (&amp; &lt; &gt; &#39;), at every limit', () => {
+    const text = 'S&amp;P&lt;500&gt;&#39;s&#x2014;'.repeat(20);
+    for (let limit = 64; limit <= 100; limit++) {
+      const chunks = splitMessage(text, limit);
+      expect(joinSources(chunks)).toBe(text);
+      for (const c of chunks) {
+        expect(c.text.length).toBeLessThanOrEqual(limit);
+        expect(c.source, `limit ${limit}: cut inside an entity`).not.toMatch(/&[#\w]*$/);
+      }
+    }
+  });
+
   it('still hard-cuts one character longer than a message (a run of combining marks), losing nothing', () => {
     const text = `中${'e'}${'\u0301'.repeat(300)}中`;
     const chunks = splitMessage(text, 100);

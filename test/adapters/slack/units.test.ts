@@ -15,6 +15,12 @@ describe('safePrefix (what a native stream may append now)', () => {
     ['Done [1]. And [2', 'Done [1]. And '],
     ['```ts\nconst a', '```ts\nconst '],
     ['nospace', ''],
+    ['美联储维持利率', '美联储维持利率'],
+    ['市場は利下げを予想', '市場は利下げを予想'],
+    ['美联储[1', '美联储'],
+    ['概率为 **42', '概率为 '],
+    ['見る`npm te', '見る'],
+    ['中文abc', '中文'],
   ])('%j → %j', (text, expected) => {
     expect(safePrefix(text)).toBe(expected);
   });
