@@ -260,9 +260,11 @@ function parseValue(spec: SettingSpec, raw: unknown, source: string): unknown {
       if (s === '') return k.required ? fail('must not be empty: it is where this data comes from') : '';
       let u: URL;
       try {
+        // `http:host` parses (as http://host/) but is a typo more often than not.
+        if (!/^[a-z][a-z0-9+.-]*:\/\//i.test(s)) throw new TypeError('no //');
         u = new URL(s);
       } catch {
-        return fail('must be an absolute URL');
+        return fail('must be an absolute URL, like https://host/path');
       }
       if (k.protocols && !k.protocols.includes(u.protocol)) fail(`must use ${k.protocols.map((p) => p.replace(':', '')).join(' or ')}`);
       if (k.base && /[?#]/.test(s)) fail('must not have a query string or fragment: paths are appended to it');
@@ -279,8 +281,8 @@ function parseValue(spec: SettingSpec, raw: unknown, source: string): unknown {
       if (typeof raw === 'boolean') return raw;
       const s = String(raw).trim().toLowerCase();
       if (['1', 'true', 'yes', 'on'].includes(s)) return true;
-      if (['0', 'false', 'no', 'off', ''].includes(s)) return false;
-      return fail('must be true or false');
+      if (['0', 'false', 'no', 'off'].includes(s)) return false;
+      return fail(s ? 'must be true or false' : 'must be true or false (it is set but empty: unset it to keep the default)');
     }
     case 'enum': {
       const value = typeof raw === 'string' ? raw.trim() : raw;

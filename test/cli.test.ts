@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -192,6 +192,20 @@ describe('start-up failures: one line naming the setting, its value and what to 
     const dataDir = tmp('svc-start-');
     writeFileSync(path.join(dataDir, 'documents'), 'x');
     expect(await serve({ SVC_DATA_DIR: dataDir })).toBe(`svc: SVC_DATA_DIR ${dataDir} is not a directory (a file is in the way at ${path.join(dataDir, 'documents')}); point SVC_DATA_DIR at a directory svc may create or write to.`);
+  });
+
+  it('SVC_DATA_DIR where no directory can be made (a kernel filesystem), at once rather than never', async () => {
+    const line = await serve({ SVC_DATA_DIR: '/proc/svc-data/here' });
+    expect(line).toMatch(/^svc: SVC_DATA_DIR \/proc\/svc-data\/here cannot be used: ENOENT: .*mkdir '\/proc\/svc-data'; point SVC_DATA_DIR at a writable directory\.$/);
+  });
+
+  it('an admin.key in the data dir that is a directory, or holds a space', async () => {
+    const dataDir = tmp('svc-start-');
+    mkdirSync(path.join(dataDir, 'admin.key'));
+    expect(await serve({ SVC_DATA_DIR: dataDir })).toMatch(/^svc: .*admin\.key should hold the admin key but is not a file \(a directory\?\): remove it/);
+    rmSync(path.join(dataDir, 'admin.key'), { recursive: true });
+    writeFileSync(path.join(dataDir, 'admin.key'), 'an admin key with spaces in it\n');
+    expect(await serve({ SVC_DATA_DIR: dataDir })).toMatch(/^svc: the admin key in .*admin\.key holds spaces, line breaks or characters outside ASCII/);
   });
 
   it('a database a newer svc migrated (an old replica in a rolling deploy)', async () => {

@@ -112,9 +112,11 @@ function parse(setting: AdapterSetting, raw: string): string | number | boolean 
     case 'url': {
       let url: URL;
       try {
+        // `http:host` parses (as http://host/) but is a typo more often than not.
+        if (!/^[a-z][a-z0-9+.-]*:\/\//i.test(raw)) throw new TypeError('no //');
         url = new URL(raw);
       } catch {
-        throw bad('must be an absolute URL');
+        throw bad('must be an absolute URL, like https://host/path');
       }
       if (url.protocol !== 'http:' && url.protocol !== 'https:') throw bad('must be an http or https URL');
       return raw;

@@ -1,4 +1,4 @@
-import { chmodSync, existsSync, mkdirSync, statSync } from 'node:fs';
+import { chmodSync, existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql, type DatabaseIntrospector, type DatabaseMetadata, type SchemaMetadata, type SqliteDatabase, type TableMetadata } from 'kysely';
@@ -7,6 +7,7 @@ import pg from 'pg';
 import { migrationProvider } from './migrations/index.js';
 import type { Database } from './schema.js';
 import { redactUrl } from '../redact.js';
+import { makeDir } from '../make-dir.js';
 
 export type DialectName = 'sqlite' | 'postgres';
 
@@ -158,7 +159,7 @@ export async function openStore(options: StoreOptions): Promise<Store> {
     };
   } else {
     // Conversations, emails, password hashes and the ledger: readable by this user only.
-    mkdirSync(options.dataDir, { recursive: true, mode: 0o700 });
+    makeDir(options.dataDir);
     const file = path.join(options.dataDir, 'svc.db');
     const created = !existsSync(file);
     const sqlite = new BetterSqlite3(file);

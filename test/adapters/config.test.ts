@@ -56,6 +56,7 @@ describe('adapter settings', () => {
     [{ ...DISCORD_ENV, DISCORD_TOKEN: '' }, /^missing setting DISCORD_TOKEN/],
     [{ ...DISCORD_ENV, DISCORD_APPLICATION_ID: 'my-app' }, /^invalid setting DISCORD_APPLICATION_ID: must be a numeric application id, got "my-app"$/],
     [{ ...DISCORD_ENV, SVC_DISCORD_API_URL: 'not a url' }, /^invalid setting SVC_DISCORD_API_URL: must be an absolute URL/],
+    [{ ...DISCORD_ENV, SVC_DISCORD_API_URL: 'http:discord.test' }, /^invalid setting SVC_DISCORD_API_URL: must be an absolute URL, like https:\/\/host\/path/],
     [{ ...DISCORD_ENV, SVC_ADAPTER_SECRET: 'short' }, /^invalid setting SVC_ADAPTER_SECRET: .*\(hidden\)$/],
     [{ ...DISCORD_ENV, SVC_DISCORD_SEND_RATE: '5/10ms' }, /^invalid setting SVC_DISCORD_SEND_RATE: must have a window between 100ms and 60min, got "5\/10ms"$/],
   ])('Discord: %o is refused naming the setting', (env, message) => {

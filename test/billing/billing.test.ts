@@ -58,6 +58,14 @@ describeBackends('plans, credits and billing', (backend) => {
     expect((await admin('POST', '/v1/admin/accounts/acct_nope/credits', { amount: 1 })).status).toBe(404);
   });
 
+  it('concurrent grants each report the balance they left, which is their ledger row\'s', async () => {
+    const { id } = await svc.account({ plan: 'pro', credits: 100 });
+    const replies = await Promise.all(Array.from({ length: 40 }, () => admin('POST', `/v1/admin/accounts/${id}/credits`, { amount: 1 }).then((r) => r.json() as Promise<any>)));
+    for (const r of replies) expect(r.account.credits).toBe(r.entry.balance_after);
+    expect(replies.map((r) => r.entry.balance_after).sort((a, b) => a - b)).toEqual(Array.from({ length: 40 }, (_, i) => 101 + i));
+    expect(await balanceOf(id)).toBe(140);
+  });
+
   it('the ledger records every change, and the caller pages through it newest first', async () => {
     const { id, apiKey } = await svc.account({ plan: 'pro', credits: 3 });
     for (let i = 1; i <= 4; i++) await admin('POST', `/v1/admin/accounts/${id}/credits`, { amount: i, note: `grant ${i}` });

@@ -1,5 +1,5 @@
 import { scrypt } from 'node:crypto';
-import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
@@ -117,6 +117,24 @@ describe('accounts and API keys', () => {
     expect(() => resolveAdminKey('', dir)).toThrow(/admin\.key is shorter than 16 characters: write a longer one .* or delete the file/);
     writeFileSync(path.join(dir, 'admin.key'), `${'k'.repeat(16)}\n`);
     expect(resolveAdminKey('', dir)).toMatchObject({ secret: 'k'.repeat(16), source: 'file', created: false });
+  });
+
+  it.each([
+    ['a space', 'my admin key of many words\n'],
+    ['a line break inside', 'first-line-of-key\nsecond-line-of-key\n'],
+    ['a character outside ASCII', 'admin-key-with-é-inside\n'],
+  ])('refuses an admin key file with %s, which no Authorization header could carry', (_, content) => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'svc-admin-key-'));
+    writeFileSync(path.join(dir, 'admin.key'), content);
+    expect(() => resolveAdminKey('', dir)).toThrow(ConfigError);
+    expect(() => resolveAdminKey('', dir)).toThrow(/admin\.key holds spaces, line breaks or characters outside ASCII: .*or delete the file/);
+  });
+
+  it('refuses an admin.key that is a directory, in one line saying what to do', () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'svc-admin-key-'));
+    mkdirSync(path.join(dir, 'admin.key'));
+    expect(() => resolveAdminKey('', dir)).toThrow(ConfigError);
+    expect(() => resolveAdminKey('', dir)).toThrow(/admin\.key should hold the admin key but is not a file \(a directory\?\): remove it/);
   });
 
   it('uses SVC_ADMIN_KEY when it is set', async () => {

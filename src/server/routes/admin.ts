@@ -38,8 +38,9 @@ export async function adminRoutes(app: FastifyInstance, deps: ServerDeps): Promi
     if (amount === undefined) throw missing('amount', 'Send a positive amount to grant credits or a negative one to correct a balance.');
     if (amount === 0) throw invalidValue('amount', 'must not be 0.');
     const note = f.string('note', { maxLength: MAX_NOTE_LENGTH }) ?? null;
-    const { entry } = await deps.billing.grant({ accountId: id, amount, note, requestId: request.id });
-    return { account: accountJson(await deps.accounts.getAccount(id)), entry: entryJson(entry) };
+    const { balance, entry } = await deps.billing.grant({ accountId: id, amount, note, requestId: request.id });
+    // The balance this grant left, not a later read: another charge may land in between.
+    return { account: { ...accountJson(await deps.accounts.getAccount(id)), credits: balance }, entry: entryJson(entry) };
   });
 
   app.post('/v1/admin/accounts/:id/keys', async (request, reply) => {
