@@ -4,7 +4,7 @@ import type { KalshiEvent, KalshiMarket } from '../../data/kalshi/types.js';
 import { eventPage, priceLine } from '../prediction-markets/summary.js';
 import { quoteCaller, utcMinute as utc } from '../citations.js';
 import type { Agent, AgentEvent, Citation } from '../types.js';
-import { atLevel, byStrike, coverOfSide, levelOf, levelsAsked, negated, rangeOfMarket, settlesAt, sideAsked, sideOf, whenAsked, type AskedLevel, type AskedWhen } from './asked.js';
+import { atLevel, byStrike, countSide, coverOfSide, isCount, levelOf, levelsAsked, negated, rangeOfMarket, settlesAt, sideAsked, sideIncludesLevel, sideOf, whenAsked, type AskedLevel, type AskedWhen } from './asked.js';
 import type { OpenEventsIndex } from './index.js';
 import { fold, words } from './search.js';
 
@@ -61,7 +61,7 @@ export async function searchMarkets(
   const heading = misses.length
     ? `No open Kalshi event matches all of “${quoteCaller(query.trim())}”: ${misses.join(', and ')}. The closest, with current prices (as of ${utc(client.now())}):`
     : `Open Kalshi events matching “${quoteCaller(query.trim())}”, with current prices (as of ${utc(client.now())}):`;
-  const asked: Asked = { levels: levelsAsked(query), side: sideAsked(query), not: negated(query) };
+  const asked: Asked = { levels: levelsAsked(query), side: sideAsked(query), not: negated(query), inclusive: sideIncludesLevel(query) };
   const lines = [heading, ''];
   ranked.forEach(({ hit, event, fits }, i) => {
     const n = citations.length + 1;
@@ -79,7 +79,7 @@ export async function searchMarkets(
  * One event found: its prices (the outcome at a level asked about first, in bold), when it
  * closes, and what it does not match: a level it has no outcome at, a date it does not settle on.
  */
-function eventLine(event: KalshiEvent, category: string, n: number, { levels, side: sideSaid, not }: Asked, otherDate: AskedWhen | null): string {
+function eventLine(event: KalshiEvent, category: string, n: number, { levels, side: sideSaid, not, inclusive }: Asked, otherDate: AskedWhen | null): string {
   const markets = event.markets ?? [];
   // "200k" is "$200,000" of a price, "200k" of payrolls.
   const dollars = markets.some((m) => (m.yes_sub_title ?? m.title ?? '').includes('$'));
@@ -91,9 +91,11 @@ function eventLine(event: KalshiEvent, category: string, n: number, { levels, si
   // One side of a level among exclusive ranges ("above 60" of "… 56°F or above"): the outcomes
   // that side covers, with what they add up to, not the one range that happens to hold the level.
   const level = levels.length === 1 ? levels[0]! : null;
-  const cover = level && side ? coverOfSide(markets, rangeOfMarket, level.value, side) : null;
+  // Counts are whole numbers: "more than 4" of "3", "4", "5 or more" is "5 or more".
+  const counted = level && side && isCount(markets.map(rangeOfMarket)) ? countSide(level.value, side, inclusive !== (not && sideSaid !== null)) : null;
+  const cover = level && side ? coverOfSide(markets, rangeOfMarket, counted?.level ?? level.value, side) : null;
   const covered = cover ? [...cover.whole, ...(cover.split ? [cover.split] : [])] : [];
-  if (cover && covered.length && !(cover.whole.length === 1 && !cover.split)) notes.push(coverNote(`${said} ${level!.said}`, level!.said, cover));
+  if (cover && covered.length && (counted || !(cover.whole.length === 1 && !cover.split))) notes.push(coverNote(`${counted ? counted.words : said} ${level!.said}`, level!.said, cover));
   const asked = new Set(covered.length ? covered : markets.filter((m) => levels.some((l) => atLevel(m, l.value))));
   const prices = markets
     .map((m) => ({ ...priceLine(m), asked: asked.has(m) }))
@@ -141,12 +143,17 @@ interface Asked {
   levels: AskedLevel[];
   side: 'above' | 'below' | null;
   not: boolean;
+  /** The side includes the level ("at least 3", "5 or more"). */
+  inclusive: boolean;
 }
 
 /** What one side of a level comes to: the outcomes wholly on it, added up, and the one the level falls inside. */
 function coverNote(asked: string, level: string, cover: { whole: KalshiMarket[]; split: KalshiMarket | null }): string {
   const lines = cover.whole.map(priceLine);
-  const named = (ls: { label: string }[]) => ls.map((l) => `“${quoteCaller(l.label)}”`).join(lines.length > 2 ? ', ' : ' and ');
+  const named = (ls: { label: string }[]) => {
+    const each = ls.map((l) => `“${quoteCaller(l.label)}”`);
+    return each.length > 1 ? `${each.slice(0, -1).join(', ')} and ${each.at(-1)}` : (each[0] ?? '');
+  };
   const sum = lines.every((l) => l.price !== null) ? lines.reduce((a, l) => a + l.price!, 0) : null;
   const split = cover.split ? priceLine(cover.split) : null;
   const splitSaid = split ? `“${quoteCaller(split.label)}”${split.price === null ? '' : ` (${formatPercent(split.price)})`}` : '';

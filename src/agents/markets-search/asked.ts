@@ -103,10 +103,18 @@ export function levelsAsked(query: string): AskedLevel[] {
   }
   // "payrolls come in negative": below zero.
   if (/\b(?:negative|positive)\b/.test(q) && !out.length) add(0, '0');
-  // A shorter plain number said with a direction is a level too ("ETH above 3500"), not a year.
-  for (const m of q.matchAll(/\b(?:above|below|over|under|at least|at most|exceed(?:s|ing)?|hit(?:s|ting)?|reach(?:es|ing)?)\s+(\d{1,4}(?:\.\d+)?)(?![\d.,]*\s*(?:k|m|b|thousand|million|billion|%|percent|°|degrees?|deg|times)\b)(?![\d,])/g)) {
-    const n = Number(m[1]);
-    add(n, n.toLocaleString('en-US'));
+  // A shorter plain number said with a direction is a level too ("ETH above 3500", "more than 4
+  // launches", "6 or more"), not a year.
+  const UNIT = '(?![\\d.,]*\\s*(?:k|m|b|thousand|million|billion|%|percent|°|degrees?|deg|times)\\b)(?![\\d,])';
+  const directed = [
+    new RegExp(`\\b(?:above|below|over|under|at least|at most|(?:more|less|fewer|greater|higher|lower) than|exactly|exceed(?:s|ing)?|hit(?:s|ting)?|reach(?:es|ing)?)\\s+(\\d{1,4}(?:\\.\\d+)?)${UNIT}`, 'g'),
+    /(?<![\d.,$])(\d{1,4}(?:\.\d+)?)\s+or\s+(?:more|fewer|less|above|below|higher|lower|greater|over|under)\b/g,
+  ];
+  for (const re of directed) {
+    for (const m of q.matchAll(re)) {
+      const n = Number(m[1]);
+      add(n, n.toLocaleString('en-US'));
+    }
   }
   return out;
 }
@@ -137,12 +145,15 @@ function labelRangeOf(label: string): LabelRange | null {
   if (between) return { from: n(between[1]!), to: n(between[2]!) };
   const orAbove = new RegExp(`${NUM}\\S*\\s+or\\s+(?:above|more|higher|over)`, 'i').exec(label);
   if (orAbove) return { from: n(orAbove[1]!), to: null };
-  const orBelow = new RegExp(`${NUM}\\S*\\s+or\\s+(?:below|less|lower|under)`, 'i').exec(label);
+  const orBelow = new RegExp(`${NUM}\\S*\\s+or\\s+(?:below|less|lower|under|fewer)`, 'i').exec(label);
   if (orBelow) return { from: null, to: n(orBelow[1]!) };
   const below = new RegExp(`\\b(?:below|under|less than)\\s+\\$?${NUM}`, 'i').exec(label);
   if (below) return { from: null, to: n(below[1]!), toExcluded: true };
   const above = new RegExp(`\\b(?:above|over|more than)\\s+\\$?${NUM}`, 'i').exec(label);
   if (above) return { from: n(above[1]!), to: null, fromExcluded: true };
+  // A count or amount alone ("3", "Exactly 4", "$50"): that one value.
+  const one = new RegExp(`^\\s*(?:exactly\\s+)?\\$?${NUM}\\s*(?:%|°\\s*[fc]?)?\\s*$`, 'i').exec(label);
+  if (one) return { from: n(one[1]!), to: n(one[1]!) };
   return null;
 }
 
@@ -183,10 +194,33 @@ export function levelOf(m: KalshiMarket): number | null {
 export function sideAsked(query: string): 'above' | 'below' | null {
   const q = query.toLowerCase();
   if (/\b(?:no|not) (?:less|lower|fewer) than\b/.test(q)) return 'above';
-  if (/\b(?:below|under|less than|lower than|at most|no more than|not more than|fewer than|negative)\b/.test(q)) return 'below';
+  if (/\b(?:below|under|less than|lower than|at most|no more than|not more than|fewer than|negative)\b|\d\s+or\s+(?:fewer|less|lower|below|under)\b/.test(q)) return 'below';
   if (/\bpositive\b/.test(q)) return 'above';
-  if (/\b(?:above|over|more than|higher than|at least|exceed\w*)\b/.test(q)) return 'above';
+  if (/\b(?:above|over|more than|higher than|greater than|at least|exceed\w*)\b|\d\s+or\s+(?:more|higher|above|over|greater)\b/.test(q)) return 'above';
   return null;
+}
+
+/**
+ * Whether exclusive outcomes are whole-number counts, one of them a single value ("2 or fewer",
+ * "3", "4", "5 or more"): then "more than 4" starts at 5, and "not above 4" is "at most 4".
+ */
+export function isCount(ranges: readonly (LabelRange | null)[]): boolean {
+  return (
+    ranges.length > 1 &&
+    ranges.every((r) => r !== null && [r.from, r.to].every((b) => b === null || Number.isInteger(b))) &&
+    ranges.some((r) => r!.from !== null && r!.from === r!.to)
+  );
+}
+
+/** One side of a count's level as asked: the level made inclusive ("more than 4" is from 5), and how to say it. */
+export function countSide(level: number, side: 'above' | 'below', inclusive: boolean): { level: number; words: string } {
+  if (side === 'above') return inclusive ? { level, words: 'at least' } : { level: level + 1, words: 'more than' };
+  return inclusive ? { level, words: 'at most' } : { level: level - 1, words: 'fewer than' };
+}
+
+/** Whether the side a question asks includes its level ("at least 3", "5 or more", "no more than 2") rather than starting past it ("more than 4"). */
+export function sideIncludesLevel(query: string): boolean {
+  return /\b(?:at least|at most|(?:no|not) (?:more|less|fewer|higher|lower) than)\b|\d\s+or\s+(?:more|fewer|less|higher|lower|above|below|over|under|greater)\b/.test(query.toLowerCase());
 }
 
 /** Which side of its level a market's YES is: above (a floor), below (a cap); null for a range or no level. */

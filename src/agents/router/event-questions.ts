@@ -1,4 +1,4 @@
-import { coverOfSide, inRange, labelRange, levelsAsked, negated, sideAsked, type LabelRange } from '../markets-search/asked.js';
+import { countSide, coverOfSide, inRange, isCount, labelRange, levelsAsked, negated, sideAsked, sideIncludesLevel, type LabelRange } from '../markets-search/asked.js';
 import type { Answer, Citation } from '../types.js';
 
 // Questions about an event already reported on ("which outcome does the model favour?", "when
@@ -128,8 +128,14 @@ function namedRows(question: string, rows: Row[], title: string, levels: number[
 /** Numbers with units the question gives ("50bps") that the outcomes it was matched to do not have: it asked for an outcome the event lacks. */
 function unmatchedAmounts(question: string, named: Row[]): string[] {
   const asked = question.toLowerCase().match(/\b\d+(?:\.\d+)?\s*(?:bps?|basis points?|pts?|launch\w*|points?)\b/g) ?? [];
-  return asked.filter((a) => !named.some((r) => r.outcome.toLowerCase().replace(/\s+/g, '').includes(a.replace(/\s+/g, '').replace(/basispoints?/, 'bps'))));
+  // "4 launches" is the outcome "4" of a count's event.
+  const exactly = (r: Row, n: number) => {
+    const range = labelRange(outcomeOf(r.outcome).name);
+    return range !== null && range.from === n && range.to === n;
+  };
+  return asked.filter((a) => !named.some((r) => r.outcome.toLowerCase().replace(/\s+/g, '').includes(a.replace(/\s+/g, '').replace(/basispoints?/, 'bps')) || exactly(r, parseFloat(a))));
 }
+
 
 const rowLine = (r: Row) => {
   const { name, refs } = outcomeOf(r.outcome);
@@ -146,7 +152,10 @@ function otherSideLine(r: Row, side: string, said: string): string {
   return `- “${side} ${said}” is the other side of **${name}**: market about ${percent(market)}, model ${percent(model)}, gap ${points(Number(model.toFixed(1)) - Number(market.toFixed(1)))} ${refs}`.trimEnd();
 }
 
-const names = (rs: Row[]) => rs.map((r) => `**${outcomeOf(r.outcome).name}**`).join(rs.length > 2 ? ', ' : ' and ');
+const names = (rs: Row[]) => {
+  const each = rs.map((r) => `**${outcomeOf(r.outcome).name}**`);
+  return each.length > 1 ? `${each.slice(0, -1).join(', ')} and ${each.at(-1)}` : (each[0] ?? '');
+};
 const refsOf = (rs: Row[]) => [...new Set(rs.flatMap((r) => outcomeOf(r.outcome).refs.match(/\[\d+\]/g) ?? []))].join('');
 const sumOf = (rs: Row[], value: (r: Row) => number) => rs.reduce((a, r) => a + value(r), 0);
 
@@ -218,11 +227,22 @@ export function answerFromReport(question: string, report: { title: string; text
     const l = levelsAsked(question).find((x) => x.value === v);
     return l ? (l.plain && !dollars ? l.plain : l.said) : String(v);
   };
-  const cover = !ladder && side && levels.length === 1 ? coverOfSide(rows, (r) => labelRange(outcomeOf(r.outcome).name), levels[0]!, side) : null;
-  const covers = cover !== null && (cover.whole.length > 1 || cover.split !== null);
+  // Counts are whole numbers: "more than 4" is "5 or more", "not above 4" is "at most 4".
+  const count = !ladder && isCount(rows.map((r) => labelRange(outcomeOf(r.outcome).name)));
+  const inclusive = sideSaid !== null && sideIncludesLevel(question) !== (no && sideSaid !== null);
+  const counted = count && side && levels.length === 1 ? countSide(levels[0]!, side, inclusive) : null;
+  const coverLevel = counted ? counted.level : levels[0];
+  const countWords = counted?.words ?? '';
+  const cover = !ladder && side && levels.length === 1 ? coverOfSide(rows, (r) => labelRange(outcomeOf(r.outcome).name), coverLevel!, side) : null;
+  const covers = cover !== null && (cover.whole.length > 1 || cover.split !== null || (count && cover.whole.length === 1));
   const otherSide = ladder && side && named.length > 0 && named.every((r) => { const s = rungSide(labelRange(outcomeOf(r.outcome).name)); return s !== null && s !== side; });
-  if (covers) {
-    text = coverText(`${sideWords} ${saidLevel(levels[0]!)}`, saidLevel(levels[0]!), cover!);
+  if (count && side && levels.length === 1 && cover && !cover.whole.length && !cover.split) {
+    const [low, high] = [outcomeOf(rows[0]!.outcome).name, outcomeOf(rows.at(-1)!.outcome).name];
+    text = `No outcome is “${countWords} ${saidLevel(levels[0]!)}”: the event's outcomes run from “${low}” to “${high}”.\n\n${rows.map(rowLine).join('\n')}`;
+  } else if (covers) {
+    text = count
+      ? coverText(`${countWords} ${saidLevel(levels[0]!)}`, saidLevel(levels[0]!), cover!)
+      : coverText(`${sideWords} ${saidLevel(levels[0]!)}`, saidLevel(levels[0]!), cover!);
   } else if (otherSide) {
     const said = (r: Row) => {
       const range = labelRange(outcomeOf(r.outcome).name)!;

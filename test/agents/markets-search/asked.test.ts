@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { atLevel, byStrike, coverOfSide, labelRange, levelsAsked, negated, rangeOfMarket, settlesAt, sideAsked, whenAsked } from '../../../src/agents/markets-search/asked.js';
+import { atLevel, byStrike, coverOfSide, labelRange, levelsAsked, negated, rangeOfMarket, settlesAt, sideAsked, sideIncludesLevel, whenAsked } from '../../../src/agents/markets-search/asked.js';
 import type { KalshiEvent, KalshiMarket } from '../../../src/data/kalshi/types.js';
 
 const NOW = Date.parse('2026-11-19T15:00:00Z');
@@ -62,6 +62,11 @@ describe('the levels a question names', () => {
     ['ETH above 3500', [3500]],
     ['cpi over 3', [3]],
     ['will the fed cut at least 2 times', []],
+    ['more than 4 launches', [4]],
+    ['fewer than 3 launches this week', [3]],
+    ['exactly 4?', [4]],
+    ['what about 6 or more?', [6]],
+    ['2 or fewer', [2]],
     // Years, counts and rate moves are not levels.
     ['fed cut 25bps in december 2026', []],
     ['top 3 ai lab by 2027', []],
@@ -99,6 +104,22 @@ describe('one side of a level among exclusive ranges', () => {
     expect(labelRange('Above 225k')).toEqual({ from: 225_000, to: null, fromExcluded: true });
     expect(labelRange('Above 1.5M')).toEqual({ from: 1_500_000, to: null, fromExcluded: true });
     expect(labelRange('48°F to 51°F')).toEqual({ from: 48, to: 51 });
+  });
+
+  it('reads a count\'s outcomes: "2 or fewer", a number alone, "5 or more"', () => {
+    expect(labelRange('2 or fewer')).toEqual({ from: null, to: 2 });
+    expect(labelRange('3')).toEqual({ from: 3, to: 3 });
+    expect(labelRange('Exactly 4')).toEqual({ from: 4, to: 4 });
+    expect(labelRange('5 or more')).toEqual({ from: 5, to: null });
+    expect(labelRange('Release')).toBeNull();
+    expect(cover(['2 or fewer', '3', '4', '5 or more'], 3, 'above')).toEqual({ whole: ['3', '4', '5 or more'], split: null });
+    expect(cover(['2 or fewer', '3', '4', '5 or more'], 3, 'below')).toEqual({ whole: ['2 or fewer', '3'], split: null });
+  });
+
+  it('tells a side that includes its level from one that starts past it', () => {
+    for (const q of ['at least 3', '5 or more', 'no more than 2', 'at most 4', '2 or fewer']) expect(sideIncludesLevel(q), q).toBe(true);
+    for (const q of ['more than 4', 'fewer than 3', 'above 60', 'below 2%']) expect(sideIncludesLevel(q), q).toBe(false);
+    expect(['6 or more', '2 or fewer', 'not fewer than 3'].map(sideAsked)).toEqual(['above', 'below', 'above']);
   });
 
   it('is the outcomes wholly on that side, and the one the level falls inside', () => {

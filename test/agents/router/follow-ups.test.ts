@@ -192,6 +192,13 @@ describe('several questions in one, and odds follow-ups that change topic', () =
     expect(await ask('NYC temperature below 50 degrees tomorrow')).toContain(
       '“below 50°” is “Below 44°F” and “44°F to 47°F”, together 27.5%, and part of “48°F to 51°F” (32.0%), which 50° falls inside: between 27.5% and 59.5%.',
     );
+    // A count's outcomes are whole numbers: "more than 4" is "5 or more", not "4" as well.
+    expect(await ask('odds of more than 4 SpaceX launches this week')).toContain('[1]: **5 or more 25.0%**; 2 or fewer 42.0%; 4 38.0%; 3 12.5%. Closes 2026-11-24 15:00 UTC. “more than 4” is “5 or more”, 25.0%.');
+    const atLeast3 = await ask('chance of at least 3 spacex launches');
+    expect(atLeast3).toContain('“at least 3” is “3”, “4” and “5 or more”, together 75.5%.');
+    expect(atLeast3).toMatch(/^Open Kalshi events matching/);
+    expect(await ask('odds spacex does not launch more than 4')).toContain('“at most 4” is “2 or fewer”, “3” and “4”, together 92.5%.');
+    expect(await ask('spacex 6 or more launches')).toContain('No outcome is “at least 6”: 6 falls inside “5 or more” (25.0%), so its chance is at most 25.0%.');
     expect(await ask('odds payrolls above 200k')).toContain('“above 200k” is “Above 225k”, 10.5%, and part of “150k to 225k” (20.5%), which 200k falls inside: between 10.5% and 31.0%.');
     const below0 = await ask('odds of nonfarm payrolls below 0');
     expect(below0).toContain('[1]: **Below 0 25.0% (last trade)**; 0 to 75k');
@@ -272,7 +279,7 @@ describe('several questions in one, and odds follow-ups that change topic', () =
     expect(await temperature('below 50 degrees?')).toMatch(
       /^“below 50°” is \*\*Below 44°F\*\* and \*\*44°F to 47°F\*\* \(market 22\.1% normalised, model 20\.5%\) and part of \*\*48°F to 51°F\*\*, which 50° falls inside: market between 22\.1% and 47\.8% normalised, model between 20\.5% and 46\.3% \[1\]\[2\]\[3\]\.\n\n- \*\*Below 44°F\*\*[^\n]*\n- \*\*44°F to 47°F\*\*[^\n]*\n- \*\*48°F to 51°F\*\*/,
     );
-    expect(await temperature('not above 56 degrees?')).toMatch(/^“not above 56°” is \*\*Below 44°F\*\*, \*\*44°F to 47°F\*\*, \*\*48°F to 51°F\*\*, \*\*52°F to 55°F\*\*: together market 65\.5% normalised, model 63\.0%/);
+    expect(await temperature('not above 56 degrees?')).toMatch(/^“not above 56°” is \*\*Below 44°F\*\*, \*\*44°F to 47°F\*\*, \*\*48°F to 51°F\*\* and \*\*52°F to 55°F\*\*: together market 65\.5% normalised, model 63\.0%/);
     const release = await thread('https://kalshi.com/markets/kxaimodel/frontier-ai-model-release/kxaimodel-26dec19');
     for (const q of ["what's the favourite?", "odds it doesn't happen?"]) {
       expect(await release(q), q).toMatch(/^This event has one yes\/no contract, \*\*Release\*\*: the market gives it 37\.0% \(mid\) \(so about 63\.0% that it does not happen\)/);
@@ -322,5 +329,20 @@ describe('several questions in one, and odds follow-ups that change topic', () =
     expect(paris).toMatch(/^No open Kalshi event matches all of “What's the weather in Paris today\?”: none mentions “paris”, and none settles today \(2026-11-19\)\. The closest/);
     // "cut" is an outcome of the Fed decision, not missing from it.
     expect((await client.responses.create({ model: 'svc-agent', input: 'odds of a Fed cut' })).output_text).toMatch(/^Open Kalshi events matching/);
+  });
+
+  it('reads a count\'s outcomes ("2 or fewer", "3", "4", "5 or more") as whole numbers: "more than 4" starts at 5, "at least 3" adds up three', async () => {
+    // After the test above, which needs SpaceX without a stored report.
+    const url = 'https://kalshi.com/markets/kxspacex/spacex-launches/kxspacex-26nov24';
+    const payer = new OpenAI({ baseURL: svc.baseURL, apiKey: (await svc.account({ plan: 'pro', credits: 10 })).apiKey, maxRetries: 0 });
+    const report = (await payer.responses.create({ model: 'svc-prediction-markets-agent', input: url })).output_text;
+    const ask = async (question: string) =>
+      (await client.chat.completions.create({ model: 'svc-agent', messages: [{ role: 'user', content: url }, { role: 'assistant', content: report }, { role: 'user', content: question }] })).choices[0]!.message.content!;
+    expect(await ask('what is the chance of more than 4 launches?')).toMatch(/^“more than 4” is \*\*5 or more\*\*: market 21\.3% normalised, model 22\.6% \[1\]\.\n\n- \*\*5 or more\*\*/);
+    expect(await ask('and at least 3?')).toMatch(/^“at least 3” is \*\*3\*\*, \*\*4\*\* and \*\*5 or more\*\*: together market 64\.2% normalised, model 68\.0% \[1\]\[2\]\[3\]\./);
+    expect(await ask('fewer than 3?')).toMatch(/^“fewer than 3” is \*\*2 or fewer\*\*: market 35\.8% normalised/);
+    for (const q of ['no more than 3?', 'chance it is not above 3']) expect(await ask(q), q).toMatch(/^“at most 3” is \*\*2 or fewer\*\* and \*\*3\*\*: together market 46\.4% normalised, model 47\.1%/);
+    expect(await ask('probability of exactly 4 launches')).toMatch(/^- \*\*4\*\*: market 38\.0% \(mid; 32\.3% normalised\), model 30\.3%/);
+    expect(await ask('what about 6 or more?')).toMatch(/^No outcome is “at least 6”: 6 falls inside \*\*5 or more\*\* \(market 21\.3% normalised, model 22\.6%\), so its chance is at most that \[1\]\./);
   });
 });
