@@ -83,6 +83,12 @@ function requireLastUser(turns: { role: string; param: string; content?: string 
   if (!last.content?.trim()) throw invalidRequest('empty_input', `The user message '${last.param}' is empty: send the question as its content.`, last.param);
 }
 
+const endsWithTool = (p: string, what: string, param: string) =>
+  invalidRequest('invalid_value', `The last item of '${param}' is ${what}: svc agents call no tools, so there is nothing to continue. End with a user message holding the question.`, p);
+
+/** Input items of tool use and reasoning (function_call, function_call_output, reasoning, web_search_call, mcp_call, …). */
+const TOOL_ITEM = /^(?:reasoning|[a-z_]+_call(?:_output)?|mcp_[a-z_]+)$/;
+
 export function parseResponsesRequest(raw: unknown): ResponsesRequest {
   const f = new Fields(bodyObject(raw));
   const model = readModel(f);
@@ -101,6 +107,12 @@ export function parseResponsesRequest(raw: unknown): ResponsesRequest {
       const type = itf.string('type') ?? 'message';
       if (type === 'item_reference') {
         items.push({ ref: itf.requiredString('id', { nonEmpty: true }), param: p });
+        return;
+      }
+      // An agent framework's history: calls of the caller's own tools, their results, reasoning.
+      // The agents use no tools, so these are passed over (the turns around them still count).
+      if (TOOL_ITEM.test(type)) {
+        if (i === input.length - 1) throw endsWithTool(p, `a '${type}' item`, 'input');
         return;
       }
       if (type !== 'message') {
@@ -221,8 +233,14 @@ export function parseChatRequest(raw: unknown): ChatRequest {
     if (!isObject(m)) throw wrongType(p, 'a message object', m);
     const mf = new Fields(m, p);
     const role = mf.requiredString('role');
+    // The result of a tool the caller's earlier assistant turn called (`function` is its old
+    // name): the agents use no tools, so it is passed over like that call.
+    if (role === 'tool' || role === 'function') {
+      if (i === list.length - 1) throw endsWithTool(p, `a '${role}' message`, 'messages');
+      return;
+    }
     if (!['system', 'developer', 'user', 'assistant'].includes(role)) {
-      throw invalidValue(`${p}.role`, `'${role}' is not supported. Use 'system', 'developer', 'user' or 'assistant'.`);
+      throw invalidValue(`${p}.role`, `'${role}' is not supported. Use 'system', 'developer', 'user' or 'assistant' ('tool' results are passed over).`);
     }
     if (m.content === undefined) throw missing(`${p}.content`);
     // An assistant turn with null content only called tools (nothing to pass on) or refused

@@ -42,6 +42,8 @@ beforeAll(async () => {
     agents: [
       scriptedAgent('svc-test', () => answer(TEXT, CITATIONS)),
       scriptedAgent('svc-plain', () => answer('No sources needed.')),
+      // What reached the agent of the conversation: role and text of each turn.
+      scriptedAgent('svc-turns', (req) => answer(req.messages.map((m) => `${m.role}: ${m.content}`).join(' | '))),
       scriptedAgent('svc-broken', async function* (): AsyncGenerator<AgentEvent> {
         yield { type: 'text', delta: 'Partial answer ' };
         await sleep(20);
@@ -215,6 +217,33 @@ describe.each(CLIENTS)('%s', (_name, make, SDK) => {
     }
   });
 
+  it("a conversation holding the caller's own tool calls and their results is answered, those passed over", async () => {
+    const client = make();
+    const chat = await client.chat.completions.create({
+      model: 'svc-turns',
+      messages: [
+        { role: 'user', content: 'Apple revenue?' },
+        { role: 'assistant', content: null, tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'lookup', arguments: '{"q":"AAPL"}' } }] },
+        { role: 'tool', tool_call_id: 'call_1', content: '{"revenue":1}' },
+        { role: 'assistant', content: 'It was 1.' },
+        { role: 'user', content: 'And Microsoft?' },
+      ],
+    });
+    expect(chat.choices[0]!.message.content).toBe('user: Apple revenue? | assistant:  | assistant: It was 1. | user: And Microsoft?');
+    const r = await client.responses.create({
+      model: 'svc-turns',
+      input: [
+        { role: 'user', content: 'Apple revenue?' },
+        { type: 'reasoning', id: 'rs_1', summary: [] },
+        { type: 'function_call', call_id: 'call_1', name: 'lookup', arguments: '{}' },
+        { type: 'function_call_output', call_id: 'call_1', output: '{"revenue":1}' },
+        { role: 'assistant', content: 'It was 1.' },
+        { role: 'user', content: 'And Microsoft?' },
+      ] as any,
+    });
+    expect(r.output_text).toBe('user: Apple revenue? | assistant: It was 1. | user: And Microsoft?');
+  });
+
   it('a bad key is an AuthenticationError', async () => {
     const client = new SDK({ baseURL: svc.baseURL, apiKey: 'sk-svc-not-a-real-key-000000000', maxRetries: 0 }) as unknown as OpenAI6;
     await expect(client.responses.create({ model: 'svc-test', input: 'q' })).rejects.toBeInstanceOf(SDK.AuthenticationError);
@@ -260,6 +289,21 @@ describe.each(AI_SDKS)('%s', (_name, makeProvider, generateText, streamText) => 
     expect(await result.finishReason).toBe('stop');
     const sources = parts.filter((p) => p.type === 'source');
     expect(sources.map((s) => s.url)).toEqual(expect.arrayContaining(CITATIONS.map((c) => c.url)));
+  });
+
+  it.each(apis)('a history with a tool call and its result over openai.%s() is answered', async (api) => {
+    const provider = makeProvider() as any;
+    const result = await (generateText as any)({
+      model: provider[api]('svc-turns'),
+      messages: [
+        { role: 'user', content: 'Apple revenue?' },
+        { role: 'assistant', content: [{ type: 'tool-call', toolCallId: 'call_1', toolName: 'lookup', input: { q: 'AAPL' }, args: { q: 'AAPL' } }] },
+        { role: 'tool', content: [{ type: 'tool-result', toolCallId: 'call_1', toolName: 'lookup', output: { type: 'text', value: '1' }, result: '1' }] },
+        { role: 'user', content: 'And Microsoft?' },
+      ],
+    });
+    expect(result.text).toMatch(/^user: Apple revenue\? \| .*user: And Microsoft\?$/);
+    expect(result.finishReason).toBe('stop');
   });
 
   it.each(apis)('a plain answer over openai.%s() has no sources and still finishes with stop', async (api) => {
