@@ -39,7 +39,13 @@ const held = scriptedAgent('svc-held', async function* (): AsyncGenerator<AgentE
   await gate;
   yield* answer('let go');
 });
-const agents = [echo, gated, slow, cited, held];
+// The same, saying first that it works (so a stream of it opens at once).
+const heldTalking = scriptedAgent('svc-held-talking', async function* (): AsyncGenerator<AgentEvent> {
+  yield { type: 'progress', message: 'waiting' };
+  await gate;
+  yield* answer('let go');
+});
+const agents = [echo, gated, slow, cited, held, heldTalking];
 
 let svc: TestService;
 let key: string;
@@ -353,13 +359,29 @@ describe('stored responses', () => {
     expect(((await unstored.json()) as any).error).toMatchObject({ code: 'invalid_value', param: 'background' });
   });
 
-  it('an account may have 16 background responses running at once; the next is 429 until one finishes', async () => {
+  it('an account may have 16 background responses running at once, streamed or not; the next is 429 until one finishes', async () => {
     const { apiKey } = await svc.account();
     const own = new OpenAI({ baseURL: svc.baseURL, apiKey, maxRetries: 0 });
-    const started = await Promise.all(Array.from({ length: 16 }, () => own.responses.create({ model: 'svc-held', input: 'q', background: true })));
+    // Streamed ones count too: they run on after their clients leave.
+    const streams = await Promise.all(Array.from({ length: 8 }, () => post(`${svc.baseURL}/responses`, apiKey, { model: 'svc-held-talking', input: 'q', background: true, stream: true })));
+    const streamedIds: string[] = [];
+    for (const res of streams) {
+      const reader = res.body!.getReader();
+      let seen = '';
+      while (!/"id":"resp_/.test(seen)) seen += new TextDecoder().decode((await reader.read()).value);
+      streamedIds.push(/"id":"(resp_[^"]+)"/.exec(seen)![1]!);
+      await reader.cancel();
+    }
+    const started = [
+      ...(await Promise.all(Array.from({ length: 8 }, () => own.responses.create({ model: 'svc-held', input: 'q', background: true })))),
+      ...(await Promise.all(streamedIds.map((id) => own.responses.retrieve(id)))),
+    ];
     expect(new Set(started.map((r) => r.status))).toEqual(new Set(['in_progress']));
     const refused = await post(`${svc.baseURL}/responses`, apiKey, { model: 'svc-held', input: 'q', background: true });
     expect(refused.status).toBe(429);
+    const refusedStream = await post(`${svc.baseURL}/responses`, apiKey, { model: 'svc-held-talking', input: 'q', background: true, stream: true });
+    expect(refusedStream.status).toBe(429);
+    expect(((await refusedStream.json()) as any).error).toMatchObject({ code: 'too_many_background_responses', param: 'background' });
     expect(refused.headers.get('retry-after')).toBe('5');
     expect(((await refused.json()) as any).error).toMatchObject({ code: 'too_many_background_responses', param: 'background' });
     // Another account is not held up, nor are this account's ordinary requests.

@@ -134,7 +134,8 @@ export async function responsesRoutes(app: FastifyInstance, deps: ServerDeps): P
     record.params.id = record.id;
     record.params.messageId = record.messageId;
     // Checked and counted with no await between: exact under concurrent requests.
-    if (req.background && !req.stream && (perAccount.get(auth.account.id) ?? 0) >= MAX_BACKGROUND_PER_ACCOUNT) {
+    // Streamed or not: a background response runs on after its client leaves.
+    if (req.background && (perAccount.get(auth.account.id) ?? 0) >= MAX_BACKGROUND_PER_ACCOUNT) {
       throw new SvcError('rate_limited', {
         code: 'too_many_background_responses',
         message: `This account already has ${MAX_BACKGROUND_PER_ACCOUNT} background responses running; wait for one to finish (GET /v1/responses/{id}), or send this one without 'background'.`,
@@ -145,20 +146,22 @@ export async function responsesRoutes(app: FastifyInstance, deps: ServerDeps): P
     // A stored response keeps running when its client leaves, so it can be fetched or
     // resumed later (GET /v1/responses/{id}?stream=true&starting_after=N).
     const run = startRun(deps, request, reply, { agent, model: ref, messages, instructions, detached: req.store, idempotencyKey: request.idempotency?.requestKey });
-    // A background response is answered at once and ends its run itself.
-    if (req.background && !req.stream) {
+    let finished = () => {};
+    if (req.background) {
       perAccount.set(auth.account.id, (perAccount.get(auth.account.id) ?? 0) + 1);
-      const finished = () => {
+      finished = () => {
         const n = (perAccount.get(auth.account.id) ?? 1) - 1;
         if (n > 0) perAccount.set(auth.account.id, n);
         else perAccount.delete(auth.account.id);
       };
-      return inBackground(reply, deps, run, record, finished);
     }
+    // A background response is answered at once and ends its run itself.
+    if (req.background && !req.stream) return inBackground(reply, deps, run, record, finished);
     try {
       return req.stream ? await streamed(reply, deps, run, record, req.store) : await plain(reply, deps, run, record, req.store);
     } finally {
       run.end();
+      finished();
     }
   });
 
