@@ -234,6 +234,31 @@ describe('web pages in Chromium', () => {
     await expect.poll(() => page.locator('#charge').textContent(), { timeout: 10_000 }).toBe(`The stopped run went on to its end. Charged 3 credits; ${before - 3} left.`);
     expect(await page.locator('#credit-balance').textContent()).toBe(String(before - 3));
     expect((await svc.service.deps.accounts.getAccount(account)).credits).toBe(before - 3);
+    // Focus went back to the question, not to the top of the page.
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('question');
+    // The stopped run is the conversation's last turn: the next question continues from it.
+    expect(await page.getByRole('button', { name: 'New conversation' }).isVisible()).toBe(true);
+    const sent = page.waitForRequest((r) => r.url().endsWith('/playground/v1/responses') && r.method() === 'POST');
+    await page.getByLabel('Agent').selectOption('svc-test');
+    await page.getByLabel('Question or Kalshi link').fill('and then?');
+    await page.getByRole('button', { name: 'Ask' }).click();
+    const previous = JSON.parse((await sent).postData()!).previous_response_id;
+    expect(previous).toMatch(/^resp_/);
+    const stopped = await svc.service.deps.responses.get(previous, account);
+    expect(stopped && (stopped.live ? stopped.record.model : stopped.stored.model)).toBe('svc-slow-paid');
+    await expect.poll(() => page.locator('#status').textContent()).toMatch(/^Done/);
+  });
+
+  it('playground: Ask and Stop by keyboard keep the focus on a control that is there', async () => {
+    await page.goto(`${svc.url}/playground`);
+    await page.getByLabel('Agent').selectOption('svc-test-cite');
+    await page.getByLabel('Question or Kalshi link').fill('Apple revenue?');
+    await page.getByRole('button', { name: 'Ask' }).focus();
+    await page.keyboard.press('Enter');
+    await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe('stop');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => page.locator('#status').textContent()).toBe('Stopped.');
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('question');
   });
 
   it('logs out: the pages then ask to log in again', async () => {
@@ -322,7 +347,7 @@ describe('web pages in Chromium', () => {
   it('answer Markdown: escaped characters are shown as themselves; an escaped pipe stays inside its table cell', async () => {
     expect(await renderMarkdown('You asked about “odds [2\\]” and 3\\*4 [1]')).toBe('<p>You asked about “odds [2]” and 3*4 [1]</p>');
     expect(await renderMarkdown('| Outcome | Price |\n|---|---|\n| Band 1 \\| cold | 40% |')).toBe(
-      '<div class="table-wrap"><table><thead><tr><th scope="col">Outcome</th><th scope="col">Price</th></tr></thead><tbody><tr><td>Band 1 | cold</td><td>40%</td></tr></tbody></table></div>',
+      '<div class="table-wrap"><table><thead><tr><th scope="col" class="whole">Outcome</th><th scope="col" class="whole">Price</th></tr></thead><tbody><tr><td>Band 1 | cold</td><td class="whole">40%</td></tr></tbody></table></div>',
     );
   });
 
@@ -390,6 +415,18 @@ describe('playground in Chromium with the real prediction-markets agent and a fa
     expect(sources.filter((s) => !/^https?:\/\//.test(s.href ?? ''))).toEqual([]);
     expect(await page.locator('#credit-balance').textContent()).toBe('2');
     await screenshot(page, 'web-playground-kalshi-report');
+    // On a phone, a cell's word stays whole ("$0.32", a ticker): the wide table scrolls instead.
+    await page.setViewportSize({ width: 375, height: 740 });
+    const brokenWords = await page.locator('#answer td, #answer th').evaluateAll((cells) =>
+      cells.filter((c) => !/\s/.test(c.textContent!.trim()) && c.textContent!.trim()).filter((c) => {
+        const range = document.createRange();
+        range.selectNodeContents(c);
+        return new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size > 1;
+      }).map((c) => c.textContent),
+    );
+    expect(brokenWords).toEqual([]);
+    expect(await page.locator('#answer .table-wrap').evaluateAll((ws) => ws.some((w) => w.scrollWidth > w.clientWidth))).toBe(true);
+    await page.setViewportSize(DESKTOP);
     // The rendered report (headings, tables, lists) passes the same audit as the pages.
     expect(await accessibilityViolations(page)).toEqual([]);
 

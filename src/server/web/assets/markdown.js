@@ -57,6 +57,12 @@ const LIST_ITEM = /^\s*(?:[-*]|(\d+)\.)\s+(.*)$/;
  */
 export function renderMarkdown(target, markdown, { cite = () => null, headingBase = 3 } = {}) {
   const blocks = [];
+  // A cell of one short token ("$0.32", "KXFED-26DEC-T4.25", "2026-11-24") is not broken at its
+  // hyphens or dots on a narrow screen: the table scrolls sideways in its .table-wrap instead.
+  const keepWhole = (cell) => {
+    const text = cell.textContent.trim();
+    if (text.length <= 32 && !/\s/.test(text)) cell.classList.add('whole');
+  };
   const lines = markdown.replace(/\r\n?/g, '\n').split('\n');
   let paragraph = [];
   const flush = () => {
@@ -87,12 +93,17 @@ export function renderMarkdown(target, markdown, { cite = () => null, headingBas
         const th = document.createElement('th');
         th.scope = 'col';
         th.append(...inline(c, cite));
+        keepWhole(th);
         head.append(th);
       }
       const body = table.createTBody();
       for (i += 2; i < lines.length && lines[i].trim().startsWith('|'); i++) {
         const row = body.insertRow();
-        for (const c of cells(lines[i])) row.insertCell().append(...inline(c, cite));
+        for (const c of cells(lines[i])) {
+          const td = row.insertCell();
+          td.append(...inline(c, cite));
+          keepWhole(td);
+        }
       }
       i--;
       const wrap = document.createElement('div');

@@ -18,6 +18,8 @@ const sourcesTitle = $('sources-title');
 const charge = $('charge');
 
 let previousResponseId = null;
+// A stopped run goes on to its end on the server; the next question continues from it once it is over.
+let stoppedRun = null;
 let controller = null;
 /** Counts runs, so that what an earlier (stopped) run learns late does not overwrite the current one. */
 let runs = 0;
@@ -34,6 +36,7 @@ model.addEventListener('change', () => {
 
 reset.addEventListener('click', () => {
   previousResponseId = null;
+  stoppedRun = null;
   reset.hidden = true;
   result.hidden = true;
   setStatus('New conversation.');
@@ -143,22 +146,29 @@ async function balanceNow(before) {
  * served free). So the page shows what the run cost once it is over: it follows the response
  * when it knows its id, else watches the balance for a while (the run may not have started yet).
  */
-async function costAfterStop(responseId, before, which) {
+async function costAfterStop(responseId, before, which, over) {
   const show = async () => {
     const cost = await balanceNow(before);
     if (which === runs && cost) charge.textContent = responseId ? `The stopped run went on to its end. ${cost}` : cost;
   };
   if (responseId) {
-    for (const until = Date.now() + 15 * 60_000; Date.now() < until; await sleep(1000)) {
-      const res = await fetch(`/playground/v1/responses/${encodeURIComponent(responseId)}`).catch(() => null);
-      if (!res?.ok || (await res.json()).status !== 'in_progress') break;
-    }
+    await over;
     return show();
   }
   for (let i = 0; i < 10; i++) {
     await sleep(2000);
     await show();
   }
+}
+
+/** A stopped run's status once it is no longer in progress (null if it cannot be read, or after 15 minutes). */
+async function runOver(responseId) {
+  for (const until = Date.now() + 15 * 60_000; Date.now() < until; await sleep(1000)) {
+    const res = await fetch(`/playground/v1/responses/${encodeURIComponent(responseId)}`).catch(() => null);
+    const status = res?.ok ? (await res.json()).status : null;
+    if (status !== 'in_progress') return status;
+  }
+  return null;
 }
 
 /** The balance the page shows, or null. */
@@ -176,8 +186,11 @@ form.addEventListener('submit', async (event) => {
     return;
   }
   controller = new AbortController();
+  // Focus stays on a control that is there: Ask is disabled while the answer comes, Stop shown.
+  const focusStop = document.activeElement === run || document.activeElement === document.body;
   run.disabled = true;
   stop.hidden = false;
+  if (focusStop) stop.focus();
   result.hidden = false;
   answer.textContent = '';
   sources.replaceChildren();
@@ -190,7 +203,17 @@ form.addEventListener('submit', async (event) => {
   let responseId = null;
   const thisRun = ++runs;
   const balanceBefore = shownBalance();
+  const continuing = previousResponseId;
   try {
+    if (stoppedRun) {
+      setStatus('Waiting for the stopped answer to finish, to continue from it…');
+      const aborted = new Promise((_, reject) => controller.signal.addEventListener('abort', () => reject(new DOMException('Stopped', 'AbortError'))));
+      const { status: over, fallback } = await Promise.race([stoppedRun, aborted]);
+      stoppedRun = null;
+      // A stopped run that failed cannot be continued: the conversation goes on from the one before.
+      if (over !== 'completed') previousResponseId = fallback;
+      setStatus('Working…');
+    }
     const body = { model: model.value, input, stream: true };
     if (previousResponseId) body.previous_response_id = previousResponseId;
     const res = await fetch('/playground/v1/responses', {
@@ -234,10 +257,22 @@ form.addEventListener('submit', async (event) => {
   } catch (err) {
     const stopped = err.name === 'AbortError';
     setStatus(stopped ? 'Stopped.' : err.message, !stopped);
-    if (stopped && !charge.textContent) void costAfterStop(responseId, balanceBefore, thisRun);
+    // Nothing came: no empty answer panel under the message.
+    if (!text) result.hidden = true;
+    let over = null;
+    if (stopped && responseId) {
+      // The run goes on and is stored: the next question continues from it.
+      over = runOver(responseId);
+      stoppedRun = over.then((status) => ({ status, fallback: continuing }));
+      previousResponseId = responseId;
+      reset.hidden = false;
+    }
+    if (stopped && !charge.textContent) void costAfterStop(responseId, balanceBefore, thisRun, over);
   } finally {
+    const refocus = document.activeElement === stop || document.activeElement === run || document.activeElement === document.body;
     run.disabled = false;
     stop.hidden = true;
     controller = null;
+    if (refocus) question.focus();
   }
 });
