@@ -45,6 +45,9 @@ const HELP_METRICS = METRICS.map((m) => m.label).join(', ');
 const EXAMPLES = ['"What was Apple\'s revenue in Q3 2024?"', '"MSFT diluted EPS for the quarter ended March 31, 2024, year over year"', '"Compare Apple and Alphabet net income last quarter"'];
 
 /** Why a figure asked for cannot be given, by what it is. */
+/** "Q5 2024", "0Q": said as a quarter, and none is. */
+const NO_QUARTER = /^(?:f?q[05-9]|[05-9]q)\b/i;
+
 const UNKNOWN_WHY: { pattern: RegExp; why: string }[] = [
   {
     pattern: new RegExp(`${NON_GAAP}|excluding|\\bex[- ]`, 'i'),
@@ -63,6 +66,7 @@ const UNKNOWN_WHY: { pattern: RegExp; why: string }[] = [
 
 /** "I do not have a figure called "EBITDA": …", for figures asked for that are not among the metrics. */
 export function unknownFigureText(text: string): string {
+  if (NO_QUARTER.test(text)) return `There is no quarter "${quoteCaller(text)}": a fiscal year has four, Q1 to Q4. Ask for one of them, or for the fiscal year; without one, the latest period is given.`;
   const why = UNKNOWN_WHY.find((u) => u.pattern.test(text))?.why ?? 'it is not among the figures I read from companies\' XBRL financial data';
   return `I do not have a figure called "${quoteCaller(text)}": ${why}.`;
 }

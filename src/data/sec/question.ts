@@ -496,10 +496,13 @@ function extractPeriod(m: Masked, form: '10-K' | '10-Q' | null): { period: Perio
     return set({ kind: 'fiscalQuarter', fy: y ? fullYear(y) : null, q: qn, ...(calendarWord && /^(calendar|cy)/i.test(calendarWord) ? { calendar: true } : {}) });
   };
   m.take(/\b(calendar\s+|cy\s*)?(?:fy|fiscal(?:\s+year)?)?\s*(?:'|’)?(\d{4}|\d{2})\s*[- ]?q([1-4])\b/gi, (x) => (x[2]!.length === 2 && !/fy|fiscal|cy/i.test(x[0]) ? false : quarter(x[3]!, x[2], x[1])));
-  m.take(/\b(calendar\s+|cy\s*)?(?:fiscal\s+|fy\s*)?q([1-4])(?:\s*(?:of\s+)?(fiscal\s+(?:year\s+)?|fy\s*|cy\s*|calendar\s+(?:year\s+)?)?(?:'|’)?(\d{4}|\d{2}))?\b/gi, (x) =>
+  m.take(/\b(calendar\s+|cy\s*)?(?:fiscal\s+|fy\s*|f)?q([1-4])(?:\s*(?:of\s+)?(fiscal\s+(?:year\s+)?|fy\s*|cy\s*|calendar\s+(?:year\s+)?)?(?:'|’)?(\d{4}|\d{2}))?\b/gi, (x) =>
     quarter(x[2]!, x[4], x[1] ?? (x[3] && /^(calendar|cy)/i.test(x[3]) ? x[3] : /\bcy/i.test(x[0]) ? 'cy' : undefined)),
   );
-  m.take(/\b([1-4])q\s*(?:'|’)?(\d{4}|\d{2})\b/gi, (x) => quarter(x[1]!, x[2], undefined));
+  // "2Q24", "2Q FY25", "3Q calendar 2024".
+  m.take(/\b([1-4])q(?:\s*(?:of\s+)?(fiscal\s+(?:year\s+)?|fy\s*|cy\s*|calendar\s+(?:year\s+)?)?(?:'|’)?(\d{4}|\d{2}))?\b/gi, (x) =>
+    x[3] || x[2] ? quarter(x[1]!, x[3], x[2] && /^(calendar|cy)/i.test(x[2]) ? x[2] : undefined) : quarter(x[1]!, undefined, undefined),
+  );
   m.take(/\b(?:the\s+)?(first|second|third|fourth|1st|2nd|3rd|4th|last|final)[\s-]+(calendar\s+|fiscal\s+)?quarter(?:\s+(?:of\s+)?(calendar\s+|fiscal\s+(?:year\s+)?|fy\s*)?(?:'|’)?(\d{4}|\d{2}))?\b/gi, (x) =>
     x[1]!.toLowerCase() === 'last' && !x[4] ? false : quarter(x[1]!, x[4], x[2] ?? x[3]),
   );
@@ -704,11 +707,13 @@ function extractCompanies(text: string, index: CompanyIndex, already: Found[]): 
       const t = seg[i]!;
       if (FIGURE_ACRONYMS.has(t.norm)) {
         closeSpan();
-        acronyms.push({ token: t, ticker: index.byTicker(t.raw) });
+        acronyms.push({ token: t, ticker: index.byTicker(withoutPossessive(t.raw)) });
         i++;
         continue;
       }
-      const ticker = /^\$?[A-Z][A-Z0-9]{0,5}(?:[.-][A-Z])?$/.test(t.raw) && (t.raw.length >= 2 || t.raw.startsWith('$')) && !NOT_TICKERS.test(t.raw) ? index.byTicker(t.raw) : undefined;
+      // "MSFT's eps": the ticker is "MSFT".
+      const raw = withoutPossessive(t.raw);
+      const ticker = /^\$?[A-Z][A-Z0-9]{0,5}(?:[.-][A-Z])?$/.test(raw) && (raw.length >= 2 || raw.startsWith('$')) && !NOT_TICKERS.test(raw) ? index.byTicker(raw) : undefined;
       if (ticker) {
         closeSpan();
         found.push({ status: 'found', text: t.raw, company: refOf(ticker), fuzzy: false, at: t.start });
@@ -768,7 +773,7 @@ function resolveResidual(tokens: Token[], index: CompanyIndex, alone: boolean): 
   const at = tokens[0]!.start;
   const close = index.fuzzy(tokens.map((t) => t.norm).join(' '));
   if (alone && tokens.length === 1) {
-    const byTicker = index.byTicker(tokens[0]!.raw);
+    const byTicker = index.byTicker(withoutPossessive(tokens[0]!.raw));
     // "Aple" is the ticker of a small REIT, but written in lower case it is more likely a typo of Apple.
     const typoOfLarger = tokens[0]!.raw !== tokens[0]!.raw.toUpperCase() && byTicker && close[0] && close[0].rank < byTicker.rank;
     if (typoOfLarger) return [{ status: 'found', text, company: refOf(close[0]!), fuzzy: true, at }];
@@ -778,6 +783,9 @@ function resolveResidual(tokens: Token[], index: CompanyIndex, alone: boolean): 
   // "Tesla's revenue": the name asked about is "Tesla".
   return [{ status: 'unknown', text: text.replace(/['’]s?$/, ''), suggestions: close.slice(0, 5).map(refOf), at }];
 }
+
+/** A word without its possessive ("MSFT's" → "MSFT", "Jones'" → "Jones"). */
+const withoutPossessive = (raw: string) => raw.replace(/['’]s?$/i, '');
 
 function dedupe(entries: CompanyEntry[]): CompanyEntry[] {
   return [...new Map(entries.map((e) => [e.cik, e])).values()];
@@ -795,6 +803,8 @@ function extract(text: string, index: CompanyIndex): Extracted {
   const unsupported: string[] = [];
   // Before periods: "current" in "current assets" is not the latest period.
   m.take(OTHER_LINES, (x) => (unsupported.push(x[0].replace(/\s+/g, ' ')), true));
+  // "Q5 2024" is no quarter: said so, and its year not read as the fiscal year asked for.
+  m.take(/\b(?:f?q[05-9]|[05-9]q)\b(?:\s*(?:of\s+)?(?:fy\s*|fiscal\s+(?:year\s+)?)?(?:'|’)?(?:\d{4}|\d{2})\b)?/gi, (x) => (unsupported.push(x[0].replace(/\s+/g, ' ')), true));
   const { comparison, both } = extractComparison(m);
   const form = extractForm(m);
   const { period: first, relative, second, toDate, at } = extractPeriod(m, form);

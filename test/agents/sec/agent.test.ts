@@ -318,6 +318,12 @@ describe('questions it cannot answer get a clear answer, never an invented numbe
     expect(a.text).not.toMatch(/\$\d/);
   };
 
+  it('a quarter that does not exist is said so, not answered with the fiscal year', async () => {
+    const a = await ask('Apple revenue Q5 2024');
+    expect(a.text).toContain('There is no quarter "Q5 2024": a fiscal year has four, Q1 to Q4. Ask for one of them, or for the fiscal year; without one, the latest period is given.');
+    expect(a.text).not.toMatch(/fiscal year 2024/);
+  });
+
   it('an unknown company', async () => {
     const a = await ask('What was Foobarco revenue in Q3 2024?');
     noFigures(a);

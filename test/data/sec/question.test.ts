@@ -43,6 +43,11 @@ describe('companies', () => {
     ["Apple's revenue, roughly, please", ['AAPL']],
     ['what did costs of revenue look like at apple', ['AAPL']],
     ['what is the weather like', ['unknown:weather']],
+    // A ticker in the possessive is still the ticker.
+    ["MSFT's eps last quarter", ['MSFT']],
+    ["What's AAPL's top line for FY24?", ['AAPL']],
+    ["aapl's revenue Q2 2025", ['AAPL']],
+    ["googl's revenue 2024", ['GOOGL']],
   ])('%s → %j', (text, expected) => {
     expect(companies(parse(text))).toEqual(expected);
   });
@@ -259,6 +264,10 @@ describe('periods', () => {
     ["Apple revenue Q3'24", { kind: 'fiscalQuarter', fy: 2024, q: 3 }],
     ['Apple revenue FY2024 Q3', { kind: 'fiscalQuarter', fy: 2024, q: 3 }],
     ['Apple revenue 3Q24', { kind: 'fiscalQuarter', fy: 2024, q: 3 }],
+    ['Microsoft revenue 2Q FY25', { kind: 'fiscalQuarter', fy: 2025, q: 2 }],
+    ['Microsoft revenue 2Q fiscal 2025', { kind: 'fiscalQuarter', fy: 2025, q: 2 }],
+    ['Apple revenue FQ3 2024', { kind: 'fiscalQuarter', fy: 2024, q: 3 }],
+    ['Apple revenue 2Q', { kind: 'fiscalQuarter', fy: null, q: 2 }],
     ['Apple revenue third quarter of fiscal 2024', { kind: 'fiscalQuarter', fy: 2024, q: 3 }],
     ['Apple revenue calendar Q3 2024', { kind: 'fiscalQuarter', fy: 2024, q: 3, calendar: true }],
     ['Microsoft revenue for calendar 2024', { kind: 'calendarYear', year: 2024 }],
@@ -293,6 +302,12 @@ describe('periods', () => {
     ['Apple revenue Q3 2024', null],
   ])('%s → %s', (text, expected) => {
     expect(parse(text).comparison).toBe(expected);
+  });
+
+  it('a quarter that does not exist is said so, and its year is not read as the fiscal year asked for', () => {
+    const q = parse('Apple revenue Q5 2024');
+    expect(q.period).toBeNull();
+    expect(q.unknownFigures).toEqual(['Q5 2024']);
   });
 
   it('a follow-up that adds a figure keeps the ones before beside it; one that names another figure replaces them', () => {

@@ -421,7 +421,7 @@ describe('playground in Chromium with the real prediction-markets agent and a fa
       cells.filter((c) => !/\s/.test(c.textContent!.trim()) && c.textContent!.trim()).filter((c) => {
         const range = document.createRange();
         range.selectNodeContents(c);
-        return new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size > 1;
+        return new Set(Array.from(range.getClientRects() as ArrayLike<DOMRect>).map((r) => Math.round(r.top))).size > 1;
       }).map((c) => c.textContent),
     );
     expect(brokenWords).toEqual([]);
