@@ -131,14 +131,20 @@ export class AccountService {
    * Self-service sign-up on the web: Free plan, no credits, no key yet (keys are made in Settings).
    * Emails are compared case-insensitively.
    */
-  async signUp(input: { email: unknown; password: unknown }, now = Date.now()): Promise<Account> {
+  /** The checks of a sign-up that need no database: the email's form and the password's strength. Throws the first problem. */
+  checkSignUp(input: { email: unknown; password: unknown }): { email: string; password: string } {
     const email = validateEmail(input.email);
     if (typeof input.password !== 'string' || !input.password) throw invalidRequest('missing_required_parameter', "Missing required parameter: 'password'.", 'password');
     const problem = passwordProblem(input.password, email);
     if (problem) throw invalidRequest('weak_password', problem, 'password');
+    return { email, password: input.password };
+  }
+
+  async signUp(input: { email: unknown; password: unknown }, now = Date.now()): Promise<Account> {
+    const { email } = this.checkSignUp(input);
     // Checked first only to spare a taken address the cost of hashing; the unique index decides.
     if (await this.#accountIdByEmail(email)) throw accountExists(email);
-    const passwordHash = await hashPassword(input.password, this.#scrypt);
+    const passwordHash = await hashPassword(input.password as string, this.#scrypt);
     return (await this.#insertAccount({ email, plan: 'free', credits: 0, passwordHash, withKey: false }, now)).account;
   }
 

@@ -44,6 +44,12 @@ function justCreated(flash: string | null, keys: KeyInfo[]): { key: KeyInfo; sec
  * The web pages: sign-up, log-in, Settings (account, API keys, credits) and the playground.
  * Server-rendered HTML with two small scripts; forms work without JavaScript.
  */
+/** The page a form of a path is on: forms posting to a path with no page of its own come from Settings. */
+function pageOf(url: string): string {
+  const path = url.split('?')[0]!;
+  return path === '/logout' || path === '/settings/password' ? '/settings' : path;
+}
+
 export async function webRoutes(app: FastifyInstance, deps: ServerDeps, auth: WebAuth): Promise<void> {
   const assets = loadAssets();
   const asset = (name: string) => {
@@ -93,7 +99,7 @@ export async function webRoutes(app: FastifyInstance, deps: ServerDeps, auth: We
       messagePage(ctx(request, reply), {
         title: 'Form expired',
         message: 'This form has expired or did not come from this site, so nothing was changed. Reload the page and try again.',
-        link: { href: request.url.split('?')[0]!, label: 'Reload the page' },
+        link: { href: pageOf(request.url), label: 'Reload the page' },
       }),
       403,
     );
@@ -102,7 +108,8 @@ export async function webRoutes(app: FastifyInstance, deps: ServerDeps, auth: We
 
   const signedIn = (request: FastifyRequest, reply: FastifyReply) => {
     const session = request.webSession;
-    if (!session) void redirect(reply, `/login?next=${encodeURIComponent(request.url)}`);
+    // A form sent after the session ended: back to its page once logged in, saying why.
+    if (!session) void redirect(reply, request.method === 'GET' ? `/login?next=${encodeURIComponent(request.url)}` : `/login?next=${encodeURIComponent(pageOf(request.url))}&expired=1`);
     return session ?? null;
   };
 
@@ -148,13 +155,26 @@ export async function webRoutes(app: FastifyInstance, deps: ServerDeps, auth: We
     const form = formOf(request.body);
     const email = (form.email ?? '').trim();
     const again = (status: number, errors: { summary: string; fields: Record<string, string> }) => send(reply, signUpPage(ctx(request, reply), { email, errors }), status);
+    if (!email || !form.password) {
+      const fields: Record<string, string> = {};
+      if (!email) fields.email = 'Enter your email.';
+      if (!form.password) fields.password = 'Choose a password.';
+      return again(400, { summary: !email && !form.password ? 'Enter your email and choose a password.' : (fields.email ?? fields.password)!, fields });
+    }
     try {
+      // A form with a mistake costs no attempt: only sign-ups that could create an account are counted.
+      deps.accounts.checkSignUp({ email, password: form.password });
       await throttle([[`signup:ip:${clientAddress(request)}`, web.loginAttemptsPerMinute]], 'sign-up');
-      const account = await deps.accounts.signUp({ email, password: form.password ?? '' });
+      const account = await deps.accounts.signUp({ email, password: form.password });
       await auth.signIn(request, reply, account.id);
       request.log.info({ account: account.id }, 'web sign-up');
       return redirect(reply, '/settings/api-keys?welcome=1');
     } catch (err) {
+      // Over the limit: said on the form, the email kept.
+      if (isSvcError(err) && err.code === 'too_many_attempts') {
+        if (err.retryAfterSeconds) reply.header('retry-after', String(err.retryAfterSeconds));
+        return again(429, { summary: err.message, fields: {} });
+      }
       if (!isSvcError(err) || !err.param) throw err;
       const message = err.code === 'account_exists' ? `An account with ${email} already exists. Log in instead, or use another email.` : err.message;
       return again(statusOf(err), { summary: message, fields: { [err.param]: message } });
@@ -165,7 +185,8 @@ export async function webRoutes(app: FastifyInstance, deps: ServerDeps, auth: We
   app.get('/login', async (request, reply) => {
     const next = safeNext((request.query as { next?: string }).next);
     if (request.webSession) return redirect(reply, next ?? '/playground');
-    const notice = (request.query as { logged_out?: string }).logged_out === '1' ? 'You are logged out.' : undefined;
+    const query = request.query as { logged_out?: string; expired?: string };
+    const notice = query.logged_out === '1' ? 'You are logged out.' : query.expired === '1' ? 'Your session ended, so what you sent was not saved. Log in again, then send it again.' : undefined;
     return send(reply, logInPage(ctx(request, reply), { next, notice }));
   });
 
@@ -197,6 +218,8 @@ export async function webRoutes(app: FastifyInstance, deps: ServerDeps, auth: We
   });
 
   app.post('/logout', async (request, reply) => {
+    // Logged out already (in another tab, or the session ended): there is nothing to refuse.
+    if (!request.webSession) return redirect(reply, '/login?logged_out=1');
     if (csrfRefused(request, reply)) return reply;
     await auth.signOut(request, reply);
     return redirect(reply, '/login?logged_out=1');

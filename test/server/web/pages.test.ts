@@ -240,6 +240,25 @@ describeBackends('web pages: sign-up, sessions, API keys', (backend) => {
     const res = await replay.get('/settings');
     expect(res.status).toBe(303);
     expect(res.headers.get('location')).toBe('/login?next=%2Fsettings');
+    // Logging out again (a second tab, its form still there) just lands on the log-in page.
+    const again = await web.post('/logout', {});
+    expect(again.status).toBe(303);
+    expect(again.headers.get('location')).toBe('/login?logged_out=1');
+    // A form sent after the session ended: back to its page once logged in, told why.
+    const late = await replay.post('/settings/password', { current_password: 'x', new_password: 'y' });
+    expect(late.status).toBe(303);
+    expect(late.headers.get('location')).toBe('/login?next=%2Fsettings&expired=1');
+    const told = await replay.get(late.headers.get('location')!);
+    expect(told.text).toContain('Your session ended, so what you sent was not saved.');
+  });
+
+  it('a refused form links back to a page that exists', async () => {
+    const web = new WebClient(svc.url);
+    await web.signUp(email());
+    const refused = await web.post('/settings/password', { current_password: 'x', new_password: 'y' }, { csrf: 'x'.repeat(32) });
+    expect(refused.status).toBe(403);
+    expect(refused.text).toContain('href="/settings"');
+    expect(refused.text).not.toContain('href="/settings/password"');
   });
 
   it('changes the password only with the current one; other browsers are signed out, this one stays', async () => {
@@ -412,6 +431,33 @@ describe('web pages: playground API, throttling and settings', () => {
     expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
     expect(limited.text).toContain('Too many log-in attempts');
     expect(web.cookies.has('__Host-svc_session')).toBe(false);
+  });
+
+  it('counts sign-ups that could create an account, not forms with a mistake; over the limit, the form says so and keeps the email', async () => {
+    const own = await startService({ agents, env: { SVC_LOGIN_ATTEMPTS_PER_MINUTE: '2' } });
+    try {
+      const web = new WebClient(own.url);
+      await web.get('/signup');
+      const empty = await web.post('/signup', { email: '', password: '' });
+      expect(empty.status).toBe(400);
+      expect(empty.text).toContain('Enter your email and choose a password.');
+      for (const mistake of [{ email: 'not-an-email', password: 'plum orbit canyon lantern' }, { email: email(), password: 'short' }, { email: email(), password: 'Password1234' }, { email: email(), password: '' }]) {
+        expect((await web.post('/signup', mistake)).status).toBe(400);
+      }
+      expect((await new WebClient(own.url).signUp(email())).status).toBeLessThan(400);
+      expect((await new WebClient(own.url).signUp(email())).status).toBeLessThan(400);
+      const third = new WebClient(own.url);
+      await third.get('/signup');
+      const address = email();
+      const limited = await third.post('/signup', { email: address, password: 'plum orbit canyon lantern' });
+      expect(limited.status).toBe(429);
+      expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
+      expect(limited.text).toContain('Too many sign-up attempts');
+      expect(limited.text).toContain(`value="${address}"`);
+      expect(limited.text).toContain('name="password"');
+    } finally {
+      await own.close();
+    }
   });
 
   it('sends a signed-out browser to log in, then back to the page it wanted', async () => {
