@@ -660,7 +660,17 @@ export class AnswerWriter {
         if (differences.length) lines.push(...(lines.at(-1)?.startsWith('- ') ? [] : ['']), ...differences.map((d) => `- ${d}`));
       }
       const fiscal = [...new Map(figures.map((f) => [f.company.cik, f])).values()].map((f) => this.#fiscalNote(f, null)).filter((n): n is string => n !== null);
-      if (fiscal.length) lines.push(...(lines.at(-1)?.startsWith('- ') ? [] : ['']), ...fiscal.map((n) => `- ${n}`));
+      // A 53-week year or 14-week quarter in the table (or compared with) is said under it too, once per company.
+      const weeks = [
+        ...new Set(
+          figures.flatMap((f) => {
+            const r = f.result;
+            const note = r.kind === 'value' ? this.#extraWeekNote(f, r.period, [r.compared, f.alsoCompared]) : null;
+            return note ? [`For ${shortName(f.company.name)}, ${note.charAt(0).toLowerCase()}${note.slice(1)}`] : [];
+          }),
+        ),
+      ];
+      if (fiscal.length || weeks.length) lines.push(...(lines.at(-1)?.startsWith('- ') ? [] : ['']), ...[...fiscal, ...weeks].map((n) => `- ${n}`));
     }
     const cross = this.#cross();
     if (cross.length) lines.push('', ...cross);

@@ -414,6 +414,12 @@ describe("a 52/53-week filer's longer periods", () => {
     expect(await answer('Apple revenue fiscal 2023 year over year')).toMatch(/- Fiscal year 2023 had 53 weeks, one more than usual, which adds to its amounts and to the change against a period of the usual length\./);
     // A calendar year's sum holding that quarter, or compared with one.
     expect(await answer('Apple net income calendar 2023 vs calendar 2022')).toMatch(/- Calendar 2022's quarters include fiscal Q1 2023, of 14 weeks, one more than usual, so the change from it understates the trend by about that week\./);
+    // Under a table of several figures or companies too, once per company.
+    const table = await answer('Compare Apple and Microsoft revenue growth in fiscal 2024');
+    expect(table).toContain('- For Apple, fiscal year 2023 had 53 weeks, one more than usual, so the change from it understates the trend by about that week.');
+    expect(table).not.toMatch(/For Microsoft, .*weeks/);
+    const two = await answer('Apple revenue and net income FY2023');
+    expect(two.match(/For Apple, fiscal year 2023 had 53 weeks, one more than usual, which adds to its amounts\./g)).toHaveLength(1);
     // Periods of the usual length, a balance, and a calendar-year filer: nothing said.
     for (const q of ['Apple revenue Q3 2024 year over year', 'Apple cash Q1 2023', 'Microsoft revenue fiscal 2024']) expect(await answer(q), q).not.toMatch(/weeks, one more than usual/);
   });
