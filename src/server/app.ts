@@ -1,3 +1,4 @@
+import { isUtf8 } from 'node:buffer';
 import type { Socket } from 'node:net';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { SvcError } from '../errors.js';
@@ -108,13 +109,21 @@ export function buildServer(deps: ServerDeps): ServerHandle {
   // a body say so themselves. A compressed body is refused as such rather than as bad JSON.
   const json = app.getDefaultJsonParser('error', 'error');
   app.removeContentTypeParser('application/json');
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, raw, done) => {
     const encoding = request.headers['content-encoding'];
     if (encoding && encoding.toLowerCase() !== 'identity') {
       return done(new SvcError('unsupported_media_type', { code: 'unsupported_media_type', message: `Content-Encoding '${encoding}' is not supported: send the JSON body uncompressed.` }), undefined);
     }
-    if ((body as string).trim() === '') return done(null, undefined);
-    json(request, body as string, (err, parsed) => (err ? done(jsonProblem(body as string), undefined) : done(null, parsed)));
+    // JSON is UTF-8 (RFC 8259): another charset, or bytes that are not UTF-8, would reach the agents as replacement characters.
+    const charset = /;\s*charset\s*=\s*"?([^";\s]+)/i.exec(request.headers['content-type'] ?? '')?.[1];
+    if (charset && !/^utf-?8$/i.test(charset)) {
+      return done(new SvcError('unsupported_media_type', { code: 'unsupported_media_type', message: `charset=${charset} is not supported: send the JSON body in UTF-8 (charset=utf-8, or no charset).` }), undefined);
+    }
+    const bytes = raw as Buffer;
+    if (!isUtf8(bytes)) return done(new SvcError('invalid_request', { code: 'invalid_json', message: 'The body is not valid UTF-8: send the JSON encoded as UTF-8.' }), undefined);
+    const body = bytes.toString('utf8');
+    if (body.trim() === '') return done(null, undefined);
+    json(request, body, (err, parsed) => (err ? done(jsonProblem(body), undefined) : done(null, parsed)));
   });
   app.setErrorHandler(onError);
   app.setNotFoundHandler(notFoundHandler);

@@ -10,7 +10,7 @@ export const MAX_DEPTH = 64;
  * deeper than MAX_DEPTH. Null when there is nothing.
  */
 export function unacceptableAt(value: unknown, path = '', depth = 0): SvcError | null {
-  if (typeof value === 'string') return value.includes('\0') ? nulError(path || 'body') : null;
+  if (typeof value === 'string') return value.includes('\0') ? nulError(path || 'body') : (value as WellFormed).isWellFormed() ? null : surrogateError(path || 'body');
   if (!value || typeof value !== 'object') return null;
   if (depth >= MAX_DEPTH) return invalidRequest('invalid_value', `Invalid '${path}': JSON may be nested at most ${MAX_DEPTH} levels deep.`, path);
   if (Array.isArray(value)) {
@@ -29,6 +29,11 @@ export function unacceptableAt(value: unknown, path = '', depth = 0): SvcError |
   return null;
 }
 
+/** Node 20 has String.prototype.isWellFormed; TypeScript's lib for our target does not declare it. */
+type WellFormed = string & { isWellFormed(): boolean };
+
+// A lone surrogate (\ud800 escaped in JSON) is no character: stored, it would come back as U+FFFD, not as sent.
+const surrogateError = (at: string) => invalidRequest('invalid_value', `Invalid '${at}': the text has a lone UTF-16 surrogate (an escape such as \\ud800 without its pair), which is no character. Send whole characters.`, at);
 const nulError = (at: string) => invalidRequest('invalid_value', `Invalid '${at}': text may not contain the NUL character (\\u0000).`, at);
 
 /**

@@ -184,6 +184,12 @@ const CASES: Case[] = [
   { name: 'NUL in a message', path: C, body: chat({ messages: [user('hi'), { role: 'assistant', content: 'x' }, user('q\u0000')] }), status: 400, code: 'invalid_value', param: 'messages[2].content' },
   { name: 'NUL in a metadata key', body: resp({ metadata: { 'k\u0000': 'v' } }), status: 400, code: 'invalid_value', param: 'metadata.k\u0000' },
   { name: 'NUL in previous_response_id', body: resp({ previous_response_id: 'resp_\u0000' }), status: 400, code: 'invalid_value', param: 'previous_response_id' },
+  // A lone surrogate is no character: stored, it would come back changed.
+  { name: 'lone surrogate in the input', body: '{"model":"svc-test","input":"odds \\ud800 of a cut"}', status: 400, code: 'invalid_value', param: 'input' },
+  { name: 'lone low surrogate in a message', path: C, body: '{"model":"svc-test","messages":[{"role":"user","content":"q \\udc00"}]}', status: 400, code: 'invalid_value', param: 'messages[0].content' },
+  // JSON is UTF-8: another charset, or bytes that are not UTF-8, would reach the agents as U+FFFD.
+  { name: 'a Latin-1 body', body: Buffer.from('{"model":"svc-test","input":"caf\xe9"}', 'latin1'), status: 400, code: 'invalid_json', param: null },
+  { name: 'charset other than UTF-8', body: resp({ input: 'q' }), headers: { 'content-type': 'application/json; charset=iso-8859-1' }, status: 415, code: 'unsupported_media_type', param: null },
   { name: 'NUL in a path id', method: 'GET', path: '/v1/responses/resp_%00', status: 400, code: 'invalid_url', param: null },
   { name: 'NUL in a query value', method: 'GET', path: '/v1/account/ledger?after=led_%00', status: 400, code: 'invalid_url', param: null },
   { name: 'admin: NUL in an email', path: A, auth: 'admin', body: { email: 'a\u0000b@example.com' }, status: 400, code: 'invalid_value', param: 'email' },
@@ -221,9 +227,9 @@ describe('bad input gets a clear OpenAI-style error', () => {
     else if (auth === 'admin') headers.authorization = `Bearer ${svc.adminKey}`;
     else if (auth === 'revoked') headers.authorization = `Bearer ${revokedKey}`;
     else if (auth !== 'none') headers.authorization = auth;
-    let body: string | undefined;
+    let body: string | Uint8Array | undefined;
     if (c.body !== undefined) {
-      body = typeof c.body === 'string' ? c.body : JSON.stringify(c.body);
+      body = typeof c.body === 'string' || c.body instanceof Uint8Array ? c.body : JSON.stringify(c.body);
       headers['content-type'] = 'application/json';
     }
     Object.assign(headers, c.headers);
