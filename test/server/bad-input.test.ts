@@ -233,7 +233,7 @@ describe('bad input gets a clear OpenAI-style error', () => {
       headers['content-type'] = 'application/json';
     }
     Object.assign(headers, c.headers);
-    const res = await fetch(`${svc.url}${c.path ?? R}`, { method: c.method ?? 'POST', headers, body });
+    const res = await fetch(`${svc.url}${c.path ?? R}`, { method: c.method ?? 'POST', headers, body: body as BodyInit | undefined });
     const text = await res.text();
     expect(res.status, text).toBe(c.status);
     expect(res.headers.get('content-type')).toMatch(/^application\/json/);

@@ -45,10 +45,17 @@ const HELP_METRICS = METRICS.map((m) => m.label).join(', ');
 const EXAMPLES = ['"What was Apple\'s revenue in Q3 2024?"', '"MSFT diluted EPS for the quarter ended March 31, 2024, year over year"', '"Compare Apple and Alphabet net income last quarter"'];
 
 /** Why a figure asked for cannot be given, by what it is. */
+/** A question about people, words or events of a filing rather than a figure ("Who is Apple's CEO?", "What did Microsoft say about AI?"). */
+const NOT_A_FIGURE = /\b(?:who|ceo|cfo|chief \w+ officer|chair(?:man|woman|person)?|founders?|founded|headquarter\w*|employees|headcount|risk factors?|risks|say|says|said|mention\w*|discuss\w*|strategy|competitors?|lawsuits?|litigation|guidance|outlook|when (?:did|does|will) \S+ (?:file|report)|filed on)\b/i;
+
 /** "Q5 2024", "0Q": said as a quarter, and none is. */
 const NO_QUARTER = /^(?:f?q[05-9]|[05-9]q)\b/i;
 
 const UNKNOWN_WHY: { pattern: RegExp; why: string }[] = [
+  {
+    pattern: /\b(?:risks?|risk factors?|strategy|outlook|guidance|competitors?|competition|litigation|lawsuits?|discussion)\b/i,
+    why: "it is what a filing says in words (its risk factors, business or management's discussion), not a figure of its financial statements; I read the figures only",
+  },
   {
     pattern: new RegExp(`${NON_GAAP}|excluding|\\bex[- ]`, 'i'),
     why: 'it is a non-GAAP measure the company defines itself, outside its audited statements, so it is not in the XBRL financial data I read; I give GAAP figures only',
@@ -649,8 +656,12 @@ export class AnswerWriter {
       lines.push(...this.#single(figures[0]!));
     } else if (figures.length > 1) {
       const companies = new Set(figures.map((f) => f.company.cik)).size;
+      const period = plan.question?.period;
+      const latest = !period || period.kind === 'latest';
+      const offTopic = plan.keyFigures ? NOT_A_FIGURE.exec(plan.question?.text ?? '') : null;
+      if (offTopic) lines.push(`I answer from the figures of companies' financial statements in their SEC filings (XBRL data), not from what a filing says in words or who runs a company, so I cannot answer that; the key figures are below, with the filing each comes from.`, '');
       const intro = plan.keyFigures
-        ? `Key figures from the latest filings${companies > 1 ? ', side by side' : ''}:`
+        ? `Key figures${latest ? ' from the latest filings' : ''}${companies > 1 ? ', side by side' : ''}:`
         : companies > 1
           ? `${capitalise([...new Set(figures.map((f) => f.metric.label))].join(' and '))}, side by side (each company in its own fiscal terms):`
           : `${who(figures[0]!.company)}:`;
