@@ -108,7 +108,7 @@ describe('flags', () => {
     // The word "true" is a value like any other.
     const literal = await runCli(['credits', 'grant', '--account', account.id, '--amount', '1', '--note', 'true'], env);
     expect(JSON.parse(literal.stdout)).toMatchObject({ credits: 7, entry: { reason: 'true' } });
-  });
+  }, 120_000); // Sixteen CLI processes, each starting Node and tsx: on a loaded 2-core machine that is more than 30 s.
 });
 
 describe('commands', () => {

@@ -347,7 +347,12 @@ export class AnswerWriter {
             return `${who(figure.company)} has not reported ${periodName(r.period, figure.fin.calendar)} yet: its filings go up to ${upTo}${projected ? `, and that year ends about ${r.period.end}` : ''}. ${this.#available(figure)}`.trim();
           }
         }
-        return `${who(figure.company)} reported no ${figure.metric.label} for ${periodWithEnd(r.period, figure.fin.calendar)}. ${this.#available(figure)}`.trim();
+        // Not "reported no cash": that reads as a balance of zero. The data lacks the figure.
+        return (
+          this.#snapshot
+            ? `The XBRL financial data recorded for ${who(figure.company)} in this snapshot has no ${figure.metric.label} for ${periodWithEnd(r.period, figure.fin.calendar)}. ${this.#available(figure)}`
+            : `${its(figure.company)} XBRL financial data has no ${figure.metric.label} for ${periodWithEnd(r.period, figure.fin.calendar)}. ${this.#available(figure)}`
+        ).trim();
       case 'calendar-year': {
         const missing = r.quarters.filter((q) => !q.value).map((q) => (q.quarter ? `${periodWithEnd(q.quarter, figure.fin.calendar)} has no ${figure.metric.label} in the filings` : `the filings have no quarter ending in calendar Q${q.calendarQuarter} ${r.year}`));
         return `${its(figure.company)} ${figure.metric.label} for calendar year ${r.year} cannot be given: it is the sum of the four fiscal quarters ending in ${r.year}, and ${missing.join('; ')}. ${this.#available(figure)}`.trim();
@@ -490,7 +495,10 @@ export class AnswerWriter {
         const margin = this.#margin(f);
         if (margin) notes.push(`${who(f.company)} ${margin.charAt(0).toLowerCase()}${margin.slice(1)}`);
       } else if (r.kind === 'value') {
-        row.push(periodWithEnd(r.period, f.fin.calendar), `${this.#amount(f, r.value)} ${this.#refs(r.value)}${r.value.derivation ? ' (derived)' : ''}`);
+        // Asked for the trailing twelve months: the table shows them, their quarters in the note below.
+        const twelve = !comparison && f.ttm?.length === 4 && f.ttm.every((q) => q.value) && !f.ttmNot ? this.#ttmSum(f.ttm) : null;
+        if (twelve) row.push(`twelve months to ${periodWithEnd(r.period, f.fin.calendar)}`, `${this.#amount(f, twelve)} ${this.#refs(twelve)} (sum of four quarters)`);
+        else row.push(periodWithEnd(r.period, f.fin.calendar), `${this.#amount(f, r.value)} ${this.#refs(r.value)}${r.value.derivation ? ' (derived)' : ''}`);
         if (r.value.derivation) notes.push(`${who(f.company)} ${f.metric.label}, ${periodName(r.period, f.fin.calendar)}: ${this.#derivation(f, r.value)}`);
         if (r.value.restatedFrom || r.value.asOf) notes.push(`${who(f.company)} ${f.metric.label}: ${this.#source(r.value)}`);
         if (r.note) notes.push(`${who(f.company)}: ${r.note}.`);

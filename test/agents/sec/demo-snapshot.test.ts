@@ -111,6 +111,12 @@ describe('svc-sec-agent on the demo snapshot, offline', () => {
     expect(a.text).not.toContain('does not report');
   });
 
+  it('a period the snapshot has no figure for is said to be missing from the data, never as a balance of nothing', async () => {
+    const a = await ask('Microsoft cash Q2 2022');
+    expect(a.text).toMatch(/^The XBRL financial data recorded for Microsoft Corp\. \(MSFT\) in this snapshot has no cash and cash equivalents for fiscal Q2 2022 \(quarter ended 2021-12-31\)\. Available for Microsoft: cash and cash equivalents for quarters from/);
+    expect(a.text).not.toContain('reported no');
+  });
+
   it('says a company outside the snapshot is not in it', async () => {
     const a = await ask('NVDA revenue');
     expect(a.text).toMatch(/not in this snapshot/);

@@ -215,6 +215,11 @@ describe('two periods named further apart than a year or a quarter: compared, ne
     expect(await answer('Rank Apple, Microsoft and Alphabet by revenue growth in 2024')).toMatch(/- Revenue growth, highest to lowest: Microsoft \+15\.7% .*, Alphabet \+13\.9% .*, Apple \+2\.0% /);
     // The twelve months, not the last quarter: Apple 97,294 is above Microsoft's 96,635, though its quarter is below.
     expect(await answer('Compare AAPL, MSFT, GOOGL net income TTM')).toMatch(/- Trailing-twelve-month net income, largest to smallest: Alphabet \$100,118 million .*, Apple \$97,294 million .*, Microsoft \$96,635 million /);
+    // The table shows the twelve months asked for, not the last quarter.
+    const table = await answer('Apple TTM net income vs Microsoft');
+    expect(table).toMatch(/\| Apple Inc\. \(AAPL\) \| Net income \| twelve months to fiscal Q2 2025 \(quarter ended 2025-03-29\) \| \$97,294 million \[\d+\] \(sum of four quarters\) \|/);
+    expect(table).toMatch(/\| Microsoft Corp\. \(MSFT\) \| Net income \| twelve months to fiscal Q3 2025 \(quarter ended 2025-03-31\) \| \$96,635 million /);
+    expect(table).not.toMatch(/\| \$24,780 million/);
     // Order words are not companies.
     const ordered = await answer('Apple vs Microsoft revenue fiscal 2024, largest to smallest');
     expect(ordered).toContain("- Apple's revenue for fiscal year 2024 (year ended 2024-09-28) was $145,913 million (59.5%) more than Microsoft's");
