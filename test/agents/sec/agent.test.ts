@@ -328,6 +328,14 @@ describe('questions it cannot answer get a clear answer, never an invented numbe
     expect((await ask('Apple 10-K 2023')).text).toMatch(/^Key figures:/);
   });
 
+  it('"which one grew faster?" after a comparison compares their growth; the comparative word is no company', async () => {
+    for (const q of ['which one grew faster?', 'which grew faster?']) {
+      const a = await ask('Compare Apple and Microsoft net income FY2024', q);
+      expect(a.text, q).not.toContain('company called');
+      expect(a.text, q).toMatch(/net income growth for fiscal year 2024/);
+    }
+  });
+
   it('a quarter that does not exist is said so, not answered with the fiscal year', async () => {
     const a = await ask('Apple revenue Q5 2024');
     expect(a.text).toContain('There is no quarter "Q5 2024": a fiscal year has four, Q1 to Q4. Ask for one of them, or for the fiscal year; without one, the latest period is given.');
