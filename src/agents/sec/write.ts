@@ -48,6 +48,9 @@ const EXAMPLES = ['"What was Apple\'s revenue in Q3 2024?"', '"MSFT diluted EPS 
 /** A question about people, words or events of a filing rather than a figure ("Who is Apple's CEO?", "What did Microsoft say about AI?"). */
 const NOT_A_FIGURE = /\b(?:who|ceo|cfo|chief \w+ officer|chair(?:man|woman|person)?|founders?|founded|headquarter\w*|employees|headcount|risk factors?|risks|say|says|said|mention\w*|discuss\w*|strategy|competitors?|lawsuits?|litigation|guidance|outlook|when (?:did|does|will) \S+ (?:file|report)|filed on)\b/i;
 
+/** A sum of the companies' figures asked for. */
+const COMBINED = /\b(?:combined|together|in total|total of|sum of|added up|add(?:ing)? up|altogether)\b/i;
+
 /** "Q5 2024", "0Q": said as a quarter, and none is. */
 const NO_QUARTER = /^(?:f?q[05-9]|[05-9]q)\b/i;
 
@@ -593,6 +596,11 @@ export class AnswerWriter {
       const label = `${twelve}${kind === 'share' ? shareLabel(metric)!.label : kind === 'growth' ? `${metric.label} growth` : metric.label}`;
       const named = (s: (typeof ranked)[number], what = '') => `${its(s.figure.company)}${what}${samePeriod ? '' : ` for ${s.period}`}`;
       const [high, low] = [ranked[0]!, ranked.at(-1)!];
+      // "combined revenue", "together", "in total": the sum, before how they differ. Per-share figures do not add up.
+      if (kind === 'amount' && COMBINED.test(this.#plan.question?.text ?? '')) {
+        const sum = formatAmount(shown.reduce((a, x) => a + x.raw.value, 0), high.unit, metric, this.#scale(high.raw));
+        if (!/per share$/.test(sum)) out.push(`${capitalise(label)} of ${shown.map((x) => shortName(x.figure.company.name)).join(' and ')} together${samePeriod ? '' : ', each for its period in the table'}: ${sum}${monthsApart}.`);
+      }
       if (ranked.length > 2) {
         out.push(`${capitalise(label)}, ${kind === 'amount' ? 'largest to smallest' : 'highest to lowest'}: ${ranked.map((s) => `${shortName(s.figure.company.name)} ${s.shown}${samePeriod ? '' : ` for ${s.period}`}`).join(', ')}${monthsApart}.`);
       } else if (high.value === low.value) {

@@ -336,6 +336,13 @@ describe('questions it cannot answer get a clear answer, never an invented numbe
     }
   });
 
+  it('"combined" asks for the companies\' sum, given before how they differ; per-share figures are not added up', async () => {
+    const a = await ask('What was Apple and Microsoft combined revenue in fiscal 2024?');
+    const [apple, microsoft] = [/\| Apple Inc\. \(AAPL\) \| Revenue \| [^|]+\| \$([\d,]+) million/.exec(a.text)![1]!, /\| Microsoft Corp\. \(MSFT\) \| Revenue \| [^|]+\| \$([\d,]+) million/.exec(a.text)![1]!].map((x) => Number(x.replace(/,/g, '')));
+    expect(a.text).toContain(`- Revenue of Apple and Microsoft together, each for its period in the table: $${(apple + microsoft).toLocaleString('en-US')} million`);
+    expect((await ask('Apple and Microsoft combined EPS in fiscal 2024')).text).not.toContain('together');
+  });
+
   it('a quarter that does not exist is said so, not answered with the fiscal year', async () => {
     const a = await ask('Apple revenue Q5 2024');
     expect(a.text).toContain('There is no quarter "Q5 2024": a fiscal year has four, Q1 to Q4. Ask for one of them, or for the fiscal year; without one, the latest period is given.');
