@@ -162,6 +162,8 @@ const CASES: Case[] = [
   // Retrieval and routing
   { name: 'unknown route', method: 'GET', path: '/v1/nothing', status: 404, code: 'unknown_url' },
   { name: 'wrong method', method: 'PUT', path: R, body: resp({}), status: 404, code: 'unknown_url' },
+  { name: 'empty response id before input_items', method: 'GET', path: '/v1/responses//input_items', status: 404, code: 'unknown_url', param: null },
+  { name: 'empty response id before cancel', method: 'POST', path: '/v1/responses//cancel', status: 404, code: 'unknown_url', param: null },
   { name: 'unknown response id', method: 'GET', path: '/v1/responses/resp_nope', status: 404, code: 'response_not_found', param: 'id' },
   { name: 'bad stream query flag', method: 'GET', path: '/v1/responses/resp_nope?stream=maybe', status: 400, code: 'invalid_type', param: 'stream' },
   { name: 'unknown model id', method: 'GET', path: '/v1/models/nope', status: 404, code: 'model_not_found', param: 'model' },

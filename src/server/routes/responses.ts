@@ -10,7 +10,7 @@ import { placeCitations, responsesAnnotation } from '../../wire/citations.js';
 import { ResponsesEncoder } from '../../wire/responses.js';
 import { commentFrame, responsesFrame } from '../../wire/sse.js';
 import type { ServerDeps } from '../deps.js';
-import { sendError } from '../errors.js';
+import { notFoundHandler, sendError } from '../errors.js';
 import { joinInstructions, parseResponsesRequest, type ResponsesRequest } from '../requests.js';
 import { idempotency, unanswered } from '../idempotency.js';
 import { startRun, type Run } from '../run.js';
@@ -98,6 +98,11 @@ export async function responsesRoutes(app: FastifyInstance, deps: ServerDeps): P
   let running = backgroundRunning.get(deps);
   if (!running) backgroundRunning.set(deps, (running = new Map()));
   const perAccount = running;
+  // "/v1/responses//input_items" matches with an empty id: that is no URL of the API, as "/v1/responses/" is not.
+  app.addHook('preValidation', (request, reply, done) => {
+    if ((request.params as { id?: string } | undefined)?.id === '') return void notFoundHandler(request, reply);
+    done();
+  });
   app.post('/v1/responses', { preHandler: idempotency(deps, 'POST /v1/responses') }, async (request, reply) => {
     const auth = request.auth!;
     const req = deps.agents.parseFor(request.body, parseResponsesRequest);
