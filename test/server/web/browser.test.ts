@@ -344,6 +344,13 @@ describe('web pages in Chromium', () => {
     );
   });
 
+  it('answer Markdown: code blocks as written, ordered lists from their first number, ***bold emphasis***', async () => {
+    expect(await renderMarkdown('Run:\n```sh\n  npm ci  # <b>x</b>\nnpm start\n```\nDone.')).toBe('<p>Run:</p><pre><code>  npm ci  # &lt;b&gt;x&lt;/b&gt;\nnpm start</code></pre><p>Done.</p>');
+    expect(await renderMarkdown('```\nstill streaming')).toBe('<pre><code>still streaming</code></pre>');
+    expect(await renderMarkdown('3. third\n4. fourth')).toBe('<ol start="3"><li>third</li><li>fourth</li></ol>');
+    expect(await renderMarkdown('***both*** and **bold**')).toBe('<p><strong><em>both</em></strong> and <strong>bold</strong></p>');
+  });
+
   it('answer Markdown: escaped characters are shown as themselves; an escaped pipe stays inside its table cell', async () => {
     expect(await renderMarkdown('You asked about “odds [2\\]” and 3\\*4 [1]')).toBe('<p>You asked about “odds [2]” and 3*4 [1]</p>');
     expect(await renderMarkdown('| Outcome | Price |\n|---|---|\n| Band 1 \\| cold | 40% |')).toBe(

@@ -1,5 +1,5 @@
 // A small, safe Markdown renderer for the agents' answers: headings, paragraphs, lists, tables,
-// **bold**, _emphasis_ or *emphasis*, `code`, [text](http…) links and [n] citation markers. It
+// code blocks, **bold**, _emphasis_ or *emphasis*, ***both***, `code`, [text](http…) links and [n] citation markers. It
 // builds DOM nodes (never innerHTML), so nothing in an answer can inject markup.
 
 // Emphasis only around whole words, never inside snake_case or 2*3*4 (stricter than CommonMark for *).
@@ -8,9 +8,9 @@ const EM_UNDERSCORE = /(?<!\w)_(?![_\s])([^_]+?)(?<![_\s])_(?!\w)/;
 // A backslash before punctuation is Markdown's escape: the answers write `[2\]` for a caller's
 // "[2]" that is not a citation, and `\|` for a pipe inside a table cell.
 const ESCAPE = /\\([!-/:-@[-`{-~])/;
-// Groups: 1 bold, 2-3 emphasis, 4 code, 5-6 link text and URL, 7 citation number, 8 escaped character.
+// Groups: 1 bold emphasis, 2 bold, 3-4 emphasis, 5 code, 6-7 link text and URL, 8 citation number, 9 escaped character.
 const INLINE = new RegExp(
-  [/\*\*([^*]+)\*\*/, EM_STAR, EM_UNDERSCORE, /`([^`]+)`/, /\[([^\]]+)\]\((https?:\/\/[^\s)]+)\)/, /\[(\d+)\]/, ESCAPE].map((r) => r.source).join('|'),
+  [/\*\*\*([^*]+)\*\*\*/, /\*\*([^*]+)\*\*/, EM_STAR, EM_UNDERSCORE, /`([^`]+)`/, /\[([^\]]+)\]\((https?:\/\/[^\s)]+)\)/, /\[(\d+)\]/, ESCAPE].map((r) => r.source).join('|'),
   'g',
 );
 
@@ -20,25 +20,31 @@ function inline(text, cite) {
   let last = 0;
   for (const m of text.matchAll(INLINE)) {
     if (m.index > last) out.push(document.createTextNode(text.slice(last, m.index)));
-    if (m[1] !== undefined || m[2] !== undefined || m[3] !== undefined) {
-      const element = document.createElement(m[1] !== undefined ? 'strong' : 'em');
-      element.append(...inline(m[1] ?? m[2] ?? m[3], cite));
+    if (m[1] !== undefined) {
+      const strong = document.createElement('strong');
+      const em = document.createElement('em');
+      em.append(...inline(m[1], cite));
+      strong.append(em);
+      out.push(strong);
+    } else if (m[2] !== undefined || m[3] !== undefined || m[4] !== undefined) {
+      const element = document.createElement(m[2] !== undefined ? 'strong' : 'em');
+      element.append(...inline(m[2] ?? m[3] ?? m[4], cite));
       out.push(element);
-    } else if (m[4] !== undefined) {
-      const code = document.createElement('code');
-      code.textContent = m[4];
-      out.push(code);
     } else if (m[5] !== undefined) {
+      const code = document.createElement('code');
+      code.textContent = m[5];
+      out.push(code);
+    } else if (m[6] !== undefined) {
       const a = document.createElement('a');
-      a.href = m[6];
+      a.href = m[7];
       a.target = '_blank'; // leaving would lose the answer, which lives only in the page
       a.rel = 'noopener noreferrer';
-      a.textContent = m[5];
+      a.textContent = m[6];
       out.push(a);
-    } else if (m[7] !== undefined) {
-      out.push(cite(Number(m[7])) ?? document.createTextNode(m[0]));
+    } else if (m[8] !== undefined) {
+      out.push(cite(Number(m[8])) ?? document.createTextNode(m[0]));
     } else {
-      out.push(document.createTextNode(m[8]));
+      out.push(document.createTextNode(m[9]));
     }
     last = m.index + m[0].length;
   }
@@ -50,6 +56,7 @@ function inline(text, cite) {
 const cells = (line) => line.trim().replace(/^\||(?<!\\)\|$/g, '').split(/(?<!\\)\|/).map((c) => c.trim());
 const isTableSeparator = (line) => /^\s*\|?\s*:?-{3,}:?\s*(\|\s*:?-{3,}:?\s*)*\|?\s*$/.test(line);
 const LIST_ITEM = /^\s*(?:[-*]|(\d+)\.)\s+(.*)$/;
+const FENCE = /^\s{0,3}(`{3,}|~{3,})/;
 
 /**
  * Renders `markdown` into `target`. Headings start at `<h{headingBase}>` so that they nest
@@ -110,10 +117,24 @@ export function renderMarkdown(target, markdown, { cite = () => null, headingBas
       wrap.className = 'table-wrap';
       wrap.append(table);
       blocks.push(wrap);
+    } else if (FENCE.test(line)) {
+      // A code block, shown as written (an unclosed one runs to the end, as while it streams).
+      flush();
+      const marker = FENCE.exec(line)[1];
+      const body = [];
+      for (i++; i < lines.length && !(lines[i].trim().startsWith(marker) && lines[i].trim().replace(/[`~]/g, '') === ''); i++) body.push(lines[i]);
+      const pre = document.createElement('pre');
+      const code = document.createElement('code');
+      code.textContent = body.join('\n');
+      pre.append(code);
+      blocks.push(pre);
     } else if (LIST_ITEM.test(line)) {
       flush();
-      const ordered = LIST_ITEM.exec(line)[1] !== undefined;
+      const first = LIST_ITEM.exec(line)[1];
+      const ordered = first !== undefined;
       const list = document.createElement(ordered ? 'ol' : 'ul');
+      // "3. …" starts the list at 3.
+      if (ordered && Number(first) !== 1) list.start = Number(first);
       let item = null;
       for (; i < lines.length; i++) {
         const m = LIST_ITEM.exec(lines[i]);
