@@ -44,6 +44,20 @@ function justCreated(flash: string | null, keys: KeyInfo[]): { key: KeyInfo; sec
  * The web pages: sign-up, log-in, Settings (account, API keys, credits) and the playground.
  * Server-rendered HTML with two small scripts; forms work without JavaScript.
  */
+/**
+ * An API error's message as a form says it: "Invalid 'email': 'x' is not an email address." is
+ * "“x” is not an email address: enter one like name@example.com."
+ */
+export function formMessage(err: SvcError): string {
+  if (err.param === 'email' && err.code === 'invalid_value') {
+    const typed = /: '(.*)' is not an email address/.exec(err.message)?.[1];
+    return `${typed ? `“${typed}” is not an email address` : 'That is not an email address'}: enter one like name@example.com.`;
+  }
+  if (err.param === 'name' && err.code === 'invalid_value') return err.message.replace(/^Invalid 'name': at most (\d+) characters\./, 'Use a name of at most $1 characters.');
+  const plain = err.message.replace(/^Invalid '[^']+': /, '');
+  return plain.charAt(0).toUpperCase() + plain.slice(1);
+}
+
 /** The page a form of a path is on: forms posting to a path with no page of its own come from Settings. */
 function pageOf(url: string): string {
   const path = url.split('?')[0]!;
@@ -176,7 +190,7 @@ export async function webRoutes(app: FastifyInstance, deps: ServerDeps, auth: We
         return again(429, { summary: err.message, fields: {} });
       }
       if (!isSvcError(err) || !err.param) throw err;
-      const message = err.code === 'account_exists' ? `An account with ${email} already exists. Log in instead, or use another email.` : err.message;
+      const message = err.code === 'account_exists' ? `An account with ${email} already exists. Log in instead, or use another email.` : formMessage(err);
       return again(statusOf(err), { summary: message, fields: { [err.param]: message } });
     }
   });
@@ -275,7 +289,8 @@ export async function webRoutes(app: FastifyInstance, deps: ServerDeps, auth: We
     } catch (err) {
       if (!isSvcError(err)) throw err;
       const keys = await deps.accounts.listKeys(session.account.id);
-      return send(reply, apiKeysSection(ctx(request, reply), { keys, name: form.name, errors: { summary: err.message, fields: { name: err.message } } }), 400);
+      const message = formMessage(err);
+      return send(reply, apiKeysSection(ctx(request, reply), { keys, name: form.name, errors: { summary: message, fields: { name: message } } }), 400);
     }
     let created: Awaited<ReturnType<typeof deps.accounts.issueKey>>;
     try {

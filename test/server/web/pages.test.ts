@@ -89,7 +89,8 @@ describeBackends('web pages: sign-up, sessions, API keys', (backend) => {
     expect(common.text).toContain('one of the most commonly used');
     const bad = await web.post('/signup', { email: 'not-an-email', password: 'plum orbit canyon lantern' });
     expect(bad.status).toBe(400);
-    expect(bad.text).toContain('is not an email address');
+    expect(bad.text).toContain('“not-an-email” is not an email address: enter one like name@example.com.');
+    expect(bad.text).not.toContain("Invalid 'email'");
     expect(bad.text).toContain('value="not-an-email"');
   });
 
@@ -163,6 +164,9 @@ describeBackends('web pages: sign-up, sessions, API keys', (backend) => {
     expect(page.text).not.toContain(secret);
     expect(page.text).toContain(`${secret.slice(0, 11)}…${secret.slice(-4)}`);
     expect(page.text).toContain('laptop');
+    const long = await web.post('/settings/api-keys', { name: 'x'.repeat(61) });
+    expect(long.status).toBe(400);
+    expect(long.text).toContain('Use a name of at most 60 characters.');
 
     const client = new OpenAI({ apiKey: secret, baseURL: svc.baseURL, maxRetries: 0 });
     const r = await client.responses.create({ model: 'svc-test', input: 'hello', store: false });
