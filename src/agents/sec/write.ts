@@ -46,7 +46,7 @@ const EXAMPLES = ['"What was Apple\'s revenue in Q3 2024?"', '"MSFT diluted EPS 
 
 /** Why a figure asked for cannot be given, by what it is. */
 /** A question about people, words or events of a filing rather than a figure ("Who is Apple's CEO?", "What did Microsoft say about AI?"). */
-const NOT_A_FIGURE = /\b(?:who|ceo|cfo|chief \w+ officer|chair(?:man|woman|person)?|founders?|founded|headquarter\w*|employees|headcount|risk factors?|risks|say|says|said|mention\w*|discuss\w*|strategy|competitors?|lawsuits?|litigation|guidance|outlook|when (?:did|does|will) \S+ (?:file|report)|filed on)\b/i;
+const NOT_A_FIGURE = /\b(?:who|ceo|cfo|chief \w+ officer|chair(?:man|woman|person)?|founders?|founded|headquarter\w*|employees|headcount|risk factors?|risks|say|says|said|mention\w*|discuss\w*|strategy|competitors?|lawsuits?|litigation|guidance|outlook|when (?:did|does|will) \S+ (?:file|report)|filed on|list|links?)\b/i;
 
 /** A sum of the companies' figures asked for. */
 const COMBINED = /\b(?:combined|together|in total|total of|sum of|added up|add(?:ing)? up|altogether)\b/i;
@@ -675,7 +675,7 @@ export class AnswerWriter {
       const period = plan.question?.period;
       const latest = !period || period.kind === 'latest';
       const offTopic = plan.keyFigures ? NOT_A_FIGURE.exec(plan.question?.text ?? '') : null;
-      if (offTopic) lines.push(`I answer from the figures of companies' financial statements in their SEC filings (XBRL data), not from what a filing says in words or who runs a company, so I cannot answer that; the key figures are below, with the filing each comes from.`, '');
+      if (offTopic) lines.push(`I answer from the figures of companies' financial statements in their SEC filings (XBRL data), not from what a filing says in words or who runs a company, and I do not list filings, so I cannot answer that; the key figures are below, each citing the page of the filing it comes from.`, '');
       const intro = plan.keyFigures
         ? `Key figures${latest ? ' from the latest filings' : ''}${companies > 1 ? ', side by side' : ''}:`
         : companies > 1
