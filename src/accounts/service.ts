@@ -141,10 +141,10 @@ export class AccountService {
   }
 
   async signUp(input: { email: unknown; password: unknown }, now = Date.now()): Promise<Account> {
-    const { email } = this.checkSignUp(input);
+    const { email, password } = this.checkSignUp(input);
     // Checked first only to spare a taken address the cost of hashing; the unique index decides.
     if (await this.#accountIdByEmail(email)) throw accountExists(email);
-    const passwordHash = await hashPassword(input.password as string, this.#scrypt);
+    const passwordHash = await hashPassword(password, this.#scrypt);
     return (await this.#insertAccount({ email, plan: 'free', credits: 0, passwordHash, withKey: false }, now)).account;
   }
 

@@ -29,3 +29,6 @@ export const quoteCaller = (text: string) => text.replace(/\[(\d+)\]/g, '[$1\\]'
 
 /** "2026-11-19 15:00 UTC". */
 export const utcMinute = (d: Date) => `${d.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+
+/** "a", "a and b", "a, b and c". */
+export const listed = (items: readonly string[]): string => (items.length <= 2 ? items.join(' and ') : `${items.slice(0, -1).join(', ')} and ${items.at(-1)}`);

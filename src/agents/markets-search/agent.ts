@@ -2,7 +2,7 @@ import type { KalshiClient } from '../../data/kalshi/client.js';
 import { SCALE, formatPercent } from '../../data/kalshi/numbers.js';
 import type { KalshiEvent, KalshiMarket } from '../../data/kalshi/types.js';
 import { eventPage, priceLine } from '../prediction-markets/summary.js';
-import { quoteCaller, utcMinute as utc } from '../citations.js';
+import { listed, quoteCaller, utcMinute as utc } from '../citations.js';
 import type { Agent, AgentEvent, Citation } from '../types.js';
 import { atLevel, byStrike, countSide, coverOfSide, isCount, levelOf, levelsAsked, negated, rangeOfMarket, settlesAt, sideAsked, sideIncludesLevel, sideOf, whenAsked, type AskedLevel, type AskedWhen } from './asked.js';
 import type { OpenEventsIndex } from './index.js';
@@ -150,10 +150,7 @@ interface Asked {
 /** What one side of a level comes to: the outcomes wholly on it, added up, and the one the level falls inside. */
 function coverNote(asked: string, level: string, cover: { whole: KalshiMarket[]; split: KalshiMarket | null }): string {
   const lines = cover.whole.map(priceLine);
-  const named = (ls: { label: string }[]) => {
-    const each = ls.map((l) => `“${quoteCaller(l.label)}”`);
-    return each.length > 1 ? `${each.slice(0, -1).join(', ')} and ${each.at(-1)}` : (each[0] ?? '');
-  };
+  const named = (ls: { label: string }[]) => listed(ls.map((l) => `“${quoteCaller(l.label)}”`));
   const sum = lines.every((l) => l.price !== null) ? lines.reduce((a, l) => a + l.price!, 0) : null;
   const split = cover.split ? priceLine(cover.split) : null;
   const splitSaid = split ? `“${quoteCaller(split.label)}”${split.price === null ? '' : ` (${formatPercent(split.price)})`}` : '';

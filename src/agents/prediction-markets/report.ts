@@ -1,4 +1,4 @@
-import { SourceList, utcMinute as utc } from '../citations.js';
+import { SourceList, listed, utcMinute as utc } from '../citations.js';
 import type { Citation } from '../types.js';
 import { SCALE, formatCount, formatDollars, formatPercent, parseFixed } from '../../data/kalshi/numbers.js';
 import { MAX_PAGES } from '../../data/kalshi/client.js';
@@ -135,7 +135,6 @@ export function favouriteRecord(events: readonly { markets: readonly { won: bool
 
 // "3" alone reads as a number, not as the outcome "3 launches".
 const named = (label: string) => (/^[\d.,%$€£ -]+$/.test(label) ? `the outcome **${label}**` : `**${label}**`);
-const listed = (items: readonly string[]) => (items.length <= 2 ? items.join(' and ') : `${items.slice(0, -1).join(', ')} and ${items.at(-1)}`);
 
 /** What an event whose every outcome is decided came to, in one sentence (no closing period). */
 function settledSummary(markets: readonly MarketView[]): string {

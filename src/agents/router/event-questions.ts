@@ -1,4 +1,5 @@
 import { countSide, coverOfSide, inRange, isCount, labelRange, levelsAsked, negated, sideAsked, sideIncludesLevel, type LabelRange } from '../markets-search/asked.js';
+import { listed } from '../citations.js';
 import type { Answer, Citation } from '../types.js';
 
 // Questions about an event already reported on ("which outcome does the model favour?", "when
@@ -152,10 +153,7 @@ function otherSideLine(r: Row, side: string, said: string): string {
   return `- “${side} ${said}” is the other side of **${name}**: market about ${percent(market)}, model ${percent(model)}, gap ${points(Number(model.toFixed(1)) - Number(market.toFixed(1)))} ${refs}`.trimEnd();
 }
 
-const names = (rs: Row[]) => {
-  const each = rs.map((r) => `**${outcomeOf(r.outcome).name}**`);
-  return each.length > 1 ? `${each.slice(0, -1).join(', ')} and ${each.at(-1)}` : (each[0] ?? '');
-};
+const names = (rs: Row[]) => listed(rs.map((r) => `**${outcomeOf(r.outcome).name}**`));
 const refsOf = (rs: Row[]) => [...new Set(rs.flatMap((r) => outcomeOf(r.outcome).refs.match(/\[\d+\]/g) ?? []))].join('');
 const sumOf = (rs: Row[], value: (r: Row) => number) => rs.reduce((a, r) => a + value(r), 0);
 

@@ -783,7 +783,7 @@ function resolveResidual(tokens: Token[], index: CompanyIndex, alone: boolean): 
   }
   if (close.length === 1 || (close.length > 1 && close[0]!.rank < 50 && close[1]!.rank > close[0]!.rank * 20)) return [{ status: 'found', text, company: refOf(close[0]!), fuzzy: true, at }];
   // "Tesla's revenue": the name asked about is "Tesla".
-  return [{ status: 'unknown', text: text.replace(/['’]s?$/, ''), suggestions: close.slice(0, 5).map(refOf), at }];
+  return [{ status: 'unknown', text: withoutPossessive(text), suggestions: close.slice(0, 5).map(refOf), at }];
 }
 
 /** A word without its possessive ("MSFT's" → "MSFT", "Jones'" → "Jones"). */

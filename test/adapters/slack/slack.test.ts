@@ -346,27 +346,18 @@ describe('Slack: errors reach the person', () => {
     });
   });
 
-  it('an answer cut short by a shutdown says so', async () => {
+  it.each([
+    ['an answer cut short by a shutdown says so', 'Some text before the restart. ', 'Some text', 'Some text before the restart. '],
+    ['an answer cut short inside a code block closes it before saying so', 'The query:\n```\nSELECT 1', 'SELECT 1', 'The query:\n```\nSELECT 1\n```'],
+  ])('%s', async (_name, fed, seen, shown) => {
     await start();
     await h!.command('ask feed: never finishes');
     await h!.until(() => expect(h!.slack.callsOf('chat.postMessage')).toHaveLength(2)); // root, status line
-    log.feed.text('Some text before the restart. ');
-    await h!.until(() => expect(shownTexts(h!.slack, h!.slack.rootMessages(CHANNEL)[0]!.ts)[0]).toContain('Some text'));
+    log.feed.text(fed);
+    await h!.until(() => expect(shownTexts(h!.slack, h!.slack.rootMessages(CHANNEL)[0]!.ts)[0]).toContain(seen));
     await h!.bot.stop(50);
     expect(shownTexts(h!.slack, h!.slack.rootMessages(CHANNEL)[0]!.ts)).toEqual([
-      'Some text before the restart. \n\n:warning: The answer was interrupted before it finished: The bot was restarted before this answer was finished. Please ask again.',
-    ]);
-  });
-
-  it('an answer cut short inside a code block closes it before saying so', async () => {
-    await start();
-    await h!.command('ask feed: never finishes');
-    await h!.until(() => expect(h!.slack.callsOf('chat.postMessage')).toHaveLength(2)); // root, status line
-    log.feed.text('The query:\n```\nSELECT 1');
-    await h!.until(() => expect(shownTexts(h!.slack, h!.slack.rootMessages(CHANNEL)[0]!.ts)[0]).toContain('SELECT 1'));
-    await h!.bot.stop(50);
-    expect(shownTexts(h!.slack, h!.slack.rootMessages(CHANNEL)[0]!.ts)).toEqual([
-      'The query:\n```\nSELECT 1\n```\n\n:warning: The answer was interrupted before it finished: The bot was restarted before this answer was finished. Please ask again.',
+      `${shown}\n\n:warning: The answer was interrupted before it finished: The bot was restarted before this answer was finished. Please ask again.`,
     ]);
   });
 
