@@ -250,6 +250,9 @@ export async function webRoutes(app: FastifyInstance, deps: ServerDeps, auth: We
     return send(reply, accountPage(request, reply, { passwordChanged: (request.query as { changed?: string }).changed === 'password' }));
   });
 
+  // The address a refused change leaves in the bar: going there again shows the form.
+  app.get('/settings/password', async (_request, reply) => redirect(reply, '/settings#password'));
+
   app.post('/settings/password', async (request, reply) => {
     const session = signedIn(request, reply);
     if (!session || csrfRefused(request, reply)) return reply;

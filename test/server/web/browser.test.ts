@@ -5,6 +5,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Core } from '../../../src/app.js';
 import type { AgentEvent } from '../../../src/agents/types.js';
+import { SvcError } from '../../../src/errors.js';
 import { accessibilityViolations, launchChromium, overflowsHorizontally, screenshot, type AxeViolation } from '../../helpers/browser.js';
 import { eventUrl } from '../../fixtures/kalshi-world.js';
 import { startFakeKalshi, type FakeKalshi } from '../../helpers/fake-kalshi.js';
@@ -26,6 +27,13 @@ const citing = scriptedAgent('svc-test-cite', async function* (): AsyncGenerator
 });
 
 const DESKTOP = { width: 1100, height: 800 };
+
+/** Fails after its first words, as an agent whose data source breaks mid-answer does. */
+const breaking = scriptedAgent('svc-test-break', async function* (): AsyncGenerator<AgentEvent> {
+  yield { type: 'text', delta: 'Revenue rose' };
+  await sleep(50);
+  yield { type: 'failed', error: new SvcError('upstream', { code: 'upstream_error', message: 'The filings source stopped answering.' }) };
+});
 
 /** A report generation slow to start, as a real one fetching Kalshi data is: its stream opens (keep-alives) before it holds 3 credits. */
 const slowPaid = (core: Core) =>
@@ -61,7 +69,7 @@ describe('web pages in Chromium', () => {
   beforeAll(async () => {
     svc = await startService({
       env: { SVC_KEEPALIVE_MS: '100' },
-      agents: (core) => [citing, scriptedAgent('svc-test', (req) => answer(`Echo: ${req.messages.at(-1)!.content}`)), ...paidAgents(core), slowPaid(core)],
+      agents: (core) => [citing, scriptedAgent('svc-test', (req) => answer(`Echo: ${req.messages.at(-1)!.content}`)), breaking, ...paidAgents(core), slowPaid(core)],
     });
     browser = await launchChromium();
     // bypassCSP only so the test can inject axe-core; the pages' own CSP is checked over HTTP.
@@ -261,6 +269,34 @@ describe('web pages in Chromium', () => {
     expect(await page.evaluate(() => document.activeElement?.id)).toBe('question');
   });
 
+  it('playground: Ctrl+Enter asks from the question box; a failure is an alert, progress is not', async () => {
+    await page.goto(`${svc.url}/playground`);
+    const alert = page.getByRole('alert');
+    // Only spaces (an empty box is stopped by the browser's own check of the required field).
+    await page.getByLabel('Question or Kalshi link').fill('   ');
+    await page.keyboard.press('Control+Enter');
+    await expect.poll(() => alert.textContent()).toBe('Type a question or paste a Kalshi link first.');
+    expect(await page.locator('#status').textContent()).toBe('');
+
+    await page.getByLabel('Agent').selectOption('svc-test');
+    await page.getByLabel('Question or Kalshi link').fill('ping');
+    await page.keyboard.press('Control+Enter');
+    await expect.poll(() => page.locator('#status').textContent()).toMatch(/^Done/);
+    expect(await page.locator('#answer').textContent()).toBe('Echo: ping');
+    // The earlier mistake no longer stands once a run starts.
+    expect(await alert.textContent()).toBe('');
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('question');
+
+    await page.getByLabel('Agent').selectOption('svc-test-break');
+    await page.getByLabel('Question or Kalshi link').fill('Apple revenue?');
+    await page.keyboard.press('Meta+Enter');
+    await expect.poll(() => alert.textContent()).toBe('The filings source stopped answering.');
+    expect(await page.locator('#status').textContent()).toBe('');
+    // What came before the failure stays readable.
+    expect(await page.locator('#answer').textContent()).toBe('Revenue rose');
+    await audit('playground-failed');
+  });
+
   it('logs out: the pages then ask to log in again', async () => {
     await page.getByRole('button', { name: 'Log out' }).click();
     await expect.poll(() => page.getByRole('status').first().textContent()).toContain('You are logged out.');
@@ -349,6 +385,16 @@ describe('web pages in Chromium', () => {
     expect(await renderMarkdown('```\nstill streaming')).toBe('<pre><code>still streaming</code></pre>');
     expect(await renderMarkdown('3. third\n4. fourth')).toBe('<ol start="3"><li>third</li><li>fourth</li></ol>');
     expect(await renderMarkdown('***both*** and **bold**')).toBe('<p><strong><em>both</em></strong> and <strong>bold</strong></p>');
+  });
+
+  it('answer Markdown: nested lists by indentation, block quotes and rules', async () => {
+    expect(await renderMarkdown('- Fed\n  - cut: 60%\n  - hold: 40%\n    as of today\n- CPI\n\n1. first\n   - detail\n2. second')).toBe(
+      '<ul><li>Fed<ul><li>cut: 60%</li><li>hold: 40%<br>as of today</li></ul></li><li>CPI</li></ul><ol><li>first<ul><li>detail</li></ul></li><li>second</li></ol>',
+    );
+    expect(await renderMarkdown('> **Rule:** resolves Yes if\n> the rate is cut [1]\n\nAfter.')).toBe(
+      '<blockquote><p><strong>Rule:</strong> resolves Yes if<br>the rate is cut [1]</p></blockquote><p>After.</p>',
+    );
+    expect(await renderMarkdown('Above\n\n---\n- a\n* * *\nBelow')).toBe('<p>Above</p><hr><ul><li>a</li></ul><hr><p>Below</p>');
   });
 
   it('answer Markdown: escaped characters are shown as themselves; an escaped pipe stays inside its table cell', async () => {

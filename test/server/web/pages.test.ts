@@ -276,10 +276,14 @@ describeBackends('web pages: sign-up, sessions, API keys', (backend) => {
 
     const wrong = await web.post('/settings/password', { current_password: 'not my password at all', new_password: 'saffron tide ninety two' });
     expect(wrong.status).toBe(401);
-    expect(wrong.text).toMatch(/id="f-current_password"[^>]*aria-invalid="true"/);
+    expect(wrong.text).toMatch(/id="f-current_password"[^>]*aria-invalid="true"[^>]*autofocus/);
+    expect(wrong.text).not.toMatch(/id="f-new_password"[^>]*autofocus/);
+    // Reloading the address the refused form left in the bar (a GET) shows the form again.
+    const reloaded = await web.get('/settings/password');
+    expect([reloaded.status, reloaded.headers.get('location')]).toEqual([303, '/settings#password']);
     const weak = await web.post('/settings/password', { current_password: 'plum orbit canyon lantern', new_password: 'short' });
     expect(weak.status).toBe(400);
-    expect(weak.text).toMatch(/id="f-new_password"[^>]*aria-invalid="true"/);
+    expect(weak.text).toMatch(/id="f-new_password"[^>]*aria-invalid="true"[^>]*autofocus/);
     expect((await other.get('/settings')).status).toBe(200);
 
     const ok = await web.post('/settings/password', { current_password: 'plum orbit canyon lantern', new_password: 'saffron tide ninety two' });

@@ -1,6 +1,7 @@
-// A small, safe Markdown renderer for the agents' answers: headings, paragraphs, lists, tables,
-// code blocks, **bold**, _emphasis_ or *emphasis*, ***both***, `code`, [text](http…) links and [n] citation markers. It
-// builds DOM nodes (never innerHTML), so nothing in an answer can inject markup.
+// A small, safe Markdown renderer for the agents' answers: headings, paragraphs, lists (nested by
+// indentation), block quotes, rules, tables, code blocks, **bold**, _emphasis_ or *emphasis*,
+// ***both***, `code`, [text](http…) links and [n] citation markers. It builds DOM nodes (never
+// innerHTML), so nothing in an answer can inject markup.
 
 // Emphasis only around whole words, never inside snake_case or 2*3*4 (stricter than CommonMark for *).
 const EM_STAR = /(?<![*\w])\*(?![*\s])([^*]+?)(?<![*\s])\*(?![*\w])/;
@@ -57,6 +58,47 @@ const cells = (line) => line.trim().replace(/^\||(?<!\\)\|$/g, '').split(/(?<!\\
 const isTableSeparator = (line) => /^\s*\|?\s*:?-{3,}:?\s*(\|\s*:?-{3,}:?\s*)*\|?\s*$/.test(line);
 const LIST_ITEM = /^\s*(?:[-*]|(\d+)\.)\s+(.*)$/;
 const FENCE = /^\s{0,3}(`{3,}|~{3,})/;
+// A thematic break: three or more -, * or _ alone on a line (spaces between allowed).
+const RULE = /^\s{0,3}([-*_])(?:[ \t]*\1){2,}[ \t]*$/;
+const QUOTE = /^\s{0,3}> ?/;
+const indentOf = (line) => /^\s*/.exec(line)[0].replace(/\t/g, '    ').length;
+
+/**
+ * The list that starts at lines[start]: its items, each with the lines indented under it as
+ * continuation text or as a nested list. Returns the list element and the index after it.
+ */
+function parseList(lines, start, cite) {
+  const first = LIST_ITEM.exec(lines[start]);
+  const ordered = first[1] !== undefined;
+  const indent = indentOf(lines[start]);
+  const list = document.createElement(ordered ? 'ol' : 'ul');
+  // "3. …" starts the list at 3.
+  if (ordered && Number(first[1]) !== 1) list.start = Number(first[1]);
+  let item = null;
+  let i = start;
+  while (i < lines.length) {
+    const line = lines[i];
+    if (RULE.test(line)) break;
+    const m = LIST_ITEM.exec(line);
+    const deeper = indentOf(line) > indent + 1;
+    if (m && !deeper) {
+      // A sibling, unless it is a list of the other kind or less indented (the parent's next item).
+      if ((m[1] !== undefined) !== ordered || indentOf(line) < indent) break;
+      item = document.createElement('li');
+      item.append(...inline(m[2], cite));
+      list.append(item);
+      i++;
+    } else if (item && m && deeper) {
+      const nested = parseList(lines, i, cite);
+      item.append(nested.list);
+      i = nested.next;
+    } else if (item && /^\s+\S/.test(line) && indentOf(line) > indent) {
+      item.append(document.createElement('br'), ...inline(line.trim(), cite));
+      i++;
+    } else break;
+  }
+  return { list, next: i };
+}
 
 /**
  * Renders `markdown` into `target`. Headings start at `<h{headingBase}>` so that they nest
@@ -128,25 +170,21 @@ export function renderMarkdown(target, markdown, { cite = () => null, headingBas
       code.textContent = body.join('\n');
       pre.append(code);
       blocks.push(pre);
+    } else if (RULE.test(line)) {
+      flush();
+      blocks.push(document.createElement('hr'));
+    } else if (QUOTE.test(line)) {
+      flush();
+      const quoted = [];
+      for (; i < lines.length && QUOTE.test(lines[i]); i++) quoted.push(lines[i].replace(QUOTE, ''));
+      i--;
+      const quote = document.createElement('blockquote');
+      renderMarkdown(quote, quoted.join('\n'), { cite, headingBase });
+      blocks.push(quote);
     } else if (LIST_ITEM.test(line)) {
       flush();
-      const first = LIST_ITEM.exec(line)[1];
-      const ordered = first !== undefined;
-      const list = document.createElement(ordered ? 'ol' : 'ul');
-      // "3. …" starts the list at 3.
-      if (ordered && Number(first) !== 1) list.start = Number(first);
-      let item = null;
-      for (; i < lines.length; i++) {
-        const m = LIST_ITEM.exec(lines[i]);
-        if (m && (m[1] !== undefined) === ordered) {
-          item = document.createElement('li');
-          item.append(...inline(m[2], cite));
-          list.append(item);
-        } else if (item && /^\s+\S/.test(lines[i])) {
-          item.append(document.createElement('br'), ...inline(lines[i].trim(), cite));
-        } else break;
-      }
-      i--;
+      const { list, next } = parseList(lines, i, cite);
+      i = next - 1;
       blocks.push(list);
     } else {
       paragraph.push(line);

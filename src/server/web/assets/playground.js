@@ -11,6 +11,7 @@ const run = $('run');
 const stop = $('stop');
 const reset = $('reset');
 const status = $('status');
+const error = $('error');
 const result = $('result');
 const answer = $('answer');
 const sources = $('sources');
@@ -25,9 +26,10 @@ let controller = null;
 let runs = 0;
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** Progress goes to the polite status line; a failure to the alert, which screen readers say at once. */
 function setStatus(text, isError = false) {
-  status.textContent = text;
-  status.classList.toggle('error', isError);
+  status.textContent = isError ? '' : text;
+  error.textContent = isError ? text : '';
 }
 
 model.addEventListener('change', () => {
@@ -44,6 +46,12 @@ reset.addEventListener('click', () => {
 });
 
 stop.addEventListener('click', () => controller?.abort());
+
+question.addEventListener('keydown', (event) => {
+  if (event.key !== 'Enter' || !(event.ctrlKey || event.metaKey) || event.isComposing) return;
+  event.preventDefault();
+  if (!run.disabled) form.requestSubmit();
+});
 
 const isWebUrl = (url) => /^https?:\/\//i.test(url);
 

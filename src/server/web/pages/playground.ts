@@ -14,7 +14,8 @@ ${o.models.map((m) => html`<option value="${m.id}" ${m.id === preferred ? html`s
 </select>
 <p class="hint" id="model-hint">${o.models.map((m) => html`<span data-model-hint="${m.id}" ${m.id === preferred ? '' : html`hidden`}>${m.description}</span>`)}</p>
 <label for="question">Question or Kalshi link</label>
-<textarea id="question" name="question" required maxlength="8000" placeholder="e.g. What was Apple's revenue in its latest 10-K? or https://kalshi.com/markets/…"></textarea>
+<textarea id="question" name="question" required maxlength="8000" aria-describedby="question-hint" aria-keyshortcuts="Control+Enter Meta+Enter" placeholder="e.g. What was Apple's revenue in its latest 10-K? or https://kalshi.com/markets/…"></textarea>
+<p class="hint" id="question-hint">Ctrl+Enter (⌘+Enter on a Mac) asks.</p>
 <div class="actions">
   <button type="submit" id="run">Ask</button>
   <button type="button" class="secondary" id="stop" hidden>Stop</button>
@@ -22,6 +23,7 @@ ${o.models.map((m) => html`<option value="${m.id}" ${m.id === preferred ? html`s
 </div>
 </form>
 <p class="status" id="status" role="status" aria-live="polite"></p>
+<p class="status error" id="error" role="alert"></p>
 <section aria-labelledby="answer-title" id="result" hidden>
 <h2 id="answer-title">Answer</h2>
 <div class="answer" id="answer" aria-live="off"></div>

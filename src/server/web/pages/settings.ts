@@ -47,8 +47,8 @@ ${errorSummary(o.errors)}
 <form method="post" action="/settings/password" novalidate>
 ${csrfInput(ctx)}
 <input type="email" autocomplete="username" value="${a.email}" hidden>
-${field({ name: 'current_password', label: 'Current password', type: 'password', autocomplete: 'current-password', errors: o.errors, maxlength: 256 })}
-${field({ name: 'new_password', label: 'New password', type: 'password', autocomplete: 'new-password', hint: `At least ${MIN_PASSWORD_LENGTH} characters.`, errors: o.errors, maxlength: 256 })}
+${field({ name: 'current_password', label: 'Current password', type: 'password', autocomplete: 'current-password', errors: o.errors, autofocus: !!o.errors?.fields?.current_password, maxlength: 256 })}
+${field({ name: 'new_password', label: 'New password', type: 'password', autocomplete: 'new-password', hint: `At least ${MIN_PASSWORD_LENGTH} characters.`, errors: o.errors, autofocus: !!o.errors?.fields?.new_password && !o.errors.fields.current_password, maxlength: 256 })}
 <div class="actions"><button type="submit">Change password</button></div>
 </form>`,
   );
