@@ -3,7 +3,7 @@ import { secLibrary } from '../../data/sec/index.js';
 import { parseConversation } from '../../data/sec/question.js';
 import { answerSecQuestion } from '../sec/agent.js';
 import type { Agent, AgentEvent, AgentRequest } from '../types.js';
-import { answerTables, asksTotal, movedSpan, spanOf, tabulable } from './table.js';
+import { answerTables, spanAsked, tabulable } from './table.js';
 
 export { spanOf, type Span } from './table.js';
 
@@ -24,16 +24,8 @@ export function financialsAgent(core: Core): Agent {
     async *run(req: AgentRequest): AsyncGenerator<AgentEvent> {
       const index = await lib.companyIndex();
       const question = parseConversation(req.messages, index);
-      const users = req.messages.filter((m) => m.role === 'user').map((m) => m.content);
-      const last = users.at(-1) ?? '';
-      const own = spanOf(last);
-      const earlier = own ? null : ([...users.slice(0, -1)].reverse().map(spanOf).find((s) => s) ?? null);
-      // "and the year before?" after a table: the same span moved. A question naming a period of its
-      // own ("Microsoft net income FY2023") is that period, not the earlier table's.
-      const moved = earlier ? movedSpan(earlier, last) : null;
-      const found = own ?? moved ?? (question?.stated.period ? null : earlier);
-      // "combined?": the same periods, added up.
-      const span = found && !found.total && asksTotal(last) ? { ...found, total: true } : found;
+      // A question naming a period of its own ("Microsoft net income FY2023") is that period, not the earlier table's.
+      const span = spanAsked(req.messages.filter((m) => m.role === 'user').map((m) => m.content), question);
       if (!tabulable(question) || !span) {
         yield* answerSecQuestion(lib, question);
         return;

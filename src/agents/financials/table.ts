@@ -4,7 +4,7 @@ import type { FactCitation, SecLibrary } from '../../data/sec/library.js';
 import { metricById, type MetricDef, type MetricId } from '../../data/sec/metrics.js';
 import { quarterRange, type SecQuestion } from '../../data/sec/question.js';
 import type { CompanyRef } from '../../data/sec/types.js';
-import { capitalise } from '../sec/format.js';
+import { capitalise, formatAmount, formatChange } from '../sec/format.js';
 import { shareLabel } from '../sec/plan.js';
 import { unknownFigureText } from '../sec/write.js';
 import { SourceList } from '../citations.js';
@@ -35,6 +35,43 @@ export interface Span {
   only?: number[];
   /** Counted back from the latest, this many periods earlier ("and the year before?" after the last 4 quarters: 4). */
   back?: number;
+  /** Said above the table, per figure: the change from the first period to the last, its compound yearly rate, the average. */
+  summaries?: Summary[];
+  /** A yes/no question about the change ("grown more than 50%?", "doubled?"): the percentage it is held against. */
+  threshold?: Threshold;
+}
+
+export interface Threshold {
+  above: boolean;
+  percent: number;
+  said: string;
+}
+
+const THRESHOLD = /\b(more than|over|above|at least|less than|under|below|at most)\s+(\d+(?:\.\d+)?)\s*(?:%|percent\b)/;
+
+/** "more than 50%" → above 50; "doubled" → at least 100. */
+function thresholdOf(t: string): Threshold | undefined {
+  const m = THRESHOLD.exec(t);
+  if (m) return { above: ['more than', 'over', 'above', 'at least'].includes(m[1]!), percent: Number(m[2]), said: `${m[1]} ${m[2]}%` };
+  if (/\bdoubled?\b/.test(t)) return { above: true, percent: 100, said: 'doubled' };
+  return undefined;
+}
+
+export type Summary = 'change' | 'cagr' | 'average';
+
+const CHANGE_ASKED = /\b(?:by how much|how much did|increase[ds]?|decrease[ds]?|grow|grows|grew|grown|growth|change[ds]?|rise|rose|risen|fall|fell|fallen|declined?|drop(?:ped)?|difference|gain(?:ed)?)\b/;
+const CAGR_ASKED = /\bcagr\b|\bcompound(?:ed)?\s+(?:annual\s+)?growth\b|\bannual(?:i[sz]ed)?\s+growth(?:\s+rate)?\b|\bgrowth\s+rate\s+(?:per|a)\s+year\b|\b(?:per|a)\s+year\s+on\s+average\b/;
+// Not "weighted average shares", a figure of its own.
+const AVERAGE_ASKED = /(?<!weighted[- ])\b(?:average|avg|mean)\b/;
+
+/** What a question asks of its periods beyond the table: "change from 2022 to 2024", "CAGR", "average per quarter". */
+export function summariesAsked(text: string): Summary[] {
+  const t = text.toLowerCase();
+  const out: Summary[] = [];
+  if (CAGR_ASKED.test(t)) out.push('change', 'cagr');
+  else if (CHANGE_ASKED.test(t)) out.push('change');
+  if (AVERAGE_ASKED.test(t)) out.push('average');
+  return out;
 }
 
 /**
@@ -65,7 +102,7 @@ const COMBINED = /\b(?:combined|in total|altogether|all together|taken together|
 const YEAR = '(?:fy\\s*|fiscal\\s+(?:year\\s+)?)?((?:19|20)\\d\\d)';
 const RANGE = new RegExp(`\\b(?:from\\s+)?${YEAR}\\s*(?:-|–|to|through|thru)\\s*${YEAR}\\b|\\bbetween\\s+${YEAR}\\s+and\\s+${YEAR}\\b`);
 const SINCE = new RegExp(`\\bsince\\s+${YEAR}\\b`);
-const QUARTERLY = /\b(quarterly(?!\s+(?:reports?|filings?)\b)|quarter by quarter|each quarter|every quarter|by quarter|quarters)\b/;
+const QUARTERLY = /\b(quarterly(?!\s+(?:reports?|filings?)\b)|quarter by quarter|each quarter|every quarter|by quarter|per quarter|quarters)\b/;
 
 /**
  * How many periods a question asks for: "last 8 quarters", "past five years", "annual", "trend";
@@ -73,10 +110,44 @@ const QUARTERLY = /\b(quarterly(?!\s+(?:reports?|filings?)\b)|quarter by quarter
  */
 export function spanOf(text: string): Span | null {
   const t = text.toLowerCase();
-  if (!COMBINED.test(t)) return periodsIn(t, false);
-  const span = periodsIn(t, true);
-  return span && { ...span, total: true };
+  const summaries = summariesAsked(t);
+  // "Apple revenue CAGR": over the latest five fiscal years.
+  const span = periodsIn(t, COMBINED.test(t), summaries) ?? (summaries.includes('cagr') ? { kind: 'year', count: 4, latest: true } : null);
+  if (!span) return null;
+  // A change over the past N years is from N years before the latest: N + 1 years are shown.
+  const widened = span.latest && span.kind === 'year' && summaries.includes('change') ? { count: Math.min(MAX_PERIODS, span.count + 1) } : {};
+  const threshold = summaries.includes('change') ? thresholdOf(t) : undefined;
+  return { ...span, ...widened, ...(COMBINED.test(t) ? { total: true } : {}), ...(summaries.length ? { summaries } : {}), ...(threshold ? { threshold } : {}) };
 }
+
+/**
+ * The periods the last question of a conversation asks for: its own, or those of the table before
+ * it, carried by a follow-up that names no period ("and net income?"), moved ("and the year
+ * before?"), added up ("combined?") or summed up ("what's the average?").
+ */
+export function spanAsked(users: string[], question: SecQuestion | null): Span | null {
+  const last = users.at(-1) ?? '';
+  const own = spanOf(last);
+  if (own) return own;
+  const earlier = earlierSpan(users.slice(0, -1));
+  const carried = earlier && (movedSpan(earlier, last) ?? (question && !question.stated.period ? earlier : null));
+  if (!carried) return null;
+  const asked = summariesAsked(last);
+  return { ...carried, ...(asksTotal(last) ? { total: true } : {}), ...(asked.length ? { summaries: asked } : {}) };
+}
+
+/** The periods of the turn before, passing over follow-ups that only asked for their total or average ("combined?"). */
+function earlierSpan(users: string[]): Span | null {
+  for (let i = users.length - 1; i >= 0; i--) {
+    const span = spanOf(users[i]!);
+    if (span) return span;
+    if (!asksOfPeriods(users[i]!)) return null;
+  }
+  return null;
+}
+
+/** A follow-up asking only for the total or the average of periods ("combined?", "what's the average?"). */
+export const asksOfPeriods = (text: string) => asksTotal(text) || (summariesAsked(text).includes('average') && !spanOf(text));
 
 /** A follow-up asking for the total of the periods just shown ("combined?", "what's the total?", "and in total?"). */
 export function asksTotal(text: string): boolean {
@@ -84,7 +155,7 @@ export function asksTotal(text: string): boolean {
   return COMBINED.test(t) || /\b(?:in total|the total|totals?|combined|added up|sum)\b\s*\??$/.test(t.trim());
 }
 
-function periodsIn(t: string, total: boolean): Span | null {
+function periodsIn(t: string, total: boolean, summaries: Summary[]): Span | null {
   // More quarters than a year's: each of them (up to a year's are added up, as one period).
   const range = quarterRange(t);
   // Up to a year's quarters are otherwise one period; added up, each is shown beside the total.
@@ -110,7 +181,8 @@ function periodsIn(t: string, total: boolean): Span | null {
     return { kind, count: MAX_PERIODS, years: { from: Math.min(a, b), to: Math.max(a, b) } };
   }
   const since = SINCE.exec(t);
-  if (since) return { kind: yearly ? 'year' : 'quarter', count: MAX_PERIODS, years: { from: Number(since[1]) } };
+  // "grown since 2022": from that fiscal year to the latest, by year unless quarters are asked for.
+  if (since) return { kind: yearly || (!quarterly && summaries.includes('change')) ? 'year' : 'quarter', count: MAX_PERIODS, years: { from: Number(since[1]) } };
   if (yearly) return { kind: 'year', count: 5 };
   if (quarterly) {
     // "quarterly revenue in 2024", "quarterly FY2023", "each quarter of fiscal 2023 and fiscal 2024": those fiscal years' quarters.
@@ -221,6 +293,7 @@ async function table(lib: SecLibrary, ref: CompanyRef, metrics: MetricId[], span
   const lines: string[] = [
     `### ${company.name} (${company.ticker}), ${span.kind === 'quarter' ? 'by fiscal quarter' : 'by fiscal year'}${calendarYear ? '' : ` (its fiscal year ends ${financials.calendar.describeYearEnd()})`}`,
     '',
+    ...withBlank(summaryLines(span, reported, values, revenue, shown, calendarYear)),
     `| | ${header.join(' | ')} |`,
     `|---|${header.map(() => '---:').join('|')}|`,
   ];
@@ -282,6 +355,77 @@ async function table(lib: SecLibrary, ref: CompanyRef, metrics: MetricId[], span
   return lines;
 }
 
+/** "**yes**, more than 50%", "**no**, not at least 5%". */
+function verdict(rate: number, { above, percent, said }: Threshold): string {
+  const inclusive = said.startsWith('at ') || said === 'doubled';
+  const holds = above ? rate > percent || (inclusive && rate === percent) : rate < percent || (inclusive && rate === percent);
+  return `**${holds ? 'yes' : 'no'}**, ${holds ? '' : 'not '}${said}`;
+}
+
+const withBlank = (lines: string[]) => (lines.length ? [...lines, ''] : lines);
+
+/**
+ * What the question asked of the periods, said before the table, per figure: the change from the
+ * first period shown to the last (with the margin's, when a margin was asked), its compound rate
+ * a year, and the average. A change between quarters is given only for a range of quarters asked
+ * for by its ends: across the last few quarters it would compare different seasons.
+ */
+function summaryLines(span: Span, reported: MetricId[], values: Map<MetricId, (MetricValue | null)[]>, revenue: (MetricValue | null)[] | null, shown: FiscalPeriod[], calendarYear: boolean): string[] {
+  const asked = span.summaries ?? [];
+  const first = shown[0]!;
+  const last = shown.at(-1)!;
+  const label = (p: FiscalPeriod) => periodLabel(p, calendarYear);
+  const change = asked.includes('change') && shown.length >= 2 && (span.kind === 'year' || span.quarters !== undefined);
+  const average = asked.includes('average') && shown.length >= 2;
+  if (!change && !average) return [];
+  // Years from the first end to the last: fiscal years apart, or quarters apart over four.
+  const years = first.kind === 'quarter' && last.kind === 'quarter' ? (last.fy * 4 + last.q - (first.fy * 4 + first.q)) / 4 : last.fy - first.fy;
+  const out: string[] = [];
+  for (const m of reported) {
+    const metric = metricById(m);
+    const series = values.get(m)!;
+    const unit = series.find((v) => v)?.unit ?? 'USD';
+    const scale = metric.unit === 'perShare' ? null : 6;
+    const amount = (x: number) => formatAmount(x, unit, metric, scale);
+    const parts: string[] = [];
+    // A margin asked for leads with the margin's change, in points; the figure's follows.
+    let name = capitalise(metric.label);
+    if (change) {
+      const [a, b] = [series[0], series.at(-1)];
+      if (!a || !b) parts.push(`no change from ${label(first)} to ${label(last)} can be given: ${label(a ? last : first)} has no figure`);
+      else {
+        let said = `${amount(a.value)} → ${amount(b.value)}, **${formatChange(b.value, a.value, unit, metric, scale)}**`;
+        if (a.value <= 0) said += ' (no percentage: the first figure is not positive)';
+        else {
+          if (asked.includes('cagr') && years > 0 && b.value > 0) said += `, **${pct((b.value / a.value) ** (1 / years) - 1).replace('−', '-')} a year** compounded over ${Number(years.toFixed(2))} year${years === 1 ? '' : 's'}`;
+          if (span.threshold) said += `: ${verdict(100 * (b.value / a.value - 1), span.threshold)}`;
+        }
+        const share = shareLabel(metric);
+        const [ra, rb] = [revenue?.[0], revenue?.at(-1)];
+        if (share && ra && rb && ra.value > 0 && rb.value > 0) {
+          const [ma, mb] = [(100 * a.value) / ra.value, (100 * b.value) / rb.value];
+          const points = `${ma.toFixed(1)}% → ${mb.toFixed(1)}%, **${mb - ma >= 0 ? '+' : '−'}${Math.abs(mb - ma).toFixed(1)} percentage points**`;
+          said = `${points} (${metric.label} ${said.replace(/\*\*/g, '')})`;
+          name = capitalise(share.margin ? share.label : `${metric.label} as a share of revenue`);
+        }
+        parts.push(`${label(first)} to ${label(last)}: ${said}`);
+      }
+    }
+    if (average) {
+      const gaps = shown.filter((_p, i) => !series[i]);
+      if (gaps.length) parts.push(`no average: ${gaps.map(label).join(', ')} ${gaps.length > 1 ? 'have' : 'has'} no figure`);
+      else {
+        const mean = series.reduce((sum, v) => sum + v!.value, 0) / series.length;
+        const of = metric.type === 'instant' ? `of the ${series.length} period-end balances` : `per ${span.kind === 'quarter' ? 'quarter' : 'fiscal year'} over the ${series.length} shown`;
+        // Per-share figures rest on each period's share count: their plain mean, to the cent.
+        const shownMean = metric.unit === 'perShare' ? Math.round(mean * 100) / 100 : Math.abs(mean) >= 1e8 ? Math.round(mean / 1e6) * 1e6 : Math.round(mean / 1e4) * 1e4;
+        parts.push(`average ${of}: **${amount(shownMean)}**`);
+      }
+    }
+    out.push(`**${name}**, ${parts.join('; ')}.`);
+  }
+  return out;
+}
 
 /**
  * A 14-week quarter or 53-week year among the columns, or behind their growth rows (the quarter a

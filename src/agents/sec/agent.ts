@@ -6,7 +6,7 @@ import { parseConversation, type SecQuestion } from '../../data/sec/question.js'
 import type { CompanyRef } from '../../data/sec/types.js';
 import type { ReportedFact } from '../../data/sec/facts.js';
 import type { Agent, AgentEvent, AgentRequest } from '../types.js';
-import { answerTables, asksTotal, movedSpan, spanOf, tabulable, type Span } from '../financials/table.js';
+import { answerTables, asksOfPeriods, asksTotal, spanAsked, tabulable, type Span } from '../financials/table.js';
 import { planAnswer } from './plan.js';
 import { AnswerWriter, factKey, factsToCite } from './write.js';
 
@@ -31,9 +31,15 @@ async function* runSecAgent(lib: SecLibrary, request: AgentRequest): AsyncGenera
   const periods = periodsAsked(request, question);
   const last = [...request.messages].reverse().find((m) => m.role === 'user')?.content ?? '';
   if (periods && tabulable(question)) yield* answerTables(lib, question, periods);
-  else if (!periods && question && asksTotal(last) && !question.stated.period && !question.stated.metrics && !question.stated.companies) {
+  else if (!periods && question && asksOfPeriods(last) && !question.stated.period && !question.stated.metrics && !question.stated.companies) {
     // "combined?" after single figures: nothing shown to add up (the last figure again would read as a total).
-    yield { type: 'text', delta: `There is no table of periods here to add up: each answer so far was one figure. Ask for the periods together, for example “Apple revenue Q2 2024 and Q3 2024 combined” or “Apple revenue for the last 4 quarters, in total”, and the table gets a Total column.\n` };
+    const average = !asksTotal(last);
+    yield {
+      type: 'text',
+      delta: average
+        ? `There is no table of periods here to average: each answer so far was one figure. Ask for the periods together, for example “Apple average quarterly revenue in fiscal 2024” or “Apple revenue for the last 4 quarters, and the average”.\n`
+        : `There is no table of periods here to add up: each answer so far was one figure. Ask for the periods together, for example “Apple revenue Q2 2024 and Q3 2024 combined” or “Apple revenue for the last 4 quarters, in total”, and the table gets a Total column.\n`,
+    };
     yield { type: 'done' };
   } else yield* answerSecQuestion(lib, question);
 }
@@ -50,28 +56,13 @@ const CHANGE = /\b(?:by how much|how much did|increased?|decreased?|grow|grew|ch
 
 function periodsAsked(request: AgentRequest, question: SecQuestion | null): Span | null {
   const users = request.messages.filter((m) => m.role === 'user').map((m) => m.content);
-  const last = users.at(-1) ?? '';
-  const earlier = earlierSpan(users.slice(0, -1));
-  // "and the year before?" after a table: the same span moved.
-  const moved = earlier && !spanOf(last) ? movedSpan(earlier, last) : null;
-  const carried = moved ?? (question && !question.stated.period ? earlier : null);
-  // "combined?" after a table: the same periods, added up.
-  const span = spanOf(last) ?? (carried && asksTotal(last) ? { ...carried, total: true } : carried);
+  const span = spanAsked(users, question);
   if (!span) return null;
   // "By how much did net income increase between FY2022 and FY2024?": one change between the two, not a table.
   if (question?.stated.comparison && question.comparison && /\bbetween\b/i.test(users.at(-1) ?? '') && CHANGE.test(users.at(-1) ?? '')) return null;
   if (span.years) return span;
-  return span.latest && span.count > 1 && !question?.ttm ? span : null;
-}
-
-/** The periods of the turn before, passing over follow-ups that only asked for their total ("combined?"). */
-function earlierSpan(users: string[]): Span | null {
-  for (let i = users.length - 1; i >= 0; i--) {
-    const span = spanOf(users[i]!);
-    if (span) return span;
-    if (!asksTotal(users[i]!)) return null;
-  }
-  return null;
+  // "average of the last four quarters": each of them and their mean, not the trailing twelve months as one figure.
+  return span.latest && span.count > 1 && (!question?.ttm || span.summaries?.includes('average')) ? span : null;
 }
 
 /** Answers a parsed question (the router calls this with its own parse): progress, text, citations, done. */

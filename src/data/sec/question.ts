@@ -116,8 +116,8 @@ const QUALIFIED_FIGURES = new RegExp(
   'gi',
 );
 
-/** Finance acronyms that are figures, not companies, beside a company that was found (some are also tickers: ROIC, WACC). */
-const FIGURE_ACRONYMS = new Set(['roe', 'roa', 'roic', 'roi', 'roce', 'rotce', 'nopat', 'wacc', 'cagr', 'arpu', 'tsr', 'ebitdar']);
+/** Finance acronyms that are figures, not companies, beside a company that was found (some are also tickers: ROIC, WACC). CAGR is answered from a table of years. */
+const FIGURE_ACRONYMS = new Set(['roe', 'roa', 'roic', 'roi', 'roce', 'rotce', 'nopat', 'wacc', 'arpu', 'tsr', 'ebitdar']);
 
 /** Words asking about a company in general ("Apple financials", "Apple results"): the key figures answer those. */
 const GENERAL_WORDS = new Set(
@@ -145,7 +145,8 @@ largest smallest highest lowest biggest bigger larger smaller higher lower great
 combined together altogether sum summed totals cumulative cumulatively
 grow grows growing grown gain gains gained shrink shrinks shrank shrunk drop drops dropped jump jumped climb climbed falls fallen rises risen increases decreases declines
 improve improved worsen worsened move moved
-faster slower quicker better worse fastest slowest quickest worst`.split(/\s+/),
+faster slower quicker better worse fastest slowest quickest worst
+average averages avg median cagr compound compounded compounding annualized annualised rate`.split(/\s+/),
 );
 
 const MONTHS: Record<string, number> = {

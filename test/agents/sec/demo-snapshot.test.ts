@@ -84,8 +84,9 @@ describe('svc-sec-agent on the demo snapshot, offline', () => {
   });
   afterAll(() => svc.close());
 
-  const ask = async (...turns: string[]) => {
-    const res = await post(`${svc.baseURL}/chat/completions`, apiKey, { model: 'svc-sec-agent', messages: turns.map((content) => ({ role: 'user', content })) });
+  const ask = (...turns: string[]) => askOf('svc-sec-agent', ...turns);
+  const askOf = async (model: string, ...turns: string[]) => {
+    const res = await post(`${svc.baseURL}/chat/completions`, apiKey, { model, messages: turns.map((content) => ({ role: 'user', content })) });
     expect(res.status).toBe(200);
     const body = (await res.json()) as any;
     return { text: body.choices[0].message.content as string, citations: body.choices[0].citations as { name: string; url: string }[] };
@@ -115,6 +116,42 @@ describe('svc-sec-agent on the demo snapshot, offline', () => {
     const a = await ask('Microsoft cash Q2 2022');
     expect(a.text).toMatch(/^The XBRL financial data recorded for Microsoft Corp\. \(MSFT\) in this snapshot has no cash and cash equivalents for fiscal Q2 2022 \(quarter ended 2021-12-31\)\. Available for Microsoft: cash and cash equivalents for quarters from/);
     expect(a.text).not.toContain('reported no');
+  });
+
+  it('a change over several years is said before its table: first to last, compound rate a year, a yes or no against a threshold', async () => {
+    const msft = await ask("What was the percentage change in Microsoft's revenue from FY2022 to FY2024?");
+    expect(msft.text).toContain('**Revenue**, FY2022 to FY2024: $198,270 million → $245,122 million, **+$46,852 million (+23.6%)**.');
+    expect(msft.text.indexOf('+23.6%')).toBeLessThan(msft.text.indexOf('| FY2022'));
+    // Carried to the next figure asked for.
+    expect((await ask("What was the percentage change in Microsoft's revenue from FY2022 to FY2024?", 'and net income?')).text).toContain('**Net income**, FY2022 to FY2024: $72,738 million → $88,136 million, **+$15,398 million (+21.2%)**.');
+    // "Since 2022" with a change asked: by fiscal year, to the latest; the verdict against the percentage asked.
+    const since = await ask("Has Alphabet's net income grown more than 50% since 2022?");
+    expect(since.text).toContain('**Net income**, FY2022 to FY2024: $59,972 million → $100,118 million, **+$40,146 million (+66.9%)**: **yes**, more than 50%.');
+    expect(since.text).not.toContain('Q1');
+    expect((await ask('Did Apple revenue grow at least 5% from 2022 to 2024?')).text).toContain('**-$3,293 million (-0.8%)**: **no**, not at least 5%.');
+    // "Over the past two years": from two years before the latest, so three years are shown.
+    expect((await ask("How much has Alphabet's net income grown over the past two years?")).text).toContain('FY2022 to FY2024: $59,972 million → $100,118 million');
+    const cagr = await ask('Apple revenue CAGR 2022 to 2024');
+    expect(cagr.text).toContain('**-$3,293 million (-0.8%)**, **-0.4% a year** compounded over 2 years.');
+    expect(cagr.text).not.toContain('figure called');
+    // A margin asked for: its change in points too.
+    expect((await ask("How did Apple's gross margin change from 2022 to 2024?")).text).toContain(
+      '**Gross margin**, FY2022 to FY2024: 43.3% → 46.2%, **+2.9 percentage points** (gross profit $170,782 million → $180,683 million, +$9,901 million (+5.8%)).',
+    );
+  });
+
+  it('an average of periods: each period in the table and their mean above it, asked at once or as a follow-up', async () => {
+    const apple = await ask("Apple's average revenue per quarter in fiscal 2024");
+    expect(apple.text).toContain('**Revenue**, average per quarter over the 4 shown: **$97,759 million**.');
+    expect(apple.text).not.toContain('**$391,035 million**');
+    expect((await ask('mean quarterly EPS for Microsoft in FY2024')).text).toContain('**Diluted EPS**, average per quarter over the 4 shown: **$2.95 per share**.');
+    expect((await ask('average quarterly net income for Microsoft over the last four quarters')).text).toContain('**Net income**, average per quarter over the 4 shown: **$24,159 million**.');
+    const followUp = await ask('Apple revenue for the last 4 quarters', "what's the average?");
+    expect(followUp.text).toContain('**Revenue**, average per quarter over the 4 shown: **$100,092 million**.');
+    expect(followUp.text).not.toContain('company called');
+    expect((await ask('Apple net income q2 2025', "what's the average?")).text).toMatch(/^There is no table of periods here to average/);
+    // The router sends the follow-up to the tables it came from.
+    expect((await askOf('svc-agent', 'Apple revenue for the last 4 quarters', "what's the average?")).text).toContain('average per quarter over the 4 shown: **$100,092 million**');
   });
 
   it('says a company outside the snapshot is not in it', async () => {
