@@ -49,8 +49,10 @@ export function whenAsked(query: string, now: number): AskedWhen | null {
   if (month) {
     const m = MONTHS.findIndex((name) => name.startsWith(month[1]!.slice(0, 3)));
     const current = new Date(now).getUTCMonth();
-    // A month without a year is its next occurrence (this month included).
-    const y = month[2] ? Number(month[2]) : m >= current ? year : year + 1;
+    // A month without a year is its next occurrence (this month included), or its last one asked
+    // of in the past tense ("what did the Fed do in October?").
+    const past = /\b(?:did|was|were|happened|came|went)\b/.test(q);
+    const y = month[2] ? Number(month[2]) : past ? (m <= current ? year : year - 1) : m >= current ? year : year + 1;
     return { from: Date.UTC(y, m, 1), to: Date.UTC(y, m + 1, 1) + HALF_DAY, said: `in ${monthName(m)} ${y}` };
   }
   const inYear = /\b(?:in|by|for|during|before|until)\s+(20\d\d)\b/.exec(q) ?? (/\bnext\s+year\b/.test(q) ? [null, String(year + 1)] : null);
@@ -210,6 +212,21 @@ export function isCount(ranges: readonly (LabelRange | null)[]): boolean {
     ranges.every((r) => r !== null && [r.from, r.to].every((b) => b === null || Number.isInteger(b))) &&
     ranges.some((r) => r!.from !== null && r!.from === r!.to)
   );
+}
+
+/**
+ * Whether exclusive ranges hold whole numbers only: counts (see isCount), or integer ranges each
+ * starting one past the last ("Below 44°F", "44°F to 47°F", "48°F to 51°F"), so that "above 55"
+ * starts at 56. Ranges that meet at a bound ("41% to 42%", "42% to 43%") are continuous.
+ */
+export function isDiscrete(ranges: readonly (LabelRange | null)[]): boolean {
+  if (isCount(ranges)) return true;
+  if (ranges.length < 2 || ranges.some((r) => r === null || [r.from, r.to].some((b) => b !== null && !Number.isInteger(b)))) return false;
+  const sorted = [...(ranges as LabelRange[])].sort((a, b) => (a.from ?? -Infinity) - (b.from ?? -Infinity));
+  return sorted.every((r, i) => {
+    const next = sorted[i + 1];
+    return !next || (r.to !== null && next.from === (r.toExcluded ? r.to : r.to + 1));
+  });
 }
 
 /** One side of a count's level as asked: the level made inclusive ("more than 4" is from 5), and how to say it. */

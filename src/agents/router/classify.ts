@@ -1,5 +1,6 @@
 import type { Turn } from '../types.js';
 import { editDistance } from '../../text.js';
+import { tickerAddress } from '../../data/kalshi/url.js';
 import { eventQuestion } from './event-questions.js';
 
 /** Where the router sends a question. */
@@ -134,6 +135,9 @@ function hasWord(words: string[], list: readonly string[]): string | null {
 function classifyOne(text: string): Route {
   const url = KALSHI_URL.exec(text)?.[0];
   if (url) return { kind: 'kalshi_url', url: trimUrl(url), reason: 'a Kalshi address' };
+  // An event ticker sent alone, as Kalshi writes it ("KXFEDDECISION-26DEC", "kxfeddecision-26dec").
+  const ticker = /^\s*\S+\s*$/.test(text) && /^\W*kx|^\W*[A-Z0-9]+-[A-Z0-9.-]+\W*$/.test(text.trim()) ? tickerAddress(text) : null;
+  if (ticker) return { kind: 'kalshi_url', url: ticker, reason: 'a Kalshi event ticker' };
   const lower = text.toLowerCase();
   const words = tokens(text);
   const odds = hasWord(words, ODDS_WORDS) ?? (ODDS_PHRASES.some((p) => p.test(lower)) ? 'odds phrase' : null);

@@ -1,4 +1,4 @@
-import { countSide, coverOfSide, inRange, isCount, labelRange, levelsAsked, negated, sideAsked, sideIncludesLevel, type LabelRange } from '../markets-search/asked.js';
+import { countSide, coverOfSide, inRange, isCount, isDiscrete, labelRange, levelsAsked, negated, sideAsked, sideIncludesLevel, type LabelRange } from '../markets-search/asked.js';
 import { listed } from '../citations.js';
 import type { Answer, Citation } from '../types.js';
 
@@ -33,7 +33,30 @@ export function eventQuestion(question: string): EventQuestion | null {
   // "Which outcome does the model favour?" is about the model; "most likely" alone, about the market.
   if (/\bmodel\b/.test(q) && !PATTERNS[0]![1].test(q)) return 'model_favourite';
   // A level alone ("58 degrees?", "above 2.9%?") asks about the outcome at it.
-  return PATTERNS.find(([, pattern]) => pattern.test(q))?.[0] ?? (levelsIn(question).length ? 'outcome' : null);
+  return PATTERNS.find(([, pattern]) => pattern.test(q))?.[0] ?? (levelsIn(question).length || rangeAsked(question) || ordinalAsked(question) ? 'outcome' : null);
+}
+
+const RANGE_NUMBER = '\\$?(\\d[\\d,]*(?:\\.\\d+)?(?:\\s?(?:k|m|b)(?![a-z]))?)\\s*(?:%|°\\s*[fc]?|degrees?|bps)?';
+const RANGE_ASKED = new RegExp(`\\bbetween\\s+${RANGE_NUMBER}\\s+and\\s+${RANGE_NUMBER}|(?<![\\w.-])${RANGE_NUMBER}\\s*(?:to|-|–)\\s*${RANGE_NUMBER}(?![\\w.-])`, 'i');
+
+/** A range of levels the question asks about ("between 44 and 51", "41% to 42%", "96k-100k"), low to high. */
+function rangeAsked(question: string): { from: number; to: number; said: string } | null {
+  const m = RANGE_ASKED.exec(question);
+  if (!m) return null;
+  const [a, b] = [labelRange(m[1] ?? m[3]!), labelRange(m[2] ?? m[4]!)];
+  if (a?.from == null || b?.from == null || a.from === b.from) return null;
+  return { from: Math.min(a.from, b.from), to: Math.max(a.from, b.from), said: m[0].trim() };
+}
+
+const ORDINALS = ['first', 'second', 'third', 'fourth', 'fifth', 'sixth', 'seventh', 'eighth'];
+
+/** An outcome asked for by its place in the report's table ("outcome 2", "the second outcome"), 1-based; -1 for the last. */
+function ordinalAsked(question: string): number | null {
+  const q = question.toLowerCase();
+  const numbered = /\b(?:outcome|option|row)\s*(?:#|no\.?\s*)?(\d)\b/.exec(q);
+  if (numbered) return Number(numbered[1]);
+  const said = /\b(first|second|third|fourth|fifth|sixth|seventh|eighth|last)\s+(?:outcome|option|row)\b/.exec(q);
+  return said ? (said[1] === 'last' ? -1 : ORDINALS.indexOf(said[1]!) + 1) : null;
 }
 
 interface Row {
@@ -115,7 +138,7 @@ function namedRows(question: string, rows: Row[], title: string, levels: number[
   const ranges = rows.map((r) => labelRange(outcomeOf(r.outcome).name));
   const sided = !ladder && ranges.some((range) => range !== null && levels.some((v) => openOnSide(range, v)));
   const atLevel = (range: LabelRange, v: number) => (ladder ? range.from === v || range.to === v : sided ? openOnSide(range, v) : inRange(range, v));
-  return rows.filter((r) => {
+  const matched = rows.filter((r) => {
     const { name } = outcomeOf(r.outcome);
     const range = labelRange(name);
     if (range && levels.some((v) => atLevel(range, v))) return true;
@@ -124,6 +147,29 @@ function namedRows(question: string, rows: Row[], title: string, levels: number[
     const own = wordsOf(name).filter((w) => !general.has(w));
     return own.length > 0 && own.some((w) => new RegExp(`\\b${w}`).test(q));
   });
+  return mostSpecific(question, matched);
+}
+
+/** Words and amounts of a text, an amount with its unit as one ("25 bps" → "25bps"). */
+const tokensOf = (s: string) => new Set(s.toLowerCase().replace(/(\d)\s+(bps|k|m|%)/g, '$1$2').match(/[a-z]+|\d+(?:\.\d+)?[a-z%]*/g) ?? []);
+
+/**
+ * Of the outcomes a question's words matched, those it names whole: "a 25bps cut" is "Cut 25bps",
+ * not also "Cut more than 25bps"; of two named whole, one inside the other ("Cut 25bps" in "a cut
+ * of more than 25bps") is the longer, unless it is said as it is written. None named whole ("a
+ * cut"): all of them.
+ */
+function mostSpecific(question: string, named: Row[]): Row[] {
+  if (named.length < 2) return named;
+  const asked = tokensOf(question);
+  const name = (r: Row) => outcomeOf(r.outcome).name;
+  const whole = named.filter((r) => [...tokensOf(name(r))].every((t) => asked.has(t)));
+  if (!whole.length) return named;
+  const inside = (r: Row, o: Row) => {
+    const [a, b] = [tokensOf(name(r)), tokensOf(name(o))];
+    return b.size > a.size && [...a].every((t) => b.has(t));
+  };
+  return whole.filter((r) => question.toLowerCase().includes(name(r).toLowerCase()) || !whole.some((o) => o !== r && inside(r, o)));
 }
 
 /** Numbers with units the question gives ("50bps") that the outcomes it was matched to do not have: it asked for an outcome the event lacks. */
@@ -226,15 +272,27 @@ export function answerFromReport(question: string, report: { title: string; text
     return l ? (l.plain && !dollars ? l.plain : l.said) : String(v);
   };
   // Counts are whole numbers: "more than 4" is "5 or more", "not above 4" is "at most 4".
-  const count = !ladder && isCount(rows.map((r) => labelRange(outcomeOf(r.outcome).name)));
+  const rangesOf = rows.map((r) => labelRange(outcomeOf(r.outcome).name));
+  const count = !ladder && isCount(rangesOf);
   const inclusive = sideSaid !== null && sideIncludesLevel(question) !== (no && sideSaid !== null);
-  const counted = count && side && levels.length === 1 ? countSide(levels[0]!, side, inclusive) : null;
+  // Whole numbers ("56°F or above" after "52°F to 55°F"): "above 55" starts at 56, unless an
+  // outcome is open on that side at the level itself ("above 56" is "56°F or above").
+  const openAt = (v: number) => rangesOf.some((r) => r !== null && (side === 'above' ? r.to === null && r.from === v : r.from === null && r.to === v));
+  const discrete = count || (!ladder && isDiscrete(rangesOf) && levels.length === 1 && !openAt(levels[0]!));
+  const counted = discrete && side && levels.length === 1 ? countSide(levels[0]!, side, inclusive) : null;
   const coverLevel = counted ? counted.level : levels[0];
   const countWords = counted?.words ?? '';
   const cover = !ladder && side && levels.length === 1 ? coverOfSide(rows, (r) => labelRange(outcomeOf(r.outcome).name), coverLevel!, side) : null;
-  const covers = cover !== null && (cover.whole.length > 1 || cover.split !== null || (count && cover.whole.length === 1));
+  const covers = cover !== null && (cover.whole.length > 1 || cover.split !== null || (discrete && cover.whole.length === 1));
   const otherSide = ladder && side && named.length > 0 && named.every((r) => { const s = rungSide(labelRange(outcomeOf(r.outcome).name)); return s !== null && s !== side; });
-  if (count && side && levels.length === 1 && cover && !cover.whole.length && !cover.split) {
+  const between = rangeAsked(question);
+  const place = ordinalAsked(question);
+  const placed = place === null ? null : (rows[place === -1 ? rows.length - 1 : place - 1] ?? null);
+  if (between && (ladder || ranged.length === rows.length)) {
+    text = ladder ? ladderSpanText(rows, between) : rangeSpanText(rows, between);
+  } else if (place !== null) {
+    text = placed ? placedText(question, placed, place === -1 ? rows.length : place) : `The report lists ${rows.length} outcome${rows.length === 1 ? '' : 's'}; there is no outcome ${place}.\n\n${rows.map(rowLine).join('\n')}`;
+  } else if (count && side && levels.length === 1 && cover && !cover.whole.length && !cover.split) {
     const [low, high] = [outcomeOf(rows[0]!.outcome).name, outcomeOf(rows.at(-1)!.outcome).name];
     text = `No outcome is “${countWords} ${saidLevel(levels[0]!)}”: the event's outcomes run from “${low}” to “${high}”.\n\n${rows.map(rowLine).join('\n')}`;
   } else if (covers) {
@@ -283,17 +341,12 @@ export function answerFromReport(question: string, report: { title: string; text
         break;
       }
       case 'gap': {
-        // Asked which way: the largest gap that way (a gap is model minus market).
         const way = TOO_HIGH.test(question) ? -1 : TOO_LOW.test(question) ? 1 : 0;
         if (!way) {
           text = section('key takeaway') ?? null;
           break;
         }
-        const pick = best((r) => way * gapOf(r));
-        if (pick && way * gapOf(pick) > 0) {
-          const { name, refs } = outcomeOf(pick.outcome);
-          text = `The most ${way < 0 ? 'overpriced' : 'underpriced'} outcome on the model is **${name}**: market ${pick.market}, model ${pick.model}, a gap of ${pick.gap} ${refs}.`;
-        } else if (pick) text = `On the model, no outcome is ${way < 0 ? 'overpriced' : 'underpriced'}: every gap goes the other way.`;
+        text = pricedText(rows, way);
         break;
       }
       case 'closing': {
@@ -321,6 +374,85 @@ export function answerFromReport(question: string, report: { title: string; text
     }
   }
   return text ? cited(`${text.trim()}${from}`, report.citations) : null;
+}
+
+/**
+ * A range asked of exclusive ranges ("between 44 and 51" of "44°F to 47°F", "48°F to 51°F"): the
+ * outcomes wholly inside it, added up, and those it cuts through, which bound the answer. Ranges
+ * that only touch it at an end ("42% to 43%" of "41% to 42%") are outside it.
+ */
+function rangeSpanText(rows: Row[], asked: { from: number; to: number; said: string }): string {
+  const bounds = (r: Row) => {
+    const range = labelRange(outcomeOf(r.outcome).name)!;
+    return [range.from ?? -Infinity, range.to ?? Infinity] as const;
+  };
+  const whole = rows.filter((r) => bounds(r)[0] >= asked.from && bounds(r)[1] <= asked.to);
+  const split = rows.filter((r) => !whole.includes(r) && bounds(r)[0] < asked.to && bounds(r)[1] > asked.from);
+  const figures = (rs: Row[]) => `market ${percent(sumOf(rs, (r) => r.marketNormalised))} normalised, model ${percent(sumOf(rs, (r) => r.modelValue))}`;
+  const shown = [...whole, ...split];
+  if (!shown.length) return `No outcome lies in “${asked.said}”.\n\n${rows.map(rowLine).join('\n')}`;
+  let head: string;
+  if (!split.length) head = `“${asked.said}” is ${names(whole)}: ${whole.length > 1 ? 'together ' : ''}${figures(whole)} ${refsOf(whole)}.`;
+  else if (!whole.length) head = `No outcome lies wholly in “${asked.said}”: it is part of ${names(split)} (${figures(split)}), so its chance is at most that ${refsOf(split)}.`;
+  else
+    head = `“${asked.said}” is ${names(whole)} (${figures(whole)}) and part of ${names(split)}: market between ${percent(sumOf(whole, (r) => r.marketNormalised))} and ${percent(sumOf(shown, (r) => r.marketNormalised))} normalised, model between ${percent(sumOf(whole, (r) => r.modelValue))} and ${percent(sumOf(shown, (r) => r.modelValue))} ${refsOf(shown)}.`;
+  return `${head}\n\n${shown.map(rowLine).join('\n')}`;
+}
+
+/** A range asked of a ladder of "Above X" rungs: the rung at its low end less the rung at its high end. */
+function ladderSpanText(rows: Row[], asked: { from: number; to: number; said: string }): string {
+  const rungAt = (v: number) => rows.find((r) => {
+    const range = labelRange(outcomeOf(r.outcome).name);
+    return range !== null && (range.to === null ? range.from === v : range.to === v);
+  });
+  const [low, high] = [rungAt(asked.from), rungAt(asked.to)];
+  if (!low || !high) return `The ladder has no rung at ${[low ? null : asked.from, high ? null : asked.to].filter((v) => v !== null).join(' or ')}, so “${asked.said}” cannot be read from it.\n\n${rows.map(rowLine).join('\n')}`;
+  // "Above" rungs: between is the lower rung less the higher; "Below" rungs: the other way round.
+  const above = labelRange(outcomeOf(low.outcome).name)!.to === null;
+  const [outer, inner] = above ? [low, high] : [high, low];
+  const [market, model] = [outer.marketValue - inner.marketValue, outer.modelValue - inner.modelValue];
+  const disorder = market < 0 ? ` The market's figure is below zero because it prices these rungs out of order: **${outcomeOf(inner.outcome).name}** should cost no more than **${outcomeOf(outer.outcome).name}**.` : '';
+  return `“${asked.said}” is **${outcomeOf(outer.outcome).name}** less **${outcomeOf(inner.outcome).name}**: market ${percent(market)}, model ${percent(model)} ${refsOf([outer, inner])}.${disorder}\n\n${[outer, inner].map(rowLine).join('\n')}`;
+}
+
+/**
+ * An outcome asked for by its place in the table, with a claim about it checked: "why is the model
+ * higher than the market on outcome 2?" when the model is lower says so rather than explain it.
+ */
+function placedText(question: string, r: Row, n: number): string {
+  const { name, refs } = outcomeOf(r.outcome);
+  const claim = /\bmodel\b[^?]*?\b(higher|above|more|bigger|greater|lower|below|less|smaller)\b[^?]*?\bmarket\b/i.exec(question)?.[1]?.toLowerCase();
+  const gap = gapOf(r);
+  let premise = '';
+  if (claim && Number.isFinite(gap)) {
+    const higher = ['higher', 'above', 'more', 'bigger', 'greater'].includes(claim);
+    if (higher !== gap > 0) premise = ` The model is ${gap === 0 ? 'level with' : gap > 0 ? 'above' : 'below'} the market here, not ${higher ? 'above' : 'below'} it.`;
+  }
+  return `Outcome ${n} is **${name}**: market ${r.market}, model ${r.model}, gap ${r.gap} ${refs}.${premise}`;
+}
+
+/**
+ * The outcome most under- (way 1) or overpriced (way −1) on the model. What a YES costs is the
+ * market's price, not its normalised share: an outcome whose share is below the model's but whose
+ * price is above it is cheap only beside the other outcomes, and buying it is not favoured.
+ */
+function pricedText(rows: Row[], way: 1 | -1): string | null {
+  const word = way > 0 ? 'underpriced' : 'overpriced';
+  const edge = (r: Row) => way * (r.modelValue - r.marketValue);
+  const best = (value: (r: Row) => number) => rows.filter((r) => Number.isFinite(value(r))).sort((a, b) => value(b) - value(a))[0];
+  const pick = best(edge);
+  if (!pick) return null;
+  const { name, refs } = outcomeOf(pick.outcome);
+  if (edge(pick) > 0) {
+    const against = way > 0 ? 'above' : 'below';
+    return `The most ${word} outcome on the model is **${name}**: the model gives ${pick.model} against a market price of ${percent(pick.marketValue)}, ${Math.abs(pick.modelValue - pick.marketValue).toFixed(1)} pts ${against} it (gap to the normalised price ${pick.gap}) ${refs}.`;
+  }
+  const relative = best((r) => way * gapOf(r));
+  const beside =
+    relative && way * gapOf(relative) > 0
+      ? ` **${outcomeOf(relative.outcome).name}** has the largest gap against its normalised price (${relative.gap}), but its price, ${percent(relative.marketValue)}, is ${way > 0 ? 'above' : 'below'} the model's ${relative.model}: it is ${way > 0 ? 'cheap' : 'dear'} only beside the other outcomes, and ${way > 0 ? 'buying' : 'selling'} it is not favoured ${outcomeOf(relative.outcome).refs}.`
+      : '';
+  return `On the model, no outcome is ${word} at its price: every market price is ${way > 0 ? 'at or above' : 'at or below'} the model's probability.${beside}`.trimEnd();
 }
 
 /** A row's gap in points, signed ("−2.1 pts" is −2.1). */

@@ -13,7 +13,7 @@ export interface EventAddress {
   marketLike: boolean;
 }
 
-export const EXPECTED_FORM = 'https://kalshi.com/markets/<series>/<slug>/<event_ticker>, e.g. https://kalshi.com/markets/kxfeddecision/fed-decision/kxfeddecision-26dec';
+export const EXPECTED_FORM = 'https://kalshi.com/markets/<series>/<slug>/<event_ticker>, e.g. https://kalshi.com/markets/kxfeddecision/fed-decision/kxfeddecision-26dec (or the event ticker alone, KXFEDDECISION-26DEC)';
 
 const bad = (why: string) => invalidRequest('invalid_event_url', `${why} Expected the address of a Kalshi event page: ${EXPECTED_FORM}.`, 'input');
 
@@ -36,7 +36,7 @@ export function parseEventUrl(input: string): EventAddress {
 const parsed = new Map<string, EventAddress>();
 
 /** Wrappings an address picks up when pasted: Slack's <url|label>, brackets, quotes. */
-const WRAPPED = [/^<([^<>|\s]+)(?:\|[^<>]*)?>$/, /^\(([^()\s]+)\)$/, /^\[([^[\]\s]+)\]$/, /^"([^"\s]+)"$/, /^'([^'\s]+)'$/, /^“([^“”\s]+)”$/];
+const WRAPPED = [/^<([^<>|\s]+)(?:\|[^<>]*)?>$/, /^\(([^()\s]+)\)$/, /^\[([^[\]\s]+)\]$/, /^"([^"\s]+)"$/, /^'([^'\s]+)'$/, /^“([^“”\s]+)”$/, /^`([^`\s]+)`$/];
 
 /** The address alone: unwrapped, without the sentence's closing punctuation ("see …/kxcpiyoy-26dec."). */
 function bareAddress(input: string): string {
@@ -51,9 +51,21 @@ function bareAddress(input: string): string {
   return text;
 }
 
+/**
+ * An event ticker given alone ("KXFEDDECISION-26DEC"): its page's address, the series being the
+ * ticker's first part (the slug is decorative: Kalshi ignores it). Null for anything else; a
+ * dotted part must be a number ("T2.8"), so "my-site.com" is not a ticker.
+ */
+export function tickerAddress(input: string): string | null {
+  const text = bareAddress(input);
+  if (!/^[A-Za-z]{3,}(?:-[A-Za-z0-9](?:[A-Za-z0-9._]*[A-Za-z0-9])?)+$/.test(text) || /\.(?!\d)|(?<!\d)\./.test(text) || !/\d/.test(text)) return null;
+  const series = text.split('-')[0]!.toLowerCase();
+  return `https://kalshi.com/markets/${series}/${series}/${text.toLowerCase()}`;
+}
+
 function parse(input: string): EventAddress {
   if (!input.trim()) throw bad('The input is empty.');
-  const text = bareAddress(input);
+  const text = tickerAddress(input) ?? bareAddress(input);
   if (!text) throw bad(`'${input.trim().slice(0, 100)}' is not a web address.`);
   const addresses = text.split(/\s+/).filter((w) => /kalshi\.com\//i.test(w)).length;
   if (addresses > 1) throw bad(`The input has ${addresses} addresses, and a report is for one event: send one event address per request.`);
@@ -61,7 +73,9 @@ function parse(input: string): EventAddress {
   try {
     url = new URL(/^[a-z][a-z0-9+.-]*:\/\//i.test(text) ? text : `https://${text}`);
   } catch {
-    throw bad(`'${text.slice(0, 100)}' is not a web address.`);
+    // A sentence: a question about an event, for the agent that answers those.
+    const question = /\s/.test(text) ? ' Questions about an event or its report go to svc-agent (with the address earlier in the conversation).' : '';
+    throw bad(`'${text.slice(0, 100)}' is not a web address.${question}`);
   }
   if (url.protocol !== 'https:' && url.protocol !== 'http:') throw bad(`'${url.protocol}' addresses are not Kalshi pages.`);
   // "kalshi.com." is the same host written fully qualified.

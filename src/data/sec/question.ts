@@ -797,7 +797,8 @@ function dedupe(entries: CompanyEntry[]): CompanyEntry[] {
 function extract(text: string, index: CompanyIndex): Extracted {
   // Citation markers pasted from an answer ("revenue of $85.8 billion [1]") are not words of the question.
   // Full-width and other compatibility forms ("Ｍｉｃｒｏｓｏｆｔ") read as their plain letters.
-  const plain = text.normalize('NFKC').replace(/[’‘]/g, "'").replace(/[“”]/g, '"').replace(/\s*\[\d{1,3}\]/g, '');
+  // Web addresses (a Kalshi link earlier in the conversation) are no company's name.
+  const plain = text.normalize('NFKC').replace(/[’‘]/g, "'").replace(/[“”]/g, '"').replace(/\s*\[\d{1,3}\]/g, '').replace(/(?:https?:\/\/|www\.)\S+|\b\S+\.(?:com|net|org|io|gov)\/\S*/gi, ' ');
   const m = new Masked(plain);
   const adding = /\b(?:also|too|as well|add|include|compare[ds]?|comparison|vs\.?|versus|against|side[- ]by[- ]side|alongside)\b/i.test(text);
   // Taken out before companies are read: "TTM" is also a ticker.

@@ -14,6 +14,10 @@ describe('the date a question asks about', () => {
     ['cpi for march 2027', 'in March 2027', '2027-03-01', '2027-04-01'],
     ['recession in 2027', 'in 2027', '2027-01-01', '2028-01-08'],
     ['recession next year', 'in 2027', '2027-01-01', '2028-01-08'],
+    // Asked in the past tense: the month's last occurrence, not its next.
+    ['what did the Fed do in October?', 'in October 2026', '2026-10-01', '2026-11-01'],
+    ['how did CPI come in for September?', 'in September 2026', '2026-09-01', '2026-10-01'],
+    ['what was the fed decision in december?', 'in December 2025', '2025-12-01', '2026-01-01'],
   ])('%s → %s', (query, said, from, to) => {
     const when = whenAsked(query, NOW)!;
     expect(when.said).toBe(said);

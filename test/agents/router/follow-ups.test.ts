@@ -248,8 +248,11 @@ describe('several questions in one, and odds follow-ups that change topic', () =
     expect((await ask('thanks!')).text).toMatch(/^I answer financial research questions/);
     // Which way a gap goes, the other end of the prices, an outcome named, the past favourites.
     expect((await ask("what's the least likely outcome?")).text).toMatch(/^The market's least likely outcome is \*\*Cut 25bps\*\* at 10\.0%/);
-    expect((await ask('which outcome is overpriced?')).text).toMatch(/^The most overpriced outcome on the model is \*\*Hold\*\*: market 16\.0% \(mid; 14\.5% normalised\), model 12\.4%, a gap of −2\.1 pts \[1\]\./);
-    expect((await ask('which is underpriced?')).text).toMatch(/^The most underpriced outcome on the model is \*\*Hike 25bps\*\*/);
+    expect((await ask('which outcome is overpriced?')).text).toMatch(/^The most overpriced outcome on the model is \*\*Hold\*\*: the model gives 12\.4% against a market price of 16\.0%, 3\.6 pts below it \(gap to the normalised price −2\.1 pts\) \[1\]\./);
+    // Hike 25bps is above the model only against its normalised share: at its price (51.5% > 50.8%) buying it is not favoured.
+    expect((await ask('which is underpriced?')).text).toMatch(
+      /^On the model, no outcome is underpriced at its price: every market price is at or above the model's probability\. \*\*Hike 25bps\*\* has the largest gap against its normalised price \(\+4\.2 pts\), but its price, 51\.5%, is above the model's 50\.8%: it is cheap only beside the other outcomes, and buying it is not favoured \[1\]\./,
+    );
     const cut = (await ask('what does the model say about a cut?')).text;
     expect(cut).toMatch(/^- \*\*Cut more than 25bps\*\*: market 33\.0% .*\n- \*\*Cut 25bps\*\*: market 10\.0% \(mid; 9\.0% normalised\), model 7\.0%, gap −2\.0 pts \[2\]\n\nTogether: market 38\.9% normalised, model 36\.8% \[1\]\[2\]\./);
     expect((await ask('what are the odds of a hold?')).text).toMatch(/^- \*\*Hold\*\*: market 16\.0%/);
@@ -314,6 +317,47 @@ describe('several questions in one, and odds follow-ups that change topic', () =
     const likely = await ask('what is the most likely outcome?');
     expect(likely).toMatch(/^Each outcome here is a yes\/no on its own level, so no single one is the likeliest result/);
     expect(likely.match(/^- \*\*Above/gm)).toHaveLength(4);
+  });
+
+  it('an outcome named whole, a range of levels, an outcome by its place; a claim about it checked', async () => {
+    const payer = new OpenAI({ baseURL: svc.baseURL, apiKey: (await svc.account({ plan: 'pro', credits: 30 })).apiKey, maxRetries: 0 });
+    const thread = async (url: string) => {
+      const report = (await payer.responses.create({ model: 'svc-prediction-markets-agent', input: url })).output_text;
+      return async (question: string) =>
+        (await client.chat.completions.create({ model: 'svc-agent', messages: [{ role: 'user', content: url }, { role: 'assistant', content: report }, { role: 'user', content: question }] })).choices[0]!.message.content!;
+    };
+    const fed = await thread('https://kalshi.com/markets/kxfeddecision/fed/kxfeddecision-26dec');
+    // "Cut 25bps" named whole is that outcome, not also "Cut more than 25bps" (and their sum).
+    for (const q of ['odds of Cut 25bps?', 'odds of a 25bps cut?']) expect(await fed(q), q).toMatch(/^- \*\*Cut 25bps\*\*: market 10\.0% \(mid; 9\.0% normalised\), model 7\.0%, gap −2\.0 pts \[1\]\n\n_From/);
+    expect(await fed('odds of a cut of more than 25bps?')).toMatch(/^- \*\*Cut more than 25bps\*\*: market 33\.0%[^\n]*\n\n_From/);
+    expect(await fed('why is the model higher than the market on outcome 2?')).toMatch(
+      /^Outcome 2 is \*\*Cut 25bps\*\*: market 10\.0% \(mid; 9\.0% normalised\), model 7\.0%, gap −2\.0 pts \[1\]\. The model is below the market here, not above it\./,
+    );
+    expect(await fed('and the last outcome?')).toMatch(/^Outcome 4 is \*\*Hike 25bps\*\*/);
+    expect(await fed('outcome 9?')).toMatch(/^The report lists 4 outcomes; there is no outcome 9\./);
+    const temperature = await thread('https://kalshi.com/markets/kxhighny/highest-temperature-in-nyc/kxhighny-26nov20');
+    // Ranges wholly inside the range asked add up; one it cuts through bounds the answer.
+    expect(await temperature('what is the chance it is between 44 and 51?')).toMatch(/^“between 44 and 51” is \*\*44°F to 47°F\*\* and \*\*48°F to 51°F\*\*: together market 33\.7% normalised, model 33\.3% \[1\]\[2\]\./);
+    expect(await temperature('between 45 and 50?')).toMatch(/^No outcome lies wholly in “between 45 and 50”: it is part of \*\*44°F to 47°F\*\* and \*\*48°F to 51°F\*\*/);
+    // Whole degrees: "above 55" starts at 56.
+    expect(await temperature('odds it is above 55?')).toMatch(/^“above 55” is \*\*56°F or above\*\*: market 34\.5% normalised, model 37\.0% \[1\]\./);
+    const approval = await thread('https://kalshi.com/markets/kxapproval/approval/kxapproval-26nov27');
+    // Ranges that only touch at a bound are not part of the one asked.
+    expect(await approval('odds of 41% to 42%?')).toMatch(/^“41% to 42%” is \*\*41% to 42%\*\*: market 18\.9% normalised, model 15\.2% \[1\]\./);
+    const cpi = await thread('https://kalshi.com/markets/kxcpiyoy/cpi/kxcpiyoy-26dec');
+    // On a ladder: the lower rung less the higher.
+    expect(await cpi("what's the probability CPI lands between 2.8 and 3.0?")).toMatch(/^“between 2\.8 and 3\.0” is \*\*Above 2\.8\*\* less \*\*Above 3\.0\*\*: market 9\.5%, model 11\.0% \[1\]\[2\]\./);
+  });
+
+  it('an event ticker alone is its event; a filings follow-up after a Kalshi address reads no company from the address', async () => {
+    const ticker = (await client.responses.create({ model: 'svc-agent', input: 'KXFEDDECISION-26DEC' })).output_text;
+    // The stored report of the event (one was generated above), as for its address.
+    expect(ticker).toMatch(/^# Fed decision in December 2026\?\n/);
+    const url = 'https://kalshi.com/markets/kxfeddecision/fed-rate-decision/kxfeddecision-26dec';
+    const r = await client.chat.completions.create({ model: 'svc-agent', messages: [{ role: 'user', content: url }, { role: 'assistant', content: '(prices)' }, { role: 'user', content: 'and Apple revenue last quarter?' }] });
+    const text = r.choices[0]!.message.content!;
+    expect(text).toContain('Apple Inc. (AAPL)');
+    expect(text).not.toMatch(/company called "(?:https|kalshi|markets|kxfeddecision)/);
   });
 
   it('asked about the model of an event with no stored report, says there is none yet, with the live prices', async () => {

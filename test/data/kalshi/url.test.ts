@@ -20,6 +20,10 @@ describe('parseEventUrl', () => {
     ['(https://kalshi.com/markets/kxcpiyoy/cpi/kxcpiyoy-26dec).', 'KXCPIYOY-26DEC'],
     ['“https://kalshi.com/markets/kxcpiyoy/cpi/kxcpiyoy-26dec”', 'KXCPIYOY-26DEC'],
     ['https://Kalshi.Com./markets/kxcpiyoy/cpi/kxcpiyoy-26dec', 'KXCPIYOY-26DEC'],
+    // The event ticker alone, as Kalshi's pages and API write it.
+    ['KXFEDDECISION-26DEC', 'KXFEDDECISION-26DEC'],
+    ['kxcpiyoy-26dec.', 'KXCPIYOY-26DEC'],
+    ['`KXCPIYOY-26DEC-T2.8`', 'KXCPIYOY-26DEC-T2.8'],
   ])('accepts %s', (input, ticker) => {
     expect(parseEventUrl(input).eventTicker).toBe(ticker);
   });
@@ -27,7 +31,7 @@ describe('parseEventUrl', () => {
   it.each([
     ['', /empty/],
     ['   ', /empty/],
-    ['what are the odds of a Fed cut?', /not kalshi\.com|not a web address/],
+    ['what are the odds of a Fed cut?', /not a web address\. Questions about an event or its report go to svc-agent/],
     ['https://polymarket.com/event/fed-decision-in-december', /not kalshi\.com/],
     ['https://kalshi.com.evil.example/markets/a/b/kxfed-26dec', /not kalshi\.com/],
     ['https://evil.example/?u=https://kalshi.com/markets/a/b/c-1', /not kalshi\.com/],
@@ -43,6 +47,10 @@ describe('parseEventUrl', () => {
     ['https://kalshi.com/markets/a/b/%ZZ', /malformed %-escape/],
     ['https://kalshi.com/markets/kxfed/fed/kxfed-26dec%E0%A4%A', /malformed %-escape/],
     ['.', /'\.' is not a web address/],
+    // Not tickers: a host with a dash, a quarter, a word pair.
+    ['my-site2.com', /'my-site2\.com' is not kalshi\.com/],
+    ['Q3-2024', /'q3-2024' is not kalshi\.com/],
+    ['fed-decision', /'fed-decision' is not kalshi\.com/],
     ['https://kalshi.com/markets/kxbtcd/btc/kxbtcd-26nov20 https://kalshi.com/markets/kxethd/eth/kxethd-26nov20', /The input has 2 addresses, and a report is for one event: send one event address per request\./],
     ['https://kalshi.com/markets/kxcpiyoy/cpi/kxcpiyoy-26dec./', /'kxcpiyoy-26dec\.' is not an event ticker/],
     ['<https://evil.example/markets/a/b/kxfed-26dec|https://kalshi.com/markets/a/b/kxfed-26dec>', /'evil\.example' is not kalshi\.com/],
@@ -60,6 +68,8 @@ describe('parseEventUrl', () => {
 
   it('links back to the event page, normalised', () => {
     expect(eventPageUrl(parseEventUrl('https://WWW.Kalshi.com/markets/KXFED/Fed/KXFED-26DEC?x=1'))).toBe('https://kalshi.com/markets/kxfed/fed/kxfed-26dec');
+    // A ticker alone: its series as the (decorative) slug.
+    expect(eventPageUrl(parseEventUrl('KXFEDDECISION-26DEC'))).toBe('https://kalshi.com/markets/kxfeddecision/kxfeddecision/kxfeddecision-26dec');
   });
 });
 
