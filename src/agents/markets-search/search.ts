@@ -14,7 +14,9 @@ const STOP_WORDS =
   // Negations and the sign of a figure ask about a side of the outcome (read apart), not a topic.
   'not no never without don dont doesn doesnt didn didnt isn isnt aren arent wasn wasnt wont cant cannot fail fails negative positive ' +
   // How an outcome is said to come about: "payrolls come in negative", "the Lakers beat the Celtics".
-  'come comes coming came beat beats beating defeat defeats lose loses losing up down';
+  'come comes coming came beat beats beating defeat defeats lose loses losing up down ' +
+  // How a figure is said to come in ("if CPI comes in hot") and what a trader thinks of a price: not topics.
+  'if hot cold hotter colder soft softer strong stronger weak weaker underpricing overpricing underpriced overpriced mispriced mispricing undervalued overvalued cheap expensive edge value';
 
 /** Query words that should also match their usual synonyms in event titles. */
 const SYNONYMS: Record<string, string[]> = {

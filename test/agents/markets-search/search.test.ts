@@ -19,6 +19,9 @@ describe('searching the open events', () => {
     ['wat r the odds of a fed cut in decmber', 'KXFEDDECISION'],
     ['What do traders on Kalshi think about the Fed meeting next month?', 'KXFEDDECISION'],
     ['will it rain in NYC tomorrow', 'KXHIGHNY'],
+    // How a figure comes in and what a trader thinks of a price are not topics.
+    ['What happens if CPI comes in hot?', 'KXCPIYOY'],
+    ['is the market underpricing CPI above 3.2?', 'KXCPIYOY'],
   ])('%s → %s', (query, series) => {
     expect(top(query)).toBe(series);
   });
@@ -48,6 +51,7 @@ describe('a follow-up, and words no event matches', () => {
     expect(hit!.entry.event.series_ticker).toBe('KXHIGHNY');
     expect(hit!.missing).toEqual(['paris']);
     expect(index.search('Bills at Chiefs')[0]!.missing).toEqual([]);
+    expect(index.search('is the market underpricing CPI above 3.2?')[0]!.missing).toEqual([]);
   });
 });
 
