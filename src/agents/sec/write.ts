@@ -52,6 +52,10 @@ const NOT_A_FIGURE = /\b(?:who|ceo|cfo|chief \w+ officer|chair(?:man|woman|perso
 const COMBINED = /\b(?:combined|together|in total|total of|sum of|added up|add(?:ing)? up|altogether)\b/i;
 
 /** "Q5 2024", "0Q": said as a quarter, and none is. */
+const GROWTH_WORDS = /\b(?:grow|grows|grew|grown|growing|increase[ds]?|increasing|rise|rises|rose|risen|rising|gain(?:ed|s)?|improve[ds]?|go up|went up|higher|larger|bigger)\b/i;
+const DECLINE_WORDS = /\b(?:decline[ds]?|declining|fall|falls|fell|fallen|falling|drop(?:s|ped)?|decrease[ds]?|decreasing|shrink|shrinks|shrank|shrunk|go down|went down|lower|smaller|worsen(?:ed|s)?)\b/i;
+/** A question answered yes or no ("Did …", "Has …", "Is …"). */
+const YES_NO = /^\s*(?:did|does|do|has|have|had|is|was|were|are)\b/i;
 const NO_QUARTER = /^(?:f?q[05-9]|[05-9]q)\b/i;
 
 const UNKNOWN_WHY: { pattern: RegExp; why: string }[] = [
@@ -439,8 +443,21 @@ export class AnswerWriter {
     // A balance is taken at a date ("total assets at the end of fiscal 2024 were"); an amount is over a period.
     const when = figure.metric.type === 'instant' ? balanceDate(r.period, figure.fin.calendar) : `for ${periodWithEnd(r.period, figure.fin.calendar)}`;
     const quarterLine = `${figure.metric.label} ${when} ${figure.metric.plural ? 'were' : 'was'} **${this.#amount(figure, v)}**${rough ? ` (about ${rough})` : ''} ${this.#refs(v)}.`;
-    const lines = ttmFirst ? [`**${who(figure.company)}**: ${figure.metric.label}, ${ttm.replace(/^Trailing/, 'trailing')}`] : [`**${who(figure.company)}**: ${quarterLine}`];
+    // Asked for a margin or a share of revenue: the percentage is the answer, the amount its numerator.
+    const share = this.#plan.question?.margin && !ttmFirst ? shareLabel(figure.metric) : null;
+    const revenue = figure.revenue;
+    const shareLine =
+      share && revenue && revenue.value > 0
+        ? `${share.margin ? share.label : `${figure.metric.label} as a share of revenue`} ${when} was **${((100 * v.value) / revenue.value).toFixed(1)}%**: ${figure.metric.label} of ${this.#amount(figure, v)} ${this.#refs(v)} over revenue of ${this.#amount({ metric: METRICS.find((m) => m.id === 'revenue')! }, revenue)} ${this.#refs(revenue)}.`
+        : null;
+    const lines = ttmFirst
+      ? [`**${who(figure.company)}**: ${figure.metric.label}, ${ttm.replace(/^Trailing/, 'trailing')}`]
+      : shareLine
+        ? [`**${who(figure.company)}**: ${shareLine}`]
+        : [`**${who(figure.company)}**: ${quarterLine}`];
     if (r.note) lines.push(`(${capitalise(r.note)}.)`);
+    const verdict = this.#verdict(figure, r);
+    if (verdict) lines.unshift(verdict, '');
     lines.push('');
     if (ttmFirst) lines.push(`- The last of those quarters: ${quarterLine}`);
     lines.push(`- ${v.derivation ? this.#derivation(figure, v) : this.#source(v)}`);
@@ -458,6 +475,34 @@ export class AnswerWriter {
     const longer = this.#extraWeekNote(figure, r.period, [r.compared, figure.alsoCompared]);
     if (longer) lines.push(`- ${longer}`);
     return lines;
+  }
+
+  /**
+   * The direction a question asks about, answered before the figure: "Did net income grow?" gets
+   * **Yes** or **No**, "How much did it grow?" the change, and "How much did revenue decline?" when
+   * it rose says it did not.
+   */
+  #verdict(figure: Figure, r: Extract<FigureResult, { kind: 'value' }>): string | null {
+    const text = this.#plan.question?.text ?? '';
+    const c = r.compared;
+    if (!c?.period || !c.value) return null;
+    const [up, down] = [GROWTH_WORDS.test(text), DECLINE_WORDS.test(text)];
+    if (up === down) return null;
+    const claimed = up ? 'up' : 'down';
+    // Asked of a margin ("did the gross margin improve?"): the margin's move, in points.
+    const share = this.#plan.question?.margin ? shareLabel(figure.metric) : null;
+    const [revenue, before] = [figure.revenue, figure.comparedRevenue];
+    const points = share && revenue && before && revenue.value > 0 && before.value > 0 ? Number(((100 * r.value.value) / revenue.value).toFixed(1)) - Number(((100 * c.value.value) / before.value).toFixed(1)) : null;
+    if (share && points === null) return null;
+    const diff = points ?? r.value.value - c.value.value;
+    const actual = diff > 0 ? 'up' : diff < 0 ? 'down' : 'flat';
+    const by = points !== null ? `${points > 0 ? '+' : '-'}${Math.abs(points).toFixed(1)} percentage points` : formatChange(r.value.value, c.value.value, r.value.unit, figure.metric, this.#scale(r.value));
+    const moved = actual === 'flat' ? 'was unchanged' : `${actual === 'up' ? 'rose' : 'fell'}, ${by},`;
+    const against = c.kind === 'yoy' ? 'year over year' : c.kind === 'qoq' ? 'quarter over quarter' : `against ${periodName(c.period, figure.fin.calendar)}`;
+    const what = `${its(figure.company)} ${share?.margin ? share.label : figure.metric.label} ${moved} ${against}`.replace(/,$/, '');
+    if (YES_NO.test(text)) return `**${actual === claimed ? 'Yes' : 'No'}**: ${what} (${periodName(r.period, figure.fin.calendar)}).`;
+    // "How much did it grow?": the change first; asked of a fall that was a rise, said so.
+    return `${actual === claimed ? '' : `It did not ${claimed === 'up' ? 'grow' : 'decline'}: `}${what} (${periodName(r.period, figure.fin.calendar)}).`;
   }
 
   /**

@@ -140,6 +140,15 @@ describe('svc-sec-agent on the demo snapshot, offline', () => {
     );
   });
 
+  it('a question about a direction is answered first: yes or no, the change asked for, a false premise corrected; a margin leads with the percentage', async () => {
+    expect((await ask("Did Apple's net income grow in fiscal 2024?")).text).toMatch(/^\*\*No\*\*: Apple's net income fell, -\$3,259 million \(-3\.4%\), year over year \(fiscal year 2024\)\.\n\n\*\*Apple Inc\. \(AAPL\)\*\*: net income/);
+    expect((await ask("How much did Apple's revenue decline in fiscal 2024?")).text).toMatch(/^It did not decline: Apple's revenue rose, \+\$7,750 million \(\+2\.0%\), year over year \(fiscal year 2024\)\./);
+    expect((await ask("Is Alphabet's cash higher than a year ago?")).text).toMatch(/^\*\*No\*\*: Alphabet's cash and cash equivalents fell, -\$582 million \(-2\.4%\)/);
+    // Of a margin, the margin's move in points, not its numerator's.
+    expect((await ask("Did Apple's gross margin improve in fiscal 2024?")).text).toMatch(/^\*\*Yes\*\*: Apple's gross margin rose, \+2\.1 percentage points, year over year \(fiscal year 2024\)\./);
+    expect((await ask("What was Apple's gross margin in fiscal 2024?")).text).toMatch(/^\*\*Apple Inc\. \(AAPL\)\*\*: gross margin for fiscal year 2024 \(year ended 2024-09-28\) was \*\*46\.2%\*\*: gross profit of \$180,683 million \[1\] over revenue of \$391,035 million \[1\]\./);
+  });
+
   it('an average of periods: each period in the table and their mean above it, asked at once or as a follow-up', async () => {
     const apple = await ask("Apple's average revenue per quarter in fiscal 2024");
     expect(apple.text).toContain('**Revenue**, average per quarter over the 4 shown: **$97,759 million**.');
