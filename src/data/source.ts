@@ -23,6 +23,8 @@ export interface DataSource {
   readonly note?: string;
   get<T = unknown>(path: string, query?: Query): Promise<SourceResponse<T>>;
   getText(path: string, query?: Query): Promise<SourceResponse<string>>;
+  /** A snapshot's recorded paths that start with `prefix` (what it can answer); absent when live. */
+  paths?(prefix: string): string[];
 }
 
 /** `path?k=v&…` with the query sorted and empty values dropped: the identity of a request. */
@@ -289,6 +291,10 @@ export class SnapshotSource implements DataSource {
     if (exact) return exact;
     const same = this.#byPath.get(pathname);
     return same?.length === 1 ? this.#manifest.entries[same[0]!] : undefined;
+  }
+
+  paths(prefix: string): string[] {
+    return [...this.#byPath.keys()].filter((p) => p.startsWith(prefix));
   }
 
   async get<T = unknown>(pathname: string, query?: Query): Promise<SourceResponse<T>> {

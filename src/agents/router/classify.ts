@@ -1,6 +1,7 @@
 import type { Turn } from '../types.js';
 import { editDistance } from '../../text.js';
 import { tickerAddress } from '../../data/kalshi/url.js';
+import { asksCoverage } from '../../data/sec/question.js';
 import { eventQuestion } from './event-questions.js';
 
 /** Where the router sends a question. */
@@ -138,6 +139,7 @@ function classifyOne(text: string): Route {
   // An event ticker sent alone, as Kalshi writes it ("KXFEDDECISION-26DEC", "kxfeddecision-26dec").
   const ticker = /^\s*\S+\s*$/.test(text) && /^\W*kx|^\W*[A-Z0-9]+-[A-Z0-9.-]+\W*$/.test(text.trim()) ? tickerAddress(text) : null;
   if (ticker) return { kind: 'kalshi_url', url: ticker, reason: 'a Kalshi event ticker' };
+  if (asksCoverage(text)) return { kind: 'filings', reason: 'which companies the filings data covers' };
   const lower = text.toLowerCase();
   const words = tokens(text);
   const odds = hasWord(words, ODDS_WORDS) ?? (ODDS_PHRASES.some((p) => p.test(lower)) ? 'odds phrase' : null);

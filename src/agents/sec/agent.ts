@@ -2,10 +2,11 @@ import type { Core } from '../../app.js';
 import { isSvcError } from '../../errors.js';
 import { secLibrary } from '../../data/sec/index.js';
 import type { FactCitation, SecLibrary } from '../../data/sec/library.js';
-import { parseConversation, type SecQuestion } from '../../data/sec/question.js';
+import { asksCoverage, parseConversation, type SecQuestion } from '../../data/sec/question.js';
 import type { CompanyRef } from '../../data/sec/types.js';
 import type { ReportedFact } from '../../data/sec/facts.js';
 import type { Agent, AgentEvent, AgentRequest } from '../types.js';
+import { listed } from '../citations.js';
 import { answerTables, asksOfPeriods, asksTotal, spanAsked, tabulable, type Span } from '../financials/table.js';
 import { planAnswer } from './plan.js';
 import { AnswerWriter, factKey, factsToCite } from './write.js';
@@ -27,6 +28,8 @@ async function* runSecAgent(lib: SecLibrary, request: AgentRequest): AsyncGenera
   // The first SEC request comes before any event, so that an unusable source (no User-Agent,
   // EDGAR down) fails the request with its own status instead of inside a started stream.
   const index = await lib.companyIndex();
+  const asked = [...request.messages].reverse().find((m) => m.role === 'user')?.content ?? '';
+  if (asksCoverage(asked)) return yield* coverageAnswer(lib, index.size);
   const question = parseConversation(request.messages, index);
   const periods = periodsAsked(request, question);
   const last = [...request.messages].reverse().find((m) => m.role === 'user')?.content ?? '';
@@ -81,6 +84,18 @@ export async function* answerSecQuestion(lib: SecLibrary, question: SecQuestion 
   const { text, citations: ordered } = new AnswerWriter(plan, citations, { snapshot: lib.origin.mode === 'snapshot' }).write(lib.dataNote());
   for (const chunk of text.match(/[^\n]*\n|[^\n]+$/g) ?? []) yield { type: 'text', delta: chunk };
   for (const citation of ordered) yield { type: 'citation', citation };
+  yield { type: 'done' };
+}
+
+/** Which companies there are figures for: those a snapshot recorded, or every XBRL filer when live. */
+async function* coverageAnswer(lib: SecLibrary, filers: number): AsyncGenerator<AgentEvent> {
+  const recorded = await lib.recordedCompanies();
+  const example = recorded?.[0] ? `“What was ${recorded[0].ticker || recorded[0].name} revenue in its latest quarter?”` : '“What was Apple\'s revenue in Q3 2024?”';
+  const text = recorded
+    ? `This snapshot of SEC data has figures for ${recorded.length} compan${recorded.length === 1 ? 'y' : 'ies'}: ${listed(recorded.map((c) => (c.ticker ? `${c.name} (${c.ticker})` : c.name)))}. Ask about any of them by name or ticker, for example ${example}.`
+    : `I answer for any company that files XBRL financial data with the SEC: ${filers.toLocaleString('en-US')} filers with a ticker, found by name or ticker (for example ${example}). Companies without XBRL financial data at the SEC have no figures.`;
+  const note = lib.dataNote();
+  yield { type: 'text', delta: `${text}\n${note ? `\n${note}\n` : ''}` };
   yield { type: 'done' };
 }
 

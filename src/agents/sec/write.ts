@@ -686,7 +686,7 @@ export class AnswerWriter {
         const ticker = /^\$?[A-Z]{1,5}(?:[.-][A-Z])?$/.test(u.text.trim());
         // A snapshot holds the filers it recorded, not every one.
         const among = this.#snapshot ? 'in this snapshot of SEC data' : 'among SEC filers';
-        const hint = this.#snapshot ? ` A snapshot has only the companies recorded in it: record one with \`svc snapshot record-sec TICKER\`.` : ticker ? '' : ' Try its ticker symbol, e.g. AAPL.';
+        const hint = this.#snapshot ? ` A snapshot has only the companies recorded in it: ask “which companies do you cover?” for those (an operator adds one with \`svc snapshot record-sec TICKER\`).` : ticker ? '' : ' Try its ticker symbol, e.g. AAPL.';
         out.push(`I could not find a company ${ticker ? 'with the ticker' : 'called'} "${quoteCaller(u.text)}" ${among} (searched by ticker and by name), so I have no figures for it.${suggestions}${hint}`);
       }
     }
@@ -696,7 +696,7 @@ export class AnswerWriter {
     for (const c of this.#plan.withoutFacts) {
       out.push(
         this.#snapshot
-          ? `${who(c)} is not in this snapshot of SEC data, so I have no figures for it (record it with \`svc snapshot record-sec ${c.ticker || c.cik}\`).`
+          ? `${who(c)} is not in this snapshot of SEC data, so I have no figures for it: ask “which companies do you cover?” for those it has (an operator adds one with \`svc snapshot record-sec ${c.ticker || c.cik}\`).`
           : `${who(c)} has no XBRL financial data at the SEC (no company facts), so I cannot give exact figures from its filings.`,
       );
     }

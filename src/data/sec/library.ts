@@ -80,6 +80,20 @@ export class SecLibrary {
     return index;
   }
 
+  /** The companies a snapshot has figures for, by ticker; null when live (every XBRL filer). */
+  async recordedCompanies(): Promise<CompanyRef[] | null> {
+    const paths = this.client.api.paths?.('/api/xbrl/companyfacts/');
+    if (!paths) return null;
+    const index = await this.companyIndex();
+    const ciks = paths.map((p) => Number(/CIK(\d{10})\.json$/.exec(p)?.[1] ?? NaN)).filter((cik) => Number.isInteger(cik));
+    return ciks
+      .map((cik) => {
+        const entry = index.byCik(cik);
+        return { cik, ticker: entry?.ticker ?? '', name: entry ? displayName(entry.name) : `CIK ${cik}` };
+      })
+      .sort((a, b) => (a.ticker || a.name).localeCompare(b.ticker || b.name));
+  }
+
   async resolveCompany(text: string): Promise<CompanyLookup> {
     return (await this.companyIndex()).lookup(text);
   }

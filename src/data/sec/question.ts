@@ -915,14 +915,19 @@ export function parseSecQuestion(text: string, index: CompanyIndex, previous?: S
   if (!stated.companies && previous) merged = previous.companies;
   else if (stated.companies && followUp && x.adding) merged = unionCompanies(previous.companies, companies);
   else if (stated.companies && followUp && previous.companies.length) switchedFrom = sameCompanies(previous.companies, companies) ? null : previous.companies;
-  const margin = MARGIN.test(text) || Boolean(followUp && !stated.metrics && previous.margin);
+  // "what % of that was net income?" after revenue: net income's share of that revenue.
+  const ofThat = Boolean(followUp && /(?:%|\bpercent(?:age)?|\bshare|\bproportion)\s+of\s+(?:that|it|this|those)\b/i.test(text) && previous.metrics.includes('revenue') && x.metrics.length && !x.metrics.includes('revenue'));
+  const margin = MARGIN.test(text) || ofThat || Boolean(followUp && !stated.metrics && previous.margin);
   // "R&D as a share of revenue": revenue is the denominator there, not a figure asked for.
-  const asked = margin && x.metrics.length > 1 && OF_REVENUE.test(text) ? x.metrics.filter((id) => id !== 'revenue') : x.metrics;
+  const ofRevenue = margin && OF_REVENUE.test(text);
+  const asked = ofRevenue && x.metrics.length > 1 ? x.metrics.filter((id) => id !== 'revenue') : x.metrics;
+  // "what % of revenue is that?" after a figure: that figure's share, revenue only its denominator.
+  const shareOfPrevious = Boolean(followUp && ofRevenue && !stated.companies && x.metrics.every((id) => id === 'revenue') && Boolean(previous?.metrics.some((id) => id !== 'revenue')));
   return {
     text,
     companies: merged,
     // "add net income", "and net income too" beside the previous figures; "and EBITDA?" asks for another figure instead.
-    metrics: stated.metrics ? (followUp && !stated.companies && ADD_FIGURE.test(text) && !/\bhow much\b/i.test(text) ? [...new Set([...previous.metrics, ...asked])] : asked) : followUp && !x.unknownFigures.length ? previous.metrics : [],
+    metrics: shareOfPrevious && previous ? previous.metrics.filter((id) => id !== 'revenue') : stated.metrics ? (followUp && !stated.companies && ADD_FIGURE.test(text) && !/\bhow much\b/i.test(text) ? [...new Set([...previous.metrics, ...asked])] : asked) : followUp && !x.unknownFigures.length ? previous.metrics : [],
     period,
     // The earlier period compared with stays only while the period does ("and net income?").
     ...(comparison
@@ -954,6 +959,11 @@ function unionCompanies(a: CompanyMention[], b: CompanyMention[]): CompanyMentio
 }
 
 const sameCompanies = (a: CompanyMention[], b: CompanyMention[]) => a.length === b.length && a.every((c, i) => companyKey(c) === companyKey(b[i]!));
+
+/** "Which companies do you cover?": a question about the data itself, not about a company in it. */
+export function asksCoverage(text: string): boolean {
+  return /\b(?:which|what)\s+(?:companies|tickers|firms|stocks|filers)\b[^?]*\b(?:cover|covered|have|has|support(?:ed)?|know|available|include[ds]?|in (?:your|the|this) (?:data|snapshot|database))\b|\bcompanies\s+(?:do|can)\s+you\b|\bwho do you cover\b/i.test(text);
+}
 
 /**
  * The question a conversation ends with: each user turn parsed against the one before, so

@@ -84,6 +84,12 @@ describe('svc-sec-agent answers from XBRL facts and cites the filing page', () =
     expect(pdf.pages).toBe(6);
   });
 
+  it('asked which companies it covers, live: every XBRL filer with a ticker, counted from the tickers file', async () => {
+    const a = await ask('Which companies do you cover?');
+    expect(a.text).toMatch(/^I answer for any company that files XBRL financial data with the SEC: \d+ filers with a ticker, found by name or ticker/);
+    expect(a.citations).toEqual([]);
+  });
+
   it('names citations like "Apple Inc. Form 10-Q, quarter ended 2024-06-29, page 3", with absolute signed links', async () => {
     const a = await ask('Apple revenue for the quarter ended June 29, 2024');
     const c = a.citations[0]!;

@@ -146,6 +146,9 @@ describe('svc-sec-agent on the demo snapshot, offline', () => {
     expect((await ask("Is Alphabet's cash higher than a year ago?")).text).toMatch(/^\*\*No\*\*: Alphabet's cash and cash equivalents fell, -\$582 million \(-2\.4%\)/);
     // Of a margin, the margin's move in points, not its numerator's.
     expect((await ask("Did Apple's gross margin improve in fiscal 2024?")).text).toMatch(/^\*\*Yes\*\*: Apple's gross margin rose, \+2\.1 percentage points, year over year \(fiscal year 2024\)\./);
+    // "that" is the figure just given, as a share of its revenue.
+    expect((await ask('apple net income q2 2025', 'microsoft?', 'what % of revenue is that?')).text).toMatch(/^\*\*Microsoft Corp\. \(MSFT\)\*\*: net margin for fiscal Q2 2025 \(quarter ended 2024-12-31\) was \*\*34\.6%\*\*/);
+    expect((await askOf('svc-agent', 'Microsoft revenue Q2 FY2025', 'what % of that was net income?')).text).toMatch(/net margin for fiscal Q2 2025 \(quarter ended 2024-12-31\) was \*\*34\.6%\*\*/);
     expect((await ask("What was Apple's gross margin in fiscal 2024?")).text).toMatch(/^\*\*Apple Inc\. \(AAPL\)\*\*: gross margin for fiscal year 2024 \(year ended 2024-09-28\) was \*\*46\.2%\*\*: gross profit of \$180,683 million \[1\] over revenue of \$391,035 million \[1\]\./);
   });
 
@@ -161,6 +164,13 @@ describe('svc-sec-agent on the demo snapshot, offline', () => {
     expect((await ask('Apple net income q2 2025', "what's the average?")).text).toMatch(/^There is no table of periods here to average/);
     // The router sends the follow-up to the tables it came from.
     expect((await askOf('svc-agent', 'Apple revenue for the last 4 quarters', "what's the average?")).text).toContain('average per quarter over the 4 shown: **$100,092 million**');
+  });
+
+  it('says which companies it covers: those the snapshot recorded, through the router too', async () => {
+    for (const q of ['what companies do you cover', 'Which companies are in your data?']) {
+      expect((await ask(q)).text, q).toMatch(/^This snapshot of SEC data has figures for 3 companies: Apple Inc\. \(AAPL\), Alphabet Inc\. \(GOOGL\) and Microsoft Corp\. \(MSFT\)\./);
+    }
+    expect((await askOf('svc-agent', 'What companies do you cover?')).text).toMatch(/^This snapshot of SEC data has figures for 3 companies/);
   });
 
   it('says a company outside the snapshot is not in it', async () => {
