@@ -20,3 +20,25 @@ export function editDistance(a: string, b: string, max = 2): number {
   }
   return prev[b.length]!;
 }
+
+// Common words of questions in Spanish, French, German, Portuguese and Italian that English never uses.
+const FOREIGN_WORDS = new Set(
+  `cuál cuáles cuánto cuánta fueron fue ingresos ganancias beneficio beneficios año ventas qué empresa utilidad
+quel quelle quels quelles été bénéfice chiffre affaires année était combien société
+wie hoch umsatz gewinn jahr welche welcher wieviel unternehmen geschäftsjahr
+qual quais receita lucro foi quanto
+quale ricavi anno`.split(/\s+/),
+);
+
+/**
+ * Whether a question is written in another language than English: Chinese, Japanese or Korean
+ * script, or two or more words of a handful of European languages' questions. The agents read
+ * English: such a question gets told so instead of having its words read as names.
+ */
+export function looksNonEnglish(text: string): boolean {
+  if (/[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\p{Script=Cyrillic}\p{Script=Arabic}]/u.test(text)) return true;
+  const words = text.toLowerCase().normalize('NFC').match(/\p{L}+/gu) ?? [];
+  return new Set(words.filter((w) => FOREIGN_WORDS.has(w))).size >= 2;
+}
+
+export const ENGLISH_ONLY = 'I read questions in English only, so I could not tell what this one asks. Ask in English, for example “What was Apple\'s revenue in fiscal 2024?” or “What are the odds of a Fed cut in December?”.';

@@ -12,6 +12,7 @@ import { quoteCaller } from '../citations.js';
 import { isSvcError } from '../../errors.js';
 import { GREETING, classify, splitQuestion, type Route } from './classify.js';
 import { answerFromReport, eventQuestion } from './event-questions.js';
+import { ENGLISH_ONLY, looksNonEnglish } from '../../text.js';
 
 export const ROUTER_ID = 'svc-agent';
 
@@ -193,7 +194,7 @@ export function routerAgent(o: RouterOptions): Agent {
           return yield* kalshi(req, question, r.url!, usage, true, rule.aboutEvent);
         default:
           // Help is fixed text with no sources: nothing for the model to phrase.
-          yield* answer(help, null);
+          yield* answer(looksNonEnglish(question) ? { text: `${ENGLISH_ONLY}\n\n${help.text}`, citations: [] } : help, null);
       }
     },
   };

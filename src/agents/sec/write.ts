@@ -9,6 +9,7 @@ import { daysBetween } from '../../data/sec/dates.js';
 import { describeSpec } from '../../data/sec/resolve.js';
 import { possessive, shortName } from '../../data/sec/names.js';
 import { NON_GAAP, PARTS_OF_TOTAL } from '../../data/sec/question.js';
+import { ENGLISH_ONLY, looksNonEnglish } from '../../text.js';
 import { balanceDate, capitalise, formatAmount, formatChange, periodName, periodWithEnd, roughly } from './format.js';
 import { MAX_COMPANIES, coverage, shareLabel, type CalendarCompared, type Compared, type CalendarQuarterValue, type Figure, type FigureResult, type Plan } from './plan.js';
 
@@ -56,6 +57,8 @@ const GROWTH_WORDS = /\b(?:grow|grows|grew|grown|growing|increase[ds]?|increasin
 const DECLINE_WORDS = /\b(?:decline[ds]?|declining|fall|falls|fell|fallen|falling|drop(?:s|ped)?|decrease[ds]?|decreasing|shrink|shrinks|shrank|shrunk|go down|went down|lower|smaller|worsen(?:ed|s)?)\b/i;
 /** A question answered yes or no ("Did …", "Has …", "Is …"). */
 const YES_NO = /^\s*(?:did|does|do|has|have|had|is|was|were|are)\b/i;
+/** Asking what to do with a stock, not what a company reported. */
+const ADVICE = /\bshould (?:i|we|you) (?:buy|sell|short|invest|hold|own)\b|\b(?:a )?(?:good|bad) (?:buy|investment|stock)\b|\bis \S+ a (?:buy|sell)\b|\b(?:buy|sell) or (?:sell|hold|buy)\b|\bworth (?:buying|investing)\b/i;
 const NO_QUARTER = /^(?:f?q[05-9]|[05-9]q)\b/i;
 
 const UNKNOWN_WHY: { pattern: RegExp; why: string }[] = [
@@ -710,7 +713,18 @@ export class AnswerWriter {
     for (const g of plan.guessed) lines.push(`(Taking "${quoteCaller(g.text)}" to mean ${who(g.company)}.)`, '');
     const figures = plan.figures;
     const problems = this.#problems();
-    const unknown = this.#unknownFigures();
+    const said = this.#unknownFigures();
+    // A period that does not exist ("Q5 2024") is said before the figure given in its place.
+    const first = said.filter((u) => u.startsWith('There is no quarter'));
+    const unknown = said.filter((u) => !first.includes(u));
+    if (first.length && figures.length) lines.push(...first, '');
+    else unknown.unshift(...first);
+    // Another language's words are not figures or names: said once, instead of a line for each.
+    const foreign = looksNonEnglish(plan.question?.text ?? '');
+    if (foreign) {
+      unknown.splice(0, unknown.length, ENGLISH_ONLY);
+      problems.splice(0, problems.length, ...problems.filter((p) => !p.startsWith('I could not find a company')));
+    }
     if (!figures.length && !problems.length && !unknown.length) {
       lines.push(helpText(Boolean(plan.question?.metrics.length || plan.question?.period || plan.question?.unknownFigures.length), plan.question?.unknownFigures));
     } else if (figures.length === 1) {
@@ -720,7 +734,8 @@ export class AnswerWriter {
       const period = plan.question?.period;
       const latest = !period || period.kind === 'latest';
       const offTopic = plan.keyFigures ? NOT_A_FIGURE.exec(plan.question?.text ?? '') : null;
-      if (offTopic) lines.push(`I answer from the figures of companies' financial statements in their SEC filings (XBRL data), not from what a filing says in words or who runs a company, and I do not list filings, so I cannot answer that; the key figures are below, each citing the page of the filing it comes from.`, '');
+      if (plan.keyFigures && ADVICE.test(plan.question?.text ?? '')) lines.push(`I do not give investment advice, such as whether to buy or sell a stock. The key figures from the company's filings are below, each citing the page it comes from, for your own judgement.`, '');
+      else if (offTopic) lines.push(`I answer from the figures of companies' financial statements in their SEC filings (XBRL data), not from what a filing says in words or who runs a company, and I do not list filings, so I cannot answer that; the key figures are below, each citing the page of the filing it comes from.`, '');
       const intro = plan.keyFigures
         ? `Key figures${latest ? ' from the latest filings' : ''}${companies > 1 ? ', side by side' : ''}:`
         : companies > 1

@@ -124,7 +124,8 @@ const GENERAL_WORDS = new Set(
   `financials financial fundamentals results performance overview summary snapshot highlights key metrics kpis kpi stats statistics health picture status update updates stock profile standing
 lately overall currently recently generally things stuff everything anything something details detail news story position condition shape state file files perform performs performed
 performing fare fared faring happen happens happened happening looking looks explain describe summarize summarise analyze analyse analysis review breakdown think
-list filings filing link links document documents`.split(/\s+/),
+list filings filing link links document documents
+should buy sell short invest investing investment hold own worth buying good bad`.split(/\s+/),
 );
 
 /** Real words one or two letters away from a metric word: never read as its typo. */

@@ -352,7 +352,8 @@ describe('questions it cannot answer get a clear answer, never an invented numbe
 
   it('a quarter that does not exist is said so, not answered with the fiscal year', async () => {
     const a = await ask('Apple revenue Q5 2024');
-    expect(a.text).toContain('There is no quarter "Q5 2024": a fiscal year has four, Q1 to Q4. Ask for one of them, or for the fiscal year; without one, the latest period is given.');
+    // Said first, before the latest quarter's figure given in its place.
+    expect(a.text).toMatch(/^There is no quarter "Q5 2024": a fiscal year has four, Q1 to Q4\. Ask for one of them, or for the fiscal year; without one, the latest period is given\.\n\n\*\*Apple Inc\. \(AAPL\)\*\*: revenue/);
     expect(a.text).not.toMatch(/fiscal year 2024/);
   });
 

@@ -173,6 +173,17 @@ describe('svc-sec-agent on the demo snapshot, offline', () => {
     expect((await askOf('svc-agent', 'What companies do you cover?')).text).toMatch(/^This snapshot of SEC data has figures for 3 companies/);
   });
 
+  it('a question in another language is told to ask in English; one asking what to buy gets the key figures, not advice', async () => {
+    const spanish = await ask('¿Cuáles fueron los ingresos de Apple en el año fiscal 2024?');
+    expect(spanish.text).toMatch(/^I read questions in English only/);
+    expect(spanish.text).not.toContain('figure called');
+    expect((await askOf('svc-agent', 'Wie hoch war der Umsatz von Apple im Geschäftsjahr 2024?')).text).toMatch(/^I read questions in English only[^\n]*\n\nI answer financial research questions/);
+    const advice = await ask('Should I buy Microsoft stock?');
+    expect(advice.text).toMatch(/^I do not give investment advice, such as whether to buy or sell a stock\. The key figures/);
+    expect(advice.text).toContain('| Microsoft Corp. (MSFT) | Revenue |');
+    expect(advice.text).not.toContain('figure called');
+  });
+
   it('says a company outside the snapshot is not in it', async () => {
     const a = await ask('NVDA revenue');
     expect(a.text).toMatch(/not in this snapshot/);
