@@ -104,6 +104,17 @@ const FIGURE_WORD = '(?:revenues?|sales|(?:operating\\s+|net\\s+)?income|(?:gros
 /** Products, services, segments and regions: parts of a company's total, broken down in the notes, not in its company-wide XBRL facts. */
 export const PARTS_OF_TOTAL =
   '(?:services|products|hardware|software|subscriptions?|iphones?|ipads?|macs?|wearables|azure|(?:google\\s+|intelligent\\s+)?cloud|advertising|ads?|devices?|data\\s+cent(?:er|re)|automotive|aws|reality\\s+labs|family\\s+of\\s+apps|youtube|search|gaming|xbox|linkedin|office|windows|(?:greater\\s+)?china|americas|europe|japan|(?:rest\\s+of\\s+)?asia(?:[\\s-]+pacific)?|international|domestic|north\\s+america|emea|apac|segments?|regions?|regional|geographic(?:al)?|productivity\\s+and\\s+business\\s+processes|more\\s+personal\\s+computing|other\\s+bets|google\\s+services)';
+/** Products and segments named alone ("Azure growth rate", "the iPhone business"): parts of a company's total too. */
+const PRODUCTS = '(?:azure|aws|youtube|xbox|linkedin|iphones?|ipads?|google\\s+cloud|reality\\s+labs|other\\s+bets)';
+const PRODUCT_ALONE = new RegExp(`\\b${PRODUCTS}(?:\\s+(?:growth(?:\\s+rate)?|business|segment|unit|division|sales|numbers))?\\b`, 'gi');
+/** Whose product a part of a total names, when the question names no company ("Google Cloud revenue"). */
+const PRODUCT_OWNERS: [RegExp, string][] = [
+  [/\b(?:google|youtube|other bets)\b/i, 'GOOGL'],
+  [/\b(?:azure|xbox|linkedin)\b/i, 'MSFT'],
+  [/\b(?:iphones?|ipads?)\b/i, 'AAPL'],
+  [/\baws\b/i, 'AMZN'],
+  [/\breality labs\b/i, 'META'],
+];
 /** Company-defined measures outside the audited statements. */
 export const NON_GAAP = '(?:non[- ]?gaap|adjusted|organic|pro[- ]forma|underlying|comparable|constant[- ]currency)';
 /**
@@ -207,6 +218,8 @@ interface Relative {
 }
 
 /** A follow-up that puts a figure beside those already asked for ("add net income", "net income too"), not in their place. */
+/** A follow-up naming only another year for what was just asked ("same for 2023", "and 2023?", "what about 2022?"). */
+const SAME_FOR_YEAR = /^\s*(?:(?:and|what about|how about|same(?:\s+(?:for|in))?|ditto|likewise)\s+(?:for\s+|in\s+)?)?(?:19|20)\d\d\s*\??\s*$|\bsame\b[^?]*\b(?:19|20)\d\d\b/i;
 const ADD_FIGURE = /\b(?:also|too|as well|add|include|including|alongside|plus)\b/i;
 
 /** Words that put a second period beside the first, just before it: "and", "vs", "compared with". */
@@ -816,6 +829,7 @@ function extract(text: string, index: CompanyIndex): Extracted {
   const longNames = extractLongNames(m, index);
   m.take(UNKNOWN_FIGURES, (x) => (unsupported.push(x[0].replace(/\s+/g, ' ')), true));
   m.take(QUALIFIED_FIGURES, (x) => (unsupported.push(x[0].replace(/\s+/g, ' ')), true));
+  m.take(PRODUCT_ALONE, (x) => (unsupported.push(x[0].replace(/\s+/g, ' ')), true));
   const metrics = extractMetrics(m, index);
   const balances = metrics.length > 0 && metrics.every((id) => metricById(id).type === 'instant');
   const pair = comparedPair(first, second, balances);
@@ -826,6 +840,17 @@ function extract(text: string, index: CompanyIndex): Extracted {
   // "… with margin": the word left after the figures asks for their share of revenue, not for a company.
   m.take(/\bmargins?\b/gi, () => true);
   const { companies, leftovers, acronyms } = extractCompanies(m.text, index, longNames);
+  // "Google Cloud revenue" alone: the company whose part it is.
+  if (!companies.length) {
+    for (const part of unsupported) {
+      const owner = PRODUCT_OWNERS.find(([pattern]) => pattern.test(part))?.[1];
+      const entry = owner ? index.byTicker(owner) : undefined;
+      if (entry) {
+        companies.push({ status: 'found', text: part, company: refOf(entry), fuzzy: false, at: plain.toLowerCase().indexOf(part.toLowerCase()) });
+        break;
+      }
+    }
+  }
   const byCompany = periodsOfCompanies(plain, companies, first, second, at);
   const metricsByCompany = metrics.length > 1 ? metricsOfCompanies(plain, companies, index) : null;
   // Words left beside a company when no figure was recognised are the figure asked for ("Apple goodwill"), unless they ask about the company in general.
@@ -907,6 +932,10 @@ export function parseSecQuestion(text: string, index: CompanyIndex, previous?: S
   if (followUp && period?.kind === 'fiscalQuarter' && period.fy === null) {
     const before = previous.period;
     if ((before?.kind === 'fiscalQuarter' || before?.kind === 'fiscalYear') && before.fy !== null) period = { ...period, fy: before.fy };
+  }
+  // "same for 2023", "and 2023?" after Q2 2024: that quarter of 2023; "FY2023" or "fiscal 2023" asks for the year.
+  if (followUp && previous.period?.kind === 'fiscalQuarter' && previous.period.fy !== null && period?.kind === 'fiscalYear' && SAME_FOR_YEAR.test(text) && !/\b(?:fy|fiscal|full[- ]year|annual|whole year|year)\b/i.test(text)) {
+    period = { ...previous.period, fy: period.fy };
   }
   if (!period && x.form) period = { kind: 'latest', span: x.form === '10-K' ? 'year' : 'quarter' };
   // "YTD" wraps the period said or carried ("2024 YTD", "and year to date?" after Q3); a half or the nine months is one already.

@@ -184,6 +184,16 @@ describe('svc-sec-agent on the demo snapshot, offline', () => {
     expect(advice.text).not.toContain('figure called');
   });
 
+  it('"same for 2023" after a quarter is that quarter of 2023; a product named alone is a part of its company\'s total', async () => {
+    expect((await ask('Alphabet operating income Q3 2024', 'what about Q2?', 'same for 2023')).text).toMatch(/^\*\*Alphabet Inc\. \(GOOGL\)\*\*: operating income for Q2 2023 \(quarter ended 2023-06-30\)/);
+    expect((await ask('Alphabet operating income Q3 2024', 'same for FY2023')).text).toMatch(/operating income for fiscal year 2023/);
+    const cloud = await ask('What was Google Cloud revenue in 2024?');
+    expect(cloud.text).toMatch(/^I do not have a figure called "Google Cloud revenue": it is one part of the company's total/);
+    expect(cloud.text).toContain('Figures I can give for Alphabet:');
+    expect(cloud.text).not.toContain('could not tell which company');
+    expect((await ask("Microsoft's Azure growth rate")).text).toMatch(/^I do not have a figure called "Azure growth rate": it is one part of the company's total/);
+  });
+
   it('says a company outside the snapshot is not in it', async () => {
     const a = await ask('NVDA revenue');
     expect(a.text).toMatch(/not in this snapshot/);
