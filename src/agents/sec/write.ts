@@ -490,8 +490,10 @@ export class AnswerWriter {
     const c = r.compared;
     if (!c?.period || !c.value) return null;
     const [up, down] = [GROWTH_WORDS.test(text), DECLINE_WORDS.test(text)];
-    if (up === down) return null;
-    const claimed = up ? 'up' : 'down';
+    // "How did it change?": no direction presumed, the change told first all the same.
+    const neutral = !up && !down && /\bchange[ds]?\b/i.test(text);
+    if (up === down && !neutral) return null;
+    const claimed = up ? 'up' : down ? 'down' : null;
     // Asked of a margin ("did the gross margin improve?"): the margin's move, in points.
     const share = this.#plan.question?.margin ? shareLabel(figure.metric) : null;
     const [revenue, before] = [figure.revenue, figure.comparedRevenue];
@@ -503,9 +505,9 @@ export class AnswerWriter {
     const moved = actual === 'flat' ? 'was unchanged' : `${actual === 'up' ? 'rose' : 'fell'}, ${by},`;
     const against = c.kind === 'yoy' ? 'year over year' : c.kind === 'qoq' ? 'quarter over quarter' : `against ${periodName(c.period, figure.fin.calendar)}`;
     const what = `${its(figure.company)} ${share?.margin ? share.label : figure.metric.label} ${moved} ${against}`.replace(/,$/, '');
-    if (YES_NO.test(text)) return `**${actual === claimed ? 'Yes' : 'No'}**: ${what} (${periodName(r.period, figure.fin.calendar)}).`;
+    if (claimed && YES_NO.test(text)) return `**${actual === claimed ? 'Yes' : 'No'}**: ${what} (${periodName(r.period, figure.fin.calendar)}).`;
     // "How much did it grow?": the change first; asked of a fall that was a rise, said so.
-    return `${actual === claimed ? '' : `It did not ${claimed === 'up' ? 'grow' : 'decline'}: `}${what} (${periodName(r.period, figure.fin.calendar)}).`;
+    return `${claimed && actual !== claimed ? `It did not ${claimed === 'up' ? 'grow' : 'decline'}: ` : ''}${what} (${periodName(r.period, figure.fin.calendar)}).`;
   }
 
   /**

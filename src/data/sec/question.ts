@@ -833,7 +833,9 @@ function extract(text: string, index: CompanyIndex): Extracted {
   const metrics = extractMetrics(m, index);
   const balances = metrics.length > 0 && metrics.every((id) => metricById(id).type === 'instant');
   const pair = comparedPair(first, second, balances);
-  const period = pair?.period ?? first;
+  // "How has cash changed over the past year?": a balance from a year before the latest one, not at the last fiscal year-end.
+  const overPastYear = balances && first?.kind === 'latest' && first.span === 'year' && !pair && /\b(?:over|in|during|within)\s+the\s+(?:last|past|previous)\s+(?:year|12\s+months|twelve\s+months)\b/i.test(text);
+  const period: PeriodSpec | null = overPastYear ? { kind: 'latest', span: 'quarter' } : (pair?.period ?? first);
   // A balance's change "during" a quarter is from the quarter's start (the end of the one before), not from a year earlier.
   const yearKind = period?.kind === 'fiscalYear' || period?.kind === 'calendarYear' || (period?.kind === 'latest' && period.span === 'year') || (period?.kind === 'ended' && period.span === 'year');
   const during = balances && !pair && comparison === 'yoy' && !yearKind && /\b(?:during|over the (?:quarter|period|three months)|in the course of)\b/i.test(text) && !EXPLICIT_YOY.test(text);

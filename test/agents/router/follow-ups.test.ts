@@ -57,9 +57,8 @@ describe('follow-up questions through svc-agent', () => {
     await ask("What was Apple's revenue in Q2 2025?");
     for (const followUp of ['how much did it grow?', 'what was the change?']) {
       const text = await ask(followUp);
-      // "How much did it grow?" leads with the change it asks about.
-      if (followUp.includes('grow')) expect(text).toMatch(/^Apple's revenue rose, \+\$4,606 million \(\+5\.1%\), year over year \(fiscal Q2 2025\)\.\n\n\*\*Apple Inc\. \(AAPL\)\*\*: revenue for fiscal Q2 2025/);
-      else expect(text, followUp).toMatch(/^\*\*Apple Inc\. \(AAPL\)\*\*: revenue for fiscal Q2 2025/);
+      // Both lead with the change they ask about.
+      expect(text, followUp).toMatch(/^Apple's revenue rose, \+\$4,606 million \(\+5\.1%\), year over year \(fiscal Q2 2025\)\.\n\n\*\*Apple Inc\. \(AAPL\)\*\*: revenue for fiscal Q2 2025/);
       expect(text, followUp).toContain('Year over year: fiscal Q2 2024 (quarter ended 2024-03-30) was $90,753 million');
       expect(text, followUp).toContain('change +$4,606 million (+5.1%)');
     }

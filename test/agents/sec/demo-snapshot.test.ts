@@ -143,6 +143,8 @@ describe('svc-sec-agent on the demo snapshot, offline', () => {
   it('a question about a direction is answered first: yes or no, the change asked for, a false premise corrected; a margin leads with the percentage', async () => {
     expect((await ask("Did Apple's net income grow in fiscal 2024?")).text).toMatch(/^\*\*No\*\*: Apple's net income fell, -\$3,259 million \(-3\.4%\), year over year \(fiscal year 2024\)\.\n\n\*\*Apple Inc\. \(AAPL\)\*\*: net income/);
     expect((await ask("How much did Apple's revenue decline in fiscal 2024?")).text).toMatch(/^It did not decline: Apple's revenue rose, \+\$7,750 million \(\+2\.0%\), year over year \(fiscal year 2024\)\./);
+    // A balance's change "over the last year" is from a year before the latest balance, not at the last fiscal year-end.
+    expect((await ask('Microsoft long-term debt change over the last year')).text).toMatch(/^Microsoft's long-term debt fell, -\$2,536 million \(-5\.9%\), year over year \(fiscal Q3 2025\)\./);
     expect((await ask("Is Alphabet's cash higher than a year ago?")).text).toMatch(/^\*\*No\*\*: Alphabet's cash and cash equivalents fell, -\$582 million \(-2\.4%\)/);
     // Of a margin, the margin's move in points, not its numerator's.
     expect((await ask("Did Apple's gross margin improve in fiscal 2024?")).text).toMatch(/^\*\*Yes\*\*: Apple's gross margin rose, \+2\.1 percentage points, year over year \(fiscal year 2024\)\./);
