@@ -7,7 +7,12 @@ import type { Answer, Citation } from '../types.js';
 // they cite, rather than the whole report again. The report is this service's own Markdown, so
 // its sections and its outcome table are read by their headings and columns.
 
-export type EventQuestion = 'model_favourite' | 'market_favourite' | 'market_least' | 'gap' | 'closing' | 'resolution' | 'history' | 'moves' | 'outcome';
+export type EventQuestion = 'quote' | 'model_favourite' | 'market_favourite' | 'market_least' | 'gap' | 'closing' | 'resolution' | 'history' | 'moves' | 'outcome';
+
+/** The order book and trading of a contract, or what buying it at the ask is worth on the model. */
+const QUOTE = /\b(?:spreads?|bids?|(?:the|at the|its) ask|asking price|order ?book|liquidity|open interest|expected value|ev|worth buying|buy(?:ing)? (?:yes|no)|(?:should i|to) (?:buy|sell))\b/i;
+/** "Outcomes priced above 4%", "sum of probabilities over 10%": a filter on prices, not a level of the event. */
+const PRICED = /\b(?:probabilit(?:y|ies)|outcomes?(?:\s+priced)?|priced|contracts?)\s+(?:of\s+)?(above|over|more than|at least|below|under|less than|at most)\s+(\d+(?:\.\d+)?)\s*%/i;
 
 /** A price the model finds too high ("overpriced"), or too low ("underpriced"); neither: the largest gap either way. */
 const TOO_HIGH = /\b(?:over-?priced|over-?valued|expensive|dear|rich|sell|short)\b/i;
@@ -30,6 +35,8 @@ const PATTERNS: [EventQuestion, RegExp][] = [
 /** What a follow-up asks about the event, or null when it asks for nothing the report answers on its own. */
 export function eventQuestion(question: string): EventQuestion | null {
   const q = question.toLowerCase();
+  if (QUOTE.test(q)) return 'quote';
+  if (PRICED.test(q)) return 'outcome';
   // "Which outcome does the model favour?" is about the model; "most likely" alone, about the market.
   if (/\bmodel\b/.test(q) && !PATTERNS[0]![1].test(q)) return 'model_favourite';
   // A level alone ("58 degrees?", "above 2.9%?") asks about the outcome at it.
@@ -71,7 +78,7 @@ interface Row {
 }
 
 /** The report's sections by heading, and its outcome table's rows. */
-function readReport(text: string): { sections: Map<string, string>; rows: Row[] } {
+function readReport(text: string): { sections: Map<string, string>; rows: Row[]; contracts: Map<string, Contract> } {
   const sections = new Map<string, string>();
   for (const part of text.split(/^## /m).slice(1)) {
     const nl = part.indexOf('\n');
@@ -88,7 +95,26 @@ function readReport(text: string): { sections: Map<string, string>; rows: Row[] 
       const normalised = /(\d+(?:\.\d+)?)% normalised/.exec(market!);
       return { outcome: outcome!, market: market!, model: model!, gap: gap!, modelValue: percent(model!), marketValue: percent(market!), marketNormalised: normalised ? Number(normalised[1]) : percent(market!) };
     });
-  return { sections, rows };
+  // The contract snapshot's rows carry their outcome's citation marker: joined to the outcome by it.
+  const contracts = new Map<string, Contract>();
+  const snapshot = [...sections.entries()].find(([h]) => h.startsWith('contract snapshot'))?.[1] ?? '';
+  for (const line of snapshot.split('\n').filter((l) => l.startsWith('|') && !l.startsWith('|---') && !l.startsWith('| Contract |'))) {
+    const [contract, bid, ask, spread, last, volume, day, interest] = line.split('|').slice(1, -1).map((c) => c.trim());
+    const refs = /(\[\d+\])+\s*$/.exec(contract ?? '')?.[0];
+    if (refs && ask !== undefined) contracts.set(refs, { ticker: contract!.replace(/\s*(\[\d+\])+\s*$/, ''), bid: bid!, ask, spread: spread!, last: last!, volume: volume!, day: day!, interest: interest! });
+  }
+  return { sections, rows, contracts };
+}
+
+interface Contract {
+  ticker: string;
+  bid: string;
+  ask: string;
+  spread: string;
+  last: string;
+  volume: string;
+  day: string;
+  interest: string;
 }
 
 /** `text` with its [n] renumbered 1, 2, … in order of use, and those citations. */
@@ -235,7 +261,7 @@ const rungSide = (range: LabelRange | null): 'above' | 'below' | null => (range?
  * the report whole).
  */
 export function answerFromReport(question: string, report: { title: string; text: string; citations: readonly Citation[]; asOf: string }): Answer | null {
-  const { sections, rows } = readReport(report.text);
+  const { sections, rows, contracts } = readReport(report.text);
   const from = `\n\n_From the stored report on **${report.title.replace(/[*_]/g, '')}**, as of ${report.asOf.slice(0, 16).replace('T', ' ')} UTC; ask for the event's address again for the whole report._\n`;
   const section = (start: string) => [...sections.entries()].find(([h]) => h.startsWith(start))?.[1];
   const best = (value: (r: Row) => number) => rows.filter((r) => Number.isFinite(value(r))).sort((a, b) => value(b) - value(a))[0];
@@ -288,7 +314,15 @@ export function answerFromReport(question: string, report: { title: string; text
   const between = rangeAsked(question);
   const place = ordinalAsked(question);
   const placed = place === null ? null : (rows[place === -1 ? rows.length - 1 : place - 1] ?? null);
-  if (between && (ladder || ranged.length === rows.length)) {
+  const priced = PRICED.exec(question);
+  if (priced && rows.length > 1) {
+    text = pricedAboveText(rows, priced[1]!.toLowerCase(), Number(priced[2]), exclusive);
+  } else if (kind === 'quote') {
+    text = quoteText(question, named.length && named.length < rows.length ? named : rows, contracts);
+  } else if (kind === 'moves' && named.length && named.length < rows.length) {
+    const lines = bullets(section('key claims'), /^- \*\*(?:Price move|Volume surge)/).filter((l) => named.some((r) => l.includes(`, ${outcomeOf(r.outcome).name}:**`)));
+    text = lines.length ? lines.join('\n') : `The report found no notable price move or volume surge for ${names(named)} over the last day and week.\n\n${named.map(rowLine).join('\n')}`;
+  } else if (between && (ladder || ranged.length === rows.length)) {
     text = ladder ? ladderSpanText(rows, between) : rangeSpanText(rows, between);
   } else if (place !== null) {
     text = placed ? placedText(question, placed, place === -1 ? rows.length : place) : `The report lists ${rows.length} outcome${rows.length === 1 ? '' : 's'}; there is no outcome ${place}.\n\n${rows.map(rowLine).join('\n')}`;
@@ -314,7 +348,8 @@ export function answerFromReport(question: string, report: { title: string; text
     text = `${missing.length ? `No outcome is ${missing.map((m) => `“${m}”`).join(' or ')}; the nearest named:\n\n` : ''}${named.map(rowLine).join('\n')}${together}`;
   } else if (levels.length && ranged.length && !named.length) {
     const [low, high] = [outcomeOf(ranged[0]!.outcome).name, outcomeOf(ranged.at(-1)!.outcome).name];
-    text = `No outcome is at ${levels.map(saidLevel).join(' or ')}: the event's levels run from “${low}” to “${high}”.\n\n${rows.map(rowLine).join('\n')}`;
+    const span = ranged.length > 1 ? `: the event's levels run from “${low}” to “${high}”` : '';
+    text = `No outcome is at ${levels.map(saidLevel).join(' or ')}${span}.\n\n${rows.map(rowLine).join('\n')}`;
   } else if (single && (kind === 'market_favourite' || kind === 'market_least' || no)) {
     const { name, refs } = outcomeOf(single.outcome);
     const yes = single.marketValue;
@@ -429,6 +464,50 @@ function placedText(question: string, r: Row, n: number): string {
     if (higher !== gap > 0) premise = ` The model is ${gap === 0 ? 'level with' : gap > 0 ? 'above' : 'below'} the market here, not ${higher ? 'above' : 'below'} it.`;
   }
   return `Outcome ${n} is **${name}**: market ${r.market}, model ${r.model}, gap ${r.gap} ${refs}.${premise}`;
+}
+
+/** Outcomes whose market price is on one side of a percentage ("probabilities above 4%"), and their sums. */
+function pricedAboveText(rows: Row[], side: string, at: number, exclusive: boolean): string {
+  const above = ['above', 'over', 'more than', 'at least'].includes(side);
+  const inclusive = side === 'at least' || side === 'at most';
+  const holds = (r: Row) => (above ? r.marketValue > at || (inclusive && r.marketValue === at) : r.marketValue < at || (inclusive && r.marketValue === at));
+  const picked = rows.filter((r) => Number.isFinite(r.marketValue) && holds(r));
+  if (!picked.length) return `No outcome is priced ${side} ${percent(at)}.\n\n${rows.map(rowLine).join('\n')}`;
+  const sums = `market ${percent(sumOf(picked, (r) => r.marketValue))}${exclusive ? ` (${percent(sumOf(picked, (r) => r.marketNormalised))} normalised)` : ''}, model ${percent(sumOf(picked, (r) => r.modelValue))}`;
+  const all = picked.length === rows.length ? `every outcome (${picked.length})` : `${picked.length} of the ${rows.length} outcomes`;
+  return `Priced ${side} ${percent(at)}: ${all}, ${names(picked)}; ${picked.length > 1 ? 'together ' : ''}${sums} ${refsOf(picked)}.\n\n${picked.map(rowLine).join('\n')}`;
+}
+
+const dollars = (cell: string | undefined) => (cell && /^\$\d/.test(cell) ? Number(cell.slice(1)) : null);
+
+/**
+ * Each outcome's order book and trading from the report's contract snapshot; asked what buying is
+ * worth ("expected value of buying Cut 25bps at the ask?", "should I buy NO on Hold?"), the
+ * model's probability less the price paid, per $1 contract, before fees.
+ */
+function quoteText(question: string, shown: Row[], contracts: Map<string, Contract>): string | null {
+  const lines: string[] = [];
+  const value = /\b(?:expected value|ev|worth buying|buy(?:ing)?|sell(?:ing)?)\b/i.test(question);
+  const no = /\b(?:buy(?:ing)?|the)\s+no\b|\bno\s+(?:side|contract|shares?)\b/i.test(question);
+  for (const r of shown) {
+    const { name, refs } = outcomeOf(r.outcome);
+    const c = contracts.get(refs);
+    if (!c) continue;
+    let line = `- **${name}** (${c.ticker}): bid ${c.bid}, ask ${c.ask}, spread ${c.spread}, last ${c.last}; volume ${c.volume} (${c.day} in the last 24 hours), open interest ${c.interest} ${refs}`;
+    const [bid, ask] = [dollars(c.bid), dollars(c.ask)];
+    if (value && Number.isFinite(r.modelValue)) {
+      // NO is bought at 1 minus the best YES bid, and pays when the outcome does not happen.
+      const [paid, chance, side] = no ? [bid === null ? null : 1 - bid, 1 - r.modelValue / 100, 'NO'] : [ask, r.modelValue / 100, 'YES'];
+      if (paid !== null) {
+        const ev = chance - paid;
+        line += `. Buying ${side} at $${paid.toFixed(2)} against the model's ${percent(100 * chance)}: expected value ${ev >= 0 ? '+' : '−'}$${Math.abs(ev).toFixed(3)} per $1 contract before fees, ${ev > 0 ? 'favoured on the model' : 'not favoured on the model'}`;
+      }
+    }
+    lines.push(`${line}.`);
+  }
+  if (!lines.length) return null;
+  const caveat = value ? '\n\nThis is the model\'s arithmetic on the report\'s prices, not investment advice: prices move, and fees and the model\'s error are not counted.' : '';
+  return `${lines.join('\n')}${caveat}`;
 }
 
 /**

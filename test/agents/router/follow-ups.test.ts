@@ -336,6 +336,16 @@ describe('several questions in one, and odds follow-ups that change topic', () =
     );
     expect(await fed('and the last outcome?')).toMatch(/^Outcome 4 is \*\*Hike 25bps\*\*/);
     expect(await fed('outcome 9?')).toMatch(/^The report lists 4 outcomes; there is no outcome 9\./);
+    // The order book of a contract, from the report's contract snapshot; what buying it is worth on the model.
+    expect(await fed("what's the spread on the hike contract?")).toMatch(/^- \*\*Hike 25bps\*\* \(KXFEDDECISION-26DEC-D\): bid \$0\.51, ask \$0\.52, spread \$0\.01, last \$0\.51; volume 113,933 \(2,232 in the last 24 hours\), open interest 70,442 \[1\]\.\n\n_From/);
+    expect(await fed('expected value of buying Cut 25bps at the ask?')).toContain("Buying YES at $0.12 against the model's 7.0%: expected value −$0.050 per $1 contract before fees, not favoured on the model.");
+    // NO is bought at 1 minus the YES bid ($0.14) and pays when Hold does not happen (87.6% on the model).
+    expect(await fed('should I buy NO on Hold?')).toContain("Buying NO at $0.86 against the model's 87.6%: expected value +$0.016 per $1 contract before fees, favoured on the model.");
+    // A move asked of one outcome: its own line of the report.
+    expect(await fed('how has the hike price moved this week?')).toMatch(/^- \*\*Price move, Hike 25bps:\*\* −0\.5 pts over 24 hours, −7\.5 pts over 7 days \[1\]\.\n\n_From/);
+    // A filter on prices, not a level of the event.
+    expect(await fed('outcomes priced above 20%?')).toMatch(/^Priced above 20\.0%: 2 of the 4 outcomes, \*\*Cut more than 25bps\*\* and \*\*Hike 25bps\*\*; together market 84\.5% \(76\.5% normalised\), model 80\.6% \[1\]\[2\]\./);
+    expect(await fed('odds above 4%?')).toMatch(/^No outcome is at 4%\.\n/);
     const temperature = await thread('https://kalshi.com/markets/kxhighny/highest-temperature-in-nyc/kxhighny-26nov20');
     // Ranges wholly inside the range asked add up; one it cuts through bounds the answer.
     expect(await temperature('what is the chance it is between 44 and 51?')).toMatch(/^“between 44 and 51” is \*\*44°F to 47°F\*\* and \*\*48°F to 51°F\*\*: together market 33\.7% normalised, model 33\.3% \[1\]\[2\]\./);
