@@ -60,7 +60,7 @@ export function buildServer(deps: ServerDeps): ServerHandle {
     // A URL the router cannot read (bad percent-encoding, an over-long path segment) is answered
     // before any hook runs; without this, fastify would answer it in its own error format.
     frameworkErrors: (err, request, reply) => {
-      reply.header('x-request-id', request.id);
+      reply.header('x-request-id', request.id).header('x-content-type-options', 'nosniff');
       if (cors && request.headers.origin) cors.decorate(request, reply);
       if (deps.log.isLevelEnabled('info')) logWhenClosed(accessLog, request, reply);
       onError(err, request, reply);
@@ -84,7 +84,8 @@ export function buildServer(deps: ServerDeps): ServerHandle {
 
   const refuseClosing = () => new SvcError('unavailable', { code: 'shutting_down', message: 'The server is shutting down; retry the request.', retryAfterSeconds: 1 });
   app.addHook('onRequest', (request, reply, done) => {
-    reply.header('x-request-id', request.id);
+    // Every answer is JSON, an event stream, a PDF or a page, each labelled: never to be sniffed as another type.
+    reply.header('x-request-id', request.id).header('x-content-type-options', 'nosniff');
     if (deps.log.isLevelEnabled('info')) logWhenClosed(accessLog, request, reply);
     if (cors && request.headers.origin) cors.decorate(request, reply);
     if (closing) return void sendError(reply, refuseClosing());

@@ -123,7 +123,7 @@ function refuseUnreadable(err: Error & { code?: string }, socket: Socket, log: F
   const id = current?.id ?? newId('req_');
   if (current) current.refused = { status, code };
   else log.info({ reqId: id, status, code, remote: socket.remoteAddress }, 'request');
-  socket.end(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nx-request-id: ${id}\r\nConnection: close\r\n\r\n${body}`);
+  socket.end(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nx-request-id: ${id}\r\nx-content-type-options: nosniff\r\nConnection: close\r\n\r\n${body}`);
 }
 
 export const INTERNAL = () =>

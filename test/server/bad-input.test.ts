@@ -213,12 +213,21 @@ const CASES: Case[] = [
 describe('bad input gets a clear OpenAI-style error', () => {
   it('covers at least 40 cases', () => expect(CASES.length).toBeGreaterThanOrEqual(40));
 
+  it('answers that succeed are labelled nosniff too, an event stream included', async () => {
+    const models = await fetch(`${svc.baseURL}/models`, { headers: { authorization: `Bearer ${key}` } });
+    expect([models.status, models.headers.get('x-content-type-options')]).toEqual([200, 'nosniff']);
+    const stream = await fetch(`${svc.baseURL}/chat/completions`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify({ model: 'svc-test', messages: [{ role: 'user', content: 'hi' }], stream: true }) });
+    expect([stream.status, stream.headers.get('content-type'), stream.headers.get('x-content-type-options')]).toEqual([200, 'text/event-stream; charset=utf-8', 'nosniff']);
+    await stream.text();
+  });
+
   it('headers too large for the server get 431 in the same error format, not the framework\'s', async () => {
     const res = await fetch(`${svc.baseURL}/responses`, { method: 'POST', headers: { authorization: `Bearer ${'x'.repeat(20_000)}`, 'content-type': 'application/json' }, body: '{}' });
     expect(res.status).toBe(431);
     expect(res.headers.get('content-type')).toBe('application/json; charset=utf-8');
     // Refused before fastify saw it, it still has an id (also in its log line).
     expect(res.headers.get('x-request-id')).toMatch(/^req_\w+$/);
+    expect(res.headers.get('x-content-type-options')).toBe('nosniff');
     expect(((await res.json()) as any).error).toEqual({ message: expect.stringContaining('headers are larger'), type: 'invalid_request_error', param: null, code: 'request_headers_too_large' });
   });
 
@@ -240,6 +249,8 @@ describe('bad input gets a clear OpenAI-style error', () => {
     expect(res.status, text).toBe(c.status);
     expect(res.headers.get('content-type')).toMatch(/^application\/json/);
     expect(res.headers.get('x-request-id')).toMatch(/^req_/);
+    // Labelled JSON, never to be sniffed as something else (an error quoting input included).
+    expect(res.headers.get('x-content-type-options')).toBe('nosniff');
     const json = JSON.parse(text) as { error: Record<string, unknown> };
     expect(Object.keys(json.error).sort()).toEqual(['code', 'message', 'param', 'type']);
     expect(json.error.code).toBe(c.code);
