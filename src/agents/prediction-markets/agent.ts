@@ -8,7 +8,7 @@ import type { Report, ReportStore } from '../../reports/store.js';
 import type { Agent, AgentEvent, AgentRequest, Caller } from '../types.js';
 import { countPromptTokens, countTextTokens } from '../usage.js';
 import { writeReport } from './report.js';
-import { noMarkets, research } from './research.js';
+import { eventNotFound, noMarkets, research } from './research.js';
 
 export const AGENT_ID = 'svc-prediction-markets-agent';
 const WHAT = 'Generating a prediction-market report';
@@ -178,7 +178,7 @@ export function predictionMarketsAgent(o: PredictionMarketsOptions): Agent {
       // like every other answer of the paid path.
       try {
         const event = await o.kalshi.event(ticker);
-        if (!event) throw notFound('event_not_found', `Kalshi has no event '${ticker}'. Check the address: it should be the page of an event on kalshi.com.`, 'input');
+        if (!event) throw eventNotFound(o.kalshi, ticker);
         if (!event.markets?.length) throw noMarkets(ticker);
       } catch (err) {
         if (!isSvcError(err) || err.meta?.credits) throw err;

@@ -158,6 +158,21 @@ export function historicalCandlePlan(events: readonly { ticker: string; markets:
 }
 
 /** An event listed without markets: nothing to report on (and nothing is charged for it). */
+/**
+ * The 404 for an event the exchange does not have. Replayed from a snapshot, it is the snapshot
+ * that lacks it (a settled or later event may well exist on Kalshi): said so, with how to add it.
+ */
+export function eventNotFound(client: KalshiClient, eventTicker: string): SvcError {
+  const recorded = client.source.mode === 'snapshot' ? client.source.recordedAt?.toISOString().slice(0, 10) : null;
+  return notFound(
+    'event_not_found',
+    recorded
+      ? `The Kalshi snapshot in use (recorded ${recorded}) has no event '${eventTicker}': offline, only the events it recorded can be read. Record it with \`svc snapshot record <event url>\`, or run with the live Kalshi API.`
+      : `Kalshi has no event '${eventTicker}'. Check the address: it should be the page of an event on kalshi.com.`,
+    'input',
+  );
+}
+
 export const noMarkets = (eventTicker: string) =>
   new SvcError('unprocessable', {
     code: 'event_has_no_markets',
@@ -173,7 +188,7 @@ export async function research(client: KalshiClient, eventTicker: string): Promi
     return p;
   };
   const event = await count(client.event(eventTicker));
-  if (!event) throw notFound('event_not_found', `Kalshi has no event '${eventTicker}'. Check the address: it should be the page of an event on kalshi.com.`, 'input');
+  if (!event) throw eventNotFound(client, eventTicker);
   const now = Math.floor(client.now().getTime() / 1000);
   const markets = event.markets ?? [];
   if (!markets.length) throw noMarkets(eventTicker);

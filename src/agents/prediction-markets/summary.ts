@@ -4,8 +4,7 @@ import type { Citation } from '../types.js';
 import type { KalshiClient } from '../../data/kalshi/client.js';
 import { formatPercent } from '../../data/kalshi/numbers.js';
 import type { KalshiEvent, KalshiMarket } from '../../data/kalshi/types.js';
-import { notFound } from '../../errors.js';
-import { STATE_NOTES, labelOf, quoteOf, settlementOf, settlementWords } from './research.js';
+import { STATE_NOTES, eventNotFound, labelOf, quoteOf, settlementOf, settlementWords } from './research.js';
 
 const slug = (title: string) => title.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '') || 'event';
 
@@ -35,7 +34,7 @@ export function priceLine(m: KalshiMarket): { label: string; price: number | nul
  */
 export async function liveSummary(client: KalshiClient, eventTicker: string, pageUrl: string, apiUrl: string, reportCost: number): Promise<{ text: string; citations: Citation[] }> {
   const event = await client.event(eventTicker);
-  if (!event) throw notFound('event_not_found', `Kalshi has no event '${eventTicker}'. Check the address: it should be the page of an event on kalshi.com.`, 'input');
+  if (!event) throw eventNotFound(client, eventTicker);
   const markets = (event.markets ?? []).map(priceLine).sort((a, b) => b.rank - a.rank);
   const decided = (event.markets ?? []).filter((m) => settlementOf(m));
   const open = (event.markets?.length ?? 0) - decided.length;

@@ -148,6 +148,11 @@ describe('the shipped demo snapshot', () => {
       }
       const search = await post(`${svc.baseURL}/responses`, apiKey, { model: 'svc-agent', input: 'what are the odds of a Fed cut in December?' });
       expect(((await search.json()) as any).output[0].content[0].text).toContain('**Fed decision in December 2026?**');
+      // An event the snapshot did not record (a settled one, here) is missing from the snapshot, not from Kalshi; nothing is charged.
+      const settled = await post(`${svc.baseURL}/responses`, apiKey, { model: 'svc-prediction-markets-agent', input: 'https://kalshi.com/markets/kxfeddecision/fed/kxfeddecision-26oct' });
+      expect(settled.status).toBe(404);
+      expect(((await settled.json()) as any).error).toMatchObject({ code: 'event_not_found', param: 'input', message: expect.stringMatching(/^The Kalshi snapshot in use \(recorded 2026-11-19\) has no event 'KXFEDDECISION-26OCT': offline, only the events it recorded can be read\./) });
+      expect(settled.headers.get('x-credits-charged')).toBe('0');
     } finally {
       await svc.close();
     }
