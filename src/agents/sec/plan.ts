@@ -86,6 +86,8 @@ export interface CrossCalendar {
   reference: { company: CompanyRef; fin: CompanyFinancials; period: FiscalPeriod };
   period: FiscalPeriod;
   value: MetricValue | null;
+  /** That period's revenue, when a margin or share of revenue was asked for. */
+  revenue?: MetricValue | null;
 }
 
 export interface Plan {
@@ -355,6 +357,7 @@ async function addCrossCalendar(lib: SecLibrary, plan: Plan, profiles: CompanyPr
     const own = figure.result.kind === 'value' || figure.result.kind === 'no-value' ? figure.result.period : null;
     const near = nearPeriod(figure.fin, refPeriod);
     if (!near || (own && own.kind === near.kind && own.end === near.end)) continue;
-    plan.cross.push({ company: figure.company, fin: figure.fin, metric, reference: { ...reference, period: refPeriod }, period: near, value: figure.fin.value(metric.id, near) });
+    const revenue = q.margin && shareLabel(metric) ? { revenue: figure.fin.value('revenue', near) } : {};
+    plan.cross.push({ company: figure.company, fin: figure.fin, metric, reference: { ...reference, period: refPeriod }, period: near, value: figure.fin.value(metric.id, near), ...revenue });
   }
 }

@@ -34,7 +34,10 @@ export function factsToCite(plan: Plan): { company: CompanyRef; fact: ReportedFa
     add(f.company, f.comparedRevenue ?? null);
     for (const q of [...(f.ttm ?? []), ...(f.ttmPrior ?? []), ...(f.ttmRevenue ?? [])]) add(f.company, q.value);
   }
-  for (const c of plan.cross) add(c.company, c.value);
+  for (const c of plan.cross) {
+    add(c.company, c.value);
+    add(c.company, c.revenue ?? null);
+  }
   return [...out.values()];
 }
 
@@ -672,8 +675,12 @@ export class AnswerWriter {
   #cross(): string[] {
     return this.#plan.cross.map((c) => {
       const ref = `${its(c.reference.company)} ${periodName(c.reference.period, c.reference.fin.calendar).replace(/^the /, '')} ended ${c.reference.period.end}`;
+      // A margin asked for is given for that quarter too, over its own revenue.
+      const share = shareLabel(c.metric);
+      const margin = share && c.value && c.revenue && c.revenue.value > 0 ? `${share.margin ? share.label : 'share of revenue'} **${((100 * c.value.value) / c.revenue.value).toFixed(1)}%**, ` : '';
+      const over = margin ? ` over revenue of ${this.#amount({ metric: METRICS.find((m) => m.id === 'revenue')! }, c.revenue!)} ${this.#refs(c.revenue!)}` : '';
       const value = c.value
-        ? `${c.metric.label} ${this.#amount(c, c.value)} ${this.#refs(c.value)}${c.value.derivation ? ` (derived: ${c.value.derivation})` : ''}`
+        ? `${margin}${c.metric.label} ${this.#amount(c, c.value)} ${this.#refs(c.value)}${c.value.derivation ? ` (derived: ${c.value.derivation})` : ''}${over}`
         : `no ${c.metric.label} reported for it`;
       return `Fiscal calendars differ: ${ref}; ${its(c.company)} ${c.period.kind === 'year' ? 'fiscal year' : c.period.kind === 'quarter' ? 'quarter' : 'quarters'} closest in time ${c.period.kind === 'span' ? 'are' : 'is'} ${periodWithEnd(c.period, c.fin.calendar)}: ${value}.`;
     });

@@ -189,6 +189,10 @@ describe('svc-sec-agent on the demo snapshot, offline', () => {
   it('"same for 2023" after a quarter is that quarter of 2023; a product named alone is a part of its company\'s total', async () => {
     expect((await ask('Alphabet operating income Q3 2024', 'what about Q2?', 'same for 2023')).text).toMatch(/^\*\*Alphabet Inc\. \(GOOGL\)\*\*: operating income for Q2 2023 \(quarter ended 2023-06-30\)/);
     expect((await ask('Alphabet operating income Q3 2024', 'same for FY2023')).text).toMatch(/operating income for fiscal year 2023/);
+    // Another company with another fiscal year: its quarter nearest in time gets the margin asked for too.
+    expect((await ask('Alphabet operating margin Q3 2024', 'and Microsoft?')).text).toContain(
+      "Microsoft's quarter closest in time is fiscal Q1 2025 (quarter ended 2024-09-30): operating margin **46.6%**, operating income $30,552 million [2] over revenue of $65,585 million [2].",
+    );
     const cloud = await ask('What was Google Cloud revenue in 2024?');
     expect(cloud.text).toMatch(/^I do not have a figure called "Google Cloud revenue": it is one part of the company's total/);
     expect(cloud.text).toContain('Figures I can give for Alphabet:');
