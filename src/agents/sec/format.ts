@@ -30,8 +30,10 @@ export function formatAmount(value: number, unit: string, metric: MetricDef, pri
   return metric.unit === 'perShare' ? `${money} per share` : `${money}${word}`;
 }
 
-/** "$85.8 billion" alongside a figure stated in millions, for readability; null when not useful. */
+/** "$85.8 billion" (or "15.12 billion shares") alongside a figure stated in millions or thousands, for readability; null when not useful. */
 export function roughly(value: number, unit: string, metric: MetricDef): string | null {
+  // "15,116,786 thousand shares": about 15.12 billion.
+  if (metric.unit === 'shares') return Math.abs(value) >= 1e9 ? `${group(value / 1e9, 2)} billion shares` : null;
   if (metric.unit !== 'money' || Math.abs(value) < 1e9) return null;
   const currency = unit === 'USD' ? '$' : `${unit} `;
   return `${value < 0 ? '-' : ''}${currency}${group(Math.abs(value) / 1e9, 1)} billion`;
