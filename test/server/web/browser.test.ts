@@ -200,6 +200,14 @@ describe('web pages in Chromium', () => {
       ['Apple 10-K 2025, page 40', 'https://www.sec.gov/Archives/edgar/data/320193/aapl-10k.htm#page=40', '_blank', 'noopener noreferrer'],
     ]);
     expect(await page.locator('#charge').textContent()).toBe('No credits charged.');
+    // Copy answer: the text with its numbered sources under it, so that pasted elsewhere its [n] still lead somewhere.
+    await page.getByRole('button', { name: 'Copy answer' }).click();
+    await expect.poll(() => page.locator('#copy-status').textContent()).toMatch(/Copied|Selected/);
+    if ((await page.locator('#copy-status').textContent())!.startsWith('Copied')) {
+      expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(
+        'Revenue rose 8% [1] while services grew 14% [2].\n\nSources:\n[1] Apple 10-K 2025, page 21 <https://www.sec.gov/Archives/edgar/data/320193/aapl-10k.htm#page=21>\n[2] Apple 10-K 2025, page 40 <https://www.sec.gov/Archives/edgar/data/320193/aapl-10k.htm#page=40>\n',
+      );
+    }
     await audit('playground-answer');
   });
 

@@ -17,6 +17,11 @@ const answer = $('answer');
 const sources = $('sources');
 const sourcesTitle = $('sources-title');
 const charge = $('charge');
+const copyRow = $('copy-row');
+const copyButton = $('copy-answer');
+const copyStatus = $('copy-status');
+/** The last finished answer as Markdown, its sources listed under it: what Copy answer copies. */
+let finishedMarkdown = '';
 
 let previousResponseId = null;
 // A stopped run goes on to its end on the server; the next question continues from it once it is over.
@@ -93,6 +98,28 @@ function renderFinal(text, annotations) {
   }
   sourcesTitle.hidden = byOrder.size === 0;
 }
+
+/** An answer's text with its numbered sources under it, as Markdown: pasted elsewhere, its [n] still lead somewhere. */
+function answerMarkdown(text, annotations) {
+  const byOrder = new Map();
+  for (const a of annotations) if (!byOrder.has(a.order)) byOrder.set(a.order, a);
+  const sourcesList = [...byOrder.values()].sort((a, b) => a.order - b.order).map((s) => `[${s.order}] ${s.name ?? s.title}${isWebUrl(s.url) ? ` <${s.url}>` : ''}`);
+  return sourcesList.length ? `${text.trim()}\n\nSources:\n${sourcesList.join('\n')}\n` : `${text.trim()}\n`;
+}
+
+copyButton.addEventListener('click', async () => {
+  try {
+    await navigator.clipboard.writeText(finishedMarkdown);
+    copyStatus.textContent = 'Copied, with its sources.';
+  } catch {
+    // No clipboard permission: select the answer for a manual copy.
+    const range = document.createRange();
+    range.selectNodeContents(answer);
+    getSelection().removeAllRanges();
+    getSelection().addRange(range);
+    copyStatus.textContent = 'Selected: press Ctrl+C (⌘C) to copy.';
+  }
+});
 
 /** Server-sent events from a fetch body: yields each event's parsed JSON data. */
 async function* events(body) {
@@ -201,6 +228,8 @@ form.addEventListener('submit', async (event) => {
   if (focusStop) stop.focus();
   result.hidden = false;
   answer.textContent = '';
+  copyRow.hidden = true;
+  copyStatus.textContent = '';
   sources.replaceChildren();
   sourcesTitle.hidden = true;
   charge.textContent = '';
@@ -248,6 +277,8 @@ form.addEventListener('submit', async (event) => {
       } else if (ev.type === 'response.completed') {
         const content = ev.response.output?.[0]?.content?.[0];
         renderFinal(content?.text ?? text, content?.annotations ?? []);
+        finishedMarkdown = answerMarkdown(content?.text ?? text, content?.annotations ?? []);
+        copyRow.hidden = false;
         previousResponseId = ev.response.id;
         reset.hidden = false;
         finished = true;

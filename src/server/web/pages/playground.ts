@@ -28,6 +28,7 @@ ${o.models.map((m) => html`<option value="${m.id}" ${m.id === preferred ? html`s
 <h2 id="answer-title">Answer</h2>
 <div class="answer" id="answer" aria-live="off"></div>
 <p id="charge" class="muted"></p>
+<div class="actions" id="copy-row" hidden><button type="button" class="secondary" id="copy-answer">Copy answer</button><span role="status" class="muted" id="copy-status"></span></div>
 <h3 id="sources-title" hidden>Sources</h3>
 <ol class="sources" id="sources" aria-labelledby="sources-title"></ol>
 </section>
