@@ -20,7 +20,7 @@ import type { ResearchClient, Turn } from '../shared/api-client.js';
 import { systemClock, type Clock } from '../shared/clock.js';
 import type { DiscordSettings } from '../shared/config.js';
 import { idempotencyKey } from '../shared/idempotency.js';
-import { findKalshiEventLinks, type KalshiEventLink } from '../shared/kalshi-links.js';
+import { asksBesideLinks, findKalshiEventLinks, type KalshiEventLink } from '../shared/kalshi-links.js';
 import type { Logger } from '../shared/log.js';
 import { AdapterStartupError } from '../shared/main-helpers.js';
 import { MessageStream, type MessageSink } from '../shared/message-stream.js';
@@ -236,7 +236,9 @@ export function createDiscordBot(options: DiscordBotOptions): DiscordBot {
     if (thread) store.recordTurn(thread, turnSeq(message.id), 'user', question);
     const running = thread ? writing.start(thread, message.id) : null;
     try {
-      if (links.length) {
+      // In its thread, a question beside a link is answered with the thread's context (the research
+      // agent reads the link too), not replaced by a new report.
+      if (links.length && !(inOurThread && asksBesideLinks(message.content))) {
         const reports: string[] = [];
         for (const link of links) {
           const sink = refusable(channelSink(target, budget));

@@ -51,4 +51,19 @@ export function findKalshiEventLinks(text: string): KalshiEventLink[] {
   return [...found.values()];
 }
 
+/**
+ * Whether a message asks something beside the event links it holds ("how does this compare with
+ * <link>? which is mispriced more?"): then it is a question for the research agent, which reads
+ * the links too, not a request for a new report that would drop it. A link alone, or with a
+ * word or two ("report please", "thoughts"), is a report request.
+ */
+export function asksBesideLinks(text: string): boolean {
+  const rest = withoutCode(text)
+    .replace(/<[^<>\s]*kalshi\.com[^<>]*>/gi, ' ')
+    .replace(LINK, ' ')
+    .replace(/<[@#!][^<>]*>/g, ' ');
+  const words = rest.match(/[\p{L}\p{N}]+/gu) ?? [];
+  return words.length >= 4 || (/[?？]/.test(rest) && words.length >= 2);
+}
+
 export const EXAMPLE_EVENT_URL = 'https://kalshi.com/markets/kxfeddecision/fed-meeting/kxfeddecision-25dec';

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { sleep, type Clock } from './clock.js';
+import { withFencesClosed } from './fences.js';
 import { splitMessage } from './split.js';
 import { ThrottledEditor, type EditErrors } from './throttled-editor.js';
 
@@ -31,7 +32,11 @@ export interface MessageStreamOptions extends EditErrors {
   intervalMs: number;
   clock: Clock;
   onError?(err: unknown): void;
+  /** Ends the last message that landed when a later part could not be posted (in the platform's markup). */
+  cutNote?: string;
 }
+
+const CUT_NOTE = '⚠️ The rest of this answer could not be posted. Please ask again to see it whole.';
 
 interface Posted<H> {
   handle: H;
@@ -39,6 +44,8 @@ interface Posted<H> {
 }
 
 const POST_ATTEMPTS = 5;
+/** A part of the final text is tried longer, as a final edit is: missing, the answer would look complete without its end. */
+const FINAL_POST_ATTEMPTS = 8;
 /** Splitting a long text is not free: do it at most this often while text streams in. */
 const SYNC_INTERVAL_MS = 200;
 
@@ -128,7 +135,7 @@ export class MessageStream<H> {
   #discarded = false;
 
   /** Posts a part; its text is read once the post has its slot, so the newest version goes out. */
-  async #post(part: () => string): Promise<Posted<H>> {
+  async #post(part: () => string, attempts = POST_ATTEMPTS): Promise<Posted<H>> {
     const { clock } = this.options;
     const key = postKey();
     for (let failures = 0, rateLimited = 0; ; ) {
@@ -161,8 +168,8 @@ export class MessageStream<H> {
           await sleep(clock, wait);
           continue;
         }
-        if (this.options.isPermanent(err) || ++failures >= POST_ATTEMPTS) throw err;
-        await sleep(clock, 1000 * 2 ** (failures - 1));
+        if (this.options.isPermanent(err) || ++failures >= attempts) throw err;
+        await sleep(clock, Math.min(30_000, 1000 * 2 ** (failures - 1)));
       }
     }
   }
@@ -183,9 +190,12 @@ export class MessageStream<H> {
         continue;
       }
       try {
-        await this.#post(() => parts[i]!);
+        await this.#post(() => parts[i]!, FINAL_POST_ATTEMPTS);
       } catch (err) {
         this.options.onError?.(err);
+        // Never a half answer that looks whole: the last message that landed says the rest is missing.
+        const last = this.#messages[i - 1];
+        if (last) await last.editor.finish(this.#withCutNote(parts[i - 1]!));
         return false;
       }
     }
@@ -194,6 +204,19 @@ export class MessageStream<H> {
       await this.sink.remove(extra.handle).catch((err) => this.options.onError?.(err));
     }
     return landed;
+  }
+
+  /** `part` ending with the cut note, shortened at a line or word break if both would not fit in one message. */
+  #withCutNote(part: string): string {
+    const note = `\n\n${this.options.cutNote ?? CUT_NOTE}`;
+    let kept = part;
+    if (kept.length + note.length + 8 > this.options.limit) {
+      const room = Math.max(0, this.options.limit - note.length - 8);
+      const cut = kept.slice(0, room);
+      const at = Math.max(cut.lastIndexOf('\n'), cut.lastIndexOf(' '));
+      kept = `${cut.slice(0, at > room / 2 ? at : room).trimEnd()} …`;
+    }
+    return `${withFencesClosed(kept)}${note}`;
   }
 
   /** Removes every message posted so far (another way of showing the answer took over). */

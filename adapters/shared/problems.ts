@@ -59,15 +59,16 @@ export function describeProblem(err: unknown, ctx: ProblemContext): Problem {
     case 'plan_required':
       return {
         kind: 'plan_required',
-        message: `Generating new reports needs the Plus, Pro or Enterprise plan, and ${whose} is not on one. Cached reports stay free; to generate this one, upgrade the plan${ctx.linkedKey ? '' : `, or link your own account with \`${ctx.linkHint}\``}.`,
+        message: `Generating new reports needs the Plus, Pro or Enterprise plan, and ${whose} is not on one${said(err)} Cached reports stay free; to generate this one, upgrade the plan${ctx.linkedKey ? '' : `, or link your own account with \`${ctx.linkHint}\``}.`,
       };
     case 'insufficient_credits':
       return {
         kind: 'insufficient_credits',
-        message: `There are not enough credits left on ${whose} to generate this report. Add credits${ctx.linkedKey ? '' : `, or link your own account with \`${ctx.linkHint}\``}, and ask again.`,
+        message: `There are not enough credits left on ${whose} to generate this report${said(err)} Add credits${ctx.linkedKey ? '' : `, or link your own account with \`${ctx.linkHint}\``}, and ask again.`,
       };
     case 'event_not_found':
-      return { kind: 'event_not_found', message: 'Kalshi has no event at that address. Check the link: it should open an event page on kalshi.com.' };
+      // The service's words name the event, and whether Kalshi or an offline snapshot lacks it.
+      return { kind: 'event_not_found', message: plainMessage(err).trim() || 'Kalshi has no event at that address. Check the link: it should open an event page on kalshi.com.' };
     case 'invalid_event_url':
       return { kind: 'invalid_event_url', message: `That is not a Kalshi event link. Paste the address of an event page, like ${EXAMPLE_EVENT_URL}` };
     case 'idempotency_key_in_progress':
@@ -98,6 +99,12 @@ export function describeProblem(err: unknown, ctx: ProblemContext): Problem {
     return { kind: 'invalid_request', message: `The research service could not take this request: ${plainMessage(err)}` };
   }
   return { kind: 'server_error', message: 'The research service had an error while answering. Please try again.' };
+}
+
+/** The service's own words, quoted after ours (the cost and balance it gives): ` (“…”).` or `.`. */
+function said(err: APIError): string {
+  const message = plainMessage(err).trim();
+  return message ? ` (the service says: “${message.replace(/\.$/, '')}”).` : '.';
 }
 
 /** The service's own message, without the status prefix openai-node adds. */

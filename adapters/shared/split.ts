@@ -6,8 +6,8 @@ import { fenceAfterLine, fenceCloser, fenceReopener, type OpenFence } from './fe
  * Each chunk has a `source`, an exact slice of the original text (the sources concatenate back
  * to it: nothing is lost), and the `text` that is sent: the source, plus a re-opened code fence
  * in front when the previous chunk ended inside a code block and a closing fence at the end when
- * this one does. Cuts prefer paragraph, then line, then sentence, then word boundaries, and never
- * fall inside a link (`[label](url)`, `<url|label>`), an inline code span, a table row or a word,
+ * this one does. Cuts prefer paragraph, then line, then sentence, then word boundaries, never
+ * right after a heading, and never fall inside a link (`[label](url)`, `<url|label>`), an inline code span, a table row or a word,
  * unless a single unbreakable token is longer than a whole message; even then (text without
  * spaces, like Chinese) not inside a citation marker (`[12]`) or a character as people see it
  * (a flag, an emoji sequence, a letter with its accents).
@@ -81,6 +81,9 @@ function describeLines(window: string, fence: OpenFence | null): LineInfo[] {
   return lines;
 }
 
+/** A heading line: Markdown's `## Title`, or a whole line in bold (how Slack's mrkdwn shows a heading). */
+const HEADING = /^ {0,3}#{1,6}[ \t]+\S|^\*[^*\n]+\*[ \t]*$/;
+
 const isHighSurrogate = (code: number) => code >= 0xd800 && code <= 0xdbff;
 const isLowSurrogate = (code: number) => code >= 0xdc00 && code <= 0xdfff;
 const isRegionalIndicator = (code: number | undefined) => code !== undefined && code >= 0x1f1e6 && code <= 0x1f1ff;
@@ -129,7 +132,11 @@ export function takeChunk(text: string, limit: number, fence: OpenFence | null =
     if (before === '\n') {
       const ended = lineAt(p - 1);
       if (!ended.fenceBefore && ended.fenceAfter) return null; // right after an opening fence line
-      return p >= 2 && window[p - 2] === '\n' ? Level.Paragraph : Level.Line;
+      const paragraph = p >= 2 && window[p - 2] === '\n';
+      // Never right after a heading: it would end one message and leave its section to the next.
+      const last = paragraph ? lineAt(p - 2) : ended;
+      if (!last.fenceBefore && HEADING.test(window.slice(last.start, last.end))) return null;
+      return paragraph ? Level.Paragraph : Level.Line;
     }
     if (before !== ' ' && before !== '\t') return null;
     const line = lineAt(p - 1);

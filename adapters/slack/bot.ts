@@ -8,7 +8,7 @@ import { systemClock, type Clock } from '../shared/clock.js';
 import type { SlackSettings } from '../shared/config.js';
 import { AdapterStartupError } from '../shared/main-helpers.js';
 import { idempotencyKey } from '../shared/idempotency.js';
-import { findKalshiEventLinks, type KalshiEventLink } from '../shared/kalshi-links.js';
+import { asksBesideLinks, findKalshiEventLinks, type KalshiEventLink } from '../shared/kalshi-links.js';
 import type { Logger } from '../shared/log.js';
 import { escapeMrkdwn, toMrkdwn } from '../shared/mrkdwn.js';
 import { settleWithin, withRetries } from '../shared/retry.js';
@@ -280,12 +280,16 @@ export async function createSlackBot(options: SlackBotOptions): Promise<SlackBot
     if (!store.claim(`slack:message:${m.teamId}:${m.channel}:${m.ts}`)) return;
     const inThread = m.threadTs !== undefined && m.threadTs !== m.ts;
     const threadTs = inThread ? m.threadTs! : m.ts;
-    store.rememberThread(threadKey(m.teamId, m.channel, threadTs));
-    // A thread that grows from this message is seen by the bot from its first turn.
-    if (!inThread) store.recordFromStart(threadKey(m.teamId, m.channel, threadTs));
+    // A thread that grows from this message is the bot's: its replies are answered without a
+    // mention, and it is seen from its first turn. A thread of people it was called into is not.
+    if (!inThread) {
+      store.rememberThread(threadKey(m.teamId, m.channel, threadTs));
+      store.recordFromStart(threadKey(m.teamId, m.channel, threadTs));
+    }
     const c: Conversation = { client, teamId: m.teamId, channel: m.channel, threadTs, userId: m.userId };
     const links = findKalshiEventLinks(m.text);
-    if (links.length) return reports(c, links, ['message', m.teamId, m.channel, m.ts], m.ts);
+    // A question beside a link is answered (the research agent reads the link too), not replaced by a report.
+    if (links.length && !asksBesideLinks(m.text)) return reports(c, links, ['message', m.teamId, m.channel, m.ts], m.ts);
     const question = slackToPlain(m.text, bot.userId);
     if (!question) {
       await post(client, m.teamId, { channel: m.channel, thread_ts: threadTs, text: HELP });

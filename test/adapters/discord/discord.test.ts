@@ -338,6 +338,14 @@ describe('Discord: thread follow-ups', () => {
     expect(followUp.messages[1]!.content).toContain('The market underprices *Yes* [1][2].');
     expect(followUp.messages[2]!.content).toBe('why is **Yes** underpriced?');
     expect(followUp.idempotencyKey).toMatch(/^svc:discord:message:\d+@\d+$/);
+    // A question beside another link, in the thread: answered with the thread's turns, the link in it, not a new report.
+    const other = 'https://kalshi.com/markets/kxb/beta/kxb-2';
+    h!.discord.userMessage(pasted.id, `How does this compare with ${other}? Which is mispriced more?`);
+    await until(() => expect(log.requests).toHaveLength(3));
+    const compared = log.requests.at(-1)!;
+    expect(compared.model.id).toBe('svc-agent');
+    expect(compared.messages.map((m) => m.role)).toEqual(['user', 'assistant', 'user', 'assistant', 'user']);
+    expect(compared.messages.at(-1)!.content).toBe(`How does this compare with ${other}? Which is mispriced more?`);
   });
 });
 

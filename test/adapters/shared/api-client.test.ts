@@ -36,8 +36,8 @@ const agents = [
   scriptedAgent('svc-prediction-markets-agent', (req) => {
     const url = req.messages.at(-1)!.content;
     if (url.includes('free-plan')) throw new SvcError('permission', { code: 'plan_required', message: 'Generating a report needs Plus, Pro or Enterprise.' });
-    if (url.includes('no-credits')) throw new SvcError('payment_required', { code: 'insufficient_credits', message: 'Not enough credits.' });
-    if (url.includes('unknown')) throw new SvcError('not_found', { code: 'event_not_found', message: 'No such event.' });
+    if (url.includes('no-credits')) throw new SvcError('payment_required', { code: 'insufficient_credits', message: 'Generating a report costs 3 credits; this account has 1.' });
+    if (url.includes('unknown')) throw new SvcError('not_found', { code: 'event_not_found', message: "Kalshi has no event 'A-1'. Check the address: it should be the page of an event on kalshi.com." });
     if (!url.startsWith('https://kalshi.com/')) throw new SvcError('invalid_request', { code: 'invalid_event_url', message: 'Not an event URL.', param: 'input' });
     return answer(`# Report\n\nFor ${url} [1].`, CITATIONS);
   }),
@@ -82,8 +82,9 @@ describe.each(['responses', 'chat'] as const)('ResearchClient over /v1/%s', (api
 
   it.each([
     ['https://kalshi.com/markets/a/free-plan/a-1', 'plan_required', /Plus, Pro or Enterprise plan/],
-    ['https://kalshi.com/markets/a/no-credits/a-1', 'insufficient_credits', /not enough credits/],
-    ['https://kalshi.com/markets/a/unknown/a-1', 'event_not_found', /no event at that address/],
+    // The service's numbers (cost, balance) and the event's ticker reach the person.
+    ['https://kalshi.com/markets/a/no-credits/a-1', 'insufficient_credits', /not enough credits .* \(the service says: “Generating a report costs 3 credits; this account has 1”\)\. Add credits/],
+    ['https://kalshi.com/markets/a/unknown/a-1', 'event_not_found', /^Kalshi has no event 'A-1'\. Check the address/],
     ['not a link', 'invalid_event_url', /not a Kalshi event link/],
   ])('maps the refusal for %s to %s with a specific message', async (input, kind, message) => {
     const r = await collect(client(), { model: 'svc-prediction-markets-agent', messages: [{ role: 'user', content: input }] });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { citationFooter } from '../../../adapters/shared/citations.js';
 import { idempotencyKey } from '../../../adapters/shared/idempotency.js';
-import { findKalshiEventLinks } from '../../../adapters/shared/kalshi-links.js';
+import { asksBesideLinks, findKalshiEventLinks } from '../../../adapters/shared/kalshi-links.js';
 import { joinSplitParts, withFencesClosed } from '../../../adapters/shared/fences.js';
 import { splitMessage } from '../../../adapters/shared/split.js';
 import { discordView } from '../../../adapters/discord/texts.js';
@@ -148,6 +148,12 @@ describe('Kalshi event links', () => {
     'no link here',
   ])('ignores %s', (text) => {
     expect(findKalshiEventLinks(text)).toEqual([]);
+  });
+
+  it('tells a question beside a link from a link sent for its report', () => {
+    const url = 'https://kalshi.com/markets/kxb/beta/kxb-2';
+    for (const text of [`How does this compare with ${url} — which is mispriced more?`, `<@U1> is <${url}|this> underpriced?`, `${url} why did the price move this week`]) expect(asksBesideLinks(text), text).toBe(true);
+    for (const text of [url, `<@U1> <${url}|Fed in December>`, `report please ${url}`, `${url} thoughts`, `compare <${url}> and <https://kalshi.com/markets/kxa/alpha/kxa-1>`, `\`question? about code\` ${url}`]) expect(asksBesideLinks(text), text).toBe(false);
   });
 
   it('finds several, once each, in order', () => {

@@ -227,6 +227,26 @@ describe('MessageStream', () => {
   });
 });
 
+describe('MessageStream: a part of the final text that cannot be posted', () => {
+  it('is tried as long as a final edit; failing that, the last message that landed says the rest is missing', async () => {
+    const clock = new FakeClock();
+    const sink = new RecordingSink(clock);
+    const stream = new MessageStream(sink, { limit: 200, intervalMs: 1000, clock, ...errors });
+    stream.show('First part of the answer.');
+    await clock.advance(100);
+    // The platform fails every post from now on (an outage), edits still land.
+    for (let i = 0; i < 20; i++) sink.failures.push((op) => (op === 'post' ? new Error('internal_error') : null));
+    const finished = stream.finish(`First part of the answer. ${'more words '.repeat(40)}The end.`);
+    await clock.advance(200_000);
+    expect(await finished).toBe(false);
+    expect(sink.calls.filter((c) => c.op === 'post').length).toBe(1 + 8);
+    const [only] = [...sink.messages.values()];
+    expect(sink.messages.size).toBe(1);
+    expect(only!.length).toBeLessThanOrEqual(200);
+    expect(only).toMatch(/^First part of the answer\. more words[^\n]* …\n\n⚠️ The rest of this answer could not be posted\. Please ask again to see it whole\.$/);
+  });
+});
+
 describe('runAnswer', () => {
   const view: AnswerView = {
     status: (ms) => `working ${Math.floor(ms / 1000)}s`,

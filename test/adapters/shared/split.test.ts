@@ -93,6 +93,15 @@ describe('splitMessage', () => {
     expect(chunks.every((c) => c.source.endsWith(' '))).toBe(true);
   });
 
+  it('never cuts right after a heading: the heading goes with its section', () => {
+    const report = `${'a '.repeat(30)}\n\n## Key claims\n\n${'- claim '.repeat(6)}\n${'b '.repeat(30)}`;
+    const first = splitMessage(report, 100)[0]!.source;
+    expect(first).toBe(`${'a '.repeat(30)}\n\n`);
+    // Slack shows a heading as a line in bold.
+    const slack = `${'a '.repeat(30)}\n*Key claims*\n${'b '.repeat(40)}`;
+    expect(splitMessage(slack, 100)[0]!.source).toBe(`${'a '.repeat(30)}\n`);
+  });
+
   it('closes a code block at a cut and reopens it with its language', () => {
     const code = ['Intro.', '', '```python', ...Array.from({ length: 40 }, (_, i) => `print("line ${i} of the example")`), '```', '', 'After.'].join('\n');
     const chunks = splitMessage(code, 300);

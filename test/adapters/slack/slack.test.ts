@@ -133,6 +133,16 @@ describe('Slack: reports', () => {
     expect(log.requests.at(-1)!.messages[0]!.content).toBe('https://kalshi.com/markets/kxcpi/cpi-print/kxcpi-26jan');
   });
 
+  it('a question beside a Kalshi link is answered by the research agent, with the link in it, not replaced by a report', async () => {
+    await start();
+    const m = h!.slack.addUserMessage(CHANNEL, USER, `<@${BOT_USER}> is <https://kalshi.com/markets/kxcpi/cpi-print/kxcpi-26jan|this one> underpriced against last month?`);
+    await h!.event({ type: 'app_mention', user: USER, text: m.text, ts: m.ts, channel: CHANNEL });
+    await h!.until(() => expect(shownTexts(h!.slack, m.ts).join('')).toContain('Answer to'));
+    const request = log.requests.at(-1)!;
+    expect(request.model.id).toBe('svc-agent');
+    expect(request.messages.at(-1)!.content).toMatch(/^is .*https:\/\/kalshi\.com\/markets\/kxcpi\/cpi-print\/kxcpi-26jan.* underpriced against last month\?$/);
+  });
+
   it('splits a 15,000-character answer over thread messages without losing a character', async () => {
     await start();
     await h!.command('ask give me the long answer');
@@ -208,9 +218,14 @@ describe('Slack: thread follow-ups', () => {
     await h!.quiet();
     expect(log.requests.at(-1)!.messages.map((m) => m.content)).toEqual(['earlier chatter about the Fed', 'what did the Fed decide?']);
     expect(h!.slack.callsOf('conversations.replies')).toHaveLength(1);
+    // A thread of people it was called into is not the bot's: a reply there without a mention is theirs.
+    const chatter = h!.slack.addUserMessage(CHANNEL, USER, 'ok, see you at 12', root.ts);
+    await h!.event({ type: 'message', channel_type: 'channel', user: USER, text: chatter.text, ts: chatter.ts, thread_ts: root.ts, channel: CHANNEL });
+    await h!.quiet();
+    expect(log.requests).toHaveLength(1);
     h!.slack.fail('conversations.replies', 'ratelimited');
-    const reply = h!.slack.addUserMessage(CHANNEL, USER, 'and why?', root.ts);
-    await h!.event({ type: 'message', channel_type: 'channel', user: USER, text: reply.text, ts: reply.ts, thread_ts: root.ts, channel: CHANNEL });
+    const reply = h!.slack.addUserMessage(CHANNEL, USER, `<@${BOT_USER}> and why?`, root.ts);
+    await h!.event({ type: 'app_mention', user: USER, text: reply.text, ts: reply.ts, thread_ts: root.ts, channel: CHANNEL });
     await h!.until(() => expect(shownTexts(h!.slack, root.ts)).toHaveLength(2));
     expect(log.requests.at(-1)!.messages.map((m) => m.content)).toEqual(['what did the Fed decide?', 'Answer to "what did the Fed decide?" [1].', 'and why?']);
   });
@@ -302,7 +317,7 @@ describe('Slack: errors reach the person', () => {
   it.each([
     ['https://kalshi.com/markets/kx/free-plan/kx-1', /needs the Plus, Pro or Enterprise plan.*`\/svc link &lt;api key&gt;`/],
     ['https://kalshi.com/markets/kx/no-credits/kx-1', /not enough credits/],
-    ['https://kalshi.com/markets/kx/unknown-event/kx-1', /Kalshi has no event at that address/],
+    ['https://kalshi.com/markets/kx/unknown-event/kx-1', /No Kalshi event KXNOPE\./],
   ])('%s', async (url, message) => {
     await start();
     await h!.command(`report ${url}`);
