@@ -50,7 +50,9 @@ export function slackToPlain(text: string, botUserId?: string, options: { keepLi
     .replace(/&lt;/g, '<')
     .replace(/&gt;/g, '>')
     .replace(/&amp;/g, '&');
-  return options.keepLines ? plain : plain.replace(/\s+/g, ' ').trim();
+  if (options.keepLines) return plain;
+  // Runs of spaces within a line become one; the lines stay (a pasted table, list or code keeps its shape).
+  return plain.replace(/(\S)[ \t]+/g, '$1 ').replace(/[ \t]+$/gm, '').replace(/\n{3,}/g, '\n\n').trim();
 }
 
 /** Said privately to the person who ran a command when its first message could not be posted in the channel. */

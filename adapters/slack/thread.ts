@@ -31,13 +31,14 @@ function textOf(m: ThreadMessage): string {
 
 /**
  * What one of the bot's messages says of the answer: without the sources footer (or the part of
- * it that went on into this message) and without a :warning: note on how the answer ended, as
- * Discord's history gives it.
+ * it that went on into this message) and without a warning note on how the answer ended, as
+ * Discord's history gives it; natively streamed messages write both in Markdown.
  */
 export function answerPart(text: string, botUserId: string | undefined): string {
   const paragraphs = text.split('\n\n');
-  if (paragraphs.at(-1)?.startsWith(':warning: ')) paragraphs.pop();
-  const sources = paragraphs.findLastIndex((p) => p.startsWith('*Sources*\n') || p === '*Sources*');
+  // In mrkdwn (edited messages) and in Markdown (natively streamed ones) alike.
+  if (/^(?::warning:|⚠️) /.test(paragraphs.at(-1) ?? '')) paragraphs.pop();
+  const sources = paragraphs.findLastIndex((p) => /^(?:\*Sources\*|\*\*Sources\*\*)(?:\n|$)/.test(p));
   if (sources >= 0) paragraphs.splice(sources);
   const kept = paragraphs.join('\n\n').trim();
   // A footer longer than one message goes on in the next: one `[n] …` source per line.

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { safePrefix } from '../../../adapters/slack/native-stream.js';
 import { slackToPlain } from '../../../adapters/slack/texts.js';
+import { answerPart } from '../../../adapters/slack/thread.js';
 import { tsBefore } from '../../../adapters/slack/thread.js';
 
 describe('safePrefix (what a native stream may append now)', () => {
@@ -36,6 +37,15 @@ describe('Slack text helpers', () => {
       'what about this (https://kalshi.com/markets/a/b/c) & @ana in #general?',
     );
     expect(slackToPlain('<https://example.com>  x &lt; y')).toBe('https://example.com x < y');
+    // Lines stay: a pasted table or code keeps its shape.
+    expect(slackToPlain('<@U0BOT> compare these:\n| a | b |\n|---|---|\n| 1 | 2 |\n```\n  line1\nline2   \n```\n\n\n\nthanks', 'U0BOT')).toBe(
+      'compare these:\n| a | b |\n|---|---|\n| 1 | 2 |\n```\n  line1\nline2\n```\n\nthanks',
+    );
+  });
+
+  it("read back the bot's answer without its sources and notes, as edited (mrkdwn) or natively streamed (Markdown)", () => {
+    expect(answerPart('The Fed held rates [1].\n\n*Sources*\n[1] <https://fed.gov/x|Fed statement>\n\n:warning: The answer was interrupted.', 'U0BOT')).toBe('The Fed held rates [1].');
+    expect(answerPart('The Fed held rates [1].\n\n**Sources**\n[1] [Fed statement](https://fed.gov/x)\n\n⚠️ The answer was interrupted.', 'U0BOT')).toBe('The Fed held rates [1].');
   });
 
   it('order message timestamps', () => {
