@@ -1,7 +1,7 @@
 import { ResearchClient } from '../shared/api-client.js';
 import { loadDiscordSettings } from '../shared/config.js';
 import { createAdapterLogger } from '../shared/log.js';
-import { AdapterStartupError, runAdapter, untilSignal } from '../shared/main-helpers.js';
+import { AdapterStartupError, checkResearchService, runAdapter, untilSignal } from '../shared/main-helpers.js';
 import { AdapterStore } from '../shared/store.js';
 import { createDiscordBot } from './bot.js';
 import { registerCommands } from './commands.js';
@@ -13,6 +13,7 @@ export function main(_args?: unknown): Promise<number> {
     const log = createAdapterLogger('discord', settings.logLevel);
     const store = AdapterStore.open(settings.dataDir, settings.secret);
     const research = new ResearchClient({ baseUrl: settings.apiUrl, apiKey: settings.apiKey, timeoutMs: settings.apiTimeoutMs, idleTimeoutMs: settings.apiIdleTimeoutMs, linkHint: '/svc link key:', shared: 'server' });
+    await checkResearchService(research, { apiKey: settings.apiKey, apiUrl: settings.apiUrl, log });
     const bot = createDiscordBot({ settings, store, research, log });
     await bot.start();
     const stopped = await Promise.race([untilSignal().then((signal) => ({ signal })), bot.ended.then((reason) => ({ reason }))]);

@@ -331,12 +331,21 @@ export async function createSlackBot(options: SlackBotOptions): Promise<SlackBot
   return {
     app,
     async start() {
-      if (settings.mode === 'socket') {
-        await app.start();
-        return {};
+      try {
+        if (settings.mode === 'socket') {
+          await app.start();
+          return {};
+        }
+        const server = (await app.start({ port: settings.port, host: settings.host })) as import('node:http').Server;
+        return { port: (server.address() as AddressInfo).port };
+      } catch (err) {
+        // What an operator can fix, said in one line, not as a crash.
+        const code = (err as NodeJS.ErrnoException).code;
+        if (code === 'EADDRINUSE' || code === 'EACCES') throw new AdapterStartupError(`cannot listen on ${settings.host}:${settings.port} (${code}): set SVC_SLACK_PORT or SVC_SLACK_HOST to a free address`);
+        const slack = slackErrorCode(err);
+        if (slack && settings.mode === 'socket') throw new AdapterStartupError(`Slack refused SLACK_APP_TOKEN (${slack}): check the app-level token (xapp-…, with connections:write)`);
+        throw err;
       }
-      const server = (await app.start({ port: settings.port, host: settings.host })) as import('node:http').Server;
-      return { port: (server.address() as AddressInfo).port };
     },
     stop(graceMs = 30_000) {
       stopping ??= (async () => {

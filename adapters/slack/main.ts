@@ -1,7 +1,7 @@
 import { ResearchClient } from '../shared/api-client.js';
 import { loadSlackSettings } from '../shared/config.js';
 import { createAdapterLogger } from '../shared/log.js';
-import { runAdapter, untilSignal } from '../shared/main-helpers.js';
+import { checkResearchService, runAdapter, untilSignal } from '../shared/main-helpers.js';
 import { AdapterStore } from '../shared/store.js';
 import { createSlackBot } from './bot.js';
 
@@ -12,6 +12,7 @@ export function main(_args?: unknown): Promise<number> {
     const log = createAdapterLogger('slack', settings.logLevel);
     const store = AdapterStore.open(settings.dataDir, settings.secret);
     const research = new ResearchClient({ baseUrl: settings.apiUrl, apiKey: settings.apiKey, timeoutMs: settings.apiTimeoutMs, idleTimeoutMs: settings.apiIdleTimeoutMs, linkHint: '/svc link <api key>' });
+    await checkResearchService(research, { apiKey: settings.apiKey, apiUrl: settings.apiUrl, log });
     const bot = await createSlackBot({ settings, store, research, log });
     const { port } = await bot.start();
     log.info({ mode: settings.mode, port, api: settings.apiUrl }, settings.mode === 'socket' ? 'slack adapter connected (Socket Mode)' : `slack adapter listening on ${settings.host}:${port}/slack/events`);
