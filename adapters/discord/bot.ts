@@ -383,12 +383,13 @@ export function createDiscordBot(options: DiscordBotOptions): DiscordBot {
       connected = true;
       log.info({ user: client.user?.tag }, 'discord adapter connected');
     },
-    stop(graceMs = 30_000) {
+    stop(graceMs = settings.stopGraceMs) {
       stopping ??= (async () => {
         client.removeAllListeners(Events.MessageCreate).removeAllListeners(Events.InteractionCreate);
         await settleWithin(inflight, graceMs);
         shutdown.abort();
-        await settleWithin(inflight, 15_000);
+        // Stopped answers write their "restarted" note: a few edits.
+        await settleWithin(inflight, 5_000);
         await client.destroy();
       })();
       return stopping;

@@ -47,6 +47,13 @@ export const ADAPTER_SETTINGS: readonly AdapterSetting[] = [
     doc: 'How long a streaming answer may stay silent before the adapter gives it up and says so (the service sends a keep-alive at least every 15 s).',
     adapters: BOTH,
   },
+  {
+    env: 'SVC_ADAPTER_STOP_GRACE_MS',
+    kind: { type: 'int', min: 0, max: 600_000 },
+    default: '20000',
+    doc: "On SIGTERM or SIGINT, how long answers in progress may go on before they are stopped, each ending with a note that the bot restarted (up to 5 s more to write those). Keep it 5 s below the supervisor's kill timeout: `docker stop` waits 10 s (use 5000), Kubernetes 30 s.",
+    adapters: BOTH,
+  },
   { env: 'SVC_ADAPTER_DATA_DIR', kind: { type: 'path' }, default: './data/adapters', doc: "The adapters' own small database: linked keys (encrypted), answered threads, delivered-event ids.", adapters: BOTH },
   {
     env: 'SVC_ADAPTER_SECRET',
@@ -162,6 +169,7 @@ export interface CommonSettings {
   apiKey: string;
   apiTimeoutMs: number;
   apiIdleTimeoutMs: number;
+  stopGraceMs: number;
   dataDir: string;
   secret: string | undefined;
   logLevel: string;
@@ -205,6 +213,7 @@ function common(v: Map<string, unknown>): CommonSettings {
     apiKey: v.get('SVC_API_KEY') as string,
     apiTimeoutMs: v.get('SVC_API_TIMEOUT_MS') as number,
     apiIdleTimeoutMs: v.get('SVC_API_IDLE_TIMEOUT_MS') as number,
+    stopGraceMs: v.get('SVC_ADAPTER_STOP_GRACE_MS') as number,
     dataDir: v.get('SVC_ADAPTER_DATA_DIR') as string,
     secret: v.get('SVC_ADAPTER_SECRET') as string | undefined,
     logLevel: v.get('SVC_LOG_LEVEL') as string,

@@ -347,12 +347,13 @@ export async function createSlackBot(options: SlackBotOptions): Promise<SlackBot
         throw err;
       }
     },
-    stop(graceMs = 30_000) {
+    stop(graceMs = settings.stopGraceMs) {
       stopping ??= (async () => {
         await app.stop();
         await settleWithin(inflight, graceMs);
         shutdown.abort();
-        await settleWithin(inflight, 15_000);
+        // Stopped answers write their "restarted" note: a few edits.
+        await settleWithin(inflight, 5_000);
       })();
       return stopping;
     },

@@ -21,7 +21,10 @@ describe('adapter settings', () => {
       slackApiUrl: 'http://127.0.0.1:9/api/',
     });
     const discord = loadDiscordSettings(DISCORD_ENV);
-    expect(discord).toMatchObject({ apiUrl: 'https://svc.example.com', discordApiUrl: 'https://discord.com/api', editIntervalMs: 1200 });
+    expect(discord).toMatchObject({ apiUrl: 'https://svc.example.com', discordApiUrl: 'https://discord.com/api', editIntervalMs: 1200, stopGraceMs: 20_000 });
+    // Below a supervisor's kill timeout (docker stop: 10 s).
+    expect(loadSlackSettings({ ...SLACK_ENV, SVC_ADAPTER_STOP_GRACE_MS: '5000' }).stopGraceMs).toBe(5000);
+    expect(() => loadDiscordSettings({ ...DISCORD_ENV, SVC_ADAPTER_STOP_GRACE_MS: '-1' })).toThrow(/SVC_ADAPTER_STOP_GRACE_MS/);
   });
 
   it('rate budgets default to the platforms\' limits and read as calls per window', () => {
