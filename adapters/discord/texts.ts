@@ -1,7 +1,7 @@
 import type { AnswerView } from '../shared/answer.js';
 import { citationFooter } from '../shared/citations.js';
 import { formatElapsed } from '../shared/clock.js';
-import { withFencesClosed } from '../shared/fences.js';
+import { fenceAfterLine, withFencesClosed, type OpenFence } from '../shared/fences.js';
 import { EXAMPLE_EVENT_URL } from '../shared/kalshi-links.js';
 import { convertTables } from '../shared/tables.js';
 
@@ -25,18 +25,34 @@ export function statusLine(what: string, elapsedMs: number): string {
   return `⏳ ${what}… (${formatElapsed(elapsedMs)})${slow}`;
 }
 
-/** How an answer looks on Discord: tables as code blocks, sources as `[n] [name](<url>)` (no link previews). */
+/**
+ * Markdown as Discord renders it: tables as code blocks, `~~~` fences as ``` (Discord renders only
+ * those), and a code block still open closed, so that while an answer streams a `# comment` in it
+ * is not shown as a heading.
+ */
+export function forDiscord(markdown: string): string {
+  let fence: OpenFence | null = null;
+  const lines = markdown.split('\n').map((line) => {
+    const next = fenceAfterLine(line, fence);
+    const tilde = (!fence && next?.marker.startsWith('~')) || (fence?.marker.startsWith('~') && !next);
+    fence = next;
+    return tilde ? line.replace(/~{3,}/, '```') : line;
+  });
+  return convertTables(withFencesClosed(lines.join('\n')));
+}
+
+/** How an answer looks on Discord: see forDiscord; sources as `[n] [name](<url>)` (no link previews). */
 export function discordView(what: string): AnswerView {
   return {
     status: (elapsed) => statusLine(what, elapsed),
-    interim: (markdown) => convertTables(markdown) + STREAMING_MARK,
+    interim: (markdown) => forDiscord(markdown) + STREAMING_MARK,
     final: (markdown, citations) => {
-      const text = convertTables(withFencesClosed(markdown)) + citationFooter(citations, 'discord');
+      const text = forDiscord(markdown) + citationFooter(citations, 'discord');
       return text.trim() ? text : '*No answer came back. Please try again.*';
     },
     failed: (markdown, problem, interrupted) => {
       const note = `⚠️ ${interrupted ? 'The answer was interrupted before it finished: ' : ''}${problem.message}`;
-      return markdown.trim() ? `${convertTables(withFencesClosed(markdown))}\n\n${note}` : note;
+      return markdown.trim() ? `${forDiscord(markdown)}\n\n${note}` : note;
     },
   };
 }

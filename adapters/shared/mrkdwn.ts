@@ -56,7 +56,9 @@ function convertInline(line: string): string {
     .replace(/(?<![\w\\])__(?=\S)(.+?)(?<=\S)__(?!\w)/g, `${BOLD}$1${BOLD}`)
     .replace(/(?<![\w*\\])\*(?=[^\s*])([^*\n]*?[^\s*])\*(?![\w*])/g, '_$1_')
     .replace(/~~(?=\S)(.+?)(?<=\S)~~/g, '~$1~')
-    .replace(new RegExp(BOLD, 'g'), '*');
+    .replace(new RegExp(BOLD, 'g'), '*')
+    // Markdown's escapes ("3\*4", "[2\]", "\$5") have no meaning in mrkdwn: the character alone.
+    .replace(/\\([!-/:-@[-`{-~])/g, '$1');
   return s.replace(new RegExp(`${SLOT}(\\d+)${SLOT}`, 'g'), (_m, i: string) => slots[Number(i)]!);
 }
 

@@ -53,6 +53,8 @@ describe('toMrkdwn', () => {
     expect(toMrkdwn('# Fed outlook')).toBe('*Fed outlook*');
     expect(toMrkdwn('**bold** and *italic* and ~~gone~~ and __also bold__')).toBe('*bold* and _italic_ and ~gone~ and *also bold*');
     expect(toMrkdwn('***both*** and ***two words*** but 2***3')).toBe('*_both_* and *_two words_* but 2***3');
+    // Markdown's escapes mean the character alone; in code they stay as written.
+    expect(toMrkdwn('3\\*4 costs \\$5, “odds [2\\]” \\& more, but `a\\*b`')).toBe('3*4 costs $5, “odds [2]” &amp; more, but `a\\*b`');
     expect(toMrkdwn('See [the statement](https://fed.gov/a?x=1&y=2) [1].')).toBe('See <https://fed.gov/a?x=1&y=2|the statement> [1].');
     expect(toMrkdwn('- one\n  - nested\n* two')).toBe('• one\n    ◦ nested\n• two');
     expect(toMrkdwn('AT&T <b> 5 > 3')).toBe('AT&amp;T &lt;b&gt; 5 &gt; 3');
@@ -204,6 +206,13 @@ describe('withFencesClosed', () => {
     const problem = { message: 'The SEC did not answer.' } as Parameters<typeof view.failed>[1];
     expect(view.failed('Run:\n```sh\nnpm ci', problem, true)).toBe('Run:\n```sh\nnpm ci\n```\n\n⚠️ The answer was interrupted before it finished: The SEC did not answer.');
     expect(view.final('Run:\n```sh\nnpm ci', [{ order: 1, name: 'Docs', url: 'https://example.com/' }])).toMatch(/^Run:\n```sh\nnpm ci\n```\n\n/);
+  });
+
+  it('shows ~~~ code blocks as ``` on Discord (the only fence it renders), and closes one still streaming', () => {
+    const view = discordView('Answering');
+    expect(view.final('Run:\n~~~python\nprint(1)\n~~~\nDone.', [])).toBe('Run:\n```python\nprint(1)\n```\nDone.');
+    // While it streams, a "# comment" inside an open block stays code, not a heading.
+    expect(view.interim('Code:\n```py\n# comment')).toMatch(/^Code:\n```py\n# comment\n```/);
   });
 });
 
