@@ -290,12 +290,25 @@ export function createDiscordBot(options: DiscordBotOptions): DiscordBot {
       case 'ask': {
         await interaction.deferReply();
         const question = interaction.options.getString('question', true);
-        await answer(replySink(true), userId, {
-          model: ASK_MODEL,
-          messages: [{ role: 'user', content: question }],
-          key: idempotencyKey('discord', 'interaction', interaction.id),
-          what: 'Researching your question',
-        });
+        // In one of the bot's threads, the question continues its conversation, and becomes part of it.
+        const channel = interaction.channel;
+        const botId = client.user!.id;
+        const ours = channel?.isThread() && channel.ownerId === botId ? channel : null;
+        const thread = ours ? threadKey(ours.id) : null;
+        const history = ours && thread ? await threadHistory(ours, thread, interaction.id, botId) : [];
+        if (thread) store.recordTurn(thread, turnSeq(interaction.id), 'user', question);
+        const running = thread ? writing.start(thread, interaction.id) : null;
+        try {
+          const outcome = await answer(replySink(true), userId, {
+            model: ASK_MODEL,
+            messages: [...history, { role: 'user', content: question }],
+            key: idempotencyKey('discord', 'interaction', interaction.id),
+            what: 'Researching your question',
+          });
+          if (outcome.status === 'done' && thread) store.recordTurn(thread, turnSeq(interaction.id, true), 'assistant', outcome.markdown);
+        } finally {
+          running?.end();
+        }
         return;
       }
       case 'report': {

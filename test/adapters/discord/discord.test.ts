@@ -546,6 +546,22 @@ describe('Discord: slash commands', () => {
     expect(log.requests.at(-1)!.idempotencyKey).toMatch(/^svc:discord:interaction:\d+@\d+$/);
   });
 
+  it("/svc ask in one of the bot's threads continues its conversation, and a later reply there carries it", async () => {
+    await start();
+    const pasted = h!.discord.userMessage(CHANNEL, LINK);
+    await until(() => expect(h!.discord.threads()).toHaveLength(1));
+    await finished(pasted.id);
+    const { token } = h!.discord.slashCommand('ask', { question: 'why is Yes underpriced?' }, pasted.id);
+    await until(() => expect(h!.discord.interactionReplies(token)[0]?.content).toContain('**Sources**'));
+    const asked = log.requests.at(-1)!;
+    expect(asked.messages.map((m) => m.role)).toEqual(['user', 'assistant', 'user']);
+    expect(asked.messages[0]!.content).toBe(LINK);
+    expect(asked.messages[2]!.content).toBe('why is Yes underpriced?');
+    h!.discord.userMessage(pasted.id, 'and the No side?');
+    await until(() => expect(log.requests).toHaveLength(3));
+    expect(log.requests.at(-1)!.messages.map((m) => m.content).slice(2)).toEqual(['why is Yes underpriced?', 'Answer to "why is Yes underpriced?" [1].', 'and the No side?']);
+  });
+
   it('/svc report streams a long report into the reply and follow-ups', async () => {
     await start();
     const { token } = h!.discord.slashCommand('report', { url: 'https://kalshi.com/markets/kxbig/long-5000/kxbig-26' });

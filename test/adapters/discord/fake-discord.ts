@@ -165,7 +165,8 @@ export class FakeDiscord {
   }
 
   /** Someone runs `/svc <sub> …`: dispatched as INTERACTION_CREATE; returns its token. */
-  slashCommand(sub: string, options: Record<string, string>): { id: string; token: string } {
+  /** `/svc <sub>` run in the channel, or in a thread (`channelId`, a thread the bot has seen). */
+  slashCommand(sub: string, options: Record<string, string>, channelId = CHANNEL): { id: string; token: string } {
     const id = this.snowflake();
     const token = `token-${id}`;
     this.#tokenCreatedAt.set(token, this.#now());
@@ -176,8 +177,8 @@ export class FakeDiscord {
       token,
       version: 1,
       guild_id: GUILD,
-      channel_id: CHANNEL,
-      channel: { id: CHANNEL, type: 0, guild_id: GUILD, name: 'general' },
+      channel_id: channelId,
+      channel: channelId === CHANNEL ? { id: CHANNEL, type: 0, guild_id: GUILD, name: 'general' } : { id: channelId, type: 11, guild_id: GUILD, parent_id: CHANNEL, name: 'thread' },
       member: { user: ANA, roles: [], permissions: '2248473465835073', joined_at: new Date().toISOString(), deaf: false, mute: false, flags: 0 },
       app_permissions: '2248473465835073',
       locale: 'en-US',
