@@ -37,7 +37,8 @@ export interface Mismatch {
 
 type Db = Kysely<Database> | Transaction<Database>;
 
-const PLAN_NAMES: Record<Plan, string> = { free: 'Free', plus: 'Plus', pro: 'Pro', enterprise: 'Enterprise' };
+/** How a plan is named to people. */
+export const PLAN_NAMES: Record<Plan, string> = { free: 'Free', plus: 'Plus', pro: 'Pro', enterprise: 'Enterprise' };
 
 export const mayPay = (plan: Plan): boolean => PAYING_PLANS.includes(plan);
 

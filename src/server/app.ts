@@ -143,6 +143,8 @@ export function buildServer(deps: ServerDeps): ServerHandle {
   // The playground calls the same /v1 routes, signed in by its session cookie instead of an API key.
   app.register(
     async (scope) => {
+      // Account data and answers of a signed-in person, as on the pages: never cached, never framed.
+      scope.addHook('onRequest', async (_request, reply) => void reply.header('cache-control', 'no-store').header('x-frame-options', 'DENY'));
       scope.addHook('onRequest', requireWebSession(webAuth));
       scope.addHook('onRequest', rateLimit(deps));
       // Its routes claim Idempotency-Keys as the API's do, so they settle them the same way.

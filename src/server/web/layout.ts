@@ -34,7 +34,7 @@ export function page(ctx: PageContext, o: PageOptions): Html {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${o.title} · svc</title>
 <link rel="stylesheet" href="${ctx.asset('style.css')}">
-${(o.scripts ?? []).map((s) => html`<script type="module" src="${ctx.asset(s)}"></script>`)}
+${['forms.js', ...(o.scripts ?? [])].map((s) => html`<script type="module" src="${ctx.asset(s)}"></script>`)}
 </head>
 <body>
 <a class="skip" href="#main">Skip to content</a>

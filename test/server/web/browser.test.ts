@@ -173,6 +173,31 @@ describe('web pages in Chromium', () => {
     expect((refused as InstanceType<typeof OpenAI.AuthenticationError>).status).toBe(401);
   });
 
+  it('a form clicked twice while its post is on its way is sent once: no second API key whose secret nobody saw', async () => {
+    await page.goto(`${svc.url}/settings/api-keys`);
+    const keysNamed = async (name: string) => (await svc.service.deps.store.db.selectFrom('api_keys').select('id').where('name', '=', name).execute()).length;
+    let posts = 0;
+    await page.route('**/settings/api-keys', async (route) => {
+      if (route.request().method() === 'POST') {
+        posts++;
+        await sleep(400);
+      }
+      await route.continue();
+    });
+    await page.getByLabel('Key name').fill('clicked twice');
+    const button = page.getByRole('button', { name: 'Create new key' });
+    // Clicks as a person's, not held back by the page's own state.
+    // The second click a moment later, in a task of its own, as a person's double click is.
+    await button.evaluate((b: HTMLButtonElement) => {
+      b.click();
+      setTimeout(() => b.click(), 100);
+    });
+    await page.locator('#new-key-secret').waitFor();
+    await page.unroute('**/settings/api-keys');
+    expect(posts).toBe(1);
+    expect(await keysNamed('clicked twice')).toBe(1);
+  });
+
   it('playground: the answer streams in, then its [n] markers link to the numbered sources', async () => {
     await page.getByRole('link', { name: 'Playground' }).click();
     await page.waitForURL(/\/playground$/);
@@ -405,10 +430,21 @@ describe('web pages in Chromium', () => {
     expect(await renderMarkdown('Above\n\n---\n- a\n* * *\nBelow')).toBe('<p>Above</p><hr><ul><li>a</li></ul><hr><p>Below</p>');
   });
 
+  it('answer Markdown: tables keep their column alignment and name their rows; addresses with parentheses, in angle brackets or bare become links; a number starting a line mid-paragraph is not a list', async () => {
+    expect(await renderMarkdown('| | FY2023 | FY2024 |\n|--|--:|:-:|\n| **Revenue** | 211,915 | 245,122 |')).toBe(
+      '<div class="table-wrap" tabindex="0"><table><thead><tr><th scope="col" class="whole"></th><th scope="col" class="whole align-right">FY2023</th><th scope="col" class="whole align-center">FY2024</th></tr></thead><tbody><tr><th scope="row" class="whole"><strong>Revenue</strong></th><td class="whole align-right">211,915</td><td class="whole align-center">245,122</td></tr></tbody></table></div>',
+    );
+    expect(await renderMarkdown('See [Apple](https://en.wikipedia.org/wiki/Apple_(company)), <https://www.sec.gov/x> and https://kalshi.com/markets/a/b/c.')).toBe(
+      '<p>See <a href="https://en.wikipedia.org/wiki/Apple_(company)" target="_blank" rel="noopener noreferrer">Apple</a>, <a href="https://www.sec.gov/x" target="_blank" rel="noopener noreferrer">https://www.sec.gov/x</a> and <a href="https://kalshi.com/markets/a/b/c" target="_blank" rel="noopener noreferrer">https://kalshi.com/markets/a/b/c</a>.</p>',
+    );
+    expect(await renderMarkdown('Revenue grew in fiscal\n2024. It then slowed.\n\n+ one\n+ two')).toBe('<p>Revenue grew in fiscal<br>2024. It then slowed.</p><ul><li>one</li><li>two</li></ul>');
+    expect(await renderMarkdown('**3*4 = 12** and more')).toBe('<p><strong>3*4 = 12</strong> and more</p>');
+  });
+
   it('answer Markdown: escaped characters are shown as themselves; an escaped pipe stays inside its table cell', async () => {
     expect(await renderMarkdown('You asked about “odds [2\\]” and 3\\*4 [1]')).toBe('<p>You asked about “odds [2]” and 3*4 [1]</p>');
     expect(await renderMarkdown('| Outcome | Price |\n|---|---|\n| Band 1 \\| cold | 40% |')).toBe(
-      '<div class="table-wrap"><table><thead><tr><th scope="col" class="whole">Outcome</th><th scope="col" class="whole">Price</th></tr></thead><tbody><tr><td>Band 1 | cold</td><td class="whole">40%</td></tr></tbody></table></div>',
+      '<div class="table-wrap" tabindex="0"><table><thead><tr><th scope="col" class="whole">Outcome</th><th scope="col" class="whole">Price</th></tr></thead><tbody><tr><th scope="row">Band 1 | cold</th><td class="whole">40%</td></tr></tbody></table></div>',
     );
   });
 

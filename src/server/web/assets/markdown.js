@@ -9,9 +9,23 @@ const EM_UNDERSCORE = /(?<!\w)_(?![_\s])([^_]+?)(?<![_\s])_(?!\w)/;
 // A backslash before punctuation is Markdown's escape: the answers write `[2\]` for a caller's
 // "[2]" that is not a citation, and `\|` for a pipe inside a table cell.
 const ESCAPE = /\\([!-/:-@[-`{-~])/;
-// Groups: 1 bold emphasis, 2 bold, 3-4 emphasis, 5 code, 6-7 link text and URL, 8 citation number, 9 escaped character.
+// A web address, with one level of parentheses inside it (".../wiki/Apple_(company)").
+const URL_PART = 'https?:\\/\\/[^\\s()<>]*(?:\\([^\\s()<>]*\\)[^\\s()<>]*)*';
+// Groups: 1 bold emphasis, 2 bold, 3-4 emphasis, 5 code, 6-7 link text and URL, 8 citation number, 9 escaped
+// character, 10 an address in angle brackets, 11 a bare address (without the punctuation that ends its sentence).
 const INLINE = new RegExp(
-  [/\*\*\*([^*]+)\*\*\*/, /\*\*([^*]+)\*\*/, EM_STAR, EM_UNDERSCORE, /`([^`]+)`/, /\[([^\]]+)\]\((https?:\/\/[^\s)]+)\)/, /\[(\d+)\]/, ESCAPE].map((r) => r.source).join('|'),
+  [
+    /\*\*\*([^*]+)\*\*\*/.source,
+    /\*\*((?:[^*]|\*(?!\*))+?)\*\*/.source,
+    EM_STAR.source,
+    EM_UNDERSCORE.source,
+    /`([^`]+)`/.source,
+    `\\[([^\\]]+)\\]\\((${URL_PART})\\)`,
+    /\[(\d+)\]/.source,
+    ESCAPE.source,
+    `<(${URL_PART})>`,
+    `(${URL_PART}[^\\s()<>.,;:!?'"\\]])`,
+  ].join('|'),
   'g',
 );
 
@@ -44,6 +58,14 @@ function inline(text, cite) {
       out.push(a);
     } else if (m[8] !== undefined) {
       out.push(cite(Number(m[8])) ?? document.createTextNode(m[0]));
+    } else if (m[10] !== undefined || m[11] !== undefined) {
+      const url = m[10] ?? m[11];
+      const a = document.createElement('a');
+      a.href = url;
+      a.target = '_blank';
+      a.rel = 'noopener noreferrer';
+      a.textContent = url;
+      out.push(a);
     } else {
       out.push(document.createTextNode(m[9]));
     }
@@ -55,13 +77,21 @@ function inline(text, cite) {
 
 /** A table row's cells, split at its pipes but not at an escaped one (`\|`, kept for `inline`). */
 const cells = (line) => line.trim().replace(/^\||(?<!\\)\|$/g, '').split(/(?<!\\)\|/).map((c) => c.trim());
-const isTableSeparator = (line) => /^\s*\|?\s*:?-{3,}:?\s*(\|\s*:?-{3,}:?\s*)*\|?\s*$/.test(line);
-const LIST_ITEM = /^\s*(?:[-*]|(\d+)\.)\s+(.*)$/;
+const isTableSeparator = (line) => /^\s*\|?\s*:?-+:?\s*(\|\s*:?-+:?\s*)*\|?\s*$/.test(line) && line.includes('-');
+/** Each column's alignment from a table's separator row: 'right' for `---:`, 'center' for `:---:`. */
+const alignments = (separator) => cells(separator).map((c) => (/^:-+:$/.test(c) ? 'center' : /-:$/.test(c) ? 'right' : null));
+const LIST_ITEM = /^\s*(?:[-*+]|(\d+)\.)\s+(.*)$/;
 const FENCE = /^\s{0,3}(`{3,}|~{3,})/;
 // A thematic break: three or more -, * or _ alone on a line (spaces between allowed).
 const RULE = /^\s{0,3}([-*_])(?:[ \t]*\1){2,}[ \t]*$/;
 const QUOTE = /^\s{0,3}> ?/;
 const indentOf = (line) => /^\s*/.exec(line)[0].replace(/\t/g, '    ').length;
+
+/** A numbered line that cannot start a list inside a paragraph ("… in fiscal\n2024. It then …"): only "1." can, as in CommonMark. */
+const interruptsNot = (line) => {
+  const m = LIST_ITEM.exec(line);
+  return m !== null && m[1] !== undefined && Number(m[1]) !== 1;
+};
 
 /**
  * The list that starts at lines[start]: its items, each with the lines indented under it as
@@ -138,25 +168,37 @@ export function renderMarkdown(target, markdown, { cite = () => null, headingBas
       flush();
       const table = document.createElement('table');
       const head = table.createTHead().insertRow();
-      for (const c of cells(line)) {
+      // Alignment as classes (the page's CSP allows no inline styles): figures line up on the right.
+      const align = alignments(lines[i + 1]);
+      const aligned = (cell, k) => align[k] && cell.classList.add(`align-${align[k]}`);
+      cells(line).forEach((c, k) => {
         const th = document.createElement('th');
         th.scope = 'col';
         th.append(...inline(c, cite));
         keepWhole(th);
+        aligned(th, k);
         head.append(th);
-      }
+      });
       const body = table.createTBody();
       for (i += 2; i < lines.length && lines[i].trim().startsWith('|'); i++) {
         const row = body.insertRow();
-        for (const c of cells(lines[i])) {
-          const td = row.insertCell();
-          td.append(...inline(c, cite));
-          keepWhole(td);
-        }
+        cells(lines[i]).forEach((c, k) => {
+          // A row's first cell names it: a row header, as screen readers announce it.
+          const cell = k === 0 ? document.createElement('th') : row.insertCell();
+          if (k === 0) {
+            cell.scope = 'row';
+            row.append(cell);
+          }
+          cell.append(...inline(c, cite));
+          keepWhole(cell);
+          aligned(cell, k);
+        });
       }
       i--;
       const wrap = document.createElement('div');
       wrap.className = 'table-wrap';
+      // Reachable by keyboard, so a table wider than the screen can be scrolled with the arrow keys.
+      wrap.tabIndex = 0;
       wrap.append(table);
       blocks.push(wrap);
     } else if (FENCE.test(line)) {
@@ -181,7 +223,7 @@ export function renderMarkdown(target, markdown, { cite = () => null, headingBas
       const quote = document.createElement('blockquote');
       renderMarkdown(quote, quoted.join('\n'), { cite, headingBase });
       blocks.push(quote);
-    } else if (LIST_ITEM.test(line)) {
+    } else if (LIST_ITEM.test(line) && !(paragraph.length && interruptsNot(line))) {
       flush();
       const { list, next } = parseList(lines, i, cite);
       i = next - 1;

@@ -121,7 +121,14 @@ copyButton.addEventListener('click', async () => {
   }
 });
 
-/** Server-sent events from a fetch body: yields each event's parsed JSON data. */
+/** What a refusal means on this page, where the API's wording (headers, /login) would not help. */
+function refusal(status, error) {
+  if (status === 401) return 'Your session has ended: reload the page to sign in again.';
+  if (error?.code === 'invalid_csrf_token') return 'This page is out of date (you signed in again, perhaps in another tab): reload it to continue.';
+  return null;
+}
+
+/** Server-sent events from a fetch body: yields each event's parsed JSON data, and `{ progress }` for a comment line (": Reading …"). */
 async function* events(body) {
   const reader = body.pipeThrough(new TextDecoderStream()).getReader();
   let buffer = '';
@@ -133,6 +140,9 @@ async function* events(body) {
     while ((end = buffer.indexOf('\n\n')) >= 0) {
       const block = buffer.slice(0, end);
       buffer = buffer.slice(end + 2);
+      // The service says what it is doing in comment lines while the answer has not started.
+      const note = block.split('\n').find((line) => /^: ?\S/.test(line));
+      if (note) yield { progress: note.replace(/^: ?/, '') };
       const data = block
         .split('\n')
         .filter((line) => line.startsWith('data:'))
@@ -152,6 +162,7 @@ function describeCharge(res) {
   const n = Number(charged);
   const balance = document.getElementById('credit-balance');
   if (balance && remaining !== null) balance.textContent = remaining;
+  if (n === 0) return 'No credits charged.';
   return `Charged ${n} credit${n === 1 ? '' : 's'}${remaining === null ? '' : `; ${remaining} left`}.`;
 }
 
@@ -261,10 +272,14 @@ form.addEventListener('submit', async (event) => {
     });
     if (!res.ok) {
       const err = await res.json().catch(() => null);
-      throw new Error(err?.error?.message ?? `The request failed (HTTP ${res.status}).`);
+      throw new Error(refusal(res.status, err?.error) ?? err?.error?.message ?? `The request failed (HTTP ${res.status}).`);
     }
     charge.textContent = describeCharge(res);
     for await (const ev of events(res.body)) {
+      if (ev.progress !== undefined) {
+        if (!text && !/^keep-?alive/i.test(ev.progress)) setStatus(`Working: ${ev.progress}…`);
+        continue;
+      }
       if (ev.type === 'response.created') responseId = ev.response.id;
       if (ev.type === 'response.output_text.delta') {
         text += ev.delta;
@@ -295,7 +310,11 @@ form.addEventListener('submit', async (event) => {
     if (!finished) throw new Error('The answer was cut off before it finished.');
   } catch (err) {
     const stopped = err.name === 'AbortError';
-    setStatus(stopped ? 'Stopped.' : err.message, !stopped);
+    // fetch's own wording ("Failed to fetch") says nothing to a person.
+    const message = err instanceof TypeError ? 'The service could not be reached: check the connection, then ask again.' : err.message;
+    setStatus(stopped ? 'Stopped.' : message, !stopped);
+    // Credits held when the stream opened are returned when a run fails: the balance is read again, not the headers believed.
+    if (!stopped && charge.textContent) charge.textContent = await balanceNow(balanceBefore);
     // Nothing came: no empty answer panel under the message.
     if (!text) result.hidden = true;
     let over = null;

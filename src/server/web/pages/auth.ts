@@ -5,7 +5,7 @@ import { csrfInput, errorSummary, field, page, type FormErrors, type PageContext
 export function homePage(ctx: PageContext): Html {
   const body = ctx.session
     ? html`<h1>Welcome back</h1>
-<p>Signed in as <strong>${ctx.session.account.email}</strong>.</p>
+<p>Signed in as <strong class="email">${ctx.session.account.email}</strong>.</p>
 <ul>
   <li><a href="/playground">Try the agents in the playground</a></li>
   <li><a href="/settings/api-keys">Create an API key</a> for the OpenAI-compatible API at <code>/v1</code></li>

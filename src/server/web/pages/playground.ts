@@ -1,7 +1,9 @@
 import { html, type Html } from '../html.js';
 import { csrfInput, page, type PageContext } from '../layout.js';
+import { PLAN_NAMES, mayPay } from '../../../billing/service.js';
+import type { Plan } from '../../../agents/types.js';
 
-export function playgroundPage(ctx: PageContext, o: { models: { id: string; description: string }[]; credits: number; plan: string }): Html {
+export function playgroundPage(ctx: PageContext, o: { models: { id: string; description: string }[]; credits: number; plan: Plan }): Html {
   const preferred = o.models.find((m) => m.id === 'svc-agent')?.id ?? o.models[0]?.id;
   const body = html`<h1>Playground</h1>
 <p>Ask a financial research question or paste a Kalshi market link. Answers stream in with numbered citations. Follow-up questions continue the conversation.</p>
@@ -32,6 +34,6 @@ ${o.models.map((m) => html`<option value="${m.id}" ${m.id === preferred ? html`s
 <h3 id="sources-title" hidden>Sources</h3>
 <ol class="sources" id="sources" aria-labelledby="sources-title"></ol>
 </section>
-<p class="hint">Runs as <strong>${ctx.session!.account.email}</strong> on the ${o.plan} plan, <span id="credit-balance">${o.credits}</span> credits. Generating a new prediction-market report charges credits as the API does; cached reports are free.</p>`;
+<p class="hint">Runs as <strong class="email">${ctx.session!.account.email}</strong> on the ${PLAN_NAMES[o.plan]} plan, <span id="credit-balance">${o.credits}</span> credits. ${mayPay(o.plan) ? 'Generating a new prediction-market report charges credits as the API does; cached reports are free.' : 'Cached prediction-market reports are free; generating a new one needs the Plus, Pro or Enterprise plan.'}</p>`;
   return page(ctx, { title: 'Playground', body, scripts: ['playground.js'] });
 }

@@ -1,6 +1,6 @@
 import type { Account, KeyInfo } from '../../../accounts/service.js';
 import { MAX_KEY_NAME_LENGTH } from '../../../accounts/service.js';
-import type { LedgerEntry } from '../../../billing/service.js';
+import { PLAN_NAMES, type LedgerEntry } from '../../../billing/service.js';
 import { html, type Html } from '../html.js';
 import { MIN_PASSWORD_LENGTH } from '../../../accounts/passwords.js';
 import { csrfInput, errorSummary, field, formatTime, page, type FormErrors, type PageContext } from '../layout.js';
@@ -18,7 +18,6 @@ function settingsPage(ctx: PageContext, title: string, body: Html, scripts?: str
   return page(ctx, { title: `${title} · Settings`, body: html`<h1>Settings</h1>${nav}<h2>${title}</h2>${body}`, scripts });
 }
 
-const PLAN_NAMES: Record<Account['plan'], string> = { free: 'Free', plus: 'Plus', pro: 'Pro', enterprise: 'Enterprise' };
 
 export function accountSection(
   ctx: PageContext,
