@@ -275,6 +275,9 @@ describe('web pages in Chromium', () => {
     await expect.poll(() => page.locator('#charge').textContent(), { timeout: 10_000 }).toBe(`The stopped run went on to its end. Charged 3 credits; ${before - 3} left.`);
     expect(await page.locator('#credit-balance').textContent()).toBe(String(before - 3));
     expect((await svc.service.deps.accounts.getAccount(account)).credits).toBe(before - 3);
+    // Paid for, the whole answer it went on to write is shown.
+    expect(await page.locator('#answer').textContent()).toBe('Paid answer');
+    expect(await page.locator('#status').textContent()).toBe('The stopped run finished on the server: its whole answer is shown.');
     // Focus went back to the question, not to the top of the page.
     expect(await page.evaluate(() => document.activeElement?.id)).toBe('question');
     // The stopped run is the conversation's last turn: the next question continues from it.

@@ -198,13 +198,28 @@ async function costAfterStop(responseId, before, which, over) {
     if (which === runs && cost) charge.textContent = responseId ? `The stopped run went on to its end. ${cost}` : cost;
   };
   if (responseId) {
-    await over;
+    const status = await over;
+    // Still the page's latest run, and it finished: its whole answer is shown, with its sources (it was paid for).
+    if (status === 'completed' && which === runs && !controller) await showStored(responseId);
     return show();
   }
   for (let i = 0; i < 10; i++) {
     await sleep(2000);
     await show();
   }
+}
+
+/** The stored answer of a run stopped on this page, once it completed on the server. */
+async function showStored(responseId) {
+  const res = await fetch(`/playground/v1/responses/${encodeURIComponent(responseId)}`).catch(() => null);
+  if (!res?.ok) return;
+  const content = (await res.json()).output?.[0]?.content?.[0];
+  if (!content?.text) return;
+  result.hidden = false;
+  renderFinal(content.text, content.annotations ?? []);
+  finishedMarkdown = answerMarkdown(content.text, content.annotations ?? []);
+  copyRow.hidden = false;
+  setStatus('The stopped run finished on the server: its whole answer is shown.');
 }
 
 /** A stopped run's status once it is no longer in progress (null if it cannot be read, or after 15 minutes). */
