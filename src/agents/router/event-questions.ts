@@ -225,6 +225,8 @@ function otherSideLine(r: Row, side: string, said: string): string {
   return `- “${side} ${said}” is the other side of **${name}**: market about ${percent(market)}, model ${percent(model)}, gap ${points(Number(model.toFixed(1)) - Number(market.toFixed(1)))} ${refs}`.trimEnd();
 }
 
+/** The row scoring highest on `value` (rows without a score left out). */
+const bestRow = (rows: Row[], value: (r: Row) => number) => rows.filter((r) => Number.isFinite(value(r))).sort((a, b) => value(b) - value(a))[0];
 const names = (rs: Row[]) => listed(rs.map((r) => `**${outcomeOf(r.outcome).name}**`));
 const refsOf = (rs: Row[]) => [...new Set(rs.flatMap((r) => outcomeOf(r.outcome).refs.match(/\[\d+\]/g) ?? []))].join('');
 const sumOf = (rs: Row[], value: (r: Row) => number) => rs.reduce((a, r) => a + value(r), 0);
@@ -264,7 +266,7 @@ export function answerFromReport(question: string, report: { title: string; text
   const { sections, rows, contracts } = readReport(report.text);
   const from = `\n\n_From the stored report on **${report.title.replace(/[*_]/g, '')}**, as of ${report.asOf.slice(0, 16).replace('T', ' ')} UTC; ask for the event's address again for the whole report._\n`;
   const section = (start: string) => [...sections.entries()].find(([h]) => h.startsWith(start))?.[1];
-  const best = (value: (r: Row) => number) => rows.filter((r) => Number.isFinite(value(r))).sort((a, b) => value(b) - value(a))[0];
+  const best = (value: (r: Row) => number) => bestRow(rows, value);
   const kind = eventQuestion(question);
   // An outcome named is what is asked about, unless the question is about the event's dates, rules
   // or past ("when does the hold market close?"); a level or a word for odds names it anyway ("odds it ends above 96k").
@@ -518,7 +520,7 @@ function quoteText(question: string, shown: Row[], contracts: Map<string, Contra
 function pricedText(rows: Row[], way: 1 | -1): string | null {
   const word = way > 0 ? 'underpriced' : 'overpriced';
   const edge = (r: Row) => way * (r.modelValue - r.marketValue);
-  const best = (value: (r: Row) => number) => rows.filter((r) => Number.isFinite(value(r))).sort((a, b) => value(b) - value(a))[0];
+  const best = (value: (r: Row) => number) => bestRow(rows, value);
   const pick = best(edge);
   if (!pick) return null;
   const { name, refs } = outcomeOf(pick.outcome);
