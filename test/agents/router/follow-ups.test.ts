@@ -20,6 +20,19 @@ const TURNS: [string, RegExp][] = [
   ['how about Microsoft?', /^\*\*Microsoft Corp\. \(MSFT\)\*\*: revenue for fiscal Q2 2024 \(quarter ended 2023-12-31\) was \*\*\$62,020 million\*\*/],
 ];
 
+/**
+ * Reports generated on a paying account (30 credits), each followed by a function that asks
+ * svc-agent a question in its thread: the address, the report, then the question.
+ */
+async function reportThreads(): Promise<(url: string) => Promise<(question: string) => Promise<string>>> {
+  const payer = new OpenAI({ baseURL: svc.baseURL, apiKey: (await svc.account({ plan: 'pro', credits: 30 })).apiKey, maxRetries: 0 });
+  return async (url: string) => {
+    const report = (await payer.responses.create({ model: 'svc-prediction-markets-agent', input: url })).output_text;
+    return async (question: string) =>
+      (await client.chat.completions.create({ model: 'svc-agent', messages: [{ role: 'user', content: url }, { role: 'assistant', content: report }, { role: 'user', content: question }] })).choices[0]!.message.content!;
+  };
+}
+
 describe('follow-up questions through svc-agent', () => {
   it('chat completions: earlier messages give the context', async () => {
     const messages: OpenAI.Chat.ChatCompletionMessageParam[] = [];
@@ -261,12 +274,7 @@ describe('several questions in one, and odds follow-ups that change topic', () =
   });
 
   it('answers by the shape of the event: a team of a game, ranges of a temperature, a single yes/no; says when an outcome or level asked does not exist', async () => {
-    const payer = new OpenAI({ baseURL: svc.baseURL, apiKey: (await svc.account({ plan: 'pro', credits: 30 })).apiKey, maxRetries: 0 });
-    const thread = async (url: string) => {
-      const report = (await payer.responses.create({ model: 'svc-prediction-markets-agent', input: url })).output_text;
-      return async (question: string) =>
-        (await client.chat.completions.create({ model: 'svc-agent', messages: [{ role: 'user', content: url }, { role: 'assistant', content: report }, { role: 'user', content: question }] })).choices[0]!.message.content!;
-    };
+    const thread = await reportThreads();
     const game = await thread('https://kalshi.com/markets/kxnflgame/nfl-game-winner/kxnflgame-26nov23bufkc');
     // "Bills at Chiefs": the Bills are the away team, whatever the favourite.
     expect(await game('odds the Bills win?')).toMatch(/^- \*\*Away team\*\*: market 38\.5%/);
@@ -321,12 +329,7 @@ describe('several questions in one, and odds follow-ups that change topic', () =
   });
 
   it('an outcome named whole, a range of levels, an outcome by its place; a claim about it checked', async () => {
-    const payer = new OpenAI({ baseURL: svc.baseURL, apiKey: (await svc.account({ plan: 'pro', credits: 30 })).apiKey, maxRetries: 0 });
-    const thread = async (url: string) => {
-      const report = (await payer.responses.create({ model: 'svc-prediction-markets-agent', input: url })).output_text;
-      return async (question: string) =>
-        (await client.chat.completions.create({ model: 'svc-agent', messages: [{ role: 'user', content: url }, { role: 'assistant', content: report }, { role: 'user', content: question }] })).choices[0]!.message.content!;
-    };
+    const thread = await reportThreads();
     const fed = await thread('https://kalshi.com/markets/kxfeddecision/fed/kxfeddecision-26dec');
     // "Cut 25bps" named whole is that outcome, not also "Cut more than 25bps" (and their sum).
     for (const q of ['odds of Cut 25bps?', 'odds of a 25bps cut?']) expect(await fed(q), q).toMatch(/^- \*\*Cut 25bps\*\*: market 10\.0% \(mid; 9\.0% normalised\), model 7\.0%, gap −2\.0 pts \[1\]\n\n_From/);
