@@ -2,6 +2,7 @@ import type { AnswerView } from '../shared/answer.js';
 import { citationFooter } from '../shared/citations.js';
 import { formatElapsed } from '../shared/clock.js';
 import { fenceAfterLine, withFencesClosed, type OpenFence } from '../shared/fences.js';
+import { atxHeadings } from '../shared/headings.js';
 import { EXAMPLE_EVENT_URL } from '../shared/kalshi-links.js';
 import { convertTables } from '../shared/tables.js';
 
@@ -26,13 +27,13 @@ export function statusLine(what: string, elapsedMs: number): string {
 }
 
 /**
- * Markdown as Discord renders it: tables as code blocks, `~~~` fences as ``` (Discord renders only
- * those), and a code block still open closed, so that while an answer streams a `# comment` in it
+ * Markdown as Discord renders it: tables as code blocks, `~~~` fences as ``` and underlined
+ * headings as `#` ones (Discord renders only those), and a code block still open closed, so that while an answer streams a `# comment` in it
  * is not shown as a heading.
  */
 export function forDiscord(markdown: string): string {
   let fence: OpenFence | null = null;
-  const lines = markdown.split('\n').map((line) => {
+  const lines = atxHeadings(markdown).split('\n').map((line) => {
     const next = fenceAfterLine(line, fence);
     const tilde = (!fence && next?.marker.startsWith('~')) || (fence?.marker.startsWith('~') && !next);
     fence = next;

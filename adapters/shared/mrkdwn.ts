@@ -1,4 +1,5 @@
 import { fenceAfterLine, type OpenFence } from './fences.js';
+import { atxHeadings } from './headings.js';
 import { convertTables } from './tables.js';
 
 /**
@@ -85,7 +86,7 @@ function convertLine(line: string): string {
 }
 
 export function toMrkdwn(markdown: string): string {
-  const lines = convertTables(markdown).split('\n');
+  const lines = convertTables(atxHeadings(markdown)).split('\n');
   const out: string[] = [];
   let fence: OpenFence | null = null;
   for (const line of lines) {

@@ -32,8 +32,20 @@ function plainCell(cell: string): string {
     .replace(/~~(.+?)~~/g, '$1');
 }
 
+// East Asian wide and fullwidth characters and most emoji take two columns of a monospace font.
+const WIDE = /[\u1100-\u115F\u2E80-\u303E\u3041-\u33FF\u3400-\u4DBF\u4E00-\u9FFF\uA000-\uA4CF\uAC00-\uD7A3\uF900-\uFAFF\uFE30-\uFE4F\uFF00-\uFF60\uFFE0-\uFFE6\u{1F300}-\u{1F64F}\u{1F900}-\u{1F9FF}\u{20000}-\u{3FFFD}]/u;
+// Combining marks, joiners and variation selectors take none.
+const ZERO = /[\p{Mn}\p{Me}\u200B-\u200F\uFE00-\uFE0F]/u;
+
+/** How many columns of a monospace font `text` takes. */
+export function displayWidth(text: string): number {
+  let width = 0;
+  for (const ch of text) width += ZERO.test(ch) ? 0 : WIDE.test(ch) ? 2 : 1;
+  return width;
+}
+
 function pad(text: string, width: number, align: Align): string {
-  const gap = width - [...text].length;
+  const gap = width - displayWidth(text);
   if (gap <= 0) return text;
   if (align === 'right') return ' '.repeat(gap) + text;
   if (align === 'center') return ' '.repeat(Math.floor(gap / 2)) + text + ' '.repeat(Math.ceil(gap / 2));
@@ -49,7 +61,7 @@ export function renderTable(rows: string[]): string {
   });
   const body = rows.slice(2).map((r) => cellsOf(r).map(plainCell));
   const columns = Math.max(header.length, ...body.map((r) => r.length));
-  const width = Array.from({ length: columns }, (_, i) => Math.max(1, ...[header, ...body].map((r) => [...(r[i] ?? '')].length)));
+  const width = Array.from({ length: columns }, (_, i) => Math.max(1, ...[header, ...body].map((r) => displayWidth(r[i] ?? ''))));
   const line = (cells: string[]) =>
     width
       .map((w, i) => pad(cells[i] ?? '', w, aligns[i] ?? 'left'))

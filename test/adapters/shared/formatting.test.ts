@@ -6,7 +6,7 @@ import { joinSplitParts, withFencesClosed } from '../../../adapters/shared/fence
 import { splitMessage } from '../../../adapters/shared/split.js';
 import { discordView } from '../../../adapters/discord/texts.js';
 import { mrkdwnLink, toMrkdwn } from '../../../adapters/shared/mrkdwn.js';
-import { TableHoldback, convertTables } from '../../../adapters/shared/tables.js';
+import { TableHoldback, convertTables, displayWidth } from '../../../adapters/shared/tables.js';
 
 const TABLE = ['| Outcome | Model | Market |', '|:---|---:|:---:|', '| Cut 25 bp | 62% | 55% |', '| Hold | 38% | 45% |'].join('\n');
 
@@ -15,6 +15,13 @@ describe('tables', () => {
     expect(convertTables(`Before\n\n${TABLE}\n\nAfter`)).toBe(
       ['Before', '', '```', 'Outcome   | Model | Market', '----------+-------+-------', 'Cut 25 bp |   62% |  55%', 'Hold      |   38% |  45%', '```', '', 'After'].join('\n'),
     );
+  });
+
+  it('line up columns of wide characters (CJK, emoji) and combining marks by the columns they take', () => {
+    const t = ['| 会社 | Δ |', '|---|---:|', '| トヨタ自動車 | 5% |', '| Cafe\u0301 📈 | 10% |'].join('\n');
+    expect(convertTables(t).split('\n')).toEqual(['```', '会社         |   Δ', '-------------+----', 'トヨタ自動車 |  5%', 'Cafe\u0301 📈      | 10%', '```']);
+    expect(displayWidth('トヨタ')).toBe(6);
+    expect(displayWidth('e\u0301')).toBe(1);
   });
 
   it('keep the addresses of links in cells, drop emphasis', () => {
@@ -61,6 +68,12 @@ describe('toMrkdwn', () => {
     expect(toMrkdwn('> quoted **text**')).toBe('> quoted *text*');
     expect(toMrkdwn('use `a < b` here')).toBe('use `a &lt; b` here');
     expect(toMrkdwn('<https://kalshi.com/markets/a/b/c>')).toBe('<https://kalshi.com/markets/a/b/c>');
+  });
+
+  it('shows underlined (setext) headings as bold lines, not as text over a rule', () => {
+    expect(toMrkdwn('Fed outlook\n===========\nText\n\nRisks\n---\n- a\n---\n\n---')).toBe('*Fed outlook*\n\nText\n\n*Risks*\n\n• a\n──────────\n\n──────────');
+    expect(toMrkdwn('```\ncode\n---\n```')).toBe('```\ncode\n---\n```');
+    expect(discordView('x').final('Title\n===\nbody', [])).toBe('# Title\n\nbody');
   });
 
   it('keeps code blocks verbatim (escaped) and drops the language tag', () => {
