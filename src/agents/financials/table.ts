@@ -3,9 +3,11 @@ import type { MetricValue } from '../../data/sec/facts.js';
 import type { FactCitation, SecLibrary } from '../../data/sec/library.js';
 import { metricById, type MetricDef, type MetricId } from '../../data/sec/metrics.js';
 import { quarterRange, type SecQuestion } from '../../data/sec/question.js';
+import { ratioById, type RatioDef } from '../../data/sec/ratios.js';
 import type { CompanyRef } from '../../data/sec/types.js';
 import { capitalise, formatAmount, formatChange } from '../sec/format.js';
 import { shareLabel } from '../sec/plan.js';
+import { formatRatio, ratioAt, ratioNote } from '../sec/ratios.js';
 import { unknownFigureText } from '../sec/write.js';
 import { SourceList } from '../citations.js';
 import type { AgentEvent } from '../types.js';
@@ -246,7 +248,7 @@ function rowUnit(metric: MetricDef, unit: string): { scale: number; label: strin
 
 const periodLabel = (p: FiscalPeriod, calendarYear: boolean) => (p.kind === 'year' ? `FY${p.fy}` : `Q${p.q} ${calendarYear ? '' : 'FY'}${p.fy}`);
 
-async function table(lib: SecLibrary, ref: CompanyRef, metrics: MetricId[], span: Span, margin: boolean, sources: SourceList, progress: (m: string) => void): Promise<string[]> {
+async function table(lib: SecLibrary, ref: CompanyRef, metrics: MetricId[], span: Span, margin: boolean, ratios: readonly RatioDef[], sources: SourceList, progress: (m: string) => void): Promise<string[]> {
   const { company, financials } = await lib.profile(ref);
   if (!financials) return [`**${company.name} (${company.ticker})** files no XBRL financial data with the SEC, so there are no figures to tabulate.`];
   const periods: FiscalPeriod[] = span.kind === 'quarter' ? financials.calendar.quarters : financials.calendar.years;
@@ -266,11 +268,14 @@ async function table(lib: SecLibrary, ref: CompanyRef, metrics: MetricId[], span
   const values = new Map(reported.map((m) => [m, shown.map((p) => financials.value(m, p))] as const));
   // Asked for a margin or a share of revenue: revenue of each period too, the denominator (cited with the column).
   const revenue = margin && reported.some((m) => shareLabel(metricById(m))) ? shown.map((p) => financials.value('revenue', p)) : null;
+  // Ratios asked for, computed for each period; an averaged balance's opening value is cited with the column too.
+  const ratioRows = ratios.map((ratio) => ({ ratio, values: shown.map((p) => ratioAt(financials, ratio, p)) }));
 
   // Each column is cited: the filing pages its figures were read from.
   const columnCites = await Promise.all(
     shown.map(async (_p, i) => {
-      const facts = [...reported.flatMap((m) => values.get(m)![i]?.terms.map((t) => t.fact) ?? []), ...(revenue?.[i]?.terms.map((t) => t.fact) ?? [])];
+      const opening = ratioRows.flatMap(({ values: v }) => (v[i]?.kind === 'value' ? (v[i].opening?.terms ?? []) : []));
+      const facts = [...reported.flatMap((m) => values.get(m)![i]?.terms.map((t) => t.fact) ?? []), ...(revenue?.[i]?.terms.map((t) => t.fact) ?? []), ...opening.map((t) => t.fact)];
       const cites = await Promise.all(facts.map((f) => lib.cite(company, f)));
       return cites;
     }),
@@ -337,7 +342,22 @@ async function table(lib: SecLibrary, ref: CompanyRef, metrics: MetricId[], span
       else lines.push(`| ↳ ${of}year over year | ${[...growth(1), ...none].join(' | ')} |`);
     }
   }
+  for (const { ratio, values: v } of ratioRows) {
+    const none = total ? ['—'] : [];
+    const unit = ratio.kind === 'difference' ? ` (${rowUnit(metricById(ratio.numerator), 'USD').label})` : '';
+    const cells = v.map((x) => {
+      if (x.kind !== 'value' || x.value === null) return '—';
+      const endOnly = ratio.averaged && !x.opening ? '*' : '';
+      return ratio.kind === 'difference' ? cell({ ...x.numerator, value: x.value, derivation: null, restatedFrom: null, approximate: false }, metricById(ratio.numerator), rowUnit(metricById(ratio.numerator), x.numerator.unit).scale) : `${formatRatio(ratio, x.value, x.numerator.unit)}${endOnly}`;
+    });
+    lines.push(`| **${capitalise(ratio.label)}**${unit} | ${[...cells, ...none].join(' | ')} |`);
+  }
   lines.push('');
+  if (ratioRows.length) {
+    const endOnly = ratioRows.some(({ ratio, values: v }) => ratio.averaged && v.some((x) => x.kind === 'value' && !x.opening));
+    const divided = ratios.some((r) => r.kind !== 'difference');
+    lines.push(`${ratioNote(ratios)}${endOnly ? ' * No balance is reported for the start of that period: its end balance stands in for the average.' : ''}${divided ? ' A — marks a period where a ratio cannot be computed: a figure is missing, or a balance it divides by is negative.' : ''}`, '');
+  }
   if (total) lines.push(totalNote(total, shown, reported, calendarYear), '');
   if (gaps.length) lines.push(`No figures for ${gaps.map((p) => periodLabel(p, calendarYear)).join(', ')} in the filings available: ${gaps.length > 1 ? 'those columns are' : 'that column is'} left out, and growth against ${gaps.length > 1 ? 'them' : 'it'} is not shown.`, '');
   if (restatements.length) lines.push(`‡ Restated after it was first reported; the latest figure is shown, and growth is measured on it: ${restatements.join('; ')}.`, '');
@@ -521,7 +541,7 @@ export async function* answerTables(lib: SecLibrary, question: SecQuestion, span
   const lines: string[] = question.unknownFigures.length ? [...question.unknownFigures.map(unknownFigureText), ''] : [];
   for (const mention of found.slice(0, MAX_COMPANIES)) {
     const own = question.metricsByCompany?.find((m) => m.cik === mention.company.cik)?.metrics ?? metrics;
-    lines.push(...(await table(lib, mention.company, own, span, question.margin, sources, (m) => progress.push(m))));
+    lines.push(...(await table(lib, mention.company, own, span, question.margin, (question.ratios ?? []).map(ratioById), sources, (m) => progress.push(m))));
   }
   for (const message of progress) yield { type: 'progress', message };
   if (found.length > MAX_COMPANIES) lines.push(`Showing the first ${MAX_COMPANIES} companies; ask for the others separately.`, '');

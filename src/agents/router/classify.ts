@@ -87,6 +87,14 @@ const FINANCE_WORDS = [
   'fcf',
   'd&a',
   'research',
+  // Ratios computed from filed figures (see data/sec/ratios.ts).
+  'roe',
+  'roa',
+  'roae',
+  'roaa',
+  'bvps',
+  'gearing',
+  'payout',
 ];
 
 const FINANCE_PHRASES = [/\btop ?line\b/, /\bbottom ?line\b/, /\bcash (flow|and equivalents|position|on hand)\b/, /\bhow much (cash|money|debt)\b/, /\bcash (does|did|do)\b/, /\bper share\b/, /\bresearch and development\b/, /\bcost of (revenue|sales|goods)\b/, /\boperating (income|profit|cash)\b/, /\bgross (profit|margin)\b/, /\bnet (income|loss|profit)\b/, /\b(q[1-4]|fy) ?'?\d{2,4}\b/, /\b\d{4} ?q[1-4]\b/, /\bsec\b/, /\b(annual|quarterly) report\b/, /\bshares outstanding\b/, /\bbook value\b/, /\b(make|makes|made|making|lose|loses|lost|losing) money\b/, /\b(?<!bitcoin )cash\b(?! rate)/, /\bfree cash\b/, /\br (and|&) d\b/, /\bhow (is|are|was|were|has|have) [a-z0-9&.' -]{1,40} (doing|performing|performed|done)\b/];

@@ -6,6 +6,7 @@ import { metricById, type MetricDef, type MetricId } from '../../data/sec/metric
 import { KEY_METRICS, type CompanyMention, type Comparison, type PeriodSpec, type SecQuestion } from '../../data/sec/question.js';
 import { calendarQuarters, describeSpec, nearestQuarter, resolvePeriod } from '../../data/sec/resolve.js';
 import type { CompanyRef } from '../../data/sec/types.js';
+import { ratioFigures, type RatioFigure } from './ratios.js';
 
 export interface Compared {
   /** 'versus': the earlier period the question named. */
@@ -106,6 +107,8 @@ export interface Plan {
   guessed: { text: string; company: CompanyRef }[];
   /** Companies beyond the most answered at once. */
   omitted: CompanyRef[];
+  /** Ratios asked for, computed from the figures (which are shown too). */
+  ratios: RatioFigure[];
 }
 
 /** Companies answered in one question: each costs SEC requests and filing renders. */
@@ -268,7 +271,7 @@ export interface PlanHooks {
 
 /** Looks up everything the answer needs: the companies, their figures, and what is missing. */
 export async function planAnswer(lib: SecLibrary, question: SecQuestion | null, hooks: PlanHooks): Promise<Plan> {
-  const plan: Plan = { question, figures: [], unresolved: [], withoutFacts: [], cross: [], keyFigures: false, unknown: { figures: [], companies: [] }, guessed: [], omitted: [] };
+  const plan: Plan = { question, figures: [], unresolved: [], withoutFacts: [], cross: [], keyFigures: false, unknown: { figures: [], companies: [] }, guessed: [], omitted: [], ratios: [] };
   if (!question) return plan;
   plan.unknown.figures = question.unknownFigures;
   const found: CompanyRef[] = [];
@@ -322,6 +325,7 @@ export async function planAnswer(lib: SecLibrary, question: SecQuestion | null, 
     }
   }
   await addCrossCalendar(lib, plan, profiles);
+  plan.ratios = ratioFigures(question.ratios ?? [], plan.figures);
   return plan;
 }
 

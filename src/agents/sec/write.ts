@@ -3,7 +3,7 @@ import { quoteCaller } from '../citations.js';
 import { extraWeekLength, monthsIn, type FiscalPeriod } from '../../data/sec/calendar.js';
 import { roundLike, sumOfQuarters, type FactTerm, type MetricValue, type ReportedFact } from '../../data/sec/facts.js';
 import type { FactCitation } from '../../data/sec/library.js';
-import { METRICS } from '../../data/sec/metrics.js';
+import { METRICS, metricById, type MetricDef } from '../../data/sec/metrics.js';
 import type { CompanyRef } from '../../data/sec/types.js';
 import { daysBetween } from '../../data/sec/dates.js';
 import { describeSpec } from '../../data/sec/resolve.js';
@@ -11,6 +11,7 @@ import { possessive, shortName } from '../../data/sec/names.js';
 import { NON_GAAP, PARTS_OF_TOTAL } from '../../data/sec/question.js';
 import { ENGLISH_ONLY, looksNonEnglish } from '../../text.js';
 import { balanceDate, capitalise, formatAmount, formatChange, periodName, periodWithEnd, roughly } from './format.js';
+import { formatRatio, ratioNote, type RatioFigure, type RatioMissing, type RatioValue } from './ratios.js';
 import { MAX_COMPANIES, coverage, shareLabel, type CalendarCompared, type Compared, type CalendarQuarterValue, type Figure, type FigureResult, type Plan } from './plan.js';
 
 export const factKey = (f: ReportedFact) => `${f.accn}|${f.taxonomy}:${f.concept}|${f.start ?? ''}|${f.end}|${f.unit}`;
@@ -37,6 +38,9 @@ export function factsToCite(plan: Plan): { company: CompanyRef; fact: ReportedFa
   for (const c of plan.cross) {
     add(c.company, c.value);
     add(c.company, c.revenue ?? null);
+  }
+  for (const r of plan.ratios) {
+    for (const v of [r.current, r.compared]) if (v?.kind === 'value') for (const x of [v.numerator, v.denominator, v.opening]) add(r.company, x);
   }
   return [...out.values()];
 }
@@ -79,7 +83,10 @@ const UNKNOWN_WHY: { pattern: RegExp; why: string }[] = [
   },
   { pattern: /ebitda/i, why: 'EBITDA is not a GAAP figure, so companies do not report it in their XBRL financial data (it is usually computed as operating income plus depreciation and amortization)' },
   { pattern: /^ebit$|earnings before interest/i, why: 'EBIT is not tagged as such in XBRL financial data; operating income is the closest reported figure' },
-  { pattern: /return on|^ro(?:e|a|i|ic|ce|tce)$/i, why: "it is a ratio computed from reported figures (net income, shareholders' equity, total assets), not one companies report" },
+  {
+    pattern: /return on|^ro(?:i|ic|ce|tce)$|current ratio|quick ratio|coverage/i,
+    why: 'it is a ratio of figures I do not read (such as invested capital, current assets or interest expense); the ratios I compute from the figures I read are return on equity and on assets, debt to equity, liabilities to equity, book value per share, effective tax rate, payout ratio and net debt',
+  },
   // Not "marketable securities" or "sales and marketing", which are lines of the statements.
   { pattern: /\bprice|\bmarket (?:cap|value|capitali[sz]ation|share)\b|valuation|enterprise value|p\/e|pe ratio|\byield\b/i, why: 'it is market data, not a figure in SEC filings' },
 ];
@@ -98,7 +105,7 @@ function helpText(unrecognised: boolean, unknownFigures: string[] = []): string 
     unrecognised ? 'I could not tell which company you are asking about.' : 'Which company do you mean?',
     'Name it by ticker (AAPL) or by name (Apple), and I will answer from its SEC filings, citing the filing page.',
     '',
-    `I can answer: ${HELP_METRICS}, gross, operating and net margins, and any of these amounts as a share of revenue; for a fiscal quarter ("Q3 2024"), the quarter ended on a date, a fiscal year, a calendar year ("calendar 2024"), the first half, nine months or year to date ("H1 2024", "YTD"), the quarters of a year ("quarterly revenue in 2024"), or the latest period; with year-over-year or quarter-over-quarter change; for several companies side by side.`,
+    `I can answer: ${HELP_METRICS}, gross, operating and net margins, any of these amounts as a share of revenue, and ratios computed from them (return on equity and on assets, debt to equity, book value per share, effective tax rate, payout ratio, net debt); for a fiscal quarter ("Q3 2024"), the quarter ended on a date, a fiscal year, a calendar year ("calendar 2024"), the first half, nine months or year to date ("H1 2024", "YTD"), the quarters of a year ("quarterly revenue in 2024"), or the latest period; with year-over-year or quarter-over-quarter change; for several companies side by side.`,
     '',
     `For example: ${EXAMPLES.join('; ')}.`,
   ].join('\n');
@@ -716,10 +723,97 @@ export class AnswerWriter {
   }
 
   /** The whole answer, and its citations in order. */
+  /** The ratio's figures over a period: "net income of $93,736 million [1] over average shareholders' equity of $59,548 million, the mean of …". */
+  #ratioWorking(r: RatioFigure, v: RatioValue): string {
+    const [num, den] = [metricById(r.ratio.numerator), metricById(r.ratio.denominator)];
+    const amount = (metric: MetricDef, value: MetricValue) => `${this.#amount({ metric }, value)} ${this.#refs(value)}`;
+    const date = (p: FiscalPeriod) => p.end;
+    // Written (and so numbered) in reading order.
+    const top = `${num.label} of ${amount(num, v.numerator)}`;
+    if (r.ratio.kind === 'difference') return `${top} minus ${den.label} of ${amount(den, v.denominator)}`;
+    if (r.ratio.averaged && v.opening) {
+      const mean = { ...v.denominator, value: (v.opening.value + v.denominator.value) / 2 };
+      return `${top} over average ${den.label} of ${this.#amount({ metric: den }, mean)}, the mean of ${amount(den, v.opening)} at ${date(v.opening.period)} and ${amount(den, v.denominator)} at ${date(v.period)}`;
+    }
+    if (r.ratio.averaged) return `${top} over ${den.label} at the end of the period, ${amount(den, v.denominator)} (no balance is reported for its start, so this is not an average)`;
+    return `${top} over ${den.label} of ${amount(den, v.denominator)}`;
+  }
+
+  #ratioValue(r: RatioFigure, v: RatioValue): string {
+    const x = v.value!;
+    if (r.ratio.kind !== 'difference') return formatRatio(r.ratio, x, v.numerator.unit);
+    const metric = metricById(r.ratio.numerator);
+    const about = roughly(x, v.numerator.unit, metric);
+    return `${this.#amount({ metric }, { ...v.numerator, value: x })}${about ? ` (about ${about})` : ''}`;
+  }
+
+  /** The change of a ratio: points for a percentage, the difference otherwise. */
+  #ratioChange(r: RatioFigure, now: RatioValue, then: RatioValue): string {
+    const d = now.value! - then.value!;
+    const sign = d > 0 ? '+' : d < 0 ? '-' : '±';
+    if (r.ratio.kind === 'percent') return `${sign}${Math.abs(100 * d).toFixed(1)} points`;
+    if (r.ratio.kind === 'times') return `${sign}${Math.abs(d).toFixed(2)}x`;
+    return `${sign}${this.#ratioValue(r, { ...now, value: Math.abs(d) })}`;
+  }
+
+  #ratioWhen(r: RatioFigure, p: FiscalPeriod): string {
+    const balances = metricById(r.ratio.numerator).type === 'instant';
+    return balances ? balanceDate(p, r.fin.calendar) : `for ${periodWithEnd(p, r.fin.calendar)}`;
+  }
+
+  /** Why a ratio has no value: which figure is missing, or why dividing means nothing. */
+  #ratioMissing(r: RatioFigure, v: RatioValue | RatioMissing): string {
+    if (v.kind === 'missing') {
+      const labels = v.missing.map((id) => metricById(id).label);
+      return `cannot be computed${v.period ? ` ${this.#ratioWhen(r, v.period)}` : ''}: the filings give no ${labels.join(' or ')}${v.period ? ' for it' : ' for the period asked'}`;
+    }
+    return `is not meaningful ${this.#ratioWhen(r, v.period)}: ${this.#ratioWorking(r, v)}, and a ratio over a negative or zero ${metricById(r.ratio.denominator).label} means nothing`;
+  }
+
+  /** The ratios asked for, one line per company, then how they were computed. */
+  #ratioLines(): string[] {
+    const lines: string[] = [];
+    for (const r of this.#plan.ratios) {
+      const name = `${its(r.company)} ${r.ratio.label}`;
+      const v = r.current;
+      if (v.kind === 'missing' || v.value === null) {
+        lines.push(`- ${capitalise(name)} ${this.#ratioMissing(r, v)}.`);
+        continue;
+      }
+      let line = `- **${capitalise(name)}** ${this.#ratioWhen(r, v.period)}: **${this.#ratioValue(r, v)}**`;
+      // A return over part of a year, also as a year's.
+      if (r.ratio.averaged && v.period.kind !== 'year') {
+        const quarters = v.period.kind === 'quarter' ? 1 : v.period.quarters;
+        line += ` (about ${(400 * (v.value / quarters)).toFixed(1)}% annualised)`;
+      }
+      line += `: ${this.#ratioWorking(r, v)}.`;
+      const c = r.compared;
+      if (c?.kind === 'value' && c.value !== null) {
+        const endOnly = r.ratio.averaged && !c.opening ? ` (over the ${metricById(r.ratio.denominator).label} at its end: none is reported for its start)` : '';
+        line += ` ${capitalise(this.#ratioWhen(r, c.period))}: ${this.#ratioValue(r, c)}${endOnly}; change **${this.#ratioChange(r, v, c)}**.`;
+      }
+      else if (c) line += ` ${capitalise(r.ratio.label)} ${this.#ratioMissing(r, c)}.`;
+      lines.push(line);
+    }
+    // Several companies: ranked, when each has a value.
+    for (const ratio of new Set(this.#plan.ratios.map((r) => r.ratio))) {
+      const ranked = this.#plan.ratios.filter((r) => r.ratio === ratio);
+      const values = ranked.flatMap((r) => (r.current.kind === 'value' && r.current.value !== null ? [{ r, v: r.current }] : []));
+      if (values.length > 1 && values.length === ranked.length) {
+        values.sort((a, b) => b.v.value! - a.v.value!);
+        lines.push(`- Highest ${ratio.label} first: ${values.map(({ r, v }) => `${shortName(r.company.name)} ${this.#ratioValue(r, v)}`).join(', ')}.`);
+      }
+    }
+    if (lines.length) lines.push('', `_${ratioNote(this.#plan.ratios.map((r) => r.ratio))}_`);
+    return lines;
+  }
+
   write(dataNote: string | null): { text: string; citations: Citation[] } {
     const plan = this.#plan;
     const lines: string[] = [];
     for (const g of plan.guessed) lines.push(`(Taking "${quoteCaller(g.text)}" to mean ${who(g.company)}.)`, '');
+    const ratios = this.#ratioLines();
+    if (ratios.length) lines.push(...ratios, '');
     const figures = plan.figures;
     const problems = this.#problems();
     const said = this.#unknownFigures();
@@ -747,11 +841,13 @@ export class AnswerWriter {
       else if (offTopic) lines.push(`I answer from the figures of companies' financial statements in their SEC filings (XBRL data), not from what a filing says in words or who runs a company, and I do not list filings, so I cannot answer that; the key figures are below, each citing the page of the filing it comes from.`, '');
       const intro = plan.keyFigures
         ? `Key figures${latest ? ' from the latest filings' : ''}${companies > 1 ? ', side by side' : ''}:`
-        : companies > 1
-          ? `${capitalise([...new Set(figures.map((f) => f.metric.label))].join(' and '))}, side by side (each company in its own fiscal terms):`
-          : `${who(figures[0]!.company)}:`;
+        : ratios.length
+          ? `The figures ${plan.ratios.length > 1 ? 'they are' : 'it is'} computed from${companies > 1 ? ', side by side (each company in its own fiscal terms)' : ''}:`
+          : companies > 1
+            ? `${capitalise([...new Set(figures.map((f) => f.metric.label))].join(' and '))}, side by side (each company in its own fiscal terms):`
+            : `${who(figures[0]!.company)}:`;
       lines.push(intro, '', ...this.#table(figures));
-      if (companies > 1 && !plan.keyFigures) {
+      if (companies > 1 && !plan.keyFigures && !ratios.length) {
         const differences = this.#differences(figures);
         if (differences.length) lines.push(...(lines.at(-1)?.startsWith('- ') ? [] : ['']), ...differences.map((d) => `- ${d}`));
       }

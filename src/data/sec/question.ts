@@ -2,6 +2,7 @@ import { editDistance } from '../../text.js';
 import { coreName, tokenize, type CompanyIndex, type CompanyEntry, type Token, refOf } from './companies.js';
 import { isIsoDate } from './dates.js';
 import { METRIC_PHRASES, metricById, type MetricId } from './metrics.js';
+import { RATIO_WORDS, isAnnualRatio, ratioById, ratioNamed, type RatioId } from './ratios.js';
 import type { CompanyRef } from './types.js';
 
 /**
@@ -66,6 +67,8 @@ export interface SecQuestion {
   ttm: boolean;
   /** Figures this turn asked for that are not among the metrics ("EBITDA", "goodwill"), as written: said to be unknown, never replaced by others. */
   unknownFigures: string[];
+  /** Ratios asked for ("ROE", "debt to equity"): `metrics` holds the figures each is computed from. */
+  ratios?: RatioId[];
 }
 
 const TTM = /\b(?:ttm|ltm|(?:trailing|last|past)\s+(?:twelve|12)[- ]months?|trailing\s+(?:year|4\s+quarters|four\s+quarters))\b/gi;
@@ -87,9 +90,9 @@ const METRIC_GROUPS: { pattern: RegExp; metrics: MetricId[] }[] = [
 /** The figures answered when a question names a company but no figure. */
 export const KEY_METRICS: readonly MetricId[] = ['revenue', 'netIncome', 'dilutedEps'];
 
-/** Figures people ask for that companies' XBRL facts do not carry (non-GAAP measures, ratios, market data) or that are not among the metrics. */
+/** Figures people ask for that companies' XBRL facts do not carry (non-GAAP measures, ratios not in `RATIOS`, market data) or that are not among the metrics. */
 const UNKNOWN_FIGURES =
-  /\b(?:adjusted\s+ebitda|ebitda(?:\s+margins?)?|ebit(?!\s+margins?)|earnings\s+before\s+interest,?\s+(?:and\s+)?taxes(?:,?\s+depreciation,?\s+and\s+amortization)?|return\s+on\s+(?:equity|assets|invested\s+capital|capital)|market\s+(?:cap(?:italization)?|value)|enterprise\s+value|(?:stock|share)\s+price|price[- ]to[- ](?:earnings|book|sales)(?:\s+ratio)?|p\/e(?:\s+ratio)?|pe\s+ratio|dividend\s+yield|payout\s+ratio|(?:effective\s+)?tax\s+rate|working\s+capital|current\s+ratio|quick\s+ratio|debt[- ]to[- ]equity(?:\s+ratio)?|book\s+value\s+per\s+share|goodwill|backlog|headcount|(?:number\s+of\s+)?employees|accounts\s+(?:receivable|payable)|deferred\s+revenue|interest\s+expense|same[- ]store\s+sales|valuation|(?:revenues?|sales)\s+per\s+share|(?:revenues?|sales|profits?|net\s+income|income|earnings|cash\s+flow)\s+per\s+(?:employee|head|user|customer|subscriber))\b/gi;
+  /\b(?:adjusted\s+ebitda|ebitda(?:\s+margins?)?|ebit(?!\s+margins?)|earnings\s+before\s+interest,?\s+(?:and\s+)?taxes(?:,?\s+depreciation,?\s+and\s+amortization)?|return\s+on\s+(?:invested\s+capital|capital(?:\s+employed)?)|market\s+(?:cap(?:italization)?|value)|enterprise\s+value|(?:stock|share)\s+price|price[- ]to[- ](?:earnings|book|sales)(?:\s+ratio)?|p\/e(?:\s+ratio)?|pe\s+ratio|dividend\s+yield|working\s+capital|current\s+ratio|quick\s+ratio|goodwill|backlog|headcount|(?:number\s+of\s+)?employees|accounts\s+(?:receivable|payable)|deferred\s+revenue|interest\s+expense|same[- ]store\s+sales|valuation|(?:revenues?|sales)\s+per\s+share|(?:revenues?|sales|profits?|net\s+income|income|earnings|cash\s+flow)\s+per\s+(?:employee|head|user|customer|subscriber))\b/gi;
 
 /**
  * Other lines of the statements, named by a word before a figure's own ("interest income", "short-term
@@ -128,7 +131,7 @@ const QUALIFIED_FIGURES = new RegExp(
 );
 
 /** Finance acronyms that are figures, not companies, beside a company that was found (some are also tickers: ROIC, WACC). CAGR is answered from a table of years. */
-const FIGURE_ACRONYMS = new Set(['roe', 'roa', 'roic', 'roi', 'roce', 'rotce', 'nopat', 'wacc', 'arpu', 'tsr', 'ebitdar']);
+const FIGURE_ACRONYMS = new Set(['roic', 'roi', 'roce', 'rotce', 'nopat', 'wacc', 'arpu', 'tsr', 'ebitdar']);
 
 /** Words asking about a company in general ("Apple financials", "Apple results"): the key figures answer those. */
 const GENERAL_WORDS = new Set(
@@ -228,6 +231,7 @@ const JOINED_BEFORE = /(?:\band|\bvs\.?|\bversus|\bcompared\s+(?:to|with)|\bagai
 interface Extracted {
   companies: Found[];
   metrics: MetricId[];
+  ratios: RatioId[];
   unknownFigures: string[];
   period: PeriodSpec | null;
   relative: Relative | null;
@@ -818,9 +822,17 @@ function extract(text: string, index: CompanyIndex): Extracted {
   // Taken out before companies are read: "TTM" is also a ticker.
   let ttm = false;
   m.take(TTM, () => ((ttm = true), true));
+  // Before other lines of the statements: "net debt" is a ratio of two figures, not a line.
+  const ratios: RatioId[] = [];
+  m.take(RATIO_WORDS, (x) => {
+    const ratio = ratioNamed(x[0]);
+    if (ratio && !ratios.includes(ratio.id)) ratios.push(ratio.id);
+    return true;
+  });
   const unsupported: string[] = [];
   // Before periods: "current" in "current assets" is not the latest period.
   m.take(OTHER_LINES, (x) => (unsupported.push(x[0].replace(/\s+/g, ' ')), true));
+  m.take(/\b(?:current|quick)\s+ratio\b/gi, (x) => (unsupported.push(x[0].replace(/\s+/g, ' ')), true));
   // "Q5 2024" is no quarter: said so, and its year not read as the fiscal year asked for.
   m.take(/\b(?:f?q[05-9]|[05-9]q)\b(?:\s*(?:of\s+)?(?:fy\s*|fiscal\s+(?:year\s+)?)?(?:'|’)?(?:\d{4}|\d{2})\b)?/gi, (x) => (unsupported.push(x[0].replace(/\s+/g, ' ')), true));
   const { comparison, both } = extractComparison(m);
@@ -830,7 +842,8 @@ function extract(text: string, index: CompanyIndex): Extracted {
   m.take(UNKNOWN_FIGURES, (x) => (unsupported.push(x[0].replace(/\s+/g, ' ')), true));
   m.take(QUALIFIED_FIGURES, (x) => (unsupported.push(x[0].replace(/\s+/g, ' ')), true));
   m.take(PRODUCT_ALONE, (x) => (unsupported.push(x[0].replace(/\s+/g, ' ')), true));
-  const metrics = extractMetrics(m, index);
+  // A ratio asks for the two figures it is computed from.
+  const metrics = [...new Set([...extractMetrics(m, index), ...ratios.flatMap((id) => [ratioById(id).numerator, ratioById(id).denominator])])];
   const balances = metrics.length > 0 && metrics.every((id) => metricById(id).type === 'instant');
   const pair = comparedPair(first, second, balances);
   // "How has cash changed over the past year?": a balance from a year before the latest one, not at the last fiscal year-end.
@@ -854,14 +867,14 @@ function extract(text: string, index: CompanyIndex): Extracted {
     }
   }
   const byCompany = periodsOfCompanies(plain, companies, first, second, at);
-  const metricsByCompany = metrics.length > 1 ? metricsOfCompanies(plain, companies, index) : null;
+  const metricsByCompany = metrics.length > 1 && !ratios.length ? metricsOfCompanies(plain, companies, index) : null;
   // Words left beside a company when no figure was recognised are the figure asked for ("Apple goodwill"), unless they ask about the company in general.
   const asked = metrics.length ? [] : leftovers.filter((w) => !w.toLowerCase().split(/\s+/).every((x) => GENERAL_WORDS.has(x)));
   const unknownFigures = [...new Set([...unsupported, ...acronyms, ...asked])];
   // Two periods named are more precise than a growth word ("change from Q2 to Q3 2024").
   // Each company with its own period is not a change over time of both.
-  if (byCompany) return { companies, metrics, unknownFigures, period: byCompany[0]!.period, relative, comparison, alsoQoq: both, versus: null, form, adding, ttm, toDate, byCompany, metricsByCompany };
-  return { companies, metrics, unknownFigures, period, relative, comparison: pair?.comparison ?? (during ? 'qoq' : comparison), alsoQoq: both && !pair, versus: pair?.versus ?? null, form, adding, ttm, toDate, byCompany: null, metricsByCompany };
+  if (byCompany) return { companies, metrics, ratios, unknownFigures, period: byCompany[0]!.period, relative, comparison, alsoQoq: both, versus: null, form, adding, ttm, toDate, byCompany, metricsByCompany };
+  return { companies, metrics, ratios, unknownFigures, period, relative, comparison: pair?.comparison ?? (during ? 'qoq' : comparison), alsoQoq: both && !pair, versus: pair?.versus ?? null, form, adding, ttm, toDate, byCompany: null, metricsByCompany };
 }
 
 /**
@@ -940,6 +953,8 @@ export function parseSecQuestion(text: string, index: CompanyIndex, previous?: S
     period = { ...previous.period, fy: period.fy };
   }
   if (!period && x.form) period = { kind: 'latest', span: x.form === '10-K' ? 'year' : 'quarter' };
+  // "Apple ROE": a year's, not a quarter's.
+  if (!period && x.ratios.some((id) => isAnnualRatio(ratioById(id)))) period = { kind: 'latest', span: 'year' };
   // "YTD" wraps the period said or carried ("2024 YTD", "and year to date?" after Q3); a half or the nine months is one already.
   if (x.toDate && period?.kind !== 'span') period = { kind: 'span', base: period, quarters: null };
   let merged = companies;
@@ -978,6 +993,8 @@ export function parseSecQuestion(text: string, index: CompanyIndex, previous?: S
     margin,
     ttm: x.ttm || Boolean(followUp && !stated.period && previous.ttm),
     unknownFigures: x.unknownFigures,
+    // Kept by a follow-up that changes the company or period only ("and Microsoft?").
+    ratios: x.ratios.length ? x.ratios : followUp && !stated.metrics && !x.unknownFigures.length ? (previous.ratios ?? []) : [],
   };
 }
 

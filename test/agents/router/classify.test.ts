@@ -70,6 +70,8 @@ const TABLE: [string, RouteKind][] = [
   ['googl opex 2024', 'filings'],
   ['microsoft operating expenses fiscal 2024', 'filings'],
   ["What is Apple's book value?", 'filings'],
+  ["What's Microsoft's ROE?", 'filings'],
+  ['apple bvps', 'filings'],
   ["Apple's shareholders' equity", 'filings'],
   ['Did Apple make money last year?', 'filings'],
   ['Is Apple profitable?', 'filings'],

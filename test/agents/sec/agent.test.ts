@@ -502,6 +502,70 @@ describe('questions it cannot answer get a clear answer, never an invented numbe
   });
 });
 
+describe('ratios computed from the filed figures, each figure cited', () => {
+  it('return on equity is net income over average equity, the balances it averages cited, in reading order', async () => {
+    const a = await ask("What is Apple's return on equity?");
+    expect(a.text).toMatch(
+      /^- \*\*Apple's return on equity\*\* for fiscal year 2024 \(year ended 2024-09-28\): \*\*157\.4%\*\*: net income of \$93,736 million \[1\] over average shareholders' equity of \$59,548 million, the mean of \$62,146 million \[2\] at 2023-09-30 and \$56,950 million \[3\] at 2024-09-28\./,
+    );
+    expect(a.text).toContain("_Return on equity is computed here as net income over average shareholders' equity");
+    expect(a.text).toContain('The figures it is computed from:');
+    expectConsistentCitations(a);
+    expect((await ask('Apple ROE fiscal 2024')).text).toContain('**157.4%**');
+  });
+
+  it("a quarter's return is annualised beside it", async () => {
+    const a = await ask('Apple return on assets Q1 2025');
+    expect(a.text).toMatch(/^- \*\*Apple's return on assets\*\* for fiscal Q1 2025 \(quarter ended 2024-12-28\): \*\*10\.2%\*\* \(about 41\.0% annualised\): net income of \$36,330 million \[1\] over average total assets of \$354,532\.5 million/);
+  });
+
+  it('debt to equity, book value per share and net debt are balances at one date; several companies are ranked', async () => {
+    expect((await ask('Microsoft debt to equity ratio')).text).toMatch(
+      /^- \*\*Microsoft's debt-to-equity ratio\*\* at the end of fiscal Q3 2025 \(2025-03-31\): \*\*0\.12x\*\*: long-term debt of \$40,152 million \[1\] over shareholders' equity of \$321,891 million \[1\]\./,
+    );
+    const book = await ask('book value per share for Apple and Microsoft');
+    expect(book.text).toContain("- **Apple's book value per share** at the end of fiscal Q2 2025 (2025-03-29): **$4.47 per share**");
+    expect(book.text).toContain("- **Microsoft's book value per share** at the end of fiscal Q3 2025 (2025-03-31): **$43.30 per share**");
+    expect(book.text).toContain('- Highest book value per share first: Microsoft $43.30 per share, Apple $4.47 per share.');
+    expectConsistentCitations(book);
+    expect((await ask('Apple net debt')).text).toMatch(/^- \*\*Apple's net debt\*\* at the end of fiscal Q2 2025 \(2025-03-29\): \*\*\$50,404 million \(about \$50\.4 billion\)\*\*: long-term debt of \$78,566 million \[1\] minus cash and cash equivalents of \$28,162 million \[1\]\./);
+  });
+
+  it('tax rate and payout ratio; a change in points; a return over negative equity is not meaningful; a missing opening balance is said', async () => {
+    expect((await ask('RTIO effective tax rate 2024 vs 2023')).text).toMatch(
+      /^- \*\*Ratio Holdings'?s? effective tax rate\*\* for fiscal year 2024 \(year ended 2024-12-31\): \*\*21\.0%\*\*: income tax expense of \$21 million \[\d\] over pre-tax income of \$100 million \[\d\]\. For fiscal year 2023 \(year ended 2023-12-31\): 20\.0%; change \*\*\+1\.0 points\*\*\./,
+    );
+    expect((await ask('RTIO payout ratio 2023')).text).toContain('**50.0%**: dividends paid of $32 million');
+    expect((await ask('RTIO ROE 2024')).text).toMatch(/return on equity is not meaningful for fiscal year 2024 \(year ended 2024-12-31\): net income of \$79 million \[\d\] over average shareholders' equity of -\$10 million, the mean of \$20 million \[2\] at 2023-12-31 and -\$40 million \[3\] at 2024-12-31, and a ratio over a negative or zero shareholders' equity means nothing\./);
+    expect((await ask('RTIO ROE 2023')).text).toContain("**320.0%**: net income of $64 million [1] over shareholders' equity at the end of the period, $20 million [2] (no balance is reported for its start, so this is not an average).");
+    const none = await ask('Apple effective tax rate');
+    expect(none.text).toMatch(/^- Apple's effective tax rate cannot be computed: the filings give no income tax expense or pre-tax income for the period asked\./);
+    expect(none.text).not.toMatch(/\d%/);
+  });
+
+  it('a follow-up keeps the ratio for another company or period, and a change is in points', async () => {
+    const other = await ask('Apple ROE', 'and Microsoft?');
+    expect(other.text).toMatch(/^- \*\*Microsoft's return on equity\*\* for fiscal year 2024 \(year ended 2024-06-30\): \*\*37\.1%\*\*/);
+    const change = await ask('Apple ROE', 'and Microsoft?', 'how did it change from last year?');
+    expect(change.text).toMatch(/\*\*37\.1%\*\*[^\n]* For fiscal year 2023 \(year ended 2023-06-30\): 38\.8%; change \*\*-1\.7 points\*\*\./);
+  });
+
+  it('ratios of figures it does not read are named as unknown, with the ratios it does compute', async () => {
+    for (const q of ['Apple ROIC', "What's Apple's current ratio?", 'Apple interest coverage']) {
+      const a = await ask(q);
+      expect(a.text, q).toMatch(/^I do not have a figure called "(ROIC|current ratio|interest coverage)": it is a ratio of figures I do not read \(such as invested capital, current assets or interest expense\); the ratios I compute from the figures I read are return on equity/);
+      expect(a.citations, q).toEqual([]);
+    }
+  });
+
+  it('a table of years gets a row of the ratio, with how it is computed', async () => {
+    const a = await ask('Apple ROE 2022 to 2024');
+    expect(a.text).toContain('| **Return on equity** | 197.0%* | 171.9% | 157.4% |');
+    expect(a.text).toContain('* No balance is reported for the start of that period: its end balance stands in for the average.');
+    expectConsistentCitations(a);
+  });
+});
+
 describe('follow-up questions use the conversation', () => {
   const FIRST = "What was Apple's revenue in Q3 2024?";
 

@@ -133,13 +133,48 @@ describe('figure names with a typo', () => {
   });
 });
 
+describe('ratios are asked as the two figures they are computed from', () => {
+  it.each([
+    ['Apple return on equity', ['returnOnEquity'], ['netIncome', 'stockholdersEquity']],
+    ["What's MSFT's ROE?", ['returnOnEquity'], ['netIncome', 'stockholdersEquity']],
+    ['Apple return on assets', ['returnOnAssets'], ['netIncome', 'totalAssets']],
+    ['Microsoft debt to equity ratio', ['debtToEquity'], ['longTermDebt', 'stockholdersEquity']],
+    ['Microsoft D/E', ['debtToEquity'], ['longTermDebt', 'stockholdersEquity']],
+    ['Alphabet liabilities-to-equity', ['liabilitiesToEquity'], ['totalLiabilities', 'stockholdersEquity']],
+    ['Apple book value per share', ['bookValuePerShare'], ['stockholdersEquity', 'sharesOutstanding']],
+    ['Microsoft equity per share', ['bookValuePerShare'], ['stockholdersEquity', 'sharesOutstanding']],
+    ['Apple net debt', ['netDebt'], ['longTermDebt', 'cash']],
+    ['Apple effective tax rate 2024', ['effectiveTaxRate'], ['incomeTax', 'pretaxIncome']],
+    ['Apple dividend payout ratio', ['payoutRatio'], ['dividendsPaid', 'netIncome']],
+    ['Apple ROE and net debt', ['returnOnEquity', 'netDebt'], ['netIncome', 'stockholdersEquity', 'longTermDebt', 'cash']],
+  ])('%s → %j %j', (text, ratios, metrics) => {
+    const q = parse(text);
+    expect(companies(q)).toEqual([text.includes('MSFT') || text.includes('Microsoft') ? 'MSFT' : text.includes('Alphabet') ? 'GOOGL' : 'AAPL']);
+    expect(q).toMatchObject({ ratios, metrics, unknownFigures: [] });
+  });
+
+  it('a return with no period named is over the latest fiscal year; a balance ratio is at the latest date', () => {
+    expect(parse('Apple ROE').period).toEqual({ kind: 'latest', span: 'year' });
+    expect(parse('Apple ROE Q1 2025').period).toMatchObject({ kind: 'fiscalQuarter', fy: 2025, q: 1 });
+    expect(parse('Apple debt to equity').period).toBeNull();
+  });
+
+  it('are kept by a follow-up about another company or period, and dropped by one naming a figure', () => {
+    const turns = (...t: string[]) => parseConversation(t.map((content) => ({ role: 'user', content })), index)!;
+    expect(turns('Apple ROE', 'and Microsoft?')).toMatchObject({ ratios: ['returnOnEquity'], metrics: ['netIncome', 'stockholdersEquity'] });
+    expect(turns('Apple ROE', 'and for fiscal 2023?')).toMatchObject({ ratios: ['returnOnEquity'], period: { kind: 'fiscalYear', fy: 2023 } });
+    expect(turns('Apple ROE', 'and revenue?')).toMatchObject({ ratios: [], metrics: ['revenue'] });
+  });
+});
+
 describe('figures it does not know are named, never read as a company nor replaced by key figures', () => {
   it.each([
     ['Apple EBITDA Q3 2024', ['EBITDA']],
     ['apple adjusted ebitda', ['adjusted ebitda']],
     ['Apple EBIT', ['EBIT']],
     ['Apple ROIC 2024', ['ROIC']],
-    ['Apple return on equity', ['return on equity']],
+    ['Apple return on invested capital', ['return on invested capital']],
+    ["What's Apple's current ratio?", ['current ratio']],
     ['Apple stock price', ['stock price']],
     ['Apple goodwill 2024', ['goodwill']],
     ['Apple revenue and EBITDA', ['EBITDA']],
@@ -175,7 +210,7 @@ describe('figures it does not know are named, never read as a company nor replac
     ['Alphabet comprehensive income 2024', ['comprehensive income']],
     ['Microsoft core earnings FY2024', ['core earnings']],
     ['Microsoft short-term debt Q3 2025', ['short-term debt']],
-    ['Apple net debt', ['net debt']],
+    ['Apple senior debt', ['senior debt']],
     ['Apple current liabilities last quarter', ['current liabilities']],
     ['Apple operating lease liabilities', ['operating lease liabilities']],
     ['Apple current assets last quarter', ['current assets']],

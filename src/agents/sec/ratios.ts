@@ -1,0 +1,93 @@
+import type { FiscalPeriod } from '../../data/sec/calendar.js';
+import type { CompanyFinancials, MetricValue } from '../../data/sec/facts.js';
+import type { MetricId } from '../../data/sec/metrics.js';
+import { ratioById, type RatioDef, type RatioId } from '../../data/sec/ratios.js';
+import type { CompanyRef } from '../../data/sec/types.js';
+import type { Figure } from './plan.js';
+
+/** One ratio of one company for one period, with the figures it comes from. */
+export interface RatioValue {
+  kind: 'value';
+  period: FiscalPeriod;
+  numerator: MetricValue;
+  denominator: MetricValue;
+  /** For an averaged denominator: its balance at the start of the period (the end of the one before); null when not reported. */
+  opening: MetricValue | null;
+  /** The ratio; null when it means nothing (a return on negative equity, a tax rate on a loss). */
+  value: number | null;
+}
+
+export interface RatioFigure {
+  ratio: RatioDef;
+  company: CompanyRef;
+  fin: CompanyFinancials;
+  current: RatioValue | RatioMissing;
+  /** The same ratio for the period compared with, when a change was asked for. */
+  compared: RatioValue | RatioMissing | null;
+}
+
+/** The figures of a ratio its period has no value for (null period: the question's period itself was not found). */
+export interface RatioMissing {
+  kind: 'missing';
+  period: FiscalPeriod | null;
+  missing: MetricId[];
+}
+
+/** The period just before `p` ends where `p` starts: a balance there opens `p`. */
+function periodBefore(fin: CompanyFinancials, p: FiscalPeriod): FiscalPeriod | null {
+  if (p.kind === 'year') return fin.calendar.year(p.fy - 1);
+  if (p.kind === 'quarter') return fin.calendar.shiftQuarter(p, -1);
+  return fin.calendar.shiftSpan(p, -p.quarters);
+}
+
+export function ratioAt(fin: CompanyFinancials, ratio: RatioDef, period: FiscalPeriod): RatioValue | RatioMissing {
+  const numerator = fin.value(ratio.numerator, period);
+  const denominator = fin.value(ratio.denominator, period);
+  if (!numerator || !denominator) return { kind: 'missing', period, missing: [...(numerator ? [] : [ratio.numerator]), ...(denominator ? [] : [ratio.denominator])] };
+  const before = ratio.averaged ? periodBefore(fin, period) : null;
+  const opening = before ? fin.value(ratio.denominator, before) : null;
+  const base = opening ? (opening.value + denominator.value) / 2 : denominator.value;
+  let value: number | null;
+  if (ratio.kind === 'difference') value = numerator.value - denominator.value;
+  // A share count or a balance that is negative makes a per-share figure negative, which still means something.
+  else if (ratio.kind === 'perShare') value = base === 0 ? null : numerator.value / base;
+  // A return on equity that was negative at either end means nothing, even when their mean is positive.
+  else value = base > 0 && (!opening || opening.value > 0) && denominator.value > 0 ? numerator.value / base : null;
+  return { kind: 'value', period, numerator, denominator, opening, value };
+}
+
+/** Each ratio asked for, for each company, for the period its numerator's figure was answered for. */
+export function ratioFigures(ratios: readonly RatioId[], figures: readonly Figure[]): RatioFigure[] {
+  const out: RatioFigure[] = [];
+  for (const id of ratios) {
+    const ratio = ratioById(id);
+    const companies = new Map<number, Figure>();
+    for (const f of figures) if (f.metric.id === ratio.numerator && !companies.has(f.company.cik)) companies.set(f.company.cik, f);
+    for (const f of companies.values()) {
+      const r = f.result;
+      if (r.kind !== 'value') {
+        const period = r.kind === 'no-value' ? r.period : null;
+        const missing = [ratio.numerator, ...(f.fin.reports(ratio.denominator) ? [] : [ratio.denominator])];
+        out.push({ ratio, company: f.company, fin: f.fin, current: { kind: 'missing', period, missing }, compared: null });
+        continue;
+      }
+      const prior = r.compared?.period;
+      out.push({ ratio, company: f.company, fin: f.fin, current: ratioAt(f.fin, ratio, r.period), compared: prior ? ratioAt(f.fin, ratio, prior) : null });
+    }
+  }
+  return out;
+}
+
+/** A ratio's value as shown: "157.4%", "0.12x", "$4.47 per share"; a difference (net debt) is an amount, formatted by the caller. */
+export function formatRatio(ratio: RatioDef, value: number, unit: string): string {
+  if (ratio.kind === 'percent') return `${(100 * value).toFixed(1)}%`;
+  if (ratio.kind === 'times') return `${value.toFixed(2)}x`;
+  const currency = unit.split('/')[0]!;
+  return `${value < 0 ? '-' : ''}${currency === 'USD' ? '$' : `${currency} `}${Math.abs(value).toFixed(2)}${ratio.kind === 'perShare' ? ' per share' : ''}`;
+}
+
+/** How the ratios shown were computed, and that companies do not report them. */
+export function ratioNote(ratios: readonly RatioDef[]): string {
+  const described = [...new Set(ratios)].map((ratio) => `${ratio.label.charAt(0).toUpperCase()}${ratio.label.slice(1)} is computed here as ${ratio.describe}.`);
+  return `${described.join(' ')} Companies do not report ${described.length > 1 ? 'these ratios' : 'this ratio'} in their financial statements, and a company's own definition may differ.`;
+}

@@ -1,0 +1,112 @@
+import { metricById, type MetricId } from './metrics.js';
+
+/**
+ * Ratios analysts ask for that no company reports as such, each computed from two reported
+ * figures of the same period: the question asks for both figures, and the answer divides them
+ * (or, for net debt, subtracts one from the other), saying how.
+ */
+
+export type RatioId = 'returnOnEquity' | 'returnOnAssets' | 'debtToEquity' | 'liabilitiesToEquity' | 'bookValuePerShare' | 'effectiveTaxRate' | 'payoutRatio' | 'netDebt';
+
+export interface RatioDef {
+  id: RatioId;
+  label: string;
+  /** How the ratio is shown: a percentage, a multiple ("1.87x"), an amount per share, or an amount (a difference). */
+  kind: 'percent' | 'times' | 'perShare' | 'difference';
+  numerator: MetricId;
+  denominator: MetricId;
+  /** The denominator is a balance averaged over the period (its value at the start and at the end), the numerator a flow over it. */
+  averaged?: true;
+  /** The words that ask for it. */
+  pattern: RegExp;
+  /** How it is computed, in plain words. */
+  describe: string;
+}
+
+export const RATIOS: readonly RatioDef[] = [
+  {
+    id: 'returnOnEquity',
+    label: 'return on equity',
+    kind: 'percent',
+    numerator: 'netIncome',
+    denominator: 'stockholdersEquity',
+    averaged: true,
+    pattern: /\breturn\s+on\s+(?:average\s+)?(?:(?:common\s+)?(?:share|stock)holders'?\s+)?equity\b|\broa?e\b/i,
+    describe: "net income over average shareholders' equity (the mean of the balances at the start and the end of the period)",
+  },
+  {
+    id: 'returnOnAssets',
+    label: 'return on assets',
+    kind: 'percent',
+    numerator: 'netIncome',
+    denominator: 'totalAssets',
+    averaged: true,
+    pattern: /\breturn\s+on\s+(?:average\s+)?(?:total\s+)?assets\b|\broaa?\b/i,
+    describe: 'net income over average total assets (the mean of the balances at the start and the end of the period)',
+  },
+  {
+    id: 'debtToEquity',
+    label: 'debt-to-equity ratio',
+    kind: 'times',
+    numerator: 'longTermDebt',
+    denominator: 'stockholdersEquity',
+    pattern: /\b(?:long[- ]term\s+)?debt[- ]?(?:to|\/)[- ]?equity(?:\s+ratio)?\b|\bd\/e(?:\s+ratio)?\b|\bgearing(?:\s+ratio)?\b/i,
+    describe: "long-term debt as the balance sheet reports it (without the current portion, when the company tags that apart) over shareholders' equity, at the same date",
+  },
+  {
+    id: 'liabilitiesToEquity',
+    label: 'liabilities-to-equity ratio',
+    kind: 'times',
+    numerator: 'totalLiabilities',
+    denominator: 'stockholdersEquity',
+    pattern: /\b(?:total\s+)?liabilities[- ]?(?:to|\/)[- ]?equity(?:\s+ratio)?\b/i,
+    describe: "total liabilities over shareholders' equity, at the same date",
+  },
+  {
+    id: 'bookValuePerShare',
+    label: 'book value per share',
+    kind: 'perShare',
+    numerator: 'stockholdersEquity',
+    denominator: 'sharesOutstanding',
+    pattern: /\b(?:book\s+value|equity)\s+per\s+(?:common\s+)?share\b|\bbvps\b/i,
+    describe: "shareholders' equity over shares outstanding, at the same date",
+  },
+  {
+    id: 'effectiveTaxRate',
+    label: 'effective tax rate',
+    kind: 'percent',
+    numerator: 'incomeTax',
+    denominator: 'pretaxIncome',
+    pattern: /\b(?:effective\s+)?(?:income\s+)?tax\s+rate\b|\betr\b/i,
+    describe: 'income tax expense over income before income taxes, for the same period',
+  },
+  {
+    id: 'payoutRatio',
+    label: 'payout ratio',
+    kind: 'percent',
+    numerator: 'dividendsPaid',
+    denominator: 'netIncome',
+    pattern: /\b(?:dividend\s+)?payout\s+ratio\b/i,
+    describe: 'dividends paid (from the cash flow statement) over net income, for the same period',
+  },
+  {
+    id: 'netDebt',
+    label: 'net debt',
+    kind: 'difference',
+    numerator: 'longTermDebt',
+    denominator: 'cash',
+    pattern: /\bnet\s+debt\b/i,
+    describe: 'long-term debt as the balance sheet reports it minus cash and cash equivalents (marketable securities not counted), at the same date',
+  },
+];
+
+/** Every ratio's words, for taking them out of a question before its figures are read. */
+export const RATIO_WORDS = new RegExp(RATIOS.map((r) => `(?:${r.pattern.source})`).join('|'), 'gi');
+
+export const ratioById = (id: RatioId): RatioDef => RATIOS.find((r) => r.id === id)!;
+
+/** The ratio the words name ("ROE", "debt to equity"). */
+export const ratioNamed = (words: string): RatioDef | undefined => RATIOS.find((r) => r.pattern.test(words));
+
+/** A flow over a balance: a quarter's would be a quarter of a year's, so an unnamed period means the latest fiscal year. */
+export const isAnnualRatio = (r: RatioDef) => metricById(r.numerator).type === 'duration' && metricById(r.denominator).type === 'instant';
