@@ -93,7 +93,7 @@ function eventLine(event: KalshiEvent, category: string, n: number, { levels, si
   const level = levels.length === 1 ? levels[0]! : null;
   // Counts are whole numbers: "more than 4" of "3", "4", "5 or more" is "5 or more".
   const counted = level && side && isCount(markets.map(rangeOfMarket)) ? countSide(level.value, side, inclusive !== (not && sideSaid !== null)) : null;
-  const cover = level && side ? coverOfSide(markets, rangeOfMarket, counted?.level ?? level.value, side) : null;
+  const cover = level && side ? coverOfSide(markets, rangeOfMarket, counted?.level ?? level.value, side, counted !== null) : null;
   const covered = cover ? [...cover.whole, ...(cover.split ? [cover.split] : [])] : [];
   if (cover && covered.length && (counted || !(cover.whole.length === 1 && !cover.split))) notes.push(coverNote(`${counted ? counted.words : said} ${level!.said}`, level!.said, cover));
   const asked = new Set(covered.length ? covered : markets.filter((m) => levels.some((l) => atLevel(m, l.value))));

@@ -196,9 +196,9 @@ export function levelOf(m: KalshiMarket): number | null {
 export function sideAsked(query: string): 'above' | 'below' | null {
   const q = query.toLowerCase();
   if (/\b(?:no|not) (?:less|lower|fewer) than\b/.test(q)) return 'above';
-  if (/\b(?:below|under|less than|lower than|at most|no more than|not more than|fewer than|negative)\b|\d\s+or\s+(?:fewer|less|lower|below|under)\b/.test(q)) return 'below';
+  if (/\b(?:below|under|less than|lower than|at most|no more than|not more than|fewer than|negative)\b|\d(?:\s*(?:°\s*[fc]?|%|degrees?|bps|[kmb]))?\s+or\s+(?:fewer|less|lower|below|under)\b/.test(q)) return 'below';
   if (/\bpositive\b/.test(q)) return 'above';
-  if (/\b(?:above|over|more than|higher than|greater than|at least|exceed\w*)\b|\d\s+or\s+(?:more|higher|above|over|greater)\b/.test(q)) return 'above';
+  if (/\b(?:above|over|more than|higher than|greater than|at least|exceed\w*)\b|\d(?:\s*(?:°\s*[fc]?|%|degrees?|bps|[kmb]))?\s+or\s+(?:more|higher|above|over|greater)\b/.test(q)) return 'above';
   return null;
 }
 
@@ -237,7 +237,7 @@ export function countSide(level: number, side: 'above' | 'below', inclusive: boo
 
 /** Whether the side a question asks includes its level ("at least 3", "5 or more", "no more than 2") rather than starting past it ("more than 4"). */
 export function sideIncludesLevel(query: string): boolean {
-  return /\b(?:at least|at most|(?:no|not) (?:more|less|fewer|higher|lower) than)\b|\d\s+or\s+(?:more|fewer|less|higher|lower|above|below|over|under|greater)\b/.test(query.toLowerCase());
+  return /\b(?:at least|at most|(?:no|not) (?:more|less|fewer|higher|lower) than)\b|\d(?:\s*(?:°\s*[fc]?|%|degrees?|bps|[kmb]))?\s+or\s+(?:more|fewer|less|higher|lower|above|below|over|under|greater)\b/.test(query.toLowerCase());
 }
 
 /** Which side of its level a market's YES is: above (a floor), below (a cap); null for a range or no level. */
@@ -277,7 +277,7 @@ export interface SideCover<T> {
  * it (so at most its price), "below 50" is "Below 44°F" and "44°F to 47°F" and part of "48°F to
  * 51°F". Null when the outcomes are not exclusive ranges (a ladder of "Above X" rungs, names).
  */
-export function coverOfSide<T>(items: readonly T[], rangeOf: (t: T) => LabelRange | null, level: number, side: 'above' | 'below'): SideCover<T> | null {
+export function coverOfSide<T>(items: readonly T[], rangeOf: (t: T) => LabelRange | null, level: number, side: 'above' | 'below', discrete = false): SideCover<T> | null {
   const ranged = items.map((t) => ({ t, r: rangeOf(t) }));
   if (ranged.length < 2 || ranged.some((x) => x.r === null)) return null;
   // A ladder's rungs all open on one side; exclusive ranges have a bounded one or open on both sides.
@@ -288,7 +288,8 @@ export function coverOfSide<T>(items: readonly T[], rangeOf: (t: T) => LabelRang
   for (const { t, r } of ranged) {
     const [lo, hi] = [r!.from ?? -Infinity, r!.to ?? Infinity];
     if (side === 'above' ? lo >= level : hi <= level) cover.whole.push(t);
-    else if (lo < level && level < hi) cover.split = t;
+    // Whole numbers: "48°F to 51°F" holds 51, so "at least 51" takes part of it.
+    else if (discrete && !r!.toExcluded ? lo <= level && level <= hi : lo < level && level < hi) cover.split = t;
   }
   return cover;
 }

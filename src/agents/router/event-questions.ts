@@ -310,7 +310,7 @@ export function answerFromReport(question: string, report: { title: string; text
   const counted = discrete && side && levels.length === 1 ? countSide(levels[0]!, side, inclusive) : null;
   const coverLevel = counted ? counted.level : levels[0];
   const countWords = counted?.words ?? '';
-  const cover = !ladder && side && levels.length === 1 ? coverOfSide(rows, (r) => labelRange(outcomeOf(r.outcome).name), coverLevel!, side) : null;
+  const cover = !ladder && side && levels.length === 1 ? coverOfSide(rows, (r) => labelRange(outcomeOf(r.outcome).name), coverLevel!, side, discrete) : null;
   const covers = cover !== null && (cover.whole.length > 1 || cover.split !== null || (discrete && cover.whole.length === 1));
   const otherSide = ladder && side && named.length > 0 && named.every((r) => { const s = rungSide(labelRange(outcomeOf(r.outcome).name)); return s !== null && s !== side; });
   const between = rangeAsked(question);
@@ -345,9 +345,19 @@ export function answerFromReport(question: string, report: { title: string; text
     text = notLine(named);
   } else if (named.length && named.length < rows.length) {
     const missing = unmatchedAmounts(question, named);
+    // "a cut of 50bps" of "Cut 25bps" and "Cut more than 25bps": the outcome whose range holds the amount, alone.
+    const holds = (r: Row) => {
+      const x = labelRange(outcomeOf(r.outcome).name);
+      return x !== null && inRange(x, parseFloat(missing[0]!));
+    };
+    const holding = missing.length === 1 ? named.filter(holds) : [];
+    const range = holding.length === 1 ? labelRange(outcomeOf(holding[0]!.outcome).name)! : null;
+    const also = range?.to === null ? ', which also covers larger amounts' : range?.from === null ? ', which also covers smaller amounts' : '';
     // "a cut" of "Cut 25bps" and "Cut more than 25bps": exclusive outcomes named together add up.
     const together = named.length > 1 && !ladder && exclusive ? `\n\nTogether: market ${percent(sumOf(named, (r) => r.marketNormalised))} normalised, model ${percent(sumOf(named, (r) => r.modelValue))} ${refsOf(named)}.` : '';
-    text = `${missing.length ? `No outcome is ${missing.map((m) => `“${m}”`).join(' or ')}; the nearest named:\n\n` : ''}${named.map(rowLine).join('\n')}${together}`;
+    text = range
+      ? `No outcome is exactly “${missing[0]}”: it falls under **${outcomeOf(holding[0]!.outcome).name}**${also}, so its chance is at most that outcome's.\n\n${rowLine(holding[0]!)}`
+      : `${missing.length ? `No outcome is ${missing.map((m) => `“${m}”`).join(' or ')}; the nearest named:\n\n` : ''}${named.map(rowLine).join('\n')}${together}`;
   } else if (levels.length && ranged.length && !named.length) {
     const [low, high] = [outcomeOf(ranged[0]!.outcome).name, outcomeOf(ranged.at(-1)!.outcome).name];
     const span = ranged.length > 1 ? `: the event's levels run from “${low}” to “${high}”` : '';

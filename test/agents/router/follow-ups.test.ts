@@ -270,6 +270,8 @@ describe('several questions in one, and odds follow-ups that change topic', () =
     const cut = (await ask('what does the model say about a cut?')).text;
     expect(cut).toMatch(/^- \*\*Cut more than 25bps\*\*: market 33\.0% .*\n- \*\*Cut 25bps\*\*: market 10\.0% \(mid; 9\.0% normalised\), model 7\.0%, gap −2\.0 pts \[2\]\n\nTogether: market 38\.9% normalised, model 36\.8% \[1\]\[2\]\./);
     expect((await ask('what are the odds of a hold?')).text).toMatch(/^- \*\*Hold\*\*: market 16\.0%/);
+    // An amount no outcome names alone: the outcome whose range holds it, not every cut added up.
+    expect((await ask("what is the market's probability of a cut of 50bps?")).text).toMatch(/^No outcome is exactly “50bps”: it falls under \*\*Cut more than 25bps\*\*, which also covers larger amounts, so its chance is at most that outcome's\.\n\n- \*\*Cut more than 25bps\*\*: market 33\.0%[^\n]*\n\n_From the stored report/);
     expect((await ask('is the favourite usually right?')).text).toMatch(/\*\*Market accuracy:\*\* the favourite 24 h before close won \d+ of \d+ events/);
   });
 
@@ -291,7 +293,9 @@ describe('several questions in one, and odds follow-ups that change topic', () =
     expect(await temperature('below 50 degrees?')).toMatch(
       /^“below 50°” is \*\*Below 44°F\*\* and \*\*44°F to 47°F\*\* \(market 22\.1% normalised, model 20\.5%\) and part of \*\*48°F to 51°F\*\*, which 50° falls inside: market between 22\.1% and 47\.8% normalised, model between 20\.5% and 46\.3% \[1\]\[2\]\[3\]\.\n\n- \*\*Below 44°F\*\*[^\n]*\n- \*\*44°F to 47°F\*\*[^\n]*\n- \*\*48°F to 51°F\*\*/,
     );
-    expect(await temperature('not above 56 degrees?')).toMatch(/^“not above 56°” is \*\*Below 44°F\*\*, \*\*44°F to 47°F\*\*, \*\*48°F to 51°F\*\* and \*\*52°F to 55°F\*\*: together market 65\.5% normalised, model 63\.0%/);
+    // Whole degrees: "not above 56" is at most 56, and "56°F or above" holds 56.
+    expect(await temperature('not above 56 degrees?')).toMatch(/^“not above 56°” is \*\*Below 44°F\*\*, \*\*44°F to 47°F\*\*, \*\*48°F to 51°F\*\* and \*\*52°F to 55°F\*\* \(market 65\.5% normalised, model 63\.0%\) and part of \*\*56°F or above\*\*/);
+    expect(await temperature('not above 55 degrees?')).toMatch(/^“not above 55°” is \*\*Below 44°F\*\*, \*\*44°F to 47°F\*\*, \*\*48°F to 51°F\*\* and \*\*52°F to 55°F\*\*: together market 65\.5% normalised, model 63\.0%/);
     const release = await thread('https://kalshi.com/markets/kxaimodel/frontier-ai-model-release/kxaimodel-26dec19');
     for (const q of ["what's the favourite?", "odds it doesn't happen?"]) {
       expect(await release(q), q).toMatch(/^This event has one yes\/no contract, \*\*Release\*\*: the market gives it 37\.0% \(mid\) \(so about 63\.0% that it does not happen\)/);
@@ -355,6 +359,10 @@ describe('several questions in one, and odds follow-ups that change topic', () =
     expect(await temperature('between 45 and 50?')).toMatch(/^No outcome lies wholly in “between 45 and 50”: it is part of \*\*44°F to 47°F\*\* and \*\*48°F to 51°F\*\*/);
     // Whole degrees: "above 55" starts at 56.
     expect(await temperature('odds it is above 55?')).toMatch(/^“above 55” is \*\*56°F or above\*\*: market 34\.5% normalised, model 37\.0% \[1\]\./);
+    // "48°F to 51°F" holds 51: "above 50" takes part of it, however the side is said.
+    for (const q of ["what's the implied probability of over 50?", 'chance the high is 50°F or higher?', 'odds of 51 degrees or more?']) {
+      expect(await temperature(q), q).toMatch(/” is \*\*52°F to 55°F\*\* and \*\*56°F or above\*\* \(market 52\.2% normalised, model [\d.]+%\) and part of \*\*48°F to 51°F\*\*, which 5[01]°? falls inside: market between 52\.2% and 77\.9% normalised/);
+    }
     const approval = await thread('https://kalshi.com/markets/kxapproval/approval/kxapproval-26nov27');
     // Ranges that only touch at a bound are not part of the one asked.
     expect(await approval('odds of 41% to 42%?')).toMatch(/^“41% to 42%” is \*\*41% to 42%\*\*: market 18\.9% normalised, model 15\.2% \[1\]\./);
