@@ -113,7 +113,8 @@ const MONTH_DATE = new RegExp(`\\b(?:(?:${MONTHS})\\.? \\d{1,2}(?:st|nd|rd|th)?(
 function move(view: MarketView, hoursAgo: number, now: number): number | null {
   const current = view.quote.price;
   const candles = hoursAgo <= 25 ? view.hourly : view.daily;
-  const then = priceBefore(candles, now - hoursAgo * 3600);
+  // A mid now against a mid then, a last trade against a trade: never one against the other.
+  const then = priceBefore(candles, now - hoursAgo * 3600, view.quote.basis === 'mid' ? 'mid' : 'trade');
   return current === null || then === null ? null : (current - then) / SCALE;
 }
 

@@ -120,17 +120,19 @@ export function quoteOf(market: KalshiMarket, book: KalshiOrderbook | undefined)
   return { bid, ask, price: last !== null && last > 0 ? last : null, basis: last !== null && last > 0 ? 'last' : 'none' };
 }
 
-/** The price of the candle closing at or before `ts`: the trade close, else the quote mid. */
-export function priceBefore(candles: readonly KalshiCandle[], ts: number): number | null {
+/**
+ * The price of the candle closing at or before `ts`: the trade close, else the quote mid; or, to be
+ * set against a price now that is a mid, the quote mid first (a move is measured on one basis).
+ */
+export function priceBefore(candles: readonly KalshiCandle[], ts: number, prefer: 'trade' | 'mid' = 'trade'): number | null {
   const c = [...candles].filter((x) => x.end_period_ts <= ts).sort((x, y) => y.end_period_ts - x.end_period_ts)[0];
   if (!c) return null;
   const traded = parseFixed(c.price?.close_dollars);
-  if (traded !== null) return traded;
   // As for a market: a 0 bid or a 1 ask is no quote on that side, and one side alone is no price.
   const bid = parseFixed(c.yes_bid?.close_dollars);
   const ask = parseFixed(c.yes_ask?.close_dollars);
-  const quoted = bid !== null && bid > 0 && ask !== null && ask < 1_000_000 && ask > bid;
-  return quoted ? Math.round((bid + ask) / 2) : null;
+  const mid = bid !== null && bid > 0 && ask !== null && ask < 1_000_000 && ask > bid ? Math.round((bid + ask) / 2) : null;
+  return prefer === 'mid' ? (mid ?? traded) : (traded ?? mid);
 }
 
 /**

@@ -16,6 +16,13 @@ describe('priceBefore', () => {
     expect(priceBefore([candle(100, { price: ohlc(null), yes_bid: ohlc('0.3000'), yes_ask: ohlc('0.3400') })], 100)).toBe(320_000);
   });
 
+  it('set against a mid now, takes the mid then (a move on one basis), else the trade', () => {
+    const quoted = candle(100, { price: ohlc('0.5000'), yes_bid: ohlc('0.4400'), yes_ask: ohlc('0.4800') });
+    expect(priceBefore([quoted], 100)).toBe(500_000);
+    expect(priceBefore([quoted], 100, 'mid')).toBe(460_000);
+    expect(priceBefore([candle(100, { price: ohlc('0.5000'), yes_bid: ohlc('0.0000'), yes_ask: ohlc('0.4800') })], 100, 'mid')).toBe(500_000);
+  });
+
   it.each([
     ['no quotes at all (0 bid, 1 ask)', '0.0000', '1.0000'],
     ['only an ask', '0.0000', '0.0600'],
