@@ -99,6 +99,18 @@ function crossedRungs(views: readonly MarketView[]): [MarketView, MarketView][] 
   return out;
 }
 
+/** The main rule's sentences that are not decisive clauses (those are quoted apart), cut at a sentence within ~400 characters. */
+function resolutionTerms(market: KalshiMarket): string | null {
+  const decisive = new Set(decisiveClauses(market));
+  const sentences = (market.rules_primary ?? '').split(/(?<=\.)\s+/).map((x) => x.trim()).filter((x) => x && !decisive.has(x));
+  let out = '';
+  for (const sentence of sentences) {
+    if (out && out.length + sentence.length > 400) break;
+    out = out ? `${out} ${sentence}` : sentence;
+  }
+  return out ? oneLine(out) : null;
+}
+
 function decisiveClauses(market: KalshiMarket): string[] {
   const text = [market.rules_primary, market.rules_secondary, market.early_close_condition].filter(Boolean).join(' ');
   // The primary and secondary rules often repeat a sentence: each is said once.
@@ -316,6 +328,9 @@ export function writeReport(r: Research, ctx: ReportContext): ReportBody {
   }
   const ruleDates = [...new Set([...(first?.rules_primary ?? '').matchAll(MONTH_DATE)].map((x) => x[0]))];
   if (ruleDates.length) lines.push(`- **Dates named in the rules:** ${ruleDates.join(', ')} ${marketCite(first!)}.`);
+  // How an outcome resolves, in the exchange's words (the sentences not quoted below as able to flip it).
+  const terms = first && live.length ? resolutionTerms(first) : null;
+  if (terms) lines.push(`- **How it resolves** (${r.markets.length > 1 ? `as written for ${r.markets[0]!.label}` : 'the rules'}): “${terms}” ${marketCite(first!)}`);
   const settlementSources = [...(r.series?.settlement_sources ?? []), ...(event.settlement_sources ?? [])].filter((s, i, all) => all.findIndex((x) => x.url === s.url) === i);
   if (settlementSources.length) {
     lines.push(`- **Resolution source:** ${settlementSources.map((s) => `${s.name} ${sources.cite(`settle:${s.url}`, `${s.name} (settlement source)`, s.url)}`).join('; ')}.`);

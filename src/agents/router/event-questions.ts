@@ -7,12 +7,19 @@ import type { Answer, Citation } from '../types.js';
 // they cite, rather than the whole report again. The report is this service's own Markdown, so
 // its sections and its outcome table are read by their headings and columns.
 
-export type EventQuestion = 'quote' | 'model_favourite' | 'market_favourite' | 'market_least' | 'gap' | 'closing' | 'resolution' | 'history' | 'moves' | 'outcome';
+export type EventQuestion = 'arbitrage' | 'overround' | 'quote' | 'model_favourite' | 'market_favourite' | 'market_least' | 'gap' | 'closing' | 'resolution' | 'history' | 'moves' | 'outcome';
 
 /** The order book and trading of a contract, or what buying it at the ask is worth on the model. */
 const QUOTE = /\b(?:spreads?|bids?|(?:the|at the|its) ask|asking price|order ?book|liquidity|open interest|expected value|ev|worth buying|buy(?:ing)? (?:yes|no)|(?:should i|to) (?:buy|sell))\b/i;
 /** "Outcomes priced above 4%", "sum of probabilities over 10%": a filter on prices, not a level of the event. */
 const PRICED = /\b(?:probabilit(?:y|ies)|outcomes?(?:\s+priced)?|priced|contracts?)\s+(?:of\s+)?(above|over|more than|at least|below|under|less than|at most)\s+(\d+(?:\.\d+)?)\s*%/i;
+
+/** What the exclusive outcomes' prices add up to, beyond 100%: the exchange's edge. */
+const OVERROUND = /\b(?:over-?round|vig(?:orish)?|juice|house edge|bookmaker'?s? margin|(?:prices|probabilities|odds) (?:add|sum) up|adds? up to|sum of (?:the )?(?:prices|probabilities|odds))\b/i;
+/** A case the rules decide ("what happens if it ends in a tie?", "does overtime count?"). */
+const RULE_CASE = /\b(?:what (?:happens|if)|in case of)\b|\b(?:ties?|tied|draws?|overtime|postpone\w*|cancel\w*|delay\w*|revis\w*|scrub\w*|forfeit\w*|suspend\w*)\b/i;
+const TIE = /\b(?:ties?|tied|draws?)\b/i;
+const ARBITRAGE = /\b(?:arb(?:itrage)?s?|risk[- ]?free|free money|guaranteed (?:profit|money)|lock(?:ed)? in a profit)\b/i;
 
 /** A price the model finds too high ("overpriced"), or too low ("underpriced"); neither: the largest gap either way. */
 const TOO_HIGH = /\b(?:over-?priced|over-?valued|expensive|dear|rich|sell|short)\b/i;
@@ -35,6 +42,12 @@ const PATTERNS: [EventQuestion, RegExp][] = [
 /** What a follow-up asks about the event, or null when it asks for nothing the report answers on its own. */
 export function eventQuestion(question: string): EventQuestion | null {
   const q = question.toLowerCase();
+  if (ARBITRAGE.test(q)) return 'arbitrage';
+  if (OVERROUND.test(q)) return 'overround';
+  // "What do the rules say about the settlement time?" asks for the rules' words, not the schedule.
+  if (/\brules?\b/.test(q) && !levelsIn(question).length) return 'resolution';
+  // Before the dates: "what happens if it ends in a tie?" is about the rules, not when trading ends.
+  if (RULE_CASE.test(q) && !levelsIn(question).length) return 'resolution';
   if (QUOTE.test(q)) return 'quote';
   if (PRICED.test(q)) return 'outcome';
   // "Which outcome does the model favour?" is about the model; "most likely" alone, about the market.
@@ -317,7 +330,12 @@ export function answerFromReport(question: string, report: { title: string; text
   const place = ordinalAsked(question);
   const placed = place === null ? null : (rows[place === -1 ? rows.length - 1 : place - 1] ?? null);
   const priced = PRICED.exec(question);
-  if (priced && rows.length > 1) {
+  // About every outcome at once, whatever levels or outcomes it names ("an arbitrage between 2.6 and 2.8?").
+  if (kind === 'arbitrage') {
+    text = arbitrageText(rows, contracts, exclusive);
+  } else if (kind === 'overround') {
+    text = overroundText(report.text, rows, contracts, exclusive);
+  } else if (priced && rows.length > 1) {
     text = pricedAboveText(rows, priced[1]!.toLowerCase(), Number(priced[2]), exclusive);
   } else if (kind === 'quote') {
     text = quoteText(question, named.length && named.length < rows.length ? named : rows, contracts);
@@ -401,11 +419,10 @@ export function answerFromReport(question: string, report: { title: string; text
         text = lines.length ? lines.join('\n') : null;
         break;
       }
-      case 'resolution': {
-        const lines = bullets(section('key claims'), /^- \*\*(?:Resolution source|Full rules|Could flip)/);
-        text = lines.length ? lines.join('\n') : null;
+      case 'resolution':
+        text = rulesText(question, section('key claims'), rows, exclusive);
         break;
-      }
+
       case 'moves': {
         const lines = bullets(section('key claims'), /^- \*\*(?:Price move|Volume surge)/);
         text = lines.length ? lines.join('\n') : 'The report found no notable price move or volume surge over the last day and week.';
@@ -421,6 +438,103 @@ export function answerFromReport(question: string, report: { title: string; text
     }
   }
   return text ? cited(`${text.trim()}${from}`, report.citations) : null;
+}
+
+const RULE_BULLET = /^- \*\*(?:How it resolves|Resolution source|Full rules|Could flip)/;
+/** Words of a question about the rules that say nothing about the case asked. */
+const RULE_STOPWORDS = new Set(
+  'what happens happen happened the and for does did will would could should say says said about rules rule resolve resolves resolved resolution settle settles how when there this that with game event market markets contract contracts outcome outcomes count counts counted ends end ending odds chance chances probability case are was were its it'.split(' '),
+);
+
+/**
+ * The report's quotes of the rules that speak to the case asked ("a tie", "overtime", "the
+ * settlement time"), before the link to the full terms; when none does, says so, with what the
+ * report quotes. A tie asked of exclusive outcomes: none of them is one, and what their prices leave for it.
+ */
+function rulesText(question: string, claims: string | undefined, rows: Row[], exclusive: boolean): string | null {
+  const all = bullets(claims, RULE_BULLET);
+  const words = [...new Set(question.toLowerCase().match(/[a-z]{3,}/g) ?? [])].filter((w) => !RULE_STOPWORDS.has(w));
+  // "tied" finds "tie", "postponed" finds "postponement".
+  const stems = words.map((w) => w.replace(/(?:ments?|ing|ed|es|s)$/, '')).filter((w) => w.length >= 3);
+  const hits = all.filter((l) => !/^- \*\*Full rules/.test(l) && stems.some((w) => new RegExp(`\\b${w}`, 'i').test(l.replace(/\[\d+\]/g, ''))));
+  const terms = all.filter((l) => /^- \*\*Full rules/.test(l));
+  let tie = '';
+  if (TIE.test(question) && exclusive && rows.length > 1) {
+    const sum = sumOf(rows, (r) => r.marketValue);
+    tie = `No outcome of this event is a tie. The market's prices add up to ${percent(sum)}, ${sum >= 100 ? 'leaving nothing priced for a result that is none of them' : `leaving about ${percent(100 - sum)} for a result that is none of them`} ${refsOf(rows)}.`;
+  }
+  if (hits.length) return [tie, [...hits, ...terms].join('\n')].filter(Boolean).join('\n\n');
+  if (!all.length) return tie || null;
+  if (!stems.length) return all.join('\n');
+  const said = words.join(' ');
+  return [tie, `The rules the report quotes say nothing about “${said}”; the full terms are in the contract terms. What it quotes:`, all.join('\n')].filter(Boolean).join('\n\n');
+}
+
+/**
+ * What exclusive outcomes' prices add up to beyond 100% (the overround), and what buying every
+ * outcome at the ask costs; outcomes that are each their own yes/no have no such sum, only spreads.
+ */
+function overroundText(report: string, rows: Row[], contracts: Map<string, Contract>, exclusive: boolean): string {
+  const sum = /market prices (?:add|adding) up to (\d+(?:\.\d+)?)%/.exec(report)?.[1];
+  const priced = rows.filter((r) => Number.isFinite(r.marketValue));
+  if (!exclusive || !sum) {
+    const quotes = quoteText('', priced, contracts);
+    return `These outcomes are not mutually exclusive (each is a yes/no of its own), so their prices are not meant to add up to 100% and there is no overround across them; what trading costs is each contract's spread.${quotes ? `\n\n${quotes}` : ''}`;
+  }
+  const over = Number(sum) - 100;
+  const asks = priced.map((r) => dollars(contracts.get(outcomeOf(r.outcome).refs)?.ask));
+  const cost = asks.every((a): a is number => a !== null) ? asks.reduce((a, b) => a + b, 0) : null;
+  const head = over >= 0 ? `an overround of ${over.toFixed(1)} points, the exchange's and market makers' edge` : `${Math.abs(over).toFixed(1)} points under 100%`;
+  const buyAll = cost === null ? '' : ` Buying YES on every outcome at the ask costs $${cost.toFixed(2)} for a $1 payout (${cost >= 1 ? `${((cost - 1) * 100).toFixed(1)} points over` : `${((1 - cost) * 100).toFixed(1)} points under, an arbitrage before fees`}).`;
+  return `The market prices (mids) of the ${priced.length} outcomes add up to ${sum}%: ${head} ${refsOf(priced)}.${buyAll} The report's gaps are measured against the prices normalised to 100%, so the overround is not counted as a gap.\n\n${priced.map(rowLine).join('\n')}`;
+}
+
+const cents = (x: number) => `$${x.toFixed(2)}`;
+
+/**
+ * Trades the report's quotes make sure to pay more than they cost: on a ladder, YES on a rung and
+ * NO on one it contains (YES there implies YES on the first) for less than $1; among exclusive
+ * outcomes, YES on all of them for less than $1, or NO on all of them for less than the $n − 1
+ * they are sure to pay.
+ */
+function arbitrageText(rows: Row[], contracts: Map<string, Contract>, exclusive: boolean): string | null {
+  const quoted = rows.flatMap((r) => {
+    const { name, refs } = outcomeOf(r.outcome);
+    const c = contracts.get(refs);
+    const [bid, ask] = [dollars(c?.bid), dollars(c?.ask)];
+    return c ? [{ r, name, refs, bid, ask, range: labelRange(name) }] : [];
+  });
+  if (quoted.length < 2) return null;
+  const found: string[] = [];
+  let checked: string;
+  if (isLadder(rows)) {
+    // "Above 2.8" is inside "Above 2.6"; "Below 2.6" inside "Below 2.8".
+    const level = (q: (typeof quoted)[number]) => (q.range?.from ?? q.range?.to)!;
+    const above = rungSide(quoted[0]!.range) === 'above';
+    for (const wide of quoted) {
+      for (const narrow of quoted) {
+        if (wide === narrow || (above ? level(narrow) <= level(wide) : level(narrow) >= level(wide)) || wide.ask === null || narrow.bid === null) continue;
+        const cost = wide.ask + (1 - narrow.bid);
+        if (cost < 1 - 1e-9) {
+          found.push(
+            `- YES on **${wide.name}** at the ask, ${cents(wide.ask)} ${wide.refs}, and NO on **${narrow.name}** at ${cents(1 - narrow.bid)} (1 minus its ${cents(narrow.bid)} YES bid) ${narrow.refs}: ${cents(cost)} for a pair that pays at least $1 whatever happens (YES on ${narrow.name} means YES on ${wide.name}), so about ${((1 - cost) * 100).toFixed(0)}¢ locked in per pair before fees.`,
+          );
+        }
+      }
+    }
+    checked = 'no rung can be bought with NO on a rung inside it for less than the $1 the pair is sure to pay';
+  } else if (exclusive) {
+    const asks = quoted.map((q) => q.ask);
+    const bids = quoted.map((q) => q.bid);
+    const sumAsk = asks.every((a): a is number => a !== null) ? asks.reduce((a, b) => a + b, 0) : null;
+    const sumBid = bids.every((b): b is number => b !== null) ? bids.reduce((a, b) => a + b, 0) : null;
+    if (sumAsk !== null && sumAsk < 1 - 1e-9) found.push(`- YES on every outcome at the ask: ${cents(sumAsk)} for the $1 the winner pays, ${((1 - sumAsk) * 100).toFixed(0)}¢ locked in before fees ${refsOf(rows)}.`);
+    if (sumBid !== null && sumBid > 1 + 1e-9) found.push(`- NO on every outcome at 1 minus its YES bid: ${cents(quoted.length - sumBid)} for at least $${quoted.length - 1} (every outcome but the winner pays), ${((sumBid - 1) * 100).toFixed(0)}¢ locked in before fees ${refsOf(rows)}.`);
+    checked = `YES on every outcome costs ${sumAsk === null ? 'an unknown amount (an outcome has no ask)' : cents(sumAsk)} at the asks, and NO on every outcome ${sumBid === null ? 'cannot be priced (an outcome has no bid)' : `${cents(quoted.length - sumBid)} against the $${quoted.length - 1} it pays`}`;
+  } else return null;
+  const caveat = 'On the report\'s quotes, which move; Kalshi\'s fees take part of any edge, and the report does not show how many contracts are offered at those prices.';
+  if (found.length) return `Yes, on the report's quotes:\n\n${found.join('\n')}\n\n${caveat}`;
+  return `No arbitrage on the report's quotes: ${checked}.\n\n${quoteText('', rows, contracts) ?? ''}\n\n${caveat}`;
 }
 
 /**

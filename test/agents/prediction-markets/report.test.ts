@@ -174,6 +174,8 @@ describe('the report', () => {
     expect(report.citations.map((c) => c.url)).toContain('https://www.bls.gov/cpi/');
     expect(report.citations.map((c) => c.url)).toContain('https://kalshi-public-docs.s3.amazonaws.com/contract_terms/KXCPIYOY.pdf');
     expect(catalysts).toContain('**Could flip the outcome:** “Revisions after the first release do not count; if the release is delayed past the expiration date, the market resolves on the delayed release.”');
+    // How it resolves, in the exchange's words, without the clause quoted apart.
+    expect(catalysts).toMatch(/- \*\*How it resolves\*\* \(as written for [^)]+\): “If CPI-U year-over-year, as first released by the BLS, is above [\d.]+%, then the market resolves to Yes\.” \[\d+\]\n/);
     const event = fake.world.events.get(ticker)!;
     const moved = event.markets.filter((m) => Math.abs(m.anchor - m.weekAgo) >= 0.03);
     if (moved.length) expect(catalysts).toMatch(/\*\*Price move, .+:\*\* (?:[+−][\d.]+|0\.0) pts over 24 hours, (?:[+−][\d.]+|0\.0) pts over 7 days/);

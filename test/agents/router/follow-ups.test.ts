@@ -255,7 +255,7 @@ describe('several questions in one, and odds follow-ups that change topic', () =
     // Several questions in a row, each about the same event.
     expect((await ask('Which outcome does the model favour? One sentence.')).text).toMatch(/^The model favours \*\*Hike 25bps\*\* at 50\.8%/);
     expect((await ask('when does it close?')).text).toMatch(/^- \*\*Trading closes\*\* 2026-12-15 15:00 UTC/);
-    expect((await ask('how is it resolved?')).text).toMatch(/^- \*\*Resolution source:\*\* Federal Reserve \[1\]\./);
+    expect((await ask('how is it resolved?')).text).toMatch(/^- \*\*How it resolves\*\* \(as written for [^)]+\): “If the FOMC's target range[^\n]*\n- \*\*Resolution source:\*\* Federal Reserve \[2\]\./);
     const gap = await ask("what's the biggest mispricing?");
     expect(gap.text).toMatch(/^The largest gap is \*\*Hike 25bps\*\*/);
     expect(gap.text).toContain('_From the stored report on **Fed decision in December 2026?**');
@@ -273,6 +273,29 @@ describe('several questions in one, and odds follow-ups that change topic', () =
     // An amount no outcome names alone: the outcome whose range holds it, not every cut added up.
     expect((await ask("what is the market's probability of a cut of 50bps?")).text).toMatch(/^No outcome is exactly “50bps”: it falls under \*\*Cut more than 25bps\*\*, which also covers larger amounts, so its chance is at most that outcome's\.\n\n- \*\*Cut more than 25bps\*\*: market 33\.0%[^\n]*\n\n_From the stored report/);
     expect((await ask('is the favourite usually right?')).text).toMatch(/\*\*Market accuracy:\*\* the favourite 24 h before close won \d+ of \d+ events/);
+  });
+
+  it('answers questions of the rules from their quoted words, the overround, and arbitrage on the quotes', async () => {
+    const thread = await reportThreads();
+    const game = await thread('https://kalshi.com/markets/kxnflgame/nfl-game-winner/kxnflgame-26nov23bufkc');
+    const cpi = await thread('https://kalshi.com/markets/kxcpiyoy/cpi-year-over-year/kxcpiyoy-26dec');
+    const btc = await thread('https://kalshi.com/markets/kxbtcd/bitcoin-price-end-of-day/kxbtcd-26nov20');
+    // A case of the rules: the quoted clause that decides it, not the trading schedule; a tie is no outcome.
+    for (const q of ['what happens if the game ends in a tie?', 'odds of a tie?']) {
+      expect(await game(q), q).toMatch(/^No outcome of this event is a tie\. The market's prices add up to 101\.5%, leaving nothing priced for a result that is none of them \[1\]\[2\]\.\n\n- \*\*Could flip the outcome:\*\* “A tie resolves both markets to No\.” \[1\]\n- \*\*Full rules:\*\* the contract terms \[3\]\./);
+    }
+    expect(await game('what do the rules say about overtime?')).toMatch(/^- \*\*How it resolves\*\* \(as written for Home team\): “If the home team wins the game, including overtime, then the market resolves to Yes\.” \[1\]\n- \*\*Full rules:\*\*/);
+    expect(await btc('what do the rules say about the settlement time?')).toContain('(60-second average before 10:00 AM ET)');
+    expect(await game('what if the stadium loses power?')).toMatch(/^The rules the report quotes say nothing about “stadium loses power”; the full terms are in the contract terms\. What it quotes:/);
+    // The overround of exclusive outcomes; a ladder has none.
+    expect(await game("what's the overround?")).toMatch(/^The market prices \(mids\) of the 2 outcomes add up to 101\.5%: an overround of 1\.5 points, the exchange's and market makers' edge \[1\]\[2\]\. Buying YES on every outcome at the ask costs \$1\.03 for a \$1 payout \(3\.0 points over\)\./);
+    expect(await cpi("what's the vig?")).toMatch(/^These outcomes are not mutually exclusive \(each is a yes\/no of its own\), so their prices are not meant to add up to 100%/);
+    // Arbitrage: a rung priced above the rung that contains it is one; exclusive outcomes whose asks add up past $1 are none.
+    expect(await cpi('is there an arbitrage between 2.6 and 2.8?')).toMatch(
+      /^Yes, on the report's quotes:\n\n- YES on \*\*Above 2\.6\*\* at the ask, \$0\.93 \[1\], and NO on \*\*Above 2\.8\*\* at \$0\.05 \(1 minus its \$0\.95 YES bid\) \[2\]: \$0\.98 for a pair that pays at least \$1 whatever happens \(YES on Above 2\.8 means YES on Above 2\.6\), so about 2¢ locked in per pair before fees\.\n\nOn the report's quotes, which move; Kalshi's fees/,
+    );
+    expect(await btc('is there an arbitrage?')).toMatch(/^No arbitrage on the report's quotes: no rung can be bought with NO on a rung inside it for less than the \$1 the pair is sure to pay\./);
+    expect(await game('any arb?')).toMatch(/^No arbitrage on the report's quotes: YES on every outcome costs \$1\.03 at the asks, and NO on every outcome \$1\.00 against the \$1 it pays\./);
   });
 
   it('answers by the shape of the event: a team of a game, ranges of a temperature, a single yes/no; says when an outcome or level asked does not exist', async () => {
