@@ -11,6 +11,11 @@ export type EventQuestion = 'arbitrage' | 'overround' | 'quote' | 'model_favouri
 
 /** The order book and trading of a contract, or what buying it at the ask is worth on the model. */
 const QUOTE = /\b(?:spreads?|bids?|(?:the|at the|its) ask|asking price|order ?book|liquidity|open interest|expected value|ev|worth buying|buy(?:ing)? (?:yes|no)|(?:should i|to) (?:buy|sell))\b/i;
+/** Trading figures of the contract snapshot. */
+const TRADING = /\b(?:volume|open interest|traded|liquid\w*)\b/i;
+/** A ranking by a trading figure ("which has the most volume?"). */
+const MOST_TRADED = /\b(?:most|highest|largest|biggest|least|lowest|smallest)\s+(?:(?:24[- ]?h(?:our)?\s+)?volume|open interest|traded|liquid\w*)\b|\bmost (?:actively )?traded\b/i;
+
 /** "Outcomes priced above 4%", "sum of probabilities over 10%": a filter on prices, not a level of the event. */
 const PRICED = /\b(?:probabilit(?:y|ies)|outcomes?(?:\s+priced)?|priced|contracts?)\s+(?:of\s+)?(above|over|more than|at least|below|under|less than|at most)\s+(\d+(?:\.\d+)?)\s*%/i;
 
@@ -49,6 +54,8 @@ export function eventQuestion(question: string): EventQuestion | null {
   // Before the dates: "what happens if it ends in a tie?" is about the rules, not when trading ends.
   if (RULE_CASE.test(q) && !levelsIn(question).length) return 'resolution';
   if (QUOTE.test(q)) return 'quote';
+  // "the volume on the hold contract", "which has the most open interest?": the contract snapshot's figures, not a surge.
+  if (TRADING.test(q) && !/\b(?:surg\w*|spik\w*|jump\w*|mov\w*|chang\w*|trend\w*|this week|today)\b/.test(q)) return 'quote';
   if (PRICED.test(q)) return 'outcome';
   // "Which outcome does the model favour?" is about the model; "most likely" alone, about the market.
   if (/\bmodel\b/.test(q) && !PATTERNS[0]![1].test(q)) return 'model_favourite';
@@ -337,8 +344,16 @@ export function answerFromReport(question: string, report: { title: string; text
     text = overroundText(report.text, rows, contracts, exclusive);
   } else if (priced && rows.length > 1) {
     text = pricedAboveText(rows, priced[1]!.toLowerCase(), Number(priced[2]), exclusive);
+  } else if (kind === 'quote' && MOST_TRADED.test(question)) {
+    text = mostTradedText(question, rows, contracts);
   } else if (kind === 'quote') {
-    text = quoteText(question, named.length && named.length < rows.length ? named : rows, contracts);
+    // "the spread on the favourite": the market's favourite, said so.
+    const favourite = /\bfavou?rite\b/i.test(question) && !named.length && !ladder && rows.length > 1 ? best((r) => r.marketValue) : undefined;
+    const shown = favourite ? [favourite] : named.length && named.length < rows.length ? named : rows;
+    const quotes = quoteText(question, shown, contracts);
+    text = quotes && favourite ? `The market's favourite is **${outcomeOf(favourite.outcome).name}** at ${favourite.market}.\n\n${quotes}` : quotes;
+  } else if (kind === 'history' && named.length && named.length < rows.length) {
+    text = baseRateText(named, section('resolution history'));
   } else if (kind === 'moves' && named.length && named.length < rows.length) {
     const lines = bullets(section('key claims'), /^- \*\*(?:Price move|Volume surge)/).filter((l) => named.some((r) => l.includes(`, ${outcomeOf(r.outcome).name}:**`)));
     text = lines.length ? lines.join('\n') : `The report found no notable price move or volume surge for ${names(named)} over the last day and week.\n\n${named.map(rowLine).join('\n')}`;
@@ -490,6 +505,38 @@ function overroundText(report: string, rows: Row[], contracts: Map<string, Contr
 }
 
 const cents = (x: number) => `$${x.toFixed(2)}`;
+const count = (cell: string | undefined) => (cell && /^[\d,]+(?:\.\d+)?$/.test(cell) ? Number(cell.replace(/,/g, '')) : null);
+
+/** The contract ranked first by the trading figure asked (volume, 24-hour volume, open interest), with every contract's. */
+function mostTradedText(question: string, rows: Row[], contracts: Map<string, Contract>): string | null {
+  const q = question.toLowerCase();
+  const [field, label] = /open interest|liquid/.test(q) ? (['interest', 'open interest'] as const) : /24/.test(q) ? (['day', '24-hour volume'] as const) : (['volume', 'volume'] as const);
+  const least = /\b(?:least|lowest|smallest)\b/.test(q);
+  const ranked = rows
+    .flatMap((r) => {
+      const { name, refs } = outcomeOf(r.outcome);
+      const c = contracts.get(refs);
+      const n = count(c?.[field]);
+      return c && n !== null ? [{ name, refs, n, shown: c[field] }] : [];
+    })
+    .sort((a, b) => (least ? a.n - b.n : b.n - a.n));
+  if (!ranked.length) return null;
+  const top = ranked[0]!;
+  return `**${top.name}** has the ${least ? 'least' : 'most'} ${label}: ${top.shown} contracts ${top.refs}.\n\n${ranked.map((x) => `- **${x.name}**: ${x.shown} ${x.refs}`).join('\n')}`;
+}
+
+/** How often the outcomes named resolved YES in the series, from the report's base rates. */
+function baseRateText(named: Row[], history: string | undefined): string | null {
+  const line = (history ?? '').split('\n').find((l) => l.startsWith('**Base rates**'));
+  if (!line) return null;
+  const refs = /(?:\s*\[\d+\])+\.?$/.exec(line)?.[0].replace(/\.$/, '').trim() ?? '';
+  const found = named.flatMap((r) => {
+    const name = outcomeOf(r.outcome).name;
+    const m = new RegExp(`(?:: |; )${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: (\\d+) of (\\d+) \\(([\\d.]+)%\\)`).exec(line);
+    return m ? [`- **${name}** resolved YES in ${m[1]} of ${m[2]} settled events of the series (${m[3]}%); the market prices it at ${r.market} now, the model at ${r.model}.`] : [];
+  });
+  return found.length ? `${found.join('\n')} ${refs}`.trim() : null;
+}
 
 /**
  * Trades the report's quotes make sure to pay more than they cost: on a ladder, YES on a rung and

@@ -295,6 +295,14 @@ describe('several questions in one, and odds follow-ups that change topic', () =
       /^Yes, on the report's quotes:\n\n- YES on \*\*Above 2\.6\*\* at the ask, \$0\.93 \[1\], and NO on \*\*Above 2\.8\*\* at \$0\.05 \(1 minus its \$0\.95 YES bid\) \[2\]: \$0\.98 for a pair that pays at least \$1 whatever happens \(YES on Above 2\.8 means YES on Above 2\.6\), so about 2¢ locked in per pair before fees\.\n\nOn the report's quotes, which move; Kalshi's fees/,
     );
     expect(await btc('is there an arbitrage?')).toMatch(/^No arbitrage on the report's quotes: no rung can be bought with NO on a rung inside it for less than the \$1 the pair is sure to pay\./);
+    // Trading figures of the contract snapshot, not surges; rankings by them; a named outcome's record.
+    const fed = await thread('https://kalshi.com/markets/kxfeddecision/fed/kxfeddecision-26dec');
+    expect(await fed('what is the volume on the hold contract?')).toMatch(/^- \*\*Hold\*\* \(KXFEDDECISION-26DEC-C\): bid \$0\.14, ask \$0\.18, spread \$0\.04, last \$0\.16; volume 111,535 \(6,998 in the last 24 hours\), open interest 73,654 \[1\]\./);
+    expect(await fed('which has the most volume?')).toMatch(/^\*\*Cut 25bps\*\* has the most volume: 336,207 contracts \[1\]\.\n\n- \*\*Cut 25bps\*\*: 336,207 \[1\]\n- \*\*Hike 25bps\*\*: 113,933/);
+    expect(await fed('which contract has the most open interest?')).toMatch(/^\*\*Cut 25bps\*\* has the most open interest: 220,268 contracts/);
+    expect(await fed('any volume surges?')).toContain('**Volume surge, Cut 25bps:**');
+    expect(await game("what's the spread on the favourite?")).toMatch(/^The market's favourite is \*\*Home team\*\* at 63\.0% \(mid; 62\.1% normalised\)\.\n\n- \*\*Home team\*\* \(KXNFLGAME-26NOV23BUFKC-A\): bid \$0\.62, ask \$0\.64, spread \$0\.02/);
+    expect(await cpi('how often did above 3.0 resolve yes?')).toMatch(/^- \*\*Above 3\.0\*\* resolved YES in 5 of 12 settled events of the series \(41\.7%\); the market prices it at 86\.5% \(mid\) now, the model at [\d.]+%\. \[1\]/);
     expect(await game('any arb?')).toMatch(/^No arbitrage on the report's quotes: YES on every outcome costs \$1\.03 at the asks, and NO on every outcome \$1\.00 against the \$1 it pays\./);
   });
 
