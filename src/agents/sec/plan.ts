@@ -89,6 +89,8 @@ export interface CrossCalendar {
   value: MetricValue | null;
   /** That period's revenue, when a margin or share of revenue was asked for. */
   revenue?: MetricValue | null;
+  /** Why it is given: a fiscal label names different dates (the default), or the latest figures end at different dates. */
+  reason?: 'latest';
 }
 
 export interface Plan {
@@ -330,6 +332,29 @@ export async function planAnswer(lib: SecLibrary, question: SecQuestion | null, 
 }
 
 /**
+ * The latest figures of several companies ending months apart ("who has more cash, Microsoft or
+ * Google?" when one has filed a quarter more): each later one's period closest in time to the
+ * earliest, so that they can also be compared on periods ending together.
+ */
+function addLatestAligned(plan: Plan): void {
+  const q = plan.question!;
+  if (q.period && q.period.kind !== 'latest') return;
+  const metric = plan.figures[0]?.metric;
+  const answered = plan.figures.filter((f) => f.metric === metric && f.result.kind === 'value');
+  if (!metric || new Set(answered.map((f) => f.company.cik)).size !== answered.length || answered.length < 2) return;
+  const endOf = (f: Figure) => (f.result as Extract<FigureResult, { kind: 'value' }>).period;
+  const earliest = [...answered].sort((a, b) => (endOf(a).end < endOf(b).end ? -1 : 1))[0]!;
+  const refPeriod = endOf(earliest);
+  for (const figure of answered) {
+    if (figure === earliest || daysBetween(refPeriod.end, endOf(figure).end) < 45) continue;
+    const near = nearPeriod(figure.fin, refPeriod);
+    if (!near || near.end === endOf(figure).end) continue;
+    const revenue = q.margin && shareLabel(metric) ? { revenue: figure.fin.value('revenue', near) } : {};
+    plan.cross.push({ company: figure.company, fin: figure.fin, metric, reference: { company: earliest.company, fin: earliest.fin, period: refPeriod }, period: near, value: figure.fin.value(metric.id, near), reason: 'latest', ...revenue });
+  }
+}
+
+/**
  * When the period was a fiscal label and companies' fiscal years end at different times, the
  * quarter nearest in time for each other company (after "how about Microsoft?" following an
  * Apple question, or in a side-by-side comparison).
@@ -343,7 +368,8 @@ function nearPeriod(fin: CompanyFinancials, p: FiscalPeriod): FiscalPeriod | nul
 
 async function addCrossCalendar(lib: SecLibrary, plan: Plan, profiles: CompanyProfile[]): Promise<void> {
   const q = plan.question!;
-  if (!isFiscalLabel(q.period) || plan.keyFigures || q.periodsByCompany) return;
+  if (plan.keyFigures || q.periodsByCompany) return;
+  if (!isFiscalLabel(q.period)) return addLatestAligned(plan);
   const metric = plan.figures[0]?.metric;
   if (!metric) return;
   let reference: { company: CompanyRef; fin: CompanyFinancials } | null = null;

@@ -661,6 +661,9 @@ export class AnswerWriter {
         const sum = formatAmount(shown.reduce((a, x) => a + x.raw.value, 0), high.unit, metric, this.#scale(high.raw));
         if (!/per share$/.test(sum)) out.push(`${capitalise(label)} of ${shown.map((x) => shortName(x.figure.company.name)).join(' and ')} together${samePeriod ? '' : ', each for its period in the table'}: ${sum}${monthsApart}.`);
       }
+      // Latest figures months apart are compared on periods ending together instead, below the table.
+      const aligned = !samePeriod && ranked.length === 2 && kind === 'amount' && this.#plan.cross.some((c) => c.reason === 'latest' && c.metric === metric && c.value);
+      if (aligned) continue;
       if (ranked.length > 2) {
         out.push(`${capitalise(label)}, ${kind === 'amount' ? 'largest to smallest' : 'highest to lowest'}: ${ranked.map((s) => `${shortName(s.figure.company.name)} ${s.shown}${samePeriod ? '' : ` for ${s.period}`}`).join(', ')}${monthsApart}.`);
       } else if (high.value === low.value) {
@@ -689,7 +692,19 @@ export class AnswerWriter {
       const value = c.value
         ? `${margin}${c.metric.label} ${this.#amount(c, c.value)} ${this.#refs(c.value)}${c.value.derivation ? ` (derived: ${c.value.derivation})` : ''}${over}`
         : `no ${c.metric.label} reported for it`;
-      return `Fiscal calendars differ: ${ref}; ${its(c.company)} ${c.period.kind === 'year' ? 'fiscal year' : c.period.kind === 'quarter' ? 'quarter' : 'quarters'} closest in time ${c.period.kind === 'span' ? 'are' : 'is'} ${periodWithEnd(c.period, c.fin.calendar)}: ${value}.`;
+      const closest = `${its(c.company)} ${c.period.kind === 'year' ? 'fiscal year' : c.period.kind === 'quarter' ? 'quarter' : 'quarters'} closest in time ${c.period.kind === 'span' ? 'are' : 'is'} ${periodWithEnd(c.period, c.fin.calendar)}: ${value}.`;
+      if (c.reason !== 'latest') return `Fiscal calendars differ: ${ref}; ${closest}`;
+      // The latest figures end months apart: compared again on periods ending together.
+      const other = this.#plan.figures.find((f) => f.company.cik === c.reference.company.cik && f.metric === c.metric && f.result.kind === 'value');
+      const theirs = other?.result.kind === 'value' ? other.result.value : null;
+      let verdict = '';
+      if (theirs && c.value && !margin && theirs.unit === c.value.unit) {
+        const [hi, lo] = c.value.value >= theirs.value ? [c, other!] : [other!, c];
+        const [hiValue, loValue] = c.value.value >= theirs.value ? [c.value, theirs] : [theirs, c.value];
+        const diff = formatAmount(hiValue.value - loValue.value, hiValue.unit, c.metric, this.#scale(hiValue)).replace(/ per share$/, '');
+        verdict = hiValue.value === loValue.value ? ` On periods ending together, the two were the same.` : ` On periods ending together, ${its(hi.company)} ${c.metric.label} was ${diff} more than ${its(lo.company)}.`;
+      }
+      return `The latest figures end at different dates, so they are not like for like: ${ref}; ${closest}${verdict}`;
     });
   }
 

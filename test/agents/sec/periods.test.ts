@@ -184,10 +184,16 @@ describe('two periods named further apart than a year or a quarter: compared, ne
     // Periods ending together are not named: 30,299 - 17,482 = 12,817, 73.3% of 17,482.
     expect(await answer('Compare Apple and Microsoft cash at the end of 2024')).toContain("- Apple's cash and cash equivalents was $12,817 million (73.3%) more than Microsoft's.");
     expect(await answer('Compare Apple and Microsoft revenue calendar 2024')).toContain("- Apple's revenue was $133,958 million (51.2%) more than Microsoft's.");
-    // Periods named when they differ: 96,469 - 95,359 = 1,110, 1.2% of 95,359.
-    expect(await answer('Compare Apple and Alphabet revenue last quarter')).toContain(
-      "- Alphabet's revenue for Q4 2024 (quarter ended 2024-12-31) was $1,110 million (1.2%) more than Apple's for fiscal Q2 2025 (quarter ended 2025-03-29); the periods end 3 months apart.",
+    // The latest quarters end months apart: compared on periods ending together (124,300 - 96,469 = 27,831), not on the latest ones.
+    const latest = await answer('Compare Apple and Alphabet revenue last quarter');
+    expect(latest).not.toContain('more than Apple');
+    expect(latest).toContain(
+      "The latest figures end at different dates, so they are not like for like: Alphabet's Q4 2024 ended 2024-12-31; Apple's quarter closest in time is fiscal Q1 2025 (quarter ended 2024-12-28): revenue $124,300 million [4]. On periods ending together, Apple's revenue was $27,831 million more than Alphabet's.",
     );
+    // A balance: 23,466 at 2024-12-31 against Microsoft's 17,482 then, whatever Microsoft's later quarter says.
+    const cash = await answer('Who has more cash, Microsoft or Google?');
+    expect(cash).toContain("On periods ending together, Alphabet's cash and cash equivalents was $5,984 million more than Microsoft's.");
+    expect(cash).not.toContain("Microsoft's cash and cash equivalents for fiscal Q3 2025");
   });
 
   it('a calendar year against a fiscal year: the sum of its quarters compared with the fiscal year, or one period when they are the same', async () => {
