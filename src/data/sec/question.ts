@@ -160,7 +160,7 @@ largest smallest highest lowest biggest bigger larger smaller higher lower great
 combined together altogether sum summed totals cumulative cumulatively
 grow grows growing grown gain gains gained shrink shrinks shrank shrunk drop drops dropped jump jumped climb climbed falls fallen rises risen increases decreases declines
 improve improved worsen worsened move moved
-faster slower quicker better worse fastest slowest quickest worst
+faster slower quicker better worse fastest slowest quickest worst ahead behind leads leading winner
 average averages avg median cagr compound compounded compounding annualized annualised rate`.split(/\s+/),
 );
 
@@ -223,6 +223,8 @@ interface Relative {
 /** A follow-up that puts a figure beside those already asked for ("add net income", "net income too"), not in their place. */
 /** A follow-up naming only another year for what was just asked ("same for 2023", "and 2023?", "what about 2022?"). */
 const SAME_FOR_YEAR = /^\s*(?:(?:and|what about|how about|same(?:\s+(?:for|in))?|ditto|likewise)\s+(?:for\s+|in\s+)?)?(?:19|20)\d\d\s*\??\s*$|\bsame\b[^?]*\b(?:19|20)\d\d\b/i;
+/** A follow-up weighing the companies just discussed against each other ("which is bigger?", "who's ahead?", "compare them"). */
+const COMPARES_THEM = /\b(?:which|who|whose)(?:'s| is| was| one| company| of them| of the two)?\b[^?]*\b(?:bigger|larger|higher|greater|more|less|lower|smaller|better|worse|faster|slower|ahead|behind|leads?|wins?|winner)\b|\bcompare (?:them|the two|both|those)\b|\bhow do they compare\b/i;
 const ADD_FIGURE = /\b(?:also|too|as well|add|include|including|alongside|plus)\b/i;
 
 /** Words that put a second period beside the first, just before it: "and", "vs", "compared with". */
@@ -959,7 +961,10 @@ export function parseSecQuestion(text: string, index: CompanyIndex, previous?: S
   if (x.toDate && period?.kind !== 'span') period = { kind: 'span', base: period, quarters: null };
   let merged = companies;
   let switchedFrom: CompanyMention[] | null = null;
-  if (!stated.companies && previous) merged = previous.companies;
+  if (!stated.companies && previous) {
+    // "which is bigger?" after "and Microsoft?" following an Apple question: the two of them.
+    merged = previous.switchedFrom && COMPARES_THEM.test(text) ? unionCompanies(previous.switchedFrom, previous.companies) : previous.companies;
+  }
   else if (stated.companies && followUp && x.adding) merged = unionCompanies(previous.companies, companies);
   else if (stated.companies && followUp && previous.companies.length) switchedFrom = sameCompanies(previous.companies, companies) ? null : previous.companies;
   // "what % of that was net income?" after revenue: net income's share of that revenue.

@@ -567,6 +567,17 @@ describe('ratios computed from the filed figures, each figure cited', () => {
 });
 
 describe('follow-up questions use the conversation', () => {
+  it('"which is bigger?" after "and Microsoft?" weighs the two companies discussed, not the last one alone', async () => {
+    for (const q of ['which is bigger?', "who's ahead?", 'compare them']) {
+      const a = await ask('Apple net income last quarter', 'and Microsoft?', q);
+      expect(a.text, q).toMatch(/^Net income, side by side/);
+      expect(a.text, q).toContain("- Microsoft's net income was $1,044 million (4.2%) more than Apple's.");
+      expect(a.text, q).not.toContain('company called');
+    }
+    const growth = await ask('Apple revenue growth FY2024', 'and Microsoft?', 'which grew faster?');
+    expect(growth.text).toContain("- Microsoft's revenue growth for fiscal year 2024 (year ended 2024-06-30), +15.7%, was 13.7 percentage points higher than Apple's for fiscal year 2024 (year ended 2024-09-28), +2.0%");
+  });
+
   const FIRST = "What was Apple's revenue in Q3 2024?";
 
   it('over /v1/chat/completions with the openai SDK', async () => {
