@@ -46,6 +46,18 @@ const slowPaid = (core: Core) =>
     yield { type: 'done' };
   });
 
+/** A report charged as its stream opens, whose text then comes slowly: stopped after the charge is shown. */
+const chargedSlow = (core: Core) =>
+  scriptedAgent('svc-charged-slow', async function* (req): AsyncGenerator<AgentEvent> {
+    const { hold, remaining } = await core.billing.hold({ accountId: req.caller.accountId, amount: 3, jobId: req.requestId, what: 'Generating a test report', requestId: req.requestId });
+    yield { type: 'meta', meta: { credits: { charged: 3, remaining } } };
+    yield { type: 'text', delta: 'First part' };
+    await sleep(800);
+    yield { type: 'text', delta: ', then the rest.' };
+    await core.billing.capture(hold.id, req.requestId);
+    yield { type: 'done' };
+  });
+
 describe('web pages in Chromium', () => {
   let svc: TestService;
   let browser: Browser;
@@ -69,7 +81,7 @@ describe('web pages in Chromium', () => {
   beforeAll(async () => {
     svc = await startService({
       env: { SVC_KEEPALIVE_MS: '100' },
-      agents: (core) => [citing, scriptedAgent('svc-test', (req) => answer(`Echo: ${req.messages.at(-1)!.content}`)), breaking, ...paidAgents(core), slowPaid(core)],
+      agents: (core) => [citing, scriptedAgent('svc-test', (req) => answer(`Echo: ${req.messages.at(-1)!.content}`)), breaking, ...paidAgents(core), slowPaid(core), chargedSlow(core)],
     });
     browser = await launchChromium();
     // bypassCSP only so the test can inject axe-core; the pages' own CSP is checked over HTTP.
@@ -291,6 +303,23 @@ describe('web pages in Chromium', () => {
     const stopped = await svc.service.deps.responses.get(previous, account);
     expect(stopped && (stopped.live ? stopped.record.model : stopped.stored.model)).toBe('svc-slow-paid');
     await expect.poll(() => page.locator('#status').textContent()).toMatch(/^Done/);
+  });
+
+  it('playground: a run stopped after its charge is shown still gets its whole answer; no new conversation while one runs', async () => {
+    await page.goto(`${svc.url}/playground`);
+    const before = Number(await page.locator('#credit-balance').textContent());
+    await page.getByLabel('Agent').selectOption('svc-charged-slow');
+    await page.getByLabel('Question or Kalshi link').fill('a charged report');
+    await page.getByRole('button', { name: 'Ask' }).click();
+    await expect.poll(() => page.locator('#charge').textContent()).toBe(`Charged 3 credits; ${before - 3} left.`);
+    await expect.poll(() => page.locator('#answer').textContent()).toBe('First part');
+    // The first turn is under way: "New conversation" would continue from it, so it is not offered.
+    expect(await page.getByRole('button', { name: 'New conversation' }).isVisible()).toBe(false);
+    await page.getByRole('button', { name: 'Stop' }).click();
+    await expect.poll(() => page.locator('#answer').textContent(), { timeout: 10_000 }).toBe('First part, then the rest.');
+    expect(await page.locator('#status').textContent()).toBe('The stopped run finished on the server: its whole answer is shown.');
+    expect(await page.locator('#charge').textContent()).toBe(`Charged 3 credits; ${before - 3} left.`);
+    expect(await page.getByRole('button', { name: 'New conversation' }).isVisible()).toBe(true);
   });
 
   it('playground: Ask and Stop by keyboard keep the focus on a control that is there', async () => {

@@ -37,9 +37,13 @@ function setStatus(text, isError = false) {
   error.textContent = isError ? text : '';
 }
 
-model.addEventListener('change', () => {
+/** The chosen agent's description: on a change, and when the browser restores the page with a choice it kept (Back). */
+function showModelHint() {
   for (const hint of document.querySelectorAll('[data-model-hint]')) hint.hidden = hint.dataset.modelHint !== model.value;
-});
+}
+model.addEventListener('change', showModelHint);
+window.addEventListener('pageshow', showModelHint);
+showModelHint();
 
 reset.addEventListener('click', () => {
   previousResponseId = null;
@@ -51,6 +55,11 @@ reset.addEventListener('click', () => {
 });
 
 stop.addEventListener('click', () => controller?.abort());
+
+// A message about the question goes once it is being edited (the browser may then say its own).
+question.addEventListener('input', () => {
+  if (error.textContent) error.textContent = '';
+});
 
 question.addEventListener('keydown', (event) => {
   if (event.key !== 'Enter' || !(event.ctrlKey || event.metaKey) || event.isComposing) return;
@@ -192,8 +201,9 @@ async function balanceNow(before) {
  * served free). So the page shows what the run cost once it is over: it follows the response
  * when it knows its id, else watches the balance for a while (the run may not have started yet).
  */
-async function costAfterStop(responseId, before, which, over) {
+async function costAfterStop(responseId, before, which, over, known) {
   const show = async () => {
+    if (known) return;
     const cost = await balanceNow(before);
     if (which === runs && cost) charge.textContent = responseId ? `The stopped run went on to its end. ${cost}` : cost;
   };
@@ -251,6 +261,8 @@ form.addEventListener('submit', async (event) => {
   const focusStop = document.activeElement === run || document.activeElement === document.body;
   run.disabled = true;
   stop.hidden = false;
+  // No new conversation while an answer comes: it would be continued from the one under way.
+  reset.hidden = true;
   if (focusStop) stop.focus();
   result.hidden = false;
   answer.textContent = '';
@@ -292,7 +304,7 @@ form.addEventListener('submit', async (event) => {
     charge.textContent = describeCharge(res);
     for await (const ev of events(res.body)) {
       if (ev.progress !== undefined) {
-        if (!text && !/^keep-?alive/i.test(ev.progress)) setStatus(`Working: ${ev.progress}…`);
+        if (!text && !/^keep-?alive/i.test(ev.progress)) setStatus(`Working: ${ev.progress.replace(/[.…\s]+$/, '')}…`);
         continue;
       }
       if (ev.type === 'response.created') responseId = ev.response.id;
@@ -340,11 +352,13 @@ form.addEventListener('submit', async (event) => {
       previousResponseId = responseId;
       reset.hidden = false;
     }
-    if (stopped && !charge.textContent) void costAfterStop(responseId, balanceBefore, thisRun, over);
+    // Followed to its end when its id is known (charged or not, its whole answer is shown then); else the balance is watched.
+    if (stopped && (responseId || !charge.textContent)) void costAfterStop(responseId, balanceBefore, thisRun, over, Boolean(charge.textContent));
   } finally {
     const refocus = document.activeElement === stop || document.activeElement === run || document.activeElement === document.body;
     run.disabled = false;
     stop.hidden = true;
+    reset.hidden = !previousResponseId;
     controller = null;
     if (refocus) question.focus();
   }
