@@ -1,4 +1,5 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { passwordProblem } from '../../accounts/passwords.js';
 import { normalizeEmail, validateKeyName, type KeyInfo } from '../../accounts/service.js';
 import { SvcError, isSvcError } from '../../errors.js';
 import type { ServerDeps } from '../deps.js';
@@ -137,6 +138,18 @@ export async function webRoutes(app: FastifyInstance, deps: ServerDeps, auth: We
     }
   };
 
+  /** A form's attempt counted; over the limit, the message the form shows again (with Retry-After), else null. */
+  const throttleForm = async (reply: FastifyReply, buckets: [string, number][], what: string): Promise<string | null> => {
+    try {
+      await throttle(buckets, what);
+      return null;
+    } catch (err) {
+      if (!isSvcError(err) || err.code !== 'too_many_attempts') throw err;
+      if (err.retryAfterSeconds) reply.header('retry-after', String(err.retryAfterSeconds));
+      return err.message;
+    }
+  };
+
   app.get('/assets/:name', async (request, reply) => {
     const { name } = request.params as { name: string };
     const a = assets.get(name);
@@ -178,17 +191,14 @@ export async function webRoutes(app: FastifyInstance, deps: ServerDeps, auth: We
     try {
       // A form with a mistake costs no attempt: only sign-ups that could create an account are counted.
       deps.accounts.checkSignUp({ email, password: form.password });
-      await throttle([[`signup:ip:${clientAddress(request)}`, web.loginAttemptsPerMinute]], 'sign-up');
+      // Over the limit: said on the form, the email kept.
+      const refused = await throttleForm(reply, [[`signup:ip:${clientAddress(request)}`, web.loginAttemptsPerMinute]], 'sign-up');
+      if (refused) return again(429, { summary: refused, fields: {} });
       const account = await deps.accounts.signUp({ email, password: form.password });
       await auth.signIn(request, reply, account.id);
       request.log.info({ account: account.id }, 'web sign-up');
       return redirect(reply, '/settings/api-keys?welcome=1');
     } catch (err) {
-      // Over the limit: said on the form, the email kept.
-      if (isSvcError(err) && err.code === 'too_many_attempts') {
-        if (err.retryAfterSeconds) reply.header('retry-after', String(err.retryAfterSeconds));
-        return again(429, { summary: err.message, fields: {} });
-      }
       if (!isSvcError(err) || !err.param) throw err;
       const message = err.code === 'account_exists' ? `An account with ${email} already exists. Log in instead, or use another email.` : formMessage(err);
       return again(statusOf(err), { summary: message, fields: { [err.param]: message } });
@@ -221,7 +231,9 @@ export async function webRoutes(app: FastifyInstance, deps: ServerDeps, auth: We
     // email longer than any account's has none (its key would be of any size), and matches nothing.
     const address = clientAddress(request);
     const possible = email.length <= MAX_EMAIL_LENGTH;
-    await throttle([[`login:ip:${address}`, web.loginAttemptsPerMinute * 4], ...(possible ? [[`login:email:${email}:${address}`, web.loginAttemptsPerMinute] as [string, number]] : [])], 'log-in');
+    const refused = await throttleForm(reply, [[`login:ip:${address}`, web.loginAttemptsPerMinute * 4], ...(possible ? [[`login:email:${email}:${address}`, web.loginAttemptsPerMinute] as [string, number]] : [])], 'log-in');
+    // Over the limit: the form again, its email and destination kept.
+    if (refused) return send(reply, logInPage(ctx(request, reply), { email, next, errors: { summary: refused } }), 429);
     const account = possible ? await deps.accounts.signIn(email, form.password) : null;
     if (!account) {
       request.log.info({ ip: address }, 'web log-in refused');
@@ -257,10 +269,22 @@ export async function webRoutes(app: FastifyInstance, deps: ServerDeps, auth: We
     const session = signedIn(request, reply);
     if (!session || csrfRefused(request, reply)) return reply;
     const form = formOf(request.body);
+    const [current, next] = [form.current_password ?? '', form.new_password ?? ''];
+    const again = (status: number, errors: FormErrors) => send(reply, accountPage(request, reply, { errors }), status);
+    // A form with a mistake costs no attempt: only a guess of the current password is counted.
+    if (!current || !next) {
+      const fields: Record<string, string> = {};
+      if (!current) fields.current_password = 'Enter your current password.';
+      if (!next) fields.new_password = 'Choose a new password.';
+      return again(400, { summary: !current && !next ? 'Enter your current password and choose a new one.' : (fields.current_password ?? fields.new_password)!, fields });
+    }
+    const weak = current === next ? 'The new password is the same as the current one.' : passwordProblem(next, session.account.email);
+    if (weak) return again(400, { summary: weak, fields: { new_password: weak } });
     // The current password is guessable from a stolen session: throttled like log-ins.
-    await throttle([[`password:${session.account.id}`, web.loginAttemptsPerMinute]], 'password change');
+    const refused = await throttleForm(reply, [[`password:${session.account.id}`, web.loginAttemptsPerMinute]], 'password change');
+    if (refused) return again(429, { summary: refused, fields: {} });
     try {
-      await deps.accounts.changePassword(session.account.id, form.current_password ?? '', form.new_password ?? '', session.id);
+      await deps.accounts.changePassword(session.account.id, current, next, session.id);
     } catch (err) {
       if (!isSvcError(err) || !err.param) throw err;
       return send(reply, accountPage(request, reply, { errors: { summary: err.message, fields: { [err.param]: err.message } } }), statusOf(err));

@@ -438,7 +438,40 @@ describe('web pages: playground API, throttling and settings', () => {
     expect(limited.status).toBe(429);
     expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
     expect(limited.text).toContain('Too many log-in attempts');
+    // The form again, not an error page: the email and where to go next kept.
+    const next = await web.post('/login', { email: address, password: 'plum orbit canyon lantern', next: '/settings/credits' });
+    expect(next.status).toBe(429);
+    expect(next.text).toContain(`value="${address}"`);
+    expect(next.text).toContain('name="next" value="/settings/credits"');
+    expect(next.text).toContain('name="password"');
     expect(web.cookies.has('__Host-svc_session')).toBe(false);
+  });
+
+  it('counts only guesses of the current password against the password-change limit; an empty form names its fields', async () => {
+    const own = await startService({ agents, env: { SVC_LOGIN_ATTEMPTS_PER_MINUTE: '2' } });
+    try {
+      const web = new WebClient(own.url);
+      await web.signUp(email(), 'plum orbit canyon lantern');
+      await web.get('/settings');
+      const empty = await web.post('/settings/password', { current_password: '', new_password: '' });
+      expect(empty.status).toBe(400);
+      expect(empty.text).toContain('Enter your current password and choose a new one.');
+      expect(empty.text).toMatch(/id="f-current_password"[^>]*aria-invalid="true"/);
+      expect(empty.text).toMatch(/id="f-new_password"[^>]*aria-invalid="true"/);
+      // Mistakes the form can see cost no attempt.
+      for (const mistake of [{ current_password: 'plum orbit canyon lantern', new_password: 'short' }, { current_password: 'plum orbit canyon lantern', new_password: 'plum orbit canyon lantern' }, { current_password: '', new_password: 'saffron tide ninety two' }]) {
+        expect((await web.post('/settings/password', mistake)).status).toBe(400);
+      }
+      expect((await web.post('/settings/password', { current_password: 'a wrong guess here', new_password: 'saffron tide ninety two' })).status).toBe(401);
+      expect((await web.post('/settings/password', { current_password: 'another wrong guess', new_password: 'saffron tide ninety two' })).status).toBe(401);
+      const limited = await web.post('/settings/password', { current_password: 'plum orbit canyon lantern', new_password: 'saffron tide ninety two' });
+      expect(limited.status).toBe(429);
+      expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
+      expect(limited.text).toContain('Too many password change attempts');
+      expect(limited.text).toContain('name="current_password"');
+    } finally {
+      await own.close();
+    }
   });
 
   it('counts sign-ups that could create an account, not forms with a mistake; over the limit, the form says so and keeps the email', async () => {
