@@ -13,11 +13,13 @@ export function rateLimit(deps: ServerDeps) {
     reply.header('x-ratelimit-remaining-requests', String(d.remaining));
     reply.header('x-ratelimit-reset-requests', formatDuration(d.resetSeconds));
     if (d.allowed) return done();
-    const plan = request.auth!.account.plan;
+    const { account, keyId } = request.auth!;
+    // The playground signs in with a session, not a key: its requests count against the account.
+    const whose = keyId.startsWith('web:') ? 'the playground on this account' : 'this API key';
     done(
       new SvcError('rate_limited', {
         code: 'rate_limit_exceeded',
-        message: `Rate limit reached for this API key: ${d.limit} requests per minute on the ${plan} plan. Retry in ${d.retryAfterSeconds}s.`,
+        message: `Rate limit reached for ${whose}: ${d.limit} request${d.limit === 1 ? '' : 's'} per minute on the ${account.plan} plan. Retry in ${d.retryAfterSeconds}s.`,
         retryAfterSeconds: d.retryAfterSeconds,
       }),
     );

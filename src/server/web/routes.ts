@@ -177,6 +177,8 @@ export async function webRoutes(app: FastifyInstance, deps: ServerDeps, auth: We
   });
 
   app.post('/signup', async (request, reply) => {
+    // Signed in already (another tab): the account's settings, as the sign-up page itself does.
+    if (request.webSession) return redirect(reply, '/settings');
     if (csrfRefused(request, reply)) return reply;
     if (!web.signup) return signupClosed(request, reply);
     const form = formOf(request.body);
@@ -215,6 +217,8 @@ export async function webRoutes(app: FastifyInstance, deps: ServerDeps, auth: We
   });
 
   app.post('/login', async (request, reply) => {
+    // Signed in already (from another tab, whose log-in replaced this form's token): on to where this one was going.
+    if (request.webSession) return redirect(reply, safeNext(formOf(request.body).next) ?? '/playground');
     if (csrfRefused(request, reply)) return reply;
     const form = formOf(request.body);
     const email = normalizeEmail(form.email ?? '');

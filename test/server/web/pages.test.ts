@@ -447,6 +447,42 @@ describe('web pages: playground API, throttling and settings', () => {
     expect(web.cookies.has('__Host-svc_session')).toBe(false);
   });
 
+  it('the playground over its rate limit says so of the playground, not of an API key', async () => {
+    const own = await startService({ agents, env: { SVC_RATE_LIMIT_FREE: '1' } });
+    try {
+      const web = new WebClient(own.url);
+      await web.signUp(email());
+      await web.get('/playground');
+      const send = () => fetch(`${own.url}/playground/v1/account`, { headers: { cookie: web.cookieHeader() } });
+      expect((await send()).status).toBe(200);
+      const limited = await send();
+      expect(limited.status).toBe(429);
+      expect(((await limited.json()) as any).error.message).toMatch(/^Rate limit reached for the playground on this account: 1 request per minute on the free plan\. Retry in \d+s\.$/);
+    } finally {
+      await own.close();
+    }
+  });
+
+  it('a log-in or sign-up form sent from a second tab after logging in from the first goes on, not to "Form expired"', async () => {
+    // Its own service: the log-ins of the other tests here count against this client address.
+    const own = await startService({ agents });
+    try {
+      const address = email();
+      await new WebClient(own.url).signUp(address);
+      const web = new WebClient(own.url);
+      await web.get('/login');
+      const staleToken = web.csrf;
+      expect((await web.post('/login', { email: address, password: 'plum orbit canyon lantern' })).status).toBe(303);
+      // The other tab's form still carries the token from before the log-in.
+      const second = await web.post('/login', { email: address, password: 'plum orbit canyon lantern', next: '/settings/credits' }, { csrf: staleToken });
+      expect([second.status, second.headers.get('location')]).toEqual([303, '/settings/credits']);
+      const signup = await web.post('/signup', { email: email(), password: 'plum orbit canyon lantern' }, { csrf: staleToken });
+      expect([signup.status, signup.headers.get('location')]).toEqual([303, '/settings']);
+    } finally {
+      await own.close();
+    }
+  });
+
   it('counts only guesses of the current password against the password-change limit; an empty form names its fields', async () => {
     const own = await startService({ agents, env: { SVC_LOGIN_ATTEMPTS_PER_MINUTE: '2' } });
     try {
