@@ -368,8 +368,14 @@ export async function webRoutes(app: FastifyInstance, deps: ServerDeps, auth: We
   app.get('/settings/credits', async (request, reply) => {
     const session = signedIn(request, reply);
     if (!session) return reply;
-    const after = (request.query as { after?: string }).after || undefined;
-    const { entries, hasMore } = await deps.billing.ledger(session.account.id, { limit: 50, after });
+    let after = (request.query as { after?: string }).after || undefined;
+    // An address edited by hand or gone stale shows the newest entries, not an error page.
+    const page = await deps.billing.ledger(session.account.id, { limit: 50, after }).catch((err: unknown) => {
+      if (!isSvcError(err) || err.param !== 'after') throw err;
+      after = undefined;
+      return deps.billing.ledger(session.account.id, { limit: 50 });
+    });
+    const { entries, hasMore } = page;
     return send(reply, creditsSection(ctx(request, reply), { account: session.account, entries, hasMore, after }));
   });
 

@@ -268,7 +268,7 @@ describe('web pages in Chromium', () => {
     await audit('settings-account');
     await page.getByRole('navigation', { name: 'Settings' }).getByRole('link', { name: 'Credits' }).click();
     const rows = await page.locator('#ledger tbody tr').allTextContents();
-    expect(rows[0]).toMatch(/Hold charged.*0.*6/);
+    expect(rows[0]).toMatch(/Charged: the credits held are spent.*±0.*6/);
     expect(rows[1]).toMatch(/Held for a report.*−3.*6/);
     expect(rows[2]).toMatch(/Granted.*e2e credits.*\+9.*9/);
     await audit('settings-credits');

@@ -367,6 +367,13 @@ describeBackends('web pages: sign-up, sessions, API keys', (backend) => {
     const credits = await web.get('/settings/credits');
     expect(credits.text).toContain('<strong id="balance">10</strong>');
     expect(credits.text).toMatch(/Granted<\/td><td data-label="Details">welcome credits<\/td><td class="num" data-label="Change">\+10<\/td><td class="num" data-label="Balance">10<\/td>/);
+    // A cursor edited by hand or gone stale: the newest entries, not an error page.
+    for (const after of ['bogus', 'x'.repeat(5000)]) {
+      const stale = await web.get(`/settings/credits?after=${after}`);
+      expect(stale.status).toBe(200);
+      expect(stale.text).toContain('welcome credits');
+      expect(stale.text).not.toContain('xxxxxxxxxx');
+    }
   });
 });
 

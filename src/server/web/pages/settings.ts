@@ -125,7 +125,8 @@ ${csrfInput(ctx)}
 const KIND_LABELS: Record<LedgerEntry['kind'], string> = {
   grant: 'Granted',
   hold: 'Held for a report',
-  capture: 'Hold charged',
+  // The credits were taken when held: charging the hold leaves the balance as it was.
+  capture: 'Charged: the credits held are spent',
   release: 'Hold returned',
   adjustment: 'Adjusted',
 };
@@ -143,7 +144,7 @@ ${o.entries.length
 <thead><tr><th scope="col">When</th><th scope="col">What</th><th scope="col">Details</th><th scope="col" class="num">Change</th><th scope="col" class="num">Balance</th></tr></thead>
 <tbody>${o.entries.map(
           (e) =>
-            html`<tr><td data-label="When">${formatTime(e.createdAt)}</td><td data-label="What">${KIND_LABELS[e.kind]}</td><td data-label="Details">${e.reason ?? ''}${e.requestId ? html` <span class="muted">(${e.requestId})</span>` : ''}</td><td class="num" data-label="Change">${e.amount > 0 ? `+${e.amount}` : e.amount === 0 ? '0' : `−${-e.amount}`}</td><td class="num" data-label="Balance">${e.balanceAfter}</td></tr>`,
+            html`<tr><td data-label="When">${formatTime(e.createdAt)}</td><td data-label="What">${KIND_LABELS[e.kind]}</td><td data-label="Details">${e.reason ?? ''}${e.requestId ? html` <span class="muted">(${e.requestId})</span>` : ''}</td><td class="num" data-label="Change">${e.amount > 0 ? `+${e.amount}` : e.amount === 0 ? '±0' : `−${-e.amount}`}</td><td class="num" data-label="Balance">${e.balanceAfter}</td></tr>`,
         )}</tbody></table></div>`
       : html`<p class="muted">No credit activity yet.</p>`}
 <p>${o.after ? html`<a href="/settings/credits">Newest</a>` : ''} ${next ? html`<a href="${next}">Older</a>` : ''}</p>`,
