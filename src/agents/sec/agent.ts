@@ -88,7 +88,7 @@ export async function* answerSecQuestion(lib: SecLibrary, question: SecQuestion 
 }
 
 /** Which companies there are figures for: those a snapshot recorded, or every XBRL filer when live. */
-async function* coverageAnswer(lib: SecLibrary, filers: number): AsyncGenerator<AgentEvent> {
+export async function* coverageAnswer(lib: SecLibrary, filers: number): AsyncGenerator<AgentEvent> {
   const recorded = await lib.recordedCompanies();
   const example = recorded?.[0] ? `“What was ${recorded[0].ticker || recorded[0].name} revenue in its latest quarter?”` : '“What was Apple\'s revenue in Q3 2024?”';
   const text = recorded

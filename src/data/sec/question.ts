@@ -161,6 +161,7 @@ combined together altogether sum summed totals cumulative cumulatively
 grow grows growing grown gain gains gained shrink shrinks shrank shrunk drop drops dropped jump jumped climb climbed falls fallen rises risen increases decreases declines
 improve improved worsen worsened move moved
 faster slower quicker better worse fastest slowest quickest worst ahead behind leads leading winner
+money help
 average averages avg median cagr compound compounded compounding annualized annualised rate`.split(/\s+/),
 );
 
@@ -1016,7 +1017,7 @@ const sameCompanies = (a: CompanyMention[], b: CompanyMention[]) => a.length ===
 
 /** "Which companies do you cover?": a question about the data itself, not about a company in it. */
 export function asksCoverage(text: string): boolean {
-  return /\b(?:which|what)\s+(?:companies|tickers|firms|stocks|filers)\b[^?]*\b(?:cover|covered|have|has|support(?:ed)?|know|available|include[ds]?|in (?:your|the|this) (?:data|snapshot|database))\b|\bcompanies\s+(?:do|can)\s+you\b|\bwho do you cover\b/i.test(text);
+  return /\b(?:which|what)\s+(?:companies|tickers|firms|stocks|filers)\b[^?]*\b(?:cover|covered|have|has|support(?:ed)?|know|available|include[ds]?|in (?:your|the|this) (?:data|snapshot|database))\b|\bcompanies\s+(?:do|can)\s+you\b|\bwho do you cover\b|\b(?:list|show)(?: me)?(?: the| all| your)? (?:companies|tickers)\b|^\s*(?:do|can) you (?:cover|have|support)\b/i.test(text);
 }
 
 /**

@@ -173,6 +173,12 @@ describe('svc-sec-agent on the demo snapshot, offline', () => {
       expect((await ask(q)).text, q).toMatch(/^This snapshot of SEC data has figures for 3 companies: Apple Inc\. \(AAPL\), Alphabet Inc\. \(GOOGL\) and Microsoft Corp\. \(MSFT\)\./);
     }
     expect((await askOf('svc-agent', 'What companies do you cover?')).text).toMatch(/^This snapshot of SEC data has figures for 3 companies/);
+    // The financials agent too, and other ways of asking.
+    for (const q of ['which companies do you cover?', 'list the companies you have', 'Do you cover Tesla?', 'What companies do you have data for?']) {
+      expect((await askOf('svc-financials-agent', q)).text, q).toMatch(/^This snapshot of SEC data has figures for 3 companies/);
+    }
+    // Words of the question are no company names.
+    for (const q of ['help', 'how much money did microsft make last year']) expect((await ask(q)).text, q).not.toContain('company called');
   });
 
   it('a question in another language is told to ask in English; one asking what to buy gets the key figures, not advice', async () => {
