@@ -387,6 +387,9 @@ async function addCrossCalendar(lib: SecLibrary, plan: Plan, profiles: CompanyPr
     const own = figure.result.kind === 'value' || figure.result.kind === 'no-value' ? figure.result.period : null;
     const near = nearPeriod(figure.fin, refPeriod);
     if (!near || (own && own.kind === near.kind && own.end === near.end)) continue;
+    // Six months off either way (a June year against December ones): neither is closer, so none is named.
+    const off = (p: FiscalPeriod) => Math.abs(daysBetween(p.end, refPeriod.end));
+    if (own && own.kind === near.kind && Math.abs(off(own) - off(near)) < 31) continue;
     const revenue = q.margin && shareLabel(metric) ? { revenue: figure.fin.value('revenue', near) } : {};
     plan.cross.push({ company: figure.company, fin: figure.fin, metric, reference: { ...reference, period: refPeriod }, period: near, value: figure.fin.value(metric.id, near), ...revenue });
   }

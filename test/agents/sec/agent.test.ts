@@ -567,6 +567,13 @@ describe('ratios computed from the filed figures, each figure cited', () => {
 });
 
 describe('follow-up questions use the conversation', () => {
+  it('a fiscal year six months off either way names no "closest" year of the other company', async () => {
+    // Microsoft's year ends in June; Alphabet's years end six months before and after it.
+    const a = await ask('Microsoft FY2024 net income', 'and for Alphabet?');
+    expect(a.text).toMatch(/^\*\*Alphabet Inc\. \(GOOGL\)\*\*: net income for fiscal year 2024 \(year ended 2024-12-31\)/);
+    expect(a.text).not.toContain('closest in time');
+  });
+
   it('"which is bigger?" after "and Microsoft?" weighs the two companies discussed, not the last one alone', async () => {
     for (const q of ['which is bigger?', "who's ahead?", 'compare them']) {
       const a = await ask('Apple net income last quarter', 'and Microsoft?', q);
