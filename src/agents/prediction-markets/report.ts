@@ -102,7 +102,7 @@ function crossedRungs(views: readonly MarketView[]): [MarketView, MarketView][] 
 /** The main rule's sentences that are not decisive clauses (those are quoted apart), cut at a sentence within ~400 characters. */
 function resolutionTerms(market: KalshiMarket): string | null {
   const decisive = new Set(decisiveClauses(market));
-  const sentences = (market.rules_primary ?? '').split(/(?<=\.)\s+/).map((x) => x.trim()).filter((x) => x && !decisive.has(x));
+  const sentences = (market.rules_primary ?? '').split(/(?<=\.)\s+/).map((x) => x.trim()).filter((x) => x && !decisive.has(x) && !EARLY_CLOSE.test(x));
   let out = '';
   for (const sentence of sentences) {
     if (out && out.length + sentence.length > 400) break;
@@ -111,11 +111,19 @@ function resolutionTerms(market: KalshiMarket): string | null {
   return out ? oneLine(out) : null;
 }
 
-function decisiveClauses(market: KalshiMarket): string[] {
+const EARLY_CLOSE = /\bclos\w*\s+early\b/i;
+
+/** A market's rule sentences, each once. */
+function ruleSentences(market: KalshiMarket): string[] {
   const text = [market.rules_primary, market.rules_secondary, market.early_close_condition].filter(Boolean).join(' ');
+  return [...new Set(text.split(/(?<=\.)\s+/).map((s) => s.trim()).filter(Boolean))];
+}
+
+function decisiveClauses(market: KalshiMarket): string[] {
   // The primary and secondary rules often repeat a sentence: each is said once.
-  const sentences = [...new Set(text.split(/(?<=\.)\s+/).map((s) => s.trim()).filter(Boolean))];
-  return sentences.filter((s) => /\b(?:unless|delay\w*|postpon\w*|does not count|do not count|counts|revision|revised|first release|tie[sd]?|early|cancel\w*|(?:no|not)\b[^.]{0,40}\bpublished|final)\b/i.test(s));
+  const sentences = ruleSentences(market);
+  // "Closes early once the outcome is determined" changes when trading ends, not who wins: said with the dates.
+  return sentences.filter((s) => !EARLY_CLOSE.test(s) && /\b(?:unless|delay\w*|postpon\w*|does not count|do not count|counts|revision|revised|first release|tie[sd]?|early|cancel\w*|(?:no|not)\b[^.]{0,40}\bpublished|final)\b/i.test(s));
 }
 
 const MONTHS = 'January|February|March|April|May|June|July|August|September|October|November|December|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sept?|Oct|Nov|Dec';
@@ -319,6 +327,8 @@ export function writeReport(r: Research, ctx: ReportContext): ReportBody {
       `- **Trading closes** ${utc(new Date(close * 1000))} (${days >= 0 ? `in ${days < 1 ? plural(Math.max(1, Math.round(days * 24)), 'hour') : plural(Math.round(days), 'day')}` : 'already closed'})${first.expected_expiration_time ? `; expected resolution ${utc(new Date(first.expected_expiration_time))}` : ''}${first.latest_expiration_time ? `, at the latest ${utc(new Date(first.latest_expiration_time))}` : ''} ${eventCite()}.`,
     );
   }
+  const early = first ? ruleSentences(first).find((x) => EARLY_CLOSE.test(x)) : undefined;
+  if (early && live.length) lines.push(`- **Trading may close early:** “${early}” ${marketCite(first!)}`);
   // What the event is about happens at its strike date (or a market's occurrence time), which can differ from the close.
   const occurs = event.strike_date ?? r.markets.find((v) => v.market.occurrence_datetime)?.market.occurrence_datetime ?? null;
   const closes = first?.close_time ? Date.parse(first.close_time) / 1000 : NaN;
@@ -370,8 +380,11 @@ export function writeReport(r: Research, ctx: ReportContext): ReportBody {
     // Every settled event found; prices before close are fetched for the most recent ones only.
     for (const e of r.history) {
       const winners = e.markets.filter((m) => m.won);
-      const price = !e.priced ? 'not fetched' : winners.map((w) => (w.preClose === null ? 'n/a' : formatPercent(w.preClose))).join(', ');
+      const price = !e.priced ? 'not fetched' : winners.map((w) => (w.preClose === null ? 'no price' : formatPercent(w.preClose))).join(', ');
       lines.push(`| ${e.eventTicker} | ${day(e.closeTs)} | ${winners.length ? cell(winners.map((w) => w.label).join(', ')) : 'none'} | ${winners.length ? price : '—'} |`);
+    }
+    if (r.history.some((e) => e.priced && e.markets.some((m) => m.won && m.preClose === null))) {
+      lines.push('', `“No price”: the exchange's candlesticks show no trade and no two-sided quote for it in the two hours before that time.`);
     }
     const priced = r.history.filter((e) => e.priced).length;
     if (priced < r.history.length) {

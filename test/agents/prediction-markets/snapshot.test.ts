@@ -190,6 +190,17 @@ describe('demo reports: figures the snapshot implies', () => {
   it('quotes the rules that can flip an outcome: postponement, and a source not published', async () => {
     expect(await report('KXNBAGAME-26NOV21LALBOS')).toContain('**Could flip the outcome:** “If the game is postponed and not played within 48 hours, the market resolves to the fair price at the time of postponement.”');
     expect(await report('KXAPPROVAL-26NOV27')).toContain('**Could flip the outcome:** “If no average is published that day, the last average published before it is used.”');
+    // Closing early once decided changes when trading ends, not who wins.
+    const shutdown = await report('KXSHUTDOWN-26DEC31');
+    expect(shutdown).toContain('- **Trading may close early:** “This market closes early once the outcome is determined.”');
+    expect(shutdown).not.toMatch(/Could flip the outcome:\*\* “This market closes early/);
+  });
+
+  it('marks a past winner with no price before close as such, and says what that means', async () => {
+    const text = await report('KXCPIYOY-26DEC');
+    expect(text).not.toContain('| n/a |');
+    expect(text).toContain('| KXCPIYOY-26MAR | 2026-03-24 | Above 2.6, Above 2.8, Above 3.0 | no price, no price, no price |');
+    expect(text).toContain('“No price”: the exchange\'s candlesticks show no trade and no two-sided quote for it in the two hours before that time.');
   });
 });
 
