@@ -61,7 +61,7 @@ export async function searchMarkets(
   const heading = misses.length
     ? `No open Kalshi event matches all of “${quoteCaller(query.trim())}”: ${misses.join(', and ')}. The closest, with current prices (as of ${utc(client.now())}):`
     : `Open Kalshi events matching “${quoteCaller(query.trim())}”, with current prices (as of ${utc(client.now())}):`;
-  const asked: Asked = { levels: levelsAsked(query), side: sideAsked(query), not: negated(query), inclusive: sideIncludesLevel(query) };
+  const asked: Asked = { levels: levelsAsked(query), side: sideAsked(query), not: negated(query), inclusive: sideIncludesLevel(query), text: query.toLowerCase() };
   const lines = [heading, ''];
   ranked.forEach(({ hit, event, fits }, i) => {
     const n = citations.length + 1;
@@ -79,7 +79,7 @@ export async function searchMarkets(
  * One event found: its prices (the outcome at a level asked about first, in bold), when it
  * closes, and what it does not match: a level it has no outcome at, a date it does not settle on.
  */
-function eventLine(event: KalshiEvent, category: string, n: number, { levels, side: sideSaid, not, inclusive }: Asked, otherDate: AskedWhen | null): string {
+function eventLine(event: KalshiEvent, category: string, n: number, { levels, side: sideSaid, not, inclusive, text }: Asked, otherDate: AskedWhen | null): string {
   const markets = event.markets ?? [];
   // "200k" is "$200,000" of a price, "200k" of payrolls.
   const dollars = markets.some((m) => (m.yes_sub_title ?? m.title ?? '').includes('$'));
@@ -96,10 +96,23 @@ function eventLine(event: KalshiEvent, category: string, n: number, { levels, si
   const cover = level && side ? coverOfSide(markets, rangeOfMarket, counted?.level ?? level.value, side, counted !== null) : null;
   const covered = cover ? [...cover.whole, ...(cover.split ? [cover.split] : [])] : [];
   if (cover && covered.length && (counted || !(cover.whole.length === 1 && !cover.split))) notes.push(coverNote(`${counted ? counted.words : said} ${level!.said}`, level!.said, cover));
-  const asked = new Set(covered.length ? covered : markets.filter((m) => levels.some((l) => atLevel(m, l.value))));
+  const atLevels = markets.filter((m) => levels.some((l) => atLevel(m, l.value)));
+  // Named by their words ("a cut"), when no level is asked: some of the outcomes, not all.
+  const named = levels.length ? [] : namedOutcomes(markets, text);
+  const byWords = named.length && named.length < markets.length ? named : [];
+  const asked = new Set(covered.length ? covered : atLevels.length ? atLevels : byWords);
+  // Exclusive outcomes named together add up ("odds of a cut?" of two cuts).
+  const together = byWords.length > 1 && event.mutually_exclusive ? byWords.map((m) => priceLine(m)) : [];
+  if (together.length && together.every((p) => p.price !== null)) {
+    notes.push(`Together, ${listed(together.map((p) => `“${quoteCaller(p.label)}”`))}: about ${formatPercent(together.reduce((sum, p) => sum + p.price!, 0))}.`);
+  }
+  // A ladder (each outcome one side of its level) reads in the order of its levels, not of its prices.
+  const rungs = byStrike(markets);
+  const isLadder = rungs.length === markets.length && markets.length > 1 && new Set(markets.map(sideOf)).size === 1 && sideOf(markets[0]!) !== null;
+  const place = (m: KalshiMarket) => rungs.indexOf(m);
   const prices = markets
-    .map((m) => ({ ...priceLine(m), asked: asked.has(m) }))
-    .sort((a, b) => Number(b.asked) - Number(a.asked) || b.rank - a.rank);
+    .map((m) => ({ ...priceLine(m), asked: asked.has(m), m }))
+    .sort((a, b) => Number(b.asked) - Number(a.asked) || (isLadder ? place(a.m) - place(b.m) : b.rank - a.rank));
   const shown = prices.slice(0, Math.max(4, asked.size)).map((p) => (p.asked ? `**${quoteCaller(p.text)}**` : quoteCaller(p.text)));
   const hidden = prices.length - shown.length;
   const more = hidden > 0 ? `, and ${hidden} more outcome${hidden === 1 ? '' : 's'}` : '';
@@ -145,7 +158,21 @@ interface Asked {
   not: boolean;
   /** The side includes the level ("at least 3", "5 or more"). */
   inclusive: boolean;
+  /** The question's words, lower case: outcomes named by them ("a cut") are picked out. */
+  text: string;
 }
+
+/** Words of outcome labels that name no outcome on their own. */
+const GENERIC_LABEL_WORDS = new Set(['above', 'below', 'over', 'under', 'more', 'less', 'than', 'the', 'and', 'yes', 'team', 'win', 'wins', 'or']);
+
+/** Outcomes the question names by a word of their label ("odds of a cut?": "Cut 25bps", "Cut more than 25bps"). */
+function namedOutcomes(markets: readonly KalshiMarket[], text: string): KalshiMarket[] {
+  return markets.filter((m) => {
+    const own = (labelOfMarketText(m).toLowerCase().match(/[a-z]{3,}/g) ?? []).filter((w) => !GENERIC_LABEL_WORDS.has(w));
+    return own.some((w) => new RegExp(`\\b${w}`).test(text));
+  });
+}
+const labelOfMarketText = (m: KalshiMarket) => priceLine(m).label;
 
 /** What one side of a level comes to: the outcomes wholly on it, added up, and the one the level falls inside. */
 function coverNote(asked: string, level: string, cover: { whole: KalshiMarket[]; split: KalshiMarket | null }): string {

@@ -29,7 +29,8 @@ const SYNONYMS: Record<string, string[]> = {
   eth: ['ethereum', 'eth', 'ether'],
   ethereum: ['ethereum', 'eth', 'ether'],
   crypto: ['bitcoin', 'ethereum', 'crypto'],
-  inflation: ['cpi', 'inflation', 'price'],
+  // Not "price": that is every "Bitcoin price" event too.
+  inflation: ['cpi', 'inflation', 'pce'],
   cpi: ['cpi', 'inflation'],
   job: ['jobs', 'payrolls', 'nonfarm', 'employment'],
   payroll: ['payrolls', 'jobs', 'nonfarm'],

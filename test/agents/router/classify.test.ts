@@ -28,6 +28,8 @@ const TABLE: [string, RouteKind][] = [
   ['prediction markets on the next spacex launches', 'odds'],
   ['how likley is a new openai model before january', 'odds'],
   ['what do prediction markets think about inflation', 'odds'],
+  ['will it be warm in NYC on Nov 20?', 'odds'],
+  ['how cold will it get in New York this week', 'odds'],
   ['ETH above 3400 today?', 'odds'],
   ['Whats the likelihood of a shutdown', 'odds'],
   ['presidential approval odds next week', 'odds'],

@@ -31,9 +31,24 @@ describe('svc-agent (router)', () => {
     const text = r.output_text;
     expect(text).toMatch(/^Open Kalshi events matching “what are the odds of a Fed cut in December\?”/);
     expect(text).toContain('**Fed decision in December 2026?** (KXFEDDECISION-26DEC, Economics) [1]');
-    expect(text).toMatch(/Cut 25bps \d+\.\d%/);
+    // The outcomes the question names come first, in bold, and exclusive ones add up.
+    expect(text).toMatch(/\[1\]: \*\*Cut more than 25bps (\d+\.\d)%\*\*; \*\*Cut 25bps (\d+\.\d)%\*\*; /);
+    const [, more, quarter] = /\*\*Cut more than 25bps (\d+\.\d)%\*\*; \*\*Cut 25bps (\d+\.\d)%\*\*/.exec(text)!;
+    expect(text).toContain(`Together, “Cut more than 25bps” and “Cut 25bps”: about ${(Number(more) + Number(quarter)).toFixed(1)}%.`);
     const ann = (r.output[0] as any).content[0].annotations;
     expect(ann[0].url).toBe('https://kalshi.com/markets/kxfeddecision/fed-rate-decision/kxfeddecision-26dec');
+  });
+
+  it('lists a ladder of strikes in the order of its levels; "inflation" finds CPI, not every price', async () => {
+    const { apiKey } = await svc.account();
+    const client = new OpenAI({ baseURL: svc.baseURL, apiKey });
+    const btc = (await client.responses.create({ model: 'svc-agent', input: 'bitcoin price odds' })).output_text;
+    const levels = [...btc.split('\n').find((l) => l.includes('KXBTCD'))!.matchAll(/Above \$([\d,]+) \d/g)].map((m) => Number(m[1]!.replace(/,/g, '')));
+    expect(levels.length).toBeGreaterThan(2);
+    expect(levels).toEqual([...levels].sort((a, b) => a - b));
+    const inflation = (await client.responses.create({ model: 'svc-agent', input: 'markets on inflation' })).output_text;
+    expect(inflation).toContain('KXCPIYOY');
+    expect(inflation).not.toContain('KXBTCD');
   });
 
   it("a '[1]' the caller typed is quoted back without taking the place of the citation marker", async () => {
