@@ -39,6 +39,10 @@ const SYNONYMS: Record<string, string[]> = {
   temperature: ['temperature', 'temp', 'high', 'weather'],
   temp: ['temperature', 'temp'],
   weather: ['temperature', 'weather', 'rain', 'snow'],
+  // "Will it be warm in NYC?": a temperature event.
+  warm: ['temperature', 'high'],
+  hot: ['temperature', 'high'],
+  cold: ['temperature', 'low'],
   shutdown: ['shutdown', 'government'],
   // "Is the government going to shut down?"
   shut: ['shutdown', 'shut'],

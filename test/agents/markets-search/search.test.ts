@@ -16,6 +16,7 @@ describe('searching the open events', () => {
     ['nyc high temperature tomorrow', 'KXHIGHNY'],
     ['how many spacex launches this week', 'KXSPACEX'],
     ['inflation next month', 'KXCPIYOY'],
+    ['will it be warm in NYC on Nov 20?', 'KXHIGHNY'],
     ['wat r the odds of a fed cut in decmber', 'KXFEDDECISION'],
     ['What do traders on Kalshi think about the Fed meeting next month?', 'KXFEDDECISION'],
     ['will it rain in NYC tomorrow', 'KXHIGHNY'],
