@@ -373,6 +373,12 @@ function comparedPair(a: PeriodSpec | null, b: PeriodSpec | null, balances: bool
     const gap = fa !== null && fb !== null ? fa * 4 + a.base.q - (fb * 4 + b.base.q) : null;
     if (gap !== null && Math.abs(gap) === a.quarters) return { period: gap > 0 ? a : b, comparison: 'qoq' };
   }
+  // "the first nine months of 2024 vs 2023": the same months of the other year.
+  if (a?.kind === 'span' && a.base?.kind === 'fiscalQuarter' && a.base.fy !== null && b?.kind === 'fiscalYear' && b.fy !== null && b.fy !== a.base.fy) {
+    const other: PeriodSpec = { ...a, base: { ...a.base, fy: b.fy } };
+    const [later, earlier] = a.base.fy > b.fy ? [a, other] : [other, a];
+    return Math.abs(a.base.fy - b.fy) === 1 ? { period: later, comparison: 'yoy' } : { period: later, comparison: 'versus', versus: earlier };
+  }
   // "calendar 2024 vs fiscal 2024": the calendar year, against the fiscal year.
   if (a?.kind === 'calendarYear' && b?.kind === 'fiscalYear' && b.fy !== null) return { period: a, comparison: 'versus', versus: b };
   if (b?.kind === 'calendarYear' && a?.kind === 'fiscalYear' && a.fy !== null) return { period: b, comparison: 'versus', versus: a };
@@ -419,7 +425,7 @@ const EXPLICIT_YOY = /\b(?:yoy|y\/y|y-o-y|year[- ](?:over|on)[- ]year|a year (?:
 function extractComparison(m: Masked): { comparison: Comparison | null; both: boolean } {
   let found: Comparison | null = null;
   let yearOverYear = false;
-  const yoy = /\b(?:yoy|y\/y|y-o-y|year[- ](?:over|on)[- ]year|(?:vs\.?|versus|compared? (?:to|with)|with|against|than)\s+(?:the\s+)?(?:a\s+)?(?:(?:prior|previous|preceding)\s+(?:twelve|12)\s+months|year (?:ago|earlier|before)|same (?:quarter|period) (?:a year ago|last year|of (?:the )?(?:previous|prior|last) year)|last year|prior year|previous year)|annual(?:ly)? growth)\b/gi;
+  const yoy = /\b(?:yoy|y\/y|y-o-y|year[- ](?:over|on)[- ]year|(?:vs\.?|versus|compared? (?:to|with)|with|against|than)\s+(?:the\s+)?(?:a\s+)?(?:(?:prior|previous|preceding)\s+(?:twelve|12)\s+months|year (?:ago|earlier|before)|same (?:quarter|period) (?:a year ago|last year|of (?:the )?(?:previous|prior|last) year)|last year|prior year|previous year|(?:last|prior|previous)(?:'s)?\s*(?=\?|$))|annual(?:ly)? growth)\b/gi;
   const qoq = /\b(?:qoq|q\/q|q-o-q|quarter[- ](?:over|on)[- ]quarter|sequential(?:ly)?|(?:vs\.?|versus|compared (?:to|with)|against)\s+(?:the\s+)?(?:previous|prior|last|preceding) quarter)\b/gi;
   m.take(qoq, () => ((found = 'qoq'), true));
   m.take(yoy, () => ((yearOverYear = true), (found ??= 'yoy'), true));

@@ -134,6 +134,13 @@ describe('quarters from one to another, and the latest months: their total, neve
 });
 
 describe('two periods named further apart than a year or a quarter: compared, never one of them dropped', () => {
+  it('months of a year against another year, or "vs last": the same months of that year', async () => {
+    // 253,549 - 221,084 = 32,465, +14.7%.
+    expect(await answer('Alphabet revenue for the first nine months of 2024 vs 2023')).toContain('- Year over year: the first nine months of 2023 (nine months ended 2023-09-30) was $221,084 million (Form 10-Q filed 2023-10-25) [2]; change +$32,465 million (+14.7%).');
+    // 74,599 - 66,100 = 8,499, +12.9%.
+    expect(await answer('Microsoft net income so far this fiscal year vs last')).toContain('- Year over year: the first nine months of fiscal 2024 (nine months ended 2024-03-31) was $66,100 million (Form 10-Q filed 2024-04-25) [2]; change +$8,499 million (+12.9%).');
+  });
+
   it('a fiscal year with one two years earlier', async () => {
     const text = await answer('Apple revenue in fiscal 2024 versus fiscal 2022');
     expect(text).toMatch(/revenue for fiscal year 2024 \(year ended 2024-09-28\) was \*\*\$391,035 million\*\*/);
