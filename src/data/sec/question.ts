@@ -566,6 +566,8 @@ function extractPeriod(m: Masked, form: '10-K' | '10-Q' | null): { period: Perio
   m.take(/\b(?:the\s+)?(?:previous|prior|preceding|earlier)\s+(quarter|fiscal year|year)\b/gi, (x) => move(/^q/i.test(x[1]!) ? { quarters: -1, years: 0 } : { quarters: 0, years: -1, year: true }, x.index!));
   m.take(/\b(?:the\s+)?(?:next|following|subsequent)\s+(quarter|year|fiscal year)\b|\b(?:the\s+)?(quarter|year)\s+after\b/gi, (x) => move(/^q/i.test((x[1] ?? x[2])!) ? { quarters: 1, years: 0 } : { quarters: 0, years: 1 }, x.index!));
   m.take(/\b(?:latest|most recent|newest|current|currently|now|today|recent)\b/gi, () => set({ kind: 'latest', span: form === '10-K' ? 'year' : 'quarter' }));
+  // "over the full year", "annual", "for the year": the latest fiscal year ("full year 2024" names its year).
+  m.take(/\b(?:(?:the\s+)?(?:full|whole|entire)[- ](?:fiscal\s+)?year|annual(?:ly)?|yearly|for the year)\b(?!\s*(?:fy\s*|fiscal\s+)?'?\d{2,4})/gi, () => set({ kind: 'latest', span: 'year' }));
   // A quarter or year on its own: "Q3" (the most recent third quarter), "in 2024" (fiscal 2024).
   m.take(/\bq([1-4])\b/gi, (x) => quarter(x[1]!, undefined, undefined));
   m.take(/\b(19[89]\d|20\d{2})\b/g, (x) => set({ kind: 'fiscalYear', fy: Number(x[1]) }));

@@ -567,6 +567,12 @@ describe('ratios computed from the filed figures, each figure cited', () => {
 });
 
 describe('follow-up questions use the conversation', () => {
+  it('"what about over the full year?" after a comparison of the latest quarters compares the latest fiscal years', async () => {
+    const a = await ask('Compare Apple and Microsoft free cash flow', 'what about over the full year?');
+    expect(a.text).toMatch(/\| Apple Inc\. \(AAPL\) \| Free cash flow \| fiscal year 2024 \(year ended 2024-09-28\) \| \$108,807 million/);
+    expect(a.text).toMatch(/\| Microsoft Corp\. \(MSFT\) \| Free cash flow \| fiscal year 2024 \(year ended 2024-06-30\) \| \$74,071 million/);
+  });
+
   it('a fiscal year six months off either way names no "closest" year of the other company', async () => {
     // Microsoft's year ends in June; Alphabet's years end six months before and after it.
     const a = await ask('Microsoft FY2024 net income', 'and for Alphabet?');

@@ -133,6 +133,21 @@ describe('figure names with a typo', () => {
   });
 });
 
+describe('"the full year", "annual": the latest fiscal year', () => {
+  it.each([
+    ['Apple annual revenue', { kind: 'latest', span: 'year' }],
+    ['Apple full-year revenue', { kind: 'latest', span: 'year' }],
+    ['Apple revenue for the whole year', { kind: 'latest', span: 'year' }],
+    ['Apple full year 2024 revenue', { kind: 'fiscalYear', fy: 2024 }],
+  ])('%s', (text, period) => {
+    expect(parse(text).period).toEqual(period);
+  });
+
+  it('"annual growth" is still a change, not a period', () => {
+    expect(parse('Apple revenue annual growth')).toMatchObject({ period: null, comparison: 'yoy' });
+  });
+});
+
 describe('ratios are asked as the two figures they are computed from', () => {
   it.each([
     ['Apple return on equity', ['returnOnEquity'], ['netIncome', 'stockholdersEquity']],
