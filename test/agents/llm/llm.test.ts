@@ -58,7 +58,8 @@ describe('answers phrased by an LLM upstream', () => {
   it('keeps only real sources, renumbered by first use, strips invented links, and reports the upstream usage', async () => {
     script.write = () =>
       completion('The December Fed meeting is priced in [1]; see also [7] and https://made-up.example/fed for details. Bitcoin is elsewhere [1].', { prompt_tokens: 321, completion_tokens: 45 });
-    const r = await ask('svc-markets-search-agent', 'what are the odds of a Fed cut in December?');
+    // No outcome named: a rewrite need not repeat any outcome's figures (one naming "a cut" must give the cuts').
+    const r = await ask('svc-markets-search-agent', 'what are the odds for the Fed in December?');
     expect(r.text).toBe('The December Fed meeting is priced in [1]; see also and for details. Bitcoin is elsewhere [1].\n');
     expect(r.annotations).toHaveLength(1);
     expect(r.annotations[0].url).toMatch(/^https:\/\/kalshi\.com\/markets\/kxfeddecision\//);
@@ -122,7 +123,7 @@ describe('answers phrased by an LLM upstream', () => {
     const { apiKey } = await svc.account();
     const client = new OpenAI({ baseURL: svc.baseURL, apiKey, maxRetries: 0 });
     const model = 'svc-markets-search-agent';
-    const input = 'what are the odds of a Fed cut in December?';
+    const input = 'what are the odds for the Fed in December?';
     const plain = await client.responses.create({ model, input });
     const streamed = await client.responses.stream({ model, input }).finalResponse();
     expect(streamed.output_text).toBe(plain.output_text);

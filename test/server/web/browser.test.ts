@@ -176,9 +176,13 @@ describe('web pages in Chromium', () => {
     await page.waitForURL(/\/revoke$/);
     await audit('revoke-confirm');
     await page.getByRole('button', { name: 'Revoke key' }).click();
-    await page.waitForURL(/revoked=/);
+    await page.waitForURL((url) => url.pathname === '/settings/api-keys');
     expect(await page.getByRole('status').first().textContent()).toContain('was revoked');
     expect(await page.locator('#revoked-keys').textContent()).toContain('e2e laptop');
+    // The notice leaves the address once shown: a reload does not announce it again.
+    expect(new URL(page.url()).search).toBe('');
+    await page.reload();
+    expect(await page.getByText('was revoked').count()).toBe(0);
     const client = new OpenAI({ apiKey: secret, baseURL: svc.baseURL, maxRetries: 0 });
     const refused = await client.responses.create({ model: 'svc-test', input: 'again' }).catch((e: unknown) => e);
     expect(refused).toBeInstanceOf(OpenAI.AuthenticationError);

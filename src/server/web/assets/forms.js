@@ -20,3 +20,12 @@ addEventListener('pageshow', (event) => {
     for (const button of form.querySelectorAll('[aria-disabled="true"]')) button.removeAttribute('aria-disabled');
   }
 });
+
+// Notices of something just done ("Your password was changed") live in the address; once shown
+// they leave it, so a reload or a return later does not announce them as new again.
+const ONE_SHOT = ['welcome', 'changed', 'revoked', 'logged_out', 'expired'];
+const here = new URL(location.href);
+if (ONE_SHOT.some((name) => here.searchParams.has(name))) {
+  for (const name of ONE_SHOT) here.searchParams.delete(name);
+  history.replaceState(history.state, '', `${here.pathname}${here.search}${here.hash}`);
+}
