@@ -144,6 +144,8 @@ describe('web pages in Chromium', () => {
     await page.getByLabel('Key name').fill('e2e laptop');
     await page.getByRole('button', { name: 'Create new key' }).click();
     secret = (await page.locator('#new-key-secret').textContent())!;
+    // Focus goes to the new key's Copy button, which a screen reader reads with the secret.
+    expect(await page.evaluate(() => (document.activeElement as HTMLElement | null)?.dataset.copy)).toBe('new-key-secret');
     expect(secret).toMatch(/^sk-svc-[0-9A-Za-z]{40}$/);
     await page.getByRole('button', { name: 'Copy' }).click();
     await expect.poll(() => page.locator('#copy-status').textContent()).toMatch(/Copied|Selected/);

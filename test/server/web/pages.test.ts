@@ -167,6 +167,9 @@ describeBackends('web pages: sign-up, sessions, API keys', (backend) => {
     const long = await web.post('/settings/api-keys', { name: 'x'.repeat(61) });
     expect(long.status).toBe(400);
     expect(long.text).toContain('Use a name of at most 60 characters.');
+    // The field says so too, and has the focus; the browser's own limit leaves room for 60 emoji (two UTF-16 units each).
+    expect(long.text).toMatch(/<input id="f-name" name="name" type="text" autocomplete="off" maxlength="120" value="x{61}" aria-describedby="f-name-hint f-name-error" aria-invalid="true" autofocus>/);
+    expect((await web.post('/settings/api-keys', { name: '🔑'.repeat(60) })).status).toBe(303);
 
     const client = new OpenAI({ apiKey: secret, baseURL: svc.baseURL, maxRetries: 0 });
     const r = await client.responses.create({ model: 'svc-test', input: 'hello', store: false });

@@ -56,6 +56,11 @@ reset.addEventListener('click', () => {
 
 stop.addEventListener('click', () => controller?.abort());
 
+// Leaving while an answer comes loses it from this page (a report goes on and is charged): the browser asks first.
+addEventListener('beforeunload', (event) => {
+  if (controller) event.preventDefault();
+});
+
 // A message about the question goes once it is being edited (the browser may then say its own).
 question.addEventListener('input', () => {
   if (error.textContent) error.textContent = '';

@@ -53,6 +53,10 @@ ${field({ name: 'new_password', label: 'New password', type: 'password', autocom
   );
 }
 
+/**
+ * The API Keys page. The name field's maxlength is twice the limit: browsers count UTF-16 units
+ * (an emoji is two), the server counts characters and says when a name is too long.
+ */
 export function apiKeysSection(
   ctx: PageContext,
   o: { keys: KeyInfo[]; created?: { key: KeyInfo; secret: string }; revoked?: KeyInfo; errors?: FormErrors; name?: string; welcome?: boolean },
@@ -63,7 +67,7 @@ export function apiKeysSection(
     ? html`<section class="notice ok" aria-labelledby="new-key-title" id="new-key">
   <h3 id="new-key-title">Your new key${o.created.key.name ? html` “${o.created.key.name}”` : ''}</h3>
   <p>Copy it now: it is shown only this once. Use it as <code>Authorization: Bearer &lt;key&gt;</code>, or as <code>apiKey</code> in an OpenAI SDK with base URL <code>${ctx.apiBase}</code>.</p>
-  <div class="secret"><code id="new-key-secret">${o.created.secret}</code><button type="button" class="secondary" data-copy="new-key-secret">Copy</button><span role="status" class="muted" id="copy-status"></span></div>
+  <div class="secret"><code id="new-key-secret">${o.created.secret}</code><button type="button" class="secondary" data-copy="new-key-secret" aria-describedby="new-key-secret" autofocus>Copy</button><span role="status" class="muted" id="copy-status"></span></div>
 </section>`
     : '';
   const welcome = o.welcome ? html`<div class="notice ok" role="status">Your account is ready, on the Free plan. Create an API key to call the API, or try the agents in the <a href="/playground">playground</a>.</div>` : '';
@@ -88,7 +92,7 @@ ${csrfInput(ctx)}
 <label for="f-name">Key name</label>
 <p class="hint" id="f-name-hint">To tell your keys apart, e.g. “laptop” or “research bot”. Optional.</p>
 ${o.errors?.fields?.name ? html`<p class="field-error" id="f-name-error">${o.errors.fields.name}</p>` : ''}
-<input id="f-name" name="name" type="text" autocomplete="off" maxlength="${MAX_KEY_NAME_LENGTH}" value="${o.name ?? ''}" aria-describedby="f-name-hint${o.errors?.fields?.name ? ' f-name-error' : ''}">
+<input id="f-name" name="name" type="text" autocomplete="off" maxlength="${2 * MAX_KEY_NAME_LENGTH}" value="${o.name ?? ''}" aria-describedby="f-name-hint${o.errors?.fields?.name ? ' f-name-error' : ''}" ${o.errors?.fields?.name ? html`aria-invalid="true" autofocus` : ''}>
 <div class="actions"><button type="submit">Create new key</button></div>
 </form>
 <h3>Active keys</h3>
