@@ -67,6 +67,8 @@ const YES_NO = /^\s*(?:did|does|do|has|have|had|is|was|were|are)\b/i;
 /** Asking what to do with a stock, not what a company reported. */
 const ADVICE = /\bshould (?:i|we|you) (?:buy|sell|short|invest|hold|own)\b|\b(?:a )?(?:good|bad) (?:buy|investment|stock)\b|\bis \S+ a (?:buy|sell)\b|\b(?:buy|sell) or (?:sell|hold|buy)\b|\bworth (?:buying|investing)\b/i;
 const NO_QUARTER = /^(?:f?q[05-9]|[05-9]q)\b/i;
+/** "… faster than Microsoft's", "… more than Apple": a comparison of the first company named with another. */
+const COMPARED_THAN = /\b(faster|slower|more|less|higher|lower|bigger|larger|smaller|greater|fewer|better|worse)\b[^?]*?\bthan\b/i;
 
 const UNKNOWN_WHY: { pattern: RegExp; why: string }[] = [
   {
@@ -672,14 +674,28 @@ export class AnswerWriter {
         const diff = high.raw.value - low.raw.value;
         const amount = formatAmount(diff, high.unit, metric, this.#scale(high.raw)).replace(/ per share$/, '');
         const share = low.raw.value > 0 ? ` (${(Math.round((diff / low.raw.value) * 1000) / 10).toLocaleString('en-US', { minimumFractionDigits: 1 })}%)` : '';
-        out.push(`${capitalise(named(high, ` ${label}`))} was ${amount}${share} more than ${named(low)}${monthsApart}.`);
+        out.push(`${this.#thanVerdict(high.figure.company)}${capitalise(named(high, ` ${label}`))} was ${amount}${share} more than ${named(low)}${monthsApart}.`);
       } else {
         // Shares and growth rates as shown, so that the difference is that of the figures printed.
         const points = (high.value - low.value).toFixed(1);
-        out.push(`${capitalise(named(high, ` ${label}`))}, ${high.shown}, was ${points} percentage points higher than ${named(low)}, ${low.shown}${monthsApart}.`);
+        out.push(`${this.#thanVerdict(high.figure.company)}${capitalise(named(high, ` ${label}`))}, ${high.shown}, was ${points} percentage points higher than ${named(low)}, ${low.shown}${monthsApart}.`);
       }
     }
     return out;
+  }
+
+  /**
+   * "**Yes**: " or "**No**: " before how two companies differ, when the question asked it of the
+   * first one named ("Did Apple's revenue grow faster than Microsoft's?"); '' otherwise.
+   */
+  #thanVerdict(higher: CompanyRef): string {
+    const q = this.#plan.question;
+    const text = q?.text ?? '';
+    const way = COMPARED_THAN.exec(text);
+    const subject = q?.companies.find((c) => c.status === 'found');
+    if (!YES_NO.test(text) || !way || subject?.status !== 'found') return '';
+    const up = !/^(?:slower|less|lower|smaller|fewer|worse)$/i.test(way[1]!);
+    return (subject.company.cik === higher.cik) === up ? '**Yes**: ' : '**No**: ';
   }
 
   #cross(): string[] {
@@ -862,7 +878,8 @@ export class AnswerWriter {
             ? `${capitalise([...new Set(figures.map((f) => f.metric.label))].join(' and '))}, side by side (each company in its own fiscal terms):`
             : `${who(figures[0]!.company)}:`;
       lines.push(intro, '', ...this.#table(figures));
-      if (companies > 1 && !plan.keyFigures && !ratios.length) {
+      // "Which is bigger, Apple or Microsoft?" asks for no figure: the key figures are weighed against each other.
+      if (companies > 1 && (!plan.keyFigures || /\b(?:bigger|larger|smaller|biggest|largest|smallest)\b/i.test(plan.question?.text ?? '')) && !ratios.length) {
         const differences = this.#differences(figures);
         if (differences.length) lines.push(...(lines.at(-1)?.startsWith('- ') ? [] : ['']), ...differences.map((d) => `- ${d}`));
       }

@@ -580,6 +580,17 @@ describe('follow-up questions use the conversation', () => {
     expect(a.text).not.toContain('closest in time');
   });
 
+  it('a yes/no question comparing two companies is answered Yes or No; "which is bigger?" of two companies weighs their key figures', async () => {
+    expect((await ask("Did Apple's revenue grow faster than Microsoft's?")).text).toContain("- **No**: Microsoft's revenue growth, +13.3%, was 8.2 percentage points higher than Apple's, +5.1%.");
+    expect((await ask("Did Microsoft's revenue grow faster than Apple's?")).text).toContain("- **Yes**: Microsoft's revenue growth, +13.3%");
+    expect((await ask("Is Apple's net income lower than Microsoft's last quarter?")).text).toContain("- **Yes**: Microsoft's net income was $1,044 million (4.2%) more than Apple's.");
+    const bigger = await ask('Which is bigger, Apple or Microsoft?');
+    expect(bigger.text).toMatch(/^Key figures from the latest filings, side by side:/);
+    expect(bigger.text).toContain("- Apple's revenue was $25,293 million (36.1%) more than Microsoft's.");
+    // A question that asks nothing of that kind gets no verdict.
+    expect((await ask('Compare Apple and Microsoft net income last quarter')).text).not.toContain('**Yes**');
+  });
+
   it('"which is bigger?" after "and Microsoft?" weighs the two companies discussed, not the last one alone', async () => {
     for (const q of ['which is bigger?', "who's ahead?", 'compare them']) {
       const a = await ask('Apple net income last quarter', 'and Microsoft?', q);
