@@ -8,7 +8,7 @@ import type { ReportedFact } from '../../data/sec/facts.js';
 import type { Agent, AgentEvent, AgentRequest } from '../types.js';
 import { listed } from '../citations.js';
 import { answerTables, asksOfPeriods, asksTotal, spanAsked, tabulable, type Span } from '../financials/table.js';
-import { planAnswer } from './plan.js';
+import { MAX_COMPANIES, planAnswer } from './plan.js';
 import { AnswerWriter, factKey, factsToCite } from './write.js';
 
 export const SEC_AGENT_ID = 'svc-sec-agent';
@@ -30,7 +30,7 @@ async function* runSecAgent(lib: SecLibrary, request: AgentRequest): AsyncGenera
   const index = await lib.companyIndex();
   const asked = [...request.messages].reverse().find((m) => m.role === 'user')?.content ?? '';
   if (asksCoverage(asked)) return yield* coverageAnswer(lib, index.size);
-  const question = parseConversation(request.messages, index);
+  const question = await acrossCovered(lib, parseConversation(request.messages, index), asked);
   const periods = periodsAsked(request, question);
   const last = [...request.messages].reverse().find((m) => m.role === 'user')?.content ?? '';
   if (periods && tabulable(question)) yield* answerTables(lib, question, periods);
@@ -85,6 +85,22 @@ export async function* answerSecQuestion(lib: SecLibrary, question: SecQuestion 
   for (const chunk of text.match(/[^\n]*\n|[^\n]+$/g) ?? []) yield { type: 'text', delta: chunk };
   for (const citation of ordered) yield { type: 'citation', citation };
   yield { type: 'done' };
+}
+
+/** "Which company has the highest net margin?", "which of them has the most debt?": asked of every company covered. */
+const ACROSS = /\b(?:which|what|who)\b[^?]*\b(?:compan(?:y|ies)|of them|of the (?:two|three|four|five|six)|firms?|stocks?)\b[^?]*\b(?:highest|lowest|most|least|largest|biggest|smallest|best|worst|greatest|fastest|slowest)\b|\brank (?:all|every|the) (?:companies|of them)\b/i;
+
+/**
+ * A question across the companies covered, naming none: a snapshot's companies (a handful), over
+ * their latest fiscal years unless a period is said. Live, every XBRL filer is covered, so none are
+ * guessed: the answer asks which companies to compare.
+ */
+async function acrossCovered(lib: SecLibrary, question: SecQuestion | null, text: string): Promise<SecQuestion | null> {
+  if (!question || !ACROSS.test(text) || question.companies.some((c) => c.status === 'found')) return question;
+  const recorded = await lib.recordedCompanies();
+  if (!recorded?.length || recorded.length > MAX_COMPANIES) return question;
+  const companies = recorded.map((company) => ({ status: 'found' as const, text: company.ticker || company.name, company, fuzzy: false }));
+  return { ...question, companies, period: question.period ?? { kind: 'latest', span: 'year' } };
 }
 
 /** Which companies there are figures for: those a snapshot recorded, or every XBRL filer when live. */

@@ -161,7 +161,7 @@ combined together altogether sum summed totals cumulative cumulatively
 grow grows growing grown gain gains gained shrink shrinks shrank shrunk drop drops dropped jump jumped climb climbed falls fallen rises risen increases decreases declines
 improve improved worsen worsened move moved
 faster slower quicker better worse fastest slowest quickest worst ahead behind leads leading winner
-money help
+money help three four five six
 average averages avg median cagr compound compounded compounding annualized annualised rate`.split(/\s+/),
 );
 
