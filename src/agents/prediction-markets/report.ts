@@ -276,7 +276,7 @@ export function writeReport(r: Research, ctx: ReportContext): ReportBody {
         ? ranked.length === 1
           ? `Model and market agree within 2 points: the model gives ${named(top.v.label)} ${pct(model)} against a market ${marketWords(top.v)}, ${pts(top.gap)} ${marketCite(top.v.market)}.`
           : `Model and market agree within 2 points on every outcome; the largest gap is ${named(top.v.label)} at ${pct(model)} against a market ${marketWords(top.v)}, ${pts(top.gap)} ${marketCite(top.v.market)}.`
-        : `${ranked.length === 1 ? 'The model and the market differ on' : 'The largest gap is'} ${named(top.v.label)}: the model says ${pct(model)}, the market ${marketWords(top.v)}, ${pts(top.gap)}. ${verdict} ${marketCite(top.v.market)}.`,
+        : `${ranked.length === 1 ? 'The model and the market differ on' : 'The largest gap is'} ${named(top.v.label)}: the model says ${pct(model)}, the market ${marketWords(top.v)}, ${pts(top.gap)}${normalised ? ' against its normalised share' : ''}. ${verdict} ${marketCite(top.v.market)}.`,
       '',
     );
   }

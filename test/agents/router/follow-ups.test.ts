@@ -257,7 +257,7 @@ describe('several questions in one, and odds follow-ups that change topic', () =
     expect((await ask('when does it close?')).text).toMatch(/^- \*\*Trading closes\*\* 2026-12-15 15:00 UTC/);
     expect((await ask('how is it resolved?')).text).toMatch(/^- \*\*How it resolves\*\* \(as written for [^)]+\): “If the FOMC's target range[^\n]*\n- \*\*Resolution source:\*\* Federal Reserve \[2\]\./);
     const gap = await ask("what's the biggest mispricing?");
-    expect(gap.text).toMatch(/^The largest gap is \*\*Hike 25bps\*\*/);
+    expect(gap.text).toMatch(/^The largest gap is \*\*Hike 25bps\*\*: the model says [\d.]+%, the market [\d.]+% \(mid; [\d.]+% normalised\), [+−][\d.]+ pts against its normalised share\./);
     expect(gap.text).toContain('_From the stored report on **Fed decision in December 2026?**');
     expect((await ask('thanks!')).text).toMatch(/^I answer financial research questions/);
     // Which way a gap goes, the other end of the prices, an outcome named, the past favourites.
