@@ -75,7 +75,8 @@ function confidence(view: MarketView, calibration: Calibration, spreadMicro: num
     score = Math.min(score, 0);
     whys.push('never traded');
   }
-  return { level: score >= 3 ? 'high' : score >= 1 ? 'medium' : 'low', why: whys.join(', ') };
+  // A fit on fewer than 40 settled markets can move prices by points it cannot vouch for: never high.
+  return { level: score >= 3 && calibration.n >= 40 ? 'high' : score >= 1 ? 'medium' : 'low', why: whys.join(', ') };
 }
 
 /** Sentences of the rules that can flip the outcome: conditions, exceptions, delays, revisions. */

@@ -196,6 +196,12 @@ describe('demo reports: figures the snapshot implies', () => {
     expect(shutdown).not.toMatch(/Could flip the outcome:\*\* “This market closes early/);
   });
 
+  it('never says high confidence of a model fitted on fewer than 40 settled markets', async () => {
+    const text = await report('KXNFLGAME-26NOV23BUFKC');
+    expect(text).toMatch(/\| medium \(24 settled markets in the fit, \$0\.0\d spread\) \|/);
+    expect(text).not.toMatch(/\| high \(/);
+  });
+
   it('marks a past winner with no price before close as such, and says what that means', async () => {
     const text = await report('KXCPIYOY-26DEC');
     expect(text).not.toContain('| n/a |');
