@@ -167,6 +167,10 @@ export function predictionMarketsAgent(o: PredictionMarketsOptions): Agent {
           return;
         }
         if (variant === 'cache') {
+          // An event the exchange does not know is said so: generating would fail too. When the
+          // exchange cannot be reached, the answer is still that nothing is stored.
+          const event = await o.kalshi.event(ticker).catch(() => undefined);
+          if (event === null) throw eventNotFound(o.kalshi, ticker);
           throw notFound('report_not_cached', `No report is stored for ${ticker} yet. The model '${AGENT_ID}' generates one (${cost} credits, Plus plan or above); '${AGENT_ID}:cache' then serves it free.`, 'model');
         }
       }

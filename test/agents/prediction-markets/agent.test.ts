@@ -118,6 +118,10 @@ describe('input and refusals (nothing charged)', () => {
     const err = ((await res.json()) as any).error;
     expect(err.code).toBe('report_not_cached');
     expect(err.message).toContain(`'${MODEL}' generates one`);
+    // An event the exchange does not know: said so, not "generate one", which would fail too.
+    const unknown = await post(`${svc.baseURL}/chat/completions`, apiKey, { model: `${MODEL}:cache`, messages: [{ role: 'user', content: 'https://kalshi.com/markets/kxseaice/arctic-sea-ice/kxseaice-99jan' }] });
+    expect(unknown.status).toBe(404);
+    expect(((await unknown.json()) as any).error.code).toBe('event_not_found');
   });
 
   it('generating needs a paid plan (403) and 3 credits (402)', async () => {
