@@ -35,7 +35,12 @@ export interface Authenticated {
   keyId: string;
 }
 
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+/**
+ * An address as people have them: letters (any script), digits and the RFC 5322 atom symbols
+ * before the @, dot-separated host labels after it, ending in a name of two letters or more.
+ * Markup ("<script>…@x.com"), quotes, spaces and brackets are refused.
+ */
+const EMAIL = /^[\p{L}\p{M}\p{N}.!#$%&'*+/=?^_`{|}~-]+@(?:[\p{L}\p{M}\p{N}](?:[\p{L}\p{M}\p{N}-]*[\p{L}\p{M}\p{N}])?\.)+\p{L}{2,}$/u;
 const LAST_USED_RESOLUTION_MS = 60_000;
 
 type AccountRow = Database['accounts'];

@@ -198,6 +198,9 @@ const CASES: Case[] = [
   // Admin
   { name: 'admin: missing email', path: A, auth: 'admin', body: { plan: 'pro' }, status: 400, code: 'missing_required_parameter', param: 'email' },
   { name: 'admin: bad email', path: A, auth: 'admin', body: { email: 'not-an-email' }, status: 400, code: 'invalid_value', param: 'email' },
+  { name: 'admin: markup as an email', path: A, auth: 'admin', body: { email: '<script>alert(1)</script>@x.com' }, status: 400, code: 'invalid_value', param: 'email' },
+  { name: 'admin: email with a space', path: A, auth: 'admin', body: { email: 'ana lopez@example.com' }, status: 400, code: 'invalid_value', param: 'email' },
+  { name: 'admin: email with a one-letter top-level name', path: A, auth: 'admin', body: { email: 'ana@example.c' }, status: 400, code: 'invalid_value', param: 'email' },
   { name: 'admin: unknown plan', path: A, auth: 'admin', body: { email: 'p@example.com', plan: 'gold' }, status: 400, code: 'invalid_value', param: 'plan' },
   { name: 'admin: negative credits', path: A, auth: 'admin', body: { email: 'c@example.com', credits: -1 }, status: 400, code: 'invalid_value', param: 'credits' },
   { name: 'admin: fractional credits', path: A, auth: 'admin', body: { email: 'd@example.com', credits: 1.5 }, status: 400, code: 'invalid_type', param: 'credits' },
