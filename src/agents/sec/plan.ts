@@ -4,7 +4,7 @@ import { roundLike, type CompanyFinancials, type MetricValue } from '../../data/
 import type { CompanyProfile, SecLibrary } from '../../data/sec/library.js';
 import { metricById, type MetricDef, type MetricId } from '../../data/sec/metrics.js';
 import { KEY_METRICS, type CompanyMention, type Comparison, type PeriodSpec, type SecQuestion } from '../../data/sec/question.js';
-import { calendarQuarters, describeSpec, nearestQuarter, resolvePeriod } from '../../data/sec/resolve.js';
+import { calendarQuarter, calendarQuarters, describeSpec, nearestQuarter, resolvePeriod } from '../../data/sec/resolve.js';
 import type { CompanyRef } from '../../data/sec/types.js';
 import { ratioFigures, type RatioFigure } from './ratios.js';
 
@@ -89,8 +89,12 @@ export interface CrossCalendar {
   value: MetricValue | null;
   /** That period's revenue, when a margin or share of revenue was asked for. */
   revenue?: MetricValue | null;
-  /** Why it is given: a fiscal label names different dates (the default), or the latest figures end at different dates. */
-  reason?: 'latest';
+  /**
+   * Why it is given: a fiscal label names different dates for two companies (the default), the
+   * latest figures end at different dates, or a quarter said without "fiscal" is also a calendar
+   * quarter, another of the company's fiscal quarters.
+   */
+  reason?: 'latest' | 'calendarQuarter';
 }
 
 export interface Plan {
@@ -332,6 +336,25 @@ export async function planAnswer(lib: SecLibrary, question: SecQuestion | null, 
 }
 
 /**
+ * "Microsoft revenue Q4 2024", said without "fiscal", of one company whose fiscal year ends half a
+ * year from December: its fiscal Q4 2024 (April to June) is answered, and calendar Q4 2024 (October
+ * to December, its fiscal Q2 2025) is given beside it, as either may be meant.
+ */
+function addCalendarQuarter(plan: Plan): void {
+  const q = plan.question!;
+  const spec = q.period;
+  if (spec?.kind !== 'fiscalQuarter' || spec.fy === null || spec.calendar || /\b(?:fiscal|fy|f?q\d\s*fy)/i.test(q.text)) return;
+  const companies = new Set(plan.figures.map((f) => f.company.cik));
+  const figure = plan.figures[0];
+  if (companies.size !== 1 || !figure || figure.fin.calendar.isCalendarYear || figure.result.kind !== 'value') return;
+  const calendar = calendarQuarter(figure.fin, spec.fy, spec.q);
+  // A quarter off (Apple's September year) is said by the fiscal note; half a year off (Microsoft's June year) is easily mistaken.
+  if (!calendar || Math.abs(daysBetween(calendar.end, figure.result.period.end)) < 120 || q.switchedFrom) return;
+  const reference = { company: figure.company, fin: figure.fin, period: figure.result.period };
+  plan.cross.push({ company: figure.company, fin: figure.fin, metric: figure.metric, reference, period: calendar, value: figure.fin.value(figure.metric.id, calendar), reason: 'calendarQuarter' });
+}
+
+/**
  * The latest figures of several companies ending months apart ("who has more cash, Microsoft or
  * Google?" when one has filed a quarter more): each later one's period closest in time to the
  * earliest, so that they can also be compared on periods ending together.
@@ -369,6 +392,7 @@ function nearPeriod(fin: CompanyFinancials, p: FiscalPeriod): FiscalPeriod | nul
 async function addCrossCalendar(lib: SecLibrary, plan: Plan, profiles: CompanyProfile[]): Promise<void> {
   const q = plan.question!;
   if (plan.keyFigures || q.periodsByCompany) return;
+  addCalendarQuarter(plan);
   if (!isFiscalLabel(q.period)) return addLatestAligned(plan);
   const metric = plan.figures[0]?.metric;
   if (!metric) return;

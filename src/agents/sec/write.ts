@@ -709,6 +709,10 @@ export class AnswerWriter {
         ? `${margin}${c.metric.label} ${this.#amount(c, c.value)} ${this.#refs(c.value)}${c.value.derivation ? ` (derived: ${c.value.derivation})` : ''}${over}`
         : `no ${c.metric.label} reported for it`;
       const closest = `${its(c.company)} ${c.period.kind === 'year' ? 'fiscal year' : c.period.kind === 'quarter' ? 'quarter' : 'quarters'} closest in time ${c.period.kind === 'span' ? 'are' : 'is'} ${periodWithEnd(c.period, c.fin.calendar)}: ${value}.`;
+      if (c.reason === 'calendarQuarter') {
+        const spec = this.#plan.question!.period as Extract<NonNullable<Plan['question']>['period'], { kind: 'fiscalQuarter' }>;
+        return `If calendar Q${spec.q} ${spec.fy} was meant (the quarter ending ${c.period.end}), that is ${its(c.company)} ${periodWithEnd(c.period, c.fin.calendar)}: ${value}.`;
+      }
       if (c.reason !== 'latest') return `Fiscal calendars differ: ${ref}; ${closest}`;
       // The latest figures end months apart: compared again on periods ending together.
       const other = this.#plan.figures.find((f) => f.company.cik === c.reference.company.cik && f.metric === c.metric && f.result.kind === 'value');

@@ -573,6 +573,16 @@ describe('follow-up questions use the conversation', () => {
     expect(a.text).toMatch(/\| Microsoft Corp\. \(MSFT\) \| Free cash flow \| fiscal year 2024 \(year ended 2024-06-30\) \| \$74,071 million/);
   });
 
+  it('a quarter said without "fiscal" of a June fiscal year also gives the calendar quarter, half a year away', async () => {
+    const a = await ask('Microsoft Q4 2024 revenue');
+    expect(a.text).toMatch(/^\*\*Microsoft Corp\. \(MSFT\)\*\*: revenue for fiscal Q4 2024 \(quarter ended 2024-06-30\) was \*\*\$64,727 million\*\*/);
+    expect(a.text).toContain("If calendar Q4 2024 was meant (the quarter ending 2024-12-31), that is Microsoft's fiscal Q2 2025 (quarter ended 2024-12-31): revenue $69,632 million [3].");
+    expectConsistentCitations(a);
+    // Said as fiscal, or of a September fiscal year (a quarter off, which the fiscal note covers): no such line.
+    expect((await ask('Microsoft fiscal Q4 2024 revenue')).text).not.toContain('If calendar');
+    expect((await ask('Apple revenue Q3 2024')).text).not.toContain('If calendar');
+  });
+
   it('a fiscal year six months off either way names no "closest" year of the other company', async () => {
     // Microsoft's year ends in June; Alphabet's years end six months before and after it.
     const a = await ask('Microsoft FY2024 net income', 'and for Alphabet?');
