@@ -674,7 +674,7 @@ export class AnswerWriter {
         const diff = high.raw.value - low.raw.value;
         const amount = formatAmount(diff, high.unit, metric, this.#scale(high.raw)).replace(/ per share$/, '');
         const share = low.raw.value > 0 ? ` (${(Math.round((diff / low.raw.value) * 1000) / 10).toLocaleString('en-US', { minimumFractionDigits: 1 })}%)` : '';
-        out.push(`${this.#thanVerdict(high.figure.company)}${capitalise(named(high, ` ${label}`))} was ${amount}${share} more than ${named(low)}${monthsApart}.`);
+        out.push(`${this.#thanVerdict(high.figure.company)}${capitalise(named(high, ` ${label}`))} ${metric.plural ? 'were' : 'was'} ${amount}${share} more than ${named(low)}${monthsApart}.`);
       } else {
         // Shares and growth rates as shown, so that the difference is that of the figures printed.
         const points = (high.value - low.value).toFixed(1);
@@ -722,7 +722,7 @@ export class AnswerWriter {
         const [hi, lo] = c.value.value >= theirs.value ? [c, other!] : [other!, c];
         const [hiValue, loValue] = c.value.value >= theirs.value ? [c.value, theirs] : [theirs, c.value];
         const diff = formatAmount(hiValue.value - loValue.value, hiValue.unit, c.metric, this.#scale(hiValue)).replace(/ per share$/, '');
-        verdict = hiValue.value === loValue.value ? ` On periods ending together, the two were the same.` : ` On periods ending together, ${its(hi.company)} ${c.metric.label} was ${diff} more than ${its(lo.company)}.`;
+        verdict = hiValue.value === loValue.value ? ` On periods ending together, the two were the same.` : ` On periods ending together, ${its(hi.company)} ${c.metric.label} ${c.metric.plural ? 'were' : 'was'} ${diff} more than ${its(lo.company)}.`;
       }
       return `The latest figures end at different dates, so they are not like for like: ${ref}; ${closest}${verdict}`;
     });

@@ -189,7 +189,7 @@ describe('two periods named further apart than a year or a quarter: compared, ne
       '- Net income, largest to smallest: Alphabet $100,118 million for fiscal year 2024 (year ended 2024-12-31), Apple $93,736 million for fiscal year 2024 (year ended 2024-09-28), Microsoft $88,136 million for fiscal year 2024 (year ended 2024-06-30); the periods end up to 6 months apart.',
     );
     // Periods ending together are not named: 30,299 - 17,482 = 12,817, 73.3% of 17,482.
-    expect(await answer('Compare Apple and Microsoft cash at the end of 2024')).toContain("- Apple's cash and cash equivalents was $12,817 million (73.3%) more than Microsoft's.");
+    expect(await answer('Compare Apple and Microsoft cash at the end of 2024')).toContain("- Apple's cash and cash equivalents were $12,817 million (73.3%) more than Microsoft's.");
     expect(await answer('Compare Apple and Microsoft revenue calendar 2024')).toContain("- Apple's revenue was $133,958 million (51.2%) more than Microsoft's.");
     // The latest quarters end months apart: compared on periods ending together (124,300 - 96,469 = 27,831), not on the latest ones.
     const latest = await answer('Compare Apple and Alphabet revenue last quarter');
@@ -199,7 +199,7 @@ describe('two periods named further apart than a year or a quarter: compared, ne
     );
     // A balance: 23,466 at 2024-12-31 against Microsoft's 17,482 then, whatever Microsoft's later quarter says.
     const cash = await answer('Who has more cash, Microsoft or Google?');
-    expect(cash).toContain("On periods ending together, Alphabet's cash and cash equivalents was $5,984 million more than Microsoft's.");
+    expect(cash).toContain("On periods ending together, Alphabet's cash and cash equivalents were $5,984 million more than Microsoft's.");
     expect(cash).not.toContain("Microsoft's cash and cash equivalents for fiscal Q3 2025");
   });
 
