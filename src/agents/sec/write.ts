@@ -761,7 +761,11 @@ export class AnswerWriter {
   /** The ratio's figures over a period: "net income of $93,736 million [1] over average shareholders' equity of $59,548 million, the mean of …". */
   #ratioWorking(r: RatioFigure, v: RatioValue): string {
     const [num, den] = [metricById(r.ratio.numerator), metricById(r.ratio.denominator)];
-    const amount = (metric: MetricDef, value: MetricValue) => `${this.#amount({ metric }, value)} ${this.#refs(value)}`;
+    const amount = (metric: MetricDef, value: MetricValue) => {
+      // "14,939,315 thousand shares" reads better with "about 14.94 billion shares" beside it.
+      const about = metric.unit === 'shares' ? roughly(value.value, value.unit, metric) : null;
+      return `${this.#amount({ metric }, value)}${about ? ` (about ${about})` : ''} ${this.#refs(value)}`;
+    };
     const date = (p: FiscalPeriod) => p.end;
     // Written (and so numbered) in reading order.
     const top = `${num.label} of ${amount(num, v.numerator)}`;

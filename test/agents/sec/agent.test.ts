@@ -524,7 +524,7 @@ describe('ratios computed from the filed figures, each figure cited', () => {
       /^- \*\*Microsoft's debt-to-equity ratio\*\* at the end of fiscal Q3 2025 \(2025-03-31\): \*\*0\.12x\*\*: long-term debt of \$40,152 million \[1\] over shareholders' equity of \$321,891 million \[1\]\./,
     );
     const book = await ask('book value per share for Apple and Microsoft');
-    expect(book.text).toContain("- **Apple's book value per share** at the end of fiscal Q2 2025 (2025-03-29): **$4.47 per share**");
+    expect(book.text).toContain("- **Apple's book value per share** at the end of fiscal Q2 2025 (2025-03-29): **$4.47 per share**: shareholders' equity of $66,796 million [1] over shares outstanding of 14,939,315 thousand shares (about 14.94 billion shares) [1].");
     expect(book.text).toContain("- **Microsoft's book value per share** at the end of fiscal Q3 2025 (2025-03-31): **$43.30 per share**");
     expect(book.text).toContain('- Highest book value per share first: Microsoft $43.30 per share, Apple $4.47 per share.');
     expectConsistentCitations(book);
