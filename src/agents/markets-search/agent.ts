@@ -163,16 +163,15 @@ interface Asked {
 }
 
 /** Words of outcome labels that name no outcome on their own. */
-const GENERIC_LABEL_WORDS = new Set(['above', 'below', 'over', 'under', 'more', 'less', 'than', 'the', 'and', 'yes', 'team', 'win', 'wins', 'or']);
+const GENERIC_LABEL_WORDS = new Set(['above', 'below', 'over', 'under', 'more', 'less', 'than', 'the', 'and', 'yes', 'team', 'win', 'wins']);
 
 /** Outcomes the question names by a word of their label ("odds of a cut?": "Cut 25bps", "Cut more than 25bps"). */
 function namedOutcomes(markets: readonly KalshiMarket[], text: string): KalshiMarket[] {
   return markets.filter((m) => {
-    const own = (labelOfMarketText(m).toLowerCase().match(/[a-z]{3,}/g) ?? []).filter((w) => !GENERIC_LABEL_WORDS.has(w));
+    const own = (priceLine(m).label.toLowerCase().match(/[a-z]{3,}/g) ?? []).filter((w) => !GENERIC_LABEL_WORDS.has(w));
     return own.some((w) => new RegExp(`\\b${w}`).test(text));
   });
 }
-const labelOfMarketText = (m: KalshiMarket) => priceLine(m).label;
 
 /** What one side of a level comes to: the outcomes wholly on it, added up, and the one the level falls inside. */
 function coverNote(asked: string, level: string, cover: { whole: KalshiMarket[]; split: KalshiMarket | null }): string {
