@@ -98,7 +98,7 @@ function eventLine(event: KalshiEvent, category: string, n: number, { levels, si
   if (cover && covered.length && (counted || !(cover.whole.length === 1 && !cover.split))) notes.push(coverNote(`${counted ? counted.words : said} ${level!.said}`, level!.said, cover));
   const atLevels = markets.filter((m) => levels.some((l) => atLevel(m, l.value)));
   // Named by their words ("a cut"), when no level is asked: some of the outcomes, not all.
-  const named = levels.length ? [] : namedOutcomes(markets, text);
+  const named = levels.length ? [] : namedOutcomes(markets, text, event.title);
   const byWords = named.length && named.length < markets.length ? named : [];
   const asked = new Set(covered.length ? covered : atLevels.length ? atLevels : byWords);
   // Exclusive outcomes named together add up ("odds of a cut?" of two cuts).
@@ -111,7 +111,10 @@ function eventLine(event: KalshiEvent, category: string, n: number, { levels, si
   const isLadder = rungs.length === markets.length && markets.length > 1 && new Set(markets.map(sideOf)).size === 1 && sideOf(markets[0]!) !== null;
   const place = (m: KalshiMarket) => rungs.indexOf(m);
   const prices = markets
-    .map((m) => ({ ...priceLine(m), asked: asked.has(m), m }))
+    .map((m) => {
+      const p = priceLine(m);
+      return { ...p, text: p.text.replace(p.label, withTeam(p.label, event.title)), asked: asked.has(m), m };
+    })
     .sort((a, b) => Number(b.asked) - Number(a.asked) || (isLadder ? place(a.m) - place(b.m) : b.rank - a.rank));
   const shown = prices.slice(0, Math.max(4, asked.size)).map((p) => (p.asked ? `**${quoteCaller(p.text)}**` : quoteCaller(p.text)));
   const hidden = prices.length - shown.length;
@@ -165,10 +168,17 @@ interface Asked {
 /** Words of outcome labels that name no outcome on their own. */
 const GENERIC_LABEL_WORDS = new Set(['above', 'below', 'over', 'under', 'more', 'less', 'than', 'the', 'and', 'yes', 'team', 'win', 'wins']);
 
-/** Outcomes the question names by a word of their label ("odds of a cut?": "Cut 25bps", "Cut more than 25bps"). */
-function namedOutcomes(markets: readonly KalshiMarket[], text: string): KalshiMarket[] {
+/** "Away team" of "Lakers at Celtics on …" is the Lakers: said beside it, and found by it. */
+function withTeam(label: string, title: string): string {
+  const game = /^(.+?) at (.+?)(?: on |:|\?|$)/i.exec(title);
+  const side = /^(away|home) team$/i.exec(label)?.[1]?.toLowerCase();
+  return game && side ? `${label} (${(side === 'away' ? game[1] : game[2])!.trim()})` : label;
+}
+
+/** Outcomes the question names by a word of their label ("odds of a cut?": "Cut 25bps", "Cut more than 25bps"; "the Lakers": the away team of "Lakers at Celtics"). */
+function namedOutcomes(markets: readonly KalshiMarket[], text: string, title: string): KalshiMarket[] {
   return markets.filter((m) => {
-    const own = (priceLine(m).label.toLowerCase().match(/[a-z]{3,}/g) ?? []).filter((w) => !GENERIC_LABEL_WORDS.has(w));
+    const own = (withTeam(priceLine(m).label, title).toLowerCase().match(/[a-z]{3,}/g) ?? []).filter((w) => !GENERIC_LABEL_WORDS.has(w));
     return own.some((w) => new RegExp(`\\b${w}`).test(text));
   });
 }

@@ -46,6 +46,9 @@ describe('svc-agent (router)', () => {
     const levels = [...btc.split('\n').find((l) => l.includes('KXBTCD'))!.matchAll(/Above \$([\d,]+) \d/g)].map((m) => Number(m[1]!.replace(/,/g, '')));
     expect(levels.length).toBeGreaterThan(2);
     expect(levels).toEqual([...levels].sort((a, b) => a - b));
+    // A game's "Away team" and "Home team" are named by the teams of its title, and found by them.
+    const bills = (await client.responses.create({ model: 'svc-agent', input: 'what are the odds the Bills win on Sunday?' })).output_text;
+    expect(bills).toMatch(/\[1\]: \*\*Away team \(Bills\) \d+\.\d%\*\*; Home team \(Chiefs\) \d+\.\d%/);
     const inflation = (await client.responses.create({ model: 'svc-agent', input: 'markets on inflation' })).output_text;
     expect(inflation).toContain('KXCPIYOY');
     expect(inflation).not.toContain('KXBTCD');
