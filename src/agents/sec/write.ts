@@ -885,11 +885,16 @@ export class AnswerWriter {
           : companies > 1
             ? `${capitalise([...new Set(figures.map((f) => f.metric.label))].join(' and '))}, side by side (each company in its own fiscal terms):`
             : `${who(figures[0]!.company)}:`;
-      lines.push(intro, '', ...this.#table(figures));
+      const text = plan.question?.text ?? '';
       // "Which is bigger, Apple or Microsoft?" asks for no figure: the key figures are weighed against each other.
-      if (companies > 1 && (!plan.keyFigures || /\b(?:bigger|larger|smaller|biggest|largest|smallest)\b/i.test(plan.question?.text ?? '')) && !ratios.length) {
-        const differences = this.#differences(figures);
-        if (differences.length) lines.push(...(lines.at(-1)?.startsWith('- ') ? [] : ['']), ...differences.map((d) => `- ${d}`));
+      const weighed = companies > 1 && (!plan.keyFigures || /\b(?:bigger|larger|smaller|biggest|largest|smallest)\b/i.test(text)) && !ratios.length;
+      // "Which company has the highest net margin?": the ranking is the answer, before the figures.
+      const ranking = weighed && /\b(?:highest|lowest|most|least|largest|biggest|smallest|best|worst|greatest|rank\w*)\b/i.test(text);
+      const differences = ranking ? this.#differences(figures).map((d) => `- ${d}`) : [];
+      lines.push(intro, '', ...(differences.length ? [...differences, ''] : []), ...this.#table(figures));
+      if (weighed && !ranking) {
+        const after = this.#differences(figures);
+        if (after.length) lines.push(...(lines.at(-1)?.startsWith('- ') ? [] : ['']), ...after.map((d) => `- ${d}`));
       }
       const fiscal = [...new Map(figures.map((f) => [f.company.cik, f])).values()].map((f) => this.#fiscalNote(f, null)).filter((n): n is string => n !== null);
       // A 53-week year or 14-week quarter in the table (or compared with) is said under it too, once per company.
