@@ -178,9 +178,12 @@ describe('svc-sec-agent on the demo snapshot, offline', () => {
       expect((await askOf('svc-financials-agent', q)).text, q).toMatch(/^This snapshot of SEC data has figures for 3 companies/);
     }
     // Asked across the companies covered: all of them, over their latest fiscal years.
-    expect((await ask('Which company has the highest net margin?')).text).toContain(
+    const highest = (await ask('Which company has the highest net margin?')).text;
+    expect(highest).toContain(
       '- Net margin, highest to lowest: Microsoft 36.0% for fiscal year 2024 (year ended 2024-06-30), Alphabet 28.6% for fiscal year 2024 (year ended 2024-12-31), Apple 24.0% for fiscal year 2024 (year ended 2024-09-28)',
     );
+    // The ranking is the answer: it comes before the table of figures.
+    expect(highest.indexOf('- Net margin, highest to lowest')).toBeLessThan(highest.indexOf('| Company |'));
     expect((await ask('Which company has the most debt?')).text).toContain('- Long-term debt, largest to smallest: Apple $85,750 million');
     // "the three" after a table of them is no company's name.
     expect((await ask('Compare Apple, Microsoft and Alphabet revenue FY2024', 'Which of the three has the highest net margin?')).text).toContain('- Net margin, highest to lowest: Microsoft 36.0%');
