@@ -4,7 +4,7 @@ import { roundLike, type CompanyFinancials, type MetricValue } from '../../data/
 import type { CompanyProfile, SecLibrary } from '../../data/sec/library.js';
 import { metricById, type MetricDef, type MetricId } from '../../data/sec/metrics.js';
 import { KEY_METRICS, type CompanyMention, type Comparison, type PeriodSpec, type SecQuestion } from '../../data/sec/question.js';
-import { calendarQuarter, calendarQuarters, describeSpec, nearestQuarter, resolvePeriod } from '../../data/sec/resolve.js';
+import { calendarQuarter, calendarQuarters, describeSpec, nearestQuarter, priorPeriod, resolvePeriod } from '../../data/sec/resolve.js';
 import type { CompanyRef } from '../../data/sec/types.js';
 import { ratioFigures, type RatioFigure } from './ratios.js';
 
@@ -209,13 +209,6 @@ function figureFor(fin: CompanyFinancials, metricId: MetricId, spec: PeriodSpec 
   return { kind: 'value', period: resolved.period, value, note: resolved.note, compared };
 }
 
-/** The period a figure is compared with: the quarter (or as many months) before, or the same period a year earlier. */
-function priorPeriod(fin: CompanyFinancials, p: FiscalPeriod, kind: 'yoy' | 'qoq'): FiscalPeriod | null {
-  const cal = fin.calendar;
-  if (p.kind === 'quarter') return cal.shiftQuarter(p, kind === 'qoq' ? -1 : -4);
-  if (p.kind === 'year') return cal.year(p.fy - 1);
-  return cal.shiftSpan(p, kind === 'qoq' ? -p.quarters : -4);
-}
 
 /**
  * Trailing twelve months to the figure's quarter (or the last quarter of its months): the four

@@ -2,6 +2,7 @@ import type { FiscalPeriod } from '../../data/sec/calendar.js';
 import type { CompanyFinancials, MetricValue } from '../../data/sec/facts.js';
 import type { MetricId } from '../../data/sec/metrics.js';
 import { ratioById, type RatioDef, type RatioId } from '../../data/sec/ratios.js';
+import { priorPeriod } from '../../data/sec/resolve.js';
 import type { CompanyRef } from '../../data/sec/types.js';
 import type { Figure } from './plan.js';
 
@@ -33,18 +34,12 @@ export interface RatioMissing {
   missing: MetricId[];
 }
 
-/** The period just before `p` ends where `p` starts: a balance there opens `p`. */
-function periodBefore(fin: CompanyFinancials, p: FiscalPeriod): FiscalPeriod | null {
-  if (p.kind === 'year') return fin.calendar.year(p.fy - 1);
-  if (p.kind === 'quarter') return fin.calendar.shiftQuarter(p, -1);
-  return fin.calendar.shiftSpan(p, -p.quarters);
-}
-
 export function ratioAt(fin: CompanyFinancials, ratio: RatioDef, period: FiscalPeriod): RatioValue | RatioMissing {
   const numerator = fin.value(ratio.numerator, period);
   const denominator = fin.value(ratio.denominator, period);
   if (!numerator || !denominator) return { kind: 'missing', period, missing: [...(numerator ? [] : [ratio.numerator]), ...(denominator ? [] : [ratio.denominator])] };
-  const before = ratio.averaged ? periodBefore(fin, period) : null;
+  // The period just before ends where this one starts: a balance there opens it.
+  const before = ratio.averaged ? priorPeriod(fin, period, 'qoq') : null;
   const opening = before ? fin.value(ratio.denominator, before) : null;
   const base = opening ? (opening.value + denominator.value) / 2 : denominator.value;
   let value: number | null;

@@ -158,3 +158,11 @@ export function nearestQuarter(fin: CompanyFinancials, date: string): FiscalQuar
   }
   return best;
 }
+
+/** The period a figure is compared with: the quarter (or as many months) before, or the same period a year earlier. */
+export function priorPeriod(fin: CompanyFinancials, p: FiscalPeriod, kind: 'yoy' | 'qoq'): FiscalPeriod | null {
+  const cal = fin.calendar;
+  if (p.kind === 'quarter') return cal.shiftQuarter(p, kind === 'qoq' ? -1 : -4);
+  if (p.kind === 'year') return cal.year(p.fy - 1);
+  return cal.shiftSpan(p, kind === 'qoq' ? -p.quarters : -4);
+}
