@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createService, type Service, type ServiceOptions } from '../../src/app.js';
-import type { Agent, Plan } from '../../src/agents/types.js';
+import type { Plan } from '../../src/agents/types.js';
 import { loadConfig } from '../../src/config.js';
 import type { Logger } from 'pino';
 

@@ -1,6 +1,7 @@
 import { countSide, coverOfSide, inRange, isCount, isDiscrete, labelRange, levelsAsked, negated, sideAsked, sideIncludesLevel, type LabelRange } from '../markets-search/asked.js';
-import { listed } from '../citations.js';
 import type { Answer, Citation } from '../types.js';
+import { bestRow, bullets, cited, gapOf, isLadder, names, outcomeOf, percent, points, readReport, refsOf, rowLine, rungSide, sumOf, type Row } from './report-rows.js';
+import { arbitrageText, mostTradedText, overroundText, pricedText, quoteText } from './trading-answers.js';
 
 // Questions about an event already reported on ("which outcome does the model favour?", "when
 // does it close?"), answered from the stored report itself: its figures, quoted with the sources
@@ -86,84 +87,10 @@ function ordinalAsked(question: string): number | null {
   return said ? (said[1] === 'last' ? -1 : ORDINALS.indexOf(said[1]!) + 1) : null;
 }
 
-interface Row {
-  outcome: string;
-  market: string;
-  model: string;
-  gap: string;
-  modelValue: number;
-  marketValue: number;
-  /** The market's price normalised with the event's other outcomes (as the report states it), else its price. */
-  marketNormalised: number;
-}
-
-/** The report's sections by heading, and its outcome table's rows. */
-function readReport(text: string): { sections: Map<string, string>; rows: Row[]; contracts: Map<string, Contract> } {
-  const sections = new Map<string, string>();
-  for (const part of text.split(/^## /m).slice(1)) {
-    const nl = part.indexOf('\n');
-    sections.set(part.slice(0, nl).trim().toLowerCase(), part.slice(nl + 1).trim());
-  }
-  const table = [...sections.entries()].find(([h]) => h.startsWith('outcomes'))?.[1] ?? '';
-  const percent = (cell: string) => Number(/(\d+(?:\.\d+)?)%/.exec(cell)?.[1] ?? NaN);
-  const rows = table
-    .split('\n')
-    .filter((l) => l.startsWith('|') && !l.startsWith('|---') && !l.startsWith('| Outcome |'))
-    .map((l) => l.split('|').slice(1, -1).map((c) => c.trim()))
-    .filter((cells) => cells.length >= 4)
-    .map(([outcome, market, model, gap]) => {
-      const normalised = /(\d+(?:\.\d+)?)% normalised/.exec(market!);
-      return { outcome: outcome!, market: market!, model: model!, gap: gap!, modelValue: percent(model!), marketValue: percent(market!), marketNormalised: normalised ? Number(normalised[1]) : percent(market!) };
-    });
-  // The contract snapshot's rows carry their outcome's citation marker: joined to the outcome by it.
-  const contracts = new Map<string, Contract>();
-  const snapshot = [...sections.entries()].find(([h]) => h.startsWith('contract snapshot'))?.[1] ?? '';
-  for (const line of snapshot.split('\n').filter((l) => l.startsWith('|') && !l.startsWith('|---') && !l.startsWith('| Contract |'))) {
-    const [contract, bid, ask, spread, last, volume, day, interest] = line.split('|').slice(1, -1).map((c) => c.trim());
-    const refs = /(\[\d+\])+\s*$/.exec(contract ?? '')?.[0];
-    if (refs && ask !== undefined) contracts.set(refs, { ticker: contract!.replace(/\s*(\[\d+\])+\s*$/, ''), bid: bid!, ask, spread: spread!, last: last!, volume: volume!, day: day!, interest: interest! });
-  }
-  return { sections, rows, contracts };
-}
-
-interface Contract {
-  ticker: string;
-  bid: string;
-  ask: string;
-  spread: string;
-  last: string;
-  volume: string;
-  day: string;
-  interest: string;
-}
-
-/** `text` with its [n] renumbered 1, 2, … in order of use, and those citations. */
-function cited(text: string, all: readonly Citation[]): Answer {
-  const order = new Map<number, number>();
-  const body = text.replace(/\[(\d+)\]/g, (m, n: string) => {
-    if (!all.some((c) => c.order === Number(n))) return m;
-    if (!order.has(Number(n))) order.set(Number(n), order.size + 1);
-    return `[${order.get(Number(n))}]`;
-  });
-  const citations = [...order].map(([from, to]) => ({ ...all.find((c) => c.order === from)!, order: to }));
-  return { text: body, citations };
-}
-
-const bullets = (section: string | undefined, match: RegExp) => (section ?? '').split('\n').filter((l) => l.startsWith('- ') && match.test(l));
-/** An outcome cell without its citation marker ("Hike 25bps [3]" → "Hike 25bps"), and that marker. */
-const outcomeOf = (cell: string) => ({ name: cell.replace(/\s*(\[\d+\])+\s*$/, ''), refs: /(\[\d+\])+\s*$/.exec(cell)?.[0] ?? '' });
-
 /** Levels a question states, with units ("96k", "2.9%", "58 degrees") or after a direction ("above 60"). */
 function levelsIn(question: string): number[] {
   const bare = [...question.matchAll(/\b(?:above|below|over|under|at least|at most)\s+\$?(\d[\d,]*(?:\.\d+)?)(?![\d.,]*\s*(?:k|m|b|%|°))/gi)].map((m) => Number(m[1]!.replace(/,/g, '')));
   return [...new Set([...levelsAsked(question).map((l) => l.value), ...bare])];
-}
-
-/** Outcomes that are each one side of a level ("Above $92,000", "Above 2.8"): every one of them a yes/no of its own, not one of exclusive ranges. */
-function isLadder(rows: Row[]): boolean {
-  if (rows.length < 2) return false;
-  const ranges = rows.map((r) => labelRange(outcomeOf(r.outcome).name));
-  return ranges.every((x) => x?.to === null && x.from !== null) || ranges.every((x) => x?.from === null && x.to !== null);
 }
 
 /**
@@ -229,27 +156,12 @@ function unmatchedAmounts(question: string, named: Row[]): string[] {
   return asked.filter((a) => !named.some((r) => r.outcome.toLowerCase().replace(/\s+/g, '').includes(a.replace(/\s+/g, '').replace(/basispoints?/, 'bps')) || exactly(r, parseFloat(a))));
 }
 
-
-const rowLine = (r: Row) => {
-  const { name, refs } = outcomeOf(r.outcome);
-  return `- **${name}**: market ${r.market}, model ${r.model}, gap ${r.gap} ${refs}`.trimEnd();
-};
-
-const percent = (x: number) => `${x.toFixed(1)}%`;
-const points = (x: number) => `${x > 0 ? '+' : x < 0 ? '−' : ''}${Math.abs(x).toFixed(1)} pts`;
-
 /** A rung asked from its other side ("below 3%" of "Above 3.0"): that side's figures, which are the rung's complements. */
 function otherSideLine(r: Row, side: string, said: string): string {
   const { name, refs } = outcomeOf(r.outcome);
   const [market, model] = [100 - r.marketValue, 100 - r.modelValue];
   return `- “${side} ${said}” is the other side of **${name}**: market about ${percent(market)}, model ${percent(model)}, gap ${points(Number(model.toFixed(1)) - Number(market.toFixed(1)))} ${refs}`.trimEnd();
 }
-
-/** The row scoring highest on `value` (rows without a score left out). */
-const bestRow = (rows: Row[], value: (r: Row) => number) => rows.filter((r) => Number.isFinite(value(r))).sort((a, b) => value(b) - value(a))[0];
-const names = (rs: Row[]) => listed(rs.map((r) => `**${outcomeOf(r.outcome).name}**`));
-const refsOf = (rs: Row[]) => [...new Set(rs.flatMap((r) => outcomeOf(r.outcome).refs.match(/\[\d+\]/g) ?? []))].join('');
-const sumOf = (rs: Row[], value: (r: Row) => number) => rs.reduce((a, r) => a + value(r), 0);
 
 /**
  * One side of a level among exclusive ranges ("above 60" of "… 56°F or above"): the outcomes wholly
@@ -273,9 +185,6 @@ function notLine(named: Row[]): string {
   const same = Math.abs(market - normalised) < 0.05;
   return `Not ${named.map((r) => `**${outcomeOf(r.outcome).name}**`).join(' or ')}: market about ${percent(Math.max(0, market))}${same ? '' : ` (${percent(Math.max(0, normalised))} normalised)`}, model ${percent(Math.max(0, model))} ${refsOf(named)}\n\n${named.map(rowLine).join('\n')}`;
 }
-
-/** Which way a rung of a ladder pays: above its level, or below it. */
-const rungSide = (range: LabelRange | null): 'above' | 'below' | null => (range?.from !== null && range?.to === null ? 'above' : range?.from === null && range?.to !== null ? 'below' : null);
 
 /**
  * The answer to a question about a reported event, from the report: the outcomes it names, else
@@ -485,46 +394,6 @@ function rulesText(question: string, claims: string | undefined, rows: Row[], ex
   return [tie, `The rules the report quotes say nothing about “${said}”; the full terms are in the contract terms. What it quotes:`, all.join('\n')].filter(Boolean).join('\n\n');
 }
 
-/**
- * What exclusive outcomes' prices add up to beyond 100% (the overround), and what buying every
- * outcome at the ask costs; outcomes that are each their own yes/no have no such sum, only spreads.
- */
-function overroundText(report: string, rows: Row[], contracts: Map<string, Contract>, exclusive: boolean): string {
-  const sum = /market prices (?:add|adding) up to (\d+(?:\.\d+)?)%/.exec(report)?.[1];
-  const priced = rows.filter((r) => Number.isFinite(r.marketValue));
-  if (!exclusive || !sum) {
-    const quotes = quoteText('', priced, contracts);
-    return `These outcomes are not mutually exclusive (each is a yes/no of its own), so their prices are not meant to add up to 100% and there is no overround across them; what trading costs is each contract's spread.${quotes ? `\n\n${quotes}` : ''}`;
-  }
-  const over = Number(sum) - 100;
-  const asks = priced.map((r) => dollars(contracts.get(outcomeOf(r.outcome).refs)?.ask));
-  const cost = asks.every((a): a is number => a !== null) ? asks.reduce((a, b) => a + b, 0) : null;
-  const head = over >= 0 ? `an overround of ${over.toFixed(1)} points, the exchange's and market makers' edge` : `${Math.abs(over).toFixed(1)} points under 100%`;
-  const buyAll = cost === null ? '' : ` Buying YES on every outcome at the ask costs $${cost.toFixed(2)} for a $1 payout (${cost >= 1 ? `${((cost - 1) * 100).toFixed(1)} points over` : `${((1 - cost) * 100).toFixed(1)} points under, an arbitrage before fees`}).`;
-  return `The market prices (mids) of the ${priced.length} outcomes add up to ${sum}%: ${head} ${refsOf(priced)}.${buyAll} The report's gaps are measured against the prices normalised to 100%, so the overround is not counted as a gap.\n\n${priced.map(rowLine).join('\n')}`;
-}
-
-const cents = (x: number) => `$${x.toFixed(2)}`;
-const count = (cell: string | undefined) => (cell && /^[\d,]+(?:\.\d+)?$/.test(cell) ? Number(cell.replace(/,/g, '')) : null);
-
-/** The contract ranked first by the trading figure asked (volume, 24-hour volume, open interest), with every contract's. */
-function mostTradedText(question: string, rows: Row[], contracts: Map<string, Contract>): string | null {
-  const q = question.toLowerCase();
-  const [field, label] = /open interest|liquid/.test(q) ? (['interest', 'open interest'] as const) : /24/.test(q) ? (['day', '24-hour volume'] as const) : (['volume', 'volume'] as const);
-  const least = /\b(?:least|lowest|smallest)\b/.test(q);
-  const ranked = rows
-    .flatMap((r) => {
-      const { name, refs } = outcomeOf(r.outcome);
-      const c = contracts.get(refs);
-      const n = count(c?.[field]);
-      return c && n !== null ? [{ name, refs, n, shown: c[field] }] : [];
-    })
-    .sort((a, b) => (least ? a.n - b.n : b.n - a.n));
-  if (!ranked.length) return null;
-  const top = ranked[0]!;
-  return `**${top.name}** has the ${least ? 'least' : 'most'} ${label}: ${top.shown} contracts ${top.refs}.\n\n${ranked.map((x) => `- **${x.name}**: ${x.shown} ${x.refs}`).join('\n')}`;
-}
-
 /** How often the outcomes named resolved YES in the series, from the report's base rates. */
 function baseRateText(named: Row[], history: string | undefined): string | null {
   const line = (history ?? '').split('\n').find((l) => l.startsWith('**Base rates**'));
@@ -536,52 +405,6 @@ function baseRateText(named: Row[], history: string | undefined): string | null 
     return m ? [`- **${name}** resolved YES in ${m[1]} of ${m[2]} settled events of the series (${m[3]}%); the market prices it at ${r.market} now, the model at ${r.model}.`] : [];
   });
   return found.length ? `${found.join('\n')} ${refs}`.trim() : null;
-}
-
-/**
- * Trades the report's quotes make sure to pay more than they cost: on a ladder, YES on a rung and
- * NO on one it contains (YES there implies YES on the first) for less than $1; among exclusive
- * outcomes, YES on all of them for less than $1, or NO on all of them for less than the $n − 1
- * they are sure to pay.
- */
-function arbitrageText(rows: Row[], contracts: Map<string, Contract>, exclusive: boolean): string | null {
-  const quoted = rows.flatMap((r) => {
-    const { name, refs } = outcomeOf(r.outcome);
-    const c = contracts.get(refs);
-    const [bid, ask] = [dollars(c?.bid), dollars(c?.ask)];
-    return c ? [{ r, name, refs, bid, ask, range: labelRange(name) }] : [];
-  });
-  if (quoted.length < 2) return null;
-  const found: string[] = [];
-  let checked: string;
-  if (isLadder(rows)) {
-    // "Above 2.8" is inside "Above 2.6"; "Below 2.6" inside "Below 2.8".
-    const level = (q: (typeof quoted)[number]) => (q.range?.from ?? q.range?.to)!;
-    const above = rungSide(quoted[0]!.range) === 'above';
-    for (const wide of quoted) {
-      for (const narrow of quoted) {
-        if (wide === narrow || (above ? level(narrow) <= level(wide) : level(narrow) >= level(wide)) || wide.ask === null || narrow.bid === null) continue;
-        const cost = wide.ask + (1 - narrow.bid);
-        if (cost < 1 - 1e-9) {
-          found.push(
-            `- YES on **${wide.name}** at the ask, ${cents(wide.ask)} ${wide.refs}, and NO on **${narrow.name}** at ${cents(1 - narrow.bid)} (1 minus its ${cents(narrow.bid)} YES bid) ${narrow.refs}: ${cents(cost)} for a pair that pays at least $1 whatever happens (YES on ${narrow.name} means YES on ${wide.name}), so about ${((1 - cost) * 100).toFixed(0)}¢ locked in per pair before fees.`,
-          );
-        }
-      }
-    }
-    checked = 'no rung can be bought with NO on a rung inside it for less than the $1 the pair is sure to pay';
-  } else if (exclusive) {
-    const asks = quoted.map((q) => q.ask);
-    const bids = quoted.map((q) => q.bid);
-    const sumAsk = asks.every((a): a is number => a !== null) ? asks.reduce((a, b) => a + b, 0) : null;
-    const sumBid = bids.every((b): b is number => b !== null) ? bids.reduce((a, b) => a + b, 0) : null;
-    if (sumAsk !== null && sumAsk < 1 - 1e-9) found.push(`- YES on every outcome at the ask: ${cents(sumAsk)} for the $1 the winner pays, ${((1 - sumAsk) * 100).toFixed(0)}¢ locked in before fees ${refsOf(rows)}.`);
-    if (sumBid !== null && sumBid > 1 + 1e-9) found.push(`- NO on every outcome at 1 minus its YES bid: ${cents(quoted.length - sumBid)} for at least $${quoted.length - 1} (every outcome but the winner pays), ${((sumBid - 1) * 100).toFixed(0)}¢ locked in before fees ${refsOf(rows)}.`);
-    checked = `YES on every outcome costs ${sumAsk === null ? 'an unknown amount (an outcome has no ask)' : cents(sumAsk)} at the asks, and NO on every outcome ${sumBid === null ? 'cannot be priced (an outcome has no bid)' : `${cents(quoted.length - sumBid)} against the $${quoted.length - 1} it pays`}`;
-  } else return null;
-  const caveat = 'On the report\'s quotes, which move; Kalshi\'s fees take part of any edge, and the report does not show how many contracts are offered at those prices.';
-  if (found.length) return `Yes, on the report's quotes:\n\n${found.join('\n')}\n\n${caveat}`;
-  return `No arbitrage on the report's quotes: ${checked}.\n\n${quoteText('', rows, contracts) ?? ''}\n\n${caveat}`;
 }
 
 /**
@@ -651,64 +474,3 @@ function pricedAboveText(rows: Row[], side: string, at: number, exclusive: boole
   return `Priced ${side} ${percent(at)}: ${all}, ${names(picked)}; ${picked.length > 1 ? 'together ' : ''}${sums} ${refsOf(picked)}.\n\n${picked.map(rowLine).join('\n')}`;
 }
 
-const dollars = (cell: string | undefined) => (cell && /^\$\d/.test(cell) ? Number(cell.slice(1)) : null);
-
-/**
- * Each outcome's order book and trading from the report's contract snapshot; asked what buying is
- * worth ("expected value of buying Cut 25bps at the ask?", "should I buy NO on Hold?"), the
- * model's probability less the price paid, per $1 contract, before fees.
- */
-function quoteText(question: string, shown: Row[], contracts: Map<string, Contract>): string | null {
-  const lines: string[] = [];
-  const value = /\b(?:expected value|ev|worth buying|buy(?:ing)?|sell(?:ing)?)\b/i.test(question);
-  const no = /\b(?:buy(?:ing)?|the)\s+no\b|\bno\s+(?:side|contract|shares?)\b/i.test(question);
-  for (const r of shown) {
-    const { name, refs } = outcomeOf(r.outcome);
-    const c = contracts.get(refs);
-    if (!c) continue;
-    let line = `- **${name}** (${c.ticker}): bid ${c.bid}, ask ${c.ask}, spread ${c.spread}, last ${c.last}; volume ${c.volume} (${c.day} in the last 24 hours), open interest ${c.interest} ${refs}`;
-    const [bid, ask] = [dollars(c.bid), dollars(c.ask)];
-    if (value && Number.isFinite(r.modelValue)) {
-      // NO is bought at 1 minus the best YES bid, and pays when the outcome does not happen.
-      const [paid, chance, side] = no ? [bid === null ? null : 1 - bid, 1 - r.modelValue / 100, 'NO'] : [ask, r.modelValue / 100, 'YES'];
-      if (paid !== null) {
-        const ev = chance - paid;
-        line += `. Buying ${side} at $${paid.toFixed(2)} against the model's ${percent(100 * chance)}: expected value ${ev >= 0 ? '+' : '−'}$${Math.abs(ev).toFixed(3)} per $1 contract before fees, ${ev > 0 ? 'favoured on the model' : 'not favoured on the model'}`;
-      }
-    }
-    lines.push(`${line}.`);
-  }
-  if (!lines.length) return null;
-  const caveat = value ? '\n\nThis is the model\'s arithmetic on the report\'s prices, not investment advice: prices move, and fees and the model\'s error are not counted.' : '';
-  return `${lines.join('\n')}${caveat}`;
-}
-
-/**
- * The outcome most under- (way 1) or overpriced (way −1) on the model. What a YES costs is the
- * market's price, not its normalised share: an outcome whose share is below the model's but whose
- * price is above it is cheap only beside the other outcomes, and buying it is not favoured.
- */
-function pricedText(rows: Row[], way: 1 | -1): string | null {
-  const word = way > 0 ? 'underpriced' : 'overpriced';
-  const edge = (r: Row) => way * (r.modelValue - r.marketValue);
-  const best = (value: (r: Row) => number) => bestRow(rows, value);
-  const pick = best(edge);
-  if (!pick) return null;
-  const { name, refs } = outcomeOf(pick.outcome);
-  if (edge(pick) > 0) {
-    const against = way > 0 ? 'above' : 'below';
-    return `The most ${word} outcome on the model is **${name}**: the model gives ${pick.model} against a market price of ${percent(pick.marketValue)}, ${Math.abs(pick.modelValue - pick.marketValue).toFixed(1)} pts ${against} it (gap to the normalised price ${pick.gap}) ${refs}.`;
-  }
-  const relative = best((r) => way * gapOf(r));
-  const beside =
-    relative && way * gapOf(relative) > 0
-      ? ` **${outcomeOf(relative.outcome).name}** has the largest gap against its normalised price (${relative.gap}), but its price, ${percent(relative.marketValue)}, is ${way > 0 ? 'above' : 'below'} the model's ${relative.model}: it is ${way > 0 ? 'cheap' : 'dear'} only beside the other outcomes, and ${way > 0 ? 'buying' : 'selling'} it is not favoured ${outcomeOf(relative.outcome).refs}.`
-      : '';
-  return `On the model, no outcome is ${word} at its price: every market price is ${way > 0 ? 'at or above' : 'at or below'} the model's probability.${beside}`.trimEnd();
-}
-
-/** A row's gap in points, signed ("−2.1 pts" is −2.1). */
-function gapOf(r: Row): number {
-  const m = /([+−-])?(\d+(?:\.\d+)?)/.exec(r.gap);
-  return m ? (m[1] === '−' || m[1] === '-' ? -1 : 1) * Number(m[2]) : NaN;
-}

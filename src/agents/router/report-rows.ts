@@ -1,0 +1,114 @@
+import { labelRange, type LabelRange } from '../markets-search/asked.js';
+import { listed } from '../citations.js';
+import type { Answer, Citation } from '../types.js';
+
+// A stored market report read back: its sections by heading, its outcome table's rows and its
+// contract snapshot, with the small formatters the answers drawn from them share.
+
+export interface Row {
+  outcome: string;
+  market: string;
+  model: string;
+  gap: string;
+  modelValue: number;
+  marketValue: number;
+  /** The market's price normalised with the event's other outcomes (as the report states it), else its price. */
+  marketNormalised: number;
+}
+
+export interface Contract {
+  ticker: string;
+  bid: string;
+  ask: string;
+  spread: string;
+  last: string;
+  volume: string;
+  day: string;
+  interest: string;
+}
+
+/** The report's sections by heading, and its outcome table's rows. */
+export function readReport(text: string): { sections: Map<string, string>; rows: Row[]; contracts: Map<string, Contract> } {
+  const sections = new Map<string, string>();
+  for (const part of text.split(/^## /m).slice(1)) {
+    const nl = part.indexOf('\n');
+    sections.set(part.slice(0, nl).trim().toLowerCase(), part.slice(nl + 1).trim());
+  }
+  const table = [...sections.entries()].find(([h]) => h.startsWith('outcomes'))?.[1] ?? '';
+  const percent = (cell: string) => Number(/(\d+(?:\.\d+)?)%/.exec(cell)?.[1] ?? NaN);
+  const rows = table
+    .split('\n')
+    .filter((l) => l.startsWith('|') && !l.startsWith('|---') && !l.startsWith('| Outcome |'))
+    .map((l) => l.split('|').slice(1, -1).map((c) => c.trim()))
+    .filter((cells) => cells.length >= 4)
+    .map(([outcome, market, model, gap]) => {
+      const normalised = /(\d+(?:\.\d+)?)% normalised/.exec(market!);
+      return { outcome: outcome!, market: market!, model: model!, gap: gap!, modelValue: percent(model!), marketValue: percent(market!), marketNormalised: normalised ? Number(normalised[1]) : percent(market!) };
+    });
+  // The contract snapshot's rows carry their outcome's citation marker: joined to the outcome by it.
+  const contracts = new Map<string, Contract>();
+  const snapshot = [...sections.entries()].find(([h]) => h.startsWith('contract snapshot'))?.[1] ?? '';
+  for (const line of snapshot.split('\n').filter((l) => l.startsWith('|') && !l.startsWith('|---') && !l.startsWith('| Contract |'))) {
+    const [contract, bid, ask, spread, last, volume, day, interest] = line.split('|').slice(1, -1).map((c) => c.trim());
+    const refs = /(\[\d+\])+\s*$/.exec(contract ?? '')?.[0];
+    if (refs && ask !== undefined) contracts.set(refs, { ticker: contract!.replace(/\s*(\[\d+\])+\s*$/, ''), bid: bid!, ask, spread: spread!, last: last!, volume: volume!, day: day!, interest: interest! });
+  }
+  return { sections, rows, contracts };
+}
+
+/** `text` with its [n] renumbered 1, 2, … in order of use, and those citations. */
+export function cited(text: string, all: readonly Citation[]): Answer {
+  const order = new Map<number, number>();
+  const body = text.replace(/\[(\d+)\]/g, (m, n: string) => {
+    if (!all.some((c) => c.order === Number(n))) return m;
+    if (!order.has(Number(n))) order.set(Number(n), order.size + 1);
+    return `[${order.get(Number(n))}]`;
+  });
+  const citations = [...order].map(([from, to]) => ({ ...all.find((c) => c.order === from)!, order: to }));
+  return { text: body, citations };
+}
+
+export const bullets = (section: string | undefined, match: RegExp) => (section ?? '').split('\n').filter((l) => l.startsWith('- ') && match.test(l));
+
+/** An outcome cell without its citation marker ("Hike 25bps [3]" → "Hike 25bps"), and that marker. */
+export const outcomeOf = (cell: string) => ({ name: cell.replace(/\s*(\[\d+\])+\s*$/, ''), refs: /(\[\d+\])+\s*$/.exec(cell)?.[0] ?? '' });
+
+/** Outcomes that are each one side of a level ("Above $92,000", "Above 2.8"): every one of them a yes/no of its own, not one of exclusive ranges. */
+export function isLadder(rows: Row[]): boolean {
+  if (rows.length < 2) return false;
+  const ranges = rows.map((r) => labelRange(outcomeOf(r.outcome).name));
+  return ranges.every((x) => x?.to === null && x.from !== null) || ranges.every((x) => x?.from === null && x.to !== null);
+}
+
+/** Which way a rung of a ladder pays: above its level, or below it. */
+export const rungSide = (range: LabelRange | null): 'above' | 'below' | null => (range?.from !== null && range?.to === null ? 'above' : range?.from === null && range?.to !== null ? 'below' : null);
+
+export const rowLine = (r: Row) => {
+  const { name, refs } = outcomeOf(r.outcome);
+  return `- **${name}**: market ${r.market}, model ${r.model}, gap ${r.gap} ${refs}`.trimEnd();
+};
+
+export const percent = (x: number) => `${x.toFixed(1)}%`;
+
+export const points = (x: number) => `${x > 0 ? '+' : x < 0 ? '−' : ''}${Math.abs(x).toFixed(1)} pts`;
+
+export const cents = (x: number) => `$${x.toFixed(2)}`;
+
+export const count = (cell: string | undefined) => (cell && /^[\d,]+(?:\.\d+)?$/.test(cell) ? Number(cell.replace(/,/g, '')) : null);
+
+export const dollars = (cell: string | undefined) => (cell && /^\$\d/.test(cell) ? Number(cell.slice(1)) : null);
+
+/** The row scoring highest on `value` (rows without a score left out). */
+export const bestRow = (rows: Row[], value: (r: Row) => number) => rows.filter((r) => Number.isFinite(value(r))).sort((a, b) => value(b) - value(a))[0];
+
+export const names = (rs: Row[]) => listed(rs.map((r) => `**${outcomeOf(r.outcome).name}**`));
+
+export const refsOf = (rs: Row[]) => [...new Set(rs.flatMap((r) => outcomeOf(r.outcome).refs.match(/\[\d+\]/g) ?? []))].join('');
+
+export const sumOf = (rs: Row[], value: (r: Row) => number) => rs.reduce((a, r) => a + value(r), 0);
+
+/** A row's gap in points, signed ("−2.1 pts" is −2.1). */
+export function gapOf(r: Row): number {
+  const m = /([+−-])?(\d+(?:\.\d+)?)/.exec(r.gap);
+  return m ? (m[1] === '−' || m[1] === '-' ? -1 : 1) * Number(m[2]) : NaN;
+}

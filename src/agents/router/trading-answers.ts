@@ -1,0 +1,142 @@
+import { labelRange } from '../markets-search/asked.js';
+import { bestRow, cents, count, dollars, gapOf, isLadder, outcomeOf, percent, refsOf, rowLine, rungSide, type Contract, type Row } from './report-rows.js';
+
+// Answers drawn from a report's quotes and trading: order books and expected value, the
+// overround, the most traded contract, arbitrage, and the outcome most mispriced at its price.
+
+/**
+ * Each outcome's order book and trading from the report's contract snapshot; asked what buying is
+ * worth ("expected value of buying Cut 25bps at the ask?", "should I buy NO on Hold?"), the
+ * model's probability less the price paid, per $1 contract, before fees.
+ */
+export function quoteText(question: string, shown: Row[], contracts: Map<string, Contract>): string | null {
+  const lines: string[] = [];
+  const value = /\b(?:expected value|ev|worth buying|buy(?:ing)?|sell(?:ing)?)\b/i.test(question);
+  const no = /\b(?:buy(?:ing)?|the)\s+no\b|\bno\s+(?:side|contract|shares?)\b/i.test(question);
+  for (const r of shown) {
+    const { name, refs } = outcomeOf(r.outcome);
+    const c = contracts.get(refs);
+    if (!c) continue;
+    let line = `- **${name}** (${c.ticker}): bid ${c.bid}, ask ${c.ask}, spread ${c.spread}, last ${c.last}; volume ${c.volume} (${c.day} in the last 24 hours), open interest ${c.interest} ${refs}`;
+    const [bid, ask] = [dollars(c.bid), dollars(c.ask)];
+    if (value && Number.isFinite(r.modelValue)) {
+      // NO is bought at 1 minus the best YES bid, and pays when the outcome does not happen.
+      const [paid, chance, side] = no ? [bid === null ? null : 1 - bid, 1 - r.modelValue / 100, 'NO'] : [ask, r.modelValue / 100, 'YES'];
+      if (paid !== null) {
+        const ev = chance - paid;
+        line += `. Buying ${side} at $${paid.toFixed(2)} against the model's ${percent(100 * chance)}: expected value ${ev >= 0 ? '+' : '−'}$${Math.abs(ev).toFixed(3)} per $1 contract before fees, ${ev > 0 ? 'favoured on the model' : 'not favoured on the model'}`;
+      }
+    }
+    lines.push(`${line}.`);
+  }
+  if (!lines.length) return null;
+  const caveat = value ? '\n\nThis is the model\'s arithmetic on the report\'s prices, not investment advice: prices move, and fees and the model\'s error are not counted.' : '';
+  return `${lines.join('\n')}${caveat}`;
+}
+
+/**
+ * What exclusive outcomes' prices add up to beyond 100% (the overround), and what buying every
+ * outcome at the ask costs; outcomes that are each their own yes/no have no such sum, only spreads.
+ */
+export function overroundText(report: string, rows: Row[], contracts: Map<string, Contract>, exclusive: boolean): string {
+  const sum = /market prices (?:add|adding) up to (\d+(?:\.\d+)?)%/.exec(report)?.[1];
+  const priced = rows.filter((r) => Number.isFinite(r.marketValue));
+  if (!exclusive || !sum) {
+    const quotes = quoteText('', priced, contracts);
+    return `These outcomes are not mutually exclusive (each is a yes/no of its own), so their prices are not meant to add up to 100% and there is no overround across them; what trading costs is each contract's spread.${quotes ? `\n\n${quotes}` : ''}`;
+  }
+  const over = Number(sum) - 100;
+  const asks = priced.map((r) => dollars(contracts.get(outcomeOf(r.outcome).refs)?.ask));
+  const cost = asks.every((a): a is number => a !== null) ? asks.reduce((a, b) => a + b, 0) : null;
+  const head = over >= 0 ? `an overround of ${over.toFixed(1)} points, the exchange's and market makers' edge` : `${Math.abs(over).toFixed(1)} points under 100%`;
+  const buyAll = cost === null ? '' : ` Buying YES on every outcome at the ask costs $${cost.toFixed(2)} for a $1 payout (${cost >= 1 ? `${((cost - 1) * 100).toFixed(1)} points over` : `${((1 - cost) * 100).toFixed(1)} points under, an arbitrage before fees`}).`;
+  return `The market prices (mids) of the ${priced.length} outcomes add up to ${sum}%: ${head} ${refsOf(priced)}.${buyAll} The report's gaps are measured against the prices normalised to 100%, so the overround is not counted as a gap.\n\n${priced.map(rowLine).join('\n')}`;
+}
+
+/** The contract ranked first by the trading figure asked (volume, 24-hour volume, open interest), with every contract's. */
+export function mostTradedText(question: string, rows: Row[], contracts: Map<string, Contract>): string | null {
+  const q = question.toLowerCase();
+  const [field, label] = /open interest|liquid/.test(q) ? (['interest', 'open interest'] as const) : /24/.test(q) ? (['day', '24-hour volume'] as const) : (['volume', 'volume'] as const);
+  const least = /\b(?:least|lowest|smallest)\b/.test(q);
+  const ranked = rows
+    .flatMap((r) => {
+      const { name, refs } = outcomeOf(r.outcome);
+      const c = contracts.get(refs);
+      const n = count(c?.[field]);
+      return c && n !== null ? [{ name, refs, n, shown: c[field] }] : [];
+    })
+    .sort((a, b) => (least ? a.n - b.n : b.n - a.n));
+  if (!ranked.length) return null;
+  const top = ranked[0]!;
+  return `**${top.name}** has the ${least ? 'least' : 'most'} ${label}: ${top.shown} contracts ${top.refs}.\n\n${ranked.map((x) => `- **${x.name}**: ${x.shown} ${x.refs}`).join('\n')}`;
+}
+
+/**
+ * Trades the report's quotes make sure to pay more than they cost: on a ladder, YES on a rung and
+ * NO on one it contains (YES there implies YES on the first) for less than $1; among exclusive
+ * outcomes, YES on all of them for less than $1, or NO on all of them for less than the $n − 1
+ * they are sure to pay.
+ */
+export function arbitrageText(rows: Row[], contracts: Map<string, Contract>, exclusive: boolean): string | null {
+  const quoted = rows.flatMap((r) => {
+    const { name, refs } = outcomeOf(r.outcome);
+    const c = contracts.get(refs);
+    const [bid, ask] = [dollars(c?.bid), dollars(c?.ask)];
+    return c ? [{ r, name, refs, bid, ask, range: labelRange(name) }] : [];
+  });
+  if (quoted.length < 2) return null;
+  const found: string[] = [];
+  let checked: string;
+  if (isLadder(rows)) {
+    // "Above 2.8" is inside "Above 2.6"; "Below 2.6" inside "Below 2.8".
+    const level = (q: (typeof quoted)[number]) => (q.range?.from ?? q.range?.to)!;
+    const above = rungSide(quoted[0]!.range) === 'above';
+    for (const wide of quoted) {
+      for (const narrow of quoted) {
+        if (wide === narrow || (above ? level(narrow) <= level(wide) : level(narrow) >= level(wide)) || wide.ask === null || narrow.bid === null) continue;
+        const cost = wide.ask + (1 - narrow.bid);
+        if (cost < 1 - 1e-9) {
+          found.push(
+            `- YES on **${wide.name}** at the ask, ${cents(wide.ask)} ${wide.refs}, and NO on **${narrow.name}** at ${cents(1 - narrow.bid)} (1 minus its ${cents(narrow.bid)} YES bid) ${narrow.refs}: ${cents(cost)} for a pair that pays at least $1 whatever happens (YES on ${narrow.name} means YES on ${wide.name}), so about ${((1 - cost) * 100).toFixed(0)}¢ locked in per pair before fees.`,
+          );
+        }
+      }
+    }
+    checked = 'no rung can be bought with NO on a rung inside it for less than the $1 the pair is sure to pay';
+  } else if (exclusive) {
+    const asks = quoted.map((q) => q.ask);
+    const bids = quoted.map((q) => q.bid);
+    const sumAsk = asks.every((a): a is number => a !== null) ? asks.reduce((a, b) => a + b, 0) : null;
+    const sumBid = bids.every((b): b is number => b !== null) ? bids.reduce((a, b) => a + b, 0) : null;
+    if (sumAsk !== null && sumAsk < 1 - 1e-9) found.push(`- YES on every outcome at the ask: ${cents(sumAsk)} for the $1 the winner pays, ${((1 - sumAsk) * 100).toFixed(0)}¢ locked in before fees ${refsOf(rows)}.`);
+    if (sumBid !== null && sumBid > 1 + 1e-9) found.push(`- NO on every outcome at 1 minus its YES bid: ${cents(quoted.length - sumBid)} for at least $${quoted.length - 1} (every outcome but the winner pays), ${((sumBid - 1) * 100).toFixed(0)}¢ locked in before fees ${refsOf(rows)}.`);
+    checked = `YES on every outcome costs ${sumAsk === null ? 'an unknown amount (an outcome has no ask)' : cents(sumAsk)} at the asks, and NO on every outcome ${sumBid === null ? 'cannot be priced (an outcome has no bid)' : `${cents(quoted.length - sumBid)} against the $${quoted.length - 1} it pays`}`;
+  } else return null;
+  const caveat = 'On the report\'s quotes, which move; Kalshi\'s fees take part of any edge, and the report does not show how many contracts are offered at those prices.';
+  if (found.length) return `Yes, on the report's quotes:\n\n${found.join('\n')}\n\n${caveat}`;
+  return `No arbitrage on the report's quotes: ${checked}.\n\n${quoteText('', rows, contracts) ?? ''}\n\n${caveat}`;
+}
+
+/**
+ * The outcome most under- (way 1) or overpriced (way −1) on the model. What a YES costs is the
+ * market's price, not its normalised share: an outcome whose share is below the model's but whose
+ * price is above it is cheap only beside the other outcomes, and buying it is not favoured.
+ */
+export function pricedText(rows: Row[], way: 1 | -1): string | null {
+  const word = way > 0 ? 'underpriced' : 'overpriced';
+  const edge = (r: Row) => way * (r.modelValue - r.marketValue);
+  const best = (value: (r: Row) => number) => bestRow(rows, value);
+  const pick = best(edge);
+  if (!pick) return null;
+  const { name, refs } = outcomeOf(pick.outcome);
+  if (edge(pick) > 0) {
+    const against = way > 0 ? 'above' : 'below';
+    return `The most ${word} outcome on the model is **${name}**: the model gives ${pick.model} against a market price of ${percent(pick.marketValue)}, ${Math.abs(pick.modelValue - pick.marketValue).toFixed(1)} pts ${against} it (gap to the normalised price ${pick.gap}) ${refs}.`;
+  }
+  const relative = best((r) => way * gapOf(r));
+  const beside =
+    relative && way * gapOf(relative) > 0
+      ? ` **${outcomeOf(relative.outcome).name}** has the largest gap against its normalised price (${relative.gap}), but its price, ${percent(relative.marketValue)}, is ${way > 0 ? 'above' : 'below'} the model's ${relative.model}: it is ${way > 0 ? 'cheap' : 'dear'} only beside the other outcomes, and ${way > 0 ? 'buying' : 'selling'} it is not favoured ${outcomeOf(relative.outcome).refs}.`
+      : '';
+  return `On the model, no outcome is ${word} at its price: every market price is ${way > 0 ? 'at or above' : 'at or below'} the model's probability.${beside}`.trimEnd();
+}
