@@ -1,6 +1,7 @@
 import type { KalshiClient } from '../../data/kalshi/client.js';
 import { SCALE, formatPercent } from '../../data/kalshi/numbers.js';
 import type { KalshiEvent, KalshiMarket } from '../../data/kalshi/types.js';
+import { withTeam } from '../prediction-markets/research.js';
 import { eventPage, priceLine } from '../prediction-markets/summary.js';
 import { listed, quoteCaller, utcMinute as utc } from '../citations.js';
 import type { Agent, AgentEvent, Citation } from '../types.js';
@@ -167,13 +168,6 @@ interface Asked {
 
 /** Words of outcome labels that name no outcome on their own. */
 const GENERIC_LABEL_WORDS = new Set(['above', 'below', 'over', 'under', 'more', 'less', 'than', 'the', 'and', 'yes', 'team', 'win', 'wins']);
-
-/** "Away team" of "Lakers at Celtics on …" is the Lakers: said beside it, and found by it. */
-function withTeam(label: string, title: string): string {
-  const game = /^(.+?) at (.+?)(?: on |:|\?|$)/i.exec(title);
-  const side = /^(away|home) team$/i.exec(label)?.[1]?.toLowerCase();
-  return game && side ? `${label} (${(side === 'away' ? game[1] : game[2])!.trim()})` : label;
-}
 
 /** Outcomes the question names by a word of their label ("odds of a cut?": "Cut 25bps", "Cut more than 25bps"; "the Lakers": the away team of "Lakers at Celtics"). */
 function namedOutcomes(markets: readonly KalshiMarket[], text: string, title: string): KalshiMarket[] {

@@ -197,7 +197,7 @@ export function writeReport(r: Research, ctx: ReportContext): ReportBody {
   const decidedYes = r.markets.filter((v) => resolvedYes(v.market)).length;
   const models = new Map<string, OutcomeModel>();
   modelEvent(
-    priced.map((v) => ({ type: v.label, price: v.quote.price! / SCALE })),
+    priced.map((v) => ({ type: v.type, price: v.quote.price! / SCALE })),
     calibration,
     rates,
     event.mutually_exclusive,

@@ -23,7 +23,10 @@ export interface Quote {
 
 export interface MarketView {
   market: KalshiMarket;
+  /** The outcome as the report names it (see outcomeName). */
   label: string;
+  /** The outcome's label as the series shares it: what base rates and the calibration group by. */
+  type: string;
   quote: Quote;
   /** Daily candles of the last 7 days and hourly candles of the last 25 hours. */
   daily: KalshiCandle[];
@@ -64,14 +67,24 @@ export interface Research {
   requestsMade: number;
 }
 
-/** The label of an outcome, shared across the series' events: what base rates group by. */
 /**
  * Exchange text on one line (a line break would break a heading, a bullet or a table row), a `[n]`
  * in it written `[n\\]` so it cannot pass for a citation marker.
  */
 export const oneLine = (s: string) => quoteCaller(s.replace(/\s+/g, ' ').trim());
 
+/** The label of an outcome, shared across the series' events: what base rates group by. */
 export const labelOf = (m: KalshiMarket) => oneLine(m.yes_sub_title || m.title || m.ticker);
+
+/** A game's "Away team" of "Lakers at Celtics on …" is the Lakers: the team is said beside the label. */
+export function withTeam(label: string, title: string): string {
+  const game = /^(.+?) at (.+?)(?: on |:|\?|$)/i.exec(title);
+  const side = /^(away|home) team$/i.exec(label)?.[1]?.toLowerCase();
+  return game && side ? `${label} (${(side === 'away' ? game[1] : game[2])!.trim()})` : label;
+}
+
+/** An outcome of this event as a reader needs it named: its label, with the team where the label is only a side. */
+export const outcomeName = (m: KalshiMarket, eventTitle: string) => withTeam(labelOf(m), oneLine(eventTitle));
 
 /** Market states worth saying next to a price (`status` from the exchange). */
 export const STATE_NOTES: Record<string, string> = {
@@ -257,7 +270,7 @@ export async function research(client: KalshiClient, eventTicker: string): Promi
     event,
     series,
     asOf: client.now(),
-    markets: markets.map((m) => ({ market: m, label: labelOf(m), quote: quoteOf(m, books.get(m.ticker)), daily: daily.get(m.ticker) ?? [], hourly: hourly.get(m.ticker) ?? [] })),
+    markets: markets.map((m) => ({ market: m, label: outcomeName(m, event.title), type: labelOf(m), quote: quoteOf(m, books.get(m.ticker)), daily: daily.get(m.ticker) ?? [], hourly: hourly.get(m.ticker) ?? [] })),
     history,
     settledCount: settled.markets.length,
     historyComplete: settled.complete,

@@ -208,7 +208,8 @@ export function answerFromReport(question: string, report: { title: string; text
   const asked = [...new Set([...levelsIn(question), ...bare])];
   const aboutOutcome = !(kind === 'closing' || kind === 'resolution' || kind === 'history') || asked.length > 0 || /\b(?:odds|chances?|probabilit\w*)\b/i.test(question);
   const levels = aboutOutcome ? asked : [];
-  const named = aboutOutcome ? namedRows(question, rows, report.title, levels) : [];
+  // "How often did the home team win?" asks the past of an outcome named.
+  const named = aboutOutcome || kind === 'history' ? namedRows(question, rows, report.title, levels) : [];
   // A ladder's outcomes are each a yes/no on its own level: none of them is "the" likeliest result.
   const ladder = isLadder(rows);
   const ranged = rows.filter((r) => labelRange(outcomeOf(r.outcome).name) !== null);
@@ -401,8 +402,10 @@ function baseRateText(named: Row[], history: string | undefined): string | null 
   const refs = /(?:\s*\[\d+\])+\.?$/.exec(line)?.[0].replace(/\.$/, '').trim() ?? '';
   const found = named.flatMap((r) => {
     const name = outcomeOf(r.outcome).name;
-    const m = new RegExp(`(?:: |; )${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: (\\d+) of (\\d+) \\(([\\d.]+)%\\)`).exec(line);
-    return m ? [`- **${name}** resolved YES in ${m[1]} of ${m[2]} settled events of the series (${m[3]}%); the market prices it at ${r.market} now, the model at ${r.model}.`] : [];
+    // Base rates group by the series' label: "Away team", not this game's "Away team (Lakers)".
+    const type = name.replace(/^((?:away|home) team) \(.+\)$/i, '$1');
+    const m = new RegExp(`(?:: |; )${type.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: (\\d+) of (\\d+) \\(([\\d.]+)%\\)`).exec(line);
+    return m ? [`- **${name}**${type === name ? '' : `: “${type}”`} resolved YES in ${m[1]} of ${m[2]} settled events of the series (${m[3]}%); the market prices it at ${r.market} now, the model at ${r.model}.`] : [];
   });
   return found.length ? `${found.join('\n')} ${refs}`.trim() : null;
 }

@@ -227,6 +227,14 @@ describe('the report', () => {
     expect(paths.sort()).toEqual(['/events/KXNFLGAME-26NOV23BUFKC', '/markets/candlesticks', '/markets/candlesticks', '/markets/orderbooks']);
   });
 
+  it("names the team beside a game's \"Away team\" and \"Home team\", and keeps the series' labels for its history and base rates", async () => {
+    const { text } = await build('KXNFLGAME');
+    expect(tableRows(text, 'Outcomes: model vs market').map((row) => row[0]!.replace(/\s*\[\d+\]$/, '')).sort()).toEqual(['Away team (Bills)', 'Home team (Chiefs)']);
+    expect(text).toContain('(as written for Home team (Chiefs))');
+    expect(tableRows(text, 'Resolution history (KXNFLGAME)').every((row) => ['Home team', 'Away team'].includes(row[2]!))).toBe(true);
+    expect(text).toMatch(/\*\*Base rates\*\* [^\n]*: Home team: \d+ of \d+/);
+  });
+
   it('handles a binary event (no normalisation, accuracy by the 50% line)', async () => {
     const { text } = await build('KXSHUTDOWN');
     expect(text).not.toContain('mutually exclusive');

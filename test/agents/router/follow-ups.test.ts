@@ -284,7 +284,7 @@ describe('several questions in one, and odds follow-ups that change topic', () =
     for (const q of ['what happens if the game ends in a tie?', 'odds of a tie?']) {
       expect(await game(q), q).toMatch(/^No outcome of this event is a tie\. The market's prices add up to 101\.5%, leaving nothing priced for a result that is none of them \[1\]\[2\]\.\n\n- \*\*Could flip the outcome:\*\* “A tie resolves both markets to No\.” \[1\]\n- \*\*Full rules:\*\* the contract terms \[3\]\./);
     }
-    expect(await game('what do the rules say about overtime?')).toMatch(/^- \*\*How it resolves\*\* \(as written for Home team\): “If the home team wins the game, including overtime, then the market resolves to Yes\.” \[1\]\n- \*\*Full rules:\*\*/);
+    expect(await game('what do the rules say about overtime?')).toMatch(/^- \*\*How it resolves\*\* \(as written for Home team \(Chiefs\)\): “If the home team wins the game, including overtime, then the market resolves to Yes\.” \[1\]\n- \*\*Full rules:\*\*/);
     expect(await btc('what do the rules say about the settlement time?')).toContain('(60-second average before 10:00 AM ET)');
     expect(await game('what if the stadium loses power?')).toMatch(/^The rules the report quotes say nothing about “stadium loses power”; the full terms are in the contract terms\. What it quotes:/);
     // The overround of exclusive outcomes; a ladder has none.
@@ -301,8 +301,10 @@ describe('several questions in one, and odds follow-ups that change topic', () =
     expect(await fed('which has the most volume?')).toMatch(/^\*\*Cut 25bps\*\* has the most volume: 336,207 contracts \[1\]\.\n\n- \*\*Cut 25bps\*\*: 336,207 \[1\]\n- \*\*Hike 25bps\*\*: 113,933/);
     expect(await fed('which contract has the most open interest?')).toMatch(/^\*\*Cut 25bps\*\* has the most open interest: 220,268 contracts/);
     expect(await fed('any volume surges?')).toContain('**Volume surge, Cut 25bps:**');
-    expect(await game("what's the spread on the favourite?")).toMatch(/^The market's favourite is \*\*Home team\*\* at 63\.0% \(mid; 62\.1% normalised\)\.\n\n- \*\*Home team\*\* \(KXNFLGAME-26NOV23BUFKC-A\): bid \$0\.62, ask \$0\.64, spread \$0\.02/);
+    expect(await game("what's the spread on the favourite?")).toMatch(/^The market's favourite is \*\*Home team \(Chiefs\)\*\* at 63\.0% \(mid; 62\.1% normalised\)\.\n\n- \*\*Home team \(Chiefs\)\*\* \(KXNFLGAME-26NOV23BUFKC-A\): bid \$0\.62, ask \$0\.64, spread \$0\.02/);
     expect(await cpi('how often did above 3.0 resolve yes?')).toMatch(/^- \*\*Above 3\.0\*\* resolved YES in 5 of 12 settled events of the series \(41\.7%\); the market prices it at 86\.5% \(mid\) now, the model at [\d.]+%\. \[1\]/);
+    // The series' base rates are kept by its label, "Home team", whichever team is at home.
+    expect(await game('how often did the home team win before?')).toMatch(/^- \*\*Home team \(Chiefs\)\*\*: “Home team” resolved YES in \d+ of \d+ settled events of the series/);
     expect(await game('any arb?')).toMatch(/^No arbitrage on the report's quotes: YES on every outcome costs \$1\.03 at the asks, and NO on every outcome \$1\.00 against the \$1 it pays\./);
   });
 
@@ -310,7 +312,7 @@ describe('several questions in one, and odds follow-ups that change topic', () =
     const thread = await reportThreads();
     const game = await thread('https://kalshi.com/markets/kxnflgame/nfl-game-winner/kxnflgame-26nov23bufkc');
     // "Bills at Chiefs": the Bills are the away team, whatever the favourite.
-    expect(await game('odds the Bills win?')).toMatch(/^- \*\*Away team\*\*: market 38\.5%/);
+    expect(await game('odds the Bills win?')).toMatch(/^- \*\*Away team \(Bills\)\*\*: market 38\.5%/);
     const temperature = await thread('https://kalshi.com/markets/kxhighny/highest-temperature-in-nyc/kxhighny-26nov20');
     // Exclusive ranges: one of them wins, so there is a favourite; a level falls in one range.
     expect(await temperature("what's the favourite?")).toMatch(/^The market's favourite is \*\*56°F or above\*\* at 43\.0%/);
