@@ -368,6 +368,33 @@ describe('web pages in Chromium', () => {
     await audit('playground-failed');
   });
 
+  it('playground: the last answer is kept for the tab: Back from another page shows it, and a follow-up continues from it', async () => {
+    // The answer kept is the last finished one ("Echo: ping"), not the failure after it.
+    await page.goto(`${svc.url}/settings/api-keys`);
+    await page.goBack();
+    await expect.poll(() => page.locator('#answer').textContent()).toBe('Echo: ping');
+    expect(await page.getByRole('button', { name: 'New conversation' }).isVisible()).toBe(true);
+    // The browser puts back the form as it was left (the agent last chosen); the answer is the page's.
+    await page.getByLabel('Agent').selectOption('svc-test');
+    const kept = await page.evaluate(() => JSON.parse(Object.entries(sessionStorage).find(([k]) => k.startsWith('svc.playground.'))![1]).responseId as string);
+    await page.getByLabel('Question or Kalshi link').fill('and then?');
+    const sent = page.waitForRequest((r) => r.url().endsWith('/playground/v1/responses') && r.method() === 'POST');
+    await page.getByRole('button', { name: 'Ask' }).click();
+    expect(JSON.parse((await sent).postData()!).previous_response_id).toBe(kept);
+    await expect.poll(() => page.locator('#status').textContent()).toMatch(/^Done/);
+
+    // A new conversation forgets it; the next answer is kept again.
+    await page.getByRole('button', { name: 'New conversation' }).click();
+    await page.reload();
+    expect(await page.locator('#result').isHidden()).toBe(true);
+    await page.getByLabel('Agent').selectOption('svc-test');
+    await page.getByLabel('Question or Kalshi link').fill('kept');
+    await page.getByRole('button', { name: 'Ask' }).click();
+    await expect.poll(() => page.locator('#status').textContent()).toMatch(/^Done/);
+    await page.reload();
+    expect(await page.locator('#answer').textContent()).toBe('Echo: kept');
+  });
+
   it('logs out: the pages then ask to log in again', async () => {
     await page.getByRole('button', { name: 'Log out' }).click();
     await expect.poll(() => page.getByRole('status').first().textContent()).toContain('You are logged out.');
@@ -378,6 +405,9 @@ describe('web pages in Chromium', () => {
     await page.getByLabel('Password').fill('plum orbit canyon lantern');
     await page.getByRole('button', { name: 'Log in' }).click();
     await page.waitForURL(/\/settings\/api-keys$/);
+    // Logging out forgot the playground's kept answer.
+    await page.goto(`${svc.url}/playground`);
+    expect(await page.locator('#result').isHidden()).toBe(true);
   });
 
   it('with JavaScript off, Ask posts the question (never into the URL) and the page says the playground needs JavaScript', async () => {

@@ -29,3 +29,12 @@ if (ONE_SHOT.some((name) => here.searchParams.has(name))) {
   for (const name of ONE_SHOT) here.searchParams.delete(name);
   history.replaceState(history.state, '', `${here.pathname}${here.search}${here.hash}`);
 }
+
+// Logging out forgets the playground's kept answers (see playground.js): the next person at this tab does not see them.
+for (const form of document.querySelectorAll('form[action="/logout"]')) {
+  form.addEventListener('submit', () => {
+    try {
+      for (const key of Object.keys(sessionStorage)) if (key.startsWith('svc.playground.')) sessionStorage.removeItem(key);
+    } catch {}
+  });
+}

@@ -45,7 +45,48 @@ model.addEventListener('change', showModelHint);
 window.addEventListener('pageshow', showModelHint);
 showModelHint();
 
+/**
+ * The last finished answer of this tab's conversation, kept for the account signed in: Settings
+ * and Back, or a reload, show it again, and the next question continues from it. sessionStorage
+ * lives as long as the tab; logging out clears it (forms.js).
+ */
+const keptKey = `svc.playground.${form.dataset.account}`;
+
+function keepAnswer(state) {
+  try {
+    sessionStorage.setItem(keptKey, JSON.stringify(state));
+  } catch {
+    // Storage full or refused: the answer is still on the page, only not kept for a return.
+  }
+}
+
+function forgetAnswer() {
+  try {
+    sessionStorage.removeItem(keptKey);
+  } catch {}
+}
+
+function restoreAnswer() {
+  let kept = null;
+  try {
+    kept = JSON.parse(sessionStorage.getItem(keptKey) ?? 'null');
+  } catch {}
+  if (!kept?.responseId || typeof kept.text !== 'string') return;
+  if ([...model.options].some((o) => o.value === kept.model)) model.value = kept.model;
+  showModelHint();
+  if (!question.value) question.value = kept.question ?? '';
+  previousResponseId = kept.responseId;
+  result.hidden = false;
+  renderFinal(kept.text, kept.annotations ?? []);
+  finishedMarkdown = answerMarkdown(kept.text, kept.annotations ?? []);
+  copyRow.hidden = false;
+  charge.textContent = kept.charge ?? '';
+  reset.hidden = false;
+  setStatus('Your last answer, kept while this tab is open: a follow-up question continues from it.');
+}
+
 reset.addEventListener('click', () => {
+  forgetAnswer();
   previousResponseId = null;
   stoppedRun = null;
   reset.hidden = true;
@@ -234,6 +275,7 @@ async function showStored(responseId) {
   renderFinal(content.text, content.annotations ?? []);
   finishedMarkdown = answerMarkdown(content.text, content.annotations ?? []);
   copyRow.hidden = false;
+  keepAnswer({ model: model.value, question: question.value, responseId, text: content.text, annotations: content.annotations ?? [], charge: '' });
   setStatus('The stopped run finished on the server: its whole answer is shown.');
 }
 
@@ -332,6 +374,7 @@ form.addEventListener('submit', async (event) => {
         const u = ev.response.usage;
         // What it cost is known before "Done" is said (without credit headers, from the balance).
         if (!charge.textContent) charge.textContent = await balanceNow(balanceBefore);
+        keepAnswer({ model: model.value, question: input, responseId: ev.response.id, text: content?.text ?? text, annotations: content?.annotations ?? [], charge: charge.textContent });
         setStatus(u ? `Done: ${u.input_tokens} tokens in, ${u.output_tokens} out.` : 'Done.');
       } else if (ev.type === 'response.failed') {
         throw new Error(ev.response.error?.message ?? 'The agent failed.');
@@ -368,3 +411,5 @@ form.addEventListener('submit', async (event) => {
     if (refocus) question.focus();
   }
 });
+
+restoreAnswer();

@@ -8,7 +8,7 @@ export function playgroundPage(ctx: PageContext, o: { models: { id: string; desc
   const body = html`<h1>Playground</h1>
 <p>Ask a financial research question or paste a Kalshi market link. Answers stream in with numbered citations. Follow-up questions continue the conversation.</p>
 <noscript><div class="notice error">The playground needs JavaScript to stream answers: turn it on for this site, or call the API with a key from <a href="/settings/api-keys">API Keys</a>.</div></noscript>
-<form id="playground" method="post" action="/playground" data-csrf="${ctx.csrf}">
+<form id="playground" method="post" action="/playground" data-csrf="${ctx.csrf}" data-account="${ctx.session!.account.id}">
 ${csrfInput(ctx)}
 <label for="model">Agent</label>
 <select id="model" name="model" aria-describedby="model-hint">
