@@ -364,7 +364,8 @@ function addLatestAligned(plan: Plan): void {
   for (const figure of answered) {
     if (figure === earliest || daysBetween(refPeriod.end, endOf(figure).end) < 45) continue;
     const near = nearPeriod(figure.fin, refPeriod);
-    if (!near || near.end === endOf(figure).end) continue;
+    // A June year against December ones ends six months from either: no period ends together with it.
+    if (!near || near.end === endOf(figure).end || Math.abs(daysBetween(near.end, refPeriod.end)) > 45) continue;
     const revenue = q.margin && shareLabel(metric) ? { revenue: figure.fin.value('revenue', near) } : {};
     plan.cross.push({ company: figure.company, fin: figure.fin, metric, reference: { company: earliest.company, fin: earliest.fin, period: refPeriod }, period: near, value: figure.fin.value(metric.id, near), reason: 'latest', ...revenue });
   }
@@ -384,7 +385,8 @@ function nearPeriod(fin: CompanyFinancials, p: FiscalPeriod): FiscalPeriod | nul
 
 async function addCrossCalendar(lib: SecLibrary, plan: Plan, profiles: CompanyProfile[]): Promise<void> {
   const q = plan.question!;
-  if (plan.keyFigures || q.periodsByCompany) return;
+  // A ratio's figures are its inputs: the notes would set one input against another company's, not the ratios.
+  if (plan.keyFigures || q.periodsByCompany || q.ratios?.length) return;
   addCalendarQuarter(plan);
   if (!isFiscalLabel(q.period)) return addLatestAligned(plan);
   const metric = plan.figures[0]?.metric;

@@ -19,6 +19,7 @@ export type MetricId =
   | 'researchAndDevelopment'
   | 'sellingGeneralAdministrative'
   | 'depreciationAmortization'
+  | 'interestExpense'
   | 'operatingCashFlow'
   | 'capitalExpenditure'
   | 'freeCashFlow'
@@ -27,7 +28,9 @@ export type MetricId =
   | 'shareRepurchases'
   | 'cash'
   | 'inventory'
+  | 'currentAssets'
   | 'totalAssets'
+  | 'currentLiabilities'
   | 'totalLiabilities'
   | 'stockholdersEquity'
   | 'longTermDebt'
@@ -249,6 +252,15 @@ export const METRICS: readonly MetricDef[] = [
     phrases: ['depreciation and amortization', 'depreciation & amortization', 'depreciation, depletion and amortization', 'd&a', 'd & a', 'depreciation'],
   },
   {
+    id: 'interestExpense',
+    label: 'interest expense',
+    unit: 'money',
+    type: 'duration',
+    // Not InterestPaid: that is the cash paid, from the cash flow statement's notes.
+    concepts: [g('InterestExpense'), g('InterestExpenseNonoperating'), g('InterestExpenseDebt'), ifrs('InterestExpense')],
+    phrases: ['interest expense', 'interest expenses', 'interest costs', 'interest cost'],
+  },
+  {
     id: 'operatingCashFlow',
     label: 'operating cash flow',
     unit: 'money',
@@ -380,6 +392,15 @@ export const METRICS: readonly MetricDef[] = [
     phrases: ['inventory', 'inventories', 'net inventories', 'inventories, net', 'inventory, net'],
   },
   {
+    id: 'currentAssets',
+    label: 'total current assets',
+    unit: 'money',
+    type: 'instant',
+    concepts: [g('AssetsCurrent'), ifrs('CurrentAssets')],
+    plural: true,
+    phrases: ['total current assets', 'current assets'],
+  },
+  {
     id: 'totalAssets',
     label: 'total assets',
     unit: 'money',
@@ -387,6 +408,15 @@ export const METRICS: readonly MetricDef[] = [
     concepts: [g('Assets'), ifrs('Assets')],
     plural: true,
     phrases: ['total assets', 'assets'],
+  },
+  {
+    id: 'currentLiabilities',
+    label: 'total current liabilities',
+    unit: 'money',
+    type: 'instant',
+    concepts: [g('LiabilitiesCurrent'), ifrs('CurrentLiabilities')],
+    plural: true,
+    phrases: ['total current liabilities', 'current liabilities'],
   },
   {
     id: 'totalLiabilities',

@@ -92,7 +92,7 @@ export const KEY_METRICS: readonly MetricId[] = ['revenue', 'netIncome', 'dilute
 
 /** Figures people ask for that companies' XBRL facts do not carry (non-GAAP measures, ratios not in `RATIOS`, market data) or that are not among the metrics. */
 const UNKNOWN_FIGURES =
-  /\b(?:adjusted\s+ebitda|ebitda(?:\s+margins?)?|ebit(?!\s+margins?)|earnings\s+before\s+interest,?\s+(?:and\s+)?taxes(?:,?\s+depreciation,?\s+and\s+amortization)?|return\s+on\s+(?:invested\s+capital|capital(?:\s+employed)?)|market\s+(?:cap(?:italization)?|value)|enterprise\s+value|(?:stock|share)\s+price|price[- ]to[- ](?:earnings|book|sales)(?:\s+ratio)?|p\/e(?:\s+ratio)?|pe\s+ratio|dividend\s+yield|working\s+capital|current\s+ratio|quick\s+ratio|goodwill|backlog|headcount|(?:number\s+of\s+)?employees|accounts\s+(?:receivable|payable)|deferred\s+revenue|interest\s+expense|same[- ]store\s+sales|valuation|(?:revenues?|sales)\s+per\s+share|(?:revenues?|sales|profits?|net\s+income|income|earnings|cash\s+flow)\s+per\s+(?:employee|head|user|customer|subscriber))\b/gi;
+  /\b(?:adjusted\s+ebitda|ebitda(?:\s+margins?)?|ebit(?!\s+margins?)|earnings\s+before\s+interest,?\s+(?:and\s+)?taxes(?:,?\s+depreciation,?\s+and\s+amortization)?|return\s+on\s+(?:invested\s+capital|capital(?:\s+employed)?)|market\s+(?:cap(?:italization)?|value)|enterprise\s+value|(?:stock|share)\s+price|price[- ]to[- ](?:earnings|book|sales)(?:\s+ratio)?|p\/e(?:\s+ratio)?|pe\s+ratio|dividend\s+yield|quick\s+ratio|goodwill|backlog|headcount|(?:number\s+of\s+)?employees|accounts\s+(?:receivable|payable)|deferred\s+revenue|same[- ]store\s+sales|valuation|(?:revenues?|sales)\s+per\s+share|(?:revenues?|sales|profits?|net\s+income|income|earnings|cash\s+flow)\s+per\s+(?:employee|head|user|customer|subscriber))\b/gi;
 
 /**
  * Other lines of the statements, named by a word before a figure's own ("interest income", "short-term
@@ -101,7 +101,7 @@ const UNKNOWN_FIGURES =
  * revenue) would be another number than the one asked for.
  */
 const OTHER_LINES =
-  /\b(?:(?:interest|other|comprehensive|non[- ]?operating|investment|rental|royalty|core|equity[- ]method|dividend)(?:\s+and\s+other)?\s+(?:income|earnings)(?:\s+\(?(?:loss|expense)\)?)?|(?:short[- ]term|current|net|convertible|senior|secured)\s+(?:debt|borrowings)|(?:current|non[- ]?current|lease|(?:operating|finance)\s+lease|deferred\s+tax|contingent|pension)\s+liabilit(?:y|ies)|(?:current|non[- ]?current|intangible|fixed|tangible|right[- ]of[- ]use|deferred\s+tax)\s+assets?|(?:financing|investing)\s+cash\s+flows?|cash\s+(?:flows?\s+)?(?:from|used\s+(?:in|for)|provided\s+by)\s+(?:financing|investing)(?:\s+activities)?|(?:unearned|recurring|subscription|contracted)\s+revenues?|(?:gross\s+profit|operating\s+income|free\s+cash\s+flow|operating\s+cash\s+flow|cash\s+flow|ebitda)\s+per\s+share)\b/gi;
+  /\b(?:(?:interest|other|comprehensive|non[- ]?operating|investment|rental|royalty|core|equity[- ]method|dividend)(?:\s+and\s+other)?\s+(?:income|earnings)(?:\s+\(?(?:loss|expense)\)?)?|(?:short[- ]term|current|net|convertible|senior|secured)\s+(?:debt|borrowings)|(?:non[- ]?current|lease|(?:operating|finance)\s+lease|deferred\s+tax|contingent|pension)\s+liabilit(?:y|ies)|(?:non[- ]?current|intangible|fixed|tangible|right[- ]of[- ]use|deferred\s+tax)\s+assets?|(?:financing|investing)\s+cash\s+flows?|cash\s+(?:flows?\s+)?(?:from|used\s+(?:in|for)|provided\s+by)\s+(?:financing|investing)(?:\s+activities)?|(?:unearned|recurring|subscription|contracted)\s+revenues?|(?:gross\s+profit|operating\s+income|free\s+cash\s+flow|operating\s+cash\s+flow|cash\s+flow|ebitda)\s+per\s+share)\b/gi;
 
 const FIGURE_WORD = '(?:revenues?|sales|(?:operating\\s+|net\\s+)?income|(?:gross\\s+|operating\\s+)?(?:profits?|margins?)|eps|earnings(?:\\s+per\\s+share)?)';
 /** Products, services, segments and regions: parts of a company's total, broken down in the notes, not in its company-wide XBRL facts. */
@@ -842,8 +842,10 @@ function extract(text: string, index: CompanyIndex): Extracted {
   });
   const unsupported: string[] = [];
   // Before periods: "current" in "current assets" is not the latest period.
+  const current: MetricId[] = [];
+  m.take(/(?<![\w-])(?:total\s+)?current\s+(assets|liabilities)\b/gi, (x) => (current.push(x[1]!.toLowerCase() === 'assets' ? 'currentAssets' : 'currentLiabilities'), true));
   m.take(OTHER_LINES, (x) => (unsupported.push(x[0].replace(/\s+/g, ' ')), true));
-  m.take(/\b(?:current|quick)\s+ratio\b/gi, (x) => (unsupported.push(x[0].replace(/\s+/g, ' ')), true));
+  m.take(/\bquick\s+ratio\b/gi, (x) => (unsupported.push(x[0].replace(/\s+/g, ' ')), true));
   // "Q5 2024" is no quarter: said so, and its year not read as the fiscal year asked for.
   m.take(/\b(?:f?q[05-9]|[05-9]q)\b(?:\s*(?:of\s+)?(?:fy\s*|fiscal\s+(?:year\s+)?)?(?:'|’)?(?:\d{4}|\d{2})\b)?/gi, (x) => (unsupported.push(x[0].replace(/\s+/g, ' ')), true));
   const { comparison, both } = extractComparison(m);
@@ -854,7 +856,7 @@ function extract(text: string, index: CompanyIndex): Extracted {
   m.take(QUALIFIED_FIGURES, (x) => (unsupported.push(x[0].replace(/\s+/g, ' ')), true));
   m.take(PRODUCT_ALONE, (x) => (unsupported.push(x[0].replace(/\s+/g, ' ')), true));
   // A ratio asks for the two figures it is computed from.
-  const metrics = [...new Set([...extractMetrics(m, index), ...ratios.flatMap((id) => [ratioById(id).numerator, ratioById(id).denominator])])];
+  const metrics = [...new Set([...current, ...extractMetrics(m, index), ...ratios.flatMap((id) => [ratioById(id).numerator, ratioById(id).denominator])])];
   const balances = metrics.length > 0 && metrics.every((id) => metricById(id).type === 'instant');
   const pair = comparedPair(first, second, balances);
   // "How has cash changed over the past year?": a balance from a year before the latest one, not at the last fiscal year-end.

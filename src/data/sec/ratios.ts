@@ -6,7 +6,7 @@ import { metricById, type MetricId } from './metrics.js';
  * (or, for net debt, subtracts one from the other), saying how.
  */
 
-export type RatioId = 'returnOnEquity' | 'returnOnAssets' | 'debtToEquity' | 'liabilitiesToEquity' | 'bookValuePerShare' | 'effectiveTaxRate' | 'payoutRatio' | 'netDebt';
+export type RatioId = 'returnOnEquity' | 'returnOnAssets' | 'debtToEquity' | 'liabilitiesToEquity' | 'currentRatio' | 'workingCapital' | 'interestCoverage' | 'bookValuePerShare' | 'effectiveTaxRate' | 'payoutRatio' | 'netDebt';
 
 export interface RatioDef {
   id: RatioId;
@@ -17,6 +17,8 @@ export interface RatioDef {
   denominator: MetricId;
   /** The denominator is a balance averaged over the period (its value at the start and at the end), the numerator a flow over it. */
   averaged?: true;
+  /** Said over a fiscal year unless a period is named (a quarter's would read as a year's). */
+  annual?: true;
   /** The words that ask for it. */
   pattern: RegExp;
   /** How it is computed, in plain words. */
@@ -61,6 +63,34 @@ export const RATIOS: readonly RatioDef[] = [
     denominator: 'stockholdersEquity',
     pattern: /\b(?:total\s+)?liabilities[- ]?(?:to|\/)[- ]?equity(?:\s+ratio)?\b/i,
     describe: "total liabilities over shareholders' equity, at the same date",
+  },
+  {
+    id: 'currentRatio',
+    label: 'current ratio',
+    kind: 'times',
+    numerator: 'currentAssets',
+    denominator: 'currentLiabilities',
+    pattern: /\b(?:current|working[- ]capital)\s+ratio\b|\bliquidity\s+ratio\b/i,
+    describe: 'total current assets over total current liabilities, at the same date',
+  },
+  {
+    id: 'workingCapital',
+    label: 'working capital',
+    kind: 'difference',
+    numerator: 'currentAssets',
+    denominator: 'currentLiabilities',
+    pattern: /\b(?:net\s+)?working\s+capital\b(?!\s+ratio)/i,
+    describe: 'total current assets minus total current liabilities, at the same date',
+  },
+  {
+    id: 'interestCoverage',
+    label: 'interest coverage',
+    kind: 'times',
+    numerator: 'operatingIncome',
+    denominator: 'interestExpense',
+    annual: true,
+    pattern: /\binterest\s+coverage(?:\s+ratio)?\b|\btimes[- ]interest[- ]earned(?:\s+ratio)?\b|\btie\s+ratio\b/i,
+    describe: 'operating income over interest expense, for the same period (operating income standing in for EBIT, which companies do not report as such)',
   },
   {
     id: 'bookValuePerShare',
@@ -108,5 +138,5 @@ export const ratioById = (id: RatioId): RatioDef => RATIOS.find((r) => r.id === 
 /** The ratio the words name ("ROE", "debt to equity"). */
 export const ratioNamed = (words: string): RatioDef | undefined => RATIOS.find((r) => r.pattern.test(words));
 
-/** A flow over a balance: a quarter's would be a quarter of a year's, so an unnamed period means the latest fiscal year. */
-export const isAnnualRatio = (r: RatioDef) => metricById(r.numerator).type === 'duration' && metricById(r.denominator).type === 'instant';
+/** A flow over a balance (a quarter's would be a quarter of a year's), or a ratio said over years: an unnamed period means the latest fiscal year. */
+export const isAnnualRatio = (r: RatioDef) => r.annual === true || (metricById(r.numerator).type === 'duration' && metricById(r.denominator).type === 'instant');

@@ -550,10 +550,33 @@ describe('ratios computed from the filed figures, each figure cited', () => {
     expect(change.text).toMatch(/\*\*37\.1%\*\*[^\n]* For fiscal year 2023 \(year ended 2023-06-30\): 38\.8%; change \*\*-1\.7 points\*\*\./);
   });
 
+  it('the current ratio and working capital from the balance sheet, interest coverage over a fiscal year; "current assets" is a figure, not the latest period', async () => {
+    const current = await ask("What's Apple's current ratio?");
+    expect(current.text).toMatch(/^- \*\*Apple's current ratio\*\* at the end of fiscal Q2 2025 \(2025-03-29\): \*\*0\.84x\*\*: total current assets of \$118,674 million \[1\] over total current liabilities of \$141,120 million \[1\]\./);
+    expectConsistentCitations(current);
+    expect((await ask('Alphabet current ratio 2023 vs 2022')).text).toMatch(/\*\*2\.10x\*\*[^\n]* At the end of fiscal year 2022 \(2022-12-31\): 2\.38x; change \*\*-0\.28x\*\*\./);
+    expect((await ask('Apple working capital')).text).toMatch(/^- \*\*Apple's working capital\*\* at the end of fiscal Q2 2025 \(2025-03-29\): \*\*-\$22,446 million \(about -\$22\.4 billion\)\*\*: total current assets of \$118,674 million \[1\] minus total current liabilities of \$141,120 million \[1\]\./);
+    const coverage = await ask('Microsoft interest coverage');
+    expect(coverage.text).toMatch(/^- \*\*Microsoft's interest coverage\*\* for fiscal year 2024 \(year ended 2024-06-30\): \*\*37\.29x\*\*: operating income of \$109,433 million \[1\] over interest expense of \$2,935 million \[1\]\./);
+    expect(coverage.text).toContain('operating income standing in for EBIT');
+    // Apple reports no interest expense here: said, not a ratio made up.
+    expect((await ask('Apple interest coverage')).text).toMatch(/^- Apple's interest coverage cannot be computed for fiscal year 2024 \(year ended 2024-09-28\): the filings give no interest expense for it\./);
+    const both = await ask('Apple current assets and current liabilities');
+    expect(both.text).toContain('| Apple Inc. (AAPL) | Total current assets | fiscal Q2 2025 (quarter ended 2025-03-29) | $118,674 million [1] |');
+    expect(both.text).toContain('| Apple Inc. (AAPL) | Total current liabilities | fiscal Q2 2025 (quarter ended 2025-03-29) | $141,120 million [1] |');
+    expect(both.text).not.toContain('Total assets');
+  });
+
+  it('latest years ending six months apart are not said to end together: no verdict on a year from the other side', async () => {
+    const a = await ask('Who had more net income last year, Microsoft or Alphabet?');
+    expect(a.text).not.toContain('On periods ending together');
+    expect(a.text).toContain("Alphabet's net income for fiscal year 2024 (year ended 2024-12-31) was $11,982 million (13.6%) more than Microsoft's for fiscal year 2024 (year ended 2024-06-30); the periods end 6 months apart.");
+  });
+
   it('ratios of figures it does not read are named as unknown, with the ratios it does compute', async () => {
-    for (const q of ['Apple ROIC', "What's Apple's current ratio?", 'Apple interest coverage']) {
+    for (const q of ['Apple ROIC', "What's Apple's quick ratio?", 'Apple return on capital employed']) {
       const a = await ask(q);
-      expect(a.text, q).toMatch(/^I do not have a figure called "(ROIC|current ratio|interest coverage)": it is a ratio of figures I do not read \(such as invested capital, current assets or interest expense\); the ratios I compute from the figures I read are return on equity/);
+      expect(a.text, q).toMatch(/^I do not have a figure called "(ROIC|quick ratio|return on capital employed)": it is a ratio of figures I do not read \(such as invested capital, or current assets less inventory broken out by the company\); the ratios I compute from the figures I read are return on equity and on assets, debt to equity, liabilities to equity, the current ratio, working capital, interest coverage,/);
       expect(a.citations, q).toEqual([]);
     }
   });

@@ -189,7 +189,7 @@ describe('figures it does not know are named, never read as a company nor replac
     ['Apple EBIT', ['EBIT']],
     ['Apple ROIC 2024', ['ROIC']],
     ['Apple return on invested capital', ['return on invested capital']],
-    ["What's Apple's current ratio?", ['current ratio']],
+    ["What's Apple's quick ratio?", ['quick ratio']],
     ['Apple stock price', ['stock price']],
     ['Apple goodwill 2024', ['goodwill']],
     ['Apple revenue and EBITDA', ['EBITDA']],
@@ -226,9 +226,9 @@ describe('figures it does not know are named, never read as a company nor replac
     ['Microsoft core earnings FY2024', ['core earnings']],
     ['Microsoft short-term debt Q3 2025', ['short-term debt']],
     ['Apple senior debt', ['senior debt']],
-    ['Apple current liabilities last quarter', ['current liabilities']],
+    ['Apple non-current liabilities last quarter', ['non-current liabilities']],
     ['Apple operating lease liabilities', ['operating lease liabilities']],
-    ['Apple current assets last quarter', ['current assets']],
+    ['Apple intangible assets last quarter', ['intangible assets']],
     ['Microsoft cash flow from financing FY2024', ['cash flow from financing']],
     ['Apple cash from investing FY2024', ['cash from investing']],
     ['Microsoft unearned revenue Q3 2025', ['unearned revenue']],
@@ -240,6 +240,14 @@ describe('figures it does not know are named, never read as a company nor replac
     expect(q.unknownFigures).toEqual(expected);
     expect(q.metrics).toEqual([]);
   });
+  it('current assets and current liabilities are figures, and "current" in them is not the latest period', () => {
+    const q = parse('Apple current assets and current liabilities last quarter');
+    expect(q.metrics).toEqual(['currentAssets', 'currentLiabilities']);
+    expect(q.unknownFigures).toEqual([]);
+    expect(q.period).toEqual({ kind: 'latest', span: 'quarter' });
+    expect(parse('Apple total current assets FY2023').period).toMatchObject({ kind: 'fiscalYear', fy: 2023 });
+  });
+
 
   it('the start of a longer name is that company, not the one its first word names', () => {
     // "Apple Hospitality" was Apple Inc. with "Hospitality" left over as an unknown company.
