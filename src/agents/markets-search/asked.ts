@@ -255,7 +255,8 @@ export function sideOf(m: KalshiMarket): 'above' | 'below' | null {
  */
 export function negated(query: string): boolean {
   const q = query.toLowerCase().replace(/[’‘]/g, "'").replace(/\b(?:no|not) (?:more|less|fewer|higher|lower) than\b|\bnot only\b|\bor not\b|\bwhether\b/g, ' ');
-  return /\b(?:not|no|never|without|fails? to|(?:do|does|did|is|are|was|were|wo|ca|would|will)n'?t)\b/.test(q);
+  // "The Celtics lose" is their not winning.
+  return /\b(?:not|no|never|without|fails? to|los(?:e|es|ing)|(?:do|does|did|is|are|was|were|wo|ca|would|will)n'?t)\b/.test(q);
 }
 
 /** The range a market's YES covers: its strikes (Kalshi's 'greater' is above its floor, 'less' below its cap), else its label's words. */

@@ -49,6 +49,8 @@ const PATTERNS: [EventQuestion, RegExp][] = [
 export function eventQuestion(question: string): EventQuestion | null {
   const q = question.toLowerCase();
   if (ARBITRAGE.test(q)) return 'arbitrage';
+  // "The sum of probabilities above 4%" filters outcomes by price; it does not ask for the overround.
+  if (PRICED.test(q)) return 'outcome';
   if (OVERROUND.test(q)) return 'overround';
   // "What do the rules say about the settlement time?" asks for the rules' words, not the schedule.
   if (/\brules?\b/.test(q) && !levelsIn(question).length) return 'resolution';
@@ -103,7 +105,6 @@ function namedRows(question: string, rows: Row[], title: string, levels: number[
   const q = question.toLowerCase();
   const ladder = isLadder(rows);
   const wordsOf = (s: string) => s.toLowerCase().match(/[a-z]{3,}/g) ?? [];
-  const general = new Set(['above', 'below', 'over', 'under', 'more', 'less', 'than', 'the', 'and', 'yes', 'win', 'wins', 'team']);
   const game = /^(.+?) at (.+?)(?: on |:|\?|$)/i.exec(title);
   const sides = game ? { away: wordsOf(game[1]!), home: wordsOf(game[2]!) } : null;
   const direction = sideAsked(question);
@@ -117,7 +118,7 @@ function namedRows(question: string, rows: Row[], title: string, levels: number[
     if (range && levels.some((v) => atLevel(range, v))) return true;
     const side = /^(away|home) team$/i.exec(name)?.[1]?.toLowerCase() as 'away' | 'home' | undefined;
     if (side && sides && sides[side].some((w) => new RegExp(`\\b${w}`).test(q))) return true;
-    const own = wordsOf(name).filter((w) => !general.has(w));
+    const own = labelWords(name);
     return own.length > 0 && own.some((w) => new RegExp(`\\b${w}`).test(q));
   });
   return mostSpecific(question, matched);
@@ -133,6 +134,24 @@ const tokensOf = (s: string) => new Set(s.toLowerCase().replace(/(\d)\s+(bps|k|m
  * cut"): all of them.
  */
 function mostSpecific(question: string, named: Row[]): Row[] {
+  if (named.length < 2) return named;
+  // "A cut or a hold" names two things: each narrowed on its own ("cut" keeps both cuts, "hold" the hold).
+  const q = question.toLowerCase();
+  const key = (r: Row) => labelWords(outcomeOf(r.outcome).name).filter((w) => new RegExp(`\\b${w}`).test(q)).sort().join(' ');
+  const groups = new Map<string, Row[]>();
+  for (const r of named) groups.set(key(r), [...(groups.get(key(r)) ?? []), r]);
+  const keys = [...groups.keys()];
+  // Groups apart only when neither's words hold the other's ("cut" and "cut bps" are one thing asked).
+  const apart = keys.length > 1 && keys.every((a) => keys.every((b) => a === b || !a.split(' ').every((w) => b.split(' ').includes(w))));
+  if (apart) return [...groups.values()].flatMap((g) => narrowed(question, g));
+  return narrowed(question, named);
+}
+
+/** Words of an outcome label that name it ("cut", "hold", "celtics"), not the generic ones ("above", "team"). */
+const GENERAL_WORDS = new Set(['above', 'below', 'over', 'under', 'more', 'less', 'than', 'the', 'and', 'yes', 'win', 'wins', 'team']);
+const labelWords = (s: string) => (s.toLowerCase().match(/[a-z]{3,}/g) ?? []).filter((w) => !GENERAL_WORDS.has(w));
+
+function narrowed(question: string, named: Row[]): Row[] {
   if (named.length < 2) return named;
   const asked = tokensOf(question);
   const name = (r: Row) => outcomeOf(r.outcome).name;
@@ -186,6 +205,17 @@ function notLine(named: Row[]): string {
   return `Not ${named.map((r) => `**${outcomeOf(r.outcome).name}**`).join(' or ')}: market about ${percent(Math.max(0, market))}${same ? '' : ` (${percent(Math.max(0, normalised))} normalised)`}, model ${percent(Math.max(0, model))} ${refsOf(named)}\n\n${named.map(rowLine).join('\n')}`;
 }
 
+/** The rungs of a ladder on either side of a level that falls between them, lower level first. */
+function rungsAround(rows: Row[], v: number): [Row, Row] | null {
+  const level = (r: Row) => {
+    const range = labelRange(outcomeOf(r.outcome).name);
+    return range ? (range.from ?? range.to) : null;
+  };
+  const sorted = rows.filter((r) => level(r) !== null).sort((a, b) => level(a)! - level(b)!);
+  for (let i = 1; i < sorted.length; i++) if (level(sorted[i - 1]!)! < v && v < level(sorted[i]!)!) return [sorted[i - 1]!, sorted[i]!];
+  return null;
+}
+
 /**
  * The answer to a question about a reported event, from the report: the outcomes it names, else
  * what it asks (see eventQuestion); null when the report does not hold that (the caller then shows
@@ -204,8 +234,12 @@ export function answerFromReport(question: string, report: { title: string; text
     const range = labelRange(outcomeOf(r.outcome).name);
     return range ? [range.from, range.to].filter((b): b is number => b !== null) : [];
   });
-  const bare = question.split(/\s+/).length <= 6 ? [...question.matchAll(/(?<![\w.$])(\d+(?:\.\d+)?)(?![\w.%°])/g)].map((m) => Number(m[1])).filter((v) => bounds.includes(v)) : [];
-  const asked = [...new Set([...levelsIn(question), ...bare])];
+  // Inside the event's span too ("what about 53?" of "52°F to 55°F"; "2.9?" between rungs 2.8 and 3.0).
+  const [lowest, highest] = [Math.min(...bounds), Math.max(...bounds)];
+  const bare = question.split(/\s+/).length <= 6 ? [...question.matchAll(/(?<![\w.$])(\d+(?:\.\d+)?)(?![\w.%°])/g)].map((m) => Number(m[1])).filter((v) => v >= lowest && v <= highest) : [];
+  // "9.5 million (square km)" of rungs labelled "Above 9.5": the level in the labels' own scale.
+  const inScale = (v: number) => (bounds.length && (v < lowest / 100 || v > highest * 100) ? ([v / 1e3, v / 1e6, v / 1e9].find((x) => x >= lowest && x <= highest) ?? v) : v);
+  const asked = [...new Set([...levelsIn(question).map(inScale), ...bare])];
   const aboutOutcome = !(kind === 'closing' || kind === 'resolution' || kind === 'history') || asked.length > 0 || /\b(?:odds|chances?|probabilit\w*)\b/i.test(question);
   const levels = aboutOutcome ? asked : [];
   // "How often did the home team win?" asks the past of an outcome named.
@@ -268,7 +302,7 @@ export function answerFromReport(question: string, report: { title: string; text
     const lines = bullets(section('key claims'), /^- \*\*(?:Price move|Volume surge)/).filter((l) => named.some((r) => l.includes(`, ${outcomeOf(r.outcome).name}:**`)));
     text = lines.length ? lines.join('\n') : `The report found no notable price move or volume surge for ${names(named)} over the last day and week.\n\n${named.map(rowLine).join('\n')}`;
   } else if (between && (ladder || ranged.length === rows.length)) {
-    text = ladder ? ladderSpanText(rows, between) : rangeSpanText(rows, between);
+    text = ladder ? ladderSpanText(rows, between, no) : rangeSpanText(rows, between, no);
   } else if (place !== null) {
     text = placed ? placedText(question, placed, place === -1 ? rows.length : place) : `The report lists ${rows.length} outcome${rows.length === 1 ? '' : 's'}; there is no outcome ${place}.\n\n${rows.map(rowLine).join('\n')}`;
   } else if (count && side && levels.length === 1 && cover && !cover.whole.length && !cover.split) {
@@ -301,6 +335,14 @@ export function answerFromReport(question: string, report: { title: string; text
     text = range
       ? `No outcome is exactly “${missing[0]}”: it falls under **${outcomeOf(holding[0]!.outcome).name}**${also}, so its chance is at most that outcome's.\n\n${rowLine(holding[0]!)}`
       : `${missing.length ? `No outcome is ${missing.map((m) => `“${m}”`).join(' or ')}; the nearest named:\n\n` : ''}${named.map(rowLine).join('\n')}${together}`;
+  } else if (ladder && levels.length === 1 && !named.length && rungsAround(rows, levels[0]!)) {
+    const [below, above] = rungsAround(rows, levels[0]!)!;
+    const rung = rungSide(labelRange(outcomeOf(below.outcome).name)) ?? 'above';
+    // Asked from the rungs' other side ("below 2.9" of "Above" rungs): their complements.
+    const flip = side !== null && side !== rung;
+    const value = (x: number) => (flip ? 100 - x : x);
+    const span = (a: number, b: number) => `${percent(Math.min(value(a), value(b)))} to ${percent(Math.max(value(a), value(b)))}`;
+    text = `No rung is at ${saidLevel(levels[0]!)}: it falls between **${outcomeOf(below.outcome).name}** and **${outcomeOf(above.outcome).name}**, so “${side ?? rung} ${saidLevel(levels[0]!)}” is between ${flip ? 'what their prices leave' : 'their prices'}: market ${span(below.marketValue, above.marketValue)}, model ${span(below.modelValue, above.modelValue)} ${refsOf([below, above])}.\n\n${[below, above].map(rowLine).join('\n')}`;
   } else if (levels.length && ranged.length && !named.length) {
     const [low, high] = [outcomeOf(ranged[0]!.outcome).name, outcomeOf(ranged.at(-1)!.outcome).name];
     const span = ranged.length > 1 ? `: the event's levels run from “${low}” to “${high}”` : '';
@@ -415,7 +457,7 @@ function baseRateText(named: Row[], history: string | undefined): string | null 
  * outcomes wholly inside it, added up, and those it cuts through, which bound the answer. Ranges
  * that only touch it at an end ("42% to 43%" of "41% to 42%") are outside it.
  */
-function rangeSpanText(rows: Row[], asked: { from: number; to: number; said: string }): string {
+function rangeSpanText(rows: Row[], asked: { from: number; to: number; said: string }, not = false): string {
   const bounds = (r: Row) => {
     const range = labelRange(outcomeOf(r.outcome).name)!;
     return [range.from ?? -Infinity, range.to ?? Infinity] as const;
@@ -425,6 +467,13 @@ function rangeSpanText(rows: Row[], asked: { from: number; to: number; said: str
   const figures = (rs: Row[]) => `market ${percent(sumOf(rs, (r) => r.marketNormalised))} normalised, model ${percent(sumOf(rs, (r) => r.modelValue))}`;
   const shown = [...whole, ...split];
   if (!shown.length) return `No outcome lies in “${asked.said}”.\n\n${rows.map(rowLine).join('\n')}`;
+  if (not) {
+    // Not in the range: the outcomes wholly outside it, and at most those it cuts through too.
+    const outside = rows.filter((r) => !shown.includes(r));
+    const all = [...outside, ...split];
+    const bounded = split.length ? `market between ${percent(sumOf(outside, (r) => r.marketNormalised))} and ${percent(sumOf(all, (r) => r.marketNormalised))} normalised, model between ${percent(sumOf(outside, (r) => r.modelValue))} and ${percent(sumOf(all, (r) => r.modelValue))}` : figures(outside);
+    return `Not “${asked.said}”${outside.length ? ` is ${names(outside)}` : ''}${split.length ? `${outside.length ? ' and ' : ' is '}part of ${names(split)}` : ''}: ${outside.length > 1 || split.length ? 'together ' : ''}${bounded} ${refsOf(all)}.\n\n${all.map(rowLine).join('\n')}`;
+  }
   let head: string;
   if (!split.length) head = `“${asked.said}” is ${names(whole)}: ${whole.length > 1 ? 'together ' : ''}${figures(whole)} ${refsOf(whole)}.`;
   else if (!whole.length) head = `No outcome lies wholly in “${asked.said}”: it is part of ${names(split)} (${figures(split)}), so its chance is at most that ${refsOf(split)}.`;
@@ -434,7 +483,7 @@ function rangeSpanText(rows: Row[], asked: { from: number; to: number; said: str
 }
 
 /** A range asked of a ladder of "Above X" rungs: the rung at its low end less the rung at its high end. */
-function ladderSpanText(rows: Row[], asked: { from: number; to: number; said: string }): string {
+function ladderSpanText(rows: Row[], asked: { from: number; to: number; said: string }, not = false): string {
   const rungAt = (v: number) => rows.find((r) => {
     const range = labelRange(outcomeOf(r.outcome).name);
     return range !== null && (range.to === null ? range.from === v : range.to === v);
@@ -445,8 +494,11 @@ function ladderSpanText(rows: Row[], asked: { from: number; to: number; said: st
   const above = labelRange(outcomeOf(low.outcome).name)!.to === null;
   const [outer, inner] = above ? [low, high] : [high, low];
   const [market, model] = [outer.marketValue - inner.marketValue, outer.modelValue - inner.modelValue];
-  const disorder = market < 0 ? ` The market's figure is below zero because it prices these rungs out of order: **${outcomeOf(inner.outcome).name}** should cost no more than **${outcomeOf(outer.outcome).name}**.` : '';
-  return `“${asked.said}” is **${outcomeOf(outer.outcome).name}** less **${outcomeOf(inner.outcome).name}**: market ${percent(market)}, model ${percent(model)} ${refsOf([outer, inner])}.${disorder}\n\n${[outer, inner].map(rowLine).join('\n')}`;
+  const disorder = market < 0 ? ` The market's figure is ${not ? 'over 100%' : 'below zero'} because it prices these rungs out of order: **${outcomeOf(inner.outcome).name}** should cost no more than **${outcomeOf(outer.outcome).name}**.` : '';
+  const head = not
+    ? `Not “${asked.said}” is everything but **${outcomeOf(outer.outcome).name}** less **${outcomeOf(inner.outcome).name}**: market ${percent(100 - market)}, model ${percent(100 - model)} ${refsOf([outer, inner])}.`
+    : `“${asked.said}” is **${outcomeOf(outer.outcome).name}** less **${outcomeOf(inner.outcome).name}**: market ${percent(market)}, model ${percent(model)} ${refsOf([outer, inner])}.`;
+  return `${head}${disorder}\n\n${[outer, inner].map(rowLine).join('\n')}`;
 }
 
 /**

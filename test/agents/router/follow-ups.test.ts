@@ -339,7 +339,9 @@ describe('several questions in one, and odds follow-ups that change topic', () =
     expect(await fed('odds of no cut?')).toMatch(/^Not \*\*Cut more than 25bps\*\* or \*\*Cut 25bps\*\*: market about 57\.0% \(61\.1% normalised\), model 63\.2% \[1\]\[2\]/);
     expect(await fed('odds of a rate hike of 50bps?')).toMatch(/^No outcome is “50bps”; the nearest named:\n\n- \*\*Hike 25bps\*\*/);
     const cpi = await thread('https://kalshi.com/markets/kxcpiyoy/cpi/kxcpiyoy-26dec');
-    expect(await cpi('above 2.9%?')).toMatch(/^No outcome is at 2\.9%: the event's levels run from “Above 2\.6” to “Above 3\.2”\./);
+    expect(await cpi('above 2.9%?')).toMatch(/^No rung is at 2\.9%: it falls between \*\*Above 2\.8\*\* and \*\*Above 3\.0\*\*, so “above 2\.9%” is between their prices: market 86\.5% to 96\.0%/);
+    expect(await cpi('below 2.9%?')).toMatch(/^No rung is at 2\.9%: it falls between \*\*Above 2\.8\*\* and \*\*Above 3\.0\*\*, so “below 2\.9%” is between what their prices leave: market 4\.0% to 13\.5%/);
+    expect(await cpi('above 3.5%?')).toMatch(/^No outcome is at 3\.5%: the event's levels run from “Above 2\.6” to “Above 3\.2”\./);
     // The other side of a rung: its complement, said as such (it gave the rung's own price).
     const below = await cpi('odds CPI comes in below 3%?');
     const [market, model] = [/Above 3\.0\*\*: market ([\d.]+)%/.exec(await cpi('odds CPI comes in above 3%?'))![1], /model ([\d.]+)%/.exec(await cpi('odds CPI comes in above 3%?'))![1]];
@@ -358,7 +360,7 @@ describe('several questions in one, and odds follow-ups that change topic', () =
     const ask = async (question: string) =>
       (await client.chat.completions.create({ model: 'svc-agent', messages: [{ role: 'user', content: url }, { role: 'assistant', content: report }, { role: 'user', content: question }] })).choices[0]!.message.content!;
     expect(await ask('what are the odds it ends the day above 96k?')).toMatch(/^- \*\*Above \$96,000\*\*: market 14\.5% \(mid\), model \d+\.\d%, gap [+−]\d+\.\d pts \[1\]\n/);
-    expect(await ask('odds it ends above 98k?')).toMatch(/^No outcome is at \$98,000: the event's levels run from/);
+    expect(await ask('odds it ends above 98k?')).toMatch(/^No rung is at \$98,000: it falls between \*\*Above \$96,000\*\* and \*\*Above \$100,000\*\*, so “above \$98,000” is between their prices: market 4\.0% to 14\.5%/);
     expect(await ask('odds it does not end above 96k?')).toMatch(/^- “not above \$96,000” is the other side of \*\*Above \$96,000\*\*: market about 85\.5%/);
     const likely = await ask('what is the most likely outcome?');
     expect(likely).toMatch(/^Each outcome here is a yes\/no on its own level, so no single one is the likeliest result/);
@@ -402,6 +404,29 @@ describe('several questions in one, and odds follow-ups that change topic', () =
     const cpi = await thread('https://kalshi.com/markets/kxcpiyoy/cpi/kxcpiyoy-26dec');
     // On a ladder: the lower rung less the higher.
     expect(await cpi("what's the probability CPI lands between 2.8 and 3.0?")).toMatch(/^“between 2\.8 and 3\.0” is \*\*Above 2\.8\*\* less \*\*Above 3\.0\*\*: market 9\.5%, model 11\.0% \[1\]\[2\]\./);
+    // Not in a range: the rest; on a ladder, what the span leaves.
+    expect(await temperature("chance it isn't between 48 and 51?")).toMatch(/^Not “between 48 and 51” is \*\*Below 44°F\*\*, \*\*44°F to 47°F\*\*, \*\*52°F to 55°F\*\* and \*\*56°F or above\*\*: together market 74\.3% normalised/);
+    expect(await cpi("chance it's not between 2.8 and 3.0?")).toMatch(/^Not “between 2\.8 and 3\.0” is everything but \*\*Above 2\.8\*\* less \*\*Above 3\.0\*\*: market 90\.5%, model 89\.0%/);
+    // A bare level inside a range, or between two rungs.
+    expect(await temperature('what about 53?')).toMatch(/^- \*\*52°F to 55°F\*\*: market 22\.0%/);
+    expect(await cpi('what about 2.9?')).toMatch(/^No rung is at 2\.9: it falls between \*\*Above 2\.8\*\* and \*\*Above 3\.0\*\*, so “above 2\.9” is between their prices: market 86\.5% to 96\.0%/);
+    // A level said in the unit the labels leave out ("9.5 million" square km of "Above 9.5").
+    const ice = await thread('https://kalshi.com/markets/kxseaice/arctic-sea-ice-extent/kxseaice-26dec');
+    expect(await ice("what's the chance it's below 9.5 million?")).toMatch(/^- “below 9\.5” is the other side of \*\*Above 9\.5\*\*/);
+    expect(await ice("odds it's above 10 million square kilometers?")).toMatch(/^- \*\*Above 10\.0\*\*: market 23\.5%/);
+  });
+
+  it('outcomes named with "or" are each kept and added up; "lose" is the other side; a sum of prices above a level is a filter, not the overround', async () => {
+    const thread = await reportThreads();
+    const fed = await thread('https://kalshi.com/markets/kxfeddecision/fed/kxfeddecision-26dec');
+    const either = await fed('chance of a cut or a hold?');
+    expect(either).toMatch(/^- \*\*Cut more than 25bps\*\*[^\n]*\n- \*\*Cut 25bps\*\*[^\n]*\n- \*\*Hold\*\*[^\n]*\n\nTogether: market 53\.4% normalised, model [\d.]+%/);
+    expect(await fed('odds of hold or hike?')).toMatch(/\nTogether: market 61\.1% normalised/);
+    // "a 25bps cut" is still the one cut.
+    expect(await fed('odds of a 25bps cut?')).toMatch(/^- \*\*Cut 25bps\*\*: market 10\.0%[^\n]*\n\n_From/);
+    expect(await fed('sum of probabilities above 15%?')).toMatch(/^Priced above 15\.0%: 3 of the 4 outcomes/);
+    const game = await thread('https://kalshi.com/markets/kxnflgame/nfl-game-winner/kxnflgame-26nov23bufkc');
+    expect(await game('chance the Chiefs lose?')).toMatch(/^Not \*\*Home team \(Chiefs\)\*\*: market about 37\.0%/);
   });
 
   it('an event ticker alone is its event; a filings follow-up after a Kalshi address reads no company from the address', async () => {
