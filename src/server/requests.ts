@@ -152,7 +152,7 @@ export function parseResponsesRequest(raw: unknown): ResponsesRequest {
     metadata: f.metadata('metadata') ?? {},
     temperature: f.number('temperature', { min: 0, max: 2 }) ?? null,
     topP: f.number('top_p', { min: 0, max: 1 }) ?? null,
-    maxOutputTokens: f.number('max_output_tokens', { min: 1, integer: true }) ?? null,
+    maxOutputTokens: f.number('max_output_tokens', { min: 1, max: MAX_TOKENS, integer: true }) ?? null,
     verbosity: (verbosity as Verbosity | undefined) ?? null,
     user: f.string('user', { maxLength: 256 }) ?? null,
     echo: readEcho(f),
@@ -160,6 +160,35 @@ export function parseResponsesRequest(raw: unknown): ResponsesRequest {
 }
 
 const TOOL_CHOICES: readonly string[] = ['none', 'auto', 'required'];
+/** A token limit past any model's (a 32-bit integer): larger values are mistakes, and would be echoed back beyond what typed clients decode. */
+const MAX_TOKENS = 2_147_483_647;
+
+/**
+ * `tool_choice` checked: the agents call no tools, so one that forces a call ('required', a named
+ * tool, allowed tools in 'required' mode) cannot be honoured, and an SDK would reject the text
+ * answer only after it was paid for. 'auto' and 'none' are what the agents do anyway.
+ */
+function readToolChoice(f: Fields): unknown {
+  const choice = f.obj.tool_choice;
+  if (choice === undefined || choice === null) return undefined;
+  const forced = "svc agents call no tools, so a tool call cannot be forced: leave 'tool_choice' out, or use 'auto' or 'none'.";
+  if (typeof choice === 'string') {
+    if (!TOOL_CHOICES.includes(choice)) throw invalidValue('tool_choice', `'${choice}' is not one of 'none', 'auto', 'required' (or an object naming a tool).`);
+    if (choice === 'required') throw invalidValue('tool_choice', `'required' cannot be honoured: ${forced}`);
+    return choice;
+  }
+  if (!isObject(choice)) throw wrongType('tool_choice', "a string ('none', 'auto', 'required') or an object", choice);
+  const type = new Fields(choice, 'tool_choice').requiredString('type', { nonEmpty: true });
+  if (type === 'allowed_tools' && choice.mode !== 'required') return choice;
+  throw invalidValue('tool_choice', `A tool choice of type '${type}'${type === 'allowed_tools' ? " in 'required' mode" : ''} cannot be honoured: ${forced}`);
+}
+
+/** `stream_options` only goes with `stream: true`, as OpenAI has it. */
+function checkStreamOptions(f: Fields): Fields | undefined {
+  const options = f.object('stream_options');
+  if (options && f.obj.stream !== true) throw invalidValue('stream_options', "'stream_options' is only allowed when 'stream' is true.");
+  return options;
+}
 
 /**
  * The fields a Response object repeats from its request, checked for their types: the agents
@@ -167,22 +196,11 @@ const TOOL_CHOICES: readonly string[] = ['none', 'auto', 'required'];
  */
 function readEcho(f: Fields): RequestEcho | null {
   const echo: RequestEcho = {};
-  const tools = f.array('tools');
-  if (tools?.length) {
-    tools.forEach((tool, i) => {
-      if (!isObject(tool)) throw wrongType(`tools[${i}]`, 'a tool object', tool);
-      new Fields(tool, `tools[${i}]`).requiredString('type', { nonEmpty: true });
-    });
-    echo.tools = tools;
-  }
-  const choice = f.obj.tool_choice;
-  if (choice !== undefined && choice !== null) {
-    if (typeof choice === 'string') {
-      if (!TOOL_CHOICES.includes(choice)) throw invalidValue('tool_choice', `'${choice}' is not one of 'none', 'auto', 'required' (or an object naming a tool).`);
-    } else if (isObject(choice)) new Fields(choice, 'tool_choice').requiredString('type', { nonEmpty: true });
-    else throw wrongType('tool_choice', "a string ('none', 'auto', 'required') or an object", choice);
-    echo.toolChoice = choice as RequestEcho['toolChoice'];
-  }
+  const tools = readTools(f);
+  if (tools?.length) echo.tools = tools;
+  const choice = readToolChoice(f);
+  if (choice !== undefined) echo.toolChoice = choice as RequestEcho['toolChoice'];
+  checkStreamOptions(f);
   const parallel = f.boolean('parallel_tool_calls');
   if (parallel !== undefined) echo.parallelToolCalls = parallel;
   const truncation = f.string('truncation');
@@ -204,6 +222,16 @@ function readEcho(f: Fields): RequestEcho | null {
   const safety = f.string('safety_identifier', { maxLength: 256 });
   if (safety !== undefined) echo.safetyIdentifier = safety;
   return Object.keys(echo).length ? echo : null;
+}
+
+/** `tools`, each an object with a type (the agents call none of them). */
+function readTools(f: Fields): unknown[] | undefined {
+  const tools = f.array('tools');
+  tools?.forEach((tool, i) => {
+    if (!isObject(tool)) throw wrongType(`tools[${i}]`, 'a tool object', tool);
+    new Fields(tool, `tools[${i}]`).requiredString('type', { nonEmpty: true });
+  });
+  return tools;
 }
 
 /** OpenAI's values for `reasoning.effort` and `reasoning.summary`, echoed as sent (the agents do not reason by tokens). */
@@ -256,10 +284,21 @@ export function parseChatRequest(raw: unknown): ChatRequest {
   if (n !== undefined && n !== 1) throw invalidValue('n', 'these agents return one choice; use n = 1.');
   f.number('temperature', { min: 0, max: 2 });
   f.number('top_p', { min: 0, max: 1 });
-  f.number('max_tokens', { integer: true, min: 1 });
-  f.number('max_completion_tokens', { integer: true, min: 1 });
+  f.number('max_tokens', { integer: true, min: 1, max: MAX_TOKENS });
+  f.number('max_completion_tokens', { integer: true, min: 1, max: MAX_TOKENS });
   refuseStructuredOutput(f.object('response_format'), 'response_format');
-  const streamOptions = f.object('stream_options');
+  // Checked as the Responses route checks them, though the agents use none of them.
+  f.metadata('metadata');
+  readTools(f);
+  readToolChoice(f);
+  const call = f.obj.function_call;
+  if (isObject(call)) throw invalidValue('function_call', "A named function call cannot be honoured: svc agents call no functions. Leave 'function_call' out, or use 'auto' or 'none'.");
+  if (call !== undefined && call !== null && call !== 'auto' && call !== 'none') throw invalidValue('function_call', "Expected 'auto', 'none' or an object naming a function.");
+  const effort = f.string('reasoning_effort', { maxLength: 32 });
+  if (effort !== undefined && !(REASONING_EFFORTS as readonly string[]).includes(effort)) throw invalidValue('reasoning_effort', `'${effort}' is not one of ${REASONING_EFFORTS.map((x) => `'${x}'`).join(', ')}.`);
+  const verbosity = f.string('verbosity');
+  if (verbosity !== undefined && !VERBOSITIES.includes(verbosity)) throw invalidValue('verbosity', `'${verbosity}' is not one of 'low', 'medium', 'high'.`);
+  const streamOptions = checkStreamOptions(f);
   const includeUsage = streamOptions?.boolean('include_usage') ?? false;
   return {
     model,

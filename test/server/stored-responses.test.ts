@@ -79,21 +79,26 @@ describe('stored responses', () => {
     const tools = [{ type: 'function' as const, name: 'lookup', parameters: { type: 'object', properties: { q: { type: 'string' } } }, strict: false }];
     const asked = {
       tools,
-      tool_choice: 'required' as const,
+      tool_choice: 'none' as const,
       parallel_tool_calls: false,
       truncation: 'auto' as const,
       reasoning: { effort: 'high' as const },
       prompt_cache_key: 'cache-1',
       safety_identifier: 'user-hash-1',
     };
-    const echoed = { tools, tool_choice: 'required', parallel_tool_calls: false, truncation: 'auto', reasoning: { effort: 'high', summary: null }, prompt_cache_key: 'cache-1', safety_identifier: 'user-hash-1' };
+    const echoed = { tools, tool_choice: 'none', parallel_tool_calls: false, truncation: 'auto', reasoning: { effort: 'high', summary: null }, prompt_cache_key: 'cache-1', safety_identifier: 'user-hash-1' };
     const plain = await client.responses.create({ model: 'svc-test', input: 'q', ...asked });
     expect(plain).toMatchObject(echoed);
     expect(await client.responses.retrieve(plain.id)).toEqual(plain);
     const streamed = await client.responses.stream({ model: 'svc-test', input: 'q', ...asked }).finalResponse();
     expect(streamed).toMatchObject(echoed);
-    const named = await client.responses.create({ model: 'svc-test', input: 'q', tools, tool_choice: { type: 'function', name: 'lookup' } });
-    expect(named.tool_choice).toEqual({ type: 'function', name: 'lookup' });
+    const allowed = { type: 'allowed_tools' as const, mode: 'auto' as const, tools: [{ type: 'function', name: 'lookup' }] };
+    const named = await client.responses.create({ model: 'svc-test', input: 'q', tools, tool_choice: allowed });
+    expect(named.tool_choice).toEqual(allowed);
+    // A call forced ('required', a named tool) cannot be honoured: refused before anything runs or is charged.
+    const forced = await client.responses.create({ model: 'svc-test', input: 'q', tools, tool_choice: { type: 'function', name: 'lookup' } }).catch((e: unknown) => e);
+    expect(forced).toBeInstanceOf(OpenAI.BadRequestError);
+    expect((forced as InstanceType<typeof OpenAI.BadRequestError>).param).toBe('tool_choice');
     expect(await client.responses.create({ model: 'svc-test', input: 'q' })).toMatchObject({ tools: [], tool_choice: 'auto', parallel_tool_calls: true, truncation: 'disabled', reasoning: null, prompt_cache_key: null, safety_identifier: null });
   });
 
