@@ -1,5 +1,6 @@
 import { isUtf8 } from 'node:buffer';
 import type { Socket } from 'node:net';
+import type { IncomingMessage } from 'node:http';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { SvcError } from '../errors.js';
 import { newId } from '../ids.js';
@@ -76,6 +77,9 @@ export function buildServer(deps: ServerDeps): ServerHandle {
     socket.once('close', () => clearTimeout(timer));
   });
   let closing = false;
+  // How long the rest of a body answered early may take to come (see lingerForBody): less than the
+  // request timeout, so that it never ends in a 408 the client did not ask for.
+  const lingerMs = Math.min(5_000, Math.floor(deps.config.server.requestTimeoutMs / 2));
   // Declared up front, so that every request object keeps one shape (V8 hidden class) whichever
   // hooks set them, as fastify recommends, instead of changing shape as each is added.
   app.decorateRequest('auth', undefined);
@@ -94,10 +98,15 @@ export function buildServer(deps: ServerDeps): ServerHandle {
 
   // Once closing, every response says so: a client must not send its next request on a
   // connection about to close (it would get no answer), but open a new one elsewhere. So does one
-  // answered before its request's body was read (a 401 from the key check): the rest of that body
-  // would otherwise be read as the next request, or end in an unasked-for 408 when it never came.
+  // answered before a body of unknown or very large length was read (see drainable).
   app.addHook('onSend', (request, reply, payload, done) => {
-    if (closing || !request.raw.complete) reply.header('connection', 'close');
+    if (closing || (!request.raw.complete && !drainable(request.raw))) reply.header('connection', 'close');
+    else {
+      if (!request.raw.complete) lingerForBody(request.raw, lingerMs);
+      // Fastify closes after a body it could not parse (too large, malformed): that body is read, or
+      // will be and dropped, so the connection can carry on, and a client still sending gets the answer.
+      if (reply.getHeader('connection') === 'close') reply.removeHeader('connection');
+    }
     done(null, payload);
   });
 
@@ -200,4 +209,24 @@ function logWhenClosed(log: ServerDeps['log'], request: FastifyRequest, reply: F
       'request',
     );
   });
+}
+
+/** A connection whose body, answered early, does not finish arriving in `ms` is closed (a client that declared more than it sends). */
+function lingerForBody(raw: IncomingMessage, ms: number): void {
+  const timer = setTimeout(() => raw.complete || raw.socket.destroy(), ms).unref();
+  raw.once('end', () => clearTimeout(timer));
+  raw.once('close', () => clearTimeout(timer));
+}
+
+/** The most of an unread body read and dropped after its answer, so that its sender gets the answer. */
+const DRAIN_BYTES = 16 * 1024 * 1024;
+
+/**
+ * A body of declared length, up to DRAIN_BYTES, answered before it was read (a 413, a 401): Node
+ * reads the rest and drops it, and the connection carries on, so that a client still sending it
+ * reads the answer rather than a reset. Closing at once would cut that client off mid-upload.
+ */
+function drainable(raw: IncomingMessage): boolean {
+  const length = Number(raw.headers['content-length']);
+  return raw.headers['transfer-encoding'] === undefined && Number.isSafeInteger(length) && length <= DRAIN_BYTES;
 }

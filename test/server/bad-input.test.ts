@@ -238,6 +238,25 @@ describe('bad input gets a clear OpenAI-style error', () => {
     await stream.text();
   });
 
+  it('a body far over the limit, still being sent when refused, gets its 413 every time, not a reset; the connection carries on', async () => {
+    const body = JSON.stringify({ model: 'svc-test', input: 'x'.repeat(5_000_000) });
+    const outcomes: (number | string)[] = [];
+    for (let i = 0; i < 8; i++) {
+      const res = await fetch(`${svc.baseURL}/responses`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body }).catch((e: Error & { cause?: { code?: string } }) => e.cause?.code ?? e.message);
+      if (typeof res === 'string') outcomes.push(res);
+      else {
+        outcomes.push(res.status);
+        expect(res.headers.get('connection')).not.toBe('close');
+        expect(((await res.json()) as any).error.code).toBe('request_too_large');
+      }
+    }
+    expect(outcomes).toEqual(Array(8).fill(413));
+    // Malformed JSON is read whole: no reason to close the connection either.
+    const bad = await fetch(`${svc.baseURL}/responses`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: '{"model":' });
+    expect(bad.status).toBe(400);
+    expect(bad.headers.get('connection')).not.toBe('close');
+  });
+
   it('headers too large for the server get 431 in the same error format, not the framework\'s', async () => {
     const res = await fetch(`${svc.baseURL}/responses`, { method: 'POST', headers: { authorization: `Bearer ${'x'.repeat(20_000)}`, 'content-type': 'application/json' }, body: '{}' });
     expect(res.status).toBe(431);

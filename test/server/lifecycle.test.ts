@@ -367,8 +367,9 @@ describe('keep-alives', () => {
         expect(lines.filter((l) => l.reqId === id && l.msg === 'request'), answer).toEqual([expect.objectContaining({ status: 408, code: 'request_timeout' })]);
       }
       expect(lines.filter((l) => l.msg === 'request' && l.url === '/v1/responses' && l.status !== 408)).toEqual([]);
-      // Refused before its body arrived (no key): the answer closes the connection, rather than
-      // leaving it to end later in a 408 the client never asked for.
+      // Refused before its body arrived (no key): the answer is sent while the rest may still come
+      // (a client still uploading reads it, not a reset); a body that never comes closes the
+      // connection quietly, rather than ending later in a 408 the client never asked for.
       const refused = await new Promise<string>((resolve) => {
         const socket = net.connect(Number(port), '127.0.0.1');
         let got = '';
@@ -378,7 +379,6 @@ describe('keep-alives', () => {
         socket.write('POST /v1/responses HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"mo');
       });
       expect(refused).toMatch(/^HTTP\/1\.1 401 /);
-      expect(refused.toLowerCase()).toContain('connection: close');
       expect(refused).not.toContain('408');
       // A connection that sends nothing at all is closed too (it was held for ever).
       const silent = net.connect(Number(port), '127.0.0.1');
