@@ -103,10 +103,10 @@ const UNKNOWN_FIGURES =
 const OTHER_LINES =
   /\b(?:(?:interest|other|comprehensive|non[- ]?operating|investment|rental|royalty|core|equity[- ]method|dividend)(?:\s+and\s+other)?\s+(?:income|earnings)(?:\s+\(?(?:loss|expense)\)?)?|(?:short[- ]term|current|net|convertible|senior|secured)\s+(?:debt|borrowings)|(?:non[- ]?current|lease|(?:operating|finance)\s+lease|deferred\s+tax|contingent|pension)\s+liabilit(?:y|ies)|(?:non[- ]?current|intangible|fixed|tangible|right[- ]of[- ]use|deferred\s+tax)\s+assets?|(?:financing|investing)\s+cash\s+flows?|cash\s+(?:flows?\s+)?(?:from|used\s+(?:in|for)|provided\s+by)\s+(?:financing|investing)(?:\s+activities)?|(?:unearned|recurring|subscription|contracted)\s+revenues?|(?:gross\s+profit|operating\s+income|free\s+cash\s+flow|operating\s+cash\s+flow|cash\s+flow|ebitda)\s+per\s+share)\b/gi;
 
-const FIGURE_WORD = '(?:revenues?|sales|(?:operating\\s+|net\\s+)?income|(?:gross\\s+|operating\\s+)?(?:profits?|margins?)|eps|earnings(?:\\s+per\\s+share)?)';
+const FIGURE_WORD = '(?:(?:net\\s+)?(?:revenues?|sales)|(?:operating\\s+|net\\s+)?income|(?:gross\\s+|operating\\s+)?(?:profits?|margins?)|eps|earnings(?:\\s+per\\s+share)?)';
 /** Products, services, segments and regions: parts of a company's total, broken down in the notes, not in its company-wide XBRL facts. */
 export const PARTS_OF_TOTAL =
-  '(?:services|products|hardware|software|subscriptions?|iphones?|ipads?|macs?|wearables|azure|(?:google\\s+|intelligent\\s+)?cloud|advertising|ads?|devices?|data\\s+cent(?:er|re)|automotive|aws|reality\\s+labs|family\\s+of\\s+apps|youtube|search|gaming|xbox|linkedin|office|windows|(?:greater\\s+)?china|americas|europe|japan|(?:rest\\s+of\\s+)?asia(?:[\\s-]+pacific)?|international|domestic|north\\s+america|emea|apac|segments?|regions?|regional|geographic(?:al)?|productivity\\s+and\\s+business\\s+processes|more\\s+personal\\s+computing|other\\s+bets|google\\s+services)';
+  '(?:services|products|hardware|software|subscriptions?|iphones?|ipads?|macs?|wearables|azure|(?:google\\s+|intelligent\\s+)?cloud|advertising|ads?|devices?|data\\s+cent(?:er|re)|automotive|aws|reality\\s+labs|family\\s+of\\s+apps|youtube|search|gaming|xbox|linkedin|office|windows|(?:greater\\s+)?china|americas|europe|japan|(?:rest\\s+of\\s+)?asia(?:[\\s-]+pacific)?|international|domestic|north\\s+america|emea|apac|segments?|regions?|regional|geograph(?:y|ies|ic(?:al)?)|productivity\\s+and\\s+business\\s+processes|more\\s+personal\\s+computing|other\\s+bets|google\\s+services)';
 /** Products and segments named alone ("Azure growth rate", "the iPhone business"): parts of a company's total too. */
 const PRODUCTS = '(?:azure|aws|youtube|xbox|linkedin|iphones?|ipads?|google\\s+cloud|reality\\s+labs|other\\s+bets)';
 const PRODUCT_ALONE = new RegExp(`\\b${PRODUCTS}(?:\\s+(?:growth(?:\\s+rate)?|business|segment|unit|division|sales|numbers))?\\b`, 'gi');
@@ -126,7 +126,7 @@ export const NON_GAAP = '(?:non[- ]?gaap|adjusted|organic|pro[- ]forma|underlyin
  * GAAP figure instead would be a different number than the one asked for, so these are unknown figures.
  */
 const QUALIFIED_FIGURES = new RegExp(
-  `\\b(?:${PARTS_OF_TOTAL}\\s+${FIGURE_WORD}|${FIGURE_WORD}\\s+(?:from|of|in|by|per)\\s+(?:the\\s+|its\\s+|each\\s+)?${PARTS_OF_TOTAL}|${NON_GAAP}\\s+(?:net\\s+|operating\\s+|diluted\\s+|basic\\s+)?${FIGURE_WORD}|${FIGURE_WORD}\\s+(?:excluding|ex[- ]?)\\s*(?:tac|traffic\\s+acquisition\\s+costs?|special\\s+items|one[- ]?(?:offs?|time\\s+items)))\\b`,
+  `\\b(?:${PARTS_OF_TOTAL}\\s+${FIGURE_WORD}|${FIGURE_WORD}\\s+(?:from|of|in|by|per)\\s+(?:the\\s+|its\\s+|each\\s+)?(?:google\\s+|microsoft\\s+|apple\\s+)?${PARTS_OF_TOTAL}|${FIGURE_WORD}\\s+(?:breakdown|mix|split)|breakdown\\s+of\\s+(?:the\\s+|its\\s+)?${FIGURE_WORD}|${NON_GAAP}\\s+(?:net\\s+|operating\\s+|diluted\\s+|basic\\s+)?${FIGURE_WORD}|${FIGURE_WORD}\\s+(?:excluding|ex[- ]?)\\s*(?:tac|traffic\\s+acquisition\\s+costs?|special\\s+items|one[- ]?(?:offs?|time\\s+items)))\\b`,
   'gi',
 );
 

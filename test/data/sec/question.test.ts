@@ -213,6 +213,14 @@ describe('figures it does not know are named, never read as a company nor replac
     ['Alphabet ad revenue 2024', ['ad revenue']],
     ['Apple devices revenue FY2024', ['devices revenue']],
     ['Microsoft data center revenue FY2024', ['data center revenue']],
+    // Apple's own word for revenue, "net sales", and breakdowns asked as such.
+    ['Apple Americas net sales Q1 2025', ['Americas net sales']],
+    ['Apple iPhone net sales Q1 2025', ['iPhone net sales']],
+    ['Apple Services net sales fiscal 2024', ['Services net sales']],
+    ['Alphabet revenue of Google Search 2024', ['revenue of Google Search']],
+    ['Apple net sales by geography FY2024', ['net sales by geography']],
+    ['Microsoft revenue breakdown FY2024', ['revenue breakdown']],
+    ['Apple revenue mix FY2024', ['revenue mix']],
   ])('a part of the total or a non-GAAP measure is not the total: %s → %j', (text, expected) => {
     const q = parse(text);
     expect(q.unknownFigures).toEqual(expected);
