@@ -511,15 +511,21 @@ export class AnswerWriter {
     const [revenue, before] = [figure.revenue, figure.comparedRevenue];
     const points = share && revenue && before && revenue.value > 0 && before.value > 0 ? Number(((100 * r.value.value) / revenue.value).toFixed(1)) - Number(((100 * c.value.value) / before.value).toFixed(1)) : null;
     if (share && points === null) return null;
-    const diff = points ?? r.value.value - c.value.value;
+    // Trailing twelve months asked for: their change against the four quarters before, not the last quarter's.
+    const total = (qs: { value: MetricValue | null }[] | undefined) => (qs?.length && qs.every((q) => q.value) ? qs.reduce((a, q) => a + q.value!.value, 0) : null);
+    const [ttmNow, ttmBefore] = share ? [null, null] : [total(figure.ttm), total(figure.ttmPrior)];
+    const twelve = ttmNow !== null && ttmBefore !== null;
+    const [now, then] = twelve ? [ttmNow, ttmBefore] : [r.value.value, c.value.value];
+    const diff = points ?? now - then;
     const actual = diff > 0 ? 'up' : diff < 0 ? 'down' : 'flat';
-    const by = points !== null ? `${points > 0 ? '+' : '-'}${Math.abs(points).toFixed(1)} percentage points` : formatChange(r.value.value, c.value.value, r.value.unit, figure.metric, this.#scale(r.value));
+    const by = points !== null ? `${points > 0 ? '+' : '-'}${Math.abs(points).toFixed(1)} percentage points` : formatChange(now, then, r.value.unit, figure.metric, this.#scale(r.value));
     const moved = actual === 'flat' ? 'was unchanged' : `${actual === 'up' ? 'rose' : 'fell'}, ${by},`;
     const against = c.kind === 'yoy' ? 'year over year' : c.kind === 'qoq' ? 'quarter over quarter' : `against ${periodName(c.period, figure.fin.calendar)}`;
-    const what = `${its(figure.company)} ${share?.margin ? share.label : figure.metric.label} ${moved} ${against}`.replace(/,$/, '');
-    if (claimed && YES_NO.test(text)) return `**${actual === claimed ? 'Yes' : 'No'}**: ${what} (${periodName(r.period, figure.fin.calendar)}).`;
+    const what = `${its(figure.company)} ${twelve ? 'trailing-twelve-month ' : ''}${share?.margin ? share.label : figure.metric.label} ${moved} ${against}`.replace(/,$/, '');
+    const when = twelve ? `the twelve months to the end of ${periodName(r.period, figure.fin.calendar)}` : periodName(r.period, figure.fin.calendar);
+    if (claimed && YES_NO.test(text)) return `**${actual === claimed ? 'Yes' : 'No'}**: ${what} (${when}).`;
     // "How much did it grow?": the change first; asked of a fall that was a rise, said so.
-    return `${claimed && actual !== claimed ? `It did not ${claimed === 'up' ? 'grow' : 'decline'}: ` : ''}${what} (${periodName(r.period, figure.fin.calendar)}).`;
+    return `${claimed && actual !== claimed ? `It did not ${claimed === 'up' ? 'grow' : 'decline'}: ` : ''}${what} (${when}).`;
   }
 
   /**

@@ -380,6 +380,12 @@ describe('trailing twelve months, asked of figures that are not amounts', () => 
     expect(await answer('Alphabet capex TTM vs a year earlier')).toMatch(/A year earlier \(Q1 2023 to Q4 2023, ended 2023-12-31\): \$32,251 million, .*; change \+\$20,284 million \(\+62\.9%\)\./);
   });
 
+  it('asked how the twelve months moved, the lead is their change, not the last quarter\'s', async () => {
+    // Apple's fiscal Q2 2025 net income rose year over year; its trailing twelve months fell.
+    expect(await answer("How much did Apple's trailing twelve month net income grow?")).toMatch(/^It did not grow: Apple's trailing-twelve-month net income fell, -\$3,095 million \(-3\.1%\), year over year \(the twelve months to the end of fiscal Q2 2025\)\./);
+    expect(await answer('Did Microsoft TTM revenue grow?')).toMatch(/^\*\*Yes\*\*: Microsoft's trailing-twelve-month revenue rose, \+\$33,426 million \(\+14\.1%\), year over year/);
+  });
+
   it('months taken together count back from their last quarter', async () => {
     expect(await answer('Apple TTM revenue H1 2024')).toMatch(/trailing twelve months \(fiscal Q3 2023 to fiscal Q2 2024, ended 2024-03-30\): \*\*\$381,623 million\*\*/);
   });
