@@ -10,7 +10,7 @@ import { liveSummary } from '../prediction-markets/summary.js';
 import type { Agent, AgentEvent, AgentRequest, Answer, Citation, Usage } from '../types.js';
 import { quoteCaller } from '../citations.js';
 import { isSvcError } from '../../errors.js';
-import { GREETING, classify, splitQuestion, type Route } from './classify.js';
+import { GREETING, KALSHI_URL, classify, splitQuestion, type Route } from './classify.js';
 import { answerFromReport, eventQuestion } from './event-questions.js';
 import { ENGLISH_ONLY, looksNonEnglish } from '../../text.js';
 
@@ -124,7 +124,8 @@ export function routerAgent(o: RouterOptions): Agent {
     const stored = await o.reports.latest(address.eventTicker);
     if (stored) {
       if (meta) yield { type: 'meta', meta: { reportCache: 'hit', reportGeneratedAt: new Date(stored.generatedAt).toISOString() } };
-      const part = aboutEvent ? answerFromReport(question, stored) : null;
+      // The address itself is no part of what is asked ("26dec" is no level).
+      const part = aboutEvent ? answerFromReport(question.replace(new RegExp(KALSHI_URL.source, 'gi'), ' ').replace(/\s+/g, ' ').trim(), stored) : null;
       if (part) return yield* written(req, question, part.text, [...part.citations], usage);
       return yield* answer(stored, null);
     }
@@ -132,7 +133,7 @@ export function routerAgent(o: RouterOptions): Agent {
     yield { type: 'progress', message: `No stored report for ${address.eventTicker}; reading its live prices.` };
     const summary = await liveSummary(o.kalshi, address.eventTicker, eventPageUrl(address), o.apiUrl, o.reportCost);
     // What only a report says (the model, its gaps, the history) is said to be missing, not answered with prices alone.
-    const about = aboutEvent ? eventQuestion(question) : null;
+    const about = aboutEvent ? eventQuestion(question.replace(new RegExp(KALSHI_URL.source, 'gi'), ' ')) : null;
     const unreported = about === 'model_favourite' || about === 'gap' || about === 'history';
     const text = unreported ? `No report is stored for ${address.eventTicker} yet, so there is no model probability or resolution history to quote: \`svc-prediction-markets-agent\` generates one. Its live prices meanwhile:\n\n${summary.text}` : summary.text;
     yield* written(req, question, text, summary.citations, usage);

@@ -19,7 +19,7 @@ export interface Route {
   aboutEvent?: boolean;
 }
 
-const KALSHI_URL = /(?:https?:\/\/)?(?:www\.)?kalshi\.com\/markets\/[^\s<>()"']+/i;
+export const KALSHI_URL = /(?:https?:\/\/)?(?:www\.)?kalshi\.com\/markets\/[^\s<>()"']+/i;
 const trimUrl = (url: string) => url.replace(/[.,;:!?)]+$/, '');
 
 const FINANCE_WORDS = [
@@ -143,7 +143,11 @@ function hasWord(words: string[], list: readonly string[]): string | null {
 
 function classifyOne(text: string): Route {
   const url = KALSHI_URL.exec(text)?.[0];
-  if (url) return { kind: 'kalshi_url', url: trimUrl(url), reason: 'a Kalshi address' };
+  if (url) {
+    // "What's the spread on the hold contract at <address>?" asks that of the event, not for the report again.
+    const rest = text.replace(url, ' ').trim();
+    return { kind: 'kalshi_url', url: trimUrl(url), reason: 'a Kalshi address', ...(rest && eventQuestion(rest) ? { aboutEvent: true } : {}) };
+  }
   // An event ticker sent alone, as Kalshi writes it ("KXFEDDECISION-26DEC", "kxfeddecision-26dec").
   const ticker = /^\s*\S+\s*$/.test(text) && /^\W*kx|^\W*[A-Z0-9]+-[A-Z0-9.-]+\W*$/.test(text.trim()) ? tickerAddress(text) : null;
   if (ticker) return { kind: 'kalshi_url', url: ticker, reason: 'a Kalshi event ticker' };

@@ -425,6 +425,11 @@ describe('several questions in one, and odds follow-ups that change topic', () =
     // "a 25bps cut" is still the one cut.
     expect(await fed('odds of a 25bps cut?')).toMatch(/^- \*\*Cut 25bps\*\*: market 10\.0%[^\n]*\n\n_From/);
     expect(await fed('sum of probabilities above 15%?')).toMatch(/^Priced above 15\.0%: 3 of the 4 outcomes/);
+    // Asked beside the address, in one message: answered from the stored report, not the report again.
+    const beside = await client.responses.create({ model: 'svc-agent', input: "what's the spread on the hold contract at https://kalshi.com/markets/kxfeddecision/fed-rate-decision/kxfeddecision-26dec ?" });
+    expect(beside.output_text).toMatch(/^- \*\*Hold\*\* \(KXFEDDECISION-26DEC-C\): bid \$0\.14, ask \$0\.18, spread \$0\.04/);
+    expect((await client.responses.create({ model: 'svc-agent', input: 'https://kalshi.com/markets/kxfeddecision/fed-rate-decision/kxfeddecision-26dec which is overpriced?' })).output_text).toMatch(/^(?:The most overpriced outcome on the model is|On the model, no outcome is overpriced)/);
+    expect((await client.responses.create({ model: 'svc-agent', input: 'https://kalshi.com/markets/kxfeddecision/fed-rate-decision/kxfeddecision-26dec report please' })).output_text).toMatch(/^# Fed decision in December 2026\?\n/);
     const game = await thread('https://kalshi.com/markets/kxnflgame/nfl-game-winner/kxnflgame-26nov23bufkc');
     expect(await game('chance the Chiefs lose?')).toMatch(/^Not \*\*Home team \(Chiefs\)\*\*: market about 37\.0%/);
   });
