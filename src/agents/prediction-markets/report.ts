@@ -132,11 +132,14 @@ const MONTHS = 'January|February|March|April|May|June|July|August|September|Octo
 const MONTH_DATE = new RegExp(`\\b(?:(?:${MONTHS})\\.? \\d{1,2}(?:st|nd|rd|th)?(?:, \\d{4})?|\\d{1,2} (?:${MONTHS})\\.?(?: \\d{4})?)\\b`, 'g');
 
 function move(view: MarketView, hoursAgo: number, now: number): number | null {
-  const current = view.quote.price;
-  const candles = hoursAgo <= 25 ? view.hourly : view.daily;
-  // A mid now against a mid then, a last trade against a trade: never one against the other.
-  const then = priceBefore(candles, now - hoursAgo * 3600, view.quote.basis === 'mid' ? 'mid' : 'trade');
+  const [current, then] = [view.quote.price, priceThen(view, hoursAgo, now)];
   return current === null || then === null ? null : (current - then) / SCALE;
+}
+
+/** An outcome's price `hoursAgo` before `now` (millionths), on the basis of its price now: a mid then for a mid now, a trade for a last trade. */
+function priceThen(view: MarketView, hoursAgo: number, now: number): number | null {
+  const candles = hoursAgo <= 25 ? view.hourly : view.daily;
+  return priceBefore(candles, now - hoursAgo * 3600, view.quote.basis === 'mid' ? 'mid' : 'trade');
 }
 
 /**
@@ -355,6 +358,13 @@ export function writeReport(r: Research, ctx: ReportContext): ReportBody {
     if (Math.abs(x.week ?? 0) < 0.02 && Math.abs(x.day ?? 0) < 0.02) continue;
     lines.push(`- **Price move, ${x.v.label}:** ${x.day === null ? 'n/a' : pts(x.day)} over 24 hours, ${x.week === null ? 'n/a' : pts(x.week)} over 7 days ${marketCite(x.v.market)}.`);
   }
+  // Each outcome's price then, beside its price now: what "the hike price a week ago?" is answered from.
+  const then = live.flatMap((v) => {
+    const [day, week] = [priceThen(v, 24, now), priceThen(v, 7 * 24, now)];
+    const was = (p: number | null) => (p === null ? 'n/a' : formatPercent(p));
+    return v.quote.price !== null && (day !== null || week !== null) ? [`${v.label} ${was(day)} and ${was(week)} (now ${formatPercent(v.quote.price)})`] : [];
+  });
+  if (then.length) lines.push(`- **Prices 24 hours and 7 days ago:** ${then.join('; ')} ${eventCite()}.`);
   if (!live.length) lines.push(`- **Trading is over:** every outcome is decided, so no price move or rule can change the result ${eventCite()}.`);
   else if (!moves.length) lines.push(`- **No price history yet:** the exchange has no candlesticks for the last week (the markets may have opened recently) ${eventCite()}.`);
   else if (!moves.some((x) => Math.abs(x.week ?? 0) >= 0.02 || Math.abs(x.day ?? 0) >= 0.02)) lines.push(`- **Prices are steady:** no outcome moved 2 points or more over the last day or week ${eventCite()}.`);

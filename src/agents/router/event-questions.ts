@@ -27,6 +27,9 @@ const RULE_CASE = /\b(?:what (?:happens|if)|in case of)\b|\b(?:ties?|tied|draws?
 const TIE = /\b(?:ties?|tied|draws?)\b/i;
 const ARBITRAGE = /\b(?:arb(?:itrage)?s?|risk[- ]?free|free money|guaranteed (?:profit|money)|lock(?:ed)? in a profit)\b/i;
 
+/** A price in the past, or the largest move ("a week ago", "yesterday", "biggest mover"). */
+const PAST = /\b(?:ago|yesterday|last (?:week|night)|(?:a|one|1) (?:day|week) (?:ago|earlier|before)|24 ?h(?:ours?)?|7 days|seven days|(?:biggest|largest) (?:mover|move|swing|change)|moved (?:the )?most|most movement)\b/i;
+
 /** A price the model finds too high ("overpriced"), or too low ("underpriced"); neither: the largest gap either way. */
 const TOO_HIGH = /\b(?:over-?priced|over-?valued|expensive|dear|rich|sell|short)\b/i;
 const TOO_LOW = /\b(?:under-?priced|under-?valued|cheap\w*|bargain|value|buy)\b/i;
@@ -51,6 +54,7 @@ export function eventQuestion(question: string): EventQuestion | null {
   if (ARBITRAGE.test(q)) return 'arbitrage';
   // "The sum of probabilities above 4%" filters outcomes by price; it does not ask for the overround.
   if (PRICED.test(q)) return 'outcome';
+  if (PAST.test(q) && !TRACK_RECORD.test(q)) return 'moves';
   if (OVERROUND.test(q)) return 'overround';
   // "What do the rules say about the settlement time?" asks for the rules' words, not the schedule.
   if (/\brules?\b/.test(q) && !levelsIn(question).length) return 'resolution';
@@ -298,6 +302,8 @@ export function answerFromReport(question: string, report: { title: string; text
     text = quotes && favourite ? `The market's favourite is **${outcomeOf(favourite.outcome).name}** at ${favourite.market}.\n\n${quotes}` : quotes;
   } else if (kind === 'history' && named.length && named.length < rows.length) {
     text = baseRateText(named, section('resolution history'));
+  } else if (kind === 'moves' && PAST.test(question) && pastText(question, named.length < rows.length ? named : [], section('key claims'))) {
+    text = pastText(question, named.length < rows.length ? named : [], section('key claims'));
   } else if (kind === 'moves' && named.length && named.length < rows.length) {
     const lines = bullets(section('key claims'), /^- \*\*(?:Price move|Volume surge)/).filter((l) => named.some((r) => l.includes(`, ${outcomeOf(r.outcome).name}:**`)));
     text = lines.length ? lines.join('\n') : `The report found no notable price move or volume surge for ${names(named)} over the last day and week.\n\n${named.map(rowLine).join('\n')}`;
@@ -435,6 +441,39 @@ function rulesText(question: string, claims: string | undefined, rows: Row[], ex
   if (!stems.length) return all.join('\n');
   const said = words.join(' ');
   return [tie, `The rules the report quotes say nothing about “${said}”; the full terms are in the contract terms. What it quotes:`, all.join('\n')].filter(Boolean).join('\n\n');
+}
+
+/**
+ * Prices a day and a week before the report, from its "Prices 24 hours and 7 days ago" line: of the
+ * outcomes named (all when none is), the window asked ("a week ago", "yesterday"), or the largest
+ * move over it ("biggest mover?", over the week unless the day is asked).
+ */
+function pastText(question: string, named: Row[], claims: string | undefined): string | null {
+  const line = bullets(claims, /^- \*\*Prices 24 hours and 7 days ago:\*\*/)[0];
+  if (!line) return null;
+  const refs = /(\[\d+\])+\.?$/.exec(line)?.[0].replace(/\.$/, '') ?? '';
+  const body = line.replace(/^- \*\*Prices 24 hours and 7 days ago:\*\* /, '').replace(/\s*(\[\d+\])+\.?$/, '');
+  const value = (x: string) => (x === 'n/a' ? null : Number(x.replace('%', '')));
+  const all = [...body.matchAll(/(?:^|; )(.+?) (\d+(?:\.\d+)?%|n\/a) and (\d+(?:\.\d+)?%|n\/a) \(now (\d+(?:\.\d+)?%)\)/g)].map((m) => ({ label: m[1]!, day: value(m[2]!), week: value(m[3]!), now: value(m[4]!)! }));
+  if (!all.length) return null;
+  const q = question.toLowerCase();
+  const window: 'day' | 'week' | 'both' = /\b(?:yesterday|(?:a|one|1) day|24 ?h|last night)\b/.test(q) ? 'day' : /\b(?:week|7 days|seven days)\b/.test(q) ? 'week' : 'both';
+  const said = (x: number | null) => (x === null ? 'n/a' : `${x.toFixed(1)}%`);
+  const change = (now: number, then: number | null) => (then === null ? '' : Math.abs(now - then) < 0.05 ? ', unchanged since' : `, ${now > then ? '+' : '−'}${Math.abs(now - then).toFixed(1)} pts since`);
+  const lineOf = (o: (typeof all)[number]) =>
+    window === 'both'
+      ? `- **${o.label}**: ${said(o.week)} 7 days ago, ${said(o.day)} 24 hours ago, ${said(o.now)} now`
+      : `- **${o.label}**: ${said(o[window])} ${window === 'day' ? '24 hours' : '7 days'} ago${change(o.now, o[window])}; ${said(o.now)} now`;
+  if (/\b(?:biggest|largest|most)\b/.test(q)) {
+    const over = window === 'day' ? 'day' : 'week';
+    const ranked = all.filter((o) => o[over] !== null).sort((a, b) => Math.abs(b.now - b[over]!) - Math.abs(a.now - a[over]!));
+    if (!ranked.length) return null;
+    const top = ranked[0]!;
+    return `The biggest mover over the last ${over === 'day' ? '24 hours' : '7 days'} is **${top.label}**: ${said(top[over])} then, ${said(top.now)} now${change(top.now, top[over]).replace(' since', '')} ${refs}.\n\n${ranked.map(lineOf).join('\n')}`;
+  }
+  const picked = named.length ? all.filter((o) => named.some((r) => outcomeOf(r.outcome).name === o.label)) : all;
+  if (!picked.length) return null;
+  return `${picked.map(lineOf).join('\n')} ${refs}\n\nCounted back from the report's time; each price then is on the basis of the price now (the mid of the book, or the last trade).`;
 }
 
 /** How often the outcomes named resolved YES in the series, from the report's base rates. */

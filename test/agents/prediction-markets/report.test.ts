@@ -164,6 +164,13 @@ describe('the report', () => {
     expect(row[4]).toContain('no two-sided quote');
   });
 
+  it("gives every open outcome's price 24 hours and 7 days ago beside its price now, on the same basis", async () => {
+    const { text, r } = await build('KXFEDDECISION');
+    const line = text.split('\n').find((l) => l.startsWith('- **Prices 24 hours and 7 days ago:** '))!;
+    expect(line).toMatch(/ \[\d+\]\.$/);
+    for (const v of r.markets) expect(line).toMatch(new RegExp(`${v.label} (\\d+\\.\\d%|n/a) and (\\d+\\.\\d%|n/a) \\(now ${formatPercent(v.quote.price!).replace('.', '\\.')}\\)`));
+  });
+
   it('lists catalysts: dates, resolution source, rules that can flip the outcome, moves and volume surges', async () => {
     const { text, report, ticker } = await build('KXCPIYOY');
     const catalysts = text.split('## Key claims and catalysts')[1]!.split('\n## ')[0]!;

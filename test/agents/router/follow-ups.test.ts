@@ -425,6 +425,11 @@ describe('several questions in one, and odds follow-ups that change topic', () =
     // "a 25bps cut" is still the one cut.
     expect(await fed('odds of a 25bps cut?')).toMatch(/^- \*\*Cut 25bps\*\*: market 10\.0%[^\n]*\n\n_From/);
     expect(await fed('sum of probabilities above 15%?')).toMatch(/^Priced above 15\.0%: 3 of the 4 outcomes/);
+    // Prices in the past, from the report's line of them: the window asked, or the biggest mover.
+    expect(await fed('what was the hike price a week ago?')).toMatch(/^- \*\*Hike 25bps\*\*: 59\.0% 7 days ago, −7\.5 pts since; 51\.5% now \[1\]/);
+    expect(await fed('hike a day ago?')).toMatch(/^- \*\*Hike 25bps\*\*: 52\.0% 24 hours ago, −0\.5 pts since; 51\.5% now/);
+    expect(await fed('biggest mover?')).toMatch(/^The biggest mover over the last 7 days is \*\*Hike 25bps\*\*: 59\.0% then, 51\.5% now, −7\.5 pts \[1\]\./);
+    expect(await fed('what were the prices yesterday?')).toMatch(/^- \*\*Cut more than 25bps\*\*: 33\.0% 24 hours ago, unchanged since; 33\.0% now\n- \*\*Cut 25bps\*\*: 9\.0% 24 hours ago, \+1\.0 pts since/);
     // Asked beside the address, in one message: answered from the stored report, not the report again.
     const beside = await client.responses.create({ model: 'svc-agent', input: "what's the spread on the hold contract at https://kalshi.com/markets/kxfeddecision/fed-rate-decision/kxfeddecision-26dec ?" });
     expect(beside.output_text).toMatch(/^- \*\*Hold\*\* \(KXFEDDECISION-26DEC-C\): bid \$0\.14, ask \$0\.18, spread \$0\.04/);
