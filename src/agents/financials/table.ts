@@ -1,3 +1,4 @@
+import { quoteCaller } from '../citations.js';
 import { extraWeekLength, type FiscalCalendar, type FiscalPeriod } from '../../data/sec/calendar.js';
 import type { MetricValue } from '../../data/sec/facts.js';
 import type { FactCitation, SecLibrary } from '../../data/sec/library.js';
@@ -250,7 +251,12 @@ const periodLabel = (p: FiscalPeriod, calendarYear: boolean) => (p.kind === 'yea
 
 async function table(lib: SecLibrary, ref: CompanyRef, metrics: MetricId[], span: Span, margin: boolean, ratios: readonly RatioDef[], sources: SourceList, progress: (m: string) => void): Promise<string[]> {
   const { company, financials } = await lib.profile(ref);
-  if (!financials) return [`**${company.name} (${company.ticker})** files no XBRL financial data with the SEC, so there are no figures to tabulate.`];
+  if (!financials) {
+    // A snapshot holds only the companies recorded in it: one missing from it may well file XBRL data.
+    return lib.origin.mode === 'snapshot'
+      ? [`**${company.name} (${company.ticker})** is not in this snapshot of SEC data, so there are no figures to tabulate: ask “which companies do you cover?” for those it has (an operator adds one with \`svc snapshot record-sec ${company.ticker || company.cik}\`).`]
+      : [`**${company.name} (${company.ticker})** files no XBRL financial data with the SEC, so there are no figures to tabulate.`];
+  }
   const periods: FiscalPeriod[] = span.kind === 'quarter' ? financials.calendar.quarters : financials.calendar.years;
   const reported = metrics.filter((m) => financials.reports(m));
   const missing = metrics.filter((m) => !financials.reports(m));
@@ -525,10 +531,14 @@ function missingBetween(shown: readonly FiscalPeriod[], calendar: FiscalCalendar
   return out;
 }
 
-/** Whether a question can be tabulated: every company named was found, and it does not ask only for figures not known ("EBITDA"). */
+/**
+ * Whether a question can be tabulated: a company named was found, none is ambiguous (that is asked
+ * back), and it does not ask only for figures not known ("EBITDA"). A company not found at all
+ * ("Apple and Tesla" where Tesla is not covered) is said so under the tables of the others.
+ */
 export function tabulable(question: SecQuestion | null): question is SecQuestion {
   const found = question?.companies.filter((c) => c.status === 'found') ?? [];
-  return Boolean(question && found.length && found.length === question.companies.length && (question.metrics.length || !question.unknownFigures.length));
+  return Boolean(question && found.length && !question.companies.some((c) => c.status === 'ambiguous') && (question.metrics.length || !question.unknownFigures.length));
 }
 
 /** The tables for a question `tabulable` accepted: progress, text, citations, done. */
@@ -545,6 +555,12 @@ export async function* answerTables(lib: SecLibrary, question: SecQuestion, span
   }
   for (const message of progress) yield { type: 'progress', message };
   if (found.length > MAX_COMPANIES) lines.push(`Showing the first ${MAX_COMPANIES} companies; ask for the others separately.`, '');
+  const snapshot = lib.origin.mode === 'snapshot';
+  for (const c of question.companies) {
+    if (c.status !== 'unknown') continue;
+    const among = snapshot ? 'in this snapshot of SEC data (a snapshot has only the companies recorded in it: ask “which companies do you cover?”)' : 'among SEC filers';
+    lines.push(`I could not find a company called "${quoteCaller(c.text)}" ${among}, so there is no table for it.`, '');
+  }
   const note = lib.dataNote();
   if (note) lines.push(note);
   const text = `${lines.join('\n').trim()}\n`;

@@ -523,6 +523,10 @@ export class AnswerWriter {
     const against = c.kind === 'yoy' ? 'year over year' : c.kind === 'qoq' ? 'quarter over quarter' : `against ${periodName(c.period, figure.fin.calendar)}`;
     const what = `${its(figure.company)} ${twelve ? 'trailing-twelve-month ' : ''}${share?.margin ? share.label : figure.metric.label} ${moved} ${against}`.replace(/,$/, '');
     const when = twelve ? `the twelve months to the end of ${periodName(r.period, figure.fin.calendar)}` : periodName(r.period, figure.fin.calendar);
+    // "Did Microsoft's revenue grow faster than Meta's?" with no figures for Meta: no verdict on one company alone.
+    if (COMPARED_THAN.test(text) && (this.#plan.question?.companies.length ?? 0) > 1 && !this.#plan.figures.some((f) => f.company.cik !== figure.company.cik && f.result.kind === 'value')) {
+      return `**Cannot say**: there is no figure for the other company to compare with (see below). ${capitalise(what)} (${when}).`;
+    }
     if (claimed && YES_NO.test(text)) return `**${actual === claimed ? 'Yes' : 'No'}**: ${what} (${when}).`;
     // "How much did it grow?": the change first; asked of a fall that was a rise, said so.
     return `${claimed && actual !== claimed ? `It did not ${claimed === 'up' ? 'grow' : 'decline'}: ` : ''}${what} (${when}).`;

@@ -840,6 +840,13 @@ function extract(text: string, index: CompanyIndex): Extracted {
     if (ratio && !ratios.includes(ratio.id)) ratios.push(ratio.id);
     return true;
   });
+  // "CIK 320193", as EDGAR numbers filers: before periods and figures read its digits.
+  const byCik: Found[] = [];
+  m.take(/\bcik\s*(?:#|no\.?|number)?\s*:?\s*0*(\d{1,10})\b/gi, (x) => {
+    const entry = index.byCik(Number(x[1]));
+    byCik.push(entry ? { status: 'found', text: x[0], company: refOf(entry), fuzzy: false, at: x.index! } : { status: 'unknown', text: x[0], suggestions: [], at: x.index! });
+    return true;
+  });
   const unsupported: string[] = [];
   // Before periods: "current" in "current assets" is not the latest period.
   const current: MetricId[] = [];
@@ -851,7 +858,7 @@ function extract(text: string, index: CompanyIndex): Extracted {
   const { comparison, both } = extractComparison(m);
   const form = extractForm(m);
   const { period: first, relative, second, toDate, at } = extractPeriod(m, form);
-  const longNames = extractLongNames(m, index);
+  const longNames = [...byCik, ...extractLongNames(m, index)];
   m.take(UNKNOWN_FIGURES, (x) => (unsupported.push(x[0].replace(/\s+/g, ' ')), true));
   m.take(QUALIFIED_FIGURES, (x) => (unsupported.push(x[0].replace(/\s+/g, ' ')), true));
   m.take(PRODUCT_ALONE, (x) => (unsupported.push(x[0].replace(/\s+/g, ' ')), true));

@@ -104,6 +104,15 @@ describe('svc-financials-agent', () => {
     expect(r.output_text).not.toContain('|---');
   });
 
+  it('tables the companies it has beside one it cannot find, and says a company missing from the snapshot is missing from it', async () => {
+    const r = await client.responses.create({ model: 'svc-financials-agent', input: 'Apple and Tesla revenue last 4 quarters' });
+    expect(table(r.output_text).header).toHaveLength(4);
+    expect(r.output_text).toContain('I could not find a company called "Tesla" in this snapshot of SEC data');
+    const amazon = await client.responses.create({ model: 'svc-financials-agent', input: 'Apple and Amazon revenue last 4 quarters' });
+    expect(amazon.output_text).toMatch(/\*\*Amazon[^*]* \(AMZN\)\*\* is not in this snapshot of SEC data, so there are no figures to tabulate/);
+    expect(amazon.output_text).not.toContain('files no XBRL');
+  });
+
   it('shows the fiscal years asked for: the quarters of one, or a range of years, saying what is missing', async () => {
     const fy = await client.responses.create({ model: 'svc-agent', input: 'Microsoft revenue each quarter of fiscal 2024' });
     expect(table(fy.output_text).header.map((h) => h.replace(/ \[.*$/, ''))).toEqual(['Q1 FY2024', 'Q2 FY2024', 'Q3 FY2024', 'Q4 FY2024']);

@@ -567,6 +567,13 @@ describe('ratios computed from the filed figures, each figure cited', () => {
     expect(both.text).not.toContain('Total assets');
   });
 
+  it('a yes/no comparison with a company it has no figures for is not answered Yes or No; a company named by its CIK is found', async () => {
+    const meta = await ask("Did Microsoft's revenue grow faster than Meta's last quarter?");
+    expect(meta.text).toMatch(/^\*\*Cannot say\*\*: there is no figure for the other company to compare with \(see below\)\. Microsoft's revenue rose/);
+    expect(meta.text).not.toMatch(/\*\*(?:Yes|No)\*\*/);
+    expect((await ask('CIK 320193 revenue FY2024')).text).toMatch(/^\*\*Apple Inc\. \(AAPL\)\*\*: revenue for fiscal year 2024/);
+  });
+
   it('latest years ending six months apart are not said to end together: no verdict on a year from the other side', async () => {
     const a = await ask('Who had more net income last year, Microsoft or Alphabet?');
     expect(a.text).not.toContain('On periods ending together');
