@@ -134,7 +134,7 @@ export function routerAgent(o: RouterOptions): Agent {
     const summary = await liveSummary(o.kalshi, address.eventTicker, eventPageUrl(address), o.apiUrl, o.reportCost);
     // What only a report says (the model, its gaps, the history) is said to be missing, not answered with prices alone.
     const about = aboutEvent ? eventQuestion(question.replace(new RegExp(KALSHI_URL.source, 'gi'), ' ')) : null;
-    const unreported = about === 'model_favourite' || about === 'gap' || about === 'history';
+    const unreported = about === 'model_favourite' || about === 'gap' || about === 'history' || about === 'method' || about === 'previous';
     const text = unreported ? `No report is stored for ${address.eventTicker} yet, so there is no model probability or resolution history to quote: \`svc-prediction-markets-agent\` generates one. Its live prices meanwhile:\n\n${summary.text}` : summary.text;
     yield* written(req, question, text, summary.citations, usage);
   }

@@ -8,7 +8,7 @@ import { arbitrageText, mostTradedText, overroundText, pricedText, quoteText } f
 // they cite, rather than the whole report again. The report is this service's own Markdown, so
 // its sections and its outcome table are read by their headings and columns.
 
-export type EventQuestion = 'arbitrage' | 'overround' | 'quote' | 'model_favourite' | 'market_favourite' | 'market_least' | 'gap' | 'closing' | 'resolution' | 'history' | 'moves' | 'outcome';
+export type EventQuestion = 'arbitrage' | 'overround' | 'quote' | 'method' | 'previous' | 'model_favourite' | 'market_favourite' | 'market_least' | 'gap' | 'closing' | 'resolution' | 'history' | 'moves' | 'outcome';
 
 /** The order book and trading of a contract, or what buying it at the ask is worth on the model. */
 const QUOTE = /\b(?:spreads?|bids?|(?:the|at the|its) ask|asking price|order ?book|liquidity|open interest|expected value|ev|worth buying|buy(?:ing)? (?:yes|no)|(?:should i|to) (?:buy|sell))\b/i;
@@ -29,6 +29,12 @@ const ARBITRAGE = /\b(?:arb(?:itrage)?s?|risk[- ]?free|free money|guaranteed (?:
 
 /** A price in the past, or the largest move ("a week ago", "yesterday", "biggest mover"). */
 const PAST = /\b(?:ago|yesterday|last (?:week|night)|(?:a|one|1) (?:day|week) (?:ago|earlier|before)|24 ?h(?:ours?)?|7 days|seven days|(?:biggest|largest) (?:mover|move|swing|change)|moved (?:the )?most|most movement)\b/i;
+
+/** An earlier event of the series ("the previous event", "the October meeting", "last month's release", "the last game"). */
+const PREVIOUS_EVENT =
+  /\b(?:previous|last|prior|preceding|earlier|january|february|march|april|may|june|july|august|september|october|november|december)(?:'s)?\s+(?:event|meeting|decision|release|game|report|print|one|month(?:'s)?)\b|\blast time\b/i;
+/** How the model works, or how far to trust it ("explain the model", "how confident is it?", "why is the model lower?"). */
+const METHOD = /\b(?:explain|how (?:does|did|is|was|do you)|how's)\b[^?]*\b(?:model|computed|calculated|derived|get (?:that|this|these))\b|\bmodel\b[^?]*\b(?:work|computed|calculated|built)\b|\bmethod(?:ology)?\b|\bhow (?:confident|sure|certain|reliable|trustworthy)\b|\bconfidence\b|\bwhy (?:is|does|would) the model\b|\bwhy (?:higher|lower)\b/i;
 
 /** A price the model finds too high ("overpriced"), or too low ("underpriced"); neither: the largest gap either way. */
 const TOO_HIGH = /\b(?:over-?priced|over-?valued|expensive|dear|rich|sell|short)\b/i;
@@ -55,6 +61,8 @@ export function eventQuestion(question: string): EventQuestion | null {
   // "The sum of probabilities above 4%" filters outcomes by price; it does not ask for the overround.
   if (PRICED.test(q)) return 'outcome';
   if (PAST.test(q) && !TRACK_RECORD.test(q)) return 'moves';
+  if (PREVIOUS_EVENT.test(q)) return 'previous';
+  if (METHOD.test(q)) return 'method';
   if (OVERROUND.test(q)) return 'overround';
   // "What do the rules say about the settlement time?" asks for the rules' words, not the schedule.
   if (/\brules?\b/.test(q) && !levelsIn(question).length) return 'resolution';
@@ -105,8 +113,17 @@ function levelsIn(question: string): number[] {
  * being "Below 44°F", else the one holding it), or a team of a game titled "Away at Home" whose
  * outcomes are "Away team" and "Home team".
  */
+/** Words for a Fed decision's outcomes that are not their labels ("rates go up" is a hike). */
+const OUTCOME_SYNONYMS: [RegExp, string][] = [
+  [/\brates? (?:go(?:es)? up|rise|rising|increase|climb)|\braise (?:rates|them)\b|\brate (?:increase|rise)\b/, 'hike'],
+  [/\b(?:unchanged|steady|stay(?:s)? the same|no change|pause|on hold|stand pat)\b/, 'hold'],
+  [/\brates? (?:go(?:es)? down|fall|drop|decrease)|\b(?:lower|reduce|ease) (?:rates|them)\b|\brate (?:reduction|decrease)\b/, 'cut'],
+];
+
 function namedRows(question: string, rows: Row[], title: string, levels: number[]): Row[] {
-  const q = question.toLowerCase();
+  const labels = rows.map((r) => outcomeOf(r.outcome).name.toLowerCase()).join(' ');
+  const said = question.toLowerCase();
+  const q = `${said}${OUTCOME_SYNONYMS.filter(([words, label]) => words.test(said) && new RegExp(`\\b${label}`).test(labels)).map(([, label]) => ` ${label}`).join('')}`;
   const ladder = isLadder(rows);
   const wordsOf = (s: string) => s.toLowerCase().match(/[a-z]{3,}/g) ?? [];
   const game = /^(.+?) at (.+?)(?: on |:|\?|$)/i.exec(title);
@@ -300,6 +317,12 @@ export function answerFromReport(question: string, report: { title: string; text
     const shown = favourite ? [favourite] : named.length && named.length < rows.length ? named : rows;
     const quotes = quoteText(question, shown, contracts);
     text = quotes && favourite ? `The market's favourite is **${outcomeOf(favourite.outcome).name}** at ${favourite.market}.\n\n${quotes}` : quotes;
+  } else if (kind === 'previous') {
+    text = previousText(question, section('resolution history'), rows);
+  } else if (kind === 'method' && place === null) {
+    text = methodText(question, named.length && named.length < rows.length ? named : rows, section('method'));
+  } else if (kind === 'gap' && named.length === 1 && rows.length > 1 && (TOO_LOW.test(question) || TOO_HIGH.test(question))) {
+    text = cheapText(named[0]!, TOO_LOW.test(question) && !TOO_HIGH.test(question) ? 1 : -1);
   } else if (kind === 'history' && named.length && named.length < rows.length) {
     text = baseRateText(named, section('resolution history'));
   } else if (kind === 'moves' && PAST.test(question) && pastText(question, named.length < rows.length ? named : [], section('key claims'))) {
@@ -474,6 +497,61 @@ function pastText(question: string, named: Row[], claims: string | undefined): s
   const picked = named.length ? all.filter((o) => named.some((r) => outcomeOf(r.outcome).name === o.label)) : all;
   if (!picked.length) return null;
   return `${picked.map(lineOf).join('\n')} ${refs}\n\nCounted back from the report's time; each price then is on the basis of the price now (the mid of the book, or the last trade).`;
+}
+
+/**
+ * An earlier event of the series from the report's history table: the newest settled one, or one
+ * of the month named ("the October meeting"), with what won and how it was priced, and the ones before it.
+ */
+function previousText(question: string, history: string | undefined, rows: Row[]): string | null {
+  const table = (history ?? '').split('\n').filter((l) => /^\| [A-Z0-9]/.test(l) && !l.startsWith('| Event |'));
+  const events = table.map((l) => l.split('|').slice(1, -1).map((c) => c.trim())).map(([ticker, closed, won, price]) => ({ ticker: ticker!, closed: closed!, won: won!, price: price! }));
+  if (!events.length) return null;
+  const refs = /((?:\s*\[\d+\])+)\.?\s*$/.exec((history ?? '').split('\n').find((l) => l.startsWith('**Base rates**')) ?? '')?.[1]?.trim() ?? '';
+  const months = ['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december'];
+  const month = months.findIndex((m) => new RegExp(`\\b${m}\\b`, 'i').test(question));
+  const pick = month >= 0 ? events.find((e) => Number(e.closed.slice(5, 7)) === month + 1) : events[0];
+  if (!pick) return `The report's history has no event of the series that closed in ${months[month]![0]!.toUpperCase()}${months[month]!.slice(1)}; the latest ones:\n\n${events.slice(0, 3).map(eventLine).join('\n')}`;
+  const several = pick.won.includes(', ');
+  const priced = /^\d/.test(pick.price) ? (several ? '' : `, priced at ${pick.price} 24 hours before close`) : pick.price === 'not fetched' ? '' : ` (no price for it 24 hours before close)`;
+  const result = pick.won === 'none' ? 'every outcome resolved NO' : several ? `${winnersPriced(pick)} resolved YES` : `**${pick.won}** resolved YES${priced}`;
+  const favourite = rows.length > 1 ? bestRow(rows, (r) => r.marketValue) : undefined;
+  const now = favourite ? ` This event's market favourite is **${outcomeOf(favourite.outcome).name}** at ${favourite.market} ${outcomeOf(favourite.outcome).refs}.` : '';
+  const before = events.filter((e) => e !== pick).slice(0, 3);
+  const named = month >= 0 ? `The ${months[month]![0]!.toUpperCase()}${months[month]!.slice(1)} event` : 'The previous event';
+  return `${named} of the series, **${pick.ticker}** (closed ${pick.closed}): ${result} ${refs}.${now}${before.length ? `\n\n${month >= 0 ? 'The latest others' : 'Before it'}:\n\n${before.map(eventLine).join('\n')}` : ''}`;
+}
+
+/** The winners of a history row with their prices before close ("Above 2.6 (94.0%), Above 2.8 (95.0%)"): the table lists each in one cell. */
+function winnersPriced(e: { won: string; price: string }): string {
+  const [won, prices] = [e.won.split(', '), e.price.split(', ')];
+  if (!/^\d/.test(e.price)) return e.won;
+  return won.length === prices.length ? won.map((w, i) => `${w} (${prices[i]} before close)`).join(', ') : `${e.won} (${e.price} before close)`;
+}
+
+const eventLine = (e: { ticker: string; closed: string; won: string; price: string }) => `- ${e.ticker} (closed ${e.closed}): ${e.won === 'none' ? 'every outcome NO' : winnersPriced(e)}`;
+
+/**
+ * How the model works and how far to trust it: each outcome's confidence as the report gives it,
+ * and the report's own account of the model (the fit and what it did in this series).
+ */
+function methodText(question: string, shown: Row[], method: string | undefined): string | null {
+  const model = bullets(method, /^- \*\*(?:Model probability|Gap)/);
+  const confidence = shown.filter((r) => r.confidence).map((r) => `- **${outcomeOf(r.outcome).name}**: ${r.confidence} ${outcomeOf(r.outcome).refs}; market ${r.market}, model ${r.model}, gap ${r.gap}`.trimEnd());
+  if (!model.length && !confidence.length) return null;
+  const trust = /\b(?:confident|sure|certain|reliable|trustworthy|confidence)\b/i.test(question);
+  const parts = trust ? [`Confidence, outcome by outcome (from the size of the history, the spread and the volume):`, confidence.join('\n'), model.join('\n')] : [model.join('\n'), confidence.join('\n')];
+  return parts.filter(Boolean).join('\n\n');
+}
+
+/** "Is Hold cheap?": yes or no, the model's probability against the price a YES costs. */
+function cheapText(r: Row, way: 1 | -1): string {
+  const { name, refs } = outcomeOf(r.outcome);
+  const edge = r.modelValue - r.marketValue;
+  const cheap = edge > 0;
+  const asked = way > 0 ? cheap : edge < 0;
+  const word = Math.abs(edge) < 0.05 ? 'fairly priced' : cheap ? 'cheap' : 'dear';
+  return `**${asked ? 'Yes' : 'No'}**: on the model, **${name}** is ${word}: the model gives ${r.model} against a market price of ${percent(r.marketValue)} (${points(Number(edge.toFixed(1)))}; gap to the normalised price ${r.gap}) ${refs}. This is the model's view on the report's prices, not investment advice.`;
 }
 
 /** How often the outcomes named resolved YES in the series, from the report's base rates. */

@@ -10,6 +10,8 @@ export interface Row {
   market: string;
   model: string;
   gap: string;
+  /** "medium (24 settled markets in the fit, $0.01 spread)". */
+  confidence: string;
   modelValue: number;
   marketValue: number;
   /** The market's price normalised with the event's other outcomes (as the report states it), else its price. */
@@ -41,9 +43,9 @@ export function readReport(text: string): { sections: Map<string, string>; rows:
     .filter((l) => l.startsWith('|') && !l.startsWith('|---') && !l.startsWith('| Outcome |'))
     .map((l) => l.split('|').slice(1, -1).map((c) => c.trim()))
     .filter((cells) => cells.length >= 4)
-    .map(([outcome, market, model, gap]) => {
+    .map(([outcome, market, model, gap, confidence]) => {
       const normalised = /(\d+(?:\.\d+)?)% normalised/.exec(market!);
-      return { outcome: outcome!, market: market!, model: model!, gap: gap!, modelValue: percent(model!), marketValue: percent(market!), marketNormalised: normalised ? Number(normalised[1]) : percent(market!) };
+      return { outcome: outcome!, market: market!, model: model!, gap: gap!, confidence: confidence ?? '', modelValue: percent(model!), marketValue: percent(market!), marketNormalised: normalised ? Number(normalised[1]) : percent(market!) };
     });
   // The contract snapshot's rows carry their outcome's citation marker: joined to the outcome by it.
   const contracts = new Map<string, Contract>();

@@ -430,6 +430,15 @@ describe('several questions in one, and odds follow-ups that change topic', () =
     expect(await fed('hike a day ago?')).toMatch(/^- \*\*Hike 25bps\*\*: 52\.0% 24 hours ago, −0\.5 pts since; 51\.5% now/);
     expect(await fed('biggest mover?')).toMatch(/^The biggest mover over the last 7 days is \*\*Hike 25bps\*\*: 59\.0% then, 51\.5% now, −7\.5 pts \[1\]\./);
     expect(await fed('what were the prices yesterday?')).toMatch(/^- \*\*Cut more than 25bps\*\*: 33\.0% 24 hours ago, unchanged since; 33\.0% now\n- \*\*Cut 25bps\*\*: 9\.0% 24 hours ago, \+1\.0 pts since/);
+    // An earlier event of the series, from the report's history table.
+    expect(await fed('what did the previous event resolve to?')).toMatch(/^The previous event of the series, \*\*KXFEDDECISION-26OCT\*\* \(closed 2026-10-20\): \*\*Cut more than 25bps\*\* resolved YES, priced at 38\.0% 24 hours before close/);
+    expect(await fed('what did the September meeting resolve to?')).toMatch(/^The September event of the series, \*\*KXFEDDECISION-26SEP\*\* \(closed 2026-09-20\): \*\*Cut 25bps\*\* resolved YES, priced at 65\.0%/);
+    // How the model works, how far to trust it; outcome words that are not labels; a verdict on "cheap".
+    expect(await fed('explain the model')).toMatch(/^- \*\*Model probability\.\*\* [^\n]* b = 1\.16 \(prices in this series have been too close to 50%, so the model pushes them outwards\)/);
+    expect(await fed('how confident is the model on hold?')).toMatch(/^Confidence, outcome by outcome [^\n]*\n\n- \*\*Hold\*\*: medium \(\d+ settled markets in the fit, wide \$0\.04 spread\)/);
+    expect(await fed('chance rates go up?')).toMatch(/^- \*\*Hike 25bps\*\*: market 51\.5%/);
+    expect(await fed('chance rates stay unchanged?')).toMatch(/^- \*\*Hold\*\*: market 16\.0%/);
+    expect(await fed('is hold cheap?')).toMatch(/^\*\*No\*\*: on the model, \*\*Hold\*\* is dear: the model gives 12\.4% against a market price of 16\.0%/);
     // Asked beside the address, in one message: answered from the stored report, not the report again.
     const beside = await client.responses.create({ model: 'svc-agent', input: "what's the spread on the hold contract at https://kalshi.com/markets/kxfeddecision/fed-rate-decision/kxfeddecision-26dec ?" });
     expect(beside.output_text).toMatch(/^- \*\*Hold\*\* \(KXFEDDECISION-26DEC-C\): bid \$0\.14, ask \$0\.18, spread \$0\.04/);
