@@ -176,7 +176,12 @@ export function predictionMarketsAgent(o: PredictionMarketsOptions): Agent {
       }
 
       // Generating needs a paid plan, whether this request would lead the generation or join one.
-      if (!mayPay(req.caller.plan)) throw planRequired(req.caller.plan, WHAT, await o.billing.balance(req.caller.accountId));
+      // An event the exchange does not know is said so first (no plan would help); when the exchange
+      // cannot be reached, the plan is what the caller can act on.
+      if (!mayPay(req.caller.plan)) {
+        if ((await o.kalshi.event(ticker).catch(() => undefined)) === null) throw eventNotFound(o.kalshi, ticker);
+        throw planRequired(req.caller.plan, WHAT, await o.billing.balance(req.caller.accountId));
+      }
 
       // The event must exist before anything is charged; a refusal here says so in its headers,
       // like every other answer of the paid path.

@@ -130,6 +130,10 @@ describe('input and refusals (nothing charged)', () => {
     expect(r1.status).toBe(403);
     expect(((await r1.json()) as any).error.code).toBe('plan_required');
     expect(r1.headers.get('x-credits-charged')).toBe('0');
+    // An event the exchange does not know is a 404 on every plan: no plan would make it one.
+    const unknown = await post(`${svc.baseURL}/responses`, free.apiKey, { model: MODEL, input: 'https://kalshi.com/markets/kxseaice/arctic-sea-ice/kxseaice-99jan' });
+    expect(unknown.status).toBe(404);
+    expect(((await unknown.json()) as any).error.code).toBe('event_not_found');
     const poor = await svc.account({ plan: 'plus', credits: 2 });
     const r2 = await post(`${svc.baseURL}/responses`, poor.apiKey, { model: `${MODEL}:refresh`, input: urlOf('KXAIMODEL'), stream: true });
     expect(r2.status).toBe(402);
