@@ -167,7 +167,8 @@ function periodsIn(t: string, total: boolean, summaries: Summary[]): Span | null
     const from = to - range.quarters + 1;
     return { kind: 'quarter', count: Math.min(MAX_PERIODS, range.quarters), years: { from: Math.floor((from - 1) / 4), to: range.last.fy }, quarters: { from, to } };
   }
-  const n = /\b(?:last|past|previous|trailing)\s+(\d{1,2}|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)\s+(fiscal\s+)?(quarters|years)\b/.exec(t);
+  // "trend over 5 years" is the last five years, as "over the past 5 years" is.
+  const n = /\b(?:last|past|previous|trailing|(?:trends?|history)\s+(?:over|for)(?:\s+the)?)\s+(\d{1,2}|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)\s+(fiscal\s+)?(quarters|years)\b/.exec(t);
   if (n) {
     const count = NUMBER_WORDS[n[1]!] ?? Number(n[1]);
     return { kind: n[3] === 'years' ? 'year' : 'quarter', count: Math.min(MAX_PERIODS, Math.max(1, count)), latest: true };
@@ -175,7 +176,7 @@ function periodsIn(t: string, total: boolean, summaries: Summary[]): Span | null
   // Three or more quarters or years named one by one ("FY2022, FY2023 and FY2024", "Q1, Q2 and Q3 2024" is a range above): from the first to the last.
   const listed = listedPeriods(t, total);
   if (listed) return listed;
-  const yearly = /\b(annual|annually|yearly|years|fiscal years|year by year|each year|every year)\b/.test(t);
+  const yearly = /\b(annual|annually|yearly|years|fiscal years|year by year|by year|each year|every year)\b/.test(t);
   const quarterly = QUARTERLY.test(t);
   const kind = quarterly && !yearly ? 'quarter' : 'year';
   const years = RANGE.exec(t);
@@ -186,6 +187,8 @@ function periodsIn(t: string, total: boolean, summaries: Summary[]): Span | null
   const since = SINCE.exec(t);
   // "grown since 2022": from that fiscal year to the latest, by year unless quarters are asked for.
   if (since) return { kind: yearly || (!quarterly && summaries.includes('change')) ? 'year' : 'quarter', count: MAX_PERIODS, years: { from: Number(since[1]) } };
+  // A trend is the latest periods: by year when years are said, else the last eight quarters.
+  if (/\b(trend|trends|history|historical|over time|time series)\b/.test(t)) return yearly ? { kind: 'year', count: 5, latest: true } : { kind: 'quarter', count: 8, latest: true };
   if (yearly) return { kind: 'year', count: 5 };
   if (quarterly) {
     // "quarterly revenue in 2024", "quarterly FY2023", "each quarter of fiscal 2023 and fiscal 2024": those fiscal years' quarters.
@@ -196,7 +199,6 @@ function periodsIn(t: string, total: boolean, summaries: Summary[]): Span | null
     }
     return { kind: 'quarter', count: 8 };
   }
-  if (/\b(trend|trends|history|historical|over time|time series)\b/.test(t)) return { kind: 'quarter', count: 8 };
   return null;
 }
 

@@ -574,6 +574,12 @@ describe('ratios computed from the filed figures, each figure cited', () => {
     expect((await ask('CIK 320193 revenue FY2024')).text).toMatch(/^\*\*Apple Inc\. \(AAPL\)\*\*: revenue for fiscal year 2024/);
   });
 
+  it('a trend is the table of the latest periods, on this agent too', async () => {
+    const a = await ask('Apple operating margin trend over 5 years');
+    expect(a.text).toMatch(/\| \| FY2022 \[\d+\] \| FY2023 \[\d+\] \| FY2024 \[\d+\] \|/);
+    expect(a.text).toContain('| ↳ operating margin (% of revenue) | 30.3% | 29.8% | 31.5% |');
+  });
+
   it('latest years ending six months apart are not said to end together: no verdict on a year from the other side', async () => {
     const a = await ask('Who had more net income last year, Microsoft or Alphabet?');
     expect(a.text).not.toContain('On periods ending together');
