@@ -54,6 +54,8 @@ const EXAMPLES = ['"What was Apple\'s revenue in Q3 2024?"', '"MSFT diluted EPS 
 
 /** Why a figure asked for cannot be given, by what it is. */
 /** A question about people, words or events of a filing rather than a figure ("Who is Apple's CEO?", "What did Microsoft say about AI?"). */
+/** A question asking for a reason ("why?", "why did net income fall?"). */
+const WHY = /^\W*why\b|\bwhy (?:did|does|do|is|was|has|have|were|are)\b/i;
 const NOT_A_FIGURE = /\b(?:who|ceo|cfo|chief \w+ officer|chair(?:man|woman|person)?|founders?|founded|headquarter\w*|employees|headcount|risk factors?|risks|say|says|said|mention\w*|discuss\w*|strategy|competitors?|lawsuits?|litigation|guidance|outlook|when (?:did|does|will) \S+ (?:file|report)|filed on|list|links?)\b/i;
 
 /** A sum of the companies' figures asked for. */
@@ -83,6 +85,7 @@ const UNKNOWN_WHY: { pattern: RegExp; why: string }[] = [
     pattern: new RegExp(`\\b${PARTS_OF_TOTAL}\\b`, 'i'),
     why: "it is one part of the company's total (a product, service, segment or region), broken down in the notes to its financial statements; I read the company-wide figures of its XBRL financial data",
   },
+  { pattern: /expectation|estimate|forecast|consensus/i, why: "analysts' estimates are forecasts made outside the company, not figures in its SEC filings; I give what the company reported" },
   { pattern: /ebitda/i, why: 'EBITDA is not a GAAP figure, so companies do not report it in their XBRL financial data (it is usually computed as operating income plus depreciation and amortization)' },
   { pattern: /^ebit$|earnings before interest/i, why: 'EBIT is not tagged as such in XBRL financial data; operating income is the closest reported figure' },
   {
@@ -876,6 +879,10 @@ export class AnswerWriter {
     if (foreign) {
       unknown.splice(0, unknown.length, ENGLISH_ONLY);
       problems.splice(0, problems.length, ...problems.filter((p) => !p.startsWith('I could not find a company')));
+    }
+    // "Why did it fall?": the figures say what changed; the reasons are in words this agent does not read.
+    if (figures.length && WHY.test(plan.question?.text ?? '')) {
+      lines.push(`The figures show what changed, not why: the reasons are in what the filing says in words (its management's discussion and analysis), which I do not read. The figures:`, '');
     }
     if (!figures.length && !problems.length && !unknown.length) {
       lines.push(helpText(Boolean(plan.question?.metrics.length || plan.question?.period || plan.question?.unknownFigures.length), plan.question?.unknownFigures));

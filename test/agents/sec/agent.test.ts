@@ -574,6 +574,14 @@ describe('ratios computed from the filed figures, each figure cited', () => {
     expect((await ask('CIK 320193 revenue FY2024')).text).toMatch(/^\*\*Apple Inc\. \(AAPL\)\*\*: revenue for fiscal year 2024/);
   });
 
+  it('"why?" is said to be in the filing\'s words, before the figures; analysts\' estimates are not filings data', async () => {
+    const why = await ask('Apple net income fiscal 2024', 'why did it fall?');
+    expect(why.text).toMatch(/^The figures show what changed, not why: the reasons are in what the filing says in words \(its management's discussion and analysis\), which I do not read\. The figures:\n\nApple's net income fell, -\$3,259 million/);
+    const expected = await ask("Apple's revenue last quarter vs analyst expectations");
+    expect(expected.text).toContain('I do not have a figure called "analyst expectations": analysts\' estimates are forecasts made outside the company');
+    expect(expected.text).not.toContain('could not find a company');
+  });
+
   it('a trend is the table of the latest periods, on this agent too', async () => {
     const a = await ask('Apple operating margin trend over 5 years');
     expect(a.text).toMatch(/\| \| FY2022 \[\d+\] \| FY2023 \[\d+\] \| FY2024 \[\d+\] \|/);
