@@ -967,6 +967,8 @@ export function parseSecQuestion(text: string, index: CompanyIndex, previous?: S
   if (followUp && period?.kind === 'fiscalQuarter' && period.fy === null) {
     const before = previous.period;
     if ((before?.kind === 'fiscalQuarter' || before?.kind === 'fiscalYear') && before.fy !== null) period = { ...period, fy: before.fy };
+    // After "calendar 2023": the quarter of that calendar year (April to June for Q2).
+    else if (before?.kind === 'calendarYear') period = { ...period, fy: before.year, calendar: true };
   }
   // "same for 2023", "and 2023?" after Q2 2024: that quarter of 2023; "FY2023" or "fiscal 2023" asks for the year.
   if (followUp && previous.period?.kind === 'fiscalQuarter' && previous.period.fy !== null && period?.kind === 'fiscalYear' && SAME_FOR_YEAR.test(text) && !/\b(?:fy|fiscal|full[- ]year|annual|whole year|year)\b/i.test(text)) {
@@ -1014,7 +1016,8 @@ export function parseSecQuestion(text: string, index: CompanyIndex, previous?: S
     // A follow-up naming a figure asks it of every company again.
     metricsByCompany: x.metricsByCompany,
     margin,
-    ttm: x.ttm || Boolean(followUp && !stated.period && previous.ttm),
+    // Kept by a follow-up moving the period ("and the year before?" after TTM: the twelve months a year earlier).
+    ttm: x.ttm || Boolean(followUp && (!stated.period || x.relative) && previous.ttm),
     unknownFigures: x.unknownFigures,
     // Kept by a follow-up that changes the company or period only ("and Microsoft?").
     ratios: x.ratios.length ? x.ratios : followUp && !stated.metrics && !x.unknownFigures.length ? (previous.ratios ?? []) : [],

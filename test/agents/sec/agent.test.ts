@@ -582,6 +582,13 @@ describe('ratios computed from the filed figures, each figure cited', () => {
     expect(expected.text).not.toContain('could not find a company');
   });
 
+  it('a follow-up keeps the kind of period: the twelve months a year earlier after TTM, a quarter of the calendar year discussed', async () => {
+    expect((await ask('Apple TTM revenue', 'and the year before?')).text).toMatch(/^\*\*Apple Inc\. \(AAPL\)\*\*: revenue, trailing twelve months \(fiscal Q3 2023 to fiscal Q2 2024, ended 2024-03-30\): \*\*\$381,623 million\*\*/);
+    const q2 = await ask('Microsoft revenue calendar 2023', 'and Q2?');
+    expect(q2.text).toMatch(/^\*\*Microsoft Corp\. \(MSFT\)\*\*: revenue for fiscal Q4 2023 \(quarter ended 2023-06-30\) was \*\*\$56,189 million\*\*/);
+    expect(q2.text).toContain('(Calendar Q2 2023 is the company\'s fiscal Q4 2023 (ended 2023-06-30).)');
+  });
+
   it('a trend is the table of the latest periods, on this agent too', async () => {
     const a = await ask('Apple operating margin trend over 5 years');
     expect(a.text).toMatch(/\| \| FY2022 \[\d+\] \| FY2023 \[\d+\] \| FY2024 \[\d+\] \|/);
