@@ -25,6 +25,9 @@ export function quoteText(question: string, shown: Row[], contracts: Map<string,
       if (paid !== null) {
         const ev = chance - paid;
         line += `. Buying ${side} at $${paid.toFixed(2)} against the model's ${percent(100 * chance)}: expected value ${ev >= 0 ? '+' : '−'}$${Math.abs(ev).toFixed(3)} per $1 contract before fees, ${ev > 0 ? 'favoured on the model' : 'not favoured on the model'}`;
+      } else {
+        // Nothing offered on that side: no price to buy at, so no expected value to give.
+        line += `. There is no ${no ? 'YES bid, so no NO offer,' : 'ask'} in the order book: nothing to buy ${side} at now, so no expected value to give`;
       }
     }
     lines.push(`${line}.`);
@@ -112,6 +115,14 @@ export function arbitrageText(rows: Row[], contracts: Map<string, Contract>, exc
     if (sumBid !== null && sumBid > 1 + 1e-9) found.push(`- NO on every outcome at 1 minus its YES bid: ${cents(quoted.length - sumBid)} for at least $${quoted.length - 1} (every outcome but the winner pays), ${((sumBid - 1) * 100).toFixed(0)}¢ locked in before fees ${refsOf(rows)}.`);
     checked = `YES on every outcome costs ${sumAsk === null ? 'an unknown amount (an outcome has no ask)' : cents(sumAsk)} at the asks, and NO on every outcome ${sumBid === null ? 'cannot be priced (an outcome has no bid)' : `${cents(quoted.length - sumBid)} against the $${quoted.length - 1} it pays`}`;
   } else return null;
+  // An outcome without a quote on the side a trade needs: whether an arbitrage exists cannot be told.
+  if (!found.length && exclusive && !isLadder(rows) && quoted.length < rows.length) {
+    const missing = rows.filter((r) => !contracts.get(outcomeOf(r.outcome).refs)).map((r) => `**${outcomeOf(r.outcome).name}**`);
+    return `Cannot tell: ${missing.join(', ')} ${missing.length > 1 ? 'have' : 'has'} no quote in the report, and an arbitrage across exclusive outcomes needs every one of them priced.\n\n${quoteText('', rows, contracts) ?? ''}`;
+  }
+  if (!found.length && exclusive && !isLadder(rows) && (checked.includes('unknown amount') || checked.includes('cannot be priced'))) {
+    return `Cannot tell on the report's quotes: ${checked}, and an arbitrage across exclusive outcomes needs every one of them priced.\n\n${quoteText('', rows, contracts) ?? ''}`;
+  }
   const caveat = 'On the report\'s quotes, which move; Kalshi\'s fees take part of any edge, and the report does not show how many contracts are offered at those prices.';
   if (found.length) return `Yes, on the report's quotes:\n\n${found.join('\n')}\n\n${caveat}`;
   return `No arbitrage on the report's quotes: ${checked}.\n\n${quoteText('', rows, contracts) ?? ''}\n\n${caveat}`;

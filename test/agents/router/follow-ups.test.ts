@@ -439,6 +439,11 @@ describe('several questions in one, and odds follow-ups that change topic', () =
     expect(await fed('chance rates go up?')).toMatch(/^- \*\*Hike 25bps\*\*: market 51\.5%/);
     expect(await fed('chance rates stay unchanged?')).toMatch(/^- \*\*Hold\*\*: market 16\.0%/);
     expect(await fed('is hold cheap?')).toMatch(/^\*\*No\*\*: on the model, \*\*Hold\*\* is dear: the model gives 12\.4% against a market price of 16\.0%/);
+    // An outcome without quotes: no arbitrage can be told, no expected value given.
+    const approval = await thread('https://kalshi.com/markets/kxapproval/approval/kxapproval-26nov27');
+    expect(await approval('is there an arbitrage?')).toMatch(/^Cannot tell on the report's quotes: YES on every outcome costs an unknown amount \(an outcome has no ask\)/);
+    const eth = await thread('https://kalshi.com/markets/kxethd/ethereum/kxethd-26nov20');
+    expect(await eth('expected value of buying above 3600 at the ask?')).toMatch(/^- \*\*Above \$3,600\*\* \(KXETHD-26NOV20-T3600\): bid —, ask —[^\n]*There is no ask in the order book: nothing to buy YES at now, so no expected value to give\./);
     // Asked beside the address, in one message: answered from the stored report, not the report again.
     const beside = await client.responses.create({ model: 'svc-agent', input: "what's the spread on the hold contract at https://kalshi.com/markets/kxfeddecision/fed-rate-decision/kxfeddecision-26dec ?" });
     expect(beside.output_text).toMatch(/^- \*\*Hold\*\* \(KXFEDDECISION-26DEC-C\): bid \$0\.14, ask \$0\.18, spread \$0\.04/);
