@@ -85,6 +85,19 @@ function eventLine(event: KalshiEvent, category: string, n: number, { levels, si
   // "200k" is "$200,000" of a price, "200k" of payrolls.
   const dollars = markets.some((m) => (m.yes_sub_title ?? m.title ?? '').includes('$'));
   levels = levels.map((l) => (l.plain && !dollars ? { ...l, said: l.plain } : l));
+  // "10 million square km" of rungs labelled "Above 10.0": the level in the labels' own scale.
+  const bounds = markets.flatMap((m) => {
+    const r = rangeOfMarket(m);
+    return r ? [r.from, r.to].filter((b): b is number => b !== null) : [];
+  });
+  if (bounds.length) {
+    const [lowest, highest] = [Math.min(...bounds), Math.max(...bounds)];
+    levels = levels.map((l) => {
+      if (l.value >= lowest / 100 && l.value <= highest * 100) return l;
+      const scaled = [l.value / 1e3, l.value / 1e6, l.value / 1e9].find((x) => x >= lowest && x <= highest);
+      return scaled === undefined ? l : { ...l, value: scaled, said: String(scaled) };
+    });
+  }
   // "does not end above 100k" asks for the side below it.
   const side = sideSaid && not ? (sideSaid === 'above' ? 'below' : 'above') : sideSaid;
   const said = sideSaid && not ? `not ${sideSaid}` : side;
@@ -148,6 +161,11 @@ function eventLine(event: KalshiEvent, category: string, n: number, { levels, si
   // "no shutdown" of a single yes/no contract: its other side.
   const only = markets.length === 1 ? priceLine(markets[0]!) : null;
   if (not && !sideSaid && only && only.price !== null) notes.push(`Not “${quoteCaller(only.label)}”: about ${formatPercent(SCALE - only.price)}.`);
+  // "the Fed doesn't hike", "the Chiefs lose": the other side of the exclusive outcomes named.
+  const notNamed = not && !sideSaid && !only && event.mutually_exclusive && byWords.length ? byWords.map(priceLine) : [];
+  if (notNamed.length && notNamed.every((p) => p.price !== null)) {
+    notes.push(`Not ${notNamed.map((p) => `“${quoteCaller(withTeam(p.label, event.title))}”`).join(' or ')}: about ${formatPercent(Math.max(0, SCALE - notNamed.reduce((sum, p) => sum + p.price!, 0)))}.`);
+  }
   if (otherDate) {
     const at = settlesAt(event);
     notes.push(`It settles ${at === null ? 'on another date' : `on ${new Date(at).toISOString().slice(0, 10)}`}, not ${otherDate.said}, the date asked about.`);

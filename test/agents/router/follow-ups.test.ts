@@ -225,6 +225,12 @@ describe('several questions in one, and odds follow-ups that change topic', () =
     const noShutdown = await ask('odds there is no government shutdown');
     expect(noShutdown).toMatch(/^Open Kalshi events matching/);
     expect(noShutdown).toContain('Shutdown 58.0%. Closes 2026-12-31 15:00 UTC. Not “Shutdown”: about 42.0%.');
+    // Of exclusive outcomes: the rest, together.
+    expect(await ask("what's the chance the Fed doesn't hike in December?")).toContain('Not “Hike 25bps”: about 48.5%.');
+    // A level in the unit the labels leave out ("10 million square km" of "Above 10.0").
+    const ice = await ask('odds arctic sea ice is above 10 million square km?');
+    expect(ice).toContain('[1]: **Above 10.0 23.5%**');
+    expect(ice).not.toContain('No outcome at');
     // Verbs of how an outcome comes about are not topics.
     expect(await ask('Is the government going to shut down?')).toMatch(/^Open Kalshi events matching[^\n]*\n\n1\. \*\*Government shutdown by December 2026\?\*\*/);
     expect(await ask("What's the chance the Lakers beat the Celtics?")).toMatch(/^Open Kalshi events matching[^\n]*\n\n1\. \*\*Lakers at Celtics/);
