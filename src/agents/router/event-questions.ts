@@ -416,7 +416,7 @@ export function answerFromReport(question: string, report: { title: string; text
         break;
       }
       case 'resolution':
-        text = rulesText(question, section('key claims'), rows, exclusive);
+        text = rulesText(question, section('key claims'), rows, exclusive, report.title);
         break;
 
       case 'moves': {
@@ -442,16 +442,28 @@ const RULE_STOPWORDS = new Set(
   'what happens happen happened the and for does did will would could should say says said about rules rule resolve resolves resolved resolution settle settles how when there this that with game event market markets contract contracts outcome outcomes count counts counted ends end ending odds chance chances probability case are was were its it'.split(' '),
 );
 
+/** Words for a case that the rules put otherwise. */
+const RULE_SYNONYMS: Record<string, string[]> = Object.fromEntries(
+  [
+    ['hour hours minute minutes brief briefly short quick few', ['shorter', 'duration', 'length']],
+    ['day days week weeks long longer', ['longer', 'duration', 'length', 'day']],
+    ['late later delayed delay', ['delay', 'postpone', 'late']],
+    ['called cancelled canceled abandoned', ['cancel', 'postpone']],
+  ].flatMap(([words, stems]) => (words as string).split(' ').map((w) => [w, stems as string[]])),
+);
+
 /**
  * The report's quotes of the rules that speak to the case asked ("a tie", "overtime", "the
  * settlement time"), before the link to the full terms; when none does, says so, with what the
  * report quotes. A tie asked of exclusive outcomes: none of them is one, and what their prices leave for it.
  */
-function rulesText(question: string, claims: string | undefined, rows: Row[], exclusive: boolean): string | null {
+function rulesText(question: string, claims: string | undefined, rows: Row[], exclusive: boolean, title = ''): string | null {
   const all = bullets(claims, RULE_BULLET);
-  const words = [...new Set(question.toLowerCase().match(/[a-z]{3,}/g) ?? [])].filter((w) => !RULE_STOPWORDS.has(w));
-  // "tied" finds "tie", "postponed" finds "postponement".
-  const stems = words.map((w) => w.replace(/(?:ments?|ing|ed|es|s)$/, '')).filter((w) => w.length >= 3);
+  // The event's own words ("shutdown" of a shutdown event) are in every rule: they pick none out.
+  const topic = new Set(title.toLowerCase().match(/[a-z]{3,}/g) ?? []);
+  const words = [...new Set(question.toLowerCase().match(/[a-z]{3,}/g) ?? [])].filter((w) => !RULE_STOPWORDS.has(w) && !topic.has(w));
+  // "tied" finds "tie", "postponed" finds "postponement"; "a few hours" finds a rule about a lapse "shorter than one business day".
+  const stems = [...new Set(words.flatMap((w) => [w.replace(/(?:ments?|ing|ed|es|s)$/, ''), ...(RULE_SYNONYMS[w] ?? [])]))].filter((w) => w.length >= 3);
   const hits = all.filter((l) => !/^- \*\*Full rules/.test(l) && stems.some((w) => new RegExp(`\\b${w}`, 'i').test(l.replace(/\[\d+\]/g, ''))));
   const terms = all.filter((l) => /^- \*\*Full rules/.test(l));
   let tie = '';

@@ -445,6 +445,9 @@ describe('several questions in one, and odds follow-ups that change topic', () =
     expect(await fed('chance rates go up?')).toMatch(/^- \*\*Hike 25bps\*\*: market 51\.5%/);
     expect(await fed('chance rates stay unchanged?')).toMatch(/^- \*\*Hold\*\*: market 16\.0%/);
     expect(await fed('is hold cheap?')).toMatch(/^\*\*No\*\*: on the model, \*\*Hold\*\* is dear: the model gives 12\.4% against a market price of 16\.0%/);
+    // A case the rules decide in other words than the question's: "a few hours" is a lapse "shorter than one business day".
+    const shutdown = await thread('https://kalshi.com/markets/kxshutdown/shutdown/kxshutdown-26dec31');
+    expect(await shutdown('what if the shutdown only lasts a few hours?')).toMatch(/^- \*\*Could flip the outcome:\*\* “A lapse shorter than one business day that OPM does not announce does not count\.” \[1\]\n- \*\*Full rules:\*\*/);
     // An outcome without quotes: no arbitrage can be told, no expected value given.
     const approval = await thread('https://kalshi.com/markets/kxapproval/approval/kxapproval-26nov27');
     expect(await approval('is there an arbitrage?')).toMatch(/^Cannot tell on the report's quotes: YES on every outcome costs an unknown amount \(an outcome has no ask\)/);
