@@ -130,8 +130,8 @@ export function parseResponsesRequest(raw: unknown): ResponsesRequest {
   // The question: the last message that is not an instruction.
   const lastTurn = items.findLast((item) => !('role' in item) || (item.role !== 'system' && item.role !== 'developer'));
   if (!lastTurn) throw invalidRequest('empty_input', "'input' has no user message: send the question as a user message.", 'input');
-  if ('ref' in lastTurn) throw invalidRequest('invalid_value', "The last item of 'input' must be a user message with the question.", lastTurn.param);
-  requireLastUser([lastTurn], 'input');
+  // A reference last is checked once it is looked up: it may name a stored user message.
+  if (!('ref' in lastTurn)) requireLastUser([lastTurn], 'input');
 
   const text = f.object('text');
   refuseStructuredOutput(text?.object('format'), 'text.format');

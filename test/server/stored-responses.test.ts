@@ -319,6 +319,12 @@ describe('stored responses', () => {
     expect(ofAgain[1].content[0].annotations).toHaveLength(1);
     const unknown = await client.responses.create({ model: 'svc-echo', input: [{ type: 'item_reference', id: `${ofThird[0].id.replace(/_\d+$/, '')}_9` }, { role: 'user', content: 'q' }] }).catch((e: unknown) => e);
     expect(unknown).toMatchObject({ status: 400, code: 'item_not_found' });
+    // A stored user message can be the question itself; an assistant message cannot.
+    const asked = await client.responses.create({ model: 'svc-echo', input: [{ type: 'item_reference', id: ofThird[2].id }] });
+    expect(JSON.parse(asked.output_text).messages).toEqual([{ role: 'user', content: 'second question' }]);
+    const answer = await client.responses.create({ model: 'svc-echo', input: [{ role: 'user', content: 'q' }, { type: 'item_reference', id: ofThird[1].id }] }).catch((e: unknown) => e);
+    expect(answer).toMatchObject({ status: 400, code: 'invalid_value', param: 'input[1]' });
+    expect((answer as Error).message).toContain("is an assistant message");
   });
 
   it('lists input items and deletes a response', async () => {

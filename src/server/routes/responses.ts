@@ -67,6 +67,14 @@ async function storedConversationOf(req: ResponsesRequest, accountId: string, de
       turns.push({ role: item.role, content: item.content } as InputTurn);
     }
   }
+  // The question may be a stored user message, referenced: it must be one, with words.
+  const last = req.items.findLast((item) => !('role' in item) || (item.role !== 'system' && item.role !== 'developer'));
+  if (last && 'ref' in last) {
+    const asked = turns.findLast((t) => !isInstruction(t));
+    if (asked?.role !== 'user' || !asked.content.trim()) {
+      throw invalidRequest('invalid_value', `The last item of 'input' must be a user message with the question; '${last.ref}' is ${asked?.role === 'user' ? 'an empty user message' : `an ${asked?.role ?? 'unknown'} message`}.`, last.param);
+    }
+  }
   let characters = 0;
   for (const t of turns) characters += t.content.length;
   if (characters > MAX_CONVERSATION_CHARACTERS) {
