@@ -1,6 +1,6 @@
 import type { Core } from '../../app.js';
 import { secLibrary } from '../../data/sec/index.js';
-import { asksCoverage, parseConversation } from '../../data/sec/question.js';
+import { asksCoverage, parseWithInstructions } from '../../data/sec/question.js';
 import { answerSecQuestion, coverageAnswer } from '../sec/agent.js';
 import type { Agent, AgentEvent, AgentRequest } from '../types.js';
 import { answerTables, spanAsked, tabulable } from './table.js';
@@ -25,7 +25,7 @@ export function financialsAgent(core: Core): Agent {
       const index = await lib.companyIndex();
       const asked = [...req.messages].reverse().find((m) => m.role === 'user')?.content ?? '';
       if (asksCoverage(asked)) return yield* coverageAnswer(lib, index.size);
-      const question = parseConversation(req.messages, index);
+      const question = parseWithInstructions(req.messages, req.instructions, index);
       // A question naming a period of its own ("Microsoft net income FY2023") is that period, not the earlier table's.
       const span = spanAsked(req.messages.filter((m) => m.role === 'user').map((m) => m.content), question);
       if (!tabulable(question) || !span) {

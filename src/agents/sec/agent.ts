@@ -2,7 +2,7 @@ import type { Core } from '../../app.js';
 import { isSvcError } from '../../errors.js';
 import { secLibrary } from '../../data/sec/index.js';
 import type { FactCitation, SecLibrary } from '../../data/sec/library.js';
-import { asksCoverage, parseConversation, type SecQuestion } from '../../data/sec/question.js';
+import { asksCoverage, parseWithInstructions, type SecQuestion } from '../../data/sec/question.js';
 import type { CompanyRef } from '../../data/sec/types.js';
 import type { ReportedFact } from '../../data/sec/facts.js';
 import type { Agent, AgentEvent, AgentRequest } from '../types.js';
@@ -30,7 +30,7 @@ async function* runSecAgent(lib: SecLibrary, request: AgentRequest): AsyncGenera
   const index = await lib.companyIndex();
   const asked = [...request.messages].reverse().find((m) => m.role === 'user')?.content ?? '';
   if (asksCoverage(asked)) return yield* coverageAnswer(lib, index.size);
-  const question = await acrossCovered(lib, parseConversation(request.messages, index), asked);
+  const question = await acrossCovered(lib, parseWithInstructions(request.messages, request.instructions, index), asked);
   const periods = periodsAsked(request, question);
   const last = [...request.messages].reverse().find((m) => m.role === 'user')?.content ?? '';
   if (periods && tabulable(question)) yield* answerTables(lib, question, periods);

@@ -1052,6 +1052,17 @@ export function parseConversation(turns: readonly { role: string; content: strin
   return question;
 }
 
+/**
+ * As parseConversation, with the companies the instructions name ("Always answer about Apple
+ * Inc.") as the context of a conversation that names none itself.
+ */
+export function parseWithInstructions(turns: readonly { role: string; content: string }[], instructions: string | null, index: CompanyIndex): SecQuestion | null {
+  const question = parseConversation(turns, index);
+  if (!instructions?.trim() || question?.companies.some((c) => c.status === 'found')) return question;
+  const named = parseSecQuestion(clipped(instructions), index, null)?.companies.flatMap((c) => (c.status === 'found' && !c.fuzzy ? [c.company.ticker || c.company.name] : [])) ?? [];
+  return named.length ? parseConversation([{ role: 'user', content: [...new Set(named)].join(' and ') }, ...turns], index) : question;
+}
+
 /** A long turn's start and end: a question comes before or after what was pasted with it, rarely in its middle. */
 function clipped(text: string): string {
   if (text.length <= MAX_TURN_CHARS) return text;

@@ -665,6 +665,14 @@ describe('follow-up questions use the conversation', () => {
 
   const FIRST = "What was Apple's revenue in Q3 2024?";
 
+  it('a system message naming the company is the context of a question that names none; one that names its own wins', async () => {
+    const client = new OpenAI({ baseURL: svc.baseURL, apiKey, maxRetries: 0 });
+    const ask = async (system: string, user: string) => (await client.chat.completions.create({ model: 'svc-agent', messages: [{ role: 'system', content: system }, { role: 'user', content: user }] })).choices[0]!.message.content!;
+    expect(await ask('Always answer about Apple Inc.', 'what was revenue in fiscal 2024?')).toMatch(/^\*\*Apple Inc\. \(AAPL\)\*\*: revenue for fiscal year 2024/);
+    expect(await ask('Always answer about Apple Inc.', 'what was Microsoft revenue in fiscal 2024?')).toMatch(/^\*\*Microsoft Corp\. \(MSFT\)\*\*: revenue for fiscal year 2024/);
+    expect(await ask('Be concise.', 'what was revenue in fiscal 2024?')).toMatch(/company/);
+  });
+
   it('over /v1/chat/completions with the openai SDK', async () => {
     const client = new OpenAI({ baseURL: svc.baseURL, apiKey, maxRetries: 0 });
     const messages: OpenAI.Chat.ChatCompletionMessageParam[] = [{ role: 'user', content: FIRST }];
