@@ -409,6 +409,13 @@ export class AnswerWriter {
     ];
     const margin = this.#margin(figure);
     if (margin) lines.push(`- ${margin}`);
+    // Asked for a margin: the percentage leads, as it does for a fiscal period.
+    const share = this.#plan.question?.margin ? shareLabel(figure.metric) : null;
+    const revenue = figure.revenue;
+    if (share && revenue && revenue.value > 0) {
+      const label = share.margin ? share.label : `${figure.metric.label} as a share of revenue`;
+      lines.unshift(`**${who(figure.company)}**: ${label} for calendar year ${r.year} was **${((100 * total.value) / revenue.value).toFixed(1)}%**: ${figure.metric.label} of ${this.#amount(figure, total)} over revenue of ${this.#amount({ metric: METRICS.find((m) => m.id === 'revenue')! }, revenue)}, each the sum of the four fiscal quarters ending in ${r.year}.`, '');
+    }
     const compared = this.#calendarComparison(figure, r);
     if (compared) lines.push(`- ${compared}`);
     lines.push(`- ${its(figure.company)} fiscal year ends ${cal.describeYearEnd()}, so calendar ${r.year} is not one of its fiscal years: its quarters ending in ${r.year}, ${periodName(first, cal)} to ${periodName(last, cal)}, ran from ${first.start} to ${last.end}.`);

@@ -208,6 +208,8 @@ describe('two periods named further apart than a year or a quarter: compared, ne
     expect(apple).toMatch(/revenue for calendar year 2024 was \*\*\$395,760 million\*\*/);
     // 395,760 - 391,035 = 4,725, 1.2% of 391,035.
     expect(apple).toMatch(/- Compared with: fiscal year 2024 \(year ended 2024-09-28\) was \$391,035 million \(Form 10-K filed 2024-11-01\) \[3\]; change \+\$4,725 million \(\+1\.2%\)\./);
+    // Asked for a margin, the margin leads, over the summed revenue.
+    expect(await answer("what was microsoft's operating margin in calendar 2024?")).toMatch(/^\*\*Microsoft Corp\. \(MSFT\)\*\*: operating margin for calendar year 2024 was \*\*45\.0%\*\*: operating income of \$117,711 million over revenue of \$261,802 million, each the sum of the four fiscal quarters ending in 2024\./);
     const margin = await answer('Apple gross margin calendar 2024 vs fiscal 2024');
     expect(margin).toMatch(/- Gross margin: \*\*46\.5%\*\* of revenue \(calendar year 2024 revenue \$395,760 million, [^]*\); fiscal year 2024: 46\.2% \(revenue \$391,035 million, Form 10-K filed 2024-11-01 \[3\]\); \+0\.3 percentage points\./);
     const side = await answer('Compare Apple and Microsoft revenue calendar 2024 vs fiscal 2024');
