@@ -5,7 +5,7 @@ import { withTeam } from '../prediction-markets/research.js';
 import { eventPage, priceLine } from '../prediction-markets/summary.js';
 import { listed, quoteCaller, utcMinute as utc } from '../citations.js';
 import type { Agent, AgentEvent, Citation } from '../types.js';
-import { atLevel, byStrike, countSide, coverOfSide, isCount, levelOf, levelsAsked, negated, rangeOfMarket, settlesAt, sideAsked, sideIncludesLevel, sideOf, whenAsked, type AskedLevel, type AskedWhen } from './asked.js';
+import { atLevel, byStrike, countSide, rangeAsked, coverOfSide, isCount, levelOf, levelsAsked, negated, rangeOfMarket, settlesAt, sideAsked, sideIncludesLevel, sideOf, whenAsked, type AskedLevel, type AskedWhen } from './asked.js';
 import type { OpenEventsIndex } from './index.js';
 import { fold, words } from './search.js';
 
@@ -158,6 +158,13 @@ function eventLine(event: KalshiEvent, category: string, n: number, { levels, si
     const level = levels.find((l) => atLevel(m, l.value));
     if (side && level && price !== null && sideOf(m) && sideOf(m) !== side) notes.push(`“${said} ${level.said}” is the other side of “${quoteCaller(priceLine(m).label)}”: about ${formatPercent(SCALE - price)}.`);
   }
+  // "between 48 and 55": exclusive ranges wholly inside it added up (those it cuts through bound
+  // it); of a ladder, the lower rung less the higher.
+  const between = rangeAsked(text);
+  if (between && markets.length > 1) {
+    const note = spanNote(markets, between, isLadder);
+    if (note) notes.push(note);
+  }
   // "no shutdown" of a single yes/no contract: its other side.
   const only = markets.length === 1 ? priceLine(markets[0]!) : null;
   if (not && !sideSaid && only && only.price !== null) notes.push(`Not “${quoteCaller(only.label)}”: about ${formatPercent(SCALE - only.price)}.`);
@@ -171,6 +178,29 @@ function eventLine(event: KalshiEvent, category: string, n: number, { levels, si
     notes.push(`It settles ${at === null ? 'on another date' : `on ${new Date(at).toISOString().slice(0, 10)}`}, not ${otherDate.said}, the date asked about.`);
   }
   return `**${quoteCaller(event.title)}** (${event.event_ticker}, ${category || 'uncategorised'}) [${n}]: ${shown.length ? shown.join('; ') : 'no prices yet'}${more}.${close ? ` Closes ${utc(new Date(close))}.` : ''}${notes.length ? ` ${notes.join(' ')}` : ''}`;
+}
+
+/** What a range asked comes to among an event's outcomes, in one sentence; null when its outcomes are not levels. */
+function spanNote(markets: readonly KalshiMarket[], asked: { from: number; to: number; said: string }, ladder: boolean): string | null {
+  const ranges = markets.map((m) => ({ m, r: rangeOfMarket(m), p: priceLine(m) }));
+  if (ranges.some((x) => x.r === null)) return null;
+  const label = (x: (typeof ranges)[number]) => `“${quoteCaller(x.p.label)}”`;
+  if (ladder) {
+    const at = (v: number) => ranges.find((x) => (x.r!.to === null ? x.r!.from === v : x.r!.to === v));
+    const [low, high] = [at(asked.from), at(asked.to)];
+    if (!low || !high || low.p.price === null || high.p.price === null) return null;
+    const above = low.r!.to === null;
+    const [outer, inner] = above ? [low, high] : [high, low];
+    return `“${quoteCaller(asked.said)}” is ${label(outer)} less ${label(inner)}: about ${formatPercent(Math.max(0, outer.p.price! - inner.p.price!))}.`;
+  }
+  const bounds = (x: (typeof ranges)[number]) => [x.r!.from ?? -Infinity, x.r!.to ?? Infinity] as const;
+  const whole = ranges.filter((x) => bounds(x)[0] >= asked.from && bounds(x)[1] <= asked.to);
+  const split = ranges.filter((x) => !whole.includes(x) && bounds(x)[0] < asked.to && bounds(x)[1] > asked.from);
+  if (![...whole, ...split].every((x) => x.p.price !== null)) return null;
+  const sum = (xs: typeof ranges) => xs.reduce((a, x) => a + x.p.price!, 0);
+  if (!whole.length && !split.length) return `No outcome lies in “${quoteCaller(asked.said)}”.`;
+  if (!split.length) return `“${quoteCaller(asked.said)}” is ${listed(whole.map(label))}${whole.length > 1 ? ', together' : ':'} about ${formatPercent(sum(whole))}.`;
+  return `“${quoteCaller(asked.said)}” is ${whole.length ? `${listed(whole.map(label))} and ` : ''}part of ${listed(split.map(label))}: between ${formatPercent(sum(whole))} and ${formatPercent(Math.min(SCALE, sum([...whole, ...split])))}.`;
 }
 
 /** What a question pins down besides its topic: levels, the side of them, and whether it asks for an outcome not to happen. */

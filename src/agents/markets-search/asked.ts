@@ -294,3 +294,15 @@ export function coverOfSide<T>(items: readonly T[], rangeOf: (t: T) => LabelRang
   }
   return cover;
 }
+
+const RANGE_NUMBER = '\\$?(\\d[\\d,]*(?:\\.\\d+)?(?:\\s?(?:k|m|b)(?![a-z]))?)\\s*(?:%|°\\s*[fc]?|degrees?|bps)?';
+const RANGE_ASKED = new RegExp(`\\bbetween\\s+${RANGE_NUMBER}\\s+and\\s+${RANGE_NUMBER}|(?<![\\w.-])${RANGE_NUMBER}\\s*(?:to|-|–)\\s*${RANGE_NUMBER}(?![\\w.-])`, 'i');
+
+/** A range of levels the question asks about ("between 44 and 51", "41% to 42%", "96k-100k"), low to high. */
+export function rangeAsked(question: string): { from: number; to: number; said: string } | null {
+  const m = RANGE_ASKED.exec(question);
+  if (!m) return null;
+  const [a, b] = [labelRange(m[1] ?? m[3]!), labelRange(m[2] ?? m[4]!)];
+  if (a?.from == null || b?.from == null || a.from === b.from) return null;
+  return { from: Math.min(a.from, b.from), to: Math.max(a.from, b.from), said: m[0].trim() };
+}

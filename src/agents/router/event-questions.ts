@@ -1,4 +1,4 @@
-import { countSide, coverOfSide, inRange, isCount, isDiscrete, labelRange, levelsAsked, negated, sideAsked, sideIncludesLevel, type LabelRange } from '../markets-search/asked.js';
+import { countSide, coverOfSide, inRange, isCount, isDiscrete, labelRange, levelsAsked, negated, rangeAsked, sideAsked, sideIncludesLevel, type LabelRange } from '../markets-search/asked.js';
 import type { Answer, Citation } from '../types.js';
 import { bestRow, bullets, cited, gapOf, isLadder, names, outcomeOf, percent, points, readReport, refsOf, rowLine, rungSide, sumOf, type Row } from './report-rows.js';
 import { arbitrageText, mostTradedText, overroundText, pricedText, quoteText } from './trading-answers.js';
@@ -76,18 +76,6 @@ export function eventQuestion(question: string): EventQuestion | null {
   if (/\bmodel\b/.test(q) && !PATTERNS[0]![1].test(q)) return 'model_favourite';
   // A level alone ("58 degrees?", "above 2.9%?") asks about the outcome at it.
   return PATTERNS.find(([, pattern]) => pattern.test(q))?.[0] ?? (levelsIn(question).length || rangeAsked(question) || ordinalAsked(question) ? 'outcome' : null);
-}
-
-const RANGE_NUMBER = '\\$?(\\d[\\d,]*(?:\\.\\d+)?(?:\\s?(?:k|m|b)(?![a-z]))?)\\s*(?:%|°\\s*[fc]?|degrees?|bps)?';
-const RANGE_ASKED = new RegExp(`\\bbetween\\s+${RANGE_NUMBER}\\s+and\\s+${RANGE_NUMBER}|(?<![\\w.-])${RANGE_NUMBER}\\s*(?:to|-|–)\\s*${RANGE_NUMBER}(?![\\w.-])`, 'i');
-
-/** A range of levels the question asks about ("between 44 and 51", "41% to 42%", "96k-100k"), low to high. */
-function rangeAsked(question: string): { from: number; to: number; said: string } | null {
-  const m = RANGE_ASKED.exec(question);
-  if (!m) return null;
-  const [a, b] = [labelRange(m[1] ?? m[3]!), labelRange(m[2] ?? m[4]!)];
-  if (a?.from == null || b?.from == null || a.from === b.from) return null;
-  return { from: Math.min(a.from, b.from), to: Math.max(a.from, b.from), said: m[0].trim() };
 }
 
 const ORDINALS = ['first', 'second', 'third', 'fourth', 'fifth', 'sixth', 'seventh', 'eighth'];

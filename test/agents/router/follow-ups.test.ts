@@ -227,6 +227,9 @@ describe('several questions in one, and odds follow-ups that change topic', () =
     expect(noShutdown).toContain('Shutdown 58.0%. Closes 2026-12-31 15:00 UTC. Not “Shutdown”: about 42.0%.');
     // Of exclusive outcomes: the rest, together.
     expect(await ask("what's the chance the Fed doesn't hike in December?")).toContain('Not “Hike 25bps”: about 48.5%.');
+    // A range asked: exclusive ranges inside it added up; on a ladder, the lower rung less the higher.
+    expect(await ask('odds the high in NYC tomorrow is between 48 and 55?')).toContain('“between 48 and 55” is “48°F to 51°F” and “52°F to 55°F”, together about 54.0%.');
+    expect(await ask('odds CPI comes in between 2.8 and 3.0?')).toContain('“between 2.8 and 3.0” is “Above 2.8” less “Above 3.0”: about 9.5%.');
     // A level in the unit the labels leave out ("10 million square km" of "Above 10.0").
     const ice = await ask('odds arctic sea ice is above 10 million square km?');
     expect(ice).toContain('[1]: **Above 10.0 23.5%**');
