@@ -213,6 +213,8 @@ function logWhenClosed(log: ServerDeps['log'], request: FastifyRequest, reply: F
 
 /** A connection whose body, answered early, does not finish arriving in `ms` is closed (a client that declared more than it sends). */
 function lingerForBody(raw: IncomingMessage, ms: number): void {
+  // An injected request (fastify's inject, in tests and tools) has no socket to close.
+  if (typeof raw.socket?.destroy !== 'function') return;
   const timer = setTimeout(() => raw.complete || raw.socket.destroy(), ms).unref();
   raw.once('end', () => clearTimeout(timer));
   raw.once('close', () => clearTimeout(timer));

@@ -261,6 +261,22 @@ describe.skipIf(!PG_URL)(`a Postgres that stops answering or drops connections${
   }, 30_000);
 });
 
+describe('requests injected in-process (fastify inject, as tools and the bench use)', () => {
+  it('are answered, and nothing waits on a socket they do not have', async () => {
+    const svc = await startService({ agents: [scriptedAgent('svc-test', () => answer('ok'))], env: { SVC_REQUEST_TIMEOUT_MS: '1000' } });
+    try {
+      const { apiKey } = await svc.account();
+      const res = await svc.service.server.app.inject({ method: 'POST', url: '/v1/responses', headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' }, payload: { model: 'svc-test', input: 'hi' } });
+      expect(res.statusCode).toBe(200);
+      // Past the wait for an early-answered body's rest: a timer there would have thrown in this process.
+      await sleep(700);
+      expect((await fetch(`${svc.url}/healthz`)).status).toBe(200);
+    } finally {
+      await svc.close();
+    }
+  });
+});
+
 describe('keep-alives', () => {
   it('sends SSE comments while an agent is silent', async () => {
     const quiet = scriptedAgent('svc-quiet', async function* (): AsyncGenerator<AgentEvent> {
