@@ -84,6 +84,9 @@ export class CorsPolicy {
         );
       }
       const asked = request.headers['access-control-request-headers'];
+      // Chrome asks before a public page reaches a server on a private network (this one on a LAN or
+      // localhost): an origin the operator allowed may.
+      if (request.headers['access-control-request-private-network'] === 'true') reply.header('access-control-allow-private-network', 'true');
       return reply
         .code(204)
         .header('access-control-allow-methods', 'GET, POST, DELETE, OPTIONS')

@@ -45,6 +45,10 @@ describe('CORS for the API-key routes', () => {
     expect(res.headers.get('access-control-allow-methods')).toBe('GET, POST, DELETE, OPTIONS');
     expect(res.headers.get('access-control-allow-credentials')).toBeNull();
     expect(res.headers.get('vary')).toContain('Origin');
+    expect(res.headers.get('access-control-allow-private-network')).toBeNull();
+    // Chrome's Private Network Access preflight (a public page reaching a server on localhost or a LAN).
+    const pna = await fetch(`${svc.url}/v1/responses`, { method: 'OPTIONS', headers: { origin: 'https://app.example.com', 'access-control-request-method': 'POST', 'access-control-request-private-network': 'true' } });
+    expect([pna.status, pna.headers.get('access-control-allow-private-network')]).toEqual([204, 'true']);
   });
 
   it('marks responses, errors included, readable by the allowed origin, with the headers SDKs read', async () => {
