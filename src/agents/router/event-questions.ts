@@ -290,6 +290,7 @@ export function answerFromReport(question: string, report: { title: string; text
   const place = ordinalAsked(question);
   const placed = place === null ? null : (rows[place === -1 ? rows.length - 1 : place - 1] ?? null);
   const priced = PRICED.exec(question);
+  const past = kind === 'moves' && PAST.test(question) ? pastText(question, named.length < rows.length ? named : [], section('key claims')) : null;
   // About every outcome at once, whatever levels or outcomes it names ("an arbitrage between 2.6 and 2.8?").
   if (kind === 'arbitrage') {
     text = arbitrageText(rows, contracts, exclusive);
@@ -313,8 +314,8 @@ export function answerFromReport(question: string, report: { title: string; text
     text = cheapText(named[0]!, TOO_LOW.test(question) && !TOO_HIGH.test(question) ? 1 : -1);
   } else if (kind === 'history' && named.length && named.length < rows.length) {
     text = baseRateText(named, section('resolution history'));
-  } else if (kind === 'moves' && PAST.test(question) && pastText(question, named.length < rows.length ? named : [], section('key claims'))) {
-    text = pastText(question, named.length < rows.length ? named : [], section('key claims'));
+  } else if (past) {
+    text = past;
   } else if (kind === 'moves' && named.length && named.length < rows.length) {
     const lines = bullets(section('key claims'), /^- \*\*(?:Price move|Volume surge)/).filter((l) => named.some((r) => l.includes(`, ${outcomeOf(r.outcome).name}:**`)));
     text = lines.length ? lines.join('\n') : `The report found no notable price move or volume surge for ${names(named)} over the last day and week.\n\n${named.map(rowLine).join('\n')}`;
