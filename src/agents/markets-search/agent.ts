@@ -5,7 +5,7 @@ import { withTeam } from '../prediction-markets/research.js';
 import { eventPage, priceLine } from '../prediction-markets/summary.js';
 import { listed, quoteCaller, utcMinute as utc } from '../citations.js';
 import type { Agent, AgentEvent, Citation } from '../types.js';
-import { atLevel, byStrike, countSide, rangeAsked, coverOfSide, isCount, levelOf, levelsAsked, negated, rangeOfMarket, settlesAt, sideAsked, sideIncludesLevel, sideOf, whenAsked, type AskedLevel, type AskedWhen } from './asked.js';
+import { atLevel, byStrike, contestSubject, countSide, rangeAsked, coverOfSide, isCount, levelOf, levelsAsked, negated, rangeOfMarket, settlesAt, sideAsked, sideIncludesLevel, sideOf, whenAsked, type AskedLevel, type AskedWhen } from './asked.js';
 import type { OpenEventsIndex } from './index.js';
 import { fold, words } from './search.js';
 
@@ -219,10 +219,12 @@ const GENERIC_LABEL_WORDS = new Set(['above', 'below', 'over', 'under', 'more', 
 
 /** Outcomes the question names by a word of their label ("odds of a cut?": "Cut 25bps", "Cut more than 25bps"; "the Lakers": the away team of "Lakers at Celtics"). */
 function namedOutcomes(markets: readonly KalshiMarket[], text: string, title: string): KalshiMarket[] {
-  return markets.filter((m) => {
-    const own = (withTeam(priceLine(m).label, title).toLowerCase().match(/[a-z]{3,}/g) ?? []).filter((w) => !GENERIC_LABEL_WORDS.has(w));
-    return own.some((w) => new RegExp(`\\b${w}`).test(text));
-  });
+  const words = (m: KalshiMarket) => (withTeam(priceLine(m).label, title).toLowerCase().match(/[a-z]{3,}/g) ?? []).filter((w) => !GENERIC_LABEL_WORDS.has(w));
+  const named = markets.filter((m) => words(m).some((w) => new RegExp(`\\b${w}`).test(text)));
+  // Both sides named ("the Chiefs lose to the Bills"): the one the question is about.
+  const subject = named.length > 1 ? contestSubject(text) : null;
+  const about = subject ? named.filter((m) => words(m).some((w) => subject.startsWith(w))) : [];
+  return about.length === 1 ? about : named;
 }
 
 /** What one side of a level comes to: the outcomes wholly on it, added up, and the one the level falls inside. */

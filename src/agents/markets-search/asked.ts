@@ -253,6 +253,14 @@ export function sideOf(m: KalshiMarket): 'above' | 'below' | null {
  * Whether a question asks for an outcome not to happen ("they don't hike", "bitcoin does not end
  * above 100k", "no shutdown"). Bounds said with a negation ("no more than 3") are a side, not this.
  */
+/**
+ * The side a head-to-head question is about when it names both ("the Chiefs lose to the Bills":
+ * the Chiefs; "will the Bills beat the Chiefs": the Bills): the word before the verb, or null.
+ */
+export function contestSubject(query: string): string | null {
+  return /\b([a-z]{3,})\s+(?:(?:will|would|could|to)\s+)?(?:los(?:e|es|ing)\s+to|beats?|beating|defeats?|defeating|wins? (?:against|over))\b/i.exec(query)?.[1]?.toLowerCase() ?? null;
+}
+
 export function negated(query: string): boolean {
   const q = query.toLowerCase().replace(/[’‘]/g, "'").replace(/\b(?:no|not) (?:more|less|fewer|higher|lower) than\b|\bnot only\b|\bor not\b|\bwhether\b/g, ' ');
   // "The Celtics lose" is their not winning.

@@ -1,4 +1,4 @@
-import { countSide, coverOfSide, inRange, isCount, isDiscrete, labelRange, levelsAsked, negated, rangeAsked, sideAsked, sideIncludesLevel, type LabelRange } from '../markets-search/asked.js';
+import { contestSubject, countSide, coverOfSide, inRange, isCount, isDiscrete, labelRange, levelsAsked, negated, rangeAsked, sideAsked, sideIncludesLevel, type LabelRange } from '../markets-search/asked.js';
 import type { Answer, Citation } from '../types.js';
 import { bestRow, bullets, cited, gapOf, isLadder, names, outcomeOf, percent, points, readReport, refsOf, rowLine, rungSide, sumOf, type Row } from './report-rows.js';
 import { arbitrageText, mostTradedText, overroundText, pricedText, quoteText } from './trading-answers.js';
@@ -130,7 +130,10 @@ function namedRows(question: string, rows: Row[], title: string, levels: number[
     const own = labelWords(name);
     return own.length > 0 && own.some((w) => new RegExp(`\\b${w}`).test(q));
   });
-  return mostSpecific(question, matched);
+  // Both sides of a game named ("the Chiefs lose to the Bills"): the one the question is about.
+  const subject = matched.length > 1 ? contestSubject(question) : null;
+  const about = subject ? matched.filter((r) => labelWords(outcomeOf(r.outcome).name).some((w) => subject.startsWith(w))) : [];
+  return mostSpecific(question, about.length === 1 ? about : matched);
 }
 
 /** Words and amounts of a text, an amount with its unit as one ("25 bps" → "25bps"). */

@@ -225,6 +225,7 @@ describe('several questions in one, and odds follow-ups that change topic', () =
     const noShutdown = await ask('odds there is no government shutdown');
     expect(noShutdown).toMatch(/^Open Kalshi events matching/);
     expect(noShutdown).toContain('Shutdown 58.0%. Closes 2026-12-31 15:00 UTC. Not “Shutdown”: about 42.0%.');
+    expect(await ask('chance the Chiefs lose to the Bills?')).toContain('**Home team (Chiefs) 63.0%**; Away team (Bills) 38.5%. Closes 2026-11-23 15:00 UTC. Not “Home team (Chiefs)”: about 37.0%.');
     // Of exclusive outcomes: the rest, together.
     expect(await ask("what's the chance the Fed doesn't hike in December?")).toContain('Not “Hike 25bps”: about 48.5%.');
     // A range asked: exclusive ranges inside it added up; on a ladder, the lower rung less the higher.
@@ -463,6 +464,8 @@ describe('several questions in one, and odds follow-ups that change topic', () =
     expect((await client.responses.create({ model: 'svc-agent', input: 'https://kalshi.com/markets/kxfeddecision/fed-rate-decision/kxfeddecision-26dec report please' })).output_text).toMatch(/^# Fed decision in December 2026\?\n/);
     const game = await thread('https://kalshi.com/markets/kxnflgame/nfl-game-winner/kxnflgame-26nov23bufkc');
     expect(await game('chance the Chiefs lose?')).toMatch(/^Not \*\*Home team \(Chiefs\)\*\*: market about 37\.0%/);
+    // Both teams named: the one the question is about.
+    expect(await game('chance the Chiefs lose to the Bills?')).toMatch(/^Not \*\*Home team \(Chiefs\)\*\*: market about 37\.0%/);
   });
 
   it('an event ticker alone is its event; a filings follow-up after a Kalshi address reads no company from the address', async () => {
