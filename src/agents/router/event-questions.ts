@@ -75,7 +75,9 @@ export function eventQuestion(question: string): EventQuestion | null {
   // "Which outcome does the model favour?" is about the model; "most likely" alone, about the market.
   if (/\bmodel\b/.test(q) && !PATTERNS[0]![1].test(q)) return 'model_favourite';
   // A level alone ("58 degrees?", "above 2.9%?") asks about the outcome at it.
-  return PATTERNS.find(([, pattern]) => pattern.test(q))?.[0] ?? (levelsIn(question).length || rangeAsked(question) || ordinalAsked(question) ? 'outcome' : null);
+  // A short choice between outcomes ("cut 25bps or hold?", "will they hold or cut?") asks for them.
+  const choice = /\w\s+or\s+\w/.test(q) && q.split(/\s+/).length <= 8;
+  return PATTERNS.find(([, pattern]) => pattern.test(q))?.[0] ?? (levelsIn(question).length || rangeAsked(question) || ordinalAsked(question) || choice ? 'outcome' : null);
 }
 
 const ORDINALS = ['first', 'second', 'third', 'fourth', 'fifth', 'sixth', 'seventh', 'eighth'];
@@ -293,12 +295,28 @@ export function answerFromReport(question: string, report: { title: string; text
   const place = ordinalAsked(question);
   const placed = place === null ? null : (rows[place === -1 ? rows.length - 1 : place - 1] ?? null);
   const priced = PRICED.exec(question);
+  // "Below 41% or 41% to 42%?": each side of the "or" names its own outcomes among ranges, added up.
+  // ("44% or above" is one side, not two.)
+  const OR = /\s+or\s+(?!(?:above|below|more|higher|lower|fewer|less|over|under|greater)\b)/i;
+  const sides = !ladder && ranged.length === rows.length && rows.length > 2 && OR.test(question) ? question.split(OR) : [];
+  const chosen = sides
+    .map((part) => {
+      const span = rangeAsked(part);
+      if (span) return rows.filter((r) => { const x = labelRange(outcomeOf(r.outcome).name)!; return (x.from ?? -Infinity) >= span.from && (x.to ?? Infinity) <= span.to; });
+      const at = levelsIn(part);
+      return at.length ? namedRows(part, rows, report.title, at) : [];
+    })
+    .filter((rs) => rs.length);
+  const either = chosen.length > 1 ? [...new Set(chosen.flat())] : [];
   const past = kind === 'moves' && PAST.test(question) ? pastText(question, named.length < rows.length ? named : [], section('key claims')) : null;
   // About every outcome at once, whatever levels or outcomes it names ("an arbitrage between 2.6 and 2.8?").
   if (kind === 'arbitrage') {
     text = arbitrageText(rows, contracts, exclusive);
   } else if (kind === 'overround') {
     text = overroundText(report.text, rows, contracts, exclusive);
+  } else if (either.length > 1 && either.length < rows.length) {
+    const ordered = rows.filter((r) => either.includes(r));
+    text = `${ordered.map(rowLine).join('\n')}${exclusive ? `\n\nTogether: market ${percent(sumOf(ordered, (r) => r.marketNormalised))} normalised, model ${percent(sumOf(ordered, (r) => r.modelValue))} ${refsOf(ordered)}.` : ''}`;
   } else if (priced && rows.length > 1) {
     text = pricedAboveText(rows, priced[1]!.toLowerCase(), Number(priced[2]), exclusive);
   } else if (kind === 'quote' && MOST_TRADED.test(question)) {

@@ -54,6 +54,16 @@ const EXAMPLES = ['"What was Apple\'s revenue in Q3 2024?"', '"MSFT diluted EPS 
 
 /** Why a figure asked for cannot be given, by what it is. */
 /** A question about people, words or events of a filing rather than a figure ("Who is Apple's CEO?", "What did Microsoft say about AI?"). */
+/**
+ * "… faster than Tesla's": the name after "than" is another company's (a capitalised word that is
+ * not this company's, nor a period such as "Q1" or "FY2023"), whether or not it was found.
+ */
+function comparesOtherCompany(text: string, company: CompanyRef): boolean {
+  const name = /\bthan\s+(?:that of\s+|those of\s+)?([A-Z][A-Za-z0-9.&-]+)/.exec(text)?.[1]?.replace(/'s$/, '').toLowerCase();
+  if (!name || /^(?:q[1-4]|fy\d*|h[12]|i|january|february|march|april|may|june|july|august|september|october|november|december|last|the|a|an|in|its|it|that|this|expected)$/.test(name)) return false;
+  return !(company.name.toLowerCase().startsWith(name) || company.ticker.toLowerCase() === name);
+}
+
 /** A question asking for a reason ("why?", "why did net income fall?"). */
 const WHY = /^\W*why\b|\bwhy (?:did|does|do|is|was|has|have|were|are)\b/i;
 const NOT_A_FIGURE = /\b(?:who|ceo|cfo|chief \w+ officer|chair(?:man|woman|person)?|founders?|founded|headquarter\w*|employees|headcount|risk factors?|risks|say|says|said|mention\w*|discuss\w*|strategy|competitors?|lawsuits?|litigation|guidance|outlook|when (?:did|does|will) \S+ (?:file|report)|filed on|list|links?)\b/i;
@@ -534,7 +544,7 @@ export class AnswerWriter {
     const what = `${its(figure.company)} ${twelve ? 'trailing-twelve-month ' : ''}${share?.margin ? share.label : figure.metric.label} ${moved} ${against}`.replace(/,$/, '');
     const when = twelve ? `the twelve months to the end of ${periodName(r.period, figure.fin.calendar)}` : periodName(r.period, figure.fin.calendar);
     // "Did Microsoft's revenue grow faster than Meta's?" with no figures for Meta: no verdict on one company alone.
-    if (COMPARED_THAN.test(text) && (this.#plan.question?.companies.length ?? 0) > 1 && !this.#plan.figures.some((f) => f.company.cik !== figure.company.cik && f.result.kind === 'value')) {
+    if (COMPARED_THAN.test(text) && (comparesOtherCompany(text, figure.company) || (this.#plan.question?.companies.length ?? 0) > 1) && !this.#plan.figures.some((f) => f.company.cik !== figure.company.cik && f.result.kind === 'value')) {
       return `**Cannot say**: there is no figure for the other company to compare with (see below). ${capitalise(what)} (${when}).`;
     }
     if (claimed && YES_NO.test(text)) return `**${actual === claimed ? 'Yes' : 'No'}**: ${what} (${when}).`;

@@ -432,6 +432,13 @@ describe('several questions in one, and odds follow-ups that change topic', () =
     const either = await fed('chance of a cut or a hold?');
     expect(either).toMatch(/^- \*\*Cut more than 25bps\*\*[^\n]*\n- \*\*Cut 25bps\*\*[^\n]*\n- \*\*Hold\*\*[^\n]*\n\nTogether: market 53\.4% normalised, model [\d.]+%/);
     expect(await fed('odds of hold or hike?')).toMatch(/\nTogether: market 61\.1% normalised/);
+    // A bare choice, no odds word: still about the event's outcomes.
+    expect(await fed('cut 25bps or hold?')).toMatch(/^- \*\*Cut 25bps\*\*[^\n]*\n- \*\*Hold\*\*[^\n]*\n\nTogether: market 23\.5% normalised/);
+    expect(await fed('will they hold or cut?')).toMatch(/\nTogether: market 53\.4% normalised/);
+    // Ranges on either side of "or" ("44% or above" is one side).
+    const approval = await thread('https://kalshi.com/markets/kxapproval/approval/kxapproval-26nov27');
+    expect(await approval('below 41% or 41% to 42%?')).toMatch(/\nTogether: market 31\.5% normalised/);
+    expect(await approval('Below 41% or 44% or above?')).toMatch(/^- \*\*Below 41%\*\*[^\n]*\n- \*\*44% or above\*\*[^\n]*\n\nTogether: market 47\.2% normalised/);
     // "a 25bps cut" is still the one cut.
     expect(await fed('odds of a 25bps cut?')).toMatch(/^- \*\*Cut 25bps\*\*: market 10\.0%[^\n]*\n\n_From/);
     expect(await fed('sum of probabilities above 15%?')).toMatch(/^Priced above 15\.0%: 3 of the 4 outcomes/);
@@ -453,7 +460,6 @@ describe('several questions in one, and odds follow-ups that change topic', () =
     const shutdown = await thread('https://kalshi.com/markets/kxshutdown/shutdown/kxshutdown-26dec31');
     expect(await shutdown('what if the shutdown only lasts a few hours?')).toMatch(/^- \*\*Could flip the outcome:\*\* “A lapse shorter than one business day that OPM does not announce does not count\.” \[1\]\n- \*\*Full rules:\*\*/);
     // An outcome without quotes: no arbitrage can be told, no expected value given.
-    const approval = await thread('https://kalshi.com/markets/kxapproval/approval/kxapproval-26nov27');
     expect(await approval('is there an arbitrage?')).toMatch(/^Cannot tell on the report's quotes: YES on every outcome costs an unknown amount \(an outcome has no ask\)/);
     const eth = await thread('https://kalshi.com/markets/kxethd/ethereum/kxethd-26nov20');
     expect(await eth('expected value of buying above 3600 at the ask?')).toMatch(/^- \*\*Above \$3,600\*\* \(KXETHD-26NOV20-T3600\): bid —, ask —[^\n]*There is no ask in the order book: nothing to buy YES at now, so no expected value to give\./);

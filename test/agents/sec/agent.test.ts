@@ -571,6 +571,10 @@ describe('ratios computed from the filed figures, each figure cited', () => {
     const meta = await ask("Did Microsoft's revenue grow faster than Meta's last quarter?");
     expect(meta.text).toMatch(/^\*\*Cannot say\*\*: there is no figure for the other company to compare with \(see below\)\. Microsoft's revenue rose/);
     expect(meta.text).not.toMatch(/\*\*(?:Yes|No)\*\*/);
+    // One not even in the tickers file: the same.
+    expect((await ask("Did Apple's revenue grow faster than Tesla's?")).text).toMatch(/^\*\*Cannot say\*\*/);
+    // Against a period, not a company: the direction is answered.
+    expect((await ask('Did Apple revenue grow faster than last year in fiscal 2024?')).text).not.toMatch(/^\*\*Cannot say\*\*/);
     expect((await ask('CIK 320193 revenue FY2024')).text).toMatch(/^\*\*Apple Inc\. \(AAPL\)\*\*: revenue for fiscal year 2024/);
   });
 
@@ -669,6 +673,8 @@ describe('follow-up questions use the conversation', () => {
     const client = new OpenAI({ baseURL: svc.baseURL, apiKey, maxRetries: 0 });
     const ask = async (system: string, user: string) => (await client.chat.completions.create({ model: 'svc-agent', messages: [{ role: 'system', content: system }, { role: 'user', content: user }] })).choices[0]!.message.content!;
     expect(await ask('Always answer about Apple Inc.', 'what was revenue in fiscal 2024?')).toMatch(/^\*\*Apple Inc\. \(AAPL\)\*\*: revenue for fiscal year 2024/);
+    // A ratio alone is a filings question for the router too.
+    expect(await ask('Always answer about Alphabet.', 'interest coverage 2023?')).toMatch(/^- \*\*Alphabet's interest coverage\*\* for fiscal year 2023 \(year ended 2023-12-31\): \*\*273\.68x\*\*/);
     expect(await ask('Always answer about Apple Inc.', 'what was Microsoft revenue in fiscal 2024?')).toMatch(/^\*\*Microsoft Corp\. \(MSFT\)\*\*: revenue for fiscal year 2024/);
     expect(await ask('Be concise.', 'what was revenue in fiscal 2024?')).toMatch(/company/);
   });
