@@ -239,6 +239,8 @@ interface Extracted {
   period: PeriodSpec | null;
   relative: Relative | null;
   comparison: Comparison | null;
+  /** The comparison only follows from a word for a change ("grow", "fall"), not from one named ("yoy", "vs Q1"). */
+  impliedComparison?: boolean;
   alsoQoq: boolean;
   versus: PeriodSpec | null;
   form: '10-K' | '10-Q' | null;
@@ -422,17 +424,18 @@ function orderOf(p: PeriodSpec): { kind: string; at: number } | null {
 const EXPLICIT_YOY = /\b(?:yoy|y\/y|y-o-y|year[- ](?:over|on)[- ]year|a year (?:ago|earlier|before)|(?:last|prior|previous) year|annual(?:ly)?)\b/i;
 
 /** The change asked for; `both` when year over year and quarter over quarter were each named ("yoy and qoq"). */
-function extractComparison(m: Masked): { comparison: Comparison | null; both: boolean } {
+function extractComparison(m: Masked): { comparison: Comparison | null; both: boolean; implied: boolean } {
   let found: Comparison | null = null;
   let yearOverYear = false;
   const yoy = /\b(?:yoy|y\/y|y-o-y|year[- ](?:over|on)[- ]year|(?:vs\.?|versus|compared? (?:to|with)|with|against|than)\s+(?:the\s+)?(?:a\s+)?(?:(?:prior|previous|preceding)\s+(?:twelve|12)\s+months|year (?:ago|earlier|before)|same (?:quarter|period) (?:a year ago|last year|of (?:the )?(?:previous|prior|last) year)|last year|prior year|previous year|(?:last|prior|previous)(?:'s)?\s*(?=\?|$))|annual(?:ly)? growth)\b/gi;
   const qoq = /\b(?:qoq|q\/q|q-o-q|quarter[- ](?:over|on)[- ]quarter|sequential(?:ly)?|(?:vs\.?|versus|compared (?:to|with)|against)\s+(?:the\s+)?(?:previous|prior|last|preceding) quarter)\b/gi;
   m.take(qoq, () => ((found = 'qoq'), true));
   m.take(yoy, () => ((yearOverYear = true), (found ??= 'yoy'), true));
-  if (found === 'qoq' && yearOverYear) return { comparison: 'yoy', both: true };
+  if (found === 'qoq' && yearOverYear) return { comparison: 'yoy', both: true, implied: false };
+  const named = found !== null;
   // "How much more … than Microsoft" compares companies, not periods; "how much revenue did Apple add" asks for growth.
   if (!found) m.take(/\b(?:growth|grow|grew|growing|faster|slower|change|changed|increase[sd]?|decrease[sd]?|rise|rose|fall|fell|decline[sd]?|up or down|(?:go(?:es)?|went|gone) (?:up|down)|gain(?:ed|s)?|shr[iau]nk(?:s|en)?|drop(?:s|ped)?|jump(?:s|ed)?|climb(?:s|ed)?|improve[sd]?|worsen(?:s|ed)?|how much (?:more|less)(?![^?.!]*\bthan\b)|added|how much\b[^?.!]*\badd(?:s|ing)?)\b/gi, () => ((found = 'yoy'), false));
-  return { comparison: found, both: false };
+  return { comparison: found, both: false, implied: !named && found !== null };
 }
 
 function extractPeriod(m: Masked, form: '10-K' | '10-Q' | null): { period: PeriodSpec | null; relative: Relative | null; second: PeriodSpec | null; toDate: boolean; at: [number, number] } {
@@ -855,7 +858,7 @@ function extract(text: string, index: CompanyIndex): Extracted {
   m.take(/\bquick\s+ratio\b/gi, (x) => (unsupported.push(x[0].replace(/\s+/g, ' ')), true));
   // "Q5 2024" is no quarter: said so, and its year not read as the fiscal year asked for.
   m.take(/\b(?:f?q[05-9]|[05-9]q)\b(?:\s*(?:of\s+)?(?:fy\s*|fiscal\s+(?:year\s+)?)?(?:'|’)?(?:\d{4}|\d{2})\b)?/gi, (x) => (unsupported.push(x[0].replace(/\s+/g, ' ')), true));
-  const { comparison, both } = extractComparison(m);
+  const { comparison, both, implied: impliedComparison } = extractComparison(m);
   const form = extractForm(m);
   const { period: first, relative, second, toDate, at } = extractPeriod(m, form);
   const longNames = [...byCik, ...extractLongNames(m, index)];
@@ -894,7 +897,7 @@ function extract(text: string, index: CompanyIndex): Extracted {
   // Two periods named are more precise than a growth word ("change from Q2 to Q3 2024").
   // Each company with its own period is not a change over time of both.
   if (byCompany) return { companies, metrics, ratios, unknownFigures, period: byCompany[0]!.period, relative, comparison, alsoQoq: both, versus: null, form, adding, ttm, toDate, byCompany, metricsByCompany };
-  return { companies, metrics, ratios, unknownFigures, period, relative, comparison: pair?.comparison ?? (during ? 'qoq' : comparison), alsoQoq: both && !pair, versus: pair?.versus ?? null, form, adding, ttm, toDate, byCompany: null, metricsByCompany };
+  return { companies, metrics, ratios, unknownFigures, period, relative, comparison: pair?.comparison ?? (during ? 'qoq' : comparison), impliedComparison: impliedComparison && !pair && !during, alsoQoq: both && !pair, versus: pair?.versus ?? null, form, adding, ttm, toDate, byCompany: null, metricsByCompany };
 }
 
 /**
@@ -938,6 +941,8 @@ export function parseSecQuestion(text: string, index: CompanyIndex, previous?: S
   let period: PeriodSpec | null = x.period;
   let comparison = x.comparison;
   let versus = x.versus;
+  // "why did it fall?" after "Q2 2025 vs Q1 2025": the change just discussed, not a year-over-year one the word alone implies.
+  if (followUp && x.impliedComparison && previous.comparison && !stated.period) [comparison, versus] = [previous.comparison, previous.versus];
   let movedFrom: PeriodSpec | null = null;
   if (period && x.relative) {
     // Moved from a period named in the same question: "the quarter after Q2 2024", "the year before fiscal 2024";

@@ -581,6 +581,8 @@ describe('ratios computed from the filed figures, each figure cited', () => {
   it('"why?" is said to be in the filing\'s words, before the figures; analysts\' estimates are not filings data', async () => {
     const why = await ask('Apple net income fiscal 2024', 'why did it fall?');
     expect(why.text).toMatch(/^The figures show what changed, not why: the reasons are in what the filing says in words \(its management's discussion and analysis\), which I do not read\. The figures:\n\nApple's net income fell, -\$3,259 million/);
+    // After a comparison of two quarters, the change asked about is that one, not a year over year one.
+    expect((await ask('Apple revenue Q2 2025 vs Q1 2025', 'why did it fall?')).text).toMatch(/\n\nApple's revenue fell, -\$28,941 million \(-23\.3%\)/);
     const expected = await ask("Apple's revenue last quarter vs analyst expectations");
     expect(expected.text).toContain('I do not have a figure called "analyst expectations": analysts\' estimates are forecasts made outside the company');
     expect(expected.text).not.toContain('could not find a company');
