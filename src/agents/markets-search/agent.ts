@@ -5,7 +5,7 @@ import { withTeam } from '../prediction-markets/research.js';
 import { eventPage, priceLine } from '../prediction-markets/summary.js';
 import { listed, quoteCaller, utcMinute as utc } from '../citations.js';
 import type { Agent, AgentEvent, Citation } from '../types.js';
-import { atLevel, byStrike, contestSubject, countSide, rangeAsked, coverOfSide, isCount, levelOf, levelsAsked, negated, rangeOfMarket, settlesAt, sideAsked, sideIncludesLevel, sideOf, whenAsked, type AskedLevel, type AskedWhen } from './asked.js';
+import { atLevel, byStrike, contestSubject, countSide, inLabelScale, rangeAsked, coverOfSide, isCount, levelOf, levelsAsked, negated, rangeOfMarket, settlesAt, sideAsked, sideIncludesLevel, sideOf, whenAsked, type AskedLevel, type AskedWhen } from './asked.js';
 import type { OpenEventsIndex } from './index.js';
 import { fold, words } from './search.js';
 
@@ -90,14 +90,10 @@ function eventLine(event: KalshiEvent, category: string, n: number, { levels, si
     const r = rangeOfMarket(m);
     return r ? [r.from, r.to].filter((b): b is number => b !== null) : [];
   });
-  if (bounds.length) {
-    const [lowest, highest] = [Math.min(...bounds), Math.max(...bounds)];
-    levels = levels.map((l) => {
-      if (l.value >= lowest / 100 && l.value <= highest * 100) return l;
-      const scaled = [l.value / 1e3, l.value / 1e6, l.value / 1e9].find((x) => x >= lowest && x <= highest);
-      return scaled === undefined ? l : { ...l, value: scaled, said: String(scaled) };
-    });
-  }
+  levels = levels.map((l) => {
+    const scaled = inLabelScale(l.value, bounds);
+    return scaled === l.value ? l : { ...l, value: scaled, said: String(scaled) };
+  });
   // "does not end above 100k" asks for the side below it.
   const side = sideSaid && not ? (sideSaid === 'above' ? 'below' : 'above') : sideSaid;
   const said = sideSaid && not ? `not ${sideSaid}` : side;

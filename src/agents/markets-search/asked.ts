@@ -314,3 +314,15 @@ export function rangeAsked(question: string): { from: number; to: number; said: 
   if (a?.from == null || b?.from == null || a.from === b.from) return null;
   return { from: Math.min(a.from, b.from), to: Math.max(a.from, b.from), said: m[0].trim() };
 }
+
+/**
+ * A level in the scale of an event's labels: "10 million (square km)" asked of rungs labelled
+ * "Above 10.0" is 10. A value far outside the labels' span (100 times) is tried in thousands,
+ * millions and billions; when none fits, it is kept as asked.
+ */
+export function inLabelScale(value: number, bounds: readonly number[]): number {
+  if (!bounds.length) return value;
+  const [lowest, highest] = [Math.min(...bounds), Math.max(...bounds)];
+  if (value >= lowest / 100 && value <= highest * 100) return value;
+  return [value / 1e3, value / 1e6, value / 1e9].find((x) => x >= lowest && x <= highest) ?? value;
+}

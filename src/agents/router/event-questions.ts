@@ -1,4 +1,4 @@
-import { contestSubject, countSide, coverOfSide, inRange, isCount, isDiscrete, labelRange, levelsAsked, negated, rangeAsked, sideAsked, sideIncludesLevel, type LabelRange } from '../markets-search/asked.js';
+import { contestSubject, countSide, coverOfSide, inLabelScale, inRange, isCount, isDiscrete, labelRange, levelsAsked, negated, rangeAsked, sideAsked, sideIncludesLevel, type LabelRange } from '../markets-search/asked.js';
 import type { Answer, Citation } from '../types.js';
 import { bestRow, bullets, cited, gapOf, isLadder, names, outcomeOf, percent, points, readReport, refsOf, rowLine, rungSide, sumOf, type Row } from './report-rows.js';
 import { arbitrageText, mostTradedText, overroundText, pricedText, quoteText } from './trading-answers.js';
@@ -252,8 +252,7 @@ export function answerFromReport(question: string, report: { title: string; text
   const [lowest, highest] = [Math.min(...bounds), Math.max(...bounds)];
   const bare = question.split(/\s+/).length <= 6 ? [...question.matchAll(/(?<![\w.$])(\d+(?:\.\d+)?)(?![\w.%°])/g)].map((m) => Number(m[1])).filter((v) => v >= lowest && v <= highest) : [];
   // "9.5 million (square km)" of rungs labelled "Above 9.5": the level in the labels' own scale.
-  const inScale = (v: number) => (bounds.length && (v < lowest / 100 || v > highest * 100) ? ([v / 1e3, v / 1e6, v / 1e9].find((x) => x >= lowest && x <= highest) ?? v) : v);
-  const asked = [...new Set([...levelsIn(question).map(inScale), ...bare])];
+  const asked = [...new Set([...levelsIn(question).map((v) => inLabelScale(v, bounds)), ...bare])];
   const aboutOutcome = !(kind === 'closing' || kind === 'resolution' || kind === 'history') || asked.length > 0 || /\b(?:odds|chances?|probabilit\w*)\b/i.test(question);
   const levels = aboutOutcome ? asked : [];
   // "How often did the home team win?" asks the past of an outcome named.
