@@ -17,6 +17,7 @@ import type { Agent } from './agents/types.js';
 import { publicUrl, type Config } from './config.js';
 import { createLogger } from './logger.js';
 import { ResponseStore } from './responses/store.js';
+import { ChatCompletionStore } from './chat-completions/store.js';
 import { buildServer, type ServerHandle } from './server/app.js';
 import type { ServerDeps } from './server/deps.js';
 import { InFlight, STILL_WAITING, settledWithin } from './server/stream.js';
@@ -87,6 +88,7 @@ export async function createService(options: ServiceOptions): Promise<Service> {
     publicUrl: () => baseUrl,
   });
   const responses = new ResponseStore(store.db, { onBackgroundError: background('stored responses'), leaseMs: config.responses.leaseMs, answers: (ref) => reports.byRef(ref) });
+  const chatCompletions = new ChatCompletionStore(store.db);
   // A generation's claim lapses at half its hold's lease: a replica that takes over a dead leader's
   // generation finds the hold still held and renews it, before any sweeper could release it.
   const flights = new ReportFlights(reports, { owner: `${os.hostname()}:${process.pid}:${newId('', 8)}`, leaseMs: Math.max(500, Math.floor(config.billing.holdLeaseMs / 2)), pollMs: 500 });
@@ -105,6 +107,7 @@ export async function createService(options: ServiceOptions): Promise<Service> {
     accounts,
     sessions,
     responses,
+    chatCompletions,
     agents,
     billing,
     reports,
@@ -123,7 +126,10 @@ export async function createService(options: ServiceOptions): Promise<Service> {
     ['expired web sessions', () => sessions.purge()],
     ['old rate-limit windows', () => rateLimiter.prune().then(() => 0)],
     ...(config.responses.retentionDays > 0
-      ? [['stored responses past their retention', () => responses.purgeCreatedBefore(Date.now() - config.responses.retentionDays * 86_400_000)] as [string, () => Promise<number>]]
+      ? ([
+          ['stored responses past their retention', () => responses.purgeCreatedBefore(Date.now() - config.responses.retentionDays * 86_400_000)],
+          ['stored chat completions past their retention', () => chatCompletions.purgeCreatedBefore(Date.now() - config.responses.retentionDays * 86_400_000)],
+        ] as [string, () => Promise<number>][])
       : []),
   ]);
   let closed: Promise<void> | null = null;

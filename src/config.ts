@@ -137,7 +137,7 @@ export const SETTINGS: readonly SettingSpec[] = [
     env: 'SVC_RESPONSE_RETENTION_DAYS',
     path: 'responses.retentionDays',
     kind: { type: 'int', min: 0, max: 3650 },
-    doc: 'Days a stored response is kept after it was created (OpenAI keeps them 30); older ones are deleted by the sweeper. 0 keeps them for ever.',
+    doc: 'Days a stored response, or a chat completion created with store: true, is kept after it was created (OpenAI keeps them 30); older ones are deleted by the sweeper. 0 keeps them for ever.',
   },
   {
     env: 'SVC_RESPONSE_LEASE_MS',

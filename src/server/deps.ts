@@ -7,6 +7,7 @@ import type { DocumentService } from '../data/documents/service.js';
 import type { IdempotencyStore } from '../billing/idempotency.js';
 import type { RateLimiter } from '../billing/rate-limit.js';
 import type { Billing } from '../billing/service.js';
+import type { ChatCompletionStore } from '../chat-completions/store.js';
 import type { ReportStore } from '../reports/store.js';
 import type { ResponseStore } from '../responses/store.js';
 import type { Store } from '../store/db.js';
@@ -21,6 +22,8 @@ export interface ServerDeps {
   /** Signed-in browsers of the web pages. */
   sessions: SessionStore;
   responses: ResponseStore;
+  /** Chat completions created with `store: true`. */
+  chatCompletions: ChatCompletionStore;
   agents: AgentRegistry;
   billing: Billing;
   reports: ReportStore;

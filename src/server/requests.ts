@@ -1,4 +1,5 @@
 import type { InputTurn, Turn } from '../agents/types.js';
+import type { StoredChatMessage } from '../chat-completions/store.js';
 import { invalidRequest } from '../errors.js';
 import type { RequestEcho } from '../wire/responses.js';
 import { Fields, bodyObject, invalidValue, isObject, missing, wrongType } from './validate.js';
@@ -36,6 +37,11 @@ export interface ChatRequest {
   instructions: string | null;
   stream: boolean;
   includeUsage: boolean;
+  /** `store: true` (false when absent, as OpenAI's default): kept for the stored-completion endpoints. */
+  store: boolean;
+  metadata: Record<string, string>;
+  /** The messages as sent, for `GET /v1/chat/completions/{id}/messages`; empty unless stored. */
+  storedMessages: StoredChatMessage[];
 }
 
 const TEXT_PARTS = new Set(['input_text', 'output_text', 'text', 'refusal']);
@@ -288,7 +294,7 @@ export function parseChatRequest(raw: unknown): ChatRequest {
   f.number('max_completion_tokens', { integer: true, min: 1, max: MAX_TOKENS });
   refuseStructuredOutput(f.object('response_format'), 'response_format');
   // Checked as the Responses route checks them, though the agents use none of them.
-  f.metadata('metadata');
+  const metadata = f.metadata('metadata') ?? {};
   readTools(f);
   readToolChoice(f);
   const call = f.obj.function_call;
@@ -300,11 +306,23 @@ export function parseChatRequest(raw: unknown): ChatRequest {
   if (verbosity !== undefined && !VERBOSITIES.includes(verbosity)) throw invalidValue('verbosity', `'${verbosity}' is not one of 'low', 'medium', 'high'.`);
   const streamOptions = checkStreamOptions(f);
   const includeUsage = streamOptions?.boolean('include_usage') ?? false;
+  const store = f.boolean('store') ?? false;
   return {
     model,
     messages: turns.map(({ role, content }) => ({ role, content })),
     instructions: joinInstructions(system),
     stream: f.boolean('stream') ?? false,
     includeUsage,
+    store,
+    metadata,
+    storedMessages: store ? list.map(storedMessage) : [],
   };
+}
+
+/** A request message as the stored-completion endpoints list it: its text, and its parts when it was sent in parts. */
+function storedMessage(m: unknown): StoredChatMessage {
+  const { role, content, name } = m as Record<string, unknown>;
+  const parts = Array.isArray(content) ? content : null;
+  const text = typeof content === 'string' ? content : parts ? parts.flatMap((p) => (isObject(p) && typeof p.text === 'string' ? [p.text] : [])).join('\n') : null;
+  return { role: String(role), content: text, name: typeof name === 'string' ? name : null, content_parts: parts };
 }

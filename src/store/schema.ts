@@ -143,6 +143,28 @@ export interface ReportJobsTable {
   hold_id: string | null;
 }
 
+/** A chat completion created with `store: true`. */
+export interface ChatCompletionsTable {
+  seq: Generated<number>;
+  id: string;
+  account_id: string;
+  model: string;
+  /** JSON: the ChatCompletion object as it was answered. */
+  completion: string;
+  /** JSON: the request's messages, as the messages endpoint lists them (without their ids). */
+  messages: string;
+  /** JSON object of string pairs; the same pairs are rows of chat_completion_metadata. */
+  metadata: string;
+  created_at: number;
+}
+
+/** One metadata pair of a stored chat completion, for lists filtered by metadata. */
+export interface ChatCompletionMetadataTable {
+  completion_id: string;
+  key: string;
+  value: string;
+}
+
 /** A signed-in browser. */
 export interface WebSessionsTable {
   /** SHA-256 (hex) of the session cookie's token. */
@@ -165,6 +187,8 @@ export interface Database {
   reports: ReportsTable;
   report_jobs: ReportJobsTable;
   web_sessions: WebSessionsTable;
+  chat_completions: ChatCompletionsTable;
+  chat_completion_metadata: ChatCompletionMetadataTable;
   upstream_starts: UpstreamStartsTable;
   upstream_pauses: UpstreamPausesTable;
 }

@@ -11,6 +11,7 @@ import * as m009 from './009_upstream_budget.js';
 import * as m010 from './010_key_secret_shown.js';
 import * as m011 from './011_job_holds.js';
 import * as m012 from './012_response_created_index.js';
+import * as m013 from './013_stored_chat_completions.js';
 
 /** Versioned migrations, applied in name order at start-up. Never edit one that has shipped: add a new one. */
 export const migrations: Record<string, Migration> = {
@@ -26,6 +27,7 @@ export const migrations: Record<string, Migration> = {
   '010_key_secret_shown': m010,
   '011_job_holds': m011,
   '012_response_created_index': m012,
+  '013_stored_chat_completions': m013,
 };
 
 export const migrationProvider: MigrationProvider = { getMigrations: async () => migrations };
