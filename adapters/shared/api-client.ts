@@ -133,6 +133,23 @@ export class ResearchClient {
    * Problem to show. Never throws: every failure becomes a `failed` event.
    */
   async *answer(request: AnswerRequest): AsyncGenerator<AnswerEvent> {
+    // openai-node adds an abort listener to the signal of every request and never removes it: the
+    // bots' one shutdown signal would collect one per answer (and keep each request alive) for the
+    // life of the process. Each answer gets its own signal, unlinked from shutdown when it ends.
+    const shutdown = request.signal;
+    if (!shutdown) return yield* this.#answer(request);
+    const own = new AbortController();
+    const stop = () => own.abort(shutdown.reason);
+    if (shutdown.aborted) stop();
+    else shutdown.addEventListener('abort', stop, { once: true });
+    try {
+      return yield* this.#answer({ ...request, signal: own.signal });
+    } finally {
+      shutdown.removeEventListener('abort', stop);
+    }
+  }
+
+  async *#answer(request: AnswerRequest): AsyncGenerator<AnswerEvent> {
     const ctx: ProblemContext = { linkedKey: request.apiKey !== undefined, linkHint: this.#options.linkHint, shared: this.#options.shared };
     let receivedText = false;
     try {

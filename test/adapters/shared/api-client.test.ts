@@ -1,3 +1,4 @@
+import { getEventListeners } from 'node:events';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -110,6 +111,23 @@ describe.each(['responses', 'chat'] as const)('ResearchClient over /v1/%s', (api
       expect(text).toContain(`after ${sent.length - 1} earlier turns`);
     }
     expect(recentTurns([{ role: 'user', content: 'y'.repeat(MAX_CONVERSATION_CHARACTERS + 1) }])).toHaveLength(1);
+  });
+
+  it("leaves nothing on the bot's shutdown signal after each answer, and still stops an answer when it fires", async () => {
+    const shutdown = new AbortController();
+    for (let i = 0; i < 12; i++) {
+      const r = await collect(client(), { model: 'svc-agent', messages: [{ role: 'user', content: `q${i}` }], signal: shutdown.signal });
+      expect(r.last.type).toBe('done');
+    }
+    expect(getEventListeners(shutdown.signal, 'abort')).toHaveLength(0);
+    const running = collect(client(), { model: 'svc-agent', messages: [{ role: 'user', content: 'slow' }], signal: shutdown.signal });
+    await sleep(300);
+    expect(getEventListeners(shutdown.signal, 'abort')).toHaveLength(1);
+    shutdown.abort();
+    const stopped = await running;
+    expect(stopped.text).toBe('Slow ');
+    expect(stopped.last).toMatchObject({ type: 'failed', problem: { kind: 'stopped' } });
+    expect(getEventListeners(shutdown.signal, 'abort')).toHaveLength(0);
   });
 
   it('keeps the text of a stream that breaks and marks it interrupted', async () => {
