@@ -48,12 +48,13 @@ export function discordView(what: string): AnswerView {
     status: (elapsed) => statusLine(what, elapsed),
     interim: (markdown) => forDiscord(markdown) + STREAMING_MARK,
     final: (markdown, citations) => {
-      const text = forDiscord(markdown) + citationFooter(citations, 'discord');
+      // An answer ending in a newline would leave two blank lines above its sources.
+      const text = forDiscord(markdown).trimEnd() + citationFooter(citations, 'discord');
       return text.trim() ? text : '*No answer came back. Please try again.*';
     },
     failed: (markdown, problem, interrupted) => {
       const note = `⚠️ ${interrupted ? 'The answer was interrupted before it finished: ' : ''}${problem.message}`;
-      return markdown.trim() ? `${forDiscord(markdown)}\n\n${note}` : note;
+      return markdown.trim() ? `${forDiscord(markdown).trimEnd()}\n\n${note}` : note;
     },
   };
 }

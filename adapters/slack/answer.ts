@@ -157,15 +157,20 @@ export class SlackAnswer implements AnswerPresenter {
     this.#fallback = { stream: result.started ? this.#stream() : this.#placeholder, from, fence: from > 0 ? result.fence : null };
   }
 
-  /** The fallback's share of the text, as mrkdwn. */
-  #fallbackText(): string {
+  /** The fallback's share of the text, as mrkdwn; `closed`: with a code block still being written closed. */
+  #fallbackText(closed = false): string {
     const f = this.#fallback!;
     const rest = (f.fence ? fenceReopener(f.fence) : '') + this.#text.slice(f.from);
-    return toMrkdwn(f.from > 0 ? rest.replace(/^\s+/, '') : rest);
+    const trimmed = f.from > 0 ? rest.replace(/^\s+/, '') : rest;
+    return toMrkdwn(closed ? withFencesClosed(trimmed) : trimmed);
   }
 
+  /** The text so far, and the mark that more is coming: on a line of its own after a code block, not inside it. */
   #showFallback(): void {
-    this.#fallback!.stream.show(() => this.#fallbackText() + STREAMING_MARK);
+    this.#fallback!.stream.show(() => {
+      const text = this.#fallbackText(true);
+      return text.endsWith('```') ? `${text}\n${STREAMING_MARK.trimStart()}` : text + STREAMING_MARK;
+    });
   }
 
   async #end(nativeTail: string, fallbackTail: string): Promise<boolean> {
@@ -182,7 +187,7 @@ export class SlackAnswer implements AnswerPresenter {
       this.#fallBack(result);
     }
     const body = this.#fallbackText();
-    const final = body.trim() ? body + fallbackTail : fallbackTail.trimStart();
+    const final = body.trim() ? body.trimEnd() + fallbackTail : fallbackTail.trimStart();
     return this.#fallback!.stream.finish(final.trim() ? final : '_No answer came back. Please try again._');
   }
 

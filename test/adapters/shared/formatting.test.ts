@@ -221,6 +221,13 @@ describe('withFencesClosed', () => {
     expect(view.final('Run:\n```sh\nnpm ci', [{ order: 1, name: 'Docs', url: 'https://example.com/' }])).toMatch(/^Run:\n```sh\nnpm ci\n```\n\n/);
   });
 
+  it('puts one blank line between an answer ending in newlines and its sources or note', () => {
+    const view = discordView('Answering');
+    const problem = { message: 'The SEC did not answer.' } as Parameters<typeof view.failed>[1];
+    expect(view.final('Revenue rose [1].\n\n', [{ order: 1, name: 'Docs', url: 'https://example.com/' }])).toBe('Revenue rose [1].\n\n**Sources**\n[1] [Docs](<https://example.com/>)');
+    expect(view.failed('Revenue rose\n', problem, true)).toBe('Revenue rose\n\n⚠️ The answer was interrupted before it finished: The SEC did not answer.');
+  });
+
   it('shows ~~~ code blocks as ``` on Discord (the only fence it renders), and closes one still streaming', () => {
     const view = discordView('Answering');
     expect(view.final('Run:\n~~~python\nprint(1)\n~~~\nDone.', [])).toBe('Run:\n```python\nprint(1)\n```\nDone.');

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { citationFooter } from '../../../adapters/shared/citations.js';
+import { fenceAfter } from '../../../adapters/shared/fences.js';
 import { toMrkdwn } from '../../../adapters/shared/mrkdwn.js';
 import { convertTables } from '../../../adapters/shared/tables.js';
 import { STREAMING_MARK } from '../../../adapters/slack/texts.js';
@@ -362,7 +363,8 @@ describe('Slack: errors reach the person', () => {
   });
 
   it.each([
-    ['an answer cut short by a shutdown says so', 'Some text before the restart. ', 'Some text', 'Some text before the restart. '],
+    // The answer's trailing space is dropped: the note follows one blank line after it.
+    ['an answer cut short by a shutdown says so', 'Some text before the restart. ', 'Some text', 'Some text before the restart.'],
     ['an answer cut short inside a code block closes it before saying so', 'The query:\n```\nSELECT 1', 'SELECT 1', 'The query:\n```\nSELECT 1\n```'],
   ])('%s', async (_name, fed, seen, shown) => {
     await start();
@@ -522,7 +524,7 @@ describe('Slack: edit rate', () => {
       await clock.advance(150);
     }
     log.feed.done(CITATIONS.slice(0, 1));
-    const expected = `${full}${SLACK_FOOTER}`;
+    const expected = `${full.trimEnd()}${SLACK_FOOTER}`;
     for (let i = 0; i < 200 && shownTexts(h!.slack, rootTs)[0] !== expected; i++) {
       await settle();
       await new Promise((r) => setTimeout(r, 10));
@@ -536,8 +538,44 @@ describe('Slack: edit rate', () => {
       expect(updates[i]!.args.text).not.toBe(updates[i - 1]!.args.text);
     }
     // Each edit showed a longer prefix of the answer than the one before.
-    const shown = updates.map((u) => String(u.args.text).replace(/ :writing_hand:$/, '').replace(SLACK_FOOTER, ''));
+    const shown = updates.map((u) => String(u.args.text).replace(/ :writing_hand:$/, '').replace(SLACK_FOOTER, '').trimEnd());
     for (let i = 1; i < shown.length; i++) expect(shown[i]!.startsWith(shown[i - 1]!.startsWith(':hourglass') ? '' : shown[i - 1]!)).toBe(true);
+  });
+});
+
+describe('Slack: a code block still being written', () => {
+  it('is shown closed in every edit, the writing mark after it, not inside', async () => {
+    const clock = new FakeClock(Date.now());
+    await start({ clock, editIntervalMs: 1000, statusIntervalMs: 10_000 });
+    const onClock = (check: () => void) => async () => {
+      await clock.advance(0);
+      check();
+    };
+    await h!.command('ask feed: code');
+    await h!.until(onClock(() => expect(h!.slack.rootMessages(CHANNEL)).toHaveLength(1)));
+    const rootTs = h!.slack.rootMessages(CHANNEL)[0]!.ts;
+    await h!.until(onClock(() => expect(h!.slack.threadReplies(CHANNEL, rootTs)).toHaveLength(1)));
+    const pieces = ['Intro [1].\n\n```\n', ...Array.from({ length: 12 }, (_, i) => `line ${i} of the code\n`), '```\n\nAfter the code.'];
+    for (const piece of pieces) {
+      log.feed.text(piece);
+      await new Promise((r) => setTimeout(r, 25));
+      await clock.advance(400);
+    }
+    log.feed.done(CITATIONS.slice(0, 1));
+    const expected = `${pieces.join('')}${SLACK_FOOTER}`;
+    for (let i = 0; i < 200 && shownTexts(h!.slack, rootTs)[0] !== expected; i++) {
+      await settle();
+      await new Promise((r) => setTimeout(r, 10));
+      await clock.advance(200);
+    }
+    expect(shownTexts(h!.slack, rootTs)).toEqual([expected]);
+    const updates = h!.slack.callsOf('chat.update').map((u) => String(u.args.text));
+    const insideCode = updates.filter((text) => text.includes('line 0') && !text.includes('After the code'));
+    expect(insideCode.length).toBeGreaterThanOrEqual(2);
+    for (const text of insideCode) {
+      expect(fenceAfter(`${text}\n`)).toBeNull();
+      expect(text).toMatch(/\n```\n:writing_hand:$/);
+    }
   });
 });
 
