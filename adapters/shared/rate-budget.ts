@@ -8,6 +8,8 @@ export interface Rate {
 
 interface Lane {
   rate: Rate;
+  /** How long a slot counts: `perMs` and the margin. */
+  windowMs: number;
   /** When the slots still inside the window were handed out, oldest first. */
   taken: number[];
   waiting: Array<() => void>;
@@ -20,6 +22,10 @@ interface Lane {
  * scope hands out at most `count` slots in any `perMs` window, and callers wait their turn in
  * order. A sliding window rather than a refilling bucket: a platform that allows 5 calls per
  * 5 s refuses a sixth one second after a burst of five, which a bucket refilling 1/s would send.
+ *
+ * A slot leaves its window a margin after `perMs` (a tenth of it, at most 250 ms): the platform
+ * counts a call when it arrives, and a call sent at the window's edge whose predecessor was slower
+ * to arrive would otherwise land in that predecessor's window and be refused.
  */
 export class RateBudget<Kind extends string> {
   readonly #lanes = new Map<string, Lane>();
@@ -33,7 +39,8 @@ export class RateBudget<Kind extends string> {
   take(kind: Kind, scope: string): Promise<void> {
     this.#forgetIdle();
     const key = `${kind}\n${scope}`;
-    const lane = this.#lanes.get(key) ?? { rate: this.rates[kind], taken: [], waiting: [], timer: null };
+    const rate = this.rates[kind];
+    const lane = this.#lanes.get(key) ?? { rate, windowMs: rate.perMs + Math.min(250, Math.ceil(rate.perMs / 10)), taken: [], waiting: [], timer: null };
     this.#lanes.set(key, lane);
     const turn = new Promise<void>((resolve) => lane.waiting.push(resolve));
     // Slots are handed out from a clock timer (at once when one is free), never synchronously:
@@ -50,21 +57,21 @@ export class RateBudget<Kind extends string> {
   }
 
   #serve(lane: Lane): void {
-    const { rate } = lane;
+    const { rate, windowMs } = lane;
     const now = this.clock.now();
-    while (lane.taken.length && lane.taken[0]! <= now - rate.perMs) lane.taken.shift();
+    while (lane.taken.length && lane.taken[0]! <= now - windowMs) lane.taken.shift();
     while (lane.waiting.length && lane.taken.length < rate.count) {
       lane.taken.push(now);
       lane.waiting.shift()!();
     }
-    if (lane.waiting.length) this.#serveIn(lane, lane.taken[0]! + rate.perMs - now);
+    if (lane.waiting.length) this.#serveIn(lane, lane.taken[0]! + windowMs - now);
   }
 
   /** Drops scopes nobody waits in and whose slots have all left their window. */
   #forgetIdle(): void {
     const now = this.clock.now();
     for (const [key, lane] of this.#lanes) {
-      if (!lane.waiting.length && lane.timer === null && (lane.taken.at(-1) ?? -Infinity) <= now - lane.rate.perMs) this.#lanes.delete(key);
+      if (!lane.waiting.length && lane.timer === null && (lane.taken.at(-1) ?? -Infinity) <= now - lane.windowMs) this.#lanes.delete(key);
     }
   }
 }

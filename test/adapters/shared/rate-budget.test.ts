@@ -15,20 +15,20 @@ function takeMany(budget: RateBudget<'send'>, clock: FakeClock, n: number, scope
 }
 
 describe('RateBudget', () => {
-  it('hands out at most `count` slots in any window, in the order they were asked for', async () => {
+  it('hands out at most `count` slots in any window (and its margin of 250 ms), in the order they were asked for', async () => {
     const clock = new FakeClock();
     const start = clock.now();
     const budget = new RateBudget({ send: { count: 5, perMs: 5000 } }, clock);
     const granted = takeMany(budget, clock, 12);
     await clock.advance(0);
     expect(granted.map((g) => g.who)).toEqual([0, 1, 2, 3, 4]);
-    await clock.advance(4999);
+    await clock.advance(5249);
     expect(granted).toHaveLength(5);
     await clock.advance(1);
     expect(granted.map((g) => g.who)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
-    await clock.advance(5000);
+    await clock.advance(5250);
     expect(granted.map((g) => g.who)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11]);
-    expect(granted.map((g) => g.at - start)).toEqual([0, 0, 0, 0, 0, 5000, 5000, 5000, 5000, 5000, 10_000, 10_000]);
+    expect(granted.map((g) => g.at - start)).toEqual([0, 0, 0, 0, 0, 5250, 5250, 5250, 5250, 5250, 10_500, 10_500]);
     expect(busiestWindow(granted.map((g) => g.at), 5000)).toBe(5);
   });
 
@@ -42,11 +42,11 @@ describe('RateBudget', () => {
     await clock.advance(600);
     take();
     await clock.advance(100);
-    take(); // both slots are in the window until 1000
+    take(); // both slots are in the window until 1100 (1000 and its margin)
     await clock.advance(300);
-    take(); // the second slot frees at 1600
+    take(); // the second slot frees at 1700
     await clock.advance(2000);
-    expect(at).toEqual([0, 600, 1000, 1600]);
+    expect(at).toEqual([0, 600, 1100, 1700]);
   });
 
   it('keeps scopes and kinds apart', async () => {
@@ -58,7 +58,9 @@ describe('RateBudget', () => {
     }
     await clock.advance(0);
     expect(got).toEqual(['post C1', 'post C2', 'update C1']);
-    await clock.advance(1000);
+    await clock.advance(1099);
+    expect(got).toEqual(['post C1', 'post C2', 'update C1']);
+    await clock.advance(1);
     expect(got).toEqual(['post C1', 'post C2', 'update C1', 'post C1']);
   });
 
@@ -102,8 +104,8 @@ describe('ThrottledEditor with a shared budget', () => {
     await clock.advance(2000);
     editor.update('a b c');
     expect(edits).toEqual([]);
-    await clock.advance(1000);
-    expect(edits).toEqual([{ text: 'a b c', at: 5000 }]);
+    await clock.advance(1250);
+    expect(edits).toEqual([{ text: 'a b c', at: 5250 }]);
   });
 
   it('finishing while an edit waits for its slot sends the final text in that slot, once', async () => {
@@ -113,7 +115,7 @@ describe('ThrottledEditor with a shared budget', () => {
     const done = editor.finish('the whole answer');
     await clock.advance(10_000);
     expect(await done).toBe(true);
-    expect(edits).toEqual([{ text: 'the whole answer', at: 5000 }]);
+    expect(edits).toEqual([{ text: 'the whole answer', at: 5250 }]);
   });
 });
 
