@@ -52,7 +52,38 @@ function pad(text: string, width: number, align: Align): string {
   return text + ' '.repeat(gap);
 }
 
-/** A table (header row, delimiter row, data rows) as the lines of an aligned code block. */
+/**
+ * The widest a table's lines may be: Slack and Discord wrap a code block's long lines at the
+ * window's width, which breaks a table's columns apart.
+ */
+export const TABLE_WIDTH = 80;
+
+/**
+ * The other columns in groups that each fit beside the first (the row labels) within `limit`
+ * columns; a column too wide for any group gets one of its own.
+ */
+function columnGroups(width: number[], limit: number): number[][] {
+  const groups: number[][] = [];
+  let group: number[] = [];
+  let used = width[0]!;
+  for (let i = 1; i < width.length; i++) {
+    if (group.length && used + 3 + width[i]! > limit) {
+      groups.push(group);
+      group = [];
+      used = width[0]!;
+    }
+    group.push(i);
+    used += 3 + width[i]!;
+  }
+  if (group.length) groups.push(group);
+  return groups;
+}
+
+/**
+ * A table (header row, delimiter row, data rows) as the lines of an aligned code block. One wider
+ * than TABLE_WIDTH is shown as several tables one under another, each repeating the first column
+ * beside as many of the others as fit, the way wide data frames are printed.
+ */
 export function renderTable(rows: string[]): string {
   const header = cellsOf(rows[0]!).map(plainCell);
   const aligns: Align[] = cellsOf(rows[1]!).map((c) => {
@@ -62,13 +93,18 @@ export function renderTable(rows: string[]): string {
   const body = rows.slice(2).map((r) => cellsOf(r).map(plainCell));
   const columns = Math.max(header.length, ...body.map((r) => r.length));
   const width = Array.from({ length: columns }, (_, i) => Math.max(1, ...[header, ...body].map((r) => displayWidth(r[i] ?? ''))));
-  const line = (cells: string[]) =>
-    width
-      .map((w, i) => pad(cells[i] ?? '', w, aligns[i] ?? 'left'))
-      .join(' | ')
-      .trimEnd();
-  const rule = width.map((w) => '-'.repeat(w)).join('-+-');
-  return ['```', line(header), rule, ...body.map(line), '```'].join('\n');
+  const total = width.reduce((sum, w) => sum + w, 0) + 3 * (columns - 1);
+  const groups = total > TABLE_WIDTH && columns > 2 ? columnGroups(width, TABLE_WIDTH).map((g) => [0, ...g]) : [width.map((_, i) => i)];
+  const blocks = groups.map((shown) => {
+    const line = (cells: string[]) =>
+      shown
+        .map((i) => pad(cells[i] ?? '', width[i]!, aligns[i] ?? 'left'))
+        .join(' | ')
+        .trimEnd();
+    const rule = shown.map((i) => '-'.repeat(width[i]!)).join('-+-');
+    return [line(header), rule, ...body.map(line)].join('\n');
+  });
+  return ['```', blocks.join('\n\n'), '```'].join('\n');
 }
 
 /** Every Markdown table outside code blocks, replaced by an aligned code block. */

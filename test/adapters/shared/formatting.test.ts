@@ -24,6 +24,30 @@ describe('tables', () => {
     expect(displayWidth('e\u0301')).toBe(1);
   });
 
+  it('wider than 80 columns are shown as tables one under another, each with the first column and the others that fit beside it', () => {
+    const quarters = Array.from({ length: 8 }, (_, i) => `Q${(i % 4) + 1} FY${2024 + Math.floor(i / 4)} [${i + 1}]`);
+    const t = [
+      `| | ${quarters.join(' | ')} |`,
+      `|---|${quarters.map(() => '---:').join('|')}|`,
+      `| Revenue ($ million) | ${quarters.map((_, i) => `${60_000 + i * 1234}`).join(' | ')} |`,
+      `| ↳ year over year | ${quarters.map((_, i) => `+${i}.5%`).join(' | ')} |`,
+    ].join('\n');
+    const lines = convertTables(t).split('\n');
+    expect(lines[0]).toBe('```');
+    expect(lines.at(-1)).toBe('```');
+    for (const line of lines) expect(displayWidth(line)).toBeLessThanOrEqual(80);
+    const blocks = lines.slice(1, -1).join('\n').split('\n\n');
+    expect(blocks.length).toBe(3);
+    for (const block of blocks) expect(block.split('\n').slice(2).map((l) => l.split(' | ')[0]!.trim())).toEqual(['Revenue ($ million)', '↳ year over year']);
+    // Every cell is shown once, in order, right-aligned as the delimiter row says.
+    const shownQuarters = blocks.flatMap((b) => b.split('\n')[0]!.split(' | ').slice(1).map((c) => c.trim()));
+    expect(shownQuarters).toEqual(quarters);
+    expect(blocks[0]!.split('\n')[2]).toBe(`Revenue ($ million) | ${['60000', '61234', '62468'].map((v) => v.padStart(quarters[0]!.length)).join(' | ')}`);
+    // A table that fits, and one of two columns however wide, stay one table.
+    expect(convertTables(TABLE).split('\n\n')).toHaveLength(1);
+    expect(convertTables(`| a | b |\n|---|---|\n| x | ${'y'.repeat(120)} |`).split('\n')).toHaveLength(5);
+  });
+
   it('keep the addresses of links in cells, drop emphasis', () => {
     const t = ['| Source | Note |', '|---|---|', '| [Fed](https://fed.gov/x) | **big** `x` |'].join('\n');
     expect(convertTables(t)).toContain('Fed (https://fed.gov/x) | big x');
