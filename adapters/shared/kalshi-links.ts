@@ -31,10 +31,21 @@ function withoutCode(text: string): string {
   return text.replace(/```[\s\S]*?```/g, blank).replace(/`[^`\n]+`/g, blank);
 }
 
+/** Abbreviations common in Kalshi's event slugs, written as they are said ("cpi" is CPI). */
+const ABBREVIATIONS = new Set(
+  'cpi gdp pce ppi fomc nfp ecb boe boj rba snb ism adp jolts us usa uk eu un nato nba wnba nfl mlb nhl ncaa mls ufc pga atp wta f1 ai btc eth xrp wti ipo ceo sec gop tsa opec'.split(' '),
+);
+/** Proper names slugs write in lower case. */
+const NAMES: Record<string, string> = { fed: 'Fed', trump: 'Trump', bitcoin: 'Bitcoin', ethereum: 'Ethereum', nasdaq: 'Nasdaq', tesla: 'Tesla', apple: 'Apple', nvidia: 'Nvidia' };
+
 function titleOf(slug: string, ticker: string): string {
-  const words = slug.replace(/[-_]+/g, ' ').trim();
-  const readable = words ? words[0]!.toUpperCase() + words.slice(1) : ticker;
-  return `${readable} (${ticker})`;
+  const words = slug
+    .split(/[-_]+/)
+    .filter(Boolean)
+    .map((w) => (ABBREVIATIONS.has(w) ? w.toUpperCase() : (NAMES[w] ?? w)));
+  if (!words.length) return ticker;
+  const readable = words.join(' ');
+  return `${readable[0]!.toUpperCase()}${readable.slice(1)} (${ticker})`;
 }
 
 /** Every distinct event link in `text`, in order of appearance. */

@@ -178,6 +178,15 @@ describe('Kalshi event links', () => {
     ]);
   });
 
+  it('titles an event from its slug, abbreviations in capitals and names capitalised', () => {
+    const title = (url: string) => findKalshiEventLinks(url)[0]!.title;
+    expect(title('https://kalshi.com/markets/kxcpiyoy/cpi-year-over-year/kxcpiyoy-26dec')).toBe('CPI year over year (KXCPIYOY-26DEC)');
+    expect(title('https://kalshi.com/markets/kxnbagame/nba-game/kxnbagame-26dec05lalbos')).toBe('NBA game (KXNBAGAME-26DEC05LALBOS)');
+    expect(title('https://kalshi.com/markets/kxgdp/us-gdp-growth/kxgdp-26q4')).toBe('US GDP growth (KXGDP-26Q4)');
+    expect(title('https://kalshi.com/markets/kxfedhike/will-the-fed-hike/kxfedhike-26dec')).toBe('Will the Fed hike (KXFEDHIKE-26DEC)');
+    expect(title('https://kalshi.com/markets/kxa/_/kxa-1')).toBe('KXA-1');
+  });
+
   it.each([
     'https://kalshi.com/markets/kxfeddecision',
     'https://kalshi.com/markets/kxfed/fed-meeting',
