@@ -113,7 +113,7 @@ export function createDiscordBot(options: DiscordBotOptions): DiscordBot {
   };
 
   /** Answers into `sink`; `stop` ends the answer early (its messages cannot be posted). */
-  async function answer<H>(sink: MessageSink<H>, userId: string, request: { model: string; messages: Turn[]; key: string; what: string }, stop?: AbortSignal): Promise<AnswerOutcome> {
+  async function answer<H>(sink: MessageSink<H>, userId: string, request: { model: string; messages: Turn[]; key: string; what: string; subject?: string }, stop?: AbortSignal): Promise<AnswerOutcome> {
     const stream = new MessageStream(sink, {
       limit: DISCORD_MESSAGE_LIMIT,
       intervalMs: settings.editIntervalMs,
@@ -124,7 +124,7 @@ export function createDiscordBot(options: DiscordBotOptions): DiscordBot {
     const apiKey = store.linkedKey(ownerOf(userId)) ?? undefined;
     const signal = stop ? AbortSignal.any([shutdown.signal, stop]) : shutdown.signal;
     const events = research.answer({ model: request.model, messages: request.messages, apiKey, idempotencyKey: request.key, signal });
-    const outcome = await runAnswer(events, editingPresenter(stream, discordView(request.what)), { clock, statusIntervalMs });
+    const outcome = await runAnswer(events, editingPresenter(stream, discordView(request.what, request.subject)), { clock, statusIntervalMs });
     log.info({ model: request.model, status: outcome.status, problem: outcome.problem?.kind, landed: outcome.landed }, 'answered');
     return outcome;
   }
@@ -134,6 +134,7 @@ export function createDiscordBot(options: DiscordBotOptions): DiscordBot {
     messages: [{ role: 'user' as const, content: link.url }],
     key,
     what: `Preparing the report on ${link.title}`,
+    subject: link.title,
   });
 
   /** The thread for the reports on `message`: started from it, or the one it already has. */

@@ -42,8 +42,12 @@ export function forDiscord(markdown: string): string {
   return convertTables(withFencesClosed(lines.join('\n')));
 }
 
-/** How an answer looks on Discord: see forDiscord; sources as `[n] [name](<url>)` (no link previews). */
-export function discordView(what: string): AnswerView {
+/**
+ * How an answer looks on Discord: see forDiscord; sources as `[n] [name](<url>)` (no link
+ * previews). `subject`: what the answer is about (a report's event), named in a refusal that
+ * replaces it, since a thread may hold the reports of several links.
+ */
+export function discordView(what: string, subject?: string): AnswerView {
   return {
     status: (elapsed) => statusLine(what, elapsed),
     interim: (markdown) => forDiscord(markdown) + STREAMING_MARK,
@@ -54,7 +58,8 @@ export function discordView(what: string): AnswerView {
     },
     failed: (markdown, problem, interrupted) => {
       const note = `⚠️ ${interrupted ? 'The answer was interrupted before it finished: ' : ''}${problem.message}`;
-      return markdown.trim() ? `${forDiscord(markdown).trimEnd()}\n\n${note}` : note;
+      if (markdown.trim()) return `${forDiscord(markdown).trimEnd()}\n\n${note}`;
+      return subject ? `**${subject}**\n${note}` : note;
     },
   };
 }

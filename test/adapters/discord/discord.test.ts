@@ -166,6 +166,14 @@ describe('Discord: pasted Kalshi links', () => {
     expect(texts[1]).toContain('Report for cpi-print');
   });
 
+  it('a report refused among several names its event, since the thread holds them all', async () => {
+    await start();
+    h!.discord.userMessage(CHANNEL, `${LINK} and https://kalshi.com/markets/kxnope/unknown-event/kxnope-1`);
+    await until(() => expect(h!.discord.threads()).toHaveLength(1));
+    const thread = h!.discord.threads()[0]!;
+    await until(() => expect(h!.discord.shown(thread.id).map((m) => m.content)).toEqual([expect.stringContaining('**Sources**'), '**Unknown event (KXNOPE-1)**\n⚠️ No Kalshi event KXNOPE.']));
+  });
+
   it('ignores messages without a link, links quoted as code, its own messages and other bots', async () => {
     await start();
     h!.discord.userMessage(CHANNEL, 'just chatting, no link');
@@ -589,7 +597,7 @@ describe('Discord: slash commands', () => {
   it('errors are specific: a plan that cannot generate reports', async () => {
     await start();
     const { token } = h!.discord.slashCommand('report', { url: 'https://kalshi.com/markets/kx/free-plan/kx-1' });
-    await until(() => expect(h!.discord.interactionReplies(token)[0]?.content).toMatch(/^⚠️ Generating new reports needs the Plus, Pro or Enterprise plan, and this server's account is not on one.*`\/svc link key:`/));
+    await until(() => expect(h!.discord.interactionReplies(token)[0]?.content).toMatch(/^\*\*Free plan \(KX-1\)\*\*\n⚠️ Generating new reports needs the Plus, Pro or Enterprise plan, and this server's account is not on one.*`\/svc link key:`/));
   });
 
   it('/svc link binds the person\'s own key, privately', async () => {
