@@ -21,6 +21,9 @@ const LATCH_OFF = new Set(['feature_not_enabled', 'method_deprecated', 'unknown_
 /** Errors that end streaming for this message only. */
 const THIS_MESSAGE = new Set(['invalid_thread_ts', 'message_not_in_streaming_state', 'ratelimited']);
 
+/** The longest Retry-After a stream waits out; a longer one ends the stream (it expires after five minutes). */
+const MAX_RATE_LIMIT_WAIT_MS = 30_000;
+
 /** Under the 12,000-character markdown limit, with room for a closing fence. */
 export const NATIVE_MESSAGE_BUDGET = 10_000;
 /** Streams die after about five minutes; close them well before. */
@@ -153,11 +156,16 @@ export class NativeStream {
         await this.#send(this.#piece());
         failures = 0;
       } catch (err) {
-        const code = slackErrorCode(err) ?? (slackRetryAfterMs(err) !== null ? 'ratelimited' : null);
+        const retryAfterMs = slackRetryAfterMs(err);
+        const code = slackErrorCode(err) ?? (retryAfterMs !== null ? 'ratelimited' : null);
         this.o.log.warn({ err, code, channel: this.o.channel }, 'native streaming call failed');
         if (code && LATCH_OFF.has(code)) return this.#giveUp({ code, latch: true });
-        if ((code && THIS_MESSAGE.has(code)) || ++failures >= 3) return this.#giveUp({ code: code ?? 'request_failed', latch: false });
-        this.#notBefore = clock.now() + 1000 * failures;
+        failures++;
+        // A rate limit that says when to come back is waited out, up to three times in a row,
+        // rather than ending the stream mid-sentence for the rest to be posted in another message.
+        const waitable = retryAfterMs !== null && retryAfterMs <= MAX_RATE_LIMIT_WAIT_MS;
+        if ((code && THIS_MESSAGE.has(code) && !waitable) || failures >= 3) return this.#giveUp({ code: code ?? 'request_failed', latch: false });
+        this.#notBefore = clock.now() + (waitable ? retryAfterMs : 1000 * failures);
       }
     }
   }

@@ -474,10 +474,10 @@ describe('Slack: native streaming', () => {
   });
 
   /** A native stream whose appends fail with `error` after its first part: the rest is posted. Its root message's ts. */
-  const streamCutBy = async (error: string): Promise<string> => {
+  const streamCutBy = async (...errors: string[]): Promise<string> => {
     await start({ nativeStreaming: true });
-    h!.slack.fail('chat.appendStream', error);
-    await h!.command(`ask feed: cut by ${error}`);
+    h!.slack.fail('chat.appendStream', ...errors);
+    await h!.command(`ask feed: cut by ${errors[0]}`);
     await h!.until(() => expect(h!.slack.callsOf('chat.postMessage')).toHaveLength(2));
     const rootTs = h!.slack.rootMessages(CHANNEL)[0]!.ts;
     log.feed.text('Streamed part. ');
@@ -495,10 +495,26 @@ describe('Slack: native streaming', () => {
     expect(h!.slack.callsOf('chat.startStream')).toHaveLength(1); // this message only: not latched off
   });
 
-  it('a stream rate-limited mid-answer is stopped before the rest is posted: no message is left streaming', async () => {
-    const rootTs = await streamCutBy('ratelimited');
+  it('a stream still rate-limited after waiting three times is stopped before the rest is posted: no message is left streaming', async () => {
+    const rootTs = await streamCutBy('ratelimited', 'ratelimited', 'ratelimited');
     expect(h!.slack.callsOf('chat.stopStream')).toHaveLength(1);
     expect(h!.slack.threadReplies(CHANNEL, rootTs).filter((m) => m.streaming)).toEqual([]);
+  });
+
+  it('a rate limit with a Retry-After is waited out and the stream goes on in the same message', async () => {
+    await start({ nativeStreaming: true });
+    h!.slack.fail('chat.appendStream', { status: 429, retryAfter: 1 });
+    await h!.command('ask feed: rate-limited once');
+    await h!.until(() => expect(h!.slack.callsOf('chat.postMessage')).toHaveLength(2));
+    const rootTs = h!.slack.rootMessages(CHANNEL)[0]!.ts;
+    log.feed.text('Streamed part. ');
+    await h!.until(() => expect(h!.slack.callsOf('chat.startStream')).toHaveLength(1));
+    log.feed.text('Still **streamed** [1].');
+    log.feed.done(CITATIONS.slice(0, 1));
+    await h!.until(() => expect(h!.slack.callsOf('chat.stopStream')).toHaveLength(1), 5000);
+    await h!.quiet();
+    expect(h!.slack.callsOf('chat.appendStream').map((c) => c.status)).toContain(429);
+    expect(shownTexts(h!.slack, rootTs)).toEqual([`Streamed part. Still **streamed** [1].${MD_FOOTER}`]);
   });
 });
 
