@@ -18,6 +18,7 @@ import { publicUrl, type Config } from './config.js';
 import { createLogger } from './logger.js';
 import { ResponseStore } from './responses/store.js';
 import { ChatCompletionStore } from './chat-completions/store.js';
+import { ConversationStore } from './conversations/store.js';
 import { buildServer, type ServerHandle } from './server/app.js';
 import type { ServerDeps } from './server/deps.js';
 import { InFlight, STILL_WAITING, settledWithin } from './server/stream.js';
@@ -89,6 +90,7 @@ export async function createService(options: ServiceOptions): Promise<Service> {
   });
   const responses = new ResponseStore(store.db, { onBackgroundError: background('stored responses'), leaseMs: config.responses.leaseMs, answers: (ref) => reports.byRef(ref) });
   const chatCompletions = new ChatCompletionStore(store.db);
+  const conversations = new ConversationStore(store.db);
   // A generation's claim lapses at half its hold's lease: a replica that takes over a dead leader's
   // generation finds the hold still held and renews it, before any sweeper could release it.
   const flights = new ReportFlights(reports, { owner: `${os.hostname()}:${process.pid}:${newId('', 8)}`, leaseMs: Math.max(500, Math.floor(config.billing.holdLeaseMs / 2)), pollMs: 500 });
@@ -108,6 +110,7 @@ export async function createService(options: ServiceOptions): Promise<Service> {
     sessions,
     responses,
     chatCompletions,
+    conversations,
     agents,
     billing,
     reports,

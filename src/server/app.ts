@@ -14,6 +14,7 @@ import { refuseNul } from './nul.js';
 import { accountRoutes, accountViewRoute } from './routes/account.js';
 import { adminRoutes } from './routes/admin.js';
 import { chatRoutes } from './routes/chat.js';
+import { conversationRoutes } from './routes/conversations.js';
 import { documentRoutes } from './routes/documents.js';
 import { healthRoutes } from './routes/health.js';
 import { modelRoutes } from './routes/models.js';
@@ -169,6 +170,7 @@ export function buildServer(deps: ServerDeps): ServerHandle {
     await modelRoutes(scope, deps);
     await responsesRoutes(scope, deps);
     await chatRoutes(scope, deps);
+    await conversationRoutes(scope, deps);
     await accountRoutes(scope, deps);
     await reportRoutes(scope, deps);
   });

@@ -8,6 +8,7 @@ import type { IdempotencyStore } from '../billing/idempotency.js';
 import type { RateLimiter } from '../billing/rate-limit.js';
 import type { Billing } from '../billing/service.js';
 import type { ChatCompletionStore } from '../chat-completions/store.js';
+import type { ConversationStore } from '../conversations/store.js';
 import type { ReportStore } from '../reports/store.js';
 import type { ResponseStore } from '../responses/store.js';
 import type { Store } from '../store/db.js';
@@ -24,6 +25,7 @@ export interface ServerDeps {
   responses: ResponseStore;
   /** Chat completions created with `store: true`. */
   chatCompletions: ChatCompletionStore;
+  conversations: ConversationStore;
   agents: AgentRegistry;
   billing: Billing;
   reports: ReportStore;

@@ -1,5 +1,6 @@
 import type { InputTurn, Turn } from '../agents/types.js';
 import type { StoredChatMessage } from '../chat-completions/store.js';
+import type { ItemRole } from '../conversations/store.js';
 import { invalidRequest } from '../errors.js';
 import type { RequestEcho } from '../wire/responses.js';
 import { Fields, bodyObject, invalidValue, isObject, missing, wrongType } from './validate.js';
@@ -17,6 +18,8 @@ export interface ResponsesRequest {
   store: boolean;
   background: boolean;
   previousResponseId: string | null;
+  /** `conversation` (an id, or `{id}`): its items come first, and it is extended once this completes. */
+  conversationId: string | null;
   metadata: Record<string, string>;
   temperature: number | null;
   topP: number | null;
@@ -147,6 +150,11 @@ export function parseResponsesRequest(raw: unknown): ResponsesRequest {
   const store = f.boolean('store') ?? true;
   const background = f.boolean('background') ?? false;
   if (background && !store) throw invalidValue('background', "a background response must be stored: drop 'store': false (it is fetched later with GET /v1/responses/{id}).");
+  const previousResponseId = f.string('previous_response_id', { nonEmpty: true }) ?? null;
+  const conversationId = readConversation(f);
+  if (conversationId && previousResponseId) {
+    throw invalidValue('conversation', "'conversation' and 'previous_response_id' cannot be used together: a conversation already holds the earlier turns.");
+  }
   return {
     model,
     items,
@@ -154,7 +162,8 @@ export function parseResponsesRequest(raw: unknown): ResponsesRequest {
     stream: f.boolean('stream') ?? false,
     store,
     background,
-    previousResponseId: f.string('previous_response_id', { nonEmpty: true }) ?? null,
+    previousResponseId,
+    conversationId,
     metadata: f.metadata('metadata') ?? {},
     temperature: f.number('temperature', { min: 0, max: 2 }) ?? null,
     topP: f.number('top_p', { min: 0, max: 1 }) ?? null,
@@ -163,6 +172,42 @@ export function parseResponsesRequest(raw: unknown): ResponsesRequest {
     user: f.string('user', { maxLength: 256 }) ?? null,
     echo: readEcho(f),
   };
+}
+
+/** `conversation`: a conversation id, or `{"id": …}`. */
+function readConversation(f: Fields): string | null {
+  const v = f.obj.conversation;
+  if (v === undefined || v === null) return null;
+  if (isObject(v)) return new Fields(v, 'conversation').requiredString('id', { nonEmpty: true, maxLength: 256 });
+  if (typeof v !== 'string') throw wrongType('conversation', "a conversation id (or an object with its 'id')", v);
+  if (!v.trim()) throw invalidRequest('empty_value', "Invalid 'conversation': the value must not be empty.", 'conversation');
+  return v;
+}
+
+/** Items a request may add to a conversation at once, as OpenAI allows. */
+export const MAX_NEW_CONVERSATION_ITEMS = 20;
+
+/**
+ * Items for a conversation (`POST /v1/conversations`, `…/items`): messages, written as Responses
+ * input messages. Items of tool use are refused: svc agents call no tools, so a conversation here
+ * holds what was said.
+ */
+export function parseConversationItems(raw: unknown, param: string): { role: ItemRole; content: string }[] {
+  if (!Array.isArray(raw)) throw wrongType(param, 'an array of message items', raw);
+  if (raw.length > MAX_NEW_CONVERSATION_ITEMS) throw invalidValue(param, `at most ${MAX_NEW_CONVERSATION_ITEMS} items can be added at once, got ${raw.length}.`);
+  return raw.map((item, i) => {
+    const p = `${param}[${i}]`;
+    if (!isObject(item)) throw wrongType(p, 'a message item object', item);
+    const itf = new Fields(item, p);
+    const type = itf.string('type') ?? 'message';
+    if (type !== 'message') {
+      throw invalidRequest('unsupported_item', `Unsupported item type '${type}' at '${p}.type': conversations here hold messages (svc agents call no tools); send {"role": …, "content": …}.`, `${p}.type`);
+    }
+    const role = itf.requiredString('role');
+    if (role !== 'user' && role !== 'assistant' && role !== 'system' && role !== 'developer') throw invalidValue(`${p}.role`, `'${role}' is not supported. Use 'user', 'assistant', 'system' or 'developer'.`);
+    if (item.content === undefined || item.content === null) throw missing(`${p}.content`);
+    return { role, content: contentText(item.content, `${p}.content`, TEXT_PARTS) };
+  });
 }
 
 const TOOL_CHOICES: readonly string[] = ['none', 'auto', 'required'];

@@ -165,6 +165,24 @@ export interface ChatCompletionMetadataTable {
   value: string;
 }
 
+/** An OpenAI conversation: its items are rows of conversation_items. */
+export interface ConversationsTable {
+  id: string;
+  account_id: string;
+  /** JSON object of string pairs. */
+  metadata: string;
+  created_at: number;
+}
+
+export interface ConversationItemsTable {
+  seq: Generated<number>;
+  id: string;
+  conversation_id: string;
+  /** JSON: the message item as listed (type, id, status, role, content). */
+  item: string;
+  created_at: number;
+}
+
 /** A signed-in browser. */
 export interface WebSessionsTable {
   /** SHA-256 (hex) of the session cookie's token. */
@@ -189,6 +207,8 @@ export interface Database {
   web_sessions: WebSessionsTable;
   chat_completions: ChatCompletionsTable;
   chat_completion_metadata: ChatCompletionMetadataTable;
+  conversations: ConversationsTable;
+  conversation_items: ConversationItemsTable;
   upstream_starts: UpstreamStartsTable;
   upstream_pauses: UpstreamPausesTable;
 }

@@ -72,6 +72,7 @@ export interface ResponseObject {
   completed_at: number | null;
   presence_penalty: number;
   frequency_penalty: number;
+  conversation?: { id: string };
   citations?: { order: number; name: string; url: string }[];
 }
 
@@ -141,7 +142,7 @@ function writeResponse(r: ResponseObject, splices: Splices, slotted = false): st
     `"text":{"format":{"type":${q(r.text.format.type)}},"verbosity":${q(r.text.verbosity)}},"tool_choice":${typeof r.tool_choice === 'string' ? q(r.tool_choice) : ANY(r.tool_choice)},"tools":${r.tools.length ? ANY(r.tools) : EMPTY_LIST},"top_logprobs":${n(r.top_logprobs)},` +
     `"top_p":${n(r.top_p)},"truncation":${q(r.truncation)},"usage":${r.usage === null ? 'null' : usageJson(r.usage)},"user":${q(r.user)},` +
     `"metadata":${metadataJson(r.metadata)},"completed_at":${completedAt},"presence_penalty":${n(r.presence_penalty)},` +
-    `"frequency_penalty":${n(r.frequency_penalty)}${r.citations ? `,"citations":${citationLists.json(r.output[0]?.content[0]?.text ?? '', r.citations, citationJson, splices)}` : ''}}`
+    `"frequency_penalty":${n(r.frequency_penalty)}${r.conversation ? `,"conversation":{"id":${q(r.conversation.id)}}` : ''}${r.citations ? `,"citations":${citationLists.json(r.output[0]?.content[0]?.text ?? '', r.citations, citationJson, splices)}` : ''}}`
   );
 }
 
@@ -212,6 +213,7 @@ function sameApartFromSlots(a: ResponseObject, b: ResponseObject): boolean {
     a.truncation === b.truncation &&
     a.user === b.user &&
     a.presence_penalty === b.presence_penalty &&
+    a.conversation?.id === b.conversation?.id &&
     a.frequency_penalty === b.frequency_penalty &&
     sameMetadata(a.metadata, b.metadata)
   );

@@ -26,6 +26,8 @@ export interface ResponseParams {
   user: string | null;
   /** Tool and routing fields as sent, echoed as OpenAI does (the agents call no tools); absent when none was. */
   echo?: RequestEcho;
+  /** The conversation the response belongs to; absent when none. */
+  conversationId?: string;
 }
 
 /** Request fields the Response object repeats though the agents do not act on them. */
@@ -190,6 +192,7 @@ export class ResponsesEncoder {
       completed_at: this.#completedAt,
       presence_penalty: 0,
       frequency_penalty: 0,
+      ...(p.conversationId ? { conversation: { id: p.conversationId } } : {}),
       ...(this.#citationList ? { citations: this.#citationList } : {}),
     };
   }

@@ -1,5 +1,7 @@
-import type { FastifyInstance, FastifyReply } from 'fastify';
-import { isInstruction, type AgentEvent, type InputTurn, type RunMeta, type Turn } from '../../agents/types.js';
+import type { FastifyBaseLogger, FastifyInstance, FastifyReply } from 'fastify';
+import type { MessageItem } from '../../conversations/store.js';
+import { messageItem } from './conversations.js';
+import { isInstruction, type AgentEvent, type Citation, type InputTurn, type RunMeta, type Turn } from '../../agents/types.js';
 import { SvcError, invalidRequest, notFound } from '../../errors.js';
 import { newId } from '../../ids.js';
 import { rebuild } from '../../responses/replay.js';
@@ -27,7 +29,7 @@ const clientLeft = () => new SvcError('invalid_request', { code: 'client_disconn
  * Synchronous when nothing needs looking up (the common case: no promise to wait for).
  */
 function conversationOf(req: ResponsesRequest, accountId: string, deps: ServerDeps): InputTurn[] | Promise<InputTurn[]> {
-  if (req.previousResponseId || req.items.some((item) => 'ref' in item)) return storedConversationOf(req, accountId, deps);
+  if (req.previousResponseId || req.conversationId || req.items.some((item) => 'ref' in item)) return storedConversationOf(req, accountId, deps);
   return req.items.map((item) => ({ role: (item as InputTurn).role, content: (item as InputTurn).content }) as InputTurn);
 }
 
@@ -44,6 +46,11 @@ function agentView(conversation: InputTurn[], instructionsField: string | null):
 
 async function storedConversationOf(req: ResponsesRequest, accountId: string, deps: ServerDeps): Promise<InputTurn[]> {
   const turns: InputTurn[] = [];
+  if (req.conversationId) {
+    const found = await deps.conversations.get(req.conversationId, accountId);
+    if (!found) throw notFound('conversation_not_found', `Conversation with id '${req.conversationId}' not found.`, 'conversation');
+    for (const item of await deps.conversations.items(found.id)) turns.push(itemTurn(item));
+  }
   if (req.previousResponseId) {
     const found = await deps.responses.get(req.previousResponseId, accountId);
     if (!found) throw notFound('previous_response_not_found', `Previous response with id '${req.previousResponseId}' not found.`, 'previous_response_id');
@@ -81,10 +88,53 @@ async function storedConversationOf(req: ResponsesRequest, accountId: string, de
     throw invalidRequest(
       'context_length_exceeded',
       `This conversation is ${characters.toLocaleString('en-US')} characters with its earlier turns, over the ${MAX_CONVERSATION_CHARACTERS.toLocaleString('en-US')} svc accepts (more than any model's context window). Start a new conversation, or send fewer earlier turns.`,
-      req.previousResponseId ? 'previous_response_id' : 'input',
+      req.previousResponseId ? 'previous_response_id' : req.conversationId ? 'conversation' : 'input',
     );
   }
   return turns;
+}
+
+/** A conversation item as the turn an agent is given, under the item's id (an earlier answer keeps its sources). */
+function itemTurn(item: MessageItem): InputTurn {
+  const content = item.content.map((c) => c.text).join('\n');
+  const part = item.content[0];
+  const citations = item.role === 'assistant' && part?.type === 'output_text' ? citationsFromAnnotations(part.annotations) : [];
+  return { role: item.role, content, itemId: item.id, ...(citations.length ? { citations } : {}) } as InputTurn;
+}
+
+/** The sources of an earlier answer, from its annotations (one per marker: each source once). */
+function citationsFromAnnotations(annotations: unknown[]): Citation[] {
+  const byOrder = new Map<number, Citation>();
+  for (const a of annotations as { order?: unknown; name?: unknown; url?: unknown }[]) {
+    if (typeof a.order === 'number' && typeof a.url === 'string' && !byOrder.has(a.order)) byOrder.set(a.order, { order: a.order, name: typeof a.name === 'string' ? a.name : a.url, url: a.url });
+  }
+  return [...byOrder.values()];
+}
+
+/** Extends a response's conversation once it has completed (see conversationKeeper). */
+type Keep = ((encoder: ResponsesEncoder) => Promise<void>) | null;
+
+/**
+ * What a completed response adds to its conversation: the messages it was sent (under the ids
+ * input_items lists them by), then its answer. A failed or cancelled response adds nothing. A
+ * database that refuses is logged, as a stored response's write is: the answer still goes out.
+ */
+function conversationKeeper(deps: ServerDeps, log: FastifyBaseLogger, conversationId: string, record: ResponseRecord, prior: number): Keep {
+  return async (encoder) => {
+    if (encoder.status !== 'completed') return;
+    const items: MessageItem[] = [];
+    record.conversation.forEach((turn, i) => {
+      if (i >= prior && !turn.itemId) items.push(messageItem(sentItemId(record.messageId, i), turn.role, turn.content));
+    });
+    const answer = encoder.response().output[0];
+    if (answer) items.push(answer as unknown as MessageItem);
+    try {
+      // Deleted while this ran: nothing to extend.
+      if (await deps.conversations.get(conversationId, record.accountId)) await deps.conversations.addItems(conversationId, items);
+    } catch (err) {
+      log.error({ err, conversation: conversationId }, 'a conversation could not be extended with a completed response');
+    }
+  };
 }
 
 /**
@@ -142,10 +192,13 @@ export async function responsesRoutes(app: FastifyInstance, deps: ServerDeps): P
         ...(req.verbosity ? { verbosity: req.verbosity } : {}),
         user: req.user,
         ...(req.echo ? { echo: req.echo } : {}),
+        ...(req.conversationId ? { conversationId: req.conversationId } : {}),
       },
     };
     record.params.id = record.id;
     record.params.messageId = record.messageId;
+    // The conversation's own items come first; one turn follows for each item of this request.
+    const keep = req.conversationId ? conversationKeeper(deps, request.log, req.conversationId, record, conversation.length - req.items.length) : null;
     // Checked and counted with no await between: exact under concurrent requests.
     // Streamed or not: a background response runs on after its client leaves.
     if (req.background && (perAccount.get(auth.account.id) ?? 0) >= MAX_BACKGROUND_PER_ACCOUNT) {
@@ -169,9 +222,9 @@ export async function responsesRoutes(app: FastifyInstance, deps: ServerDeps): P
       };
     }
     // A background response is answered at once and ends its run itself.
-    if (req.background && !req.stream) return inBackground(reply, deps, run, record, finished);
+    if (req.background && !req.stream) return inBackground(reply, deps, run, record, finished, keep);
     try {
-      return req.stream ? await streamed(reply, deps, run, record, req.store) : await plain(reply, deps, run, record, req.store);
+      return req.stream ? await streamed(reply, deps, run, record, req.store, keep) : await plain(reply, deps, run, record, req.store, keep);
     } finally {
       run.end();
       finished();
@@ -295,7 +348,7 @@ export async function responsesRoutes(app: FastifyInstance, deps: ServerDeps): P
  * detached from the request, and the stored response is fetched or followed later (GET, or
  * GET ?stream=true). At the shutdown deadline it ends failed, like a stream.
  */
-function inBackground(reply: FastifyReply, deps: ServerDeps, run: Run, record: ResponseRecord, finished: () => void) {
+function inBackground(reply: FastifyReply, deps: ServerDeps, run: Run, record: ResponseRecord, finished: () => void, keep: Keep) {
   const encoder = new ResponsesEncoder(record.params);
   const transcript: TranscriptEntry[] = [];
   const finish = () => live.finish({ status: encoder.status, outputText: encoder.text, transcript, completedAt: Date.now() });
@@ -307,11 +360,13 @@ function inBackground(reply: FastifyReply, deps: ServerDeps, run: Run, record: R
     },
   });
   live.append(encoder.begin());
-  const push = (event: AgentEvent) => {
+  const push = async (event: AgentEvent) => {
     const now = nowSeconds();
     const entry = transcriptEntry(event, now);
     if (entry) transcript.push(entry);
-    live.append(encoder.push(event, now));
+    const out = encoder.push(event, now);
+    if (event.type === 'done') await keep?.(encoder);
+    live.append(out);
   };
   void (async () => {
     try {
@@ -319,13 +374,13 @@ function inBackground(reply: FastifyReply, deps: ServerDeps, run: Run, record: R
         const next = await run.next();
         if (encoder.status === 'cancelled') break;
         const event = next ?? { type: 'failed', error: shuttingDown() };
-        push(event);
+        await push(event);
         if (event.type === 'done' || event.type === 'failed') break;
       }
     } catch (err) {
       reply.log.error({ err }, 'background response failed');
     } finally {
-      if (encoder.status === 'in_progress') push({ type: 'failed', error: shuttingDown() });
+      if (encoder.status === 'in_progress') await push({ type: 'failed', error: shuttingDown() });
       finish();
       run.end();
       finished();
@@ -343,7 +398,7 @@ function cancelled(encoder: ResponsesEncoder, transcript: TranscriptEntry[]): Wi
 }
 
 /** The whole response as one JSON body; errors keep their HTTP status. */
-async function plain(reply: FastifyReply, deps: ServerDeps, run: Run, record: ResponseRecord, store: boolean) {
+async function plain(reply: FastifyReply, deps: ServerDeps, run: Run, record: ResponseRecord, store: boolean, keep: Keep) {
   const encoder = new ResponsesEncoder(record.params, { emit: false });
   const transcript: TranscriptEntry[] = [];
   const meta: RunMeta = {};
@@ -369,6 +424,7 @@ async function plain(reply: FastifyReply, deps: ServerDeps, run: Run, record: Re
   // Stopped before its end: the client left, or the server is shutting down.
   if (encoder.status !== 'completed') return run.clientLeft ? unanswered(reply) : sendError(reply, shuttingDown());
   if (store) deps.responses.save(record, { status: encoder.status, outputText: encoder.text, transcript, completedAt: Date.now() });
+  await keep?.(encoder);
   return reply.headers(metaHeaders(meta)).header('content-type', JSON_TYPE).send(encoder.responseBody());
 }
 
@@ -378,7 +434,7 @@ async function plain(reply: FastifyReply, deps: ServerDeps, run: Run, record: Re
  * silent for a whole keep-alive interval gets its stream opened anyway (its first event's
  * headers and status are then not sent).
  */
-async function streamed(reply: FastifyReply, deps: ServerDeps, run: Run, record: ResponseRecord, store: boolean) {
+async function streamed(reply: FastifyReply, deps: ServerDeps, run: Run, record: ResponseRecord, store: boolean, keep: Keep) {
   const keepAliveMs = deps.config.server.keepAliveIntervalMs;
   const first = run.next();
   let event = await settledWithin(first, keepAliveMs);
@@ -406,12 +462,15 @@ async function streamed(reply: FastifyReply, deps: ServerDeps, run: Run, record:
     for (const e of out) await sse.write(responsesFrame(e));
   };
   let failure: SvcError | null = null;
-  const push = (e: AgentEvent) => {
+  const push = async (e: AgentEvent) => {
     if (e.type === 'failed') failure = e.error;
     const now = nowSeconds();
     const entry = store ? transcriptEntry(e, now) : null;
     if (entry) transcript.push(entry);
-    return send(encoder.push(e, now));
+    const out = encoder.push(e, now);
+    // The conversation holds this turn before its client reads `response.completed` and asks the next.
+    if (e.type === 'done') await keep?.(encoder);
+    return send(out);
   };
   const charged = chargedInHeaders(event);
   const stopped = (): AgentEvent => ({ type: 'failed', error: deps.inflight.deadline.aborted ? shuttingDown(charged) : clientLeft() });

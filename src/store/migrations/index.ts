@@ -12,6 +12,7 @@ import * as m010 from './010_key_secret_shown.js';
 import * as m011 from './011_job_holds.js';
 import * as m012 from './012_response_created_index.js';
 import * as m013 from './013_stored_chat_completions.js';
+import * as m014 from './014_conversations.js';
 
 /** Versioned migrations, applied in name order at start-up. Never edit one that has shipped: add a new one. */
 export const migrations: Record<string, Migration> = {
@@ -28,6 +29,7 @@ export const migrations: Record<string, Migration> = {
   '011_job_holds': m011,
   '012_response_created_index': m012,
   '013_stored_chat_completions': m013,
+  '014_conversations': m014,
 };
 
 export const migrationProvider: MigrationProvider = { getMigrations: async () => migrations };
