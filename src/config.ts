@@ -111,7 +111,7 @@ export const SETTINGS: readonly SettingSpec[] = [
   },
   { env: 'SVC_REPORT_COST_CREDITS', path: 'billing.reportCostCredits', kind: { type: 'int', min: 1, max: 1_000_000 }, doc: 'Credits one generated prediction-market report costs (at least 1).' },
   { env: 'SVC_HOLD_LEASE_MS', path: 'billing.holdLeaseMs', kind: { type: 'int', min: 1000, max: 86_400_000 }, doc: 'Lease of a credit hold; a running job renews it, and the sweeper releases holds whose lease lapsed.' },
-  { env: 'SVC_SWEEP_INTERVAL_MS', path: 'billing.sweepIntervalMs', kind: { type: 'int', min: 100, max: 3_600_000 }, doc: 'How often expired holds are released and expired idempotency keys purged.' },
+  { env: 'SVC_SWEEP_INTERVAL_MS', path: 'billing.sweepIntervalMs', kind: { type: 'int', min: 100, max: 3_600_000 }, doc: 'How often expired holds are released, expired idempotency keys and sessions purged, and stored responses and chat completions past their retention deleted.' },
   { env: 'SVC_IDEMPOTENCY_TTL_MS', path: 'billing.idempotencyTtlMs', kind: { type: 'int', min: 60_000, max: 30 * 86_400_000 }, doc: 'How long an Idempotency-Key and its stored result are kept (24 h).' },
   { env: 'SVC_IDEMPOTENCY_LOCK_MS', path: 'billing.idempotencyLockMs', kind: { type: 'int', min: 1000, max: 3_600_000 }, doc: 'Lock of a running idempotent request, renewed while it runs; if its process dies, a retry may take over after this.' },
   { env: 'SVC_RATE_LIMIT_FREE', path: 'rateLimits.free', kind: { type: 'int', min: 1, max: 10_000_000 }, doc: 'Requests per minute per API key on the Free plan.' },

@@ -7,7 +7,13 @@ export interface StoredChatMessage {
   role: string;
   content: string | null;
   name: string | null;
+  /** The text and image parts of content sent in parts; null for content sent as a string. */
   content_parts: unknown[] | null;
+  /** An assistant turn's refusal, tool calls (or old function call); a tool result's call id: as sent. */
+  refusal?: string;
+  tool_calls?: unknown[];
+  function_call?: unknown;
+  tool_call_id?: string;
 }
 
 export interface StoredChatCompletion {
@@ -60,6 +66,7 @@ export class ChatCompletionStore {
           messages: JSON.stringify(entry.messages),
           metadata: JSON.stringify(entry.metadata),
           created_at: entry.createdAt,
+          deleted_at: null,
         })
         .execute();
       await insertPairs(trx, entry.id, entry.metadata);
@@ -67,17 +74,21 @@ export class ChatCompletionStore {
   }
 
   async get(id: string, accountId: string): Promise<StoredChatCompletion | null> {
-    const row = await this.db.selectFrom('chat_completions').selectAll().where('id', '=', id).where('account_id', '=', accountId).executeTakeFirst();
+    const row = await this.db.selectFrom('chat_completions').selectAll().where('id', '=', id).where('account_id', '=', accountId).where('deleted_at', 'is', null).executeTakeFirst();
     return row ? fromRow(row) : null;
   }
 
-  /** A page of the account's stored completions; null when `after` names none of them. */
+  /**
+   * A page of the account's stored completions in the order they were created; null when `after`
+   * names none of them. A completion deleted since it was a page's last still marks its place.
+   */
   async list(accountId: string, q: ChatCompletionQuery): Promise<{ data: StoredChatCompletion[]; hasMore: boolean } | null> {
-    let query = this.db.selectFrom('chat_completions').selectAll().where('account_id', '=', accountId);
+    let query = this.db.selectFrom('chat_completions').selectAll().where('account_id', '=', accountId).where('deleted_at', 'is', null);
     if (q.after !== undefined) {
-      const cursor = await this.db.selectFrom('chat_completions').select('seq').where('id', '=', q.after).where('account_id', '=', accountId).executeTakeFirst();
+      const cursor = await this.db.selectFrom('chat_completions').select(['created_at', 'seq']).where('id', '=', q.after).where('account_id', '=', accountId).executeTakeFirst();
       if (!cursor) return null;
-      query = query.where('seq', q.order === 'asc' ? '>' : '<', cursor.seq);
+      const beyond = q.order === 'asc' ? '>' : '<';
+      query = query.where((eb) => eb.or([eb('created_at', beyond, cursor.created_at), eb.and([eb('created_at', '=', cursor.created_at), eb('seq', beyond, cursor.seq)])]));
     }
     if (q.model !== undefined) query = query.where('model', '=', q.model);
     for (const [key, value] of Object.entries(q.metadata)) {
@@ -85,14 +96,20 @@ export class ChatCompletionStore {
         exists(selectFrom('chat_completion_metadata as m').select('m.key').whereRef('m.completion_id', '=', 'chat_completions.id').where('m.key', '=', key).where('m.value', '=', value)),
       );
     }
-    const rows = await query.orderBy('seq', q.order).limit(q.limit + 1).execute();
+    const rows = await query.orderBy('created_at', q.order).orderBy('seq', q.order).limit(q.limit + 1).execute();
     return { data: rows.slice(0, q.limit).map(fromRow), hasMore: rows.length > q.limit };
   }
 
   /** Replaces a completion's metadata; null when there is no such completion. */
   async setMetadata(id: string, accountId: string, metadata: Record<string, string>): Promise<StoredChatCompletion | null> {
     return this.db.transaction().execute(async (trx) => {
-      const res = await trx.updateTable('chat_completions').set({ metadata: JSON.stringify(metadata) }).where('id', '=', id).where('account_id', '=', accountId).executeTakeFirst();
+      const res = await trx
+        .updateTable('chat_completions')
+        .set({ metadata: JSON.stringify(metadata) })
+        .where('id', '=', id)
+        .where('account_id', '=', accountId)
+        .where('deleted_at', 'is', null)
+        .executeTakeFirst();
       if (Number(res.numUpdatedRows) === 0) return null;
       await trx.deleteFrom('chat_completion_metadata').where('completion_id', '=', id).execute();
       await insertPairs(trx, id, metadata);
@@ -101,10 +118,17 @@ export class ChatCompletionStore {
     });
   }
 
-  async delete(id: string, accountId: string): Promise<boolean> {
+  /** Deletes its content and metadata; the emptied row stays until its retention ends, for cursors (see list). */
+  async delete(id: string, accountId: string, now = Date.now()): Promise<boolean> {
     return this.db.transaction().execute(async (trx) => {
-      const res = await trx.deleteFrom('chat_completions').where('id', '=', id).where('account_id', '=', accountId).executeTakeFirst();
-      if (Number(res.numDeletedRows) === 0) return false;
+      const res = await trx
+        .updateTable('chat_completions')
+        .set({ deleted_at: now, completion: '{}', messages: '[]', metadata: '{}' })
+        .where('id', '=', id)
+        .where('account_id', '=', accountId)
+        .where('deleted_at', 'is', null)
+        .executeTakeFirst();
+      if (Number(res.numUpdatedRows) === 0) return false;
       await trx.deleteFrom('chat_completion_metadata').where('completion_id', '=', id).execute();
       return true;
     });

@@ -71,13 +71,13 @@ export class ConversationStore {
 
   /** Every item, oldest first. */
   async items(conversationId: string): Promise<MessageItem[]> {
-    const rows = await this.db.selectFrom('conversation_items').select('item').where('conversation_id', '=', conversationId).orderBy('seq', 'asc').execute();
+    const rows = await this.db.selectFrom('conversation_items').select('item').where('conversation_id', '=', conversationId).where('deleted_at', 'is', null).orderBy('seq', 'asc').execute();
     return rows.map((r) => JSON.parse(r.item) as MessageItem);
   }
 
-  /** A page of items; null when `after` is none of them. */
+  /** A page of items; null when `after` is none of them (an item deleted since still marks its place). */
   async page(conversationId: string, q: ItemPageQuery): Promise<{ data: MessageItem[]; hasMore: boolean } | null> {
-    let query = this.db.selectFrom('conversation_items').select('item').where('conversation_id', '=', conversationId);
+    let query = this.db.selectFrom('conversation_items').select('item').where('conversation_id', '=', conversationId).where('deleted_at', 'is', null);
     if (q.after !== undefined) {
       const cursor = await this.db.selectFrom('conversation_items').select('seq').where('id', '=', q.after).where('conversation_id', '=', conversationId).executeTakeFirst();
       if (!cursor) return null;
@@ -88,16 +88,22 @@ export class ConversationStore {
   }
 
   async item(conversationId: string, itemId: string): Promise<MessageItem | null> {
-    const row = await this.db.selectFrom('conversation_items').select('item').where('id', '=', itemId).where('conversation_id', '=', conversationId).executeTakeFirst();
+    const row = await this.db.selectFrom('conversation_items').select('item').where('id', '=', itemId).where('conversation_id', '=', conversationId).where('deleted_at', 'is', null).executeTakeFirst();
     return row ? (JSON.parse(row.item) as MessageItem) : null;
   }
 
-  async deleteItem(conversationId: string, itemId: string): Promise<boolean> {
-    const res = await this.db.deleteFrom('conversation_items').where('id', '=', itemId).where('conversation_id', '=', conversationId).executeTakeFirst();
-    return Number(res.numDeletedRows) > 0;
+  async deleteItem(conversationId: string, itemId: string, now = Date.now()): Promise<boolean> {
+    const res = await this.db
+      .updateTable('conversation_items')
+      .set({ deleted_at: now, item: '{}' })
+      .where('id', '=', itemId)
+      .where('conversation_id', '=', conversationId)
+      .where('deleted_at', 'is', null)
+      .executeTakeFirst();
+    return Number(res.numUpdatedRows) > 0;
   }
 
   #itemRow(conversationId: string, item: MessageItem, now: number) {
-    return { id: item.id, conversation_id: conversationId, item: JSON.stringify(item), created_at: now };
+    return { id: item.id, conversation_id: conversationId, item: JSON.stringify(item), created_at: now, deleted_at: null };
   }
 }

@@ -366,8 +366,19 @@ export function parseChatRequest(raw: unknown): ChatRequest {
 
 /** A request message as the stored-completion endpoints list it: its text, and its parts when it was sent in parts. */
 function storedMessage(m: unknown): StoredChatMessage {
-  const { role, content, name } = m as Record<string, unknown>;
+  const { role, content, name, refusal, tool_calls: toolCalls, function_call: functionCall, tool_call_id: toolCallId } = m as Record<string, unknown>;
   const parts = Array.isArray(content) ? content : null;
-  const text = typeof content === 'string' ? content : parts ? parts.flatMap((p) => (isObject(p) && typeof p.text === 'string' ? [p.text] : [])).join('\n') : null;
-  return { role: String(role), content: text, name: typeof name === 'string' ? name : null, content_parts: parts };
+  const text = typeof content === 'string' ? content : parts ? parts.flatMap((p) => (isObject(p) && typeof p.text === 'string' && p.type !== 'refusal' ? [p.text] : [])).join('\n') : null;
+  const shownParts = parts?.filter((p) => isObject(p) && (p.type === 'text' || p.type === 'image_url')) ?? null;
+  const refused = typeof refusal === 'string' ? refusal : parts?.flatMap((p) => (isObject(p) && p.type === 'refusal' && typeof p.refusal === 'string' ? [p.refusal] : [])).join('\n') || undefined;
+  return {
+    role: String(role),
+    content: text,
+    name: typeof name === 'string' ? name : null,
+    content_parts: shownParts,
+    ...(refused !== undefined ? { refusal: refused } : {}),
+    ...(Array.isArray(toolCalls) ? { tool_calls: toolCalls } : {}),
+    ...(isObject(functionCall) ? { function_call: functionCall } : {}),
+    ...(typeof toolCallId === 'string' ? { tool_call_id: toolCallId } : {}),
+  };
 }

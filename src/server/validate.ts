@@ -122,10 +122,12 @@ export class Fields {
     const entries = Object.entries(f.obj);
     if (entries.length > 16) throw invalidValue(f.prefix, `at most 16 keys are allowed, got ${entries.length}.`);
     const out: Record<string, string> = {};
+    // Lengths in characters (code points), not UTF-16 units: an emoji is one.
     for (const [k, v] of entries) {
-      if (k.length > 64) throw invalidValue(f.prefix, `key '${k.slice(0, 20)}…' is longer than 64 characters.`);
+      if (!k) throw invalidValue(f.prefix, 'keys must not be empty.');
+      if (k.length > 64 && [...k].length > 64) throw invalidValue(f.prefix, `key '${k.slice(0, 20)}…' is longer than 64 characters.`);
       if (typeof v !== 'string') throw wrongType(`${f.prefix}.${k}`, 'a string', v);
-      if (v.length > 512) throw invalidValue(`${f.prefix}.${k}`, 'values are limited to 512 characters.');
+      if (v.length > 512 && [...v].length > 512) throw invalidValue(`${f.prefix}.${k}`, 'values are limited to 512 characters.');
       out[k] = v;
     }
     return out;

@@ -155,7 +155,10 @@ export interface ChatCompletionsTable {
   messages: string;
   /** JSON object of string pairs; the same pairs are rows of chat_completion_metadata. */
   metadata: string;
+  /** When the request was made (ms): lists are in this order. */
   created_at: number;
+  /** Deleted: the row stays, emptied, so cursors past it still work; purged with the rest. */
+  deleted_at: number | null;
 }
 
 /** One metadata pair of a stored chat completion, for lists filtered by metadata. */
@@ -181,6 +184,8 @@ export interface ConversationItemsTable {
   /** JSON: the message item as listed (type, id, status, role, content). */
   item: string;
   created_at: number;
+  /** Deleted: emptied, kept so cursors past it still work, until its conversation is deleted. */
+  deleted_at: number | null;
 }
 
 /** A signed-in browser. */

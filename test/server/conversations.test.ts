@@ -142,6 +142,17 @@ describeBackends('conversations', (backend) => {
     expect(await failure(client.responses.create({ model: 'svc-echo', conversation: conv.id, input: 'q' }))).toBeInstanceOf(OpenAI.NotFoundError);
   });
 
+  it('pages on past items deleted meanwhile (delete while iterating)', async () => {
+    const conv = await client.conversations.create({ items: Array.from({ length: 7 }, (_, i) => ({ type: 'message' as const, role: 'user' as const, content: `m${i}` })) });
+    let deleted = 0;
+    for await (const item of client.conversations.items.list(conv.id, { limit: 3 })) {
+      await client.conversations.items.delete(item.id!, { conversation_id: conv.id });
+      deleted++;
+    }
+    expect(deleted).toBe(7);
+    expect((await client.conversations.items.list(conv.id)).data).toEqual([]);
+  });
+
   it('works as the AI SDK’s conversation option', async () => {
     const conv = await client.conversations.create({ items: [{ type: 'message', role: 'user', content: 'earlier' }] });
     const openai = createOpenAI({ baseURL: svc.baseURL, apiKey: client.apiKey! });

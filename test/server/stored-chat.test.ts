@@ -9,6 +9,12 @@ const cited = scriptedAgent('svc-test', (req) =>
   answer(`Answer to ${req.messages.at(-1)!.content} [1].`, [{ order: 1, name: 'Source', url: 'https://s.example/1' }]),
 );
 const other = scriptedAgent('svc-other', () => answer('Other answer.'));
+/** Answers once the test opens its gate. */
+let openGate: () => void = () => {};
+const gated = scriptedAgent('svc-gated', async function* () {
+  await new Promise<void>((r) => (openGate = r));
+  yield* answer('Late answer.');
+});
 
 afterAll(() => dropTestSchemas());
 
@@ -25,7 +31,7 @@ describeBackends('stored chat completions (store: true)', (backend) => {
   let stranger: OpenAI;
 
   beforeAll(async () => {
-    svc = await startService({ agents: [cited, other], env: await backend.env() });
+    svc = await startService({ agents: [cited, other, gated], env: await backend.env() });
     client = new OpenAI({ baseURL: svc.baseURL, apiKey: (await svc.account()).apiKey, maxRetries: 0 });
     stranger = new OpenAI({ baseURL: svc.baseURL, apiKey: (await svc.account()).apiKey, maxRetries: 0 });
   });
@@ -121,6 +127,60 @@ describeBackends('stored chat completions (store: true)', (backend) => {
     expect(await failure(stranger.chat.completions.delete(ids[0]!))).toBeInstanceOf(OpenAI.NotFoundError);
     expect(await failure(stranger.chat.completions.update(ids[0]!, { metadata: { x: 'y' } }))).toBeInstanceOf(OpenAI.NotFoundError);
     expect(await failure(stranger.chat.completions.list({ after: ids[0]! }))).toMatchObject({ status: 400, param: 'after' });
+  });
+
+  it('lists in the order completions were asked for, not the order they finished in', async () => {
+    const own = new OpenAI({ baseURL: svc.baseURL, apiKey: (await svc.account()).apiKey, maxRetries: 0 });
+    const slow = own.chat.completions.create({ model: 'svc-gated', store: true, messages: [{ role: 'user', content: 'first asked' }] });
+    await new Promise((r) => setTimeout(r, 30));
+    const fast = await own.chat.completions.create({ model: 'svc-test', store: true, messages: [{ role: 'user', content: 'second asked' }] });
+    openGate();
+    const late = await slow;
+    expect((await own.chat.completions.list()).data.map((c) => c.id)).toEqual([late.id, fast.id]);
+    expect((await own.chat.completions.list({ order: 'desc' })).data.map((c) => c.id)).toEqual([fast.id, late.id]);
+  });
+
+  it('pages on past completions deleted meanwhile (delete while iterating), and takes metadata: null as no filter', async () => {
+    const own = new OpenAI({ baseURL: svc.baseURL, apiKey: (await svc.account()).apiKey, maxRetries: 0 });
+    for (let i = 0; i < 7; i++) await own.chat.completions.create({ model: 'svc-test', store: true, metadata: { batch: 'x' }, messages: [{ role: 'user', content: `q${i}` }] });
+    let deleted = 0;
+    for await (const c of own.chat.completions.list({ metadata: { batch: 'x' }, limit: 3 })) {
+      await own.chat.completions.delete(c.id);
+      deleted++;
+    }
+    expect(deleted).toBe(7);
+    expect((await own.chat.completions.list({ metadata: null })).data).toEqual([]);
+  });
+
+  it('keeps metadata filters to the pairs themselves: empty values match, __proto__ is a key like another, empty keys are refused when stored', async () => {
+    const own = new OpenAI({ baseURL: svc.baseURL, apiKey: (await svc.account()).apiKey, maxRetries: 0 });
+    const { id } = await own.chat.completions.create({ model: 'svc-test', store: true, metadata: { empty: '', emoji: '😀'.repeat(512) }, messages: [{ role: 'user', content: 'q' }] });
+    expect((await own.chat.completions.list({ metadata: { empty: '' } })).data.map((c) => c.id)).toEqual([id]);
+    expect((await own.chat.completions.list({ metadata: { emoji: '😀'.repeat(512) } })).data.map((c) => c.id)).toEqual([id]);
+    const proto = await fetch(`${svc.baseURL}/chat/completions?metadata[__proto__]=zz`, { headers: { authorization: `Bearer ${own.apiKey}` } });
+    expect(((await proto.json()) as { data: unknown[] }).data).toEqual([]);
+    expect(await failure(own.chat.completions.create({ model: 'svc-test', store: true, metadata: { '': 'x' }, messages: [{ role: 'user', content: 'q' }] }))).toMatchObject({ status: 400, param: 'metadata' });
+  });
+
+  it('lists an assistant turn’s tool calls and refusal, and a tool result’s call id, as they were sent', async () => {
+    const toolCall = { id: 'call_1', type: 'function' as const, function: { name: 'lookup', arguments: '{"q":"x"}' } };
+    const { id } = await client.chat.completions.create({
+      model: 'svc-test',
+      store: true,
+      messages: [
+        { role: 'user', content: 'look it up' },
+        { role: 'assistant', content: null, tool_calls: [toolCall] },
+        { role: 'tool', tool_call_id: 'call_1', content: 'found' },
+        { role: 'assistant', content: null, refusal: 'I cannot say.' },
+        { role: 'assistant', content: [{ type: 'text', text: 'Partly' }, { type: 'refusal', refusal: 'not all' }] },
+        { role: 'user', content: 'now?' },
+      ],
+    });
+    const messages = (await client.chat.completions.messages.list(id)).data;
+    expect(messages[1]).toMatchObject({ role: 'assistant', content: null, tool_calls: [toolCall] });
+    expect(messages[2]).toMatchObject({ role: 'tool', content: 'found', tool_call_id: 'call_1' });
+    expect(messages[3]).toMatchObject({ role: 'assistant', content: null, refusal: 'I cannot say.' });
+    expect(messages[4]).toMatchObject({ role: 'assistant', content: 'Partly', refusal: 'not all', content_parts: [{ type: 'text', text: 'Partly' }] });
   });
 
   it('replaces metadata on update (null clears it), and lists filter on the new pairs, not the old', async () => {

@@ -20,15 +20,16 @@ function readOrder(q: Query): 'asc' | 'desc' {
 
 /** `metadata[key]=value` query pairs (how OpenAI's SDKs send a metadata filter); every pair must match. */
 function readMetadataFilter(q: Query): Record<string, string> {
-  if (q.metadata !== undefined) throw invalidValue('metadata', "filter by metadata as 'metadata[key]=value' query parameters, one per pair.");
-  const pairs: Record<string, string> = {};
+  // `metadata=` alone is what an SDK sends for `metadata: null`: no filter.
+  if (q.metadata !== undefined && q.metadata !== '') throw invalidValue('metadata', "filter by metadata as 'metadata[key]=value' query parameters, one per pair.");
+  // No prototype: a key named __proto__ is a key like any other.
+  const pairs: Record<string, string> = Object.create(null);
   for (const [name, value] of Object.entries(q)) {
     const key = /^metadata\[(.*)\]$/s.exec(name)?.[1];
     if (key === undefined) continue;
-    if (!key || key.length > 64) throw invalidValue(name, 'a metadata key has 1 to 64 characters.');
-    const v = stringQuery(value, name);
-    if (v === undefined) throw invalidValue(name, 'give the value the key must have.');
-    pairs[key] = v;
+    if (!key || [...key].length > 64) throw invalidValue(name, 'a metadata key has 1 to 64 characters.');
+    // An empty value matches pairs stored with one.
+    pairs[key] = value === '' ? '' : stringQuery(value, name)!;
   }
   if (Object.keys(pairs).length > 16) throw invalidValue('metadata', `at most 16 keys are allowed, got ${Object.keys(pairs).length}.`);
   return pairs;

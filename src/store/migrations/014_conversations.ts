@@ -21,6 +21,8 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('conversation_id', 'text', (c) => c.notNull())
     .addColumn('item', 'text', (c) => c.notNull())
     .addColumn('created_at', 'bigint', (c) => c.notNull())
+    // A deleted item stays as an empty row, so a list paged past it (`after` its id) goes on.
+    .addColumn('deleted_at', 'bigint')
     .execute();
   await db.schema.createIndex('conversation_items_conversation_seq').on('conversation_items').columns(['conversation_id', 'seq']).execute();
 }
