@@ -252,7 +252,8 @@ export function predictionMarketsAgent(o: PredictionMarketsOptions): Agent {
             // One hold per generation. A retry under the same Idempotency-Key maps to the same job,
             // so it is never debited twice; a job whose hold was released (it failed) may pay again.
             const job = req.idempotencyKey ? `report:${req.caller.accountId}:${req.idempotencyKey}` : `report:${lead.flight.jobId}`;
-            const hold = (jobId: string) => o.billing.hold({ accountId: req.caller.accountId, amount: cost, jobId, what: WHAT, requestId: req.requestId });
+            // Named with its event: the account's credit history says what each charge was for.
+            const hold = (jobId: string) => o.billing.hold({ accountId: req.caller.accountId, amount: cost, jobId, what: `${WHAT} for ${ticker}`, requestId: req.requestId });
             held = await hold(job);
             if (!held.created && held.hold.state === 'released') held = await hold(`${job}:${lead.flight.jobId}`);
           } catch (err) {

@@ -1,8 +1,12 @@
 import { createReadStream } from 'node:fs';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance } from 'fastify';
 import { SvcError, notFound } from '../../errors.js';
 import type { ServerDeps } from '../deps.js';
+import { errorHandler, toSvcError } from '../errors.js';
 import { requestedRange } from '../ranges.js';
+import { html } from '../web/html.js';
+import { PAGE_HEADERS } from '../web/headers.js';
+import { statusOf } from '../../wire/errors.js';
 
 /**
  * Rendered documents behind signed links: no API key, the signature is the permission. A
@@ -10,6 +14,24 @@ import { requestedRange } from '../ranges.js';
  * PDF viewers fetch large files in byte ranges (206), resuming with If-Range.
  */
 export async function documentRoutes(app: FastifyInstance, deps: ServerDeps): Promise<void> {
+  // A source link opened in a browser tab: a refusal is a page saying what to do, not JSON.
+  app.setErrorHandler((err, request, reply) => {
+    const known = toSvcError(err, deps.config.server.bodyLimitBytes);
+    if (!known || !/\btext\/html\b/.test(request.headers.accept ?? '')) return onError(err as FastifyError, request, reply);
+    const title = known.code === 'link_expired' ? 'This document link has expired' : known.kind === 'not_found' ? 'Document not found' : 'This document link is not valid';
+    return reply
+      .code(statusOf(known))
+      .headers(PAGE_HEADERS)
+      .type('text/html; charset=utf-8')
+      .send(
+        html`<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${title} · svc</title><link rel="stylesheet" href="/assets/style.css"></head>
+<body><main id="main"><h1>${title}</h1><p>${known.message}</p>
+<p>Source links in answers are signed and last a limited time: ask the question again (in the <a href="/playground">playground</a> or the API) for fresh ones.</p></main></body></html>`.value,
+      );
+  });
+  const onError = errorHandler(deps.config.server.bodyLimitBytes);
   app.get('/v1/documents/:file', async (request, reply) => {
     const file = (request.params as { file: string }).file;
     const query = request.query as Record<string, unknown>;

@@ -9,7 +9,7 @@ import { loadAssets } from './assets.js';
 import { PAGE_HEADERS } from './headers.js';
 import type { Html } from './html.js';
 import type { FormErrors, PageContext } from './layout.js';
-import { homePage, logInPage, messagePage, signUpPage } from './pages/auth.js';
+import { homePage, logInPage, logOutPage, messagePage, signUpPage } from './pages/auth.js';
 import { playgroundPage } from './pages/playground.js';
 import { accountSection, apiKeysSection, creditsSection, revokeConfirmSection } from './pages/settings.js';
 import { WebAuth } from './session.js';
@@ -245,6 +245,13 @@ export async function webRoutes(app: FastifyInstance, deps: ServerDeps, auth: We
     }
     await auth.signIn(request, reply, account.id);
     return redirect(reply, next ?? '/playground');
+  });
+
+  // An address typed or followed: logging out is a form (with its CSRF token), so this page offers it.
+  app.get('/logout', async (request, reply) => {
+    if (!request.webSession) return redirect(reply, '/login?logged_out=1');
+    const c = ctx(request, reply);
+    return send(reply, logOutPage(c));
   });
 
   app.post('/logout', async (request, reply) => {

@@ -777,6 +777,14 @@ describe('signed document links behind citations', () => {
     const gone = await fetch(expired);
     expect(gone.status).toBe(403);
     expect(((await gone.json()) as any).error.code).toBe('link_expired');
+    // Opened in a browser tab, the refusal is a page saying what to do.
+    const page = await fetch(expired, { headers: { accept: 'text/html,application/xhtml+xml,*/*;q=0.8' } });
+    expect(page.status).toBe(403);
+    expect(page.headers.get('content-type')).toMatch(/^text\/html/);
+    expect(page.headers.get('content-security-policy')).toMatch(/default-src 'none'/);
+    const body = await page.text();
+    expect(body).toContain('<h1>This document link has expired</h1>');
+    expect(body).toContain('ask the question again');
 
     const unknown = await fetch(docs.signedUrl('sec-320193-000032019399999999'));
     expect(unknown.status).toBe(404);

@@ -144,7 +144,7 @@ describe('web pages in Chromium', () => {
     await page.getByLabel('Key name').fill('e2e laptop');
     await page.getByRole('button', { name: 'Create new key' }).click();
     secret = (await page.locator('#new-key-secret').textContent())!;
-    // Focus goes to the new key's Copy button, which a screen reader reads with the secret.
+    // Focus goes to the new key's Copy button (named "Copy the new key": the secret itself is not read out at once).
     expect(await page.evaluate(() => (document.activeElement as HTMLElement | null)?.dataset.copy)).toBe('new-key-secret');
     expect(secret).toMatch(/^sk-svc-[0-9A-Za-z]{40}$/);
     await page.getByRole('button', { name: 'Copy' }).click();
@@ -189,6 +189,25 @@ describe('web pages in Chromium', () => {
     const refused = await client.responses.create({ model: 'svc-test', input: 'again' }).catch((e: unknown) => e);
     expect(refused).toBeInstanceOf(OpenAI.AuthenticationError);
     expect((refused as InstanceType<typeof OpenAI.AuthenticationError>).status).toBe(401);
+  });
+
+  it('a key named with one long word wraps in its cell: the page stays as wide as the window, Revoke in view', async () => {
+    await page.goto(`${svc.url}/settings/api-keys`);
+    const name = 'x'.repeat(60);
+    await page.getByLabel('Key name').fill(name);
+    await page.getByRole('button', { name: 'Create new key' }).click();
+    await page.locator('#new-key-secret').waitFor();
+    for (const viewport of [{ width: 1440, height: 900 }, DESKTOP]) {
+      await page.setViewportSize(viewport);
+      expect(await overflowsHorizontally(page), `${viewport.width} px`).toBe(false);
+      const revoke = page.getByRole('link', { name: new RegExp(`Revoke key “${name}”`) });
+      expect(await revoke.isVisible()).toBe(true);
+      const box = (await revoke.boundingBox())!;
+      expect(box.x + box.width).toBeLessThanOrEqual(viewport.width);
+    }
+    await page.getByRole('link', { name: new RegExp(`Revoke key “${name}”`) }).click();
+    await page.getByRole('button', { name: 'Revoke key' }).click();
+    await page.waitForURL((url) => url.pathname === '/settings/api-keys');
   });
 
   it('a form clicked twice while its post is on its way is sent once: no second API key whose secret nobody saw', async () => {
@@ -395,6 +414,38 @@ describe('web pages in Chromium', () => {
     expect(await page.locator('#answer').textContent()).toBe('Echo: kept');
   });
 
+  it('playground: earlier turns stay above the answer, each under its question, also after a reload; the box is emptied for the next question', async () => {
+    await page.goto(`${svc.url}/playground`);
+    await page.getByRole('button', { name: 'New conversation' }).click();
+    await page.getByLabel('Agent').selectOption('svc-test');
+    const ask = async (q: string) => {
+      await page.getByLabel('Question or Kalshi link').fill(q);
+      await page.getByRole('button', { name: 'Ask' }).click();
+      await expect.poll(() => page.locator('#answer').textContent()).toBe(`Echo: ${q}`);
+      await expect.poll(() => page.locator('#status').textContent()).toMatch(/^Done/);
+    };
+    await ask('first question');
+    expect(await page.getByLabel('Question or Kalshi link').inputValue()).toBe('');
+    expect(await page.locator('#asked').textContent()).toBe('You asked: first question');
+    expect(await page.locator('#history').isHidden()).toBe(true);
+    await ask('second question');
+    await ask('third question');
+    const summaries = () => page.locator('#turns details.turn summary').allTextContents();
+    expect(await summaries()).toEqual(['first question', 'second question']);
+    await page.locator('#turns details.turn summary').first().click();
+    expect(await page.locator('#turns details.turn .answer').first().textContent()).toBe('Echo: first question');
+    await page.reload();
+    expect(await summaries()).toEqual(['first question', 'second question']);
+    expect(await page.locator('#asked').textContent()).toBe('You asked: third question');
+    expect(await page.getByLabel('Question or Kalshi link').inputValue()).toBe('');
+    await audit('playground-history');
+    // A new conversation starts empty: no earlier turns, no follow-up left in the box.
+    await page.getByLabel('Question or Kalshi link').fill('and then?');
+    await page.getByRole('button', { name: 'New conversation' }).click();
+    expect(await page.locator('#history').isHidden()).toBe(true);
+    expect(await page.getByLabel('Question or Kalshi link').inputValue()).toBe('');
+  });
+
   it('logs out: the pages then ask to log in again', async () => {
     await page.getByRole('button', { name: 'Log out' }).click();
     await expect.poll(() => page.getByRole('status').first().textContent()).toContain('You are logged out.');
@@ -500,10 +551,13 @@ describe('web pages in Chromium', () => {
 
   it('answer Markdown: tables keep their column alignment and name their rows; addresses with parentheses, in angle brackets or bare become links; a number starting a line mid-paragraph is not a list', async () => {
     expect(await renderMarkdown('| | FY2023 | FY2024 |\n|--|--:|:-:|\n| **Revenue** | 211,915 | 245,122 |')).toBe(
-      '<div class="table-wrap" tabindex="0"><table><thead><tr><th scope="col" class="whole"></th><th scope="col" class="whole align-right">FY2023</th><th scope="col" class="whole align-center">FY2024</th></tr></thead><tbody><tr><th scope="row" class="whole"><strong>Revenue</strong></th><td class="whole align-right">211,915</td><td class="whole align-center">245,122</td></tr></tbody></table></div>',
+      '<div class="table-wrap" tabindex="0" role="group" aria-label="Table, scrolls sideways when wider than the page"><table><thead><tr><th scope="col" class="whole"></th><th scope="col" class="whole align-right">FY2023</th><th scope="col" class="whole align-center">FY2024</th></tr></thead><tbody><tr><th scope="row" class="whole"><strong>Revenue</strong></th><td class="whole align-right">211,915</td><td class="whole align-center">245,122</td></tr></tbody></table></div>',
     );
     expect(await renderMarkdown('See [Apple](https://en.wikipedia.org/wiki/Apple_(company)), <https://www.sec.gov/x> and https://kalshi.com/markets/a/b/c.')).toBe(
       '<p>See <a href="https://en.wikipedia.org/wiki/Apple_(company)" target="_blank" rel="noopener noreferrer">Apple</a>, <a href="https://www.sec.gov/x" target="_blank" rel="noopener noreferrer">https://www.sec.gov/x</a> and <a href="https://kalshi.com/markets/a/b/c" target="_blank" rel="noopener noreferrer">https://kalshi.com/markets/a/b/c</a>.</p>',
+    );
+    expect(await renderMarkdown('See https://en.wikipedia.org/wiki/Apple_(company) for more (or https://www.sec.gov/x).')).toBe(
+      '<p>See <a href="https://en.wikipedia.org/wiki/Apple_(company)" target="_blank" rel="noopener noreferrer">https://en.wikipedia.org/wiki/Apple_(company)</a> for more (or <a href="https://www.sec.gov/x" target="_blank" rel="noopener noreferrer">https://www.sec.gov/x</a>).</p>',
     );
     expect(await renderMarkdown('Revenue grew in fiscal\n2024. It then slowed.\n\n+ one\n+ two')).toBe('<p>Revenue grew in fiscal<br>2024. It then slowed.</p><ul><li>one</li><li>two</li></ul>');
     expect(await renderMarkdown('**3*4 = 12** and more')).toBe('<p><strong>3*4 = 12</strong> and more</p>');
@@ -512,7 +566,7 @@ describe('web pages in Chromium', () => {
   it('answer Markdown: escaped characters are shown as themselves; an escaped pipe stays inside its table cell', async () => {
     expect(await renderMarkdown('You asked about “odds [2\\]” and 3\\*4 [1]')).toBe('<p>You asked about “odds [2]” and 3*4 [1]</p>');
     expect(await renderMarkdown('| Outcome | Price |\n|---|---|\n| Band 1 \\| cold | 40% |')).toBe(
-      '<div class="table-wrap" tabindex="0"><table><thead><tr><th scope="col" class="whole">Outcome</th><th scope="col" class="whole">Price</th></tr></thead><tbody><tr><th scope="row">Band 1 | cold</th><td class="whole">40%</td></tr></tbody></table></div>',
+      '<div class="table-wrap" tabindex="0" role="group" aria-label="Table, scrolls sideways when wider than the page"><table><thead><tr><th scope="col" class="whole">Outcome</th><th scope="col" class="whole">Price</th></tr></thead><tbody><tr><th scope="row">Band 1 | cold</th><td class="whole">40%</td></tr></tbody></table></div>',
     );
   });
 

@@ -105,12 +105,23 @@ describeBackends('web pages: sign-up, sessions, API keys', (backend) => {
     for (const res of [wrong, unknown]) {
       expect(res.status).toBe(401);
       expect(res.text).toContain('That email and password do not match an account.');
+      // The email is kept: the focus goes to the password, what is left to type.
+      expect(res.text).toMatch(/id="f-password"[^>]*autofocus/);
+      expect(res.text).not.toMatch(/id="f-email"[^>]*autofocus/);
     }
     expect(web.cookies.has('__Host-svc_session')).toBe(false);
     const ok = await web.post('/login', { email: address.toUpperCase(), password: 'granite meadow sixty four', next: '/settings/credits' });
     expect(ok.status).toBe(303);
     expect(ok.headers.get('location')).toBe('/settings/credits');
     expect((await web.get('/settings/credits')).status).toBe(200);
+    // GET /logout (an address typed) offers the log-out form; signed out, it says so.
+    const offer = await web.get('/logout');
+    expect(offer.status).toBe(200);
+    expect(offer.text).toMatch(/<form method="post" action="\/logout"><input type="hidden" name="_csrf" value="[^"]+">/);
+    expect(web.cookies.has('__Host-svc_session')).toBe(true);
+    const out = await new WebClient(svc.url).get('/logout');
+    expect(out.status).toBe(303);
+    expect(out.headers.get('location')).toBe('/login?logged_out=1');
   });
 
   it('never redirects off-site after log-in', async () => {

@@ -24,7 +24,8 @@ const INLINE = new RegExp(
     /\[(\d+)\]/.source,
     ESCAPE.source,
     `<(${URL_PART})>`,
-    `(${URL_PART}[^\\s()<>.,;:!?'"\\]])`,
+    // Ends on a character that cannot end a sentence, or on the ")" of a group it holds.
+    `(${URL_PART})(?<=[^\\s()<>.,;:!?'"\\]]|\\))`,
   ].join('|'),
   'g',
 );
@@ -197,8 +198,11 @@ export function renderMarkdown(target, markdown, { cite = () => null, headingBas
       i--;
       const wrap = document.createElement('div');
       wrap.className = 'table-wrap';
-      // Reachable by keyboard, so a table wider than the screen can be scrolled with the arrow keys.
+      // Reachable by keyboard, so a table wider than the screen can be scrolled with the arrow keys;
+      // named, since a focusable box says what it is.
       wrap.tabIndex = 0;
+      wrap.setAttribute('role', 'group');
+      wrap.setAttribute('aria-label', 'Table, scrolls sideways when wider than the page');
       wrap.append(table);
       blocks.push(wrap);
     } else if (FENCE.test(line)) {

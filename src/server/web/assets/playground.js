@@ -20,6 +20,15 @@ const charge = $('charge');
 const copyRow = $('copy-row');
 const copyButton = $('copy-answer');
 const copyStatus = $('copy-status');
+const asked = $('asked');
+const history = $('history');
+const turnsList = $('turns');
+/** The earlier turns of the conversation shown above the answer, oldest first: { question, text, annotations }. */
+let earlier = [];
+/** The current answer's turn once it has finished: it joins `earlier` when the next question is asked. */
+let current = null;
+/** Turns shown (and kept) above the answer; older ones are still part of the conversation. */
+const MAX_SHOWN_TURNS = 20;
 /** The last finished answer as Markdown, its sources listed under it: what Copy answer copies. */
 let finishedMarkdown = '';
 
@@ -74,21 +83,85 @@ function restoreAnswer() {
   if (!kept?.responseId || typeof kept.text !== 'string') return;
   if ([...model.options].some((o) => o.value === kept.model)) model.value = kept.model;
   showModelHint();
-  if (!question.value) question.value = kept.question ?? '';
   previousResponseId = kept.responseId;
+  earlier = Array.isArray(kept.earlier) ? kept.earlier : [];
+  renderHistory();
+  current = { question: kept.question ?? '', text: kept.text, annotations: kept.annotations ?? [] };
+  showAsked(current.question);
   result.hidden = false;
   renderFinal(kept.text, kept.annotations ?? []);
   finishedMarkdown = answerMarkdown(kept.text, kept.annotations ?? []);
   copyRow.hidden = false;
   charge.textContent = kept.charge ?? '';
   reset.hidden = false;
-  setStatus('Your last answer, kept while this tab is open: a follow-up question continues from it.');
+  const expired = linksExpired(kept.annotations ?? []);
+  setStatus(
+    `Your last answer, kept while this tab is open: a follow-up question continues from it.${expired ? ' Its document links have expired: ask again for fresh ones.' : ''}`,
+  );
+}
+
+/** Whether a signed document link among the sources has passed its `expires` time (they last about an hour). */
+function linksExpired(annotations) {
+  return annotations.some((a) => {
+    try {
+      const expires = Number(new URL(a.url).searchParams.get('expires'));
+      return expires > 0 && expires * 1000 < Date.now();
+    } catch {
+      return false;
+    }
+  });
+}
+
+function showAsked(text) {
+  asked.textContent = text ? `You asked: ${text}` : '';
+  asked.hidden = !text;
+}
+
+/** An earlier turn: its question as the summary, its answer (markers plain, sources listed) inside. */
+function turnElement(turn) {
+  const details = document.createElement('details');
+  details.className = 'turn';
+  const summary = document.createElement('summary');
+  summary.textContent = turn.question;
+  const body = document.createElement('div');
+  body.className = 'answer';
+  renderMarkdown(body, turn.text);
+  details.append(summary, body);
+  const byOrder = new Map();
+  for (const a of turn.annotations ?? []) if (!byOrder.has(a.order)) byOrder.set(a.order, a);
+  if (byOrder.size) {
+    const list = document.createElement('ol');
+    list.className = 'sources';
+    list.setAttribute('aria-label', 'Sources');
+    for (const s of [...byOrder.values()].sort((a, b) => a.order - b.order)) {
+      const li = document.createElement('li');
+      li.value = s.order;
+      if (isWebUrl(s.url)) {
+        const a = document.createElement('a');
+        Object.assign(a, { href: s.url, target: '_blank', rel: 'noopener noreferrer', textContent: s.name ?? s.title ?? s.url });
+        li.append(a);
+      } else li.append(s.name ?? s.title ?? s.url);
+      list.append(li);
+    }
+    details.append(list);
+  }
+  return details;
+}
+
+function renderHistory() {
+  turnsList.replaceChildren(...earlier.map(turnElement));
+  history.hidden = earlier.length === 0;
 }
 
 reset.addEventListener('click', () => {
   forgetAnswer();
   previousResponseId = null;
   stoppedRun = null;
+  earlier = [];
+  current = null;
+  renderHistory();
+  // A follow-up left in the box would now be asked with no conversation behind it.
+  question.value = '';
   reset.hidden = true;
   result.hidden = true;
   setStatus('New conversation.');
@@ -176,10 +249,12 @@ copyButton.addEventListener('click', async () => {
   }
 });
 
-/** What a refusal means on this page, where the API's wording (headers, /login) would not help. */
+/** What a refusal means on this page, where the API's wording (headers, /login) would not help, or what to do next. */
 function refusal(status, error) {
   if (status === 401) return 'Your session has ended: reload the page to sign in again.';
   if (error?.code === 'invalid_csrf_token') return 'This page is out of date (you signed in again, perhaps in another tab): reload it to continue.';
+  if (error?.code === 'plan_required') return `${error.message} Stored reports are free (the :cache agent serves the latest one, when there is one); the operator of this service can move your account to a paid plan.`;
+  if (error?.code === 'insufficient_credits') return `${error.message} The operator of this service can add credits; Settings → Credits shows what each one was spent on.`;
   return null;
 }
 
@@ -275,7 +350,8 @@ async function showStored(responseId) {
   renderFinal(content.text, content.annotations ?? []);
   finishedMarkdown = answerMarkdown(content.text, content.annotations ?? []);
   copyRow.hidden = false;
-  keepAnswer({ model: model.value, question: question.value, responseId, text: content.text, annotations: content.annotations ?? [], charge: '' });
+  current = { question: asked.textContent.replace(/^You asked: /, ''), text: content.text, annotations: content.annotations ?? [] };
+  keepAnswer({ model: model.value, question: current.question, responseId, text: content.text, annotations: content.annotations ?? [], charge: '', earlier });
   setStatus('The stopped run finished on the server: its whole answer is shown.');
 }
 
@@ -311,6 +387,13 @@ form.addEventListener('submit', async (event) => {
   // No new conversation while an answer comes: it would be continued from the one under way.
   reset.hidden = true;
   if (focusStop) stop.focus();
+  // The answer on the page is continued from: it moves up, above the new one.
+  if (current && previousResponseId) {
+    earlier = [...earlier, current].slice(-MAX_SHOWN_TURNS);
+    renderHistory();
+  }
+  current = null;
+  showAsked(input);
   result.hidden = false;
   answer.textContent = '';
   copyRow.hidden = true;
@@ -362,7 +445,8 @@ form.addEventListener('submit', async (event) => {
           frame = 0;
           if (!finished) renderMarkdown(answer, text);
         });
-        setStatus('Answering…');
+        // Said once: a live region rewritten on every piece is read again and again.
+        if (status.textContent !== 'Answering…') setStatus('Answering…');
       } else if (ev.type === 'response.completed') {
         const content = ev.response.output?.[0]?.content?.[0];
         renderFinal(content?.text ?? text, content?.annotations ?? []);
@@ -374,7 +458,10 @@ form.addEventListener('submit', async (event) => {
         const u = ev.response.usage;
         // What it cost is known before "Done" is said (without credit headers, from the balance).
         if (!charge.textContent) charge.textContent = await balanceNow(balanceBefore);
-        keepAnswer({ model: model.value, question: input, responseId: ev.response.id, text: content?.text ?? text, annotations: content?.annotations ?? [], charge: charge.textContent });
+        current = { question: input, text: content?.text ?? text, annotations: content?.annotations ?? [] };
+        keepAnswer({ model: model.value, question: input, responseId: ev.response.id, text: current.text, annotations: current.annotations, charge: charge.textContent, earlier });
+        // Answered: the box is ready for the next question (a failure leaves it, to ask again).
+        if (question.value.trim() === input) question.value = '';
         setStatus(u ? `Done: ${u.input_tokens} tokens in, ${u.output_tokens} out.` : 'Done.');
       } else if (ev.type === 'response.failed') {
         throw new Error(ev.response.error?.message ?? 'The agent failed.');

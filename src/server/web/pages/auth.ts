@@ -28,7 +28,7 @@ ${field({
   label: 'Password',
   type: 'password',
   autocomplete: 'new-password',
-  hint: `At least ${MIN_PASSWORD_LENGTH} characters. A few unrelated words make a strong one.`,
+  hint: `At least ${MIN_PASSWORD_LENGTH} characters, not a common password nor your email's name. A few unrelated words make a strong one.`,
   errors: o.errors,
   autofocus: !!o.errors?.fields?.password && !o.errors.fields.email,
   maxlength: 256,
@@ -41,18 +41,28 @@ ${field({
 }
 
 export function logInPage(ctx: PageContext, o: { email?: string; next?: string; errors?: FormErrors; notice?: string } = {}): Html {
+  // The email is filled in again after a refusal: what is left to type is the password.
+  const passwordNext = !!o.email && !o.errors?.fields?.email;
   const body = html`<h1>Log in</h1>
 ${o.notice ? html`<div class="notice ok" role="status">${o.notice}</div>` : ''}
 ${errorSummary(o.errors)}
 <form method="post" action="/login" novalidate>
 ${csrfInput(ctx)}
 ${o.next ? html`<input type="hidden" name="next" value="${o.next}">` : ''}
-${field({ name: 'email', label: 'Email', type: 'email', value: o.email, autocomplete: 'username', errors: o.errors, autofocus: true, maxlength: 254 })}
-${field({ name: 'password', label: 'Password', type: 'password', autocomplete: 'current-password', errors: o.errors, maxlength: 256 })}
+${field({ name: 'email', label: 'Email', type: 'email', value: o.email, autocomplete: 'username', errors: o.errors, autofocus: !passwordNext, maxlength: 254 })}
+${field({ name: 'password', label: 'Password', type: 'password', autocomplete: 'current-password', errors: o.errors, autofocus: passwordNext, maxlength: 256 })}
 <div class="actions"><button type="submit">Log in</button></div>
 </form>
 <p>No account yet? <a href="/signup">Sign up</a>.</p>`;
   return page(ctx, { title: 'Log in', body });
+}
+
+/** GET /logout: the log-out button, since logging out is a form post. */
+export function logOutPage(ctx: PageContext): Html {
+  const body = html`<h1>Log out</h1>
+<p>Signed in as <strong class="email">${ctx.session!.account.email}</strong>.</p>
+<form method="post" action="/logout">${csrfInput(ctx)}<div class="actions"><button type="submit">Log out</button> <a href="/playground">Back to the playground</a></div></form>`;
+  return page(ctx, { title: 'Log out', body });
 }
 
 export function messagePage(ctx: PageContext, o: { title: string; message: string; link?: { href: string; label: string } }): Html {

@@ -26,8 +26,13 @@ ${o.models.map((m) => html`<option value="${m.id}" ${m.id === preferred ? html`s
 </form>
 <p class="status" id="status" role="status" aria-live="polite"></p>
 <p class="status error" id="error" role="alert"></p>
+<section aria-labelledby="history-title" id="history" hidden>
+<h2 id="history-title">Earlier in this conversation</h2>
+<div id="turns"></div>
+</section>
 <section aria-labelledby="answer-title" id="result" hidden>
 <h2 id="answer-title">Answer</h2>
+<p class="asked" id="asked" hidden></p>
 <div class="answer" id="answer" aria-live="off"></div>
 <p id="charge" class="muted"></p>
 <div class="actions" id="copy-row" hidden><button type="button" class="secondary" id="copy-answer">Copy answer</button><span role="status" class="muted" id="copy-status"></span></div>

@@ -47,7 +47,7 @@ ${errorSummary(o.errors)}
 ${csrfInput(ctx)}
 <input type="email" autocomplete="username" value="${a.email}" hidden>
 ${field({ name: 'current_password', label: 'Current password', type: 'password', autocomplete: 'current-password', errors: o.errors, autofocus: !!o.errors?.fields?.current_password, maxlength: 256 })}
-${field({ name: 'new_password', label: 'New password', type: 'password', autocomplete: 'new-password', hint: `At least ${MIN_PASSWORD_LENGTH} characters.`, errors: o.errors, autofocus: !!o.errors?.fields?.new_password && !o.errors.fields.current_password, maxlength: 256 })}
+${field({ name: 'new_password', label: 'New password', type: 'password', autocomplete: 'new-password', hint: `At least ${MIN_PASSWORD_LENGTH} characters, not a common password nor your email's name. A few unrelated words make a strong one.`, errors: o.errors, autofocus: !!o.errors?.fields?.new_password && !o.errors.fields.current_password, maxlength: 256 })}
 <div class="actions"><button type="submit">Change password</button></div>
 </form>`,
   );
@@ -67,7 +67,7 @@ export function apiKeysSection(
     ? html`<section class="notice ok" aria-labelledby="new-key-title" id="new-key">
   <h3 id="new-key-title">Your new key${o.created.key.name ? html` “${o.created.key.name}”` : ''}</h3>
   <p>Copy it now: it is shown only this once. Use it as <code>Authorization: Bearer &lt;key&gt;</code>, or as <code>apiKey</code> in an OpenAI SDK with base URL <code>${ctx.apiBase}</code>.</p>
-  <div class="secret"><code id="new-key-secret">${o.created.secret}</code><button type="button" class="secondary" data-copy="new-key-secret" aria-describedby="new-key-secret" autofocus>Copy</button><span role="status" class="muted" id="copy-status"></span></div>
+  <div class="secret"><code id="new-key-secret">${o.created.secret}</code><button type="button" class="secondary" data-copy="new-key-secret" aria-label="Copy the new key" autofocus>Copy</button><span role="status" class="muted" id="copy-status"></span></div>
 </section>`
     : '';
   const welcome = o.welcome ? html`<div class="notice ok" role="status">Your account is ready, on the Free plan. Create an API key to call the API, or try the agents in the <a href="/playground">playground</a>.</div>` : '';
@@ -75,7 +75,7 @@ export function apiKeysSection(
   const rows = (keys: KeyInfo[], withAction: boolean) =>
     keys.map(
       (k) => html`<tr data-key-id="${k.id}">
-  <td data-label="Name">${k.name ?? html`<span class="muted">unnamed</span>`}</td>
+  <td data-label="Name" class="key-name">${k.name ?? html`<span class="muted">unnamed</span>`}</td>
   <td data-label="Key"><code>${k.prefix}…${k.last4}</code></td>
   <td data-label="Created">${formatTime(k.createdAt)}</td>
   <td data-label="Last used">${formatTime(k.lastUsedAt)}</td>
