@@ -23,9 +23,15 @@ export class SourceList {
  * A caller's words quoted back in an answer. A `[n]` they typed is written `[n\]` (the same in
  * Markdown) so it cannot be mistaken for, or take the place of, a citation marker; a Markdown link
  * they typed, `[label](url)`, is written `[label] (url)`, so no renderer (the playground, Slack,
- * Discord) shows it as a link under a label of the caller's choosing, in the service's answer.
+ * Discord) shows it as a link under a label of the caller's choosing, in the service's answer;
+ * `*`, `_`, `` ` `` and `~` are escaped, so "**bold**" they typed is quoted as typed.
  */
-export const quoteCaller = (text: string) => text.replace(/\[(\d+)\]/g, '[$1\\]').replace(/\]\(/g, '] (');
+export const quoteCaller = (text: string) =>
+  text
+    .replace(/\[(\d+)\]/g, '[$1\\]')
+    .replace(/\]\(/g, '] (')
+    // Their emphasis and code marks are shown as typed, not applied to the service's answer.
+    .replace(/[*`~]|(?<!\w)_|_(?!\w)/g, '\\$&');
 
 /** "2026-11-19 15:00 UTC". */
 export const utcMinute = (d: Date) => `${d.toISOString().slice(0, 16).replace('T', ' ')} UTC`;

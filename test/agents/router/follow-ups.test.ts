@@ -496,6 +496,9 @@ describe('several questions in one, and odds follow-ups that change topic', () =
     const paris = (await client.responses.create({ model: 'svc-agent', input: "What's the weather in Paris today?" })).output_text;
     // The demo's clock reads 2026-11-19; its NYC temperature event is for the 20th.
     expect(paris).toMatch(/^No open Kalshi event matches all of “What's the weather in Paris today\?”: none mentions “paris”, and none settles today \(2026-11-19\)\. The closest/);
+    // Marks the caller typed are quoted as typed, escaped: they do not make the service's answer bold.
+    const marked = (await client.responses.create({ model: 'svc-agent', input: 'odds of **snow** in _Paris_ today?' })).output_text;
+    expect(marked).toContain('“odds of \\*\\*snow\\*\\* in \\_Paris\\_ today?”');
     // "cut" is an outcome of the Fed decision, not missing from it.
     expect((await client.responses.create({ model: 'svc-agent', input: 'odds of a Fed cut' })).output_text).toMatch(/^Open Kalshi events matching/);
   });
