@@ -262,6 +262,12 @@ export function classify(question: string, history: readonly Turn[] = []): Route
       const turn = history[i]!;
       if (turn.role !== 'user') continue;
       const earlier = classifyOne(turn.content);
+      // A turn that was itself about an event being discussed ("the model's probability for Hold?"
+      // after its address) took that event's route: so does a follow-up to it ("and its price?").
+      if (earlier.kind !== 'help' && aboutTheEvent(turn.content, earlier)) {
+        const resolved = classify(turn.content, history.slice(0, i));
+        if (resolved.kind === 'kalshi_url') return { ...resolved, reason: 'a follow-up about the Kalshi event of an earlier turn', context: turn.content };
+      }
       if (earlier.kind !== 'help') {
         // A follow-up keeps the conversation's route ("and net income?" after a table of revenue),
         // unless it names a subject of another kind ("what about Apple revenue?" after odds).

@@ -52,6 +52,8 @@ const PATTERNS: [EventQuestion, RegExp][] = [
   ['resolution', /\b(?:resolution|resolv\w*|rules?|source|criteria|count(?:s|ed)?|decides?|determin\w*|flip\w*)\b/i],
   ['moves', /\b(?:mov(?:e|ed|es|ing)|moves?|changed?|trend\w*|volume|surge\w*|momentum|shift\w*)\b/i],
   ['market_favourite', /\b(?:most likely|likel(?:y|iest)|favou?rite|favou?red|front-?runner|leading|leads|ahead|winner|win|pick|expected|consensus|top)\b/i],
+  // A price asked in words of its own ("what's the price of hold?", "what does a cut trade at?", "how much is hold?").
+  ['outcome', /\b(?:prices?|pric(?:ing|ed)|trad(?:es?|ing|ed) at|market (?:says?|saying|thinks?)|how much (?:is|are|does|do)|quoted? at|implied)\b|\bwhat(?:'s| is| are)\b.*\bat\s*\??\s*$/i],
 ];
 
 /** What a follow-up asks about the event, or null when it asks for nothing the report answers on its own. */
@@ -235,7 +237,32 @@ function rungsAround(rows: Row[], v: number): [Row, Row] | null {
  * what it asks (see eventQuestion); null when the report does not hold that (the caller then shows
  * the report whole).
  */
-export function answerFromReport(question: string, report: { title: string; text: string; citations: readonly Citation[]; asOf: string }): Answer | null {
+/** A follow-up that points back at what the turn before named ("its price?", "and the spread?", "what about that one?"). */
+const REFERS_BACK = /\b(?:it|its|it's|that one|this one|that outcome|that contract|them|those|they)\b|^\s*(?:and|what about|how about)\b/i;
+
+/**
+ * The part of a stored report that answers a question about its event, or null. `earlier`: the
+ * user's turns before, latest first. A follow-up that names no outcome of its own refers to the
+ * outcome its thread last named ("the model's probability for Hold?", "and its price?", "and its
+ * spread?"), back past turns that themselves only pointed back.
+ */
+export function answerFromReport(question: string, report: { title: string; text: string; citations: readonly Citation[]; asOf: string }, earlier: readonly string[] = []): Answer | null {
+  const { rows } = readReport(report.text);
+  const names = (text: string) => namedRows(text, rows, report.title, levelsIn(text));
+  if (REFERS_BACK.test(question) && !names(question).length) {
+    for (const turn of earlier) {
+      const before = names(turn);
+      if (before.length) {
+        if (before.length < rows.length) question = `${question} (${before.map((r) => outcomeOf(r.outcome).name).join(' or ')})`;
+        break;
+      }
+      if (!REFERS_BACK.test(turn)) break;
+    }
+  }
+  return answerAbout(question, report);
+}
+
+function answerAbout(question: string, report: { title: string; text: string; citations: readonly Citation[]; asOf: string }): Answer | null {
   const { sections, rows, contracts } = readReport(report.text);
   const from = `\n\n_From the stored report on **${report.title.replace(/[*_]/g, '')}**, as of ${report.asOf.slice(0, 16).replace('T', ' ')} UTC; ask for the event's address again for the whole report._\n`;
   const section = (start: string) => [...sections.entries()].find(([h]) => h.startsWith(start))?.[1];

@@ -311,11 +311,35 @@ describe('several questions in one, and odds follow-ups that change topic', () =
     expect(await fed('which has the most volume?')).toMatch(/^\*\*Cut 25bps\*\* has the most volume: 336,207 contracts \[1\]\.\n\n- \*\*Cut 25bps\*\*: 336,207 \[1\]\n- \*\*Hike 25bps\*\*: 113,933/);
     expect(await fed('which contract has the most open interest?')).toMatch(/^\*\*Cut 25bps\*\* has the most open interest: 220,268 contracts/);
     expect(await fed('any volume surges?')).toContain('**Volume surge, Cut 25bps:**');
+    // A price asked in words of its own, not only "odds".
+    for (const q of ["what's the price of hold?", 'what does hold trade at?', 'how much is hold?', 'what is the market saying for hold?', 'market price of hold']) {
+      expect(await fed(q), q).toMatch(/^- \*\*Hold\*\*: market 16\.0% \(mid; 14\.5% normalised\), model [\d.]+%, gap /);
+    }
     expect(await game("what's the spread on the favourite?")).toMatch(/^The market's favourite is \*\*Home team \(Chiefs\)\*\* at 63\.0% \(mid; 62\.1% normalised\)\.\n\n- \*\*Home team \(Chiefs\)\*\* \(KXNFLGAME-26NOV23BUFKC-A\): bid \$0\.62, ask \$0\.64, spread \$0\.02/);
     expect(await cpi('how often did above 3.0 resolve yes?')).toMatch(/^- \*\*Above 3\.0\*\* resolved YES in 5 of 12 settled events of the series \(41\.7%\); the market prices it at 86\.5% \(mid\) now, the model at [\d.]+%\. \[1\]/);
     // The series' base rates are kept by its label, "Home team", whichever team is at home.
     expect(await game('how often did the home team win before?')).toMatch(/^- \*\*Home team \(Chiefs\)\*\*: “Home team” resolved YES in \d+ of \d+ settled events of the series/);
     expect(await game('any arb?')).toMatch(/^No arbitrage on the report's quotes: YES on every outcome costs \$1\.03 at the asks, and NO on every outcome \$1\.00 against the \$1 it pays\./);
+  });
+
+  it('a follow-up that points back ("its price?", "and the spread?") means the outcome the turn before named, through every turn of the thread', async () => {
+    const payer = new OpenAI({ baseURL: svc.baseURL, apiKey: (await svc.account({ plan: 'pro', credits: 30 })).apiKey, maxRetries: 0 });
+    const url = 'https://kalshi.com/markets/kxfeddecision/fed/kxfeddecision-26dec';
+    const messages: OpenAI.Chat.ChatCompletionMessageParam[] = [
+      { role: 'user', content: url },
+      { role: 'assistant', content: (await payer.responses.create({ model: 'svc-prediction-markets-agent', input: url })).output_text },
+    ];
+    const ask = async (content: string) => {
+      messages.push({ role: 'user', content });
+      const text = (await client.chat.completions.create({ model: 'svc-agent', messages })).choices[0]!.message.content!;
+      messages.push({ role: 'assistant', content: text });
+      return text;
+    };
+    expect(await ask('What probability does the model give to Hold?')).toMatch(/^- \*\*Hold\*\*: market 16\.0%/);
+    expect(await ask('and what is the market price for it?')).toMatch(/^- \*\*Hold\*\*: market 16\.0%[^\n]*\n\n_From the stored report/);
+    expect(await ask("what's its spread?")).toMatch(/^- \*\*Hold\*\* \(KXFEDDECISION-26DEC-C\): bid \$0\.14, ask \$0\.18, spread \$0\.04[^\n]*\n\n_From the stored report/);
+    // A question about the whole event after one about an outcome is about the whole event.
+    expect(await ask('which is the favourite?')).toMatch(/^The market's favourite is \*\*Hike 25bps\*\*/);
   });
 
   it('answers by the shape of the event: a team of a game, ranges of a temperature, a single yes/no; says when an outcome or level asked does not exist', async () => {
