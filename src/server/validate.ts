@@ -156,3 +156,24 @@ export function intQuery(v: unknown, param: string, fallback: number, min = -1, 
   if (n < min || n > max) throw invalidRequest('invalid_value', `Invalid value for '${param}': must be between ${min} and ${max}.`, param);
   return n;
 }
+
+/** `order` of a list: 'asc' or 'desc', `fallback` when absent. */
+export function orderQuery(v: unknown, fallback: 'asc' | 'desc'): 'asc' | 'desc' {
+  const order = stringQuery(v, 'order') ?? fallback;
+  if (order !== 'asc' && order !== 'desc') throw invalidValue('order', `'${order}' is not one of 'asc', 'desc'.`);
+  return order;
+}
+
+/** Refuses a body field other than those named: sent, it would silently not be done. */
+export function onlyFields(f: Fields, allowed: readonly string[], what: string): void {
+  const other = Object.keys(f.obj).find((k) => !allowed.includes(k));
+  if (other !== undefined) throw invalidRequest('unknown_parameter', `Unknown parameter: '${other}'. ${what}`, other);
+}
+
+/** The body of an update of a stored object's metadata, `{"metadata": {…}}` (null clears it), and nothing else. */
+export function metadataUpdate(body: unknown, what: string): Record<string, string> {
+  const f = new Fields(bodyObject(body));
+  onlyFields(f, ['metadata'], `Only the 'metadata' of ${what} can be modified.`);
+  if (!('metadata' in f.obj)) throw missing('metadata', 'Send {"metadata": {…}} (null clears it).');
+  return f.metadata('metadata') ?? {};
+}

@@ -4,7 +4,7 @@ import { invalidRequest, notFound } from '../../errors.js';
 import { newId } from '../../ids.js';
 import type { ServerDeps } from '../deps.js';
 import { parseConversationItems } from '../requests.js';
-import { Fields, bodyObject, intQuery, invalidValue, missing, stringQuery } from '../validate.js';
+import { Fields, bodyObject, intQuery, invalidValue, metadataUpdate, missing, onlyFields, orderQuery, stringQuery } from '../validate.js';
 
 type Query = Record<string, unknown>;
 
@@ -19,12 +19,6 @@ export function messageItem(id: string, role: ItemRole, text: string): MessageIt
 }
 
 const newItems = (raw: unknown, param: string) => parseConversationItems(raw, param).map((m) => messageItem(newId('msg_', 32), m.role, m.content));
-
-/** Only the fields named may be sent: anything else would be silently not done. */
-function onlyFields(f: Fields, allowed: string[], what: string): void {
-  const other = Object.keys(f.obj).find((k) => !allowed.includes(k));
-  if (other !== undefined) throw invalidRequest('unknown_parameter', `Unknown parameter: '${other}'. ${what}`, other);
-}
 
 /**
  * OpenAI's conversations: create one (with up to 20 first items), read, update its metadata,
@@ -56,10 +50,7 @@ export async function conversationRoutes(app: FastifyInstance, deps: ServerDeps)
 
   app.post('/v1/conversations/:id', async (request) => {
     const { id } = request.params as { id: string };
-    const f = new Fields(bodyObject(request.body));
-    onlyFields(f, ['metadata'], "Only a conversation's 'metadata' can be modified.");
-    if (!('metadata' in f.obj)) throw missing('metadata', 'Send {"metadata": {…}} (null clears it).');
-    const updated = await store.setMetadata(id, request.auth!.account.id, f.metadata('metadata') ?? {});
+    const updated = await store.setMetadata(id, request.auth!.account.id, metadataUpdate(request.body, 'a conversation'));
     if (!updated) throw unknownConversation(id);
     return wireObject(updated);
   });
@@ -86,8 +77,7 @@ export async function conversationRoutes(app: FastifyInstance, deps: ServerDeps)
     const { id } = request.params as { id: string };
     await owned(id, request.auth!.account.id);
     const q = request.query as Query;
-    const order = stringQuery(q.order, 'order') ?? 'desc';
-    if (order !== 'asc' && order !== 'desc') throw invalidValue('order', `'${order}' is not one of 'asc', 'desc'.`);
+    const order = orderQuery(q.order, 'desc');
     const after = stringQuery(q.after, 'after');
     const page = await store.page(id, { after, limit: intQuery(q.limit, 'limit', 20, 1, 100), order });
     if (!page) throw invalidValue('after', `no item '${after}' in conversation '${id}'.`);

@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { StoredChatCompletion } from '../../chat-completions/store.js';
-import { invalidRequest, notFound } from '../../errors.js';
+import { notFound } from '../../errors.js';
 import type { ServerDeps } from '../deps.js';
-import { Fields, bodyObject, intQuery, invalidValue, missing, stringQuery } from '../validate.js';
+import { intQuery, invalidValue, metadataUpdate, orderQuery, stringQuery } from '../validate.js';
 
 type Query = Record<string, unknown>;
 
@@ -11,12 +11,6 @@ const wireObject = (stored: StoredChatCompletion) => ({ ...stored.completion, me
 
 const unknownCompletion = (id: string) =>
   notFound('completion_not_found', `No stored chat completion with id '${id}'. Only completions created with 'store': true are kept (for SVC_RESPONSE_RETENTION_DAYS).`, 'completion_id');
-
-function readOrder(q: Query): 'asc' | 'desc' {
-  const order = stringQuery(q.order, 'order') ?? 'asc';
-  if (order !== 'asc' && order !== 'desc') throw invalidValue('order', `'${order}' is not one of 'asc', 'desc'.`);
-  return order;
-}
 
 /** `metadata[key]=value` query pairs (how OpenAI's SDKs send a metadata filter); every pair must match. */
 function readMetadataFilter(q: Query): Record<string, string> {
@@ -50,7 +44,7 @@ export function storedCompletionRoutes(app: FastifyInstance, deps: ServerDeps): 
       metadata: readMetadataFilter(q),
       after,
       limit: intQuery(q.limit, 'limit', 20, 1, 100),
-      order: readOrder(q),
+      order: orderQuery(q.order, 'asc'),
     });
     if (!page) throw invalidValue('after', `no stored chat completion '${after}' (pass the id of the last completion of the page before).`);
     const data = page.data.map(wireObject);
@@ -66,11 +60,7 @@ export function storedCompletionRoutes(app: FastifyInstance, deps: ServerDeps): 
 
   app.post('/v1/chat/completions/:id', async (request) => {
     const { id } = request.params as { id: string };
-    const f = new Fields(bodyObject(request.body));
-    const other = Object.keys(f.obj).find((k) => k !== 'metadata');
-    if (other !== undefined) throw invalidRequest('unknown_parameter', `Unknown parameter: '${other}'. Only 'metadata' of a stored chat completion can be modified.`, other);
-    if (!('metadata' in f.obj)) throw missing('metadata', 'Send {"metadata": {…}} (null clears it).');
-    const updated = await store.setMetadata(id, request.auth!.account.id, f.metadata('metadata') ?? {});
+    const updated = await store.setMetadata(id, request.auth!.account.id, metadataUpdate(request.body, 'a stored chat completion'));
     if (!updated) throw unknownCompletion(id);
     return wireObject(updated);
   });
@@ -87,7 +77,7 @@ export function storedCompletionRoutes(app: FastifyInstance, deps: ServerDeps): 
     const stored = await store.get(id, request.auth!.account.id);
     if (!stored) throw unknownCompletion(id);
     const limit = intQuery(q.limit, 'limit', 20, 1, 100);
-    const order = readOrder(q);
+    const order = orderQuery(q.order, 'asc');
     let messages = stored.messages.map((m, i) => ({ id: `${id}-${i}`, ...m }));
     if (order === 'desc') messages = messages.reverse();
     const after = stringQuery(q.after, 'after');
