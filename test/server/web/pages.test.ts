@@ -359,6 +359,8 @@ describeBackends('web pages: sign-up, sessions, API keys', (backend) => {
     const page = await web.get('/playground');
     expect(page.text).toContain('<form id="playground" method="post" action="/playground"');
     expect(page.text).toMatch(/<noscript>.*needs JavaScript.*<\/noscript>/);
+    // A Free account is told, beside the agent that always generates, that it cannot.
+    expect(page.text).toMatch(/<span data-model-hint="svc-prediction-markets-agent:refresh" hidden>[^<]* It needs the Plus, Pro or Enterprise plan; this account is on Free, so use :cache for a stored report\.<\/span>/);
     expect((await web.post('/playground', { model: 'svc-test', question: 'hi' }, { csrf: null })).status).toBe(403);
     const res = await web.post('/playground', { model: 'svc-test', question: 'hi' });
     expect(res.status).toBe(200);

@@ -14,7 +14,7 @@ ${csrfInput(ctx)}
 <select id="model" name="model" aria-describedby="model-hint">
 ${o.models.map((m) => html`<option value="${m.id}" ${m.id === preferred ? html`selected` : ''}>${m.id}</option>`)}
 </select>
-<p class="hint" id="model-hint">${o.models.map((m) => html`<span data-model-hint="${m.id}" ${m.id === preferred ? '' : html`hidden`}>${m.description}</span>`)}</p>
+<p class="hint" id="model-hint">${o.models.map((m) => html`<span data-model-hint="${m.id}" ${m.id === preferred ? '' : html`hidden`}>${m.description}${m.id.endsWith(':refresh') && !mayPay(o.plan) ? ` It needs the Plus, Pro or Enterprise plan; this account is on ${PLAN_NAMES[o.plan]}, so use :cache for a stored report.` : ''}</span>`)}</p>
 <label for="question">Question or Kalshi link</label>
 <textarea id="question" name="question" required maxlength="8000" aria-describedby="question-hint" aria-keyshortcuts="Control+Enter Meta+Enter" placeholder="e.g. What was Apple's revenue in its latest 10-K? or https://kalshi.com/markets/…"></textarea>
 <p class="hint" id="question-hint">Ctrl+Enter (⌘+Enter on a Mac) asks.</p>
