@@ -12,6 +12,12 @@ export interface MessageItem {
   content: Array<{ type: 'input_text'; text: string } | { type: 'output_text'; text: string; annotations: unknown[]; logprobs: unknown[] }>;
 }
 
+/** An item with what the store keeps beside it: the stored report an answer is (see Turn.answerRef). */
+export interface KeptItem {
+  item: MessageItem;
+  answerRef?: string;
+}
+
 export interface Conversation {
   id: string;
   metadata: Record<string, string>;
@@ -40,7 +46,7 @@ export class ConversationStore {
         .insertInto('conversations')
         .values({ id: conversation.id, account_id: conversation.accountId, metadata: JSON.stringify(conversation.metadata), created_at: conversation.createdAt })
         .execute();
-      if (items.length) await trx.insertInto('conversation_items').values(items.map((item) => this.#itemRow(conversation.id, item, conversation.createdAt))).execute();
+      if (items.length) await trx.insertInto('conversation_items').values(items.map((item) => this.#itemRow(conversation.id, { item }, conversation.createdAt))).execute();
     });
   }
 
@@ -64,15 +70,40 @@ export class ConversationStore {
     });
   }
 
-  /** Appends items to a conversation the caller owns (checked by the caller). */
-  async addItems(conversationId: string, items: MessageItem[], now = Date.now()): Promise<void> {
-    if (items.length) await this.db.insertInto('conversation_items').values(items.map((item) => this.#itemRow(conversationId, item, now))).execute();
+  /** Appends items to a conversation the caller owns (checked by the caller); one it holds already is left where it is. */
+  async addItems(conversationId: string, items: readonly (MessageItem | KeptItem)[], now = Date.now()): Promise<void> {
+    if (!items.length) return;
+    const rows = items.map((i) => this.#itemRow(conversationId, 'item' in i ? i : { item: i }, now));
+    await this.db
+      .insertInto('conversation_items')
+      .values(rows)
+      .onConflict((oc) => oc.columns(['conversation_id', 'id']).doNothing())
+      .execute();
   }
 
   /** Every item, oldest first. */
-  async items(conversationId: string): Promise<MessageItem[]> {
-    const rows = await this.db.selectFrom('conversation_items').select('item').where('conversation_id', '=', conversationId).where('deleted_at', 'is', null).orderBy('seq', 'asc').execute();
-    return rows.map((r) => JSON.parse(r.item) as MessageItem);
+  async items(conversationId: string): Promise<KeptItem[]> {
+    const rows = await this.db
+      .selectFrom('conversation_items')
+      .select(['item', 'answer_ref'])
+      .where('conversation_id', '=', conversationId)
+      .where('deleted_at', 'is', null)
+      .orderBy('seq', 'asc')
+      .execute();
+    return rows.map((r) => ({ item: JSON.parse(r.item) as MessageItem, ...(r.answer_ref ? { answerRef: r.answer_ref } : {}) }));
+  }
+
+  /** An item of any of the account's conversations (for an item_reference), or null. */
+  async itemOfAccount(itemId: string, accountId: string): Promise<KeptItem | null> {
+    const row = await this.db
+      .selectFrom('conversation_items as i')
+      .innerJoin('conversations as c', 'c.id', 'i.conversation_id')
+      .select(['i.item', 'i.answer_ref'])
+      .where('i.id', '=', itemId)
+      .where('c.account_id', '=', accountId)
+      .where('i.deleted_at', 'is', null)
+      .executeTakeFirst();
+    return row ? { item: JSON.parse(row.item) as MessageItem, ...(row.answer_ref ? { answerRef: row.answer_ref } : {}) } : null;
   }
 
   /** A page of items; null when `after` is none of them (an item deleted since still marks its place). */
@@ -103,7 +134,7 @@ export class ConversationStore {
     return Number(res.numUpdatedRows) > 0;
   }
 
-  #itemRow(conversationId: string, item: MessageItem, now: number) {
-    return { id: item.id, conversation_id: conversationId, item: JSON.stringify(item), created_at: now, deleted_at: null };
+  #itemRow(conversationId: string, kept: KeptItem, now: number) {
+    return { id: kept.item.id, conversation_id: conversationId, item: JSON.stringify(kept.item), answer_ref: kept.answerRef ?? null, created_at: now, deleted_at: null };
   }
 }

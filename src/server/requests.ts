@@ -98,13 +98,10 @@ const endsWithTool = (p: string, what: string, param: string) =>
 /** Input items of tool use and reasoning (function_call, function_call_output, reasoning, web_search_call, mcp_call, …). */
 const TOOL_ITEM = /^(?:reasoning|[a-z_]+_call(?:_output)?|mcp_[a-z_]+)$/;
 
-export function parseResponsesRequest(raw: unknown): ResponsesRequest {
-  const f = new Fields(bodyObject(raw));
-  const model = readModel(f);
-  const items: InputItem[] = [];
-  const input = f.obj.input;
+/** The items of a Responses `input`: a string (one user message) or an array of input items. */
+function readInput(input: unknown, items: InputItem[]): void {
   if (input === undefined || input === null) throw missing('input', 'Send the question as a string, or an array of input messages.');
-  if (typeof input === 'string') {
+  else if (typeof input === 'string') {
     if (!input.trim()) throw invalidRequest('empty_input', "Invalid 'input': the value must not be empty. Send the question as a string.", 'input');
     items.push({ role: 'user', content: input, param: 'input' });
   } else if (Array.isArray(input)) {
@@ -136,11 +133,23 @@ export function parseResponsesRequest(raw: unknown): ResponsesRequest {
   } else {
     throw wrongType('input', 'a string or an array of input messages', input);
   }
+}
+
+export function parseResponsesRequest(raw: unknown): ResponsesRequest {
+  const f = new Fields(bodyObject(raw));
+  const model = readModel(f);
+  const items: InputItem[] = [];
+  const input = f.obj.input;
+  // With a conversation, the question may be its last message already: no input of its own.
+  const conversationId = readConversation(f);
+  // (Its last message is checked to be a question once it is read.)
+  const fromConversation = conversationId !== null && (input === undefined || input === null || (Array.isArray(input) && input.length === 0));
+  if (!fromConversation) readInput(input, items);
   // The question: the last message that is not an instruction.
   const lastTurn = items.findLast((item) => !('role' in item) || (item.role !== 'system' && item.role !== 'developer'));
-  if (!lastTurn) throw invalidRequest('empty_input', "'input' has no user message: send the question as a user message.", 'input');
+  if (!lastTurn && !fromConversation) throw invalidRequest('empty_input', "'input' has no user message: send the question as a user message.", 'input');
   // A reference last is checked once it is looked up: it may name a stored user message.
-  if (!('ref' in lastTurn)) requireLastUser([lastTurn], 'input');
+  if (lastTurn && !('ref' in lastTurn)) requireLastUser([lastTurn], 'input');
 
   const text = f.object('text');
   refuseStructuredOutput(text?.object('format'), 'text.format');
@@ -151,7 +160,6 @@ export function parseResponsesRequest(raw: unknown): ResponsesRequest {
   const background = f.boolean('background') ?? false;
   if (background && !store) throw invalidValue('background', "a background response must be stored: drop 'store': false (it is fetched later with GET /v1/responses/{id}).");
   const previousResponseId = f.string('previous_response_id', { nonEmpty: true }) ?? null;
-  const conversationId = readConversation(f);
   if (conversationId && previousResponseId) {
     throw invalidValue('conversation', "'conversation' and 'previous_response_id' cannot be used together: a conversation already holds the earlier turns.");
   }
@@ -178,9 +186,14 @@ export function parseResponsesRequest(raw: unknown): ResponsesRequest {
 function readConversation(f: Fields): string | null {
   const v = f.obj.conversation;
   if (v === undefined || v === null) return null;
-  if (isObject(v)) return new Fields(v, 'conversation').requiredString('id', { nonEmpty: true, maxLength: 256 });
+  if (isObject(v)) {
+    const other = Object.keys(v).find((k) => k !== 'id');
+    if (other !== undefined) throw invalidRequest('unknown_parameter', `Unknown parameter: 'conversation.${other}'. A conversation is named by its 'id' alone.`, `conversation.${other}`);
+    return new Fields(v, 'conversation').requiredString('id', { nonEmpty: true, maxLength: 256 });
+  }
   if (typeof v !== 'string') throw wrongType('conversation', "a conversation id (or an object with its 'id')", v);
   if (!v.trim()) throw invalidRequest('empty_value', "Invalid 'conversation': the value must not be empty.", 'conversation');
+  if (v.length > 256) throw invalidValue('conversation', `string too long: ${v.length} characters, the maximum is 256.`);
   return v;
 }
 
@@ -192,7 +205,7 @@ export const MAX_NEW_CONVERSATION_ITEMS = 20;
  * input messages. Items of tool use are refused: svc agents call no tools, so a conversation here
  * holds what was said.
  */
-export function parseConversationItems(raw: unknown, param: string): { role: ItemRole; content: string }[] {
+export function parseConversationItems(raw: unknown, param: string): { role: ItemRole; parts: string[] }[] {
   if (!Array.isArray(raw)) throw wrongType(param, 'an array of message items', raw);
   if (raw.length > MAX_NEW_CONVERSATION_ITEMS) throw invalidValue(param, `at most ${MAX_NEW_CONVERSATION_ITEMS} items can be added at once, got ${raw.length}.`);
   return raw.map((item, i) => {
@@ -206,7 +219,9 @@ export function parseConversationItems(raw: unknown, param: string): { role: Ite
     const role = itf.requiredString('role');
     if (role !== 'user' && role !== 'assistant' && role !== 'system' && role !== 'developer') throw invalidValue(`${p}.role`, `'${role}' is not supported. Use 'user', 'assistant', 'system' or 'developer'.`);
     if (item.content === undefined || item.content === null) throw missing(`${p}.content`);
-    return { role, content: contentText(item.content, `${p}.content`, TEXT_PARTS) };
+    // Checked as input content is; each part kept as sent.
+    const text = contentText(item.content, `${p}.content`, TEXT_PARTS);
+    return { role, parts: Array.isArray(item.content) ? item.content.map((c) => String((c as { text?: unknown; refusal?: unknown }).text ?? (c as { refusal?: unknown }).refusal)) : [text] };
   });
 }
 

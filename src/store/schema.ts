@@ -183,6 +183,8 @@ export interface ConversationItemsTable {
   conversation_id: string;
   /** JSON: the message item as listed (type, id, status, role, content). */
   item: string;
+  /** The stored report (`report:<id>`) an answer item's text is, if it is one whole. */
+  answer_ref: string | null;
   created_at: number;
   /** Deleted: emptied, kept so cursors past it still work, until its conversation is deleted. */
   deleted_at: number | null;

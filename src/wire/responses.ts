@@ -197,6 +197,11 @@ export class ResponsesEncoder {
     };
   }
 
+  /** The kept answer (`report:<id>`) the whole output is, when it is one (see Answer.textRef). */
+  get answerRef(): string | undefined {
+    return this.#sole?.textRef;
+  }
+
   get text(): string {
     if (this.#deltas.length > 1) this.#deltas.splice(0, this.#deltas.length, internText(this.#deltas));
     return this.#deltas[0] ?? '';

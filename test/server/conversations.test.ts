@@ -153,6 +153,52 @@ describeBackends('conversations', (backend) => {
     expect((await client.conversations.items.list(conv.id)).data).toEqual([]);
   });
 
+  it('keeps messages sent by item_reference too, and resolves an item_reference to a conversation’s own item', async () => {
+    const first = await client.responses.create({ model: 'svc-echo', input: 'stored question' });
+    const sent = (await client.responses.inputItems.list(first.id)).data[0]!.id;
+    const conv = await client.conversations.create();
+    const r = await client.responses.create({ model: 'svc-echo', conversation: conv.id, input: [{ type: 'item_reference', id: sent }, { type: 'item_reference', id: first.output[0]!.id! }, { role: 'user', content: 'follow-up' }] });
+    expect(r.output_text).toBe(`Seen: user:stored question | assistant:${first.output_text} | user:follow-up [1]`);
+    const items = (await client.conversations.items.list(conv.id, { order: 'asc' })).data;
+    expect(items.map((i) => i.id)).toEqual([sent, first.output[0]!.id, expect.stringMatching(/^msg_in_/), r.output[0]!.id]);
+    // The earlier answer keeps its sources in the conversation.
+    expect(items[1]).toMatchObject({ role: 'assistant', content: [{ type: 'output_text', annotations: [expect.objectContaining({ type: 'url_citation', url: 'https://s.example/1' })] }] });
+    // A conversation's item, named by item_reference in another request.
+    const other = await client.conversations.create({ items: [{ type: 'message', role: 'user', content: 'from a conversation' }] });
+    const itemId = (await client.conversations.items.list(other.id)).data[0]!.id!;
+    expect((await client.responses.create({ model: 'svc-echo', input: [{ type: 'item_reference', id: itemId }] })).output_text).toBe('Seen: user:from a conversation [1]');
+    expect(await failure(stranger.responses.create({ model: 'svc-echo', input: [{ type: 'item_reference', id: itemId }] }))).toMatchObject({ status: 400, code: 'item_not_found' });
+  });
+
+  it('answers the conversation’s last message when the request has no input of its own; one ending in an answer is a 400 naming input', async () => {
+    const conv = await client.conversations.create({ items: [{ type: 'message', role: 'user', content: 'added first' }] });
+    const r = await client.responses.create({ model: 'svc-echo', conversation: conv.id } as OpenAI.Responses.ResponseCreateParamsNonStreaming);
+    expect(r.output_text).toBe('Seen: user:added first [1]');
+    expect((await client.conversations.items.list(conv.id)).data.map(textOf)).toEqual(['Seen: user:added first [1]', 'added first']);
+    expect(await failure(client.responses.create({ model: 'svc-echo', conversation: conv.id, input: [] }))).toMatchObject({ status: 400, code: 'empty_input', param: 'input' });
+    expect(await failure(client.responses.create({ model: 'svc-echo', input: [] }))).toMatchObject({ status: 400, param: 'input' });
+  });
+
+  it('keeps an item’s content parts as sent', async () => {
+    const conv = await client.conversations.create({ items: [{ type: 'message', role: 'user', content: [{ type: 'input_text', text: 'part one' }, { type: 'input_text', text: 'part two' }] }] });
+    expect((await client.conversations.items.list(conv.id)).data[0]).toMatchObject({ content: [{ type: 'input_text', text: 'part one' }, { type: 'input_text', text: 'part two' }] });
+    expect((await client.responses.create({ model: 'svc-echo', conversation: conv.id, input: 'q' })).output_text).toBe('Seen: user:part one\npart two | user:q [1]');
+  });
+
+  it('over the size limit, leaves out the oldest items with truncation: "auto", and is a 400 naming conversation without it', async () => {
+    const conv = await client.conversations.create();
+    const big = 'x'.repeat(60_000);
+    for (let batch = 0; batch < 2; batch++) {
+      await client.conversations.items.create(conv.id, { items: Array.from({ length: 10 }, (_, i) => ({ type: 'message' as const, role: 'user' as const, content: `${batch * 10 + i}:${big}` })) });
+    }
+    expect(await failure(client.responses.create({ model: 'svc-echo', conversation: conv.id, input: 'q' }))).toMatchObject({ status: 400, code: 'context_length_exceeded', param: 'conversation' });
+    const r = await client.responses.create({ model: 'svc-echo', conversation: conv.id, input: 'q', truncation: 'auto' });
+    // 20 items of 60,002 characters: the 3 oldest go, and the rest fits within 1,048,576.
+    expect(r.output_text.startsWith(`Seen: user:3:${big} | user:4:`)).toBe(true);
+    expect(r.output_text.length).toBeLessThan(1_048_576 + 200);
+    expect(r.output_text).toContain('| user:q [1]');
+  });
+
   it('works as the AI SDK’s conversation option', async () => {
     const conv = await client.conversations.create({ items: [{ type: 'message', role: 'user', content: 'earlier' }] });
     const openai = createOpenAI({ baseURL: svc.baseURL, apiKey: client.apiKey! });
@@ -183,6 +229,8 @@ describeBackends('conversations', (backend) => {
       [call('GET', `/conversations/${conv.id}/items?after=msg_nope`), 400, 'after'],
       [call('DELETE', `/conversations/${conv.id}/items/msg_nope`), 404, 'item_id'],
       [call('GET', '/conversations/conv_nope'), 404, 'conversation_id'],
+      [call('POST', '/responses', { model: 'svc-echo', conversation: 'c'.repeat(300), input: 'q' }), 400, 'conversation'],
+      [call('POST', '/responses', { model: 'svc-echo', conversation: { id: conv.id, foo: 1 }, input: 'q' }), 400, 'conversation.foo'],
     ];
     for (const [res, status, param] of cases) {
       const r = await res;

@@ -12,13 +12,14 @@ const wireObject = (c: Conversation) => ({ id: c.id, object: 'conversation' as c
 
 const unknownConversation = (id: string) => notFound('conversation_not_found', `Conversation with id '${id}' not found.`, 'conversation_id');
 
-/** A message as the item a conversation keeps: an answer's text as output, anything else as input. */
-export function messageItem(id: string, role: ItemRole, text: string): MessageItem {
-  const content = role === 'assistant' ? [{ type: 'output_text' as const, text, annotations: [], logprobs: [] }] : [{ type: 'input_text' as const, text }];
+/** A message as the item a conversation keeps, one content part per text: an answer's as output, anything else's as input. */
+export function messageItem(id: string, role: ItemRole, texts: readonly string[]): MessageItem {
+  const content = texts.map((text) => (role === 'assistant' ? { type: 'output_text' as const, text, annotations: [], logprobs: [] } : { type: 'input_text' as const, text }));
   return { type: 'message', id, status: 'completed', role, content };
 }
 
-const newItems = (raw: unknown, param: string) => parseConversationItems(raw, param).map((m) => messageItem(newId('msg_', 32), m.role, m.content));
+// Ids and statuses are the server's: an item is written once, completed.
+const newItems = (raw: unknown, param: string) => parseConversationItems(raw, param).map((m) => messageItem(newId('msg_', 32), m.role, m.parts));
 
 /**
  * OpenAI's conversations: create one (with up to 20 first items), read, update its metadata,

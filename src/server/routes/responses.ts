@@ -1,5 +1,5 @@
 import type { FastifyBaseLogger, FastifyInstance, FastifyReply } from 'fastify';
-import type { MessageItem } from '../../conversations/store.js';
+import type { KeptItem, MessageItem } from '../../conversations/store.js';
 import { messageItem } from './conversations.js';
 import { isInstruction, type AgentEvent, type Citation, type InputTurn, type RunMeta, type Turn } from '../../agents/types.js';
 import { SvcError, invalidRequest, notFound } from '../../errors.js';
@@ -49,7 +49,7 @@ async function storedConversationOf(req: ResponsesRequest, accountId: string, de
   if (req.conversationId) {
     const found = await deps.conversations.get(req.conversationId, accountId);
     if (!found) throw notFound('conversation_not_found', `Conversation with id '${req.conversationId}' not found.`, 'conversation');
-    for (const item of await deps.conversations.items(found.id)) turns.push(itemTurn(item));
+    for (const kept of await deps.conversations.items(found.id)) turns.push(itemTurn(kept));
   }
   if (req.previousResponseId) {
     const found = await deps.responses.get(req.previousResponseId, accountId);
@@ -67,8 +67,9 @@ async function storedConversationOf(req: ResponsesRequest, accountId: string, de
   }
   for (const item of req.items) {
     if ('ref' in item) {
-      const turn = await deps.responses.messageTurn(item.ref, accountId);
-      if (!turn) throw invalidRequest('item_not_found', `Item with id '${item.ref}' (${item.param}) not found among your stored responses.`, 'input');
+      // A message of a stored response, else an item of one of the account's conversations.
+      const turn = (await deps.responses.messageTurn(item.ref, accountId)) ?? (await deps.conversations.itemOfAccount(item.ref, accountId).then((kept) => kept && itemTurn(kept)));
+      if (!turn) throw invalidRequest('item_not_found', `Item with id '${item.ref}' (${item.param}) not found among your stored responses and conversations.`, 'input');
       turns.push(turn);
     } else {
       turns.push({ role: item.role, content: item.content } as InputTurn);
@@ -82,24 +83,37 @@ async function storedConversationOf(req: ResponsesRequest, accountId: string, de
       throw invalidRequest('invalid_value', `The last item of 'input' must be a user message with the question; '${last.ref}' is ${asked?.role === 'user' ? 'an empty user message' : `an ${asked?.role ?? 'unknown'} message`}.`, last.param);
     }
   }
+  // No input of its own: the conversation's last message is the question.
+  if (!req.items.length) {
+    const asked = turns.findLast((t) => !isInstruction(t));
+    if (asked?.role !== 'user' || !asked.content.trim()) {
+      throw invalidRequest('empty_input', `Conversation '${req.conversationId}' does not end with a user message to answer: send the question in 'input'.`, 'input');
+    }
+  }
   let characters = 0;
   for (const t of turns) characters += t.content.length;
+  // `truncation: "auto"`: the oldest earlier turns are left out until the rest fits (never this request's own input).
+  const earlier = turns.length - req.items.length;
+  let dropped = 0;
+  if (req.echo?.truncation === 'auto') {
+    while (characters > MAX_CONVERSATION_CHARACTERS && dropped < earlier - (req.items.length ? 0 : 1)) characters -= turns[dropped++]!.content.length;
+  }
   if (characters > MAX_CONVERSATION_CHARACTERS) {
     throw invalidRequest(
       'context_length_exceeded',
-      `This conversation is ${characters.toLocaleString('en-US')} characters with its earlier turns, over the ${MAX_CONVERSATION_CHARACTERS.toLocaleString('en-US')} svc accepts (more than any model's context window). Start a new conversation, or send fewer earlier turns.`,
+      `This conversation is ${characters.toLocaleString('en-US')} characters with its earlier turns, over the ${MAX_CONVERSATION_CHARACTERS.toLocaleString('en-US')} svc accepts (more than any model's context window). Start a new conversation, send fewer earlier turns, or send 'truncation': 'auto' to leave out the oldest.`,
       req.previousResponseId ? 'previous_response_id' : req.conversationId ? 'conversation' : 'input',
     );
   }
-  return turns;
+  return dropped ? turns.slice(dropped) : turns;
 }
 
-/** A conversation item as the turn an agent is given, under the item's id (an earlier answer keeps its sources). */
-function itemTurn(item: MessageItem): InputTurn {
+/** A conversation item as the turn an agent is given, under the item's id (an earlier answer keeps its sources, and its report reference). */
+function itemTurn({ item, answerRef }: KeptItem): InputTurn {
   const content = item.content.map((c) => c.text).join('\n');
   const part = item.content[0];
   const citations = item.role === 'assistant' && part?.type === 'output_text' ? citationsFromAnnotations(part.annotations) : [];
-  return { role: item.role, content, itemId: item.id, ...(citations.length ? { citations } : {}) } as InputTurn;
+  return { role: item.role, content, itemId: item.id, ...(answerRef && item.role === 'assistant' ? { answerRef } : {}), ...(citations.length ? { citations } : {}) } as InputTurn;
 }
 
 /** The sources of an earlier answer, from its annotations (one per marker: each source once). */
@@ -116,18 +130,23 @@ type Keep = ((encoder: ResponsesEncoder) => Promise<void>) | null;
 
 /**
  * What a completed response adds to its conversation: the messages it was sent (under the ids
- * input_items lists them by), then its answer. A failed or cancelled response adds nothing. A
+ * input_items lists them by; one referenced by item_reference under its own id, unless the
+ * conversation holds it already), then its answer. A failed or cancelled response adds nothing. A
  * database that refuses is logged, as a stored response's write is: the answer still goes out.
  */
 function conversationKeeper(deps: ServerDeps, log: FastifyBaseLogger, conversationId: string, record: ResponseRecord, prior: number): Keep {
   return async (encoder) => {
     if (encoder.status !== 'completed') return;
-    const items: MessageItem[] = [];
+    const items: KeptItem[] = [];
     record.conversation.forEach((turn, i) => {
-      if (i >= prior && !turn.itemId) items.push(messageItem(sentItemId(record.messageId, i), turn.role, turn.content));
+      if (i < prior) return;
+      const item = messageItem(turn.itemId ?? sentItemId(record.messageId, i), turn.role, [turn.content]);
+      const part = item.content[0]!;
+      if (part.type === 'output_text' && turn.citations?.length) part.annotations = placeCitations(turn.content, turn.citations).map(responsesAnnotation);
+      items.push({ item, ...(turn.answerRef ? { answerRef: turn.answerRef } : {}) });
     });
     const answer = encoder.response().output[0];
-    if (answer) items.push(answer as unknown as MessageItem);
+    if (answer) items.push({ item: answer as unknown as MessageItem, ...(encoder.answerRef ? { answerRef: encoder.answerRef } : {}) });
     try {
       // Deleted while this ran: nothing to extend.
       if (await deps.conversations.get(conversationId, record.accountId)) await deps.conversations.addItems(conversationId, items);

@@ -17,14 +17,19 @@ export async function up(db: Kysely<any>): Promise<void> {
   await db.schema
     .createTable('conversation_items')
     .addColumn('seq', pg ? 'bigserial' : 'integer', (c) => (pg ? c.primaryKey() : c.primaryKey().autoIncrement()))
-    .addColumn('id', 'text', (c) => c.notNull().unique())
+    .addColumn('id', 'text', (c) => c.notNull())
     .addColumn('conversation_id', 'text', (c) => c.notNull())
     .addColumn('item', 'text', (c) => c.notNull())
+    // A stored report an answer item is (`report:<id>`): responses reading the conversation keep the reference, not a copy.
+    .addColumn('answer_ref', 'text')
     .addColumn('created_at', 'bigint', (c) => c.notNull())
     // A deleted item stays as an empty row, so a list paged past it (`after` its id) goes on.
     .addColumn('deleted_at', 'bigint')
     .execute();
   await db.schema.createIndex('conversation_items_conversation_seq').on('conversation_items').columns(['conversation_id', 'seq']).execute();
+  // An item is once in a conversation; the same message may be in several (an item_reference to another's).
+  await db.schema.createIndex('conversation_items_conversation_id').on('conversation_items').columns(['conversation_id', 'id']).unique().execute();
+  await db.schema.createIndex('conversation_items_id').on('conversation_items').column('id').execute();
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
