@@ -109,7 +109,7 @@ export function levelsAsked(query: string): AskedLevel[] {
   // launches", "6 or more"), not a year.
   const UNIT = '(?![\\d.,]*\\s*(?:k|m|b|thousand|million|billion|%|percent|°|degrees?|deg|times)\\b)(?![\\d,])';
   const directed = [
-    new RegExp(`\\b(?:above|below|over|under|at least|at most|(?:more|less|fewer|greater|higher|lower) than|exactly|exceed(?:s|ing)?|hit(?:s|ting)?|reach(?:es|ing)?)\\s+(\\d{1,4}(?:\\.\\d+)?)${UNIT}`, 'g'),
+    new RegExp(`\\b(?:above|below|over|under|at least|at most|(?:more|less|fewer|greater|higher|lower|colder|cooler|warmer|hotter) than|exactly|exceed(?:s|ing)?|hit(?:s|ting)?|reach(?:es|ing)?)\\s+(\\d{1,4}(?:\\.\\d+)?)${UNIT}`, 'g'),
     /(?<![\d.,$])(\d{1,4}(?:\.\d+)?)\s+or\s+(?:more|fewer|less|above|below|higher|lower|greater|over|under)\b/g,
   ];
   for (const re of directed) {
@@ -196,9 +196,10 @@ export function levelOf(m: KalshiMarket): number | null {
 export function sideAsked(query: string): 'above' | 'below' | null {
   const q = query.toLowerCase();
   if (/\b(?:no|not) (?:less|lower|fewer) than\b/.test(q)) return 'above';
-  if (/\b(?:below|under|less than|lower than|at most|no more than|not more than|fewer than|negative)\b|\d(?:\s*(?:°\s*[fc]?|%|degrees?|bps|[kmb]))?\s+or\s+(?:fewer|less|lower|below|under)\b/.test(q)) return 'below';
+  if (/\b(?:below|under|less than|lower than|colder than|cooler than|at most|no more than|not more than|fewer than|negative)\b|\d(?:\s*(?:°\s*[fc]?|%|degrees?|bps|[kmb]))?\s+or\s+(?:fewer|less|lower|below|under)\b/.test(q)) return 'below';
   if (/\bpositive\b/.test(q)) return 'above';
-  if (/\b(?:above|over|more than|higher than|greater than|at least|exceed\w*)\b|\d(?:\s*(?:°\s*[fc]?|%|degrees?|bps|[kmb]))?\s+or\s+(?:more|higher|above|over|greater)\b/.test(q)) return 'above';
+  // "hits 50" / "reaches 50": at least 50.
+  if (/\b(?:above|over|more than|higher than|greater than|warmer than|hotter than|at least|exceed\w*|hit(?:s|ting)?|reach(?:es|ing)?)\b|\d(?:\s*(?:°\s*[fc]?|%|degrees?|bps|[kmb]))?\s+or\s+(?:more|higher|above|over|greater)\b/.test(q)) return 'above';
   return null;
 }
 
@@ -237,7 +238,7 @@ export function countSide(level: number, side: 'above' | 'below', inclusive: boo
 
 /** Whether the side a question asks includes its level ("at least 3", "5 or more", "no more than 2") rather than starting past it ("more than 4"). */
 export function sideIncludesLevel(query: string): boolean {
-  return /\b(?:at least|at most|(?:no|not) (?:more|less|fewer|higher|lower) than)\b|\d(?:\s*(?:°\s*[fc]?|%|degrees?|bps|[kmb]))?\s+or\s+(?:more|fewer|less|higher|lower|above|below|over|under|greater)\b/.test(query.toLowerCase());
+  return /\b(?:at least|at most|hit(?:s|ting)?|reach(?:es|ing)?|(?:no|not) (?:more|less|fewer|higher|lower) than)\b|\d(?:\s*(?:°\s*[fc]?|%|degrees?|bps|[kmb]))?\s+or\s+(?:more|fewer|less|higher|lower|above|below|over|under|greater)\b/.test(query.toLowerCase());
 }
 
 /** Which side of its level a market's YES is: above (a floor), below (a cap); null for a range or no level. */

@@ -24,6 +24,8 @@ const SYNONYMS: Record<string, string[]> = {
   fomc: ['fed', 'fomc'],
   cut: ['cut', 'lower', 'decrease', 'reduce', 'rate'],
   hike: ['hike', 'raise', 'increase', 'rate'],
+  // "Will the Fed raise rates?": a hike.
+  raise: ['hike', 'raise', 'increase', 'rate'],
   btc: ['bitcoin', 'btc'],
   bitcoin: ['bitcoin', 'btc'],
   eth: ['ethereum', 'eth', 'ether'],

@@ -107,9 +107,9 @@ function levelsIn(question: string): number[] {
  */
 /** Words for a Fed decision's outcomes that are not their labels ("rates go up" is a hike). */
 const OUTCOME_SYNONYMS: [RegExp, string][] = [
-  [/\brates? (?:go(?:es)? up|rise|rising|increase|climb)|\braise (?:rates|them)\b|\brate (?:increase|rise)\b/, 'hike'],
+  [/\brates? (?:go(?:es)? up|rise|rising|increase|climb)|\brais(?:e|es|ing) (?:interest )?(?:rates|them)\b|\brate (?:increase|rise)\b/, 'hike'],
   [/\b(?:unchanged|steady|stay(?:s)? the same|no change|pause|on hold|stand pat)\b/, 'hold'],
-  [/\brates? (?:go(?:es)? down|fall|drop|decrease)|\b(?:lower|reduce|ease) (?:rates|them)\b|\brate (?:reduction|decrease)\b/, 'cut'],
+  [/\brates? (?:go(?:es)? down|fall|drop|decrease)|\b(?:lower|reduce|ease)(?:s|ing)? (?:interest )?(?:rates|them)\b|\brate (?:reduction|decrease)\b/, 'cut'],
 ];
 
 function namedRows(question: string, rows: Row[], title: string, levels: number[]): Row[] {
@@ -140,8 +140,19 @@ function namedRows(question: string, rows: Row[], title: string, levels: number[
   return mostSpecific(question, about.length === 1 ? about : matched);
 }
 
-/** Words and amounts of a text, an amount with its unit as one ("25 bps" → "25bps"). */
-const tokensOf = (s: string) => new Set(s.toLowerCase().replace(/(\d)\s+(bps|k|m|%)/g, '$1$2').match(/[a-z]+|\d+(?:\.\d+)?[a-z%]*/g) ?? []);
+/**
+ * Words and amounts of a text, an amount with its unit as one ("25 %" → "25%"). Basis points are
+ * the unit of a rate move whether said or not: "25bp", "25 bps", "25 basis points" and a bare "25"
+ * beside "cut" are all the "25" of "Cut 25bps".
+ */
+const tokensOf = (s: string) =>
+  new Set(
+    s
+      .toLowerCase()
+      .replace(/(\d)\s*(?:bps?|basis points?)\b/g, '$1')
+      .replace(/(\d)\s+(k|m|%)/g, '$1$2')
+      .match(/[a-z]+|\d+(?:\.\d+)?[a-z%]*/g) ?? [],
+  );
 
 /**
  * Of the outcomes a question's words matched, those it names whole: "a 25bps cut" is "Cut 25bps",

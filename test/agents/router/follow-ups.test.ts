@@ -348,6 +348,11 @@ describe('several questions in one, and odds follow-ups that change topic', () =
     // "Bills at Chiefs": the Bills are the away team, whatever the favourite.
     expect(await game('odds the Bills win?')).toMatch(/^- \*\*Away team \(Bills\)\*\*: market 38\.5%/);
     const temperature = await thread('https://kalshi.com/markets/kxhighny/highest-temperature-in-nyc/kxhighny-26nov20');
+    // "Colder than" is below, "warmer than" above, "hits" at least.
+    expect(await temperature('will it be colder than 44?')).toMatch(/^- \*\*Below 44°F\*\*: market 17\.5%/);
+    expect(await temperature('colder than 48?')).toMatch(/^“below 48” is \*\*Below 44°F\*\* and \*\*44°F to 47°F\*\*: together market 22\.1% normalised, model 20\.5%/);
+    expect(await temperature('warmer than 55?')).toMatch(/^“above 55” is \*\*56°F or above\*\*: market 34\.5% normalised, model 37\.0%/);
+    expect(await temperature('odds it hits 50?')).toMatch(/^“above 50” is \*\*52°F to 55°F\*\* and \*\*56°F or above\*\* \(market 52\.2% normalised, model 53\.7%\) and part of \*\*48°F to 51°F\*\*/);
     // Exclusive ranges: one of them wins, so there is a favourite; a level falls in one range.
     expect(await temperature("what's the favourite?")).toMatch(/^The market's favourite is \*\*56°F or above\*\* at 43\.0%/);
     expect(await temperature('58 degrees?')).toMatch(/^- \*\*56°F or above\*\*: market 43\.0%/);
@@ -480,6 +485,10 @@ describe('several questions in one, and odds follow-ups that change topic', () =
     expect(await fed('chance rates go up?')).toMatch(/^- \*\*Hike 25bps\*\*: market 51\.5%/);
     expect(await fed('chance rates stay unchanged?')).toMatch(/^- \*\*Hold\*\*: market 16\.0%/);
     expect(await fed('is hold cheap?')).toMatch(/^\*\*No\*\*: on the model, \*\*Hold\*\* is dear: the model gives 12\.4% against a market price of 16\.0%/);
+    // Basis points said or not: "25bp", "25 basis points", "cut 25" are "Cut 25bps"; "cut more than 25" the other.
+    for (const q of ['odds of a 25bp cut', 'odds of a 25 basis point cut', 'cut 25 odds?']) expect(await fed(q), q).toMatch(/^- \*\*Cut 25bps\*\*: market 10\.0%[^\n]*\n\n_From the stored report/);
+    expect(await fed('cut more than 25?')).toMatch(/^- \*\*Cut more than 25bps\*\*: market 33\.0%[^\n]*\n\n_From the stored report/);
+    expect(await fed('is cut 25 cheap?')).toMatch(/^\*\*No\*\*: on the model, \*\*Cut 25bps\*\* is dear/);
     // A case the rules decide in other words than the question's: "a few hours" is a lapse "shorter than one business day".
     const shutdown = await thread('https://kalshi.com/markets/kxshutdown/shutdown/kxshutdown-26dec31');
     expect(await shutdown('what if the shutdown only lasts a few hours?')).toMatch(/^- \*\*Could flip the outcome:\*\* “A lapse shorter than one business day that OPM does not announce does not count\.” \[1\]\n- \*\*Full rules:\*\*/);
@@ -520,6 +529,8 @@ describe('several questions in one, and odds follow-ups that change topic', () =
     const paris = (await client.responses.create({ model: 'svc-agent', input: "What's the weather in Paris today?" })).output_text;
     // The demo's clock reads 2026-11-19; its NYC temperature event is for the 20th.
     expect(paris).toMatch(/^No open Kalshi event matches all of “What's the weather in Paris today\?”: none mentions “paris”, and none settles today \(2026-11-19\)\. The closest/);
+    // "raises rates" is a hike: the Fed's event is found.
+    expect((await client.responses.create({ model: 'svc-agent', input: 'odds the fed raises rates' })).output_text).toMatch(/^Open Kalshi events matching “odds the fed raises rates”[^\n]*\n\n1\. \*\*Fed decision in December 2026\?\*\*/);
     // Marks the caller typed are quoted as typed, escaped: they do not make the service's answer bold.
     const marked = (await client.responses.create({ model: 'svc-agent', input: 'odds of **snow** in _Paris_ today?' })).output_text;
     expect(marked).toContain('“odds of \\*\\*snow\\*\\* in \\_Paris\\_ today?”');
