@@ -1,5 +1,6 @@
 import { contestSubject, countSide, coverOfSide, inLabelScale, inRange, isCount, isDiscrete, labelRange, levelsAsked, negated, rangeAsked, sideAsked, sideIncludesLevel, type LabelRange } from '../markets-search/asked.js';
 import type { Answer, Citation } from '../types.js';
+import { listed } from '../citations.js';
 import { bestRow, bullets, cited, gapOf, isLadder, names, outcomeOf, percent, points, readReport, refsOf, rowLine, rungSide, sumOf, type Row } from './report-rows.js';
 import { arbitrageText, mostTradedText, overroundText, pricedText, quoteText } from './trading-answers.js';
 
@@ -248,6 +249,34 @@ function rungsAround(rows: Row[], v: number): [Row, Row] | null {
  * what it asks (see eventQuestion); null when the report does not hold that (the caller then shows
  * the report whole).
  */
+/** Two (or more) sides set against each other: "hold vs hike", "which is cheaper, hold or a 25bp cut?". */
+const COMPARE = /\b(?:vs\.?|versus|compared? (?:to|with)|against|cheap(?:er|est)|likelier|more likely|less likely|most likely|more expensive|pricier|dearer)\b/i;
+const SIDE_SEPARATOR = /\s+(?:vs\.?|versus|or|compared (?:to|with)|against)\s+/i;
+
+/** The outcomes each side of a comparison names, when it has two or more sides naming different ones. */
+function comparedSides(question: string, rows: Row[], title: string): Row[][] | null {
+  const parts = question.split(SIDE_SEPARATOR);
+  if (parts.length < 2) return null;
+  const sides = parts.map((part) => namedRows(part, rows, title, levelsIn(part)));
+  if (sides.some((side) => !side.length || side.length === rows.length)) return null;
+  const seen = new Set<Row>();
+  for (const side of sides) for (const r of side) if (seen.has(r)) return null;
+  else seen.add(r);
+  return sides;
+}
+
+/** Which side is cheaper, or likelier (the market's mids, the model beside them), the sides' rows under it. */
+function compareText(question: string, sides: Row[][]): string {
+  const cheaper = /\b(?:cheap(?:er|est)|less likely)\b/i.test(question);
+  const market = (side: Row[]) => sumOf(side, (r) => r.marketValue);
+  const ordered = [...sides].sort((a, b) => (cheaper ? market(a) - market(b) : market(b) - market(a)));
+  const said = (side: Row[]) => `${names(side)} (${side.length > 1 ? 'together ' : ''}${percent(market(side))}; model ${percent(sumOf(side, (r) => r.modelValue))})`;
+  const [first, ...rest] = ordered;
+  const lead = `On the market's prices, ${said(first!)} is ${cheaper ? 'cheaper' : 'likelier'} than ${listed(rest.map(said))}`;
+  const all = ordered.flat();
+  return `${lead} ${refsOf(all)}.\n\n${all.map(rowLine).join('\n')}`;
+}
+
 /** A follow-up that points back at what the turn before named ("its price?", "and the spread?", "what about that one?"). */
 const REFERS_BACK = /\b(?:it|its|it's|that one|this one|that outcome|that contract|them|those|they)\b|^\s*(?:and|what about|how about)\b/i;
 
@@ -346,11 +375,14 @@ function answerAbout(question: string, report: { title: string; text: string; ci
     .filter((rs) => rs.length);
   const either = chosen.length > 1 ? [...new Set(chosen.flat())] : [];
   const past = kind === 'moves' && PAST.test(question) ? pastText(question, named.length < rows.length ? named : [], section('key claims')) : null;
+  const compared = COMPARE.test(question) && rows.length > 1 ? comparedSides(question, rows, report.title) : null;
   // About every outcome at once, whatever levels or outcomes it names ("an arbitrage between 2.6 and 2.8?").
   if (kind === 'arbitrage') {
     text = arbitrageText(rows, contracts, exclusive);
   } else if (kind === 'overround') {
     text = overroundText(report.text, rows, contracts, exclusive);
+  } else if (compared) {
+    text = compareText(question, compared);
   } else if (either.length > 1 && either.length < rows.length) {
     const ordered = rows.filter((r) => either.includes(r));
     text = `${ordered.map(rowLine).join('\n')}${exclusive ? `\n\nTogether: market ${percent(sumOf(ordered, (r) => r.marketNormalised))} normalised, model ${percent(sumOf(ordered, (r) => r.modelValue))} ${refsOf(ordered)}.` : ''}`;

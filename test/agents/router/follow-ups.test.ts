@@ -489,6 +489,11 @@ describe('several questions in one, and odds follow-ups that change topic', () =
     for (const q of ['odds of a 25bp cut', 'odds of a 25 basis point cut', 'cut 25 odds?']) expect(await fed(q), q).toMatch(/^- \*\*Cut 25bps\*\*: market 10\.0%[^\n]*\n\n_From the stored report/);
     expect(await fed('cut more than 25?')).toMatch(/^- \*\*Cut more than 25bps\*\*: market 33\.0%[^\n]*\n\n_From the stored report/);
     expect(await fed('is cut 25 cheap?')).toMatch(/^\*\*No\*\*: on the model, \*\*Cut 25bps\*\* is dear/);
+    // Sides set against each other are compared, not added up ("or" alone still adds them).
+    expect(await fed('hold vs hike')).toMatch(/^On the market's prices, \*\*Hike 25bps\*\* \(51\.5%; model 50\.8%\) is likelier than \*\*Hold\*\* \(16\.0%; model 12\.4%\) \[1\]\[2\]\.\n\n- \*\*Hike 25bps\*\*/);
+    expect(await fed('cut vs hike, which is more likely?')).toMatch(/^On the market's prices, \*\*Hike 25bps\*\* \(51\.5%; model 50\.8%\) is likelier than \*\*Cut more than 25bps\*\* and \*\*Cut 25bps\*\* \(together 43\.0%; model 36\.8%\)/);
+    expect(await fed('which is cheaper, hold or a 25bp cut?')).toMatch(/^On the market's prices, \*\*Cut 25bps\*\* \(10\.0%; model 7\.0%\) is cheaper than \*\*Hold\*\* \(16\.0%; model 12\.4%\)/);
+    expect(await fed('a cut or a hold?')).toMatch(/^- \*\*Cut more than 25bps\*\*[^\n]*\n- \*\*Cut 25bps\*\*[^\n]*\n- \*\*Hold\*\*/);
     // A case the rules decide in other words than the question's: "a few hours" is a lapse "shorter than one business day".
     const shutdown = await thread('https://kalshi.com/markets/kxshutdown/shutdown/kxshutdown-26dec31');
     expect(await shutdown('what if the shutdown only lasts a few hours?')).toMatch(/^- \*\*Could flip the outcome:\*\* “A lapse shorter than one business day that OPM does not announce does not count\.” \[1\]\n- \*\*Full rules:\*\*/);
