@@ -29,13 +29,13 @@ const TIE = /\b(?:ties?|tied|draws?)\b/i;
 const ARBITRAGE = /\b(?:arb(?:itrage)?s?|risk[- ]?free|free money|guaranteed (?:profit|money)|lock(?:ed)? in a profit)\b/i;
 
 /** A price in the past, or the largest move ("a week ago", "yesterday", "biggest mover"). */
-const PAST = /\b(?:ago|yesterday|last (?:week|night)|(?:a|one|1) (?:day|week) (?:ago|earlier|before)|24 ?h(?:ours?)?|7 days|seven days|(?:biggest|largest) (?:mover|move|swing|change)|moved (?:the )?most|most movement)\b/i;
+const PAST = /\b(?:ago|yesterday|last (?:week|night)|(?:a|one|1) (?:day|week) (?:ago|earlier|before)|24 ?h(?:ours?)?|7 days|seven days|(?:biggest|largest) (?:mover|move|swing|change)|moved (?:the )?most|most movement|up or down)\b/i;
 
 /** An earlier event of the series ("the previous event", "the October meeting", "last month's release", "the last game"). */
 const PREVIOUS_EVENT =
   /\b(?:previous|last|prior|preceding|earlier|january|february|march|april|may|june|july|august|september|october|november|december)(?:'s)?\s+(?:event|meeting|decision|release|game|report|print|one|month(?:'s)?)\b|\blast time\b/i;
 /** How the model works, or how far to trust it ("explain the model", "how confident is it?", "why is the model lower?"). */
-const METHOD = /\b(?:explain|how (?:does|did|is|was|do you)|how's)\b[^?]*\b(?:model|computed|calculated|derived|get (?:that|this|these))\b|\bmodel\b[^?]*\b(?:work|computed|calculated|built)\b|\bmethod(?:ology)?\b|\bhow (?:confident|sure|certain|reliable|trustworthy)\b|\bconfidence\b|\bwhy (?:is|does|would) the model\b|\bwhy (?:higher|lower)\b/i;
+const METHOD = /^\s*(?:why|how so|how come)\s*\??\s*(?:\(.*\))?\s*$|\b(?:explain|how (?:does|did|is|was|do you)|how's)\b[^?]*\b(?:model|computed|calculated|derived|get (?:that|this|these))\b|\bmodel\b[^?]*\b(?:work|computed|calculated|built)\b|\bmethod(?:ology)?\b|\bhow (?:confident|sure|certain|reliable|trustworthy)\b|\bconfidence\b|\bwhy (?:is|does|would) the model\b|\bwhy (?:higher|lower)\b/i;
 
 /** A price the model finds too high ("overpriced"), or too low ("underpriced"); neither: the largest gap either way. */
 const TOO_HIGH = /\b(?:over-?priced|over-?valued|expensive|dear|rich|sell|short)\b/i;
@@ -63,6 +63,8 @@ export function eventQuestion(question: string): EventQuestion | null {
   if (ARBITRAGE.test(q)) return 'arbitrage';
   // "The sum of probabilities above 4%" filters outcomes by price; it does not ask for the overround.
   if (PRICED.test(q)) return 'outcome';
+  // "What did yesterday's high resolve to?", "how many launches last week?": the series' last event, not prices then.
+  if (PAST.test(q) && /\b(?:resolv\w*|settl\w*|happen\w*|won|result\w*|how many|c[oa]me in|printed)\b/.test(q)) return 'previous';
   if (PAST.test(q) && !TRACK_RECORD.test(q)) return 'moves';
   if (PREVIOUS_EVENT.test(q)) return 'previous';
   if (METHOD.test(q)) return 'method';
@@ -278,7 +280,9 @@ function compareText(question: string, sides: Row[][]): string {
 }
 
 /** A follow-up that points back at what the turn before named ("its price?", "and the spread?", "what about that one?"). */
-const REFERS_BACK = /\b(?:it|its|it's|that one|this one|that outcome|that contract|them|those|they)\b|^\s*(?:and|what about|how about)\b/i;
+const REFERS_BACK = /\b(?:it|its|it's|that one|this one|that outcome|that contract|them|those|they)\b|^\s*(?:and|what about|how about|why|how so|how come)\b/i;
+/** "The other one", "the other team": the outcomes the thread did not name last. */
+const THE_OTHER = /\bthe other (?:one|team|side|outcome|contract)s?\b/i;
 
 /**
  * The part of a stored report that answers a question about its event, or null. `earlier`: the
@@ -289,14 +293,16 @@ const REFERS_BACK = /\b(?:it|its|it's|that one|this one|that outcome|that contra
 export function answerFromReport(question: string, report: { title: string; text: string; citations: readonly Citation[]; asOf: string }, earlier: readonly string[] = []): Answer | null {
   const { rows } = readReport(report.text);
   const names = (text: string) => namedRows(text, rows, report.title, levelsIn(text));
-  if (REFERS_BACK.test(question) && !names(question).length) {
+  const other = THE_OTHER.test(question);
+  if ((REFERS_BACK.test(question) || other) && !names(question).length) {
     for (const turn of earlier) {
       const before = names(turn);
       if (before.length) {
-        if (before.length < rows.length) question = `${question} (${before.map((r) => outcomeOf(r.outcome).name).join(' or ')})`;
+        const meant = other ? rows.filter((r) => !before.includes(r)) : before;
+        if (meant.length && meant.length < rows.length) question = `${question} (${meant.map((r) => outcomeOf(r.outcome).name).join(' or ')})`;
         break;
       }
-      if (!REFERS_BACK.test(turn)) break;
+      if (!REFERS_BACK.test(turn) && !THE_OTHER.test(turn)) break;
     }
   }
   return answerAbout(question, report);
@@ -455,10 +461,12 @@ function answerAbout(question: string, report: { title: string; text: string; ci
     const [low, high] = [outcomeOf(ranged[0]!.outcome).name, outcomeOf(ranged.at(-1)!.outcome).name];
     const span = ranged.length > 1 ? `: the event's levels run from “${low}” to “${high}”` : '';
     text = `No outcome is at ${levels.map(saidLevel).join(' or ')}${span}.\n\n${rows.map(rowLine).join('\n')}`;
-  } else if (single && (kind === 'market_favourite' || kind === 'market_least' || no)) {
+  } else if (single && (kind === 'market_favourite' || kind === 'market_least' || kind === 'model_favourite' || no)) {
     const { name, refs } = outcomeOf(single.outcome);
     const yes = single.marketValue;
-    text = `This event has one yes/no contract, **${name}**: the market gives it ${single.market} (so about ${(100 - yes).toFixed(1)}% that it does not happen), the model ${single.model} ${refs}.`;
+    // "Favours" would mislead of one contract the model puts under even odds: its side is said.
+    const modelSide = single.modelValue >= 50 ? 'that it happens' : 'that it does not';
+    text = `This event has one yes/no contract, **${name}**: the market gives it ${single.market} (so about ${(100 - yes).toFixed(1)}% that it does not happen), the model ${single.model} ${refs}${kind === 'model_favourite' ? `, so the model leans ${modelSide}` : ''}.`;
   } else if ((kind === 'market_favourite' || kind === 'market_least') && ladder) {
     text = `Each outcome here is a yes/no on its own level, so no single one is the likeliest result; the market and the model price each:\n\n${rows.map(rowLine).join('\n')}`;
   } else {
@@ -571,7 +579,7 @@ function pastText(question: string, named: Row[], claims: string | undefined): s
   const all = [...body.matchAll(/(?:^|; )(.+?) (\d+(?:\.\d+)?%|n\/a) and (\d+(?:\.\d+)?%|n\/a) \(now (\d+(?:\.\d+)?%)\)/g)].map((m) => ({ label: m[1]!, day: value(m[2]!), week: value(m[3]!), now: value(m[4]!)! }));
   if (!all.length) return null;
   const q = question.toLowerCase();
-  const window: 'day' | 'week' | 'both' = /\b(?:yesterday|(?:a|one|1) day|24 ?h|last night)\b/.test(q) ? 'day' : /\b(?:week|7 days|seven days)\b/.test(q) ? 'week' : 'both';
+  const window: 'day' | 'week' | 'both' = /\b(?:yesterday|today|(?:a|one|1) day|24 ?h|last night)\b/.test(q) ? 'day' : /\b(?:week|7 days|seven days)\b/.test(q) ? 'week' : 'both';
   const said = (x: number | null) => (x === null ? 'n/a' : `${x.toFixed(1)}%`);
   const change = (now: number, then: number | null) => (then === null ? '' : Math.abs(now - then) < 0.05 ? ', unchanged since' : `, ${now > then ? '+' : '−'}${Math.abs(now - then).toFixed(1)} pts since`);
   const lineOf = (o: (typeof all)[number]) =>

@@ -20,7 +20,7 @@ describe('questions about a reported event', () => {
     ['past results?', 'history'],
     ['thanks!', null],
     ['what can you do?', null],
-    ['why?', null],
+    ['why?', 'method'],
   ])('%s → %s', (question, kind) => {
     expect(eventQuestion(question)).toBe(kind);
   });

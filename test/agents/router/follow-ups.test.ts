@@ -338,8 +338,26 @@ describe('several questions in one, and odds follow-ups that change topic', () =
     expect(await ask('What probability does the model give to Hold?')).toMatch(/^- \*\*Hold\*\*: market 16\.0%/);
     expect(await ask('and what is the market price for it?')).toMatch(/^- \*\*Hold\*\*: market 16\.0%[^\n]*\n\n_From the stored report/);
     expect(await ask("what's its spread?")).toMatch(/^- \*\*Hold\*\* \(KXFEDDECISION-26DEC-C\): bid \$0\.14, ask \$0\.18, spread \$0\.04[^\n]*\n\n_From the stored report/);
+    // "Why?" explains the model for the outcome the thread is about.
+    expect(await ask('why?')).toMatch(/^- \*\*Model probability\.\*\*[\s\S]*\n- \*\*Hold\*\*: [a-z]+ \(/);
     // A question about the whole event after one about an outcome is about the whole event.
     expect(await ask('which is the favourite?')).toMatch(/^The market's favourite is \*\*Hike 25bps\*\*/);
+    // Over a week, up or down; a mover of the day; what the series' last event resolved to.
+    expect(await ask('did the hike price go up or down this week?')).toMatch(/^- \*\*Hike 25bps\*\*: 59\.0% 7 days ago, −7\.5 pts since; 51\.5% now/);
+    expect(await ask('what did the last one resolve to yesterday?')).toMatch(/^The previous event of the series, \*\*KXFEDDECISION-26OCT\*\*/);
+  });
+
+  it('"the other one" of a game is the other team; a single contract says which side the model leans to', async () => {
+    const thread = await reportThreads();
+    const game = await thread('https://kalshi.com/markets/kxnflgame/nfl-game-winner/kxnflgame-26nov23bufkc');
+    expect(await game('biggest mover today?')).toMatch(/^The biggest mover over the last 24 hours is /);
+    const payer = new OpenAI({ baseURL: svc.baseURL, apiKey: (await svc.account({ plan: 'pro', credits: 30 })).apiKey, maxRetries: 0 });
+    const url = 'https://kalshi.com/markets/kxnflgame/nfl-game-winner/kxnflgame-26nov23bufkc';
+    const report = (await payer.responses.create({ model: 'svc-prediction-markets-agent', input: url })).output_text;
+    const messages: OpenAI.Chat.ChatCompletionMessageParam[] = [{ role: 'user', content: url }, { role: 'assistant', content: report }, { role: 'user', content: 'odds the bills win?' }, { role: 'assistant', content: '(Bills)' }, { role: 'user', content: 'and the other one?' }];
+    expect((await client.chat.completions.create({ model: 'svc-agent', messages })).choices[0]!.message.content).toMatch(/^- \*\*Home team \(Chiefs\)\*\*: market 63\.0%/);
+    const release = await thread('https://kalshi.com/markets/kxaimodel/frontier-ai-model-release/kxaimodel-26dec19');
+    expect(await release('does the model agree with the market?')).toMatch(/^This event has one yes\/no contract, \*\*Release\*\*: the market gives it 37\.0% \(mid\)[^\n]*, so the model leans that it does not\./);
   });
 
   it('answers by the shape of the event: a team of a game, ranges of a temperature, a single yes/no; says when an outcome or level asked does not exist', async () => {
