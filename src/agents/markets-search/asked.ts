@@ -310,6 +310,9 @@ const RANGE_ASKED = new RegExp(`\\bbetween\\s+${RANGE_NUMBER}\\s+and\\s+${RANGE_
 /** A range of levels the question asks about ("between 44 and 51", "41% to 42%", "96k-100k"), low to high. */
 export function rangeAsked(question: string): { from: number; to: number; said: string } | null {
   const m = RANGE_ASKED.exec(question);
+  // "In the 50s" (degrees, say): 50 to 59.
+  const decade = m ? null : /\b(?:in the )?(?<!(?:low|high|mid) )\b([1-9]0)'?s\b/i.exec(question);
+  if (decade) return { from: Number(decade[1]), to: Number(decade[1]) + 9, said: decade[0].trim() };
   if (!m) return null;
   const [a, b] = [labelRange(m[1] ?? m[3]!), labelRange(m[2] ?? m[4]!)];
   if (a?.from == null || b?.from == null || a.from === b.from) return null;

@@ -49,7 +49,7 @@ const PATTERNS: [EventQuestion, RegExp][] = [
   // Before the favourite: "is the favourite usually right?" asks about past favourites.
   ['history', new RegExp(`${TRACK_RECORD.source}|\\b(?:history|historical|past (?:outcomes|decisions)|previous (?:outcomes|decisions))\\b`, 'i')],
   ['market_least', /\b(?:least likely|unlikel\w*|underdog|long ?shot|least favou?red|lowest)\b/i],
-  ['closing', /\b(?:clos(?:e|es|ing)|settl\w*|expir\w*|deadline|ends?|resolved? (?:on|by)|when (?:does|will|is) (?:it|this|the (?:event|market|contract)) (?:resolve|end|finish)\w*)\b/i],
+  ['closing', /\b(?:clos(?:e|es|ing)|settl\w*|expir\w*|deadline|trading (?:stops?|ends?|halts?)|stop trading|last (?:day|time) to trade|ends?|resolved? (?:on|by)|when (?:does|will|is) (?:it|this|the (?:event|market|contract)) (?:resolve|end|finish)\w*)\b/i],
   ['resolution', /\b(?:resolution|resolv\w*|rules?|source|criteria|count(?:s|ed)?|decides?|determin\w*|flip\w*)\b/i],
   ['moves', /\b(?:mov(?:e|ed|es|ing)|moves?|changed?|trend\w*|volume|surge\w*|momentum|shift\w*)\b/i],
   ['market_favourite', /\b(?:most likely|likel(?:y|iest)|favou?rite|favou?red|front-?runner|leading|leads|ahead|winner|win|pick|expected|consensus|top)\b/i],
@@ -69,6 +69,7 @@ export function eventQuestion(question: string): EventQuestion | null {
   if (PREVIOUS_EVENT.test(q)) return 'previous';
   if (METHOD.test(q)) return 'method';
   if (OVERROUND.test(q)) return 'overround';
+  if (SOURCE_ASKED.test(q)) return 'resolution';
   // "What do the rules say about the settlement time?" asks for the rules' words, not the schedule.
   if (/\brules?\b/.test(q) && !levelsIn(question).length) return 'resolution';
   // Before the dates: "what happens if it ends in a tie?" is about the rules, not when trading ends.
@@ -524,6 +525,8 @@ function answerAbout(question: string, report: { title: string; text: string; ci
 }
 
 const RULE_BULLET = /^- \*\*(?:How it resolves|Resolution source|Full rules|Could flip)/;
+/** What the result is read from ("which station is used?", "what index settles it?", "who announces it?"). */
+const SOURCE_ASKED = /\b(?:which|what) (?:index|station|source|benchmark|data|feed|agency|report)\b|\bwho (?:announces|decides|reports|determines|publishes)\b/i;
 /** Words of a question about the rules that say nothing about the case asked. */
 const RULE_STOPWORDS = new Set(
   'what happens happen happened the and for does did will would could should say says said about rules rule resolve resolves resolved resolution settle settles how when there this that with game event market markets contract contracts outcome outcomes count counts counted ends end ending odds chance chances probability case are was were its it'.split(' '),
@@ -546,6 +549,11 @@ const RULE_SYNONYMS: Record<string, string[]> = Object.fromEntries(
  */
 function rulesText(question: string, claims: string | undefined, rows: Row[], exclusive: boolean, title = ''): string | null {
   const all = bullets(claims, RULE_BULLET);
+  // Asked where the result comes from: the rule as written (which names it) and the source.
+  if (SOURCE_ASKED.test(question)) {
+    const source = all.filter((l) => /^- \*\*(?:How it resolves|Resolution source|Full rules)/.test(l));
+    if (source.length) return source.join('\n');
+  }
   // The event's own words ("shutdown" of a shutdown event) are in every rule: they pick none out.
   const topic = new Set(title.toLowerCase().match(/[a-z]{3,}/g) ?? []);
   const words = [...new Set(question.toLowerCase().match(/[a-z]{3,}/g) ?? [])].filter((w) => !RULE_STOPWORDS.has(w) && !topic.has(w));

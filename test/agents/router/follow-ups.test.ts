@@ -296,6 +296,9 @@ describe('several questions in one, and odds follow-ups that change topic', () =
     }
     expect(await game('what do the rules say about overtime?')).toMatch(/^- \*\*How it resolves\*\* \(as written for Home team \(Chiefs\)\): “If the home team wins the game, including overtime, then the market resolves to Yes\.” \[1\]\n- \*\*Full rules:\*\*/);
     expect(await btc('what do the rules say about the settlement time?')).toContain('(60-second average before 10:00 AM ET)');
+    // Where the result is read from: the rule as written and the source.
+    expect(await btc('what index is used for settlement?')).toMatch(/^- \*\*How it resolves\*\* \(as written for Above \$92,000\): “If the CF Benchmarks Bitcoin Real-Time Index[^\n]*\n- \*\*Resolution source:\*\* CF Benchmarks BRTI/);
+    expect(await cpi('when does trading stop')).toMatch(/^- \*\*Trading closes\*\* 2026-12-10 15:00 UTC/);
     expect(await game('what if the stadium loses power?')).toMatch(/^The rules the report quotes say nothing about “stadium loses power”; the full terms are in the contract terms\. What it quotes:/);
     // The overround of exclusive outcomes; a ladder has none.
     expect(await game("what's the overround?")).toMatch(/^The market prices \(mids\) of the 2 outcomes add up to 101\.5%: an overround of 1\.5 points, the exchange's and market makers' edge \[1\]\[2\]\. Buying YES on every outcome at the ask costs \$1\.03 for a \$1 payout \(3\.0 points over\)\./);
@@ -366,6 +369,9 @@ describe('several questions in one, and odds follow-ups that change topic', () =
     // "Bills at Chiefs": the Bills are the away team, whatever the favourite.
     expect(await game('odds the Bills win?')).toMatch(/^- \*\*Away team \(Bills\)\*\*: market 38\.5%/);
     const temperature = await thread('https://kalshi.com/markets/kxhighny/highest-temperature-in-nyc/kxhighny-26nov20');
+    expect(await temperature('which station is used?')).toMatch(/^- \*\*How it resolves\*\*[^\n]*Central Park[^\n]*\n- \*\*Resolution source:\*\* National Weather Service, Central Park/);
+    // "In the 50s": 50 to 59.
+    expect(await temperature('will it be in the 50s?')).toMatch(/^“in the 50s” is \*\*52°F to 55°F\*\* \(market 17\.7% normalised, model 16\.7%\) and part of \*\*48°F to 51°F\*\* and \*\*56°F or above\*\*/);
     // "Colder than" is below, "warmer than" above, "hits" at least.
     expect(await temperature('will it be colder than 44?')).toMatch(/^- \*\*Below 44°F\*\*: market 17\.5%/);
     expect(await temperature('colder than 48?')).toMatch(/^“below 48” is \*\*Below 44°F\*\* and \*\*44°F to 47°F\*\*: together market 22\.1% normalised, model 20\.5%/);
