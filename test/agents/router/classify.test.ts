@@ -103,6 +103,7 @@ const TABLE: [string, RouteKind][] = [
   ['What did Microsoft spend on R and D?', 'filings'],
   ['How much does Apple spend on research?', 'filings'],
   ['How is Apple doing?', 'filings'],
+  ["how's apple doing?", 'filings'],
   ['Microsoft free cash flow 2024', 'filings'],
   // Help
   ['hi', 'help'],
