@@ -1000,11 +1000,14 @@ export function parseSecQuestion(text: string, index: CompanyIndex, previous?: S
   const asked = ofRevenue && x.metrics.length > 1 ? x.metrics.filter((id) => id !== 'revenue') : x.metrics;
   // "what % of revenue is that?" after a figure: that figure's share, revenue only its denominator.
   const shareOfPrevious = Boolean(followUp && ofRevenue && !stated.companies && x.metrics.every((id) => id === 'revenue') && Boolean(previous?.metrics.some((id) => id !== 'revenue')));
+  const metrics: MetricId[] = shareOfPrevious && previous ? previous.metrics.filter((id) => id !== 'revenue') : stated.metrics ? (followUp && !stated.companies && ADD_FIGURE.test(text) && !/\bhow much\b/i.test(text) ? [...new Set([...previous.metrics, ...asked])] : asked) : followUp && !x.unknownFigures.length ? previous.metrics : [];
+  // "Apple's margin?", "what about its margin?" after revenue: a margin without its name is each of them.
+  const anyMargin = margin && !stated.metrics && !ofRevenue && /\bmargins?\b/i.test(text) && metrics.every((id) => id === 'revenue');
   return {
     text,
     companies: merged,
     // "add net income", "and net income too" beside the previous figures; "and EBITDA?" asks for another figure instead.
-    metrics: shareOfPrevious && previous ? previous.metrics.filter((id) => id !== 'revenue') : stated.metrics ? (followUp && !stated.companies && ADD_FIGURE.test(text) && !/\bhow much\b/i.test(text) ? [...new Set([...previous.metrics, ...asked])] : asked) : followUp && !x.unknownFigures.length ? previous.metrics : [],
+    metrics: anyMargin ? ['grossProfit', 'operatingIncome', 'netIncome'] : metrics,
     period,
     // The earlier period compared with stays only while the period does ("and net income?").
     ...(comparison

@@ -180,6 +180,14 @@ describe('ratios are asked as the two figures they are computed from', () => {
     expect(turns('Apple ROE', 'and for fiscal 2023?')).toMatchObject({ ratios: ['returnOnEquity'], period: { kind: 'fiscalYear', fy: 2023 } });
     expect(turns('Apple ROE', 'and revenue?')).toMatchObject({ ratios: [], metrics: ['revenue'] });
   });
+
+  it('a margin without its name ("its margin?", "Apple margin") is each of them; a named one is that one', () => {
+    const turns = (...t: string[]) => parseConversation(t.map((content) => ({ role: 'user', content })), index)!;
+    expect(turns('Apple revenue last quarter', 'what about its margin?')).toMatchObject({ metrics: ['grossProfit', 'operatingIncome', 'netIncome'], margin: true });
+    expect(turns('Apple margin last quarter')).toMatchObject({ metrics: ['grossProfit', 'operatingIncome', 'netIncome'], margin: true });
+    expect(turns('Apple revenue last quarter', 'and its gross margin?')).toMatchObject({ metrics: ['grossProfit'], margin: true });
+    expect(turns('Apple net income', 'and the margin?')).toMatchObject({ metrics: ['netIncome'], margin: true });
+  });
 });
 
 describe('figures it does not know are named, never read as a company nor replaced by key figures', () => {
