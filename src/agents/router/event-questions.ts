@@ -435,6 +435,12 @@ function answerAbout(question: string, report: { title: string; text: string; ci
     text = named.map((r) => otherSideLine(r, sideWords!, said(r))).join('\n');
   } else if (no && !sideSaid && !ladder && rows.length > 1 && named.length && named.length < rows.length) {
     text = notLine(named);
+  } else if ((kind === 'market_favourite' || kind === 'market_least') && named.length === 1 && rows.length > 1 && !ladder && /^\s*(?:is|are|will|was)\b/i.test(question)) {
+    // "Is hike the favourite?": Yes or No, then the favourite.
+    const pick = kind === 'market_favourite' ? best((r) => r.marketValue) : best((r) => -r.marketValue);
+    const asked = named[0]!;
+    const verdict = asked === pick ? '**Yes**: ' : `**No**: **${outcomeOf(asked.outcome).name}** is at ${asked.market}. `;
+    text = `${verdict}The market's ${kind === 'market_favourite' ? 'favourite' : 'least likely outcome'} is **${outcomeOf(pick!.outcome).name}** at ${pick!.market}; the model gives it ${pick!.model} (gap ${pick!.gap}) ${refsOf([asked, pick!])}.`;
   } else if (named.length && named.length < rows.length) {
     const missing = unmatchedAmounts(question, named);
     // "a cut of 50bps" of "Cut 25bps" and "Cut more than 25bps": the outcome whose range holds the amount, alone.

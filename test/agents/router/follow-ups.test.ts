@@ -513,6 +513,9 @@ describe('several questions in one, and odds follow-ups that change topic', () =
     for (const q of ['odds of a 25bp cut', 'odds of a 25 basis point cut', 'cut 25 odds?']) expect(await fed(q), q).toMatch(/^- \*\*Cut 25bps\*\*: market 10\.0%[^\n]*\n\n_From the stored report/);
     expect(await fed('cut more than 25?')).toMatch(/^- \*\*Cut more than 25bps\*\*: market 33\.0%[^\n]*\n\n_From the stored report/);
     expect(await fed('is cut 25 cheap?')).toMatch(/^\*\*No\*\*: on the model, \*\*Cut 25bps\*\* is dear/);
+    // "Is X the favourite?" is answered Yes or No first.
+    expect(await fed('is hike the favorite?')).toMatch(/^\*\*Yes\*\*: The market's favourite is \*\*Hike 25bps\*\* at 51\.5%/);
+    expect(await fed('is hold the favourite?')).toMatch(/^\*\*No\*\*: \*\*Hold\*\* is at 16\.0% \(mid; 14\.5% normalised\)\. The market's favourite is \*\*Hike 25bps\*\*/);
     // Sides set against each other are compared, not added up ("or" alone still adds them).
     expect(await fed('hold vs hike')).toMatch(/^On the market's prices, \*\*Hike 25bps\*\* \(51\.5%; model 50\.8%\) is likelier than \*\*Hold\*\* \(16\.0%; model 12\.4%\) \[1\]\[2\]\.\n\n- \*\*Hike 25bps\*\*/);
     expect(await fed('cut vs hike, which is more likely?')).toMatch(/^On the market's prices, \*\*Hike 25bps\*\* \(51\.5%; model 50\.8%\) is likelier than \*\*Cut more than 25bps\*\* and \*\*Cut 25bps\*\* \(together 43\.0%; model 36\.8%\)/);
