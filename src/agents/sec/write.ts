@@ -623,7 +623,8 @@ export class AnswerWriter {
       }
       lines.push(`| ${row.map(cell).join(' | ')} |`);
     }
-    if (notes.length) lines.push('', ...notes.map((n) => `- ${n}`));
+    // A note true of every figure of a company (its December quarter's fiscal name) is said once.
+    if (notes.length) lines.push('', ...[...new Set(notes)].map((n) => `- ${n}`));
     return lines;
   }
 

@@ -101,6 +101,10 @@ describe('svc-sec-agent on the demo snapshot, offline', () => {
     expect((await pdfPageTexts(new Uint8Array(await pdf.arrayBuffer())))[2]).toContain('85,777');
 
     expect((await ask("What was Apple's revenue in Q3 2024?", 'and the quarter before?')).text).toContain('$90,753 million');
+    // Key figures of the December quarter: the quarter's fiscal name said once, not once per figure.
+    const december = (await ask('what did apple make in the december quarter?')).text;
+    expect(december).toContain('| Apple Inc. (AAPL) | Revenue | fiscal Q1 2025 (quarter ended 2024-12-28) | $124,300 million [1]');
+    expect(december.match(/the December quarter is the company's fiscal Q1 2025/g)).toHaveLength(1);
     const third = await ask("What was Apple's revenue in Q3 2024?", 'and the quarter before?', 'how about Microsoft?');
     expect(third.text).toContain('$62,020 million');
     expect(third.text).toContain('figures are illustrative');
