@@ -94,11 +94,10 @@ const FINANCE_WORDS = [
   'roaa',
   'bvps',
   'gearing',
-  'payout',
   'coverage',
 ];
 
-const FINANCE_PHRASES = [/\b(?:current|quick|working[- ]capital) ratio\b/, /\bworking capital\b/, /\binterest (?:expense|coverage)\b/, /\btop ?line\b/, /\bbottom ?line\b/, /\bcash (flow|and equivalents|position|on hand)\b/, /\bhow much (cash|money|debt)\b/, /\bcash (does|did|do)\b/, /\bper share\b/, /\bresearch and development\b/, /\bcost of (revenue|sales|goods)\b/, /\boperating (income|profit|cash)\b/, /\bgross (profit|margin)\b/, /\bnet (income|loss|profit)\b/, /\b(q[1-4]|fy) ?'?\d{2,4}\b/, /\b\d{4} ?q[1-4]\b/, /\bsec\b/, /\b(annual|quarterly) report\b/, /\bshares outstanding\b/, /\bbook value\b/, /\b(make|makes|made|making|lose|loses|lost|losing) money\b/, /\b(?<!bitcoin )cash\b(?! rate)/, /\bfree cash\b/, /\br (and|&) d\b/, /\bhow(?: (?:is|are|was|were|has|have)|'s|'re) [a-z0-9&.' -]{1,40} (doing|performing|performed|done)\b/];
+const FINANCE_PHRASES = [/\b(?:current|quick|working[- ]capital) ratio\b/, /\bworking capital\b/, /\binterest (?:expense|coverage)\b/, /\btop ?line\b/, /\bbottom ?line\b/, /\bcash (flow|and equivalents|position|on hand)\b/, /\bhow much (cash|money|debt)\b/, /\bcash (does|did|do)\b/, /\bper share\b/, /\bresearch and development\b/, /\bcost of (revenue|sales|goods)\b/, /\boperating (income|profit|cash)\b/, /\bgross (profit|margin)\b/, /\bnet (income|loss|profit)\b/, /\b(q[1-4]|fy) ?'?\d{2,4}\b/, /\b\d{4} ?q[1-4]\b/, /\bsec\b/, /\b(annual|quarterly) report\b/, /\bshares outstanding\b/, /\bbook value\b/, /\b(make|makes|made|making|lose|loses|lost|losing) money\b/, /\b(?<!bitcoin )cash\b(?! rate)/, /\bfree cash\b/, /\br (and|&) d\b/, /\bhow(?: (?:is|are|was|were|has|have)|'s|'re) [a-z0-9&.' -]{1,40} (doing|performing|performed|done)\b/, /\b(?:payout ratio|dividend payout|payout of (?:its )?(?:earnings|income|profits?))\b/];
 
 /** Market data, not in filings: the filings agent says so and lists what it can give instead. */
 const MARKET_DATA = /\b(?:stock|share) price\b|\bp\/e\b|\bpe ratio\b|\bprice[- ](?:to[- ])?earnings\b|\bmarket (?:cap|capitali[sz]ation|value)\b|\bvaluation\b|\bdividend yield\b|\b52[- ]week (?:high|low)\b/;

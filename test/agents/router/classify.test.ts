@@ -104,6 +104,9 @@ const TABLE: [string, RouteKind][] = [
   ['How much does Apple spend on research?', 'filings'],
   ['How is Apple doing?', 'filings'],
   ["how's apple doing?", 'filings'],
+  ['Apple payout ratio', 'filings'],
+  // A contract's payout is no company figure.
+  ["what's the payout on hold?", 'help'],
   ['Microsoft free cash flow 2024', 'filings'],
   // Help
   ['hi', 'help'],

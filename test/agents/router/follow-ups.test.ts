@@ -513,6 +513,10 @@ describe('several questions in one, and odds follow-ups that change topic', () =
     for (const q of ['odds of a 25bp cut', 'odds of a 25 basis point cut', 'cut 25 odds?']) expect(await fed(q), q).toMatch(/^- \*\*Cut 25bps\*\*: market 10\.0%[^\n]*\n\n_From the stored report/);
     expect(await fed('cut more than 25?')).toMatch(/^- \*\*Cut more than 25bps\*\*: market 33\.0%[^\n]*\n\n_From the stored report/);
     expect(await fed('is cut 25 cheap?')).toMatch(/^\*\*No\*\*: on the model, \*\*Cut 25bps\*\* is dear/);
+    // What a contract pays: $1 on YES, bought at the ask.
+    for (const q of ["what's the payout on hold?", 'how much would I make if hold hits?']) {
+      expect(await fed(q), q).toMatch(/^- \*\*Hold\*\* \(KXFEDDECISION-26DEC-C\): bid \$0\.14, ask \$0\.18[^\n]*\. A YES contract bought at the ask, \$0\.18, pays \$1\.00 if it resolves YES: \$0\.82 profit per contract before fees, the \$0\.18 lost if it resolves NO\./);
+    }
     // "Is X the favourite?" is answered Yes or No first.
     expect(await fed('is hike the favorite?')).toMatch(/^\*\*Yes\*\*: The market's favourite is \*\*Hike 25bps\*\* at 51\.5%/);
     expect(await fed('is hold the favourite?')).toMatch(/^\*\*No\*\*: \*\*Hold\*\* is at 16\.0% \(mid; 14\.5% normalised\)\. The market's favourite is \*\*Hike 25bps\*\*/);
