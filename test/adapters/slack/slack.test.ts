@@ -518,35 +518,41 @@ describe('Slack: native streaming', () => {
   });
 });
 
+/**
+ * An answer fed in `pieces`, the fake clock moving `stepMs` after each, shown by posting and
+ * editing (edits at most once a second); resolves once its message shows the whole answer.
+ */
+async function editedAnswer(pieces: string[], stepMs: number): Promise<{ rootTs: string; expected: string }> {
+  const clock = new FakeClock(Date.now());
+  await start({ clock, editIntervalMs: 1000, statusIntervalMs: 10_000 });
+  // Posts and edits get their rate-budget slots from the adapter's clock: it has to move while the test waits.
+  const onClock = (check: () => void) => async () => {
+    await clock.advance(0);
+    check();
+  };
+  await h!.command('ask feed: stream slowly');
+  await h!.until(onClock(() => expect(h!.slack.rootMessages(CHANNEL)).toHaveLength(1)));
+  const rootTs = h!.slack.rootMessages(CHANNEL)[0]!.ts;
+  await h!.until(onClock(() => expect(h!.slack.threadReplies(CHANNEL, rootTs)).toHaveLength(1))); // the status line
+  for (const piece of pieces) {
+    log.feed.text(piece);
+    await new Promise((r) => setTimeout(r, 25)); // let the delta reach the adapter
+    await clock.advance(stepMs);
+  }
+  log.feed.done(CITATIONS.slice(0, 1));
+  const expected = `${pieces.join('').trimEnd()}${SLACK_FOOTER}`;
+  for (let i = 0; i < 200 && shownTexts(h!.slack, rootTs)[0] !== expected; i++) {
+    await settle();
+    await new Promise((r) => setTimeout(r, 10));
+    await clock.advance(200);
+  }
+  expect(shownTexts(h!.slack, rootTs)).toEqual([expected]);
+  return { rootTs, expected };
+}
+
 describe('Slack: edit rate', () => {
   it('edits a message at most once per second, with the latest text, and the final edit lands', async () => {
-    const clock = new FakeClock(Date.now());
-    await start({ clock, editIntervalMs: 1000, statusIntervalMs: 10_000 });
-    // Posts and edits get their rate-budget slots from the adapter's clock: it has to move while the test waits.
-    const onClock = (check: () => void) => async () => {
-      await clock.advance(0);
-      check();
-    };
-    await h!.command('ask feed: stream slowly');
-    await h!.until(onClock(() => expect(h!.slack.rootMessages(CHANNEL)).toHaveLength(1)));
-    const rootTs = h!.slack.rootMessages(CHANNEL)[0]!.ts;
-    await h!.until(onClock(() => expect(h!.slack.threadReplies(CHANNEL, rootTs)).toHaveLength(1))); // the status line
-    let full = '';
-    for (let i = 0; i < 40; i++) {
-      const piece = `piece${i} `;
-      full += piece;
-      log.feed.text(piece);
-      await new Promise((r) => setTimeout(r, 25)); // let the delta reach the adapter
-      await clock.advance(150);
-    }
-    log.feed.done(CITATIONS.slice(0, 1));
-    const expected = `${full.trimEnd()}${SLACK_FOOTER}`;
-    for (let i = 0; i < 200 && shownTexts(h!.slack, rootTs)[0] !== expected; i++) {
-      await settle();
-      await new Promise((r) => setTimeout(r, 10));
-      await clock.advance(200);
-    }
-    expect(shownTexts(h!.slack, rootTs)).toEqual([expected]);
+    const { rootTs } = await editedAnswer(Array.from({ length: 40 }, (_, i) => `piece${i} `), 150);
     const updates = h!.slack.callsOf('chat.update').filter((c) => c.args.ts === h!.slack.threadReplies(CHANNEL, rootTs)[0]!.ts);
     expect(updates.length).toBeGreaterThanOrEqual(3); // edited while streaming, not only at the end
     for (let i = 1; i < updates.length; i++) {
@@ -561,30 +567,7 @@ describe('Slack: edit rate', () => {
 
 describe('Slack: a code block still being written', () => {
   it('is shown closed in every edit, the writing mark after it, not inside', async () => {
-    const clock = new FakeClock(Date.now());
-    await start({ clock, editIntervalMs: 1000, statusIntervalMs: 10_000 });
-    const onClock = (check: () => void) => async () => {
-      await clock.advance(0);
-      check();
-    };
-    await h!.command('ask feed: code');
-    await h!.until(onClock(() => expect(h!.slack.rootMessages(CHANNEL)).toHaveLength(1)));
-    const rootTs = h!.slack.rootMessages(CHANNEL)[0]!.ts;
-    await h!.until(onClock(() => expect(h!.slack.threadReplies(CHANNEL, rootTs)).toHaveLength(1)));
-    const pieces = ['Intro [1].\n\n```\n', ...Array.from({ length: 12 }, (_, i) => `line ${i} of the code\n`), '```\n\nAfter the code.'];
-    for (const piece of pieces) {
-      log.feed.text(piece);
-      await new Promise((r) => setTimeout(r, 25));
-      await clock.advance(400);
-    }
-    log.feed.done(CITATIONS.slice(0, 1));
-    const expected = `${pieces.join('')}${SLACK_FOOTER}`;
-    for (let i = 0; i < 200 && shownTexts(h!.slack, rootTs)[0] !== expected; i++) {
-      await settle();
-      await new Promise((r) => setTimeout(r, 10));
-      await clock.advance(200);
-    }
-    expect(shownTexts(h!.slack, rootTs)).toEqual([expected]);
+    await editedAnswer(['Intro [1].\n\n```\n', ...Array.from({ length: 12 }, (_, i) => `line ${i} of the code\n`), '```\n\nAfter the code.'], 400);
     const updates = h!.slack.callsOf('chat.update').map((u) => String(u.args.text));
     const insideCode = updates.filter((text) => text.includes('line 0') && !text.includes('After the code'));
     expect(insideCode.length).toBeGreaterThanOrEqual(2);
