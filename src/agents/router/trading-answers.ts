@@ -11,7 +11,7 @@ import { bestRow, cents, count, dollars, gapOf, isLadder, outcomeOf, percent, re
  */
 export function quoteText(question: string, shown: Row[], contracts: Map<string, Contract>): string | null {
   const lines: string[] = [];
-  const value = /\b(?:expected value|ev|worth buying|buy(?:ing)?|sell(?:ing)?)\b/i.test(question);
+  const value = /\b(?:expected value|ev|worth buying|buy(?:ing)?|sell(?:ing)?|bet(?:ting)? on|back)\b/i.test(question);
   const no = /\b(?:buy(?:ing)?|the)\s+no\b|\bno\s+(?:side|contract|shares?)\b/i.test(question);
   // "What's the payout on hold?", "how much would I make if hold hits?": a contract pays $1.
   const payout = /\b(?:payouts?|pays? out|how much (?:would|could|will|do|does|can) (?:i|you|we) (?:make|win|get|earn))\b/i.test(question);
