@@ -427,7 +427,7 @@ const EXPLICIT_YOY = /\b(?:yoy|y\/y|y-o-y|year[- ](?:over|on)[- ]year|a year (?:
 function extractComparison(m: Masked): { comparison: Comparison | null; both: boolean; implied: boolean } {
   let found: Comparison | null = null;
   let yearOverYear = false;
-  const yoy = /\b(?:yoy|y\/y|y-o-y|year[- ](?:over|on)[- ]year|(?:vs\.?|versus|compared? (?:to|with)|with|against|than)\s+(?:the\s+)?(?:a\s+)?(?:(?:prior|previous|preceding)\s+(?:twelve|12)\s+months|year (?:ago|earlier|before)|same (?:quarter|period) (?:a year ago|last year|of (?:the )?(?:previous|prior|last) year)|last year|prior year|previous year|(?:last|prior|previous)(?:'s)?\s*(?=\?|$))|annual(?:ly)? growth)\b/gi;
+  const yoy = /\b(?:yoy|y\/y|y-o-y|year[- ](?:over|on)[- ]year|(?:vs\.?|versus|compared? (?:to|with)|with|against|than)\s+(?:the\s+)?(?:a\s+)?(?:(?:prior|previous|preceding)\s+(?:twelve|12)\s+months|year (?:ago|earlier|before)|same (?:quarter|period) (?:a year ago|last year|of (?:the )?(?:previous|prior|last) year)|last year|prior year|previous year|(?:last|prior|previous)(?:'s)?\s*(?=\?|$))|annual(?:ly)? growth|(?:up|down|higher|lower|more|less|grew|grown|rose|risen|fell|fallen|increased?|decreased?|changed?)\s+(?:from|since|on|over)\s+(?:the\s+)?(?:a\s+)?(?:year (?:ago|earlier|before)|last year|prior year|previous year))\b/gi;
   const qoq = /\b(?:qoq|q\/q|q-o-q|quarter[- ](?:over|on)[- ]quarter|sequential(?:ly)?|(?:vs\.?|versus|compared (?:to|with)|against)\s+(?:the\s+)?(?:previous|prior|last|preceding) quarter)\b/gi;
   m.take(qoq, () => ((found = 'qoq'), true));
   m.take(yoy, () => ((yearOverYear = true), (found ??= 'yoy'), true));

@@ -181,6 +181,13 @@ describe('ratios are asked as the two figures they are computed from', () => {
     expect(turns('Apple ROE', 'and revenue?')).toMatchObject({ ratios: [], metrics: ['revenue'] });
   });
 
+  it('"up from a year ago" compares with a year before; "and a year ago?" moves to it', () => {
+    const turns = (...t: string[]) => parseConversation(t.map((content) => ({ role: 'user', content })), index)!;
+    expect(turns('Apple revenue Q3 2024', 'is that up from a year ago?')).toMatchObject({ comparison: 'yoy', period: { kind: 'fiscalQuarter', fy: 2024 } });
+    expect(turns('Alphabet Q4 2024', 'is that higher than last year?')).toMatchObject({ comparison: 'yoy' });
+    expect(turns('Apple revenue Q3 2024', 'and a year ago?')).toMatchObject({ comparison: null, period: { kind: 'fiscalQuarter', fy: 2023 } });
+  });
+
   it('a margin without its name ("its margin?", "Apple margin") is each of them; a named one is that one', () => {
     const turns = (...t: string[]) => parseConversation(t.map((content) => ({ role: 'user', content })), index)!;
     expect(turns('Apple revenue last quarter', 'what about its margin?')).toMatchObject({ metrics: ['grossProfit', 'operatingIncome', 'netIncome'], margin: true });
