@@ -35,7 +35,7 @@ const PAST = /\b(?:ago|yesterday|last (?:week|night)|(?:a|one|1) (?:day|week) (?
 const PREVIOUS_EVENT =
   /\b(?:previous|last|prior|preceding|earlier|january|february|march|april|may|june|july|august|september|october|november|december)(?:'s)?\s+(?:event|meeting|decision|release|game|report|print|one|month(?:'s)?)\b|\blast time\b/i;
 /** How the model works, or how far to trust it ("explain the model", "how confident is it?", "why is the model lower?"). */
-const METHOD = /^\s*(?:why|how so|how come)\s*\??\s*(?:\(.*\))?\s*$|\b(?:explain|how (?:does|did|is|was|do you)|how's)\b[^?]*\b(?:model|computed|calculated|derived|get (?:that|this|these))\b|\bmodel\b[^?]*\b(?:work|computed|calculated|built)\b|\bmethod(?:ology)?\b|\bhow (?:confident|sure|certain|reliable|trustworthy)\b|\bconfidence\b|\bwhy (?:is|does|would) the model\b|\bwhy (?:higher|lower)\b/i;
+const METHOD = /^\s*(?:why|how so|how come|really|are you sure|seriously|says who)\s*\??\s*(?:\(.*\))?\s*$|\b(?:explain|how (?:does|did|is|was|do you)|how's)\b[^?]*\b(?:model|computed|calculated|derived|get (?:that|this|these))\b|\bmodel\b[^?]*\b(?:work|computed|calculated|built)\b|\bmethod(?:ology)?\b|\bhow (?:confident|sure|certain|reliable|trustworthy)\b|\bconfidence\b|\bwhy (?:is|does|would) the model\b|\bwhy (?:higher|lower)\b/i;
 
 /** A price the model finds too high ("overpriced"), or too low ("underpriced"); neither: the largest gap either way. */
 const TOO_HIGH = /\b(?:over-?priced|over-?valued|expensive|dear|rich|sell|short)\b/i;
@@ -281,7 +281,7 @@ function compareText(question: string, sides: Row[][]): string {
 }
 
 /** A follow-up that points back at what the turn before named ("its price?", "and the spread?", "what about that one?"). */
-const REFERS_BACK = /\b(?:it|its|it's|that one|this one|that outcome|that contract|them|those|they)\b|^\s*(?:and|what about|how about|why|how so|how come)\b/i;
+const REFERS_BACK = /\b(?:it|its|it's|that one|this one|that outcome|that contract|them|those|they)\b|^\s*(?:and|what about|how about|why|how so|how come|really|are you sure)\b/i;
 /** "The other one", "the other team": the outcomes the thread did not name last. */
 const THE_OTHER = /\bthe other (?:one|team|side|outcome|contract)s?\b/i;
 
@@ -505,7 +505,8 @@ function answerAbout(question: string, report: { title: string; text: string; ci
         break;
       }
       case 'closing': {
-        const lines = bullets(section('key claims'), /^- \*\*(?:Trading closes|Closes|Expir)/);
+        // With a rule that can end trading early ("can it close early?").
+        const lines = bullets(section('key claims'), /^- \*\*(?:Trading closes|Trading may close|Closes|Expir)/);
         text = lines.length ? lines.join('\n') : null;
         break;
       }

@@ -362,6 +362,10 @@ describe('several questions in one, and odds follow-ups that change topic', () =
     const messages: OpenAI.Chat.ChatCompletionMessageParam[] = [{ role: 'user', content: url }, { role: 'assistant', content: report }, { role: 'user', content: 'odds the bills win?' }, { role: 'assistant', content: '(Bills)' }, { role: 'user', content: 'and the other one?' }];
     expect((await client.chat.completions.create({ model: 'svc-agent', messages })).choices[0]!.message.content).toMatch(/^- \*\*Home team \(Chiefs\)\*\*: market 63\.0%/);
     const release = await thread('https://kalshi.com/markets/kxaimodel/frontier-ai-model-release/kxaimodel-26dec19');
+    // The closing time with the rule that can end trading early.
+    expect(await release('can it close early?')).toMatch(/^- \*\*Trading closes\*\*[^\n]*\n- \*\*Trading may close early:\*\* “This market closes early once the outcome is determined\.”/);
+    // "Really?" is asked of the model: its account of itself.
+    expect(await release('really?')).toMatch(/^- \*\*Model probability\.\*\*/);
     expect(await release('does the model agree with the market?')).toMatch(/^This event has one yes\/no contract, \*\*Release\*\*: the market gives it 37\.0% \(mid\)[^\n]*, so the model leans that it does not\./);
   });
 
