@@ -225,11 +225,30 @@ export function splitQuestion(question: string): { question: string; route: Rout
 /** Filings and financials both answer from SEC filings: a follow-up may move between them. */
 const family = (kind: RouteKind) => (kind === 'filings' || kind === 'financials' ? 'sec' : kind);
 
-/** A turn that asks about the event being discussed rather than naming a subject of its own. */
-function aboutTheEvent(question: string, route: Route): boolean {
+/**
+ * A turn that asks about the event being discussed rather than naming a subject of its own. `own`:
+ * the words of that event's address ("fed", "rate", "decision"), whose topics are no other event's
+ * ("odds the Fed holds?" in a thread on a Fed decision).
+ */
+function aboutTheEvent(question: string, route: Route, own: ReadonlySet<string> = new Set()): boolean {
   if (route.kind === 'kalshi_url') return false;
-  const count = tokens(question).length;
-  return (route.kind === 'odds' && count <= 12 && !hasWord(tokens(question), EVENT_TOPICS)) || ((route.kind === 'help' || route.kind === 'odds') && count <= 16 && eventQuestion(question) !== null);
+  const words = tokens(question);
+  const otherTopic = words.some((w) => !own.has(w) && hasWord([w], EVENT_TOPICS) !== null);
+  return (route.kind === 'odds' && words.length <= 12 && !otherTopic) || ((route.kind === 'help' || route.kind === 'odds') && words.length <= 16 && eventQuestion(question) !== null);
+}
+
+/** The words of the latest Kalshi event address in a conversation ("fed-rate-decision" → fed, rate, decision). */
+function threadEventWords(history: readonly Turn[]): Set<string> {
+  for (let i = history.length - 1; i >= 0; i--) {
+    const turn = history[i]!;
+    if (turn.role !== 'user') continue;
+    const route = classifyOne(turn.content);
+    if (route.kind === 'kalshi_url' && route.url) {
+      const slug = /\/markets\/[^/]+\/([^/]+)\//i.exec(route.url)?.[1] ?? '';
+      return new Set(slug.toLowerCase().split(/[-_]+/).filter(Boolean));
+    }
+  }
+  return new Set();
 }
 
 /**
@@ -247,13 +266,14 @@ export function classify(question: string, history: readonly Turn[] = []): Route
   // Odds without a topic of their own ("what's the biggest mispricing?", "odds of a hold?") right
   // after a Kalshi address are about that event, and so are questions about its report ("which
   // outcome does the model favour?", "when does it close?").
-  if (aboutTheEvent(question, route)) {
+  const own = threadEventWords(history);
+  if (aboutTheEvent(question, route, own)) {
     // Back past the turns that were themselves about the event, to its address.
     const last = history
       .filter((t) => t.role === 'user')
       .map((t) => ({ turn: t, route: classifyOne(t.content) }))
       .reverse()
-      .find((x) => x.route.kind !== 'help' && !aboutTheEvent(x.turn.content, x.route));
+      .find((x) => x.route.kind !== 'help' && !aboutTheEvent(x.turn.content, x.route, own));
     if (last?.route.kind === 'kalshi_url') return { kind: 'kalshi_url', url: last.route.url, reason: 'about the Kalshi event of an earlier turn', context: last.turn.content, aboutEvent: true };
   }
   if ((route.kind === 'help' && continues) || (followUp && count <= 8 && route.kind !== 'kalshi_url')) {
@@ -263,7 +283,7 @@ export function classify(question: string, history: readonly Turn[] = []): Route
       const earlier = classifyOne(turn.content);
       // A turn that was itself about an event being discussed ("the model's probability for Hold?"
       // after its address) took that event's route: so does a follow-up to it ("and its price?").
-      if (earlier.kind !== 'help' && aboutTheEvent(turn.content, earlier)) {
+      if (earlier.kind !== 'help' && aboutTheEvent(turn.content, earlier, own)) {
         const resolved = classify(turn.content, history.slice(0, i));
         if (resolved.kind === 'kalshi_url') return { ...resolved, reason: 'a follow-up about the Kalshi event of an earlier turn', context: turn.content };
       }

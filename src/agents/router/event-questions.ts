@@ -33,7 +33,7 @@ const PAST = /\b(?:ago|yesterday|last (?:week|night)|(?:a|one|1) (?:day|week) (?
 
 /** An earlier event of the series ("the previous event", "the October meeting", "last month's release", "the last game"). */
 const PREVIOUS_EVENT =
-  /\b(?:previous|last|prior|preceding|earlier|january|february|march|april|may|june|july|august|september|october|november|december)(?:'s)?\s+(?:event|meeting|decision|release|game|report|print|one|month(?:'s)?)\b|\blast time\b/i;
+  /\b(?:previous|last|prior|preceding|earlier|january|february|march|april|may|june|july|august|september|october|november|december)(?:'s)?\s+(?:event|meeting|decision|release|game|report|print|one|month(?:'s)?)\b|\blast time\b|\b(?:did|was|were|happened)\b[^?]*\b(?:in|at) (?:january|february|march|april|may|june|july|august|september|october|november)\b/i;
 /** How the model works, or how far to trust it ("explain the model", "how confident is it?", "why is the model lower?"). */
 const METHOD = /^\s*(?:why|how so|how come|really|are you sure|seriously|says who)\s*\??\s*(?:\(.*\))?\s*$|\b(?:explain|how (?:does|did|is|was|do you)|how's)\b[^?]*\b(?:model|computed|calculated|derived|get (?:that|this|these))\b|\bmodel\b[^?]*\b(?:work|computed|calculated|built)\b|\bmethod(?:ology)?\b|\bhow (?:confident|sure|certain|reliable|trustworthy)\b|\bconfidence\b|\bwhy (?:is|does|would) the model\b|\bwhy (?:higher|lower)\b/i;
 
@@ -621,7 +621,7 @@ function previousText(question: string, history: string | undefined, rows: Row[]
   const table = (history ?? '').split('\n').filter((l) => /^\| [A-Z0-9]/.test(l) && !l.startsWith('| Event |'));
   const events = table.map((l) => l.split('|').slice(1, -1).map((c) => c.trim())).map(([ticker, closed, won, price]) => ({ ticker: ticker!, closed: closed!, won: won!, price: price! }));
   if (!events.length) return null;
-  const refs = /((?:\s*\[\d+\])+)\.?\s*$/.exec((history ?? '').split('\n').find((l) => l.startsWith('**Base rates**')) ?? '')?.[1]?.trim() ?? '';
+  const refs = /((?:\s*\[\d+\])+)\.?\s*$/.exec((history ?? '').split('\n').find((l) => l.startsWith('**Base rates**')) ?? '')?.[1]?.replace(/\s+/g, '') ?? '';
   const months = ['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december'];
   const month = months.findIndex((m) => new RegExp(`\\b${m}\\b`, 'i').test(question));
   const pick = month >= 0 ? events.find((e) => Number(e.closed.slice(5, 7)) === month + 1) : events[0];

@@ -314,6 +314,10 @@ describe('several questions in one, and odds follow-ups that change topic', () =
     expect(await fed('which has the most volume?')).toMatch(/^\*\*Cut 25bps\*\* has the most volume: 336,207 contracts \[1\]\.\n\n- \*\*Cut 25bps\*\*: 336,207 \[1\]\n- \*\*Hike 25bps\*\*: 113,933/);
     expect(await fed('which contract has the most open interest?')).toMatch(/^\*\*Cut 25bps\*\* has the most open interest: 220,268 contracts/);
     expect(await fed('any volume surges?')).toContain('**Volume surge, Cut 25bps:**');
+    // A topic of the thread's own event is no other event: answered from its report, not searched.
+    expect(await fed('odds the fed holds?')).toMatch(/^- \*\*Hold\*\*: market 16\.0%/);
+    expect(await fed('what did the fed do in october?')).toMatch(/^The October event of the series, \*\*KXFEDDECISION-26OCT\*\* \(closed 2026-10-20\): \*\*Cut more than 25bps\*\* resolved YES, priced at 38\.0% 24 hours before close \[\d+\]\[\d+\]\./);
+    expect(await fed('what about bitcoin?')).toMatch(/^Open Kalshi events matching/);
     // A price asked in words of its own, not only "odds".
     for (const q of ["what's the price of hold?", 'what does hold trade at?', 'how much is hold?', 'what is the market saying for hold?', 'market price of hold']) {
       expect(await fed(q), q).toMatch(/^- \*\*Hold\*\*: market 16\.0% \(mid; 14\.5% normalised\), model [\d.]+%, gap /);
