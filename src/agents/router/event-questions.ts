@@ -1,6 +1,7 @@
 import { contestSubject, countSide, coverOfSide, inLabelScale, inRange, isCount, isDiscrete, labelRange, levelsAsked, negated, rangeAsked, sideAsked, sideIncludesLevel, type LabelRange } from '../markets-search/asked.js';
 import type { Answer, Citation } from '../types.js';
 import { listed } from '../citations.js';
+import { editDistance } from '../../text.js';
 import { bestRow, bullets, cited, gapOf, isLadder, names, outcomeOf, percent, points, readReport, refsOf, rowLine, rungSide, sumOf, type Row } from './report-rows.js';
 import { arbitrageText, mostTradedText, overroundText, pricedText, quoteText } from './trading-answers.js';
 
@@ -119,6 +120,8 @@ const OUTCOME_SYNONYMS: [RegExp, string][] = [
 function namedRows(question: string, rows: Row[], title: string, levels: number[]): Row[] {
   const labels = rows.map((r) => outcomeOf(r.outcome).name.toLowerCase()).join(' ');
   const said = question.toLowerCase();
+  // Words typed that may be an outcome's word with one slip ("hikke", "chefs").
+  const typed = said.match(/[a-z]{4,}/g) ?? [];
   const q = `${said}${OUTCOME_SYNONYMS.filter(([words, label]) => words.test(said) && new RegExp(`\\b${label}`).test(labels)).map(([, label]) => ` ${label}`).join('')}`;
   const ladder = isLadder(rows);
   const wordsOf = (s: string) => s.toLowerCase().match(/[a-z]{3,}/g) ?? [];
@@ -136,7 +139,7 @@ function namedRows(question: string, rows: Row[], title: string, levels: number[
     const side = /^(away|home) team$/i.exec(name)?.[1]?.toLowerCase() as 'away' | 'home' | undefined;
     if (side && sides && sides[side].some((w) => new RegExp(`\\b${w}`).test(q))) return true;
     const own = labelWords(name);
-    return own.length > 0 && own.some((w) => new RegExp(`\\b${w}`).test(q));
+    return own.length > 0 && own.some((w) => new RegExp(`\\b${w}`).test(q) || typed.some((t) => misspelt(t, w)));
   });
   // Both sides of a game named ("the Chiefs lose to the Bills"): the one the question is about.
   const subject = matched.length > 1 ? contestSubject(question) : null;
@@ -176,6 +179,16 @@ function mostSpecific(question: string, named: Row[]): Row[] {
   const apart = keys.length > 1 && keys.every((a) => keys.every((b) => a === b || !a.split(' ').every((w) => b.split(' ').includes(w))));
   if (apart) return [...groups.values()].flatMap((g) => narrowed(question, g));
   return narrowed(question, named);
+}
+
+/**
+ * A word typed with one slip of a label's word: any slip of one of five letters or more ("chefs"
+ * of "chiefs"), only a letter too many of one of four ("hikke" of "hike", not "like" nor "held").
+ */
+function misspelt(typed: string, word: string): boolean {
+  if (typed === word || word.length < 4 || typed.startsWith(word) || word.startsWith(typed)) return false;
+  if (word.length === 4 && typed.length !== 5) return false;
+  return Math.abs(typed.length - word.length) <= 1 && editDistance(typed, word, 1) <= 1;
 }
 
 /** Words of an outcome label that name it ("cut", "hold", "celtics"), not the generic ones ("above", "team"). */

@@ -314,6 +314,9 @@ describe('several questions in one, and odds follow-ups that change topic', () =
     expect(await fed('which has the most volume?')).toMatch(/^\*\*Cut 25bps\*\* has the most volume: 336,207 contracts \[1\]\.\n\n- \*\*Cut 25bps\*\*: 336,207 \[1\]\n- \*\*Hike 25bps\*\*: 113,933/);
     expect(await fed('which contract has the most open interest?')).toMatch(/^\*\*Cut 25bps\*\* has the most open interest: 220,268 contracts/);
     expect(await fed('any volume surges?')).toContain('**Volume surge, Cut 25bps:**');
+    // A slip in an outcome's word still names it; a real word near one does not.
+    expect(await fed('fed hikke odds')).toMatch(/^- \*\*Hike 25bps\*\*: market 51\.5%/);
+    expect(await fed('odds of a holld?')).toMatch(/^- \*\*Hold\*\*: market 16\.0%/);
     // A topic of the thread's own event is no other event: answered from its report, not searched.
     expect(await fed('odds the fed holds?')).toMatch(/^- \*\*Hold\*\*: market 16\.0%/);
     expect(await fed('what did the fed do in october?')).toMatch(/^The October event of the series, \*\*KXFEDDECISION-26OCT\*\* \(closed 2026-10-20\): \*\*Cut more than 25bps\*\* resolved YES, priced at 38\.0% 24 hours before close \[\d+\]\[\d+\]\./);
@@ -326,6 +329,7 @@ describe('several questions in one, and odds follow-ups that change topic', () =
     expect(await cpi('how often did above 3.0 resolve yes?')).toMatch(/^- \*\*Above 3\.0\*\* resolved YES in 5 of 12 settled events of the series \(41\.7%\); the market prices it at 86\.5% \(mid\) now, the model at [\d.]+%\. \[1\]/);
     // The series' base rates are kept by its label, "Home team", whichever team is at home.
     expect(await game('how often did the home team win before?')).toMatch(/^- \*\*Home team \(Chiefs\)\*\*: “Home team” resolved YES in \d+ of \d+ settled events of the series/);
+    expect(await game('chefs odds')).toMatch(/^- \*\*Home team \(Chiefs\)\*\*: market 63\.0%/);
     // "Should I bet on …?": the arithmetic on the model, said not to be advice.
     expect(await game('should i bet on the chiefs?')).toMatch(/^- \*\*Home team \(Chiefs\)\*\* \(KXNFLGAME-26NOV23BUFKC-A\): bid \$0\.62, ask \$0\.64[^\n]*Buying YES at \$0\.64 against the model's 64\.0%: expected value \+\$0\.000 per \$1 contract before fees[\s\S]*not investment advice/);
     expect(await game('any arb?')).toMatch(/^No arbitrage on the report's quotes: YES on every outcome costs \$1\.03 at the asks, and NO on every outcome \$1\.00 against the \$1 it pays\./);
