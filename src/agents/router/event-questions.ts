@@ -50,7 +50,7 @@ const PATTERNS: [EventQuestion, RegExp][] = [
   // Before the favourite: "is the favourite usually right?" asks about past favourites.
   ['history', new RegExp(`${TRACK_RECORD.source}|\\b(?:history|historical|past (?:outcomes|decisions)|previous (?:outcomes|decisions))\\b`, 'i')],
   ['market_least', /\b(?:least likely|unlikel\w*|underdog|long ?shot|least favou?red|lowest)\b/i],
-  ['closing', /\b(?:clos(?:e|es|ing)|settl\w*|expir\w*|deadline|trading (?:stops?|ends?|halts?)|stop trading|last (?:day|time) to trade|ends?|resolved? (?:on|by)|when (?:does|will|is) (?:it|this|the (?:event|market|contract)) (?:resolve|end|finish)\w*)\b/i],
+  ['closing', /\b(?:clos(?:e|es|ing)|settl\w*|expir\w*|deadline|trading (?:stops?|ends?|halts?)|stop trading|last (?:day|time) to trade|when(?:'s| is| does| will)\b[^?]*\b(?:release|announcement|decision|print|report|game|launch)|ends?|resolved? (?:on|by)|when (?:does|will|is) (?:it|this|the (?:event|market|contract)) (?:resolve|end|finish)\w*)\b/i],
   ['resolution', /\b(?:resolution|resolv\w*|rules?|source|criteria|count(?:s|ed)?|decides?|determin\w*|flip\w*)\b/i],
   ['moves', /\b(?:mov(?:e|ed|es|ing)|moves?|changed?|trend\w*|volume|surge\w*|momentum|shift\w*)\b/i],
   ['market_favourite', /\b(?:most likely|likel(?:y|iest)|favou?rite|favou?red|front-?runner|leading|leads|ahead|winner|win|pick|expected|consensus|top)\b/i],
@@ -481,7 +481,7 @@ function answerAbout(question: string, report: { title: string; text: string; ci
     const [low, high] = [outcomeOf(ranged[0]!.outcome).name, outcomeOf(ranged.at(-1)!.outcome).name];
     const span = ranged.length > 1 ? `: the event's levels run from “${low}” to “${high}”` : '';
     text = `No outcome is at ${levels.map(saidLevel).join(' or ')}${span}.\n\n${rows.map(rowLine).join('\n')}`;
-  } else if (single && (kind === 'market_favourite' || kind === 'market_least' || kind === 'model_favourite' || no)) {
+  } else if (single && (kind === 'market_favourite' || kind === 'market_least' || kind === 'model_favourite' || kind === 'outcome' || no || /\b(?:yes|odds|chances?|probabilit\w*)\b/i.test(question))) {
     const { name, refs } = outcomeOf(single.outcome);
     const yes = single.marketValue;
     // "Favours" would mislead of one contract the model puts under even odds: its side is said.

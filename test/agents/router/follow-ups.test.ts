@@ -299,6 +299,7 @@ describe('several questions in one, and odds follow-ups that change topic', () =
     // Where the result is read from: the rule as written and the source.
     expect(await btc('what index is used for settlement?')).toMatch(/^- \*\*How it resolves\*\* \(as written for Above \$92,000\): “If the CF Benchmarks Bitcoin Real-Time Index[^\n]*\n- \*\*Resolution source:\*\* CF Benchmarks BRTI/);
     expect(await cpi('when does trading stop')).toMatch(/^- \*\*Trading closes\*\* 2026-12-10 15:00 UTC/);
+    expect(await cpi("when's the release?")).toMatch(/^- \*\*Trading closes\*\* 2026-12-10 15:00 UTC/);
     expect(await game('what if the stadium loses power?')).toMatch(/^The rules the report quotes say nothing about “stadium loses power”; the full terms are in the contract terms\. What it quotes:/);
     // The overround of exclusive outcomes; a ladder has none.
     expect(await game("what's the overround?")).toMatch(/^The market prices \(mids\) of the 2 outcomes add up to 101\.5%: an overround of 1\.5 points, the exchange's and market makers' edge \[1\]\[2\]\. Buying YES on every outcome at the ask costs \$1\.03 for a \$1 payout \(3\.0 points over\)\./);
@@ -370,6 +371,8 @@ describe('several questions in one, and odds follow-ups that change topic', () =
     const messages: OpenAI.Chat.ChatCompletionMessageParam[] = [{ role: 'user', content: url }, { role: 'assistant', content: report }, { role: 'user', content: 'odds the bills win?' }, { role: 'assistant', content: '(Bills)' }, { role: 'user', content: 'and the other one?' }];
     expect((await client.chat.completions.create({ model: 'svc-agent', messages })).choices[0]!.message.content).toMatch(/^- \*\*Home team \(Chiefs\)\*\*: market 63\.0%/);
     const release = await thread('https://kalshi.com/markets/kxaimodel/frontier-ai-model-release/kxaimodel-26dec19');
+    // Its one contract's price, however asked.
+    for (const q of ['yes price', 'odds it happens?']) expect(await release(q), q).toMatch(/^This event has one yes\/no contract, \*\*Release\*\*: the market gives it 37\.0% \(mid\)/);
     // The closing time with the rule that can end trading early.
     expect(await release('can it close early?')).toMatch(/^- \*\*Trading closes\*\*[^\n]*\n- \*\*Trading may close early:\*\* “This market closes early once the outcome is determined\.”/);
     // "Really?" is asked of the model: its account of itself.
