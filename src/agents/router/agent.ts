@@ -126,7 +126,7 @@ export function routerAgent(o: RouterOptions): Agent {
       if (meta) yield { type: 'meta', meta: { reportCache: 'hit', reportGeneratedAt: new Date(stored.generatedAt).toISOString() } };
       // The address itself is no part of what is asked ("26dec" is no level).
       // A follow-up ("and its price?") may mean the outcome an earlier turn named.
-      const earlier = req.messages.slice(0, -1).filter((m) => m.role === 'user').map((m) => m.content).reverse();
+      const earlier = req.messages.slice(0, -1).reverse();
       const part = aboutEvent ? answerFromReport(question.replace(new RegExp(KALSHI_URL.source, 'gi'), ' ').replace(/\s+/g, ' ').trim(), stored, earlier) : null;
       if (part) return yield* written(req, question, part.text, [...part.citations], usage);
       return yield* answer(stored, null);

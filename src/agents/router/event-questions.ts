@@ -297,29 +297,58 @@ function compareText(question: string, sides: Row[][]): string {
 const REFERS_BACK = /\b(?:it|its|it's|that one|this one|that outcome|that contract|them|those|they)\b|^\s*(?:and|what about|how about|why|how so|how come|really|are you sure)\b/i;
 /** "The other one", "the other team": the outcomes the thread did not name last. */
 const THE_OTHER = /\bthe other (?:one|team|side|outcome|contract)s?\b/i;
+/** "The next one up", "the one below": the level beside the one the thread named last. */
+const NEXT_UP = /\b(?:next|one) (?:one |level |rung )?(?:up|higher|above)\b|\bthe (?:one|level|rung) above\b/i;
+const NEXT_DOWN = /\b(?:next|one) (?:one |level |rung )?(?:down|lower|below)\b|\bthe (?:one|level|rung) below\b/i;
 
 /**
  * The part of a stored report that answers a question about its event, or null. `earlier`: the
- * user's turns before, latest first. A follow-up that names no outcome of its own refers to the
- * outcome its thread last named ("the model's probability for Hold?", "and its price?", "and its
- * spread?"), back past turns that themselves only pointed back.
+ * conversation's turns before, latest first. A follow-up that names no outcome of its own refers
+ * to the outcome the thread was last about ("the model's probability for Hold?", "and its price?",
+ * "and its spread?"): the one the last answer was about alone, else the one the question before
+ * it named, back past questions that themselves only pointed back.
  */
-export function answerFromReport(question: string, report: { title: string; text: string; citations: readonly Citation[]; asOf: string }, earlier: readonly string[] = []): Answer | null {
+export function answerFromReport(
+  question: string,
+  report: { title: string; text: string; citations: readonly Citation[]; asOf: string },
+  earlier: readonly { role: 'user' | 'assistant'; content: string }[] = [],
+): Answer | null {
   const { rows } = readReport(report.text);
   const names = (text: string) => namedRows(text, rows, report.title, levelsIn(text));
+  // A part of this report answered (its footer says so) about one outcome says its name in bold.
+  const answered = (text: string) => (text.includes('_From the stored report on ') ? rows.filter((r) => text.includes(`**${outcomeOf(r.outcome).name}**`)) : []);
+  const pointer = (text: string) => REFERS_BACK.test(text) || THE_OTHER.test(text) || NEXT_UP.test(text) || NEXT_DOWN.test(text);
   const other = THE_OTHER.test(question);
-  if ((REFERS_BACK.test(question) || other) && !names(question).length) {
+  const step = NEXT_UP.test(question) ? 1 : NEXT_DOWN.test(question) ? -1 : 0;
+  // About the event as a whole ("when does it close?", "how is it resolved?"): "it" is the event.
+  const wholeEvent = ['closing', 'resolution', 'previous', 'arbitrage', 'overround', 'history'].includes(eventQuestion(question) ?? '');
+  if (pointer(question) && !wholeEvent && !names(question).length) {
     for (const turn of earlier) {
-      const before = names(turn);
-      if (before.length) {
-        const meant = other ? rows.filter((r) => !before.includes(r)) : before;
-        if (meant.length && meant.length < rows.length) question = `${question} (${meant.map((r) => outcomeOf(r.outcome).name).join(' or ')})`;
+      const before = turn.role === 'assistant' ? answered(turn.content) : names(turn.content);
+      if (before.length === 1 || (turn.role === 'user' && before.length)) {
+        const meant = other ? rows.filter((r) => !before.includes(r)) : step ? besideLevel(rows, before, step) : before;
+        // The pointing words go ("the one below" would read as a side): the outcome meant is named instead.
+        const rest = question.replace(THE_OTHER, ' ').replace(NEXT_UP, ' ').replace(NEXT_DOWN, ' ');
+        if (meant.length && meant.length < rows.length) question = `${rest} (${meant.map((r) => outcomeOf(r.outcome).name).join(' or ')})`;
         break;
       }
-      if (!REFERS_BACK.test(turn) && !THE_OTHER.test(turn)) break;
+      if (turn.role === 'user' && !pointer(turn.content)) break;
     }
   }
   return answerAbout(question, report);
+}
+
+/** The outcome one level up (`step` 1) or down (-1) from the one named, among outcomes with levels; none otherwise. */
+function besideLevel(rows: Row[], named: Row[], step: 1 | -1): Row[] {
+  if (named.length !== 1) return [];
+  const level = (r: Row) => {
+    const x = labelRange(outcomeOf(r.outcome).name);
+    return x ? (x.from ?? (x.to === null ? null : x.to - 1e9)) : null;
+  };
+  const ordered = rows.filter((r) => level(r) !== null).sort((a, b) => level(a)! - level(b)!);
+  const at = ordered.indexOf(named[0]!);
+  const beside = at === -1 ? undefined : ordered[at + step];
+  return beside ? [beside] : [];
 }
 
 function answerAbout(question: string, report: { title: string; text: string; citations: readonly Citation[]; asOf: string }): Answer | null {

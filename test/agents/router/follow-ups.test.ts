@@ -361,6 +361,25 @@ describe('several questions in one, and odds follow-ups that change topic', () =
     expect(await ask('what did the last one resolve to yesterday?')).toMatch(/^The previous event of the series, \*\*KXFEDDECISION-26OCT\*\*/);
   });
 
+  it('"the next one up" and "the one below" step from the level the thread was last about, each step from the last', async () => {
+    const payer = new OpenAI({ baseURL: svc.baseURL, apiKey: (await svc.account({ plan: 'pro', credits: 30 })).apiKey, maxRetries: 0 });
+    const url = 'https://kalshi.com/markets/kxbtcd/bitcoin-price-end-of-day/kxbtcd-26nov20';
+    const messages: OpenAI.Chat.ChatCompletionMessageParam[] = [
+      { role: 'user', content: url },
+      { role: 'assistant', content: (await payer.responses.create({ model: 'svc-prediction-markets-agent', input: url })).output_text },
+    ];
+    const ask = async (content: string) => {
+      messages.push({ role: 'user', content });
+      const text = (await client.chat.completions.create({ model: 'svc-agent', messages })).choices[0]!.message.content!;
+      messages.push({ role: 'assistant', content: text });
+      return text;
+    };
+    expect(await ask('is 100k likely?')).toMatch(/^- \*\*Above \$100,000\*\*: market 4\.0%/);
+    expect(await ask('and its spread?')).toMatch(/^- \*\*Above \$100,000\*\* \(KXBTCD-26NOV20-T100000\): bid \$0\.03/);
+    expect(await ask('what about the next one up?')).toMatch(/^- \*\*Above \$104,000\*\*: market 5\.0%/);
+    expect(await ask('and the one below?')).toMatch(/^- \*\*Above \$100,000\*\*: market 4\.0%/);
+  });
+
   it('"the other one" of a game is the other team; a single contract says which side the model leans to', async () => {
     const thread = await reportThreads();
     const game = await thread('https://kalshi.com/markets/kxnflgame/nfl-game-winner/kxnflgame-26nov23bufkc');
