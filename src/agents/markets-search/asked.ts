@@ -263,7 +263,7 @@ export function contestSubject(query: string): string | null {
 }
 
 export function negated(query: string): boolean {
-  const q = query.toLowerCase().replace(/[’‘]/g, "'").replace(/\b(?:no|not) (?:more|less|fewer|higher|lower) than\b|\bnot only\b|\bor not\b|\bwhether\b/g, ' ');
+  const q = query.toLowerCase().replace(/[’‘]/g, "'").replace(/\b(?:no|not) (?:more|less|fewer|higher|lower) than\b|\bnot only\b|\bor not\b|\bwhether\b|\bno change\b/g, ' ');
   // "The Celtics lose" is their not winning.
   return /\b(?:not|no|never|without|fails? to|los(?:e|es|ing)|(?:do|does|did|is|are|was|were|wo|ca|would|will)n'?t)\b/.test(q);
 }

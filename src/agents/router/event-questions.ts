@@ -52,7 +52,7 @@ const PATTERNS: [EventQuestion, RegExp][] = [
   ['market_least', /\b(?:least likely|unlikel\w*|underdog|long ?shot|least favou?red|lowest)\b/i],
   ['closing', /\b(?:clos(?:e|es|ing)|settl\w*|expir\w*|deadline|trading (?:stops?|ends?|halts?)|stop trading|last (?:day|time) to trade|when(?:'s| is| does| will)\b[^?]*\b(?:release|announcement|decision|print|report|game|launch)|ends?|resolved? (?:on|by)|when (?:does|will|is) (?:it|this|the (?:event|market|contract)) (?:resolve|end|finish)\w*)\b/i],
   ['resolution', /\b(?:resolution|resolv\w*|rules?|source|criteria|count(?:s|ed)?|decides?|determin\w*|flip\w*)\b/i],
-  ['moves', /\b(?:mov(?:e|ed|es|ing)|moves?|changed?|trend\w*|volume|surge\w*|momentum|shift\w*)\b/i],
+  ['moves', /\b(?:mov(?:e|ed|es|ing)|moves?|(?<!\bno )changed?|trend\w*|volume|surge\w*|momentum|shift\w*)\b/i],
   ['market_favourite', /\b(?:most likely|likel(?:y|iest)|favou?rite|favou?red|front-?runner|leading|leads|ahead|winner|win|pick|expected|consensus|top)\b/i],
   // A price asked in words of its own ("what's the price of hold?", "what does a cut trade at?", "how much is hold?").
   ['outcome', /\b(?:prices?|pric(?:ing|ed)|trad(?:es?|ing|ed) at|market (?:says?|saying|thinks?)|how much (?:is|are|does|do)|quoted? at|implied)\b|\bwhat(?:'s| is| are)\b.*\bat\s*\??\s*$/i],
@@ -294,12 +294,12 @@ function compareText(question: string, sides: Row[][]): string {
 }
 
 /** A follow-up that points back at what the turn before named ("its price?", "and the spread?", "what about that one?"). */
-const REFERS_BACK = /\b(?:it|its|it's|that one|this one|that outcome|that contract|them|those|they)\b|^\s*(?:and|what about|how about|why|how so|how come|really|are you sure)\b/i;
+const REFERS_BACK = /\b(?:it|its|it's|that one|this one|that outcome|that contract|them|those|they)\b|^\s*(?:and|what about|how about)\b|^\s*(?:why|how so|how come|really|are you sure)\s*\??\s*$/i;
 /** "The other one", "the other team": the outcomes the thread did not name last. */
 const THE_OTHER = /\bthe other (?:one|team|side|outcome|contract)s?\b/i;
 /** "The next one up", "the one below": the level beside the one the thread named last. */
-const NEXT_UP = /\b(?:next|one) (?:one |level |rung )?(?:up|higher|above)\b|\bthe (?:one|level|rung) above\b/i;
-const NEXT_DOWN = /\b(?:next|one) (?:one |level |rung )?(?:down|lower|below)\b|\bthe (?:one|level|rung) below\b/i;
+const NEXT_UP = /\b(?:next|one) (?:one |level |rung )?(?:up|higher|above)\b|\bthe (?:one|level|rung) above\b|\b(?:warmer|hotter|higher|bigger|larger) (?:one|range|level|rung)\b/i;
+const NEXT_DOWN = /\b(?:next|one) (?:one |level |rung )?(?:down|lower|below)\b|\bthe (?:one|level|rung) below\b|\b(?:colder|cooler|lower|smaller) (?:one|range|level|rung)\b/i;
 
 /**
  * The part of a stored report that answers a question about its event, or null. `earlier`: the
@@ -449,8 +449,9 @@ function answerAbout(question: string, report: { title: string; text: string; ci
     text = previousText(question, section('resolution history'), rows);
   } else if (kind === 'method' && place === null) {
     text = methodText(question, named.length && named.length < rows.length ? named : rows, section('method'));
-  } else if (kind === 'gap' && named.length === 1 && rows.length > 1 && (TOO_LOW.test(question) || TOO_HIGH.test(question))) {
-    text = cheapText(named[0]!, TOO_LOW.test(question) && !TOO_HIGH.test(question) ? 1 : -1);
+  } else if (kind === 'gap' && (named.length === 1 || (single && /\byes\b/i.test(question))) && (rows.length > 1 || single) && (TOO_LOW.test(question) || TOO_HIGH.test(question))) {
+    // "Is yes cheap?" of a single contract: "yes" is that contract.
+    text = cheapText(named[0] ?? single!, TOO_LOW.test(question) && !TOO_HIGH.test(question) ? 1 : -1);
   } else if (kind === 'history' && named.length && named.length < rows.length) {
     text = baseRateText(named, section('resolution history'));
   } else if (past) {
@@ -510,12 +511,13 @@ function answerAbout(question: string, report: { title: string; text: string; ci
     const [low, high] = [outcomeOf(ranged[0]!.outcome).name, outcomeOf(ranged.at(-1)!.outcome).name];
     const span = ranged.length > 1 ? `: the event's levels run from “${low}” to “${high}”` : '';
     text = `No outcome is at ${levels.map(saidLevel).join(' or ')}${span}.\n\n${rows.map(rowLine).join('\n')}`;
-  } else if (single && (kind === 'market_favourite' || kind === 'market_least' || kind === 'model_favourite' || kind === 'outcome' || no || /\b(?:yes|odds|chances?|probabilit\w*)\b/i.test(question))) {
+  } else if (single && (kind === 'market_favourite' || kind === 'market_least' || kind === 'model_favourite' || kind === 'outcome' || no || (kind === null && /\b(?:yes|odds|chances?|probabilit\w*)\b/i.test(question)))) {
     const { name, refs } = outcomeOf(single.outcome);
     const yes = single.marketValue;
     // "Favours" would mislead of one contract the model puts under even odds: its side is said.
     const modelSide = single.modelValue >= 50 ? 'that it happens' : 'that it does not';
-    text = `This event has one yes/no contract, **${name}**: the market gives it ${single.market} (so about ${(100 - yes).toFixed(1)}% that it does not happen), the model ${single.model} ${refs}${kind === 'model_favourite' ? `, so the model leans ${modelSide}` : ''}.`;
+    const agree = single.modelValue >= 50 === single.marketValue >= 50 ? `, so the model, like the market, leans ${modelSide} (${points(single.modelValue - single.marketValue)} from the market)` : `, so the model leans ${modelSide} where the market does not`;
+    text = `This event has one yes/no contract, **${name}**: the market gives it ${single.market} (so about ${(100 - yes).toFixed(1)}% that it does not happen), the model ${single.model} ${refs}${kind === 'model_favourite' ? agree : ''}.`;
   } else if ((kind === 'market_favourite' || kind === 'market_least') && ladder) {
     text = `Each outcome here is a yes/no on its own level, so no single one is the likeliest result; the market and the model price each:\n\n${rows.map(rowLine).join('\n')}`;
   } else {

@@ -315,6 +315,8 @@ describe('several questions in one, and odds follow-ups that change topic', () =
     expect(await fed('which has the most volume?')).toMatch(/^\*\*Cut 25bps\*\* has the most volume: 336,207 contracts \[1\]\.\n\n- \*\*Cut 25bps\*\*: 336,207 \[1\]\n- \*\*Hike 25bps\*\*: 113,933/);
     expect(await fed('which contract has the most open interest?')).toMatch(/^\*\*Cut 25bps\*\* has the most open interest: 220,268 contracts/);
     expect(await fed('any volume surges?')).toContain('**Volume surge, Cut 25bps:**');
+    // "No change" is the hold, not a question about price moves.
+    expect(await fed('odds of no change in rates')).toMatch(/^- \*\*Hold\*\*: market 16\.0%/);
     // A slip in an outcome's word still names it; a real word near one does not.
     expect(await fed('fed hikke odds')).toMatch(/^- \*\*Hike 25bps\*\*: market 51\.5%/);
     expect(await fed('odds of a holld?')).toMatch(/^- \*\*Hold\*\*: market 16\.0%/);
@@ -378,6 +380,7 @@ describe('several questions in one, and odds follow-ups that change topic', () =
     expect(await ask('and its spread?')).toMatch(/^- \*\*Above \$100,000\*\* \(KXBTCD-26NOV20-T100000\): bid \$0\.03/);
     expect(await ask('what about the next one up?')).toMatch(/^- \*\*Above \$104,000\*\*: market 5\.0%/);
     expect(await ask('and the one below?')).toMatch(/^- \*\*Above \$100,000\*\*: market 4\.0%/);
+    expect(await ask('and the higher one?')).toMatch(/^- \*\*Above \$104,000\*\*: market 5\.0%/);
   });
 
   it('"the other one" of a game is the other team; a single contract says which side the model leans to', async () => {
@@ -396,7 +399,10 @@ describe('several questions in one, and odds follow-ups that change topic', () =
     expect(await release('can it close early?')).toMatch(/^- \*\*Trading closes\*\*[^\n]*\n- \*\*Trading may close early:\*\* “This market closes early once the outcome is determined\.”/);
     // "Really?" is asked of the model: its account of itself.
     expect(await release('really?')).toMatch(/^- \*\*Model probability\.\*\*/);
-    expect(await release('does the model agree with the market?')).toMatch(/^This event has one yes\/no contract, \*\*Release\*\*: the market gives it 37\.0% \(mid\)[^\n]*, so the model leans that it does not\./);
+    expect(await release('does the model agree with the market?')).toMatch(/^This event has one yes\/no contract, \*\*Release\*\*: the market gives it 37\.0% \(mid\)[^\n]*, so the model, like the market, leans that it does not \(−0\.9 pts from the market\)\./);
+    // Asked how often it resolved YES, the series' base rates; "is yes cheap?" a verdict on its one contract.
+    expect(await release('how often does it resolve yes?')).toMatch(/\*\*Base rates\*\*/);
+    expect(await release('is yes cheap?')).toMatch(/^\*\*No\*\*: on the model, \*\*Release\*\* is dear/);
   });
 
   it('answers by the shape of the event: a team of a game, ranges of a temperature, a single yes/no; says when an outcome or level asked does not exist', async () => {
