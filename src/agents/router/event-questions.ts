@@ -17,7 +17,7 @@ const QUOTE = /\b(?:spreads?|bids?|(?:the|at the|its) ask|asking price|order ?bo
 /** Trading figures of the contract snapshot. */
 const TRADING = /\b(?:volume|open interest|traded|liquid\w*)\b/i;
 /** A ranking by a trading figure ("which has the most volume?"). */
-const MOST_TRADED = /\b(?:most|highest|largest|biggest|least|lowest|smallest)\s+(?:(?:24[- ]?h(?:our)?\s+)?volume|open interest|traded|liquid\w*)\b|\bmost (?:actively )?traded\b/i;
+const MOST_TRADED = /\b(?:most|more|higher|highest|larger|largest|bigger|biggest|least|less|lower|lowest|smaller|smallest)\s+(?:(?:24[- ]?h(?:our)?\s+)?volume|open interest|traded|liquid\w*)\b|\bmost (?:actively )?traded\b/i;
 
 /** "Outcomes priced above 4%", "sum of probabilities over 10%": a filter on prices, not a level of the event. */
 const PRICED = /\b(?:probabilit(?:y|ies)|outcomes?(?:\s+priced)?|priced|contracts?)\s+(?:of\s+)?(above|over|more than|at least|below|under|less than|at most)\s+(\d+(?:\.\d+)?)\s*%/i;

@@ -63,7 +63,7 @@ export function overroundText(report: string, rows: Row[], contracts: Map<string
 export function mostTradedText(question: string, rows: Row[], contracts: Map<string, Contract>): string | null {
   const q = question.toLowerCase();
   const [field, label] = /open interest|liquid/.test(q) ? (['interest', 'open interest'] as const) : /24/.test(q) ? (['day', '24-hour volume'] as const) : (['volume', 'volume'] as const);
-  const least = /\b(?:least|lowest|smallest)\b/.test(q);
+  const least = /\b(?:least|less|lower|lowest|smaller|smallest)\b/.test(q);
   const ranked = rows
     .flatMap((r) => {
       const { name, refs } = outcomeOf(r.outcome);
@@ -74,7 +74,9 @@ export function mostTradedText(question: string, rows: Row[], contracts: Map<str
     .sort((a, b) => (least ? a.n - b.n : b.n - a.n));
   if (!ranked.length) return null;
   const top = ranked[0]!;
-  return `**${top.name}** has the ${least ? 'least' : 'most'} ${label}: ${top.shown} contracts ${top.refs}.\n\n${ranked.map((x) => `- **${x.name}**: ${x.shown} ${x.refs}`).join('\n')}`;
+  // Of two ("which side has more volume?"): more or less, against the other.
+  const two = ranked.length === 2 ? ` (against ${ranked[1]!.shown} for **${ranked[1]!.name}**)` : '';
+  return `**${top.name}** has ${two ? (least ? 'less' : 'more') : least ? 'the least' : 'the most'} ${label}: ${top.shown} contracts${two} ${top.refs}.\n\n${ranked.map((x) => `- **${x.name}**: ${x.shown} ${x.refs}`).join('\n')}`;
 }
 
 /**

@@ -332,6 +332,7 @@ describe('several questions in one, and odds follow-ups that change topic', () =
     expect(await cpi('how often did above 3.0 resolve yes?')).toMatch(/^- \*\*Above 3\.0\*\* resolved YES in 5 of 12 settled events of the series \(41\.7%\); the market prices it at 86\.5% \(mid\) now, the model at [\d.]+%\. \[1\]/);
     // The series' base rates are kept by its label, "Home team", whichever team is at home.
     expect(await game('how often did the home team win before?')).toMatch(/^- \*\*Home team \(Chiefs\)\*\*: “Home team” resolved YES in \d+ of \d+ settled events of the series/);
+    expect(await game('which side has more volume?')).toMatch(/^\*\*Away team \(Bills\)\*\* has more volume: [\d,]+ contracts \(against [\d,]+ for \*\*Home team \(Chiefs\)\*\*\)/);
     expect(await game('chefs odds')).toMatch(/^- \*\*Home team \(Chiefs\)\*\*: market 63\.0%/);
     // "Should I bet on …?": the arithmetic on the model, said not to be advice.
     expect(await game('should i bet on the chiefs?')).toMatch(/^- \*\*Home team \(Chiefs\)\*\* \(KXNFLGAME-26NOV23BUFKC-A\): bid \$0\.62, ask \$0\.64[^\n]*Buying YES at \$0\.64 against the model's 64\.0%: expected value \+\$0\.000 per \$1 contract before fees[\s\S]*not investment advice/);
