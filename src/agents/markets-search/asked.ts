@@ -111,6 +111,8 @@ export function levelsAsked(query: string): AskedLevel[] {
   const directed = [
     new RegExp(`\\b(?:above|below|over|under|at least|at most|(?:more|less|fewer|greater|higher|lower|colder|cooler|warmer|hotter) than|exactly|exceed(?:s|ing)?|hit(?:s|ting)?|reach(?:es|ing)?)\\s+(\\d{1,4}(?:\\.\\d+)?)${UNIT}`, 'g'),
     /(?<![\d.,$])(\d{1,4}(?:\.\d+)?)\s+or\s+(?:more|fewer|less|above|below|higher|lower|greater|over|under)\b/g,
+    // "56+": 56 or more.
+    /(?<![\d.,$])(\d{1,4}(?:\.\d+)?)\s*\+(?![\d])/g,
   ];
   for (const re of directed) {
     for (const m of q.matchAll(re)) {
@@ -198,8 +200,8 @@ export function sideAsked(query: string): 'above' | 'below' | null {
   if (/\b(?:no|not) (?:less|lower|fewer) than\b/.test(q)) return 'above';
   if (/\b(?:below|under|less than|lower than|colder than|cooler than|at most|no more than|not more than|fewer than|negative)\b|\d(?:\s*(?:°\s*[fc]?|%|degrees?|bps|[kmb]))?\s+or\s+(?:fewer|less|lower|below|under)\b/.test(q)) return 'below';
   if (/\bpositive\b/.test(q)) return 'above';
-  // "hits 50" / "reaches 50": at least 50.
-  if (/\b(?:above|over|more than|higher than|greater than|warmer than|hotter than|at least|exceed\w*|hit(?:s|ting)?|reach(?:es|ing)?)\b|\d(?:\s*(?:°\s*[fc]?|%|degrees?|bps|[kmb]))?\s+or\s+(?:more|higher|above|over|greater)\b/.test(q)) return 'above';
+  // "hits 50" / "reaches 50" / "50+": at least 50.
+  if (/\d\s*\+(?!\d)|\b(?:above|over|more than|higher than|greater than|warmer than|hotter than|at least|exceed\w*|hit(?:s|ting)?|reach(?:es|ing)?)\b|\d(?:\s*(?:°\s*[fc]?|%|degrees?|bps|[kmb]))?\s+or\s+(?:more|higher|above|over|greater)\b/.test(q)) return 'above';
   return null;
 }
 
@@ -238,7 +240,7 @@ export function countSide(level: number, side: 'above' | 'below', inclusive: boo
 
 /** Whether the side a question asks includes its level ("at least 3", "5 or more", "no more than 2") rather than starting past it ("more than 4"). */
 export function sideIncludesLevel(query: string): boolean {
-  return /\b(?:at least|at most|hit(?:s|ting)?|reach(?:es|ing)?|(?:no|not) (?:more|less|fewer|higher|lower) than)\b|\d(?:\s*(?:°\s*[fc]?|%|degrees?|bps|[kmb]))?\s+or\s+(?:more|fewer|less|higher|lower|above|below|over|under|greater)\b/.test(query.toLowerCase());
+  return /\d\s*\+(?!\d)|\b(?:at least|at most|hit(?:s|ting)?|reach(?:es|ing)?|(?:no|not) (?:more|less|fewer|higher|lower) than)\b|\d(?:\s*(?:°\s*[fc]?|%|degrees?|bps|[kmb]))?\s+or\s+(?:more|fewer|less|higher|lower|above|below|over|under|greater)\b/.test(query.toLowerCase());
 }
 
 /** Which side of its level a market's YES is: above (a floor), below (a cap); null for a range or no level. */

@@ -415,6 +415,8 @@ describe('several questions in one, and odds follow-ups that change topic', () =
     expect(await temperature('which station is used?')).toMatch(/^- \*\*How it resolves\*\*[^\n]*Central Park[^\n]*\n- \*\*Resolution source:\*\* National Weather Service, Central Park/);
     // "In the 50s": 50 to 59.
     expect(await temperature('will it be in the 50s?')).toMatch(/^“in the 50s” is \*\*52°F to 55°F\*\* \(market 17\.7% normalised, model 16\.7%\) and part of \*\*48°F to 51°F\*\* and \*\*56°F or above\*\*/);
+    // "56+" is 56 or more.
+    expect(await temperature('what does the model think about 56+?')).toMatch(/^- \*\*56°F or above\*\*: market 43\.0%/);
     // "Colder than" is below, "warmer than" above, "hits" at least.
     expect(await temperature('will it be colder than 44?')).toMatch(/^- \*\*Below 44°F\*\*: market 17\.5%/);
     expect(await temperature('colder than 48?')).toMatch(/^“below 48” is \*\*Below 44°F\*\* and \*\*44°F to 47°F\*\*: together market 22\.1% normalised, model 20\.5%/);
