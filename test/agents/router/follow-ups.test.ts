@@ -33,6 +33,21 @@ async function reportThreads(): Promise<(url: string) => Promise<(question: stri
   };
 }
 
+/** A thread on an event's report that goes on turn by turn, each answer kept in it; returns the asking function. */
+async function reportConversation(url: string): Promise<(question: string) => Promise<string>> {
+  const payer = new OpenAI({ baseURL: svc.baseURL, apiKey: (await svc.account({ plan: 'pro', credits: 30 })).apiKey, maxRetries: 0 });
+  const messages: OpenAI.Chat.ChatCompletionMessageParam[] = [
+    { role: 'user', content: url },
+    { role: 'assistant', content: (await payer.responses.create({ model: 'svc-prediction-markets-agent', input: url })).output_text },
+  ];
+  return async (content: string) => {
+    messages.push({ role: 'user', content });
+    const text = (await client.chat.completions.create({ model: 'svc-agent', messages })).choices[0]!.message.content!;
+    messages.push({ role: 'assistant', content: text });
+    return text;
+  };
+}
+
 describe('follow-up questions through svc-agent', () => {
   it('chat completions: earlier messages give the context', async () => {
     const messages: OpenAI.Chat.ChatCompletionMessageParam[] = [];
@@ -340,18 +355,7 @@ describe('several questions in one, and odds follow-ups that change topic', () =
   });
 
   it('a follow-up that points back ("its price?", "and the spread?") means the outcome the turn before named, through every turn of the thread', async () => {
-    const payer = new OpenAI({ baseURL: svc.baseURL, apiKey: (await svc.account({ plan: 'pro', credits: 30 })).apiKey, maxRetries: 0 });
-    const url = 'https://kalshi.com/markets/kxfeddecision/fed/kxfeddecision-26dec';
-    const messages: OpenAI.Chat.ChatCompletionMessageParam[] = [
-      { role: 'user', content: url },
-      { role: 'assistant', content: (await payer.responses.create({ model: 'svc-prediction-markets-agent', input: url })).output_text },
-    ];
-    const ask = async (content: string) => {
-      messages.push({ role: 'user', content });
-      const text = (await client.chat.completions.create({ model: 'svc-agent', messages })).choices[0]!.message.content!;
-      messages.push({ role: 'assistant', content: text });
-      return text;
-    };
+    const ask = await reportConversation('https://kalshi.com/markets/kxfeddecision/fed/kxfeddecision-26dec');
     expect(await ask('What probability does the model give to Hold?')).toMatch(/^- \*\*Hold\*\*: market 16\.0%/);
     expect(await ask('and what is the market price for it?')).toMatch(/^- \*\*Hold\*\*: market 16\.0%[^\n]*\n\n_From the stored report/);
     expect(await ask("what's its spread?")).toMatch(/^- \*\*Hold\*\* \(KXFEDDECISION-26DEC-C\): bid \$0\.14, ask \$0\.18, spread \$0\.04[^\n]*\n\n_From the stored report/);
@@ -365,18 +369,7 @@ describe('several questions in one, and odds follow-ups that change topic', () =
   });
 
   it('"the next one up" and "the one below" step from the level the thread was last about, each step from the last', async () => {
-    const payer = new OpenAI({ baseURL: svc.baseURL, apiKey: (await svc.account({ plan: 'pro', credits: 30 })).apiKey, maxRetries: 0 });
-    const url = 'https://kalshi.com/markets/kxbtcd/bitcoin-price-end-of-day/kxbtcd-26nov20';
-    const messages: OpenAI.Chat.ChatCompletionMessageParam[] = [
-      { role: 'user', content: url },
-      { role: 'assistant', content: (await payer.responses.create({ model: 'svc-prediction-markets-agent', input: url })).output_text },
-    ];
-    const ask = async (content: string) => {
-      messages.push({ role: 'user', content });
-      const text = (await client.chat.completions.create({ model: 'svc-agent', messages })).choices[0]!.message.content!;
-      messages.push({ role: 'assistant', content: text });
-      return text;
-    };
+    const ask = await reportConversation('https://kalshi.com/markets/kxbtcd/bitcoin-price-end-of-day/kxbtcd-26nov20');
     expect(await ask('is 100k likely?')).toMatch(/^- \*\*Above \$100,000\*\*: market 4\.0%/);
     expect(await ask('and its spread?')).toMatch(/^- \*\*Above \$100,000\*\* \(KXBTCD-26NOV20-T100000\): bid \$0\.03/);
     expect(await ask('what about the next one up?')).toMatch(/^- \*\*Above \$104,000\*\*: market 5\.0%/);
