@@ -2,6 +2,7 @@ import type { KalshiClient } from '../../data/kalshi/client.js';
 import { SCALE, formatPercent } from '../../data/kalshi/numbers.js';
 import type { KalshiEvent, KalshiMarket } from '../../data/kalshi/types.js';
 import { withTeam } from '../prediction-markets/research.js';
+import { withTeamNames } from './teams.js';
 import { eventPage, priceLine } from '../prediction-markets/summary.js';
 import { listed, quoteCaller, utcMinute as utc } from '../citations.js';
 import type { Agent, AgentEvent, Citation } from '../types.js';
@@ -62,7 +63,7 @@ export async function searchMarkets(
   const heading = misses.length
     ? `No open Kalshi event matches all of “${quoteCaller(query.trim())}”: ${misses.join(', and ')}. The closest, with current prices (as of ${utc(client.now())}):`
     : `Open Kalshi events matching “${quoteCaller(query.trim())}”, with current prices (as of ${utc(client.now())}):`;
-  const asked: Asked = { levels: levelsAsked(query), side: sideAsked(query), not: negated(query), inclusive: sideIncludesLevel(query), text: query.toLowerCase() };
+  const asked: Asked = { levels: levelsAsked(query), side: sideAsked(query), not: negated(query), inclusive: sideIncludesLevel(query), text: query };
   const lines = [heading, ''];
   ranked.forEach(({ hit, event, fits }, i) => {
     const n = citations.length + 1;
@@ -206,7 +207,7 @@ interface Asked {
   not: boolean;
   /** The side includes the level ("at least 3", "5 or more"). */
   inclusive: boolean;
-  /** The question's words, lower case: outcomes named by them ("a cut") are picked out. */
+  /** The question as asked: outcomes named by its words ("a cut", "KC") are picked out. */
   text: string;
 }
 
@@ -214,8 +215,10 @@ interface Asked {
 const GENERIC_LABEL_WORDS = new Set(['above', 'below', 'over', 'under', 'more', 'less', 'than', 'the', 'and', 'yes', 'team', 'win', 'wins']);
 
 /** Outcomes the question names by a word of their label ("odds of a cut?": "Cut 25bps", "Cut more than 25bps"; "the Lakers": the away team of "Lakers at Celtics"). */
-function namedOutcomes(markets: readonly KalshiMarket[], text: string, title: string): KalshiMarket[] {
+function namedOutcomes(markets: readonly KalshiMarket[], asked: string, title: string): KalshiMarket[] {
   const words = (m: KalshiMarket) => (withTeam(priceLine(m).label, title).toLowerCase().match(/[a-z]{3,}/g) ?? []).filter((w) => !GENERIC_LABEL_WORDS.has(w));
+  // "KC" or "Kansas City" is the Chiefs of "Bills at Chiefs", whichever name the event uses.
+  const text = withTeamNames(asked, `${title} ${markets.map((m) => priceLine(m).label).join(' ')}`).toLowerCase();
   const named = markets.filter((m) => words(m).some((w) => new RegExp(`\\b${w}`).test(text)));
   // Both sides named ("the Chiefs lose to the Bills"): the one the question is about.
   const subject = named.length > 1 ? contestSubject(text) : null;

@@ -1,11 +1,12 @@
 import type { KalshiEvent, KalshiSeries } from '../../data/kalshi/types.js';
 import { editDistance } from '../../text.js';
+import { teamMentions } from './teams.js';
 
 /** Words that carry no topic in questions about odds (folded like every other word). */
 const STOP_WORDS =
   'a an the of in on at to for by and or is are was were be will would could should do does did what whats which who whom how when where why there their this that these those it its odds chance chances probability probabilities likely likelihood percent percentage market markets prediction predictions kalshi bet bets betting price prices priced pricing forecast happen happens happening next me tell show give find any about get current currently right now today tomorrow tonight soon vs versus than many much more less least most fewer exactly ' +
   // Time spans and directions say when or which way, not what: "is bitcoin going to crash this week".
-  'going gonna go goes year yearly week weekly weekend month monthly day daily crash rise fall drop climb hit reach between ' +
+  'against going gonna go goes year yearly week weekly weekend month monthly day daily crash rise fall drop climb hit reach between ' +
   'monday tuesday wednesday thursday friday saturday sunday mon tue tues wed thu thur thurs fri sat sun ' +
   // Units a level is said in ("60 degrees", "3 percent"): the level is read apart.
   'degree degrees deg ' +
@@ -38,6 +39,7 @@ const SYNONYMS: Record<string, string[]> = {
   payroll: ['payrolls', 'jobs', 'nonfarm'],
   unemployment: ['unemployment', 'jobs'],
   nyc: ['nyc', 'york'],
+  york: ['york', 'nyc'],
   temperature: ['temperature', 'temp', 'high', 'weather'],
   temp: ['temperature', 'temp'],
   weather: ['temperature', 'weather', 'rain', 'snow'],
@@ -152,7 +154,21 @@ export class EventSearch {
   static terms(query: string): Term[] {
     const out: Term[] = [];
     const seen = new Set<string>();
-    for (const word of plainWords(query.slice(0, MAX_QUERY_CHARS))) {
+    let rest = query.slice(0, MAX_QUERY_CHARS);
+    // A team named by its place or abbreviation ("KC", "Kansas City") matches titles that write its
+    // nickname ("Bills at Chiefs"): one term, whose alternatives are the nicknames of the teams there.
+    for (const m of teamMentions(rest)
+      .filter((x) => !x.byNickname)
+      .slice(0, MAX_TERMS)) {
+      // A place keeps its own longest word ("york" of "New York"), for events about the place itself.
+      const place = words(m.said).sort((a, b) => b.length - a.length)[0]!;
+      const alternatives = [...new Set([...(Object.hasOwn(SYNONYMS, place) ? SYNONYMS[place]! : [place]), ...m.teams.map((t) => words(t.nickname).at(-1)!)])];
+      if (!seen.has(alternatives.join(' '))) out.push({ word: m.said, alternatives });
+      seen.add(alternatives.join(' '));
+      rest = `${rest.slice(0, m.at)}${' '.repeat(m.said.length)}${rest.slice(m.at + m.said.length)}`;
+    }
+    for (const word of plainWords(rest)) {
+      if (out.length >= MAX_TERMS) break;
       const w = fold(word);
       // Numbers and levels ("100k", "25bps", "3rd") are read apart (see asked.ts), never as topic words.
       if (w.length < 2 || STOP.has(w) || /^\d+(?:[a-z]|bps?|pts?|pct|deg|st|nd|rd|th)?$/.test(w) || LONG_STOP.some((s) => editDistance(w, s, 1) <= 1)) continue;
@@ -163,7 +179,6 @@ export class EventSearch {
       if (seen.has(key)) continue;
       seen.add(key);
       out.push({ word, alternatives });
-      if (out.length === MAX_TERMS) break;
     }
     return out;
   }

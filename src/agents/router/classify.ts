@@ -3,6 +3,7 @@ import { editDistance } from '../../text.js';
 import { tickerAddress } from '../../data/kalshi/url.js';
 import { asksCoverage } from '../../data/sec/question.js';
 import { eventQuestion } from './event-questions.js';
+import { asksAboutGame } from '../markets-search/teams.js';
 
 /** Where the router sends a question. */
 export type RouteKind = 'kalshi_url' | 'odds' | 'filings' | 'financials' | 'help';
@@ -167,6 +168,7 @@ function classifyOne(text: string): Route {
   if (finance) return { kind: 'filings', reason: `company fundamentals (${finance})` };
   const topic = hasWord(words, EVENT_TOPICS);
   if (topic) return { kind: 'odds', reason: `a topic the exchange lists (${topic})` };
+  if (asksAboutGame(text)) return { kind: 'odds', reason: 'a game between teams' };
   return { kind: 'help', reason: GREETING.test(lower.trim()) ? 'a greeting or a request for help' : 'nothing the agents cover' };
 }
 

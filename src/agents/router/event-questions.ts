@@ -1,4 +1,5 @@
 import { contestSubject, countSide, coverOfSide, inLabelScale, inRange, isCount, isDiscrete, labelRange, levelsAsked, negated, rangeAsked, sideAsked, sideIncludesLevel, type LabelRange } from '../markets-search/asked.js';
+import { withTeamNames } from '../markets-search/teams.js';
 import type { Answer, Citation } from '../types.js';
 import { listed } from '../citations.js';
 import { editDistance } from '../../text.js';
@@ -119,7 +120,9 @@ const OUTCOME_SYNONYMS: [RegExp, string][] = [
 
 function namedRows(question: string, rows: Row[], title: string, levels: number[]): Row[] {
   const labels = rows.map((r) => outcomeOf(r.outcome).name.toLowerCase()).join(' ');
-  const said = question.toLowerCase();
+  // "KC" or "Kansas City" is the Chiefs of "Bills at Chiefs", whichever name the event uses.
+  const teamsSaid = withTeamNames(question, `${title} ${labels}`);
+  const said = teamsSaid.toLowerCase();
   // Words typed that may be an outcome's word with one slip ("hikke", "chefs").
   const typed = said.match(/[a-z]{4,}/g) ?? [];
   const q = `${said}${OUTCOME_SYNONYMS.filter(([words, label]) => words.test(said) && new RegExp(`\\b${label}`).test(labels)).map(([, label]) => ` ${label}`).join('')}`;
@@ -142,7 +145,7 @@ function namedRows(question: string, rows: Row[], title: string, levels: number[
     return own.length > 0 && own.some((w) => new RegExp(`\\b${w}`).test(q) || typed.some((t) => misspelt(t, w)));
   });
   // Both sides of a game named ("the Chiefs lose to the Bills"): the one the question is about.
-  const subject = matched.length > 1 ? contestSubject(question) : null;
+  const subject = matched.length > 1 ? contestSubject(teamsSaid) : null;
   const about = subject ? matched.filter((r) => labelWords(outcomeOf(r.outcome).name).some((w) => subject.startsWith(w))) : [];
   return mostSpecific(question, about.length === 1 ? about : matched);
 }

@@ -23,6 +23,11 @@ describe('searching the open events', () => {
     // How a figure comes in and what a trader thinks of a price are not topics.
     ['What happens if CPI comes in hot?', 'KXCPIYOY'],
     ['is the market underpricing CPI above 3.2?', 'KXCPIYOY'],
+    // Teams by their place or abbreviation, where titles write nicknames ("Bills at Chiefs")
+    ['odds KC beats Buffalo', 'KXNFLGAME'],
+    ['Kansas City vs Buffalo', 'KXNFLGAME'],
+    ["will Boston win tonight's game against LA?", 'KXNBAGAME'],
+    ['New York temperature tomorrow', 'KXHIGHNY'],
   ])('%s → %s', (query, series) => {
     expect(top(query)).toBe(series);
   });
@@ -52,6 +57,8 @@ describe('a follow-up, and words no event matches', () => {
     expect(hit!.entry.event.series_ticker).toBe('KXHIGHNY');
     expect(hit!.missing).toEqual(['paris']);
     expect(index.search('Bills at Chiefs')[0]!.missing).toEqual([]);
+    expect(index.search('odds KC beats Buffalo')[0]!.missing).toEqual([]);
+    expect(index.search('New York temperature tomorrow')[0]!.missing).toEqual([]);
     expect(index.search('is the market underpricing CPI above 3.2?')[0]!.missing).toEqual([]);
   });
 });

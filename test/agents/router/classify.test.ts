@@ -19,6 +19,11 @@ const TABLE: [string, RouteKind][] = [
   ['Will the Fed hold in december', 'odds'],
   ['who wins lakers vs celtics tonight', 'odds'],
   ['chances the chiefs beat the bills', 'odds'],
+  // A game named by its teams, however they are called, with no odds word
+  ['will the Chiefs beat the Bills?', 'odds'],
+  ['will KC cover?', 'odds'],
+  ['Chiefs or Bills?', 'odds'],
+  ["will Boston win tonight's game against LA?", 'odds'],
   ['what does kalshi say about CPI', 'odds'],
   ['Market pricing for nonfarm payrolls?', 'odds'],
   ['nyc high temperature tomorrow odds', 'odds'],

@@ -579,6 +579,11 @@ describe('several questions in one, and odds follow-ups that change topic', () =
     expect(await game('chance the Chiefs lose?')).toMatch(/^Not \*\*Home team \(Chiefs\)\*\*: market about 37\.0%/);
     // Both teams named: the one the question is about.
     expect(await game('chance the Chiefs lose to the Bills?')).toMatch(/^Not \*\*Home team \(Chiefs\)\*\*: market about 37\.0%/);
+    // Teams by their places and abbreviations.
+    expect(await game('what about Buffalo?')).toMatch(/^- \*\*Away team \(Bills\)\*\*: market 38\.5%/);
+    expect(await game('and Kansas City?')).toMatch(/^- \*\*Home team \(Chiefs\)\*\*: market 63\.0%/);
+    expect(await game('odds BUF beats KC?')).toMatch(/^- \*\*Away team \(Bills\)\*\*: market 38\.5%/);
+    expect(await game('chance kc loses to buffalo?')).toMatch(/^Not \*\*Home team \(Chiefs\)\*\*: market about 37\.0%/);
   });
 
   it('an event ticker alone is its event; a filings follow-up after a Kalshi address reads no company from the address', async () => {
@@ -600,6 +605,9 @@ describe('several questions in one, and odds follow-ups that change topic', () =
 
   it('names the teams of an open game without an odds word; says what no event shown mentions', async () => {
     expect((await client.responses.create({ model: 'svc-agent', input: 'Chiefs vs Bills' })).output_text).toContain('**Bills at Chiefs on November 23, 2026: winner?**');
+    // By place or abbreviation, and the team the question is about picked out.
+    expect((await client.responses.create({ model: 'svc-agent', input: 'will KC beat Buffalo?' })).output_text).toContain('**Home team (Chiefs) 63.0%**; Away team (Bills) 38.5%');
+    expect((await client.responses.create({ model: 'svc-agent', input: 'will LA beat Boston?' })).output_text).toContain('**Away team (Lakers) 62.5%**; Home team (Celtics) 38.5%');
     const paris = (await client.responses.create({ model: 'svc-agent', input: "What's the weather in Paris today?" })).output_text;
     // The demo's clock reads 2026-11-19; its NYC temperature event is for the 20th.
     expect(paris).toMatch(/^No open Kalshi event matches all of “What's the weather in Paris today\?”: none mentions “paris”, and none settles today \(2026-11-19\)\. The closest/);
