@@ -100,6 +100,13 @@ const FINANCE_WORDS = [
 
 const FINANCE_PHRASES = [/\b(?:current|quick|working[- ]capital) ratio\b/, /\bworking capital\b/, /\binterest (?:expense|coverage)\b/, /\btop ?line\b/, /\bbottom ?line\b/, /\bcash (flow|and equivalents|position|on hand)\b/, /\bhow much (cash|money|debt)\b/, /\bcash (does|did|do)\b/, /\bper share\b/, /\bresearch and development\b/, /\bcost of (revenue|sales|goods)\b/, /\boperating (income|profit|cash)\b/, /\bgross (profit|margin)\b/, /\bnet (income|loss|profit)\b/, /\b(q[1-4]|fy) ?'?\d{2,4}\b/, /\b\d{4} ?q[1-4]\b/, /\bsec\b/, /\b(annual|quarterly) report\b/, /\bshares outstanding\b/, /\bbook value\b/, /\b(make|makes|made|making|lose|loses|lost|losing) money\b/, /\b(?<!bitcoin )cash\b(?! rate)/, /\bfree cash\b/, /\br (and|&) d\b/, /\bhow(?: (?:is|are|was|were|has|have)|'s|'re) [a-z0-9&.' -]{1,40} (doing|performing|performed|done)\b/, /\b(?:payout ratio|dividend payout|payout of (?:its )?(?:earnings|income|profits?))\b/];
 
+/**
+ * Advice asked of a company ("should I buy Apple stock?", "is AAPL a buy?", "is Microsoft a good
+ * investment?"): the filings agent says it gives none and shows the company's key figures. A thing
+ * bought with an article ("should I buy a house?") is no company.
+ */
+const ADVICE = /\bshould (?:i|we) (?:buy|sell|short|invest in|own|hold|dump|load up on) (?:more )?(?!(?:a|an|the|some|more|any|it|this|that|them|now|today)\b)[a-z0-9]|\bis [a-z0-9.&'-]+(?: stock| shares)? (?:a (?:good |bad |great )?(?:buy|sell|investment|stock to (?:buy|own))|worth (?:buying|investing in|owning)|(?:over|under)valued)\b/;
+
 /** Market data, not in filings: the filings agent says so and lists what it can give instead. */
 const MARKET_DATA = /\b(?:stock|share) price\b|\bp\/e\b|\bpe ratio\b|\bprice[- ](?:to[- ])?earnings\b|\bmarket (?:cap|capitali[sz]ation|value)\b|\bvaluation\b|\bdividend yield\b|\b52[- ]week (?:high|low)\b/;
 
@@ -169,6 +176,7 @@ function classifyOne(text: string): Route {
   const topic = hasWord(words, EVENT_TOPICS);
   if (topic) return { kind: 'odds', reason: `a topic the exchange lists (${topic})` };
   if (asksAboutGame(text)) return { kind: 'odds', reason: 'a game between teams' };
+  if (ADVICE.test(lower)) return { kind: 'filings', reason: "advice on a company's stock, which the filings agent declines, giving its key figures" };
   return { kind: 'help', reason: GREETING.test(lower.trim()) ? 'a greeting or a request for help' : 'nothing the agents cover' };
 }
 

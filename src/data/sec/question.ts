@@ -139,7 +139,7 @@ const GENERAL_WORDS = new Set(
 lately overall currently recently generally things stuff everything anything something details detail news story position condition shape state file files perform performs performed
 performing fare fared faring happen happens happened happening looking looks explain describe summarize summarise analyze analyse analysis review breakdown think
 list filings filing link links document documents
-should buy sell short invest investing investment hold own worth buying good bad`.split(/\s+/),
+should buy sell short invest investing investment hold own worth buying good bad overvalued undervalued dump`.split(/\s+/),
 );
 
 /** Real words one or two letters away from a metric word: never read as its typo. */
@@ -865,6 +865,8 @@ function extract(text: string, index: CompanyIndex): Extracted {
   m.take(UNKNOWN_FIGURES, (x) => (unsupported.push(x[0].replace(/\s+/g, ' ')), true));
   m.take(QUALIFIED_FIGURES, (x) => (unsupported.push(x[0].replace(/\s+/g, ' ')), true));
   m.take(PRODUCT_ALONE, (x) => (unsupported.push(x[0].replace(/\s+/g, ' ')), true));
+  // "Should I sell my MSFT shares?": shares held, not the figure of shares outstanding.
+  m.take(/(?<=\b(?:buy|buying|sell|selling|short|own|hold|holding|dump|trim|add to|load up on)\s+(?:(?:my|our|your|the|some|more|its|his|her|their)\s+)?(?:[a-z0-9.&'-]+\s+)?)(?:shares|stock|stocks)\b/gi, () => true);
   // A ratio asks for the two figures it is computed from.
   const metrics = [...new Set([...current, ...extractMetrics(m, index), ...ratios.flatMap((id) => [ratioById(id).numerator, ratioById(id).denominator])])];
   const balances = metrics.length > 0 && metrics.every((id) => metricById(id).type === 'instant');

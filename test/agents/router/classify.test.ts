@@ -92,6 +92,14 @@ const TABLE: [string, RouteKind][] = [
   ['Microsoft market cap', 'filings'],
   ['will the Apple stock price go above $250?', 'odds'],
   ['Apple EBITDA Q3 2024', 'filings'],
+  // Advice on a company: the filings agent declines it, giving the key figures
+  ['should I buy Apple stock?', 'filings'],
+  ['should I buy more Apple stock?', 'filings'],
+  ['is Microsoft a good investment?', 'filings'],
+  ['is AAPL a buy?', 'filings'],
+  ['is nvidia overvalued?', 'filings'],
+  ['should I buy a house?', 'help'],
+  ['should I buy bitcoin?', 'odds'],
   // Several periods: the financials table
   ['Apple revenue and net income for the last 8 quarters', 'financials'],
   ['msft revenue over the past 5 years', 'financials'],

@@ -204,6 +204,14 @@ describe('svc-sec-agent on the demo snapshot, offline', () => {
     expect(advice.text).toMatch(/^I do not give investment advice, such as whether to buy or sell a stock\. The key figures/);
     expect(advice.text).toContain('| Microsoft Corp. (MSFT) | Revenue |');
     expect(advice.text).not.toContain('figure called');
+    // Shares held are not the figure of shares outstanding; a valuation asked is advice too.
+    for (const q of ['should i sell my msft shares', 'Is Microsoft overvalued?']) {
+      const text = (await ask(q)).text;
+      expect(text, q).toMatch(/^I do not give investment advice, such as whether to buy or sell a stock\. The key figures/);
+      expect(text, q).toContain('| Microsoft Corp. (MSFT) | Revenue |');
+    }
+    // The general agent sends advice on a company to the filings agent, not to its help.
+    for (const q of ['should I buy more Apple stock?', 'is AAPL a buy?']) expect((await askOf('svc-agent', q)).text, q).toMatch(/^I do not give investment advice[^\n]*\n\nKey figures from the latest filings:\n\n\| Company \|[^\n]*\n[^\n]*\n\| Apple Inc\. \(AAPL\) \| Revenue \|/);
   });
 
   it('"same for 2023" after a quarter is that quarter of 2023; a product named alone is a part of its company\'s total', async () => {
