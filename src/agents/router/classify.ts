@@ -103,9 +103,10 @@ const FINANCE_PHRASES = [/\b(?:current|quick|working[- ]capital) ratio\b/, /\bwo
 /**
  * Advice asked of a company ("should I buy Apple stock?", "is AAPL a buy?", "is Microsoft a good
  * investment?"): the filings agent says it gives none and shows the company's key figures. A thing
- * bought with an article ("should I buy a house?") is no company.
+ * bought with an article ("should I buy a house?") is no company, nor is a side of a contract
+ * ("should I buy NO on Hold?").
  */
-const ADVICE = /\bshould (?:i|we) (?:buy|sell|short|invest in|own|hold|dump|load up on) (?:more )?(?!(?:a|an|the|some|more|any|it|this|that|them|now|today)\b)[a-z0-9]|\bis [a-z0-9.&'-]+(?: stock| shares)? (?:a (?:good |bad |great )?(?:buy|sell|investment|stock to (?:buy|own))|worth (?:buying|investing in|owning)|(?:over|under)valued)\b/;
+const ADVICE = /\bshould (?:i|we) (?:buy|sell|short|invest in|own|hold|dump|load up on) (?:more )?(?!(?:a|an|the|some|more|any|it|this|that|them|now|today|yes|no|contracts?)\b)[a-z0-9]|\bis [a-z0-9.&'-]+(?: stock| shares)? (?:a (?:good |bad |great )?(?:buy|sell|investment|stock to (?:buy|own))|worth (?:buying|investing in|owning)|(?:over|under)valued)\b/;
 
 /** Market data, not in filings: the filings agent says so and lists what it can give instead. */
 const MARKET_DATA = /\b(?:stock|share) price\b|\bp\/e\b|\bpe ratio\b|\bprice[- ](?:to[- ])?earnings\b|\bmarket (?:cap|capitali[sz]ation|value)\b|\bvaluation\b|\bdividend yield\b|\b52[- ]week (?:high|low)\b/;

@@ -1,7 +1,7 @@
 import type { FiscalPeriod } from '../../data/sec/calendar.js';
 import type { CompanyFinancials, MetricValue } from '../../data/sec/facts.js';
 import type { MetricId } from '../../data/sec/metrics.js';
-import { ratioById, type RatioDef, type RatioId } from '../../data/sec/ratios.js';
+import { ratioById, ratioMetrics, type RatioDef, type RatioId } from '../../data/sec/ratios.js';
 import { priorPeriod } from '../../data/sec/resolve.js';
 import type { CompanyRef } from '../../data/sec/types.js';
 import type { Figure } from './plan.js';
@@ -11,6 +11,8 @@ export interface RatioValue {
   kind: 'value';
   period: FiscalPeriod;
   numerator: MetricValue;
+  /** What is taken from the numerator first (the quick ratio's inventories); null for other ratios. */
+  less: MetricValue | null;
   denominator: MetricValue;
   /** For an averaged denominator: its balance at the start of the period (the end of the one before); null when not reported. */
   opening: MetricValue | null;
@@ -36,19 +38,22 @@ export interface RatioMissing {
 
 export function ratioAt(fin: CompanyFinancials, ratio: RatioDef, period: FiscalPeriod): RatioValue | RatioMissing {
   const numerator = fin.value(ratio.numerator, period);
+  const less = ratio.less ? fin.value(ratio.less, period) : null;
   const denominator = fin.value(ratio.denominator, period);
-  if (!numerator || !denominator) return { kind: 'missing', period, missing: [...(numerator ? [] : [ratio.numerator]), ...(denominator ? [] : [ratio.denominator])] };
+  const found = { [ratio.numerator]: numerator, ...(ratio.less ? { [ratio.less]: less } : {}), [ratio.denominator]: denominator };
+  if (!numerator || !denominator || (ratio.less && !less)) return { kind: 'missing', period, missing: ratioMetrics(ratio).filter((id) => !found[id]) };
+  const top = numerator.value - (less?.value ?? 0);
   // The period just before ends where this one starts: a balance there opens it.
   const before = ratio.averaged ? priorPeriod(fin, period, 'qoq') : null;
   const opening = before ? fin.value(ratio.denominator, before) : null;
   const base = opening ? (opening.value + denominator.value) / 2 : denominator.value;
   let value: number | null;
-  if (ratio.kind === 'difference') value = numerator.value - denominator.value;
+  if (ratio.kind === 'difference') value = top - denominator.value;
   // A share count or a balance that is negative makes a per-share figure negative, which still means something.
-  else if (ratio.kind === 'perShare') value = base === 0 ? null : numerator.value / base;
+  else if (ratio.kind === 'perShare') value = base === 0 ? null : top / base;
   // A return on equity that was negative at either end means nothing, even when their mean is positive.
-  else value = base > 0 && (!opening || opening.value > 0) && denominator.value > 0 ? numerator.value / base : null;
-  return { kind: 'value', period, numerator, denominator, opening, value };
+  else value = base > 0 && (!opening || opening.value > 0) && denominator.value > 0 ? top / base : null;
+  return { kind: 'value', period, numerator, less, denominator, opening, value };
 }
 
 /** Each ratio asked for, for each company, for the period its numerator's figure was answered for. */
@@ -62,7 +67,7 @@ export function ratioFigures(ratios: readonly RatioId[], figures: readonly Figur
       const r = f.result;
       if (r.kind !== 'value') {
         const period = r.kind === 'no-value' ? r.period : null;
-        const missing = [ratio.numerator, ...(f.fin.reports(ratio.denominator) ? [] : [ratio.denominator])];
+        const missing = [ratio.numerator, ...ratioMetrics(ratio).slice(1).filter((id) => !f.fin.reports(id))];
         out.push({ ratio, company: f.company, fin: f.fin, current: { kind: 'missing', period, missing }, compared: null });
         continue;
       }

@@ -40,7 +40,7 @@ export function factsToCite(plan: Plan): { company: CompanyRef; fact: ReportedFa
     add(c.company, c.revenue ?? null);
   }
   for (const r of plan.ratios) {
-    for (const v of [r.current, r.compared]) if (v?.kind === 'value') for (const x of [v.numerator, v.denominator, v.opening]) add(r.company, x);
+    for (const v of [r.current, r.compared]) if (v?.kind === 'value') for (const x of [v.numerator, v.less, v.denominator, v.opening]) add(r.company, x);
   }
   return [...out.values()];
 }
@@ -99,8 +99,8 @@ const UNKNOWN_WHY: { pattern: RegExp; why: string }[] = [
   { pattern: /ebitda/i, why: 'EBITDA is not a GAAP figure, so companies do not report it in their XBRL financial data (it is usually computed as operating income plus depreciation and amortization)' },
   { pattern: /^ebit$|earnings before interest/i, why: 'EBIT is not tagged as such in XBRL financial data; operating income is the closest reported figure' },
   {
-    pattern: /return on|^ro(?:i|ic|ce|tce)$|quick ratio|acid[- ]test|cash ratio|coverage/i,
-    why: 'it is a ratio of figures I do not read (such as invested capital, or current assets less inventory broken out by the company); the ratios I compute from the figures I read are return on equity and on assets, debt to equity, liabilities to equity, the current ratio, working capital, interest coverage, book value per share, effective tax rate, payout ratio and net debt',
+    pattern: /return on|^ro(?:i|ic|ce|tce)$|cash ratio|coverage/i,
+    why: 'it is a ratio of figures I do not read (such as invested capital, or marketable securities and receivables broken out by the company); the ratios I compute from the figures I read are return on equity and on assets, debt to equity, liabilities to equity, the current and quick ratios, working capital, interest coverage, book value per share, effective tax rate, payout ratio and net debt',
   },
   // Not "marketable securities" or "sales and marketing", which are lines of the statements.
   { pattern: /\bprice|\bmarket (?:cap|value|capitali[sz]ation|share)\b|valuation|enterprise value|p\/e|pe ratio|\byield\b/i, why: 'it is market data, not a figure in SEC filings' },
@@ -120,7 +120,7 @@ function helpText(unrecognised: boolean, unknownFigures: string[] = []): string 
     unrecognised ? 'I could not tell which company you are asking about.' : 'Which company do you mean?',
     'Name it by ticker (AAPL) or by name (Apple), and I will answer from its SEC filings, citing the filing page.',
     '',
-    `I can answer: ${HELP_METRICS}, gross, operating and net margins, any of these amounts as a share of revenue, and ratios computed from them (return on equity and on assets, debt to equity, the current ratio, working capital, interest coverage, book value per share, effective tax rate, payout ratio, net debt); for a fiscal quarter ("Q3 2024"), the quarter ended on a date, a fiscal year, a calendar year ("calendar 2024"), the first half, nine months or year to date ("H1 2024", "YTD"), the quarters of a year ("quarterly revenue in 2024"), or the latest period; with year-over-year or quarter-over-quarter change; for several companies side by side.`,
+    `I can answer: ${HELP_METRICS}, gross, operating and net margins, any of these amounts as a share of revenue, and ratios computed from them (return on equity and on assets, debt to equity, the current and quick ratios, working capital, interest coverage, book value per share, effective tax rate, payout ratio, net debt); for a fiscal quarter ("Q3 2024"), the quarter ended on a date, a fiscal year, a calendar year ("calendar 2024"), the first half, nine months or year to date ("H1 2024", "YTD"), the quarters of a year ("quarterly revenue in 2024"), or the latest period; with year-over-year or quarter-over-quarter change; for several companies side by side.`,
     '',
     `For example: ${EXAMPLES.join('; ')}.`,
   ].join('\n');
@@ -799,7 +799,9 @@ export class AnswerWriter {
     };
     const date = (p: FiscalPeriod) => p.end;
     // Written (and so numbered) in reading order.
-    const top = `${num.label} of ${amount(num, v.numerator)}`;
+    const lessOf = r.ratio.less ? metricById(r.ratio.less) : null;
+    // "total current assets of … less inventories of …, $146,076 million,"
+    const top = `${num.label} of ${amount(num, v.numerator)}${lessOf && v.less ? ` less ${lessOf.label} of ${amount(lessOf, v.less)}, ${this.#amount({ metric: num }, { ...v.numerator, value: v.numerator.value - v.less.value })},` : ''}`;
     if (r.ratio.kind === 'difference') return `${top} minus ${den.label} of ${amount(den, v.denominator)}`;
     if (r.ratio.averaged && v.opening) {
       const mean = { ...v.denominator, value: (v.opening.value + v.denominator.value) / 2 };

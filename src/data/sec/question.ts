@@ -2,7 +2,7 @@ import { editDistance } from '../../text.js';
 import { coreName, tokenize, type CompanyIndex, type CompanyEntry, type Token, refOf } from './companies.js';
 import { isIsoDate } from './dates.js';
 import { METRIC_PHRASES, metricById, type MetricId } from './metrics.js';
-import { RATIO_WORDS, isAnnualRatio, ratioById, ratioNamed, type RatioId } from './ratios.js';
+import { RATIO_WORDS, isAnnualRatio, ratioById, ratioMetrics, ratioNamed, type RatioId } from './ratios.js';
 import type { CompanyRef } from './types.js';
 
 /**
@@ -855,7 +855,8 @@ function extract(text: string, index: CompanyIndex): Extracted {
   const current: MetricId[] = [];
   m.take(/(?<![\w-])(?:total\s+)?current\s+(assets|liabilities)\b/gi, (x) => (current.push(x[1]!.toLowerCase() === 'assets' ? 'currentAssets' : 'currentLiabilities'), true));
   m.take(OTHER_LINES, (x) => (unsupported.push(x[0].replace(/\s+/g, ' ')), true));
-  m.take(/\bquick\s+ratio\b/gi, (x) => (unsupported.push(x[0].replace(/\s+/g, ' ')), true));
+  // Cash and marketable securities over current liabilities: the securities are no figure read here (and "ratio" is no company).
+  m.take(/\bcash\s+ratio\b/gi, (x) => (unsupported.push(x[0].replace(/\s+/g, ' ')), true));
   // "Q5 2024" is no quarter: said so, and its year not read as the fiscal year asked for.
   m.take(/\b(?:f?q[05-9]|[05-9]q)\b(?:\s*(?:of\s+)?(?:fy\s*|fiscal\s+(?:year\s+)?)?(?:'|’)?(?:\d{4}|\d{2})\b)?/gi, (x) => (unsupported.push(x[0].replace(/\s+/g, ' ')), true));
   const { comparison, both, implied: impliedComparison } = extractComparison(m);
@@ -868,7 +869,7 @@ function extract(text: string, index: CompanyIndex): Extracted {
   // "Should I sell my MSFT shares?": shares held, not the figure of shares outstanding.
   m.take(/(?<=\b(?:buy|buying|sell|selling|short|own|hold|holding|dump|trim|add to|load up on)\s+(?:(?:my|our|your|the|some|more|its|his|her|their)\s+)?(?:[a-z0-9.&'-]+\s+)?)(?:shares|stock|stocks)\b/gi, () => true);
   // A ratio asks for the two figures it is computed from.
-  const metrics = [...new Set([...current, ...extractMetrics(m, index), ...ratios.flatMap((id) => [ratioById(id).numerator, ratioById(id).denominator])])];
+  const metrics = [...new Set([...current, ...extractMetrics(m, index), ...ratios.flatMap((id) => ratioMetrics(ratioById(id)))])];
   const balances = metrics.length > 0 && metrics.every((id) => metricById(id).type === 'instant');
   const pair = comparedPair(first, second, balances);
   // "How has cash changed over the past year?": a balance from a year before the latest one, not at the last fiscal year-end.

@@ -6,7 +6,7 @@ import { metricById, type MetricId } from './metrics.js';
  * (or, for net debt, subtracts one from the other), saying how.
  */
 
-export type RatioId = 'returnOnEquity' | 'returnOnAssets' | 'debtToEquity' | 'liabilitiesToEquity' | 'currentRatio' | 'workingCapital' | 'interestCoverage' | 'bookValuePerShare' | 'effectiveTaxRate' | 'payoutRatio' | 'netDebt';
+export type RatioId = 'returnOnEquity' | 'returnOnAssets' | 'debtToEquity' | 'liabilitiesToEquity' | 'currentRatio' | 'quickRatio' | 'workingCapital' | 'interestCoverage' | 'bookValuePerShare' | 'effectiveTaxRate' | 'payoutRatio' | 'netDebt';
 
 export interface RatioDef {
   id: RatioId;
@@ -14,6 +14,8 @@ export interface RatioDef {
   /** How the ratio is shown: a percentage, a multiple ("1.87x"), an amount per share, or an amount (a difference). */
   kind: 'percent' | 'times' | 'perShare' | 'difference';
   numerator: MetricId;
+  /** A figure taken from the numerator first (the quick ratio's inventory). */
+  less?: MetricId;
   denominator: MetricId;
   /** The denominator is a balance averaged over the period (its value at the start and at the end), the numerator a flow over it. */
   averaged?: true;
@@ -74,6 +76,16 @@ export const RATIOS: readonly RatioDef[] = [
     describe: 'total current assets over total current liabilities, at the same date',
   },
   {
+    id: 'quickRatio',
+    label: 'quick ratio',
+    kind: 'times',
+    numerator: 'currentAssets',
+    less: 'inventory',
+    denominator: 'currentLiabilities',
+    pattern: /\bquick\s+ratio\b|\bacid[- ]test(?:\s+ratio)?\b/i,
+    describe: 'total current assets less inventories, over total current liabilities, at the same date (the balance sheet does not break out the rest of the quick assets the same way in every company)',
+  },
+  {
     id: 'workingCapital',
     label: 'working capital',
     kind: 'difference',
@@ -129,6 +141,9 @@ export const RATIOS: readonly RatioDef[] = [
     describe: 'long-term debt as the balance sheet reports it minus cash and cash equivalents (marketable securities not counted), at the same date',
   },
 ];
+
+/** The figures a ratio is computed from. */
+export const ratioMetrics = (r: RatioDef): MetricId[] => [r.numerator, ...(r.less ? [r.less] : []), r.denominator];
 
 /** Every ratio's words, for taking them out of a question before its figures are read. */
 export const RATIO_WORDS = new RegExp(RATIOS.map((r) => `(?:${r.pattern.source})`).join('|'), 'gi');

@@ -449,12 +449,13 @@ describe('questions it cannot answer get a clear answer, never an invented numbe
   });
 
   it('inventory, dividends per share and buybacks are figures: answered, or said not to be reported, never swapped for key figures', async () => {
-    for (const question of ['Apple inventory at June 29, 2024', 'Apple dividends per share 2024', 'Apple buybacks 2024']) {
+    for (const question of ['Alphabet inventory at the end of 2024', 'Apple dividends per share 2024', 'Apple buybacks 2024']) {
       const a = await ask(question);
       noFigures(a);
       expect(a.text, question).not.toMatch(/Key figures/);
-      expect(a.text, question).toMatch(/Apple Inc\. \(AAPL\) does not report (inventory|dividends declared per share|share repurchases) in its XBRL financial data/);
+      expect(a.text, question).toMatch(/(?:Apple Inc\. \(AAPL\)|Alphabet Inc\. \(GOOGL\)) does not report (inventory|dividends declared per share|share repurchases) in its XBRL financial data/);
     }
+    expect((await ask('Apple inventory at June 29, 2024')).text).toMatch(/inventory at the end of fiscal Q3 2024 \(2024-06-29\) was \*\*\$6,165 million\*\*.*\n\n- Source: .*us-gaap:InventoryNet/);
     expect((await ask('AMND inventory at September 30, 2024')).text).toMatch(/inventory at the end of Q3 2024 \(2024-09-30\) was \*\*\$45 million\*\*.*\n\n- Source: .*us-gaap:InventoryNet/);
     expect((await ask('AMND dividends per share 2024')).text).toMatch(/dividends declared per share for fiscal year 2024 \(year ended 2024-12-31\) was \*\*\$1\.04 per share\*\*[^]*us-gaap:CommonStockDividendsPerShareDeclared/);
     expect((await ask('AMND buybacks Q2 2024')).text).toMatch(/share repurchases for Q2 2024 \(quarter ended 2024-06-30\) was \*\*\$7 million\*\*[^]*six months ended June 30, 2024 \$13 million/);
@@ -608,11 +609,21 @@ describe('ratios computed from the filed figures, each figure cited', () => {
   });
 
   it('ratios of figures it does not read are named as unknown, with the ratios it does compute', async () => {
-    for (const q of ['Apple ROIC', "What's Apple's quick ratio?", 'Apple return on capital employed']) {
+    for (const q of ['Apple ROIC', 'Apple return on capital employed', 'Apple cash ratio']) {
       const a = await ask(q);
-      expect(a.text, q).toMatch(/^I do not have a figure called "(ROIC|quick ratio|return on capital employed)": it is a ratio of figures I do not read \(such as invested capital, or current assets less inventory broken out by the company\); the ratios I compute from the figures I read are return on equity and on assets, debt to equity, liabilities to equity, the current ratio, working capital, interest coverage,/);
+      expect(a.text, q).toMatch(/^I do not have a figure called "(ROIC|return on capital employed|cash ratio)": it is a ratio of figures I do not read \(such as invested capital, or marketable securities and receivables broken out by the company\); the ratios I compute from the figures I read are return on equity and on assets, debt to equity, liabilities to equity, the current and quick ratios, working capital, interest coverage,/);
       expect(a.citations, q).toEqual([]);
     }
+  });
+
+  it('the quick ratio takes inventories out of current assets; a company with no inventories line is said to have none', async () => {
+    const a = await ask("What's Apple's quick ratio?");
+    expect(a.text).toMatch(
+      /^- \*\*Apple's quick ratio\*\* at the end of fiscal Q2 2025 \(2025-03-29\): \*\*0\.80x\*\*: total current assets of \$118,674 million \[1\] less inventory of \$6,269 million \[1\], \$112,405 million, over total current liabilities of \$141,120 million \[1\]\./,
+    );
+    expect(a.text).toContain('Quick ratio is computed here as total current assets less inventories, over total current liabilities');
+    expect((await ask('Microsoft acid-test ratio fiscal 2024')).text).toMatch(/^- \*\*Microsoft's quick ratio\*\* at the end of fiscal year 2024 \(2024-06-30\): \*\*1\.27x\*\*/);
+    expect((await ask('Alphabet quick ratio')).text).toMatch(/^- Alphabet's quick ratio cannot be computed at the end of Q4 2024 \(2024-12-31\): the filings give no inventory for it\./);
   });
 
   it('a table of years gets a row of the ratio, with how it is computed', async () => {

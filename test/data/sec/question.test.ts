@@ -204,7 +204,7 @@ describe('figures it does not know are named, never read as a company nor replac
     ['Apple EBIT', ['EBIT']],
     ['Apple ROIC 2024', ['ROIC']],
     ['Apple return on invested capital', ['return on invested capital']],
-    ["What's Apple's quick ratio?", ['quick ratio']],
+    ['Apple cash ratio', ['cash ratio']],
     ['Apple stock price', ['stock price']],
     ['Apple goodwill 2024', ['goodwill']],
     ['Apple revenue and EBITDA', ['EBITDA']],
