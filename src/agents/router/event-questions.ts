@@ -481,6 +481,9 @@ function answerAbout(question: string, report: { title: string; text: string; ci
     text = named.map((r) => otherSideLine(r, sideWords!, said(r))).join('\n');
   } else if (no && !sideSaid && !ladder && rows.length > 1 && named.length && named.length < rows.length) {
     text = notLine(named);
+  } else if ((kind === 'market_favourite' || kind === 'market_least') && (named.length === 1 || (named.length > 1 && exclusive && !ladder)) && LIKELIHOOD.test(question) && /^\s*(?:is|are|will|was)\b/i.test(question)) {
+    // "Is a hike likely?" asks whether it is more likely than not, not whether it is the favourite.
+    text = likelihoodText(named, kind === 'market_least');
   } else if ((kind === 'market_favourite' || kind === 'market_least') && named.length === 1 && rows.length > 1 && !ladder && /^\s*(?:is|are|will|was)\b/i.test(question)) {
     // "Is hike the favourite?": Yes or No, then the favourite.
     const pick = kind === 'market_favourite' ? best((r) => r.marketValue) : best((r) => -r.marketValue);
@@ -601,6 +604,25 @@ const RULE_SYNONYMS: Record<string, string[]> = Object.fromEntries(
  * settlement time"), before the link to the full terms; when none does, says so, with what the
  * report quotes. A tie asked of exclusive outcomes: none of them is one, and what their prices leave for it.
  */
+/** "Is X likely?" or "unlikely?", not "most likely" nor "the likeliest", which ask for the favourite. */
+const LIKELIHOOD = /\b(?<!(?:most|least|more|less)\s)(?:un)?likely\b(?!\s+than)/i;
+
+/**
+ * Whether the outcomes named are likely (more likely than not) or unlikely, on the market's price
+ * normalised (within five points of even, "about even"), with the model's reading beside it.
+ */
+function likelihoodText(named: Row[], unlikely: boolean): string {
+  const market = sumOf(named, (r) => r.marketNormalised);
+  const model = sumOf(named, (r) => r.modelValue);
+  const side = (p: number) => (p > 55 ? 'likely' : p < 45 ? 'unlikely' : 'even');
+  const read = side(market);
+  const verdict = read === 'even' ? '**About even**' : (read === 'unlikely') === unlikely ? '**Yes**' : '**No**';
+  const said = { likely: 'more likely than not', unlikely: 'less likely than not', even: 'close to even' } as const;
+  const what = named.length === 1 ? `**${outcomeOf(named[0]!.outcome).name}** is at ${named[0]!.market}` : `${listed(named.map((r) => `**${outcomeOf(r.outcome).name}**`))} together are at ${percent(market)} (normalised)`;
+  const modelSide = side(model) === read ? `; the model agrees, at ${percent(model)}` : `; the model reads it as ${said[side(model)]}, at ${percent(model)}`;
+  return `${verdict}: ${what}, ${said[read]} on the market's price${modelSide} ${refsOf(named)}.`;
+}
+
 function rulesText(question: string, claims: string | undefined, rows: Row[], exclusive: boolean, title = ''): string | null {
   const all = bullets(claims, RULE_BULLET);
   // Asked where the result comes from: the rule as written (which names it) and the source.

@@ -370,7 +370,7 @@ describe('several questions in one, and odds follow-ups that change topic', () =
 
   it('"the next one up" and "the one below" step from the level the thread was last about, each step from the last', async () => {
     const ask = await reportConversation('https://kalshi.com/markets/kxbtcd/bitcoin-price-end-of-day/kxbtcd-26nov20');
-    expect(await ask('is 100k likely?')).toMatch(/^- \*\*Above \$100,000\*\*: market 4\.0%/);
+    expect(await ask('is 100k likely?')).toMatch(/^\*\*No\*\*: \*\*Above \$100,000\*\* is at 4\.0%[^\n]*, less likely than not on the market's price; the model agrees/);
     expect(await ask('and its spread?')).toMatch(/^- \*\*Above \$100,000\*\* \(KXBTCD-26NOV20-T100000\): bid \$0\.03/);
     expect(await ask('what about the next one up?')).toMatch(/^- \*\*Above \$104,000\*\*: market 5\.0%/);
     expect(await ask('and the one below?')).toMatch(/^- \*\*Above \$100,000\*\*: market 4\.0%/);
@@ -560,6 +560,11 @@ describe('several questions in one, and odds follow-ups that change topic', () =
     expect(await fed('is hold the favourite?')).toMatch(/^\*\*No\*\*: \*\*Hold\*\* is at 16\.0% \(mid; 14\.5% normalised\)\. The market's favourite is \*\*Hike 25bps\*\*/);
     // Sides set against each other are compared, not added up ("or" alone still adds them).
     expect(await fed('hold vs hike')).toMatch(/^On the market's prices, \*\*Hike 25bps\*\* \(51\.5%; model 50\.8%\) is likelier than \*\*Hold\*\* \(16\.0%; model 12\.4%\) \[1\]\[2\]\.\n\n- \*\*Hike 25bps\*\*/);
+    // Likely is more likely than not, on the price normalised; not whether it is the favourite.
+    expect(await fed('is a hike likely?')).toMatch(/^\*\*About even\*\*: \*\*Hike 25bps\*\* is at 51\.5% \(mid; 46\.6% normalised\), close to even on the market's price; the model agrees, at 50\.8% \[1\]\./);
+    expect(await fed('is a hold unlikely?')).toMatch(/^\*\*Yes\*\*: \*\*Hold\*\* is at 16\.0% \(mid; 14\.5% normalised\), less likely than not/);
+    expect(await fed('are they likely to cut?')).toMatch(/^\*\*No\*\*: \*\*Cut more than 25bps\*\* and \*\*Cut 25bps\*\* together are at 38\.9% \(normalised\), less likely than not on the market's price; the model agrees, at 36\.8% \[1\]\[2\]\./);
+    expect(await fed('is hike the most likely?')).toMatch(/^\*\*Yes\*\*: The market's favourite is \*\*Hike 25bps\*\*/);
     expect(await fed('cut vs hike, which is more likely?')).toMatch(/^On the market's prices, \*\*Hike 25bps\*\* \(51\.5%; model 50\.8%\) is likelier than \*\*Cut more than 25bps\*\* and \*\*Cut 25bps\*\* \(together 43\.0%; model 36\.8%\)/);
     expect(await fed('which is cheaper, hold or a 25bp cut?')).toMatch(/^On the market's prices, \*\*Cut 25bps\*\* \(10\.0%; model 7\.0%\) is cheaper than \*\*Hold\*\* \(16\.0%; model 12\.4%\)/);
     expect(await fed('a cut or a hold?')).toMatch(/^- \*\*Cut more than 25bps\*\*[^\n]*\n- \*\*Cut 25bps\*\*[^\n]*\n- \*\*Hold\*\*/);
