@@ -120,7 +120,7 @@ const EVENT_TOPICS = ['fed', 'fomc', 'bitcoin', 'btc', 'ethereum', 'eth', 'cpi',
 
 const MULTI_PERIOD = [/\b(last|past|previous) (\d+|two|three|four|five|six|seven|eight|nine|ten|twelve) (quarters|years|fiscal years)\b/, /\bquarter (by|over) quarter\b/, /\beach (quarter|year)\b/, /\bevery (quarter|year)\b/, /\bover the (last|past) (few|several|\d+)/, /\b(trend|history|table|time series)\b/, /\bsince (19|20)\d\d\b/, /\b(19|20)\d\d ?(-|–|to|through|thru) ?(fy ?|fiscal )?(19|20)\d\d\b/, /\bbetween (fy ?|fiscal )?(19|20)\d\d and (fy ?|fiscal )?(19|20)\d\d\b/, /\bquarterly\b(?! (reports?|filings?)\b)/, /\bby quarter\b/, /\bgrowth rates?\b/];
 
-const FOLLOW_UP = /^(and|also|plus|then|ok(ay)?,? and|what about|how about|same for|and for|now for|compare (it|that|with)|vs\.?|versus|the (quarter|year) (before|after)|previous (quarter|year)|prior (quarter|year)|last year'?s?|a year (ago|earlier)|and (the|in)|what was it|(by )?how much did (it|that|they|this|those) \w+|what (was|is|were|are|'s) the (change|growth|difference|increase|decrease|decline|rise|drop)|(was|is|were|are) (it|that|they) (up|down)|up or down|how did (it|that|they) (change|compare|do)|how does (it|that) compare)\b/;
+const FOLLOW_UP = /^(and|also|plus|then|ok(ay)?,? and|what about|how about|same for|and for|now for|compare (it|that|with)|vs\.?|versus|the (quarter|year) (before|after)|previous (quarter|year)|prior (quarter|year)|last year'?s?|a year (ago|earlier)|and (the|in)|what was it|(by )?how much did (it|that|they|this|those) \w+|what (was|is|were|are|'s) the (change|growth|difference|increase|decrease|decline|rise|drop)|(was|is|were|are) (it|that|they) (up|down)|up or down|how did (it|that|they) (change|compare|do)|how does (it|that) compare|(is|was|are|were) (it|that|this|they|those) (more|less|higher|lower|bigger|smaller|greater|larger) than)\b/;
 
 export const GREETING = /^(hi|hello|hey|yo|thanks|thank you|thx|ty|cheers|great|cool|nice|ok(ay)?|bye|good(bye| morning| evening)?|help|\?+|what can you do|what else can you do|who are you|how does this work)\b/;
 
@@ -135,7 +135,7 @@ function tokens(text: string): string[] {
 }
 
 /** Real words one letter away from a listed one: never read as its typo ("change" is not "chance"). */
-const NOT_TYPOS = new Set(['change', 'changes', 'changed', 'charge', 'charges', 'liked', 'likes']);
+const NOT_TYPOS = new Set(['change', 'changes', 'changed', 'charge', 'charges', 'liked', 'likes', 'failed', 'fails']);
 
 /** Whether a word is in the list, allowing one typo in words of five letters or more (two from nine). */
 function hasWord(words: string[], list: readonly string[]): string | null {
@@ -256,7 +256,10 @@ function threadEventWords(history: readonly Turn[]): Set<string> {
     const route = classifyOne(turn.content);
     if (route.kind === 'kalshi_url' && route.url) {
       const slug = /\/markets\/[^/]+\/([^/]+)\//i.exec(route.url)?.[1] ?? '';
-      return new Set(slug.toLowerCase().split(/[-_]+/).filter(Boolean));
+      // "launches" in the address is the "launch" of a question too.
+      const words = slug.toLowerCase().split(/[-_]+/).filter(Boolean);
+      const plurals = words.filter((w) => w.length > 3 && w.endsWith('s'));
+      return new Set([...words, ...plurals.map((w) => w.slice(0, -1)), ...plurals.filter((w) => w.endsWith('es')).map((w) => w.slice(0, -2))]);
     }
   }
   return new Set();

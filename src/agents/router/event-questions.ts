@@ -26,7 +26,7 @@ const PRICED = /\b(?:probabilit(?:y|ies)|outcomes?(?:\s+priced)?|priced|contract
 /** What the exclusive outcomes' prices add up to, beyond 100%: the exchange's edge. */
 const OVERROUND = /\b(?:over-?round|vig(?:orish)?|juice|house edge|bookmaker'?s? margin|(?:prices|probabilities|odds) (?:add|sum) up|adds? up to|sum of (?:the )?(?:prices|probabilities|odds))\b/i;
 /** A case the rules decide ("what happens if it ends in a tie?", "does overtime count?"). */
-const RULE_CASE = /\b(?:what (?:happens|if)|in case of)\b|\b(?:ties?|tied|draws?|overtime|postpone\w*|cancel\w*|delay\w*|revis\w*|scrub\w*|forfeit\w*|suspend\w*)\b/i;
+const RULE_CASE = /\b(?:what (?:happens|if)|in case of)\b|\b(?:ties?|tied|draws?|overtime|postpone\w*|cancel\w*|delay\w*|revis\w*|scrub\w*|forfeit\w*|suspend\w*|fail(?:s|ed|ure|ures)?|abort\w*|recount\w*|voided)\b/i;
 const TIE = /\b(?:ties?|tied|draws?)\b/i;
 const ARBITRAGE = /\b(?:arb(?:itrage)?s?|risk[- ]?free|free money|guaranteed (?:profit|money)|lock(?:ed)? in a profit)\b/i;
 
@@ -632,7 +632,8 @@ function rulesText(question: string, claims: string | undefined, rows: Row[], ex
   }
   // The event's own words ("shutdown" of a shutdown event) are in every rule: they pick none out.
   const topic = new Set(title.toLowerCase().match(/[a-z]{3,}/g) ?? []);
-  const words = [...new Set(question.toLowerCase().match(/[a-z]{3,}/g) ?? [])].filter((w) => !RULE_STOPWORDS.has(w) && !topic.has(w));
+  const inTopic = (w: string) => topic.has(w) || topic.has(`${w}s`) || topic.has(`${w}es`);
+  const words = [...new Set(question.toLowerCase().match(/[a-z]{3,}/g) ?? [])].filter((w) => !RULE_STOPWORDS.has(w) && !inTopic(w));
   // "tied" finds "tie", "postponed" finds "postponement"; "a few hours" finds a rule about a lapse "shorter than one business day".
   const stems = [...new Set(words.flatMap((w) => [w.replace(/(?:ments?|ing|ed|es|s)$/, ''), ...(RULE_SYNONYMS[w] ?? [])]))].filter((w) => w.length >= 3);
   const hits = all.filter((l) => !/^- \*\*Full rules/.test(l) && stems.some((w) => new RegExp(`\\b${w}`, 'i').test(l.replace(/\[\d+\]/g, ''))));

@@ -633,6 +633,8 @@ describe('several questions in one, and odds follow-ups that change topic', () =
     const ask = async (question: string) =>
       (await client.chat.completions.create({ model: 'svc-agent', messages: [{ role: 'user', content: url }, { role: 'assistant', content: report }, { role: 'user', content: question }] })).choices[0]!.message.content!;
     expect(await ask('what is the chance of more than 4 launches?')).toMatch(/^“more than 4” is \*\*5 or more\*\*: market 21\.3% normalised, model 22\.6% \[1\]\.\n\n- \*\*5 or more\*\*/);
+    // A case named without "what if" ("a failed launch"), and the event's own word ("launches") picking out no rule.
+    expect(await ask('what about a failed launch?')).toMatch(/^- \*\*Could flip the outcome:\*\* “A scrubbed launch does not count; a launch that fails after liftoff counts\.” \[1\]\n- \*\*Full rules:\*\* the contract terms \[2\]\./);
     expect(await ask('and at least 3?')).toMatch(/^“at least 3” is \*\*3\*\*, \*\*4\*\* and \*\*5 or more\*\*: together market 64\.2% normalised, model 68\.0% \[1\]\[2\]\[3\]\./);
     expect(await ask('fewer than 3?')).toMatch(/^“fewer than 3” is \*\*2 or fewer\*\*: market 35\.8% normalised/);
     for (const q of ['no more than 3?', 'chance it is not above 3']) expect(await ask(q), q).toMatch(/^“at most 3” is \*\*2 or fewer\*\* and \*\*3\*\*: together market 46\.4% normalised, model 47\.1%/);
