@@ -265,6 +265,37 @@ function threadEventWords(history: readonly Turn[]): Set<string> {
   return new Set();
 }
 
+/** The events a search answer listed ("1. **Fed decision in December 2026?** (KXFEDDECISION-26DEC, Economics) [1]: …"), in order. */
+function listedEvents(answer: string): string[] {
+  if (!/^(?:Open Kalshi events matching|No open Kalshi event matches all of)/.test(answer.trimStart())) return [];
+  return [...answer.matchAll(/^\d+\. \*\*.+?\*\* \(([A-Z][A-Z0-9]*-[A-Z0-9.-]+), [^)\n]*\)/gm)].map((m) => m[1]!);
+}
+
+const ORDINAL_WORDS = ['first', 'second', 'third', 'fourth', 'fifth'];
+/** A short reply picking one of the events listed ("and the second?", "the 2nd one", "#3", "tell me about the first"). */
+const PICKED = /^(?:and |what about |how about |tell me (?:more )?about |more on |show me |open )?(?:the )?(first|second|third|fourth|fifth|1st|2nd|3rd|4th|5th|#\s*[1-5]|number [1-5])(?: one| event| result)?\s*[?.!]*$/i;
+
+/**
+ * A follow-up to a search's list of events: one picked by its place, or a question of the kind a
+ * report answers ("which of those is cheapest?", "when does it close?") about the first listed.
+ * Outcomes named ("odds of a hold?") stay with the search, which marks them in every event it lists.
+ */
+function afterListing(question: string, history: readonly Turn[]): Route | null {
+  const lastAnswer = [...history].reverse().find((t) => t.role === 'assistant');
+  const listed = lastAnswer ? listedEvents(lastAnswer.content) : [];
+  if (!listed.length) return null;
+  const picked = PICKED.exec(question.trim());
+  if (picked) {
+    const said = picked[1]!.toLowerCase().replace(/^#\s*|^number /, '');
+    const place = /^\d/.test(said) ? parseInt(said, 10) : ORDINAL_WORDS.indexOf(said) + 1;
+    const ticker = listed[place - 1];
+    return ticker ? { kind: 'kalshi_url', url: tickerAddress(ticker)!, reason: `event ${place} of the search before` } : null;
+  }
+  const kind = eventQuestion(question);
+  if (kind === null || kind === 'outcome' || tokens(question).length > 12) return null;
+  return { kind: 'kalshi_url', url: tickerAddress(listed[0]!)!, reason: 'about the first event of the search before', aboutEvent: true };
+}
+
 /**
  * The route of the last user turn. A follow-up ("and the quarter before?", "how about
  * Microsoft?") that names no subject of its own takes the route of the conversation so far.
@@ -281,11 +312,21 @@ export function classify(question: string, history: readonly Turn[] = []): Route
   // after a Kalshi address are about that event, and so are questions about its report ("which
   // outcome does the model favour?", "when does it close?").
   const own = threadEventWords(history);
+  if (route.kind === 'help' || (route.kind === 'odds' && !hasWord(tokens(question), EVENT_TOPICS))) {
+    const listing = afterListing(question, history);
+    if (listing) return listing;
+  }
   if (aboutTheEvent(question, route, own)) {
     // Back past the turns that were themselves about the event, to its address.
+    // A turn that picked an event a search listed ("and the second?") is about that event too.
+    const routeOf = (t: Turn, i: number): Route => {
+      const r = classifyOne(t.content);
+      return (r.kind === 'help' || r.kind === 'odds' ? afterListing(t.content, history.slice(0, i)) : null) ?? r;
+    };
     const last = history
-      .filter((t) => t.role === 'user')
-      .map((t) => ({ turn: t, route: classifyOne(t.content) }))
+      .map((t, i) => ({ turn: t, i }))
+      .filter(({ turn }) => turn.role === 'user')
+      .map(({ turn, i }) => ({ turn, route: routeOf(turn, i) }))
       .reverse()
       .find((x) => x.route.kind !== 'help' && !aboutTheEvent(x.turn.content, x.route, own));
     if (last?.route.kind === 'kalshi_url') return { kind: 'kalshi_url', url: last.route.url, reason: 'about the Kalshi event of an earlier turn', context: last.turn.content, aboutEvent: true };
@@ -295,6 +336,9 @@ export function classify(question: string, history: readonly Turn[] = []): Route
       const turn = history[i]!;
       if (turn.role !== 'user') continue;
       const earlier = classifyOne(turn.content);
+      // A turn about an event a search listed ("which of those is cheapest?"): so is a follow-up to it ("and its spread?").
+      const listing = earlier.kind === 'help' || earlier.kind === 'odds' ? afterListing(turn.content, history.slice(0, i)) : null;
+      if (listing) return { ...listing, aboutEvent: true, reason: 'a follow-up about an event of the search before', context: turn.content };
       // A turn that was itself about an event being discussed ("the model's probability for Hold?"
       // after its address) took that event's route: so does a follow-up to it ("and its price?").
       if (earlier.kind !== 'help' && aboutTheEvent(turn.content, earlier, own)) {

@@ -190,6 +190,27 @@ describe('several questions in one, and odds follow-ups that change topic', () =
     expect(await ask('https://kalshi.com/markets/kxfeddecision/fed/kxfeddecision-26dec', "what's the biggest mispricing?")).toContain('(KXFEDDECISION-26DEC)');
   });
 
+  it('after a search, a reply picks an event by its place in the list ("and the second?"), and questions of a report are about the first listed', async () => {
+    const chain = async (...turns: string[]) => {
+      let previous: string | undefined;
+      let text = '';
+      for (const input of turns) {
+        const r = await client.responses.create({ model: 'svc-agent', input, ...(previous ? { previous_response_id: previous } : {}) });
+        [previous, text] = [r.id, r.output_text];
+      }
+      return text;
+    };
+    const listing = await chain('what are the odds for December events?');
+    expect(listing).toMatch(/^Open Kalshi events matching[^\n]*\n\n1\. \*\*Fed decision in December 2026\?\*\* \(KXFEDDECISION-26DEC, Economics\) \[1\][^\n]*\n2\. \*\*CPI year-over-year in December 2026\?\*\* \(KXCPIYOY-26DEC, Economics\)/);
+    expect(await chain('what are the odds for December events?', 'and the second?')).toMatch(/^\*\*CPI year-over-year in December 2026\?\*\* \(KXCPIYOY-26DEC\) \[1\]/);
+    expect(await chain('what are the odds for December events?', '#3')).toMatch(/^\*\*Jobs added in December 2026\?\*\* \(KXPAYROLLS-26DEC\) \[1\]/);
+    // The event picked stays the subject of the next turn.
+    expect(await chain('what are the odds for December events?', 'and the second?', 'when does it close?')).toMatch(/^\*\*CPI year-over-year in December 2026\?\*\* \(KXCPIYOY-26DEC\) \[1\]/);
+    // A question a report answers, of the first event listed; an outcome named stays with the search.
+    expect(await chain('odds of a Fed cut in December?', 'which is the favourite?')).toMatch(/^(?:The market's favourite is \*\*Hike 25bps\*\*|\*\*Fed decision in December 2026\?\*\* \(KXFEDDECISION-26DEC\) \[1\])/);
+    expect(await chain('odds of a Fed cut in December?', 'and of a hold?')).toMatch(/^Open Kalshi events matching/);
+  });
+
   it('says when the events found settle on another date than the one asked, and puts the outcome at a level asked first', async () => {
     const ask = async (input: string) => (await client.responses.create({ model: 'svc-agent', input })).output_text;
     const yearEnd = await ask('will bitcoin be above 100k by end of year');
