@@ -1,0 +1,258 @@
+import { labelRange } from '../markets-search/asked.js';
+import { listed } from '../citations.js';
+import { bestRow, bullets, gapOf, names, outcomeOf, percent, points, refsOf, rowLine, sumOf, type Row } from './report-rows.js';
+
+// Answers drawn from one section of a stored report (its rules, its price moves, its resolution
+// history, its method) or from its outcome rows (likelihood, ranges of levels), for the questions
+// event-questions.ts reads.
+
+const TIE = /\b(?:ties?|tied|draws?)\b/i;
+const RULE_BULLET = /^- \*\*(?:How it resolves|Resolution source|Full rules|Could flip)/;
+/** What the result is read from ("which station is used?", "what index settles it?", "who announces it?"). */
+export const SOURCE_ASKED = /\b(?:which|what) (?:index|station|source|benchmark|data|feed|agency|report)\b|\bwho (?:announces|decides|reports|determines|publishes)\b/i;
+/** Words of a question about the rules that say nothing about the case asked. */
+const RULE_STOPWORDS = new Set(
+  'what happens happen happened the and for does did will would could should say says said about rules rule resolve resolves resolved resolution settle settles how when there this that with game event market markets contract contracts outcome outcomes count counts counted ends end ending odds chance chances probability case are was were its it'.split(' '),
+);
+
+/** Words for a case that the rules put otherwise. */
+const RULE_SYNONYMS: Record<string, string[]> = Object.fromEntries(
+  [
+    ['hour hours minute minutes brief briefly short quick few', ['shorter', 'duration', 'length']],
+    ['day days week weeks long longer', ['longer', 'duration', 'length', 'day']],
+    ['late later delayed delay', ['delay', 'postpone', 'late']],
+    ['called cancelled canceled abandoned', ['cancel', 'postpone']],
+  ].flatMap(([words, stems]) => (words as string).split(' ').map((w) => [w, stems as string[]])),
+);
+
+/** "Is X likely?" or "unlikely?", not "most likely" nor "the likeliest", which ask for the favourite. */
+export const LIKELIHOOD = /\b(?<!(?:most|least|more|less)\s)(?:un)?likely\b(?!\s+than)/i;
+
+/**
+ * Whether the outcomes named are likely (more likely than not) or unlikely, on the market's price
+ * normalised (within five points of even, "about even"), with the model's reading beside it.
+ */
+export function likelihoodText(named: Row[], unlikely: boolean): string {
+  const market = sumOf(named, (r) => r.marketNormalised);
+  const model = sumOf(named, (r) => r.modelValue);
+  const side = (p: number) => (p > 55 ? 'likely' : p < 45 ? 'unlikely' : 'even');
+  const read = side(market);
+  const verdict = read === 'even' ? '**About even**' : (read === 'unlikely') === unlikely ? '**Yes**' : '**No**';
+  const said = { likely: 'more likely than not', unlikely: 'less likely than not', even: 'close to even' } as const;
+  const what = named.length === 1 ? `**${outcomeOf(named[0]!.outcome).name}** is at ${named[0]!.market}` : `${listed(named.map((r) => `**${outcomeOf(r.outcome).name}**`))} together are at ${percent(market)} (normalised)`;
+  const modelSide = side(model) === read ? `; the model agrees, at ${percent(model)}` : `; the model reads it as ${said[side(model)]}, at ${percent(model)}`;
+  return `${verdict}: ${what}, ${said[read]} on the market's price${modelSide} ${refsOf(named)}.`;
+}
+
+/**
+ * The report's quotes of the rules that speak to the case asked ("a tie", "overtime", "the
+ * settlement time"), before the link to the full terms; when none does, says so, with what the
+ * report quotes. A tie asked of exclusive outcomes: none of them is one, and what their prices leave for it.
+ */
+export function rulesText(question: string, claims: string | undefined, rows: Row[], exclusive: boolean, title = ''): string | null {
+  const all = bullets(claims, RULE_BULLET);
+  // Asked where the result comes from: the rule as written (which names it) and the source.
+  if (SOURCE_ASKED.test(question)) {
+    const source = all.filter((l) => /^- \*\*(?:How it resolves|Resolution source|Full rules)/.test(l));
+    if (source.length) return source.join('\n');
+  }
+  // The event's own words ("shutdown" of a shutdown event) are in every rule: they pick none out.
+  const topic = new Set(title.toLowerCase().match(/[a-z]{3,}/g) ?? []);
+  const inTopic = (w: string) => topic.has(w) || topic.has(`${w}s`) || topic.has(`${w}es`);
+  const words = [...new Set(question.toLowerCase().match(/[a-z]{3,}/g) ?? [])].filter((w) => !RULE_STOPWORDS.has(w) && !inTopic(w));
+  // "tied" finds "tie", "postponed" finds "postponement"; "a few hours" finds a rule about a lapse "shorter than one business day".
+  const stems = [...new Set(words.flatMap((w) => [w.replace(/(?:ments?|ing|ed|es|s)$/, ''), ...(RULE_SYNONYMS[w] ?? [])]))].filter((w) => w.length >= 3);
+  const hits = all.filter((l) => !/^- \*\*Full rules/.test(l) && stems.some((w) => new RegExp(`\\b${w}`, 'i').test(l.replace(/\[\d+\]/g, ''))));
+  const terms = all.filter((l) => /^- \*\*Full rules/.test(l));
+  let tie = '';
+  if (TIE.test(question) && exclusive && rows.length > 1) {
+    const sum = sumOf(rows, (r) => r.marketValue);
+    tie = `No outcome of this event is a tie. The market's prices add up to ${percent(sum)}, ${sum >= 100 ? 'leaving nothing priced for a result that is none of them' : `leaving about ${percent(100 - sum)} for a result that is none of them`} ${refsOf(rows)}.`;
+  }
+  if (hits.length) return [tie, [...hits, ...terms].join('\n')].filter(Boolean).join('\n\n');
+  if (!all.length) return tie || null;
+  if (!stems.length) return all.join('\n');
+  const said = words.join(' ');
+  return [tie, `The rules the report quotes say nothing about “${said}”; the full terms are in the contract terms. What it quotes:`, all.join('\n')].filter(Boolean).join('\n\n');
+}
+
+/**
+ * Prices a day and a week before the report, from its "Prices 24 hours and 7 days ago" line: of the
+ * outcomes named (all when none is), the window asked ("a week ago", "yesterday"), or the largest
+ * move over it ("biggest mover?", over the week unless the day is asked).
+ */
+export function pastText(question: string, named: Row[], claims: string | undefined): string | null {
+  const line = bullets(claims, /^- \*\*Prices 24 hours and 7 days ago:\*\*/)[0];
+  if (!line) return null;
+  const refs = /(\[\d+\])+\.?$/.exec(line)?.[0].replace(/\.$/, '') ?? '';
+  const body = line.replace(/^- \*\*Prices 24 hours and 7 days ago:\*\* /, '').replace(/\s*(\[\d+\])+\.?$/, '');
+  const value = (x: string) => (x === 'n/a' ? null : Number(x.replace('%', '')));
+  const all = [...body.matchAll(/(?:^|; )(.+?) (\d+(?:\.\d+)?%|n\/a) and (\d+(?:\.\d+)?%|n\/a) \(now (\d+(?:\.\d+)?%)\)/g)].map((m) => ({ label: m[1]!, day: value(m[2]!), week: value(m[3]!), now: value(m[4]!)! }));
+  if (!all.length) return null;
+  const q = question.toLowerCase();
+  const window: 'day' | 'week' | 'both' = /\b(?:yesterday|today|(?:a|one|1) day|24 ?h|last night)\b/.test(q) ? 'day' : /\b(?:week|7 days|seven days)\b/.test(q) ? 'week' : 'both';
+  const said = (x: number | null) => (x === null ? 'n/a' : `${x.toFixed(1)}%`);
+  const change = (now: number, then: number | null) => (then === null ? '' : Math.abs(now - then) < 0.05 ? ', unchanged since' : `, ${now > then ? '+' : '−'}${Math.abs(now - then).toFixed(1)} pts since`);
+  const lineOf = (o: (typeof all)[number]) =>
+    window === 'both'
+      ? `- **${o.label}**: ${said(o.week)} 7 days ago, ${said(o.day)} 24 hours ago, ${said(o.now)} now`
+      : `- **${o.label}**: ${said(o[window])} ${window === 'day' ? '24 hours' : '7 days'} ago${change(o.now, o[window])}; ${said(o.now)} now`;
+  if (/\b(?:biggest|largest|most)\b/.test(q)) {
+    const over = window === 'day' ? 'day' : 'week';
+    const ranked = all.filter((o) => o[over] !== null).sort((a, b) => Math.abs(b.now - b[over]!) - Math.abs(a.now - a[over]!));
+    if (!ranked.length) return null;
+    const top = ranked[0]!;
+    return `The biggest mover over the last ${over === 'day' ? '24 hours' : '7 days'} is **${top.label}**: ${said(top[over])} then, ${said(top.now)} now${change(top.now, top[over]).replace(' since', '')} ${refs}.\n\n${ranked.map(lineOf).join('\n')}`;
+  }
+  const picked = named.length ? all.filter((o) => named.some((r) => outcomeOf(r.outcome).name === o.label)) : all;
+  if (!picked.length) return null;
+  return `${picked.map(lineOf).join('\n')} ${refs}\n\nCounted back from the report's time; each price then is on the basis of the price now (the mid of the book, or the last trade).`;
+}
+
+/**
+ * An earlier event of the series from the report's history table: the newest settled one, or one
+ * of the month named ("the October meeting"), with what won and how it was priced, and the ones before it.
+ */
+export function previousText(question: string, history: string | undefined, rows: Row[]): string | null {
+  const table = (history ?? '').split('\n').filter((l) => /^\| [A-Z0-9]/.test(l) && !l.startsWith('| Event |'));
+  const events = table.map((l) => l.split('|').slice(1, -1).map((c) => c.trim())).map(([ticker, closed, won, price]) => ({ ticker: ticker!, closed: closed!, won: won!, price: price! }));
+  if (!events.length) return null;
+  const refs = /((?:\s*\[\d+\])+)\.?\s*$/.exec((history ?? '').split('\n').find((l) => l.startsWith('**Base rates**')) ?? '')?.[1]?.replace(/\s+/g, '') ?? '';
+  const months = ['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december'];
+  const month = months.findIndex((m) => new RegExp(`\\b${m}\\b`, 'i').test(question));
+  const pick = month >= 0 ? events.find((e) => Number(e.closed.slice(5, 7)) === month + 1) : events[0];
+  if (!pick) return `The report's history has no event of the series that closed in ${months[month]![0]!.toUpperCase()}${months[month]!.slice(1)}; the latest ones:\n\n${events.slice(0, 3).map(eventLine).join('\n')}`;
+  const several = pick.won.includes(', ');
+  const priced = /^\d/.test(pick.price) ? (several ? '' : `, priced at ${pick.price} 24 hours before close`) : pick.price === 'not fetched' ? '' : ` (no price for it 24 hours before close)`;
+  const result = pick.won === 'none' ? 'every outcome resolved NO' : several ? `${winnersPriced(pick)} resolved YES` : `**${pick.won}** resolved YES${priced}`;
+  const favourite = rows.length > 1 ? bestRow(rows, (r) => r.marketValue) : undefined;
+  const now = favourite ? ` This event's market favourite is **${outcomeOf(favourite.outcome).name}** at ${favourite.market} ${outcomeOf(favourite.outcome).refs}.` : '';
+  const before = events.filter((e) => e !== pick).slice(0, 3);
+  const named = month >= 0 ? `The ${months[month]![0]!.toUpperCase()}${months[month]!.slice(1)} event` : 'The previous event';
+  return `${named} of the series, **${pick.ticker}** (closed ${pick.closed}): ${result} ${refs}.${now}${before.length ? `\n\n${month >= 0 ? 'The latest others' : 'Before it'}:\n\n${before.map(eventLine).join('\n')}` : ''}`;
+}
+
+/** The winners of a history row with their prices before close ("Above 2.6 (94.0%), Above 2.8 (95.0%)"): the table lists each in one cell. */
+function winnersPriced(e: { won: string; price: string }): string {
+  const [won, prices] = [e.won.split(', '), e.price.split(', ')];
+  if (!/^\d/.test(e.price)) return e.won;
+  return won.length === prices.length ? won.map((w, i) => `${w} (${prices[i]} before close)`).join(', ') : `${e.won} (${e.price} before close)`;
+}
+
+const eventLine = (e: { ticker: string; closed: string; won: string; price: string }) => `- ${e.ticker} (closed ${e.closed}): ${e.won === 'none' ? 'every outcome NO' : winnersPriced(e)}`;
+
+/**
+ * How the model works and how far to trust it: each outcome's confidence as the report gives it,
+ * and the report's own account of the model (the fit and what it did in this series).
+ */
+export function methodText(question: string, shown: Row[], method: string | undefined): string | null {
+  const model = bullets(method, /^- \*\*(?:Model probability|Gap)/);
+  const confidence = shown.filter((r) => r.confidence).map((r) => `- **${outcomeOf(r.outcome).name}**: ${r.confidence} ${outcomeOf(r.outcome).refs}; market ${r.market}, model ${r.model}, gap ${r.gap}`.trimEnd());
+  if (!model.length && !confidence.length) return null;
+  const trust = /\b(?:confident|sure|certain|reliable|trustworthy|confidence)\b/i.test(question);
+  const parts = trust ? [`Confidence, outcome by outcome (from the size of the history, the spread and the volume):`, confidence.join('\n'), model.join('\n')] : [model.join('\n'), confidence.join('\n')];
+  return parts.filter(Boolean).join('\n\n');
+}
+
+/** "Is Hold cheap?": yes or no, the model's probability against the price a YES costs. */
+export function cheapText(r: Row, way: 1 | -1): string {
+  const { name, refs } = outcomeOf(r.outcome);
+  const edge = r.modelValue - r.marketValue;
+  const cheap = edge > 0;
+  const asked = way > 0 ? cheap : edge < 0;
+  const word = Math.abs(edge) < 0.05 ? 'fairly priced' : cheap ? 'cheap' : 'dear';
+  return `**${asked ? 'Yes' : 'No'}**: on the model, **${name}** is ${word}: the model gives ${r.model} against a market price of ${percent(r.marketValue)} (${points(Number(edge.toFixed(1)))}; gap to the normalised price ${r.gap}) ${refs}. This is the model's view on the report's prices, not investment advice.`;
+}
+
+/** How often the outcomes named resolved YES in the series, from the report's base rates. */
+export function baseRateText(named: Row[], history: string | undefined): string | null {
+  const line = (history ?? '').split('\n').find((l) => l.startsWith('**Base rates**'));
+  if (!line) return null;
+  const refs = /(?:\s*\[\d+\])+\.?$/.exec(line)?.[0].replace(/\.$/, '').trim() ?? '';
+  const found = named.flatMap((r) => {
+    const name = outcomeOf(r.outcome).name;
+    // Base rates group by the series' label: "Away team", not this game's "Away team (Lakers)".
+    const type = name.replace(/^((?:away|home) team) \(.+\)$/i, '$1');
+    const m = new RegExp(`(?:: |; )${type.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: (\\d+) of (\\d+) \\(([\\d.]+)%\\)`).exec(line);
+    return m ? [`- **${name}**${type === name ? '' : `: “${type}”`} resolved YES in ${m[1]} of ${m[2]} settled events of the series (${m[3]}%); the market prices it at ${r.market} now, the model at ${r.model}.`] : [];
+  });
+  return found.length ? `${found.join('\n')} ${refs}`.trim() : null;
+}
+
+/**
+ * A range asked of exclusive ranges ("between 44 and 51" of "44°F to 47°F", "48°F to 51°F"): the
+ * outcomes wholly inside it, added up, and those it cuts through, which bound the answer. Ranges
+ * that only touch it at an end ("42% to 43%" of "41% to 42%") are outside it.
+ */
+export function rangeSpanText(rows: Row[], asked: { from: number; to: number; said: string }, not = false): string {
+  const bounds = (r: Row) => {
+    const range = labelRange(outcomeOf(r.outcome).name)!;
+    return [range.from ?? -Infinity, range.to ?? Infinity] as const;
+  };
+  const whole = rows.filter((r) => bounds(r)[0] >= asked.from && bounds(r)[1] <= asked.to);
+  const split = rows.filter((r) => !whole.includes(r) && bounds(r)[0] < asked.to && bounds(r)[1] > asked.from);
+  const figures = (rs: Row[]) => `market ${percent(sumOf(rs, (r) => r.marketNormalised))} normalised, model ${percent(sumOf(rs, (r) => r.modelValue))}`;
+  const shown = [...whole, ...split];
+  if (!shown.length) return `No outcome lies in “${asked.said}”.\n\n${rows.map(rowLine).join('\n')}`;
+  if (not) {
+    // Not in the range: the outcomes wholly outside it, and at most those it cuts through too.
+    const outside = rows.filter((r) => !shown.includes(r));
+    const all = [...outside, ...split];
+    const bounded = split.length ? `market between ${percent(sumOf(outside, (r) => r.marketNormalised))} and ${percent(sumOf(all, (r) => r.marketNormalised))} normalised, model between ${percent(sumOf(outside, (r) => r.modelValue))} and ${percent(sumOf(all, (r) => r.modelValue))}` : figures(outside);
+    return `Not “${asked.said}”${outside.length ? ` is ${names(outside)}` : ''}${split.length ? `${outside.length ? ' and ' : ' is '}part of ${names(split)}` : ''}: ${outside.length > 1 || split.length ? 'together ' : ''}${bounded} ${refsOf(all)}.\n\n${all.map(rowLine).join('\n')}`;
+  }
+  let head: string;
+  if (!split.length) head = `“${asked.said}” is ${names(whole)}: ${whole.length > 1 ? 'together ' : ''}${figures(whole)} ${refsOf(whole)}.`;
+  else if (!whole.length) head = `No outcome lies wholly in “${asked.said}”: it is part of ${names(split)} (${figures(split)}), so its chance is at most that ${refsOf(split)}.`;
+  else
+    head = `“${asked.said}” is ${names(whole)} (${figures(whole)}) and part of ${names(split)}: market between ${percent(sumOf(whole, (r) => r.marketNormalised))} and ${percent(sumOf(shown, (r) => r.marketNormalised))} normalised, model between ${percent(sumOf(whole, (r) => r.modelValue))} and ${percent(sumOf(shown, (r) => r.modelValue))} ${refsOf(shown)}.`;
+  return `${head}\n\n${shown.map(rowLine).join('\n')}`;
+}
+
+/** A range asked of a ladder of "Above X" rungs: the rung at its low end less the rung at its high end. */
+export function ladderSpanText(rows: Row[], asked: { from: number; to: number; said: string }, not = false): string {
+  const rungAt = (v: number) => rows.find((r) => {
+    const range = labelRange(outcomeOf(r.outcome).name);
+    return range !== null && (range.to === null ? range.from === v : range.to === v);
+  });
+  const [low, high] = [rungAt(asked.from), rungAt(asked.to)];
+  if (!low || !high) return `The ladder has no rung at ${[low ? null : asked.from, high ? null : asked.to].filter((v) => v !== null).join(' or ')}, so “${asked.said}” cannot be read from it.\n\n${rows.map(rowLine).join('\n')}`;
+  // "Above" rungs: between is the lower rung less the higher; "Below" rungs: the other way round.
+  const above = labelRange(outcomeOf(low.outcome).name)!.to === null;
+  const [outer, inner] = above ? [low, high] : [high, low];
+  const [market, model] = [outer.marketValue - inner.marketValue, outer.modelValue - inner.modelValue];
+  const disorder = market < 0 ? ` The market's figure is ${not ? 'over 100%' : 'below zero'} because it prices these rungs out of order: **${outcomeOf(inner.outcome).name}** should cost no more than **${outcomeOf(outer.outcome).name}**.` : '';
+  const head = not
+    ? `Not “${asked.said}” is everything but **${outcomeOf(outer.outcome).name}** less **${outcomeOf(inner.outcome).name}**: market ${percent(100 - market)}, model ${percent(100 - model)} ${refsOf([outer, inner])}.`
+    : `“${asked.said}” is **${outcomeOf(outer.outcome).name}** less **${outcomeOf(inner.outcome).name}**: market ${percent(market)}, model ${percent(model)} ${refsOf([outer, inner])}.`;
+  return `${head}${disorder}\n\n${[outer, inner].map(rowLine).join('\n')}`;
+}
+
+/**
+ * An outcome asked for by its place in the table, with a claim about it checked: "why is the model
+ * higher than the market on outcome 2?" when the model is lower says so rather than explain it.
+ */
+export function placedText(question: string, r: Row, n: number): string {
+  const { name, refs } = outcomeOf(r.outcome);
+  const claim = /\bmodel\b[^?]*?\b(higher|above|more|bigger|greater|lower|below|less|smaller)\b[^?]*?\bmarket\b/i.exec(question)?.[1]?.toLowerCase();
+  const gap = gapOf(r);
+  let premise = '';
+  if (claim && Number.isFinite(gap)) {
+    const higher = ['higher', 'above', 'more', 'bigger', 'greater'].includes(claim);
+    if (higher !== gap > 0) premise = ` The model is ${gap === 0 ? 'level with' : gap > 0 ? 'above' : 'below'} the market here, not ${higher ? 'above' : 'below'} it.`;
+  }
+  return `Outcome ${n} is **${name}**: market ${r.market}, model ${r.model}, gap ${r.gap} ${refs}.${premise}`;
+}
+
+/** Outcomes whose market price is on one side of a percentage ("probabilities above 4%"), and their sums. */
+export function pricedAboveText(rows: Row[], side: string, at: number, exclusive: boolean): string {
+  const above = ['above', 'over', 'more than', 'at least'].includes(side);
+  const inclusive = side === 'at least' || side === 'at most';
+  const holds = (r: Row) => (above ? r.marketValue > at || (inclusive && r.marketValue === at) : r.marketValue < at || (inclusive && r.marketValue === at));
+  const picked = rows.filter((r) => Number.isFinite(r.marketValue) && holds(r));
+  if (!picked.length) return `No outcome is priced ${side} ${percent(at)}.\n\n${rows.map(rowLine).join('\n')}`;
+  const sums = `market ${percent(sumOf(picked, (r) => r.marketValue))}${exclusive ? ` (${percent(sumOf(picked, (r) => r.marketNormalised))} normalised)` : ''}, model ${percent(sumOf(picked, (r) => r.modelValue))}`;
+  const all = picked.length === rows.length ? `every outcome (${picked.length})` : `${picked.length} of the ${rows.length} outcomes`;
+  return `Priced ${side} ${percent(at)}: ${all}, ${names(picked)}; ${picked.length > 1 ? 'together ' : ''}${sums} ${refsOf(picked)}.\n\n${picked.map(rowLine).join('\n')}`;
+}
+
