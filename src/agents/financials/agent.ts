@@ -1,6 +1,6 @@
 import type { Core } from '../../app.js';
 import { secLibrary } from '../../data/sec/index.js';
-import { asksCoverage, parseWithInstructions } from '../../data/sec/question.js';
+import { asksCoverage, clipped, parseWithInstructions } from '../../data/sec/question.js';
 import { answerSecQuestion, coverageAnswer } from '../sec/agent.js';
 import type { Agent, AgentEvent, AgentRequest } from '../types.js';
 import { answerTables, spanAsked, tabulable } from './table.js';
@@ -23,11 +23,11 @@ export function financialsAgent(core: Core): Agent {
       'Multi-period tables from SEC XBRL facts ("Apple revenue and net income for the last 8 quarters"), by fiscal quarter or year, with year-over-year and quarter-over-quarter growth; every column cites the filing pages through signed PDF links.',
     async *run(req: AgentRequest): AsyncGenerator<AgentEvent> {
       const index = await lib.companyIndex();
-      const asked = [...req.messages].reverse().find((m) => m.role === 'user')?.content ?? '';
+      const asked = clipped([...req.messages].reverse().find((m) => m.role === 'user')?.content ?? '');
       if (asksCoverage(asked)) return yield* coverageAnswer(lib, index.size);
       const question = parseWithInstructions(req.messages, req.instructions, index);
       // A question naming a period of its own ("Microsoft net income FY2023") is that period, not the earlier table's.
-      const span = spanAsked(req.messages.filter((m) => m.role === 'user').map((m) => m.content), question);
+      const span = spanAsked(req.messages.filter((m) => m.role === 'user').map((m) => clipped(m.content)), question);
       if (!tabulable(question) || !span) {
         yield* answerSecQuestion(lib, question);
         return;

@@ -10,7 +10,7 @@ import { liveSummary } from '../prediction-markets/summary.js';
 import type { Agent, AgentEvent, AgentRequest, Answer, Citation, Usage } from '../types.js';
 import { quoteCaller } from '../citations.js';
 import { isSvcError } from '../../errors.js';
-import { GREETING, KALSHI_URL, classify, splitQuestion, type Route } from './classify.js';
+import { GREETING, KALSHI_URL, classify, routedText, splitQuestion, type Route } from './classify.js';
 import { answerFromReport, eventQuestion } from './event-questions.js';
 import { ENGLISH_ONLY, looksNonEnglish } from '../../text.js';
 
@@ -127,7 +127,7 @@ export function routerAgent(o: RouterOptions): Agent {
       // The address itself is no part of what is asked ("26dec" is no level).
       // A follow-up ("and its price?") may mean the outcome an earlier turn named.
       const earlier = req.messages.slice(0, -1).reverse();
-      const part = aboutEvent ? answerFromReport(question.replace(new RegExp(KALSHI_URL.source, 'gi'), ' ').replace(/\s+/g, ' ').trim(), stored, earlier) : null;
+      const part = aboutEvent ? answerFromReport(routedText(question).replace(new RegExp(KALSHI_URL.source, 'gi'), ' ').replace(/\s+/g, ' ').trim(), stored, earlier) : null;
       if (part) return yield* written(req, question, part.text, [...part.citations], usage);
       return yield* answer(stored, null);
     }

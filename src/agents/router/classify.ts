@@ -150,7 +150,18 @@ function hasWord(words: string[], list: readonly string[]): string | null {
   return null;
 }
 
-function classifyOne(text: string): Route {
+/**
+ * What of a long message routing reads: its start and its end (where a question after pasted text
+ * is), 2,000 characters each. Routing reads every word against its lists and tries splits at each
+ * "and": on a whole 1 MB message that held the event loop for minutes.
+ */
+const ROUTED_EDGE = 2_000;
+export function routedText(text: string): string {
+  return text.length <= 2 * ROUTED_EDGE ? text : `${text.slice(0, ROUTED_EDGE)}\n…\n${text.slice(-ROUTED_EDGE)}`;
+}
+
+function classifyOne(whole: string): Route {
+  const text = routedText(whole);
   const url = KALSHI_URL.exec(text)?.[0];
   if (url) {
     // "What's the spread on the hold contract at <address>?" asks that of the event, not for the report again.
@@ -189,7 +200,8 @@ const MAX_PARTS = 4;
  * Fed cut?"), or about several Kalshi events: its parts, each with its own route. Empty when the
  * question is one thing, which the usual route answers whole.
  */
-export function splitQuestion(question: string): { question: string; route: Route }[] {
+export function splitQuestion(message: string): { question: string; route: Route }[] {
+  const question = routedText(message);
   const urls = [...question.matchAll(new RegExp(KALSHI_URL.source, 'gi'))].map((m) => ({ url: trimUrl(m[0]), at: m.index! }));
   const events = [...new Map(urls.map((u) => [u.url.toLowerCase(), u])).values()];
   const eventParts = events.map(({ url, at }) => ({ at, question: url, route: { kind: 'kalshi_url', url, reason: events.length > 1 ? 'one of several Kalshi addresses' : 'a Kalshi address' } as Route }));
@@ -200,7 +212,7 @@ export function splitQuestion(question: string): { question: string; route: Rout
   const pieces: { at: number; question: string }[] = [];
   // Sentences, and clauses joined by "and", "plus", "also" or a comma before a new question
   // ("…, what are the odds…") or before words asking for odds ("… and bitcoin price odds").
-  const boundary = /[?;!]\s*|\.\s+|\n+|,?\s+(?:and|also|plus)\s+(?=(?:what|what's|whats|how|will|is|are|who|when|which|tell|give|show|the odds|odds|chances?)\b|[^,.;?!\n]*\b(?:odds|chances?|probability)\b)|,\s+(?=(?:what|what's|whats|how|will|who|when|which|tell|give|show)\b)/gi;
+  const boundary = /[?;!]\s*|\.\s+|\n+|,?\s+(?:and|also|plus)\s+(?=(?:what|what's|whats|how|will|is|are|who|when|which|tell|give|show|the odds|odds|chances?)\b|[^,.;?!\n]{0,200}\b(?:odds|chances?|probability)\b)|,\s+(?=(?:what|what's|whats|how|will|who|when|which|tell|give|show)\b)/gi;
   const cuts = [...[...rest.matchAll(boundary)].map((m) => ({ start: m.index!, end: m.index! + m[0].length, mark: m[0].trim() })), { start: rest.length, end: rest.length, mark: '' }];
   let from = 0;
   for (const cut of cuts) {
@@ -217,7 +229,8 @@ export function splitQuestion(question: string): { question: string; route: Rout
   // after "and", which no word marks as a new question, is one when each side reads as its own kind.
   if (pieces.length === 1 && !events.length) {
     const whole = pieces[0]!;
-    for (const and of whole.question.matchAll(/,?\s+and\s+/gi)) {
+    // Each split tried reads both sides: a few "and"s, not every one of a long text.
+    for (const and of [...whole.question.matchAll(/,?\s+and\s+/gi)].slice(0, 8)) {
       const [left, right] = [whole.question.slice(0, and.index!).trim(), whole.question.slice(and.index! + and[0].length).trim()];
       const [a, b] = [classifyOne(left), classifyOne(right)];
       if (a.kind === 'help' || b.kind === 'help' || a.kind === 'kalshi_url' || b.kind === 'kalshi_url' || family(a.kind) === family(b.kind)) continue;
@@ -300,7 +313,8 @@ function afterListing(question: string, history: readonly Turn[]): Route | null 
  * The route of the last user turn. A follow-up ("and the quarter before?", "how about
  * Microsoft?") that names no subject of its own takes the route of the conversation so far.
  */
-export function classify(question: string, history: readonly Turn[] = []): Route {
+export function classify(asked: string, history: readonly Turn[] = []): Route {
+  const question = routedText(asked);
   const route = classifyOne(question);
   const lower = question.trim().toLowerCase();
   const count = tokens(question).length;

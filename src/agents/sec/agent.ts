@@ -2,7 +2,7 @@ import type { Core } from '../../app.js';
 import { isSvcError } from '../../errors.js';
 import { secLibrary } from '../../data/sec/index.js';
 import type { FactCitation, SecLibrary } from '../../data/sec/library.js';
-import { asksCoverage, parseWithInstructions, type SecQuestion } from '../../data/sec/question.js';
+import { asksCoverage, clipped, parseWithInstructions, type SecQuestion } from '../../data/sec/question.js';
 import type { CompanyRef } from '../../data/sec/types.js';
 import type { ReportedFact } from '../../data/sec/facts.js';
 import type { Agent, AgentEvent, AgentRequest } from '../types.js';
@@ -28,11 +28,12 @@ async function* runSecAgent(lib: SecLibrary, request: AgentRequest): AsyncGenera
   // The first SEC request comes before any event, so that an unusable source (no User-Agent,
   // EDGAR down) fails the request with its own status instead of inside a started stream.
   const index = await lib.companyIndex();
-  const asked = [...request.messages].reverse().find((m) => m.role === 'user')?.content ?? '';
+  // Read as the parser reads it: a long turn's start and end.
+  const asked = clipped([...request.messages].reverse().find((m) => m.role === 'user')?.content ?? '');
   if (asksCoverage(asked)) return yield* coverageAnswer(lib, index.size);
   const question = await acrossCovered(lib, parseWithInstructions(request.messages, request.instructions, index), asked);
   const periods = periodsAsked(request, question);
-  const last = [...request.messages].reverse().find((m) => m.role === 'user')?.content ?? '';
+  const last = asked;
   if (periods && tabulable(question)) yield* answerTables(lib, question, periods);
   else if (!periods && question && asksOfPeriods(last) && !question.stated.period && !question.stated.metrics && !question.stated.companies) {
     // "combined?" after single figures: nothing shown to add up (the last figure again would read as a total).
@@ -88,7 +89,7 @@ export async function* answerSecQuestion(lib: SecLibrary, question: SecQuestion 
 }
 
 /** "Which company has the highest net margin?", "which of them has the most debt?": asked of every company covered. */
-const ACROSS = /\b(?:which|what|who)\b[^?]*\b(?:compan(?:y|ies)|of them|of the (?:two|three|four|five|six)|firms?|stocks?)\b[^?]*\b(?:highest|lowest|most|least|largest|biggest|smallest|best|worst|greatest|fastest|slowest)\b|\brank (?:all|every|the) (?:companies|of them)\b/i;
+const ACROSS = /\b(?:which|what|who)\b[^?]{0,200}?\b(?:compan(?:y|ies)|of them|of the (?:two|three|four|five|six)|firms?|stocks?)\b[^?]{0,200}?\b(?:highest|lowest|most|least|largest|biggest|smallest|best|worst|greatest|fastest|slowest)\b|\brank (?:all|every|the) (?:companies|of them)\b/i;
 
 /**
  * A question across the companies covered, naming none: a snapshot's companies (a handful), over

@@ -1076,7 +1076,7 @@ export function parseWithInstructions(turns: readonly { role: string; content: s
 }
 
 /** A long turn's start and end: a question comes before or after what was pasted with it, rarely in its middle. */
-function clipped(text: string): string {
+export function clipped(text: string): string {
   if (text.length <= MAX_TURN_CHARS) return text;
   const half = MAX_TURN_CHARS / 2;
   const head = text.slice(0, half).replace(/\s+\S*$/, '');

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { classify, splitQuestion, type RouteKind } from '../../../src/agents/router/classify.js';
+import { classify, routedText, splitQuestion, type RouteKind } from '../../../src/agents/router/classify.js';
 import type { Turn } from '../../../src/agents/types.js';
 
 const TABLE: [string, RouteKind][] = [
@@ -286,5 +286,18 @@ describe('odds about the event of an earlier Kalshi address', () => {
   it('a topic of its own is searched for', () => {
     expect(classify('what about bitcoin odds?', link).kind).toBe('odds');
     expect(classify('what about bitcoin odds?', link).url).toBeUndefined();
+  });
+});
+
+describe('a long message', () => {
+  // Routing reads every word and tries a split at each "and": over a whole 60 KB message that took
+  // 30 s of the event loop, over 1 MB hours. It reads a bounded start and end instead.
+  const pasted = 'what was the revenue of apple in the year and more words here '.repeat(400);
+  it('is routed by its start and its end, where a question after pasted text is', () => {
+    expect(routedText('x'.repeat(1_000_000)).length).toBeLessThanOrEqual(4_010);
+    expect(routedText(pasted)).toBe(pasted.length <= 4_000 ? pasted : `${pasted.slice(0, 2_000)}\n…\n${pasted.slice(-2_000)}`);
+    expect(classify(`${pasted}\n\nWhat are the odds of a Fed cut in December?`).kind).toBe('odds');
+    expect(classify(`What was Apple's revenue in Q3 2024? ${'lorem ipsum dolor '.repeat(2_000)}`).kind).toBe('filings');
+    expect(splitQuestion(pasted)).toEqual([]);
   });
 });
