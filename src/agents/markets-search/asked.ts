@@ -109,7 +109,7 @@ export function levelsAsked(query: string): AskedLevel[] {
   // launches", "6 or more"), not a year.
   const UNIT = '(?![\\d.,]*\\s*(?:k|m|b|thousand|million|billion|%|percent|°|degrees?|deg|times)\\b)(?![\\d,])';
   const directed = [
-    new RegExp(`\\b(?:above|below|over|under|at least|at most|(?:more|less|fewer|greater|higher|lower|colder|cooler|warmer|hotter) than|exactly|exceed(?:s|ing)?|hit(?:s|ting)?|reach(?:es|ing)?)\\s+(\\d{1,4}(?:\\.\\d+)?)${UNIT}`, 'g'),
+    new RegExp(`\\b(?:above|below|over|under|at least|at most|(?:more|less|fewer|greater|higher|lower|colder|cooler|warmer|hotter) than|exactly|exceed(?:s|ing)?|hit(?:s|ting)?|reach(?:es|ing)?|beats?)\\s+(\\d{1,4}(?:\\.\\d+)?)${UNIT}`, 'g'),
     /(?<![\d.,$])(\d{1,4}(?:\.\d+)?)\s+or\s+(?:more|fewer|less|above|below|higher|lower|greater|over|under)\b/g,
     // "56+": 56 or more.
     /(?<![\d.,$])(\d{1,4}(?:\.\d+)?)\s*\+(?![\d])/g,
@@ -201,7 +201,7 @@ export function sideAsked(query: string): 'above' | 'below' | null {
   if (/\b(?:below|under|less than|lower than|colder than|cooler than|at most|no more than|not more than|fewer than|negative)\b|\d(?:\s*(?:°\s*[fc]?|%|degrees?|bps|[kmb]))?\s+or\s+(?:fewer|less|lower|below|under)\b/.test(q)) return 'below';
   if (/\bpositive\b/.test(q)) return 'above';
   // "hits 50" / "reaches 50" / "50+": at least 50.
-  if (/\d\s*\+(?!\d)|\b(?:above|over|more than|higher than|greater than|warmer than|hotter than|at least|exceed\w*|hit(?:s|ting)?|reach(?:es|ing)?)\b|\d(?:\s*(?:°\s*[fc]?|%|degrees?|bps|[kmb]))?\s+or\s+(?:more|higher|above|over|greater)\b/.test(q)) return 'above';
+  if (/\d\s*\+(?!\d)|\b(?:above|over|more than|higher than|greater than|warmer than|hotter than|at least|exceed\w*|hit(?:s|ting)?|reach(?:es|ing)?|beats?|beating|surpass\w*)\b|\d(?:\s*(?:°\s*[fc]?|%|degrees?|bps|[kmb]))?\s+or\s+(?:more|higher|above|over|greater)\b/.test(q)) return 'above';
   return null;
 }
 

@@ -85,6 +85,9 @@ export function joinParts(parts: { question: string; text: string; citations: re
   return { text: `${sections.join('\n\n')}\n`, citations };
 }
 
+/** A message that only thanks ("thanks!", "thank you so much", "ty", "cheers"). */
+const THANKS = /^\s*(?:(?:ok(?:ay)?|great|cool|perfect|awesome|nice)[,!.]?\s+)?(?:thanks?(?: you)?|thx|ty|cheers|much appreciated|appreciate it)(?: (?:so|very) much| a lot| again)?[\s!.]*$/i;
+
 /**
  * svc-agent: the general market-intelligence agent. Sends each question to the specialist
  * that can answer it (see classify) and passes its answer on, citations included. It never
@@ -93,6 +96,7 @@ export function joinParts(parts: { question: string; text: string; citations: re
  */
 export function routerAgent(o: RouterOptions): Agent {
   const help: Answer = Object.freeze({ text: helpText(o.reportCost), citations: Object.freeze([]) });
+  const welcome: Answer = Object.freeze({ text: "You're welcome. Ask another question whenever you like: a company's figures, the odds of an event, or a Kalshi event's report.\n", citations: Object.freeze([]) });
   async function route(req: AgentRequest, question: string, rule: Route): Promise<{ route: Route; usage: Usage | null }> {
     if (!o.llm || rule.kind === 'kalshi_url') return { route: rule, usage: null };
     const asked = await classifyWithLlm(o.llm, question, req.messages.slice(0, -1), req.signal);
@@ -196,8 +200,9 @@ export function routerAgent(o: RouterOptions): Agent {
         case 'kalshi_url':
           return yield* kalshi(req, question, r.url!, usage, true, rule.aboutEvent);
         default:
-          // Help is fixed text with no sources: nothing for the model to phrase.
-          yield* answer(looksNonEnglish(question) ? { text: `${ENGLISH_ONLY}\n\n${help.text}`, citations: [] } : help, null);
+          // Help is fixed text with no sources: nothing for the model to phrase. Thanks get a word back, not the help again.
+          if (THANKS.test(question)) yield* answer(welcome, null);
+          else yield* answer(looksNonEnglish(question) ? { text: `${ENGLISH_ONLY}\n\n${help.text}`, citations: [] } : help, null);
       }
     },
   };

@@ -98,7 +98,7 @@ const FINANCE_WORDS = [
   'coverage',
 ];
 
-const FINANCE_PHRASES = [/\b(?:current|quick|working[- ]capital) ratio\b/, /\bworking capital\b/, /\binterest (?:expense|coverage)\b/, /\btop ?line\b/, /\bbottom ?line\b/, /\bcash (flow|and equivalents|position|on hand)\b/, /\bhow much (cash|money|debt)\b/, /\bcash (does|did|do)\b/, /\bper share\b/, /\bresearch and development\b/, /\bcost of (revenue|sales|goods)\b/, /\boperating (income|profit|cash)\b/, /\bgross (profit|margin)\b/, /\bnet (income|loss|profit)\b/, /\b(q[1-4]|fy) ?'?\d{2,4}\b/, /\b\d{4} ?q[1-4]\b/, /\bsec\b/, /\b(annual|quarterly) report\b/, /\bshares outstanding\b/, /\bbook value\b/, /\b(make|makes|made|making|lose|loses|lost|losing) money\b/, /\b(?<!bitcoin )cash\b(?! rate)/, /\bfree cash\b/, /\br (and|&) d\b/, /\bhow(?: (?:is|are|was|were|has|have)|'s|'re) [a-z0-9&.' -]{1,40} (doing|performing|performed|done)\b/, /\b(?:payout ratio|dividend payout|payout of (?:its )?(?:earnings|income|profits?))\b/];
+const FINANCE_PHRASES = [/\b(?:current|quick|working[- ]capital) ratio\b/, /\bworking capital\b/, /\binterest (?:expense|coverage)\b/, /\btop ?line\b/, /\bbottom ?line\b/, /\bcash (flow|and equivalents|position|on hand)\b/, /\bhow much (cash|money|debt)\b/, /\bcash (does|did|do)\b/, /\bper share\b/, /\bresearch and development\b/, /\bcost of (revenue|sales|goods)\b/, /\boperating (income|profit|cash)\b/, /\bgross (profit|margin)\b/, /\bnet (income|loss|profit)\b/, /\b(q[1-4]|fy) ?'?\d{2,4}\b/, /\b\d{4} ?q[1-4]\b/, /\bsec\b/, /\b(annual|quarterly) report\b/, /\bshares outstanding\b/, /\bbook value\b/, /\b(make|makes|made|making|lose|loses|lost|losing) money\b/, /\b(?<!bitcoin )cash\b(?! rate)/, /\bfree cash\b/, /\br (and|&) d\b/, /\bhow(?: (?:is|are|was|were|has|have)|'s|'re) [a-z0-9&.' -]{1,40} (doing|performing|performed|done)\b/, /\b(?:payout ratio|dividend payout|payout of (?:its )?(?:earnings|income|profits?))\b/, /\bacid[- ]test\b/, /\bhow much (?:did|does|do|will|has|have) [a-z0-9.&' -]{1,30}? (?:make|earn|bring in|brought in|made|earned)\b/];
 
 /**
  * Advice asked of a company ("should I buy Apple stock?", "is AAPL a buy?", "is Microsoft a good
@@ -109,7 +109,7 @@ const FINANCE_PHRASES = [/\b(?:current|quick|working[- ]capital) ratio\b/, /\bwo
 const ADVICE = /\bshould (?:i|we) (?:buy|sell|short|invest in|own|hold|dump|load up on) (?:more )?(?!(?:a|an|the|some|more|any|it|this|that|them|now|today|yes|no|contracts?)\b)[a-z0-9]|\bis [a-z0-9.&'-]+(?: stock| shares)? (?:a (?:good |bad |great )?(?:buy|sell|investment|stock to (?:buy|own))|worth (?:buying|investing in|owning)|(?:over|under)valued)\b/;
 
 /** Market data, not in filings: the filings agent says so and lists what it can give instead. */
-const MARKET_DATA = /\b(?:stock|share) price\b|\bp\/e\b|\bpe ratio\b|\bprice[- ](?:to[- ])?earnings\b|\bmarket (?:cap|capitali[sz]ation|value)\b|\bvaluation\b|\bdividend yield\b|\b52[- ]week (?:high|low)\b/;
+const MARKET_DATA = /\bwhat(?:'s| is) [a-z0-9.&' -]{1,30}? worth\b|\b(?:stock|share) price\b|\bp\/e\b|\bpe ratio\b|\bprice[- ](?:to[- ])?earnings\b|\bmarket (?:cap|capitali[sz]ation|value)\b|\bvaluation\b|\bdividend yield\b|\b52[- ]week (?:high|low)\b/;
 
 const ODDS_WORDS = ['odds', 'chance', 'chances', 'probability', 'probable', 'likely', 'likelihood', 'unlikely', 'bet', 'bets', 'betting', 'wager', 'kalshi', 'polymarket', 'predict', 'prediction', 'forecast', 'implied', 'favourite', 'favorite', 'underdog', 'mispricing', 'mispriced', 'underpriced', 'overpriced'];
 
@@ -120,7 +120,7 @@ const EVENT_TOPICS = ['fed', 'fomc', 'bitcoin', 'btc', 'ethereum', 'eth', 'cpi',
 
 const MULTI_PERIOD = [/\b(last|past|previous) (\d+|two|three|four|five|six|seven|eight|nine|ten|twelve) (quarters|years|fiscal years)\b/, /\bquarter (by|over) quarter\b/, /\beach (quarter|year)\b/, /\bevery (quarter|year)\b/, /\bover the (last|past) (few|several|\d+)/, /\b(trend|history|table|time series)\b/, /\bsince (19|20)\d\d\b/, /\b(19|20)\d\d ?(-|–|to|through|thru) ?(fy ?|fiscal )?(19|20)\d\d\b/, /\bbetween (fy ?|fiscal )?(19|20)\d\d and (fy ?|fiscal )?(19|20)\d\d\b/, /\bquarterly\b(?! (reports?|filings?)\b)/, /\bby quarter\b/, /\bgrowth rates?\b/];
 
-const FOLLOW_UP = /^(and|also|plus|then|ok(ay)?,? and|what about|how about|same for|and for|now for|compare (it|that|with)|vs\.?|versus|the (quarter|year) (before|after)|previous (quarter|year)|prior (quarter|year)|last year'?s?|a year (ago|earlier)|and (the|in)|what was it|(by )?how much did (it|that|they|this|those) \w+|what (was|is|were|are|'s) the (change|growth|difference|increase|decrease|decline|rise|drop)|(was|is|were|are) (it|that|they) (up|down)|up or down|how did (it|that|they) (change|compare|do)|how does (it|that) compare|(is|was|are|were) (it|that|this|they|those) (more|less|higher|lower|bigger|smaller|greater|larger) than)\b/;
+const FOLLOW_UP = /^(and|also|plus|then|ok(ay)?,? and|what about|how about|same for|and for|now for|compare (it|that|with)|vs\.?|versus|the (quarter|year) (before|after)|previous (quarter|year)|prior (quarter|year)|last year'?s?|a year (ago|earlier)|and (the|in)|what was it|(by )?how much did (it|that|they|this|those) \w+|what(?: (?:was|is|were|are)|'s|s) the (change|growth|difference|increase|decrease|decline|rise|drop|average|trend|cagr)|(was|is|were|are) (it|that|they) (up|down)|up or down|how did (it|that|they) (change|compare|do)|how does (it|that) compare|(is|was|are|were) (it|that|this|they|those) (more|less|higher|lower|bigger|smaller|greater|larger) than)\b/;
 
 export const GREETING = /^(hi|hello|hey|yo|thanks|thank you|thx|ty|cheers|great|cool|nice|ok(ay)?|bye|good(bye| morning| evening)?|help|\?+|what can you do|what else can you do|who are you|how does this work)\b/;
 
@@ -286,7 +286,7 @@ function listedEvents(answer: string): string[] {
 
 const ORDINAL_WORDS = ['first', 'second', 'third', 'fourth', 'fifth'];
 /** A short reply picking one of the events listed ("and the second?", "the 2nd one", "#3", "tell me about the first"). */
-const PICKED = /^(?:and |what about |how about |tell me (?:more )?about |more on |show me |open )?(?:the )?(first|second|third|fourth|fifth|1st|2nd|3rd|4th|5th|#\s*[1-5]|number [1-5])(?: one| event| result)?\s*[?.!]*$/i;
+const PICKED = /^(?:and |what about |how about |tell me (?:more )?about |more on |show me |open |(?:the )?(?:odds|prices?|report|details) (?:on|for|of) )?(?:in |on |for )?(?:the )?(first|second|third|fourth|fifth|1st|2nd|3rd|4th|5th|#\s*[1-5]|number [1-5])(?: one| event| result)?\s*[?.!]*$/i;
 
 /**
  * A follow-up to a search's list of events: one picked by its place, or a question of the kind a
@@ -294,18 +294,20 @@ const PICKED = /^(?:and |what about |how about |tell me (?:more )?about |more on
  * Outcomes named ("odds of a hold?") stay with the search, which marks them in every event it lists.
  */
 function afterListing(question: string, history: readonly Turn[]): Route | null {
-  const lastAnswer = [...history].reverse().find((t) => t.role === 'assistant');
-  const listed = lastAnswer ? listedEvents(lastAnswer.content) : [];
-  if (!listed.length) return null;
+  const answers = [...history].reverse().filter((t) => t.role === 'assistant');
   const picked = PICKED.exec(question.trim());
+  // A pick ("and in the first one?") may come turns after the list; a question, right after it.
+  const listed = (picked ? answers.map((t) => listedEvents(t.content)).find((l) => l.length) : answers[0] && listedEvents(answers[0].content)) ?? [];
+  if (!listed.length) return null;
   if (picked) {
     const said = picked[1]!.toLowerCase().replace(/^#\s*|^number /, '');
     const place = /^\d/.test(said) ? parseInt(said, 10) : ORDINAL_WORDS.indexOf(said) + 1;
     const ticker = listed[place - 1];
     return ticker ? { kind: 'kalshi_url', url: tickerAddress(ticker)!, reason: `event ${place} of the search before` } : null;
   }
+  // Of several events listed, "which closes first?" is about the list, which no one report answers.
   const kind = eventQuestion(question);
-  if (kind === null || kind === 'outcome' || tokens(question).length > 12) return null;
+  if (listed.length > 1 || kind === null || kind === 'outcome' || tokens(question).length > 12) return null;
   return { kind: 'kalshi_url', url: tickerAddress(listed[0]!)!, reason: 'about the first event of the search before', aboutEvent: true };
 }
 

@@ -118,6 +118,11 @@ const OUTCOME_SYNONYMS: [RegExp, string][] = [
   [/\brates? (?:go(?:es)? down|fall|drop|decrease)|\b(?:lower|reduce|ease)(?:s|ing)? (?:interest )?(?:rates|them)\b|\brate (?:reduction|decrease)\b/, 'cut'],
 ];
 
+/** "Will they hike?", "will the Lakers win?", "so will the government shut down?": whether it happens, not who is favoured nor which of two ("will they hold or cut?"). */
+function willItHappen(question: string, kind: EventQuestion | null, no: boolean): boolean {
+  return !no && (kind === null || kind === 'outcome' || kind === 'market_favourite') && /^\s*(?:so\s+|and\s+)?will\b/i.test(question) && !/\b(?:favou?rites?|favou?red|most likely|likeliest|ahead|leading|leads|or)\b/i.test(question);
+}
+
 function namedRows(question: string, rows: Row[], title: string, levels: number[]): Row[] {
   const labels = rows.map((r) => outcomeOf(r.outcome).name.toLowerCase()).join(' ');
   // "KC" or "Kansas City" is the Chiefs of "Bills at Chiefs", whichever name the event uses.
@@ -481,9 +486,12 @@ function answerAbout(question: string, report: { title: string; text: string; ci
     text = named.map((r) => otherSideLine(r, sideWords!, said(r))).join('\n');
   } else if (no && !sideSaid && !ladder && rows.length > 1 && named.length && named.length < rows.length) {
     text = notLine(named);
-  } else if ((kind === 'market_favourite' || kind === 'market_least') && (named.length === 1 || (named.length > 1 && exclusive && !ladder)) && LIKELIHOOD.test(question) && /^\s*(?:is|are|will|was)\b/i.test(question)) {
-    // "Is a hike likely?" asks whether it is more likely than not, not whether it is the favourite.
-    text = likelihoodText(named, kind === 'market_least');
+  } else if (
+    (named.length === 1 || (named.length > 1 && exclusive && !ladder)) &&
+    (((kind === 'market_favourite' || kind === 'market_least') && LIKELIHOOD.test(question) && /^\s*(?:so\s+)?(?:is|are|will|was)\b/i.test(question)) || willItHappen(question, kind, no))
+  ) {
+    // "Is a hike likely?", "will they hike?": whether it is more likely than not, not whether it is the favourite.
+    text = likelihoodText(named, kind === 'market_least' && LIKELIHOOD.test(question));
   } else if ((kind === 'market_favourite' || kind === 'market_least') && named.length === 1 && rows.length > 1 && !ladder && /^\s*(?:is|are|will|was)\b/i.test(question)) {
     // "Is hike the favourite?": Yes or No, then the favourite.
     const pick = kind === 'market_favourite' ? best((r) => r.marketValue) : best((r) => -r.marketValue);

@@ -150,6 +150,10 @@ describe('one side of a level among exclusive ranges', () => {
     for (const q of ['no more than 3 launches', 'not less than 2%', 'will the fed cut or not', 'odds of a cut', 'whether it happens']) expect(negated(q), q).toBe(false);
     expect(sideAsked('not less than 2%')).toBe('above');
     expect(sideAsked('payrolls come in negative')).toBe('below');
+    // "Beat 100k" is above it; "top 3" is no side.
+    expect(sideAsked('will payrolls beat 100k')).toBe('above');
+    expect(levelsAsked('will payrolls beat 100k').map((l) => l.value)).toEqual([100_000]);
+    expect(sideAsked('top 3 ai lab')).toBeNull();
     expect(levelsAsked('payrolls come in negative')).toEqual([{ value: 0, said: '0' }]);
     expect(levelsAsked('payrolls above 200k')).toEqual([{ value: 200_000, said: '$200,000', plain: '200k' }]);
   });

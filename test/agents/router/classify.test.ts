@@ -92,6 +92,9 @@ const TABLE: [string, RouteKind][] = [
   ['Microsoft market cap', 'filings'],
   ['will the Apple stock price go above $250?', 'odds'],
   ['Apple EBITDA Q3 2024', 'filings'],
+  ['how much did apple make last year', 'filings'],
+  ['microsoft acid test ratio', 'filings'],
+  ["what's microsoft worth", 'filings'],
   // Advice on a company: the filings agent declines it, giving the key figures
   ['should I buy Apple stock?', 'filings'],
   ['should I buy more Apple stock?', 'filings'],

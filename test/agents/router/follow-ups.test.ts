@@ -119,9 +119,11 @@ describe('follow-ups beyond filings', () => {
     expect(await ask('what are the odds of a Fed cut in December?', first, 'and of a hold?')).toContain('Fed decision');
   });
 
-  it('thanks or "what can you do?" after a question get the help, not the last answer again', async () => {
+  it('thanks or "what can you do?" after a question get a word back or the help, not the last answer again', async () => {
     const first = await ask("What was Apple's revenue in Q3 2024?");
-    for (const next of ['thanks!', 'what can you do?']) expect(await ask("What was Apple's revenue in Q3 2024?", first, next)).toContain('I answer financial research questions');
+    expect(await ask("What was Apple's revenue in Q3 2024?", first, 'what can you do?')).toContain('I answer financial research questions');
+    // Thanks get a word back, not the help again.
+    for (const next of ['thanks!', 'thank you so much', 'ok thanks']) expect(await ask("What was Apple's revenue in Q3 2024?", first, next)).toMatch(/^You're welcome\. Ask another question/);
   });
 
   it('asking for more periods after one figure gives the table', async () => {
@@ -204,6 +206,11 @@ describe('several questions in one, and odds follow-ups that change topic', () =
     expect(listing).toMatch(/^Open Kalshi events matching[^\n]*\n\n1\. \*\*Fed decision in December 2026\?\*\* \(KXFEDDECISION-26DEC, Economics\) \[1\][^\n]*\n2\. \*\*CPI year-over-year in December 2026\?\*\* \(KXCPIYOY-26DEC, Economics\)/);
     expect(await chain('what are the odds for December events?', 'and the second?')).toMatch(/^\*\*CPI year-over-year in December 2026\?\*\* \(KXCPIYOY-26DEC\) \[1\]/);
     expect(await chain('what are the odds for December events?', '#3')).toMatch(/^\*\*Jobs added in December 2026\?\*\* \(KXPAYROLLS-26DEC\) \[1\]/);
+    expect(await chain('what are the odds for December events?', 'odds on the third')).toMatch(/^\*\*Jobs added in December 2026\?\*\* \(KXPAYROLLS-26DEC\) \[1\]/);
+    // A pick may come turns after the list.
+    expect(await chain('what are the odds for December events?', 'and the second?', 'when does it close?', 'and in the first one?')).toMatch(/^(?:# Fed decision in December 2026\?|\*\*Fed decision in December 2026\?\*\* \(KXFEDDECISION-26DEC\) \[1\])/);
+    // Of several events listed, a question about the list is not answered from the first one's report.
+    expect(await chain('what are the odds for December events?', 'which closes first?')).not.toContain('From the stored report');
     // The event picked stays the subject of the next turn.
     expect(await chain('what are the odds for December events?', 'and the second?', 'when does it close?')).toMatch(/^\*\*CPI year-over-year in December 2026\?\*\* \(KXCPIYOY-26DEC\) \[1\]/);
     // A question a report answers, of the first event listed; an outcome named stays with the search.
@@ -305,7 +312,7 @@ describe('several questions in one, and odds follow-ups that change topic', () =
     const gap = await ask("what's the biggest mispricing?");
     expect(gap.text).toMatch(/^The largest gap is \*\*Hike 25bps\*\*: the model says [\d.]+%, the market [\d.]+% \(mid; [\d.]+% normalised\), [+−][\d.]+ pts against its normalised share\./);
     expect(gap.text).toContain('_From the stored report on **Fed decision in December 2026?**');
-    expect((await ask('thanks!')).text).toMatch(/^I answer financial research questions/);
+    expect((await ask('thanks!')).text).toMatch(/^You're welcome\./);
     // Which way a gap goes, the other end of the prices, an outcome named, the past favourites.
     expect((await ask("what's the least likely outcome?")).text).toMatch(/^The market's least likely outcome is \*\*Cut 25bps\*\* at 10\.0%/);
     expect((await ask('which outcome is overpriced?')).text).toMatch(/^The most overpriced outcome on the model is \*\*Hold\*\*: the model gives 12\.4% against a market price of 16\.0%, 3\.6 pts below it \(gap to the normalised price −2\.1 pts\) \[1\]\./);
@@ -432,7 +439,7 @@ describe('several questions in one, and odds follow-ups that change topic', () =
     // "56+" is 56 or more.
     expect(await temperature('what does the model think about 56+?')).toMatch(/^- \*\*56°F or above\*\*: market 43\.0%/);
     // "Colder than" is below, "warmer than" above, "hits" at least.
-    expect(await temperature('will it be colder than 44?')).toMatch(/^- \*\*Below 44°F\*\*: market 17\.5%/);
+    expect(await temperature('will it be colder than 44?')).toMatch(/^\*\*No\*\*: \*\*Below 44°F\*\* is at 17\.5% \(mid; 14\.1% normalised\), less likely than not on the market's price; the model agrees, at 13\.0%/);
     expect(await temperature('colder than 48?')).toMatch(/^“below 48” is \*\*Below 44°F\*\* and \*\*44°F to 47°F\*\*: together market 22\.1% normalised, model 20\.5%/);
     expect(await temperature('warmer than 55?')).toMatch(/^“above 55” is \*\*56°F or above\*\*: market 34\.5% normalised, model 37\.0%/);
     expect(await temperature('odds it hits 50?')).toMatch(/^“above 50” is \*\*52°F to 55°F\*\* and \*\*56°F or above\*\* \(market 52\.2% normalised, model 53\.7%\) and part of \*\*48°F to 51°F\*\*/);
@@ -585,6 +592,9 @@ describe('several questions in one, and odds follow-ups that change topic', () =
     expect(await fed('is a hike likely?')).toMatch(/^\*\*About even\*\*: \*\*Hike 25bps\*\* is at 51\.5% \(mid; 46\.6% normalised\), close to even on the market's price; the model agrees, at 50\.8% \[1\]\./);
     expect(await fed('is a hold unlikely?')).toMatch(/^\*\*Yes\*\*: \*\*Hold\*\* is at 16\.0% \(mid; 14\.5% normalised\), less likely than not/);
     expect(await fed('are they likely to cut?')).toMatch(/^\*\*No\*\*: \*\*Cut more than 25bps\*\* and \*\*Cut 25bps\*\* together are at 38\.9% \(normalised\), less likely than not on the market's price; the model agrees, at 36\.8% \[1\]\[2\]\./);
+    // "Will they …?": whether it happens, not who is favoured; a choice ("hold or cut?") lists both.
+    expect(await fed('will they hike?')).toMatch(/^\*\*About even\*\*: \*\*Hike 25bps\*\* is at 51\.5%/);
+    expect(await fed('so will the fed hold?')).toMatch(/^\*\*No\*\*: \*\*Hold\*\* is at 16\.0%/);
     expect(await fed('is hike the most likely?')).toMatch(/^\*\*Yes\*\*: The market's favourite is \*\*Hike 25bps\*\*/);
     expect(await fed('cut vs hike, which is more likely?')).toMatch(/^On the market's prices, \*\*Hike 25bps\*\* \(51\.5%; model 50\.8%\) is likelier than \*\*Cut more than 25bps\*\* and \*\*Cut 25bps\*\* \(together 43\.0%; model 36\.8%\)/);
     expect(await fed('which is cheaper, hold or a 25bp cut?')).toMatch(/^On the market's prices, \*\*Cut 25bps\*\* \(10\.0%; model 7\.0%\) is cheaper than \*\*Hold\*\* \(16\.0%; model 12\.4%\)/);
