@@ -99,6 +99,16 @@ function eventLine(event: KalshiEvent, category: string, n: number, { levels, si
   const side = sideSaid && not ? (sideSaid === 'above' ? 'below' : 'above') : sideSaid;
   const said = sideSaid && not ? `not ${sideSaid}` : side;
   const notes: string[] = [];
+  // Exclusive outcomes' prices add up to more than 100% (the exchange's edge): a sum of some of
+  // them is also given scaled to their total, as the reports normalise.
+  const prices0 = markets.map((m) => priceLine(m).price);
+  const total = event.mutually_exclusive && markets.length > 1 && prices0.every((p) => p !== null) ? prices0.reduce((a, p) => a + p!, 0) : null;
+  const skewed = total !== null && Math.abs(total - SCALE) >= SCALE / 100;
+  // Scaled to the total, to a tenth of a point (prices are millionths).
+  const scaled = (sum: number) => Math.min(SCALE, Math.round((sum * SCALE) / total! / 1000) * 1000);
+  const sumSaid: SumSaid = (sum) => (skewed ? `${formatPercent(sum)} (${formatPercent(scaled(sum))} normalised)` : formatPercent(sum));
+  // What the outcomes named leave: 100% less their prices, and less their normalised share.
+  const restSaid = (sum: number) => (skewed ? `${formatPercent(Math.max(0, SCALE - sum))} (${formatPercent(SCALE - scaled(sum))} normalised)` : formatPercent(Math.max(0, SCALE - sum)));
   // One side of a level among exclusive ranges ("above 60" of "… 56°F or above"): the outcomes
   // that side covers, with what they add up to, not the one range that happens to hold the level.
   const level = levels.length === 1 ? levels[0]! : null;
@@ -106,7 +116,7 @@ function eventLine(event: KalshiEvent, category: string, n: number, { levels, si
   const counted = level && side && isCount(markets.map(rangeOfMarket)) ? countSide(level.value, side, inclusive !== (not && sideSaid !== null)) : null;
   const cover = level && side ? coverOfSide(markets, rangeOfMarket, counted?.level ?? level.value, side, counted !== null) : null;
   const covered = cover ? [...cover.whole, ...(cover.split ? [cover.split] : [])] : [];
-  if (cover && covered.length && (counted || !(cover.whole.length === 1 && !cover.split))) notes.push(coverNote(`${counted ? counted.words : said} ${level!.said}`, level!.said, cover));
+  if (cover && covered.length && (counted || !(cover.whole.length === 1 && !cover.split))) notes.push(coverNote(`${counted ? counted.words : said} ${level!.said}`, level!.said, cover, sumSaid));
   const atLevels = markets.filter((m) => levels.some((l) => atLevel(m, l.value)));
   // Named by their words ("a cut"), when no level is asked: some of the outcomes, not all.
   const named = levels.length ? [] : namedOutcomes(markets, text, event.title);
@@ -115,7 +125,7 @@ function eventLine(event: KalshiEvent, category: string, n: number, { levels, si
   // Exclusive outcomes named together add up ("odds of a cut?" of two cuts).
   const together = byWords.length > 1 && event.mutually_exclusive ? byWords.map((m) => priceLine(m)) : [];
   if (together.length && together.every((p) => p.price !== null)) {
-    notes.push(`Together, ${listed(together.map((p) => `“${quoteCaller(p.label)}”`))}: about ${formatPercent(together.reduce((sum, p) => sum + p.price!, 0))}.`);
+    notes.push(`Together, ${listed(together.map((p) => `“${quoteCaller(p.label)}”`))}: about ${sumSaid(together.reduce((sum, p) => sum + p.price!, 0))}.`);
   }
   // A ladder (each outcome one side of its level) reads in the order of its levels, not of its prices.
   const rungs = byStrike(markets);
@@ -159,7 +169,7 @@ function eventLine(event: KalshiEvent, category: string, n: number, { levels, si
   // it); of a ladder, the lower rung less the higher.
   const between = rangeAsked(text);
   if (between && markets.length > 1) {
-    const note = spanNote(markets, between, isLadder);
+    const note = spanNote(markets, between, isLadder, sumSaid);
     if (note) notes.push(note);
   }
   // "no shutdown" of a single yes/no contract: its other side.
@@ -168,7 +178,7 @@ function eventLine(event: KalshiEvent, category: string, n: number, { levels, si
   // "the Fed doesn't hike", "the Chiefs lose": the other side of the exclusive outcomes named.
   const notNamed = not && !sideSaid && !only && event.mutually_exclusive && byWords.length ? byWords.map(priceLine) : [];
   if (notNamed.length && notNamed.every((p) => p.price !== null)) {
-    notes.push(`Not ${notNamed.map((p) => `“${quoteCaller(withTeam(p.label, event.title))}”`).join(' or ')}: about ${formatPercent(Math.max(0, SCALE - notNamed.reduce((sum, p) => sum + p.price!, 0)))}.`);
+    notes.push(`Not ${notNamed.map((p) => `“${quoteCaller(withTeam(p.label, event.title))}”`).join(' or ')}: about ${restSaid(notNamed.reduce((sum, p) => sum + p.price!, 0))}.`);
   }
   if (otherDate) {
     const at = settlesAt(event);
@@ -178,7 +188,10 @@ function eventLine(event: KalshiEvent, category: string, n: number, { levels, si
 }
 
 /** What a range asked comes to among an event's outcomes, in one sentence; null when its outcomes are not levels. */
-function spanNote(markets: readonly KalshiMarket[], asked: { from: number; to: number; said: string }, ladder: boolean): string | null {
+/** A sum of exclusive outcomes' prices as said: with its normalised share when their prices add up to more (or less) than 100%. */
+type SumSaid = (sum: number) => string;
+
+function spanNote(markets: readonly KalshiMarket[], asked: { from: number; to: number; said: string }, ladder: boolean, sumSaid: SumSaid): string | null {
   const ranges = markets.map((m) => ({ m, r: rangeOfMarket(m), p: priceLine(m) }));
   if (ranges.some((x) => x.r === null)) return null;
   const label = (x: (typeof ranges)[number]) => `“${quoteCaller(x.p.label)}”`;
@@ -196,8 +209,8 @@ function spanNote(markets: readonly KalshiMarket[], asked: { from: number; to: n
   if (![...whole, ...split].every((x) => x.p.price !== null)) return null;
   const sum = (xs: typeof ranges) => xs.reduce((a, x) => a + x.p.price!, 0);
   if (!whole.length && !split.length) return `No outcome lies in “${quoteCaller(asked.said)}”.`;
-  if (!split.length) return `“${quoteCaller(asked.said)}” is ${listed(whole.map(label))}${whole.length > 1 ? ', together' : ':'} about ${formatPercent(sum(whole))}.`;
-  return `“${quoteCaller(asked.said)}” is ${whole.length ? `${listed(whole.map(label))} and ` : ''}part of ${listed(split.map(label))}: between ${formatPercent(sum(whole))} and ${formatPercent(Math.min(SCALE, sum([...whole, ...split])))}.`;
+  if (!split.length) return `“${quoteCaller(asked.said)}” is ${listed(whole.map(label))}${whole.length > 1 ? ', together' : ':'} about ${sumSaid(sum(whole))}.`;
+  return `“${quoteCaller(asked.said)}” is ${whole.length ? `${listed(whole.map(label))} and ` : ''}part of ${listed(split.map(label))}: between ${sumSaid(sum(whole))} and ${sumSaid(Math.min(SCALE, sum([...whole, ...split])))}.`;
 }
 
 /** What a question pins down besides its topic: levels, the side of them, and whether it asks for an outcome not to happen. */
@@ -227,16 +240,16 @@ function namedOutcomes(markets: readonly KalshiMarket[], asked: string, title: s
 }
 
 /** What one side of a level comes to: the outcomes wholly on it, added up, and the one the level falls inside. */
-function coverNote(asked: string, level: string, cover: { whole: KalshiMarket[]; split: KalshiMarket | null }): string {
+function coverNote(asked: string, level: string, cover: { whole: KalshiMarket[]; split: KalshiMarket | null }, sumSaid: SumSaid): string {
   const lines = cover.whole.map(priceLine);
   const named = (ls: { label: string }[]) => listed(ls.map((l) => `“${quoteCaller(l.label)}”`));
   const sum = lines.every((l) => l.price !== null) ? lines.reduce((a, l) => a + l.price!, 0) : null;
   const split = cover.split ? priceLine(cover.split) : null;
   const splitSaid = split ? `“${quoteCaller(split.label)}”${split.price === null ? '' : ` (${formatPercent(split.price)})`}` : '';
   if (!lines.length) return `No outcome is “${asked}”: ${level} falls inside ${splitSaid}${split?.price == null ? '' : `, so its chance is at most ${formatPercent(split.price)}`}.`;
-  const together = `${named(lines)}${lines.length > 1 ? ', together' : ','} ${sum === null ? 'not all priced' : formatPercent(sum)}`;
+  const together = `${named(lines)}${lines.length > 1 ? ', together' : ','} ${sum === null ? 'not all priced' : sumSaid(sum)}`;
   if (!split) return `“${asked}” is ${together}.`;
-  const range = sum !== null && split.price !== null ? `: between ${formatPercent(sum)} and ${formatPercent(Math.min(SCALE, sum + split.price))}` : '';
+  const range = sum !== null && split.price !== null ? `: between ${sumSaid(sum)} and ${sumSaid(Math.min(SCALE, sum + split.price))}` : '';
   return `“${asked}” is ${together}, and part of ${splitSaid}, which ${level} falls inside${range}.`;
 }
 

@@ -247,16 +247,16 @@ describe('several questions in one, and odds follow-ups that change topic', () =
     expect(above60).toContain('[1]: **56°F or above 43.0%**;');
     expect(above60).toContain('No outcome is “above 60°”: 60° falls inside “56°F or above” (43.0%), so its chance is at most 43.0%.');
     expect(await ask('NYC temperature below 50 degrees tomorrow')).toContain(
-      '“below 50°” is “Below 44°F” and “44°F to 47°F”, together 27.5%, and part of “48°F to 51°F” (32.0%), which 50° falls inside: between 27.5% and 59.5%.',
+      '“below 50°” is “Below 44°F” and “44°F to 47°F”, together 27.5% (22.1% normalised), and part of “48°F to 51°F” (32.0%), which 50° falls inside: between 27.5% (22.1% normalised) and 59.5% (47.8% normalised).',
     );
     // A count's outcomes are whole numbers: "more than 4" is "5 or more", not "4" as well.
-    expect(await ask('odds of more than 4 SpaceX launches this week')).toContain('[1]: **5 or more 25.0%**; 2 or fewer 42.0%; 4 38.0%; 3 12.5%. Closes 2026-11-24 15:00 UTC. “more than 4” is “5 or more”, 25.0%.');
+    expect(await ask('odds of more than 4 SpaceX launches this week')).toContain('[1]: **5 or more 25.0%**; 2 or fewer 42.0%; 4 38.0%; 3 12.5%. Closes 2026-11-24 15:00 UTC. “more than 4” is “5 or more”, 25.0% (21.3% normalised).');
     const atLeast3 = await ask('chance of at least 3 spacex launches');
-    expect(atLeast3).toContain('“at least 3” is “3”, “4” and “5 or more”, together 75.5%.');
+    expect(atLeast3).toContain('“at least 3” is “3”, “4” and “5 or more”, together 75.5% (64.3% normalised).');
     expect(atLeast3).toMatch(/^Open Kalshi events matching/);
-    expect(await ask('odds spacex does not launch more than 4')).toContain('“at most 4” is “2 or fewer”, “3” and “4”, together 92.5%.');
+    expect(await ask('odds spacex does not launch more than 4')).toContain('“at most 4” is “2 or fewer”, “3” and “4”, together 92.5% (78.7% normalised).');
     expect(await ask('spacex 6 or more launches')).toContain('No outcome is “at least 6”: 6 falls inside “5 or more” (25.0%), so its chance is at most 25.0%.');
-    expect(await ask('odds payrolls above 200k')).toContain('“above 200k” is “Above 225k”, 10.5%, and part of “150k to 225k” (20.5%), which 200k falls inside: between 10.5% and 31.0%.');
+    expect(await ask('odds payrolls above 200k')).toContain('“above 200k” is “Above 225k”, 10.5% (8.4% normalised), and part of “150k to 225k” (20.5%), which 200k falls inside: between 10.5% (8.4% normalised) and 31.0% (24.9% normalised).');
     const below0 = await ask('odds of nonfarm payrolls below 0');
     expect(below0).toContain('[1]: **Below 0 25.0% (last trade)**; 0 to 75k');
     expect(below0).not.toContain('**0 to 75k');
@@ -268,11 +268,11 @@ describe('several questions in one, and odds follow-ups that change topic', () =
     const noShutdown = await ask('odds there is no government shutdown');
     expect(noShutdown).toMatch(/^Open Kalshi events matching/);
     expect(noShutdown).toContain('Shutdown 58.0%. Closes 2026-12-31 15:00 UTC. Not “Shutdown”: about 42.0%.');
-    expect(await ask('chance the Chiefs lose to the Bills?')).toContain('**Home team (Chiefs) 63.0%**; Away team (Bills) 38.5%. Closes 2026-11-23 15:00 UTC. Not “Home team (Chiefs)”: about 37.0%.');
+    expect(await ask('chance the Chiefs lose to the Bills?')).toContain('**Home team (Chiefs) 63.0%**; Away team (Bills) 38.5%. Closes 2026-11-23 15:00 UTC. Not “Home team (Chiefs)”: about 37.0% (37.9% normalised).');
     // Of exclusive outcomes: the rest, together.
-    expect(await ask("what's the chance the Fed doesn't hike in December?")).toContain('Not “Hike 25bps”: about 48.5%.');
+    expect(await ask("what's the chance the Fed doesn't hike in December?")).toContain('Not “Hike 25bps”: about 48.5% (53.4% normalised).');
     // A range asked: exclusive ranges inside it added up; on a ladder, the lower rung less the higher.
-    expect(await ask('odds the high in NYC tomorrow is between 48 and 55?')).toContain('“between 48 and 55” is “48°F to 51°F” and “52°F to 55°F”, together about 54.0%.');
+    expect(await ask('odds the high in NYC tomorrow is between 48 and 55?')).toContain('“between 48 and 55” is “48°F to 51°F” and “52°F to 55°F”, together about 54.0% (43.4% normalised).');
     expect(await ask('odds CPI comes in between 2.8 and 3.0?')).toContain('“between 2.8 and 3.0” is “Above 2.8” less “Above 3.0”: about 9.5%.');
     // A level in the unit the labels leave out ("10 million square km" of "Above 10.0").
     const ice = await ask('odds arctic sea ice is above 10 million square km?');
