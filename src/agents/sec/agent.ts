@@ -88,8 +88,8 @@ export async function* answerSecQuestion(lib: SecLibrary, question: SecQuestion 
   yield { type: 'done' };
 }
 
-/** "Which company has the highest net margin?", "which of them has the most debt?": asked of every company covered. */
-const ACROSS = /\b(?:which|what|who)\b[^?]{0,200}?\b(?:compan(?:y|ies)|of them|of the (?:two|three|four|five|six)|firms?|stocks?)\b[^?]{0,200}?\b(?:highest|lowest|most|least|largest|biggest|smallest|best|worst|greatest|fastest|slowest)\b|\brank (?:all|every|the) (?:companies|of them)\b/i;
+/** "Which company has the highest net margin?", "which of them has the most debt?", "compare all three companies' revenue": asked of every company covered. */
+const ACROSS = /\b(?:which|what|who)\b[^?]{0,200}?\b(?:compan(?:y|ies)|of them|of the (?:two|three|four|five|six)|firms?|stocks?)\b[^?]{0,200}?\b(?:highest|lowest|most|least|largest|biggest|smallest|best|worst|greatest|fastest|slowest)\b|\brank (?:all|every|the) (?:companies|of them)\b|\b(?:all|the) (?:three|3|four|4|five|5) (?:compan(?:y|ies)|of them)\b|\ball (?:the )?companies\b|\b(?:every|each) company\b/i;
 
 /**
  * A question across the companies covered, naming none: a snapshot's companies (a handful), over

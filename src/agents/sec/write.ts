@@ -8,7 +8,8 @@ import type { CompanyRef } from '../../data/sec/types.js';
 import { daysBetween } from '../../data/sec/dates.js';
 import { describeSpec } from '../../data/sec/resolve.js';
 import { possessive, shortName } from '../../data/sec/names.js';
-import { NON_GAAP, PARTS_OF_TOTAL } from '../../data/sec/question.js';
+import { NON_GAAP, PARTS_OF_TOTAL, type SecQuestion } from '../../data/sec/question.js';
+import { ratioById } from '../../data/sec/ratios.js';
 import { ENGLISH_ONLY, looksNonEnglish } from '../../text.js';
 import { balanceDate, capitalise, formatAmount, formatChange, periodName, periodWithEnd, roughly } from './format.js';
 import { formatRatio, ratioNote, type RatioFigure, type RatioMissing, type RatioValue } from './ratios.js';
@@ -77,7 +78,7 @@ const DECLINE_WORDS = /\b(?:decline[ds]?|declining|fall|falls|fell|fallen|fallin
 /** A question answered yes or no ("Did …", "Has …", "Is …"). */
 const YES_NO = /^\s*(?:did|does|do|has|have|had|is|was|were|are)\b/i;
 /** Asking what to do with a stock, not what a company reported. */
-const ADVICE = /\bshould (?:i|we|you) (?:buy|sell|short|invest|hold|own|dump)\b|\b(?:a )?(?:good|bad) (?:buy|investment|stock)\b|\bis \S+ a (?:buy|sell)\b|\b(?:buy|sell) or (?:sell|hold|buy)\b|\bworth (?:buying|investing)\b|\b(?:over|under)valued\b/i;
+const ADVICE = /\b(?:best|good|top|safest) (?:stocks?|shares?|compan(?:y|ies)) to (?:buy|own|invest in)\b|\bshould (?:i|we|you) (?:buy|sell|short|invest|hold|own|dump)\b|\b(?:a )?(?:good|bad) (?:buy|investment|stock)\b|\bis \S+ a (?:buy|sell)\b|\b(?:buy|sell) or (?:sell|hold|buy)\b|\bworth (?:buying|investing)\b|\b(?:over|under)valued\b/i;
 const NO_QUARTER = /^(?:f?q[05-9]|[05-9]q)\b/i;
 /** "… faster than Microsoft's", "… more than Apple": a comparison of the first company named with another. */
 const COMPARED_THAN = /\b(faster|slower|more|less|higher|lower|bigger|larger|smaller|greater|fewer|better|worse)\b[^?]*?\bthan\b/i;
@@ -111,6 +112,19 @@ export function unknownFigureText(text: string): string {
   if (NO_QUARTER.test(text)) return `There is no quarter "${quoteCaller(text)}": a fiscal year has four, Q1 to Q4. Ask for one of them, or for the fiscal year; without one, the latest period is given.`;
   const why = UNKNOWN_WHY.find((u) => u.pattern.test(text))?.why ?? 'it is not among the figures I read from companies\' XBRL financial data';
   return `I do not have a figure called "${quoteCaller(text)}": ${why}.`;
+}
+
+/** "What is a quick ratio?", "explain debt to equity": asked what a ratio is, of no company. */
+const DEFINE = /\b(?:what(?:'s| is| are| does)|explain|define|definition|meaning|means?|how (?:is|do you) (?:it )?(?:calculated|computed|worked out))\b/i;
+
+/** How each ratio asked for is computed, when the question asks what it is and names no company. */
+function definitions(question: SecQuestion | null): string | null {
+  if (!question?.ratios?.length || question.companies.some((c) => c.status === 'found') || !DEFINE.test(question.text)) return null;
+  const lines = question.ratios.map((id) => {
+    const r = ratioById(id);
+    return `- **${r.label.charAt(0).toUpperCase()}${r.label.slice(1)}**: ${r.describe}. Companies do not report it in their financial statements; it is computed here from the figures they file.`;
+  });
+  return `${lines.join('\n')}\n\nAsk it of a company, by ticker or name (“Apple ${ratioById(question.ratios[0]!).label}”), for its value from the filings, each figure cited.`;
 }
 
 /** The help text for a question that names no company. */
@@ -904,7 +918,13 @@ export class AnswerWriter {
     if (figures.length && WHY.test(plan.question?.text ?? '')) {
       lines.push(`The figures show what changed, not why: the reasons are in what the filing says in words (its management's discussion and analysis), which I do not read. The figures:`, '');
     }
-    if (!figures.length && !problems.length && !unknown.length) {
+    const defined = !figures.length && !problems.length && !unknown.length ? definitions(plan.question) : null;
+    if (defined) {
+      lines.push(defined);
+    } else if (!figures.length && !problems.length && !unknown.length && ADVICE.test(plan.question?.text ?? '')) {
+      // "What's the best stock to buy?": no advice, and what can be asked instead.
+      lines.push(`I do not give investment advice, such as which stock to buy or sell. Name a company, by ticker or name, and I give the key figures from its filings, each citing the page it comes from, for your own judgement: for example “should I buy Apple?” or “Apple vs Microsoft net margin”.`);
+    } else if (!figures.length && !problems.length && !unknown.length) {
       lines.push(helpText(Boolean(plan.question?.metrics.length || plan.question?.period || plan.question?.unknownFigures.length), plan.question?.unknownFigures));
     } else if (figures.length === 1) {
       lines.push(...this.#single(figures[0]!));

@@ -162,6 +162,7 @@ grow grows growing grown gain gains gained shrink shrinks shrank shrunk drop dro
 improve improved worsen worsened move moved
 faster slower quicker better worse fastest slowest quickest worst ahead behind leads leading winner
 money help three four five six
+explain define definition meaning mean means market markets economy
 average averages avg median cagr compound compounded compounding annualized annualised rate`.split(/\s+/),
 );
 
@@ -772,6 +773,8 @@ function extractCompanies(text: string, index: CompanyIndex, already: Found[]): 
   }
   for (const { tokens, afterList } of residual.slice(0, 8)) {
     const properNoun = tokens.some((t) => /^\p{Lu}/u.test(t.raw) && t.start > 0);
+    // "Best stock to buy?": words about companies in general, not a name.
+    if (!properNoun && tokens.every((t) => GENERAL_WORDS.has(t.norm))) continue;
     // Words left over beside a company found are not a company unless written like a name or listed after "and"/"vs".
     if (namedAny && !properNoun && !afterList) {
       leftovers.push(tokens.map((t) => t.raw).join(' '));

@@ -102,6 +102,8 @@ const TABLE: [string, RouteKind][] = [
   ['is AAPL a buy?', 'filings'],
   ['is nvidia overvalued?', 'filings'],
   ['should I buy a house?', 'help'],
+  ['what is the best stock to buy now', 'filings'],
+  ['how is the market doing today', 'help'],
   ['should I buy bitcoin?', 'odds'],
   // Several periods: the financials table
   ['Apple revenue and net income for the last 8 quarters', 'financials'],

@@ -214,6 +214,19 @@ describe('svc-sec-agent on the demo snapshot, offline', () => {
       expect(text, q).toMatch(/^I do not give investment advice, such as whether to buy or sell a stock\. The key figures/);
       expect(text, q).toContain('| Microsoft Corp. (MSFT) | Revenue |');
     }
+    // Asked which stock to buy, no company named: no advice, and what can be asked instead; no word read as a company.
+    const best = (await askOf('svc-agent', 'what is the best stock to buy now')).text;
+    expect(best).toMatch(/^I do not give investment advice, such as which stock to buy or sell\./);
+    expect(best).not.toContain('company called');
+    // What a ratio is, of no company: how it is computed here, not "which company?".
+    for (const [q, label] of [['what is a quick ratio?', 'Quick ratio'], ['explain debt to equity', 'Debt-to-equity ratio']]) {
+      const text = (await askOf('svc-agent', q!)).text;
+      expect(text, q).toMatch(new RegExp(`^- \\*\\*${label}\\*\\*: `));
+      expect(text, q).not.toContain('company called');
+    }
+    // "All three companies": every company of the snapshot.
+    const all = (await askOf('svc-agent', 'compare all three companies revenue')).text;
+    for (const name of ['Apple Inc. (AAPL)', 'Alphabet Inc. (GOOGL)', 'Microsoft Corp. (MSFT)']) expect(all).toContain(`| ${name} | Revenue |`);
     // The general agent sends advice on a company to the filings agent, not to its help.
     for (const q of ['should I buy more Apple stock?', 'is AAPL a buy?']) expect((await askOf('svc-agent', q)).text, q).toMatch(/^I do not give investment advice[^\n]*\n\nKey figures from the latest filings:\n\n\| Company \|[^\n]*\n[^\n]*\n\| Apple Inc\. \(AAPL\) \| Revenue \|/);
   });
