@@ -387,6 +387,8 @@ function answerAbout(question: string, report: { title: string; text: string; ci
   // One yes/no contract: its price against the rest, the "no".
   const single = rows.length === 1 ? rows[0]! : null;
   const no = negated(question);
+  // Whether it happens, of an event with one contract ("so will the government shut down?"): that contract.
+  const verdictOf = named.length ? named : single ? [single] : [];
   // The report says so of an event whose outcomes exclude each other (their prices are normalised).
   const exclusive = /mutually exclusive/.test(report.text);
   let text: string | null = null;
@@ -487,11 +489,11 @@ function answerAbout(question: string, report: { title: string; text: string; ci
   } else if (no && !sideSaid && !ladder && rows.length > 1 && named.length && named.length < rows.length) {
     text = notLine(named);
   } else if (
-    (named.length === 1 || (named.length > 1 && exclusive && !ladder)) &&
+    (verdictOf.length === 1 || (verdictOf.length > 1 && exclusive && !ladder)) &&
     (((kind === 'market_favourite' || kind === 'market_least') && LIKELIHOOD.test(question) && /^\s*(?:so\s+)?(?:is|are|will|was)\b/i.test(question)) || willItHappen(question, kind, no))
   ) {
     // "Is a hike likely?", "will they hike?": whether it is more likely than not, not whether it is the favourite.
-    text = likelihoodText(named, kind === 'market_least' && LIKELIHOOD.test(question));
+    text = likelihoodText(verdictOf, kind === 'market_least' && LIKELIHOOD.test(question));
   } else if ((kind === 'market_favourite' || kind === 'market_least') && named.length === 1 && rows.length > 1 && !ladder && /^\s*(?:is|are|will|was)\b/i.test(question)) {
     // "Is hike the favourite?": Yes or No, then the favourite.
     const pick = kind === 'market_favourite' ? best((r) => r.marketValue) : best((r) => -r.marketValue);

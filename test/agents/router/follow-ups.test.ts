@@ -602,6 +602,9 @@ describe('several questions in one, and odds follow-ups that change topic', () =
     // A case the rules decide in other words than the question's: "a few hours" is a lapse "shorter than one business day".
     const shutdown = await thread('https://kalshi.com/markets/kxshutdown/shutdown/kxshutdown-26dec31');
     expect(await shutdown('what if the shutdown only lasts a few hours?')).toMatch(/^- \*\*Could flip the outcome:\*\* “A lapse shorter than one business day that OPM does not announce does not count\.” \[1\]\n- \*\*Full rules:\*\*/);
+    // One contract: whether it happens is a verdict on it, named or not.
+    expect(await shutdown('so will the government shut down?')).toMatch(/^\*\*Yes\*\*: \*\*Shutdown\*\* is at 58\.0% \(mid\), more likely than not on the market's price; the model agrees, at 56\.1% \[1\]\./);
+    expect(await shutdown('is it unlikely?')).toMatch(/^\*\*No\*\*: \*\*Shutdown\*\* is at 58\.0%/);
     // An outcome without quotes: no arbitrage can be told, no expected value given.
     expect(await approval('is there an arbitrage?')).toMatch(/^Cannot tell on the report's quotes: YES on every outcome costs an unknown amount \(an outcome has no ask\)/);
     const eth = await thread('https://kalshi.com/markets/kxethd/ethereum/kxethd-26nov20');
