@@ -269,6 +269,30 @@ function rungsAround(rows: Row[], v: number): [Row, Row] | null {
 }
 
 /**
+ * A level past a ladder's end ("under 2.5" of rungs "Above 2.6" … "Above 3.2"): bounded by the
+ * nearest rung. Above its lowest "Above" rung is at least that rung; below it, at most what it
+ * leaves; past the highest, the other way round. Null when the level is inside the ladder.
+ */
+function beyondLadder(rows: Row[], v: number, side: 'above' | 'below', said: string): string | null {
+  const level = (r: Row) => {
+    const range = labelRange(outcomeOf(r.outcome).name);
+    return range ? (range.from ?? range.to) : null;
+  };
+  const sorted = rows.filter((r) => level(r) !== null).sort((a, b) => level(a)! - level(b)!);
+  if (sorted.length < 2 || (v > level(sorted[0]!)! && v < level(sorted.at(-1)!)!)) return null;
+  const below = v < level(sorted[0]!)!;
+  const nearest = below ? sorted[0]! : sorted.at(-1)!;
+  const rung = rungSide(labelRange(outcomeOf(nearest.outcome).name)) ?? 'above';
+  // Of the rung's own side: past its lowest "Above" rung is more likely than it, past its highest less.
+  const sameBound = (rung === 'above') === below ? 'at least' : 'at most';
+  const bound = side === rung ? sameBound : sameBound === 'at least' ? 'at most' : 'at least';
+  const value = (x: number) => percent(side === rung ? x : 100 - x);
+  const name = `**${outcomeOf(nearest.outcome).name}**`;
+  const what = side === rung ? name : `what ${name} leaves`;
+  return `No rung is at ${said}: it is ${below ? 'below' : 'above'} the event's levels, so “${side} ${said}” is ${bound} ${what}: market ${bound} ${value(nearest.marketValue)}, model ${bound} ${value(nearest.modelValue)} ${refsOf([nearest])}.\n\n${rowLine(nearest)}`;
+}
+
+/**
  * The answer to a question about a reported event, from the report: the outcomes it names, else
  * what it asks (see eventQuestion); null when the report does not hold that (the caller then shows
  * the report whole).
@@ -523,6 +547,8 @@ function answerAbout(question: string, report: { title: string; text: string; ci
     const value = (x: number) => (flip ? 100 - x : x);
     const span = (a: number, b: number) => `${percent(Math.min(value(a), value(b)))} to ${percent(Math.max(value(a), value(b)))}`;
     text = `No rung is at ${saidLevel(levels[0]!)}: it falls between **${outcomeOf(below.outcome).name}** and **${outcomeOf(above.outcome).name}**, so “${side ?? rung} ${saidLevel(levels[0]!)}” is between ${flip ? 'what their prices leave' : 'their prices'}: market ${span(below.marketValue, above.marketValue)}, model ${span(below.modelValue, above.modelValue)} ${refsOf([below, above])}.\n\n${[below, above].map(rowLine).join('\n')}`;
+  } else if (ladder && levels.length === 1 && !named.length && side && beyondLadder(rows, levels[0]!, side, saidLevel(levels[0]!))) {
+    text = beyondLadder(rows, levels[0]!, side, saidLevel(levels[0]!));
   } else if (levels.length && ranged.length && !named.length) {
     const [low, high] = [outcomeOf(ranged[0]!.outcome).name, outcomeOf(ranged.at(-1)!.outcome).name];
     const span = ranged.length > 1 ? `: the event's levels run from “${low}” to “${high}”` : '';

@@ -341,6 +341,10 @@ describe('several questions in one, and odds follow-ups that change topic', () =
     expect(await btc('what do the rules say about the settlement time?')).toContain('(60-second average before 10:00 AM ET)');
     // Where the result is read from: the rule as written and the source.
     expect(await btc('what index is used for settlement?')).toMatch(/^- \*\*How it resolves\*\* \(as written for Above \$92,000\): “If the CF Benchmarks Bitcoin Real-Time Index[^\n]*\n- \*\*Resolution source:\*\* CF Benchmarks BRTI/);
+    // A level past the ladder's ends is bounded by the nearest rung.
+    expect(await cpi('is cpi under 2.5 likely')).toMatch(/^No rung is at 2\.5: it is below the event's levels, so “below 2\.5” is at most what \*\*Above 2\.6\*\* leaves: market at most 7\.5%, model at most 15\.6% \[1\]\./);
+    expect(await cpi('odds cpi above 3.5?')).toMatch(/^No rung is at 3\.5: it is above the event's levels, so “above 3\.5” is at most \*\*Above 3\.2\*\*: market at most 61\.0%/);
+    expect(await cpi('cpi above 2.4?')).toMatch(/“above 2\.4” is at least \*\*Above 2\.6\*\*: market at least 92\.5%/);
     expect(await cpi('when does trading stop')).toMatch(/^- \*\*Trading closes\*\* 2026-12-10 15:00 UTC/);
     expect(await cpi("when's the release?")).toMatch(/^- \*\*Trading closes\*\* 2026-12-10 15:00 UTC/);
     expect(await game('what if the stadium loses power?')).toMatch(/^The rules the report quotes say nothing about “stadium loses power”; the full terms are in the contract terms\. What it quotes:/);
@@ -470,7 +474,9 @@ describe('several questions in one, and odds follow-ups that change topic', () =
     const cpi = await thread('https://kalshi.com/markets/kxcpiyoy/cpi/kxcpiyoy-26dec');
     expect(await cpi('above 2.9%?')).toMatch(/^No rung is at 2\.9%: it falls between \*\*Above 2\.8\*\* and \*\*Above 3\.0\*\*, so “above 2\.9%” is between their prices: market 86\.5% to 96\.0%/);
     expect(await cpi('below 2.9%?')).toMatch(/^No rung is at 2\.9%: it falls between \*\*Above 2\.8\*\* and \*\*Above 3\.0\*\*, so “below 2\.9%” is between what their prices leave: market 4\.0% to 13\.5%/);
-    expect(await cpi('above 3.5%?')).toMatch(/^No outcome is at 3\.5%: the event's levels run from “Above 2\.6” to “Above 3\.2”\./);
+    expect(await cpi('above 3.5%?')).toMatch(/^No rung is at 3\.5%: it is above the event's levels, so “above 3\.5%” is at most \*\*Above 3\.2\*\*/);
+    // No side asked: the levels it has.
+    expect(await cpi('3.5%?')).toMatch(/^No outcome is at 3\.5%: the event's levels run from “Above 2\.6” to “Above 3\.2”\./);
     // The other side of a rung: its complement, said as such (it gave the rung's own price).
     const below = await cpi('odds CPI comes in below 3%?');
     const [market, model] = [/Above 3\.0\*\*: market ([\d.]+)%/.exec(await cpi('odds CPI comes in above 3%?'))![1], /model ([\d.]+)%/.exec(await cpi('odds CPI comes in above 3%?'))![1]];
