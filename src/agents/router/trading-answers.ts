@@ -9,12 +9,17 @@ import { bestRow, cents, count, dollars, gapOf, isLadder, outcomeOf, percent, re
  * worth ("expected value of buying Cut 25bps at the ask?", "should I buy NO on Hold?"), the
  * model's probability less the price paid, per $1 contract, before fees.
  */
+const money = (x: number) => x.toLocaleString('en-US', { minimumFractionDigits: Number.isInteger(Math.round(x * 100) / 100) ? 0 : 2, maximumFractionDigits: 2 });
+
 export function quoteText(question: string, shown: Row[], contracts: Map<string, Contract>): string | null {
   const lines: string[] = [];
   const value = /\b(?:expected value|ev|worth buying|buy(?:ing)?|sell(?:ing)?|bet(?:ting)? on|back)\b/i.test(question);
   const no = /\b(?:buy(?:ing)?|the)\s+no\b|\bno\s+(?:side|contract|shares?)\b/i.test(question);
   // "What's the payout on hold?", "how much would I make if hold hits?": a contract pays $1.
   const payout = /\b(?:payouts?|pays? out|how much (?:would|could|will|do|does|can) (?:i|you|we) (?:make|win|get|earn))\b/i.test(question);
+  // A stake said in dollars ("if I bet $100", "put 50 dollars on").
+  const staked = /\$\s?(\d[\d,]*(?:\.\d{1,2})?)|\b(\d[\d,]*(?:\.\d{1,2})?)\s*(?:dollars|usd|bucks)\b/i.exec(question);
+  const stake = staked ? Number((staked[1] ?? staked[2])!.replace(/,/g, '')) : null;
   for (const r of shown) {
     const { name, refs } = outcomeOf(r.outcome);
     const c = contracts.get(refs);
@@ -22,6 +27,14 @@ export function quoteText(question: string, shown: Row[], contracts: Map<string,
     let line = `- **${name}** (${c.ticker}): bid ${c.bid}, ask ${c.ask}, spread ${c.spread}, last ${c.last}; volume ${c.volume} (${c.day} in the last 24 hours), open interest ${c.interest} ${refs}`;
     const [bid, ask] = [dollars(c.bid), dollars(c.ask)];
     if (payout && ask !== null) line += `. A YES contract bought at the ask, $${ask.toFixed(2)}, pays $1.00 if it resolves YES: $${(1 - ask).toFixed(2)} profit per contract before fees, the $${ask.toFixed(2)} lost if it resolves NO`;
+    // "If I bet $100 on the Bills": that stake in whole contracts at the ask.
+    if (payout && ask !== null && ask > 0 && stake !== null) {
+      // In cents, so that $0.30 at $0.10 is 3 contracts, not 2.9999….
+      const [stakeCents, askCents] = [Math.round(stake * 100), Math.round(ask * 100)];
+      const count = Math.floor(stakeCents / askCents);
+      const cost = (count * askCents) / 100;
+      line += `. $${money(stake)} buys ${count.toLocaleString('en-US')} contract${count === 1 ? '' : 's'} at $${ask.toFixed(2)} ($${money(cost)}): if it resolves YES they pay $${money(count)}, a profit of $${money(count - cost)} before fees; if NO, the $${money(cost)} is lost`;
+    }
     if (value && Number.isFinite(r.modelValue)) {
       // NO is bought at 1 minus the best YES bid, and pays when the outcome does not happen.
       const [paid, chance, side] = no ? [bid === null ? null : 1 - bid, 1 - r.modelValue / 100, 'NO'] : [ask, r.modelValue / 100, 'YES'];

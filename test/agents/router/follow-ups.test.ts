@@ -383,6 +383,8 @@ describe('several questions in one, and odds follow-ups that change topic', () =
     expect(await game('chefs odds')).toMatch(/^- \*\*Home team \(Chiefs\)\*\*: market 63\.0%/);
     // "Should I bet on …?": the arithmetic on the model, said not to be advice.
     expect(await game('should i bet on the chiefs?')).toMatch(/^- \*\*Home team \(Chiefs\)\*\* \(KXNFLGAME-26NOV23BUFKC-A\): bid \$0\.62, ask \$0\.64[^\n]*Buying YES at \$0\.64 against the model's 64\.0%: expected value \+\$0\.000 per \$1 contract before fees[\s\S]*not investment advice/);
+    // A stake in dollars: whole contracts at the ask, what they pay and what is lost.
+    expect(await game('how much would I make if I bet $100 on the Bills?')).toContain('$100 buys 256 contracts at $0.39 ($99.84): if it resolves YES they pay $256, a profit of $156.16 before fees; if NO, the $99.84 is lost.');
     expect(await game('any arb?')).toMatch(/^No arbitrage on the report's quotes: YES on every outcome costs \$1\.03 at the asks, and NO on every outcome \$1\.00 against the \$1 it pays\./);
   });
 
