@@ -59,6 +59,9 @@ describe('a follow-up, and words no event matches', () => {
     expect(index.search('Bills at Chiefs')[0]!.missing).toEqual([]);
     expect(index.search('odds KC beats Buffalo')[0]!.missing).toEqual([]);
     expect(index.search('New York temperature tomorrow')[0]!.missing).toEqual([]);
+    // Words of how a question is put ("can you", "underdog", "cover") are no topics.
+    expect(index.search('is buffalo the underdog?')[0]!.missing).toEqual([]);
+    expect(index.search('will KC cover the spread')[0]!.missing).toEqual(['spread']);
     expect(index.search('is the market underpricing CPI above 3.2?')[0]!.missing).toEqual([]);
   });
 });
