@@ -115,6 +115,9 @@ const ODDS_WORDS = ['odds', 'chance', 'chances', 'probability', 'probable', 'lik
 
 const ODDS_PHRASES = [/\bwhat (are|is) the (odds|chances?)\b/, /\bhow likely\b/, /\bwill (the )?(fed|fomc|bitcoin|btc|ethereum|eth|cpi|inflation|government|congress|president|senate|house|spacex|openai|it rain|it snow)\b/, /\bprediction markets?\b/, /\bmarket (think|thinks|expect|expects|pricing|priced)\b/, /\bwho (will )?wins?\b/, /\b(rate|rates) (cut|hike)s?\b/, /\bgo(es|ing)? (up|down|above|below|over|under)\b/, /\b(above|below|over|under) \$?\d/, /\b(is|are|will) (the |a |an )?[a-z0-9 ]{1,40}going to\b/, /\bwill there be\b/, /\bshut ?down\b/, /\bwill it be (?:warm|warmer|hot|hotter|cold|colder|freezing)\b/, /\bhow (?:warm|hot|cold) will\b/];
 
+/** A market asked for by name ("is there a market on Apple earnings?"): the exchange is searched, even of a company's figures. */
+const MARKET_ASKED = /\b(?:is there|are there|any) (?:a |an )?(?:prediction )?(?:markets?|bets?|contracts?) (?:on|for|about)\b/;
+
 /** Topics the exchange lists, which make a bare question an odds question ("Fed decision in December"). */
 const EVENT_TOPICS = ['fed', 'fomc', 'bitcoin', 'btc', 'ethereum', 'eth', 'cpi', 'inflation', 'payrolls', 'unemployment', 'election', 'shutdown', 'approval', 'temperature', 'weather', 'hurricane', 'launch', 'launches', 'spacex', 'superbowl', 'nba', 'nfl', 'mlb', 'oscars', 'box', 'recession', 'gdp'];
 
@@ -177,6 +180,7 @@ function classifyOne(whole: string): Route {
   const odds = hasWord(words, ODDS_WORDS) ?? (ODDS_PHRASES.some((p) => p.test(lower)) ? 'odds phrase' : null);
   const finance = hasWord(words, FINANCE_WORDS) ?? (FINANCE_PHRASES.some((p) => p.test(lower)) ? 'finance phrase' : null);
   const multi = MULTI_PERIOD.some((p) => p.test(lower));
+  if (MARKET_ASKED.test(lower)) return { kind: 'odds', reason: 'asks for a market' };
   if (odds && !(finance && !hasWord(words, ['odds', 'chance', 'chances', 'probability', 'likely', 'kalshi', 'bet', 'bets', 'betting', 'wager', 'polymarket']))) return { kind: 'odds', reason: `asks about odds (${odds})` };
   // "By how much did net income increase between FY2022 and FY2024?" asks for one change, not a table.
   if (finance && multi && /\bbetween\b/.test(lower) && /\b(?:by how much|how much did|increase|decrease|grow|grew|change|changed|rise|rose|fall|fell|difference)\b/.test(lower)) {

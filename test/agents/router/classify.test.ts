@@ -93,6 +93,8 @@ const TABLE: [string, RouteKind][] = [
   ['will the Apple stock price go above $250?', 'odds'],
   ['Apple EBITDA Q3 2024', 'filings'],
   ['how much did apple make last year', 'filings'],
+  // A market asked for, on a company's figures: the exchange is searched
+  ['is there a market on apple earnings?', 'odds'],
   ['microsoft acid test ratio', 'filings'],
   ["what's microsoft worth", 'filings'],
   // Advice on a company: the filings agent declines it, giving the key figures
