@@ -78,6 +78,16 @@ export async function searchMarkets(
 }
 
 /**
+ * One event's live prices read for a question about it ("odds of a hold?", "which is likeliest?",
+ * "above 96k?"), as a search would show it: the outcomes asked first, in bold, with what they add
+ * up to; `[n]` cites its page.
+ */
+export function liveEventLine(event: KalshiEvent, question: string, n: number): string {
+  const asked: Asked = { levels: levelsAsked(question), side: sideAsked(question), not: negated(question), inclusive: sideIncludesLevel(question), text: question };
+  return eventLine(event, event.category ?? '', n, asked, null);
+}
+
+/**
  * One event found: its prices (the outcome at a level asked about first, in bold), when it
  * closes, and what it does not match: a level it has no outcome at, a date it does not settle on.
  */

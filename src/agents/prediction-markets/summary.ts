@@ -32,7 +32,7 @@ export function priceLine(m: KalshiMarket): { label: string; price: number | nul
  * A free summary of an event's live prices: no model, no history, one request. What the
  * router answers for a Kalshi address when no report is stored.
  */
-export async function liveSummary(client: KalshiClient, eventTicker: string, pageUrl: string, apiUrl: string, reportCost: number): Promise<{ text: string; citations: Citation[] }> {
+export async function liveSummary(client: KalshiClient, eventTicker: string, pageUrl: string, apiUrl: string, reportCost: number): Promise<{ text: string; citations: Citation[]; event: KalshiEvent }> {
   const event = await client.event(eventTicker);
   if (!event) throw eventNotFound(client, eventTicker);
   const markets = (event.markets ?? []).map(priceLine).sort((a, b) => b.rank - a.rank);
@@ -59,6 +59,7 @@ export async function liveSummary(client: KalshiClient, eventTicker: string, pag
       : []),
   ];
   return {
+    event,
     text: `${lines.join('\n')}\n`,
     citations: [
       { order: 1, name: `Kalshi: ${event.title} (event page)`, url: pageUrl },

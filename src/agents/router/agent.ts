@@ -4,7 +4,7 @@ import { confirmEventAddress, eventPageUrl, parseEventUrl } from '../../data/kal
 import type { ReportStore } from '../../reports/store.js';
 import { classifyWithLlm, rewrite } from '../llm/writer.js';
 import type { Llm } from '../llm/llm.js';
-import { credits, searchMarkets } from '../markets-search/agent.js';
+import { credits, liveEventLine, searchMarkets } from '../markets-search/agent.js';
 import type { OpenEventsIndex } from '../markets-search/index.js';
 import { liveSummary } from '../prediction-markets/summary.js';
 import type { Agent, AgentEvent, AgentRequest, Answer, Citation, Usage } from '../types.js';
@@ -141,6 +141,12 @@ export function routerAgent(o: RouterOptions): Agent {
     // What only a report says (the model, its gaps, the history) is said to be missing, not answered with prices alone.
     const about = aboutEvent ? eventQuestion(question.replace(new RegExp(KALSHI_URL.source, 'gi'), ' ')) : null;
     const unreported = about === 'model_favourite' || about === 'gap' || about === 'history' || about === 'method' || about === 'previous';
+    // An outcome or level asked of live prices ("odds of a hold?", "which is likeliest?"): those outcomes first, not the list again.
+    if (about === 'outcome' || about === 'market_favourite' || about === 'market_least') {
+      const line = liveEventLine(summary.event, routedText(question).replace(new RegExp(KALSHI_URL.source, 'gi'), ' '), 1);
+      const text = `On its live prices (no report is stored for ${address.eventTicker}, so there is no model probability yet; \`svc-prediction-markets-agent\` generates one, ${credits(o.reportCost)}): ${line}\n\nPrices are the mid of the best bid and ask (or the last trade), read as probabilities.\n`;
+      return yield* written(req, question, text, summary.citations.slice(0, 1), usage);
+    }
     const text = unreported ? `No report is stored for ${address.eventTicker} yet, so there is no model probability or resolution history to quote: \`svc-prediction-markets-agent\` generates one. Its live prices meanwhile:\n\n${summary.text}` : summary.text;
     yield* written(req, question, text, summary.citations, usage);
   }

@@ -214,7 +214,7 @@ describe('several questions in one, and odds follow-ups that change topic', () =
     // The event picked stays the subject of the next turn.
     expect(await chain('what are the odds for December events?', 'and the second?', 'when does it close?')).toMatch(/^\*\*CPI year-over-year in December 2026\?\*\* \(KXCPIYOY-26DEC\) \[1\]/);
     // A question a report answers, of the first event listed; an outcome named stays with the search.
-    expect(await chain('odds of a Fed cut in December?', 'which is the favourite?')).toMatch(/^(?:The market's favourite is \*\*Hike 25bps\*\*|\*\*Fed decision in December 2026\?\*\* \(KXFEDDECISION-26DEC\) \[1\])/);
+    expect(await chain('odds of a Fed cut in December?', 'which is the favourite?')).toMatch(/^(?:The market's favourite is \*\*Hike 25bps\*\*|On its live prices \(no report is stored for KXFEDDECISION-26DEC[^\n]*\[1\]: Hike 25bps 51\.5%)/);
     expect(await chain('odds of a Fed cut in December?', 'and of a hold?')).toMatch(/^Open Kalshi events matching/);
   });
 
@@ -648,6 +648,10 @@ describe('several questions in one, and odds follow-ups that change topic', () =
     const url = 'https://kalshi.com/markets/kxspacex/spacex-launches/kxspacex-26nov24';
     const r = await client.chat.completions.create({ model: 'svc-agent', messages: [{ role: 'user', content: url }, { role: 'assistant', content: '(prices)' }, { role: 'user', content: 'which outcome does the model favour?' }] });
     expect(r.choices[0]!.message.content).toMatch(/^No report is stored for KXSPACEX-26NOV24 yet, so there is no model probability or resolution history to quote/);
+    // An outcome asked of live prices: those outcomes first, in bold, not the list again.
+    const odds = await client.chat.completions.create({ model: 'svc-agent', messages: [{ role: 'user', content: url }, { role: 'assistant', content: '(prices)' }, { role: 'user', content: 'what are the odds of exactly 3 launches?' }] });
+    expect(odds.choices[0]!.message.content).toMatch(/^On its live prices \(no report is stored for KXSPACEX-26NOV24, so there is no model probability yet; `svc-prediction-markets-agent` generates one, 3 credits\): \*\*SpaceX orbital launches[^\n]*\(KXSPACEX-26NOV24, [^)]*\) \[1\]: \*\*3 12\.5%\*\*;/);
+    expect(odds.choices[0]!.message.content).not.toContain('[2]');
   });
 
   it('names the teams of an open game without an odds word; says what no event shown mentions', async () => {
