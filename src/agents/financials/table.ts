@@ -62,7 +62,7 @@ function thresholdOf(t: string): Threshold | undefined {
 
 export type Summary = 'change' | 'cagr' | 'average';
 
-const CHANGE_ASKED = /\b(?:by how much|how much did|increase[ds]?|decrease[ds]?|grow|grows|grew|grown|growth|change[ds]?|rise|rose|risen|fall|fell|fallen|declined?|drop(?:ped)?|difference|gain(?:ed)?)\b/;
+const CHANGE_ASKED = /\b(?:by how much|how much did|increase[ds]?|decrease[ds]?|grow|grows|grew|grown|growing|growth|change[ds]?|rise|rose|risen|fall|fell|fallen|declined?|drop(?:ped)?|difference|gain(?:ed)?)\b/;
 const CAGR_ASKED = /\bcagr\b|\bcompound(?:ed)?\s+(?:annual\s+)?growth\b|\bannual(?:i[sz]ed)?\s+growth(?:\s+rate)?\b|\bgrowth\s+rate\s+(?:per|a)\s+year\b|\b(?:per|a)\s+year\s+on\s+average\b/;
 // Not "weighted average shares", a figure of its own.
 const AVERAGE_ASKED = /(?<!weighted[- ])\b(?:average|avg|mean)\b/;
@@ -139,12 +139,12 @@ export function spanAsked(users: string[], question: SecQuestion | null): Span |
   return { ...carried, ...(asksTotal(last) ? { total: true } : {}), ...(asked.length ? { summaries: asked } : {}) };
 }
 
-/** The periods of the turn before, passing over follow-ups that only asked for their total or average ("combined?"). */
+/** The periods of the turn before, passing over follow-ups that only asked for their total, average or change ("combined?", "how fast is it growing?"). */
 function earlierSpan(users: string[]): Span | null {
   for (let i = users.length - 1; i >= 0; i--) {
     const span = spanOf(users[i]!);
     if (span) return span;
-    if (!asksOfPeriods(users[i]!)) return null;
+    if (!asksOfPeriods(users[i]!) && !summariesAsked(users[i]!).length) return null;
   }
   return null;
 }

@@ -162,7 +162,7 @@ grow grows growing grown gain gains gained shrink shrinks shrank shrunk drop dro
 improve improved worsen worsened move moved
 faster slower quicker better worse fastest slowest quickest worst ahead behind leads leading winner
 money help three four five six
-explain define definition meaning mean means market markets economy
+explain define definition meaning mean means market markets economy fast slow slowly
 average averages avg median cagr compound compounded compounding annualized annualised rate`.split(/\s+/),
 );
 

@@ -174,6 +174,10 @@ describe('svc-sec-agent on the demo snapshot, offline', () => {
     expect((await ask('Apple net income q2 2025', "what's the average?")).text).toMatch(/^There is no table of periods here to average/);
     // The router sends the follow-up to the tables it came from.
     expect((await askOf('svc-agent', 'Apple revenue for the last 4 quarters', "what's the average?")).text).toContain('average per quarter over the 4 shown: **$100,092 million**');
+    // A question about the table's growth keeps the table, and so does the follow-up after it; no word of it is a company.
+    const growing = await askOf('svc-agent', 'Apple revenue for the last 4 quarters', 'how fast is it growing?', "what's the average?");
+    expect(growing.text).toContain('average per quarter over the 4 shown: **$100,092 million**');
+    expect(growing.text).not.toContain('company called');
   });
 
   it('says which companies it covers: those the snapshot recorded, through the router too', async () => {
