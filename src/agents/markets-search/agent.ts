@@ -8,7 +8,7 @@ import { listed, quoteCaller, utcMinute as utc } from '../citations.js';
 import type { Agent, AgentEvent, Citation } from '../types.js';
 import { atLevel, byStrike, contestSubject, countSide, inLabelScale, rangeAsked, coverOfSide, isCount, levelOf, levelsAsked, negated, rangeOfMarket, settlesAt, sideAsked, sideIncludesLevel, sideOf, whenAsked, type AskedLevel, type AskedWhen } from './asked.js';
 import type { OpenEventsIndex } from './index.js';
-import { fold, words } from './search.js';
+import { EventSearch, fold, words } from './search.js';
 
 export const SEARCH_AGENT_ID = 'svc-markets-search-agent';
 
@@ -34,6 +34,9 @@ export async function searchMarkets(
   let hits = search.search(query, limit, options.context);
   // A follow-up without a topic of its own ("and of a hold?") is searched together with the question it continues.
   if (!hits.length && options.context) hits = search.search(`${options.context} ${query}`, limit);
+  // No topic, only a time ("what markets close this week?"): the events settling then, soonest first.
+  const window = !hits.length && !EventSearch.terms(query).length ? whenAsked(query, client.now().getTime()) : null;
+  if (window) return settlingThen(client, search, window, query, { ...options, limit: options.limit ?? 8 });
   if (!hits.length) {
     return {
       text: `No open Kalshi event matches “${quoteCaller(query.trim())}”. Try the topic's key words (for example “Fed decision December”, “Bitcoin price”, “CPI”, “NYC temperature”), or paste an event's address from kalshi.com for a report.\n`,
@@ -75,6 +78,26 @@ export async function searchMarkets(
     `Prices are the mid of the best bid and ask (or the last trade), read as probabilities. For a research report with the model probability of each outcome, send an event address to \`svc-prediction-markets-agent\` (${credits(options.reportCost)}), or to \`svc-prediction-markets-agent:cache\` for a stored report (free).`,
   );
   return { text: `${lines.join('\n')}\n`, citations, found: hits.length };
+}
+
+/** The open events settling in the window a question names, soonest first, with their prices. */
+async function settlingThen(client: KalshiClient, search: EventSearch, window: AskedWhen, query: string, options: { reportCost: number; limit: number }): Promise<{ text: string; citations: Citation[]; found: number }> {
+  const from = Math.max(window.from, client.now().getTime());
+  const due = search.settlingBetween(from, window.to, options.limit);
+  if (!due.length) {
+    return { text: `No open Kalshi event settles ${window.said}, as far as their listed dates tell (as of ${utc(client.now())}). Ask about a topic (for example “Fed decision December”, “Bitcoin price”), or a later time.\n`, citations: [], found: 0 };
+  }
+  const fetched = await Promise.all(due.map((x) => client.event(x.event.event_ticker).catch(() => null)));
+  const citations: Citation[] = [];
+  const asked: Asked = { levels: [], side: null, not: false, inclusive: false, text: query };
+  const lines = [`Open Kalshi events settling ${window.said}, soonest first, with current prices (as of ${utc(client.now())}):`, ''];
+  due.forEach((x, i) => {
+    const event = fetched[i] ?? x.event;
+    citations.push({ order: i + 1, name: `Kalshi: ${event.title}`, url: eventPage(event, x.seriesTitle) });
+    lines.push(`${i + 1}. ${eventLine(event, x.category, i + 1, asked, null)}`);
+  });
+  lines.push('', `Prices are the mid of the best bid and ask (or the last trade), read as probabilities. For a research report on one, send its address to \`svc-prediction-markets-agent\` (${credits(options.reportCost)}).`);
+  return { text: `${lines.join('\n')}\n`, citations, found: due.length };
 }
 
 /**

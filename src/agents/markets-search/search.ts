@@ -6,7 +6,7 @@ import { teamMentions } from './teams.js';
 const STOP_WORDS =
   'a an the of in on at to for by and or is are was were be will would could should do does did what whats which who whom how when where why there their this that these those it its odds chance chances probability probabilities likely likelihood percent percentage market markets prediction predictions kalshi bet bets betting price prices priced pricing forecast happen happens happening next me tell show give find any about get current currently right now today tomorrow tonight soon vs versus than many much more less least most fewer exactly ' +
   // Time spans and directions say when or which way, not what: "is bitcoin going to crash this week".
-  'event events cover covers can you your back times compare two underdog favourite favorite favoured favored likelier likeliest against going gonna go goes year yearly week weekly weekend month monthly day daily crash rise fall drop climb hit reach between ' +
+  'event events settle settles settling settled expire expires expiring resolve resolves resolving cover covers can you your back times compare two underdog favourite favorite favoured favored likelier likeliest against going gonna go goes year yearly week weekly weekend month monthly day daily crash rise fall drop climb hit reach between ' +
   'monday tuesday wednesday thursday friday saturday sunday mon tue tues wed thu thur thurs fri sat sun ' +
   // Units a level is said in ("60 degrees", "3 percent"): the level is read apart.
   'degree degrees deg ' +
@@ -181,6 +181,15 @@ export class EventSearch {
       out.push({ word, alternatives });
     }
     return out;
+  }
+
+  /** Open events settling in [from, to) by their strike date, soonest first (those without one cannot be placed). */
+  settlingBetween(from: number, to: number, limit: number): IndexedEvent[] {
+    const at = (e: KalshiEvent) => (e.strike_date ? Date.parse(e.strike_date) : NaN);
+    return this.entries
+      .filter((x) => at(x.event) >= from && at(x.event) < to)
+      .sort((a, b) => at(a.event) - at(b.event))
+      .slice(0, limit);
   }
 
   /**

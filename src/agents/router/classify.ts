@@ -115,8 +115,8 @@ const ODDS_WORDS = ['odds', 'chance', 'chances', 'probability', 'probable', 'lik
 
 const ODDS_PHRASES = [/\bwhat (are|is) the (odds|chances?)\b/, /\bhow likely\b/, /\bwill (the )?(fed|fomc|bitcoin|btc|ethereum|eth|cpi|inflation|government|congress|president|senate|house|spacex|openai|it rain|it snow)\b/, /\bprediction markets?\b/, /\bmarket (think|thinks|expect|expects|pricing|priced)\b/, /\bwho (will )?wins?\b/, /\b(rate|rates) (cut|hike)s?\b/, /\bgo(es|ing)? (up|down|above|below|over|under)\b/, /\b(above|below|over|under) \$?\d/, /\b(is|are|will) (the |a |an )?[a-z0-9 ]{1,40}going to\b/, /\bwill there be\b/, /\bshut ?down\b/, /\bwill it be (?:warm|warmer|hot|hotter|cold|colder|freezing)\b/, /\bhow (?:warm|hot|cold) will\b/];
 
-/** A market asked for by name ("is there a market on Apple earnings?"): the exchange is searched, even of a company's figures. */
-const MARKET_ASKED = /\b(?:is there|are there|any) (?:a |an )?(?:prediction )?(?:markets?|bets?|contracts?) (?:on|for|about)\b/;
+/** A market asked for by name ("is there a market on Apple earnings?") or by when it settles ("what markets close this week?"): the exchange is searched, even of a company's figures. */
+const MARKET_ASKED = /\b(?:is there|are there|any) (?:a |an )?(?:prediction )?(?:markets?|bets?|contracts?) (?:on|for|about)\b|\b(?:markets?|events?|contracts?|bets?)\b[^?.!]{0,30}\b(?:clos\w*|settl\w*|expir\w*|resolv\w*|end(?:s|ing)?)\b[^?.!]{0,20}\b(?:today|tonight|tomorrow|this week|next week|on (?:monday|tuesday|wednesday|thursday|friday|saturday|sunday))\b|\bwhat(?:'s| is| are)? (?:clos\w*|settl\w*|expir\w*|resolv\w*|ending)\b[^?.!]{0,20}\b(?:today|tonight|tomorrow|this week|next week)\b/;
 
 /** Topics the exchange lists, which make a bare question an odds question ("Fed decision in December"). */
 const EVENT_TOPICS = ['fed', 'fomc', 'bitcoin', 'btc', 'ethereum', 'eth', 'cpi', 'inflation', 'payrolls', 'unemployment', 'election', 'shutdown', 'approval', 'temperature', 'weather', 'hurricane', 'launch', 'launches', 'spacex', 'superbowl', 'nba', 'nfl', 'mlb', 'oscars', 'box', 'recession', 'gdp'];

@@ -95,6 +95,8 @@ const TABLE: [string, RouteKind][] = [
   ['how much did apple make last year', 'filings'],
   // A market asked for, on a company's figures: the exchange is searched
   ['is there a market on apple earnings?', 'odds'],
+  ['what markets close this week?', 'odds'],
+  ["what's settling tomorrow?", 'odds'],
   ['microsoft acid test ratio', 'filings'],
   ["what's microsoft worth", 'filings'],
   // Advice on a company: the filings agent declines it, giving the key figures

@@ -218,6 +218,19 @@ describe('several questions in one, and odds follow-ups that change topic', () =
     expect(await chain('odds of a Fed cut in December?', 'and of a hold?')).toMatch(/^Open Kalshi events matching/);
   });
 
+  it('lists the events settling in a time asked with no topic ("what markets close this week?"), soonest first', async () => {
+    const ask = async (input: string) => (await client.responses.create({ model: 'svc-agent', input })).output_text;
+    // The demo's clock reads 2026-11-19 15:00 UTC.
+    const week = await ask('what markets close this week?');
+    expect(week).toMatch(/^Open Kalshi events settling this week, soonest first, with current prices \(as of 2026-11-19 15:00 UTC\):\n\n1\. \*\*(?:Bitcoin|Ethereum|Highest temperature)[^\n]*Closes 2026-11-20 15:00 UTC\./);
+    const closes = [...week.matchAll(/Closes (\d{4}-\d\d-\d\d \d\d:\d\d) UTC/g)].map((m) => m[1]!);
+    expect(closes.length).toBeGreaterThanOrEqual(5);
+    expect([...closes].sort()).toEqual(closes);
+    expect(closes.every((c) => c >= '2026-11-19' && c < '2026-11-27')).toBe(true);
+    expect(await ask("what's settling tomorrow?")).toMatch(/^Open Kalshi events settling tomorrow \(2026-11-20\), soonest first/);
+    expect(await ask('which events end next week?')).toContain('**SpaceX orbital launches in the week ending November 24, 2026?**');
+  });
+
   it('says when the events found settle on another date than the one asked, and puts the outcome at a level asked first', async () => {
     const ask = async (input: string) => (await client.responses.create({ model: 'svc-agent', input })).output_text;
     const yearEnd = await ask('will bitcoin be above 100k by end of year');
