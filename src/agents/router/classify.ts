@@ -106,7 +106,7 @@ const FINANCE_PHRASES = [/\b(?:current|quick|working[- ]capital) ratio\b/, /\bwo
  * bought with an article ("should I buy a house?") is no company, nor is a side of a contract
  * ("should I buy NO on Hold?").
  */
-const ADVICE = /\bshould (?:i|we) (?:buy|sell|short|invest in|own|hold|dump|load up on) (?:more )?(?!(?:a|an|the|some|more|any|it|this|that|them|now|today|yes|no|contracts?)\b)[a-z0-9]|\bis [a-z0-9.&'-]+(?: stock| shares)? (?:a (?:good |bad |great )?(?:buy|sell|investment|stock to (?:buy|own))|worth (?:buying|investing in|owning)|(?:over|under)valued)\b|\b(?:best|good|top|safest) (?:stocks?|shares?|compan(?:y|ies)) to (?:buy|own|invest in)\b|\bwhat (?:stocks?|shares?) should (?:i|we) (?:buy|own)\b/;
+const ADVICE = /\bshould (?:i|we) (?:buy|sell|short|invest in|own|hold|dump|load up on) (?:more )?(?!(?:a|an|the|some|more|any|it|this|that|them|now|today|yes|no|contracts?)\b)[a-z0-9]|\bis [a-z0-9.&'-]+(?: stock| shares)? (?:a (?:good |bad |great )?(?:buy|sell|investment|stock to (?:buy|own))|worth (?:buying|investing in|owning)|(?:over|under)valued)\b|\b(?:best|good|top|safest) (?:stocks?|shares?|compan(?:y|ies)) to (?:buy|own|invest in)\b|\bwhat (?:stocks?|shares?) should (?:i|we) (?:buy|own)\b|\b(?:which|who) is (?:riskier|safer|less risky|more risky|a better (?:buy|investment|stock))\b/;
 
 /** Market data, not in filings: the filings agent says so and lists what it can give instead. */
 const MARKET_DATA = /\bwhat(?:'s| is) [a-z0-9.&' -]{1,30}? worth\b|\b(?:stock|share) price\b|\bp\/e\b|\bpe ratio\b|\bprice[- ](?:to[- ])?earnings\b|\bmarket (?:cap|capitali[sz]ation|value)\b|\bvaluation\b|\bdividend yield\b|\b52[- ]week (?:high|low)\b/;
@@ -309,9 +309,11 @@ function afterListing(question: string, history: readonly Turn[]): Route | null 
     const ticker = listed[place - 1];
     return ticker ? { kind: 'kalshi_url', url: tickerAddress(ticker)!, reason: `event ${place} of the search before` } : null;
   }
-  // Of several events listed, "which closes first?" is about the list, which no one report answers.
+  // Of several events listed, a question of their dates or rules ("which closes first?") is about
+  // the list, which no one report answers; one of prices ("which of those is cheapest?"), the first's.
   const kind = eventQuestion(question);
-  if (listed.length > 1 || kind === null || kind === 'outcome' || tokens(question).length > 12) return null;
+  const ofTheList = kind === 'closing' || kind === 'resolution' || kind === 'previous' || kind === 'history';
+  if ((listed.length > 1 && ofTheList) || kind === null || kind === 'outcome' || tokens(question).length > 12) return null;
   return { kind: 'kalshi_url', url: tickerAddress(listed[0]!)!, reason: 'about the first event of the search before', aboutEvent: true };
 }
 

@@ -118,9 +118,9 @@ const OUTCOME_SYNONYMS: [RegExp, string][] = [
   [/\brates? (?:go(?:es)? down|fall|drop|decrease)|\b(?:lower|reduce|ease)(?:s|ing)? (?:interest )?(?:rates|them)\b|\brate (?:reduction|decrease)\b/, 'cut'],
 ];
 
-/** "Will they hike?", "will the Lakers win?", "so will the government shut down?": whether it happens, not who is favoured nor which of two ("will they hold or cut?"). */
+/** "Will they hike?", "will the Lakers win?", "so will the government shut down?": whether it happens, not who is favoured nor which of two ("will they hold or cut?"), nor a point spread ("will KC cover?"), which no winner market prices. */
 function willItHappen(question: string, kind: EventQuestion | null, no: boolean): boolean {
-  return !no && (kind === null || kind === 'outcome' || kind === 'market_favourite') && /^\s*(?:so\s+|and\s+)?will\b/i.test(question) && !/\b(?:favou?rites?|favou?red|most likely|likeliest|ahead|leading|leads|or)\b/i.test(question);
+  return !no && (kind === null || kind === 'outcome' || kind === 'market_favourite') && /^\s*(?:so\s+|and\s+)?will\b/i.test(question) && !/\b(?:favou?rites?|favou?red|most likely|likeliest|ahead|leading|leads|or|cover|covers|spread)\b/i.test(question);
 }
 
 function namedRows(question: string, rows: Row[], title: string, levels: number[]): Row[] {

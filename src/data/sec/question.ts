@@ -162,7 +162,7 @@ grow grows growing grown gain gains gained shrink shrinks shrank shrunk drop dro
 improve improved worsen worsened move moved
 faster slower quicker better worse fastest slowest quickest worst ahead behind leads leading winner
 money help three four five six
-explain define definition meaning mean means market markets economy fast slow slowly
+explain define definition meaning mean means market markets economy fast slow slowly riskier safer risky
 average averages avg median cagr compound compounded compounding annualized annualised rate`.split(/\s+/),
 );
 
@@ -847,6 +847,8 @@ function extract(text: string, index: CompanyIndex): Extracted {
     if (ratio && !ratios.includes(ratio.id)) ratios.push(ratio.id);
     return true;
   });
+  // "Which is riskier?" of companies: what their balance sheets say of it, their leverage and liquidity.
+  if (!ratios.length && /\b(?:riskier|safer|less risky|more risky)\b/i.test(text)) ratios.push('debtToEquity', 'currentRatio');
   // "CIK 320193", as EDGAR numbers filers: before periods and figures read its digits.
   const byCik: Found[] = [];
   m.take(/\bcik\s*(?:#|no\.?|number)?\s*:?\s*0*(\d{1,10})\b/gi, (x) => {

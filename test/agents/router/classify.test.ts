@@ -107,6 +107,7 @@ const TABLE: [string, RouteKind][] = [
   ['is nvidia overvalued?', 'filings'],
   ['should I buy a house?', 'help'],
   ['what is the best stock to buy now', 'filings'],
+  ['which is riskier, apple or microsoft', 'filings'],
   ['how is the market doing today', 'help'],
   ['should I buy bitcoin?', 'odds'],
   // Several periods: the financials table

@@ -209,8 +209,10 @@ describe('several questions in one, and odds follow-ups that change topic', () =
     expect(await chain('what are the odds for December events?', 'odds on the third')).toMatch(/^\*\*Jobs added in December 2026\?\*\* \(KXPAYROLLS-26DEC\) \[1\]/);
     // A pick may come turns after the list.
     expect(await chain('what are the odds for December events?', 'and the second?', 'when does it close?', 'and in the first one?')).toMatch(/^(?:# Fed decision in December 2026\?|\*\*Fed decision in December 2026\?\*\* \(KXFEDDECISION-26DEC\) \[1\])/);
-    // Of several events listed, a question about the list is not answered from the first one's report.
+    // Of several events listed, a question of their dates is about the list, not answered from the first one's report;
+    // one of prices is the first's.
     expect(await chain('what are the odds for December events?', 'which closes first?')).not.toContain('From the stored report');
+    expect(await chain('what are the odds for December events?', 'which of those is cheapest?')).not.toMatch(/^I answer financial research questions/);
     // The event picked stays the subject of the next turn.
     expect(await chain('what are the odds for December events?', 'and the second?', 'when does it close?')).toMatch(/^\*\*CPI year-over-year in December 2026\?\*\* \(KXCPIYOY-26DEC\) \[1\]/);
     // A question a report answers, of the first event listed; an outcome named stays with the search.
@@ -397,6 +399,8 @@ describe('several questions in one, and odds follow-ups that change topic', () =
     // "Should I bet on …?": the arithmetic on the model, said not to be advice.
     expect(await game('should i bet on the chiefs?')).toMatch(/^- \*\*Home team \(Chiefs\)\*\* \(KXNFLGAME-26NOV23BUFKC-A\): bid \$0\.62, ask \$0\.64[^\n]*Buying YES at \$0\.64 against the model's 64\.0%: expected value \+\$0\.000 per \$1 contract before fees[\s\S]*not investment advice/);
     // A stake in dollars: whole contracts at the ask, what they pay and what is lost.
+    // A point spread is no winner market: no verdict on the win contract.
+    expect(await game('will KC cover?')).not.toMatch(/^\*\*(?:Yes|No|About even)\*\*/);
     expect(await game('how much would I make if I bet $100 on the Bills?')).toContain('$100 buys 256 contracts at $0.39 ($99.84): if it resolves YES they pay $256, a profit of $156.16 before fees; if NO, the $99.84 is lost.');
     expect(await game('any arb?')).toMatch(/^No arbitrage on the report's quotes: YES on every outcome costs \$1\.03 at the asks, and NO on every outcome \$1\.00 against the \$1 it pays\./);
   });

@@ -228,6 +228,10 @@ describe('svc-sec-agent on the demo snapshot, offline', () => {
       expect(text, q).toMatch(new RegExp(`^- \\*\\*${label}\\*\\*: `));
       expect(text, q).not.toContain('company called');
     }
+    // "Which is riskier?": no verdict, the leverage and liquidity ratios side by side.
+    const risk = (await askOf('svc-agent', 'which is riskier, apple or microsoft')).text;
+    expect(risk).toMatch(/^I do not give investment advice, such as which stock is the riskier buy\.[^\n]*\n\n- \*\*Apple's debt-to-equity ratio\*\* at the end of fiscal Q2 2025 \(2025-03-29\): \*\*1\.18x\*\*/);
+    expect(risk).toContain("- **Microsoft's current ratio** at the end of fiscal Q3 2025 (2025-03-31): **1.42x**");
     // "All three companies": every company of the snapshot.
     const all = (await askOf('svc-agent', 'compare all three companies revenue')).text;
     for (const name of ['Apple Inc. (AAPL)', 'Alphabet Inc. (GOOGL)', 'Microsoft Corp. (MSFT)']) expect(all).toContain(`| ${name} | Revenue |`);
