@@ -290,7 +290,7 @@ function listedEvents(answer: string): string[] {
 
 const ORDINAL_WORDS = ['first', 'second', 'third', 'fourth', 'fifth'];
 /** A short reply picking one of the events listed ("and the second?", "the 2nd one", "#3", "tell me about the first"). */
-const PICKED = /^(?:and |what about |how about |tell me (?:more )?about |more on |show me |open |(?:the )?(?:odds|prices?|report|details) (?:on|for|of) )?(?:in |on |for )?(?:the )?(first|second|third|fourth|fifth|1st|2nd|3rd|4th|5th|#\s*[1-5]|number [1-5])(?: one| event| result)?\s*[?.!]*$/i;
+const PICKED = /^(?:and |what about |how about |tell me (?:more )?about |more on |show me |open |(?:the )?(?:odds|prices?|report|details) (?:on|for|of) )?(?:in |on |for )?(?:the )?(first|second|third|fourth|fifth|last|1st|2nd|3rd|4th|5th|#\s*[1-8]|number [1-8])(?: one| event| result)?(?:,?\s*(?:please|pls))?\s*[?.!]*$/i;
 
 /**
  * A follow-up to a search's list of events: one picked by its place, or a question of the kind a
@@ -305,7 +305,7 @@ function afterListing(question: string, history: readonly Turn[]): Route | null 
   if (!listed.length) return null;
   if (picked) {
     const said = picked[1]!.toLowerCase().replace(/^#\s*|^number /, '');
-    const place = /^\d/.test(said) ? parseInt(said, 10) : ORDINAL_WORDS.indexOf(said) + 1;
+    const place = said === 'last' ? listed.length : /^\d/.test(said) ? parseInt(said, 10) : ORDINAL_WORDS.indexOf(said) + 1;
     const ticker = listed[place - 1];
     return ticker ? { kind: 'kalshi_url', url: tickerAddress(ticker)!, reason: `event ${place} of the search before` } : null;
   }

@@ -206,6 +206,8 @@ describe('several questions in one, and odds follow-ups that change topic', () =
     expect(listing).toMatch(/^Open Kalshi events matching[^\n]*\n\n1\. \*\*Fed decision in December 2026\?\*\* \(KXFEDDECISION-26DEC, Economics\) \[1\][^\n]*\n2\. \*\*CPI year-over-year in December 2026\?\*\* \(KXCPIYOY-26DEC, Economics\)/);
     expect(await chain('what are the odds for December events?', 'and the second?')).toMatch(/^\*\*CPI year-over-year in December 2026\?\*\* \(KXCPIYOY-26DEC\) \[1\]/);
     expect(await chain('what are the odds for December events?', '#3')).toMatch(/^\*\*Jobs added in December 2026\?\*\* \(KXPAYROLLS-26DEC\) \[1\]/);
+    expect(await chain('what are the odds for December events?', 'number 3 please')).toMatch(/^\*\*Jobs added in December 2026\?\*\* \(KXPAYROLLS-26DEC\) \[1\]/);
+    expect(await chain('what are the odds for December events?', 'and the last one?')).toMatch(/^\*\*New frontier model[^\n]*\(KXAIMODEL-26DEC19\) \[1\]/);
     expect(await chain('what are the odds for December events?', 'odds on the third')).toMatch(/^\*\*Jobs added in December 2026\?\*\* \(KXPAYROLLS-26DEC\) \[1\]/);
     // A pick may come turns after the list.
     expect(await chain('what are the odds for December events?', 'and the second?', 'when does it close?', 'and in the first one?')).toMatch(/^(?:# Fed decision in December 2026\?|\*\*Fed decision in December 2026\?\*\* \(KXFEDDECISION-26DEC\) \[1\])/);
