@@ -66,7 +66,7 @@ export async function searchMarkets(
   const heading = misses.length
     ? `No open Kalshi event matches all of “${quoteCaller(query.trim())}”: ${misses.join(', and ')}. The closest, with current prices (as of ${utc(client.now())}):`
     : `Open Kalshi events matching “${quoteCaller(query.trim())}”, with current prices (as of ${utc(client.now())}):`;
-  const asked: Asked = { levels: levelsAsked(query), side: sideAsked(query), not: negated(query), inclusive: sideIncludesLevel(query), text: query };
+  const asked = askedOf(query);
   const lines = [heading, ''];
   ranked.forEach(({ hit, event, fits }, i) => {
     const n = citations.length + 1;
@@ -106,9 +106,11 @@ async function settlingThen(client: KalshiClient, search: EventSearch, window: A
  * up to; `[n]` cites its page.
  */
 export function liveEventLine(event: KalshiEvent, question: string, n: number): string {
-  const asked: Asked = { levels: levelsAsked(question), side: sideAsked(question), not: negated(question), inclusive: sideIncludesLevel(question), text: question };
-  return eventLine(event, event.category ?? '', n, asked, null);
+  return eventLine(event, event.category ?? '', n, askedOf(question), null);
 }
+
+/** What a question pins down besides its topic (see Asked). */
+const askedOf = (question: string): Asked => ({ levels: levelsAsked(question), side: sideAsked(question), not: negated(question), inclusive: sideIncludesLevel(question), text: question });
 
 /**
  * One event found: its prices (the outcome at a level asked about first, in bold), when it

@@ -258,13 +258,18 @@ function notLine(named: Row[]): string {
 }
 
 /** The rungs of a ladder on either side of a level that falls between them, lower level first. */
+/** Where a row sits on its event's levels: its label's bound ("Above 2.6" is 2.6); null when it states none. */
+const levelOfRow = (r: Row) => {
+  const range = labelRange(outcomeOf(r.outcome).name);
+  return range ? (range.from ?? range.to) : null;
+};
+
+/** The rows with levels, lowest first. */
+const byLevel = (rows: Row[]) => rows.filter((r) => levelOfRow(r) !== null).sort((a, b) => levelOfRow(a)! - levelOfRow(b)!);
+
 function rungsAround(rows: Row[], v: number): [Row, Row] | null {
-  const level = (r: Row) => {
-    const range = labelRange(outcomeOf(r.outcome).name);
-    return range ? (range.from ?? range.to) : null;
-  };
-  const sorted = rows.filter((r) => level(r) !== null).sort((a, b) => level(a)! - level(b)!);
-  for (let i = 1; i < sorted.length; i++) if (level(sorted[i - 1]!)! < v && v < level(sorted[i]!)!) return [sorted[i - 1]!, sorted[i]!];
+  const sorted = byLevel(rows);
+  for (let i = 1; i < sorted.length; i++) if (levelOfRow(sorted[i - 1]!)! < v && v < levelOfRow(sorted[i]!)!) return [sorted[i - 1]!, sorted[i]!];
   return null;
 }
 
@@ -274,13 +279,9 @@ function rungsAround(rows: Row[], v: number): [Row, Row] | null {
  * leaves; past the highest, the other way round. Null when the level is inside the ladder.
  */
 function beyondLadder(rows: Row[], v: number, side: 'above' | 'below', said: string): string | null {
-  const level = (r: Row) => {
-    const range = labelRange(outcomeOf(r.outcome).name);
-    return range ? (range.from ?? range.to) : null;
-  };
-  const sorted = rows.filter((r) => level(r) !== null).sort((a, b) => level(a)! - level(b)!);
-  if (sorted.length < 2 || (v > level(sorted[0]!)! && v < level(sorted.at(-1)!)!)) return null;
-  const below = v < level(sorted[0]!)!;
+  const sorted = byLevel(rows);
+  if (sorted.length < 2 || (v > levelOfRow(sorted[0]!)! && v < levelOfRow(sorted.at(-1)!)!)) return null;
+  const below = v < levelOfRow(sorted[0]!)!;
   const nearest = below ? sorted[0]! : sorted.at(-1)!;
   const rung = rungSide(labelRange(outcomeOf(nearest.outcome).name)) ?? 'above';
   // Of the rung's own side: past its lowest "Above" rung is more likely than it, past its highest less.
