@@ -1,5 +1,6 @@
 import type { KalshiEvent, KalshiSeries } from '../../data/kalshi/types.js';
 import { editDistance } from '../../text.js';
+import { settlesAt } from './asked.js';
 import { teamMentions } from './teams.js';
 
 /** Words that carry no topic in questions about odds (folded like every other word). */
@@ -183,13 +184,14 @@ export class EventSearch {
     return out;
   }
 
-  /** Open events settling in [from, to) by their strike date, soonest first (those without one cannot be placed). */
+  /** Open events settling in [from, to), soonest first (the index lists no markets: events without a strike date cannot be placed). */
   settlingBetween(from: number, to: number, limit: number): IndexedEvent[] {
-    const at = (e: KalshiEvent) => (e.strike_date ? Date.parse(e.strike_date) : NaN);
     return this.entries
-      .filter((x) => at(x.event) >= from && at(x.event) < to)
-      .sort((a, b) => at(a.event) - at(b.event))
-      .slice(0, limit);
+      .map((x) => ({ x, at: settlesAt(x.event) }))
+      .filter(({ at }) => at !== null && at >= from && at < to)
+      .sort((a, b) => a.at! - b.at!)
+      .slice(0, limit)
+      .map(({ x }) => x);
   }
 
   /**

@@ -33,11 +33,10 @@ async function* runSecAgent(lib: SecLibrary, request: AgentRequest): AsyncGenera
   if (asksCoverage(asked)) return yield* coverageAnswer(lib, index.size);
   const question = await acrossCovered(lib, parseWithInstructions(request.messages, request.instructions, index), asked);
   const periods = periodsAsked(request, question);
-  const last = asked;
   if (periods && tabulable(question)) yield* answerTables(lib, question, periods);
-  else if (!periods && question && asksOfPeriods(last) && !question.stated.period && !question.stated.metrics && !question.stated.companies) {
+  else if (!periods && question && asksOfPeriods(asked) && !question.stated.period && !question.stated.metrics && !question.stated.companies) {
     // "combined?" after single figures: nothing shown to add up (the last figure again would read as a total).
-    const average = !asksTotal(last);
+    const average = !asksTotal(asked);
     yield {
       type: 'text',
       delta: average
