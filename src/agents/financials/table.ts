@@ -1,6 +1,6 @@
 import { quoteCaller } from '../citations.js';
 import { extraWeekLength, type FiscalCalendar, type FiscalPeriod } from '../../data/sec/calendar.js';
-import type { MetricValue } from '../../data/sec/facts.js';
+import type { CompanyFinancials, MetricValue } from '../../data/sec/facts.js';
 import type { FactCitation, SecLibrary } from '../../data/sec/library.js';
 import { metricById, type MetricDef, type MetricId } from '../../data/sec/metrics.js';
 import { quarterRange, type SecQuestion } from '../../data/sec/question.js';
@@ -60,16 +60,29 @@ function thresholdOf(t: string): Threshold | undefined {
   return undefined;
 }
 
-export type Summary = 'change' | 'cagr' | 'average';
+/**
+ * What is said of the periods above the table: the change from the first to the last ('change',
+ * with its compound yearly rate: 'cagr'), the average figure, the average year-over-year growth,
+ * and the periods with the highest and lowest figure ('extremes') or growth ('fastest').
+ */
+export type Summary = 'change' | 'cagr' | 'average' | 'averageGrowth' | 'extremes' | 'fastest';
 
 const CHANGE_ASKED = /\b(?:by how much|how much did|increase[ds]?|decrease[ds]?|grow|grows|grew|grown|growing|growth|change[ds]?|rise|rose|risen|fall|fell|fallen|declined?|drop(?:ped)?|difference|gain(?:ed)?)\b/;
 const CAGR_ASKED = /\bcagr\b|\bcompound(?:ed)?\s+(?:annual\s+)?growth\b|\bannual(?:i[sz]ed)?\s+growth(?:\s+rate)?\b|\bgrowth\s+rate\s+(?:per|a)\s+year\b|\b(?:per|a)\s+year\s+on\s+average\b/;
 // Not "weighted average shares", a figure of its own.
 const AVERAGE_ASKED = /(?<!weighted[- ])\b(?:average|avg|mean)\b/;
+// The average of the growth rates, not of the figures: "average growth", "average yoy growth rate", "growing on average".
+const AVERAGE_GROWTH_ASKED = /\b(?:average|avg|mean)\s+(?:(?:yoy|y\/y|year[- ]over[- ]year|annual|yearly|quarterly|revenue|sales|earnings|income)\s+)?(?:growth|increase|change)\b|\b(?:grow|grew|grown|growing)\s+(?:\w+\s+)?on average\b/;
+// Which period stands out: "best quarter?", "which year was the weakest?", "when did it peak?".
+const EXTREMES_ASKED = /\b(?:best|worst|strongest|weakest|highest|lowest|biggest|smallest|largest|peak|record|top)\s+(?:quarters?|years?|periods?)\b|\b(?:which|what)\s+(?:quarter|year|period)\b[^?.!]{0,60}\b(?:most|least|highest|lowest|best|worst|biggest|largest|smallest|strongest|weakest|peak(?:ed)?|fastest|slowest)\b|\bwhen\s+(?:was|did)\b[^?.!]{0,60}\b(?:peak(?:ed)?|highest|lowest|fastest|slowest)\b|\bpeak(?:ed)?\s*\??$|^(?:and|or|what about|how about)?\s*(?:the\s+)?(?:best|worst|strongest|weakest|highest|lowest|peak)(?:\s+one)?\s*\??$/;
+// Of the growth rates, not the figures: "fastest-growing quarter", "best quarter for growth".
+const FASTEST_ASKED = /\b(?:fastest|slowest|quickest)\b|\b(?:growth|grew|growing|grow|increase|jump|rise)\b/;
 
-/** What a question asks of its periods beyond the table: "change from 2022 to 2024", "CAGR", "average per quarter". */
+/** What a question asks of its periods beyond the table: "change from 2022 to 2024", "CAGR", "average per quarter", "best quarter". */
 export function summariesAsked(text: string): Summary[] {
   const t = text.toLowerCase();
+  if (EXTREMES_ASKED.test(t) || /\b(?:fastest|slowest)[- ]growing\b/.test(t)) return [FASTEST_ASKED.test(t) ? 'fastest' : 'extremes'];
+  if (AVERAGE_GROWTH_ASKED.test(t)) return ['averageGrowth'];
   const out: Summary[] = [];
   if (CAGR_ASKED.test(t)) out.push('change', 'cagr');
   else if (CHANGE_ASKED.test(t)) out.push('change');
@@ -136,6 +149,8 @@ export function spanAsked(users: string[], question: SecQuestion | null): Span |
   const carried = earlier && (movedSpan(earlier, last) ?? (question && !question.stated.period ? earlier : null));
   if (!carried) return null;
   const asked = summariesAsked(last);
+  // "What's the growth rate?" of a table of years: compounded a year, from its first year to its last.
+  if (carried.kind === 'year' && asked.includes('change') && !asked.includes('cagr') && /\bgrowth\s+rate\b|\bhow\s+fast\b/i.test(last)) asked.push('cagr');
   return { ...carried, ...(asksTotal(last) ? { total: true } : {}), ...(asked.length ? { summaries: asked } : {}) };
 }
 
@@ -276,6 +291,7 @@ async function table(lib: SecLibrary, ref: CompanyRef, metrics: MetricId[], span
   const values = new Map(reported.map((m) => [m, shown.map((p) => financials.value(m, p))] as const));
   // Asked for a margin or a share of revenue: revenue of each period too, the denominator (cited with the column).
   const revenue = margin && reported.some((m) => shareLabel(metricById(m))) ? shown.map((p) => financials.value('revenue', p)) : null;
+  const context: Shown = { span, reported, values, revenue, periods: shown, calendarYear, financials };
   // Ratios asked for, computed for each period; an averaged balance's opening value is cited with the column too.
   const ratioRows = ratios.map((ratio) => ({ ratio, values: shown.map((p) => ratioAt(financials, ratio, p)) }));
 
@@ -306,7 +322,7 @@ async function table(lib: SecLibrary, ref: CompanyRef, metrics: MetricId[], span
   const lines: string[] = [
     `### ${company.name} (${company.ticker}), ${span.kind === 'quarter' ? 'by fiscal quarter' : 'by fiscal year'}${calendarYear ? '' : ` (its fiscal year ends ${financials.calendar.describeYearEnd()})`}`,
     '',
-    ...withBlank(summaryLines(span, reported, values, revenue, shown, calendarYear)),
+    ...withBlank(summaryLines(context)),
     `| | ${header.join(' | ')} |`,
     `|---|${header.map(() => '---:').join('|')}|`,
   ];
@@ -333,15 +349,7 @@ async function table(lib: SecLibrary, ref: CompanyRef, metrics: MetricId[], span
       }
       lines.push(`| ↳ ${share.margin ? `${share.label} (% of revenue)` : '% of revenue'} | ${shares.join(' | ')} |`);
     }
-    const growth = (back: number) =>
-      shown.map((p, i) => {
-        const now = series[i];
-        // The period by its fiscal identity, not its place in the list: a quarter missing from the
-        // filings must not make the one before it pass for "a year ago".
-        const before = p.kind === 'quarter' ? financials.calendar.shiftQuarter(p, -back) : financials.calendar.years.find((y) => y.fy === p.fy - back);
-        const prior = before ? financials.value(m, before) : null;
-        return now && prior && prior.value > 0 ? pct(now.value / prior.value - 1) : '—';
-      });
+    const growth = (back: number) => growthRates(context, m, back).map((r) => (r === null ? '—' : pct(r)));
     if (metric.unit !== 'shares') {
       const none = total ? ['—'] : [];
       // Under a margin row, the growth rows say whose growth they are (the figure's, not the margin's).
@@ -392,22 +400,76 @@ function verdict(rate: number, { above, percent, said }: Threshold): string {
 
 const withBlank = (lines: string[]) => (lines.length ? [...lines, ''] : lines);
 
+/** What the lines above a table are computed from: the periods shown, their figures, and the filings for the periods before them. */
+interface Shown {
+  span: Span;
+  reported: MetricId[];
+  values: Map<MetricId, (MetricValue | null)[]>;
+  /** Revenue of each period, when a margin or share of revenue was asked for. */
+  revenue: (MetricValue | null)[] | null;
+  periods: FiscalPeriod[];
+  calendarYear: boolean;
+  financials: CompanyFinancials;
+}
+
+/** The period `back` quarters (of a quarter) or fiscal years (of a year) before `p`, by its fiscal identity. */
+function periodBefore(financials: CompanyFinancials, p: FiscalPeriod, back: number): FiscalPeriod | null {
+  return p.kind === 'quarter' ? financials.calendar.shiftQuarter(p, -back) : (financials.calendar.years.find((y) => y.fy === p.fy - back) ?? null);
+}
+
+/**
+ * Each period's growth over the one `back` periods before it (a fraction; null when either has no
+ * figure or the earlier one is not positive). The period by its fiscal identity, not its place in
+ * the list: a quarter missing from the filings must not make the one before it pass for "a year ago".
+ */
+function growthRates(shown: Shown, m: MetricId, back: number): (number | null)[] {
+  const series = shown.values.get(m)!;
+  return shown.periods.map((p, i) => {
+    const now = series[i];
+    const before = periodBefore(shown.financials, p, back);
+    const prior = before ? shown.financials.value(m, before) : null;
+    return now && prior && prior.value > 0 ? now.value / prior.value - 1 : null;
+  });
+}
+
+/** A flow's last four quarters shown, added up, and the four before them; null for balances, per-share figures, or a quarter without a figure. */
+function trailingYears(shown: Shown, m: MetricId): { now: number; before: number; to: FiscalPeriod } | null {
+  const metric = metricById(m);
+  const last = shown.periods.at(-1);
+  if (metric.type !== 'duration' || metric.averaged || metric.unit !== 'money' || last?.kind !== 'quarter') return null;
+  const values = Array.from({ length: 8 }, (_, k) => {
+    const q = shown.financials.calendar.shiftQuarter(last, -k);
+    return q ? shown.financials.value(m, q) : null;
+  });
+  if (values.some((v) => !v)) return null;
+  const sum = (vs: (MetricValue | null)[]) => vs.reduce((total, v) => total + v!.value, 0);
+  return { now: sum(values.slice(0, 4)), before: sum(values.slice(4)), to: last };
+}
+
 /**
  * What the question asked of the periods, said before the table, per figure: the change from the
  * first period shown to the last (with the margin's, when a margin was asked), its compound rate
- * a year, and the average. A change between quarters is given only for a range of quarters asked
- * for by its ends: across the last few quarters it would compare different seasons.
+ * a year, and the average; the average growth; the periods with the highest and lowest figure or
+ * growth. Between the latest quarters, a change is the latest quarter's over the same quarter a
+ * year before and the last four quarters' over the four before: from the first column to the last
+ * it would compare different seasons. A range of quarters asked for by its ends is changed end to end.
  */
-function summaryLines(span: Span, reported: MetricId[], values: Map<MetricId, (MetricValue | null)[]>, revenue: (MetricValue | null)[] | null, shown: FiscalPeriod[], calendarYear: boolean): string[] {
+function summaryLines(shown: Shown): string[] {
+  const { span, reported, values, revenue, periods, calendarYear } = shown;
   const asked = span.summaries ?? [];
-  const first = shown[0]!;
-  const last = shown.at(-1)!;
+  const first = periods[0]!;
+  const last = periods.at(-1)!;
   const label = (p: FiscalPeriod) => periodLabel(p, calendarYear);
-  const change = asked.includes('change') && shown.length >= 2 && (span.kind === 'year' || span.quarters !== undefined);
-  const average = asked.includes('average') && shown.length >= 2;
-  if (!change && !average) return [];
+  const endToEnd = span.kind === 'year' || span.quarters !== undefined;
+  const change = asked.includes('change') && periods.length >= 2 && endToEnd;
+  const latestChange = asked.includes('change') && !endToEnd;
+  const average = asked.includes('average') && periods.length >= 2;
+  const averageGrowth = asked.includes('averageGrowth');
+  const extremes = (asked.includes('extremes') || asked.includes('fastest')) && periods.length >= 2;
+  if (!change && !latestChange && !average && !averageGrowth && !extremes) return [];
   // Years from the first end to the last: fiscal years apart, or quarters apart over four.
   const years = first.kind === 'quarter' && last.kind === 'quarter' ? (last.fy * 4 + last.q - (first.fy * 4 + first.q)) / 4 : last.fy - first.fy;
+  const yearly = span.kind === 'quarter' ? 4 : 1;
   const out: string[] = [];
   for (const m of reported) {
     const metric = metricById(m);
@@ -415,6 +477,8 @@ function summaryLines(span: Span, reported: MetricId[], values: Map<MetricId, (M
     const unit = series.find((v) => v)?.unit ?? 'USD';
     const scale = metric.unit === 'perShare' ? null : 6;
     const amount = (x: number) => formatAmount(x, unit, metric, scale);
+    const share = shareLabel(metric);
+    const margins = share && revenue ? series.map((v, i) => (v && revenue[i] && revenue[i].value > 0 ? (100 * v.value) / revenue[i].value : null)) : null;
     const parts: string[] = [];
     // A margin asked for leads with the margin's change, in points; the figure's follows.
     let name = capitalise(metric.label);
@@ -428,7 +492,6 @@ function summaryLines(span: Span, reported: MetricId[], values: Map<MetricId, (M
           if (asked.includes('cagr') && years > 0 && b.value > 0) said += `, **${pct((b.value / a.value) ** (1 / years) - 1).replace('−', '-')} a year** compounded over ${Number(years.toFixed(2))} year${years === 1 ? '' : 's'}`;
           if (span.threshold) said += `: ${verdict(100 * (b.value / a.value - 1), span.threshold)}`;
         }
-        const share = shareLabel(metric);
         const [ra, rb] = [revenue?.[0], revenue?.at(-1)];
         if (share && ra && rb && ra.value > 0 && rb.value > 0) {
           const [ma, mb] = [(100 * a.value) / ra.value, (100 * b.value) / rb.value];
@@ -439,8 +502,14 @@ function summaryLines(span: Span, reported: MetricId[], values: Map<MetricId, (M
         parts.push(`${label(first)} to ${label(last)}: ${said}`);
       }
     }
+    if (latestChange && metric.unit !== 'shares') {
+      const latest = growthRates(shown, m, 4).at(-1);
+      parts.push(latest === null || latest === undefined ? `${label(last)} has no figure a year earlier to grow from` : `${label(last)}, the latest, **${pct(latest)}** year over year`);
+      const trailing = trailingYears(shown, m);
+      if (trailing && trailing.before > 0) parts.push(`the four quarters to ${label(trailing.to)} together ${amount(trailing.now)}, **${pct(trailing.now / trailing.before - 1)}** over the four before`);
+    }
     if (average) {
-      const gaps = shown.filter((_p, i) => !series[i]);
+      const gaps = periods.filter((_p, i) => !series[i]);
       if (gaps.length) parts.push(`no average: ${gaps.map(label).join(', ')} ${gaps.length > 1 ? 'have' : 'has'} no figure`);
       else {
         const mean = series.reduce((sum, v) => sum + v!.value, 0) / series.length;
@@ -450,7 +519,36 @@ function summaryLines(span: Span, reported: MetricId[], values: Map<MetricId, (M
         parts.push(`average ${of}: **${amount(shownMean)}**`);
       }
     }
-    out.push(`**${name}**, ${parts.join('; ')}.`);
+    if (averageGrowth && metric.unit !== 'shares') {
+      const rates = growthRates(shown, m, yearly);
+      const known = rates.filter((r): r is number => r !== null);
+      const what = span.kind === 'quarter' ? 'quarters' : 'fiscal years';
+      if (!known.length) parts.push(`no average growth: none of the ${what} shown has a figure a year earlier to grow from`);
+      else {
+        const mean = known.reduce((sum, r) => sum + r, 0) / known.length;
+        const over = known.length === rates.length ? `the ${rates.length} ${what} shown` : `the ${known.length} of the ${rates.length} ${what} shown with a figure a year earlier`;
+        let said = `average year-over-year growth over ${over}: **${pct(mean)}** (from ${pct(Math.min(...known))} to ${pct(Math.max(...known))})`;
+        const [a, b] = [series[0], series.at(-1)];
+        if (span.kind === 'year' && years > 0 && a && b && a.value > 0 && b.value > 0) said += `; compounded from ${label(first)} to ${label(last)}, **${pct((b.value / a.value) ** (1 / years) - 1)} a year**`;
+        parts.push(said);
+      }
+    }
+    if (extremes) {
+      const fastest = asked.includes('fastest');
+      if (fastest && metric.unit === 'shares') continue;
+      const ranked = fastest ? growthRates(shown, m, yearly) : (margins ?? series.map((v) => v?.value ?? null));
+      const said = (x: number) => (fastest ? pct(x) : margins ? `${x.toFixed(1)}%` : amount(x));
+      const known = ranked.flatMap((x, i) => (x === null ? [] : [{ x, p: periods[i]! }]));
+      if (margins && !fastest && share) name = capitalise(share.margin ? share.label : `${metric.label} as a share of revenue`);
+      if (known.length < 2) parts.push(`too few ${span.kind === 'quarter' ? 'quarters' : 'fiscal years'} with ${fastest ? 'growth' : 'a figure'} to compare`);
+      else {
+        const top = known.reduce((best, k) => (k.x > best.x ? k : best));
+        const bottom = known.reduce((worst, k) => (k.x < worst.x ? k : worst));
+        const [high, low] = fastest ? ['fastest year-over-year growth', 'slowest'] : ['highest', 'lowest'];
+        parts.push(`${high} in **${label(top.p)}** (${said(top.x)}), ${low} in **${label(bottom.p)}** (${said(bottom.x)}), of the ${known.length} shown`);
+      }
+    }
+    if (parts.length) out.push(`**${name}**, ${parts.join('; ')}.`);
   }
   return out;
 }

@@ -159,7 +159,7 @@ used value values versus vs want was we well went were what what's whats when wh
 largest smallest highest lowest biggest bigger larger smaller higher lower greater share rank ranked ranking order ordered difference whose
 combined together altogether sum summed totals cumulative cumulatively
 grow grows growing grown gain gains gained shrink shrinks shrank shrunk drop drops dropped jump jumped climb climbed falls fallen rises risen increases decreases declines
-improve improved worsen worsened move moved
+improve improved worsen worsened move moved peak peaked peaks record strongest weakest strong weak top
 faster slower quicker better worse fastest slowest quickest worst ahead behind leads leading winner
 money help three four five six
 explain define definition meaning mean means market markets economy fast slow slowly riskier safer risky

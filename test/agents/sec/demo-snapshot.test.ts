@@ -180,6 +180,36 @@ describe('svc-sec-agent on the demo snapshot, offline', () => {
     expect(growing.text).not.toContain('company called');
   });
 
+  it("of a table's periods: the average growth, the growth rate, the best and worst periods, each said above the table", async () => {
+    const table = 'Microsoft revenue and net income for the last 8 quarters';
+    const averaged = (await askOf('svc-agent', table, 'average growth?')).text;
+    // The mean of the year-over-year rates in the table, not the mean of the figures.
+    expect(averaged).toContain('**Revenue**, average year-over-year growth over the 8 quarters shown: **+14.1%** (from +8.3% to +17.6%).');
+    expect(averaged).toContain('**Net income**, average year-over-year growth over the 8 quarters shown: **+18.5%** (from +9.7% to +33.2%).');
+    expect(averaged).not.toContain('average per quarter');
+    // Between the latest quarters, growth is the latest quarter's and the last four quarters' over the four before.
+    const rate = (await askOf('svc-agent', table, "what's the growth rate?")).text;
+    expect(rate).toContain('**Revenue**, Q3 FY2025, the latest, **+13.3%** year over year; the four quarters to Q3 FY2025 together $270,010 million, **+14.1%** over the four before.');
+    expect(65585 + 69632 + 70066 + 64727).toBe(270010);
+    const best = (await askOf('svc-agent', table, 'best quarter?')).text;
+    expect(best).toContain('**Revenue**, highest in **Q3 FY2025** ($70,066 million), lowest in **Q4 FY2023** ($56,189 million), of the 8 shown.');
+    expect(best.indexOf('highest in')).toBeLessThan(best.indexOf('| |'));
+    // The figure named is the one ranked; "peak" is no company; "and the weakest?" after it is the same question.
+    const peak = (await askOf('svc-agent', table, 'when did net income peak?')).text;
+    expect(peak).toContain('**Net income**, highest in **Q3 FY2025** ($25,824 million), lowest in **Q4 FY2023** ($20,081 million), of the 8 shown.');
+    expect(peak).not.toContain('**Revenue**, highest');
+    expect((await askOf('svc-agent', table, 'which was the strongest quarter?', 'and the weakest?')).text).toContain('lowest in **Q4 FY2023** ($56,189 million)');
+    expect((await askOf('svc-agent', table, 'which quarter grew fastest?')).text).toContain('**Net income**, fastest year-over-year growth in **Q2 FY2024** (+33.2%), slowest in **Q4 FY2024** (+9.7%), of the 8 shown.');
+    // Of a margin, the margin is ranked.
+    expect((await askOf('svc-agent', 'Apple gross margin for the last 8 quarters', 'best quarter?')).text).toContain('**Gross margin**, highest in **Q2 FY2025** (47.1%), lowest in **Q3 FY2023** (44.5%), of the 8 shown.');
+    // Of years, the average growth is also compounded, and "growth rate?" is the compound rate.
+    const years = 'Apple revenue for the last 5 years';
+    expect((await askOf('svc-agent', years, 'average growth?')).text).toContain(
+      '**Revenue**, average year-over-year growth over the 2 of the 3 fiscal years shown with a figure a year earlier: **−0.4%** (from −2.8% to +2.0%); compounded from FY2022 to FY2024, **−0.4% a year**.',
+    );
+    expect((await askOf('svc-agent', years, 'growth rate?')).text).toContain('**-0.4% a year** compounded over 2 years');
+  });
+
   it('says which companies it covers: those the snapshot recorded, through the router too', async () => {
     for (const q of ['what companies do you cover', 'Which companies are in your data?']) {
       expect((await ask(q)).text, q).toMatch(/^This snapshot of SEC data has figures for 3 companies: Apple Inc\. \(AAPL\), Alphabet Inc\. \(GOOGL\) and Microsoft Corp\. \(MSFT\)\./);
