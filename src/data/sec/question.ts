@@ -225,8 +225,8 @@ interface Relative {
 /** A follow-up that puts a figure beside those already asked for ("add net income", "net income too"), not in their place. */
 /** A follow-up naming only another year for what was just asked ("same for 2023", "and 2023?", "what about 2022?"). */
 const SAME_FOR_YEAR = /^\s*(?:(?:and|what about|how about|same(?:\s+(?:for|in))?|ditto|likewise)\s+(?:for\s+|in\s+)?)?(?:19|20)\d\d\s*\??\s*$|\bsame\b[^?]*\b(?:19|20)\d\d\b/i;
-/** A follow-up weighing the companies just discussed against each other ("which is bigger?", "who's ahead?", "compare them"). */
-const COMPARES_THEM = /\b(?:which|who|whose)(?:'s| is| was| one| company| of them| of the two)?\b[^?]*\b(?:bigger|larger|higher|greater|more|less|lower|smaller|better|worse|faster|slower|ahead|behind|leads?|wins?|winner)\b|\bcompare (?:them|the two|both|those)\b|\bhow do they compare\b/i;
+/** A follow-up weighing the companies just discussed against each other ("which is bigger?", "who's ahead?", "compare them", "by how much?"). */
+const COMPARES_THEM = /\b(?:which|who|whose)(?:'s| is| was| one| company| of them| of the two)?\b[^?]*\b(?:bigger|larger|higher|greater|more|less|lower|smaller|better|worse|faster|slower|ahead|behind|leads?|wins?|winner)\b|\bcompare (?:them|the two|both|those)\b|\bhow do they compare\b|^\s*(?:and\s+|so\s+)?by how much\b|\bwhat(?:'s| is) the (?:difference|gap)\b|\bhow (?:big|large|wide) is the (?:difference|gap)\b/i;
 const ADD_FIGURE = /\b(?:also|too|as well|add|include|including|alongside|plus)\b/i;
 
 /** Words that put a second period beside the first, just before it: "and", "vs", "compared with". */

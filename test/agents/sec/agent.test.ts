@@ -670,7 +670,7 @@ describe('follow-up questions use the conversation', () => {
   });
 
   it('"which is bigger?" after "and Microsoft?" weighs the two companies discussed, not the last one alone', async () => {
-    for (const q of ['which is bigger?', "who's ahead?", 'compare them']) {
+    for (const q of ['which is bigger?', "who's ahead?", 'compare them', 'by how much?', "what's the difference?"]) {
       const a = await ask('Apple net income last quarter', 'and Microsoft?', q);
       expect(a.text, q).toMatch(/^Net income, side by side/);
       expect(a.text, q).toContain("- Microsoft's net income was $1,044 million (4.2%) more than Apple's.");
