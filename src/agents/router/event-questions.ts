@@ -3,9 +3,9 @@ import { withTeamNames } from '../markets-search/teams.js';
 import type { Answer, Citation } from '../types.js';
 import { listed } from '../citations.js';
 import { editDistance } from '../../text.js';
-import { bestRow, bullets, cited, isLadder, names, outcomeOf, percent, points, readReport, refsOf, rowLine, rungSide, sumOf, type Row } from './report-rows.js';
+import { bestRow, bullets, byLevel, cited, isLadder, levelOfRow, names, outcomeOf, percent, points, readReport, refsOf, rowLine, rungSide, sumOf, type Row } from './report-rows.js';
 import { arbitrageText, mostTradedText, overroundText, pricedText, quoteText } from './trading-answers.js';
-import { LIKELIHOOD, SOURCE_ASKED, baseRateText, cheapText, ladderSpanText, likelihoodText, methodText, pastText, placedText, previousText, pricedAboveText, rangeSpanText, rulesText } from './report-answers.js';
+import { LIKELIHOOD, SOURCE_ASKED, baseRateText, cheapText, ladderBandsText, ladderSpanText, likelihoodText, methodText, pastText, placedText, previousText, pricedAboveText, rangeSpanText, rulesText } from './report-answers.js';
 
 // Questions about an event already reported on ("which outcome does the model favour?", "when
 // does it close?"), answered from the stored report itself: its figures, quoted with the sources
@@ -54,7 +54,7 @@ const PATTERNS: [EventQuestion, RegExp][] = [
   ['closing', /\b(?:clos(?:e|es|ing)|settl\w*|expir\w*|deadline|trading (?:stops?|ends?|halts?)|stop trading|last (?:day|time) to trade|when(?:'s| is| does| will)\b[^?]*\b(?:release|announcement|decision|print|report|game|launch)|ends?|resolved? (?:on|by)|when (?:does|will|is) (?:it|this|the (?:event|market|contract)) (?:resolve|end|finish)\w*)\b/i],
   ['resolution', /\b(?:resolution|resolv\w*|rules?|source|criteria|count(?:s|ed)?|decides?|determin\w*|flip\w*)\b/i],
   ['moves', /\b(?:mov(?:e|ed|es|ing)|moves?|(?<!\bno )changed?|trend\w*|volume|surge\w*|momentum|shift\w*)\b/i],
-  ['market_favourite', /\b(?:most likely|likel(?:y|iest)|favou?rite|favou?red|front-?runner|leading|leads|ahead|winner|win|pick|expected|consensus|top)\b/i],
+  ['market_favourite', /\b(?:most likely|(?:most|more) probable|likel(?:y|iest)|favou?rite|favou?red|front-?runner|leading|leads|ahead|winner|win|pick|expected|consensus|top)\b/i],
   // A price asked in words of its own ("what's the price of hold?", "what does a cut trade at?", "how much is hold?").
   ['outcome', /\b(?:prices?|pric(?:ing|ed)|trad(?:es?|ing|ed) at|market (?:says?|saying|thinks?)|how much (?:is|are|does|do)|quoted? at|implied)\b|\bwhat(?:'s| is| are)\b.*\bat\s*\??\s*$/i],
 ];
@@ -258,15 +258,6 @@ function notLine(named: Row[]): string {
 }
 
 /** The rungs of a ladder on either side of a level that falls between them, lower level first. */
-/** Where a row sits on its event's levels: its label's bound ("Above 2.6" is 2.6); null when it states none. */
-const levelOfRow = (r: Row) => {
-  const range = labelRange(outcomeOf(r.outcome).name);
-  return range ? (range.from ?? range.to) : null;
-};
-
-/** The rows with levels, lowest first. */
-const byLevel = (rows: Row[]) => rows.filter((r) => levelOfRow(r) !== null).sort((a, b) => levelOfRow(a)! - levelOfRow(b)!);
-
 function rungsAround(rows: Row[], v: number): [Row, Row] | null {
   const sorted = byLevel(rows);
   for (let i = 1; i < sorted.length; i++) if (levelOfRow(sorted[i - 1]!)! < v && v < levelOfRow(sorted[i]!)!) return [sorted[i - 1]!, sorted[i]!];
@@ -561,6 +552,8 @@ function answerAbout(question: string, report: { title: string; text: string; ci
     const modelSide = single.modelValue >= 50 ? 'that it happens' : 'that it does not';
     const agree = single.modelValue >= 50 === single.marketValue >= 50 ? `, so the model, like the market, leans ${modelSide} (${points(single.modelValue - single.marketValue)} from the market)` : `, so the model leans ${modelSide} where the market does not`;
     text = `This event has one yes/no contract, **${name}**: the market gives it ${single.market} (so about ${(100 - yes).toFixed(1)}% that it does not happen), the model ${single.model} ${refs}${kind === 'model_favourite' ? agree : ''}.`;
+  } else if ((kind === 'market_favourite' || kind === 'market_least' || kind === 'model_favourite') && ladder && ladderBandsText(rows)) {
+    text = ladderBandsText(rows)!;
   } else if ((kind === 'market_favourite' || kind === 'market_least') && ladder) {
     text = `Each outcome here is a yes/no on its own level, so no single one is the likeliest result; the market and the model price each:\n\n${rows.map(rowLine).join('\n')}`;
   } else {

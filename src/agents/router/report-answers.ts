@@ -1,6 +1,6 @@
 import { labelRange } from '../markets-search/asked.js';
 import { listed } from '../citations.js';
-import { bestRow, bullets, gapOf, names, outcomeOf, percent, points, refsOf, rowLine, sumOf, type Row } from './report-rows.js';
+import { bestRow, bullets, byLevel, gapOf, levelOfRow, names, outcomeOf, percent, points, refsOf, rowLine, rungSide, sumOf, type Row } from './report-rows.js';
 
 // Answers drawn from one section of a stored report (its rules, its price moves, its resolution
 // history, its method) or from its outcome rows (likelihood, ranges of levels), for the questions
@@ -226,6 +226,54 @@ export function ladderSpanText(rows: Row[], asked: { from: number; to: number; s
     ? `Not “${asked.said}” is everything but **${outcomeOf(outer.outcome).name}** less **${outcomeOf(inner.outcome).name}**: market ${percent(100 - market)}, model ${percent(100 - model)} ${refsOf([outer, inner])}.`
     : `“${asked.said}” is **${outcomeOf(outer.outcome).name}** less **${outcomeOf(inner.outcome).name}**: market ${percent(market)}, model ${percent(model)} ${refsOf([outer, inner])}.`;
   return `${head}${disorder}\n\n${[outer, inner].map(rowLine).join('\n')}`;
+}
+
+/** Probabilities that must not rise along a ladder, held so: crossing ones pooled to their average (pool-adjacent-violators), as the report's model holds its own. */
+function nonIncreasing(values: number[]): number[] {
+  const blocks: { sum: number; n: number }[] = [];
+  for (const v of values) {
+    blocks.push({ sum: v, n: 1 });
+    while (blocks.length > 1 && blocks.at(-2)!.sum / blocks.at(-2)!.n < blocks.at(-1)!.sum / blocks.at(-1)!.n) {
+      const last = blocks.pop()!;
+      blocks.at(-1)!.sum += last.sum;
+      blocks.at(-1)!.n += last.n;
+    }
+  }
+  return blocks.flatMap((b) => Array<number>(b.n).fill(b.sum / b.n));
+}
+
+/**
+ * A ladder read as ranges ("what's the most likely range?", "most likely outcome?"): each band
+ * between two rungs is the lower rung's chance less the next one's, so the bands add up to 100%
+ * and the likeliest can be named, with the median's band. Null when the rungs are not all on one
+ * side ("Above …" or "Below …").
+ */
+export function ladderBandsText(rows: Row[]): string | null {
+  const rungs = byLevel(rows);
+  const sides = new Set(rungs.map((r) => rungSide(labelRange(outcomeOf(r.outcome).name))));
+  if (rungs.length < 2 || rungs.length !== rows.length || sides.size !== 1 || sides.has(null)) return null;
+  const above = sides.has('above');
+  // As chances of ending above each level, lowest level first: "Below" rungs by what they leave.
+  const [market, model] = [(r: Row) => r.marketValue, (r: Row) => r.modelValue].map((of) => nonIncreasing(rungs.map((r) => (above ? of(r) : 100 - of(r)))));
+  const crossed = market!.some((v, i) => Math.abs(v - (above ? rungs[i]!.marketValue : 100 - rungs[i]!.marketValue)) > 1e-9);
+  // "$92,000" of "Above $92,000": the level as the event writes it.
+  const level = (r: Row) => outcomeOf(r.outcome).name.replace(/^\s*(?:above|below|over|under)\s+/i, '').replace(/\s+or\s+(?:above|below|more|less|higher|lower)$/i, '');
+  const bands = rungs.map((r, i) => ({ name: i === 0 ? `up to ${level(r)}` : `${level(rungs[i - 1]!)} to ${level(r)}`, market: 100 - market![i]! - (i === 0 ? 0 : 100 - market![i - 1]!), model: 100 - model![i]! - (i === 0 ? 0 : 100 - model![i - 1]!) }));
+  bands.push({ name: `above ${level(rungs.at(-1)!)}`, market: market!.at(-1)!, model: model!.at(-1)! });
+  const likeliest = (of: (b: (typeof bands)[number]) => number) => bands.reduce((top, b) => (of(b) > of(top) ? b : top));
+  const [byMarket, byModel] = [likeliest((b) => b.market), likeliest((b) => b.model)];
+  const median = (chances: number[]) => {
+    const i = chances.findIndex((c) => c < 50);
+    return i === -1 ? `above ${level(rungs.at(-1)!)}` : i === 0 ? `below ${level(rungs[0]!)}` : `between ${level(rungs[i - 1]!)} and ${level(rungs[i]!)}`;
+  };
+  const head =
+    byMarket === byModel
+      ? `The most likely range is **${byMarket.name}**: market ${percent(byMarket.market)}, model ${percent(byMarket.model)} ${refsOf(rungs)}.`
+      : `The market's most likely range is **${byMarket.name}** (${percent(byMarket.market)}); the model's is **${byModel.name}** (${percent(byModel.model)}) ${refsOf(rungs)}.`;
+  const medians = median(market!) === median(model!) ? `The median is ${median(market!)} on both.` : `The market's median is ${median(market!)}, the model's ${median(model!)}.`;
+  const table = ['| Range | Market | Model |', '|---|---:|---:|', ...bands.map((b) => `| ${b.name} | ${percent(b.market)} | ${percent(b.model)} |`)].join('\n');
+  const how = `Each rung is a yes/no on its own level; a range between two rungs is the lower one's chance less the next one's${crossed ? ", the market's crossed prices pooled to their average first, as the model holds its own" : ''}.`;
+  return `${head} ${medians}\n\n${table}\n\n${how}`;
 }
 
 /**

@@ -85,6 +85,15 @@ export function isLadder(rows: Row[]): boolean {
 /** Which way a rung of a ladder pays: above its level, or below it. */
 export const rungSide = (range: LabelRange | null): 'above' | 'below' | null => (range?.from !== null && range?.to === null ? 'above' : range?.from === null && range?.to !== null ? 'below' : null);
 
+/** Where a row sits on its event's levels: its label's bound ("Above 2.6" is 2.6); null when it states none. */
+export const levelOfRow = (r: Row) => {
+  const range = labelRange(outcomeOf(r.outcome).name);
+  return range ? (range.from ?? range.to) : null;
+};
+
+/** The rows with levels, lowest first. */
+export const byLevel = (rows: Row[]) => rows.filter((r) => levelOfRow(r) !== null).sort((a, b) => levelOfRow(a)! - levelOfRow(b)!);
+
 export const rowLine = (r: Row) => {
   const { name, refs } = outcomeOf(r.outcome);
   return `- **${name}**: market ${r.market}, model ${r.model}, gap ${r.gap} ${refs}`.trimEnd();

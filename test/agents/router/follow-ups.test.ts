@@ -509,7 +509,7 @@ describe('several questions in one, and odds follow-ups that change topic', () =
     expect(await cpi('what about 2.8?')).toMatch(/^- \*\*Above 2\.8\*\*: market [\d.]+%/);
   });
 
-  it('on a ladder of price levels, names the level asked and does not call one rung the likeliest result', async () => {
+  it('on a ladder of price levels, names the level asked, and reads the likeliest result as a range between rungs', async () => {
     const url = 'https://kalshi.com/markets/kxbtcd/bitcoin/kxbtcd-26nov20';
     const payer = await svc.account({ plan: 'pro', credits: 10 });
     const report = (await new OpenAI({ baseURL: svc.baseURL, apiKey: payer.apiKey, maxRetries: 0 }).responses.create({ model: 'svc-prediction-markets-agent', input: url })).output_text;
@@ -518,9 +518,18 @@ describe('several questions in one, and odds follow-ups that change topic', () =
     expect(await ask('what are the odds it ends the day above 96k?')).toMatch(/^- \*\*Above \$96,000\*\*: market 14\.5% \(mid\), model \d+\.\d%, gap [+−]\d+\.\d pts \[1\]\n/);
     expect(await ask('odds it ends above 98k?')).toMatch(/^No rung is at \$98,000: it falls between \*\*Above \$96,000\*\* and \*\*Above \$100,000\*\*, so “above \$98,000” is between their prices: market 4\.0% to 14\.5%/);
     expect(await ask('odds it does not end above 96k?')).toMatch(/^- “not above \$96,000” is the other side of \*\*Above \$96,000\*\*: market about 85\.5%/);
-    const likely = await ask('what is the most likely outcome?');
-    expect(likely).toMatch(/^Each outcome here is a yes\/no on its own level, so no single one is the likeliest result/);
-    expect(likely.match(/^- \*\*Above/gm)).toHaveLength(4);
+    // The likeliest result of a ladder is a range between rungs: each band is one rung less the next, and the bands add up.
+    for (const q of ['what is the most likely outcome?', "what's the most probable range?"]) {
+      const likely = await ask(q);
+      expect(likely, q).toMatch(/^The (?:most likely range is \*\*up to \$92,000\*\*: market 57\.0%|market's most likely range is \*\*up to \$92,000\*\* \(57\.0%\))/);
+      const bands = [...likely.matchAll(/^\| (up to \$92,000|\$[\d,]+ to \$[\d,]+|above \$104,000) \| ([\d.]+)% \| ([\d.]+)% \|$/gm)];
+      expect(bands.map((b) => b[1])).toEqual(['up to $92,000', '$92,000 to $96,000', '$96,000 to $100,000', '$100,000 to $104,000', 'above $104,000']);
+      expect(bands.reduce((sum, b) => sum + Number(b[2]), 0)).toBeCloseTo(100, 0);
+      expect(bands.reduce((sum, b) => sum + Number(b[3]), 0)).toBeCloseTo(100, 0);
+      // Above $104,000 is priced over Above $100,000: the two are pooled, not a negative band.
+      expect(likely).toContain("the market's crossed prices pooled to their average first");
+      expect(likely).not.toMatch(/\| -/);
+    }
   });
 
   it('an outcome named whole, a range of levels, an outcome by its place; a claim about it checked', async () => {
