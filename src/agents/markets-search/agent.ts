@@ -6,9 +6,9 @@ import { withTeamNames } from './teams.js';
 import { eventPage, priceLine } from '../prediction-markets/summary.js';
 import { listed, quoteCaller, utcMinute as utc } from '../citations.js';
 import type { Agent, AgentEvent, Citation } from '../types.js';
-import { atLevel, byStrike, contestSubject, countSide, inLabelScale, rangeAsked, coverOfSide, isCount, levelOf, levelsAsked, negated, rangeOfMarket, settlesAt, sideAsked, sideIncludesLevel, sideOf, whenAsked, type AskedLevel, type AskedWhen } from './asked.js';
+import { LIST_ASKED, LIST_WORDS, atLevel, byStrike, contestSubject, countSide, inLabelScale, rangeAsked, coverOfSide, isCount, levelOf, levelsAsked, negated, rangeOfMarket, settlesAt, sideAsked, sideIncludesLevel, sideOf, whenAsked, type AskedLevel, type AskedWhen } from './asked.js';
 import type { OpenEventsIndex } from './index.js';
-import { EventSearch, fold, words } from './search.js';
+import { EventSearch, fold, words, type IndexedEvent } from './search.js';
 
 export const SEARCH_AGENT_ID = 'svc-markets-search-agent';
 
@@ -31,6 +31,12 @@ export async function searchMarkets(
 ): Promise<{ text: string; citations: Citation[]; found: number }> {
   const search = await index.get();
   const limit = options.limit ?? 5;
+  // "Which Kalshi events do you have?": every open event, not a search for "have".
+  if (LIST_ASKED.test(query) && EventSearch.terms(query).every((t) => LIST_WORDS.has(t.word))) {
+    const all = search.everyEvent(options.limit ?? 20);
+    const more = search.size > all.length ? ` (the first ${all.length} of ${search.size}; ask about a topic for the others)` : '';
+    return listEvents(client, all, `Open Kalshi events${more}, soonest to settle first, with current prices (as of ${utc(client.now())}):`, query, options);
+  }
   let hits = search.search(query, limit, options.context);
   // A follow-up without a topic of its own ("and of a hold?") is searched together with the question it continues.
   if (!hits.length && options.context) hits = search.search(`${options.context} ${query}`, limit);
@@ -87,17 +93,22 @@ async function settlingThen(client: KalshiClient, search: EventSearch, window: A
   if (!due.length) {
     return { text: `No open Kalshi event settles ${window.said}, as far as their listed dates tell (as of ${utc(client.now())}). Ask about a topic (for example “Fed decision December”, “Bitcoin price”), or a later time.\n`, citations: [], found: 0 };
   }
-  const fetched = await Promise.all(due.map((x) => client.event(x.event.event_ticker).catch(() => null)));
+  return listEvents(client, due, `Open Kalshi events settling ${window.said}, soonest first, with current prices (as of ${utc(client.now())}):`, query, options);
+}
+
+/** Events listed under a heading, each with its current prices, read fresh, and its page cited. */
+async function listEvents(client: KalshiClient, entries: IndexedEvent[], heading: string, query: string, options: { reportCost: number }): Promise<{ text: string; citations: Citation[]; found: number }> {
+  const fetched = await Promise.all(entries.map((x) => client.event(x.event.event_ticker).catch(() => null)));
   const citations: Citation[] = [];
   const asked: Asked = { levels: [], side: null, not: false, inclusive: false, text: query };
-  const lines = [`Open Kalshi events settling ${window.said}, soonest first, with current prices (as of ${utc(client.now())}):`, ''];
-  due.forEach((x, i) => {
+  const lines = [heading, ''];
+  entries.forEach((x, i) => {
     const event = fetched[i] ?? x.event;
     citations.push({ order: i + 1, name: `Kalshi: ${event.title}`, url: eventPage(event, x.seriesTitle) });
     lines.push(`${i + 1}. ${eventLine(event, x.category, i + 1, asked, null)}`);
   });
   lines.push('', `Prices are the mid of the best bid and ask (or the last trade), read as probabilities. For a research report on one, send its address to \`svc-prediction-markets-agent\` (${credits(options.reportCost)}).`);
-  return { text: `${lines.join('\n')}\n`, citations, found: due.length };
+  return { text: `${lines.join('\n')}\n`, citations, found: entries.length };
 }
 
 /**

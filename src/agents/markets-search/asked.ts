@@ -20,6 +20,16 @@ const startOfDay = (ms: number) => Math.floor(ms / DAY) * DAY;
 const isoDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 const monthName = (m: number) => MONTHS[m]!.charAt(0).toUpperCase() + MONTHS[m]!.slice(1);
 
+/**
+ * A question asking which events there are, with no topic ("which Kalshi events do you have?",
+ * "list all open prediction markets", "what can I bet on?"): every open event is listed.
+ */
+export const LIST_ASKED =
+  /\b(?:list|show|give)\b[^?.!]{0,25}\b(?:events|markets|contracts)\b|\b(?:which|what)\s+(?:open\s+)?(?:kalshi\s+|prediction\s+)?(?:events|markets|contracts)\s+(?:do you|can i|are (?:there|open|available|listed)|have you|you)\b|\ball\s+(?:the\s+)?(?:open\s+)?(?:kalshi\s+|prediction\s+)?(?:events|markets)\b|\bwhat can i (?:bet|trade|wager) on\b|\b(?:top|popular|most (?:popular|active|traded))\s+(?:kalshi\s+|prediction\s+)?(?:events|markets)\b/i;
+
+/** Words of such a question that name no topic ("list all open …"). */
+export const LIST_WORDS = new Set(['list', 'all', 'open', 'have', 'show', 'give', 'top', 'popular', 'active', 'available', 'current', 'kalshi', 'listed', 'traded', 'cover', 'track', 'offer', 'trade', 'bet', 'wager']);
+
 /** The date a question asks about, when it says one; null when it names none (or only a topic's own date words). */
 export function whenAsked(query: string, now: number): AskedWhen | null {
   const q = query.toLowerCase();

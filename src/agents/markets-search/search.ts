@@ -5,7 +5,7 @@ import { teamMentions } from './teams.js';
 
 /** Words that carry no topic in questions about odds (folded like every other word). */
 const STOP_WORDS =
-  'a an the of in on at to for by and or is are was were be will would could should do does did what whats which who whom how when where why there their this that these those it its odds chance chances probability probabilities likely likelihood percent percentage market markets prediction predictions kalshi bet bets betting price prices priced pricing forecast happen happens happening next me tell show give find any about get current currently right now today tomorrow tonight soon vs versus than many much more less least most fewer exactly ' +
+  'a an the of in on at to for by and or is are was were be list all have will would could should do does did what whats which who whom how when where why there their this that these those it its odds chance chances probability probabilities likely likelihood percent percentage market markets prediction predictions kalshi bet bets betting price prices priced pricing forecast happen happens happening next me tell show give find any about get current currently right now today tomorrow tonight soon vs versus than many much more less least most fewer exactly ' +
   // Time spans and directions say when or which way, not what: "is bitcoin going to crash this week".
   'event events settle settles settling settled expire expires expiring resolve resolves resolving cover covers can you your back times compare two underdog favourite favorite favoured favored likelier likeliest against going gonna go goes year yearly week weekly weekend month monthly day daily crash rise fall drop climb hit reach between ' +
   'monday tuesday wednesday thursday friday saturday sunday mon tue tues wed thu thur thurs fri sat sun ' +
@@ -182,6 +182,16 @@ export class EventSearch {
       out.push({ word, alternatives });
     }
     return out;
+  }
+
+  /** Every open event, soonest to settle first (those without a listed date last). */
+  everyEvent(limit: number): IndexedEvent[] {
+    const at = (x: IndexedEvent) => settlesAt(x.event) ?? Infinity;
+    return [...this.entries].sort((a, b) => at(a) - at(b)).slice(0, limit);
+  }
+
+  get size(): number {
+    return this.entries.length;
   }
 
   /** Open events settling in [from, to), soonest first (the index lists no markets: events without a strike date cannot be placed). */

@@ -4,6 +4,7 @@ import { tickerAddress } from '../../data/kalshi/url.js';
 import { asksCoverage } from '../../data/sec/question.js';
 import { eventQuestion } from './event-questions.js';
 import { asksAboutGame } from '../markets-search/teams.js';
+import { LIST_ASKED } from '../markets-search/asked.js';
 
 /** Where the router sends a question. */
 export type RouteKind = 'kalshi_url' | 'odds' | 'filings' | 'financials' | 'help';
@@ -181,6 +182,7 @@ function classifyOne(whole: string): Route {
   const finance = hasWord(words, FINANCE_WORDS) ?? (FINANCE_PHRASES.some((p) => p.test(lower)) ? 'finance phrase' : null);
   const multi = MULTI_PERIOD.some((p) => p.test(lower));
   if (MARKET_ASKED.test(lower)) return { kind: 'odds', reason: 'asks for a market' };
+  if (LIST_ASKED.test(lower)) return { kind: 'odds', reason: 'asks which markets there are' };
   if (odds && !(finance && !hasWord(words, ['odds', 'chance', 'chances', 'probability', 'likely', 'kalshi', 'bet', 'bets', 'betting', 'wager', 'polymarket']))) return { kind: 'odds', reason: `asks about odds (${odds})` };
   // "By how much did net income increase between FY2022 and FY2024?" asks for one change, not a table.
   if (finance && multi && /\bbetween\b/.test(lower) && /\b(?:by how much|how much did|increase|decrease|grow|grew|change|changed|rise|rose|fall|fell|difference)\b/.test(lower)) {
@@ -284,7 +286,7 @@ function threadEventWords(history: readonly Turn[]): Set<string> {
 
 /** The events a search answer listed ("1. **Fed decision in December 2026?** (KXFEDDECISION-26DEC, Economics) [1]: …"), in order. */
 function listedEvents(answer: string): string[] {
-  if (!/^(?:Open Kalshi events matching|No open Kalshi event matches all of)/.test(answer.trimStart())) return [];
+  if (!/^(?:Open Kalshi events\b|No open Kalshi event matches all of)/.test(answer.trimStart())) return [];
   return [...answer.matchAll(/^\d+\. \*\*.+?\*\* \(([A-Z][A-Z0-9]*-[A-Z0-9.-]+), [^)\n]*\)/gm)].map((m) => m[1]!);
 }
 

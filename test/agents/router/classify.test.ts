@@ -96,6 +96,9 @@ const TABLE: [string, RouteKind][] = [
   // A market asked for, on a company's figures: the exchange is searched
   ['is there a market on apple earnings?', 'odds'],
   ['what markets close this week?', 'odds'],
+  ['which kalshi events do you have?', 'odds'],
+  ['what can I bet on?', 'odds'],
+  ['show me all events', 'odds'],
   ["what's settling tomorrow?", 'odds'],
   ['microsoft acid test ratio', 'filings'],
   ["what's microsoft worth", 'filings'],

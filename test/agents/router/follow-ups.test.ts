@@ -235,6 +235,30 @@ describe('several questions in one, and odds follow-ups that change topic', () =
     expect(await ask('which events end next week?')).toContain('**SpaceX orbital launches in the week ending November 24, 2026?**');
   });
 
+  it('lists every open event when asked which there are ("which Kalshi events do you have?"), and a pick from the list is that event', async () => {
+    const chain = async (...inputs: string[]) => {
+      let previous: string | undefined;
+      let text = '';
+      for (const input of inputs) {
+        const r = await client.responses.create({ model: 'svc-agent', input, ...(previous ? { previous_response_id: previous } : {}) });
+        [previous, text] = [r.id, r.output_text];
+      }
+      return text;
+    };
+    for (const q of ['which kalshi events do you have?', 'list all open prediction markets', 'what can I bet on?', 'show me all events']) {
+      const all = await chain(q);
+      expect(all, q).toMatch(/^Open Kalshi events(?: \(the first 20 of \d+; ask about a topic for the others\))?, soonest to settle first, with current prices \(as of 2026-11-19 15:00 UTC\):\n\n1\. \*\*/);
+      const closes = [...all.matchAll(/Closes (\d{4}-\d\d-\d\d \d\d:\d\d) UTC/g)].map((m) => m[1]!);
+      expect(closes.length, q).toBeGreaterThanOrEqual(14);
+      expect([...closes].sort()).toEqual(closes);
+    }
+    // A topic among those words is searched for, not listed whole.
+    expect(await chain('list the fed markets')).toMatch(/^Open Kalshi events matching “list the fed markets”[^\n]*\n\n1\. \*\*Fed decision in December 2026\?\*\*/);
+    const listed = await chain('which kalshi events do you have?');
+    const fourth = /^4\. \*\*(.+?)\*\* \(([A-Z0-9-]+), /m.exec(listed)!;
+    expect(await chain('which kalshi events do you have?', 'the fourth one?')).toMatch(new RegExp(`^(?:# |\\*\\*)${fourth[1]!.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`));
+  });
+
   it('says when the events found settle on another date than the one asked, and puts the outcome at a level asked first', async () => {
     const ask = async (input: string) => (await client.responses.create({ model: 'svc-agent', input })).output_text;
     const yearEnd = await ask('will bitcoin be above 100k by end of year');
