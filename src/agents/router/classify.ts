@@ -264,7 +264,11 @@ function aboutTheEvent(question: string, route: Route, own: ReadonlySet<string> 
   if (route.kind === 'kalshi_url') return false;
   const words = tokens(question);
   const otherTopic = words.some((w) => !own.has(w) && hasWord([w], EVENT_TOPICS) !== null);
-  return (route.kind === 'odds' && words.length <= 12 && !otherTopic) || ((route.kind === 'help' || route.kind === 'odds') && words.length <= 16 && eventQuestion(question) !== null);
+  // "Bottom line?" in a thread about an event is its report in brief, not a company's net income.
+  // ("What's Apple's bottom line?" names a company: that one is.)
+  const bare = words.every((w) => ['what', 'whats', 'the', 'so', 'ok', 'okay', 'and', 'is', 'then', 'here', 'bottom', 'line'].includes(w));
+  const brief = own.size > 0 && words.length <= 8 && eventQuestion(question) === 'summary' && (route.kind !== 'filings' || bare);
+  return brief || (route.kind === 'odds' && words.length <= 12 && !otherTopic) || ((route.kind === 'help' || route.kind === 'odds') && words.length <= 16 && eventQuestion(question) !== null);
 }
 
 /** The words of the latest Kalshi event address in a conversation ("fed-rate-decision" → fed, rate, decision). */

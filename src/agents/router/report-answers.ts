@@ -242,38 +242,85 @@ function nonIncreasing(values: number[]): number[] {
   return blocks.flatMap((b) => Array<number>(b.n).fill(b.sum / b.n));
 }
 
+interface Band {
+  name: string;
+  market: number;
+  model: number;
+}
+
 /**
- * A ladder read as ranges ("what's the most likely range?", "most likely outcome?"): each band
- * between two rungs is the lower rung's chance less the next one's, so the bands add up to 100%
- * and the likeliest can be named, with the median's band. Null when the rungs are not all on one
- * side ("Above …" or "Below …").
+ * A ladder read as ranges: each band between two rungs is the lower rung's chance less the next
+ * one's, so the bands add up to 100%; with the likeliest band on each side and the median's. Null
+ * when the rungs are not all on one side ("Above …" or "Below …").
  */
-export function ladderBandsText(rows: Row[]): string | null {
+function ladderBands(rows: Row[]): { rungs: Row[]; bands: Band[]; byMarket: Band; byModel: Band; medians: [string, string]; crossed: boolean } | null {
   const rungs = byLevel(rows);
   const sides = new Set(rungs.map((r) => rungSide(labelRange(outcomeOf(r.outcome).name))));
   if (rungs.length < 2 || rungs.length !== rows.length || sides.size !== 1 || sides.has(null)) return null;
   const above = sides.has('above');
   // As chances of ending above each level, lowest level first: "Below" rungs by what they leave.
-  const [market, model] = [(r: Row) => r.marketValue, (r: Row) => r.modelValue].map((of) => nonIncreasing(rungs.map((r) => (above ? of(r) : 100 - of(r)))));
-  const crossed = market!.some((v, i) => Math.abs(v - (above ? rungs[i]!.marketValue : 100 - rungs[i]!.marketValue)) > 1e-9);
+  const [market, model] = [(r: Row) => r.marketValue, (r: Row) => r.modelValue].map((of) => nonIncreasing(rungs.map((r) => (above ? of(r) : 100 - of(r))))) as [number[], number[]];
+  const crossed = market.some((v, i) => Math.abs(v - (above ? rungs[i]!.marketValue : 100 - rungs[i]!.marketValue)) > 1e-9);
   // "$92,000" of "Above $92,000": the level as the event writes it.
   const level = (r: Row) => outcomeOf(r.outcome).name.replace(/^\s*(?:above|below|over|under)\s+/i, '').replace(/\s+or\s+(?:above|below|more|less|higher|lower)$/i, '');
-  const bands = rungs.map((r, i) => ({ name: i === 0 ? `up to ${level(r)}` : `${level(rungs[i - 1]!)} to ${level(r)}`, market: 100 - market![i]! - (i === 0 ? 0 : 100 - market![i - 1]!), model: 100 - model![i]! - (i === 0 ? 0 : 100 - model![i - 1]!) }));
-  bands.push({ name: `above ${level(rungs.at(-1)!)}`, market: market!.at(-1)!, model: model!.at(-1)! });
-  const likeliest = (of: (b: (typeof bands)[number]) => number) => bands.reduce((top, b) => (of(b) > of(top) ? b : top));
-  const [byMarket, byModel] = [likeliest((b) => b.market), likeliest((b) => b.model)];
+  const band = (i: number, of: number[]) => (i === 0 ? 100 - of[0]! : of[i - 1]! - of[i]!);
+  const bands: Band[] = rungs.map((r, i) => ({ name: i === 0 ? `up to ${level(r)}` : `${level(rungs[i - 1]!)} to ${level(r)}`, market: band(i, market), model: band(i, model) }));
+  bands.push({ name: `above ${level(rungs.at(-1)!)}`, market: market.at(-1)!, model: model.at(-1)! });
+  const likeliest = (of: (b: Band) => number) => bands.reduce((top, b) => (of(b) > of(top) ? b : top));
   const median = (chances: number[]) => {
     const i = chances.findIndex((c) => c < 50);
     return i === -1 ? `above ${level(rungs.at(-1)!)}` : i === 0 ? `below ${level(rungs[0]!)}` : `between ${level(rungs[i - 1]!)} and ${level(rungs[i]!)}`;
   };
-  const head =
-    byMarket === byModel
-      ? `The most likely range is **${byMarket.name}**: market ${percent(byMarket.market)}, model ${percent(byMarket.model)} ${refsOf(rungs)}.`
-      : `The market's most likely range is **${byMarket.name}** (${percent(byMarket.market)}); the model's is **${byModel.name}** (${percent(byModel.model)}) ${refsOf(rungs)}.`;
-  const medians = median(market!) === median(model!) ? `The median is ${median(market!)} on both.` : `The market's median is ${median(market!)}, the model's ${median(model!)}.`;
-  const table = ['| Range | Market | Model |', '|---|---:|---:|', ...bands.map((b) => `| ${b.name} | ${percent(b.market)} | ${percent(b.model)} |`)].join('\n');
-  const how = `Each rung is a yes/no on its own level; a range between two rungs is the lower one's chance less the next one's${crossed ? ", the market's crossed prices pooled to their average first, as the model holds its own" : ''}.`;
-  return `${head} ${medians}\n\n${table}\n\n${how}`;
+  return { rungs, bands, byMarket: likeliest((b) => b.market), byModel: likeliest((b) => b.model), medians: [median(market), median(model)], crossed };
+}
+
+/** The likeliest band of a ladder, on both sides: "the most likely range is **above 3.2**: market 61.0%, model 52.9% [1][2]". */
+function likeliestBand({ rungs, byMarket, byModel }: NonNullable<ReturnType<typeof ladderBands>>): string {
+  return byMarket === byModel
+    ? `the most likely range is **${byMarket.name}**: market ${percent(byMarket.market)}, model ${percent(byMarket.model)} ${refsOf(rungs)}`
+    : `the market's most likely range is **${byMarket.name}** (${percent(byMarket.market)}); the model's is **${byModel.name}** (${percent(byModel.model)}) ${refsOf(rungs)}`;
+}
+
+/**
+ * A ladder read as ranges ("what's the most likely range?", "most likely outcome?"): every band's
+ * market and model chance, the likeliest named, and the median's band. Null when it is no ladder of one side.
+ */
+export function ladderBandsText(rows: Row[]): string | null {
+  const read = ladderBands(rows);
+  if (!read) return null;
+  const [marketMedian, modelMedian] = read.medians;
+  const medians = marketMedian === modelMedian ? `The median is ${marketMedian} on both.` : `The market's median is ${marketMedian}, the model's ${modelMedian}.`;
+  const table = ['| Range | Market | Model |', '|---|---:|---:|', ...read.bands.map((b) => `| ${b.name} | ${percent(b.market)} | ${percent(b.model)} |`)].join('\n');
+  const how = `Each rung is a yes/no on its own level; a range between two rungs is the lower one's chance less the next one's${read.crossed ? ", the market's crossed prices pooled to their average first, as the model holds its own" : ''}.`;
+  return `${capitalise(likeliestBand(read))}. ${medians}\n\n${table}\n\n${how}`;
+}
+
+const capitalise = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
+
+/**
+ * A report in brief ("tl;dr", "summarize", "in one sentence"): what the market and the model
+ * expect (the favourite, or a ladder's likeliest range, or a single contract's price), the
+ * report's key takeaway, the largest price move of the week, and when trading closes. One
+ * sentence asked: the expectation and the close only.
+ */
+export function summaryText(title: string, rows: Row[], section: (heading: string) => string | undefined, oneSentence: boolean, exclusive: boolean): string {
+  const bands = ladderBands(rows);
+  let lead: string;
+  if (bands) lead = likeliestBand(bands);
+  else if (rows.length === 1) lead = `the market gives **${outcomeOf(rows[0]!.outcome).name}** ${rows[0]!.market}, the model ${rows[0]!.model} ${outcomeOf(rows[0]!.outcome).refs}`;
+  else {
+    const [market, model] = [bestRow(rows, (r) => (exclusive ? r.marketNormalised : r.marketValue)), bestRow(rows, (r) => r.modelValue)];
+    lead = `the market's favourite is **${outcomeOf(market!.outcome).name}** at ${market!.market}, model ${market!.model}${model && model !== market ? `; the model's is **${outcomeOf(model.outcome).name}** at ${model.model}` : ''} ${refsOf(model && model !== market ? [market!, model] : [market!])}`;
+  }
+  const claims = section('key claims') ?? '';
+  const closes = /^- \*\*Trading closes\*\* ([^;(\n]+?)\s*(\([^)]*\))?[;.]/m.exec(claims);
+  const cite = /^- \*\*Trading closes\*\*.*?((?:\s?\[\d+\])+)\.?\s*$/m.exec(claims)?.[1]?.trim() ?? '';
+  const closing = closes ? `trading closes ${closes[1]}${closes[2] ? ` ${closes[2]}` : ''} ${cite}`.trimEnd() : '';
+  const name = `**${title.replace(/[*_]/g, '')}**`;
+  if (oneSentence) return `${name}: ${lead}${closing ? `; ${closing}` : ''}.`;
+  const takeaway = (section('key takeaway') ?? '').split('\n').find((l) => l.trim())?.trim();
+  const move = bullets(claims, /^- \*\*Price move, /)[0]?.replace(/^- \*\*Price move, ([^:]+):\*\* /, 'The largest price move of the week: $1, ').replace(/^- /, '');
+  return [`${name}: ${lead}.`, takeaway, move, closing ? `${capitalise(closing)}.` : ''].filter(Boolean).join(' ');
 }
 
 /**
