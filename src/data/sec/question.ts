@@ -77,7 +77,7 @@ const REVENUE_WORDS = '(?:total |net )?(?:revenues?|sales)';
 /** "of revenue", "of its sales", "of Apple's revenue". */
 const OF_WHOSE = `of\\s+(?:(?:its|their|the)\\s+|[\\w.&-]+(?:'s?|’s?)\\s+)?${REVENUE_WORDS}`;
 const OF_REVENUE = new RegExp(`\\b${OF_WHOSE}\\b`, 'i');
-const MARGIN = new RegExp(`\\b(?:margins?|profitab(?:le|ility)|(?:share|percent(?:age)?|proportion|fraction) ${OF_WHOSE}|as a (?:share|percent(?:age)?))\\b|%\\s*${OF_WHOSE}\\b`, 'i');
+const MARGIN = new RegExp(`\\b(?:margins?|profitab(?:le|ility)|intensity|(?:share|percent(?:age)?|proportion|fraction) ${OF_WHOSE}|as a (?:share|percent(?:age)?))\\b|%\\s*${OF_WHOSE}\\b`, 'i');
 
 /** Statement words standing for several figures. */
 const METRIC_GROUPS: { pattern: RegExp; metrics: MetricId[] }[] = [
@@ -163,6 +163,7 @@ improve improved worsen worsened move moved peak peaked peaks record strongest w
 faster slower quicker better worse fastest slowest quickest worst ahead behind leads leading winner
 money help three four five six
 explain define definition meaning mean means market markets economy fast slow slowly riskier safer risky
+sentence sentences word words bps basis expand expanded expansion contracted intensity line lines levered leveraged leverage alone itself standalone
 average averages avg median cagr compound compounded compounding annualized annualised rate`.split(/\s+/),
 );
 
@@ -559,8 +560,8 @@ function extractPeriod(m: Masked, form: '10-K' | '10-Q' | null): { period: Perio
   m.take(/\b(?:the\s+)?(quarter|year|fiscal\s+year)\s+before\s+(?:the\s+)?last\b/gi, (x) =>
     set(/^q/i.test(x[1]!) ? { kind: 'shift', base: { kind: 'latest', span: 'quarter' }, quarters: -1, years: 0 } : { kind: 'shift', base: { kind: 'latest', span: 'year' }, quarters: 0, years: -1 }),
   );
-  // The latest: "last quarter", "most recent quarter", "latest fiscal year", "last year", "latest".
-  m.take(/\b(?:latest|most recent|last|recent|current|this|newest|past)\s+(?:reported\s+|fiscal\s+|full\s+|completed\s+)?(quarter|qtr|q|year|fy|annual(?: report)?|10-?k|10-?q)\b/gi, (x) =>
+  // The latest: "last quarter", "most recent quarter", "latest fiscal year", "last year", "latest" (of several companies, "their latest fiscal years").
+  m.take(/\b(?:latest|most recent|last|recent|current|this|newest|past)\s+(?:reported\s+|fiscal\s+|full\s+|completed\s+)?(quarters?|qtrs?|q|years?|fys?|annual(?: reports?)?|10-?ks?|10-?qs?)\b/gi, (x) =>
     set({ kind: 'latest', span: /^(year|fy|annual|10-?k)/i.test(x[1]!) ? 'year' : 'quarter' }),
   );
   m.take(/\b(?:the\s+)?(?:(a|an|one|two|three|four|five|six|seven|eight|\d)\s+)?(quarters?|years?)\s+(?:before|earlier|prior|ago|back|previously)\b/gi, (x) => {

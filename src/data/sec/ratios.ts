@@ -54,7 +54,7 @@ export const RATIOS: readonly RatioDef[] = [
     kind: 'times',
     numerator: 'longTermDebt',
     denominator: 'stockholdersEquity',
-    pattern: /\b(?:long[- ]term\s+)?debt[- ]?(?:to|\/)[- ]?equity(?:\s+ratio)?\b|\bd\/e(?:\s+ratio)?\b|\bgearing(?:\s+ratio)?\b/i,
+    pattern: /\b(?:long[- ]term\s+)?debt[- ]?(?:to|\/)[- ]?equity(?:\s+ratio)?\b|\bd\/e(?:\s+ratio)?\b|\bgearing(?:\s+ratio)?\b|(?<!\boperating\s)\b(?:financial\s+)?(?:leverage(?:\s+ratio)?|levered|leveraged)\b/i,
     describe: "long-term debt as the balance sheet reports it (without the current portion, when the company tags that apart) over shareholders' equity, at the same date",
   },
   {

@@ -210,6 +210,26 @@ describe('svc-sec-agent on the demo snapshot, offline', () => {
     expect((await askOf('svc-agent', years, 'growth rate?')).text).toContain('**-0.4% a year** compounded over 2 years');
   });
 
+  it('short follow-ups keep the conversation: "how did each change?", "what was Q4 alone?", "the most levered of the three?", "capex intensity"', async () => {
+    const margins = 'Compare Apple, Microsoft and Alphabet operating margin for their latest fiscal years';
+    // "Their latest fiscal years" are years, not the latest quarters.
+    expect((await askOf('svc-agent', margins)).text).toContain('| Apple Inc. (AAPL) | Operating income | fiscal year 2024 (year ended 2024-09-28) |');
+    const each = (await askOf('svc-agent', margins, 'how did each change from the prior year')).text;
+    expect(each).toContain('- Apple Inc. (AAPL) operating margin: **31.5%** of revenue (fiscal year 2024 revenue $391,035 million');
+    expect(each).toContain('fiscal year 2023: 29.8%');
+    expect(each).not.toMatch(/^I answer financial research questions/);
+    const q4 = (await askOf('svc-agent', 'alphabet revenue growth 2024 vs 2023', 'and net income? margin?', 'what was Q4 alone?')).text;
+    expect(q4).toMatch(/^\*\*Alphabet Inc\. \(GOOGL\)\*\*: net margin for Q4 2024 \(quarter ended 2024-12-31\) was \*\*27\.5%\*\*/);
+    // Two companies last named, "of the three": all three; "levered" is the debt-to-equity ratio, no company.
+    const levered = (await askOf('svc-agent', 'Apple current ratio and debt to equity, latest quarter', 'same for msft and googl', 'which is the most levered of the three?')).text;
+    expect(levered).toContain('- Highest debt-to-equity ratio first: Apple 1.18x, Microsoft 0.12x, Alphabet 0.03x.');
+    expect(levered).not.toContain('company called');
+    expect((await askOf('svc-agent', 'Apple capex fiscal 2024', 'capex intensity %?')).text).toMatch(/^\*\*Apple Inc\. \(AAPL\)\*\*: capital expenditure as a share of revenue for fiscal year 2024 \(year ended 2024-09-28\) was \*\*2\.4%\*\*/);
+    for (const q of ['which one is more profitable overall? one sentence', 'so how many bps did it expand?']) {
+      expect((await askOf('svc-agent', 'Apple gross margin fiscal 2024', 'and microsoft?', q)).text, q).not.toContain('company called');
+    }
+  });
+
   it('says which companies it covers: those the snapshot recorded, through the router too', async () => {
     for (const q of ['what companies do you cover', 'Which companies are in your data?']) {
       expect((await ask(q)).text, q).toMatch(/^This snapshot of SEC data has figures for 3 companies: Apple Inc\. \(AAPL\), Alphabet Inc\. \(GOOGL\) and Microsoft Corp\. \(MSFT\)\./);
