@@ -9,6 +9,7 @@ import type { Agent, AgentEvent, Citation } from '../types.js';
 import { LIST_ASKED, LIST_WORDS, atLevel, byStrike, contestSubject, countSide, inLabelScale, rangeAsked, coverOfSide, isCount, levelOf, levelsAsked, negated, rangeOfMarket, settlesAt, sideAsked, sideIncludesLevel, sideOf, whenAsked, type AskedLevel, type AskedWhen } from './asked.js';
 import type { OpenEventsIndex } from './index.js';
 import { EventSearch, fold, words, type IndexedEvent } from './search.js';
+import { EXPECTED_ASKED, ODDS_FORMAT_ASKED, aboutLevel, americanOdds, decimalOdds, expectedLevel, ladderMedian } from './distribution.js';
 
 export const SEARCH_AGENT_ID = 'svc-markets-search-agent';
 
@@ -40,6 +41,12 @@ export async function searchMarkets(
   let hits = search.search(query, limit, options.context);
   // A follow-up without a topic of its own ("and of a hold?") is searched together with the question it continues.
   if (!hits.length && options.context) hits = search.search(`${options.context} ${query}`, limit);
+  // Nor with it ("convert that to moneyline odds" after Lakers vs Celtics): the events the question before found, said so.
+  let before = false;
+  if (!hits.length && options.context && !whenAsked(query, client.now().getTime())) {
+    hits = search.search(options.context, limit);
+    before = hits.length > 0;
+  }
   // No topic, only a time ("what markets close this week?"): the events settling then, soonest first.
   const window = !hits.length && !EventSearch.terms(query).length ? whenAsked(query, client.now().getTime()) : null;
   if (window) return settlingThen(client, search, window, query, { ...options, limit: options.limit ?? 8 });
@@ -69,7 +76,9 @@ export async function searchMarkets(
     ...(unmatched.length ? [`none mentions ${unmatched.map((w) => `“${quoteCaller(w)}”`).join(' or ')}`] : []),
     ...(when && !ranked.some((r) => r.fits) ? [`none settles ${when.said}`] : []),
   ];
-  const heading = misses.length
+  const heading = before
+    ? `No open Kalshi event matches “${quoteCaller(query.trim())}” on its own; the events of the question before (“${quoteCaller(options.context!.trim())}”), with current prices (as of ${utc(client.now())}):`
+    : misses.length
     ? `No open Kalshi event matches all of “${quoteCaller(query.trim())}”: ${misses.join(', and ')}. The closest, with current prices (as of ${utc(client.now())}):`
     : `Open Kalshi events matching “${quoteCaller(query.trim())}”, with current prices (as of ${utc(client.now())}):`;
   const asked = askedOf(query);
@@ -226,11 +235,37 @@ function eventLine(event: KalshiEvent, category: string, n: number, { levels, si
   if (notNamed.length && notNamed.every((p) => p.price !== null)) {
     notes.push(`Not ${notNamed.map((p) => `“${quoteCaller(withTeam(p.label, event.title))}”`).join(' or ')}: about ${restSaid(notNamed.reduce((sum, p) => sum + p.price!, 0))}.`);
   }
+  const implied = impliedNote(event, markets, text, isLadder);
+  if (implied) notes.push(implied);
   if (otherDate) {
     const at = settlesAt(event);
     notes.push(`It settles ${at === null ? 'on another date' : `on ${new Date(at).toISOString().slice(0, 10)}`}, not ${otherDate.said}, the date asked about.`);
   }
   return `**${quoteCaller(event.title)}** (${event.event_ticker}, ${category || 'uncategorised'}) [${n}]: ${shown.length ? shown.join('; ') : 'no prices yet'}${more}.${close ? ` Closes ${utc(new Date(close))}.` : ''}${notes.length ? ` ${notes.join(' ')}` : ''}`;
+}
+
+/**
+ * What the prices imply, when asked: the expected level and the median of exclusive outcomes that
+ * are levels ("expected number of launches?"), the median of a ladder ("market-implied median
+ * price?"), or each price as American and decimal odds ("convert that to moneyline odds").
+ */
+function impliedNote(event: KalshiEvent, markets: readonly KalshiMarket[], text: string, isLadder: boolean): string | null {
+  const priced = markets.map((m) => ({ m, p: priceLine(m) })).filter((x) => x.p.price !== null);
+  if (!priced.length) return null;
+  const percentOf = (price: number) => (100 * price) / SCALE;
+  if (ODDS_FORMAT_ASKED.test(text)) {
+    const each = priced.map(({ p }) => `“${quoteCaller(withTeam(p.label, event.title))}” ${americanOdds(percentOf(p.price!))} (decimal ${decimalOdds(percentOf(p.price!))})`);
+    return `As bookmakers' odds, on each price alone (no margin removed): ${each.join(', ')}.`;
+  }
+  if (!EXPECTED_ASKED.test(text) || priced.length < 2) return null;
+  if (isLadder) {
+    const above = sideOf(markets[0]!) === 'above';
+    const rungs = priced.map(({ m, p }) => ({ level: p.label.replace(/^\s*(?:above|below)\s+/i, ''), value: levelOf(m)!, above: above ? percentOf(p.price!) : 100 - percentOf(p.price!) }));
+    return `On these prices the median is ${ladderMedian(rungs)} (where the chance of ending above a level crosses 50%).`;
+  }
+  const expected = event.mutually_exclusive && priced.length === markets.length ? expectedLevel(priced.map(({ m, p }) => ({ label: p.label, range: rangeOfMarket(m), chance: percentOf(p.price!) }))) : null;
+  if (!expected) return null;
+  return `On these prices, normalised to add up to 100%, the expected value is about ${aboutLevel(expected.mean, priced.map(({ p }) => p.label))}${expected.openEnded ? ' (open-ended outcomes counted at their bound, so an estimate)' : ''}, and the median outcome is “${quoteCaller(expected.median)}”.`;
 }
 
 /** What a range asked comes to among an event's outcomes, in one sentence; null when its outcomes are not levels. */

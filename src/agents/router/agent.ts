@@ -141,8 +141,9 @@ export function routerAgent(o: RouterOptions): Agent {
     // What only a report says (the model, its gaps, the history) is said to be missing, not answered with prices alone.
     const about = aboutEvent ? eventQuestion(question.replace(new RegExp(KALSHI_URL.source, 'gi'), ' ')) : null;
     const unreported = about === 'model_favourite' || about === 'gap' || about === 'history' || about === 'method' || about === 'previous';
-    // An outcome or level asked of live prices ("odds of a hold?", "which is likeliest?"): those outcomes first, not the list again.
-    if (about === 'outcome' || about === 'market_favourite' || about === 'market_least') {
+    // An outcome or level asked of live prices ("odds of a hold?", "which is likeliest?"): those outcomes first, not the list again;
+    // what they imply ("the median?", "as moneyline odds?") after them.
+    if (about === 'outcome' || about === 'market_favourite' || about === 'market_least' || about === 'expected' || about === 'odds_format') {
       const line = liveEventLine(summary.event, routedText(question).replace(new RegExp(KALSHI_URL.source, 'gi'), ' '), 1);
       const text = `On its live prices (no report is stored for ${address.eventTicker}, so there is no model probability yet; \`svc-prediction-markets-agent\` generates one, ${credits(o.reportCost)}): ${line}\n\nPrices are the mid of the best bid and ask (or the last trade), read as probabilities.\n`;
       return yield* written(req, question, text, summary.citations.slice(0, 1), usage);

@@ -290,7 +290,7 @@ function threadEventWords(history: readonly Turn[]): Set<string> {
 
 /** The events a search answer listed ("1. **Fed decision in December 2026?** (KXFEDDECISION-26DEC, Economics) [1]: …"), in order. */
 function listedEvents(answer: string): string[] {
-  if (!/^(?:Open Kalshi events\b|No open Kalshi event matches all of)/.test(answer.trimStart())) return [];
+  if (!/^(?:Open Kalshi events\b|No open Kalshi event matches\b)/.test(answer.trimStart())) return [];
   return [...answer.matchAll(/^\d+\. \*\*.+?\*\* \(([A-Z][A-Z0-9]*-[A-Z0-9.-]+), [^)\n]*\)/gm)].map((m) => m[1]!);
 }
 
@@ -344,6 +344,11 @@ export function classify(asked: string, history: readonly Turn[] = []): Route {
     const listing = afterListing(question, history);
     if (listing) return listing;
   }
+  // Odds right after a search ("will it be above 50 degrees?" after NYC temperatures): searched
+  // with the question that listed them as context, its events found again when nothing else is.
+  const lastAnswer = [...history].reverse().find((t) => t.role === 'assistant');
+  const lastAsked = [...history].reverse().find((t) => t.role === 'user');
+  if (route.kind === 'odds' && lastAnswer && lastAsked && listedEvents(lastAnswer.content).length) return { ...route, reason: 'a follow-up to the search before', context: lastAsked.content };
   if (aboutTheEvent(question, route, own)) {
     // Back past the turns that were themselves about the event, to its address.
     // A turn that picked an event a search listed ("and the second?") is about that event too.

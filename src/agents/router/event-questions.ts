@@ -3,16 +3,17 @@ import { withTeamNames } from '../markets-search/teams.js';
 import type { Answer, Citation } from '../types.js';
 import { listed } from '../citations.js';
 import { editDistance } from '../../text.js';
+import { LEVEL_EXPECTED_ASKED, ODDS_FORMAT_ASKED } from '../markets-search/distribution.js';
 import { bestRow, bullets, byLevel, cited, isLadder, levelOfRow, names, outcomeOf, percent, points, readReport, refsOf, rowLine, rungSide, sumOf, type Row } from './report-rows.js';
 import { arbitrageText, mostTradedText, overroundText, pricedText, quoteText } from './trading-answers.js';
-import { LIKELIHOOD, SOURCE_ASKED, baseRateText, cheapText, ladderBandsText, ladderSpanText, likelihoodText, methodText, pastText, placedText, previousText, pricedAboveText, rangeSpanText, rulesText, summaryText } from './report-answers.js';
+import { LIKELIHOOD, SOURCE_ASKED, baseRateText, cheapText, ladderBandsText, ladderSpanText, likelihoodText, methodText, pastText, placedText, previousText, pricedAboveText, rangeSpanText, rulesText, summaryText, expectedText, oddsFormatText } from './report-answers.js';
 
 // Questions about an event already reported on ("which outcome does the model favour?", "when
 // does it close?"), answered from the stored report itself: its figures, quoted with the sources
 // they cite, rather than the whole report again. The report is this service's own Markdown, so
 // its sections and its outcome table are read by their headings and columns.
 
-export type EventQuestion = 'summary' | 'arbitrage' | 'overround' | 'quote' | 'method' | 'previous' | 'model_favourite' | 'market_favourite' | 'market_least' | 'gap' | 'closing' | 'resolution' | 'history' | 'moves' | 'outcome';
+export type EventQuestion = 'summary' | 'expected' | 'odds_format' | 'arbitrage' | 'overround' | 'quote' | 'method' | 'previous' | 'model_favourite' | 'market_favourite' | 'market_least' | 'gap' | 'closing' | 'resolution' | 'history' | 'moves' | 'outcome';
 
 /** The order book and trading of a contract, or what buying it at the ask is worth on the model. */
 const QUOTE = /\b(?:spreads?|bids?|(?:the|at the|its) ask|asking price|order ?book|liquidity|open interest|expected value|ev|worth buying|buy(?:ing)? (?:yes|no)|(?:should i|to) (?:buy|sell|bet on|back)|bet on|payouts?|pays? out|how much (?:would|could|will|do|does|can) (?:i|you|we) (?:make|win|get|earn))\b/i;
@@ -69,6 +70,8 @@ const ONE_SENTENCE = /\b(?:in (?:one|a|1) (?:short )?(?:sentence|line)|one[- ]li
 export function eventQuestion(question: string): EventQuestion | null {
   const q = question.toLowerCase();
   if (SUMMARY.test(q)) return 'summary';
+  if (LEVEL_EXPECTED_ASKED.test(q)) return 'expected';
+  if (ODDS_FORMAT_ASKED.test(q)) return 'odds_format';
   if (ARBITRAGE.test(q)) return 'arbitrage';
   // "The sum of probabilities above 4%" filters outcomes by price; it does not ask for the overround.
   if (PRICED.test(q)) return 'outcome';
@@ -352,7 +355,7 @@ export function answerFromReport(
   const other = THE_OTHER.test(question);
   const step = NEXT_UP.test(question) ? 1 : NEXT_DOWN.test(question) ? -1 : 0;
   // About the event as a whole ("when does it close?", "how is it resolved?"): "it" is the event.
-  const wholeEvent = ['summary', 'closing', 'resolution', 'previous', 'arbitrage', 'overround', 'history'].includes(eventQuestion(question) ?? '');
+  const wholeEvent = ['summary', 'expected', 'closing', 'resolution', 'previous', 'arbitrage', 'overround', 'history'].includes(eventQuestion(question) ?? '');
   if (pointer(question) && !wholeEvent && !names(question).length) {
     for (const turn of earlier) {
       const before = turn.role === 'assistant' ? answered(turn.content) : names(turn.content);
@@ -461,6 +464,10 @@ function answerAbout(question: string, report: { title: string; text: string; ci
   // About every outcome at once, whatever levels or outcomes it names ("an arbitrage between 2.6 and 2.8?").
   if (kind === 'summary') {
     text = summaryText(report.title, rows, section, ONE_SENTENCE.test(question), exclusive);
+  } else if (kind === 'expected') {
+    text = expectedText(rows, ladder);
+  } else if (kind === 'odds_format') {
+    text = oddsFormatText(named.length ? named : rows, report.title);
   } else if (kind === 'arbitrage') {
     text = arbitrageText(rows, contracts, exclusive);
   } else if (kind === 'overround') {

@@ -1,4 +1,6 @@
 import { labelRange } from '../markets-search/asked.js';
+import { aboutLevel, americanOdds, decimalOdds, expectedLevel } from '../markets-search/distribution.js';
+import { withTeam } from '../prediction-markets/research.js';
 import { listed } from '../citations.js';
 import { bestRow, bullets, byLevel, gapOf, levelOfRow, names, outcomeOf, percent, points, refsOf, rowLine, rungSide, sumOf, type Row } from './report-rows.js';
 
@@ -296,6 +298,30 @@ export function ladderBandsText(rows: Row[]): string | null {
 }
 
 const capitalise = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
+
+/**
+ * What an event's outcomes imply as a level ("the median?", "expected number of launches?"): a
+ * ladder read as ranges, with its median; exclusive outcomes that are levels, their mean and
+ * median on the market's normalised prices and on the model; other outcomes have neither.
+ */
+export function expectedText(rows: Row[], ladder: boolean): string {
+  if (ladder) return ladderBandsText(rows) ?? `${rows.map(rowLine).join('\n')}`;
+  const chances = (of: (r: Row) => number) => rows.map((r) => ({ label: outcomeOf(r.outcome).name, range: labelRange(outcomeOf(r.outcome).name), chance: of(r) }));
+  const [market, model] = [expectedLevel(chances((r) => r.marketNormalised)), expectedLevel(chances((r) => r.modelValue))];
+  if (!market || !model) return `The outcomes of this event are not levels on one scale, so they have no mean or median; each is priced on its own:\n\n${rows.map(rowLine).join('\n')}`;
+  const labels = rows.map((r) => outcomeOf(r.outcome).name);
+  const open = market.openEnded ? ' Open-ended outcomes are counted at their bound, so the means are estimates.' : '';
+  return `On the market's prices, normalised to add up to 100%, the expected value is about **${aboutLevel(market.mean, labels)}** and the median outcome **${market.median}**; on the model, about **${aboutLevel(model.mean, labels)}** and **${model.median}** ${refsOf(rows)}.${open}\n\n${rows.map(rowLine).join('\n')}`;
+}
+
+/** Prices as bookmakers' odds ("convert to American odds", "moneyline?"): the market's price and the model's chance, each as American and decimal odds. */
+export function oddsFormatText(rows: Row[], title: string): string {
+  const line = (r: Row) => {
+    const { name, refs } = outcomeOf(r.outcome);
+    return `- **${withTeam(name, title)}**: market ${r.market} → ${americanOdds(r.marketValue)} (decimal ${decimalOdds(r.marketValue)}); model ${r.model} → ${americanOdds(r.modelValue)} (decimal ${decimalOdds(r.modelValue)}) ${refs}`.trimEnd();
+  };
+  return `As American (moneyline) and decimal odds, each price taken alone (the exchange's margin is not removed):\n\n${rows.map(line).join('\n')}`;
+}
 
 /**
  * A report in brief ("tl;dr", "summarize", "in one sentence"): what the market and the model

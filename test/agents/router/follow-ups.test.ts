@@ -235,6 +235,27 @@ describe('several questions in one, and odds follow-ups that change topic', () =
     expect(await ask('which events end next week?')).toContain('**SpaceX orbital launches in the week ending November 24, 2026?**');
   });
 
+  it('a follow-up to a search with no topic of its own stays on its events: a level, the expected value, the median, bookmakers\' odds', async () => {
+    const chain = async (...inputs: string[]) => {
+      let previous: string | undefined;
+      let text = '';
+      for (const input of inputs) {
+        const r = await client.responses.create({ model: 'svc-agent', input, ...(previous ? { previous_response_id: previous } : {}) });
+        [previous, text] = [r.id, r.output_text];
+      }
+      return text;
+    };
+    const above = await chain('nyc high temp tomorrow?', 'will it be above 50 degrees?');
+    expect(above).toContain('**Highest temperature in NYC on November 20, 2026?**');
+    expect(above).toContain('“above 50°” is');
+    const launches = await chain('spacex launches this week', 'expected number of launches implied by those prices?');
+    expect(launches).toMatch(/^No open Kalshi event matches “expected number of launches implied by those prices\?” on its own; the events of the question before \(“spacex launches this week”\)/);
+    // (2×42 + 3×12.5 + 4×38 + 5×25) / 117.5 = 3.4; cumulative 35.7%, 46.4%, 78.7%: the median is 4.
+    expect(launches).toContain('the expected value is about 3.4 (open-ended outcomes counted at their bound, so an estimate), and the median outcome is “4”.');
+    expect(await chain('bitcoin above 100k on nov 20?', "what's the market-implied median price?")).toContain('On these prices the median is below $92,000');
+    expect(await chain('lakers celtics who wins', 'convert that to american moneyline odds')).toContain('“Away team (Lakers)” −167 (decimal 1.60)');
+  });
+
   it('lists every open event when asked which there are ("which Kalshi events do you have?"), and a pick from the list is that event', async () => {
     const chain = async (...inputs: string[]) => {
       let previous: string | undefined;
@@ -575,6 +596,21 @@ describe('several questions in one, and odds follow-ups that change topic', () =
     expect(await shutdown('tldr')).toMatch(/^\*\*Government shutdown by December 2026\?\*\*: the market gives \*\*Shutdown\*\* 58\.0% \(mid\), the model [\d.]+% \[1\]\./);
     // A company named is asked about, thread or not.
     expect(await shutdown("what's apple's bottom line?")).toMatch(/^\*\*Apple Inc\. \(AAPL\)\*\*: net income/);
+  });
+
+  it("a report's implied level (mean, median) and its prices as bookmakers' odds", async () => {
+    const thread = await reportThreads();
+    const nyc = await thread('https://kalshi.com/markets/kxhighny/highest-temperature-in-nyc/kxhighny-26nov20');
+    expect(await nyc('expected high?')).toMatch(/^On the market's prices, normalised to add up to 100%, the expected value is about \*\*5\d\.\d°F\*\* and the median outcome \*\*52°F to 55°F\*\*; on the model, about \*\*5\d\.\d°F\*\*/);
+    // A ladder's median comes with its ranges; outcomes that are no levels have none.
+    expect(await (await thread('https://kalshi.com/markets/kxcpiyoy/cpi/kxcpiyoy-26dec'))("what's the median?")).toContain('The median is above 3.2 on both.');
+    expect(await (await thread('https://kalshi.com/markets/kxfeddecision/fed/kxfeddecision-26dec'))('median?')).toMatch(/^The outcomes of this event are not levels on one scale/);
+    const game = await thread('https://kalshi.com/markets/kxnbagame/nba-game-winner/kxnbagame-26nov21lalbos');
+    const odds = await game('convert to american odds');
+    expect(odds).toContain('- **Away team (Lakers)**: market 62.5% (mid; 61.9% normalised) → −167 (decimal 1.60); model');
+    expect(odds).toContain('- **Home team (Celtics)**: market 38.5%');
+    // A trade's expected value stays a trade's.
+    expect(await nyc('expected value of buying the favourite?')).toContain('expected value −$');
   });
 
   it('an outcome named whole, a range of levels, an outcome by its place; a claim about it checked', async () => {

@@ -1,0 +1,66 @@
+import type { LabelRange } from './asked.js';
+
+// What an event's prices imply beyond each outcome's own chance: the expected level and the
+// median of exclusive outcomes, the median of a ladder, and a price as bookmakers' odds. Pure
+// functions over chances in percent, shared by search answers (live prices) and report answers.
+
+/** "What's the expected number of launches?", "the market-implied median", "mean temperature?". */
+export const EXPECTED_ASKED = /\b(?:expected(?! value of (?:buy|sell|a |the |yes|no))|expectation|mean|median|average|implied (?:level|value|number|price|temperature|count))\b/i;
+
+/** The same asked of a report, where "expected value" of a contract ("of buying YES") is a trade's and "average" is said of volumes: the level's mean or median only. */
+export const LEVEL_EXPECTED_ASKED = /\b(?:median|mean|expected (?:number|level|count|temperature|high|low|price|reading|print|jobs|launches|rate|outcome|result)|implied (?:median|mean|level|value|number|price|temperature|count)|on average)\b|^\s*(?:what(?:'s| is) the )?expected value\s*\??\s*$/i;
+
+/** "Convert that to American odds", "moneyline?", "decimal odds?". */
+export const ODDS_FORMAT_ASKED = /\b(?:american|moneyline|money line|decimal|fractional|vegas|sportsbook)\b/i;
+
+export interface Chance {
+  label: string;
+  range: LabelRange | null;
+  /** In percent. */
+  chance: number;
+}
+
+/**
+ * The mean and the median of exclusive outcomes that are levels ("2 or fewer", "3", "4", "5 or
+ * more"; "48°F to 51°F"), their chances normalised to add up to 100%. A range counts at its middle
+ * (a count's single value at itself), an open-ended one at its bound, so a mean with open ends is
+ * an estimate (`openEnded`). Null when an outcome states no level.
+ */
+export function expectedLevel(outcomes: readonly Chance[]): { mean: number; median: string; openEnded: boolean } | null {
+  if (outcomes.length < 2 || outcomes.some((o) => o.range === null || !Number.isFinite(o.chance))) return null;
+  const total = outcomes.reduce((sum, o) => sum + o.chance, 0);
+  if (total <= 0) return null;
+  const at = (r: LabelRange) => (r.from !== null && r.to !== null ? (r.from + r.to) / 2 : (r.from ?? r.to)!);
+  const placed = outcomes.map((o) => ({ o, x: at(o.range!), p: o.chance / total })).sort((a, b) => a.x - b.x);
+  const mean = placed.reduce((sum, { x, p }) => sum + x * p, 0);
+  let cumulative = 0;
+  const median = placed.find(({ p }) => (cumulative += p) >= 0.5)?.o.label ?? placed.at(-1)!.o.label;
+  return { mean, median, openEnded: outcomes.some((o) => o.range!.from === null || o.range!.to === null) };
+}
+
+/**
+ * Where a ladder's median lies: the level where the chance of ending above crosses 50%. Rungs are
+ * "Above" ones (a "Below" rung's chance is first turned into its other side by the caller).
+ */
+export function ladderMedian(rungs: readonly { level: string; value: number; above: number }[]): string {
+  const sorted = [...rungs].sort((a, b) => a.value - b.value);
+  const i = sorted.findIndex((r) => r.above < 50);
+  return i === -1 ? `above ${sorted.at(-1)!.level}` : i === 0 ? `below ${sorted[0]!.level}` : `between ${sorted[i - 1]!.level} and ${sorted[i]!.level}`;
+}
+
+/** A chance as American (moneyline) odds: a favourite as the stake that wins $100 ("−167"), an underdog as what $100 wins ("+160"). */
+export function americanOdds(percent: number): string {
+  if (percent <= 0 || percent >= 100) return '—';
+  const odds = percent >= 50 ? (100 * percent) / (100 - percent) : (100 * (100 - percent)) / percent;
+  return `${percent >= 50 ? '−' : '+'}${Math.round(odds)}`;
+}
+
+/** A chance as decimal odds: what a winning $1 stake returns, stake included ("1.60"). */
+export const decimalOdds = (percent: number) => (percent > 0 ? (100 / percent).toFixed(2) : '—');
+
+/** "3.4", "51.4°F", "$93,120": a mean to a tenth (whole above 1,000), in the unit every label is written in. */
+export function aboutLevel(x: number, labels: readonly string[] = []): string {
+  const n = x.toLocaleString('en-US', { maximumFractionDigits: Math.abs(x) >= 1000 ? 0 : 1 });
+  const every = (unit: string) => labels.length > 0 && labels.every((l) => l.includes(unit));
+  return every('$') ? `$${n}` : every('°F') ? `${n}°F` : every('°C') ? `${n}°C` : every('%') ? `${n}%` : n;
+}

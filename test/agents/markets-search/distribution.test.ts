@@ -1,0 +1,38 @@
+import { describe, expect, it } from 'vitest';
+import { americanOdds, aboutLevel, decimalOdds, expectedLevel, ladderMedian } from '../../../src/agents/markets-search/distribution.js';
+import { labelRange } from '../../../src/agents/markets-search/asked.js';
+
+const chances = (pairs: [string, number][]) => pairs.map(([label, chance]) => ({ label, range: labelRange(label), chance }));
+
+describe('what prices imply', () => {
+  it('the mean and median of exclusive levels, normalised, open ends at their bound', () => {
+    // Counts: 2 or fewer, 3, 4, 5 or more; prices add up to 117.5%.
+    const launches = expectedLevel(chances([['2 or fewer', 42], ['3', 12.5], ['4', 38], ['5 or more', 25]]))!;
+    expect(launches.mean).toBeCloseTo((2 * 42 + 3 * 12.5 + 4 * 38 + 5 * 25) / 117.5, 10);
+    // Cumulative 35.7%, 46.4%, 78.7%: the median is 4.
+    expect(launches.median).toBe('4');
+    expect(launches.openEnded).toBe(true);
+    // Closed ranges count at their middle.
+    const closed = expectedLevel(chances([['40 to 50', 50], ['50 to 60', 50]]))!;
+    expect(closed).toEqual({ mean: 50, median: '40 to 50', openEnded: false });
+    // An outcome that is no level: no mean.
+    expect(expectedLevel(chances([['Hold', 50], ['Cut 25bps', 50]]))).toBeNull();
+  });
+
+  it("a ladder's median is where the chance of ending above crosses 50%", () => {
+    const rungs = (above: number[]) => above.map((p, i) => ({ level: `$${90 + 4 * i}k`, value: 90 + 4 * i, above: p }));
+    expect(ladderMedian(rungs([80, 60, 40, 10]))).toBe('between $94k and $98k');
+    expect(ladderMedian(rungs([43, 14.5, 4, 5]))).toBe('below $90k');
+    expect(ladderMedian(rungs([96, 92.5, 86.5, 61]))).toBe('above $102k');
+  });
+
+  it('prices as American and decimal odds', () => {
+    expect(americanOdds(62.5)).toBe('−167');
+    expect(americanOdds(38.5)).toBe('+160');
+    expect(americanOdds(50)).toBe('−100');
+    expect(americanOdds(0)).toBe('—');
+    expect(decimalOdds(62.5)).toBe('1.60');
+    expect(aboutLevel(51.43, ['Below 44°F', '56°F or above'])).toBe('51.4°F');
+    expect(aboutLevel(93120.4, ['Above $92,000'])).toBe('$93,120');
+  });
+});
