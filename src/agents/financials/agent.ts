@@ -1,7 +1,7 @@
 import type { Core } from '../../app.js';
 import { secLibrary } from '../../data/sec/index.js';
 import { asksCoverage, clipped, parseWithInstructions } from '../../data/sec/question.js';
-import { answerSecQuestion, coverageAnswer } from '../sec/agent.js';
+import { answerSecQuestion, askedOfMarkets, coverageAnswer } from '../sec/agent.js';
 import type { Agent, AgentEvent, AgentRequest } from '../types.js';
 import { answerTables, spanAsked, tabulable } from './table.js';
 
@@ -26,6 +26,11 @@ export function financialsAgent(core: Core): Agent {
       const asked = clipped([...req.messages].reverse().find((m) => m.role === 'user')?.content ?? '');
       if (asksCoverage(asked)) return yield* coverageAnswer(lib, index.size);
       const question = parseWithInstructions(req.messages, req.instructions, index);
+      const elsewhere = askedOfMarkets(asked, question);
+      if (elsewhere) {
+        yield { type: 'text', delta: elsewhere };
+        return yield { type: 'done' };
+      }
       // A question naming a period of its own ("Microsoft net income FY2023") is that period, not the earlier table's.
       const span = spanAsked(req.messages.filter((m) => m.role === 'user').map((m) => clipped(m.content)), question);
       if (!tabulable(question) || !span) {

@@ -5,7 +5,7 @@ import { listed } from '../citations.js';
 import { editDistance } from '../../text.js';
 import { LEVEL_EXPECTED_ASKED, ODDS_FORMAT_ASKED } from '../markets-search/distribution.js';
 import { bestRow, bullets, byLevel, cited, isLadder, levelOfRow, names, outcomeOf, percent, points, readReport, refsOf, rowLine, rungSide, sumOf, type Row } from './report-rows.js';
-import { arbitrageText, mostTradedText, overroundText, pricedText, quoteText } from './trading-answers.js';
+import { arbitrageText, bestTradeText, mostTradedText, overroundText, pricedText, quoteText } from './trading-answers.js';
 import { LIKELIHOOD, SOURCE_ASKED, baseRateText, cheapText, ladderBandsText, ladderSpanText, likelihoodText, methodText, pastText, placedText, previousText, pricedAboveText, rangeSpanText, rulesText, summaryText, expectedText, oddsFormatText } from './report-answers.js';
 
 // Questions about an event already reported on ("which outcome does the model favour?", "when
@@ -13,10 +13,10 @@ import { LIKELIHOOD, SOURCE_ASKED, baseRateText, cheapText, ladderBandsText, lad
 // they cite, rather than the whole report again. The report is this service's own Markdown, so
 // its sections and its outcome table are read by their headings and columns.
 
-export type EventQuestion = 'summary' | 'expected' | 'odds_format' | 'arbitrage' | 'overround' | 'quote' | 'method' | 'previous' | 'model_favourite' | 'market_favourite' | 'market_least' | 'gap' | 'closing' | 'resolution' | 'history' | 'moves' | 'outcome';
+export type EventQuestion = 'summary' | 'expected' | 'odds_format' | 'best_trade' | 'arbitrage' | 'overround' | 'quote' | 'method' | 'previous' | 'model_favourite' | 'market_favourite' | 'market_least' | 'gap' | 'closing' | 'resolution' | 'history' | 'moves' | 'outcome';
 
 /** The order book and trading of a contract, or what buying it at the ask is worth on the model. */
-const QUOTE = /\b(?:spreads?|bids?|(?:the|at the|its) ask|asking price|order ?book|liquidity|open interest|expected value|ev|worth buying|buy(?:ing)? (?:yes|no)|(?:should i|to) (?:buy|sell|bet on|back)|bet on|payouts?|pays? out|how much (?:would|could|will|do|does|can) (?:i|you|we) (?:make|win|get|earn))\b/i;
+const QUOTE = /\b(?:spreads?|bids?|(?:the|at the|its) ask|asking price|order ?book|liquidity|open interest|expected value|ev|worth buying|buy(?:ing)? (?:yes|no)|(?:should i|to) (?:buy|sell|bet on|back)|bet on|payouts?|pays? out|how much (?:would|could|will|do|does|can) (?:i|you|we) (?:make|win|get|earn)|what (?:do|would|will|can|could) (?:i|you|we) (?:make|win|get|earn)|how much (?:does|do|is) (?:a |one )?(?:yes|no|contract)\w*\s+(?:cost|costs))\b/i;
 /** Trading figures of the contract snapshot. */
 const TRADING = /\b(?:volume|open interest|traded|liquid\w*)\b/i;
 /** A ranking by a trading figure ("which has the most volume?"). */
@@ -66,12 +66,16 @@ const SUMMARY = /\b(?:tl;?\s?dr|summar(?:y|ise|ize|ised|ized|ising|izing)|sum (?
 const IN_BRIEF = /\b(?:in (?:one|a|1|two|2|three|3|a few) (?:short )?(?:sentences?|lines?)|one[- ]liner)\b/;
 const ONE_SENTENCE = /\b(?:in (?:one|a|1) (?:short )?(?:sentence|line)|one[- ]liner)\b/i;
 
+/** The trade the model favours, of no outcome in particular: "which outcome would you buy?", "best bet?", "where's the edge?". */
+const BEST_TRADE = /\b(?:best (?:trade|bet|buy|value|opportunity|edge)|(?:which|what) (?:one |outcome |contract |side )?(?:would|should|do) (?:you|i) (?:buy|bet on|back|pick|trade)|\b(?:would|should) (?:you|i) (?:buy|bet on|back)\b|where(?:'s| is) the (?:edge|value)|(?:any|is there (?:an? )?)(?:edge|value|good bets?)\b)/;
+
 /** What a follow-up asks about the event, or null when it asks for nothing the report answers on its own. */
 export function eventQuestion(question: string): EventQuestion | null {
   const q = question.toLowerCase();
   if (SUMMARY.test(q)) return 'summary';
   if (LEVEL_EXPECTED_ASKED.test(q)) return 'expected';
   if (ODDS_FORMAT_ASKED.test(q)) return 'odds_format';
+  if (BEST_TRADE.test(q)) return 'best_trade';
   if (ARBITRAGE.test(q)) return 'arbitrage';
   // "The sum of probabilities above 4%" filters outcomes by price; it does not ask for the overround.
   if (PRICED.test(q)) return 'outcome';
@@ -466,6 +470,9 @@ function answerAbout(question: string, report: { title: string; text: string; ci
     text = summaryText(report.title, rows, section, ONE_SENTENCE.test(question), exclusive);
   } else if (kind === 'expected') {
     text = expectedText(rows, ladder);
+  } else if (kind === 'best_trade') {
+    // "Would you buy hold?": that outcome's trade; none named, the best of all.
+    text = named.length && named.length < rows.length ? quoteText(`buy ${question}`, named, contracts) : bestTradeText(rows, contracts);
   } else if (kind === 'odds_format') {
     text = oddsFormatText(named.length ? named : rows, report.title);
   } else if (kind === 'arbitrage') {

@@ -16,7 +16,7 @@ export function quoteText(question: string, shown: Row[], contracts: Map<string,
   const value = /\b(?:expected value|ev|worth buying|buy(?:ing)?|sell(?:ing)?|bet(?:ting)? on|back)\b/i.test(question);
   const no = /\b(?:buy(?:ing)?|the)\s+no\b|\bno\s+(?:side|contract|shares?)\b/i.test(question);
   // "What's the payout on hold?", "how much would I make if hold hits?": a contract pays $1.
-  const payout = /\b(?:payouts?|pays? out|how much (?:would|could|will|do|does|can) (?:i|you|we) (?:make|win|get|earn))\b/i.test(question);
+  const payout = /\b(?:payouts?|pays? out|how much (?:would|could|will|do|does|can) (?:i|you|we) (?:make|win|get|earn)|what (?:do|would|will|can|could) (?:i|you|we) (?:make|win|get|earn))\b/i.test(question);
   // A stake said in dollars ("if I bet $100", "put 50 dollars on").
   const staked = /\$\s?(\d[\d,]*(?:\.\d{1,2})?)|\b(\d[\d,]*(?:\.\d{1,2})?)\s*(?:dollars|usd|bucks)\b/i.exec(question);
   const stake = staked ? Number((staked[1] ?? staked[2])!.replace(/,/g, '')) : null;
@@ -51,6 +51,32 @@ export function quoteText(question: string, shown: Row[], contracts: Map<string,
   if (!lines.length) return null;
   const caveat = value ? '\n\nThis is the model\'s arithmetic on the report\'s prices, not investment advice: prices move, and fees and the model\'s error are not counted.' : '';
   return `${lines.join('\n')}${caveat}`;
+}
+
+/**
+ * The trade the model favours most at current prices ("which outcome would you buy?", "best bet?",
+ * "where's the edge?"): for every outcome, YES at the ask and NO at 1 minus the bid against the
+ * model's probability, best first; said plainly when none has a positive expected value.
+ */
+export function bestTradeText(rows: Row[], contracts: Map<string, Contract>): string | null {
+  const trades = rows.flatMap((r) => {
+    const c = contracts.get(outcomeOf(r.outcome).refs);
+    if (!c || !Number.isFinite(r.modelValue)) return [];
+    const [bid, ask] = [dollars(c.bid), dollars(c.ask)];
+    const chance = r.modelValue / 100;
+    return [
+      ...(ask !== null && ask > 0 ? [{ r, side: 'YES', paid: ask, chance, ev: chance - ask }] : []),
+      ...(bid !== null && bid > 0 ? [{ r, side: 'NO', paid: 1 - bid, chance: 1 - chance, ev: bid - chance }] : []),
+    ];
+  });
+  if (!trades.length) return null;
+  trades.sort((a, b) => b.ev - a.ev);
+  const said = (t: (typeof trades)[number]) =>
+    `**${t.side} on ${outcomeOf(t.r.outcome).name}** at $${t.paid.toFixed(2)} against the model's ${percent(100 * t.chance)}: expected value ${t.ev >= 0 ? '+' : '−'}$${Math.abs(t.ev).toFixed(3)} per $1 contract ${outcomeOf(t.r.outcome).refs}`;
+  const best = trades[0]!;
+  const head = best.ev > 0 ? `On the model, the best buy at current prices is ${said(best)}, before fees.` : `No contract is favoured on the model at current prices: the least unfavourable is ${said(best)}, before fees.`;
+  const rest = trades.slice(1, 6).map((t) => `- ${said(t)}`);
+  return `${head}${rest.length ? `\n\nNext:\n${rest.join('\n')}` : ''}\n\nYES is bought at the ask; NO at 1 minus the best YES bid, and pays when the outcome does not happen. This is the model's arithmetic on the report's prices, not investment advice: prices move, and fees and the model's error are not counted.`;
 }
 
 /**

@@ -32,6 +32,8 @@ async function* runSecAgent(lib: SecLibrary, request: AgentRequest): AsyncGenera
   const asked = clipped([...request.messages].reverse().find((m) => m.role === 'user')?.content ?? '');
   if (asksCoverage(asked)) return yield* coverageAnswer(lib, index.size);
   const question = await acrossCovered(lib, parseWithInstructions(request.messages, request.instructions, index), asked);
+  const elsewhere = askedOfMarkets(asked, question);
+  if (elsewhere) return yield* said(elsewhere);
   const periods = periodsAsked(request, question);
   if (periods && tabulable(question)) yield* answerTables(lib, question, periods);
   else if (!periods && question && asksOfPeriods(asked) && !question.stated.period && !question.stated.metrics && !question.stated.companies) {
@@ -45,6 +47,23 @@ async function* runSecAgent(lib: SecLibrary, request: AgentRequest): AsyncGenera
     };
     yield { type: 'done' };
   } else yield* answerSecQuestion(lib, question);
+}
+
+/** Odds and prediction markets, which no filing holds ("what are the odds of a Fed hike in December?"). */
+const MARKETS_ASKED = /\b(?:odds|chances?|probabilit(?:y|ies)|kalshi|polymarket|prediction markets?|betting|bet on|wager)\b/i;
+
+/**
+ * A question about odds that names no company found nor any figure: which model answers it,
+ * instead of reading its words as company names. Null for anything the filings may answer.
+ */
+export function askedOfMarkets(asked: string, question: SecQuestion | null): string | null {
+  if (!MARKETS_ASKED.test(asked) || question?.companies.some((c) => c.status === 'found') || question?.stated.metrics) return null;
+  return 'This model answers from companies\' SEC filings, which hold no odds. Ask `svc-agent` (it sends odds questions to the markets search) or `svc-markets-search-agent` for open Kalshi events and their prices, and send an event\'s address to `svc-prediction-markets-agent` for its research report.\n';
+}
+
+async function* said(text: string): AsyncGenerator<AgentEvent> {
+  yield { type: 'text', delta: text };
+  yield { type: 'done' };
 }
 
 /**

@@ -598,6 +598,22 @@ describe('several questions in one, and odds follow-ups that change topic', () =
     expect(await shutdown("what's apple's bottom line?")).toMatch(/^\*\*Apple Inc\. \(AAPL\)\*\*: net income/);
   });
 
+  it('the trade the model favours ("which outcome would you buy?"), one named ("would you buy …?"), and what a contract costs and wins', async () => {
+    const thread = await reportThreads();
+    const approval = await thread('https://kalshi.com/markets/kxapproval/presidential-approval-rating/kxapproval-26nov27');
+    for (const q of ['which outcome would you buy and at what price?', "what's the best trade here?", "where's the edge?"]) {
+      const best = await approval(q);
+      expect(best, q).toMatch(/^(?:On the model, the best buy at current prices is|No contract is favoured on the model at current prices: the least unfavourable is) \*\*(?:YES|NO) on [^*]+\*\* at \$0\.\d\d against the model's [\d.]+%: expected value [+−]\$0\.\d{3} per \$1 contract \[\d\]/);
+      // Best first: every expected value listed is no larger than the one before.
+      const values = [...best.matchAll(/expected value ([+−])\$(\d\.\d{3})/g)].map((m) => (m[1] === '−' ? -1 : 1) * Number(m[2]));
+      expect(values.length, q).toBeGreaterThan(2);
+      expect([...values].sort((a, b) => b - a)).toEqual(values);
+      expect(best, q).toContain('not investment advice');
+    }
+    expect(await approval('would you buy 44% or above?')).toMatch(/^- \*\*44% or above\*\* \(KXAPPROVAL-26NOV27-E\): bid \$0\.42, ask \$0\.46[^\n]*Buying YES at \$0\.46 against the model's [\d.]+%: expected value −\$0\.\d{3} per \$1 contract before fees, not favoured on the model\./);
+    expect(await approval('how much does a yes contract on 44% or above cost and what do i win?')).toContain('A YES contract bought at the ask, $0.46, pays $1.00 if it resolves YES: $0.54 profit per contract before fees');
+  });
+
   it("a report's implied level (mean, median) and its prices as bookmakers' odds", async () => {
     const thread = await reportThreads();
     const nyc = await thread('https://kalshi.com/markets/kxhighny/highest-temperature-in-nyc/kxhighny-26nov20');

@@ -680,6 +680,17 @@ describe('follow-up questions use the conversation', () => {
     expect(growth.text).toContain("- Microsoft's revenue growth for fiscal year 2024 (year ended 2024-06-30), +15.7%, was 13.7 percentage points higher than Apple's for fiscal year 2024 (year ended 2024-09-28), +2.0%");
   });
 
+  it('odds asked of the filings models are pointed to the models that answer them, not read as company names', async () => {
+    for (const model of ['svc-sec-agent', 'svc-financials-agent']) {
+      for (const q of ['what are the odds of a fed hike in december?', 'kalshi odds of a shutdown']) {
+        const r = await new OpenAI({ baseURL: svc.baseURL, apiKey, maxRetries: 0 }).chat.completions.create({ model, messages: [{ role: 'user', content: q }] });
+        const text = r.choices[0]!.message.content!;
+        expect(text, `${model}: ${q}`).toMatch(/^This model answers from companies' SEC filings, which hold no odds\. Ask `svc-agent`/);
+        expect(text).not.toContain('company called');
+      }
+    }
+  });
+
   const FIRST = "What was Apple's revenue in Q3 2024?";
 
   it('a system message naming the company is the context of a question that names none; one that names its own wins', async () => {
