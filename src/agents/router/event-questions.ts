@@ -6,7 +6,7 @@ import { editDistance } from '../../text.js';
 import { LEVEL_EXPECTED_ASKED, ODDS_FORMAT_ASKED } from '../markets-search/distribution.js';
 import { bestRow, bullets, byLevel, cited, isLadder, levelOfRow, names, outcomeOf, percent, points, readReport, refsOf, rowLine, rungSide, sumOf, type Row } from './report-rows.js';
 import { arbitrageText, bestTradeText, mostTradedText, overroundText, pricedText, quoteText } from './trading-answers.js';
-import { LIKELIHOOD, SOURCE_ASKED, baseRateText, cheapText, ladderBandsText, ladderSpanText, likelihoodText, methodText, pastText, placedText, previousText, pricedAboveText, rangeSpanText, rulesText, summaryText, expectedText, oddsFormatText } from './report-answers.js';
+import { LIKELIHOOD, SOURCE_ASKED, baseRateText, cheapText, ladderBandsText, ladderSpanText, likelihoodText, methodText, pastText, placedText, previousText, pricedAboveText, rangeSpanText, rulesText, summaryText, expectedText, oddsFormatText, whyText } from './report-answers.js';
 
 // Questions about an event already reported on ("which outcome does the model favour?", "when
 // does it close?"), answered from the stored report itself: its figures, quoted with the sources
@@ -68,6 +68,9 @@ const ONE_SENTENCE = /\b(?:in (?:one|a|1) (?:short )?(?:sentence|line)|one[- ]li
 
 /** The trade the model favours, of no outcome in particular: "which outcome would you buy?", "best bet?", "where's the edge?". */
 const BEST_TRADE = /\b(?:best (?:trade|bet|buy|value|opportunity|edge)|(?:which|what) (?:one |outcome |contract |side )?(?:would|should|do) (?:you|i) (?:buy|bet on|back|pick|trade)|\b(?:would|should) (?:you|i) (?:buy|bet on|back)\b|where(?:'s| is) the (?:edge|value)|(?:any|is there (?:an? )?)(?:edge|value|good bets?)\b)/;
+
+/** "Why is hold at 16%?", "how come Below 41% is so low?": the outcome's price explained from the report. */
+const WHY_PRICED = /\b(?:why|how come)\b/i;
 
 /** What a follow-up asks about the event, or null when it asks for nothing the report answers on its own. */
 export function eventQuestion(question: string): EventQuestion | null {
@@ -468,6 +471,8 @@ function answerAbout(question: string, report: { title: string; text: string; ci
   // About every outcome at once, whatever levels or outcomes it names ("an arbitrage between 2.6 and 2.8?").
   if (kind === 'summary') {
     text = summaryText(report.title, rows, section, ONE_SENTENCE.test(question), exclusive);
+  } else if (WHY_PRICED.test(question) && kind !== 'method' && named.length && named.length <= 2 && named.length < rows.length) {
+    text = whyText(question, named, section('resolution history'), section('key claims'));
   } else if (kind === 'expected') {
     text = expectedText(rows, ladder);
   } else if (kind === 'best_trade') {

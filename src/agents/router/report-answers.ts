@@ -166,6 +166,41 @@ export function cheapText(r: Row, way: 1 | -1): string {
   return `**${asked ? 'Yes' : 'No'}**: on the model, **${name}** is ${word}: the model gives ${r.model} against a market price of ${percent(r.marketValue)} (${points(Number(edge.toFixed(1)))}; gap to the normalised price ${r.gap}) ${refs}. This is the model's view on the report's prices, not investment advice.`;
 }
 
+/**
+ * "Why is Below 41% only 16%?": what the report knows of an outcome's price. Its price and the
+ * model's probability, its record in the series (the last five settled events, and all of them;
+ * a record the question claims, "won 4 of the last 5", checked against it), and its price move;
+ * the report reads prices and the record, not news, so it says it cannot give the traders' reasons.
+ */
+export function whyText(question: string, named: Row[], history: string | undefined, claims: string | undefined): string {
+  const table = (history ?? '').split('\n').filter((l) => /^\| [A-Z0-9]/.test(l) && !l.startsWith('| Event |'));
+  const events = table.map((l) => l.split('|').slice(1, -1).map((c) => c.trim())).map(([, closed, won]) => ({ closed: closed!, won: (won ?? '').split(', ') }));
+  const claim = /\b(\d+)\s+(?:of|out of)\s+(?:the\s+)?(?:last|past)\s+(\d+)\b/i.exec(question);
+  const lines = named.map((r) => {
+    const { name, refs } = outcomeOf(r.outcome);
+    // The series' history lists a game's teams as "Away team", "Home team".
+    const type = name.replace(/^((?:away|home) team) \(.+\)$/i, '$1');
+    const won = (e: (typeof events)[number]) => e.won.includes(type);
+    const parts = [`**${name}** is priced at ${r.market}; the model, which weighs the series' record against the price, gives ${r.model} (gap ${r.gap}) ${refs}.`];
+    if (events.length) {
+      const last = events.slice(0, 5);
+      const recent = last.filter(won).length;
+      const all = events.filter(won).length;
+      let record = `It resolved YES in ${recent} of the last ${last.length} settled events of the series (${last.filter(won).map((e) => e.closed).join(', ') || 'none'}), and in ${all} of the ${events.length} in the report's history.`;
+      if (claim && Number(claim[2]) <= events.length) {
+        const n = Number(claim[2]);
+        const actual = events.slice(0, n).filter(won).length;
+        record = `${actual === Number(claim[1]) ? `Yes, it resolved YES in ${actual} of the last ${n}` : `The report's history has it resolving YES in ${actual} of the last ${n}, not ${claim[1]}`} settled events of the series; ${all} of the ${events.length} in all.`;
+      }
+      parts.push(record);
+    }
+    const move = bullets(claims, /^- \*\*Price move, /).find((l) => l.includes(`, ${name}:**`));
+    if (move) parts.push(`Its price moved ${move.replace(/^- \*\*Price move, [^:]+:\*\* /, '').replace(/\.$/, '')}.`);
+    return parts.join(' ');
+  });
+  return `${lines.join('\n\n')}\n\nThe report reads prices, the order book and the series' record, not news, polls or forecasts, so it cannot say why traders price an outcome as they do; a gap between the model and the market is where the record and the price disagree.`;
+}
+
 /** How often the outcomes named resolved YES in the series, from the report's base rates. */
 export function baseRateText(named: Row[], history: string | undefined): string | null {
   const line = (history ?? '').split('\n').find((l) => l.startsWith('**Base rates**'));

@@ -614,6 +614,23 @@ describe('several questions in one, and odds follow-ups that change topic', () =
     expect(await approval('how much does a yes contract on 44% or above cost and what do i win?')).toContain('A YES contract bought at the ask, $0.46, pays $1.00 if it resolves YES: $0.54 profit per contract before fees');
   });
 
+  it('"why is Below 41% only 16%?": the price, the model, the record in the series (a claimed record checked), the move, and what the report cannot know', async () => {
+    const thread = await reportThreads();
+    const approval = await thread('https://kalshi.com/markets/kxapproval/presidential-approval-rating/kxapproval-26nov27');
+    const report = (await new OpenAI({ baseURL: svc.baseURL, apiKey: (await svc.account({ plan: 'pro', credits: 5 })).apiKey, maxRetries: 0 }).responses.create({ model: 'svc-prediction-markets-agent:cache', input: 'https://kalshi.com/markets/kxapproval/presidential-approval-rating/kxapproval-26nov27' })).output_text;
+    // The record counted from the report's own history table, newest first.
+    const won = report.split('\n').filter((l) => /^\| KXAPPROVAL-\w+ \| \d{4}-\d\d-\d\d \|/.test(l)).map((l) => l.split('|')[3]!.split(',').map((x) => x.trim()).includes('Below 41%'));
+    const recent = won.slice(0, 5).filter(Boolean).length;
+    const why = await approval('why is below 41% only 16%?');
+    expect(why).toMatch(/^\*\*Below 41%\*\* is priced at 16\.0% \(mid; 12\.6% normalised\); the model, which weighs the series' record against the price, gives [\d.]+% \(gap [+−][\d.]+ pts\) \[1\]\./);
+    expect(why).toContain(`It resolved YES in ${recent} of the last 5 settled events of the series`);
+    expect(why).toContain(`and in ${won.filter(Boolean).length} of the ${won.length} in the report's history.`);
+    expect(why).toContain('it cannot say why traders price an outcome as they do');
+    const claimed = await approval(`below 41 won ${recent} of the last 5 weeks. why is it only 16%?`);
+    expect(claimed).toContain(`Yes, it resolved YES in ${recent} of the last 5 settled events of the series`);
+    expect(await approval(`below 41 won ${recent + 1} of the last 5 weeks. why is it only 16%?`)).toContain(`The report's history has it resolving YES in ${recent} of the last 5, not ${recent + 1}`);
+  });
+
   it("a report's implied level (mean, median) and its prices as bookmakers' odds", async () => {
     const thread = await reportThreads();
     const nyc = await thread('https://kalshi.com/markets/kxhighny/highest-temperature-in-nyc/kxhighny-26nov20');
