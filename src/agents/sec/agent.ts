@@ -6,6 +6,7 @@ import { asksCoverage, clipped, parseWithInstructions, type SecQuestion } from '
 import type { CompanyRef } from '../../data/sec/types.js';
 import type { ReportedFact } from '../../data/sec/facts.js';
 import type { Agent, AgentEvent, AgentRequest } from '../types.js';
+import { answerValuation, valuationAsked } from './valuation.js';
 import { listed } from '../citations.js';
 import { answerTables, asksOfPeriods, asksTotal, spanAsked, tabulable, type Span } from '../financials/table.js';
 import { MAX_COMPANIES, planAnswer } from './plan.js';
@@ -34,6 +35,9 @@ async function* runSecAgent(lib: SecLibrary, request: AgentRequest): AsyncGenera
   const question = await acrossCovered(lib, parseWithInstructions(request.messages, request.instructions, index), asked);
   const elsewhere = askedOfMarkets(asked, question);
   if (elsewhere) return yield* said(elsewhere);
+  // "Apple P/E at $200": the price is the asker's; the filings give the earnings and the shares.
+  const valuation = valuationAsked(asked);
+  if (valuation && question?.companies.some((c) => c.status === 'found')) return yield* answerValuation(lib, question, valuation.price);
   const periods = periodsAsked(request, question);
   if (periods && tabulable(question)) yield* answerTables(lib, question, periods);
   else if (!periods && question && asksOfPeriods(asked) && !question.stated.period && !question.stated.metrics && !question.stated.companies) {

@@ -435,7 +435,8 @@ describe('questions it cannot answer get a clear answer, never an invented numbe
     noFigures(goodwill);
     expect(goodwill.text).toMatch(/I do not have a figure called "goodwill"/);
     // Market data is said to be; a line of the statements whose name holds "market" is not.
-    expect((await ask('Apple market cap Q3 2024')).text).toMatch(/I do not have a figure called "market cap": it is market data, not a figure in SEC filings\./);
+    expect((await ask('Apple market cap Q3 2024')).text).toMatch(/^A P\/E or a market capitalisation needs a share price, which SEC filings do not hold/);
+    expect((await ask('Apple enterprise value')).text).toMatch(/I do not have a figure called "enterprise value": it is market data, not a figure in SEC filings\./);
     const securities = await ask('Apple marketable securities Q3 2024');
     expect(securities.text).toMatch(/I do not have a figure called "marketable securities": it is not among the figures I read/);
   });

@@ -230,6 +230,28 @@ describe('svc-sec-agent on the demo snapshot, offline', () => {
     }
   });
 
+  it('values a company at a share price the asker gives: P/E on twelve months of diluted EPS, earnings yield, market capitalisation, each cited', async () => {
+    const pe = await askOf('svc-agent', 'Apple P/E at $200');
+    const m = /^\*\*Apple Inc\. \(AAPL\)\*\* at \$200\.00 a share: P\/E \*\*([\d.]+)x\*\* on diluted EPS of \$([\d.]+) over the four quarters to fiscal Q2 2025 ((?:\[\d\])+) \(earnings yield ([\d.]+)%\); market capitalisation about \*\*\$([\d,]+) billion\*\* on ([\d,]+) million shares outstanding at \d{4}-\d\d-\d\d \[\d\]\./.exec(pe.text)!;
+    expect(m, pe.text).not.toBeNull();
+    const eps = Number(m[2]);
+    expect(Number(m[1])).toBeCloseTo(200 / eps, 1);
+    expect(Number(m[4])).toBeCloseTo((100 * eps) / 200, 1);
+    // The four quarters each cited, none twice.
+    expect(new Set(m[3]!.match(/\[\d\]/g)).size).toBe(m[3]!.match(/\[\d\]/g)!.length);
+    expect(Number(m[5]!.replace(/,/g, ''))).toBeCloseTo((200 * Number(m[6]!.replace(/,/g, ''))) / 1000, -1);
+    expect(pe.text).toContain('The share price, $200.00, is the one asked about, not a quote.');
+    // The same EPS as the quarters' figures asked for: the four latest quarters' diluted EPS added up.
+    const quarters = (await askOf('svc-financials-agent', 'Apple diluted EPS for the last 4 quarters')).text;
+    const row = quarters.split('\n').find((l) => l.startsWith('| **Diluted EPS**'))!;
+    const sum = row.split('|').slice(2, 6).map((c) => parseFloat(c.replace(/[^\d.]/g, ''))).reduce((a, b) => a + b, 0);
+    expect(eps).toBeCloseTo(sum, 2);
+    // Asked as a follow-up, and without a price: what the filings give, and how to ask.
+    expect((await askOf('svc-agent', 'trailing twelve month diluted EPS for apple', 'and what P/E would be at a $200 share price')).text).toMatch(/^\*\*Apple Inc\. \(AAPL\)\*\* at \$200\.00 a share: P\/E \*\*/);
+    expect((await askOf('svc-agent', 'apple p/e ratio')).text).toMatch(/^A P\/E or a market capitalisation needs a share price, which SEC filings do not hold[^\n]*\n\n- \*\*Apple Inc\. \(AAPL\)\*\*: diluted EPS of \$[\d.]+ over the four quarters to fiscal Q2 2025/);
+    expect((await askOf('svc-agent', "what's microsoft's market cap at 400 dollars a share?")).text).toMatch(/^\*\*Microsoft Corp\. \(MSFT\)\*\* at \$400\.00 a share: P\/E \*\*[\d.]+x\*\*[^\n]*market capitalisation about \*\*\$[\d,]+ billion\*\*/);
+  });
+
   it('says which companies it covers: those the snapshot recorded, through the router too', async () => {
     for (const q of ['what companies do you cover', 'Which companies are in your data?']) {
       expect((await ask(q)).text, q).toMatch(/^This snapshot of SEC data has figures for 3 companies: Apple Inc\. \(AAPL\), Alphabet Inc\. \(GOOGL\) and Microsoft Corp\. \(MSFT\)\./);
