@@ -81,6 +81,8 @@ const FASTEST_ASKED = /\b(?:fastest|slowest|quickest)\b|\b(?:growth|grew|growing
 /** What a question asks of its periods beyond the table: "change from 2022 to 2024", "CAGR", "average per quarter", "best quarter". */
 export function summariesAsked(text: string): Summary[] {
   const t = text.toLowerCase();
+  // "tl;dr", "summarize": the change over the periods and their highest and lowest.
+  if (/\b(?:tl;?\s?dr|summar(?:y|ise|ize)|sum (?:it|this|that) up|recap|gist|bottom line|key (?:points|takeaways?)|in (?:one|a|1) (?:sentence|line))\b/.test(t)) return ['change', 'extremes'];
   if (EXTREMES_ASKED.test(t) || /\b(?:fastest|slowest)[- ]growing\b/.test(t)) return [FASTEST_ASKED.test(t) ? 'fastest' : 'extremes'];
   if (AVERAGE_GROWTH_ASKED.test(t)) return ['averageGrowth'];
   const out: Summary[] = [];

@@ -1,7 +1,7 @@
 import type { KalshiClient } from '../../data/kalshi/client.js';
 import { SCALE, formatPercent } from '../../data/kalshi/numbers.js';
 import type { KalshiEvent, KalshiMarket } from '../../data/kalshi/types.js';
-import { withTeam } from '../prediction-markets/research.js';
+import { quoteOf, withTeam } from '../prediction-markets/research.js';
 import { withTeamNames } from './teams.js';
 import { eventPage, priceLine } from '../prediction-markets/summary.js';
 import { listed, quoteCaller, utcMinute as utc } from '../citations.js';
@@ -9,7 +9,7 @@ import type { Agent, AgentEvent, Citation } from '../types.js';
 import { LIST_ASKED, LIST_WORDS, atLevel, byStrike, contestSubject, countSide, inLabelScale, rangeAsked, coverOfSide, isCount, levelOf, levelsAsked, negated, rangeOfMarket, settlesAt, sideAsked, sideIncludesLevel, sideOf, whenAsked, type AskedLevel, type AskedWhen } from './asked.js';
 import type { OpenEventsIndex } from './index.js';
 import { EventSearch, fold, words, type IndexedEvent } from './search.js';
-import { EXPECTED_ASKED, ODDS_FORMAT_ASKED, aboutLevel, americanOdds, decimalOdds, expectedLevel, ladderMedian } from './distribution.js';
+import { EXPECTED_ASKED, ODDS_FORMAT_ASKED, PAYOUT_ASKED, aboutLevel, americanOdds, decimalOdds, expectedLevel, ladderMedian } from './distribution.js';
 
 export const SEARCH_AGENT_ID = 'svc-markets-search-agent';
 
@@ -235,7 +235,7 @@ function eventLine(event: KalshiEvent, category: string, n: number, { levels, si
   if (notNamed.length && notNamed.every((p) => p.price !== null)) {
     notes.push(`Not ${notNamed.map((p) => `“${quoteCaller(withTeam(p.label, event.title))}”`).join(' or ')}: about ${restSaid(notNamed.reduce((sum, p) => sum + p.price!, 0))}.`);
   }
-  const implied = impliedNote(event, markets, text, isLadder);
+  const implied = impliedNote(event, markets, text, isLadder, [...asked]);
   if (implied) notes.push(implied);
   if (otherDate) {
     const at = settlesAt(event);
@@ -249,10 +249,21 @@ function eventLine(event: KalshiEvent, category: string, n: number, { levels, si
  * are levels ("expected number of launches?"), the median of a ladder ("market-implied median
  * price?"), or each price as American and decimal odds ("convert that to moneyline odds").
  */
-function impliedNote(event: KalshiEvent, markets: readonly KalshiMarket[], text: string, isLadder: boolean): string | null {
+function impliedNote(event: KalshiEvent, markets: readonly KalshiMarket[], text: string, isLadder: boolean, asked: readonly KalshiMarket[]): string | null {
   const priced = markets.map((m) => ({ m, p: priceLine(m) })).filter((x) => x.p.price !== null);
   if (!priced.length) return null;
   const percentOf = (price: number) => (100 * price) / SCALE;
+  // "How much does a YES cost and what do I win?": the contract asked about (or the only one), at the ask.
+  const paid = PAYOUT_ASKED.test(text) ? (asked.length ? asked : markets.length === 1 ? markets : []) : [];
+  if (paid.length) {
+    const each = paid.flatMap((m) => {
+      const ask = quoteOf(m, undefined).ask;
+      if (ask === null) return [`“${quoteCaller(withTeam(priceLine(m).label, event.title))}” has no ask to buy YES at now.`];
+      const [cost, win] = [ask / SCALE, 1 - ask / SCALE];
+      return [`A YES on “${quoteCaller(withTeam(priceLine(m).label, event.title))}” costs $${cost.toFixed(2)} at the ask and pays $1.00 if it resolves YES: $${win.toFixed(2)} profit per contract before fees, the $${cost.toFixed(2)} lost if it resolves NO.`];
+    });
+    return each.join(' ');
+  }
   if (ODDS_FORMAT_ASKED.test(text)) {
     const each = priced.map(({ p }) => `“${quoteCaller(withTeam(p.label, event.title))}” ${americanOdds(percentOf(p.price!))} (decimal ${decimalOdds(percentOf(p.price!))})`);
     return `As bookmakers' odds, on each price alone (no margin removed): ${each.join(', ')}.`;

@@ -13,6 +13,9 @@ export const LEVEL_EXPECTED_ASKED = /\b(?:median|mean|expected (?:number|level|c
 /** "Convert that to American odds", "moneyline?", "decimal odds?". */
 export const ODDS_FORMAT_ASKED = /\b(?:american|moneyline|money line|decimal|fractional|vegas|sportsbook)\b/i;
 
+/** "What's the payout?", "what do I win?", "how much does a YES contract cost?". */
+export const PAYOUT_ASKED = /\b(?:payouts?|pays? out|what (?:do|would|will|can|could) (?:i|you|we) (?:make|win|get|earn)|how much (?:would|could|will|do|does|can) (?:i|you|we) (?:make|win|get|earn)|how much (?:does|do|is) (?:a |one )?(?:yes|no|contract)\w*(?:\s+\w+){0,4}\s+cost)\b/i;
+
 export interface Chance {
   label: string;
   range: LabelRange | null;

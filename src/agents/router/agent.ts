@@ -5,6 +5,8 @@ import type { ReportStore } from '../../reports/store.js';
 import { classifyWithLlm, rewrite } from '../llm/writer.js';
 import type { Llm } from '../llm/llm.js';
 import { credits, liveEventLine, searchMarkets } from '../markets-search/agent.js';
+import { PAYOUT_ASKED } from '../markets-search/distribution.js';
+import { levelsAsked } from '../markets-search/asked.js';
 import type { OpenEventsIndex } from '../markets-search/index.js';
 import { liveSummary } from '../prediction-markets/summary.js';
 import type { Agent, AgentEvent, AgentRequest, Answer, Citation, Usage } from '../types.js';
@@ -143,8 +145,14 @@ export function routerAgent(o: RouterOptions): Agent {
     const unreported = about === 'model_favourite' || about === 'gap' || about === 'history' || about === 'method' || about === 'previous';
     // An outcome or level asked of live prices ("odds of a hold?", "which is likeliest?"): those outcomes first, not the list again;
     // what they imply ("the median?", "as moneyline odds?") after them.
-    if (about === 'outcome' || about === 'market_favourite' || about === 'market_least' || about === 'expected' || about === 'odds_format') {
-      const line = liveEventLine(summary.event, routedText(question).replace(new RegExp(KALSHI_URL.source, 'gi'), ' '), 1);
+    if (about === 'outcome' || about === 'market_favourite' || about === 'market_least' || about === 'expected' || about === 'odds_format' || (about === 'quote' && PAYOUT_ASKED.test(question))) {
+      let asked = routedText(question).replace(new RegExp(KALSHI_URL.source, 'gi'), ' ');
+      // "What do I win?" after "ETH above 3400 tomorrow?": the level asked before is the contract meant.
+      if (PAYOUT_ASKED.test(asked) && !levelsAsked(asked).length) {
+        const before = req.messages.slice(0, -1).reverse().find((m) => m.role === 'user' && levelsAsked(m.content.replace(new RegExp(KALSHI_URL.source, 'gi'), ' ')).length);
+        if (before) asked = `${asked} (${routedText(before.content).replace(new RegExp(KALSHI_URL.source, 'gi'), ' ')})`;
+      }
+      const line = liveEventLine(summary.event, asked, 1);
       const text = `On its live prices (no report is stored for ${address.eventTicker}, so there is no model probability yet; \`svc-prediction-markets-agent\` generates one, ${credits(o.reportCost)}): ${line}\n\nPrices are the mid of the best bid and ask (or the last trade), read as probabilities.\n`;
       return yield* written(req, question, text, summary.citations.slice(0, 1), usage);
     }

@@ -67,7 +67,7 @@ const IN_BRIEF = /\b(?:in (?:one|a|1|two|2|three|3|a few) (?:short )?(?:sentence
 const ONE_SENTENCE = /\b(?:in (?:one|a|1) (?:short )?(?:sentence|line)|one[- ]liner)\b/i;
 
 /** The trade the model favours, of no outcome in particular: "which outcome would you buy?", "best bet?", "where's the edge?". */
-const BEST_TRADE = /\b(?:best (?:trade|bet|buy|value|opportunity|edge)|(?:which|what) (?:one |outcome |contract |side )?(?:would|should|do) (?:you|i) (?:buy|bet on|back|pick|trade)|\b(?:would|should) (?:you|i) (?:buy|bet on|back)\b|where(?:'s| is) the (?:edge|value)|(?:any|is there (?:an? )?)(?:edge|value|good bets?)\b)/;
+const BEST_TRADE = /\b(?:(?:best|worst) (?:trade|bet|buy|value|opportunity|edge)|(?:which|what) (?:one |outcome |contract |side )?(?:would|should|do) (?:you|i) (?:buy|bet on|back|pick|trade)|\b(?:would|should) (?:you|i) (?:buy|bet on|back)\b|where(?:'s| is) the (?:edge|value)|(?:any|is there (?:an? )?)(?:edge|value|good bets?)\b)/;
 
 /** "Why is hold at 16%?", "how come Below 41% is so low?": the outcome's price explained from the report. */
 const WHY_PRICED = /\b(?:why|how come)\b/i;
@@ -477,7 +477,10 @@ function answerAbout(question: string, report: { title: string; text: string; ci
     text = expectedText(rows, ladder);
   } else if (kind === 'best_trade') {
     // "Would you buy hold?": that outcome's trade; none named, the best of all.
-    text = named.length && named.length < rows.length ? quoteText(`buy ${question}`, named, contracts) : bestTradeText(rows, contracts);
+    // A range asked ("48-51") names the outcomes wholly inside it.
+    const inside = between ? rows.filter((r) => { const x = labelRange(outcomeOf(r.outcome).name); return x !== null && (x.from ?? -Infinity) >= between.from && (x.to ?? Infinity) <= between.to; }) : [];
+    const meant = named.length && named.length < rows.length ? named : inside.length && inside.length < rows.length ? inside : [];
+    text = meant.length ? quoteText(`buy ${question}`, meant, contracts) : bestTradeText(rows, contracts, /\bworst\b/i.test(question));
   } else if (kind === 'odds_format') {
     text = oddsFormatText(named.length ? named : rows, report.title);
   } else if (kind === 'arbitrage') {

@@ -56,9 +56,10 @@ export function quoteText(question: string, shown: Row[], contracts: Map<string,
 /**
  * The trade the model favours most at current prices ("which outcome would you buy?", "best bet?",
  * "where's the edge?"): for every outcome, YES at the ask and NO at 1 minus the bid against the
- * model's probability, best first; said plainly when none has a positive expected value.
+ * model's probability, best first (worst first, asked for the worst); said plainly when none has a
+ * positive expected value.
  */
-export function bestTradeText(rows: Row[], contracts: Map<string, Contract>): string | null {
+export function bestTradeText(rows: Row[], contracts: Map<string, Contract>, worst = false): string | null {
   const trades = rows.flatMap((r) => {
     const c = contracts.get(outcomeOf(r.outcome).refs);
     if (!c || !Number.isFinite(r.modelValue)) return [];
@@ -70,11 +71,15 @@ export function bestTradeText(rows: Row[], contracts: Map<string, Contract>): st
     ];
   });
   if (!trades.length) return null;
-  trades.sort((a, b) => b.ev - a.ev);
+  trades.sort((a, b) => (worst ? a.ev - b.ev : b.ev - a.ev));
   const said = (t: (typeof trades)[number]) =>
     `**${t.side} on ${outcomeOf(t.r.outcome).name}** at $${t.paid.toFixed(2)} against the model's ${percent(100 * t.chance)}: expected value ${t.ev >= 0 ? '+' : '−'}$${Math.abs(t.ev).toFixed(3)} per $1 contract ${outcomeOf(t.r.outcome).refs}`;
   const best = trades[0]!;
-  const head = best.ev > 0 ? `On the model, the best buy at current prices is ${said(best)}, before fees.` : `No contract is favoured on the model at current prices: the least unfavourable is ${said(best)}, before fees.`;
+  const head = worst
+    ? `On the model, the worst buy at current prices is ${said(best)}, before fees.`
+    : best.ev > 0
+      ? `On the model, the best buy at current prices is ${said(best)}, before fees.`
+      : `No contract is favoured on the model at current prices: the least unfavourable is ${said(best)}, before fees.`;
   const rest = trades.slice(1, 6).map((t) => `- ${said(t)}`);
   return `${head}${rest.length ? `\n\nNext:\n${rest.join('\n')}` : ''}\n\nYES is bought at the ask; NO at 1 minus the best YES bid, and pays when the outcome does not happen. This is the model's arithmetic on the report's prices, not investment advice: prices move, and fees and the model's error are not counted.`;
 }

@@ -111,7 +111,7 @@ export async function* answerSecQuestion(lib: SecLibrary, question: SecQuestion 
 }
 
 /** "Which company has the highest net margin?", "which of them has the most debt?", "compare all three companies' revenue": asked of every company covered. */
-const ACROSS = /\b(?:which|what|who)\b[^?]{0,200}?\b(?:compan(?:y|ies)|of them|of the (?:two|three|four|five|six)|firms?|stocks?)\b[^?]{0,200}?\b(?:highest|lowest|most|least|largest|biggest|smallest|best|worst|greatest|fastest|slowest)\b|\b(?:which|what|who)\b[^?]{0,200}?\b(?:highest|lowest|most|least|largest|biggest|smallest|best|worst|greatest|fastest|slowest)\b[^?]{0,200}?\bof (?:them all|all of them|the (?:three|four|five|six|3|4|5|6))\b|\brank (?:all|every|the) (?:companies|of them)\b|\b(?:all|the) (?:three|3|four|4|five|5) (?:compan(?:y|ies)|of them)\b|\ball (?:the )?companies\b|\b(?:every|each) company\b/i;
+const ACROSS = /\b(?:which|what|who)\b[^?]{0,200}?\b(?:compan(?:y|ies)|of them|of the (?:two|three|four|five|six)|firms?|stocks?)\b[^?]{0,200}?\b(?:highest|lowest|most|least|largest|biggest|smallest|best|worst|greatest|fastest|slowest)\b|\b(?:which|what|who)\b[^?]{0,200}?\b(?:highest|lowest|most|least|largest|biggest|smallest|best|worst|greatest|fastest|slowest)\b[^?]{0,200}?\bof (?:them all|all of them|the (?:three|four|five|six|3|4|5|6))\b|\brank (?:all|every|the) (?:companies|of them)\b|\b(?:all|the) (?:three|3|four|4|five|5) (?:compan(?:y|ies)|of them)\b|\ball (?:the )?companies\b|\b(?:every|each) company\b|\bother (?:two|three|four|2|3|4|companies|ones)\b|\bthe (?:others|rest)\b/i;
 
 /**
  * A question across the companies covered, naming none: a snapshot's companies (a handful), over
@@ -123,10 +123,12 @@ async function acrossCovered(lib: SecLibrary, question: SecQuestion | null, text
   const found = question.companies.filter((c) => c.status === 'found').length;
   // "Which is the most levered of the three?" after two of them were last named: all three.
   const counted = /\b(?:of the|all|the) (two|three|four|five|2|3|4|5)\b/i.exec(text)?.[1];
-  const wanted = counted ? (Number(counted) || ['two', 'three', 'four', 'five'].indexOf(counted.toLowerCase()) + 2) : null;
+  // "Compare to the other two", "and the others?": every company covered, those named so far among them.
+  const others = /\bother (?:two|three|four|2|3|4|compan(?:y|ies)|ones)\b|\bthe (?:others|rest)\b/i.test(text);
+  const wanted = others ? found + 1 : counted ? (Number(counted) || ['two', 'three', 'four', 'five'].indexOf(counted.toLowerCase()) + 2) : null;
   if (found && !(wanted && found < wanted)) return question;
   const recorded = await lib.recordedCompanies();
-  if (!recorded?.length || recorded.length > MAX_COMPANIES || (wanted && found && recorded.length !== wanted)) return question;
+  if (!recorded?.length || recorded.length > MAX_COMPANIES || (wanted && found && !others && recorded.length !== wanted)) return question;
   const companies = recorded.map((company) => ({ status: 'found' as const, text: company.ticker || company.name, company, fuzzy: false }));
   return { ...question, companies, period: question.period ?? { kind: 'latest', span: 'year' } };
 }

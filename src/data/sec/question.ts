@@ -137,7 +137,7 @@ const FIGURE_ACRONYMS = new Set(['roic', 'roi', 'roce', 'rotce', 'nopat', 'wacc'
 const GENERAL_WORDS = new Set(
   `financials financial fundamentals results performance overview summary snapshot highlights key metrics kpis kpi stats statistics health picture status update updates stock profile standing
 lately overall currently recently generally things stuff everything anything something details detail news story position condition shape state file files perform performs performed
-performing fare fared faring happen happens happened happening looking looks explain describe summarize summarise analyze analyse analysis review breakdown think
+performing fare fared faring happen happens happened happening looking looks explain describe summarize summarise tl dr tldr recap gist analyze analyse analysis review breakdown think
 list filings filing link links document documents
 should buy sell short invest investing investment hold own worth buying good bad overvalued undervalued dump`.split(/\s+/),
 );

@@ -257,6 +257,27 @@ describe('several questions in one, and odds follow-ups that change topic', () =
     expect(await chain('lakers celtics who wins', 'convert that to american moneyline odds')).toContain('“Away team (Lakers)” −167 (decimal 1.60)');
   });
 
+  it('short follow-ups to a search the rules read as nothing stay on its events ("cut of any size?"), and live prices answer what a contract pays', async () => {
+    const chain = async (...inputs: string[]) => {
+      let previous: string | undefined;
+      let text = '';
+      for (const input of inputs) {
+        const r = await client.responses.create({ model: 'svc-agent', input, ...(previous ? { previous_response_id: previous } : {}) });
+        [previous, text] = [r.id, r.output_text];
+      }
+      return text;
+    };
+    const cuts = await chain('fed decision odds', 'cut of any size?');
+    expect(cuts).toMatch(/^Open Kalshi events matching “cut of any size\?”/);
+    expect(cuts).toContain('Together, “Cut more than 25bps” and “Cut 25bps”: about 43.0%');
+    expect(await chain('bitcoin above 100k on nov 20?', 'between 92k and 96k?')).toContain('“between 92k and 96k” is “Above $92,000” less “Above $96,000”: about 28.5%.');
+    // "one" is no topic word.
+    expect(await chain('what markets close this week?', 'fed one - odds of a hold?')).not.toContain('“one”');
+    // Without a report, what a YES costs and pays, of the level asked the turn before.
+    expect(await chain('ETH above 3400 tomorrow?', 'how much does a yes contract cost and what do i win?')).toContain('A YES on “Above $3,400” costs $0.67 at the ask and pays $1.00 if it resolves YES: $0.33 profit per contract before fees, the $0.67 lost if it resolves NO.');
+    expect(await chain('fed decision odds', 'thanks')).toMatch(/^You're welcome/);
+  });
+
   it('lists every open event when asked which there are ("which Kalshi events do you have?"), and a pick from the list is that event', async () => {
     const chain = async (...inputs: string[]) => {
       let previous: string | undefined;
@@ -630,6 +651,17 @@ describe('several questions in one, and odds follow-ups that change topic', () =
     const claimed = await approval(`below 41 won ${recent} of the last 5 weeks. why is it only 16%?`);
     expect(claimed).toContain(`Yes, it resolved YES in ${recent} of the last 5 settled events of the series`);
     expect(await approval(`below 41 won ${recent + 1} of the last 5 weeks. why is it only 16%?`)).toContain(`The report's history has it resolving YES in ${recent} of the last 5, not ${recent + 1}`);
+  });
+
+  it('a trade asked in words the rules take for stock advice is the event\'s; the worst trade, worst first', async () => {
+    const thread = await reportThreads();
+    const nyc = await thread('https://kalshi.com/markets/kxhighny/highest-temperature-in-nyc/kxhighny-26nov20');
+    expect(await nyc('should i buy 48-51 at the ask? whats my EV')).toMatch(/^- \*\*48°F to 51°F\*\* \(KXHIGHNY-26NOV20-C\): bid \$0\.\d\d, ask \$0\.\d\d[^\n]*Buying YES at \$0\.\d\d against the model's [\d.]+%: expected value [+−]\$0\.\d{3} per \$1 contract/);
+    expect(await nyc('should I buy apple stock?')).not.toContain('From the stored report');
+    const worst = await (await thread('https://kalshi.com/markets/kxcpiyoy/cpi/kxcpiyoy-26dec'))('which is the worst trade on the model?');
+    expect(worst).toMatch(/^On the model, the worst buy at current prices is \*\*(?:YES|NO) on [^*]+\*\*/);
+    const values = [...worst.matchAll(/expected value ([+−])\$(\d\.\d{3})/g)].map((m) => (m[1] === '−' ? -1 : 1) * Number(m[2]));
+    expect([...values].sort((a, b) => a - b)).toEqual(values);
   });
 
   it("a report's implied level (mean, median) and its prices as bookmakers' odds", async () => {

@@ -252,6 +252,15 @@ describe('svc-sec-agent on the demo snapshot, offline', () => {
     expect((await askOf('svc-agent', "what's microsoft's market cap at 400 dollars a share?")).text).toMatch(/^\*\*Microsoft Corp\. \(MSFT\)\*\* at \$400\.00 a share: P\/E \*\*[\d.]+x\*\*[^\n]*market capitalisation about \*\*\$[\d,]+ billion\*\*/);
   });
 
+  it('"compare to the other two" adds the companies not yet named; "tl;dr" of a table is its change and its highest and lowest periods', async () => {
+    const others = (await askOf('svc-agent', 'apple diluted eps fiscal 2024', 'compare to the other two')).text;
+    expect(others).toMatch(/^Diluted EPS, side by side/);
+    for (const c of ['Apple Inc. (AAPL)', 'Alphabet Inc. (GOOGL)', 'Microsoft Corp. (MSFT)']) expect(others).toContain(`| ${c} | Diluted EPS | fiscal year 2024`);
+    const brief = (await askOf('svc-agent', 'alphabet operating income by quarter 2024', 'tl;dr')).text;
+    expect(brief).toContain('**Operating income**, Q4 2024, the latest, **+30.7%** year over year; the four quarters to Q4 2024 together $112,390 million, **+33.3%** over the four before; highest in **Q4 2024** ($30,972 million), lowest in **Q1 2024** ($25,472 million), of the 4 shown.');
+    expect(brief).not.toContain('company called');
+  });
+
   it('says which companies it covers: those the snapshot recorded, through the router too', async () => {
     for (const q of ['what companies do you cover', 'Which companies are in your data?']) {
       expect((await ask(q)).text, q).toMatch(/^This snapshot of SEC data has figures for 3 companies: Apple Inc\. \(AAPL\), Alphabet Inc\. \(GOOGL\) and Microsoft Corp\. \(MSFT\)\./);
