@@ -14,6 +14,7 @@ import { quoteCaller } from '../citations.js';
 import { isSvcError } from '../../errors.js';
 import { GREETING, KALSHI_URL, classify, routedText, splitQuestion, type Route } from './classify.js';
 import { answerFromReport, eventQuestion } from './event-questions.js';
+import { acrossEvents } from './across-events.js';
 import { ENGLISH_ONLY, looksNonEnglish } from '../../text.js';
 
 export const ROUTER_ID = 'svc-agent';
@@ -206,6 +207,11 @@ export function routerAgent(o: RouterOptions): Agent {
           yield* withUsage(o.financials.run(req), usage);
           return;
         case 'odds': {
+          if (rule.events) {
+            yield { type: 'progress', message: `Reading the stored reports of the ${rule.events.length} events listed.` };
+            const across = await acrossEvents(rule.events, (t) => o.reports.latest(t), eventQuestion(question) === 'best_trade', o.reportCost);
+            return yield* written(req, question, across.text, [...across.citations], usage);
+          }
           yield { type: 'progress', message: 'Searching the open Kalshi events.' };
           // A follow-up ("and of a hold?") is searched with the question it continues.
           const found = await searchMarkets(o.kalshi, o.index, question, { reportCost: o.reportCost, context: rule.context });

@@ -19,7 +19,12 @@ export interface Route {
   context?: string;
   /** A question about the event of an earlier Kalshi address ("which outcome does the model favour?", "odds of a hold?"). */
   aboutEvent?: boolean;
+  /** Of several events a search listed, asked of them together ("which of these has the biggest mispricing?"): their tickers, in order. */
+  events?: string[];
 }
+
+/** Asked of the events listed together, not of one: "which of these", "among those", "any of them". */
+const OF_THE_LIST = /\b(?:these|those|them|each|any of|all of|which (?:one|event|market)s?|among|across)\b/i;
 
 export const KALSHI_URL = /(?:https?:\/\/)?(?:www\.)?kalshi\.com\/markets\/[^\s<>()"']+/i;
 const trimUrl = (url: string) => url.replace(/[.,;:!?)]+$/, '');
@@ -321,6 +326,8 @@ function afterListing(question: string, history: readonly Turn[]): Route | null 
   // Of several events listed, a question of their dates or rules ("which closes first?") is about
   // the list, which no one report answers; one of prices ("which of those is cheapest?"), the first's.
   const kind = eventQuestion(question);
+  // What the model says of several listed events, compared: from each one's stored report.
+  if (listed.length > 1 && (kind === 'gap' || kind === 'best_trade' || kind === 'model_favourite') && OF_THE_LIST.test(question)) return { kind: 'odds', reason: 'across the events of the search before', events: listed };
   const ofTheList = kind === 'closing' || kind === 'resolution' || kind === 'previous' || kind === 'history';
   if ((listed.length > 1 && ofTheList) || kind === null || kind === 'outcome' || tokens(question).length > 12) return null;
   return { kind: 'kalshi_url', url: tickerAddress(listed[0]!)!, reason: 'about the first event of the search before', aboutEvent: true };

@@ -59,21 +59,39 @@ export function quoteText(question: string, shown: Row[], contracts: Map<string,
  * model's probability, best first (worst first, asked for the worst); said plainly when none has a
  * positive expected value.
  */
-export function bestTradeText(rows: Row[], contracts: Map<string, Contract>, worst = false): string | null {
-  const trades = rows.flatMap((r) => {
+export interface Trade {
+  r: Row;
+  side: 'YES' | 'NO';
+  paid: number;
+  /** The model's probability that the side bought pays. */
+  chance: number;
+  ev: number;
+}
+
+/** Every trade on the rows at current prices, YES at the ask and NO at 1 minus the bid, with its expected value on the model, best first. */
+export function rankedTrades(rows: Row[], contracts: Map<string, Contract>): Trade[] {
+  const trades: Trade[] = rows.flatMap((r) => {
     const c = contracts.get(outcomeOf(r.outcome).refs);
     if (!c || !Number.isFinite(r.modelValue)) return [];
     const [bid, ask] = [dollars(c.bid), dollars(c.ask)];
     const chance = r.modelValue / 100;
     return [
-      ...(ask !== null && ask > 0 ? [{ r, side: 'YES', paid: ask, chance, ev: chance - ask }] : []),
-      ...(bid !== null && bid > 0 ? [{ r, side: 'NO', paid: 1 - bid, chance: 1 - chance, ev: bid - chance }] : []),
+      ...(ask !== null && ask > 0 ? [{ r, side: 'YES' as const, paid: ask, chance, ev: chance - ask }] : []),
+      ...(bid !== null && bid > 0 ? [{ r, side: 'NO' as const, paid: 1 - bid, chance: 1 - chance, ev: bid - chance }] : []),
     ];
   });
+  return trades.sort((a, b) => b.ev - a.ev);
+}
+
+/** "**NO on 41% to 42%** at $0.77 against the model's 84.8%: expected value +$0.078 per $1 contract [1]". */
+export const tradeSaid = (t: Trade) =>
+  `**${t.side} on ${outcomeOf(t.r.outcome).name}** at $${t.paid.toFixed(2)} against the model's ${percent(100 * t.chance)}: expected value ${t.ev >= 0 ? '+' : '−'}$${Math.abs(t.ev).toFixed(3)} per $1 contract ${outcomeOf(t.r.outcome).refs}`.trimEnd();
+
+export function bestTradeText(rows: Row[], contracts: Map<string, Contract>, worst = false): string | null {
+  const trades = rankedTrades(rows, contracts);
   if (!trades.length) return null;
-  trades.sort((a, b) => (worst ? a.ev - b.ev : b.ev - a.ev));
-  const said = (t: (typeof trades)[number]) =>
-    `**${t.side} on ${outcomeOf(t.r.outcome).name}** at $${t.paid.toFixed(2)} against the model's ${percent(100 * t.chance)}: expected value ${t.ev >= 0 ? '+' : '−'}$${Math.abs(t.ev).toFixed(3)} per $1 contract ${outcomeOf(t.r.outcome).refs}`;
+  if (worst) trades.reverse();
+  const said = tradeSaid;
   const best = trades[0]!;
   const head = worst
     ? `On the model, the worst buy at current prices is ${said(best)}, before fees.`

@@ -278,6 +278,37 @@ describe('several questions in one, and odds follow-ups that change topic', () =
     expect(await chain('fed decision odds', 'thanks')).toMatch(/^You're welcome/);
   });
 
+  it('of several events listed, "which of these has the biggest mispricing?" compares their stored reports; events without one are named', async () => {
+    const thread = await reportThreads();
+    await thread('https://kalshi.com/markets/kxethd/ethereum-price-end-of-day/kxethd-26nov20');
+    await thread('https://kalshi.com/markets/kxbtcd/bitcoin/kxbtcd-26nov20');
+    const chain = async (...inputs: string[]) => {
+      let previous: string | undefined;
+      let text = '';
+      for (const input of inputs) {
+        const r = await client.responses.create({ model: 'svc-agent', input, ...(previous ? { previous_response_id: previous } : {}) });
+        [previous, text] = [r.id, r.output_text];
+      }
+      return text;
+    };
+    const listed = await chain('which markets close this week?');
+    const count = [...listed.matchAll(/^\d+\. \*\*/gm)].length;
+    const gaps = await chain('which markets close this week?', 'which of these has the biggest mispricing per your model?');
+    expect(gaps).toMatch(new RegExp(`^Of the ${count} events listed, \\d+ ha(?:s|ve) a stored report; the largest gap between model and market among them is in \\*\\*`));
+    const lines = [...gaps.matchAll(/^\d+\. \*\*(.+?)\*\* \(([A-Z0-9-]+)\) \[\d+\]: \*\*[^*]+\*\*: model [\d.]+%, market [^,]+, gap ([+−])([\d.]+) pts$/gm)];
+    expect(lines.map((l) => l[2])).toEqual(expect.arrayContaining(['KXETHD-26NOV20', 'KXBTCD-26NOV20']));
+    const sizes = lines.map((l) => Number(l[4]));
+    expect([...sizes].sort((a, b) => b - a)).toEqual(sizes);
+    // The head names the first of them.
+    expect(gaps).toContain(`among them is in **${lines[0]![1]}**`);
+    if (lines.length < count) expect(gaps).toMatch(/No report is stored for [A-Z0-9-]+/);
+    const trades = await chain('which markets close this week?', 'best bet among those?');
+    expect(trades).toMatch(/^Of the \d+ events listed, \d+ ha(?:s|ve) a stored report; the best trade on the model among them is in \*\*[^*]+\*\*: \*\*(?:YES|NO) on [^*]+\*\* at \$0\.\d\d/);
+    const evs = [...trades.matchAll(/^\d+\. .*expected value ([+−])\$(\d\.\d{3}) per \$1 contract$/gm)].map((m) => (m[1] === '−' ? -1 : 1) * Number(m[2]));
+    expect(evs.length).toBeGreaterThanOrEqual(2);
+    expect([...evs].sort((a, b) => b - a)).toEqual(evs);
+  });
+
   it('lists every open event when asked which there are ("which Kalshi events do you have?"), and a pick from the list is that event', async () => {
     const chain = async (...inputs: string[]) => {
       let previous: string | undefined;

@@ -1,0 +1,46 @@
+import { tickerAddress } from '../../data/kalshi/url.js';
+import type { Report } from '../../reports/store.js';
+import type { Answer, Citation } from '../types.js';
+import { credits } from '../markets-search/agent.js';
+import { gapOf, outcomeOf, readReport, type Row } from './report-rows.js';
+import { rankedTrades, tradeSaid } from './trading-answers.js';
+
+// A question about several events a search listed, answered from their stored reports
+// ("which of these has the biggest mispricing per your model?", "best bet among those?").
+
+/**
+ * Each listed event's largest gap between model and market (or, asked for a trade, its best trade
+ * on the model), from its stored report, largest first; the events without a report are named,
+ * with how to generate one. The asker's events are the search's, in its order.
+ */
+export async function acrossEvents(tickers: readonly string[], latest: (ticker: string) => Promise<Report | null>, trade: boolean, reportCost: number): Promise<Answer> {
+  const stored = await Promise.all(tickers.map(async (ticker) => ({ ticker, report: await latest(ticker) })));
+  const citations: Citation[] = [];
+  const found = stored.flatMap(({ ticker, report }) => {
+    if (!report) return [];
+    const { rows, contracts } = readReport(report.text);
+    if (trade) {
+      const best = rankedTrades(rows, contracts)[0];
+      return best ? [{ ticker, report, score: best.ev, line: tradeSaid(best).replace(/\s*(?:\[\d+\])+$/, '') }] : [];
+    }
+    const widest = rows.filter((r) => Number.isFinite(gapOf(r))).sort((a, b) => Math.abs(gapOf(b)) - Math.abs(gapOf(a)))[0];
+    return widest ? [{ ticker, report, score: Math.abs(gapOf(widest)), line: gapLine(widest) }] : [];
+  });
+  found.sort((a, b) => b.score - a.score);
+  const lines = found.map(({ ticker, report, line }, i) => {
+    citations.push({ order: i + 1, name: `Kalshi: ${report.title}`, url: tickerAddress(ticker) ?? `https://kalshi.com/markets/${ticker.toLowerCase()}` });
+    return `${i + 1}. **${report.title.replace(/[*_]/g, '')}** (${ticker}) [${i + 1}]: ${line}`;
+  });
+  const missing = stored.filter(({ report }) => !report).map(({ ticker }) => ticker);
+  const none = missing.length ? `No report is stored for ${missing.join(', ')}, so there is no model to compare there: \`svc-prediction-markets-agent\` generates one (${credits(reportCost)}).` : '';
+  if (!found.length) return { text: `None of the ${tickers.length} events listed has a stored report, so there is no model probability to compare with the market. ${none}\n`, citations: [] };
+  const top = found[0]!;
+  const head = trade
+    ? `Of the ${tickers.length} events listed, ${found.length} ha${found.length === 1 ? 's' : 've'} a stored report; the best trade on the model among them is in **${top.report.title.replace(/[*_]/g, '')}**: ${top.line} [1], before fees.`
+    : `Of the ${tickers.length} events listed, ${found.length} ha${found.length === 1 ? 's' : 've'} a stored report; the largest gap between model and market among them is in **${top.report.title.replace(/[*_]/g, '')}**: ${top.line} [1].`;
+  const body = `${head}\n\n${trade ? 'Best trade in each' : 'Largest gap in each'}, largest first:\n\n${lines.join('\n')}${none ? `\n\n${none}` : ''}`;
+  const caveat = trade ? "\n\nYES is bought at the ask, NO at 1 minus the bid; this is the model's arithmetic on each report's prices (as of its time), not investment advice." : '';
+  return { text: `${body}${caveat}\n`, citations };
+}
+
+const gapLine = (r: Row) => `**${outcomeOf(r.outcome).name}**: model ${r.model}, market ${r.market}, gap ${r.gap}`;
