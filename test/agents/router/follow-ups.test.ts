@@ -351,6 +351,9 @@ describe('several questions in one, and odds follow-ups that change topic', () =
     expect(friday).not.toContain('friday”');
     expect(await ask('bitcoin on monday')).toContain('It settles on 2026-11-20, not on Monday (2026-11-23), the date asked about.');
     expect(await ask('cpi above 2.8%')).toContain('[1]: **Above 2.8 96.0%**;');
+    // A ladder priced out of order is said to be.
+    expect(await ask('cpi above 2.8%')).toContain('Its prices cross: “Above 2.8” (96.0%) is priced over “Above 2.6” (92.5%), though YES on the first implies YES on the second.');
+    expect(await ask('ETH above 3500')).not.toContain('prices cross');
     // The other side of a contract asked for: its price is not the answer, its complement is said.
     expect(await ask('odds CPI comes in below 3%?')).toContain('“below 3%” is the other side of “Above 3.0”: about 13.5%.');
     expect(await ask('cpi above 2.8%')).not.toContain('other side');
