@@ -64,7 +64,7 @@ export async function searchMarkets(
   const found = hits.map((hit, i) => {
     const event = fetched[i] ?? hit.entry.event;
     const at = settlesAt(event);
-    return { hit, event, fits: !when || (at !== null && at >= when.from && at < when.to) };
+    return { hit, event, unread: fetched[i] === null, fits: !when || (at !== null && at >= when.from && at < when.to) };
   });
   // Events that settle when the question asks come first; the others stay, said to be another date.
   const ranked = [...found].sort((a, b) => Number(b.fits) - Number(a.fits));
@@ -83,10 +83,10 @@ export async function searchMarkets(
     : `Open Kalshi events matching “${quoteCaller(query.trim())}”, with current prices (as of ${utc(client.now())}):`;
   const asked = askedOf(query);
   const lines = [heading, ''];
-  ranked.forEach(({ hit, event, fits }, i) => {
+  ranked.forEach(({ hit, event, fits, unread }, i) => {
     const n = citations.length + 1;
     citations.push({ order: n, name: `Kalshi: ${event.title}`, url: eventPage(event, hit.entry.seriesTitle) });
-    lines.push(`${i + 1}. ${eventLine(event, hit.entry.category, n, asked, fits ? null : when)}`);
+    lines.push(`${i + 1}. ${eventLine(event, hit.entry.category, n, asked, fits ? null : when, unread)}`);
   });
   lines.push(
     '',
@@ -114,7 +114,7 @@ async function listEvents(client: KalshiClient, entries: IndexedEvent[], heading
   entries.forEach((x, i) => {
     const event = fetched[i] ?? x.event;
     citations.push({ order: i + 1, name: `Kalshi: ${event.title}`, url: eventPage(event, x.seriesTitle) });
-    lines.push(`${i + 1}. ${eventLine(event, x.category, i + 1, asked, null)}`);
+    lines.push(`${i + 1}. ${eventLine(event, x.category, i + 1, asked, null, fetched[i] === null)}`);
   });
   lines.push('', `Prices are the mid of the best bid and ask (or the last trade), read as probabilities. For a research report on one, send its address to \`svc-prediction-markets-agent\` (${credits(options.reportCost)}).`);
   return { text: `${lines.join('\n')}\n`, citations, found: entries.length };
@@ -136,7 +136,7 @@ const askedOf = (question: string): Asked => ({ levels: levelsAsked(question), s
  * One event found: its prices (the outcome at a level asked about first, in bold), when it
  * closes, and what it does not match: a level it has no outcome at, a date it does not settle on.
  */
-function eventLine(event: KalshiEvent, category: string, n: number, { levels, side: sideSaid, not, inclusive, text }: Asked, otherDate: AskedWhen | null): string {
+function eventLine(event: KalshiEvent, category: string, n: number, { levels, side: sideSaid, not, inclusive, text }: Asked, otherDate: AskedWhen | null, unread = false): string {
   const markets = event.markets ?? [];
   // "200k" is "$200,000" of a price, "200k" of payrolls.
   const dollars = markets.some((m) => (m.yes_sub_title ?? m.title ?? '').includes('$'));
@@ -251,7 +251,7 @@ function eventLine(event: KalshiEvent, category: string, n: number, { levels, si
     const at = settlesAt(event);
     notes.push(`It settles ${at === null ? 'on another date' : `on ${new Date(at).toISOString().slice(0, 10)}`}, not ${otherDate.said}, the date asked about.`);
   }
-  return `**${quoteCaller(event.title)}** (${event.event_ticker}, ${category || 'uncategorised'}) [${n}]: ${shown.length ? shown.join('; ') : 'no prices yet'}${more}.${close ? ` Closes ${utc(new Date(close))}.` : ''}${notes.length ? ` ${notes.join(' ')}` : ''}`;
+  return `**${quoteCaller(event.title)}** (${event.event_ticker}, ${category || 'uncategorised'}) [${n}]: ${shown.length ? shown.join('; ') : unread ? 'its prices could not be read just now (the exchange did not answer); ask again shortly' : 'no prices yet'}${more}.${close ? ` Closes ${utc(new Date(close))}.` : ''}${notes.length ? ` ${notes.join(' ')}` : ''}`;
 }
 
 /**
