@@ -276,7 +276,7 @@ function aboutTheEvent(question: string, route: Route, own: ReadonlySet<string> 
   // "Should I buy 48-51 at the ask? What's my EV?" in a thread about an event is a trade on it, not stock advice.
   const trade = own.size > 0 && words.length <= 16 && route.kind === 'filings' && /^(?:advice|market data)/.test(route.reason) && ['quote', 'best_trade'].includes(eventQuestion(question) ?? '') && /\b(?:at the (?:ask|bid)|yes|no|contracts?|ev|expected value|edge)\b|\d/i.test(question) && !/\b(?:stocks?|shares?|equity)\b/i.test(question);
   if (trade) return true;
-  return brief || (route.kind === 'odds' && words.length <= 12 && !otherTopic) || ((route.kind === 'help' || route.kind === 'odds') && words.length <= 16 && eventQuestion(question) !== null);
+  return brief || (route.kind === 'odds' && words.length <= 12 && !otherTopic) || ((route.kind === 'help' || route.kind === 'odds') && words.length <= (own.size ? 24 : 16) && eventQuestion(question) !== null);
 }
 
 /** The words of the latest Kalshi event address in a conversation ("fed-rate-decision" → fed, rate, decision). */

@@ -76,6 +76,8 @@ const WHY_PRICED = /\b(?:why|how come)\b/i;
 export function eventQuestion(question: string): EventQuestion | null {
   const q = question.toLowerCase();
   if (SUMMARY.test(q)) return 'summary';
+  // "Why is the market at 51%?", "why is hike priced so high?": an outcome's price, explained.
+  if (WHY_PRICED.test(q) && /\b(?:market|priced?|prices|trad(?:es|ing)|odds|at \d+(?:\.\d+)?%|only \d+)/.test(q) && !METHOD.test(q) && !/\bmodel\b/.test(q)) return 'outcome';
   if (LEVEL_EXPECTED_ASKED.test(q)) return 'expected';
   if (ODDS_FORMAT_ASKED.test(q)) return 'odds_format';
   if (BEST_TRADE.test(q)) return 'best_trade';
@@ -468,11 +470,16 @@ function answerAbout(question: string, report: { title: string; text: string; ci
   const either = chosen.length > 1 ? [...new Set(chosen.flat())] : [];
   const past = kind === 'moves' && PAST.test(question) ? pastText(question, named.length < rows.length ? named : [], section('key claims')) : null;
   const compared = COMPARE.test(question) && rows.length > 1 ? comparedSides(question, rows, report.title) : null;
+  // In "why is the market at 51%?" a percentage is the price questioned, not a level naming an outcome.
+  const whyNamed = () => {
+    const unpriced = question.replace(/\b(?:at|is|only|just|of|to|from)\s+\d+(?:\.\d+)?\s*%/gi, ' ');
+    return namedRows(unpriced, rows, report.title, levelsIn(unpriced));
+  };
   // About every outcome at once, whatever levels or outcomes it names ("an arbitrage between 2.6 and 2.8?").
   if (kind === 'summary') {
     text = summaryText(report.title, rows, section, ONE_SENTENCE.test(question), exclusive);
-  } else if (WHY_PRICED.test(question) && kind !== 'method' && named.length && named.length <= 2 && named.length < rows.length) {
-    text = whyText(question, named, section('resolution history'), section('key claims'));
+  } else if (WHY_PRICED.test(question) && kind !== 'method' && whyNamed().length && whyNamed().length <= 2 && whyNamed().length < rows.length) {
+    text = whyText(question, whyNamed(), section('resolution history'), section('key claims'));
   } else if (kind === 'expected') {
     text = expectedText(rows, ladder);
   } else if (kind === 'best_trade') {

@@ -175,7 +175,7 @@ export function cheapText(r: Row, way: 1 | -1): string {
 export function whyText(question: string, named: Row[], history: string | undefined, claims: string | undefined): string {
   const table = (history ?? '').split('\n').filter((l) => /^\| [A-Z0-9]/.test(l) && !l.startsWith('| Event |'));
   const events = table.map((l) => l.split('|').slice(1, -1).map((c) => c.trim())).map(([, closed, won]) => ({ closed: closed!, won: (won ?? '').split(', ') }));
-  const claim = /\b(\d+)\s+(?:of|out of)\s+(?:the\s+)?(?:last|past)\s+(\d+)\b/i.exec(question);
+  const claim = /\b(\d+)\s+(?:of|out of|in)\s+(?:the\s+)?(?:(?:last|past)\s+)?(\d+)(?:\s+(?:times|events|meetings|weeks|months|days|games|tries))?\b/i.exec(question);
   const lines = named.map((r) => {
     const { name, refs } = outcomeOf(r.outcome);
     // The series' history lists a game's teams as "Away team", "Home team".

@@ -685,6 +685,12 @@ describe('several questions in one, and odds follow-ups that change topic', () =
     const claimed = await approval(`below 41 won ${recent} of the last 5 weeks. why is it only 16%?`);
     expect(claimed).toContain(`Yes, it resolved YES in ${recent} of the last 5 settled events of the series`);
     expect(await approval(`below 41 won ${recent + 1} of the last 5 weeks. why is it only 16%?`)).toContain(`The report's history has it resolving YES in ${recent} of the last 5, not ${recent + 1}`);
+    // A long challenge in a thread is about the event; the percentage questioned is a price, not a level naming an outcome.
+    const fed = await thread('https://kalshi.com/markets/kxfeddecision/fed/kxfeddecision-26dec');
+    const crazy = await fed("but hikes resolved yes 0 of 10 times. why is the market at 51%? isn't that crazy?");
+    expect(crazy).toMatch(/^\*\*Hike 25bps\*\* is priced at 51\.5% \(mid; 46\.6% normalised\)/);
+    expect(crazy).not.toContain('Cut more than 25bps');
+    expect(crazy).toMatch(/resolved YES in \d+ of the last 10 settled events/);
   });
 
   it('a trade asked in words the rules take for stock advice is the event\'s; the worst trade, worst first', async () => {
