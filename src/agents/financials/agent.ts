@@ -1,7 +1,7 @@
 import type { Core } from '../../app.js';
 import { secLibrary } from '../../data/sec/index.js';
 import { asksCoverage, clipped, parseWithInstructions } from '../../data/sec/question.js';
-import { answerSecQuestion, askedOfMarkets, coverageAnswer } from '../sec/agent.js';
+import { answerSecQuestion, askedOfMarkets, coverageAnswer, currencyNote } from '../sec/agent.js';
 import type { Agent, AgentEvent, AgentRequest } from '../types.js';
 import { answerTables, spanAsked, tabulable } from './table.js';
 
@@ -31,6 +31,8 @@ export function financialsAgent(core: Core): Agent {
         yield { type: 'text', delta: elsewhere };
         return yield { type: 'done' };
       }
+      const currency = currencyNote(asked);
+      if (currency) yield { type: 'text', delta: currency };
       // A question naming a period of its own ("Microsoft net income FY2023") is that period, not the earlier table's.
       const span = spanAsked(req.messages.filter((m) => m.role === 'user').map((m) => clipped(m.content)), question);
       if (!tabulable(question) || !span) {

@@ -35,6 +35,8 @@ async function* runSecAgent(lib: SecLibrary, request: AgentRequest): AsyncGenera
   const question = await acrossCovered(lib, parseWithInstructions(request.messages, request.instructions, index), asked);
   const elsewhere = askedOfMarkets(asked, question);
   if (elsewhere) return yield* said(elsewhere);
+  const currency = currencyNote(asked);
+  if (currency) yield { type: 'text', delta: currency };
   // "Apple P/E at $200": the price is the asker's; the filings give the earnings and the shares.
   const valuation = valuationAsked(asked);
   if (valuation && question?.companies.some((c) => c.status === 'found')) return yield* answerValuation(lib, question, valuation.price);
@@ -63,6 +65,14 @@ const MARKETS_ASKED = /\b(?:odds|chances?|probabilit(?:y|ies)|kalshi|polymarket|
 export function askedOfMarkets(asked: string, question: SecQuestion | null): string | null {
   if (!MARKETS_ASKED.test(asked) || question?.companies.some((c) => c.status === 'found') || question?.stated.metrics) return null;
   return 'This model answers from companies\' SEC filings, which hold no odds. Ask `svc-agent` (it sends odds questions to the markets search) or `svc-markets-search-agent` for open Kalshi events and their prices, and send an event\'s address to `svc-prediction-markets-agent` for its research report.\n';
+}
+
+/** Another currency asked for ("in euros"): figures are given as filed, unconverted, and said so first. */
+const OTHER_CURRENCY = /\b(?:in|to|into|as)\s+(euros?|eur|pounds?(?: sterling)?|gbp|sterling|yen|jpy|yuan|cny|rmb|renminbi|rupees?|inr|cad|canadian dollars?|aud|australian dollars?|chf|swiss francs?|francs?|won|krw|pesos?|mxn|reais|brl)\b/i;
+
+export function currencyNote(asked: string): string | null {
+  const m = OTHER_CURRENCY.exec(asked);
+  return m ? `Figures are given in the currency each company files in, as shown, not converted to ${m[1]!.toLowerCase()}: no exchange rate is read here.\n\n` : null;
 }
 
 async function* said(text: string): AsyncGenerator<AgentEvent> {

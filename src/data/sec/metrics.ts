@@ -347,7 +347,7 @@ export const METRICS: readonly MetricDef[] = [
     unit: 'money',
     type: 'duration',
     concepts: [g('PaymentsOfDividends'), g('PaymentsOfDividendsCommonStock')],
-    phrases: ['dividends paid', 'dividend payments', 'payments of dividends', 'payments for dividends', 'cash dividends paid', 'total dividends'],
+    phrases: ['dividends paid', 'dividend payments', 'payments of dividends', 'payments for dividends', 'cash dividends paid', 'total dividends', 'spend on dividends', 'spent on dividends', 'spending on dividends', 'paid in dividends', 'paid out in dividends', 'paid out as dividends', 'returned in dividends', 'dividend spending'],
   },
   {
     id: 'shareRepurchases',

@@ -261,6 +261,15 @@ describe('svc-sec-agent on the demo snapshot, offline', () => {
     expect(brief).not.toContain('company called');
   });
 
+  it('another currency asked for is said not to be converted; money spent on dividends is dividends paid, not per share', async () => {
+    const euros = (await askOf('svc-agent', 'apple revenue fiscal 2024 in euros')).text;
+    expect(euros).toMatch(/^Figures are given in the currency each company files in, as shown, not converted to euros: no exchange rate is read here\.\n\n\*\*Apple Inc\. \(AAPL\)\*\*: revenue for fiscal year 2024 \(year ended 2024-09-28\) was \*\*\$391,035 million\*\*/);
+    expect((await askOf('svc-financials-agent', 'Apple revenue for the last 4 quarters in yen')).text).toMatch(/^Figures are given in the currency each company files in, as shown, not converted to yen/);
+    expect((await askOf('svc-agent', 'apple revenue fiscal 2024')).text).not.toContain('not converted');
+    // The demo's Apple files no dividends paid: the figure named is the one said missing.
+    expect((await askOf('svc-agent', 'how much did apple spend on dividends in fiscal 2024?')).text).toContain('has no dividends paid figure');
+  });
+
   it('says which companies it covers: those the snapshot recorded, through the router too', async () => {
     for (const q of ['what companies do you cover', 'Which companies are in your data?']) {
       expect((await ask(q)).text, q).toMatch(/^This snapshot of SEC data has figures for 3 companies: Apple Inc\. \(AAPL\), Alphabet Inc\. \(GOOGL\) and Microsoft Corp\. \(MSFT\)\./);
