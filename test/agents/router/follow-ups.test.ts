@@ -33,6 +33,17 @@ async function reportThreads(): Promise<(url: string) => Promise<(question: stri
   };
 }
 
+/** Asks svc-agent each input in turn through /v1/responses, each continuing the one before (previous_response_id); returns the last answer. */
+async function chain(...inputs: string[]): Promise<string> {
+  let previous: string | undefined;
+  let text = '';
+  for (const input of inputs) {
+    const r = await client.responses.create({ model: 'svc-agent', input, ...(previous ? { previous_response_id: previous } : {}) });
+    [previous, text] = [r.id, r.output_text];
+  }
+  return text;
+}
+
 /** A thread on an event's report that goes on turn by turn, each answer kept in it; returns the asking function. */
 async function reportConversation(url: string): Promise<(question: string) => Promise<string>> {
   const payer = new OpenAI({ baseURL: svc.baseURL, apiKey: (await svc.account({ plan: 'pro', credits: 30 })).apiKey, maxRetries: 0 });
@@ -194,15 +205,6 @@ describe('several questions in one, and odds follow-ups that change topic', () =
   });
 
   it('after a search, a reply picks an event by its place in the list ("and the second?"), and questions of a report are about the first listed', async () => {
-    const chain = async (...turns: string[]) => {
-      let previous: string | undefined;
-      let text = '';
-      for (const input of turns) {
-        const r = await client.responses.create({ model: 'svc-agent', input, ...(previous ? { previous_response_id: previous } : {}) });
-        [previous, text] = [r.id, r.output_text];
-      }
-      return text;
-    };
     const listing = await chain('what are the odds for December events?');
     expect(listing).toMatch(/^Open Kalshi events matching[^\n]*\n\n1\. \*\*Fed decision in December 2026\?\*\* \(KXFEDDECISION-26DEC, Economics\) \[1\][^\n]*\n2\. \*\*CPI year-over-year in December 2026\?\*\* \(KXCPIYOY-26DEC, Economics\)/);
     expect(await chain('what are the odds for December events?', 'and the second?')).toMatch(/^\*\*CPI year-over-year in December 2026\?\*\* \(KXCPIYOY-26DEC\) \[1\]/);
@@ -237,15 +239,6 @@ describe('several questions in one, and odds follow-ups that change topic', () =
   });
 
   it('a follow-up to a search with no topic of its own stays on its events: a level, the expected value, the median, bookmakers\' odds', async () => {
-    const chain = async (...inputs: string[]) => {
-      let previous: string | undefined;
-      let text = '';
-      for (const input of inputs) {
-        const r = await client.responses.create({ model: 'svc-agent', input, ...(previous ? { previous_response_id: previous } : {}) });
-        [previous, text] = [r.id, r.output_text];
-      }
-      return text;
-    };
     const above = await chain('nyc high temp tomorrow?', 'will it be above 50 degrees?');
     expect(above).toContain('**Highest temperature in NYC on November 20, 2026?**');
     expect(above).toContain('“above 50°” is');
@@ -258,15 +251,6 @@ describe('several questions in one, and odds follow-ups that change topic', () =
   });
 
   it('short follow-ups to a search the rules read as nothing stay on its events ("cut of any size?"), and live prices answer what a contract pays', async () => {
-    const chain = async (...inputs: string[]) => {
-      let previous: string | undefined;
-      let text = '';
-      for (const input of inputs) {
-        const r = await client.responses.create({ model: 'svc-agent', input, ...(previous ? { previous_response_id: previous } : {}) });
-        [previous, text] = [r.id, r.output_text];
-      }
-      return text;
-    };
     const cuts = await chain('fed decision odds', 'cut of any size?');
     expect(cuts).toMatch(/^Open Kalshi events matching “cut of any size\?”/);
     expect(cuts).toContain('Together, “Cut more than 25bps” and “Cut 25bps”: about 43.0%');
@@ -282,15 +266,6 @@ describe('several questions in one, and odds follow-ups that change topic', () =
     const thread = await reportThreads();
     await thread('https://kalshi.com/markets/kxethd/ethereum-price-end-of-day/kxethd-26nov20');
     await thread('https://kalshi.com/markets/kxbtcd/bitcoin/kxbtcd-26nov20');
-    const chain = async (...inputs: string[]) => {
-      let previous: string | undefined;
-      let text = '';
-      for (const input of inputs) {
-        const r = await client.responses.create({ model: 'svc-agent', input, ...(previous ? { previous_response_id: previous } : {}) });
-        [previous, text] = [r.id, r.output_text];
-      }
-      return text;
-    };
     const listed = await chain('which markets close this week?');
     const count = [...listed.matchAll(/^\d+\. \*\*/gm)].length;
     const gaps = await chain('which markets close this week?', 'which of these has the biggest mispricing per your model?');
@@ -310,15 +285,6 @@ describe('several questions in one, and odds follow-ups that change topic', () =
   });
 
   it('lists every open event when asked which there are ("which Kalshi events do you have?"), and a pick from the list is that event', async () => {
-    const chain = async (...inputs: string[]) => {
-      let previous: string | undefined;
-      let text = '';
-      for (const input of inputs) {
-        const r = await client.responses.create({ model: 'svc-agent', input, ...(previous ? { previous_response_id: previous } : {}) });
-        [previous, text] = [r.id, r.output_text];
-      }
-      return text;
-    };
     for (const q of ['which kalshi events do you have?', 'list all open prediction markets', 'what can I bet on?', 'show me all events']) {
       const all = await chain(q);
       expect(all, q).toMatch(/^Open Kalshi events(?: \(the first 20 of \d+; ask about a topic for the others\))?, soonest to settle first, with current prices \(as of 2026-11-19 15:00 UTC\):\n\n1\. \*\*/);
