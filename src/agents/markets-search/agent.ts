@@ -3,7 +3,7 @@ import { SCALE, formatPercent } from '../../data/kalshi/numbers.js';
 import type { KalshiEvent, KalshiMarket } from '../../data/kalshi/types.js';
 import { quoteOf, withTeam } from '../prediction-markets/research.js';
 import { withTeamNames } from './teams.js';
-import { eventPage, priceLine } from '../prediction-markets/summary.js';
+import { crossedNote, eventPage, priceLine } from '../prediction-markets/summary.js';
 import { listed, quoteCaller, utcMinute as utc } from '../citations.js';
 import type { Agent, AgentEvent, Citation } from '../types.js';
 import { LIST_ASKED, LIST_WORDS, atLevel, byStrike, contestSubject, countSide, inLabelScale, rangeAsked, coverOfSide, isCount, levelOf, levelsAsked, negated, rangeOfMarket, settlesAt, sideAsked, sideIncludesLevel, sideOf, whenAsked, type AskedLevel, type AskedWhen } from './asked.js';
@@ -235,16 +235,8 @@ function eventLine(event: KalshiEvent, category: string, n: number, { levels, si
   if (notNamed.length && notNamed.every((p) => p.price !== null)) {
     notes.push(`Not ${notNamed.map((p) => `“${quoteCaller(withTeam(p.label, event.title))}”`).join(' or ')}: about ${restSaid(notNamed.reduce((sum, p) => sum + p.price!, 0))}.`);
   }
-  // A ladder priced out of order: YES on a higher "Above" rung implies YES on a lower one, so it cannot be worth more.
-  if (isLadder) {
-    const above = sideOf(markets[0]!) === 'above';
-    const ordered = rungs.map((m) => ({ m, p: priceLine(m) })).filter((x) => x.p.price !== null);
-    const crossed = ordered.findIndex((x, i) => i > 0 && (above ? x.p.price! > ordered[i - 1]!.p.price! : x.p.price! < ordered[i - 1]!.p.price!));
-    if (crossed > 0) {
-      const [low, high] = above ? [ordered[crossed - 1]!, ordered[crossed]!] : [ordered[crossed]!, ordered[crossed - 1]!];
-      notes.push(`Its prices cross: “${quoteCaller(high.p.label)}” (${formatPercent(high.p.price!)}) is priced over “${quoteCaller(low.p.label)}” (${formatPercent(low.p.price!)}), though YES on the first implies YES on the second.`);
-    }
-  }
+  const crossing = isLadder ? crossedNote(markets) : null;
+  if (crossing) notes.push(crossing);
   const implied = impliedNote(event, markets, text, isLadder, [...asked]);
   if (implied) notes.push(implied);
   if (otherDate) {

@@ -5,6 +5,7 @@ import type { KalshiClient } from '../../data/kalshi/client.js';
 import { formatPercent } from '../../data/kalshi/numbers.js';
 import type { KalshiEvent, KalshiMarket } from '../../data/kalshi/types.js';
 import { STATE_NOTES, eventNotFound, labelOf, quoteOf, settlementOf, settlementWords } from './research.js';
+import { byStrike, levelOf, sideOf } from '../markets-search/asked.js';
 
 const slug = (title: string) => title.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '') || 'event';
 
@@ -29,13 +30,30 @@ export function priceLine(m: KalshiMarket): { label: string; price: number | nul
 }
 
 /**
+ * A ladder priced out of order, said in a sentence: YES on a higher "Above" rung implies YES on a
+ * lower one (the reverse for "Below"), so it cannot be worth more. Null when its prices are in order.
+ */
+export function crossedNote(markets: readonly KalshiMarket[]): string | null {
+  const above = sideOf(markets[0]!) === 'above';
+  const ordered = byStrike(markets).map((m) => priceLine(m)).filter((p) => p.price !== null);
+  const i = ordered.findIndex((x, k) => k > 0 && (above ? x.price! > ordered[k - 1]!.price! : x.price! < ordered[k - 1]!.price!));
+  if (i <= 0) return null;
+  const [low, high] = above ? [ordered[i - 1]!, ordered[i]!] : [ordered[i]!, ordered[i - 1]!];
+  return `Its prices cross: “${quoteCaller(high.label)}” (${formatPercent(high.price!)}) is priced over “${quoteCaller(low.label)}” (${formatPercent(low.price!)}), though YES on the first implies YES on the second.`;
+}
+
+/**
  * A free summary of an event's live prices: no model, no history, one request. What the
  * router answers for a Kalshi address when no report is stored.
  */
 export async function liveSummary(client: KalshiClient, eventTicker: string, pageUrl: string, apiUrl: string, reportCost: number): Promise<{ text: string; citations: Citation[]; event: KalshiEvent }> {
   const event = await client.event(eventTicker);
   if (!event) throw eventNotFound(client, eventTicker);
-  const markets = (event.markets ?? []).map(priceLine).sort((a, b) => b.rank - a.rank);
+  // A ladder reads in the order of its levels, and says when its prices cross; other outcomes by price.
+  const all = event.markets ?? [];
+  const ladder = all.length > 1 && new Set(all.map(sideOf)).size === 1 && sideOf(all[0]!) !== null && all.every((m) => levelOf(m) !== null);
+  const markets = ladder ? byStrike(all).map(priceLine) : all.map(priceLine).sort((a, b) => b.rank - a.rank);
+  const crossing = ladder ? crossedNote(all) : null;
   const decided = (event.markets ?? []).filter((m) => settlementOf(m));
   const open = (event.markets?.length ?? 0) - decided.length;
   const close = event.markets?.[0]?.close_time;
@@ -52,6 +70,7 @@ export async function liveSummary(client: KalshiClient, eventTicker: string, pag
     heading,
     '',
     ...(markets.length ? [...markets.map((m) => `- ${m.text}`), ''] : []),
+    ...(crossing ? [crossing, ''] : []),
     ...(close && markets.length ? [`Trading ${closed ? 'closed' : 'closes'} ${utc(new Date(close))}.`, ''] : []),
     ...(open ? [`Prices are the mid of the best bid and ask (or the last trade when there is no two-sided quote), read as probabilities.`] : []),
     ...(markets.length

@@ -487,7 +487,7 @@ function answerAbout(question: string, report: { title: string; text: string; ci
     // A range asked ("48-51") names the outcomes wholly inside it.
     const inside = between ? rows.filter((r) => { const x = labelRange(outcomeOf(r.outcome).name); return x !== null && (x.from ?? -Infinity) >= between.from && (x.to ?? Infinity) <= between.to; }) : [];
     const meant = named.length && named.length < rows.length ? named : inside.length && inside.length < rows.length ? inside : [];
-    text = meant.length ? quoteText(`buy ${question}`, meant, contracts) : bestTradeText(rows, contracts, /\bworst\b/i.test(question));
+    text = meant.length ? quoteText(`buy ${question}`, meant, contracts) : bestTradeText(rows, contracts, /\bworst\b/i.test(question) && !/\bbest\b/i.test(question), /\bbest\b/i.test(question) && /\bworst\b/i.test(question));
   } else if (kind === 'odds_format') {
     text = oddsFormatText(named.length ? named : rows, report.title);
   } else if (kind === 'arbitrage') {

@@ -343,7 +343,12 @@ export function expectedText(rows: Row[], ladder: boolean): string {
   if (ladder) return ladderBandsText(rows) ?? `${rows.map(rowLine).join('\n')}`;
   const chances = (of: (r: Row) => number) => rows.map((r) => ({ label: outcomeOf(r.outcome).name, range: labelRange(outcomeOf(r.outcome).name), chance: of(r) }));
   const [market, model] = [expectedLevel(chances((r) => r.marketNormalised)), expectedLevel(chances((r) => r.modelValue))];
-  if (!market || !model) return `The outcomes of this event are not levels on one scale, so they have no mean or median; each is priced on its own:\n\n${rows.map(rowLine).join('\n')}`;
+  if (!market || !model) {
+    // "The expected outcome?" of a decision: the likeliest one, on each side.
+    const [byMarket, byModel] = [bestRow(rows, (r) => r.marketNormalised), bestRow(rows, (r) => r.modelValue)];
+    const likeliest = byMarket && byModel ? ` The likeliest outcome is **${outcomeOf(byMarket.outcome).name}** on the market (${byMarket.market})${byModel === byMarket ? ' and on the model' : `, **${outcomeOf(byModel.outcome).name}** on the model`} (${byModel.model}).` : '';
+    return `The outcomes of this event are not levels on one scale, so they have no mean or median.${likeliest}\n\n${rows.map(rowLine).join('\n')}`;
+  }
   const labels = rows.map((r) => outcomeOf(r.outcome).name);
   const open = market.openEnded ? ' Open-ended outcomes are counted at their bound, so the means are estimates.' : '';
   return `On the market's prices, normalised to add up to 100%, the expected value is about **${aboutLevel(market.mean, labels)}** and the median outcome **${market.median}**; on the model, about **${aboutLevel(model.mean, labels)}** and **${model.median}** ${refsOf(rows)}.${open}\n\n${rows.map(rowLine).join('\n')}`;

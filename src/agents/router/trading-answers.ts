@@ -87,7 +87,7 @@ export function rankedTrades(rows: Row[], contracts: Map<string, Contract>): Tra
 export const tradeSaid = (t: Trade) =>
   `**${t.side} on ${outcomeOf(t.r.outcome).name}** at $${t.paid.toFixed(2)} against the model's ${percent(100 * t.chance)}: expected value ${t.ev >= 0 ? '+' : '−'}$${Math.abs(t.ev).toFixed(3)} per $1 contract ${outcomeOf(t.r.outcome).refs}`.trimEnd();
 
-export function bestTradeText(rows: Row[], contracts: Map<string, Contract>, worst = false): string | null {
+export function bestTradeText(rows: Row[], contracts: Map<string, Contract>, worst = false, both = false): string | null {
   const trades = rankedTrades(rows, contracts);
   if (!trades.length) return null;
   if (worst) trades.reverse();
@@ -99,7 +99,9 @@ export function bestTradeText(rows: Row[], contracts: Map<string, Contract>, wor
       ? `On the model, the best buy at current prices is ${said(best)}, before fees.`
       : `No contract is favoured on the model at current prices: the least unfavourable is ${said(best)}, before fees.`;
   const rest = trades.slice(1, 6).map((t) => `- ${said(t)}`);
-  return `${head}${rest.length ? `\n\nNext:\n${rest.join('\n')}` : ''}\n\nYES is bought at the ask; NO at 1 minus the best YES bid, and pays when the outcome does not happen. This is the model's arithmetic on the report's prices, not investment advice: prices move, and fees and the model's error are not counted.`;
+  // "Which has the best value, and which is the worst?": both ends.
+  const other = both && trades.length > 1 ? ` The worst is ${said(trades.at(-1)!)}.` : '';
+  return `${head}${other}${rest.length ? `\n\nNext:\n${rest.join('\n')}` : ''}\n\nYES is bought at the ask; NO at 1 minus the best YES bid, and pays when the outcome does not happen. This is the model's arithmetic on the report's prices, not investment advice: prices move, and fees and the model's error are not counted.`;
 }
 
 /**

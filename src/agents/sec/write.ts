@@ -73,8 +73,8 @@ const NOT_A_FIGURE = /\b(?:who|ceo|cfo|chief \w+ officer|chair(?:man|woman|perso
 const COMBINED = /\b(?:combined|together|in total|total of|sum of|added up|add(?:ing)? up|altogether)\b/i;
 
 /** "Q5 2024", "0Q": said as a quarter, and none is. */
-const GROWTH_WORDS = /\b(?:grow|grows|grew|grown|growing|increase[ds]?|increasing|rise|rises|rose|risen|rising|gain(?:ed|s)?|improve[ds]?|go up|went up|higher|larger|bigger)\b/i;
-const DECLINE_WORDS = /\b(?:decline[ds]?|declining|fall|falls|fell|fallen|falling|drop(?:s|ped)?|decrease[ds]?|decreasing|shrink|shrinks|shrank|shrunk|go down|went down|lower|smaller|worsen(?:ed|s)?)\b/i;
+const GROWTH_WORDS = /\b(?:grow|grows|grew|grown|growing|increase[ds]?|increasing|rise|rises|rose|risen|rising|gain(?:ed|s)?|improve[ds]?|go up|went up|higher|larger|bigger|expand(?:s|ed)?|widen(?:s|ed)?)\b/i;
+const DECLINE_WORDS = /\b(?:decline[ds]?|declining|fall|falls|fell|fallen|falling|drop(?:s|ped)?|decrease[ds]?|decreasing|shrink|shrinks|shrank|shrunk|go down|went down|lower|smaller|worsen(?:ed|s)?|contract(?:s|ed)?|narrow(?:s|ed)?|compress(?:es|ed)?)\b/i;
 /** A question answered yes or no ("Did …", "Has …", "Is …"). */
 const YES_NO = /^\s*(?:did|does|do|has|have|had|is|was|were|are)\b/i;
 /** Asking what to do with a stock, not what a company reported. */
@@ -537,9 +537,10 @@ export class AnswerWriter {
     if (!c?.period || !c.value) return null;
     const [up, down] = [GROWTH_WORDS.test(text), DECLINE_WORDS.test(text)];
     // "How did it change?": no direction presumed, the change told first all the same.
-    const neutral = !up && !down && /\bchange[ds]?\b/i.test(text);
+    // "Did it expand or contract?": either way asked, the way it went told, no yes or no.
+    const neutral = (!up && !down && /\bchange[ds]?\b/i.test(text)) || (up && down && /\bor\b/i.test(text));
     if (up === down && !neutral) return null;
-    const claimed = up ? 'up' : down ? 'down' : null;
+    const claimed = neutral ? null : up ? 'up' : down ? 'down' : null;
     // Asked of a margin ("did the gross margin improve?"): the margin's move, in points.
     const share = this.#plan.question?.margin ? shareLabel(figure.metric) : null;
     const [revenue, before] = [figure.revenue, figure.comparedRevenue];
@@ -552,7 +553,11 @@ export class AnswerWriter {
     const [now, then] = twelve ? [ttmNow, ttmBefore] : [r.value.value, c.value.value];
     const diff = points ?? now - then;
     const actual = diff > 0 ? 'up' : diff < 0 ? 'down' : 'flat';
-    const by = points !== null ? `${points > 0 ? '+' : '-'}${Math.abs(points).toFixed(1)} percentage points` : formatChange(now, then, r.value.unit, figure.metric, this.#scale(r.value));
+    // "How many bps?": the points in basis points too.
+    // Basis points from the unrounded margins: 58.2% less 56.6% as shown, 158 bps as filed.
+    const rawPoints = points !== null ? (100 * r.value.value) / revenue!.value - (100 * c.value.value) / before!.value : 0;
+    const bps = points !== null && /\b(?:bps|basis points?)\b/i.test(text) ? ` (${rawPoints > 0 ? '+' : '-'}${Math.round(Math.abs(rawPoints) * 100)} bps)` : '';
+    const by = points !== null ? `${points > 0 ? '+' : '-'}${Math.abs(points).toFixed(1)} percentage points${bps}` : formatChange(now, then, r.value.unit, figure.metric, this.#scale(r.value));
     const moved = actual === 'flat' ? 'was unchanged' : `${actual === 'up' ? 'rose' : 'fell'}, ${by},`;
     const against = c.kind === 'yoy' ? 'year over year' : c.kind === 'qoq' ? 'quarter over quarter' : `against ${periodName(c.period, figure.fin.calendar)}`;
     const what = `${its(figure.company)} ${twelve ? 'trailing-twelve-month ' : ''}${share?.margin ? share.label : figure.metric.label} ${moved} ${against}`.replace(/,$/, '');

@@ -163,7 +163,7 @@ improve improved worsen worsened move moved peak peaked peaks record strongest w
 faster slower quicker better worse fastest slowest quickest worst ahead behind leads leading winner
 money help three four five six
 explain define definition meaning mean means market markets economy fast slow slowly riskier safer risky
-sentence sentences word words bps basis expand expanded expansion contracted intensity line lines levered leveraged leverage alone itself standalone
+sentence sentences word words bps basis expand expanded expansion contract contracted contraction narrow narrowed widen widened compressed intensity line lines levered leveraged leverage alone itself standalone
 average averages avg median cagr compound compounded compounding annualized annualised rate`.split(/\s+/),
 );
 
@@ -436,7 +436,7 @@ function extractComparison(m: Masked): { comparison: Comparison | null; both: bo
   if (found === 'qoq' && yearOverYear) return { comparison: 'yoy', both: true, implied: false };
   const named = found !== null;
   // "How much more … than Microsoft" compares companies, not periods; "how much revenue did Apple add" asks for growth.
-  if (!found) m.take(/\b(?:growth|grow|grew|growing|faster|slower|change|changed|increase[sd]?|decrease[sd]?|rise|rose|fall|fell|decline[sd]?|up or down|(?:go(?:es)?|went|gone) (?:up|down)|gain(?:ed|s)?|shr[iau]nk(?:s|en)?|drop(?:s|ped)?|jump(?:s|ed)?|climb(?:s|ed)?|improve[sd]?|worsen(?:s|ed)?|how much (?:more|less)(?![^?.!]*\bthan\b)|added|how much\b[^?.!]*\badd(?:s|ing)?)\b/gi, () => ((found = 'yoy'), false));
+  if (!found) m.take(/\b(?:growth|grow|grew|growing|faster|slower|change|changed|increase[sd]?|decrease[sd]?|rise|rose|fall|fell|decline[sd]?|up or down|(?:go(?:es)?|went|gone) (?:up|down)|gain(?:ed|s)?|shr[iau]nk(?:s|en)?|drop(?:s|ped)?|jump(?:s|ed)?|climb(?:s|ed)?|improve[sd]?|worsen(?:s|ed)?|expand(?:s|ed)?|contract(?:s|ed)|widen(?:s|ed)?|narrow(?:s|ed)|compress(?:es|ed)?|how much (?:more|less)(?![^?.!]*\bthan\b)|added|how much\b[^?.!]*\badd(?:s|ing)?)\b/gi, () => ((found = 'yoy'), false));
   return { comparison: found, both: false, implied: !named && found !== null };
 }
 
@@ -977,7 +977,8 @@ export function parseSecQuestion(text: string, index: CompanyIndex, previous?: S
     const pair = comparedPair(previous.period, previous.movedFrom, false);
     if (pair) ({ period, comparison } = pair), (versus = pair.versus ?? null);
   }
-  if (!period && followUp) period = previous.period;
+  // "What's the trailing twelve month revenue?" naming no period: the latest twelve months, not those to the period discussed.
+  if (!period && followUp && !(x.ttm && !previous.ttm)) period = previous.period;
   // "and Q2?" after a question about fiscal 2024: the second quarter of that year, not the latest second quarter.
   if (followUp && period?.kind === 'fiscalQuarter' && period.fy === null) {
     const before = previous.period;

@@ -668,6 +668,15 @@ describe('several questions in one, and odds follow-ups that change topic', () =
     expect(worst).toMatch(/^On the model, the worst buy at current prices is \*\*(?:YES|NO) on [^*]+\*\*/);
     const values = [...worst.matchAll(/expected value ([+−])\$(\d\.\d{3})/g)].map((m) => (m[1] === '−' ? -1 : 1) * Number(m[2]));
     expect([...values].sort((a, b) => a - b)).toEqual(values);
+    // Both ends asked: the best, and the worst beside it.
+    const ice = await thread('https://kalshi.com/markets/kxseaice/arctic-sea-ice-extent/kxseaice-26dec');
+    expect(await ice('which threshold has the best value on the model, and which is the worst?')).toMatch(/^On the model, the best buy at current prices is \*\*[^*]+\*\*[^\n]*The worst is \*\*(?:YES|NO) on [^*]+\*\* at \$0\.\d\d[^\n]*expected value −\$/);
+    // "Why is a hike priced so high?" right after a search is the first event's, from its report.
+    await thread('https://kalshi.com/markets/kxfeddecision/fed/kxfeddecision-26dec');
+    expect(await chain('fed decision odds', 'why is a hike priced so high?')).toMatch(/^\*\*Hike 25bps\*\* is priced at 51\.5%/);
+    const picked = await chain('pick the fed one - odds of a hold?');
+    expect(picked).toContain('**Hold 16.0%**');
+    expect(picked).not.toContain('“pick”');
   });
 
   it("a report's implied level (mean, median) and its prices as bookmakers' odds", async () => {
@@ -676,7 +685,8 @@ describe('several questions in one, and odds follow-ups that change topic', () =
     expect(await nyc('expected high?')).toMatch(/^On the market's prices, normalised to add up to 100%, the expected value is about \*\*5\d\.\d°F\*\* and the median outcome \*\*52°F to 55°F\*\*; on the model, about \*\*5\d\.\d°F\*\*/);
     // A ladder's median comes with its ranges; outcomes that are no levels have none.
     expect(await (await thread('https://kalshi.com/markets/kxcpiyoy/cpi/kxcpiyoy-26dec'))("what's the median?")).toContain('The median is above 3.2 on both.');
-    expect(await (await thread('https://kalshi.com/markets/kxfeddecision/fed/kxfeddecision-26dec'))('median?')).toMatch(/^The outcomes of this event are not levels on one scale/);
+    const fedMedian = await (await thread('https://kalshi.com/markets/kxfeddecision/fed/kxfeddecision-26dec'))('median?');
+    expect(fedMedian).toMatch(/^The outcomes of this event are not levels on one scale, so they have no mean or median\. The likeliest outcome is \*\*Hike 25bps\*\* on the market \(51\.5% \(mid; 46\.6% normalised\)\)/);
     const game = await thread('https://kalshi.com/markets/kxnbagame/nba-game-winner/kxnbagame-26nov21lalbos');
     const odds = await game('convert to american odds');
     expect(odds).toContain('- **Away team (Lakers)**: market 62.5% (mid; 61.9% normalised) → −167 (decimal 1.60); model');

@@ -90,6 +90,14 @@ describe('svc-agent (router)', () => {
     expect(await svc.service.deps.reports.versions('KXSEAICE-26DEC')).toEqual([]);
   });
 
+  it('the live summary of a ladder lists its rungs by level and says when their prices cross', async () => {
+    const { apiKey } = await svc.account();
+    const text = textOf(await (await post(`${svc.baseURL}/responses`, apiKey, { model: 'svc-agent', input: urlOf('KXCPIYOY') })).json());
+    expect(text).toContain('- Above 2.6 92.5%\n- Above 2.8 96.0%\n- Above 3.0 86.5%\n- Above 3.2 61.0%\n\nIts prices cross: “Above 2.8” (96.0%) is priced over “Above 2.6” (92.5%), though YES on the first implies YES on the second.');
+    const eth = textOf(await (await post(`${svc.baseURL}/responses`, apiKey, { model: 'svc-agent', input: urlOf('KXETHD') })).json());
+    expect(eth).not.toContain('prices cross');
+  });
+
   it("the live summary shows a decided outcome as resolved, not at its last quote, and says when the whole event is decided", async () => {
     const { apiKey } = await svc.account();
     const event = fake.world.events.get(fake.world.openEvents.find((t) => t.startsWith('KXFEDDECISION-'))!)!;

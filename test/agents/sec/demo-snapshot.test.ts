@@ -225,6 +225,12 @@ describe('svc-sec-agent on the demo snapshot, offline', () => {
     expect(levered).toContain('- Highest debt-to-equity ratio first: Apple 1.18x, Microsoft 0.12x, Alphabet 0.03x.');
     expect(levered).not.toContain('company called');
     expect((await askOf('svc-agent', 'Apple capex fiscal 2024', 'capex intensity %?')).text).toMatch(/^\*\*Apple Inc\. \(AAPL\)\*\*: capital expenditure as a share of revenue for fiscal year 2024 \(year ended 2024-09-28\) was \*\*2\.4%\*\*/);
+    // The change between the two periods just discussed, in basis points when asked so (from the unrounded margins).
+    expect((await askOf('svc-agent', 'Alphabet gross margin 2024', 'and the year before', 'so how many bps did it expand?')).text).toMatch(/^Alphabet's gross margin rose, \+1\.6 percentage points \(\+158 bps\), year over year \(fiscal year 2024\)\./);
+    // Either way asked: the way it went, no yes or no.
+    expect((await askOf('svc-agent', 'apple gross margin fy2024', 'did it expand or contract?')).text).toMatch(/^Apple's gross margin rose, \+2\.1 percentage points, year over year \(fiscal year 2024\)\./);
+    // Trailing twelve months naming no period are the latest, not those to the quarter discussed before.
+    expect((await askOf('svc-agent', 'Microsoft revenue and net income for the last 8 quarters', 'what was net income in Q4 FY2024?', 'whats the trailing twelve month revenue?')).text).toMatch(/^\*\*Microsoft Corp\. \(MSFT\)\*\*: revenue, trailing twelve months \(fiscal Q4 2024 to fiscal Q3 2025, ended 2025-03-31\): \*\*\$270,010 million\*\*/);
     for (const q of ['which one is more profitable overall? one sentence', 'so how many bps did it expand?']) {
       expect((await askOf('svc-agent', 'Apple gross margin fiscal 2024', 'and microsoft?', q)).text, q).not.toContain('company called');
     }
