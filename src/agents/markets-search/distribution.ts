@@ -61,9 +61,11 @@ export function americanOdds(percent: number): string {
 /** A chance as decimal odds: what a winning $1 stake returns, stake included ("1.60"). */
 export const decimalOdds = (percent: number) => (percent > 0 ? (100 / percent).toFixed(2) : '—');
 
-/** "3.4", "51.4°F", "$93,120": a mean to a tenth (whole above 1,000), in the unit every label is written in. */
+/** "3.4", "51.4°F", "$93,120", "$38.3M", "87k": a mean to a tenth (whole above 1,000), in the unit and size the labels are written in. */
 export function aboutLevel(x: number, labels: readonly string[] = []): string {
-  const n = x.toLocaleString('en-US', { maximumFractionDigits: Math.abs(x) >= 1000 ? 0 : 1 });
+  const some = (size: RegExp) => labels.some((l) => size.test(l));
+  // In the labels' own size: "$38.3M" of "$20M to $40M", "87k" of "75k to 150k".
+  const n = some(/\d\s?B\b/) ? `${(x / 1e9).toFixed(1)}B` : some(/\d\s?M\b/) ? `${(x / 1e6).toFixed(1)}M` : some(/\d\s?k\b/i) ? `${Math.round(x / 1e3).toLocaleString('en-US')}k` : x.toLocaleString('en-US', { maximumFractionDigits: Math.abs(x) >= 1000 ? 0 : 1 });
   const every = (unit: string) => labels.length > 0 && labels.every((l) => l.includes(unit));
   return every('$') ? `$${n}` : every('°F') ? `${n}°F` : every('°C') ? `${n}°C` : every('%') ? `${n}%` : n;
 }

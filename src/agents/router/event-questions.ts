@@ -610,6 +610,14 @@ function answerAbout(question: string, report: { title: string; text: string; ci
         if (pick) {
           const { name, refs } = outcomeOf(pick.outcome);
           text = `The market's ${kind === 'market_favourite' ? 'favourite' : 'least likely outcome'} is **${name}** at ${pick.market}; the model gives it ${pick.model} (gap ${pick.gap}) ${refs}.`;
+          // "Who's the underdog and by how much?": the distance between the two ends, in points.
+          const other = kind === 'market_favourite' ? best((r) => -r.marketValue) : best((r) => r.marketValue);
+          if (other && other !== pick && /\bby how much\b|\bhow far\b|\bhow big\b|\bmargin\b/i.test(question)) {
+            const gap = Math.abs(pick.marketValue - other.marketValue);
+            const normalised = Math.abs(pick.marketNormalised - other.marketNormalised);
+            const same = Math.abs(gap - normalised) < 0.05;
+            text += ` The ${kind === 'market_favourite' ? 'least likely' : 'favourite'}, **${outcomeOf(other.outcome).name}**, is at ${other.market}: ${gap.toFixed(1)} points apart${same ? '' : ` (${normalised.toFixed(1)} on the normalised prices)`} ${outcomeOf(other.outcome).refs}.`;
+          }
         }
         break;
       }

@@ -34,5 +34,7 @@ describe('what prices imply', () => {
     expect(decimalOdds(62.5)).toBe('1.60');
     expect(aboutLevel(51.43, ['Below 44°F', '56°F or above'])).toBe('51.4°F');
     expect(aboutLevel(93120.4, ['Above $92,000'])).toBe('$93,120');
+    expect(aboutLevel(38_340_000, ['Below $20M', '$20M to $40M'])).toBe('$38.3M');
+    expect(aboutLevel(87_048, ['Below 0', '0 to 75k', 'Above 225k'])).toBe('87k');
   });
 });

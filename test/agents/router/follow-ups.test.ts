@@ -687,7 +687,10 @@ describe('several questions in one, and odds follow-ups that change topic', () =
     expect(await (await thread('https://kalshi.com/markets/kxcpiyoy/cpi/kxcpiyoy-26dec'))("what's the median?")).toContain('The median is above 3.2 on both.');
     const fedMedian = await (await thread('https://kalshi.com/markets/kxfeddecision/fed/kxfeddecision-26dec'))('median?');
     expect(fedMedian).toMatch(/^The outcomes of this event are not levels on one scale, so they have no mean or median\. The likeliest outcome is \*\*Hike 25bps\*\* on the market \(51\.5% \(mid; 46\.6% normalised\)\)/);
+    expect(await (await thread('https://kalshi.com/markets/kxboxoffice/opening-weekend-box-office/kxboxoffice-26nov22'))('expected opening weekend?')).toMatch(/^On the market's prices, normalised to add up to 100%, the expected value is about \*\*\$\d+\.\dM\*\* and the median outcome \*\*/);
     const game = await thread('https://kalshi.com/markets/kxnbagame/nba-game-winner/kxnbagame-26nov21lalbos');
+    // The underdog, and how far behind the favourite.
+    expect(await game("who's the underdog and by how much?")).toMatch(/^The market's least likely outcome is \*\*Home team \(Celtics\)\*\* at 38\.5%[^\n]*\. The favourite, \*\*Away team \(Lakers\)\*\*, is at 62\.5%[^:]*: 24\.0 points apart \(23\.8 on the normalised prices\)/);
     const odds = await game('convert to american odds');
     expect(odds).toContain('- **Away team (Lakers)**: market 62.5% (mid; 61.9% normalised) → −167 (decimal 1.60); model');
     expect(odds).toContain('- **Home team (Celtics)**: market 38.5%');

@@ -262,6 +262,9 @@ describe('svc-sec-agent on the demo snapshot, offline', () => {
     const others = (await askOf('svc-agent', 'apple diluted eps fiscal 2024', 'compare to the other two')).text;
     expect(others).toMatch(/^Diluted EPS, side by side/);
     for (const c of ['Apple Inc. (AAPL)', 'Alphabet Inc. (GOOGL)', 'Microsoft Corp. (MSFT)']) expect(others).toContain(`| ${c} | Diluted EPS | fiscal year 2024`);
+    // Asked at length, too, and "the latest one" after a period with no figures is the latest period.
+    expect((await askOf('svc-agent', 'Apple revenue and net income for the last 8 quarters', 'summarize in one sentence')).text).toContain('**Revenue**, Q2 FY2025, the latest, **+5.1%** year over year;');
+    expect((await askOf('svc-agent', 'Alphabet revenue Q1 2025', 'ok the latest one then')).text).toMatch(/^\*\*Alphabet Inc\. \(GOOGL\)\*\*: revenue for Q4 2024 \(quarter ended 2024-12-31\) was \*\*\$96,469 million\*\*/);
     const brief = (await askOf('svc-agent', 'alphabet operating income by quarter 2024', 'tl;dr')).text;
     expect(brief).toContain('**Operating income**, Q4 2024, the latest, **+30.7%** year over year; the four quarters to Q4 2024 together $112,390 million, **+33.3%** over the four before; highest in **Q4 2024** ($30,972 million), lowest in **Q1 2024** ($25,472 million), of the 4 shown.');
     expect(brief).not.toContain('company called');
