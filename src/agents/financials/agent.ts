@@ -1,7 +1,7 @@
 import type { Core } from '../../app.js';
 import { secLibrary } from '../../data/sec/index.js';
 import { asksCoverage, clipped, parseWithInstructions } from '../../data/sec/question.js';
-import { answerSecQuestion, askedOfMarkets, coverageAnswer, currencyNote } from '../sec/agent.js';
+import { acrossCovered, answerSecQuestion, askedOfMarkets, coverageAnswer, currencyNote } from '../sec/agent.js';
 import type { Agent, AgentEvent, AgentRequest } from '../types.js';
 import { answerTables, spanAsked, tabulable } from './table.js';
 
@@ -25,7 +25,8 @@ export function financialsAgent(core: Core): Agent {
       const index = await lib.companyIndex();
       const asked = clipped([...req.messages].reverse().find((m) => m.role === 'user')?.content ?? '');
       if (asksCoverage(asked)) return yield* coverageAnswer(lib, index.size);
-      const question = parseWithInstructions(req.messages, req.instructions, index);
+      // "For all three", "every company": each company a snapshot holds.
+      const question = await acrossCovered(lib, parseWithInstructions(req.messages, req.instructions, index), asked);
       const elsewhere = askedOfMarkets(asked, question);
       if (elsewhere) {
         yield { type: 'text', delta: elsewhere };

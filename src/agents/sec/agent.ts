@@ -121,14 +121,14 @@ export async function* answerSecQuestion(lib: SecLibrary, question: SecQuestion 
 }
 
 /** "Which company has the highest net margin?", "which of them has the most debt?", "compare all three companies' revenue": asked of every company covered. */
-const ACROSS = /\b(?:which|what|who)\b[^?]{0,200}?\b(?:compan(?:y|ies)|of them|of the (?:two|three|four|five|six)|firms?|stocks?)\b[^?]{0,200}?\b(?:highest|lowest|most|least|largest|biggest|smallest|best|worst|greatest|fastest|slowest)\b|\b(?:which|what|who)\b[^?]{0,200}?\b(?:highest|lowest|most|least|largest|biggest|smallest|best|worst|greatest|fastest|slowest)\b[^?]{0,200}?\bof (?:them all|all of them|the (?:three|four|five|six|3|4|5|6))\b|\brank (?:all|every|the) (?:companies|of them)\b|\b(?:all|the) (?:three|3|four|4|five|5) (?:compan(?:y|ies)|of them)\b|\ball (?:the )?companies\b|\b(?:every|each) company\b|\bother (?:two|three|four|2|3|4|companies|ones)\b|\bthe (?:others|rest)\b/i;
+const ACROSS = /\b(?:which|what|who)\b[^?]{0,200}?\b(?:compan(?:y|ies)|of them|of the (?:two|three|four|five|six)|firms?|stocks?)\b[^?]{0,200}?\b(?:highest|lowest|most|least|largest|biggest|smallest|best|worst|greatest|fastest|slowest)\b|\b(?:which|what|who)\b[^?]{0,200}?\b(?:highest|lowest|most|least|largest|biggest|smallest|best|worst|greatest|fastest|slowest)\b[^?]{0,200}?\bof (?:them all|all of them|the (?:three|four|five|six|3|4|5|6))\b|\brank (?:all|every|the) (?:companies|of them)\b|\b(?:all|the) (?:three|3|four|4|five|5) (?:compan(?:y|ies)|of them)\b|\ball (?:the )?companies\b|\b(?:every|each) company\b|\ball (?:three|four|five|3|4|5)\b(?!\s+(?:quarters?|years?|months?|periods?|figures?|metrics?|ratios?))|\bother (?:two|three|four|2|3|4|companies|ones)\b|\bthe (?:others|rest)\b/i;
 
 /**
  * A question across the companies covered, naming none: a snapshot's companies (a handful), over
  * their latest fiscal years unless a period is said. Live, every XBRL filer is covered, so none are
  * guessed: the answer asks which companies to compare.
  */
-async function acrossCovered(lib: SecLibrary, question: SecQuestion | null, text: string): Promise<SecQuestion | null> {
+export async function acrossCovered(lib: SecLibrary, question: SecQuestion | null, text: string): Promise<SecQuestion | null> {
   if (!question || !ACROSS.test(text)) return question;
   const found = question.companies.filter((c) => c.status === 'found').length;
   // "Which is the most levered of the three?" after two of them were last named: all three.

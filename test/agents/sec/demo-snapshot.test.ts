@@ -259,6 +259,11 @@ describe('svc-sec-agent on the demo snapshot, offline', () => {
   });
 
   it('"compare to the other two" adds the companies not yet named; "tl;dr" of a table is its change and its highest and lowest periods', async () => {
+    // "All three" to the financials agent too: each company of the snapshot, as a table or side by side.
+    const tables = (await askOf('svc-financials-agent', 'revenue for all three companies, last 4 quarters')).text;
+    for (const c of ['Apple Inc. (AAPL)', 'Alphabet Inc. (GOOGL)', 'Microsoft Corp. (MSFT)']) expect(tables).toContain(`### ${c}, by fiscal quarter`);
+    const rd = (await askOf('svc-financials-agent', 'R&D as a percent of revenue for all three, last fiscal year')).text;
+    for (const c of ['Apple Inc. (AAPL)', 'Alphabet Inc. (GOOGL)', 'Microsoft Corp. (MSFT)']) expect(rd).toContain(`| ${c} | R&D expense | fiscal year 2024`);
     const others = (await askOf('svc-agent', 'apple diluted eps fiscal 2024', 'compare to the other two')).text;
     expect(others).toMatch(/^Diluted EPS, side by side/);
     for (const c of ['Apple Inc. (AAPL)', 'Alphabet Inc. (GOOGL)', 'Microsoft Corp. (MSFT)']) expect(others).toContain(`| ${c} | Diluted EPS | fiscal year 2024`);
