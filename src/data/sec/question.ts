@@ -604,6 +604,8 @@ function extractForm(m: Masked): '10-K' | '10-Q' | null {
 function extractMetrics(m: Masked, index: CompanyIndex): MetricId[] {
   const found: { id: MetricId; at: number }[] = [];
   for (const g of METRIC_GROUPS) m.take(g.pattern, (x) => (found.push(...g.metrics.map((id, i) => ({ id, at: x.index! + i / 100 }))), true));
+  // Money spent on dividends ("how much did Apple spend on buybacks and dividends?") is dividends paid, not per share.
+  m.take(/(?<=\b(?:spen[dt]|spending|paid|paying|pays|returned|returning)\b[^.?!]{0,40})\bdividends?\b(?!\s+(?:per|a)\s+(?:common\s+)?share)/gi, (x) => (found.push({ id: 'dividendsPaid', at: x.index! }), true));
   // Before exact words: "opertaing income" is operating income, not the net income "income" alone would be.
   found.push(...extractMisspeltMetrics(m, index, PHRASES_OF_WORDS.filter((p) => p.words.length > 1)));
   for (const { phrase, id } of METRIC_PHRASES) {

@@ -99,6 +99,10 @@ describe('metrics, in the words people use', () => {
     ['Apple dividends per share 2024', ['dividendsPerShare']],
     ['Apple dividend', ['dividendsPerShare']],
     ['Apple dividends paid 2024', ['dividendsPaid']],
+    // Money spent on them, said around other figures: what was paid, not the amount per share.
+    ['how much did apple spend on buybacks and dividends in fy2024?', ['shareRepurchases', 'dividendsPaid']],
+    ['how much has Microsoft paid out in dividends', ['dividendsPaid']],
+    ['Apple paid dividends per share of what?', ['dividendsPerShare']],
     ['Apple buybacks 2024', ['shareRepurchases']],
     ['Apple share repurchases', ['shareRepurchases']],
     ['Apple pre-tax income', ['pretaxIncome']],
