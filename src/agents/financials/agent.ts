@@ -1,7 +1,7 @@
 import type { Core } from '../../app.js';
 import { secLibrary } from '../../data/sec/index.js';
 import { asksCoverage, clipped, parseWithInstructions } from '../../data/sec/question.js';
-import { acrossCovered, answerSecQuestion, askedOfMarkets, coverageAnswer, currencyNote } from '../sec/agent.js';
+import { acrossCovered, answerSecQuestion, askedOfMarkets, coverageAnswer, currencyNote, withComponents } from '../sec/agent.js';
 import type { Agent, AgentEvent, AgentRequest } from '../types.js';
 import { answerTables, spanAsked, tabulable } from './table.js';
 
@@ -26,7 +26,7 @@ export function financialsAgent(core: Core): Agent {
       const asked = clipped([...req.messages].reverse().find((m) => m.role === 'user')?.content ?? '');
       if (asksCoverage(asked)) return yield* coverageAnswer(lib, index.size);
       // "For all three", "every company": each company a snapshot holds.
-      const question = await acrossCovered(lib, parseWithInstructions(req.messages, req.instructions, index), asked);
+      const question = withComponents(await acrossCovered(lib, parseWithInstructions(req.messages, req.instructions, index), asked), asked, parseWithInstructions(req.messages.slice(0, -1), req.instructions, index));
       const elsewhere = askedOfMarkets(asked, question);
       if (elsewhere) {
         yield { type: 'text', delta: elsewhere };

@@ -5,6 +5,7 @@ import type { FactCitation, SecLibrary } from '../../data/sec/library.js';
 import { asksCoverage, clipped, parseWithInstructions, type SecQuestion } from '../../data/sec/question.js';
 import type { CompanyRef } from '../../data/sec/types.js';
 import type { ReportedFact } from '../../data/sec/facts.js';
+import type { MetricId } from '../../data/sec/metrics.js';
 import type { Agent, AgentEvent, AgentRequest } from '../types.js';
 import { answerValuation, valuationAsked } from './valuation.js';
 import { listed } from '../citations.js';
@@ -32,9 +33,10 @@ async function* runSecAgent(lib: SecLibrary, request: AgentRequest): AsyncGenera
   // Read as the parser reads it: a long turn's start and end.
   const asked = clipped([...request.messages].reverse().find((m) => m.role === 'user')?.content ?? '');
   if (asksCoverage(asked)) return yield* coverageAnswer(lib, index.size);
-  const question = await acrossCovered(lib, parseWithInstructions(request.messages, request.instructions, index), asked);
+  let question = await acrossCovered(lib, parseWithInstructions(request.messages, request.instructions, index), asked);
   const elsewhere = askedOfMarkets(asked, question);
   if (elsewhere) return yield* said(elsewhere);
+  question = withComponents(question, asked, parseWithInstructions(request.messages.slice(0, -1), request.instructions, index));
   const currency = currencyNote(asked);
   if (currency) yield { type: 'text', delta: currency };
   // "Apple P/E at $200": the price is the asker's; the filings give the earnings and the shares.
@@ -65,6 +67,28 @@ const MARKETS_ASKED = /\b(?:odds|chances?|probabilit(?:y|ies)|kalshi|polymarket|
 export function askedOfMarkets(asked: string, question: SecQuestion | null): string | null {
   if (!MARKETS_ASKED.test(asked) || question?.companies.some((c) => c.status === 'found') || question?.stated.metrics) return null;
   return 'This model answers from companies\' SEC filings, which hold no odds. Ask `svc-agent` (it sends odds questions to the markets search) or `svc-markets-search-agent` for open Kalshi events and their prices, and send an event\'s address to `svc-prediction-markets-agent` for its research report.\n';
+}
+
+/** What a figure is the difference of: asked why it is what it is, its parts are shown beside it. */
+const COMPONENTS: Partial<Record<MetricId, MetricId[]>> = {
+  freeCashFlow: ['operatingCashFlow', 'capitalExpenditure'],
+  grossProfit: ['revenue', 'costOfRevenue'],
+  operatingIncome: ['grossProfit', 'operatingExpenses'],
+};
+
+/**
+ * "Why is Microsoft's free cash flow lower?": the filings hold no reasons, but they hold what the
+ * figure is made of (operating cash flow less capital expenditure): those figures are added beside it.
+ */
+export function withComponents(question: SecQuestion | null, asked: string, previous: SecQuestion | null): SecQuestion | null {
+  if (!question || !/^\W*why\b|\bwhy (?:did|does|do|is|was|has|have|were|are)\b|\bhow come\b/i.test(asked)) return question;
+  // "Why is Microsoft's lower when its operating cash flow is about the same?" after free cash flow
+  // of two companies: a part named is asked of the figure before, of the same companies and period.
+  const ofBefore = previous && question.metrics.length > 0 && question.metrics.every((m) => previous.metrics.some((p) => COMPONENTS[p]?.includes(m)));
+  const base = ofBefore ? { ...previous, text: question.text } : question;
+  const parts = base.metrics.flatMap((m) => COMPONENTS[m] ?? []);
+  if (!parts.length) return question;
+  return { ...base, metrics: [...new Set([...base.metrics, ...parts])] };
 }
 
 /** Another currency asked for ("in euros"): figures are given as filed, unconverted, and said so first. */

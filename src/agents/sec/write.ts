@@ -923,7 +923,9 @@ export class AnswerWriter {
     }
     // "Why did it fall?": the figures say what changed; the reasons are in words this agent does not read.
     if (figures.length && WHY.test(plan.question?.text ?? '')) {
-      lines.push(`The figures show what changed, not why: the reasons are in what the filing says in words (its management's discussion and analysis), which I do not read. The figures:`, '');
+      // A figure that is the difference of two others ("free cash flow") is shown with them: what it is made of.
+      const parts = figures.some((f) => ['operatingCashFlow', 'capitalExpenditure', 'costOfRevenue', 'operatingExpenses'].includes(f.metric.id));
+      lines.push(`The figures show what changed, not why: the reasons are in what the filing says in words (its management's discussion and analysis), which I do not read. ${parts ? 'The figures, with what the figure asked about is made of:' : 'The figures:'}`, '');
     }
     const defined = !figures.length && !problems.length && !unknown.length ? definitions(plan.question) : null;
     if (defined) {

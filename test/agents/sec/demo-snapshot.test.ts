@@ -284,6 +284,19 @@ describe('svc-sec-agent on the demo snapshot, offline', () => {
     expect((await askOf('svc-agent', 'how much did apple spend on dividends in fiscal 2024?')).text).toContain('has no dividends paid figure');
   });
 
+  it('"why is it lower?" of a figure made of others shows its parts beside it, of the companies and period discussed', async () => {
+    const why = (await askOf('svc-agent', 'microsoft free cash flow fy2024', 'vs apple?', "why is microsoft's lower when its operating cash flow is about the same?")).text;
+    expect(why).toMatch(/^The figures show what changed, not why: [^\n]*The figures, with what the figure asked about is made of:/);
+    for (const row of [
+      '| Microsoft Corp. (MSFT) | Free cash flow | fiscal year 2024 (year ended 2024-06-30) | $74,071 million',
+      '| Microsoft Corp. (MSFT) | Capital expenditure | fiscal year 2024 (year ended 2024-06-30) | $44,477 million',
+      '| Apple Inc. (AAPL) | Operating cash flow | fiscal year 2024 (year ended 2024-09-28) | $118,254 million',
+      '| Apple Inc. (AAPL) | Capital expenditure | fiscal year 2024 (year ended 2024-09-28) | $9,447 million',
+    ]) expect(why).toContain(row);
+    // Without "why", a figure asked is that figure alone.
+    expect((await askOf('svc-agent', 'microsoft free cash flow fy2024', 'vs apple?', 'and operating cash flow?')).text).not.toContain('| Free cash flow |');
+  });
+
   it('says which companies it covers: those the snapshot recorded, through the router too', async () => {
     for (const q of ['what companies do you cover', 'Which companies are in your data?']) {
       expect((await ask(q)).text, q).toMatch(/^This snapshot of SEC data has figures for 3 companies: Apple Inc\. \(AAPL\), Alphabet Inc\. \(GOOGL\) and Microsoft Corp\. \(MSFT\)\./);
