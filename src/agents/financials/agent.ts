@@ -1,7 +1,7 @@
 import type { Core } from '../../app.js';
 import { secLibrary } from '../../data/sec/index.js';
 import { asksCoverage, clipped, parseWithInstructions } from '../../data/sec/question.js';
-import { acrossCovered, answerSecQuestion, askedOfMarkets, coverageAnswer, currencyNote, withComponents } from '../sec/agent.js';
+import { acrossCovered, answerSecQuestion, askedOfMarkets, coverageAnswer, currencyNote, said, withComponents } from '../sec/agent.js';
 import type { Agent, AgentEvent, AgentRequest } from '../types.js';
 import { answerTables, spanAsked, tabulable } from './table.js';
 
@@ -26,12 +26,9 @@ export function financialsAgent(core: Core): Agent {
       const asked = clipped([...req.messages].reverse().find((m) => m.role === 'user')?.content ?? '');
       if (asksCoverage(asked)) return yield* coverageAnswer(lib, index.size);
       // "For all three", "every company": each company a snapshot holds.
-      const question = withComponents(await acrossCovered(lib, parseWithInstructions(req.messages, req.instructions, index), asked), asked, parseWithInstructions(req.messages.slice(0, -1), req.instructions, index));
+      const question = withComponents(await acrossCovered(lib, parseWithInstructions(req.messages, req.instructions, index), asked), asked, () => parseWithInstructions(req.messages.slice(0, -1), req.instructions, index));
       const elsewhere = askedOfMarkets(asked, question);
-      if (elsewhere) {
-        yield { type: 'text', delta: elsewhere };
-        return yield { type: 'done' };
-      }
+      if (elsewhere) return yield* said(elsewhere);
       const currency = currencyNote(asked);
       if (currency) yield { type: 'text', delta: currency };
       // A question naming a period of its own ("Microsoft net income FY2023") is that period, not the earlier table's.

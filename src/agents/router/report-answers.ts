@@ -1,6 +1,8 @@
 import { labelRange } from '../markets-search/asked.js';
 import { aboutLevel, americanOdds, decimalOdds, expectedLevel } from '../markets-search/distribution.js';
 import { withTeam } from '../prediction-markets/research.js';
+import { monotoneLadder } from '../prediction-markets/model.js';
+import { capitalise } from '../sec/format.js';
 import { listed } from '../citations.js';
 import { bestRow, bullets, byLevel, gapOf, levelOfRow, names, outcomeOf, percent, points, refsOf, rowLine, rungSide, sumOf, type Row } from './report-rows.js';
 
@@ -111,13 +113,18 @@ export function pastText(question: string, named: Row[], claims: string | undefi
   return `${picked.map(lineOf).join('\n')} ${refs}\n\nCounted back from the report's time; each price then is on the basis of the price now (the mid of the book, or the last trade).`;
 }
 
+/** The settled events of the report's history table, newest first: each one's ticker, close, outcomes resolved YES ("none", or listed with ", ") and their prices before close. */
+function historyEvents(history: string | undefined): { ticker: string; closed: string; won: string; price: string }[] {
+  const table = (history ?? '').split('\n').filter((l) => /^\| [A-Z0-9]/.test(l) && !l.startsWith('| Event |'));
+  return table.map((l) => l.split('|').slice(1, -1).map((c) => c.trim())).map(([ticker, closed, won, price]) => ({ ticker: ticker!, closed: closed!, won: won ?? '', price: price ?? '' }));
+}
+
 /**
  * An earlier event of the series from the report's history table: the newest settled one, or one
  * of the month named ("the October meeting"), with what won and how it was priced, and the ones before it.
  */
 export function previousText(question: string, history: string | undefined, rows: Row[]): string | null {
-  const table = (history ?? '').split('\n').filter((l) => /^\| [A-Z0-9]/.test(l) && !l.startsWith('| Event |'));
-  const events = table.map((l) => l.split('|').slice(1, -1).map((c) => c.trim())).map(([ticker, closed, won, price]) => ({ ticker: ticker!, closed: closed!, won: won!, price: price! }));
+  const events = historyEvents(history);
   if (!events.length) return null;
   const refs = /((?:\s*\[\d+\])+)\.?\s*$/.exec((history ?? '').split('\n').find((l) => l.startsWith('**Base rates**')) ?? '')?.[1]?.replace(/\s+/g, '') ?? '';
   const months = ['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december'];
@@ -173,8 +180,7 @@ export function cheapText(r: Row, way: 1 | -1): string {
  * the report reads prices and the record, not news, so it says it cannot give the traders' reasons.
  */
 export function whyText(question: string, named: Row[], history: string | undefined, claims: string | undefined): string {
-  const table = (history ?? '').split('\n').filter((l) => /^\| [A-Z0-9]/.test(l) && !l.startsWith('| Event |'));
-  const events = table.map((l) => l.split('|').slice(1, -1).map((c) => c.trim())).map(([, closed, won]) => ({ closed: closed!, won: (won ?? '').split(', ') }));
+  const events = historyEvents(history).map(({ closed, won }) => ({ closed, won: won.split(', ') }));
   const claim = /\b(\d+)\s+(?:of|out of|in)\s+(?:the\s+)?(?:(?:last|past)\s+)?(\d+)(?:\s+(?:times|events|meetings|weeks|months|days|games|tries))?\b/i.exec(question);
   const lines = named.map((r) => {
     const { name, refs } = outcomeOf(r.outcome);
@@ -265,20 +271,6 @@ export function ladderSpanText(rows: Row[], asked: { from: number; to: number; s
   return `${head}${disorder}\n\n${[outer, inner].map(rowLine).join('\n')}`;
 }
 
-/** Probabilities that must not rise along a ladder, held so: crossing ones pooled to their average (pool-adjacent-violators), as the report's model holds its own. */
-function nonIncreasing(values: number[]): number[] {
-  const blocks: { sum: number; n: number }[] = [];
-  for (const v of values) {
-    blocks.push({ sum: v, n: 1 });
-    while (blocks.length > 1 && blocks.at(-2)!.sum / blocks.at(-2)!.n < blocks.at(-1)!.sum / blocks.at(-1)!.n) {
-      const last = blocks.pop()!;
-      blocks.at(-1)!.sum += last.sum;
-      blocks.at(-1)!.n += last.n;
-    }
-  }
-  return blocks.flatMap((b) => Array<number>(b.n).fill(b.sum / b.n));
-}
-
 interface Band {
   name: string;
   market: number;
@@ -296,7 +288,9 @@ function ladderBands(rows: Row[]): { rungs: Row[]; bands: Band[]; byMarket: Band
   if (rungs.length < 2 || rungs.length !== rows.length || sides.size !== 1 || sides.has(null)) return null;
   const above = sides.has('above');
   // As chances of ending above each level, lowest level first: "Below" rungs by what they leave.
-  const [market, model] = [(r: Row) => r.marketValue, (r: Row) => r.modelValue].map((of) => nonIncreasing(rungs.map((r) => (above ? of(r) : 100 - of(r))))) as [number[], number[]];
+  // Crossing chances pooled to their average, as the report's model holds its own ladder.
+  const inOrder = (values: number[]) => monotoneLadder(values, values.map((_, i) => ({ direction: 'above' as const, value: i })));
+  const [market, model] = [(r: Row) => r.marketValue, (r: Row) => r.modelValue].map((of) => inOrder(rungs.map((r) => (above ? of(r) : 100 - of(r))))) as [number[], number[]];
   const crossed = market.some((v, i) => Math.abs(v - (above ? rungs[i]!.marketValue : 100 - rungs[i]!.marketValue)) > 1e-9);
   // "$92,000" of "Above $92,000": the level as the event writes it.
   const level = (r: Row) => outcomeOf(r.outcome).name.replace(/^\s*(?:above|below|over|under)\s+/i, '').replace(/\s+or\s+(?:above|below|more|less|higher|lower)$/i, '');
@@ -332,7 +326,6 @@ export function ladderBandsText(rows: Row[]): string | null {
   return `${capitalise(likeliestBand(read))}. ${medians}\n\n${table}\n\n${how}`;
 }
 
-const capitalise = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 
 /**
  * What an event's outcomes imply as a level ("the median?", "expected number of launches?"): a

@@ -91,16 +91,15 @@ export function bestTradeText(rows: Row[], contracts: Map<string, Contract>, wor
   const trades = rankedTrades(rows, contracts);
   if (!trades.length) return null;
   if (worst) trades.reverse();
-  const said = tradeSaid;
   const best = trades[0]!;
   const head = worst
-    ? `On the model, the worst buy at current prices is ${said(best)}, before fees.`
+    ? `On the model, the worst buy at current prices is ${tradeSaid(best)}, before fees.`
     : best.ev > 0
-      ? `On the model, the best buy at current prices is ${said(best)}, before fees.`
-      : `No contract is favoured on the model at current prices: the least unfavourable is ${said(best)}, before fees.`;
-  const rest = trades.slice(1, 6).map((t) => `- ${said(t)}`);
+      ? `On the model, the best buy at current prices is ${tradeSaid(best)}, before fees.`
+      : `No contract is favoured on the model at current prices: the least unfavourable is ${tradeSaid(best)}, before fees.`;
+  const rest = trades.slice(1, 6).map((t) => `- ${tradeSaid(t)}`);
   // "Which has the best value, and which is the worst?": both ends.
-  const other = both && trades.length > 1 ? ` The worst is ${said(trades.at(-1)!)}.` : '';
+  const other = both && trades.length > 1 ? ` The worst is ${tradeSaid(trades.at(-1)!)}.` : '';
   return `${head}${other}${rest.length ? `\n\nNext:\n${rest.join('\n')}` : ''}\n\nYES is bought at the ask; NO at 1 minus the best YES bid, and pays when the outcome does not happen. This is the model's arithmetic on the report's prices, not investment advice: prices move, and fees and the model's error are not counted.`;
 }
 

@@ -36,7 +36,7 @@ async function* runSecAgent(lib: SecLibrary, request: AgentRequest): AsyncGenera
   let question = await acrossCovered(lib, parseWithInstructions(request.messages, request.instructions, index), asked);
   const elsewhere = askedOfMarkets(asked, question);
   if (elsewhere) return yield* said(elsewhere);
-  question = withComponents(question, asked, parseWithInstructions(request.messages.slice(0, -1), request.instructions, index));
+  question = withComponents(question, asked, () => parseWithInstructions(request.messages.slice(0, -1), request.instructions, index));
   const currency = currencyNote(asked);
   if (currency) yield { type: 'text', delta: currency };
   // "Apple P/E at $200": the price is the asker's; the filings give the earnings and the shares.
@@ -80,11 +80,13 @@ const COMPONENTS: Partial<Record<MetricId, MetricId[]>> = {
  * "Why is Microsoft's free cash flow lower?": the filings hold no reasons, but they hold what the
  * figure is made of (operating cash flow less capital expenditure): those figures are added beside it.
  */
-export function withComponents(question: SecQuestion | null, asked: string, previous: SecQuestion | null): SecQuestion | null {
+export function withComponents(question: SecQuestion | null, asked: string, before: () => SecQuestion | null): SecQuestion | null {
   if (!question || !/^\W*why\b|\bwhy (?:did|does|do|is|was|has|have|were|are)\b|\bhow come\b/i.test(asked)) return question;
   // "Why is Microsoft's lower when its operating cash flow is about the same?" after free cash flow
   // of two companies: a part named is asked of the figure before, of the same companies and period.
-  const ofBefore = previous && question.metrics.length > 0 && question.metrics.every((m) => previous.metrics.some((p) => COMPONENTS[p]?.includes(m)));
+  // (The conversation before is parsed only for a "why" question.)
+  const previous = question.metrics.length > 0 ? before() : null;
+  const ofBefore = previous && question.metrics.every((m) => previous.metrics.some((p) => COMPONENTS[p]?.includes(m)));
   const base = ofBefore ? { ...previous, text: question.text } : question;
   const parts = base.metrics.flatMap((m) => COMPONENTS[m] ?? []);
   if (!parts.length) return question;
@@ -99,7 +101,8 @@ export function currencyNote(asked: string): string | null {
   return m ? `Figures are given in the currency each company files in, as shown, not converted to ${m[1]!.toLowerCase()}: no exchange rate is read here.\n\n` : null;
 }
 
-async function* said(text: string): AsyncGenerator<AgentEvent> {
+/** A fixed answer: its text, then done. */
+export async function* said(text: string): AsyncGenerator<AgentEvent> {
   yield { type: 'text', delta: text };
   yield { type: 'done' };
 }
