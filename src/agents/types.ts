@@ -97,7 +97,8 @@ export type AgentEvent =
   /** Means the same as a text delta of `answer.text` followed by a citation event per citation. */
   | { type: 'answer'; answer: Answer }
   | { type: 'usage'; usage: Usage }
-  | { type: 'done' }
+  /** `incomplete`: the answer was cut where the caller's output token limit fell (see output-limit.ts). */
+  | { type: 'done'; incomplete?: 'max_output_tokens' }
   | { type: 'failed'; error: SvcError };
 
 export interface AgentVariant {

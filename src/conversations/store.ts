@@ -7,7 +7,8 @@ export type ItemRole = 'user' | 'assistant' | 'system' | 'developer';
 export interface MessageItem {
   type: 'message';
   id: string;
-  status: 'completed';
+  /** `incomplete`: an answer cut at its response's `max_output_tokens`. */
+  status: 'completed' | 'incomplete';
   role: ItemRole;
   content: Array<{ type: 'input_text'; text: string } | { type: 'output_text'; text: string; annotations: unknown[]; logprobs: unknown[] }>;
 }

@@ -366,7 +366,7 @@ export class ResponseStore {
       const turn = (await fromRow(row, this.#answers)).conversation[Number(sent[2])];
       return turn && (turn.itemId ?? itemId) === itemId ? { ...turn, itemId } : null;
     }
-    if (row.status !== 'completed') return null;
+    if (row.status !== 'completed' && row.status !== 'incomplete') return null;
     return answerTurn(await fromRow(row, this.#answers));
   }
 

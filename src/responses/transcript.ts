@@ -11,7 +11,8 @@ export type TranscriptEntry =
   | ['c', Citation]
   | ['a', string, Citation[], string?]
   | ['u', Usage]
-  | ['d', number]
+  /** Done at this time (seconds); a third element when the answer was cut (`max_output_tokens`). */
+  | ['d', number, 'max_output_tokens'?]
   | ['f', number, { kind: ErrorKind; code: string; message: string; param: string | null }]
   /** Cancelled by its owner at this time (seconds), not an agent event: see ResponsesEncoder.cancel. */
   | ['x', number];
@@ -27,7 +28,7 @@ export function transcriptEntry(event: AgentEvent, now: number): TranscriptEntry
     case 'usage':
       return ['u', event.usage];
     case 'done':
-      return ['d', now];
+      return event.incomplete ? ['d', now, event.incomplete] : ['d', now];
     case 'failed':
       return ['f', now, { kind: event.error.kind, code: event.error.code, message: event.error.message, param: event.error.param }];
     default:
@@ -62,7 +63,7 @@ export function* transcriptEvents(entries: readonly TranscriptEntry[]): Generato
         yield { event: { type: 'usage', usage: e[1] }, at: 0 };
         break;
       case 'd':
-        yield { event: { type: 'done' }, at: e[1] };
+        yield { event: e[2] ? { type: 'done', incomplete: e[2] } : { type: 'done' }, at: e[1] };
         break;
       case 'f':
         yield { event: { type: 'failed', error: new SvcError(e[2].kind, e[2]) }, at: e[1] };

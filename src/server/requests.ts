@@ -45,6 +45,8 @@ export interface ChatRequest {
   metadata: Record<string, string>;
   /** The messages as sent, for `GET /v1/chat/completions/{id}/messages`; empty unless stored. */
   storedMessages: StoredChatMessage[];
+  /** `max_completion_tokens`, else the older `max_tokens`: the answer is cut there (`finish_reason: "length"`). */
+  maxOutputTokens: number | null;
 }
 
 const TEXT_PARTS = new Set(['input_text', 'output_text', 'text', 'refusal']);
@@ -350,8 +352,8 @@ export function parseChatRequest(raw: unknown): ChatRequest {
   if (n !== undefined && n !== 1) throw invalidValue('n', 'these agents return one choice; use n = 1.');
   f.number('temperature', { min: 0, max: 2 });
   f.number('top_p', { min: 0, max: 1 });
-  f.number('max_tokens', { integer: true, min: 1, max: MAX_TOKENS });
-  f.number('max_completion_tokens', { integer: true, min: 1, max: MAX_TOKENS });
+  const maxTokens = f.number('max_tokens', { integer: true, min: 1, max: MAX_TOKENS });
+  const maxCompletionTokens = f.number('max_completion_tokens', { integer: true, min: 1, max: MAX_TOKENS });
   refuseStructuredOutput(f.object('response_format'), 'response_format');
   // Checked as the Responses route checks them, though the agents use none of them.
   const metadata = f.metadata('metadata') ?? {};
@@ -376,6 +378,7 @@ export function parseChatRequest(raw: unknown): ChatRequest {
     store,
     metadata,
     storedMessages: store ? list.map(storedMessage) : [],
+    maxOutputTokens: maxCompletionTokens ?? maxTokens ?? null,
   };
 }
 

@@ -1,6 +1,7 @@
 import { setMaxListeners } from 'node:events';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AgentRun } from '../agents/runtime.js';
+import { withOutputLimit } from '../agents/output-limit.js';
 import type { Agent, AgentEvent, AgentRequest, Caller, ModelRef, Turn } from '../agents/types.js';
 import type { ServerDeps } from './deps.js';
 
@@ -28,6 +29,8 @@ interface RunOptions {
   instructions: string | null;
   idempotencyKey?: string | null;
   detached: boolean;
+  /** The caller's output token limit: the answer is cut there (see agents/output-limit.ts). */
+  maxOutputTokens?: number | null;
 }
 
 // Classes, not object literals, on purpose: an object literal with a getter is a dictionary-mode
@@ -85,7 +88,8 @@ class HttpRun implements Run {
     const auth = request.auth!;
     this.#detached = run.detached;
     this.#request = new HttpAgentRequest(run, { accountId: auth.account.id, plan: auth.account.plan, keyId: auth.keyId }, request.id);
-    const agentRun = new AgentRun(run.agent, this.#request, (err) => request.log.error({ err, agent: run.agent.id }, 'agent failed'));
+    const agent = run.maxOutputTokens ? withOutputLimit(run.agent, run.maxOutputTokens) : run.agent;
+    const agentRun = new AgentRun(agent, this.#request, (err) => request.log.error({ err, agent: run.agent.id }, 'agent failed'));
     this.#agentRun = agentRun;
     reply.raw.once('close', () => {
       if (!reply.raw.writableFinished) this.#clientLeft();

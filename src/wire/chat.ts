@@ -35,7 +35,8 @@ export interface ChatCompletion {
       index: number;
       message: { role: 'assistant'; content: string; refusal: null; annotations: ChatAnnotation[] };
       logprobs: null;
-      finish_reason: 'stop';
+      /** `length`: cut at the caller's `max_completion_tokens`/`max_tokens`. */
+      finish_reason: 'stop' | 'length';
       citations: Citation[];
     },
   ];
@@ -67,6 +68,7 @@ export class ChatEncoder {
   readonly #citations: Citation[] = [];
   #usage: Usage | null = null;
   #error: SvcError | null = null;
+  #finishReason: 'stop' | 'length' = 'stop';
   /** The whole answer event the text and citations came from, when nothing else contributed. */
   #sole: Answer | null = null;
   /** The citations placed in the final text, in the chat and the bare shape; placed once, when the run finishes. */
@@ -115,6 +117,7 @@ export class ChatEncoder {
         this.#usage = event.usage;
         return [];
       case 'done':
+        if (event.incomplete) this.#finishReason = 'length';
         return this.#finish();
       case 'failed':
         this.#error = event.error;
@@ -155,7 +158,7 @@ export class ChatEncoder {
   #finish(): ChatFrame[] {
     const { annotations, citations } = (this.#placed = this.#place());
     if (!this.#emit) return [];
-    const frames: ChatFrame[] = [this.#chunk({ annotations }, 'stop', { citations })];
+    const frames: ChatFrame[] = [this.#chunk({ annotations }, this.#finishReason, { citations })];
     if (this.#p.includeUsage && this.#usage) {
       frames.push({
         id: this.#p.id,
@@ -183,7 +186,7 @@ export class ChatEncoder {
           index: 0,
           message: { role: 'assistant', content: this.text, refusal: null, annotations },
           logprobs: null,
-          finish_reason: 'stop',
+          finish_reason: this.#finishReason,
           citations,
         },
       ],

@@ -46,7 +46,7 @@ export interface ResponseObject {
   status: string;
   background: boolean;
   error: { code: string; message: string } | null;
-  incomplete_details: null;
+  incomplete_details: { reason: string } | null;
   instructions: string | null;
   max_output_tokens: number | null;
   max_tool_calls: null;
@@ -135,7 +135,7 @@ function writeResponse(r: ResponseObject, splices: Splices, slotted = false): st
   const completedAt = slotted ? slot(splices, Slot.CompletedAt) : n(r.completed_at);
   return (
     `{"id":${id},"object":"response","created_at":${createdAt},"status":${q(r.status)},"background":${r.background},` +
-    `"error":${r.error === null ? 'null' : `{"code":${q(r.error.code)},"message":${q(r.error.message)}}`},"incomplete_details":null,"instructions":${q(r.instructions)},` +
+    `"error":${r.error === null ? 'null' : `{"code":${q(r.error.code)},"message":${q(r.error.message)}}`},"incomplete_details":${r.incomplete_details === null ? 'null' : `{"reason":${q(r.incomplete_details.reason)}}`},"instructions":${q(r.instructions)},` +
     `"max_output_tokens":${n(r.max_output_tokens)},"max_tool_calls":null,"model":${q(r.model)},"output":[${output}],` +
     `"parallel_tool_calls":${r.parallel_tool_calls},"previous_response_id":${q(r.previous_response_id)},"prompt_cache_key":${q(r.prompt_cache_key)},` +
     `"reasoning":${r.reasoning === null ? 'null' : ANY(r.reasoning)},"safety_identifier":${q(r.safety_identifier)},"service_tier":${q(r.service_tier)},"store":${r.store},"temperature":${n(r.temperature)},` +

@@ -41,7 +41,7 @@ export interface RequestEcho {
   safetyIdentifier?: string;
 }
 
-export type ResponseStatus = 'in_progress' | 'completed' | 'failed' | 'cancelled';
+export type ResponseStatus = 'in_progress' | 'completed' | 'incomplete' | 'failed' | 'cancelled';
 
 export type ResponsesEvent = { type: string; sequence_number: number } & Record<string, unknown>;
 
@@ -94,6 +94,7 @@ export class ResponsesEncoder {
   #status: ResponseStatus = 'in_progress';
   #output: MessageItem[] = [];
   #error: { code: string; message: string } | null = null;
+  #incomplete: { reason: 'max_output_tokens' } | null = null;
   #completedAt: number | null = null;
   #citationList: Citation[] | null = null;
   /** The whole answer event the text and citations came from, when nothing else contributed (see answerCitations). */
@@ -145,7 +146,7 @@ export class ResponsesEncoder {
         this.#usage = event.usage;
         return NONE;
       case 'done':
-        return this.#complete(now);
+        return this.#complete(now, event.incomplete ?? null);
       case 'failed': {
         const events = this.#fail(event.error, now);
         return this.#emit ? events : NONE;
@@ -166,7 +167,7 @@ export class ResponsesEncoder {
       status: this.#status,
       background: p.background === true,
       error: this.#error,
-      incomplete_details: null,
+      incomplete_details: this.#incomplete,
       instructions: p.instructions,
       max_output_tokens: p.maxOutputTokens,
       max_tool_calls: null,
@@ -241,7 +242,8 @@ export class ResponsesEncoder {
     return { id: this.#p.messageId, type: 'message', status, role: 'assistant', content: [{ type: 'output_text', text, annotations, logprobs: [] }] };
   }
 
-  #complete(now: number): ResponsesEvent[] {
+  /** Ends the response `completed`, or `incomplete` when the answer was cut at `max_output_tokens`. */
+  #complete(now: number, incomplete: 'max_output_tokens' | null): ResponsesEvent[] {
     const events = this.#emit ? this.#open() : [];
     const text = this.text;
     let annotations: Annotation[];
@@ -252,8 +254,9 @@ export class ResponsesEncoder {
       annotations = placed.map(responsesAnnotation);
       this.#citationList = placed.map(bareCitation);
     }
-    const item = this.#item('completed', text, annotations);
-    this.#status = 'completed';
+    const item = this.#item(incomplete ? 'incomplete' : 'completed', text, annotations);
+    this.#status = incomplete ? 'incomplete' : 'completed';
+    if (incomplete) this.#incomplete = { reason: incomplete };
     this.#output = [item];
     this.#completedAt = now;
     if (!this.#emit) return events;
@@ -263,7 +266,7 @@ export class ResponsesEncoder {
     events.push(this.#event('response.output_text.done', { ...this.#at(), text, logprobs: [] }));
     events.push(this.#event('response.content_part.done', { ...this.#at(), part: item.content[0] }));
     events.push(this.#event('response.output_item.done', { output_index: 0, item }));
-    events.push(this.#event('response.completed', { response: this.response() }));
+    events.push(this.#event(incomplete ? 'response.incomplete' : 'response.completed', { response: this.response() }));
     return events;
   }
 

@@ -51,6 +51,20 @@ describe('ChatEncoder', () => {
     expect(c.choices[0]!.finish_reason).toBe('stop');
   });
 
+  it("an answer cut at the caller's token limit finishes with finish_reason length, streamed or not", () => {
+    for (const emit of [true, false]) {
+      const enc = new ChatEncoder({ ...base, includeUsage: false }, { emit });
+      enc.push({ type: 'text', delta: 'cut [1]' });
+      enc.push({ type: 'citation', citation: { order: 1, name: 'Src', url: 'https://s' } });
+      const frames: any[] = enc.push({ type: 'done', incomplete: 'max_output_tokens' });
+      if (emit) expect(frames[0].choices[0].finish_reason).toBe('length');
+      const c = enc.completion();
+      expect(c.choices[0]!.finish_reason).toBe('length');
+      expect(c.choices[0]!.citations).toEqual([{ order: 1, name: 'Src', url: 'https://s' }]);
+      expect(enc.completionBody().toString('utf8')).toBe(JSON.stringify(c));
+    }
+  });
+
   it('reports a failure as a bare error frame', () => {
     const enc = new ChatEncoder({ ...base, includeUsage: false });
     const frames = enc.push({ type: 'failed', error: new SvcError('upstream', { code: 'upstream_error', message: 'down' }) });

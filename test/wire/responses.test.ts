@@ -138,6 +138,21 @@ describe('ResponsesEncoder', () => {
   });
 });
 
+describe('an answer cut at max_output_tokens', () => {
+  it("ends incomplete: the item incomplete, incomplete_details naming the limit, every *.done event, then response.incomplete", () => {
+    const { out, enc } = run([{ type: 'text', delta: 'Revenue rose [1]' }, { type: 'citation', citation: { order: 1, name: 'Src', url: 'https://s' } }, { type: 'usage', usage: { inputTokens: 5, outputTokens: 4 } }, { type: 'done', incomplete: 'max_output_tokens' }]);
+    expect(out.map((e) => e.type).slice(-5)).toEqual(['response.output_text.annotation.added', 'response.output_text.done', 'response.content_part.done', 'response.output_item.done', 'response.incomplete']);
+    const r = enc.response();
+    expect(r).toMatchObject({ status: 'incomplete', error: null, incomplete_details: { reason: 'max_output_tokens' }, completed_at: 1_700_000_005, usage: { output_tokens: 4 } });
+    expect(r.output[0]).toMatchObject({ status: 'incomplete', content: [{ text: 'Revenue rose [1]', annotations: [{ order: 1, start_index: 13, end_index: 16 }] }] });
+    expect(out.at(-1)!.response).toEqual(r);
+    expect(enc.status).toBe('incomplete');
+    expect(enc.responseBody().toString('utf8')).toBe(JSON.stringify(r));
+    // Nothing after its ending.
+    expect(enc.push({ type: 'text', delta: ' more' }, 1_700_000_006)).toEqual([]);
+  });
+});
+
 describe('fast serialisation', () => {
   it('responseJson() is exactly JSON.stringify(response()), including escapes and long texts', () => {
     for (const text of ['short "quoted" \\ text\n', `| a | b |\n${'x\u2028y\t"z"\n'.repeat(400)}`, '']) {
@@ -161,6 +176,7 @@ describe('fast serialisation', () => {
       [{ type: 'text', delta: 'partial [1]' }],
       [{ type: 'text', delta: 'answer [2] and [1]' }, ...cites.map((citation) => ({ type: 'citation' as const, citation })), { type: 'usage', usage: { inputTokens: 3, outputTokens: 9 } }, { type: 'done' }],
       [{ type: 'text', delta: 'cut off' }, { type: 'failed', error: new SvcError('upstream', { code: 'upstream_error', message: 'Kalshi is "down"' }) }],
+      [{ type: 'text', delta: 'cut at [1]' }, { type: 'citation', citation: cites[0]! }, { type: 'usage', usage: { inputTokens: 3, outputTokens: 4 } }, { type: 'done', incomplete: 'max_output_tokens' }],
       [{ type: 'failed', error: new SvcError('invalid_request', { code: 'invalid_event_url', message: 'bad', param: 'input' }) }],
     ];
     for (const variant of variants) {

@@ -34,7 +34,15 @@ export async function chatRoutes(app: FastifyInstance, deps: ServerDeps): Promis
             },
           )
       : null;
-    const run = startRun(deps, request, reply, { agent, model: ref, messages: req.messages, instructions: req.instructions, detached: false, idempotencyKey: request.idempotency?.requestKey });
+    const run = startRun(deps, request, reply, {
+      agent,
+      model: ref,
+      messages: req.messages,
+      instructions: req.instructions,
+      detached: false,
+      idempotencyKey: request.idempotency?.requestKey,
+      maxOutputTokens: req.maxOutputTokens,
+    });
     try {
       return req.stream ? await streamed(reply, deps, run, encoder, keep) : await plain(reply, run, encoder, keep);
     } finally {

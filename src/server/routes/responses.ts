@@ -20,6 +20,9 @@ import { STILL_WAITING, SseWriter, chargedInHeaders, metaHeaders, settledWithin,
 import { boolQuery, intQuery } from '../validate.js';
 
 const nowSeconds = () => Math.floor(Date.now() / 1000);
+
+/** Statuses of a response that ended with its answer: whole, or cut at `max_output_tokens`. */
+const ENDED_WITH_ANSWER: ReadonlySet<string> = new Set(['completed', 'incomplete']);
 const JSON_TYPE = 'application/json; charset=utf-8';
 
 const clientLeft = () => new SvcError('invalid_request', { code: 'client_disconnected', message: 'The client disconnected before the response finished.' });
@@ -54,10 +57,11 @@ async function storedConversationOf(req: ResponsesRequest, accountId: string, de
   if (req.previousResponseId) {
     const found = await deps.responses.get(req.previousResponseId, accountId);
     if (!found) throw notFound('previous_response_not_found', `Previous response with id '${req.previousResponseId}' not found.`, 'previous_response_id');
-    if (found.live || found.stored.status !== 'completed') {
+    // An answer cut at its token limit is an answer: it can be continued, as OpenAI allows.
+    if (found.live || !ENDED_WITH_ANSWER.has(found.stored.status)) {
       throw invalidRequest(
         'previous_response_not_completed',
-        `Previous response '${req.previousResponseId}' has not completed; only a completed response can be continued.`,
+        `Previous response '${req.previousResponseId}' has not completed; only a completed (or incomplete) response can be continued.`,
         'previous_response_id',
       );
     }
@@ -136,7 +140,7 @@ type Keep = ((encoder: ResponsesEncoder) => Promise<void>) | null;
  */
 function conversationKeeper(deps: ServerDeps, log: FastifyBaseLogger, conversationId: string, record: ResponseRecord, prior: number): Keep {
   return async (encoder) => {
-    if (encoder.status !== 'completed') return;
+    if (!ENDED_WITH_ANSWER.has(encoder.status)) return;
     const items: KeptItem[] = [];
     record.conversation.forEach((turn, i) => {
       if (i < prior) return;
@@ -230,7 +234,15 @@ export async function responsesRoutes(app: FastifyInstance, deps: ServerDeps): P
     }
     // A stored response keeps running when its client leaves, so it can be fetched or
     // resumed later (GET /v1/responses/{id}?stream=true&starting_after=N).
-    const run = startRun(deps, request, reply, { agent, model: ref, messages, instructions, detached: req.store, idempotencyKey: request.idempotency?.requestKey });
+    const run = startRun(deps, request, reply, {
+      agent,
+      model: ref,
+      messages,
+      instructions,
+      detached: req.store,
+      idempotencyKey: request.idempotency?.requestKey,
+      maxOutputTokens: req.maxOutputTokens,
+    });
     let finished = () => {};
     if (req.background) {
       perAccount.set(auth.account.id, (perAccount.get(auth.account.id) ?? 0) + 1);
@@ -441,7 +453,7 @@ async function plain(reply: FastifyReply, deps: ServerDeps, run: Run, record: Re
   });
   if (failure) return sendError(reply.headers(metaHeaders(meta)), failure);
   // Stopped before its end: the client left, or the server is shutting down.
-  if (encoder.status !== 'completed') return run.clientLeft ? unanswered(reply) : sendError(reply, shuttingDown());
+  if (!ENDED_WITH_ANSWER.has(encoder.status)) return run.clientLeft ? unanswered(reply) : sendError(reply, shuttingDown());
   if (store) deps.responses.save(record, { status: encoder.status, outputText: encoder.text, transcript, completedAt: Date.now() });
   await keep?.(encoder);
   return reply.headers(metaHeaders(meta)).header('content-type', JSON_TYPE).send(encoder.responseBody());
@@ -511,7 +523,7 @@ async function streamed(reply: FastifyReply, deps: ServerDeps, run: Run, record:
     if (encoder.status === 'in_progress') await push({ type: 'failed', error: clientLeft() });
     finishLive();
     // A cancelled stream ends the same way for a retry under its Idempotency-Key: replayed, not run again.
-    await sse.end(encoder.status === 'completed' || encoder.status === 'cancelled', failure);
+    await sse.end(ENDED_WITH_ANSWER.has(encoder.status) || encoder.status === 'cancelled', failure);
   }
   return reply;
 }
