@@ -6,7 +6,7 @@ import { editDistance } from '../../text.js';
 import { LEVEL_EXPECTED_ASKED, ODDS_FORMAT_ASKED } from '../markets-search/distribution.js';
 import { bestRow, bullets, byLevel, cited, isLadder, levelOfRow, names, outcomeOf, percent, points, readReport, refsOf, rowLine, rungSide, sumOf, type Row } from './report-rows.js';
 import { arbitrageText, bestTradeText, mostTradedText, overroundText, pricedText, quoteText } from './trading-answers.js';
-import { LIKELIHOOD, SOURCE_ASKED, baseRateText, cheapText, ladderBandsText, ladderSpanText, likelihoodText, methodText, pastText, placedText, previousText, pricedAboveText, rangeSpanText, rulesText, summaryText, expectedText, oddsFormatText, whyText } from './report-answers.js';
+import { LIKELIHOOD, SOURCE_ASKED, baseRateText, cheapText, ladderBandsText, ladderSpanText, likelihoodText, methodText, pastText, placedText, previousText, pricedAboveText, rangeSpanText, rulesText, summaryText, expectedText, oddsFormatText, whyMovedText, whyText } from './report-answers.js';
 
 // Questions about an event already reported on ("which outcome does the model favour?", "when
 // does it close?"), answered from the stored report itself: its figures, quoted with the sources
@@ -71,11 +71,15 @@ const BEST_TRADE = /\b(?:(?:best|worst) (?:trade|bet|buy|value|opportunity|edge)
 
 /** "Why is hold at 16%?", "how come Below 41% is so low?": the outcome's price explained from the report. */
 const WHY_PRICED = /\b(?:why|how come)\b/i;
+/** "Why did it drop this week?", "how come hike jumped?", "why is it down today?": a move, not a level. */
+const WHY_MOVED = /\b(?:why|how come)\b[^?]*\b(?:drop(?:s|ped)?|fall(?:s|en)?|fell|sink|sank|slid(?:e|es)?|slump(?:s|ed)?|dip(?:s|ped)?|plung(?:e|es|ed)|plummet(?:s|ed)?|tank(?:s|ed)?|crash(?:es|ed)?|collaps(?:e|es|ed)|ris(?:e|es|en)|rose|jump(?:s|ed)?|spik(?:e|es|ed)|surg(?:e|es|ed)|climb(?:s|ed)?|rall(?:y|ies|ied)|soar(?:s|ed)?|mov(?:e|es|ed)|shift(?:s|ed)?|swung|(?:go|gone|went|been) (?:up|down)|(?:up|down) (?:so much|this week|today|since|over|in the last)|(?:is|it's|are) (?:up|down)\b)/i;
 
 /** What a follow-up asks about the event, or null when it asks for nothing the report answers on its own. */
 export function eventQuestion(question: string): EventQuestion | null {
   const q = question.toLowerCase();
   if (SUMMARY.test(q)) return 'summary';
+  // "Why did it drop this week?": a price move, explained as far as the report can.
+  if (WHY_MOVED.test(q)) return 'moves';
   // "Why is the market at 51%?", "why is hike priced so high?": an outcome's price, explained.
   if (WHY_PRICED.test(q) && /\b(?:market|priced?|prices|trad(?:es|ing)|odds|at \d+(?:\.\d+)?%|only \d+)/.test(q) && !METHOD.test(q) && !/\bmodel\b/.test(q)) return 'outcome';
   if (LEVEL_EXPECTED_ASKED.test(q)) return 'expected';
@@ -470,6 +474,7 @@ function answerAbout(question: string, report: { title: string; text: string; ci
   const either = chosen.length > 1 ? [...new Set(chosen.flat())] : [];
   const past = kind === 'moves' && PAST.test(question) ? pastText(question, named.length < rows.length ? named : [], section('key claims')) : null;
   const compared = COMPARE.test(question) && rows.length > 1 ? comparedSides(question, rows, report.title) : null;
+  const moved = kind === 'moves' && WHY_MOVED.test(question) ? whyMovedText(question, rows, named.length < rows.length ? named : [], section('resolution history'), section('key claims')) : null;
   // In "why is the market at 51%?" a percentage is the price questioned, not a level naming an outcome.
   const whyNamed = () => {
     const unpriced = question.replace(/\b(?:at|is|only|just|of|to|from)\s+\d+(?:\.\d+)?\s*%/gi, ' ');
@@ -478,6 +483,13 @@ function answerAbout(question: string, report: { title: string; text: string; ci
   // About every outcome at once, whatever levels or outcomes it names ("an arbitrage between 2.6 and 2.8?").
   if (kind === 'summary') {
     text = summaryText(report.title, rows, section, ONE_SENTENCE.test(question), exclusive);
+  } else if (moved) {
+    text = moved;
+  } else if (WHY_PRICED.test(question) && kind === 'outcome' && !whyNamed().length && !ladder) {
+    // "Why is the market so pessimistic?" names no outcome: the one contract, or the market's favourite, explained.
+    const favourite = single ?? best((r) => r.marketValue)!;
+    const lead = single ? '' : `No outcome was named, so here is the market's favourite, **${outcomeOf(favourite.outcome).name}** at ${favourite.market}.\n\n`;
+    text = `${lead}${whyText(question, [favourite], section('resolution history'), section('key claims'))}`;
   } else if (WHY_PRICED.test(question) && kind !== 'method' && whyNamed().length && whyNamed().length <= 2 && whyNamed().length < rows.length) {
     text = whyText(question, whyNamed(), section('resolution history'), section('key claims'));
   } else if (kind === 'expected') {

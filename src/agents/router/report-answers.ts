@@ -85,16 +85,27 @@ export function rulesText(question: string, claims: string | undefined, rows: Ro
  * outcomes named (all when none is), the window asked ("a week ago", "yesterday"), or the largest
  * move over it ("biggest mover?", over the week unless the day is asked).
  */
-export function pastText(question: string, named: Row[], claims: string | undefined): string | null {
+/** Each outcome's price 24 hours and 7 days before the report and now, from its key claims, with their sources. */
+function pastPrices(claims: string | undefined): { all: { label: string; day: number | null; week: number | null; now: number }[]; refs: string } | null {
   const line = bullets(claims, /^- \*\*Prices 24 hours and 7 days ago:\*\*/)[0];
   if (!line) return null;
   const refs = /(\[\d+\])+\.?$/.exec(line)?.[0].replace(/\.$/, '') ?? '';
   const body = line.replace(/^- \*\*Prices 24 hours and 7 days ago:\*\* /, '').replace(/\s*(\[\d+\])+\.?$/, '');
   const value = (x: string) => (x === 'n/a' ? null : Number(x.replace('%', '')));
   const all = [...body.matchAll(/(?:^|; )(.+?) (\d+(?:\.\d+)?%|n\/a) and (\d+(?:\.\d+)?%|n\/a) \(now (\d+(?:\.\d+)?%)\)/g)].map((m) => ({ label: m[1]!, day: value(m[2]!), week: value(m[3]!), now: value(m[4]!)! }));
-  if (!all.length) return null;
+  return all.length ? { all, refs } : null;
+}
+
+/** The span a question asks a price move over: the last day, the last week, or not said. */
+const windowAsked = (q: string): 'day' | 'week' | 'both' =>
+  /\b(?:yesterday|today|(?:a|one|1) day|24 ?h|last night|overnight)\b/i.test(q) ? 'day' : /\b(?:week|7 days|seven days)\b/i.test(q) ? 'week' : 'both';
+
+export function pastText(question: string, named: Row[], claims: string | undefined): string | null {
+  const past = pastPrices(claims);
+  if (!past) return null;
+  const { all, refs } = past;
   const q = question.toLowerCase();
-  const window: 'day' | 'week' | 'both' = /\b(?:yesterday|today|(?:a|one|1) day|24 ?h|last night)\b/.test(q) ? 'day' : /\b(?:week|7 days|seven days)\b/.test(q) ? 'week' : 'both';
+  const window = windowAsked(q);
   const said = (x: number | null) => (x === null ? 'n/a' : `${x.toFixed(1)}%`);
   const change = (now: number, then: number | null) => (then === null ? '' : Math.abs(now - then) < 0.05 ? ', unchanged since' : `, ${now > then ? '+' : '−'}${Math.abs(now - then).toFixed(1)} pts since`);
   const lineOf = (o: (typeof all)[number]) =>
@@ -205,6 +216,43 @@ export function whyText(question: string, named: Row[], history: string | undefi
     return parts.join(' ');
   });
   return `${lines.join('\n\n')}\n\nThe report reads prices, the order book and the series' record, not news, polls or forecasts, so it cannot say why traders price an outcome as they do; a gap between the model and the market is where the record and the price disagree.`;
+}
+
+/** A fall asked ("why did it drop?"), a rise ("why did hike jump?"), or a move either way ("why did it move?"). */
+const FELL = /\b(?:drop\w*|fall\w*|fell|sink\w*|sank|slid\w*|slump\w*|dip\w*|plung\w*|plummet\w*|tank\w*|crash\w*|collaps\w*|down|lower|decline\w*)\b/i;
+const ROSE = /\b(?:ris(?:e|es|en|ing)|rose|jump\w*|spik\w*|surg\w*|climb\w*|rall\w*|soar\w*|pop(?:ped)?|up|higher|increas\w*)\b/i;
+
+/**
+ * "Why did it drop this week?": the outcome that moved most that way over the span asked (of
+ * those named, else of all), with every outcome's move beside it, then what the report can say of
+ * it (see whyText): it reads prices and the series' record, not news.
+ */
+export function whyMovedText(question: string, rows: Row[], named: Row[], history: string | undefined, claims: string | undefined): string | null {
+  const past = pastPrices(claims);
+  if (!past) return null;
+  const window = windowAsked(question) === 'day' ? 'day' : 'week';
+  const span = window === 'day' ? '24 hours' : '7 days';
+  const direction = FELL.test(question) && !ROSE.test(question) ? -1 : ROSE.test(question) && !FELL.test(question) ? 1 : 0;
+  const candidates = past.all.filter((o) => o[window] !== null && (!named.length || named.some((r) => outcomeOf(r.outcome).name === o.label)));
+  if (!candidates.length) return null;
+  const change = (o: (typeof candidates)[number]) => o.now - o[window]!;
+  const ranked = [...candidates].sort((a, b) => (direction ? direction * (change(b) - change(a)) : Math.abs(change(b)) - Math.abs(change(a))));
+  const top = ranked[0]!;
+  const moved = (o: (typeof candidates)[number]) => `${o[window]!.toFixed(1)}% to ${o.now.toFixed(1)}% (${Math.abs(change(o)) < 0.05 ? 'unchanged' : points(change(o))})`;
+  const others = past.all.filter((o) => o !== top && o[window] !== null).map((o) => `${o.label} ${moved(o)}`);
+  const [way, verb] = direction < 0 ? ['fell', 'fall'] : direction > 0 ? ['rose', 'rise'] : ['moved', 'move'];
+  const lead = !(Math.abs(change(top)) < 0.05 || (direction && Math.sign(change(top)) !== direction))
+    ? `Over the last ${span}, **${top.label}** ${way}${candidates.length > 1 ? ' the most' : ''}: from ${moved(top)} ${past.refs}.`
+    : candidates.length === 1
+      ? `**${top.label}** did not ${verb} over the last ${span}: ${moved(top)} ${past.refs}.`
+      : `${named.length ? `${candidates.length === 2 ? 'Neither' : 'None'} of the outcomes asked about (${candidates.map((o) => o.label).join(', ')})` : 'No outcome'} ${way} over the last ${span}; the nearest, **${top.label}**, went from ${moved(top)} ${past.refs}.`;
+  const row = rows.find((r) => outcomeOf(r.outcome).name === top.label);
+  const surges = bullets(claims, /^- \*\*Volume surge/);
+  const parts = [lead];
+  if (others.length) parts.push(`The others over the same ${span}: ${others.join('; ')}.`);
+  if (surges.length) parts.push(surges.join('\n'));
+  if (row) parts.push(whyText(question, [row], history, claims));
+  return parts.join('\n\n');
 }
 
 /** How often the outcomes named resolved YES in the series, from the report's base rates. */

@@ -21,6 +21,10 @@ describe('questions about a reported event', () => {
     ['thanks!', null],
     ['what can you do?', null],
     ['why?', 'method'],
+    ['why did it drop this week?', 'moves'],
+    ['how come hike jumped?', 'moves'],
+    ['why is it down so much today?', 'moves'],
+    ['why is the market so pessimistic?', 'outcome'],
   ])('%s → %s', (question, kind) => {
     expect(eventQuestion(question)).toBe(kind);
   });

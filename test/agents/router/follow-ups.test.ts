@@ -659,6 +659,22 @@ describe('several questions in one, and odds follow-ups that change topic', () =
     expect(crazy).toMatch(/resolved YES in \d+ of the last 10 settled events/);
   });
 
+  it('"why did it drop this week?": the outcome that moved most that way over the span asked, the others beside it, then what the report can say of it', async () => {
+    const fed = await (await reportThreads())('https://kalshi.com/markets/kxfeddecision/fed/kxfeddecision-26dec');
+    // Prices a week ago in the demo report: Hike 25bps 59.0% (now 51.5%), Cut 25bps 8.0% (now 10.0%).
+    const dropped = await fed('why did it drop this week?');
+    expect(dropped).toMatch(/^Over the last 7 days, \*\*Hike 25bps\*\* fell the most: from 59\.0% to 51\.5% \(−7\.5 pts\) \[1\]\./);
+    expect(dropped).toContain('The others over the same 7 days: Cut more than 25bps 32.0% to 33.0% (+1.0 pts); Cut 25bps 8.0% to 10.0% (+2.0 pts)');
+    expect(dropped).toContain('it cannot say why traders price an outcome as they do');
+    expect(await fed('how come it went up today?')).toMatch(/^Over the last 24 hours, \*\*Cut 25bps\*\* rose the most: from 9\.0% to 10\.0% \(\+1\.0 pts\)/);
+    // An outcome named, which did not move that way, is said not to have.
+    expect(await fed('why did hold rise today?')).toMatch(/^\*\*Hold\*\* did not rise over the last 24 hours: 16\.0% to 16\.0% \(unchanged\)/);
+    // No outcome and no move: the market's favourite, explained.
+    const gloomy = await fed('why is the market so pessimistic?');
+    expect(gloomy).toMatch(/^No outcome was named, so here is the market's favourite, \*\*Hike 25bps\*\* at 51\.5%/);
+    expect(gloomy).not.toContain('## Outcomes');
+  });
+
   it('a trade asked in words the rules take for stock advice is the event\'s; the worst trade, worst first', async () => {
     const thread = await reportThreads();
     const nyc = await thread('https://kalshi.com/markets/kxhighny/highest-temperature-in-nyc/kxhighny-26nov20');
