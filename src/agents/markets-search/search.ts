@@ -5,7 +5,7 @@ import { teamMentions } from './teams.js';
 
 /** Words that carry no topic in questions about odds (folded like every other word). */
 const STOP_WORDS =
-  'a an the of in on at to for by and or is are was were be list all have one ones size sized pick choose select will would could should do does did what whats which who whom how when where why there their this that these those it its odds chance chances probability probabilities likely likelihood percent percentage market markets prediction predictions kalshi bet bets betting price prices priced pricing forecast happen happens happening next me tell show give find any about get current currently right now today tomorrow tonight soon vs versus than many much more less least most fewer exactly ' +
+  'a an the of in on at to for by and or is are was were be just only anything something everything list all have one ones size sized pick choose select will would could should do does did what whats which who whom how when where why there their this that these those it its odds chance chances probability probabilities likely likelihood percent percentage market markets prediction predictions kalshi bet bets betting price prices priced pricing forecast happen happens happening next me tell show give find any about get current currently right now today tomorrow tonight soon vs versus than many much more less least most fewer exactly ' +
   // Time spans and directions say when or which way, not what: "is bitcoin going to crash this week".
   'event events settle settles settling settled expire expires expiring resolve resolves resolving cover covers can you your back times compare two underdog favourite favorite favoured favored likelier likeliest against going gonna go goes year yearly week weekly weekend month monthly day daily crash rise fall drop climb hit reach between ' +
   'monday tuesday wednesday thursday friday saturday sunday mon tue tues wed thu thur thurs fri sat sun ' +
@@ -58,6 +58,14 @@ const SYNONYMS: Record<string, string[]> = {
   movie: ['box', 'office', 'film', 'opening'],
   nba: ['nba', 'basketball'],
   nfl: ['nfl', 'football'],
+  // Kalshi's categories as people say them ("the economy ones", "anything political?").
+  economy: ['economics', 'economy'],
+  economic: ['economics', 'economy'],
+  macro: ['economics', 'macro'],
+  political: ['politics', 'political'],
+  tech: ['technology', 'tech'],
+  film: ['box', 'office', 'film', 'opening'],
+  game: ['sports', 'game'],
 };
 
 const STOP = new Set(STOP_WORDS.split(' ').map(fold));

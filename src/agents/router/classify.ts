@@ -125,7 +125,7 @@ const ODDS_PHRASES = [/\bwhat (are|is) the (odds|chances?)\b/, /\bhow likely\b/,
 const MARKET_ASKED = /\b(?:is there|are there|any) (?:a |an )?(?:prediction )?(?:markets?|bets?|contracts?) (?:on|for|about)\b|\b(?:markets?|events?|contracts?|bets?)\b[^?.!]{0,30}\b(?:clos\w*|settl\w*|expir\w*|resolv\w*|end(?:s|ing)?)\b[^?.!]{0,20}\b(?:today|tonight|tomorrow|this week|next week|on (?:monday|tuesday|wednesday|thursday|friday|saturday|sunday))\b|\bwhat(?:'s| is| are)? (?:clos\w*|settl\w*|expir\w*|resolv\w*|ending)\b[^?.!]{0,20}\b(?:today|tonight|tomorrow|this week|next week)\b/;
 
 /** Topics the exchange lists, which make a bare question an odds question ("Fed decision in December"). */
-const EVENT_TOPICS = ['fed', 'fomc', 'bitcoin', 'btc', 'ethereum', 'eth', 'cpi', 'inflation', 'payrolls', 'unemployment', 'election', 'shutdown', 'approval', 'temperature', 'weather', 'hurricane', 'launch', 'launches', 'spacex', 'superbowl', 'nba', 'nfl', 'mlb', 'oscars', 'box', 'recession', 'gdp'];
+const EVENT_TOPICS = ['fed', 'fomc', 'bitcoin', 'btc', 'ethereum', 'eth', 'cpi', 'inflation', 'payrolls', 'unemployment', 'election', 'shutdown', 'approval', 'temperature', 'weather', 'hurricane', 'launch', 'launches', 'spacex', 'superbowl', 'nba', 'nfl', 'mlb', 'oscars', 'box', 'recession', 'gdp', 'politics', 'political', 'sports'];
 
 const MULTI_PERIOD = [/\b(last|past|previous) (\d+|two|three|four|five|six|seven|eight|nine|ten|twelve) (quarters|years|fiscal years)\b/, /\bquarter (by|over) quarter\b/, /\beach (quarter|year)\b/, /\bevery (quarter|year)\b/, /\bover the (last|past) (few|several|\d+)/, /\b(trend|history|table|time series)\b/, /\bsince (19|20)\d\d\b/, /\b(19|20)\d\d ?(-|–|to|through|thru) ?(fy ?|fiscal )?(19|20)\d\d\b/, /\bbetween (fy ?|fiscal )?(19|20)\d\d and (fy ?|fiscal )?(19|20)\d\d\b/, /\bquarterly\b(?! (reports?|filings?)\b)/, /\bby quarter\b/, /\bgrowth rates?\b/];
 
@@ -327,7 +327,10 @@ function afterListing(question: string, history: readonly Turn[]): Route | null 
   // the list, which no one report answers; one of prices ("which of those is cheapest?"), the first's.
   const kind = eventQuestion(question);
   // What the model says of several listed events, compared: from each one's stored report.
-  if (listed.length > 1 && (kind === 'gap' || kind === 'best_trade' || kind === 'model_favourite') && OF_THE_LIST.test(question)) return { kind: 'odds', reason: 'across the events of the search before', events: listed };
+  // Who the market favours in each ("who is favoured in each?"): from their live prices.
+  if (listed.length > 1 && (kind === 'gap' || kind === 'best_trade' || kind === 'model_favourite' || kind === 'market_favourite' || kind === 'market_least') && OF_THE_LIST.test(question)) {
+    return { kind: 'odds', reason: 'across the events of the search before', events: listed };
+  }
   const ofTheList = kind === 'closing' || kind === 'resolution' || kind === 'previous' || kind === 'history';
   // "Why is a hike priced so high?": the first event's report explains it; other questions of an outcome stay with the search.
   const why = /\b(?:why|how come)\b/i.test(question) && kind === 'outcome';

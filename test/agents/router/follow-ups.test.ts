@@ -299,6 +299,23 @@ describe('several questions in one, and odds follow-ups that change topic', () =
     expect(await chain('which kalshi events do you have?', 'the fourth one?')).toMatch(new RegExp(`^(?:# |\\*\\*)${fourth[1]!.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`));
   });
 
+  it('of every event listed, "who is favoured in each?" gives each one\'s leading outcome on live prices (a ladder its median, one contract its lean); "the underdog in each" the least likely; "just the sports ones" narrows the list', async () => {
+    const each = await chain('list all open prediction markets', 'who is favoured in each?');
+    expect(each).toMatch(/^The market's favourite in each of the 14 events listed, on live prices \(as of 2026-11-19 15:00 UTC\):\n\n1\. \*\*Bitcoin price on November 20, 2026 at 10am ET\?\*\* \[1\]: a ladder of 4 levels, so no single favourite; the median on these prices is below \$92,000\./);
+    expect(each).toContain('**Fed decision in December 2026?** [12]: **Hike 25bps** at 51.5%; then “Cut more than 25bps” at 33.0%.');
+    expect(each).toContain('**Lakers at Celtics on November 21, 2026: winner?** [4]: **Away team (Lakers)** at 62.5%; against “Home team (Celtics)” at 38.5%.');
+    expect(each).toContain('one yes/no contract, “Shutdown” at 58.0%: the market leans towards YES (58.0%).');
+    expect(each).toContain('one yes/no contract, “Release” at 37.0%: the market leans towards NO (63.0%).');
+    const least = await chain('list all open prediction markets', 'and the underdog in each of them?');
+    expect(least).toMatch(/^The market's least likely outcome in each of the 14 events listed/);
+    expect(least).toContain('**Fed decision in December 2026?** [12]: **Cut 25bps** at 10.0%; next “Hold” at 16.0%.');
+    const sports = await chain('list all open prediction markets', 'just the sports ones');
+    expect([...sports.matchAll(/^\d+\. \*\*(.+?)\*\*/gm)].map((m) => m[1])).toEqual(['Lakers at Celtics on November 21, 2026: winner?', 'Bills at Chiefs on November 23, 2026: winner?']);
+    const economy = await chain('list all open prediction markets', 'which ones are about the economy?');
+    expect([...economy.matchAll(/\(([A-Z0-9-]+), Economics\)/g)].map((m) => m[1]).sort()).toEqual(['KXCPIYOY-26DEC', 'KXFEDDECISION-26DEC', 'KXPAYROLLS-26DEC']);
+    expect(await chain('anything political?')).toMatch(/^Open Kalshi events matching “anything political\?”[^\n]*\n\n1\. \*\*/);
+  });
+
   it('says when the events found settle on another date than the one asked, and puts the outcome at a level asked first', async () => {
     const ask = async (input: string) => (await client.responses.create({ model: 'svc-agent', input })).output_text;
     const yearEnd = await ask('will bitcoin be above 100k by end of year');

@@ -1,0 +1,57 @@
+import type { KalshiClient } from '../../data/kalshi/client.js';
+import { SCALE, formatPercent } from '../../data/kalshi/numbers.js';
+import type { KalshiEvent } from '../../data/kalshi/types.js';
+import { quoteCaller, utcMinute as utc } from '../citations.js';
+import { withTeam } from '../prediction-markets/research.js';
+import { eventPage, priceLine } from '../prediction-markets/summary.js';
+import type { Answer, Citation } from '../types.js';
+import { byStrike, levelOf, sideOf } from './asked.js';
+import { ladderMedian } from './distribution.js';
+
+/**
+ * "Who is favoured in each?" of events a search listed: each one's leading outcome on its live
+ * prices (the least likely, asked for the underdogs), in the search's order. A ladder has no
+ * single favourite (each rung is its own yes/no): its median is given, where the chance of ending
+ * above crosses 50%; a lone yes/no contract is said to lean the way its price does.
+ */
+export async function favouritesAcross(client: KalshiClient, tickers: readonly string[], least: boolean): Promise<Answer> {
+  const events = await Promise.all(tickers.map((t) => client.event(t).catch(() => null)));
+  const citations: Citation[] = [];
+  const lines = tickers.map((ticker, i) => {
+    const event = events[i];
+    if (!event) return `${i + 1}. ${ticker}: its prices could not be read just now.`;
+    citations.push({ order: citations.length + 1, name: `Kalshi: ${event.title}`, url: eventPage(event) });
+    return `${i + 1}. **${event.title.replace(/[*_]/g, '')}** [${citations.length}]: ${favouriteOf(event, least)}`;
+  });
+  const head = `The market's ${least ? 'least likely outcome' : 'favourite'} in each of the ${tickers.length} events listed, on live prices (as of ${utc(client.now())}):`;
+  const foot = 'Prices are the mid of the best bid and ask (or the last trade), read as probabilities; they are the market’s, not a model’s.';
+  return { text: `${head}\n\n${lines.join('\n')}\n\n${foot}\n`, citations };
+}
+
+function favouriteOf(event: KalshiEvent, least: boolean): string {
+  const markets = event.markets ?? [];
+  const priced = markets.map((m) => ({ m, p: priceLine(m) })).filter((x) => x.p.price !== null);
+  if (!priced.length) return 'no outcome has a price now.';
+  const name = (label: string) => `“${quoteCaller(withTeam(label, event.title))}”`;
+  if (markets.length === 1) {
+    const yes = priced[0]!.p.price!;
+    const leans = yes * 2 === SCALE ? 'even' : yes * 2 > SCALE ? 'towards YES' : 'towards NO';
+    return `one yes/no contract, ${name(priced[0]!.p.label)} at ${formatPercent(yes)}: the market leans ${leans}${leans === 'even' ? '' : ` (${formatPercent(yes * 2 > SCALE ? yes : SCALE - yes)})`}.`;
+  }
+  const ladder = new Set(markets.map(sideOf)).size === 1 && sideOf(markets[0]!) !== null && markets.every((m) => levelOf(m) !== null);
+  if (ladder) {
+    const above = sideOf(markets[0]!) === 'above';
+    const rungs = byStrike(priced.map((x) => x.m)).map((m) => {
+      const { label, price } = priceLine(m);
+      const percent = (100 * price!) / SCALE;
+      return { level: label.replace(/^\s*(?:above|below)\s+/i, ''), value: levelOf(m)!, above: above ? percent : 100 - percent };
+    });
+    return `a ladder of ${markets.length} levels, so no single favourite; the median on these prices is ${ladderMedian(rungs)}.`;
+  }
+  const ranked = [...priced].sort((a, b) => (least ? a.p.price! - b.p.price! : b.p.price! - a.p.price!));
+  const top = ranked[0]!;
+  const next = ranked[1];
+  const tie = next && next.p.price === top.p.price ? `, level with ${name(next.p.label)}` : '';
+  const runnerUp = next && !tie ? `; ${ranked.length === 2 ? 'against' : least ? 'next' : 'then'} ${name(next.p.label)} at ${formatPercent(next.p.price!)}` : '';
+  return `**${quoteCaller(withTeam(top.p.label, event.title))}** at ${formatPercent(top.p.price!)}${tie}${runnerUp}.`;
+}
