@@ -73,11 +73,15 @@ export interface SecQuestion {
 
 const TTM = /\b(?:ttm|ltm|(?:trailing|last|past)\s+(?:twelve|12)[- ]months?|trailing\s+(?:year|4\s+quarters|four\s+quarters))\b/gi;
 
-const REVENUE_WORDS = '(?:total |net )?(?:revenues?|sales)';
-/** "of revenue", "of its sales", "of Apple's revenue". */
+/** Revenue, with the span or kind it may be said with ("TTM revenue", "annual sales", "total revenue"). */
+const REVENUE_WORDS = '(?:(?:ttm|ltm|trailing(?:\\s+(?:twelve|12)[- ]months?)?|annual|quarterly|full[- ]year|total|net)\\s+)?(?:revenues?|sales)';
+/** "of revenue", "of its sales", "of Apple's revenue", "of TTM revenue". */
 const OF_WHOSE = `of\\s+(?:(?:its|their|the)\\s+|[\\w.&-]+(?:'s?|’s?)\\s+)?${REVENUE_WORDS}`;
 const OF_REVENUE = new RegExp(`\\b${OF_WHOSE}\\b`, 'i');
-const MARGIN = new RegExp(`\\b(?:margins?|profitab(?:le|ility)|intensity|(?:share|percent(?:age)?|proportion|fraction) ${OF_WHOSE}|as a (?:share|percent(?:age)?))\\b|%\\s*${OF_WHOSE}\\b`, 'i');
+const MARGIN = new RegExp(
+  `\\b(?:margins?|profitab(?:le|ility)|intensity|(?:share|percent(?:age)?|pct|proportion|fraction) ${OF_WHOSE}|as a (?:share|percent(?:age)?))\\b|%\\s*${OF_WHOSE}\\b|\\b(?:relative to|as a ratio of|divided by) (?:(?:its|their|the) )?${REVENUE_WORDS}\\b|\\b(?:to|-to-)[- ]?(?:revenues?|sales)[- ]ratio\\b`,
+  'i',
+);
 
 /** Statement words standing for several figures. */
 const METRIC_GROUPS: { pattern: RegExp; metrics: MetricId[] }[] = [

@@ -675,6 +675,14 @@ describe('follow-ups carry the conversation', () => {
     expect(conv("What was Apple's R&D spending as a share of revenue in FY2024?")).toMatchObject({ metrics: ['researchAndDevelopment'], margin: true });
     expect(conv('msft capex as a percentage of sales 2024')).toMatchObject({ metrics: ['capitalExpenditure'], margin: true });
     expect(conv('Apple revenue and R&D FY2024').margin).toBe(false);
+    // Revenue said with its span ("TTM revenue"), "pct", "relative to revenue", a "capex-to-sales ratio".
+    expect(conv('Apple TTM capex as a % of TTM revenue')).toMatchObject({ metrics: ['capitalExpenditure'], margin: true, ttm: true });
+    expect(conv('ttm capex for apple and microsoft, and each as % of ttm revenue')).toMatchObject({ metrics: ['capitalExpenditure'], margin: true });
+    expect(conv('apple capex as a pct of annual revenue')).toMatchObject({ metrics: ['capitalExpenditure'], margin: true });
+    expect(conv('apple capex relative to revenue').margin).toBe(true);
+    expect(conv('apple capex-to-sales ratio').margin).toBe(true);
+    // A growth rate "as %" is no share of revenue.
+    expect(conv('apple revenue growth as % yoy').margin).toBe(false);
   });
 
   it('trailing twelve months are marked, and "TTM" is never read as a company', () => {
