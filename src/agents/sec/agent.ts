@@ -7,7 +7,7 @@ import type { CompanyRef } from '../../data/sec/types.js';
 import type { ReportedFact } from '../../data/sec/facts.js';
 import type { MetricId } from '../../data/sec/metrics.js';
 import type { Agent, AgentEvent, AgentRequest } from '../types.js';
-import { answerValuation, valuationAsked } from './valuation.js';
+import { answerValuation, valuationInConversation } from './valuation.js';
 import { listed } from '../citations.js';
 import { answerTables, asksOfPeriods, asksTotal, spanAsked, tabulable, type Span } from '../financials/table.js';
 import { MAX_COMPANIES, planAnswer } from './plan.js';
@@ -40,7 +40,7 @@ async function* runSecAgent(lib: SecLibrary, request: AgentRequest): AsyncGenera
   const currency = currencyNote(asked);
   if (currency) yield { type: 'text', delta: currency };
   // "Apple P/E at $200": the price is the asker's; the filings give the earnings and the shares.
-  const valuation = valuationAsked(asked);
+  const valuation = valuationInConversation(asked, request.messages.slice(0, -1).filter((m) => m.role === 'user').map((m) => clipped(m.content)));
   if (valuation && question?.companies.some((c) => c.status === 'found')) return yield* answerValuation(lib, question, valuation.price);
   const periods = periodsAsked(request, question);
   if (periods && tabulable(question)) yield* answerTables(lib, question, periods);

@@ -11,15 +11,45 @@ import type { AgentEvent } from '../types.js';
 /** P/E, earnings yield, market capitalisation: figures of a price and the filings together. */
 export const VALUATION_ASKED = /\b(?:p\/?e(?:\s+ratio)?|pe ratio|price[- ]to[- ]earnings|earnings multiple|market (?:cap|capitali[sz]ation)|mkt cap|earnings yield)\b/i;
 
-/** A share price said: "$200", "at 200 dollars", "a share price of 185.50", "if the stock trades at 200". */
-const PRICE = /\$\s?(\d[\d,]*(?:\.\d+)?)(?!\s*(?:billion|million|bn|m|b|k)\b)|\b(\d[\d,]*(?:\.\d+)?)\s*(?:dollars|usd)\b|\b(?:price|priced|trading|trades?|stock|shares?)\s+(?:of|at|is|=)\s+\$?(\d[\d,]*(?:\.\d+)?)\b/i;
+/** A share price said: "$200", "at 200 dollars", "a share price of 185.50", "if the stock trades at 200", "that 210 price". */
+const PRICE = /\$\s?(\d[\d,]*(?:\.\d+)?)(?!\s*(?:billion|million|bn|m|b|k)\b)|\b(\d[\d,]*(?:\.\d+)?)\s*(?:dollars|usd)\b|\b(?:price|priced|trading|trades?|stock|shares?)\s+(?:of|at|is|=)\s+\$?(\d[\d,]*(?:\.\d+)?)\b|\b(\d[\d,]*(?:\.\d+)?)\s+(?:share\s+|stock\s+)?price\b/i;
+/** In a follow-up to a valuation, a bare "at 390" is a share price too. */
+const AT_PRICE = /\bat\s+\$?(\d[\d,]*(?:\.\d+)?)\b(?!\s*(?:%|percent|x\b|times))/i;
+/** "At that price", "the same price": the price said before. */
+const THAT_PRICE = /\b(?:that|same|this|the previous|the earlier)\s+(?:\d[\d,.]*\s+)?(?:share\s+|stock\s+)?price\b/i;
+
+const priceIn = (text: string, pattern: RegExp = PRICE): number | null => {
+  const m = pattern.exec(text);
+  const price = m ? Number(m.slice(1).find((g) => g !== undefined)!.replace(/,/g, '')) : null;
+  return price !== null && price > 0 && Number.isFinite(price) ? price : null;
+};
 
 /** The valuation a question asks, with the share price it gives (null when it gives none); null when it asks none. */
 export function valuationAsked(text: string): { price: number | null } | null {
   if (!VALUATION_ASKED.test(text)) return null;
-  const m = PRICE.exec(text);
-  const price = m ? Number((m[1] ?? m[2] ?? m[3])!.replace(/,/g, '')) : null;
-  return { price: price !== null && price > 0 && Number.isFinite(price) ? price : null };
+  return { price: priceIn(text) };
+}
+
+/**
+ * The valuation the last question asks, read with the conversation: "what about msft at 390?"
+ * after "apple p/e at $210?" is Microsoft's P/E at $390, and "apple's market cap at that price?"
+ * uses the price said before. A price is never carried over unasked: it belongs to its company.
+ */
+export function valuationInConversation(asked: string, earlierAsked: readonly string[]): { price: number | null } | null {
+  const said = valuationAsked(asked);
+  const before = earlierAsked.at(-1);
+  // A short follow-up with a price of its own, or "that price", continues a valuation.
+  const own = priceIn(asked) ?? priceIn(asked, AT_PRICE);
+  const followsOne = before !== undefined && valuationAsked(before) !== null && asked.trim().split(/\s+/).length <= 10 && (own !== null || THAT_PRICE.test(asked));
+  if (!said && !followsOne) return null;
+  const price = said?.price ?? priceIn(asked) ?? (followsOne ? own : null);
+  if (price !== null || !THAT_PRICE.test(asked)) return { price };
+  // "At that price": the latest price said in the conversation.
+  for (const earlier of [...earlierAsked].reverse()) {
+    const found = priceIn(earlier) ?? (valuationAsked(earlier) ? priceIn(earlier, AT_PRICE) : null);
+    if (found !== null) return { price: found };
+  }
+  return { price: null };
 }
 
 const money = (x: number, digits = 2) => `$${x.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits })}`;

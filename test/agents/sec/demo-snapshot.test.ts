@@ -255,6 +255,11 @@ describe('svc-sec-agent on the demo snapshot, offline', () => {
     // Asked as a follow-up, and without a price: what the filings give, and how to ask.
     expect((await askOf('svc-agent', 'trailing twelve month diluted EPS for apple', 'and what P/E would be at a $200 share price')).text).toMatch(/^\*\*Apple Inc\. \(AAPL\)\*\* at \$200\.00 a share: P\/E \*\*/);
     expect((await askOf('svc-agent', 'apple p/e ratio')).text).toMatch(/^A P\/E or a market capitalisation needs a share price, which SEC filings do not hold[^\n]*\n\n- \*\*Apple Inc\. \(AAPL\)\*\*: diluted EPS of \$[\d.]+ over the four quarters to fiscal Q2 2025/);
+    // Continued: another company at a price of its own; "that price" is the one said before; a figure asked next is no valuation.
+    expect((await askOf('svc-agent', 'apple p/e at $210?', 'what about msft at 390')).text).toMatch(/^\*\*Microsoft Corp\. \(MSFT\)\*\* at \$390\.00 a share: P\/E \*\*[\d.]+x\*\*/);
+    expect((await askOf('svc-agent', 'apple p/e at $210?', 'what about msft at 390', "whats apple's market cap at that 210 price")).text).toMatch(/^\*\*Apple Inc\. \(AAPL\)\*\* at \$210\.00 a share: P\/E \*\*[\d.]+x\*\*[^\n]*market capitalisation about \*\*\$3,137 billion\*\*/);
+    expect((await askOf('svc-agent', 'apple p/e at $210?', 'and apple market cap at that price?')).text).toMatch(/^\*\*Apple Inc\. \(AAPL\)\*\* at \$210\.00 a share/);
+    expect((await askOf('svc-agent', 'apple p/e at $210?', 'and revenue?')).text).toMatch(/^\*\*Apple Inc\. \(AAPL\)\*\*: revenue for/);
     expect((await askOf('svc-agent', "what's microsoft's market cap at 400 dollars a share?")).text).toMatch(/^\*\*Microsoft Corp\. \(MSFT\)\*\* at \$400\.00 a share: P\/E \*\*[\d.]+x\*\*[^\n]*market capitalisation about \*\*\$[\d,]+ billion\*\*/);
   });
 
