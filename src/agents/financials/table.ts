@@ -72,7 +72,7 @@ const CAGR_ASKED = /\bcagr\b|\bcompound(?:ed)?\s+(?:annual\s+)?growth\b|\bannual
 // Not "weighted average shares", a figure of its own.
 const AVERAGE_ASKED = /(?<!weighted[- ])\b(?:average|avg|mean)\b/;
 // The average of the growth rates, not of the figures: "average growth", "average yoy growth rate", "growing on average".
-const AVERAGE_GROWTH_ASKED = /\b(?:average|avg|mean)\s+(?:(?:yoy|y\/y|year[- ]over[- ]year|annual|yearly|quarterly|revenue|sales|earnings|income)\s+)?(?:growth|increase|change)\b|\b(?:grow|grew|grown|growing)\s+(?:\w+\s+)?on average\b/;
+const AVERAGE_GROWTH_ASKED = /\b(?:average|avg|mean)\s+(?:(?:yoy|y\/y|year[- ]over[- ]year|annual|yearly|quarterly|revenue|rev|sales|earnings|income|net|top[- ]line)\s+){0,2}(?:growth|increase|change)\b|\b(?:grow|grew|grown|growing)\s+(?:\w+\s+)?on average\b/;
 // Which period stands out: "best quarter?", "which year was the weakest?", "when did it peak?".
 const EXTREMES_ASKED = /\b(?:best|worst|strongest|weakest|highest|lowest|biggest|smallest|largest|peak|record|top)\s+(?:quarters?|years?|periods?)\b|\b(?:which|what)\s+(?:quarter|year|period)\b[^?.!]{0,60}\b(?:most|least|highest|lowest|best|worst|biggest|largest|smallest|strongest|weakest|peak(?:ed)?|fastest|slowest)\b|\bwhen\s+(?:was|did)\b[^?.!]{0,60}\b(?:peak(?:ed)?|highest|lowest|fastest|slowest)\b|\bpeak(?:ed)?\s*\??$|^(?:and|or|what about|how about)?\s*(?:the\s+)?(?:best|worst|strongest|weakest|highest|lowest|peak)(?:\s+one)?\s*\??$/;
 // Of the growth rates, not the figures: "fastest-growing quarter", "best quarter for growth".
@@ -148,12 +148,30 @@ export function spanAsked(users: string[], question: SecQuestion | null): Span |
   const own = spanOf(last);
   if (own) return own;
   const earlier = earlierSpan(users.slice(0, -1));
-  const carried = earlier && (movedSpan(earlier, last) ?? (question && !question.stated.period ? earlier : null));
-  if (!carried) return null;
+  const moved = earlier && (movedSpan(earlier, last) ?? (question && !question.stated.period ? earlier : null));
+  if (!moved) return null;
+  const carried = latestOf(moved, last);
   const asked = summariesAsked(last);
   // "What's the growth rate?" of a table of years: compounded a year, from its first year to its last.
   if (carried.kind === 'year' && asked.includes('change') && !asked.includes('cagr') && /\bgrowth\s+rate\b|\bhow\s+fast\b/i.test(last)) asked.push('cagr');
   return { ...carried, ...(asksTotal(last) ? { total: true } : {}), ...(asked.length ? { summaries: asked } : {}) };
+}
+
+/**
+ * "Over the last 4" of a table shown, the unit unsaid: its latest periods, that many. The latest
+ * counted from the same end the table had (its last period, or the latest filed).
+ */
+function latestOf(span: Span, text: string): Span {
+  const m = /\b(?:last|latest|past|final|most recent)\s+(\d{1,2}|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)\b(?!\s*(?:fiscal\s+)?(?:quarters?|years?|months?|weeks?|days?|%|percent))/.exec(text.toLowerCase());
+  if (!m) return span;
+  const count = NUMBER_WORDS[m[1]!] ?? Number(m[1]);
+  if (!(count >= 1 && count < span.count)) return span;
+  if (span.quarters) {
+    const from = Math.max(span.quarters.from, span.quarters.to - count + 1);
+    return { ...span, count, quarters: { from, to: span.quarters.to }, years: { from: Math.floor((from - 1) / 4), to: Math.floor((span.quarters.to - 1) / 4) } };
+  }
+  // Fiscal years asked for keep their last year; the count keeps the latest of them.
+  return { ...span, count };
 }
 
 /** The periods of the turn before, passing over follow-ups that only asked for their total, average or change ("combined?", "how fast is it growing?"). */

@@ -566,6 +566,9 @@ function answerAbout(question: string, report: { title: string; text: string; ci
     const asked = named[0]!;
     const verdict = asked === pick ? '**Yes**: ' : `**No**: **${outcomeOf(asked.outcome).name}** is at ${asked.market}. `;
     text = `${verdict}The market's ${kind === 'market_favourite' ? 'favourite' : 'least likely outcome'} is **${outcomeOf(pick!.outcome).name}** at ${pick!.market}; the model gives it ${pick!.model} (gap ${pick!.gap}) ${refsOf([asked, pick!])}.`;
+  } else if (kind === 'resolution' && named.length && named.length < rows.length && rulesText(question, section('key claims'), rows, exclusive, report.title)) {
+    // "What exactly counts as a cut of more than 25? does an emergency meeting count?": the rules, not the outcome's price.
+    text = rulesText(question, section('key claims'), rows, exclusive, report.title)!;
   } else if (named.length && named.length < rows.length) {
     const missing = unmatchedAmounts(question, named);
     // "a cut of 50bps" of "Cut 25bps" and "Cut more than 25bps": the outcome whose range holds the amount, alone.

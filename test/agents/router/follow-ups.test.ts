@@ -459,6 +459,10 @@ describe('several questions in one, and odds follow-ups that change topic', () =
     expect(await btc('is there an arbitrage?')).toMatch(/^No arbitrage on the report's quotes: no rung can be bought with NO on a rung inside it for less than the \$1 the pair is sure to pay\./);
     // Trading figures of the contract snapshot, not surges; rankings by them; a named outcome's record.
     const fed = await thread('https://kalshi.com/markets/kxfeddecision/fed/kxfeddecision-26dec');
+    // An outcome named in a question of the rules: the rules, not its price.
+    const emergency = await fed('what exactly counts as a cut more than 25? does an emergency meeting count?');
+    expect(emergency).toContain('“Resolution uses the Federal Reserve\'s statement; an unscheduled meeting before the scheduled one counts.”');
+    expect(emergency).not.toMatch(/^- \*\*Cut more than 25bps\*\*: market/);
     expect(await fed('what is the volume on the hold contract?')).toMatch(/^- \*\*Hold\*\* \(KXFEDDECISION-26DEC-C\): bid \$0\.14, ask \$0\.18, spread \$0\.04, last \$0\.16; volume 111,535 \(6,998 in the last 24 hours\), open interest 73,654 \[1\]\./);
     expect(await fed('which has the most volume?')).toMatch(/^\*\*Cut 25bps\*\* has the most volume: 336,207 contracts \[1\]\.\n\n- \*\*Cut 25bps\*\*: 336,207 \[1\]\n- \*\*Hike 25bps\*\*: 113,933/);
     expect(await fed('which contract has the most open interest?')).toMatch(/^\*\*Cut 25bps\*\* has the most open interest: 220,268 contracts/);

@@ -187,6 +187,10 @@ describe('svc-sec-agent on the demo snapshot, offline', () => {
     expect(averaged).toContain('**Revenue**, average year-over-year growth over the 8 quarters shown: **+14.1%** (from +8.3% to +17.6%).');
     expect(averaged).toContain('**Net income**, average year-over-year growth over the 8 quarters shown: **+18.5%** (from +9.7% to +33.2%).');
     expect(averaged).not.toContain('average per quarter');
+    // "Over the last 4", the unit unsaid: the table's latest four; "avg yoy rev growth" is the average growth.
+    const lastFour = (await askOf('svc-agent', table, 'whats the avg yoy rev growth over the last 4')).text;
+    expect(lastFour).toContain('**Revenue**, average year-over-year growth over the 4 quarters shown: **+14.2%** (from +12.3% to +16.0%).');
+    expect(lastFour).toContain('| | Q4 FY2024 [1][2] | Q1 FY2025 [3] | Q2 FY2025 [4] | Q3 FY2025 [5] |');
     // Between the latest quarters, growth is the latest quarter's and the last four quarters' over the four before.
     const rate = (await askOf('svc-agent', table, "what's the growth rate?")).text;
     expect(rate).toContain('**Revenue**, Q3 FY2025, the latest, **+13.3%** year over year; the four quarters to Q3 FY2025 together $270,010 million, **+14.1%** over the four before.');
@@ -199,6 +203,7 @@ describe('svc-sec-agent on the demo snapshot, offline', () => {
     expect(peak).toContain('**Net income**, highest in **Q3 FY2025** ($25,824 million), lowest in **Q4 FY2023** ($20,081 million), of the 8 shown.');
     expect(peak).not.toContain('**Revenue**, highest');
     expect((await askOf('svc-agent', table, 'which was the strongest quarter?', 'and the weakest?')).text).toContain('lowest in **Q4 FY2023** ($56,189 million)');
+    expect((await askOf('svc-agent', table, 'which quarter was the weakest and why')).text).toContain('lowest in **Q4 FY2023** ($56,189 million)');
     expect((await askOf('svc-agent', table, 'which quarter grew fastest?')).text).toContain('**Net income**, fastest year-over-year growth in **Q2 FY2024** (+33.2%), slowest in **Q4 FY2024** (+9.7%), of the 8 shown.');
     // Of a margin, the margin is ranked.
     expect((await askOf('svc-agent', 'Apple gross margin for the last 8 quarters', 'best quarter?')).text).toContain('**Gross margin**, highest in **Q2 FY2025** (47.1%), lowest in **Q3 FY2023** (44.5%), of the 8 shown.');
