@@ -17,6 +17,13 @@ export const SEARCH_AGENT_ID = 'svc-markets-search-agent';
 export const credits = (n: number) => `${n} credit${n === 1 ? '' : 's'}`;
 
 
+/** A search's answer: its text and sources, and the tickers of the events it shows, in order. */
+export interface Found {
+  text: string;
+  citations: Citation[];
+  found: string[];
+}
+
 /** Finds open Kalshi events for a question and answers with their current prices and links. */
 export async function searchMarkets(
   client: KalshiClient,
@@ -29,7 +36,7 @@ export async function searchMarkets(
     /** The earlier question a follow-up continues. */
     context?: string;
   },
-): Promise<{ text: string; citations: Citation[]; found: number }> {
+): Promise<Found> {
   const search = await index.get();
   const limit = options.limit ?? 5;
   // "Which Kalshi events do you have?": every open event, not a search for "have".
@@ -54,7 +61,7 @@ export async function searchMarkets(
     return {
       text: `No open Kalshi event matches “${quoteCaller(query.trim())}”. Try the topic's key words (for example “Fed decision December”, “Bitcoin price”, “CPI”, “NYC temperature”), or paste an event's address from kalshi.com for a report.\n`,
       citations: [],
-      found: 0,
+      found: [],
     };
   }
   const citations: Citation[] = [];
@@ -92,21 +99,21 @@ export async function searchMarkets(
     '',
     `Prices are the mid of the best bid and ask (or the last trade), read as probabilities. For a research report with the model probability of each outcome, send an event address to \`svc-prediction-markets-agent\` (${credits(options.reportCost)}), or to \`svc-prediction-markets-agent:cache\` for a stored report (free).`,
   );
-  return { text: `${lines.join('\n')}\n`, citations, found: hits.length };
+  return { text: `${lines.join('\n')}\n`, citations, found: ranked.map(({ event }) => event.event_ticker) };
 }
 
 /** The open events settling in the window a question names, soonest first, with their prices. */
-async function settlingThen(client: KalshiClient, search: EventSearch, window: AskedWhen, query: string, options: { reportCost: number; limit: number }): Promise<{ text: string; citations: Citation[]; found: number }> {
+async function settlingThen(client: KalshiClient, search: EventSearch, window: AskedWhen, query: string, options: { reportCost: number; limit: number }): Promise<Found> {
   const from = Math.max(window.from, client.now().getTime());
   const due = search.settlingBetween(from, window.to, options.limit);
   if (!due.length) {
-    return { text: `No open Kalshi event settles ${window.said}, as far as their listed dates tell (as of ${utc(client.now())}). Ask about a topic (for example “Fed decision December”, “Bitcoin price”), or a later time.\n`, citations: [], found: 0 };
+    return { text: `No open Kalshi event settles ${window.said}, as far as their listed dates tell (as of ${utc(client.now())}). Ask about a topic (for example “Fed decision December”, “Bitcoin price”), or a later time.\n`, citations: [], found: [] };
   }
   return listEvents(client, due, `Open Kalshi events settling ${window.said}, soonest first, with current prices (as of ${utc(client.now())}):`, query, options);
 }
 
 /** Events listed under a heading, each with its current prices, read fresh, and its page cited. */
-async function listEvents(client: KalshiClient, entries: IndexedEvent[], heading: string, query: string, options: { reportCost: number }): Promise<{ text: string; citations: Citation[]; found: number }> {
+async function listEvents(client: KalshiClient, entries: IndexedEvent[], heading: string, query: string, options: { reportCost: number }): Promise<Found> {
   const fetched = await Promise.all(entries.map((x) => client.event(x.event.event_ticker).catch(() => null)));
   const citations: Citation[] = [];
   const asked: Asked = { levels: [], side: null, not: false, inclusive: false, text: query };
@@ -117,7 +124,7 @@ async function listEvents(client: KalshiClient, entries: IndexedEvent[], heading
     lines.push(`${i + 1}. ${eventLine(event, x.category, i + 1, asked, null, fetched[i] === null)}`);
   });
   lines.push('', `Prices are the mid of the best bid and ask (or the last trade), read as probabilities. For a research report on one, send its address to \`svc-prediction-markets-agent\` (${credits(options.reportCost)}).`);
-  return { text: `${lines.join('\n')}\n`, citations, found: entries.length };
+  return { text: `${lines.join('\n')}\n`, citations, found: entries.map((x) => x.event.event_ticker) };
 }
 
 /**

@@ -18,7 +18,9 @@ const STOP_WORDS =
   // How an outcome is said to come about: "payrolls come in negative", "the Lakers beat the Celtics".
   'come comes coming came beat beats beating defeat defeats lose loses losing up down ' +
   // How a figure is said to come in ("if CPI comes in hot") and what a trader thinks of a price: not topics.
-  'if hot cold hotter colder soft softer strong stronger weak weaker underpricing overpricing underpriced overpriced mispriced mispricing undervalued overvalued cheap expensive edge value';
+  'if hot cold hotter colder soft softer strong stronger weak weaker underpricing overpricing underpriced overpriced mispriced mispricing undervalued overvalued cheap expensive edge value ' +
+  // Chat words around a question that name nothing: "whos the fav", "what's the market saying", "the numbers", "implied".
+  'fav favs fave whos saying say says number numbers figure figures expected expect expectation implied imply implies look looks like';
 
 /** Query words that should also match their usual synonyms in event titles. */
 const SYNONYMS: Record<string, string[]> = {
@@ -69,6 +71,8 @@ const SYNONYMS: Record<string, string[]> = {
 };
 
 const STOP = new Set(STOP_WORDS.split(' ').map(fold));
+/** The model of a report asked about, which is no topic: "model vs market", "your model", "what does the model say". */
+export const MODEL_ASKED = /\b(?:model\s+(?:vs\.?|versus|and|or|against|compared to)\s+(?:the\s+)?market|market\s+(?:vs\.?|versus|and|or|against)\s+(?:the\s+)?model|(?:your|the|svc'?s?|our)\s+model(?:'s)?(?:\s+(?:says?|thinks?|probabilit(?:y|ies)|odds))?|model\s+(?:says?|thinks?|probabilit(?:y|ies)))\b/i;
 /** Long stopwords, which a one-letter typo ("probabilty") still leaves stopwords. */
 const LONG_STOP = [...STOP].filter((w) => w.length >= 6);
 
@@ -163,7 +167,8 @@ export class EventSearch {
   static terms(query: string): Term[] {
     const out: Term[] = [];
     const seen = new Set<string>();
-    let rest = query.slice(0, MAX_QUERY_CHARS);
+    // "Model vs market", "what does your model say": the report's model, not an event about a model.
+    let rest = query.slice(0, MAX_QUERY_CHARS).replace(new RegExp(MODEL_ASKED.source, 'gi'), ' ');
     // A team named by its place or abbreviation ("KC", "Kansas City") matches titles that write its
     // nickname ("Bills at Chiefs"): one term, whose alternatives are the nicknames of the teams there.
     for (const m of teamMentions(rest)

@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import type { KalshiClient } from '../../data/kalshi/client.js';
-import { confirmEventAddress, eventPageUrl, parseEventUrl } from '../../data/kalshi/url.js';
+import { confirmEventAddress, eventPageUrl, parseEventUrl, tickerAddress } from '../../data/kalshi/url.js';
 import type { ReportStore } from '../../reports/store.js';
 import { classifyWithLlm, rewrite } from '../llm/writer.js';
 import type { Llm } from '../llm/llm.js';
@@ -8,6 +8,7 @@ import { credits, liveEventLine, searchMarkets } from '../markets-search/agent.j
 import { PAYOUT_ASKED } from '../markets-search/distribution.js';
 import { levelsAsked } from '../markets-search/asked.js';
 import type { OpenEventsIndex } from '../markets-search/index.js';
+import { MODEL_ASKED } from '../markets-search/search.js';
 import { liveSummary } from '../prediction-markets/summary.js';
 import type { Agent, AgentEvent, AgentRequest, Answer, Citation, Usage } from '../types.js';
 import { quoteCaller } from '../citations.js';
@@ -218,6 +219,9 @@ export function routerAgent(o: RouterOptions): Agent {
           yield { type: 'progress', message: 'Searching the open Kalshi events.' };
           // A follow-up ("and of a hold?") is searched with the question it continues.
           const found = await searchMarkets(o.kalshi, o.index, question, { reportCost: o.reportCost, context: rule.context });
+          // "Shutdown odds, model vs market?": the one event found has a stored report, which has the model.
+          const ofModel = MODEL_ASKED.test(question) || ['gap', 'model_favourite', 'best_trade'].includes(eventQuestion(question) ?? '');
+          if (ofModel && found.found.length === 1 && (await o.reports.latest(found.found[0]!))) return yield* kalshi(req, question, tickerAddress(found.found[0]!)!, usage, true, true);
           yield* written(req, question, found.text, found.citations, usage);
           return;
         }

@@ -243,7 +243,8 @@ describe('several questions in one, and odds follow-ups that change topic', () =
     expect(above).toContain('**Highest temperature in NYC on November 20, 2026?**');
     expect(above).toContain('“above 50°” is');
     const launches = await chain('spacex launches this week', 'expected number of launches implied by those prices?');
-    expect(launches).toMatch(/^No open Kalshi event matches “expected number of launches implied by those prices\?” on its own; the events of the question before \(“spacex launches this week”\)/);
+    // "Launches" is its own topic ("expected" and "implied" are no topic words).
+    expect(launches).toMatch(/^Open Kalshi events matching “expected number of launches implied by those prices\?”/);
     // (2×42 + 3×12.5 + 4×38 + 5×25) / 117.5 = 3.4; cumulative 35.7%, 46.4%, 78.7%: the median is 4.
     expect(launches).toContain('the expected value is about 3.4 (open-ended outcomes counted at their bound, so an estimate), and the median outcome is “4”.');
     expect(await chain('bitcoin above 100k on nov 20?', "what's the market-implied median price?")).toContain('On these prices the median is below $92,000');
@@ -314,6 +315,16 @@ describe('several questions in one, and odds follow-ups that change topic', () =
     const economy = await chain('list all open prediction markets', 'which ones are about the economy?');
     expect([...economy.matchAll(/\(([A-Z0-9-]+), Economics\)/g)].map((m) => m[1]).sort()).toEqual(['KXCPIYOY-26DEC', 'KXFEDDECISION-26DEC', 'KXPAYROLLS-26DEC']);
     expect(await chain('anything political?')).toMatch(/^Open Kalshi events matching “anything political\?”[^\n]*\n\n1\. \*\*/);
+  });
+
+  it('a search asking for the model answers from the one event\'s stored report; chat words around a topic are no missing topic', async () => {
+    await (await reportThreads())('https://kalshi.com/markets/kxshutdown/government-shutdown/kxshutdown-26dec31');
+    const modelled = await chain('shutdown odds model vs market?');
+    expect(modelled).toMatch(/^This event has one yes\/no contract, \*\*Shutdown\*\*: the market gives it 58\.0% \(mid\)[^\n]*the model [\d.]+%/);
+    expect(modelled).not.toContain('New frontier model');
+    for (const q of ['what about lakers celtics, whos the fav', 'expected high temp implied?', "what's the market saying on jobs numbers for december? above 100k?"]) {
+      expect(await chain(q), q).toMatch(/^Open Kalshi events matching/);
+    }
   });
 
   it('says when the events found settle on another date than the one asked, and puts the outcome at a level asked first', async () => {
