@@ -4,7 +4,7 @@ import type { Citation } from '../types.js';
 import type { KalshiClient } from '../../data/kalshi/client.js';
 import { formatPercent } from '../../data/kalshi/numbers.js';
 import type { KalshiEvent, KalshiMarket } from '../../data/kalshi/types.js';
-import { STATE_NOTES, eventNotFound, labelOf, quoteOf, settlementOf, settlementWords } from './research.js';
+import { STATE_NOTES, eventNotFound, labelOf, quoteOf, settlementOf, settlementWords, withTeam } from './research.js';
 import { byStrike, levelOf, sideOf } from '../markets-search/asked.js';
 
 const slug = (title: string) => title.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '') || 'event';
@@ -69,7 +69,8 @@ export async function liveSummary(client: KalshiClient, eventTicker: string, pag
     '',
     heading,
     '',
-    ...(markets.length ? [...markets.map((m) => `- ${m.text}`), ''] : []),
+    // A game's sides are named with their teams: "Away team (Lakers) 62.5%".
+    ...(markets.length ? [...markets.map((m) => `- ${m.text.replace(m.label, withTeam(m.label, event.title))}`), ''] : []),
     ...(crossing ? [crossing, ''] : []),
     ...(close && markets.length ? [`Trading ${closed ? 'closed' : 'closes'} ${utc(new Date(close))}.`, ''] : []),
     ...(open ? [`Prices are the mid of the best bid and ask (or the last trade when there is no two-sided quote), read as probabilities.`] : []),
