@@ -6,7 +6,7 @@ import { withTeamNames } from './teams.js';
 import { crossedNote, eventPage, priceLine } from '../prediction-markets/summary.js';
 import { listed, quoteCaller, utcMinute as utc } from '../citations.js';
 import type { Agent, AgentEvent, Citation } from '../types.js';
-import { LIST_ASKED, LIST_WORDS, atLevel, byStrike, contestSubject, countSide, inLabelScale, rangeAsked, coverOfSide, isCount, levelOf, levelsAsked, negated, rangeOfMarket, settlesAt, sideAsked, sideIncludesLevel, sideOf, whenAsked, type AskedLevel, type AskedWhen } from './asked.js';
+import { LIST_ASKED, LIST_WORDS, withOutcomeSynonyms, atLevel, byStrike, contestSubject, countSide, inLabelScale, rangeAsked, coverOfSide, isCount, levelOf, levelsAsked, negated, rangeOfMarket, settlesAt, sideAsked, sideIncludesLevel, sideOf, whenAsked, type AskedLevel, type AskedWhen } from './asked.js';
 import type { OpenEventsIndex } from './index.js';
 import { EventSearch, fold, words, type IndexedEvent } from './search.js';
 import { EXPECTED_ASKED, ODDS_FORMAT_ASKED, PAYOUT_ASKED, aboutLevel, americanOdds, decimalOdds, expectedLevel, ladderMedian } from './distribution.js';
@@ -332,7 +332,9 @@ const GENERIC_LABEL_WORDS = new Set(['above', 'below', 'over', 'under', 'more', 
 function namedOutcomes(markets: readonly KalshiMarket[], asked: string, title: string): KalshiMarket[] {
   const words = (m: KalshiMarket) => (withTeam(priceLine(m).label, title).toLowerCase().match(/[a-z]{3,}/g) ?? []).filter((w) => !GENERIC_LABEL_WORDS.has(w));
   // "KC" or "Kansas City" is the Chiefs of "Bills at Chiefs", whichever name the event uses.
-  const text = withTeamNames(asked, `${title} ${markets.map((m) => priceLine(m).label).join(' ')}`).toLowerCase();
+  const labels = markets.map((m) => priceLine(m).label).join(' ');
+  // "No change" is the hold, "rates go up" the hike.
+  const text = withOutcomeSynonyms(withTeamNames(asked, `${title} ${labels}`).toLowerCase(), labels.toLowerCase());
   const named = markets.filter((m) => words(m).some((w) => new RegExp(`\\b${w}`).test(text)));
   // Both sides named ("the Chiefs lose to the Bills"): the one the question is about.
   const subject = named.length > 1 ? contestSubject(text) : null;

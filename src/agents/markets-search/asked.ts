@@ -342,3 +342,15 @@ export function inLabelScale(value: number, bounds: readonly number[]): number {
   if (value >= lowest / 100 && value <= highest * 100) return value;
   return [value / 1e3, value / 1e6, value / 1e9].find((x) => x >= lowest && x <= highest) ?? value;
 }
+
+/** Words for a Fed decision's outcomes that are not their labels ("rates go up" is a hike, "no change" a hold). */
+const OUTCOME_SYNONYMS: [RegExp, string][] = [
+  [/\brates? (?:go(?:es)? up|rise|rising|increase|climb)|\brais(?:e|es|ing) (?:interest )?(?:rates|them)\b|\brate (?:increase|rise)\b/, 'hike'],
+  [/\b(?:unchanged|steady|stay(?:s)? the same|no change|pause|on hold|stand pat)\b/, 'hold'],
+  [/\brates? (?:go(?:es)? down|fall|drop|decrease)|\b(?:lower|reduce|ease)(?:s|ing)? (?:interest )?(?:rates|them)\b|\brate (?:reduction|decrease)\b/, 'cut'],
+];
+
+/** A question (lower case) with the outcome labels its words stand for added, of those the event's labels (lower case) hold. */
+export function withOutcomeSynonyms(said: string, labels: string): string {
+  return `${said}${OUTCOME_SYNONYMS.filter(([words, label]) => words.test(said) && new RegExp(`\\b${label}`).test(labels)).map(([, label]) => ` ${label}`).join('')}`;
+}

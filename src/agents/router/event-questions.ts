@@ -1,4 +1,4 @@
-import { contestSubject, countSide, coverOfSide, inLabelScale, inRange, isCount, isDiscrete, labelRange, levelsAsked, negated, rangeAsked, sideAsked, sideIncludesLevel, type LabelRange } from '../markets-search/asked.js';
+import { contestSubject, countSide, coverOfSide, inLabelScale, inRange, isCount, isDiscrete, labelRange, levelsAsked, negated, rangeAsked, sideAsked, sideIncludesLevel, withOutcomeSynonyms, type LabelRange } from '../markets-search/asked.js';
 import { withTeamNames } from '../markets-search/teams.js';
 import type { Answer, Citation } from '../types.js';
 import { listed } from '../citations.js';
@@ -134,13 +134,6 @@ function levelsIn(question: string): number[] {
  * being "Below 44°F", else the one holding it), or a team of a game titled "Away at Home" whose
  * outcomes are "Away team" and "Home team".
  */
-/** Words for a Fed decision's outcomes that are not their labels ("rates go up" is a hike). */
-const OUTCOME_SYNONYMS: [RegExp, string][] = [
-  [/\brates? (?:go(?:es)? up|rise|rising|increase|climb)|\brais(?:e|es|ing) (?:interest )?(?:rates|them)\b|\brate (?:increase|rise)\b/, 'hike'],
-  [/\b(?:unchanged|steady|stay(?:s)? the same|no change|pause|on hold|stand pat)\b/, 'hold'],
-  [/\brates? (?:go(?:es)? down|fall|drop|decrease)|\b(?:lower|reduce|ease)(?:s|ing)? (?:interest )?(?:rates|them)\b|\brate (?:reduction|decrease)\b/, 'cut'],
-];
-
 /** "Will they hike?", "will the Lakers win?", "so will the government shut down?": whether it happens, not who is favoured nor which of two ("will they hold or cut?"), nor a point spread ("will KC cover?"), which no winner market prices. */
 function willItHappen(question: string, kind: EventQuestion | null, no: boolean): boolean {
   return !no && (kind === null || kind === 'outcome' || kind === 'market_favourite') && /^\s*(?:so\s+|and\s+)?will\b/i.test(question) && !/\b(?:favou?rites?|favou?red|most likely|likeliest|ahead|leading|leads|or|cover|covers|spread)\b/i.test(question);
@@ -153,7 +146,7 @@ function namedRows(question: string, rows: Row[], title: string, levels: number[
   const said = teamsSaid.toLowerCase();
   // Words typed that may be an outcome's word with one slip ("hikke", "chefs").
   const typed = said.match(/[a-z]{4,}/g) ?? [];
-  const q = `${said}${OUTCOME_SYNONYMS.filter(([words, label]) => words.test(said) && new RegExp(`\\b${label}`).test(labels)).map(([, label]) => ` ${label}`).join('')}`;
+  const q = withOutcomeSynonyms(said, labels);
   const ladder = isLadder(rows);
   const wordsOf = (s: string) => s.toLowerCase().match(/[a-z]{3,}/g) ?? [];
   const game = /^(.+?) at (.+?)(?: on |:|\?|$)/i.exec(title);

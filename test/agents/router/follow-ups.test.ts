@@ -255,6 +255,8 @@ describe('several questions in one, and odds follow-ups that change topic', () =
     const cuts = await chain('fed decision odds', 'cut of any size?');
     expect(cuts).toMatch(/^Open Kalshi events matching “cut of any size\?”/);
     expect(cuts).toContain('Together, “Cut more than 25bps” and “Cut 25bps”: about 43.0%');
+    // "No change" is the hold, put first in bold.
+    expect(await chain('fed decision odds', 'cut of any size?', 'and no change?')).toContain('[1]: **Hold 16.0%**; Hike 25bps 51.5%');
     expect(await chain('bitcoin above 100k on nov 20?', 'between 92k and 96k?')).toContain('“between 92k and 96k” is “Above $92,000” less “Above $96,000”: about 28.5%.');
     // "one" is no topic word.
     expect(await chain('what markets close this week?', 'fed one - odds of a hold?')).not.toContain('“one”');
