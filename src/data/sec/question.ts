@@ -167,7 +167,7 @@ improve improved worsen worsened move moved peak peaked peaks record strongest w
 faster slower quicker better worse fastest slowest quickest worst ahead behind leads leading winner
 money help three four five six
 explain define definition meaning mean means market markets economy fast slow slowly riskier safer risky
-sentence sentences word words bps basis expand expanded expansion contract contracted contraction narrow narrowed widen widened compressed intensity line lines levered leveraged leverage alone itself standalone
+sentence sentences word words bps basis expand expanded expansion contract contracted contraction narrow narrowed widen widened compressed intensity line lines levered leveraged leverage alone itself standalone stack stacks stacked stacking measure measures
 average averages avg median cagr compound compounded compounding annualized annualised rate`.split(/\s+/),
 );
 
@@ -232,6 +232,8 @@ interface Relative {
 const SAME_FOR_YEAR = /^\s*(?:(?:and|what about|how about|same(?:\s+(?:for|in))?|ditto|likewise)\s+(?:for\s+|in\s+)?)?(?:19|20)\d\d\s*\??\s*$|\bsame\b[^?]*\b(?:19|20)\d\d\b/i;
 /** A follow-up weighing the companies just discussed against each other ("which is bigger?", "who's ahead?", "compare them", "by how much?"). */
 const COMPARES_THEM = /\b(?:which|who|whose)(?:'s| is| was| one| company| of them| of the two)?\b[^?]*\b(?:bigger|larger|higher|greater|more|less|lower|smaller|better|worse|faster|slower|ahead|behind|leads?|wins?|winner)\b|\bcompare (?:them|the two|both|those)\b|\bhow do they compare\b|^\s*(?:and\s+|so\s+)?by how much\b|\bwhat(?:'s| is) the (?:difference|gap)\b|\bhow (?:big|large|wide) is the (?:difference|gap)\b/i;
+/** Words pointing back at what was just answered: "that", "it", "the same year". */
+const REFERS_BACK = /\b(?:that|this|those|it|its|same)\b/i;
 const ADD_FIGURE = /\b(?:also|too|as well|add|include|including|alongside|plus)\b/i;
 
 /** Words that put a second period beside the first, just before it: "and", "vs", "compared with". */
@@ -953,7 +955,9 @@ export function parseSecQuestion(text: string, index: CompanyIndex, previous?: S
   const x = extract(text, index);
   const companies = x.companies.map(({ at: _at, ...c }) => c as CompanyMention);
   const stated = { companies: companies.length > 0, metrics: x.metrics.length > 0, period: x.period !== null || x.relative !== null || x.toDate, comparison: x.comparison !== null };
-  const followUp = previous && !(stated.companies && stated.metrics);
+  // Naming both a company and a figure starts afresh, unless it is put against what came before
+  // ("how does that stack up against MSFT FCF, same calendar year?").
+  const followUp = previous && (!(stated.companies && stated.metrics) || (x.adding && REFERS_BACK.test(text)));
   let period: PeriodSpec | null = x.period;
   let comparison = x.comparison;
   let versus = x.versus;
@@ -985,6 +989,8 @@ export function parseSecQuestion(text: string, index: CompanyIndex, previous?: S
   }
   // "What's the trailing twelve month revenue?" naming no period: the latest twelve months, not those to the period discussed.
   if (!period && followUp && !(x.ttm && !previous.ttm)) period = previous.period;
+  // "The same calendar year" of a fiscal year discussed: the calendar year it is named for.
+  if (followUp && !stated.period && period?.kind === 'fiscalYear' && period.fy !== null && /\bcalendar\s+year\b/i.test(text)) period = { kind: 'calendarYear', year: period.fy };
   // "and Q2?" after a question about fiscal 2024: the second quarter of that year, not the latest second quarter.
   if (followUp && period?.kind === 'fiscalQuarter' && period.fy === null) {
     const before = previous.period;

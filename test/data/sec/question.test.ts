@@ -664,6 +664,18 @@ describe('follow-ups carry the conversation', () => {
     expect(conv('Apple revenue last quarter', 'the quarter before').period).toEqual({ kind: 'shift', base: { kind: 'latest', span: 'quarter' }, quarters: -1, years: 0 });
   });
 
+  it('a company and figure put against the answer before ("how does that stack up against msft fcf") join it, over its period ("same calendar year": the calendar year)', () => {
+    const stacked = conv('googl operatng cash flow 2024', 'capex?', 'so fcf?', 'how does that stack up against msft fcf same calendar year');
+    expect(companies(stacked)).toEqual(['GOOGL', 'MSFT']);
+    expect(stacked).toMatchObject({ metrics: ['freeCashFlow'], period: { kind: 'calendarYear', year: 2024 } });
+    const eps = conv('msft diluted eps fy2024', 'how much did it grow?', "how does that compare w/ apple's fy24 eps");
+    expect(companies(eps)).toEqual(['MSFT', 'AAPL']);
+    expect(eps).toMatchObject({ metrics: ['dilutedEps'], period: { kind: 'fiscalYear', fy: 2024 } });
+    // A new question naming both, with nothing pointing back, starts afresh.
+    expect(companies(conv('msft diluted eps fy2024', 'apple revenue vs microsoft revenue 2023'))).toEqual(['AAPL', 'MSFT']);
+    expect(companies(conv('msft diluted eps fy2024', 'apple net income 2023'))).toEqual(['AAPL']);
+  });
+
   it('a margin asked for is marked, kept by follow-ups about other periods, dropped by a new figure', () => {
     expect(conv('Apple gross margin Q3 2024')).toMatchObject({ metrics: ['grossProfit'], margin: true });
     expect(conv('Microsoft operating margin')).toMatchObject({ metrics: ['operatingIncome'], margin: true });
