@@ -146,8 +146,13 @@ export function spanOf(text: string): Span | null {
 export function spanAsked(users: string[], question: SecQuestion | null): Span | null {
   const last = users.at(-1) ?? '';
   const own = spanOf(last);
-  if (own) return own;
   const earlier = earlierSpan(users.slice(0, -1));
+  // "Net margin each quarter?" after the last 4 quarters: those quarters, not the default eight.
+  const unitOnly = own && !own.latest && !own.years && !own.quarters && !own.only;
+  if (own && unitOnly && earlier?.kind === own.kind && (earlier.latest || earlier.years || earlier.quarters)) {
+    return { ...earlier, ...(own.total ? { total: true } : {}), ...(own.summaries ? { summaries: own.summaries } : {}) };
+  }
+  if (own) return own;
   const moved = earlier && (movedSpan(earlier, last) ?? (question && !question.stated.period ? earlier : null));
   if (!moved) return null;
   const carried = latestOf(moved, last);
