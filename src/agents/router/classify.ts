@@ -2,7 +2,7 @@ import type { Turn } from '../types.js';
 import { editDistance } from '../../text.js';
 import { tickerAddress } from '../../data/kalshi/url.js';
 import { asksCoverage } from '../../data/sec/question.js';
-import { eventQuestion } from './event-questions.js';
+import { WILL_IT, eventQuestion } from './event-questions.js';
 import { asksAboutGame } from '../markets-search/teams.js';
 import { LIST_ASKED } from '../markets-search/asked.js';
 
@@ -175,7 +175,7 @@ function classifyOne(whole: string): Route {
   if (url) {
     // "What's the spread on the hold contract at <address>?" asks that of the event, not for the report again.
     const rest = text.replace(url, ' ').trim();
-    return { kind: 'kalshi_url', url: trimUrl(url), reason: 'a Kalshi address', ...(rest && eventQuestion(rest) ? { aboutEvent: true } : {}) };
+    return { kind: 'kalshi_url', url: trimUrl(url), reason: 'a Kalshi address', ...(rest && (eventQuestion(rest) || WILL_IT.test(rest)) ? { aboutEvent: true } : {}) };
   }
   // An event ticker sent alone, as Kalshi writes it ("KXFEDDECISION-26DEC", "kxfeddecision-26dec").
   const ticker = /^\s*\S+\s*$/.test(text) && /^\W*kx|^\W*[A-Z0-9]+-[A-Z0-9.-]+\W*$/.test(text.trim()) ? tickerAddress(text) : null;
@@ -249,9 +249,15 @@ export function splitQuestion(message: string): { question: string; route: Route
       break;
     }
   }
+  // Odds whose topics are all the address's own ("<SpaceX launches address> expected number of launches?") ask about that event.
+  const own = new Set(events.flatMap(({ url }) => [...addressWords(url)]));
+  const ofOwnEvent = (q: string) => {
+    const topics = tokens(q).filter((w) => hasWord([w], EVENT_TOPICS));
+    return topics.length > 0 && topics.every((w) => own.has(w));
+  };
   const asked = pieces
     .map((p) => ({ ...p, route: classifyOne(p.question) }))
-    .filter((p) => p.route.kind === 'filings' || p.route.kind === 'financials' || (p.route.kind === 'odds' && (!events.length || hasWord(tokens(p.question), EVENT_TOPICS))));
+    .filter((p) => p.route.kind === 'filings' || p.route.kind === 'financials' || (p.route.kind === 'odds' && (!events.length || (hasWord(tokens(p.question), EVENT_TOPICS) && !ofOwnEvent(p.question)))));
   const parts = [...eventParts, ...asked].sort((a, b) => a.at - b.at).map(({ question, route }) => ({ question, route }));
   if (events.length > 1 || (events.length === 1 && asked.length > 0)) return parts.slice(0, MAX_PARTS);
   return new Set(parts.map((p) => family(p.route.kind))).size > 1 ? parts.slice(0, MAX_PARTS) : [];
@@ -285,15 +291,18 @@ function threadEventWords(history: readonly Turn[]): Set<string> {
     const turn = history[i]!;
     if (turn.role !== 'user') continue;
     const route = classifyOne(turn.content);
-    if (route.kind === 'kalshi_url' && route.url) {
-      const slug = /\/markets\/[^/]+\/([^/]+)\//i.exec(route.url)?.[1] ?? '';
-      // "launches" in the address is the "launch" of a question too.
-      const words = slug.toLowerCase().split(/[-_]+/).filter(Boolean);
-      const plurals = words.filter((w) => w.length > 3 && w.endsWith('s'));
-      return new Set([...words, ...plurals.map((w) => w.slice(0, -1)), ...plurals.filter((w) => w.endsWith('es')).map((w) => w.slice(0, -2))]);
-    }
+    if (route.kind === 'kalshi_url' && route.url) return addressWords(route.url);
   }
   return new Set();
+}
+
+/** The words of an event address's slug ("spacex-launches" → spacex, launches, launch). */
+function addressWords(url: string): Set<string> {
+  const slug = /\/markets\/[^/]+\/([^/]+)\//i.exec(url)?.[1] ?? '';
+  // "launches" in the address is the "launch" of a question too.
+  const words = slug.toLowerCase().split(/[-_]+/).filter(Boolean);
+  const plurals = words.filter((w) => w.length > 3 && w.endsWith('s'));
+  return new Set([...words, ...plurals.map((w) => w.slice(0, -1)), ...plurals.filter((w) => w.endsWith('es')).map((w) => w.slice(0, -2))]);
 }
 
 /** The events a search answer listed ("1. **Fed decision in December 2026?** (KXFEDDECISION-26DEC, Economics) [1]: …"), in order. */

@@ -285,6 +285,16 @@ describe('questions asking several things', () => {
     ]);
     expect(splitQuestion(`what's the biggest mispricing in ${url}?`)).toEqual([]);
     expect(splitQuestion(`please look at ${url}`)).toEqual([]);
+    // Odds whose topic is the address's own event ask about it; "is X going to…?" beside an address asks whether it happens.
+    const spacex = 'https://kalshi.com/markets/kxspacex/spacex-launches/kxspacex-26nov24';
+    expect(splitQuestion(`${spacex} expected number of launches?`)).toEqual([]);
+    expect(classify(`${spacex} expected number of launches?`)).toMatchObject({ kind: 'kalshi_url', aboutEvent: true });
+    const shutdown = 'https://kalshi.com/markets/kxshutdown/government-shutdown/kxshutdown-26dec31';
+    expect(classify(`is the govt going to shut down?  ${shutdown}`)).toMatchObject({ kind: 'kalshi_url', url: shutdown, aboutEvent: true });
+    expect(kinds(`${spacex} and what are the odds of bitcoin above 100k?`)).toEqual([
+      [spacex, 'kalshi_url'],
+      ['what are the odds of bitcoin above 100k?', 'odds'],
+    ]);
   });
 
   it('leaves one question whole, and several of one kind to the usual route', () => {

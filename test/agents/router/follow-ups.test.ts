@@ -324,6 +324,8 @@ describe('several questions in one, and odds follow-ups that change topic', () =
     const modelled = await chain('shutdown odds model vs market?');
     expect(modelled).toMatch(/^This event has one yes\/no contract, \*\*Shutdown\*\*: the market gives it 58\.0% \(mid\)[^\n]*the model [\d.]+%/);
     expect(modelled).not.toContain('New frontier model');
+    // Beside the address, "is X going to happen?" is answered from the report, not with the whole of it.
+    expect(await chain('is the govt going to shut down?  https://kalshi.com/markets/kxshutdown/government-shutdown/kxshutdown-26dec31')).toMatch(/^\*\*Yes\*\*: \*\*Shutdown\*\* is at 58\.0% \(mid\), more likely than not on the market's price; the model agrees/);
     for (const q of ['what about lakers celtics, whos the fav', 'expected high temp implied?', "what's the market saying on jobs numbers for december? above 100k?"]) {
       expect(await chain(q), q).toMatch(/^Open Kalshi events matching/);
     }
