@@ -36,7 +36,7 @@ const PAST = /\b(?:ago|yesterday|last (?:week|night)|(?:a|one|1) (?:day|week) (?
 
 /** An earlier event of the series ("the previous event", "the October meeting", "last month's release", "the last game"). */
 const PREVIOUS_EVENT =
-  /\b(?:previous|last|prior|preceding|earlier|january|february|march|april|may|june|july|august|september|october|november|december)(?:'s)?\s+(?:event|meeting|decision|release|game|report|print|one|month(?:'s)?)\b|\blast time\b|\b(?:did|was|were|happened)\b[^?]*\b(?:in|at) (?:january|february|march|april|may|june|july|august|september|october|november)\b/i;
+  /\b(?:previous|last|prior|preceding|earlier|jan(?:uary)?|feb(?:ruary)?|march|apr(?:il)?|may|june?|july?|aug(?:ust)?|sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)(?:'s)?\s+(?:event|meeting|decision|release|game|report|print|reading|number|one|month(?:'s)?|cpi|jobs|payrolls?|inflation)\b|\blast time\b|\b(?:did|was|were|happened)\b[^?]*\b(?:in|at) (?:january|february|march|april|may|june|july|august|september|october|november)\b|\bwhere did\b[^?]*\b(?:land|end up|come in|print|settle|finish)\b/i;
 /** How the model works, or how far to trust it ("explain the model", "how confident is it?", "why is the model lower?"). */
 const METHOD = /^\s*(?:why|how so|how come|really|are you sure|seriously|says who)\s*\??\s*(?:\(.*\))?\s*$|\b(?:explain|how (?:does|did|is|was|do you)|how's)\b[^?]*\b(?:model|computed|calculated|derived|get (?:that|this|these))\b|\bmodel\b[^?]*\b(?:work|computed|calculated|built)\b|\bmethod(?:ology)?\b|\bhow (?:confident|sure|certain|reliable|trustworthy)\b|\bconfidence\b|\bwhy (?:is|does|would) the model\b|\bwhy (?:higher|lower)\b/i;
 

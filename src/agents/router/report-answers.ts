@@ -1,10 +1,10 @@
-import { labelRange } from '../markets-search/asked.js';
+import { labelRange, type LabelRange } from '../markets-search/asked.js';
 import { aboutLevel, americanOdds, decimalOdds, expectedLevel } from '../markets-search/distribution.js';
 import { withTeam } from '../prediction-markets/research.js';
 import { monotoneLadder } from '../prediction-markets/model.js';
 import { capitalise } from '../sec/format.js';
 import { listed } from '../citations.js';
-import { bestRow, bullets, byLevel, gapOf, levelOfRow, names, outcomeOf, percent, points, refsOf, rowLine, rungSide, sumOf, type Row } from './report-rows.js';
+import { bestRow, bullets, byLevel, gapOf, isLadder, levelOfRow, names, outcomeOf, percent, points, refsOf, rowLine, rungSide, sumOf, type Row } from './report-rows.js';
 
 // Answers drawn from one section of a stored report (its rules, its price moves, its resolution
 // history, its method) or from its outcome rows (likelihood, ranges of levels), for the questions
@@ -139,17 +139,40 @@ export function previousText(question: string, history: string | undefined, rows
   if (!events.length) return null;
   const refs = /((?:\s*\[\d+\])+)\.?\s*$/.exec((history ?? '').split('\n').find((l) => l.startsWith('**Base rates**')) ?? '')?.[1]?.replace(/\s+/g, '') ?? '';
   const months = ['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december'];
-  const month = months.findIndex((m) => new RegExp(`\\b${m}\\b`, 'i').test(question));
+  // "October", or "oct" ("sept" too); "may" only as a month ("the May meeting"), not "may rise".
+  const monthSaid = (m: string) => (m === 'may' ? 'may(?=\\s+(?:event|meeting|decision|release|print|report|one|cpi|jobs))' : `${m}|${m.slice(0, 3)}${m === 'september' ? '|sept' : ''}`);
+  const month = months.findIndex((m) => new RegExp(`\\b(?:${monthSaid(m)})\\b`, 'i').test(question));
   const pick = month >= 0 ? events.find((e) => Number(e.closed.slice(5, 7)) === month + 1) : events[0];
   if (!pick) return `The report's history has no event of the series that closed in ${months[month]![0]!.toUpperCase()}${months[month]!.slice(1)}; the latest ones:\n\n${events.slice(0, 3).map(eventLine).join('\n')}`;
   const several = pick.won.includes(', ');
   const priced = /^\d/.test(pick.price) ? (several ? '' : `, priced at ${pick.price} 24 hours before close`) : pick.price === 'not fetched' ? '' : ` (no price for it 24 hours before close)`;
-  const result = pick.won === 'none' ? 'every outcome resolved NO' : several ? `${winnersPriced(pick)} resolved YES` : `**${pick.won}** resolved YES${priced}`;
+  const result = (pick.won === 'none' ? 'every outcome resolved NO' : several ? `${winnersPriced(pick)} resolved YES` : `**${pick.won}** resolved YES${priced}`) + landedOn(pick.won, rows);
   const favourite = rows.length > 1 ? bestRow(rows, (r) => r.marketValue) : undefined;
   const now = favourite ? ` This event's market favourite is **${outcomeOf(favourite.outcome).name}** at ${favourite.market} ${outcomeOf(favourite.outcome).refs}.` : '';
   const before = events.filter((e) => e !== pick).slice(0, 3);
   const named = month >= 0 ? `The ${months[month]![0]!.toUpperCase()}${months[month]!.slice(1)} event` : 'The previous event';
   return `${named} of the series, **${pick.ticker}** (closed ${pick.closed}): ${result} ${refs}.${now}${before.length ? `\n\n${month >= 0 ? 'The latest others' : 'Before it'}:\n\n${before.map(eventLine).join('\n')}` : ''}`;
+}
+
+/**
+ * Where the result of a ladder's past event fell, from the rungs that resolved YES ("so the
+ * reading was above 2.8"); every rung NO puts it on the far side of the lowest (of "Above" rungs).
+ * Its own rungs are not in the history, so with none YES this event's nearest rung is named.
+ */
+function landedOn(won: string, rows: Row[]): string {
+  if (!isLadder(rows)) return '';
+  const side = rungSide(labelRange(outcomeOf(rows[0]!.outcome).name));
+  const levelSaid = (label: string) => label.replace(/^\s*(?:above|below)\s+/i, '');
+  const rungs = (won === 'none' ? [] : won.split(', ')).map((label) => ({ label, range: labelRange(label) })).filter((r) => r.range !== null && rungSide(r.range) === side);
+  if (won !== 'none' && !rungs.length) return '';
+  const at = (r: { range: LabelRange | null }) => (r.range!.from ?? r.range!.to)!;
+  const pick = <T>(items: T[], value: (t: T) => number, highest: boolean) => items.reduce((a, b) => ((highest ? value(b) > value(a) : value(b) < value(a)) ? b : a));
+  if (rungs.length) {
+    const top = pick(rungs, at, side === 'above');
+    return `, so the result was ${side} ${levelSaid(top.label)} (the ${side === 'above' ? 'highest' : 'lowest'} of its rungs to resolve YES)`;
+  }
+  const nearest = pick(rows, (r) => levelOfRow(r)!, side !== 'above');
+  return `, so the result was not ${side} any of its levels (this event's ${side === 'above' ? 'lowest' : 'highest'} rung is ${outcomeOf(nearest.outcome).name})`;
 }
 
 /** The winners of a history row with their prices before close ("Above 2.6 (94.0%), Above 2.8 (95.0%)"): the table lists each in one cell. */

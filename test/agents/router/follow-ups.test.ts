@@ -823,6 +823,10 @@ describe('several questions in one, and odds follow-ups that change topic', () =
     // An earlier event of the series, from the report's history table.
     expect(await fed('what did the previous event resolve to?')).toMatch(/^The previous event of the series, \*\*KXFEDDECISION-26OCT\*\* \(closed 2026-10-20\): \*\*Cut more than 25bps\*\* resolved YES, priced at 38\.0% 24 hours before close/);
     expect(await fed('what did the September meeting resolve to?')).toMatch(/^The September event of the series, \*\*KXFEDDECISION-26SEP\*\* \(closed 2026-09-20\): \*\*Cut 25bps\*\* resolved YES, priced at 65\.0%/);
+    // Of a ladder, where the result fell: above the highest rung to resolve YES, or below them all.
+    const cpiThread = await thread('https://kalshi.com/markets/kxcpiyoy/cpi-year-over-year/kxcpiyoy-26dec');
+    expect(await cpiThread('where did oct CPI land?')).toMatch(/^The October event of the series, \*\*KXCPIYOY-26OCT\*\* \(closed 2026-10-20\): every outcome resolved NO, so the result was not above any of its levels \(this event's lowest rung is Above 2\.6\)/);
+    expect(await cpiThread('what did the september one resolve to?')).toContain('Above 3.0 (88.0% before close) resolved YES, so the result was above 3.0 (the highest of its rungs to resolve YES)');
     // How the model works, how far to trust it; outcome words that are not labels; a verdict on "cheap".
     expect(await fed('explain the model')).toMatch(/^- \*\*Model probability\.\*\* [^\n]* b = 1\.16 \(prices in this series have been too close to 50%, so the model pushes them outwards\)/);
     expect(await fed('how confident is the model on hold?')).toMatch(/^Confidence, outcome by outcome [^\n]*\n\n- \*\*Hold\*\*: medium \(\d+ settled markets in the fit, wide \$0\.04 spread\)/);
