@@ -5,7 +5,7 @@ import { listed } from '../citations.js';
 import { editDistance } from '../../text.js';
 import { LEVEL_EXPECTED_ASKED, ODDS_FORMAT_ASKED } from '../markets-search/distribution.js';
 import { bestRow, bullets, byLevel, cited, isLadder, levelOfRow, names, outcomeOf, percent, points, readReport, refsOf, rowLine, rungSide, sumOf, type Row } from './report-rows.js';
-import { arbitrageText, bestTradeText, mostTradedText, overroundText, pricedText, quoteText } from './trading-answers.js';
+import { anomaliesText, arbitrageText, bestTradeText, mostTradedText, overroundText, pricedText, quoteText } from './trading-answers.js';
 import { LIKELIHOOD, SOURCE_ASKED, baseRateText, cheapText, ladderBandsText, ladderSpanText, likelihoodText, methodText, pastText, placedText, previousText, pricedAboveText, rangeSpanText, rulesText, summaryText, expectedText, oddsFormatText, whyMovedText, whyText } from './report-answers.js';
 
 // Questions about an event already reported on ("which outcome does the model favour?", "when
@@ -13,7 +13,7 @@ import { LIKELIHOOD, SOURCE_ASKED, baseRateText, cheapText, ladderBandsText, lad
 // they cite, rather than the whole report again. The report is this service's own Markdown, so
 // its sections and its outcome table are read by their headings and columns.
 
-export type EventQuestion = 'summary' | 'expected' | 'odds_format' | 'best_trade' | 'arbitrage' | 'overround' | 'quote' | 'method' | 'previous' | 'model_favourite' | 'market_favourite' | 'market_least' | 'gap' | 'closing' | 'resolution' | 'history' | 'moves' | 'outcome';
+export type EventQuestion = 'summary' | 'anomalies' | 'expected' | 'odds_format' | 'best_trade' | 'arbitrage' | 'overround' | 'quote' | 'method' | 'previous' | 'model_favourite' | 'market_favourite' | 'market_least' | 'gap' | 'closing' | 'resolution' | 'history' | 'moves' | 'outcome';
 
 /** The order book and trading of a contract, or what buying it at the ask is worth on the model. */
 const QUOTE = /\b(?:spreads?|bids?|(?:the|at the|its) ask|asking price|order ?book|liquidity|open interest|expected value|ev|worth buying|buy(?:ing)? (?:yes|no)|(?:should i|to) (?:buy|sell|bet on|back)|bet on|payouts?|pays? out|how much (?:would|could|will|do|does|can) (?:i|you|we) (?:make|win|get|earn)|what (?:do|would|will|can|could) (?:i|you|we) (?:make|win|get|earn)|how much (?:does|do|is) (?:a |one )?(?:yes|no|contract)\w*\s+(?:cost|costs))\b/i;
@@ -69,6 +69,9 @@ const ONE_SENTENCE = /\b(?:in (?:one|a|1) (?:short )?(?:sentence|line)|one[- ]li
 /** The trade the model favours, of no outcome in particular: "which outcome would you buy?", "best bet?", "where's the edge?". */
 const BEST_TRADE = /\b(?:(?:best|worst) (?:trade|bet|buy|value|opportunity|edge)|(?:which|what) (?:one |outcome |contract |side )?(?:would|should|do) (?:you|i) (?:buy|bet on|back|pick|trade)|\b(?:would|should) (?:you|i) (?:buy|bet on|back)\b|where(?:'s| is) the (?:edge|value)|(?:any|is there (?:an? )?)(?:edge|value|good bets?)\b)/;
 
+/** "Anything weird in the pricing?", "does the market look off?": what stands out in the report's prices. */
+const ANOMALY = /\b(?:weird|odd|strange|unusual|anomal\w*|inconsisten\w*|suspicious|funny|fishy|out of line|stand(?:s)? out|red flags?)\b[^?]*\b(?:pric\w*|odds|market|book|quotes?|trading)\b|\b(?:pric\w*|odds|market|book|quotes?|trading)\b[^?]*\b(?:weird|odd|strange|unusual|anomal\w*|inconsisten\w*|suspicious|fishy|out of line|look(?:s)? (?:off|wrong))\b/i;
+
 /** "Why is hold at 16%?", "how come Below 41% is so low?": the outcome's price explained from the report. */
 const WHY_PRICED = /\b(?:why|how come)\b/i;
 /** "Why did it drop this week?", "how come hike jumped?", "why is it down today?": a move, not a level. */
@@ -78,6 +81,7 @@ const WHY_MOVED = /\b(?:why|how come)\b[^?]*\b(?:drop(?:s|ped)?|fall(?:s|en)?|fe
 export function eventQuestion(question: string): EventQuestion | null {
   const q = question.toLowerCase();
   if (SUMMARY.test(q)) return 'summary';
+  if (ANOMALY.test(q)) return 'anomalies';
   // "Why did it drop this week?": a price move, explained as far as the report can.
   if (WHY_MOVED.test(q)) return 'moves';
   // "Why is the market at 51%?", "why is hike priced so high?": an outcome's price, explained.
@@ -364,7 +368,7 @@ export function answerFromReport(
   const other = THE_OTHER.test(question);
   const step = NEXT_UP.test(question) ? 1 : NEXT_DOWN.test(question) ? -1 : 0;
   // About the event as a whole ("when does it close?", "how is it resolved?"): "it" is the event.
-  const wholeEvent = ['summary', 'expected', 'closing', 'resolution', 'previous', 'arbitrage', 'overround', 'history'].includes(eventQuestion(question) ?? '');
+  const wholeEvent = ['summary', 'anomalies', 'expected', 'closing', 'resolution', 'previous', 'arbitrage', 'overround', 'history'].includes(eventQuestion(question) ?? '');
   if (pointer(question) && !wholeEvent && !names(question).length) {
     for (const turn of earlier) {
       const before = turn.role === 'assistant' ? answered(turn.content) : names(turn.content);
@@ -479,6 +483,8 @@ function answerAbout(question: string, report: { title: string; text: string; ci
   // About every outcome at once, whatever levels or outcomes it names ("an arbitrage between 2.6 and 2.8?").
   if (kind === 'summary') {
     text = summaryText(report.title, rows, section, ONE_SENTENCE.test(question), exclusive);
+  } else if (kind === 'anomalies') {
+    text = anomaliesText(section('outcomes'), section('key claims'), rows, exclusive);
   } else if (moved) {
     text = moved;
   } else if (WHY_PRICED.test(question) && kind === 'outcome' && !whyNamed().length && !ladder) {

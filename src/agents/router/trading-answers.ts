@@ -219,3 +219,30 @@ export function pricedText(rows: Row[], way: 1 | -1): string | null {
       : '';
   return `On the model, no outcome is ${word} at its price: every market price is ${way > 0 ? 'at or above' : 'at or below'} the model's probability.${beside}`.trimEnd();
 }
+
+/**
+ * "Anything weird in the pricing?": what stands out in a report, each said once: a ladder priced
+ * out of order, exclusive prices adding up far from 100%, the largest gap between model and
+ * market, large moves over the week, volume surges, wide spreads.
+ */
+export function anomaliesText(outcomes: string | undefined, claims: string | undefined, rows: Row[], exclusive: boolean): string {
+  const found: string[] = [];
+  const crossed = (outcomes ?? '').split('\n').find((l) => l.startsWith('The market prices its strikes out of order'));
+  if (crossed) found.push(`- **Out of order:** ${crossed.replace(/^The market prices its strikes out of order: /, 'the market prices ')}`);
+  const sum = /market prices (?:add|adding) up to (\d+(?:\.\d+)?)%/.exec(outcomes ?? '')?.[1];
+  if (exclusive && sum && Math.abs(Number(sum) - 100) >= 5) {
+    found.push(`- **Overround:** the ${rows.length} exclusive outcomes' prices add up to ${sum}%, ${Math.abs(Number(sum) - 100).toFixed(1)} points ${Number(sum) > 100 ? 'over' : 'under'} 100% ${refsOf(rows)}.`);
+  }
+  const widest = [...rows].filter((r) => Number.isFinite(gapOf(r))).sort((a, b) => Math.abs(gapOf(b)) - Math.abs(gapOf(a)))[0];
+  if (widest && Math.abs(gapOf(widest)) >= 5) {
+    found.push(`- **Model against market:** **${outcomeOf(widest.outcome).name}**, model ${widest.model} against market ${widest.market}, gap ${widest.gap} ${outcomeOf(widest.outcome).refs}.`);
+  }
+  const week = /([+−-]\d+(?:\.\d+)?) pts over 7 days/;
+  const moves = (claims ?? '').split('\n').filter((l) => l.startsWith('- **Price move, ') && Math.abs(Number((week.exec(l)?.[1] ?? '0').replace('−', '-'))) >= 5);
+  found.push(...moves.map((l) => l.replace(/^- \*\*Price move, /, '- **Moved, ')));
+  found.push(...(claims ?? '').split('\n').filter((l) => l.startsWith('- **Volume surge, ')));
+  const wide = rows.filter((r) => /\bwide \$\d\.\d\d spread/.test(r.confidence));
+  if (wide.length) found.push(`- **Wide spreads:** ${wide.map((r) => `${outcomeOf(r.outcome).name} (${/\$\d\.\d\d/.exec(r.confidence)![0]})`).join(', ')} ${refsOf(wide)}.`);
+  if (!found.length) return `Nothing stands out in the report's pricing: ${exclusive ? 'the prices add up close to 100%, ' : ''}no gap between model and market reaches 5 points, and no price moved 5 points over the week or saw a volume surge.\n\n${rows.map(rowLine).join('\n')}`;
+  return `What stands out in the pricing:\n\n${found.join('\n')}\n\nThe report reads prices, the order book and the series' record, not news, so it can say what is unusual, not why.`;
+}

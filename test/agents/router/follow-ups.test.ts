@@ -474,6 +474,14 @@ describe('several questions in one, and odds follow-ups that change topic', () =
     expect(await btc('is there an arbitrage?')).toMatch(/^No arbitrage on the report's quotes: no rung can be bought with NO on a rung inside it for less than the \$1 the pair is sure to pay\./);
     // Trading figures of the contract snapshot, not surges; rankings by them; a named outcome's record.
     const fed = await thread('https://kalshi.com/markets/kxfeddecision/fed/kxfeddecision-26dec');
+    // What stands out in the pricing: the ladder out of order, the overround, the largest gap, big moves, surges, wide spreads.
+    const weird = await cpi('anything weird in the pricing?');
+    expect(weird).toMatch(/^What stands out in the pricing:\n\n- \*\*Out of order:\*\* the market prices Above 2\.8 at 96\.0% against Above 2\.6 at 92\.5%/);
+    expect(weird).toContain('- **Model against market:** **Above 3.0**, model 73.4% against market 86.5% (mid), gap −13.1 pts');
+    expect(weird).toContain('- **Volume surge, Above 3.0:** 61,867 contracts in 24 hours, 13.4×');
+    const off = await fed('does the market look off to you?');
+    expect(off).toContain('- **Overround:** the 4 exclusive outcomes\' prices add up to 110.5%, 10.5 points over 100%');
+    expect(off).toContain('- **Wide spreads:** Cut 25bps ($0.04), Hold ($0.04)');
     // An outcome named in a question of the rules: the rules, not its price.
     const emergency = await fed('what exactly counts as a cut more than 25? does an emergency meeting count?');
     expect(emergency).toContain('“Resolution uses the Federal Reserve\'s statement; an unscheduled meeting before the scheduled one counts.”');
