@@ -53,8 +53,20 @@ export function whenAsked(query: string, now: number): AskedWhen | null {
     const start = startOfDay(now) + ahead * DAY;
     return { ...day(start), said: `on ${weekday[2]!.charAt(0).toUpperCase()}${weekday[2]!.slice(1)} (${isoDay(start)})` };
   }
-  if (/\bthis\s+week\b/.test(q)) return { from: now, to: startOfDay(now) + 8 * DAY, said: 'this week' };
-  if (/\bnext\s+week\b/.test(q)) return { from: startOfDay(now) + 5 * DAY, to: startOfDay(now) + 15 * DAY, said: 'next week' };
+  // "This weekend" is the coming Saturday and Sunday (today's, on one of them).
+  const weekend = /\b(?:(this|next)\s+)?weekend\b/.exec(q);
+  if (weekend) {
+    const saturday = startOfDay(now) + ((6 - new Date(now).getUTCDay() + 7) % 7) * DAY - (new Date(now).getUTCDay() === 0 ? 7 * DAY : 0) + (weekend[1] === 'next' ? 7 * DAY : 0);
+    return { from: Math.max(now, saturday - HALF_DAY), to: saturday + 2 * DAY + HALF_DAY, said: `${weekend[1] === 'next' ? 'next' : 'this'} weekend (${isoDay(saturday)} and ${isoDay(saturday + DAY)})` };
+  }
+  // "This week" is the seven days ahead (an event "in the week ending" Tuesday is this week's on a
+  // Thursday); "next week" the calendar week after this one, Monday to Sunday. Their days are said.
+  const weekEnd = startOfDay(now) + 7 * DAY;
+  if (/\bthis\s+week\b/.test(q)) return { from: now, to: weekEnd + DAY, said: `this week (to ${isoDay(weekEnd)})` };
+  if (/\bnext\s+week\b/.test(q)) {
+    const monday = startOfDay(now) + (((8 - new Date(now).getUTCDay()) % 7) || 7) * DAY;
+    return { from: monday - HALF_DAY, to: monday + 7 * DAY + HALF_DAY, said: `next week (${isoDay(monday)} to ${isoDay(monday + 6 * DAY)})` };
+  }
   const month = new RegExp(`\\b(?:in|by|for|during|this|next|until|before|end\\s+of|of)\\s+${MONTH}(?:\\s+(20\\d\\d))?\\b`).exec(q);
   if (month) {
     const m = MONTHS.findIndex((name) => name.startsWith(month[1]!.slice(0, 3)));

@@ -25,12 +25,22 @@ describe('the date a question asks about', () => {
     expect(iso(when.to).slice(0, 10)).toBe(to);
   });
 
-  it('today and tomorrow are UTC days with half a day either side; a week is the days ahead', () => {
+  it('today and tomorrow are UTC days with half a day either side; a week is the seven days ahead, said with its dates; a weekend its Saturday and Sunday', () => {
     const today = whenAsked('nyc temperature today', NOW)!;
     expect([today.said, iso(today.from), iso(today.to)]).toEqual(['today (2026-11-19)', '2026-11-18T12:00:00.000Z', '2026-11-20T12:00:00.000Z']);
     const tomorrow = whenAsked('bitcoin tomorrow', NOW)!;
     expect([tomorrow.said, iso(tomorrow.from), iso(tomorrow.to)]).toEqual(['tomorrow (2026-11-20)', '2026-11-19T12:00:00.000Z', '2026-11-21T12:00:00.000Z']);
-    expect(whenAsked('spacex launches this week', NOW)!.to).toBe(Date.parse('2026-11-27T00:00:00Z'));
+    // 2026-11-19 is a Thursday.
+    const week = whenAsked('spacex launches this week', NOW)!;
+    expect([week.said, iso(week.to)]).toEqual(['this week (to 2026-11-26)', '2026-11-27T00:00:00.000Z']);
+    const weekend = whenAsked('any sports markets this weekend?', NOW)!;
+    expect([weekend.said, iso(weekend.from), iso(weekend.to)]).toEqual(['this weekend (2026-11-21 and 2026-11-22)', '2026-11-20T12:00:00.000Z', '2026-11-23T12:00:00.000Z']);
+    const next = whenAsked('what closes next week?', NOW)!;
+    expect([next.said, iso(next.from), iso(next.to)]).toEqual(['next week (2026-11-23 to 2026-11-29)', '2026-11-22T12:00:00.000Z', '2026-11-30T12:00:00.000Z']);
+    // Asked on a Monday, next week starts the Monday after.
+    expect(whenAsked('next week', Date.parse('2026-11-23T09:00:00Z'))!.said).toBe('next week (2026-11-30 to 2026-12-06)');
+    // Asked on a Sunday, this weekend is that one.
+    expect(whenAsked('this weekend', Date.parse('2026-11-22T09:00:00Z'))!.said).toBe('this weekend (2026-11-21 and 2026-11-22)');
   });
 
   it('a weekday is its next occurrence, today included; "next" said on that day is a week on', () => {

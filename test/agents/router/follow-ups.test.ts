@@ -229,11 +229,13 @@ describe('several questions in one, and odds follow-ups that change topic', () =
     const ask = async (input: string) => (await client.responses.create({ model: 'svc-agent', input })).output_text;
     // The demo's clock reads 2026-11-19 15:00 UTC.
     const week = await ask('what markets close this week?');
-    expect(week).toMatch(/^Open Kalshi events settling this week, soonest first, with current prices \(as of 2026-11-19 15:00 UTC\):\n\n1\. \*\*(?:Bitcoin|Ethereum|Highest temperature)[^\n]*Closes 2026-11-20 15:00 UTC\./);
+    expect(week).toMatch(/^Open Kalshi events settling this week \(to 2026-11-26\), soonest first, with current prices \(as of 2026-11-19 15:00 UTC\):\n\n1\. \*\*(?:Bitcoin|Ethereum|Highest temperature)[^\n]*Closes 2026-11-20 15:00 UTC\./);
     const closes = [...week.matchAll(/Closes (\d{4}-\d\d-\d\d \d\d:\d\d) UTC/g)].map((m) => m[1]!);
     expect(closes.length).toBeGreaterThanOrEqual(5);
     expect([...closes].sort()).toEqual(closes);
     expect(closes.every((c) => c >= '2026-11-19' && c < '2026-11-27')).toBe(true);
+    // A weekend is its Saturday and Sunday: the Monday game is said to settle after it.
+    expect(await ask('any sports markets this weekend?')).toContain('It settles on 2026-11-23, not this weekend (2026-11-21 and 2026-11-22), the date asked about.');
     expect(await ask("what's settling tomorrow?")).toMatch(/^Open Kalshi events settling tomorrow \(2026-11-20\), soonest first/);
     expect(await ask('which events end next week?')).toContain('**SpaceX orbital launches in the week ending November 24, 2026?**');
   });
