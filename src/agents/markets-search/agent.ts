@@ -24,6 +24,9 @@ export interface Found {
   found: string[];
 }
 
+/** What exclusive outcomes' prices add up to, or those prices scaled to 100% ("normalised?", "overround?"). */
+const SUM_ASKED = /\b(?:normali[sz]e[ds]?|over-?round|vig(?:orish)?|add(?:s)? up to|sum of (?:the )?(?:prices|probabilities|odds)|(?:prices|probabilities|odds) (?:add|sum) up)\b/i;
+
 /** Finds open Kalshi events for a question and answers with their current prices and links. */
 export async function searchMarkets(
   client: KalshiClient,
@@ -181,7 +184,8 @@ function eventLine(event: KalshiEvent, category: string, n: number, { levels, si
   if (cover && covered.length && (counted || !(cover.whole.length === 1 && !cover.split))) notes.push(coverNote(`${counted ? counted.words : said} ${level!.said}`, level!.said, cover, sumSaid));
   const atLevels = markets.filter((m) => levels.some((l) => atLevel(m, l.value)));
   // Named by their words ("a cut"), when no level is asked: some of the outcomes, not all.
-  const named = levels.length ? [] : namedOutcomes(markets, text, event.title);
+  // Asked what the prices add up to ("more than 100%"), no outcome is meant.
+  const named = levels.length || SUM_ASKED.test(text) ? [] : namedOutcomes(markets, text, event.title);
   const byWords = named.length && named.length < markets.length ? named : [];
   const asked = new Set(covered.length ? covered : atLevels.length ? atLevels : byWords);
   // Exclusive outcomes named together add up ("odds of a cut?" of two cuts).
@@ -272,6 +276,15 @@ function impliedNote(event: KalshiEvent, markets: readonly KalshiMarket[], text:
       return [`A YES on “${quoteCaller(withTeam(priceLine(m).label, event.title))}” costs $${cost.toFixed(2)} at the ask and pays $1.00 if it resolves YES: $${win.toFixed(2)} profit per contract before fees, the $${cost.toFixed(2)} lost if it resolves NO.`];
     });
     return each.join(' ');
+  }
+  // "Those add up to more than 100%, normalised?": the sum, and each price scaled to it.
+  if (SUM_ASKED.test(text) && markets.length > 1) {
+    if (!event.mutually_exclusive) return 'These outcomes are not mutually exclusive (each is a yes/no of its own), so their prices are not meant to add up to 100%.';
+    if (priced.length < markets.length) return null;
+    const total = priced.reduce((sum, { p }) => sum + p.price!, 0);
+    const over = ((total - SCALE) * 100) / SCALE;
+    const each = priced.map(({ p }) => `“${quoteCaller(withTeam(p.label, event.title))}” ${formatPercent(Math.round((p.price! * SCALE) / total / 1000) * 1000)}`);
+    return `The ${priced.length} outcomes' prices add up to ${formatPercent(total)}${Math.abs(over) >= 0.05 ? `, ${Math.abs(over).toFixed(1)} points ${over > 0 ? 'over' : 'under'} 100% (${over > 0 ? 'the overround: the spread the exchange and market makers keep' : 'less than a full book'})` : ''}. Normalised to add up to 100%: ${each.join(', ')}.`;
   }
   if (ODDS_FORMAT_ASKED.test(text)) {
     const each = priced.map(({ p }) => `“${quoteCaller(withTeam(p.label, event.title))}” ${americanOdds(percentOf(p.price!))} (decimal ${decimalOdds(percentOf(p.price!))})`);

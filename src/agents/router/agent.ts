@@ -148,7 +148,7 @@ export function routerAgent(o: RouterOptions): Agent {
     const unreported = about === 'model_favourite' || about === 'gap' || about === 'history' || about === 'method' || about === 'previous';
     // An outcome or level asked of live prices ("odds of a hold?", "which is likeliest?"): those outcomes first, not the list again;
     // what they imply ("the median?", "as moneyline odds?") after them.
-    if (about === 'outcome' || about === 'market_favourite' || about === 'market_least' || about === 'expected' || about === 'odds_format' || (about === 'quote' && PAYOUT_ASKED.test(question))) {
+    if (about === 'outcome' || about === 'market_favourite' || about === 'market_least' || about === 'expected' || about === 'odds_format' || about === 'overround' || (about === 'quote' && PAYOUT_ASKED.test(question))) {
       let asked = routedText(question).replace(new RegExp(KALSHI_URL.source, 'gi'), ' ');
       // "What do I win?" after "ETH above 3400 tomorrow?": the level asked before is the contract meant.
       if (PAYOUT_ASKED.test(asked) && !levelsAsked(asked).length) {
@@ -156,7 +156,9 @@ export function routerAgent(o: RouterOptions): Agent {
         if (before) asked = `${asked} (${routedText(before.content).replace(new RegExp(KALSHI_URL.source, 'gi'), ' ')})`;
       }
       const line = liveEventLine(summary.event, asked, 1);
-      const text = `On its live prices (no report is stored for ${address.eventTicker}, so there is no model probability yet; \`svc-prediction-markets-agent\` generates one, ${credits(o.reportCost)}): ${line}\n\nPrices are the mid of the best bid and ask (or the last trade), read as probabilities.\n`;
+      // "Why is hike priced so high?": prices do not say why; a report adds the series' record and the model.
+      const why = /\b(?:why|how come)\b/i.test(question) ? ' Prices say what traders pay, not why: a report adds the series\' record and a model that weighs it against the price, and it reads no news either.' : '';
+      const text = `On its live prices (no report is stored for ${address.eventTicker}, so there is no model probability yet; \`svc-prediction-markets-agent\` generates one, ${credits(o.reportCost)}): ${line}\n\nPrices are the mid of the best bid and ask (or the last trade), read as probabilities.${why}\n`;
       return yield* written(req, question, text, summary.citations.slice(0, 1), usage);
     }
     const text = unreported ? `No report is stored for ${address.eventTicker} yet, so there is no model probability or resolution history to quote: \`svc-prediction-markets-agent\` generates one. Its live prices meanwhile:\n\n${summary.text}` : summary.text;

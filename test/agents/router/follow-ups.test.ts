@@ -912,6 +912,14 @@ describe('several questions in one, and odds follow-ups that change topic', () =
     const odds = await client.chat.completions.create({ model: 'svc-agent', messages: [{ role: 'user', content: url }, { role: 'assistant', content: '(prices)' }, { role: 'user', content: 'what are the odds of exactly 3 launches?' }] });
     expect(odds.choices[0]!.message.content).toMatch(/^On its live prices \(no report is stored for KXSPACEX-26NOV24, so there is no model probability yet; `svc-prediction-markets-agent` generates one, 3 credits\): \*\*SpaceX orbital launches[^\n]*\(KXSPACEX-26NOV24, [^)]*\) \[1\]: \*\*3 12\.5%\*\*;/);
     expect(odds.choices[0]!.message.content).not.toContain('[2]');
+    // What the prices add up to, and each normalised; a "why" is said to be beyond prices.
+    const jobs = 'https://kalshi.com/markets/kxpayrolls/nonfarm-payrolls/kxpayrolls-26dec';
+    const ask = async (content: string) => (await client.chat.completions.create({ model: 'svc-agent', messages: [{ role: 'user', content: jobs }, { role: 'assistant', content: '(prices)' }, { role: 'user', content }] })).choices[0]!.message.content!;
+    const sum = await ask('those add up to more than 100% - normalised?');
+    expect(sum).toMatch(/The 5 outcomes' prices add up to [\d.]+%, [\d.]+ points over 100% \(the overround[^)]*\)\. Normalised to add up to 100%: “[^”]+” [\d.]+%/);
+    // No outcome is meant by "more than 100%": none is put first in bold.
+    expect(sum).not.toMatch(/\*\*[^*]*\d%\*\*/);
+    expect(await ask('why is 0 to 75k priced so high?')).toContain('Prices say what traders pay, not why');
   });
 
   it('names the teams of an open game without an odds word; says what no event shown mentions', async () => {
