@@ -148,6 +148,8 @@ const askedOf = (question: string): Asked => ({ levels: levelsAsked(question), s
  */
 function eventLine(event: KalshiEvent, category: string, n: number, { levels, side: sideSaid, not, inclusive, text }: Asked, otherDate: AskedWhen | null, unread = false): string {
   const markets = event.markets ?? [];
+  // "Those add up to more than 100%": a sum of the prices, not a level of the event.
+  if (SUM_ASKED.test(text)) [levels, sideSaid] = [[], null];
   // "200k" is "$200,000" of a price, "200k" of payrolls.
   const dollars = markets.some((m) => (m.yes_sub_title ?? m.title ?? '').includes('$'));
   levels = levels.map((l) => (l.plain && !dollars ? { ...l, said: l.plain } : l));
