@@ -289,7 +289,9 @@ function impliedNote(event: KalshiEvent, markets: readonly KalshiMarket[], text:
     return `The ${priced.length} outcomes' prices add up to ${formatPercent(total)}${Math.abs(over) >= 0.05 ? `, ${Math.abs(over).toFixed(1)} points ${over > 0 ? 'over' : 'under'} 100% (${over > 0 ? 'the overround: the spread the exchange and market makers keep' : 'less than a full book'})` : ''}. Normalised to add up to 100%: ${each.join(', ')}.`;
   }
   if (ODDS_FORMAT_ASKED.test(text)) {
-    const each = priced.map(({ p }) => `“${quoteCaller(withTeam(p.label, event.title))}” ${americanOdds(percentOf(p.price!))} (decimal ${decimalOdds(percentOf(p.price!))})`);
+    // Of the contract asked about when one is ("convert that to American odds" after "above 100k?").
+    const shown = asked.length ? priced.filter((x) => asked.includes(x.m)) : priced;
+    const each = (shown.length ? shown : priced).map(({ p }) => `“${quoteCaller(withTeam(p.label, event.title))}” ${americanOdds(percentOf(p.price!))} (decimal ${decimalOdds(percentOf(p.price!))})`);
     return `As bookmakers' odds, on each price alone (no margin removed): ${each.join(', ')}.`;
   }
   if (!EXPECTED_ASKED.test(text) || priced.length < 2) return null;

@@ -150,8 +150,8 @@ export function routerAgent(o: RouterOptions): Agent {
     // what they imply ("the median?", "as moneyline odds?") after them.
     if (about === 'outcome' || about === 'market_favourite' || about === 'market_least' || about === 'expected' || about === 'odds_format' || about === 'overround' || (about === 'quote' && PAYOUT_ASKED.test(question))) {
       let asked = routedText(question).replace(new RegExp(KALSHI_URL.source, 'gi'), ' ');
-      // "What do I win?" after "ETH above 3400 tomorrow?": the level asked before is the contract meant.
-      if (PAYOUT_ASKED.test(asked) && !levelsAsked(asked).length) {
+      // "What do I win?", "convert that to American odds" after "ETH above 3400 tomorrow?": the level asked before is the contract meant.
+      if ((PAYOUT_ASKED.test(asked) || about === 'odds_format') && !levelsAsked(asked).length) {
         const before = req.messages.slice(0, -1).reverse().find((m) => m.role === 'user' && levelsAsked(m.content.replace(new RegExp(KALSHI_URL.source, 'gi'), ' ')).length);
         if (before) asked = `${asked} (${routedText(before.content).replace(new RegExp(KALSHI_URL.source, 'gi'), ' ')})`;
       }

@@ -52,7 +52,7 @@ const PATTERNS: [EventQuestion, RegExp][] = [
   // Before the favourite: "is the favourite usually right?" asks about past favourites.
   ['history', new RegExp(`${TRACK_RECORD.source}|\\b(?:history|historical|past (?:outcomes|decisions)|previous (?:outcomes|decisions))\\b`, 'i')],
   ['market_least', /\b(?:least likely|unlikel\w*|underdog|long ?shot|least favou?red|lowest)\b/i],
-  ['closing', /\b(?:clos(?:e|es|ing)|settl\w*|expir\w*|deadline|trading (?:stops?|ends?|halts?)|stop trading|last (?:day|time) to trade|when(?:'s| is| does| will)\b[^?]*\b(?:release|announcement|decision|print|report|game|launch)|ends?|resolved? (?:on|by)|when (?:does|will|is) (?:it|this|the (?:event|market|contract)) (?:resolve|end|finish)\w*)\b/i],
+  ['closing', /\b(?:clos(?:e|es|ing)(?!\s+(?:above|below|over|under|at|higher|lower|between|in the)\b)|settl\w*|expir\w*|deadline|trading (?:stops?|ends?|halts?)|stop trading|last (?:day|time) to trade|when(?:'s| is| does| will)\b[^?]*\b(?:release|announcement|decision|print|report|game|launch)|ends?|resolved? (?:on|by)|when (?:does|will|is) (?:it|this|the (?:event|market|contract)) (?:resolve|end|finish)\w*)\b/i],
   ['resolution', /\b(?:resolution|resolv\w*|rules?|source|criteria|count(?:s|ed)?|decides?|determin\w*|flip\w*)\b/i],
   ['moves', /\b(?:mov(?:e|ed|es|ing)|moves?|(?<!\bno )changed?|trend\w*|volume|surge\w*|momentum|shift\w*)\b/i],
   ['market_favourite', /\b(?:most likely|(?:most|more) probable|likel(?:y|iest)|favou?rite|favou?red|front-?runner|leading|leads|ahead|winner|win|pick|expected|consensus|top)\b/i],
@@ -364,7 +364,8 @@ export function answerFromReport(
   const names = (text: string) => namedRows(text, rows, report.title, levelsIn(text));
   // A part of this report answered (its footer says so) about one outcome says its name in bold.
   const answered = (text: string) => (text.includes('_From the stored report on ') ? rows.filter((r) => text.includes(`**${outcomeOf(r.outcome).name}**`)) : []);
-  const pointer = (text: string) => REFERS_BACK.test(text) || THE_OTHER.test(text) || NEXT_UP.test(text) || NEXT_DOWN.test(text);
+  // "Convert that to American odds": "that" is the outcome just discussed.
+  const pointer = (text: string) => REFERS_BACK.test(text) || THE_OTHER.test(text) || NEXT_UP.test(text) || NEXT_DOWN.test(text) || (eventQuestion(text) === 'odds_format' && /\b(?:that|those|these)\b/i.test(text));
   const other = THE_OTHER.test(question);
   const step = NEXT_UP.test(question) ? 1 : NEXT_DOWN.test(question) ? -1 : 0;
   // About the event as a whole ("when does it close?", "how is it resolved?"): "it" is the event.

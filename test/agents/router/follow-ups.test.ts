@@ -912,6 +912,19 @@ describe('several questions in one, and odds follow-ups that change topic', () =
     const odds = await client.chat.completions.create({ model: 'svc-agent', messages: [{ role: 'user', content: url }, { role: 'assistant', content: '(prices)' }, { role: 'user', content: 'what are the odds of exactly 3 launches?' }] });
     expect(odds.choices[0]!.message.content).toMatch(/^On its live prices \(no report is stored for KXSPACEX-26NOV24, so there is no model probability yet; `svc-prediction-markets-agent` generates one, 3 credits\): \*\*SpaceX orbital launches[^\n]*\(KXSPACEX-26NOV24, [^)]*\) \[1\]: \*\*3 12\.5%\*\*;/);
     expect(odds.choices[0]!.message.content).not.toContain('[2]');
+    // "Closes above 100k" is a level, not the close of trading; "convert that" is the contract just asked about.
+    const btc = 'https://kalshi.com/markets/kxbtcd/bitcoin/kxbtcd-26nov20';
+    const btcAsk = async (...turns: string[]) => {
+      const messages: OpenAI.Chat.ChatCompletionMessageParam[] = [{ role: 'user', content: btc }, { role: 'assistant', content: '(prices)' }];
+      for (const t of turns.slice(0, -1)) messages.push({ role: 'user', content: t }, { role: 'assistant', content: '(answer)' });
+      messages.push({ role: 'user', content: turns.at(-1)! });
+      return (await client.chat.completions.create({ model: 'svc-agent', messages })).choices[0]!.message.content!;
+    };
+    // (Another test may have stored its report by now: from the report or from live prices, the same contract.)
+    expect(await btcAsk('and odds it closes above 100k?')).toMatch(/\[1\]: \*\*Above \$100,000 4\.0%\*\*;|^- \*\*Above \$100,000\*\*: market 4\.0%/);
+    const american = await btcAsk('and odds it closes above 100k?', 'convert that to american odds pls');
+    expect(american).toMatch(/on each price alone \(no margin removed\): “Above \$100,000” \+2400 \(decimal 25\.00\)\.|\n\n- \*\*Above \$100,000\*\*: market 4\.0% \(mid\) → \+2400 \(decimal 25\.00\)/);
+    expect(american).not.toContain('Above $92,000');
     // What the prices add up to, and each normalised; a "why" is said to be beyond prices.
     const jobs = 'https://kalshi.com/markets/kxpayrolls/nonfarm-payrolls/kxpayrolls-26dec';
     const ask = async (content: string) => (await client.chat.completions.create({ model: 'svc-agent', messages: [{ role: 'user', content: jobs }, { role: 'assistant', content: '(prices)' }, { role: 'user', content }] })).choices[0]!.message.content!;
