@@ -25,7 +25,7 @@ export interface Found {
 }
 
 /** What exclusive outcomes' prices add up to, or those prices scaled to 100% ("normalised?", "overround?"). */
-const SUM_ASKED = /\b(?:normali[sz]e[ds]?|over-?round|vig(?:orish)?|add(?:s)? up to|sum of (?:the )?(?:prices|probabilities|odds)|(?:prices|probabilities|odds) (?:add|sum) up)\b/i;
+const SUM_ASKED = /\b(?:normali[sz]e[ds]?|over-?round|vig(?:orish)?|add(?:s)? up|sum of (?:the )?(?:prices|probabilities|odds)|(?:prices|probabilities|odds) (?:add|sum) up)\b/i;
 
 /** Finds open Kalshi events for a question and answers with their current prices and links. */
 export async function searchMarkets(

@@ -42,8 +42,8 @@ export function whenAsked(query: string, now: number): AskedWhen | null {
   }
   // A day in UTC, with half a day either side: the asker's own day may begin or end hours apart.
   const day = (start: number) => ({ from: start - HALF_DAY, to: start + DAY + HALF_DAY });
-  if (/\btoday\b|\btonight\b/.test(q)) return { ...day(startOfDay(now)), said: `today (${isoDay(now)})` };
-  if (/\btomorrow\b/.test(q)) return { ...day(startOfDay(now) + DAY), said: `tomorrow (${isoDay(now + DAY)})` };
+  if (/\btoday\b|\btonight\b|\btonite\b/.test(q)) return { ...day(startOfDay(now)), said: `today (${isoDay(now)})` };
+  if (/\b(?:tomorrow|tmrw|tmr|tmrrw|tomoz|tomorow)\b/.test(q)) return { ...day(startOfDay(now) + DAY), said: `tomorrow (${isoDay(now + DAY)})` };
   // A weekday is its next occurrence, today included ("next Friday" said on a Friday is a week on).
   const weekday = /\b(next\s+)?(monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b/.exec(q);
   if (weekday) {

@@ -20,7 +20,11 @@ const STOP_WORDS =
   // How a figure is said to come in ("if CPI comes in hot") and what a trader thinks of a price: not topics.
   'if hot cold hotter colder soft softer strong stronger weak weaker underpricing overpricing underpriced overpriced mispriced mispricing undervalued overvalued cheap expensive edge value ' +
   // Chat words around a question that name nothing: "whos the fav", "what's the market saying", "the numbers", "implied".
-  'fav favs fave whos saying say says number numbers figure figures expected expect expectation implied imply implies look looks like';
+  'fav favs fave whos saying say says number numbers figure figures expected expect expectation implied imply implies look looks like ' +
+  // What is asked of the prices, read apart (see distribution.ts), and shorthand for days.
+  'print prints median mean average overround vig vigorish normalised normalized normalise normalize sum total moneyline american decimal tmrw tmr tmrrw tomoz tonite ' +
+  // The parts of an event's book: every event has them.
+  'ladder ladders rung rungs strike strikes bucket buckets outcome outcomes contract contracts properly off';
 
 /** Query words that should also match their usual synonyms in event titles. */
 const SYNONYMS: Record<string, string[]> = {

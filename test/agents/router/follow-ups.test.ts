@@ -328,9 +328,12 @@ describe('several questions in one, and odds follow-ups that change topic', () =
     expect(modelled).not.toContain('New frontier model');
     // Beside the address, "is X going to happen?" is answered from the report, not with the whole of it.
     expect(await chain('is the govt going to shut down?  https://kalshi.com/markets/kxshutdown/government-shutdown/kxshutdown-26dec31')).toMatch(/^\*\*Yes\*\*: \*\*Shutdown\*\* is at 58\.0% \(mid\), more likely than not on the market's price; the model agrees/);
-    for (const q of ['what about lakers celtics, whos the fav', 'expected high temp implied?', "what's the market saying on jobs numbers for december? above 100k?"]) {
+    for (const q of ['what about lakers celtics, whos the fav', 'expected high temp implied?', "what's the market saying on jobs numbers for december? above 100k?", 'whats the nyc high temp market look like for tmrw']) {
       expect(await chain(q), q).toMatch(/^Open Kalshi events matching/);
     }
+    // What the prices add up to, asked in a search or of the events found before.
+    expect(await chain("what's the overround on the box office market?")).toContain('The 5 outcomes\' prices add up to 117.5%, 17.5 points over 100% (the overround');
+    expect(await chain('show me the approval markets', 'does the approval ladder add up properly or is something off?')).toMatch(/\n\n1\. \*\*Presidential approval[^\n]*The 5 outcomes' prices add up to 127\.0%/);
   });
 
   it('says when the events found settle on another date than the one asked, and puts the outcome at a level asked first', async () => {
