@@ -221,9 +221,10 @@ export function routerAgent(o: RouterOptions): Agent {
           yield { type: 'progress', message: 'Searching the open Kalshi events.' };
           // A follow-up ("and of a hold?") is searched with the question it continues.
           const found = await searchMarkets(o.kalshi, o.index, question, { reportCost: o.reportCost, context: rule.context });
-          // "Shutdown odds, model vs market?": the one event found has a stored report, which has the model.
-          const ofModel = MODEL_ASKED.test(question) || ['gap', 'model_favourite', 'best_trade'].includes(eventQuestion(question) ?? '');
-          if (ofModel && found.found.length === 1 && (await o.reports.latest(found.found[0]!))) return yield* kalshi(req, question, tickerAddress(found.found[0]!)!, usage, true, true);
+          // "Shutdown odds, model vs market?", "what did the Fed do in October?": the one event found
+          // has a stored report, which has the model and the series' history.
+          const ofReport = MODEL_ASKED.test(question) || ['gap', 'model_favourite', 'best_trade', 'previous', 'history', 'method'].includes(eventQuestion(question) ?? '');
+          if (ofReport && found.found.length === 1 && (await o.reports.latest(found.found[0]!))) return yield* kalshi(req, question, tickerAddress(found.found[0]!)!, usage, true, true);
           yield* written(req, question, found.text, found.citations, usage);
           return;
         }

@@ -321,8 +321,12 @@ describe('several questions in one, and odds follow-ups that change topic', () =
     expect(await chain('anything political?')).toMatch(/^Open Kalshi events matching “anything political\?”[^\n]*\n\n1\. \*\*/);
   });
 
-  it('a search asking for the model answers from the one event\'s stored report; chat words around a topic are no missing topic', async () => {
-    await (await reportThreads())('https://kalshi.com/markets/kxshutdown/government-shutdown/kxshutdown-26dec31');
+  it('a search asking for the model or the history answers from the one event\'s stored report; chat words around a topic are no missing topic', async () => {
+    const threads = await reportThreads();
+    await threads('https://kalshi.com/markets/kxshutdown/government-shutdown/kxshutdown-26dec31');
+    await threads('https://kalshi.com/markets/kxfeddecision/fed/kxfeddecision-26dec');
+    // An earlier event of the series, asked in a search: from the found event's stored history.
+    expect(await chain('odds of a fed cut in december?', 'and what did the fed do in october')).toMatch(/^The October event of the series, \*\*KXFEDDECISION-26OCT\*\* \(closed 2026-10-20\): \*\*Cut more than 25bps\*\* resolved YES/);
     const modelled = await chain('shutdown odds model vs market?');
     expect(modelled).toMatch(/^This event has one yes\/no contract, \*\*Shutdown\*\*: the market gives it 58\.0% \(mid\)[^\n]*the model [\d.]+%/);
     expect(modelled).not.toContain('New frontier model');
