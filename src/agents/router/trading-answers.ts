@@ -14,19 +14,31 @@ const money = (x: number) => x.toLocaleString('en-US', { minimumFractionDigits: 
 export function quoteText(question: string, shown: Row[], contracts: Map<string, Contract>): string | null {
   const lines: string[] = [];
   const value = /\b(?:expected value|ev|worth buying|buy(?:ing)?|sell(?:ing)?|bet(?:ting)? on|back)\b/i.test(question);
-  const no = /\b(?:buy(?:ing)?|the)\s+no\b|\bno\s+(?:side|contract|shares?)\b/i.test(question);
-  // "What's the payout on hold?", "how much would I make if hold hits?": a contract pays $1.
-  const payout = /\b(?:payouts?|pays? out|how much (?:would|could|will|do|does|can) (?:i|you|we) (?:make|win|get|earn)|what (?:do|would|will|can|could) (?:i|you|we) (?:make|win|get|earn))\b/i.test(question);
+  const no = /\b(?:buy(?:ing)?|the)\s+(?:\d[\d,]*\s+)?no\b|\bno\s+(?:side|contract|shares?)\b/i.test(question);
+  // "What's the payout on hold?", "how much would I make if hold hits?", "max loss and payoff?": a contract pays $1.
+  const payout = /\b(?:payouts?|pays? out|pay ?offs?|max(?:imum)? (?:loss|gain|profit)|how much (?:can|could|would|will) (?:i|you|we) lose|downside|upside|how much (?:would|could|will|do|does|can) (?:i|you|we) (?:make|win|get|earn)|what (?:do|would|will|can|could) (?:i|you|we) (?:make|win|get|earn))\b/i.test(question);
   // A stake said in dollars ("if I bet $100", "put 50 dollars on").
   const staked = /\$\s?(\d[\d,]*(?:\.\d{1,2})?)|\b(\d[\d,]*(?:\.\d{1,2})?)\s*(?:dollars|usd|bucks)\b/i.exec(question);
   const stake = staked ? Number((staked[1] ?? staked[2])!.replace(/,/g, '')) : null;
+  // A number of contracts ("if I buy 500 NO", "200 contracts").
+  const counted = /\b(\d[\d,]*)\s+(?:(?:yes|no)\s+)?(?:contracts?|shares?)\b|\b(?:buy(?:ing)?|get|grab)\s+(\d[\d,]*)\s+(?:of\s+)?(?:yes|no)\b/i.exec(question);
+  const quantity = counted ? Number((counted[1] ?? counted[2])!.replace(/,/g, '')) : null;
   for (const r of shown) {
     const { name, refs } = outcomeOf(r.outcome);
     const c = contracts.get(refs);
     if (!c) continue;
     let line = `- **${name}** (${c.ticker}): bid ${c.bid}, ask ${c.ask}, spread ${c.spread}, last ${c.last}; volume ${c.volume} (${c.day} in the last 24 hours), open interest ${c.interest} ${refs}`;
     const [bid, ask] = [dollars(c.bid), dollars(c.ask)];
-    if (payout && ask !== null) line += `. A YES contract bought at the ask, $${ask.toFixed(2)}, pays $1.00 if it resolves YES: $${(1 - ask).toFixed(2)} profit per contract before fees, the $${ask.toFixed(2)} lost if it resolves NO`;
+    // NO is bought at 1 minus the best YES bid, and pays when the outcome does not happen.
+    const noPrice = bid === null ? null : 1 - bid;
+    if (payout && no && noPrice !== null) line += `. A NO contract bought at $${noPrice.toFixed(2)} (1 minus the bid) pays $1.00 if it resolves NO: $${(1 - noPrice).toFixed(2)} profit per contract before fees, the $${noPrice.toFixed(2)} lost if it resolves YES`;
+    else if (payout && ask !== null) line += `. A YES contract bought at the ask, $${ask.toFixed(2)}, pays $1.00 if it resolves YES: $${(1 - ask).toFixed(2)} profit per contract before fees, the $${ask.toFixed(2)} lost if it resolves NO`;
+    // "If I buy 500 NO": what that many cost, the most they can lose, and what they pay.
+    const each = no ? noPrice : ask;
+    if (quantity !== null && quantity > 0 && each !== null && stake === null) {
+      const cost = (quantity * Math.round(each * 100)) / 100;
+      line += `. ${quantity.toLocaleString('en-US')} ${no ? 'NO' : 'YES'} contracts at $${each.toFixed(2)} cost $${money(cost)}, the most they can lose; if it resolves ${no ? 'NO' : 'YES'} they pay $${money(quantity)}, a profit of $${money(quantity - cost)} before fees`;
+    }
     // "If I bet $100 on the Bills": that stake in whole contracts at the ask.
     if (payout && ask !== null && ask > 0 && stake !== null) {
       // In cents, so that $0.30 at $0.10 is 3 contracts, not 2.9999….
@@ -37,7 +49,7 @@ export function quoteText(question: string, shown: Row[], contracts: Map<string,
     }
     if (value && Number.isFinite(r.modelValue)) {
       // NO is bought at 1 minus the best YES bid, and pays when the outcome does not happen.
-      const [paid, chance, side] = no ? [bid === null ? null : 1 - bid, 1 - r.modelValue / 100, 'NO'] : [ask, r.modelValue / 100, 'YES'];
+      const [paid, chance, side] = no ? [noPrice, 1 - r.modelValue / 100, 'NO'] : [ask, r.modelValue / 100, 'YES'];
       if (paid !== null) {
         const ev = chance - paid;
         line += `. Buying ${side} at $${paid.toFixed(2)} against the model's ${percent(100 * chance)}: expected value ${ev >= 0 ? '+' : '−'}$${Math.abs(ev).toFixed(3)} per $1 contract before fees, ${ev > 0 ? 'favoured on the model' : 'not favoured on the model'}`;

@@ -491,6 +491,10 @@ describe('several questions in one, and odds follow-ups that change topic', () =
     const off = await fed('does the market look off to you?');
     expect(off).toContain('- **Overround:** the 4 exclusive outcomes\' prices add up to 110.5%, 10.5 points over 100%');
     expect(off).toContain('- **Wide spreads:** Cut 25bps ($0.04), Hold ($0.04)');
+    // A number of NO contracts: bought at 1 minus the bid, what they cost (the most they can lose) and pay.
+    expect(await fed("if I buy 500 NO on hike at the ask what's my max loss and payoff?")).toContain(
+      'A NO contract bought at $0.49 (1 minus the bid) pays $1.00 if it resolves NO: $0.51 profit per contract before fees, the $0.49 lost if it resolves YES. 500 NO contracts at $0.49 cost $245, the most they can lose; if it resolves NO they pay $500, a profit of $255 before fees.',
+    );
     // An outcome named in a question of the rules: the rules, not its price.
     const emergency = await fed('what exactly counts as a cut more than 25? does an emergency meeting count?');
     expect(emergency).toContain('“Resolution uses the Federal Reserve\'s statement; an unscheduled meeting before the scheduled one counts.”');
