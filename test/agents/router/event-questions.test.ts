@@ -25,6 +25,10 @@ describe('questions about a reported event', () => {
     ['how come hike jumped?', 'moves'],
     ['why is it down so much today?', 'moves'],
     ['why is the market so pessimistic?', 'outcome'],
+    ['give me the 2-line version for a trader', 'summary'],
+    ['quick take?', 'summary'],
+    ['anything weird in the pricing?', 'anomalies'],
+    ['and odds it closes above 100k?', 'outcome'],
   ])('%s → %s', (question, kind) => {
     expect(eventQuestion(question)).toBe(kind);
   });
