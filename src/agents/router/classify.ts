@@ -3,7 +3,7 @@ import { editDistance } from '../../text.js';
 import { tickerAddress } from '../../data/kalshi/url.js';
 import { asksCoverage } from '../../data/sec/question.js';
 import { WILL_IT, eventQuestion } from './event-questions.js';
-import { asksAboutGame } from '../markets-search/teams.js';
+import { asksAboutGame, teamMentions } from '../markets-search/teams.js';
 import { LIST_ASKED } from '../markets-search/asked.js';
 
 /** Where the router sends a question. */
@@ -274,7 +274,10 @@ const family = (kind: RouteKind) => (kind === 'filings' || kind === 'financials'
 function aboutTheEvent(question: string, route: Route, own: ReadonlySet<string> = new Set()): boolean {
   if (route.kind === 'kalshi_url') return false;
   const words = tokens(question);
-  const otherTopic = words.some((w) => !own.has(w) && hasWord([w], EVENT_TOPICS) !== null);
+  // A topic of another event, or a team the thread's game does not have ("switching to the Bills-Chiefs game").
+  // (Named by nickname or place: an abbreviation may be a word, as "NO" is a side.)
+  const otherTeam = own.size > 0 && teamMentions(question).some((m) => !/^[A-Z]{2,3}$/.test(m.said) && !m.teams.some((t) => own.has(t.nickname.toLowerCase().split(' ').at(-1)!)));
+  const otherTopic = otherTeam || words.some((w) => !own.has(w) && hasWord([w], EVENT_TOPICS) !== null);
   // "Bottom line?" in a thread about an event is its report in brief, not a company's net income.
   // ("What's Apple's bottom line?" names a company: that one is.)
   const bare = words.every((w) => ['what', 'whats', 'the', 'so', 'ok', 'okay', 'and', 'is', 'then', 'here', 'bottom', 'line'].includes(w));
@@ -282,7 +285,7 @@ function aboutTheEvent(question: string, route: Route, own: ReadonlySet<string> 
   // "Should I buy 48-51 at the ask? What's my EV?" in a thread about an event is a trade on it, not stock advice.
   const trade = own.size > 0 && words.length <= 16 && route.kind === 'filings' && /^(?:advice|market data)/.test(route.reason) && ['quote', 'best_trade'].includes(eventQuestion(question) ?? '') && /\b(?:at the (?:ask|bid)|yes|no|contracts?|ev|expected value|edge)\b|\d/i.test(question) && !/\b(?:stocks?|shares?|equity)\b/i.test(question);
   if (trade) return true;
-  return brief || (route.kind === 'odds' && words.length <= 12 && !otherTopic) || ((route.kind === 'help' || route.kind === 'odds') && words.length <= (own.size ? 24 : 16) && eventQuestion(question) !== null);
+  return brief || (route.kind === 'odds' && words.length <= 12 && !otherTopic) || ((route.kind === 'help' || route.kind === 'odds') && words.length <= (own.size ? 24 : 16) && eventQuestion(question) !== null && !otherTeam);
 }
 
 /** The words of the latest Kalshi event address in a conversation ("fed-rate-decision" → fed, rate, decision). */
@@ -291,7 +294,13 @@ function threadEventWords(history: readonly Turn[]): Set<string> {
     const turn = history[i]!;
     if (turn.role !== 'user') continue;
     const route = classifyOne(turn.content);
-    if (route.kind === 'kalshi_url' && route.url) return addressWords(route.url);
+    if (route.kind === 'kalshi_url' && route.url) {
+      // With the words of its title as the answer after it gives it ("# Bills at Chiefs on …"): a
+      // game's address names no team.
+      const answer = history[i + 1];
+      const title = answer?.role === 'assistant' ? (answer.content.trimStart().split('\n')[0] ?? '') : '';
+      return new Set([...addressWords(route.url), ...(title.toLowerCase().match(/[a-z0-9]{3,}/g) ?? [])]);
+    }
   }
   return new Set();
 }

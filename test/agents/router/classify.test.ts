@@ -200,6 +200,25 @@ describe('follow-ups take the route of the conversation', () => {
     expect(classify(q, history).kind).toBe(kind);
   });
 
+  it("a team the thread's game does not have is another event's; one it has, or an abbreviation that may be a word (\"NO\"), is the thread's", () => {
+    const shutdown: Turn[] = [
+      { role: 'user', content: 'https://kalshi.com/markets/kxshutdown/government-shutdown/kxshutdown-26dec31' },
+      { role: 'assistant', content: '# Government shutdown by December 2026?\n…' },
+    ];
+    expect(classify('switching to the bills-chiefs game: model vs market on KC, and how much did buffalo move this week?', shutdown).kind).toBe('odds');
+    const game: Turn[] = [
+      { role: 'user', content: 'https://kalshi.com/markets/kxnflgame/nfl-game-winner/kxnflgame-26nov23bufkc' },
+      { role: 'assistant', content: '# Bills at Chiefs on November 23, 2026: winner?\n…' },
+    ];
+    expect(classify('odds the chiefs win?', game)).toMatchObject({ kind: 'kalshi_url', aboutEvent: true });
+    expect(classify('will the lakers win?', game).kind).toBe('odds');
+    const fed: Turn[] = [
+      { role: 'user', content: 'https://kalshi.com/markets/kxfeddecision/fed/kxfeddecision-26dec' },
+      { role: 'assistant', content: '# Fed decision in December 2026?\n…' },
+    ];
+    expect(classify("if I buy 500 NO on hike at the ask what's my max loss?", fed)).toMatchObject({ kind: 'kalshi_url', aboutEvent: true });
+  });
+
   it('a follow-up carries the question it continues', () => {
     expect(classify('and of a hold?', odds)).toMatchObject({ kind: 'odds', context: 'what are the odds of a fed cut in december?' });
     expect(classify('what are the odds of a shutdown?', sec).context).toBeUndefined();
