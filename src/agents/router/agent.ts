@@ -16,7 +16,7 @@ import { isSvcError } from '../../errors.js';
 import { GREETING, KALSHI_URL, classify, routedText, splitQuestion, type Route } from './classify.js';
 import { answerFromReport, eventQuestion } from './event-questions.js';
 import { acrossEvents } from './across-events.js';
-import { favouritesAcross } from '../markets-search/favourites.js';
+import { closingAcross, favouritesAcross } from '../markets-search/across-listed.js';
 import { ENGLISH_ONLY, looksNonEnglish } from '../../text.js';
 
 export const ROUTER_ID = 'svc-agent';
@@ -213,9 +213,14 @@ export function routerAgent(o: RouterOptions): Agent {
         case 'odds': {
           if (rule.events) {
             const asked = eventQuestion(question);
-            const live = asked === 'market_favourite' || asked === 'market_least';
-            yield { type: 'progress', message: live ? `Reading the prices of the ${rule.events.length} events listed.` : `Reading the stored reports of the ${rule.events.length} events listed.` };
-            const across = live ? await favouritesAcross(o.kalshi, rule.events, asked === 'market_least') : await acrossEvents(rule.events, (t) => o.reports.latest(t), asked === 'best_trade', o.reportCost);
+            const live = asked === 'market_favourite' || asked === 'market_least' || asked === 'closing';
+            yield { type: 'progress', message: live ? `Reading the ${rule.events.length} events listed.` : `Reading the stored reports of the ${rule.events.length} events listed.` };
+            const across =
+              asked === 'closing'
+                ? await closingAcross(o.kalshi, rule.events, !/\b(?:first|soonest|earliest|next)\b/i.test(question))
+                : live
+                  ? await favouritesAcross(o.kalshi, rule.events, asked === 'market_least')
+                  : await acrossEvents(rule.events, (t) => o.reports.latest(t), asked === 'best_trade', o.reportCost);
             return yield* written(req, question, across.text, [...across.citations], usage);
           }
           yield { type: 'progress', message: 'Searching the open Kalshi events.' };

@@ -349,6 +349,8 @@ function afterListing(question: string, history: readonly Turn[]): Route | null 
   if (listed.length > 1 && (kind === 'gap' || kind === 'best_trade' || kind === 'model_favourite' || kind === 'market_favourite' || kind === 'market_least') && OF_THE_LIST.test(question)) {
     return { kind: 'odds', reason: 'across the events of the search before', events: listed };
   }
+  // "Which of those closes last?": their closing times, compared.
+  if (listed.length > 1 && kind === 'closing' && /\b(?:first|last|soonest|latest|earliest|next)\b/i.test(question)) return { kind: 'odds', reason: 'the closing times of the events of the search before', events: listed };
   const ofTheList = kind === 'closing' || kind === 'resolution' || kind === 'previous' || kind === 'history';
   // "Why is a hike priced so high?": the first event's report explains it; other questions of an outcome stay with the search.
   const why = /\b(?:why|how come)\b/i.test(question) && kind === 'outcome';

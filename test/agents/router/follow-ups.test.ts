@@ -217,6 +217,10 @@ describe('several questions in one, and odds follow-ups that change topic', () =
     // Of several events listed, a question of their dates is about the list, not answered from the first one's report;
     // one of prices is the first's.
     expect(await chain('what are the odds for December events?', 'which closes first?')).not.toContain('From the stored report');
+    // Their closing times compared, read fresh: the one asked first, then every one in that order.
+    const last = await chain('show me politics and economics markets only', 'which of those closes last?');
+    expect(last).toMatch(/^Of the 5 events listed, \*\*Government shutdown by December 2026\?\*\* closes last, 2026-12-31 15:00 UTC \[1\]\. Latest first:\n\n1\. /);
+    expect(await chain('show me politics and economics markets only', 'which closes first?')).toMatch(/^Of the 5 events listed, \*\*Presidential approval on November 27, 2026\?\*\* closes first/);
     expect(await chain('what are the odds for December events?', 'which of those is cheapest?')).not.toMatch(/^I answer financial research questions/);
     // The event picked stays the subject of the next turn.
     expect(await chain('what are the odds for December events?', 'and the second?', 'when does it close?')).toMatch(/^\*\*CPI year-over-year in December 2026\?\*\* \(KXCPIYOY-26DEC\) \[1\]/);

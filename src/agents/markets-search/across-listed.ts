@@ -55,3 +55,23 @@ function favouriteOf(event: KalshiEvent, least: boolean): string {
   const runnerUp = next && !tie ? `; ${ranked.length === 2 ? 'against' : least ? 'next' : 'then'} ${name(next.p.label)} at ${formatPercent(next.p.price!)}` : '';
   return `**${quoteCaller(withTeam(top.p.label, event.title))}** at ${formatPercent(top.p.price!)}${tie}${runnerUp}.`;
 }
+
+/**
+ * "Which of those closes last?" of events a search listed: the one whose trading closes last (or
+ * first), with every listed event's close in that order, read fresh.
+ */
+export async function closingAcross(client: KalshiClient, tickers: readonly string[], last: boolean): Promise<Answer> {
+  const events = await Promise.all(tickers.map((t) => client.event(t).catch(() => null)));
+  const closes = (e: KalshiEvent) => Math.max(...(e.markets ?? []).map((m) => (m.close_time ? Date.parse(m.close_time) : NaN)).filter((t) => !Number.isNaN(t)));
+  const known = events.filter((e): e is KalshiEvent => e !== null && Number.isFinite(closes(e)));
+  if (!known.length) return { text: 'The closing times of the events listed could not be read just now.\n', citations: [] };
+  const ordered = [...known].sort((a, b) => (last ? closes(b) - closes(a) : closes(a) - closes(b)));
+  const citations = ordered.map((e, i): Citation => ({ order: i + 1, name: `Kalshi: ${e.title}`, url: eventPage(e) }));
+  const top = ordered[0]!;
+  const lines = ordered.map((e, i) => `${i + 1}. **${e.title.replace(/[*_]/g, '')}** [${i + 1}]: closes ${utc(new Date(closes(e)))}`);
+  const missing = tickers.length - known.length;
+  return {
+    text: `Of the ${tickers.length} events listed, **${top.title.replace(/[*_]/g, '')}** closes ${last ? 'last' : 'first'}, ${utc(new Date(closes(top)))} [1]. ${last ? 'Latest' : 'Soonest'} first:\n\n${lines.join('\n')}${missing ? `\n\n${missing} of them could not be read just now.` : ''}\n`,
+    citations,
+  };
+}
