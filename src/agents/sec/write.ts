@@ -835,7 +835,9 @@ export class AnswerWriter {
     if (r.ratio.kind !== 'difference') return formatRatio(r.ratio, x, v.numerator.unit);
     const metric = metricById(r.ratio.numerator);
     const about = roughly(x, v.numerator.unit, metric);
-    return `${this.#amount({ metric }, { ...v.numerator, value: x })}${about ? ` (about ${about})` : ''}`;
+    // Net debt below zero is net cash, said so.
+    const netCash = r.ratio.id === 'netDebt' && x < 0 ? `, a net cash position of ${this.#amount({ metric }, { ...v.numerator, value: -x })}` : '';
+    return `${this.#amount({ metric }, { ...v.numerator, value: x })}${about ? ` (about ${about})` : ''}${netCash}`;
   }
 
   /** The change of a ratio: points for a percentage, the difference otherwise. */

@@ -137,8 +137,9 @@ export const RATIOS: readonly RatioDef[] = [
     kind: 'difference',
     numerator: 'longTermDebt',
     denominator: 'cash',
-    pattern: /\bnet\s+debt\b/i,
-    describe: 'long-term debt as the balance sheet reports it minus cash and cash equivalents (marketable securities not counted), at the same date',
+    // "Net cash" is the same difference the other way round: a negative net debt.
+    pattern: /\bnet\s+(?:debt|cash(?:\s+position)?)\b(?!\s+(?:flows?|from|provided|used))/i,
+    describe: 'long-term debt as the balance sheet reports it minus cash and cash equivalents (marketable securities not counted), at the same date; below zero, the company holds net cash',
   },
 ];
 

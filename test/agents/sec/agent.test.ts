@@ -530,6 +530,9 @@ describe('ratios computed from the filed figures, each figure cited', () => {
     expect(book.text).toContain("- **Microsoft's book value per share** at the end of fiscal Q3 2025 (2025-03-31): **$43.30 per share**");
     expect(book.text).toContain('- Highest book value per share first: Microsoft $43.30 per share, Apple $4.47 per share.');
     expectConsistentCitations(book);
+    // "Net cash" is the same difference; below zero it is said to be net cash.
+    expect((await ask('alphabet net cash position')).text).toMatch(/^- \*\*Alphabet's net debt\*\* at the end of Q4 2024 \(2024-12-31\): \*\*-\$12,583 million \(about -\$12\.6 billion\), a net cash position of \$12,583 million\*\*/);
+    expect((await ask('Apple net cash flow from operations 2024')).text).not.toContain('net debt');
     expect((await ask('Apple net debt')).text).toMatch(/^- \*\*Apple's net debt\*\* at the end of fiscal Q2 2025 \(2025-03-29\): \*\*\$50,404 million \(about \$50\.4 billion\)\*\*: long-term debt of \$78,566 million \[1\] minus cash and cash equivalents of \$28,162 million \[1\]\./);
   });
 
