@@ -233,7 +233,7 @@ const SAME_FOR_YEAR = /^\s*(?:(?:and|what about|how about|same(?:\s+(?:for|in))?
 /** A follow-up weighing the companies just discussed against each other ("which is bigger?", "who's ahead?", "compare them", "by how much?"). */
 const COMPARES_THEM = /\b(?:which|who|whose)(?:'s| is| was| one| company| of them| of the two)?\b[^?]*\b(?:bigger|larger|higher|greater|more|less|lower|smaller|better|worse|faster|slower|ahead|behind|leads?|wins?|winner)\b|\bcompare (?:them|the two|both|those)\b|\bhow do they compare\b|^\s*(?:and\s+|so\s+)?by how much\b|\bwhat(?:'s| is) the (?:difference|gap)\b|\bhow (?:big|large|wide) is the (?:difference|gap)\b/i;
 /** Words pointing back at what was just answered: "that", "it", "the same year". */
-const REFERS_BACK = /\b(?:that|this|those|it|its|same)\b/i;
+const REFERS_BACK = /\b(?:that|this|those|it|its|same)\b|^\s*(?:and\s+|now\s+)?(?:compare(?:d)?|how does (?:it|that) compare)\s+(?:to|with|against)\b/i;
 const ADD_FIGURE = /\b(?:also|too|as well|add|include|including|alongside|plus)\b/i;
 
 /** Words that put a second period beside the first, just before it: "and", "vs", "compared with". */

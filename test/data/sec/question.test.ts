@@ -671,6 +671,8 @@ describe('follow-ups carry the conversation', () => {
     const eps = conv('msft diluted eps fy2024', 'how much did it grow?', "how does that compare w/ apple's fy24 eps");
     expect(companies(eps)).toEqual(['MSFT', 'AAPL']);
     expect(eps).toMatchObject({ metrics: ['dilutedEps'], period: { kind: 'fiscalYear', fy: 2024 } });
+    // "Compare to X" first puts X beside what was just shown.
+    expect(companies(conv('alphabet 2024 operating margin by quarter', "compare to microsoft's last 4 quarters operating margin"))).toEqual(['GOOGL', 'MSFT']);
     // A new question naming both, with nothing pointing back, starts afresh.
     expect(companies(conv('msft diluted eps fy2024', 'apple revenue vs microsoft revenue 2023'))).toEqual(['AAPL', 'MSFT']);
     expect(companies(conv('msft diluted eps fy2024', 'apple net income 2023'))).toEqual(['AAPL']);
