@@ -65,7 +65,7 @@ function thresholdOf(t: string): Threshold | undefined {
  * with its compound yearly rate: 'cagr'), the average figure, the average year-over-year growth,
  * and the periods with the highest and lowest figure ('extremes') or growth ('fastest').
  */
-export type Summary = 'change' | 'cagr' | 'average' | 'averageGrowth' | 'extremes' | 'fastest';
+export type Summary = 'change' | 'cagr' | 'average' | 'averageGrowth' | 'extremes' | 'fastest' | 'apart';
 
 const CHANGE_ASKED = /\b(?:by how much|how much did|increase[ds]?|decrease[ds]?|grow|grows|grew|grown|growing|growth|change[ds]?|rise|rose|risen|fall|fell|fallen|declined?|drop(?:ped)?|difference|gain(?:ed)?)\b/;
 const CAGR_ASKED = /\bcagr\b|\bcompound(?:ed)?\s+(?:annual\s+)?growth\b|\bannual(?:i[sz]ed)?\s+growth(?:\s+rate)?\b|\bgrowth\s+rate\s+(?:per|a)\s+year\b|\b(?:per|a)\s+year\s+on\s+average\b/;
@@ -75,6 +75,8 @@ const AVERAGE_ASKED = /(?<!weighted[- ])\b(?:average|avg|mean)\b/;
 const AVERAGE_GROWTH_ASKED = /\b(?:average|avg|mean)\s+(?:(?:yoy|y\/y|year[- ]over[- ]year|annual|yearly|quarterly|revenue|rev|sales|earnings|income|net|top[- ]line)\s+){0,2}(?:growth|increase|change)\b|\b(?:grow|grew|grown|growing)\s+(?:\w+\s+)?on average\b/;
 // Which period stands out: "best quarter?", "which year was the weakest?", "when did it peak?".
 const EXTREMES_ASKED = /\b(?:best|worst|strongest|weakest|highest|lowest|biggest|smallest|largest|peak|record|top)\s+(?:quarters?|years?|periods?)\b|\b(?:which|what)\s+(?:quarter|year|period)\b[^?.!]{0,60}\b(?:most|least|highest|lowest|best|worst|biggest|largest|smallest|strongest|weakest|peak(?:ed)?|fastest|slowest)\b|\bwhen\s+(?:was|did)\b[^?.!]{0,60}\b(?:peak(?:ed)?|highest|lowest|fastest|slowest)\b|\bpeak(?:ed)?\s*\??$|^(?:and|or|what about|how about)?\s*(?:the\s+)?(?:best|worst|strongest|weakest|highest|lowest|peak)(?:\s+one)?\s*\??$/;
+// How far the highest is from the lowest: "by how much vs the worst?", "what's the gap between them?".
+const APART_ASKED = /\b(?:by how much|how much (?:higher|lower|more|less|better|worse|bigger)|difference|gap|spread|apart|vs\.? the (?:worst|best|lowest|highest|weakest|strongest))\b/;
 // Of the growth rates, not the figures: "fastest-growing quarter", "best quarter for growth".
 const FASTEST_ASKED = /\b(?:fastest|slowest|quickest)\b|\b(?:growth|grew|growing|grow|increase|jump|rise)\b/;
 
@@ -83,7 +85,8 @@ export function summariesAsked(text: string): Summary[] {
   const t = text.toLowerCase();
   // "tl;dr", "summarize": the change over the periods and their highest and lowest.
   if (/\b(?:tl;?\s?dr|summar(?:y|ise|ize)|sum (?:it|this|that) up|recap|gist|bottom line|key (?:points|takeaways?)|in (?:one|a|1) (?:sentence|line))\b/.test(t)) return ['change', 'extremes'];
-  if (EXTREMES_ASKED.test(t) || /\b(?:fastest|slowest)[- ]growing\b/.test(t)) return [FASTEST_ASKED.test(t) ? 'fastest' : 'extremes'];
+  // "Best quarter, and by how much vs the worst?": how far apart they are too.
+  if (EXTREMES_ASKED.test(t) || /\b(?:fastest|slowest)[- ]growing\b/.test(t)) return [FASTEST_ASKED.test(t) && !/\bby how much\b/.test(t) ? 'fastest' : 'extremes', ...(APART_ASKED.test(t) ? (['apart'] as const) : [])];
   if (AVERAGE_GROWTH_ASKED.test(t)) return ['averageGrowth'];
   const out: Summary[] = [];
   if (CAGR_ASKED.test(t)) out.push('change', 'cagr');
@@ -570,7 +573,10 @@ function summaryLines(shown: Shown): string[] {
         const top = known.reduce((best, k) => (k.x > best.x ? k : best));
         const bottom = known.reduce((worst, k) => (k.x < worst.x ? k : worst));
         const [high, low] = fastest ? ['fastest year-over-year growth', 'slowest'] : ['highest', 'lowest'];
-        parts.push(`${high} in **${label(top.p)}** (${said(top.x)}), ${low} in **${label(bottom.p)}** (${said(bottom.x)}), of the ${known.length} shown`);
+        // Apart by percentage points of a margin or a growth rate; by an amount, and a share of the lowest, otherwise.
+        const gap = top.x - bottom.x;
+        const apart = !asked.includes('apart') ? '' : fastest || margins ? `, ${(fastest ? gap * 100 : gap).toFixed(1)} percentage points apart` : `, ${amount(gap)} apart${bottom.x > 0 ? ` (the highest ${((100 * gap) / bottom.x).toFixed(1)}% above the lowest)` : ''}`;
+        parts.push(`${high} in **${label(top.p)}** (${said(top.x)}), ${low} in **${label(bottom.p)}** (${said(bottom.x)}), of the ${known.length} shown${apart}`);
       }
     }
     if (parts.length) out.push(`**${name}**, ${parts.join('; ')}.`);

@@ -202,6 +202,9 @@ describe('svc-sec-agent on the demo snapshot, offline', () => {
     const best = (await askOf('svc-agent', table, 'best quarter?')).text;
     expect(best).toContain('**Revenue**, highest in **Q3 FY2025** ($70,066 million), lowest in **Q4 FY2023** ($56,189 million), of the 8 shown.');
     expect(best.indexOf('highest in')).toBeLessThan(best.indexOf('| |'));
+    // How far apart, when asked.
+    expect((await askOf('svc-agent', table, 'best quarter and by how much vs the worst?')).text).toContain('**Revenue**, highest in **Q3 FY2025** ($70,066 million), lowest in **Q4 FY2023** ($56,189 million), of the 8 shown, $13,877 million apart (the highest 24.7% above the lowest).');
+    expect((await askOf('svc-agent', 'alphabet 2024 operating margin by quarter', 'which quarter was best and by how much vs the worst')).text).toContain('of the 4 shown, 0.7 percentage points apart.');
     // The figure named is the one ranked; "peak" is no company; "and the weakest?" after it is the same question.
     const peak = (await askOf('svc-agent', table, 'when did net income peak?')).text;
     expect(peak).toContain('**Net income**, highest in **Q3 FY2025** ($25,824 million), lowest in **Q4 FY2023** ($20,081 million), of the 8 shown.');
