@@ -174,10 +174,12 @@ export function arbitrageText(rows: Row[], contracts: Map<string, Contract>, exc
     // "Above 2.8" is inside "Above 2.6"; "Below 2.6" inside "Below 2.8".
     const level = (q: (typeof quoted)[number]) => (q.range?.from ?? q.range?.to)!;
     const above = rungSide(quoted[0]!.range) === 'above';
+    let cheapest: { wide: (typeof quoted)[number]; narrow: (typeof quoted)[number]; cost: number } | null = null;
     for (const wide of quoted) {
       for (const narrow of quoted) {
         if (wide === narrow || (above ? level(narrow) <= level(wide) : level(narrow) >= level(wide)) || wide.ask === null || narrow.bid === null) continue;
         const cost = wide.ask + (1 - narrow.bid);
+        if (!cheapest || cost < cheapest.cost) cheapest = { wide, narrow, cost };
         if (cost < 1 - 1e-9) {
           found.push(
             `- YES on **${wide.name}** at the ask, ${cents(wide.ask)} ${wide.refs}, and NO on **${narrow.name}** at ${cents(1 - narrow.bid)} (1 minus its ${cents(narrow.bid)} YES bid) ${narrow.refs}: ${cents(cost)} for a pair that pays at least $1 whatever happens (YES on ${narrow.name} means YES on ${wide.name}), so about ${((1 - cost) * 100).toFixed(0)}¢ locked in per pair before fees.`,
@@ -186,6 +188,11 @@ export function arbitrageText(rows: Row[], contracts: Map<string, Contract>, exc
       }
     }
     checked = 'no rung can be bought with NO on a rung inside it for less than the $1 the pair is sure to pay';
+    // The nearest miss, shown: what the cheapest such pair costs against the $1 it is sure to pay.
+    if (cheapest && !found.length) {
+      const { wide, narrow, cost } = cheapest;
+      checked += `; the cheapest pair, YES on **${wide.name}** at ${cents(wide.ask!)} and NO on **${narrow.name}** at ${cents(1 - narrow.bid!)} ${[...new Set([wide.refs, narrow.refs])].join('')}, costs ${cents(cost)} for $1 sure (and $2 if the result lands between them), ${cost > 1 ? `${Math.round((cost - 1) * 100)}¢ over` : 'exactly'} what it is sure to pay`;
+    }
   } else if (exclusive) {
     const asks = quoted.map((q) => q.ask);
     const bids = quoted.map((q) => q.bid);

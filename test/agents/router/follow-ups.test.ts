@@ -484,7 +484,8 @@ describe('several questions in one, and odds follow-ups that change topic', () =
     expect(await cpi('is there an arbitrage between 2.6 and 2.8?')).toMatch(
       /^Yes, on the report's quotes:\n\n- YES on \*\*Above 2\.6\*\* at the ask, \$0\.93 \[1\], and NO on \*\*Above 2\.8\*\* at \$0\.05 \(1 minus its \$0\.95 YES bid\) \[2\]: \$0\.98 for a pair that pays at least \$1 whatever happens \(YES on Above 2\.8 means YES on Above 2\.6\), so about 2¢ locked in per pair before fees\.\n\nOn the report's quotes, which move; Kalshi's fees/,
     );
-    expect(await btc('is there an arbitrage?')).toMatch(/^No arbitrage on the report's quotes: no rung can be bought with NO on a rung inside it for less than the \$1 the pair is sure to pay\./);
+    // No arbitrage, and the nearest miss: the crossed rungs' pair costs a cent more than the $1 it is sure to pay.
+    expect(await btc('is there an arbitrage?')).toMatch(/^No arbitrage on the report's quotes: no rung can be bought with NO on a rung inside it for less than the \$1 the pair is sure to pay; the cheapest pair, YES on \*\*Above \$100,000\*\* at \$0\.05 and NO on \*\*Above \$104,000\*\* at \$0\.96 (?:\[\d\])+, costs \$1\.01 for \$1 sure \(and \$2 if the result lands between them\), 1¢ over what it is sure to pay\./);
     // Trading figures of the contract snapshot, not surges; rankings by them; a named outcome's record.
     const fed = await thread('https://kalshi.com/markets/kxfeddecision/fed/kxfeddecision-26dec');
     // What stands out in the pricing: the ladder out of order, the overround, the largest gap, big moves, surges, wide spreads.
