@@ -317,7 +317,21 @@ export class AnswerWriter {
     const parts = (qs: NonNullable<Figure['ttm']>) => qs.map((q) => `${periodName(q.quarter, cal)} ${this.#amount(figure, q.value!)}${q.value!.derivation ? ' (derived)' : ''} ${this.#refs(q.value!)}`).join(', ');
     const approximate = figure.metric.unit === 'perShare' ? ' This is approximate: per-share figures of different quarters rest on different share counts.' : '';
     const range = (qs: NonNullable<Figure['ttm']>) => `${periodName(qs[0]!.quarter, cal)} to ${periodName(qs.at(-1)!.quarter, cal)}, ended ${qs.at(-1)!.quarter.end}`;
-    let text = `Trailing twelve months (${range(quarters)}): **${this.#amount(figure, sum)}**, the sum of ${parts(quarters)}.${approximate}`;
+    // A change asked for with TTM is the change of the twelve months, not of their last quarter; it
+    // comes first, the sums after it.
+    const prior = figure.ttmPrior;
+    const priorGaps = prior ? (prior.length < 4 ? ['the quarters before'] : prior.filter((q) => !q.value).map((q) => periodName(q.quarter, cal))) : [];
+    const earlier = this.#plan.question?.comparison === 'qoq' ? 'a quarter earlier' : 'a year earlier';
+    let text: string;
+    if (prior && !priorGaps.length) {
+      const before = this.#ttmSum(prior);
+      text =
+        `Trailing twelve months (${range(quarters)}): **${this.#amount(figure, sum)}**, change **${formatChange(sum.value, before.value, sum.unit, figure.metric, this.#scale(sum))}** from ${this.#amount(figure, before)} ${earlier} (${range(prior)}). ` +
+        `The sum of ${parts(quarters)}; ${earlier}, of ${parts(prior)}.${approximate}`;
+    } else {
+      text = `Trailing twelve months (${range(quarters)}): **${this.#amount(figure, sum)}**, the sum of ${parts(quarters)}.${approximate}`;
+      if (prior) text += ` ${capitalise(earlier)}: not available, because ${priorGaps.join(', ')} ${priorGaps.length > 1 ? 'have' : 'has'} no ${figure.metric.label} in the filings.`;
+    }
     // A margin asked for with TTM: the twelve months' figure over their revenue.
     const revenue = figure.ttmRevenue;
     const share = shareLabel(figure.metric);
@@ -328,17 +342,6 @@ export class AnswerWriter {
         const total = this.#ttmSum(revenue);
         const revenueParts = revenue.map((q) => `${periodName(q.quarter, cal)} ${this.#amount(base, q.value!)} ${this.#refs(q.value!)}`).join(', ');
         text += ` ${capitalise(share.label)} over the twelve months: **${((100 * sum.value) / total.value).toFixed(1)}%** of revenue of ${this.#amount(base, total)} (the sum of ${revenueParts}).`;
-      }
-    }
-    // A change asked for with TTM is the change of the twelve months, not of their last quarter.
-    const prior = figure.ttmPrior;
-    if (prior) {
-      const gaps = prior.length < 4 ? ['the quarters before'] : prior.filter((q) => !q.value).map((q) => periodName(q.quarter, cal));
-      const earlier = this.#plan.question?.comparison === 'qoq' ? 'A quarter earlier' : 'A year earlier';
-      if (gaps.length) text += ` ${earlier}: not available, because ${gaps.join(', ')} ${gaps.length > 1 ? 'have' : 'has'} no ${figure.metric.label} in the filings.`;
-      else {
-        const before = this.#ttmSum(prior);
-        text += ` ${earlier} (${range(prior)}): ${this.#amount(figure, before)}, the sum of ${parts(prior)}; change ${formatChange(sum.value, before.value, sum.unit, figure.metric, this.#scale(sum))}.`;
       }
     }
     return text;

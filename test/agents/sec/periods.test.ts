@@ -379,9 +379,10 @@ describe('trailing twelve months, asked of figures that are not amounts', () => 
 
   it('a change asked for with TTM is the twelve months against the twelve months a year earlier, each quarter cited', async () => {
     const text = await answer('Apple TTM revenue vs a year ago');
-    expect(text).toMatch(/trailing twelve months \(fiscal Q3 2024 to fiscal Q2 2025, ended 2025-03-29\): \*\*\$400,366 million\*\*, the sum of .*\. A year earlier \(fiscal Q3 2023 to fiscal Q2 2024, ended 2024-03-30\): \$381,623 million, the sum of fiscal Q3 2023 \$81,797 million \[\d+\], fiscal Q4 2023 \$89,498 million \(derived\) \[\d+\]\[\d+\], .*; change \+\$18,743 million \(\+4\.9%\)\./);
+    // The change first, then what each twelve months is the sum of.
+    expect(text).toMatch(/trailing twelve months \(fiscal Q3 2024 to fiscal Q2 2025, ended 2025-03-29\): \*\*\$400,366 million\*\*, change \*\*\+\$18,743 million \(\+4\.9%\)\*\* from \$381,623 million a year earlier \(fiscal Q3 2023 to fiscal Q2 2024, ended 2024-03-30\)\. The sum of .*; a year earlier, of fiscal Q3 2023 \$81,797 million \[\d+\], fiscal Q4 2023 \$89,498 million \(derived\) \[\d+\]\[\d+\], /);
     expect(81_797 + 89_498 + 119_575 + 90_753).toBe(381_623);
-    expect(await answer('Alphabet capex TTM vs a year earlier')).toMatch(/A year earlier \(Q1 2023 to Q4 2023, ended 2023-12-31\): \$32,251 million, .*; change \+\$20,284 million \(\+62\.9%\)\./);
+    expect(await answer('Alphabet capex TTM vs a year earlier')).toMatch(/change \*\*\+\$20,284 million \(\+62\.9%\)\*\* from \$32,251 million a year earlier \(Q1 2023 to Q4 2023, ended 2023-12-31\)\./);
   });
 
   it('asked how the twelve months moved, the lead is their change, not the last quarter\'s', async () => {
