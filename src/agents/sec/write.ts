@@ -960,7 +960,8 @@ export class AnswerWriter {
       // "Which is bigger, Apple or Microsoft?" asks for no figure: the key figures are weighed against each other.
       const weighed = companies > 1 && (!plan.keyFigures || /\b(?:bigger|larger|smaller|biggest|largest|smallest)\b/i.test(text)) && !ratios.length;
       // "Which company has the highest net margin?": the ranking is the answer, before the figures.
-      const ranking = weighed && /\b(?:highest|lowest|most|least|largest|biggest|smallest|best|worst|greatest|rank\w*)\b/i.test(text);
+      // So is "and by net margin?" after a ranking: ranked by another figure.
+      const ranking = weighed && /\b(?:highest|lowest|most|least|largest|biggest|smallest|best|worst|greatest|rank\w*)\b|^\s*(?:and\s+|now\s+|what about\s+|how about\s+)?by\s+\w/i.test(text);
       const differences = ranking ? this.#differences(figures).map((d) => `- ${d}`) : [];
       lines.push(intro, '', ...(differences.length ? [...differences, ''] : []), ...this.#table(figures));
       if (weighed && !ranking) {

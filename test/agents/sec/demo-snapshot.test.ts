@@ -330,6 +330,10 @@ describe('svc-sec-agent on the demo snapshot, offline', () => {
     );
     // The ranking is the answer: it comes before the table of figures.
     expect(highest.indexOf('- Net margin, highest to lowest')).toBeLessThan(highest.indexOf('| Company |'));
+    // "And by net margin?" after a ranking is ranked too, before the table.
+    const byMargin = (await ask('rank apple, microsoft and alphabet by fy2024 revenue growth', 'and by net margin?')).text;
+    expect(byMargin.indexOf('- Net margin, highest to lowest: Microsoft 36.0%')).toBeGreaterThan(-1);
+    expect(byMargin.indexOf('- Net margin, highest to lowest')).toBeLessThan(byMargin.indexOf('| Company |'));
     expect((await ask('Which company has the most debt?')).text).toContain('- Long-term debt, largest to smallest: Apple $85,750 million');
     // "the three" after a table of them is no company's name.
     expect((await ask('Compare Apple, Microsoft and Alphabet revenue FY2024', 'Which of the three has the highest net margin?')).text).toContain('- Net margin, highest to lowest: Microsoft 36.0%');
