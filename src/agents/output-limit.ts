@@ -166,9 +166,3 @@ export class TokenTally {
 /** `text` up to `end`, moved back so it does not end inside a surrogate pair. */
 const wholeCharacters = (text: string, end: number): string =>
   text.slice(0, end > 0 && end < text.length && (text.charCodeAt(end - 1) & 0xfc00) === 0xd800 ? end - 1 : end);
-
-/** The longest start of `text` that is at most `budget` tokens, never ending inside a surrogate pair. */
-export function prefixWithin(text: string, budget: number): string {
-  if (budget <= 0) return '';
-  return new TokenTally().longestStart(text, budget);
-}

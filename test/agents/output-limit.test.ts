@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { TokenTally, withOutputLimit, prefixWithin } from '../../src/agents/output-limit.js';
+import { TokenTally, withOutputLimit } from '../../src/agents/output-limit.js';
 import type { AgentEvent, AgentRequest, Citation } from '../../src/agents/types.js';
 import { countTextTokens } from '../../src/agents/usage.js';
 import { SvcError } from '../../src/errors.js';
@@ -150,7 +150,9 @@ describe('TokenTally', () => {
   });
 });
 
-describe('prefixWithin', () => {
+describe('TokenTally.longestStart', () => {
+  const prefixWithin = (text: string, budget: number) => new TokenTally().longestStart(text, budget);
+
   it('never ends inside a surrogate pair', () => {
     const text = '🙂'.repeat(40);
     for (let budget = 1; budget < 30; budget++) {
