@@ -1041,7 +1041,9 @@ export function parseSecQuestion(text: string, index: CompanyIndex, previous?: S
     form: x.form ?? (followUp ? previous.form : null),
     stated,
     switchedFrom,
-    movedFrom,
+    // Kept by a follow-up that moves nowhere ("gross margin that quarter?" after "and the year
+    // before?"): "why did it change?" next is still between the two periods discussed.
+    movedFrom: movedFrom ?? (followUp && !stated.period && !x.relative && previous.movedFrom && JSON.stringify(period) === JSON.stringify(previous.period) ? previous.movedFrom : null),
     // Kept by a follow-up that changes only the figure ("and net income?").
     periodsByCompany: x.byCompany && period === x.period ? x.byCompany : followUp && !stated.period && !stated.companies ? (previous.periodsByCompany ?? null) : null,
     // A follow-up naming a figure asks it of every company again.

@@ -678,6 +678,11 @@ describe('follow-ups carry the conversation', () => {
     expect(companies(conv('msft diluted eps fy2024', 'apple net income 2023'))).toEqual(['AAPL']);
   });
 
+  it('a move back is kept by a follow-up that moves nowhere: "why did it change?" is between the two periods discussed', () => {
+    const q = conv("What was Apple's revenue in Q3 2024?", 'and the year before?', 'gross margin that quarter?', 'why did it change');
+    expect(q).toMatchObject({ metrics: ['grossProfit'], margin: true, period: { kind: 'fiscalQuarter', fy: 2024, q: 3 }, comparison: 'yoy' });
+  });
+
   it('a margin asked for is marked, kept by follow-ups about other periods, dropped by a new figure', () => {
     expect(conv('Apple gross margin Q3 2024')).toMatchObject({ metrics: ['grossProfit'], margin: true });
     expect(conv('Microsoft operating margin')).toMatchObject({ metrics: ['operatingIncome'], margin: true });
