@@ -16,7 +16,7 @@ import { LIKELIHOOD, SOURCE_ASKED, baseRateText, cheapText, ladderBandsText, lad
 export type EventQuestion = 'summary' | 'anomalies' | 'expected' | 'odds_format' | 'best_trade' | 'arbitrage' | 'overround' | 'quote' | 'method' | 'previous' | 'model_favourite' | 'market_favourite' | 'market_least' | 'gap' | 'closing' | 'resolution' | 'history' | 'moves' | 'outcome';
 
 /** The order book and trading of a contract, or what buying it at the ask is worth on the model. */
-const QUOTE = /\b(?:spreads?|bids?|(?:the|at the|its) ask|asking price|order ?book|liquidity|open interest|expected value|ev|worth buying|buy(?:ing)? (?:yes|no)|(?:should i|to) (?:buy|sell|bet on|back)|bet on|payouts?|pays? out|how much (?:would|could|will|do|does|can) (?:i|you|we) (?:make|win|get|earn)|what (?:do|would|will|can|could) (?:i|you|we) (?:make|win|get|earn)|how much (?:does|do|is) (?:a |one )?(?:yes|no|contract)\w*\s+(?:cost|costs))\b/i;
+const QUOTE = /\b(?:spreads?|bids?|(?:the|at the|its) ask|asking price|order ?book|liquidity|open interest|expected value|ev|worth buying|buy(?:ing)? (?:\d[\d,]* )?(?:yes|no)|(?:want|get|grab|take) (?:\d[\d,]* )?(?:yes|no)(?: contracts?)?|\d[\d,]* (?:yes|no) contracts?|max(?:imum)? (?:loss|gain|profit)|pay ?offs?|(?:should i|to) (?:buy|sell|bet on|back)|bet on|payouts?|pays? out|how much (?:would|could|will|do|does|can) (?:i|you|we) (?:make|win|get|earn)|what (?:do|would|will|can|could) (?:i|you|we) (?:make|win|get|earn)|how much (?:does|do|is) (?:a |one )?(?:yes|no|contract)\w*\s+(?:cost|costs))\b/i;
 /** Trading figures of the contract snapshot. */
 const TRADING = /\b(?:volume|open interest|traded|liquid\w*)\b/i;
 /** A ranking by a trading figure ("which has the most volume?"). */

@@ -14,7 +14,7 @@ const money = (x: number) => x.toLocaleString('en-US', { minimumFractionDigits: 
 export function quoteText(question: string, shown: Row[], contracts: Map<string, Contract>): string | null {
   const lines: string[] = [];
   const value = /\b(?:expected value|ev|worth buying|buy(?:ing)?|sell(?:ing)?|bet(?:ting)? on|back)\b/i.test(question);
-  const no = /\b(?:buy(?:ing)?|the)\s+(?:\d[\d,]*\s+)?no\b|\bno\s+(?:side|contract|shares?)\b/i.test(question);
+  const no = /\b(?:buy(?:ing)?|want|get|grab|take|the)\s+(?:\d[\d,]*\s+)?no\b|\bno\s+(?:side|contracts?|shares?)\b/i.test(question);
   // "What's the payout on hold?", "how much would I make if hold hits?", "max loss and payoff?": a contract pays $1.
   const payout = /\b(?:payouts?|pays? out|pay ?offs?|max(?:imum)? (?:loss|gain|profit)|how much (?:can|could|would|will) (?:i|you|we) lose|downside|upside|how much (?:would|could|will|do|does|can) (?:i|you|we) (?:make|win|get|earn)|what (?:do|would|will|can|could) (?:i|you|we) (?:make|win|get|earn))\b/i.test(question);
   // A stake said in dollars ("if I bet $100", "put 50 dollars on").

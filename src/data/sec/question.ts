@@ -354,6 +354,14 @@ export function quarterRange(text: string): QuarterRange | null {
 function comparedPair(a: PeriodSpec | null, b: PeriodSpec | null, balances: boolean): { period: PeriodSpec; comparison: Comparison; versus?: PeriodSpec } | null {
   // The same period said twice ("Apple cash at the end of 2024 and Microsoft cash at the end of 2024") is one.
   if (a && b && JSON.stringify(a) === JSON.stringify(b)) return null;
+  // A period and the one it was moved from ("the latest quarter", then "a year earlier"): the later against the earlier.
+  for (const [moved, from] of [[a, b], [b, a]] as const) {
+    if (moved?.kind === 'shift' && from && JSON.stringify(moved.base) === JSON.stringify(from)) {
+      const steps = moved.quarters + 4 * moved.years;
+      if (steps === -4 || steps === -1) return { period: from, comparison: steps === -4 ? 'yoy' : 'qoq' };
+      if (steps === 4 || steps === 1) return { period: moved, comparison: steps === 4 ? 'yoy' : 'qoq' };
+    }
+  }
   // Two quarters without a year ("Q2 vs Q1", "the September quarter vs the June quarter"): one
   // right after the other is a change between them, the latest such pair ("Q1 vs Q4" crosses into
   // the next year); others are of one year, the later quarter against the earlier.

@@ -500,6 +500,9 @@ describe('several questions in one, and odds follow-ups that change topic', () =
     expect(await fed("if I buy 500 NO on hike at the ask what's my max loss and payoff?")).toContain(
       'A NO contract bought at $0.49 (1 minus the bid) pays $1.00 if it resolves NO: $0.51 profit per contract before fees, the $0.49 lost if it resolves YES. 500 NO contracts at $0.49 cost $245, the most they can lose; if it resolves NO they pay $500, a profit of $255 before fees.',
     );
+    // Said other ways: "I want N NO contracts", "and if instead I buy N YES on …".
+    expect(await fed("I want 1000 NO contracts on hike, what's my max loss?")).toContain('1,000 NO contracts at $0.49 cost $490, the most they can lose; if it resolves NO they pay $1,000, a profit of $510 before fees.');
+    expect(await fed('and if instead I buy 300 YES on hold?')).toContain('300 YES contracts at $0.18 cost $54, the most they can lose; if it resolves YES they pay $300, a profit of $246 before fees.');
     // An outcome named in a question of the rules: the rules, not its price.
     const emergency = await fed('what exactly counts as a cut more than 25? does an emergency meeting count?');
     expect(emergency).toContain('“Resolution uses the Federal Reserve\'s statement; an unscheduled meeting before the scheduled one counts.”');

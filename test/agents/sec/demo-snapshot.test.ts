@@ -191,6 +191,8 @@ describe('svc-sec-agent on the demo snapshot, offline', () => {
     const lastFour = (await askOf('svc-agent', table, 'whats the avg yoy rev growth over the last 4')).text;
     expect(lastFour).toContain('**Revenue**, average year-over-year growth over the 4 quarters shown: **+14.2%** (from +12.3% to +16.0%).');
     expect(lastFour).toContain('| | Q4 FY2024 [1][2] | Q1 FY2025 [3] | Q2 FY2025 [4] | Q3 FY2025 [5] |');
+    // Without "what's the" too.
+    expect((await askOf('svc-agent', table, 'avg yoy rev growth over the last 4')).text).toContain('**Revenue**, average year-over-year growth over the 4 quarters shown: **+14.2%**');
     // "Each quarter" after the last 4 quarters: those four, not the default eight.
     const margins = (await askOf('svc-agent', 'alphabet last 4 quarters rev + NI', 'net margin each quarter?')).text;
     expect(margins).toContain('| | Q1 2024 [1] | Q2 2024 [2] | Q3 2024 [3] | Q4 2024 [4][3] |');

@@ -678,6 +678,12 @@ describe('follow-ups carry the conversation', () => {
     expect(companies(conv('msft diluted eps fy2024', 'apple net income 2023'))).toEqual(['AAPL']);
   });
 
+  it('"which one expanded more?" after the latest quarter and a year earlier is the change between them', () => {
+    const q = conv("What was Microsoft's operating margin in their most recent quarter, and how does it compare to Apple's most recent quarter?", 'and a year earlier for both?', 'which one expanded more?');
+    expect(q).toMatchObject({ period: { kind: 'latest', span: 'quarter' }, comparison: 'yoy', margin: true });
+    expect(companies(q)).toEqual(['MSFT', 'AAPL']);
+  });
+
   it('a move back is kept by a follow-up that moves nowhere: "why did it change?" is between the two periods discussed', () => {
     const q = conv("What was Apple's revenue in Q3 2024?", 'and the year before?', 'gross margin that quarter?', 'why did it change');
     expect(q).toMatchObject({ metrics: ['grossProfit'], margin: true, period: { kind: 'fiscalQuarter', fy: 2024, q: 3 }, comparison: 'yoy' });
