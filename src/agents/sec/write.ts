@@ -651,6 +651,31 @@ export class AnswerWriter {
   }
 
   /**
+   * "Which one expanded more?" of a margin across companies and two periods: the companies by how
+   * far their margin moved, the one asked about first; null unless that is asked.
+   */
+  #marginChangeRanked(figures: Figure[], text: string): string | null {
+    const q = this.#plan.question;
+    if (!q?.margin || !q.comparison || !/\b(?:which|who)\b/i.test(text) || !/\b(?:expand\w*|widen\w*|improv\w*|grew|grow\w*|rose|increas\w*|contract\w*|narrow\w*|shr[ai]nk\w*|fell|declin\w*|more|most|less|least)\b/i.test(text)) return null;
+    const moved = figures.flatMap((f) => {
+      const r = f.result;
+      const share = shareLabel(f.metric);
+      if (r.kind !== 'value' || !share || !f.revenue || !f.comparedRevenue || !r.compared?.value || f.revenue.value <= 0 || f.comparedRevenue.value <= 0) return [];
+      const [now, then] = [(100 * r.value.value) / f.revenue.value, (100 * r.compared.value.value) / f.comparedRevenue.value];
+      return [{ f, share, now, then, change: now - then }];
+    });
+    if (moved.length < 2 || new Set(moved.map((m) => m.f.metric.id)).size > 1) return null;
+    const shrank = /\b(?:contract\w*|narrow\w*|shr[ai]nk\w*|fell|declin\w*|less|least)\b/i.test(text);
+    const ranked = [...moved].sort((a, b) => (shrank ? a.change - b.change : b.change - a.change));
+    const pts = (x: number) => `${x >= 0 ? '+' : '−'}${Math.abs(x).toFixed(1)}`;
+    const said = (m: (typeof ranked)[number]) => `${its(m.f.company)} ${m.then.toFixed(1)}% to ${m.now.toFixed(1)}% (${pts(m.change)} percentage points)`;
+    const [top, ...rest] = ranked;
+    const way = shrank ? 'contracted' : 'expanded';
+    if (shrank ? top!.change >= 0 : top!.change <= 0) return `**Neither ${top!.share.label} ${way}**: ${ranked.map(said).join(', ')}.`;
+    return `**${its(top!.f.company)} ${top!.share.label} ${way} more**: ${said(top!)}, against ${rest.map(said).join(', ')}.`;
+  }
+
+  /**
    * What a figure is compared on between companies: the margin when one was asked for, the change
    * when growth was, the trailing twelve months when those were, else the amount itself.
    */
@@ -963,7 +988,8 @@ export class AnswerWriter {
       // So is "and by net margin?" after a ranking: ranked by another figure.
       const ranking = weighed && /\b(?:highest|lowest|most|least|largest|biggest|smallest|best|worst|greatest|rank\w*)\b|^\s*(?:and\s+|now\s+|what about\s+|how about\s+)?by\s+\w/i.test(text);
       const differences = ranking ? this.#differences(figures).map((d) => `- ${d}`) : [];
-      lines.push(intro, '', ...(differences.length ? [...differences, ''] : []), ...this.#table(figures));
+      const widened = this.#marginChangeRanked(figures, text);
+      lines.push(...(widened ? [widened, ''] : []), intro, '', ...(differences.length ? [...differences, ''] : []), ...this.#table(figures));
       if (weighed && !ranking) {
         const after = this.#differences(figures);
         if (after.length) lines.push(...(lines.at(-1)?.startsWith('- ') ? [] : ['']), ...after.map((d) => `- ${d}`));

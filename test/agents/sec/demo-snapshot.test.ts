@@ -332,6 +332,10 @@ describe('svc-sec-agent on the demo snapshot, offline', () => {
     );
     // The ranking is the answer: it comes before the table of figures.
     expect(highest.indexOf('- Net margin, highest to lowest')).toBeLessThan(highest.indexOf('| Company |'));
+    // "Which one expanded more?" after the latest quarters and a year earlier: the margins' moves, ranked, first.
+    expect((await ask("What was Microsoft's operating margin in their most recent quarter, and how does it compare to Apple's most recent quarter?", 'and a year earlier for both?', 'which one expanded more?')).text).toMatch(
+      /^\*\*Microsoft's operating margin expanded more\*\*: Microsoft's 44\.6% to 45\.7% \(\+1\.1 percentage points\), against Apple's 30\.7% to 31\.0% \(\+0\.3 percentage points\)\./,
+    );
     // "And by net margin?" after a ranking is ranked too, before the table.
     const byMargin = (await ask('rank apple, microsoft and alphabet by fy2024 revenue growth', 'and by net margin?')).text;
     expect(byMargin.indexOf('- Net margin, highest to lowest: Microsoft 36.0%')).toBeGreaterThan(-1);
