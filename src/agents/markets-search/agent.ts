@@ -24,6 +24,11 @@ export interface Found {
   found: string[];
 }
 
+/** Whether it happens, asked of one yes/no contract ("will the government shut down?", "is a new model going to be released?"). */
+const WILL_IT_HAPPEN = /^\s*(?:so\s+|and\s+)?(?:will\b|(?:is|are)\s+(?:[\w'.]+\s+){0,5}?(?:going\s+to|gonna)\b)|\b(?:how likely|likely to|chances? (?:of|that))\b/i;
+/** Who leads among exclusive outcomes ("who's the fav?", "which is favoured?"). */
+const FAVOURITE_ASKED = /\b(?:fav|fave|favou?rite|favou?red|front-?runner|who(?:'s| is) (?:winning|ahead|leading))\b/i;
+
 /** What exclusive outcomes' prices add up to, or those prices scaled to 100% ("normalised?", "overround?"). */
 const SUM_ASKED = /\b(?:normali[sz]e[ds]?|over-?round|vig(?:orish)?|add(?:s)? up|sum of (?:the )?(?:prices|probabilities|odds)|(?:prices|probabilities|odds) (?:add|sum) up)\b/i;
 
@@ -278,6 +283,17 @@ function impliedNote(event: KalshiEvent, markets: readonly KalshiMarket[], text:
       return [`A YES on “${quoteCaller(withTeam(priceLine(m).label, event.title))}” costs $${cost.toFixed(2)} at the ask and pays $1.00 if it resolves YES: $${win.toFixed(2)} profit per contract before fees, the $${cost.toFixed(2)} lost if it resolves NO.`];
     });
     return each.join(' ');
+  }
+  // "Is a new model going to be released?" of one yes/no contract: which way its price leans.
+  if (markets.length === 1 && priced.length === 1 && WILL_IT_HAPPEN.test(text)) {
+    const yes = percentOf(priced[0]!.p.price!);
+    const lean = Math.abs(yes - 50) < 5 ? 'about even' : yes > 50 ? 'more likely than not' : 'less likely than not';
+    return `On the market's price, “${quoteCaller(withTeam(priced[0]!.p.label, event.title))}” is ${lean}: ${formatPercent(priced[0]!.p.price!)}.`;
+  }
+  // "Who's the fav?" of exclusive outcomes: the one priced highest.
+  if (FAVOURITE_ASKED.test(text) && event.mutually_exclusive && !isLadder && priced.length > 1) {
+    const top = priced.reduce((a, b) => (b.p.price! > a.p.price! ? b : a));
+    return `The market's favourite is “${quoteCaller(withTeam(top.p.label, event.title))}” at ${formatPercent(top.p.price!)}.`;
   }
   // "Those add up to more than 100%, normalised?": the sum, and each price scaled to it.
   if (SUM_ASKED.test(text) && markets.length > 1) {

@@ -931,6 +931,12 @@ describe('several questions in one, and odds follow-ups that change topic', () =
     const odds = await client.chat.completions.create({ model: 'svc-agent', messages: [{ role: 'user', content: url }, { role: 'assistant', content: '(prices)' }, { role: 'user', content: 'what are the odds of exactly 3 launches?' }] });
     expect(odds.choices[0]!.message.content).toMatch(/^On its live prices \(no report is stored for KXSPACEX-26NOV24, so there is no model probability yet; `svc-prediction-markets-agent` generates one, 3 credits\): \*\*SpaceX orbital launches[^\n]*\(KXSPACEX-26NOV24, [^)]*\) \[1\]: \*\*3 12\.5%\*\*;/);
     expect(odds.choices[0]!.message.content).not.toContain('[2]');
+    // Whether it happens, of one yes/no contract: which way its price leans ("model" being the event's subject here).
+    const ai = (await client.responses.create({ model: 'svc-agent', input: 'https://kalshi.com/markets/kxaimodel/ai-model/kxaimodel-26dec19 is a new frontier model going to be released by then?' })).output_text;
+    // (Another test may have stored its report by now: then the report's answer.)
+    expect(ai).toMatch(/^On its live prices \(no report is stored for KXAIMODEL-26DEC19[^\n]*On the market's price, “Release” is less likely than not: 37\.0%\.|^(?:\*\*No\*\*: \*\*Release\*\*|This event has one yes\/no contract, \*\*Release\*\*)/);
+    expect(await chain('will the government shut down?')).toContain('On the market\'s price, “Shutdown” is more likely than not: 58.0%.');
+    expect(await chain('what about lakers celtics, whos the fav')).toContain('The market\'s favourite is “Away team (Lakers)” at 62.5%.');
     // "Closes above 100k" is a level, not the close of trading; "convert that" is the contract just asked about.
     const btc = 'https://kalshi.com/markets/kxbtcd/bitcoin/kxbtcd-26nov20';
     const btcAsk = async (...turns: string[]) => {
