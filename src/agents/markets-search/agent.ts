@@ -101,7 +101,7 @@ export async function searchMarkets(
   ranked.forEach(({ hit, event, fits, unread }, i) => {
     const n = citations.length + 1;
     citations.push({ order: n, name: `Kalshi: ${event.title}`, url: eventPage(event, hit.entry.seriesTitle) });
-    lines.push(`${i + 1}. ${eventLine(event, hit.entry.category, n, asked, fits ? null : when, unread)}`);
+    lines.push(`${i + 1}. ${eventLine(event, hit.entry.category, n, asked, fits ? null : when, unread, ranked.length === 1)}`);
   });
   lines.push(
     '',
@@ -141,7 +141,7 @@ async function listEvents(client: KalshiClient, entries: IndexedEvent[], heading
  * up to; `[n]` cites its page.
  */
 export function liveEventLine(event: KalshiEvent, question: string, n: number): string {
-  return eventLine(event, event.category ?? '', n, askedOf(question), null);
+  return eventLine(event, event.category ?? '', n, askedOf(question), null, false, true);
 }
 
 /** What a question pins down besides its topic (see Asked). */
@@ -151,7 +151,7 @@ const askedOf = (question: string): Asked => ({ levels: levelsAsked(question), s
  * One event found: its prices (the outcome at a level asked about first, in bold), when it
  * closes, and what it does not match: a level it has no outcome at, a date it does not settle on.
  */
-function eventLine(event: KalshiEvent, category: string, n: number, { levels, side: sideSaid, not, inclusive, text }: Asked, otherDate: AskedWhen | null, unread = false): string {
+function eventLine(event: KalshiEvent, category: string, n: number, { levels, side: sideSaid, not, inclusive, text }: Asked, otherDate: AskedWhen | null, unread = false, every = false): string {
   const markets = event.markets ?? [];
   // "Those add up to more than 100%": a sum of the prices, not a level of the event.
   if (SUM_ASKED.test(text)) [levels, sideSaid] = [[], null];
@@ -210,7 +210,8 @@ function eventLine(event: KalshiEvent, category: string, n: number, { levels, si
       return { ...p, text: p.text.replace(p.label, withTeam(p.label, event.title)), asked: asked.has(m), m };
     })
     .sort((a, b) => Number(b.asked) - Number(a.asked) || (isLadder ? place(a.m) - place(b.m) : b.rank - a.rank));
-  const shown = prices.slice(0, Math.max(4, asked.size)).map((p) => (p.asked ? `**${quoteCaller(p.text)}**` : quoteCaller(p.text)));
+  // One event alone shows every outcome (up to 12); in a list, the first four and the ones asked about.
+  const shown = prices.slice(0, every ? 12 : Math.max(4, asked.size)).map((p) => (p.asked ? `**${quoteCaller(p.text)}**` : quoteCaller(p.text)));
   const hidden = prices.length - shown.length;
   const more = hidden > 0 ? `, and ${hidden} more outcome${hidden === 1 ? '' : 's'}` : '';
   const close = markets[0]?.close_time;

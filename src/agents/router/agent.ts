@@ -165,8 +165,13 @@ export function routerAgent(o: RouterOptions): Agent {
       const text = `On its live prices (no report is stored for ${address.eventTicker}, so there is no model probability yet; \`svc-prediction-markets-agent\` generates one, ${credits(o.reportCost)}): ${line}\n\nPrices are the mid of the best bid and ask (or the last trade), read as probabilities.${why}\n`;
       return yield* written(req, question, text, summary.citations.slice(0, 1), usage);
     }
-    const text = unreported ? `No report is stored for ${address.eventTicker} yet, so there is no model probability or resolution history to quote: \`svc-prediction-markets-agent\` generates one. Its live prices meanwhile:\n\n${summary.text}` : summary.text;
-    yield* written(req, question, text, summary.citations, usage);
+    if (unreported) {
+      // The outcomes the question names first, in bold ("the model vs the market on the hold?").
+      const line = liveEventLine(summary.event, routedText(question).replace(new RegExp(KALSHI_URL.source, 'gi'), ' '), 1);
+      const text = `No report is stored for ${address.eventTicker} yet, so there is no model probability or resolution history to quote: \`svc-prediction-markets-agent\` generates one (${credits(o.reportCost)}). Its live prices meanwhile: ${line}\n\nPrices are the mid of the best bid and ask (or the last trade), read as probabilities.\n`;
+      return yield* written(req, question, text, summary.citations.slice(0, 1), usage);
+    }
+    yield* written(req, question, summary.text, summary.citations, usage);
   }
 
   /** One part of a question with several, answered by its specialist without the language model's phrasing. */

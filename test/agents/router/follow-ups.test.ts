@@ -201,7 +201,7 @@ describe('several questions in one, and odds follow-ups that change topic', () =
     // Without a topic of its own, the earlier question's.
     expect(await ask('odds of a Fed cut in December', 'and of a hold?')).toContain('(KXFEDDECISION-26DEC, Economics) [1]');
     // About the event of a Kalshi address: that event.
-    expect(await ask('https://kalshi.com/markets/kxfeddecision/fed/kxfeddecision-26dec', "what's the biggest mispricing?")).toContain('(KXFEDDECISION-26DEC)');
+    expect(await ask('https://kalshi.com/markets/kxfeddecision/fed/kxfeddecision-26dec', "what's the biggest mispricing?")).toContain('KXFEDDECISION-26DEC');
   });
 
   it('after a search, a reply picks an event by its place in the list ("and the second?"), and questions of a report are about the first listed', async () => {
@@ -339,6 +339,10 @@ describe('several questions in one, and odds follow-ups that change topic', () =
     for (const q of ['what about lakers celtics, whos the fav', 'expected high temp implied?', "what's the market saying on jobs numbers for december? above 100k?", 'whats the nyc high temp market look like for tmrw']) {
       expect(await chain(q), q).toMatch(/^Open Kalshi events matching/);
     }
+    // One event found shows every outcome, not "and 1 more outcome".
+    const nyc = await chain('whats the nyc high temp market look like for tmrw');
+    expect(nyc).toContain('44°F to 47°F 10.0%');
+    expect(nyc).not.toContain('more outcome');
     // What the prices add up to, asked in a search or of the events found before.
     expect(await chain("what's the overround on the box office market?")).toContain('The 5 outcomes\' prices add up to 117.5%, 17.5 points over 100% (the overround');
     expect(await chain('show me the approval markets', 'does the approval ladder add up properly or is something off?')).toMatch(/\n\n1\. \*\*Presidential approval[^\n]*The 5 outcomes' prices add up to 127\.0%/);
@@ -958,6 +962,8 @@ describe('several questions in one, and odds follow-ups that change topic', () =
     // No outcome is meant by "more than 100%": none is put first in bold.
     expect(sum).not.toMatch(/\*\*[^*]*\d%\*\*/);
     expect(await ask('why is 0 to 75k priced so high?')).toContain('Prices say what traders pay, not why');
+    // The model asked of an outcome: none yet, and that outcome's live price first, in bold.
+    expect(await ask('whats the model say vs the market on 0 to 75k?')).toMatch(/^No report is stored for KXPAYROLLS-26DEC yet[^\n]*Its live prices meanwhile: \*\*Jobs added in December 2026\?\*\* \(KXPAYROLLS-26DEC, Economics\) \[1\]: \*\*0 to 75k 41\.0% \(last trade\)\*\*;/);
   });
 
   it('names the teams of an open game without an odds word; says what no event shown mentions', async () => {
