@@ -667,7 +667,8 @@ function answerAbout(question: string, report: { title: string; text: string; ci
         const history = section('resolution history');
         // How past favourites did: the record and the base rates, not the whole table.
         const record = (history ?? '').split('\n').filter((l) => /^\*\*(?:Market accuracy|Base rates)/.test(l));
-        text = TRACK_RECORD.test(question) && record.length ? record.join('\n\n') : (history ?? null);
+        // Of one contract, its price now beside its record ("base rate vs current price").
+        text = TRACK_RECORD.test(question) && record.length ? `${record.join('\n\n')}${single ? `\n\nNow:\n${rowLine(single)}` : ''}` : (history ?? null);
         break;
       }
     }

@@ -334,6 +334,8 @@ describe('several questions in one, and odds follow-ups that change topic', () =
     const modelled = await chain('shutdown odds model vs market?');
     expect(modelled).toMatch(/^This event has one yes\/no contract, \*\*Shutdown\*\*: the market gives it 58\.0% \(mid\)[^\n]*the model [\d.]+%/);
     expect(modelled).not.toContain('New frontier model');
+    // Of one contract, its record beside its price now.
+    expect(await chain('https://kalshi.com/markets/kxshutdown/government-shutdown/kxshutdown-26dec31 base rate vs current price, and how well has the market called this series?')).toMatch(/^\*\*Base rates\*\*[^\n]*Shutdown: \d+ of \d+[^\n]*\n\n\*\*Market accuracy:\*\*[^\n]*\n\nNow:\n- \*\*Shutdown\*\*: market 58\.0% \(mid\), model [\d.]+%/);
     // Beside the address, "is X going to happen?" is answered from the report, not with the whole of it.
     expect(await chain('is the govt going to shut down?  https://kalshi.com/markets/kxshutdown/government-shutdown/kxshutdown-26dec31')).toMatch(/^\*\*Yes\*\*: \*\*Shutdown\*\* is at 58\.0% \(mid\), more likely than not on the market's price; the model agrees/);
     for (const q of ['what about lakers celtics, whos the fav', 'expected high temp implied?', "what's the market saying on jobs numbers for december? above 100k?", 'whats the nyc high temp market look like for tmrw']) {
