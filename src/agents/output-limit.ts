@@ -125,7 +125,7 @@ export class TokenTally {
     const fits = this.longestStart(text, maxTokens);
     if (fits.length === text.length) return fits;
     const line = fits.lastIndexOf('\n') + 1;
-    if (line > 0 && line >= fits.length / 2) return fits.slice(0, line);
+    if (line > 0 && line >= fits.length / 2) return withoutOrphans(fits.slice(0, line));
     const space = Math.max(fits.lastIndexOf(' '), fits.lastIndexOf('\t'));
     if (space >= 0) return fits.slice(0, space);
     // No space in it: nothing of it if the sent text ended a word, else (one long word) inside it.
@@ -160,6 +160,19 @@ export class TokenTally {
     } else {
       this.#tail = open;
     }
+  }
+}
+
+/**
+ * A start of an answer cut after a whole line, less what would end it orphaned: a table's header
+ * with none of its rows, or a heading with nothing under it.
+ */
+function withoutOrphans(start: string): string {
+  let out = start;
+  for (;;) {
+    const trimmed = out.replace(/(?:^|\n)\|[^\n]*\|\n\|[-:| ]+\|\n$/, '\n').replace(/(?:^|\n)#{1,6} [^\n]*\n\s*$/, '\n');
+    if (trimmed === out) return out;
+    out = trimmed === '\n' ? '' : trimmed;
   }
 }
 

@@ -110,6 +110,14 @@ describe('where an answer is cut', () => {
     expect(countTextTokens(sent)).toBeGreaterThan(60);
   });
 
+  it('a cut after a whole line leaves no table header without its rows, nor a heading with nothing under it', async () => {
+    const intro = '# Report\n\nThe market favours a hike, and the model agrees with it on most outcomes.\n\n';
+    const head = '## Outcomes\n\n| Outcome | Market | Model |\n|---|---:|---:|\n';
+    const text = `${intro}${head}| Hike 25bps and a much longer label to make this row cost many tokens | 51.5% | 50.8% |\n`;
+    const out = await collect([{ type: 'answer', answer: { text, citations: [] } }, { type: 'done' }], countTextTokens(intro + head) + 3);
+    expect(textOf(out)).toBe(intro);
+  });
+
   it('one long word with nothing before it is cut inside it; after a finished word, a word that does not fit is left out whole', async () => {
     const word = 'x'.repeat(400);
     expect(textOf(await collect([{ type: 'text', delta: word }, { type: 'done' }], 10)).length).toBeGreaterThan(0);
