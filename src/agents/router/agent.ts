@@ -145,13 +145,14 @@ export function routerAgent(o: RouterOptions): Agent {
     const summary = await liveSummary(o.kalshi, address.eventTicker, eventPageUrl(address), o.apiUrl, o.reportCost);
     // What only a report says (the model, its gaps, the history) is said to be missing, not answered with prices alone.
     // An event about a model ("New frontier model …"): "model" in the question is its subject, not svc's model.
-    const subject = /\bmodel\b/i.test(summary.event.title) ? /\bmodels?\b/gi : null;
-    const about = aboutEvent ? eventQuestion(question.replace(new RegExp(KALSHI_URL.source, 'gi'), ' ').replace(subject ?? /(?!)/, 'release')) : null;
+    const withoutAddress = question.replace(new RegExp(KALSHI_URL.source, 'gi'), ' ');
+    const ofSubject = /\bmodel\b/i.test(summary.event.title) ? withoutAddress.replace(/\bmodels?\b/gi, 'release') : withoutAddress;
+    const about = aboutEvent ? eventQuestion(ofSubject) : null;
     const unreported = about === 'model_favourite' || about === 'gap' || about === 'history' || about === 'method' || about === 'previous';
     // An outcome or level asked of live prices ("odds of a hold?", "which is likeliest?"): those outcomes first, not the list again;
     // what they imply ("the median?", "as moneyline odds?") after them.
     // (Whether it happens, "is a new model going to be released?", is a question of an outcome too.)
-    const happens = about === null && WILL_IT.test(question.replace(new RegExp(KALSHI_URL.source, 'gi'), ' '));
+    const happens = about === null && WILL_IT.test(withoutAddress);
     if (happens || about === 'outcome' || about === 'market_favourite' || about === 'market_least' || about === 'expected' || about === 'odds_format' || about === 'overround' || (about === 'quote' && PAYOUT_ASKED.test(question))) {
       let asked = routedText(question).replace(new RegExp(KALSHI_URL.source, 'gi'), ' ');
       // "What do I win?", "convert that to American odds" after "ETH above 3400 tomorrow?": the level asked before is the contract meant.
