@@ -6,7 +6,7 @@ import { withTeamNames } from './teams.js';
 import { crossedNote, eventPage, priceLine } from '../prediction-markets/summary.js';
 import { listed, quoteCaller, utcMinute as utc } from '../citations.js';
 import type { Agent, AgentEvent, Citation } from '../types.js';
-import { LIST_ASKED, LIST_WORDS, withOutcomeSynonyms, atLevel, byStrike, contestSubject, countSide, inLabelScale, rangeAsked, coverOfSide, isCount, levelOf, levelsAsked, negated, rangeOfMarket, settlesAt, sideAsked, sideIncludesLevel, sideOf, whenAsked, type AskedLevel, type AskedWhen } from './asked.js';
+import { LIST_ASKED, LIST_WORDS, WILL_IT, withOutcomeSynonyms, atLevel, byStrike, contestSubject, countSide, inLabelScale, rangeAsked, coverOfSide, isCount, levelOf, levelsAsked, negated, rangeOfMarket, settlesAt, sideAsked, sideIncludesLevel, sideOf, whenAsked, type AskedLevel, type AskedWhen } from './asked.js';
 import type { OpenEventsIndex } from './index.js';
 import { EventSearch, fold, words, type IndexedEvent } from './search.js';
 import { EXPECTED_ASKED, ODDS_FORMAT_ASKED, PAYOUT_ASKED, aboutLevel, americanOdds, decimalOdds, expectedLevel, ladderMedian } from './distribution.js';
@@ -25,7 +25,7 @@ export interface Found {
 }
 
 /** Whether it happens, asked of one yes/no contract ("will the government shut down?", "is a new model going to be released?"). */
-const WILL_IT_HAPPEN = /^\s*(?:so\s+|and\s+)?(?:will\b|(?:is|are)\s+(?:[\w'.]+\s+){0,5}?(?:going\s+to|gonna)\b)|\b(?:how likely|likely to|chances? (?:of|that))\b/i;
+const WILL_IT_HAPPEN = new RegExp(`${WILL_IT.source}|\\b(?:how likely|likely to|chances? (?:of|that))\\b`, 'i');
 /** Who leads among exclusive outcomes ("who's the fav?", "which is favoured?"). */
 const FAVOURITE_ASKED = /\b(?:fav|fave|favou?rite|favou?red|front-?runner|who(?:'s| is) (?:winning|ahead|leading))\b/i;
 

@@ -366,3 +366,6 @@ const OUTCOME_SYNONYMS: [RegExp, string][] = [
 export function withOutcomeSynonyms(said: string, labels: string): string {
   return `${said}${OUTCOME_SYNONYMS.filter(([words, label]) => words.test(said) && new RegExp(`\\b${label}`).test(labels)).map(([, label]) => ` ${label}`).join('')}`;
 }
+
+/** "Will they hike?", "is the govt going to shut down?", "are they gonna cut?": whether it happens. */
+export const WILL_IT = /^\s*(?:so\s+|and\s+)?(?:will\b|(?:is|are)\s+(?:[\w'.]+\s+){0,5}?(?:going\s+to|gonna)\b)/i;

@@ -14,7 +14,8 @@ import type { Agent, AgentEvent, AgentRequest, Answer, Citation, Usage } from '.
 import { quoteCaller } from '../citations.js';
 import { isSvcError } from '../../errors.js';
 import { GREETING, KALSHI_URL, classify, routedText, splitQuestion, type Route } from './classify.js';
-import { WILL_IT, answerFromReport, eventQuestion } from './event-questions.js';
+import { answerFromReport, eventQuestion } from './event-questions.js';
+import { WILL_IT } from '../markets-search/asked.js';
 import { acrossEvents } from './across-events.js';
 import { closingAcross, favouritesAcross } from '../markets-search/across-listed.js';
 import { ENGLISH_ONLY, looksNonEnglish } from '../../text.js';

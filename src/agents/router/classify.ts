@@ -2,9 +2,9 @@ import type { Turn } from '../types.js';
 import { editDistance } from '../../text.js';
 import { tickerAddress } from '../../data/kalshi/url.js';
 import { asksCoverage } from '../../data/sec/question.js';
-import { WILL_IT, eventQuestion } from './event-questions.js';
+import { eventQuestion } from './event-questions.js';
 import { asksAboutGame, teamMentions } from '../markets-search/teams.js';
-import { LIST_ASKED } from '../markets-search/asked.js';
+import { LIST_ASKED, WILL_IT } from '../markets-search/asked.js';
 
 /** Where the router sends a question. */
 export type RouteKind = 'kalshi_url' | 'odds' | 'filings' | 'financials' | 'help';

@@ -1,4 +1,4 @@
-import { contestSubject, countSide, coverOfSide, inLabelScale, inRange, isCount, isDiscrete, labelRange, levelsAsked, negated, rangeAsked, sideAsked, sideIncludesLevel, withOutcomeSynonyms, type LabelRange } from '../markets-search/asked.js';
+import { contestSubject, countSide, coverOfSide, inLabelScale, inRange, isCount, isDiscrete, labelRange, levelsAsked, negated, rangeAsked, sideAsked, sideIncludesLevel, WILL_IT, withOutcomeSynonyms, type LabelRange } from '../markets-search/asked.js';
 import { withTeamNames } from '../markets-search/teams.js';
 import type { Answer, Citation } from '../types.js';
 import { listed } from '../citations.js';
@@ -139,9 +139,6 @@ function levelsIn(question: string): number[] {
  * outcomes are "Away team" and "Home team".
  */
 /** "Will they hike?", "will the Lakers win?", "so will the government shut down?": whether it happens, not who is favoured nor which of two ("will they hold or cut?"), nor a point spread ("will KC cover?"), which no winner market prices. */
-/** "Will they hike?", "is the govt going to shut down?", "are they gonna cut?": whether it happens. */
-export const WILL_IT = /^\s*(?:so\s+|and\s+)?(?:will\b|(?:is|are)\s+(?:[\w'.]+\s+){0,4}?(?:going\s+to|gonna)\b)/i;
-
 function willItHappen(question: string, kind: EventQuestion | null, no: boolean): boolean {
   return !no && (kind === null || kind === 'outcome' || kind === 'market_favourite') && WILL_IT.test(question) && !/\b(?:favou?rites?|favou?red|most likely|likeliest|ahead|leading|leads|or|cover|covers|spread)\b/i.test(question);
 }
