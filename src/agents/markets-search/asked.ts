@@ -13,12 +13,12 @@ export interface AskedWhen {
 
 const DAY = 86_400_000;
 const HALF_DAY = DAY / 2;
-const MONTHS = ['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december'];
+export const MONTHS = ['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december'];
 const MONTH = `(${MONTHS.map((m) => `${m.slice(0, 3)}(?:${m.slice(3)})?`).join('|')})`;
 const WEEKDAYS = ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday'];
 const startOfDay = (ms: number) => Math.floor(ms / DAY) * DAY;
 const isoDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
-const monthName = (m: number) => MONTHS[m]!.charAt(0).toUpperCase() + MONTHS[m]!.slice(1);
+export const monthName = (m: number) => MONTHS[m]!.charAt(0).toUpperCase() + MONTHS[m]!.slice(1);
 
 /**
  * A question asking which events there are, with no topic ("which Kalshi events do you have?",
@@ -151,6 +151,18 @@ export interface LabelRange {
   to: number | null;
   fromExcluded?: true;
   toExcluded?: true;
+}
+
+/** Which side of its rungs a ladder's outcome is on: "Above 2.6" above, "Below 44°F" below; null for a range or a value. */
+export const rungSide = (range: LabelRange | null): 'above' | 'below' | null => (range?.from !== null && range?.to === null ? 'above' : range?.from === null && range?.to !== null ? 'below' : null);
+
+/**
+ * The month a question names (0 for January), or -1: "October", "oct", "sept"; "may" only as a
+ * month ("the May meeting", "may cpi"), not "may rise".
+ */
+export function monthAsked(question: string): number {
+  const said = (m: string) => (m === 'may' ? 'may(?=\\s+(?:event|meeting|decision|release|print|report|one|cpi|jobs))' : `${m}|${m.slice(0, 3)}${m === 'september' ? '|sept' : ''}`);
+  return MONTHS.findIndex((m) => new RegExp(`\\b(?:${said(m)})\\b`, 'i').test(question));
 }
 
 /**

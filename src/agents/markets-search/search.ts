@@ -7,7 +7,9 @@ import { teamMentions } from './teams.js';
 const STOP_WORDS =
   'a an the of in on at to for by and or is are was were be just only anything list all have one ones size sized pick choose select will would could should do does did what whats which who whom how when where why there their this that these those it its odds chance chances probability probabilities likely likelihood percent percentage market markets prediction predictions kalshi bet bets betting price prices priced pricing forecast happen happens happening next me tell show give find any about get current currently right now today tomorrow tonight soon vs versus than many much more less least most fewer exactly ' +
   // Time spans and directions say when or which way, not what: "is bitcoin going to crash this week".
-  'event events settle settles settling settled expire expires expiring resolve resolves resolving cover covers can you your back times compare two underdog favourite favorite favoured favored likelier likeliest against going gonna go goes year yearly week weekly weekend month monthly day daily crash rise fall drop climb hit reach between ' +
+  'event events settle settles settling settled expire expires expiring resolve resolves resolving cover covers can you your back times compare two underdog favourite favorite favoured favored likelier likeliest against going gonna go goes year yearly week weekly weekend month monthly day daily crash rise fall drop climb hit reach between last previous prior recent latest ' +
+  // How often it went one way is asked of the series' record (see past-results.ts), not a topic.
+  'often usually typically historically history historical record track past ' +
   'monday tuesday wednesday thursday friday saturday sunday mon tue tues wed thu thur thurs fri sat sun ' +
   // Units a level is said in ("60 degrees", "3 percent"): the level is read apart.
   'degree degrees deg ' +
@@ -32,6 +34,8 @@ const SYNONYMS: Record<string, string[]> = {
   fomc: ['fed', 'fomc'],
   cut: ['cut', 'lower', 'decrease', 'reduce', 'rate'],
   hike: ['hike', 'raise', 'increase', 'rate'],
+  // "How often does the Fed hold?": the Fed's decision.
+  hold: ['hold', 'decision', 'rate'],
   // "Will the Fed raise rates?": a hike.
   raise: ['hike', 'raise', 'increase', 'rate'],
   btc: ['bitcoin', 'btc'],

@@ -1,6 +1,6 @@
 import { quoteCaller } from '../citations.js';
 import { SvcError, notFound } from '../../errors.js';
-import { KalshiClient, TIME } from '../../data/kalshi/client.js';
+import { KalshiClient, TIME, type SettledMarkets } from '../../data/kalshi/client.js';
 import { formatDollars, parseFixed } from '../../data/kalshi/numbers.js';
 import type { KalshiCandle, KalshiEvent, KalshiMarket, KalshiOrderbook, KalshiSeries } from '../../data/kalshi/types.js';
 import type { Observation } from './model.js';
@@ -112,6 +112,19 @@ export function settlementWords(s: Settlement): string {
 
 const closeOf = (m: KalshiMarket) => Date.parse(m.close_time ?? '') / 1000;
 
+/** A series' settled events closed by `now`, newest first, each with its markets; the event `except` (the one asked about) never counts. */
+export function settledEvents(settled: SettledMarkets, except: string, now: number): { ticker: string; markets: KalshiMarket[]; closeTs: number; historical: boolean }[] {
+  const byEvent = new Map<string, KalshiMarket[]>();
+  for (const m of settled.markets) {
+    if (m.event_ticker === except) continue;
+    byEvent.set(m.event_ticker, [...(byEvent.get(m.event_ticker) ?? []), m]);
+  }
+  return [...byEvent.entries()]
+    .map(([ticker, ms]) => ({ ticker, markets: ms, closeTs: Math.max(...ms.map(closeOf)), historical: ms.some((m) => settled.historical.has(m.ticker)) }))
+    .filter((e) => Number.isFinite(e.closeTs) && e.closeTs <= now)
+    .sort((a, b) => b.closeTs - a.closeTs);
+}
+
 /** Best bids are last in Kalshi's ascending lists; the YES ask is 1 − the best NO bid. */
 export function quoteOf(market: KalshiMarket, book: KalshiOrderbook | undefined): Quote {
   let bid: number | null = null;
@@ -217,16 +230,7 @@ export async function research(client: KalshiClient, eventTicker: string): Promi
     count(client.candlesticks(tickers, { start: now - 25 * TIME.HOUR, end: now, periodMinutes: 60 })),
   ]);
 
-  // Settled history, grouped by event, newest first; this event's own markets never count.
-  const byEvent = new Map<string, KalshiMarket[]>();
-  for (const m of settled.markets) {
-    if (m.event_ticker === event.event_ticker) continue;
-    byEvent.set(m.event_ticker, [...(byEvent.get(m.event_ticker) ?? []), m]);
-  }
-  const pastEvents = [...byEvent.entries()]
-    .map(([ticker, ms]) => ({ ticker, markets: ms, closeTs: Math.max(...ms.map(closeOf)), historical: ms.some((m) => settled.historical.has(m.ticker)) }))
-    .filter((e) => Number.isFinite(e.closeTs) && e.closeTs <= now)
-    .sort((a, b) => b.closeTs - a.closeTs);
+  const pastEvents = settledEvents(settled, event.event_ticker, now);
 
   const historicalWanted = historicalCandlePlan(pastEvents.slice(0, HISTORY_EVENTS).filter((e) => e.historical), HISTORICAL_CANDLE_BUDGET);
   const priced = await Promise.all(

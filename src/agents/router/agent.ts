@@ -9,12 +9,13 @@ import { PAYOUT_ASKED } from '../markets-search/distribution.js';
 import { levelsAsked } from '../markets-search/asked.js';
 import type { OpenEventsIndex } from '../markets-search/index.js';
 import { MODEL_ASKED } from '../markets-search/search.js';
+import { pastResults } from '../markets-search/past-results.js';
 import { liveSummary } from '../prediction-markets/summary.js';
 import type { Agent, AgentEvent, AgentRequest, Answer, Citation, Usage } from '../types.js';
 import { quoteCaller } from '../citations.js';
 import { isSvcError } from '../../errors.js';
 import { GREETING, KALSHI_URL, classify, routedText, splitQuestion, type Route } from './classify.js';
-import { answerFromReport, eventQuestion } from './event-questions.js';
+import { answerFromReport, eventQuestion, type EventQuestion } from './event-questions.js';
 import { WILL_IT } from '../markets-search/asked.js';
 import { acrossEvents } from './across-events.js';
 import { closingAcross, favouritesAcross } from '../markets-search/across-listed.js';
@@ -167,6 +168,8 @@ export function routerAgent(o: RouterOptions): Agent {
       const text = `On its live prices (no report is stored for ${address.eventTicker}, so there is no model probability yet; \`svc-prediction-markets-agent\` generates one, ${credits(o.reportCost)}): ${line}\n\nPrices are the mid of the best bid and ask (or the last trade), read as probabilities.${why}\n`;
       return yield* written(req, question, text, summary.citations.slice(0, 1), usage);
     }
+    const past = await pastOf(address.eventTicker, withoutAddress, about);
+    if (past) return yield* written(req, question, past.text, [...past.citations], usage);
     if (unreported) {
       // The outcomes the question names first, in bold ("the model vs the market on the hold?").
       const line = liveEventLine(summary.event, routedText(question).replace(new RegExp(KALSHI_URL.source, 'gi'), ' '), 1);
@@ -174,6 +177,13 @@ export function routerAgent(o: RouterOptions): Agent {
       return yield* written(req, question, text, summary.citations.slice(0, 1), usage);
     }
     yield* written(req, question, summary.text, summary.citations, usage);
+  }
+
+  /** How the event's series resolved before (the newest settled event, or its record), when that is what is asked; null otherwise. */
+  async function pastOf(eventTicker: string, question: string, asked: EventQuestion | null): Promise<Answer | null> {
+    if (asked !== 'previous' && asked !== 'history') return null;
+    const event = await o.kalshi.event(eventTicker);
+    return event ? pastResults(o.kalshi, event, question, asked, o.apiUrl, credits(o.reportCost)) : null;
   }
 
   /** One part of a question with several, answered by its specialist without the language model's phrasing. */
@@ -240,7 +250,12 @@ export function routerAgent(o: RouterOptions): Agent {
           // "Shutdown odds, model vs market?", "what did the Fed do in October?": the one event found
           // has a stored report, which has the model and the series' history.
           const ofReport = MODEL_ASKED.test(question) || ['gap', 'model_favourite', 'best_trade', 'previous', 'history', 'method'].includes(eventQuestion(question) ?? '');
-          if (ofReport && found.found.length === 1 && (await o.reports.latest(found.found[0]!))) return yield* kalshi(req, question, tickerAddress(found.found[0]!)!, usage, true, true);
+          if (ofReport && found.found.length === 1) {
+            if (await o.reports.latest(found.found[0]!)) return yield* kalshi(req, question, tickerAddress(found.found[0]!)!, usage, true, true);
+            // "What did CPI print last month?" without a report: the series' settled events say it.
+            const past = await pastOf(found.found[0]!, question, eventQuestion(question));
+            if (past) return yield* written(req, question, past.text, [...past.citations], usage);
+          }
           yield* written(req, question, found.text, found.citations, usage);
           return;
         }

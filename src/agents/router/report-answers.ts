@@ -1,4 +1,4 @@
-import { labelRange, type LabelRange } from '../markets-search/asked.js';
+import { labelRange, monthAsked, monthName, type LabelRange } from '../markets-search/asked.js';
 import { aboutLevel, americanOdds, decimalOdds, expectedLevel } from '../markets-search/distribution.js';
 import { withTeam } from '../prediction-markets/research.js';
 import { monotoneLadder } from '../prediction-markets/model.js';
@@ -138,19 +138,16 @@ export function previousText(question: string, history: string | undefined, rows
   const events = historyEvents(history);
   if (!events.length) return null;
   const refs = /((?:\s*\[\d+\])+)\.?\s*$/.exec((history ?? '').split('\n').find((l) => l.startsWith('**Base rates**')) ?? '')?.[1]?.replace(/\s+/g, '') ?? '';
-  const months = ['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december'];
-  // "October", or "oct" ("sept" too); "may" only as a month ("the May meeting"), not "may rise".
-  const monthSaid = (m: string) => (m === 'may' ? 'may(?=\\s+(?:event|meeting|decision|release|print|report|one|cpi|jobs))' : `${m}|${m.slice(0, 3)}${m === 'september' ? '|sept' : ''}`);
-  const month = months.findIndex((m) => new RegExp(`\\b(?:${monthSaid(m)})\\b`, 'i').test(question));
+  const month = monthAsked(question);
   const pick = month >= 0 ? events.find((e) => Number(e.closed.slice(5, 7)) === month + 1) : events[0];
-  if (!pick) return `The report's history has no event of the series that closed in ${months[month]![0]!.toUpperCase()}${months[month]!.slice(1)}; the latest ones:\n\n${events.slice(0, 3).map(eventLine).join('\n')}`;
+  if (!pick) return `The report's history has no event of the series that closed in ${monthName(month)}; the latest ones:\n\n${events.slice(0, 3).map(eventLine).join('\n')}`;
   const several = pick.won.includes(', ');
   const priced = /^\d/.test(pick.price) ? (several ? '' : `, priced at ${pick.price} 24 hours before close`) : pick.price === 'not fetched' ? '' : ` (no price for it 24 hours before close)`;
   const result = (pick.won === 'none' ? 'every outcome resolved NO' : several ? `${winnersPriced(pick)} resolved YES` : `**${pick.won}** resolved YES${priced}`) + landedOn(pick.won, rows);
   const favourite = rows.length > 1 ? bestRow(rows, (r) => r.marketValue) : undefined;
   const now = favourite ? ` This event's market favourite is **${outcomeOf(favourite.outcome).name}** at ${favourite.market} ${outcomeOf(favourite.outcome).refs}.` : '';
   const before = events.filter((e) => e !== pick).slice(0, 3);
-  const named = month >= 0 ? `The ${months[month]![0]!.toUpperCase()}${months[month]!.slice(1)} event` : 'The previous event';
+  const named = month >= 0 ? `The ${monthName(month)} event` : 'The previous event';
   return `${named} of the series, **${pick.ticker}** (closed ${pick.closed}): ${result} ${refs}.${now}${before.length ? `\n\n${month >= 0 ? 'The latest others' : 'Before it'}:\n\n${before.map(eventLine).join('\n')}` : ''}`;
 }
 

@@ -83,7 +83,7 @@ export function isLadder(rows: Row[]): boolean {
 }
 
 /** Which way a rung of a ladder pays: above its level, or below it. */
-export const rungSide = (range: LabelRange | null): 'above' | 'below' | null => (range?.from !== null && range?.to === null ? 'above' : range?.from === null && range?.to !== null ? 'below' : null);
+export { rungSide } from '../markets-search/asked.js';
 
 /** Where a row sits on its event's levels: its label's bound ("Above 2.6" is 2.6); null when it states none. */
 export const levelOfRow = (r: Row) => {

@@ -49,7 +49,9 @@ describe('a follow-up, and words no event matches', () => {
     expect(index.search('and the one in December?')[0]!.entry.event.series_ticker).toBe('KXFEDDECISION');
     expect(index.search('and the one in December?', 5, 'will there be a government shutdown?')[0]!.entry.event.series_ticker).toBe('KXSHUTDOWN');
     // Nothing of its own: nothing found here (the caller then searches both together).
-    expect(index.search('and of a hold?', 5, fed)).toEqual([]);
+    expect(index.search('and of that one?', 5, fed)).toEqual([]);
+    // A hold is the Fed's, said alone ("how often does the Fed hold?" names it too).
+    expect(index.search('and of a hold?', 5, 'will there be a government shutdown?')[0]!.entry.event.series_ticker).toBe('KXFEDDECISION');
   });
 
   it('names the words of the query an event does not match, as written', () => {

@@ -90,6 +90,40 @@ describe('svc-agent (router)', () => {
     expect(await svc.service.deps.reports.versions('KXSEAICE-26DEC')).toEqual([]);
   });
 
+  it("with no report stored, the series' record answers what happened before: the previous event, a month's, how often an outcome won", async () => {
+    const { apiKey } = await svc.account();
+    const client = new OpenAI({ baseURL: svc.baseURL, apiKey });
+    // The fake's settled markets grouped by event, newest first: what the answers must say.
+    const pastOf = (series: string) => {
+      const byEvent = new Map<string, { ticker: string; closed: string; won: string[] }>();
+      for (const m of fake.world.settled.get(series)!) {
+        const e = byEvent.get(m.event_ticker) ?? { ticker: m.event_ticker, closed: '', won: [] };
+        if (m.close_time! > e.closed) e.closed = m.close_time!;
+        if (m.result === 'yes') e.won.push(m.yes_sub_title!);
+        byEvent.set(m.event_ticker, e);
+      }
+      return [...byEvent.values()].sort((a, b) => b.closed.localeCompare(a.closed));
+    };
+    const cpi = pastOf('KXCPIYOY');
+    const printed = await client.responses.create({ model: 'svc-agent', input: 'what did CPI print last month?' });
+    expect(printed.output_text).toContain(`The previous event of the series, **${cpi[0]!.ticker}** (closed ${cpi[0]!.closed.slice(0, 10)}): `);
+    expect(printed.output_text).toContain(`Before it:\n\n- ${cpi[1]!.ticker} (closed ${cpi[1]!.closed.slice(0, 10)})`);
+    expect(printed.output_text).toContain('No report is stored for KXCPIYOY-26DEC');
+    expect((printed.output[0] as any).content[0].annotations[0].url).toBe(`${fake.apiUrl}/markets?series_ticker=KXCPIYOY&status=settled`);
+
+    const fed = pastOf('KXFEDDECISION');
+    const holds = fed.filter((e) => e.won.includes('Hold')).length;
+    const often = (await client.responses.create({ model: 'svc-agent', input: 'how often does the Fed hold?' })).output_text;
+    expect(often).toMatch(new RegExp(`^\\*\\*Hold\\*\\* resolved YES in ${holds} of the ${fed.length} settled events of the KXFEDDECISION series \\[1\\]\\.`));
+
+    // A month named, beside the event's address.
+    const payrolls = pastOf('KXPAYROLLS');
+    const month = new Date(payrolls[1]!.closed).toLocaleString('en', { month: 'long', timeZone: 'UTC' });
+    const then = textOf(await (await post(`${svc.baseURL}/responses`, apiKey, { model: 'svc-agent', input: `${urlOf('KXPAYROLLS')} what happened in ${month}?` })).json());
+    expect(then).toContain(`The ${month} event of the series, **${payrolls[1]!.ticker}**`);
+    expect(await svc.service.deps.reports.versions('KXPAYROLLS-26DEC')).toEqual([]);
+  });
+
   it('the live summary of a ladder lists its rungs by level and says when their prices cross', async () => {
     const { apiKey } = await svc.account();
     const text = textOf(await (await post(`${svc.baseURL}/responses`, apiKey, { model: 'svc-agent', input: urlOf('KXCPIYOY') })).json());
