@@ -83,10 +83,15 @@ async function gather(events: AsyncIterable<AgentEvent>, log: Logger): Promise<{
 /** Parts answered apart, one after the other under their own question, their sources numbered on. */
 export function joinParts(parts: { question: string; text: string; citations: readonly Citation[]; error: string | null }[]): Answer {
   const citations: Citation[] = [];
-  const sections = parts.map((p) => {
+  // A note two parts both end with ("Prices are the mid of…") is said once, after the last of them.
+  const paragraphs = parts.map((p) => (p.error ? [] : p.text.trim().split(/\n{2,}/)));
+  const lastWith = new Map<string, number>();
+  paragraphs.forEach((ps, i) => ps.forEach((para) => !/\[\d+\]/.test(para) && lastWith.set(para, i)));
+  const sections = parts.map((p, i) => {
     const offset = citations.length;
     citations.push(...p.citations.map((c) => ({ ...c, order: c.order + offset })));
-    const body = p.error ? `This part could not be answered: ${quoteCaller(p.error)}` : p.text.trim().replace(/\[(\d+)\]/g, (_, n: string) => `[${Number(n) + offset}]`);
+    const own = paragraphs[i]!.filter((para) => (lastWith.get(para) ?? i) === i).join('\n\n') || paragraphs[i]!.join('\n\n');
+    const body = p.error ? `This part could not be answered: ${quoteCaller(p.error)}` : own.replace(/\[(\d+)\]/g, (_, n: string) => `[${Number(n) + offset}]`);
     return `### ${quoteCaller(p.question.replace(/\s+/g, ' ').trim())}\n\n${body}`;
   });
   return { text: `${sections.join('\n\n')}\n`, citations };
@@ -186,6 +191,23 @@ export function routerAgent(o: RouterOptions): Agent {
     return event ? pastResults(o.kalshi, event, question, asked, o.apiUrl, credits(o.reportCost)) : null;
   }
 
+  /** The open events a question names, with their prices; `context`: the question a follow-up continues ("and of a hold?"). */
+  async function* searched(req: AgentRequest, question: string, usage: Usage | null, context?: string): AsyncGenerator<AgentEvent> {
+    yield { type: 'progress', message: 'Searching the open Kalshi events.' };
+    const found = await searchMarkets(o.kalshi, o.index, question, { reportCost: o.reportCost, context });
+    // "Shutdown odds, model vs market?", "what did the Fed do in October?": the one event found
+    // has a stored report, which has the model and the series' history.
+    const asked = eventQuestion(question);
+    const ofReport = MODEL_ASKED.test(question) || ['gap', 'model_favourite', 'best_trade', 'previous', 'history', 'method'].includes(asked ?? '');
+    if (ofReport && found.found.length === 1) {
+      if (await o.reports.latest(found.found[0]!)) return yield* kalshi(req, question, tickerAddress(found.found[0]!)!, usage, true, true);
+      // "What did CPI print last month?" without a report: the series' settled events say it.
+      const past = await pastOf(found.found[0]!, question, asked);
+      if (past) return yield* written(req, question, past.text, [...past.citations], usage);
+    }
+    yield* written(req, question, found.text, found.citations, usage);
+  }
+
   /** One part of a question with several, answered by its specialist without the language model's phrasing. */
   function part(req: AgentRequest, question: string, r: Route): AsyncIterable<AgentEvent> {
     const asked: AgentRequest = { ...req, messages: [...req.messages.slice(0, -1), { role: 'user', content: question }] };
@@ -195,10 +217,7 @@ export function routerAgent(o: RouterOptions): Agent {
       case 'financials':
         return o.financials.run(asked);
       case 'odds':
-        return (async function* () {
-          const found = await searchMarkets(o.kalshi, o.index, question, { reportCost: o.reportCost });
-          yield* answer({ text: found.text, citations: found.citations });
-        })();
+        return searched(asked, question, null);
       default:
         return kalshi(asked, question, r.url!, null, false);
     }
@@ -244,20 +263,7 @@ export function routerAgent(o: RouterOptions): Agent {
                   : await acrossEvents(rule.events, (t) => o.reports.latest(t), asked === 'best_trade', o.reportCost);
             return yield* written(req, question, across.text, [...across.citations], usage);
           }
-          yield { type: 'progress', message: 'Searching the open Kalshi events.' };
-          // A follow-up ("and of a hold?") is searched with the question it continues.
-          const found = await searchMarkets(o.kalshi, o.index, question, { reportCost: o.reportCost, context: rule.context });
-          // "Shutdown odds, model vs market?", "what did the Fed do in October?": the one event found
-          // has a stored report, which has the model and the series' history.
-          const ofReport = MODEL_ASKED.test(question) || ['gap', 'model_favourite', 'best_trade', 'previous', 'history', 'method'].includes(eventQuestion(question) ?? '');
-          if (ofReport && found.found.length === 1) {
-            if (await o.reports.latest(found.found[0]!)) return yield* kalshi(req, question, tickerAddress(found.found[0]!)!, usage, true, true);
-            // "What did CPI print last month?" without a report: the series' settled events say it.
-            const past = await pastOf(found.found[0]!, question, eventQuestion(question));
-            if (past) return yield* written(req, question, past.text, [...past.citations], usage);
-          }
-          yield* written(req, question, found.text, found.citations, usage);
-          return;
+          return yield* searched(req, question, usage, rule.context);
         }
         case 'kalshi_url':
           return yield* kalshi(req, question, r.url!, usage, true, rule.aboutEvent);

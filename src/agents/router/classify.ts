@@ -244,7 +244,9 @@ export function splitQuestion(message: string): { question: string; route: Route
     for (const and of [...whole.question.matchAll(/,?\s+and\s+/gi)].slice(0, 8)) {
       const [left, right] = [whole.question.slice(0, and.index!).trim(), whole.question.slice(and.index! + and[0].length).trim()];
       const [a, b] = [classifyOne(left), classifyOne(right)];
-      if (a.kind === 'help' || b.kind === 'help' || a.kind === 'kalshi_url' || b.kind === 'kalshi_url' || family(a.kind) === family(b.kind)) continue;
+      if (a.kind === 'help' || b.kind === 'help' || a.kind === 'kalshi_url' || b.kind === 'kalshi_url') continue;
+      // "BTC above 100k and ETH above 4k?": odds of two topics are two questions too.
+      if (family(a.kind) === family(b.kind) && !(a.kind === 'odds' && b.kind === 'odds' && topicsApart([left, right]))) continue;
       pieces.splice(0, 1, { at: whole.at, question: left }, { at: whole.at + and.index! + and[0].length, question: right });
       break;
     }
@@ -260,7 +262,25 @@ export function splitQuestion(message: string): { question: string; route: Route
     .filter((p) => p.route.kind === 'filings' || p.route.kind === 'financials' || (p.route.kind === 'odds' && (!events.length || (hasWord(tokens(p.question), EVENT_TOPICS) && !ofOwnEvent(p.question)))));
   const parts = [...eventParts, ...asked].sort((a, b) => a.at - b.at).map(({ question, route }) => ({ question, route }));
   if (events.length > 1 || (events.length === 1 && asked.length > 0)) return parts.slice(0, MAX_PARTS);
-  return new Set(parts.map((p) => family(p.route.kind))).size > 1 ? parts.slice(0, MAX_PARTS) : [];
+  // "What are the Fed odds, and what did CPI print last month?": a search each, not one for both.
+  const oddsApart = asked.length > 1 && asked.every((p) => p.route.kind === 'odds') && topicsApart(asked.map((p) => p.question));
+  return oddsApart || new Set(parts.map((p) => family(p.route.kind))).size > 1 ? parts.slice(0, MAX_PARTS) : [];
+}
+
+/** Topics that are one event's, as said in several ways. */
+const SAME_TOPIC: Record<string, string> = { fomc: 'fed', btc: 'bitcoin', eth: 'ethereum', inflation: 'cpi', launch: 'spacex', launches: 'spacex', temp: 'temperature', weather: 'temperature', unemployment: 'payrolls' };
+
+/**
+ * Whether questions each ask about a topic of their own, in a few words at least: "Fed odds" and
+ * "what did CPI print?" are two searches; "BTC" and "ETH odds" of "BTC and ETH odds" one search for both.
+ */
+function topicsApart(questions: string[]): boolean {
+  const topics = questions.map((q) => {
+    const words = tokens(q);
+    return words.length < 3 ? null : new Set(words.map((w) => hasWord([w], EVENT_TOPICS)).filter((t): t is string => t !== null).map((t) => SAME_TOPIC[t] ?? t));
+  });
+  if (topics.some((t) => !t?.size)) return false;
+  return topics.every((t, i) => topics.every((u, j) => i === j || [...t!].every((w) => !u!.has(w))));
 }
 
 /** Filings and financials both answer from SEC filings: a follow-up may move between them. */

@@ -161,6 +161,22 @@ describe('several questions in one, and odds follow-ups that change topic', () =
     expect(ann[1]!.url).toBe('https://kalshi.com/markets/kxfeddecision/fed-rate-decision/kxfeddecision-26dec');
   });
 
+  it('odds of two topics are two searches, the note both end with said once; "BTC and ETH odds" is one', async () => {
+    const text = (await client.responses.create({ model: 'svc-agent', input: 'what are the fed odds and is btc above 100k tomorrow?' })).output_text;
+    const [fed, btc] = text.split(/^### /m).slice(1);
+    expect(fed).toMatch(/^what are the fed odds\n\nOpen Kalshi events matching “what are the fed odds”/);
+    expect(fed).toContain('(KXFEDDECISION-26DEC, Economics) [1]');
+    expect(fed).not.toContain('KXBTCD');
+    expect(btc).toMatch(/^is btc above 100k tomorrow\?\n\n/);
+    expect(btc).toMatch(/\(KXBTCD-26NOV20, Crypto\) \[2\]: \*\*Above \$100,000 \d+\.\d%\*\*/);
+    expect(text.match(/Prices are the mid of the best bid and ask/g)).toHaveLength(1);
+    expect(btc).toContain('Prices are the mid of the best bid and ask');
+    const both = (await client.responses.create({ model: 'svc-agent', input: 'btc and eth odds' })).output_text;
+    expect(both).not.toContain('###');
+    expect(both).toContain('KXBTCD-26NOV20');
+    expect(both).toContain('KXETHD-26NOV20');
+  });
+
   it('several Kalshi addresses: each event, none dropped', async () => {
     const r = await client.responses.create({
       model: 'svc-agent',
