@@ -187,10 +187,13 @@ function earlierSpan(users: string[]): Span | null {
   for (let i = users.length - 1; i >= 0; i--) {
     const span = spanOf(users[i]!);
     if (span) return span;
-    if (!asksOfPeriods(users[i]!) && !summariesAsked(users[i]!).length) return null;
+    if (!asksOfPeriods(users[i]!) && !summariesAsked(users[i]!).length && !TABLE_CHANGED.test(users[i]!)) return null;
   }
   return null;
 }
+
+/** A turn that changes the table shown, not its periods ("add revenue and net margin to that table", "drop the growth rows"). */
+const TABLE_CHANGED = /\b(?:that|the|this|your) table\b|\b(?:add|include|drop|remove)\b[^?.!]{0,80}\b(?:to|in|into|from)\s+(?:it|that|this|them)\b/i;
 
 /** A follow-up asking only for the total or the average of periods ("combined?", "what's the average?"). */
 export const asksOfPeriods = (text: string) => asksTotal(text) || (summariesAsked(text).includes('average') && !spanOf(text));

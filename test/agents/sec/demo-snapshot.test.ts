@@ -214,6 +214,10 @@ describe('svc-sec-agent on the demo snapshot, offline', () => {
     expect((await askOf('svc-agent', table, 'which was the strongest quarter?', 'and the weakest?')).text).toContain('lowest in **Q4 FY2023** ($56,189 million)');
     expect((await askOf('svc-agent', table, 'which quarter was the weakest and why')).text).toContain('lowest in **Q4 FY2023** ($56,189 million)');
     expect((await askOf('svc-agent', table, 'which quarter grew fastest?')).text).toContain('**Net income**, fastest year-over-year growth in **Q2 FY2024** (+33.2%), slowest in **Q4 FY2024** (+9.7%), of the 8 shown.');
+    // A turn that changed the table ("add … to that table") keeps its periods for the next: the margin of those four quarters is ranked, not the latest quarter's given.
+    expect((await askOf('svc-agent', 'microsoft net income last 4 quarters', 'add revenue and net margin to that table', 'which quarter had the best net margin')).text).toContain(
+      '**Net margin**, highest in **Q1 FY2025** (37.6%), lowest in **Q4 FY2024** (34.0%), of the 4 shown.',
+    );
     // Of a margin, the margin is ranked.
     expect((await askOf('svc-agent', 'Apple gross margin for the last 8 quarters', 'best quarter?')).text).toContain('**Gross margin**, highest in **Q2 FY2025** (47.1%), lowest in **Q3 FY2023** (44.5%), of the 8 shown.');
     // Of years, the average growth is also compounded, and "growth rate?" is the compound rate.
