@@ -1,7 +1,7 @@
 import type { Core } from '../../app.js';
 import { secLibrary } from '../../data/sec/index.js';
 import { asksCoverage, clipped, parseWithInstructions } from '../../data/sec/question.js';
-import { acrossCovered, answerSecQuestion, askedOfMarkets, coverageAnswer, currencyNote, said, withComponents } from '../sec/agent.js';
+import { acrossCovered, answerSecQuestion, askedOfMarkets, coverageAnswer, currencyNote, said, sourcesAsked, sourcesOnly, withComponents } from '../sec/agent.js';
 import type { Agent, AgentEvent, AgentRequest } from '../types.js';
 import { answerTables, spanAsked, tabulable } from './table.js';
 
@@ -21,23 +21,27 @@ export function financialsAgent(core: Core): Agent {
     id: FINANCIALS_AGENT_ID,
     description:
       'Multi-period tables from SEC XBRL facts ("Apple revenue and net income for the last 8 quarters"), by fiscal quarter or year, with year-over-year and quarter-over-quarter growth; every column cites the filing pages through signed PDF links.',
-    async *run(req: AgentRequest): AsyncGenerator<AgentEvent> {
-      const index = await lib.companyIndex();
+    run(req: AgentRequest): AsyncIterable<AgentEvent> {
       const asked = clipped([...req.messages].reverse().find((m) => m.role === 'user')?.content ?? '');
-      if (asksCoverage(asked)) return yield* coverageAnswer(lib, index.size);
-      // "For all three", "every company": each company a snapshot holds.
-      const question = withComponents(await acrossCovered(lib, parseWithInstructions(req.messages, req.instructions, index), asked), asked, () => parseWithInstructions(req.messages.slice(0, -1), req.instructions, index));
-      const elsewhere = askedOfMarkets(asked, question);
-      if (elsewhere) return yield* said(elsewhere);
-      const currency = currencyNote(asked);
-      if (currency) yield { type: 'text', delta: currency };
-      // A question naming a period of its own ("Microsoft net income FY2023") is that period, not the earlier table's.
-      const span = spanAsked(req.messages.filter((m) => m.role === 'user').map((m) => clipped(m.content)), question);
-      if (!tabulable(question) || !span) {
-        yield* answerSecQuestion(lib, question);
-        return;
-      }
-      yield* answerTables(lib, question, span);
+      return sourcesAsked(asked) ? sourcesOnly(answer(req, asked)) : answer(req, asked);
     },
   };
+
+  async function* answer(req: AgentRequest, asked: string): AsyncGenerator<AgentEvent> {
+    const index = await lib.companyIndex();
+    if (asksCoverage(asked)) return yield* coverageAnswer(lib, index.size);
+    // "For all three", "every company": each company a snapshot holds.
+    const question = withComponents(await acrossCovered(lib, parseWithInstructions(req.messages, req.instructions, index), asked), asked, () => parseWithInstructions(req.messages.slice(0, -1), req.instructions, index));
+    const elsewhere = askedOfMarkets(asked, question);
+    if (elsewhere) return yield* said(elsewhere);
+    const currency = currencyNote(asked);
+    if (currency) yield { type: 'text', delta: currency };
+    // A question naming a period of its own ("Microsoft net income FY2023") is that period, not the earlier table's.
+    const span = spanAsked(req.messages.filter((m) => m.role === 'user').map((m) => clipped(m.content)), question);
+    if (!tabulable(question) || !span) {
+      yield* answerSecQuestion(lib, question);
+      return;
+    }
+    yield* answerTables(lib, question, span);
+  }
 }

@@ -6,7 +6,7 @@ import { asksCoverage, clipped, parseWithInstructions, type SecQuestion } from '
 import type { CompanyRef } from '../../data/sec/types.js';
 import type { ReportedFact } from '../../data/sec/facts.js';
 import type { MetricId } from '../../data/sec/metrics.js';
-import type { Agent, AgentEvent, AgentRequest } from '../types.js';
+import type { Agent, AgentEvent, AgentRequest, Citation } from '../types.js';
 import { answerValuation, valuationInConversation } from './valuation.js';
 import { listed } from '../citations.js';
 import { answerTables, asksOfPeriods, asksTotal, spanAsked, tabulable, type Span } from '../financials/table.js';
@@ -27,6 +27,37 @@ export function secAgent(core: Core): Agent {
 }
 
 async function* runSecAgent(lib: SecLibrary, request: AgentRequest): AsyncGenerator<AgentEvent> {
+  const asked = clipped([...request.messages].reverse().find((m) => m.role === 'user')?.content ?? '');
+  yield* sourcesAsked(asked) ? sourcesOnly(answerSec(lib, request)) : answerSec(lib, request);
+}
+
+/**
+ * "What's the source?", "link me the 10-K page", asked of the answer before with nothing new:
+ * the filing pages it cites, linked, rather than its figures again.
+ */
+const SOURCES_ASKED = /\b(?:sources?|cite[sd]?|citations?|links?|url|pdf|(?:which|what) (?:filing|page|document)|where (?:is|did|does|do) (?:that|this|it|these|those|the)(?: (?:data|numbers?|figures?|values?))? (?:come|comes|coming) from)\b/i;
+const NEW_SUBJECT = /\b(?:revenue|sales|income|profit|margin|eps|earnings|cash|debt|assets|liabilities|equity|expenses?|capex|dividends?|buybacks?|shares|q[1-4]|fy\s*\d|(?:19|20)\d\d)\b/i;
+export const sourcesAsked = (asked: string) => SOURCES_ASKED.test(asked) && !NEW_SUBJECT.test(asked);
+
+/** An answer's sources alone, each a link to its page, the [n] markers kept; the answer itself when it cites nothing. */
+export async function* sourcesOnly(events: AsyncIterable<AgentEvent>): AsyncGenerator<AgentEvent> {
+  let text = '';
+  const citations: Citation[] = [];
+  for await (const e of events) {
+    if (e.type === 'text') text += e.delta;
+    else if (e.type === 'citation') citations.push(e.citation);
+    else if (e.type === 'answer') (text += e.answer.text), citations.push(...e.answer.citations);
+    else if (e.type !== 'done') yield e;
+  }
+  if (!citations.length) return yield* said(text);
+  const cited = new Set([...text.matchAll(/\[(\d+)\]/g)].map((m) => Number(m[1])));
+  const listed = citations.filter((c) => cited.has(c.order)).sort((a, b) => a.order - b.order).map((c, i) => ({ ...c, order: i + 1 }));
+  yield { type: 'text', delta: `The figures of that answer come from these filing pages (each link opens the filing at its page):\n\n${listed.map((c) => `- [${c.name}](${c.url}) [${c.order}]`).join('\n')}\n` };
+  for (const citation of listed) yield { type: 'citation', citation };
+  yield { type: 'done' };
+}
+
+async function* answerSec(lib: SecLibrary, request: AgentRequest): AsyncGenerator<AgentEvent> {
   // The first SEC request comes before any event, so that an unusable source (no User-Agent,
   // EDGAR down) fails the request with its own status instead of inside a started stream.
   const index = await lib.companyIndex();

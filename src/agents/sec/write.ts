@@ -256,6 +256,14 @@ export class AnswerWriter {
   }
 
   /** "Gross margin: 45.9% of revenue (… revenue $85,777 million [2])", when a margin or share of revenue was asked for. */
+  /** A figure as a percentage of its period's revenue, when a margin or share of revenue is asked and the revenue is known. */
+  #sharePercent(figure: Figure): number | null {
+    const r = figure.result;
+    const value = r.kind === 'value' ? r.value : r.kind === 'calendar-year' ? r.total : null;
+    if (!value || !figure.revenue || figure.revenue.value <= 0 || !shareLabel(figure.metric)) return null;
+    return (100 * value.value) / figure.revenue.value;
+  }
+
   #margin(figure: Figure): string | null {
     const share = shareLabel(figure.metric);
     const r = figure.result;
@@ -594,7 +602,11 @@ export class AnswerWriter {
 
   #table(figures: Figure[]): string[] {
     const comparison = figures.some((f) => (f.result.kind === 'value' || f.result.kind === 'calendar-year') && f.result.compared);
-    const head = ['Company', 'Figure', 'Period', 'Value', ...(comparison ? ['Prior period', 'Prior value', 'Change'] : []), 'Filed in'];
+    // A margin asked of several companies ("operating margin, Apple vs Microsoft") is a column of the table, not only a note under it.
+    const shares = figures.map((f) => this.#sharePercent(f));
+    const shareLabels = [...new Set(figures.flatMap((f, i) => (shares[i] === null ? [] : [shareLabel(f.metric)!.label])))];
+    const shareHead = shareLabels.length === 1 ? capitalise(shareLabels[0]!) : shareLabels.length ? '% of revenue' : null;
+    const head = ['Company', 'Figure', 'Period', 'Value', ...(shareHead ? [shareHead] : []), ...(comparison ? ['Prior period', 'Prior value', 'Change'] : []), 'Filed in'];
     const lines = [`| ${head.join(' | ')} |`, `|${head.map(() => '---').join('|')}|`];
     const notes: string[] = [];
     for (const f of figures) {
@@ -643,6 +655,7 @@ export class AnswerWriter {
         row.push('—');
         notes.push(this.#missing(f));
       }
+      if (shareHead) row.splice(4, 0, shares[figures.indexOf(f)] === null ? '—' : `${shares[figures.indexOf(f)]!.toFixed(1)}%`);
       lines.push(`| ${row.map(cell).join(' | ')} |`);
     }
     // A note true of every figure of a company (its December quarter's fiscal name) is said once.
@@ -979,7 +992,7 @@ export class AnswerWriter {
         : ratios.length
           ? `The figures ${plan.ratios.length > 1 ? 'they are' : 'it is'} computed from${companies > 1 ? ', side by side (each company in its own fiscal terms)' : ''}:`
           : companies > 1
-            ? `${capitalise([...new Set(figures.map((f) => f.metric.label))].join(' and '))}, side by side (each company in its own fiscal terms):`
+            ? `${capitalise([...new Set(figures.map((f) => (plan.question?.margin && shareLabel(f.metric)?.margin ? `${shareLabel(f.metric)!.label} (${f.metric.label} over revenue)` : f.metric.label)))].join(' and '))}, side by side (each company in its own fiscal terms):`
             : `${who(figures[0]!.company)}:`;
       const text = plan.question?.text ?? '';
       // "Which is bigger, Apple or Microsoft?" asks for no figure: the key figures are weighed against each other.

@@ -112,12 +112,12 @@ const FIGURE_WORD = '(?:(?:net\\s+)?(?:revenues?|sales)|(?:operating\\s+|net\\s+
 export const PARTS_OF_TOTAL =
   '(?:services|products|hardware|software|subscriptions?|iphones?|ipads?|macs?|wearables|azure|(?:google\\s+|intelligent\\s+)?cloud|advertising|ads?|devices?|data\\s+cent(?:er|re)|automotive|aws|reality\\s+labs|family\\s+of\\s+apps|youtube|search|gaming|xbox|linkedin|office|windows|(?:greater\\s+)?china|americas|europe|japan|(?:rest\\s+of\\s+)?asia(?:[\\s-]+pacific)?|international|domestic|north\\s+america|emea|apac|segments?|regions?|regional|geograph(?:y|ies|ic(?:al)?)|productivity\\s+and\\s+business\\s+processes|more\\s+personal\\s+computing|other\\s+bets|google\\s+services)';
 /** Products and segments named alone ("Azure growth rate", "the iPhone business"): parts of a company's total too. */
-const PRODUCTS = '(?:azure|aws|youtube|xbox|linkedin|iphones?|ipads?|google\\s+cloud|reality\\s+labs|other\\s+bets)';
+const PRODUCTS = '(?:azure|aws|youtube|xbox|linkedin|iphones?|ipads?|google\\s+cloud|reality\\s+labs|other\\s+bets|intelligent\\s+cloud|productivity(?:\\s+and\\s+business\\s+processes)?|(?:more\\s+)?personal\\s+computing)';
 const PRODUCT_ALONE = new RegExp(`\\b${PRODUCTS}(?:\\s+(?:growth(?:\\s+rate)?|business|segment|unit|division|sales|numbers))?\\b`, 'gi');
 /** Whose product a part of a total names, when the question names no company ("Google Cloud revenue"). */
 const PRODUCT_OWNERS: [RegExp, string][] = [
   [/\b(?:google|youtube|other bets)\b/i, 'GOOGL'],
-  [/\b(?:azure|xbox|linkedin)\b/i, 'MSFT'],
+  [/\b(?:azure|xbox|linkedin|intelligent cloud|productivity|personal computing)\b/i, 'MSFT'],
   [/\b(?:iphones?|ipads?)\b/i, 'AAPL'],
   [/\baws\b/i, 'AMZN'],
   [/\breality labs\b/i, 'META'],
@@ -142,7 +142,8 @@ const GENERAL_WORDS = new Set(
   `financials financial fundamentals results performance overview summary snapshot highlights key metrics kpis kpi stats statistics health picture status update updates stock profile standing
 lately overall currently recently generally things stuff everything anything something details detail news story position condition shape state file files perform performs performed
 performing fare fared faring happen happens happened happening looking looks explain describe summarize summarise tl dr tldr recap gist analyze analyse analysis review breakdown think
-list filings filing link links document documents
+list filings filing link links document documents source sources page pages url urls pdf pdfs cite cites cited citation citations reference references proof
+minus plus divided come comes coming came dip dips dipped spike spiked surge surged slump slumped tank tanked soar soared slip slipped chart charts graph graphs plot visual visualize visualise draw
 should buy sell short invest investing investment hold own worth buying good bad overvalued undervalued dump`.split(/\s+/),
 );
 
@@ -788,16 +789,22 @@ function extractCompanies(text: string, index: CompanyIndex, already: Found[]): 
     if (namedAny || !ticker) figureAcronyms.push(token.raw);
     else found.push({ status: 'found', text: token.raw, company: refOf(ticker), fuzzy: false, at: token.start });
   }
-  for (const { tokens, afterList } of residual.slice(0, 8)) {
+  // A name read from words that are not exactly one ("googles", "microsfot") is a company named
+  // too: plain words beside it ("… margin dip in Q4") are not names of their own.
+  const named = residual.slice(0, 8).map(({ tokens, afterList }) => {
     const properNoun = tokens.some((t) => /^\p{Lu}/u.test(t.raw) && t.start > 0);
     // "Best stock to buy?": words about companies in general, not a name.
-    if (!properNoun && tokens.every((t) => GENERAL_WORDS.has(t.norm))) continue;
+    const general = !properNoun && tokens.every((t) => GENERAL_WORDS.has(t.norm));
+    return { tokens, afterList, properNoun, general, resolved: general || (namedAny && !properNoun && !afterList) ? null : resolveResidual(tokens, index, !namedAny || afterList) };
+  });
+  const nameRead = named.some((r) => r.resolved?.some((c) => c.status === 'found'));
+  for (const { tokens, afterList, properNoun, general, resolved } of named) {
+    if (general) continue;
     // Words left over beside a company found are not a company unless written like a name or listed after "and"/"vs".
-    if (namedAny && !properNoun && !afterList) {
+    if (!resolved || (nameRead && !properNoun && !afterList && resolved.every((c) => c.status === 'unknown'))) {
       leftovers.push(tokens.map((t) => t.raw).join(' '));
       continue;
     }
-    const resolved = resolveResidual(tokens, index, !namedAny);
     // A name beside a company found, not listed with it, that is no filer is someone's or something
     // else's ("Quick question from Sarah: Apple revenue?", "For my Bloomberg notes, …"), not a company asked about.
     found.push(...(namedAny && !afterList ? resolved.filter((c) => c.status !== 'unknown') : resolved));

@@ -401,6 +401,26 @@ describe('svc-sec-agent on the demo snapshot, offline', () => {
     expect((await ask("Microsoft's Azure growth rate")).text).toMatch(/^I do not have a figure called "Azure growth rate": it is one part of the company's total/);
   });
 
+  it('asked for the source of the answer before, lists its filing pages as links; a margin of several companies is a column of their table', async () => {
+    const sources = await askOf('svc-agent', 'apple gross margin last 4 quarters as a table', 'whats the source? link me the 10-K page');
+    expect(sources.text).toMatch(/^The figures of that answer come from these filing pages/);
+    expect(sources.text).not.toContain('| ');
+    const links = [...sources.text.matchAll(/^- \[(.+)\]\((.+)\) \[(\d+)\]$/gm)];
+    expect(links.map((l) => Number(l[3]))).toEqual([1, 2, 3, 4]);
+    links.forEach((l, i) => expect([l[1], l[2]]).toEqual([sources.citations[i]!.name, sources.citations[i]!.url]));
+    const one = await askOf('svc-sec-agent', "What was Apple's revenue in Q3 2024?", 'where does that number come from?');
+    expect(one.text).toContain('- [Apple Inc. Form 10-Q, quarter ended 2024-06-29, page 3](');
+    expect(one.citations).toHaveLength(1);
+    // Nothing asked before: no sources to list, and no company called "source".
+    expect((await askOf('svc-sec-agent', 'whats the source?')).text).not.toContain('could not find a company');
+
+    const margins = (await askOf('svc-sec-agent', 'compare operating margin apple vs msft vs googl fy2024')).text;
+    expect(margins).toContain('Operating margin (operating income over revenue), side by side');
+    expect(margins).toContain('| Company | Figure | Period | Value | Operating margin | Filed in |');
+    expect(margins).toMatch(/\| Microsoft Corp\. \(MSFT\) \| Operating income \| fiscal year 2024 \(year ended 2024-06-30\) \| \$109,433 million \[2\] \| 44\.6% \|/);
+    expect(margins).not.toContain('could not find');
+  });
+
   it('says a company outside the snapshot is not in it', async () => {
     const a = await ask('NVDA revenue');
     expect(a.text).toMatch(/not in this snapshot/);

@@ -48,6 +48,16 @@ describe('companies', () => {
     ["What's AAPL's top line for FY24?", ['AAPL']],
     ["aapl's revenue Q2 2025", ['AAPL']],
     ["googl's revenue 2024", ['GOOGL']],
+    // A lowercase ticker listed with others is that company, not an unknown name.
+    ['compare operating margin apple vs msft vs googl fy2024', ['AAPL', 'MSFT', 'GOOGL']],
+    // Plain words beside a name read from a misspelling or a possessive are no companies of their own.
+    ['why did googles margin dip in q4?', ['GOOGL~']],
+    // Words asking for the source, or how to compute a figure, name no company.
+    ['whats the source? link me the 10-K page', []],
+    ['ok and net cash = cash minus debt for each quarter?', []],
+    // Segments of a company are parts of its total, not companies.
+    ['MSFT segment revenue - intelligent cloud vs productivity vs personal computing, FY24', ['MSFT']],
+    ['Foobarco and tesla revenue', ['unknown:Foobarco', 'unknown:tesla']],
   ])('%s → %j', (text, expected) => {
     expect(companies(parse(text))).toEqual(expected);
   });
