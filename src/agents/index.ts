@@ -10,9 +10,10 @@ import { OpenEventsIndex } from './markets-search/index.js';
 import { routerAgent } from './router/agent.js';
 import type { Agent } from './types.js';
 
-/** The prediction-markets agent over the core's services; `kalshi` may be replaced (tests pin its clock). */
-export const predictionMarketsFromCore = (core: Core, kalshi = new KalshiClient(core.kalshi)) =>
+/** The prediction-markets agent over the core's services; `kalshi` may be replaced (tests pin its clock); `followUps` answers turns that continue a conversation about a report (svc-agent). */
+export const predictionMarketsFromCore = (core: Core, kalshi = new KalshiClient(core.kalshi), followUps?: Agent) =>
   predictionMarketsAgent({
+    followUps,
     kalshi,
     reports: core.reports,
     flights: core.flights,
@@ -38,5 +39,5 @@ export function marketAgentsFromCore(core: Core, kalshi = new KalshiClient(core.
 export function builtinAgents(core: Core): Agent[] {
   const kalshi = new KalshiClient(core.kalshi);
   const { router, sec, financials, search } = marketAgentsFromCore(core, kalshi);
-  return [router, sec, financials, search, predictionMarketsFromCore(core, kalshi)];
+  return [router, sec, financials, search, predictionMarketsFromCore(core, kalshi, router)];
 }

@@ -11,5 +11,5 @@ import { WORLD_NOW } from '../fixtures/kalshi-world.js';
 export function pinnedMarketAgents(core: Core): Agent[] {
   const kalshi = new KalshiClient(core.kalshi, () => new Date(WORLD_NOW * 1000));
   const { router, search } = marketAgentsFromCore(core, kalshi);
-  return [router, search, predictionMarketsFromCore(core, kalshi)];
+  return [router, search, predictionMarketsFromCore(core, kalshi, router)];
 }

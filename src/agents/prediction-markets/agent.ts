@@ -22,12 +22,39 @@ export interface PredictionMarketsOptions {
   /** Kalshi API base URL, for data citations. */
   apiUrl: string;
   log: Logger;
+  /**
+   * Answers a turn without an address that continues a conversation about an event ("tl;dr?",
+   * "where's the edge?" after its report): svc-agent, which answers from the stored report and
+   * never generates one. Without it, such a turn is refused as no address.
+   */
+  followUps?: Agent;
 }
 
 /** The question of a conversation: its last user turn. */
 function lastUserText(req: AgentRequest): string {
   for (let i = req.messages.length - 1; i >= 0; i--) if (req.messages[i]!.role === 'user') return req.messages[i]!.content;
   return '';
+}
+
+const FOLLOW_UP = Symbol('a follow-up about the event of an earlier turn');
+
+/**
+ * The address a turn asks a report of: the turn itself, or the one Kalshi address in a sentence
+ * ("a report on <address> pls"); FOLLOW_UP for a turn with none after one that had one.
+ */
+function askedAddress(req: AgentRequest): string | typeof FOLLOW_UP {
+  const text = lastUserText(req);
+  try {
+    parseEventUrl(text);
+    return text;
+  } catch (err) {
+    const words = text.trim().split(/\s+/);
+    const addresses = words.filter((w) => /kalshi\.com\//i.test(w));
+    if (words.length > 1 && addresses.length === 1) return addresses[0]!;
+    const earlier = req.messages.slice(0, -1).some((m) => m.role === 'user' && /kalshi\.com\/markets\/|^\s*kx[a-z0-9]*-\S+\s*$/i.test(m.content));
+    if (!addresses.length && earlier) return FOLLOW_UP;
+    throw err;
+  }
 }
 
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -153,7 +180,9 @@ export function predictionMarketsAgent(o: PredictionMarketsOptions): Agent {
       { name: 'refresh', description: `Always generates a new report from current data (${cost} credits; Plus, Pro or Enterprise plan).` },
     ],
     async *run(req) {
-      const address = parseEventUrl(lastUserText(req));
+      const asked = askedAddress(req);
+      if (asked === FOLLOW_UP && o.followUps) return yield* o.followUps.run(req);
+      const address = parseEventUrl(asked === FOLLOW_UP ? lastUserText(req) : asked);
       const ticker = address.eventTicker;
       const variant = req.model.variant;
       // A market's address is refused (naming its event) before anything else; only the exchange can tell.

@@ -74,7 +74,7 @@ function parse(input: string): EventAddress {
     url = new URL(/^[a-z][a-z0-9+.-]*:\/\//i.test(text) ? text : `https://${text}`);
   } catch {
     // A sentence: a question about an event, for the agent that answers those.
-    const question = /\s/.test(text) ? ' Questions about an event or its report go to svc-agent (with the address earlier in the conversation).' : '';
+    const question = /\s/.test(text) ? ' Questions about an event or its report go to svc-agent, or here after the event\'s address earlier in the same conversation.' : '';
     throw bad(`'${text.slice(0, 100)}' is not a web address.${question}`);
   }
   if (url.protocol !== 'https:' && url.protocol !== 'http:') throw bad(`'${url.protocol}' addresses are not Kalshi pages.`);

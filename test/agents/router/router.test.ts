@@ -124,6 +124,30 @@ describe('svc-agent (router)', () => {
     expect(await svc.service.deps.reports.versions('KXPAYROLLS-26DEC')).toEqual([]);
   });
 
+  it('svc-prediction-markets-agent: the one address in a sentence is the event asked; a turn without one continues the conversation about its report, free', async () => {
+    const { id, apiKey } = await svc.account({ plan: 'pro', credits: 10 });
+    const client = new OpenAI({ baseURL: svc.baseURL, apiKey });
+    const model = 'svc-prediction-markets-agent';
+    const report = await client.responses.create({ model, input: `can you do a report on ${urlOf('KXSPACEX')} pls` });
+    expect(report.output_text).toMatch(/^# .*\n\n\*\*Series:\*\*/);
+    expect((await svc.service.deps.accounts.getAccount(id)).credits).toBe(7);
+    const edge = await client.responses.create({ model, input: "tl;dr? where's the edge", previous_response_id: report.id });
+    expect(edge.model).toBe(model);
+    expect(edge.output_text).toContain('The largest gap is');
+    expect(edge.output_text).toContain('_From the stored report on');
+    const chat = await client.chat.completions.create({ model, messages: [{ role: 'user', content: urlOf('KXSPACEX') }, { role: 'assistant', content: report.output_text }, { role: 'user', content: 'when does it close?' }] });
+    expect(chat.choices[0]!.message.content).toMatch(/clos/i);
+    // Answered from the stored report: nothing generated or charged again.
+    expect((await svc.service.deps.accounts.getAccount(id)).credits).toBe(7);
+    expect(await svc.service.deps.reports.versions(fake.world.openEvents.find((t) => t.startsWith('KXSPACEX-'))!)).toHaveLength(1);
+    // With no address in the conversation, or two in the sentence, it is still refused.
+    for (const input of ["where's the edge", `compare ${urlOf('KXSPACEX')} and ${urlOf('KXBTCD')}`]) {
+      const res = await post(`${svc.baseURL}/responses`, apiKey, { model, input });
+      expect(res.status).toBe(400);
+      expect(((await res.json()) as any).error.code).toBe('invalid_event_url');
+    }
+  });
+
   it('the live summary of a ladder lists its rungs by level and says when their prices cross', async () => {
     const { apiKey } = await svc.account();
     const text = textOf(await (await post(`${svc.baseURL}/responses`, apiKey, { model: 'svc-agent', input: urlOf('KXCPIYOY') })).json());

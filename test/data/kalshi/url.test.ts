@@ -31,7 +31,7 @@ describe('parseEventUrl', () => {
   it.each([
     ['', /empty/],
     ['   ', /empty/],
-    ['what are the odds of a Fed cut?', /not a web address\. Questions about an event or its report go to svc-agent/],
+    ['what are the odds of a Fed cut?', /not a web address\. Questions about an event or its report go to svc-agent, or here after the event's address earlier in the same conversation\./],
     ['https://polymarket.com/event/fed-decision-in-december', /not kalshi\.com/],
     ['https://kalshi.com.evil.example/markets/a/b/kxfed-26dec', /not kalshi\.com/],
     ['https://evil.example/?u=https://kalshi.com/markets/a/b/c-1', /not kalshi\.com/],
