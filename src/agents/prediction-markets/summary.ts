@@ -46,9 +46,14 @@ export function crossedNote(markets: readonly KalshiMarket[]): string | null {
  * A free summary of an event's live prices: no model, no history, one request. What the
  * router answers for a Kalshi address when no report is stored.
  */
-export async function liveSummary(client: KalshiClient, eventTicker: string, pageUrl: string, apiUrl: string, reportCost: number): Promise<{ text: string; citations: Citation[]; event: KalshiEvent }> {
+/**
+ * `pageUrl`: the event page as asked; null when it was asked by ticker, whose page is then named
+ * from the series' title, as Kalshi's own links are.
+ */
+export async function liveSummary(client: KalshiClient, eventTicker: string, pageUrl: string | null, apiUrl: string, reportCost: number): Promise<{ text: string; citations: Citation[]; event: KalshiEvent }> {
   const event = await client.event(eventTicker);
   if (!event) throw eventNotFound(client, eventTicker);
+  const page = pageUrl ?? eventPage(event, (await client.series(event.series_ticker).catch(() => null))?.title);
   // A ladder reads in the order of its levels, and says when its prices cross; other outcomes by price.
   const all = event.markets ?? [];
   const ladder = all.length > 1 && new Set(all.map(sideOf)).size === 1 && sideOf(all[0]!) !== null && all.every((m) => levelOf(m) !== null);
@@ -82,7 +87,7 @@ export async function liveSummary(client: KalshiClient, eventTicker: string, pag
     event,
     text: `${lines.join('\n')}\n`,
     citations: [
-      { order: 1, name: `Kalshi: ${event.title} (event page)`, url: pageUrl },
+      { order: 1, name: `Kalshi: ${event.title} (event page)`, url: page },
       { order: 2, name: `Kalshi market data: ${event.event_ticker}`, url: `${apiUrl}/events/${event.event_ticker}` },
     ],
   };

@@ -13,7 +13,7 @@ export interface EventAddress {
   marketLike: boolean;
 }
 
-export const EXPECTED_FORM = 'https://kalshi.com/markets/<series>/<slug>/<event_ticker>, e.g. https://kalshi.com/markets/kxfeddecision/fed-decision/kxfeddecision-26dec (or the event ticker alone, KXFEDDECISION-26DEC)';
+export const EXPECTED_FORM = 'https://kalshi.com/markets/<series>/<slug>/<event_ticker>, e.g. https://kalshi.com/markets/kxfeddecision/fed-rate-decision/kxfeddecision-26dec (or the event ticker alone, KXFEDDECISION-26DEC)';
 
 const bad = (why: string) => invalidRequest('invalid_event_url', `${why} Expected the address of a Kalshi event page: ${EXPECTED_FORM}.`, 'input');
 

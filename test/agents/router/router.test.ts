@@ -154,6 +154,10 @@ describe('svc-agent (router)', () => {
     expect(text).toContain('- Above 2.6 92.5%\n- Above 2.8 96.0%\n- Above 3.0 86.5%\n- Above 3.2 61.0%\n\nIts prices cross: “Above 2.8” (96.0%) is priced over “Above 2.6” (92.5%), though YES on the first implies YES on the second.');
     const eth = textOf(await (await post(`${svc.baseURL}/responses`, apiKey, { model: 'svc-agent', input: urlOf('KXETHD') })).json());
     expect(eth).not.toContain('prices cross');
+    // Asked by its ticker, the event's page is named from its series' title, as Kalshi's links are.
+    const byTicker = (await (await post(`${svc.baseURL}/responses`, apiKey, { model: 'svc-agent', input: fake.world.openEvents.find((t) => t.startsWith('KXETHD-'))! })).json()) as any;
+    expect(byTicker.output[0].content[0].annotations[0].url).toBe(urlOf('KXETHD'));
+    expect(urlOf('KXETHD')).not.toContain('/kxethd/kxethd/');
     // Asked whether it happens, of one yes/no contract with no report: which way its price leans ("model" is the event's subject).
     const ai = textOf(await (await post(`${svc.baseURL}/responses`, apiKey, { model: 'svc-agent', input: `${urlOf('KXAIMODEL')} is a new frontier model going to be released by then?` })).json());
     expect(ai).toMatch(/^On its live prices \(no report is stored for KXAIMODEL-[^\n]*On the market's price, “[^”]+” is (?:more|less) likely than not: [\d.]+%\.|On the market's price, “[^”]+” is about even/);
