@@ -28,7 +28,9 @@ export async function acrossEvents(tickers: readonly string[], latest: (ticker: 
   });
   found.sort((a, b) => b.score - a.score);
   const lines = found.map(({ ticker, report, line }, i) => {
-    citations.push({ order: i + 1, name: `Kalshi: ${report.title}`, url: tickerAddress(ticker) ?? `https://kalshi.com/markets/${ticker.toLowerCase()}` });
+    // The report's own link to the event page (named from its series' title), as it cites it.
+    const page = report.citations.find((c) => /^https:\/\/kalshi\.com\/markets\//.test(c.url))?.url.split('#')[0];
+    citations.push({ order: i + 1, name: `Kalshi: ${report.title}`, url: page ?? tickerAddress(ticker) ?? `https://kalshi.com/markets/${ticker.toLowerCase()}` });
     return `${i + 1}. **${report.title.replace(/[*_]/g, '')}** (${ticker}) [${i + 1}]: ${line}`;
   });
   const missing = stored.filter(({ report }) => !report).map(({ ticker }) => ticker);

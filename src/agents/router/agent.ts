@@ -200,6 +200,15 @@ export function routerAgent(o: RouterOptions): Agent {
     // has a stored report, which has the model and the series' history.
     const asked = eventQuestion(question);
     const ofReport = MODEL_ASKED.test(question) || ['gap', 'model_favourite', 'best_trade', 'previous', 'history', 'method'].includes(asked ?? '');
+    // "Compare the BTC and ETH markets", "BTC vs ETH, which one is more mispriced?": the events found, weighed from their stored reports.
+    if (found.found.length > 1 && (asked === 'gap' || asked === 'best_trade' || /\b(?:compare|comparison|vs\.?|versus)\b/i.test(question))) {
+      const across = await acrossEvents(found.found, (t) => o.reports.latest(t), asked === 'best_trade', o.reportCost);
+      if (across.citations.length) {
+        const offset = found.citations.length;
+        const weighed = across.text.replace(/\[(\d+)\]/g, (_, n: string) => `[${Number(n) + offset}]`);
+        return yield* written(req, question, `${found.text.trimEnd()}\n\n**Model against market, from the stored reports.** ${weighed}`, [...found.citations, ...across.citations.map((c) => ({ ...c, order: c.order + offset }))], usage);
+      }
+    }
     if (ofReport && found.found.length === 1) {
       if (await o.reports.latest(found.found[0]!)) return yield* kalshi(req, question, tickerAddress(found.found[0]!)!, usage, true, true);
       // "What did CPI print last month?" without a report: the series' settled events say it.

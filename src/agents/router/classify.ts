@@ -246,7 +246,7 @@ export function splitQuestion(message: string): { question: string; route: Route
       const [a, b] = [classifyOne(left), classifyOne(right)];
       if (a.kind === 'help' || b.kind === 'help' || a.kind === 'kalshi_url' || b.kind === 'kalshi_url') continue;
       // "BTC above 100k and ETH above 4k?": odds of two topics are two questions too.
-      if (family(a.kind) === family(b.kind) && !(a.kind === 'odds' && b.kind === 'odds' && topicsApart([left, right]))) continue;
+      if (family(a.kind) === family(b.kind) && !(a.kind === 'odds' && b.kind === 'odds' && !WEIGHED.test(question) && topicsApart([left, right]))) continue;
       pieces.splice(0, 1, { at: whole.at, question: left }, { at: whole.at + and.index! + and[0].length, question: right });
       break;
     }
@@ -263,9 +263,12 @@ export function splitQuestion(message: string): { question: string; route: Route
   const parts = [...eventParts, ...asked].sort((a, b) => a.at - b.at).map(({ question, route }) => ({ question, route }));
   if (events.length > 1 || (events.length === 1 && asked.length > 0)) return parts.slice(0, MAX_PARTS);
   // "What are the Fed odds, and what did CPI print last month?": a search each, not one for both.
-  const oddsApart = asked.length > 1 && asked.every((p) => p.route.kind === 'odds') && topicsApart(asked.map((p) => p.question));
+  const oddsApart = asked.length > 1 && asked.every((p) => p.route.kind === 'odds') && !WEIGHED.test(question) && topicsApart(asked.map((p) => p.question));
   return oddsApart || new Set(parts.map((p) => family(p.route.kind))).size > 1 ? parts.slice(0, MAX_PARTS) : [];
 }
+
+/** Events weighed against each other in one question ("compare the BTC and ETH markets"): one search for both. */
+const WEIGHED = /\b(?:compare[ds]?|comparing|comparison|vs\.?|versus|between|both|which (?:one|is|has|of))\b/i;
 
 /** Topics that are one event's, as said in several ways. */
 const SAME_TOPIC: Record<string, string> = { fomc: 'fed', btc: 'bitcoin', eth: 'ethereum', inflation: 'cpi', launch: 'spacex', launches: 'spacex', temp: 'temperature', weather: 'temperature', unemployment: 'payrolls' };
@@ -340,6 +343,19 @@ function listedEvents(answer: string): string[] {
   return [...answer.matchAll(/^\d+\. \*\*.+?\*\* \(([A-Z][A-Z0-9]*-[A-Z0-9.-]+), [^)\n]*\)/gm)].map((m) => m[1]!);
 }
 
+/** Two or more events weighed against each other ("which one is more mispriced?", "compare them", "which has the bigger edge?"); not one of an event's outcomes. */
+const COMPARE_THEM = /^\s*(?:ok(?:ay)?,?\s+|so\s+)?(?:now\s+)?compare(?: them| both| the two| those| these)?\s*[?.!]*$|\bcompare (?:them|both|the two|those|these)\b|\bhow do (?:they|the two|these|those) compare\b|\b(?:which|what) one\b|\bwhich (?:has|is|had|looks?|offers?)\b(?![^?]*\b(?:outcomes?|contracts?|strikes?|levels?|rungs?|sides?|teams?)\b)|\b(?:both|the two|either of them)\b/i;
+
+/** The events an answer is about: those a search listed, or the one a report or live summary heads ("(KXETHD-26NOV20)", "**Event:** KXETHD-26NOV20"). */
+function eventsOf(answer: string): string[] {
+  const listed = listedEvents(answer);
+  if (listed.length) return listed;
+  const head = answer.slice(0, 600);
+  const one = /\*\*Event:\*\* ([A-Z][A-Z0-9]*-[A-Z0-9.-]+)|^\*\*.+?\*\* \(([A-Z][A-Z0-9]*-[A-Z0-9.-]+)\)|\(no report is stored for ([A-Z][A-Z0-9]*-[A-Z0-9.-]+)|No report is stored for ([A-Z][A-Z0-9]*-[A-Z0-9.-]+)/m.exec(head);
+  const ticker = one?.slice(1).find(Boolean)?.replace(/[.,;:]+$/, '');
+  return ticker ? [ticker] : [];
+}
+
 const ORDINAL_WORDS = ['first', 'second', 'third', 'fourth', 'fifth'];
 /** A short reply picking one of the events listed ("and the second?", "the 2nd one", "#3", "tell me about the first"). */
 const PICKED = /^(?:and |what about |how about |tell me (?:more )?about |more on |show me |open |(?:the )?(?:odds|prices?|report|details) (?:on|for|of) )?(?:in |on |for )?(?:the )?(first|second|third|fourth|fifth|last|1st|2nd|3rd|4th|5th|#\s*[1-8]|number [1-8])(?: one| event| result)?(?:,?\s*(?:please|pls))?\s*[?.!]*$/i;
@@ -351,6 +367,13 @@ const PICKED = /^(?:and |what about |how about |tell me (?:more )?about |more on
  */
 function afterListing(question: string, history: readonly Turn[]): Route | null {
   const answers = [...history].reverse().filter((t) => t.role === 'assistant');
+  // "Which one is more mispriced?", "compare them" after BTC, then ETH, searched or reported one
+  // by one: the events of the last few answers, compared from their reports.
+  const asked = eventQuestion(question);
+  if (COMPARE_THEM.test(question) && (asked === 'gap' || asked === 'best_trade' || asked === null)) {
+    const discussed = [...new Set(answers.slice(0, 4).flatMap((t) => eventsOf(t.content)))].slice(0, 5);
+    if (discussed.length > 1) return { kind: 'odds', reason: 'comparing the events of the answers before', events: discussed };
+  }
   const picked = PICKED.exec(question.trim());
   // A pick ("and in the first one?") may come turns after the list; a question, right after it.
   const listed = (picked ? answers.map((t) => listedEvents(t.content)).find((l) => l.length) : answers[0] && listedEvents(answers[0].content)) ?? [];

@@ -309,6 +309,27 @@ describe('several questions in one, and odds follow-ups that change topic', () =
     expect([...evs].sort((a, b) => b - a)).toEqual(evs);
   });
 
+  it('events asked about one by one, then weighed ("which one is more mispriced?", "compare them"), or compared in one question, are compared from their stored reports', async () => {
+    const thread = await reportThreads();
+    await thread('https://kalshi.com/markets/kxethd/ethereum-price-end-of-day/kxethd-26nov20');
+    await thread('https://kalshi.com/markets/kxbtcd/bitcoin/kxbtcd-26nov20');
+    const both = /^Of the 2 events listed, 2 have a stored report; the largest gap between model and market among them is in \*\*(?:Ethereum|Bitcoin)[^*]+\*\*/;
+    const each = (text: string) => [...text.matchAll(/^\d+\. \*\*.+?\*\* \(([A-Z0-9-]+)\) \[\d+\]: /gm)].map((m) => m[1]).sort();
+    for (const weigh of ['which one is more mispriced?', 'compare them', 'which has the bigger model edge?']) {
+      const text = await chain('btc price market for tomorrow?', 'and eth?', weigh);
+      expect(text, weigh).toMatch(both);
+      expect(each(text), weigh).toEqual(['KXBTCD-26NOV20', 'KXETHD-26NOV20']);
+    }
+    // In one question: the two events with their prices, then their reports weighed; cited to the event pages the reports cite.
+    const r = await client.responses.create({ model: 'svc-agent', input: 'compare the btc and eth markets for tomorrow' });
+    expect(r.output_text).not.toContain('###');
+    expect(r.output_text).toMatch(/^Open Kalshi events matching “compare the btc and eth markets for tomorrow”/);
+    expect(r.output_text).toMatch(/\*\*Model against market, from the stored reports\.\*\* Of the 2 events listed, 2 have a stored report; the largest gap between model and market among them is in \*\*/);
+    const urls = ((r.output[0] as any).content[0].annotations as { url: string }[]).map((a) => a.url);
+    expect(urls).toContain('https://kalshi.com/markets/kxethd/ethereum-price-end-of-day/kxethd-26nov20');
+    expect(urls.some((u) => u.includes('/kxethd/kxethd/'))).toBe(false);
+  });
+
   it('lists every open event when asked which there are ("which Kalshi events do you have?"), and a pick from the list is that event', async () => {
     for (const q of ['which kalshi events do you have?', 'list all open prediction markets', 'what can I bet on?', 'show me all events']) {
       const all = await chain(q);
