@@ -23,11 +23,11 @@ export function editDistance(a: string, b: string, max = 2): number {
 
 // Common words of questions in Spanish, French, German, Portuguese and Italian that English never uses.
 const FOREIGN_WORDS = new Set(
-  `cuál cuáles cuánto cuánta fueron fue ingresos ganancias beneficio beneficios año ventas qué empresa utilidad
-quel quelle quels quelles été bénéfice chiffre affaires année était combien société
-wie hoch umsatz gewinn jahr welche welcher wieviel unternehmen geschäftsjahr
-qual quais receita lucro foi quanto
-quale ricavi anno`.split(/\s+/),
+  `cuál cuáles cuales cuánto cuanto cuánta fueron fue ingresos ganancias beneficio beneficios año ventas qué empresa utilidad probabilidades probabilidad posibilidades tasas baje bajará subirá será habrá
+quel quelle quels quelles été bénéfice chiffre affaires année était combien société probabilités taux baisse hausse sera
+wie hoch umsatz gewinn jahr welche welcher wieviel unternehmen geschäftsjahr wahrscheinlichkeit zinsen senkung
+qual quais receita lucro foi quanto probabilidade juros
+quale ricavi anno probabilità tassi`.split(/\s+/),
 );
 
 /**

@@ -12,7 +12,7 @@ const STOP_WORDS =
   'often usually typically historically history historical record track past ' +
   'monday tuesday wednesday thursday friday saturday sunday mon tue tues wed thu thur thurs fri sat sun ' +
   // Units a level is said in ("60 degrees", "3 percent"): the level is read apart.
-  'degree degrees deg ' +
+  'degree degrees deg unit units ' +
   // Words every contract's text has ("Closes …", "win", "above"), and chat shorthand.
   'win wins winner won winning close closes closed closing end ends higher lower above below over under think thinks say says trader traders people wat r u ur pls please ' +
   // Negations and the sign of a figure ask about a side of the outcome (read apart), not a topic.

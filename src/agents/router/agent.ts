@@ -14,7 +14,7 @@ import { liveSummary } from '../prediction-markets/summary.js';
 import type { Agent, AgentEvent, AgentRequest, Answer, Citation, Usage } from '../types.js';
 import { quoteCaller } from '../citations.js';
 import { isSvcError } from '../../errors.js';
-import { GREETING, KALSHI_URL, classify, routedText, splitQuestion, type Route } from './classify.js';
+import { GREETING, KALSHI_URL, OUT_OF_SCOPE, classify, discussedEvent, routedText, splitQuestion, type Route } from './classify.js';
 import { answerFromReport, eventQuestion, type EventQuestion } from './event-questions.js';
 import { WILL_IT } from '../markets-search/asked.js';
 import { acrossEvents } from './across-events.js';
@@ -97,6 +97,9 @@ export function joinParts(parts: { question: string; text: string; citations: re
   return { text: `${sections.join('\n\n')}\n`, citations };
 }
 
+/** Sources no agent reads: news, injuries, forecasts, polls, social media. */
+const OUTSIDE_SOURCES = /\b(?:news|headlines?|injur\w*|lineups?|(?:is|are) \w+ playing|weather forecasts?|nws|noaa|forecast (?:high|low)|rumou?rs?|polls?|polling|twitter|tweets?|reddit|insiders?|leaks?)\b/i;
+
 /** A message that only thanks ("thanks!", "thank you so much", "ty", "cheers"). */
 const THANKS = /^\s*(?:(?:ok(?:ay)?|great|cool|perfect|awesome|nice)[,!.]?\s+)?(?:thanks?(?: you)?|thx|ty|cheers|much appreciated|appreciate it)(?: (?:so|very) much| a lot| again)?[\s!.]*$/i;
 
@@ -145,6 +148,9 @@ export function routerAgent(o: RouterOptions): Agent {
       const earlier = req.messages.slice(0, -1).reverse();
       const part = aboutEvent ? answerFromReport(routedText(question).replace(new RegExp(KALSHI_URL.source, 'gi'), ' ').replace(/\s+/g, ' ').trim(), stored, earlier) : null;
       if (part) return yield* written(req, question, part.text, [...part.citations], usage);
+      // "What's the NWS forecast high for tomorrow?", "is LeBron playing?": what the report does not read, said so rather than the report again.
+      const outside = aboutEvent && OUTSIDE_SOURCES.test(question) ? await outsideOf(address.eventTicker) : null;
+      if (outside) return yield* answer(outside, null);
       return yield* answer(stored, null);
     }
     await confirmEventAddress(address, o.kalshi);
@@ -218,6 +224,20 @@ export function routerAgent(o: RouterOptions): Agent {
     yield* written(req, question, found.text, found.citations, usage);
   }
 
+  /** What can and cannot be answered about an event under discussion, for a question none of its sources answers; null when the event cannot be read. */
+  async function outsideOf(eventTicker: string): Promise<Answer | null> {
+    const report = await o.reports.latest(eventTicker);
+    const title = report?.title ?? (await o.kalshi.event(eventTicker).catch(() => null))?.title;
+    if (!title) return null;
+    const read = report
+      ? `its report is built from the exchange's prices and order book, the series' settled events and the contract's rules`
+      : `I read its live prices, the series' settled events and the contract's rules (no report is stored for it yet)`;
+    return {
+      text: `I cannot answer that from what I read about **${quoteCaller(title)}** (${eventTicker}): ${read}, with no news, injury reports, weather forecasts, schedules or other outside sources.\n\nAbout this event I can answer, for example: “where's the edge?”, “how does it resolve?”, “when does it close?”, “how often has the favourite won?”, “what do 100 YES contracts cost and pay?”.\n`,
+      citations: [],
+    };
+  }
+
   /** One part of a question with several, answered by its specialist without the language model's phrasing. */
   function part(req: AgentRequest, question: string, r: Route): AsyncIterable<AgentEvent> {
     const asked: AgentRequest = { ...req, messages: [...req.messages.slice(0, -1), { role: 'user', content: question }] };
@@ -239,6 +259,8 @@ export function routerAgent(o: RouterOptions): Agent {
       'General market-intelligence agent: sends a question to the right specialist (SEC filings, multi-period financials, prediction-market odds, Kalshi event reports) and keeps its citations. Never spends credits.',
     async *run(req) {
       const question = [...req.messages].reverse().find((m) => m.role === 'user')?.content ?? '';
+      // "¿Cuáles son las probabilidades de que la Fed baje tasas?": its words are no topics nor names, so no search runs on them.
+      if (looksNonEnglish(question) && !KALSHI_URL.test(question)) return yield* answer({ text: `${ENGLISH_ONLY}\n\n${help.text}`, citations: [] }, null);
       const parts = splitQuestion(question);
       if (parts.length > 1) {
         yield { type: 'progress', message: `Answering ${parts.length} questions in one: ${parts.map((p) => p.route.kind).join(', ')}.` };
@@ -277,10 +299,16 @@ export function routerAgent(o: RouterOptions): Agent {
         }
         case 'kalshi_url':
           return yield* kalshi(req, question, r.url!, usage, true, rule.aboutEvent);
-        default:
+        default: {
           // Help is fixed text with no sources: nothing for the model to phrase. Thanks get a word back, not the help again.
-          if (THANKS.test(question)) yield* answer(welcome, null);
-          else yield* answer(looksNonEnglish(question) ? { text: `${ENGLISH_ONLY}\n\n${help.text}`, citations: [] } : help, null);
+          if (THANKS.test(question)) return yield* answer(welcome, null);
+          if (OUT_OF_SCOPE.test(question)) return yield* answer({ text: `I only do financial research: company figures from SEC filings and prediction-market odds and reports, each answer with its sources, so I do not write poems, stories or jokes.\n\n${help.text}`, citations: [] }, null);
+          // Asked, of an event being discussed, what nothing read about it says ("any injury news?", "the NWS forecast?").
+          const event = GREETING.test(question.trim().toLowerCase()) ? null : discussedEvent(req.messages.slice(0, -1));
+          const outside = event ? await outsideOf(parseEventUrl(event).eventTicker) : null;
+          if (outside) return yield* answer(outside, null);
+          yield* answer(looksNonEnglish(question) ? { text: `${ENGLISH_ONLY}\n\n${help.text}`, citations: [] } : help, null);
+        }
       }
     },
   };

@@ -122,7 +122,7 @@ const ODDS_WORDS = ['odds', 'chance', 'chances', 'probability', 'probable', 'lik
 const ODDS_PHRASES = [/\bwhat (are|is) the (odds|chances?)\b/, /\bhow likely\b/, /\bwill (the )?(fed|fomc|bitcoin|btc|ethereum|eth|cpi|inflation|government|congress|president|senate|house|spacex|openai|it rain|it snow)\b/, /\bprediction markets?\b/, /\bmarket (think|thinks|expect|expects|pricing|priced)\b/, /\bwho (will )?wins?\b/, /\b(rate|rates) (cut|hike)s?\b/, /\bgo(es|ing)? (up|down|above|below|over|under)\b/, /\b(above|below|over|under) \$?\d/, /\b(is|are|will) (the |a |an )?[a-z0-9 ]{1,40}going to\b/, /\bwill there be\b/, /\bshut ?down\b/, /\bwill it be (?:warm|warmer|hot|hotter|cold|colder|freezing)\b/, /\bhow (?:warm|hot|cold) will\b/];
 
 /** A market asked for by name ("is there a market on Apple earnings?") or by when it settles ("what markets close this week?"): the exchange is searched, even of a company's figures. */
-const MARKET_ASKED = /\b(?:is there|are there|any) (?:a |an )?(?:prediction )?(?:markets?|bets?|contracts?) (?:on|for|about)\b|\b(?:markets?|events?|contracts?|bets?)\b[^?.!]{0,30}\b(?:clos\w*|settl\w*|expir\w*|resolv\w*|end(?:s|ing)?)\b[^?.!]{0,20}\b(?:today|tonight|tomorrow|this week|next week|on (?:monday|tuesday|wednesday|thursday|friday|saturday|sunday))\b|\bwhat(?:'s| is| are)? (?:clos\w*|settl\w*|expir\w*|resolv\w*|ending)\b[^?.!]{0,20}\b(?:today|tonight|tomorrow|this week|next week)\b/;
+const MARKET_ASKED = /\b(?:is there|are there|any) (?:a |an )?(?:prediction )?(?:markets?|bets?|contracts?) (?:on|for|about)\b|\b(?:anything|something)\b[^?.!]{0,20}\b(?:markets?|kalshi)\b[^?.!]{0,10}\b(?:on|for|about)\b|\b(?:markets?|events?|contracts?|bets?)\b[^?.!]{0,30}\b(?:clos\w*|settl\w*|expir\w*|resolv\w*|end(?:s|ing)?)\b[^?.!]{0,20}\b(?:today|tonight|tomorrow|this week|next week|on (?:monday|tuesday|wednesday|thursday|friday|saturday|sunday))\b|\bwhat(?:'s| is| are)? (?:clos\w*|settl\w*|expir\w*|resolv\w*|ending)\b[^?.!]{0,20}\b(?:today|tonight|tomorrow|this week|next week)\b/;
 
 /** Topics the exchange lists, which make a bare question an odds question ("Fed decision in December"). */
 const EVENT_TOPICS = ['fed', 'fomc', 'bitcoin', 'btc', 'ethereum', 'eth', 'cpi', 'inflation', 'payrolls', 'unemployment', 'election', 'shutdown', 'approval', 'temperature', 'weather', 'hurricane', 'launch', 'launches', 'spacex', 'superbowl', 'nba', 'nfl', 'mlb', 'oscars', 'box', 'recession', 'gdp', 'politics', 'political', 'sports', 'temp'];
@@ -181,6 +181,7 @@ function classifyOne(whole: string): Route {
   const ticker = /^\s*\S+\s*$/.test(text) && /^\W*kx|^\W*[A-Z0-9]+-[A-Z0-9.-]+\W*$/.test(text.trim()) ? tickerAddress(text) : null;
   if (ticker) return { kind: 'kalshi_url', url: ticker, reason: 'a Kalshi event ticker' };
   if (asksCoverage(text)) return { kind: 'filings', reason: 'which companies the filings data covers' };
+  if (OUT_OF_SCOPE.test(text)) return { kind: 'help', reason: 'a request outside financial research' };
   const lower = text.toLowerCase();
   const words = tokens(text);
   const odds = hasWord(words, ODDS_WORDS) ?? (ODDS_PHRASES.some((p) => p.test(lower)) ? 'odds phrase' : null);
@@ -201,6 +202,30 @@ function classifyOne(whole: string): Route {
   if (asksAboutGame(text)) return { kind: 'odds', reason: 'a game between teams' };
   if (ADVICE.test(lower)) return { kind: 'filings', reason: "advice on a company's stock, which the filings agent declines, giving its key figures" };
   return { kind: 'help', reason: GREETING.test(lower.trim()) ? 'a greeting or a request for help' : 'nothing the agents cover' };
+}
+
+/** Writing asked for, not research ("write me a poem about the Fed"): a topic in it is no search. */
+export const OUT_OF_SCOPE = /\b(?:write|compose|make|give)\s+(?:me\s+|us\s+)?(?:a|an|some)\s+(?:\w+\s+)?(?:poem|song|story|essay|joke|haiku|limerick|rap|tweet|sonnet)s?\b|\btell me a (?:joke|story)\b/i;
+
+/** Asked to generate an event's report ("ok generate the full report for it"): the event discussed, whose stored report or live summary says how. */
+const GENERATE = /\b(?:generate|create|make|run|produce|write|do|build)\b[^?.!]{0,30}\b(?:full |new |fresh |complete |whole )?report\b/i;
+
+/**
+ * The event a conversation is about: the last Kalshi address a user turn gave, or the event the
+ * last answer about one was on (a report, a live summary, a search that found one). Null if none.
+ */
+export function discussedEvent(history: readonly Turn[]): string | null {
+  for (let i = history.length - 1; i >= 0; i--) {
+    const turn = history[i]!;
+    if (turn.role === 'user') {
+      const url = KALSHI_URL.exec(routedText(turn.content))?.[0];
+      if (url) return trimUrl(url);
+      continue;
+    }
+    const events = eventsOf(turn.content);
+    if (events.length === 1) return tickerAddress(events[0]!);
+  }
+  return null;
 }
 
 /** The most parts of one question answered apart. */
@@ -408,6 +433,8 @@ function afterListing(question: string, history: readonly Turn[]): Route | null 
 export function classify(asked: string, history: readonly Turn[] = []): Route {
   const question = routedText(asked);
   const route = classifyOne(question);
+  // Writing asked for continues no conversation ("write me a poem about that").
+  if (OUT_OF_SCOPE.test(question)) return route;
   const lower = question.trim().toLowerCase();
   const count = tokens(question).length;
   const followUp = FOLLOW_UP.test(lower);
@@ -429,6 +456,11 @@ export function classify(asked: string, history: readonly Turn[] = []): Route {
   // So is a short question the rules read as nothing ("cut of any size?", "between 92k and 96k?").
   const short = route.kind === 'help' && !GREETING.test(lower) && count <= 8;
   if ((route.kind === 'odds' || short) && lastAnswer && lastAsked && listedEvents(lastAnswer.content).length) return { kind: 'odds', reason: 'a follow-up to the search before', context: lastAsked.content };
+  // "Ok generate the full report for it": the event discussed, whose stored report is given, or its live summary that says which model generates one.
+  if (GENERATE.test(question) && (route.kind === 'help' || route.kind === 'odds')) {
+    const url = discussedEvent(history);
+    if (url) return { kind: 'kalshi_url', url, reason: 'a report asked of the event discussed' };
+  }
   if (aboutTheEvent(question, route, own)) {
     // Back past the turns that were themselves about the event, to its address.
     // A turn that picked an event a search listed ("and the second?") is about that event too.

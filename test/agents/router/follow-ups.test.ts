@@ -330,6 +330,29 @@ describe('several questions in one, and odds follow-ups that change topic', () =
     expect(urls.some((u) => u.includes('/kxethd/kxethd/'))).toBe(false);
   });
 
+  it('asked what no source it reads says (news, injuries, forecasts), about the event discussed, it says so and what it can answer; a report asked is the event\'s; writing and other languages are declined', async () => {
+    const thread = await reportThreads();
+    const nyc = await thread('https://kalshi.com/markets/kxhighny/highest-temperature-in-nyc/kxhighny-26nov20');
+    const forecast = await nyc("what's the nws forecast high for tomorrow tho");
+    expect(forecast).toMatch(/^I cannot answer that from what I read about \*\*Highest temperature in NYC[^*]*\*\* \(KXHIGHNY-26NOV20\): its report is built from the exchange's prices and order book, the series' settled events and the contract's rules, with no news, injury reports, weather forecasts/);
+    expect(forecast).not.toContain('## ');
+    // No report stored: the live prices are what it read.
+    const game = 'https://kalshi.com/markets/kxnflgame/nfl-game-winner/kxnflgame-26nov23bufkc';
+    const injury = await chain(game, 'any injury news? is josh allen playing');
+    expect(injury).toMatch(/^I cannot answer that from what I read about \*\*[^*]+\*\* \(KXNFLGAME-26NOV23BUFKC\): I read its live prices/);
+    expect(injury).toContain('“how does it resolve?”');
+    // "Generate the full report for it": the event discussed (its live summary names the model that generates one).
+    const generate = await chain(game, 'ok generate the full report for it');
+    expect(generate).toMatch(/^\*\*[^*]+\*\* \(KXNFLGAME-26NOV23BUFKC\) \[1\]/);
+    expect(generate).toContain('`svc-prediction-markets-agent`');
+    // The units of its strikes are in its rules; its key dates are its closing.
+    expect(await nyc('what units are those strikes in')).toMatch(/rules|Rules/);
+    expect(await chain('will the fed cut in december?', 'write me a poem about the fed')).toMatch(/^I only do financial research/);
+    expect(await chain('cuales son las probabilidades de que la fed baje tasas en diciembre')).toMatch(/^I read questions in English only/);
+    // A greeting is still the help.
+    expect(await chain(game, 'hi')).toMatch(/^I answer financial research questions/);
+  });
+
   it('lists every open event when asked which there are ("which Kalshi events do you have?"), and a pick from the list is that event', async () => {
     for (const q of ['which kalshi events do you have?', 'list all open prediction markets', 'what can I bet on?', 'show me all events']) {
       const all = await chain(q);
