@@ -999,7 +999,7 @@ export class AnswerWriter {
       const weighed = companies > 1 && (!plan.keyFigures || /\b(?:bigger|larger|smaller|biggest|largest|smallest)\b/i.test(text)) && !ratios.length;
       // "Which company has the highest net margin?": the ranking is the answer, before the figures.
       // So is "and by net margin?" after a ranking: ranked by another figure.
-      const ranking = weighed && /\b(?:highest|lowest|most|least|largest|biggest|smallest|best|worst|greatest|rank\w*)\b|^\s*(?:and\s+|now\s+|what about\s+|how about\s+)?by\s+\w/i.test(text);
+      const ranking = weighed && /\b(?:highest|lowest|most|least|largest|biggest|smallest|best|worst|greatest|fastest|slowest|rank\w*)\b|^\s*(?:and\s+|now\s+|what about\s+|how about\s+)?by\s+\w/i.test(text);
       const differences = ranking ? this.#differences(figures).map((d) => `- ${d}`) : [];
       const widened = this.#marginChangeRanked(figures, text);
       lines.push(...(widened ? [widened, ''] : []), intro, '', ...(differences.length ? [...differences, ''] : []), ...this.#table(figures));

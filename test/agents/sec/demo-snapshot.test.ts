@@ -421,6 +421,11 @@ describe('svc-sec-agent on the demo snapshot, offline', () => {
     expect(margins).not.toContain('could not find');
   });
 
+  it('"so of the three who grew fastest" after two companies and a third ranks all three by growth, first', async () => {
+    const text = (await askOf('svc-agent', 'apple and microsoft revenue last quarter, and which grew faster?', 'and for google?', 'so of the three who grew fastest')).text;
+    expect(text).toMatch(/^Revenue, side by side \(each company in its own fiscal terms\):\n\n- Revenue growth, highest to lowest: Microsoft \+13\.3% for fiscal Q3 2025 \(quarter ended 2025-03-31\), Alphabet \+11\.8% for Q4 2024 \(quarter ended 2024-12-31\), Apple \+5\.1% for fiscal Q2 2025/);
+  });
+
   it('says a company outside the snapshot is not in it', async () => {
     const a = await ask('NVDA revenue');
     expect(a.text).toMatch(/not in this snapshot/);
