@@ -315,7 +315,8 @@ async function table(lib: SecLibrary, ref: CompanyRef, metrics: MetricId[], span
   const shown = withData.slice(0, withData.length - (span.back ?? 0)).slice(-span.count);
   if (!shown.length || !reported.length) {
     const when = years ? ` ${rangeText(span)}` : '';
-    return [`**${company.name} (${company.ticker})** reports none of ${metrics.map((m) => metricById(m).label).join(', ')} ${span.kind === 'quarter' ? 'by quarter' : 'by fiscal year'}${when} in its XBRL facts.`];
+    const which = `${metrics.map((m) => metricById(m).label).join(', ')} ${span.kind === 'quarter' ? 'by quarter' : 'by fiscal year'}${when}`;
+    return [lib.origin.mode === 'snapshot' ? `The XBRL facts recorded for **${company.name} (${company.ticker})** in this snapshot have none of ${which}.` : `**${company.name} (${company.ticker})** reports none of ${which} in its XBRL facts.`];
   }
   progress(`Citing ${shown.length} ${span.kind === 'quarter' ? 'quarters' : 'years'} of ${company.name} filings`);
   const calendarYear = financials.calendar.isCalendarYear;
@@ -411,7 +412,9 @@ async function table(lib: SecLibrary, ref: CompanyRef, metrics: MetricId[], span
   const longer = calendarYear || !reported.some((m) => metricById(m).type === 'duration' && !metricById(m).averaged) ? null : extraWeekNote(shown, financials.calendar);
   if (longer) lines.push(longer, '');
   if (derived) lines.push('† Derived, not reported as such: a fourth quarter is the fiscal year minus the first nine months (10-K minus the third-quarter 10-Q); cash-flow quarters are year-to-date differences; totals a filer does not tag follow their formula. Per-share figures derived this way are approximate.', '');
-  if (missing.length) lines.push(`${company.name} does not report ${missing.map((m) => metricById(m).label.toLowerCase()).join(' or ')} in its XBRL facts.`, '');
+  // A snapshot holds what was recorded, not all a company reports: the claim is about the data.
+  const missingSaid = missing.map((m) => metricById(m).label.toLowerCase()).join(' or ');
+  if (missing.length) lines.push(lib.origin.mode === 'snapshot' ? `The XBRL facts recorded for ${company.name} in this snapshot have no ${missingSaid} figures.` : `${company.name} does not report ${missingSaid} in its XBRL facts.`, '');
   if (!years) {
     if (withData.length < span.count) lines.push(`Only ${withData.length} ${unit} have figures in the filings available; all are shown.`, '');
   } else {

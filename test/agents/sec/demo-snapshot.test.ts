@@ -114,6 +114,10 @@ describe('svc-sec-agent on the demo snapshot, offline', () => {
     const a = await ask('Alphabet inventory 2024');
     expect(a.text).toMatch(/^The XBRL financial data recorded for Alphabet Inc\. \(GOOGL\) in this snapshot has no inventory figure, so I cannot give it\. Figures I can give for Alphabet: revenue/);
     expect(a.text).not.toContain('does not report');
+    // So it is of a table's rows.
+    const table = (await askOf('svc-financials-agent', 'googl revenue, operating income and capex by year 2022-2024', 'add buybacks and dividends')).text;
+    expect(table).toMatch(/The XBRL facts recorded for Alphabet Inc\. in this snapshot have no [a-z ]+ figures\./);
+    expect(table).not.toContain('does not report');
   });
 
   it('a period the snapshot has no figure for is said to be missing from the data, never as a balance of nothing', async () => {
