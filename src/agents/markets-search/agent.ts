@@ -9,7 +9,7 @@ import type { Agent, AgentEvent, Citation } from '../types.js';
 import { LIST_ASKED, LIST_WORDS, WILL_IT, withOutcomeSynonyms, atLevel, byStrike, contestSubject, countSide, inLabelScale, rangeAsked, coverOfSide, isCount, levelOf, levelsAsked, negated, rangeOfMarket, settlesAt, sideAsked, sideIncludesLevel, sideOf, whenAsked, type AskedLevel, type AskedWhen } from './asked.js';
 import type { OpenEventsIndex } from './index.js';
 import { EventSearch, fold, words, type IndexedEvent } from './search.js';
-import { EXPECTED_ASKED, ODDS_FORMAT_ASKED, PAYOUT_ASKED, aboutLevel, americanOdds, decimalOdds, expectedLevel, ladderMedian } from './distribution.js';
+import { EXPECTED_ASKED, ODDS_FORMAT_ASKED, PAYOUT_ASKED, aboutLevel, americanOdds, decimalOdds, fractionalOdds, expectedLevel, ladderMedian } from './distribution.js';
 
 export const SEARCH_AGENT_ID = 'svc-markets-search-agent';
 
@@ -308,7 +308,7 @@ function impliedNote(event: KalshiEvent, markets: readonly KalshiMarket[], text:
   if (ODDS_FORMAT_ASKED.test(text)) {
     // Of the contract asked about when one is ("convert that to American odds" after "above 100k?").
     const shown = asked.length ? priced.filter((x) => asked.includes(x.m)) : priced;
-    const each = (shown.length ? shown : priced).map(({ p }) => `“${quoteCaller(withTeam(p.label, event.title))}” ${americanOdds(percentOf(p.price!))} (decimal ${decimalOdds(percentOf(p.price!))})`);
+    const each = (shown.length ? shown : priced).map(({ p }) => `“${quoteCaller(withTeam(p.label, event.title))}” ${americanOdds(percentOf(p.price!))} (decimal ${decimalOdds(percentOf(p.price!))}, fractional ${fractionalOdds(percentOf(p.price!))})`);
     return `As bookmakers' odds, on each price alone (no margin removed): ${each.join(', ')}.`;
   }
   if (!EXPECTED_ASKED.test(text) || priced.length < 2) return null;

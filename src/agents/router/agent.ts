@@ -97,6 +97,23 @@ export function joinParts(parts: { question: string; text: string; citations: re
   return { text: `${sections.join('\n\n')}\n`, citations };
 }
 
+/**
+ * The questions a follow-up about a report asks, when it asks several of different kinds ("58% =
+ * what fractional odds? and what would 100 yes contracts cost me"); one question otherwise.
+ */
+function questionsOfReport(asked: string): string[] {
+  const pieces = asked
+    .split(/(?<=\?)\s+|,?\s+(?:and|also|plus)\s+(?=(?:what|what's|whats|how|which|when|is|are|can|could|would|should|where)\b)/i)
+    .map((p) => p.trim())
+    .filter((p) => /[a-z]/i.test(p));
+  // Kinds of one family answer together ("should I buy 48-51 at the ask? what's my EV?" is one trade).
+  const family = (kind: string | null) => (kind && TRADING_KINDS.has(kind) ? 'trading' : kind);
+  const kinds = pieces.map((p) => family(eventQuestion(p)));
+  return pieces.length > 1 && pieces.length <= 3 && kinds.every(Boolean) && new Set(kinds).size === pieces.length ? pieces : [asked];
+}
+
+const TRADING_KINDS = new Set(['quote', 'best_trade', 'gap', 'arbitrage', 'model_favourite', 'market_favourite', 'market_least', 'outcome']);
+
 /** Sources no agent reads: news, injuries, forecasts, polls, social media. */
 const OUTSIDE_SOURCES = /\b(?:news|headlines?|injur\w*|lineups?|(?:is|are) \w+ playing|weather forecasts?|nws|noaa|forecast (?:high|low)|rumou?rs?|polls?|polling|twitter|tweets?|reddit|insiders?|leaks?)\b/i;
 
@@ -146,7 +163,15 @@ export function routerAgent(o: RouterOptions): Agent {
       // The address itself is no part of what is asked ("26dec" is no level).
       // A follow-up ("and its price?") may mean the outcome an earlier turn named.
       const earlier = req.messages.slice(0, -1).reverse();
-      const part = aboutEvent ? answerFromReport(routedText(question).replace(new RegExp(KALSHI_URL.source, 'gi'), ' ').replace(/\s+/g, ' ').trim(), stored, earlier) : null;
+      const asked = routedText(question).replace(new RegExp(KALSHI_URL.source, 'gi'), ' ').replace(/\s+/g, ' ').trim();
+      // "What fractional odds? And what would 100 YES contracts cost?": each asked part of the report, one after the other.
+      const pieces = aboutEvent ? questionsOfReport(asked) : [];
+      const answers = pieces.map((p) => answerFromReport(p, stored, earlier));
+      if (pieces.length > 1 && answers.every(Boolean)) {
+        const joined = joinParts(pieces.map((p, i) => ({ question: p, text: answers[i]!.text, citations: answers[i]!.citations, error: null })));
+        return yield* written(req, question, joined.text, [...joined.citations], usage);
+      }
+      const part = aboutEvent ? answerFromReport(asked, stored, earlier) : null;
       if (part) return yield* written(req, question, part.text, [...part.citations], usage);
       // "What's the NWS forecast high for tomorrow?", "is LeBron playing?": what the report does not read, said so rather than the report again.
       const outside = aboutEvent && OUTSIDE_SOURCES.test(question) ? await outsideOf(address.eventTicker) : null;

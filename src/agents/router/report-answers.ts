@@ -1,5 +1,5 @@
 import { labelRange, monthAsked, monthName, type LabelRange } from '../markets-search/asked.js';
-import { aboutLevel, americanOdds, decimalOdds, expectedLevel } from '../markets-search/distribution.js';
+import { aboutLevel, americanOdds, decimalOdds, expectedLevel, fractionalOdds } from '../markets-search/distribution.js';
 import { withTeam } from '../prediction-markets/research.js';
 import { monotoneLadder } from '../prediction-markets/model.js';
 import { capitalise } from '../sec/format.js';
@@ -419,9 +419,9 @@ export function expectedText(rows: Row[], ladder: boolean): string {
 export function oddsFormatText(rows: Row[], title: string): string {
   const line = (r: Row) => {
     const { name, refs } = outcomeOf(r.outcome);
-    return `- **${withTeam(name, title)}**: market ${r.market} → ${americanOdds(r.marketValue)} (decimal ${decimalOdds(r.marketValue)}); model ${r.model} → ${americanOdds(r.modelValue)} (decimal ${decimalOdds(r.modelValue)}) ${refs}`.trimEnd();
+    return `- **${withTeam(name, title)}**: market ${r.market} → ${americanOdds(r.marketValue)} (decimal ${decimalOdds(r.marketValue)}, fractional ${fractionalOdds(r.marketValue)}); model ${r.model} → ${americanOdds(r.modelValue)} (decimal ${decimalOdds(r.modelValue)}, fractional ${fractionalOdds(r.modelValue)}) ${refs}`.trimEnd();
   };
-  return `As American (moneyline) and decimal odds, each price taken alone (the exchange's margin is not removed):\n\n${rows.map(line).join('\n')}`;
+  return `As American (moneyline), decimal and fractional odds, each price taken alone (the exchange's margin is not removed):\n\n${rows.map(line).join('\n')}`;
 }
 
 /**

@@ -39,20 +39,23 @@ export function quoteText(question: string, shown: Row[], contracts: Map<string,
       const cost = (quantity * Math.round(each * 100)) / 100;
       line += `. ${quantity.toLocaleString('en-US')} ${no ? 'NO' : 'YES'} contracts at $${each.toFixed(2)} cost $${money(cost)}, the most they can lose; if it resolves ${no ? 'NO' : 'YES'} they pay $${money(quantity)}, a profit of $${money(quantity - cost)} before fees`;
     }
-    // "If I bet $100 on the Bills": that stake in whole contracts at the ask.
-    if (payout && ask !== null && ask > 0 && stake !== null) {
+    // "If I bet $100 on the Bills", "EV of $200 on Lakers YES?": that stake in whole contracts at the price of the side bought.
+    let held = quantity !== null && quantity > 0 && stake === null ? quantity : null;
+    if ((payout || value) && each !== null && each > 0 && stake !== null) {
       // In cents, so that $0.30 at $0.10 is 3 contracts, not 2.9999….
-      const [stakeCents, askCents] = [Math.round(stake * 100), Math.round(ask * 100)];
-      const count = Math.floor(stakeCents / askCents);
-      const cost = (count * askCents) / 100;
-      line += `. $${money(stake)} buys ${count.toLocaleString('en-US')} contract${count === 1 ? '' : 's'} at $${ask.toFixed(2)} ($${money(cost)}): if it resolves YES they pay $${money(count)}, a profit of $${money(count - cost)} before fees; if NO, the $${money(cost)} is lost`;
+      const [stakeCents, eachCents] = [Math.round(stake * 100), Math.round(each * 100)];
+      const count = Math.floor(stakeCents / eachCents);
+      const cost = (count * eachCents) / 100;
+      const side = no ? 'NO' : 'YES';
+      line += `. $${money(stake)} buys ${count.toLocaleString('en-US')} ${side} contract${count === 1 ? '' : 's'} at $${each.toFixed(2)} ($${money(cost)}): if it resolves ${side} they pay $${money(count)}, a profit of $${money(count - cost)} before fees; if not, the $${money(cost)} is lost`;
+      held = count;
     }
     if (value && Number.isFinite(r.modelValue)) {
       // NO is bought at 1 minus the best YES bid, and pays when the outcome does not happen.
       const [paid, chance, side] = no ? [noPrice, 1 - r.modelValue / 100, 'NO'] : [ask, r.modelValue / 100, 'YES'];
       if (paid !== null) {
         const ev = chance - paid;
-        line += `. Buying ${side} at $${paid.toFixed(2)} against the model's ${percent(100 * chance)}: expected value ${ev >= 0 ? '+' : '−'}$${Math.abs(ev).toFixed(3)} per $1 contract before fees, ${ev > 0 ? 'favoured on the model' : 'not favoured on the model'}`;
+        line += `. Buying ${side} at $${paid.toFixed(2)} against the model's ${percent(100 * chance)}: expected value ${ev >= 0 ? '+' : '−'}$${Math.abs(ev).toFixed(3)} per $1 contract before fees${held ? ` (${ev >= 0 ? '+' : '−'}$${money(Math.abs(ev * held))} on ${held.toLocaleString('en-US')} contract${held === 1 ? '' : 's'})` : ''}, ${ev > 0 ? 'favoured on the model' : 'not favoured on the model'}`;
       } else {
         // Nothing offered on that side: no price to buy at, so no expected value to give.
         line += `. There is no ${no ? 'YES bid, so no NO offer,' : 'ask'} in the order book: nothing to buy ${side} at now, so no expected value to give`;

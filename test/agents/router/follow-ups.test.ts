@@ -270,7 +270,7 @@ describe('several questions in one, and odds follow-ups that change topic', () =
     // (2×42 + 3×12.5 + 4×38 + 5×25) / 117.5 = 3.4; cumulative 35.7%, 46.4%, 78.7%: the median is 4.
     expect(launches).toContain('the expected value is about 3.4 (open-ended outcomes counted at their bound, so an estimate), and the median outcome is “4”.');
     expect(await chain('bitcoin above 100k on nov 20?', "what's the market-implied median price?")).toContain('On these prices the median is below $92,000');
-    expect(await chain('lakers celtics who wins', 'convert that to american moneyline odds')).toContain('“Away team (Lakers)” −167 (decimal 1.60)');
+    expect(await chain('lakers celtics who wins', 'convert that to american moneyline odds')).toContain('“Away team (Lakers)” −167 (decimal 1.60, fractional 8/13)');
   });
 
   it('short follow-ups to a search the rules read as nothing stay on its events ("cut of any size?"), and live prices answer what a contract pays', async () => {
@@ -601,7 +601,24 @@ describe('several questions in one, and odds follow-ups that change topic', () =
     // A stake in dollars: whole contracts at the ask, what they pay and what is lost.
     // A point spread is no winner market: no verdict on the win contract.
     expect(await game('will KC cover?')).not.toMatch(/^\*\*(?:Yes|No|About even)\*\*/);
-    expect(await game('how much would I make if I bet $100 on the Bills?')).toContain('$100 buys 256 contracts at $0.39 ($99.84): if it resolves YES they pay $256, a profit of $156.16 before fees; if NO, the $99.84 is lost.');
+    expect(await game('how much would I make if I bet $100 on the Bills?')).toContain('$100 buys 256 YES contracts at $0.39 ($99.84): if it resolves YES they pay $256, a profit of $156.16 before fees; if not, the $99.84 is lost.');
+    // The expected value of a stake or a number of contracts, in all as well as per contract.
+    const evTotal = (text: string, held: number) => {
+      const [, sign, each, sign2, all] = /expected value ([+−])\$(\d\.\d{3}) per \$1 contract before fees \(([+−])\$([\d,.]+) on [\d,]+ contracts?\)/.exec(text)!;
+      expect(sign2).toBe(sign);
+      expect(Math.abs(Number(all!.replace(/,/g, '')) - held * Number(each))).toBeLessThanOrEqual(0.0005 * held + 0.005);
+    };
+    const staked = await game('ev of $200 on the bills yes at the ask?');
+    expect(staked).toContain('$200 buys 512 YES contracts at $0.39 ($199.68)');
+    evTotal(staked, 512);
+    const hundred = await fed('whats the EV of buying 100 NO on hike at the ask');
+    expect(hundred).toContain('100 NO contracts at $0.49 cost $49');
+    evTotal(hundred, 100);
+    // Two questions of different kinds in one turn: each answered, under its own heading; fractional odds as bookmakers quote them.
+    const two = await fed('what are the fractional odds on hike? and what would 100 yes contracts on hold cost me');
+    expect(two).toMatch(/^### what are the fractional odds on hike\?\n\nAs American \(moneyline\), decimal and fractional odds[^\n]*\n\n- \*\*Hike 25bps\*\*: market 51\.5% [^\n]*fractional (?:10\/11|1\/1)\b/);
+    expect(two).toContain('### and what would 100 yes contracts on hold cost me');
+    expect(two).toContain('100 YES contracts at $0.18 cost $18');
     expect(await game('any arb?')).toMatch(/^No arbitrage on the report's quotes: YES on every outcome costs \$1\.03 at the asks, and NO on every outcome \$1\.00 against the \$1 it pays\./);
   });
 
@@ -839,7 +856,7 @@ describe('several questions in one, and odds follow-ups that change topic', () =
     // The underdog, and how far behind the favourite.
     expect(await game("who's the underdog and by how much?")).toMatch(/^The market's least likely outcome is \*\*Home team \(Celtics\)\*\* at 38\.5%[^\n]*\. The favourite, \*\*Away team \(Lakers\)\*\*, is at 62\.5%[^:]*: 24\.0 points apart \(23\.8 on the normalised prices\)/);
     const odds = await game('convert to american odds');
-    expect(odds).toContain('- **Away team (Lakers)**: market 62.5% (mid; 61.9% normalised) → −167 (decimal 1.60); model');
+    expect(odds).toContain('- **Away team (Lakers)**: market 62.5% (mid; 61.9% normalised) → −167 (decimal 1.60, fractional 8/13); model');
     expect(odds).toContain('- **Home team (Celtics)**: market 38.5%');
     // A trade's expected value stays a trade's.
     expect(await nyc('expected value of buying the favourite?')).toContain('expected value −$');
@@ -1014,7 +1031,7 @@ describe('several questions in one, and odds follow-ups that change topic', () =
     // (Another test may have stored its report by now: from the report or from live prices, the same contract.)
     expect(await btcAsk('and odds it closes above 100k?')).toMatch(/\[1\]: \*\*Above \$100,000 4\.0%\*\*;|^- \*\*Above \$100,000\*\*: market 4\.0%/);
     const american = await btcAsk('and odds it closes above 100k?', 'convert that to american odds pls');
-    expect(american).toMatch(/on each price alone \(no margin removed\): “Above \$100,000” \+2400 \(decimal 25\.00\)\.|\n\n- \*\*Above \$100,000\*\*: market 4\.0% \(mid\) → \+2400 \(decimal 25\.00\)/);
+    expect(american).toMatch(/on each price alone \(no margin removed\): “Above \$100,000” \+2400 \(decimal 25\.00, fractional 25\/1\)\.|\n\n- \*\*Above \$100,000\*\*: market 4\.0% \(mid\) → \+2400 \(decimal 25\.00, fractional 25\/1\)/);
     expect(american).not.toContain('Above $92,000');
     // What the prices add up to, and each normalised; a "why" is said to be beyond prices.
     const jobs = 'https://kalshi.com/markets/kxpayrolls/nonfarm-payrolls/kxpayrolls-26dec';
