@@ -204,14 +204,16 @@ function eventLine(event: KalshiEvent, category: string, n: number, { levels, si
   const rungs = byStrike(markets);
   const isLadder = rungs.length === markets.length && markets.length > 1 && new Set(markets.map(sideOf)).size === 1 && sideOf(markets[0]!) !== null;
   const place = (m: KalshiMarket) => rungs.indexOf(m);
+  // Ranges of one quantity ("2 or fewer", "3", "4", "5 or more") read in the order of their levels too, every one shown.
+  const byLevel = isLadder || (rungs.length === markets.length && markets.length > 1);
   const prices = markets
     .map((m) => {
       const p = priceLine(m);
       return { ...p, text: p.text.replace(p.label, withTeam(p.label, event.title)), asked: asked.has(m), m };
     })
-    .sort((a, b) => Number(b.asked) - Number(a.asked) || (isLadder ? place(a.m) - place(b.m) : b.rank - a.rank));
-  // One event alone shows every outcome (up to 12); in a list, the first four and the ones asked about.
-  const shown = prices.slice(0, every ? 12 : Math.max(4, asked.size)).map((p) => (p.asked ? `**${quoteCaller(p.text)}**` : quoteCaller(p.text)));
+    .sort((a, b) => Number(b.asked) - Number(a.asked) || (byLevel ? place(a.m) - place(b.m) : b.rank - a.rank));
+  // One event alone shows every outcome (up to 12); in a list, the first four (a range's up to eight) and the ones asked about.
+  const shown = prices.slice(0, every ? 12 : Math.max(byLevel && !isLadder ? 8 : 4, asked.size)).map((p) => (p.asked ? `**${quoteCaller(p.text)}**` : quoteCaller(p.text)));
   const hidden = prices.length - shown.length;
   const more = hidden > 0 ? `, and ${hidden} more outcome${hidden === 1 ? '' : 's'}` : '';
   const close = markets[0]?.close_time;

@@ -57,7 +57,9 @@ export async function liveSummary(client: KalshiClient, eventTicker: string, pag
   // A ladder reads in the order of its levels, and says when its prices cross; other outcomes by price.
   const all = event.markets ?? [];
   const ladder = all.length > 1 && new Set(all.map(sideOf)).size === 1 && sideOf(all[0]!) !== null && all.every((m) => levelOf(m) !== null);
-  const markets = ladder ? byStrike(all).map(priceLine) : all.map(priceLine).sort((a, b) => b.rank - a.rank);
+  // So do ranges of one quantity ("2 or fewer", "3", "4", "5 or more").
+  const ranges = all.length > 1 && byStrike(all).length === all.length;
+  const markets = ladder || ranges ? byStrike(all).map(priceLine) : all.map(priceLine).sort((a, b) => b.rank - a.rank);
   const crossing = ladder ? crossedNote(all) : null;
   const decided = (event.markets ?? []).filter((m) => settlementOf(m));
   const open = (event.markets?.length ?? 0) - decided.length;

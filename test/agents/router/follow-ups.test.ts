@@ -445,7 +445,13 @@ describe('several questions in one, and odds follow-ups that change topic', () =
       '“below 50°” is “Below 44°F” and “44°F to 47°F”, together 27.5% (22.1% normalised), and part of “48°F to 51°F” (32.0%), which 50° falls inside: between 27.5% (22.1% normalised) and 59.5% (47.8% normalised).',
     );
     // A count's outcomes are whole numbers: "more than 4" is "5 or more", not "4" as well.
-    expect(await ask('odds of more than 4 SpaceX launches this week')).toContain('[1]: **5 or more 25.0%**; 2 or fewer 42.0%; 4 38.0%; 3 12.5%. Closes 2026-11-24 15:00 UTC. “more than 4” is “5 or more”, 25.0% (21.3% normalised).');
+    // Ranges of one quantity read in the order of their levels, every one shown, even in a list of several events.
+    expect(await ask('spacex launches odds')).toContain('[1]: 2 or fewer 42.0%; 3 12.5%; 4 38.0%; 5 or more 25.0%. Closes');
+    const listing = await ask('what markets close this week?');
+    const nyc = listing.split('\n').find((l) => l.includes('KXHIGHNY'))!;
+    expect(nyc).not.toContain('more outcome');
+    expect(nyc).toMatch(/Below 44°F [\d.]+%; 44°F to 47°F [\d.]+%; 48°F to 51°F [\d.]+%; 52°F to 55°F [\d.]+%; 56°F or above [\d.]+%/);
+    expect(await ask('odds of more than 4 SpaceX launches this week')).toContain('[1]: **5 or more 25.0%**; 2 or fewer 42.0%; 3 12.5%; 4 38.0%. Closes 2026-11-24 15:00 UTC. “more than 4” is “5 or more”, 25.0% (21.3% normalised).');
     const atLeast3 = await ask('chance of at least 3 spacex launches');
     expect(atLeast3).toContain('“at least 3” is “3”, “4” and “5 or more”, together 75.5% (64.3% normalised).');
     expect(atLeast3).toMatch(/^Open Kalshi events matching/);
