@@ -12,7 +12,7 @@ import { MODEL_ASKED } from '../markets-search/search.js';
 import { pastResults } from '../markets-search/past-results.js';
 import { liveSummary } from '../prediction-markets/summary.js';
 import type { Agent, AgentEvent, AgentRequest, Answer, Citation, Usage } from '../types.js';
-import { quoteCaller } from '../citations.js';
+import { listed, quoteCaller } from '../citations.js';
 import { isSvcError } from '../../errors.js';
 import { GREETING, KALSHI_URL, OUT_OF_SCOPE, classify, discussedEvent, routedText, splitQuestion, type Route } from './classify.js';
 import { answerFromReport, eventQuestion, type EventQuestion } from './event-questions.js';
@@ -246,7 +246,12 @@ export function routerAgent(o: RouterOptions): Agent {
       const past = await pastOf(found.found[0]!, question, asked);
       if (past) return yield* written(req, question, past.text, [...past.citations], usage);
     }
-    yield* written(req, question, found.text, found.citations, usage);
+    // The events found that have a stored report: their model is a question away, and the report free.
+    const reported = (await Promise.all(found.found.map(async (t) => ((await o.reports.latest(t)) ? t : null)))).filter((t): t is string => t !== null);
+    const note = reported.length
+      ? `\n${reported.length === 1 ? 'A report is' : 'Reports are'} stored for ${listed(reported)}: ask for ${reported.length === 1 ? 'its' : 'their'} model here (“model vs market?”), or get ${reported.length === 1 ? 'it' : 'them'} whole, free, from \`svc-prediction-markets-agent:cache\`.\n`
+      : '';
+    yield* written(req, question, `${found.text}${note}`, found.citations, usage);
   }
 
   /** What can and cannot be answered about an event under discussion, for a question none of its sources answers; null when the event cannot be read. */

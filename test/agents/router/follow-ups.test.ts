@@ -320,6 +320,8 @@ describe('several questions in one, and odds follow-ups that change topic', () =
       expect(text, weigh).toMatch(both);
       expect(each(text), weigh).toEqual(['KXBTCD-26NOV20', 'KXETHD-26NOV20']);
     }
+    // A search finding events with stored reports says so, and where to get them free.
+    expect(await chain('btc price market for tomorrow?')).toContain('\nA report is stored for KXBTCD-26NOV20: ask for its model here (“model vs market?”), or get it whole, free, from `svc-prediction-markets-agent:cache`.\n');
     // In one question: the two events with their prices, then their reports weighed; cited to the event pages the reports cite.
     const r = await client.responses.create({ model: 'svc-agent', input: 'compare the btc and eth markets for tomorrow' });
     expect(r.output_text).not.toContain('###');
