@@ -130,7 +130,11 @@ const QUARTERLY = /\b(quarterly(?!\s+(?:reports?|filings?)\b)|quarter by quarter
  * and which fiscal years, when it names them: "2021 to 2024", "since 2022", "quarterly revenue in 2024".
  */
 export function spanOf(text: string): Span | null {
-  const t = text.toLowerCase();
+  // "Last 4 q", "past 3 yrs": the units spelled out.
+  const t = text
+    .toLowerCase()
+    .replace(/\b(\d{1,2}|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)\s*(?:q|qs|qtrs?)(?=$|[^a-z0-9])/g, '$1 quarters')
+    .replace(/\b(\d{1,2}|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)\s*yrs?\b/g, '$1 years');
   const summaries = summariesAsked(t);
   // "Apple revenue CAGR": over the latest five fiscal years.
   const span = periodsIn(t, COMBINED.test(t), summaries) ?? (summaries.includes('cagr') ? { kind: 'year', count: 4, latest: true } : null);

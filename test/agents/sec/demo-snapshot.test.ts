@@ -425,6 +425,11 @@ describe('svc-sec-agent on the demo snapshot, offline', () => {
     expect(margins).not.toContain('could not find');
   });
 
+  it('"last 4 q" and "past 3 yrs" are four quarters and three years, as a table', async () => {
+    expect((await askOf('svc-agent', 'apple free cash flow last 4 q')).text).toContain('| | Q3 FY2024 [1][2] | Q4 FY2024 [3][1] | Q1 FY2025 [4] | Q2 FY2025 [5][4] |');
+    expect((await askOf('svc-agent', 'msft revenue past 3 yrs')).text).toMatch(/\| \| FY2022 [^|]*\| FY2023 [^|]*\| FY2024 [^|]*\|\n/);
+  });
+
   it('"so of the three who grew fastest" after two companies and a third ranks all three by growth, first', async () => {
     const text = (await askOf('svc-agent', 'apple and microsoft revenue last quarter, and which grew faster?', 'and for google?', 'so of the three who grew fastest')).text;
     expect(text).toMatch(/^Revenue, side by side \(each company in its own fiscal terms\):\n\n- Revenue growth, highest to lowest: Microsoft \+13\.3% for fiscal Q3 2025 \(quarter ended 2025-03-31\), Alphabet \+11\.8% for Q4 2024 \(quarter ended 2024-12-31\), Apple \+5\.1% for fiscal Q2 2025/);
