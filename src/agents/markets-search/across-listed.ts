@@ -1,8 +1,8 @@
 import type { KalshiClient } from '../../data/kalshi/client.js';
-import { SCALE, formatPercent } from '../../data/kalshi/numbers.js';
+import { SCALE, formatPercent, parseFixed } from '../../data/kalshi/numbers.js';
 import type { KalshiEvent } from '../../data/kalshi/types.js';
 import { quoteCaller, utcMinute as utc } from '../citations.js';
-import { withTeam } from '../prediction-markets/research.js';
+import { labelOf, settlementOf, withTeam } from '../prediction-markets/research.js';
 import { eventPage, priceLine } from '../prediction-markets/summary.js';
 import type { Answer, Citation } from '../types.js';
 import { byStrike, levelOf, sideOf } from './asked.js';
@@ -74,4 +74,40 @@ export async function closingAcross(client: KalshiClient, tickers: readonly stri
     text: `Of the ${tickers.length} events listed, **${top.title.replace(/[*_]/g, '')}** closes ${last ? 'last' : 'first'}, ${utc(new Date(closes(top)))} [1]. ${last ? 'Latest' : 'Soonest'} first:\n\n${lines.join('\n')}${missing ? `\n\n${missing} of them could not be read just now.` : ''}\n`,
     citations,
   };
+}
+
+/**
+ * "Biggest movers today?", "what's hot?": open events ranked by their largest 24-hour price move
+ * (an outcome's last trade against its price a day before) or, asked what is busiest, by the
+ * contracts traded in 24 hours; the top `limit`, each with the outcome that moved and its volume.
+ */
+export async function moversAcross(client: KalshiClient, tickers: readonly string[], by: 'move' | 'volume', limit = 8): Promise<Answer> {
+  const events = (await Promise.all(tickers.map((t) => client.event(t).catch(() => null)))).filter((e): e is KalshiEvent => e !== null);
+  const rows = events.map((event) => {
+    const moves = (event.markets ?? []).flatMap((m) => {
+      const [now, before] = [parseFixed(m.last_price_dollars), parseFixed(m.previous_price_dollars)];
+      return now !== null && before !== null && !settlementOf(m) ? [{ label: labelOf(m), now, before, move: now - before }] : [];
+    });
+    const top = moves.reduce<(typeof moves)[number] | null>((a, b) => (!a || Math.abs(b.move) > Math.abs(a.move) ? b : a), null);
+    const volume = (event.markets ?? []).reduce((sum, m) => sum + (parseFixed(m.volume_24h_fp) ?? 0), 0);
+    return { event, top, volume };
+  });
+  const ranked = rows
+    .filter((r) => (by === 'move' ? r.top !== null : r.volume > 0))
+    .sort((a, b) => (by === 'move' ? Math.abs(b.top!.move) - Math.abs(a.top!.move) || b.volume - a.volume : b.volume - a.volume))
+    .slice(0, limit);
+  if (!ranked.length) return { text: `None of the ${tickers.length} open events has a price from a day ago or trades in the last 24 hours to rank, as of ${utc(client.now())}.\n`, citations: [] };
+  const citations: Citation[] = [];
+  const points = (micro: number) => `${micro >= 0 ? '+' : '−'}${(Math.abs(micro) / 10_000).toFixed(1)} pts`;
+  const lines = ranked.map(({ event, top, volume }, i) => {
+    citations.push({ order: i + 1, name: `Kalshi: ${event.title}`, url: eventPage(event) });
+    const moved = top ? `“${quoteCaller(withTeam(top.label, event.title))}” ${formatPercent(top.before)} → ${formatPercent(top.now)} (${points(top.move)})` : 'no price from a day ago';
+    return `${i + 1}. **${event.title.replace(/[*_]/g, '')}** [${i + 1}]: ${moved}; ${Math.round(volume / SCALE).toLocaleString('en-US')} contracts traded in 24 hours.`;
+  });
+  const head =
+    by === 'move'
+      ? `The open events whose prices moved most in the last 24 hours (each one's largest move: last trade against the price a day before), as of ${utc(client.now())}:`
+      : `The busiest open events, by contracts traded in the last 24 hours, as of ${utc(client.now())}:`;
+  const of = tickers.length > ranked.length ? `\n\nOf the ${tickers.length} open events read; ask about one for its prices, or give its address for its report.` : '';
+  return { text: `${head}\n\n${lines.join('\n')}${of}\n`, citations };
 }

@@ -14,11 +14,12 @@ import { liveSummary } from '../prediction-markets/summary.js';
 import type { Agent, AgentEvent, AgentRequest, Answer, Citation, Usage } from '../types.js';
 import { listed, quoteCaller } from '../citations.js';
 import { isSvcError } from '../../errors.js';
-import { GREETING, KALSHI_URL, OUT_OF_SCOPE, classify, discussedEvent, routedText, splitQuestion, type Route } from './classify.js';
+import { GREETING, KALSHI_URL, MOVERS_ASKED, OUT_OF_SCOPE, classify, discussedEvent, routedText, splitQuestion, type Route } from './classify.js';
 import { answerFromReport, eventQuestion, type EventQuestion } from './event-questions.js';
 import { WILL_IT } from '../markets-search/asked.js';
 import { acrossEvents } from './across-events.js';
-import { closingAcross, favouritesAcross } from '../markets-search/across-listed.js';
+import { closingAcross, favouritesAcross, moversAcross } from '../markets-search/across-listed.js';
+import { EventSearch } from '../markets-search/search.js';
 import { ENGLISH_ONLY, looksNonEnglish } from '../../text.js';
 
 export const ROUTER_ID = 'svc-agent';
@@ -113,6 +114,9 @@ function questionsOfReport(asked: string): string[] {
 }
 
 const TRADING_KINDS = new Set(['quote', 'best_trade', 'gap', 'arbitrage', 'model_favourite', 'market_favourite', 'market_least', 'outcome']);
+
+/** The most open events read (one request each) to rank them by their moves or volume, soonest to settle first. */
+const MOVERS_READ = 40;
 
 /** Sources no agent reads: news, injuries, forecasts, polls, social media. */
 const OUTSIDE_SOURCES = /\b(?:news|headlines?|injur\w*|lineups?|(?:is|are) \w+ playing|weather forecasts?|nws|noaa|forecast (?:high|low)|rumou?rs?|polls?|polling|twitter|tweets?|reddit|insiders?|leaks?)\b/i;
@@ -313,6 +317,15 @@ export function routerAgent(o: RouterOptions): Agent {
           yield* withUsage(o.financials.run(req), usage);
           return;
         case 'odds': {
+          if (rule.movers) {
+            yield { type: 'progress', message: 'Reading the open events\' prices and volumes.' };
+            const search = await o.index.get();
+            // "Biggest movers in crypto?": those of the topic; with none named, the open events soonest to settle.
+            const topic = question.replace(new RegExp(MOVERS_ASKED.source, 'gi'), ' ');
+            const tickers = EventSearch.terms(topic).length ? search.search(topic, 10).map((h) => h.entry.event.event_ticker) : search.everyEvent(MOVERS_READ).map((x) => x.event.event_ticker);
+            const ranked = await moversAcross(o.kalshi, tickers, rule.movers);
+            return yield* written(req, question, ranked.text, [...ranked.citations], usage);
+          }
           if (rule.events) {
             const asked = eventQuestion(question);
             const live = asked === 'market_favourite' || asked === 'market_least' || asked === 'closing';

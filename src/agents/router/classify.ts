@@ -21,7 +21,13 @@ export interface Route {
   aboutEvent?: boolean;
   /** Of several events a search listed, asked of them together ("which of these has the biggest mispricing?"): their tickers, in order. */
   events?: string[];
+  /** Open events ranked ("biggest movers today?": by their 24-hour price moves; "what's hot?", "busiest markets": by volume). */
+  movers?: 'move' | 'volume';
 }
+
+/** Events ranked by how they trade: by their price moves, or by how much they trade. */
+export const MOVERS_ASKED = /\b(?:biggest|top|largest|major)\s+(?:movers?|moves|swings|price changes)\b|\bmovers\b|\b(?:moves|swings)\b(?=[^?.!]{0,40}\b(?:today|24|day|kalshi|markets|events|now|this week)\b)|\bwh(?:at|ich)(?:'s| is| are)?\s+(?:moving|trending|hot)\b|\b(?:hot|trending|busiest|most active|most traded)\s+(?:markets?|events?|contracts?|bets?|on kalshi|right now|today|this week)\b/i;
+export const BUSIEST_ASKED = /\b(?:hot|trending|busiest|most active|most traded)\b/i;
 
 /** Asked of the events listed together, not of one: "which of these", "among those", "any of them". */
 const OF_THE_LIST = /\b(?:these|those|them|each|any of|all of|which (?:one|event|market)s?|among|across)\b/i;
@@ -187,6 +193,7 @@ function classifyOne(whole: string): Route {
   const odds = hasWord(words, ODDS_WORDS) ?? (ODDS_PHRASES.some((p) => p.test(lower)) ? 'odds phrase' : null);
   const finance = hasWord(words, FINANCE_WORDS) ?? (FINANCE_PHRASES.some((p) => p.test(lower)) ? 'finance phrase' : null);
   const multi = MULTI_PERIOD.some((p) => p.test(lower));
+  if (MOVERS_ASKED.test(lower)) return { kind: 'odds', reason: 'asks which markets move or trade most', movers: BUSIEST_ASKED.test(lower) ? 'volume' : 'move' };
   if (MARKET_ASKED.test(lower)) return { kind: 'odds', reason: 'asks for a market' };
   if (LIST_ASKED.test(lower)) return { kind: 'odds', reason: 'asks which markets there are' };
   if (odds && !(finance && !hasWord(words, ['odds', 'chance', 'chances', 'probability', 'likely', 'kalshi', 'bet', 'bets', 'betting', 'wager', 'polymarket']))) return { kind: 'odds', reason: `asks about odds (${odds})` };

@@ -148,6 +148,25 @@ describe('svc-agent (router)', () => {
     }
   });
 
+  it("ranks the open events by their 24-hour price moves ('biggest movers today?') or by volume ('what's hot?'), or a topic's ('biggest movers in crypto')", async () => {
+    const { apiKey } = await svc.account();
+    const client = new OpenAI({ baseURL: svc.baseURL, apiKey });
+    const events = fake.world.openEvents.map((t) => fake.world.events.get(t)!);
+    const volume = (e: (typeof events)[number]) => e.markets.reduce((sum, m) => sum + Number(m.volume_24h_fp ?? 0), 0);
+    const busiest = [...events].sort((a, b) => volume(b) - volume(a));
+    const hot = (await client.responses.create({ model: 'svc-agent', input: "what's hot on kalshi right now?" })).output_text;
+    expect(hot).toMatch(/^The busiest open events, by contracts traded in the last 24 hours, as of 2026-11-19 15:00 UTC:/);
+    const titles = [...hot.matchAll(/^\d+\. \*\*(.+?)\*\* \[\d+\]/gm)].map((m) => m[1]);
+    expect(titles).toEqual(busiest.slice(0, 8).map((e) => e.title));
+    expect(hot).toContain(`${Math.round(volume(busiest[0]!)).toLocaleString('en-US')} contracts traded in 24 hours`);
+    const movers = (await client.responses.create({ model: 'svc-agent', input: 'biggest movers today?' })).output_text;
+    expect(movers).toMatch(/^The open events whose prices moved most in the last 24 hours[^\n]*\n\n1\. \*\*[^*]+\*\* \[1\]: “[^”]+” \d+\.\d% → \d+\.\d% \([+−]\d+\.\d pts\)/);
+    const crypto = (await client.responses.create({ model: 'svc-agent', input: 'biggest movers in crypto' })).output_text;
+    const listed = [...crypto.matchAll(/^\d+\. \*\*(.+?)\*\* \[\d+\]/gm)].map((m) => m[1]);
+    expect(listed.length).toBeGreaterThan(0);
+    expect(listed.every((t) => /Bitcoin|Ethereum/.test(t!))).toBe(true);
+  });
+
   it('the live summary of a ladder lists its rungs by level and says when their prices cross', async () => {
     const { apiKey } = await svc.account();
     const text = textOf(await (await post(`${svc.baseURL}/responses`, apiKey, { model: 'svc-agent', input: urlOf('KXCPIYOY') })).json());
