@@ -61,16 +61,28 @@ export function americanOdds(percent: number): string {
 /** A chance as decimal odds: what a winning $1 stake returns, stake included ("1.60"). */
 export const decimalOdds = (percent: number) => (percent > 0 ? (100 / percent).toFixed(2) : '—');
 
-/** The fractions bookmakers quote (odds against, "8/11", "2/1"), from odds-on to long shots. */
-const BOOK_FRACTIONS = '1/100 1/50 1/33 1/25 1/20 1/16 1/14 1/12 1/10 1/8 1/7 1/6 1/5 2/9 1/4 2/7 3/10 1/3 4/11 2/5 4/9 1/2 8/15 4/7 8/13 4/6 8/11 4/5 5/6 10/11 1/1 11/10 6/5 5/4 11/8 6/4 13/8 7/4 15/8 2/1 9/4 5/2 11/4 3/1 10/3 7/2 4/1 9/2 5/1 11/2 6/1 13/2 7/1 15/2 8/1 17/2 9/1 10/1 11/1 12/1 14/1 16/1 18/1 20/1 25/1 33/1 40/1 50/1 66/1 80/1 100/1'
-  .split(' ')
-  .map((f) => ({ f, x: Number(f.split('/')[0]) / Number(f.split('/')[1]) }));
-
-/** A chance as fractional odds, the nearest a bookmaker quotes (on a log scale): 58% is "8/11", 34% "2/1". */
+/**
+ * A chance as fractional odds (odds against, "3/5", "24/1"): the decimal odds shown less the stake,
+ * as the simplest fraction within half a cent of it (more for long odds), so both say the same thing.
+ */
 export function fractionalOdds(percent: number): string {
   if (percent <= 0 || percent >= 100) return '—';
-  const against = Math.log((100 - percent) / percent);
-  return BOOK_FRACTIONS.reduce((a, b) => (Math.abs(Math.log(b.x) - against) < Math.abs(Math.log(a.x) - against) ? b : a)).f;
+  const x = Number((100 / percent).toFixed(2)) - 1;
+  const tolerance = 0.005 * (1 + x);
+  let best = { a: Math.max(1, Math.round(x)), b: 1 };
+  for (let b = 1; b <= 100; b++) {
+    const a = Math.round(x * b);
+    if (a < 1) continue;
+    if (Math.abs(a / b - x) <= tolerance) return reduced(a, b);
+    if (Math.abs(a / b - x) < Math.abs(best.a / best.b - x)) best = { a, b };
+  }
+  return reduced(best.a, best.b);
+}
+
+function reduced(a: number, b: number): string {
+  const gcd = (x: number, y: number): number => (y ? gcd(y, x % y) : x);
+  const d = gcd(a, b);
+  return `${a / d}/${b / d}`;
 }
 
 /** "3.4", "51.4°F", "$93,120", "$38.3M", "87k": a mean to a tenth (whole above 1,000), in the unit and size the labels are written in. */

@@ -110,7 +110,9 @@ function questionsOfReport(asked: string): string[] {
   // Kinds of one family answer together ("should I buy 48-51 at the ask? what's my EV?" is one trade).
   const family = (kind: string | null) => (kind && TRADING_KINDS.has(kind) ? 'trading' : kind);
   const kinds = pieces.map((p) => family(eventQuestion(p)));
-  return pieces.length > 1 && pieces.length <= 3 && kinds.every(Boolean) && new Set(kinds).size === pieces.length ? pieces : [asked];
+  // Each a question of its own ("58% = what fractional odds?"), not a remark before one ("hike never resolved yes but it's priced 51%?? why …").
+  const asks = pieces.every((p) => /\b(?:what|what's|whats|how|which|when|where|who)\b|^(?:and |also |plus |so |ok )?(?:is|are|can|could|would|should|do|does|did|will|convert|give|show|tell)\b/i.test(p));
+  return asks && pieces.length > 1 && pieces.length <= 3 && kinds.every(Boolean) && new Set(kinds).size === pieces.length ? pieces : [asked];
 }
 
 const TRADING_KINDS = new Set(['quote', 'best_trade', 'gap', 'arbitrage', 'model_favourite', 'market_favourite', 'market_least', 'outcome']);
