@@ -4,6 +4,7 @@ import { asksCoverage, clipped, parseWithInstructions } from '../../data/sec/que
 import { acrossCovered, answerSecQuestion, askedOfMarkets, coverageAnswer, currencyNote, said, sourcesAsked, sourcesOnly, withComponents } from '../sec/agent.js';
 import type { Agent, AgentEvent, AgentRequest } from '../types.js';
 import { answerTables, spanAsked, tabulable } from './table.js';
+import { CHART_ASKED, withCharts } from './chart.js';
 
 export { spanOf, type Span } from './table.js';
 
@@ -23,7 +24,8 @@ export function financialsAgent(core: Core): Agent {
       'Multi-period tables from SEC XBRL facts ("Apple revenue and net income for the last 8 quarters"), by fiscal quarter or year, with year-over-year and quarter-over-quarter growth; every column cites the filing pages through signed PDF links.',
     run(req: AgentRequest): AsyncIterable<AgentEvent> {
       const asked = clipped([...req.messages].reverse().find((m) => m.role === 'user')?.content ?? '');
-      return sourcesAsked(asked) ? sourcesOnly(answer(req, asked)) : answer(req, asked);
+      // "Can you chart it?": the table with its figures drawn as bars above it.
+      return sourcesAsked(asked) ? sourcesOnly(answer(req, asked)) : CHART_ASKED.test(asked) ? withCharts(answer(req, asked)) : answer(req, asked);
     },
   };
 

@@ -17,6 +17,8 @@ export async function* withCharts(events: AsyncIterable<AgentEvent>): AsyncGener
   const held: AgentEvent[] = [];
   for await (const e of events) {
     if (e.type === 'text') text += e.delta;
+    // Progress goes out as it comes (a stream shows it while the figures are read); the rest follows the text.
+    else if (e.type === 'progress') yield e;
     else held.push(e);
   }
   const charts = chartsOf(text);

@@ -7,6 +7,7 @@ import type { CompanyRef } from '../../data/sec/types.js';
 import type { ReportedFact } from '../../data/sec/facts.js';
 import type { MetricId } from '../../data/sec/metrics.js';
 import type { Agent, AgentEvent, AgentRequest, Citation } from '../types.js';
+import { CHART_ASKED, withCharts } from '../financials/chart.js';
 import { answerValuation, valuationInConversation } from './valuation.js';
 import { listed } from '../citations.js';
 import { answerTables, asksOfPeriods, asksTotal, spanAsked, tabulable, type Span } from '../financials/table.js';
@@ -28,7 +29,7 @@ export function secAgent(core: Core): Agent {
 
 async function* runSecAgent(lib: SecLibrary, request: AgentRequest): AsyncGenerator<AgentEvent> {
   const asked = clipped([...request.messages].reverse().find((m) => m.role === 'user')?.content ?? '');
-  yield* sourcesAsked(asked) ? sourcesOnly(answerSec(lib, request)) : answerSec(lib, request);
+  yield* sourcesAsked(asked) ? sourcesOnly(answerSec(lib, request)) : CHART_ASKED.test(asked) ? withCharts(answerSec(lib, request)) : answerSec(lib, request);
 }
 
 /**

@@ -425,6 +425,13 @@ describe('svc-sec-agent on the demo snapshot, offline', () => {
     expect(margins).not.toContain('could not find');
   });
 
+  it('"can you chart it" after a table draws its figures as bars above it', async () => {
+    const text = (await askOf('svc-agent', 'microsoft net income last 4 quarters', 'add revenue and net margin to that table', 'can you chart it')).text;
+    expect(text).toMatch(/^```\nNet income \(\$ million\)\nQ4 FY2024  █+ +22,036†\nQ1 FY2025  █+ +24,667\n/);
+    expect(text).toContain('\nRevenue ($ million)\nQ4 FY2024  ');
+    expect(text).toContain('| **Net income** ($ million) | 22,036† | 24,667 | 24,108 | 25,824 |');
+  });
+
   it('"last 4 q" and "past 3 yrs" are four quarters and three years, as a table', async () => {
     expect((await askOf('svc-agent', 'apple free cash flow last 4 q')).text).toContain('| | Q3 FY2024 [1][2] | Q4 FY2024 [3][1] | Q1 FY2025 [4] | Q2 FY2025 [5][4] |');
     expect((await askOf('svc-agent', 'msft revenue past 3 yrs')).text).toMatch(/\| \| FY2022 [^|]*\| FY2023 [^|]*\| FY2024 [^|]*\|\n/);
