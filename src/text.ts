@@ -26,7 +26,7 @@ const FOREIGN_WORDS = new Set(
   `cuál cuáles cuales cuánto cuanto cuánta fueron fue ingresos ganancias beneficio beneficios año ventas qué empresa utilidad probabilidades probabilidad posibilidades tasas baje bajará subirá será habrá
 quel quelle quels quelles été bénéfice chiffre affaires année était combien société probabilités taux baisse hausse sera
 wie hoch umsatz gewinn jahr welche welcher wieviel unternehmen geschäftsjahr wahrscheinlichkeit zinsen senkung
-qual quais receita lucro foi quanto probabilidade juros
+qual quais são receita lucro foi quanto probabilidade juros amanhã passar
 quale ricavi anno probabilità tassi`.split(/\s+/),
 );
 
@@ -42,3 +42,6 @@ export function looksNonEnglish(text: string): boolean {
 }
 
 export const ENGLISH_ONLY = 'I read questions in English only, so I could not tell what this one asks. Ask in English, for example “What was Apple\'s revenue in fiscal 2024?” or “What are the odds of a Fed cut in December?”.';
+
+/** Writing, code or errands asked for, not research ("write me a poem about the Fed"): a topic in it is no search. */
+export const OUT_OF_SCOPE = /\b(?:write|compose|make|give|code)\s+(?:me\s+|us\s+)?(?:a|an|some)\s+(?:\w+\s+)?(?:poem|song|story|essay|joke|haiku|limerick|rap|tweet|sonnet|script|program|code|function|app|website)s?\b|\btell me a (?:joke|story)\b|\b(?:book|reserve|order|buy)\s+(?:me\s+|us\s+)?(?:a|an|some)\s+(?:\w+\s+)?(?:flights?|hotels?|tables?|taxi|uber|tickets?|pizza|food|car)\b/i;

@@ -10,6 +10,9 @@ const STOP_WORDS =
   'event events settle settles settling settled expire expires expiring resolve resolves resolving cover covers can you your back times compare two underdog favourite favorite favoured favored likelier likeliest against going gonna go goes year yearly week weekly weekend month monthly day daily crash rise fall drop climb hit reach between last previous prior recent latest ' +
   // How often it went one way is asked of the series' record (see past-results.ts), not a topic.
   'often usually typically historically history historical record track past ' +
+  // Sources and advice asked around a topic ("any news on bitcoin?", "put my savings into bitcoin"): said apart.
+  'news headline headlines rumor rumors rumour rumours savings invest investing put my our ' +
+  'dropped dropping dip dips dipped fell falling rose rising risen jumped jumping surged surging spiked tanked plunged ' +
   'monday tuesday wednesday thursday friday saturday sunday mon tue tues wed thu thur thurs fri sat sun ' +
   // Units a level is said in ("60 degrees", "3 percent"): the level is read apart.
   'degree degrees deg unit units ' +

@@ -318,6 +318,19 @@ export function writeReport(r: Research, ctx: ReportContext): ReportBody {
         ? `The outcomes are mutually exclusive: the ${live.length === 1 ? 'one' : live.length} still open ${live.length === 1 ? 'has a market price' : 'have market prices adding up to'} ${formatPercent(sum)} and ${live.length === 1 ? 'a model probability' : 'model probabilities adding up to'} ${pct(mass)}; the other ${others === 1 ? 'one is' : `${others} are`} already decided.`
         : `The outcomes are mutually exclusive: market prices add up to ${formatPercent(sum)}, model probabilities to 100%.`) + scaled,
     );
+    // Quotes that lock in a profit whatever happens: exactly one outcome resolves YES.
+    if (live.length === r.markets.length && live.length > 1) {
+      const [bids, asks] = [live.map((v) => v.quote.bid), live.map((v) => v.quote.ask)];
+      const n = live.length;
+      if (bids.every((b): b is number => b !== null) && bids.reduce((a, b) => a + b, 0) > SCALE) {
+        const cost = n * SCALE - bids.reduce((a, b) => a + b, 0);
+        lines.push('', `**Arbitrage on these quotes:** NO on every outcome, each at 1 minus its YES bid, costs ${formatDollars(cost)} and pays $${n - 1} (every outcome but the winner pays), ${Math.round((((n - 1) * SCALE - cost) / SCALE) * 100)}¢ locked in before fees; the report does not show how many contracts are offered at those prices.`);
+      }
+      if (asks.every((a): a is number => a !== null) && asks.reduce((a, b) => a + b, 0) < SCALE) {
+        const cost = asks.reduce((a, b) => a + b, 0);
+        lines.push('', `**Arbitrage on these quotes:** YES on every outcome at the ask costs ${formatDollars(cost)} for the $1 the winner pays, ${Math.round(((SCALE - cost) / SCALE) * 100)}¢ before fees if one of them must resolve YES; the report does not show how many contracts are offered at those prices.`);
+      }
+    }
   }
   lines.push('');
 

@@ -14,13 +14,13 @@ import { liveSummary } from '../prediction-markets/summary.js';
 import type { Agent, AgentEvent, AgentRequest, Answer, Citation, Usage } from '../types.js';
 import { listed, quoteCaller } from '../citations.js';
 import { isSvcError } from '../../errors.js';
-import { GREETING, KALSHI_URL, MOVERS_ASKED, OUT_OF_SCOPE, classify, discussedEvent, routedText, splitQuestion, type Route } from './classify.js';
+import { GREETING, KALSHI_URL, MOVERS_ASKED, classify, discussedEvent, routedText, splitQuestion, type Route } from './classify.js';
 import { answerFromReport, eventQuestion, type EventQuestion } from './event-questions.js';
 import { WILL_IT } from '../markets-search/asked.js';
 import { acrossEvents } from './across-events.js';
 import { closingAcross, favouritesAcross, moversAcross } from '../markets-search/across-listed.js';
 import { EventSearch } from '../markets-search/search.js';
-import { ENGLISH_ONLY, looksNonEnglish } from '../../text.js';
+import { ENGLISH_ONLY, OUT_OF_SCOPE, looksNonEnglish } from '../../text.js';
 
 export const ROUTER_ID = 'svc-agent';
 
@@ -116,6 +116,9 @@ function questionsOfReport(asked: string): string[] {
 }
 
 const TRADING_KINDS = new Set(['quote', 'best_trade', 'gap', 'arbitrage', 'model_favourite', 'market_favourite', 'market_least', 'outcome']);
+
+/** Advice asked about money of one's own ("should I put my savings into bitcoin?"). */
+const SAVINGS_ADVICE = /\bshould (?:i|we) (?:put|invest|move|bet|go all in|sell|buy)\b|\b(?:my|our) (?:savings|retirement|401k|pension|nest egg)\b/i;
 
 /** The most open events read (one request each) to rank them by their moves or volume, soonest to settle first. */
 const MOVERS_READ = 40;
@@ -257,7 +260,13 @@ export function routerAgent(o: RouterOptions): Agent {
     const note = reported.length
       ? `\n${reported.length === 1 ? 'A report is' : 'Reports are'} stored for ${listed(reported)}: ask for ${reported.length === 1 ? 'its' : 'their'} model here (“model vs market?”), or get ${reported.length === 1 ? 'it' : 'them'} whole, free, from \`svc-prediction-markets-agent:cache\`.\n`
       : '';
-    yield* written(req, question, `${found.text}${note}`, found.citations, usage);
+    // "Any news on why bitcoin dropped?", "should I put my savings into bitcoin?": what cannot be said, before what the exchange shows.
+    const caveat = OUTSIDE_SOURCES.test(question)
+      ? 'I read no news or other outside sources, so I cannot say what happened or why; what the exchange shows:\n\n'
+      : SAVINGS_ADVICE.test(question)
+        ? "I do not give investment advice (what to do with your savings is yours to weigh, ideally with an adviser); the market's prices, for your own judgement:\n\n"
+        : '';
+    yield* written(req, question, `${caveat}${found.text}${note}`, found.citations, usage);
   }
 
   /** What can and cannot be answered about an event under discussion, for a question none of its sources answers; null when the event cannot be read. */
@@ -347,7 +356,7 @@ export function routerAgent(o: RouterOptions): Agent {
         default: {
           // Help is fixed text with no sources: nothing for the model to phrase. Thanks get a word back, not the help again.
           if (THANKS.test(question)) return yield* answer(welcome, null);
-          if (OUT_OF_SCOPE.test(question)) return yield* answer({ text: `I only do financial research: company figures from SEC filings and prediction-market odds and reports, each answer with its sources, so I do not write poems, stories or jokes.\n\n${help.text}`, citations: [] }, null);
+          if (OUT_OF_SCOPE.test(question)) return yield* answer({ text: `I only do financial research: company figures from SEC filings and prediction-market odds and reports, each answer with its sources, so I do not write poems, stories, jokes or code, nor book or order anything.\n\n${help.text}`, citations: [] }, null);
           // Asked, of an event being discussed, what nothing read about it says ("any injury news?", "the NWS forecast?").
           const event = GREETING.test(question.trim().toLowerCase()) ? null : discussedEvent(req.messages.slice(0, -1));
           const outside = event ? await outsideOf(parseEventUrl(event).eventTicker) : null;

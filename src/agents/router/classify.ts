@@ -1,6 +1,7 @@
 import type { Turn } from '../types.js';
 import { editDistance } from '../../text.js';
 import { tickerAddress } from '../../data/kalshi/url.js';
+import { OUT_OF_SCOPE } from '../../text.js';
 import { asksCoverage } from '../../data/sec/question.js';
 import { eventQuestion } from './event-questions.js';
 import { asksAboutGame, teamMentions } from '../markets-search/teams.js';
@@ -186,6 +187,13 @@ function classifyOne(whole: string): Route {
   // An event ticker sent alone, as Kalshi writes it ("KXFEDDECISION-26DEC", "kxfeddecision-26dec").
   const ticker = /^\s*\S+\s*$/.test(text) && /^\W*kx|^\W*[A-Z0-9]+-[A-Z0-9.-]+\W*$/.test(text.trim()) ? tickerAddress(text) : null;
   if (ticker) return { kind: 'kalshi_url', url: ticker, reason: 'a Kalshi event ticker' };
+  // One in a question ("what's the model say on KXCPIYOY-26DEC?"): that event, asked about.
+  const named = /(?<![\w/-])(kx[a-z0-9]+-[a-z0-9][a-z0-9.-]*[a-z0-9])(?![\w/-])/i.exec(text);
+  const address = named ? tickerAddress(named[1]!) : null;
+  if (named && address) {
+    const rest = text.replace(named[0], ' ').trim();
+    return { kind: 'kalshi_url', url: address, reason: 'a Kalshi event ticker in the question', ...(rest && (eventQuestion(rest) || WILL_IT.test(rest)) ? { aboutEvent: true } : {}) };
+  }
   if (asksCoverage(text)) return { kind: 'filings', reason: 'which companies the filings data covers' };
   if (OUT_OF_SCOPE.test(text)) return { kind: 'help', reason: 'a request outside financial research' };
   const lower = text.toLowerCase();
@@ -211,8 +219,6 @@ function classifyOne(whole: string): Route {
   return { kind: 'help', reason: GREETING.test(lower.trim()) ? 'a greeting or a request for help' : 'nothing the agents cover' };
 }
 
-/** Writing asked for, not research ("write me a poem about the Fed"): a topic in it is no search. */
-export const OUT_OF_SCOPE = /\b(?:write|compose|make|give)\s+(?:me\s+|us\s+)?(?:a|an|some)\s+(?:\w+\s+)?(?:poem|song|story|essay|joke|haiku|limerick|rap|tweet|sonnet)s?\b|\btell me a (?:joke|story)\b/i;
 
 /** Asked to generate an event's report ("ok generate the full report for it"): the event discussed, whose stored report or live summary says how. */
 const GENERATE = /\b(?:generate|create|make|run|produce|write|do|build)\b[^?.!]{0,30}\b(?:full |new |fresh |complete |whole )?report\b/i;

@@ -29,7 +29,7 @@ const PRICED = /\b(?:probabilit(?:y|ies)|outcomes?(?:\s+priced)?|priced|contract
 const OVERROUND = /\b(?:over-?round|vig(?:orish)?|juice|house edge|bookmaker'?s? margin|(?:prices|probabilities|odds) (?:add|sum) up|adds? up to|sum of (?:the )?(?:prices|probabilities|odds))\b/i;
 /** A case the rules decide ("what happens if it ends in a tie?", "does overtime count?"). */
 const RULE_CASE = /\b(?:what (?:happens|if)|in case of)\b|\b(?:ties?|tied|draws?|overtime|postpone\w*|cancel\w*|delay\w*|revis\w*|scrub\w*|forfeit\w*|suspend\w*|fail(?:s|ed|ure|ures)?|abort\w*|recount\w*|voided)\b/i;
-const ARBITRAGE = /\b(?:arb(?:itrage)?s?|risk[- ]?free|free money|guaranteed (?:profit|money)|lock(?:ed)? in a profit)\b/i;
+const ARBITRAGE = /\b(?:arb(?:itrage)?s?|risk[- ]?free|free money|guaranteed (?:profit|money)|lock(?:ed)? in a profit)\b|\b(?:buy|buying|bought|sell|selling)\s+(?:yes|no)\s+(?:on\s+)?(?:all|every|each)\b|\b(?:yes|no) on (?:all|every|each) (?:of the )?(?:\w+ )?outcomes?\b/i;
 
 /** A price in the past, or the largest move ("a week ago", "yesterday", "biggest mover"). */
 const PAST = /\b(?:ago|yesterday|last (?:week|night)|(?:a|one|1) (?:day|week) (?:ago|earlier|before)|24 ?h(?:ours?)?|7 days|seven days|(?:biggest|largest) (?:mover|move|swing|change)|moved (?:the )?most|most movement|up or down)\b/i;

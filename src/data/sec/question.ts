@@ -771,7 +771,8 @@ function extractCompanies(text: string, index: CompanyIndex, already: Found[]): 
       if (ticker) {
         closeSpan();
         found.push({ status: 'found', text: t.raw, company: refOf(ticker), fuzzy: false, at: t.start });
-      } else if (isStop(t.norm)) {
+      } else if (isStop(t.norm) || /^[-+−$€£]?\d[\d.,]*[%x×]?$/.test(t.raw)) {
+        // A number ("from 46.2% to 47.1%") names no company.
         closeSpan();
         afterList = LIST_WORDS.has(t.norm) && found.length > 0;
       } else {

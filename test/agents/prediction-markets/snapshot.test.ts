@@ -187,6 +187,18 @@ describe('demo reports: figures the snapshot implies', () => {
     }
   });
 
+  it('says when its quotes lock in a profit across exclusive outcomes (NO on every one at 1 minus its bid), and only then', async () => {
+    const nyc = await report('KXHIGHNY-26NOV20');
+    const [, cost, pays, locked] = /\*\*Arbitrage on these quotes:\*\* NO on every outcome, each at 1 minus its YES bid, costs \$(\d+\.\d\d) and pays \$(\d+) \(every outcome but the winner pays\), (\d+)¢ locked in before fees/.exec(nyc)!;
+    const bids = [...nyc.split('## Contract snapshot')[1]!.matchAll(/^\| KX[^|]+\| \$(\d\.\d\d) \|/gm)].map((m) => Number(m[1]));
+    expect(Number(pays)).toBe(bids.length - 1);
+    expect(Number(cost)).toBeCloseTo(bids.length - bids.reduce((a, b) => a + b, 0), 6);
+    expect(Number(locked)).toBe(Math.round((Number(pays) - Number(cost)) * 100));
+    expect(Number(locked)).toBeGreaterThan(0);
+    // A yes/no contract, or quotes that lock nothing in: no such line.
+    expect(await report('KXSHUTDOWN-26DEC31')).not.toContain('Arbitrage on these quotes');
+  });
+
   it('quotes the rules that can flip an outcome: postponement, and a source not published', async () => {
     expect(await report('KXNBAGAME-26NOV21LALBOS')).toContain('**Could flip the outcome:** “If the game is postponed and not played within 48 hours, the market resolves to the fair price at the time of postponement.”');
     expect(await report('KXAPPROVAL-26NOV27')).toContain('**Could flip the outcome:** “If no average is published that day, the last average published before it is used.”');

@@ -351,6 +351,16 @@ describe('several questions in one, and odds follow-ups that change topic', () =
     expect(await nyc('what units are those strikes in')).toMatch(/rules|Rules/);
     expect(await chain('will the fed cut in december?', 'write me a poem about the fed')).toMatch(/^I only do financial research/);
     expect(await chain('cuales son las probabilidades de que la fed baje tasas en diciembre')).toMatch(/^I read questions in English only/);
+    expect(await chain('quais são as chances do bitcoin passar de 96 mil amanhã?')).toMatch(/^I read questions in English only/);
+    expect(await chain('can you book me a flight to new york')).toMatch(/^I only do financial research/);
+    expect((await client.responses.create({ model: 'svc-sec-agent', input: "write a python script that downloads apple's 10-k" })).output_text).toMatch(/^This model answers questions about companies' figures from their SEC filings[^\n]*it does not write code/);
+    // News and advice around a topic: said not to be given, then what the exchange shows for it.
+    const news = await chain('any news on why bitcoin dropped this week?');
+    expect(news).toMatch(/^I read no news or other outside sources, so I cannot say what happened or why; what the exchange shows:\n\nOpen Kalshi events matching/);
+    expect(news).toContain('KXBTCD-26NOV20');
+    expect(await chain('should i put my savings into bitcoin?')).toMatch(/^I do not give investment advice[^\n]*\n\nOpen Kalshi events matching “should i put my savings into bitcoin\?”/);
+    // An event ticker inside a question is that event.
+    expect(await chain('whats the model say on KXCPIYOY-26DEC')).toMatch(/^No report is stored for KXCPIYOY-26DEC yet, so there is no model probability|^- \*\*Above/);
     // A greeting is still the help.
     expect(await chain(game, 'hi')).toMatch(/^I answer financial research questions/);
   });

@@ -58,6 +58,8 @@ describe('companies', () => {
     // Segments of a company are parts of its total, not companies.
     ['MSFT segment revenue - intelligent cloud vs productivity vs personal computing, FY24', ['MSFT']],
     ['Foobarco and tesla revenue', ['unknown:Foobarco', 'unknown:tesla']],
+    // Numbers are no names.
+    ["why did apple's gross margin go up from 46.2% to 47.1%?", ['AAPL']],
   ])('%s → %j', (text, expected) => {
     expect(companies(parse(text))).toEqual(expected);
   });
