@@ -13,6 +13,8 @@ const STOP_WORDS =
   // Sources and advice asked around a topic ("any news on bitcoin?", "put my savings into bitcoin"): said apart.
   'news headline headlines rumor rumors rumour rumours savings invest investing put my our ' +
   'dropped dropping dip dips dipped fell falling rose rising risen jumped jumping surged surging spiked tanked plunged ' +
+  // Words weighing events against each other ("rank them by how overpriced they are", "which has the bigger edge").
+  'has had bigger biggest larger largest smaller smallest greater rank ranked ranking they them we ' +
   'monday tuesday wednesday thursday friday saturday sunday mon tue tues wed thu thur thurs fri sat sun ' +
   // Units a level is said in ("60 degrees", "3 percent"): the level is read apart.
   'degree degrees deg unit units ' +
@@ -83,7 +85,7 @@ const SYNONYMS: Record<string, string[]> = {
 
 const STOP = new Set(STOP_WORDS.split(' ').map(fold));
 /** The model of a report asked about, which is no topic: "model vs market", "your model", "what does the model say". */
-export const MODEL_ASKED = /\b(?:model\s+(?:vs\.?|versus|and|or|against|compared to)\s+(?:the\s+)?market|market\s+(?:vs\.?|versus|and|or|against)\s+(?:the\s+)?model|(?:your|the|svc'?s?|our)\s+model(?:'s)?(?:\s+(?:says?|thinks?|probabilit(?:y|ies)|odds))?|model\s+(?:says?|thinks?|probabilit(?:y|ies)))\b/i;
+export const MODEL_ASKED = /\b(?:model\s+(?:vs\.?|versus|and|or|against|compared to)\s+(?:the\s+)?market|market\s+(?:vs\.?|versus|and|or|against)\s+(?:the\s+)?model|(?:your|the|svc'?s?|our)\s+model(?:'s)?(?:\s+(?:says?|thinks?|probabilit(?:y|ies)|odds))?|model\s+(?:says?|thinks?|probabilit(?:y|ies))|model(?:'s)?\s+(?:edges?|gaps?|view|numbers?))\b/i;
 /** Long stopwords, which a one-letter typo ("probabilty") still leaves stopwords. */
 const LONG_STOP = [...STOP].filter((w) => w.length >= 6);
 

@@ -225,6 +225,14 @@ export function routerAgent(o: RouterOptions): Agent {
     yield* written(req, question, summary.text, summary.citations, usage);
   }
 
+  /** The best match of each topic a question lists ("the NYC temperature, payrolls and approval markets"), when it lists several. */
+  async function topicsNamed(question: string): Promise<string[]> {
+    const chunks = question.split(/,|;|\band\b|\bvs\.?|\bversus\b|\bor\b/i).filter((c) => EventSearch.terms(c).length);
+    if (chunks.length < 2) return [];
+    const search = await o.index.get();
+    return chunks.slice(0, 5).flatMap((c) => search.search(c, 1).filter((h) => h.missing.length === 0).map((h) => h.entry.event.event_ticker));
+  }
+
   /** How the event's series resolved before (the newest settled event, or its record), when that is what is asked; null otherwise. */
   async function pastOf(eventTicker: string, question: string, asked: EventQuestion | null): Promise<Answer | null> {
     if (asked !== 'previous' && asked !== 'history') return null;
@@ -241,12 +249,21 @@ export function routerAgent(o: RouterOptions): Agent {
     const asked = eventQuestion(question);
     const ofReport = MODEL_ASKED.test(question) || ['gap', 'model_favourite', 'best_trade', 'previous', 'history', 'method'].includes(asked ?? '');
     // "Compare the BTC and ETH markets", "BTC vs ETH, which one is more mispriced?": the events found, weighed from their stored reports.
-    if (found.found.length > 1 && (asked === 'gap' || asked === 'best_trade' || /\b(?:compare|comparison|vs\.?|versus)\b/i.test(question))) {
-      const across = await acrossEvents(found.found, (t) => o.reports.latest(t), asked === 'best_trade', o.reportCost);
+    const weighing = asked === 'gap' || asked === 'best_trade' || /\b(?:compare|comparison|vs\.?|versus|rank(?:ed|ing)?)\b/i.test(question);
+    // "Rank the NYC temperature, payrolls and approval markets by …": each topic named is searched for on its own too.
+    const named = weighing ? await topicsNamed(question) : [];
+    const weighed = [...new Set([...found.found, ...named])];
+    if (weighed.length > 1 && weighing) {
+      const across = await acrossEvents(weighed, (t) => o.reports.latest(t), asked === 'best_trade', o.reportCost);
       if (across.citations.length) {
         const offset = found.citations.length;
         const weighed = across.text.replace(/\[(\d+)\]/g, (_, n: string) => `[${Number(n) + offset}]`);
         return yield* written(req, question, `${found.text.trimEnd()}\n\n**Model against market, from the stored reports.** ${weighed}`, [...found.citations, ...across.citations.map((c) => ({ ...c, order: c.order + offset }))], usage);
+      }
+      // No report for any of them, and more events named than the one search found: each one's live prices, and that no model compares them yet.
+      if (weighed.length > found.found.length) {
+        const live = await favouritesAcross(o.kalshi, weighed, false);
+        return yield* written(req, question, `${across.text.trimEnd()}\n\n${live.text}`, [...live.citations], usage);
       }
     }
     if (ofReport && found.found.length === 1) {

@@ -306,7 +306,7 @@ export function splitQuestion(message: string): { question: string; route: Route
 }
 
 /** Events weighed against each other in one question ("compare the BTC and ETH markets"): one search for both. */
-const WEIGHED = /\b(?:compare[ds]?|comparing|comparison|vs\.?|versus|between|both|which (?:one|is|has|of))\b/i;
+const WEIGHED = /\b(?:compare[ds]?|comparing|comparison|vs\.?|versus|between|both|rank(?:ed|ing)?|which (?:one|is|has|of))\b/i;
 
 /** Topics that are one event's, as said in several ways. */
 const SAME_TOPIC: Record<string, string> = { fomc: 'fed', btc: 'bitcoin', eth: 'ethereum', inflation: 'cpi', launch: 'spacex', launches: 'spacex', temp: 'temperature', weather: 'temperature', unemployment: 'payrolls' };

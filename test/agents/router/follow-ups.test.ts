@@ -320,6 +320,12 @@ describe('several questions in one, and odds follow-ups that change topic', () =
       expect(text, weigh).toMatch(both);
       expect(each(text), weigh).toEqual(['KXBTCD-26NOV20', 'KXETHD-26NOV20']);
     }
+    // Topics listed apart are each found; with reports, weighed from them, else their live prices and that no model compares them yet.
+    const ranked = await chain('rank the nyc temperature, payrolls and approval markets by how overpriced they are');
+    for (const ticker of ['KXHIGHNY-26NOV20', 'KXPAYROLLS-26DEC', 'KXAPPROVAL-26NOV27']) expect(ranked, ticker).toContain(ticker.startsWith('KXHIGHNY') ? 'Highest temperature in NYC' : ticker.startsWith('KXPAYROLLS') ? 'KXPAYROLLS-26DEC' : 'KXAPPROVAL-26NOV27');
+    expect(ranked).toMatch(/^(?:None of the 3 events listed has a stored report|Open Kalshi events matching|No open Kalshi event matches all of)/);
+    const edge = await chain('compare the btc and eth markets: which one has the bigger model edge?');
+    expect(edge).toContain('**Model against market, from the stored reports.** Of the 2 events listed, 2 have a stored report');
     // A search finding events with stored reports says so, and where to get them free.
     expect(await chain('btc price market for tomorrow?')).toContain('\nA report is stored for KXBTCD-26NOV20: ask for its model here (“model vs market?”), or get it whole, free, from `svc-prediction-markets-agent:cache`.\n');
     // In one question: the two events with their prices, then their reports weighed; cited to the event pages the reports cite.
