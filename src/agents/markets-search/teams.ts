@@ -125,6 +125,8 @@ export function teamMentions(text: string): TeamMention[] {
     const [said, place, abbreviation] = m;
     if (abbreviation && (capitals || said !== said.toUpperCase()) && !LOWER_CASE_OK.has(said.toUpperCase())) continue;
     const key = said.toLowerCase();
+    // "1000 bucks", "a few bucks": money, not Milwaukee.
+    if (key === 'bucks' && /(?:\d[\d,.]*k?|few|couple(?: of)?|some|many|more|extra)\s*$/i.test(text.slice(0, m.index!))) continue;
     const teams = place ? BY_PLACE.get(key)! : abbreviation ? [...(BY_ABBREVIATION.get(key) ?? []), ...(BY_PLACE.get(key) ?? [])] : BY_NICKNAME.get(key)!;
     out.push({ at: m.index!, said, teams: [...new Set(teams)], byNickname: !place && !abbreviation });
   }

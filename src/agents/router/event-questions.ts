@@ -5,7 +5,7 @@ import { listed } from '../citations.js';
 import { editDistance } from '../../text.js';
 import { LEVEL_EXPECTED_ASKED, ODDS_FORMAT_ASKED } from '../markets-search/distribution.js';
 import { bestRow, bullets, byLevel, cited, isLadder, levelOfRow, names, outcomeOf, percent, points, readReport, refsOf, rowLine, rungSide, sumOf, type Row } from './report-rows.js';
-import { anomaliesText, arbitrageText, bestTradeText, mostTradedText, overroundText, pricedText, quoteText } from './trading-answers.js';
+import { anomaliesText, arbitrageText, bestTradeText, mostTradedText, overroundText, pricedText, quoteText, sizingText } from './trading-answers.js';
 import { LIKELIHOOD, SOURCE_ASKED, baseRateText, cheapText, ladderBandsText, ladderSpanText, likelihoodText, methodText, pastText, placedText, previousText, pricedAboveText, rangeSpanText, rulesText, summaryText, expectedText, oddsFormatText, whyMovedText, whyText } from './report-answers.js';
 
 // Questions about an event already reported on ("which outcome does the model favour?", "when
@@ -16,7 +16,7 @@ import { LIKELIHOOD, SOURCE_ASKED, baseRateText, cheapText, ladderBandsText, lad
 export type EventQuestion = 'summary' | 'anomalies' | 'expected' | 'odds_format' | 'best_trade' | 'arbitrage' | 'overround' | 'quote' | 'method' | 'previous' | 'model_favourite' | 'market_favourite' | 'market_least' | 'gap' | 'closing' | 'resolution' | 'history' | 'moves' | 'outcome';
 
 /** The order book and trading of a contract, or what buying it at the ask is worth on the model. */
-const QUOTE = /\b(?:spreads?|bids?|(?:the|at the|its) ask|asking price|order ?book|liquidity|open interest|expected value|ev|worth buying|buy(?:ing)? (?:\d[\d,]* )?(?:yes|no)|(?:want|get|grab|take) (?:\d[\d,]* )?(?:yes|no)(?: contracts?)?|\d[\d,]* (?:yes|no) contracts?|max(?:imum)? (?:loss|gain|profit)|pay ?offs?|(?:should i|to) (?:buy|sell|bet on|back)|bet on|payouts?|pays? out|how much (?:would|could|will|do|does|can) (?:i|you|we) (?:make|win|get|earn)|what (?:do|would|will|can|could) (?:i|you|we) (?:make|win|get|earn)|how much (?:does|do|is) (?:a |one )?(?:yes|no|contract)\w*\s+(?:cost|costs))\b/i;
+const QUOTE = /\b(?:spreads?|bids?|break[- ]?even|(?:the|at the|its) ask|asking price|order ?book|liquidity|open interest|expected value|ev|worth buying|buy(?:ing)? (?:\d[\d,]* )?(?:yes|no)|(?:want|get|grab|take) (?:\d[\d,]* )?(?:yes|no)(?: contracts?)?|\d[\d,]* (?:yes|no) contracts?|max(?:imum)? (?:loss|gain|profit)|pay ?offs?|(?:should i|to) (?:buy|sell|bet on|back)|bet on|payouts?|pays? out|how much (?:would|could|will|do|does|can) (?:i|you|we) (?:make|win|get|earn)|what (?:do|would|will|can|could) (?:i|you|we) (?:make|win|get|earn)|how much (?:does|do|is) (?:a |one )?(?:yes|no|contract)\w*\s+(?:cost|costs))\b/i;
 /** Trading figures of the contract snapshot. */
 const TRADING = /\b(?:volume|open interest|traded|liquid\w*)\b/i;
 /** A ranking by a trading figure ("which has the most volume?"). */
@@ -69,6 +69,9 @@ const ONE_SENTENCE = /\b(?:in (?:one|a|1) (?:short )?(?:sentence|line)|one[- ]li
 /** The trade the model favours, of no outcome in particular: "which outcome would you buy?", "best bet?", "where's the edge?". */
 const BEST_TRADE = /\b(?:(?:best|worst) (?:trade|bet|buy|value|opportunity|edge)|(?:which|what) (?:one |outcome |contract |side )?(?:would|should|do) (?:you|i) (?:buy|bet on|back|pick|trade)|\b(?:would|should) (?:you|i) (?:buy|bet on|back)\b|where(?:'s| is) the (?:edge|value)|(?:any|is there (?:an? )?)(?:edge|value|good bets?)\b)/;
 
+/** How much to stake ("how much should I size with $1000?", "Kelly on NO 96k?"): the Kelly fraction of the trade meant. */
+export const SIZING = /\bkelly\b|\bbankroll\b|\bposition siz(?:e|ing)\b|\bhow (?:much|big|large) (?:should|would|do|can) (?:i|we|you) (?:bet|put|risk|stake|wager|size|allocate|go)\b|\bhow should (?:i|we) size\b|\bsiz(?:e|ing) (?:it|this|that|my|the|a) (?:bet|position|trade)\b/i;
+
 /** "Anything weird in the pricing?", "does the market look off?": what stands out in the report's prices. */
 const ANOMALY = /\b(?:weird|odd|strange|unusual|anomal\w*|inconsisten\w*|suspicious|funny|fishy|out of line|stand(?:s)? out|red flags?)\b[^?]*\b(?:pric\w*|odds|market|book|quotes?|trading)\b|\b(?:pric\w*|odds|market|book|quotes?|trading)\b[^?]*\b(?:weird|odd|strange|unusual|anomal\w*|inconsisten\w*|suspicious|fishy|out of line|look(?:s)? (?:off|wrong))\b/i;
 
@@ -88,7 +91,7 @@ export function eventQuestion(question: string): EventQuestion | null {
   if (WHY_PRICED.test(q) && /\b(?:market|priced?|prices|trad(?:es|ing)|odds|at \d+(?:\.\d+)?%|only \d+)/.test(q) && !METHOD.test(q) && !/\bmodel\b/.test(q)) return 'outcome';
   if (LEVEL_EXPECTED_ASKED.test(q)) return 'expected';
   if (ODDS_FORMAT_ASKED.test(q)) return 'odds_format';
-  if (BEST_TRADE.test(q)) return 'best_trade';
+  if (BEST_TRADE.test(q) || SIZING.test(q)) return 'best_trade';
   if (ARBITRAGE.test(q)) return 'arbitrage';
   // "The sum of probabilities above 4%" filters outcomes by price; it does not ask for the overround.
   if (PRICED.test(q)) return 'outcome';
@@ -499,7 +502,8 @@ function answerAbout(question: string, report: { title: string; text: string; ci
     // A range asked ("48-51") names the outcomes wholly inside it.
     const inside = between ? rows.filter((r) => { const x = labelRange(outcomeOf(r.outcome).name); return x !== null && (x.from ?? -Infinity) >= between.from && (x.to ?? Infinity) <= between.to; }) : [];
     const meant = named.length && named.length < rows.length ? named : inside.length && inside.length < rows.length ? inside : [];
-    text = meant.length ? quoteText(`buy ${question}`, meant, contracts) : bestTradeText(rows, contracts, /\bworst\b/i.test(question) && !/\bbest\b/i.test(question), /\bbest\b/i.test(question) && /\bworst\b/i.test(question));
+    if (SIZING.test(question)) text = sizingText(question, meant.length ? meant : rows, contracts);
+    else text = meant.length ? quoteText(`buy ${question}`, meant, contracts) : bestTradeText(rows, contracts, /\bworst\b/i.test(question) && !/\bbest\b/i.test(question), /\bbest\b/i.test(question) && /\bworst\b/i.test(question));
   } else if (kind === 'odds_format') {
     text = oddsFormatText(named.length ? named : rows, report.title);
   } else if (kind === 'arbitrage') {

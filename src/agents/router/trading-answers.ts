@@ -50,6 +50,8 @@ export function quoteText(question: string, shown: Row[], contracts: Map<string,
       line += `. $${money(stake)} buys ${count.toLocaleString('en-US')} ${side} contract${count === 1 ? '' : 's'} at $${each.toFixed(2)} ($${money(cost)}): if it resolves ${side} they pay $${money(count)}, a profit of $${money(count - cost)} before fees; if not, the $${money(cost)} is lost`;
       held = count;
     }
+    // "Breakeven probability?": what the side bought costs is the chance it needs, before fees.
+    if (/\bbreak[- ]?even\b/i.test(question) && each !== null) line += `. Breakeven: ${no ? 'NO' : 'YES'} at $${each.toFixed(2)} needs a ${percent(100 * each)} chance to break even before fees${Number.isFinite(r.modelValue) ? `; the model gives ${percent(no ? 100 - r.modelValue : r.modelValue)}` : ''}`;
     if (value && Number.isFinite(r.modelValue)) {
       // NO is bought at 1 minus the best YES bid, and pays when the outcome does not happen.
       const [paid, chance, side] = no ? [noPrice, 1 - r.modelValue / 100, 'NO'] : [ask, r.modelValue / 100, 'YES'];
@@ -116,6 +118,31 @@ export function bestTradeText(rows: Row[], contracts: Map<string, Contract>, wor
   // "Which has the best value, and which is the worst?": both ends.
   const other = both && trades.length > 1 ? ` The worst is ${tradeSaid(trades.at(-1)!)}.` : '';
   return `${head}${other}${rest.length ? `\n\nNext:\n${rest.join('\n')}` : ''}\n\nYES is bought at the ask; NO at 1 minus the best YES bid, and pays when the outcome does not happen. This is the model's arithmetic on the report's prices, not investment advice: prices move, and fees and the model's error are not counted.`;
+}
+
+/**
+ * How much to stake on the model ("how much should I size with $1000?", "Kelly on NO 96k?"): the
+ * Kelly fraction of the best trade among `rows` (the side named, when one is), f = (p − c)/(1 − c)
+ * for a contract costing c that pays $1 with the model's chance p; half of it beside, and in
+ * dollars and whole contracts when a bankroll is said. Nothing when no trade has an edge.
+ */
+export function sizingText(question: string, rows: Row[], contracts: Map<string, Contract>): string | null {
+  const side = /\bno\b/i.test(question) ? 'NO' : /\byes\b/i.test(question) ? 'YES' : null;
+  const trades = rankedTrades(rows, contracts).filter((t) => !side || t.side === side);
+  if (!trades.length) return null;
+  const t = trades[0]!;
+  const caveat = "The Kelly criterion assumes the model's probability is right; it is not, exactly, so many stake a half or a quarter of it. This is arithmetic on the report's prices before fees, not investment advice.";
+  if (t.ev <= 0) return `The Kelly criterion stakes nothing here: on the model, no ${side ? `${side} ` : ''}contract has a positive expected value at current prices (the least unfavourable is ${tradeSaid(t)}).\n\n${caveat}`;
+  const f = t.ev / (1 - t.paid);
+  const staked = /\$\s?(\d[\d,]*(?:\.\d{1,2})?)|\b(\d[\d,]*(?:\.\d{1,2})?)\s*(?:dollars|usd|bucks)\b/i.exec(question);
+  const bankroll = staked ? Number((staked[1] ?? staked[2])!.replace(/,/g, '')) : null;
+  const inDollars = (share: number) => {
+    const stake = bankroll! * share;
+    const count = Math.floor(Math.round(stake * 100) / Math.round(t.paid * 100));
+    return `$${money(stake)} (${count.toLocaleString('en-US')} contract${count === 1 ? '' : 's'} at $${t.paid.toFixed(2)})`;
+  };
+  const onBankroll = bankroll ? ` On $${money(bankroll)}: ${inDollars(f)} at full Kelly, ${inDollars(f / 2)} at half.` : ' Say a bankroll ("with $1,000") for it in dollars.';
+  return `On the model, the trade to size is ${tradeSaid(t)}. The Kelly fraction, (p − c)/(1 − c) = (${(100 * t.chance).toFixed(1)}% − $${t.paid.toFixed(2)}) / (1 − $${t.paid.toFixed(2)}), is **${(100 * f).toFixed(1)}%** of the bankroll; half Kelly ${(50 * f).toFixed(1)}%.${onBankroll}\n\n${caveat}`;
 }
 
 /**

@@ -14,6 +14,9 @@ describe('teams named by place, abbreviation or nickname', () => {
     // All in capitals, words are words again.
     expect(named('NO WAY THE FED CUTS')).toEqual([]);
     expect(named('Trail Blazers at Golden State')).toEqual(['Trail Blazers=Trail Blazers', 'Golden State=Warriors']);
+    // Money said in bucks is no Milwaukee.
+    expect(named('how much should i size if i have 1000 bucks')).toEqual([]);
+    expect(named('a few bucks on the Bucks?')).toEqual(['Bucks=Bucks']);
   });
 
   it('adds the name an event calls a team by (its nickname or its place), for matching titles and outcomes either way', () => {

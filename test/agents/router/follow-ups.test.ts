@@ -638,6 +638,20 @@ describe('several questions in one, and odds follow-ups that change topic', () =
     const hundred = await fed('whats the EV of buying 100 NO on hike at the ask');
     expect(hundred).toContain('100 NO contracts at $0.49 cost $49');
     evTotal(hundred, 100);
+    // How much to stake: the Kelly fraction of the best trade (or of the side named), in dollars and contracts on a bankroll said.
+    const sized = await fed('ok how much should i size if i have 1000 bucks');
+    const kelly = /^On the model, the trade to size is \*\*(YES|NO) on [^*]+\*\* at \$(\d\.\d\d) against the model's ([\d.]+)%: [^\n]*The Kelly fraction, \(p − c\)\/\(1 − c\) = [^\n]*, is \*\*([\d.]+)%\*\* of the bankroll; half Kelly ([\d.]+)%\. On \$1,000: \$([\d,.]+) \((\d+) contracts at \$\d\.\d\d\) at full Kelly/.exec(sized);
+    if (kelly) {
+      const [, , price, chance, fraction, half, stake, count] = kelly;
+      const f = (Number(chance) / 100 - Number(price)) / (1 - Number(price));
+      expect(Math.abs(Number(fraction) - 100 * f)).toBeLessThan(0.1);
+      expect(Math.abs(Number(half) - 50 * f)).toBeLessThan(0.1);
+      expect(Math.abs(Number(stake!.replace(/,/g, '')) - 1000 * f)).toBeLessThan(1);
+      expect(Number(count)).toBe(Math.floor(Number(stake!.replace(/,/g, '')) / Number(price)));
+    } else expect(sized).toMatch(/^The Kelly criterion stakes nothing here/);
+    expect(sized).toContain('not investment advice');
+    // The breakeven of a side is its price.
+    expect(await fed('breakeven probability on yes hike?')).toMatch(/Breakeven: YES at \$(0\.\d\d) needs a [\d.]+% chance to break even before fees; the model gives [\d.]+%/);
     // Two questions of different kinds in one turn: each answered, under its own heading; fractional odds are the decimal odds less the stake.
     const two = await fed('what are the fractional odds on hike? and what would 100 yes contracts on hold cost me');
     expect(two).toMatch(/^### what are the fractional odds on hike\?\n\nAs American \(moneyline\), decimal and fractional odds[^\n]*\n\n- \*\*Hike 25bps\*\*: market 51\.5% [^\n]*fractional \d+\/\d+\b/);
