@@ -6,7 +6,7 @@ import { editDistance } from '../../text.js';
 import { LEVEL_EXPECTED_ASKED, ODDS_FORMAT_ASKED } from '../markets-search/distribution.js';
 import { bestRow, bullets, byLevel, cited, isLadder, levelOfRow, names, outcomeOf, percent, points, readReport, refsOf, rowLine, rungSide, sumOf, type Row } from './report-rows.js';
 import { anomaliesText, arbitrageText, bestTradeText, mostTradedText, overroundText, pricedText, quoteText, sizingText } from './trading-answers.js';
-import { LIKELIHOOD, SOURCE_ASKED, baseRateText, cheapText, ladderBandsText, ladderSpanText, likelihoodText, methodText, pastText, placedText, previousText, pricedAboveText, rangeSpanText, rulesText, summaryText, expectedText, oddsFormatText, whyMovedText, whyText } from './report-answers.js';
+import { LIKELIHOOD, SOURCE_ASKED, baseRateText, cheapText, ladderBandsText, ladderSpanText, likelihoodText, methodText, modelWhyText, pastText, placedText, previousText, pricedAboveText, rangeSpanText, rulesText, summaryText, expectedText, oddsFormatText, whyMovedText, whyText } from './report-answers.js';
 
 // Questions about an event already reported on ("which outcome does the model favour?", "when
 // does it close?"), answered from the stored report itself: its figures, quoted with the sources
@@ -488,6 +488,9 @@ function answerAbout(question: string, report: { title: string; text: string; ci
     text = anomaliesText(section('outcomes'), section('key claims'), rows, exclusive);
   } else if (moved) {
     text = moved;
+  } else if (WHY_PRICED.test(question) && /\b(?:model|disagree\w*)\b/i.test(question) && whyNamed().length === 1 && modelWhyText(whyNamed()[0]!, section('method'), section('resolution history'))) {
+    // "Why does the model disagree with the market on 96k?": that outcome's arithmetic on the fit.
+    text = modelWhyText(whyNamed()[0]!, section('method'), section('resolution history'));
   } else if (WHY_PRICED.test(question) && kind === 'outcome' && !whyNamed().length && !ladder) {
     // "Why is the market so pessimistic?" names no outcome: the one contract, or the market's favourite, explained.
     const favourite = single ?? best((r) => r.marketValue)!;

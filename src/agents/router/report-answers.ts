@@ -1,7 +1,7 @@
 import { labelRange, monthAsked, monthName, type LabelRange } from '../markets-search/asked.js';
 import { aboutLevel, americanOdds, decimalOdds, expectedLevel, fractionalOdds } from '../markets-search/distribution.js';
 import { withTeam } from '../prediction-markets/research.js';
-import { monotoneLadder } from '../prediction-markets/model.js';
+import { calibrate, monotoneLadder, predict, rateWeight } from '../prediction-markets/model.js';
 import { capitalise } from '../sec/format.js';
 import { listed } from '../citations.js';
 import { bestRow, bullets, byLevel, gapOf, isLadder, levelOfRow, names, outcomeOf, percent, points, refsOf, rowLine, rungSide, sumOf, type Row } from './report-rows.js';
@@ -478,3 +478,36 @@ export function pricedAboveText(rows: Row[], side: string, at: number, exclusive
   return `Priced ${side} ${percent(at)}: ${all}, ${names(picked)}; ${picked.length > 1 ? 'together ' : ''}${sums} ${refsOf(picked)}.\n\n${picked.map(rowLine).join('\n')}`;
 }
 
+
+/**
+ * Why the model gives an outcome what it does ("why does the model disagree with the market on
+ * 96k?"): the report's fitted a, b and c applied to its price and its base rate, step by step, so
+ * the answer is this outcome's arithmetic, not the method paragraph. Null when the report does
+ * not state its fit or the outcome's base rate.
+ */
+export function modelWhyText(row: Row, method: string | undefined, history: string | undefined): string | null {
+  const fit = /It gives a = (−?-?[\d.]+), b = (−?-?[\d.]+)[\s\S]*? and c = (−?-?[\d.]+)/.exec(method ?? '');
+  const { name, refs } = outcomeOf(row.outcome);
+  const escaped = name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const rate = new RegExp(`(?:^|[:;(]\\s*)${escaped}: (\\d+) of (\\d+) \\(([\\d.]+)%\\)`).exec((history ?? '').split('\n').find((l) => l.startsWith('**Base rates**')) ?? '');
+  if (!fit || !rate || !Number.isFinite(row.marketValue) || !Number.isFinite(row.modelValue)) return null;
+  const [a, b, c] = fit.slice(1, 4).map((x) => Number(x!.replace('−', '-'))) as [number, number, number];
+  const [wins, cases] = [Number(rate[1]), Number(rate[2])];
+  // The model's own arithmetic (model.ts), on the fit as the report states it.
+  const fitted = { a, b, c, n: 0 };
+  const price = row.marketValue / 100;
+  const w = rateWeight(cases);
+  const stretched = calibrate(fitted, price);
+  const pulled = predict(fitted, price, { wins, cases });
+  const pct = (p: number) => `${(100 * p).toFixed(1)}%`;
+  const stretch =
+    Math.abs(b - 1) < 0.02
+      ? `b = ${b} leaves the price about where it is`
+      : b > 1
+        ? `b = ${b} (above 1: this series' prices have been too close to 50%) pushes it outwards`
+        : `b = ${b} (below 1: this series' prices have been too far from 50%) pulls it towards 50%`;
+  const pull = c * w;
+  const record = Math.abs(pull) < 0.05 ? `its record barely counts: c·w = ${c} × ${w.toFixed(2)} = ${pull.toFixed(2)}, since base rates have added little beyond the price in this series` : `its record moves it by c·w = ${c} × ${w.toFixed(2)} = ${pull.toFixed(2)} of the way, on the log-odds scale, from the price towards its base rate`;
+  const after = Math.abs(pulled * 100 - row.modelValue) >= 0.5 ? ` The report's ${row.model} differs from that ${pct(pulled)}: the model then holds a ladder's rungs in order, or shares exclusive outcomes out to 100% with the others (and the fit is shown rounded).` : '';
+  return `Why the model gives **${name}** ${row.model} against a market ${row.market} ${refs}:\n\n- **The price, stretched:** ${stretch}, and a = ${a} shifts it: ${pct(price)} becomes ${pct(stretched)}.\n- **The record:** ${name} resolved YES in ${wins} of ${cases} settled events (${rate[3]}%); ${record}: ${pct(stretched)} becomes ${pct(pulled)}.${after}\n\nThe fit (a, b, c) is the report's, on this series' settled markets; the model reads prices and outcomes, not news.`;
+}

@@ -326,6 +326,13 @@ describe('several questions in one, and odds follow-ups that change topic', () =
     expect(ranked).toMatch(/^(?:None of the 3 events listed has a stored report|Open Kalshi events matching|No open Kalshi event matches all of)/);
     const edge = await chain('compare the btc and eth markets: which one has the bigger model edge?');
     expect(edge).toContain('**Model against market, from the stored reports.** Of the 2 events listed, 2 have a stored report');
+    // Why the model gives an outcome what it does: the report's fit applied to its price and its record, step by step.
+    const btcThread = await thread('https://kalshi.com/markets/kxbtcd/bitcoin/kxbtcd-26nov20');
+    const why = await btcThread('why does the model disagree with the market on 96k');
+    const [, model] = /^Why the model gives \*\*Above \$96,000\*\* ([\d.]+)% against a market [\d.]+% \((?:mid|last trade)\) \[1\]:\n\n- \*\*The price, stretched:\*\* b = [\d.]+ /.exec(why)!;
+    const [, final] = /- \*\*The record:\*\* Above \$96,000 resolved YES in \d+ of \d+ settled events \([\d.]+%\); [^\n]*becomes ([\d.]+)%\./.exec(why)!;
+    if (Math.abs(Number(final) - Number(model)) >= 0.5) expect(why).toContain('differs from that');
+    expect(why).not.toContain('Prediction markets tend to overprice longshots');
     // A search finding events with stored reports says so, and where to get them free.
     expect(await chain('btc price market for tomorrow?')).toContain('\nA report is stored for KXBTCD-26NOV20: ask for its model here (“model vs market?”), or get it whole, free, from `svc-prediction-markets-agent:cache`.\n');
     // In one question: the two events with their prices, then their reports weighed; cited to the event pages the reports cite.
