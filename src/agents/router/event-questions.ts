@@ -6,14 +6,14 @@ import { editDistance } from '../../text.js';
 import { LEVEL_EXPECTED_ASKED, ODDS_FORMAT_ASKED } from '../markets-search/distribution.js';
 import { bestRow, bullets, byLevel, cited, isLadder, levelOfRow, names, outcomeOf, percent, points, readReport, refsOf, rowLine, rungSide, sumOf, type Row } from './report-rows.js';
 import { anomaliesText, arbitrageText, bestTradeText, mostTradedText, overroundText, pricedText, quoteText, sizingText } from './trading-answers.js';
-import { LIKELIHOOD, SOURCE_ASKED, baseRateText, cheapText, ladderBandsText, ladderSpanText, likelihoodText, methodText, modelWhyText, pastText, placedText, previousText, pricedAboveText, rangeSpanText, rulesText, summaryText, expectedText, oddsFormatText, whyMovedText, whyText } from './report-answers.js';
+import { LIKELIHOOD, SOURCE_ASKED, baseRateText, basicsText, cheapText, ladderBandsText, ladderSpanText, likelihoodText, methodText, modelWhyText, pastText, placedText, previousText, pricedAboveText, rangeSpanText, rulesText, summaryText, expectedText, oddsFormatText, whyMovedText, whyText } from './report-answers.js';
 
 // Questions about an event already reported on ("which outcome does the model favour?", "when
 // does it close?"), answered from the stored report itself: its figures, quoted with the sources
 // they cite, rather than the whole report again. The report is this service's own Markdown, so
 // its sections and its outcome table are read by their headings and columns.
 
-export type EventQuestion = 'summary' | 'anomalies' | 'expected' | 'odds_format' | 'best_trade' | 'arbitrage' | 'overround' | 'quote' | 'method' | 'previous' | 'model_favourite' | 'market_favourite' | 'market_least' | 'gap' | 'closing' | 'resolution' | 'history' | 'moves' | 'outcome';
+export type EventQuestion = 'basics' | 'summary' | 'anomalies' | 'expected' | 'odds_format' | 'best_trade' | 'arbitrage' | 'overround' | 'quote' | 'method' | 'previous' | 'model_favourite' | 'market_favourite' | 'market_least' | 'gap' | 'closing' | 'resolution' | 'history' | 'moves' | 'outcome';
 
 /** The order book and trading of a contract, or what buying it at the ask is worth on the model. */
 const QUOTE = /\b(?:spreads?|bids?|break[- ]?even|(?:the|at the|its) ask|asking price|order ?book|liquidity|open interest|expected value|ev|worth buying|buy(?:ing)? (?:\d[\d,]* )?(?:yes|no)|(?:want|get|grab|take) (?:\d[\d,]* )?(?:yes|no)(?: contracts?)?|\d[\d,]* (?:yes|no) contracts?|max(?:imum)? (?:loss|gain|profit)|pay ?offs?|(?:should i|to) (?:buy|sell|bet on|back)|bet on|payouts?|pays? out|how much (?:would|could|will|do|does|can) (?:i|you|we) (?:make|win|get|earn)|what (?:do|would|will|can|could) (?:i|you|we) (?:make|win|get|earn)|how much (?:does|do|is) (?:a |one )?(?:yes|no|contract)\w*\s+(?:cost|costs))\b/i;
@@ -69,6 +69,9 @@ const ONE_SENTENCE = /\b(?:in (?:one|a|1) (?:short )?(?:sentence|line)|one[- ]li
 /** The trade the model favours, of no outcome in particular: "which outcome would you buy?", "best bet?", "where's the edge?". */
 const BEST_TRADE = /\b(?:(?:best|worst) (?:trade|bet|buy|value|opportunity|edge)|(?:which|what) (?:one |outcome |contract |side )?(?:would|should|do) (?:you|i) (?:buy|bet on|back|pick|trade)|\b(?:would|should) (?:you|i) (?:buy|bet on|back)\b|where(?:'s| is) the (?:edge|value)|(?:any|is there (?:an? )?)(?:edge|value|good bets?)\b)/;
 
+/** "Explain this like I'm a beginner, what am I actually betting on?": how the market works, in plain words. */
+const BASICS = /\b(?:eli5|explain (?:it|this|that)(?: to me)? like (?:i'?m|im|i am) (?:a beginner|five|5|new)|like (?:i'?m|im|i am) (?:a beginner|five|5)|for (?:a )?beginners?|(?:i'?m|im|i am) new (?:to|at) (?:this|betting|prediction markets|kalshi)|what am i (?:actually |really )?betting on|how does (?:this|it|a contract|kalshi) (?:even )?work)\b/i;
+
 /** How much to stake ("how much should I size with $1000?", "Kelly on NO 96k?"): the Kelly fraction of the trade meant. */
 export const SIZING = /\bkelly\b|\bbankroll\b|\bposition siz(?:e|ing)\b|\bhow (?:much|big|large) (?:should|would|do|can) (?:i|we|you) (?:bet|put|risk|stake|wager|size|allocate|go)\b|\bhow should (?:i|we) size\b|\bsiz(?:e|ing) (?:it|this|that|my|the|a) (?:bet|position|trade)\b/i;
 
@@ -83,6 +86,7 @@ const WHY_MOVED = /\b(?:why|how come)\b[^?]*\b(?:drop(?:s|ped)?|fall(?:s|en)?|fe
 /** What a follow-up asks about the event, or null when it asks for nothing the report answers on its own. */
 export function eventQuestion(question: string): EventQuestion | null {
   const q = question.toLowerCase();
+  if (BASICS.test(q)) return 'basics';
   if (SUMMARY.test(q)) return 'summary';
   if (ANOMALY.test(q)) return 'anomalies';
   // "Why did it drop this week?": a price move, explained as far as the report can.
@@ -482,7 +486,9 @@ function answerAbout(question: string, report: { title: string; text: string; ci
     return namedRows(unpriced, rows, report.title, levelsIn(unpriced));
   };
   // About every outcome at once, whatever levels or outcomes it names ("an arbitrage between 2.6 and 2.8?").
-  if (kind === 'summary') {
+  if (kind === 'basics') {
+    text = basicsText(report.title, rows, section('key claims'), exclusive);
+  } else if (kind === 'summary') {
     text = summaryText(report.title, rows, section, ONE_SENTENCE.test(question), exclusive);
   } else if (kind === 'anomalies') {
     text = anomaliesText(section('outcomes'), section('key claims'), rows, exclusive);

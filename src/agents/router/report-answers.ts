@@ -511,3 +511,26 @@ export function modelWhyText(row: Row, method: string | undefined, history: stri
   const after = Math.abs(pulled * 100 - row.modelValue) >= 0.5 ? ` The report's ${row.model} differs from that ${pct(pulled)}: the model then holds a ladder's rungs in order, or shares exclusive outcomes out to 100% with the others (and the fit is shown rounded).` : '';
   return `Why the model gives **${name}** ${row.model} against a market ${row.market} ${refs}:\n\n- **The price, stretched:** ${stretch}, and a = ${a} shifts it: ${pct(price)} becomes ${pct(stretched)}.\n- **The record:** ${name} resolved YES in ${wins} of ${cases} settled events (${rate[3]}%); ${record}: ${pct(stretched)} becomes ${pct(pulled)}.${after}\n\nThe fit (a, b, c) is the report's, on this series' settled markets; the model reads prices and outcomes, not news.`;
 }
+
+/**
+ * How an event's market works, in plain words, for someone new to it: what a contract pays, what
+ * its price means, how to take either side, the event's own resolution rule and close, and what
+ * the report adds. The figures are the report's.
+ */
+export function basicsText(title: string, rows: Row[], claims: string | undefined, exclusive: boolean): string {
+  const favourite = bestRow(rows, (r) => r.marketValue);
+  const line = (label: string) => (claims ?? '').split('\n').find((l) => l.startsWith(`- **${label}`));
+  const rule = line('How it resolves')?.replace(/^- \*\*How it resolves\*\*\s*(?:\([^)]*\))?:?\s*/, '');
+  const closes = /^- \*\*Trading closes\*\* ([^;(\n]+?)\s*(?:\(|;|\[)/.exec(line('Trading closes') ?? '')?.[1];
+  const each = favourite && Number.isFinite(favourite.marketValue)
+    ? ` For example, **${outcomeOf(favourite.outcome).name}** trades at ${favourite.market}: a YES on it costs about $${(favourite.marketValue / 100).toFixed(2)} and pays $1.00 if it happens, so the market puts its chance at about ${percent(favourite.marketValue)} ${outcomeOf(favourite.outcome).refs}.`
+    : '';
+  const kinds = rows.length === 1 ? 'is one yes/no question' : exclusive ? `lists ${rows.length} outcomes, of which exactly one will resolve YES` : `lists ${rows.length} outcomes, each a yes/no question of its own (several can resolve YES)`;
+  return [
+    `**${title.replace(/[*_]/g, '')}**, in plain words: the market ${kinds}. Each contract pays $1.00 if its outcome happens and nothing if it does not, so its price (in cents) reads as the market's chance of it.${each}`,
+    `You can buy YES (it happens) at the ask, or NO (it does not) at 1 minus the YES bid; you can sell before the end at whatever the market then pays, and the most you can lose is what you paid.`,
+    ...(rule ? [`What decides it: ${rule}`] : []),
+    ...(closes ? [`Trading closes ${closes}.`] : []),
+    `The report puts a model's probability beside each price: where they differ (the gap), the model thinks the price too high or too low. It reads prices and past results, not news, and none of this is investment advice.`,
+  ].join('\n\n');
+}

@@ -333,6 +333,11 @@ describe('several questions in one, and odds follow-ups that change topic', () =
     const [, final] = /- \*\*The record:\*\* Above \$96,000 resolved YES in \d+ of \d+ settled events \([\d.]+%\); [^\n]*becomes ([\d.]+)%\./.exec(why)!;
     if (Math.abs(Number(final) - Number(model)) >= 0.5) expect(why).toContain('differs from that');
     expect(why).not.toContain('Prediction markets tend to overprice longshots');
+    // For a beginner: what a contract pays, what its price means, how to take a side, the rule that decides it, the close.
+    const basics = await btcThread('explain this to me like im a beginner, what am i actually betting on');
+    expect(basics).toMatch(/^\*\*Bitcoin price on November 20, 2026 at 10am ET\?\*\*, in plain words: the market lists 4 outcomes, each a yes\/no question of its own \(several can resolve YES\)\. Each contract pays \$1\.00 if its outcome happens/);
+    expect(basics).toMatch(/What decides it: “If the CF Benchmarks Bitcoin Real-Time Index/);
+    expect(basics).toMatch(/Trading closes \d{4}-\d\d-\d\d \d\d:\d\d UTC\./);
     // A search finding events with stored reports says so, and where to get them free.
     expect(await chain('btc price market for tomorrow?')).toContain('\nA report is stored for KXBTCD-26NOV20: ask for its model here (“model vs market?”), or get it whole, free, from `svc-prediction-markets-agent:cache`.\n');
     // In one question: the two events with their prices, then their reports weighed; cited to the event pages the reports cite.
