@@ -66,7 +66,9 @@ export function rulesText(question: string, claims: string | undefined, rows: Ro
   const words = [...new Set(question.toLowerCase().match(/[a-z]{3,}/g) ?? [])].filter((w) => !RULE_STOPWORDS.has(w) && !inTopic(w));
   // "tied" finds "tie", "postponed" finds "postponement"; "a few hours" finds a rule about a lapse "shorter than one business day".
   const stems = [...new Set(words.flatMap((w) => [w.replace(/(?:ments?|ing|ed|es|s)$/, ''), ...(RULE_SYNONYMS[w] ?? [])]))].filter((w) => w.length >= 3);
-  const hits = all.filter((l) => !/^- \*\*Full rules/.test(l) && stems.some((w) => new RegExp(`\\b${w}`, 'i').test(l.replace(/\[\d+\]/g, ''))));
+  // "Which labs count as top-3?": what qualifies is in the rule as written, whatever words it uses.
+  const qualifies = /\b(?:counts?|qualif\w*|eligible|included?|which|who)\b/i.test(question);
+  const hits = all.filter((l) => !/^- \*\*Full rules/.test(l) && ((qualifies && /^- \*\*How it resolves/.test(l)) || stems.some((w) => new RegExp(`\\b${w}`, 'i').test(l.replace(/\[\d+\]/g, '')))));
   const terms = all.filter((l) => /^- \*\*Full rules/.test(l));
   let tie = '';
   if (TIE.test(question) && exclusive && rows.length > 1) {

@@ -606,6 +606,9 @@ describe('several questions in one, and odds follow-ups that change topic', () =
     expect(await fed("I want 1000 NO contracts on hike, what's my max loss?")).toContain('1,000 NO contracts at $0.49 cost $490, the most they can lose; if it resolves NO they pay $1,000, a profit of $510 before fees.');
     expect(await fed('and if instead I buy 300 YES on hold?')).toContain('300 YES contracts at $0.18 cost $54, the most they can lose; if it resolves YES they pay $300, a profit of $246 before fees.');
     // An outcome named in a question of the rules: the rules, not its price.
+    // What qualifies is in the rule as written, whatever words it uses.
+    const ai = await thread('https://kalshi.com/markets/kxaimodel/frontier-ai-model-release/kxaimodel-26dec19');
+    expect(await ai('which labs count as top-3?')).toMatch(/^- \*\*How it resolves\*\* \(the rules\): “If OpenAI, Anthropic or Google DeepMind publicly releases/);
     const emergency = await fed('what exactly counts as a cut more than 25? does an emergency meeting count?');
     expect(emergency).toContain('“Resolution uses the Federal Reserve\'s statement; an unscheduled meeting before the scheduled one counts.”');
     expect(emergency).not.toMatch(/^- \*\*Cut more than 25bps\*\*: market/);
