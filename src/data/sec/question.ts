@@ -105,7 +105,7 @@ const UNKNOWN_FIGURES =
  * revenue) would be another number than the one asked for.
  */
 const OTHER_LINES =
-  /\b(?:(?:interest|other|comprehensive|non[- ]?operating|investment|rental|royalty|core|equity[- ]method|dividend)(?:\s+and\s+other)?\s+(?:income|earnings)(?:\s+\(?(?:loss|expense)\)?)?|(?:short[- ]term|current|net|convertible|senior|secured)\s+(?:debt|borrowings)|(?:non[- ]?current|lease|(?:operating|finance)\s+lease|deferred\s+tax|contingent|pension)\s+liabilit(?:y|ies)|(?:non[- ]?current|intangible|fixed|tangible|right[- ]of[- ]use|deferred\s+tax)\s+assets?|(?:financing|investing)\s+cash\s+flows?|cash\s+(?:flows?\s+)?(?:from|used\s+(?:in|for)|provided\s+by)\s+(?:financing|investing)(?:\s+activities)?|(?:unearned|recurring|subscription|contracted)\s+revenues?|(?:gross\s+profit|operating\s+income|free\s+cash\s+flow|operating\s+cash\s+flow|cash\s+flow|ebitda)\s+per\s+share)\b/gi;
+  /\b(?:(?:interest|other|comprehensive|non[- ]?operating|investment|rental|royalty|core|equity[- ]method|dividend)(?:\s+and\s+other)?\s+(?:income|earnings)(?:\s+\(?(?:loss|expense)\)?)?|(?:short[- ]term|current|net|convertible|senior|secured)\s+(?:debt|borrowings)|(?:non[- ]?current|lease|(?:operating|finance)\s+lease|deferred\s+tax|contingent|pension)\s+liabilit(?:y|ies)|(?:non[- ]?current|intangible|fixed|tangible|right[- ]of[- ]use|deferred\s+tax)\s+assets?|(?:financing|investing)\s+cash\s+flows?|cash\s+(?:flows?\s+)?(?:from|used\s+(?:in|for)|provided\s+by)\s+(?:financing|investing)(?:\s+activities)?|(?:unearned|recurring|subscription|contracted)\s+revenues?|(?:gross\s+profit|operating\s+income|free\s+cash\s+flow|operating\s+cash\s+flow|cash\s+flow|ebitda)\s+per\s+share|(?:cash(?:\s+and\s+cash\s+equivalents)?,?\s+(?:and|plus|\+|&)\s+)?(?:marketable|short[- ]term)\s+(?:securities|investments))\b/gi;
 
 const FIGURE_WORD = '(?:(?:net\\s+)?(?:revenues?|sales)|(?:operating\\s+|net\\s+)?income|(?:gross\\s+|operating\\s+)?(?:profits?|margins?)|eps|earnings(?:\\s+per\\s+share)?)';
 /** Products, services, segments and regions: parts of a company's total, broken down in the notes, not in its company-wide XBRL facts. */
@@ -143,6 +143,7 @@ const GENERAL_WORDS = new Set(
 lately overall currently recently generally things stuff everything anything something details detail news story position condition shape state file files perform performs performed
 performing fare fared faring happen happens happened happening looking looks explain describe summarize summarise tl dr tldr recap gist analyze analyse analysis review breakdown think
 list filings filing link links document documents source sources page pages url urls pdf pdfs cite cites cited citation citations reference references proof
+thats tiny huge big small low high wow hmm interesting weird crazy nice cool seems seem looks
 minus plus divided come comes coming came dip dips dipped spike spiked surge surged slump slumped tank tanked soar soared slip slipped chart charts graph graphs plot visual visualize visualise draw
 should buy sell short invest investing investment hold own worth buying good bad overvalued undervalued dump`.split(/\s+/),
 );

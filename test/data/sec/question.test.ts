@@ -224,6 +224,11 @@ describe('figures it does not know are named, never read as a company nor replac
     ['Apple stock price', ['stock price']],
     ['Apple goodwill 2024', ['goodwill']],
     ['Apple revenue and EBITDA', ['EBITDA']],
+    // Not silently the cash figure alone.
+    ['Apple cash plus marketable securities', ['cash plus marketable securities']],
+    ['Apple short-term investments', ['short-term investments']],
+    // A remark around the question names no figure.
+    ['thats tiny for apple, what about cash plus marketable securities', ['cash plus marketable securities']],
   ])('%s → %j', (text, expected) => {
     const q = parse(text);
     expect(companies(q)).toEqual(['AAPL']);
