@@ -93,7 +93,9 @@ export function joinParts(parts: { question: string; text: string; citations: re
     citations.push(...p.citations.map((c) => ({ ...c, order: c.order + offset })));
     const own = paragraphs[i]!.filter((para) => (lastWith.get(para) ?? i) === i).join('\n\n') || paragraphs[i]!.join('\n\n');
     const body = p.error ? `This part could not be answered: ${quoteCaller(p.error)}` : own.replace(/\[(\d+)\]/g, (_, n: string) => `[${Number(n) + offset}]`);
-    return `### ${quoteCaller(p.question.replace(/\s+/g, ' ').trim())}\n\n${body}`;
+    // A heading reads as one: "### What are the Fed odds", not the lowercase of a chat message (an address stays as written).
+    const heading = quoteCaller(p.question.replace(/\s+/g, ' ').trim()).replace(/^(?:and|also|plus|so|ok|okay),?\s+(?=\S)/i, '');
+    return `### ${/^https?:/i.test(heading) ? heading : heading.charAt(0).toUpperCase() + heading.slice(1)}\n\n${body}`;
   });
   return { text: `${sections.join('\n\n')}\n`, citations };
 }

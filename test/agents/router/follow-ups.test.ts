@@ -153,7 +153,7 @@ describe('several questions in one, and odds follow-ups that change topic', () =
     const text = r.output_text;
     const [sec, odds] = text.split(/^### /m).slice(1);
     expect(sec).toMatch(/^What was Apple's revenue in Q3 2024\n\n\*\*Apple Inc\. \(AAPL\)\*\*: revenue for fiscal Q3 2024 \(quarter ended 2024-06-29\) was \*\*\$85,777 million\*\* .*\[1\]/);
-    expect(odds).toMatch(/^what are the odds of a Fed cut\?\n\nOpen Kalshi events matching “what are the odds of a Fed cut\?”/);
+    expect(odds).toMatch(/^What are the odds of a Fed cut\?\n\nOpen Kalshi events matching “what are the odds of a Fed cut\?”/);
     expect(odds).toContain('**Fed decision in December 2026?** (KXFEDDECISION-26DEC, Economics) [2]');
     const ann = annotated(r);
     expect(ann.map((a) => text.slice(a.start_index, a.end_index))).toEqual(['[1]', '[2]']);
@@ -164,10 +164,10 @@ describe('several questions in one, and odds follow-ups that change topic', () =
   it('odds of two topics are two searches, the note both end with said once; "BTC and ETH odds" is one', async () => {
     const text = (await client.responses.create({ model: 'svc-agent', input: 'what are the fed odds and is btc above 100k tomorrow?' })).output_text;
     const [fed, btc] = text.split(/^### /m).slice(1);
-    expect(fed).toMatch(/^what are the fed odds\n\nOpen Kalshi events matching “what are the fed odds”/);
+    expect(fed).toMatch(/^What are the fed odds\n\nOpen Kalshi events matching “what are the fed odds”/);
     expect(fed).toContain('(KXFEDDECISION-26DEC, Economics) [1]');
     expect(fed).not.toContain('KXBTCD');
-    expect(btc).toMatch(/^is btc above 100k tomorrow\?\n\n/);
+    expect(btc).toMatch(/^Is btc above 100k tomorrow\?\n\n/);
     expect(btc).toMatch(/\(KXBTCD-26NOV20, Crypto\) \[2\]: \*\*Above \$100,000 \d+\.\d%\*\*/);
     expect(text.match(/Prices are the mid of the best bid and ask/g)).toHaveLength(1);
     expect(btc).toContain('Prices are the mid of the best bid and ask');
@@ -669,8 +669,8 @@ describe('several questions in one, and odds follow-ups that change topic', () =
     expect(await fed('breakeven probability on yes hike?')).toMatch(/Breakeven: YES at \$(0\.\d\d) needs a [\d.]+% chance to break even before fees; the model gives [\d.]+%/);
     // Two questions of different kinds in one turn: each answered, under its own heading; fractional odds are the decimal odds less the stake.
     const two = await fed('what are the fractional odds on hike? and what would 100 yes contracts on hold cost me');
-    expect(two).toMatch(/^### what are the fractional odds on hike\?\n\nAs American \(moneyline\), decimal and fractional odds[^\n]*\n\n- \*\*Hike 25bps\*\*: market 51\.5% [^\n]*fractional \d+\/\d+\b/);
-    expect(two).toContain('### and what would 100 yes contracts on hold cost me');
+    expect(two).toMatch(/^### What are the fractional odds on hike\?\n\nAs American \(moneyline\), decimal and fractional odds[^\n]*\n\n- \*\*Hike 25bps\*\*: market 51\.5% [^\n]*fractional \d+\/\d+\b/);
+    expect(two).toContain('### What would 100 yes contracts on hold cost me');
     // A remark before a question is not a question of its own.
     expect(await fed('hike never resolved yes in 10 meetings but its priced 51%?? why does the model still say 50.8')).not.toContain('###');
     expect(two).toContain('100 YES contracts at $0.18 cost $18');
