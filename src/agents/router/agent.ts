@@ -88,11 +88,20 @@ export function joinParts(parts: { question: string; text: string; citations: re
   const paragraphs = parts.map((p) => (p.error ? [] : p.text.trim().split(/\n{2,}/)));
   const lastWith = new Map<string, number>();
   paragraphs.forEach((ps, i) => ps.forEach((para) => !/\[\d+\]/.test(para) && lastWith.set(para, i)));
+  // A source two parts both cite (the same filing page, the same event) keeps one number.
+  const numbered = new Map<string, number>();
   const sections = parts.map((p, i) => {
-    const offset = citations.length;
-    citations.push(...p.citations.map((c) => ({ ...c, order: c.order + offset })));
+    const orders = new Map<number, number>();
+    for (const c of p.citations) {
+      const key = `${c.name}\u0000${c.url}`;
+      if (!numbered.has(key)) {
+        numbered.set(key, citations.length + 1);
+        citations.push({ ...c, order: citations.length + 1 });
+      }
+      orders.set(c.order, numbered.get(key)!);
+    }
     const own = paragraphs[i]!.filter((para) => (lastWith.get(para) ?? i) === i).join('\n\n') || paragraphs[i]!.join('\n\n');
-    const body = p.error ? `This part could not be answered: ${quoteCaller(p.error)}` : own.replace(/\[(\d+)\]/g, (_, n: string) => `[${Number(n) + offset}]`);
+    const body = p.error ? `This part could not be answered: ${quoteCaller(p.error)}` : own.replace(/\[(\d+)\]/g, (m, n: string) => (orders.has(Number(n)) ? `[${orders.get(Number(n))}]` : m));
     // A heading reads as one: "### What are the Fed odds", not the lowercase of a chat message (an address stays as written).
     const heading = quoteCaller(p.question.replace(/\s+/g, ' ').trim()).replace(/^(?:and|also|plus|so|ok|okay),?\s+(?=\S)/i, '');
     return `### ${/^https?:/i.test(heading) ? heading : heading.charAt(0).toUpperCase() + heading.slice(1)}\n\n${body}`;

@@ -671,6 +671,12 @@ describe('several questions in one, and odds follow-ups that change topic', () =
     const two = await fed('what are the fractional odds on hike? and what would 100 yes contracts on hold cost me');
     expect(two).toMatch(/^### What are the fractional odds on hike\?\n\nAs American \(moneyline\), decimal and fractional odds[^\n]*\n\n- \*\*Hike 25bps\*\*: market 51\.5% [^\n]*fractional \d+\/\d+\b/);
     expect(two).toContain('### What would 100 yes contracts on hold cost me');
+    // A source both parts cite keeps one number.
+    const same = await fed('what are the fractional odds on hold? and what would 100 yes contracts on hold cost me');
+    const [oddsPart, costPart] = same.split(/^### /m).slice(1);
+    const refOf = (part: string) => /Hold\*\*[^\n]*?(\[\d+\])/.exec(part)?.[1];
+    expect(refOf(oddsPart!)).toBeDefined();
+    expect(refOf(costPart!)).toBe(refOf(oddsPart!));
     // A remark before a question is not a question of its own.
     expect(await fed('hike never resolved yes in 10 meetings but its priced 51%?? why does the model still say 50.8')).not.toContain('###');
     expect(two).toContain('100 YES contracts at $0.18 cost $18');
