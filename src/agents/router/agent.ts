@@ -16,6 +16,7 @@ import { listed, quoteCaller } from '../citations.js';
 import { isSvcError } from '../../errors.js';
 import { GREETING, KALSHI_URL, MOVERS_ASKED, classify, discussedEvent, routedText, splitQuestion, type Route } from './classify.js';
 import { answerFromReport, eventQuestion, type EventQuestion } from './event-questions.js';
+import { joinParts, questionsOfReport } from './parts.js';
 import { WILL_IT } from '../markets-search/asked.js';
 import { acrossEvents } from './across-events.js';
 import { closingAcross, favouritesAcross, moversAcross } from '../markets-search/across-listed.js';
@@ -80,53 +81,6 @@ async function gather(events: AsyncIterable<AgentEvent>, log: Logger): Promise<{
   }
   return { text, citations, usage, error: null };
 }
-
-/** Parts answered apart, one after the other under their own question, their sources numbered on. */
-export function joinParts(parts: { question: string; text: string; citations: readonly Citation[]; error: string | null }[]): Answer {
-  const citations: Citation[] = [];
-  // A note two parts both end with ("Prices are the mid of…") is said once, after the last of them.
-  const paragraphs = parts.map((p) => (p.error ? [] : p.text.trim().split(/\n{2,}/)));
-  const lastWith = new Map<string, number>();
-  paragraphs.forEach((ps, i) => ps.forEach((para) => !/\[\d+\]/.test(para) && lastWith.set(para, i)));
-  // A source two parts both cite (the same filing page, the same event) keeps one number.
-  const numbered = new Map<string, number>();
-  const sections = parts.map((p, i) => {
-    const orders = new Map<number, number>();
-    for (const c of p.citations) {
-      const key = `${c.name}\u0000${c.url}`;
-      if (!numbered.has(key)) {
-        numbered.set(key, citations.length + 1);
-        citations.push({ ...c, order: citations.length + 1 });
-      }
-      orders.set(c.order, numbered.get(key)!);
-    }
-    const own = paragraphs[i]!.filter((para) => (lastWith.get(para) ?? i) === i).join('\n\n') || paragraphs[i]!.join('\n\n');
-    const body = p.error ? `This part could not be answered: ${quoteCaller(p.error)}` : own.replace(/\[(\d+)\]/g, (m, n: string) => (orders.has(Number(n)) ? `[${orders.get(Number(n))}]` : m));
-    // A heading reads as one: "### What are the Fed odds", not the lowercase of a chat message (an address stays as written).
-    const heading = quoteCaller(p.question.replace(/\s+/g, ' ').trim()).replace(/^(?:and|also|plus|so|ok|okay),?\s+(?=\S)/i, '');
-    return `### ${/^https?:/i.test(heading) ? heading : heading.charAt(0).toUpperCase() + heading.slice(1)}\n\n${body}`;
-  });
-  return { text: `${sections.join('\n\n')}\n`, citations };
-}
-
-/**
- * The questions a follow-up about a report asks, when it asks several of different kinds ("58% =
- * what fractional odds? and what would 100 yes contracts cost me"); one question otherwise.
- */
-function questionsOfReport(asked: string): string[] {
-  const pieces = asked
-    .split(/(?<=\?)\s+|,?\s+(?:and|also|plus)\s+(?=(?:what|what's|whats|how|which|when|is|are|can|could|would|should|where)\b)/i)
-    .map((p) => p.trim())
-    .filter((p) => /[a-z]/i.test(p));
-  // Kinds of one family answer together ("should I buy 48-51 at the ask? what's my EV?" is one trade).
-  const family = (kind: string | null) => (kind && TRADING_KINDS.has(kind) ? 'trading' : kind);
-  const kinds = pieces.map((p) => family(eventQuestion(p)));
-  // Each a question of its own ("58% = what fractional odds?"), not a remark before one ("hike never resolved yes but it's priced 51%?? why …").
-  const asks = pieces.every((p) => /\b(?:what|what's|whats|how|which|when|where|who)\b|^(?:and |also |plus |so |ok )?(?:is|are|can|could|would|should|do|does|did|will|convert|give|show|tell)\b/i.test(p));
-  return asks && pieces.length > 1 && pieces.length <= 3 && kinds.every(Boolean) && new Set(kinds).size === pieces.length ? pieces : [asked];
-}
-
-const TRADING_KINDS = new Set(['quote', 'best_trade', 'gap', 'arbitrage', 'model_favourite', 'market_favourite', 'market_least', 'outcome']);
 
 /** Advice asked about money of one's own ("should I put my savings into bitcoin?"). */
 const SAVINGS_ADVICE = /\bshould (?:i|we) (?:put|invest|move|bet|go all in|sell|buy)\b|\b(?:my|our) (?:savings|retirement|401k|pension|nest egg)\b/i;
