@@ -9,7 +9,7 @@ import type { CompanyRef } from '../../data/sec/types.js';
 import { capitalise, formatAmount, formatChange } from '../sec/format.js';
 import { shareLabel } from '../sec/plan.js';
 import { formatRatio, ratioAt, ratioNote } from '../sec/ratios.js';
-import { unknownFigureText } from '../sec/write.js';
+import { meaningsOf, unknownFigureText } from '../sec/write.js';
 import { SourceList } from '../citations.js';
 import type { AgentEvent } from '../types.js';
 
@@ -70,7 +70,8 @@ export type Summary = 'change' | 'cagr' | 'average' | 'averageGrowth' | 'extreme
 const CHANGE_ASKED = /\b(?:by how much|how much did|increase[ds]?|decrease[ds]?|grow|grows|grew|grown|growing|growth|change[ds]?|rise|rose|risen|fall|fell|fallen|declined?|drop(?:ped)?|difference|gain(?:ed)?)\b/;
 const CAGR_ASKED = /\bcagr\b|\bcompound(?:ed)?\s+(?:annual\s+)?growth\b|\bannual(?:i[sz]ed)?\s+growth(?:\s+rate)?\b|\bgrowth\s+rate\s+(?:per|a)\s+year\b|\b(?:per|a)\s+year\s+on\s+average\b/;
 // Not "weighted average shares", a figure of its own.
-const AVERAGE_ASKED = /(?<!weighted[- ])\b(?:average|avg|mean)\b/;
+// "Mean" as the verb ("what does free cash flow mean?") asks for a meaning, not an average.
+const AVERAGE_ASKED = /(?<!weighted[- ])\b(?:average|avg)\b|\bmean\b(?!\s*(?:[?,.!]|$|,?\s+(?:i'?m|im|i am|for|to|here|exactly)\b))/;
 // The average of the growth rates, not of the figures: "average growth", "average yoy growth rate", "growing on average".
 const AVERAGE_GROWTH_ASKED = /\b(?:average|avg|mean)\s+(?:(?:yoy|y\/y|year[- ]over[- ]year|annual|yearly|quarterly|revenue|rev|sales|earnings|income|net|top[- ]line)\s+){0,2}(?:growth|increase|change)\b|\b(?:grow|grew|grown|growing)\s+(?:\w+\s+)?on average\b/;
 // Which period stands out: "best quarter?", "which year was the weakest?", "when did it peak?".
@@ -688,8 +689,10 @@ export async function* answerTables(lib: SecLibrary, question: SecQuestion, span
   const metrics = question.metrics.length ? question.metrics : (['revenue', 'netIncome'] as MetricId[]);
   const sources = new SourceList();
   const progress: string[] = [];
-  // Figures it does not know are said first, never silently left out of the table ("revenue and EBITDA").
-  const lines: string[] = question.unknownFigures.length ? [...question.unknownFigures.map(unknownFigureText), ''] : [];
+  // Figures it does not know are said first, never silently left out of the table ("revenue and EBITDA");
+  // what a figure means, when asked ("whats free cash flow mean?"), before its table.
+  const meaning = meaningsOf(question);
+  const lines: string[] = [...(meaning ? [meaning, ''] : []), ...(question.unknownFigures.length ? [...question.unknownFigures.map(unknownFigureText), ''] : [])];
   for (const mention of found.slice(0, MAX_COMPANIES)) {
     const own = question.metricsByCompany?.find((m) => m.cik === mention.company.cik)?.metrics ?? metrics;
     lines.push(...(await table(lib, mention.company, own, span, question.margin, (question.ratios ?? []).map(ratioById), sources, (m) => progress.push(m))));

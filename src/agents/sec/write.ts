@@ -3,7 +3,7 @@ import { quoteCaller } from '../citations.js';
 import { extraWeekLength, monthsIn, type FiscalPeriod } from '../../data/sec/calendar.js';
 import { roundLike, sumOfQuarters, type FactTerm, type MetricValue, type ReportedFact } from '../../data/sec/facts.js';
 import type { FactCitation } from '../../data/sec/library.js';
-import { METRICS, metricById, type MetricDef } from '../../data/sec/metrics.js';
+import { METRICS, metricById, type MetricDef, type MetricId } from '../../data/sec/metrics.js';
 import type { CompanyRef } from '../../data/sec/types.js';
 import { daysBetween } from '../../data/sec/dates.js';
 import { describeSpec } from '../../data/sec/resolve.js';
@@ -118,7 +118,35 @@ export function unknownFigureText(text: string): string {
 const DEFINE = /\b(?:what(?:'s| is| are| does)|explain|define|definition|meaning|means?|how (?:is|do you) (?:it )?(?:calculated|computed|worked out))\b/i;
 
 /** How each ratio asked for is computed, when the question asks what it is and names no company. */
+/** What the common figures are, in a line each, for "what does free cash flow mean?". */
+const MEANINGS: Partial<Record<MetricId, string>> = {
+  revenue: 'what the company took in from selling its goods and services in the period (its top line), before any costs',
+  grossProfit: 'revenue minus the cost of the goods and services sold; as a share of revenue, the gross margin',
+  operatingIncome: 'gross profit minus operating expenses (research, selling, general and administrative): what the business itself earned, before interest and tax; as a share of revenue, the operating margin',
+  netIncome: 'what is left of revenue after every cost, interest and tax (the bottom line); as a share of revenue, the net margin',
+  dilutedEps: 'net income divided by the weighted-average shares outstanding, counting the shares that options and convertible securities would add',
+  operatingCashFlow: 'the cash the business brought in from its operations in the period, which differs from net income by non-cash items (depreciation, stock pay) and changes in working capital',
+  capitalExpenditure: 'cash spent on property and equipment (buildings, data centres, machines): investment that shows up on the balance sheet, not as an expense',
+  freeCashFlow: 'operating cash flow minus capital expenditure: the cash a business generates after the investment it needs, which it can return to shareholders, save or use to pay debt',
+  shareRepurchases: 'cash spent buying back the company\'s own shares',
+  dividendsPaid: 'cash paid out to shareholders as dividends',
+  cash: 'cash and cash equivalents on the balance sheet (not counting marketable securities)',
+  longTermDebt: 'borrowing due after more than a year, as the balance sheet reports it',
+  stockholdersEquity: 'total assets minus total liabilities: the owners\' stake in the books (book value)',
+};
+
+const MEANING_ASKED = /\b(?:mean|means|meaning|definition|define|what(?:'s| is| are) (?:a |an )?(?:free cash flow|fcf|gross profit|operating income|net income|eps|capex|capital expenditures?|operating cash flow|buybacks?|book value)\b(?!\s+(?:of|for|at|in)\b))/i;
+
+/** Lines defining the figures a question asks the meaning of ("whats free cash flow mean, im new to this"), or null. */
+export function meaningsOf(question: SecQuestion | null): string | null {
+  if (!question || !MEANING_ASKED.test(question.text)) return null;
+  const lines = question.metrics.flatMap((id) => (MEANINGS[id] ? [`- **${capitalise(metricById(id).label)}** is ${MEANINGS[id]}.`] : []));
+  return lines.length ? lines.join('\n') : null;
+}
+
 function definitions(question: SecQuestion | null): string | null {
+  const meanings = meaningsOf(question);
+  if (meanings && !question!.companies.some((c) => c.status === 'found')) return `${meanings}\n\nAsk it of a company, by ticker or name (“Apple ${metricById(question!.metrics[0]!).label}”), for its figures from the filings, each cited.`;
   if (!question?.ratios?.length || question.companies.some((c) => c.status === 'found') || !DEFINE.test(question.text)) return null;
   const lines = question.ratios.map((id) => {
     const r = ratioById(id);
@@ -970,6 +998,9 @@ export class AnswerWriter {
       const parts = figures.some((f) => ['operatingCashFlow', 'capitalExpenditure', 'costOfRevenue', 'operatingExpenses'].includes(f.metric.id));
       lines.push(`The figures show what changed, not why: the reasons are in what the filing says in words (its management's discussion and analysis), which I do not read. ${parts ? 'The figures, with what the figure asked about is made of:' : 'The figures:'}`, '');
     }
+    // "Whats free cash flow mean?" of a company: what it is, then its figures.
+    const meaning = figures.length ? meaningsOf(plan.question) : null;
+    if (meaning) lines.push(meaning, '');
     const defined = !figures.length && !problems.length && !unknown.length ? definitions(plan.question) : null;
     if (defined) {
       lines.push(defined);

@@ -432,6 +432,17 @@ describe('svc-sec-agent on the demo snapshot, offline', () => {
     expect(text).toContain('| **Net income** ($ million) | 22,036† | 24,667 | 24,108 | 25,824 |');
   });
 
+  it('says what a figure means when asked: alone, or before the figures of the company discussed (not an average)', async () => {
+    const alone = (await askOf('svc-agent', 'what does free cash flow mean')).text;
+    expect(alone).toMatch(/^- \*\*Free cash flow\*\* is operating cash flow minus capital expenditure/);
+    expect(alone).toContain('Ask it of a company');
+    const after = (await askOf('svc-agent', 'apple free cash flow last 4 quarters', 'whats free cash flow mean, im new to this 🙏')).text;
+    expect(after).toMatch(/^- \*\*Free cash flow\*\* is operating cash flow minus capital expenditure[^\n]*\n\n### Apple Inc\. \(AAPL\), by fiscal quarter/);
+    expect(after).not.toContain('average per quarter');
+    // "What is Apple's free cash flow?" asks for the figure, not a definition.
+    expect((await askOf('svc-agent', "what is apple's free cash flow in fy2024")).text).toMatch(/^\*\*Apple Inc\. \(AAPL\)\*\*: free cash flow for fiscal year 2024/);
+  });
+
   it('"last 4 q" and "past 3 yrs" are four quarters and three years, as a table', async () => {
     expect((await askOf('svc-agent', 'apple free cash flow last 4 q')).text).toContain('| | Q3 FY2024 [1][2] | Q4 FY2024 [3][1] | Q1 FY2025 [4] | Q2 FY2025 [5][4] |');
     expect((await askOf('svc-agent', 'msft revenue past 3 yrs')).text).toMatch(/\| \| FY2022 [^|]*\| FY2023 [^|]*\| FY2024 [^|]*\|\n/);
