@@ -63,12 +63,12 @@ export const decimalOdds = (percent: number) => (percent > 0 ? (100 / percent).t
 
 /**
  * A chance as fractional odds (odds against, "3/5", "24/1"): the decimal odds shown less the stake,
- * as the simplest fraction within half a cent of it (more for long odds), so both say the same thing.
+ * as the simplest fraction within 1.5% of it, so both say the same thing (3.03 is 2/1, 1.60 is 3/5).
  */
 export function fractionalOdds(percent: number): string {
   if (percent <= 0 || percent >= 100) return '—';
   const x = Number((100 / percent).toFixed(2)) - 1;
-  const tolerance = 0.005 * (1 + x);
+  const tolerance = 0.015 * x;
   let best = { a: Math.max(1, Math.round(x)), b: 1 };
   for (let b = 1; b <= 100; b++) {
     const a = Math.round(x * b);

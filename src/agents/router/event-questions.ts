@@ -511,10 +511,15 @@ function answerAbout(question: string, report: { title: string; text: string; ci
     // A range asked ("48-51") names the outcomes wholly inside it.
     const inside = between ? rows.filter((r) => { const x = labelRange(outcomeOf(r.outcome).name); return x !== null && (x.from ?? -Infinity) >= between.from && (x.to ?? Infinity) <= between.to; }) : [];
     const meant = named.length && named.length < rows.length ? named : inside.length && inside.length < rows.length ? inside : [];
-    if (SIZING.test(question)) text = sizingText(question, meant.length ? meant : rows, contracts);
+    if (SIZING.test(question)) {
+      // A bankroll ("with $500") is no level naming an outcome.
+      const unpriced = question.replace(/\$\s?\d[\d,.]*k?|\b\d[\d,.]*\s*(?:dollars|usd|bucks)\b|\bbankroll(?: of)? \d[\d,.]*k?\b/gi, ' ');
+      const sized = namedRows(unpriced, rows, report.title, levelsIn(unpriced));
+      text = sizingText(question, sized.length && sized.length < rows.length ? sized : rows, contracts);
+    }
     else text = meant.length ? quoteText(`buy ${question}`, meant, contracts) : bestTradeText(rows, contracts, /\bworst\b/i.test(question) && !/\bbest\b/i.test(question), /\bbest\b/i.test(question) && /\bworst\b/i.test(question));
   } else if (kind === 'odds_format') {
-    text = oddsFormatText(named.length ? named : rows, report.title);
+    text = oddsFormatText(named.length ? named : rows, report.title, question);
   } else if (kind === 'arbitrage') {
     text = arbitrageText(rows, contracts, exclusive);
   } else if (kind === 'overround') {

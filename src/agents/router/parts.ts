@@ -27,7 +27,7 @@ export function joinParts(parts: { question: string; text: string; citations: re
     const own = paragraphs[i]!.filter((para) => (lastWith.get(para) ?? i) === i).join('\n\n') || paragraphs[i]!.join('\n\n');
     const body = p.error ? `This part could not be answered: ${quoteCaller(p.error)}` : own.replace(/\[(\d+)\]/g, (m, n: string) => (orders.has(Number(n)) ? `[${orders.get(Number(n))}]` : m));
     // A heading reads as one: "### What are the Fed odds", not the lowercase of a chat message (an address stays as written).
-    const heading = quoteCaller(p.question.replace(/\s+/g, ' ').trim()).replace(/^(?:and|also|plus|so|ok|okay),?\s+(?=\S)/i, '');
+    const heading = quoteCaller(p.question.replace(/\s+/g, ' ').trim()).replace(/^(?:and|also|plus|so|ok|okay),?\s+(?=\S)/i, '').replace(/^tl;?\s?dr\b/i, 'TL;DR');
     return `### ${/^https?:/i.test(heading) ? heading : heading.charAt(0).toUpperCase() + heading.slice(1)}\n\n${body}`;
   });
   return { text: `${sections.join('\n\n')}\n`, citations };
@@ -46,7 +46,7 @@ export function questionsOfReport(asked: string): string[] {
   const family = (kind: string | null) => (kind && TRADING_KINDS.has(kind) ? 'trading' : kind);
   const kinds = pieces.map((p) => family(eventQuestion(p)));
   // Each a question of its own ("58% = what fractional odds?"), not a remark before one ("hike never resolved yes but it's priced 51%?? why …").
-  const asks = pieces.every((p) => /\b(?:what|what's|whats|how|which|when|where|who)\b|^(?:and |also |plus |so |ok )?(?:is|are|can|could|would|should|do|does|did|will|convert|give|show|tell)\b/i.test(p));
+  const asks = pieces.every((p) => /\b(?:what|what's|whats|how|which|when|where|who)\b|^(?:and |also |plus |so |ok )?(?:is|are|can|could|would|should|do|does|did|will|convert|give|show|tell)\b|^(?:and |also |plus |so |ok )?(?:tl;?\s?dr|summary|summari[sz]e|recap|eli5|bottom line|quick take)\b/i.test(p));
   return asks && pieces.length > 1 && pieces.length <= 3 && kinds.every(Boolean) && new Set(kinds).size === pieces.length ? pieces : [asked];
 }
 

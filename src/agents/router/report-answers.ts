@@ -418,12 +418,16 @@ export function expectedText(rows: Row[], ladder: boolean): string {
 }
 
 /** Prices as bookmakers' odds ("convert to American odds", "moneyline?"): the market's price and the model's chance, each as American and decimal odds. */
-export function oddsFormatText(rows: Row[], title: string): string {
+export function oddsFormatText(rows: Row[], title: string, question = ''): string {
+  // "Fractional odds on no?": the other side, at 100% minus each chance.
+  const no = /\b(?:on|for|of|the|buy(?:ing)?)\s+no\b|\bno\s+side\b/i.test(question);
+  const odds = (p: number) => `${americanOdds(p)} (decimal ${decimalOdds(p)}, fractional ${fractionalOdds(p)})`;
   const line = (r: Row) => {
     const { name, refs } = outcomeOf(r.outcome);
-    return `- **${withTeam(name, title)}**: market ${r.market} → ${americanOdds(r.marketValue)} (decimal ${decimalOdds(r.marketValue)}, fractional ${fractionalOdds(r.marketValue)}); model ${r.model} → ${americanOdds(r.modelValue)} (decimal ${decimalOdds(r.modelValue)}, fractional ${fractionalOdds(r.modelValue)}) ${refs}`.trimEnd();
+    if (no) return `- **NO on ${withTeam(name, title)}**: market ${percent(100 - r.marketValue)} → ${odds(100 - r.marketValue)}; model ${percent(100 - r.modelValue)} → ${odds(100 - r.modelValue)} ${refs}`.trimEnd();
+    return `- **${withTeam(name, title)}**: market ${r.market} → ${odds(r.marketValue)}; model ${r.model} → ${odds(r.modelValue)} ${refs}`.trimEnd();
   };
-  return `As American (moneyline), decimal and fractional odds, each price taken alone (the exchange's margin is not removed):\n\n${rows.map(line).join('\n')}`;
+  return `As American (moneyline), decimal and fractional odds${no ? ' of the NO side (100% minus each chance)' : ''}, each price taken alone (the exchange's margin is not removed):\n\n${rows.map(line).join('\n')}`;
 }
 
 /**

@@ -14,7 +14,7 @@ const money = (x: number) => x.toLocaleString('en-US', { minimumFractionDigits: 
 export function quoteText(question: string, shown: Row[], contracts: Map<string, Contract>): string | null {
   const lines: string[] = [];
   const value = /\b(?:expected value|ev|worth buying|buy(?:ing)?|sell(?:ing)?|bet(?:ting)? on|back)\b/i.test(question);
-  const no = /\b(?:buy(?:ing)?|want|get|grab|take|the)\s+(?:\d[\d,]*\s+)?no\b|\bno\s+(?:side|contracts?|shares?)\b/i.test(question);
+  const no = /\b(?:buy(?:ing)?|want|get|grab|take|the|on|for)\s+(?:\d[\d,]*\s+)?no\b|\bno\s+(?:side|contracts?|shares?)\b/i.test(question);
   // "What's the payout on hold?", "how much would I make if hold hits?", "max loss and payoff?": a contract pays $1.
   const payout = /\b(?:payouts?|pays? out|pay ?offs?|max(?:imum)? (?:loss|gain|profit)|how much (?:can|could|would|will) (?:i|you|we) lose|downside|upside|how much (?:would|could|will|do|does|can) (?:i|you|we) (?:make|win|get|earn)|what (?:do|would|will|can|could) (?:i|you|we) (?:make|win|get|earn))\b/i.test(question);
   // A stake said in dollars ("if I bet $100", "put 50 dollars on").
@@ -132,7 +132,11 @@ export function sizingText(question: string, rows: Row[], contracts: Map<string,
   if (!trades.length) return null;
   const t = trades[0]!;
   const caveat = "The Kelly criterion assumes the model's probability is right; it is not, exactly, so many stake a half or a quarter of it. This is arithmetic on the report's prices before fees, not investment advice.";
-  if (t.ev <= 0) return `The Kelly criterion stakes nothing here: on the model, no ${side ? `${side} ` : ''}contract has a positive expected value at current prices (the least unfavourable is ${tradeSaid(t)}).\n\n${caveat}`;
+  const one = new Set(trades.map((x) => x.r)).size === 1 && trades.length === 1;
+  if (t.ev <= 0) {
+    const none = one ? `${tradeSaid(t)}: no edge` : `no ${side ? `${side} ` : ''}contract ${rows.length < 3 ? 'asked about ' : ''}has a positive expected value at current prices (the least unfavourable is ${tradeSaid(t)})`;
+    return `The Kelly criterion stakes nothing here: on the model, ${none}.\n\n${caveat}`;
+  }
   const f = t.ev / (1 - t.paid);
   const staked = /\$\s?(\d[\d,]*(?:\.\d{1,2})?)|\b(\d[\d,]*(?:\.\d{1,2})?)\s*(?:dollars|usd|bucks)\b/i.exec(question);
   const bankroll = staked ? Number((staked[1] ?? staked[2])!.replace(/,/g, '')) : null;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { americanOdds, aboutLevel, decimalOdds, expectedLevel, ladderMedian } from '../../../src/agents/markets-search/distribution.js';
+import { americanOdds, aboutLevel, decimalOdds, expectedLevel, fractionalOdds, ladderMedian } from '../../../src/agents/markets-search/distribution.js';
 import { labelRange } from '../../../src/agents/markets-search/asked.js';
 
 const chances = (pairs: [string, number][]) => pairs.map(([label, chance]) => ({ label, range: labelRange(label), chance }));
@@ -32,6 +32,12 @@ describe('what prices imply', () => {
     expect(americanOdds(50)).toBe('−100');
     expect(americanOdds(0)).toBe('—');
     expect(decimalOdds(62.5)).toBe('1.60');
+    // Fractional odds: the decimal odds less the stake, as the simplest fraction within 1.5%.
+    expect(fractionalOdds(62.5)).toBe('3/5');
+    expect(fractionalOdds(4)).toBe('24/1');
+    expect(fractionalOdds(33)).toBe('2/1');
+    expect(fractionalOdds(50)).toBe('1/1');
+    expect(fractionalOdds(0)).toBe('—');
     expect(aboutLevel(51.43, ['Below 44°F', '56°F or above'])).toBe('51.4°F');
     expect(aboutLevel(93120.4, ['Above $92,000'])).toBe('$93,120');
     expect(aboutLevel(38_340_000, ['Below $20M', '$20M to $40M'])).toBe('$38.3M');

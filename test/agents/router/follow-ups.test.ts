@@ -677,6 +677,13 @@ describe('several questions in one, and odds follow-ups that change topic', () =
     const refOf = (part: string) => /Hold\*\*[^\n]*?(\[\d+\])/.exec(part)?.[1];
     expect(refOf(oddsPart!)).toBeDefined();
     expect(refOf(costPart!)).toBe(refOf(oddsPart!));
+    // A brief asked with another question: both, each under its heading.
+    for (const q of ["tl;dr? where's the edge", "where's the edge? tl;dr", "summary? and what's the best trade"]) {
+      const both = await fed(q);
+      expect(both.match(/^### /gm), q).toHaveLength(2);
+      expect(both, q).toMatch(/On the model, the (?:best|least unfavourable)|No contract is favoured on the model/);
+    }
+    expect(await fed("tl;dr? where's the edge")).toMatch(/^### TL;DR\?\n\n/);
     // A remark before a question is not a question of its own.
     expect(await fed('hike never resolved yes in 10 meetings but its priced 51%?? why does the model still say 50.8')).not.toContain('###');
     expect(two).toContain('100 YES contracts at $0.18 cost $18');
