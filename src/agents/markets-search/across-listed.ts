@@ -16,11 +16,12 @@ import { ladderMedian } from './distribution.js';
  */
 export async function favouritesAcross(client: KalshiClient, tickers: readonly string[], least: boolean): Promise<Answer> {
   const events = await Promise.all(tickers.map((t) => client.event(t).catch(() => null)));
+  const pages = await pagesOf(client, events.filter((e): e is KalshiEvent => e !== null));
   const citations: Citation[] = [];
   const lines = tickers.map((ticker, i) => {
     const event = events[i];
     if (!event) return `${i + 1}. ${ticker}: its prices could not be read just now.`;
-    citations.push({ order: citations.length + 1, name: `Kalshi: ${event.title}`, url: eventPage(event) });
+    citations.push({ order: citations.length + 1, name: `Kalshi: ${event.title}`, url: pages.get(event.event_ticker)! });
     return `${i + 1}. **${event.title.replace(/[*_]/g, '')}** [${citations.length}]: ${favouriteOf(event, least)}`;
   });
   const head = `The market's ${least ? 'least likely outcome' : 'favourite'} in each of the ${tickers.length} events listed, on live prices (as of ${utc(client.now())}):`;
@@ -66,7 +67,8 @@ export async function closingAcross(client: KalshiClient, tickers: readonly stri
   const known = events.filter((e): e is KalshiEvent => e !== null && Number.isFinite(closes(e)));
   if (!known.length) return { text: 'The closing times of the events listed could not be read just now.\n', citations: [] };
   const ordered = [...known].sort((a, b) => (last ? closes(b) - closes(a) : closes(a) - closes(b)));
-  const citations = ordered.map((e, i): Citation => ({ order: i + 1, name: `Kalshi: ${e.title}`, url: eventPage(e) }));
+  const pages = await pagesOf(client, ordered);
+  const citations = ordered.map((e, i): Citation => ({ order: i + 1, name: `Kalshi: ${e.title}`, url: pages.get(e.event_ticker)! }));
   const top = ordered[0]!;
   const lines = ordered.map((e, i) => `${i + 1}. **${e.title.replace(/[*_]/g, '')}** [${i + 1}]: closes ${utc(new Date(closes(e)))}`);
   const missing = tickers.length - known.length;
@@ -96,11 +98,12 @@ export async function moversAcross(client: KalshiClient, tickers: readonly strin
     .filter((r) => (by === 'move' ? r.top !== null : r.volume > 0))
     .sort((a, b) => (by === 'move' ? Math.abs(b.top!.move) - Math.abs(a.top!.move) || b.volume - a.volume : b.volume - a.volume))
     .slice(0, limit);
+  const pages = await pagesOf(client, ranked.map((r) => r.event));
   if (!ranked.length) return { text: `None of the ${tickers.length} open events has a price from a day ago or trades in the last 24 hours to rank, as of ${utc(client.now())}.\n`, citations: [] };
   const citations: Citation[] = [];
   const points = (micro: number) => `${micro >= 0 ? '+' : '−'}${(Math.abs(micro) / 10_000).toFixed(1)} pts`;
   const lines = ranked.map(({ event, top, volume }, i) => {
-    citations.push({ order: i + 1, name: `Kalshi: ${event.title}`, url: eventPage(event) });
+    citations.push({ order: i + 1, name: `Kalshi: ${event.title}`, url: pages.get(event.event_ticker)! });
     const moved = top ? `“${quoteCaller(withTeam(top.label, event.title))}” ${formatPercent(top.before)} → ${formatPercent(top.now)} (${points(top.move)})` : 'no price from a day ago';
     return `${i + 1}. **${event.title.replace(/[*_]/g, '')}** [${i + 1}]: ${moved}; ${Math.round(volume / SCALE).toLocaleString('en-US')} contracts traded in 24 hours.`;
   });
@@ -110,4 +113,10 @@ export async function moversAcross(client: KalshiClient, tickers: readonly strin
       : `The busiest open events, by contracts traded in the last 24 hours, as of ${utc(client.now())}:`;
   const of = tickers.length > ranked.length ? `\n\nOf the ${tickers.length} open events read; ask about one for its prices, or give its address for its report.` : '';
   return { text: `${head}\n\n${lines.join('\n')}${of}\n`, citations };
+}
+
+/** Each event's kalshi.com page, named from its series' title as Kalshi's own links are (the series are read once each, cached). */
+async function pagesOf(client: KalshiClient, events: readonly KalshiEvent[]): Promise<Map<string, string>> {
+  const series = new Map(await Promise.all([...new Set(events.map((e) => e.series_ticker))].map(async (t) => [t, (await client.series(t).catch(() => null))?.title] as const)));
+  return new Map(events.map((e) => [e.event_ticker, eventPage(e, series.get(e.series_ticker))]));
 }

@@ -220,15 +220,14 @@ export function routerAgent(o: RouterOptions): Agent {
     const weighed = [...new Set([...found.found, ...named])];
     if (weighed.length > 1 && weighing) {
       const across = await acrossEvents(weighed, (t) => o.reports.latest(t), asked === 'best_trade', o.reportCost);
-      if (across.citations.length) {
-        const offset = found.citations.length;
-        const weighed = across.text.replace(/\[(\d+)\]/g, (_, n: string) => `[${Number(n) + offset}]`);
-        return yield* written(req, question, `${found.text.trimEnd()}\n\n**Model against market, from the stored reports.** ${weighed}`, [...found.citations, ...across.citations.map((c) => ({ ...c, order: c.order + offset }))], usage);
-      }
-      // No report for any of them, and more events named than the one search found: each one's live prices, and that no model compares them yet.
-      if (weighed.length > found.found.length) {
-        const live = await favouritesAcross(o.kalshi, weighed, false);
-        return yield* written(req, question, `${across.text.trimEnd()}\n\n${live.text}`, [...live.citations], usage);
+      // The prices beside the weighing: the search's listing when it found them all, else each event's favourite
+      // (a listing of one search would say the others match nothing).
+      const listing = weighed.length > found.found.length ? await favouritesAcross(o.kalshi, weighed, false) : { text: found.text, citations: found.citations };
+      if (across.citations.length || weighed.length > found.found.length) {
+        const offset = listing.citations.length;
+        const renumbered = across.text.replace(/\[(\d+)\]/g, (_, n: string) => `[${Number(n) + offset}]`);
+        const weighedText = across.citations.length ? `**Model against market, from the stored reports.** ${renumbered}` : renumbered;
+        return yield* written(req, question, `${listing.text.trimEnd()}\n\n${weighedText}`, [...listing.citations, ...across.citations.map((c) => ({ ...c, order: c.order + offset }))], usage);
       }
     }
     if (ofReport && found.found.length === 1) {

@@ -323,7 +323,11 @@ describe('several questions in one, and odds follow-ups that change topic', () =
     // Topics listed apart are each found; with reports, weighed from them, else their live prices and that no model compares them yet.
     const ranked = await chain('rank the nyc temperature, payrolls and approval markets by how overpriced they are');
     for (const ticker of ['KXHIGHNY-26NOV20', 'KXPAYROLLS-26DEC', 'KXAPPROVAL-26NOV27']) expect(ranked, ticker).toContain(ticker.startsWith('KXHIGHNY') ? 'Highest temperature in NYC' : ticker.startsWith('KXPAYROLLS') ? 'KXPAYROLLS-26DEC' : 'KXAPPROVAL-26NOV27');
-    expect(ranked).toMatch(/^(?:None of the 3 events listed has a stored report|Open Kalshi events matching|No open Kalshi event matches all of)/);
+    expect(ranked).toMatch(/^The market's favourite in each of the 3 events listed, on live prices/);
+    expect(ranked).not.toContain('matches all of');
+    expect(ranked).toMatch(/None of the 3 events listed has a stored report|\*\*Model against market, from the stored reports\.\*\* Of the 3 events listed/);
+    // Each event's page named from its series' title, not its ticker twice.
+    expect(ranked).not.toMatch(/kalshi\.com\/markets\/(kx\w+)\/\1\//);
     const edge = await chain('compare the btc and eth markets: which one has the bigger model edge?');
     expect(edge).toContain('**Model against market, from the stored reports.** Of the 2 events listed, 2 have a stored report');
     // Why the model gives an outcome what it does: the report's fit applied to its price and its record, step by step.

@@ -154,7 +154,12 @@ describe('svc-agent (router)', () => {
     const events = fake.world.openEvents.map((t) => fake.world.events.get(t)!);
     const volume = (e: (typeof events)[number]) => e.markets.reduce((sum, m) => sum + Number(m.volume_24h_fp ?? 0), 0);
     const busiest = [...events].sort((a, b) => volume(b) - volume(a));
-    const hot = (await client.responses.create({ model: 'svc-agent', input: "what's hot on kalshi right now?" })).output_text;
+    const hotResponse = await client.responses.create({ model: 'svc-agent', input: "what's hot on kalshi right now?" });
+    const hot = hotResponse.output_text;
+    // Each event's page named from its series' title, as Kalshi's links are.
+    const urls = ((hotResponse.output[0] as any).content[0].annotations as { url: string }[]).map((a) => a.url);
+    expect(urls.length).toBeGreaterThan(0);
+    expect(urls.filter((u) => /\/markets\/(kx\w+)\/\1\//.test(u))).toEqual([]);
     expect(hot).toMatch(/^The busiest open events, by contracts traded in the last 24 hours, as of 2026-11-19 15:00 UTC:/);
     const titles = [...hot.matchAll(/^\d+\. \*\*(.+?)\*\* \[\d+\]/gm)].map((m) => m[1]);
     expect(titles).toEqual(busiest.slice(0, 8).map((e) => e.title));
