@@ -681,6 +681,11 @@ describe('several questions in one, and odds follow-ups that change topic', () =
     const refOf = (part: string) => /Hold\*\*[^\n]*?(\[\d+\])/.exec(part)?.[1];
     expect(refOf(oddsPart!)).toBeDefined();
     expect(refOf(costPart!)).toBe(refOf(oddsPart!));
+    // What could move it: the report's dates, moves, surges and the rules that could flip it.
+    const catalysts = await fed('what would change your mind? any catalysts before close');
+    expect(catalysts).toMatch(/^What could move it before the end, from the report[^\n]*\n\n- \*\*Trading closes\*\* /);
+    expect(catalysts).toContain('- **Price move, Hike 25bps:**');
+    expect(catalysts).toContain('- **Could flip the outcome:**');
     // A brief asked with another question: both, each under its heading.
     for (const q of ["tl;dr? where's the edge", "where's the edge? tl;dr", "summary? and what's the best trade"]) {
       const both = await fed(q);
