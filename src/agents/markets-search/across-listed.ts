@@ -83,7 +83,7 @@ export async function closingAcross(client: KalshiClient, tickers: readonly stri
  * (an outcome's last trade against its price a day before) or, asked what is busiest, by the
  * contracts traded in 24 hours; the top `limit`, each with the outcome that moved and its volume.
  */
-export async function moversAcross(client: KalshiClient, tickers: readonly string[], by: 'move' | 'volume', limit = 8): Promise<Answer> {
+export async function moversAcross(client: KalshiClient, tickers: readonly string[], by: 'move' | 'volume', limit = 8, week = false): Promise<Answer> {
   const events = (await Promise.all(tickers.map((t) => client.event(t).catch(() => null)))).filter((e): e is KalshiEvent => e !== null);
   const rows = events.map((event) => {
     const moves = (event.markets ?? []).flatMap((m) => {
@@ -109,7 +109,7 @@ export async function moversAcross(client: KalshiClient, tickers: readonly strin
   });
   const head =
     by === 'move'
-      ? `The open events whose prices moved most in the last 24 hours (each one's largest move: last trade against the price a day before), as of ${utc(client.now())}:`
+      ? `The open events whose prices moved most in the last 24 hours (each one's largest move: last trade against the price a day before${week ? '; the exchange lists no weekly change here, and an event\'s report gives its 7-day moves' : ''}), as of ${utc(client.now())}:`
       : `The busiest open events, by contracts traded in the last 24 hours, as of ${utc(client.now())}:`;
   const of = tickers.length > ranked.length ? `\n\nOf the ${tickers.length} open events read; ask about one for its prices, or give its address for its report.` : '';
   return { text: `${head}\n\n${lines.join('\n')}${of}\n`, citations };

@@ -315,7 +315,7 @@ export function routerAgent(o: RouterOptions): Agent {
             // "Biggest movers in crypto?": those of the topic; with none named, the open events soonest to settle.
             const topic = question.replace(new RegExp(MOVERS_ASKED.source, 'gi'), ' ');
             const tickers = EventSearch.terms(topic).length ? search.search(topic, 10).map((h) => h.entry.event.event_ticker) : search.everyEvent(MOVERS_READ).map((x) => x.event.event_ticker);
-            const ranked = await moversAcross(o.kalshi, tickers, rule.movers);
+            const ranked = await moversAcross(o.kalshi, tickers, rule.movers, 8, /\bweek(?:ly)?\b|\b7 days\b/i.test(question));
             return yield* written(req, question, ranked.text, [...ranked.citations], usage);
           }
           if (rule.events) {

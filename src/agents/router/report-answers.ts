@@ -524,9 +524,12 @@ export function modelWhyText(row: Row, method: string | undefined, history: stri
  * the report adds. The figures are the report's.
  */
 export function basicsText(title: string, rows: Row[], claims: string | undefined, exclusive: boolean): string {
-  const favourite = bestRow(rows, (r) => r.marketValue);
   const line = (label: string) => (claims ?? '').split('\n').find((l) => l.startsWith(`- **${label}`));
-  const rule = line('How it resolves')?.replace(/^- \*\*How it resolves\*\*\s*(?:\([^)]*\))?:?\s*/, '');
+  const ruleLine = line('How it resolves');
+  const rule = ruleLine?.replace(/^- \*\*How it resolves\*\*.*?:\s*(?=“)/, '');
+  // The example is the outcome the rule is quoted for, when it names one, so the two agree; else the favourite.
+  const ruleFor = /\(as written for (.+?)\):\s*“/.exec(ruleLine ?? '')?.[1];
+  const favourite = rows.find((r) => ruleFor && (outcomeOf(r.outcome).name === ruleFor || withTeam(outcomeOf(r.outcome).name, title) === ruleFor)) ?? bestRow(rows, (r) => r.marketValue);
   const closes = /^- \*\*Trading closes\*\* ([^;(\n]+?)\s*(?:\(|;|\[)/.exec(line('Trading closes') ?? '')?.[1];
   const each = favourite && Number.isFinite(favourite.marketValue)
     ? ` For example, **${outcomeOf(favourite.outcome).name}** trades at ${favourite.market}: a YES on it costs about $${(favourite.marketValue / 100).toFixed(2)} and pays $1.00 if it happens, so the market puts its chance at about ${percent(favourite.marketValue)} ${outcomeOf(favourite.outcome).refs}.`

@@ -37,7 +37,7 @@ async function* runSecAgent(lib: SecLibrary, request: AgentRequest): AsyncGenera
  * "What's the source?", "link me the 10-K page", asked of the answer before with nothing new:
  * the filing pages it cites, linked, rather than its figures again.
  */
-const SOURCES_ASKED = /\b(?:sources?|cite[sd]?|citations?|links?|url|pdf|(?:which|what) (?:filing|page|document)|where (?:is|did|does|do) (?:that|this|it|these|those|the)(?: (?:data|numbers?|figures?|values?))? (?:come|comes|coming) from)\b/i;
+const SOURCES_ASKED = /\b(?:sources?|cite[sd]?|citations?|links?|url|pdf|where did you get (?:that|this|these|those|it|them)|(?:which|what) (?:filing|page|document)|where (?:is|did|does|do) (?:that|this|it|these|those|the)(?: (?:data|numbers?|figures?|values?))? (?:come|comes|coming) from)\b/i;
 const NEW_SUBJECT = /\b(?:revenue|sales|income|profit|margin|eps|earnings|cash|debt|assets|liabilities|equity|expenses?|capex|dividends?|buybacks?|shares|q[1-4]|fy\s*\d|(?:19|20)\d\d)\b/i;
 export const sourcesAsked = (asked: string) => SOURCES_ASKED.test(asked) && !NEW_SUBJECT.test(asked);
 

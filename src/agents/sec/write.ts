@@ -78,7 +78,7 @@ const DECLINE_WORDS = /\b(?:decline[ds]?|declining|fall|falls|fell|fallen|fallin
 /** A question answered yes or no ("Did …", "Has …", "Is …"). */
 const YES_NO = /^\s*(?:did|does|do|has|have|had|is|was|were|are)\b/i;
 /** Asking what to do with a stock, not what a company reported. */
-const ADVICE = /\b(?:best|good|top|safest) (?:stocks?|shares?|compan(?:y|ies)) to (?:buy|own|invest in)\b|\bshould (?:i|we|you) (?:buy|sell|short|invest|hold|own|dump)\b|\b(?:a )?(?:good|bad) (?:buy|investment|stock)\b|\bis \S+ a (?:buy|sell)\b|\b(?:buy|sell) or (?:sell|hold|buy)\b|\bworth (?:buying|investing)\b|\b(?:over|under)valued\b|\b(?:riskier|safer|less risky|more risky|better (?:buy|investment))\b/i;
+const ADVICE = /\b(?:best|good|top|safest) (?:stocks?|shares?|compan(?:y|ies)) to (?:buy|own|invest in)\b|\b(?:good|right|bad|best) time to (?:buy|sell|invest|get into)\b|\bshould (?:i|we|you) (?:buy|sell|short|invest|hold|own|dump)\b|\b(?:a )?(?:good|bad) (?:buy|investment|stock)\b|\bis \S+ a (?:buy|sell)\b|\b(?:buy|sell) or (?:sell|hold|buy)\b|\bworth (?:buying|investing)\b|\b(?:over|under)valued\b|\b(?:riskier|safer|less risky|more risky|better (?:buy|investment))\b/i;
 const NO_QUARTER = /^(?:f?q[05-9]|[05-9]q)\b/i;
 /** "… faster than Microsoft's", "… more than Apple": a comparison of the first company named with another. */
 const COMPARED_THAN = /\b(faster|slower|more|less|higher|lower|bigger|larger|smaller|greater|fewer|better|worse)\b[^?]*?\bthan\b/i;

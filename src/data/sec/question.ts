@@ -143,7 +143,7 @@ const GENERAL_WORDS = new Set(
 lately overall currently recently generally things stuff everything anything something details detail news story position condition shape state file files perform performs performed
 performing fare fared faring happen happens happened happening looking looks explain describe summarize summarise tl dr tldr recap gist analyze analyse analysis review breakdown think
 list filings filing link links document documents source sources page pages url urls pdf pdfs cite cites cited citation citations reference references proof
-thats tiny huge big small low high wow hmm interesting weird crazy nice cool seems seem looks
+thats tiny huge big small low high wow hmm interesting weird crazy nice cool seems seem looks time moment
 minus plus divided come comes coming came dip dips dipped spike spiked surge surged slump slumped tank tanked soar soared slip slipped chart charts graph graphs plot visual visualize visualise draw
 should buy sell short invest investing investment hold own worth buying good bad overvalued undervalued dump`.split(/\s+/),
 );

@@ -342,6 +342,13 @@ describe('several questions in one, and odds follow-ups that change topic', () =
     expect(basics).toMatch(/^\*\*Bitcoin price on November 20, 2026 at 10am ET\?\*\*, in plain words: the market lists 4 outcomes, each a yes\/no question of its own \(several can resolve YES\)\. Each contract pays \$1\.00 if its outcome happens/);
     expect(basics).toMatch(/What decides it: “If the CF Benchmarks Bitcoin Real-Time Index/);
     expect(basics).toMatch(/Trading closes \d{4}-\d\d-\d\d \d\d:\d\d UTC\./);
+    // The example is the outcome the rule is quoted for, and the rule is quoted cleanly.
+    const game = await thread('https://kalshi.com/markets/kxnbagame/nba-game-winner/kxnbagame-26nov21lalbos');
+    const gameBasics = await game('explain this to me like im a beginner');
+    expect(gameBasics).toMatch(/What decides it: “/);
+    expect(gameBasics).not.toContain('What decides it: )');
+    const ruleFor = /\*\*How it resolves\*\* \(as written for (.+?)\):/.exec(await game('how does it resolve?'))?.[1];
+    if (ruleFor) expect(gameBasics).toContain(`For example, **${ruleFor}** trades at`);
     // A search finding events with stored reports says so, and where to get them free.
     expect(await chain('btc price market for tomorrow?')).toContain('\nA report is stored for KXBTCD-26NOV20: ask for its model here (“model vs market?”), or get it whole, free, from `svc-prediction-markets-agent:cache`.\n');
     // In one question: the two events with their prices, then their reports weighed; cited to the event pages the reports cite.
@@ -381,6 +388,10 @@ describe('several questions in one, and odds follow-ups that change topic', () =
     expect(news).toMatch(/^I read no news or other outside sources, so I cannot say what happened or why; what the exchange shows:\n\nOpen Kalshi events matching/);
     expect(news).toContain('KXBTCD-26NOV20');
     expect(await chain('should i put my savings into bitcoin?')).toMatch(/^I do not give investment advice[^\n]*\n\nOpen Kalshi events matching “should i put my savings into bitcoin\?”/);
+    // Whether it is a good time to buy a company's stock: no advice, its key figures.
+    expect(await chain('is now a good time to buy apple stock?')).toMatch(/I do not give investment advice/);
+    // "Which markets moved the most this week?": the day's moves, said to be the day's.
+    expect(await chain('which markets moved the most this week?')).toMatch(/^The open events whose prices moved most in the last 24 hours \([^)]*the exchange lists no weekly change here/);
     // An event ticker inside a question is that event.
     expect(await chain('whats the model say on KXCPIYOY-26DEC')).toMatch(/^No report is stored for KXCPIYOY-26DEC yet, so there is no model probability|^- \*\*Above/);
     // A greeting is still the help.

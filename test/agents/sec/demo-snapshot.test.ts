@@ -412,6 +412,7 @@ describe('svc-sec-agent on the demo snapshot, offline', () => {
     const links = [...sources.text.matchAll(/^- \[(.+)\]\((.+)\) \[(\d+)\]$/gm)];
     expect(links.map((l) => Number(l[3]))).toEqual([1, 2, 3, 4]);
     links.forEach((l, i) => expect([l[1], l[2]]).toEqual([sources.citations[i]!.name, sources.citations[i]!.url]));
+    expect((await askOf('svc-agent', 'apple gross margin last 4 quarters as a table', 'where did you get that?')).text).toMatch(/^The figures of that answer come from these filing pages/);
     const one = await askOf('svc-sec-agent', "What was Apple's revenue in Q3 2024?", 'where does that number come from?');
     expect(one.text).toContain('- [Apple Inc. Form 10-Q, quarter ended 2024-06-29, page 3](');
     expect(one.citations).toHaveLength(1);
