@@ -217,7 +217,10 @@ export function routerAgent(o: RouterOptions): Agent {
     const weighing = asked === 'gap' || asked === 'best_trade' || /\b(?:compare|comparison|vs\.?|versus|rank(?:ed|ing)?)\b/i.test(question);
     // "Rank the NYC temperature, payrolls and approval markets by …": each topic named is searched for on its own too.
     const named = weighing ? await topicsNamed(question) : [];
-    const weighed = [...new Set([...found.found, ...named])];
+    // "Compare this with the ETH market" after a report: the event discussed is one of those weighed.
+    const discussed = weighing && /\b(?:this|that|it)\b/i.test(question) ? discussedEvent(req.messages.slice(0, -1)) : null;
+    const current = discussed ? [parseEventUrl(discussed).eventTicker] : [];
+    const weighed = [...new Set([...current, ...found.found, ...named])];
     if (weighed.length > 1 && weighing) {
       const across = await acrossEvents(weighed, (t) => o.reports.latest(t), asked === 'best_trade', o.reportCost);
       // The prices beside the weighing: the search's listing when it found them all, else each event's favourite
@@ -328,6 +331,11 @@ export function routerAgent(o: RouterOptions): Agent {
                 : live
                   ? await favouritesAcross(o.kalshi, rule.events, asked === 'market_least')
                   : await acrossEvents(rule.events, (t) => o.reports.latest(t), asked === 'best_trade', o.reportCost);
+            // No report among them: what their live prices say, beside that no model compares them yet.
+            if (!live && !across.citations.length) {
+              const prices = await favouritesAcross(o.kalshi, rule.events, false);
+              return yield* written(req, question, `${prices.text.trimEnd()}\n\n${across.text}`, [...prices.citations], usage);
+            }
             return yield* written(req, question, across.text, [...across.citations], usage);
           }
           return yield* searched(req, question, usage, rule.context);
@@ -337,7 +345,7 @@ export function routerAgent(o: RouterOptions): Agent {
         default: {
           // Help is fixed text with no sources: nothing for the model to phrase. Thanks get a word back, not the help again.
           if (THANKS.test(question)) return yield* answer(welcome, null);
-          if (OUT_OF_SCOPE.test(question)) return yield* answer({ text: `I only do financial research: company figures from SEC filings and prediction-market odds and reports, each answer with its sources, so I do not write poems, stories, jokes or code, nor book or order anything.\n\n${help.text}`, citations: [] }, null);
+          if (OUT_OF_SCOPE.test(question)) return yield* answer({ text: `I only do financial research: company figures from SEC filings and prediction-market odds and reports, each answer with its sources, so I do not write poems, stories, jokes or code, translate, answer general questions, nor book or order anything.\n\n${help.text}`, citations: [] }, null);
           // Asked, of an event being discussed, what nothing read about it says ("any injury news?", "the NWS forecast?").
           const event = GREETING.test(question.trim().toLowerCase()) ? null : discussedEvent(req.messages.slice(0, -1));
           const outside = event ? await outsideOf(parseEventUrl(event).eventTicker) : null;

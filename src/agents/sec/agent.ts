@@ -62,7 +62,7 @@ export async function* sourcesOnly(events: AsyncIterable<AgentEvent>): AsyncGene
 async function* answerSec(lib: SecLibrary, request: AgentRequest): AsyncGenerator<AgentEvent> {
   const last = clipped([...request.messages].reverse().find((m) => m.role === 'user')?.content ?? '');
   // "Write a python script that downloads Apple's 10-K": its words are no figures or companies.
-  if (OUT_OF_SCOPE.test(last)) return yield* said(`This model answers questions about companies' figures from their SEC filings, each with the filing page it comes from; it does not write code, stories or anything else, nor book or order anything. Ask, for example, “What was Apple's revenue in fiscal 2024?”.\n`);
+  if (OUT_OF_SCOPE.test(last)) return yield* said(`This model answers questions about companies' figures from their SEC filings, each with the filing page it comes from; it does not write code or stories, translate, answer general questions, nor book or order anything. Ask, for example, “What was Apple's revenue in fiscal 2024?”.\n`);
   // The first SEC request comes before any event, so that an unusable source (no User-Agent,
   // EDGAR down) fails the request with its own status instead of inside a started stream.
   const index = await lib.companyIndex();

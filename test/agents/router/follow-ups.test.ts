@@ -332,6 +332,11 @@ describe('several questions in one, and odds follow-ups that change topic', () =
     expect(edge).toContain('**Model against market, from the stored reports.** Of the 2 events listed, 2 have a stored report');
     // Why the model gives an outcome what it does: the report's fit applied to its price and its record, step by step.
     const btcThread = await thread('https://kalshi.com/markets/kxbtcd/bitcoin/kxbtcd-26nov20');
+    // "Compare this with the ETH market" in the BTC report's thread: both weighed.
+    expect(await btcThread('compare this with the eth market')).toMatch(/\*\*Model against market, from the stored reports\.\*\* Of the 2 events listed, 2 have a stored report/);
+    // Two event tickers in one question: both.
+    const byTickers = await chain('compare KXBTCD-26NOV20 and KXETHD-26NOV20');
+    expect(byTickers).toMatch(/^Of the 2 events listed, 2 have a stored report/);
     const why = await btcThread('why does the model disagree with the market on 96k');
     const [, model] = /^Why the model gives \*\*Above \$96,000\*\* ([\d.]+)% against a market [\d.]+% \((?:mid|last trade)\) \[1\]:\n\n- \*\*The price, stretched:\*\* b = [\d.]+ /.exec(why)!;
     const [, final] = /- \*\*The record:\*\* Above \$96,000 resolved YES in \d+ of \d+ settled events \([\d.]+%\); [^\n]*becomes ([\d.]+)%\./.exec(why)!;
@@ -382,6 +387,7 @@ describe('several questions in one, and odds follow-ups that change topic', () =
     expect(await chain('cuales son las probabilidades de que la fed baje tasas en diciembre')).toMatch(/^I read questions in English only/);
     expect(await chain('quais são as chances do bitcoin passar de 96 mil amanhã?')).toMatch(/^I read questions in English only/);
     expect(await chain('can you book me a flight to new york')).toMatch(/^I only do financial research/);
+    for (const q of ['translate hello into french', 'what is the capital of france?', 'what is 17 * 23?']) expect(await chain(q), q).toMatch(/^I only do financial research/);
     expect((await client.responses.create({ model: 'svc-sec-agent', input: "write a python script that downloads apple's 10-k" })).output_text).toMatch(/^This model answers questions about companies' figures from their SEC filings[^\n]*it does not write code/);
     // News and advice around a topic: said not to be given, then what the exchange shows for it.
     const news = await chain('any news on why bitcoin dropped this week?');

@@ -166,6 +166,10 @@ describe('svc-agent (router)', () => {
     expect(hot).toContain(`${Math.round(volume(busiest[0]!)).toLocaleString('en-US')} contracts traded in 24 hours`);
     const movers = (await client.responses.create({ model: 'svc-agent', input: 'biggest movers today?' })).output_text;
     expect(movers).toMatch(/^The open events whose prices moved most in the last 24 hours[^\n]*\n\n1\. \*\*[^*]+\*\* \[1\]: “[^”]+” \d+\.\d% → \d+\.\d% \([+−]\d+\.\d pts\)/);
+    // Two tickers with no report stored: each one's favourite on live prices, and that no model compares them.
+    const two = (await client.responses.create({ model: 'svc-agent', input: 'compare KXCPIYOY-26DEC and KXPAYROLLS-26DEC' })).output_text;
+    expect(two).toMatch(/^The market's favourite in each of the 2 events listed, on live prices/);
+    expect(two).toContain('None of the 2 events listed has a stored report');
     const crypto = (await client.responses.create({ model: 'svc-agent', input: 'biggest movers in crypto' })).output_text;
     const listed = [...crypto.matchAll(/^\d+\. \*\*(.+?)\*\* \[\d+\]/gm)].map((m) => m[1]);
     expect(listed.length).toBeGreaterThan(0);
