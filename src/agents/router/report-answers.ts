@@ -494,8 +494,11 @@ export function pricedAboveText(rows: Row[], side: string, at: number, exclusive
 export function modelWhyText(row: Row, method: string | undefined, history: string | undefined): string | null {
   const fit = /It gives a = (−?-?[\d.]+), b = (−?-?[\d.]+)[\s\S]*? and c = (−?-?[\d.]+)/.exec(method ?? '');
   const { name, refs } = outcomeOf(row.outcome);
-  const escaped = name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  const rate = new RegExp(`(?:^|[:;(]\\s*)${escaped}: (\\d+) of (\\d+) \\(([\\d.]+)%\\)`).exec((history ?? '').split('\n').find((l) => l.startsWith('**Base rates**')) ?? '');
+  const rates = (history ?? '').split('\n').find((l) => l.startsWith('**Base rates**')) ?? '';
+  // A game's side is "Away team (Lakers)" here, "Away team" in the series' record.
+  const rateOf = (label: string) => new RegExp(`(?:^|[:;(]\\s*)${label.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: (\\d+) of (\\d+) \\(([\\d.]+)%\\)`).exec(rates);
+  const label = rateOf(name) ? name : name.replace(/\s*\([^)]*\)$/, '');
+  const rate = rateOf(label);
   if (!fit || !rate || !Number.isFinite(row.marketValue) || !Number.isFinite(row.modelValue)) return null;
   const [a, b, c] = fit.slice(1, 4).map((x) => Number(x!.replace('−', '-'))) as [number, number, number];
   const [wins, cases] = [Number(rate[1]), Number(rate[2])];
@@ -513,9 +516,14 @@ export function modelWhyText(row: Row, method: string | undefined, history: stri
         ? `b = ${b} (above 1: this series' prices have been too close to 50%) pushes it outwards`
         : `b = ${b} (below 1: this series' prices have been too far from 50%) pulls it towards 50%`;
   const pull = c * w;
-  const record = Math.abs(pull) < 0.05 ? `its record barely counts: c·w = ${c} × ${w.toFixed(2)} = ${pull.toFixed(2)}, since base rates have added little beyond the price in this series` : `its record moves it by c·w = ${c} × ${w.toFixed(2)} = ${pull.toFixed(2)} of the way, on the log-odds scale, from the price towards its base rate`;
+  const record =
+    Math.abs(pull) < 0.05
+      ? `its record barely counts: c·w = ${c} × ${w.toFixed(2)} = ${pull.toFixed(2)}, since base rates have added little beyond the price in this series`
+      : pull > 0
+        ? `its record moves it by c·w = ${c} × ${w.toFixed(2)} = ${pull.toFixed(2)} of the way, on the log-odds scale, from the price towards its base rate`
+        : `its record moves it away from its base rate, c·w = ${c} × ${w.toFixed(2)} = ${pull.toFixed(2)} on the log-odds scale (in this series, outcomes have tended to go against their record)`;
   const after = Math.abs(pulled * 100 - row.modelValue) >= 0.5 ? ` The report's ${row.model} differs from that ${pct(pulled)}: the model then holds a ladder's rungs in order, or shares exclusive outcomes out to 100% with the others (and the fit is shown rounded).` : '';
-  return `Why the model gives **${name}** ${row.model} against a market ${row.market} ${refs}:\n\n- **The price, stretched:** ${stretch}, and a = ${a} shifts it: ${pct(price)} becomes ${pct(stretched)}.\n- **The record:** ${name} resolved YES in ${wins} of ${cases} settled events (${rate[3]}%); ${record}: ${pct(stretched)} becomes ${pct(pulled)}.${after}\n\nThe fit (a, b, c) is the report's, on this series' settled markets; the model reads prices and outcomes, not news.`;
+  return `Why the model gives **${name}** ${row.model} against a market ${row.market} ${refs}:\n\n- **The price, stretched:** ${stretch}, and a = ${a} shifts it: ${pct(price)} becomes ${pct(stretched)}.\n- **The record:** ${label === name ? name : `“${label}”`} resolved YES in ${wins} of ${cases} settled events (${rate[3]}%); ${record}: ${pct(stretched)} becomes ${pct(pulled)}.${after}\n\nThe fit (a, b, c) is the report's, on this series' settled markets; the model reads prices and outcomes, not news.`;
 }
 
 /**

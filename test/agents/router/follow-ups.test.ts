@@ -349,6 +349,10 @@ describe('several questions in one, and odds follow-ups that change topic', () =
     expect(basics).toMatch(/Trading closes \d{4}-\d\d-\d\d \d\d:\d\d UTC\./);
     // The example is the outcome the rule is quoted for, and the rule is quoted cleanly.
     const game = await thread('https://kalshi.com/markets/kxnbagame/nba-game-winner/kxnbagame-26nov21lalbos');
+    // A team named: its side's arithmetic, its record kept by the series' label.
+    const lakers = await game('why does the model disagree on the lakers');
+    expect(lakers).toMatch(/^Why the model gives \*\*Away team \(Lakers\)\*\* [\d.]+% against a market/);
+    expect(lakers).toContain('- **The record:** “Away team” resolved YES in');
     const gameBasics = await game('explain this to me like im a beginner');
     expect(gameBasics).toMatch(/What decides it: “/);
     expect(gameBasics).not.toContain('What decides it: )');
