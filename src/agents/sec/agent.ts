@@ -33,6 +33,9 @@ async function* runSecAgent(lib: SecLibrary, request: AgentRequest): AsyncGenera
   yield* sourcesAsked(asked) ? sourcesOnly(answerSec(lib, request)) : CHART_ASKED.test(asked) ? withCharts(answerSec(lib, request)) : answerSec(lib, request);
 }
 
+/** What executives said, on a call or anywhere: no filing's figures hold it. */
+const SPOKEN = /\b(?:earnings|conference|investor) calls?\b|\btranscripts?\b|\b(?:on|in|during) the call\b|\b(?:ceo|cfo|management|executives?|tim cook|satya nadella|sundar pichai)\b[^?]{0,40}\b(?:say|said|says|think|thinks|mention(?:s|ed)?)\b/i;
+
 /**
  * "What's the source?", "link me the 10-K page", asked of the answer before with nothing new:
  * the filing pages it cites, linked, rather than its figures again.
@@ -62,6 +65,8 @@ export async function* sourcesOnly(events: AsyncIterable<AgentEvent>): AsyncGene
 async function* answerSec(lib: SecLibrary, request: AgentRequest): AsyncGenerator<AgentEvent> {
   const last = clipped([...request.messages].reverse().find((m) => m.role === 'user')?.content ?? '');
   // "Write a python script that downloads Apple's 10-K": its words are no figures or companies.
+  // "What did Tim Cook say on the earnings call?": what is said is not what is filed.
+  if (SPOKEN.test(last)) return yield* said(`I read the figures companies file with the SEC (the XBRL data of their 10-K and 10-Q filings), not earnings calls, transcripts or what executives say. Ask for a figure instead, for example “Apple revenue last quarter” or “Apple gross margin for the last 4 quarters”, each cited to the filing page it comes from.\n`);
   if (OUT_OF_SCOPE.test(last)) return yield* said(`This model answers questions about companies' figures from their SEC filings, each with the filing page it comes from; it does not write code or stories, translate, answer general questions, nor book or order anything. Ask, for example, “What was Apple's revenue in fiscal 2024?”.\n`);
   // The first SEC request comes before any event, so that an unusable source (no User-Agent,
   // EDGAR down) fails the request with its own status instead of inside a started stream.

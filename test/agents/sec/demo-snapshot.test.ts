@@ -412,6 +412,12 @@ describe('svc-sec-agent on the demo snapshot, offline', () => {
     const links = [...sources.text.matchAll(/^- \[(.+)\]\((.+)\) \[(\d+)\]$/gm)];
     expect(links.map((l) => Number(l[3]))).toEqual([1, 2, 3, 4]);
     links.forEach((l, i) => expect([l[1], l[2]]).toEqual([sources.citations[i]!.name, sources.citations[i]!.url]));
+    // What executives said is not what is filed: said so, with no company read from the names.
+    for (const model of ['svc-sec-agent', 'svc-agent']) {
+      const spoken = (await askOf(model, 'what did tim cook say on the earnings call?')).text;
+      expect(spoken, model).toMatch(/^I read the figures companies file with the SEC[^\n]*not earnings calls, transcripts or what executives say/);
+      expect(spoken, model).not.toContain('could not find a company');
+    }
     expect((await askOf('svc-agent', 'apple gross margin last 4 quarters as a table', 'where did you get that?')).text).toMatch(/^The figures of that answer come from these filing pages/);
     const one = await askOf('svc-sec-agent', "What was Apple's revenue in Q3 2024?", 'where does that number come from?');
     expect(one.text).toContain('- [Apple Inc. Form 10-Q, quarter ended 2024-06-29, page 3](');
