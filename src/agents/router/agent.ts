@@ -16,7 +16,7 @@ import { listed, quoteCaller } from '../citations.js';
 import { isSvcError } from '../../errors.js';
 import { GREETING, KALSHI_URL, MOVERS_ASKED, classify, discussedEvent, routedText, splitQuestion, type Route } from './classify.js';
 import { answerFromReport, eventQuestion, type EventQuestion } from './event-questions.js';
-import { joinParts, questionsOfReport } from './parts.js';
+import { followedBy, joinParts, questionsOfReport } from './parts.js';
 import { WILL_IT } from '../markets-search/asked.js';
 import { acrossEvents } from './across-events.js';
 import { closingAcross, favouritesAcross, moversAcross } from '../markets-search/across-listed.js';
@@ -227,10 +227,8 @@ export function routerAgent(o: RouterOptions): Agent {
       // (a listing of one search would say the others match nothing).
       const listing = weighed.length > found.found.length ? await favouritesAcross(o.kalshi, weighed, false) : { text: found.text, citations: found.citations };
       if (across.citations.length || weighed.length > found.found.length) {
-        const offset = listing.citations.length;
-        const renumbered = across.text.replace(/\[(\d+)\]/g, (_, n: string) => `[${Number(n) + offset}]`);
-        const weighedText = across.citations.length ? `**Model against market, from the stored reports.** ${renumbered}` : renumbered;
-        return yield* written(req, question, `${listing.text.trimEnd()}\n\n${weighedText}`, [...listing.citations, ...across.citations.map((c) => ({ ...c, order: c.order + offset }))], usage);
+        const both = followedBy(listing, across, across.citations.length ? '**Model against market, from the stored reports.** ' : '');
+        return yield* written(req, question, both.text, [...both.citations], usage);
       }
     }
     if (ofReport && found.found.length === 1) {
@@ -333,8 +331,8 @@ export function routerAgent(o: RouterOptions): Agent {
                   : await acrossEvents(rule.events, (t) => o.reports.latest(t), asked === 'best_trade', o.reportCost);
             // No report among them: what their live prices say, beside that no model compares them yet.
             if (!live && !across.citations.length) {
-              const prices = await favouritesAcross(o.kalshi, rule.events, false);
-              return yield* written(req, question, `${prices.text.trimEnd()}\n\n${across.text}`, [...prices.citations], usage);
+              const both = followedBy(await favouritesAcross(o.kalshi, rule.events, false), across);
+              return yield* written(req, question, both.text, [...both.citations], usage);
             }
             return yield* written(req, question, across.text, [...across.citations], usage);
           }
@@ -350,7 +348,8 @@ export function routerAgent(o: RouterOptions): Agent {
           const event = GREETING.test(question.trim().toLowerCase()) ? null : discussedEvent(req.messages.slice(0, -1));
           const outside = event ? await outsideOf(parseEventUrl(event).eventTicker) : null;
           if (outside) return yield* answer(outside, null);
-          yield* answer(looksNonEnglish(question) ? { text: `${ENGLISH_ONLY}\n\n${help.text}`, citations: [] } : help, null);
+          // (A question in another language was answered before routing.)
+          yield* answer(help, null);
         }
       }
     },

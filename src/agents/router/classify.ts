@@ -188,13 +188,13 @@ function classifyOne(whole: string): Route {
   const ticker = /^\s*\S+\s*$/.test(text) && /^\W*kx|^\W*[A-Z0-9]+-[A-Z0-9.-]+\W*$/.test(text.trim()) ? tickerAddress(text) : null;
   if (ticker) return { kind: 'kalshi_url', url: ticker, reason: 'a Kalshi event ticker' };
   // Several ("compare KXBTCD-26NOV20 and KXETHD-26NOV20"): those events, weighed together.
-  const tickers = [...new Set([...text.matchAll(/(?<![\w/-])(kx[a-z0-9]+-[a-z0-9][a-z0-9.-]*[a-z0-9])(?![\w/-])/gi)].map((m) => m[1]!.toUpperCase()))];
+  const named = [...text.matchAll(/(?<![\w/-])kx[a-z0-9]+-[a-z0-9][a-z0-9.-]*[a-z0-9](?![\w/-])/gi)].map((m) => m[0]);
+  const tickers = [...new Set(named.map((t) => t.toUpperCase()))];
   if (tickers.length > 1) return { kind: 'odds', reason: 'several Kalshi event tickers', events: tickers.slice(0, MAX_PARTS + 1) };
   // One in a question ("what's the model say on KXCPIYOY-26DEC?"): that event, asked about.
-  const named = /(?<![\w/-])(kx[a-z0-9]+-[a-z0-9][a-z0-9.-]*[a-z0-9])(?![\w/-])/i.exec(text);
-  const address = named ? tickerAddress(named[1]!) : null;
-  if (named && address) {
-    const rest = text.replace(named[0], ' ').trim();
+  const address = named.length ? tickerAddress(named[0]!) : null;
+  if (address) {
+    const rest = text.replace(named[0]!, ' ').trim();
     return { kind: 'kalshi_url', url: address, reason: 'a Kalshi event ticker in the question', ...(rest && (eventQuestion(rest) || WILL_IT.test(rest)) ? { aboutEvent: true } : {}) };
   }
   if (asksCoverage(text)) return { kind: 'filings', reason: 'which companies the filings data covers' };

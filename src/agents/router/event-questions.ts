@@ -5,7 +5,7 @@ import { listed } from '../citations.js';
 import { editDistance } from '../../text.js';
 import { LEVEL_EXPECTED_ASKED, ODDS_FORMAT_ASKED } from '../markets-search/distribution.js';
 import { bestRow, bullets, byLevel, cited, isLadder, levelOfRow, names, outcomeOf, percent, points, readReport, refsOf, rowLine, rungSide, sumOf, type Row } from './report-rows.js';
-import { anomaliesText, arbitrageText, bestTradeText, mostTradedText, overroundText, pricedText, quoteText, sizingText } from './trading-answers.js';
+import { MONEY_SAID, anomaliesText, arbitrageText, bestTradeText, mostTradedText, overroundText, pricedText, quoteText, sizingText } from './trading-answers.js';
 import { LIKELIHOOD, SOURCE_ASKED, baseRateText, basicsText, cheapText, ladderBandsText, ladderSpanText, likelihoodText, methodText, modelWhyText, pastText, placedText, previousText, pricedAboveText, rangeSpanText, rulesText, summaryText, expectedText, oddsFormatText, whyMovedText, whyText } from './report-answers.js';
 
 // Questions about an event already reported on ("which outcome does the model favour?", "when
@@ -521,7 +521,7 @@ function answerAbout(question: string, report: { title: string; text: string; ci
     const meant = named.length && named.length < rows.length ? named : inside.length && inside.length < rows.length ? inside : [];
     if (SIZING.test(question)) {
       // A bankroll ("with $500") is no level naming an outcome.
-      const unpriced = question.replace(/\$\s?\d[\d,.]*k?|\b\d[\d,.]*\s*(?:dollars|usd|bucks)\b|\bbankroll(?: of)? \d[\d,.]*k?\b/gi, ' ');
+      const unpriced = question.replace(new RegExp(MONEY_SAID.source, 'gi'), ' ').replace(/\bbankroll(?: of)? \d[\d,.]*k?\b/gi, ' ');
       const sized = namedRows(unpriced, rows, report.title, levelsIn(unpriced));
       text = sizingText(question, sized.length && sized.length < rows.length ? sized : rows, contracts);
     }

@@ -51,3 +51,10 @@ export function questionsOfReport(asked: string): string[] {
 }
 
 const TRADING_KINDS = new Set(['quote', 'best_trade', 'gap', 'arbitrage', 'model_favourite', 'market_favourite', 'market_least', 'outcome']);
+
+/** One answer after another, as one: the second's sources numbered on after the first's; `lead` opens the second. */
+export function followedBy(first: Answer, second: Answer, lead = ''): Answer {
+  const offset = first.citations.length;
+  const text = second.text.replace(/\[(\d+)\]/g, (_, n: string) => `[${Number(n) + offset}]`);
+  return { text: `${first.text.trimEnd()}\n\n${lead}${text}`, citations: [...first.citations, ...second.citations.map((c) => ({ ...c, order: c.order + offset }))] };
+}

@@ -4,6 +4,15 @@ import { bestRow, cents, count, dollars, gapOf, isLadder, outcomeOf, percent, re
 // Answers drawn from a report's quotes and trading: order books and expected value, the
 // overround, the most traded contract, arbitrage, and the outcome most mispriced at its price.
 
+/** An amount of money said ("$100", "50 dollars", "1000 bucks"), which is a stake or a bankroll, never a level. */
+export const MONEY_SAID = /\$\s?(\d[\d,]*(?:\.\d{1,2})?)|\b(\d[\d,]*(?:\.\d{1,2})?)\s*(?:dollars|usd|bucks)\b/i;
+
+/** The amount of money a question says, in dollars; null when it says none. */
+function stakeOf(question: string): number | null {
+  const said = MONEY_SAID.exec(question);
+  return said ? Number((said[1] ?? said[2])!.replace(/,/g, '')) : null;
+}
+
 /**
  * Each outcome's order book and trading from the report's contract snapshot; asked what buying is
  * worth ("expected value of buying Cut 25bps at the ask?", "should I buy NO on Hold?"), the
@@ -18,8 +27,7 @@ export function quoteText(question: string, shown: Row[], contracts: Map<string,
   // "What's the payout on hold?", "how much would I make if hold hits?", "max loss and payoff?": a contract pays $1.
   const payout = /\b(?:payouts?|pays? out|pay ?offs?|max(?:imum)? (?:loss|gain|profit)|how much (?:can|could|would|will) (?:i|you|we) lose|downside|upside|how much (?:would|could|will|do|does|can) (?:i|you|we) (?:make|win|get|earn)|what (?:do|would|will|can|could) (?:i|you|we) (?:make|win|get|earn))\b/i.test(question);
   // A stake said in dollars ("if I bet $100", "put 50 dollars on").
-  const staked = /\$\s?(\d[\d,]*(?:\.\d{1,2})?)|\b(\d[\d,]*(?:\.\d{1,2})?)\s*(?:dollars|usd|bucks)\b/i.exec(question);
-  const stake = staked ? Number((staked[1] ?? staked[2])!.replace(/,/g, '')) : null;
+  const stake = stakeOf(question);
   // A number of contracts ("if I buy 500 NO", "200 contracts").
   const counted = /\b(\d[\d,]*)\s+(?:(?:yes|no)\s+)?(?:contracts?|shares?)\b|\b(?:buy(?:ing)?|get|grab)\s+(\d[\d,]*)\s+(?:of\s+)?(?:yes|no)\b/i.exec(question);
   const quantity = counted ? Number((counted[1] ?? counted[2])!.replace(/,/g, '')) : null;
@@ -138,8 +146,7 @@ export function sizingText(question: string, rows: Row[], contracts: Map<string,
     return `The Kelly criterion stakes nothing here: on the model, ${none}.\n\n${caveat}`;
   }
   const f = t.ev / (1 - t.paid);
-  const staked = /\$\s?(\d[\d,]*(?:\.\d{1,2})?)|\b(\d[\d,]*(?:\.\d{1,2})?)\s*(?:dollars|usd|bucks)\b/i.exec(question);
-  const bankroll = staked ? Number((staked[1] ?? staked[2])!.replace(/,/g, '')) : null;
+  const bankroll = stakeOf(question);
   const inDollars = (share: number) => {
     const stake = bankroll! * share;
     const count = Math.floor(Math.round(stake * 100) / Math.round(t.paid * 100));
