@@ -247,6 +247,29 @@ export function writeReport(r: Research, ctx: ReportContext): ReportBody {
     '',
   );
 
+  /**
+   * The takeaway's trade when the largest gap is none: the contract with the best expected value
+   * on the model at the quotes (YES at the ask, NO at 1 minus the bid), and any lock-in the
+   * quotes of exclusive outcomes offer.
+   */
+  const tradeableWords = () => {
+    const trades = priced.flatMap((v) => {
+      const chance = modelOf(v);
+      const { bid, ask } = v.quote;
+      return [
+        ...(ask !== null && ask > 0 ? [{ v, side: 'YES', paid: ask, chance, ev: chance - ask / SCALE }] : []),
+        ...(bid !== null && bid > 0 ? [{ v, side: 'NO', paid: SCALE - bid, chance: 1 - chance, ev: bid / SCALE - chance }] : []),
+      ];
+    });
+    const best = trades.sort((a, b) => b.ev - a.ev)[0];
+    const bids = priced.map((v) => v.quote.bid);
+    const locked = event.mutually_exclusive && live.length === r.markets.length && live.length > 1 && priced.length === live.length && bids.every((b): b is number => b !== null) ? bids.reduce((a, b) => a + b, 0) - SCALE : 0;
+    const lock = locked > 0 ? `; NO on every outcome locks in ${Math.round((locked / SCALE) * 100)}¢ whatever happens` : '';
+    return best && Math.round(best.ev * 1000) > 0
+      ? `At the quoted prices the model's best buy is ${best.side} on ${named(best.v.label)} at ${formatDollars(best.paid)} against its ${pct(best.chance)}, +$${best.ev.toFixed(3)} per $1 contract before fees${lock} ${marketCite(best.v.market)}.`
+      : `At the quoted prices no contract has a positive expected value on the model${lock}.`;
+  };
+
   // Key takeaway.
   const ranked = priced.map((v) => ({ v, gap: gapOf(v)! })).sort((a, b) => Math.abs(b.gap) - Math.abs(a.gap));
   const winner = event.mutually_exclusive ? r.markets.find((v) => resolvedYes(v.market)) : undefined;
@@ -270,17 +293,17 @@ export function writeReport(r: Research, ctx: ReportContext): ReportBody {
     const model = modelOf(top.v);
     const price = top.v.quote.price! / SCALE;
     // Against the other outcomes (the normalised share) and against its own price the model can
-    // disagree in direction: then it is cheap or dear only relative to the others.
+    // disagree in direction: then the gap is no trade, and the takeaway names the one that is.
     const relativeOnly = normalised && (top.gap > 0 ? model <= price : model >= price);
     const verdict = relativeOnly
-      ? `On this model it is ${top.gap > 0 ? 'cheap' : 'dear'} only relative to the other outcomes: ${pct(model)} is ${top.gap > 0 ? 'above' : 'below'} its normalised share but ${top.gap > 0 ? 'not above' : 'not below'} its price of ${formatPercent(top.v.quote.price!)}, so ${top.gap > 0 ? 'buying' : 'selling'} YES at that price is not favoured`
-      : `On this model the outcome looks ${top.gap > 0 ? 'cheap: the model gives it more' : 'dear: the model gives it less'} than its price`;
+      ? `, but at its price of ${formatPercent(top.v.quote.price!)} ${top.gap > 0 ? 'YES' : 'NO'} is no buy on the model ${marketCite(top.v.market)}. ${tradeableWords()}`
+      : `. On this model the outcome looks ${top.gap > 0 ? 'cheap: the model gives it more' : 'dear: the model gives it less'} than its price ${marketCite(top.v.market)}.`;
     lines.push(
       Math.round(Math.abs(top.gap) * 1000) < 20
         ? ranked.length === 1
           ? `Model and market agree within 2 points: the model gives ${named(top.v.label)} ${pct(model)} against a market ${marketWords(top.v)}, ${pts(top.gap)} ${marketCite(top.v.market)}.`
           : `Model and market agree within 2 points on every outcome; the largest gap is ${named(top.v.label)} at ${pct(model)} against a market ${marketWords(top.v)}, ${pts(top.gap)} ${marketCite(top.v.market)}.`
-        : `${ranked.length === 1 ? 'The model and the market differ on' : 'The largest gap is'} ${named(top.v.label)}: the model says ${pct(model)}, the market ${marketWords(top.v)}, ${pts(top.gap)}${normalised ? ' against its normalised share' : ''}. ${verdict} ${marketCite(top.v.market)}.`,
+        : `${ranked.length === 1 ? 'The model and the market differ on' : 'The largest gap is'} ${named(top.v.label)}: the model says ${pct(model)}, the market ${marketWords(top.v)}, ${pts(top.gap)}${normalised ? ' against its normalised share' : ''}${verdict}`,
       '',
     );
   }

@@ -21,10 +21,18 @@ export async function acrossEvents(tickers: readonly string[], latest: (ticker: 
     const { rows, contracts } = readReport(report.text);
     if (trade) {
       const best = rankedTrades(rows, contracts)[0];
-      return best ? [{ ticker, report, score: best.ev, line: tradeSaid(best).replace(/\s*(?:\[\d+\])+$/, '') }] : [];
+      return best ? [{ ticker, report, score: best.ev, line: tradeSaid(best).replace(/\s*(?:\[\d+\])+$/, ''), head: '', best, bestSaid: undefined }] : [];
     }
     const widest = rows.filter((r) => Number.isFinite(gapOf(r))).sort((a, b) => Math.abs(gapOf(b)) - Math.abs(gapOf(a)))[0];
-    return widest ? [{ ticker, report, score: Math.abs(gapOf(widest)), line: gapLine(widest) }] : [];
+    if (!widest) return [];
+    // A gap against the normalised share can point the other way from the price itself: then it
+    // is no trade, and the trade the quotes do offer is said beside it.
+    const g = gapOf(widest);
+    const relativeOnly = widest.marketNormalised !== widest.marketValue && (g > 0 ? widest.modelValue <= widest.marketValue : widest.modelValue >= widest.marketValue);
+    const best = rankedTrades(rows, contracts)[0];
+    const bestSaid = best ? tradeSaid(best).replace(/\s*(?:\[\d+\])+$/, '') : undefined;
+    const note = relativeOnly ? `; against its price of ${widest.market.replace(/ \(.*$/, '')} that is no buy, and ${best && best.ev > 0 ? `the best buy at the quotes is ${bestSaid}` : 'no contract has a positive expected value at the quotes'}` : '';
+    return [{ ticker, report, score: Math.abs(g), line: `${gapLine(widest)}${note}`, head: `${gapLine(widest)} [1]${relativeOnly ? ', though against its price that is no buy' : ''}`, best, bestSaid }];
   });
   found.sort((a, b) => b.score - a.score);
   const lines = found.map(({ ticker, report, line }, i) => {
@@ -39,8 +47,11 @@ export async function acrossEvents(tickers: readonly string[], latest: (ticker: 
   const top = found[0]!;
   const head = trade
     ? `Of the ${tickers.length} events listed, ${found.length} ha${found.length === 1 ? 's' : 've'} a stored report; the best trade on the model among them is in **${top.report.title.replace(/[*_]/g, '')}**: ${top.line} [1], before fees.`
-    : `Of the ${tickers.length} events listed, ${found.length} ha${found.length === 1 ? 's' : 've'} a stored report; the largest gap between model and market among them is in **${top.report.title.replace(/[*_]/g, '')}**: ${top.line} [1].`;
-  const body = `${head}\n\n${trade ? 'Best trade in each' : 'Largest gap in each'}, largest first:\n\n${lines.join('\n')}${none ? `\n\n${none}` : ''}`;
+    : `Of the ${tickers.length} events listed, ${found.length} ha${found.length === 1 ? 's' : 've'} a stored report; the largest gap between model and market among them is in **${top.report.title.replace(/[*_]/g, '')}**: ${top.head}.`;
+  // The largest gap is not always the best trade: then the event with the best one is named.
+  const bestAt = trade ? undefined : found.filter((f) => f.best && f.best.ev > 0).sort((a, b) => b.best!.ev - a.best!.ev)[0];
+  const ev = bestAt && bestAt !== top ? ` By expected value at the quoted prices, the best trade is in **${bestAt.report.title.replace(/[*_]/g, '')}** [${found.indexOf(bestAt) + 1}]: ${bestAt.bestSaid}, before fees.` : '';
+  const body = `${head}${ev}\n\n${trade ? 'Best trade in each' : 'Largest gap in each'}, largest first:\n\n${lines.join('\n')}${none ? `\n\n${none}` : ''}`;
   const caveat = trade ? "\n\nYES is bought at the ask, NO at 1 minus the bid; this is the model's arithmetic on each report's prices (as of its time), not investment advice." : '';
   return { text: `${body}${caveat}\n`, citations };
 }

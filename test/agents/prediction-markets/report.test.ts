@@ -118,6 +118,7 @@ describe('the report', () => {
 
   it('reads consistently on every event: rows add up as shown, no signed zeros, verdicts agree with the prices', async () => {
     const tenths = (cell: string) => Math.round(Number(cell.replace(/%$/, '')) * 10);
+    let relativeOnly = 0;
     for (const ticker of fake.world.openEvents) {
       const r = await research(client, ticker);
       const text = writeReport(r, { apiUrl: API, source: { mode: 'live' } }).text;
@@ -137,7 +138,22 @@ describe('the report', () => {
       if (rows.length === 1) expect(takeaway, ticker).not.toMatch(/every outcome|largest gap/);
       const verdict = /the model says ([\d.]+)%, the market ([\d.]+)%.*looks (cheap|dear)/.exec(takeaway);
       if (verdict) expect(verdict[3] === 'cheap' ? Number(verdict[1]) > Number(verdict[2]) : Number(verdict[1]) < Number(verdict[2]), `${ticker}: ${takeaway}`).toBe(true);
+      // A gap that is no buy at its own price comes with the trade the quotes offer, whose
+      // arithmetic is the model's chance of that side less what it costs.
+      const noBuy = /the model says ([\d.]+)%, the market ([\d.]+)%.*, but at its price of [\d.]+% (YES|NO) is no buy on the model/.exec(takeaway);
+      if (noBuy) {
+        relativeOnly++;
+        expect(noBuy[3] === 'YES' ? Number(noBuy[1]) <= Number(noBuy[2]) : Number(noBuy[1]) >= Number(noBuy[2]), `${ticker}: ${takeaway}`).toBe(true);
+        const best = /best buy is (YES|NO) on \*\*(.+?)\*\* at \$([\d.]+) against its ([\d.]+)%, \+\$([\d.]+) per \$1 contract/.exec(takeaway);
+        if (best) {
+          const row = rows.find((row) => row[0]!.startsWith(best[2]!))!;
+          const model = Number(row[2]!.replace('%', ''));
+          expect(Number(best[4]), `${ticker}: ${takeaway}`).toBeCloseTo(best[1] === 'YES' ? model : 100 - model, 5);
+          expect(Number(best[5]), `${ticker}: ${takeaway}`).toBeCloseTo(Number(best[4]) / 100 - Number(best[3]), 3);
+        } else expect(takeaway, ticker).toContain('no contract has a positive expected value on the model');
+      }
     }
+    expect(relativeOnly).toBeGreaterThan(0);
   });
 
   it('shows the contract snapshot exactly as the exchange reports it', async () => {

@@ -320,6 +320,13 @@ describe('several questions in one, and odds follow-ups that change topic', () =
       expect(text, weigh).toMatch(both);
       expect(each(text), weigh).toEqual(['KXBTCD-26NOV20', 'KXETHD-26NOV20']);
     }
+    // A largest gap that is against the normalised share only is said to be no buy at its price,
+    // and the event whose quotes offer the best expected value is named beside it.
+    await thread('https://kalshi.com/markets/kxfeddecision/fed-rate-decision/kxfeddecision-26dec');
+    await thread('https://kalshi.com/markets/kxhighny/highest-temperature-in-nyc/kxhighny-26nov20');
+    const weighed = await chain('fed odds for december?', 'and nyc temp?', 'which one is more mispriced?');
+    expect(weighed).toMatch(/^Of the 2 events listed, 2 have a stored report; the largest gap between model and market among them is in \*\*Fed decision in December 2026\?\*\*: \*\*Hike 25bps\*\*: model 50\.8%, market 51\.5% \(mid; 46\.6% normalised\), gap \+4\.2 pts \[1\], though against its price that is no buy\. By expected value at the quoted prices, the best trade is in \*\*Highest temperature in NYC on November 20, 2026\?\*\* \[2\]: \*\*NO on 48°F to 51°F\*\* at \$0\.69 against the model's 74\.2%: expected value \+\$0\.052 per \$1 contract, before fees\./);
+    expect(weighed).toContain('; against its price of 51.5% that is no buy, and the best buy at the quotes is **NO on Cut more than 25bps** at $0.68');
     // Topics listed apart are each found; with reports, weighed from them, else their live prices and that no model compares them yet.
     const ranked = await chain('rank the nyc temperature, payrolls and approval markets by how overpriced they are');
     for (const ticker of ['KXHIGHNY-26NOV20', 'KXPAYROLLS-26DEC', 'KXAPPROVAL-26NOV27']) expect(ranked, ticker).toContain(ticker.startsWith('KXHIGHNY') ? 'Highest temperature in NYC' : ticker.startsWith('KXPAYROLLS') ? 'KXPAYROLLS-26DEC' : 'KXAPPROVAL-26NOV27');
@@ -566,7 +573,8 @@ describe('several questions in one, and odds follow-ups that change topic', () =
     expect((await ask('when does it close?')).text).toMatch(/^- \*\*Trading closes\*\* 2026-12-15 15:00 UTC/);
     expect((await ask('how is it resolved?')).text).toMatch(/^- \*\*How it resolves\*\* \(as written for [^)]+\): “If the FOMC's target range[^\n]*\n- \*\*Resolution source:\*\* Federal Reserve \[2\]\./);
     const gap = await ask("what's the biggest mispricing?");
-    expect(gap.text).toMatch(/^The largest gap is \*\*Hike 25bps\*\*: the model says [\d.]+%, the market [\d.]+% \(mid; [\d.]+% normalised\), [+−][\d.]+ pts against its normalised share\./);
+    // The gap is against the normalised share only; the takeaway names the trade the quotes offer.
+    expect(gap.text).toMatch(/^The largest gap is \*\*Hike 25bps\*\*: the model says 50\.8%, the market 51\.5% \(mid; 46\.6% normalised\), \+4\.2 pts against its normalised share, but at its price of 51\.5% YES is no buy on the model \[1\]\. At the quoted prices the model's best buy is NO on \*\*Cut more than 25bps\*\* at \$0\.68 against its 70\.2%, \+\$0\.022 per \$1 contract before fees; NO on every outcome locks in 5¢ whatever happens \[2\]\./);
     expect(gap.text).toContain('_From the stored report on **Fed decision in December 2026?**');
     expect((await ask('thanks!')).text).toMatch(/^You're welcome\./);
     // Which way a gap goes, the other end of the prices, an outcome named, the past favourites.
