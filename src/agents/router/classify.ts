@@ -348,7 +348,9 @@ function aboutTheEvent(question: string, route: Route, own: ReadonlySet<string> 
   const brief = own.size > 0 && words.length <= 8 && eventQuestion(question) === 'summary' && (route.kind !== 'filings' || bare);
   // "Should I buy 48-51 at the ask? What's my EV?" in a thread about an event is a trade on it, not stock advice.
   const trade = own.size > 0 && words.length <= 16 && route.kind === 'filings' && /^(?:advice|market data)/.test(route.reason) && ['quote', 'best_trade'].includes(eventQuestion(question) ?? '') && /\b(?:at the (?:ask|bid)|yes|no|contracts?|ev|expected value|edge)\b|\d/i.test(question) && !/\b(?:stocks?|shares?|equity)\b/i.test(question);
-  if (trade) return true;
+  // "If I buy YES on all four, is that a guaranteed profit?": an arbitrage on the event, not a company's profit.
+  const arbitrage = own.size > 0 && words.length <= 24 && route.kind === 'filings' && eventQuestion(question) === 'arbitrage' && !/\b(?:stocks?|shares?|equity)\b/i.test(question);
+  if (trade || arbitrage) return true;
   return brief || (route.kind === 'odds' && words.length <= 12 && !otherTopic) || ((route.kind === 'help' || route.kind === 'odds') && words.length <= (own.size ? 24 : 16) && eventQuestion(question) !== null && !otherTeam);
 }
 

@@ -529,7 +529,7 @@ function answerAbout(question: string, report: { title: string; text: string; ci
   } else if (kind === 'odds_format') {
     text = oddsFormatText(named.length ? named : rows, report.title, question);
   } else if (kind === 'arbitrage') {
-    text = arbitrageText(rows, contracts, exclusive);
+    text = arbitrageText(rows, contracts, exclusive, question);
   } else if (kind === 'overround') {
     text = overroundText(report.text, rows, contracts, exclusive);
   } else if (compared) {

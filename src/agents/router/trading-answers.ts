@@ -201,7 +201,9 @@ export function mostTradedText(question: string, rows: Row[], contracts: Map<str
  * outcomes, YES on all of them for less than $1, or NO on all of them for less than the $n − 1
  * they are sure to pay.
  */
-export function arbitrageText(rows: Row[], contracts: Map<string, Contract>, exclusive: boolean): string | null {
+export function arbitrageText(rows: Row[], contracts: Map<string, Contract>, exclusive: boolean, question = ''): string | null {
+  // "If I buy YES on all four, is that a guaranteed profit?": that side's answer first, whichever it is.
+  const side = /\byes on (?:all|every|each)\b/i.test(question) ? 'YES' : /\bno on (?:all|every|each)\b/i.test(question) ? 'NO' : null;
   const quoted = rows.flatMap((r) => {
     const { name, refs } = outcomeOf(r.outcome);
     const c = contracts.get(refs);
@@ -242,6 +244,17 @@ export function arbitrageText(rows: Row[], contracts: Map<string, Contract>, exc
     if (sumAsk !== null && sumAsk < 1 - 1e-9) found.push(`- YES on every outcome at the ask: ${cents(sumAsk)} for the $1 the winner pays, ${((1 - sumAsk) * 100).toFixed(0)}¢ locked in before fees ${refsOf(rows)}.`);
     if (sumBid !== null && sumBid > 1 + 1e-9) found.push(`- NO on every outcome at 1 minus its YES bid: ${cents(quoted.length - sumBid)} for at least $${quoted.length - 1} (every outcome but the winner pays), ${((sumBid - 1) * 100).toFixed(0)}¢ locked in before fees ${refsOf(rows)}.`);
     checked = `YES on every outcome costs ${sumAsk === null ? 'an unknown amount (an outcome has no ask)' : cents(sumAsk)} at the asks, and NO on every outcome ${sumBid === null ? 'cannot be priced (an outcome has no bid)' : `${cents(quoted.length - sumBid)} against the $${quoted.length - 1} it pays`}`;
+    // The side asked about locks in a loss: said first, with the other side's lock-in, if any, after it.
+    const loss =
+      side === 'YES' && sumAsk !== null && sumAsk >= 1 - 1e-9
+        ? `No: YES on every outcome at the asks costs ${cents(sumAsk)} and pays exactly $1 (one outcome wins), ${sumAsk > 1 + 1e-9 ? `${Math.round((sumAsk - 1) * 100)}¢ lost whatever happens` : 'nothing gained'}, before fees ${refsOf(rows)}.`
+        : side === 'NO' && sumBid !== null && sumBid <= 1 + 1e-9
+          ? `No: NO on every outcome at 1 minus each YES bid costs ${cents(quoted.length - sumBid)} and pays exactly $${quoted.length - 1} (every outcome but the winner), ${sumBid < 1 - 1e-9 ? `${Math.round((1 - sumBid) * 100)}¢ lost whatever happens` : 'nothing gained'}, before fees ${refsOf(rows)}.`
+          : null;
+    if (loss) {
+      const caveat = 'On the report\'s quotes, which move; Kalshi\'s fees take part of any edge, and the report does not show how many contracts are offered at those prices.';
+      return `${loss}${found.length ? `\n\nThe other way round there is one:\n\n${found.join('\n')}` : ''}\n\n${caveat}`;
+    }
   } else return null;
   // An outcome without a quote on the side a trade needs: whether an arbitrage exists cannot be told.
   if (!found.length && exclusive && !isLadder(rows) && quoted.length < rows.length) {

@@ -623,6 +623,11 @@ describe('several questions in one, and odds follow-ups that change topic', () =
     expect(await btc('is there an arbitrage?')).toMatch(/^No arbitrage on the report's quotes: no rung can be bought with NO on a rung inside it for less than the \$1 the pair is sure to pay; the cheapest pair, YES on \*\*Above \$100,000\*\* at \$0\.05 and NO on \*\*Above \$104,000\*\* at \$0\.96 (?:\[\d\])+, costs \$1\.01 for \$1 sure \(and \$2 if the result lands between them\), 1¢ over what it is sure to pay\./);
     // Trading figures of the contract snapshot, not surges; rankings by them; a named outcome's record.
     const fed = await thread('https://kalshi.com/markets/kxfeddecision/fed/kxfeddecision-26dec');
+    // One side asked ("YES on all four", a company word "profit" beside it): that side's loss first, then the side that locks one in.
+    for (const q of ['if i buy yes on all four is that a guaranteed profit?', 'buy yes on every outcome, profit?']) {
+      expect(await fed(q), q).toMatch(/^No: YES on every outcome at the asks costs \$1\.16 and pays exactly \$1 \(one outcome wins\), 16¢ lost whatever happens, before fees \[1\]\[2\]\[3\]\[4\]\.\n\nThe other way round there is one:\n\n- NO on every outcome at 1 minus its YES bid: \$2\.95 for at least \$3 \(every outcome but the winner pays\), 5¢ locked in before fees/);
+    }
+    expect(await game('no on every outcome, any arb?')).toMatch(/^No: NO on every outcome at 1 minus each YES bid costs \$1\.00 and pays exactly \$1 \(every outcome but the winner\), nothing gained, before fees/);
     // What stands out in the pricing: the ladder out of order, the overround, the largest gap, big moves, surges, wide spreads.
     const weird = await cpi('anything weird in the pricing?');
     expect(weird).toMatch(/^What stands out in the pricing:\n\n- \*\*Out of order:\*\* the market prices Above 2\.8 at 96\.0% against Above 2\.6 at 92\.5%/);
