@@ -85,7 +85,7 @@ const COMPARED_THAN = /\b(faster|slower|more|less|higher|lower|bigger|larger|sma
 
 const UNKNOWN_WHY: { pattern: RegExp; why: string }[] = [
   {
-    pattern: /\b(?:risks?|risk factors?|strategy|outlook|guidance|competitors?|competition|litigation|lawsuits?|discussion)\b/i,
+    pattern: /\b(?:risks?|risk factors?|strategy|outlook|guid(?:e|ed|es|ing|ance)|competitors?|competition|litigation|lawsuits?|discussion)\b/i,
     why: "it is what a filing says in words (its risk factors, business or management's discussion), not a figure of its financial statements; I read the figures only",
   },
   {
@@ -96,6 +96,8 @@ const UNKNOWN_WHY: { pattern: RegExp; why: string }[] = [
     pattern: new RegExp(`\\b${PARTS_OF_TOTAL}\\b`, 'i'),
     why: "it is one part of the company's total (a product, service, segment or region), broken down in the notes to its financial statements; I read the company-wide figures of its XBRL financial data",
   },
+  { pattern: /\b(?:news|headlines?|case|suit|probe|investigation|ruling|trial)\b/i, why: 'news and events are not figures in SEC filings; I read the figures companies report, and a case shows in them only as what it costs' },
+  { pattern: /outstanding|turnover|conversion cycle/i, why: 'it is not computed here; it comes from inventory, receivables or payables over revenue or cost of revenue, and of those I give inventory, revenue and cost of revenue' },
   { pattern: /expectation|estimate|forecast|consensus/i, why: "analysts' estimates are forecasts made outside the company, not figures in its SEC filings; I give what the company reported" },
   { pattern: /ebitda/i, why: 'EBITDA is not a GAAP figure, so companies do not report it in their XBRL financial data (it is usually computed as operating income plus depreciation and amortization)' },
   { pattern: /^ebit$|earnings before interest/i, why: 'EBIT is not tagged as such in XBRL financial data; operating income is the closest reported figure' },
@@ -104,7 +106,7 @@ const UNKNOWN_WHY: { pattern: RegExp; why: string }[] = [
     why: 'it is a ratio of figures I do not read (such as invested capital, or marketable securities and receivables broken out by the company); the ratios I compute from the figures I read are return on equity and on assets, debt to equity, liabilities to equity, the current and quick ratios, working capital, interest coverage, book value per share, effective tax rate, payout ratio and net debt',
   },
   // Not "marketable securities" or "sales and marketing", which are lines of the statements.
-  { pattern: /\bprice|\bmarket (?:cap|value|capitali[sz]ation|share)\b|valuation|enterprise value|p\/e|pe ratio|\byield\b/i, why: 'it is market data, not a figure in SEC filings' },
+  { pattern: /\bprice|\btrading at\b|\bmarket (?:cap|value|capitali[sz]ation|share)\b|valuation|enterprise value|p\/e|pe ratio|\byield\b/i, why: 'it is market data, not a figure in SEC filings' },
 ];
 
 /** "I do not have a figure called "EBITDA": …", for figures asked for that are not among the metrics. */

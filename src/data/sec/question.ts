@@ -96,7 +96,7 @@ export const KEY_METRICS: readonly MetricId[] = ['revenue', 'netIncome', 'dilute
 
 /** Figures people ask for that companies' XBRL facts do not carry (non-GAAP measures, ratios not in `RATIOS`, market data) or that are not among the metrics. */
 const UNKNOWN_FIGURES =
-  /\b(?:adjusted\s+ebitda|ebitda(?:\s+margins?)?|ebit(?!\s+margins?)|earnings\s+before\s+interest,?\s+(?:and\s+)?taxes(?:,?\s+depreciation,?\s+and\s+amortization)?|return\s+on\s+(?:invested\s+capital|capital(?:\s+employed)?)|market\s+(?:cap(?:italization)?|value)|enterprise\s+value|(?:stock|share)\s+price|price[- ]to[- ](?:earnings|book|sales)(?:\s+ratio)?|p\/e(?:\s+ratio)?|pe\s+ratio|dividend\s+yield|(?:analysts?'?|consensus|street|wall\s+street)\s+(?:expectations?|estimates?|forecasts?|consensus)|consensus(?:\s+estimates?)?|quick\s+ratio|goodwill|backlog|headcount|(?:number\s+of\s+)?employees|accounts\s+(?:receivable|payable)|deferred\s+revenue|same[- ]store\s+sales|valuation|(?:revenues?|sales)\s+per\s+share|(?:revenues?|sales|profits?|net\s+income|income|earnings|cash\s+flow)\s+per\s+(?:employee|head|user|customer|subscriber))\b/gi;
+  /\b(?:adjusted\s+ebitda|ebitda(?:\s+margins?)?|ebit(?!\s+margins?)|earnings\s+before\s+interest,?\s+(?:and\s+)?taxes(?:,?\s+depreciation,?\s+and\s+amortization)?|return\s+on\s+(?:invested\s+capital|capital(?:\s+employed)?)|market\s+(?:cap(?:italization)?|value)|enterprise\s+value|(?:stock|share)\s+price|price[- ]to[- ](?:earnings|book|sales)(?:\s+ratio)?|p\/e(?:\s+ratio)?|pe\s+ratio|dividend\s+yield|(?:analysts?'?|consensus|street|wall\s+street)\s+(?:expectations?|estimates?|forecasts?|consensus)|consensus(?:\s+estimates?)?|(?:analysts?'?\s+)?price\s+targets?|trading\s+at|guid(?:e|ed|es|ing)(?!\w)|(?:doj|ftc|antitrust|court)\s+(?:case|suit|lawsuit|probe|investigation|ruling|trial)|news|headlines?|days?\s+(?:inventory|sales|payables?)\s+outstanding|dio|dso|dpo|inventory\s+turnover|cash\s+conversion\s+cycle|quick\s+ratio|goodwill|backlog|headcount|(?:number\s+of\s+)?employees|accounts\s+(?:receivable|payable)|deferred\s+revenue|same[- ]store\s+sales|valuation|(?:revenues?|sales)\s+per\s+share|(?:revenues?|sales|profits?|net\s+income|income|earnings|cash\s+flow)\s+per\s+(?:employee|head|user|customer|subscriber))\b/gi;
 
 /**
  * Other lines of the statements, named by a word before a figure's own ("interest income", "short-term
@@ -170,7 +170,8 @@ faster slower quicker better worse fastest slowest quickest worst ahead behind l
 money help three four five six
 explain define definition meaning mean means market markets economy fast slow slowly riskier safer risky
 sentence sentences word words bps basis expand expanded expansion contract contracted contraction narrow narrowed widen widened compressed intensity line lines levered leveraged leverage alone itself standalone stack stacks stacked stacking measure measures
-average averages avg median cagr compound compounded compounding annualized annualised rate`.split(/\s+/),
+average averages avg median cagr compound compounded compounding annualized annualised rate
+whos spend spends spent spending absolute dollars dollar terms count points point pts pp days day months month yrs yr qtr qtrs rn fine listed date dates stocks wait yeah yep nope btw lol plz`.split(/\s+/),
 );
 
 const MONTHS: Record<string, number> = {
@@ -235,6 +236,8 @@ const SAME_FOR_YEAR = /^\s*(?:(?:and|what about|how about|same(?:\s+(?:for|in))?
 /** A follow-up weighing the companies just discussed against each other ("which is bigger?", "who's ahead?", "compare them", "by how much?"). */
 const COMPARES_THEM = /\b(?:which|who|whose)(?:'s| is| was| one| company| of them| of the two)?\b[^?]*\b(?:bigger|larger|higher|greater|more|less|lower|smaller|better|worse|faster|slower|ahead|behind|leads?|wins?|winner)\b|\bcompare (?:them|the two|both|those)\b|\bhow do they compare\b|^\s*(?:and\s+|so\s+)?by how much\b|\bwhat(?:'s| is) the (?:difference|gap)\b|\bhow (?:big|large|wide) is the (?:difference|gap)\b/i;
 /** Words pointing back at what was just answered: "that", "it", "the same year". */
+/** A period named to be compared with ("vs FY2023", "compared to Q3", "how did that compare to Q3"). */
+const VERSUS_NAMED = /\b(?:vs\.?|versus|compare[sd]?|comparison|against|relative to)\b/i;
 const REFERS_BACK = /\b(?:that|this|those|it|its|same)\b|^\s*(?:and\s+|now\s+)?(?:compare(?:d)?|how does (?:it|that) compare)\s+(?:to|with|against)\b/i;
 const ADD_FIGURE = /\b(?:also|too|as well|add|include|including|alongside|plus)\b/i;
 
@@ -260,6 +263,8 @@ interface Extracted {
   toDate: boolean;
   byCompany: { cik: number; period: PeriodSpec }[] | null;
   metricsByCompany: { cik: number; metrics: MetricId[] }[] | null;
+  /** Two periods were named ("Q3 vs Q2 2024"), not one. */
+  twoPeriods?: boolean;
 }
 
 /**
@@ -743,9 +748,12 @@ function extractCompanies(text: string, index: CompanyIndex, already: Found[]): 
   const found: Found[] = [...already];
   const residual: { tokens: Token[]; afterList: boolean }[] = [];
   const acronyms: { token: Token; ticker: CompanyEntry | undefined }[] = [];
+  const source = text.replace(/\u0000/g, ' \u0001 ');
   for (const seg of segments(text)) {
     let span: Token[] = [];
-    let afterList = false;
+    // "apple, msft and googl": a short segment after a comma, once a company is found, lists another.
+    let afterList = found.length > 0 && seg.length <= 3 && /,\s*$/.test(source.slice(0, seg[0]!.start));
+    let afterCompany: boolean = false;
     const closeSpan = () => {
       if (span.length) residual.push({ tokens: span, afterList });
       span = [];
@@ -757,6 +765,7 @@ function extractCompanies(text: string, index: CompanyIndex, already: Found[]): 
         found.push(mention(seg.slice(i, i + hit.n), hit.entries));
         i += hit.n;
         afterList = false;
+        afterCompany = true;
         continue;
       }
       const t = seg[i]!;
@@ -768,7 +777,10 @@ function extractCompanies(text: string, index: CompanyIndex, already: Found[]): 
       }
       // "MSFT's eps": the ticker is "MSFT".
       const raw = withoutPossessive(t.raw);
-      const ticker = /^\$?[A-Z][A-Z0-9]{0,5}(?:[.-][A-Z])?$/.test(raw) && (raw.length >= 2 || raw.startsWith('$')) && !NOT_TICKERS.test(raw) ? index.byTicker(raw) : undefined;
+      // "apple msft googl": a lowercase ticker right after a company is listed with it.
+      const listed: boolean = afterCompany && !span.length && /^[a-z]{3,5}$/.test(raw) && !isStop(t.norm) && !GENERAL_WORDS.has(t.norm);
+      const ticker: CompanyEntry | undefined = (/^\$?[A-Z][A-Z0-9]{0,5}(?:[.-][A-Z])?$/.test(raw) && (raw.length >= 2 || raw.startsWith('$')) && !NOT_TICKERS.test(raw)) || listed ? index.byTicker(raw.toUpperCase()) : undefined;
+      afterCompany = Boolean(ticker);
       if (ticker) {
         closeSpan();
         found.push({ status: 'found', text: t.raw, company: refOf(ticker), fuzzy: false, at: t.start });
@@ -793,7 +805,12 @@ function extractCompanies(text: string, index: CompanyIndex, already: Found[]): 
   }
   // A name read from words that are not exactly one ("googles", "microsfot") is a company named
   // too: plain words beside it ("… margin dip in Q4") are not names of their own.
-  const named = residual.slice(0, 8).map(({ tokens, afterList }) => {
+  const named = residual.slice(0, 8).map(({ tokens: all, afterList }) => {
+    // "should i buy msft": a word about companies in general beside a name is not part of it.
+    let [from, to] = [0, all.length];
+    while (from < to - 1 && GENERAL_WORDS.has(all[from]!.norm)) from++;
+    while (to - 1 > from && GENERAL_WORDS.has(all[to - 1]!.norm)) to--;
+    const tokens = all.slice(from, to);
     const properNoun = tokens.some((t) => /^\p{Lu}/u.test(t.raw) && t.start > 0);
     // "Best stock to buy?": words about companies in general, not a name.
     const general = !properNoun && tokens.every((t) => GENERAL_WORDS.has(t.norm));
@@ -855,11 +872,19 @@ function dedupe(entries: CompanyEntry[]): CompanyEntry[] {
   return [...new Map(entries.map((e) => [e.cik, e])).values()];
 }
 
+/** Three months from a quarter's first to its last ("oct-dec 2024", "Jan to Mar 2025"). */
+const CALENDAR_MONTHS = /\b(jan|apr|jul|oct)[a-z]*\.?\s*(?:-|–|to|through|thru)\s*(mar|jun|sep|dec)[a-z]*\.?,?\s+((?:19|20)\d\d)\b/gi;
+function calendarQuarterOf(said: string, from: string, to: string, year: string): string {
+  const q = ['jan', 'apr', 'jul', 'oct'].indexOf(from.toLowerCase()) + 1;
+  return ['mar', 'jun', 'sep', 'dec'].indexOf(to.toLowerCase()) + 1 === q ? `calendar Q${q} ${year}` : said;
+}
+
 function extract(text: string, index: CompanyIndex): Extracted {
   // Citation markers pasted from an answer ("revenue of $85.8 billion [1]") are not words of the question.
   // Full-width and other compatibility forms ("Ｍｉｃｒｏｓｏｆｔ") read as their plain letters.
   // Web addresses (a Kalshi link earlier in the conversation) are no company's name.
-  const plain = text.normalize('NFKC').replace(/[’‘]/g, "'").replace(/[“”]/g, '"').replace(/\s*\[\d{1,3}\]/g, '').replace(/(?:https?:\/\/|www\.)\S+|\b\S+\.(?:com|net|org|io|gov)\/\S*/gi, ' ');
+  // "next qtr", "over 3 yrs": the words in full; "oct-dec 2024" is calendar Q4 2024.
+  const plain = text.normalize('NFKC').replace(/[’‘]/g, "'").replace(/[“”]/g, '"').replace(/\s*\[\d{1,3}\]/g, '').replace(/(?:https?:\/\/|www\.)\S+|\b\S+\.(?:com|net|org|io|gov)\/\S*/gi, ' ').replace(/\bqtr(s?)\b/gi, 'quarter$1').replace(/\byrs\b/gi, 'years').replace(/\byr\b/gi, 'year').replace(CALENDAR_MONTHS, calendarQuarterOf);
   const m = new Masked(plain);
   // "Is that more than Microsoft?" puts another company beside the one just answered.
   const adding = /\b(?:also|too|as well|add|include|compare[ds]?|comparison|vs\.?|versus|against|side[- ]by[- ]side|alongside)\b|\b(?:more|less|higher|lower|bigger|smaller|greater|larger|fewer)\s+than\b/i.test(text);
@@ -931,8 +956,8 @@ function extract(text: string, index: CompanyIndex): Extracted {
   const unknownFigures = [...new Set([...unsupported, ...acronyms, ...asked])];
   // Two periods named are more precise than a growth word ("change from Q2 to Q3 2024").
   // Each company with its own period is not a change over time of both.
-  if (byCompany) return { companies, metrics, ratios, unknownFigures, period: byCompany[0]!.period, relative, comparison, alsoQoq: both, versus: null, form, adding, ttm, toDate, byCompany, metricsByCompany };
-  return { companies, metrics, ratios, unknownFigures, period, relative, comparison: pair?.comparison ?? (during ? 'qoq' : comparison), impliedComparison: impliedComparison && !pair && !during, alsoQoq: both && !pair, versus: pair?.versus ?? null, form, adding, ttm, toDate, byCompany: null, metricsByCompany };
+  if (byCompany) return { companies, metrics, ratios, unknownFigures, period: byCompany[0]!.period, relative, comparison, alsoQoq: both, versus: null, form, adding, ttm, toDate, byCompany, metricsByCompany, twoPeriods: true };
+  return { companies, metrics, ratios, unknownFigures, period, relative, comparison: pair?.comparison ?? (during ? 'qoq' : comparison), impliedComparison: impliedComparison && !pair && !during, alsoQoq: both && !pair, versus: pair?.versus ?? null, form, adding, ttm, toDate, byCompany: null, metricsByCompany, twoPeriods: second !== null };
 }
 
 /**
@@ -1018,6 +1043,13 @@ export function parseSecQuestion(text: string, index: CompanyIndex, previous?: S
   // "same for 2023", "and 2023?" after Q2 2024: that quarter of 2023; "FY2023" or "fiscal 2023" asks for the year.
   if (followUp && previous.period?.kind === 'fiscalQuarter' && previous.period.fy !== null && period?.kind === 'fiscalYear' && SAME_FOR_YEAR.test(text) && !/\b(?:fy|fiscal|full[- ]year|annual|whole year|year)\b/i.test(text)) {
     period = { ...previous.period, fy: period.fy };
+  }
+  // "How did that compare to Q3?", "and yoy vs Q4 23", "which expanded the most vs FY2023?" after Q4 2024 (or
+  // FY2024): the period discussed against the one named, not the one named against the one before it.
+  if (followUp && stated.period && !x.relative && !x.twoPeriods && previous.period && period && VERSUS_NAMED.test(text)) {
+    const ids = stated.metrics ? x.metrics : previous.metrics;
+    const pair = comparedPair(previous.period, period, ids.length > 0 && ids.every((id) => metricById(id).type === 'instant'));
+    if (pair) ({ period, comparison } = pair), (versus = pair.versus ?? null);
   }
   if (!period && x.form) period = { kind: 'latest', span: x.form === '10-K' ? 'year' : 'quarter' };
   // "Apple ROE": a year's, not a quarter's.

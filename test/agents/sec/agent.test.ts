@@ -437,6 +437,10 @@ describe('questions it cannot answer get a clear answer, never an invented numbe
     // Market data is said to be; a line of the statements whose name holds "market" is not.
     expect((await ask('Apple market cap Q3 2024')).text).toMatch(/^A P\/E or a market capitalisation needs a share price, which SEC filings do not hold/);
     expect((await ask('Apple enterprise value')).text).toMatch(/I do not have a figure called "enterprise value": it is market data, not a figure in SEC filings\./);
+    expect((await ask('whats aapl trading at rn')).text).toMatch(/^I do not have a figure called "trading at": it is market data, not a figure in SEC filings\./);
+    expect((await ask('what did apple guide for next qtr')).text).toMatch(/^I do not have a figure called "guide": it is what a filing says in words/);
+    expect((await ask('any news on the DOJ case vs google')).text).toMatch(/^I do not have a figure called "news": news and events are not figures in SEC filings/);
+    expect((await ask('apple days inventory outstanding')).text).toMatch(/^I do not have a figure called "days inventory outstanding": it is not computed here/);
     const securities = await ask('Apple marketable securities Q3 2024');
     expect(securities.text).toMatch(/I do not have a figure called "marketable securities": it is not among the figures I read/);
   });

@@ -768,3 +768,53 @@ describe('follow-ups carry the conversation', () => {
     expect(q.period).toEqual({ kind: 'fiscalQuarter', fy: 2024, q: 2 });
   });
 });
+
+describe('follow-ups as traders write them (third probe)', () => {
+  const turns = (...t: string[]) => parseConversation(t.map((content) => ({ role: 'user', content })), index)!;
+
+  it('a period named to compare with is put against the period discussed, not against the one before it', () => {
+    expect(turns('alphabet net income q4 2024', 'how did that compare to q3, qoq')).toMatchObject({ period: { kind: 'fiscalQuarter', fy: 2024, q: 4 }, comparison: 'qoq' });
+    expect(turns('alphabet net income q4 2024', 'and yoy vs q4 23')).toMatchObject({ period: { kind: 'fiscalQuarter', fy: 2024, q: 4 }, comparison: 'yoy' });
+    expect(turns('operating margin apple vs msft vs googl fy2024', 'which one expanded the most vs fy2023')).toMatchObject({ period: { kind: 'fiscalYear', fy: 2024 }, comparison: 'yoy' });
+    expect(turns('msft revenue fy2024', 'compare to fy2021')).toMatchObject({ period: { kind: 'fiscalYear', fy: 2024 }, comparison: 'versus', versus: { kind: 'fiscalYear', fy: 2021 } });
+    // Moving to a period without comparing still moves.
+    expect(turns('alphabet net income q4 2024', 'and q3?')).toMatchObject({ period: { kind: 'fiscalQuarter', fy: 2024, q: 3 }, comparison: null });
+  });
+
+  it('lowercase tickers listed after a company, with commas or spaces, are companies', () => {
+    expect(companies(parse('operating margin fy2024 for apple, msft and googl'))).toEqual(['AAPL', 'MSFT', 'GOOGL']);
+    expect(companies(parse('r&d spend apple msft googl fy2024'))).toEqual(['AAPL', 'MSFT', 'GOOGL']);
+    expect(companies(parse('should i buy msft'))).toEqual(['MSFT']);
+    expect(companies(parse('ok back to stocks - msft net income last quarter'))).toEqual(['MSFT']);
+  });
+
+  it('plain words of a follow-up are neither companies nor figures: the companies discussed carry', () => {
+    for (const [first, next] of [
+      ['r&d spend apple msft googl fy2024', 'who spends the most in absolute dollars'],
+      ['apple and msft debt to equity', 'whos more levered'],
+      ['apple shares outstanding fy2024', 'how much did the count drop over fy24'],
+      ['apple revenue and msft revenue fy2023', 'by how many points'],
+      ['msft fcf', 'fine, whats their fcf trend last 8 quarters'],
+    ] as const) {
+      const q = turns(first, next);
+      expect(q.companies.every((c) => c.status === 'found'), next).toBe(true);
+      expect(q.unknownFigures, next).toEqual([]);
+    }
+    expect(turns('alphabet cash end of 2024', 'and msft at the same date')).toMatchObject({ metrics: ['cash'], unknownFigures: [] });
+  });
+
+  it('"oct-dec 2024" is a calendar quarter and "qtr" a quarter', () => {
+    expect(parse('msft revenue oct-dec 2024').period).toEqual({ kind: 'fiscalQuarter', fy: 2024, q: 4, calendar: true });
+    expect(parse('msft revenue jan to mar 2025').period).toEqual({ kind: 'fiscalQuarter', fy: 2025, q: 1, calendar: true });
+    expect(parse('apple revenue last qtr').period).toEqual(parse('apple revenue last quarter').period);
+  });
+
+  it('a stock price, a price target, guidance, news and days outstanding are unknown figures, named as asked', () => {
+    expect(parse('whats aapl trading at rn')).toMatchObject({ unknownFigures: ['trading at'] });
+    expect(companies(parse('whats aapl trading at rn'))).toEqual(['AAPL']);
+    expect(parse('analyst price target for apple?').unknownFigures).toEqual(['analyst price target']);
+    expect(parse('what did apple guide for next qtr').unknownFigures).toEqual(['guide']);
+    expect(parse('any news on the DOJ case vs google').unknownFigures).toEqual(['news', 'DOJ case']);
+    expect(parse('apple days inventory outstanding').unknownFigures).toEqual(['days inventory outstanding']);
+  });
+});
