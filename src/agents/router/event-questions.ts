@@ -422,7 +422,11 @@ function answerAbout(question: string, report: { title: string; text: string; ci
   });
   // Inside the event's span too ("what about 53?" of "52°F to 55°F"; "2.9?" between rungs 2.8 and 3.0).
   const [lowest, highest] = [Math.min(...bounds), Math.max(...bounds)];
-  const bare = question.split(/\s+/).length <= 6 ? [...question.matchAll(/(?<![\w.$])(\d+(?:\.\d+)?)(?![\w.%°])/g)].map((m) => Number(m[1])).filter((v) => v >= lowest && v <= highest) : [];
+  // ("the 3400 one", "the 2.8 rung" in a longer question too.)
+  const bare = [
+    ...(question.split(/\s+/).length <= 6 ? question.matchAll(/(?<![\w.$])(\d+(?:\.\d+)?)(?![\w.%°])/g) : []),
+    ...question.matchAll(/\bthe\s+\$?(\d+(?:\.\d+)?)\s+(?:one|contract|strike|rung|level|line|market|outcome)\b/gi),
+  ].map((m) => Number(m[1])).filter((v) => v >= lowest && v <= highest);
   // "9.5 million (square km)" of rungs labelled "Above 9.5": the level in the labels' own scale.
   const asked = [...new Set([...levelsIn(question).map((v) => inLabelScale(v, bounds)), ...bare])];
   const aboutOutcome = !(kind === 'closing' || kind === 'resolution' || kind === 'history') || asked.length > 0 || /\b(?:odds|chances?|probabilit\w*)\b/i.test(question);
@@ -495,7 +499,7 @@ function answerAbout(question: string, report: { title: string; text: string; ci
     const lines = bullets(section('key claims'), /^- \*\*(?:Trading closes|Trading may close early|The event itself|Dates named in the rules|Price move|Volume surge|Could flip|Trading is over|Prices are steady|No price history)/);
     text = lines.length ? `What could move it before the end, from the report (it reads prices, volumes, dates and the rules, not news):\n\n${lines.join('\n')}` : null;
   } else if (kind === 'basics') {
-    text = basicsText(report.title, rows, section('key claims'), exclusive);
+    text = basicsText(report.title, rows, section('key claims'), exclusive, named.length === 1 ? named[0] : undefined);
   } else if (kind === 'summary') {
     text = summaryText(report.title, rows, section, ONE_SENTENCE.test(question), exclusive);
   } else if (kind === 'anomalies') {

@@ -531,13 +531,15 @@ export function modelWhyText(row: Row, method: string | undefined, history: stri
  * its price means, how to take either side, the event's own resolution rule and close, and what
  * the report adds. The figures are the report's.
  */
-export function basicsText(title: string, rows: Row[], claims: string | undefined, exclusive: boolean): string {
+export function basicsText(title: string, rows: Row[], claims: string | undefined, exclusive: boolean, asked?: Row): string {
   const line = (label: string) => (claims ?? '').split('\n').find((l) => l.startsWith(`- **${label}`));
   const ruleLine = line('How it resolves');
   const rule = ruleLine?.replace(/^- \*\*How it resolves\*\*.*?:\s*(?=“)/, '');
   // The example is the outcome the rule is quoted for, when it names one, so the two agree; else the favourite.
   const ruleFor = /\(as written for (.+?)\):\s*“/.exec(ruleLine ?? '')?.[1];
-  const favourite = rows.find((r) => ruleFor && (outcomeOf(r.outcome).name === ruleFor || withTeam(outcomeOf(r.outcome).name, title) === ruleFor)) ?? bestRow(rows, (r) => r.marketValue);
+  // ("… with the 3400 one": that one, the rule's outcome said beside it.)
+  const favourite = asked ?? rows.find((r) => ruleFor && (outcomeOf(r.outcome).name === ruleFor || withTeam(outcomeOf(r.outcome).name, title) === ruleFor)) ?? bestRow(rows, (r) => r.marketValue);
+  const otherRule = asked && ruleFor && outcomeOf(asked.outcome).name !== ruleFor && withTeam(outcomeOf(asked.outcome).name, title) !== ruleFor ? ` (quoted for ${ruleFor}; each outcome's rule is the same with its own ${isLadder(rows) ? 'level' : 'outcome'})` : '';
   const closes = /^- \*\*Trading closes\*\* ([^;(\n]+?)\s*(?:\(|;|\[)/.exec(line('Trading closes') ?? '')?.[1];
   const each = favourite && Number.isFinite(favourite.marketValue)
     ? ` For example, **${outcomeOf(favourite.outcome).name}** trades at ${favourite.market}: a YES on it costs about $${(favourite.marketValue / 100).toFixed(2)} and pays $1.00 if it happens, so the market puts its chance at about ${percent(favourite.marketValue)} ${outcomeOf(favourite.outcome).refs}.`
@@ -546,7 +548,7 @@ export function basicsText(title: string, rows: Row[], claims: string | undefine
   return [
     `**${title.replace(/[*_]/g, '')}**, in plain words: the market ${kinds}. Each contract pays $1.00 if its outcome happens and nothing if it does not, so its price (in cents) reads as the market's chance of it.${each}`,
     `You can buy YES (it happens) at the ask, or NO (it does not) at 1 minus the YES bid; you can sell before the end at whatever the market then pays, and the most you can lose is what you paid.`,
-    ...(rule ? [`What decides it: ${rule}`] : []),
+    ...(rule ? [`What decides it: ${otherRule ? rule.replace(/(\s*(?:\[\d+\])+)?$/, `${otherRule}$1`) : rule}`] : []),
     ...(closes ? [`Trading closes ${closes}.`] : []),
     `The report puts a model's probability beside each price: where they differ (the gap), the model thinks the price too high or too low. It reads prices and past results, not news, and none of this is investment advice.`,
   ].join('\n\n');

@@ -309,6 +309,17 @@ describe('several questions in one, and odds follow-ups that change topic', () =
     expect([...evs].sort((a, b) => b - a)).toEqual(evs);
   });
 
+  it("an address in Slack's markup, <url|label>, stays the event on later turns of svc-prediction-markets-agent; a beginner's explanation takes the outcome named", async () => {
+    const payer = new OpenAI({ baseURL: svc.baseURL, apiKey: (await svc.account({ plan: 'pro', credits: 30 })).apiKey, maxRetries: 0 });
+    const messages: OpenAI.Chat.ChatCompletionMessageParam[] = [{ role: 'user', content: '<https://kalshi.com/markets/kxethd/ethereum-price-end-of-day/kxethd-26nov20|eth market>' }];
+    const report = (await payer.chat.completions.create({ model: 'svc-prediction-markets-agent', messages })).choices[0]!.message.content!;
+    expect(report).toMatch(/^# Ethereum price on November 20, 2026/);
+    messages.push({ role: 'assistant', content: report }, { role: 'user', content: 'eli5 what am i actually betting on with the 3400 one' });
+    const basics = (await payer.chat.completions.create({ model: 'svc-prediction-markets-agent', messages })).choices[0]!.message.content!;
+    expect(basics).toContain('For example, **Above $3,400** trades at 66.0% (mid)');
+    expect(basics).toMatch(/What decides it: “If the CF Benchmarks Ether Real-Time Index[^\n]*” \(quoted for Above \$3,000; each outcome's rule is the same with its own level\) \[\d\]/);
+  });
+
   it('events asked about one by one, then weighed ("which one is more mispriced?", "compare them"), or compared in one question, are compared from their stored reports', async () => {
     const thread = await reportThreads();
     await thread('https://kalshi.com/markets/kxethd/ethereum-price-end-of-day/kxethd-26nov20');
