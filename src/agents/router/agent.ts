@@ -140,7 +140,8 @@ export function routerAgent(o: RouterOptions): Agent {
       const asked = routedText(question).replace(new RegExp(KALSHI_URL.source, 'gi'), ' ').replace(/\s+/g, ' ').trim();
       // "What fractional odds? And what would 100 YES contracts cost?": each asked part of the report, one after the other.
       const pieces = aboutEvent ? questionsOfReport(asked) : [];
-      const answers = pieces.map((p) => answerFromReport(p, stored, earlier));
+      // ("… and if I throw 250 on them?": "them" is what the part before it named.)
+      const answers = pieces.map((p, i) => answerFromReport(p, stored, i ? [{ role: 'user' as const, content: pieces[i - 1]! }, ...earlier] : earlier));
       if (pieces.length > 1 && answers.every(Boolean)) {
         const joined = joinParts(pieces.map((p, i) => ({ question: p, text: answers[i]!.text, citations: answers[i]!.citations, error: null })));
         return yield* written(req, question, joined.text, [...joined.citations], usage);

@@ -426,6 +426,8 @@ function answerAbout(question: string, report: { title: string; text: string; ci
   const bare = [
     ...(question.split(/\s+/).length <= 6 ? question.matchAll(/(?<![\w.$])(\d+(?:\.\d+)?)(?![\w.%°])/g) : []),
     ...question.matchAll(/\bthe\s+\$?(\d+(?:\.\d+)?)\s+(?:one|contract|strike|rung|level|line|market|outcome)\b/gi),
+    // "if 3.0 drops to 80c": a number that is exactly one of the levels, not a price or a count.
+    ...[...question.matchAll(/(?<![\w.$])(\d+\.\d+)(?![\w.%°¢])/g)].filter((m) => bounds.includes(Number(m[1]))),
   ].map((m) => Number(m[1])).filter((v) => v >= lowest && v <= highest);
   // "9.5 million (square km)" of rungs labelled "Above 9.5": the level in the labels' own scale.
   const asked = [...new Set([...levelsIn(question).map((v) => inLabelScale(v, bounds)), ...bare])];

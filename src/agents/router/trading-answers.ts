@@ -5,12 +5,23 @@ import { bestRow, cents, count, dollars, gapOf, isLadder, outcomeOf, percent, re
 // overround, the most traded contract, arbitrage, and the outcome most mispriced at its price.
 
 /** An amount of money said ("$100", "50 dollars", "1000 bucks"), which is a stake or a bankroll, never a level. */
-export const MONEY_SAID = /\$\s?(\d[\d,]*(?:\.\d{1,2})?)|\b(\d[\d,]*(?:\.\d{1,2})?)\s*(?:dollars|usd|bucks)\b/i;
+export const MONEY_SAID =
+  /\$\s?(\d[\d,]*(?:\.\d{1,2})?)(k)?\b|\b(\d[\d,]*(?:\.\d{1,2})?)(k)?(?:\s*(?:dollars|usd|bucks)\b|(?=\s+(?:bankroll|to play with|to bet|to spend|to risk|budget)\b))|\bbankroll(?:\s+of|\s+is)?\s+(\d[\d,]*(?:\.\d{1,2})?)(k)?\b|\b(?:throw|put|bet|stake|wager|risk|drop)\s+(\d[\d,]*(?:\.\d{1,2})?)(k)?(?=\s+(?:on|in|into)\b)/i;
 
 /** The amount of money a question says, in dollars; null when it says none. */
+/** A YES price supposed ("if it drops to 80c", "say hike dips to 40c", "at 35 cents"), in dollars. */
+export const SUPPOSED_PRICE = /\b(?:dips?|dipped|drops?|dropped|falls?|fell|goes|went|gets|moves?|moved|trades?|comes?|came|is|was|were|climbs?|rises?|rose|jumps?|jumped)\s+(?:(?:down|up|back)\s+)?to\s+(\d{1,2})\s*(?:c|¢|cents?)\b|\b(?:at|for)\s+(\d{1,2})\s*(?:c|¢|cents)\b/i;
+function supposedPrice(question: string): number | null {
+  const m = SUPPOSED_PRICE.exec(question);
+  const cents = m ? Number(m[1] ?? m[2]) : 0;
+  return cents > 0 ? cents / 100 : null;
+}
+
+/** A stake or bankroll said: "$500", "$5k", "5k bankroll", "2k to play with", "bankroll of 1000", "throw 250 on them". */
 function stakeOf(question: string): number | null {
   const said = MONEY_SAID.exec(question);
-  return said ? Number((said[1] ?? said[2])!.replace(/,/g, '')) : null;
+  const at = said ? [1, 3, 5, 7].find((i) => said[i] !== undefined) : undefined;
+  return said && at ? Number(said[at]!.replace(/,/g, '')) * (said[at + 1] ? 1000 : 1) : null;
 }
 
 /**
@@ -31,14 +42,17 @@ export function quoteText(question: string, shown: Row[], contracts: Map<string,
   // A number of contracts ("if I buy 500 NO", "200 contracts").
   const counted = /\b(\d[\d,]*)\s+(?:(?:yes|no)\s+)?(?:contracts?|shares?)\b|\b(?:buy(?:ing)?|get|grab)\s+(\d[\d,]*)\s+(?:of\s+)?(?:yes|no)\b/i.exec(question);
   const quantity = counted ? Number((counted[1] ?? counted[2])!.replace(/,/g, '')) : null;
+  // "Say hike dips to 40c, what's my EV buying YES there?": YES at the price supposed, NO at 1 minus it.
+  const supposed = supposedPrice(question);
   for (const r of shown) {
     const { name, refs } = outcomeOf(r.outcome);
     const c = contracts.get(refs);
     if (!c) continue;
     let line = `- **${name}** (${c.ticker}): bid ${c.bid}, ask ${c.ask}, spread ${c.spread}, last ${c.last}; volume ${c.volume} (${c.day} in the last 24 hours), open interest ${c.interest} ${refs}`;
-    const [bid, ask] = [dollars(c.bid), dollars(c.ask)];
+    const [bid, ask] = supposed === null ? [dollars(c.bid), dollars(c.ask)] : [supposed, supposed];
     // NO is bought at 1 minus the best YES bid, and pays when the outcome does not happen.
     const noPrice = bid === null ? null : 1 - bid;
+    if (supposed !== null) line += `. Supposing YES trades at $${supposed.toFixed(2)} (NO at $${(1 - supposed).toFixed(2)}), not the quotes above`;
     if (payout && no && noPrice !== null) line += `. A NO contract bought at $${noPrice.toFixed(2)} (1 minus the bid) pays $1.00 if it resolves NO: $${(1 - noPrice).toFixed(2)} profit per contract before fees, the $${noPrice.toFixed(2)} lost if it resolves YES`;
     else if (payout && ask !== null) line += `. A YES contract bought at the ask, $${ask.toFixed(2)}, pays $1.00 if it resolves YES: $${(1 - ask).toFixed(2)} profit per contract before fees, the $${ask.toFixed(2)} lost if it resolves NO`;
     // "If I buy 500 NO": what that many cost, the most they can lose, and what they pay.

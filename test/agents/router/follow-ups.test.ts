@@ -654,6 +654,20 @@ describe('several questions in one, and odds follow-ups that change topic', () =
     // Said other ways: "I want N NO contracts", "and if instead I buy N YES on …".
     expect(await fed("I want 1000 NO contracts on hike, what's my max loss?")).toContain('1,000 NO contracts at $0.49 cost $490, the most they can lose; if it resolves NO they pay $1,000, a profit of $510 before fees.');
     expect(await fed('and if instead I buy 300 YES on hold?')).toContain('300 YES contracts at $0.18 cost $54, the most they can lose; if it resolves YES they pay $300, a profit of $246 before fees.');
+    // A bankroll said as "5k" or "2k to play with", and the outcome named, are what Kelly sizes.
+    expect(await fed('kelly on hike with a 5k bankroll?')).toMatch(/^On the model, the trade to size is \*\*NO on Hike 25bps\*\* at \$0\.49 against the model's 49\.2%[^\n]* is \*\*0\.4%\*\* of the bankroll; half Kelly 0\.2%\. On \$5,000: \$19\.61 \(40 contracts at \$0\.49\) at full Kelly, \$9\.80 \(20 contracts at \$0\.49\) at half\./);
+    const nycThread = await thread('https://kalshi.com/markets/kxhighny/highest-temperature-in-nyc/kxhighny-26nov20');
+    expect(await nycThread('got 2k to play with. best trade here and half kelly size in contracts?')).toMatch(/^On the model, the trade to size is \*\*NO on 48°F to 51°F\*\* at \$0\.69 against the model's 74\.2%[^\n]* is \*\*16\.8%\*\* of the bankroll; half Kelly 8\.4%\. On \$2,000: \$335\.48 \(486 contracts at \$0\.69\) at full Kelly, \$167\.74 \(243 contracts at \$0\.69\) at half\./);
+    // A price supposed: the expected value at it, not at the quotes.
+    expect(await fed('say hike dips to 40c, whats my EV buying yes there')).toMatch(/^- \*\*Hike 25bps\*\* [^\n]*Supposing YES trades at \$0\.40 \(NO at \$0\.60\), not the quotes above\. Buying YES at \$0\.40 against the model's 50\.8%: expected value \+\$0\.108 per \$1 contract before fees, favoured on the model\./);
+    const supposed = await cpi('if 3.0 drops to 80c whats my ev on yes');
+    expect(supposed).toMatch(/^- \*\*Above 3\.0\*\* [^\n]*Buying YES at \$0\.80 against the model's 73\.4%: expected value −\$0\.066 per \$1 contract before fees/);
+    expect(supposed).not.toContain('Above 2.6');
+    // A second part's "them" is what the first part named.
+    const both = await game('bills ML in american odds? and if i throw 250 on them what do i get back');
+    expect(both).toMatch(/^### Bills ML in american odds\?\n\n[^\n]*\n\n- \*\*Away team \(Bills\)\*\*: market 38\.5%[^\n]*→ \+160/);
+    expect(both).toMatch(/### If i throw 250 on them what do i get back\n\n- \*\*Away team \(Bills\)\*\*[^\n]*\$250 buys 641 YES contracts at \$0\.39 \(\$249\.99\): if it resolves YES they pay \$641, a profit of \$391\.01 before fees/);
+    expect(both).not.toContain('Home team (Chiefs)** (KX');
     // An outcome named in a question of the rules: the rules, not its price.
     // What qualifies is in the rule as written, whatever words it uses.
     const ai = await thread('https://kalshi.com/markets/kxaimodel/frontier-ai-model-release/kxaimodel-26dec19');
