@@ -213,7 +213,9 @@ export function routerAgent(o: RouterOptions): Agent {
     // "Shutdown odds, model vs market?", "what did the Fed do in October?": the one event found
     // has a stored report, which has the model and the series' history.
     const asked = eventQuestion(question);
-    const ofReport = MODEL_ASKED.test(question) || ['gap', 'model_favourite', 'best_trade', 'previous', 'history', 'method'].includes(asked ?? '');
+    // (So do an arbitrage, "is there an arbitrage on the cpi ladder?", and an expected value, "EV of buying 100 YES on eth above 3400?".)
+    const valued = asked === 'quote' && /\b(?:ev|expected value|max(?:imum)? loss|payoff|payout)\b/i.test(question);
+    const ofReport = MODEL_ASKED.test(question) || valued || ['gap', 'model_favourite', 'best_trade', 'previous', 'history', 'method', 'arbitrage'].includes(asked ?? '');
     // "Compare the BTC and ETH markets", "BTC vs ETH, which one is more mispriced?": the events found, weighed from their stored reports.
     const weighing = asked === 'gap' || asked === 'best_trade' || /\b(?:compare|comparison|vs\.?|versus|rank(?:ed|ing)?)\b/i.test(question);
     // "Rank the NYC temperature, payrolls and approval markets by …": each topic named is searched for on its own too.

@@ -382,7 +382,8 @@ function addressWords(url: string): Set<string> {
 
 /** The events a search answer listed ("1. **Fed decision in December 2026?** (KXFEDDECISION-26DEC, Economics) [1]: …"), in order. */
 function listedEvents(answer: string): string[] {
-  if (!/^(?:Open Kalshi events\b|No open Kalshi event matches\b)/.test(answer.trimStart())) return [];
+  // (A search may be one part of an answer of several, under its heading.)
+  if (!/^(?:Open Kalshi events\b|No open Kalshi event matches\b)/m.test(answer.trimStart())) return [];
   return [...answer.matchAll(/^\d+\. \*\*.+?\*\* \(([A-Z][A-Z0-9]*-[A-Z0-9.-]+), [^)\n]*\)/gm)].map((m) => m[1]!);
 }
 
@@ -472,7 +473,8 @@ export function classify(asked: string, history: readonly Turn[] = []): Route {
   const lastAnswer = [...history].reverse().find((t) => t.role === 'assistant');
   const lastAsked = [...history].reverse().find((t) => t.role === 'user');
   // So is a short question the rules read as nothing ("cut of any size?", "between 92k and 96k?").
-  const short = route.kind === 'help' && !GREETING.test(lower) && count <= 8;
+  // (And one asking what the events' prices mean for a trade, "if I buy 100 NO on hike, max loss and payoff?".)
+  const short = route.kind === 'help' && !GREETING.test(lower) && (count <= 8 || (count <= 16 && eventQuestion(question) !== null));
   if ((route.kind === 'odds' || short) && lastAnswer && lastAsked && listedEvents(lastAnswer.content).length) return { kind: 'odds', reason: 'a follow-up to the search before', context: lastAsked.content };
   // "Ok generate the full report for it": the event discussed, whose stored report is given, or its live summary that says which model generates one.
   if (GENERATE.test(question) && (route.kind === 'help' || route.kind === 'odds')) {
@@ -493,6 +495,11 @@ export function classify(asked: string, history: readonly Turn[] = []): Route {
       .reverse()
       .find((x) => x.route.kind !== 'help' && !aboutTheEvent(x.turn.content, x.route, own));
     if (last?.route.kind === 'kalshi_url') return { kind: 'kalshi_url', url: last.route.url, reason: 'about the Kalshi event of an earlier turn', context: last.turn.content, aboutEvent: true };
+  }
+  // "Is there an arb on it then?" after an answer about one event (its search, its arbitrage): that event, asked about.
+  if (route.kind === 'help' && !GREETING.test(lower) && count <= 16 && eventQuestion(question) !== null) {
+    const url = discussedEvent(history);
+    if (url) return { kind: 'kalshi_url', url, reason: 'a question about the event discussed', aboutEvent: true };
   }
   if ((route.kind === 'help' && continues) || (followUp && count <= 8 && route.kind !== 'kalshi_url')) {
     for (let i = history.length - 1; i >= 0; i--) {

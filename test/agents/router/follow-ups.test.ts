@@ -309,6 +309,17 @@ describe('several questions in one, and odds follow-ups that change topic', () =
     expect([...evs].sort((a, b) => b - a)).toEqual(evs);
   });
 
+  it('trading words around a topic are no topic; an arbitrage or an expected value asked of one event found is answered from its report; "on it" is the event discussed', async () => {
+    const thread = await reportThreads();
+    for (const url of ['https://kalshi.com/markets/kxethd/ethereum-price-end-of-day/kxethd-26nov20', 'https://kalshi.com/markets/kxcpiyoy/cpi/kxcpiyoy-26dec', 'https://kalshi.com/markets/kxfeddecision/fed/kxfeddecision-26dec']) await thread(url);
+    expect(await chain('whats hot on kalshi rn')).toMatch(/^The busiest open events, by contracts traded in the last 24 hours/);
+    expect(await chain('EV of buying 100 YES on eth above 3400?')).toMatch(/^- \*\*Above \$3,400\*\* \(KXETHD-26NOV20-T3400\)[^\n]*100 YES contracts at \$0\.67 cost \$67[^\n]*expected value \+\$0\.077 per \$1 contract before fees \(\+\$7\.70 on 100 contracts\)/);
+    expect(await chain('is there an arbitrage on the cpi ladder?')).toMatch(/^Yes, on the report's quotes:\n\n- YES on \*\*Above 2\.6\*\* at the ask, \$0\.93/);
+    // After a search that was one part of two, a trade on its event; after an answer about one event, "on it" is that event.
+    expect(await chain('fed hike odds and what did cpi print last month?', 'if I buy 100 NO on hike, max loss and payoff?')).toContain('100 NO contracts at $0.49 cost $49, the most they can lose');
+    expect(await chain('cpi odds for dec?', 'wait the ladder looks broken, 2.8 priced over 2.6?? is that free money', 'is there an arb on it then')).toMatch(/^Yes, on the report's quotes:\n\n- YES on \*\*Above 2\.6\*\*/);
+  });
+
   it("an address in Slack's markup, <url|label>, stays the event on later turns of svc-prediction-markets-agent; a beginner's explanation takes the outcome named", async () => {
     const payer = new OpenAI({ baseURL: svc.baseURL, apiKey: (await svc.account({ plan: 'pro', credits: 30 })).apiKey, maxRetries: 0 });
     const messages: OpenAI.Chat.ChatCompletionMessageParam[] = [{ role: 'user', content: '<https://kalshi.com/markets/kxethd/ethereum-price-end-of-day/kxethd-26nov20|eth market>' }];
