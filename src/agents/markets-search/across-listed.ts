@@ -105,7 +105,7 @@ export async function moversAcross(client: KalshiClient, tickers: readonly strin
   const lines = ranked.map(({ event, top, volume }, i) => {
     citations.push({ order: i + 1, name: `Kalshi: ${event.title}`, url: pages.get(event.event_ticker)! });
     const moved = top ? `“${quoteCaller(withTeam(top.label, event.title))}” ${formatPercent(top.before)} → ${formatPercent(top.now)} (${points(top.move)})` : 'no price from a day ago';
-    return `${i + 1}. **${event.title.replace(/[*_]/g, '')}** [${i + 1}]: ${moved}; ${Math.round(volume / SCALE).toLocaleString('en-US')} contracts traded in 24 hours.`;
+    return `${i + 1}. **${event.title.replace(/[*_]/g, '')}** (${event.event_ticker}) [${i + 1}]: ${moved}; ${Math.round(volume / SCALE).toLocaleString('en-US')} contracts traded in 24 hours.`;
   });
   const head =
     by === 'move'

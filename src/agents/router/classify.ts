@@ -371,6 +371,13 @@ function threadEventWords(history: readonly Turn[]): Set<string> {
   return new Set();
 }
 
+/** The outcome labels of the latest report in a conversation ("Hold", "Cut 25bps"). */
+function reportedOutcomes(history: readonly Turn[]): string[] {
+  const report = [...history].reverse().find((t) => t.role === 'assistant' && /^## Outcomes/m.test(t.content));
+  const table = report?.content.split(/^## Outcomes[^\n]*$/m)[1]?.split(/^## /m)[0] ?? '';
+  return [...table.matchAll(/^\| ([^|\n]+?) (?:\[\d+\] )?\|/gm)].map((m) => m[1]!.trim()).filter((l) => l !== 'Outcome' && !/^-+$/.test(l));
+}
+
 /** The words of an event address's slug ("spacex-launches" → spacex, launches, launch). */
 function addressWords(url: string): Set<string> {
   const slug = /\/markets\/[^/]+\/([^/]+)\//i.exec(url)?.[1] ?? '';
@@ -383,8 +390,8 @@ function addressWords(url: string): Set<string> {
 /** The events a search answer listed ("1. **Fed decision in December 2026?** (KXFEDDECISION-26DEC, Economics) [1]: …"), in order. */
 function listedEvents(answer: string): string[] {
   // (A search may be one part of an answer of several, under its heading.)
-  if (!/^(?:Open Kalshi events\b|No open Kalshi event matches\b)/m.test(answer.trimStart())) return [];
-  return [...answer.matchAll(/^\d+\. \*\*.+?\*\* \(([A-Z][A-Z0-9]*-[A-Z0-9.-]+), [^)\n]*\)/gm)].map((m) => m[1]!);
+  if (!/^(?:Open Kalshi events\b|No open Kalshi event matches\b|The busiest open events\b|The open events whose prices moved most\b)/m.test(answer.trimStart())) return [];
+  return [...answer.matchAll(/^\d+\. \*\*.+?\*\* \(([A-Z][A-Z0-9]*-[A-Z0-9.-]+)(?:, [^)\n]*)?\)/gm)].map((m) => m[1]!);
 }
 
 /** Two or more events weighed against each other ("which one is more mispriced?", "compare them", "which has the bigger edge?"); not one of an event's outcomes. */
@@ -497,7 +504,9 @@ export function classify(asked: string, history: readonly Turn[] = []): Route {
     if (last?.route.kind === 'kalshi_url') return { kind: 'kalshi_url', url: last.route.url, reason: 'about the Kalshi event of an earlier turn', context: last.turn.content, aboutEvent: true };
   }
   // "Is there an arb on it then?" after an answer about one event (its search, its arbitrage): that event, asked about.
-  if (route.kind === 'help' && !GREETING.test(lower) && count <= 16 && eventQuestion(question) !== null) {
+  // (So is one naming an outcome of its report, "the one below cut 25 i mean. hold?".)
+  const namesOutcome = () => reportedOutcomes(history).some((l) => new RegExp(`(?<![\\w-])${l.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\\w-])`, 'i').test(question));
+  if (route.kind === 'help' && !GREETING.test(lower) && count <= 16 && (eventQuestion(question) !== null || namesOutcome())) {
     const url = discussedEvent(history);
     if (url) return { kind: 'kalshi_url', url, reason: 'a question about the event discussed', aboutEvent: true };
   }

@@ -161,17 +161,20 @@ describe('svc-agent (router)', () => {
     expect(urls.length).toBeGreaterThan(0);
     expect(urls.filter((u) => /\/markets\/(kx\w+)\/\1\//.test(u))).toEqual([]);
     expect(hot).toMatch(/^The busiest open events, by contracts traded in the last 24 hours, as of 2026-11-19 15:00 UTC:/);
-    const titles = [...hot.matchAll(/^\d+\. \*\*(.+?)\*\* \[\d+\]/gm)].map((m) => m[1]);
+    const titles = [...hot.matchAll(/^\d+\. \*\*(.+?)\*\* \([A-Z0-9-]+\) \[\d+\]/gm)].map((m) => m[1]);
     expect(titles).toEqual(busiest.slice(0, 8).map((e) => e.title));
     expect(hot).toContain(`${Math.round(volume(busiest[0]!)).toLocaleString('en-US')} contracts traded in 24 hours`);
+    // A ranking lists its events by ticker: "the second one?" picks that event.
+    const second = await client.responses.create({ model: 'svc-agent', input: 'the second one?', previous_response_id: hotResponse.id });
+    expect(second.output_text).toContain(`**${busiest[1]!.title}**`);
     const movers = (await client.responses.create({ model: 'svc-agent', input: 'biggest movers today?' })).output_text;
-    expect(movers).toMatch(/^The open events whose prices moved most in the last 24 hours[^\n]*\n\n1\. \*\*[^*]+\*\* \[1\]: “[^”]+” \d+\.\d% → \d+\.\d% \([+−]\d+\.\d pts\)/);
+    expect(movers).toMatch(/^The open events whose prices moved most in the last 24 hours[^\n]*\n\n1\. \*\*[^*]+\*\* \(KX[A-Z0-9-]+\) \[1\]: “[^”]+” \d+\.\d% → \d+\.\d% \([+−]\d+\.\d pts\)/);
     // Two tickers with no report stored: each one's favourite on live prices, and that no model compares them.
     const two = (await client.responses.create({ model: 'svc-agent', input: 'compare KXCPIYOY-26DEC and KXPAYROLLS-26DEC' })).output_text;
     expect(two).toMatch(/^The market's favourite in each of the 2 events listed, on live prices/);
     expect(two).toContain('None of the 2 events listed has a stored report');
     const crypto = (await client.responses.create({ model: 'svc-agent', input: 'biggest movers in crypto' })).output_text;
-    const listed = [...crypto.matchAll(/^\d+\. \*\*(.+?)\*\* \[\d+\]/gm)].map((m) => m[1]);
+    const listed = [...crypto.matchAll(/^\d+\. \*\*(.+?)\*\* \([A-Z0-9-]+\) \[\d+\]/gm)].map((m) => m[1]);
     expect(listed.length).toBeGreaterThan(0);
     expect(listed.every((t) => /Bitcoin|Ethereum/.test(t!))).toBe(true);
   });
