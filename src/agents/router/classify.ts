@@ -506,7 +506,9 @@ export function classify(asked: string, history: readonly Turn[] = []): Route {
   // "Is there an arb on it then?" after an answer about one event (its search, its arbitrage): that event, asked about.
   // (So is one naming an outcome of its report, "the one below cut 25 i mean. hold?".)
   const namesOutcome = () => reportedOutcomes(history).some((l) => new RegExp(`(?<![\\w-])${l.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\\w-])`, 'i').test(question));
-  if (route.kind === 'help' && !GREETING.test(lower) && count <= 16 && (eventQuestion(question) !== null || namesOutcome())) {
+  // (Not after an answer from filings: "whats the source?" asks that answer's.)
+  const afterFilings = /\bForm 10-[KQ]\b|_Data: [^\n]*snapshot|\bSEC EDGAR\b/.test(lastAnswer?.content ?? '');
+  if (route.kind === 'help' && !GREETING.test(lower) && count <= 16 && !afterFilings && (eventQuestion(question) !== null || namesOutcome())) {
     const url = discussedEvent(history);
     if (url) return { kind: 'kalshi_url', url, reason: 'a question about the event discussed', aboutEvent: true };
   }

@@ -13,7 +13,7 @@ import { LIKELIHOOD, SOURCE_ASKED, baseRateText, basicsText, cheapText, ladderBa
 // they cite, rather than the whole report again. The report is this service's own Markdown, so
 // its sections and its outcome table are read by their headings and columns.
 
-export type EventQuestion = 'basics' | 'catalysts' | 'summary' | 'anomalies' | 'expected' | 'odds_format' | 'best_trade' | 'arbitrage' | 'overround' | 'quote' | 'method' | 'previous' | 'model_favourite' | 'market_favourite' | 'market_least' | 'gap' | 'closing' | 'resolution' | 'history' | 'moves' | 'outcome';
+export type EventQuestion = 'sources' | 'basics' | 'catalysts' | 'summary' | 'anomalies' | 'expected' | 'odds_format' | 'best_trade' | 'arbitrage' | 'overround' | 'quote' | 'method' | 'previous' | 'model_favourite' | 'market_favourite' | 'market_least' | 'gap' | 'closing' | 'resolution' | 'history' | 'moves' | 'outcome';
 
 /** The order book and trading of a contract, or what buying it at the ask is worth on the model. */
 const QUOTE = /\b(?:spreads?|bids?|break[- ]?even|(?:the|at the|its) ask|asking price|order ?book|liquidity|open interest|expected value|ev|worth buying|buy(?:ing)? (?:\d[\d,]* )?(?:yes|no)|(?:want|get|grab|take) (?:\d[\d,]* )?(?:yes|no)(?: contracts?)?|\d[\d,]* (?:yes|no) contracts?|max(?:imum)? (?:loss|gain|profit)|pay ?offs?|(?:should i|to) (?:buy|sell|bet on|back)|bet on|payouts?|pays? out|how much (?:would|could|will|do|does|can) (?:i|you|we) (?:make|win|get|earn)|what (?:do|would|will|can|could) (?:i|you|we) (?:make|win|get|earn)|how much (?:does|do|is) (?:a |one )?(?:yes|no|contract)\w*\s+(?:cost|costs))\b/i;
@@ -67,7 +67,7 @@ const IN_BRIEF = /\b(?:in (?:one|a|1|two|2|three|3|a few) (?:short )?(?:sentence
 const ONE_SENTENCE = /\b(?:in (?:one|a|1) (?:short )?(?:sentence|line)|one[- ]liner)\b/i;
 
 /** The trade the model favours, of no outcome in particular: "which outcome would you buy?", "best bet?", "where's the edge?". */
-const BEST_TRADE = /\b(?:(?:best|worst) (?:trade|bet|buy|value|opportunity|edge)|(?:which|what) (?:one |outcome |contract |side )?(?:would|should|do) (?:you|i) (?:buy|bet on|back|pick|trade)|\b(?:would|should) (?:you|i) (?:buy|bet on|back)\b|where(?:'s| is) the (?:edge|value)|(?:any|is there (?:an? )?)(?:edge|value|good bets?)\b)/;
+const BEST_TRADE = /\b(?:(?:best|worst) (?:trade|bet|buy|value|opportunity|edge)|(?:rank|list|sort|order) (?:every|all|each|the)? ?(?:of the )?(?:trades?|bets?|buys?)|(?:which|what) (?:one |outcome |contract |side )?(?:would|should|do) (?:you|i) (?:buy|bet on|back|pick|trade)|\b(?:would|should) (?:you|i) (?:buy|bet on|back)\b|where(?:'s| is) the (?:edge|value)|(?:any|is there (?:an? )?)(?:edge|value|good bets?)\b)/;
 
 /** "Explain this like I'm a beginner, what am I actually betting on?": how the market works, in plain words. */
 const BASICS = /\b(?:eli5|explain (?:it|this|that)(?: to me)? like (?:i'?m|im|i am) (?:a beginner|five|5|new)|like (?:i'?m|im|i am) (?:a beginner|five|5)|for (?:a )?beginners?|(?:i'?m|im|i am) new (?:to|at) (?:this|betting|prediction markets|kalshi)|what am i (?:actually |really )?betting on|how does (?:this|it|a contract|kalshi) (?:even )?work)\b/i;
@@ -86,9 +86,13 @@ const WHY_PRICED = /\b(?:why|how come)\b/i;
 /** "Why did it drop this week?", "how come hike jumped?", "why is it down today?": a move, not a level. */
 const WHY_MOVED = /\b(?:why|how come)\b[^?]*\b(?:drop(?:s|ped)?|fall(?:s|en)?|fell|sink|sank|slid(?:e|es)?|slump(?:s|ed)?|dip(?:s|ped)?|plung(?:e|es|ed)|plummet(?:s|ed)?|tank(?:s|ed)?|crash(?:es|ed)?|collaps(?:e|es|ed)|ris(?:e|es|en)|rose|jump(?:s|ed)?|spik(?:e|es|ed)|surg(?:e|es|ed)|climb(?:s|ed)?|rall(?:y|ies|ied)|soar(?:s|ed)?|mov(?:e|es|ed)|shift(?:s|ed)?|swung|(?:go|gone|went|been) (?:up|down)|(?:up|down) (?:so much|this week|today|since|over|in the last)|(?:is|it's|are) (?:up|down)\b)/i;
 
+/** The report's sources asked for ("where do ur numbers come from? links pls", "sources?", "what's your data source"). */
+const SOURCES_ASKED = /^\W*(?:(?:and|ok|so)\s+)?(?:(?:what(?:'s| are| is)|whats)\s+(?:the|your|ur)\s+)?(?:sources?|citations?|links?)\b|\bwhere (?:do|did|does) (?:ur|your|the|these|those|this|that|it|you) (?:\w+ )?(?:get|come from|came from)\b|\bwhere did you get\b|\b(?:links?|sources?) (?:pls|please|plz)\b|\bdata sources?\b/i;
+
 /** What a follow-up asks about the event, or null when it asks for nothing the report answers on its own. */
 export function eventQuestion(question: string): EventQuestion | null {
   const q = question.toLowerCase();
+  if (SOURCES_ASKED.test(q)) return 'sources';
   if (BASICS.test(q)) return 'basics';
   if (CATALYSTS.test(q)) return 'catalysts';
   if (SUMMARY.test(q)) return 'summary';
@@ -401,7 +405,8 @@ function besideLevel(rows: Row[], named: Row[], step: 1 | -1): Row[] {
     const x = labelRange(outcomeOf(r.outcome).name);
     return x ? (x.from ?? (x.to === null ? null : x.to - 1e9)) : null;
   };
-  const ordered = rows.filter((r) => level(r) !== null).sort((a, b) => level(a)! - level(b)!);
+  // Outcomes without levels ("Hold" after "Cut 25bps"): the next row down the table, or up.
+  const ordered = rows.some((r) => level(r) === null) ? [...rows].reverse() : rows.filter((r) => level(r) !== null).sort((a, b) => level(a)! - level(b)!);
   const at = ordered.indexOf(named[0]!);
   const beside = at === -1 ? undefined : ordered[at + step];
   return beside ? [beside] : [];
@@ -426,8 +431,8 @@ function answerAbout(question: string, report: { title: string; text: string; ci
   const bare = [
     ...(question.split(/\s+/).length <= 6 ? question.matchAll(/(?<![\w.$])(\d+(?:\.\d+)?)(?![\w.%°])/g) : []),
     ...question.matchAll(/\bthe\s+\$?(\d+(?:\.\d+)?)\s+(?:one|contract|strike|rung|level|line|market|outcome)\b/gi),
-    // "if 3.0 drops to 80c": a number that is exactly one of the levels, not a price or a count.
-    ...[...question.matchAll(/(?<![\w.$])(\d+\.\d+)(?![\w.%°¢])/g)].filter((m) => bounds.includes(Number(m[1]))),
+    // "if 3.0 drops to 80c", "should i buy yes on 3600": a number that is exactly one of the levels, not a price or a count.
+    ...[...question.matchAll(/(?<![\w.$-])(\d+(?:\.\d+)?)(?![\w.%°¢]|\s*(?:contracts?|shares?|cents?|yes|no)\b)/gi)].filter((m) => bounds.includes(Number(m[1]))),
   ].map((m) => Number(m[1])).filter((v) => v >= lowest && v <= highest);
   // "9.5 million (square km)" of rungs labelled "Above 9.5": the level in the labels' own scale.
   const asked = [...new Set([...levelsIn(question).map((v) => inLabelScale(v, bounds)), ...bare])];
@@ -496,7 +501,10 @@ function answerAbout(question: string, report: { title: string; text: string; ci
     return namedRows(unpriced, rows, report.title, levelsIn(unpriced));
   };
   // About every outcome at once, whatever levels or outcomes it names ("an arbitrage between 2.6 and 2.8?").
-  if (kind === 'catalysts') {
+  if (kind === 'sources') {
+    // "Where do ur numbers come from? links pls": the report's sources, each with its address.
+    text = `The report's figures come from these sources:\n\n${report.citations.map((c) => `- ${c.name}: ${c.url} [${c.order}]`).join('\n')}`;
+  } else if (kind === 'catalysts') {
     // Dates, moves, surges and the rules that could flip it: the report's key claims, without the rule quoted whole.
     const lines = bullets(section('key claims'), /^- \*\*(?:Trading closes|Trading may close early|The event itself|Dates named in the rules|Price move|Volume surge|Could flip|Trading is over|Prices are steady|No price history)/);
     text = lines.length ? `What could move it before the end, from the report (it reads prices, volumes, dates and the rules, not news):\n\n${lines.join('\n')}` : null;

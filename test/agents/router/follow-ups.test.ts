@@ -671,6 +671,17 @@ describe('several questions in one, and odds follow-ups that change topic', () =
       expect(await fed(q), q).toMatch(/^The September event of the series, \*\*KXFEDDECISION-26SEP\*\* \(closed 2026-09-20\): \*\*Cut 25bps\*\* resolved YES, priced at 65\.0% 24 hours before close/);
     }
     expect(await fed('the one below cut 25 i mean. hold?')).toMatch(/^(?:- \*\*Cut 25bps\*\*[^\n]*\n)?- \*\*Hold\*\*: market 16\.0% \(mid; 14\.5% normalised\), model 12\.4%/m);
+    // The next one down of outcomes without levels is the next row of the table.
+    const fedTalk = await reportConversation('https://kalshi.com/markets/kxfeddecision/fed/kxfeddecision-26dec');
+    expect(await fedTalk('whats outcome 2?')).toMatch(/^Outcome 2 is \*\*Cut 25bps\*\*/);
+    expect(await fedTalk('and the next one down?')).toMatch(/^- \*\*Hold\*\*: market 16\.0%/);
+    // The report's sources with their addresses; a rung named by its level in a longer question; every trade ranked.
+    const eth = await thread('https://kalshi.com/markets/kxethd/ethereum-price-end-of-day/kxethd-26nov20');
+    const sources = await eth('where do ur numbers come from? links pls');
+    expect(sources).toMatch(/^The report's figures come from these sources:\n\n- Kalshi: Ethereum price on November 20, 2026 at 10am ET\? \(event page\): https:\/\/kalshi\.com\/markets\/kxethd\/ethereum-price-end-of-day\/kxethd-26nov20 \[1\]\n/);
+    expect(sources).toContain('- Kalshi contract terms: KXETHD: https://kalshi-public-docs.s3.amazonaws.com/contract_terms/KXETHD.pdf [8]');
+    expect(await eth('should i buy yes on 3600 here, whats my ev')).toMatch(/^- \*\*Above \$3,600\*\* \(KXETHD-26NOV20-T3600\): bid —, ask —[^\n]*There is no ask in the order book: nothing to buy YES at now, so no expected value to give\./);
+    expect(await eth('rank every trade best first. and whats the worst one')).toMatch(/^On the model, the best buy at current prices is \*\*YES on Above \$3,400\*\*[^\n]*The worst is \*\*NO on Above \$3,400\*\*/);
     // A bankroll said as "5k" or "2k to play with", and the outcome named, are what Kelly sizes.
     expect(await fed('kelly on hike with a 5k bankroll?')).toMatch(/^On the model, the trade to size is \*\*NO on Hike 25bps\*\* at \$0\.49 against the model's 49\.2%[^\n]* is \*\*0\.4%\*\* of the bankroll; half Kelly 0\.2%\. On \$5,000: \$19\.61 \(40 contracts at \$0\.49\) at full Kelly, \$9\.80 \(20 contracts at \$0\.49\) at half\./);
     const nycThread = await thread('https://kalshi.com/markets/kxhighny/highest-temperature-in-nyc/kxhighny-26nov20');
