@@ -146,11 +146,12 @@ export function routerAgent(o: RouterOptions): Agent {
         const joined = joinParts(pieces.map((p, i) => ({ question: p, text: answers[i]!.text, citations: answers[i]!.citations, error: null })));
         return yield* written(req, question, joined.text, [...joined.citations], usage);
       }
-      const part = aboutEvent ? answerFromReport(asked, stored, earlier) : null;
-      if (part) return yield* written(req, question, part.text, [...part.citations], usage);
-      // "What's the NWS forecast high for tomorrow?", "is LeBron playing?": what the report does not read, said so rather than the report again.
+      // "What's the NWS forecast high for tomorrow?", "is LeBron playing?", "what are insiders saying, any deal close?":
+      // what the report does not read, said so rather than a part of the report a word of it names, or the report again.
       const outside = aboutEvent && OUTSIDE_SOURCES.test(question) ? await outsideOf(address.eventTicker) : null;
       if (outside) return yield* answer(outside, null);
+      const part = aboutEvent ? answerFromReport(asked, stored, earlier) : null;
+      if (part) return yield* written(req, question, part.text, [...part.citations], usage);
       return yield* answer(stored, null);
     }
     await confirmEventAddress(address, o.kalshi);

@@ -86,6 +86,9 @@ const WHY_PRICED = /\b(?:why|how come)\b/i;
 /** "Why did it drop this week?", "how come hike jumped?", "why is it down today?": a move, not a level. */
 const WHY_MOVED = /\b(?:why|how come)\b[^?]*\b(?:drop(?:s|ped)?|fall(?:s|en)?|fell|sink|sank|slid(?:e|es)?|slump(?:s|ed)?|dip(?:s|ped)?|plung(?:e|es|ed)|plummet(?:s|ed)?|tank(?:s|ed)?|crash(?:es|ed)?|collaps(?:e|es|ed)|ris(?:e|es|en)|rose|jump(?:s|ed)?|spik(?:e|es|ed)|surg(?:e|es|ed)|climb(?:s|ed)?|rall(?:y|ies|ied)|soar(?:s|ed)?|mov(?:e|es|ed)|shift(?:s|ed)?|swung|(?:go|gone|went|been) (?:up|down)|(?:up|down) (?:so much|this week|today|since|over|in the last)|(?:is|it's|are) (?:up|down)\b)/i;
 
+/** A point spread asked of a game ("lakers -4.5 spread", "will KC cover?", "against the spread"). */
+const POINT_SPREAD = /\b(?:cover|covers|covering|ats|against the spread|point spread|handicap)\b|[+\-−]\s?\d{1,2}(?:\.5)?\s*(?:spread|points?|pts|line)\b|\b(?:spread|line) (?:of )?[+\-−]\s?\d{1,2}(?:\.5)?\b/i;
+
 /** The report's sources asked for ("where do ur numbers come from? links pls", "sources?", "what's your data source"). */
 const SOURCES_ASKED = /^\W*(?:(?:and|ok|so)\s+)?(?:(?:what(?:'s| are| is)|whats)\s+(?:the|your|ur)\s+)?(?:sources?|citations?|links?)\b|\bwhere (?:do|did|does) (?:ur|your|the|these|those|this|that|it|you) (?:\w+ )?(?:get|come from|came from)\b|\bwhere did you get\b|\b(?:links?|sources?) (?:pls|please|plz)\b|\bdata sources?\b/i;
 
@@ -709,6 +712,10 @@ function answerAbout(question: string, report: { title: string; text: string; ci
         break;
       }
     }
+  }
+  // "Lakers -4.5 spread, what's the price?", "will KC cover?": a winner market prices no point spread.
+  if (text && POINT_SPREAD.test(question) && rows.some((r) => /^(?:Home|Away) team\b/.test(outcomeOf(r.outcome).name))) {
+    text = `This market prices who wins, not a point spread: a win by any margin resolves the winner's contract YES, so no price here is for covering a spread. The winner contracts:\n\n${text.trim()}`;
   }
   return text ? cited(`${text.trim()}${from}`, report.citations) : null;
 }

@@ -682,6 +682,15 @@ describe('several questions in one, and odds follow-ups that change topic', () =
     expect(sources).toContain('- Kalshi contract terms: KXETHD: https://kalshi-public-docs.s3.amazonaws.com/contract_terms/KXETHD.pdf [8]');
     expect(await eth('should i buy yes on 3600 here, whats my ev')).toMatch(/^- \*\*Above \$3,600\*\* \(KXETHD-26NOV20-T3600\): bid —, ask —[^\n]*There is no ask in the order book: nothing to buy YES at now, so no expected value to give\./);
     expect(await eth('rank every trade best first. and whats the worst one')).toMatch(/^On the model, the best buy at current prices is \*\*YES on Above \$3,400\*\*[^\n]*The worst is \*\*NO on Above \$3,400\*\*/);
+    // A point spread of a game: a winner market prices none, said before the winner contracts; the order book's spread is no point spread.
+    const nba = await thread('https://kalshi.com/markets/kxnbagame/nba-game-winner/kxnbagame-26nov21lalbos');
+    for (const q of ['lakers -4.5 spread, whats the price on that?', 'will the lakers cover?']) {
+      expect(await nba(q), q).toMatch(/^This market prices who wins, not a point spread: a win by any margin resolves the winner's contract YES[^\n]*\n\n- \*\*Away team \(Lakers\)\*\*/);
+    }
+    expect(await nba('whats the spread on the lakers?')).toMatch(/^- \*\*Away team \(Lakers\)\*\* \(KXNBAGAME-26NOV21LALBOS-B\): bid \$0\.62, ask \$0\.63, spread \$0\.01/);
+    // What insiders say is no source it reads, whatever word of the report ("close") the question has.
+    const shutdown = await thread('https://kalshi.com/markets/kxshutdown/government-shutdown/kxshutdown-26dec31');
+    expect(await shutdown('what are congress insiders saying, any deal close?')).toMatch(/^I cannot answer that from what I read about \*\*Government shutdown by December 2026\?\*\*/);
     // A bankroll said as "5k" or "2k to play with", and the outcome named, are what Kelly sizes.
     expect(await fed('kelly on hike with a 5k bankroll?')).toMatch(/^On the model, the trade to size is \*\*NO on Hike 25bps\*\* at \$0\.49 against the model's 49\.2%[^\n]* is \*\*0\.4%\*\* of the bankroll; half Kelly 0\.2%\. On \$5,000: \$19\.61 \(40 contracts at \$0\.49\) at full Kelly, \$9\.80 \(20 contracts at \$0\.49\) at half\./);
     const nycThread = await thread('https://kalshi.com/markets/kxhighny/highest-temperature-in-nyc/kxhighny-26nov20');
