@@ -85,7 +85,8 @@ async function* answerSec(lib: SecLibrary, request: AgentRequest): AsyncGenerato
   if (valuation && question?.companies.some((c) => c.status === 'found')) return yield* answerValuation(lib, question, valuation.price);
   const periods = periodsAsked(request, question);
   if (periods && tabulable(question)) yield* answerTables(lib, question, periods);
-  else if (!periods && question && asksOfPeriods(asked) && !question.stated.period && !question.stated.metrics && !question.stated.companies) {
+  // ("combined?" of two companies' figures, one after the other, adds them: that is a sum of companies.)
+  else if (!periods && question && asksOfPeriods(asked) && !question.stated.period && !question.stated.metrics && !question.stated.companies && !(asksTotal(asked) && question.companies.length > 1)) {
     // "combined?" after single figures: nothing shown to add up (the last figure again would read as a total).
     const average = !asksTotal(asked);
     yield {

@@ -27,7 +27,8 @@ const priceIn = (text: string, pattern: RegExp = PRICE): number | null => {
 /** The valuation a question asks, with the share price it gives (null when it gives none); null when it asks none. */
 export function valuationAsked(text: string): { price: number | null } | null {
   if (!VALUATION_ASKED.test(text)) return null;
-  return { price: priceIn(text) };
+  // ("its p/e at 200": beside a valuation asked, a bare "at 200" is the price.)
+  return { price: priceIn(text) ?? priceIn(text, AT_PRICE) };
 }
 
 /**

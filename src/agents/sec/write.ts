@@ -1003,7 +1003,10 @@ export class AnswerWriter {
     // "Whats free cash flow mean?" of a company: what it is, then its figures.
     const meaning = figures.length ? meaningsOf(plan.question) : null;
     if (meaning) lines.push(meaning, '');
-    const defined = !figures.length && !problems.length && !unknown.length ? definitions(plan.question) : null;
+    // "Whats EPS mean, im new to this" after a company it has no figures for: the meaning, not that company's problem again.
+    const meantOnly = !figures.length && plan.question && !plan.question.stated.companies ? meaningsOf(plan.question) : null;
+    if (meantOnly) problems.splice(0, problems.length), unknown.splice(0, unknown.length);
+    const defined = meantOnly ? `${meantOnly}\n\nAsk it of a company, by ticker or name (“Apple ${metricById(plan.question!.metrics[0]!).label}”), for its figures from the filings, each cited.` : !figures.length && !problems.length && !unknown.length ? definitions(plan.question) : null;
     if (defined) {
       lines.push(defined);
     } else if (!figures.length && !problems.length && !unknown.length && ADVICE.test(plan.question?.text ?? '')) {

@@ -234,7 +234,7 @@ interface Relative {
 /** A follow-up naming only another year for what was just asked ("same for 2023", "and 2023?", "what about 2022?"). */
 const SAME_FOR_YEAR = /^\s*(?:(?:and|what about|how about|same(?:\s+(?:for|in))?|ditto|likewise)\s+(?:for\s+|in\s+)?)?(?:19|20)\d\d\s*\??\s*$|\bsame\b[^?]*\b(?:19|20)\d\d\b/i;
 /** A follow-up weighing the companies just discussed against each other ("which is bigger?", "who's ahead?", "compare them", "by how much?"). */
-const COMPARES_THEM = /\b(?:which|who|whose)(?:'s| is| was| one| company| of them| of the two)?\b[^?]*\b(?:bigger|larger|higher|greater|more|less|lower|smaller|better|worse|faster|slower|ahead|behind|leads?|wins?|winner)\b|\bcompare (?:them|the two|both|those)\b|\bhow do they compare\b|^\s*(?:and\s+|so\s+)?by how much\b|\bwhat(?:'s| is) the (?:difference|gap)\b|\bhow (?:big|large|wide) is the (?:difference|gap)\b/i;
+const COMPARES_THEM = /^\s*(?:and\s+|so\s+|ok\s+)?(?:the\s+)?(?:difference|diff|gap)\s*\??\s*$|\b(?:which|who|whose)(?:'s| is| was| one| company| of them| of the two)?\b[^?]*\b(?:bigger|larger|higher|greater|more|less|lower|smaller|better|worse|faster|slower|ahead|behind|leads?|wins?|winner)\b|\bcompare (?:them|the two|both|those)\b|\bhow do they compare\b|^\s*(?:and\s+|so\s+)?by how much\b|\bwhat(?:'s| is) the (?:difference|gap)\b|\bhow (?:big|large|wide) is the (?:difference|gap)\b/i;
 /** Words pointing back at what was just answered: "that", "it", "the same year". */
 /** A period named to be compared with ("vs FY2023", "compared to Q3", "how did that compare to Q3"). */
 const VERSUS_NAMED = /\b(?:vs\.?|versus|compare[sd]?|comparison|against|relative to)\b/i;
@@ -690,6 +690,8 @@ function segments(text: string): Token[][] {
 }
 
 const LIST_WORDS = new Set(['and', 'vs', 'versus', 'or', '&', 'with', 'against', 'compared', 'to']);
+/** Words between a list word and the name it lists ("and whats msft …", "and also for googl"). */
+const LIST_FILLERS = new Set(['what', 'whats', "what's", 'about', 'how', 'hows', "how's", 'is', 'the', 'for', 'also', 'then', 'same']);
 
 type Found = CompanyMention & { at: number };
 
@@ -787,7 +789,8 @@ function extractCompanies(text: string, index: CompanyIndex, already: Found[]): 
       } else if (isStop(t.norm) || /^[-+−$€£]?\d[\d.,]*[%x×]?$/.test(t.raw)) {
         // A number ("from 46.2% to 47.1%") names no company.
         closeSpan();
-        afterList = LIST_WORDS.has(t.norm) && found.length > 0;
+        // "… and whats msft gross margin": words asking after "and" keep what it lists.
+        afterList = LIST_WORDS.has(t.norm) ? found.length > 0 : afterList && LIST_FILLERS.has(t.norm);
       } else {
         span.push(t);
       }
@@ -1031,6 +1034,8 @@ export function parseSecQuestion(text: string, index: CompanyIndex, previous?: S
   }
   // "What's the trailing twelve month revenue?" naming no period: the latest twelve months, not those to the period discussed.
   if (!period && followUp && !(x.ttm && !previous.ttm)) period = previous.period;
+  // "And apples op margin same yr": a new question keeps the period it points back to.
+  if (!period && previous && /\b(?:same|that|this) (?:year|yr|quarter|qtr|period|fiscal year|fy|time)\b/i.test(text)) period = previous.period;
   // "The same calendar year" of a fiscal year discussed: the calendar year it is named for.
   if (followUp && !stated.period && period?.kind === 'fiscalYear' && period.fy !== null && /\bcalendar\s+year\b/i.test(text)) period = { kind: 'calendarYear', year: period.fy };
   // "and Q2?" after a question about fiscal 2024: the second quarter of that year, not the latest second quarter.
@@ -1060,10 +1065,12 @@ export function parseSecQuestion(text: string, index: CompanyIndex, previous?: S
   let switchedFrom: CompanyMention[] | null = null;
   if (!stated.companies && previous) {
     // "which is bigger?" after "and Microsoft?" following an Apple question: the two of them.
-    merged = previous.switchedFrom && COMPARES_THEM.test(text) ? unionCompanies(previous.switchedFrom, previous.companies) : previous.companies;
+    // (So do "working capital for both", "for each of them", "all three".)
+    merged = previous.switchedFrom && (COMPARES_THEM.test(text) || /\b(?:both|each(?: of them)?|all three|the two|all of them|combined|together|in total|altogether)\b/i.test(text)) ? unionCompanies(previous.switchedFrom, previous.companies) : previous.companies;
   }
   else if (stated.companies && followUp && x.adding) merged = unionCompanies(previous.companies, companies);
-  else if (stated.companies && followUp && previous.companies.length) switchedFrom = sameCompanies(previous.companies, companies) ? null : previous.companies;
+  // ("How about msft eps" names a figure too, yet asks it beside the company before.)
+  else if (stated.companies && previous?.companies.length && (followUp || /^\s*(?:and|how about|what about|same for|now)\b/i.test(text))) switchedFrom = sameCompanies(previous.companies, companies) ? null : previous.companies;
   // "what % of that was net income?" after revenue: net income's share of that revenue.
   const ofThat = Boolean(followUp && /(?:%|\bpercent(?:age)?|\bshare|\bproportion)\s+of\s+(?:that|it|this|those)\b/i.test(text) && previous.metrics.includes('revenue') && x.metrics.length && !x.metrics.includes('revenue'));
   const margin = MARGIN.test(text) || ofThat || Boolean(followUp && !stated.metrics && previous.margin);
@@ -1073,6 +1080,13 @@ export function parseSecQuestion(text: string, index: CompanyIndex, previous?: S
   // "what % of revenue is that?" after a figure: that figure's share, revenue only its denominator.
   const shareOfPrevious = Boolean(followUp && ofRevenue && !stated.companies && x.metrics.every((id) => id === 'revenue') && Boolean(previous?.metrics.some((id) => id !== 'revenue')));
   const metrics: MetricId[] = shareOfPrevious && previous ? previous.metrics.filter((id) => id !== 'revenue') : stated.metrics ? (followUp && !stated.companies && ADD_FIGURE.test(text) && !/\bhow much\b/i.test(text) ? [...new Set([...previous.metrics, ...asked])] : asked) : followUp && !x.unknownFigures.length ? previous.metrics : [];
+  // "How did it change over the past year?" of a balance, "msft ttm eps, which grew faster over the last year":
+  // from a year before the latest quarter, not the last fiscal year against the one before.
+  const ttmAsked = x.ttm || Boolean(followUp && (!stated.period || x.relative) && previous.ttm);
+  if (period?.kind === 'latest' && period.span === 'year' && /\b(?:over|in|during|within)\s+the\s+(?:last|past|previous)\s+(?:year|12\s+months|twelve\s+months)\b/i.test(text) && (ttmAsked || (metrics.length > 0 && metrics.every((id) => metricById(id).type === 'instant')))) {
+    period = { kind: 'latest', span: 'quarter' };
+    comparison ??= 'yoy';
+  }
   // "Apple's margin?", "what about its margin?" after revenue: a margin without its name is each of them.
   const anyMargin = margin && !stated.metrics && !ofRevenue && /\bmargins?\b/i.test(text) && metrics.every((id) => id === 'revenue');
   return {
@@ -1130,7 +1144,13 @@ export function parseConversation(turns: readonly { role: string; content: strin
   let question: SecQuestion | null = null;
   // The recent turns carry the context; a long history would only cost time.
   const recent = turns.filter((t) => t.role === 'user' && t.content.trim()).slice(-MAX_CONTEXT_TURNS);
-  for (const turn of recent) question = parseSecQuestion(clipped(turn.content), index, question);
+  recent.forEach((turn, i) => {
+    const parsed = parseSecQuestion(clipped(turn.content), index, question);
+    // A turn between about something else ("lakers odds tonight?" to svc-agent) names no company
+    // found and no figure: the companies and figures before it carry past it.
+    const elsewhere = i < recent.length - 1 && question !== null && !parsed.stated.metrics && !parsed.stated.period && parsed.companies.length > 0 && parsed.companies.every((c) => c.status === 'unknown');
+    if (!elsewhere) question = parsed;
+  });
   return question;
 }
 

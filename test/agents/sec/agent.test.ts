@@ -872,3 +872,35 @@ describe('streaming while EDGAR is slow', () => {
     }
   });
 });
+
+describe('conversations as analysts write them (third probe)', () => {
+  it('a company listed after "and whats", a valuation "at 200", "for both", "difference?", "combined?" and "same yr" keep the conversation', async () => {
+    const mixed = await ask('apple revenue and net income fy2023, and whats msft gross margin fy2023');
+    expect(mixed.text).toContain('| Microsoft Corp. (MSFT) | Gross profit | fiscal year 2023 (year ended 2023-06-30) | $146,052 million [2] | 68.9% |');
+    expect((await ask('apple revenue and net income fy2023, and whats msft gross margin fy2023', 'which of the two had the higher net margin that year', 'by how many points')).text).toContain("Microsoft's net margin for fiscal year 2023 (year ended 2023-06-30), 34.1%, was 8.8 percentage points higher than Apple's");
+    expect((await ask('apple revenue and net income fy2023, and whats msft gross margin fy2023', 'and apples op margin same yr')).text).toContain('operating margin for fiscal year 2023 (year ended 2023-09-30) was **29.8%**');
+    expect((await ask('is apple a buy here', 'ok whats its p/e at 200')).text).toMatch(/^\*\*Apple Inc\. \(AAPL\)\*\* at \$200\.00 a share: P\/E \*\*31\.2x\*\*/);
+    const both = (await ask('current ratio aapl latest', 'quick ratio?', 'same for alphabet', 'working capital for both')).text;
+    expect(both).toContain("**Apple's working capital** at the end of fiscal Q2 2025 (2025-03-29): **-$22,446 million");
+    expect(both).toContain("**Alphabet's working capital**");
+    const difference = (await ask('cash on hand googl end of 2024', 'and msft at the same date', 'difference?')).text;
+    expect(difference).toContain('Alphabet');
+    expect(difference).toContain('Microsoft');
+    expect((await ask('microsoft revenue q4 2024', 'no i meant the calendar quarter, oct-dec 2024', "and apple's for that same calendar quarter", 'combined?')).text).toContain('Revenue of Microsoft and Apple together: $193,932 million.');
+  });
+
+  it('a turn about something else between keeps the companies before it; "how about msft eps" puts Microsoft beside Apple', async () => {
+    const grew = (await ask('ok just give me aapl eps last q', 'lakers odds tonight?', 'how about msft eps', 'which of the two companies grew eps faster yoy')).text;
+    expect(grew).toContain('Apple');
+    expect(grew).toContain('Microsoft');
+    // A meaning asked after a company the snapshot lacks: the meaning, not that company again.
+    const meaning = (await ask('ok nvda revenue last year?', 'whats EPS mean, im new to this')).text;
+    expect(meaning).toMatch(/^- \*\*Diluted EPS\*\* is net income divided by the weighted-average shares outstanding/);
+    expect(meaning).not.toContain('NVDA');
+  });
+
+  it('"over the last year" of twelve months or a balance is from a year before the latest quarter', async () => {
+    expect((await ask('appl eps q1 fy25', 'ttm eps', 'and msft ttm eps, which grew faster over the last year')).text).toMatch(/^Microsoft's trailing-twelve-month diluted EPS rose, \+\$1\.39 \(\+12\.0%\), year over year \(the twelve months to the end of fiscal Q3 2025\)\./);
+    expect((await ask('apple inventory', 'how did it change over the past year')).text).toMatch(/^Apple's inventory rose, \+\$37 million \(\+0\.6%\), year over year \(fiscal Q2 2025\)\./);
+  });
+});
