@@ -162,6 +162,8 @@ function willItHappen(question: string, kind: EventQuestion | null, no: boolean)
 }
 
 function namedRows(question: string, rows: Row[], title: string, levels: number[]): Row[] {
+  const range = rangeSaid(question, rows);
+  if (range) return [range];
   const labels = rows.map((r) => outcomeOf(r.outcome).name.toLowerCase()).join(' ');
   // "KC" or "Kansas City" is the Chiefs of "Bills at Chiefs", whichever name the event uses.
   const teamsSaid = withTeamNames(question, `${title} ${labels}`);
@@ -191,6 +193,22 @@ function namedRows(question: string, rows: Row[], title: string, levels: number[
   const subject = matched.length > 1 ? contestSubject(teamsSaid) : null;
   const about = subject ? matched.filter((r) => labelWords(outcomeOf(r.outcome).name).some((w) => subject.startsWith(w))) : [];
   return mostSpecific(question, about.length === 1 ? about : matched);
+}
+
+/** The outcome whose range a question says from end to end ("150-225", "150k to 225k", "48 to 51"), in the labels' scale. */
+function rangeSaid(question: string, rows: Row[]): Row | null {
+  const unit = (u: string | undefined) => ({ k: 1e3, m: 1e6, b: 1e9 })[(u ?? '').toLowerCase() as 'k' | 'm' | 'b'] ?? 1;
+  for (const m of question.matchAll(/(?<![\w.$-])\$?(\d[\d,]*(?:\.\d+)?)\s*([kmb])?\s*(?:-|–|to)\s*\$?(\d[\d,]*(?:\.\d+)?)\s*([kmb])?(?!\w|\.\d)/gi)) {
+    const [a, b] = [Number(m[1]!.replace(/,/g, '')), Number(m[3]!.replace(/,/g, ''))];
+    // A unit said once is both ends' ("150 to 225k"); said at neither, the labels' own may be meant ("150-225" of "150k to 225k").
+    const scales = m[2] || m[4] ? [unit(m[2] ?? m[4])] : [1, 1e3, 1e6];
+    const hits = rows.filter((r) => {
+      const x = labelRange(outcomeOf(r.outcome).name);
+      return x !== null && scales.some((k) => x.from === a * (m[2] ? unit(m[2]) : k) && x.to === b * (m[4] ? unit(m[4]) : k));
+    });
+    if (hits.length === 1) return hits[0]!;
+  }
+  return null;
 }
 
 /**

@@ -1251,4 +1251,14 @@ describe('several questions in one, and odds follow-ups that change topic', () =
     expect(await ask('probability of exactly 4 launches')).toMatch(/^- \*\*4\*\*: market 38\.0% \(mid; 32\.3% normalised\), model 30\.3%/);
     expect(await ask('what about 6 or more?')).toMatch(/^No outcome is “at least 6”: 6 falls inside \*\*5 or more\*\* \(market 21\.3% normalised, model 22\.6%\), so its chance is at most that \[1\]\./);
   });
+
+  // Last in the file: it stores the payrolls report, which tests above ask about without one.
+  it('a range said end to end ("150-225", "150k to 225k.") is that outcome, and "is it cheap" after it that one too', async () => {
+    const payrolls = await (await reportThreads())('https://kalshi.com/markets/kxpayrolls/nonfarm-payrolls/kxpayrolls-26dec');
+    for (const q of ['how often does 150-225 hit? is it cheap rn', 'no i meant 150k to 225k. how often has that hit and is it cheap']) {
+      const both = await payrolls(q);
+      expect(both, q).toMatch(/^### [^\n]*\n\n- \*\*150k to 225k\*\* resolved YES in 4 of 12 settled events of the series \(33\.3%\)/);
+      expect(both, q).toMatch(/### Is it cheap[^\n]*\n\n\*\*No\*\*: on the model, \*\*150k to 225k\*\* is dear: the model gives 15\.9% against a market price of 20\.5%/);
+    }
+  });
 });
