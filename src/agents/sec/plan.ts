@@ -336,7 +336,9 @@ export async function planAnswer(lib: SecLibrary, question: SecQuestion | null, 
 function addCalendarQuarter(plan: Plan): void {
   const q = plan.question!;
   const spec = q.period;
-  if (spec?.kind !== 'fiscalQuarter' || spec.fy === null || spec.calendar || /\b(?:fiscal|fy|f?q\d\s*fy)/i.test(q.text)) return;
+  // (Only as this turn names it: "the quarter before" a fiscal quarter discussed is that fiscal quarter's.)
+  const named = /\bq[1-4]\b|\b[1-4]q\b|\b(?:first|second|third|fourth|1st|2nd|3rd|4th) quarter\b/i.test(q.text);
+  if (spec?.kind !== 'fiscalQuarter' || spec.fy === null || spec.calendar || !named || /\b(?:fiscal|fy|f?q\d\s*fy)/i.test(q.text)) return;
   const companies = new Set(plan.figures.map((f) => f.company.cik));
   const figure = plan.figures[0];
   if (companies.size !== 1 || !figure || figure.fin.calendar.isCalendarYear || figure.result.kind !== 'value') return;

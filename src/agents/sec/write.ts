@@ -142,7 +142,9 @@ const MEANING_ASKED = /\b(?:mean|means|meaning|definition|define|what(?:'s| is| 
 /** Lines defining the figures a question asks the meaning of ("whats free cash flow mean, im new to this"), or null. */
 export function meaningsOf(question: SecQuestion | null): string | null {
   if (!question || !MEANING_ASKED.test(question.text)) return null;
-  const lines = question.metrics.flatMap((id) => (MEANINGS[id] ? [`- **${capitalise(metricById(id).label)}** is ${MEANINGS[id]}.`] : []));
+  // "What does ROE actually mean?": what the ratio tells, in plain words, before the figures it is made of.
+  const ratios = (question.ratios ?? []).map((id) => `- **${capitalise(ratioById(id).label)}** tells ${ratioById(id).means}.`);
+  const lines = ratios.length ? ratios : question.metrics.flatMap((id) => (MEANINGS[id] ? [`- **${capitalise(metricById(id).label)}** is ${MEANINGS[id]}.`] : []));
   return lines.length ? lines.join('\n') : null;
 }
 
@@ -152,7 +154,7 @@ function definitions(question: SecQuestion | null): string | null {
   if (!question?.ratios?.length || question.companies.some((c) => c.status === 'found') || !DEFINE.test(question.text)) return null;
   const lines = question.ratios.map((id) => {
     const r = ratioById(id);
-    return `- **${r.label.charAt(0).toUpperCase()}${r.label.slice(1)}**: ${r.describe}. Companies do not report it in their financial statements; it is computed here from the figures they file.`;
+    return `- **${r.label.charAt(0).toUpperCase()}${r.label.slice(1)}**: ${r.describe}; it tells ${r.means}. Companies do not report it in their financial statements; it is computed here from the figures they file.`;
   });
   return `${lines.join('\n')}\n\nAsk it of a company, by ticker or name (“Apple ${ratioById(question.ratios[0]!).label}”), for its value from the filings, each figure cited.`;
 }
@@ -282,7 +284,18 @@ export class AnswerWriter {
           : '';
     const source = c.value.derivation ? '' : ` (${this.#filedAs(c.value.terms[0]!.fact)})`;
     const then = figure.metric.type === 'instant' ? `${balanceDate(c.period, figure.fin.calendar)}, ${figure.metric.plural ? 'they were' : 'it was'}` : `${periodWithEnd(c.period, figure.fin.calendar)} was`;
-    return `${label}${qoqOfYear}: ${then} ${this.#amount(figure, c.value)}${source} ${this.#refs(c.value)}; change ${change}.${c.value.derivation ? ` That figure is derived: ${this.#derivation(figure, c.value).replace(/^Derived as /, '')}` : ''}`;
+    return `${label}${qoqOfYear}: ${then} ${this.#amount(figure, c.value)}${source} ${this.#refs(c.value)}; change ${change}.${c !== result.compared ? this.#marginThen(figure, result, c) : ''}${c.value.derivation ? ` That figure is derived: ${this.#derivation(figure, c.value).replace(/^Derived as /, '')}` : ''}`;
+  }
+
+  /** " The operating margin then was 45.5%: +0.2 percentage points (+21 bps) since.": the margin's own change against a second period asked ("qoq and yoy"). */
+  #marginThen(figure: Figure, result: Extract<Figure['result'], { kind: 'value' }>, c: Compared): string {
+    const share = shareLabel(figure.metric);
+    const revenue = c.period ? figure.fin.value('revenue', c.period) : null;
+    if (!share?.margin || !this.#plan.question?.margin || !c.value || !revenue || revenue.value <= 0 || !figure.revenue || figure.revenue.value <= 0) return '';
+    const [now, then] = [(100 * result.value.value) / figure.revenue.value, (100 * c.value.value) / revenue.value];
+    const points = Number(now.toFixed(1)) - Number(then.toFixed(1));
+    const bps = Math.round((now - then) * 100);
+    return ` The ${share.label} then was ${then.toFixed(1)}% (on revenue of ${this.#amount({ metric: METRICS.find((m) => m.id === 'revenue')! }, revenue)}): ${points === 0 ? 'unchanged' : `${points > 0 ? '+' : '-'}${Math.abs(points).toFixed(1)} percentage points`} (${bps >= 0 ? '+' : '-'}${Math.abs(bps)} bps) since.`;
   }
 
   /** "Gross margin: 45.9% of revenue (… revenue $85,777 million [2])", when a margin or share of revenue was asked for. */

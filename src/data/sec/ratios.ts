@@ -25,6 +25,8 @@ export interface RatioDef {
   pattern: RegExp;
   /** How it is computed, in plain words. */
   describe: string;
+  /** What it tells, for someone new to it. */
+  means: string;
 }
 
 export const RATIOS: readonly RatioDef[] = [
@@ -37,6 +39,7 @@ export const RATIOS: readonly RatioDef[] = [
     averaged: true,
     pattern: /\breturn\s+on\s+(?:average\s+)?(?:(?:common\s+)?(?:share|stock)holders'?\s+)?equity\b|\broa?e\b/i,
     describe: "net income over average shareholders' equity (the mean of the balances at the start and the end of the period)",
+    means: 'how much profit the company makes on the money its shareholders have in it: 20% is 20 cents of net income a year for each dollar of equity',
   },
   {
     id: 'returnOnAssets',
@@ -47,6 +50,7 @@ export const RATIOS: readonly RatioDef[] = [
     averaged: true,
     pattern: /\breturn\s+on\s+(?:average\s+)?(?:total\s+)?assets\b|\broaa?\b/i,
     describe: 'net income over average total assets (the mean of the balances at the start and the end of the period)',
+    means: 'how much profit the company makes on everything it owns: net income for each dollar of assets',
   },
   {
     id: 'debtToEquity',
@@ -56,6 +60,7 @@ export const RATIOS: readonly RatioDef[] = [
     denominator: 'stockholdersEquity',
     pattern: /\b(?:long[- ]term\s+)?debt[- ]?(?:to|\/)[- ]?equity(?:\s+ratio)?\b|\bd\/e(?:\s+ratio)?\b|\bgearing(?:\s+ratio)?\b|(?<!\boperating\s)\b(?:financial\s+)?(?:leverage(?:\s+ratio)?|levered|leveraged)\b/i,
     describe: "long-term debt as the balance sheet reports it (without the current portion, when the company tags that apart) over shareholders' equity, at the same date",
+    means: 'how much the company has borrowed for each dollar its owners have in it; the higher, the more it relies on debt',
   },
   {
     id: 'liabilitiesToEquity',
@@ -65,6 +70,7 @@ export const RATIOS: readonly RatioDef[] = [
     denominator: 'stockholdersEquity',
     pattern: /\b(?:total\s+)?liabilities[- ]?(?:to|\/)[- ]?equity(?:\s+ratio)?\b/i,
     describe: "total liabilities over shareholders' equity, at the same date",
+    means: "how much the company owes in all for each dollar of its owners' stake",
   },
   {
     id: 'currentRatio',
@@ -74,6 +80,7 @@ export const RATIOS: readonly RatioDef[] = [
     denominator: 'currentLiabilities',
     pattern: /\b(?:current|working[- ]capital)\s+ratio\b|\bliquidity\s+ratio\b/i,
     describe: 'total current assets over total current liabilities, at the same date',
+    means: 'whether what turns into cash within a year covers what falls due within a year; above 1, it does',
   },
   {
     id: 'quickRatio',
@@ -84,6 +91,7 @@ export const RATIOS: readonly RatioDef[] = [
     denominator: 'currentLiabilities',
     pattern: /\bquick\s+ratio\b|\bacid[- ]test(?:\s+ratio)?\b/i,
     describe: 'total current assets less inventories, over total current liabilities, at the same date (the balance sheet does not break out the rest of the quick assets the same way in every company)',
+    means: 'the same cover without inventories, which may take time to sell: a stricter test of paying short-term bills',
   },
   {
     id: 'workingCapital',
@@ -93,6 +101,7 @@ export const RATIOS: readonly RatioDef[] = [
     denominator: 'currentLiabilities',
     pattern: /\b(?:net\s+)?working\s+capital\b(?!\s+ratio)/i,
     describe: 'total current assets minus total current liabilities, at the same date',
+    means: 'the cushion for running the business: what is left of short-term assets once short-term bills are paid; below zero, bills due within a year exceed them',
   },
   {
     id: 'interestCoverage',
@@ -103,6 +112,7 @@ export const RATIOS: readonly RatioDef[] = [
     annual: true,
     pattern: /\binterest\s+coverage(?:\s+ratio)?\b|\btimes[- ]interest[- ]earned(?:\s+ratio)?\b|\btie\s+ratio\b/i,
     describe: 'operating income over interest expense, for the same period (operating income standing in for EBIT, which companies do not report as such)',
+    means: "how many times over the operating profit pays the interest on the company's debt",
   },
   {
     id: 'bookValuePerShare',
@@ -112,6 +122,7 @@ export const RATIOS: readonly RatioDef[] = [
     denominator: 'sharesOutstanding',
     pattern: /\b(?:book\s+value|equity)\s+per\s+(?:common\s+)?share\b|\bbvps\b/i,
     describe: "shareholders' equity over shares outstanding, at the same date",
+    means: 'what each share would get if the company were wound up at the value its books give',
   },
   {
     id: 'effectiveTaxRate',
@@ -121,6 +132,7 @@ export const RATIOS: readonly RatioDef[] = [
     denominator: 'pretaxIncome',
     pattern: /\b(?:effective\s+)?(?:income\s+)?tax\s+rate\b|\betr\b/i,
     describe: 'income tax expense over income before income taxes, for the same period',
+    means: 'the share of pre-tax profit paid in income tax',
   },
   {
     id: 'payoutRatio',
@@ -130,6 +142,7 @@ export const RATIOS: readonly RatioDef[] = [
     denominator: 'netIncome',
     pattern: /\b(?:dividend\s+)?payout\s+ratio\b/i,
     describe: 'dividends paid (from the cash flow statement) over net income, for the same period',
+    means: 'the share of profit paid out to shareholders as dividends',
   },
   {
     id: 'netDebt',
@@ -140,6 +153,7 @@ export const RATIOS: readonly RatioDef[] = [
     // "Net cash" is the same difference the other way round: a negative net debt.
     pattern: /\bnet\s+(?:debt|cash(?:\s+position)?)\b(?!\s+(?:flows?|from|provided|used))/i,
     describe: 'long-term debt as the balance sheet reports it minus cash and cash equivalents (marketable securities not counted), at the same date; below zero, the company holds net cash',
+    means: 'the debt left if the cash on hand were used to repay it; below zero, the company has more cash than debt',
   },
 ];
 

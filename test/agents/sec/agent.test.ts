@@ -899,6 +899,15 @@ describe('conversations as analysts write them (third probe)', () => {
     expect(meaning).not.toContain('NVDA');
   });
 
+  it('the quarter before a fiscal quarter gets no calendar-quarter note; a ratio\'s meaning in plain words; a margin\'s change quarter over quarter beside year over year, in bps', async () => {
+    const before = (await ask('msft net income q3 fy25', 'how about the quarter before')).text;
+    expect(before).toContain('net income for fiscal Q2 2025 (quarter ended 2024-12-31) was **$24,108 million**');
+    expect(before).not.toContain('If calendar Q2');
+    expect((await ask('whats ROE for googl', 'what does roe actually mean, im new to this')).text).toContain('- **Return on equity** tells how much profit the company makes on the money its shareholders have in it');
+    expect((await ask('what is a current ratio?')).text).toMatch(/^- \*\*Current ratio\*\*: total current assets over total current liabilities, at the same date; it tells whether what turns into cash within a year covers what falls due within a year/);
+    expect((await ask('microsoft operating margin last quarter', 'qoq and yoy change in bps')).text).toContain('- Quarter over quarter: fiscal Q2 2025 (quarter ended 2024-12-31) was $31,653 million (Form 10-Q filed 2025-01-29) [3]; change +$347 million (+1.1%). The operating margin then was 45.5% (on revenue of $69,632 million): +0.2 percentage points (+21 bps) since.');
+  });
+
   it('"over the last year" of twelve months or a balance is from a year before the latest quarter', async () => {
     expect((await ask('appl eps q1 fy25', 'ttm eps', 'and msft ttm eps, which grew faster over the last year')).text).toMatch(/^Microsoft's trailing-twelve-month diluted EPS rose, \+\$1\.39 \(\+12\.0%\), year over year \(the twelve months to the end of fiscal Q3 2025\)\./);
     expect((await ask('apple inventory', 'how did it change over the past year')).text).toMatch(/^Apple's inventory rose, \+\$37 million \(\+0\.6%\), year over year \(fiscal Q2 2025\)\./);
