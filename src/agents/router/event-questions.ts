@@ -55,7 +55,7 @@ const PATTERNS: [EventQuestion, RegExp][] = [
   ['closing', /\b(?:clos(?:e|es|ing)(?!\s+(?:above|below|over|under|at|higher|lower|between|in the)\b)|settl\w*|expir\w*|deadline|key dates?|important dates?|trading (?:stops?|ends?|halts?)|stop trading|last (?:day|time) to trade|when(?:'s| is| does| will)\b[^?]*\b(?:release|announcement|decision|print|report|game|launch)|ends?|resolved? (?:on|by)|when (?:does|will|is) (?:it|this|the (?:event|market|contract)) (?:resolve|end|finish)\w*)\b/i],
   ['resolution', /\b(?:resolution|resolv\w*|rules?|source|criteria|units?|measured|count(?:s|ed)?|decides?|determin\w*|flip\w*)\b/i],
   ['moves', /\b(?:mov(?:e|ed|es|ing)|moves?|(?<!\bno )changed?|trend\w*|volume|surge\w*|momentum|shift\w*)\b/i],
-  ['market_favourite', /\b(?:most likely|(?:most|more) probable|likel(?:y|iest)|favou?rite|favou?red|front-?runner|leading|leads|ahead|winner|win|pick|expected|consensus|top)\b/i],
+  ['market_favourite', /\b(?:most likely|(?:most|more) probable|likel(?:y|iest)|favou?rite|favou?red|favs?|fave|front-?runner|leading|leads|ahead|winner|win|pick|expected|consensus|top)\b/i],
   // A price asked in words of its own ("what's the price of hold?", "what does a cut trade at?", "how much is hold?").
   ['outcome', /\b(?:prices?|pric(?:ing|ed)|trad(?:es?|ing|ed) at|market (?:says?|saying|thinks?)|how much (?:is|are|does|do)|quoted? at|implied)\b|\bwhat(?:'s| is| are)\b.*\bat\s*\??\s*$/i],
 ];
@@ -578,7 +578,7 @@ function answerAbout(question: string, report: { title: string; text: string; ci
     text = mostTradedText(question, rows, contracts);
   } else if (kind === 'quote') {
     // "the spread on the favourite": the market's favourite, said so.
-    const favourite = /\bfavou?rite\b/i.test(question) && !named.length && !ladder && rows.length > 1 ? best((r) => r.marketValue) : undefined;
+    const favourite = /\b(?:favou?rite|favs?|fave)\b/i.test(question) && !named.length && !ladder && rows.length > 1 ? best((r) => r.marketValue) : undefined;
     const shown = favourite ? [favourite] : named.length && named.length < rows.length ? named : rows;
     const quotes = quoteText(question, shown, contracts);
     text = quotes && favourite ? `The market's favourite is **${outcomeOf(favourite.outcome).name}** at ${favourite.market}.\n\n${quotes}` : quotes;

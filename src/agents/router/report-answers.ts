@@ -26,6 +26,8 @@ const RULE_SYNONYMS: Record<string, string[]> = Object.fromEntries(
     ['day days week weeks long longer', ['longer', 'duration', 'length', 'day']],
     ['late later delayed delay', ['delay', 'postpone', 'late']],
     ['called cancelled canceled abandoned', ['cancel', 'postpone']],
+    // "What if one blows up mid flight?": a launch that fails.
+    ['blows blow blew explodes exploded explosion crashes crashed failure failed anomaly rud', ['fail', 'scrub']],
   ].flatMap(([words, stems]) => (words as string).split(' ').map((w) => [w, stems as string[]])),
 );
 

@@ -682,6 +682,9 @@ describe('several questions in one, and odds follow-ups that change topic', () =
     expect(sources).toContain('- Kalshi contract terms: KXETHD: https://kalshi-public-docs.s3.amazonaws.com/contract_terms/KXETHD.pdf [8]');
     expect(await eth('should i buy yes on 3600 here, whats my ev')).toMatch(/^- \*\*Above \$3,600\*\* \(KXETHD-26NOV20-T3600\): bid —, ask —[^\n]*There is no ask in the order book: nothing to buy YES at now, so no expected value to give\./);
     expect(await eth('rank every trade best first. and whats the worst one')).toMatch(/^On the model, the best buy at current prices is \*\*YES on Above \$3,400\*\*[^\n]*The worst is \*\*NO on Above \$3,400\*\*/);
+    // "Whos the fav and is it cheap": the favourite, then the verdict on it, each under its heading.
+    const fav = await fed('so whos the fav and is it cheap');
+    expect(fav).toMatch(/^### Whos the fav\n\nThe market's favourite is \*\*Hike 25bps\*\* at 51\.5%[^\n]*\n\n### Is it cheap\n\n/);
     // A point spread of a game: a winner market prices none, said before the winner contracts; the order book's spread is no point spread.
     const nba = await thread('https://kalshi.com/markets/kxnbagame/nba-game-winner/kxnbagame-26nov21lalbos');
     for (const q of ['lakers -4.5 spread, whats the price on that?', 'will the lakers cover?']) {
@@ -1252,8 +1255,11 @@ describe('several questions in one, and odds follow-ups that change topic', () =
     expect(await ask('what about 6 or more?')).toMatch(/^No outcome is “at least 6”: 6 falls inside \*\*5 or more\*\* \(market 21\.3% normalised, model 22\.6%\), so its chance is at most that \[1\]\./);
   });
 
-  // Last in the file: it stores the payrolls report, which tests above ask about without one.
-  it('a range said end to end ("150-225", "150k to 225k.") is that outcome, and "is it cheap" after it that one too', async () => {
+  // Last in the file: it stores the payrolls and SpaceX reports, which tests above ask about without one.
+  it('a range said end to end ("150-225", "150k to 225k.") is that outcome, and "is it cheap" after it that one too; a rule\'s case in other words', async () => {
+    // A case the rules put in other words: a launch that "blows up" is one that fails.
+    const spacex = await (await reportThreads())('https://kalshi.com/markets/kxspacex/spacex-launches/kxspacex-26nov24');
+    expect(await spacex('what if one blows up mid flight')).toMatch(/^- \*\*Could flip the outcome:\*\* “A scrubbed launch does not count; a launch that fails after liftoff counts\.”/);
     const payrolls = await (await reportThreads())('https://kalshi.com/markets/kxpayrolls/nonfarm-payrolls/kxpayrolls-26dec');
     for (const q of ['how often does 150-225 hit? is it cheap rn', 'no i meant 150k to 225k. how often has that hit and is it cheap']) {
       const both = await payrolls(q);
