@@ -519,7 +519,9 @@ function answerAbout(question: string, report: { title: string; text: string; ci
   // In "why is the market at 51%?" a percentage is the price questioned, not a level naming an outcome.
   const whyNamed = () => {
     const unpriced = question.replace(/\b(?:at|is|only|just|of|to|from)\s+\d+(?:\.\d+)?\s*%/gi, ' ');
-    return namedRows(unpriced, rows, report.title, levelsIn(unpriced));
+    // (And a number that is exactly a rung's level: "why does the model disagree on 2.8?".)
+    const exact = [...unpriced.matchAll(/(?<![\w.$-])(\d+(?:\.\d+)?)(?![\w.%°¢])/g)].map((m) => Number(m[1])).filter((v) => ladder && bounds.includes(v));
+    return namedRows(unpriced, rows, report.title, [...new Set([...levelsIn(unpriced), ...exact])]);
   };
   // About every outcome at once, whatever levels or outcomes it names ("an arbitrage between 2.6 and 2.8?").
   if (kind === 'sources') {
@@ -537,9 +539,9 @@ function answerAbout(question: string, report: { title: string; text: string; ci
     text = anomaliesText(section('outcomes'), section('key claims'), rows, exclusive);
   } else if (moved) {
     text = moved;
-  } else if (WHY_PRICED.test(question) && /\b(?:model|disagree\w*)\b/i.test(question) && whyNamed().length === 1 && modelWhyText(whyNamed()[0]!, section('method'), section('resolution history'))) {
+  } else if (WHY_PRICED.test(question) && /\b(?:model|disagree\w*)\b/i.test(question) && whyNamed().length === 1 && modelWhyText(whyNamed()[0]!, section('method'), section('resolution history'), rows)) {
     // "Why does the model disagree with the market on 96k?": that outcome's arithmetic on the fit.
-    text = modelWhyText(whyNamed()[0]!, section('method'), section('resolution history'));
+    text = modelWhyText(whyNamed()[0]!, section('method'), section('resolution history'), rows);
   } else if (WHY_PRICED.test(question) && kind === 'outcome' && !whyNamed().length && !ladder) {
     // "Why is the market so pessimistic?" names no outcome: the one contract, or the market's favourite, explained.
     const favourite = single ?? best((r) => r.marketValue)!;

@@ -1,7 +1,7 @@
 import { labelRange, monthAsked, monthName, type LabelRange } from '../markets-search/asked.js';
 import { aboutLevel, americanOdds, decimalOdds, expectedLevel, fractionalOdds } from '../markets-search/distribution.js';
 import { withTeam } from '../prediction-markets/research.js';
-import { calibrate, monotoneLadder, predict, rateWeight } from '../prediction-markets/model.js';
+import { calibrate, monotoneLadder, predict, rateWeight, type Strike } from '../prediction-markets/model.js';
 import { capitalise } from '../sec/format.js';
 import { listed } from '../citations.js';
 import { bestRow, bullets, byLevel, gapOf, isLadder, levelOfRow, names, outcomeOf, percent, points, refsOf, rowLine, rungSide, sumOf, type Row } from './report-rows.js';
@@ -493,7 +493,7 @@ export function pricedAboveText(rows: Row[], side: string, at: number, exclusive
  * the answer is this outcome's arithmetic, not the method paragraph. Null when the report does
  * not state its fit or the outcome's base rate.
  */
-export function modelWhyText(row: Row, method: string | undefined, history: string | undefined): string | null {
+export function modelWhyText(row: Row, method: string | undefined, history: string | undefined, rows: readonly Row[] = [row]): string | null {
   const fit = /It gives a = (−?-?[\d.]+), b = (−?-?[\d.]+)[\s\S]*? and c = (−?-?[\d.]+)/.exec(method ?? '');
   const { name, refs } = outcomeOf(row.outcome);
   const rates = (history ?? '').split('\n').find((l) => l.startsWith('**Base rates**')) ?? '';
@@ -524,8 +524,48 @@ export function modelWhyText(row: Row, method: string | undefined, history: stri
       : pull > 0
         ? `its record moves it by c·w = ${c} × ${w.toFixed(2)} = ${pull.toFixed(2)} of the way, on the log-odds scale, from the price towards its base rate`
         : `its record moves it away from its base rate, c·w = ${c} × ${w.toFixed(2)} = ${pull.toFixed(2)} on the log-odds scale (in this series, outcomes have tended to go against their record)`;
-  const after = Math.abs(pulled * 100 - row.modelValue) >= 0.5 ? ` The report's ${row.model} differs from that ${pct(pulled)}: the model then holds a ladder's rungs in order, or shares exclusive outcomes out to 100% with the others (and the fit is shown rounded).` : '';
+  // A ladder's rungs priced out of order: the same two steps for each, then the model's ordering.
+  const pulledOf = (r: Row) => {
+    const own = rateOf(outcomeOf(r.outcome).name);
+    return own && Number.isFinite(r.marketValue) ? predict(fitted, r.marketValue / 100, { wins: Number(own[1]), cases: Number(own[2]) }) : null;
+  };
+  const ladder = inOrder(rows, row, pulledOf);
+  const rounded = (shown: string) => (shown !== row.model ? ` (${row.model} in the report: the fit is shown rounded here)` : '');
+  const after = ladder
+    ? `\n- **The ladder, in order:** ${ladder.text}${rounded(pct(ladder.held))}.`
+    : Math.abs(pulled * 100 - row.modelValue) >= 0.5
+      ? ` The report's ${row.model} differs from that ${pct(pulled)}: the model then holds a ladder's rungs in order, or shares exclusive outcomes out to 100% with the others (and the fit is shown rounded).`
+      : '';
   return `Why the model gives **${name}** ${row.model} against a market ${row.market} ${refs}:\n\n- **The price, stretched:** ${stretch}, and a = ${a} shifts it: ${pct(price)} becomes ${pct(stretched)}.\n- **The record:** ${label === name ? name : `“${label}”`} resolved YES in ${wins} of ${cases} settled events (${rate[3]}%); ${record}: ${pct(stretched)} becomes ${pct(pulled)}.${after}\n\nThe fit (a, b, c) is the report's, on this series' settled markets; the model reads prices and outcomes, not news.`;
+}
+
+/**
+ * "Above $104,000 implies Above $100,000, yet the steps above give it 3.2% against 2.6%: the
+ * model averages rungs out of order, so both are 2.9%": the rung's part in the model's ordering
+ * of a ladder (model.ts monotoneLadder), when that moves it; null otherwise.
+ */
+function inOrder(rows: readonly Row[], row: Row, pulledOf: (r: Row) => number | null): { text: string; held: number } | null {
+  if (!isLadder([...rows])) return null;
+  const rungs = rows.flatMap((r) => {
+    const range = labelRange(outcomeOf(r.outcome).name);
+    const p = pulledOf(r);
+    const strike: Strike | null = range?.to === null && range.from !== null ? { direction: 'above', value: range.from } : range?.from === null && range.to !== null ? { direction: 'below', value: range.to } : null;
+    return p !== null && strike ? [{ r, p, strike }] : [];
+  });
+  const at = rungs.findIndex((x) => x.r === row);
+  if (at === -1) return null;
+  const held = monotoneLadder(rungs.map((x) => x.p), rungs.map((x) => x.strike));
+  if (Math.abs(held[at]! - rungs[at]!.p) < 0.0005) return null;
+  // The rungs averaged with it: those that end at the same value and moved.
+  const pooled = rungs.filter((x, i) => i !== at && Math.abs(held[i]! - held[at]!) < 1e-12 && Math.abs(held[i]! - x.p) >= 0.0005);
+  if (!pooled.length) return null;
+  const pct = (p: number) => `${(100 * p).toFixed(1)}%`;
+  const name = (x: (typeof rungs)[number]) => outcomeOf(x.r.outcome).name;
+  const others = pooled.map((x) => `${name(x)} ${pct(x.p)}`).join(', ');
+  // The rung further out can only resolve YES if the nearer ones do.
+  const group = [rungs[at]!, ...pooled].sort((x, y) => (x.strike.direction === 'above' ? 1 : -1) * (x.strike.value - y.strike.value));
+  const implies = `${name(group.at(-1)!)} can only resolve YES if ${listed(group.slice(0, -1).map(name))} ${group.length === 2 ? 'does' : 'do'}, so it may not be the likelier`;
+  return { text: `${implies}; the steps above give ${name(rungs[at]!)} ${pct(rungs[at]!.p)} against ${others}, out of that order, so the model averages them: ${pooled.length === 1 ? 'both' : 'each'} ${pct(held[at]!)}`, held: held[at]! };
 }
 
 /**

@@ -371,6 +371,14 @@ describe('several questions in one, and odds follow-ups that change topic', () =
     const [, final] = /- \*\*The record:\*\* Above \$96,000 resolved YES in \d+ of \d+ settled events \([\d.]+%\); [^\n]*becomes ([\d.]+)%\./.exec(why)!;
     if (Math.abs(Number(final) - Number(model)) >= 0.5) expect(why).toContain('differs from that');
     expect(why).not.toContain('Prediction markets tend to overprice longshots');
+    // A rung priced out of order with its neighbour: the model's ordering is a step of its own, to the report's figure.
+    const crossed = await btcThread('why does the model disagree on 104k?');
+    const [, shown] = /^Why the model gives \*\*Above \$104,000\*\* ([\d.]+)% against a market 5\.0% \(mid\)/.exec(crossed)!;
+    const [, own, other, averaged] = /- \*\*The ladder, in order:\*\* Above \$104,000 can only resolve YES if Above \$100,000 does, so it may not be the likelier; the steps above give Above \$104,000 ([\d.]+)% against Above \$100,000 ([\d.]+)%, out of that order, so the model averages them: both ([\d.]+)%/.exec(crossed)!;
+    expect(Number(own)).toBeGreaterThan(Number(other));
+    expect(Math.abs(Number(averaged) - (Number(own) + Number(other)) / 2)).toBeLessThanOrEqual(0.1);
+    if (averaged !== shown) expect(crossed).toContain(`(${shown}% in the report: the fit is shown rounded here)`);
+    expect(crossed).not.toContain('differs from that');
     // For a beginner: what a contract pays, what its price means, how to take a side, the rule that decides it, the close.
     const basics = await btcThread('explain this to me like im a beginner, what am i actually betting on');
     expect(basics).toMatch(/^\*\*Bitcoin price on November 20, 2026 at 10am ET\?\*\*, in plain words: the market lists 4 outcomes, each a yes\/no question of its own \(several can resolve YES\)\. Each contract pays \$1\.00 if its outcome happens/);
