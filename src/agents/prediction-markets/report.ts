@@ -295,7 +295,8 @@ export function writeReport(r: Research, ctx: ReportContext): ReportBody {
     // Against the other outcomes (the normalised share) and against its own price the model can
     // disagree in direction: then the gap is no trade, and the takeaway names the one that is.
     const relativeOnly = normalised && (top.gap > 0 ? model <= price : model >= price);
-    const verdict = relativeOnly
+    // A function: citations are numbered as they are written, so only the wording used may cite.
+    const verdict = () => relativeOnly
       ? `, but at its price of ${formatPercent(top.v.quote.price!)} ${top.gap > 0 ? 'YES' : 'NO'} is no buy on the model ${marketCite(top.v.market)}. ${tradeableWords()}`
       : `. On this model the outcome looks ${top.gap > 0 ? 'cheap: the model gives it more' : 'dear: the model gives it less'} than its price ${marketCite(top.v.market)}.`;
     lines.push(
@@ -303,7 +304,7 @@ export function writeReport(r: Research, ctx: ReportContext): ReportBody {
         ? ranked.length === 1
           ? `Model and market agree within 2 points: the model gives ${named(top.v.label)} ${pct(model)} against a market ${marketWords(top.v)}, ${pts(top.gap)} ${marketCite(top.v.market)}.`
           : `Model and market agree within 2 points on every outcome; the largest gap is ${named(top.v.label)} at ${pct(model)} against a market ${marketWords(top.v)}, ${pts(top.gap)} ${marketCite(top.v.market)}.`
-        : `${ranked.length === 1 ? 'The model and the market differ on' : 'The largest gap is'} ${named(top.v.label)}: the model says ${pct(model)}, the market ${marketWords(top.v)}, ${pts(top.gap)}${normalised ? ' against its normalised share' : ''}${verdict}`,
+        : `${ranked.length === 1 ? 'The model and the market differ on' : 'The largest gap is'} ${named(top.v.label)}: the model says ${pct(model)}, the market ${marketWords(top.v)}, ${pts(top.gap)}${normalised ? ' against its normalised share' : ''}${verdict()}`,
       '',
     );
   }

@@ -133,6 +133,9 @@ describe('the report', () => {
       }
       if (r.event.mutually_exclusive && rows.length === r.markets.length) expect(modelSum, ticker).toBe(1000);
       expect(text, ticker).not.toMatch(/[+−-]0\.0\d* pts|= -|\b1 (?:days|hours)\b/);
+      // Sources are numbered in the order they are first cited.
+      const firsts = [...new Set([...text.matchAll(/\[(\d+)\]/g)].map((m) => Number(m[1])))];
+      expect(firsts, ticker).toEqual(firsts.map((_, i) => i + 1));
       const takeaway = text.split('## Key takeaway')[1]!.split('\n## ')[0]!;
       // One outcome has no "every outcome" to agree on.
       if (rows.length === 1) expect(takeaway, ticker).not.toMatch(/every outcome|largest gap/);
