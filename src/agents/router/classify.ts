@@ -409,7 +409,7 @@ function eventsOf(answer: string): string[] {
 
 const ORDINAL_WORDS = ['first', 'second', 'third', 'fourth', 'fifth'];
 /** A short reply picking one of the events listed ("and the second?", "the 2nd one", "#3", "tell me about the first"). */
-const PICKED = /^(?:and |what about |how about |tell me (?:more )?about |more on |show me |open |(?:the )?(?:odds|prices?|report|details) (?:on|for|of) )?(?:in |on |for )?(?:the )?(first|second|third|fourth|fifth|last|1st|2nd|3rd|4th|5th|#\s*[1-8]|number [1-8])(?: one| event| result)?(?:,?\s*(?:please|pls))?\s*[?.!]*$/i;
+const PICKED = /^(?:(?:ok(?:ay)?|so|now|right),?\s+)?(?:and |what about |how about |tell me (?:more )?about |more on |show me |open |(?:the )?(?:odds|prices?|report|details) (?:on|for|of) )?(?:in |on |for )?(?:the )?(first|second|third|fourth|fifth|last|1st|2nd|3rd|4th|5th|#\s*[1-8]|number [1-8])(?: one| event| result| market| contract)?(?: (?:you|u) (?:listed|mentioned|showed|gave|found))?(?:,?\s*(?:please|pls))?\s*[?.!]*$/i;
 
 /**
  * A follow-up to a search's list of events: one picked by its place, or a question of the kind a

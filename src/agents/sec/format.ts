@@ -74,3 +74,5 @@ export function balanceDate(p: FiscalPeriod, calendar: FiscalCalendar): string {
 }
 
 export const capitalise = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
+/** "Gross margin: …" → "gross margin: …", but "R&D expense" and "EPS" stay as written. */
+export const uncapitalise = (s: string) => (/^.[A-Z&]/.test(s) ? s : s.charAt(0).toLowerCase() + s.slice(1));

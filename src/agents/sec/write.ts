@@ -11,7 +11,7 @@ import { possessive, shortName } from '../../data/sec/names.js';
 import { NON_GAAP, PARTS_OF_TOTAL, type SecQuestion } from '../../data/sec/question.js';
 import { ratioById } from '../../data/sec/ratios.js';
 import { ENGLISH_ONLY, looksNonEnglish } from '../../text.js';
-import { balanceDate, capitalise, formatAmount, formatChange, periodName, periodWithEnd, roughly } from './format.js';
+import { balanceDate, capitalise, formatAmount, formatChange, periodName, periodWithEnd, roughly, uncapitalise } from './format.js';
 import { formatRatio, ratioNote, type RatioFigure, type RatioMissing, type RatioValue } from './ratios.js';
 import { MAX_COMPANIES, coverage, shareLabel, type CalendarCompared, type Compared, type CalendarQuarterValue, type Figure, type FigureResult, type Plan } from './plan.js';
 
@@ -137,7 +137,7 @@ const MEANINGS: Partial<Record<MetricId, string>> = {
   stockholdersEquity: 'total assets minus total liabilities: the owners\' stake in the books (book value)',
 };
 
-const MEANING_ASKED = /\b(?:mean|means|meaning|definition|define|what(?:'s| is| are) (?:a |an )?(?:free cash flow|fcf|gross profit|operating income|net income|eps|capex|capital expenditures?|operating cash flow|buybacks?|book value)\b(?!\s+(?:of|for|at|in)\b))/i;
+const MEANING_ASKED = /\b(?:(?:mean|means|meaning|definition|define)\b|what(?:'s| is| are) (?:a |an )?(?:free cash flow|fcf|gross profit|operating income|net income|eps|capex|capital expenditures?|operating cash flow|buybacks?|book value)\b(?!\s+(?:of|for|at|in)\b))/i;
 
 /** Lines defining the figures a question asks the meaning of ("whats free cash flow mean, im new to this"), or null. */
 export function meaningsOf(question: SecQuestion | null): string | null {
@@ -665,7 +665,7 @@ export class AnswerWriter {
         notes.push(`${who(f.company)} ${f.metric.label}, calendar year ${r.year}: the sum of ${r.quarters.map((q) => this.#calendarQuarter(f, q)).join('; ')}.`);
         if (c?.total && (!c.fiscal || c.total.derivation)) notes.push(`${who(f.company)} ${f.metric.label}, ${c.fiscal ? periodName(c.fiscal, f.fin.calendar) : `calendar year ${c.year}`}: derived as ${this.#terms(f, c.total)}.`);
         const margin = this.#margin(f);
-        if (margin) notes.push(`${who(f.company)} ${margin.charAt(0).toLowerCase()}${margin.slice(1)}`);
+        if (margin) notes.push(`${who(f.company)} ${uncapitalise(margin)}`);
       } else if (r.kind === 'value') {
         // Asked for the trailing twelve months: the table shows them, their quarters in the note below.
         const twelve = !comparison && f.ttm?.length === 4 && f.ttm.every((q) => q.value) && !f.ttmNot ? this.#ttmSum(f.ttm) : null;
@@ -677,9 +677,9 @@ export class AnswerWriter {
         const scope = this.#debtScope(f, r.value);
         if (scope) notes.push(`${who(f.company)}: ${scope}`);
         const margin = this.#margin(f);
-        if (margin) notes.push(`${who(f.company)} ${margin.charAt(0).toLowerCase()}${margin.slice(1)}`);
+        if (margin) notes.push(`${who(f.company)} ${uncapitalise(margin)}`);
         const ttm = this.#ttm(f);
-        if (ttm) notes.push(`${who(f.company)} ${f.metric.label}, ${ttm.charAt(0).toLowerCase()}${ttm.slice(1)}`);
+        if (ttm) notes.push(`${who(f.company)} ${f.metric.label}, ${uncapitalise(ttm)}`);
         if (comparison) {
           const c = r.compared;
           if (c?.period && c.value) {
@@ -688,7 +688,7 @@ export class AnswerWriter {
           } else row.push(c?.period ? periodWithEnd(c.period, f.fin.calendar) : '—', 'not reported', '—');
         }
         const also = this.#comparison(f, r, f.alsoCompared);
-        if (also) notes.push(`${who(f.company)} ${f.metric.label}, ${also.charAt(0).toLowerCase()}${also.slice(1)}`);
+        if (also) notes.push(`${who(f.company)} ${f.metric.label}, ${uncapitalise(also)}`);
         const prior = r.compared?.value ? ` (prior: ${this.#sources(r.compared.value)})` : '';
         row.push(this.#sources(r.value) + prior);
       } else {
@@ -1063,7 +1063,7 @@ export class AnswerWriter {
           figures.flatMap((f) => {
             const r = f.result;
             const note = r.kind === 'value' ? this.#extraWeekNote(f, r.period, [r.compared, f.alsoCompared]) : null;
-            return note ? [`For ${shortName(f.company.name)}, ${note.charAt(0).toLowerCase()}${note.slice(1)}`] : [];
+            return note ? [`For ${shortName(f.company.name)}, ${uncapitalise(note)}`] : [];
           }),
         ),
       ];

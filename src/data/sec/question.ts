@@ -171,7 +171,7 @@ money help three four five six
 explain define definition meaning mean means market markets economy fast slow slowly riskier safer risky
 sentence sentences word words bps basis expand expanded expansion contract contracted contraction narrow narrowed widen widened compressed intensity line lines levered leveraged leverage alone itself standalone stack stacks stacked stacking measure measures
 average averages avg median cagr compound compounded compounding annualized annualised rate
-whos spend spends spent spending absolute dollars dollar terms count points point pts pp days day months month yrs yr qtr qtrs rn fine listed date dates stocks wait yeah yep nope btw lol plz`.split(/\s+/),
+incl inclusive annualize annualise annualized annualised ratio ratios whos spend spends spent spending absolute dollars dollar terms count points point pts pp days day months month yrs yr qtr qtrs rn fine listed date dates stocks wait yeah yep nope btw lol plz`.split(/\s+/),
 );
 
 const MONTHS: Record<string, number> = {
@@ -234,7 +234,7 @@ interface Relative {
 /** A follow-up naming only another year for what was just asked ("same for 2023", "and 2023?", "what about 2022?"). */
 const SAME_FOR_YEAR = /^\s*(?:(?:and|what about|how about|same(?:\s+(?:for|in))?|ditto|likewise)\s+(?:for\s+|in\s+)?)?(?:19|20)\d\d\s*\??\s*$|\bsame\b[^?]*\b(?:19|20)\d\d\b/i;
 /** A follow-up weighing the companies just discussed against each other ("which is bigger?", "who's ahead?", "compare them", "by how much?"). */
-const COMPARES_THEM = /^\s*(?:and\s+|so\s+|ok\s+)?(?:the\s+)?(?:difference|diff|gap)\s*\??\s*$|\b(?:which|who|whose)(?:'s| is| was| one| company| of them| of the two)?\b[^?]*\b(?:bigger|larger|higher|greater|more|less|lower|smaller|better|worse|faster|slower|ahead|behind|leads?|wins?|winner)\b|\bcompare (?:them|the two|both|those)\b|\bhow do they compare\b|^\s*(?:and\s+|so\s+)?by how much\b|\bwhat(?:'s| is) the (?:difference|gap)\b|\bhow (?:big|large|wide) is the (?:difference|gap)\b/i;
+const COMPARES_THEM = /^\s*(?:and\s+|so\s+|ok\s+)?(?:the\s+)?(?:difference|diff|gap)\s*\??\s*$|\b(?:which|who|whose)(?:'s| is| was| one| company| of them| of the two)?\b[^?]*\b(?:bigger|larger|higher|greater|more|less|lower|smaller|better|worse|faster|slower|ahead|behind|leads?|wins?|winner|most|least|biggest|largest|highest|lowest|smallest)\b|\bcompare (?:them|the two|both|those)\b|\bhow do they compare\b|^\s*(?:and\s+|so\s+)?by how much\b|\bwhat(?:'s| is) the (?:difference|gap)\b|\bhow (?:big|large|wide) is the (?:difference|gap)\b/i;
 /** Words pointing back at what was just answered: "that", "it", "the same year". */
 /** A period named to be compared with ("vs FY2023", "compared to Q3", "how did that compare to Q3"). */
 const VERSUS_NAMED = /\b(?:vs\.?|versus|compare[sd]?|comparison|against|relative to)\b/i;
@@ -887,7 +887,7 @@ function extract(text: string, index: CompanyIndex): Extracted {
   // Full-width and other compatibility forms ("Ｍｉｃｒｏｓｏｆｔ") read as their plain letters.
   // Web addresses (a Kalshi link earlier in the conversation) are no company's name.
   // "next qtr", "over 3 yrs": the words in full; "oct-dec 2024" is calendar Q4 2024.
-  const plain = text.normalize('NFKC').replace(/[’‘]/g, "'").replace(/[“”]/g, '"').replace(/\s*\[\d{1,3}\]/g, '').replace(/(?:https?:\/\/|www\.)\S+|\b\S+\.(?:com|net|org|io|gov)\/\S*/gi, ' ').replace(/\bqtr(s?)\b/gi, 'quarter$1').replace(/\byrs\b/gi, 'years').replace(/\byr\b/gi, 'year').replace(CALENDAR_MONTHS, calendarQuarterOf);
+  const plain = text.normalize('NFKC').replace(/[’‘]/g, "'").replace(/[“”]/g, '"').replace(/\s*\[\d{1,3}\]/g, '').replace(/(?:https?:\/\/|www\.)\S+|\b\S+\.(?:com|net|org|io|gov)\/\S*/gi, ' ').replace(/\b((?:19|20)\d\d) calendar(?: year)?\b/gi, 'calendar $1').replace(/\bqtr(s?)\b/gi, 'quarter$1').replace(/\byrs\b/gi, 'years').replace(/\byr\b/gi, 'year').replace(CALENDAR_MONTHS, calendarQuarterOf);
   const m = new Masked(plain);
   // "Is that more than Microsoft?" puts another company beside the one just answered.
   const adding = /\b(?:also|too|as well|add|include|compare[ds]?|comparison|vs\.?|versus|against|side[- ]by[- ]side|alongside)\b|\b(?:more|less|higher|lower|bigger|smaller|greater|larger|fewer)\s+than\b/i.test(text);
@@ -1073,7 +1073,9 @@ export function parseSecQuestion(text: string, index: CompanyIndex, previous?: S
   else if (stated.companies && previous?.companies.length && (followUp || /^\s*(?:and|how about|what about|same for|now)\b/i.test(text))) switchedFrom = sameCompanies(previous.companies, companies) ? null : previous.companies;
   // "what % of that was net income?" after revenue: net income's share of that revenue.
   const ofThat = Boolean(followUp && /(?:%|\bpercent(?:age)?|\bshare|\bproportion)\s+of\s+(?:that|it|this|those)\b/i.test(text) && previous.metrics.includes('revenue') && x.metrics.length && !x.metrics.includes('revenue'));
-  const margin = MARGIN.test(text) || ofThat || Boolean(followUp && !stated.metrics && previous.margin);
+  // ("Who spends the most in absolute dollars?" after an intensity: the amounts, not their share of revenue.)
+  const absolute = /\b(?:absolute|in dollars|dollar (?:terms|amounts?)|raw (?:dollars|numbers|amounts?))\b/i.test(text);
+  const margin = !absolute && (MARGIN.test(text) || ofThat || Boolean(followUp && !stated.metrics && previous.margin));
   // "R&D as a share of revenue": revenue is the denominator there, not a figure asked for.
   const ofRevenue = margin && OF_REVENUE.test(text);
   const asked = ofRevenue && x.metrics.length > 1 ? x.metrics.filter((id) => id !== 'revenue') : x.metrics;
@@ -1149,7 +1151,9 @@ export function parseConversation(turns: readonly { role: string; content: strin
     // A turn between about something else ("lakers odds tonight?" to svc-agent) names no company
     // found and no figure: the companies and figures before it carry past it.
     const elsewhere = i < recent.length - 1 && question !== null && !parsed.stated.metrics && !parsed.stated.period && parsed.companies.length > 0 && parsed.companies.every((c) => c.status === 'unknown');
-    if (!elsewhere) question = parsed;
+    // "Where's that number from?" after a figure it could not give ("days inventory outstanding"): the number is the one before.
+    const unanswered = i === recent.length - 2 && question !== null && !parsed.metrics.length && parsed.unknownFigures.length > 0 && SOURCE_OF_ANSWER.test(recent.at(-1)!.content);
+    if (!elsewhere && !unanswered) question = parsed;
   });
   return question;
 }
@@ -1175,4 +1179,6 @@ export function clipped(text: string): string {
 }
 
 const MAX_CONTEXT_TURNS = 12;
+/** The source of the answer before asked ("where's that number from?", "source pls"). */
+const SOURCE_OF_ANSWER = /\b(?:sources?|citations?|where did you get|where(?:'s| is| does| did| do) (?:that|this|it|these|those)\b[^?]*\bfrom)\b/i;
 const MAX_TURN_CHARS = 2000;

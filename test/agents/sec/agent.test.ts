@@ -908,6 +908,17 @@ describe('conversations as analysts write them (third probe)', () => {
     expect((await ask('microsoft operating margin last quarter', 'qoq and yoy change in bps')).text).toContain('- Quarter over quarter: fiscal Q2 2025 (quarter ended 2024-12-31) was $31,653 million (Form 10-Q filed 2025-01-29) [3]; change +$347 million (+1.1%). The operating margin then was 45.5% (on revenue of $69,632 million): +0.2 percentage points (+21 bps) since.');
   });
 
+  it('"who spends the most in absolute dollars" ranks the amounts of every company discussed; "where\'s that number from?" after a figure it could not give is the one before; "i meant" asks no meaning', async () => {
+    const most = (await ask('apple r&d intensity fy2024', 'how about msft and googl', 'who spends the most in absolute dollars')).text;
+    expect(most).toMatch(/^R&D expense, side by side[^\n]*\n\n- R&D expense, largest to smallest: Alphabet \$49,326 million [^\n]*, Apple \$31,370 million [^\n]*, Microsoft \$29,510 million/);
+    expect((await ask('apple r&d intensity fy2024', 'how about msft')).text).not.toContain('r&D');
+    const source = (await ask('apple inventory', 'how did it change over the past year', 'what about days inventory outstanding', "where's that number from? source pls")).text;
+    expect(source).toMatch(/^The figures of that answer come from these filing pages/);
+    expect([...source.matchAll(/page (\d+)\]\(/g)].map((m) => m[1])).toEqual(['4', '4']);
+    expect((await ask('microsoft revenue q4 2024', 'no i meant the calendar quarter, oct-dec 2024')).text).not.toContain('**Revenue** is');
+    expect((await ask('apple revenue calendar 2024', 'and 2023 calendar for comparison')).text).toContain('- Compared with: calendar year 2023 was $385,706 million');
+  });
+
   it('"over the last year" of twelve months or a balance is from a year before the latest quarter', async () => {
     expect((await ask('appl eps q1 fy25', 'ttm eps', 'and msft ttm eps, which grew faster over the last year')).text).toMatch(/^Microsoft's trailing-twelve-month diluted EPS rose, \+\$1\.39 \(\+12\.0%\), year over year \(the twelve months to the end of fiscal Q3 2025\)\./);
     expect((await ask('apple inventory', 'how did it change over the past year')).text).toMatch(/^Apple's inventory rose, \+\$37 million \(\+0\.6%\), year over year \(fiscal Q2 2025\)\./);
