@@ -6,7 +6,7 @@ import { bestRow, cents, count, dollars, gapOf, isLadder, outcomeOf, percent, re
 
 /** An amount of money said ("$100", "50 dollars", "1000 bucks"), which is a stake or a bankroll, never a level. */
 export const MONEY_SAID =
-  /\$\s?(\d[\d,]*(?:\.\d{1,2})?)(k)?\b|\b(\d[\d,]*(?:\.\d{1,2})?)(k)?(?:\s*(?:dollars|usd|bucks)\b|(?=\s+(?:bankroll|to play with|to bet|to spend|to risk|budget)\b))|\bbankroll(?:\s+of|\s+is)?\s+(\d[\d,]*(?:\.\d{1,2})?)(k)?\b|\b(?:throw|put|bet|stake|wager|risk|drop)\s+(\d[\d,]*(?:\.\d{1,2})?)(k)?(?=\s+(?:on|in|into)\b)/i;
+  /\$\s?(\d[\d,]*(?:\.\d{1,2})?)(k)?\b|\b(\d[\d,]*(?:\.\d{1,2})?)(k)?(?:\s*(?:dollars|usd|bucks)\b|(?=\s+(?:bankroll|to play with|to bet|to spend|to risk|budget)\b))|\bbankroll(?:\s+of|\s+is)?\s+(\d[\d,]*(?:\.\d{1,2})?)(k)?\b|\b(?:throw|put|bet|stake|wager|risk|drop|take|place|lay)\s+(\d[\d,]*(?:\.\d{1,2})?)(k)?(?=\s+(?:on|in|into)\b)|\b(?:with|w\/?|got|have|had)\s+(?:a\s+)?(\d[\d,]*(?:\.\d{1,2})?)(k)\b/i;
 
 /** The amount of money a question says, in dollars; null when it says none. */
 /** A YES price supposed ("if it drops to 80c", "say hike dips to 40c", "at 35 cents"), in dollars. */
@@ -17,10 +17,10 @@ function supposedPrice(question: string): number | null {
   return cents > 0 ? cents / 100 : null;
 }
 
-/** A stake or bankroll said: "$500", "$5k", "5k bankroll", "2k to play with", "bankroll of 1000", "throw 250 on them". */
+/** A stake or bankroll said: "$500", "$5k", "5k bankroll", "2k to play with", "with 3k", "bankroll of 1000", "throw 250 on them". */
 function stakeOf(question: string): number | null {
   const said = MONEY_SAID.exec(question);
-  const at = said ? [1, 3, 5, 7].find((i) => said[i] !== undefined) : undefined;
+  const at = said ? [1, 3, 5, 7, 9].find((i) => said[i] !== undefined) : undefined;
   return said && at ? Number(said[at]!.replace(/,/g, '')) * (said[at + 1] ? 1000 : 1) : null;
 }
 

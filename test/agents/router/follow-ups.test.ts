@@ -709,6 +709,9 @@ describe('several questions in one, and odds follow-ups that change topic', () =
     // A bankroll said as "5k" or "2k to play with", and the outcome named, are what Kelly sizes.
     expect(await fed('kelly on hike with a 5k bankroll?')).toMatch(/^On the model, the trade to size is \*\*NO on Hike 25bps\*\* at \$0\.49 against the model's 49\.2%[^\n]* is \*\*0\.4%\*\* of the bankroll; half Kelly 0\.2%\. On \$5,000: \$19\.61 \(40 contracts at \$0\.49\) at full Kelly, \$9\.80 \(20 contracts at \$0\.49\) at half\./);
     const nycThread = await thread('https://kalshi.com/markets/kxhighny/highest-temperature-in-nyc/kxhighny-26nov20');
+    for (const q of ['half kelly on the best trade with 2k', 'kelly w 2k', 'got 2k. how much do i put on the best trade']) {
+      expect(await nycThread(q), q).toMatch(/^On the model, the trade to size is \*\*NO on 48°F to 51°F\*\* at \$0\.69[^\n]*On \$2,000: \$335\.48 \(486 contracts at \$0\.69\) at full Kelly/);
+    }
     expect(await nycThread('got 2k to play with. best trade here and half kelly size in contracts?')).toMatch(/^On the model, the trade to size is \*\*NO on 48°F to 51°F\*\* at \$0\.69 against the model's 74\.2%[^\n]* is \*\*16\.8%\*\* of the bankroll; half Kelly 8\.4%\. On \$2,000: \$335\.48 \(486 contracts at \$0\.69\) at full Kelly, \$167\.74 \(243 contracts at \$0\.69\) at half\./);
     // A price supposed: the expected value at it, not at the quotes.
     expect(await fed('say hike dips to 40c, whats my EV buying yes there')).toMatch(/^- \*\*Hike 25bps\*\* [^\n]*Supposing YES trades at \$0\.40 \(NO at \$0\.60\), not the quotes above\. Buying YES at \$0\.40 against the model's 50\.8%: expected value \+\$0\.108 per \$1 contract before fees, favoured on the model\./);
