@@ -6,7 +6,7 @@ import { editDistance } from '../../text.js';
 import { LEVEL_EXPECTED_ASKED, ODDS_FORMAT_ASKED } from '../markets-search/distribution.js';
 import { bestRow, bullets, byLevel, cited, isLadder, levelOfRow, names, outcomeOf, percent, points, readReport, refsOf, rowLine, rungSide, sumOf, type Row } from './report-rows.js';
 import { MONEY_SAID, anomaliesText, arbitrageText, bestTradeText, mostTradedText, overroundText, pricedText, quoteText, sizingText } from './trading-answers.js';
-import { LIKELIHOOD, SOURCE_ASKED, baseRateText, basicsText, cheapText, ladderBandsText, ladderSpanText, likelihoodText, methodText, modelWhyText, pastText, placedText, previousText, pricedAboveText, rangeSpanText, rulesText, summaryText, expectedText, oddsFormatText, whyMovedText, whyText } from './report-answers.js';
+import { LAST_CLAIM, LAST_N, LIKELIHOOD, SOURCE_ASKED, lastCount, lastEventsText, baseRateText, basicsText, cheapText, ladderBandsText, ladderSpanText, likelihoodText, methodText, modelWhyText, pastText, placedText, previousText, pricedAboveText, rangeSpanText, rulesText, summaryText, expectedText, oddsFormatText, whyMovedText, whyText } from './report-answers.js';
 
 // Questions about an event already reported on ("which outcome does the model favour?", "when
 // does it close?"), answered from the stored report itself: its figures, quoted with the sources
@@ -96,6 +96,11 @@ const SOURCES_ASKED = /^\W*(?:(?:and|ok|so)\s+)?(?:(?:what(?:'s| are| is)|whats)
 export function eventQuestion(question: string): EventQuestion | null {
   const q = question.toLowerCase();
   if (SOURCES_ASKED.test(q)) return 'sources';
+  // "How many of the last 5 came in below 41?", "last 3 weeks, which bucket won?": the series' record, counted.
+  // (A count claimed, "lakers won 4 of the last 5 right?", is checked first, whatever else is asked; a
+  // short one, "below 0 in the last 6", needs no verb; prices and volumes over days are moves.)
+  if (LAST_CLAIM.test(q) && !WHY_PRICED.test(q)) return 'history';
+  if (LAST_N.test(q) && !WHY_PRICED.test(q) && !/\b(?:price|prices|priced|move|moves|moved|volume|traded|change|changed)\b/.test(q) && (/\b(?:how many|how often|which|what|did|won|win|hit|resolv\w*|settl\w*|finish\w*|c[oa]me in|ship\w*|happen\w*|readings?|times|right)\b/.test(q) || q.split(/\s+/).length <= 8)) return 'history';
   if (BASICS.test(q)) return 'basics';
   if (CATALYSTS.test(q)) return 'catalysts';
   if (SUMMARY.test(q)) return 'summary';
@@ -514,7 +519,8 @@ function answerAbout(question: string, report: { title: string; text: string; ci
     .filter((rs) => rs.length);
   const either = chosen.length > 1 ? [...new Set(chosen.flat())] : [];
   const past = kind === 'moves' && PAST.test(question) ? pastText(question, named.length < rows.length ? named : [], section('key claims')) : null;
-  const compared = COMPARE.test(question) && rows.length > 1 ? comparedSides(question, rows, report.title) : null;
+  // ("Lakers won 4 of the last 5 vs boston right? so why …" checks a record, not a comparison.)
+  const compared = COMPARE.test(question) && rows.length > 1 && !LAST_CLAIM.test(question) ? comparedSides(question, rows, report.title) : null;
   const moved = kind === 'moves' && WHY_MOVED.test(question) ? whyMovedText(question, rows, named.length < rows.length ? named : [], section('resolution history'), section('key claims')) : null;
   // In "why is the market at 51%?" a percentage is the price questioned, not a level naming an outcome.
   const whyNamed = () => {
@@ -524,7 +530,15 @@ function answerAbout(question: string, report: { title: string; text: string; ci
     return namedRows(unpriced, rows, report.title, [...new Set([...levelsIn(unpriced), ...exact])]);
   };
   // About every outcome at once, whatever levels or outcomes it names ("an arbitrage between 2.6 and 2.8?").
-  if (kind === 'sources') {
+  // "How many of the last 5 came in below 41?", "last 3 weeks, which bucket won?": the count is no level.
+  // (A count claimed in a "why" of two outcomes, "lakers won 4 of the last 5 vs boston right? so why …", is checked so too.)
+  const claimOfTwo = LAST_CLAIM.test(question) && WHY_PRICED.test(question) && named.length > 1;
+  const ofRecord = lastCount(question) && (kind === 'history' || claimOfTwo) ? question.replace(LAST_N, ' ').replace(LAST_CLAIM, ' ') : null;
+  const recordNamed = ofRecord ? namedRows(ofRecord, rows, report.title, [...levelsIn(ofRecord), ...[...ofRecord.matchAll(/(?<![\w.$-])(\d+(?:\.\d+)?)(?![\w.%°¢])/g)].map((m) => Number(m[1])).filter((v) => bounds.includes(v))]) : [];
+  const lastEvents = ofRecord ? lastEventsText(question, recordNamed.length < rows.length || LAST_CLAIM.test(question) ? recordNamed : [], rows, section('resolution history')) : null;
+  if (lastEvents) {
+    text = lastEvents;
+  } else if (kind === 'sources') {
     // "Where do ur numbers come from? links pls": the report's sources, each with its address.
     text = `The report's figures come from these sources:\n\n${report.citations.map((c) => `- ${c.name}: ${c.url} [${c.order}]`).join('\n')}`;
   } else if (kind === 'catalysts') {

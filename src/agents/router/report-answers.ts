@@ -134,6 +134,55 @@ function historyEvents(history: string | undefined): { ticker: string; closed: s
   return table.map((l) => l.split('|').slice(1, -1).map((c) => c.trim())).map(([ticker, closed, won, price]) => ({ ticker: ticker!, closed: closed!, won: won ?? '', price: price ?? '' }));
 }
 
+/** A count claimed of the series' record ("won 4 of the last 5"); not a level's digits ("3.2 in the last 12"). */
+export const LAST_CLAIM = /(?<![\d.])\b(\d{1,2})\s+(?:of|out of)\s+(?:the\s+)?(?:last|past)\s+\d{1,2}\b/i;
+const COUNT_WORDS = ['two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten', 'eleven', 'twelve'];
+/** "The last 5", "the past three weeks": how many of the series' latest settled events are asked about. */
+export const LAST_N = /\b(?:last|past|previous|prior)\s+(\d{1,2}|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)\b(?!\s*(?:hours?|hrs?|h|minutes?)\b)/i;
+export const lastCount = (question: string): number | null => {
+  const said = LAST_N.exec(question)?.[1]?.toLowerCase();
+  if (!said) return null;
+  const n = /^\d/.test(said) ? Number(said) : COUNT_WORDS.indexOf(said) + 2;
+  return n > 0 ? n : null;
+};
+
+/**
+ * The series' last N settled events, from the report's history table ("how many of the last 5
+ * came in below 41?", "last 3 weeks, which bucket won?", "lakers won 4 of the last 5 right?"):
+ * how often each outcome named resolved YES in them (a count claimed, checked), or, none named,
+ * what won each; null when no count is asked or the history has none.
+ */
+export function lastEventsText(question: string, named: Row[], rows: Row[], history: string | undefined): string | null {
+  const n = lastCount(question);
+  const events = historyEvents(history);
+  if (!n || !events.length) return null;
+  const last = events.slice(0, n);
+  const refs = /((?:\s*\[\d+\])+)\.?\s*$/.exec((history ?? '').split('\n').find((l) => l.startsWith('**Base rates**')) ?? '')?.[1]?.replace(/\s+/g, '') ?? '';
+  const fewer = last.length < n ? ` (the report's history has ${last.length})` : '';
+  const asked = named.length ? named : rows.length === 1 ? rows : [];
+  if (!asked.length) {
+    return `What resolved YES in the last ${last.length} settled events of the series${fewer}, newest first ${refs}:\n\n${last.map((e) => `- ${e.ticker} (closed ${e.closed}): ${e.won || 'none'}`).join('\n')}`;
+  }
+  const claim = LAST_CLAIM.exec(question);
+  // A count claimed of one of two named ("lakers won 4 of the last 5 vs boston"): of the one said first.
+  const at = (r: Row) => {
+    const name = outcomeOf(r.outcome).name.toLowerCase();
+    const words = /\(([^)]+)\)$/.exec(name)?.[1]?.split(/\s+/) ?? name.split(/\s+/);
+    const found = words.map((w) => question.toLowerCase().indexOf(w)).filter((i) => i >= 0);
+    return found.length ? Math.min(...found) : Infinity;
+  };
+  const subject = claim && asked.length > 1 ? [...asked].sort((a, b) => at(a) - at(b)).slice(0, 1) : asked;
+  const lines = subject.map((r) => {
+    const { name } = outcomeOf(r.outcome);
+    // The series' history lists a game's teams as "Away team", "Home team".
+    const type = name.replace(/^((?:away|home) team) \(.+\)$/i, '$1');
+    const won = last.filter((e) => e.won.split(', ').includes(type));
+    const verdict = claim && subject.length === 1 ? (Number(claim[1]) === won.length ? '**Yes**: ' : `**No**: not ${claim[1]}; `) : '';
+    return `${verdict}**${name}** resolved YES in ${won.length} of the last ${last.length} settled events of the series${fewer}${won.length ? ` (${won.map((e) => e.closed).join(', ')})` : ''}.`;
+  });
+  return `${lines.join('\n')} ${refs}`.trim();
+}
+
 /**
  * An earlier event of the series from the report's history table: the newest settled one, or one
  * of the month named ("the October meeting"), with what won and how it was priced, and the ones before it.

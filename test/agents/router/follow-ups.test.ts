@@ -694,6 +694,14 @@ describe('several questions in one, and odds follow-ups that change topic', () =
     expect(sources).toContain('- Kalshi contract terms: KXETHD: https://kalshi-public-docs.s3.amazonaws.com/contract_terms/KXETHD.pdf [8]');
     expect(await eth('should i buy yes on 3600 here, whats my ev')).toMatch(/^- \*\*Above \$3,600\*\* \(KXETHD-26NOV20-T3600\): bid —, ask —[^\n]*There is no ask in the order book: nothing to buy YES at now, so no expected value to give\./);
     expect(await eth('rank every trade best first. and whats the worst one')).toMatch(/^On the model, the best buy at current prices is \*\*YES on Above \$3,400\*\*[^\n]*The worst is \*\*NO on Above \$3,400\*\*/);
+    // The series' last N settled events counted: an outcome named (the count no level), each one's winner, a count claimed checked.
+    const approvalThread = await thread('https://kalshi.com/markets/kxapproval/presidential-approval-rating/kxapproval-26nov27');
+    expect(await approvalThread('last 5 approval readings, how many came in below 41')).toMatch(/^\*\*Below 41%\*\* resolved YES in 4 of the last 5 settled events of the series \(2026-11-12, 2026-11-05, 2026-10-22, 2026-10-15\)\. \[\d\]/);
+    expect(await approvalThread('last 3 weeks, which bucket won')).toMatch(/^What resolved YES in the last 3 settled events of the series, newest first [^\n]*:\n\n- KXAPPROVAL-26NOV12 \(closed 2026-11-12\): Below 41%\n- KXAPPROVAL-26NOV05 \(closed 2026-11-05\): Below 41%\n- KXAPPROVAL-26OCT29 \(closed 2026-10-29\): 42% to 43%/);
+    expect(await cpi('how many times has it printed above 3.2 in the last 12')).toMatch(/^\*\*Above 3\.2\*\* resolved YES in 1 of the last 12 settled events of the series \(2026-04-23\)/);
+    expect(await (await thread('https://kalshi.com/markets/kxnbagame/nba-game-winner/kxnbagame-26nov21lalbos'))('lakers won 4 of the last 5 vs boston right? so why r they only 62')).toMatch(/^\*\*No\*\*: not 4; \*\*Away team \(Lakers\)\*\* resolved YES in 1 of the last 5 settled events of the series \(2026-11-14\)/);
+    // Prices over days are moves, not the record.
+    expect(await btc('price move over the last 7 days?')).toMatch(/^- \*\*Above \$92,000\*\*: 45\.0% 7 days ago/);
     // "Whos the fav and is it cheap": the favourite, then the verdict on it, each under its heading.
     const fav = await fed('so whos the fav and is it cheap');
     expect(fav).toMatch(/^### Whos the fav\n\nThe market's favourite is \*\*Hike 25bps\*\* at 51\.5%[^\n]*\n\n### Is it cheap\n\n/);
