@@ -508,7 +508,9 @@ export function classify(asked: string, history: readonly Turn[] = []): Route {
   const namesOutcome = () => reportedOutcomes(history).some((l) => new RegExp(`(?<![\\w-])${l.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\\w-])`, 'i').test(question));
   // (Not after an answer from filings: "whats the source?" asks that answer's.)
   const afterFilings = /\bForm 10-[KQ]\b|_Data: [^\n]*snapshot|\bSEC EDGAR\b/.test(lastAnswer?.content ?? '');
-  if (route.kind === 'help' && !GREETING.test(lower) && count <= 16 && !afterFilings && (eventQuestion(question) !== null || namesOutcome())) {
+  // (An odds question naming no topic of its own, "2.8 priced over 2.6?? is that free money", too.)
+  const noTopic = route.kind === 'help' || (route.kind === 'odds' && !route.events && !route.movers && !hasWord(tokens(question), EVENT_TOPICS) && !teamMentions(question).length);
+  if (noTopic && !(GREETING.test(lower) && count <= 3) && count <= 24 && !afterFilings && (eventQuestion(question) !== null || namesOutcome())) {
     const url = discussedEvent(history);
     if (url) return { kind: 'kalshi_url', url, reason: 'a question about the event discussed', aboutEvent: true };
   }

@@ -399,7 +399,10 @@ export function answerFromReport(
   earlier: readonly { role: 'user' | 'assistant'; content: string }[] = [],
 ): Answer | null {
   const { rows } = readReport(report.text);
-  const names = (text: string) => namedRows(text, rows, report.title, levelsIn(text));
+  // (A number that is exactly a rung's level names it too: "ev of buying 3400 yes".)
+  const bounds = rows.flatMap((r) => Object.values(labelRange(outcomeOf(r.outcome).name) ?? {}).filter((b): b is number => typeof b === 'number'));
+  const exact = (text: string) => (isLadder(rows) ? [...text.matchAll(/(?<![\w.$-])(\d+(?:\.\d+)?)(?![\w.%°¢]|\s*(?:contracts?|shares?|cents?|of)\b)/gi)].map((m) => Number(m[1])).filter((v) => bounds.includes(v)) : []);
+  const names = (text: string) => namedRows(text, rows, report.title, [...levelsIn(text), ...exact(text)]);
   // A part of this report answered (its footer says so) about one outcome says its name in bold.
   const answered = (text: string) => (text.includes('_From the stored report on ') ? rows.filter((r) => text.includes(`**${outcomeOf(r.outcome).name}**`)) : []);
   // "Convert that to American odds": "that" is the outcome just discussed.
@@ -458,7 +461,7 @@ function answerAbout(question: string, report: { title: string; text: string; ci
     ...(question.split(/\s+/).length <= 6 ? question.matchAll(/(?<![\w.$])(\d+(?:\.\d+)?)(?![\w.%°])/g) : []),
     ...question.matchAll(/\bthe\s+\$?(\d+(?:\.\d+)?)\s+(?:one|contract|strike|rung|level|line|market|outcome)\b/gi),
     // "if 3.0 drops to 80c", "should i buy yes on 3600": a number that is exactly one of the levels, not a price or a count.
-    ...[...question.matchAll(/(?<![\w.$-])(\d+(?:\.\d+)?)(?![\w.%°¢]|\s*(?:contracts?|shares?|cents?|yes|no)\b)/gi)].filter((m) => bounds.includes(Number(m[1]))),
+    ...[...question.matchAll(/(?<![\w.$-])(\d+(?:\.\d+)?)(?![\w.%°¢]|\s*(?:contracts?|shares?|cents?)\b)/gi)].filter((m) => bounds.includes(Number(m[1]))),
   ].map((m) => Number(m[1])).filter((v) => v >= lowest && v <= highest);
   // "9.5 million (square km)" of rungs labelled "Above 9.5": the level in the labels' own scale.
   const asked = [...new Set([...levelsIn(question).map((v) => inLabelScale(v, bounds)), ...bare])];

@@ -40,8 +40,12 @@ export function quoteText(question: string, shown: Row[], contracts: Map<string,
   // A stake said in dollars ("if I bet $100", "put 50 dollars on").
   const stake = stakeOf(question);
   // A number of contracts ("if I buy 500 NO", "200 contracts").
-  const counted = /\b(\d[\d,]*)\s+(?:(?:yes|no)\s+)?(?:contracts?|shares?)\b|\b(?:buy(?:ing)?|get|grab)\s+(\d[\d,]*)\s+(?:of\s+)?(?:yes|no)\b/i.exec(question);
-  const quantity = counted ? Number((counted[1] ?? counted[2])!.replace(/,/g, '')) : null;
+  // (Not a rung's own level: "buying 3400 yes" of "Above $3,400" is that rung; "100 of them" is the count.)
+  const levels = new Set(shown.flatMap((r) => Object.values(labelRange(outcomeOf(r.outcome).name) ?? {}).filter((b): b is number => typeof b === 'number')));
+  const counted = [...question.matchAll(/\b(\d[\d,]*)\s+(?:(?:yes|no)\s+)?(?:contracts?|shares?)\b|\b(?:buy(?:ing)?|get|grab)\s+(\d[\d,]*)\s+(?:of\s+)?(?:yes|no)\b|\b(\d[\d,]*)\s+of\s+(?:them|those|these|it)\b/gi)]
+    .map((m) => Number((m[1] ?? m[2] ?? m[3])!.replace(/,/g, '')))
+    .find((n) => !levels.has(n));
+  const quantity = counted ?? null;
   // "Say hike dips to 40c, what's my EV buying YES there?": YES at the price supposed, NO at 1 minus it.
   const supposed = supposedPrice(question);
   for (const r of shown) {

@@ -318,6 +318,9 @@ describe('several questions in one, and odds follow-ups that change topic', () =
     // After a search that was one part of two, a trade on its event; after an answer about one event, "on it" is that event.
     expect(await chain('fed hike odds and what did cpi print last month?', 'if I buy 100 NO on hike, max loss and payoff?')).toContain('100 NO contracts at $0.49 cost $49, the most they can lose');
     expect(await chain('cpi odds for dec?', 'wait the ladder looks broken, 2.8 priced over 2.6?? is that free money', 'is there an arb on it then')).toMatch(/^Yes, on the report's quotes:\n\n- YES on \*\*Above 2\.6\*\*/);
+    // A question of the report's kinds naming no topic of its own, after answers about one event, is about that event.
+    expect(await chain('cpi odds for dec?', 'whats the chance it prints between 2.8 and 3.0, market vs model', 'wait the ladder looks broken, 2.8 priced over 2.6?? is that free money')).toMatch(/^Yes, on the report's quotes:\n\n- YES on \*\*Above 2\.6\*\*/);
+    expect(await chain('eth market for tomorrow?', 'ok for that one, ev of buying 3400 yes at the ask? and what would 100 of them cost me')).toContain('100 YES contracts at $0.67 cost $67');
     // An event a listing named, picked turns later ("ok and the second market you listed?").
     const second = [...(await chain('what markets close this week')).matchAll(/^\d+\. \*\*(.+?)\*\* \(([A-Z0-9-]+), /gm)][1]!;
     const picked = await chain('what markets close this week', 'googl opex 2024', 'ok and the second market you listed?');
