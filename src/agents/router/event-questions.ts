@@ -4,7 +4,7 @@ import type { Answer, Citation } from '../types.js';
 import { listed } from '../citations.js';
 import { editDistance } from '../../text.js';
 import { LEVEL_EXPECTED_ASKED, ODDS_FORMAT_ASKED } from '../markets-search/distribution.js';
-import { bestRow, bullets, byLevel, cited, isLadder, levelOfRow, names, outcomeOf, percent, points, readReport, refsOf, rowLine, rungSide, sumOf, type Row } from './report-rows.js';
+import { bestRow, bullets, byLevel, cited, isLadder, labelLevels, levelOfRow, levelsNamed, names, outcomeOf, percent, points, readReport, refsOf, rowLine, rungSide, sumOf, type Row } from './report-rows.js';
 import { MONEY_SAID, anomaliesText, arbitrageText, bestTradeText, mostTradedText, overroundText, pricedText, quoteText, sizingText } from './trading-answers.js';
 import { LAST_CLAIM, LAST_N, LIKELIHOOD, SOURCE_ASKED, lastCount, lastEventsText, baseRateText, basicsText, cheapText, ladderBandsText, ladderSpanText, likelihoodText, methodText, modelWhyText, pastText, placedText, previousText, pricedAboveText, rangeSpanText, rulesText, summaryText, expectedText, oddsFormatText, whyMovedText, whyText } from './report-answers.js';
 
@@ -400,9 +400,8 @@ export function answerFromReport(
 ): Answer | null {
   const { rows } = readReport(report.text);
   // (A number that is exactly a rung's level names it too: "ev of buying 3400 yes".)
-  const bounds = rows.flatMap((r) => Object.values(labelRange(outcomeOf(r.outcome).name) ?? {}).filter((b): b is number => typeof b === 'number'));
-  const exact = (text: string) => (isLadder(rows) ? [...text.matchAll(/(?<![\w.$-])(\d+(?:\.\d+)?)(?![\w.%°¢]|\s*(?:contracts?|shares?|cents?|of)\b)/gi)].map((m) => Number(m[1])).filter((v) => bounds.includes(v)) : []);
-  const names = (text: string) => namedRows(text, rows, report.title, [...levelsIn(text), ...exact(text)]);
+  const levels = isLadder(rows) ? labelLevels(rows) : [];
+  const names = (text: string) => namedRows(text, rows, report.title, [...levelsIn(text), ...levelsNamed(text, levels)]);
   // A part of this report answered (its footer says so) about one outcome says its name in bold.
   const answered = (text: string) => (text.includes('_From the stored report on ') ? rows.filter((r) => text.includes(`**${outcomeOf(r.outcome).name}**`)) : []);
   // "Convert that to American odds": "that" is the outcome just discussed.
@@ -450,19 +449,18 @@ function answerAbout(question: string, report: { title: string; text: string; ci
   // An outcome named is what is asked about, unless the question is about the event's dates, rules
   // or past ("when does the hold market close?"); a level or a word for odds names it anyway ("odds it ends above 96k").
   // A bare number in a short question ("what about 2.8?") is a level when an outcome is at it.
-  const bounds = rows.flatMap((r) => {
-    const range = labelRange(outcomeOf(r.outcome).name);
-    return range ? [range.from, range.to].filter((b): b is number => b !== null) : [];
-  });
+  const bounds = labelLevels(rows);
   // Inside the event's span too ("what about 53?" of "52°F to 55°F"; "2.9?" between rungs 2.8 and 3.0).
   const [lowest, highest] = [Math.min(...bounds), Math.max(...bounds)];
   // ("the 3400 one", "the 2.8 rung" in a longer question too.)
   const bare = [
     ...(question.split(/\s+/).length <= 6 ? question.matchAll(/(?<![\w.$])(\d+(?:\.\d+)?)(?![\w.%°])/g) : []),
     ...question.matchAll(/\bthe\s+\$?(\d+(?:\.\d+)?)\s+(?:one|contract|strike|rung|level|line|market|outcome)\b/gi),
+  ]
+    .map((m) => Number(m[1]))
     // "if 3.0 drops to 80c", "should i buy yes on 3600": a number that is exactly one of the levels, not a price or a count.
-    ...[...question.matchAll(/(?<![\w.$-])(\d+(?:\.\d+)?)(?![\w.%°¢]|\s*(?:contracts?|shares?|cents?)\b)/gi)].filter((m) => bounds.includes(Number(m[1]))),
-  ].map((m) => Number(m[1])).filter((v) => v >= lowest && v <= highest);
+    .concat(levelsNamed(question, bounds))
+    .filter((v) => v >= lowest && v <= highest);
   // "9.5 million (square km)" of rungs labelled "Above 9.5": the level in the labels' own scale.
   const asked = [...new Set([...levelsIn(question).map((v) => inLabelScale(v, bounds)), ...bare])];
   const aboutOutcome = !(kind === 'closing' || kind === 'resolution' || kind === 'history') || asked.length > 0 || /\b(?:odds|chances?|probabilit\w*)\b/i.test(question);
@@ -529,15 +527,14 @@ function answerAbout(question: string, report: { title: string; text: string; ci
   const whyNamed = () => {
     const unpriced = question.replace(/\b(?:at|is|only|just|of|to|from)\s+\d+(?:\.\d+)?\s*%/gi, ' ');
     // (And a number that is exactly a rung's level: "why does the model disagree on 2.8?".)
-    const exact = [...unpriced.matchAll(/(?<![\w.$-])(\d+(?:\.\d+)?)(?![\w.%°¢])/g)].map((m) => Number(m[1])).filter((v) => ladder && bounds.includes(v));
-    return namedRows(unpriced, rows, report.title, [...new Set([...levelsIn(unpriced), ...exact])]);
+    return namedRows(unpriced, rows, report.title, [...new Set([...levelsIn(unpriced), ...(ladder ? levelsNamed(unpriced, bounds) : [])])]);
   };
   // About every outcome at once, whatever levels or outcomes it names ("an arbitrage between 2.6 and 2.8?").
   // "How many of the last 5 came in below 41?", "last 3 weeks, which bucket won?": the count is no level.
   // (A count claimed in a "why" of two outcomes, "lakers won 4 of the last 5 vs boston right? so why …", is checked so too.)
   const claimOfTwo = LAST_CLAIM.test(question) && WHY_PRICED.test(question) && named.length > 1;
   const ofRecord = lastCount(question) && (kind === 'history' || claimOfTwo) ? question.replace(LAST_N, ' ').replace(LAST_CLAIM, ' ') : null;
-  const recordNamed = ofRecord ? namedRows(ofRecord, rows, report.title, [...levelsIn(ofRecord), ...[...ofRecord.matchAll(/(?<![\w.$-])(\d+(?:\.\d+)?)(?![\w.%°¢])/g)].map((m) => Number(m[1])).filter((v) => bounds.includes(v))]) : [];
+  const recordNamed = ofRecord ? namedRows(ofRecord, rows, report.title, [...levelsIn(ofRecord), ...levelsNamed(ofRecord, bounds)]) : [];
   const lastEvents = ofRecord ? lastEventsText(question, recordNamed.length < rows.length || LAST_CLAIM.test(question) ? recordNamed : [], rows, section('resolution history')) : null;
   if (lastEvents) {
     text = lastEvents;

@@ -76,6 +76,22 @@ export const bullets = (section: string | undefined, match: RegExp) => (section 
 export const outcomeOf = (cell: string) => ({ name: cell.replace(/\s*(\[\d+\])+\s*$/, ''), refs: /(\[\d+\])+\s*$/.exec(cell)?.[0] ?? '' });
 
 /** Outcomes that are each one side of a level ("Above $92,000", "Above 2.8"): every one of them a yes/no of its own, not one of exclusive ranges. */
+/** The levels the outcomes' labels state ("Above 2.8" → 2.8; "150k to 225k" → 150000 and 225000). */
+export function labelLevels(rows: readonly Row[]): number[] {
+  return rows.flatMap((r) => {
+    const range = labelRange(outcomeOf(r.outcome).name);
+    return range ? [range.from, range.to].filter((b): b is number => b !== null) : [];
+  });
+}
+
+/**
+ * The numbers of a text that are exactly one of `levels` ("if 3.0 drops to 80c", "should i buy yes
+ * on 3600", "ev of buying 3400 yes"): a level said bare, not a count ("100 contracts", "100 of them") or a price ("80c").
+ */
+export function levelsNamed(text: string, levels: readonly number[]): number[] {
+  return [...text.matchAll(/(?<![\w.$-])(\d+(?:\.\d+)?)(?![\w.%°¢]|\s*(?:contracts?|shares?|cents?|of)\b)/gi)].map((m) => Number(m[1])).filter((v) => levels.includes(v));
+}
+
 export function isLadder(rows: Row[]): boolean {
   if (rows.length < 2) return false;
   const ranges = rows.map((r) => labelRange(outcomeOf(r.outcome).name));

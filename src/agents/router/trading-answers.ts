@@ -1,5 +1,5 @@
 import { labelRange } from '../markets-search/asked.js';
-import { bestRow, cents, count, dollars, gapOf, isLadder, outcomeOf, percent, refsOf, rowLine, rungSide, type Contract, type Row } from './report-rows.js';
+import { bestRow, cents, count, dollars, gapOf, isLadder, labelLevels, outcomeOf, percent, refsOf, rowLine, rungSide, type Contract, type Row } from './report-rows.js';
 
 // Answers drawn from a report's quotes and trading: order books and expected value, the
 // overround, the most traded contract, arbitrage, and the outcome most mispriced at its price.
@@ -41,7 +41,7 @@ export function quoteText(question: string, shown: Row[], contracts: Map<string,
   const stake = stakeOf(question);
   // A number of contracts ("if I buy 500 NO", "200 contracts").
   // (Not a rung's own level: "buying 3400 yes" of "Above $3,400" is that rung; "100 of them" is the count.)
-  const levels = new Set(shown.flatMap((r) => Object.values(labelRange(outcomeOf(r.outcome).name) ?? {}).filter((b): b is number => typeof b === 'number')));
+  const levels = new Set(labelLevels(shown));
   const counted = [...question.matchAll(/\b(\d[\d,]*)\s+(?:(?:yes|no)\s+)?(?:contracts?|shares?)\b|\b(?:buy(?:ing)?|get|grab)\s+(\d[\d,]*)\s+(?:of\s+)?(?:yes|no)\b|\b(\d[\d,]*)\s+of\s+(?:them|those|these|it)\b/gi)]
     .map((m) => Number((m[1] ?? m[2] ?? m[3])!.replace(/,/g, '')))
     .find((n) => !levels.has(n));
