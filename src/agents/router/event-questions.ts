@@ -16,7 +16,7 @@ import { LAST_CLAIM, LAST_N, LIKELIHOOD, SOURCE_ASKED, lastCount, lastEventsText
 export type EventQuestion = 'sources' | 'basics' | 'catalysts' | 'summary' | 'anomalies' | 'expected' | 'odds_format' | 'best_trade' | 'arbitrage' | 'overround' | 'quote' | 'method' | 'previous' | 'model_favourite' | 'market_favourite' | 'market_least' | 'gap' | 'closing' | 'resolution' | 'history' | 'moves' | 'outcome';
 
 /** The order book and trading of a contract, or what buying it at the ask is worth on the model. */
-const QUOTE = /\b(?:spreads?|bids?|break[- ]?even|(?:the|at the|its) ask|asking price|order ?book|liquidity|open interest|expected value|ev|worth buying|buy(?:ing)? (?:\d[\d,]* )?(?:yes|no)|(?:want|get|grab|take) (?:\d[\d,]* )?(?:yes|no)(?: contracts?)?|\d[\d,]* (?:yes|no) contracts?|max(?:imum)? (?:loss|gain|profit)|pay ?offs?|(?:should i|to) (?:buy|sell|bet on|back)|bet on|payouts?|pays? out|how much (?:would|could|will|do|does|can) (?:i|you|we) (?:make|win|get|earn)|what (?:do|would|will|can|could) (?:i|you|we) (?:make|win|get|earn)|how much (?:does|do|is) (?:a |one )?(?:yes|no|contract)\w*\s+(?:cost|costs))\b/i;
+const QUOTE = /\b(?:(?:take|throw|put|bet|stake|wager|risk|drop|place|lay)\s+\$?\d[\d,]*k?\s+(?:on|in|into)|spreads?|bids?|break[- ]?even|(?:the|at the|its) ask|asking price|order ?book|liquidity|open interest|expected value|ev|worth buying|buy(?:ing)? (?:\d[\d,]* )?(?:yes|no)|(?:want|get|grab|take) (?:\d[\d,]* )?(?:yes|no)(?: contracts?)?|\d[\d,]* (?:yes|no) contracts?|max(?:imum)? (?:loss|gain|profit)|pay ?offs?|(?:should i|to) (?:buy|sell|bet on|back)|bet on|payouts?|pays? out|how much (?:would|could|will|do|does|can) (?:i|you|we) (?:make|win|get|earn)|what (?:do|would|will|can|could) (?:i|you|we) (?:make|win|get|earn)|how much (?:does|do|is) (?:a |one )?(?:yes|no|contract)\w*\s+(?:cost|costs))\b/i;
 /** Trading figures of the contract snapshot. */
 const TRADING = /\b(?:volume|open interest|traded|liquid\w*)\b/i;
 /** A ranking by a trading figure ("which has the most volume?"). */
@@ -44,7 +44,7 @@ const METHOD = /^\s*(?:why|how so|how come|really|are you sure|seriously|says wh
 const TOO_HIGH = /\b(?:over-?priced|over-?valued|expensive|dear|rich|sell|short)\b/i;
 const TOO_LOW = /\b(?:under-?priced|under-?valued|cheap\w*|bargain|value|buy)\b/i;
 /** How the past favourites did, not the present one. */
-const TRACK_RECORD = /\b(?:usually|how often|track record|historically|accura\w*|base ?rates?|last time|past (?:games?|events?|meetings?|results?|releases?)|previous (?:games?|events?|meetings?|results?)|happened before)\b/i;
+const TRACK_RECORD = /\b(?:usually|how often|how many times|track record|in this series|historically|accura\w*|base ?rates?|last time|past (?:games?|events?|meetings?|results?|releases?)|previous (?:games?|events?|meetings?|results?)|happened before)\b/i;
 
 const PATTERNS: [EventQuestion, RegExp][] = [
   ['gap', /\b(?:mispric\w*|gaps?|edge|cheap\w*|expensive|dear|under-?valued|over-?valued|under-?priced|over-?priced|value|takeaway|bargain|disagree\w*)\b/i],
@@ -466,7 +466,10 @@ function answerAbout(question: string, report: { title: string; text: string; ci
   const aboutOutcome = !(kind === 'closing' || kind === 'resolution' || kind === 'history') || asked.length > 0 || /\b(?:odds|chances?|probabilit\w*)\b/i.test(question);
   const levels = aboutOutcome ? asked : [];
   // "How often did the home team win?" asks the past of an outcome named.
-  const named = aboutOutcome || kind === 'history' ? namedRows(question, rows, report.title, levels) : [];
+  const saidRows = aboutOutcome || kind === 'history' ? namedRows(question, rows, report.title, levels) : [];
+  // "150 on the dog" of a two-sided event: the side the market prices lower ("the favourite" is said as such further on).
+  const dog = !saidRows.length && rows.length === 2 && kind === 'quote' && /\b(?:under)?dog\b/i.test(question);
+  const named = dog ? [bestRow(rows, (r) => -r.marketValue)!] : saidRows;
   // A ladder's outcomes are each a yes/no on its own level: none of them is "the" likeliest result.
   const ladder = isLadder(rows);
   const ranged = rows.filter((r) => labelRange(outcomeOf(r.outcome).name) !== null);

@@ -264,6 +264,8 @@ describe('several questions in one, and odds follow-ups that change topic', () =
     const above = await chain('nyc high temp tomorrow?', 'will it be above 50 degrees?');
     expect(above).toContain('**Highest temperature in NYC on November 20, 2026?**');
     expect(above).toContain('“above 50°” is');
+    // ("expected # of launches?" is the expected number too.)
+    expect(await chain('spacex launches this week', 'expected # of launches?')).toContain('the expected value is about 3.4 (open-ended outcomes counted at their bound, so an estimate)');
     const launches = await chain('spacex launches this week', 'expected number of launches implied by those prices?');
     // "Launches" is its own topic ("expected" and "implied" are no topic words).
     expect(launches).toMatch(/^Open Kalshi events matching “expected number of launches implied by those prices\?”/);
@@ -703,6 +705,11 @@ describe('several questions in one, and odds follow-ups that change topic', () =
     expect(await approvalThread('last 3 weeks, which bucket won')).toMatch(/^What resolved YES in the last 3 settled events of the series, newest first [^\n]*:\n\n- KXAPPROVAL-26NOV12 \(closed 2026-11-12\): Below 41%\n- KXAPPROVAL-26NOV05 \(closed 2026-11-05\): Below 41%\n- KXAPPROVAL-26OCT29 \(closed 2026-10-29\): 42% to 43%/);
     expect(await cpi('how many times has it printed above 3.2 in the last 12')).toMatch(/^\*\*Above 3\.2\*\* resolved YES in 1 of the last 12 settled events of the series \(2026-04-23\)/);
     expect(await (await thread('https://kalshi.com/markets/kxnbagame/nba-game-winner/kxnbagame-26nov21lalbos'))('lakers won 4 of the last 5 vs boston right? so why r they only 62')).toMatch(/^\*\*No\*\*: not 4; \*\*Away team \(Lakers\)\*\* resolved YES in 1 of the last 5 settled events of the series \(2026-11-14\)/);
+    expect(await cpi('how many times has it printed above 3.2 in this series')).toMatch(/^- \*\*Above 3\.2\*\* resolved YES in 1 of 12 settled events of the series \(8\.3%\)/);
+    // A stake on "the dog" of a game: the side priced lower; "250 NO": that many NO contracts.
+    const dog = await (await thread('https://kalshi.com/markets/kxnbagame/nba-game-winner/kxnbagame-26nov21lalbos'))('if i take 150 on the dog');
+    expect(dog).toMatch(/^- \*\*Home team \(Celtics\)\*\*[^\n]*\$150 buys 384 YES contracts at \$0\.39 \(\$149\.76\)[^\n]*expected value −\$0\.058 per \$1 contract before fees \(−\$22\.27 on 384 contracts\)/);
+    expect(await fed('250 NO on hike: max loss and ev')).toContain('250 NO contracts at $0.49 cost $122.50, the most they can lose');
     // Prices over days are moves, not the record.
     expect(await btc('price move over the last 7 days?')).toMatch(/^- \*\*Above \$92,000\*\*: 45\.0% 7 days ago/);
     // "Whos the fav and is it cheap": the favourite, then the verdict on it, each under its heading.
