@@ -463,7 +463,10 @@ export function classify(asked: string, history: readonly Turn[] = []): Route {
   if (OUT_OF_SCOPE.test(question)) return route;
   const lower = question.trim().toLowerCase();
   const count = tokens(question).length;
-  const followUp = FOLLOW_UP.test(lower);
+  // "Ok back to it, which qtr was best": a follow-up of the turn before the last one.
+  const back = /^(?:ok(?:ay)?,?\s+|so,?\s+)?back to (?:it|that|this|them)\b[,.:]?\s*/i.exec(question);
+  if (back && question.length > back[0].length && history.length >= 2) return classify(question.slice(back[0].length), history.slice(0, -2));
+  const followUp = FOLLOW_UP.test(lower.replace(/\bqtrs?\b/g, 'quarter'));
   // Only a follow-up ("and the quarter before?") or a bare subject ("Microsoft?") continues the
   // conversation; thanks, a greeting or anything else the agents do not cover gets the help.
   const continues = followUp || (count <= 3 && !GREETING.test(lower));

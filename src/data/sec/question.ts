@@ -1150,7 +1150,8 @@ export function parseConversation(turns: readonly { role: string; content: strin
     const parsed = parseSecQuestion(clipped(turn.content), index, question);
     // A turn between about something else ("lakers odds tonight?" to svc-agent) names no company
     // found and no figure: the companies and figures before it carry past it.
-    const elsewhere = i < recent.length - 1 && question !== null && !parsed.stated.metrics && !parsed.stated.period && parsed.companies.length > 0 && parsed.companies.every((c) => c.status === 'unknown');
+    // (So does one about prediction markets, "any kalshi market on apple?".)
+    const elsewhere = i < recent.length - 1 && question !== null && !parsed.stated.metrics && !parsed.stated.period && ((parsed.companies.length > 0 && parsed.companies.every((c) => c.status === 'unknown')) || /\b(?:kalshi|polymarket|odds|prediction markets?|bet|betting)\b|kalshi\.com/i.test(turn.content));
     // "Where's that number from?" after a figure it could not give ("days inventory outstanding"): the number is the one before.
     const unanswered = i === recent.length - 2 && question !== null && !parsed.metrics.length && parsed.unknownFigures.length > 0 && SOURCE_OF_ANSWER.test(recent.at(-1)!.content);
     if (!elsewhere && !unanswered) question = parsed;

@@ -350,4 +350,13 @@ describe('a long message', () => {
     expect(classify(`What was Apple's revenue in Q3 2024? ${'lorem ipsum dolor '.repeat(2_000)}`).kind).toBe('filings');
     expect(splitQuestion(pasted)).toEqual([]);
   });
+  it('"ok back to it, …" continues the conversation before the last exchange', () => {
+    const history: Turn[] = [
+      { role: 'user', content: "whats apple's gross margin trend last 4 qtrs" },
+      { role: 'assistant', content: '### Apple Inc. (AAPL), by fiscal quarter' },
+      { role: 'user', content: 'any kalshi market on apple?' },
+      { role: 'assistant', content: 'No open Kalshi event matches “any kalshi market on apple?”.' },
+    ];
+    expect(classify('ok back to it, which qtr was best', history).kind).toBe('financials');
+  });
 });

@@ -919,6 +919,12 @@ describe('conversations as analysts write them (third probe)', () => {
     expect((await ask('apple revenue calendar 2024', 'and 2023 calendar for comparison')).text).toContain('- Compared with: calendar year 2023 was $385,706 million');
   });
 
+  it('a turn about prediction markets between is passed over; "which qtr was best" of a table', async () => {
+    const best = (await ask("whats apple's gross margin trend last 4 qtrs", 'which qtr was best')).text;
+    expect(best).toContain('**Gross margin**, highest in **Q2 FY2025** (47.1%), lowest in **Q4 FY2024** (46.2%), of the 4 shown.');
+    expect((await ask("whats apple's gross margin trend last 4 qtrs", 'any kalshi market on apple?', 'ok back to it, which qtr was best')).text).toContain('47.1%');
+  });
+
   it('"over the last year" of twelve months or a balance is from a year before the latest quarter', async () => {
     expect((await ask('appl eps q1 fy25', 'ttm eps', 'and msft ttm eps, which grew faster over the last year')).text).toMatch(/^Microsoft's trailing-twelve-month diluted EPS rose, \+\$1\.39 \(\+12\.0%\), year over year \(the twelve months to the end of fiscal Q3 2025\)\./);
     expect((await ask('apple inventory', 'how did it change over the past year')).text).toMatch(/^Apple's inventory rose, \+\$37 million \(\+0\.6%\), year over year \(fiscal Q2 2025\)\./);
