@@ -103,7 +103,7 @@ const UNKNOWN_WHY: { pattern: RegExp; why: string }[] = [
   { pattern: /^ebit$|earnings before interest/i, why: 'EBIT is not tagged as such in XBRL financial data; operating income is the closest reported figure' },
   {
     pattern: /return on|^ro(?:i|ic|ce|tce)$|cash ratio|coverage/i,
-    why: 'it is a ratio of figures I do not read (such as invested capital, or marketable securities and receivables broken out by the company); the ratios I compute from the figures I read are return on equity and on assets, debt to equity, liabilities to equity, the current and quick ratios, working capital, interest coverage, book value per share, effective tax rate, payout ratio and net debt',
+    why: 'it is a ratio of figures I do not read (such as invested capital, or marketable securities and receivables broken out by the company); the ratios I compute from the figures I read are return on equity and on assets, debt to equity and to assets, liabilities to equity, the current and quick ratios, working capital, interest coverage, book value per share, effective tax rate, payout ratio and net debt',
   },
   // Not "marketable securities" or "sales and marketing", which are lines of the statements.
   { pattern: /\bprice|\btrading at\b|\bmarket (?:cap|value|capitali[sz]ation|share)\b|valuation|enterprise value|p\/e|pe ratio|\byield\b/i, why: 'it is market data, not a figure in SEC filings' },

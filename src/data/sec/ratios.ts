@@ -6,7 +6,7 @@ import { metricById, type MetricId } from './metrics.js';
  * (or, for net debt, subtracts one from the other), saying how.
  */
 
-export type RatioId = 'returnOnEquity' | 'returnOnAssets' | 'debtToEquity' | 'liabilitiesToEquity' | 'currentRatio' | 'quickRatio' | 'workingCapital' | 'interestCoverage' | 'bookValuePerShare' | 'effectiveTaxRate' | 'payoutRatio' | 'netDebt';
+export type RatioId = 'returnOnEquity' | 'returnOnAssets' | 'debtToEquity' | 'debtToAssets' | 'liabilitiesToEquity' | 'currentRatio' | 'quickRatio' | 'workingCapital' | 'interestCoverage' | 'bookValuePerShare' | 'effectiveTaxRate' | 'payoutRatio' | 'netDebt';
 
 export interface RatioDef {
   id: RatioId;
@@ -61,6 +61,16 @@ export const RATIOS: readonly RatioDef[] = [
     pattern: /\b(?:long[- ]term\s+)?debt[- ]?(?:to|\/)[- ]?equity(?:\s+ratio)?\b|\bd\/e(?:\s+ratio)?\b|\bgearing(?:\s+ratio)?\b|(?<!\boperating\s)\b(?:financial\s+)?(?:leverage(?:\s+ratio)?|levered|leveraged)\b/i,
     describe: "long-term debt as the balance sheet reports it (without the current portion, when the company tags that apart) over shareholders' equity, at the same date",
     means: 'how much the company has borrowed for each dollar its owners have in it; the higher, the more it relies on debt',
+  },
+  {
+    id: 'debtToAssets',
+    label: 'debt-to-assets ratio',
+    kind: 'percent',
+    numerator: 'longTermDebt',
+    denominator: 'totalAssets',
+    pattern: /\b(?:long[- ]term\s+)?debt[- ]?(?:to|\/|over|as a (?:share|percent(?:age)?) of)[- ]?(?:total\s+)?assets(?:\s+ratio)?\b/i,
+    describe: 'long-term debt as the balance sheet reports it over total assets, at the same date',
+    means: 'how much of what the company owns is financed by borrowing',
   },
   {
     id: 'liabilitiesToEquity',

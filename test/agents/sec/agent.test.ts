@@ -619,7 +619,7 @@ describe('ratios computed from the filed figures, each figure cited', () => {
   it('ratios of figures it does not read are named as unknown, with the ratios it does compute', async () => {
     for (const q of ['Apple ROIC', 'Apple return on capital employed', 'Apple cash ratio']) {
       const a = await ask(q);
-      expect(a.text, q).toMatch(/^I do not have a figure called "(ROIC|return on capital employed|cash ratio)": it is a ratio of figures I do not read \(such as invested capital, or marketable securities and receivables broken out by the company\); the ratios I compute from the figures I read are return on equity and on assets, debt to equity, liabilities to equity, the current and quick ratios, working capital, interest coverage,/);
+      expect(a.text, q).toMatch(/^I do not have a figure called "(ROIC|return on capital employed|cash ratio)": it is a ratio of figures I do not read \(such as invested capital, or marketable securities and receivables broken out by the company\); the ratios I compute from the figures I read are return on equity and on assets, debt to equity and to assets, liabilities to equity, the current and quick ratios, working capital, interest coverage,/);
       expect(a.citations, q).toEqual([]);
     }
   });
@@ -923,6 +923,12 @@ describe('conversations as analysts write them (third probe)', () => {
     const best = (await ask("whats apple's gross margin trend last 4 qtrs", 'which qtr was best')).text;
     expect(best).toContain('**Gross margin**, highest in **Q2 FY2025** (47.1%), lowest in **Q4 FY2024** (46.2%), of the 4 shown.');
     expect((await ask("whats apple's gross margin trend last 4 qtrs", 'any kalshi market on apple?', 'ok back to it, which qtr was best')).text).toContain('47.1%');
+  });
+
+  it('debt to assets, and "same ratio" of another company', async () => {
+    const apple = (await ask('apple debt to assets')).text;
+    expect(apple).toMatch(/^- \*\*Apple's debt-to-assets ratio\*\* at the end of fiscal Q2 2025 \(2025-03-29\): \*\*23\.7%\*\*: long-term debt of \$78,566 million \[1\] over total assets of \$331,233 million \[1\]\./);
+    expect((await ask('apple debt to assets', 'and googl same ratio')).text).toMatch(/^- \*\*Alphabet's debt-to-assets ratio\*\* at the end of Q4 2024 \(2024-12-31\): \*\*2\.4%\*\*/);
   });
 
   it('"over the last year" of twelve months or a balance is from a year before the latest quarter', async () => {
