@@ -518,7 +518,7 @@ function extractPeriod(m: Masked, form: '10-K' | '10-Q' | null): { period: Perio
   let toDate = false;
   // "This year" is the fiscal year under way: to date as well (the latest fiscal year, said as
   // "this year", read as a year already over would pass off a year ago as this one).
-  m.take(/\b(?:f?ytd|(?:fiscal[- ])?year[- ]to[- ]date|so\s+far\s+this\s+(?:fiscal\s+)?year|this\s+(?:fiscal\s+)?year(?:\s+so\s+far)?)\b/gi, () => ((toDate = true), true));
+  m.take(/\b(?:f?ytd|(?:fiscal[- ])?year[- ]to[- ]date|so\s+far\s+this\s+(?:fiscal\s+)?year|this\s+(?:fiscal\s+)?year(?:\s+so\s+far)?|so\s+far)\b/gi, () => ((toDate = true), true));
   // "the quarter ended June 29, 2024", "three months ended 2024-06-29", "fiscal year ended September 28, 2024".
   m.take(new RegExp(`\\b(?:(fiscal\\s+)?(year|twelve months|12 months|52 weeks|53 weeks)|quarter|three months|3 months|13 weeks|14 weeks|period)\\s+(?:that\\s+)?(?:ended|ending|ends|through)\\s+(?:on\\s+)?${DATE}`, 'gi'), (x) => {
     const date = dateFrom(x, 3);

@@ -803,6 +803,10 @@ describe('follow-ups as traders write them (third probe)', () => {
     expect(turns('alphabet cash end of 2024', 'and msft at the same date')).toMatchObject({ metrics: ['cash'], unknownFigures: [] });
   });
 
+  it('"so far" of a fiscal year is its year to date', () => {
+    expect(parse('msft fy25 revenue so far').period).toEqual({ kind: 'span', base: { kind: 'fiscalYear', fy: 2025 }, quarters: null });
+  });
+
   it('"oct-dec 2024" is a calendar quarter and "qtr" a quarter', () => {
     expect(parse('msft revenue oct-dec 2024').period).toEqual({ kind: 'fiscalQuarter', fy: 2024, q: 4, calendar: true });
     expect(parse('msft revenue jan to mar 2025').period).toEqual({ kind: 'fiscalQuarter', fy: 2025, q: 1, calendar: true });
