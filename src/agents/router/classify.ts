@@ -453,6 +453,24 @@ function afterListing(question: string, history: readonly Turn[]): Route | null 
 }
 
 /**
+ * "Is there an arb on it then?", "2.8 priced over 2.6?? is that free money", "the one below cut 25 i
+ * mean. hold?" after answers about one event (its search, its report, a part of it): a question of
+ * the report's kinds, or naming one of its outcomes, with no topic of its own, is about that event.
+ * Not after an answer from filings: "whats the source?" asks that answer's.
+ */
+function ofDiscussedEvent(question: string, route: Route, history: readonly Turn[]): Route | null {
+  const count = tokens(question).length;
+  const lastAnswer = [...history].reverse().find((t) => t.role === 'assistant');
+  if (count > 24 || (GREETING.test(question.trim().toLowerCase()) && count <= 3)) return null;
+  if (/\bForm 10-[KQ]\b|_Data: [^\n]*snapshot|\bSEC EDGAR\b/.test(lastAnswer?.content ?? '')) return null;
+  const noTopic = route.kind === 'help' || (route.kind === 'odds' && !route.events && !route.movers && !hasWord(tokens(question), EVENT_TOPICS) && !teamMentions(question).length);
+  const namesOutcome = () => reportedOutcomes(history).some((l) => new RegExp(`(?<![\\w-])${l.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\\w-])`, 'i').test(question));
+  if (!noTopic || (eventQuestion(question) === null && !namesOutcome())) return null;
+  const url = discussedEvent(history);
+  return url ? { kind: 'kalshi_url', url, reason: 'a question about the event discussed', aboutEvent: true } : null;
+}
+
+/**
  * The route of the last user turn. A follow-up ("and the quarter before?", "how about
  * Microsoft?") that names no subject of its own takes the route of the conversation so far.
  */
@@ -506,17 +524,8 @@ export function classify(asked: string, history: readonly Turn[] = []): Route {
       .find((x) => x.route.kind !== 'help' && !aboutTheEvent(x.turn.content, x.route, own));
     if (last?.route.kind === 'kalshi_url') return { kind: 'kalshi_url', url: last.route.url, reason: 'about the Kalshi event of an earlier turn', context: last.turn.content, aboutEvent: true };
   }
-  // "Is there an arb on it then?" after an answer about one event (its search, its arbitrage): that event, asked about.
-  // (So is one naming an outcome of its report, "the one below cut 25 i mean. hold?".)
-  const namesOutcome = () => reportedOutcomes(history).some((l) => new RegExp(`(?<![\\w-])${l.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\\w-])`, 'i').test(question));
-  // (Not after an answer from filings: "whats the source?" asks that answer's.)
-  const afterFilings = /\bForm 10-[KQ]\b|_Data: [^\n]*snapshot|\bSEC EDGAR\b/.test(lastAnswer?.content ?? '');
-  // (An odds question naming no topic of its own, "2.8 priced over 2.6?? is that free money", too.)
-  const noTopic = route.kind === 'help' || (route.kind === 'odds' && !route.events && !route.movers && !hasWord(tokens(question), EVENT_TOPICS) && !teamMentions(question).length);
-  if (noTopic && !(GREETING.test(lower) && count <= 3) && count <= 24 && !afterFilings && (eventQuestion(question) !== null || namesOutcome())) {
-    const url = discussedEvent(history);
-    if (url) return { kind: 'kalshi_url', url, reason: 'a question about the event discussed', aboutEvent: true };
-  }
+  const discussed = ofDiscussedEvent(question, route, history);
+  if (discussed) return discussed;
   if ((route.kind === 'help' && continues) || (followUp && count <= 8 && route.kind !== 'kalshi_url')) {
     for (let i = history.length - 1; i >= 0; i--) {
       const turn = history[i]!;
