@@ -239,7 +239,8 @@ export function discussedEvent(history: readonly Turn[]): string | null {
       continue;
     }
     const events = eventsOf(turn.content);
-    if (events.length === 1) return tickerAddress(events[0]!);
+    // Of events weighed ("Of the 2 events listed, … the largest gap … is in …"), the one it leads with.
+    if (events.length === 1 || (events.length > 1 && /^Of the \d+ events listed\b/.test(turn.content.trimStart()))) return tickerAddress(events[0]!);
   }
   return null;
 }
@@ -390,7 +391,7 @@ function addressWords(url: string): Set<string> {
 /** The events a search answer listed ("1. **Fed decision in December 2026?** (KXFEDDECISION-26DEC, Economics) [1]: …"), in order. */
 function listedEvents(answer: string): string[] {
   // (A search may be one part of an answer of several, under its heading.)
-  if (!/^(?:Open Kalshi events\b|No open Kalshi event matches\b|The busiest open events\b|The open events whose prices moved most\b)/m.test(answer.trimStart())) return [];
+  if (!/^(?:Open Kalshi events\b|No open Kalshi event matches\b|The busiest open events\b|The open events whose prices moved most\b|Of the \d+ events listed\b)/m.test(answer.trimStart())) return [];
   return [...answer.matchAll(/^\d+\. \*\*.+?\*\* \(([A-Z][A-Z0-9]*-[A-Z0-9.-]+)(?:, [^)\n]*)?\)/gm)].map((m) => m[1]!);
 }
 

@@ -36,7 +36,7 @@ const PAST = /\b(?:ago|yesterday|last (?:week|night)|(?:a|one|1) (?:day|week) (?
 
 /** An earlier event of the series ("the previous event", "the October meeting", "last month's release", "the last game"). */
 const PREVIOUS_EVENT =
-  /\b(?:previous|last|prior|preceding|earlier|jan(?:uary)?|feb(?:ruary)?|march|apr(?:il)?|may|june?|july?|aug(?:ust)?|sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)(?:'s)?\s+(?:event|meeting|decision|release|game|report|print|reading|number|one|month(?:'s)?|cpi|jobs|payrolls?|inflation)\b|\blast time\b|\b(?:did|was|were|happened)\b[^?]*\b(?:in|at) (?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?)\b|\bwhere did\b[^?]*\b(?:land|end up|come in|print|settle|finish)\b/i;
+  /\b(?:previous|last|prior|preceding|earlier|jan(?:uary)?|feb(?:ruary)?|march|apr(?:il)?|may|june?|july?|aug(?:ust)?|sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)(?:\s+\d{1,2}(?:st|nd|rd|th)?)?(?:'s)?\s+(?:event|meeting|decision|release|game|report|print|reading|number|one|month(?:'s)?|cpi|jobs|payrolls?|inflation)\b|\blast time\b|\b(?:did|was|were|happened)\b[^?]*\b(?:in|at) (?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?)\b|\bwhere did\b[^?]*\b(?:land|end up|come in|print|settle|finish)\b/i;
 /** How the model works, or how far to trust it ("explain the model", "how confident is it?", "why is the model lower?"). */
 const METHOD = /^\s*(?:why|how so|how come|really|are you sure|seriously|says who)\s*\??\s*(?:\(.*\))?\s*$|\b(?:explain|how (?:does|did|is|was|do you)|how's)\b[^?]*\b(?:model|computed|calculated|derived|get (?:that|this|these))\b|\bmodel\b[^?]*\b(?:work|computed|calculated|built)\b|\bmethod(?:ology)?\b|\bhow (?:confident|sure|certain|reliable|trustworthy)\b|\bconfidence\b|\bwhy (?:is|does|would) the model\b|\bwhy (?:higher|lower)\b/i;
 
@@ -605,6 +605,12 @@ function answerAbout(question: string, report: { title: string; text: string; ci
     text = previousText(question, section('resolution history'), rows);
   } else if (kind === 'method' && place === null) {
     text = methodText(question, named.length && named.length < rows.length ? named : rows, section('method'));
+  } else if (kind === 'gap' && rows.length === 2 && /\b(?:or|vs\.?|versus)\b/i.test(question) && TOO_LOW.test(question) && !TOO_HIGH.test(question)) {
+    // "Celts or lakers, whos the value?": the side the model finds cheaper against its price, the other beside it.
+    const edge = (r: Row) => r.modelValue - r.marketValue;
+    const [better, worse] = [...rows].sort((a, b) => edge(b) - edge(a)) as [Row, Row];
+    const said = (r: Row) => `**${outcomeOf(r.outcome).name}**, the model's ${r.model} against a market price of ${percent(r.marketValue)} (${points(Number(edge(r).toFixed(1)))}) ${outcomeOf(r.outcome).refs}`;
+    text = `${edge(better) > 0 ? 'On the model, the value is' : 'On the model, neither is cheap; the nearer is'} ${said(better)}; ${said(worse)}. This is the model's view on the report's prices, not investment advice.`;
   } else if (kind === 'gap' && (named.length === 1 || (single && /\byes\b/i.test(question))) && (rows.length > 1 || single) && (TOO_LOW.test(question) || TOO_HIGH.test(question))) {
     // "Is yes cheap?" of a single contract: "yes" is that contract.
     text = cheapText(named[0] ?? single!, TOO_LOW.test(question) && !TOO_HIGH.test(question) ? 1 : -1);

@@ -1,4 +1,4 @@
-import { labelRange, monthAsked, monthName, type LabelRange } from '../markets-search/asked.js';
+import { MONTHS, labelRange, monthAsked, monthName, type LabelRange } from '../markets-search/asked.js';
 import { aboutLevel, americanOdds, decimalOdds, expectedLevel, fractionalOdds } from '../markets-search/distribution.js';
 import { withTeam } from '../prediction-markets/research.js';
 import { calibrate, monotoneLadder, predict, rateWeight, type Strike } from '../prediction-markets/model.js';
@@ -192,15 +192,19 @@ export function previousText(question: string, history: string | undefined, rows
   if (!events.length) return null;
   const refs = /((?:\s*\[\d+\])+)\.?\s*$/.exec((history ?? '').split('\n').find((l) => l.startsWith('**Base rates**')) ?? '')?.[1]?.replace(/\s+/g, '') ?? '';
   const month = monthAsked(question);
-  const pick = month >= 0 ? events.find((e) => Number(e.closed.slice(5, 7)) === month + 1) : events[0];
-  if (!pick) return `The report's history has no event of the series that closed in ${monthName(month)}; the latest ones:\n\n${events.slice(0, 3).map(eventLine).join('\n')}`;
+  // A day named with its month ("the nov 12 one", "November 12th"): the event closed that day.
+  const day = month >= 0 ? Number(new RegExp(`\\b${MONTHS[month]!.slice(0, 3)}[a-z]*\\.?\\s+(\\d{1,2})(?:st|nd|rd|th)?\\b`, 'i').exec(question)?.[1] ?? 0) : 0;
+  const inMonth = (e: (typeof events)[number]) => Number(e.closed.slice(5, 7)) === month + 1 && (!day || Number(e.closed.slice(8, 10)) === day);
+  const pick = month >= 0 ? events.find(inMonth) : events[0];
+  const when = month < 0 ? '' : day ? `${monthName(month)} ${day}` : monthName(month);
+  if (!pick) return `The report's history has no event of the series that closed ${day ? 'on' : 'in'} ${when}; the latest ones:\n\n${events.slice(0, 3).map(eventLine).join('\n')}`;
   const several = pick.won.includes(', ');
   const priced = /^\d/.test(pick.price) ? (several ? '' : `, priced at ${pick.price} 24 hours before close`) : pick.price === 'not fetched' ? '' : ` (no price for it 24 hours before close)`;
   const result = (pick.won === 'none' ? 'every outcome resolved NO' : several ? `${winnersPriced(pick)} resolved YES` : `**${pick.won}** resolved YES${priced}`) + landedOn(pick.won, rows);
   const favourite = rows.length > 1 ? bestRow(rows, (r) => r.marketValue) : undefined;
   const now = favourite ? ` This event's market favourite is **${outcomeOf(favourite.outcome).name}** at ${favourite.market} ${outcomeOf(favourite.outcome).refs}.` : '';
   const before = events.filter((e) => e !== pick).slice(0, 3);
-  const named = month >= 0 ? `The ${monthName(month)} event` : 'The previous event';
+  const named = month >= 0 ? `The ${when} event` : 'The previous event';
   return `${named} of the series, **${pick.ticker}** (closed ${pick.closed}): ${result} ${refs}.${now}${before.length ? `\n\n${month >= 0 ? 'The latest others' : 'Before it'}:\n\n${before.map(eventLine).join('\n')}` : ''}`;
 }
 

@@ -358,6 +358,8 @@ describe('several questions in one, and odds follow-ups that change topic', () =
     const weighed = await chain('fed odds for december?', 'and nyc temp?', 'which one is more mispriced?');
     expect(weighed).toMatch(/^Of the 2 events listed, 2 have a stored report; the largest gap between model and market among them is in \*\*Fed decision in December 2026\?\*\*: \*\*Hike 25bps\*\*: model 50\.8%, market 51\.5% \(mid; 46\.6% normalised\), gap \+4\.2 pts \[1\], though against its price that is no buy\. By expected value at the quoted prices, the best trade is in \*\*Highest temperature in NYC on November 20, 2026\?\*\* \[2\]: \*\*NO on 48°F to 51°F\*\* at \$0\.69 against the model's 74\.2%: expected value \+\$0\.052 per \$1 contract, before fees\./);
     expect(weighed).toContain('; against its price of 51.5% that is no buy, and the best buy at the quotes is **NO on Cut more than 25bps** at $0.68');
+    // "That one" after a weighing is the event it leads with.
+    expect(await chain('fed odds for december?', 'and nyc temp?', 'which one is more mispriced?', 'ok for that one, whats the best trade')).toMatch(/^On the model, the best buy at current prices is \*\*NO on Cut more than 25bps\*\*/);
     // Topics listed apart are each found; with reports, weighed from them, else their live prices and that no model compares them yet.
     const ranked = await chain('rank the nyc temperature, payrolls and approval markets by how overpriced they are');
     for (const ticker of ['KXHIGHNY-26NOV20', 'KXPAYROLLS-26DEC', 'KXAPPROVAL-26NOV27']) expect(ranked, ticker).toContain(ticker.startsWith('KXHIGHNY') ? 'Highest temperature in NYC' : ticker.startsWith('KXPAYROLLS') ? 'KXPAYROLLS-26DEC' : 'KXAPPROVAL-26NOV27');
@@ -710,6 +712,10 @@ describe('several questions in one, and odds follow-ups that change topic', () =
     const dog = await (await thread('https://kalshi.com/markets/kxnbagame/nba-game-winner/kxnbagame-26nov21lalbos'))('if i take 150 on the dog');
     expect(dog).toMatch(/^- \*\*Home team \(Celtics\)\*\*[^\n]*\$150 buys 384 YES contracts at \$0\.39 \(\$149\.76\)[^\n]*expected value −\$0\.058 per \$1 contract before fees \(−\$22\.27 on 384 contracts\)/);
     expect(await fed('250 NO on hike: max loss and ev')).toContain('250 NO contracts at $0.49 cost $122.50, the most they can lose');
+    // A day named: the event closed that day.
+    expect(await approvalThread('what did the nov 12 one settle at')).toMatch(/^The November 12 event of the series, \*\*KXAPPROVAL-26NOV12\*\* \(closed 2026-11-12\): \*\*Below 41%\*\* resolved YES/);
+    // Either side asked for the value: the one the model finds cheaper, the other beside it, no Yes or No.
+    expect(await (await thread('https://kalshi.com/markets/kxnbagame/nba-game-winner/kxnbagame-26nov21lalbos'))('celts or lakers, whos the value')).toMatch(/^On the model, the value is \*\*Away team \(Lakers\)\*\*, the model's 66\.8% against a market price of 62\.5% \(\+4\.3 pts\) \[\d\]; \*\*Home team \(Celtics\)\*\*, the model's 33\.2% against a market price of 38\.5% \(−5\.3 pts\)/);
     // Prices over days are moves, not the record.
     expect(await btc('price move over the last 7 days?')).toMatch(/^- \*\*Above \$92,000\*\*: 45\.0% 7 days ago/);
     // "Whos the fav and is it cheap": the favourite, then the verdict on it, each under its heading.
