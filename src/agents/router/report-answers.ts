@@ -582,7 +582,7 @@ export function modelWhyText(row: Row, method: string | undefined, history: stri
     const own = rateOf(outcomeOf(r.outcome).name);
     return own && Number.isFinite(r.marketValue) ? predict(fitted, r.marketValue / 100, { wins: Number(own[1]), cases: Number(own[2]) }) : null;
   };
-  const ladder = inOrder(rows, row, pulledOf);
+  const ladder = ladderStep(rows, row, pulledOf);
   const rounded = (shown: string) => (shown !== row.model ? ` (${row.model} in the report: the fit is shown rounded here)` : '');
   const after = ladder
     ? `\n- **The ladder, in order:** ${ladder.text}${rounded(pct(ladder.held))}.`
@@ -597,12 +597,13 @@ export function modelWhyText(row: Row, method: string | undefined, history: stri
  * model averages rungs out of order, so both are 2.9%": the rung's part in the model's ordering
  * of a ladder (model.ts monotoneLadder), when that moves it; null otherwise.
  */
-function inOrder(rows: readonly Row[], row: Row, pulledOf: (r: Row) => number | null): { text: string; held: number } | null {
+function ladderStep(rows: readonly Row[], row: Row, pulledOf: (r: Row) => number | null): { text: string; held: number } | null {
   if (!isLadder([...rows])) return null;
   const rungs = rows.flatMap((r) => {
     const range = labelRange(outcomeOf(r.outcome).name);
     const p = pulledOf(r);
-    const strike: Strike | null = range?.to === null && range.from !== null ? { direction: 'above', value: range.from } : range?.from === null && range.to !== null ? { direction: 'below', value: range.to } : null;
+    const side = rungSide(range);
+    const strike: Strike | null = side ? { direction: side, value: (side === 'above' ? range!.from : range!.to)! } : null;
     return p !== null && strike ? [{ r, p, strike }] : [];
   });
   const at = rungs.findIndex((x) => x.r === row);
