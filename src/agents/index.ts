@@ -2,6 +2,7 @@ import type { Core } from '../app.js';
 import { KalshiClient } from '../data/kalshi/client.js';
 import { predictionMarketsAgent } from './prediction-markets/agent.js';
 import { secAgent } from './sec/agent.js';
+import { secLibrary } from '../data/sec/index.js';
 import { financialsAgent } from './financials/agent.js';
 import { llmFrom } from './llm/llm.js';
 import { writtenWithLlm } from './llm/writer.js';
@@ -31,7 +32,7 @@ export function marketAgentsFromCore(core: Core, kalshi = new KalshiClient(core.
   const sec = written(secAgent(core));
   const financials = written(financialsAgent(core));
   const reportCost = core.config.billing.reportCostCredits;
-  const router = routerAgent({ sec, financials, kalshi, reports: core.reports, index, apiUrl: core.config.kalshi.apiUrl, reportCost, llm, log: core.log });
+  const router = routerAgent({ sec, financials, kalshi, reports: core.reports, index, apiUrl: core.config.kalshi.apiUrl, reportCost, llm, log: core.log, companies: () => secLibrary(core).companyIndex() });
   return { router, sec, financials, search: written(marketsSearchAgent({ client: kalshi, index, reportCost })) };
 }
 

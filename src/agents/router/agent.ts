@@ -21,6 +21,8 @@ import { WILL_IT } from '../markets-search/asked.js';
 import { acrossEvents } from './across-events.js';
 import { closingAcross, favouritesAcross, moversAcross } from '../markets-search/across-listed.js';
 import { EventSearch } from '../markets-search/search.js';
+import type { CompanyIndex } from '../../data/sec/companies.js';
+import { parseSecQuestion } from '../../data/sec/question.js';
 import { ENGLISH_ONLY, OUT_OF_SCOPE, looksNonEnglish } from '../../text.js';
 
 export const ROUTER_ID = 'svc-agent';
@@ -46,6 +48,8 @@ export interface RouterOptions {
   reportCost: number;
   llm: Llm | null;
   log: Logger;
+  /** The companies the filings know, by name and ticker: a question naming one goes to the filings agent. */
+  companies?: () => Promise<CompanyIndex>;
 }
 
 function* answer(whole: Answer, usage?: Usage | null): Generator<AgentEvent> {
@@ -123,6 +127,12 @@ export function routerAgent(o: RouterOptions): Agent {
     const search = await o.index.get().catch(() => null);
     const hit = search?.search(question, 1)[0];
     return Boolean(hit && hit.missing.length === 0);
+  }
+
+  /** Whether a question names a company the filings know ("how'd alphabet do in 2024", "whats aapl trading at rn"). */
+  async function namesCompany(question: string): Promise<boolean> {
+    const index = await o.companies?.().catch(() => null);
+    return Boolean(index && parseSecQuestion(routedText(question), index).companies.some((c) => c.status === 'found' && !c.fuzzy));
   }
 
   /**
@@ -300,6 +310,8 @@ export function routerAgent(o: RouterOptions): Agent {
         return yield* answer(joinParts(answers), usage);
       }
       let rule = classify(question, req.messages.slice(0, -1));
+      // A company named with no figure the rules know ("how'd alphabet do in 2024", "analyst price target for MSFT?"): the filings agent answers or says what it does not have.
+      if (rule.kind === 'help' && !GREETING.test(question.trim().toLowerCase()) && !THANKS.test(question) && (await namesCompany(question))) rule = { kind: 'filings', reason: 'names a company' };
       // Words no rule knows may name an open event ("Chiefs vs Bills"): every one of them matching one makes it an odds question.
       if (rule.kind === 'help' && !GREETING.test(question.trim().toLowerCase()) && (await namesOpenEvent(question))) rule = { kind: 'odds', reason: 'names an open Kalshi event' };
       // Asking the language model takes a while: a stream opens first (response.in_progress goes out now).

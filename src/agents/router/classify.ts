@@ -82,7 +82,6 @@ const FINANCE_WORDS = [
   'filing',
   'filings',
   'filed',
-  '10k',
   '10q',
   '8k',
   '20f',
@@ -111,7 +110,7 @@ const FINANCE_WORDS = [
   'coverage',
 ];
 
-const FINANCE_PHRASES = [/\b(?:current|quick|working[- ]capital) ratio\b/, /\bworking capital\b/, /\binterest (?:expense|coverage)\b/, /\btop ?line\b/, /\bbottom ?line\b/, /\bcash (flow|and equivalents|position|on hand)\b/, /\bhow much (cash|money|debt)\b/, /\bcash (does|did|do)\b/, /\bper share\b/, /\bresearch and development\b/, /\bcost of (revenue|sales|goods)\b/, /\boperating (income|profit|cash)\b/, /\bgross (profit|margin)\b/, /\bnet (income|loss|profit)\b/, /\b(q[1-4]|fy) ?'?\d{2,4}\b/, /\b\d{4} ?q[1-4]\b/, /\bsec\b/, /\b(annual|quarterly) report\b/, /\bshares outstanding\b/, /\bbook value\b/, /\b(make|makes|made|making|lose|loses|lost|losing) money\b/, /\b(?<!bitcoin )cash\b(?! rate)/, /\bfree cash\b/, /\br (and|&) d\b/, /\bhow(?: (?:is|are|was|were|has|have)|'s|'re) (?!(?:the )?(?:stock )?markets?\b|the economy\b|stocks\b|things\b|you\b|it\b)[a-z0-9&.' -]{1,40} (doing|performing|performed|done)\b/, /\b(?:payout ratio|dividend payout|payout of (?:its )?(?:earnings|income|profits?))\b/, /\bacid[- ]test\b/, /\bhow much (?:did|does|do|will|has|have) [a-z0-9.&' -]{1,30}? (?:make|earn|bring in|brought in|made|earned)\b/];
+const FINANCE_PHRASES = [/\b(?:current|quick|working[- ]capital) ratio\b/, /\bworking capital\b/, /\binterest (?:expense|coverage)\b/, /\btop ?line\b/, /\bbottom ?line\b/, /\bcash (flow|and equivalents|position|on hand)\b/, /\bhow much (cash|money|debt)\b/, /\bcash (does|did|do)\b/, /\bper share\b/, /\bresearch and development\b/, /\bcost of (revenue|sales|goods)\b/, /\boperating (income|profit|cash)\b/, /\bgross (profit|margin)\b/, /\bnet (income|loss|profit)\b/, /\b(q[1-4]|fy) ?'?\d{2,4}\b/, /\b\d{4} ?q[1-4]\b/, /\bsec\b/, /\b(annual|quarterly) report\b/, /\bshares outstanding\b/, /\bbook value\b/, /\b(make|makes|made|making|lose|loses|lost|losing) money\b(?! on (?:this|it|that|these|those|the (?:bet|trade|contract|market)s?)\b)/, /(?<![$\d])\b10-?k\b(?!\s*(?:bankroll|budget|stake|to (?:play|bet|spend|risk)|dollars|bucks|usd)\b)(?<!\b(?:with|w|a|bet|put|risk|stake|of|have|got) 10-?k)/, /\b(?<!bitcoin )cash\b(?! rate)/, /\bfree cash\b/, /\br (and|&) d\b/, /\bhow(?: (?:is|are|was|were|has|have)|'s|'re) (?!(?:the )?(?:stock )?markets?\b|the economy\b|stocks\b|things\b|you\b|it\b)[a-z0-9&.' -]{1,40} (doing|performing|performed|done)\b/, /\b(?:payout ratio|dividend payout|payout of (?:its )?(?:earnings|income|profits?))\b/, /\bacid[- ]test\b/, /\bhow much (?:did|does|do|will|has|have) [a-z0-9.&' -]{1,30}? (?:make|earn|bring in|brought in|made|earned)\b/];
 
 /**
  * Advice asked of a company ("should I buy Apple stock?", "is AAPL a buy?", "is Microsoft a good
@@ -459,11 +458,14 @@ function afterListing(question: string, history: readonly Turn[]): Route | null 
  * the report's kinds, or naming one of its outcomes, with no topic of its own, is about that event.
  * Not after an answer from filings: "whats the source?" asks that answer's.
  */
+/** An answer from SEC filings: it cites a form, or says its data is a filings snapshot or EDGAR. */
+const FROM_FILINGS = /\bForm 10-[KQ]\b|_Data: [^\n]*snapshot|\bSEC EDGAR\b/;
+
 function ofDiscussedEvent(question: string, route: Route, history: readonly Turn[]): Route | null {
   const count = tokens(question).length;
   const lastAnswer = [...history].reverse().find((t) => t.role === 'assistant');
   if (count > 24 || (GREETING.test(question.trim().toLowerCase()) && count <= 3)) return null;
-  if (/\bForm 10-[KQ]\b|_Data: [^\n]*snapshot|\bSEC EDGAR\b/.test(lastAnswer?.content ?? '')) return null;
+  if (FROM_FILINGS.test(lastAnswer?.content ?? '')) return null;
   const noTopic = route.kind === 'help' || (route.kind === 'odds' && !route.events && !route.movers && !hasWord(tokens(question), EVENT_TOPICS) && !teamMentions(question).length);
   const namesOutcome = () => reportedOutcomes(history).some((l) => new RegExp(`(?<![\\w-])${l.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\\w-])`, 'i').test(question));
   if (!noTopic || (eventQuestion(question) === null && !namesOutcome())) return null;
@@ -488,7 +490,14 @@ export function classify(asked: string, history: readonly Turn[] = []): Route {
   const followUp = FOLLOW_UP.test(lower.replace(/\bqtrs?\b/g, 'quarter'));
   // Only a follow-up ("and the quarter before?") or a bare subject ("Microsoft?") continues the
   // conversation; thanks, a greeting or anything else the agents do not cover gets the help.
-  const continues = followUp || (count <= 3 && !GREETING.test(lower));
+  // After an answer from filings, so does a question no rule places ("show me the source", "which is
+  // bigger, by how much in %", "should I buy it?"): the filings agent answers it or says what it cannot.
+  const lastAnswer = [...history].reverse().find((t) => t.role === 'assistant');
+  // (Of a conversation sent without its answers, the latest question the rules place is read instead.)
+  const placed = lastAnswer ? null : [...history].reverse().filter((t) => t.role === 'user').map((t) => classifyOne(t.content).kind).find((k) => k !== 'help');
+  const filed = lastAnswer ? FROM_FILINGS.test(lastAnswer.content) : placed !== undefined && placed !== null && family(placed) === 'sec';
+  const afterFilings = count <= 16 && !GREETING.test(lower) && filed;
+  const continues = followUp || afterFilings || (count <= 3 && !GREETING.test(lower));
   // Odds without a topic of their own ("what's the biggest mispricing?", "odds of a hold?") right
   // after a Kalshi address are about that event, and so are questions about its report ("which
   // outcome does the model favour?", "when does it close?").
@@ -499,7 +508,6 @@ export function classify(asked: string, history: readonly Turn[] = []): Route {
   }
   // Odds right after a search ("will it be above 50 degrees?" after NYC temperatures): searched
   // with the question that listed them as context, its events found again when nothing else is.
-  const lastAnswer = [...history].reverse().find((t) => t.role === 'assistant');
   const lastAsked = [...history].reverse().find((t) => t.role === 'user');
   // So is a short question the rules read as nothing ("cut of any size?", "between 92k and 96k?").
   // (And one asking what the events' prices mean for a trade, "if I buy 100 NO on hike, max loss and payoff?".)

@@ -36,6 +36,9 @@ async function* runSecAgent(lib: SecLibrary, request: AgentRequest): AsyncGenera
 /** What executives said, on a call or anywhere: no filing's figures hold it. */
 const SPOKEN = /\b(?:earnings|conference|investor) calls?\b|\btranscripts?\b|\b(?:on|in|during) the call\b|\b(?:ceo|cfo|management|executives?|tim cook|satya nadella|sundar pichai)\b[^?]{0,40}\b(?:say|said|says|think|thinks|mention(?:s|ed)?)\b/i;
 
+/** What a filing says in words ("does the 10-K mention layoffs?", "risk factors", "what did they say about AI in the 10-K"). */
+const FILING_WORDS = /\b(?:10-?k|10-?q|8-?k|filings?|annual report|proxy)\b[^?]{0,40}\b(?:mention(?:s|ed)?|says?|said|discuss(?:es|ed)?|talk(?:s|ed)? about|warn(?:s|ed)?|disclose[sd]? anything)\b|\b(?:mention(?:s|ed)?|says?|said|discuss(?:es|ed)?|write|wrote)\b[^?]{0,40}\b(?:in|of) (?:the|its|their|apple's|a) (?:latest |last |recent )?(?:10-?k|10-?q|filings?|annual report)\b|\brisk factors?\b|\bmd&a\b|\blayoffs?\b|\blawsuits?\b|\blitigation\b/i;
+
 /**
  * "What's the source?", "link me the 10-K page", asked of the answer before with nothing new:
  * the filing pages it cites, linked, rather than its figures again.
@@ -74,6 +77,8 @@ async function* answerSec(lib: SecLibrary, request: AgentRequest): AsyncGenerato
   // Read as the parser reads it: a long turn's start and end.
   const asked = clipped([...request.messages].reverse().find((m) => m.role === 'user')?.content ?? '');
   if (asksCoverage(asked)) return yield* coverageAnswer(lib, index.size);
+  // "Does the 10-K mention layoffs?" of no company: a filing's words, not its figures (of a company, its key figures say so).
+  if (FILING_WORDS.test(last) && !NEW_SUBJECT.test(last) && !parseWithInstructions(request.messages, request.instructions, index)?.companies.some((c) => c.status === 'found')) return yield* said(`I read the figures companies file with the SEC (the XBRL data of their 10-K and 10-Q filings), not the filings' text, so I cannot say what a filing says or mentions about a subject (risk factors, layoffs, lawsuits, strategy). Ask for a figure instead, for example “Apple revenue last quarter” or “Microsoft operating expenses for the last 4 quarters”, each cited to the filing page it comes from, where the filing can be read.\n`);
   let question = await acrossCovered(lib, parseWithInstructions(request.messages, request.instructions, index), asked);
   const elsewhere = askedOfMarkets(asked, question);
   if (elsewhere) return yield* said(elsewhere);

@@ -97,6 +97,9 @@ export interface CrossCalendar {
   reason?: 'latest' | 'calendarQuarter';
 }
 
+/** Advice asked of a stock ("should I buy it?", "is AAPL overvalued?", "which is the riskier buy?"): none is given, only figures. */
+export const ADVICE = /\b(?:best|good|top|safest) (?:stocks?|shares?|compan(?:y|ies)) to (?:buy|own|invest in)\b|\b(?:good|right|bad|best) time to (?:buy|sell|invest|get into)\b|\bshould (?:i|we|you) (?:buy|sell|short|invest|hold|own|dump)\b|\b(?:a )?(?:good|bad) (?:buy|investment|stock)\b|\bis \S+ a (?:buy|sell)\b|\b(?:buy|sell) or (?:sell|hold|buy)\b|\bworth (?:buying|investing)\b|\b(?:over|under)valued\b|\b(?:riskier|safer|less risky|more risky|better (?:buy|investment))\b/i;
+
 export interface Plan {
   question: SecQuestion | null;
   figures: Figure[];
@@ -283,8 +286,9 @@ export async function planAnswer(lib: SecLibrary, question: SecQuestion | null, 
   if (!found.length) return plan;
   plan.omitted = found.splice(MAX_COMPANIES);
   // The key figures answer a question about the company in general, never one about a figure not known ("Apple EBITDA").
-  plan.keyFigures = question.metrics.length === 0 && question.unknownFigures.length === 0;
-  const metrics = question.metrics.length ? question.metrics : plan.keyFigures ? [...KEY_METRICS] : [];
+  // ("Should I buy it?" after a figure: the key figures, not that figure again.)
+  plan.keyFigures = (question.metrics.length === 0 || (!question.stated.metrics && ADVICE.test(question.text))) && question.unknownFigures.length === 0;
+  const metrics = plan.keyFigures ? [...KEY_METRICS] : question.metrics;
   hooks.progress(`Reading XBRL company facts for ${found.map((c) => c.ticker || c.name).join(', ')}`);
   const profiles = await Promise.all(found.map((c) => lib.profile(c)));
   for (const profile of profiles) {

@@ -887,7 +887,7 @@ function extract(text: string, index: CompanyIndex): Extracted {
   // Full-width and other compatibility forms ("Ｍｉｃｒｏｓｏｆｔ") read as their plain letters.
   // Web addresses (a Kalshi link earlier in the conversation) are no company's name.
   // "next qtr", "over 3 yrs": the words in full; "oct-dec 2024" is calendar Q4 2024.
-  const plain = text.normalize('NFKC').replace(/[’‘]/g, "'").replace(/[“”]/g, '"').replace(/\s*\[\d{1,3}\]/g, '').replace(/(?:https?:\/\/|www\.)\S+|\b\S+\.(?:com|net|org|io|gov)\/\S*/gi, ' ').replace(/\b((?:19|20)\d\d) calendar(?: year)?\b/gi, 'calendar $1').replace(/\bqtr(s?)\b/gi, 'quarter$1').replace(/\byrs\b/gi, 'years').replace(/\byr\b/gi, 'year').replace(CALENDAR_MONTHS, calendarQuarterOf);
+  const plain = text.normalize('NFKC').replace(/[’‘]/g, "'").replace(/[“”]/g, '"').replace(/\s*\[\d{1,3}\]/g, '').replace(/(?:https?:\/\/|www\.)\S+|\b\S+\.(?:com|net|org|io|gov)\/\S*/gi, ' ').replace(/\b((?:19|20)\d\d) calendar(?: year)?\b/gi, 'calendar $1').replace(/\b(how|what|where|who)'d\b/gi, '$1 did').replace(/\bwat\b/gi, 'what').replace(/\bqtr(s?)\b/gi, 'quarter$1').replace(/\byrs\b/gi, 'years').replace(/\byr\b/gi, 'year').replace(CALENDAR_MONTHS, calendarQuarterOf);
   const m = new Masked(plain);
   // "Is that more than Microsoft?" puts another company beside the one just answered.
   const adding = /\b(?:also|too|as well|add|include|compare[ds]?|comparison|vs\.?|versus|against|side[- ]by[- ]side|alongside)\b|\b(?:more|less|higher|lower|bigger|smaller|greater|larger|fewer)\s+than\b/i.test(text);

@@ -219,6 +219,30 @@ describe('follow-ups take the route of the conversation', () => {
     expect(classify("if I buy 500 NO on hike at the ask what's my max loss?", fed)).toMatchObject({ kind: 'kalshi_url', aboutEvent: true });
   });
 
+  it('after an answer from filings, a question no rule places continues it; thanks and other subjects do not', () => {
+    const filed: Turn[] = [
+      { role: 'user', content: 'apple revenue q2 2024' },
+      { role: 'assistant', content: '**Apple Inc. (AAPL)**: revenue for fiscal Q2 2024 was **$90,753 million** [1].\n\n- Source: Form 10-Q filed 2024-05-03 on page 3 [1].' },
+    ];
+    for (const q of ['which is bigger, by how much in %', 'show me the source', 'should I buy it?', 'is that good?']) expect(classify(q, filed).kind, q).toBe('filings');
+    expect(classify('thanks!', filed).kind).toBe('help');
+    expect(classify('write me a poem', filed).kind).toBe('help');
+    expect(classify('what are the odds of a fed cut', filed).kind).toBe('odds');
+    // The same words after an answer that is not from filings get the help.
+    expect(classify('show me the source', odds).kind).not.toBe('filings');
+  });
+
+  it('an amount of money is no 10-K, and losing money on a contract is no company figure', () => {
+    const fed: Turn[] = [
+      { role: 'user', content: 'https://kalshi.com/markets/kxfeddecision/fed-rate-decision/kxfeddecision-26dec' },
+      { role: 'assistant', content: '# Fed decision in December 2026?\n\n## Outcomes\n\n| Outcome | Market |\n|---|---|\n| Hold [1] | 16% |\n' },
+    ];
+    for (const q of ['kelly on that with a 10k bankroll', 'EV of buying 200 NO on Cut more than 25bps at the quotes, and half-Kelly on a 10k bankroll?', 'bet $10k on hold']) expect(classify(q, fed), q).toMatchObject({ kind: 'kalshi_url', aboutEvent: true });
+    expect(classify('how do I lose money on this?', fed)).toMatchObject({ kind: 'kalshi_url', aboutEvent: true });
+    for (const q of ["apple's latest 10k", 'msft 10k risk factors', 'what did the 10-k say about revenue']) expect(classify(q).kind, q).toBe('filings');
+    expect(classify('how did apple lose money in 2024?').kind).toBe('filings');
+  });
+
   it('a follow-up carries the question it continues', () => {
     expect(classify('and of a hold?', odds)).toMatchObject({ kind: 'odds', context: 'what are the odds of a fed cut in december?' });
     expect(classify('what are the odds of a shutdown?', sec).context).toBeUndefined();

@@ -460,6 +460,24 @@ describe('svc-sec-agent on the demo snapshot, offline', () => {
     expect(text).toMatch(/^Revenue, side by side \(each company in its own fiscal terms\):\n\n- Revenue growth, highest to lowest: Microsoft \+13\.3% for fiscal Q3 2025 \(quarter ended 2025-03-31\), Alphabet \+11\.8% for Q4 2024 \(quarter ended 2024-12-31\), Apple \+5\.1% for fiscal Q2 2025/);
   });
 
+  it('the general agent sends a question naming a company to the filings agent, and a follow-up to filings no rule places', async () => {
+    // A company and no figure the rules know: the key figures, or what the filings do not hold, never the help.
+    expect((await askOf('svc-agent', "how'd alphabet do in 2024")).text).toMatch(/^Key figures:\n\n\| Company \|[^\n]*\n[^\n]*\n\| Alphabet Inc\. \(GOOGL\) \| Revenue \| fiscal year 2024 \(year ended 2024-12-31\) \| \$350,018 million \[1\]/);
+    expect((await askOf('svc-agent', "how'd aapl do last qtr")).text).toMatch(/^Key figures from the latest filings:[^]*\| Apple Inc\. \(AAPL\) \| Revenue \| fiscal Q2 2025 \(quarter ended 2025-03-29\) \| \$95,359 million/);
+    expect((await askOf('svc-agent', "what's aapl trading at rn")).text).toMatch(/^I do not have a figure called "trading at": it is market data/);
+    expect((await askOf('svc-agent', 'analyst price target for MSFT?')).text).toMatch(/^I do not have a figure called "analyst price target": it is market data/);
+    // "wat" is no company; what a filing says in words is not read.
+    expect((await ask('apple revenue q2 2024', 'wat about net income')).text).toMatch(/^\*\*Apple Inc\. \(AAPL\)\*\*: net income for fiscal Q2 2024 \(quarter ended 2024-03-30\) was \*\*\$23,636 million\*\*/);
+    for (const q of ['Does the 10-K mention layoffs?', 'what are the risk factors in the 10-k']) expect((await askOf('svc-agent', q)).text, q).toMatch(/^I read the figures companies file with the SEC \(the XBRL data of their 10-K and 10-Q filings\), not the filings' text/);
+    // After figures: "which is bigger", "show me the source" and "should I buy it?" stay with them.
+    const turns = ['apple revenue q2 2024', 'how about Microsoft?'];
+    expect((await askOf('svc-agent', ...turns, 'which is bigger, by how much in %')).text).toContain("Apple's revenue for fiscal Q2 2024 (quarter ended 2024-03-30) was $28,733 million (46.3%) more than Microsoft's");
+    expect((await askOf('svc-agent', ...turns, 'show me the source')).text).toMatch(/^The figures of that answer come from these filing pages/);
+    const advice = (await askOf('svc-agent', ...turns, 'should I buy it?')).text;
+    expect(advice).toMatch(/^I do not give investment advice, such as whether to buy or sell a stock\. The key figures/);
+    expect(advice).toContain('| Microsoft Corp. (MSFT) | Net income | fiscal Q2 2024 (quarter ended 2023-12-31) | $21,870 million [1]');
+  });
+
   it('says a company outside the snapshot is not in it', async () => {
     const a = await ask('NVDA revenue');
     expect(a.text).toMatch(/not in this snapshot/);
