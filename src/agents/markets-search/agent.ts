@@ -9,7 +9,7 @@ import type { Agent, AgentEvent, Citation } from '../types.js';
 import { LIST_ASKED, LIST_WORDS, WILL_IT, withOutcomeSynonyms, atLevel, byStrike, contestSubject, countSide, inLabelScale, rangeAsked, coverOfSide, isCount, levelOf, levelsAsked, negated, rangeOfMarket, settlesAt, sideAsked, sideIncludesLevel, sideOf, whenAsked, type AskedLevel, type AskedWhen } from './asked.js';
 import type { OpenEventsIndex } from './index.js';
 import { EventSearch, fold, words, type IndexedEvent } from './search.js';
-import { EXPECTED_ASKED, ODDS_FORMAT_ASKED, PAYOUT_ASKED, aboutLevel, americanOdds, decimalOdds, fractionalOdds, expectedLevel, ladderMedian } from './distribution.js';
+import { EXPECTED_ASKED, ODDS_FORMAT_ASKED, PAYOUT_ASKED, aboutLevel, americanOdds, decimalOdds, fractionalOdds, expectedLevel, expectedMove, ladderMedian } from './distribution.js';
 
 export const SEARCH_AGENT_ID = 'svc-markets-search-agent';
 
@@ -318,6 +318,12 @@ function impliedNote(event: KalshiEvent, markets: readonly KalshiMarket[], text:
     const above = sideOf(markets[0]!) === 'above';
     const rungs = priced.map(({ m, p }) => ({ level: p.label.replace(/^\s*(?:above|below)\s+/i, ''), value: levelOf(m)!, above: above ? percentOf(p.price!) : 100 - percentOf(p.price!) }));
     return `On these prices the median is ${ladderMedian(rungs)} (where the chance of ending above a level crosses 50%).`;
+  }
+  // A rate decision's outcomes: the expected change, and a cut's and a hike's chance and size.
+  const move = event.mutually_exclusive && priced.length === markets.length ? expectedMove(priced.map(({ p }) => ({ label: p.label, chance: percentOf(p.price!) }))) : null;
+  if (move) {
+    const given = (kind: 'cut' | 'hike') => (move[kind] ? `a ${kind} of any size ${move[kind]!.chance.toFixed(1)}% (about ${move[kind]!.size.toFixed(0)} bps if there is one)` : `no ${kind}`);
+    return `On these prices, normalised to add up to 100%, the expected change in the rate is about ${move.mean < -0.05 ? '−' : move.mean > 0.05 ? '+' : ''}${Math.abs(move.mean).toFixed(1)} bps: ${given('cut')}, ${given('hike')}${move.openEnded ? ' (“more than 25bps” counted at the next usual step, so an estimate)' : ''}.`;
   }
   const expected = event.mutually_exclusive && priced.length === markets.length ? expectedLevel(priced.map(({ m, p }) => ({ label: p.label, range: rangeOfMarket(m), chance: percentOf(p.price!) }))) : null;
   if (!expected) return null;

@@ -8,7 +8,7 @@ import type { LabelRange } from './asked.js';
 export const EXPECTED_ASKED = /\b(?:expected(?! value of (?:buy|sell|a |the |yes|no))|expectation|mean|median|average|implied (?:level|value|number|price|temperature|count))\b/i;
 
 /** The same asked of a report, where "expected value" of a contract ("of buying YES") is a trade's and "average" is said of volumes: the level's mean or median only. */
-export const LEVEL_EXPECTED_ASKED = /\bexpected #|\b(?:median|(?<!\b(?:i|I)\s)mean(?!\s+(?:that|the|it|this|those|like)\b)|expected (?:number|level|count|temperature|high|low|price|reading|print|jobs|launches|rate|outcome|result|opening|gross|total|amount|extent|approval|cpi|payrolls?)|implied (?:median|mean|level|value|number|price|temperature|count)|on average)\b|^\s*(?:what(?:'s| is) the )?expected value\s*\??\s*$/i;
+export const LEVEL_EXPECTED_ASKED = /\bexpected #|\b(?:median|(?<!\b(?:i|I)\s)mean(?!\s+(?:that|the|it|this|those|like)\b)|expected (?:number|level|count|temperature|high|low|price|reading|print|jobs|launches|rate|outcome|result|opening|gross|total|amount|extent|size|magnitude|move|change|approval|cpi|payrolls?)|implied (?:median|mean|level|value|number|price|temperature|count)|on average)\b|^\s*(?:what(?:'s| is) the )?expected value\s*\??\s*$/i;
 
 /** "Convert that to American odds", "moneyline?", "decimal odds?". */
 export const ODDS_FORMAT_ASKED = /\b(?:american|moneyline|money line|decimal|fractional|vegas|sportsbook)\b/i;
@@ -39,6 +39,47 @@ export function expectedLevel(outcomes: readonly Chance[]): { mean: number; medi
   let cumulative = 0;
   const median = placed.find(({ p }) => (cumulative += p) >= 0.5)?.o.label ?? placed.at(-1)!.o.label;
   return { mean, median, openEnded: outcomes.some((o) => o.range!.from === null || o.range!.to === null) };
+}
+
+/**
+ * A rate decision's outcome as a change in basis points: "Cut 25bps" −25, "Hold" 0, "Hike more
+ * than 25bps" +50 (counted at the next usual step, `open`); null for any other label.
+ */
+export function rateMove(label: string): { bps: number; open: boolean } | null {
+  if (/^\s*(?:hold|no change|unchanged|maintain\w*|pause)\b/i.test(label)) return { bps: 0, open: false };
+  const m = /^\s*(cut|hike|raise|increase|decrease|lower)s?\s+(?:by\s+)?(more than\s+|over\s+|above\s+|at least\s+|>\s*|≥\s*)?(\d+)\s*(?:bps?|basis points)\b/i.exec(label);
+  if (!m) return null;
+  const sign = /cut|decrease|lower/i.test(m[1]!) ? -1 : 1;
+  const beyond = m[2] !== undefined && !/at least|≥/i.test(m[2]);
+  return { bps: sign * (Number(m[3]) + (beyond ? 25 : 0)), open: m[2] !== undefined };
+}
+
+export interface ExpectedMove {
+  /** The expected change, in basis points. */
+  mean: number;
+  /** The chance of a cut of any size (percent of the total) and its expected size if there is one, in bps; likewise of a hike. */
+  cut: { chance: number; size: number } | null;
+  hike: { chance: number; size: number } | null;
+  /** The outcome where the chances, from the largest cut up, first reach half. */
+  median: string;
+  /** An open-ended outcome was counted at the next step, so the figures are estimates. */
+  openEnded: boolean;
+}
+
+/** What the chances of a rate decision's outcomes (in percent, any total) imply; null unless every outcome is a rate move. */
+export function expectedMove(outcomes: readonly { label: string; chance: number }[]): ExpectedMove | null {
+  const moves = outcomes.map((o) => ({ label: o.label, move: rateMove(o.label), chance: o.chance }));
+  if (moves.length < 2 || moves.some((m) => m.move === null || !Number.isFinite(m.chance))) return null;
+  const total = moves.reduce((sum, m) => sum + m.chance, 0);
+  if (total <= 0) return null;
+  const share = (keep: (bps: number) => boolean) => {
+    const kept = moves.filter((m) => keep(m.move!.bps));
+    const chance = kept.reduce((sum, m) => sum + m.chance, 0);
+    return chance > 0 ? { chance: (100 * chance) / total, size: Math.abs(kept.reduce((sum, m) => sum + m.move!.bps * m.chance, 0) / chance) } : null;
+  };
+  let cumulative = 0;
+  const median = [...moves].sort((a, b) => a.move!.bps - b.move!.bps).find((m) => (cumulative += m.chance) >= total / 2)!.label;
+  return { mean: moves.reduce((sum, m) => sum + m.move!.bps * m.chance, 0) / total, cut: share((b) => b < 0), hike: share((b) => b > 0), median, openEnded: moves.some((m) => m.move!.open) };
 }
 
 /**

@@ -5,7 +5,7 @@ import { listed } from '../citations.js';
 import { editDistance } from '../../text.js';
 import { LEVEL_EXPECTED_ASKED, ODDS_FORMAT_ASKED } from '../markets-search/distribution.js';
 import { bestRow, bullets, byLevel, cited, isLadder, labelLevels, levelOfRow, levelsNamed, names, outcomeOf, percent, points, readReport, refsOf, rowLine, rungSide, sumOf, type Row } from './report-rows.js';
-import { MONEY_SAID, anomaliesText, arbitrageText, bestTradeText, mostTradedText, overroundText, pricedText, quoteText, sizingText } from './trading-answers.js';
+import { MONEY_SAID, SUPPOSED_PRICE, anomaliesText, arbitrageText, bestTradeText, bothSidesText, mostTradedText, overroundText, pricedText, quoteText, sizingText } from './trading-answers.js';
 import { LAST_CLAIM, LAST_N, LIKELIHOOD, SOURCE_ASKED, lastCount, lastEventsText, baseRateText, basicsText, cheapText, ladderBandsText, ladderSpanText, likelihoodText, methodText, modelWhyText, pastText, placedText, previousText, pricedAboveText, rangeSpanText, rulesText, summaryText, expectedText, oddsFormatText, whyMovedText, whyText } from './report-answers.js';
 
 // Questions about an event already reported on ("which outcome does the model favour?", "when
@@ -29,7 +29,9 @@ const PRICED = /\b(?:probabilit(?:y|ies)|outcomes?(?:\s+priced)?|priced|contract
 const OVERROUND = /\b(?:over-?round|vig(?:orish)?|juice|house edge|bookmaker'?s? margin|(?:prices|probabilities|odds) (?:add|sum) up|adds? up to|sum of (?:the )?(?:prices|probabilities|odds))\b/i;
 /** A case the rules decide ("what happens if it ends in a tie?", "does overtime count?"). */
 const RULE_CASE = /\b(?:what (?:happens|if)|in case of)\b|\b(?:ties?|tied|draws?|overtime|postpone\w*|cancel\w*|delay\w*|revis\w*|scrub\w*|forfeit\w*|suspend\w*|fail(?:s|ed|ure|ures)?|abort\w*|recount\w*|voided)\b/i;
-const ARBITRAGE = /\b(?:arb(?:itrage)?s?|risk[- ]?free|free money|guaranteed (?:profit|money)|lock(?:ed)? in a profit)\b|\b(?:buy|buying|bought|sell|selling)\s+(?:yes|no)\s+(?:on\s+)?(?:all|every|each)\b|\b(?:yes|no) on (?:all|every|each) (?:of the )?(?:\w+ )?outcomes?\b/i;
+/** Both sides of one outcome bought together ("200 pairs of yes and no on hold", "buy both sides of hike"). */
+export const BOTH_SIDES = /\b(?:yes and no|no and yes|both sides|(?:yes|no) and (?:the )?(?:other side|opposite))\b/i;
+const ARBITRAGE = /\b(?:yes and no|no and yes|both sides)\b[^?]*\b(?:lock|profit|guarantee\w*|make|earn|free|risk|arb\w*)\b|\b(?:buy(?:ing)?|bought|get)\b[^?]*\b(?:yes and no|no and yes|both sides)\b|\b(?:arb(?:itrage)?s?|risk[- ]?free|free money|guaranteed (?:profit|money)|lock(?:ed)? in a profit)\b|\b(?:buy|buying|bought|sell|selling)\s+(?:yes|no)\s+(?:on\s+)?(?:all|every|each)\b|\b(?:yes|no) on (?:all|every|each) (?:of the )?(?:\w+ )?outcomes?\b/i;
 
 /** A price in the past, or the largest move ("a week ago", "yesterday", "biggest mover"). */
 const PAST = /\b(?:ago|yesterday|last (?:week|night)|(?:a|one|1) (?:day|week) (?:ago|earlier|before)|24 ?h(?:ours?)?|7 days|seven days|(?:biggest|largest) (?:mover|move|swing|change)|moved (?:the )?most|most movement|up or down)\b/i;
@@ -70,7 +72,7 @@ const ONE_SENTENCE = /\b(?:in (?:one|a|1) (?:short )?(?:sentence|line)|one[- ]li
 const BEST_TRADE = /\b(?:(?:best|worst) (?:trade|bet|buy|value|opportunity|edge)|(?:rank|list|sort|order) (?:every|all|each|the)? ?(?:of the )?(?:trades?|bets?|buys?)|(?:which|what) (?:one |outcome |contract |side )?(?:would|should|do) (?:you|i) (?:buy|bet on|back|pick|trade)|\b(?:would|should) (?:you|i) (?:buy|bet on|back)\b|where(?:'s| is) the (?:edge|value)|(?:any|is there (?:an? )?)(?:edge|value|good bets?)\b)/;
 
 /** "Explain this like I'm a beginner, what am I actually betting on?": how the market works, in plain words. */
-const BASICS = /\b(?:eli5|explain (?:it|this|that)(?: to me)? like (?:i'?m|im|i am) (?:a beginner|five|5|new)|like (?:i'?m|im|i am) (?:a beginner|five|5)|for (?:a )?beginners?|(?:i'?m|im|i am) new (?:to|at) (?:this|betting|prediction markets|kalshi)|what am i (?:actually |really )?betting on|how does (?:this|it|a contract|kalshi) (?:even )?work)\b/i;
+const BASICS = /\b(?:eli5|explain (?:it|this|that)(?: to me)? like (?:i'?m|im|i am) (?:a beginner|five|5|new)|like (?:i'?m|im|i am) (?:a beginner|five|5)|for (?:a )?beginners?|(?:i'?m|im|i am) new (?:to|at) (?:this|betting|prediction markets|kalshi)|what am i (?:actually |really )?betting on|how does (?:this|it|a contract|kalshi) (?:even )?work|how (?:do|can|could|would|might|will|does) (?:i|you|we|one|someone) (?:lose|make|win) (?:money|on (?:this|it|that))|what does (?:it|that) mean when [^?]{0,40}\b(?:says?|shows?|is at|trades? at|prices? (?:it )?at)\s+\$?\d+(?:\.\d+)?\s*(?:c|¢|cents?)|what does [^?]{0,30}?\$?\d+(?:\.\d+)?\s*(?:c|¢|cents?)\b[^?]{0,40}\bmean)\b/i;
 
 /** What could move the prices before the end ("any catalysts before close?", "what would change your mind?"). */
 const CATALYSTS = /\bcatalysts?\b|\bwhat (?:would|could|might) (?:change your mind|move (?:it|this|the (?:price|market|odds))|change (?:it|this|the (?:price|odds)))\b|\bwhat to watch\b|\bwhat(?:'s| is) coming up\b/i;
@@ -410,6 +412,13 @@ export function answerFromReport(
   const step = NEXT_UP.test(question) ? 1 : NEXT_DOWN.test(question) ? -1 : 0;
   // About the event as a whole ("when does it close?", "how is it resolved?"): "it" is the event.
   const wholeEvent = ['summary', 'anomalies', 'expected', 'closing', 'resolution', 'previous', 'arbitrage', 'overround', 'history'].includes(eventQuestion(question) ?? '');
+  // "And if it goes to 55c?" after a trade's value or size: that question again, at this price.
+  const asked = earlier.find((t) => t.role === 'user')?.content;
+  const priceOnly = SUPPOSED_PRICE.exec(question);
+  if (asked && priceOnly && eventQuestion(question) === null && question.split(/\s+/).length <= 8 && (eventQuestion(asked) === 'best_trade' || eventQuestion(asked) === 'quote')) {
+    const price = `at ${priceOnly[1] ?? priceOnly[2]}c`;
+    question = SUPPOSED_PRICE.test(asked) ? asked.replace(SUPPOSED_PRICE, price) : `${asked.replace(/[?.!\s]+$/, '')} ${price}?`;
+  }
   if (pointer(question) && !wholeEvent && !names(question).length) {
     for (const turn of earlier) {
       const before = turn.role === 'assistant' ? answered(turn.content) : names(turn.content);
@@ -567,7 +576,7 @@ function answerAbout(question: string, report: { title: string; text: string; ci
   } else if (WHY_PRICED.test(question) && kind !== 'method' && whyNamed().length && whyNamed().length <= 2 && whyNamed().length < rows.length) {
     text = whyText(question, whyNamed(), section('resolution history'), section('key claims'));
   } else if (kind === 'expected') {
-    text = expectedText(rows, ladder);
+    text = expectedText(rows, ladder, question);
   } else if (kind === 'best_trade') {
     // "Would you buy hold?": that outcome's trade; none named, the best of all.
     // A range asked ("48-51") names the outcomes wholly inside it.
@@ -582,6 +591,8 @@ function answerAbout(question: string, report: { title: string; text: string; ci
     else text = meant.length ? quoteText(`buy ${question}`, meant, contracts) : bestTradeText(rows, contracts, /\bworst\b/i.test(question) && !/\bbest\b/i.test(question), /\bbest\b/i.test(question) && /\bworst\b/i.test(question));
   } else if (kind === 'odds_format') {
     text = oddsFormatText(named.length ? named : rows, report.title, question);
+  } else if (kind === 'arbitrage' && BOTH_SIDES.test(question) && named.length === 1) {
+    text = bothSidesText(question, named[0]!, contracts);
   } else if (kind === 'arbitrage') {
     text = arbitrageText(rows, contracts, exclusive, question);
   } else if (kind === 'overround') {

@@ -1,5 +1,5 @@
 import { MONTHS, labelRange, monthAsked, monthName, type LabelRange } from '../markets-search/asked.js';
-import { aboutLevel, americanOdds, decimalOdds, expectedLevel, fractionalOdds } from '../markets-search/distribution.js';
+import { aboutLevel, americanOdds, decimalOdds, expectedLevel, expectedMove, fractionalOdds, type ExpectedMove } from '../markets-search/distribution.js';
 import { withTeam } from '../prediction-markets/research.js';
 import { calibrate, monotoneLadder, predict, rateWeight, type Strike } from '../prediction-markets/model.js';
 import { capitalise } from '../sec/format.js';
@@ -457,8 +457,12 @@ export function ladderBandsText(rows: Row[]): string | null {
  * ladder read as ranges, with its median; exclusive outcomes that are levels, their mean and
  * median on the market's normalised prices and on the model; other outcomes have neither.
  */
-export function expectedText(rows: Row[], ladder: boolean): string {
+export function expectedText(rows: Row[], ladder: boolean, question = ''): string {
   if (ladder) return ladderBandsText(rows) ?? `${rows.map(rowLine).join('\n')}`;
+  // A rate decision ("expected size of the cut?"): the expected change, and of a cut or hike its chance and size.
+  const moves = (of: (r: Row) => number) => expectedMove(rows.map((r) => ({ label: outcomeOf(r.outcome).name, chance: of(r) })));
+  const [byMarket, byModel] = [moves((r) => r.marketNormalised), moves((r) => r.modelValue)];
+  if (byMarket && byModel) return `${rateMoveText(byMarket, byModel, question, rows)}\n\n${rows.map(rowLine).join('\n')}`;
   const chances = (of: (r: Row) => number) => rows.map((r) => ({ label: outcomeOf(r.outcome).name, range: labelRange(outcomeOf(r.outcome).name), chance: of(r) }));
   const [market, model] = [expectedLevel(chances((r) => r.marketNormalised)), expectedLevel(chances((r) => r.modelValue))];
   if (!market || !model) {
@@ -470,6 +474,22 @@ export function expectedText(rows: Row[], ladder: boolean): string {
   const labels = rows.map((r) => outcomeOf(r.outcome).name);
   const open = market.openEnded ? ' Open-ended outcomes are counted at their bound, so the means are estimates.' : '';
   return `On the market's prices, normalised to add up to 100%, the expected value is about **${aboutLevel(market.mean, labels)}** and the median outcome **${market.median}**; on the model, about **${aboutLevel(model.mean, labels)}** and **${model.median}** ${refsOf(rows)}.${open}\n\n${rows.map(rowLine).join('\n')}`;
+}
+
+/** What the market's and the model's chances of a rate decision's outcomes imply, the kind of move asked about first. */
+function rateMoveText(market: ExpectedMove, model: ExpectedMove, question: string, rows: Row[]): string {
+  const bps = (x: number) => `${x < -0.05 ? '−' : x > 0.05 ? '+' : ''}${Math.abs(x).toFixed(1)} bps`;
+  const open = market.openEnded ? ' An open-ended outcome (“more than 25bps”) is counted at the next usual step, 25 bps further, so these are estimates.' : '';
+  const mean = `On the market's prices, normalised to add up to 100%, the expected change in the rate is about **${bps(market.mean)}** and the median outcome **${market.median}**; on the model, about **${bps(model.mean)}** and **${model.median}** ${refsOf(rows)}.`;
+  const given = (kind: 'cut' | 'hike') => {
+    const [a, b] = [market[kind], model[kind]];
+    if (!a || !b) return `No outcome is a ${kind}.`;
+    return `A ${kind} of any size: ${percent(a.chance)} on the market, ${percent(b.chance)} on the model; if there is one, about **${a.size.toFixed(0)} bps** on the market and **${b.size.toFixed(0)} bps** on the model.`;
+  };
+  // ("Median?": the median and mean first.)
+  if (/\b(?:median|mean|average)\b/i.test(question)) return `${mean} ${given('cut')} ${given('hike')}${open}`;
+  const first = /\b(?:hike|raise|increase)/i.test(question) && !/\bcut/i.test(question) ? 'hike' : 'cut';
+  return `${given(first)} ${mean} ${given(first === 'cut' ? 'hike' : 'cut')}${open}`;
 }
 
 /** Prices as bookmakers' odds ("convert to American odds", "moneyline?"): the market's price and the model's chance, each as American and decimal odds. */

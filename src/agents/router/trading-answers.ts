@@ -43,6 +43,8 @@ export function quoteText(question: string, shown: Row[], contracts: Map<string,
   // (Not a rung's own level: "buying 3400 yes" of "Above $3,400" is that rung; "100 of them" is the count.)
   const levels = new Set(labelLevels(shown));
   const counted = [...question.matchAll(/\b(\d[\d,]*)\s+(?:(?:yes|no)\s+)?(?:contracts?|shares?)\b|\b(?:buy(?:ing)?|get|grab)\s+(\d[\d,]*)\s+(?:of\s+)?(?:yes|no)\b|\b(\d[\d,]*)\s+of\s+(?:them|those|these|it)\b|\b(\d[\d,]*)\s+(?:yes|no)\b(?=\s*[:,;?.!]|\s*$|\s+(?:on|at|for)\b)/gi)]
+    // (Nor the number of an outcome's name: "cut 25 yes" of "Cut 25bps".)
+    .filter((m) => m[4] === undefined || !shown.some((r) => outcomeOf(r.outcome).name.toLowerCase().includes(`${/(\w+)\s+$/.exec(question.slice(0, m.index))?.[1]?.toLowerCase()} ${m[4]}`)))
     .map((m) => Number((m[1] ?? m[2] ?? m[3] ?? m[4])!.replace(/,/g, '')))
     .find((n) => !levels.has(n));
   const quantity = counted ?? null;
@@ -111,12 +113,15 @@ export interface Trade {
   ev: number;
 }
 
-/** Every trade on the rows at current prices, YES at the ask and NO at 1 minus the bid, with its expected value on the model, best first. */
-export function rankedTrades(rows: Row[], contracts: Map<string, Contract>): Trade[] {
+/**
+ * Every trade on the rows at current prices, YES at the ask and NO at 1 minus the bid, with its
+ * expected value on the model, best first; at a YES price `supposed` instead, when one is.
+ */
+export function rankedTrades(rows: Row[], contracts: Map<string, Contract>, supposed: number | null = null): Trade[] {
   const trades: Trade[] = rows.flatMap((r) => {
     const c = contracts.get(outcomeOf(r.outcome).refs);
     if (!c || !Number.isFinite(r.modelValue)) return [];
-    const [bid, ask] = [dollars(c.bid), dollars(c.ask)];
+    const [bid, ask] = supposed === null ? [dollars(c.bid), dollars(c.ask)] : [supposed, supposed];
     const chance = r.modelValue / 100;
     return [
       ...(ask !== null && ask > 0 ? [{ r, side: 'YES' as const, paid: ask, chance, ev: chance - ask }] : []),
@@ -154,14 +159,17 @@ export function bestTradeText(rows: Row[], contracts: Map<string, Contract>, wor
  */
 export function sizingText(question: string, rows: Row[], contracts: Map<string, Contract>): string | null {
   const side = /\bno\b/i.test(question) ? 'NO' : /\byes\b/i.test(question) ? 'YES' : null;
-  const trades = rankedTrades(rows, contracts).filter((t) => !side || t.side === side);
+  // "Say hike dips to 40c, how much of 5k?": sized at that price, of the one outcome it is supposed of.
+  const supposed = rows.length === 1 ? supposedPrice(question) : null;
+  const trades = rankedTrades(rows, contracts, supposed).filter((t) => !side || t.side === side);
   if (!trades.length) return null;
   const t = trades[0]!;
-  const caveat = "The Kelly criterion assumes the model's probability is right; it is not, exactly, so many stake a half or a quarter of it. This is arithmetic on the report's prices before fees, not investment advice.";
+  const at = supposed === null ? '' : `Supposing YES on **${outcomeOf(rows[0]!.outcome).name}** trades at $${supposed.toFixed(2)} (NO at $${(1 - supposed).toFixed(2)}), not the report's quotes: `;
+  const caveat = `The Kelly criterion assumes the model's probability is right; it is not, exactly, so many stake a half or a quarter of it. This is arithmetic on ${supposed === null ? "the report's prices" : 'the price supposed'} before fees, not investment advice.`;
   const one = new Set(trades.map((x) => x.r)).size === 1 && trades.length === 1;
   if (t.ev <= 0) {
-    const none = one ? `${tradeSaid(t)}: no edge` : `no ${side ? `${side} ` : ''}contract ${rows.length < 3 ? 'asked about ' : ''}has a positive expected value at current prices (the least unfavourable is ${tradeSaid(t)})`;
-    return `The Kelly criterion stakes nothing here: on the model, ${none}.\n\n${caveat}`;
+    const none = one ? `${tradeSaid(t)}: no edge` : `no ${side ? `${side} ` : ''}contract ${rows.length < 3 ? 'asked about ' : ''}has a positive expected value at ${supposed === null ? 'current prices' : 'that price'} (the least unfavourable is ${tradeSaid(t)})`;
+    return `${at}The Kelly criterion stakes nothing here: on the model, ${none}.\n\n${caveat}`;
   }
   const f = t.ev / (1 - t.paid);
   const bankroll = stakeOf(question);
@@ -171,7 +179,7 @@ export function sizingText(question: string, rows: Row[], contracts: Map<string,
     return `$${money(stake)} (${count.toLocaleString('en-US')} contract${count === 1 ? '' : 's'} at $${t.paid.toFixed(2)})`;
   };
   const onBankroll = bankroll ? ` On $${money(bankroll)}: ${inDollars(f)} at full Kelly, ${inDollars(f / 2)} at half.` : ' Say a bankroll ("with $1,000") for it in dollars.';
-  return `On the model, the trade to size is ${tradeSaid(t)}. The Kelly fraction, (p − c)/(1 − c) = (${(100 * t.chance).toFixed(1)}% − $${t.paid.toFixed(2)}) / (1 − $${t.paid.toFixed(2)}), is **${(100 * f).toFixed(1)}%** of the bankroll; half Kelly ${(50 * f).toFixed(1)}%.${onBankroll}\n\n${caveat}`;
+  return `${at}${at ? 'on' : 'On'} the model, the trade to size is ${tradeSaid(t)}. The Kelly fraction, (p − c)/(1 − c) = (${(100 * t.chance).toFixed(1)}% − $${t.paid.toFixed(2)}) / (1 − $${t.paid.toFixed(2)}), is **${(100 * f).toFixed(1)}%** of the bankroll; half Kelly ${(50 * f).toFixed(1)}%.${onBankroll}\n\n${caveat}`;
 }
 
 /**
@@ -285,6 +293,22 @@ export function arbitrageText(rows: Row[], contracts: Map<string, Contract>, exc
   const caveat = 'On the report\'s quotes, which move; Kalshi\'s fees take part of any edge, and the report does not show how many contracts are offered at those prices.';
   if (found.length) return `Yes, on the report's quotes:\n\n${found.join('\n')}\n\n${caveat}`;
   return `No arbitrage on the report's quotes: ${checked}.\n\n${quoteText('', rows, contracts) ?? ''}\n\n${caveat}`;
+}
+
+/**
+ * YES and NO on one outcome bought together ("200 pairs of yes and no on hold"): exactly one of
+ * them pays $1, so the pair costs the spread over $1 whatever happens.
+ */
+export function bothSidesText(question: string, row: Row, contracts: Map<string, Contract>): string | null {
+  const { name, refs } = outcomeOf(row.outcome);
+  const c = contracts.get(refs);
+  const [bid, ask] = [dollars(c?.bid), dollars(c?.ask)];
+  if (!c || bid === null || ask === null) return null;
+  const cost = ask + (1 - bid);
+  const pairs = Number(/\b(\d[\d,]*)\s+(?:pairs?|of (?:each|both)|each)\b/i.exec(question)?.[1]?.replace(/,/g, '') ?? 0);
+  const loss = Math.round((cost - 1) * 100);
+  const total = pairs > 0 ? ` ${pairs.toLocaleString('en-US')} pairs cost $${money(pairs * cost)} and pay $${money(pairs)}: ${loss > 0 ? `$${money((pairs * loss) / 100)} lost` : 'nothing gained'} before fees.` : '';
+  return `No profit is locked in: YES on **${name}** at the ask, ${cents(ask)}, and NO at ${cents(1 - bid)} (1 minus the ${cents(bid)} YES bid) cost ${cents(cost)} a pair, and exactly one of the two pays $1, so each pair ${loss > 0 ? `loses the ${loss}¢ spread` : 'breaks even'} whatever happens ${refs}.${total} Holding both sides is no position at all; an arbitrage needs prices that disagree across outcomes (ask about an arbitrage on the event for that check).`;
 }
 
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { americanOdds, aboutLevel, decimalOdds, expectedLevel, fractionalOdds, ladderMedian } from '../../../src/agents/markets-search/distribution.js';
+import { americanOdds, aboutLevel, decimalOdds, expectedLevel, expectedMove, fractionalOdds, ladderMedian, rateMove } from '../../../src/agents/markets-search/distribution.js';
 import { labelRange } from '../../../src/agents/markets-search/asked.js';
 
 const chances = (pairs: [string, number][]) => pairs.map(([label, chance]) => ({ label, range: labelRange(label), chance }));
@@ -17,6 +17,29 @@ describe('what prices imply', () => {
     expect(closed).toEqual({ mean: 50, median: '40 to 50', openEnded: false });
     // An outcome that is no level: no mean.
     expect(expectedLevel(chances([['Hold', 50], ['Cut 25bps', 50]]))).toBeNull();
+  });
+
+  it("a rate decision's outcomes are moves in basis points: the expected change, and a cut's and a hike's chance and size", () => {
+    expect(['Hold', 'Cut 25bps', 'Cut more than 25bps', 'Hike >25bps', 'Hike 50 bps', 'No change', 'Cut at least 50bps'].map(rateMove)).toEqual([
+      { bps: 0, open: false },
+      { bps: -25, open: false },
+      { bps: -50, open: true },
+      { bps: 50, open: true },
+      { bps: 50, open: false },
+      { bps: 0, open: false },
+      { bps: -50, open: true },
+    ]);
+    for (const label of ['Above 3.0', 'Cut', 'Shutdown', 'Hike 25%']) expect(rateMove(label), label).toBeNull();
+    // The demo's Fed prices, adding up to 110.5%: normalised before anything is weighed.
+    const move = expectedMove([['Cut more than 25bps', 33], ['Cut 25bps', 10], ['Hold', 16], ['Hike 25bps', 51.5]].map(([label, chance]) => ({ label: label as string, chance: chance as number })))!;
+    expect(move.mean).toBeCloseTo((-50 * 33 - 25 * 10 + 25 * 51.5) / 110.5, 10);
+    expect(move.cut!.chance).toBeCloseTo((100 * 43) / 110.5, 10);
+    expect(move.cut!.size).toBeCloseTo((50 * 33 + 25 * 10) / 43, 10);
+    expect(move.hike).toEqual({ chance: (100 * 51.5) / 110.5, size: 25 });
+    expect(move.openEnded).toBe(true);
+    // From the largest cut up: 33 + 10 + 16 = 59 of 110.5 reaches half at Hold.
+    expect(move.median).toBe('Hold');
+    expect(expectedMove([{ label: 'Hold', chance: 60 }, { label: 'Shutdown', chance: 40 }])).toBeNull();
   });
 
   it("a ladder's median is where the chance of ending above crosses 50%", () => {

@@ -742,6 +742,23 @@ describe('several questions in one, and odds follow-ups that change topic', () =
     const supposed = await cpi('if 3.0 drops to 80c whats my ev on yes');
     expect(supposed).toMatch(/^- \*\*Above 3\.0\*\* [^\n]*Buying YES at \$0\.80 against the model's 73\.4%: expected value −\$0\.066 per \$1 contract before fees/);
     expect(supposed).not.toContain('Above 2.6');
+    // Kelly at a price supposed: sized at it, of the outcome named; "and if it goes to 55c?" asks it again at that price.
+    const kelly40 = 'say hike dips to 40c, how much of a 5k bankroll should i put on it (kelly)?';
+    const at40 = await fed(kelly40);
+    expect(at40).toMatch(/^Supposing YES on \*\*Hike 25bps\*\* trades at \$0\.40 \(NO at \$0\.60\), not the report's quotes: on the model, the trade to size is \*\*YES on Hike 25bps\*\* at \$0\.40 against the model's 50\.8%[^\n]* is \*\*18\.0%\*\* of the bankroll; half Kelly 9\.0%\. On \$5,000: \$900 \(2,250 contracts at \$0\.40\) at full Kelly/);
+    const fedUrl = 'https://kalshi.com/markets/kxfeddecision/fed/kxfeddecision-26dec';
+    const again = (await client.chat.completions.create({ model: 'svc-agent', messages: [{ role: 'user', content: fedUrl }, { role: 'assistant', content: '(report)' }, { role: 'user', content: kelly40 }, { role: 'assistant', content: at40 }, { role: 'user', content: 'and if it goes to 55c?' }] })).choices[0]!.message.content!;
+    expect(again).toMatch(/^Supposing YES on \*\*Hike 25bps\*\* trades at \$0\.55 \(NO at \$0\.45\)[^\n]*the trade to size is \*\*NO on Hike 25bps\*\* at \$0\.45 against the model's 49\.2%[^\n]* is \*\*7\.6%\*\* of the bankroll/);
+    // "cut 25 yes" is Cut 25bps's YES, not 25 contracts; YES and NO of one outcome together lock in a loss of the spread.
+    const cut = await fed('ev of buying cut 25 yes?');
+    expect(cut).toMatch(/^- \*\*Cut 25bps\*\* \(KXFEDDECISION-26DEC-B\)[^\n]*Buying YES at \$0\.12 against the model's 7\.0%: expected value −\$0\.050 per \$1 contract before fees, not favoured/);
+    expect(cut).not.toContain('25 YES contracts');
+    expect(await fed('if i buy 200 pairs of yes and no on hold, what do i lock in?')).toMatch(/^No profit is locked in: YES on \*\*Hold\*\* at the ask, \$0\.18, and NO at \$0\.86 \(1 minus the \$0\.14 YES bid\) cost \$1\.04 a pair, and exactly one of the two pays \$1, so each pair loses the 4¢ spread whatever happens \[1\]\. 200 pairs cost \$208 and pay \$200: \$8 lost before fees\./);
+    // The expected size of a rate move: of a cut first when a cut is asked, the expected change, then a hike.
+    expect(await fed('expected extent of the cut?')).toMatch(/^A cut of any size: 38\.9% on the market, 36\.8% on the model; if there is one, about \*\*44 bps\*\* on the market and \*\*45 bps\*\* on the model\. On the market's prices, normalised to add up to 100%, the expected change in the rate is about \*\*−5\.5 bps\*\* and the median outcome \*\*Hold\*\*; on the model, about \*\*−4\.0 bps\*\* and \*\*Hike 25bps\*\* \[1\]\[2\]\[3\]\[4\]\. A hike of any size: 46\.6% on the market/);
+    expect(await fed('expected size of a hike?')).toMatch(/^A hike of any size: 46\.6% on the market, 50\.8% on the model; if there is one, about \*\*25 bps\*\*/);
+    // How money is lost, and what a price in cents means: in plain words.
+    for (const q of ['how do I lose money on this?', 'what does 16c on hold mean?']) expect(await fed(q), q).toMatch(/^\*\*Fed decision in December 2026\?\*\*, in plain words: the market lists 4 outcomes/);
     // A second part's "them" is what the first part named.
     const both = await game('bills ML in american odds? and if i throw 250 on them what do i get back');
     expect(both).toMatch(/^### Bills ML in american odds\?\n\n[^\n]*\n\n- \*\*Away team \(Bills\)\*\*: market 38\.5%[^\n]*→ \+160/);
@@ -1065,7 +1082,9 @@ describe('several questions in one, and odds follow-ups that change topic', () =
     // A ladder's median comes with its ranges; outcomes that are no levels have none.
     expect(await (await thread('https://kalshi.com/markets/kxcpiyoy/cpi/kxcpiyoy-26dec'))("what's the median?")).toContain('The median is above 3.2 on both.');
     const fedMedian = await (await thread('https://kalshi.com/markets/kxfeddecision/fed/kxfeddecision-26dec'))('median?');
-    expect(fedMedian).toMatch(/^The outcomes of this event are not levels on one scale, so they have no mean or median\. The likeliest outcome is \*\*Hike 25bps\*\* on the market \(51\.5% \(mid; 46\.6% normalised\)\)/);
+    // A rate decision's outcomes are moves in basis points: their mean and median.
+    expect(fedMedian).toMatch(/^On the market's prices, normalised to add up to 100%, the expected change in the rate is about \*\*−5\.5 bps\*\* and the median outcome \*\*Hold\*\*; on the model, about \*\*−4\.0 bps\*\* and \*\*Hike 25bps\*\* /);
+    expect(await (await thread('https://kalshi.com/markets/kxshutdown/government-shutdown/kxshutdown-26dec31'))('median?')).not.toContain('expected change in the rate');
     expect(await (await thread('https://kalshi.com/markets/kxboxoffice/opening-weekend-box-office/kxboxoffice-26nov22'))('expected opening weekend?')).toMatch(/^On the market's prices, normalised to add up to 100%, the expected value is about \*\*\$\d+\.\dM\*\* and the median outcome \*\*/);
     const game = await thread('https://kalshi.com/markets/kxnbagame/nba-game-winner/kxnbagame-26nov21lalbos');
     // The underdog, and how far behind the favourite.

@@ -40,6 +40,13 @@ describe('svc-agent (router)', () => {
     expect(ann[0].url).toBe('https://kalshi.com/markets/kxfeddecision/fed-rate-decision/kxfeddecision-26dec');
   });
 
+  it("the expected size of a rate move, from a rate decision's prices", async () => {
+    const { apiKey } = await svc.account();
+    const text = (await new OpenAI({ baseURL: svc.baseURL, apiKey }).responses.create({ model: 'svc-agent', input: 'whats the expected size of the fed move in december' })).output_text;
+    expect(text).toMatch(/^Open Kalshi events matching/);
+    expect(text).toMatch(/KXFEDDECISION-26DEC[^\n]* On these prices, normalised to add up to 100%, the expected change in the rate is about [−+]?\d+\.\d bps: a cut of any size \d+\.\d% \(about \d+ bps if there is one\), a hike of any size \d+\.\d% \(about 25 bps if there is one\)/);
+  });
+
   it('lists a ladder of strikes in the order of its levels; "inflation" finds CPI, not every price', async () => {
     const { apiKey } = await svc.account();
     const client = new OpenAI({ baseURL: svc.baseURL, apiKey });
