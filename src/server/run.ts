@@ -50,6 +50,7 @@ class HttpAgentRequest implements AgentRequest {
   readonly #detached: boolean;
   #gone: AbortController | null = null;
   #left = false;
+  #stopped = false;
 
   constructor(run: RunOptions, caller: Caller, requestId: string) {
     this.#detached = run.detached;
@@ -62,17 +63,23 @@ class HttpAgentRequest implements AgentRequest {
   }
 
   get signal(): AbortSignal {
-    if (this.#detached) return NEVER;
+    if (this.#detached && !this.#stopped) return NEVER;
     if (!this.#gone) {
       this.#gone = new AbortController();
-      if (this.#left) this.#gone.abort();
+      if (this.#left || this.#stopped) this.#gone.abort();
     }
     return this.#gone.signal;
   }
 
-  /** The client went away: aborts the signal (now, or when it is first asked for). */
+  /** The client went away: aborts the signal (now, or when it is first asked for), unless the run is detached from its client. */
   clientLeft(): void {
     this.#left = true;
+    if (!this.#detached) this.#gone?.abort();
+  }
+
+  /** The run was stopped (a background response cancelled): aborts the signal, detached or not, so nothing is started or paid for after. */
+  stopped(): void {
+    this.#stopped = true;
     this.#gone?.abort();
   }
 }
@@ -116,10 +123,12 @@ class HttpRun implements Run {
   }
 
   stop(): void {
+    this.#request.stopped();
     this.#agentRun.stop();
   }
 
   end(): void {
+    this.#request.stopped();
     this.#agentRun.stop();
     this.#leave();
   }

@@ -275,6 +275,12 @@ export function predictionMarketsAgent(o: PredictionMarketsOptions): Agent {
         let holdId: string | null = null;
         let adoptedFrom: string | null = null;
         let remaining = 0;
+        // Stopped before anything was paid for (a background response cancelled, a client gone while
+        // the event was looked up): nothing is charged or generated.
+        if (req.signal.aborted) {
+          await lead.abandon();
+          throw new SvcError('invalid_request', { code: 'client_disconnected', message: 'The request was stopped before the report was paid for; nothing was charged or generated.' });
+        }
         if (!joined) {
           let held: Awaited<ReturnType<Billing['hold']>>;
           try {

@@ -24,7 +24,7 @@ let intercept: ((req: FakeRequest) => FakeReply | undefined) | undefined;
 beforeAll(async () => {
   // Series of their own for the tests of generations led elsewhere: nothing else stores or claims them.
   const world = buildWorld();
-  for (const ticker of ['KXLAPSED', 'KXRETRYLAPSED', 'KXPAIDLAPSED', 'KXNOSTART', 'KXSTOPPED', 'KXSTOREDMEANWHILE', 'KXIDEMSTREAM', 'KXIDEMPLAIN', 'KXIDEMCRASH', 'KXSAVEDTHENDIED']) addSeries(world, tenMarketSpec(ticker));
+  for (const ticker of ['KXLAPSED', 'KXRETRYLAPSED', 'KXPAIDLAPSED', 'KXNOSTART', 'KXSTOPPED', 'KXSTOREDMEANWHILE', 'KXIDEMSTREAM', 'KXIDEMPLAIN', 'KXIDEMCRASH', 'KXSAVEDTHENDIED', 'KXCANCELLED']) addSeries(world, tenMarketSpec(ticker));
   fake = await startFakeKalshi({ world, intercept: (req) => intercept?.(req) });
   svc = await startService({
     env: { SVC_KALSHI_API_URL: fake.apiUrl, SVC_KALSHI_RETRIES: '2', SVC_KALSHI_TIMEOUT_MS: '400', SVC_KEEPALIVE_MS: '3000' },
@@ -862,6 +862,27 @@ describe('a generation led elsewhere (another replica on the same database)', ()
     expect(((await res.json()) as any).output[0].content[0].text).toBe(saved.text);
     expect(await balance(id)).toBe(10);
     expect(await svc.service.deps.reports.versions(event)).toHaveLength(1);
+  });
+
+  it('a background response cancelled while the event was looked up holds nothing, generates nothing and charges nothing', async () => {
+    const { event, url } = freshEvent('KXCANCELLED');
+    const { id, apiKey } = await svc.account({ plan: 'pro', credits: 10 });
+    let lookups = 0;
+    intercept = (req) => (req.path.endsWith(`/events/${event}`) && lookups++ === 0 ? { ...(fake.reply(req) as Exclude<FakeReply, string>), delayMs: 400 } : undefined);
+    const started = (await (await post(`${svc.baseURL}/responses`, apiKey, { model: `${MODEL}:refresh`, input: url, background: true })).json()) as { id: string };
+    while (!lookups) await sleep(10);
+    const cancelled = await post(`${svc.baseURL}/responses/${started.id}/cancel`, apiKey, {});
+    expect(((await cancelled.json()) as any).status).toBe('cancelled');
+    // Past the lookup, and past when the report would have been generated.
+    await sleep(1500);
+    expect(await balance(id)).toBe(10);
+    expect(await ledgerKinds(id)).toEqual(['grant:10']);
+    expect(await svc.service.deps.reports.versions(event)).toHaveLength(0);
+    // The event is not left claimed: a later request generates it.
+    const res = await post(`${svc.baseURL}/responses`, apiKey, { model: MODEL, input: url });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('x-report-cache')).toBe('miss');
+    expect(await balance(id)).toBe(7);
   });
 });
 
