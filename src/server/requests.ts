@@ -338,12 +338,13 @@ export function parseChatRequest(raw: unknown): ChatRequest {
     if (!['system', 'developer', 'user', 'assistant'].includes(role)) {
       throw invalidValue(`${p}.role`, `'${role}' is not supported. Use 'system', 'developer', 'user' or 'assistant' ('tool' results are passed over).`);
     }
-    if (m.content === undefined) throw missing(`${p}.content`);
-    // An assistant turn with null content only called tools (nothing to pass on) or refused
-    // (the refusal is what it said).
+    // An assistant turn with null content (or none, beside its tool calls, as OpenAI allows) only
+    // called tools (nothing to pass on) or refused (the refusal is what it said).
+    const called = role === 'assistant' && (m.tool_calls !== undefined || m.function_call !== undefined || m.refusal !== undefined);
+    if (m.content === undefined && !called) throw missing(`${p}.content`);
     const refusal = role === 'assistant' ? mf.string('refusal') : undefined;
     const text =
-      m.content === null && role === 'assistant' ? (refusal ?? '') : contentText(m.content, `${p}.content`, new Set(['text', ...(role === 'assistant' ? ['refusal'] : [])]));
+      (m.content === null || m.content === undefined) && role === 'assistant' ? (refusal ?? '') : contentText(m.content, `${p}.content`, new Set(['text', ...(role === 'assistant' ? ['refusal'] : [])]));
     if (role === 'system' || role === 'developer') system.push(text);
     else turns.push({ role: role as Turn['role'], content: text, param: p });
   });

@@ -35,7 +35,8 @@ export class SseWriter {
       ...inherited,
       ...headers,
       'content-type': 'text/event-stream; charset=utf-8',
-      'cache-control': 'no-cache',
+      // (A scope that must never be cached, the playground's, keeps its no-store.)
+      'cache-control': inherited['cache-control'] === 'no-store' ? 'no-store' : 'no-cache',
       connection: 'keep-alive',
       'x-accel-buffering': 'no',
     };

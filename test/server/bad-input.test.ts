@@ -131,6 +131,15 @@ const CASES: Case[] = [
   { name: 'chat: unknown role', path: C, body: chat({ messages: [{ role: 'robot', content: 'x' }] }), status: 400, code: 'invalid_value', param: 'messages[0].role' },
   { name: 'chat: only a function result', path: C, body: chat({ messages: [{ role: 'function', content: 'x', name: 'f' }] }), status: 400, code: 'invalid_value', param: 'messages[0]' },
   { name: 'chat: message without content', path: C, body: chat({ messages: [{ role: 'user' }] }), status: 400, code: 'missing_required_parameter', param: 'messages[0].content' },
+  { name: 'chat: assistant message without content or tool calls', path: C, body: chat({ messages: [user('q'), { role: 'assistant' }, user('q')] }), status: 400, code: 'missing_required_parameter', param: 'messages[1].content' },
+  {
+    name: 'chat: ends with a tool result after a tool call without content',
+    path: C,
+    body: chat({ messages: [user('q'), { role: 'assistant', tool_calls: [{ id: '1', type: 'function', function: { name: 'f', arguments: '{}' } }] }, { role: 'tool', tool_call_id: '1', content: 'ok' }] }),
+    status: 400,
+    code: 'invalid_value',
+    param: 'messages[2]',
+  },
   { name: 'chat: content is a number', path: C, body: chat({ messages: [user(42)] }), status: 400, code: 'invalid_type', param: 'messages[0].content' },
   {
     name: 'chat: image_url part',

@@ -231,6 +231,17 @@ describe.each(CLIENTS)('%s', (_name, make, SDK) => {
       ],
     });
     expect(chat.choices[0]!.message.content).toBe('user: Apple revenue? | assistant:  | assistant: It was 1. | user: And Microsoft?');
+    // The content of a turn that called tools may be left out, as OpenAI allows.
+    const omitted = await client.chat.completions.create({
+      model: 'svc-turns',
+      messages: [
+        { role: 'user', content: 'Apple revenue?' },
+        { role: 'assistant', tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'lookup', arguments: '{"q":"AAPL"}' } }] },
+        { role: 'tool', tool_call_id: 'call_1', content: '{"revenue":1}' },
+        { role: 'user', content: 'And Microsoft?' },
+      ],
+    });
+    expect(omitted.choices[0]!.message.content).toBe('user: Apple revenue? | assistant:  | user: And Microsoft?');
     const r = await client.responses.create({
       model: 'svc-turns',
       input: [

@@ -418,6 +418,9 @@ describe('web pages: playground API, throttling and settings', () => {
       body: JSON.stringify({ model: 'svc-test', input: 'hi', stream: true }),
     });
     expect(res.status).toBe(200);
+    // A stream, like every playground answer, is never stored by a cache.
+    expect(res.headers.get('cache-control')).toBe('no-store');
+    expect(res.headers.get('content-type')).toMatch(/^text\/event-stream/);
     const events = (await readSse(res)).frames.map((f) => JSON.parse(f.data));
     const completed = events.find((e) => e.type === 'response.completed');
     expect(completed.response.output_text ?? completed.response.output[0].content[0].text).toBe('You asked: hi [1]');
