@@ -27,6 +27,7 @@ export interface Found {
 /** Whether it happens, asked of one yes/no contract ("will the government shut down?", "is a new model going to be released?"). */
 const WILL_IT_HAPPEN = new RegExp(`${WILL_IT.source}|\\b(?:how likely|likely to|chances? (?:of|that))\\b`, 'i');
 /** Who leads among exclusive outcomes ("who's the fav?", "which is favoured?"). */
+const UNDERDOG_ASKED = /\b(?:underdogs?|dogs?|long ?shots?|least likely)\b/i;
 const FAVOURITE_ASKED = /\b(?:fav|fave|favou?rite|favou?red|front-?runner|who(?:'s| is) (?:winning|ahead|leading))\b/i;
 
 /** What exclusive outcomes' prices add up to, or those prices scaled to 100% ("normalised?", "overround?"). */
@@ -193,8 +194,11 @@ function eventLine(event: KalshiEvent, category: string, n: number, { levels, si
   // Named by their words ("a cut"), when no level is asked: some of the outcomes, not all.
   // Asked what the prices add up to ("more than 100%"), no outcome is meant.
   const named = levels.length || SUM_ASKED.test(text) ? [] : namedOutcomes(markets, text, event.title);
-  const byWords = named.length && named.length < markets.length ? named : [];
-  const asked = new Set(covered.length ? covered : atLevels.length ? atLevels : byWords);
+  // "Below 41% or 41% to 42%?": outcomes each side of an "or" names by its label, added up.
+  const labelled = /\s+or\s+/i.test(text) && event.mutually_exclusive ? markets.filter((m) => new RegExp(`(?<![\\w.])${priceLine(m).label.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\\w.%])`, 'i').test(text)) : [];
+  const either = labelled.length > 1 && labelled.length < markets.length ? labelled : [];
+  const byWords = either.length ? either : named.length && named.length < markets.length ? named : [];
+  const asked = new Set(either.length ? either : covered.length ? covered : atLevels.length ? atLevels : byWords);
   // Exclusive outcomes named together add up ("odds of a cut?" of two cuts).
   const together = byWords.length > 1 && event.mutually_exclusive ? byWords.map((m) => priceLine(m)) : [];
   if (together.length && together.every((p) => p.price !== null)) {
@@ -243,7 +247,7 @@ function eventLine(event: KalshiEvent, category: string, n: number, { levels, si
   }
   // "between 48 and 55": exclusive ranges wholly inside it added up (those it cuts through bound
   // it); of a ladder, the lower rung less the higher.
-  const between = rangeAsked(text);
+  const between = either.length ? null : rangeAsked(text);
   if (between && markets.length > 1) {
     const note = spanNote(markets, between, isLadder, sumSaid);
     if (note) notes.push(note);
@@ -293,10 +297,13 @@ function impliedNote(event: KalshiEvent, markets: readonly KalshiMarket[], text:
     const lean = Math.abs(yes - 50) < 5 ? 'about even' : yes > 50 ? 'more likely than not' : 'less likely than not';
     return `On the market's price, “${quoteCaller(withTeam(priced[0]!.p.label, event.title))}” is ${lean}: ${formatPercent(priced[0]!.p.price!)}.`;
   }
-  // "Who's the fav?" of exclusive outcomes: the one priced highest.
-  if (FAVOURITE_ASKED.test(text) && event.mutually_exclusive && !isLadder && priced.length > 1) {
+  // "Who's the fav?" of exclusive outcomes: the one priced highest; "whos the dog and by how much": the lowest, and how far behind.
+  if ((FAVOURITE_ASKED.test(text) || UNDERDOG_ASKED.test(text)) && event.mutually_exclusive && !isLadder && priced.length > 1) {
     const top = priced.reduce((a, b) => (b.p.price! > a.p.price! ? b : a));
-    return `The market's favourite is “${quoteCaller(withTeam(top.p.label, event.title))}” at ${formatPercent(top.p.price!)}.`;
+    const said = (x: typeof top) => `“${quoteCaller(withTeam(x.p.label, event.title))}” at ${formatPercent(x.p.price!)}`;
+    if (!UNDERDOG_ASKED.test(text)) return `The market's favourite is ${said(top)}.`;
+    const low = priced.reduce((a, b) => (b.p.price! < a.p.price! ? b : a));
+    return `The market's ${priced.length === 2 ? 'underdog' : 'least likely outcome'} is ${said(low)}, ${((100 * (top.p.price! - low.p.price!)) / SCALE).toFixed(1)} points behind the favourite, ${said(top)}.`;
   }
   // "Those add up to more than 100%, normalised?": the sum, and each price scaled to it.
   if (SUM_ASKED.test(text) && markets.length > 1) {

@@ -35,7 +35,9 @@ const STOP_WORDS =
   // Trading words around a topic ("EV of buying 100 YES on eth above 3400?", "an arbitrage on the cpi ladder?", "whats hot rn"), read apart.
   'ok okay then tho though actually again got gotten ev rn now currently buy buying bought sell selling sold yes arb arbs arbitrage arbitrages free money guaranteed profit profits lock locked riskless max loss payoff payouts payout trade trades trading spot worth ' +
   // The size of a move asked ("the expected size of the Fed's move"), read apart.
-  'move moves extent magnitude big large much';
+  'move moves extent magnitude big large much ' +
+  // Chat filler: "yo", "lol", "nah i meant".
+  'yo lol lmao haha bro dude nah ya yah yeah yep nope hey hi ngl idk imo fr tbh meant mean just dog dogs line got';
 
 /** Query words that should also match their usual synonyms in event titles. */
 const SYNONYMS: Record<string, string[]> = {

@@ -545,7 +545,8 @@ export function classify(asked: string, history: readonly Turn[] = []): Route {
       if (listing) return { ...listing, aboutEvent: true, reason: 'a follow-up about an event of the search before', context: turn.content };
       // A turn that was itself about an event being discussed ("the model's probability for Hold?"
       // after its address) took that event's route: so does a follow-up to it ("and its price?").
-      if (earlier.kind !== 'help' && aboutTheEvent(turn.content, earlier, own)) {
+      // (Not one naming a topic of another event: "and eth?" after questions about a Bitcoin event.)
+      if (earlier.kind !== 'help' && aboutTheEvent(turn.content, earlier, own) && !tokens(question).some((w) => !own.has(w) && hasWord([w], EVENT_TOPICS) !== null)) {
         const resolved = classify(turn.content, history.slice(0, i));
         if (resolved.kind === 'kalshi_url') return { ...resolved, reason: 'a follow-up about the Kalshi event of an earlier turn', context: turn.content };
       }

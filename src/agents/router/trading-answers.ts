@@ -63,6 +63,8 @@ export function quoteText(question: string, shown: Row[], contracts: Map<string,
     else if (payout && ask !== null) line += `. A YES contract bought at the ask, $${ask.toFixed(2)}, pays $1.00 if it resolves YES: $${(1 - ask).toFixed(2)} profit per contract before fees, the $${ask.toFixed(2)} lost if it resolves NO`;
     // "If I buy 500 NO": what that many cost, the most they can lose, and what they pay.
     const each = no ? noPrice : ask;
+    // "What does the NO side cost?": one contract of that side.
+    if (/\bcosts?\b/i.test(question) && !payout && quantity === null && stake === null && each !== null) line += `. A ${no ? 'NO' : 'YES'} contract costs $${each.toFixed(2)}${no ? ' (1 minus the YES bid)' : ' at the ask'} and pays $1.00 if it resolves ${no ? 'NO' : 'YES'}`;
     if (quantity !== null && quantity > 0 && each !== null && stake === null) {
       const cost = (quantity * Math.round(each * 100)) / 100;
       line += `. ${quantity.toLocaleString('en-US')} ${no ? 'NO' : 'YES'} contracts at $${each.toFixed(2)} cost $${money(cost)}, the most they can lose; if it resolves ${no ? 'NO' : 'YES'} they pay $${money(quantity)}, a profit of $${money(quantity - cost)} before fees`;

@@ -243,6 +243,17 @@ describe('follow-ups take the route of the conversation', () => {
     expect(classify('how did apple lose money in 2024?').kind).toBe('filings');
   });
 
+  it("another event's topic after questions about an event is searched, not that event again", () => {
+    const btc: Turn[] = [
+      { role: 'user', content: 'kxbtcd-26nov20' },
+      { role: 'assistant', content: '**Bitcoin price on November 20, 2026 at 10am ET?** (KXBTCD-26NOV20) [1]\n\nCurrent prices' },
+      { role: 'user', content: 'is it likely to be above 96k?' },
+      { role: 'assistant', content: 'On its live prices …' },
+    ];
+    expect(classify('and eth?', btc).kind).toBe('odds');
+    expect(classify('and below 92k?', btc)).toMatchObject({ kind: 'kalshi_url', aboutEvent: true });
+  });
+
   it('a follow-up carries the question it continues', () => {
     expect(classify('and of a hold?', odds)).toMatchObject({ kind: 'odds', context: 'what are the odds of a fed cut in december?' });
     expect(classify('what are the odds of a shutdown?', sec).context).toBeUndefined();

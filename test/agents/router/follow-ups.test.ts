@@ -757,6 +757,19 @@ describe('several questions in one, and odds follow-ups that change topic', () =
     // The expected size of a rate move: of a cut first when a cut is asked, the expected change, then a hike.
     expect(await fed('expected extent of the cut?')).toMatch(/^A cut of any size: 38\.9% on the market, 36\.8% on the model; if there is one, about \*\*44 bps\*\* on the market and \*\*45 bps\*\* on the model\. On the market's prices, normalised to add up to 100%, the expected change in the rate is about \*\*−5\.5 bps\*\* and the median outcome \*\*Hold\*\*; on the model, about \*\*−4\.0 bps\*\* and \*\*Hike 25bps\*\* \[1\]\[2\]\[3\]\[4\]\. A hike of any size: 46\.6% on the market/);
     expect(await fed('expected size of a hike?')).toMatch(/^A hike of any size: 46\.6% on the market, 50\.8% on the model; if there is one, about \*\*25 bps\*\*/);
+    // A side alone corrects the question before; "the other side of that one" is its NO.
+    const fedTurns = async (...qs: string[]) => {
+      const messages: { role: 'user' | 'assistant'; content: string }[] = [{ role: 'user', content: fedUrl }, { role: 'assistant', content: '(report)' }];
+      let text = '';
+      for (const q of qs) {
+        messages.push({ role: 'user', content: q });
+        text = (await client.chat.completions.create({ model: 'svc-agent', messages })).choices[0]!.message.content!;
+        messages.push({ role: 'assistant', content: text });
+      }
+      return text;
+    };
+    expect(await fedTurns('odds of a hold?', 'what do 100 of those cost', 'no i meant the NO side')).toMatch(/^- \*\*Hold\*\* \(KXFEDDECISION-26DEC-C\)[^\n]*100 NO contracts at \$0\.86 cost \$86, the most they can lose; if it resolves NO they pay \$100/);
+    expect(await fedTurns('odds of a hold?', 'whats the other side of that one cost')).toMatch(/^- \*\*Hold\*\* \(KXFEDDECISION-26DEC-C\)[^\n]*A NO contract costs \$0\.86 \(1 minus the YES bid\) and pays \$1\.00 if it resolves NO\./);
     // How money is lost, and what a price in cents means: in plain words.
     for (const q of ['how do I lose money on this?', 'what does 16c on hold mean?']) expect(await fed(q), q).toMatch(/^\*\*Fed decision in December 2026\?\*\*, in plain words: the market lists 4 outcomes/);
     // A second part's "them" is what the first part named.

@@ -40,6 +40,27 @@ describe('svc-agent (router)', () => {
     expect(ann[0].url).toBe('https://kalshi.com/markets/kxfeddecision/fed-rate-decision/kxfeddecision-26dec');
   });
 
+  it('reads slang and filler around a topic: "yo … lol", "lakers celts", "whos the dog and by how much"', async () => {
+    const { apiKey } = await svc.account();
+    const client = new OpenAI({ baseURL: svc.baseURL, apiKey });
+    expect((await client.responses.create({ model: 'svc-agent', input: 'yo whats the odds the fed cuts in dec lol' })).output_text).toMatch(/^Open Kalshi events matching “yo whats the odds the fed cuts in dec lol”, with current prices/);
+    const game = await client.responses.create({ model: 'svc-agent', input: 'lakers vs celts who u got' });
+    expect(game.output_text).toContain('KXNBAGAME-');
+    const dog = (await client.responses.create({ model: 'svc-agent', input: 'whos the dog and by how much', previous_response_id: game.id })).output_text;
+    expect(dog).toMatch(/The market's underdog is “(?:Home|Away) team \((?:Celtics|Lakers)\)” at \d+\.\d%, \d+\.\d points behind the favourite, “(?:Home|Away) team \((?:Celtics|Lakers)\)” at \d+\.\d%\./);
+  });
+
+  it('outcomes named by their labels on each side of an "or" are added up, no other outcome marked', async () => {
+    const { apiKey } = await svc.account();
+    const client = new OpenAI({ baseURL: svc.baseURL, apiKey });
+    const first = await client.responses.create({ model: 'svc-agent', input: 'presidential approval odds' });
+    const text = (await client.responses.create({ model: 'svc-agent', input: 'below 41% or 41% to 42%?', previous_response_id: first.id })).output_text;
+    const line = text.split('\n').find((l) => l.includes('KXAPPROVAL'))!;
+    const [below, next] = [Number(/\*\*Below 41% (\d+\.\d)%\*\*/.exec(line)![1]), Number(/\*\*41% to 42% (\d+\.\d)%\*\*/.exec(line)![1])];
+    expect(line).toMatch(new RegExp(`Together, “Below 41%” and “41% to 42%”: about ${(below + next).toFixed(1)}%`));
+    expect(line).not.toMatch(/\*\*42% to 43%/);
+  });
+
   it("the expected size of a rate move, from a rate decision's prices", async () => {
     const { apiKey } = await svc.account();
     const text = (await new OpenAI({ baseURL: svc.baseURL, apiKey }).responses.create({ model: 'svc-agent', input: 'whats the expected size of the fed move in december' })).output_text;
