@@ -33,7 +33,7 @@ export function financialsAgent(core: Core): Agent {
     const index = await lib.companyIndex();
     if (asksCoverage(asked)) return yield* coverageAnswer(lib, index.size);
     // "For all three", "every company": each company a snapshot holds.
-    const question = withComponents(await acrossCovered(lib, parseWithInstructions(req.messages, req.instructions, index), asked), asked, () => parseWithInstructions(req.messages.slice(0, -1), req.instructions, index));
+    const question = withComponents(await acrossCovered(lib, parseWithInstructions(req.messages, req.instructions, index), asked, req.messages.slice(0, -1)), asked, () => parseWithInstructions(req.messages.slice(0, -1), req.instructions, index));
     const elsewhere = askedOfMarkets(asked, question);
     if (elsewhere) return yield* said(elsewhere);
     const currency = currencyNote(asked);

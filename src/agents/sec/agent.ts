@@ -6,7 +6,7 @@ import { asksCoverage, clipped, parseWithInstructions, type SecQuestion } from '
 import type { CompanyRef } from '../../data/sec/types.js';
 import type { ReportedFact } from '../../data/sec/facts.js';
 import type { MetricId } from '../../data/sec/metrics.js';
-import type { Agent, AgentEvent, AgentRequest, Citation } from '../types.js';
+import type { Agent, AgentEvent, AgentRequest, Citation, Turn } from '../types.js';
 import { OUT_OF_SCOPE } from '../../text.js';
 import { CHART_ASKED, withCharts } from '../financials/chart.js';
 import { answerValuation, valuationInConversation } from './valuation.js';
@@ -79,7 +79,7 @@ async function* answerSec(lib: SecLibrary, request: AgentRequest): AsyncGenerato
   if (asksCoverage(asked)) return yield* coverageAnswer(lib, index.size);
   // "Does the 10-K mention layoffs?" of no company: a filing's words, not its figures (of a company, its key figures say so).
   if (FILING_WORDS.test(last) && !NEW_SUBJECT.test(last) && !parseWithInstructions(request.messages, request.instructions, index)?.companies.some((c) => c.status === 'found')) return yield* said(`I read the figures companies file with the SEC (the XBRL data of their 10-K and 10-Q filings), not the filings' text, so I cannot say what a filing says or mentions about a subject (risk factors, layoffs, lawsuits, strategy). Ask for a figure instead, for example “Apple revenue last quarter” or “Microsoft operating expenses for the last 4 quarters”, each cited to the filing page it comes from, where the filing can be read.\n`);
-  let question = await acrossCovered(lib, parseWithInstructions(request.messages, request.instructions, index), asked);
+  let question = await acrossCovered(lib, parseWithInstructions(request.messages, request.instructions, index), asked, request.messages.slice(0, -1));
   const elsewhere = askedOfMarkets(asked, question);
   if (elsewhere) return yield* said(elsewhere);
   question = withComponents(question, asked, () => parseWithInstructions(request.messages.slice(0, -1), request.instructions, index));
@@ -170,6 +170,8 @@ function periodsAsked(request: AgentRequest, question: SecQuestion | null): Span
   if (!span) return null;
   // "By how much did net income increase between FY2022 and FY2024?": one change between the two, not a table.
   if (question?.stated.comparison && question.comparison && /\bbetween\b/i.test(users.at(-1) ?? '') && CHANGE.test(users.at(-1) ?? '')) return null;
+  // "TTM revenue?" after a table of years: the trailing twelve months, not the years again.
+  if (question?.ttm && /\b(?:ttm|ltm|trailing[- ]twelve|(?:last|past) twelve months)\b/i.test(users.at(-1) ?? '') && !spanAsked(users.slice(-1), question)) return null;
   if (span.years) return span;
   // "average of the last four quarters": each of them and their mean, not the trailing twelve months as one figure.
   return span.latest && span.count > 1 && (!question?.ttm || span.summaries?.includes('average')) ? span : null;
@@ -202,9 +204,12 @@ const ACROSS = /\b(?:which|what|who)\b[^?]{0,200}?\b(?:compan(?:y|ies)|of them|o
  * their latest fiscal years unless a period is said. Live, every XBRL filer is covered, so none are
  * guessed: the answer asks which companies to compare.
  */
-export async function acrossCovered(lib: SecLibrary, question: SecQuestion | null, text: string): Promise<SecQuestion | null> {
-  if (!question || !ACROSS.test(text)) return question;
+export async function acrossCovered(lib: SecLibrary, question: SecQuestion | null, text: string, earlier: readonly Turn[] = []): Promise<SecQuestion | null> {
+  if (!question) return question;
   const found = question.companies.filter((c) => c.status === 'found').length;
+  // "By how much vs the lowest?" after "which company has the highest net margin?": the companies that one ranked.
+  const ranked = !ACROSS.test(text) && !found && !question.stated.companies && earlier.some((t) => t.role === 'user' && ACROSS.test(clipped(t.content)));
+  if (!ACROSS.test(text) && !ranked) return question;
   // "Which is the most levered of the three?" after two of them were last named: all three.
   const counted = /\b(?:of the|all|the) (two|three|four|five|2|3|4|5)\b/i.exec(text)?.[1];
   // "Compare to the other two", "and the others?": every company covered, those named so far among them.

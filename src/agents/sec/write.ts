@@ -75,6 +75,12 @@ const COMBINED = /\b(?:combined|together|in total|total of|sum of|added up|add(?
 /** "Q5 2024", "0Q": said as a quarter, and none is. */
 const GROWTH_WORDS = /\b(?:grow|grows|grew|grown|growing|increase[ds]?|increasing|rise|rises|rose|risen|rising|gain(?:ed|s)?|improve[ds]?|go up|went up|higher|larger|bigger|expand(?:s|ed)?|widen(?:s|ed)?)\b/i;
 const DECLINE_WORDS = /\b(?:decline[ds]?|declining|fall|falls|fell|fallen|falling|drop(?:s|ped)?|decrease[ds]?|decreasing|shrink|shrinks|shrank|shrunk|go down|went down|lower|smaller|worsen(?:ed|s)?|contract(?:s|ed)?|narrow(?:s|ed)?|compress(?:es|ed)?)\b/i;
+/** A figure judged ("is that good?", "is it high?", "is this healthy?"). */
+const JUDGED = /^\W*(?:(?:so|and|ok)\W+)?(?:is|are|was|were) (?:that|it|this|those|these|they) (?:good|bad|high|low|healthy|strong|weak|ok|okay|normal|decent|impressive|a lot|too (?:high|low))\b/i;
+/** One figure as a share of another ("total liabilities as a % of total assets", "cash as a percentage of assets"). */
+const SHARE_OF = /\b(?:as an? (?:%|percent(?:age)?|share|proportion|fraction) of|(?:%|percent(?:age)?|share|proportion) of (?:the |its |their )?(?:total )?)/i;
+/** How far apart the figures ranked are ("by how much vs the lowest, in points", "the gap between the top and bottom"). */
+const SPREAD_ASKED = /\b(?:by how much|how much (?:more|less|higher|lower|bigger|smaller)|difference|gap|spread|vs\.? the (?:lowest|highest|smallest|largest|bottom|top)|in (?:percentage )?points)\b/i;
 /** A question answered yes or no ("Did …", "Has …", "Is …"). */
 const YES_NO = /^\s*(?:did|does|do|has|have|had|is|was|were|are)\b/i;
 const NO_QUARTER = /^(?:f?q[05-9]|[05-9]q)\b/i;
@@ -590,7 +596,8 @@ export class AnswerWriter {
     const [up, down] = [GROWTH_WORDS.test(text), DECLINE_WORDS.test(text)];
     // "How did it change?": no direction presumed, the change told first all the same.
     // "Did it expand or contract?": either way asked, the way it went told, no yes or no.
-    const neutral = (!up && !down && /\bchange[ds]?\b/i.test(text)) || (up && down && /\bor\b/i.test(text));
+    // ("How many bps did gross margin move?" too.)
+    const neutral = (!up && !down && /\b(?:change[ds]?|mov(?:e|es|ed)|how many (?:bps|basis points|percentage points|points))\b/i.test(text)) || (up && down && /\bor\b/i.test(text));
     if (up === down && !neutral) return null;
     const claimed = neutral ? null : up ? 'up' : down ? 'down' : null;
     // Asked of a margin ("did the gross margin improve?"): the margin's move, in points.
@@ -733,6 +740,24 @@ export class AnswerWriter {
    * What a figure is compared on between companies: the margin when one was asked for, the change
    * when growth was, the trailing twelve months when those were, else the amount itself.
    */
+  /**
+   * "Total liabilities as a % of total assets?": of two figures asked of each company for one
+   * period, the first as a share of the second, from the values in the table.
+   */
+  #sharesOf(figures: Figure[], text: string): string[] {
+    const ids = this.#plan.question?.metrics ?? [];
+    if (!SHARE_OF.test(text) || ids.length !== 2 || ids[1] === 'revenue') return [];
+    const out: string[] = [];
+    for (const cik of new Set(figures.map((f) => f.company.cik))) {
+      const [part, whole] = ids.map((id) => figures.find((f) => f.company.cik === cik && f.metric.id === id));
+      if (part?.result.kind !== 'value' || whole?.result.kind !== 'value' || !part.result.value || !whole.result.value || whole.result.value.value <= 0) continue;
+      if (part.result.period.end !== whole.result.period.end) continue;
+      const [a, b] = [part.result.value, whole.result.value];
+      out.push(`- ${capitalise(its(part.company))} ${part.metric.label} ${part.metric.plural ? 'were' : 'was'} **${((100 * a.value) / b.value).toFixed(1)}%** of its ${whole.metric.label} ${part.metric.type === 'instant' ? balanceDate(part.result.period, part.fin.calendar) : `for ${periodWithEnd(part.result.period, part.fin.calendar)}`}: ${formatAmount(a.value, a.unit, part.metric, this.#scale(a))} ${this.#refs(a)} over ${formatAmount(b.value, b.unit, whole.metric, this.#scale(b))} ${this.#refs(b)}.`);
+    }
+    return out;
+  }
+
   #measure(f: Figure): { value: number; shown: string; end: string; period: string; kind: 'amount' | 'share' | 'growth'; unit: string; raw: MetricValue } | null {
     const r = f.result;
     if (r.kind !== 'value' && r.kind !== 'calendar-year') return null;
@@ -791,15 +816,24 @@ export class AnswerWriter {
       const named = (s: (typeof ranked)[number], what = '') => `${its(s.figure.company)}${what}${samePeriod ? '' : ` for ${s.period}`}`;
       const [high, low] = [ranked[0]!, ranked.at(-1)!];
       // "combined revenue", "together", "in total": the sum, before how they differ. Per-share figures do not add up.
-      if (kind === 'amount' && COMBINED.test(this.#plan.question?.text ?? '')) {
+      // (Of growth rates asked before, the amounts they grew to.)
+      if ((kind === 'amount' || kind === 'growth') && COMBINED.test(this.#plan.question?.text ?? '')) {
         const sum = formatAmount(shown.reduce((a, x) => a + x.raw.value, 0), high.unit, metric, this.#scale(high.raw));
-        if (!/per share$/.test(sum)) out.push(`${capitalise(label)} of ${shown.map((x) => shortName(x.figure.company.name)).join(' and ')} together${samePeriod ? '' : ', each for its period in the table'}: ${sum}${monthsApart}.`);
+        if (!/per share$/.test(sum)) out.push(`${capitalise(kind === 'growth' ? metric.label : label)} of ${shown.map((x) => shortName(x.figure.company.name)).join(' and ')} together${samePeriod ? '' : ', each for its period in the table'}: ${sum}${monthsApart}.`);
       }
       // Latest figures months apart are compared on periods ending together instead, below the table.
       const aligned = !samePeriod && ranked.length === 2 && kind === 'amount' && this.#plan.cross.some((c) => c.reason === 'latest' && c.metric === metric && c.value);
       if (aligned) continue;
       if (ranked.length > 2) {
         out.push(`${capitalise(label)}, ${kind === 'amount' ? 'largest to smallest' : 'highest to lowest'}: ${ranked.map((s) => `${shortName(s.figure.company.name)} ${s.shown}${samePeriod ? '' : ` for ${s.period}`}`).join(', ')}${monthsApart}.`);
+        // "By how much vs the lowest?": the two ends apart.
+        if (SPREAD_ASKED.test(this.#plan.question?.text ?? '') && high.value !== low.value) {
+          const apartBy =
+            kind === 'amount'
+              ? `${formatAmount(high.raw.value - low.raw.value, high.unit, metric, this.#scale(high.raw)).replace(/ per share$/, '')}${low.raw.value > 0 ? ` (${(Math.round(((high.raw.value - low.raw.value) / low.raw.value) * 1000) / 10).toFixed(1)}%)` : ''} more than`
+              : `${(high.value - low.value).toFixed(1)} percentage points above`;
+          out.push(`The ${kind === 'amount' ? 'largest' : 'highest'}, ${its(high.figure.company)} ${high.shown}, is ${apartBy} the ${kind === 'amount' ? 'smallest' : 'lowest'}, ${its(low.figure.company)} ${low.shown}.`);
+        }
       } else if (high.value === low.value) {
         out.push(`${capitalise(named(high, ` ${label}`))} and ${named(low)} were the same${monthsApart}.`);
       } else if (kind === 'amount') {
@@ -989,6 +1023,8 @@ export class AnswerWriter {
     for (const g of plan.guessed) lines.push(`(Taking "${quoteCaller(g.text)}" to mean ${who(g.company)}.)`, '');
     const ratios = this.#ratioLines();
     // "Which is riskier?": no verdict on the investment, only what the balance sheets say.
+    // "Is that good?": a judgement, left to the asker, with how to put the figure in context.
+    if ((ratios.length || plan.figures.length) && JUDGED.test(plan.question?.text ?? '')) lines.push(`Whether that is good is a judgement I leave to you: the filings give the figure, below. For context, ask how it compares with other companies (“vs Apple and Microsoft”) or over time (“and the year before?”, “for the last 4 years”).`, '');
     if (ratios.length && ADVICE.test(plan.question?.text ?? '')) lines.push(`I do not give investment advice, such as which stock is the riskier buy. What the balance sheets say of leverage and liquidity, each figure cited, for your own judgement:`, '');
     if (ratios.length) lines.push(...ratios, '');
     const figures = plan.figures;
@@ -1049,7 +1085,8 @@ export class AnswerWriter {
       const ranking = weighed && /\b(?:highest|lowest|most|least|largest|biggest|smallest|best|worst|greatest|fastest|slowest|rank\w*)\b|^\s*(?:and\s+|now\s+|what about\s+|how about\s+)?by\s+\w/i.test(text);
       const differences = ranking ? this.#differences(figures).map((d) => `- ${d}`) : [];
       const widened = this.#marginChangeRanked(figures, text);
-      lines.push(...(widened ? [widened, ''] : []), intro, '', ...(differences.length ? [...differences, ''] : []), ...this.#table(figures));
+      const shares = this.#sharesOf(figures, text);
+      lines.push(...(widened ? [widened, ''] : []), ...(shares.length ? [...shares, ''] : []), intro, '', ...(differences.length ? [...differences, ''] : []), ...this.#table(figures));
       if (weighed && !ranking) {
         const after = this.#differences(figures);
         if (after.length) lines.push(...(lines.at(-1)?.startsWith('- ') ? [] : ['']), ...after.map((d) => `- ${d}`));

@@ -457,7 +457,7 @@ function extractComparison(m: Masked): { comparison: Comparison | null; both: bo
   if (found === 'qoq' && yearOverYear) return { comparison: 'yoy', both: true, implied: false };
   const named = found !== null;
   // "How much more … than Microsoft" compares companies, not periods; "how much revenue did Apple add" asks for growth.
-  if (!found) m.take(/\b(?:growth|grow|grew|growing|faster|slower|change|changed|increase[sd]?|decrease[sd]?|rise|rose|fall|fell|decline[sd]?|up or down|(?:go(?:es)?|went|gone) (?:up|down)|gain(?:ed|s)?|shr[iau]nk(?:s|en)?|drop(?:s|ped)?|jump(?:s|ed)?|climb(?:s|ed)?|improve[sd]?|worsen(?:s|ed)?|expand(?:s|ed)?|contract(?:s|ed)|widen(?:s|ed)?|narrow(?:s|ed)|compress(?:es|ed)?|how much (?:more|less)(?![^?.!]*\bthan\b)|added|how much\b[^?.!]*\badd(?:s|ing)?)\b/gi, () => ((found = 'yoy'), false));
+  if (!found) m.take(/\b(?:growth|grow|grew|growing|faster|slower|change|changed|increase[sd]?|decrease[sd]?|rise|rose|fall|fell|decline[sd]?|up or down|(?:go(?:es)?|went|gone) (?:up|down)|gain(?:ed|s)?|shr[iau]nk(?:s|en)?|drop(?:s|ped)?|jump(?:s|ed)?|climb(?:s|ed)?|improve[sd]?|worsen(?:s|ed)?|expand(?:s|ed)?|contract(?:s|ed)|widen(?:s|ed)?|narrow(?:s|ed)|mov(?:e|es|ed)|compress(?:es|ed)?|how much (?:more|less)(?![^?.!]*\bthan\b)|added|how much\b[^?.!]*\badd(?:s|ing)?)\b/gi, () => ((found = 'yoy'), false));
   return { comparison: found, both: false, implied: !named && found !== null };
 }
 
@@ -1100,7 +1100,7 @@ export function parseSecQuestion(text: string, index: CompanyIndex, previous?: S
     // The earlier period compared with stays only while the period does ("and net income?").
     ...(comparison
       ? { comparison, versus, alsoQoq: comparison === 'yoy' && x.alsoQoq }
-      : followUp && previous.comparison && (previous.comparison !== 'versus' || !stated.period)
+      : followUp && previous.comparison && (previous.comparison !== 'versus' || !stated.period) && !(x.ttm && !previous.ttm)
         ? { comparison: previous.comparison, versus: previous.versus, alsoQoq: previous.alsoQoq ?? false }
         : { comparison: null, versus: null, alsoQoq: false }),
     form: x.form ?? (followUp ? previous.form : null),

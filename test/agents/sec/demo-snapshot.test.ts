@@ -478,6 +478,21 @@ describe('svc-sec-agent on the demo snapshot, offline', () => {
     expect(advice).toContain('| Microsoft Corp. (MSFT) | Net income | fiscal Q2 2024 (quarter ended 2023-12-31) | $21,870 million [1]');
   });
 
+  it('follow-ups that ask for a calculation get it: bps moved, the spread of a ranking, a share of another figure, a sum, TTM after a table, no judgement', async () => {
+    expect((await ask('Apple gross margin and operating margin for fiscal 2024', 'and the year before?', 'how many bps did gross margin move?')).text).toMatch(/^Apple's gross margin rose, \+2\.1 percentage points \(\+208 bps\), year over year \(fiscal year 2024\)\./);
+    // After a ranking of every company covered, the same companies.
+    const spread = (await ask('Which company has the highest net margin?', 'by how much vs the lowest, in points')).text;
+    expect(spread).toContain("- The highest, Microsoft's 36.0%, is 12.0 percentage points above the lowest, Apple's 24.0%.");
+    const gross = (await ask('Which company has the highest net margin?', 'what about gross margin')).text;
+    for (const name of ['Apple Inc. (AAPL)', 'Alphabet Inc. (GOOGL)', 'Microsoft Corp. (MSFT)']) expect(gross).toContain(`| ${name} | Gross profit |`);
+    expect((await ask('Apple balance sheet at end of fiscal 2024', 'total liabilities as a % of total assets?')).text).toMatch(/^- Apple's total liabilities were \*\*84\.4%\*\* of its total assets at the end of fiscal year 2024 \(2024-09-28\): \$308,030 million \[1\] over \$364,980 million \[1\]\./);
+    expect((await askOf('svc-agent', 'msft net income fy2023 vs fy2024', 'what about googl same years', 'combined net income of the two in 2024')).text).toContain('- Net income of Microsoft and Alphabet together, each for its period in the table: $188,254 million; the periods end 6 months apart.');
+    const ttm = (await ask('Alphabet revenue CAGR from 2022 to 2024', 'TTM revenue?')).text;
+    expect(ttm).toMatch(/^\*\*Alphabet Inc\. \(GOOGL\)\*\*: revenue, trailing twelve months \(Q1 2024 to Q4 2024, ended 2024-12-31\): \*\*\$350,018 million\*\*/);
+    expect(ttm).not.toContain('Compared with');
+    expect((await ask('Google roe for 2023', 'is that good?')).text).toMatch(/^Whether that is good is a judgement I leave to you[^\n]*\n\n- \*\*Alphabet's return on equity\*\* for fiscal year 2023/);
+  });
+
   it('says a company outside the snapshot is not in it', async () => {
     const a = await ask('NVDA revenue');
     expect(a.text).toMatch(/not in this snapshot/);
