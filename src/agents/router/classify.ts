@@ -110,6 +110,9 @@ const FINANCE_WORDS = [
   'coverage',
 ];
 
+/** Finance words that only name a period ("the quarter before", "annual"), no figure. */
+const PERIOD_WORDS = new Set(['quarter', 'quarterly', 'annual', 'fiscal']);
+
 const FINANCE_PHRASES = [/\b(?:current|quick|working[- ]capital) ratio\b/, /\bworking capital\b/, /\binterest (?:expense|coverage)\b/, /\btop ?line\b/, /\bbottom ?line\b/, /\bcash (flow|and equivalents|position|on hand)\b/, /\bhow much (cash|money|debt)\b/, /\bcash (does|did|do)\b/, /\bper share\b/, /\bresearch and development\b/, /\bcost of (revenue|sales|goods)\b/, /\boperating (income|profit|cash)\b/, /\bgross (profit|margin)\b/, /\bnet (income|loss|profit)\b/, /\b(q[1-4]|fy) ?'?\d{2,4}\b/, /\b\d{4} ?q[1-4]\b/, /\bsec\b/, /\b(annual|quarterly) report\b/, /\bshares outstanding\b/, /\bbook value\b/, /\b(make|makes|made|making|lose|loses|lost|losing) money\b(?! on (?:this|it|that|these|those|the (?:bet|trade|contract|market)s?)\b)/, /(?<![$\d])\b10-?k\b(?!\s*(?:bankroll|budget|stake|to (?:play|bet|spend|risk)|dollars|bucks|usd)\b)(?<!\b(?:with|w|a|bet|put|risk|stake|of|have|got) 10-?k)/, /\b(?<!bitcoin )cash\b(?! rate)/, /\bfree cash\b/, /\br (and|&) d\b/, /\bhow(?: (?:is|are|was|were|has|have)|'s|'re) (?!(?:the )?(?:stock )?markets?\b|the economy\b|stocks\b|things\b|you\b|it\b)[a-z0-9&.' -]{1,40} (doing|performing|performed|done)\b/, /\b(?:payout ratio|dividend payout|payout of (?:its )?(?:earnings|income|profits?))\b/, /\bacid[- ]test\b/, /\bhow much (?:did|does|do|will|has|have) [a-z0-9.&' -]{1,30}? (?:make|earn|bring in|brought in|made|earned)\b/];
 
 /**
@@ -535,6 +538,12 @@ export function classify(asked: string, history: readonly Turn[] = []): Route {
   }
   const discussed = ofDiscussedEvent(question, route, history);
   if (discussed) return discussed;
+  // "And the quarter before?" after an answer about an event: a period alone is no company's figure.
+  const periodOnly = (route.kind === 'filings' || route.kind === 'financials') && count <= 6 && tokens(question).every((w) => !FINANCE_WORDS.includes(w) || PERIOD_WORDS.has(w)) && !FINANCE_PHRASES.some((p) => p.test(lower));
+  if (periodOnly && lastAnswer && !FROM_FILINGS.test(lastAnswer.content)) {
+    const url = discussedEvent(history);
+    if (url) return { kind: 'kalshi_url', url, reason: 'a period asked of the event discussed', aboutEvent: true };
+  }
   if ((route.kind === 'help' && continues) || (followUp && count <= 8 && route.kind !== 'kalshi_url')) {
     for (let i = history.length - 1; i >= 0; i--) {
       const turn = history[i]!;

@@ -239,6 +239,9 @@ describe('follow-ups take the route of the conversation', () => {
     ];
     for (const q of ['kelly on that with a 10k bankroll', 'EV of buying 200 NO on Cut more than 25bps at the quotes, and half-Kelly on a 10k bankroll?', 'bet $10k on hold']) expect(classify(q, fed), q).toMatchObject({ kind: 'kalshi_url', aboutEvent: true });
     expect(classify('how do I lose money on this?', fed)).toMatchObject({ kind: 'kalshi_url', aboutEvent: true });
+    // A period alone after an event is the event's series, not a company's quarter.
+    expect(classify('and the quarter before?', fed)).toMatchObject({ kind: 'kalshi_url', aboutEvent: true });
+    expect(classify('and the quarter before?', [{ role: 'user', content: 'apple revenue q2 2024' }, { role: 'assistant', content: 'Apple revenue … Form 10-Q filed 2024-05-03 [1]' }]).kind).toBe('filings');
     for (const q of ["apple's latest 10k", 'msft 10k risk factors', 'what did the 10-k say about revenue']) expect(classify(q).kind, q).toBe('filings');
     expect(classify('how did apple lose money in 2024?').kind).toBe('filings');
   });

@@ -29,6 +29,8 @@ describe('questions about a reported event', () => {
     ['quick take?', 'summary'],
     ['anything weird in the pricing?', 'anomalies'],
     ['and odds it closes above 100k?', 'outcome'],
+    ['and the quarter before?', 'previous'],
+    ['what about the meeting before?', 'previous'],
   ])('%s → %s', (question, kind) => {
     expect(eventQuestion(question)).toBe(kind);
   });
