@@ -539,7 +539,8 @@ export function classify(asked: string, history: readonly Turn[] = []): Route {
   const discussed = ofDiscussedEvent(question, route, history);
   if (discussed) return discussed;
   // "And the quarter before?" after an answer about an event: a period alone is no company's figure.
-  const periodOnly = (route.kind === 'filings' || route.kind === 'financials') && count <= 6 && tokens(question).every((w) => !FINANCE_WORDS.includes(w) || PERIOD_WORDS.has(w)) && !FINANCE_PHRASES.some((p) => p.test(lower));
+  const words = tokens(question);
+  const periodOnly = (route.kind === 'filings' || route.kind === 'financials') && count <= 6 && words.some((w) => PERIOD_WORDS.has(w)) && words.every((w) => !FINANCE_WORDS.includes(w) || PERIOD_WORDS.has(w)) && !FINANCE_PHRASES.some((p) => p.test(lower));
   if (periodOnly && lastAnswer && !FROM_FILINGS.test(lastAnswer.content)) {
     const url = discussedEvent(history);
     if (url) return { kind: 'kalshi_url', url, reason: 'a period asked of the event discussed', aboutEvent: true };

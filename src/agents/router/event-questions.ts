@@ -16,7 +16,7 @@ import { LAST_CLAIM, LAST_N, LIKELIHOOD, SOURCE_ASKED, lastCount, lastEventsText
 export type EventQuestion = 'sources' | 'basics' | 'catalysts' | 'summary' | 'anomalies' | 'expected' | 'odds_format' | 'best_trade' | 'arbitrage' | 'overround' | 'quote' | 'method' | 'previous' | 'model_favourite' | 'market_favourite' | 'market_least' | 'gap' | 'closing' | 'resolution' | 'history' | 'moves' | 'outcome';
 
 /** The order book and trading of a contract, or what buying it at the ask is worth on the model. */
-const QUOTE = /\b(?:(?:take|throw|put|bet|stake|wager|risk|drop|place|lay)\s+\$?\d[\d,]*k?\s+(?:on|in|into)|spreads?|bids?|break[- ]?even|(?:the|at the|its) ask|asking price|order ?book|liquidity|open interest|expected value|ev|worth buying|buy(?:ing)? (?:\d[\d,]* )?(?:yes|no)|(?:want|get|grab|take) (?:\d[\d,]* )?(?:yes|no)(?: contracts?)?|\d[\d,]* (?:yes|no) contracts?|max(?:imum)? (?:loss|gain|profit)|pay ?offs?|(?:should i|to) (?:buy|sell|bet on|back)|bet on|payouts?|pays? out|how much (?:would|could|will|do|does|can) (?:i|you|we) (?:make|win|get|earn)|what (?:do|would|will|can|could) (?:i|you|we) (?:make|win|get|earn)|how much (?:does|do|is) (?:a |one )?(?:yes|no|contract)\w*\s+(?:cost|costs)|what(?:'s|s| is| does| do| would| will)?\b[^?]{0,40}\b(?:cost|costs|pay|pays)\b|how much (?:do|does|would|will|is|are|to)\b[^?]{0,40}\bcost\b|(?:yes|no) side)\b/i;
+const QUOTE = /\b(?:(?:take|throw|put|bet|stake|wager|risk|drop|place|lay)\s+\$?\d[\d,]*k?\s+(?:on|in|into)|spreads?|bids?|break[- ]?even|(?:the|at the|its) ask|asking price|order ?book|liquidity|open interest|expected value|ev|worth buying|buy(?:ing)? (?:\d[\d,]* )?(?:yes|no)|(?:want|get|grab|take) (?:\d[\d,]* )?(?:yes|no)(?: contracts?)?|\d[\d,]* (?:yes|no) contracts?|max(?:imum)? (?:loss|gain|profit)|pay ?offs?|(?:should i|to) (?:buy|sell|bet on|back)|bet on|payouts?|pays? out|how much (?:would|could|will|do|does|can) (?:i|you|we) (?:make|win|get|earn)|what (?:do|would|will|can|could) (?:i|you|we) (?:make|win|get|earn)|how much (?:does|do|is) (?:a |one )?(?:yes|no|contract)\w*\s+(?:cost|costs)|what(?:'s|s| is| does| do| would| will)?\b[^?]{0,40}\b(?:cost|costs|pay|pays)\b|how much (?:do|does|would|will|is|are|to)\b[^?]{0,40}\bcost\b|(?:yes|no) side|cost (?:of|for) (?:\d|a |one |the )|(?:yes|no) costs?|how much for \d[\d,]*|\d[\d,]* (?:yes|no)(?= (?:on|at|for|contracts?|shares?)\b)|what (?:do|would|will|can|could) (?:i|you|we) (?:net|clear|pocket))\b/i;
 /** Trading figures of the contract snapshot. */
 const TRADING = /\b(?:volume|open interest|traded|liquid\w*)\b/i;
 /** A ranking by a trading figure ("which has the most volume?"). */
@@ -104,6 +104,8 @@ export function eventQuestion(question: string): EventQuestion | null {
   if (LAST_CLAIM.test(q) && !WHY_PRICED.test(q)) return 'history';
   if (LAST_N.test(q) && !WHY_PRICED.test(q) && !/\b(?:price|prices|priced|move|moves|moved|volume|traded|change|changed)\b/.test(q) && (/\b(?:how many|how often|which|what|did|won|win|hit|resolv\w*|settl\w*|finish\w*|c[oa]me in|ship\w*|happen\w*|readings?|times|right)\b/.test(q) || q.split(/\s+/).length <= 8)) return 'history';
   if (BASICS.test(q)) return 'basics';
+  // "Coin flip?", "toss-up?": how likely, not what flips the outcome.
+  if (/\b(?:coin ?flip|toss[- ]?up|50\s*[/-]\s*50)\b/.test(q)) return 'outcome';
   if (CATALYSTS.test(q)) return 'catalysts';
   if (SUMMARY.test(q)) return 'summary';
   if (ANOMALY.test(q)) return 'anomalies';
@@ -137,7 +139,9 @@ export function eventQuestion(question: string): EventQuestion | null {
   // A level alone ("58 degrees?", "above 2.9%?") asks about the outcome at it.
   // A short choice between outcomes ("cut 25bps or hold?", "will they hold or cut?") asks for them.
   const choice = /\w\s+or\s+\w/.test(q) && q.split(/\s+/).length <= 8;
-  return PATTERNS.find(([, pattern]) => pattern.test(q))?.[0] ?? (levelsIn(question).length || rangeAsked(question) || ordinalAsked(question) || choice ? 'outcome' : IN_BRIEF.test(q) ? 'summary' : null);
+  // ("The one above it", "the other one", "sum of both cut outcomes": outcomes pointed at or added up.)
+  const pointed = NEXT_UP.test(q) || NEXT_DOWN.test(q) || THE_OTHER.test(q) || /\b(?:sum|add(?:ed)? up|together|combined)\b/.test(q);
+  return PATTERNS.find(([, pattern]) => pattern.test(q))?.[0] ?? (levelsIn(question).length || rangeAsked(question) || ordinalAsked(question) || choice || pointed ? 'outcome' : IN_BRIEF.test(q) ? 'summary' : null);
 }
 
 const ORDINALS = ['first', 'second', 'third', 'fourth', 'fifth', 'sixth', 'seventh', 'eighth'];
@@ -381,7 +385,7 @@ function compareText(question: string, sides: Row[][]): string {
 }
 
 /** A follow-up that points back at what the turn before named ("its price?", "and the spread?", "what about that one?"). */
-const REFERS_BACK = /\b(?:it|its|it's|that one|this one|that outcome|that contract|them|those|they)\b|^\s*(?:and|what about|how about)\b|^\s*(?:why|how so|how come|really|are you sure)\s*\??\s*$/i;
+const REFERS_BACK = /\b(?:it|its|it's|that one|this one|that outcome|that contract|them|those|they)\b|\b(?:on|of|for|buy|buying|sell|selling|size|sizing) that\b|^\s*(?:and|what about|how about)\b|^\s*(?:why|how so|how come|really|are you sure)\s*\??\s*$/i;
 /** A side alone, often correcting the question before ("no i meant the NO side", "yes then"). */
 const SIDE_ONLY = /^\W*(?:(?:no+|nah|nope|sorry|wait|oops|ok)\W+)?(?:i meant?\s+|make (?:it|that)\s+|what about\s+|how about\s+|and\s+)?(?:the\s+|on\s+)?(yes|no)(?:\s+side)?(?:\s+(?:instead|then|pls|please))?\W*$/i;
 /** "The other one", "the other team": the outcomes the thread did not name last. */
@@ -405,7 +409,12 @@ export function answerFromReport(
   const { rows } = readReport(report.text);
   // (A number that is exactly a rung's level names it too: "ev of buying 3400 yes".)
   const levels = isLadder(rows) ? labelLevels(rows) : [];
-  const names = (text: string) => namedRows(text, rows, report.title, [...levelsIn(text), ...levelsNamed(text, levels)]);
+  // (A bankroll or stake, "with a 10k bankroll", is no level naming an outcome.)
+  const unpriced = (text: string) => text.replace(new RegExp(MONEY_SAID.source, 'gi'), ' ');
+  const names = (text: string) => {
+    const plain = unpriced(text);
+    return namedRows(plain, rows, report.title, [...levelsIn(plain), ...levelsNamed(plain, levels)]);
+  };
   // A part of this report answered (its footer says so) about one outcome says its name in bold.
   const answered = (text: string) => (text.includes('_From the stored report on ') ? rows.filter((r) => text.includes(`**${outcomeOf(r.outcome).name}**`)) : []);
   // "Convert that to American odds": "that" is the outcome just discussed.
@@ -414,8 +423,14 @@ export function answerFromReport(
   // "No i meant the NO side", "yes then": the question before again, of that side.
   const side = SIDE_ONLY.exec(question);
   if (asked && side && eventQuestion(asked) !== null) question = `${asked.replace(/\b(?:yes|no)\b(?:\s+side)?/gi, ' ').replace(/[?.!\s]+$/, '')} the ${side[1]!.toUpperCase()} side?`;
+  // "What about with a 10k bankroll?" after Kelly on NO Hold: the same trade, on that bankroll.
+  if (asked && SIZING.test(question) && SIZING.test(asked) && !names(question).length && !/\b(?:yes|no)\b/i.test(question)) {
+    const [sideBefore, before] = [/\b(yes|no)\b/i.exec(asked)?.[1], names(asked)];
+    if (before.length || sideBefore) question = `${question} (${sideBefore ? `${sideBefore.toUpperCase()}${before.length ? ' on ' : ''}` : ''}${before.map((r) => outcomeOf(r.outcome).name).join(' or ')})`;
+  }
   // "The other side of that one": its NO, not the other outcomes.
-  question = question.replace(/\bthe other side of (?:that|this|it|that one|this one)\b/gi, 'the NO side of that one');
+  // (Of what it costs or pays; "the other side of that rung" is the level's other side.)
+  if (/\b(?:costs?|pays?|price)\b/i.test(question)) question = question.replace(/\bthe other side of (?:that|this|it)(?: one)?(?!\s+(?:rung|level|strike|line|bucket|range))\b/gi, 'the NO side of that one');
   // "And if it goes to 55c?" after a trade's value or size: that question again, at this price.
   const priceOnly = SUPPOSED_PRICE.exec(question);
   if (asked && priceOnly && eventQuestion(question) === null && question.split(/\s+/).length <= 8 && (eventQuestion(asked) === 'best_trade' || eventQuestion(asked) === 'quote')) {

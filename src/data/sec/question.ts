@@ -171,7 +171,7 @@ money help three four five six
 explain define definition meaning mean means market markets economy fast slow slowly riskier safer risky
 sentence sentences word words bps basis expand expanded expansion contract contracted contraction narrow narrowed widen widened compressed intensity line lines levered leveraged leverage alone itself standalone stack stacks stacked stacking measure measures
 average averages avg median cagr compound compounded compounding annualized annualised rate
-incl inclusive annualize annualise annualized annualised ratio ratios whos spend spends spent spending absolute dollars dollar terms count points point pts pp days day months month yrs yr qtr qtrs rn fine listed date dates stocks wait yeah yep nope btw lol plz`.split(/\s+/),
+incl inclusive annualize annualise annualized annualised ratio ratios whos spend spends spent spending absolute dollars dollar terms count points point pts pp days day months month yrs yr qtr qtrs rn fine listed date dates stocks wait yeah yep nope btw lol plz yo n tho lmao haha bro dude ya kk sitting got gotta`.split(/\s+/),
 );
 
 const MONTHS: Record<string, number> = {

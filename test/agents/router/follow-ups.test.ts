@@ -769,6 +769,13 @@ describe('several questions in one, and odds follow-ups that change topic', () =
       return text;
     };
     expect(await fedTurns('odds of a hold?', 'what do 100 of those cost', 'no i meant the NO side')).toMatch(/^- \*\*Hold\*\* \(KXFEDDECISION-26DEC-C\)[^\n]*100 NO contracts at \$0\.86 cost \$86, the most they can lose; if it resolves NO they pay \$100/);
+    // Kelly again on another bankroll: the same trade (the bankroll is no level naming an outcome).
+    expect(await fedTurns('kelly on NO hold with $10,000', 'what about with a 10k bankroll')).toMatch(/^On the model, the trade to size is \*\*NO on Hold\*\* at \$0\.86[^\n]* is \*\*11\.4%\*\* of the bankroll; half Kelly 5\.7%\. On \$10,000: \$1,142\.86/);
+    expect(await fedTurns('whats the price of hike', 'kelly on that with a 10k bankroll')).toMatch(/^On the model, the trade to size is \*\*NO on Hike 25bps\*\* at \$0\.49/);
+    expect(await fedTurns('whats the price of hike', 'cost of 50 yes on it and what do i net if it hits')).toMatch(/^- \*\*Hike 25bps\*\* \(KXFEDDECISION-26DEC-D\)[^\n]*50 YES contracts at \$0\.52 cost \$26, the most they can lose; if it resolves YES they pay \$50, a profit of \$24 before fees/);
+    // "Coin flip?" is how likely; "sum of both cut outcomes" adds them up.
+    expect(await fed('coin flip on hold?')).toMatch(/^- \*\*Hold\*\*: market 16\.0%/);
+    expect(await fed('sum of both cut outcomes')).toContain('Together: market 38.9% normalised, model 36.8% [1][2].');
     expect(await fedTurns('odds of a hold?', 'whats the other side of that one cost')).toMatch(/^- \*\*Hold\*\* \(KXFEDDECISION-26DEC-C\)[^\n]*A NO contract costs \$0\.86 \(1 minus the YES bid\) and pays \$1\.00 if it resolves NO\./);
     // How money is lost, and what a price in cents means: in plain words.
     for (const q of ['how do I lose money on this?', 'what does 16c on hold mean?']) expect(await fed(q), q).toMatch(/^\*\*Fed decision in December 2026\?\*\*, in plain words: the market lists 4 outcomes/);
