@@ -208,14 +208,16 @@ export async function acrossCovered(lib: SecLibrary, question: SecQuestion | nul
   if (!question) return question;
   const found = question.companies.filter((c) => c.status === 'found').length;
   // "By how much vs the lowest?" after "which company has the highest net margin?": the companies that one ranked.
-  const ranked = !ACROSS.test(text) && !found && !question.stated.companies && earlier.some((t) => t.role === 'user' && ACROSS.test(clipped(t.content)));
+  // ("Show me the source" after "capex intensity for all three": all three, not the one named before that.)
+  const lastAsked = [...earlier].reverse().find((t) => t.role === 'user');
+  const ranked = !ACROSS.test(text) && !question.stated.companies && lastAsked !== undefined && ACROSS.test(clipped(lastAsked.content)) && !/\b(?:the two|both)\b/i.test(lastAsked.content);
   if (!ACROSS.test(text) && !ranked) return question;
   // "Which is the most levered of the three?" after two of them were last named: all three.
   const counted = /\b(?:of the|all|the) (two|three|four|five|2|3|4|5)\b/i.exec(text)?.[1];
   // "Compare to the other two", "and the others?": every company covered, those named so far among them.
   const others = /\bother (?:two|three|four|2|3|4|compan(?:y|ies)|ones)\b|\bthe (?:others|rest)\b/i.test(text);
   const wanted = others ? found + 1 : counted ? (Number(counted) || ['two', 'three', 'four', 'five'].indexOf(counted.toLowerCase()) + 2) : null;
-  if (found && !(wanted && found < wanted)) return question;
+  if (found && !ranked && !(wanted && found < wanted)) return question;
   const recorded = await lib.recordedCompanies();
   if (!recorded?.length || recorded.length > MAX_COMPANIES || (wanted && found && !others && recorded.length !== wanted)) return question;
   const companies = recorded.map((company) => ({ status: 'found' as const, text: company.ticker || company.name, company, fuzzy: false }));

@@ -490,6 +490,10 @@ describe('svc-sec-agent on the demo snapshot, offline', () => {
     const ttm = (await ask('Alphabet revenue CAGR from 2022 to 2024', 'TTM revenue?')).text;
     expect(ttm).toMatch(/^\*\*Alphabet Inc\. \(GOOGL\)\*\*: revenue, trailing twelve months \(Q1 2024 to Q4 2024, ended 2024-12-31\): \*\*\$350,018 million\*\*/);
     expect(ttm).not.toContain('Compared with');
+    // The sources of an answer across every company covered are all of its pages, not those of the turn before it.
+    const sources = (await ask('msft free cash flow fy2024', 'and capex?', 'capex intensity for all three', 'show me the source')).text;
+    expect(sources).toMatch(/^The figures of that answer come from these filing pages/);
+    for (const name of ['Apple Inc. Form 10-K', 'Alphabet Inc. Form 10-K', 'Microsoft Corp. Form 10-K']) expect(sources).toContain(name);
     expect((await ask('Google roe for 2023', 'is that good?')).text).toMatch(/^Whether that is good is a judgement I leave to you[^\n]*\n\n- \*\*Alphabet's return on equity\*\* for fiscal year 2023/);
   });
 
