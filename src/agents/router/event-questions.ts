@@ -5,7 +5,7 @@ import { listed } from '../citations.js';
 import { editDistance } from '../../text.js';
 import { LEVEL_EXPECTED_ASKED, ODDS_FORMAT_ASKED } from '../markets-search/distribution.js';
 import { bestRow, bullets, byLevel, cited, isLadder, labelLevels, levelOfRow, levelsNamed, names, outcomeOf, percent, points, readReport, refsOf, rowLine, rungSide, sumOf, type Row } from './report-rows.js';
-import { MONEY_SAID, SUPPOSED_PRICE, anomaliesText, arbitrageText, bestTradeText, bothSidesText, mostTradedText, overroundText, pricedText, quoteText, sizingText } from './trading-answers.js';
+import { CHANCE_SAID, MONEY_SAID, SUPPOSED_PRICE, anomaliesText, arbitrageText, bestTradeText, bothSidesText, mostTradedText, overroundText, pricedText, quoteText, sizingText } from './trading-answers.js';
 import { LAST_CLAIM, LAST_N, LIKELIHOOD, SOURCE_ASKED, lastCount, lastEventsText, baseRateText, basicsText, cheapText, ladderBandsText, ladderSpanText, likelihoodText, methodText, modelWhyText, pastText, placedText, previousText, pricedAboveText, rangeSpanText, rulesText, summaryText, expectedText, oddsFormatText, whyMovedText, whyText } from './report-answers.js';
 
 // Questions about an event already reported on ("which outcome does the model favour?", "when
@@ -385,7 +385,10 @@ function compareText(question: string, sides: Row[][]): string {
 }
 
 /** A follow-up that points back at what the turn before named ("its price?", "and the spread?", "what about that one?"). */
-const REFERS_BACK = /\b(?:it|its|it's|that one|this one|that outcome|that contract|them|those|they)\b|\b(?:on|of|for|buy|buying|sell|selling|size|sizing) that\b|^\s*(?:and|what about|how about)\b|^\s*(?:why|how so|how come|really|are you sure)\s*\??\s*$/i;
+const REFERS_BACK = /\b(?:it|its|it's|that one|this one|that outcome|that contract|them|those|they)\b|\b(?:on|of|for|at|buy|buying|sell|selling|size|sizing) that\b|^\s*(?:and|what about|how about)\b|^\s*(?:why|how so|how come|really|are you sure)\s*\??\s*$/i;
+/** A question without the chance its asker supplies ("if i think hike is 60%" → "if i think hike is"). */
+const withoutChance = (text: string) => text.replace(new RegExp(CHANCE_SAID.source, 'gi'), (m: string, n: string) => m.slice(0, m.lastIndexOf(n)));
+
 /** A side alone, often correcting the question before ("no i meant the NO side", "yes then"). */
 const SIDE_ONLY = /^\W*(?:(?:no+|nah|nope|sorry|wait|oops|ok)\W+)?(?:i meant?\s+|make (?:it|that)\s+|what about\s+|how about\s+|and\s+)?(?:the\s+|on\s+)?(yes|no)(?:\s+side)?(?:\s+(?:instead|then|pls|please))?\W*$/i;
 /** "The other one", "the other team": the outcomes the thread did not name last. */
@@ -410,7 +413,7 @@ export function answerFromReport(
   // (A number that is exactly a rung's level names it too: "ev of buying 3400 yes".)
   const levels = isLadder(rows) ? labelLevels(rows) : [];
   // (A bankroll or stake, "with a 10k bankroll", is no level naming an outcome.)
-  const unpriced = (text: string) => text.replace(new RegExp(MONEY_SAID.source, 'gi'), ' ');
+  const unpriced = (text: string) => withoutChance(text).replace(new RegExp(MONEY_SAID.source, 'gi'), ' ');
   const names = (text: string) => {
     const plain = unpriced(text);
     return namedRows(plain, rows, report.title, [...levelsIn(plain), ...levelsNamed(plain, levels)]);
@@ -481,23 +484,25 @@ function answerAbout(question: string, report: { title: string; text: string; ci
   // or past ("when does the hold market close?"); a level or a word for odds names it anyway ("odds it ends above 96k").
   // A bare number in a short question ("what about 2.8?") is a level when an outcome is at it.
   const bounds = labelLevels(rows);
+  // A chance the asker supplies ("if i think hike is 60%") is no level naming an outcome.
+  const read = withoutChance(question);
   // Inside the event's span too ("what about 53?" of "52°F to 55°F"; "2.9?" between rungs 2.8 and 3.0).
   const [lowest, highest] = [Math.min(...bounds), Math.max(...bounds)];
   // ("the 3400 one", "the 2.8 rung" in a longer question too.)
   const bare = [
-    ...(question.split(/\s+/).length <= 6 ? question.matchAll(/(?<![\w.$])(\d+(?:\.\d+)?)(?![\w.%°])/g) : []),
+    ...(question.split(/\s+/).length <= 6 ? read.matchAll(/(?<![\w.$])(\d+(?:\.\d+)?)(?![\w.%°])/g) : []),
     ...question.matchAll(/\bthe\s+\$?(\d+(?:\.\d+)?)\s+(?:one|contract|strike|rung|level|line|market|outcome)\b/gi),
   ]
     .map((m) => Number(m[1]))
     // "if 3.0 drops to 80c", "should i buy yes on 3600": a number that is exactly one of the levels, not a price or a count.
-    .concat(levelsNamed(question, bounds))
+    .concat(levelsNamed(read, bounds))
     .filter((v) => v >= lowest && v <= highest);
   // "9.5 million (square km)" of rungs labelled "Above 9.5": the level in the labels' own scale.
-  const asked = [...new Set([...levelsIn(question).map((v) => inLabelScale(v, bounds)), ...bare])];
+  const asked = [...new Set([...levelsIn(read).map((v) => inLabelScale(v, bounds)), ...bare])];
   const aboutOutcome = !(kind === 'closing' || kind === 'resolution' || kind === 'history') || asked.length > 0 || /\b(?:odds|chances?|probabilit\w*)\b/i.test(question);
   const levels = aboutOutcome ? asked : [];
   // "How often did the home team win?" asks the past of an outcome named.
-  const saidRows = aboutOutcome || kind === 'history' ? namedRows(question, rows, report.title, levels) : [];
+  const saidRows = aboutOutcome || kind === 'history' ? namedRows(read, rows, report.title, levels) : [];
   // "150 on the dog" of a two-sided event: the side the market prices lower ("the favourite" is said as such further on).
   const dog = !saidRows.length && rows.length === 2 && kind === 'quote' && /\b(?:under)?dog\b/i.test(question);
   const named = dog ? [bestRow(rows, (r) => -r.marketValue)!] : saidRows;
@@ -606,7 +611,7 @@ function answerAbout(question: string, report: { title: string; text: string; ci
     const meant = named.length && named.length < rows.length ? named : inside.length && inside.length < rows.length ? inside : [];
     if (SIZING.test(question)) {
       // A bankroll ("with $500") is no level naming an outcome.
-      const unpriced = question.replace(new RegExp(MONEY_SAID.source, 'gi'), ' ').replace(/\bbankroll(?: of)? \d[\d,.]*k?\b/gi, ' ');
+      const unpriced = read.replace(new RegExp(MONEY_SAID.source, 'gi'), ' ').replace(/\bbankroll(?: of)? \d[\d,.]*k?\b/gi, ' ');
       const sized = namedRows(unpriced, rows, report.title, levelsIn(unpriced));
       text = sizingText(question, sized.length && sized.length < rows.length ? sized : rows, contracts);
     }

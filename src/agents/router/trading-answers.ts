@@ -6,7 +6,7 @@ import { bestRow, cents, count, dollars, gapOf, isLadder, labelLevels, outcomeOf
 
 /** An amount of money said ("$100", "50 dollars", "1000 bucks"), which is a stake or a bankroll, never a level. */
 export const MONEY_SAID =
-  /\$\s?(\d[\d,]*(?:\.\d{1,2})?)(k)?\b|\b(\d[\d,]*(?:\.\d{1,2})?)(k)?(?:\s*(?:dollars|usd|bucks)\b|(?=\s+(?:bankroll|to play with|to bet|to spend|to risk|budget)\b))|\bbankroll(?:\s+of|\s+is)?\s+(\d[\d,]*(?:\.\d{1,2})?)(k)?\b|\b(?:throw|put|bet|stake|wager|risk|drop|take|place|lay)\s+(\d[\d,]*(?:\.\d{1,2})?)(k)?(?=\s+(?:on|in|into)\b)|\b(?:with|w\/?|got|have|had)\s+(?:a\s+)?(\d[\d,]*(?:\.\d{1,2})?)(k)\b/i;
+  /\$\s?(\d[\d,]*(?:\.\d{1,2})?)(k)?\b|\b(\d[\d,]*(?:\.\d{1,2})?)(k)?(?:\s*(?:dollars|usd|bucks)\b|(?=\s+(?:bankroll|to play with|to bet|to spend|to risk|budget)\b))|\bbankroll(?:\s+of|\s+is)?\s+(\d[\d,]*(?:\.\d{1,2})?)(k)?\b|\b(?:throw|put|bet|stake|wager|risk|drop|take|place|lay)\s+(\d[\d,]*(?:\.\d{1,2})?)(k)?(?=\s+(?:on|in|into)\b)|\b(?:with|w\/?|got|have|had)\s+(?:a\s+)?(\d[\d,]*(?:\.\d{1,2})?)(k)\b|\bkelly\s+(?:on|with|of|for)\s+(\d[\d,]*(?:\.\d{1,2})?)(k)?\b/i;
 
 /** The amount of money a question says, in dollars; null when it says none. */
 /** A YES price supposed ("if it drops to 80c", "say hike dips to 40c", "at 35 cents"), in dollars. */
@@ -17,10 +17,17 @@ function supposedPrice(question: string): number | null {
   return cents > 0 ? cents / 100 : null;
 }
 
+/** A chance the asker supplies ("if i think hike is 60%", "my estimate is 70%", "at that 60%"): weighed instead of the model's. */
+export const CHANCE_SAID = /\b(?:i (?:think|reckon|believe|figure|estimate|put|give|say)|i'd (?:say|put|give)|my (?:estimate|view|number|odds|probability|model|guess)(?: is| says| of| at)?|(?:at|with|using|on) (?:that|my|a|an)|(?:true|real|fair) (?:odds|chance|probability)(?: is| are| of)?)(?:\s+(?!above\b|below\b|over\b|under\b|between\b|or\b|to\b)[a-z0-9']+){0,3}?\s+(\d{1,2}(?:\.\d+)?)\s*%(?!\s*(?:to|-|–|or (?:above|below|more|less|higher|lower))\b)/i;
+function chanceSaid(question: string): number | null {
+  const m = CHANCE_SAID.exec(question);
+  return m ? Number(m[1]) : null;
+}
+
 /** A stake or bankroll said: "$500", "$5k", "5k bankroll", "2k to play with", "with 3k", "bankroll of 1000", "throw 250 on them". */
 function stakeOf(question: string): number | null {
   const said = MONEY_SAID.exec(question);
-  const at = said ? [1, 3, 5, 7, 9].find((i) => said[i] !== undefined) : undefined;
+  const at = said ? [1, 3, 5, 7, 9, 11].find((i) => said[i] !== undefined) : undefined;
   return said && at ? Number(said[at]!.replace(/,/g, '')) * (said[at + 1] ? 1000 : 1) : null;
 }
 
@@ -50,6 +57,7 @@ export function quoteText(question: string, shown: Row[], contracts: Map<string,
   const quantity = counted ?? null;
   // "Say hike dips to 40c, what's my EV buying YES there?": YES at the price supposed, NO at 1 minus it.
   const supposed = supposedPrice(question);
+  const believed = shown.length === 1 ? chanceSaid(question) : null;
   for (const r of shown) {
     const { name, refs } = outcomeOf(r.outcome);
     const c = contracts.get(refs);
@@ -84,10 +92,13 @@ export function quoteText(question: string, shown: Row[], contracts: Map<string,
     if (/\bbreak[- ]?even\b/i.test(question) && each !== null) line += `. Breakeven: ${no ? 'NO' : 'YES'} at $${each.toFixed(2)} needs a ${percent(100 * each)} chance to break even before fees${Number.isFinite(r.modelValue) ? `; the model gives ${percent(no ? 100 - r.modelValue : r.modelValue)}` : ''}`;
     if (value && Number.isFinite(r.modelValue)) {
       // NO is bought at 1 minus the best YES bid, and pays when the outcome does not happen.
-      const [paid, chance, side] = no ? [noPrice, 1 - r.modelValue / 100, 'NO'] : [ask, r.modelValue / 100, 'YES'];
+      // ("If i think hike is 60%, EV on 100 yes": against the asker's chance.)
+      const yes = (believed ?? r.modelValue) / 100;
+      const [paid, chance, side] = no ? [noPrice, 1 - yes, 'NO'] : [ask, yes, 'YES'];
+      const [whose, on] = believed === null ? ["the model's", 'on the model'] : ['your', 'on your estimate'];
       if (paid !== null) {
         const ev = chance - paid;
-        line += `. Buying ${side} at $${paid.toFixed(2)} against the model's ${percent(100 * chance)}: expected value ${ev >= 0 ? '+' : '−'}$${Math.abs(ev).toFixed(3)} per $1 contract before fees${held ? ` (${ev >= 0 ? '+' : '−'}$${money(Math.abs(ev * held))} on ${held.toLocaleString('en-US')} contract${held === 1 ? '' : 's'})` : ''}, ${ev > 0 ? 'favoured on the model' : 'not favoured on the model'}`;
+        line += `. Buying ${side} at $${paid.toFixed(2)} against ${whose} ${percent(100 * chance)}: expected value ${ev >= 0 ? '+' : '−'}$${Math.abs(ev).toFixed(3)} per $1 contract before fees${held ? ` (${ev >= 0 ? '+' : '−'}$${money(Math.abs(ev * held))} on ${held.toLocaleString('en-US')} contract${held === 1 ? '' : 's'})` : ''}, ${ev > 0 ? `favoured ${on}` : `not favoured ${on}`}`;
       } else {
         // Nothing offered on that side: no price to buy at, so no expected value to give.
         line += `. There is no ${no ? 'YES bid, so no NO offer,' : 'ask'} in the order book: nothing to buy ${side} at now, so no expected value to give`;
@@ -96,7 +107,7 @@ export function quoteText(question: string, shown: Row[], contracts: Map<string,
     lines.push(`${line}.`);
   }
   if (!lines.length) return null;
-  const caveat = value ? '\n\nThis is the model\'s arithmetic on the report\'s prices, not investment advice: prices move, and fees and the model\'s error are not counted.' : '';
+  const caveat = !value ? '' : believed !== null ? "\n\nThis is arithmetic on the report's prices and your estimate, not investment advice: prices move, and fees are not counted." : "\n\nThis is the model's arithmetic on the report's prices, not investment advice: prices move, and fees and the model's error are not counted.";
   return `${lines.join('\n')}${caveat}`;
 }
 
@@ -113,21 +124,23 @@ export interface Trade {
   /** The model's probability that the side bought pays. */
   chance: number;
   ev: number;
+  /** The chance is the asker's, not the model's. */
+  yours?: boolean;
 }
 
 /**
  * Every trade on the rows at current prices, YES at the ask and NO at 1 minus the bid, with its
  * expected value on the model, best first; at a YES price `supposed` instead, when one is.
  */
-export function rankedTrades(rows: Row[], contracts: Map<string, Contract>, supposed: number | null = null): Trade[] {
+export function rankedTrades(rows: Row[], contracts: Map<string, Contract>, supposed: number | null = null, believed: number | null = null): Trade[] {
   const trades: Trade[] = rows.flatMap((r) => {
     const c = contracts.get(outcomeOf(r.outcome).refs);
     if (!c || !Number.isFinite(r.modelValue)) return [];
     const [bid, ask] = supposed === null ? [dollars(c.bid), dollars(c.ask)] : [supposed, supposed];
-    const chance = r.modelValue / 100;
+    const [chance, yours] = believed === null ? [r.modelValue / 100, false] : [believed / 100, true];
     return [
-      ...(ask !== null && ask > 0 ? [{ r, side: 'YES' as const, paid: ask, chance, ev: chance - ask }] : []),
-      ...(bid !== null && bid > 0 ? [{ r, side: 'NO' as const, paid: 1 - bid, chance: 1 - chance, ev: bid - chance }] : []),
+      ...(ask !== null && ask > 0 ? [{ r, side: 'YES' as const, paid: ask, chance, ev: chance - ask, yours }] : []),
+      ...(bid !== null && bid > 0 ? [{ r, side: 'NO' as const, paid: 1 - bid, chance: 1 - chance, ev: bid - chance, yours }] : []),
     ];
   });
   return trades.sort((a, b) => b.ev - a.ev);
@@ -135,7 +148,7 @@ export function rankedTrades(rows: Row[], contracts: Map<string, Contract>, supp
 
 /** "**NO on 41% to 42%** at $0.77 against the model's 84.8%: expected value +$0.078 per $1 contract [1]". */
 export const tradeSaid = (t: Trade) =>
-  `**${t.side} on ${outcomeOf(t.r.outcome).name}** at $${t.paid.toFixed(2)} against the model's ${percent(100 * t.chance)}: expected value ${t.ev >= 0 ? '+' : '−'}$${Math.abs(t.ev).toFixed(3)} per $1 contract ${outcomeOf(t.r.outcome).refs}`.trimEnd();
+  `**${t.side} on ${outcomeOf(t.r.outcome).name}** at $${t.paid.toFixed(2)} against ${t.yours ? 'your' : "the model's"} ${percent(100 * t.chance)}: expected value ${t.ev >= 0 ? '+' : '−'}$${Math.abs(t.ev).toFixed(3)} per $1 contract ${outcomeOf(t.r.outcome).refs}`.trimEnd();
 
 export function bestTradeText(rows: Row[], contracts: Map<string, Contract>, worst = false, both = false): string | null {
   const trades = rankedTrades(rows, contracts);
@@ -163,15 +176,17 @@ export function sizingText(question: string, rows: Row[], contracts: Map<string,
   const side = /\bno\b/i.test(question) ? 'NO' : /\byes\b/i.test(question) ? 'YES' : null;
   // "Say hike dips to 40c, how much of 5k?": sized at that price, of the one outcome it is supposed of.
   const supposed = rows.length === 1 ? supposedPrice(question) : null;
-  const trades = rankedTrades(rows, contracts, supposed).filter((t) => !side || t.side === side);
+  // "Full kelly on 2500 at that 60%": the asker's chance of the outcome, not the model's.
+  const believed = rows.length === 1 ? chanceSaid(question) : null;
+  const trades = rankedTrades(rows, contracts, supposed, believed).filter((t) => !side || t.side === side);
   if (!trades.length) return null;
   const t = trades[0]!;
   const at = supposed === null ? '' : `Supposing YES on **${outcomeOf(rows[0]!.outcome).name}** trades at $${supposed.toFixed(2)} (NO at $${(1 - supposed).toFixed(2)}), not the report's quotes: `;
-  const caveat = `The Kelly criterion assumes the model's probability is right; it is not, exactly, so many stake a half or a quarter of it. This is arithmetic on ${supposed === null ? "the report's prices" : 'the price supposed'} before fees, not investment advice.`;
+  const caveat = `The Kelly criterion assumes ${believed === null ? "the model's" : 'your'} probability is right; it is not, exactly, so many stake a half or a quarter of it. This is arithmetic on ${supposed === null ? "the report's prices" : 'the price supposed'} before fees, not investment advice.`;
   const one = new Set(trades.map((x) => x.r)).size === 1 && trades.length === 1;
   if (t.ev <= 0) {
     const none = one ? `${tradeSaid(t)}: no edge` : `no ${side ? `${side} ` : ''}contract ${rows.length < 3 ? 'asked about ' : ''}has a positive expected value at ${supposed === null ? 'current prices' : 'that price'} (the least unfavourable is ${tradeSaid(t)})`;
-    return `${at}The Kelly criterion stakes nothing here: on the model, ${none}.\n\n${caveat}`;
+    return `${at}The Kelly criterion stakes nothing here: on ${believed === null ? 'the model' : `your ${percent(believed)}`}, ${none}.\n\n${caveat}`;
   }
   const f = t.ev / (1 - t.paid);
   const bankroll = stakeOf(question);
@@ -181,7 +196,8 @@ export function sizingText(question: string, rows: Row[], contracts: Map<string,
     return `$${money(stake)} (${count.toLocaleString('en-US')} contract${count === 1 ? '' : 's'} at $${t.paid.toFixed(2)})`;
   };
   const onBankroll = bankroll ? ` On $${money(bankroll)}: ${inDollars(f)} at full Kelly, ${inDollars(f / 2)} at half.` : ' Say a bankroll ("with $1,000") for it in dollars.';
-  return `${at}${at ? 'on' : 'On'} the model, the trade to size is ${tradeSaid(t)}. The Kelly fraction, (p − c)/(1 − c) = (${(100 * t.chance).toFixed(1)}% − $${t.paid.toFixed(2)}) / (1 − $${t.paid.toFixed(2)}), is **${(100 * f).toFixed(1)}%** of the bankroll; half Kelly ${(50 * f).toFixed(1)}%.${onBankroll}\n\n${caveat}`;
+  const on = believed === null ? 'the model' : `your ${percent(believed)} for ${outcomeOf(rows[0]!.outcome).name}`;
+  return `${at}${at ? 'on' : 'On'} ${on}, the trade to size is ${tradeSaid(t)}. The Kelly fraction, (p − c)/(1 − c) = (${(100 * t.chance).toFixed(1)}% − $${t.paid.toFixed(2)}) / (1 − $${t.paid.toFixed(2)}), is **${(100 * f).toFixed(1)}%** of the bankroll; half Kelly ${(50 * f).toFixed(1)}%.${onBankroll}\n\n${caveat}`;
 }
 
 /**
