@@ -451,7 +451,7 @@ function afterListing(question: string, history: readonly Turn[]): Route | null 
   const ofTheList = kind === 'closing' || kind === 'resolution' || kind === 'previous' || kind === 'history';
   // "Why is a hike priced so high?": the first event's report explains it; other questions of an outcome stay with the search.
   const why = /\b(?:why|how come)\b/i.test(question) && kind === 'outcome';
-  if ((listed.length > 1 && ofTheList) || kind === null || (kind === 'outcome' && !why) || tokens(question).length > 12) return null;
+  if ((listed.length > 1 && ofTheList) || kind === null || (kind === 'outcome' && !why) || tokens(question).length > 16) return null;
   return { kind: 'kalshi_url', url: tickerAddress(listed[0]!)!, reason: 'about the first event of the search before', aboutEvent: true };
 }
 
