@@ -55,6 +55,8 @@ export interface SecQuestion {
   stated: { companies: boolean; metrics: boolean; period: boolean; comparison: boolean };
   /** The previous question's companies, when this turn replaced them (a follow-up about another company). */
   switchedFrom: CompanyMention[] | null;
+  /** Every company found in the conversation so far, first named first ("for each" of them). */
+  discussed?: CompanyMention[];
   /** The period this turn's was moved from ("and the prior fiscal year?" after fiscal 2024: fiscal 2024), so that "what was the change?" next compares the two. */
   movedFrom?: PeriodSpec | null;
   /** A margin or a share of revenue was asked for ("gross margin", "R&D as a share of revenue"): the figure as a share of revenue too. */
@@ -1067,6 +1069,9 @@ export function parseSecQuestion(text: string, index: CompanyIndex, previous?: S
     // "which is bigger?" after "and Microsoft?" following an Apple question: the two of them.
     // (So do "working capital for both", "for each of them", "all three".)
     merged = previous.switchedFrom && (COMPARES_THEM.test(text) || /\b(?:both|each(?: of them)?|all three|the two|all of them|combined|together|in total|altogether)\b/i.test(text)) ? unionCompanies(previous.switchedFrom, previous.companies) : previous.companies;
+    // "What's the latest quarter you have for each?" after three companies asked one at a time: all of them.
+    const discussed = (previous.discussed ?? []).filter((c) => c.status === 'found');
+    if (/\b(?:for |of )?(?:each|every one|all of them|all (?:three|four|five))\b/i.test(text) && discussed.length > merged.length) merged = unionCompanies(merged, discussed);
   }
   else if (stated.companies && followUp && x.adding) merged = unionCompanies(previous.companies, companies);
   // ("How about msft eps" names a figure too, yet asks it beside the company before.)
@@ -1106,6 +1111,7 @@ export function parseSecQuestion(text: string, index: CompanyIndex, previous?: S
     form: x.form ?? (followUp ? previous.form : null),
     stated,
     switchedFrom,
+    discussed: unionCompanies(previous?.discussed ?? [], merged.filter((c) => c.status === 'found')),
     // Kept by a follow-up that moves nowhere ("gross margin that quarter?" after "and the year
     // before?"): "why did it change?" next is still between the two periods discussed.
     movedFrom: movedFrom ?? (followUp && !stated.period && !x.relative && previous.movedFrom && JSON.stringify(period) === JSON.stringify(previous.period) ? previous.movedFrom : null),

@@ -494,6 +494,9 @@ describe('svc-sec-agent on the demo snapshot, offline', () => {
     const sources = (await ask('msft free cash flow fy2024', 'and capex?', 'capex intensity for all three', 'show me the source')).text;
     expect(sources).toMatch(/^The figures of that answer come from these filing pages/);
     for (const name of ['Apple Inc. Form 10-K', 'Alphabet Inc. Form 10-K', 'Microsoft Corp. Form 10-K']) expect(sources).toContain(name);
+    // "For each" after three companies asked one at a time: all three, not the last two.
+    const each = (await ask('Microsoft revenue fiscal Q4 2025', 'alphabet Q1 2025 revenue', 'Apple Q3 fiscal 2025', "what's the latest quarter you have for each?")).text;
+    for (const row of ['| Alphabet Inc. (GOOGL) | Revenue | Q4 2024', '| Apple Inc. (AAPL) | Revenue | fiscal Q2 2025', '| Microsoft Corp. (MSFT) | Revenue | fiscal Q3 2025']) expect(each).toContain(row);
     expect((await ask('Google roe for 2023', 'is that good?')).text).toMatch(/^Whether that is good is a judgement I leave to you[^\n]*\n\n- \*\*Alphabet's return on equity\*\* for fiscal year 2023/);
   });
 
