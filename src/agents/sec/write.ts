@@ -723,7 +723,8 @@ export class AnswerWriter {
       const share = shareLabel(f.metric);
       if (r.kind !== 'value' || !share || !f.revenue || !f.comparedRevenue || !r.compared?.value || f.revenue.value <= 0 || f.comparedRevenue.value <= 0) return [];
       const [now, then] = [(100 * r.value.value) / f.revenue.value, (100 * r.compared.value.value) / f.comparedRevenue.value];
-      return [{ f, share, now, then, change: now - then }];
+      // The difference of the margins as shown, as the margin lines below say it (69.8% less 68.9% is +0.9).
+      return [{ f, share, now, then, change: Number(now.toFixed(1)) - Number(then.toFixed(1)) }];
     });
     if (moved.length < 2 || new Set(moved.map((m) => m.f.metric.id)).size > 1) return null;
     const shrank = /\b(?:contract\w*|narrow\w*|shr[ai]nk\w*|fell|declin\w*|less|least)\b/i.test(text);
