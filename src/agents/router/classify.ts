@@ -462,7 +462,7 @@ function afterListing(question: string, history: readonly Turn[]): Route | null 
  * Not after an answer from filings: "whats the source?" asks that answer's.
  */
 /** An answer from SEC filings: it cites a form, or says its data is a filings snapshot or EDGAR. */
-const FROM_FILINGS = /\bForm 10-[KQ]\b|_Data: [^\n]*snapshot|\bSEC EDGAR\b/;
+const FROM_FILINGS = /\bForm 10-[KQ]\b|^_?Data: [^\n]*snapshot|\bSEC EDGAR\b/m;
 
 function ofDiscussedEvent(question: string, route: Route, history: readonly Turn[]): Route | null {
   const count = tokens(question).length;

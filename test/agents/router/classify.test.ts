@@ -228,6 +228,12 @@ describe('follow-ups take the route of the conversation', () => {
     expect(classify('thanks!', filed).kind).toBe('help');
     expect(classify('write me a poem', filed).kind).toBe('help');
     expect(classify('what are the odds of a fed cut', filed).kind).toBe('odds');
+    // A table's or a valuation's data line says so too.
+    const valued: Turn[] = [
+      { role: 'user', content: 'googl eps last 4 quarters' },
+      { role: 'assistant', content: '**Alphabet Inc. (GOOGL)** at $200.00 a share: P/E **24.9x** [1]\n\nData: demo snapshot recorded 2025-05-15; figures are illustrative.' },
+    ];
+    expect(classify('should I buy it?', valued).kind).toMatch(/^(?:filings|financials)$/);
     // The same words after an answer that is not from filings get the help.
     expect(classify('show me the source', odds).kind).not.toBe('filings');
   });
