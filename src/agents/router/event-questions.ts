@@ -422,24 +422,7 @@ export function answerFromReport(
   const answered = (text: string) => (text.includes('_From the stored report on ') ? rows.filter((r) => text.includes(`**${outcomeOf(r.outcome).name}**`)) : []);
   // "Convert that to American odds": "that" is the outcome just discussed.
   const pointer = (text: string) => REFERS_BACK.test(text) || THE_OTHER.test(text) || NEXT_UP.test(text) || NEXT_DOWN.test(text) || (eventQuestion(text) === 'odds_format' && /\b(?:that|those|these)\b/i.test(text));
-  const asked = earlier.find((t) => t.role === 'user')?.content;
-  // "No i meant the NO side", "yes then": the question before again, of that side.
-  const side = SIDE_ONLY.exec(question);
-  if (asked && side && eventQuestion(asked) !== null) question = `${asked.replace(/\b(?:yes|no)\b(?:\s+side)?/gi, ' ').replace(/[?.!\s]+$/, '')} the ${side[1]!.toUpperCase()} side?`;
-  // "What about with a 10k bankroll?" after Kelly on NO Hold: the same trade, on that bankroll.
-  if (asked && SIZING.test(question) && SIZING.test(asked) && !names(question).length && !/\b(?:yes|no)\b/i.test(question)) {
-    const [sideBefore, before] = [/\b(yes|no)\b/i.exec(asked)?.[1], names(asked)];
-    if (before.length || sideBefore) question = `${question} (${sideBefore ? `${sideBefore.toUpperCase()}${before.length ? ' on ' : ''}` : ''}${before.map((r) => outcomeOf(r.outcome).name).join(' or ')})`;
-  }
-  // "The other side of that one": its NO, not the other outcomes.
-  // (Of what it costs or pays; "the other side of that rung" is the level's other side.)
-  if (/\b(?:costs?|pays?|price)\b/i.test(question)) question = question.replace(/\bthe other side of (?:that|this|it)(?: one)?(?!\s+(?:rung|level|strike|line|bucket|range))\b/gi, 'the NO side of that one');
-  // "And if it goes to 55c?" after a trade's value or size: that question again, at this price.
-  const priceOnly = SUPPOSED_PRICE.exec(question);
-  if (asked && priceOnly && eventQuestion(question) === null && question.split(/\s+/).length <= 8 && (eventQuestion(asked) === 'best_trade' || eventQuestion(asked) === 'quote')) {
-    const price = `at ${priceOnly[1] ?? priceOnly[2]}c`;
-    question = SUPPOSED_PRICE.test(asked) ? asked.replace(SUPPOSED_PRICE, price) : `${asked.replace(/[?.!\s]+$/, '')} ${price}?`;
-  }
+  question = restated(question, earlier.find((t) => t.role === 'user')?.content, names);
   const other = THE_OTHER.test(question);
   const step = NEXT_UP.test(question) ? 1 : NEXT_DOWN.test(question) ? -1 : 0;
   // About the event as a whole ("when does it close?", "how is it resolved?"): "it" is the event.
@@ -458,6 +441,32 @@ export function answerFromReport(
     }
   }
   return answerAbout(question, report);
+}
+
+/**
+ * A follow-up restated as the question it stands for, from the question before it (`asked`):
+ * "no i meant the NO side", "what about with a 10k bankroll?" after Kelly on NO Hold, "whats the
+ * other side of that one cost", "and if it goes to 55c?". `names`: the outcomes a text names.
+ */
+function restated(question: string, asked: string | undefined, names: (text: string) => Row[]): string {
+  // "No i meant the NO side", "yes then": the question before again, of that side.
+  const side = SIDE_ONLY.exec(question);
+  if (asked && side && eventQuestion(asked) !== null) question = `${asked.replace(/\b(?:yes|no)\b(?:\s+side)?/gi, ' ').replace(/[?.!\s]+$/, '')} the ${side[1]!.toUpperCase()} side?`;
+  // "What about with a 10k bankroll?" after Kelly on NO Hold: the same trade, on that bankroll.
+  if (asked && SIZING.test(question) && SIZING.test(asked) && !names(question).length && !/\b(?:yes|no)\b/i.test(question)) {
+    const [sideBefore, before] = [/\b(yes|no)\b/i.exec(asked)?.[1], names(asked)];
+    if (before.length || sideBefore) question = `${question} (${sideBefore ? `${sideBefore.toUpperCase()}${before.length ? ' on ' : ''}` : ''}${before.map((r) => outcomeOf(r.outcome).name).join(' or ')})`;
+  }
+  // "The other side of that one": its NO, not the other outcomes.
+  // (Of what it costs or pays; "the other side of that rung" is the level's other side.)
+  if (/\b(?:costs?|pays?|price)\b/i.test(question)) question = question.replace(/\bthe other side of (?:that|this|it)(?: one)?(?!\s+(?:rung|level|strike|line|bucket|range))\b/gi, 'the NO side of that one');
+  // "And if it goes to 55c?" after a trade's value or size: that question again, at this price.
+  const priceOnly = SUPPOSED_PRICE.exec(question);
+  if (asked && priceOnly && eventQuestion(question) === null && question.split(/\s+/).length <= 8 && (eventQuestion(asked) === 'best_trade' || eventQuestion(asked) === 'quote')) {
+    const price = `at ${priceOnly[1] ?? priceOnly[2]}c`;
+    question = SUPPOSED_PRICE.test(asked) ? asked.replace(SUPPOSED_PRICE, price) : `${asked.replace(/[?.!\s]+$/, '')} ${price}?`;
+  }
+  return question;
 }
 
 /** The outcome one level up (`step` 1) or down (-1) from the one named, among outcomes with levels; none otherwise. */
