@@ -162,14 +162,17 @@ export async function* said(text: string): AsyncGenerator<AgentEvent> {
  * and "the last 2 quarters", "the past 3 years" (trailing four quarters taken together are TTM,
  * one figure). A follow-up that names no period of its own ("and net income?") keeps them.
  */
-const CHANGE = /\b(?:by how much|how much did|increased?|decreased?|grow|grew|change[ds]?|rise|rose|fall|fell|difference)\b/i;
+const CHANGE = /\b(?:by how much|how much did|increased?|decreased?|grow|grew|change[ds]?|rise|rose|fall|fell|difference|mov(?:e|ed)|how many (?:bps|basis points|percentage points|points))\b/i;
 
 function periodsAsked(request: AgentRequest, question: SecQuestion | null): Span | null {
   const users = request.messages.filter((m) => m.role === 'user').map((m) => m.content);
   const span = spanAsked(users, question);
   if (!span) return null;
   // "By how much did net income increase between FY2022 and FY2024?": one change between the two, not a table.
-  if (question?.stated.comparison && question.comparison && /\bbetween\b/i.test(users.at(-1) ?? '') && CHANGE.test(users.at(-1) ?? '')) return null;
+  // (So is "how many bps did apple's gross margin move from fiscal 2023 to fiscal 2024?".)
+  // (A range of years, "from 2020 to 2024", stays a table: only two periods next to each other are one change.)
+  const from = /\bfrom\b/i.test(users.at(-1) ?? '') && question?.comparison !== 'versus';
+  if (question?.stated.comparison && question.comparison && (/\bbetween\b/i.test(users.at(-1) ?? '') || from) && CHANGE.test(users.at(-1) ?? '')) return null;
   // "TTM revenue?" after a table of years: the trailing twelve months, not the years again.
   if (question?.ttm && /\b(?:ttm|ltm|trailing[- ]twelve|(?:last|past) twelve months)\b/i.test(users.at(-1) ?? '') && !spanAsked(users.slice(-1), question)) return null;
   if (span.years) return span;

@@ -480,6 +480,9 @@ describe('svc-sec-agent on the demo snapshot, offline', () => {
 
   it('follow-ups that ask for a calculation get it: bps moved, the spread of a ranking, a share of another figure, a sum, TTM after a table, no judgement', async () => {
     expect((await ask('Apple gross margin and operating margin for fiscal 2024', 'and the year before?', 'how many bps did gross margin move?')).text).toMatch(/^Apple's gross margin rose, \+2\.1 percentage points \(\+208 bps\), year over year \(fiscal year 2024\)\./);
+    // Asked at once, between two years next to each other: the change, not a table; a range of years stays a table.
+    expect((await ask("how many bps did apple's gross margin move from fiscal 2023 to fiscal 2024?")).text).toMatch(/^Apple's gross margin rose, \+2\.1 percentage points \(\+208 bps\), year over year \(fiscal year 2024\)\./);
+    expect((await ask('how did apple revenue grow from fiscal 2022 to fiscal 2024?')).text).toMatch(/^### Apple Inc\. \(AAPL\), by fiscal year/);
     // After a ranking of every company covered, the same companies.
     const spread = (await ask('Which company has the highest net margin?', 'by how much vs the lowest, in points')).text;
     expect(spread).toContain("- The highest, Microsoft's 36.0%, is 12.0 percentage points above the lowest, Apple's 24.0%.");
