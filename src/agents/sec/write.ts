@@ -304,7 +304,17 @@ export class AnswerWriter {
 
   /** "Gross margin: 45.9% of revenue (… revenue $85,777 million [2])", when a margin or share of revenue was asked for. */
   /** A figure as a percentage of its period's revenue, when a margin or share of revenue is asked and the revenue is known. */
+  /** Of trailing twelve months asked: the four quarters' figure and revenue, summed; null otherwise. */
+  #ttmShare(figure: Figure): { value: MetricValue; revenue: MetricValue } | null {
+    const [ttm, revenue] = [figure.ttm, figure.ttmRevenue];
+    if (!this.#plan.question?.ttm || ttm?.length !== 4 || revenue?.length !== 4 || [...ttm, ...revenue].some((q) => !q.value)) return null;
+    return { value: this.#ttmSum(ttm), revenue: this.#ttmSum(revenue) };
+  }
+
   #sharePercent(figure: Figure): number | null {
+    // Beside a trailing-twelve-month figure, its twelve months' share, not the last quarter's.
+    const twelve = shareLabel(figure.metric) ? this.#ttmShare(figure) : null;
+    if (twelve && twelve.revenue.value > 0) return (100 * twelve.value.value) / twelve.revenue.value;
     const r = figure.result;
     const value = r.kind === 'value' ? r.value : r.kind === 'calendar-year' ? r.total : null;
     if (!value || !figure.revenue || figure.revenue.value <= 0 || !shareLabel(figure.metric)) return null;
@@ -324,6 +334,10 @@ export class AnswerWriter {
       shown = { period: `calendar year ${r.year}`, value: r.total, prior: c?.total ? { period: c.fiscal ? periodName(c.fiscal, figure.fin.calendar) : `calendar year ${c.year}`, value: c.total } : null };
     } else return null;
     const label = share.label;
+    const twelve = this.#ttmShare(figure);
+    if (twelve && twelve.revenue.value > 0) {
+      return `${capitalise(label)}, trailing twelve months: **${((100 * twelve.value.value) / twelve.revenue.value).toFixed(1)}%** of revenue (the twelve months to ${shown.period}: revenue ${this.#amount({ metric: METRICS.find((m) => m.id === 'revenue')! }, twelve.revenue)}, the sum of the four quarters).`;
+    }
     const revenue = figure.revenue;
     const period = shown.period;
     if (!revenue || revenue.value <= 0) return `${capitalise(label)}: no revenue is reported for ${period}, so no ${share.margin ? 'margin' : 'share of revenue'} can be given.`;

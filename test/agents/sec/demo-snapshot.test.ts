@@ -483,6 +483,11 @@ describe('svc-sec-agent on the demo snapshot, offline', () => {
     // Asked at once, between two years next to each other: the change, not a table; a range of years stays a table.
     expect((await ask("how many bps did apple's gross margin move from fiscal 2023 to fiscal 2024?")).text).toMatch(/^Apple's gross margin rose, \+2\.1 percentage points \(\+208 bps\), year over year \(fiscal year 2024\)\./);
     expect((await ask('how did apple revenue grow from fiscal 2022 to fiscal 2024?')).text).toMatch(/^### Apple Inc\. \(AAPL\), by fiscal year/);
+    // A trailing-twelve-month margin is the twelve months', in the table's column and the line under it, not the last quarter's.
+    const ttmMargin = (await ask('apple ttm net income', 'and msft?', 'which has the higher TTM net margin, by how many points')).text;
+    expect(ttmMargin).toContain('| twelve months to fiscal Q2 2025 (quarter ended 2025-03-29) | $97,294 million [1] (sum of four quarters) | 24.3% |');
+    expect(ttmMargin).toContain('- Apple Inc. (AAPL) net margin, trailing twelve months: **24.3%** of revenue (the twelve months to fiscal Q2 2025: revenue $400,366 million, the sum of the four quarters).');
+    expect(ttmMargin).not.toContain('26.0%');
     // After a ranking of every company covered, the same companies.
     const spread = (await ask('Which company has the highest net margin?', 'by how much vs the lowest, in points')).text;
     expect(spread).toContain("- The highest, Microsoft's 36.0%, is 12.0 percentage points above the lowest, Apple's 24.0%.");
