@@ -77,8 +77,6 @@ const GROWTH_WORDS = /\b(?:grow|grows|grew|grown|growing|increase[ds]?|increasin
 const DECLINE_WORDS = /\b(?:decline[ds]?|declining|fall|falls|fell|fallen|falling|drop(?:s|ped)?|decrease[ds]?|decreasing|shrink|shrinks|shrank|shrunk|go down|went down|lower|smaller|worsen(?:ed|s)?|contract(?:s|ed)?|narrow(?:s|ed)?|compress(?:es|ed)?)\b/i;
 /** A figure judged ("is that good?", "is it high?", "is this healthy?"). */
 const JUDGED = /^\W*(?:(?:so|and|ok)\W+)?(?:is|are|was|were) (?:that|it|this|those|these|they) (?:good|bad|high|low|healthy|strong|weak|ok|okay|normal|decent|impressive|a lot|too (?:high|low))\b/i;
-/** One figure as a share of another ("total liabilities as a % of total assets", "cash as a percentage of assets"). */
-const SHARE_OF = /\b(?:as an? (?:%|percent(?:age)?|share|proportion|fraction) of|(?:%|percent(?:age)?|share|proportion) of (?:the |its |their )?(?:total )?)/i;
 /** How far apart the figures ranked are ("by how much vs the lowest, in points", "the gap between the top and bottom"). */
 const SPREAD_ASKED = /\b(?:by how much|how much (?:more|less|higher|lower|bigger|smaller)|difference|gap|spread|vs\.? the (?:lowest|highest|smallest|largest|bottom|top)|in (?:percentage )?points)\b/i;
 /** A question answered yes or no ("Did …", "Has …", "Is …"). */
@@ -759,16 +757,23 @@ export class AnswerWriter {
    * "Total liabilities as a % of total assets?": of two figures asked of each company for one
    * period, the first as a share of the second, from the values in the table.
    */
-  #sharesOf(figures: Figure[], text: string): string[] {
+  #sharesOf(figures: Figure[]): string[] {
     const ids = this.#plan.question?.metrics ?? [];
-    if (!SHARE_OF.test(text) || ids.length !== 2 || ids[1] === 'revenue') return [];
+    if (!this.#plan.question?.shareOf || ids.length !== 2 || ids[1] === 'revenue') return [];
     const out: string[] = [];
+    const shown: { company: CompanyRef; percent: number }[] = [];
     for (const cik of new Set(figures.map((f) => f.company.cik))) {
       const [part, whole] = ids.map((id) => figures.find((f) => f.company.cik === cik && f.metric.id === id));
       if (part?.result.kind !== 'value' || whole?.result.kind !== 'value' || !part.result.value || !whole.result.value || whole.result.value.value <= 0) continue;
       if (part.result.period.end !== whole.result.period.end) continue;
       const [a, b] = [part.result.value, whole.result.value];
+      shown.push({ company: part.company, percent: Number(((100 * a.value) / b.value).toFixed(1)) });
       out.push(`- ${capitalise(its(part.company))} ${part.metric.label} ${part.metric.plural ? 'were' : 'was'} **${((100 * a.value) / b.value).toFixed(1)}%** of its ${whole.metric.label} ${part.metric.type === 'instant' ? balanceDate(part.result.period, part.fin.calendar) : `for ${periodWithEnd(part.result.period, part.fin.calendar)}`}: ${formatAmount(a.value, a.unit, part.metric, this.#scale(a))} ${this.#refs(a)} over ${formatAmount(b.value, b.unit, whole.metric, this.#scale(b))} ${this.#refs(b)}.`);
+    }
+    // Of two companies: how far apart, in points of the shares as shown.
+    if (shown.length === 2 && shown[0]!.percent !== shown[1]!.percent) {
+      const [high, low] = [...shown].sort((x, y) => y.percent - x.percent) as [(typeof shown)[number], (typeof shown)[number]];
+      out.push(`- ${capitalise(its(high.company))} is ${(high.percent - low.percent).toFixed(1)} percentage points higher than ${its(low.company)}.`);
     }
     return out;
   }
@@ -1100,7 +1105,7 @@ export class AnswerWriter {
       const ranking = weighed && /\b(?:highest|lowest|most|least|largest|biggest|smallest|best|worst|greatest|fastest|slowest|rank\w*)\b|^\s*(?:and\s+|now\s+|what about\s+|how about\s+)?by\s+\w/i.test(text);
       const differences = ranking ? this.#differences(figures).map((d) => `- ${d}`) : [];
       const widened = this.#marginChangeRanked(figures, text);
-      const shares = this.#sharesOf(figures, text);
+      const shares = this.#sharesOf(figures);
       lines.push(...(widened ? [widened, ''] : []), ...(shares.length ? [...shares, ''] : []), intro, '', ...(differences.length ? [...differences, ''] : []), ...this.#table(figures));
       if (weighed && !ranking) {
         const after = this.#differences(figures);

@@ -55,6 +55,8 @@ export interface SecQuestion {
   stated: { companies: boolean; metrics: boolean; period: boolean; comparison: boolean };
   /** The previous question's companies, when this turn replaced them (a follow-up about another company). */
   switchedFrom: CompanyMention[] | null;
+  /** One figure asked as a share of the other ("total liabilities as a % of total assets"); kept by a follow-up naming no figure ("and Microsoft's?"). */
+  shareOf?: boolean;
   /** Every company found in the conversation so far, first named first ("for each" of them). */
   discussed?: CompanyMention[];
   /** The period this turn's was moved from ("and the prior fiscal year?" after fiscal 2024: fiscal 2024), so that "what was the change?" next compares the two. */
@@ -110,6 +112,9 @@ const OTHER_LINES =
   /\b(?:(?:interest|other|comprehensive|non[- ]?operating|investment|rental|royalty|core|equity[- ]method|dividend)(?:\s+and\s+other)?\s+(?:income|earnings)(?:\s+\(?(?:loss|expense)\)?)?|(?:short[- ]term|current|net|convertible|senior|secured)\s+(?:debt|borrowings)|(?:non[- ]?current|lease|(?:operating|finance)\s+lease|deferred\s+tax|contingent|pension)\s+liabilit(?:y|ies)|(?:non[- ]?current|intangible|fixed|tangible|right[- ]of[- ]use|deferred\s+tax)\s+assets?|(?:financing|investing)\s+cash\s+flows?|cash\s+(?:flows?\s+)?(?:from|used\s+(?:in|for)|provided\s+by)\s+(?:financing|investing)(?:\s+activities)?|(?:unearned|recurring|subscription|contracted)\s+revenues?|(?:gross\s+profit|operating\s+income|free\s+cash\s+flow|operating\s+cash\s+flow|cash\s+flow|ebitda)\s+per\s+share|(?:cash(?:\s+and\s+cash\s+equivalents)?,?\s+(?:and|plus|\+|&)\s+)?(?:marketable|short[- ]term)\s+(?:securities|investments))\b/gi;
 
 const FIGURE_WORD = '(?:(?:net\\s+)?(?:revenues?|sales)|(?:operating\\s+|net\\s+)?income|(?:gross\\s+|operating\\s+)?(?:profits?|margins?)|eps|earnings(?:\\s+per\\s+share)?)';
+/** One figure as a share of another ("total liabilities as a % of total assets", "cash as a percentage of assets"). */
+const SHARE_OF = /\b(?:as an? (?:%|percent(?:age)?|share|proportion|fraction) of|(?:%|percent(?:age)?|share|proportion) of (?:the |its |their )?(?:total )?)/i;
+
 /** Products, services, segments and regions: parts of a company's total, broken down in the notes, not in its company-wide XBRL facts. */
 export const PARTS_OF_TOTAL =
   '(?:services|products|hardware|software|subscriptions?|iphones?|ipads?|macs?|wearables|azure|(?:google\\s+|intelligent\\s+)?cloud|advertising|ads?|devices?|data\\s+cent(?:er|re)|automotive|aws|reality\\s+labs|family\\s+of\\s+apps|youtube|search|gaming|xbox|linkedin|office|windows|(?:greater\\s+)?china|americas|europe|japan|(?:rest\\s+of\\s+)?asia(?:[\\s-]+pacific)?|international|domestic|north\\s+america|emea|apac|segments?|regions?|regional|geograph(?:y|ies|ic(?:al)?)|productivity\\s+and\\s+business\\s+processes|more\\s+personal\\s+computing|other\\s+bets|google\\s+services)';
@@ -236,7 +241,7 @@ interface Relative {
 /** A follow-up naming only another year for what was just asked ("same for 2023", "and 2023?", "what about 2022?"). */
 const SAME_FOR_YEAR = /^\s*(?:(?:and|what about|how about|same(?:\s+(?:for|in))?|ditto|likewise)\s+(?:for\s+|in\s+)?)?(?:19|20)\d\d\s*\??\s*$|\bsame\b[^?]*\b(?:19|20)\d\d\b/i;
 /** A follow-up weighing the companies just discussed against each other ("which is bigger?", "who's ahead?", "compare them", "by how much?"). */
-const COMPARES_THEM = /^\s*(?:and\s+|so\s+|ok\s+)?(?:the\s+)?(?:difference|diff|gap)\s*\??\s*$|\b(?:which|who|whose)(?:'s| is| was| one| company| of them| of the two)?\b[^?]*\b(?:bigger|larger|higher|greater|more|less|lower|smaller|better|worse|faster|slower|ahead|behind|leads?|wins?|winner|most|least|biggest|largest|highest|lowest|smallest)\b|\bcompare (?:them|the two|both|those)\b|\bhow do they compare\b|^\s*(?:and\s+|so\s+)?by how much\b|\bwhat(?:'s| is) the (?:difference|gap)\b|\bhow (?:big|large|wide) is the (?:difference|gap)\b/i;
+const COMPARES_THEM = /^\s*(?:and\s+|so\s+|ok\s+)?(?:the\s+)?(?:difference|diff|gap)(?: in (?:points|percentage points|%|percent|dollars))?\s*\??\s*$|\b(?:which|who|whose)(?:'s| is| was| one| company| of them| of the two)?\b[^?]*\b(?:bigger|larger|higher|greater|more|less|lower|smaller|better|worse|faster|slower|ahead|behind|leads?|wins?|winner|most|least|biggest|largest|highest|lowest|smallest)\b|\bcompare (?:them|the two|both|those)\b|\bhow do they compare\b|^\s*(?:and\s+|so\s+)?by how much\b|\bwhat(?:'s| is) the (?:difference|gap)\b|\bhow (?:big|large|wide) is the (?:difference|gap)\b/i;
 /** Words pointing back at what was just answered: "that", "it", "the same year". */
 /** A period named to be compared with ("vs FY2023", "compared to Q3", "how did that compare to Q3"). */
 const VERSUS_NAMED = /\b(?:vs\.?|versus|compare[sd]?|comparison|against|relative to)\b/i;
@@ -1111,6 +1116,7 @@ export function parseSecQuestion(text: string, index: CompanyIndex, previous?: S
     form: x.form ?? (followUp ? previous.form : null),
     stated,
     switchedFrom,
+    shareOf: SHARE_OF.test(text) || Boolean(followUp && !stated.metrics && previous.shareOf),
     discussed: unionCompanies(previous?.discussed ?? [], merged.filter((c) => c.status === 'found')),
     // Kept by a follow-up that moves nowhere ("gross margin that quarter?" after "and the year
     // before?"): "why did it change?" next is still between the two periods discussed.

@@ -488,6 +488,10 @@ describe('svc-sec-agent on the demo snapshot, offline', () => {
     expect(ttmMargin).toContain('| twelve months to fiscal Q2 2025 (quarter ended 2025-03-29) | $97,294 million [1] (sum of four quarters) | 24.3% |');
     expect(ttmMargin).toContain('- Apple Inc. (AAPL) net margin, trailing twelve months: **24.3%** of revenue (the twelve months to fiscal Q2 2025: revenue $400,366 million, the sum of the four quarters).');
     expect(ttmMargin).not.toContain('26.0%');
+    // A share of another figure, kept by "and Microsoft's?", and the two apart.
+    const shares = ['googl net income as a % of operating income fy2024', "and Microsoft's for its fiscal 2024?"];
+    expect((await ask(...shares)).text).toMatch(/^- Microsoft's net income was \*\*80\.5%\*\* of its operating income for fiscal year 2024 \(year ended 2024-06-30\)/);
+    expect((await ask(...shares, 'difference in points?')).text).toContain("- Alphabet's is 8.6 percentage points higher than Microsoft's.");
     // After a ranking of every company covered, the same companies.
     const spread = (await ask('Which company has the highest net margin?', 'by how much vs the lowest, in points')).text;
     expect(spread).toContain("- The highest, Microsoft's 36.0%, is 12.0 percentage points above the lowest, Apple's 24.0%.");
