@@ -455,15 +455,15 @@ function afterListing(question: string, history: readonly Turn[]): Route | null 
   return { kind: 'kalshi_url', url: tickerAddress(listed[0]!)!, reason: 'about the first event of the search before', aboutEvent: true };
 }
 
+/** An answer from SEC filings: it cites a form, or says its data is a filings snapshot or EDGAR. */
+const FROM_FILINGS = /\bForm 10-[KQ]\b|^_?Data: [^\n]*snapshot|\bSEC EDGAR\b/m;
+
 /**
  * "Is there an arb on it then?", "2.8 priced over 2.6?? is that free money", "the one below cut 25 i
  * mean. hold?" after answers about one event (its search, its report, a part of it): a question of
  * the report's kinds, or naming one of its outcomes, with no topic of its own, is about that event.
  * Not after an answer from filings: "whats the source?" asks that answer's.
  */
-/** An answer from SEC filings: it cites a form, or says its data is a filings snapshot or EDGAR. */
-const FROM_FILINGS = /\bForm 10-[KQ]\b|^_?Data: [^\n]*snapshot|\bSEC EDGAR\b/m;
-
 function ofDiscussedEvent(question: string, route: Route, history: readonly Turn[]): Route | null {
   const count = tokens(question).length;
   const lastAnswer = [...history].reverse().find((t) => t.role === 'assistant');
