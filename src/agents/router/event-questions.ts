@@ -386,8 +386,12 @@ function compareText(question: string, sides: Row[][]): string {
 
 /** A follow-up that points back at what the turn before named ("its price?", "and the spread?", "what about that one?"). */
 const REFERS_BACK = /\b(?:it|its|it's|that one|this one|that outcome|that contract|them|those|they)\b|\b(?:on|of|for|at|buy|buying|sell|selling|size|sizing) that\b|^\s*(?:and|what about|how about)\b|^\s*(?:why|how so|how come|really|are you sure)\s*\??\s*$/i;
+const CHANCES_SAID = new RegExp(CHANCE_SAID.source, 'gi');
+const MONEY_AMOUNTS = new RegExp(MONEY_SAID.source, 'gi');
 /** A question without the chance its asker supplies ("if i think hike is 60%" → "if i think hike is"). */
-const withoutChance = (text: string) => text.replace(new RegExp(CHANCE_SAID.source, 'gi'), (m: string, n: string) => m.slice(0, m.lastIndexOf(n)));
+const withoutChance = (text: string) => text.replace(CHANCES_SAID, (m: string, n: string) => m.slice(0, m.lastIndexOf(n)));
+/** A question read for the outcomes it names: a bankroll or stake ("with a 10k bankroll") and a chance said are no levels. */
+const unpriced = (text: string) => withoutChance(text).replace(MONEY_AMOUNTS, ' ').replace(/\bbankroll(?: of)? \d[\d,.]*k?\b/gi, ' ');
 
 /** A side alone, often correcting the question before ("no i meant the NO side", "yes then"). */
 const SIDE_ONLY = /^\W*(?:(?:no+|nah|nope|sorry|wait|oops|ok)\W+)?(?:i meant?\s+|make (?:it|that)\s+|what about\s+|how about\s+|and\s+)?(?:the\s+|on\s+)?(yes|no)(?:\s+side)?(?:\s+(?:instead|then|pls|please))?\W*$/i;
@@ -413,7 +417,6 @@ export function answerFromReport(
   // (A number that is exactly a rung's level names it too: "ev of buying 3400 yes".)
   const levels = isLadder(rows) ? labelLevels(rows) : [];
   // (A bankroll or stake, "with a 10k bankroll", is no level naming an outcome.)
-  const unpriced = (text: string) => withoutChance(text).replace(new RegExp(MONEY_SAID.source, 'gi'), ' ');
   const names = (text: string) => {
     const plain = unpriced(text);
     return namedRows(plain, rows, report.title, [...levelsIn(plain), ...levelsNamed(plain, levels)]);
@@ -573,9 +576,9 @@ function answerAbout(question: string, report: { title: string; text: string; ci
   const moved = kind === 'moves' && WHY_MOVED.test(question) ? whyMovedText(question, rows, named.length < rows.length ? named : [], section('resolution history'), section('key claims')) : null;
   // In "why is the market at 51%?" a percentage is the price questioned, not a level naming an outcome.
   const whyNamed = () => {
-    const unpriced = question.replace(/\b(?:at|is|only|just|of|to|from)\s+\d+(?:\.\d+)?\s*%/gi, ' ');
+    const unquoted = question.replace(/\b(?:at|is|only|just|of|to|from)\s+\d+(?:\.\d+)?\s*%/gi, ' ');
     // (And a number that is exactly a rung's level: "why does the model disagree on 2.8?".)
-    return namedRows(unpriced, rows, report.title, [...new Set([...levelsIn(unpriced), ...(ladder ? levelsNamed(unpriced, bounds) : [])])]);
+    return namedRows(unquoted, rows, report.title, [...new Set([...levelsIn(unquoted), ...(ladder ? levelsNamed(unquoted, bounds) : [])])]);
   };
   // About every outcome at once, whatever levels or outcomes it names ("an arbitrage between 2.6 and 2.8?").
   // "How many of the last 5 came in below 41?", "last 3 weeks, which bucket won?": the count is no level.
@@ -620,8 +623,8 @@ function answerAbout(question: string, report: { title: string; text: string; ci
     const meant = named.length && named.length < rows.length ? named : inside.length && inside.length < rows.length ? inside : [];
     if (SIZING.test(question)) {
       // A bankroll ("with $500") is no level naming an outcome.
-      const unpriced = read.replace(new RegExp(MONEY_SAID.source, 'gi'), ' ').replace(/\bbankroll(?: of)? \d[\d,.]*k?\b/gi, ' ');
-      const sized = namedRows(unpriced, rows, report.title, levelsIn(unpriced));
+      const plain = unpriced(question);
+      const sized = namedRows(plain, rows, report.title, levelsIn(plain));
       text = sizingText(question, sized.length && sized.length < rows.length ? sized : rows, contracts);
     }
     else text = meant.length ? quoteText(`buy ${question}`, meant, contracts) : bestTradeText(rows, contracts, /\bworst\b/i.test(question) && !/\bbest\b/i.test(question), /\bbest\b/i.test(question) && /\bworst\b/i.test(question));

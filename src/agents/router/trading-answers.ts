@@ -8,7 +8,6 @@ import { bestRow, cents, count, dollars, gapOf, isLadder, labelLevels, outcomeOf
 export const MONEY_SAID =
   /\$\s?(\d[\d,]*(?:\.\d{1,2})?)(k)?\b|\b(\d[\d,]*(?:\.\d{1,2})?)(k)?(?:\s*(?:dollars|usd|bucks)\b|(?=\s+(?:bankroll|to play with|to bet|to spend|to risk|budget)\b))|\bbankroll(?:\s+of|\s+is)?\s+(\d[\d,]*(?:\.\d{1,2})?)(k)?\b|\b(?:throw|put|bet|stake|wager|risk|drop|take|place|lay)\s+(\d[\d,]*(?:\.\d{1,2})?)(k)?(?=\s+(?:on|in|into)\b)|\b(?:with|w\/?|got|have|had)\s+(?:a\s+)?(\d[\d,]*(?:\.\d{1,2})?)(k)\b|\bkelly\s+(?:on|with|of|for)\s+(\d[\d,]*(?:\.\d{1,2})?)(k)?\b/i;
 
-/** The amount of money a question says, in dollars; null when it says none. */
 /** A YES price supposed ("if it drops to 80c", "say hike dips to 40c", "at 35 cents"), in dollars. */
 export const SUPPOSED_PRICE = /\b(?:dips?|dipped|drops?|dropped|falls?|fell|goes|went|gets|moves?|moved|trades?|comes?|came|is|was|were|climbs?|rises?|rose|jumps?|jumped)\s+(?:(?:down|up|back)\s+)?to\s+(\d{1,2})\s*(?:c|¢|cents?)\b|\b(?:at|for)\s+(\d{1,2})\s*(?:c|¢|cents)\b/i;
 function supposedPrice(question: string): number | null {
