@@ -177,6 +177,22 @@ function settledSummary(markets: readonly MarketView[]): string {
 }
 
 /** Writes the research report: Markdown with numbered citations. Deterministic for the same data. */
+/** The contract snapshot's header: the exchange's own figures, one row per contract. */
+export const CONTRACT_HEADER = ['| Contract | Bid | Ask | Spread | Last | Volume | 24h volume | Open interest |', '|---|---|---|---|---|---|---|---|'];
+
+/** A contract's row of the snapshot, exact as the exchange reports it; `cite`: its citation marker. */
+export function contractRow(m: KalshiMarket, cite: string): string {
+  // A $0 bid or a $1 ask is the exchange's way of saying that side has no orders.
+  const rawBid = parseFixed(m.yes_bid_dollars);
+  const rawAsk = parseFixed(m.yes_ask_dollars);
+  const bid = rawBid === null || rawBid === 0 ? null : rawBid;
+  const ask = rawAsk === null || rawAsk === SCALE ? null : rawAsk;
+  const last = parseFixed(m.last_price_dollars);
+  const num = (s: string | undefined) => (parseFixed(s) === null ? '—' : formatCount(parseFixed(s)!));
+  const spread = bid !== null && ask !== null ? formatDollars(ask - bid) : bid === null && ask === null ? 'no quotes' : 'one-sided';
+  return `| ${m.ticker} ${cite} | ${bid === null ? '—' : formatDollars(bid)} | ${ask === null ? '—' : formatDollars(ask)} | ${spread} | ${last === null ? '—' : formatDollars(last)} | ${num(m.volume_fp)} | ${num(m.volume_24h_fp)} | ${num(m.open_interest_fp)} |`;
+}
+
 export function writeReport(r: Research, ctx: ReportContext): ReportBody {
   const sources = new SourceList();
   const { event } = r;
@@ -458,20 +474,8 @@ export function writeReport(r: Research, ctx: ReportContext): ReportBody {
 
   // Contract snapshot: the exchange's own figures.
   lines.push('## Contract snapshot', '');
-  lines.push('| Contract | Bid | Ask | Spread | Last | Volume | 24h volume | Open interest |', '|---|---|---|---|---|---|---|---|');
-  for (const v of r.markets) {
-    const m = v.market;
-    // A $0 bid or a $1 ask is the exchange's way of saying that side has no orders.
-    const rawBid = parseFixed(m.yes_bid_dollars);
-    const rawAsk = parseFixed(m.yes_ask_dollars);
-    const bid = rawBid === null || rawBid === 0 ? null : rawBid;
-    const ask = rawAsk === null || rawAsk === SCALE ? null : rawAsk;
-    const last = parseFixed(m.last_price_dollars);
-    const num = (s: string | undefined) => (parseFixed(s) === null ? '—' : formatCount(parseFixed(s)!));
-    lines.push(
-      `| ${m.ticker} ${marketCite(m)} | ${bid === null ? '—' : formatDollars(bid)} | ${ask === null ? '—' : formatDollars(ask)} | ${bid !== null && ask !== null ? formatDollars(ask - bid) : bid === null && ask === null ? 'no quotes' : 'one-sided'} | ${last === null ? '—' : formatDollars(last)} | ${num(m.volume_fp)} | ${num(m.volume_24h_fp)} | ${num(m.open_interest_fp)} |`,
-    );
-  }
+  lines.push(...CONTRACT_HEADER);
+  for (const v of r.markets) lines.push(contractRow(v.market, marketCite(v.market)));
   lines.push('');
 
   // Method.

@@ -15,7 +15,9 @@ import type { Agent, AgentEvent, AgentRequest, Answer, Citation, Usage } from '.
 import { listed, quoteCaller } from '../citations.js';
 import { isSvcError } from '../../errors.js';
 import { GREETING, KALSHI_URL, MOVERS_ASKED, classify, discussedEvent, routedText, splitQuestion, type Route } from './classify.js';
-import { answerFromReport, eventQuestion, type EventQuestion } from './event-questions.js';
+import { SIZING, answerFromReport, changesTrade, eventQuestion, type EventQuestion } from './event-questions.js';
+import { CHANCE_SAID } from './trading-answers.js';
+import { quoteSheet } from '../prediction-markets/quote-sheet.js';
 import { followedBy, joinParts, questionsOfReport } from './parts.js';
 import { WILL_IT } from '../markets-search/asked.js';
 import { acrossEvents } from './across-events.js';
@@ -173,18 +175,27 @@ export function routerAgent(o: RouterOptions): Agent {
     const withoutAddress = question.replace(new RegExp(KALSHI_URL.source, 'gi'), ' ');
     const ofSubject = /\bmodel\b/i.test(summary.event.title) ? withoutAddress.replace(/\bmodels?\b/gi, 'release') : withoutAddress;
     const about = aboutEvent ? eventQuestion(ofSubject) : null;
-    const unreported = about === 'model_favourite' || about === 'gap' || about === 'history' || about === 'method' || about === 'previous';
+    const unreported = about === 'model_favourite' || about === 'gap' || about === 'best_trade' || about === 'history' || about === 'method' || about === 'previous';
     // An outcome or level asked of live prices ("odds of a hold?", "which is likeliest?"): those outcomes first, not the list again;
     // what they imply ("the median?", "as moneyline odds?") after them.
     // (Whether it happens, "is a new model going to be released?", is a question of an outcome too.)
     const happens = about === null && WILL_IT.test(withoutAddress);
+    let asked = routedText(question).replace(new RegExp(KALSHI_URL.source, 'gi'), ' ');
+    // "What do I win?", "convert that to American odds" after "ETH above 3400 tomorrow?": the level asked before is the contract meant.
+    if ((PAYOUT_ASKED.test(asked) || about === 'odds_format') && !levelsAsked(asked).length) {
+      const before = req.messages.slice(0, -1).reverse().find((m) => m.role === 'user' && levelsAsked(m.content.replace(new RegExp(KALSHI_URL.source, 'gi'), ' ')).length);
+      if (before) asked = `${asked} (${routedText(before.content).replace(new RegExp(KALSHI_URL.source, 'gi'), ' ')})`;
+    }
+    // What contracts cost and pay ("200 yes on a cut?", "EV on the no side?"), both sides of one, an
+    // arbitrage, Kelly on a chance the asker gives: arithmetic on the live quotes, read
+    // as a report's would be, with no model; the outcome a follow-up points back to is the one meant.
+    const before = req.messages.slice(0, -1).reverse().flatMap((m) => (m.role === 'user' ? [routedText(m.content)] : []));
+    if (about === 'quote' || about === 'arbitrage' || (about === 'best_trade' && SIZING.test(question) && CHANCE_SAID.test(question)) || changesTrade(asked, before)) {
+      const sheet = quoteSheet(summary.event, summary.citations[0]!.url, o.apiUrl, o.kalshi.now());
+      const part = answerFromReport(asked, { ...sheet, unreported: `\`svc-prediction-markets-agent\` generates one, ${credits(o.reportCost)}` }, req.messages.slice(0, -1).reverse());
+      if (part) return yield* written(req, question, part.text, [...part.citations], usage);
+    }
     if (happens || about === 'outcome' || about === 'market_favourite' || about === 'market_least' || about === 'expected' || about === 'odds_format' || about === 'overround' || (about === 'quote' && PAYOUT_ASKED.test(question))) {
-      let asked = routedText(question).replace(new RegExp(KALSHI_URL.source, 'gi'), ' ');
-      // "What do I win?", "convert that to American odds" after "ETH above 3400 tomorrow?": the level asked before is the contract meant.
-      if ((PAYOUT_ASKED.test(asked) || about === 'odds_format') && !levelsAsked(asked).length) {
-        const before = req.messages.slice(0, -1).reverse().find((m) => m.role === 'user' && levelsAsked(m.content.replace(new RegExp(KALSHI_URL.source, 'gi'), ' ')).length);
-        if (before) asked = `${asked} (${routedText(before.content).replace(new RegExp(KALSHI_URL.source, 'gi'), ' ')})`;
-      }
       const line = liveEventLine(summary.event, asked, 1);
       // "Why is hike priced so high?": prices do not say why; a report adds the series' record and the model.
       const why = /\b(?:why|how come)\b/i.test(question) ? ' Prices say what traders pay, not why: a report adds the series\' record and a model that weighs it against the price, and it reads no news either.' : '';

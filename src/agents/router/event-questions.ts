@@ -16,7 +16,7 @@ import { LAST_CLAIM, LAST_N, LIKELIHOOD, SOURCE_ASKED, lastCount, lastEventsText
 export type EventQuestion = 'sources' | 'basics' | 'catalysts' | 'summary' | 'anomalies' | 'expected' | 'odds_format' | 'best_trade' | 'arbitrage' | 'overround' | 'quote' | 'method' | 'previous' | 'model_favourite' | 'market_favourite' | 'market_least' | 'gap' | 'closing' | 'resolution' | 'history' | 'moves' | 'outcome';
 
 /** The order book and trading of a contract, or what buying it at the ask is worth on the model. */
-const QUOTE = /\b(?:(?:take|throw|put|bet|stake|wager|risk|drop|place|lay)\s+\$?\d[\d,]*k?\s+(?:on|in|into)|spreads?|bids?|break[- ]?even|(?:the|at the|its) ask|asking price|order ?book|liquidity|open interest|expected value|ev|worth buying|buy(?:ing)? (?:\d[\d,]* )?(?:yes|no)|(?:want|get|grab|take) (?:\d[\d,]* )?(?:yes|no)(?: contracts?)?|\d[\d,]* (?:yes|no) contracts?|max(?:imum)? (?:loss|gain|profit)|pay ?offs?|(?:should i|to) (?:buy|sell|bet on|back)|bet on|payouts?|pays? out|how much (?:would|could|will|do|does|can) (?:i|you|we) (?:make|win|get|earn)|what (?:do|would|will|can|could) (?:i|you|we) (?:make|win|get|earn)|how much (?:does|do|is) (?:a |one )?(?:yes|no|contract)\w*\s+(?:cost|costs)|what(?:'s|s| is| does| do| would| will)?\b[^?]{0,40}\b(?:cost|costs|pay|pays)\b|how much (?:do|does|would|will|is|are|to)\b[^?]{0,40}\bcost\b|(?:yes|no) side|cost (?:of|for) (?:\d|a |one |the )|(?:yes|no) costs?|how much for \d[\d,]*|\d[\d,]* (?:yes|no)(?= (?:on|at|for|contracts?|shares?)\b)|what (?:do|would|will|can|could) (?:i|you|we) (?:net|clear|pocket))\b/i;
+const QUOTE = /\b(?:(?:take|throw|put|bet|stake|wager|risk|drop|place|lay)\s+\$?\d[\d,]*k?\s+(?:on|in|into)|spreads?|bids?|break[- ]?even|(?:the|at the|its) ask|asking price|order ?book|liquidity|open interest|expected value|ev|worth buying|buy(?:ing)? (?:\d[\d,]* )?(?:yes|no)|(?:want|get|grab|take) (?:\d[\d,]* )?(?:yes|no)(?: contracts?)?|\d[\d,]* (?:yes|no) contracts?|max(?:imum)? (?:loss|gain|profit)|pay ?offs?|(?:should i|to) (?:buy|sell|bet on|back)|bet on|payouts?|pays? out|how much (?:would|could|will|do|does|can) (?:i|you|we) (?:make|win|get|earn)|what (?:do|would|will|can|could) (?:i|you|we) (?:make|win|get|earn)|how much (?:does|do|is) (?:a |one )?(?:yes|no|contract)\w*\s+(?:cost|costs)|what(?:'s|s| is| does| do| would| will)?\b[^?]{0,40}\b(?:cost|costs|pay|pays)\b|how much (?:do|does|would|will|is|are|to)\b[^?]{0,40}\bcost\b|(?:yes|no) side|cost (?:of|for) (?:\d|a |one |the )|(?:yes|no) costs?|how much for \d[\d,]*|\d[\d,]* (?:yes|no)(?= (?:on|at|for|contracts?|shares?)\b)|what (?:do|would|will|can|could) (?:i|you|we) (?:net|clear|pocket)|^\W*(?:(?:and|ok|so|what about|how about)\W+)?(?:buy(?:ing)?\s+|get(?:ting)?\s+)?\d[\d,]*\s+of\s+(?:those|them|these|that|it)\b(?!\s+[a-z]))/i;
 /** Trading figures of the contract snapshot. */
 const TRADING = /\b(?:volume|open interest|traded|liquid\w*)\b/i;
 /** A ranking by a trading figure ("which has the most volume?"). */
@@ -396,10 +396,40 @@ const unpriced = (text: string) => withoutChance(text).replace(MONEY_AMOUNTS, ' 
 /** A side alone, often correcting the question before ("no i meant the NO side", "yes then"). */
 const SIDE_ONLY = /^\W*(?:(?:no+|nah|nope|sorry|wait|oops|ok)\W+)?(?:i meant?\s+|make (?:it|that)\s+|what about\s+|how about\s+|and\s+)?(?:the\s+|on\s+)?(yes|no)(?:\s+side)?(?:\s+(?:instead|then|pls|please))?\W*$/i;
 /** "The other one", "the other team": the outcomes the thread did not name last. */
+/** Only a chance said, of a question weighed on the asker's chance before ("and at 30%?", "what if i think 30% then"). */
+const CHANCE_ONLY = /^\W*(?:(?:and|ok|so|what about|how about|what if|and if|make it)\W+)*(?:i (?:think|say|put it at)\s+)?(?:(?:at|with|on)\s+)?(?:it'?s\s+)?(\d{1,2}(?:\.\d+)?)\s*%(?:\s+(?:then|instead))?\W*$/i;
+
+/** Only an expected value asked, of the trade before ("EV on that?", "and the ev?", "whats the EV"). */
+const VALUE_ONLY = /^\W*(?:(?:and|ok|so)\W+)?(?:(?:what(?:'s|s| is)|how about|what about)\s+)?(?:the |my )?(?:ev|e\.v\.|expected value)(?:\s+(?:on|of|for)\s+(?:that|this|it|those|them|these)(?: ones?)?)?(?:\s+then)?\W*$/i;
+
 const THE_OTHER = /\bthe other (?:one|team|side|outcome|contract)s?\b/i;
 /** "The next one up", "the one below": the level beside the one the thread named last. */
 const NEXT_UP = /\b(?:next|one) (?:one |level |rung )?(?:up|higher|above)\b|\bthe (?:one|level|rung) above\b|\b(?:warmer|hotter|higher|bigger|larger) (?:one|range|level|rung)\b/i;
 const NEXT_DOWN = /\b(?:next|one) (?:one |level |rung )?(?:down|lower|below)\b|\bthe (?:one|level|rung) below\b|\b(?:colder|cooler|lower|smaller) (?:one|range|level|rung)\b/i;
+
+/**
+ * A stored report, or an event's live quotes in its shape (prediction-markets/quote-sheet), read
+ * for an answer. `unreported`: set for live quotes, no report being stored; how to get one.
+ */
+export interface ReportRead {
+  title: string;
+  text: string;
+  citations: readonly Citation[];
+  asOf: string;
+  unreported?: string;
+}
+
+/** An answer drawn from a report, or from live quotes in its shape: its footer says which. */
+const ANSWERED_FROM = /_From (?:the stored report on|Kalshi's live quotes for) /;
+
+/** The words of answers drawn from a report's quotes, said of live quotes instead. */
+function ofLiveQuotes(text: string): string {
+  return text
+    .replace(/ The report's gaps are measured against the prices normalised to 100%, so the overround is not counted as a gap\./g, '')
+    .replace(/\bthe report does not show\b/g, 'the quotes do not show')
+    .replace(/\bno quote in the report\b/g, 'no quote')
+    .replace(/\b([Tt])he report's (quotes|prices)\b/g, '$1he live $2');
+}
 
 /**
  * The part of a stored report that answers a question about its event, or null. `earlier`: the
@@ -410,7 +440,7 @@ const NEXT_DOWN = /\b(?:next|one) (?:one |level |rung )?(?:down|lower|below)\b|\
  */
 export function answerFromReport(
   question: string,
-  report: { title: string; text: string; citations: readonly Citation[]; asOf: string },
+  report: ReportRead,
   earlier: readonly { role: 'user' | 'assistant'; content: string }[] = [],
 ): Answer | null {
   const { rows } = readReport(report.text);
@@ -422,10 +452,13 @@ export function answerFromReport(
     return namedRows(plain, rows, report.title, [...levelsIn(plain), ...levelsNamed(plain, levels)]);
   };
   // A part of this report answered (its footer says so) about one outcome says its name in bold.
-  const answered = (text: string) => (text.includes('_From the stored report on ') ? rows.filter((r) => text.includes(`**${outcomeOf(r.outcome).name}**`)) : []);
+  const answered = (text: string) => (ANSWERED_FROM.test(text) ? rows.filter((r) => text.includes(`**${outcomeOf(r.outcome).name}**`)) : []);
   // "Convert that to American odds": "that" is the outcome just discussed.
   const pointer = (text: string) => REFERS_BACK.test(text) || THE_OTHER.test(text) || NEXT_UP.test(text) || NEXT_DOWN.test(text) || (eventQuestion(text) === 'odds_format' && /\b(?:that|those|these)\b/i.test(text));
-  question = restated(question, earlier.find((t) => t.role === 'user')?.content, names);
+  // The question before, itself restated from the ones before it ("EV on that?" after "and the no side?" after "200 yes on a cut?").
+  const asked = earlier.filter((t) => t.role === 'user').map((t) => t.content);
+  const effective = (i: number): string | undefined => (i >= asked.length ? undefined : i >= 3 ? asked[i] : restated(asked[i]!, effective(i + 1), names));
+  question = restated(question, effective(0), names);
   const other = THE_OTHER.test(question);
   const step = NEXT_UP.test(question) ? 1 : NEXT_DOWN.test(question) ? -1 : 0;
   // About the event as a whole ("when does it close?", "how is it resolved?"): "it" is the event.
@@ -433,7 +466,8 @@ export function answerFromReport(
   if (pointer(question) && !wholeEvent && !names(question).length) {
     for (const turn of earlier) {
       const before = turn.role === 'assistant' ? answered(turn.content) : names(turn.content);
-      if (before.length === 1 || (turn.role === 'user' && before.length)) {
+      // (Several outcomes an answer was about are "those", "them", "both".)
+      if (before.length === 1 || (turn.role === 'user' && before.length) || (before.length > 1 && before.length < rows.length && /\b(?:those|them|these|they|both)\b/i.test(question))) {
         const meant = other ? rows.filter((r) => !before.includes(r)) : step ? besideLevel(rows, before, step) : before;
         // The pointing words go ("the one below" would read as a side): the outcome meant is named instead.
         const rest = question.replace(THE_OTHER, ' ').replace(NEXT_UP, ' ').replace(NEXT_DOWN, ' ');
@@ -460,6 +494,11 @@ function restated(question: string, asked: string | undefined, names: (text: str
     const [sideBefore, before] = [/\b(yes|no)\b/i.exec(asked)?.[1], names(asked)];
     if (before.length || sideBefore) question = `${question} (${sideBefore ? `${sideBefore.toUpperCase()}${before.length ? ' on ' : ''}` : ''}${before.map((r) => outcomeOf(r.outcome).name).join(' or ')})`;
   }
+  // "And at 30%?" after Kelly or an EV on a chance of one's own: that question again, on this chance.
+  const chance = CHANCE_ONLY.exec(question);
+  if (asked && chance && CHANCE_SAID.test(asked)) question = asked.replace(new RegExp(CHANCE_SAID.source, 'i'), (m: string, n: string) => `${m.slice(0, m.lastIndexOf(n))}${chance[1]}%`);
+  // "EV on that?" after what contracts cost: the same trade, valued.
+  if (asked && VALUE_ONLY.test(question) && eventQuestion(asked) === 'quote') question = `${asked.replace(/[?.!\s]+$/, '')}, expected value?`;
   // "The other side of that one": its NO, not the other outcomes.
   // (Of what it costs or pays; "the other side of that rung" is the level's other side.)
   if (/\b(?:costs?|pays?|price)\b/i.test(question)) question = question.replace(/\bthe other side of (?:that|this|it)(?: one)?(?!\s+(?:rung|level|strike|line|bucket|range))\b/gi, 'the NO side of that one');
@@ -470,6 +509,19 @@ function restated(question: string, asked: string | undefined, names: (text: str
     question = SUPPOSED_PRICE.test(asked) ? asked.replace(SUPPOSED_PRICE, price) : `${asked.replace(/[?.!\s]+$/, '')} ${price}?`;
   }
   return question;
+}
+
+/**
+ * Whether a follow-up only changes the trade asked before ("no side?", "EV on that?", "and at 30%?",
+ * "and if it goes to 55c?"), which restated() turns into that question again. `asked`: the user's
+ * earlier turns, latest first.
+ */
+export function changesTrade(question: string, asked: readonly string[]): boolean {
+  const changes = (q: string) => SIDE_ONLY.test(q) || VALUE_ONLY.test(q) || CHANCE_ONLY.test(q) || (SUPPOSED_PRICE.test(q) && eventQuestion(q) === null && q.split(/\s+/).length <= 8);
+  // Back past turns that themselves only changed it, to the trade's own question.
+  const trade = asked.slice(0, 4).find((q) => !changes(q));
+  const kind = trade === undefined ? null : eventQuestion(trade);
+  return (kind === 'quote' || kind === 'best_trade' || kind === 'arbitrage') && changes(question) && (!CHANCE_ONLY.test(question) || CHANCE_SAID.test(trade!));
 }
 
 /** The outcome one level up (`step` 1) or down (-1) from the one named, among outcomes with levels; none otherwise. */
@@ -486,9 +538,12 @@ function besideLevel(rows: Row[], named: Row[], step: 1 | -1): Row[] {
   return beside ? [beside] : [];
 }
 
-function answerAbout(question: string, report: { title: string; text: string; citations: readonly Citation[]; asOf: string }): Answer | null {
+function answerAbout(question: string, report: ReportRead): Answer | null {
   const { sections, rows, contracts } = readReport(report.text);
-  const from = `\n\n_From the stored report on **${report.title.replace(/[*_]/g, '')}**, as of ${report.asOf.slice(0, 16).replace('T', ' ')} UTC; ask for the event's address again for the whole report._\n`;
+  const [title, asOf] = [report.title.replace(/[*_]/g, ''), report.asOf.slice(0, 16).replace('T', ' ')];
+  const from = report.unreported
+    ? `\n\n_From Kalshi's live quotes for **${title}**, as of ${asOf} UTC; no report is stored for it, so there is no model probability (${report.unreported})._\n`
+    : `\n\n_From the stored report on **${title}**, as of ${asOf} UTC; ask for the event's address again for the whole report._\n`;
   const section = (start: string) => [...sections.entries()].find(([h]) => h.startsWith(start))?.[1];
   const best = (value: (r: Row) => number) => bestRow(rows, value);
   const kind = eventQuestion(question);
@@ -638,9 +693,10 @@ function answerAbout(question: string, report: { title: string; text: string; ci
     text = overroundText(report.text, rows, contracts, exclusive);
   } else if (compared) {
     text = compareText(question, compared);
-  } else if (either.length > 1 && either.length < rows.length) {
+  } else if (either.length > 1 && either.length < rows.length && kind !== 'quote') {
     const ordered = rows.filter((r) => either.includes(r));
-    text = `${ordered.map(rowLine).join('\n')}${exclusive ? `\n\nTogether: market ${percent(sumOf(ordered, (r) => r.marketNormalised))} normalised, model ${percent(sumOf(ordered, (r) => r.modelValue))} ${refsOf(ordered)}.` : ''}`;
+    const model = ordered.every((r) => Number.isFinite(r.modelValue)) ? `, model ${percent(sumOf(ordered, (r) => r.modelValue))}` : '';
+    text = `${ordered.map(rowLine).join('\n')}${exclusive ? `\n\nTogether: market ${percent(sumOf(ordered, (r) => r.marketNormalised))} normalised${model} ${refsOf(ordered)}.` : ''}`;
   } else if (priced && rows.length > 1) {
     text = pricedAboveText(rows, priced[1]!.toLowerCase(), Number(priced[2]), exclusive);
   } else if (kind === 'quote' && MOST_TRADED.test(question)) {
@@ -810,5 +866,6 @@ function answerAbout(question: string, report: { title: string; text: string; ci
   if (text && POINT_SPREAD.test(question) && rows.some((r) => /^(?:Home|Away) team\b/.test(outcomeOf(r.outcome).name))) {
     text = `This market prices who wins, not a point spread: a win by any margin resolves the winner's contract YES, so no price here is for covering a spread. The winner contracts:\n\n${text.trim()}`;
   }
+  if (text && report.unreported) text = ofLiveQuotes(text);
   return text ? cited(`${text.trim()}${from}`, report.citations) : null;
 }

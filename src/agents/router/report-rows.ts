@@ -112,7 +112,8 @@ export const byLevel = (rows: Row[]) => rows.filter((r) => levelOfRow(r) !== nul
 
 export const rowLine = (r: Row) => {
   const { name, refs } = outcomeOf(r.outcome);
-  return `- **${name}**: market ${r.market}, model ${r.model}, gap ${r.gap} ${refs}`.trimEnd();
+  // (Live quotes in a report's shape have no model.)
+  return `- **${name}**: market ${r.market}${Number.isFinite(r.modelValue) ? `, model ${r.model}, gap ${r.gap}` : ''} ${refs}`.trimEnd();
 };
 
 export const percent = (x: number) => `${x.toFixed(1)}%`;

@@ -89,7 +89,7 @@ export function quoteText(question: string, shown: Row[], contracts: Map<string,
     }
     // "Breakeven probability?": what the side bought costs is the chance it needs, before fees.
     if (/\bbreak[- ]?even\b/i.test(question) && each !== null) line += `. Breakeven: ${no ? 'NO' : 'YES'} at $${each.toFixed(2)} needs a ${percent(100 * each)} chance to break even before fees${Number.isFinite(r.modelValue) ? `; the model gives ${percent(no ? 100 - r.modelValue : r.modelValue)}` : ''}`;
-    if (value && Number.isFinite(r.modelValue)) {
+    if (value && (believed !== null || Number.isFinite(r.modelValue))) {
       // NO is bought at 1 minus the best YES bid, and pays when the outcome does not happen.
       // ("If i think hike is 60%, EV on 100 yes": against the asker's chance.)
       const yes = (believed ?? r.modelValue) / 100;
@@ -102,11 +102,25 @@ export function quoteText(question: string, shown: Row[], contracts: Map<string,
         // Nothing offered on that side: no price to buy at, so no expected value to give.
         line += `. There is no ${no ? 'YES bid, so no NO offer,' : 'ask'} in the order book: nothing to buy ${side} at now, so no expected value to give`;
       }
+    } else if (value && Number.isFinite(r.marketValue)) {
+      // No model (live quotes, no report): what buying is worth at the market's own price, the half spread lost.
+      const [paid, chance, side] = no ? [noPrice, 1 - r.marketValue / 100, 'NO'] : [ask, r.marketValue / 100, 'YES'];
+      if (paid !== null) {
+        const ev = chance - paid;
+        line += `. There is no model probability to weigh it against: at the market's own ${percent(100 * chance)}, ${side} bought at $${paid.toFixed(2)} is worth ${ev >= 0 ? '+' : '−'}$${Math.abs(ev).toFixed(3)} per $1 contract before fees${held ? ` (${ev >= 0 ? '+' : '−'}$${money(Math.abs(ev * held))} on ${held.toLocaleString('en-US')} contract${held === 1 ? '' : 's'})` : ''}, the price paid over the mid; say your own chance (“EV if I think it's 60%?”) for an expected value on it`;
+      }
     }
     lines.push(`${line}.`);
   }
   if (!lines.length) return null;
-  const caveat = !value ? '' : believed !== null ? "\n\nThis is arithmetic on the report's prices and your estimate, not investment advice: prices move, and fees are not counted." : "\n\nThis is the model's arithmetic on the report's prices, not investment advice: prices move, and fees and the model's error are not counted.";
+  const modelled = shown.some((r) => Number.isFinite(r.modelValue));
+  const caveat = !value
+    ? ''
+    : believed !== null
+      ? "\n\nThis is arithmetic on the report's prices and your estimate, not investment advice: prices move, and fees are not counted."
+      : modelled
+        ? "\n\nThis is the model's arithmetic on the report's prices, not investment advice: prices move, and fees and the model's error are not counted."
+        : "\n\nThis is arithmetic on the report's prices, not investment advice: prices move, and fees are not counted.";
   return `${lines.join('\n')}${caveat}`;
 }
 
@@ -134,7 +148,7 @@ export interface Trade {
 export function rankedTrades(rows: Row[], contracts: Map<string, Contract>, supposed: number | null = null, believed: number | null = null): Trade[] {
   const trades: Trade[] = rows.flatMap((r) => {
     const c = contracts.get(outcomeOf(r.outcome).refs);
-    if (!c || !Number.isFinite(r.modelValue)) return [];
+    if (!c || (believed === null && !Number.isFinite(r.modelValue))) return [];
     const [bid, ask] = supposed === null ? [dollars(c.bid), dollars(c.ask)] : [supposed, supposed];
     const [chance, yours] = believed === null ? [r.modelValue / 100, false] : [believed / 100, true];
     return [

@@ -285,7 +285,9 @@ describe('several questions in one, and odds follow-ups that change topic', () =
     // "one" is no topic word.
     expect(await chain('what markets close this week?', 'fed one - odds of a hold?')).not.toContain('“one”');
     // Without a report, what a YES costs and pays, of the level asked the turn before.
-    expect(await chain('ETH above 3400 tomorrow?', 'how much does a yes contract cost and what do i win?')).toContain('A YES on “Above $3,400” costs $0.67 at the ask and pays $1.00 if it resolves YES: $0.33 profit per contract before fees, the $0.67 lost if it resolves NO.');
+    expect(await chain('ETH above 3400 tomorrow?', 'how much does a yes contract cost and what do i win?')).toMatch(
+      /^- \*\*Above \$3,400\*\* \(KXETHD-26NOV20-T3400\): bid \$0\.65, ask \$0\.67, spread \$0\.02[^\n]*A YES contract bought at the ask, \$0\.67, pays \$1\.00 if it resolves YES: \$0\.33 profit per contract before fees, the \$0\.67 lost if it resolves NO\.\n\n_From Kalshi's live quotes for/,
+    );
     expect(await chain('fed decision odds', 'thanks')).toMatch(/^You're welcome/);
   });
 
@@ -889,6 +891,19 @@ describe('several questions in one, and odds follow-ups that change topic', () =
     // Over a week, up or down; a mover of the day; what the series' last event resolved to.
     expect(await ask('did the hike price go up or down this week?')).toMatch(/^- \*\*Hike 25bps\*\*: 59\.0% 7 days ago, −7\.5 pts since; 51\.5% now/);
     expect(await ask('what did the last one resolve to yesterday?')).toMatch(/^The previous event of the series, \*\*KXFEDDECISION-26OCT\*\*/);
+  });
+
+  it('"the no side?", then "EV on that" values the same trade: that side, that count, the outcomes "those" were', async () => {
+    const ask = await reportConversation('https://kalshi.com/markets/kxfeddecision/fed/kxfeddecision-26dec');
+    expect(await ask('what would 200 yes contracts on a cut cost me')).toContain('200 YES contracts at $0.34 cost $68');
+    expect(await ask('the no side?')).toContain('200 NO contracts at $0.68 cost $136');
+    const ev = await ask('EV on that');
+    expect(ev).toContain("Buying NO at $0.68 against the model's 70.2%: expected value +$0.022 per $1 contract before fees (+$4.40 on 200 contracts)");
+    expect(ev).toContain("Buying NO at $0.92 against the model's 93.0%: expected value +$0.010 per $1 contract before fees (+$2 on 200 contracts)");
+    expect(ev).not.toContain('**Hold**');
+    // A chance of one's own, then another: the same Kelly question again.
+    expect(await ask("kelly on hold if i think it's 25%, 2k bankroll")).toMatch(/^On your 25\.0% for Hold, the trade to size is \*\*YES on Hold\*\* at \$0\.18/);
+    expect(await ask('and at 10%?')).toMatch(/^On your 10\.0% for Hold, the trade to size is \*\*NO on Hold\*\* at \$0\.86 against your 90\.0%[^\n]*is \*\*28\.6%\*\* of the bankroll/);
   });
 
   it('"the next one up" and "the one below" step from the level the thread was last about, each step from the last', async () => {

@@ -1,0 +1,46 @@
+import { SourceList } from '../citations.js';
+import type { Citation } from '../types.js';
+import { SCALE, formatPercent } from '../../data/kalshi/numbers.js';
+import type { KalshiEvent, KalshiMarket } from '../../data/kalshi/types.js';
+import { CONTRACT_HEADER, contractRow, tenthsSummingTo } from './report.js';
+import { STATE_NOTES, labelOf, oneLine, quoteOf, settlementOf, settlementWords } from './research.js';
+
+/** An event's live quotes in a report's shape, with no model; see quoteSheet. */
+export interface QuoteSheet {
+  title: string;
+  text: string;
+  citations: Citation[];
+  asOf: string;
+}
+
+/**
+ * An event's live quotes written in the shape of a report's outcome table (its model cells empty)
+ * and contract snapshot, so that what a report's prices answer (what contracts cost and pay, both
+ * sides of one, the overround, an arbitrage) can be answered before any report is stored: one
+ * request to the exchange, no model, no history.
+ */
+export function quoteSheet(event: KalshiEvent, pageUrl: string, apiUrl: string, asOf: Date): QuoteSheet {
+  const sources = new SourceList();
+  sources.cite('event', `Kalshi: ${oneLine(event.title)} (event page)`, pageUrl);
+  const cite = (m: KalshiMarket) => sources.cite(`market:${m.ticker}`, `Kalshi market data: ${m.ticker} (${m.yes_sub_title || m.ticker})`, `${apiUrl}/markets/${m.ticker}`);
+  const markets = event.markets ?? [];
+  const open = markets.filter((m) => !settlementOf(m));
+  const quotes = new Map(open.map((m) => [m.ticker, quoteOf(m, undefined)]));
+  const priced = open.filter((m) => quotes.get(m.ticker)!.price !== null);
+  const sum = priced.reduce((s, m) => s + quotes.get(m.ticker)!.price!, 0);
+  // Exclusive outcomes' prices add up to more than 100% (the spread): each is shown as a share of the whole too, as a report does.
+  const whole = event.mutually_exclusive && open.length === markets.length && sum > 0 && Math.abs(sum - SCALE) >= 500;
+  const shares = new Map(whole ? tenthsSummingTo(priced.map((m) => quotes.get(m.ticker)!.price! / sum), 1000).map((t, i) => [priced[i]!.ticker, t] as const) : []);
+  const lines = ['## Outcomes: market prices', '', '| Outcome | Market | Model | Gap | Confidence |', '|---|---|---|---|---|'];
+  for (const m of markets) {
+    const settled = settlementOf(m);
+    const state = Object.hasOwn(STATE_NOTES, m.status) ? `; ${STATE_NOTES[m.status]}` : '';
+    const q = quotes.get(m.ticker);
+    const share = shares.get(m.ticker);
+    const market = settled ? settlementWords(settled) : q?.price == null ? `no price${state}` : `${formatPercent(q.price)} (${q.basis === 'mid' ? 'mid' : 'last trade'}${share === undefined ? '' : `; ${(share / 10).toFixed(1)}% normalised`}${state})`;
+    lines.push(`| ${labelOf(m).replace(/\|/g, '\\|')} ${cite(m)} | ${market} | — | — | — |`);
+  }
+  if (event.mutually_exclusive && open.length === markets.length && priced.length) lines.push('', `The outcomes are mutually exclusive: market prices add up to ${formatPercent(sum)}.`);
+  lines.push('', '## Contract snapshot', '', ...CONTRACT_HEADER, ...markets.map((m) => contractRow(m, cite(m))), '');
+  return { title: event.title, text: `${lines.join('\n')}\n`, citations: sources.list, asOf: asOf.toISOString() };
+}

@@ -1,0 +1,72 @@
+import path from 'node:path';
+import OpenAI from 'openai';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PACKAGE_ROOT } from '../../../src/config.js';
+import { startService, type TestService } from '../../helpers/service.js';
+
+// Trading questions about an event no report is stored for: answered from its live quotes (no
+// report is generated here, so every event stays unreported).
+let svc: TestService;
+let client: OpenAI;
+
+beforeAll(async () => {
+  svc = await startService({ env: { SVC_KALSHI_SNAPSHOT_DIR: path.join(PACKAGE_ROOT, 'snapshots', 'kalshi') } });
+  client = new OpenAI({ baseURL: svc.baseURL, apiKey: (await svc.account()).apiKey, maxRetries: 0 });
+});
+afterAll(() => svc.close());
+
+/** Asks svc-agent each input in turn (previous_response_id); returns every answer. */
+async function chain(...inputs: string[]): Promise<string[]> {
+  let previous: string | undefined;
+  const texts: string[] = [];
+  for (const input of inputs) {
+    const r = await client.responses.create({ model: 'svc-agent', input, ...(previous ? { previous_response_id: previous } : {}) });
+    previous = r.id;
+    texts.push(r.output_text);
+  }
+  return texts;
+}
+
+const LIVE_FOOTER = /_From Kalshi's live quotes for \*\*Fed decision in December 2026\?\*\*, as of 2026-11-19 15:00 UTC; no report is stored for it, so there is no model probability \(`svc-prediction-markets-agent` generates one, 3 credits\)\._\n$/;
+
+describe('trading questions without a stored report', () => {
+  it('what contracts cost and pay, the other side, an EV at the market price, carried from turn to turn', async () => {
+    const [, cost, no, ev, count] = await chain('odds of a fed cut in december?', 'what would 200 yes contracts on a cut cost me', 'and the no side?', 'EV on that?', '200 of those');
+    // Both cut outcomes ("a cut"), YES at the ask.
+    expect(cost).toContain('**Cut more than 25bps** (KXFEDDECISION-26DEC-A): bid $0.32, ask $0.34');
+    expect(cost).toContain('200 YES contracts at $0.34 cost $68, the most they can lose; if it resolves YES they pay $200, a profit of $132 before fees');
+    expect(cost).toContain('200 YES contracts at $0.12 cost $24');
+    expect(cost).not.toContain('Hold');
+    expect(cost).toMatch(LIVE_FOOTER);
+    // NO at 1 minus the bid, the same 200 of the same outcomes.
+    expect(no).toContain('200 NO contracts at $0.68 cost $136');
+    expect(no).toContain('200 NO contracts at $0.92 cost $184');
+    // No model: valued at the market's own mid, the spread paid over it.
+    expect(ev).toContain("at the market's own 67.0%, NO bought at $0.68 is worth −$0.010 per $1 contract before fees (−$2 on 200 contracts)");
+    expect(ev).toContain("at the market's own 90.0%, NO bought at $0.92 is worth −$0.020 per $1 contract before fees (−$4 on 200 contracts)");
+    expect(ev).toContain('This is arithmetic on the live prices, not investment advice');
+    expect(ev).not.toMatch(/model's \d|NaN/);
+    // A count of "those" is a number of contracts, not a search.
+    expect(count).toContain('200 YES contracts at $0.34 cost $68');
+    // Only the footer speaks of a report: the answers are of the live quotes.
+    for (const text of [cost, no, ev, count]) expect(text!.replace(LIVE_FOOTER, '')).not.toMatch(/\breport\b/);
+  });
+
+  it('an arbitrage on the live quotes, and Kelly on a chance the asker gives, again at another chance and a supposed price', async () => {
+    const [, arb, kelly, again, priced, modelless] = await chain(
+      'odds of a fed cut in december?',
+      'is there an arb',
+      "kelly on cut 25 if i think it's 20%, 1k bankroll",
+      'and at 30%?',
+      'and if it goes to 15c?',
+      'kelly on hold with 1k?',
+    );
+    expect(arb).toMatch(/^Yes, on the live quotes:\n\n- NO on every outcome at 1 minus its YES bid: \$2\.95 for at least \$3 \(every outcome but the winner pays\), 5¢ locked in before fees/);
+    expect(arb).toContain('the quotes do not show how many contracts are offered');
+    expect(kelly).toMatch(/^On your 20\.0% for Cut 25bps, the trade to size is \*\*YES on Cut 25bps\*\* at \$0\.12 against your 20\.0%: expected value \+\$0\.080 per \$1 contract \[1\]\. The Kelly fraction, \(p − c\)\/\(1 − c\) = \(20\.0% − \$0\.12\) \/ \(1 − \$0\.12\), is \*\*9\.1%\*\* of the bankroll; half Kelly 4\.5%\. On \$1,000: \$90\.91 \(757 contracts at \$0\.12\)/);
+    expect(again).toMatch(/^On your 30\.0% for Cut 25bps[^\n]*is \*\*20\.5%\*\* of the bankroll[^\n]*On \$1,000: \$204\.55 \(1,704 contracts at \$0\.12\)/);
+    expect(priced).toMatch(/^Supposing YES on \*\*Cut 25bps\*\* trades at \$0\.15 \(NO at \$0\.85\), not the live quotes: on your 30\.0% for Cut 25bps[^\n]*is \*\*17\.6%\*\* of the bankroll/);
+    // No chance given and no model: nothing to size on, said so.
+    expect(modelless).toMatch(/^No report is stored for KXFEDDECISION-26DEC yet, so there is no model probability/);
+  });
+});
