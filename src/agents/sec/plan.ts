@@ -291,6 +291,7 @@ export async function planAnswer(lib: SecLibrary, question: SecQuestion | null, 
   const metrics = plan.keyFigures ? [...KEY_METRICS] : question.metrics;
   hooks.progress(`Reading XBRL company facts for ${found.map((c) => c.ticker || c.name).join(', ')}`);
   const profiles = await Promise.all(found.map((c) => lib.profile(c)));
+  const sameDate = question.sameDateAs ? await endOf(lib, question.sameDateAs, metrics[0]!) : null;
   for (const profile of profiles) {
     if (!profile.financials) {
       plan.withoutFacts.push(profile.company);
@@ -301,7 +302,8 @@ export async function planAnswer(lib: SecLibrary, question: SecQuestion | null, 
     for (const metricId of own) {
       const fin = profile.financials;
       // Each company with its own period when the question gave them so.
-      const asked = question.periodsByCompany?.find((p) => p.cik === profile.company.cik)?.period ?? question.period;
+      // "At the same date": the period ending on the date the one discussed ended for its company.
+      const asked = (sameDate && { kind: 'ended' as const, date: sameDate.end, span: sameDate.span, toleranceDays: 10 }) ?? question.periodsByCompany?.find((p) => p.cik === profile.company.cik)?.period ?? question.period;
       const { spec, ttm } = twelveMonthsTo(fin, metricId, asked, question.ttm);
       const figure: Figure = { company: profile.company, fin, metric: metricById(metricId), result: figureFor(fin, metricId, spec, question.comparison, question.versus) };
 
@@ -330,6 +332,15 @@ export async function planAnswer(lib: SecLibrary, question: SecQuestion | null, 
   await addCrossCalendar(lib, plan, profiles);
   plan.ratios = ratioFigures(question.ratios ?? [], plan.figures);
   return plan;
+}
+
+/** The end date of the period a company's figure was asked for (see SecQuestion.sameDateAs), and whether it is a year's or a quarter's. */
+async function endOf(lib: SecLibrary, of: NonNullable<SecQuestion['sameDateAs']>, metric: MetricId): Promise<{ end: string; span: 'quarter' | 'year' } | null> {
+  const fin = (await lib.profile(of.company)).financials;
+  const resolved = fin ? resolvePeriod(of.period, fin, metric) : null;
+  if (!resolved?.ok) return null;
+  // A balance is at a date whatever the period; a flow over the same span ends then.
+  return { end: resolved.period.end, span: metricById(metric).type === 'duration' && resolved.period.kind === 'year' ? 'year' : 'quarter' };
 }
 
 /**

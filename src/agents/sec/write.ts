@@ -81,6 +81,18 @@ const JUDGED = /^\W*(?:(?:so|and|ok)\W+)?(?:is|are|was|were) (?:that|it|this|tho
 const SPREAD_ASKED = /\b(?:by how much|how much (?:more|less|higher|lower|bigger|smaller)|difference|gap|spread|vs\.? the (?:lowest|highest|smallest|largest|bottom|top)|in (?:percentage )?points)\b/i;
 /** A question answered yes or no ("Did …", "Has …", "Is …"). */
 const YES_NO = /^\s*(?:did|does|do|has|have|had|is|was|were|are)\b/i;
+
+/**
+ * A difference of two percentages, unrounded, in points rounded once ("23.6 percentage points"),
+ * with its basis points when asked for them ("(2,356 bps)"); `signed`: a change, "+0.8 …".
+ */
+function pointsApart(points: number, bps: boolean, signed = false): string {
+  const sign = !signed ? '' : points > 0 ? '+' : points < 0 ? '-' : '';
+  const inBps = Math.round(Math.abs(points) * 100);
+  // A move under 0.05 points reads "+0.0": its basis points say it.
+  if (signed && Math.abs(points) < 0.05) return `${sign}${inBps} bps`;
+  return `${sign}${Math.abs(points).toFixed(1)} percentage points${bps ? ` (${sign}${inBps.toLocaleString('en-US')} bps)` : ''}`;
+}
 const NO_QUARTER = /^(?:f?q[05-9]|[05-9]q)\b/i;
 /** "… faster than Microsoft's", "… more than Apple": a comparison of the first company named with another. */
 const COMPARED_THAN = /\b(faster|slower|more|less|higher|lower|bigger|larger|smaller|greater|fewer|better|worse)\b[^?]*?\bthan\b/i;
@@ -295,9 +307,7 @@ export class AnswerWriter {
     const revenue = c.period ? figure.fin.value('revenue', c.period) : null;
     if (!share?.margin || !this.#plan.question?.margin || !c.value || !revenue || revenue.value <= 0 || !figure.revenue || figure.revenue.value <= 0) return '';
     const [now, then] = [(100 * result.value.value) / figure.revenue.value, (100 * c.value.value) / revenue.value];
-    const points = Number(now.toFixed(1)) - Number(then.toFixed(1));
-    const bps = Math.round((now - then) * 100);
-    return ` The ${share.label} then was ${then.toFixed(1)}% (on revenue of ${this.#amount({ metric: METRICS.find((m) => m.id === 'revenue')! }, revenue)}): ${points === 0 ? 'unchanged' : `${points > 0 ? '+' : '-'}${Math.abs(points).toFixed(1)} percentage points`} (${bps >= 0 ? '+' : '-'}${Math.abs(bps)} bps) since.`;
+    return ` The ${share.label} then was ${then.toFixed(1)}% (on revenue of ${this.#amount({ metric: METRICS.find((m) => m.id === 'revenue')! }, revenue)}): ${Math.round((now - then) * 100) === 0 ? 'unchanged' : pointsApart(now - then, true, true)} since.`;
   }
 
   /** "Gross margin: 45.9% of revenue (… revenue $85,777 million [2])", when a margin or share of revenue was asked for. */
@@ -347,9 +357,7 @@ export class AnswerWriter {
     const priorPeriod = prior.period;
     if (!priorRevenue || priorRevenue.value <= 0) return `${line}; no revenue is reported for ${priorPeriod} to compare with.`;
     const priorPercent = (100 * prior.value.value) / priorRevenue.value;
-    // Rounded first, so that the change is the difference of the two figures as shown.
-    const points = Number(percent.toFixed(1)) - Number(priorPercent.toFixed(1));
-    const change = points === 0 ? 'unchanged' : `${points > 0 ? '+' : '-'}${Math.abs(points).toFixed(1)} percentage points`;
+    const change = Math.round((percent - priorPercent) * 100) === 0 ? 'unchanged' : pointsApart(percent - priorPercent, this.#bpsAsked(), true);
     return `${line}; ${priorPeriod}: ${priorPercent.toFixed(1)}% (revenue ${this.#revenue(priorRevenue)}); ${change}.`;
   }
 
@@ -609,26 +617,25 @@ export class AnswerWriter {
     // "How did it change?": no direction presumed, the change told first all the same.
     // "Did it expand or contract?": either way asked, the way it went told, no yes or no.
     // ("How many bps did gross margin move?" too.)
-    const neutral = (!up && !down && /\b(?:change[ds]?|mov(?:e|es|ed)|how many (?:bps|basis points|percentage points|points))\b/i.test(text)) || (up && down && /\bor\b/i.test(text));
+    // (So does "same for MSFT" after "how many bps did it move?": the basis points asked for are kept.)
+    const neutral = (!up && !down && (/\b(?:change[ds]?|mov(?:e|es|ed)|how many (?:bps|basis points|percentage points|points))\b/i.test(text) || this.#bpsAsked())) || (up && down && /\bor\b/i.test(text));
     if (up === down && !neutral) return null;
     const claimed = neutral ? null : up ? 'up' : down ? 'down' : null;
     // Asked of a margin ("did the gross margin improve?"): the margin's move, in points.
     const share = this.#plan.question?.margin ? shareLabel(figure.metric) : null;
     const [revenue, before] = [figure.revenue, figure.comparedRevenue];
-    const points = share && revenue && before && revenue.value > 0 && before.value > 0 ? Number(((100 * r.value.value) / revenue.value).toFixed(1)) - Number(((100 * c.value.value) / before.value).toFixed(1)) : null;
+    const points = share && revenue && before && revenue.value > 0 && before.value > 0 ? (100 * r.value.value) / revenue.value - (100 * c.value.value) / before.value : null;
     if (share && points === null) return null;
     // Trailing twelve months asked for: their change against the four quarters before, not the last quarter's.
     const total = (qs: { value: MetricValue | null }[] | undefined) => (qs?.length && qs.every((q) => q.value) ? qs.reduce((a, q) => a + q.value!.value, 0) : null);
     const [ttmNow, ttmBefore] = share ? [null, null] : [total(figure.ttm), total(figure.ttmPrior)];
     const twelve = ttmNow !== null && ttmBefore !== null;
     const [now, then] = twelve ? [ttmNow, ttmBefore] : [r.value.value, c.value.value];
-    const diff = points ?? now - then;
+    // (A margin that moved less than a basis point is unchanged.)
+    const diff = points !== null ? Math.round(points * 100) : now - then;
     const actual = diff > 0 ? 'up' : diff < 0 ? 'down' : 'flat';
-    // "How many bps?": the points in basis points too.
-    // Basis points from the unrounded margins: 58.2% less 56.6% as shown, 158 bps as filed.
-    const rawPoints = points !== null ? (100 * r.value.value) / revenue!.value - (100 * c.value.value) / before!.value : 0;
-    const bps = points !== null && /\b(?:bps|basis points?)\b/i.test(text) ? ` (${rawPoints > 0 ? '+' : '-'}${Math.round(Math.abs(rawPoints) * 100)} bps)` : '';
-    const by = points !== null ? `${points > 0 ? '+' : '-'}${Math.abs(points).toFixed(1)} percentage points${bps}` : formatChange(now, then, r.value.unit, figure.metric, this.#scale(r.value));
+    // "How many bps?": the points in basis points too, both from the unrounded margins.
+    const by = points !== null ? pointsApart(points, this.#bpsAsked(), true) : formatChange(now, then, r.value.unit, figure.metric, this.#scale(r.value));
     const moved = actual === 'flat' ? 'was unchanged' : `${actual === 'up' ? 'rose' : 'fell'}, ${by},`;
     const against = c.kind === 'yoy' ? 'year over year' : c.kind === 'qoq' ? 'quarter over quarter' : `against ${periodName(c.period, figure.fin.calendar)}`;
     const what = `${its(figure.company)} ${twelve ? 'trailing-twelve-month ' : ''}${share?.margin ? share.label : figure.metric.label} ${moved} ${against}`.replace(/,$/, '');
@@ -735,14 +742,12 @@ export class AnswerWriter {
       const share = shareLabel(f.metric);
       if (r.kind !== 'value' || !share || !f.revenue || !f.comparedRevenue || !r.compared?.value || f.revenue.value <= 0 || f.comparedRevenue.value <= 0) return [];
       const [now, then] = [(100 * r.value.value) / f.revenue.value, (100 * r.compared.value.value) / f.comparedRevenue.value];
-      // The difference of the margins as shown, as the margin lines below say it (69.8% less 68.9% is +0.9).
-      return [{ f, share, now, then, change: Number(now.toFixed(1)) - Number(then.toFixed(1)) }];
+      return [{ f, share, now, then, change: now - then }];
     });
     if (moved.length < 2 || new Set(moved.map((m) => m.f.metric.id)).size > 1) return null;
     const shrank = /\b(?:contract\w*|narrow\w*|shr[ai]nk\w*|fell|declin\w*|less|least)\b/i.test(text);
     const ranked = [...moved].sort((a, b) => (shrank ? a.change - b.change : b.change - a.change));
-    const pts = (x: number) => `${x >= 0 ? '+' : '−'}${Math.abs(x).toFixed(1)}`;
-    const said = (m: (typeof ranked)[number]) => `${its(m.f.company)} ${m.then.toFixed(1)}% to ${m.now.toFixed(1)}% (${pts(m.change)} percentage points)`;
+    const said = (m: (typeof ranked)[number]) => `${its(m.f.company)} ${m.then.toFixed(1)}% to ${m.now.toFixed(1)}% (${pointsApart(m.change, this.#bpsAsked(), true)})`;
     const [top, ...rest] = ranked;
     const way = shrank ? 'contracted' : 'expanded';
     if (shrank ? top!.change >= 0 : top!.change <= 0) return `**Neither ${top!.share.label} ${way}**: ${ranked.map(said).join(', ')}.`;
@@ -767,13 +772,13 @@ export class AnswerWriter {
       if (part?.result.kind !== 'value' || whole?.result.kind !== 'value' || !part.result.value || !whole.result.value || whole.result.value.value <= 0) continue;
       if (part.result.period.end !== whole.result.period.end) continue;
       const [a, b] = [part.result.value, whole.result.value];
-      shown.push({ company: part.company, percent: Number(((100 * a.value) / b.value).toFixed(1)) });
+      shown.push({ company: part.company, percent: (100 * a.value) / b.value });
       out.push(`- ${capitalise(its(part.company))} ${part.metric.label} ${part.metric.plural ? 'were' : 'was'} **${((100 * a.value) / b.value).toFixed(1)}%** of its ${whole.metric.label} ${part.metric.type === 'instant' ? balanceDate(part.result.period, part.fin.calendar) : `for ${periodWithEnd(part.result.period, part.fin.calendar)}`}: ${formatAmount(a.value, a.unit, part.metric, this.#scale(a))} ${this.#refs(a)} over ${formatAmount(b.value, b.unit, whole.metric, this.#scale(b))} ${this.#refs(b)}.`);
     }
     // Of two companies: how far apart, in points of the shares as shown.
-    if (shown.length === 2 && shown[0]!.percent !== shown[1]!.percent) {
+    if (shown.length === 2 && shown[0]!.percent.toFixed(1) !== shown[1]!.percent.toFixed(1)) {
       const [high, low] = [...shown].sort((x, y) => y.percent - x.percent) as [(typeof shown)[number], (typeof shown)[number]];
-      out.push(`- ${capitalise(its(high.company))} is ${(high.percent - low.percent).toFixed(1)} percentage points higher than ${its(low.company)}.`);
+      out.push(`- ${capitalise(its(high.company))} is ${pointsApart(high.percent - low.percent, this.#bpsAsked())} higher than ${its(low.company)}.`);
     }
     return out;
   }
@@ -792,14 +797,15 @@ export class AnswerWriter {
       if (q.ttm && !twelve) return null;
       const [amount, revenue] = twelve ? [twelve.value, twelve.revenue] : [value, f.revenue];
       if (!revenue || revenue.value <= 0) return null;
-      const share = Number(((100 * amount.value) / revenue.value).toFixed(1));
+      const share = (100 * amount.value) / revenue.value;
       return { ...base, value: share, shown: `${share.toFixed(1)}%`, kind: 'share', ...(twelve ? { period: `the twelve months to ${period}` } : {}) };
     }
     if (q?.comparison) {
       const prior = r.kind === 'value' ? r.compared?.value : r.compared?.total;
       if (!prior || prior.value <= 0) return null;
-      const growth = Number(((100 * (value.value - prior.value)) / prior.value).toFixed(1));
-      return { ...base, value: growth, shown: `${growth > 0 ? '+' : growth < 0 ? '-' : '±'}${Math.abs(growth).toFixed(1)}%`, kind: 'growth' };
+      const growth = (100 * (value.value - prior.value)) / prior.value;
+      const rounded = Number(growth.toFixed(1));
+      return { ...base, value: growth, shown: `${rounded > 0 ? '+' : rounded < 0 ? '-' : '±'}${Math.abs(rounded).toFixed(1)}%`, kind: 'growth' };
     }
     if (q?.ttm && f.ttm) {
       if (f.ttm.length !== 4 || f.ttm.some((t) => !t.value)) return null;
@@ -851,10 +857,10 @@ export class AnswerWriter {
           const apartBy =
             kind === 'amount'
               ? `${formatAmount(high.raw.value - low.raw.value, high.unit, metric, this.#scale(high.raw)).replace(/ per share$/, '')}${low.raw.value > 0 ? ` (${(Math.round(((high.raw.value - low.raw.value) / low.raw.value) * 1000) / 10).toFixed(1)}%)` : ''} more than`
-              : `${(high.value - low.value).toFixed(1)} percentage points above`;
+              : `${pointsApart(high.value - low.value, this.#bpsAsked())} above`;
           out.push(`The ${kind === 'amount' ? 'largest' : 'highest'}, ${its(high.figure.company)} ${high.shown}, is ${apartBy} the ${kind === 'amount' ? 'smallest' : 'lowest'}, ${its(low.figure.company)} ${low.shown}.`);
         }
-      } else if (high.value === low.value) {
+      } else if (kind === 'amount' ? high.value === low.value : high.shown === low.shown) {
         out.push(`${capitalise(named(high, ` ${label}`))} and ${named(low)} were the same${monthsApart}.`);
       } else if (kind === 'amount') {
         const diff = high.raw.value - low.raw.value;
@@ -862,9 +868,8 @@ export class AnswerWriter {
         const share = low.raw.value > 0 ? ` (${(Math.round((diff / low.raw.value) * 1000) / 10).toLocaleString('en-US', { minimumFractionDigits: 1 })}%)` : '';
         out.push(`${this.#thanVerdict(high.figure.company)}${capitalise(named(high, ` ${label}`))} ${metric.plural ? 'were' : 'was'} ${amount}${share} more than ${named(low)}${monthsApart}.`);
       } else {
-        // Shares and growth rates as shown, so that the difference is that of the figures printed.
-        const points = (high.value - low.value).toFixed(1);
-        out.push(`${this.#thanVerdict(high.figure.company)}${capitalise(named(high, ` ${label}`))}, ${high.shown}, was ${points} percentage points higher than ${named(low)}, ${low.shown}${monthsApart}.`);
+        // From the unrounded shares or growth rates, rounded once (69.764% less 46.206% is 23.6 points, 2,356 bps).
+        out.push(`${this.#thanVerdict(high.figure.company)}${capitalise(named(high, ` ${label}`))}, ${high.shown}, was ${pointsApart(high.value - low.value, this.#bpsAsked())} higher than ${named(low)}, ${low.shown}${monthsApart}.`);
       }
     }
     return out;
@@ -874,6 +879,11 @@ export class AnswerWriter {
    * "**Yes**: " or "**No**: " before how two companies differ, when the question asked it of the
    * first one named ("Did Apple's revenue grow faster than Microsoft's?"); '' otherwise.
    */
+  /** Whether basis points were asked for ("by how many bps"), in this question or one it follows up. */
+  #bpsAsked(): boolean {
+    return Boolean(this.#plan.question?.bps);
+  }
+
   #thanVerdict(higher: CompanyRef): string {
     const q = this.#plan.question;
     const text = q?.text ?? '';

@@ -57,6 +57,14 @@ export interface SecQuestion {
   switchedFrom: CompanyMention[] | null;
   /** One figure asked as a share of the other ("total liabilities as a % of total assets"); kept by a follow-up naming no figure ("and Microsoft's?"). */
   shareOf?: boolean;
+  /** Basis points asked for ("by how many bps"), here or in the question this one follows up. */
+  bps?: boolean;
+  /**
+   * "Goog cash at the same date" after Microsoft's at the end of its fiscal 2024: the date the
+   * period means for that company (2024-06-30), not the one it means for this one. Kept by
+   * follow-ups that name no period ("and apple's?").
+   */
+  sameDateAs?: { company: CompanyRef; period: PeriodSpec | null };
   /** Every company found in the conversation so far, first named first ("for each" of them). */
   discussed?: CompanyMention[];
   /** The period this turn's was moved from ("and the prior fiscal year?" after fiscal 2024: fiscal 2024), so that "what was the change?" next compares the two. */
@@ -78,7 +86,7 @@ export interface SecQuestion {
 const TTM = /\b(?:ttm|ltm|(?:trailing|last|past)\s+(?:twelve|12)[- ]months?|trailing\s+(?:year|4\s+quarters|four\s+quarters))\b/gi;
 
 /** Revenue, with the span or kind it may be said with ("TTM revenue", "annual sales", "total revenue"). */
-const REVENUE_WORDS = '(?:(?:ttm|ltm|trailing(?:\\s+(?:twelve|12)[- ]months?)?|annual|quarterly|full[- ]year|total|net)\\s+)?(?:revenues?|sales)';
+const REVENUE_WORDS = '(?:(?:ttm|ltm|trailing(?:\\s+(?:twelve|12)[- ]months?)?|annual|quarterly|full[- ]year|total|net)\\s+)?(?:revenues?|revs?|sales)';
 /** "of revenue", "of its sales", "of Apple's revenue", "of TTM revenue". */
 const OF_WHOSE = `of\\s+(?:(?:its|their|the)\\s+|[\\w.&-]+(?:'s?|’s?)\\s+)?${REVENUE_WORDS}`;
 const OF_REVENUE = new RegExp(`\\b${OF_WHOSE}\\b`, 'i');
@@ -111,7 +119,7 @@ const UNKNOWN_FIGURES =
 const OTHER_LINES =
   /\b(?:(?:interest|other|comprehensive|non[- ]?operating|investment|rental|royalty|core|equity[- ]method|dividend)(?:\s+and\s+other)?\s+(?:income|earnings)(?:\s+\(?(?:loss|expense)\)?)?|(?:short[- ]term|current|net|convertible|senior|secured)\s+(?:debt|borrowings)|(?:non[- ]?current|lease|(?:operating|finance)\s+lease|deferred\s+tax|contingent|pension)\s+liabilit(?:y|ies)|(?:non[- ]?current|intangible|fixed|tangible|right[- ]of[- ]use|deferred\s+tax)\s+assets?|(?:financing|investing)\s+cash\s+flows?|cash\s+(?:flows?\s+)?(?:from|used\s+(?:in|for)|provided\s+by)\s+(?:financing|investing)(?:\s+activities)?|(?:unearned|recurring|subscription|contracted)\s+revenues?|(?:gross\s+profit|operating\s+income|free\s+cash\s+flow|operating\s+cash\s+flow|cash\s+flow|ebitda)\s+per\s+share|(?:cash(?:\s+and\s+cash\s+equivalents)?,?\s+(?:and|plus|\+|&)\s+)?(?:marketable|short[- ]term)\s+(?:securities|investments))\b/gi;
 
-const FIGURE_WORD = '(?:(?:net\\s+)?(?:revenues?|sales)|(?:operating\\s+|net\\s+)?income|(?:gross\\s+|operating\\s+)?(?:profits?|margins?)|eps|earnings(?:\\s+per\\s+share)?)';
+const FIGURE_WORD = '(?:(?:net\\s+)?(?:revenues?|revs?|sales)|(?:operating\\s+|net\\s+)?income|(?:gross\\s+|operating\\s+)?(?:profits?|margins?)|eps|earnings(?:\\s+per\\s+share)?)';
 /** One figure as a share of another ("total liabilities as a % of total assets", "cash as a percentage of assets"). */
 const SHARE_OF = /\b(?:as an? (?:%|percent(?:age)?|share|proportion|fraction) of|(?:%|percent(?:age)?|share|proportion) of (?:the |its |their )?(?:total )?)/i;
 
@@ -700,7 +708,8 @@ const LIST_WORDS = new Set(['and', 'vs', 'versus', 'or', '&', 'with', 'against',
 /** Words between a list word and the name it lists ("and whats msft …", "and also for googl"). */
 const LIST_FILLERS = new Set(['what', 'whats', "what's", 'about', 'how', 'hows', "how's", 'is', 'the', 'for', 'also', 'then', 'same']);
 
-type Found = CompanyMention & { at: number };
+/** `implied`: the owner of a product named ("iPhone revenue" is Apple's), not a company named. */
+type Found = CompanyMention & { at: number; implied?: boolean };
 
 /** The longest run of words from `i` that is exactly a company's name, at least `minWords` long. */
 function exactAt(seg: Token[], i: number, index: CompanyIndex, minWords: number): { n: number; entries: CompanyEntry[] } | null {
@@ -753,7 +762,11 @@ function extractLongNames(m: Masked, index: CompanyIndex): Found[] {
 }
 
 /** The companies of a question, and the words left over beside them that were not read as one. */
-function extractCompanies(text: string, index: CompanyIndex, already: Found[]): { companies: Found[]; leftovers: string[]; acronyms: string[] } {
+/**
+ * `carried`: the conversation already has a company, so that words of no filer that are not written
+ * as a name ("rates", "3yr", "operating", "CEO") are what is asked about it, not a company asked about.
+ */
+function extractCompanies(text: string, index: CompanyIndex, already: Found[], carried = false): { companies: Found[]; leftovers: string[]; acronyms: string[] } {
   const found: Found[] = [...already];
   const residual: { tokens: Token[]; afterList: boolean }[] = [];
   const acronyms: { token: Token; ticker: CompanyEntry | undefined }[] = [];
@@ -830,7 +843,9 @@ function extractCompanies(text: string, index: CompanyIndex, already: Found[]): 
   for (const { tokens, afterList, properNoun, general, resolved } of named) {
     if (general) continue;
     // Words left over beside a company found are not a company unless written like a name or listed after "and"/"vs".
-    if (!resolved || (nameRead && !properNoun && !afterList && resolved.every((c) => c.status === 'unknown'))) {
+    // (A capitalised word in a follow-up, "and Tesla?", is still a name; "CEO", "GM" written as abbreviations are not.)
+    const asName = properNoun && tokens.some((t) => /^\p{Lu}\p{Ll}/u.test(t.raw));
+    if (!resolved || (nameRead && !properNoun && !afterList && resolved.every((c) => c.status === 'unknown')) || (carried && !asName && resolved.every((c) => c.status === 'unknown'))) {
       leftovers.push(tokens.map((t) => t.raw).join(' '));
       continue;
     }
@@ -889,18 +904,20 @@ function calendarQuarterOf(said: string, from: string, to: string, year: string)
   return ['mar', 'jun', 'sep', 'dec'].indexOf(to.toLowerCase()) + 1 === q ? `calendar Q${q} ${year}` : said;
 }
 
-function extract(text: string, index: CompanyIndex): Extracted {
+function extract(text: string, index: CompanyIndex, carried = false): Extracted {
   // Citation markers pasted from an answer ("revenue of $85.8 billion [1]") are not words of the question.
   // Full-width and other compatibility forms ("Ｍｉｃｒｏｓｏｆｔ") read as their plain letters.
   // Web addresses (a Kalshi link earlier in the conversation) are no company's name.
   // "next qtr", "over 3 yrs": the words in full; "oct-dec 2024" is calendar Q4 2024.
-  const plain = text.normalize('NFKC').replace(/[’‘]/g, "'").replace(/[“”]/g, '"').replace(/\s*\[\d{1,3}\]/g, '').replace(/(?:https?:\/\/|www\.)\S+|\b\S+\.(?:com|net|org|io|gov)\/\S*/gi, ' ').replace(/\b((?:19|20)\d\d) calendar(?: year)?\b/gi, 'calendar $1').replace(/\b(how|what|where|who)'d\b/gi, '$1 did').replace(/\bwat\b/gi, 'what').replace(/\bqtr(s?)\b/gi, 'quarter$1').replace(/\byrs\b/gi, 'years').replace(/\byr\b/gi, 'year').replace(CALENDAR_MONTHS, calendarQuarterOf);
+  const plain = text.normalize('NFKC').replace(/[’‘]/g, "'").replace(/[“”]/g, '"').replace(/\s*\[\d{1,3}\]/g, '').replace(/(?:https?:\/\/|www\.)\S+|\b\S+\.(?:com|net|org|io|gov)\/\S*/gi, ' ').replace(/\b((?:19|20)\d\d) calendar(?: year)?\b/gi, 'calendar $1').replace(/\b(how|what|where|who)'d\b/gi, '$1 did').replace(/\bwat\b/gi, 'what').replace(/\bqtr(s?)\b/gi, 'quarter$1').replace(/\byrs\b/gi, 'years').replace(/\byr\b/gi, 'year').replace(/\b(\d+)\s*-?\s*yrs?\b/gi, '$1 years').replace(/\bw\/\s*/gi, 'with ').replace(/\bop(?=\.?\s+(?:margins?|income|expenses?|ex|leverage|cash\s+flow|profit)\b)\.?/gi, 'operating').replace(CALENDAR_MONTHS, calendarQuarterOf);
   const m = new Masked(plain);
   // "Is that more than Microsoft?" puts another company beside the one just answered.
   const adding = /\b(?:also|too|as well|add|include|compare[ds]?|comparison|vs\.?|versus|against|side[- ]by[- ]side|alongside)\b|\b(?:more|less|higher|lower|bigger|smaller|greater|larger|fewer)\s+than\b/i.test(text);
   // Taken out before companies are read: "TTM" is also a ticker.
   let ttm = false;
   m.take(TTM, () => ((ttm = true), true));
+  // "Operating leverage" is how costs grew against revenue: those figures' growth, not a figure of its own nor debt.
+  m.take(/\boperating\s+leverage\b/gi, () => true);
   // Before other lines of the statements: "net debt" is a ratio of two figures, not a line.
   const ratios: RatioId[] = [];
   m.take(RATIO_WORDS, (x) => {
@@ -947,14 +964,14 @@ function extract(text: string, index: CompanyIndex): Extracted {
   const during = balances && !pair && comparison === 'yoy' && !yearKind && /\b(?:during|over the (?:quarter|period|three months)|in the course of)\b/i.test(text) && !EXPLICIT_YOY.test(text);
   // "… with margin": the word left after the figures asks for their share of revenue, not for a company.
   m.take(/\bmargins?\b/gi, () => true);
-  const { companies, leftovers, acronyms } = extractCompanies(m.text, index, longNames);
+  const { companies, leftovers, acronyms } = extractCompanies(m.text, index, longNames, carried);
   // "Google Cloud revenue" alone: the company whose part it is.
   if (!companies.length) {
     for (const part of unsupported) {
       const owner = PRODUCT_OWNERS.find(([pattern]) => pattern.test(part))?.[1];
       const entry = owner ? index.byTicker(owner) : undefined;
       if (entry) {
-        companies.push({ status: 'found', text: part, company: refOf(entry), fuzzy: false, at: plain.toLowerCase().indexOf(part.toLowerCase()) });
+        companies.push({ status: 'found', text: part, company: refOf(entry), fuzzy: false, at: plain.toLowerCase().indexOf(part.toLowerCase()), implied: true });
         break;
       }
     }
@@ -1004,9 +1021,18 @@ export function shiftPeriod(base: PeriodSpec, by: Relative): PeriodSpec {
  * figures, and its period is read relative to the previous one.
  */
 export function parseSecQuestion(text: string, index: CompanyIndex, previous?: SecQuestion | null): SecQuestion {
-  const x = extract(text, index);
-  const companies = x.companies.map(({ at: _at, ...c }) => c as CompanyMention);
-  const stated = { companies: companies.length > 0, metrics: x.metrics.length > 0, period: x.period !== null || x.relative !== null || x.toDate, comparison: x.comparison !== null };
+  const carried = Boolean(previous?.companies.some((c) => c.status === 'found'));
+  let x = extract(text, index, carried);
+  // "GM" beside a company discussed or named ("aapl rev FY24", "GM?"; "MSFT Q3: rev, GM, EPS") is
+  // gross margin; before a figure ("GM revenue 2024") it is General Motors.
+  if (GROSS_MARGIN_ABBREVIATION.test(text) && (carried || x.companies.some((c) => c.status === 'found' && !/^gm$/i.test(c.text)))) {
+    text = text.replace(new RegExp(GROSS_MARGIN_ABBREVIATION.source, 'g'), 'gross margin');
+    x = extract(text, index, carried);
+  }
+  const companies = x.companies.map(({ at: _at, implied: _implied, ...c }) => c as CompanyMention);
+  // ("ok iphone rev then" after Apple's figures for fiscal 2024 follows them up: the product names no company of its own.)
+  const impliedOnly = x.companies.length > 0 && x.companies.every((c) => c.implied);
+  const stated = { companies: companies.length > 0 && !(impliedOnly && carried), metrics: x.metrics.length > 0, period: x.period !== null || x.relative !== null || x.toDate, comparison: x.comparison !== null };
   // Naming both a company and a figure starts afresh, unless it is put against what came before
   // ("how does that stack up against MSFT FCF, same calendar year?").
   const followUp = previous && (!(stated.companies && stated.metrics) || (x.adding && REFERS_BACK.test(text)));
@@ -1076,7 +1102,8 @@ export function parseSecQuestion(text: string, index: CompanyIndex, previous?: S
     merged = previous.switchedFrom && (COMPARES_THEM.test(text) || /\b(?:both|each(?: of them)?|all three|the two|all of them|combined|together|in total|altogether)\b/i.test(text)) ? unionCompanies(previous.switchedFrom, previous.companies) : previous.companies;
     // "What's the latest quarter you have for each?" after three companies asked one at a time: all of them.
     const discussed = (previous.discussed ?? []).filter((c) => c.status === 'found');
-    if (/\b(?:for |of )?(?:each|every one|all of them|all (?:three|four|five))\b/i.test(text) && discussed.length > merged.length) merged = unionCompanies(merged, discussed);
+    // (So does "rank them by R&D intensity".)
+    if (/\b(?:for |of )?(?:each|every one|all of them|all (?:three|four|five))\b|\b(?:rank|ranking|order|sort)\s+(?:them|those|these|the three|all)\b/i.test(text) && discussed.length > merged.length) merged = unionCompanies(merged, discussed);
   }
   else if (stated.companies && followUp && x.adding) merged = unionCompanies(previous.companies, companies);
   // ("How about msft eps" names a figure too, yet asks it beside the company before.)
@@ -1117,6 +1144,9 @@ export function parseSecQuestion(text: string, index: CompanyIndex, previous?: S
     stated,
     switchedFrom,
     shareOf: SHARE_OF.test(text) || Boolean(followUp && !stated.metrics && previous.shareOf),
+    // "How many bps did it move?", then "same for MSFT": in basis points too.
+    bps: BPS.test(text) || Boolean(followUp && !stated.metrics && previous.bps),
+    sameDateAs: sameDateAs(text, previous ?? null, Boolean(followUp), stated.period),
     discussed: unionCompanies(previous?.discussed ?? [], merged.filter((c) => c.status === 'found')),
     // Kept by a follow-up that moves nowhere ("gross margin that quarter?" after "and the year
     // before?"): "why did it change?" next is still between the two periods discussed.
@@ -1133,6 +1163,24 @@ export function parseSecQuestion(text: string, index: CompanyIndex, previous?: S
     ratios: x.ratios.length ? x.ratios : followUp && !stated.metrics && !x.unknownFigures.length ? (previous.ratios ?? []) : [],
   };
 }
+
+const BPS = /\b(?:bps|basis points?)\b/i;
+
+const SAME_DATE = /\b(?:(?:at|on|as of|for|by) (?:the )?same (?:date|day|time|point|quarter[- ]end|year[- ]end|balance[- ]sheet date)|(?:at|on|as of) (?:that|this|those) (?:date|day|point|quarter[- ]end|year[- ]end)s?|same date|(?:at|on|as of) the closest date)\b/i;
+
+/** The company and period whose end date a balance asked "at the same date" is at (see SecQuestion.sameDateAs). */
+function sameDateAs(text: string, previous: SecQuestion | null, followUp: boolean, periodStated: boolean): SecQuestion['sameDateAs'] {
+  if (!previous) return undefined;
+  if (SAME_DATE.test(text)) {
+    if (previous.sameDateAs) return previous.sameDateAs;
+    const first = previous.companies.find((c) => c.status === 'found');
+    return first?.status === 'found' ? { company: first.company, period: previous.period } : undefined;
+  }
+  return followUp && !periodStated ? previous.sameDateAs : undefined;
+}
+
+/** "GM" not followed by a figure of its own ("GM revenue", "GM's eps"). */
+const GROSS_MARGIN_ABBREVIATION = /\bGMs?\b(?!['’]s?\b|\s+(?:rev(?:enue)?s?|sales|eps|earnings|net|income|profit|cash|debt|stock|shares?|assets|capex|opex|fcf)\b)/;
 
 function companyKey(c: CompanyMention): string {
   return c.status === 'found' ? `cik:${c.company.cik}` : `text:${c.text.toLowerCase()}`;

@@ -58,7 +58,7 @@ export const RATIOS: readonly RatioDef[] = [
     kind: 'times',
     numerator: 'longTermDebt',
     denominator: 'stockholdersEquity',
-    pattern: /\b(?:long[- ]term\s+)?debt[- ]?(?:to|\/)[- ]?equity(?:\s+ratio)?\b|\bd\/e(?:\s+ratio)?\b|\bgearing(?:\s+ratio)?\b|(?<!\boperating\s)\b(?:financial\s+)?(?:leverage(?:\s+ratio)?|levered|leveraged)\b/i,
+    pattern: /\b(?:long[- ]term\s+)?debt[- ]?(?:to|\/)[- ]?equity(?:\s+ratio)?\b|\bd\/e(?:\s+ratio)?\b|\bgearing(?:\s+ratio)?\b|(?<!\b(?:operating|op|operational)\s)\b(?:financial\s+)?(?:leverage(?:\s+ratio)?|levered|leveraged)\b/i,
     describe: "long-term debt as the balance sheet reports it (without the current portion, when the company tags that apart) over shareholders' equity, at the same date",
     means: 'how much the company has borrowed for each dollar its owners have in it; the higher, the more it relies on debt',
   },

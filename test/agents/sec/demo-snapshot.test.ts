@@ -491,7 +491,7 @@ describe('svc-sec-agent on the demo snapshot, offline', () => {
     // A share of another figure, kept by "and Microsoft's?", and the two apart.
     const shares = ['googl net income as a % of operating income fy2024', "and Microsoft's for its fiscal 2024?"];
     expect((await ask(...shares)).text).toMatch(/^- Microsoft's net income was \*\*80\.5%\*\* of its operating income for fiscal year 2024 \(year ended 2024-06-30\)/);
-    expect((await ask(...shares, 'difference in points?')).text).toContain("- Alphabet's is 8.6 percentage points higher than Microsoft's.");
+    expect((await ask(...shares, 'difference in points?')).text).toContain("- Alphabet's is 8.5 percentage points higher than Microsoft's.");
     // After a ranking of every company covered, the same companies.
     const spread = (await ask('Which company has the highest net margin?', 'by how much vs the lowest, in points')).text;
     expect(spread).toContain("- The highest, Microsoft's 36.0%, is 12.0 percentage points above the lowest, Apple's 24.0%.");
@@ -510,6 +510,38 @@ describe('svc-sec-agent on the demo snapshot, offline', () => {
     const each = (await ask('Microsoft revenue fiscal Q4 2025', 'alphabet Q1 2025 revenue', 'Apple Q3 fiscal 2025', "what's the latest quarter you have for each?")).text;
     for (const row of ['| Alphabet Inc. (GOOGL) | Revenue | Q4 2024', '| Apple Inc. (AAPL) | Revenue | fiscal Q2 2025', '| Microsoft Corp. (MSFT) | Revenue | fiscal Q3 2025']) expect(each).toContain(row);
     expect((await ask('Google roe for 2023', 'is that good?')).text).toMatch(/^Whether that is good is a judgement I leave to you[^\n]*\n\n- \*\*Alphabet's return on equity\*\* for fiscal year 2023/);
+  });
+
+  it('a follow-up\'s words that name no filer are what is asked of the company discussed; "GM" beside one is gross margin; bps carried; differences unrounded', async () => {
+    expect((await ask('aapl rev FY24', 'GM?')).text).toMatch(/^\*\*Apple Inc\. \(AAPL\)\*\*: gross margin for fiscal year 2024 \(year ended 2024-09-28\) was \*\*46\.2%\*\*/);
+    // Named first, it is General Motors (not in the snapshot); beside another company's figures, gross margin.
+    expect((await ask('MSFT Q3 FY25: rev, GM, op margin, EPS')).text).toContain('68.7%');
+    const bps = await ask('aapl rev FY24', 'GM?', 'same for MSFT', "who's higher, by how many bps");
+    expect(bps.text).toContain("Microsoft's gross margin for fiscal year 2024 (year ended 2024-06-30), 69.8%, was 23.6 percentage points (2,356 bps) higher than Apple's");
+    // "How many bps" kept by "same for MSFT": +84 bps (69.76% less 68.92%), rounded once to +0.8, not 69.8 less 68.9.
+    expect((await ask('apple gross margin fy24', 'how many bps did it move vs fy23', 'same for MSFT')).text).toMatch(/^Microsoft's gross margin rose, \+0\.8 percentage points \(\+84 bps\), year over year/);
+    for (const turns of [
+      ['whats apple revenue fy24', 'rev by geography? greater china'],
+      ['goolge fcf fy2024', 'FCF conversion - fcf / net income', 'capex yoy'],
+      ['msft opex fy24 yoy', 'opex growth vs rev growth - operating leverage?', 'who had more op leverage'],
+      ['apple working capital', 'is it negative? why'],
+    ]) expect((await ask(...turns)).text, turns.at(-1)).not.toMatch(/could not find a company|I could not tell which company/);
+    // Operating leverage is no debt ratio: the growth of the costs and revenue discussed.
+    expect((await ask('msft opex fy24 yoy', 'opex growth vs rev growth - operating leverage?', 'same for googl cy24', 'who had more op leverage')).text).not.toMatch(/debt|equity/i);
+    // A product's figure keeps the period discussed; "rank them" is every company discussed.
+    expect((await ask("whats apple's services revenue fy24", 'ok iphone rev then')).text).not.toContain('Q2 2025');
+    const ranked = await ask('goog opex fy2023', 'r&d as % of rev', 'same for msft fy23', 'and aapl', 'rank them by r&d intensity');
+    expect(ranked.text).toMatch(/Alphabet[^\n]*14\.8%/);
+    expect(ranked.text).toMatch(/Microsoft[^\n]*12\.8%/);
+    expect(ranked.text).toMatch(/Apple[^\n]*7\.8%/);
+  });
+
+  it('a balance "at the same date" is at the date the period discussed ended for its company, through follow-ups', async () => {
+    const turns = ['msft cash at end of FY24', 'goog cash at the same date'];
+    expect((await ask(...turns)).text).toMatch(/^\*\*Alphabet Inc\. \(GOOGL\)\*\*: cash and cash equivalents at the end of Q2 2024 \(2024-06-30\) were \*\*\$27,227 million\*\*/);
+    expect((await ask(...turns, "and apple's?")).text).toMatch(/^\*\*Apple Inc\. \(AAPL\)\*\*: cash and cash equivalents at the end of fiscal Q3 2024 \(2024-06-29\) were \*\*\$25,565 million\*\*/);
+    expect((await ask('apple cash at end of fy23', 'msft cash at the same date')).text).toContain('(2023-09-30)');
+    expect((await ask(...turns, "and apple's?", 'total liabilities as a % of total assets for apple same date')).text).toContain("Apple's total liabilities were **79.9%** of its total assets at the end of fiscal Q3 2024 (2024-06-29)");
   });
 
   it('says a company outside the snapshot is not in it', async () => {
