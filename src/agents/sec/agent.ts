@@ -2,8 +2,9 @@ import type { Core } from '../../app.js';
 import { isSvcError } from '../../errors.js';
 import { secLibrary } from '../../data/sec/index.js';
 import type { FactCitation, SecLibrary } from '../../data/sec/library.js';
-import { asksCoverage, clipped, parseWithInstructions, type SecQuestion } from '../../data/sec/question.js';
+import { SAME_DATE, asksCoverage, clipped, parseWithInstructions, type SecQuestion } from '../../data/sec/question.js';
 import type { CompanyRef } from '../../data/sec/types.js';
+import { shortName } from '../../data/sec/names.js';
 import type { ReportedFact } from '../../data/sec/facts.js';
 import type { MetricId } from '../../data/sec/metrics.js';
 import type { Agent, AgentEvent, AgentRequest, Citation, Turn } from '../types.js';
@@ -213,8 +214,10 @@ export async function acrossCovered(lib: SecLibrary, question: SecQuestion | nul
   const found = question.companies.filter((c) => c.status === 'found').length;
   // "By how much vs the lowest?" after "which company has the highest net margin?": the companies that one ranked.
   // ("Show me the source" after "capex intensity for all three": all three, not the one named before that.)
-  const lastAsked = [...earlier].reverse().find((t) => t.role === 'user');
-  const ranked = !ACROSS.test(text) && !question.stated.companies && lastAsked !== undefined && ACROSS.test(clipped(lastAsked.content)) && !/\b(?:the two|both)\b/i.test(lastAsked.content);
+  // (Turns since that named no company keep them: "its net income", then "what about eps".)
+  // (With a company carried from before the ranking, only the turn right before counts.)
+  const lastAcross = [...earlier].reverse().filter((t) => t.role === 'user').slice(0, found ? 1 : 6).find((t) => ACROSS.test(clipped(t.content)));
+  const ranked = !ACROSS.test(text) && !question.stated.companies && lastAcross !== undefined && !/\b(?:the two|both)\b/i.test(lastAcross.content);
   if (!ACROSS.test(text) && !ranked) return question;
   // "Which is the most levered of the three?" after two of them were last named: all three.
   const counted = /\b(?:of the|all|the) (two|three|four|five|2|3|4|5)\b/i.exec(text)?.[1];
@@ -224,8 +227,40 @@ export async function acrossCovered(lib: SecLibrary, question: SecQuestion | nul
   if (found && !ranked && !(wanted && found < wanted)) return question;
   const recorded = await lib.recordedCompanies();
   if (!recorded?.length || recorded.length > MAX_COMPANIES || (wanted && found && !others && recorded.length !== wanted)) return question;
-  const companies = recorded.map((company) => ({ status: 'found' as const, text: company.ticker || company.name, company, fuzzy: false }));
-  return { ...question, companies, period: question.period ?? { kind: 'latest', span: 'year' } };
+  // "Its net income", "and the lowest one?" after a ranking: the company it put first, or last.
+  const end = ranked ? rankedEnd(text, earlier, recorded) : null;
+  const companies = (end ? [end] : recorded).map((company) => ({ status: 'found' as const, text: company.ticker || company.name, company, fuzzy: false }));
+  const period = question.period ?? { kind: 'latest', span: 'year' };
+  // "Cash for the other two at the same date" after Microsoft's: at the date Microsoft's was.
+  const before = SAME_DATE.test(text) && !question.sameDateAs ? answeredCompany(earlier, recorded) : null;
+  return { ...question, companies, period, ...(before ? { sameDateAs: { company: before, period } } : {}) };
+}
+
+/** The one company the answer before was about: such an answer opens with its name and ticker in bold. */
+function answeredCompany(earlier: readonly Turn[], recorded: readonly CompanyRef[]): CompanyRef | null {
+  const answer = [...earlier].reverse().find((t) => t.role === 'assistant')?.content ?? '';
+  const ticker = /^\*\*[^*\n]+ \(([A-Z][A-Z.-]*)\)\*\*:/.exec(answer)?.[1];
+  return recorded.find((c) => c.ticker === ticker) ?? null;
+}
+
+/** One company pointed at ("its", "that one", "the top one"; "the lowest one", "the bottom one"), not all of them. */
+const ONE_OF_RANKING = /\b(?:its|it|it's|that one|this one|the (?:top|first|highest|largest|biggest|best|leader|winner|top one)|the (lowest|smallest|bottom|last|worst|least)(?: one| company)?|(lowest|smallest|bottom|worst) one)\b/i;
+
+/**
+ * The one company a follow-up to a ranking is about: the one the ranking put first (or last, for
+ * "the lowest one"), read from its line ("Net margin, highest to lowest: Microsoft 36.0% …, Apple
+ * 24.0% …"), when the question points at one; the one company the answer before was about, when it
+ * points at none ("is that good?", "what about eps" after "its net income"). Null for them all.
+ */
+function rankedEnd(text: string, earlier: readonly Turn[], recorded: readonly CompanyRef[]): CompanyRef | null {
+  if (/\b(?:them|they|their|each|all|both|those|these|every)\b/i.test(text)) return null;
+  const answers = earlier.filter((t) => t.role === 'assistant').reverse().map((t) => t.content);
+  const pointed = ONE_OF_RANKING.exec(text);
+  if (!pointed) return answeredCompany(earlier, recorded);
+  const line = answers.map((a) => /\b(?:highest to lowest|largest to smallest): ([^\n]+)/.exec(a)?.[1]).find(Boolean);
+  if (!line) return null;
+  const order = line.split(/,\s+/).map((part) => recorded.find((c) => part.startsWith(shortName(c.name)))).filter((c): c is CompanyRef => c !== undefined);
+  return (pointed[1] || pointed[2] ? order.at(-1) : order[0]) ?? null;
 }
 
 /** Which companies there are figures for: those a snapshot recorded, or every XBRL filer when live. */

@@ -1166,7 +1166,7 @@ export function parseSecQuestion(text: string, index: CompanyIndex, previous?: S
 
 const BPS = /\b(?:bps|basis points?)\b/i;
 
-const SAME_DATE = /\b(?:(?:at|on|as of|for|by) (?:the )?same (?:date|day|time|point|quarter[- ]end|year[- ]end|balance[- ]sheet date)|(?:at|on|as of) (?:that|this|those) (?:date|day|point|quarter[- ]end|year[- ]end)s?|same date|(?:at|on|as of) the closest date)\b/i;
+export const SAME_DATE = /\b(?:(?:at|on|as of|for|by) (?:the )?same (?:date|day|time|point|quarter[- ]end|year[- ]end|balance[- ]sheet date)|(?:at|on|as of) (?:that|this|those) (?:date|day|point|quarter[- ]end|year[- ]end)s?|same date|(?:at|on|as of) the closest date)\b/i;
 
 /** The company and period whose end date a balance asked "at the same date" is at (see SecQuestion.sameDateAs). */
 function sameDateAs(text: string, previous: SecQuestion | null, followUp: boolean, periodStated: boolean): SecQuestion['sameDateAs'] {

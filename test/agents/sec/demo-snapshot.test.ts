@@ -544,6 +544,31 @@ describe('svc-sec-agent on the demo snapshot, offline', () => {
     expect((await ask(...turns, "and apple's?", 'total liabilities as a % of total assets for apple same date')).text).toContain("Apple's total liabilities were **79.9%** of its total assets at the end of fiscal Q3 2024 (2024-06-29)");
   });
 
+  it('after a ranking, "its" is the company it put first, "the lowest one" the last, and the next follow-ups stay with the one answered', async () => {
+    const ranking = ['Which company has the highest net margin?'];
+    // (Chat histories sent without the answers have no ranking to point into: every company, as before.)
+    const talk = async (...turns: string[]) => {
+      const messages: { role: string; content: string }[] = [];
+      let text = '';
+      for (const content of turns) {
+        messages.push({ role: 'user', content });
+        const res = await post(`${svc.baseURL}/chat/completions`, apiKey, { model: 'svc-agent', messages });
+        text = ((await res.json()) as any).choices[0].message.content;
+        messages.push({ role: 'assistant', content: text });
+      }
+      return text;
+    };
+    expect(await talk(...ranking, 'its net income')).toMatch(/^\*\*Microsoft Corp\. \(MSFT\)\*\*: net income for fiscal year 2024 \(year ended 2024-06-30\) was \*\*\$88,136 million\*\*/);
+    expect(await talk(...ranking, 'its net income', 'is that good?')).toContain('**Microsoft Corp. (MSFT)**: net income for fiscal year 2024');
+    expect(await talk(...ranking, 'its net income', 'and the lowest one?')).toMatch(/^\*\*Apple Inc\. \(AAPL\)\*\*: net income for fiscal year 2024 \(year ended 2024-09-28\) was \*\*\$93,736 million\*\*/);
+    expect(await talk(...ranking, 'its net income', 'and the lowest one?', 'what about eps')).toMatch(/^\*\*Apple Inc\. \(AAPL\)\*\*: diluted EPS for fiscal year 2024/);
+    expect(await talk(...ranking, 'its net income', 'compare them')).toMatch(/Apple Inc\.[\s\S]*Alphabet Inc\.[\s\S]*Microsoft Corp\./);
+    // "At the same date" of the one answered, for the others.
+    const cash = await talk(...ranking, 'its net income', 'and its cash at the same date', 'cash for the other two at the same date');
+    expect(cash).toContain('| Alphabet Inc. (GOOGL) | Cash and cash equivalents | Q2 2024 (quarter ended 2024-06-30) | $27,227 million');
+    expect(cash).toContain('| Apple Inc. (AAPL) | Cash and cash equivalents | fiscal Q3 2024 (quarter ended 2024-06-29) | $25,565 million');
+  });
+
   it('says a company outside the snapshot is not in it', async () => {
     const a = await ask('NVDA revenue');
     expect(a.text).toMatch(/not in this snapshot/);
