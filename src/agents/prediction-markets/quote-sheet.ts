@@ -1,8 +1,8 @@
 import { SourceList } from '../citations.js';
 import type { Citation } from '../types.js';
 import { SCALE, formatPercent } from '../../data/kalshi/numbers.js';
-import type { KalshiEvent, KalshiMarket } from '../../data/kalshi/types.js';
-import { CONTRACT_HEADER, contractRow, tenthsSummingTo } from './report.js';
+import type { KalshiEvent, KalshiMarket, KalshiSeries } from '../../data/kalshi/types.js';
+import { CONTRACT_HEADER, contractRow, ruleClaims, tenthsSummingTo } from './report.js';
 import { STATE_NOTES, labelOf, oneLine, quoteOf, settlementOf, settlementWords } from './research.js';
 
 /** An event's live quotes in a report's shape, with no model; see quoteSheet. */
@@ -14,12 +14,13 @@ export interface QuoteSheet {
 }
 
 /**
- * An event's live quotes written in the shape of a report's outcome table (its model cells empty)
- * and contract snapshot, so that what a report's prices answer (what contracts cost and pay, both
- * sides of one, the overround, an arbitrage) can be answered before any report is stored: one
- * request to the exchange, no model, no history.
+ * An event's live quotes written in the shape of a report's outcome table (its model cells empty),
+ * key claims from its dates and rules, and contract snapshot, so that what a report's prices and
+ * rules answer (what contracts cost and pay, both sides of one, an arbitrage; how it resolves, what
+ * happens on a tie, when it closes) can be answered before any report is stored: the event and its
+ * series read from the exchange, no model, no history.
  */
-export function quoteSheet(event: KalshiEvent, pageUrl: string, apiUrl: string, asOf: Date): QuoteSheet {
+export function quoteSheet(event: KalshiEvent, series: KalshiSeries | null, pageUrl: string, apiUrl: string, asOf: Date): QuoteSheet {
   const sources = new SourceList();
   sources.cite('event', `Kalshi: ${oneLine(event.title)} (event page)`, pageUrl);
   const cite = (m: KalshiMarket) => sources.cite(`market:${m.ticker}`, `Kalshi market data: ${m.ticker} (${m.yes_sub_title || m.ticker})`, `${apiUrl}/markets/${m.ticker}`);
@@ -41,6 +42,13 @@ export function quoteSheet(event: KalshiEvent, pageUrl: string, apiUrl: string, 
     lines.push(`| ${labelOf(m).replace(/\|/g, '\\|')} ${cite(m)} | ${market} | — | — | — |`);
   }
   if (event.mutually_exclusive && open.length === markets.length && priced.length) lines.push('', `The outcomes are mutually exclusive: market prices add up to ${formatPercent(sum)}.`);
+  // The exchange's dates and rules, as a report states them (no price history is read here).
+  const rules = ruleClaims(event, series, markets.map((m) => ({ label: labelOf(m), market: m })), open.length > 0, Math.floor(asOf.getTime() / 1000), {
+    event: () => '[1]',
+    market: cite,
+    source: (key, name, url) => sources.cite(key, name, url),
+  });
+  lines.push('', '## Key claims and catalysts', '', ...rules.dates, ...rules.flips());
   lines.push('', '## Contract snapshot', '', ...CONTRACT_HEADER, ...markets.map((m) => contractRow(m, cite(m))), '');
   return { title: event.title, text: `${lines.join('\n')}\n`, citations: sources.list, asOf: asOf.toISOString() };
 }

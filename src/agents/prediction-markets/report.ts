@@ -2,7 +2,7 @@ import { SourceList, listed, utcMinute as utc } from '../citations.js';
 import type { Citation } from '../types.js';
 import { SCALE, formatCount, formatDollars, formatPercent, parseFixed } from '../../data/kalshi/numbers.js';
 import { MAX_PAGES } from '../../data/kalshi/client.js';
-import type { KalshiMarket } from '../../data/kalshi/types.js';
+import type { KalshiEvent, KalshiMarket, KalshiSeries } from '../../data/kalshi/types.js';
 import { PRIOR_STRENGTH, baseRates, fitCalibration, modelEvent, monotoneLadder, samples, type Calibration, type OutcomeModel, type Strike } from './model.js';
 import { PRE_CLOSE_HOURS, STATE_NOTES, oneLine, priceBefore, settlementOf, settlementWords, type MarketView, type Research } from './research.js';
 import { eventPage } from './summary.js';
@@ -193,6 +193,58 @@ export function contractRow(m: KalshiMarket, cite: string): string {
   return `| ${m.ticker} ${cite} | ${bid === null ? '—' : formatDollars(bid)} | ${ask === null ? '—' : formatDollars(ask)} | ${spread} | ${last === null ? '—' : formatDollars(last)} | ${num(m.volume_fp)} | ${num(m.volume_24h_fp)} | ${num(m.open_interest_fp)} |`;
 }
 
+/** How key claims cite: the event page, a market's data, another source (a settlement source, the contract terms). */
+export interface ClaimCiter {
+  event(): string;
+  market(m: KalshiMarket): string;
+  source(key: string, name: string, url: string): string;
+}
+
+/**
+ * What the exchange's dates and rules say of an event, as a report's key claims: when trading
+ * closes (and whether it may close early), when the event itself is due, the dates the rules name,
+ * how it resolves, its resolution source and full rules (`dates`); and the clauses that could flip
+ * an outcome (`flips`, written after the price moves, so cited in reading order). `live`: some
+ * outcome is still undecided. `now`: Unix seconds.
+ */
+export function ruleClaims(event: KalshiEvent, series: KalshiSeries | null, markets: readonly { label: string; market: KalshiMarket }[], live: boolean, now: number, cite: ClaimCiter): { dates: string[]; flips: () => string[] } {
+  const dates: string[] = [];
+  const first = markets[0]?.market;
+  if (first?.close_time) {
+    const close = Date.parse(first.close_time) / 1000;
+    const days = (close - now) / 86400;
+    dates.push(
+      `- **Trading closes** ${utc(new Date(close * 1000))} (${days >= 0 ? `in ${days < 1 ? plural(Math.max(1, Math.round(days * 24)), 'hour') : plural(Math.round(days), 'day')}` : 'already closed'})${first.expected_expiration_time ? `; expected resolution ${utc(new Date(first.expected_expiration_time))}` : ''}${first.latest_expiration_time ? `, at the latest ${utc(new Date(first.latest_expiration_time))}` : ''} ${cite.event()}.`,
+    );
+  }
+  const early = first ? ruleSentences(first).find((x) => EARLY_CLOSE.test(x)) : undefined;
+  if (early && live) dates.push(`- **Trading may close early:** “${early}” ${cite.market(first!)}`);
+  // What the event is about happens at its strike date (or a market's occurrence time), which can differ from the close.
+  const occurs = event.strike_date ?? markets.find((v) => v.market.occurrence_datetime)?.market.occurrence_datetime ?? null;
+  const closes = first?.close_time ? Date.parse(first.close_time) / 1000 : NaN;
+  if (occurs && !Number.isNaN(Date.parse(occurs)) && !(Math.abs(Date.parse(occurs) / 1000 - closes) < 3600)) {
+    const at = Date.parse(occurs) / 1000;
+    dates.push(`- **The event itself** ${at >= now ? 'is due' : 'was due'} ${utc(new Date(at * 1000))} (its strike date) ${cite.event()}.`);
+  }
+  const ruleDates = [...new Set([...(first?.rules_primary ?? '').matchAll(MONTH_DATE)].map((x) => x[0]))];
+  if (ruleDates.length) dates.push(`- **Dates named in the rules:** ${ruleDates.join(', ')} ${cite.market(first!)}.`);
+  // How an outcome resolves, in the exchange's words (the sentences not quoted below as able to flip it).
+  const terms = first && live ? resolutionTerms(first) : null;
+  if (terms) dates.push(`- **How it resolves** (${markets.length > 1 ? `as written for ${markets[0]!.label}` : 'the rules'}): “${terms}” ${cite.market(first!)}`);
+  const settlementSources = [...(series?.settlement_sources ?? []), ...(event.settlement_sources ?? [])].filter((x, i, all) => all.findIndex((y) => y.url === x.url) === i);
+  if (settlementSources.length) {
+    dates.push(`- **Resolution source:** ${settlementSources.map((x) => `${x.name} ${cite.source(`settle:${x.url}`, `${x.name} (settlement source)`, x.url)}`).join('; ')}.`);
+  }
+  if (series?.contract_terms_url) dates.push(`- **Full rules:** the contract terms ${cite.source('terms', `Kalshi contract terms: ${event.series_ticker}`, series.contract_terms_url)}.`);
+  const flips = () => {
+    const clauses = first && live ? decisiveClauses(first) : [];
+    const out = clauses.slice(0, 4).map((c) => `- **Could flip the outcome:** “${c}” ${cite.market(first!)}`);
+    if (event.mutually_exclusive && clauses.length) out.push('  (Each outcome has the same rules with its own range.)');
+    return out;
+  };
+  return { dates, flips };
+}
+
 export function writeReport(r: Research, ctx: ReportContext): ReportBody {
   const sources = new SourceList();
   const { event } = r;
@@ -376,33 +428,8 @@ export function writeReport(r: Research, ctx: ReportContext): ReportBody {
 
   // Catalysts.
   lines.push('## Key claims and catalysts', '');
-  const first = r.markets[0]?.market;
-  if (first?.close_time) {
-    const close = Date.parse(first.close_time) / 1000;
-    const days = (close - now) / 86400;
-    lines.push(
-      `- **Trading closes** ${utc(new Date(close * 1000))} (${days >= 0 ? `in ${days < 1 ? plural(Math.max(1, Math.round(days * 24)), 'hour') : plural(Math.round(days), 'day')}` : 'already closed'})${first.expected_expiration_time ? `; expected resolution ${utc(new Date(first.expected_expiration_time))}` : ''}${first.latest_expiration_time ? `, at the latest ${utc(new Date(first.latest_expiration_time))}` : ''} ${eventCite()}.`,
-    );
-  }
-  const early = first ? ruleSentences(first).find((x) => EARLY_CLOSE.test(x)) : undefined;
-  if (early && live.length) lines.push(`- **Trading may close early:** “${early}” ${marketCite(first!)}`);
-  // What the event is about happens at its strike date (or a market's occurrence time), which can differ from the close.
-  const occurs = event.strike_date ?? r.markets.find((v) => v.market.occurrence_datetime)?.market.occurrence_datetime ?? null;
-  const closes = first?.close_time ? Date.parse(first.close_time) / 1000 : NaN;
-  if (occurs && !Number.isNaN(Date.parse(occurs)) && !(Math.abs(Date.parse(occurs) / 1000 - closes) < 3600)) {
-    const at = Date.parse(occurs) / 1000;
-    lines.push(`- **The event itself** ${at >= now ? 'is due' : 'was due'} ${utc(new Date(at * 1000))} (its strike date) ${eventCite()}.`);
-  }
-  const ruleDates = [...new Set([...(first?.rules_primary ?? '').matchAll(MONTH_DATE)].map((x) => x[0]))];
-  if (ruleDates.length) lines.push(`- **Dates named in the rules:** ${ruleDates.join(', ')} ${marketCite(first!)}.`);
-  // How an outcome resolves, in the exchange's words (the sentences not quoted below as able to flip it).
-  const terms = first && live.length ? resolutionTerms(first) : null;
-  if (terms) lines.push(`- **How it resolves** (${r.markets.length > 1 ? `as written for ${r.markets[0]!.label}` : 'the rules'}): “${terms}” ${marketCite(first!)}`);
-  const settlementSources = [...(r.series?.settlement_sources ?? []), ...(event.settlement_sources ?? [])].filter((s, i, all) => all.findIndex((x) => x.url === s.url) === i);
-  if (settlementSources.length) {
-    lines.push(`- **Resolution source:** ${settlementSources.map((s) => `${s.name} ${sources.cite(`settle:${s.url}`, `${s.name} (settlement source)`, s.url)}`).join('; ')}.`);
-  }
-  if (r.series?.contract_terms_url) lines.push(`- **Full rules:** the contract terms ${sources.cite('terms', `Kalshi contract terms: ${seriesTicker}`, r.series.contract_terms_url)}.`);
+  const rules = ruleClaims(event, r.series, r.markets, live.length > 0, now, { event: eventCite, market: marketCite, source: (key, name, url) => sources.cite(key, name, url) });
+  lines.push(...rules.dates);
   const moves = live
     .map((v) => ({ v, day: move(v, 24, now), week: move(v, 7 * 24, now) }))
     .filter((x) => x.day !== null || x.week !== null)
@@ -430,10 +457,7 @@ export function writeReport(r: Research, ctx: ReportContext): ReportBody {
       lines.push(`- **Volume surge, ${v.label}:** ${formatCount(vol24)} contracts in 24 hours, ${(vol24 / avg).toFixed(1)}× the daily average of the previous ${days.length} days ${marketCite(v.market)}.`);
     }
   }
-  const clauses = first && live.length ? decisiveClauses(first) : [];
-  for (const c of clauses.slice(0, 4)) lines.push(`- **Could flip the outcome:** “${c}” ${marketCite(first!)}`);
-  if (event.mutually_exclusive && clauses.length) lines.push('  (Each outcome has the same rules with its own range.)');
-  lines.push('');
+  lines.push(...rules.flips(), '');
 
   // History.
   lines.push(`## Resolution history (${seriesTicker})`, '');

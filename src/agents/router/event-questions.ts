@@ -396,6 +396,9 @@ const unpriced = (text: string) => withoutChance(text).replace(MONEY_AMOUNTS, ' 
 /** A side alone, often correcting the question before ("no i meant the NO side", "yes then"). */
 const SIDE_ONLY = /^\W*(?:(?:no+|nah|nope|sorry|wait|oops|ok)\W+)?(?:i meant?\s+|make (?:it|that)\s+|what about\s+|how about\s+|and\s+)?(?:the\s+|on\s+)?(yes|no)(?:\s+side)?(?:\s+(?:instead|then|pls|please))?\W*$/i;
 /** "The other one", "the other team": the outcomes the thread did not name last. */
+/** NO bought ("buying 300 NO", "the no side", "200 no contracts"). */
+const NO_SIDE = /\b(?:buy(?:ing)?|want|get|grab|take|the|on|for)\s+(?:\d[\d,]*\s+)?no\b|\bno\s+(?:side|contracts?|shares?)\b|\b\d[\d,]*\s+no\b/i;
+
 /** Only a chance said, of a question weighed on the asker's chance before ("and at 30%?", "what if i think 30% then"). */
 const CHANCE_ONLY = /^\W*(?:(?:and|ok|so|what about|how about|what if|and if|make it)\W+)*(?:i (?:think|say|put it at)\s+)?(?:(?:at|with|on)\s+)?(?:it'?s\s+)?(\d{1,2}(?:\.\d+)?)\s*%(?:\s+(?:then|instead))?\W*$/i;
 
@@ -497,6 +500,8 @@ function restated(question: string, asked: string | undefined, names: (text: str
   // "And at 30%?" after Kelly or an EV on a chance of one's own: that question again, on this chance.
   const chance = CHANCE_ONLY.exec(question);
   if (asked && chance && CHANCE_SAID.test(asked)) question = asked.replace(new RegExp(CHANCE_SAID.source, 'i'), (m: string, n: string) => `${m.slice(0, m.lastIndexOf(n))}${chance[1]}%`);
+  // "Breakeven prob on that?" after "buying 300 NO": of that side.
+  if (asked && eventQuestion(question) === 'quote' && !VALUE_ONLY.test(question) && /\b(?:that|it|those|them)\b/i.test(question) && !/\b(?:yes|no)\b/i.test(question) && NO_SIDE.test(asked)) question = `${question.replace(/[?.!\s]+$/, '')} (NO side)?`;
   // "EV on that?" after what contracts cost: the same trade, valued.
   if (asked && VALUE_ONLY.test(question) && eventQuestion(asked) === 'quote') question = `${asked.replace(/[?.!\s]+$/, '')}, expected value?`;
   // "The other side of that one": its NO, not the other outcomes.

@@ -71,7 +71,8 @@ export function quoteText(question: string, shown: Row[], contracts: Map<string,
     // "If I buy 500 NO": what that many cost, the most they can lose, and what they pay.
     const each = no ? noPrice : ask;
     // "What does the NO side cost?": one contract of that side.
-    if (/\bcosts?\b/i.test(question) && !payout && quantity === null && stake === null && each !== null) line += `. A ${no ? 'NO' : 'YES'} contract costs $${each.toFixed(2)}${no ? ' (1 minus the YES bid)' : ' at the ask'} and pays $1.00 if it resolves ${no ? 'NO' : 'YES'}`;
+    // ("The no side?": what that side costs.)
+    if (/\bcosts?\b|\b(?:yes|no) side\b/i.test(question) && !payout && quantity === null && stake === null && each !== null) line += `. A ${no ? 'NO' : 'YES'} contract costs $${each.toFixed(2)}${no ? ' (1 minus the YES bid)' : ' at the ask'} and pays $1.00 if it resolves ${no ? 'NO' : 'YES'}`;
     if (quantity !== null && quantity > 0 && each !== null && stake === null) {
       const cost = (quantity * Math.round(each * 100)) / 100;
       line += `. ${quantity.toLocaleString('en-US')} ${no ? 'NO' : 'YES'} contracts at $${each.toFixed(2)} cost $${money(cost)}, the most they can lose; if it resolves ${no ? 'NO' : 'YES'} they pay $${money(quantity)}, a profit of $${money(quantity - cost)} before fees`;

@@ -239,7 +239,7 @@ describe('several questions in one, and odds follow-ups that change topic', () =
     expect(await chain('show me politics and economics markets only', 'which closes first?')).toMatch(/^Of the 5 events listed, \*\*Presidential approval on November 27, 2026\?\*\* closes first/);
     expect(await chain('what are the odds for December events?', 'which of those is cheapest?')).not.toMatch(/^I answer financial research questions/);
     // The event picked stays the subject of the next turn.
-    expect(await chain('what are the odds for December events?', 'and the second?', 'when does it close?')).toMatch(/^\*\*CPI year-over-year in December 2026\?\*\* \(KXCPIYOY-26DEC\) \[1\]/);
+    expect(await chain('what are the odds for December events?', 'and the second?', 'when does it close?')).toMatch(/^- \*\*Trading closes\*\* 2026-12-10 15:00 UTC[^\n]*\n\n_From Kalshi's live quotes for \*\*CPI year-over-year in December 2026\?\*\*/);
     // A question a report answers, of the first event listed; an outcome named stays with the search.
     expect(await chain('odds of a Fed cut in December?', 'which is the favourite?')).toMatch(/^(?:The market's favourite is \*\*Hike 25bps\*\*|On its live prices \(no report is stored for KXFEDDECISION-26DEC[^\n]*\[1\]: Hike 25bps 51\.5%)/);
     expect(await chain('odds of a Fed cut in December?', 'and of a hold?')).toMatch(/^Open Kalshi events matching/);

@@ -46,8 +46,8 @@ describe('trading questions without a stored report', () => {
     expect(ev).toContain("at the market's own 90.0%, NO bought at $0.92 is worth −$0.020 per $1 contract before fees (−$4 on 200 contracts)");
     expect(ev).toContain('This is arithmetic on the live prices, not investment advice');
     expect(ev).not.toMatch(/model's \d|NaN/);
-    // A count of "those" is a number of contracts, not a search.
-    expect(count).toContain('200 YES contracts at $0.34 cost $68');
+    // A count of "those" is a number of contracts, not a search (of the side the thread is on).
+    expect(count).toContain('200 NO contracts at $0.68 cost $136');
     // Only the footer speaks of a report: the answers are of the live quotes.
     for (const text of [cost, no, ev, count]) expect(text!.replace(LIVE_FOOTER, '')).not.toMatch(/\breport\b/);
   });
@@ -68,5 +68,19 @@ describe('trading questions without a stored report', () => {
     expect(priced).toMatch(/^Supposing YES on \*\*Cut 25bps\*\* trades at \$0\.15 \(NO at \$0\.85\), not the live quotes: on your 30\.0% for Cut 25bps[^\n]*is \*\*17\.6%\*\* of the bankroll/);
     // No chance given and no model: nothing to size on, said so.
     expect(modelless).toMatch(/^No report is stored for KXFEDDECISION-26DEC yet, so there is no model probability/);
+  });
+
+  it('what the rules say, and when trading closes, from the event and its series, without a report', async () => {
+    const [, ot, postponed, closes] = await chain('lakers celts who u got', 'what if the game goes to OT', 'and if its postponed?', 'can it close early?');
+    expect(ot).toContain('“If the home team wins the game, including overtime, then the market resolves to Yes.”');
+    expect(ot).toMatch(/- \*\*Resolution source:\*\* NBA\.com \[\d\]\./);
+    expect(postponed).toContain('“If the game is postponed and not played within 48 hours, the market resolves to the fair price at the time of postponement.”');
+    expect(closes).toMatch(/^- \*\*Trading closes\*\* 2026-11-21 15:00 UTC \(in 2 days\)/);
+    const [, lapse, , breakeven] = await chain('will the government shut down?', 'what if the lapse is only like a few hours, does that count', 'buying 300 NO at the ask, whats my max loss', 'breakeven prob on that?');
+    expect(lapse).toContain('“A lapse shorter than one business day that OPM does not announce does not count.”');
+    // "On that": the NO bought the turn before.
+    expect(breakeven).toContain('Breakeven: NO at $0.44 needs a 44.0% chance to break even before fees.');
+    const [, no] = await chain('cpi above 3 odds for dec?', 'the no side');
+    expect(no).toContain('A NO contract costs $0.14 (1 minus the YES bid) and pays $1.00 if it resolves NO.');
   });
 });
