@@ -20,6 +20,8 @@ const STOP_WORDS =
   'degree degrees deg unit units ' +
   // Words every contract's text has ("Closes …", "win", "above"), and chat shorthand.
   'win wins winner won winning close closes closed closing end ends higher lower above below over under think thinks say says trader traders people wat r u ur pls please ' +
+  // When, said around a date ("before year end", "until friday"): the date is read apart.
+  'before after until till ' +
   // Negations and the sign of a figure ask about a side of the outcome (read apart), not a topic.
   'not no never without don dont doesn doesnt didn didnt isn isnt aren arent wasn wasnt wont cant cannot fail fails negative positive ' +
   // How an outcome is said to come about: "payrolls come in negative", "the Lakers beat the Celtics".
@@ -70,6 +72,10 @@ const SYNONYMS: Record<string, string[]> = {
   hot: ['temperature', 'high'],
   cold: ['temperature', 'low'],
   shutdown: ['shutdown', 'government'],
+  govt: ['government', 'govt', 'shutdown'],
+  gov: ['government', 'gov', 'shutdown'],
+  // Nonfarm payrolls, the jobs report.
+  nfp: ['payrolls', 'jobs', 'nonfarm'],
   // "Is the government going to shut down?"
   shut: ['shutdown', 'shut'],
   president: ['president', 'presidential'],

@@ -83,4 +83,14 @@ describe('trading questions without a stored report', () => {
     const [, no] = await chain('cpi above 3 odds for dec?', 'the no side');
     expect(no).toContain('A NO contract costs $0.14 (1 minus the YES bid) and pays $1.00 if it resolves NO.');
   });
+
+  it('reads traders\' shorthand: "before year end" is a date, "govt" the government, "nfp" payrolls, "whats closing this week" the week\'s events', async () => {
+    const [shutdown] = await chain('will the govt shut down before year end?');
+    expect(shutdown).toMatch(/^Open Kalshi events matching[^\n]*\n\n1\. \*\*Government shutdown by December 2026\?\*\* \(KXSHUTDOWN-26DEC31/);
+    const [closing] = await chain('whats closing this week');
+    expect(closing).toMatch(/^Open Kalshi events settling this week \(to 2026-11-26\), soonest first/);
+    const [jobs, spread] = await chain('nfp dec, odds its above 150k?', 'spread on 75-150?');
+    expect(jobs).toMatch(/\n\n1\. \*\*Jobs added in December 2026\?\*\* \(KXPAYROLLS-26DEC/);
+    expect(spread).toMatch(/^- \*\*75k to 150k\*\* \(KXPAYROLLS-26DEC-C\): bid \$0\.27, ask \$0\.28, spread \$0\.01/);
+  });
 });
