@@ -70,7 +70,8 @@ export function describeProblem(err: unknown, ctx: ProblemContext): Problem {
       // The service's words name the event, and whether Kalshi or an offline snapshot lacks it.
       return { kind: 'event_not_found', message: plainMessage(err).trim() || 'Kalshi has no event at that address. Check the link: it should open an event page on kalshi.com.' };
     case 'invalid_event_url':
-      return { kind: 'invalid_event_url', message: `That is not a Kalshi event link. Paste the address of an event page, like ${EXAMPLE_EVENT_URL}` };
+      // The service's words say what is wrong with this one (a market's ticker names its event's address).
+      return { kind: 'invalid_event_url', message: `That is not a Kalshi event link${plainMessage(err).trim() ? `: ${plainMessage(err).trim()}` : `. Paste the address of an event page, like ${EXAMPLE_EVENT_URL}`}` };
     case 'idempotency_key_in_progress':
       return { kind: 'in_progress', message: 'This request is already being answered; the answer will appear here when it is ready.' };
     case 'model_not_found':

@@ -33,7 +33,8 @@ export const BUSIEST_ASKED = /\b(?:hot|trending|busiest|most active|most traded)
 /** Asked of the events listed together, not of one: "which of these", "among those", "any of them". */
 const OF_THE_LIST = /\b(?:these|those|them|each|any of|all of|which (?:one|event|market)s?|among|across)\b/i;
 
-export const KALSHI_URL = /(?:https?:\/\/)?(?:www\.)?kalshi\.com\/markets\/[^\s<>()"'|]+/i;
+// (A backtick, asterisk or other quoting mark around a pasted address is no part of it: "`<https://…>`".)
+export const KALSHI_URL = /(?:https?:\/\/)?(?:www\.)?kalshi\.com\/markets\/[^\s<>()"'|`*“”‘’\[\]]+/i;
 const trimUrl = (url: string) => url.replace(/[.,;:!?)]+$/, '');
 
 const FINANCE_WORDS = [

@@ -86,7 +86,8 @@ describe.each(['responses', 'chat'] as const)('ResearchClient over /v1/%s', (api
     // The service's numbers (cost, balance) and the event's ticker reach the person.
     ['https://kalshi.com/markets/a/no-credits/a-1', 'insufficient_credits', /not enough credits .* \(the service says: “Generating a report costs 3 credits; this account has 1”\)\. Add credits/],
     ['https://kalshi.com/markets/a/unknown/a-1', 'event_not_found', /^Kalshi has no event 'A-1'\. Check the address/],
-    ['not a link', 'invalid_event_url', /not a Kalshi event link/],
+    // What the service says is wrong with this address (a market's ticker, and its event's address) reaches the person.
+    ['not a link', 'invalid_event_url', /^That is not a Kalshi event link: Not an event URL\.$/],
   ])('maps the refusal for %s to %s with a specific message', async (input, kind, message) => {
     const r = await collect(client(), { model: 'svc-prediction-markets-agent', messages: [{ role: 'user', content: input }] });
     expect(r.last).toMatchObject({ type: 'failed', interrupted: false, problem: { kind } });

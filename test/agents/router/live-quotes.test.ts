@@ -93,4 +93,11 @@ describe('trading questions without a stored report', () => {
     expect(jobs).toMatch(/\n\n1\. \*\*Jobs added in December 2026\?\*\* \(KXPAYROLLS-26DEC/);
     expect(spread).toMatch(/^- \*\*75k to 150k\*\* \(KXPAYROLLS-26DEC-C\): bid \$0\.27, ask \$0\.28, spread \$0\.01/);
   });
+
+  it('an address quoted in backticks or asterisks is the address without them', async () => {
+    for (const input of ['why does `<https://kalshi.com/markets/kxshutdown/shutdown/KXSHUTDOWN-26DEC31>` 404 for me?', 'is **https://kalshi.com/markets/kxshutdown/shutdown/KXSHUTDOWN-26DEC31** still open?']) {
+      const [text] = await chain(input);
+      expect(text).toContain('KXSHUTDOWN-26DEC31');
+    }
+  });
 });
