@@ -59,18 +59,19 @@ function pad(text: string, width: number, align: Align): string {
 export const TABLE_WIDTH = 80;
 
 /**
- * The other columns in groups that each fit beside the first (the row labels) within `limit`
- * columns; a column too wide for any group gets one of its own.
+ * The other columns in groups that each fit beside the key columns (the first `keys`, which name
+ * the rows) within `limit` columns; a column too wide for any group gets one of its own.
  */
-function columnGroups(width: number[], limit: number): number[][] {
+function columnGroups(width: number[], limit: number, keys: number): number[][] {
   const groups: number[][] = [];
+  const keyWidth = width.slice(0, keys).reduce((sum, w) => sum + w, 0) + 3 * (keys - 1);
   let group: number[] = [];
-  let used = width[0]!;
-  for (let i = 1; i < width.length; i++) {
+  let used = keyWidth;
+  for (let i = keys; i < width.length; i++) {
     if (group.length && used + 3 + width[i]! > limit) {
       groups.push(group);
       group = [];
-      used = width[0]!;
+      used = keyWidth;
     }
     group.push(i);
     used += 3 + width[i]!;
@@ -80,9 +81,23 @@ function columnGroups(width: number[], limit: number): number[][] {
 }
 
 /**
+ * How many leading columns name each row: the fewest whose cells together tell every row apart
+ * ("Apple | Revenue" and "Apple | Net income"), so that every part of a table split by its width
+ * says which row is which; at most half the width, else the first column alone.
+ */
+function keyColumns(body: string[][], width: number[], limit: number): number {
+  for (let k = 1; k < width.length - 1; k++) {
+    const keyWidth = width.slice(0, k).reduce((sum, w) => sum + w, 0) + 3 * (k - 1);
+    if (keyWidth > limit / 2) break;
+    if (new Set(body.map((r) => JSON.stringify(r.slice(0, k)))).size === body.length) return k;
+  }
+  return 1;
+}
+
+/**
  * A table (header row, delimiter row, data rows) as the lines of an aligned code block. One wider
- * than TABLE_WIDTH is shown as several tables one under another, each repeating the first column
- * beside as many of the others as fit, the way wide data frames are printed.
+ * than TABLE_WIDTH is shown as several tables one under another, each repeating the columns that
+ * name the rows (see keyColumns) beside as many of the others as fit, the way wide data frames are printed.
  */
 export function renderTable(rows: string[]): string {
   const header = cellsOf(rows[0]!).map(plainCell);
@@ -94,7 +109,8 @@ export function renderTable(rows: string[]): string {
   const columns = Math.max(header.length, ...body.map((r) => r.length));
   const width = Array.from({ length: columns }, (_, i) => Math.max(1, ...[header, ...body].map((r) => displayWidth(r[i] ?? ''))));
   const total = width.reduce((sum, w) => sum + w, 0) + 3 * (columns - 1);
-  const groups = total > TABLE_WIDTH && columns > 2 ? columnGroups(width, TABLE_WIDTH).map((g) => [0, ...g]) : [width.map((_, i) => i)];
+  const keys = total > TABLE_WIDTH && columns > 2 ? keyColumns(body, width, TABLE_WIDTH) : 0;
+  const groups = keys ? columnGroups(width, TABLE_WIDTH, keys).map((g) => [...Array.from({ length: keys }, (_, i) => i), ...g]) : [width.map((_, i) => i)];
   const blocks = groups.map((shown) => {
     const line = (cells: string[]) =>
       shown

@@ -48,6 +48,25 @@ describe('tables', () => {
     expect(convertTables(`| a | b |\n|---|---|\n| x | ${'y'.repeat(120)} |`).split('\n')).toHaveLength(5);
   });
 
+  it('split by width, repeat every column needed to tell the rows apart ("Apple | Revenue", "Apple | Net income")', () => {
+    const t = [
+      '| Company | Figure | Period | Value | Filed in |',
+      '|---|---|---|---|---|',
+      '| Apple Inc. (AAPL) | Revenue | fiscal year 2024 (year ended 2024-09-28) | $391,035 million [1] | Form 10-K filed 2024-11-01 |',
+      '| Apple Inc. (AAPL) | Net income | fiscal year 2024 (year ended 2024-09-28) | $93,736 million [1] | Form 10-K filed 2024-11-01 |',
+      '| Microsoft Corp. (MSFT) | Revenue | fiscal year 2024 (year ended 2024-06-30) | $245,122 million [2] | Form 10-K filed 2024-07-30 |',
+    ].join('\n');
+    const lines = convertTables(t).split('\n');
+    for (const line of lines) expect(displayWidth(line)).toBeLessThanOrEqual(80);
+    const blocks = lines.slice(1, -1).join('\n').split('\n\n');
+    expect(blocks.length).toBeGreaterThan(1);
+    for (const block of blocks) {
+      const [header, , ...rows] = block.split('\n');
+      expect(header!.split(' | ').slice(0, 2).map((c) => c.trim())).toEqual(['Company', 'Figure']);
+      expect(rows.map((r) => r.split(' | ').slice(0, 2).map((c) => c.trim()).join(' / '))).toEqual(['Apple Inc. (AAPL) / Revenue', 'Apple Inc. (AAPL) / Net income', 'Microsoft Corp. (MSFT) / Revenue']);
+    }
+  });
+
   it('keep the addresses of links in cells, drop emphasis', () => {
     const t = ['| Source | Note |', '|---|---|', '| [Fed](https://fed.gov/x) | **big** `x` |'].join('\n');
     expect(convertTables(t)).toContain('Fed (https://fed.gov/x) | big x');
