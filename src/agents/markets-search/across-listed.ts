@@ -22,7 +22,8 @@ export async function favouritesAcross(client: KalshiClient, tickers: readonly s
     const event = events[i];
     if (!event) return `${i + 1}. ${ticker}: its prices could not be read just now.`;
     citations.push({ order: citations.length + 1, name: `Kalshi: ${event.title}`, url: pages.get(event.event_ticker)! });
-    return `${i + 1}. **${event.title.replace(/[*_]/g, '')}** [${citations.length}]: ${favouriteOf(event, least)}`;
+    // (The ticker in brackets, as a search lists it, so that "which of those closes last?" next finds the events.)
+    return `${i + 1}. **${event.title.replace(/[*_]/g, '')}** (${event.event_ticker}) [${citations.length}]: ${favouriteOf(event, least)}`;
   });
   const head = `The market's ${least ? 'least likely outcome' : 'favourite'} in each of the ${tickers.length} events listed, on live prices (as of ${utc(client.now())}):`;
   const foot = 'Prices are the mid of the best bid and ask (or the last trade), read as probabilities; they are the market’s, not a model’s.';
@@ -70,7 +71,7 @@ export async function closingAcross(client: KalshiClient, tickers: readonly stri
   const pages = await pagesOf(client, ordered);
   const citations = ordered.map((e, i): Citation => ({ order: i + 1, name: `Kalshi: ${e.title}`, url: pages.get(e.event_ticker)! }));
   const top = ordered[0]!;
-  const lines = ordered.map((e, i) => `${i + 1}. **${e.title.replace(/[*_]/g, '')}** [${i + 1}]: closes ${utc(new Date(closes(e)))}`);
+  const lines = ordered.map((e, i) => `${i + 1}. **${e.title.replace(/[*_]/g, '')}** (${e.event_ticker}) [${i + 1}]: closes ${utc(new Date(closes(e)))}`);
   const missing = tickers.length - known.length;
   return {
     text: `Of the ${tickers.length} events listed, **${top.title.replace(/[*_]/g, '')}** closes ${last ? 'last' : 'first'}, ${utc(new Date(closes(top)))} [1]. ${last ? 'Latest' : 'Soonest'} first:\n\n${lines.join('\n')}${missing ? `\n\n${missing} of them could not be read just now.` : ''}\n`,

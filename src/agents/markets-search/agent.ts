@@ -195,7 +195,10 @@ function eventLine(event: KalshiEvent, category: string, n: number, { levels, si
   // Asked what the prices add up to ("more than 100%"), no outcome is meant.
   const named = levels.length || SUM_ASKED.test(text) ? [] : namedOutcomes(markets, text, event.title);
   // "Below 41% or 41% to 42%?": outcomes each side of an "or" names by its label, added up.
-  const labelled = /\s+or\s+/i.test(text) && event.mutually_exclusive ? markets.filter((m) => new RegExp(`(?<![\\w.])${priceLine(m).label.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\\w.%])`, 'i').test(text)) : [];
+  // (Labels said without their units too: "below 41 or 41 to 42".)
+  const unitless = (s: string) => s.toLowerCase().replace(/[%$,]|°f?/g, '');
+  const plainText = unitless(text);
+  const labelled = /\s+or\s+/i.test(text) && event.mutually_exclusive ? markets.filter((m) => new RegExp(`(?<![\\w.])${unitless(priceLine(m).label).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\\w.])`, 'i').test(plainText)) : [];
   const either = labelled.length > 1 && labelled.length < markets.length ? labelled : [];
   const byWords = either.length ? either : named.length && named.length < markets.length ? named : [];
   const asked = new Set(either.length ? either : covered.length ? covered : atLevels.length ? atLevels : byWords);

@@ -394,7 +394,7 @@ function addressWords(url: string): Set<string> {
 /** The events a search answer listed ("1. **Fed decision in December 2026?** (KXFEDDECISION-26DEC, Economics) [1]: …"), in order. */
 function listedEvents(answer: string): string[] {
   // (A search may be one part of an answer of several, under its heading.)
-  if (!/^(?:Open Kalshi events\b|No open Kalshi event matches\b|The busiest open events\b|The open events whose prices moved most\b|Of the \d+ events listed\b)/m.test(answer.trimStart())) return [];
+  if (!/^(?:Open Kalshi events\b|No open Kalshi event matches\b|The busiest open events\b|The open events whose prices moved most\b|Of the \d+ events listed\b|The market's (?:favourite|least likely outcome) in each of the \d+ events listed\b)/m.test(answer.trimStart())) return [];
   return [...answer.matchAll(/^\d+\. \*\*.+?\*\* \(([A-Z][A-Z0-9]*-[A-Z0-9.-]+)(?:, [^)\n]*)?\)/gm)].map((m) => m[1]!);
 }
 

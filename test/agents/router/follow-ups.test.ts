@@ -476,14 +476,14 @@ describe('several questions in one, and odds follow-ups that change topic', () =
 
   it('of every event listed, "who is favoured in each?" gives each one\'s leading outcome on live prices (a ladder its median, one contract its lean); "the underdog in each" the least likely; "just the sports ones" narrows the list', async () => {
     const each = await chain('list all open prediction markets', 'who is favoured in each?');
-    expect(each).toMatch(/^The market's favourite in each of the 14 events listed, on live prices \(as of 2026-11-19 15:00 UTC\):\n\n1\. \*\*Bitcoin price on November 20, 2026 at 10am ET\?\*\* \[1\]: a ladder of 4 levels, so no single favourite; the median on these prices is below \$92,000\./);
-    expect(each).toContain('**Fed decision in December 2026?** [12]: **Hike 25bps** at 51.5%; then “Cut more than 25bps” at 33.0%.');
-    expect(each).toContain('**Lakers at Celtics on November 21, 2026: winner?** [4]: **Away team (Lakers)** at 62.5%; against “Home team (Celtics)” at 38.5%.');
+    expect(each).toMatch(/^The market's favourite in each of the 14 events listed, on live prices \(as of 2026-11-19 15:00 UTC\):\n\n1\. \*\*Bitcoin price on November 20, 2026 at 10am ET\?\*\* \(KXBTCD-26NOV20\) \[1\]: a ladder of 4 levels, so no single favourite; the median on these prices is below \$92,000\./);
+    expect(each).toContain('**Fed decision in December 2026?** (KXFEDDECISION-26DEC) [12]: **Hike 25bps** at 51.5%; then “Cut more than 25bps” at 33.0%.');
+    expect(each).toContain('**Lakers at Celtics on November 21, 2026: winner?** (KXNBAGAME-26NOV21LALBOS) [4]: **Away team (Lakers)** at 62.5%; against “Home team (Celtics)” at 38.5%.');
     expect(each).toContain('one yes/no contract, “Shutdown” at 58.0%: the market leans towards YES (58.0%).');
     expect(each).toContain('one yes/no contract, “Release” at 37.0%: the market leans towards NO (63.0%).');
     const least = await chain('list all open prediction markets', 'and the underdog in each of them?');
     expect(least).toMatch(/^The market's least likely outcome in each of the 14 events listed/);
-    expect(least).toContain('**Fed decision in December 2026?** [12]: **Cut 25bps** at 10.0%; next “Hold” at 16.0%.');
+    expect(least).toContain('**Fed decision in December 2026?** (KXFEDDECISION-26DEC) [12]: **Cut 25bps** at 10.0%; next “Hold” at 16.0%.');
     const sports = await chain('list all open prediction markets', 'just the sports ones');
     expect([...sports.matchAll(/^\d+\. \*\*(.+?)\*\*/gm)].map((m) => m[1])).toEqual(['Lakers at Celtics on November 21, 2026: winner?', 'Bills at Chiefs on November 23, 2026: winner?']);
     const economy = await chain('list all open prediction markets', 'which ones are about the economy?');

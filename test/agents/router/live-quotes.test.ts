@@ -100,4 +100,12 @@ describe('trading questions without a stored report', () => {
       expect(text).toContain('KXSHUTDOWN-26DEC31');
     }
   });
+
+  it('after events compared on live prices, "which of those closes last?" and "the underdog in each of them?" are about those events; labels said without units either side of "or" add up', async () => {
+    const [, last, underdogs, either] = await chain('compare the nyc temp, payrolls and approval markets', 'which of those closes last?', 'the underdog in each of them?', 'ok for the approval one, odds its below 41 or 41 to 42?');
+    expect(last).toMatch(/^Of the 3 events listed, \*\*Jobs added in December 2026\?\*\* closes last, 2026-12-05 15:00 UTC/);
+    expect(underdogs).toMatch(/^The market's least likely outcome in each of the 3 events listed/);
+    expect(underdogs).toContain('(KXAPPROVAL-26NOV27) [2]: **43% to 44%** at 9.0%');
+    expect(either).toContain('Together, “Below 41%” and “41% to 42%”: about 40.0% (31.5% normalised).');
+  });
 });
