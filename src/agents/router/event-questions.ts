@@ -5,7 +5,7 @@ import { listed } from '../citations.js';
 import { editDistance } from '../../text.js';
 import { LEVEL_EXPECTED_ASKED, ODDS_FORMAT_ASKED } from '../markets-search/distribution.js';
 import { bestRow, bullets, byLevel, cited, isLadder, labelLevels, levelOfRow, levelsNamed, names, outcomeOf, percent, points, readReport, refsOf, rowLine, rungSide, sumOf, type Row } from './report-rows.js';
-import { CHANCE_SAID, MONEY_SAID, SUPPOSED_PRICE, anomaliesText, arbitrageText, bestTradeText, bothSidesText, mostTradedText, overroundText, pricedText, quoteText, sizingText } from './trading-answers.js';
+import { CHANCE_SAID, MONEY_SAID, NO_BOUGHT, SUPPOSED_PRICE, anomaliesText, arbitrageText, bestTradeText, bothSidesText, mostTradedText, overroundText, pricedText, quoteText, sizingText } from './trading-answers.js';
 import { LAST_CLAIM, LAST_N, LIKELIHOOD, SOURCE_ASKED, lastCount, lastEventsText, baseRateText, basicsText, cheapText, ladderBandsText, ladderSpanText, likelihoodText, methodText, modelWhyText, pastText, placedText, previousText, pricedAboveText, rangeSpanText, rulesText, summaryText, expectedText, oddsFormatText, whyMovedText, whyText } from './report-answers.js';
 
 // Questions about an event already reported on ("which outcome does the model favour?", "when
@@ -18,9 +18,9 @@ export type EventQuestion = 'sources' | 'basics' | 'catalysts' | 'summary' | 'an
 /** The order book and trading of a contract, or what buying it at the ask is worth on the model. */
 const QUOTE = /\b(?:(?:take|throw|put|bet|stake|wager|risk|drop|place|lay)\s+\$?\d[\d,]*k?\s+(?:on|in|into)|spreads?|bids?|break[- ]?even|(?:the|at the|its) ask|asking price|order ?book|liquidity|open interest|expected value|ev|worth buying|buy(?:ing)? (?:\d[\d,]* )?(?:yes|no)|(?:want|get|grab|take) (?:\d[\d,]* )?(?:yes|no)(?: contracts?)?|\d[\d,]* (?:yes|no) contracts?|max(?:imum)? (?:loss|gain|profit)|pay ?offs?|(?:should i|to) (?:buy|sell|bet on|back)|bet on|payouts?|pays? out|how much (?:would|could|will|do|does|can) (?:i|you|we) (?:make|win|get|earn)|what (?:do|would|will|can|could) (?:i|you|we) (?:make|win|get|earn)|how much (?:does|do|is) (?:a |one )?(?:yes|no|contract)\w*\s+(?:cost|costs)|what(?:'s|s| is| does| do| would| will)?\b[^?]{0,40}\b(?:cost|costs|pay|pays)\b|how much (?:do|does|would|will|is|are|to)\b[^?]{0,40}\bcost\b|(?:yes|no) side|cost (?:of|for) (?:\d|a |one |the )|(?:yes|no) costs?|how much for \d[\d,]*|\d[\d,]* (?:yes|no)(?= (?:on|at|for|contracts?|shares?)\b)|what (?:do|would|will|can|could) (?:i|you|we) (?:net|clear|pocket)|^\W*(?:(?:and|ok|so|what about|how about)\W+)?(?:buy(?:ing)?\s+|get(?:ting)?\s+)?\d[\d,]*\s+of\s+(?:those|them|these|that|it)\b(?!\s+[a-z]))/i;
 /** Trading figures of the contract snapshot. */
-const TRADING = /\b(?:volume|open interest|traded|liquid\w*)\b/i;
+const TRADING = /\b(?:volume|open interest|oi|traded|liquid\w*)\b/i;
 /** A ranking by a trading figure ("which has the most volume?"). */
-const MOST_TRADED = /\b(?:most|more|higher|highest|larger|largest|bigger|biggest|least|less|lower|lowest|smaller|smallest)\s+(?:(?:24[- ]?h(?:our)?\s+)?volume|open interest|traded|liquid\w*)\b|\bmost (?:actively )?traded\b/i;
+const MOST_TRADED = /\b(?:most|more|higher|highest|larger|largest|bigger|biggest|least|less|lower|lowest|smaller|smallest)\s+(?:(?:24[- ]?h(?:our)?\s+)?volume|open interest|oi|traded|liquid\w*)\b|\bmost (?:actively )?traded\b/i;
 
 /** "Outcomes priced above 4%", "sum of probabilities over 10%": a filter on prices, not a level of the event. */
 const PRICED = /\b(?:probabilit(?:y|ies)|outcomes?(?:\s+priced)?|priced|contracts?)\s+(?:of\s+)?(above|over|more than|at least|below|under|less than|at most)\s+(\d+(?:\.\d+)?)\s*%/i;
@@ -396,8 +396,8 @@ const unpriced = (text: string) => withoutChance(text).replace(MONEY_AMOUNTS, ' 
 /** A side alone, often correcting the question before ("no i meant the NO side", "yes then"). */
 const SIDE_ONLY = /^\W*(?:(?:no+|nah|nope|sorry|wait|oops|ok)\W+)?(?:i meant?\s+|make (?:it|that)\s+|what about\s+|how about\s+|and\s+)?(?:the\s+|on\s+)?(yes|no)(?:\s+side)?(?:\s+(?:instead|then|pls|please))?\W*$/i;
 /** "The other one", "the other team": the outcomes the thread did not name last. */
-/** NO bought ("buying 300 NO", "the no side", "200 no contracts"). */
-const NO_SIDE = /\b(?:buy(?:ing)?|want|get|grab|take|the|on|for)\s+(?:\d[\d,]*\s+)?no\b|\bno\s+(?:side|contracts?|shares?)\b|\b\d[\d,]*\s+no\b/i;
+/** A correction's opening ("no i meant", "sorry, I mean", "nah i meant"). */
+const CORRECTION = /^\W*(?:(?:no+|nah|nope|sorry|wait|oops)[,.!\s]+)?i\s+mean(?:t)?\s+/i;
 
 /** Only a chance said, of a question weighed on the asker's chance before ("and at 30%?", "what if i think 30% then"). */
 const CHANCE_ONLY = /^\W*(?:(?:and|ok|so|what about|how about|what if|and if|make it)\W+)*(?:i (?:think|say|put it at)\s+)?(?:(?:at|with|on)\s+)?(?:it'?s\s+)?(\d{1,2}(?:\.\d+)?)\s*%(?:\s+(?:then|instead))?\W*$/i;
@@ -489,6 +489,9 @@ export function answerFromReport(
  * other side of that one cost", "and if it goes to 55c?". `names`: the outcomes a text names.
  */
 function restated(question: string, asked: string | undefined, names: (text: string) => Row[]): string {
+  // "No i meant 150k to 225k.": a correction, not a NO nor a negation (its side alone is read below).
+  const corrected = CORRECTION.exec(question);
+  if (corrected && !SIDE_ONLY.test(question)) question = question.slice(corrected[0].length);
   // "No i meant the NO side", "yes then": the question before again, of that side.
   const side = SIDE_ONLY.exec(question);
   if (asked && side && eventQuestion(asked) !== null) question = `${asked.replace(/\b(?:yes|no)\b(?:\s+side)?/gi, ' ').replace(/[?.!\s]+$/, '')} the ${side[1]!.toUpperCase()} side?`;
@@ -501,7 +504,7 @@ function restated(question: string, asked: string | undefined, names: (text: str
   const chance = CHANCE_ONLY.exec(question);
   if (asked && chance && CHANCE_SAID.test(asked)) question = asked.replace(new RegExp(CHANCE_SAID.source, 'i'), (m: string, n: string) => `${m.slice(0, m.lastIndexOf(n))}${chance[1]}%`);
   // "Breakeven prob on that?" after "buying 300 NO": of that side.
-  if (asked && eventQuestion(question) === 'quote' && !VALUE_ONLY.test(question) && /\b(?:that|it|those|them)\b/i.test(question) && !/\b(?:yes|no)\b/i.test(question) && NO_SIDE.test(asked)) question = `${question.replace(/[?.!\s]+$/, '')} (NO side)?`;
+  if (asked && eventQuestion(question) === 'quote' && !VALUE_ONLY.test(question) && /\b(?:that|it|those|them)\b/i.test(question) && !/\b(?:yes|no)\b/i.test(question) && NO_BOUGHT.test(asked)) question = `${question.replace(/[?.!\s]+$/, '')} (NO side)?`;
   // "EV on that?" after what contracts cost: the same trade, valued.
   if (asked && VALUE_ONLY.test(question) && eventQuestion(asked) === 'quote') question = `${asked.replace(/[?.!\s]+$/, '')}, expected value?`;
   // "The other side of that one": its NO, not the other outcomes.
@@ -685,7 +688,11 @@ function answerAbout(question: string, report: ReportRead): Answer | null {
       // A bankroll ("with $500") is no level naming an outcome.
       const plain = unpriced(question);
       const sized = namedRows(plain, rows, report.title, levelsIn(plain));
-      text = sizingText(question, sized.length && sized.length < rows.length ? sized : rows, contracts);
+      // "Kelly on the dog": YES on the side the market prices lower, of two ("the fav": higher).
+      const backed = !sized.length && rows.length === 2 ? (/\b(?:under)?dog\b/i.test(question) ? -1 : /\b(?:favou?rite|fave?)\b/i.test(question) ? 1 : 0) : 0;
+      text = backed
+        ? sizingText(`${question} yes`, [bestRow(rows, (r) => backed * r.marketValue)!], contracts)
+        : sizingText(question, sized.length && sized.length < rows.length ? sized : rows, contracts);
     }
     else text = meant.length ? quoteText(`buy ${question}`, meant, contracts) : bestTradeText(rows, contracts, /\bworst\b/i.test(question) && !/\bbest\b/i.test(question), /\bbest\b/i.test(question) && /\bworst\b/i.test(question));
   } else if (kind === 'odds_format') {
@@ -709,7 +716,8 @@ function answerAbout(question: string, report: ReportRead): Answer | null {
   } else if (kind === 'quote') {
     // "the spread on the favourite": the market's favourite, said so.
     const favourite = /\b(?:favou?rite|favs?|fave)\b/i.test(question) && !named.length && !ladder && rows.length > 1 ? best((r) => r.marketValue) : undefined;
-    const shown = favourite ? [favourite] : named.length && named.length < rows.length ? named : rows;
+    // ("The last outcome, what do 300 YES cost?": the outcome at that place.)
+    const shown = favourite ? [favourite] : named.length && named.length < rows.length ? named : !named.length && placed ? [placed] : rows;
     const quotes = quoteText(question, shown, contracts);
     text = quotes && favourite ? `The market's favourite is **${outcomeOf(favourite.outcome).name}** at ${favourite.market}.\n\n${quotes}` : quotes;
   } else if (kind === 'previous') {

@@ -8,6 +8,9 @@ import { bestRow, cents, count, dollars, gapOf, isLadder, labelLevels, outcomeOf
 export const MONEY_SAID =
   /\$\s?(\d[\d,]*(?:\.\d{1,2})?)(k)?\b|\b(\d[\d,]*(?:\.\d{1,2})?)(k)?(?:\s*(?:dollars|usd|bucks)\b|(?=\s+(?:bankroll|to play with|to bet|to spend|to risk|budget)\b))|\bbankroll(?:\s+of|\s+is)?\s+(\d[\d,]*(?:\.\d{1,2})?)(k)?\b|\b(?:throw|put|bet|stake|wager|risk|drop|take|place|lay)\s+(\d[\d,]*(?:\.\d{1,2})?)(k)?(?=\s+(?:on|in|into)\b)|\b(?:with|w\/?|got|have|had)\s+(?:a\s+)?(\d[\d,]*(?:\.\d{1,2})?)(k)\b|\bkelly\s+(?:on|with|of|for)\s+(\d[\d,]*(?:\.\d{1,2})?)(k)?\b/i;
 
+/** NO bought or asked about ("buying 300 NO", "the no side", "200 no contracts", "is NO there a buy?"). */
+export const NO_BOUGHT = /\b(?:buy(?:ing)?|want|get|grab|take|the|on|for)\s+(?:\d[\d,]*\s+)?no\b|\bno\s+(?:side|contracts?|shares?)\b|\b\d[\d,]*\s+no\b(?!\s+(?:more|less|longer|later))|\bno\s+(?:there\s+)?(?:a\s+)?(?:buy|good buy|bargain|worth (?:it|buying)|value|the (?:better|right) (?:side|play|bet))\b/i;
+
 /** A YES price supposed ("if it drops to 80c", "say hike dips to 40c", "at 35 cents"), in dollars. */
 export const SUPPOSED_PRICE = /\b(?:dips?|dipped|drops?|dropped|falls?|fell|goes|went|gets|moves?|moved|trades?|comes?|came|is|was|were|climbs?|rises?|rose|jumps?|jumped)\s+(?:(?:down|up|back)\s+)?to\s+(\d{1,2})\s*(?:c|¢|cents?)\b|\b(?:at|for)\s+(\d{1,2})\s*(?:c|¢|cents)\b/i;
 function supposedPrice(question: string): number | null {
@@ -40,7 +43,7 @@ const money = (x: number) => x.toLocaleString('en-US', { minimumFractionDigits: 
 export function quoteText(question: string, shown: Row[], contracts: Map<string, Contract>): string | null {
   const lines: string[] = [];
   const value = /\b(?:expected value|ev|worth buying|buy(?:ing)?|sell(?:ing)?|bet(?:ting)? on|back)\b|\b(?:take|throw|put|stake|wager|risk|drop|place|lay)\s+\$?\d/i.test(question);
-  const no = /\b(?:buy(?:ing)?|want|get|grab|take|the|on|for)\s+(?:\d[\d,]*\s+)?no\b|\bno\s+(?:side|contracts?|shares?)\b|\b\d[\d,]*\s+no\b(?!\s+(?:more|less|longer|later))/i.test(question);
+  const no = NO_BOUGHT.test(question);
   // "What's the payout on hold?", "how much would I make if hold hits?", "max loss and payoff?": a contract pays $1.
   const payout = /\b(?:payouts?|pays? out|pay ?offs?|max(?:imum)? (?:loss|gain|profit)|how much (?:can|could|would|will) (?:i|you|we) lose|downside|upside|how much (?:would|could|will|do|does|can) (?:i|you|we) (?:make|win|get|earn)|what (?:do|would|will|can|could) (?:i|you|we) (?:make|win|get|earn))\b/i.test(question);
   // A stake said in dollars ("if I bet $100", "put 50 dollars on").
@@ -48,7 +51,7 @@ export function quoteText(question: string, shown: Row[], contracts: Map<string,
   // A number of contracts ("if I buy 500 NO", "200 contracts").
   // (Not a rung's own level: "buying 3400 yes" of "Above $3,400" is that rung; "100 of them" is the count.)
   const levels = new Set(labelLevels(shown));
-  const counted = [...question.matchAll(/\b(\d[\d,]*)\s+(?:(?:yes|no)\s+)?(?:contracts?|shares?)\b|\b(?:buy(?:ing)?|get|grab)\s+(\d[\d,]*)\s+(?:of\s+)?(?:yes|no)\b|\b(\d[\d,]*)\s+of\s+(?:them|those|these|it)\b|\b(\d[\d,]*)\s+(?:yes|no)\b(?=\s*[:,;?.!]|\s*$|\s+(?:on|at|for)\b)/gi)]
+  const counted = [...question.matchAll(/\b(\d[\d,]*)\s+(?:(?:yes|no)\s+)?(?:contracts?|shares?)\b|\b(?:buy(?:ing)?|get|grab)\s+(\d[\d,]*)\s+(?:of\s+)?(?:yes|no)\b|\b(\d[\d,]*)\s+of\s+(?:them|those|these|it)\b|\b(\d[\d,]*)\s+(?:yes|no)\b(?=\s*[:,;?.!]|\s*$|\s+(?:on|at|for|cost|costs|pay|pays|would|will|get|make)\b)/gi)]
     // (Nor the number of an outcome's name: "cut 25 yes" of "Cut 25bps".)
     .filter((m) => m[4] === undefined || !shown.some((r) => outcomeOf(r.outcome).name.toLowerCase().includes(`${/(\w+)\s+$/.exec(question.slice(0, m.index))?.[1]?.toLowerCase()} ${m[4]}`)))
     .map((m) => Number((m[1] ?? m[2] ?? m[3] ?? m[4])!.replace(/,/g, '')))
@@ -236,7 +239,7 @@ export function overroundText(report: string, rows: Row[], contracts: Map<string
 /** The contract ranked first by the trading figure asked (volume, 24-hour volume, open interest), with every contract's. */
 export function mostTradedText(question: string, rows: Row[], contracts: Map<string, Contract>): string | null {
   const q = question.toLowerCase();
-  const [field, label] = /open interest|liquid/.test(q) ? (['interest', 'open interest'] as const) : /24/.test(q) ? (['day', '24-hour volume'] as const) : (['volume', 'volume'] as const);
+  const [field, label] = /open interest|\boi\b|liquid/.test(q) ? (['interest', 'open interest'] as const) : /24/.test(q) ? (['day', '24-hour volume'] as const) : (['volume', 'volume'] as const);
   const least = /\b(?:least|less|lower|lowest|smaller|smallest)\b/.test(q);
   const ranked = rows
     .flatMap((r) => {

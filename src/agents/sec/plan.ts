@@ -291,7 +291,8 @@ export async function planAnswer(lib: SecLibrary, question: SecQuestion | null, 
   const metrics = plan.keyFigures ? [...KEY_METRICS] : question.metrics;
   hooks.progress(`Reading XBRL company facts for ${found.map((c) => c.ticker || c.name).join(', ')}`);
   const profiles = await Promise.all(found.map((c) => lib.profile(c)));
-  const sameDate = question.sameDateAs ? await endOf(lib, question.sameDateAs, metrics[0]!) : null;
+  // (A turn with no figure known, "and apple closest date", has no period to move.)
+  const sameDate = question.sameDateAs && metrics.length ? await endOf(lib, question.sameDateAs, metrics[0]!) : null;
   for (const profile of profiles) {
     if (!profile.financials) {
       plan.withoutFacts.push(profile.company);

@@ -1034,6 +1034,8 @@ export class AnswerWriter {
       else if (c) line += ` ${capitalise(r.ratio.label)} ${this.#ratioMissing(r, c)}.`;
       lines.push(line);
     }
+    // "Which is most liquid?", "whos the riskiest": the company each ratio puts at that end, first.
+    lines.unshift(...this.#ratioVerdicts());
     // Several companies: ranked, when each has a value.
     for (const ratio of new Set(this.#plan.ratios.map((r) => r.ratio))) {
       const ranked = this.#plan.ratios.filter((r) => r.ratio === ratio);
@@ -1045,6 +1047,34 @@ export class AnswerWriter {
     }
     if (lines.length) lines.push('', `_${ratioNote(this.#plan.ratios.map((r) => r.ratio))}_`);
     return lines;
+  }
+
+  /**
+   * Of several companies asked "which …" at an end ("which is most liquid?", "whos the riskiest",
+   * "who has the highest D/E?"): the company at that end of each ratio, with the others' values.
+   * Risk and liquidity read each ratio its own way: the riskier has more debt and less liquidity.
+   */
+  #ratioVerdicts(): string[] {
+    const text = this.#plan.question?.text ?? '';
+    if (!/\b(?:which|who|whos|who's|whose)\b/i.test(text)) return [];
+    const risky = /\b(?:riski(?:er|est)|more risky|most risky|(?:more|most) (?:levered|leveraged|indebted)|(?:less|least) liquid)\b/i.test(text);
+    const safe = /\b(?:saf(?:er|est)|less risky|least risky|(?:less|least) (?:levered|leveraged|indebted)|(?:more|most) liquid)\b/i.test(text);
+    const high = /\b(?:highest|most|largest|biggest|best|higher|more)\b/i.test(text);
+    const low = /\b(?:lowest|least|smallest|worst|lower|less)\b/i.test(text);
+    const out: string[] = [];
+    for (const ratio of new Set(this.#plan.ratios.map((r) => r.ratio))) {
+      const values = this.#plan.ratios.filter((r) => r.ratio === ratio).flatMap((r) => (r.current.kind === 'value' && r.current.value !== null ? [{ r, v: r.current }] : []));
+      if (values.length < 2) continue;
+      // Liquidity is safety; debt is risk.
+      const liquidity = ratio.id === 'currentRatio' || ratio.id === 'quickRatio' || ratio.id === 'workingCapital';
+      const debt = ratio.id === 'debtToEquity' || ratio.id === 'debtToAssets' || ratio.id === 'liabilitiesToEquity' || ratio.id === 'netDebt';
+      const way = risky || safe ? (liquidity ? (risky ? -1 : 1) : debt ? (risky ? 1 : -1) : 0) : high !== low ? (high ? 1 : -1) : 0;
+      if (!way) continue;
+      const ordered = [...values].sort((a, b) => way * (b.v.value! - a.v.value!));
+      const [top, ...rest] = ordered;
+      out.push(`**${shortName(top!.r.company.name)}** has the ${way > 0 ? 'highest' : 'lowest'} ${ratio.label}, ${this.#ratioValue(top!.r, top!.v)}, against ${rest.map(({ r, v }) => `${shortName(r.company.name)} ${this.#ratioValue(r, v)}`).join(' and ')}.`);
+    }
+    return out.length ? [...out, ''] : [];
   }
 
   write(dataNote: string | null): { text: string; citations: Citation[] } {

@@ -926,7 +926,12 @@ function extract(text: string, index: CompanyIndex, carried = false): Extracted 
     return true;
   });
   // "Which is riskier?" of companies: what their balance sheets say of it, their leverage and liquidity.
-  if (!ratios.length && /\b(?:riskier|safer|less risky|more risky)\b/i.test(text)) ratios.push('debtToEquity', 'currentRatio');
+  if (!ratios.length && /\b(?:riskier|riskiest|safer|safest|less risky|more risky|most risky|least risky)\b/i.test(text)) ratios.push('debtToEquity', 'currentRatio');
+  // "Which is most liquid?": the current ratio.
+  if (!ratios.length && /\b(?:(?:more|most|less|least) liquid|liquidity)\b/i.test(text)) ratios.push('currentRatio');
+  m.take(/\b(?:riskiest|safest|(?:more|most|less|least) liquid|liquidity)\b/gi, () => true);
+  // "At the same date", "closest date": when, read in parseSecQuestion (sameDateAs), no figure.
+  m.take(new RegExp(SAME_DATE.source, 'gi'), () => true);
   // "CIK 320193", as EDGAR numbers filers: before periods and figures read its digits.
   const byCik: Found[] = [];
   m.take(/\bcik\s*(?:#|no\.?|number)?\s*:?\s*0*(\d{1,10})\b/gi, (x) => {
@@ -1166,7 +1171,7 @@ export function parseSecQuestion(text: string, index: CompanyIndex, previous?: S
 
 const BPS = /\b(?:bps|basis points?)\b/i;
 
-export const SAME_DATE = /\b(?:(?:at|on|as of|for|by) (?:the )?same (?:date|day|time|point|quarter[- ]end|year[- ]end|balance[- ]sheet date)|(?:at|on|as of) (?:that|this|those) (?:date|day|point|quarter[- ]end|year[- ]end)s?|same date|(?:at|on|as of) the closest date)\b/i;
+export const SAME_DATE = /\b(?:(?:at|on|as of|for|by) (?:the )?same (?:date|day|time|point|quarter[- ]end|year[- ]end|balance[- ]sheet date)|(?:at|on|as of) (?:that|this|those) (?:date|day|point|quarter[- ]end|year[- ]end)s?|same date|(?:(?:at|on|as of) the )?(?:closest|nearest) (?:date|day|quarter[- ]end))\b/i;
 
 /** The company and period whose end date a balance asked "at the same date" is at (see SecQuestion.sameDateAs). */
 function sameDateAs(text: string, previous: SecQuestion | null, followUp: boolean, periodStated: boolean): SecQuestion['sameDateAs'] {

@@ -906,6 +906,20 @@ describe('several questions in one, and odds follow-ups that change topic', () =
     expect(await ask('and at 10%?')).toMatch(/^On your 10\.0% for Hold, the trade to size is \*\*NO on Hold\*\* at \$0\.86 against your 90\.0%[^\n]*is \*\*28\.6%\*\* of the bankroll/);
   });
 
+  it('in a report\'s thread: "is NO there a buy" values NO, "kelly on the dog" backs the dog, "no i meant hold." is a correction, "most OI", "the last outcome, 300 YES"', async () => {
+    const ice = await reportConversation('https://kalshi.com/markets/kxseaice/sea-ice/kxseaice-26dec');
+    expect(await ice("what's the spread on 11.0 and is NO there a buy")).toContain("Buying NO at $0.92 against the model's 93.4%: expected value +$0.014 per $1 contract before fees, favoured on the model.");
+    const nfl = await reportConversation('https://kalshi.com/markets/kxnflgame/nfl/kxnflgame-26nov23bufkc');
+    expect(await nfl('kelly on the dog w 2k')).toMatch(/^The Kelly criterion stakes nothing here: on the model, \*\*YES on Away team \(Bills\)\*\* at \$0\.39 against the model's 36\.0%/);
+    const fed = await reportConversation('https://kalshi.com/markets/kxfeddecision/fed/kxfeddecision-26dec');
+    await fed('whats the model say on hike');
+    expect(await fed('no i meant hold.')).toMatch(/^- \*\*Hold\*\*: market 16\.0%/);
+    const btc = await reportConversation('https://kalshi.com/markets/kxbtcd/bitcoin-price-end-of-day/kxbtcd-26nov20');
+    expect(await btc('which rung has the most OI')).toMatch(/^\*\*Above \$100,000\*\* has the most open interest: 191,591 contracts/);
+    const film = await reportConversation('https://kalshi.com/markets/kxboxoffice/box-office/kxboxoffice-26nov22');
+    expect(await film('the last outcome, what do 300 YES cost and pay')).toMatch(/^- \*\*Above \$80M\*\* \(KXBOXOFFICE-26NOV22-E\)[^\n]*300 YES contracts at \$0\.22 cost \$66, the most they can lose; if it resolves YES they pay \$300/);
+  });
+
   it('"the next one up" and "the one below" step from the level the thread was last about, each step from the last', async () => {
     const ask = await reportConversation('https://kalshi.com/markets/kxbtcd/bitcoin-price-end-of-day/kxbtcd-26nov20');
     expect(await ask('is 100k likely?')).toMatch(/^\*\*No\*\*: \*\*Above \$100,000\*\* is at 4\.0%[^\n]*, less likely than not on the market's price; the model agrees/);

@@ -382,7 +382,8 @@ describe('svc-sec-agent on the demo snapshot, offline', () => {
     }
     // "Which is riskier?": no verdict, the leverage and liquidity ratios side by side.
     const risk = (await askOf('svc-agent', 'which is riskier, apple or microsoft')).text;
-    expect(risk).toMatch(/^I do not give investment advice, such as which stock is the riskier buy\.[^\n]*\n\n- \*\*Apple's debt-to-equity ratio\*\* at the end of fiscal Q2 2025 \(2025-03-29\): \*\*1\.18x\*\*/);
+    // (Where each ratio puts them first, as facts: the most debt, the least liquidity.)
+    expect(risk).toMatch(/^I do not give investment advice, such as which stock is the riskier buy\.[^\n]*\n\n\*\*Apple\*\* has the highest debt-to-equity ratio, 1\.18x, against Microsoft 0\.12x\.\n\*\*Apple\*\* has the lowest current ratio, 0\.84x, against Microsoft 1\.42x\.\n\n- \*\*Apple's debt-to-equity ratio\*\* at the end of fiscal Q2 2025 \(2025-03-29\): \*\*1\.18x\*\*/);
     expect(risk).toContain("- **Microsoft's current ratio** at the end of fiscal Q3 2025 (2025-03-31): **1.42x**");
     // "All three companies": every company of the snapshot.
     const all = (await askOf('svc-agent', 'compare all three companies revenue')).text;
@@ -567,6 +568,15 @@ describe('svc-sec-agent on the demo snapshot, offline', () => {
     const cash = await talk(...ranking, 'its net income', 'and its cash at the same date', 'cash for the other two at the same date');
     expect(cash).toContain('| Alphabet Inc. (GOOGL) | Cash and cash equivalents | Q2 2024 (quarter ended 2024-06-30) | $27,227 million');
     expect(cash).toContain('| Apple Inc. (AAPL) | Cash and cash equivalents | fiscal Q3 2024 (quarter ended 2024-06-29) | $25,565 million');
+  });
+
+  it('"which is most liquid?" and "whos the riskiest" name the company at that end of each ratio; a turn naming no figure after "the same date" keeps it', async () => {
+    const turns = ['googl total assets at 2024-06-30', 'cash at the same date for msft', 'and apple closest date'];
+    expect((await ask(...turns)).text).toMatch(/^\*\*Apple Inc\. \(AAPL\)\*\*: cash and cash equivalents at the end of fiscal Q3 2024 \(2024-06-29\) were \*\*\$25,565 million\*\*/);
+    expect((await ask(...turns, 'current ratio for all three at those dates', 'which is most liquid')).text).toMatch(/^\*\*Alphabet\*\* has the highest current ratio, 1\.86x, against Microsoft 1\.27x and Apple 0\.95x\./);
+    const risk = (await askOf('svc-agent', 'whats the debt/equity for all three, latest', 'rank by current ratio too', 'whos the riskiest')).text;
+    expect(risk).toContain('**Apple** has the highest debt-to-equity ratio, 1.18x, against Microsoft 0.12x and Alphabet 0.03x.');
+    expect(risk).toContain('**Apple** has the lowest current ratio, 0.84x, against Microsoft 1.42x and Alphabet 1.84x.');
   });
 
   it('says a company outside the snapshot is not in it', async () => {
