@@ -180,7 +180,8 @@ export function routedText(text: string): string {
 }
 
 function classifyOne(whole: string): Route {
-  const text = routedText(whole);
+  // "Quarter kelly", "half kelly": a fraction of a stake, no fiscal quarter.
+  const text = routedText(whole).replace(/\b(?:quarter|half|third|full|double)[- ](?=kelly\b)/gi, '');
   const url = KALSHI_URL.exec(text)?.[0];
   if (url) {
     // "What's the spread on the hold contract at <address>?" asks that of the event, not for the report again.
@@ -355,7 +356,8 @@ function aboutTheEvent(question: string, route: Route, own: ReadonlySet<string> 
   // "If I buy YES on all four, is that a guaranteed profit?": an arbitrage on the event, not a company's profit.
   const arbitrage = own.size > 0 && words.length <= 24 && route.kind === 'filings' && eventQuestion(question) === 'arbitrage' && !/\b(?:stocks?|shares?|equity)\b/i.test(question);
   if (trade || arbitrage) return true;
-  return brief || (route.kind === 'odds' && words.length <= 12 && !otherTopic) || ((route.kind === 'help' || route.kind === 'odds') && words.length <= (own.size ? 24 : 16) && eventQuestion(question) !== null && !otherTeam);
+  // ("Rank the nyc temp, payrolls and approval markets by how overpriced they are" in a SpaceX thread names other events.)
+  return brief || (route.kind === 'odds' && words.length <= 12 && !otherTopic) || ((route.kind === 'help' || route.kind === 'odds') && words.length <= (own.size ? 24 : 16) && eventQuestion(question) !== null && !otherTeam && !(route.kind === 'odds' && otherTopic));
 }
 
 /** The words of the latest Kalshi event address in a conversation ("fed-rate-decision" → fed, rate, decision). */
@@ -431,7 +433,9 @@ function afterListing(question: string, history: readonly Turn[]): Route | null 
   }
   const picked = PICKED.exec(question.trim());
   // A pick ("and in the first one?") may come turns after the list; a question, right after it.
-  const listed = (picked ? answers.map((t) => listedEvents(t.content)).find((l) => l.length) : answers[0] && listedEvents(answers[0].content)) ?? [];
+  // ("Which of those closes last?" after a turn on one of them: those listed a few answers before.)
+  const plural = /\b(?:of (?:these|those|them)|each of (?:them|those|these)|all of (?:them|those|these))\b/i.test(question);
+  const listed = (picked ? answers.map((t) => listedEvents(t.content)).find((l) => l.length) : plural ? answers.slice(0, 4).map((t) => listedEvents(t.content)).find((l) => l.length) : answers[0] && listedEvents(answers[0].content)) ?? [];
   if (!listed.length) return null;
   if (picked) {
     const said = picked[1]!.toLowerCase().replace(/^#\s*|^number /, '');

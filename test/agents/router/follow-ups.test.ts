@@ -920,6 +920,33 @@ describe('several questions in one, and odds follow-ups that change topic', () =
     expect(await film('the last outcome, what do 300 YES cost and pay')).toMatch(/^- \*\*Above \$80M\*\* \(KXBOXOFFICE-26NOV22-E\)[^\n]*300 YES contracts at \$0\.22 cost \$66, the most they can lose; if it resolves YES they pay \$300/);
   });
 
+  it('after a weighing of the week\'s events: "what do 250 of it cost" is the trade it led with, "which of those closes last?" the events listed, and naming other events is no question of the one discussed', async () => {
+    const turns = ['whats closing this week', 'which of these is the best bet?'];
+    const messages: OpenAI.Chat.ChatCompletionMessageParam[] = [];
+    const say = async (content: string) => {
+      messages.push({ role: 'user', content });
+      const text = (await client.chat.completions.create({ model: 'svc-agent', messages })).choices[0]!.message.content!;
+      messages.push({ role: 'assistant', content: text });
+      return text;
+    };
+    for (const t of turns) await say(t);
+    const best = messages.at(-1)!.content as string;
+    const lead = /\*\*(YES|NO) on ([^*]+)\*\* at \$(0\.\d\d)/.exec(best);
+    // (Which event leads depends on the reports other tests stored; the follow-up prices that one's trade.)
+    if (lead) expect(await say('ok for that one, what do 250 of it cost')).toContain(`250 ${lead[1]} contracts at $${lead[3]}`);
+    expect(await say('which of those closes last?')).toMatch(/^Of the \d+ events listed, \*\*[^*]+\*\* closes last/);
+    expect(await say('rank the nyc temp, payrolls and approval markets by how overpriced they are')).not.toContain('From the stored report');
+  });
+
+  it('"quarter kelly" is no fiscal quarter; "long 500 bills … P&L?" is that many contracts; "4k roll" a bankroll', async () => {
+    const shutdown = await reportConversation('https://kalshi.com/markets/kxshutdown/shutdown/kxshutdown-26dec31');
+    expect(await shutdown('so is NO the value side? quarter kelly on 1k')).toMatch(/^The Kelly criterion stakes nothing here: on the model, \*\*NO on Shutdown\*\* at \$0\.44/);
+    expect(await shutdown('how often has it hit in the last 9')).toMatch(/^\*\*Shutdown\*\* resolved YES in 3 of the last 9 settled events/);
+    const nfl = await reportConversation('https://kalshi.com/markets/kxnflgame/nfl/kxnflgame-26nov23bufkc');
+    expect(await nfl('quarter kelly on whichever side the model likes, 4k roll')).toContain('half Kelly 2.6%, quarter Kelly 1.3%. On $4,000: $210.53 (339 contracts at $0.62) at full Kelly, $105.26 (169 contracts at $0.62) at half, $52.63 (84 contracts at $0.62) at a quarter.');
+    expect(await nfl('if im long 500 bills and they lose, P&L?')).toContain('500 YES contracts at $0.39 cost $195, the most they can lose');
+  });
+
   it('"the next one up" and "the one below" step from the level the thread was last about, each step from the last', async () => {
     const ask = await reportConversation('https://kalshi.com/markets/kxbtcd/bitcoin-price-end-of-day/kxbtcd-26nov20');
     expect(await ask('is 100k likely?')).toMatch(/^\*\*No\*\*: \*\*Above \$100,000\*\* is at 4\.0%[^\n]*, less likely than not on the market's price; the model agrees/);
