@@ -202,7 +202,7 @@ export async function* answerSecQuestion(lib: SecLibrary, question: SecQuestion 
 }
 
 /** "Which company has the highest net margin?", "which of them has the most debt?", "compare all three companies' revenue": asked of every company covered. */
-const ACROSS = /\b(?:which|what|who)\b[^?]{0,200}?\b(?:compan(?:y|ies)|of them|of the (?:two|three|four|five|six)|firms?|stocks?)\b[^?]{0,200}?\b(?:highest|lowest|most|least|largest|biggest|smallest|best|worst|greatest|fastest|slowest)\b|\b(?:which|what|who)\b[^?]{0,200}?\b(?:highest|lowest|most|least|largest|biggest|smallest|best|worst|greatest|fastest|slowest)\b[^?]{0,200}?\bof (?:them all|all of them|the (?:three|four|five|six|3|4|5|6))\b|\bof the (?:two|three|four|five|2|3|4|5)\b[^?]{0,40}?\b(?:which|what|who)\b[^?]{0,60}?\b(?:highest|lowest|most|least|largest|biggest|smallest|best|worst|greatest|fastest|slowest)\b|\brank (?:all|every|the) (?:companies|of them)\b|\b(?:all|the) (?:three|3|four|4|five|5) (?:compan(?:y|ies)|of them)\b|\ball (?:the )?companies\b|\b(?:every|each) company\b|\ball (?:three|four|five|3|4|5)\b(?!\s+(?:quarters?|years?|months?|periods?|figures?|metrics?|ratios?))|\bother (?:two|three|four|2|3|4|companies|ones)\b|\bthe (?:others|rest)\b/i;
+const ACROSS = /\b(?:which|what|who)\b[^?]{0,200}?\b(?:compan(?:y|ies)|of them|of the (?:two|three|four|five|six)|firms?|stocks?)\b[^?]{0,200}?\b(?:highest|lowest|most|least|largest|biggest|smallest|best|worst|greatest|fastest|slowest)\b|\b(?:which|what|who)\b[^?]{0,200}?\b(?:highest|lowest|most|least|largest|biggest|smallest|best|worst|greatest|fastest|slowest)\b[^?]{0,200}?\bof (?:them all|all of them|the (?:three|four|five|six|3|4|5|6))\b|\bof the (?:two|three|four|five|2|3|4|5)\b[^?]{0,40}?\b(?:which|what|who)\b[^?]{0,60}?\b(?:highest|lowest|most|least|largest|biggest|smallest|best|worst|greatest|fastest|slowest)\b|\brank (?:all|every|the) (?:companies|of them)\b|\brank (?:all |the |these |those )?(?:two|three|four|five|2|3|4|5)\b|\b(?:all|the) (?:three|3|four|4|five|5) (?:compan(?:y|ies)|of them)\b|\ball (?:the )?companies\b|\b(?:every|each) company\b|\ball (?:three|four|five|3|4|5)\b(?!\s+(?:quarters?|years?|months?|periods?|figures?|metrics?|ratios?))|\bother (?:two|three|four|2|3|4|companies|ones)\b|\bthe (?:others|rest)\b/i;
 
 /**
  * A question across the companies covered, naming none: a snapshot's companies (a handful), over
@@ -244,7 +244,7 @@ function answeredCompany(earlier: readonly Turn[], recorded: readonly CompanyRef
 }
 
 /** One company pointed at ("its", "that one", "the top one"; "the lowest one", "the bottom one"), not all of them. */
-const ONE_OF_RANKING = /\b(?:its|it|it's|that one|this one|the (?:top|first|highest|largest|biggest|best|leader|winner|top one)|the (lowest|smallest|bottom|last|worst|least)(?: one| company)?|(lowest|smallest|bottom|worst) one)\b/i;
+const ONE_OF_RANKING = /\b(?:its|it|it's|that one|this one|the (?:top|first|highest|largest|biggest|best|leader|winner|top one)|the most \w+ one|the (lowest|smallest|bottom|last|worst|least)(?: one| company)?|(lowest|smallest|bottom|worst) one|the least \w+ (one)|(?:the )?(runner[- ]up|second|2nd)(?:'s| one)?)\b/i;
 
 /**
  * The one company a follow-up to a ranking is about: the one the ranking put first (or last, for
@@ -253,14 +253,16 @@ const ONE_OF_RANKING = /\b(?:its|it|it's|that one|this one|the (?:top|first|high
  * points at none ("is that good?", "what about eps" after "its net income"). Null for them all.
  */
 function rankedEnd(text: string, earlier: readonly Turn[], recorded: readonly CompanyRef[]): CompanyRef | null {
-  if (/\b(?:them|they|their|each|all|both|those|these|every)\b/i.test(text)) return null;
+  // ("Gap between top and bottom": both ends, all of them.)
+  if (/\b(?:them|they|their|each|all|both|those|these|every)\b/i.test(text) || (/\b(?:top|first|highest)\b/i.test(text) && /\b(?:bottom|last|lowest)\b/i.test(text))) return null;
   const answers = earlier.filter((t) => t.role === 'assistant').reverse().map((t) => t.content);
   const pointed = ONE_OF_RANKING.exec(text);
   if (!pointed) return answeredCompany(earlier, recorded);
-  const line = answers.map((a) => /\b(?:highest to lowest|largest to smallest): ([^\n]+)/.exec(a)?.[1]).find(Boolean);
+  // (A ratio's ranking reads "Highest debt-to-equity ratio first: Apple 1.18x, …".)
+  const line = answers.map((a) => /\b(?:highest to lowest|largest to smallest|Highest [^:\n]+ first): ([^\n]+)/.exec(a)?.[1]).find(Boolean);
   if (!line) return null;
   const order = line.split(/,\s+/).map((part) => recorded.find((c) => part.startsWith(shortName(c.name)))).filter((c): c is CompanyRef => c !== undefined);
-  return (pointed[1] || pointed[2] ? order.at(-1) : order[0]) ?? null;
+  return (pointed[4] ? order[1] : pointed[1] || pointed[2] || pointed[3] ? order.at(-1) : order[0]) ?? null;
 }
 
 /** Which companies there are figures for: those a snapshot recorded, or every XBRL filer when live. */

@@ -67,7 +67,7 @@ export interface Figure {
   ttmNot?: string;
 }
 
-const MARGINS: Partial<Record<MetricId, string>> = { grossProfit: 'gross margin', operatingIncome: 'operating margin', netIncome: 'net margin' };
+const MARGINS: Partial<Record<MetricId, string>> = { grossProfit: 'gross margin', operatingIncome: 'operating margin', netIncome: 'net margin', freeCashFlow: 'free cash flow margin', operatingCashFlow: 'operating cash flow margin' };
 
 /**
  * What a figure as a share of revenue is called: the margins by their names, other amounts over a

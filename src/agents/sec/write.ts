@@ -838,7 +838,9 @@ export class AnswerWriter {
       const samePeriod = apart <= 10;
       const monthsApart = apart >= 45 ? `; the periods end ${ranked.length > 2 ? 'up to ' : ''}${Math.round(apart / 30.44)} months apart` : '';
       const twelve = this.#plan.question?.ttm && kind !== 'growth' ? 'trailing-twelve-month ' : '';
-      const label = `${twelve}${kind === 'share' ? shareLabel(metric)!.label : kind === 'growth' ? `${metric.label} growth` : metric.label}`;
+      // (A share that is no margin by name, "R&D as a share of revenue", says so.)
+      const share = kind === 'share' ? shareLabel(metric)! : null;
+      const label = `${twelve}${share ? (share.margin ? share.label : `${share.label} as a share of revenue`) : kind === 'growth' ? `${metric.label} growth` : metric.label}`;
       const named = (s: (typeof ranked)[number], what = '') => `${its(s.figure.company)}${what}${samePeriod ? '' : ` for ${s.period}`}`;
       const [high, low] = [ranked[0]!, ranked.at(-1)!];
       // "combined revenue", "together", "in total": the sum, before how they differ. Per-share figures do not add up.

@@ -160,7 +160,9 @@ performing fare fared faring happen happens happened happening looking looks exp
 list filings filing link links document documents source sources page pages url urls pdf pdfs cite cites cited citation citations reference references proof
 thats tiny huge big small low high wow hmm interesting weird crazy nice cool seems seem looks time moment
 minus plus divided come comes coming came dip dips dipped spike spiked surge surged slump slumped tank tanked soar soared slip slipped chart charts graph graphs plot visual visualize visualise draw
-should buy sell short invest investing investment hold own worth buying good bad overvalued undervalued dump`.split(/\s+/),
+should buy sell short invest investing investment hold own worth buying good bad overvalued undervalued dump
+rate rates negative positive exact exactly accurate precise right correct why reason reasons true really
+top bottom runner runner-up second gap times order ranking ranked rank levered leveraged liquid`.split(/\s+/),
 );
 
 /** Real words one or two letters away from a metric word: never read as its typo. */

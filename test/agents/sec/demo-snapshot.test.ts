@@ -579,6 +579,29 @@ describe('svc-sec-agent on the demo snapshot, offline', () => {
     expect(risk).toContain('**Apple** has the lowest current ratio, 0.84x, against Microsoft 1.42x and Alphabet 1.84x.');
   });
 
+  it('"rank the three by …" is every company covered; "its", "the runner-up\'s", "the most levered one\'s" point into the ranking; "growth rates?" and "is it negative? why" are no figure names', async () => {
+    const talk = async (model: string, ...turns: string[]) => {
+      const messages: { role: string; content: string }[] = [];
+      let text = '';
+      for (const content of turns) {
+        messages.push({ role: 'user', content });
+        const res = await post(`${svc.baseURL}/chat/completions`, apiKey, { model, messages });
+        text = ((await res.json()) as any).choices[0].message.content;
+        messages.push({ role: 'assistant', content: text });
+      }
+      return text;
+    };
+    const fcf = ['rank the three by FCF margin, latest fiscal year'];
+    expect(await talk('svc-sec-agent', ...fcf)).toContain('- Free cash flow margin, highest to lowest: Microsoft 30.2% for fiscal year 2024 (year ended 2024-06-30), Apple 27.8%');
+    expect(await talk('svc-sec-agent', ...fcf, 'its capex that year')).toMatch(/^\*\*Microsoft Corp\. \(MSFT\)\*\*: capital expenditure for fiscal year 2024 \(year ended 2024-06-30\) was \*\*\$44,477 million\*\*/);
+    expect(await talk('svc-sec-agent', ...fcf, 'its capex that year', "and the runner-up's capex")).toMatch(/^\*\*Apple Inc\. \(AAPL\)\*\*: capital expenditure for fiscal year 2024 \(year ended 2024-09-28\) was \*\*\$9,447 million\*\*/);
+    const levered = await talk('svc-agent', 'rank the three by debt to equity, latest balance sheet', "the most levered one's current ratio");
+    expect(levered).toContain("- **Apple's current ratio** at the end of fiscal Q2 2025 (2025-03-29): **0.84x**");
+    expect(levered).not.toContain('Alphabet');
+    expect((await ask('micrsoft net incme q2 fy25', 'the other one - aple', 'which is bigger', 'and same qtr last yr for both', 'growth rates?')).text).not.toMatch(/figure called|company called/);
+    expect((await ask('apple working capital', 'is it negative? why')).text).toContain('working capital');
+  });
+
   it('says a company outside the snapshot is not in it', async () => {
     const a = await ask('NVDA revenue');
     expect(a.text).toMatch(/not in this snapshot/);
