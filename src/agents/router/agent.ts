@@ -192,7 +192,7 @@ export function routerAgent(o: RouterOptions): Agent {
     // rules and dates say ("what if it goes to OT?", "can it close early?") is read so too.
     const before = req.messages.slice(0, -1).reverse().flatMap((m) => (m.role === 'user' ? [routedText(m.content)] : []));
     const fromRules = about === 'resolution' || about === 'closing';
-    if (about === 'quote' || about === 'arbitrage' || fromRules || (about === 'best_trade' && SIZING.test(question) && CHANCE_SAID.test(question)) || changesTrade(asked, before)) {
+    if (about === 'quote' || about === 'arbitrage' || fromRules || (about === 'best_trade' && SIZING.test(question) && [question, ...before.slice(0, 2)].some((q) => CHANCE_SAID.test(q))) || changesTrade(asked, before)) {
       const series = await o.kalshi.series(summary.event.series_ticker).catch(() => null);
       const sheet = quoteSheet(summary.event, series, summary.citations[0]!.url, o.apiUrl, o.kalshi.now());
       const part = answerFromReport(asked, { ...sheet, unreported: `\`svc-prediction-markets-agent\` generates one, ${credits(o.reportCost)}` }, req.messages.slice(0, -1).reverse());

@@ -390,8 +390,19 @@ const CHANCES_SAID = new RegExp(CHANCE_SAID.source, 'gi');
 const MONEY_AMOUNTS = new RegExp(MONEY_SAID.source, 'gi');
 /** A question without the chance its asker supplies ("if i think hike is 60%" → "if i think hike is"). */
 const withoutChance = (text: string) => text.replace(CHANCES_SAID, (m: string, n: string) => m.slice(0, m.lastIndexOf(n)));
-/** A question read for the outcomes it names: a bankroll or stake ("with a 10k bankroll") and a chance said are no levels. */
-const unpriced = (text: string) => withoutChance(text).replace(MONEY_AMOUNTS, ' ').replace(/\bbankroll(?: of)? \d[\d,.]*k?\b/gi, ' ');
+/**
+ * A question read for the outcomes it names: a bankroll or stake ("with a 10k bankroll") and a
+ * chance said are no levels; an outcome's name in it ("(Above $3,400)", as a pointer back adds it) stays.
+ */
+function unpriced(text: string, rows: readonly Row[] = []): string {
+  const kept: string[] = [];
+  let marked = text;
+  for (const name of rows.map((r) => outcomeOf(r.outcome).name).filter((n) => /\$/.test(n)).sort((a, b) => b.length - a.length)) {
+    if (marked.includes(name)) marked = marked.split(name).join(`\u0000${kept.push(name) - 1}\u0000`);
+  }
+  const plain = withoutChance(marked).replace(MONEY_AMOUNTS, ' ').replace(/\bbankroll(?: of)? \d[\d,.]*k?\b/gi, ' ');
+  return plain.replace(/\u0000(\d+)\u0000/g, (_, i: string) => kept[Number(i)]!);
+}
 
 /** A side alone, often correcting the question before ("no i meant the NO side", "yes then"). */
 const SIDE_ONLY = /^\W*(?:(?:no+|nah|nope|sorry|wait|oops|ok)\W+)?(?:i meant?\s+|make (?:it|that)\s+|what about\s+|how about\s+|and\s+)?(?:the\s+|on\s+)?(yes|no)(?:\s+side)?(?:\s+(?:instead|then|pls|please))?\W*$/i;
@@ -454,7 +465,7 @@ export function answerFromReport(
   const levels = isLadder(rows) ? labelLevels(rows) : [];
   // (A bankroll or stake, "with a 10k bankroll", is no level naming an outcome.)
   const names = (text: string) => {
-    const plain = unpriced(text);
+    const plain = unpriced(text, rows);
     return namedRows(plain, rows, report.title, [...levelsIn(plain), ...levelsNamed(plain, levels)]);
   };
   // A part of this report answered (its footer says so) about one outcome says its name in bold.
@@ -506,6 +517,15 @@ function restated(question: string, asked: string | undefined, names: (text: str
   // "No i meant the NO side", "yes then": the question before again, of that side.
   const side = SIDE_ONLY.exec(question);
   if (asked && side && eventQuestion(asked) !== null) question = `${asked.replace(/\b(?:yes|no)\b(?:\s+side)?/gi, ' ').replace(/[?.!\s]+$/, '')} the ${side[1]!.toUpperCase()} side?`;
+  // "Half kelly then, how many contracts" after Kelly on one's own chance and bankroll: on those again.
+  if (asked && SIZING.test(question) && SIZING.test(asked) && !CHANCE_SAID.test(question) && !names(question).length) {
+    const chance = new RegExp(CHANCE_SAID.source, 'i').exec(asked)?.[0];
+    const money = MONEY_SAID.test(question) ? null : new RegExp(MONEY_SAID.source, 'i').exec(asked);
+    const at = money ? [1, 3, 5, 7, 9, 11].find((i) => money[i] !== undefined) : undefined;
+    const bankroll = money && at ? `bankroll of $${money[at]}${money[at + 1] ?? ''}` : null;
+    const outcomes = names(asked).map((r) => outcomeOf(r.outcome).name).join(' or ');
+    if (chance) question = `${question.replace(/[?.!\s]+$/, '')} (${[outcomes, chance, bankroll].filter(Boolean).join(', ')})`;
+  }
   // "What about with a 10k bankroll?" after Kelly on NO Hold: the same trade, on that bankroll.
   if (asked && SIZING.test(question) && SIZING.test(asked) && !names(question).length && !/\b(?:yes|no)\b/i.test(question)) {
     const [sideBefore, before] = [/\b(yes|no)\b/i.exec(asked)?.[1], names(asked)];
@@ -697,7 +717,7 @@ function answerAbout(question: string, report: ReportRead): Answer | null {
     const meant = named.length && named.length < rows.length ? named : inside.length && inside.length < rows.length ? inside : [];
     if (SIZING.test(question)) {
       // A bankroll ("with $500") is no level naming an outcome.
-      const plain = unpriced(question);
+      const plain = unpriced(question, rows);
       const sized = namedRows(plain, rows, report.title, levelsIn(plain));
       // "Kelly on the dog": YES on the side the market prices lower, of two ("the fav": higher).
       const backed = !sized.length && rows.length === 2 ? (/\b(?:under)?dog\b/i.test(question) ? -1 : /\b(?:favou?rite|fave?)\b/i.test(question) ? 1 : 0) : 0;

@@ -20,7 +20,7 @@ function supposedPrice(question: string): number | null {
 }
 
 /** A chance the asker supplies ("if i think hike is 60%", "my estimate is 70%", "at that 60%"): weighed instead of the model's. */
-export const CHANCE_SAID = /\b(?:i (?:think|reckon|believe|figure|estimate|put|give|say)|i'd (?:say|put|give)|my (?:estimate|view|number|odds|probability|model|guess)(?: is| says| of| at)?|(?:at|with|using|on) (?:that|my|a|an)|(?:true|real|fair) (?:odds|chance|probability)(?: is| are| of)?)(?:\s+(?!above\b|below\b|over\b|under\b|between\b|or\b|to\b)[a-z0-9']+){0,3}?\s+(\d{1,2}(?:\.\d+)?)\s*%(?!\s*(?:to|-|–|or (?:above|below|more|less|higher|lower))\b)/i;
+export const CHANCE_SAID = /\b(?:i (?:think|reckon|believe|figure|estimate|put|give|say|got|have|see|make|price|rate|peg|value)|i'd (?:say|put|give)|my (?:estimate|view|number|odds|probability|model|guess)(?: is| says| of| at)?|(?:at|with|using|on) (?:that|my|a|an)|(?:true|real|fair) (?:odds|chance|probability)(?: is| are| of)?)(?:\s+(?!above\b|below\b|over\b|under\b|between\b|or\b|to\b)[a-z0-9']+){0,3}?\s+(\d{1,2}(?:\.\d+)?)\s*%(?!\s*(?:to|-|–|or (?:above|below|more|less|higher|lower))\b)/i;
 function chanceSaid(question: string): number | null {
   const m = CHANCE_SAID.exec(question);
   return m ? Number(m[1]) : null;
@@ -51,10 +51,10 @@ export function quoteText(question: string, shown: Row[], contracts: Map<string,
   // A number of contracts ("if I buy 500 NO", "200 contracts").
   // (Not a rung's own level: "buying 3400 yes" of "Above $3,400" is that rung; "100 of them" is the count.)
   const levels = new Set(labelLevels(shown));
-  const counted = [...question.matchAll(/\b(\d[\d,]*)\s+(?:(?:yes|no)\s+)?(?:contracts?|shares?)\b|\b(?:buy(?:ing)?|get|grab)\s+(\d[\d,]*)\s+(?:of\s+)?(?:yes|no)\b|\b(\d[\d,]*)\s+of\s+(?:them|those|these|it)\b|\b(?:long|short)\s+(\d[\d,]*)\b|\b(\d[\d,]*)\s+(?:yes|no)\b(?=\s*[:,;?.!]|\s*$|\s+(?:on|at|for|cost|costs|pay|pays|would|will|get|make)\b)/gi)]
+  const counted = [...question.matchAll(/\b(\d[\d,]*)\s+(?:(?:yes|no)\s+)?(?:contracts?|shares?)\b|\b(?:buy(?:ing)?|get|grab)\s+(\d[\d,]*)\s+(?:of\s+)?(?:yes|no)\b|\blift(?:ing)?\s+(?:the\s+)?(?:offer|ask)\s+for\s+(\d[\d,]*)\b|\b(\d[\d,]*)\s+of\s+(?:them|those|these|it)\b|\b(?:long|short)\s+(\d[\d,]*)\b|\b(?<bare>\d[\d,]*)\s+(?:yes|no)\b(?=\s*[:,;?.!]|\s*$|\s+(?:on|at|for|cost|costs|pay|pays|would|will|get|make)\b)/gi)]
     // (Nor the number of an outcome's name: "cut 25 yes" of "Cut 25bps".)
-    .filter((m) => m[5] === undefined || !shown.some((r) => outcomeOf(r.outcome).name.toLowerCase().includes(`${/(\w+)\s+$/.exec(question.slice(0, m.index))?.[1]?.toLowerCase()} ${m[5]}`)))
-    .map((m) => Number((m[1] ?? m[2] ?? m[3] ?? m[4] ?? m[5])!.replace(/,/g, '')))
+    .filter((m) => m.groups?.bare === undefined || !shown.some((r) => outcomeOf(r.outcome).name.toLowerCase().includes(`${/(\w+)\s+$/.exec(question.slice(0, m.index))?.[1]?.toLowerCase()} ${m.groups!.bare}`)))
+    .map((m) => Number(m.slice(1).find((g) => g !== undefined)!.replace(/,/g, '')))
     .find((n) => !levels.has(n));
   const quantity = counted ?? null;
   // "Say hike dips to 40c, what's my EV buying YES there?": YES at the price supposed, NO at 1 minus it.

@@ -108,4 +108,11 @@ describe('trading questions without a stored report', () => {
     expect(underdogs).toContain('(KXAPPROVAL-26NOV27) [2]: **43% to 44%** at 9.0%');
     expect(either).toContain('Together, “Below 41%” and “41% to 42%”: about 40.0% (31.5% normalised).');
   });
+
+  it('"lift the offer for 150" is 150 contracts at the ask; a chance of one\'s own ("i got it at 75%") sizes Kelly on the outcome discussed, and "half kelly then" keeps that chance and bankroll', async () => {
+    const [, lift, kelly, half] = await chain('eth above 3400 tomorrow?', "lift the offer for 150, what's that run me and what's the max payout", 'i got it at 75%, ev and full kelly on a 3k roll', 'half kelly then, how many contracts');
+    expect(lift).toContain('150 YES contracts at $0.67 cost $100.50, the most they can lose; if it resolves YES they pay $150');
+    expect(kelly).toMatch(/^On your 75\.0% for Above \$3,400, the trade to size is \*\*YES on Above \$3,400\*\* at \$0\.67[^\n]*is \*\*24\.2%\*\* of the bankroll; half Kelly 12\.1%\. On \$3,000: \$727\.27 \(1,085 contracts at \$0\.67\) at full Kelly, \$363\.64 \(542 contracts at \$0\.67\) at half\./);
+    expect(half).toContain('$363.64 (542 contracts at $0.67) at half');
+  });
 });
