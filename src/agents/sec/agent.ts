@@ -14,6 +14,7 @@ import { answerValuation, valuationInConversation } from './valuation.js';
 import { listed } from '../citations.js';
 import { answerTables, asksOfPeriods, asksTotal, spanAsked, tabulable, type Span } from '../financials/table.js';
 import { MAX_COMPANIES, planAnswer } from './plan.js';
+import { FILINGS_ASKED, answerFilings } from './filings.js';
 import { AnswerWriter, factKey, factsToCite } from './write.js';
 
 export const SEC_AGENT_ID = 'svc-sec-agent';
@@ -79,6 +80,9 @@ async function* answerSec(lib: SecLibrary, request: AgentRequest): AsyncGenerato
   const asked = clipped([...request.messages].reverse().find((m) => m.role === 'user')?.content ?? '');
   if (asksCoverage(asked)) return yield* coverageAnswer(lib, index.size);
   const parsed = parseWithInstructions(request.messages, request.instructions, index);
+  // "List Microsoft's filings", "when was apple's latest 10-Q filed?": the filings themselves.
+  const named = parsed?.companies.flatMap((c) => (c.status === 'found' ? [c.company] : [])) ?? [];
+  if (FILINGS_ASKED.test(last) && named.length) return yield* answerFilings(lib, named.slice(0, MAX_COMPANIES), last, request.messages.slice(0, -1));
   // "Does the 10-K mention layoffs?" of no company: a filing's words, not its figures (of a company, its key figures say so).
   if (FILING_WORDS.test(last) && !NEW_SUBJECT.test(last) && !parsed?.companies.some((c) => c.status === 'found')) return yield* said(`I read the figures companies file with the SEC (the XBRL data of their 10-K and 10-Q filings), not the filings' text, so I cannot say what a filing says or mentions about a subject (risk factors, layoffs, lawsuits, strategy). Ask for a figure instead, for example “Apple revenue last quarter” or “Microsoft operating expenses for the last 4 quarters”, each cited to the filing page it comes from, where the filing can be read.\n`);
   let question = await acrossCovered(lib, parsed, asked, request.messages.slice(0, -1));

@@ -1131,7 +1131,7 @@ export class AnswerWriter {
       const latest = !period || period.kind === 'latest';
       const offTopic = plan.keyFigures ? NOT_A_FIGURE.exec(plan.question?.text ?? '') : null;
       if (plan.keyFigures && ADVICE.test(plan.question?.text ?? '')) lines.push(`I do not give investment advice, such as whether to buy or sell a stock. The key figures from the company's filings are below, each citing the page it comes from, for your own judgement.`, '');
-      else if (offTopic) lines.push(`I answer from the figures of companies' financial statements in their SEC filings (XBRL data), not from what a filing says in words or who runs a company, and I do not list filings, so I cannot answer that; the key figures are below, each citing the page of the filing it comes from.`, '');
+      else if (offTopic) lines.push(`I answer from the figures of companies' financial statements in their SEC filings (XBRL data), not from what a filing says in words or who runs a company, so I cannot answer that (ask "list its filings" for the filings themselves); the key figures are below, each citing the page of the filing it comes from.`, '');
       const intro = plan.keyFigures
         ? `Key figures${latest ? ' from the latest filings' : ''}${companies > 1 ? ', side by side' : ''}:`
         : ratios.length

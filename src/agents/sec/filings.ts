@@ -1,0 +1,71 @@
+import { filingsFromColumns } from '../../data/sec/client.js';
+import type { SecLibrary } from '../../data/sec/library.js';
+import type { CompanyRef, Filing } from '../../data/sec/types.js';
+import type { AgentEvent, Citation, Turn } from '../types.js';
+import { periodName } from './format.js';
+
+/**
+ * A question about the filings themselves rather than their figures: which there are ("list
+ * Microsoft's filings", "which 10-Qs do you have for apple"), or one's filing date, period and
+ * accession number ("when was apple's latest 10-Q filed and what quarter does it cover",
+ * "what's the accession number of that filing").
+ */
+export const FILINGS_ASKED =
+  /\b(?:list|show|which|what)\b[^?]{0,40}?\b(?:filings|10-?ks|10-?qs|forms filed)\b|\bfilings? (?:do you have|are there|available|on file)\b|\b(?:latest|last|most recent|newest) (?:10-?[kq]|filing)\b[^?]{0,60}?\b(?:filed|cover|covers|period|accession)\b|\bwhen (?:was|were|did)\b[^?]{0,40}?\b(?:10-?[kq]s?|filings?)\b[^?]{0,20}?\bfiled?\b|\baccession(?: number)?\b/i;
+
+/** The 10-K and 10-Q filings a company's submissions list, newest first. */
+function periodicFilings(submissions: Parameters<typeof filingsFromColumns>[1], cik: number): Filing[] {
+  return filingsFromColumns(cik, submissions)
+    .filter((f) => /^10-[KQ]$/.test(f.form))
+    .sort((a, b) => (a.filingDate < b.filingDate ? 1 : -1));
+}
+
+/** The filing an earlier answer cited ("Form 10-K filed 2025-02-05 (accession 0001652044-25-000014)"), for "that filing". */
+function citedBefore(earlier: readonly Turn[]): { form: string; filed: string; accession: string } | null {
+  for (const turn of [...earlier].reverse()) {
+    if (turn.role !== 'assistant') continue;
+    const m = /\bForm (10-[KQ]) filed (\d{4}-\d\d-\d\d) \(accession ([\d-]+)\)/.exec(turn.content);
+    if (m) return { form: m[1]!, filed: m[2]!, accession: m[3]! };
+  }
+  return null;
+}
+
+/**
+ * The filings of the companies asked about: a table of their 10-Ks and 10-Qs (form, period,
+ * filing date, accession number), each cited to its EDGAR filing index; asked of the latest one (or
+ * of "that filing", the one cited before), that one in a sentence first.
+ */
+export async function* answerFilings(lib: SecLibrary, companies: readonly CompanyRef[], asked: string, earlier: readonly Turn[]): AsyncGenerator<AgentEvent> {
+  const form = /\b10-?k/i.test(asked) && !/\b10-?q/i.test(asked) ? '10-K' : /\b10-?q/i.test(asked) && !/\b10-?k/i.test(asked) ? '10-Q' : null;
+  const citations: Citation[] = [];
+  const cite = (company: CompanyRef, f: Filing) => {
+    citations.push({ order: citations.length + 1, name: `${company.name} Form ${f.form} filed ${f.filingDate} (EDGAR filing index)`, url: lib.folderUrl(f.cik, f.accessionNumber) });
+    return `[${citations.length}]`;
+  };
+  const lines: string[] = [];
+  const latestAsked = /\b(?:latest|last|most recent|newest)\b/i.test(asked) || /\bthat filing\b/i.test(asked);
+  for (const company of companies) {
+    const profile = await lib.profile(company);
+    const filings = profile.submissions ? periodicFilings(profile.submissions.filings.recent, company.cik).filter((f) => !form || f.form === form) : [];
+    const name = `${profile.company.name}${company.ticker ? ` (${company.ticker})` : ''}`;
+    if (!filings.length) {
+      lines.push(`No ${form ?? '10-K or 10-Q'} filings of ${name} are in ${lib.dataNote() ? 'this snapshot' : "EDGAR's recent list"}.`, '');
+      continue;
+    }
+    const calendar = profile.financials?.calendar;
+    const covers = (f: Filing) => {
+      const p = calendar?.nearest(f.form === '10-K' ? 'year' : 'quarter', f.reportDate, 10);
+      return p && calendar ? `${periodName(p, calendar)} (${f.form === '10-K' ? 'year' : 'quarter'} ended ${f.reportDate})` : `the period ended ${f.reportDate}`;
+    };
+    // "What's the accession number of that filing": the one the answer before cited, when it is this company's.
+    const before = /\bthat (?:filing|10-?[kq]|one)\b/i.test(asked) ? citedBefore(earlier) : null;
+    const meant = (before && filings.find((f) => f.accessionNumber === before.accession)) ?? (latestAsked ? filings[0] : null);
+    const rows = filings.map((f) => `| ${f.form} | ${covers(f)} | ${f.filingDate} | ${f.accessionNumber} ${cite(profile.company, f)} |`);
+    if (meant) lines.push(`**${name}**: ${meant === filings[0] ? `its latest ${meant.form}` : `that ${meant.form}`}, filed ${meant.filingDate}, covers ${covers(meant)}; accession number ${meant.accessionNumber} ${rows[filings.indexOf(meant)]!.match(/\[\d+\]/)![0]}.`, '');
+    lines.push(`**${name}**: ${filings.length} ${form ?? '10-K and 10-Q'} filing${filings.length === 1 ? '' : 's'} ${lib.dataNote() ? 'in this snapshot' : 'in EDGAR\'s recent list'}, newest first:`, '', '| Form | Covers | Filed | Accession |', '|---|---|---|---|', ...rows, '');
+  }
+  lines.push('Each links to its filing index on EDGAR. Ask for a figure ("Microsoft revenue for the quarter ended 2025-03-31") for the page of the filing that shows it.');
+  const note = lib.dataNote();
+  yield { type: 'answer', answer: { text: `${lines.join('\n')}${note ? `\n\n_${note}_` : ''}\n`, citations } };
+  yield { type: 'done' };
+}
