@@ -1153,7 +1153,7 @@ export function parseSecQuestion(text: string, index: CompanyIndex, previous?: S
     shareOf: SHARE_OF.test(text) || Boolean(followUp && !stated.metrics && previous.shareOf),
     // "How many bps did it move?", then "same for MSFT": in basis points too.
     bps: BPS.test(text) || Boolean(followUp && !stated.metrics && previous.bps),
-    sameDateAs: sameDateAs(text, previous ?? null, Boolean(followUp), stated.period),
+    sameDateAs: sameDateAs(text, previous ?? null, Boolean(followUp), stated.period, stated.companies && Boolean(previous?.companies.length) && !sameCompanies(previous!.companies, companies)),
     discussed: unionCompanies(previous?.discussed ?? [], merged.filter((c) => c.status === 'found')),
     // Kept by a follow-up that moves nowhere ("gross margin that quarter?" after "and the year
     // before?"): "why did it change?" next is still between the two periods discussed.
@@ -1175,10 +1175,13 @@ const BPS = /\b(?:bps|basis points?)\b/i;
 
 export const SAME_DATE = /\b(?:(?:at|on|as of|for|by) (?:the )?same (?:date|day|time|point|quarter[- ]end|year[- ]end|balance[- ]sheet date)|(?:at|on|as of) (?:that|this|those) (?:date|day|point|quarter[- ]end|year[- ]end)s?|same date|(?:(?:at|on|as of) the )?(?:closest|nearest) (?:date|day|quarter[- ]end))\b/i;
 
+/** "The same period", "same quarter" of another company: its quarter ending when the one discussed did, not its fiscal label. */
+const SAME_PERIOD = /\b(?:for|in|over|during)?\s*(?:the )?same (?:period|quarter|qtr|three months|calendar quarter|months)\b(?!\s+(?:last|a|one|two|three|the prior|the previous)\s|\s+(?:ago|earlier|before)\b)/i;
+
 /** The company and period whose end date a balance asked "at the same date" is at (see SecQuestion.sameDateAs). */
-function sameDateAs(text: string, previous: SecQuestion | null, followUp: boolean, periodStated: boolean): SecQuestion['sameDateAs'] {
+function sameDateAs(text: string, previous: SecQuestion | null, followUp: boolean, periodStated: boolean, otherCompany: boolean): SecQuestion['sameDateAs'] {
   if (!previous) return undefined;
-  if (SAME_DATE.test(text)) {
+  if (SAME_DATE.test(text) || (otherCompany && SAME_PERIOD.test(text))) {
     if (previous.sameDateAs) return previous.sameDateAs;
     const first = previous.companies.find((c) => c.status === 'found');
     return first?.status === 'found' ? { company: first.company, period: previous.period } : undefined;

@@ -537,6 +537,15 @@ describe('svc-sec-agent on the demo snapshot, offline', () => {
     expect(ranked.text).toMatch(/Apple[^\n]*7\.8%/);
   });
 
+  it('"the same period" of another company is its quarter ending when the one discussed did, through follow-ups and a ranking', async () => {
+    const turns = ['MSFT revenue Q2 FY25', 'googl revenue for the same period'];
+    expect((await askOf('svc-agent', ...turns)).text).toMatch(/^\*\*Alphabet Inc\. \(GOOGL\)\*\*: revenue for Q4 2024 \(quarter ended 2024-12-31\) was \*\*\$96,469 million\*\*/);
+    expect((await askOf('svc-agent', ...turns, 'and apple same period')).text).toMatch(/^\*\*Apple Inc\. \(AAPL\)\*\*: revenue for fiscal Q1 2025 \(quarter ended 2024-12-28\) was \*\*\$124,300 million\*\*/);
+    expect((await askOf('svc-agent', ...turns, 'and apple same period', 'rank the three for that period')).text).toContain('- Revenue, largest to smallest: Apple $124,300 million, Alphabet $96,469 million, Microsoft $69,632 million.');
+    // Of the same company, "the same quarter last year" is still that quarter a year before.
+    expect((await ask("What was Apple's revenue in Q2 2025?", 'and the same quarter last year?')).text).toContain('fiscal Q2 2024');
+  });
+
   it('a balance "at the same date" is at the date the period discussed ended for its company, through follow-ups', async () => {
     const turns = ['msft cash at end of FY24', 'goog cash at the same date'];
     expect((await ask(...turns)).text).toMatch(/^\*\*Alphabet Inc\. \(GOOGL\)\*\*: cash and cash equivalents at the end of Q2 2024 \(2024-06-30\) were \*\*\$27,227 million\*\*/);
