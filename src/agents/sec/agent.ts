@@ -234,7 +234,8 @@ export async function acrossCovered(lib: SecLibrary, question: SecQuestion | nul
   // "Its net income", "and the lowest one?" after a ranking: the company it put first, or last.
   const end = ranked ? rankedEnd(text, earlier, recorded) : null;
   const companies = (end ? [end] : recorded).map((company) => ({ status: 'found' as const, text: company.ticker || company.name, company, fuzzy: false }));
-  const period = question.period ?? { kind: 'latest', span: 'year' };
+  // (Trailing twelve months are to the latest quarter: "compare all three companies' revenue TTM".)
+  const period = question.period ?? { kind: 'latest', span: question.ttm ? 'quarter' : 'year' };
   // "Cash for the other two at the same date" after Microsoft's: at the date Microsoft's was.
   const before = SAME_DATE.test(text) && !question.sameDateAs ? answeredCompany(earlier, recorded) : null;
   return { ...question, companies, period, ...(before ? { sameDateAs: { company: before, period } } : {}) };

@@ -542,6 +542,10 @@ describe('svc-sec-agent on the demo snapshot, offline', () => {
     expect((await askOf('svc-agent', ...turns)).text).toMatch(/^\*\*Alphabet Inc\. \(GOOGL\)\*\*: revenue for Q4 2024 \(quarter ended 2024-12-31\) was \*\*\$96,469 million\*\*/);
     expect((await askOf('svc-agent', ...turns, 'and apple same period')).text).toMatch(/^\*\*Apple Inc\. \(AAPL\)\*\*: revenue for fiscal Q1 2025 \(quarter ended 2024-12-28\) was \*\*\$124,300 million\*\*/);
     expect((await askOf('svc-agent', ...turns, 'and apple same period', 'rank the three for that period')).text).toContain('- Revenue, largest to smallest: Apple $124,300 million, Alphabet $96,469 million, Microsoft $69,632 million.');
+    // Across every company covered, TTM is to each one's latest quarter.
+    const ttm = (await askOf('svc-agent', "compare all three companies' revenue TTM")).text;
+    expect(ttm).toContain('| Apple Inc. (AAPL) | Revenue | twelve months to fiscal Q2 2025 (quarter ended 2025-03-29) | $400,366 million');
+    expect(ttm).toContain('| Microsoft Corp. (MSFT) | Revenue | twelve months to fiscal Q3 2025 (quarter ended 2025-03-31) | $270,010 million');
     // Of the same company, "the same quarter last year" is still that quarter a year before.
     expect((await ask("What was Apple's revenue in Q2 2025?", 'and the same quarter last year?')).text).toContain('fiscal Q2 2024');
   });
