@@ -22,6 +22,8 @@ const STOP_WORDS =
   'win wins winner won winning close closes closed closing end ends higher lower above below over under think thinks say says trader traders people wat r u ur pls please ' +
   // When, said around a date ("before year end", "until friday"): the date is read apart.
   'before after until till ' +
+  // How an outcome is said to have paid ("which strikes paid out on the sept cpi print?").
+  'strike strikes paid out payout payouts print prints printed bucket buckets rung rungs times ' +
   // Negations and the sign of a figure ask about a side of the outcome (read apart), not a topic.
   'not no never without don dont doesn doesnt didn didnt isn isnt aren arent wasn wasnt wont cant cannot fail fails negative positive ' +
   // How an outcome is said to come about: "payrolls come in negative", "the Lakers beat the Celtics".

@@ -356,8 +356,10 @@ function aboutTheEvent(question: string, route: Route, own: ReadonlySet<string> 
   // "If I buy YES on all four, is that a guaranteed profit?": an arbitrage on the event, not a company's profit.
   const arbitrage = own.size > 0 && words.length <= 24 && route.kind === 'filings' && eventQuestion(question) === 'arbitrage' && !/\b(?:stocks?|shares?|equity)\b/i.test(question);
   if (trade || arbitrage) return true;
-  // ("Rank the nyc temp, payrolls and approval markets by how overpriced they are" in a SpaceX thread names other events.)
-  return brief || (route.kind === 'odds' && words.length <= 12 && !otherTopic) || ((route.kind === 'help' || route.kind === 'odds') && words.length <= (own.size ? 24 : 16) && eventQuestion(question) !== null && !otherTeam && !(route.kind === 'odds' && otherTopic));
+  // ("Rank the nyc temp, payrolls and approval markets by how overpriced they are" in a SpaceX thread names other
+  // events; "what if the BLS release is delayed, like a shutdown" in a CPI thread mentions one.)
+  const otherEvents = route.kind === 'odds' && (words.filter((w) => !own.has(w) && hasWord([w], EVENT_TOPICS) !== null).length > 1 || /\b(?:markets|events|rank|compare)\b/i.test(question)) && otherTopic;
+  return brief || (route.kind === 'odds' && words.length <= 12 && !otherTopic) || ((route.kind === 'help' || route.kind === 'odds') && words.length <= (own.size ? 24 : 16) && eventQuestion(question) !== null && !otherTeam && !otherEvents);
 }
 
 /** The words of the latest Kalshi event address in a conversation ("fed-rate-decision" → fed, rate, decision). */

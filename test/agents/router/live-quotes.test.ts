@@ -80,8 +80,10 @@ describe('trading questions without a stored report', () => {
     expect(lapse).toContain('“A lapse shorter than one business day that OPM does not announce does not count.”');
     // "On that": the NO bought the turn before.
     expect(breakeven).toContain('Breakeven: NO at $0.44 needs a 44.0% chance to break even before fees.');
-    const [, no] = await chain('cpi above 3 odds for dec?', 'the no side');
+    const [, no, , delayed] = await chain('cpi above 3 odds for dec?', 'the no side', 'EV on 100 of those', 'what happens if bls release is delayed, like a shutdown');
     expect(no).toContain('A NO contract costs $0.14 (1 minus the YES bid) and pays $1.00 if it resolves NO.');
+    // Another event's topic mentioned in passing ("like a shutdown") keeps the thread's event.
+    expect(delayed).toContain('if the release is delayed past the expiration date, the market resolves on the delayed release.');
   });
 
   it('reads traders\' shorthand: "before year end" is a date, "govt" the government, "nfp" payrolls, "whats closing this week" the week\'s events', async () => {
@@ -114,5 +116,14 @@ describe('trading questions without a stored report', () => {
     expect(lift).toContain('150 YES contracts at $0.67 cost $100.50, the most they can lose; if it resolves YES they pay $150');
     expect(kelly).toMatch(/^On your 75\.0% for Above \$3,400, the trade to size is \*\*YES on Above \$3,400\*\* at \$0\.67[^\n]*is \*\*24\.2%\*\* of the bankroll; half Kelly 12\.1%\. On \$3,000: \$727\.27 \(1,085 contracts at \$0\.67\) at full Kelly, \$363\.64 \(542 contracts at \$0\.67\) at half\./);
     expect(half).toContain('$363.64 (542 contracts at $0.67) at half');
+  });
+
+  it('settled events asked as traders do: "which strikes paid out on the sept cpi print?", "and october\'s?", "how many times has above 3.2 paid in the last 12"', async () => {
+    const [sept, oct, count] = await chain('which strikes paid out on the sept cpi print?', "and october's?", 'how many times has above 3.2 paid in the last 12');
+    expect(sept).toMatch(/^The September event of the series, \*\*KXCPIYOY-26SEP\*\* \(closed 2026-09-20\): \*\*Above 2\.6\*\*, \*\*Above 2\.8\*\*, \*\*Above 3\.0\*\* resolved YES/);
+    expect(oct).toMatch(/^The October event of the series, \*\*KXCPIYOY-26OCT\*\*/);
+    expect(count).toMatch(/^\*\*Above 3\.2\*\* resolved YES in 1 of the 12 settled events of the KXCPIYOY series/);
+    const [, sep] = await chain('what did the fed do in october?', 'and sept?');
+    expect(sep).toMatch(/^The September event of the series, \*\*KXFEDDECISION-26SEP\*\* \(closed 2026-09-20\): \*\*Cut 25bps\*\* resolved YES/);
   });
 });
