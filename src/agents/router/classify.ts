@@ -352,7 +352,8 @@ function aboutTheEvent(question: string, route: Route, own: ReadonlySet<string> 
   const bare = words.every((w) => ['what', 'whats', 'the', 'so', 'ok', 'okay', 'and', 'is', 'then', 'here', 'bottom', 'line'].includes(w));
   const brief = own.size > 0 && words.length <= 8 && eventQuestion(question) === 'summary' && (route.kind !== 'filings' || bare);
   // "Should I buy 48-51 at the ask? What's my EV?" in a thread about an event is a trade on it, not stock advice.
-  const trade = own.size > 0 && words.length <= 16 && route.kind === 'filings' && /^(?:advice|market data)/.test(route.reason) && ['quote', 'best_trade'].includes(eventQuestion(question) ?? '') && /\b(?:at the (?:ask|bid)|yes|no|contracts?|ev|expected value|edge)\b|\d/i.test(question) && !/\b(?:stocks?|shares?|equity)\b/i.test(question);
+  // (So is "no on every bucket, 100 sets: cost, payout, locked profit?": "profit" is no company's there.)
+  const trade = own.size > 0 && words.length <= 16 && route.kind === 'filings' && ['quote', 'best_trade', 'arbitrage'].includes(eventQuestion(question) ?? '') && /\b(?:at the (?:ask|bid)|yes|no|contracts?|sets?|ev|expected value|edge)\b|\d/i.test(question) && !/\b(?:stocks?|shares?|equity)\b/i.test(question);
   // "If I buy YES on all four, is that a guaranteed profit?": an arbitrage on the event, not a company's profit.
   const arbitrage = own.size > 0 && words.length <= 24 && route.kind === 'filings' && eventQuestion(question) === 'arbitrage' && !/\b(?:stocks?|shares?|equity)\b/i.test(question);
   if (trade || arbitrage) return true;
@@ -505,7 +506,8 @@ export function classify(asked: string, history: readonly Turn[] = []): Route {
   const lastAnswer = [...history].reverse().find((t) => t.role === 'assistant');
   // (Of a conversation sent without its answers, the latest question the rules place is read instead.)
   const placed = lastAnswer ? null : [...history].reverse().filter((t) => t.role === 'user').map((t) => classifyOne(t.content).kind).find((k) => k !== 'help');
-  const filed = lastAnswer ? FROM_FILINGS.test(lastAnswer.content) : placed !== undefined && placed !== null && family(placed) === 'sec';
+  // (An answer that found no company at all, "I could not find a company called …", was no filings answer to continue.)
+  const filed = lastAnswer ? FROM_FILINGS.test(lastAnswer.content) && !/^I could not find a company\b/.test(lastAnswer.content) : placed !== undefined && placed !== null && family(placed) === 'sec';
   const afterFilings = count <= 16 && !GREETING.test(lower) && filed;
   const continues = followUp || afterFilings || (count <= 3 && !GREETING.test(lower));
   // Odds without a topic of their own ("what's the biggest mispricing?", "odds of a hold?") right

@@ -304,8 +304,11 @@ export function arbitrageText(rows: Row[], contracts: Map<string, Contract>, exc
     const bids = quoted.map((q) => q.bid);
     const sumAsk = asks.every((a): a is number => a !== null) ? asks.reduce((a, b) => a + b, 0) : null;
     const sumBid = bids.every((b): b is number => b !== null) ? bids.reduce((a, b) => a + b, 0) : null;
-    if (sumAsk !== null && sumAsk < 1 - 1e-9) found.push(`- YES on every outcome at the ask: ${cents(sumAsk)} for the $1 the winner pays, ${((1 - sumAsk) * 100).toFixed(0)}¢ locked in before fees ${refsOf(rows)}.`);
-    if (sumBid !== null && sumBid > 1 + 1e-9) found.push(`- NO on every outcome at 1 minus its YES bid: ${cents(quoted.length - sumBid)} for at least $${quoted.length - 1} (every outcome but the winner pays), ${((sumBid - 1) * 100).toFixed(0)}¢ locked in before fees ${refsOf(rows)}.`);
+    // "100 sets": that many of each.
+    const sets = Number(/\b(\d[\d,]*)\s+(?:sets?|of each|each|pairs?)\b/i.exec(question)?.[1]?.replace(/,/g, '') ?? 0);
+    const ofSets = (cost: number, pays: number) => (sets > 0 ? ` ${sets.toLocaleString('en-US')} sets cost $${money(sets * cost)} and pay $${money(sets * pays)}: $${money(sets * (pays - cost))} locked in before fees.` : '');
+    if (sumAsk !== null && sumAsk < 1 - 1e-9) found.push(`- YES on every outcome at the ask: ${cents(sumAsk)} for the $1 the winner pays, ${((1 - sumAsk) * 100).toFixed(0)}¢ locked in before fees ${refsOf(rows)}.${ofSets(sumAsk, 1)}`);
+    if (sumBid !== null && sumBid > 1 + 1e-9) found.push(`- NO on every outcome at 1 minus its YES bid: ${cents(quoted.length - sumBid)} for at least $${quoted.length - 1} (every outcome but the winner pays), ${((sumBid - 1) * 100).toFixed(0)}¢ locked in before fees ${refsOf(rows)}.${ofSets(quoted.length - sumBid, quoted.length - 1)}`);
     checked = `YES on every outcome costs ${sumAsk === null ? 'an unknown amount (an outcome has no ask)' : cents(sumAsk)} at the asks, and NO on every outcome ${sumBid === null ? 'cannot be priced (an outcome has no bid)' : `${cents(quoted.length - sumBid)} against the $${quoted.length - 1} it pays`}`;
     // The side asked about locks in a loss: said first, with the other side's lock-in, if any, after it.
     const loss =

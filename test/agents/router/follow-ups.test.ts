@@ -938,6 +938,22 @@ describe('several questions in one, and odds follow-ups that change topic', () =
     expect(await say('rank the nyc temp, payrolls and approval markets by how overpriced they are')).not.toContain('From the stored report');
   });
 
+  it('through the prediction-markets agent, a trade with "profit" in it stays with the event, and NO on every bucket is an arbitrage counted in sets', async () => {
+    const payer = new OpenAI({ baseURL: svc.baseURL, apiKey: (await svc.account({ plan: 'pro', credits: 30 })).apiKey, maxRetries: 0 });
+    const url = 'https://kalshi.com/markets/kxboxoffice/box-office/kxboxoffice-26nov22';
+    const report = (await payer.responses.create({ model: 'svc-prediction-markets-agent', input: url })).output_text;
+    const messages: OpenAI.Chat.ChatCompletionMessageParam[] = [{ role: 'user', content: url }, { role: 'assistant', content: report }];
+    const say = async (content: string) => {
+      messages.push({ role: 'user', content });
+      const text = (await payer.chat.completions.create({ model: 'svc-prediction-markets-agent', messages })).choices[0]!.message.content!;
+      messages.push({ role: 'assistant', content: text });
+      return text;
+    };
+    expect(await say('no on every bucket, 100 sets: cost, payout, locked profit?')).toMatch(/^Yes, on the report's quotes:\n\n- NO on every outcome at 1 minus its YES bid: \$3\.88 for at least \$4[^\n]*100 sets cost \$388 and pay \$400: \$12 locked in before fees\./);
+    // The thread carries on with the event, not the filings agent.
+    expect(await say('EV of 300 NO on above 80M')).toContain('300 NO contracts at $0.80 cost $240');
+  });
+
   it('"quarter kelly" is no fiscal quarter; "long 500 bills … P&L?" is that many contracts; "4k roll" a bankroll', async () => {
     const shutdown = await reportConversation('https://kalshi.com/markets/kxshutdown/shutdown/kxshutdown-26dec31');
     expect(await shutdown('so is NO the value side? quarter kelly on 1k')).toMatch(/^The Kelly criterion stakes nothing here: on the model, \*\*NO on Shutdown\*\* at \$0\.44/);
