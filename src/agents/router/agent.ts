@@ -259,6 +259,10 @@ export function routerAgent(o: RouterOptions): Agent {
         return yield* written(req, question, both.text, [...both.citations], usage);
       }
     }
+    // "Which station is used for the nyc temp one?", "when does the shutdown market close?": its rules and dates, report or not.
+    // (Not a date asked of the odds, "will bitcoin be above 100k by end of year".)
+    const whenCloses = asked === 'closing' && /\b(?:when|what time)\b[^?]*\b(?:clos\w*|expir\w*|stop trading|trading (?:stops?|ends?))\b|\bclose early\b/i.test(question);
+    if ((asked === 'resolution' || whenCloses) && found.found.length === 1) return yield* kalshi(req, question, tickerAddress(found.found[0]!)!, usage, true, true);
     if (ofReport && found.found.length === 1) {
       if (await o.reports.latest(found.found[0]!)) return yield* kalshi(req, question, tickerAddress(found.found[0]!)!, usage, true, true);
       // "What did CPI print last month?" without a report: the series' settled events say it.

@@ -126,4 +126,11 @@ describe('trading questions without a stored report', () => {
     const [, sep] = await chain('what did the fed do in october?', 'and sept?');
     expect(sep).toMatch(/^The September event of the series, \*\*KXFEDDECISION-26SEP\*\* \(closed 2026-09-20\): \*\*Cut 25bps\*\* resolved YES/);
   });
+
+  it('a rule or date question that finds one event is answered from its rules: "which station is used for the nyc temp market?", "when does the shutdown market close?"', async () => {
+    const [station] = await chain('which station is used for the nyc temp market?');
+    expect(station).toContain('- **Resolution source:** National Weather Service, Central Park');
+    const [close] = await chain('when does the shutdown market close?');
+    expect(close).toMatch(/^- \*\*Trading closes\*\* 2026-12-31 15:00 UTC \(in 42 days\)[^\n]*\n- \*\*Trading may close early:\*\* “This market closes early once the outcome is determined\.”/);
+  });
 });
