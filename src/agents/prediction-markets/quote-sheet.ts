@@ -22,7 +22,8 @@ export interface QuoteSheet {
  */
 export function quoteSheet(event: KalshiEvent, series: KalshiSeries | null, pageUrl: string, apiUrl: string, asOf: Date): QuoteSheet {
   const sources = new SourceList();
-  sources.cite('event', `Kalshi: ${oneLine(event.title)} (event page)`, pageUrl);
+  const eventCite = () => sources.cite('event', `Kalshi: ${oneLine(event.title)} (event page)`, pageUrl);
+  eventCite();
   const cite = (m: KalshiMarket) => sources.cite(`market:${m.ticker}`, `Kalshi market data: ${m.ticker} (${m.yes_sub_title || m.ticker})`, `${apiUrl}/markets/${m.ticker}`);
   const markets = event.markets ?? [];
   const open = markets.filter((m) => !settlementOf(m));
@@ -44,7 +45,7 @@ export function quoteSheet(event: KalshiEvent, series: KalshiSeries | null, page
   if (event.mutually_exclusive && open.length === markets.length && priced.length) lines.push('', `The outcomes are mutually exclusive: market prices add up to ${formatPercent(sum)}.`);
   // The exchange's dates and rules, as a report states them (no price history is read here).
   const rules = ruleClaims(event, series, markets.map((m) => ({ label: labelOf(m), market: m })), open.length > 0, Math.floor(asOf.getTime() / 1000), {
-    event: () => '[1]',
+    event: eventCite,
     market: cite,
     source: (key, name, url) => sources.cite(key, name, url),
   });

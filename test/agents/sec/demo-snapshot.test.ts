@@ -92,6 +92,19 @@ describe('svc-sec-agent on the demo snapshot, offline', () => {
     return { text: body.choices[0].message.content as string, citations: body.choices[0].citations as { name: string; url: string }[] };
   };
 
+  /** A chat conversation with each answer kept in it, as a person's client sends it; returns the last answer. */
+  const talkOf = async (model: string, ...turns: string[]) => {
+    const messages: { role: string; content: string }[] = [];
+    let text = '';
+    for (const content of turns) {
+      messages.push({ role: 'user', content });
+      const res = await post(`${svc.baseURL}/chat/completions`, apiKey, { model, messages });
+      text = ((await res.json()) as any).choices[0].message.content;
+      messages.push({ role: 'assistant', content: text });
+    }
+    return text;
+  };
+
   it('answers the follow-up conversation, citing pages of its PDFs, and says the data is a demo', async () => {
     const first = await ask("What was Apple's revenue in Q3 2024?");
     expect(first.text).toContain('$85,777 million');
@@ -561,17 +574,7 @@ describe('svc-sec-agent on the demo snapshot, offline', () => {
   it('after a ranking, "its" is the company it put first, "the lowest one" the last, and the next follow-ups stay with the one answered', async () => {
     const ranking = ['Which company has the highest net margin?'];
     // (Chat histories sent without the answers have no ranking to point into: every company, as before.)
-    const talk = async (...turns: string[]) => {
-      const messages: { role: string; content: string }[] = [];
-      let text = '';
-      for (const content of turns) {
-        messages.push({ role: 'user', content });
-        const res = await post(`${svc.baseURL}/chat/completions`, apiKey, { model: 'svc-agent', messages });
-        text = ((await res.json()) as any).choices[0].message.content;
-        messages.push({ role: 'assistant', content: text });
-      }
-      return text;
-    };
+    const talk = (...turns: string[]) => talkOf('svc-agent', ...turns);
     expect(await talk(...ranking, 'its net income')).toMatch(/^\*\*Microsoft Corp\. \(MSFT\)\*\*: net income for fiscal year 2024 \(year ended 2024-06-30\) was \*\*\$88,136 million\*\*/);
     expect(await talk(...ranking, 'its net income', 'is that good?')).toContain('**Microsoft Corp. (MSFT)**: net income for fiscal year 2024');
     expect(await talk(...ranking, 'its net income', 'and the lowest one?')).toMatch(/^\*\*Apple Inc\. \(AAPL\)\*\*: net income for fiscal year 2024 \(year ended 2024-09-28\) was \*\*\$93,736 million\*\*/);
@@ -593,17 +596,7 @@ describe('svc-sec-agent on the demo snapshot, offline', () => {
   });
 
   it('"rank the three by …" is every company covered; "its", "the runner-up\'s", "the most levered one\'s" point into the ranking; "growth rates?" and "is it negative? why" are no figure names', async () => {
-    const talk = async (model: string, ...turns: string[]) => {
-      const messages: { role: string; content: string }[] = [];
-      let text = '';
-      for (const content of turns) {
-        messages.push({ role: 'user', content });
-        const res = await post(`${svc.baseURL}/chat/completions`, apiKey, { model, messages });
-        text = ((await res.json()) as any).choices[0].message.content;
-        messages.push({ role: 'assistant', content: text });
-      }
-      return text;
-    };
+    const talk = talkOf;
     const fcf = ['rank the three by FCF margin, latest fiscal year'];
     expect(await talk('svc-sec-agent', ...fcf)).toContain('- Free cash flow margin, highest to lowest: Microsoft 30.2% for fiscal year 2024 (year ended 2024-06-30), Apple 27.8%');
     expect(await talk('svc-sec-agent', ...fcf, 'its capex that year')).toMatch(/^\*\*Microsoft Corp\. \(MSFT\)\*\*: capital expenditure for fiscal year 2024 \(year ended 2024-06-30\) was \*\*\$44,477 million\*\*/);
