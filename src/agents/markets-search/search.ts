@@ -26,6 +26,8 @@ const STOP_WORDS =
   'strike strikes paid out payout payouts print prints printed bucket buckets rung rungs times ' +
   // What a rule question asks of an event ("which station is used", "what's the settlement source").
   'station stations used source sources rule rules resolution ' +
+  // Bettors' words for a trade ("bills ML", "if i throw 250 on them").
+  'ml moneyline throw toss ' +
   // Negations and the sign of a figure ask about a side of the outcome (read apart), not a topic.
   'not no never without don dont doesn doesnt didn didnt isn isnt aren arent wasn wasnt wont cant cannot fail fails negative positive ' +
   // How an outcome is said to come about: "payrolls come in negative", "the Lakers beat the Celtics".

@@ -261,6 +261,8 @@ export function routerAgent(o: RouterOptions): Agent {
     }
     // "Which station is used for the nyc temp one?", "when does the shutdown market close?": its rules and dates, report or not.
     // (Not a date asked of the odds, "will bitcoin be above 100k by end of year".)
+    // "EV of 100 yes on eth above 3400 at the ask", "bills ML … if i throw 250 on them what do i get back": of the one event found, worked on its quotes.
+    if ((asked === 'quote' || asked === 'arbitrage') && found.found.length === 1 && !weighing) return yield* kalshi(req, question, tickerAddress(found.found[0]!)!, usage, true, true);
     const whenCloses = asked === 'closing' && /\b(?:when|what time)\b[^?]*\b(?:clos\w*|expir\w*|stop trading|trading (?:stops?|ends?))\b|\bclose early\b/i.test(question);
     if ((asked === 'resolution' || whenCloses) && found.found.length === 1) return yield* kalshi(req, question, tickerAddress(found.found[0]!)!, usage, true, true);
     if (ofReport && found.found.length === 1) {

@@ -133,4 +133,11 @@ describe('trading questions without a stored report', () => {
     const [close] = await chain('when does the shutdown market close?');
     expect(close).toMatch(/^- \*\*Trading closes\*\* 2026-12-31 15:00 UTC \(in 42 days\)[^\n]*\n- \*\*Trading may close early:\*\* “This market closes early once the outcome is determined\.”/);
   });
+
+  it('a trade question of one event a search finds is worked on its quotes ("EV of 100 yes on eth above 3400 at the ask")', async () => {
+    const [, , ev] = await chain('btc above 100k tmrw?', 'and eth?', 'EV of 100 yes on eth above 3400 at the ask');
+    expect(ev).toMatch(/^- \*\*Above \$3,400\*\* \(KXETHD-26NOV20-T3400\)[^\n]*100 YES contracts at \$0\.67 cost \$67[^\n]*at the market's own 66\.0%, YES bought at \$0\.67 is worth −\$0\.010 per \$1 contract before fees \(−\$1 on 100 contracts\)/);
+    const [, bills] = await chain('bills chiefs odds', 'bills ML in american odds? and if i throw 250 on them what do i get back');
+    expect(bills).toMatch(/^Open Kalshi events matching[^\n]*\n\n1\. \*\*Bills at Chiefs on November 23, 2026: winner\?\*\*/);
+  });
 });
