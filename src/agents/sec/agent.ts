@@ -15,6 +15,7 @@ import { listed } from '../citations.js';
 import { answerTables, asksOfPeriods, asksTotal, spanAsked, tabulable, type Span } from '../financials/table.js';
 import { MAX_COMPANIES, planAnswer } from './plan.js';
 import { FILINGS_ASKED, answerFilings } from './filings.js';
+import { periodName } from './format.js';
 import { AnswerWriter, factKey, factsToCite } from './write.js';
 
 export const SEC_AGENT_ID = 'svc-sec-agent';
@@ -85,6 +86,12 @@ async function* answerSec(lib: SecLibrary, request: AgentRequest): AsyncGenerato
   if (FILINGS_ASKED.test(last) && named.length) return yield* answerFilings(lib, named.slice(0, MAX_COMPANIES), last, request.messages.slice(0, -1));
   // "Does the 10-K mention layoffs?" of no company: a filing's words, not its figures (of a company, its key figures say so).
   if (FILING_WORDS.test(last) && !NEW_SUBJECT.test(last) && !parsed?.companies.some((c) => c.status === 'found')) return yield* said(`I read the figures companies file with the SEC (the XBRL data of their 10-K and 10-Q filings), not the filings' text, so I cannot say what a filing says or mentions about a subject (risk factors, layoffs, lawsuits, strategy). Ask for a figure instead, for example “Apple revenue last quarter” or “Microsoft operating expenses for the last 4 quarters”, each cited to the filing page it comes from, where the filing can be read.\n`);
+  // "Was that the december quarter?": of the period just answered, yes or no, with its dates.
+  const monthAsked = MONTH_QUARTER.exec(last);
+  if (monthAsked) {
+    const answered = await quarterMonthAnswer(lib, parseWithInstructions(request.messages.slice(0, -1), request.instructions, index), monthAsked[1]!);
+    if (answered) return yield* said(answered);
+  }
   let question = await acrossCovered(lib, parsed, asked, request.messages.slice(0, -1));
   const elsewhere = askedOfMarkets(asked, question);
   if (elsewhere) return yield* said(elsewhere);
@@ -109,6 +116,35 @@ async function* answerSec(lib: SecLibrary, request: AgentRequest): AsyncGenerato
     yield { type: 'done' };
   } else yield* answerSecQuestion(lib, question);
 }
+
+/** "Was that the december quarter?", "is it the june quarter?": of the period answered before. */
+const MONTH_QUARTER = /^\W*(?:(?:so|and|wait)\W+)?(?:was|is)\s+(?:that|it|this)\s+(?:the\s+)?(jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\s+(?:quarter|qtr)\W*$/i;
+const MONTH_NAMES = ['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december'];
+
+/**
+ * Whether the quarter answered before ended in the month asked ("the December quarter" is the one
+ * ending in December; a 52/53-week quarter ending in the first days of a month counts for the month
+ * before), said with its dates; null when the turn before answered no single quarter.
+ */
+async function quarterMonthAnswer(lib: SecLibrary, before: SecQuestion | null, month: string): Promise<string | null> {
+  if (!before?.companies.some((c) => c.status === 'found') || !before.metrics.length) return null;
+  const plan = await planAnswer(lib, before, { progress: () => {} });
+  const figure = plan.figures.find((f) => f.result.kind === 'value' && f.result.period.kind === 'quarter');
+  if (!figure || figure.result.kind !== 'value') return null;
+  const p = figure.result.period;
+  const end = new Date(`${p.end}T00:00:00Z`);
+  const endMonth = (end.getUTCDate() <= 7 ? end.getUTCMonth() + 11 : end.getUTCMonth()) % 12;
+  const wanted = MONTH_NAMES.findIndex((m) => m.startsWith(month.toLowerCase().slice(0, 3)));
+  const named = `${figure.company.name}'s ${periodName(p, figure.fin.calendar)} (the quarter ended ${p.end})`;
+  const text = endMonth === wanted
+    ? `**Yes**: ${named} is the ${capitalize(MONTH_NAMES[wanted]!)} quarter.`
+    : `**No**: ${named} is the ${capitalize(MONTH_NAMES[endMonth]!)} quarter, not the ${capitalize(MONTH_NAMES[wanted]!)} one.`;
+  const note = lib.dataNote();
+  const yearEnd = new Date(`${figure.fin.calendar.year(p.fy)?.end ?? p.end}T00:00:00Z`).getUTCMonth();
+  return `${text} Its fiscal year ${figure.fin.calendar.isCalendarYear ? 'is the calendar year' : `ends in ${capitalize(MONTH_NAMES[yearEnd]!)}`}.\n${note ? `\n_${note}_\n` : ''}`;
+}
+
+const capitalize = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 
 /** Odds and prediction markets, which no filing holds ("what are the odds of a Fed hike in December?"). */
 const MARKETS_ASKED = /\b(?:odds|chances?|probabilit(?:y|ies)|kalshi|polymarket|prediction markets?|betting|bet on|wager)\b/i;

@@ -624,6 +624,11 @@ describe('svc-sec-agent on the demo snapshot, offline', () => {
     expect(((await res.json()) as any).choices[0].message.content).toMatch(/^\*\*Alphabet Inc\. \(GOOGL\)\*\*: that 10-K, filed 2025-02-05, covers fiscal year 2024 \(year ended 2024-12-31\); accession number 0001652044-25-000014|^\*\*Alphabet Inc\. \(GOOGL\)\*\*: its latest 10-K, filed 2025-02-05/);
   });
 
+  it('"was that the december quarter?" says whether the quarter just answered ended in that month, with its dates', async () => {
+    expect(await talkOf('svc-agent', 'apple Q1 2024 rev and EPS', 'was that the december quarter?')).toMatch(/^\*\*Yes\*\*: Apple Inc\.'s fiscal Q1 2024 \(the quarter ended 2023-12-30\) is the December quarter\. Its fiscal year ends in September\./);
+    expect(await talkOf('svc-sec-agent', 'msft revenue q2 fy25', 'is that the march quarter?')).toMatch(/^\*\*No\*\*: Microsoft Corp\.'s fiscal Q2 2025 \(the quarter ended 2024-12-31\) is the December quarter, not the March one\. Its fiscal year ends in June\./);
+  });
+
   it('says a company outside the snapshot is not in it', async () => {
     const a = await ask('NVDA revenue');
     expect(a.text).toMatch(/not in this snapshot/);
