@@ -186,13 +186,14 @@ export function routerAgent(o: RouterOptions): Agent {
       const before = req.messages.slice(0, -1).reverse().find((m) => m.role === 'user' && levelsAsked(m.content.replace(new RegExp(KALSHI_URL.source, 'gi'), ' ')).length);
       if (before) asked = `${asked} (${routedText(before.content).replace(new RegExp(KALSHI_URL.source, 'gi'), ' ')})`;
     }
+    // The user's earlier turns, latest first (a trade a follow-up only changes, a chance said before).
+    const askedBefore = req.messages.slice(0, -1).reverse().flatMap((m) => (m.role === 'user' ? [routedText(m.content)] : []));
     // What contracts cost and pay ("200 yes on a cut?", "EV on the no side?"), both sides of one, an
     // arbitrage, Kelly on a chance the asker gives: arithmetic on the live quotes, read as a report's
     // would be, with no model; the outcome a follow-up points back to is the one meant. What the
     // rules and dates say ("what if it goes to OT?", "can it close early?") is read so too.
-    const before = req.messages.slice(0, -1).reverse().flatMap((m) => (m.role === 'user' ? [routedText(m.content)] : []));
     const fromRules = about === 'resolution' || about === 'closing';
-    if (about === 'quote' || about === 'arbitrage' || fromRules || (about === 'best_trade' && SIZING.test(question) && [question, ...before.slice(0, 2)].some((q) => CHANCE_SAID.test(q))) || changesTrade(asked, before)) {
+    if (about === 'quote' || about === 'arbitrage' || fromRules || (about === 'best_trade' && SIZING.test(question) && [question, ...askedBefore.slice(0, 2)].some((q) => CHANCE_SAID.test(q))) || changesTrade(asked, askedBefore)) {
       const series = await o.kalshi.series(summary.event.series_ticker).catch(() => null);
       const sheet = quoteSheet(summary.event, series, summary.citations[0]!.url, o.apiUrl, o.kalshi.now());
       const part = answerFromReport(asked, { ...sheet, unreported: `\`svc-prediction-markets-agent\` generates one, ${credits(o.reportCost)}` }, req.messages.slice(0, -1).reverse());
