@@ -167,9 +167,10 @@ export function routerAgent(o: RouterOptions): Agent {
       return yield* answer(stored, null);
     }
     await confirmEventAddress(address, o.kalshi);
-    yield { type: 'progress', message: `No stored report for ${address.eventTicker}; reading its live prices.` };
     // Asked by ticker (or a search's find), the address has no slug of its own: the page is named from the series' title.
+    // Nothing is yielded before it is read: an event that is not there is a 404, streamed or not, never a failed stream.
     const summary = await liveSummary(o.kalshi, address.eventTicker, address.slug === address.seriesSegment ? null : eventPageUrl(address), o.apiUrl, o.reportCost);
+    yield { type: 'progress', message: `No stored report for ${address.eventTicker}; answering from its live prices.` };
     // What only a report says (the model, its gaps, the history) is said to be missing, not answered with prices alone.
     // An event about a model ("New frontier model …"): "model" in the question is its subject, not svc's model.
     const withoutAddress = question.replace(new RegExp(KALSHI_URL.source, 'gi'), ' ');

@@ -153,6 +153,12 @@ describe('the shipped demo snapshot', () => {
       expect(settled.status).toBe(404);
       expect(((await settled.json()) as any).error).toMatchObject({ code: 'event_not_found', param: 'input', message: expect.stringMatching(/^The Kalshi snapshot in use \(recorded 2026-11-19\) has no event 'KXFEDDECISION-26OCT': offline, only the events it recorded can be read\./) });
       expect(settled.headers.get('x-credits-charged')).toBe('0');
+      // Through the router, streamed, it is the same 404: no stream opens for an event that is not there.
+      for (const model of ['svc-agent', 'svc-prediction-markets-agent:cache']) {
+        const streamed = await post(`${svc.baseURL}/responses`, apiKey, { model, input: 'https://kalshi.com/markets/kxfeddecision/fed/kxfeddecision-26oct', stream: true });
+        expect(streamed.status, model).toBe(404);
+        expect(((await streamed.json()) as any).error, model).toMatchObject({ code: 'event_not_found', param: 'input' });
+      }
     } finally {
       await svc.close();
     }
