@@ -239,7 +239,8 @@ export function createDiscordBot(options: DiscordBotOptions): DiscordBot {
     try {
       // In its thread, a question beside a link is answered with the thread's context (the research
       // agent reads the link too), not replaced by a new report.
-      if (links.length && !(inOurThread && asksBesideLinks(message.content))) {
+      const asks = asksBesideLinks(message.content);
+      if (links.length && !(inOurThread && asks)) {
         const reports: string[] = [];
         for (const link of links) {
           const sink = refusable(channelSink(target, budget));
@@ -248,6 +249,19 @@ export function createDiscordBot(options: DiscordBotOptions): DiscordBot {
           if (outcome.status === 'done' && thread) store.recordTurn(thread, turnSeq(message.id, true), 'assistant', [...reports, outcome.markdown].join('\n\n'));
           if (outcome.status === 'done') reports.push(outcome.markdown);
         }
+        // "is the cut overpriced? <link>": the report first, then the question, answered from it.
+        if (!asks || !reports.length || !question) return;
+        const followUp = await answer(channelSink(target, budget), message.author.id, {
+          model: ASK_MODEL,
+          messages: [
+            { role: 'user', content: links.map((l) => l.url).join('\n') },
+            { role: 'assistant', content: reports.join('\n\n') },
+            { role: 'user', content: question },
+          ],
+          key: idempotencyKey('discord', 'message', message.id),
+          what: 'Researching your question',
+        });
+        if (followUp.status === 'done' && thread) store.recordTurn(thread, turnSeq(message.id, true), 'assistant', [...reports, followUp.markdown].join('\n\n'));
         return;
       }
       if (!channel.isThread() || !thread || !question) return;

@@ -73,8 +73,16 @@ export function asksBesideLinks(text: string): boolean {
     .replace(/<[^<>\s]*kalshi\.com[^<>]*>/gi, ' ')
     .replace(LINK, ' ')
     .replace(/<[@#!][^<>]*>/g, ' ');
-  const words = rest.match(/[\p{L}\p{N}]+/gu) ?? [];
+  const words = rest.match(/[\p{L}\p{N}']+/gu) ?? [];
+  if (REPORT_ONLY.test(words.join(' '))) return false;
   return words.length >= 4 || (/[?？]/.test(rest) && words.length >= 2);
 }
+
+/**
+ * Words beside a link that ask for nothing but the report: "what do you make of this?", "thoughts
+ * on this one", "can you look into it", "full report pls".
+ */
+const REPORT_ONLY =
+  /^(?:(?:so|hey|yo|ok|okay|hi|bot|pls|please|anyone|any|quick)\s+)*(?:what\s+do\s+(?:you|u|ya|we)\s+(?:make\s+of|think(?:\s+(?:of|about))?|reckon)|what(?:'s|s|\s+is)\s+(?:your|ur|the)\s+(?:take|view|read|verdict)(?:\s+on)?|(?:your|ur|any)\s+(?:takes?|thoughts?|views?|opinions?)(?:\s+on)?|thoughts?(?:\s+on)?|opinions?(?:\s+on)?|(?:a\s+|the\s+|full\s+)*report(?:\s+on)?|analy[sz]e|research|(?:take\s+a\s+)?look\s+(?:in)?to|(?:take\s+a\s+)?look\s+at|check\s+(?:out)?|(?:can|could|would)\s+(?:you|u)\s+(?:please\s+)?(?:look\s+(?:at|into)|analy[sz]e|research|check(?:\s+out)?|report\s+on|do\s+a\s+report\s+on|break\s+(?:(?:this|it)\s+)?down))(?:\s+(?:this|it|that|these|here|one|event|market|for\s+me|me|pls|please|thanks|thx|ty))*$/i;
 
 export const EXAMPLE_EVENT_URL = 'https://kalshi.com/markets/kxfeddecision/fed-meeting/kxfeddecision-25dec';

@@ -142,6 +142,33 @@ describe('Discord: pasted Kalshi links', () => {
     expect((first.body as { allowed_mentions: unknown }).allowed_mentions).toEqual({ parse: [] });
   });
 
+  it('a question beside a pasted link is answered in the thread after the report, from it', async () => {
+    await start();
+    const pasted = h!.discord.userMessage(CHANNEL, `is Yes overpriced here? ${LINK}`);
+    await until(() => expect(h!.discord.threads()).toHaveLength(1));
+    const thread = h!.discord.threads()[0]!;
+    await until(() => expect(h!.discord.shown(thread.id).filter((m) => m.content.includes('**Sources**'))).toHaveLength(2));
+    await h!.bot.idle();
+    const texts = h!.discord.shown(thread.id).map((m) => m.content);
+    expect(texts).toHaveLength(2);
+    expect(texts[0]).toContain('Report for fed-meeting');
+    expect(texts[1]).toMatch(new RegExp(`^Answer to "is Yes overpriced here\\? ${LINK.replace(/[.?]/g, '\\$&')}" \\[1\\]\\.`));
+    const [report, question] = log.requests.slice(-2);
+    expect(report!.model.id).toBe('svc-prediction-markets-agent');
+    expect(question!.model.id).toBe('svc-agent');
+    expect(question!.messages).toEqual([
+      { role: 'user', content: LINK },
+      { role: 'assistant', content: expect.stringContaining('# Report for fed-meeting') },
+      { role: 'user', content: `is Yes overpriced here? ${LINK}` },
+    ]);
+    expect(question!.idempotencyKey).toMatch(new RegExp(`^svc:discord:message:${pasted.id}@\\d+$`));
+    // A reply in the thread carries the report and the answer as the turn before it.
+    h!.discord.userMessage(thread.id, 'and the No side?');
+    await until(() => expect(h!.discord.shown(thread.id).filter((m) => m.content.includes('**Sources**'))).toHaveLength(3));
+    expect(log.requests.at(-1)!.messages.map((m) => m.role)).toEqual(['user', 'assistant', 'user']);
+    expect(log.requests.at(-1)!.messages[1]!.content).toMatch(/# Report for fed-meeting[\s\S]*Answer to "is Yes overpriced here\?/);
+  });
+
   it('a 9,000-character report arrives whole across messages of at most 2,000 characters', async () => {
     await start();
     h!.discord.userMessage(CHANNEL, 'https://kalshi.com/markets/kxbig/long-9000/kxbig-26');

@@ -221,6 +221,10 @@ describe('Kalshi event links', () => {
     const url = 'https://kalshi.com/markets/kxb/beta/kxb-2';
     for (const text of [`How does this compare with ${url} — which is mispriced more?`, `<@U1> is <${url}|this> underpriced?`, `${url} why did the price move this week`]) expect(asksBesideLinks(text), text).toBe(true);
     for (const text of [url, `<@U1> <${url}|Fed in December>`, `report please ${url}`, `${url} thoughts`, `compare <${url}> and <https://kalshi.com/markets/kxa/alpha/kxa-1>`, `\`question? about code\` ${url}`]) expect(asksBesideLinks(text), text).toBe(false);
+    // Words that ask for the report and nothing else are no question beside it.
+    for (const text of [`what do you make of ${url} ?`, `thoughts on this one? ${url}`, `hey can you look into this ${url} pls`, `${url} whats your take on this`, `full report on ${url} please`, `could u break this down ${url}`])
+      expect(asksBesideLinks(text), text).toBe(false);
+    for (const text of [`what do you make of the hold price? ${url}`, `${url} what do you think the cut odds are`, `report on ${url} and is the cut overpriced?`]) expect(asksBesideLinks(text), text).toBe(true);
   });
 
   it('finds several, once each, in order', () => {
