@@ -4,6 +4,7 @@ import { tickerAddress } from '../../data/kalshi/url.js';
 import { OUT_OF_SCOPE } from '../../text.js';
 import { asksCoverage } from '../../data/sec/question.js';
 import { eventQuestion } from './event-questions.js';
+import { heldPosition } from './trading-answers.js';
 import { asksAboutGame, teamMentions } from '../markets-search/teams.js';
 import { LIST_ASKED, WILL_IT } from '../markets-search/asked.js';
 
@@ -216,7 +217,8 @@ function classifyOne(whole: string): Route {
   if (finance && multi && /\bbetween\b/.test(lower) && /\b(?:by how much|how much did|increase|decrease|grow|grew|change|changed|rise|rose|fall|fell|difference)\b/.test(lower)) {
     return { kind: 'filings', reason: `a change of ${finance} between two periods` };
   }
-  if (!finance && !odds && MARKET_DATA.test(lower)) return { kind: 'filings', reason: 'market data, which the filings agent explains it does not have' };
+  // ("I'm long 300 hold, what's it worth?" is a position's worth, no company's.)
+  if (!finance && !odds && MARKET_DATA.test(lower) && !heldPosition(text)) return { kind: 'filings', reason: 'market data, which the filings agent explains it does not have' };
   if (finance && multi) return { kind: 'financials', reason: `several periods of ${finance}` };
   if (finance) return { kind: 'filings', reason: `company fundamentals (${finance})` };
   const topic = hasWord(words, EVENT_TOPICS);

@@ -5,7 +5,7 @@ import { listed } from '../citations.js';
 import { editDistance } from '../../text.js';
 import { LEVEL_EXPECTED_ASKED, ODDS_FORMAT_ASKED } from '../markets-search/distribution.js';
 import { bestRow, bullets, byLevel, cited, isLadder, labelLevels, levelOfRow, levelsNamed, names, outcomeOf, percent, points, readReport, refsOf, rowLine, rungSide, sumOf, type Row } from './report-rows.js';
-import { CHANCE_SAID, MONEY_SAID, NO_BOUGHT, SUPPOSED_PRICE, anomaliesText, arbitrageText, bestTradeText, bothSidesText, mostTradedText, overroundText, pricedText, quoteText, sizingText } from './trading-answers.js';
+import { CHANCE_SAID, MONEY_SAID, NO_BOUGHT, SUPPOSED_PRICE, anomaliesText, arbitrageText, bestTradeText, bothSidesText, heldPosition, mostTradedText, POSITION_HELD, overroundText, pricedText, quoteText, sizingText } from './trading-answers.js';
 import { LAST_CLAIM, LAST_N, LIKELIHOOD, SOURCE_ASKED, lastCount, lastEventsText, baseRateText, basicsText, cheapText, ladderBandsText, ladderSpanText, likelihoodText, methodText, modelWhyText, pastText, placedText, previousText, pricedAboveText, rangeSpanText, rulesText, summaryText, expectedText, oddsFormatText, whyMovedText, whyText } from './report-answers.js';
 
 // Questions about an event already reported on ("which outcome does the model favour?", "when
@@ -98,6 +98,8 @@ const SOURCES_ASKED = /^\W*(?:(?:and|ok|so)\s+)?(?:(?:what(?:'s| are| is)|whats)
 export function eventQuestion(question: string): EventQuestion | null {
   const q = question.toLowerCase();
   if (SOURCES_ASKED.test(q)) return 'sources';
+  // "I bought 100 hold yes at 12c last week, where am I now?": the position marked at the book, not last week's prices.
+  if (heldPosition(question)) return 'quote';
   // "How many of the last 5 came in below 41?", "last 3 weeks, which bucket won?": the series' record, counted.
   // (A count claimed, "lakers won 4 of the last 5 right?", is checked first, whatever else is asked; a
   // short one, "below 0 in the last 6", needs no verb; prices and volumes over days are moves.)
@@ -476,7 +478,8 @@ export function answerFromReport(
   };
   const answered = (text: string) => (ANSWERED_FROM.test(text) ? rows.filter((r) => text.includes(`**${outcomeOf(r.outcome).name}**`)) : traded(text));
   // "Convert that to American odds": "that" is the outcome just discussed.
-  const pointer = (text: string) => REFERS_BACK.test(text) || THE_OTHER.test(text) || NEXT_UP.test(text) || NEXT_DOWN.test(text) || (eventQuestion(text) === 'odds_format' && /\b(?:that|those|these)\b/i.test(text));
+  // ("I bought 100 yes at 12c": of the outcome discussed, when it names none.)
+  const pointer = (text: string) => REFERS_BACK.test(text) || heldPosition(text) !== null || THE_OTHER.test(text) || NEXT_UP.test(text) || NEXT_DOWN.test(text) || (eventQuestion(text) === 'odds_format' && /\b(?:that|those|these)\b/i.test(text));
   // The question before, itself restated from the ones before it ("EV on that?" after "and the no side?" after "200 yes on a cut?").
   const asked = earlier.filter((t) => t.role === 'user').map((t) => t.content);
   const effective = (i: number): string | undefined => (i >= asked.length ? undefined : i >= 3 ? asked[i] : restated(asked[i]!, effective(i + 1), names));
@@ -535,7 +538,7 @@ function restated(question: string, asked: string | undefined, names: (text: str
   const chance = CHANCE_ONLY.exec(question);
   if (asked && chance && CHANCE_SAID.test(asked)) question = asked.replace(new RegExp(CHANCE_SAID.source, 'i'), (m: string, n: string) => `${m.slice(0, m.lastIndexOf(n))}${chance[1]}%`);
   // "Breakeven prob on that?" after "buying 300 NO": of that side.
-  if (asked && eventQuestion(question) === 'quote' && !VALUE_ONLY.test(question) && /\b(?:that|it|those|them)\b/i.test(question) && !/\b(?:yes|no)\b/i.test(question) && NO_BOUGHT.test(asked)) question = `${question.replace(/[?.!\s]+$/, '')} (NO side)?`;
+  if (asked && eventQuestion(question) === 'quote' && !VALUE_ONLY.test(question) && /\b(?:that|it|those|them)\b/i.test(question) && !/\b(?:yes|no)\b/i.test(question) && NO_BOUGHT.test(asked) && !POSITION_HELD.test(question)) question = `${question.replace(/[?.!\s]+$/, '')} (NO side)?`;
   // "EV on that?" after what contracts cost: the same trade, valued.
   if (asked && VALUE_ONLY.test(question) && eventQuestion(asked) === 'quote') question = `${asked.replace(/[?.!\s]+$/, '')}, expected value?`;
   // "The other side of that one": its NO, not the other outcomes.
@@ -543,6 +546,8 @@ function restated(question: string, asked: string | undefined, names: (text: str
   if (/\b(?:costs?|pays?|price)\b/i.test(question)) question = question.replace(/\bthe other side of (?:that|this|it)(?: one)?(?!\s+(?:rung|level|strike|line|bucket|range))\b/gi, 'the NO side of that one');
   // "And if it goes to 55c?" after a trade's value or size: that question again, at this price.
   const priceOnly = SUPPOSED_PRICE.exec(question);
+  // "And if it goes to 20c?" after a position held: that position, marked at this price (not bought at it).
+  if (asked && priceOnly && !POSITION_HELD.test(question) && question.split(/\s+/).length <= 10 && heldPosition(asked)?.paid) return `${asked.replace(/[?.!\s]+$/, '')} (if it goes to ${priceOnly[1] ?? priceOnly[2]}c)?`;
   if (asked && priceOnly && eventQuestion(question) === null && question.split(/\s+/).length <= 8 && (eventQuestion(asked) === 'best_trade' || eventQuestion(asked) === 'quote')) {
     const price = `at ${priceOnly[1] ?? priceOnly[2]}c`;
     question = SUPPOSED_PRICE.test(asked) ? asked.replace(SUPPOSED_PRICE, price) : `${asked.replace(/[?.!\s]+$/, '')} ${price}?`;

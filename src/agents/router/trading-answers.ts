@@ -33,6 +33,89 @@ function stakeOf(question: string): number | null {
   return said && at ? Number(said[at]!.replace(/,/g, '')) * (said[at + 1] ? 1000 : 1) : null;
 }
 
+/** A position said to be held already ("i bought 100 hold yes at 12c", "i'm long 500 bills from 40c", "my entry was 0.35"). */
+export const POSITION_HELD =
+  /\b(?:i|we)\s+(?:already\s+)?(?:bought|got|own|hold|have|picked\s+up|grabbed|took|entered|scooped(?:\s+up)?|loaded\s+up\s+on|went\s+(?:long|short)|paid)\b(?=[^?.!]*?(?:\d|\b(?:yes|no)\b))|\b(?:i|we)(?:'m|m|\s+am|'re|\s+are)\s+(?:already\s+)?(?:in|long|short|holding|sitting\s+on)\s+(?:\d|(?:the\s+)?(?:yes|no)\b)|\bmy\s+(?:position|entry|fill|avg|average|cost\s+basis)\b|\b(?:got\s+)?filled\s+at\b|^\W*(?:i(?:'m|m| am)\s+)?(?:long|short)\s+\d[\d,]*\b(?=[^?]*?(?:\b(?:from|at|avg|entry)\s+|@\s*)(?:\$\s?0?\.\d|\d{1,2}(?:\.\d)?\s*(?:c|¢|cents?)\b|0?\.\d))|\bbought\s+(?:\d[\d,]*\s+)?(?:\w+\s+){0,3}(?:yes|no)?\s*(?:at|for|@)\s*(?:\$\s?0?\.\d|\d{1,2}(?:\.\d)?\s*(?:c|¢|cents?)\b|0?\.\d)/i;
+
+/** The price paid for a position ("at 12c", "from 40 cents", "@ $0.35", "avg 0.4"), in dollars. */
+const PAID = /(?:\b(?:at|for|from|paid|avg(?:\s+(?:price|cost))?(?:\s+of)?|average(?:\s+(?:price|cost))?(?:\s+of)?|entry(?:\s+(?:was|of|at|is))?|basis(?:\s+(?:was|of|is))?)\s+|@\s*)(?:\$\s?(0?\.\d{1,2})\b|(\d{1,2}(?:\.\d)?)\s*(?:c|¢|cents?)\b|(0?\.\d{1,2})\b)/i;
+
+/** What a position's holder asks of it: its worth now, or its profit. */
+const MARKED = /\b(?:where am i|where i'?m at|am i (?:up|down|green|red|in the (?:money|green|red))|how(?:'s| is| am)\s+(?:my|i|it)\b|p&l|pnl|p\/l|profit|loss|worth|mark(?:ed)?(?:\s+to\s+market)?|unreali[sz]ed|(?:should|do) i (?:sell|close|hold|exit|cash out|take (?:profits?|it))|cash out|take profits?|exit|close (?:it|out|the position)|sell (?:now|it|them|here))\b/i;
+
+export interface Position {
+  side: 'YES' | 'NO';
+  /** Contracts held; null when not said (then per contract). */
+  count: number | null;
+  /** The price paid per contract of the side held, in dollars; null when not said. */
+  paid: number | null;
+  /** Sold YES short at this price ("short hold at 16c"), bought as NO at 1 minus it. */
+  shortAt: number | null;
+  /** A YES price supposed to mark it at ("where am I if it goes to 20c?"), in dollars. */
+  markAt: number | null;
+}
+
+/** A position held, when the question says one and asks about it (or says what it paid). */
+export function heldPosition(question: string, levels: Set<number> = new Set()): Position | null {
+  if (!POSITION_HELD.test(question)) return null;
+  const m = PAID.exec(question);
+  const price = m ? (m[1] ?? m[3] ? Number(m[1] ?? m[3]) : Number(m[2]) / 100) : null;
+  // ("If im long 500 bills and they lose, P&L?" is a trade supposed, to be made at the ask.)
+  if (price === null && (!MARKED.test(question) || /\b(?:if|say|suppose|when)\s+(?:i|we)(?:'m|m|\s+am|'re|\s+are)?\s/i.test(question))) return null;
+  if (price !== null && (price <= 0 || price >= 1)) return null;
+  const short = /\b(?:short|went short)\b/i.test(question) && !/\bno\b/i.test(question);
+  const side = short || NO_BOUGHT.test(question) || /\b(?:on|in|of)\s+(?:the\s+)?no\b/i.test(question) ? 'NO' : 'YES';
+  const rest = m ? question.slice(0, m.index) + ' ' + question.slice(m.index + m[0].length) : question;
+  const mark = SUPPOSED_PRICE.exec(rest);
+  const markAt = mark ? Number(mark[1] ?? mark[2]) / 100 : null;
+  const count = [...rest.matchAll(/(?<![\d.$])(\d[\d,]*)(?![\d.]|\s*(?:%|c\b|¢|cents?|k\b|bps?|bp\b|degrees?|°|days?|hours?|weeks?|months?|years?|am\b|pm\b))/gi)]
+    .map((c) => Number(c[1]!.replace(/,/g, '')))
+    .find((n) => n > 0 && !levels.has(n));
+  return { side, count: count ?? null, paid: price === null ? null : short ? Math.round((1 - price) * 100) / 100 : price, shortAt: short ? price : null, markAt: markAt && markAt < 1 ? markAt : null };
+}
+
+/** A held position marked at the book: what selling now fetches, its profit, what it pays at the end, and the model's value of holding. */
+function positionText(pos: Position, r: Row, c: Contract, believed: number | null): string {
+  const [bid, ask] = [dollars(c.bid), dollars(c.ask)];
+  // A YES holder sells into the YES bid; a NO holder into the NO bid, 1 minus the YES ask.
+  const exit = pos.side === 'YES' ? bid : ask === null ? null : Math.round((1 - ask) * 100) / 100;
+  const mid = Number.isFinite(r.marketValue) ? (pos.side === 'YES' ? r.marketValue : 100 - r.marketValue) / 100 : null;
+  const n = pos.count ?? 1;
+  const held = `${pos.count === null ? 'one' : pos.count.toLocaleString('en-US')} ${pos.side}`;
+  const worth = (price: number) => (n * Math.round(price * 100)) / 100;
+  const signed = (x: number) => `${x >= 0 ? '+' : '−'}$${money(Math.abs(x))}`;
+  const parts: string[] = [];
+  const cost = pos.paid === null ? null : worth(pos.paid);
+  const shorted = pos.shortAt === null ? '' : ` (YES sold short at $${pos.shortAt.toFixed(2)} is NO bought at $${pos.paid!.toFixed(2)})`;
+  parts.push(cost === null ? `**Your ${held}**${pos.count === null ? ' contract' : ''}` : `**Your ${held} at $${pos.paid!.toFixed(2)}**${shorted} cost $${money(cost)}`);
+  if (exit === null || exit <= 0) parts.push(`there is no ${pos.side === 'YES' ? 'YES bid' : 'YES ask, so no NO bid,'} to sell into now`);
+  else {
+    const now = worth(exit);
+    parts.push(
+      `sold now at the ${pos.side === 'NO' ? 'NO bid (1 minus the YES ask)' : 'bid'}, $${exit.toFixed(2)}, ${pos.count === null || pos.count !== 1 ? 'fetch' : 'fetches'} $${money(now)}` +
+        (cost === null ? '' : `, **${signed(now - cost)}${cost > 0 ? ` (${now >= cost ? '+' : '−'}${Math.abs((100 * (now - cost)) / cost).toFixed(1)}%)` : ''}** before fees`),
+    );
+  }
+  if (mid !== null) parts.push(`at the mid, $${mid.toFixed(3).replace(/0$/, '')}, worth $${money(n * mid)}${cost === null ? '' : ` (${signed(n * mid - cost)})`}`);
+  let text = `${parts.join('; ')}. Held to the end they pay $${money(n)} if it resolves ${pos.side}${cost === null ? '' : ` (${signed(n - cost)})`} and nothing if not${cost === null ? '' : ` (${signed(-cost)})`}`;
+  if (pos.paid === null) text += `; say what you paid ("bought at 12c") for your profit`;
+  if (pos.markAt !== null) {
+    // "If it goes to 20c": YES at that price, NO at 1 minus it, as the mid would be.
+    const at = pos.side === 'YES' ? pos.markAt : Math.round((1 - pos.markAt) * 100) / 100;
+    const then = worth(at);
+    text += `. If YES goes to $${pos.markAt.toFixed(2)}${pos.side === 'NO' ? ` (NO $${at.toFixed(2)})` : ''}, they are worth $${money(then)}${cost === null ? '' : `, **${signed(then - cost)}** on what they cost`} (at that mid, before the spread and fees)`;
+  }
+  const chance = believed ?? (Number.isFinite(r.modelValue) ? r.modelValue : null);
+  if (chance !== null && exit !== null && exit > 0) {
+    const p = (pos.side === 'YES' ? chance : 100 - chance) / 100;
+    const [whose, on] = believed === null ? ["The model's", 'on the model'] : ['Your', 'on your estimate'];
+    const hold = n * p;
+    const now = worth(exit);
+    text += `. ${whose} ${percent(100 * p)} values holding them to the end at $${money(hold)}, ${Math.abs(hold - now) < 0.005 ? 'the same as' : hold > now ? 'more than' : 'less than'} the $${money(now)} selling now fetches: ${hold > now + 0.005 ? `${on}, holding is worth more` : hold < now - 0.005 ? `${on}, selling now is worth more` : 'neither is worth more'}`;
+  }
+  return text;
+}
+
 /**
  * Each outcome's order book and trading from the report's contract snapshot; asked what buying is
  * worth ("expected value of buying Cut 25bps at the ask?", "should I buy NO on Hold?"), the
@@ -58,13 +141,19 @@ export function quoteText(question: string, shown: Row[], contracts: Map<string,
     .find((n) => !levels.has(n));
   const quantity = counted ?? null;
   // "Say hike dips to 40c, what's my EV buying YES there?": YES at the price supposed, NO at 1 minus it.
-  const supposed = supposedPrice(question);
   const believed = shown.length === 1 ? chanceSaid(question) : null;
+  // "I bought 100 hold yes at 12c, where am I now?": the position marked at the book, not a trade to make.
+  const position = shown.length === 1 ? heldPosition(question, levels) : null;
+  const supposed = position ? null : supposedPrice(question);
   for (const r of shown) {
     const { name, refs } = outcomeOf(r.outcome);
     const c = contracts.get(refs);
     if (!c) continue;
     let line = `- **${name}** (${c.ticker}): bid ${c.bid}, ask ${c.ask}, spread ${c.spread}, last ${c.last}; volume ${c.volume} (${c.day} in the last 24 hours), open interest ${c.interest} ${refs}`;
+    if (position) {
+      lines.push(`${line}. ${positionText(position, r, c, believed)}.`);
+      continue;
+    }
     const [bid, ask] = supposed === null ? [dollars(c.bid), dollars(c.ask)] : [supposed, supposed];
     // NO is bought at 1 minus the best YES bid, and pays when the outcome does not happen.
     const noPrice = bid === null ? null : 1 - bid;
@@ -118,7 +207,7 @@ export function quoteText(question: string, shown: Row[], contracts: Map<string,
   }
   if (!lines.length) return null;
   const modelled = shown.some((r) => Number.isFinite(r.modelValue));
-  const caveat = !value
+  const caveat = !value && !position
     ? ''
     : believed !== null
       ? "\n\nThis is arithmetic on the report's prices and your estimate, not investment advice: prices move, and fees are not counted."

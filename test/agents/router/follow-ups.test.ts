@@ -963,6 +963,24 @@ describe('several questions in one, and odds follow-ups that change topic', () =
     expect(await nfl('if im long 500 bills and they lose, P&L?')).toContain('500 YES contracts at $0.39 cost $195, the most they can lose');
   });
 
+  it('a position held ("i bought 100 hold yes at 12c last week, where am i now?") is marked at the book: what selling fetches, its profit, what it pays at the end, and holding weighed on the model', async () => {
+    const ask = await reportConversation('https://kalshi.com/markets/kxfeddecision/fed-rate-decision/kxfeddecision-26dec');
+    const held = await ask('i bought 100 hold yes at 12c last week, where am i now?');
+    expect(held).toContain(
+      '**Your 100 YES at $0.12** cost $12; sold now at the bid, $0.14, fetch $14, **+$2 (+16.7%)** before fees; at the mid, $0.16, worth $16 (+$4). Held to the end they pay $100 if it resolves YES (+$88) and nothing if not (−$12). The model\'s 12.4% values holding them to the end at $12.40, less than the $14 selling now fetches: on the model, selling now is worth more.',
+    );
+    expect(held).not.toMatch(/7 days ago|Supposing/);
+    // Marked at a price supposed, the same position.
+    expect(await ask('and if it goes to 20c?')).toContain('If YES goes to $0.20, they are worth $20, **+$8** on what they cost');
+    // NO is sold into 1 minus the YES ask; YES sold short is NO bought.
+    expect(await ask('i have 200 no on hike at 40c, should i sell?')).toContain('**Your 200 NO at $0.40** cost $80; sold now at the NO bid (1 minus the YES ask), $0.48, fetch $96, **+$16 (+20.0%)** before fees');
+    expect(await ask('short 50 cut 25bps at 8c, pnl?')).toContain('**Your 50 NO at $0.92** (YES sold short at $0.08 is NO bought at $0.92) cost $46; sold now at the NO bid (1 minus the YES ask), $0.88, fetch $44, **−$2 (−4.3%)** before fees');
+    // Without the price paid, what it is worth, and how to get the profit; "worth" is no company's market value.
+    expect(await ask("i'm long 300 hold, what's it worth?")).toContain('**Your 300 YES**; sold now at the bid, $0.14, fetch $42; at the mid, $0.16, worth $48. Held to the end they pay $300 if it resolves YES and nothing if not; say what you paid ("bought at 12c") for your profit.');
+    // Naming no outcome, the one the thread was about.
+    expect(await ask('i bought 100 yes at 12c')).toContain('- **Hold** (KXFEDDECISION-26DEC-C): bid $0.14');
+  });
+
   it('"the next one up" and "the one below" step from the level the thread was last about, each step from the last', async () => {
     const ask = await reportConversation('https://kalshi.com/markets/kxbtcd/bitcoin-price-end-of-day/kxbtcd-26nov20');
     expect(await ask('is 100k likely?')).toMatch(/^\*\*No\*\*: \*\*Above \$100,000\*\* is at 4\.0%[^\n]*, less likely than not on the market's price; the model agrees/);

@@ -70,6 +70,13 @@ describe('trading questions without a stored report', () => {
     expect(modelless).toMatch(/^No report is stored for KXFEDDECISION-26DEC yet, so there is no model probability/);
   });
 
+  it('a position held is marked at the live quotes', async () => {
+    const [, held] = await chain('lakers celts who u got', 'im in 200 celtics yes @ 45c, am i up?');
+    expect(held).toMatch(/\*\*Your 200 YES at \$0\.45\*\* cost \$90; sold now at the bid, \$0\.\d\d, fetch \$\d+/);
+    expect(held).toContain('This is arithmetic on the live prices, not investment advice');
+    expect(held).not.toMatch(/model's \d|NaN/);
+  });
+
   it('what the rules say, and when trading closes, from the event and its series, without a report', async () => {
     const [, ot, postponed, closes] = await chain('lakers celts who u got', 'what if the game goes to OT', 'and if its postponed?', 'can it close early?');
     expect(ot).toContain('“If the home team wins the game, including overtime, then the market resolves to Yes.”');
