@@ -196,8 +196,16 @@ export function routerAgent(o: RouterOptions): Agent {
     const fromRules = about === 'resolution' || about === 'closing';
     if (about === 'quote' || about === 'arbitrage' || fromRules || (about === 'best_trade' && SIZING.test(question) && [question, ...askedBefore.slice(0, 2)].some((q) => CHANCE_SAID.test(q))) || changesTrade(asked, askedBefore)) {
       const series = await o.kalshi.series(summary.event.series_ticker).catch(() => null);
-      const sheet = quoteSheet(summary.event, series, summary.citations[0]!.url, o.apiUrl, o.kalshi.now());
-      const part = answerFromReport(asked, { ...sheet, unreported: `\`svc-prediction-markets-agent\` generates one, ${credits(o.reportCost)}` }, req.messages.slice(0, -1).reverse());
+      const sheet = { ...quoteSheet(summary.event, series, summary.citations[0]!.url, o.apiUrl, o.kalshi.now()), unreported: `\`svc-prediction-markets-agent\` generates one, ${credits(o.reportCost)}` };
+      const earlier = req.messages.slice(0, -1).reverse();
+      // "Price on 48-51 and when does it close?": each part of the sheet asked, one after the other, as of a report.
+      const pieces = questionsOfReport(asked);
+      const answers = pieces.length > 1 ? pieces.map((p, i) => answerFromReport(p, sheet, i ? [{ role: 'user' as const, content: pieces[i - 1]! }, ...earlier] : earlier)) : [];
+      if (answers.length > 1 && answers.every(Boolean)) {
+        const joined = joinParts(pieces.map((p, i) => ({ question: p, text: answers[i]!.text, citations: answers[i]!.citations, error: null })));
+        return yield* written(req, question, joined.text, [...joined.citations], usage);
+      }
+      const part = answerFromReport(asked, sheet, earlier);
       if (part) return yield* written(req, question, part.text, [...part.citations], usage);
     }
     if (happens || about === 'outcome' || about === 'market_favourite' || about === 'market_least' || about === 'expected' || about === 'odds_format' || about === 'overround' || (about === 'quote' && PAYOUT_ASKED.test(question))) {

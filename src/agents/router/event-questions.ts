@@ -4,7 +4,7 @@ import type { Answer, Citation } from '../types.js';
 import { listed } from '../citations.js';
 import { editDistance } from '../../text.js';
 import { LEVEL_EXPECTED_ASKED, ODDS_FORMAT_ASKED } from '../markets-search/distribution.js';
-import { bestRow, bullets, byLevel, cited, isLadder, labelLevels, levelOfRow, levelsNamed, names, outcomeOf, percent, points, readReport, refsOf, rowLine, rungSide, sumOf, type Row } from './report-rows.js';
+import { bestRow, bullets, byLevel, cited, modelBetween, modelSum, isLadder, labelLevels, levelOfRow, levelsNamed, names, outcomeOf, percent, points, readReport, refsOf, rowLine, rungSide, sumOf, type Row } from './report-rows.js';
 import { CHANCE_SAID, MONEY_SAID, NO_BOUGHT, SUPPOSED_PRICE, anomaliesText, arbitrageText, bestTradeText, bothSidesText, heldPosition, mostTradedText, POSITION_HELD, overroundText, pricedText, quoteText, sizingText } from './trading-answers.js';
 import { LAST_CLAIM, LAST_N, LIKELIHOOD, SOURCE_ASKED, lastCount, lastEventsText, baseRateText, basicsText, cheapText, ladderBandsText, ladderSpanText, likelihoodText, methodText, modelWhyText, pastText, placedText, previousText, pricedAboveText, rangeSpanText, rulesText, summaryText, expectedText, oddsFormatText, whyMovedText, whyText } from './report-answers.js';
 
@@ -310,12 +310,12 @@ function otherSideLine(r: Row, side: string, said: string): string {
 function coverText(asked: string, level: string, cover: { whole: Row[]; split: Row | null }): string {
   const { whole, split } = cover;
   const shown = [...whole, ...(split ? [split] : [])];
-  const figures = (rs: Row[]) => `market ${percent(sumOf(rs, (r) => r.marketNormalised))} normalised, model ${percent(sumOf(rs, (r) => r.modelValue))}`;
+  const figures = (rs: Row[]) => `market ${percent(sumOf(rs, (r) => r.marketNormalised))} normalised${modelSum(rs)}`;
   let head: string;
   if (!whole.length) head = `No outcome is “${asked}”: ${level} falls inside ${names([split!])} (${figures([split!])}), so its chance is at most that ${refsOf([split!])}.`;
   else if (!split) head = `“${asked}” is ${names(whole)}: ${whole.length > 1 ? 'together ' : ''}${figures(whole)} ${refsOf(whole)}.`;
   else
-    head = `“${asked}” is ${names(whole)} (${figures(whole)}) and part of ${names([split])}, which ${level} falls inside: market between ${percent(sumOf(whole, (r) => r.marketNormalised))} and ${percent(sumOf(shown, (r) => r.marketNormalised))} normalised, model between ${percent(sumOf(whole, (r) => r.modelValue))} and ${percent(sumOf(shown, (r) => r.modelValue))} ${refsOf(shown)}.`;
+    head = `“${asked}” is ${names(whole)} (${figures(whole)}) and part of ${names([split])}, which ${level} falls inside: market between ${percent(sumOf(whole, (r) => r.marketNormalised))} and ${percent(sumOf(shown, (r) => r.marketNormalised))} normalised${modelBetween(whole, shown)} ${refsOf(shown)}.`;
   return `${head}\n\n${shown.map(rowLine).join('\n')}`;
 }
 
@@ -821,7 +821,7 @@ function answerAbout(question: string, report: ReportRead): Answer | null {
     const range = holding.length === 1 ? labelRange(outcomeOf(holding[0]!.outcome).name)! : null;
     const also = range?.to === null ? ', which also covers larger amounts' : range?.from === null ? ', which also covers smaller amounts' : '';
     // "a cut" of "Cut 25bps" and "Cut more than 25bps": exclusive outcomes named together add up.
-    const together = named.length > 1 && !ladder && exclusive ? `\n\nTogether: market ${percent(sumOf(named, (r) => r.marketNormalised))} normalised, model ${percent(sumOf(named, (r) => r.modelValue))} ${refsOf(named)}.` : '';
+    const together = named.length > 1 && !ladder && exclusive ? `\n\nTogether: market ${percent(sumOf(named, (r) => r.marketNormalised))} normalised${modelSum(named)} ${refsOf(named)}.` : '';
     text = range
       ? `No outcome is exactly “${missing[0]}”: it falls under **${outcomeOf(holding[0]!.outcome).name}**${also}, so its chance is at most that outcome's.\n\n${rowLine(holding[0]!)}`
       : `${missing.length ? `No outcome is ${missing.map((m) => `“${m}”`).join(' or ')}; the nearest named:\n\n` : ''}${named.map(rowLine).join('\n')}${together}`;

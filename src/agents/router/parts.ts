@@ -47,7 +47,7 @@ export function questionsOfReport(asked: string): string[] {
   const kinds = pieces.map((p) => family(eventQuestion(p)));
   // Each a question of its own ("58% = what fractional odds?"), not a remark before one ("hike never resolved yes but it's priced 51%?? why …").
   // (A short piece asked as such, "bills ML in american odds?", is one too.)
-  const asks = pieces.every((p) => (/[^?]\?$/.test(p) && p.split(/\s+/).length <= 8) || /\b(?:what|what's|whats|how|which|when|where|who|whos|who's)\b|^(?:and |also |plus |so |ok )?(?:is|are|can|could|would|should|do|does|did|will|convert|give|show|tell)\b|^(?:and |also |plus |so |ok )?(?:tl;?\s?dr|summary|summari[sz]e|recap|eli5|bottom line|quick take)\b/i.test(p));
+  const asks = pieces.every((p) => (/[^?]\?$/.test(p) && p.split(/\s+/).length <= 8) || /\b(?:what|what's|whats|how|which|when|where|who|whos|who's)\b|^(?:and |also |plus |so |ok )?(?:is|are|can|could|would|should|do|does|did|will|convert|give|show|tell)\b|^(?:and |also |plus |so |ok )?(?:tl;?\s?dr|summary|summari[sz]e|recap|eli5|bottom line|quick take)\b/i.test(p) || /^(?:and |also |plus |so |ok )?(?:the |its )?(?:price|prices|odds|spread|bid|ask|volume|open interest|chances?|probability|payout|cost|ev|expected value|resolution source|source|rules|close|closing time)\s+(?:on|of|for|at)\b/i.test(p));
   return asks && pieces.length > 1 && pieces.length <= 3 && kinds.every(Boolean) && new Set(kinds).size === pieces.length ? pieces : [asked];
 }
 

@@ -4,7 +4,7 @@ import { withTeam } from '../prediction-markets/research.js';
 import { calibrate, monotoneLadder, predict, rateWeight, type Strike } from '../prediction-markets/model.js';
 import { capitalise } from '../sec/format.js';
 import { listed } from '../citations.js';
-import { bestRow, bullets, byLevel, gapOf, isLadder, levelOfRow, names, outcomeOf, percent, points, refsOf, rowLine, rungSide, sumOf, type Row } from './report-rows.js';
+import { bestRow, bullets, byLevel, gapOf, modelBetween, modelSum, isLadder, levelOfRow, names, outcomeOf, percent, points, refsOf, rowLine, rungSide, sumOf, type Row } from './report-rows.js';
 
 // Answers drawn from one section of a stored report (its rules, its price moves, its resolution
 // history, its method) or from its outcome rows (likelihood, ranges of levels), for the questions
@@ -359,21 +359,21 @@ export function rangeSpanText(rows: Row[], asked: { from: number; to: number; sa
   };
   const whole = rows.filter((r) => bounds(r)[0] >= asked.from && bounds(r)[1] <= asked.to);
   const split = rows.filter((r) => !whole.includes(r) && bounds(r)[0] < asked.to && bounds(r)[1] > asked.from);
-  const figures = (rs: Row[]) => `market ${percent(sumOf(rs, (r) => r.marketNormalised))} normalised, model ${percent(sumOf(rs, (r) => r.modelValue))}`;
+  const figures = (rs: Row[]) => `market ${percent(sumOf(rs, (r) => r.marketNormalised))} normalised${modelSum(rs)}`;
   const shown = [...whole, ...split];
   if (!shown.length) return `No outcome lies in “${asked.said}”.\n\n${rows.map(rowLine).join('\n')}`;
   if (not) {
     // Not in the range: the outcomes wholly outside it, and at most those it cuts through too.
     const outside = rows.filter((r) => !shown.includes(r));
     const all = [...outside, ...split];
-    const bounded = split.length ? `market between ${percent(sumOf(outside, (r) => r.marketNormalised))} and ${percent(sumOf(all, (r) => r.marketNormalised))} normalised, model between ${percent(sumOf(outside, (r) => r.modelValue))} and ${percent(sumOf(all, (r) => r.modelValue))}` : figures(outside);
+    const bounded = split.length ? `market between ${percent(sumOf(outside, (r) => r.marketNormalised))} and ${percent(sumOf(all, (r) => r.marketNormalised))} normalised${modelBetween(outside, all)}` : figures(outside);
     return `Not “${asked.said}”${outside.length ? ` is ${names(outside)}` : ''}${split.length ? `${outside.length ? ' and ' : ' is '}part of ${names(split)}` : ''}: ${outside.length > 1 || split.length ? 'together ' : ''}${bounded} ${refsOf(all)}.\n\n${all.map(rowLine).join('\n')}`;
   }
   let head: string;
   if (!split.length) head = `“${asked.said}” is ${names(whole)}: ${whole.length > 1 ? 'together ' : ''}${figures(whole)} ${refsOf(whole)}.`;
   else if (!whole.length) head = `No outcome lies wholly in “${asked.said}”: it is part of ${names(split)} (${figures(split)}), so its chance is at most that ${refsOf(split)}.`;
   else
-    head = `“${asked.said}” is ${names(whole)} (${figures(whole)}) and part of ${names(split)}: market between ${percent(sumOf(whole, (r) => r.marketNormalised))} and ${percent(sumOf(shown, (r) => r.marketNormalised))} normalised, model between ${percent(sumOf(whole, (r) => r.modelValue))} and ${percent(sumOf(shown, (r) => r.modelValue))} ${refsOf(shown)}.`;
+    head = `“${asked.said}” is ${names(whole)} (${figures(whole)}) and part of ${names(split)}: market between ${percent(sumOf(whole, (r) => r.marketNormalised))} and ${percent(sumOf(shown, (r) => r.marketNormalised))} normalised${modelBetween(whole, shown)} ${refsOf(shown)}.`;
   return `${head}\n\n${shown.map(rowLine).join('\n')}`;
 }
 

@@ -140,3 +140,10 @@ export function gapOf(r: Row): number {
   const m = /([+−-])?(\d+(?:\.\d+)?)/.exec(r.gap);
   return m ? (m[1] === '−' || m[1] === '-' ? -1 : 1) * Number(m[2]) : NaN;
 }
+
+/** ", model X%" of outcomes added up; nothing when any has no model probability (live quotes, no report). */
+export const modelSum = (rs: Row[]) => (rs.every((r) => Number.isFinite(r.modelValue)) ? `, model ${percent(sumOf(rs, (r) => r.modelValue))}` : '');
+
+/** ", model between X% and Y%" of a sum bounded by two sets of outcomes; nothing without a model. */
+export const modelBetween = (low: Row[], high: Row[]) =>
+  [...low, ...high].every((r) => Number.isFinite(r.modelValue)) ? `, model between ${percent(sumOf(low, (r) => r.modelValue))} and ${percent(sumOf(high, (r) => r.modelValue))}` : '';

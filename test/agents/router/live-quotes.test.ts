@@ -70,6 +70,12 @@ describe('trading questions without a stored report', () => {
     expect(modelless).toMatch(/^No report is stored for KXFEDDECISION-26DEC yet, so there is no model probability/);
   });
 
+  it('a range and the close asked in one question are both answered, with no model figure where there is no model', async () => {
+    const [, both] = await chain('nyc high temp tmrw, whats the fav?', 'price on 48-51 and when does it close?');
+    expect(both).toMatch(/^### Price on 48-51\n\n“48-51” is \*\*48°F to 51°F\*\*: market 25\.7% normalised \[1\]\.\n[\s\S]*### When does it close\?\n\n- \*\*Trading closes\*\* 2026-11-20 15:00 UTC/);
+    expect(both).not.toMatch(/NaN|, model/);
+  });
+
   it('a position held is marked at the live quotes', async () => {
     const [, held] = await chain('lakers celts who u got', 'im in 200 celtics yes @ 45c, am i up?');
     expect(held).toMatch(/\*\*Your 200 YES at \$0\.45\*\* cost \$90; sold now at the bid, \$0\.\d\d, fetch \$\d+/);
