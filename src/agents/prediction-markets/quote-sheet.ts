@@ -8,6 +8,7 @@ import { STATE_NOTES, labelOf, oneLine, quoteOf, settlementOf, settlementWords }
 /** An event's live quotes in a report's shape, with no model; see quoteSheet. */
 export interface QuoteSheet {
   title: string;
+  eventTicker: string;
   text: string;
   citations: Citation[];
   asOf: string;
@@ -51,5 +52,5 @@ export function quoteSheet(event: KalshiEvent, series: KalshiSeries | null, page
   });
   lines.push('', '## Key claims and catalysts', '', ...rules.dates, ...rules.flips());
   lines.push('', '## Contract snapshot', '', ...CONTRACT_HEADER, ...markets.map((m) => contractRow(m, cite(m))), '');
-  return { title: event.title, text: `${lines.join('\n')}\n`, citations: sources.list, asOf: asOf.toISOString() };
+  return { title: event.title, eventTicker: event.event_ticker, text: `${lines.join('\n')}\n`, citations: sources.list, asOf: asOf.toISOString() };
 }

@@ -414,7 +414,9 @@ function eventsOf(answer: string): string[] {
   if (listed.length) return listed;
   const head = answer.slice(0, 600);
   const one = /\*\*Event:\*\* ([A-Z][A-Z0-9]*-[A-Z0-9.-]+)|^\*\*.+?\*\* \(([A-Z][A-Z0-9]*-[A-Z0-9.-]+)\)|\(no report is stored for ([A-Z][A-Z0-9]*-[A-Z0-9.-]+)|No report is stored for ([A-Z][A-Z0-9]*-[A-Z0-9.-]+)/m.exec(head);
-  const ticker = one?.slice(1).find(Boolean)?.replace(/[.,;:]+$/, '');
+  // (A part of a report answered says its event at the foot: "_From the stored report on **…** (KXPAYROLLS-26DEC), as of …".)
+  const foot = /_From (?:the stored report on|Kalshi's live quotes for) \*\*.+?\*\* \(([A-Z][A-Z0-9]*-[A-Z0-9.-]*[A-Z0-9])\), as of /.exec(answer);
+  const ticker = (one?.slice(1).find(Boolean) ?? foot?.[1])?.replace(/[.,;:]+$/, '');
   return ticker ? [ticker] : [];
 }
 

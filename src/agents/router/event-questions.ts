@@ -5,7 +5,7 @@ import { listed } from '../citations.js';
 import { editDistance } from '../../text.js';
 import { LEVEL_EXPECTED_ASKED, ODDS_FORMAT_ASKED } from '../markets-search/distribution.js';
 import { bestRow, bullets, byLevel, cited, modelBetween, modelSum, isLadder, labelLevels, levelOfRow, levelsNamed, names, outcomeOf, percent, points, readReport, refsOf, rowLine, rungSide, sumOf, type Row } from './report-rows.js';
-import { CHANCE_SAID, MONEY_SAID, NO_BOUGHT, SUPPOSED_PRICE, anomaliesText, arbitrageText, bestTradeText, bothSidesText, heldPosition, mostTradedText, POSITION_HELD, overroundText, pricedText, quoteText, sizingText } from './trading-answers.js';
+import { CHANCE_SAID, MONEY_GROUPS, MONEY_SAID, NO_BOUGHT, SUPPOSED_PRICE, anomaliesText, arbitrageText, bestTradeText, bothSidesText, heldPosition, mostTradedText, POSITION_HELD, overroundText, pricedText, quoteText, sizingText } from './trading-answers.js';
 import { LAST_CLAIM, LAST_N, LIKELIHOOD, SOURCE_ASKED, lastCount, lastEventsText, baseRateText, basicsText, cheapText, ladderBandsText, ladderSpanText, likelihoodText, methodText, modelWhyText, pastText, placedText, previousText, pricedAboveText, rangeSpanText, rulesText, summaryText, expectedText, oddsFormatText, whyMovedText, whyText } from './report-answers.js';
 
 // Questions about an event already reported on ("which outcome does the model favour?", "when
@@ -429,6 +429,8 @@ const NEXT_DOWN = /\b(?:next|one) (?:one |level |rung )?(?:down|lower|below)\b|\
  */
 export interface ReportRead {
   title: string;
+  /** Its event's ticker, when the text does not say it ("**Event:** …" in a report's header). */
+  eventTicker?: string;
   text: string;
   citations: readonly Citation[];
   asOf: string;
@@ -524,7 +526,7 @@ function restated(question: string, asked: string | undefined, names: (text: str
   if (asked && SIZING.test(question) && SIZING.test(asked) && !CHANCE_SAID.test(question) && !names(question).length) {
     const chance = new RegExp(CHANCE_SAID.source, 'i').exec(asked)?.[0];
     const money = MONEY_SAID.test(question) ? null : new RegExp(MONEY_SAID.source, 'i').exec(asked);
-    const at = money ? [1, 3, 5, 7, 9, 11].find((i) => money[i] !== undefined) : undefined;
+    const at = money ? MONEY_GROUPS.find((i) => money[i] !== undefined) : undefined;
     const bankroll = money && at ? `bankroll of $${money[at]}${money[at + 1] ?? ''}` : null;
     const outcomes = names(asked).map((r) => outcomeOf(r.outcome).name).join(' or ');
     if (chance) question = `${question.replace(/[?.!\s]+$/, '')} (${[outcomes, chance, bankroll].filter(Boolean).join(', ')})`;
@@ -585,9 +587,12 @@ function besideLevel(rows: Row[], named: Row[], step: 1 | -1): Row[] {
 function answerAbout(question: string, report: ReportRead): Answer | null {
   const { sections, rows, contracts } = readReport(report.text);
   const [title, asOf] = [report.title.replace(/[*_]/g, ''), report.asOf.slice(0, 16).replace('T', ' ')];
+  // The event's ticker beside its title: a later turn ("best bet?", "kelly on that") knows the event from it.
+  const ticker = report.eventTicker ?? /\*\*Event:\*\* ([A-Z][A-Z0-9]*-[A-Z0-9.-]*[A-Z0-9])/.exec(report.text)?.[1];
+  const titled = ticker ? `**${title}** (${ticker})` : `**${title}**`;
   const from = report.unreported
-    ? `\n\n_From Kalshi's live quotes for **${title}**, as of ${asOf} UTC; no report is stored for it, so there is no model probability (${report.unreported})._\n`
-    : `\n\n_From the stored report on **${title}**, as of ${asOf} UTC; ask for the event's address again for the whole report._\n`;
+    ? `\n\n_From Kalshi's live quotes for ${titled}, as of ${asOf} UTC; no report is stored for it, so there is no model probability (${report.unreported})._\n`
+    : `\n\n_From the stored report on ${titled}, as of ${asOf} UTC; ask for the event's address again for the whole report._\n`;
   const section = (start: string) => [...sections.entries()].find(([h]) => h.startsWith(start))?.[1];
   const best = (value: (r: Row) => number) => bestRow(rows, value);
   const kind = eventQuestion(question);

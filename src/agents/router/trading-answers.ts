@@ -6,7 +6,10 @@ import { bestRow, cents, count, dollars, gapOf, isLadder, labelLevels, outcomeOf
 
 /** An amount of money said ("$100", "50 dollars", "1000 bucks"), which is a stake or a bankroll, never a level. */
 export const MONEY_SAID =
-  /\$\s?(\d[\d,]*(?:\.\d{1,2})?)(k)?\b|\b(\d[\d,]*(?:\.\d{1,2})?)(k)?(?:\s*(?:dollars|usd|bucks)\b|(?=\s+(?:bankroll|roll|br|stack|to play with|to bet|to spend|to risk|budget)\b))|\bbankroll(?:\s+of|\s+is)?\s+(\d[\d,]*(?:\.\d{1,2})?)(k)?\b|\b(?:throw|put|bet|stake|wager|risk|drop|take|place|lay)\s+(\d[\d,]*(?:\.\d{1,2})?)(k)?(?=\s+(?:on|in|into)\b)|\b(?:with|w\/?|got|have|had)\s+(?:a\s+)?(\d[\d,]*(?:\.\d{1,2})?)(k)\b|\bkelly\s+(?:on|with|of|for)\s+(\d[\d,]*(?:\.\d{1,2})?)(k)?\b/i;
+  /\$\s?(\d[\d,]*(?:\.\d{1,2})?)(k)?\b|\b(\d[\d,]*(?:\.\d{1,2})?)(k)?(?:\s*(?:dollars|usd|bucks)\b|(?=\s+(?:bankroll|roll|br|stack|to play with|to bet|to spend|to risk|budget)\b))|\bbankroll(?:\s+of|\s+is)?\s+(\d[\d,]*(?:\.\d{1,2})?)(k)?\b|\b(?:throw|put|bet|stake|wager|risk|drop|take|place|lay)\s+(\d[\d,]*(?:\.\d{1,2})?)(k)?(?=\s+(?:on|in|into)\b)|\b(?:with|w\/?|got|have|had)\s+(?:a\s+)?(\d[\d,]*(?:\.\d{1,2})?)(k)\b|\bkelly\s+(?:on|with|of|for)\s+(\d[\d,]*(?:\.\d{1,2})?)(k)?\b(?!\s*(?:[+%]|yes\b|no\b|or (?:above|more|higher|below|less|lower)\b|to\b|-))|(?<=\bkelly\b[^?$]{0,40}[\s,;(])(\d+(?:\.\d{1,2})?)(k)\b|\bhow much of (?:a |my |the |an? )?(\d+(?:\.\d{1,2})?)(k)\b/i;
+
+/** The capture groups of MONEY_SAID holding an amount, each followed by its "k". */
+export const MONEY_GROUPS = [1, 3, 5, 7, 9, 11, 13, 15];
 
 /** NO bought or asked about ("buying 300 NO", "the no side", "200 no contracts", "is NO there a buy?"). */
 export const NO_BOUGHT = /\bshort\s+(?:\d[\d,]*\s+)?\w|\b(?:buy(?:ing)?|want|get|grab|take|the|on|for)\s+(?:\d[\d,]*\s+)?no\b|\bno\s+(?:side|contracts?|shares?)\b|\b\d[\d,]*\s+no\b(?!\s+(?:more|less|longer|later))|\bno\s+(?:there\s+)?(?:a\s+)?(?:buy|good buy|bargain|worth (?:it|buying)|value|the (?:better|right) (?:side|play|bet))\b/i;
@@ -29,7 +32,7 @@ function chanceSaid(question: string): number | null {
 /** A stake or bankroll said: "$500", "$5k", "5k bankroll", "2k to play with", "with 3k", "bankroll of 1000", "throw 250 on them". */
 function stakeOf(question: string): number | null {
   const said = MONEY_SAID.exec(question);
-  const at = said ? [1, 3, 5, 7, 9, 11].find((i) => said[i] !== undefined) : undefined;
+  const at = said ? MONEY_GROUPS.find((i) => said[i] !== undefined) : undefined;
   return said && at ? Number(said[at]!.replace(/,/g, '')) * (said[at + 1] ? 1000 : 1) : null;
 }
 

@@ -981,6 +981,17 @@ describe('several questions in one, and odds follow-ups that change topic', () =
     expect(await ask('i bought 100 yes at 12c')).toContain('- **Hold** (KXFEDDECISION-26DEC-C): bid $0.14');
   });
 
+  it('after a search answered from a stored report ("fed model vs market?"), short follow-ups stay on its event: "best bet?", "kelly on that, 3k", "how confident are you?"; a bankroll after a level is no level', async () => {
+    await reportConversation('https://kalshi.com/markets/kxfeddecision/fed-rate-decision/kxfeddecision-26dec');
+    const first = await chain('fed december model vs market?');
+    expect(first).toContain('_From the stored report on **Fed decision in December 2026?** (KXFEDDECISION-26DEC), as of 2026-11-19 15:00 UTC');
+    expect(await chain('fed december model vs market?', 'best bet?')).toMatch(/^On the model, the best buy at current prices is \*\*NO on Cut more than 25bps\*\* at \$0\.68/);
+    expect(await chain('fed december model vs market?', 'best bet?', 'kelly on that, 3k')).toMatch(/^On the model, the trade to size is \*\*NO on Cut more than 25bps\*\* at \$0\.68[^\n]*On \$3,000: /);
+    expect(await chain('fed december model vs market?', 'how confident are you?')).toMatch(/^Confidence, outcome by outcome/);
+    // "44+" is the level, "1k" the bankroll (live quotes: approval has no report here).
+    expect(await chain('approval rating odds for nov 27', 'kelly on 44+ if i think 50%, 1k')).toContain('On $1,000: $74.07 (161 contracts at $0.46) at full Kelly');
+  });
+
   it('"the next one up" and "the one below" step from the level the thread was last about, each step from the last', async () => {
     const ask = await reportConversation('https://kalshi.com/markets/kxbtcd/bitcoin-price-end-of-day/kxbtcd-26nov20');
     expect(await ask('is 100k likely?')).toMatch(/^\*\*No\*\*: \*\*Above \$100,000\*\* is at 4\.0%[^\n]*, less likely than not on the market's price; the model agrees/);

@@ -27,7 +27,7 @@ async function chain(...inputs: string[]): Promise<string[]> {
   return texts;
 }
 
-const LIVE_FOOTER = /_From Kalshi's live quotes for \*\*Fed decision in December 2026\?\*\*, as of 2026-11-19 15:00 UTC; no report is stored for it, so there is no model probability \(`svc-prediction-markets-agent` generates one, 3 credits\)\._\n$/;
+const LIVE_FOOTER = /_From Kalshi's live quotes for \*\*Fed decision in December 2026\?\*\* \(KXFEDDECISION-26DEC\), as of 2026-11-19 15:00 UTC; no report is stored for it, so there is no model probability \(`svc-prediction-markets-agent` generates one, 3 credits\)\._\n$/;
 
 describe('trading questions without a stored report', () => {
   it('what contracts cost and pay, the other side, an EV at the market price, carried from turn to turn', async () => {
