@@ -14,7 +14,7 @@ import { liveSummary } from '../prediction-markets/summary.js';
 import type { Agent, AgentEvent, AgentRequest, Answer, Citation, Usage } from '../types.js';
 import { listed, quoteCaller } from '../citations.js';
 import { isSvcError } from '../../errors.js';
-import { GREETING, KALSHI_URL, MOVERS_ASKED, classify, discussedEvent, routedText, splitQuestion, type Route } from './classify.js';
+import { KALSHI_URL, MOVERS_ASKED, classify, discussedEvent, isGreeting, routedText, splitQuestion, type Route } from './classify.js';
 import { SIZING, answerFromReport, changesTrade, eventQuestion, type EventQuestion } from './event-questions.js';
 import { CHANCE_SAID } from './trading-answers.js';
 import { quoteSheet } from '../prediction-markets/quote-sheet.js';
@@ -341,9 +341,9 @@ export function routerAgent(o: RouterOptions): Agent {
       }
       let rule = classify(question, req.messages.slice(0, -1));
       // A company named with no figure the rules know ("how'd alphabet do in 2024", "analyst price target for MSFT?"): the filings agent answers or says what it does not have.
-      if (rule.kind === 'help' && !GREETING.test(question.trim().toLowerCase()) && !THANKS.test(question) && (await namesCompany(question))) rule = { kind: 'filings', reason: 'names a company' };
+      if (rule.kind === 'help' && !isGreeting(question) && !THANKS.test(question) && (await namesCompany(question))) rule = { kind: 'filings', reason: 'names a company' };
       // Words no rule knows may name an open event ("Chiefs vs Bills"): every one of them matching one makes it an odds question.
-      if (rule.kind === 'help' && !GREETING.test(question.trim().toLowerCase()) && (await namesOpenEvent(question))) rule = { kind: 'odds', reason: 'names an open Kalshi event' };
+      if (rule.kind === 'help' && !isGreeting(question) && (await namesOpenEvent(question))) rule = { kind: 'odds', reason: 'names an open Kalshi event' };
       // Asking the language model takes a while: a stream opens first (response.in_progress goes out now).
       if (o.llm && rule.kind !== 'kalshi_url') yield { type: 'progress', message: 'Reading the question.' };
       const { route: r, usage } = await route(req, question, rule);
@@ -391,7 +391,7 @@ export function routerAgent(o: RouterOptions): Agent {
           if (THANKS.test(question)) return yield* answer(welcome, null);
           if (OUT_OF_SCOPE.test(question)) return yield* answer({ text: `I only do financial research: company figures from SEC filings and prediction-market odds and reports, each answer with its sources, so I do not write poems, stories, jokes or code, translate, answer general questions, nor book or order anything.\n\n${help.text}`, citations: [] }, null);
           // Asked, of an event being discussed, what nothing read about it says ("any injury news?", "the NWS forecast?").
-          const event = GREETING.test(question.trim().toLowerCase()) ? null : discussedEvent(req.messages.slice(0, -1));
+          const event = isGreeting(question) ? null : discussedEvent(req.messages.slice(0, -1));
           const outside = event ? await outsideOf(parseEventUrl(event).eventTicker) : null;
           if (outside) return yield* answer(outside, null);
           // (A question in another language was answered before routing.)

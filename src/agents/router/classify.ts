@@ -142,6 +142,17 @@ const MULTI_PERIOD = [/\b(last|past|previous) (\d+|two|three|four|five|six|seven
 
 const FOLLOW_UP = /^(and|also|plus|then|(the )?(avg|average|mean) (yoy |annual |quarterly )?\w* ?growth|ok(ay)?,? and|what about|how about|same for|and for|now for|compare (it|that|with|to|them|against)|(ok |okay |so )?(tl;?dr|summari[sz]e|summary|recap|in (one|a) sentence|bottom line)|(ok |okay )?(the )?latest( one)?( then)?(?=\s*\??$)|(and |what about |how about )?the other (two|three|ones|companies)|vs\.?|versus|the (quarter|year) (before|after)|previous (quarter|year)|prior (quarter|year)|last year'?s?|a year (ago|earlier)|and (the|in)|what was it|(by )?how much did (it|that|they|this|those) \w+|what(?: (?:was|is|were|are)|'s|s) the (change|growth|difference|increase|decrease|decline|rise|drop|average|avg|trend|cagr)|why did (it|that|they|this|those|the margin|margins?) (change|move|rise|fall|drop|grow|shrink|improve|worsen|increase|decrease|decline|expand|contract|go up|go down)|which (quarter|year|period) (was|is|had|were) (the )?(best|worst|strongest|weakest|highest|lowest|biggest|smallest)|(was|is|were|are) (it|that|they) (up|down)|(so |and )?did (it|that|they|the margin|margins) (expand|contract|grow|shrink|improve|worsen|rise|fall|increase|decrease|decline|widen|narrow|go up|go down)|up or down|how did (it|that|they) (change|compare|do)|how does (it|that) compare|(is|was|are|were) (it|that|this|they|those) (more|less|higher|lower|bigger|smaller|greater|larger) than|how (fast|quickly|much) (is|are|was|were|has|have) (it|that|this|they|those) (growing|grown|grow|rising|risen|falling|fallen|shrinking|changing|changed)|(the |its |their )?(best|worst|strongest|weakest|highest|lowest|biggest) (quarter|year|period)s?|how did (each|each one|each of them|both|both of them|all three|all of them|the three|the two|they all) (change|compare|do|grow|move|fare)|what (was|is|were|about) (q[1-4]|the (first|second|third|fourth|last|latest) quarter)|(so )?how many (bps|basis points|percentage points|points)|which (is|was|one|company|of (them|the (two|three)))\b[^?]*\b(most|least|more|less|higher|lower|biggest|largest|smallest|best|worst|levered|leveraged|profitable|riskier|safer)|(q[1-4]|fy ?\d{2,4}|(19|20)\d\d) (alone|only|by itself|on its own)|(what(?:'s| is|s) (the|your) |the |your )?(sources?|citations?)|(so |and |ok,? )?((of|among) (the|these|those) (two|three|four|five|2|3|4|5|companies)|(of|among) (them|all three|all of them)),? (who|which)|(so )?who (grew|grows|is growing|has grown|had|has|is|was) (the )?(fastest|slowest|most|least|highest|lowest|best|worst|biggest)|where (does|did|do) (that|this|it|these|those)( \w+)? come from|where did you get (that|this|these|those|it|them)|(can you |could you |pls |please )?(link|cite) (me|to|the|your|it|that|those)|(can you |could you |pls |please |now )?(chart|graph|plot|visuali[sz]e|draw)( it| that| this| them| those| the \w+)?)\b/;
 
+/** Words that open a message without asking anything ("ok", "so", "hey"): "ok msft rev last q" asks what follows them. */
+const FILLER_LEAD = /^(?:(?:ok(?:ay)?|so|alright|right|hmm+|well|cool|great|nice|thanks|thank you|thx|ty|hi|hey|hello|yo)\b[,.!:;-]*\s*)+/i;
+
+/** A greeting, thanks or a bare request for help: not "ok msft rev last q", whose words after the "ok" ask something. */
+export function isGreeting(text: string): boolean {
+  const t = text.trim().toLowerCase();
+  if (!GREETING.test(t)) return false;
+  const rest = t.replace(FILLER_LEAD, '');
+  return rest === t || GREETING.test(rest) || tokens(rest).length < 2;
+}
+
 export const GREETING = /^(hi|hello|hey|yo|thanks|thank you|thx|ty|cheers|great|cool|nice|ok(ay)?|bye|good(bye| morning| evening)?|help|\?+|what can you do|what else can you do|who are you|how does this work)\b/;
 
 function tokens(text: string): string[] {
@@ -225,7 +236,7 @@ function classifyOne(whole: string): Route {
   if (topic) return { kind: 'odds', reason: `a topic the exchange lists (${topic})` };
   if (asksAboutGame(text)) return { kind: 'odds', reason: 'a game between teams' };
   if (ADVICE.test(lower)) return { kind: 'filings', reason: "advice on a company's stock, which the filings agent declines, giving its key figures" };
-  return { kind: 'help', reason: GREETING.test(lower.trim()) ? 'a greeting or a request for help' : 'nothing the agents cover' };
+  return { kind: 'help', reason: isGreeting(lower) ? 'a greeting or a request for help' : 'nothing the agents cover' };
 }
 
 
@@ -479,7 +490,7 @@ const FROM_FILINGS = /\bForm 10-[KQ]\b|^_?Data: [^\n]*snapshot|\bSEC EDGAR\b/m;
 function ofDiscussedEvent(question: string, route: Route, history: readonly Turn[]): Route | null {
   const count = tokens(question).length;
   const lastAnswer = [...history].reverse().find((t) => t.role === 'assistant');
-  if (count > 24 || (GREETING.test(question.trim().toLowerCase()) && count <= 3)) return null;
+  if (count > 24 || (isGreeting(question) && count <= 3)) return null;
   if (FROM_FILINGS.test(lastAnswer?.content ?? '')) return null;
   const noTopic = route.kind === 'help' || (route.kind === 'odds' && !route.events && !route.movers && !hasWord(tokens(question), EVENT_TOPICS) && !teamMentions(question).length);
   const namesOutcome = () => reportedOutcomes(history).some((l) => new RegExp(`(?<![\\w-])${l.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\\w-])`, 'i').test(question));
@@ -512,8 +523,8 @@ export function classify(asked: string, history: readonly Turn[] = []): Route {
   const placed = lastAnswer ? null : [...history].reverse().filter((t) => t.role === 'user').map((t) => classifyOne(t.content).kind).find((k) => k !== 'help');
   // (An answer that found no company at all, "I could not find a company called …", was no filings answer to continue.)
   const filed = lastAnswer ? FROM_FILINGS.test(lastAnswer.content) && !/^I could not find a company\b/.test(lastAnswer.content) : placed !== undefined && placed !== null && family(placed) === 'sec';
-  const afterFilings = count <= 16 && !GREETING.test(lower) && filed;
-  const continues = followUp || afterFilings || (count <= 3 && !GREETING.test(lower));
+  const afterFilings = count <= 16 && !isGreeting(lower) && filed;
+  const continues = followUp || afterFilings || (count <= 3 && !isGreeting(lower));
   // Odds without a topic of their own ("what's the biggest mispricing?", "odds of a hold?") right
   // after a Kalshi address are about that event, and so are questions about its report ("which
   // outcome does the model favour?", "when does it close?").
@@ -527,7 +538,7 @@ export function classify(asked: string, history: readonly Turn[] = []): Route {
   const lastAsked = [...history].reverse().find((t) => t.role === 'user');
   // So is a short question the rules read as nothing ("cut of any size?", "between 92k and 96k?").
   // (And one asking what the events' prices mean for a trade, "if I buy 100 NO on hike, max loss and payoff?".)
-  const short = route.kind === 'help' && !GREETING.test(lower) && (count <= 8 || (count <= 16 && eventQuestion(question) !== null));
+  const short = route.kind === 'help' && !isGreeting(lower) && (count <= 8 || (count <= 16 && eventQuestion(question) !== null));
   if ((route.kind === 'odds' || short) && lastAnswer && lastAsked && listedEvents(lastAnswer.content).length) return { kind: 'odds', reason: 'a follow-up to the search before', context: lastAsked.content };
   // "Ok generate the full report for it": the event discussed, whose stored report is given, or its live summary that says which model generates one.
   if (GENERATE.test(question) && (route.kind === 'help' || route.kind === 'odds')) {
@@ -583,6 +594,9 @@ export function classify(asked: string, history: readonly Turn[] = []): Route {
         return { kind, url: earlier.kind === 'kalshi_url' ? earlier.url : undefined, reason: `a follow-up to an earlier question (${earlier.reason})`, context: turn.content, ...(earlier.kind === 'kalshi_url' ? { aboutEvent: true } : {}) };
       }
     }
+    // After an answer from filings to a question no rule placed ("wat was msft rev last q", answered
+    // for the company it names), a follow-up no rule places ("vs a yr ago?") is the filings agent's too.
+    if (route.kind === 'help' && afterFilings && lastAsked) return { kind: 'filings', reason: 'a follow-up to an answer from the filings', context: lastAsked.content };
   }
   return route;
 }

@@ -138,6 +138,12 @@ describe('follow-ups beyond filings', () => {
     for (const next of ['thanks!', 'thank you so much', 'ok thanks']) expect(await ask("What was Apple's revenue in Q3 2024?", first, next)).toMatch(/^You're welcome\. Ask another question/);
   });
 
+  it('"ok" before a question is no greeting ("ok msft rev last q"), and a follow-up to a filings answer no rule placed stays with the filings ("vs a yr ago?")', async () => {
+    expect(await chain('ok msft rev last q')).toMatch(/^\*\*Microsoft Corp\. \(MSFT\)\*\*: revenue for fiscal Q3 2025 \(quarter ended 2025-03-31\) was \*\*\$70,066 million\*\*/);
+    expect(await chain('wat was msft rev last q', 'vs a yr ago?')).toContain('Year over year: fiscal Q3 2024 (quarter ended 2024-03-31) was $61,858 million');
+    expect(await chain('ok thanks')).toMatch(/^You're welcome/);
+  });
+
   it('asking for more periods after one figure gives the table', async () => {
     const first = await ask("What was Apple's revenue in Q3 2024?");
     const table = await ask("What was Apple's revenue in Q3 2024?", first, 'and for the last 8 quarters?');
