@@ -671,8 +671,10 @@ export class AnswerWriter {
     const comparison = figures.some((f) => (f.result.kind === 'value' || f.result.kind === 'calendar-year') && f.result.compared);
     // A margin asked of several companies ("operating margin, Apple vs Microsoft") is a column of the table, not only a note under it.
     const shares = figures.map((f) => this.#sharePercent(f));
-    const shareLabels = [...new Set(figures.flatMap((f, i) => (shares[i] === null ? [] : [shareLabel(f.metric)!.label])))];
-    const shareHead = shareLabels.length === 1 ? capitalise(shareLabels[0]!) : shareLabels.length ? '% of revenue' : null;
+    const shareOf = figures.flatMap((f, i) => (shares[i] === null ? [] : [shareLabel(f.metric)!]));
+    const shareLabels = [...new Set(shareOf.map((l) => l.label))];
+    // One margin names its column ("Gross margin"); an expense's share of revenue is that ("% of revenue"), not the expense again.
+    const shareHead = shareLabels.length === 1 && shareOf[0]!.margin ? capitalise(shareLabels[0]!) : shareLabels.length ? '% of revenue' : null;
     const head = ['Company', 'Figure', 'Period', 'Value', ...(shareHead ? [shareHead] : []), ...(comparison ? ['Prior period', 'Prior value', 'Change'] : []), 'Filed in'];
     const lines = [`| ${head.join(' | ')} |`, `|${head.map(() => '---').join('|')}|`];
     const notes: string[] = [];

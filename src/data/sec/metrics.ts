@@ -18,6 +18,8 @@ export type MetricId =
   | 'dilutedShares'
   | 'researchAndDevelopment'
   | 'sellingGeneralAdministrative'
+  | 'salesAndMarketing'
+  | 'generalAdministrative'
   | 'depreciationAmortization'
   | 'interestExpense'
   | 'operatingCashFlow'
@@ -242,6 +244,22 @@ export const METRICS: readonly MetricDef[] = [
       describe: 'sales and marketing plus general and administrative expense',
     },
     phrases: ['sg&a', 'sg & a', 'sga', 'sg&a expense', 'sg&a expenses', 'selling, general and administrative', 'selling general and administrative', 'selling, general & administrative', 'selling, general, and administrative', 'selling general & administrative'],
+  },
+  {
+    id: 'salesAndMarketing',
+    label: 'sales and marketing expense',
+    unit: 'money',
+    type: 'duration',
+    concepts: [g('SellingAndMarketingExpense'), g('MarketingAndAdvertisingExpense')],
+    phrases: ['s&m', 's & m', 's&m expense', 's&m expenses', 'sales and marketing', 'sales & marketing', 'selling and marketing', 'selling & marketing', 'sales and marketing expense', 'sales and marketing expenses', 'sales & marketing expense', 'selling and marketing expense', 'selling and marketing expenses', 'marketing expense', 'marketing expenses', 'marketing spend', 'marketing spending'],
+  },
+  {
+    id: 'generalAdministrative',
+    label: 'general and administrative expense',
+    unit: 'money',
+    type: 'duration',
+    concepts: [g('GeneralAndAdministrativeExpense')],
+    phrases: ['g&a', 'g & a', 'g&a expense', 'g&a expenses', 'general and administrative', 'general & administrative', 'general and administrative expense', 'general and administrative expenses', 'general & administrative expense', 'administrative expense', 'administrative expenses'],
   },
   {
     id: 'depreciationAmortization',

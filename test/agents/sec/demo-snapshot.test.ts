@@ -629,6 +629,17 @@ describe('svc-sec-agent on the demo snapshot, offline', () => {
     expect(await talkOf('svc-sec-agent', 'msft revenue q2 fy25', 'is that the march quarter?')).toMatch(/^\*\*No\*\*: Microsoft Corp\.'s fiscal Q2 2025 \(the quarter ended 2024-12-31\) is the December quarter, not the March one\. Its fiscal year ends in June\./);
   });
 
+  it('sales and marketing, and general and administrative expense, each asked alone, and as a share of revenue', async () => {
+    expect((await ask('sales and marketing expense for microsoft fiscal 2024')).text).toMatch(/^\*\*Microsoft Corp\. \(MSFT\)\*\*: sales and marketing expense for fiscal year 2024 \(year ended 2024-06-30\) was \*\*\$24,456 million\*\*/);
+    expect((await ask('G&A expense alphabet 2024')).text).toMatch(/^\*\*Alphabet Inc\. \(GOOGL\)\*\*: general and administrative expense for fiscal year 2024 \(year ended 2024-12-31\) was \*\*\$14,188 million\*\*/);
+    const shares = (await ask('S&M as % of revenue for microsoft and alphabet, latest fiscal year')).text;
+    expect(shares).toContain('| Company | Figure | Period | Value | % of revenue | Filed in |');
+    expect(shares).toMatch(/\| Microsoft Corp\. \(MSFT\) \| Sales and marketing expense \| fiscal year 2024 \(year ended 2024-06-30\) \| \$24,456 million \[\d\] \| 10\.0% \|/);
+    expect(shares).toMatch(/\| Alphabet Inc\. \(GOOGL\) \| Sales and marketing expense \| fiscal year 2024 \(year ended 2024-12-31\) \| \$27,808 million \[\d\] \| 7\.9% \|/);
+    // SG&A is still the two added up where no line carries it.
+    expect((await ask('microsoft SG&A fiscal 2024')).text).toContain('was **$32,065 million**');
+  });
+
   it('says a company outside the snapshot is not in it', async () => {
     const a = await ask('NVDA revenue');
     expect(a.text).toMatch(/not in this snapshot/);
