@@ -78,6 +78,16 @@ const DECLINE_WORDS = /\b(?:decline[ds]?|declining|fall|falls|fell|fallen|fallin
 /** A figure judged ("is that good?", "is it high?", "is this healthy?"). */
 const JUDGED = /^\W*(?:(?:so|and|ok)\W+)?(?:is|are|was|were) (?:that|it|this|those|these|they) (?:good|bad|high|low|healthy|strong|weak|ok|okay|normal|decent|impressive|a lot|too (?:high|low))\b/i;
 /** How far apart the figures ranked are ("by how much vs the lowest, in points", "the gap between the top and bottom"). */
+/** A ratio of two figures asked ("how many times higher", "3x bigger?", "what multiple of"). */
+const TIMES_ASKED = /\bhow many times\b|\b(?:\d+(?:\.\d+)?\s*x|times)\s+(?:higher|bigger|larger|more|greater|faster|as (?:high|big|large|much))\b|\bwhat multiple\b|\bmultiple of\b|\bratio between\b/i;
+
+/** " (1.42 times as high)" of two positive figures, when a ratio was asked; '' otherwise. */
+function timesOver(high: number, low: number, asked: boolean, what = 'high'): string {
+  if (!asked || !(low > 0) || !(high > 0)) return '';
+  const x = high / low;
+  return `, **${x >= 10 ? x.toFixed(1) : x.toFixed(2)} times** as ${what}`;
+}
+
 const SPREAD_ASKED = /\b(?:by how much|how much (?:more|less|higher|lower|bigger|smaller)|difference|gap|spread|vs\.? the (?:lowest|highest|smallest|largest|bottom|top)|in (?:percentage )?points)\b/i;
 /** A question answered yes or no ("Did …", "Has …", "Is …"). */
 const YES_NO = /^\s*(?:did|does|do|has|have|had|is|was|were|are)\b/i;
@@ -780,7 +790,7 @@ export class AnswerWriter {
     // Of two companies: how far apart, in points of the shares as shown.
     if (shown.length === 2 && shown[0]!.percent.toFixed(1) !== shown[1]!.percent.toFixed(1)) {
       const [high, low] = [...shown].sort((x, y) => y.percent - x.percent) as [(typeof shown)[number], (typeof shown)[number]];
-      out.push(`- ${capitalise(its(high.company))} is ${pointsApart(high.percent - low.percent, this.#bpsAsked())} higher than ${its(low.company)}.`);
+      out.push(`- ${capitalise(its(high.company))} is ${pointsApart(high.percent - low.percent, this.#bpsAsked())} higher than ${its(low.company)}${timesOver(high.percent, low.percent, this.#timesAsked())}.`);
     }
     return out;
   }
@@ -862,7 +872,7 @@ export class AnswerWriter {
             kind === 'amount'
               ? `${formatAmount(high.raw.value - low.raw.value, high.unit, metric, this.#scale(high.raw)).replace(/ per share$/, '')}${low.raw.value > 0 ? ` (${(Math.round(((high.raw.value - low.raw.value) / low.raw.value) * 1000) / 10).toFixed(1)}%)` : ''} more than`
               : `${pointsApart(high.value - low.value, this.#bpsAsked())} above`;
-          out.push(`The ${kind === 'amount' ? 'largest' : 'highest'}, ${its(high.figure.company)} ${high.shown}, is ${apartBy} the ${kind === 'amount' ? 'smallest' : 'lowest'}, ${its(low.figure.company)} ${low.shown}.`);
+          out.push(`The ${kind === 'amount' ? 'largest' : 'highest'}, ${its(high.figure.company)} ${high.shown}, is ${apartBy} the ${kind === 'amount' ? 'smallest' : 'lowest'}, ${its(low.figure.company)} ${low.shown}${timesOver(kind === 'amount' ? high.raw.value : high.value, kind === 'amount' ? low.raw.value : low.value, this.#timesAsked(), kind === 'amount' ? 'large' : 'high')}.`);
         }
       } else if (kind === 'amount' ? high.value === low.value : high.shown === low.shown) {
         out.push(`${capitalise(named(high, ` ${label}`))} and ${named(low)} were the same${monthsApart}.`);
@@ -870,10 +880,10 @@ export class AnswerWriter {
         const diff = high.raw.value - low.raw.value;
         const amount = formatAmount(diff, high.unit, metric, this.#scale(high.raw)).replace(/ per share$/, '');
         const share = low.raw.value > 0 ? ` (${(Math.round((diff / low.raw.value) * 1000) / 10).toLocaleString('en-US', { minimumFractionDigits: 1 })}%)` : '';
-        out.push(`${this.#thanVerdict(high.figure.company)}${capitalise(named(high, ` ${label}`))} ${metric.plural ? 'were' : 'was'} ${amount}${share} more than ${named(low)}${monthsApart}.`);
+        out.push(`${this.#thanVerdict(high.figure.company)}${capitalise(named(high, ` ${label}`))} ${metric.plural ? 'were' : 'was'} ${amount}${share} more than ${named(low)}${timesOver(high.raw.value, low.raw.value, this.#timesAsked(), 'large')}${monthsApart}.`);
       } else {
         // From the unrounded shares or growth rates, rounded once (69.764% less 46.206% is 23.6 points, 2,356 bps).
-        out.push(`${this.#thanVerdict(high.figure.company)}${capitalise(named(high, ` ${label}`))}, ${high.shown}, was ${pointsApart(high.value - low.value, this.#bpsAsked())} higher than ${named(low)}, ${low.shown}${monthsApart}.`);
+        out.push(`${this.#thanVerdict(high.figure.company)}${capitalise(named(high, ` ${label}`))}, ${high.shown}, was ${pointsApart(high.value - low.value, this.#bpsAsked())} higher than ${named(low)}, ${low.shown}${timesOver(high.value, low.value, this.#timesAsked())}${monthsApart}.`);
       }
     }
     return out;
@@ -886,6 +896,11 @@ export class AnswerWriter {
   /** Whether basis points were asked for ("by how many bps"), in this question or one it follows up. */
   #bpsAsked(): boolean {
     return Boolean(this.#plan.question?.bps);
+  }
+
+  /** Whether a ratio of the figures was asked ("how many times higher"), in this question. */
+  #timesAsked(): boolean {
+    return TIMES_ASKED.test(this.#plan.question?.text ?? '');
   }
 
   #thanVerdict(higher: CompanyRef): string {
@@ -1047,6 +1062,10 @@ export class AnswerWriter {
       if (values.length > 1 && values.length === ranked.length) {
         values.sort((a, b) => b.v.value! - a.v.value!);
         lines.push(`- Highest ${ratio.label} first: ${values.map(({ r, v }) => `${shortName(r.company.name)} ${this.#ratioValue(r, v)}`).join(', ')}.`);
+        // "How many times higher is Alphabet's than Microsoft's?": the highest over the lowest.
+        const [top, bottom] = [values[0]!, values.at(-1)!];
+        const times = timesOver(top.v.value!, bottom.v.value!, this.#timesAsked());
+        if (times) lines.push(`- ${capitalise(its(top.r.company))} ${ratio.label}, ${this.#ratioValue(top.r, top.v)}, is ${times.slice(2)} as ${its(bottom.r.company)}, ${this.#ratioValue(bottom.r, bottom.v)}.`);
       }
     }
     if (lines.length) lines.push('', `_${ratioNote(this.#plan.ratios.map((r) => r.ratio))}_`);

@@ -640,6 +640,15 @@ describe('svc-sec-agent on the demo snapshot, offline', () => {
     expect((await ask('microsoft SG&A fiscal 2024')).text).toContain('was **$32,065 million**');
   });
 
+  it('"how many times higher" gives the ratio of the two figures, of margins, amounts and ratios alike', async () => {
+    expect(await talkOf('svc-agent', 'rank apple microsoft and alphabet by operating margin fiscal 2024', "how many times higher is microsoft's margin than apple's?")).toContain(
+      "Microsoft's operating margin for fiscal year 2024 (year ended 2024-06-30), 44.6%, was 13.1 percentage points higher than Apple's for fiscal year 2024 (year ended 2024-09-28), 31.5%, **1.42 times** as high",
+    );
+    expect(await talkOf('svc-sec-agent', 'MSFT interest coverage fiscal 2024', "and alphabet's?", "how many times higher is alphabet's than microsoft's?")).toContain("- Alphabet's interest coverage, 419.37x, is **11.2 times** as high as Microsoft's, 37.29x.");
+    // Not asked, not said.
+    expect(await talkOf('svc-agent', 'rank apple microsoft and alphabet by operating margin fiscal 2024', "how much higher is microsoft's margin than apple's?")).not.toContain('times**');
+  });
+
   it('says a company outside the snapshot is not in it', async () => {
     const a = await ask('NVDA revenue');
     expect(a.text).toMatch(/not in this snapshot/);
