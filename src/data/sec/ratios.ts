@@ -6,7 +6,7 @@ import { metricById, type MetricId } from './metrics.js';
  * (or, for net debt, subtracts one from the other), saying how.
  */
 
-export type RatioId = 'returnOnEquity' | 'returnOnAssets' | 'debtToEquity' | 'debtToAssets' | 'liabilitiesToEquity' | 'currentRatio' | 'quickRatio' | 'workingCapital' | 'interestCoverage' | 'bookValuePerShare' | 'effectiveTaxRate' | 'payoutRatio' | 'netDebt';
+export type RatioId = 'returnOnEquity' | 'returnOnAssets' | 'debtToEquity' | 'debtToAssets' | 'liabilitiesToEquity' | 'currentRatio' | 'quickRatio' | 'workingCapital' | 'interestCoverage' | 'bookValuePerShare' | 'effectiveTaxRate' | 'payoutRatio' | 'fcfConversion' | 'netDebt';
 
 export interface RatioDef {
   id: RatioId;
@@ -153,6 +153,16 @@ export const RATIOS: readonly RatioDef[] = [
     pattern: /\b(?:dividend\s+)?payout\s+ratio\b/i,
     describe: 'dividends paid (from the cash flow statement) over net income, for the same period',
     means: 'the share of profit paid out to shareholders as dividends',
+  },
+  {
+    id: 'fcfConversion',
+    label: 'free cash flow conversion',
+    kind: 'percent',
+    numerator: 'freeCashFlow',
+    denominator: 'netIncome',
+    pattern: /\b(?:free\s+cash\s+flow|fcf)\s+conversion(?:\s+(?:rate|ratio))?\b|\bcash\s+conversion\s+(?:rate|ratio)\b|\b(?:free\s+cash\s+flow|fcf)\s*(?:\/|over|to|as\s+a\s+(?:share|percent(?:age)?|%)\s+of)\s*(?:net\s+income|earnings|profit)\b/i,
+    describe: 'free cash flow (operating cash flow less capital expenditure) over net income, for the same period',
+    means: 'how much of the profit the company reports arrives as cash it can spend; above 100%, more cash than profit',
   },
   {
     id: 'netDebt',
