@@ -131,6 +131,19 @@ export function routerAgent(o: RouterOptions): Agent {
     return Boolean(hit && hit.missing.length === 0);
   }
 
+  /**
+   * Whether a question's words find an open event other than `own`, and `own` matches fewer of them:
+   * two words or more of its title ("nyc high", "arctic sea ice").
+   */
+  async function namesAnotherEvent(question: string, own: string): Promise<boolean> {
+    const search = await o.index.get().catch(() => null);
+    const hits = search?.search(question, 5) ?? [];
+    const top = hits[0];
+    // (One word alone is too little: "when's the release?" in a CPI thread is its release, not the AI one's.)
+    if (!top || top.entry.event.event_ticker === own || top.matched < 2) return false;
+    return !hits.some((h) => h.entry.event.event_ticker === own && h.matched >= top.matched);
+  }
+
   /** Whether a question names a company the filings know ("how'd alphabet do in 2024", "whats aapl trading at rn"). */
   async function namesCompany(question: string): Promise<boolean> {
     const index = await o.companies?.().catch(() => null);
@@ -228,7 +241,8 @@ export function routerAgent(o: RouterOptions): Agent {
 
   /** The best match of each topic a question lists ("the NYC temperature, payrolls and approval markets"), when it lists several. */
   async function topicsNamed(question: string): Promise<string[]> {
-    const chunks = question.split(/,|;|\band\b|\bvs\.?|\bversus\b|\bor\b/i).filter((c) => EventSearch.terms(c).length);
+    // ("Shutdown odds, model vs market?": the report's model against the market, no second topic.)
+    const chunks = question.replace(new RegExp(MODEL_ASKED.source, 'gi'), ' ').split(/,|;|\band\b|\bvs\.?|\bversus\b|\bor\b/i).filter((c) => EventSearch.terms(c).length);
     if (chunks.length < 2) return [];
     const search = await o.index.get();
     return chunks.slice(0, 5).flatMap((c) => search.search(c, 1).filter((h) => h.missing.length === 0).map((h) => h.entry.event.event_ticker));
@@ -344,6 +358,12 @@ export function routerAgent(o: RouterOptions): Agent {
       if (rule.kind === 'help' && !isGreeting(question) && !THANKS.test(question) && (await namesCompany(question))) rule = { kind: 'filings', reason: 'names a company' };
       // Words no rule knows may name an open event ("Chiefs vs Bills"): every one of them matching one makes it an odds question.
       if (rule.kind === 'help' && !isGreeting(question) && (await namesOpenEvent(question))) rule = { kind: 'odds', reason: 'names an open Kalshi event' };
+      // The thread's event, read from the conversation, unless the question's own words name another
+      // open event better ("and arctic sea ice above 10 million sq km?" in a thread on the AI release).
+      if (rule.kind === 'kalshi_url' && rule.url && !KALSHI_URL.test(question) && (await namesAnotherEvent(question, parseEventUrl(rule.url).eventTicker))) {
+        const asked = [...req.messages].slice(0, -1).reverse().find((m) => m.role === 'user');
+        rule = { kind: 'odds', reason: 'names another open event than the one discussed', ...(asked ? { context: asked.content } : {}) };
+      }
       // Asking the language model takes a while: a stream opens first (response.in_progress goes out now).
       if (o.llm && rule.kind !== 'kalshi_url') yield { type: 'progress', message: 'Reading the question.' };
       const { route: r, usage } = await route(req, question, rule);

@@ -998,6 +998,14 @@ describe('several questions in one, and odds follow-ups that change topic', () =
     expect(await chain('approval rating odds for nov 27', 'kelly on 44+ if i think 50%, 1k')).toContain('On $1,000: $74.07 (161 contracts at $0.46) at full Kelly');
   });
 
+  it('in a thread on one event, a question naming another one by two words of its title or its topic is about that one; "model vs market" names no event about a model', async () => {
+    expect(await chain('eth above 3200 tomorrow?', "what's the spread?", 'and nyc high above 52?')).toMatch(/^Open Kalshi events matching “and nyc high above 52\?”[^\n]*\n\n1\. \*\*Highest temperature in NYC on November 20, 2026\?\*\*/);
+    expect(await chain('shutdown odds', 'and the AI model release market?')).toMatch(/^Open Kalshi events matching “and the AI model release market\?”[^\n]*\n\n1\. \*\*New frontier model from a top-3 lab by December 2026\?\*\*/);
+    expect(await chain('shutdown odds, model vs market?')).not.toContain('KXAIMODEL');
+    // Its own words stay with it: "when's the release?" of a CPI thread is its release.
+    expect(await chain('cpi december odds', "when's the release?")).toMatch(/^- \*\*Trading closes\*\* 2026-12-10 15:00 UTC/);
+  });
+
   it('"the next one up" and "the one below" step from the level the thread was last about, each step from the last', async () => {
     const ask = await reportConversation('https://kalshi.com/markets/kxbtcd/bitcoin-price-end-of-day/kxbtcd-26nov20');
     expect(await ask('is 100k likely?')).toMatch(/^\*\*No\*\*: \*\*Above \$100,000\*\* is at 4\.0%[^\n]*, less likely than not on the market's price; the model agrees/);
