@@ -1,4 +1,4 @@
-import { classify } from './src/agents/router/classify.ts';
-import { readFileSync } from 'node:fs';
-const h = [{ role: 'user' as const, content: 'shutdown odds, model vs market?' }, { role: 'assistant' as const, content: 'This event has one yes/no contract, **Shutdown**: the market gives it 58.0%.\n\n_From the stored report on **Government shutdown by December 2026?** (KXSHUTDOWN-26DEC31), as of 2026-11-19 15:00 UTC; ask for the event\'s address again for the whole report._' }];
-for (const q of ['and the AI model release market?', 'which one has more volume?', 'is ai release likely?', 'what about the ai one']) console.log(q, '=>', JSON.stringify(classify(q, h)));
+import { CHANCE_SAID, chancesInPercent } from './src/agents/router/trading-answers.ts';
+for (const q of ["if i think hike is 60%", "EV of buying 100 yes on above 3.0 at the ask if my fair is 90%?", "kelly at 80% with 2.5k", "what if i think 0.4", "what if i think lakers are 70%", "my fair value is .65, ev?", "buy at 40c if i think 0.5", "kelly on hold at 16%", "i think above 3.0 is 90%"]) {
+  const t = chancesInPercent(q); const m = CHANCE_SAID.exec(t); console.log(q, '=>', t, '=>', m?.[1]);
+}

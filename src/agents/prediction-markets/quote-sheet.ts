@@ -3,7 +3,7 @@ import type { Citation } from '../types.js';
 import { SCALE, formatPercent } from '../../data/kalshi/numbers.js';
 import type { KalshiEvent, KalshiMarket, KalshiSeries } from '../../data/kalshi/types.js';
 import { CONTRACT_HEADER, contractRow, ruleClaims, tenthsSummingTo } from './report.js';
-import { STATE_NOTES, labelOf, oneLine, quoteOf, settlementOf, settlementWords } from './research.js';
+import { STATE_NOTES, labelOf, oneLine, outcomeName, quoteOf, settlementOf, settlementWords } from './research.js';
 
 /** An event's live quotes in a report's shape, with no model; see quoteSheet. */
 export interface QuoteSheet {
@@ -41,7 +41,7 @@ export function quoteSheet(event: KalshiEvent, series: KalshiSeries | null, page
     const q = quotes.get(m.ticker);
     const share = shares.get(m.ticker);
     const market = settled ? settlementWords(settled) : q?.price == null ? `no price${state}` : `${formatPercent(q.price)} (${q.basis === 'mid' ? 'mid' : 'last trade'}${share === undefined ? '' : `; ${(share / 10).toFixed(1)}% normalised`}${state})`;
-    lines.push(`| ${labelOf(m).replace(/\|/g, '\\|')} ${cite(m)} | ${market} | — | — | — |`);
+    lines.push(`| ${outcomeName(m, event.title).replace(/\|/g, '\\|')} ${cite(m)} | ${market} | — | — | — |`);
   }
   if (event.mutually_exclusive && open.length === markets.length && priced.length) lines.push('', `The outcomes are mutually exclusive: market prices add up to ${formatPercent(sum)}.`);
   // The exchange's dates and rules, as a report states them (no price history is read here).

@@ -16,7 +16,7 @@ import { listed, quoteCaller } from '../citations.js';
 import { isSvcError } from '../../errors.js';
 import { KALSHI_URL, MOVERS_ASKED, classify, discussedEvent, isGreeting, routedText, splitQuestion, type Route } from './classify.js';
 import { SIZING, answerFromReport, changesTrade, eventQuestion, type EventQuestion } from './event-questions.js';
-import { CHANCE_SAID } from './trading-answers.js';
+import { CHANCE_SAID, chancesInPercent } from './trading-answers.js';
 import { quoteSheet } from '../prediction-markets/quote-sheet.js';
 import { followedBy, joinParts, questionsOfReport } from './parts.js';
 import { WILL_IT } from '../markets-search/asked.js';
@@ -207,7 +207,7 @@ export function routerAgent(o: RouterOptions): Agent {
     // would be, with no model; the outcome a follow-up points back to is the one meant. What the
     // rules and dates say ("what if it goes to OT?", "can it close early?") is read so too.
     const fromRules = about === 'resolution' || about === 'closing';
-    if (about === 'quote' || about === 'arbitrage' || fromRules || (about === 'best_trade' && SIZING.test(question) && [question, ...askedBefore.slice(0, 2)].some((q) => CHANCE_SAID.test(q))) || changesTrade(asked, askedBefore)) {
+    if (about === 'quote' || about === 'arbitrage' || fromRules || (CHANCE_SAID.test(chancesInPercent(asked)) && asked.split(/\s+/).length <= 12) || (about === 'best_trade' && SIZING.test(question) && [question, ...askedBefore.slice(0, 2)].some((q) => CHANCE_SAID.test(chancesInPercent(q)))) || changesTrade(asked, askedBefore)) {
       const series = await o.kalshi.series(summary.event.series_ticker).catch(() => null);
       const sheet = { ...quoteSheet(summary.event, series, summary.citations[0]!.url, o.apiUrl, o.kalshi.now()), unreported: `\`svc-prediction-markets-agent\` generates one, ${credits(o.reportCost)}` };
       const earlier = req.messages.slice(0, -1).reverse();
@@ -286,7 +286,9 @@ export function routerAgent(o: RouterOptions): Agent {
     // "Which station is used for the nyc temp one?", "when does the shutdown market close?": its rules and dates, report or not.
     // (Not a date asked of the odds, "will bitcoin be above 100k by end of year".)
     // "EV of 100 yes on eth above 3400 at the ask", "bills ML … if i throw 250 on them what do i get back": of the one event found, worked on its quotes.
-    if ((asked === 'quote' || asked === 'arbitrage') && found.found.length === 1 && !weighing) return yield* kalshi(req, question, tickerAddress(found.found[0]!)!, usage, true, true);
+    // (So is a chance of one's own, "what if i think the bills are 45%": what buying is worth on it.)
+    const chanceOwn = CHANCE_SAID.test(chancesInPercent(question)) && question.split(/\s+/).length <= 12;
+    if ((asked === 'quote' || asked === 'arbitrage' || chanceOwn) && found.found.length === 1 && !weighing) return yield* kalshi(req, question, tickerAddress(found.found[0]!)!, usage, true, true);
     const whenCloses = asked === 'closing' && /\b(?:when|what time)\b[^?]*\b(?:clos\w*|expir\w*|stop trading|trading (?:stops?|ends?))\b|\bclose early\b/i.test(question);
     if ((asked === 'resolution' || whenCloses) && found.found.length === 1) return yield* kalshi(req, question, tickerAddress(found.found[0]!)!, usage, true, true);
     if (ofReport && found.found.length === 1) {

@@ -5,7 +5,7 @@ import { listed } from '../citations.js';
 import { editDistance } from '../../text.js';
 import { LEVEL_EXPECTED_ASKED, ODDS_FORMAT_ASKED } from '../markets-search/distribution.js';
 import { bestRow, bullets, byLevel, cited, modelBetween, modelSum, isLadder, labelLevels, levelOfRow, levelsNamed, names, outcomeOf, percent, points, readReport, refsOf, rowLine, rungSide, sumOf, type Row } from './report-rows.js';
-import { CHANCE_SAID, MONEY_GROUPS, MONEY_SAID, NO_BOUGHT, SUPPOSED_PRICE, anomaliesText, arbitrageText, bestTradeText, bothSidesText, heldPosition, mostTradedText, POSITION_HELD, overroundText, pricedText, quoteText, sizingText } from './trading-answers.js';
+import { CHANCE_SAID, MONEY_GROUPS, chancesInPercent, MONEY_SAID, NO_BOUGHT, SUPPOSED_PRICE, anomaliesText, arbitrageText, bestTradeText, bothSidesText, heldPosition, mostTradedText, POSITION_HELD, overroundText, pricedText, quoteText, sizingText } from './trading-answers.js';
 import { LAST_CLAIM, LAST_N, LIKELIHOOD, SOURCE_ASKED, lastCount, lastEventsText, baseRateText, basicsText, cheapText, ladderBandsText, ladderSpanText, likelihoodText, methodText, modelWhyText, pastText, placedText, previousText, pricedAboveText, rangeSpanText, rulesText, summaryText, expectedText, oddsFormatText, whyMovedText, whyText } from './report-answers.js';
 
 // Questions about an event already reported on ("which outcome does the model favour?", "when
@@ -481,9 +481,12 @@ export function answerFromReport(
   const answered = (text: string) => (ANSWERED_FROM.test(text) ? rows.filter((r) => text.includes(`**${outcomeOf(r.outcome).name}**`)) : traded(text));
   // "Convert that to American odds": "that" is the outcome just discussed.
   // ("I bought 100 yes at 12c": of the outcome discussed, when it names none.)
-  const pointer = (text: string) => REFERS_BACK.test(text) || heldPosition(text) !== null || THE_OTHER.test(text) || NEXT_UP.test(text) || NEXT_DOWN.test(text) || (eventQuestion(text) === 'odds_format' && /\b(?:that|those|these)\b/i.test(text));
+  // ("Kelly at 80% with 2.5k": a chance of the outcome discussed.)
+  const pointer = (text: string) => REFERS_BACK.test(text) || heldPosition(text) !== null || CHANCE_SAID.test(text) || THE_OTHER.test(text) || NEXT_UP.test(text) || NEXT_DOWN.test(text) || (eventQuestion(text) === 'odds_format' && /\b(?:that|those|these)\b/i.test(text));
   // The question before, itself restated from the ones before it ("EV on that?" after "and the no side?" after "200 yes on a cut?").
-  const asked = earlier.filter((t) => t.role === 'user').map((t) => t.content);
+  // ("What if i think 0.4": a chance, as "40%" would be.)
+  question = chancesInPercent(question);
+  const asked = earlier.filter((t) => t.role === 'user').map((t) => chancesInPercent(t.content));
   const effective = (i: number): string | undefined => (i >= asked.length ? undefined : i >= 3 ? asked[i] : restated(asked[i]!, effective(i + 1), names));
   question = restated(question, effective(0), names);
   const other = THE_OTHER.test(question);
@@ -538,7 +541,12 @@ function restated(question: string, asked: string | undefined, names: (text: str
   }
   // "And at 30%?" after Kelly or an EV on a chance of one's own: that question again, on this chance.
   const chance = CHANCE_ONLY.exec(question);
+  const trading = (q: string) => ['quote', 'best_trade'].includes(eventQuestion(q) ?? '');
   if (asked && chance && CHANCE_SAID.test(asked)) question = asked.replace(new RegExp(CHANCE_SAID.source, 'i'), (m: string, n: string) => `${m.slice(0, m.lastIndexOf(n))}${chance[1]}%`);
+  // "What if i think lakers are 70%" after "kelly on lakers, 1k": that trade, on this chance.
+  else if (asked && CHANCE_SAID.test(question) && !trading(question) && trading(asked) && question.split(/\s+/).length <= 10) question = `${asked.replace(/[?.!\s]+$/, '')}; ${question}`;
+  // Alone ("what if i think lakers are 70%?"): what buying is worth on it.
+  else if (CHANCE_SAID.test(question) && [null, 'outcome', 'gap', 'model_favourite'].includes(eventQuestion(question)) && question.split(/\s+/).length <= 10) question = `${question.replace(/[?.!\s]+$/, '')}: EV of buying at the ask?`;
   // "Breakeven prob on that?" after "buying 300 NO": of that side.
   if (asked && eventQuestion(question) === 'quote' && !VALUE_ONLY.test(question) && /\b(?:that|it|those|them)\b/i.test(question) && !/\b(?:yes|no)\b/i.test(question) && NO_BOUGHT.test(asked) && !POSITION_HELD.test(question)) question = `${question.replace(/[?.!\s]+$/, '')} (NO side)?`;
   // "EV on that?" after what contracts cost: the same trade, valued.

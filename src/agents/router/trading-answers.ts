@@ -22,8 +22,18 @@ function supposedPrice(question: string): number | null {
   return cents > 0 ? cents / 100 : null;
 }
 
-/** A chance the asker supplies ("if i think hike is 60%", "my estimate is 70%", "at that 60%"): weighed instead of the model's. */
-export const CHANCE_SAID = /\b(?:i (?:think|reckon|believe|figure|estimate|put|give|say|got|have|see|make|price|rate|peg|value)|i'd (?:say|put|give)|my (?:estimate|view|number|odds|probability|model|guess)(?: is| says| of| at)?|(?:at|with|using|on) (?:that|my|a|an)|(?:true|real|fair) (?:odds|chance|probability)(?: is| are| of)?)(?:\s+(?!above\b|below\b|over\b|under\b|between\b|or\b|to\b)[a-z0-9']+){0,3}?\s+(\d{1,2}(?:\.\d+)?)\s*%(?!\s*(?:to|-|–|or (?:above|below|more|less|higher|lower))\b)/i;
+/** What introduces a chance the asker supplies ("i think", "my fair is", "at that", "kelly at"). */
+const CHANCE_LEAD = String.raw`\b(?:i (?:think|reckon|believe|figure|estimate|put|give|say|got|have|see|make|price|rate|peg|value)|i'd (?:say|put|give)|my (?:estimate|view|number|odds|probability|model|guess|fair(?: value| price| odds| probability| prob)?|true odds|read)(?: is| says| of| at)?|(?:at|with|using|on) (?:that|my|a|an)|(?:true|real|fair) (?:odds|chance|probability|value|price)(?: is| are| of)?|kelly(?:\s+(?:on|for)\s+[a-z0-9'+.-]+)?\s+at)(?:\s+(?!above\b|below\b|over\b|under\b|between\b|or\b|to\b)[a-z0-9']+){0,3}?\s+`;
+
+/** A chance the asker supplies ("if i think hike is 60%", "my estimate is 70%", "at that 60%", "kelly at 80%"): weighed instead of the model's. */
+export const CHANCE_SAID = new RegExp(`${CHANCE_LEAD}(\\d{1,2}(?:\\.\\d+)?)\\s*%(?!\\s*(?:to|-|–|or (?:above|below|more|less|higher|lower))\\b)`, 'i');
+
+/** The same chance said as a fraction ("what if i think 0.4", "my fair is .9"). */
+const CHANCE_AS_FRACTION = new RegExp(`(${CHANCE_LEAD})(0?\\.\\d{1,3})(?![\\d%c¢]|\\s*(?:c|¢|cents?|k|x|bps?)\\b)`, 'gi');
+
+/** A chance said as a fraction, written as a percentage ("i think 0.4" is "i think 40%"), so the rules read it as one. */
+export const chancesInPercent = (text: string) => text.replace(CHANCE_AS_FRACTION, (_, lead: string, x: string) => `${lead}${Number((Number(x) * 100).toFixed(1))}%`);
+
 function chanceSaid(question: string): number | null {
   const m = CHANCE_SAID.exec(question);
   return m ? Number(m[1]) : null;
@@ -137,7 +147,7 @@ export function quoteText(question: string, shown: Row[], contracts: Map<string,
   // A number of contracts ("if I buy 500 NO", "200 contracts").
   // (Not a rung's own level: "buying 3400 yes" of "Above $3,400" is that rung; "100 of them" is the count.)
   const levels = new Set(labelLevels(shown));
-  const counted = [...question.matchAll(/\b(\d[\d,]*)\s+(?:(?:yes|no)\s+)?(?:contracts?|shares?)\b|\b(?:buy(?:ing)?|get|grab)\s+(\d[\d,]*)\s+(?:of\s+)?(?:yes|no)\b|\blift(?:ing)?\s+(?:the\s+)?(?:offer|ask)\s+for\s+(\d[\d,]*)\b|\b(\d[\d,]*)\s+of\s+(?:them|those|these|it)\b|\b(?:long|short)\s+(\d[\d,]*)\b|\b(?<bare>\d[\d,]*)\s+(?:yes|no)\b(?=\s*[:,;?.!]|\s*$|\s+(?:on|at|for|cost|costs|pay|pays|would|will|get|make)\b)/gi)]
+  const counted = [...question.matchAll(/\b(\d[\d,]*)\s+(?:(?:yes|no)\s+)?(?:contracts?|shares?)\b|\b(?:buy(?:ing)?|get|grab)\s+(\d[\d,]*)\s+(?:of\s+)?(?:yes|no)\b|\blift(?:ing)?\s+(?:the\s+)?(?:offer|ask)\s+for\s+(\d[\d,]*)\b|\b(\d[\d,]*)\s+of\s+(?:them|those|these|it)\b|\b(?:long|short)\s+(\d[\d,]*)\b|\b(\d[\d,]*)\s+(?:[a-z]+\s+){1,3}?(?:yes|no)\s+(?:cost|costs|contracts?|shares?|pay|pays)\b|\b(?<bare>\d[\d,]*)\s+(?:yes|no)\b(?=\s*[:,;?.!]|\s*$|\s+(?:on|at|for|cost|costs|pay|pays|would|will|get|make)\b)/gi)]
     // (Nor the number of an outcome's name: "cut 25 yes" of "Cut 25bps".)
     .filter((m) => m.groups?.bare === undefined || !shown.some((r) => outcomeOf(r.outcome).name.toLowerCase().includes(`${/(\w+)\s+$/.exec(question.slice(0, m.index))?.[1]?.toLowerCase()} ${m.groups!.bare}`)))
     .map((m) => Number(m.slice(1).find((g) => g !== undefined)!.replace(/,/g, '')))

@@ -1000,10 +1000,25 @@ describe('several questions in one, and odds follow-ups that change topic', () =
 
   it('in a thread on one event, a question naming another one by two words of its title or its topic is about that one; "model vs market" names no event about a model', async () => {
     expect(await chain('eth above 3200 tomorrow?', "what's the spread?", 'and nyc high above 52?')).toMatch(/^Open Kalshi events matching “and nyc high above 52\?”[^\n]*\n\n1\. \*\*Highest temperature in NYC on November 20, 2026\?\*\*/);
-    expect(await chain('shutdown odds', 'and the AI model release market?')).toMatch(/^Open Kalshi events matching “and the AI model release market\?”[^\n]*\n\n1\. \*\*New frontier model from a top-3 lab by December 2026\?\*\*/);
+    // (Its prices, or, once a report on it is stored, the model on its one contract: the AI event's either way.)
+    const ai = await chain('shutdown odds', 'and the AI model release market?');
+    expect(ai).toMatch(/New frontier model from a top-3 lab by December 2026\?|\*\*Release\*\*/);
+    expect(ai).not.toContain('Shutdown');
     expect(await chain('shutdown odds, model vs market?')).not.toContain('KXAIMODEL');
     // Its own words stay with it: "when's the release?" of a CPI thread is its release.
     expect(await chain('cpi december odds', "when's the release?")).toMatch(/^- \*\*Trading closes\*\* 2026-12-10 15:00 UTC/);
+  });
+
+  it("a chance of one's own as a trader says it: 'if my fair is 90%', 'kelly at 80% with 2.5k' of the outcome discussed, 'what if i think 0.4', 'what if i think lakers are 70%' after a Kelly", async () => {
+    await reportConversation('https://kalshi.com/markets/kxcpiyoy/cpi-year-over-year/kxcpiyoy-26dec');
+    expect(await chain('cpi december odds', 'EV of buying 100 yes on above 3.0 at the ask if my fair is 90%?')).toContain('Buying YES at $0.87 against your 90.0%: expected value +$0.030 per $1 contract before fees (+$3 on 100 contracts)');
+    expect(await chain('cpi december odds', 'EV of buying 100 yes on above 3.0 at the ask if my fair is 90%?', 'kelly at 80% with 2.5k')).toMatch(
+      /^On your 80\.0% for Above 3\.0, the trade to size is \*\*NO on Above 3\.0\*\* at \$0\.14 against your 20\.0%[^\n]*is \*\*7\.0%\*\* of the bankroll[^\n]*On \$2,500: \$174\.42/,
+    );
+    await reportConversation('https://kalshi.com/markets/kxnbagame/nba-game-winner/kxnbagame-26nov21lalbos');
+    const lakers = ['lakers celtics odds', 'kelly on lakers, 1k'];
+    expect(await chain(...lakers, 'what if i think lakers are 70%')).toMatch(/^On your 70\.0% for Away team \(Lakers\)[^\n]*is \*\*18\.9%\*\* of the bankroll[^\n]*On \$1,000: \$189\.19/);
+    expect(await chain(...lakers, 'what if i think lakers are 70%', 'what if i think 0.4')).toMatch(/^On your 40\.0% for Away team \(Lakers\), the trade to size is \*\*NO on Away team \(Lakers\)\*\*/);
   });
 
   it('"the next one up" and "the one below" step from the level the thread was last about, each step from the last', async () => {

@@ -76,6 +76,12 @@ describe('trading questions without a stored report', () => {
     expect(both).not.toMatch(/NaN|, model/);
   });
 
+  it("a chance of one's own alone is what buying is worth on it; a count before an outcome is of its contracts", async () => {
+    const [, mine, count] = await chain('nfl bills chiefs odds', 'what if i think the bills are 45%', 'what do 100 bills yes cost');
+    expect(mine).toMatch(/^- \*\*Away team \(Bills\)\*\* \(KXNFLGAME-26NOV23BUFKC-B\): bid \$0\.38, ask \$0\.39[^\n]*Buying YES at \$0\.39 against your 45\.0%: expected value \+\$0\.060 per \$1 contract before fees, favoured on your estimate\./);
+    expect(count).toContain('100 YES contracts at $0.39 cost $39, the most they can lose');
+  });
+
   it('a position held is marked at the live quotes', async () => {
     const [, held] = await chain('lakers celts who u got', 'im in 200 celtics yes @ 45c, am i up?');
     expect(held).toMatch(/\*\*Your 200 YES at \$0\.45\*\* cost \$90; sold now at the bid, \$0\.\d\d, fetch \$\d+/);
