@@ -16,7 +16,7 @@ import { listed, quoteCaller } from '../citations.js';
 import { isSvcError } from '../../errors.js';
 import { KALSHI_URL, MOVERS_ASKED, classify, discussedEvent, isGreeting, routedText, splitQuestion, type Route } from './classify.js';
 import { SIZING, answerFromReport, changesTrade, eventQuestion, type EventQuestion } from './event-questions.js';
-import { CHANCE_SAID, chancesInPercent } from './trading-answers.js';
+import { CHANCE_SAID, chancesInPercent, pricesInCents } from './trading-answers.js';
 import { quoteSheet } from '../prediction-markets/quote-sheet.js';
 import { followedBy, joinParts, questionsOfReport } from './parts.js';
 import { WILL_IT } from '../markets-search/asked.js';
@@ -201,13 +201,13 @@ export function routerAgent(o: RouterOptions): Agent {
       if (before) asked = `${asked} (${routedText(before.content).replace(new RegExp(KALSHI_URL.source, 'gi'), ' ')})`;
     }
     // The user's earlier turns, latest first (a trade a follow-up only changes, a chance said before).
-    const askedBefore = req.messages.slice(0, -1).reverse().flatMap((m) => (m.role === 'user' ? [routedText(m.content)] : []));
+    const askedBefore = req.messages.slice(0, -1).reverse().flatMap((m) => (m.role === 'user' ? [pricesInCents(chancesInPercent(routedText(m.content)))] : []));
     // What contracts cost and pay ("200 yes on a cut?", "EV on the no side?"), both sides of one, an
     // arbitrage, Kelly on a chance the asker gives: arithmetic on the live quotes, read as a report's
     // would be, with no model; the outcome a follow-up points back to is the one meant. What the
     // rules and dates say ("what if it goes to OT?", "can it close early?") is read so too.
     const fromRules = about === 'resolution' || about === 'closing';
-    if (about === 'quote' || about === 'arbitrage' || fromRules || (CHANCE_SAID.test(chancesInPercent(asked)) && asked.split(/\s+/).length <= 12) || (about === 'best_trade' && SIZING.test(question) && [question, ...askedBefore.slice(0, 2)].some((q) => CHANCE_SAID.test(chancesInPercent(q)))) || changesTrade(asked, askedBefore)) {
+    if (about === 'quote' || about === 'arbitrage' || fromRules || (CHANCE_SAID.test(chancesInPercent(asked)) && asked.split(/\s+/).length <= 12) || (about === 'best_trade' && SIZING.test(question) && [question, ...askedBefore.slice(0, 2)].some((q) => CHANCE_SAID.test(chancesInPercent(q)))) || changesTrade(pricesInCents(chancesInPercent(asked)), askedBefore)) {
       const series = await o.kalshi.series(summary.event.series_ticker).catch(() => null);
       const sheet = { ...quoteSheet(summary.event, series, summary.citations[0]!.url, o.apiUrl, o.kalshi.now()), unreported: `\`svc-prediction-markets-agent\` generates one, ${credits(o.reportCost)}` };
       const earlier = req.messages.slice(0, -1).reverse();

@@ -5,7 +5,7 @@ import { listed } from '../citations.js';
 import { editDistance } from '../../text.js';
 import { LEVEL_EXPECTED_ASKED, ODDS_FORMAT_ASKED } from '../markets-search/distribution.js';
 import { bestRow, bullets, byLevel, cited, modelBetween, modelSum, isLadder, labelLevels, levelOfRow, levelsNamed, names, outcomeOf, percent, points, readReport, refsOf, rowLine, rungSide, sumOf, type Row } from './report-rows.js';
-import { CHANCE_SAID, MONEY_GROUPS, chancesInPercent, MONEY_SAID, NO_BOUGHT, SUPPOSED_PRICE, anomaliesText, arbitrageText, bestTradeText, bothSidesText, heldPosition, mostTradedText, POSITION_HELD, overroundText, pricedText, quoteText, sizingText } from './trading-answers.js';
+import { CHANCE_SAID, MONEY_GROUPS, chancesInPercent, pricesInCents, MONEY_SAID, NO_BOUGHT, SUPPOSED_PRICE, anomaliesText, arbitrageText, bestTradeText, bothSidesText, heldPosition, mostTradedText, POSITION_HELD, overroundText, pricedText, quoteText, sizingText } from './trading-answers.js';
 import { LAST_CLAIM, LAST_N, LIKELIHOOD, SOURCE_ASKED, lastCount, lastEventsText, baseRateText, basicsText, cheapText, ladderBandsText, ladderSpanText, likelihoodText, methodText, modelWhyText, pastText, placedText, previousText, pricedAboveText, rangeSpanText, rulesText, summaryText, expectedText, oddsFormatText, whyMovedText, whyText } from './report-answers.js';
 
 // Questions about an event already reported on ("which outcome does the model favour?", "when
@@ -485,8 +485,9 @@ export function answerFromReport(
   const pointer = (text: string) => REFERS_BACK.test(text) || heldPosition(text) !== null || CHANCE_SAID.test(text) || THE_OTHER.test(text) || NEXT_UP.test(text) || NEXT_DOWN.test(text) || (eventQuestion(text) === 'odds_format' && /\b(?:that|those|these)\b/i.test(text));
   // The question before, itself restated from the ones before it ("EV on that?" after "and the no side?" after "200 yes on a cut?").
   // ("What if i think 0.4": a chance, as "40%" would be.)
-  question = chancesInPercent(question);
-  const asked = earlier.filter((t) => t.role === 'user').map((t) => chancesInPercent(t.content));
+  // ("And if it goes to 0.35?", "45¢": prices in cents, as "35c" would be.)
+  question = pricesInCents(chancesInPercent(question));
+  const asked = earlier.filter((t) => t.role === 'user').map((t) => pricesInCents(chancesInPercent(t.content)));
   const effective = (i: number): string | undefined => (i >= asked.length ? undefined : i >= 3 ? asked[i] : restated(asked[i]!, effective(i + 1), names));
   question = restated(question, effective(0), names);
   const other = THE_OTHER.test(question);

@@ -15,12 +15,18 @@ export const MONEY_GROUPS = [1, 3, 5, 7, 9, 11, 13, 15];
 export const NO_BOUGHT = /\bshort\s+(?:\d[\d,]*\s+)?\w|\b(?:buy(?:ing)?|want|get|grab|take|the|on|for)\s+(?:\d[\d,]*\s+)?no\b|\bno\s+(?:side|contracts?|shares?)\b|\b\d[\d,]*\s+no\b(?!\s+(?:more|less|longer|later))|\bno\s+(?:there\s+)?(?:a\s+)?(?:buy|good buy|bargain|worth (?:it|buying)|value|the (?:better|right) (?:side|play|bet))\b/i;
 
 /** A YES price supposed ("if it drops to 80c", "say hike dips to 40c", "at 35 cents"), in dollars. */
-export const SUPPOSED_PRICE = /\b(?:dips?|dipped|drops?|dropped|falls?|fell|goes|went|gets|moves?|moved|trades?|comes?|came|is|was|were|climbs?|rises?|rose|jumps?|jumped)\s+(?:(?:down|up|back)\s+)?to\s+(\d{1,2})\s*(?:c|¢|cents?)\b|\b(?:at|for)\s+(\d{1,2})\s*(?:c|¢|cents)\b/i;
+export const SUPPOSED_PRICE = /\b(?:dips?|dipped|drops?|dropped|falls?|fell|goes|went|gets|moves?|moved|trades?|comes?|came|is|was|were|climbs?|rises?|rose|jumps?|jumped)\s+(?:(?:down|up|back)\s+)?to\s+(\d{1,2})\s*(?:c\b|¢|cents?\b)|\b(?:at|for)\s+(\d{1,2})\s*(?:c\b|¢|cents\b)/i;
 function supposedPrice(question: string): number | null {
   const m = SUPPOSED_PRICE.exec(question);
   const cents = m ? Number(m[1] ?? m[2]) : 0;
   return cents > 0 ? cents / 100 : null;
 }
+
+/** A price said in dollars or with a cent sign ("to 0.35", "at $.6", "45¢"), written in cents ("to 35c"), as the rules read prices. */
+export const pricesInCents = (text: string) =>
+  text
+    .replace(/(\d{1,2})\s*¢/g, '$1c')
+    .replace(/\b(to|at|for|from|@)\s*\$?(0?\.\d{1,2})(?![\d%]|\s*(?:k|x|bps?|million|billion|degrees?|°)\b)/gi, (_, word: string, x: string) => `${word} ${Math.round(Number(x) * 100)}c`);
 
 /** What introduces a chance the asker supplies ("i think", "my fair is", "at that", "kelly at"). */
 const CHANCE_LEAD = String.raw`\b(?:i (?:think|reckon|believe|figure|estimate|put|give|say|got|have|see|make|price|rate|peg|value)|i'd (?:say|put|give)|my (?:estimate|view|number|odds|probability|model|guess|fair(?: value| price| odds| probability| prob)?|true odds|read)(?: is| says| of| at)?|(?:at|with|using|on) (?:that|my|a|an)|(?:true|real|fair) (?:odds|chance|probability|value|price)(?: is| are| of)?|kelly(?:\s+(?:on|for)\s+[a-z0-9'+.-]+)?\s+at)(?:\s+(?!above\b|below\b|over\b|under\b|between\b|or\b|to\b)[a-z0-9']+){0,3}?\s+`;

@@ -1021,6 +1021,14 @@ describe('several questions in one, and odds follow-ups that change topic', () =
     expect(await chain(...lakers, 'what if i think lakers are 70%', 'what if i think 0.4')).toMatch(/^On your 40\.0% for Away team \(Lakers\), the trade to size is \*\*NO on Away team \(Lakers\)\*\*/);
   });
 
+  it('a price supposed as traders write it: "45¢", "0.35", "$.6"', async () => {
+    await reportConversation('https://kalshi.com/markets/kxfeddecision/fed-rate-decision/kxfeddecision-26dec');
+    const kelly = ['fed december odds', 'say hike dips to 40c, how much of a 5k bankroll (kelly)?'];
+    expect(await chain(...kelly, 'and if it goes to 45¢?')).toMatch(/^Supposing YES on \*\*Hike 25bps\*\* trades at \$0\.45 \(NO at \$0\.55\)/);
+    expect(await chain(...kelly, 'what about at 0.35')).toMatch(/^Supposing YES on \*\*Hike 25bps\*\* trades at \$0\.35 \(NO at \$0\.65\)/);
+    expect(await chain(...kelly, 'and if it goes to $.6?')).toMatch(/^Supposing YES on \*\*Hike 25bps\*\* trades at \$0\.60 \(NO at \$0\.40\)/);
+  });
+
   it('"the next one up" and "the one below" step from the level the thread was last about, each step from the last', async () => {
     const ask = await reportConversation('https://kalshi.com/markets/kxbtcd/bitcoin-price-end-of-day/kxbtcd-26nov20');
     expect(await ask('is 100k likely?')).toMatch(/^\*\*No\*\*: \*\*Above \$100,000\*\* is at 4\.0%[^\n]*, less likely than not on the market's price; the model agrees/);
