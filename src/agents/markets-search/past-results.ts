@@ -50,6 +50,25 @@ export async function pastResults(client: KalshiClient, event: KalshiEvent, ques
   };
 }
 
+/**
+ * An event that has settled, asked by its address ("what happened in the october fed market?
+ * <address>"): what resolved YES, from the series' settled markets. Null when the series lists no
+ * settled event of that ticker (then it is not there at all).
+ */
+export async function settledEventResult(client: KalshiClient, eventTicker: string, apiUrl: string): Promise<Answer | null> {
+  const series = eventTicker.split('-')[0]!;
+  const settled = await client.settledMarkets(series).catch(() => null);
+  const e = settled ? settledEvents(settled, '', Math.floor(client.now().getTime() / 1000)).find((x) => x.ticker === eventTicker) : undefined;
+  if (!e) return null;
+  const won = e.markets.filter((m) => m.result === 'yes').map(labelOf);
+  const labels = e.markets.map(labelOf);
+  const result = won.length ? `${won.map((w) => `**${w}**`).join(', ')} resolved YES${labels.length > won.length ? ', every other outcome NO' : ''}` : 'every outcome resolved NO';
+  return {
+    text: `**${eventTicker}** has settled (trading closed ${new Date(e.closeTs * 1000).toISOString().slice(0, 10)}): ${result}${landed(won, labels)} [1].\n\nIt trades no more, so it has no live prices and no report; ask about the series' open event for its odds, or how often an outcome wins (“how often does … resolve YES?”) for its record.\n`,
+    citations: [{ order: 1, name: `Kalshi settled markets: ${series} series`, url: `${apiUrl}/markets?series_ticker=${encodeURIComponent(series)}&status=settled` }],
+  };
+}
+
 /** Where a ladder's result fell: above the highest "Above" rung to resolve YES, or below every rung when none did. */
 function landed(won: string[], labels: string[]): string {
   const rungs = labels.map((label) => ({ label, range: labelRange(label) })).filter((r) => r.range && rungSide(r.range) === 'above');

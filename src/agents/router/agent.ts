@@ -9,7 +9,7 @@ import { PAYOUT_ASKED } from '../markets-search/distribution.js';
 import { levelsAsked } from '../markets-search/asked.js';
 import type { OpenEventsIndex } from '../markets-search/index.js';
 import { MODEL_ASKED } from '../markets-search/search.js';
-import { pastResults } from '../markets-search/past-results.js';
+import { pastResults, settledEventResult } from '../markets-search/past-results.js';
 import { liveSummary } from '../prediction-markets/summary.js';
 import type { Agent, AgentEvent, AgentRequest, Answer, Citation, Usage } from '../types.js';
 import { listed, quoteCaller } from '../citations.js';
@@ -182,7 +182,13 @@ export function routerAgent(o: RouterOptions): Agent {
     await confirmEventAddress(address, o.kalshi);
     // Asked by ticker (or a search's find), the address has no slug of its own: the page is named from the series' title.
     // Nothing is yielded before it is read: an event that is not there is a 404, streamed or not, never a failed stream.
-    const summary = await liveSummary(o.kalshi, address.eventTicker, address.slug === address.seriesSegment ? null : eventPageUrl(address), o.apiUrl, o.reportCost);
+    const summary = await liveSummary(o.kalshi, address.eventTicker, address.slug === address.seriesSegment ? null : eventPageUrl(address), o.apiUrl, o.reportCost).catch(async (err: unknown) => {
+      // An event gone from the exchange's open list (and a snapshot's) may have settled: what resolved, from the series' record.
+      const settled = isSvcError(err) && err.code === 'event_not_found' ? await settledEventResult(o.kalshi, address.eventTicker, o.apiUrl) : null;
+      if (settled) return settled;
+      throw err;
+    });
+    if (!('event' in summary)) return yield* answer(summary, usage);
     yield { type: 'progress', message: `No stored report for ${address.eventTicker}; answering from its live prices.` };
     // What only a report says (the model, its gaps, the history) is said to be missing, not answered with prices alone.
     // An event about a model ("New frontier model …"): "model" in the question is its subject, not svc's model.

@@ -153,12 +153,16 @@ describe('the shipped demo snapshot', () => {
       expect(settled.status).toBe(404);
       expect(((await settled.json()) as any).error).toMatchObject({ code: 'event_not_found', param: 'input', message: expect.stringMatching(/^The Kalshi snapshot in use \(recorded 2026-11-19\) has no event 'KXFEDDECISION-26OCT': offline, only the events it recorded can be read\./) });
       expect(settled.headers.get('x-credits-charged')).toBe('0');
-      // Through the router, streamed, it is the same 404: no stream opens for an event that is not there.
+      // Through the router, streamed, an event that is nowhere is the same 404: no stream opens to fail.
       for (const model of ['svc-agent', 'svc-prediction-markets-agent:cache']) {
-        const streamed = await post(`${svc.baseURL}/responses`, apiKey, { model, input: 'https://kalshi.com/markets/kxfeddecision/fed/kxfeddecision-26oct', stream: true });
+        const streamed = await post(`${svc.baseURL}/responses`, apiKey, { model, input: 'https://kalshi.com/markets/kxfeddecision/fed/kxfeddecision-27oct', stream: true });
         expect(streamed.status, model).toBe(404);
         expect(((await streamed.json()) as any).error, model).toMatchObject({ code: 'event_not_found', param: 'input' });
       }
+      // The router answers what a settled one resolved to, from the series' record.
+      const past = await post(`${svc.baseURL}/responses`, apiKey, { model: 'svc-agent', input: 'what happened in the october fed market? https://kalshi.com/markets/kxfeddecision/fed/kxfeddecision-26oct' });
+      expect(past.status).toBe(200);
+      expect(((await past.json()) as any).output[0].content[0].text).toMatch(/^\*\*KXFEDDECISION-26OCT\*\* has settled \(trading closed 2026-10-20\): \*\*Cut more than 25bps\*\* resolved YES, every other outcome NO \[1\]\./);
     } finally {
       await svc.close();
     }
