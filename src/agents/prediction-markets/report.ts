@@ -178,7 +178,7 @@ function settledSummary(markets: readonly MarketView[]): string {
 
 /** Writes the research report: Markdown with numbered citations. Deterministic for the same data. */
 /** The contract snapshot's header: the exchange's own figures, one row per contract. */
-export const CONTRACT_HEADER = ['| Contract | Bid | Ask | Spread | Last | Volume | 24h volume | Open interest |', '|---|---|---|---|---|---|---|---|'];
+export const CONTRACT_HEADER = ['| Contract | Bid | Ask | Spread | Size at bid / ask | Last | Volume | 24h volume | Open interest |', '|---|---|---|---|---|---|---|---|---|'];
 
 /** A contract's row of the snapshot, exact as the exchange reports it; `cite`: its citation marker. */
 export function contractRow(m: KalshiMarket, cite: string): string {
@@ -190,7 +190,9 @@ export function contractRow(m: KalshiMarket, cite: string): string {
   const last = parseFixed(m.last_price_dollars);
   const num = (s: string | undefined) => (parseFixed(s) === null ? '—' : formatCount(parseFixed(s)!));
   const spread = bid !== null && ask !== null ? formatDollars(ask - bid) : bid === null && ask === null ? 'no quotes' : 'one-sided';
-  return `| ${m.ticker} ${cite} | ${bid === null ? '—' : formatDollars(bid)} | ${ask === null ? '—' : formatDollars(ask)} | ${spread} | ${last === null ? '—' : formatDollars(last)} | ${num(m.volume_fp)} | ${num(m.volume_24h_fp)} | ${num(m.open_interest_fp)} |`;
+  // How many contracts the best bid and ask are good for (a side with no orders has none).
+  const size = (price: number | null, fp: string | undefined) => (price === null ? '—' : num(fp));
+  return `| ${m.ticker} ${cite} | ${bid === null ? '—' : formatDollars(bid)} | ${ask === null ? '—' : formatDollars(ask)} | ${spread} | ${size(bid, m.yes_bid_size_fp)} / ${size(ask, m.yes_ask_size_fp)} | ${last === null ? '—' : formatDollars(last)} | ${num(m.volume_fp)} | ${num(m.volume_24h_fp)} | ${num(m.open_interest_fp)} |`;
 }
 
 /** How key claims cite: the event page, a market's data, another source (a settlement source, the contract terms). */
@@ -414,13 +416,18 @@ export function writeReport(r: Research, ctx: ReportContext): ReportBody {
     if (live.length === r.markets.length && live.length > 1) {
       const [bids, asks] = [live.map((v) => v.quote.bid), live.map((v) => v.quote.ask)];
       const n = live.length;
+      // How many sets the best prices are good for: the thinnest leg's size (NO is bought from the YES bids, YES from the asks).
+      const sets = (side: 'bid' | 'ask') => {
+        const sizes = live.map((v) => parseFixed(side === 'bid' ? v.market.yes_bid_size_fp : v.market.yes_ask_size_fp));
+        return sizes.every((x): x is number => x !== null) ? `the best prices are good for ${formatCount(Math.min(...sizes))} sets (the contract snapshot has each size), more filling at worse prices` : 'the report does not show how many contracts are offered at those prices';
+      };
       if (bids.every((b): b is number => b !== null) && bids.reduce((a, b) => a + b, 0) > SCALE) {
         const cost = n * SCALE - bids.reduce((a, b) => a + b, 0);
-        lines.push('', `**Arbitrage on these quotes:** NO on every outcome, each at 1 minus its YES bid, costs ${formatDollars(cost)} and pays $${n - 1} (every outcome but the winner pays), ${Math.round((((n - 1) * SCALE - cost) / SCALE) * 100)}¢ locked in before fees; the report does not show how many contracts are offered at those prices.`);
+        lines.push('', `**Arbitrage on these quotes:** NO on every outcome, each at 1 minus its YES bid, costs ${formatDollars(cost)} and pays $${n - 1} (every outcome but the winner pays), ${Math.round((((n - 1) * SCALE - cost) / SCALE) * 100)}¢ locked in before fees; ${sets('bid')}.`);
       }
       if (asks.every((a): a is number => a !== null) && asks.reduce((a, b) => a + b, 0) < SCALE) {
         const cost = asks.reduce((a, b) => a + b, 0);
-        lines.push('', `**Arbitrage on these quotes:** YES on every outcome at the ask costs ${formatDollars(cost)} for the $1 the winner pays, ${Math.round(((SCALE - cost) / SCALE) * 100)}¢ before fees if one of them must resolve YES; the report does not show how many contracts are offered at those prices.`);
+        lines.push('', `**Arbitrage on these quotes:** YES on every outcome at the ask costs ${formatDollars(cost)} for the $1 the winner pays, ${Math.round(((SCALE - cost) / SCALE) * 100)}¢ before fees if one of them must resolve YES; ${sets('ask')}.`);
       }
     }
   }

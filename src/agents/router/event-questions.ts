@@ -5,7 +5,7 @@ import { listed } from '../citations.js';
 import { editDistance } from '../../text.js';
 import { LEVEL_EXPECTED_ASKED, ODDS_FORMAT_ASKED } from '../markets-search/distribution.js';
 import { bestRow, bullets, byLevel, cited, modelBetween, modelSum, isLadder, labelLevels, levelOfRow, levelsNamed, names, outcomeOf, percent, points, readReport, refsOf, rowLine, rungSide, sumOf, type Row } from './report-rows.js';
-import { CHANCE_SAID, MONEY_GROUPS, chancesInPercent, pricesInCents, MONEY_SAID, NO_BOUGHT, SUPPOSED_PRICE, anomaliesText, arbitrageText, bestTradeText, bothSidesText, heldPosition, mostTradedText, POSITION_HELD, overroundText, pricedText, quoteText, sizingText } from './trading-answers.js';
+import { CHANCE_SAID, MONEY_GROUPS, chancesInPercent, pricesInCents, MONEY_SAID, NO_BOUGHT, SUPPOSED_PRICE, anomaliesText, arbitrageText, bestTradeText, bothSidesText, DEPTH_ASKED, heldPosition, mostTradedText, POSITION_HELD, overroundText, pricedText, quoteText, sizingText } from './trading-answers.js';
 import { LAST_CLAIM, LAST_N, LIKELIHOOD, SOURCE_ASKED, lastCount, lastEventsText, baseRateText, basicsText, cheapText, ladderBandsText, ladderSpanText, likelihoodText, methodText, modelWhyText, pastText, placedText, previousText, pricedAboveText, rangeSpanText, rulesText, summaryText, expectedText, oddsFormatText, whyMovedText, whyText } from './report-answers.js';
 
 // Questions about an event already reported on ("which outcome does the model favour?", "when
@@ -100,6 +100,8 @@ export function eventQuestion(question: string): EventQuestion | null {
   if (SOURCES_ASKED.test(q)) return 'sources';
   // "I bought 100 hold yes at 12c last week, where am I now?": the position marked at the book, not last week's prices.
   if (heldPosition(question)) return 'quote';
+  // "How much can I buy at 34c?", "how much hike can i buy before the price moves?": what the book is good for.
+  if (DEPTH_ASKED.test(q)) return 'quote';
   // "How many of the last 5 came in below 41?", "last 3 weeks, which bucket won?": the series' record, counted.
   // (A count claimed, "lakers won 4 of the last 5 right?", is checked first, whatever else is asked; a
   // short one, "below 0 in the last 6", needs no verb; prices and volumes over days are moves.)

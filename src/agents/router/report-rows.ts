@@ -27,6 +27,9 @@ export interface Contract {
   volume: string;
   day: string;
   interest: string;
+  /** Contracts offered at the best bid and ask ("1,698", "—"); absent from reports written before the snapshot showed them. */
+  bidSize?: string;
+  askSize?: string;
 }
 
 /** The report's sections by heading, and its outcome table's rows. */
@@ -50,10 +53,18 @@ export function readReport(text: string): { sections: Map<string, string>; rows:
   // The contract snapshot's rows carry their outcome's citation marker: joined to the outcome by it.
   const contracts = new Map<string, Contract>();
   const snapshot = [...sections.entries()].find(([h]) => h.startsWith('contract snapshot'))?.[1] ?? '';
+  // Read by the header's names: reports stored before the size column have none.
+  const cellsOf = (l: string) => l.split('|').slice(1, -1).map((c) => c.trim());
+  const header = cellsOf(snapshot.split('\n').find((l) => l.startsWith('| Contract |')) ?? '| Contract | Bid | Ask | Spread | Last | Volume | 24h volume | Open interest |');
+  const at = (name: string) => header.indexOf(name);
   for (const line of snapshot.split('\n').filter((l) => l.startsWith('|') && !l.startsWith('|---') && !l.startsWith('| Contract |'))) {
-    const [contract, bid, ask, spread, last, volume, day, interest] = line.split('|').slice(1, -1).map((c) => c.trim());
+    const cells = cellsOf(line);
+    const cell = (name: string) => (at(name) === -1 ? undefined : cells[at(name)]);
+    const [contract, ask] = [cells[0], cell('Ask')];
     const refs = /(\[\d+\])+\s*$/.exec(contract ?? '')?.[0];
-    if (refs && ask !== undefined) contracts.set(refs, { ticker: contract!.replace(/\s*(\[\d+\])+\s*$/, ''), bid: bid!, ask, spread: spread!, last: last!, volume: volume!, day: day!, interest: interest! });
+    const sizes = cell('Size at bid / ask')?.split(' / ');
+    if (refs && ask !== undefined)
+      contracts.set(refs, { ticker: contract!.replace(/\s*(\[\d+\])+\s*$/, ''), bid: cell('Bid')!, ask, spread: cell('Spread')!, last: cell('Last')!, volume: cell('Volume')!, day: cell('24h volume')!, interest: cell('Open interest')!, ...(sizes?.length === 2 ? { bidSize: sizes[0], askSize: sizes[1] } : {}) });
   }
   return { sections, rows, contracts };
 }

@@ -28,6 +28,33 @@ export const pricesInCents = (text: string) =>
     .replace(/(\d{1,2})\s*¢/g, '$1c')
     .replace(/\b(to|at|for|from|@)\s*\$?(0?\.\d{1,2})(?![\d%]|\s*(?:k|x|bps?|million|billion|degrees?|°)\b)/gi, (_, word: string, x: string) => `${word} ${Math.round(Number(x) * 100)}c`);
 
+/** How many contracts a price is good for ("how much can i buy at that price?", "how deep is the book?", "how many are offered at the ask?"). */
+export const DEPTH_ASKED =
+  /\bhow (?:much|many)\b[^?]{0,40}\b(?:can|could) (?:i|you|we)\s+(?:buy|get|sell|fill|lift|grab)\b|\bhow (?:much|many)\b[^?]{0,30}\b(?:offered|on offer|bid|for sale|available|up for grabs|there)\b|\b(?:depth|how deep|thin|size (?:on|at) the (?:bid|ask|offer)|sizes?\s+(?:on|at)\b|get filled|filled at|fill at|before the price moves|liquidity at)\b/i;
+
+/** "728.5" of a size cell; null for "—" or a report that did not show sizes. */
+const sizeOf = (cell: string | undefined) => (cell && /^\d/.test(cell) ? Number(cell.replace(/,/g, '')) : null);
+
+/** What the best bid and ask are good for, in contracts and dollars, of the side asked. */
+function depthText(c: Contract, no: boolean): string {
+  const [bid, ask] = [dollars(c.bid), dollars(c.ask)];
+  const [bidSize, askSize] = [sizeOf(c.bidSize), sizeOf(c.askSize)];
+  if (c.bidSize === undefined) return '. The report shows the best prices but not how many contracts they are good for; the order book behind them is on the exchange';
+  const count = (n: number) => n.toLocaleString('en-US', { maximumFractionDigits: 2 });
+  // YES is bought from the YES asks; NO from the YES bids (a NO at 1 minus the bid is the other side of that order).
+  const yes = ask === null || askSize === null ? 'no YES is offered' : `${count(askSize)} YES contracts are offered at the ask, $${ask.toFixed(2)} ($${money(askSize * ask)} in all)`;
+  const noSide = bid === null || bidSize === null ? 'no NO is offered (no YES bid)' : `${count(bidSize)} NO contracts at $${(1 - bid).toFixed(2)}, the other side of the ${count(bidSize)} YES bid at $${bid.toFixed(2)} ($${money(bidSize * (1 - bid))} in all)`;
+  return `. ${no ? `${capitalise(noSide)}; ${yes}` : `${capitalise(yes)}; ${noSide}`}: beyond that, orders fill at worse prices further into the book, which the snapshot does not show`;
+}
+
+const capitalise = (t: string) => t.charAt(0).toUpperCase() + t.slice(1);
+
+/** The note that a number of contracts is more than the best price is good for; '' otherwise. */
+function beyondBest(c: Contract, side: 'YES' | 'NO', wanted: number, price: number): string {
+  const size = sizeOf(side === 'YES' ? c.askSize : c.bidSize);
+  return size !== null && wanted > size ? `only ${size.toLocaleString('en-US', { maximumFractionDigits: 2 })} ${side} are offered at $${price.toFixed(2)}, the rest filling at worse prices` : '';
+}
+
 /** What introduces a chance the asker supplies ("i think", "my fair is", "at that", "kelly at"). */
 const CHANCE_LEAD = String.raw`\b(?:i (?:think|reckon|believe|figure|estimate|put|give|say|got|have|see|make|price|rate|peg|value)|i'd (?:say|put|give)|my (?:estimate|view|number|odds|probability|model|guess|fair(?: value| price| odds| probability| prob)?|true odds|read)(?: is| says| of| at)?|(?:at|with|using|on) (?:that|my|a|an)|(?:true|real|fair) (?:odds|chance|probability|value|price)(?: is| are| of)?|kelly(?:\s+(?:on|for)\s+[a-z0-9'+.-]+)?\s+at)(?:\s+(?!above\b|below\b|over\b|under\b|between\b|or\b|to\b)[a-z0-9']+){0,3}?\s+`;
 
@@ -173,6 +200,7 @@ export function quoteText(question: string, shown: Row[], contracts: Map<string,
       lines.push(`${line}. ${positionText(position, r, c, believed)}.`);
       continue;
     }
+    if (DEPTH_ASKED.test(question)) line += depthText(c, NO_BOUGHT.test(question));
     const [bid, ask] = supposed === null ? [dollars(c.bid), dollars(c.ask)] : [supposed, supposed];
     // NO is bought at 1 minus the best YES bid, and pays when the outcome does not happen.
     const noPrice = bid === null ? null : 1 - bid;
@@ -186,7 +214,8 @@ export function quoteText(question: string, shown: Row[], contracts: Map<string,
     if (/\bcosts?\b|\b(?:yes|no) side\b/i.test(question) && !payout && quantity === null && stake === null && each !== null) line += `. A ${no ? 'NO' : 'YES'} contract costs $${each.toFixed(2)}${no ? ' (1 minus the YES bid)' : ' at the ask'} and pays $1.00 if it resolves ${no ? 'NO' : 'YES'}`;
     if (quantity !== null && quantity > 0 && each !== null && stake === null) {
       const cost = (quantity * Math.round(each * 100)) / 100;
-      line += `. ${quantity.toLocaleString('en-US')} ${no ? 'NO' : 'YES'} contracts at $${each.toFixed(2)} cost $${money(cost)}, the most they can lose; if it resolves ${no ? 'NO' : 'YES'} they pay $${money(quantity)}, a profit of $${money(quantity - cost)} before fees`;
+      const thin = supposed === null ? beyondBest(c, no ? 'NO' : 'YES', quantity, each) : '';
+      line += `. ${quantity.toLocaleString('en-US')} ${no ? 'NO' : 'YES'} contracts at $${each.toFixed(2)} cost $${money(cost)}, the most they can lose; if it resolves ${no ? 'NO' : 'YES'} they pay $${money(quantity)}, a profit of $${money(quantity - cost)} before fees${thin ? ` (${thin}, so the cost would be higher)` : ''}`;
     }
     // "If I bet $100 on the Bills", "EV of $200 on Lakers YES?": that stake in whole contracts at the price of the side bought.
     let held = quantity !== null && quantity > 0 && stake === null ? quantity : null;
@@ -318,7 +347,9 @@ export function sizingText(question: string, rows: Row[], contracts: Map<string,
   const inDollars = (share: number) => {
     const stake = bankroll! * share;
     const count = Math.floor(Math.round(stake * 100) / Math.round(t.paid * 100));
-    return `$${money(stake)} (${count.toLocaleString('en-US')} contract${count === 1 ? '' : 's'} at $${t.paid.toFixed(2)})`;
+    const book = supposed === null ? contracts.get(outcomeOf(t.r.outcome).refs) : undefined;
+    const thin = book ? beyondBest(book, t.side, count, t.paid) : '';
+    return `$${money(stake)} (${count.toLocaleString('en-US')} contract${count === 1 ? '' : 's'} at $${t.paid.toFixed(2)}${thin ? `; ${thin}` : ''})`;
   };
   // "Quarter kelly on 1k": a quarter of it too.
   const quarter = /\bquarter[- ]kelly\b|\bkelly\b[^?]*\bquarter\b/i.test(question);
@@ -379,9 +410,17 @@ export function arbitrageText(rows: Row[], contracts: Map<string, Contract>, exc
     const { name, refs } = outcomeOf(r.outcome);
     const c = contracts.get(refs);
     const [bid, ask] = [dollars(c?.bid), dollars(c?.ask)];
-    return c ? [{ r, name, refs, bid, ask, range: labelRange(name) }] : [];
+    return c ? [{ r, name, refs, bid, ask, range: labelRange(name), bidSize: sizeOf(c.bidSize), askSize: sizeOf(c.askSize), sized: c.bidSize !== undefined }] : [];
   });
   if (quoted.length < 2) return null;
+  const caveat = `On the report's quotes, which move; Kalshi's fees take part of any edge${quoted.every((q) => q.sized) ? '.' : ', and the report does not show how many contracts are offered at those prices.'}`;
+  const count = (n: number) => n.toLocaleString('en-US', { maximumFractionDigits: 2 });
+  // How many of a trade the best prices are good for: the thinnest leg's size.
+  const goodFor = (legs: { size: number | null; name: string; side: 'YES' | 'NO' }[], what: string) => {
+    if (!quoted.every((q) => q.sized) || legs.some((l) => l.size === null)) return '';
+    const thinnest = legs.reduce((a, b) => (b.size! < a.size! ? b : a));
+    return ` The best prices are good for ${count(thinnest.size!)} ${what} (the thinnest leg, ${thinnest.side} on ${thinnest.name}); more fill at worse prices.`;
+  };
   const found: string[] = [];
   let checked: string;
   if (isLadder(rows)) {
@@ -396,7 +435,7 @@ export function arbitrageText(rows: Row[], contracts: Map<string, Contract>, exc
         if (!cheapest || cost < cheapest.cost) cheapest = { wide, narrow, cost };
         if (cost < 1 - 1e-9) {
           found.push(
-            `- YES on **${wide.name}** at the ask, ${cents(wide.ask)} ${wide.refs}, and NO on **${narrow.name}** at ${cents(1 - narrow.bid)} (1 minus its ${cents(narrow.bid)} YES bid) ${narrow.refs}: ${cents(cost)} for a pair that pays at least $1 whatever happens (YES on ${narrow.name} means YES on ${wide.name}), so about ${((1 - cost) * 100).toFixed(0)}¢ locked in per pair before fees.`,
+            `- YES on **${wide.name}** at the ask, ${cents(wide.ask)} ${wide.refs}, and NO on **${narrow.name}** at ${cents(1 - narrow.bid)} (1 minus its ${cents(narrow.bid)} YES bid) ${narrow.refs}: ${cents(cost)} for a pair that pays at least $1 whatever happens (YES on ${narrow.name} means YES on ${wide.name}), so about ${((1 - cost) * 100).toFixed(0)}¢ locked in per pair before fees.${goodFor([{ size: wide.askSize, name: wide.name, side: 'YES' }, { size: narrow.bidSize, name: narrow.name, side: 'NO' }], 'pairs')}`,
           );
         }
       }
@@ -415,8 +454,8 @@ export function arbitrageText(rows: Row[], contracts: Map<string, Contract>, exc
     // "100 sets": that many of each.
     const sets = Number(/\b(\d[\d,]*)\s+(?:sets?|of each|each|pairs?)\b/i.exec(question)?.[1]?.replace(/,/g, '') ?? 0);
     const ofSets = (cost: number, pays: number) => (sets > 0 ? ` ${sets.toLocaleString('en-US')} sets cost $${money(sets * cost)} and pay $${money(sets * pays)}: $${money(sets * (pays - cost))} locked in before fees.` : '');
-    if (sumAsk !== null && sumAsk < 1 - 1e-9) found.push(`- YES on every outcome at the ask: ${cents(sumAsk)} for the $1 the winner pays, ${((1 - sumAsk) * 100).toFixed(0)}¢ locked in before fees ${refsOf(rows)}.${ofSets(sumAsk, 1)}`);
-    if (sumBid !== null && sumBid > 1 + 1e-9) found.push(`- NO on every outcome at 1 minus its YES bid: ${cents(quoted.length - sumBid)} for at least $${quoted.length - 1} (every outcome but the winner pays), ${((sumBid - 1) * 100).toFixed(0)}¢ locked in before fees ${refsOf(rows)}.${ofSets(quoted.length - sumBid, quoted.length - 1)}`);
+    if (sumAsk !== null && sumAsk < 1 - 1e-9) found.push(`- YES on every outcome at the ask: ${cents(sumAsk)} for the $1 the winner pays, ${((1 - sumAsk) * 100).toFixed(0)}¢ locked in before fees ${refsOf(rows)}.${ofSets(sumAsk, 1)}${goodFor(quoted.map((q) => ({ size: q.askSize, name: q.name, side: 'YES' as const })), 'sets')}`);
+    if (sumBid !== null && sumBid > 1 + 1e-9) found.push(`- NO on every outcome at 1 minus its YES bid: ${cents(quoted.length - sumBid)} for at least $${quoted.length - 1} (every outcome but the winner pays), ${((sumBid - 1) * 100).toFixed(0)}¢ locked in before fees ${refsOf(rows)}.${ofSets(quoted.length - sumBid, quoted.length - 1)}${goodFor(quoted.map((q) => ({ size: q.bidSize, name: q.name, side: 'NO' as const })), 'sets')}`);
     checked = `YES on every outcome costs ${sumAsk === null ? 'an unknown amount (an outcome has no ask)' : cents(sumAsk)} at the asks, and NO on every outcome ${sumBid === null ? 'cannot be priced (an outcome has no bid)' : `${cents(quoted.length - sumBid)} against the $${quoted.length - 1} it pays`}`;
     // The side asked about locks in a loss: said first, with the other side's lock-in, if any, after it.
     const loss =
@@ -426,7 +465,6 @@ export function arbitrageText(rows: Row[], contracts: Map<string, Contract>, exc
           ? `No: NO on every outcome at 1 minus each YES bid costs ${cents(quoted.length - sumBid)} and pays exactly $${quoted.length - 1} (every outcome but the winner), ${sumBid < 1 - 1e-9 ? `${Math.round((1 - sumBid) * 100)}¢ lost whatever happens` : 'nothing gained'}, before fees ${refsOf(rows)}.`
           : null;
     if (loss) {
-      const caveat = 'On the report\'s quotes, which move; Kalshi\'s fees take part of any edge, and the report does not show how many contracts are offered at those prices.';
       return `${loss}${found.length ? `\n\nThe other way round there is one:\n\n${found.join('\n')}` : ''}\n\n${caveat}`;
     }
   } else return null;
@@ -438,7 +476,6 @@ export function arbitrageText(rows: Row[], contracts: Map<string, Contract>, exc
   if (!found.length && exclusive && !isLadder(rows) && (checked.includes('unknown amount') || checked.includes('cannot be priced'))) {
     return `Cannot tell on the report's quotes: ${checked}, and an arbitrage across exclusive outcomes needs every one of them priced.\n\n${quoteText('', rows, contracts) ?? ''}`;
   }
-  const caveat = 'On the report\'s quotes, which move; Kalshi\'s fees take part of any edge, and the report does not show how many contracts are offered at those prices.';
   if (found.length) return `Yes, on the report's quotes:\n\n${found.join('\n')}\n\n${caveat}`;
   return `No arbitrage on the report's quotes: ${checked}.\n\n${quoteText('', rows, contracts) ?? ''}\n\n${caveat}`;
 }

@@ -25,6 +25,9 @@ export interface KalshiMarket {
   previous_yes_bid_dollars?: string;
   previous_yes_ask_dollars?: string;
   previous_price_dollars?: string;
+  /** Contracts offered at the best YES bid and ask. */
+  yes_bid_size_fp?: string;
+  yes_ask_size_fp?: string;
   volume_fp?: string;
   volume_24h_fp?: string;
   open_interest_fp?: string;

@@ -169,8 +169,11 @@ describe('the report', () => {
       const ask = parseFixed(m.yes_ask_dollars)!;
       if (bid === 0 && ask === 1_000_000) expect(row.slice(1, 4)).toEqual(['—', '—', 'no quotes']);
       else expect(row.slice(1, 4)).toEqual([formatDollars(bid), formatDollars(ask), formatDollars(ask - bid)]);
-      expect(row[4]).toBe(formatDollars(parseFixed(m.last_price_dollars)!));
-      expect(row.slice(5)).toEqual([formatCount(parseFixed(m.volume_fp)!), formatCount(parseFixed(m.volume_24h_fp)!), formatCount(parseFixed(m.open_interest_fp)!)]);
+      // How many contracts each best price is good for; a side without orders has none.
+      const size = (price: number, none: number, fp: string | undefined) => (price === none ? '—' : fp === undefined ? '—' : formatCount(parseFixed(fp)!));
+      expect(row[4]).toBe(`${size(bid, 0, m.yes_bid_size_fp)} / ${size(ask, 1_000_000, m.yes_ask_size_fp)}`);
+      expect(row[5]).toBe(formatDollars(parseFixed(m.last_price_dollars)!));
+      expect(row.slice(6)).toEqual([formatCount(parseFixed(m.volume_fp)!), formatCount(parseFixed(m.volume_24h_fp)!), formatCount(parseFixed(m.open_interest_fp)!)]);
     }
   });
 

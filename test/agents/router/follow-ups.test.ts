@@ -667,7 +667,7 @@ describe('several questions in one, and odds follow-ups that change topic', () =
     expect(await cpi("what's the vig?")).toMatch(/^These outcomes are not mutually exclusive \(each is a yes\/no of its own\), so their prices are not meant to add up to 100%/);
     // Arbitrage: a rung priced above the rung that contains it is one; exclusive outcomes whose asks add up past $1 are none.
     expect(await cpi('is there an arbitrage between 2.6 and 2.8?')).toMatch(
-      /^Yes, on the report's quotes:\n\n- YES on \*\*Above 2\.6\*\* at the ask, \$0\.93 \[1\], and NO on \*\*Above 2\.8\*\* at \$0\.05 \(1 minus its \$0\.95 YES bid\) \[2\]: \$0\.98 for a pair that pays at least \$1 whatever happens \(YES on Above 2\.8 means YES on Above 2\.6\), so about 2¢ locked in per pair before fees\.\n\nOn the report's quotes, which move; Kalshi's fees/,
+      /^Yes, on the report's quotes:\n\n- YES on \*\*Above 2\.6\*\* at the ask, \$0\.93 \[1\], and NO on \*\*Above 2\.8\*\* at \$0\.05 \(1 minus its \$0\.95 YES bid\) \[2\]: \$0\.98 for a pair that pays at least \$1 whatever happens \(YES on Above 2\.8 means YES on Above 2\.6\), so about 2¢ locked in per pair before fees\. The best prices are good for 493 pairs \(the thinnest leg, NO on Above 2\.8\); more fill at worse prices\.\n\nOn the report's quotes, which move; Kalshi's fees/,
     );
     // No arbitrage, and the nearest miss: the crossed rungs' pair costs a cent more than the $1 it is sure to pay.
     expect(await btc('is there an arbitrage?')).toMatch(/^No arbitrage on the report's quotes: no rung can be bought with NO on a rung inside it for less than the \$1 the pair is sure to pay; the cheapest pair, YES on \*\*Above \$100,000\*\* at \$0\.05 and NO on \*\*Above \$104,000\*\* at \$0\.96 (?:\[\d\])+, costs \$1\.01 for \$1 sure \(and \$2 if the result lands between them\), 1¢ over what it is sure to pay\./);
@@ -691,7 +691,7 @@ describe('several questions in one, and odds follow-ups that change topic', () =
       'A NO contract bought at $0.49 (1 minus the bid) pays $1.00 if it resolves NO: $0.51 profit per contract before fees, the $0.49 lost if it resolves YES. 500 NO contracts at $0.49 cost $245, the most they can lose; if it resolves NO they pay $500, a profit of $255 before fees.',
     );
     // Said other ways: "I want N NO contracts", "and if instead I buy N YES on …".
-    expect(await fed("I want 1000 NO contracts on hike, what's my max loss?")).toContain('1,000 NO contracts at $0.49 cost $490, the most they can lose; if it resolves NO they pay $1,000, a profit of $510 before fees.');
+    expect(await fed("I want 1000 NO contracts on hike, what's my max loss?")).toContain('1,000 NO contracts at $0.49 cost $490, the most they can lose; if it resolves NO they pay $1,000, a profit of $510 before fees (only 699 NO are offered at $0.49, the rest filling at worse prices, so the cost would be higher).');
     expect(await fed('and if instead I buy 300 YES on hold?')).toContain('300 YES contracts at $0.18 cost $54, the most they can lose; if it resolves YES they pay $300, a profit of $246 before fees.');
     // "I mean" is no mean; "sept" is September; an outcome of the report named is this event's.
     for (const q of ['what did they do in sept', 'i mean the september meeting, what resolved']) {
@@ -781,7 +781,7 @@ describe('several questions in one, and odds follow-ups that change topic', () =
     expect(await fedTurns('kelly on NO hold with $10,000', 'what about with a 10k bankroll')).toMatch(/^On the model, the trade to size is \*\*NO on Hold\*\* at \$0\.86[^\n]* is \*\*11\.4%\*\* of the bankroll; half Kelly 5\.7%\. On \$10,000: \$1,142\.86/);
     // A chance the asker supplies is weighed instead of the model's, and is no level naming an outcome.
     expect(await fed('if i think hike is 60%, EV on 100 yes')).toMatch(/^- \*\*Hike 25bps\*\* \(KXFEDDECISION-26DEC-D\)[^\n]*Buying YES at \$0\.52 against your 60\.0%: expected value \+\$0\.080 per \$1 contract before fees \(\+\$8 on 100 contracts\), favoured on your estimate\./);
-    expect(await fedTurns('if i think hike is 60%, EV on 100 yes', 'full kelly on 2500 at that 60%')).toMatch(/^On your 60\.0% for Hike 25bps, the trade to size is \*\*YES on Hike 25bps\*\* at \$0\.52 against your 60\.0%[^\n]* is \*\*16\.7%\*\* of the bankroll; half Kelly 8\.3%\. On \$2,500: \$416\.67 \(801 contracts at \$0\.52\) at full Kelly/);
+    expect(await fedTurns('if i think hike is 60%, EV on 100 yes', 'full kelly on 2500 at that 60%')).toMatch(/^On your 60\.0% for Hike 25bps, the trade to size is \*\*YES on Hike 25bps\*\* at \$0\.52 against your 60\.0%[^\n]* is \*\*16\.7%\*\* of the bankroll; half Kelly 8\.3%\. On \$2,500: \$416\.67 \(801 contracts at \$0\.52; only 493\.5 YES are offered at \$0\.52, the rest filling at worse prices\) at full Kelly/);
     expect(await fedTurns('whats the price of hike', 'kelly on that with a 10k bankroll')).toMatch(/^On the model, the trade to size is \*\*NO on Hike 25bps\*\* at \$0\.49/);
     expect(await fedTurns('whats the price of hike', 'cost of 50 yes on it and what do i net if it hits')).toMatch(/^- \*\*Hike 25bps\*\* \(KXFEDDECISION-26DEC-D\)[^\n]*50 YES contracts at \$0\.52 cost \$26, the most they can lose; if it resolves YES they pay \$50, a profit of \$24 before fees/);
     // "Coin flip?" is how likely; "sum of both cut outcomes" adds them up.
@@ -1019,6 +1019,13 @@ describe('several questions in one, and odds follow-ups that change topic', () =
     const lakers = ['lakers celtics odds', 'kelly on lakers, 1k'];
     expect(await chain(...lakers, 'what if i think lakers are 70%')).toMatch(/^On your 70\.0% for Away team \(Lakers\)[^\n]*is \*\*18\.9%\*\* of the bankroll[^\n]*On \$1,000: \$189\.19/);
     expect(await chain(...lakers, 'what if i think lakers are 70%', 'what if i think 0.4')).toMatch(/^On your 40\.0% for Away team \(Lakers\), the trade to size is \*\*NO on Away team \(Lakers\)\*\*/);
+  });
+
+  it('what the best prices are good for: "how much hold can i buy at the ask before the price moves?" gives the sizes at the bid and ask', async () => {
+    await reportConversation('https://kalshi.com/markets/kxfeddecision/fed-rate-decision/kxfeddecision-26dec');
+    const depth = await chain('fed december odds', 'how much hold can i buy at the ask before the price moves?');
+    expect(depth).toContain('1,323.5 YES contracts are offered at the ask, $0.18 ($238.23 in all); 1,558 NO contracts at $0.86, the other side of the 1,558 YES bid at $0.14 ($1,339.88 in all): beyond that, orders fill at worse prices further into the book');
+    expect(depth).not.toMatch(/7 days ago|Price move/);
   });
 
   it('a price supposed as traders write it: "45¢", "0.35", "$.6"', async () => {

@@ -62,9 +62,10 @@ describe('trading questions without a stored report', () => {
       'kelly on hold with 1k?',
     );
     expect(arb).toMatch(/^Yes, on the live quotes:\n\n- NO on every outcome at 1 minus its YES bid: \$2\.95 for at least \$3 \(every outcome but the winner pays\), 5¢ locked in before fees/);
-    expect(arb).toContain('the quotes do not show how many contracts are offered');
+    // How many sets the best prices are good for: the thinnest leg's size.
+    expect(arb).toContain('The best prices are good for 341 sets (the thinnest leg, NO on Cut 25bps); more fill at worse prices.');
     expect(kelly).toMatch(/^On your 20\.0% for Cut 25bps, the trade to size is \*\*YES on Cut 25bps\*\* at \$0\.12 against your 20\.0%: expected value \+\$0\.080 per \$1 contract \[1\]\. The Kelly fraction, \(p − c\)\/\(1 − c\) = \(20\.0% − \$0\.12\) \/ \(1 − \$0\.12\), is \*\*9\.1%\*\* of the bankroll; half Kelly 4\.5%\. On \$1,000: \$90\.91 \(757 contracts at \$0\.12\)/);
-    expect(again).toMatch(/^On your 30\.0% for Cut 25bps[^\n]*is \*\*20\.5%\*\* of the bankroll[^\n]*On \$1,000: \$204\.55 \(1,704 contracts at \$0\.12\)/);
+    expect(again).toMatch(/^On your 30\.0% for Cut 25bps[^\n]*is \*\*20\.5%\*\* of the bankroll[^\n]*On \$1,000: \$204\.55 \(1,704 contracts at \$0\.12; only 1,076\.5 YES are offered at \$0\.12, the rest filling at worse prices\)/);
     expect(priced).toMatch(/^Supposing YES on \*\*Cut 25bps\*\* trades at \$0\.15 \(NO at \$0\.85\), not the live quotes: on your 30\.0% for Cut 25bps[^\n]*is \*\*17\.6%\*\* of the bankroll/);
     // No chance given and no model: nothing to size on, said so.
     expect(modelless).toMatch(/^No report is stored for KXFEDDECISION-26DEC yet, so there is no model probability/);
@@ -133,7 +134,7 @@ describe('trading questions without a stored report', () => {
   it('"lift the offer for 150" is 150 contracts at the ask; a chance of one\'s own ("i got it at 75%") sizes Kelly on the outcome discussed, and "half kelly then" keeps that chance and bankroll', async () => {
     const [, lift, kelly, half] = await chain('eth above 3400 tomorrow?', "lift the offer for 150, what's that run me and what's the max payout", 'i got it at 75%, ev and full kelly on a 3k roll', 'half kelly then, how many contracts');
     expect(lift).toContain('150 YES contracts at $0.67 cost $100.50, the most they can lose; if it resolves YES they pay $150');
-    expect(kelly).toMatch(/^On your 75\.0% for Above \$3,400, the trade to size is \*\*YES on Above \$3,400\*\* at \$0\.67[^\n]*is \*\*24\.2%\*\* of the bankroll; half Kelly 12\.1%\. On \$3,000: \$727\.27 \(1,085 contracts at \$0\.67\) at full Kelly, \$363\.64 \(542 contracts at \$0\.67\) at half\./);
+    expect(kelly).toMatch(/^On your 75\.0% for Above \$3,400, the trade to size is \*\*YES on Above \$3,400\*\* at \$0\.67[^\n]*is \*\*24\.2%\*\* of the bankroll; half Kelly 12\.1%\. On \$3,000: \$727\.27 \(1,085 contracts at \$0\.67; only 721\.5 YES are offered at \$0\.67, the rest filling at worse prices\) at full Kelly, \$363\.64 \(542 contracts at \$0\.67\) at half\./);
     expect(half).toContain('$363.64 (542 contracts at $0.67) at half');
   });
 
