@@ -287,22 +287,26 @@ const pct = (x: number) => `${x >= 0 ? '+' : '−'}${Math.abs(x * 100).toFixed(1
 /** A table cell: the figure in the row's scale ("85,777" in millions, "1.40" per share). */
 function cell(v: MetricValue | null, metric: MetricDef, scale: number): string {
   if (!v) return '—';
-  const digits = metric.unit === 'perShare' ? 2 : 0;
+  // (Billions show two decimals: 80.54, not 81.)
+  const digits = metric.unit === 'perShare' || scale > 6 ? 2 : 0;
   const n = (v.value / 10 ** scale).toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: metric.unit === 'perShare' ? 4 : digits });
   return `${n}${v.derivation ? '†' : ''}${v.restatedFrom ? '‡' : ''}${v.approximate ? ' (approx.)' : ''}`;
 }
 
-function rowUnit(metric: MetricDef, unit: string): { scale: number; label: string } {
+const SCALE_WORDS: Record<number, string> = { 3: 'thousand', 6: 'million', 9: 'billion' };
+
+/** A row's unit: millions unless another scale was asked ("in billions please"); per-share figures as they are. */
+function rowUnit(metric: MetricDef, unit: string, asked: number = 6): { scale: number; label: string } {
   const currency = unit.split('/')[0]!;
   const money = currency === 'USD' ? '$' : `${currency} `;
   if (metric.unit === 'perShare') return { scale: 0, label: `${money.trim()} per share` };
-  if (metric.unit === 'shares') return { scale: 6, label: 'million shares' };
-  return { scale: 6, label: `${money.trim()} million` };
+  if (metric.unit === 'shares') return { scale: asked, label: `${SCALE_WORDS[asked]} shares` };
+  return { scale: asked, label: `${money.trim()} ${SCALE_WORDS[asked]}` };
 }
 
 const periodLabel = (p: FiscalPeriod, calendarYear: boolean) => (p.kind === 'year' ? `FY${p.fy}` : `Q${p.q} ${calendarYear ? '' : 'FY'}${p.fy}`);
 
-async function table(lib: SecLibrary, ref: CompanyRef, metrics: MetricId[], span: Span, margin: boolean, ratios: readonly RatioDef[], sources: SourceList, progress: (m: string) => void): Promise<string[]> {
+async function table(lib: SecLibrary, ref: CompanyRef, metrics: MetricId[], span: Span, margin: boolean, ratios: readonly RatioDef[], sources: SourceList, progress: (m: string) => void, amountScale?: number): Promise<string[]> {
   const { company, financials } = await lib.profile(ref);
   if (!financials) {
     // A snapshot holds only the companies recorded in it: one missing from it may well file XBRL data.
@@ -369,9 +373,9 @@ async function table(lib: SecLibrary, ref: CompanyRef, metrics: MetricId[], span
     const metric = metricById(m);
     const series = values.get(m)!;
     const unit = series.find((v) => v)?.unit ?? 'USD';
-    const { scale, label } = rowUnit(metric, unit);
+    const { scale, label } = rowUnit(metric, unit, amountScale);
     const sum = total && 'of' in total ? total.of.get(m) : undefined;
-    const sumCell = !total ? [] : [sum ? `**${(sum / 10 ** scale).toLocaleString('en-US', { maximumFractionDigits: 0 })}**` : '—'];
+    const sumCell = !total ? [] : [sum ? `**${(sum / 10 ** scale).toLocaleString('en-US', { maximumFractionDigits: scale > 6 ? 2 : 0 })}**` : '—'];
     lines.push(`| **${capitalise(metric.label)}** (${label}) | ${[...series.map((v) => cell(v, metric, scale)), ...sumCell].join(' | ')} |`);
     if (series.some((v) => v?.derivation)) derived = true;
     series.forEach((v, i) => {
@@ -695,7 +699,7 @@ export async function* answerTables(lib: SecLibrary, question: SecQuestion, span
   const lines: string[] = [...(meaning ? [meaning, ''] : []), ...(question.unknownFigures.length ? [...question.unknownFigures.map(unknownFigureText), ''] : [])];
   for (const mention of found.slice(0, MAX_COMPANIES)) {
     const own = question.metricsByCompany?.find((m) => m.cik === mention.company.cik)?.metrics ?? metrics;
-    lines.push(...(await table(lib, mention.company, own, span, question.margin, (question.ratios ?? []).map(ratioById), sources, (m) => progress.push(m))));
+    lines.push(...(await table(lib, mention.company, own, span, question.margin, (question.ratios ?? []).map(ratioById), sources, (m) => progress.push(m), question.scale)));
   }
   for (const message of progress) yield { type: 'progress', message };
   if (found.length > MAX_COMPANIES) lines.push(`Showing the first ${MAX_COMPANIES} companies; ask for the others separately.`, '');

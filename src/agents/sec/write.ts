@@ -232,6 +232,9 @@ export class AnswerWriter {
   }
 
   #scale(value: MetricValue): number | null {
+    // "In billions please": amounts (not per-share figures) in the scale asked.
+    const asked = this.#plan.question?.scale;
+    if (asked && !/\//.test(value.unit)) return asked;
     return this.#citations.get(factKey(value.terms[0]!.fact))?.location?.scale ?? null;
   }
 

@@ -59,6 +59,8 @@ export interface SecQuestion {
   shareOf?: boolean;
   /** Basis points asked for ("by how many bps"), here or in the question this one follows up. */
   bps?: boolean;
+  /** Amounts asked in a scale of their own ("in billions please": 9), here or in the question this one follows up. */
+  scale?: 3 | 6 | 9;
   /**
    * "Goog cash at the same date" after Microsoft's at the end of its fiscal 2024: the date the
    * period means for that company (2024-06-30), not the one it means for this one. Kept by
@@ -188,6 +190,7 @@ money help three four five six
 explain define definition meaning mean means market markets economy fast slow slowly riskier safer risky
 sentence sentences word words bps basis expand expanded expansion contract contracted contraction narrow narrowed widen widened compressed intensity line lines levered leveraged leverage alone itself standalone stack stacks stacked stacking measure measures
 average averages avg median cagr compound compounded compounding annualized annualised rate
+billions millions thousands bn mn mm bns mns plz instead
 incl inclusive annualize annualise annualized annualised ratio ratios whos spend spends spent spending absolute dollars dollar terms count points point pts pp days day months month yrs yr qtr qtrs rn fine listed date dates stocks wait yeah yep nope btw lol plz yo n tho lmao haha bro dude ya kk sitting got gotta`.split(/\s+/),
 );
 
@@ -1153,6 +1156,8 @@ export function parseSecQuestion(text: string, index: CompanyIndex, previous?: S
     shareOf: SHARE_OF.test(text) || Boolean(followUp && !stated.metrics && previous.shareOf),
     // "How many bps did it move?", then "same for MSFT": in basis points too.
     bps: BPS.test(text) || Boolean(followUp && !stated.metrics && previous.bps),
+    // "In billions please": the amounts of this answer and of its follow-ups in that scale.
+    ...((scaleAsked(text) ?? (followUp ? previous.scale : undefined)) ? { scale: scaleAsked(text) ?? previous!.scale } : {}),
     sameDateAs: sameDateAs(text, previous ?? null, Boolean(followUp), stated.period, stated.companies && Boolean(previous?.companies.length) && !sameCompanies(previous!.companies, companies)),
     discussed: unionCompanies(previous?.discussed ?? [], merged.filter((c) => c.status === 'found')),
     // Kept by a follow-up that moves nowhere ("gross margin that quarter?" after "and the year
@@ -1172,6 +1177,13 @@ export function parseSecQuestion(text: string, index: CompanyIndex, previous?: S
 }
 
 const BPS = /\b(?:bps|basis points?)\b/i;
+
+/** The scale amounts are asked in ("in billions", "in $bn", "millions please"), as a power of ten. */
+function scaleAsked(text: string): 3 | 6 | 9 | undefined {
+  const m = /\b(?:in|as|into|to)\s+(?:\$\s?|usd\s+)?(billions?|bn|bns|millions?|mn|mm|mns|thousands?)\b|\b(billions?|millions?|thousands?)\s+(?:please|pls|plz|instead)\b|^\W*(billions?|millions?|thousands?)\W*$/i.exec(text);
+  const word = (m?.[1] ?? m?.[2] ?? m?.[3])?.toLowerCase();
+  return word === undefined ? undefined : /^b/.test(word) ? 9 : /^(?:mi|mn|mm)/.test(word) ? 6 : 3;
+}
 
 export const SAME_DATE = /\b(?:(?:at|on|as of|for|by) (?:the )?same (?:date|day|time|point|quarter[- ]end|year[- ]end|balance[- ]sheet date)|(?:at|on|as of) (?:that|this|those) (?:date|day|point|quarter[- ]end|year[- ]end)s?|same date|(?:(?:at|on|as of) the )?(?:closest|nearest) (?:date|day|quarter[- ]end))\b/i;
 

@@ -654,6 +654,13 @@ describe('svc-sec-agent on the demo snapshot, offline', () => {
     expect((await ask('FCF conversion for apple and microsoft fiscal 2024')).text).toContain('- Highest free cash flow conversion first: Apple 116.1%, Microsoft 84.0%.');
   });
 
+  it('"in billions please" restates the answer before in billions, a figure or a table, and its follow-ups keep the scale', async () => {
+    expect(await talkOf('svc-agent', 'msft revenue fiscal 2024', 'in billions please')).toMatch(/^\*\*Microsoft Corp\. \(MSFT\)\*\*: revenue for fiscal year 2024 \(year ended 2024-06-30\) was \*\*\$245\.12 billion\*\* \[1\]\./);
+    const table = await talkOf('svc-agent', 'Alphabet revenue last 4 quarters', 'in billions please');
+    expect(table).toContain('| **Revenue** ($ billion) | 80.54 | 84.74 | 88.27 | 96.47† |');
+    expect(await talkOf('svc-sec-agent', 'msft revenue fiscal 2024', 'in billions please', 'and fiscal 2023?')).toMatch(/was \*\*\$211\.92 billion\*\*/);
+  });
+
   it('says a company outside the snapshot is not in it', async () => {
     const a = await ask('NVDA revenue');
     expect(a.text).toMatch(/not in this snapshot/);
