@@ -11,7 +11,36 @@ import { periodName } from './format.js';
  * "what's the accession number of that filing").
  */
 export const FILINGS_ASKED =
-  /\b(?:list|show|which|what)\b[^?]{0,40}?\b(?:filings|10-?ks|10-?qs|forms filed)\b|\bfilings? (?:do you have|are there|available|on file)\b|\b(?:latest|last|most recent|newest) (?:10-?[kq]|filing)\b[^?]{0,60}?\b(?:filed|cover|covers|period|accession)\b|\bwhen (?:was|were|did)\b[^?]{0,40}?\b(?:10-?[kq]s?|filings?)\b[^?]{0,20}?\bfiled?\b|\baccession(?: number)?\b/i;
+  /\b(?:list|show|which|what)\b[^?]{0,40}?\b(?:filings|10-?ks|10-?qs|forms filed)\b|\bfilings? (?:do you have|are there|available|on file)\b|\b(?:latest|last|most recent|newest) (?:10-?[kq]|filing)\b[^?]{0,60}?\b(?:filed|cover|covers|period|accession)\b|\bwhen (?:was|were|did)\b[^?]{0,40}?\b(?:10-?[kq]s?|filings?)\b[^?]{0,40}?\bfiled?\b|\bwhen did\b[^?]{0,30}?\bfile\b[^?]{0,30}?\b(?:10-?[kq]s?|annual report|quarterly report|filings?)\b|\b(?:filing|file) date\b|\baccession(?: number)?\b/i;
+
+const MONTH_NAMES = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'];
+
+/**
+ * The filing a question means by its period ("its 10-K for fiscal 2024", "the 10-Q for the december
+ * 2024 quarter", "fiscal Q2 2025"), given what each filing covers; undefined when it names none.
+ */
+function filingForPeriod(asked: string, filings: Filing[], covers: (f: Filing) => string): Filing | undefined {
+  const quarter = /\b(?:fiscal\s+)?q([1-4])\s*(?:of\s+)?(?:fy\s?|fiscal\s+)?'?(\d{4}|\d{2})\b/i.exec(asked);
+  if (quarter) {
+    const year = quarter[2]!.length === 2 ? `20${quarter[2]}` : quarter[2]!;
+    return filings.find((f) => f.form === '10-Q' && covers(f).startsWith(`fiscal Q${quarter[1]} ${year} `));
+  }
+  const fiscal = /\b(?:fiscal\s+(?:year\s+)?|fy\s?)'?(\d{4}|\d{2})\b/i.exec(asked);
+  if (fiscal) {
+    const year = fiscal[1]!.length === 2 ? `20${fiscal[1]}` : fiscal[1]!;
+    return filings.find((f) => f.form === '10-K' && covers(f).startsWith(`fiscal year ${year} `));
+  }
+  // A month's quarter or year ("the december 2024 quarter"): the filing whose period ended within a week of that month's end.
+  const month = /\b(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+(\d{4})\b/i.exec(asked);
+  if (month) {
+    const end = Date.UTC(Number(month[2]), MONTH_NAMES.indexOf(month[1]!.toLowerCase()) + 1, 0);
+    return filings.find((f) => Math.abs(Date.parse(f.reportDate) - end) <= 7 * 86_400_000);
+  }
+  return undefined;
+}
+
+/** Whole days from a period's end to its filing. */
+const daysAfter = (f: Filing) => Math.round((Date.parse(f.filingDate) - Date.parse(f.reportDate)) / 86_400_000);
 
 /** The 10-K and 10-Q filings a company's submissions list, newest first. */
 function periodicFilings(submissions: Parameters<typeof filingsFromColumns>[1], cik: number): Filing[] {
@@ -59,9 +88,12 @@ export async function* answerFilings(lib: SecLibrary, companies: readonly Compan
     };
     // "What's the accession number of that filing": the one the answer before cited, when it is this company's.
     const before = /\bthat (?:filing|10-?[kq]|one)\b/i.test(asked) ? citedBefore(earlier) : null;
-    const meant = (before && filings.find((f) => f.accessionNumber === before.accession)) ?? (latestAsked ? filings[0] : null);
+    const forPeriod = before ? undefined : filingForPeriod(asked, filings, covers);
+    const meant = (before && filings.find((f) => f.accessionNumber === before.accession)) ?? forPeriod ?? (latestAsked ? filings[0] : null);
     const rows = filings.map((f) => `| ${f.form} | ${covers(f)} | ${f.filingDate} | ${f.accessionNumber} ${cite(profile.company, f)} |`);
-    if (meant) lines.push(`**${name}**: ${meant === filings[0] ? `its latest ${meant.form}` : `that ${meant.form}`}, filed ${meant.filingDate}, covers ${covers(meant)}; accession number ${meant.accessionNumber} ${rows[filings.indexOf(meant)]!.match(/\[\d+\]/)![0]}.`, '');
+    const which = (f: Filing) => (f === forPeriod ? `its ${f.form} for ${covers(f).replace(/ \(.*$/, '')}` : f === filings[0] ? `its latest ${f.form}` : `that ${f.form}`);
+    if (meant)
+      lines.push(`**${name}**: ${which(meant)}, filed ${meant.filingDate} (${daysAfter(meant)} days after the period ended), covers ${covers(meant)}; accession number ${meant.accessionNumber} ${rows[filings.indexOf(meant)]!.match(/\[\d+\]/)![0]}.`, '');
     lines.push(`**${name}**: ${filings.length} ${form ?? '10-K and 10-Q'} filing${filings.length === 1 ? '' : 's'} ${lib.dataNote() ? 'in this snapshot' : 'in EDGAR\'s recent list'}, newest first:`, '', '| Form | Covers | Filed | Accession |', '|---|---|---|---|', ...rows, '');
   }
   lines.push('Each links to its filing index on EDGAR. Ask for a figure ("Microsoft revenue for the quarter ended 2025-03-31") for the page of the filing that shows it.');
