@@ -1,4 +1,5 @@
-import { CHANCE_SAID, chancesInPercent } from './src/agents/router/trading-answers.ts';
-for (const q of ["if i think hike is 60%", "EV of buying 100 yes on above 3.0 at the ask if my fair is 90%?", "kelly at 80% with 2.5k", "what if i think 0.4", "what if i think lakers are 70%", "my fair value is .65, ev?", "buy at 40c if i think 0.5", "kelly on hold at 16%", "i think above 3.0 is 90%"]) {
-  const t = chancesInPercent(q); const m = CHANCE_SAID.exec(t); console.log(q, '=>', t, '=>', m?.[1]);
-}
+import { classify } from './src/agents/router/classify.ts';
+import { readFileSync } from 'node:fs';
+const msgs = JSON.parse(readFileSync('/tmp/me/thread.json', 'utf8'));
+console.log(JSON.stringify(classify('how much can i get filled at 62c?', [{role:'user',content:'lakers celtics odds'},{role:'assistant',content:'Open Kalshi events matching “lakers celtics odds”, with current prices (as of 2026-11-19 15:00 UTC):\n\n1. **Lakers at Celtics on November 21, 2026: winner?** (KXNBAGAME-26NOV21LALBOS, Sports) [1]: Away team (Lakers) 62.5%'}])));
+console.log(JSON.stringify(classify('how much can i get filled at 62c?')));

@@ -166,7 +166,7 @@ function tokens(text: string): string[] {
 }
 
 /** Real words one letter away from a listed one: never read as its typo ("change" is not "chance"). */
-const NOT_TYPOS = new Set(['change', 'changes', 'changed', 'charge', 'charges', 'liked', 'likes', 'failed', 'fails']);
+const NOT_TYPOS = new Set(['filled', 'fills', 'filling', 'change', 'changes', 'changed', 'charge', 'charges', 'liked', 'likes', 'failed', 'fails']);
 
 /** Whether a word is in the list, allowing one typo in words of five letters or more (two from nine). */
 function hasWord(words: string[], list: readonly string[]): string | null {

@@ -16,7 +16,7 @@ import { LAST_CLAIM, LAST_N, LIKELIHOOD, SOURCE_ASKED, lastCount, lastEventsText
 export type EventQuestion = 'sources' | 'basics' | 'catalysts' | 'summary' | 'anomalies' | 'expected' | 'odds_format' | 'best_trade' | 'arbitrage' | 'overround' | 'quote' | 'method' | 'previous' | 'model_favourite' | 'market_favourite' | 'market_least' | 'gap' | 'closing' | 'resolution' | 'history' | 'moves' | 'outcome';
 
 /** The order book and trading of a contract, or what buying it at the ask is worth on the model. */
-const QUOTE = /\b(?:(?:take|throw|put|bet|stake|wager|risk|drop|place|lay)\s+\$?\d[\d,]*k?\s+(?:on|in|into)|spreads?|bids?|break[- ]?even|(?:the|at the|its) ask|asking price|order ?book|liquidity|open interest|expected value|ev|worth buying|buy(?:ing)? (?:\d[\d,]* )?(?:yes|no)|(?:want|get|grab|take) (?:\d[\d,]* )?(?:yes|no)(?: contracts?)?|\d[\d,]* (?:yes|no) contracts?|max(?:imum)? (?:loss|gain|profit)|pay ?offs?|(?:should i|to) (?:buy|sell|bet on|back)|bet on|payouts?|pays? out|how much (?:would|could|will|do|does|can) (?:i|you|we) (?:make|win|get|earn)|what (?:do|would|will|can|could) (?:i|you|we) (?:make|win|get|earn)|how much (?:does|do|is) (?:a |one )?(?:yes|no|contract)\w*\s+(?:cost|costs)|what(?:'s|s| is| does| do| would| will)?\b[^?]{0,40}\b(?:cost|costs|pay|pays)\b|how much (?:do|does|would|will|is|are|to)\b[^?]{0,40}\bcost\b|(?:yes|no) side|cost (?:of|for) (?:\d|a |one |the )|(?:yes|no) costs?|how much for \d[\d,]*|\d[\d,]* (?:yes|no)(?= (?:on|at|for|contracts?|shares?)\b)|what (?:do|would|will|can|could) (?:i|you|we) (?:net|clear|pocket)|(?:long|short)\s+\d[\d,]*|p&l|pnl|p\/l|^\W*(?:(?:and|ok|so|what about|how about)\W+)?(?:buy(?:ing)?\s+|get(?:ting)?\s+)?\d[\d,]*\s+of\s+(?:those|them|these|that|it)\b(?!\s+[a-z]))/i;
+const QUOTE = /\b(?:fad(?:e|ing)\b|(?:take|throw|put|bet|stake|wager|risk|drop|place|lay)\s+\$?\d[\d,]*k?\s+(?:on|in|into)|spreads?|bids?|break[- ]?even|(?:the|at the|its) ask|asking price|order ?book|liquidity|open interest|expected value|ev|worth buying|buy(?:ing)? (?:\d[\d,]* )?(?:yes|no)|(?:want|get|grab|take) (?:\d[\d,]* )?(?:yes|no)(?: contracts?)?|\d[\d,]* (?:yes|no) contracts?|max(?:imum)? (?:loss|gain|profit)|pay ?offs?|(?:should i|to) (?:buy|sell|bet on|back)|bet on|payouts?|pays? out|how much (?:would|could|will|do|does|can) (?:i|you|we) (?:make|win|get|earn)|what (?:do|would|will|can|could) (?:i|you|we) (?:make|win|get|earn)|how much (?:does|do|is) (?:a |one )?(?:yes|no|contract)\w*\s+(?:cost|costs)|what(?:'s|s| is| does| do| would| will)?\b[^?]{0,40}\b(?:cost|costs|pay|pays)\b|how much (?:do|does|would|will|is|are|to)\b[^?]{0,40}\bcost\b|(?:yes|no) side|cost (?:of|for) (?:\d|a |one |the )|(?:yes|no) costs?|how much for \d[\d,]*|\d[\d,]* (?:yes|no)(?= (?:on|at|for|contracts?|shares?)\b)|what (?:do|would|will|can|could) (?:i|you|we) (?:net|clear|pocket)|(?:long|short)\s+\d[\d,]*|p&l|pnl|p\/l|^\W*(?:(?:and|ok|so|what about|how about)\W+)?(?:buy(?:ing)?\s+|get(?:ting)?\s+)?\d[\d,]*\s+of\s+(?:those|them|these|that|it)\b(?!\s+[a-z]))/i;
 /** Trading figures of the contract snapshot. */
 const TRADING = /\b(?:volume|open interest|oi|traded|liquid\w*)\b/i;
 /** A ranking by a trading figure ("which has the most volume?"). */
@@ -101,7 +101,7 @@ export function eventQuestion(question: string): EventQuestion | null {
   // "I bought 100 hold yes at 12c last week, where am I now?": the position marked at the book, not last week's prices.
   if (heldPosition(question)) return 'quote';
   // "How much can I buy at 34c?", "how much hike can i buy before the price moves?": what the book is good for.
-  if (DEPTH_ASKED.test(q)) return 'quote';
+  if (DEPTH_ASKED.test(q) && !ARBITRAGE.test(q)) return 'quote';
   // "How many of the last 5 came in below 41?", "last 3 weeks, which bucket won?": the series' record, counted.
   // (A count claimed, "lakers won 4 of the last 5 right?", is checked first, whatever else is asked; a
   // short one, "below 0 in the last 6", needs no verb; prices and volumes over days are moves.)
@@ -119,6 +119,8 @@ export function eventQuestion(question: string): EventQuestion | null {
   if (WHY_PRICED.test(q) && /\b(?:market|priced?|prices|trad(?:es|ing)|odds|at \d+(?:\.\d+)?%|only \d+)/.test(q) && !METHOD.test(q) && !/\bmodel\b/.test(q)) return 'outcome';
   if (LEVEL_EXPECTED_ASKED.test(q)) return 'expected';
   if (ODDS_FORMAT_ASKED.test(q)) return 'odds_format';
+  // ("Is there an arb between 100k and 104k? how big can i go?": the arbitrage, with its size.)
+  if (/\barb(?:itrage)?s?\b/.test(q) && ARBITRAGE.test(q)) return 'arbitrage';
   if (BEST_TRADE.test(q) || SIZING.test(q)) return 'best_trade';
   if (ARBITRAGE.test(q)) return 'arbitrage';
   // "The sum of probabilities above 4%" filters outcomes by price; it does not ask for the overround.
@@ -480,7 +482,11 @@ export function answerFromReport(
     const lead = /\*\*(?:YES|NO) on ([^*\n]+)\*\*/.exec(text)?.[1];
     return lead ? rows.filter((r) => outcomeOf(r.outcome).name === lead || withTeamName(r, lead)) : [];
   };
-  const answered = (text: string) => (ANSWERED_FROM.test(text) ? rows.filter((r) => text.includes(`**${outcomeOf(r.outcome).name}**`)) : traded(text));
+  // (A Kelly or best-trade answer from a report names its trade, "**NO on 75k to 150k**", not the outcome alone.)
+  const answered = (text: string) => {
+    const bold = ANSWERED_FROM.test(text) ? rows.filter((r) => text.includes(`**${outcomeOf(r.outcome).name}**`)) : [];
+    return bold.length ? bold : traded(text);
+  };
   // "Convert that to American odds": "that" is the outcome just discussed.
   // ("I bought 100 yes at 12c": of the outcome discussed, when it names none.)
   // ("Kelly at 80% with 2.5k": a chance of the outcome discussed.)
@@ -506,7 +512,8 @@ export function answerFromReport(
         const rest = question.replace(THE_OTHER, ' ').replace(NEXT_UP, ' ').replace(NEXT_DOWN, ' ');
         if (meant.length && meant.length < rows.length) question = `${rest} (${meant.map((r) => outcomeOf(r.outcome).name).join(' or ')})`;
         // "What do 250 of it cost" after "**NO on 2 or fewer**": that side too.
-        const side = turn.role === 'assistant' && !ANSWERED_FROM.test(turn.content) ? /\*\*(YES|NO) on /.exec(turn.content)?.[1] : undefined;
+        const leads = turn.role === 'assistant' ? [...turn.content.matchAll(/\*\*(YES|NO) on /g)] : [];
+        const side = turn.role === 'assistant' && (!ANSWERED_FROM.test(turn.content) || leads.length === 1) ? leads[0]?.[1] : undefined;
         if (side && meant.length === 1 && !/\b(?:yes|no)\b/i.test(question)) question = `${question} (${side} side)`;
         break;
       }
@@ -560,8 +567,8 @@ function restated(question: string, asked: string | undefined, names: (text: str
   // "And if it goes to 55c?" after a trade's value or size: that question again, at this price.
   const priceOnly = SUPPOSED_PRICE.exec(question);
   // "And if it goes to 20c?" after a position held: that position, marked at this price (not bought at it).
-  if (asked && priceOnly && !POSITION_HELD.test(question) && question.split(/\s+/).length <= 10 && heldPosition(asked)?.paid) return `${asked.replace(/[?.!\s]+$/, '')} (if it goes to ${priceOnly[1] ?? priceOnly[2]}c)?`;
-  if (asked && priceOnly && eventQuestion(question) === null && question.split(/\s+/).length <= 8 && (eventQuestion(asked) === 'best_trade' || eventQuestion(asked) === 'quote')) {
+  if (asked && priceOnly && !POSITION_HELD.test(question) && !DEPTH_ASKED.test(question) && question.split(/\s+/).length <= 10 && heldPosition(asked)?.paid) return `${asked.replace(/[?.!\s]+$/, '')} (if it goes to ${priceOnly[1] ?? priceOnly[2]}c)?`;
+  if (asked && priceOnly && !DEPTH_ASKED.test(question) && eventQuestion(question) === null && question.split(/\s+/).length <= 8 && (eventQuestion(asked) === 'best_trade' || eventQuestion(asked) === 'quote')) {
     const price = `at ${priceOnly[1] ?? priceOnly[2]}c`;
     question = SUPPOSED_PRICE.test(asked) ? asked.replace(SUPPOSED_PRICE, price) : `${asked.replace(/[?.!\s]+$/, '')} ${price}?`;
   }

@@ -12,14 +12,16 @@ export const MONEY_SAID =
 export const MONEY_GROUPS = [1, 3, 5, 7, 9, 11, 13, 15];
 
 /** NO bought or asked about ("buying 300 NO", "the no side", "200 no contracts", "is NO there a buy?"). */
-export const NO_BOUGHT = /\bshort\s+(?:\d[\d,]*\s+)?\w|\b(?:buy(?:ing)?|want|get|grab|take|the|on|for)\s+(?:\d[\d,]*\s+)?no\b|\bno\s+(?:side|contracts?|shares?)\b|\b\d[\d,]*\s+no\b(?!\s+(?:more|less|longer|later))|\bno\s+(?:there\s+)?(?:a\s+)?(?:buy|good buy|bargain|worth (?:it|buying)|value|the (?:better|right) (?:side|play|bet))\b/i;
+export const NO_BOUGHT = /\bfad(?:e|ing)\b|\bshort\s+(?:\d[\d,]*\s+)?\w|\b(?:buy(?:ing)?|want|get|grab|take|the|on|for)\s+(?:\d[\d,]*\s+)?no\b|\bno\s+(?:side|contracts?|shares?)\b|\b\d[\d,]*\s+no\b(?!\s+(?:more|less|longer|later))|\bno\s+(?:there\s+)?(?:a\s+)?(?:buy|good buy|bargain|worth (?:it|buying)|value|the (?:better|right) (?:side|play|bet))\b/i;
 
 /** A YES price supposed ("if it drops to 80c", "say hike dips to 40c", "at 35 cents"), in dollars. */
 export const SUPPOSED_PRICE = /\b(?:dips?|dipped|drops?|dropped|falls?|fell|goes|went|gets|moves?|moved|trades?|comes?|came|is|was|were|climbs?|rises?|rose|jumps?|jumped)\s+(?:(?:down|up|back)\s+)?to\s+(\d{1,2})\s*(?:c\b|¢|cents?\b)|\b(?:at|for)\s+(\d{1,2})\s*(?:c\b|¢|cents\b)/i;
 function supposedPrice(question: string): number | null {
   const m = SUPPOSED_PRICE.exec(question);
   const cents = m ? Number(m[1] ?? m[2]) : 0;
-  return cents > 0 ? cents / 100 : null;
+  if (!(cents > 0)) return null;
+  // "EV of 100 NO on 10.0 at 77c": the price of the NO bought, so YES at 1 minus it ("if it goes to 20c" is YES's).
+  return m![2] !== undefined && NO_BOUGHT.test(question) ? (100 - cents) / 100 : cents / 100;
 }
 
 /** A price said in dollars or with a cent sign ("to 0.35", "at $.6", "45¢"), written in cents ("to 35c"), as the rules read prices. */
@@ -44,7 +46,7 @@ function depthText(c: Contract, no: boolean): string {
   // YES is bought from the YES asks; NO from the YES bids (a NO at 1 minus the bid is the other side of that order).
   const yes = ask === null || askSize === null ? 'no YES is offered' : `${count(askSize)} YES contracts are offered at the ask, $${ask.toFixed(2)} ($${money(askSize * ask)} in all)`;
   const noSide = bid === null || bidSize === null ? 'no NO is offered (no YES bid)' : `${count(bidSize)} NO contracts at $${(1 - bid).toFixed(2)}, the other side of the ${count(bidSize)} YES bid at $${bid.toFixed(2)} ($${money(bidSize * (1 - bid))} in all)`;
-  return `. ${no ? `${capitalise(noSide)}; ${yes}` : `${capitalise(yes)}; ${noSide}`}: beyond that, orders fill at worse prices further into the book, which the snapshot does not show`;
+  return `. ${no ? `${capitalise(noSide)}; ${yes}` : `${capitalise(yes)}; ${noSide}`}: beyond that, orders fill at worse prices further into the book, which the contract snapshot does not list`;
 }
 
 const capitalise = (t: string) => t.charAt(0).toUpperCase() + t.slice(1);
@@ -81,7 +83,7 @@ function stakeOf(question: string): number | null {
 
 /** A position said to be held already ("i bought 100 hold yes at 12c", "i'm long 500 bills from 40c", "my entry was 0.35"). */
 export const POSITION_HELD =
-  /\b(?:i|we)\s+(?:already\s+)?(?:bought|got|own|hold|have|picked\s+up|grabbed|took|entered|scooped(?:\s+up)?|loaded\s+up\s+on|went\s+(?:long|short)|paid)\b(?=[^?.!]*?(?:\d|\b(?:yes|no)\b))|\b(?:i|we)(?:'m|m|\s+am|'re|\s+are)\s+(?:already\s+)?(?:in|long|short|holding|sitting\s+on)\s+(?:\d|(?:the\s+)?(?:yes|no)\b)|\bmy\s+(?:position|entry|fill|avg|average|cost\s+basis)\b|\b(?:got\s+)?filled\s+at\b|^\W*(?:i(?:'m|m| am)\s+)?(?:long|short)\s+\d[\d,]*\b(?=[^?]*?(?:\b(?:from|at|avg|entry)\s+|@\s*)(?:\$\s?0?\.\d|\d{1,2}(?:\.\d)?\s*(?:c|¢|cents?)\b|0?\.\d))|\bbought\s+(?:\d[\d,]*\s+)?(?:\w+\s+){0,3}(?:yes|no)?\s*(?:at|for|@)\s*(?:\$\s?0?\.\d|\d{1,2}(?:\.\d)?\s*(?:c|¢|cents?)\b|0?\.\d)/i;
+  /\b(?:i|we)\s+(?:already\s+)?(?:bought|got|own|hold|have|picked\s+up|grabbed|took|entered|scooped(?:\s+up)?|loaded\s+up\s+on|went\s+(?:long|short)|paid)\b(?=[^?.!]*?(?:\d|\b(?:yes|no)\b))|\b(?:i|we)(?:'m|m|\s+am|'re|\s+are)\s+(?:already\s+)?(?:in|long|short|holding|sitting\s+on)\s+(?:\d|(?:the\s+)?(?:yes|no)\b)|\bmy\s+(?:position|entry|fill|avg|average|cost\s+basis)\b|\b(?:got|was|were|been)\s+filled\s+at\b|^\W*(?:i(?:'m|m| am)\s+)?(?:long|short)\s+\d[\d,]*\b(?=[^?]*?(?:\b(?:from|at|avg|entry)\s+|@\s*)(?:\$\s?0?\.\d|\d{1,2}(?:\.\d)?\s*(?:c|¢|cents?)\b|0?\.\d))|\bbought\s+(?:\d[\d,]*\s+)?(?:\w+\s+){0,3}(?:yes|no)?\s*(?:at|for|@)\s*(?:\$\s?0?\.\d|\d{1,2}(?:\.\d)?\s*(?:c|¢|cents?)\b|0?\.\d)/i;
 
 /** The price paid for a position ("at 12c", "from 40 cents", "@ $0.35", "avg 0.4"), in dollars. */
 const PAID = /(?:\b(?:at|for|from|paid|avg(?:\s+(?:price|cost))?(?:\s+of)?|average(?:\s+(?:price|cost))?(?:\s+of)?|entry(?:\s+(?:was|of|at|is))?|basis(?:\s+(?:was|of|is))?)\s+|@\s*)(?:\$\s?(0?\.\d{1,2})\b|(\d{1,2}(?:\.\d)?)\s*(?:c|¢|cents?)\b|(0?\.\d{1,2})\b)/i;
@@ -171,7 +173,7 @@ const money = (x: number) => x.toLocaleString('en-US', { minimumFractionDigits: 
 
 export function quoteText(question: string, shown: Row[], contracts: Map<string, Contract>): string | null {
   const lines: string[] = [];
-  const value = /\b(?:expected value|ev|worth buying|buy(?:ing)?|sell(?:ing)?|bet(?:ting)? on|back)\b|\b(?:take|throw|put|stake|wager|risk|drop|place|lay)\s+\$?\d/i.test(question);
+  const value = /\b(?:expected value|ev|worth buying|buy(?:ing)?|sell(?:ing)?|bet(?:ting)? on|back|fad(?:e|ing))\b|\b(?:take|throw|put|stake|wager|risk|drop|place|lay)\s+\$?\d/i.test(question);
   const no = NO_BOUGHT.test(question);
   // "What's the payout on hold?", "how much would I make if hold hits?", "max loss and payoff?": a contract pays $1.
   const payout = /\b(?:payouts?|pays? out|pay ?offs?|p&l|pnl|p\/l|max(?:imum)? (?:loss|gain|profit)|how much (?:can|could|would|will) (?:i|you|we) lose|downside|upside|how much (?:would|could|will|do|does|can) (?:i|you|we) (?:make|win|get|earn)|what (?:do|would|will|can|could) (?:i|you|we) (?:make|win|get|earn))\b/i.test(question);
@@ -190,7 +192,8 @@ export function quoteText(question: string, shown: Row[], contracts: Map<string,
   const believed = shown.length === 1 ? chanceSaid(question) : null;
   // "I bought 100 hold yes at 12c, where am I now?": the position marked at the book, not a trade to make.
   const position = shown.length === 1 ? heldPosition(question, levels) : null;
-  const supposed = position ? null : supposedPrice(question);
+  // ("How much can I get filled at 62c?" asks the book at a price, supposing nothing.)
+  const supposed = position || DEPTH_ASKED.test(question) ? null : supposedPrice(question);
   for (const r of shown) {
     const { name, refs } = outcomeOf(r.outcome);
     const c = contracts.get(refs);

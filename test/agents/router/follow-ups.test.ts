@@ -1028,6 +1028,18 @@ describe('several questions in one, and odds follow-ups that change topic', () =
     expect(depth).not.toMatch(/7 days ago|Price move/);
   });
 
+  it('a NO price said is NO\'s ("EV of 100 NO … at 0.77"); "fade" is NO; an arbitrage asked with its size is the arbitrage; "get filled" is the book, no filing; "what do 300 of them cost" after a Kelly is its trade', async () => {
+    await reportConversation('https://kalshi.com/markets/kxseaice/arctic-sea-ice-extent/kxseaice-26dec');
+    expect(await chain('arctic sea ice above 10 million sq km, model vs market?', 'EV of 100 NO on 10.0 at 0.77?')).toContain('Buying NO at $0.77 against the model\'s 79.3%: expected value +$0.023 per $1 contract before fees (+$2.30 on 100 contracts)');
+    await reportConversation('https://kalshi.com/markets/kxnbagame/nba-game-winner/kxnbagame-26nov21lalbos');
+    expect(await chain('lakers celtics odds', 'fade the celtics?')).toMatch(/^- \*\*Home team \(Celtics\)\*\* \(KXNBAGAME-26NOV21LALBOS-A\)[^\n]*Buying NO at \$0\.62 against the model's 66\.8%/);
+    expect(await chain('lakers celtics odds', 'how much can i get filled at 62c?')).toContain('562 NO contracts at $0.38, the other side of the 562 YES bid at $0.62');
+    await reportConversation('https://kalshi.com/markets/kxbtcd/bitcoin-price-end-of-day/kxbtcd-26nov20');
+    expect(await chain('btc above 96k tmrw odds?', 'is there an arb between 100k and 104k? how big can i go?')).toMatch(/^No arbitrage on the report's quotes: [^\n]*the cheapest pair, YES on \*\*Above \$100,000\*\* at \$0\.05 and NO on \*\*Above \$104,000\*\* at \$0\.96/);
+    await reportConversation('https://kalshi.com/markets/kxcpiyoy/cpi-year-over-year/kxcpiyoy-26dec');
+    expect(await chain('cpi model vs market?', 'best bet?', 'kelly on that, 3k', 'what do 300 of them cost and pay?')).toMatch(/^- \*\*Above 3\.0\*\*[^\n]*300 NO contracts at \$0\.14 cost \$42/);
+  });
+
   it('a price supposed as traders write it: "45¢", "0.35", "$.6"', async () => {
     await reportConversation('https://kalshi.com/markets/kxfeddecision/fed-rate-decision/kxfeddecision-26dec');
     const kelly = ['fed december odds', 'say hike dips to 40c, how much of a 5k bankroll (kelly)?'];
