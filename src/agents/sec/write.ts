@@ -88,6 +88,9 @@ function timesOver(high: number, low: number, asked: boolean, what = 'high'): st
   return `, **${x >= 10 ? x.toFixed(1) : x.toFixed(2)} times** as ${what}`;
 }
 
+/** A quarter's (or a span's) amount asked at a yearly pace ("annualize that", "run rate"). */
+const ANNUALIZE_ASKED = /\bannuali[sz](?:e|ed|ing)\b|\brun[- ]?rate\b|\bannual(?:i[sz]ed)? pace\b|\btimes (?:4|four)\b|\bx ?4\b/i;
+
 const SPREAD_ASKED = /\b(?:by how much|how much (?:more|less|higher|lower|bigger|smaller)|difference|gap|spread|vs\.? the (?:lowest|highest|smallest|largest|bottom|top)|in (?:percentage )?points)\b/i;
 /** A question answered yes or no ("Did …", "Has …", "Is …"). */
 const YES_NO = /^\s*(?:did|does|do|has|have|had|is|was|were|are)\b/i;
@@ -590,11 +593,20 @@ export class AnswerWriter {
       share && revenue && revenue.value > 0
         ? `${share.margin ? share.label : `${figure.metric.label} as a share of revenue`} ${when} was **${((100 * v.value) / revenue.value).toFixed(1)}%**: ${figure.metric.label} of ${this.#amount(figure, v)} ${this.#refs(v)} over revenue of ${this.#amount({ metric: METRICS.find((m) => m.id === 'revenue')! }, revenue)} ${this.#refs(revenue)}.`
         : null;
+    // "Annualize that": a quarter's amount times four (a half's times two), as a run rate.
+    const perYear = r.period.kind === 'quarter' ? 4 : r.period.kind === 'span' ? 4 / r.period.quarters : null;
+    const annualized =
+      ANNUALIZE_ASKED.test(this.#plan.question?.text ?? '') && perYear && figure.metric.type === 'duration' && figure.metric.unit === 'money' && !ttmFirst && !shareLine
+        ? `${figure.metric.label} ${when}, annualized, is **${this.#amount(figure, { ...v, value: v.value * perYear })}**: ${this.#amount(figure, v)} ${this.#refs(v)} times ${perYear === 4 ? 'four' : perYear === 2 ? 'two' : perYear.toFixed(2)}. A run rate, not a forecast: seasonality and growth within the year are not taken out.`
+        : null;
     const lines = ttmFirst
       ? [`**${who(figure.company)}**: ${figure.metric.label}, ${ttm.replace(/^Trailing/, 'trailing')}`]
       : shareLine
         ? [`**${who(figure.company)}**: ${shareLine}`]
-        : [`**${who(figure.company)}**: ${quarterLine}`];
+        : annualized
+          ? [`**${who(figure.company)}**: ${annualized}`]
+          : [`**${who(figure.company)}**: ${quarterLine}`];
+    if (annualized) lines.push('', `- The quarter${r.period.kind === 'span' ? 's' : ''} alone: ${quarterLine}`);
     if (r.note) lines.push(`(${capitalise(r.note)}.)`);
     const verdict = this.#verdict(figure, r);
     if (verdict) lines.unshift(verdict, '');
