@@ -66,7 +66,7 @@ function comparesOtherCompany(text: string, company: CompanyRef): boolean {
 }
 
 /** A question asking for a reason ("why?", "why did net income fall?"). */
-const WHY = /^\W*why\b|\bwhy (?:did|does|do|is|was|has|have|were|are)\b/i;
+const WHY = /^\W*why\b|\bwhy (?:did|does|do|is|was|has|have|were|are)\b|\bwhat (?:drove|drives|is driving|was driving|caused|causes|explains|was behind|is behind)\b|\breasons? (?:for|behind)\b/i;
 const NOT_A_FIGURE = /\b(?:who|ceo|cfo|chief \w+ officer|chair(?:man|woman|person)?|founders?|founded|headquarter\w*|employees|headcount|risk factors?|risks|say|says|said|mention\w*|discuss\w*|strategy|competitors?|lawsuits?|litigation|guidance|outlook|when (?:did|does|will) \S+ (?:file|report)|filed on|list|links?)\b/i;
 
 /** A sum of the companies' figures asked for. */
@@ -76,7 +76,10 @@ const COMBINED = /\b(?:combined|together|in total|total of|sum of|added up|add(?
 const GROWTH_WORDS = /\b(?:grow|grows|grew|grown|growing|increase[ds]?|increasing|rise|rises|rose|risen|rising|gain(?:ed|s)?|improve[ds]?|go up|went up|higher|larger|bigger|expand(?:s|ed)?|widen(?:s|ed)?)\b/i;
 const DECLINE_WORDS = /\b(?:decline[ds]?|declining|fall|falls|fell|fallen|falling|drop(?:s|ped)?|decrease[ds]?|decreasing|shrink|shrinks|shrank|shrunk|go down|went down|lower|smaller|worsen(?:ed|s)?|contract(?:s|ed)?|narrow(?:s|ed)?|compress(?:es|ed)?)\b/i;
 /** A figure judged ("is that good?", "is it high?", "is this healthy?"). */
-const JUDGED = /^\W*(?:(?:so|and|ok)\W+)?(?:is|are|was|were) (?:that|it|this|those|these|they) (?:good|bad|high|low|healthy|strong|weak|ok|okay|normal|decent|impressive|a lot|too (?:high|low))\b/i;
+const JUDGED = /^\W*(?:(?:so|and|ok)\W+)?(?:is|are|was|were) (?:that|it|this|those|these|they) (?:good|bad|high|low|healthy|strong|weak|ok|okay|normal|decent|impressive|a lot|too (?:high|low)|sustainable|sensible|reasonable|worrying|concerning)\b/i;
+
+/** A figure held against its industry ("is that high for the industry?"), which the filings of a few companies do not give. */
+const INDUSTRY = /\b(?:industry|sector|peer group|peers? average|the average company)\b/i;
 /** How far apart the figures ranked are ("by how much vs the lowest, in points", "the gap between the top and bottom"). */
 /** A ratio of two figures asked ("how many times higher", "3x bigger?", "what multiple of"). */
 const TIMES_ASKED = /\bhow many times\b|\b(?:\d+(?:\.\d+)?\s*x|times)\s+(?:higher|bigger|larger|more|greater|faster|as (?:high|big|large|much))\b|\bwhat multiple\b|\bmultiple of\b|\bratio between\b/i;
@@ -164,7 +167,7 @@ const MEANINGS: Partial<Record<MetricId, string>> = {
   stockholdersEquity: 'total assets minus total liabilities: the owners\' stake in the books (book value)',
 };
 
-const MEANING_ASKED = /\b(?:(?:mean|means|meaning|definition|define)\b|what(?:'s| is| are) (?:a |an )?(?:free cash flow|fcf|gross profit|operating income|net income|eps|capex|capital expenditures?|operating cash flow|buybacks?|book value)\b(?!\s+(?:of|for|at|in)\b))/i;
+const MEANING_ASKED = /\b(?:(?:mean|means|meaning|definition|define)\b|how (?:is|are|do you|does one|do they) (?:it|that|this|they|those|\w+) (?:calculated|computed|worked out|derived)\b|how (?:to|do you|do i) (?:calculate|compute) (?:it|that|this)\b|what(?:'s| is| are) (?:a |an )?(?:free cash flow|fcf|gross profit|operating income|net income|eps|capex|capital expenditures?|operating cash flow|buybacks?|book value)\b(?!\s+(?:of|for|at|in)\b))/i;
 
 /** Lines defining the figures a question asks the meaning of ("whats free cash flow mean, im new to this"), or null. */
 export function meaningsOf(question: SecQuestion | null): string | null {
@@ -1122,7 +1125,11 @@ export class AnswerWriter {
     const ratios = this.#ratioLines();
     // "Which is riskier?": no verdict on the investment, only what the balance sheets say.
     // "Is that good?": a judgement, left to the asker, with how to put the figure in context.
-    if ((ratios.length || plan.figures.length) && JUDGED.test(plan.question?.text ?? '')) lines.push(`Whether that is good is a judgement I leave to you: the filings give the figure, below. For context, ask how it compares with other companies (“vs Apple and Microsoft”) or over time (“and the year before?”, “for the last 4 years”).`, '');
+    if ((ratios.length || plan.figures.length) && JUDGED.test(plan.question?.text ?? ''))
+      lines.push(
+        `Whether that is good is a judgement I leave to you: the filings give the figure, below.${INDUSTRY.test(plan.question?.text ?? '') ? ' I read companies\' own filings, not industry averages.' : ''} For context, ask how it compares with other companies (“vs Apple and Microsoft”) or over time (“and the year before?”, “for the last 4 years”).`,
+        '',
+      );
     if (ratios.length && ADVICE.test(plan.question?.text ?? '')) lines.push(`I do not give investment advice, such as which stock is the riskier buy. What the balance sheets say of leverage and liquidity, each figure cited, for your own judgement:`, '');
     if (ratios.length) lines.push(...ratios, '');
     const figures = plan.figures;

@@ -616,12 +616,24 @@ describe('svc-sec-agent on the demo snapshot, offline', () => {
     expect(list.citations).toHaveLength(11);
     expect(list.citations[0]!.url).toMatch(/\/Archives\/edgar\/data\/789019\/000095017025061046\/$/);
     expect((await ask('which 10-Qs do you have for apple')).text).toMatch(/^\*\*Apple Inc\. \(AAPL\)\*\*: 8 10-Q filings in this snapshot/);
-    expect((await ask("when was apple's latest 10-Q filed and what quarter does it cover")).text).toMatch(/^\*\*Apple Inc\. \(AAPL\)\*\*: its latest 10-Q, filed 2025-05-02, covers fiscal Q2 2025 \(quarter ended 2025-03-29\); accession number 0000320193-25-000057 \[1\]\./);
+    expect((await ask("when was apple's latest 10-Q filed and what quarter does it cover")).text).toMatch(/^\*\*Apple Inc\. \(AAPL\)\*\*: its latest 10-Q, filed 2025-05-02 \(34 days after the period ended\), covers fiscal Q2 2025 \(quarter ended 2025-03-29\); accession number 0000320193-25-000057 \[1\]\./);
     // "That filing": the one the answer before cited.
     const talk = [{ role: 'user', content: 'googl revenue fy2024' }];
     const first = (await (await post(`${svc.baseURL}/chat/completions`, apiKey, { model: 'svc-sec-agent', messages: talk })).json()) as any;
     const res = await post(`${svc.baseURL}/chat/completions`, apiKey, { model: 'svc-sec-agent', messages: [...talk, { role: 'assistant', content: first.choices[0].message.content }, { role: 'user', content: "what's the accession number of that filing" }] });
-    expect(((await res.json()) as any).choices[0].message.content).toMatch(/^\*\*Alphabet Inc\. \(GOOGL\)\*\*: that 10-K, filed 2025-02-05, covers fiscal year 2024 \(year ended 2024-12-31\); accession number 0001652044-25-000014|^\*\*Alphabet Inc\. \(GOOGL\)\*\*: its latest 10-K, filed 2025-02-05/);
+    expect(((await res.json()) as any).choices[0].message.content).toMatch(/^\*\*Alphabet Inc\. \(GOOGL\)\*\*: that 10-K, filed 2025-02-05 \(36 days after the period ended\), covers fiscal year 2024 \(year ended 2024-12-31\); accession number 0001652044-25-000014|^\*\*Alphabet Inc\. \(GOOGL\)\*\*: its latest 10-K, filed 2025-02-05 \(36 days/);
+  });
+
+  it('when a filing for a period named was filed: "its 10-K for fiscal 2024", "the 10-Q for the december 2024 quarter"', async () => {
+    expect((await ask('when did microsoft file its 10-K for fiscal 2024?')).text).toMatch(/^\*\*Microsoft Corp\. \(MSFT\)\*\*: its 10-K for fiscal year 2024, filed 2024-07-30 \(30 days after the period ended\), covers fiscal year 2024 \(year ended 2024-06-30\); accession number 0000950170-24-087843 \[\d+\]\./);
+    expect((await askOf('svc-agent', 'when did apple file its latest 10-K?')).text).toMatch(/^\*\*Apple Inc\. \(AAPL\)\*\*: its latest 10-K, filed 2024-11-01/);
+    expect((await ask('when was the 10-Q for the december 2024 quarter filed? apple')).text).toMatch(/^\*\*Apple Inc\. \(AAPL\)\*\*: its 10-Q for fiscal Q1 2025, filed 2025-01-31 \(34 days after the period ended\), covers fiscal Q1 2025 \(quarter ended 2024-12-28\)/);
+  });
+
+  it('"is that high for the industry?" is a judgement left to the asker, with no industry figure; "what drove the increase?" says the figures show what, not why; "how is it calculated" defines the figure', async () => {
+    expect(await talkOf('svc-agent', "what is operating margin and what is Apple's?", 'is that high for the industry?')).toMatch(/^Whether that is good is a judgement I leave to you[^\n]*I read companies' own filings, not industry averages\./);
+    expect(await talkOf('svc-agent', 'hey so whats googles net income been doing lately', 'what drove the increase?')).toContain('The figures show what changed, not why');
+    expect(await talkOf('svc-agent', "what is EPS and what was microsoft's in fy2024?", 'how is it calculated')).toMatch(/^- \*\*Diluted EPS\*\* is net income divided by the weighted-average shares outstanding/);
   });
 
   it('"was that the december quarter?" says whether the quarter just answered ended in that month, with its dates', async () => {
