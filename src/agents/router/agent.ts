@@ -173,7 +173,8 @@ export function routerAgent(o: RouterOptions): Agent {
       }
       // "What's the NWS forecast high for tomorrow?", "is LeBron playing?", "what are insiders saying, any deal close?":
       // what the report does not read, said so rather than a part of the report a word of it names, or the report again.
-      const outside = aboutEvent && OUTSIDE_SOURCES.test(question) ? await outsideOf(address.eventTicker) : null;
+      // ("Summarize in one line for a headline", "one line for twitter": a summary, wherever it goes.)
+      const outside = aboutEvent && OUTSIDE_SOURCES.test(question) && eventQuestion(asked) !== 'summary' ? await outsideOf(address.eventTicker) : null;
       if (outside) return yield* answer(outside, null);
       const part = aboutEvent ? answerFromReport(asked, stored, earlier) : null;
       if (part) return yield* written(req, question, part.text, [...part.citations], usage);

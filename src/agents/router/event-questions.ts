@@ -5,7 +5,7 @@ import { listed } from '../citations.js';
 import { editDistance } from '../../text.js';
 import { LEVEL_EXPECTED_ASKED, ODDS_FORMAT_ASKED } from '../markets-search/distribution.js';
 import { bestRow, bullets, byLevel, cited, modelBetween, modelSum, isLadder, labelLevels, levelOfRow, levelsNamed, names, outcomeOf, percent, points, readReport, refsOf, rowLine, rungSide, sumOf, type Row } from './report-rows.js';
-import { CHANCE_SAID, MONEY_GROUPS, chancesInPercent, pricesInCents, MONEY_SAID, NO_BOUGHT, SUPPOSED_PRICE, anomaliesText, arbitrageText, bestTradeText, bothSidesText, DEPTH_ASKED, heldPosition, mostTradedText, POSITION_HELD, overroundText, pricedText, quoteText, sizingText } from './trading-answers.js';
+import { CHANCE_SAID, MONEY_GROUPS, chancesInPercent, pricesInCents, MONEY_SAID, NO_BOUGHT, SUPPOSED_PRICE, anomaliesText, arbitrageText, bestTradeText, bothSidesText, DEPTH_ASKED, rankedTrades, heldPosition, mostTradedText, POSITION_HELD, overroundText, pricedText, quoteText, sizingText } from './trading-answers.js';
 import { LAST_CLAIM, LAST_N, LIKELIHOOD, SOURCE_ASKED, lastCount, lastEventsText, baseRateText, basicsText, cheapText, ladderBandsText, ladderSpanText, likelihoodText, methodText, modelWhyText, pastText, placedText, previousText, pricedAboveText, rangeSpanText, rulesText, summaryText, expectedText, oddsFormatText, whyMovedText, whyText } from './report-answers.js';
 
 // Questions about an event already reported on ("which outcome does the model favour?", "when
@@ -498,6 +498,20 @@ export function answerFromReport(
   const asked = earlier.filter((t) => t.role === 'user').map((t) => pricesInCents(chancesInPercent(t.content)));
   const effective = (i: number): string | undefined => (i >= asked.length ? undefined : i >= 3 ? asked[i] : restated(asked[i]!, effective(i + 1), names));
   question = restated(question, effective(0), names);
+  // "Next one up?" after Kelly on the best trade: the same sizing, of the next trade in the ranking.
+  const lastAnswer = earlier.find((t) => t.role === 'assistant')?.content ?? '';
+  const sized = /the trade to size is \*\*(YES|NO) on ([^*\n]+)\*\*/.exec(lastAnswer);
+  const NEXT_ONE = /^\W*(?:(?:and|ok|so|what about|how about)\W+)?(?:the\s+)?next(?:\s+(?:one|trade|best))?(?:\s+(?:up|down|then|pls|please))?\W*$/i;
+  // (Back past earlier "next one up?" turns, to the sizing they step from.)
+  const sizing = asked.slice(0, 4).find((q) => !NEXT_ONE.test(q));
+  if (sized && sizing && SIZING.test(sizing) && NEXT_ONE.test(question)) {
+    const { contracts } = readReport(report.text);
+    const ranked = rankedTrades(rows, contracts).filter((t) => t.ev > 0);
+    const at = ranked.findIndex((t) => t.side === sized[1] && (outcomeOf(t.r.outcome).name === sized[2] || withTeamName(t.r, sized[2]!)));
+    const next = at === -1 ? undefined : ranked[at + 1];
+    if (next) question = `${sizing.replace(/[?.!\s]+$/, '')} (${next.side} on ${outcomeOf(next.r.outcome).name})`;
+    else if (at !== -1) return { text: `No other trade has a positive expected value on the model at the report's prices: **${sized[1]} on ${sized[2]}** was the ${at === 0 ? 'only one' : 'last of them'}.${footOf(report)}`, citations: [] };
+  }
   const other = THE_OTHER.test(question);
   const step = NEXT_UP.test(question) ? 1 : NEXT_DOWN.test(question) ? -1 : 0;
   // About the event as a whole ("when does it close?", "how is it resolved?"): "it" is the event.
@@ -602,15 +616,21 @@ function besideLevel(rows: Row[], named: Row[], step: 1 | -1): Row[] {
   return beside ? [beside] : [];
 }
 
-function answerAbout(question: string, report: ReportRead): Answer | null {
-  const { sections, rows, contracts } = readReport(report.text);
+/** The foot of an answer drawn from a report or live quotes: which, of what event, as of when. */
+function footOf(report: ReportRead): string {
   const [title, asOf] = [report.title.replace(/[*_]/g, ''), report.asOf.slice(0, 16).replace('T', ' ')];
   // The event's ticker beside its title: a later turn ("best bet?", "kelly on that") knows the event from it.
   const ticker = report.eventTicker ?? /\*\*Event:\*\* ([A-Z][A-Z0-9]*-[A-Z0-9.-]*[A-Z0-9])/.exec(report.text)?.[1];
   const titled = ticker ? `**${title}** (${ticker})` : `**${title}**`;
-  const from = report.unreported
+  return report.unreported
     ? `\n\n_From Kalshi's live quotes for ${titled}, as of ${asOf} UTC; no report is stored for it, so there is no model probability (${report.unreported})._\n`
     : `\n\n_From the stored report on ${titled}, as of ${asOf} UTC; ask for the event's address again for the whole report._\n`;
+}
+
+function answerAbout(question: string, report: ReportRead): Answer | null {
+  const { sections, rows, contracts } = readReport(report.text);
+  const title = report.title.replace(/[*_]/g, '');
+  const from = footOf(report);
   const section = (start: string) => [...sections.entries()].find(([h]) => h.startsWith(start))?.[1];
   const best = (value: (r: Row) => number) => bestRow(rows, value);
   const kind = eventQuestion(question);

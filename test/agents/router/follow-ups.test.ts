@@ -1040,6 +1040,15 @@ describe('several questions in one, and odds follow-ups that change topic', () =
     expect(await chain('cpi model vs market?', 'best bet?', 'kelly on that, 3k', 'what do 300 of them cost and pay?')).toMatch(/^- \*\*Above 3\.0\*\*[^\n]*300 NO contracts at \$0\.14 cost \$42/);
   });
 
+  it('"next one up?" after Kelly on the best trade sizes the next trade of the ranking, each step from the last; a summary for a headline or twitter is a summary', async () => {
+    await reportConversation('https://kalshi.com/markets/kxfeddecision/fed-rate-decision/kxfeddecision-26dec');
+    const kelly = ['fed december model vs market?', 'rank every trade best first', 'kelly on the top one, $5,000'];
+    expect(await chain(...kelly)).toMatch(/^On the model, the trade to size is \*\*NO on Cut more than 25bps\*\* at \$0\.68/);
+    expect(await chain(...kelly, 'next one up?')).toMatch(/^On the model, the trade to size is \*\*NO on Hold\*\* at \$0\.86 against the model's 87\.6%[^\n]*On \$5,000: \$571\.43/);
+    expect(await chain(...kelly, 'next one up?', 'next one up?')).toMatch(/^On the model, the trade to size is \*\*NO on Cut 25bps\*\* at \$0\.92/);
+    expect(await chain('fed december model vs market?', 'Summarize in one line for a headline.')).toMatch(/^\*\*Fed decision in December 2026\?\*\*: the market's favourite is/);
+  });
+
   it('a price supposed as traders write it: "45¢", "0.35", "$.6"', async () => {
     await reportConversation('https://kalshi.com/markets/kxfeddecision/fed-rate-decision/kxfeddecision-26dec');
     const kelly = ['fed december odds', 'say hike dips to 40c, how much of a 5k bankroll (kelly)?'];
