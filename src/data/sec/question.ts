@@ -190,7 +190,7 @@ money help three four five six
 explain define definition meaning mean means market markets economy fast slow slowly riskier safer risky
 sentence sentences word words bps basis expand expanded expansion contract contracted contraction narrow narrowed widen widened compressed intensity line lines levered leveraged leverage alone itself standalone stack stacks stacked stacking measure measures
 average averages avg median cagr compound compounded compounding annualized annualised rate
-billions millions thousands bn mn mm bns mns plz instead
+billions millions thousands bn mn mm bns mns plz instead replace replacing rather place
 industry sector peers peer sustainable sensible reasonable worrying concerning drove drive drives driving driver drivers caused causes behind reason reasons
 calculated calculate calculation computed compute formula headline headlines seasonally seasonal seasonality bullets bullet swap swapped converts
 incl inclusive annualize annualise annualized annualised ratio ratios whos spend spends spent spending absolute dollars dollar terms count points point pts pp days day months month yrs yr qtr qtrs rn fine listed date dates stocks wait yeah yep nope btw lol plz yo n tho lmao haha bro dude ya kk sitting got gotta`.split(/\s+/),
@@ -1120,6 +1120,16 @@ export function parseSecQuestion(text: string, index: CompanyIndex, previous?: S
   else if (stated.companies && followUp && x.adding) merged = unionCompanies(previous.companies, companies);
   // ("How about msft eps" names a figure too, yet asks it beside the company before.)
   else if (stated.companies && previous?.companies.length && (followUp || /^\s*(?:and|how about|what about|same for|now)\b/i.test(text))) switchedFrom = sameCompanies(previous.companies, companies) ? null : previous.companies;
+  // "I meant Microsoft not Alphabet", "swap apple for alphabet": the company said in place of the one
+  // it replaces, the others of the comparison kept.
+  if (stated.companies && previous && previous.companies.length > 1 && REPLACED.test(text)) {
+    const keys = new Set(previous.companies.map(companyKey));
+    const [leaving, coming] = [companies.filter((c) => keys.has(companyKey(c))), companies.filter((c) => !keys.has(companyKey(c)))];
+    if (leaving.length === 1 && coming.length === 1) {
+      merged = previous.companies.map((c) => (companyKey(c) === companyKey(leaving[0]!) ? coming[0]! : c));
+      switchedFrom = null;
+    }
+  }
   // "what % of that was net income?" after revenue: net income's share of that revenue.
   const ofThat = Boolean(followUp && /(?:%|\bpercent(?:age)?|\bshare|\bproportion)\s+of\s+(?:that|it|this|those)\b/i.test(text) && previous.metrics.includes('revenue') && x.metrics.length && !x.metrics.includes('revenue'));
   // ("Who spends the most in absolute dollars?" after an intensity: the amounts, not their share of revenue.)
@@ -1179,6 +1189,9 @@ export function parseSecQuestion(text: string, index: CompanyIndex, previous?: S
 }
 
 const BPS = /\b(?:bps|basis points?)\b/i;
+
+/** One company said in place of another ("I meant Microsoft not Alphabet", "Microsoft instead of Alphabet", "swap apple for alphabet"). */
+const REPLACED = /\b(?:not|instead of|rather than|in place of|swap|swapped|replace|replacing)\b/i;
 
 /** The scale amounts are asked in ("in billions", "in $bn", "millions please"), as a power of ten. */
 function scaleAsked(text: string): 3 | 6 | 9 | undefined {

@@ -680,6 +680,16 @@ describe('svc-sec-agent on the demo snapshot, offline', () => {
     expect(await talkOf('svc-sec-agent', 'msft revenue fiscal 2024', 'annualize that')).toMatch(/^\*\*Microsoft Corp\. \(MSFT\)\*\*: revenue for fiscal year 2024 \(year ended 2024-06-30\) was \*\*\$245,122 million\*\*/);
   });
 
+  it('a correction puts the company said in place of the one it replaces, the rest of the comparison kept', async () => {
+    const fixed = await talkOf('svc-agent', 'Compare Apple and Alphabet net income fiscal 2024', 'no, I meant Microsoft instead of Alphabet');
+    expect(fixed).toMatch(/\| Apple Inc\. \(AAPL\) \| Net income \| fiscal year 2024 \(year ended 2024-09-28\) \| \$93,736 million/);
+    expect(fixed).toMatch(/\| Microsoft Corp\. \(MSFT\) \| Net income \| fiscal year 2024 \(year ended 2024-06-30\) \| \$88,136 million/);
+    expect(fixed).not.toContain('Alphabet Inc.');
+    const swapped = await talkOf('svc-agent', 'Compare Apple and Alphabet net income fiscal 2024', 'no, I meant Microsoft instead of Alphabet', 'actually swap apple for alphabet');
+    expect(swapped).toContain('| Alphabet Inc. (GOOGL) | Net income | fiscal year 2024 (year ended 2024-12-31) | $100,118 million');
+    expect(swapped).not.toContain('Apple Inc.');
+  });
+
   it('says a company outside the snapshot is not in it', async () => {
     const a = await ask('NVDA revenue');
     expect(a.text).toMatch(/not in this snapshot/);
