@@ -93,7 +93,8 @@ export async function moversAcross(client: KalshiClient, tickers: readonly strin
     });
     const top = moves.reduce<(typeof moves)[number] | null>((a, b) => (!a || Math.abs(b.move) > Math.abs(a.move) ? b : a), null);
     const volume = (event.markets ?? []).reduce((sum, m) => sum + (parseFixed(m.volume_24h_fp) ?? 0), 0);
-    return { event, top, volume };
+    const total = (event.markets ?? []).reduce((sum, m) => sum + (parseFixed(m.volume_fp) ?? 0), 0);
+    return { event, top, volume, total };
   });
   const ranked = rows
     .filter((r) => (by === 'move' ? r.top !== null : r.volume > 0))
@@ -103,10 +104,10 @@ export async function moversAcross(client: KalshiClient, tickers: readonly strin
   if (!ranked.length) return { text: `None of the ${tickers.length} open events has a price from a day ago or trades in the last 24 hours to rank, as of ${utc(client.now())}.\n`, citations: [] };
   const citations: Citation[] = [];
   const points = (micro: number) => `${micro >= 0 ? '+' : '−'}${(Math.abs(micro) / 10_000).toFixed(1)} pts`;
-  const lines = ranked.map(({ event, top, volume }, i) => {
+  const lines = ranked.map(({ event, top, volume, total }, i) => {
     citations.push({ order: i + 1, name: `Kalshi: ${event.title}`, url: pages.get(event.event_ticker)! });
     const moved = top ? `“${quoteCaller(withTeam(top.label, event.title))}” ${formatPercent(top.before)} → ${formatPercent(top.now)} (${points(top.move)})` : 'no price from a day ago';
-    return `${i + 1}. **${event.title.replace(/[*_]/g, '')}** (${event.event_ticker}) [${i + 1}]: ${moved}; ${Math.round(volume / SCALE).toLocaleString('en-US')} contracts traded in 24 hours.`;
+    return `${i + 1}. **${event.title.replace(/[*_]/g, '')}** (${event.event_ticker}) [${i + 1}]: ${moved}; ${Math.round(volume / SCALE).toLocaleString('en-US')} contracts traded in 24 hours (${Math.round(total / SCALE).toLocaleString('en-US')} since it opened).`;
   });
   const head =
     by === 'move'

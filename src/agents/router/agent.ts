@@ -385,6 +385,11 @@ export function routerAgent(o: RouterOptions): Agent {
           yield* withUsage(o.financials.run(req), usage);
           return;
         case 'odds': {
+          // "Which one has more volume?" of the events discussed: those, by how much they trade.
+          if (rule.movers && rule.events) {
+            const ranked = await moversAcross(o.kalshi, rule.events, rule.movers, rule.events.length, /\bweek(?:ly)?\b|\b7 days\b/i.test(question));
+            return yield* written(req, question, ranked.text, [...ranked.citations], usage);
+          }
           if (rule.movers) {
             yield { type: 'progress', message: 'Reading the open events\' prices and volumes.' };
             const search = await o.index.get();

@@ -445,6 +445,11 @@ function afterListing(question: string, history: readonly Turn[]): Route | null 
   // "Which one is more mispriced?", "compare them" after BTC, then ETH, searched or reported one
   // by one: the events of the last few answers, compared from their reports.
   const asked = eventQuestion(question);
+  // "Which one has more volume?" after two events: the events discussed, by how much they trade.
+  if (COMPARE_THEM.test(question) && /\b(?:volume|traded|trades|trading|liquid\w*|busier|busiest|more active|open interest)\b/i.test(question)) {
+    const discussed = [...new Set(answers.slice(0, 4).flatMap((t) => eventsOf(t.content)))].slice(0, 5);
+    if (discussed.length > 1) return { kind: 'odds', reason: 'the trading of the events of the answers before', events: discussed, movers: 'volume' };
+  }
   if (COMPARE_THEM.test(question) && (asked === 'gap' || asked === 'best_trade' || asked === null)) {
     const discussed = [...new Set(answers.slice(0, 4).flatMap((t) => eventsOf(t.content)))].slice(0, 5);
     if (discussed.length > 1) return { kind: 'odds', reason: 'comparing the events of the answers before', events: discussed };

@@ -83,6 +83,11 @@ describe('trading questions without a stored report', () => {
     expect(count).toContain('100 YES contracts at $0.39 cost $39, the most they can lose');
   });
 
+  it('"which one has more volume?" after two events asked one after the other ranks those two by their trading', async () => {
+    const [, , volume] = await chain('chance of a new frontier AI model by december?', 'and a government shutdown?', 'which one has more volume?');
+    expect(volume).toMatch(/^The busiest open events, by contracts traded in the last 24 hours[^\n]*\n\n1\. \*\*Government shutdown by December 2026\?\*\* \(KXSHUTDOWN-26DEC31\)[^\n]*40,115 contracts traded in 24 hours \(191,420 since it opened\)\.\n2\. \*\*New frontier model from a top-3 lab by December 2026\?\*\* \(KXAIMODEL-26DEC19\)[^\n]*\(357,831 since it opened\)\.\n$/);
+  });
+
   it('a position held is marked at the live quotes', async () => {
     const [, held] = await chain('lakers celts who u got', 'im in 200 celtics yes @ 45c, am i up?');
     expect(held).toMatch(/\*\*Your 200 YES at \$0\.45\*\* cost \$90; sold now at the bid, \$0\.\d\d, fetch \$\d+/);
