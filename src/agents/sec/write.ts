@@ -1060,9 +1060,14 @@ export class AnswerWriter {
       // A return over part of a year, also as a year's.
       if (r.ratio.averaged && v.period.kind !== 'year') {
         const quarters = v.period.kind === 'quarter' ? 1 : v.period.quarters;
-        line += ` (about ${(400 * (v.value / quarters)).toFixed(1)}% annualised)`;
+        line += r.ratio.kind === 'percent' ? ` (about ${(400 * (v.value / quarters)).toFixed(1)}% annualised)` : ` (about ${(4 * (v.value / quarters)).toFixed(2)}x annualised)`;
       }
       line += `: ${this.#ratioWorking(r, v)}.`;
+      // Turnover said as days held too: 365 days over the turns of a year.
+      if (r.ratio.id === 'inventoryTurnover' && v.value > 0) {
+        const yearly = v.period.kind === 'year' ? v.value : 4 * (v.value / (v.period.kind === 'quarter' ? 1 : v.period.quarters));
+        line += ` That is about **${(365 / yearly).toFixed(1)} days** of inventory held (365 divided by the turns of a year).`;
+      }
       const c = r.compared;
       if (c?.kind === 'value' && c.value !== null) {
         const endOnly = r.ratio.averaged && !c.opening ? ` (over the ${metricById(r.ratio.denominator).label} at its end: none is reported for its start)` : '';

@@ -6,7 +6,7 @@ import { metricById, type MetricId } from './metrics.js';
  * (or, for net debt, subtracts one from the other), saying how.
  */
 
-export type RatioId = 'returnOnEquity' | 'returnOnAssets' | 'debtToEquity' | 'debtToAssets' | 'liabilitiesToEquity' | 'currentRatio' | 'quickRatio' | 'workingCapital' | 'interestCoverage' | 'bookValuePerShare' | 'effectiveTaxRate' | 'payoutRatio' | 'fcfConversion' | 'netDebt';
+export type RatioId = 'returnOnEquity' | 'returnOnAssets' | 'debtToEquity' | 'debtToAssets' | 'liabilitiesToEquity' | 'currentRatio' | 'quickRatio' | 'workingCapital' | 'interestCoverage' | 'bookValuePerShare' | 'effectiveTaxRate' | 'payoutRatio' | 'fcfConversion' | 'liabilitiesToAssets' | 'fcfPerShare' | 'inventoryTurnover' | 'netDebt';
 
 export interface RatioDef {
   id: RatioId;
@@ -163,6 +163,39 @@ export const RATIOS: readonly RatioDef[] = [
     pattern: /\b(?:free\s+cash\s+flow|fcf)\s+conversion(?:\s+(?:rate|ratio))?\b|\bcash\s+conversion\s+(?:rate|ratio)\b|\b(?:free\s+cash\s+flow|fcf)\s*(?:\/|over|to|as\s+a\s+(?:share|percent(?:age)?|%)\s+of)\s*(?:net\s+income|earnings|profit)\b/i,
     describe: 'free cash flow (operating cash flow less capital expenditure) over net income, for the same period',
     means: 'how much of the profit the company reports arrives as cash it can spend; above 100%, more cash than profit',
+  },
+  {
+    id: 'liabilitiesToAssets',
+    label: 'liabilities-to-assets ratio',
+    kind: 'percent',
+    numerator: 'totalLiabilities',
+    denominator: 'totalAssets',
+    // ("Total liabilities as a % of total assets" is a share of one figure in another, answered as such.)
+    pattern: /\b(?:total\s+)?liabilities[- ]?(?:to|\/)[- ]?(?:total\s+)?assets(?:\s+ratio)?\b/i,
+    describe: 'total liabilities over total assets, at the same date',
+    means: "how much of what the company owns is owed to others rather than its shareholders' own",
+  },
+  {
+    id: 'fcfPerShare',
+    label: 'free cash flow per share',
+    kind: 'perShare',
+    numerator: 'freeCashFlow',
+    denominator: 'sharesOutstanding',
+    pattern: /\b(?:free\s+cash\s+flow|fcf)\s+per\s+(?:diluted\s+)?share\b|\bfcfps\b/i,
+    describe: "free cash flow (operating cash flow less capital expenditure) over the shares outstanding at the period's end",
+    means: 'the cash the business generates after its investment, for each share',
+  },
+  {
+    id: 'inventoryTurnover',
+    label: 'inventory turnover',
+    kind: 'times',
+    numerator: 'costOfRevenue',
+    denominator: 'inventory',
+    averaged: true,
+    annual: true,
+    pattern: /\binventory\s+turn(?:over|s)(?:\s+ratio)?\b|\bturns?\s+(?:of|on)\s+inventory\b|\bdays?\s+(?:of\s+)?inventory(?:\s+outstanding)?\b|\binventory\s+days\b|\bdio\b/i,
+    describe: 'cost of revenue over average inventory (the mean of the balances at the start and the end of the period); 365 divided by it is the days of inventory held',
+    means: 'how many times a year the company sells through its stock; the higher, the less it holds',
   },
   {
     id: 'netDebt',

@@ -690,6 +690,14 @@ describe('svc-sec-agent on the demo snapshot, offline', () => {
     expect(swapped).not.toContain('Apple Inc.');
   });
 
+  it('liabilities to assets, free cash flow per share, inventory turnover and days of inventory', async () => {
+    expect((await ask('apple total liabilities to assets fiscal 2024')).text).toContain("**Apple's liabilities-to-assets ratio** at the end of fiscal year 2024 (2024-09-28): **84.4%**: total liabilities of $308,030 million [1] over total assets of $364,980 million [1].");
+    expect((await ask('apple fcf per share fiscal 2024')).text).toContain("**Apple's free cash flow per share** for fiscal year 2024 (year ended 2024-09-28): **$7.20 per share**: free cash flow of $108,807 million");
+    const days = (await ask('apple days inventory outstanding fiscal 2024')).text;
+    expect(days).toContain("**Apple's inventory turnover** for fiscal year 2024 (year ended 2024-09-28): **30.90x**: cost of revenue of $210,352 million [1] over average inventory of $6,808.5 million");
+    expect(days).toContain('That is about **11.8 days** of inventory held');
+  });
+
   it('says a company outside the snapshot is not in it', async () => {
     const a = await ask('NVDA revenue');
     expect(a.text).toMatch(/not in this snapshot/);

@@ -813,12 +813,14 @@ describe('follow-ups as traders write them (third probe)', () => {
     expect(parse('apple revenue last qtr').period).toEqual(parse('apple revenue last quarter').period);
   });
 
-  it('a stock price, a price target, guidance, news and days outstanding are unknown figures, named as asked', () => {
+  it('a stock price, a price target, guidance, news and days sales outstanding are unknown figures, named as asked', () => {
     expect(parse('whats aapl trading at rn')).toMatchObject({ unknownFigures: ['trading at'] });
     expect(companies(parse('whats aapl trading at rn'))).toEqual(['AAPL']);
     expect(parse('analyst price target for apple?').unknownFigures).toEqual(['analyst price target']);
     expect(parse('what did apple guide for next qtr').unknownFigures).toEqual(['guide']);
     expect(parse('any news on the DOJ case vs google').unknownFigures).toEqual(['news', 'DOJ case']);
-    expect(parse('apple days inventory outstanding').unknownFigures).toEqual(['days inventory outstanding']);
+    // Days of inventory are the inventory turnover ratio, said in days: no unknown figure.
+    expect(parse('apple days inventory outstanding')).toMatchObject({ unknownFigures: [], ratios: ['inventoryTurnover'] });
+    expect(parse('apple days sales outstanding').unknownFigures).toEqual(['days sales outstanding']);
   });
 });
