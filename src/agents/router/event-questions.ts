@@ -4,8 +4,8 @@ import type { Answer, Citation } from '../types.js';
 import { listed } from '../citations.js';
 import { editDistance } from '../../text.js';
 import { LEVEL_EXPECTED_ASKED, ODDS_FORMAT_ASKED } from '../markets-search/distribution.js';
-import { bestRow, bullets, byLevel, cited, modelBetween, modelSum, isLadder, labelLevels, levelOfRow, levelsNamed, names, outcomeOf, percent, points, readReport, refsOf, rowLine, rungSide, sumOf, type Row } from './report-rows.js';
-import { CHANCE_SAID, MONEY_GROUPS, chancesInPercent, pricesInCents, MONEY_SAID, NO_BOUGHT, SUPPOSED_PRICE, anomaliesText, arbitrageText, bestTradeText, bothSidesText, DEPTH_ASKED, rankedTrades, heldPosition, mostTradedText, POSITION_HELD, overroundText, pricedText, quoteText, sizingText } from './trading-answers.js';
+import { bestRow, bullets, byLevel, cited, isLadder, labelLevels, levelOfRow, levelsNamed, modelBetween, modelSum, names, outcomeOf, percent, points, readReport, refsOf, rowLine, rungSide, sumOf, type Row } from './report-rows.js';
+import { CHANCE_SAID, DEPTH_ASKED, MONEY_GROUPS, MONEY_SAID, NO_BOUGHT, POSITION_HELD, SUPPOSED_PRICE, anomaliesText, arbitrageText, bestTradeText, bothSidesText, chancesInPercent, heldPosition, mostTradedText, overroundText, pricedText, pricesInCents, quoteText, rankedTrades, sizingText } from './trading-answers.js';
 import { LAST_CLAIM, LAST_N, LIKELIHOOD, SOURCE_ASKED, lastCount, lastEventsText, baseRateText, basicsText, cheapText, ladderBandsText, ladderSpanText, likelihoodText, methodText, modelWhyText, pastText, placedText, previousText, pricedAboveText, rangeSpanText, rulesText, summaryText, expectedText, oddsFormatText, whyMovedText, whyText } from './report-answers.js';
 
 // Questions about an event already reported on ("which outcome does the model favour?", "when
@@ -423,6 +423,8 @@ const CHANCE_ONLY = /^\W*(?:(?:and|ok|so|what about|how about|what if|and if|mak
 const VALUE_ONLY = /^\W*(?:(?:and|ok|so)\W+)?(?:(?:what(?:'s|s| is)|how about|what about)\s+)?(?:the |my )?(?:ev|e\.v\.|expected value)(?:\s+(?:on|of|for)\s+(?:that|this|it|those|them|these)(?: ones?)?)?(?:\s+then)?\W*$/i;
 
 const THE_OTHER = /\bthe other (?:one|team|side|outcome|contract)s?\b/i;
+/** "Next one up?", "next", "the next trade": after a Kelly on the best trade, the next one of the ranking. */
+const NEXT_ONE = /^\W*(?:(?:and|ok|so|what about|how about)\W+)?(?:the\s+)?next(?:\s+(?:one|trade|best))?(?:\s+(?:up|down|then|pls|please))?\W*$/i;
 /** "The next one up", "the one below": the level beside the one the thread named last. */
 const NEXT_UP = /\b(?:next|one) (?:one |level |rung )?(?:up|higher|above)\b|\bthe (?:one|level|rung) above\b|\b(?:warmer|hotter|higher|bigger|larger) (?:one|range|level|rung)\b/i;
 const NEXT_DOWN = /\b(?:next|one) (?:one |level |rung )?(?:down|lower|below)\b|\bthe (?:one|level|rung) below\b|\b(?:colder|cooler|lower|smaller) (?:one|range|level|rung)\b/i;
@@ -501,7 +503,6 @@ export function answerFromReport(
   // "Next one up?" after Kelly on the best trade: the same sizing, of the next trade in the ranking.
   const lastAnswer = earlier.find((t) => t.role === 'assistant')?.content ?? '';
   const sized = /the trade to size is \*\*(YES|NO) on ([^*\n]+)\*\*/.exec(lastAnswer);
-  const NEXT_ONE = /^\W*(?:(?:and|ok|so|what about|how about)\W+)?(?:the\s+)?next(?:\s+(?:one|trade|best))?(?:\s+(?:up|down|then|pls|please))?\W*$/i;
   // (Back past earlier "next one up?" turns, to the sizing they step from.)
   const sizing = asked.slice(0, 4).find((q) => !NEXT_ONE.test(q));
   if (sized && sizing && SIZING.test(sizing) && NEXT_ONE.test(question)) {
