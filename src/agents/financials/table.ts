@@ -198,7 +198,7 @@ function earlierSpan(users: string[]): Span | null {
 }
 
 /** A turn that changes the table shown, not its periods ("add revenue and net margin to that table", "drop the growth rows"). */
-const TABLE_CHANGED = /\b(?:that|the|this|your) table\b|\b(?:add|include|drop|remove)\b[^?.!]{0,80}\b(?:to|in|into|from)\s+(?:it|that|this|them)\b/i;
+const TABLE_CHANGED = /\b(?:that|the|this|your) table\b|\b(?:add|include|drop|remove)\b[^?.!]{0,80}\b(?:to|in|into|from)\s+(?:it|that|this|them)\b|^\W*(?:(?:ok|okay|so|now|and|can you|could you|pls|please)\W+)*(?:(?:put it |show it |give it )?(?:as|in) a table|(?:in|as) (?:\$\s?)?(?:billions?|bn|millions?|mn|thousands?))(?:\W+(?:please|pls|plz|thanks|instead))*\W*$/i;
 
 /** A follow-up asking only for the total or the average of periods ("combined?", "what's the average?"). */
 export const asksOfPeriods = (text: string) => asksTotal(text) || (summariesAsked(text).includes('average') && !spanOf(text));

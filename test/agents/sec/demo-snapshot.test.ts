@@ -671,6 +671,8 @@ describe('svc-sec-agent on the demo snapshot, offline', () => {
     const table = await talkOf('svc-agent', 'Alphabet revenue last 4 quarters', 'in billions please');
     expect(table).toContain('| **Revenue** ($ billion) | 80.54 | 84.74 | 88.27 | 96.47† |');
     expect(await talkOf('svc-sec-agent', 'msft revenue fiscal 2024', 'in billions please', 'and fiscal 2023?')).toMatch(/was \*\*\$211\.92 billion\*\*/);
+    // After "as a table", the table's periods still: a request of format changes no periods.
+    expect(await talkOf('svc-sec-agent', 'ok give me alphabet revenue for the last 8 quarters with yoy growth', 'as a table', 'in billions please')).toContain('| **Revenue** ($ billion) | 69.79 | 74.60 | 76.69 | 86.31† | 80.54 | 84.74 | 88.27 | 96.47† |');
   });
 
   it('"annualize that" gives a quarter\'s amount times four, said to be a run rate, the quarter beside it', async () => {
