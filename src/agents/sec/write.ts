@@ -91,6 +91,9 @@ function timesOver(high: number, low: number, asked: boolean, what = 'high'): st
   return `, **${x >= 10 ? x.toFixed(1) : x.toFixed(2)} times** as ${what}`;
 }
 
+/** One amount less another ("so fcf minus net income?", "fcf less net income"). */
+const MINUS_ASKED = /\b(?:minus|less|subtract(?:ed)?|take away)\b(?!\s+than\b)/i;
+
 /** A quarter's (or a span's) amount asked at a yearly pace ("annualize that", "run rate"). */
 const ANNUALIZE_ASKED = /\bannuali[sz](?:e|ed|ing)\b|\brun[- ]?rate\b|\bannual(?:i[sz]ed)? pace\b|\btimes (?:4|four)\b|\bx ?4\b/i;
 
@@ -792,6 +795,25 @@ export class AnswerWriter {
    * "Total liabilities as a % of total assets?": of two figures asked of each company for one
    * period, the first as a share of the second, from the values in the table.
    */
+  /**
+   * "So fcf minus net income?": of two amounts asked of each company for one period, the first less
+   * the second, from the values in the table.
+   */
+  #differencesOf(figures: Figure[]): string[] {
+    const ids = this.#plan.question?.metrics ?? [];
+    if (!MINUS_ASKED.test(this.#plan.question?.text ?? '') || ids.length !== 2) return [];
+    const out: string[] = [];
+    for (const cik of new Set(figures.map((f) => f.company.cik))) {
+      const [a, b] = ids.map((id) => figures.find((f) => f.company.cik === cik && f.metric.id === id));
+      if (a?.result.kind !== 'value' || b?.result.kind !== 'value' || a.metric.unit !== 'money' || b.metric.unit !== 'money') continue;
+      if (a.result.period.end !== b.result.period.end || a.result.value.unit !== b.result.value.unit) continue;
+      const [x, y] = [a.result.value, b.result.value];
+      const amount = (v: number) => formatAmount(v, x.unit, a.metric, this.#scale(x));
+      out.push(`- ${capitalise(its(a.company))} ${a.metric.label} less its ${b.metric.label} for ${periodWithEnd(a.result.period, a.fin.calendar)}: ${amount(x.value)} ${this.#refs(x)} − ${amount(y.value)} ${this.#refs(y)} = **${amount(x.value - y.value)}**.`);
+    }
+    return out;
+  }
+
   #sharesOf(figures: Figure[]): string[] {
     const ids = this.#plan.question?.metrics ?? [];
     if (!this.#plan.question?.shareOf || ids.length !== 2 || ids[1] === 'revenue') return [];
@@ -1195,7 +1217,7 @@ export class AnswerWriter {
       const ranking = weighed && /\b(?:highest|lowest|most|least|largest|biggest|smallest|best|worst|greatest|fastest|slowest|rank\w*)\b|^\s*(?:and\s+|now\s+|what about\s+|how about\s+)?by\s+\w/i.test(text);
       const differences = ranking ? this.#differences(figures).map((d) => `- ${d}`) : [];
       const widened = this.#marginChangeRanked(figures, text);
-      const shares = this.#sharesOf(figures);
+      const shares = [...this.#sharesOf(figures), ...this.#differencesOf(figures)];
       lines.push(...(widened ? [widened, ''] : []), ...(shares.length ? [...shares, ''] : []), intro, '', ...(differences.length ? [...differences, ''] : []), ...this.#table(figures));
       if (weighed && !ranking) {
         const after = this.#differences(figures);

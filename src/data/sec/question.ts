@@ -123,7 +123,7 @@ const OTHER_LINES =
 
 const FIGURE_WORD = '(?:(?:net\\s+)?(?:revenues?|revs?|sales)|(?:operating\\s+|net\\s+)?income|(?:gross\\s+|operating\\s+)?(?:profits?|margins?)|eps|earnings(?:\\s+per\\s+share)?)';
 /** One figure as a share of another ("total liabilities as a % of total assets", "cash as a percentage of assets"). */
-const SHARE_OF = /\b(?:as an? (?:%|percent(?:age)?|share|proportion|fraction) of|(?:%|percent(?:age)?|share|proportion) of (?:the |its |their )?(?:total )?)/i;
+const SHARE_OF = /\bas (?:an? )?(?:%|percent(?:age)?|share|proportion|fraction) of|(?:%|\bpercent(?:age)?|\bshare|\bproportion) of (?:the |its |their )?(?:total )?/i;
 
 /** Products, services, segments and regions: parts of a company's total, broken down in the notes, not in its company-wide XBRL facts. */
 export const PARTS_OF_TOTAL =

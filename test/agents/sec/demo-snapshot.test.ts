@@ -700,6 +700,11 @@ describe('svc-sec-agent on the demo snapshot, offline', () => {
     expect(days).toContain('That is about **11.8 days** of inventory held');
   });
 
+  it('"capex as % of ocf" is one figure as a share of the other; "so fcf minus net income?" the one less the other', async () => {
+    expect(await talkOf('svc-agent', 'msft capex and operating cash flow for the first nine months of fiscal 2025', 'capex as % of ocf')).toMatch(/^- Microsoft's capital expenditure was \*\*50\.7%\*\* of its operating cash flow for the first nine months of fiscal 2025 \(nine months ended 2025-03-31\): \$47,425 million \[1\] over \$93,540 million \[1\]\./);
+    expect(await talkOf('svc-agent', "What is free cash flow and what was Microsoft's last fiscal year?", 'net income fiscal 2024 for microsoft', 'so fcf minus net income?')).toMatch(/^- Microsoft's free cash flow less its net income for fiscal year 2024 \(year ended 2024-06-30\): \$74,071 million \[1\] − \$88,136 million \[2\] = \*\*-\$14,065 million\*\*\./);
+  });
+
   it('says a company outside the snapshot is not in it', async () => {
     const a = await ask('NVDA revenue');
     expect(a.text).toMatch(/not in this snapshot/);
