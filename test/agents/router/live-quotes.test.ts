@@ -88,6 +88,11 @@ describe('trading questions without a stored report', () => {
     expect(volume).toMatch(/^The busiest open events, by contracts traded in the last 24 hours[^\n]*\n\n1\. \*\*Government shutdown by December 2026\?\*\* \(KXSHUTDOWN-26DEC31\)[^\n]*40,115 contracts traded in 24 hours \(191,420 since it opened\)\.\n2\. \*\*New frontier model from a top-3 lab by December 2026\?\*\* \(KXAIMODEL-26DEC19\)[^\n]*\(357,831 since it opened\)\.\n$/);
   });
 
+  it('"half kelly on a 2.5k roll at that price" keeps the price, the chance and the outcome of the turns before', async () => {
+    const [, , , half] = await chain('nfl bills chiefs odds', 'say the chiefs dip to 55¢, how much of a $5k bankroll if i think 63%?', 'and if it goes to 0.6?', 'half kelly on a 2.5k roll at that price');
+    expect(half).toMatch(/^Supposing YES on \*\*Home team \(Chiefs\)\*\* trades at \$0\.60[^\n]*on your 63\.0%[^\n]*On \$2,500: \$187\.50 \(312 contracts at \$0\.60\) at full Kelly, \$93\.75 \(156 contracts at \$0\.60\) at half\./);
+  });
+
   it('a position held is marked at the live quotes', async () => {
     const [, held] = await chain('lakers celts who u got', 'im in 200 celtics yes @ 45c, am i up?');
     expect(held).toMatch(/\*\*Your 200 YES at \$0\.45\*\* cost \$90; sold now at the bid, \$0\.\d\d, fetch \$\d+/);
