@@ -36,6 +36,8 @@ const STOP_WORDS =
   'if hot cold hotter colder soft softer strong stronger weak weaker underpricing overpricing underpriced overpriced mispriced mispricing undervalued overvalued cheap expensive edge value ' +
   // Chat words around a question that name nothing: "whos the fav", "what's the market saying", "the numbers", "implied".
   'fav favs fave whos saying say says number numbers figure figures expected expect expectation implied imply implies look looks like ' +
+  // Chat spellings of question words ("wuts the yes on a cut", "wats teh odds … abov 100k").
+  'wat wats wut wuts wot hw bout abt teh da abov ' +
   // What is asked of the prices, read apart (see distribution.ts), and shorthand for days.
   'print prints median mean average overround vig vigorish normalised normalized normalise normalize sum total moneyline american decimal tmrw tmr tmrrw tomoz tonite ' +
   // The parts of an event's book: every event has them.

@@ -191,6 +191,7 @@ explain define definition meaning mean means market markets economy fast slow sl
 sentence sentences word words bps basis expand expanded expansion contract contracted contraction narrow narrowed widen widened compressed intensity line lines levered leveraged leverage alone itself standalone stack stacks stacked stacking measure measures
 average averages avg median cagr compound compounded compounding annualized annualised rate
 billions millions thousands bn mn mm bns mns plz instead replace replacing rather place
+wat wats wut wuts wot wich wht hw abt teh
 industry sector peers peer sustainable sensible reasonable worrying concerning drove drive drives driving driver drivers caused causes behind reason reasons
 calculated calculate calculation computed compute formula headline headlines seasonally seasonal seasonality bullets bullet swap swapped converts
 incl inclusive annualize annualise annualized annualised ratio ratios whos spend spends spent spending absolute dollars dollar terms count points point pts pp days day months month yrs yr qtr qtrs rn fine listed date dates stocks wait yeah yep nope btw lol plz yo n tho lmao haha bro dude ya kk sitting got gotta`.split(/\s+/),

@@ -93,6 +93,13 @@ describe('trading questions without a stored report', () => {
     expect(half).toMatch(/^Supposing YES on \*\*Home team \(Chiefs\)\*\* trades at \$0\.60[^\n]*on your 63\.0%[^\n]*On \$2,500: \$187\.50 \(312 contracts at \$0\.60\) at full Kelly, \$93\.75 \(156 contracts at \$0\.60\) at half\./);
   });
 
+  it('chat spellings of question words are no topics: "wuts the yes on 25bps cut", "wats teh odds bitcoin is abov 100k tmrw"', async () => {
+    const [cut] = await chain('wuts the yes on 25bps cut');
+    expect(cut).toMatch(/^Open Kalshi events matching “wuts the yes on 25bps cut”[^\n]*\n\n1\. \*\*Fed decision in December 2026\?\*\*/);
+    const [btc] = await chain('wats teh odds bitcoin is abov 100k tmrw');
+    expect(btc).toMatch(/^Open Kalshi events matching[^\n]*\n\n1\. \*\*Bitcoin price on November 20, 2026 at 10am ET\?\*\*[^\n]*\*\*Above \$100,000 4\.0%\*\*/);
+  });
+
   it('a position held is marked at the live quotes', async () => {
     const [, held] = await chain('lakers celts who u got', 'im in 200 celtics yes @ 45c, am i up?');
     expect(held).toMatch(/\*\*Your 200 YES at \$0\.45\*\* cost \$90; sold now at the bid, \$0\.\d\d, fetch \$\d+/);

@@ -705,6 +705,10 @@ describe('svc-sec-agent on the demo snapshot, offline', () => {
     expect(await talkOf('svc-agent', "What is free cash flow and what was Microsoft's last fiscal year?", 'net income fiscal 2024 for microsoft', 'so fcf minus net income?')).toMatch(/^- Microsoft's free cash flow less its net income for fiscal year 2024 \(year ended 2024-06-30\): \$74,071 million \[1\] − \$88,136 million \[2\] = \*\*-\$14,065 million\*\*\./);
   });
 
+  it('chat spellings name no company: "wats apples gross margin trend last 8 quarters", "wich quarter was the best?"', async () => {
+    expect(await talkOf('svc-agent', 'wats apples gross margin trend last 8 quarters', 'wich quarter was the best?')).toContain('**Gross margin**, highest in **Q2 FY2025** (47.1%), lowest in **Q3 FY2023** (44.5%), of the 8 shown.');
+  });
+
   it('says a company outside the snapshot is not in it', async () => {
     const a = await ask('NVDA revenue');
     expect(a.text).toMatch(/not in this snapshot/);
