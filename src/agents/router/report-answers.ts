@@ -499,8 +499,10 @@ export function oddsFormatText(rows: Row[], title: string, question = ''): strin
   const odds = (p: number) => `${americanOdds(p)} (decimal ${decimalOdds(p)}, fractional ${fractionalOdds(p)})`;
   const line = (r: Row) => {
     const { name, refs } = outcomeOf(r.outcome);
-    if (no) return `- **NO on ${withTeam(name, title)}**: market ${percent(100 - r.marketValue)} → ${odds(100 - r.marketValue)}; model ${percent(100 - r.modelValue)} → ${odds(100 - r.modelValue)} ${refs}`.trimEnd();
-    return `- **${withTeam(name, title)}**: market ${r.market} → ${odds(r.marketValue)}; model ${r.model} → ${odds(r.modelValue)} ${refs}`.trimEnd();
+    // (Live quotes have no model: the market's odds alone.)
+    const modelled = Number.isFinite(r.modelValue);
+    if (no) return `- **NO on ${withTeam(name, title)}**: market ${percent(100 - r.marketValue)} → ${odds(100 - r.marketValue)}${modelled ? `; model ${percent(100 - r.modelValue)} → ${odds(100 - r.modelValue)}` : ''} ${refs}`.trimEnd();
+    return `- **${withTeam(name, title)}**: market ${r.market} → ${odds(r.marketValue)}${modelled ? `; model ${r.model} → ${odds(r.modelValue)}` : ''} ${refs}`.trimEnd();
   };
   return `As American (moneyline), decimal and fractional odds${no ? ' of the NO side (100% minus each chance)' : ''}, each price taken alone (the exchange's margin is not removed):\n\n${rows.map(line).join('\n')}`;
 }

@@ -100,6 +100,13 @@ describe('trading questions without a stored report', () => {
     expect(btc).toMatch(/^Open Kalshi events matching[^\n]*\n\n1\. \*\*Bitcoin price on November 20, 2026 at 10am ET\?\*\*[^\n]*\*\*Above \$100,000 4\.0%\*\*/);
   });
 
+  it('two parts asked at once of an event with no report ("bills ML in american odds? and if i throw 250 on them what do i win?") are both answered on its quotes, with no model figure', async () => {
+    const [, both] = await chain('https://kalshi.com/markets/kxnflgame/nfl-game-winner/kxnflgame-26nov23bufkc', 'bills ML in american odds? and if i throw 250 on them what do i win?');
+    expect(both).toContain('- **Away team (Bills)**: market 38.5% (mid; 37.9% normalised) → +160 (decimal 2.60, fractional 8/5) [1]');
+    expect(both).toContain('$250 buys 641 YES contracts at $0.39 ($249.99): if it resolves YES they pay $641, a profit of $391.01 before fees');
+    expect(both).not.toMatch(/NaN|; model /);
+  });
+
   it('a position held is marked at the live quotes', async () => {
     const [, held] = await chain('lakers celts who u got', 'im in 200 celtics yes @ 45c, am i up?');
     expect(held).toMatch(/\*\*Your 200 YES at \$0\.45\*\* cost \$90; sold now at the bid, \$0\.\d\d, fetch \$\d+/);
