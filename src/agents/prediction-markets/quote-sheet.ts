@@ -1,6 +1,6 @@
 import { SourceList } from '../citations.js';
 import type { Citation } from '../types.js';
-import { SCALE, formatPercent } from '../../data/kalshi/numbers.js';
+import { SCALE, formatPercent, parseFixed } from '../../data/kalshi/numbers.js';
 import type { KalshiEvent, KalshiMarket, KalshiSeries } from '../../data/kalshi/types.js';
 import { CONTRACT_HEADER, contractRow, ruleClaims, tenthsSummingTo } from './report.js';
 import { STATE_NOTES, labelOf, oneLine, outcomeName, quoteOf, settlementOf, settlementWords } from './research.js';
@@ -50,7 +50,16 @@ export function quoteSheet(event: KalshiEvent, series: KalshiSeries | null, page
     market: cite,
     source: (key, name, url) => sources.cite(key, name, url),
   });
-  lines.push('', '## Key claims and catalysts', '', ...rules.dates, ...rules.flips());
+  // Each open outcome's price about a day ago, on the basis of its price now (the mid of the book
+  // then, or the last trade then), as a report words it: what "what changed since yesterday?" reads.
+  const then = open.flatMap((m) => {
+    const now = quotes.get(m.ticker)!;
+    const [bid, ask] = [parseFixed(m.previous_yes_bid_dollars), parseFixed(m.previous_yes_ask_dollars)];
+    const before = now.basis === 'mid' && bid !== null && ask !== null && bid > 0 && ask < SCALE ? Math.round((bid + ask) / 2) : parseFixed(m.previous_price_dollars);
+    return now.price !== null && before !== null && before > 0 ? [`${outcomeName(m, event.title)} ${formatPercent(before)} and n/a (now ${formatPercent(now.price)})`] : [];
+  });
+  const history = then.length ? [`- **Prices 24 hours and 7 days ago:** ${then.join('; ')} ${eventCite()}.`] : [];
+  lines.push('', '## Key claims and catalysts', '', ...rules.dates, ...history, ...rules.flips());
   lines.push('', '## Contract snapshot', '', ...CONTRACT_HEADER, ...markets.map((m) => contractRow(m, cite(m))), '');
   return { title: event.title, eventTicker: event.event_ticker, text: `${lines.join('\n')}\n`, citations: sources.list, asOf: asOf.toISOString() };
 }

@@ -455,7 +455,8 @@ function ofLiveQuotes(text: string): string {
     .replace(/ The report's gaps are measured against the prices normalised to 100%, so the overround is not counted as a gap\./g, '')
     .replace(/\bthe report does not show\b/g, 'the quotes do not show')
     .replace(/\bno quote in the report\b/g, 'no quote')
-    .replace(/\b([Tt])he report's (quotes|prices)\b/g, '$1he live $2');
+    .replace(/\b([Tt])he report's (quotes|prices)\b/g, '$1he live $2')
+    .replace(/\bCounted back from the report's time\b/g, "Counted back from the quotes' time");
 }
 
 /**
@@ -946,7 +947,9 @@ function answerAbout(question: string, report: ReportRead): Answer | null {
 
       case 'moves': {
         const lines = bullets(section('key claims'), /^- \*\*(?:Price move|Volume surge)/);
-        text = lines.length ? lines.join('\n') : 'The report found no notable price move or volume surge over the last day and week.';
+        // Live quotes say only where each price was a day ago: that, said to be all they show.
+        const day = report.unreported && !lines.length ? pastText('since yesterday', [], section('key claims')) : null;
+        text = lines.length ? lines.join('\n') : day ? `The exchange's quotes show each price a day ago, not a week ago (a report adds the 7-day moves and volume surges from its candlesticks):\n\n${day}` : 'The report found no notable price move or volume surge over the last day and week.';
         break;
       }
       case 'history': {

@@ -107,6 +107,13 @@ describe('trading questions without a stored report', () => {
     expect(both).not.toMatch(/NaN|; model /);
   });
 
+  it('"what changed since yesterday?" with no report: each price a day ago, from the exchange\'s quotes, and that a week needs a report', async () => {
+    const [, day, week] = [...(await chain('approval rating odds for nov 27', 'What changed since yesterday?')), (await chain('approval rating odds for nov 27', 'Has the price moved this week?'))[1]];
+    expect(day).toMatch(/^- \*\*Below 41%\*\*: \d+\.\d% 24 hours ago, [−+]\d+\.\d pts since; 16\.0% now\n/);
+    expect(day).toContain("Counted back from the quotes' time");
+    expect(week).toMatch(/^The exchange's quotes show each price a day ago, not a week ago/);
+  });
+
   it('a position held is marked at the live quotes', async () => {
     const [, held] = await chain('lakers celts who u got', 'im in 200 celtics yes @ 45c, am i up?');
     expect(held).toMatch(/\*\*Your 200 YES at \$0\.45\*\* cost \$90; sold now at the bid, \$0\.\d\d, fetch \$\d+/);
