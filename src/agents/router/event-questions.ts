@@ -16,7 +16,7 @@ import { LAST_CLAIM, LAST_N, LIKELIHOOD, SOURCE_ASKED, lastCount, lastEventsText
 export type EventQuestion = 'sources' | 'basics' | 'catalysts' | 'summary' | 'anomalies' | 'expected' | 'odds_format' | 'best_trade' | 'arbitrage' | 'overround' | 'quote' | 'method' | 'previous' | 'model_favourite' | 'market_favourite' | 'market_least' | 'gap' | 'closing' | 'resolution' | 'history' | 'moves' | 'outcome';
 
 /** The order book and trading of a contract, or what buying it at the ask is worth on the model. */
-const QUOTE = /\b(?:fad(?:e|ing)\b|(?:take|throw|put|bet|stake|wager|risk|drop|place|lay)\s+\$?\d[\d,]*k?\s+(?:on|in|into)|spreads?|bids?|break[- ]?even|(?:the|at the|its) ask|asking price|order ?book|liquidity|open interest|expected value|ev|worth buying|buy(?:ing)? (?:\d[\d,]* )?(?:yes|no)|(?:want|get|grab|take) (?:\d[\d,]* )?(?:yes|no)(?: contracts?)?|\d[\d,]* (?:yes|no) contracts?|max(?:imum)? (?:loss|gain|profit)|pay ?offs?|(?:should i|to) (?:buy|sell|bet on|back)|bet on|payouts?|pays? out|how much (?:would|could|will|do|does|can) (?:i|you|we) (?:make|win|get|earn)|what (?:do|would|will|can|could) (?:i|you|we) (?:make|win|get|earn)|how much (?:does|do|is) (?:a |one )?(?:yes|no|contract)\w*\s+(?:cost|costs)|what(?:'s|s| is| does| do| would| will)?\b[^?]{0,40}\b(?:cost|costs|pay|pays)\b|how much (?:do|does|would|will|is|are|to)\b[^?]{0,40}\bcost\b|(?:yes|no) side|cost (?:of|for) (?:\d|a |one |the )|(?:yes|no) costs?|how much for \d[\d,]*|\d[\d,]* (?:yes|no)(?= (?:on|at|for|contracts?|shares?)\b)|what (?:do|would|will|can|could) (?:i|you|we) (?:net|clear|pocket)|(?:long|short)\s+\d[\d,]*|p&l|pnl|p\/l|^\W*(?:(?:and|ok|so|what about|how about)\W+)?(?:buy(?:ing)?\s+|get(?:ting)?\s+)?\d[\d,]*\s+of\s+(?:those|them|these|that|it)\b(?!\s+[a-z]))/i;
+const QUOTE = /\b(?:fad(?:e|ing)\b|(?:take|throw|put|bet|stake|wager|risk|drop|place|lay)\s+\$?\d[\d,]*k?\s+(?:on|in|into)|spreads?|bids?|break[- ]?even|(?:the|at the|its) ask|asking price|order ?book|liquidity|open interest|expected value|ev|worth buying|buy(?:ing)? (?:\d[\d,]* )?(?:yes|no)|(?:want|get|grab|take) (?:\d[\d,]* )?(?:yes|no)(?: contracts?)?|\d[\d,]* (?:yes|no) contracts?|max(?:imum)? (?:loss|gain|profit)|pay ?offs?|(?:should i|to) (?:buy|sell|bet on|back)|bet on|payouts?|pays? out|how much (?:would|could|will|do|does|can) (?:i|you|we) (?:make|win|get|earn)|what (?:do|would|will|can|could) (?:i|you|we) (?:make|win|get|earn)|how much (?:does|do|is) (?:a |one )?(?:yes|no|contract)\w*\s+(?:cost|costs)|what(?:'s|s| is| does| do| would| will)?\b[^?]{0,40}\b(?:cost|costs|pay|pays)\b|how much (?:do|does|would|will|is|are|to)\b[^?]{0,40}\bcost\b|(?:yes|no) side|cost (?:of|for) (?:\d|a |one |the )|(?:yes|no) costs?|how much for \d[\d,]*|\d[\d,]* (?:yes|no)(?= (?:on|at|for|contracts?|shares?)\b)|what (?:do|would|will|can|could) (?:i|you|we) (?:net|clear|pocket)|(?:long|short)\s+\d[\d,]*|p&l|pnl|p\/l|^\W*(?:(?:and|ok|so|what about|how about|no+|nah|nope|actually)\W+)?(?:buy(?:ing)?\s+|get(?:ting)?\s+)?\d[\d,]*\s+of\s+(?:those|them|these|that|it)\b(?!\s+[a-z]))/i;
 /** Trading figures of the contract snapshot. */
 const TRADING = /\b(?:volume|open interest|oi|traded|liquid\w*)\b/i;
 /** A ranking by a trading figure ("which has the most volume?"). */
@@ -414,7 +414,7 @@ function unpriced(text: string, rows: readonly Row[] = []): string {
 const SIDE_ONLY = /^\W*(?:(?:no+|nah|nope|sorry|wait|oops|ok)\W+)?(?:i meant?\s+|make (?:it|that)\s+|what about\s+|how about\s+|and\s+)?(?:the\s+|on\s+)?(yes|no)(?:\s+side)?(?:\s+(?:instead|then|pls|please))?\W*$/i;
 /** "The other one", "the other team": the outcomes the thread did not name last. */
 /** A correction's opening ("no i meant", "sorry, I mean", "nah i meant"). */
-const CORRECTION = /^\W*(?:(?:no+|nah|nope|sorry|wait|oops)[,.!\s]+)?i\s+mean(?:t)?\s+/i;
+const CORRECTION = /^\W*(?:(?:no+|nah|nope|sorry|wait|oops)[,.!\s]+)?i\s+mean(?:t)?\s+|^\W*(?:no+|nah|nope|actually)\s*[,.!:]\s*(?=\d)/i;
 
 /** Only a chance said, of a question weighed on the asker's chance before ("and at 30%?", "what if i think 30% then"). */
 const CHANCE_ONLY = /^\W*(?:(?:and|ok|so|what about|how about|what if|and if|make it)\W+)*(?:i (?:think|say|put it at)\s+)?(?:(?:at|with|on)\s+)?(?:it'?s\s+)?(\d{1,2}(?:\.\d+)?)\s*%(?:\s+(?:then|instead))?\W*$/i;
@@ -493,7 +493,9 @@ export function answerFromReport(
   // "Convert that to American odds": "that" is the outcome just discussed.
   // ("I bought 100 yes at 12c": of the outcome discussed, when it names none.)
   // ("Kelly at 80% with 2.5k": a chance of the outcome discussed.)
-  const pointer = (text: string) => REFERS_BACK.test(text) || heldPosition(text) !== null || CHANCE_SAID.test(text) || THE_OTHER.test(text) || NEXT_UP.test(text) || NEXT_DOWN.test(text) || (eventQuestion(text) === 'odds_format' && /\b(?:that|those|these)\b/i.test(text));
+  // ("EV on 100 yes at the ask" after "btc above 92k?": a trade on the outcome discussed, when it names none and not "each".)
+  const tradeOnIt = (text: string) => eventQuestion(text) === 'quote' && /\b(?:yes|no)\b/i.test(text) && /\d/.test(text) && !/\b(?:each|every|all|both)\b/i.test(text);
+  const pointer = (text: string) => REFERS_BACK.test(text) || heldPosition(text) !== null || CHANCE_SAID.test(text) || tradeOnIt(text) || THE_OTHER.test(text) || NEXT_UP.test(text) || NEXT_DOWN.test(text) || (eventQuestion(text) === 'odds_format' && /\b(?:that|those|these)\b/i.test(text));
   // The question before, itself restated from the ones before it ("EV on that?" after "and the no side?" after "200 yes on a cut?").
   // ("What if i think 0.4": a chance, as "40%" would be.)
   // ("And if it goes to 0.35?", "45¢": prices in cents, as "35c" would be.)
@@ -579,6 +581,10 @@ function restated(question: string, asked: string | undefined, names: (text: str
   else if (CHANCE_SAID.test(question) && [null, 'outcome', 'gap', 'model_favourite'].includes(eventQuestion(question)) && question.split(/\s+/).length <= 10) question = `${question.replace(/[?.!\s]+$/, '')}: EV of buying at the ask?`;
   // "Breakeven prob on that?" after "buying 300 NO": of that side.
   if (asked && eventQuestion(question) === 'quote' && !VALUE_ONLY.test(question) && /\b(?:that|it|those|them)\b/i.test(question) && !/\b(?:yes|no)\b/i.test(question) && NO_BOUGHT.test(asked) && !POSITION_HELD.test(question)) question = `${question.replace(/[?.!\s]+$/, '')} (NO side)?`;
+  // "No, 200 of them" after "EV on 100 yes at the ask": that trade again, of this many.
+  const count = /^\W*(?:(?:and|ok|so|what about|how about|no+|nah|nope|actually)\W+)?(?:make it\s+)?(\d[\d,]*)(?:\s+of\s+(?:those|them|these|it))?(?:\s+(?:instead|then))?\W*$/i.exec(question);
+  const countIn = /\b\d[\d,]*(?=\s+(?:yes|no|contracts?|shares?|of\s+(?:those|them|these|it))\b)/i;
+  if (asked && count && eventQuestion(asked) === 'quote' && countIn.test(asked)) question = asked.replace(countIn, count[1]!);
   // "EV on that?" after what contracts cost: the same trade, valued.
   if (asked && VALUE_ONLY.test(question) && eventQuestion(asked) === 'quote') question = `${asked.replace(/[?.!\s]+$/, '')}, expected value?`;
   // "The other side of that one": its NO, not the other outcomes.

@@ -1049,6 +1049,14 @@ describe('several questions in one, and odds follow-ups that change topic', () =
     expect(await chain('fed december model vs market?', 'Summarize in one line for a headline.')).toMatch(/^\*\*Fed decision in December 2026\?\*\*: the market's favourite is/);
   });
 
+  it('a trade naming no outcome is of the one discussed ("EV on 100 yes at the ask" after "btc above 92k?"); "no, 200 of them" is that trade again, of this many', async () => {
+    await reportConversation('https://kalshi.com/markets/kxbtcd/bitcoin-price-end-of-day/kxbtcd-26nov20');
+    const ev = await chain('btc above 92k tomorrow? model vs market', 'EV on 100 yes at the ask');
+    expect(ev).toMatch(/^- \*\*Above \$92,000\*\* \(KXBTCD-26NOV20-T92000\)/);
+    expect(ev).not.toContain('Above $96,000');
+    expect(await chain('btc above 92k tomorrow? model vs market', 'EV on 100 yes at the ask', 'no, 200 of them')).toContain('200 YES contracts at $0.44 cost $88, the most they can lose; if it resolves YES they pay $200, a profit of $112 before fees. Buying YES at $0.44 against the model\'s 43.0%: expected value −$0.010 per $1 contract before fees (−$2 on 200 contracts)');
+  });
+
   it('a price supposed as traders write it: "45¢", "0.35", "$.6"', async () => {
     await reportConversation('https://kalshi.com/markets/kxfeddecision/fed-rate-decision/kxfeddecision-26dec');
     const kelly = ['fed december odds', 'say hike dips to 40c, how much of a 5k bankroll (kelly)?'];
