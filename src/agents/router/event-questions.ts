@@ -555,8 +555,8 @@ function restated(question: string, asked: string | undefined, names: (text: str
   if (asked && side && eventQuestion(asked) !== null) question = `${asked.replace(/\b(?:yes|no)\b(?:\s+side)?/gi, ' ').replace(/[?.!\s]+$/, '')} the ${side[1]!.toUpperCase()} side?`;
   // "Half kelly on a 2.5k roll at that price": the price the question before supposed.
   const samePrice = /\b(?:at|for) (?:that|this|the same|those) (?:price|level|quote)\b/i;
-  const before = asked && samePrice.test(question) ? SUPPOSED_PRICE.exec(asked) : null;
-  if (before) question = question.replace(samePrice, `at ${before[1] ?? before[2]}c`);
+  const pricedBefore = asked && samePrice.test(question) ? SUPPOSED_PRICE.exec(asked) : null;
+  if (pricedBefore) question = question.replace(samePrice, `at ${pricedBefore[1] ?? pricedBefore[2]}c`);
   // "Half kelly then, how many contracts" after Kelly on one's own chance and bankroll: on those again.
   if (asked && SIZING.test(question) && SIZING.test(asked) && !CHANCE_SAID.test(question) && !names(question).length) {
     const chance = new RegExp(CHANCE_SAID.source, 'i').exec(asked)?.[0];
