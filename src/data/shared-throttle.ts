@@ -18,6 +18,8 @@ export interface SharedThrottleOptions {
   pause?: UpstreamPause;
   /** A database error or silence (the throttle then goes on with this process's own starts alone for a while). */
   onError?: (err: unknown) => void;
+  /** A start recorded, at the database's clock (ms), once its transaction committed. */
+  onStart?: (upstream: string, at: number) => void;
 }
 
 /**
@@ -99,8 +101,9 @@ export class SharedThrottle implements StartGate {
   }
 
   /** Records a start if the window has room (0), else says how long until it will (ms). */
-  #tryStart(): Promise<number> {
-    return this.db.transaction().execute(async (trx) => {
+  async #tryStart(): Promise<number> {
+    let recorded: number | null = null;
+    const wait = await this.db.transaction().execute(async (trx) => {
       await sql`select set_config('lock_timeout', ${`${LOCK_TIMEOUT_MS}ms`}, true), set_config('statement_timeout', ${`${ANSWER_TIMEOUT_MS}ms`}, true)`.execute(trx);
       await sql`select pg_advisory_xact_lock(${LOCK_NAMESPACE}, hashtext(${this.upstream}))`.execute(trx);
       const now = Number((await sql<{ now: string }>`select (extract(epoch from clock_timestamp()) * 1000)::bigint as now`.execute(trx)).rows[0]!.now);
@@ -110,10 +113,13 @@ export class SharedThrottle implements StartGate {
       if (pause) this.options.pause?.extendTo(Number(pause.until));
       if (starts.length < this.perSecond) {
         await trx.insertInto('upstream_starts').values({ id: randomUUID(), upstream: this.upstream, at: now }).execute();
+        recorded = now;
         return 0;
       }
       return Math.max(1, Number(starts[0]!.at) + this.#windowMs - now);
     });
+    if (recorded !== null) this.options.onStart?.(this.upstream, recorded);
+    return wait;
   }
 
   async #recordPause(until: number): Promise<void> {

@@ -13,10 +13,12 @@ import { LiveSource, SnapshotSource, Throttle, UpstreamPause, type DataSource, t
 export interface SharedBudget {
   db: Kysely<Database>;
   onError: (err: unknown) => void;
+  /** Each start the database recorded, at its clock (ms): what the budget is kept on. */
+  onStart?: (upstream: string, at: number) => void;
 }
 
 function gate(upstream: string, perSecond: number, shared: SharedBudget | null, pause?: UpstreamPause): StartGate {
-  return shared ? new SharedThrottle(shared.db, upstream, perSecond, { pause, onError: shared.onError }) : new Throttle(perSecond);
+  return shared ? new SharedThrottle(shared.db, upstream, perSecond, { pause, onError: shared.onError, onStart: shared.onStart }) : new Throttle(perSecond);
 }
 
 /** Kalshi's public market data: live, or the snapshot folder SVC_KALSHI_SNAPSHOT_DIR. */
