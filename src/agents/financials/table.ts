@@ -6,7 +6,7 @@ import { metricById, type MetricDef, type MetricId } from '../../data/sec/metric
 import { quarterRange, type SecQuestion } from '../../data/sec/question.js';
 import { ratioById, type RatioDef } from '../../data/sec/ratios.js';
 import type { CompanyRef } from '../../data/sec/types.js';
-import { capitalise, formatAmount, formatChange } from '../sec/format.js';
+import { SCALE_WORD, capitalise, formatAmount, formatChange } from '../sec/format.js';
 import { shareLabel } from '../sec/plan.js';
 import { formatRatio, ratioAt, ratioNote } from '../sec/ratios.js';
 import { meaningsOf, unknownFigureText } from '../sec/write.js';
@@ -293,15 +293,13 @@ function cell(v: MetricValue | null, metric: MetricDef, scale: number): string {
   return `${n}${v.derivation ? '†' : ''}${v.restatedFrom ? '‡' : ''}${v.approximate ? ' (approx.)' : ''}`;
 }
 
-const SCALE_WORDS: Record<number, string> = { 3: 'thousand', 6: 'million', 9: 'billion' };
-
 /** A row's unit: millions unless another scale was asked ("in billions please"); per-share figures as they are. */
 function rowUnit(metric: MetricDef, unit: string, asked: number = 6): { scale: number; label: string } {
   const currency = unit.split('/')[0]!;
   const money = currency === 'USD' ? '$' : `${currency} `;
   if (metric.unit === 'perShare') return { scale: 0, label: `${money.trim()} per share` };
-  if (metric.unit === 'shares') return { scale: asked, label: `${SCALE_WORDS[asked]} shares` };
-  return { scale: asked, label: `${money.trim()} ${SCALE_WORDS[asked]}` };
+  if (metric.unit === 'shares') return { scale: asked, label: `${SCALE_WORD[asked]} shares` };
+  return { scale: asked, label: `${money.trim()} ${SCALE_WORD[asked]}` };
 }
 
 const periodLabel = (p: FiscalPeriod, calendarYear: boolean) => (p.kind === 'year' ? `FY${p.fy}` : `Q${p.q} ${calendarYear ? '' : 'FY'}${p.fy}`);

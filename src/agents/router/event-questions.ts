@@ -455,8 +455,7 @@ function ofLiveQuotes(text: string): string {
     .replace(/ The report's gaps are measured against the prices normalised to 100%, so the overround is not counted as a gap\./g, '')
     .replace(/\bthe report does not show\b/g, 'the quotes do not show')
     .replace(/\bno quote in the report\b/g, 'no quote')
-    .replace(/\b([Tt])he report's (quotes|prices)\b/g, '$1he live $2')
-    .replace(/\bCounted back from the report's time\b/g, "Counted back from the quotes' time");
+    .replace(/\b([Tt])he report's (quotes|prices)\b/g, '$1he live $2');
 }
 
 /**
@@ -643,6 +642,8 @@ function answerAbout(question: string, report: ReportRead): Answer | null {
   const { sections, rows, contracts } = readReport(report.text);
   const title = report.title.replace(/[*_]/g, '');
   const from = footOf(report);
+  // Prices then are counted back from the report's time, or from the live quotes'.
+  const countedFrom = report.unreported ? "the quotes' time" : "the report's time";
   const section = (start: string) => [...sections.entries()].find(([h]) => h.startsWith(start))?.[1];
   const best = (value: (r: Row) => number) => bestRow(rows, value);
   const kind = eventQuestion(question);
@@ -724,7 +725,7 @@ function answerAbout(question: string, report: ReportRead): Answer | null {
     })
     .filter((rs) => rs.length);
   const either = chosen.length > 1 ? [...new Set(chosen.flat())] : [];
-  const past = kind === 'moves' && PAST.test(question) ? pastText(question, named.length < rows.length ? named : [], section('key claims')) : null;
+  const past = kind === 'moves' && PAST.test(question) ? pastText(question, named.length < rows.length ? named : [], section('key claims'), countedFrom) : null;
   // ("Lakers won 4 of the last 5 vs boston right? so why …" checks a record, not a comparison.)
   const compared = COMPARE.test(question) && rows.length > 1 && !LAST_CLAIM.test(question) ? comparedSides(question, rows, report.title) : null;
   const moved = kind === 'moves' && WHY_MOVED.test(question) ? whyMovedText(question, rows, named.length < rows.length ? named : [], section('resolution history'), section('key claims')) : null;
@@ -954,7 +955,7 @@ function answerAbout(question: string, report: ReportRead): Answer | null {
       case 'moves': {
         const lines = bullets(section('key claims'), /^- \*\*(?:Price move|Volume surge)/);
         // Live quotes say only where each price was a day ago: that, said to be all they show.
-        const day = report.unreported && !lines.length ? pastText('since yesterday', [], section('key claims')) : null;
+        const day = report.unreported && !lines.length ? pastText('since yesterday', [], section('key claims'), countedFrom) : null;
         text = lines.length ? lines.join('\n') : day ? `The exchange's quotes show each price a day ago, not a week ago (a report adds the 7-day moves and volume surges from its candlesticks):\n\n${day}` : 'The report found no notable price move or volume surge over the last day and week.';
         break;
       }

@@ -104,7 +104,8 @@ function pastPrices(claims: string | undefined): { all: { label: string; day: nu
 const windowAsked = (q: string): 'day' | 'week' | 'both' =>
   /\b(?:yesterday|today|(?:a|one|1) day|24 ?h|last night|overnight)\b/i.test(q) ? 'day' : /\b(?:week|7 days|seven days)\b/i.test(q) ? 'week' : 'both';
 
-export function pastText(question: string, named: Row[], claims: string | undefined): string | null {
+/** `from`: whose time the prices are counted back from (a report's, or the live quotes'). */
+export function pastText(question: string, named: Row[], claims: string | undefined, from = "the report's time"): string | null {
   const past = pastPrices(claims);
   if (!past) return null;
   const { all, refs } = past;
@@ -125,7 +126,7 @@ export function pastText(question: string, named: Row[], claims: string | undefi
   }
   const picked = named.length ? all.filter((o) => named.some((r) => outcomeOf(r.outcome).name === o.label)) : all;
   if (!picked.length) return null;
-  return `${picked.map(lineOf).join('\n')} ${refs}\n\nCounted back from the report's time; each price then is on the basis of the price now (the mid of the book, or the last trade).`;
+  return `${picked.map(lineOf).join('\n')} ${refs}\n\nCounted back from ${from}; each price then is on the basis of the price now (the mid of the book, or the last trade).`;
 }
 
 /** The settled events of the report's history table, newest first: each one's ticker, close, outcomes resolved YES ("none", or listed with ", ") and their prices before close. */

@@ -1,7 +1,8 @@
 import { monthsIn, type FiscalCalendar, type FiscalPeriod } from '../../data/sec/calendar.js';
 import type { MetricDef } from '../../data/sec/metrics.js';
 
-const SCALE_WORD: Record<number, string> = { 3: 'thousand', 6: 'million', 9: 'billion' };
+/** The words of the scales amounts are stated in, by power of ten. */
+export const SCALE_WORD: Record<number, string> = { 3: 'thousand', 6: 'million', 9: 'billion' };
 
 const group = (n: number, decimals: number) => n.toLocaleString('en-US', { minimumFractionDigits: decimals, maximumFractionDigits: decimals });
 
