@@ -412,7 +412,7 @@ function addressWords(url: string): Set<string> {
 /** The events a search answer listed ("1. **Fed decision in December 2026?** (KXFEDDECISION-26DEC, Economics) [1]: …"), in order. */
 function listedEvents(answer: string): string[] {
   // (A search may be one part of an answer of several, under its heading.)
-  if (!/^(?:Open Kalshi events\b|No open Kalshi event matches\b|The busiest open events\b|The open events whose prices moved most\b|Of the \d+ events listed\b|The market's (?:favourite|least likely outcome) in each of the \d+ events listed\b)/m.test(answer.trimStart())) return [];
+  if (!/^(?:Open Kalshi events\b|No open Kalshi event matches\b|The busiest open events\b|The open events whose prices moved most\b|Of the \d+ events listed\b|The market's (?:favourite|least likely outcome) in each of the \d+ events listed\b|Joint chance of the \d+ outcomes asked\b)/m.test(answer.trimStart())) return [];
   return [...answer.matchAll(/^\d+\. \*\*.+?\*\* \(([A-Z][A-Z0-9]*-[A-Z0-9.-]+)(?:, [^)\n]*)?\)/gm)].map((m) => m[1]!);
 }
 
@@ -420,7 +420,7 @@ function listedEvents(answer: string): string[] {
 const COMPARE_THEM = /^\s*(?:ok(?:ay)?,?\s+|so\s+)?(?:now\s+)?compare(?: them| both| the two| those| these)?\s*[?.!]*$|\bcompare (?:them|both|the two|those|these)\b|\bhow do (?:they|the two|these|those) compare\b|\b(?:which|what) one\b|\bwhich (?:has|is|had|looks?|offers?)\b(?![^?]*\b(?:outcomes?|contracts?|strikes?|levels?|rungs?|sides?|teams?)\b)|\b(?:both|the two|either of them)\b/i;
 
 /** The events an answer is about: those a search listed, or the one a report or live summary heads ("(KXETHD-26NOV20)", "**Event:** KXETHD-26NOV20"). */
-function eventsOf(answer: string): string[] {
+export function eventsOf(answer: string): string[] {
   const listed = listedEvents(answer);
   if (listed.length) return listed;
   const head = answer.slice(0, 600);

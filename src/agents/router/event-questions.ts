@@ -459,6 +459,20 @@ function ofLiveQuotes(text: string): string {
 }
 
 /**
+ * The outcomes a text names among `rows`: a bankroll or stake ("with a 10k bankroll") is no level
+ * naming an outcome; a number that is exactly a rung's level names it ("ev of buying 3400 yes").
+ */
+function namedIn(text: string, rows: Row[], title: string): Row[] {
+  const plain = unpriced(text, rows);
+  return namedRows(plain, rows, title, [...levelsIn(plain), ...(isLadder(rows) ? levelsNamed(plain, labelLevels(rows)) : [])]);
+}
+
+/** The outcomes of a report (or live quotes in its shape) a text names. */
+export function outcomesNamed(text: string, report: ReportRead): Row[] {
+  return namedIn(pricesInCents(chancesInPercent(text)), readReport(report.text).rows, report.title);
+}
+
+/**
  * The part of a stored report that answers a question about its event, or null. `earlier`: the
  * conversation's turns before, latest first. A follow-up that names no outcome of its own refers
  * to the outcome the thread was last about ("the model's probability for Hold?", "and its price?",
@@ -471,13 +485,7 @@ export function answerFromReport(
   earlier: readonly { role: 'user' | 'assistant'; content: string }[] = [],
 ): Answer | null {
   const { rows } = readReport(report.text);
-  // (A number that is exactly a rung's level names it too: "ev of buying 3400 yes".)
-  const levels = isLadder(rows) ? labelLevels(rows) : [];
-  // (A bankroll or stake, "with a 10k bankroll", is no level naming an outcome.)
-  const names = (text: string) => {
-    const plain = unpriced(text, rows);
-    return namedRows(plain, rows, report.title, [...levelsIn(plain), ...levelsNamed(plain, levels)]);
-  };
+  const names = (text: string) => namedIn(text, rows, report.title);
   // A part of this report answered (its footer says so) about one outcome says its name in bold.
   // (An answer weighing events leads with a trade, "**NO on 2 or fewer**": its outcome, when of this event.)
   const traded = (text: string) => {
