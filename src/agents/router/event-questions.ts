@@ -464,7 +464,10 @@ function ofLiveQuotes(text: string): string {
  */
 function namedIn(text: string, rows: Row[], title: string): Row[] {
   const plain = unpriced(text, rows);
-  return namedRows(plain, rows, title, [...levelsIn(plain), ...(isLadder(rows) ? levelsNamed(plain, labelLevels(rows)) : [])]);
+  // A count's outcome said bare after a side or "on" ("kelly on 3 if i think it's 20%", "yes on 4"), or named back in brackets: the outcome labelled so.
+  const counts = rows.map((r) => outcomeOf(r.outcome).name).filter((n) => /^\d+$/.test(n)).map(Number);
+  const bare = counts.length ? [...plain.matchAll(/(?:\b(?:on|yes|no|for|buy(?:ing)?)\s+|\()(\d+)\b(?![\d.%]|,\d|\s*(?:k|c|¢|cents?|contracts?|shares?|of|yes|no|bucks|dollars)\b)/gi)].map((m) => Number(m[1])).filter((v) => counts.includes(v)) : [];
+  return namedRows(plain, rows, title, [...levelsIn(plain), ...(isLadder(rows) ? levelsNamed(plain, labelLevels(rows)) : []), ...bare]);
 }
 
 /** The outcomes of a report (or live quotes in its shape) a text names. */
@@ -565,7 +568,9 @@ function restated(question: string, asked: string | undefined, names: (text: str
   const pricedBefore = asked && samePrice.test(question) ? SUPPOSED_PRICE.exec(asked) : null;
   if (pricedBefore) question = question.replace(samePrice, `at ${pricedBefore[1] ?? pricedBefore[2]}c`);
   // "Half kelly then, how many contracts" after Kelly on one's own chance and bankroll: on those again.
-  if (asked && SIZING.test(question) && SIZING.test(asked) && !CHANCE_SAID.test(question) && !names(question).length) {
+  // (So does "kelly on that with 4k" after an EV on one's own chance: "ev of 200 yes on hold if my fair is 30%".)
+  const sizedBefore = (q: string) => SIZING.test(q) || (eventQuestion(q) === 'quote' && CHANCE_SAID.test(q));
+  if (asked && SIZING.test(question) && sizedBefore(asked) && !CHANCE_SAID.test(question) && !names(question).length) {
     const chance = new RegExp(CHANCE_SAID.source, 'i').exec(asked)?.[0];
     const money = MONEY_SAID.test(question) ? null : new RegExp(MONEY_SAID.source, 'i').exec(asked);
     const at = money ? MONEY_GROUPS.find((i) => money[i] !== undefined) : undefined;
@@ -574,7 +579,8 @@ function restated(question: string, asked: string | undefined, names: (text: str
     if (chance) question = `${question.replace(/[?.!\s]+$/, '')} (${[outcomes, chance, bankroll].filter(Boolean).join(', ')})`;
   }
   // "What about with a 10k bankroll?" after Kelly on NO Hold: the same trade, on that bankroll.
-  if (asked && SIZING.test(question) && SIZING.test(asked) && !names(question).length && !/\b(?:yes|no)\b/i.test(question)) {
+  // (A chance said now picks the side itself: "kelly at 80% with 2.5k" after an EV of YES at 87c sizes NO.)
+  if (asked && SIZING.test(question) && (SIZING.test(asked) || (sizedBefore(asked) && !CHANCE_SAID.test(question))) && !names(question).length && !/\b(?:yes|no)\b/i.test(question)) {
     const [sideBefore, before] = [/\b(yes|no)\b/i.exec(asked)?.[1], names(asked)];
     if (before.length || sideBefore) question = `${question} (${sideBefore ? `${sideBefore.toUpperCase()}${before.length ? ' on ' : ''}` : ''}${before.map((r) => outcomeOf(r.outcome).name).join(' or ')})`;
   }
@@ -601,7 +607,9 @@ function restated(question: string, asked: string | undefined, names: (text: str
   const priceOnly = SUPPOSED_PRICE.exec(question);
   // "And if it goes to 20c?" after a position held: that position, marked at this price (not bought at it).
   if (asked && priceOnly && !POSITION_HELD.test(question) && !DEPTH_ASKED.test(question) && question.split(/\s+/).length <= 10 && heldPosition(asked)?.paid) return `${asked.replace(/[?.!\s]+$/, '')} (if it goes to ${priceOnly[1] ?? priceOnly[2]}c)?`;
-  if (asked && priceOnly && !DEPTH_ASKED.test(question) && eventQuestion(question) === null && question.split(/\s+/).length <= 8 && (eventQuestion(asked) === 'best_trade' || eventQuestion(asked) === 'quote')) {
+  // ("And if the price drops to 50c?": the price said to move, no other question.)
+  const moveOnly = /^\W*(?:(?:and|so|ok|but)\W+)?(?:what )?(?:if|when|once|say)\s+(?:the\s+)?(?:price|it|that|yes|no|the yes|the no)\s+(?:drops|falls|goes|moves|rises|climbs|gets|trades|dips|is)\s+(?:down |up |back )?(?:to|at)\b/i;
+  if (asked && priceOnly && !DEPTH_ASKED.test(question) && (eventQuestion(question) === null || moveOnly.test(question)) && question.split(/\s+/).length <= 8 && (eventQuestion(asked) === 'best_trade' || eventQuestion(asked) === 'quote')) {
     const price = `at ${priceOnly[1] ?? priceOnly[2]}c`;
     question = SUPPOSED_PRICE.test(asked) ? asked.replace(SUPPOSED_PRICE, price) : `${asked.replace(/[?.!\s]+$/, '')} ${price}?`;
   }
@@ -786,8 +794,7 @@ function answerAbout(question: string, report: ReportRead): Answer | null {
     const meant = named.length && named.length < rows.length ? named : inside.length && inside.length < rows.length ? inside : [];
     if (SIZING.test(question)) {
       // A bankroll ("with $500") is no level naming an outcome.
-      const plain = unpriced(question, rows);
-      const sized = namedRows(plain, rows, report.title, levelsIn(plain));
+      const sized = namedIn(question, rows, report.title);
       // "Kelly on the dog": YES on the side the market prices lower, of two ("the fav": higher).
       const backed = !sized.length && rows.length === 2 ? (/\b(?:under)?dog\b/i.test(question) ? -1 : /\b(?:favou?rite|fave?)\b/i.test(question) ? 1 : 0) : 0;
       text = backed

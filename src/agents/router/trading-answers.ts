@@ -6,7 +6,7 @@ import { bestRow, cents, count, dollars, gapOf, isLadder, labelLevels, outcomeOf
 
 /** An amount of money said ("$100", "50 dollars", "1000 bucks"), which is a stake or a bankroll, never a level. */
 export const MONEY_SAID =
-  /\$\s?(\d[\d,]*(?:\.\d{1,2})?)(k)?\b|\b(\d[\d,]*(?:\.\d{1,2})?)(k)?(?:\s*(?:dollars|usd|bucks)\b|(?=\s+(?:bankroll|roll|br|stack|to play with|to bet|to spend|to risk|budget)\b))|\bbankroll(?:\s+of|\s+is)?\s+(\d[\d,]*(?:\.\d{1,2})?)(k)?\b|\b(?:throw|put|bet|stake|wager|risk|drop|take|place|lay)\s+(\d[\d,]*(?:\.\d{1,2})?)(k)?(?=\s+(?:on|in|into)\b)|\b(?:with|w\/?|got|have|had)\s+(?:a\s+)?(\d[\d,]*(?:\.\d{1,2})?)(k)\b|\bkelly\s+(?:on|with|of|for)\s+(\d[\d,]*(?:\.\d{1,2})?)(k)?\b(?!\s*(?:[+%]|yes\b|no\b|or (?:above|more|higher|below|less|lower)\b|to\b|-))|(?<=\bkelly\b[^?$]{0,40}[\s,;(])(\d+(?:\.\d{1,2})?)(k)\b|\bhow much of (?:a |my |the |an? )?(\d+(?:\.\d{1,2})?)(k)\b/i;
+  /\$\s?(\d[\d,]*(?:\.\d{1,2})?)(k)?\b|\b(\d[\d,]*(?:\.\d{1,2})?)(k)?(?:\s*(?:dollars|usd|bucks)\b|(?=\s+(?:bankroll|roll|br|stack|to play with|to bet|to spend|to risk|budget)\b))|\bbankroll(?:\s+of|\s+is)?\s+(\d[\d,]*(?:\.\d{1,2})?)(k)?\b|\b(?:throw|put|bet|stake|wager|risk|drop|take|place|lay)\s+(\d[\d,]*(?:\.\d{1,2})?)(k)?(?=\s+(?:on|in|into)\b)|\b(?:with|w\/?|got|have|had)\s+(?:a\s+)?(\d[\d,]*(?:\.\d{1,2})?)(k)\b|\bkelly\s+(?:on|with|of|for)\s+((?:\d{2}|\d(?=k))[\d,]*(?:\.\d{1,2})?)(k)?\b(?!\s*(?:[+%]|yes\b|no\b|or (?:above|more|higher|below|less|lower)\b|to\b|-))|(?<=\bkelly\b[^?$]{0,40}[\s,;(])(\d+(?:\.\d{1,2})?)(k)\b|\bhow much of (?:a |my |the |an? )?(\d+(?:\.\d{1,2})?)(k)\b/i;
 
 /** The capture groups of MONEY_SAID holding an amount, each followed by its "k". */
 export const MONEY_GROUPS = [1, 3, 5, 7, 9, 11, 13, 15];
@@ -58,7 +58,7 @@ function beyondBest(c: Contract, side: 'YES' | 'NO', wanted: number, price: numb
 }
 
 /** What introduces a chance the asker supplies ("i think", "my fair is", "at that", "kelly at"). */
-const CHANCE_LEAD = String.raw`\b(?:i (?:think|reckon|believe|figure|estimate|put|give|say|got|have|see|make|price|rate|peg|value)|i'd (?:say|put|give)|my (?:estimate|view|number|odds|probability|model|guess|fair(?: value| price| odds| probability| prob)?|true odds|read)(?: is| says| of| at)?|(?:at|with|using|on) (?:that|my|a|an)|(?:true|real|fair) (?:odds|chance|probability|value|price)(?: is| are| of)?|kelly(?:\s+(?:on|for)\s+[a-z0-9'+.-]+)?\s+at)(?:\s+(?!above\b|below\b|over\b|under\b|between\b|or\b|to\b)[a-z0-9']+){0,3}?\s+`;
+const CHANCE_LEAD = String.raw`\b(?:i (?:think|reckon|believe|figure|estimate|put|give|say|got|have|see|make|price|rate|peg|value)|i'd (?:say|put|give)|my (?:estimate|view|number|odds|probability|model|guess|fair(?: value| price| odds| probability| prob)?|true odds|read)(?: is| says| of| at)?|(?:at|with|using|on) (?:that|my|a|an)|(?:true|real|fair) (?:odds|chance|probability|value|price)(?: is| are| of)?|kelly(?:\s+(?:on|for)\s+[a-z0-9'+.-]+)?\s+at)(?:\s+(?!above\b|below\b|over\b|under\b|between\b|or\b|to\b)[a-z0-9']+){0,4}?\s+`;
 
 /** A chance the asker supplies ("if i think hike is 60%", "my estimate is 70%", "at that 60%", "kelly at 80%"): weighed instead of the model's. */
 export const CHANCE_SAID = new RegExp(`${CHANCE_LEAD}(\\d{1,2}(?:\\.\\d+)?)\\s*%(?!\\s*(?:to|-|–|or (?:above|below|more|less|higher|lower))\\b)`, 'i');
@@ -173,16 +173,17 @@ const money = (x: number) => x.toLocaleString('en-US', { minimumFractionDigits: 
 
 export function quoteText(question: string, shown: Row[], contracts: Map<string, Contract>): string | null {
   const lines: string[] = [];
-  const value = /\b(?:expected value|ev|worth buying|buy(?:ing)?|sell(?:ing)?|bet(?:ting)? on|back|fad(?:e|ing))\b|\b(?:take|throw|put|stake|wager|risk|drop|place|lay)\s+\$?\d/i.test(question);
+  const value = /\b(?:expected value|ev|worth buying|buy(?:ing)?|sell(?:ing)?|bet(?:ting)? on|back|fad(?:e|ing))\b|\b(?:take|throw|put|bet|stake|wager|risk|drop|place|lay)\s+\$?\d/i.test(question);
   const no = NO_BOUGHT.test(question);
   // "What's the payout on hold?", "how much would I make if hold hits?", "max loss and payoff?": a contract pays $1.
-  const payout = /\b(?:payouts?|pays? out|pay ?offs?|p&l|pnl|p\/l|max(?:imum)? (?:loss|gain|profit)|how much (?:can|could|would|will) (?:i|you|we) lose|downside|upside|how much (?:would|could|will|do|does|can) (?:i|you|we) (?:make|win|get|earn)|what (?:do|would|will|can|could) (?:i|you|we) (?:make|win|get|earn))\b/i.test(question);
+  const payout = /\b(?:payouts?|pays? out|pay ?offs?|p&l|pnl|p\/l|max(?:imum)? (?:loss|gain|profit)|how much (?:can|could|would|will) (?:i|you|we) lose|downside|upside|how much (?:would|could|will|do|does|can) (?:i|you|we) (?:make|win|get|earn)|what (?:do|would|will|can|could) (?:i|you|we) (?:make|win|get|earn)|what (?:does|would|will) (?:it|that|this|they|a yes|a no) pay|how much (?:for|do i get for|would i get for))\b/i.test(question);
   // A stake said in dollars ("if I bet $100", "put 50 dollars on"); an outcome's own name ("Above $3,400") is none.
   const stake = stakeOf(shown.reduce((q, r) => q.split(outcomeOf(r.outcome).name).join(' '), question));
   // A number of contracts ("if I buy 500 NO", "200 contracts").
   // (Not a rung's own level: "buying 3400 yes" of "Above $3,400" is that rung; "100 of them" is the count.)
   const levels = new Set(labelLevels(shown));
-  const counted = [...question.matchAll(/\b(\d[\d,]*)\s+(?:(?:yes|no)\s+)?(?:contracts?|shares?)\b|\b(?:buy(?:ing)?|get|grab)\s+(\d[\d,]*)\s+(?:of\s+)?(?:yes|no)\b|\blift(?:ing)?\s+(?:the\s+)?(?:offer|ask)\s+for\s+(\d[\d,]*)\b|\b(\d[\d,]*)\s+of\s+(?:them|those|these|it)\b|\b(?:long|short)\s+(\d[\d,]*)\b|\b(\d[\d,]*)\s+(?:[a-z]+\s+){1,3}?(?:yes|no)\s+(?:cost|costs|contracts?|shares?|pay|pays)\b|\b(?<bare>\d[\d,]*)\s+(?:yes|no)\b(?=\s*[:,;?.!]|\s*$|\s+(?:on|at|for|cost|costs|pay|pays|would|will|get|make)\b)/gi)]
+  // ("Max loss on 400 CPI above 3.2 YES": the count said first, not the level's decimals.)
+  const counted = [...question.matchAll(/(?<![\d.])\b(\d[\d,]*)\s+(?:(?:yes|no)\s+)?(?:contracts?|shares?)\b|\b(?:on|of|buy(?:ing)?|bought)\s+(\d[\d,]*)\s+(?=[a-z][^?]*\b(?:yes|no)\b)|\b(?:buy(?:ing)?|get|grab)\s+(\d[\d,]*)\s+(?:of\s+)?(?:yes|no)\b|\blift(?:ing)?\s+(?:the\s+)?(?:offer|ask)\s+for\s+(\d[\d,]*)\b|\b(\d[\d,]*)\s+of\s+(?:them|those|these|it)\b|\b(?:long|short)\s+(\d[\d,]*)\b|\b(\d[\d,]*)\s+(?:[a-z]+\s+){1,3}?(?:yes|no)\s+(?:cost|costs|contracts?|shares?|pay|pays)\b|(?<![\d.])\b(?<bare>\d[\d,]*)\s+(?:yes|no)\b(?=\s*[:,;?.!]|\s*$|\s+(?:on|at|for|cost|costs|pay|pays|would|will|get|make)\b)/gi)]
     // (Nor the number of an outcome's name: "cut 25 yes" of "Cut 25bps".)
     .filter((m) => m.groups?.bare === undefined || !shown.some((r) => outcomeOf(r.outcome).name.toLowerCase().includes(`${/(\w+)\s+$/.exec(question.slice(0, m.index))?.[1]?.toLowerCase()} ${m.groups!.bare}`)))
     .map((m) => Number(m.slice(1).find((g) => g !== undefined)!.replace(/,/g, '')))

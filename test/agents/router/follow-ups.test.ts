@@ -1021,6 +1021,30 @@ describe('several questions in one, and odds follow-ups that change topic', () =
     expect(await chain(...lakers, 'what if i think lakers are 70%', 'what if i think 0.4')).toMatch(/^On your 40\.0% for Away team \(Lakers\), the trade to size is \*\*NO on Away team \(Lakers\)\*\*/);
   });
 
+  it('trading follow-ups keep the trade: Kelly after an EV on one\'s own chance, a count outcome said bare, a chance said at length, a price said to drop, a count before a level, a stake in dollars', async () => {
+    await reportConversation('https://kalshi.com/markets/kxfeddecision/fed-rate-decision/kxfeddecision-26dec');
+    // The chance and outcome of the EV before: (30% − $0.18) / (1 − $0.18) = 14.6%.
+    const ev = ['fed odds?', 'ev of 200 yes on hold if my fair is 30%'];
+    expect(await chain(...ev, 'kelly on that with 4k')).toMatch(/^On your 30\.0% for Hold, the trade to size is \*\*YES on Hold\*\* at \$0\.18[^\n]*is \*\*14\.6%\*\* of the bankroll[^\n]*On \$4,000: \$585\.37/);
+    expect(await chain(...ev, 'kelly on that with 4k', 'and at 25%?')).toMatch(/^On your 25\.0% for Hold[^\n]*is \*\*8\.5%\*\* of the bankroll/);
+    await reportConversation('https://kalshi.com/markets/kxspacex/spacex-launches-per-week/kxspacex-26nov24');
+    // "On 3" is the outcome "3", not a $3 bankroll: (20% − $0.13) / (1 − $0.13) = 8.0% of $1,000.
+    const three = ['expected number of spacex launches this week?', "kelly on 3 if i think it's 20%, 1k bankroll"];
+    expect(await chain(...three)).toMatch(/^On your 20\.0% for 3, the trade to size is \*\*YES on 3\*\* at \$0\.13[^\n]*is \*\*8\.0%\*\* of the bankroll[^\n]*On \$1,000: \$80\.46/);
+    expect(await chain(...three, 'half kelly then, how many contracts')).toMatch(/^On your 20\.0% for 3, the trade to size is \*\*YES on 3\*\*/);
+    await reportConversation('https://kalshi.com/markets/kxshutdown/government-shutdown/kxshutdown-26dec31');
+    // "The shutdown chance is 45%" is the asker's chance: NO at $0.44 against 55%, (55% − $0.44) / (1 − $0.44) = 19.6%.
+    const shutdown = ['government shutdown market: model vs market', 'kelly at 2k if i think the shutdown chance is 45%'];
+    expect(await chain(...shutdown)).toMatch(/^On your 45\.0% for Shutdown, the trade to size is \*\*NO on Shutdown\*\* at \$0\.44[^\n]*is \*\*19\.6%\*\*[^\n]*On \$2,000: \$392\.86/);
+    // A price said to drop is the same sizing at that price: NO at $0.50 against 55%, 10.0%.
+    expect(await chain(...shutdown, 'and if the price drops to 50c?')).toMatch(/^Supposing YES on \*\*Shutdown\*\* trades at \$0\.50 \(NO at \$0\.50\)[^\n]*is \*\*10\.0%\*\* of the bankroll/);
+    await reportConversation('https://kalshi.com/markets/kxcpiyoy/cpi-year-over-year/kxcpiyoy-26dec');
+    // 400 contracts, not the "2" of "3.2".
+    expect(await chain('cpi december', "what's my max loss on 400 CPI above 3.2 YES at the ask?")).toContain('400 YES contracts at $0.62 cost $248, the most they can lose');
+    // A stake in dollars buys whole contracts at the ask: $20 at $0.63 is 31 ($19.53).
+    expect(await chain('lakers or celtics who wins sat', 'how much for 20 bucks on lakers')).toContain('$20 buys 31 YES contracts at $0.63 ($19.53): if it resolves YES they pay $31, a profit of $11.47 before fees');
+  });
+
   it('what the best prices are good for: "how much hold can i buy at the ask before the price moves?" gives the sizes at the bid and ask', async () => {
     await reportConversation('https://kalshi.com/markets/kxfeddecision/fed-rate-decision/kxfeddecision-26dec');
     const depth = await chain('fed december odds', 'how much hold can i buy at the ask before the price moves?');
