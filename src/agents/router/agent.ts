@@ -14,7 +14,8 @@ import { eventPage, liveSummary } from '../prediction-markets/summary.js';
 import type { Agent, AgentEvent, AgentRequest, Answer, Citation, Usage } from '../types.js';
 import { listed, quoteCaller } from '../citations.js';
 import { isSvcError } from '../../errors.js';
-import { outcomeOf } from './report-rows.js';
+import { outcomeOf, readReport } from './report-rows.js';
+import { OF_THE_BOOK, bookAnswer, positionsListed, positionsSaid, quotedPrice, type Position } from './book.js';
 import { KALSHI_URL, MOVERS_ASKED, classify, discussedEvent, eventsOf, isGreeting, routedText, splitQuestion, type Route } from './classify.js';
 import { BOTH_SIDES, SIZING, answerFromReport, changesTrade, eventQuestion, type EventQuestion, type ReportRead } from './event-questions.js';
 import { CHANCE_OF_EACH, JOINT_ASKED, JOINT_WORDS, jointAnswer, legListed, legOf, legsListed, type Leg } from './joint.js';
@@ -413,6 +414,66 @@ export function routerAgent(o: RouterOptions): Agent {
     return legs.length > 1 ? jointAnswer(question, legs.sort((a, b) => order(a.ticker) - order(b.ticker)), missing) : null;
   }
 
+  /**
+   * Positions across outcomes and events weighed together: those the question states ("I hold 500
+   * YES on BTC above 96k and 300 YES on ETH above 3400, max loss?"), "100 YES on each" of the
+   * outcomes a joint answer listed, or, asked of them again ("worst case across all three?"), those
+   * a book answer listed. Null when fewer than two are stated and none were listed.
+   */
+  async function bookOf(req: AgentRequest, question: string): Promise<Answer | null> {
+    if (BOTH_SIDES.test(question) || KALSHI_URL.test(question)) return null;
+    const history = req.messages.slice(0, -1);
+    const answers = history.filter((m) => m.role === 'assistant').slice(-2).reverse();
+    const said = positionsSaid(routedText(question));
+    const each = /\b(\d[\d,]*)\s+(yes|no)\b[^?]*\b(?:on )?each\b/i.exec(question);
+    const legs = each ? answers.map((a) => legsListed(a.content)).find((l) => l.size) : undefined;
+    const listed = !said.length && !legs && OF_THE_BOOK.test(question) ? (answers.map((a) => positionsListed(a.content)).find((l) => l.length) ?? []) : [];
+    if (!said.length && !legs?.size && listed.length < 2) return null;
+    const positions: Position[] = [];
+    const unfound: string[] = [];
+    if (legs) {
+      for (const [ticker, leg] of legs) {
+        const read = await sheetOf(ticker);
+        const found = read ? legListed(leg, ticker, read.sheet) : null;
+        if (!read || !found || found.rows.length !== 1) continue;
+        const count = Number(each![1]!.replace(/,/g, ''));
+        const side = each![2]!.toUpperCase() === 'NO' ? (found.side === 'YES' ? 'NO' : 'YES') : found.side;
+        const price = quotedPrice(read.sheet, found.rows[0]!, side);
+        positions.push({ count, side, words: outcomeOf(found.rows[0]!.outcome).name, paid: null, ticker, sheet: read.sheet, row: found.rows[0]!, price, atQuote: true });
+      }
+    }
+    for (const l of listed) {
+      const read = await sheetOf(l.ticker);
+      const row = read ? readReport(read.sheet.text).rows.find((r) => outcomeOf(r.outcome).name === l.name) : undefined;
+      if (!read || !row) continue;
+      const price = l.paid ?? quotedPrice(read.sheet, row, l.side);
+      positions.push({ count: l.count, side: l.side, words: l.name, paid: l.paid, ticker: l.ticker, sheet: read.sheet, row, price, atQuote: l.paid === null });
+    }
+    if (said.length) {
+      const search = await o.index.get();
+      const discussed = [...new Set(answers.flatMap((a) => eventsOf(a.content)))];
+      for (const p of said) {
+        // The event its words find, else one discussed whose outcomes they name ("200 hike yes" in a Fed thread).
+        const hits = search.search(p.words, 1).filter((h) => h.missing.length === 0).map((h) => h.entry.event.event_ticker);
+        let placed = false;
+        for (const ticker of [...new Set([...hits, ...discussed])]) {
+          const read = await sheetOf(ticker);
+          if (!read) continue;
+          const leg = legOf(p.words, ticker, read.sheet);
+          if (!leg || leg.rows.length !== 1) continue;
+          // "YES on btc below 92k" of a ladder of "Above" rungs is NO on the rung.
+          const side = leg.side === 'NO' ? (p.side === 'YES' ? 'NO' : 'YES') : p.side;
+          const price = p.paid ?? quotedPrice(read.sheet, leg.rows[0]!, side);
+          positions.push({ ...p, side, ticker, sheet: read.sheet, row: leg.rows[0]!, price, atQuote: p.paid === null });
+          placed = true;
+          break;
+        }
+        if (!placed) unfound.push(p.words);
+      }
+    }
+    return positions.length > 1 ? bookAnswer(question, positions, unfound) : null;
+  }
+
   /** One part of a question with several, answered by its specialist without the language model's phrasing. */
   function part(req: AgentRequest, question: string, r: Route): AsyncIterable<AgentEvent> {
     const asked: AgentRequest = { ...req, messages: [...req.messages.slice(0, -1), { role: 'user', content: question }] };
@@ -436,6 +497,9 @@ export function routerAgent(o: RouterOptions): Agent {
       const question = [...req.messages].reverse().find((m) => m.role === 'user')?.content ?? '';
       // "¿Cuáles son las probabilidades de que la Fed baje tasas?": its words are no topics nor names, so no search runs on them.
       if (looksNonEnglish(question) && !KALSHI_URL.test(question)) return yield* answer({ text: `${ENGLISH_ONLY}\n\n${help.text}`, citations: [] }, null);
+      // "I hold 500 YES on BTC above 96k and 300 YES on ETH above 3400, max loss?": positions, together.
+      const book = await bookOf(req, question);
+      if (book) return yield* written(req, question, book.text, [...book.citations], null);
       // "Chance both happen?", "lakers win and btc above 92k, both?": outcomes of several events, together.
       const joint = await jointOf(req, question);
       if (joint) return yield* written(req, question, joint.text, [...joint.citations], null);

@@ -5,20 +5,21 @@ import { PACKAGE_ROOT } from '../../../src/config.js';
 import { startService, type TestService } from '../../helpers/service.js';
 
 // Outcomes of several events asked of together: the arithmetic of independence, the bounds any
-// dependence allows, and what a correlation supposed does. Reports are stored for the Fed, CPI,
-// BTC and the NFL game; ETH, the NBA game and NYC's temperature are read from live quotes.
+// dependence allows, and what a correlation supposed does; and positions across them weighed as a book. Reports are stored for the Fed, CPI,
+// BTC, the NFL game and the shutdown; ETH, the NBA game and NYC's temperature are read from live quotes.
 let svc: TestService;
 let client: OpenAI;
 
 beforeAll(async () => {
   svc = await startService({ env: { SVC_KALSHI_SNAPSHOT_DIR: path.join(PACKAGE_ROOT, 'snapshots', 'kalshi') } });
   client = new OpenAI({ baseURL: svc.baseURL, apiKey: (await svc.account()).apiKey, maxRetries: 0 });
-  const payer = new OpenAI({ baseURL: svc.baseURL, apiKey: (await svc.account({ plan: 'pro', credits: 12 })).apiKey, maxRetries: 0 });
+  const payer = new OpenAI({ baseURL: svc.baseURL, apiKey: (await svc.account({ plan: 'pro', credits: 15 })).apiKey, maxRetries: 0 });
   for (const url of [
     'https://kalshi.com/markets/kxfeddecision/fed-rate-decision/kxfeddecision-26dec',
     'https://kalshi.com/markets/kxcpiyoy/cpi-year-over-year/kxcpiyoy-26dec',
     'https://kalshi.com/markets/kxbtcd/bitcoin-price-end-of-day/kxbtcd-26nov20',
     'https://kalshi.com/markets/kxnflgame/nfl-game-winner/kxnflgame-26nov23bufkc',
+    'https://kalshi.com/markets/kxshutdown/government-shutdown/kxshutdown-26dec31',
   ])
     await payer.responses.create({ model: 'svc-prediction-markets-agent', input: url });
 }, 60_000);
@@ -95,5 +96,46 @@ describe('outcomes of several events together', () => {
     const [cutHold] = await chain("what's the chance of a cut and a hold?");
     expect(cutHold).not.toMatch(/^Joint chance/);
     expect(cutHold).toContain('Hold');
+  });
+});
+
+describe('positions across outcomes and events, weighed together', () => {
+  it('three positions stated: their cost at the asks, best and worst case, expected P&L, the one the models like least, asked again turn by turn', async () => {
+    const [cost, worst, best, least] = await chain(
+      'I have three positions: 100 YES on a government shutdown, 200 NO on a fed hike, 150 YES on the Chiefs. What would they cost at current asks?',
+      "what's the worst case loss across all three?",
+      'and the best case payout?',
+      'which of the three is the model least happy with?',
+    );
+    // 100 × $0.60 + 200 × (1 − $0.51) + 150 × $0.64 = $60 + $98 + $96 = $254; all right pays $450.
+    expect(cost).toMatch(/^Your 3 positions cost \*\*\$254\*\*; they pay \$450 at best \(\*\*\+\$196\*\*\) and lose \*\*\$254\*\* at worst\./);
+    expect(cost).toMatch(/\| 100 YES on Shutdown \[1\] \| KXSHUTDOWN-26DEC31 \| \$0\.60 \(ask\) \| \$60 \| \$100 \| 58\.0% \| 56\.1% \| −\$2 \| −\$3\.90 \|/);
+    expect(cost).toMatch(/\| 200 NO on Hike 25bps \[2\] \| KXFEDDECISION-26DEC \| \$0\.49 \(1 − bid\) \| \$98 \| \$200 \| 48\.5% \| 49\.2% \| −\$1 \| \+\$0\.40 \|/);
+    expect(cost).toContain('| 150 YES on Home team (Chiefs) [3] | KXNFLGAME-26NOV23BUFKC | $0.64 (ask) | $96 | $150 | 63.0% | 64.0% | −$1.50 | $0 |');
+    expect(worst).toMatch(/^The worst case is \*\*−\$254\*\*: every position loses/);
+    expect(best).toMatch(/^The best case is \*\*\+\$196\*\*: \$450 paid on the \$254 they cost/);
+    // On the models: shutdown 100 × (56.1% − $0.60) = −$3.90, the least.
+    expect(least).toMatch(/^The models like least \*\*100 YES on Shutdown\*\* \(KXSHUTDOWN-26DEC31\): expected −\$3\.90/);
+  });
+
+  it('a hedge within one event: a price of one\'s own, each resolution asked, the models\' expected P&L', async () => {
+    const [hedge, value] = await chain("if i'm long 500 chiefs at 0.60 and buy 300 bills at the ask, what's my P&L if bills win? if chiefs win?", "what's the model's expected P&L on the hedged book?");
+    // $300 + 300 × $0.39 = $417: Bills win pays $300 (−$117), Chiefs win $500 (+$83).
+    expect(hedge).toMatch(/^If bills win, your positions come to \*\*−\$117\*\*[^\n]*If chiefs win, your positions come to \*\*\+\$83\*\*/);
+    expect(hedge).toContain('| 500 YES on Home team (Chiefs) [1] | KXNFLGAME-26NOV23BUFKC | $0.60 (yours) | $300 |');
+    expect(hedge).toContain('(outcomes of one event exclude each other)');
+    // 500 × (64% − $0.60) + 300 × (36% − $0.39) = $20 − $9 = +$11.
+    expect(value).toMatch(/^Expected P&L: \*\*\+\$13\.50\*\* on the market's prices \(the mids\), \*\*\+\$11\*\* on the models/);
+  });
+
+  it('"100 YES on each" of the outcomes a joint answer listed, if both hit and if only one does; a side and count said after the outcome', async () => {
+    const [, each, only] = await chain("what's the probability the chiefs win AND nyc hits 56 or above tomorrow?", '100 YES on each at the ask: total cost and payout if both hit?', 'and if only the chiefs hit?');
+    // $64 + $44 = $108; both pay $200: +$92; only the Chiefs: $100 − $108 = −$8.
+    expect(each).toMatch(/^They cost \*\*\$108\*\*\. If both hit, your positions come to \*\*\+\$92\*\*/);
+    expect(only).toMatch(/^If only chiefs hit, your positions come to \*\*−\$8\*\*/);
+    const [, stated] = await chain('fed odds', "i'm long 200 hike yes and 300 cpi above 3.2 yes, worst case loss?");
+    // 200 × $0.52 + 300 × $0.62 = $290.
+    expect(stated).toMatch(/^The worst case is \*\*−\$290\*\*/);
+    expect(stated).toContain('| 300 YES on Above 3.2 [2] | KXCPIYOY-26DEC | $0.62 (ask) | $186 |');
   });
 });

@@ -71,6 +71,14 @@ describe('trading questions without a stored report', () => {
     expect(modelless).toMatch(/^No report is stored for KXFEDDECISION-26DEC yet, so there is no model probability/);
   });
 
+  it('a count\'s outcome said bare is that outcome, not a bankroll, and the half Kelly after it keeps its chance', async () => {
+    // "On 3" is the outcome "3", not a $3 bankroll: (20% − $0.13) / (1 − $0.13) = 8.0% of $1,000.
+    const three = ['expected number of spacex launches this week?', "kelly on 3 if i think it's 20%, 1k bankroll", 'half kelly then, how many contracts'];
+    const [, kelly, half] = await chain(...three);
+    expect(kelly).toMatch(/^On your 20\.0% for 3, the trade to size is \*\*YES on 3\*\* at \$0\.13[^\n]*is \*\*8\.0%\*\* of the bankroll[^\n]*On \$1,000: \$80\.46/);
+    expect(half).toMatch(/^On your 20\.0% for 3, the trade to size is \*\*YES on 3\*\*[^\n]*On \$1,000: \$80\.46[^\n]*\$40\.23/);
+  });
+
   it('a range and the close asked in one question are both answered, with no model figure where there is no model', async () => {
     const [, both] = await chain('nyc high temp tmrw, whats the fav?', 'price on 48-51 and when does it close?');
     expect(both).toMatch(/^### Price on 48-51\n\n“48-51” is \*\*48°F to 51°F\*\*: market 25\.7% normalised \[1\]\.\n[\s\S]*### When does it close\?\n\n- \*\*Trading closes\*\* 2026-11-20 15:00 UTC/);
