@@ -117,6 +117,8 @@ const NICKNAMES = [...BY_NICKNAME.keys()].sort(byLength);
 const MENTION = new RegExp(`(?<![\\w'’-])(?:(${PLACES.map(escape).join('|')})|(${ABBREVIATIONS.map(escape).join('|')})|(${NICKNAMES.map(escape).join('|')}))(?![\\w-])`, 'gi');
 
 /** The teams a text names, in order: by place ("Buffalo"), abbreviation ("KC") or nickname ("Chiefs"). */
+const TRADING_WORDS = /\b(?:buy|buying|bought|sell|selling|sold|short|long|ev|kelly|contracts?|side|bid|ask|cost|costs|price|pays?|payout|yes|fade)\b/i;
+
 export function teamMentions(text: string): TeamMention[] {
   const out: TeamMention[] = [];
   // Written all in capitals, "NO" and "TEN" are words again.
@@ -124,6 +126,8 @@ export function teamMentions(text: string): TeamMention[] {
   for (const m of text.matchAll(MENTION)) {
     const [said, place, abbreviation] = m;
     if (abbreviation && (capitals || said !== said.toUpperCase()) && !LOWER_CASE_OK.has(said.toUpperCase())) continue;
+    // "Should I buy NO on above 3.0?": among trading words "NO" is a contract's side, not New Orleans.
+    if (abbreviation && said === 'NO' && TRADING_WORDS.test(text)) continue;
     const key = said.toLowerCase();
     // "1000 bucks", "a few bucks": money, not Milwaukee.
     if (key === 'bucks' && /(?:\d[\d,.]*k?|few|couple(?: of)?|some|many|more|extra)\s*$/i.test(text.slice(0, m.index!))) continue;

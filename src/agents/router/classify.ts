@@ -188,7 +188,9 @@ function hasWord(words: string[], list: readonly string[]): string | null {
  */
 const ROUTED_EDGE = 2_000;
 export function routedText(text: string): string {
-  return text.length <= 2 * ROUTED_EDGE ? text : `${text.slice(0, ROUTED_EDGE)}\n…\n${text.slice(-ROUTED_EDGE)}`;
+  // ("Wat does the modle say": svc's model misspelt, not a word of an event about AI models.)
+  const read = text.replace(/\bmod(?:le|dle|ell)(s?)\b/gi, 'model$1').replace(/\bshud\b/gi, 'should');
+  return read.length <= 2 * ROUTED_EDGE ? read : `${read.slice(0, ROUTED_EDGE)}\n…\n${read.slice(-ROUTED_EDGE)}`;
 }
 
 function classifyOne(whole: string): Route {
@@ -544,7 +546,11 @@ export function classify(asked: string, history: readonly Turn[] = []): Route {
   // So is a short question the rules read as nothing ("cut of any size?", "between 92k and 96k?").
   // (And one asking what the events' prices mean for a trade, "if I buy 100 NO on hike, max loss and payoff?".)
   const short = route.kind === 'help' && !isGreeting(lower) && (count <= 8 || (count <= 16 && eventQuestion(question) !== null));
-  if ((route.kind === 'odds' || short) && lastAnswer && lastAsked && listedEvents(lastAnswer.content).length) return { kind: 'odds', reason: 'a follow-up to the search before', context: lastAsked.content };
+  if ((route.kind === 'odds' || short) && lastAnswer && lastAsked && listedEvents(lastAnswer.content).length) {
+    // ("Probability below 9.5?" after "between 10 and 10.5?" after "arctic sea ice … odds?": the question that named the topic.)
+    const before = classify(lastAsked.content, history.slice(0, history.lastIndexOf(lastAsked)));
+    return { kind: 'odds', reason: 'a follow-up to the search before', context: before.reason === 'a follow-up to the search before' && before.context ? before.context : lastAsked.content };
+  }
   // "Ok generate the full report for it": the event discussed, whose stored report is given, or its live summary that says which model generates one.
   if (GENERATE.test(question) && (route.kind === 'help' || route.kind === 'odds')) {
     const url = discussedEvent(history);

@@ -28,7 +28,7 @@ const PRICED = /\b(?:probabilit(?:y|ies)|outcomes?(?:\s+priced)?|priced|contract
 /** What the exclusive outcomes' prices add up to, beyond 100%: the exchange's edge. */
 const OVERROUND = /\b(?:over-?round|vig(?:orish)?|juice|house edge|bookmaker'?s? margin|(?:prices|probabilities|odds) (?:add|sum) up|adds? up to|sum of (?:the )?(?:prices|probabilities|odds))\b/i;
 /** A case the rules decide ("what happens if it ends in a tie?", "does overtime count?"). */
-const RULE_CASE = /\b(?:what (?:happens|if)|in case of)\b|\b(?:ties?|tied|draws?|overtime|postpone\w*|cancel\w*|delay\w*|revis\w*|scrub\w*|forfeit\w*|suspend\w*|fail(?:s|ed|ure|ures)?|abort\w*|recount\w*|voided)\b/i;
+const RULE_CASE = /\b(?:what (?:happens|if)|in case of)\b|\b(?:ties?|tied|draws?|overtime|postpone\w*|cancel\w*|delay\w*|revis\w*|scrub\w*|forfeit\w*|suspend\w*|fail(?:s|ed|ure|ures)?|abort\w*|recount\w*|voided|correct(?:ed|ion|ions))\b/i;
 /** Both sides of one outcome bought together ("200 pairs of yes and no on hold", "buy both sides of hike"). */
 export const BOTH_SIDES = /\b(?:yes and no|no and yes|both sides|(?:yes|no) and (?:the )?(?:other side|opposite))\b/i;
 const ARBITRAGE = /\b(?:yes and no|no and yes|both sides)\b[^?]*\b(?:lock|profit|guarantee\w*|make|earn|free|risk|arb\w*)\b|\b(?:buy(?:ing)?|bought|get)\b[^?]*\b(?:yes and no|no and yes|both sides)\b|\b(?:arb(?:itrage)?s?|risk[- ]?free|free money|guaranteed (?:profit|money)|lock(?:ed)? in a profit)\b|\b(?:buy|buying|bought|sell|selling)\s+(?:yes|no)\s+(?:on\s+)?(?:all|every|each)\b|\b(?:yes|no) on (?:all|every|each) (?:of the )?(?:\w+ )?(?:outcomes?|buckets?|rungs?|ranges?|strikes?|contracts?|options?|legs?)\b|\block(?:ed)?(?: in)? (?:a )?profit\b/i;
@@ -55,7 +55,7 @@ const PATTERNS: [EventQuestion, RegExp][] = [
   ['history', new RegExp(`${TRACK_RECORD.source}|\\b(?:history|historical|past (?:outcomes|decisions)|previous (?:outcomes|decisions))\\b`, 'i')],
   ['market_least', /\b(?:least likely|unlikel\w*|underdog|dog|long ?shot|least favou?red|lowest)\b/i],
   ['closing', /\b(?:clos(?:e|es|ing)(?!\s+(?:above|below|over|under|at|higher|lower|between|in the)\b)|settl\w*|expir\w*|deadline|key dates?|important dates?|trading (?:stops?|ends?|halts?)|stop trading|last (?:day|time) to trade|when(?:'s| is| does| will)\b[^?]*\b(?:release|announcement|decision|print|report|game|launch)|ends?|resolved? (?:on|by)|when (?:does|will|is) (?:it|this|the (?:event|market|contract)) (?:resolve|end|finish)\w*)\b/i],
-  ['resolution', /\b(?:resolution|resolv\w*|rules?|source|criteria|units?|measured|count(?:s|ed)?|decides?|determin\w*|flip\w*)\b/i],
+  ['resolution', /\b(?:resolution|resolv\w*|rules?|source|criteria|units?|measured|count(?:s|ed)?|decides?|determin\w*|flip\w*|(?:weather |which |what )station|settle(?:s|d)? (?:on|by|against)|correct(?:ed|ion|ions)?)\b/i],
   ['moves', /\b(?:mov(?:e|ed|es|ing)|moves?|(?<!\bno )changed?|trend\w*|volume|surge\w*|momentum|shift\w*)\b/i],
   ['market_favourite', /\b(?:most likely|(?:most|more) probable|likel(?:y|iest)|favou?rite|favou?red|favs?|fave|front-?runner|leading|leads|ahead|winner|win|pick|expected|consensus|top)\b/i],
   // A price asked in words of its own ("what's the price of hold?", "what does a cut trade at?", "how much is hold?").
@@ -78,7 +78,7 @@ const BASICS = /\b(?:eli5|explain (?:it|this|that)(?: to me)? like (?:i'?m|im|i 
 const CATALYSTS = /\bcatalysts?\b|\bwhat (?:would|could|might) (?:change your mind|move (?:it|this|the (?:price|market|odds))|change (?:it|this|the (?:price|odds)))\b|\bwhat to watch\b|\bwhat(?:'s| is) coming up\b/i;
 
 /** How much to stake ("how much should I size with $1000?", "Kelly on NO 96k?"): the Kelly fraction of the trade meant. */
-export const SIZING = /\bkelly\b|\bbankroll\b|\bposition siz(?:e|ing)\b|\bhow (?:much|big|large) (?:should|would|do|can) (?:i|we|you) (?:bet|put|risk|stake|wager|size|allocate|go)\b|\bhow should (?:i|we) size\b|\bsiz(?:e|ing) (?:it|this|that|my|the|a) (?:bet|position|trade)\b/i;
+export const SIZING = /\bkelly\b|^\W*(?:(?:and|ok|so|then)\W+)?(?:(?:a\s+)?half|(?:a\s+)?quarter|a third|double|twice)(?:\s+(?:of\s+)?(?:that|it|this|the stake|the bet|the size|kelly))?(?:\s+(?:then|pls|please))?\W*$|\bbankroll\b|\bposition siz(?:e|ing)\b|\bhow (?:much|big|large) (?:should|would|do|can) (?:i|we|you) (?:bet|put|risk|stake|wager|size|allocate|go)\b|\bhow should (?:i|we) size\b|\bsiz(?:e|ing) (?:it|this|that|my|the|a) (?:bet|position|trade)\b/i;
 
 /** "Anything weird in the pricing?", "does the market look off?": what stands out in the report's prices. */
 const ANOMALY = /\b(?:weird|odd|strange|unusual|anomal\w*|inconsisten\w*|suspicious|funny|fishy|out of line|stand(?:s)? out|red flags?)\b[^?]*\b(?:pric\w*|odds|market|book|quotes?|trading)\b|\b(?:pric\w*|odds|market|book|quotes?|trading)\b[^?]*\b(?:weird|odd|strange|unusual|anomal\w*|inconsisten\w*|suspicious|fishy|out of line|look(?:s)? (?:off|wrong))\b/i;
@@ -505,7 +505,11 @@ export function answerFromReport(
   // ("Kelly at 80% with 2.5k": a chance of the outcome discussed.)
   // ("EV on 100 yes at the ask" after "btc above 92k?": a trade on the outcome discussed, when it names none and not "each".)
   const tradeOnIt = (text: string) => eventQuestion(text) === 'quote' && /\b(?:yes|no)\b/i.test(text) && /\d/.test(text) && !/\b(?:each|every|all|both)\b/i.test(text);
-  const pointer = (text: string) => REFERS_BACK.test(text) || heldPosition(text) !== null || CHANCE_SAID.test(text) || tradeOnIt(text) || THE_OTHER.test(text) || NEXT_UP.test(text) || NEXT_DOWN.test(text) || (eventQuestion(text) === 'odds_format' && /\b(?:that|those|these)\b/i.test(text));
+  // ("Wat does the model say" after "bitcoin over 100k tmrw??": of that outcome.)
+  const modelOfIt = (text: string) => /^\W*(?:(?:ok|so|and|but)\W+)*(?:what|wat|whats|what's)\b[^?]{0,20}\bmodel\b[^?]{0,10}\b(?:say|says|think|thinks|give|gives|put|puts)\b(?:\s+(?:it|about it|then|now|pls|please))?\W*$/i.test(text);
+  // ("Ok so should i buy", "worth buying?": the outcome discussed.)
+  const buyIt = (text: string) => /^\W*(?:(?:ok|so|and|but|then)\W+)*(?:should (?:i|we) (?:buy|get|take|bet)|(?:is it )?worth (?:buying|it|a buy)|(?:is it )?a buy|buy or (?:not|pass|sell))\W*$/i.test(text);
+  const pointer = (text: string) => REFERS_BACK.test(text) || modelOfIt(text) || buyIt(text) || heldPosition(text) !== null || CHANCE_SAID.test(text) || tradeOnIt(text) || THE_OTHER.test(text) || NEXT_UP.test(text) || NEXT_DOWN.test(text) || (eventQuestion(text) === 'odds_format' && /\b(?:that|those|these)\b/i.test(text));
   // The question before, itself restated from the ones before it ("EV on that?" after "and the no side?" after "200 yes on a cut?").
   // ("What if i think 0.4": a chance, as "40%" would be.)
   // ("And if it goes to 0.35?", "45¢": prices in cents, as "35c" would be.)
@@ -567,6 +571,9 @@ function restated(question: string, asked: string | undefined, names: (text: str
   const samePrice = /\b(?:at|for) (?:that|this|the same|those) (?:price|level|quote)\b/i;
   const pricedBefore = asked && samePrice.test(question) ? SUPPOSED_PRICE.exec(asked) : null;
   if (pricedBefore) question = question.replace(samePrice, `at ${pricedBefore[1] ?? pricedBefore[2]}c`);
+  // "Half that", "quarter of that" after a Kelly: that sizing again, at that fraction.
+  const fraction = /^\W*(?:(?:and|ok|so|then)\W+)?(?:a\s+)?(half|quarter|third|double|twice)\b/i.exec(question);
+  if (asked && fraction && SIZING.test(question) && !/\bkelly\b/i.test(question) && SIZING.test(asked)) question = `${fraction[1]!.toLowerCase()} kelly`;
   // "Half kelly then, how many contracts" after Kelly on one's own chance and bankroll: on those again.
   // (So does "kelly on that with 4k" after an EV on one's own chance: "ev of 200 yes on hold if my fair is 30%".)
   const sizedBefore = (q: string) => SIZING.test(q) || (eventQuestion(q) === 'quote' && CHANCE_SAID.test(q));
@@ -578,6 +585,10 @@ function restated(question: string, asked: string | undefined, names: (text: str
     const outcomes = names(asked).map((r) => outcomeOf(r.outcome).name).join(' or ');
     if (chance) question = `${question.replace(/[?.!\s]+$/, '')} (${[outcomes, chance, bankroll].filter(Boolean).join(', ')})`;
   }
+  // ("Half kelly" after "kelly on that with a 10k bankroll": on that bankroll.)
+  const bankrollBefore = asked && SIZING.test(question) && SIZING.test(asked) && !MONEY_SAID.test(question) && !/\bbankroll of \$/.test(question) ? new RegExp(MONEY_SAID.source, 'i').exec(asked) : null;
+  const bankrollAt = bankrollBefore ? MONEY_GROUPS.find((i) => bankrollBefore[i] !== undefined) : undefined;
+  if (bankrollBefore && bankrollAt) question = `${question.replace(/[?.!\s]+$/, '')} (bankroll of $${bankrollBefore[bankrollAt]}${bankrollBefore[bankrollAt + 1] ?? ''})`;
   // "What about with a 10k bankroll?" after Kelly on NO Hold: the same trade, on that bankroll.
   // (A chance said now picks the side itself: "kelly at 80% with 2.5k" after an EV of YES at 87c sizes NO.)
   if (asked && SIZING.test(question) && (SIZING.test(asked) || (sizedBefore(asked) && !CHANCE_SAID.test(question))) && !names(question).length && !/\b(?:yes|no)\b/i.test(question)) {

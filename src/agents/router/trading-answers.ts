@@ -356,7 +356,7 @@ export function sizingText(question: string, rows: Row[], contracts: Map<string,
     return `$${money(stake)} (${count.toLocaleString('en-US')} contract${count === 1 ? '' : 's'} at $${t.paid.toFixed(2)}${thin ? `; ${thin}` : ''})`;
   };
   // "Quarter kelly on 1k": a quarter of it too.
-  const quarter = /\bquarter[- ]kelly\b|\bkelly\b[^?]*\bquarter\b/i.test(question);
+  const quarter = /\bquarter[- ]kelly\b|\bkelly\b[^?]*\bquarter\b|^\W*(?:(?:and|ok|so|then)\W+)?(?:a\s+)?quarter\b/i.test(question);
   const onBankroll = bankroll ? ` On $${money(bankroll)}: ${inDollars(f)} at full Kelly, ${inDollars(f / 2)} at half${quarter ? `, ${inDollars(f / 4)} at a quarter` : ''}.` : ' Say a bankroll ("with $1,000") for it in dollars.';
   const on = believed === null ? 'the model' : `your ${percent(believed)} for ${outcomeOf(rows[0]!.outcome).name}`;
   return `${at}${at ? 'on' : 'On'} ${on}, the trade to size is ${tradeSaid(t)}. The Kelly fraction, (p − c)/(1 − c) = (${(100 * t.chance).toFixed(1)}% − $${t.paid.toFixed(2)}) / (1 − $${t.paid.toFixed(2)}), is **${(100 * f).toFixed(1)}%** of the bankroll; half Kelly ${(50 * f).toFixed(1)}%${quarter ? `, quarter Kelly ${(25 * f).toFixed(1)}%` : ''}.${onBankroll}\n\n${caveat}`;

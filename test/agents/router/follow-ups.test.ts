@@ -1040,6 +1040,26 @@ describe('several questions in one, and odds follow-ups that change topic', () =
     expect(await chain('lakers or celtics who wins sat', 'how much for 20 bucks on lakers')).toContain('$20 buys 31 YES contracts at $0.63 ($19.53): if it resolves YES they pay $31, a profit of $11.47 before fees');
   });
 
+  it('short follow-ups stay on the event: "half that" and "quarter of that" after a Kelly, the model misspelt, "should i buy" of the outcome discussed, "NO" as a side, the station and corrections', async () => {
+    await reportConversation('https://kalshi.com/markets/kxfeddecision/fed-rate-decision/kxfeddecision-26dec');
+    // The same Kelly, on the bankroll said before.
+    expect(await chain("fed december: model vs market, where's the edge?", 'EV per contract on NO on cut more than 25bps?', 'kelly on that with a 10k bankroll', 'half that')).toMatch(/^On the model, the trade to size is \*\*NO on Cut more than 25bps\*\*[^\n]*On \$10,000: \$687\.50 \(1,011 contracts at \$0\.68\) at full Kelly, \$343\.75/);
+    await reportConversation('https://kalshi.com/markets/kxshutdown/government-shutdown/kxshutdown-26dec31');
+    expect(await chain('shutdown odds, model vs market?', "what's the best trade?", 'kelly on it with 2k', 'quarter of that')).toMatch(/^The Kelly criterion stakes nothing here/);
+    await reportConversation('https://kalshi.com/markets/kxbtcd/bitcoin-price-end-of-day/kxbtcd-26nov20');
+    // "Modle" is svc's model, of the level asked, not the event about AI models.
+    const btc = ['bitcon gonna be over 100k tmrw??', 'wat does the modle say'];
+    expect(await chain(...btc)).toMatch(/^- \*\*Above \$100,000\*\*: market 4\.0% \(mid\), model 2\.9%, gap −1\.1 pts/);
+    expect(await chain(...btc, 'ok so shud i buy')).toMatch(/^- \*\*Above \$100,000\*\*[^\n]*Buying YES at \$0\.05 against the model's 2\.9%: expected value −\$0\.021 per \$1 contract before fees, not favoured on the model/);
+    await reportConversation('https://kalshi.com/markets/kxcpiyoy/cpi-year-over-year/kxcpiyoy-26dec');
+    // Among trading words "NO" is a side, not New Orleans.
+    expect(await chain('is there an arbitrage on the cpi ladder?', 'should I buy NO on above 3.0?')).toContain("Buying NO at $0.14 against the model's 26.6%: expected value +$0.126 per $1 contract before fees");
+    await reportConversation('https://kalshi.com/markets/kxhighny/highest-temperature-in-nyc/kxhighny-26nov20');
+    const nyc = ['how hot will it get in new york tomorrow', 'whats the most likely'];
+    expect(await chain(...nyc, 'which weather station do they use')).toContain('**Resolution source:** National Weather Service, Central Park');
+    expect(await chain(...nyc, 'wat if the report gets corrected later')).toContain('“The first published report is final.”');
+  });
+
   it('what the best prices are good for: "how much hold can i buy at the ask before the price moves?" gives the sizes at the bid and ask', async () => {
     await reportConversation('https://kalshi.com/markets/kxfeddecision/fed-rate-decision/kxfeddecision-26dec');
     const depth = await chain('fed december odds', 'how much hold can i buy at the ask before the price moves?');

@@ -79,6 +79,11 @@ describe('trading questions without a stored report', () => {
     expect(half).toMatch(/^On your 20\.0% for 3, the trade to size is \*\*YES on 3\*\*[^\n]*On \$1,000: \$80\.46[^\n]*\$40\.23/);
   });
 
+  it('a follow-up to follow-ups of a search is searched on the question that named the topic', async () => {
+    const [, , below] = await chain('arctic sea ice extent end of november, odds?', 'between 10 and 10.5?', 'probability below 9.5?');
+    expect(below).toContain('“below 9.5” is the other side of “Above 9.5”: about 47.0%.');
+  });
+
   it('a range and the close asked in one question are both answered, with no model figure where there is no model', async () => {
     const [, both] = await chain('nyc high temp tmrw, whats the fav?', 'price on 48-51 and when does it close?');
     expect(both).toMatch(/^### Price on 48-51\n\n“48-51” is \*\*48°F to 51°F\*\*: market 25\.7% normalised \[1\]\.\n[\s\S]*### When does it close\?\n\n- \*\*Trading closes\*\* 2026-11-20 15:00 UTC/);
