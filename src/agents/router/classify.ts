@@ -136,7 +136,7 @@ const ODDS_PHRASES = [/\bwhat (are|is) the (odds|chances?)\b/, /\bhow likely\b/,
 const MARKET_ASKED = /\b(?:is there|are there|any) (?:a |an )?(?:prediction )?(?:markets?|bets?|contracts?) (?:on|for|about)\b|\b(?:anything|something)\b[^?.!]{0,20}\b(?:markets?|kalshi)\b[^?.!]{0,10}\b(?:on|for|about)\b|\b(?:markets?|events?|contracts?|bets?)\b[^?.!]{0,30}\b(?:clos\w*|settl\w*|expir\w*|resolv\w*|end(?:s|ing)?)\b[^?.!]{0,20}\b(?:today|tonight|tomorrow|this week|next week|on (?:monday|tuesday|wednesday|thursday|friday|saturday|sunday))\b|\b(?:what(?:'s| is| are)?|whats) (?:clos\w*|settl\w*|expir\w*|resolv\w*|ending)\b[^?.!]{0,20}\b(?:today|tonight|tomorrow|this week|next week)\b/;
 
 /** Topics the exchange lists, which make a bare question an odds question ("Fed decision in December"). */
-const EVENT_TOPICS = ['fed', 'fomc', 'ai', 'openai', 'gpt', 'bitcoin', 'btc', 'ethereum', 'eth', 'cpi', 'inflation', 'payrolls', 'unemployment', 'election', 'shutdown', 'approval', 'temperature', 'weather', 'hurricane', 'launch', 'launches', 'spacex', 'superbowl', 'nba', 'nfl', 'mlb', 'oscars', 'box', 'recession', 'gdp', 'politics', 'political', 'sports', 'temp'];
+const EVENT_TOPICS = ['fed', 'fomc', 'ai', 'openai', 'gpt', 'bitcoin', 'btc', 'ethereum', 'eth', 'cpi', 'inflation', 'payrolls', 'unemployment', 'election', 'shutdown', 'approval', 'temperature', 'weather', 'hurricane', 'launch', 'launches', 'spacex', 'superbowl', 'nba', 'nfl', 'mlb', 'oscars', 'box', 'recession', 'gdp', 'politics', 'political', 'sports', 'temp', 'movie', 'movies', 'film', 'films'];
 
 const MULTI_PERIOD = [/\b(last|past|previous) (\d+|two|three|four|five|six|seven|eight|nine|ten|twelve) ?(quarters|years|fiscal years|q|qs|qtrs?|yrs?)\b/, /\bquarter (by|over) quarter\b/, /\beach (quarter|year)\b/, /\bevery (quarter|year)\b/, /\bover the (last|past) (few|several|\d+)/, /\b(trend|history|table|time series)\b/, /\bsince (19|20)\d\d\b/, /\b(19|20)\d\d ?(-|–|to|through|thru) ?(fy ?|fiscal )?(19|20)\d\d\b/, /\bbetween (fy ?|fiscal )?(19|20)\d\d and (fy ?|fiscal )?(19|20)\d\d\b/, /\bquarterly\b(?! (reports?|filings?)\b)/, /\bby quarter\b/, /\bgrowth rates?\b/];
 
@@ -193,6 +193,9 @@ export function routedText(text: string): string {
   return read.length <= 2 * ROUTED_EDGE ? read : `${read.slice(0, ROUTED_EDGE)}\n…\n${read.slice(-ROUTED_EDGE)}`;
 }
 
+/** Words of trading contracts, which no company's figures use. */
+const TRADED = /\b(?:sets|pairs|locked(?: in)?|lock in|arb|arbitrage|contracts|kelly|buckets?|rungs?|at the (?:ask|bid)|1 minus the bid)\b/;
+
 function classifyOne(whole: string): Route {
   // "Quarter kelly", "half kelly": a fraction of a stake, no fiscal quarter.
   const text = routedText(whole).replace(/\b(?:quarter|half|third|full|double)[- ](?=kelly\b)/gi, '');
@@ -232,6 +235,8 @@ function classifyOne(whole: string): Route {
   }
   // ("I'm long 300 hold, what's it worth?" is a position's worth, no company's.)
   if (!finance && !odds && MARKET_DATA.test(lower) && !heldPosition(text)) return { kind: 'filings', reason: 'market data, which the filings agent explains it does not have' };
+  // "How many sets can i do and what's the locked profit on 100?", "NO on every bucket, locked profit?": a trade on contracts, no company's profit.
+  if (finance && TRADED.test(lower) && !hasWord(words, ['revenue', 'revenues', 'sales', 'margin', 'margins', 'earnings', 'eps', 'income', 'cash'])) return { kind: 'odds', reason: `a trade on contracts (${finance})` };
   if (finance && multi) return { kind: 'financials', reason: `several periods of ${finance}` };
   if (finance) return { kind: 'filings', reason: `company fundamentals (${finance})` };
   const topic = hasWord(words, EVENT_TOPICS);

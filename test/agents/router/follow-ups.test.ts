@@ -1060,6 +1060,18 @@ describe('several questions in one, and odds follow-ups that change topic', () =
     expect(await chain(...nyc, 'wat if the report gets corrected later')).toContain('“The first published report is final.”');
   });
 
+  it('the NO side asked "of NO" is NO\'s, and trading words are never a company\'s profit', async () => {
+    await reportConversation('https://kalshi.com/markets/kxhighny/highest-temperature-in-nyc/kxhighny-26nov20');
+    const nyc = ['nyc high temp tomorrow odds', 'ev of NO on 48 to 51 at 1 minus the bid?'];
+    // NO at 1 − $0.31 = $0.69 against the model's 74.2%: +$0.052.
+    expect(await chain(...nyc)).toContain("Buying NO at $0.69 against the model's 74.2%: expected value +$0.052 per $1 contract before fees, favoured on the model.");
+    expect(await chain(...nyc, "what do 300 of those cost and what's the breakeven prob?")).toContain('300 NO contracts at $0.69 cost $207');
+    await reportConversation('https://kalshi.com/markets/kxcpiyoy/cpi-year-over-year/kxcpiyoy-26dec');
+    const sets = await chain('is there an arbitrage on the cpi ladder?', "how many sets can i do and what's the locked profit on 100?");
+    expect(sets).not.toMatch(/company called/);
+    expect(sets).toContain('The best prices are good for 493 pairs');
+  });
+
   it('what the best prices are good for: "how much hold can i buy at the ask before the price moves?" gives the sizes at the bid and ask', async () => {
     await reportConversation('https://kalshi.com/markets/kxfeddecision/fed-rate-decision/kxfeddecision-26dec');
     const depth = await chain('fed december odds', 'how much hold can i buy at the ask before the price moves?');

@@ -13,13 +13,14 @@ let client: OpenAI;
 beforeAll(async () => {
   svc = await startService({ env: { SVC_KALSHI_SNAPSHOT_DIR: path.join(PACKAGE_ROOT, 'snapshots', 'kalshi') } });
   client = new OpenAI({ baseURL: svc.baseURL, apiKey: (await svc.account()).apiKey, maxRetries: 0 });
-  const payer = new OpenAI({ baseURL: svc.baseURL, apiKey: (await svc.account({ plan: 'pro', credits: 15 })).apiKey, maxRetries: 0 });
+  const payer = new OpenAI({ baseURL: svc.baseURL, apiKey: (await svc.account({ plan: 'pro', credits: 18 })).apiKey, maxRetries: 0 });
   for (const url of [
     'https://kalshi.com/markets/kxfeddecision/fed-rate-decision/kxfeddecision-26dec',
     'https://kalshi.com/markets/kxcpiyoy/cpi-year-over-year/kxcpiyoy-26dec',
     'https://kalshi.com/markets/kxbtcd/bitcoin-price-end-of-day/kxbtcd-26nov20',
     'https://kalshi.com/markets/kxnflgame/nfl-game-winner/kxnflgame-26nov23bufkc',
     'https://kalshi.com/markets/kxshutdown/government-shutdown/kxshutdown-26dec31',
+    'https://kalshi.com/markets/kxspacex/spacex-launches-per-week/kxspacex-26nov24',
   ])
     await payer.responses.create({ model: 'svc-prediction-markets-agent', input: url });
 }, 60_000);
@@ -137,5 +138,15 @@ describe('positions across outcomes and events, weighed together', () => {
     // 200 × $0.52 + 300 × $0.62 = $290.
     expect(stated).toMatch(/^The worst case is \*\*−\$290\*\*/);
     expect(stated).toContain('| 300 YES on Above 3.2 [2] | KXCPIYOY-26DEC | $0.62 (ask) | $186 |');
+  });
+});
+
+describe("an event's trades ranked on both sides", () => {
+  it('"the best EV trade, YES or NO, any outcome?" and "what would the model bet on?" weigh NO as well as YES', async () => {
+    for (const q of ["what's the best EV trade on these quotes, YES or NO, any outcome?", 'What would the model bet on?']) {
+      const [, best] = await chain('spacex launches this week', q);
+      // NO on "2 or fewer" at 1 − $0.40 = $0.60 against the model's 68.0%: +$0.080, more than YES on "3" (+$0.021).
+      expect(best).toMatch(/^On the model, the best buy at current prices is \*\*NO on 2 or fewer\*\* at \$0\.60 against the model's 68\.0%: expected value \+\$0\.080/);
+    }
   });
 });

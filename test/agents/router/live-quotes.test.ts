@@ -79,6 +79,12 @@ describe('trading questions without a stored report', () => {
     expect(half).toMatch(/^On your 20\.0% for 3, the trade to size is \*\*YES on 3\*\*[^\n]*On \$1,000: \$80\.46[^\n]*\$40\.23/);
   });
 
+  it('a movie is the box-office event; "how often is it under 20m" is its series\' record', async () => {
+    const [movie, , often] = await chain('will the new movie make more than 40 million opening weekend', 'whats most likely', 'how often is it under 20m');
+    expect(movie).toContain('**Top film\'s domestic opening weekend, November 22, 2026?** (KXBOXOFFICE-26NOV22');
+    expect(often).toMatch(/^How the KXBOXOFFICE series resolved: of its 12 settled events,[^\n]*\*\*Below \$20M\*\* 2 of 12/);
+  });
+
   it('a follow-up to follow-ups of a search is searched on the question that named the topic', async () => {
     const [, , below] = await chain('arctic sea ice extent end of november, odds?', 'between 10 and 10.5?', 'probability below 9.5?');
     expect(below).toContain('“below 9.5” is the other side of “Above 9.5”: about 47.0%.');
