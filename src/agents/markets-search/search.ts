@@ -260,7 +260,22 @@ export class EventSearch {
     if (!terms.length) return [];
     const own = new Set(terms.map((t) => t.alternatives.join(' ')));
     const extra = context ? EventSearch.terms(context).filter((t) => !own.has(t.alternatives.join(' '))) : [];
+    const { hits, seen } = this.#ranked(terms, extra);
+    const kept = EventSearch.#close(hits, terms.length, limit);
+    // "Can you give me a plain-English summary of what the market expects for the December CPI
+    // print?": words no open event has anywhere ("plain", "readers") do not count against the
+    // topic; the events are found on the others, those words still said to be missing.
+    const unknown = terms.filter((_, i) => !seen[i]);
+    if (kept.length || !unknown.length || unknown.length === terms.length) return kept;
+    const known = terms.filter((_, i) => seen[i]);
+    const again = this.#ranked(known, extra).hits.map((h) => ({ ...h, missing: [...h.missing, ...unknown.map((t) => t.word)] }));
+    return EventSearch.#close(again, known.length, limit);
+  }
+
+  /** Each event's score on the terms (the context's counting half), and which terms any event has at all. */
+  #ranked(terms: Term[], extra: Term[]): { hits: SearchHit[]; seen: boolean[] } {
     const hits: SearchHit[] = [];
+    const seen = terms.map(() => false);
     for (const entry of this.entries) {
       let score = 0;
       let matched = 0;
@@ -279,15 +294,21 @@ export class EventSearch {
           score += best / 2;
           continue;
         }
-        if (best > 0) matched++;
-        else missing.push(word);
+        if (best > 0) {
+          matched++;
+          seen[i] = true;
+        } else missing.push(word);
         score += best;
       }
       if (matched) hits.push({ entry, score: (score * matched) / terms.length, matched, missing });
     }
+    return { hits, seen };
+  }
+
+  /** What is reasonably close to the best match, and matches at least half the topic, best first. */
+  static #close(hits: SearchHit[], terms: number, limit: number): SearchHit[] {
     hits.sort((a, b) => b.score - a.score);
     const top = hits[0]?.score ?? 0;
-    // Keep what is reasonably close to the best match, and what matches at least half the topic.
-    return hits.filter((h) => h.score >= top * 0.35 && h.matched * 2 >= terms.length).slice(0, limit);
+    return hits.filter((h) => h.score >= top * 0.35 && h.matched * 2 >= terms).slice(0, limit);
   }
 }

@@ -96,6 +96,8 @@ const SAVINGS_ADVICE = /\bshould (?:i|we) (?:put|invest|move|bet|go all in|sell|
 
 /** The most open events read (one request each) to rank them by their moves or volume, soonest to settle first. */
 const MOVERS_READ = 40;
+/** The most open events weighed for a question of the whole board ("best bet on the board?"), from their stored reports. */
+const BOARD_READ = 40;
 
 /** Sources no agent reads: news, injuries, forecasts, polls, social media. */
 const OUTSIDE_SOURCES = /\b(?:news|headlines?|injur\w*|lineups?|(?:is|are) \w+ playing|weather forecasts?|nws|noaa|forecast (?:high|low)|rumou?rs?|polls?|polling|twitter|tweets?|reddit|insiders?|leaks?)\b/i;
@@ -277,9 +279,15 @@ export function routerAgent(o: RouterOptions): Agent {
     // "Shutdown odds, model vs market?", "what did the Fed do in October?": the one event found
     // has a stored report, which has the model and the series' history.
     const asked = eventQuestion(question);
+    // "Which is the best bet on the board right now?", "biggest edge anywhere?": every open event's stored report, weighed.
+    if ((asked === 'best_trade' || asked === 'gap') && !found.found.length && !context) {
+      const every = (await o.index.get()).everyEvent(BOARD_READ).map((x) => x.event.event_ticker);
+      const across = await acrossEvents(every, (t) => o.reports.latest(t), asked === 'best_trade', o.reportCost);
+      if (across.citations.length) return yield* written(req, question, across.text, [...across.citations], usage);
+    }
     // (So do an arbitrage, "is there an arbitrage on the cpi ladder?", and an expected value, "EV of buying 100 YES on eth above 3400?".)
     const valued = asked === 'quote' && /\b(?:ev|expected value|max(?:imum)? loss|payoff|payout)\b/i.test(question);
-    const ofReport = MODEL_ASKED.test(question) || valued || ['gap', 'model_favourite', 'best_trade', 'previous', 'history', 'method', 'arbitrage'].includes(asked ?? '');
+    const ofReport = MODEL_ASKED.test(question) || valued || ['gap', 'model_favourite', 'best_trade', 'previous', 'history', 'method', 'arbitrage', 'summary'].includes(asked ?? '');
     // "Compare the BTC and ETH markets", "BTC vs ETH, which one is more mispriced?": the events found, weighed from their stored reports.
     const weighing = asked === 'gap' || asked === 'best_trade' || /\b(?:compare|comparison|vs\.?|versus|rank(?:ed|ing)?)\b/i.test(question);
     // "Rank the NYC temperature, payrolls and approval markets by …": each topic named is searched for on its own too.

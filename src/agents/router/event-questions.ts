@@ -63,7 +63,7 @@ const PATTERNS: [EventQuestion, RegExp][] = [
 ];
 
 /** The report in brief: "tl;dr", "summarize it", "in one sentence", "bottom line?". */
-const SUMMARY = /\b(?:tl;?\s?dr|summar(?:y|ise|ize|ised|ized|ising|izing)|sum (?:it|this|that) up|bottom line|key (?:points|takeaways?)|gist|(?:short|quick|brief) (?:version|take|read|rundown)|(?:[1-3]|one|two|three)[- ]line(?:r|s)?(?: (?:version|summary|take))?|in brief|nutshell|recap|eli5|upshot)\b/;
+const SUMMARY = /\bin (?:one|a|1) (?:short )?paragraph\b|\bexplain (?:the |this |that )?(?:[a-z0-9]+ ){0,3}(?:market|event)\b(?! (?:cap|data|share|value)\b)|\b(?:tl;?\s?dr|summar(?:y|ise|ize|ised|ized|ising|izing)|sum (?:it|this|that) up|bottom line|key (?:points|takeaways?)|gist|(?:short|quick|brief) (?:version|take|read|rundown)|(?:[1-3]|one|two|three)[- ]line(?:r|s)?(?: (?:version|summary|take))?|in brief|nutshell|recap|eli5|upshot)\b/;
 /** A length asked with nothing else ("in one sentence?"): the report in brief; with a question ("the most likely outcome, in one sentence?"), that question. */
 const IN_BRIEF = /\b(?:in (?:one|a|1|two|2|three|3|a few) (?:short )?(?:sentences?|lines?)|one[- ]liner)\b/;
 const ONE_SENTENCE = /\b(?:in (?:one|a|1) (?:short )?(?:sentence|line)|one[- ]liner)\b/i;

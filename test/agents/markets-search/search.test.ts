@@ -66,6 +66,17 @@ describe('a follow-up, and words no event matches', () => {
     expect(index.search('will KC cover the spread')[0]!.missing).toEqual(['spread']);
     expect(index.search('is the market underpricing CPI above 3.2?')[0]!.missing).toEqual([]);
   });
+
+  it('finds the events on the words some event has, when words none has would leave less than half the topic matched', () => {
+    // "plain", "english", "summary", "readers", "paragraph" are in no event: the topic is the rest.
+    const [cpi] = index.search('Can you give me a plain-English summary of what the market expects for the December CPI print?');
+    expect(cpi!.entry.event.series_ticker).toBe('KXCPIYOY');
+    expect(cpi!.missing).toEqual(expect.arrayContaining(['plain', 'english', 'summary']));
+    expect(index.search('Explain the December Fed market in one paragraph for readers')[0]!.entry.event.series_ticker).toBe('KXFEDDECISION');
+    expect(index.search("I want to hedge a long Chiefs position. What's the price on the Bills?")[0]!.entry.event.series_ticker).toBe('KXNFLGAME');
+    // Words no event has, and nothing else: nothing.
+    expect(index.search('plain english paragraph for readers')).toEqual([]);
+  });
 });
 
 describe("words that are also Object's own names", () => {

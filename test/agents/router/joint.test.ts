@@ -150,3 +150,15 @@ describe("an event's trades ranked on both sides", () => {
     }
   });
 });
+
+describe('the whole board', () => {
+  it('"which is the best bet on the board right now?" weighs every stored report, naming the events without one', async () => {
+    const [board] = await chain('which is the best bet on the board right now?');
+    // CPI: NO on Above 3.0 at $0.14 against 26.6%, +$0.126, the best of the stored reports.
+    expect(board).toMatch(/^Of the 14 events listed, 6 have a stored report; the best trade on the model among them is in \*\*CPI year-over-year in December 2026\?\*\*: \*\*NO on Above 3\.0\*\* at \$0\.14 against the model's 26\.6%: expected value \+\$0\.126/);
+    expect(board).toMatch(/No report is stored for [^\n]*KXETHD-26NOV20[^\n]*so there is no model to compare there/);
+    // A summary asked in a journalist's words is the stored report's summary.
+    const [summary] = await chain('Explain the December Fed market in one paragraph for readers');
+    expect(summary).toMatch(/^\*\*Fed decision in December 2026\?\*\*: the market's favourite is \*\*Hike 25bps\*\*/);
+  });
+});
