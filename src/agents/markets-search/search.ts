@@ -214,8 +214,11 @@ export class EventSearch {
       seen.add(alternatives.join(' '));
       rest = `${rest.slice(0, m.at)}${' '.repeat(m.said.length)}${rest.slice(m.at + m.said.length)}`;
     }
+    // "The last 5 CPI releases", "payrolls print": of a data series, how it comes out, no event of its own (not the AI model's "Release").
+    const ofData = /\b(?:cpi|inflation|payrolls?|jobs|nfp|gdp|unemployment|pce)\b/i.test(rest);
     for (const word of plainWords(rest)) {
       if (out.length >= MAX_TERMS) break;
+      if (ofData && /^(?:release|print|report|number|reading)s?$/i.test(word)) continue;
       const w = fold(word);
       // Numbers and levels ("100k", "25bps", "3rd") are read apart (see asked.ts), never as topic words.
       if (w.length < 2 || STOP.has(w) || /^\d+(?:[a-z]|bps?|pts?|pct|deg|st|nd|rd|th)?$/.test(w) || LONG_STOP.some((s) => editDistance(w, s, 1) <= 1)) continue;

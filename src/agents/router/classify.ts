@@ -189,7 +189,7 @@ function hasWord(words: string[], list: readonly string[]): string | null {
 const ROUTED_EDGE = 2_000;
 export function routedText(text: string): string {
   // ("Wat does the modle say": svc's model misspelt, not a word of an event about AI models.)
-  const read = text.replace(/\bmod(?:le|dle|ell)(s?)\b/gi, 'model$1').replace(/\bshud\b/gi, 'should');
+  const read = text.replace(/\bmod(?:le|dle|ell)(s?)\b/gi, 'model$1').replace(/\bshud\b/gi, 'should').replace(/\bhappend\b/gi, 'happened');
   return read.length <= 2 * ROUTED_EDGE ? read : `${read.slice(0, ROUTED_EDGE)}\n…\n${read.slice(-ROUTED_EDGE)}`;
 }
 

@@ -16,7 +16,7 @@ import { LAST_CLAIM, LAST_N, LIKELIHOOD, SOURCE_ASKED, lastCount, lastEventsText
 export type EventQuestion = 'sources' | 'basics' | 'catalysts' | 'summary' | 'anomalies' | 'expected' | 'odds_format' | 'best_trade' | 'arbitrage' | 'overround' | 'quote' | 'method' | 'previous' | 'model_favourite' | 'market_favourite' | 'market_least' | 'gap' | 'closing' | 'resolution' | 'history' | 'moves' | 'outcome';
 
 /** The order book and trading of a contract, or what buying it at the ask is worth on the model. */
-const QUOTE = /\b(?:fad(?:e|ing)\b|(?:take|throw|put|bet|stake|wager|risk|drop|place|lay)\s+\$?\d[\d,]*k?\s+(?:on|in|into)|spreads?|bids?|break[- ]?even|(?:the|at the|its) ask|asking price|order ?book|liquidity|open interest|expected value|ev|worth buying|buy(?:ing)? (?:\d[\d,]* )?(?:yes|no)|(?:want|get|grab|take) (?:\d[\d,]* )?(?:yes|no)(?: contracts?)?|\d[\d,]* (?:yes|no) contracts?|max(?:imum)? (?:loss|gain|profit)|pay ?offs?|(?:should i|to) (?:buy|sell|bet on|back)|bet on|payouts?|pays? out|how much (?:would|could|will|do|does|can) (?:i|you|we) (?:make|win|get|earn)|what (?:do|would|will|can|could) (?:i|you|we) (?:make|win|get|earn)|how much (?:does|do|is) (?:a |one )?(?:yes|no|contract)\w*\s+(?:cost|costs)|what(?:'s|s| is| does| do| would| will)?\b[^?]{0,40}\b(?:cost|costs|pay|pays)\b|how much (?:do|does|would|will|is|are|to)\b[^?]{0,40}\bcost\b|(?:yes|no) side|cost (?:of|for) (?:\d|a |one |the )|(?:yes|no) costs?|how much for \d[\d,]*|\d[\d,]* (?:yes|no)(?= (?:on|at|for|contracts?|shares?)\b)|what (?:do|would|will|can|could) (?:i|you|we) (?:net|clear|pocket)|(?:long|short)\s+\d[\d,]*|p&l|pnl|p\/l|^\W*(?:(?:and|ok|so|what about|how about|no+|nah|nope|actually)\W+)?(?:buy(?:ing)?\s+|get(?:ting)?\s+)?\d[\d,]*\s+of\s+(?:those|them|these|that|it)\b(?!\s+[a-z]))/i;
+const QUOTE = /\b(?:fad(?:e|ing)\b|(?:take|throw|put|bet|stake|wager|risk|drop|place|lay)\s+\$?\d[\d,]*k?\s+(?:on|in|into)|spreads?|bids?|break[- ]?even|(?:the|at the|its) ask|asking price|order ?book|liquidity|open interest|expected value|ev|worth buying|buy(?:ing)? (?:\d[\d,]* )?(?:yes|no)|(?:want|get|grab|take) (?:\d[\d,]* )?(?:yes|no)(?: contracts?)?|\d[\d,]* (?:yes|no) contracts?|max(?:imum)? (?:loss|gain|profit)|pay ?offs?|(?:should i|to) (?:buy|sell|bet on|back)|bet on|payouts?|pays? out|how much (?:would|could|will|do|does|can) (?:i|you|we) (?:make|win|get|earn)|what (?:do|would|will|can|could) (?:i|you|we) (?:make|win|get|earn)|how much (?:does|do|is) (?:a |one )?(?:yes|no|contract)\w*\s+(?:cost|costs)|what(?:'s|s| is| does| do| would| will)?\b[^?]{0,40}\b(?:cost|costs|pay|pays)\b|how much (?:do|does|would|will|is|are|to)\b[^?]{0,40}\bcost\b|(?:yes|no) side|cost (?:of|for) (?:\d|a |one |the )|(?:yes|no) costs?|how much for \d[\d,]*|(?:if|when) (?:i )?buy \d[\d,]*|minimum (?:i can |to |you can )?(?:bet|buy|stake|trade|put in)|\d[\d,]* (?:yes|no)(?= (?:on|at|for|contracts?|shares?)\b)|what (?:do|would|will|can|could) (?:i|you|we) (?:net|clear|pocket)|(?:long|short)\s+\d[\d,]*|p&l|pnl|p\/l|^\W*(?:(?:and|ok|so|what about|how about|no+|nah|nope|actually)\W+)?(?:buy(?:ing)?\s+|get(?:ting)?\s+)?\d[\d,]*\s+of\s+(?:those|them|these|that|it)\b(?!\s+[a-z]))/i;
 /** Trading figures of the contract snapshot. */
 const TRADING = /\b(?:volume|open interest|oi|traded|liquid\w*)\b/i;
 /** A ranking by a trading figure ("which has the most volume?"). */
@@ -38,13 +38,16 @@ const PAST = /\b(?:ago|yesterday|last (?:week|night)|(?:a|one|1) (?:day|week) (?
 
 /** An earlier event of the series ("the previous event", "the October meeting", "last month's release", "the last game"). */
 const PREVIOUS_EVENT =
-  /\b(?:previous|last|prior|preceding|earlier|jan(?:uary)?|feb(?:ruary)?|march|apr(?:il)?|may|june?|july?|aug(?:ust)?|sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)(?:\s+\d{1,2}(?:st|nd|rd|th)?)?(?:'s)?\s+(?:event|meeting|decision|release|game|report|print|reading|number|one|month(?:'s)?|cpi|jobs|payrolls?|inflation)\b|\blast time\b|\bthe (?:quarter|month|week|meeting|one|event|release|decision|game|print) before\b|\b(?:did|was|were|happened)\b[^?]*\b(?:in|at) (?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?)\b|\bwhere did\b[^?]*\b(?:land|end up|come in|print|settle|finish)\b|^\W*(?:(?:and|what about|how about)\s+)?(?:the\s+)?(?:jan(?:uary)?|feb(?:ruary)?|march|apr(?:il)?|june?|july?|aug(?:ust)?|sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?)(?:'s)?(?:\s+(?:one|then))?\W*$/i;
+  /\b(?:previous|last|prior|preceding|earlier|jan(?:uary)?|feb(?:ruary)?|march|apr(?:il)?|may|june?|july?|aug(?:ust)?|sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)(?:\s+\d{1,2}(?:st|nd|rd|th)?)?(?:'s)?\s+(?:event|meeting|decision|release|game|report|print|reading|number|one|month(?:'s)?|cpi|jobs|payrolls?|inflation)\b|\blast time\b|\bthe (?:quarter|month|week|meeting|one|event|release|decision|game|print) before\b|\b(?:did|was|were|happened|resolved|settled|paid out)\b[^?]*\b(?:in|at) (?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?)\b|\bwhere did\b[^?]*\b(?:land|end up|come in|print|settle|finish)\b|^\W*(?:(?:and|what about|how about)\s+)?(?:the\s+)?(?:jan(?:uary)?|feb(?:ruary)?|march|apr(?:il)?|june?|july?|aug(?:ust)?|sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?)(?:'s)?(?:\s+(?:one|then))?\W*$/i;
 /** How the model works, or how far to trust it ("explain the model", "how confident is it?", "why is the model lower?"). */
 const METHOD = /^\s*(?:why|how so|how come|really|are you sure|seriously|says who)\s*\??\s*(?:\(.*\))?\s*$|\b(?:explain|how (?:does|did|is|was|do you)|how's)\b[^?]*\b(?:model|computed|calculated|derived|get (?:that|this|these))\b|\bmodel\b[^?]*\b(?:work|computed|calculated|built)\b|\bmethod(?:ology)?\b|\bhow (?:confident|sure|certain|reliable|trustworthy)\b|\bconfidence\b|\bwhy (?:is|does|would) the model\b|\bwhy (?:higher|lower)\b/i;
 
 /** A price the model finds too high ("overpriced"), or too low ("underpriced"); neither: the largest gap either way. */
 const TOO_HIGH = /\b(?:over-?priced|over-?valued|expensive|dear|rich|sell|short)\b/i;
 const TOO_LOW = /\b(?:under-?priced|under-?valued|cheap\w*|bargain|value|buy)\b/i;
+/** The series' record asked in words of its own: how the market called past events, the most common result, how a side did lately. */
+const RECORD_ASKED = /\b(?:(?:been|done|do|does|did) (?:\w+ )?(?:good|well|right|accurate) (?:at )?(?:calling|predicting|picking)|(?:done|do|does|did) at (?:calling|predicting)|calling (?:these|past|previous|the last)|most (?:often|common|frequent)(?:ly)?|(?:record|form)\b[^?]*\b(?:lately|recently|at home|on the road|this (?:season|month|year))|(?:do|doing|did|done|gone|go)\b[^?]*\b(?:recently|lately)|(?:has|have|had)\b[^?]*\b(?:recently|lately)|last few (?:weeks|months|days|games|meetings|releases|events|prints)|past (?:\w+ )?markets?|ever (?:won|win|hit|happened|resolved|paid))\b/i;
+
 /** How the past favourites did, not the present one. */
 const TRACK_RECORD = /\b(?:usually|how often|how many times|track record|in this series|historically|accura\w*|base ?rates?|last time|past (?:games?|events?|meetings?|results?|releases?)|previous (?:games?|events?|meetings?|results?)|happened before)\b/i;
 
@@ -63,16 +66,16 @@ const PATTERNS: [EventQuestion, RegExp][] = [
 ];
 
 /** The report in brief: "tl;dr", "summarize it", "in one sentence", "bottom line?". */
-const SUMMARY = /\bin (?:one|a|1) (?:short )?paragraph\b|\bexplain (?:the |this |that )?(?:[a-z0-9]+ ){0,3}(?:market|event)\b(?! (?:cap|data|share|value)\b)|\b(?:tl;?\s?dr|summar(?:y|ise|ize|ised|ized|ising|izing)|sum (?:it|this|that) up|bottom line|key (?:points|takeaways?)|gist|(?:short|quick|brief) (?:version|take|read|rundown)|(?:[1-3]|one|two|three)[- ]line(?:r|s)?(?: (?:version|summary|take))?|in brief|nutshell|recap|eli5|upshot)\b/;
+const SUMMARY = /\bin (?:one|a|1) (?:short )?paragraph\b|\b(?:for|to) (?:a )?(?:general audience|general readers|readers|laypeople|non-experts)\b|\bexplain (?:the |this |that )?(?:[a-z0-9]+ ){0,3}(?:market|event)\b(?! (?:cap|data|share|value)\b)|\b(?:tl;?\s?dr|summar(?:y|ise|ize|ised|ized|ising|izing)|sum (?:it|this|that) up|bottom line|key (?:points|takeaways?)|gist|(?:short|quick|brief) (?:version|take|read|rundown)|(?:[1-3]|one|two|three)[- ]line(?:r|s)?(?: (?:version|summary|take))?|in brief|nutshell|recap|eli5|upshot)\b/;
 /** A length asked with nothing else ("in one sentence?"): the report in brief; with a question ("the most likely outcome, in one sentence?"), that question. */
-const IN_BRIEF = /\b(?:in (?:one|a|1|two|2|three|3|a few) (?:short )?(?:sentences?|lines?)|one[- ]liner)\b/;
+const IN_BRIEF = /\b(?:(?:in )?(?:one|a|1|two|2|three|3|a few) (?:short )?(?:sentences?|lines?)|one[- ]liner)\b/;
 const ONE_SENTENCE = /\b(?:in (?:one|a|1) (?:short )?(?:sentence|line)|one[- ]liner)\b/i;
 
 /** The trade the model favours, of no outcome in particular: "which outcome would you buy?", "best bet?", "where's the edge?". */
 const BEST_TRADE = /\b(?:(?:best|worst) (?:(?:ev|\+ev|expected[- ]value) )?(?:trade|bet|buy|value|opportunity|edge)|what would (?:the model|you|it) (?:bet on|buy|back|trade)|(?:rank|list|sort|order) (?:every|all|each|the)? ?(?:of the )?(?:trades?|bets?|buys?)|(?:which|what) (?:one |outcome |contract |side )?(?:would|should|do) (?:you|i) (?:buy|bet on|back|pick|trade)|\b(?:would|should) (?:you|i) (?:buy|bet on|back)\b|where(?:'s| is) the (?:edge|value)|(?:any|is there (?:an? )?)(?:edge|value|good bets?)\b)/;
 
 /** "Explain this like I'm a beginner, what am I actually betting on?": how the market works, in plain words. */
-const BASICS = /\b(?:eli5|explain (?:it|this|that)(?: to me)? like (?:i'?m|im|i am) (?:a beginner|five|5|new)|like (?:i'?m|im|i am) (?:a beginner|five|5)|for (?:a )?beginners?|(?:i'?m|im|i am) new (?:to|at) (?:this|betting|prediction markets|kalshi)|what am i (?:actually |really )?betting on|how does (?:this|it|a contract|kalshi) (?:even )?work|how (?:do|can|could|would|might|will|does) (?:i|you|we|one|someone) (?:lose|make|win) (?:money|on (?:this|it|that))|what does (?:it|that) mean when [^?]{0,40}\b(?:says?|shows?|is at|trades? at|prices? (?:it )?at)\s+\$?\d+(?:\.\d+)?\s*(?:c|¢|cents?)|what does [^?]{0,30}?\$?\d+(?:\.\d+)?\s*(?:c|¢|cents?)\b[^?]{0,40}\bmean)\b/i;
+const BASICS = /\b(?:eli5|(?:explain|tell me) what (?:a |an )?(?:contract|event contract|yes contract|prediction market) is|what(?:'s| is) (?:a |an )?(?:event )?contract\b|how do(?:es)? (?:a )?contracts? work|explain (?:it|this|that)(?: to me)? like (?:i'?m|im|i am) (?:a beginner|five|5|new)|like (?:i'?m|im|i am) (?:a beginner|five|5)|for (?:a )?beginners?|(?:i'?m|im|i am) new (?:to|at) (?:this|betting|prediction markets|kalshi)|what am i (?:actually |really )?betting on|how does (?:this|it|a contract|kalshi) (?:even )?work|how (?:do|can|could|would|might|will|does) (?:i|you|we|one|someone) (?:lose|make|win) (?:money|on (?:this|it|that))|what does (?:it|that) mean when [^?]{0,40}\b(?:says?|shows?|is at|trades? at|prices? (?:it )?at)\s+\$?\d+(?:\.\d+)?\s*(?:c|¢|cents?)|what does [^?]{0,30}?\$?\d+(?:\.\d+)?\s*(?:c|¢|cents?)\b[^?]{0,40}\bmean)\b/i;
 
 /** What could move the prices before the end ("any catalysts before close?", "what would change your mind?"). */
 const CATALYSTS = /\bcatalysts?\b|\bwhat (?:would|could|might) (?:change your mind|move (?:it|this|the (?:price|market|odds))|change (?:it|this|the (?:price|odds)))\b|\bwhat to watch\b|\bwhat(?:'s| is) coming up\b/i;
@@ -107,6 +110,8 @@ export function eventQuestion(question: string): EventQuestion | null {
   // short one, "below 0 in the last 6", needs no verb; prices and volumes over days are moves.)
   if (LAST_CLAIM.test(q) && !WHY_PRICED.test(q)) return 'history';
   if (LAST_N.test(q) && !WHY_PRICED.test(q) && !/\b(?:price|prices|priced|move|moves|moved|volume|traded|change|changed)\b/.test(q) && (/\b(?:how many|how often|which|what|did|won|win|hit|resolv\w*|settl\w*|finish\w*|c[oa]me in|ship\w*|happen\w*|readings?|times|right)\b/.test(q) || q.split(/\s+/).length <= 8)) return 'history';
+  // "Has the market been good at calling these games?", "what's the most common bucket?", "how did lakers do recently": the series' record.
+  if (RECORD_ASKED.test(q) && !WHY_PRICED.test(q) && !PAST.test(q)) return 'history';
   if (BASICS.test(q)) return 'basics';
   // "Coin flip?", "toss-up?": how likely, not what flips the outcome.
   if (/\b(?:coin ?flip|toss[- ]?up|50\s*[/-]\s*50)\b/.test(q)) return 'outcome';
@@ -126,7 +131,7 @@ export function eventQuestion(question: string): EventQuestion | null {
   // "The sum of probabilities above 4%" filters outcomes by price; it does not ask for the overround.
   if (PRICED.test(q)) return 'outcome';
   // "What did yesterday's high resolve to?", "how many launches last week?": the series' last event, not prices then.
-  if (PAST.test(q) && /\b(?:resolv\w*|settl\w*|happen\w*|won|result\w*|how many|c[oa]me in|printed)\b/.test(q)) return 'previous';
+  if (PAST.test(q) && /\b(?:resolv\w*|settl\w*|happen\w*|won|result\w*|how many|c[oa]me in|printed|hit|paid(?: out)?|pay out)\b/.test(q)) return 'previous';
   if (PAST.test(q) && !TRACK_RECORD.test(q)) return 'moves';
   if (PREVIOUS_EVENT.test(q)) return 'previous';
   if (METHOD.test(q)) return 'method';
@@ -140,6 +145,8 @@ export function eventQuestion(question: string): EventQuestion | null {
   // "the volume on the hold contract", "which has the most open interest?": the contract snapshot's figures, not a surge.
   if (TRADING.test(q) && !/\b(?:surg\w*|spik\w*|jump\w*|mov\w*|chang\w*|trend\w*|this week|today)\b/.test(q)) return 'quote';
   if (PRICED.test(q)) return 'outcome';
+  // "Who do you think wins?": the model's pick, beside the market's.
+  if (/\bwho (?:do you think|does the model think|do you (?:pick|like|have)|(?:will|would|is going to|gonna)) (?:wins?|win it|take it|come out on top)\b/.test(q)) return 'model_favourite';
   // "Which outcome does the model favour?" is about the model; "most likely" alone, about the market.
   if (/\bmodel\b/.test(q) && !PATTERNS[0]![1].test(q)) return 'model_favourite';
   // A level alone ("58 degrees?", "above 2.9%?") asks about the outcome at it.
@@ -990,7 +997,15 @@ function answerAbout(question: string, report: ReportRead): Answer | null {
         // How past favourites did: the record and the base rates, not the whole table.
         const record = (history ?? '').split('\n').filter((l) => /^\*\*(?:Market accuracy|Base rates)/.test(l));
         // Of one contract, its price now beside its record ("base rate vs current price").
-        text = TRACK_RECORD.test(question) && record.length ? `${record.join('\n\n')}${single ? `\n\nNow:\n${rowLine(single)}` : ''}` : (history ?? null);
+        // "Has the market been good at calling these games?", "did the underdog ever win?": its accuracy first, and how often the favourite lost.
+        const accuracy = /\b(?:good|well|right|accurate)\b[^?]*\b(?:calling|predicting|picking)\b|\bcalling\b|\bunderdog\b|\bupsets?\b|\bfavou?rites?\b[^?]*\bw[oi]n|\baccura\w*|\busually right\b/i.test(question);
+        const called = record.find((l) => l.startsWith('**Market accuracy'));
+        const won = called ? /won (\d+) of (\d+) events/.exec(called) : null;
+        const lost = won ? Number(won[2]) - Number(won[1]) : null;
+        const upsets = lost === null ? '' : lost === 0 ? ' The favourite never lost among them.' : ` So the underdog won ${lost === 1 ? 'once' : `${lost} times`} in ${won![2]}.`;
+        // (The table this line speaks of is not shown here.)
+        const ordered = (accuracy && called ? [`${called}${upsets}`, ...record.filter((l) => l !== called)] : record).map((l) => l.replace(', not only the winner shown above', ''));
+        text = (TRACK_RECORD.test(question) || accuracy) && record.length ? `${ordered.join('\n\n')}${single ? `\n\nNow:\n${rowLine(single)}` : ''}` : (history ?? null);
         break;
       }
     }

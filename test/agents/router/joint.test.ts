@@ -162,3 +162,20 @@ describe('the whole board', () => {
     expect(summary).toMatch(/^\*\*Fed decision in December 2026\?\*\*: the market's favourite is \*\*Hike 25bps\*\*/);
   });
 });
+
+describe("the series' record asked in words of its own", () => {
+  it('how the market called past games, whether the underdog ever won, who the model thinks wins, the last CPI releases, past markets, a consensus', async () => {
+    const [, calling, underdog] = await chain('bills chiefs odds', 'Has the market been good at calling these games?', 'did the underdog ever win?');
+    // The report's record: the favourite 24 h before close won 11 of 12.
+    for (const text of [calling, underdog]) expect(text).toMatch(/^\*\*Market accuracy:\*\* the favourite 24 h before close won 11 of 12 events with prices \(91\.7%; an event counts when every one of its outcomes had a price then\)\. So the underdog won once in 12\./);
+    const [, wins] = await chain('bills chiefs odds', 'who do you think wins?');
+    expect(wins).toMatch(/^The model favours \*\*Home team \(Chiefs\)\*\* at 64\.0%/);
+    // "Releases" of a data series name no other event (not the AI model's "Release").
+    const [, releases] = await chain('cpi december odds', 'How did the last 5 CPI releases resolve?');
+    expect(releases).toMatch(/^What resolved YES in the last 5 settled events of the series, newest first/);
+    const [, past] = await chain('shutdown odds, model vs market?', 'and what did past shutdown markets do?');
+    expect(past).toContain('| KXSHUTDOWN-26SEP20 | 2026-09-20 | Shutdown |');
+    const [consensus] = await chain("what's the economists' consensus forecast for december CPI?");
+    expect(consensus).toMatch(/^I cannot answer that from what I read about \*\*CPI year-over-year in December 2026\?\*\*/);
+  });
+});

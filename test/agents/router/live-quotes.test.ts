@@ -85,6 +85,15 @@ describe('trading questions without a stored report', () => {
     expect(often).toMatch(/^How the KXBOXOFFICE series resolved: of its 12 settled events,[^\n]*\*\*Below \$20M\*\* 2 of 12/);
   });
 
+  it("a team's recent record, what a contract is, the smallest stake: answered, not refused as outside sources", async () => {
+    const [, recent, home, contract, minimum] = await chain('lakers or celtics who wins sat', 'how did lakers do recently', "what's the celtics record at home lately?", 'explain what a contract is', 'whats the minimum i can bet');
+    for (const text of [recent, home, contract, minimum]) expect(text).not.toMatch(/^I cannot answer that/);
+    expect(recent).toMatch(/Away team/);
+    expect(home).toMatch(/Home team/);
+    expect(contract).toContain('Each contract pays $1.00 if its outcome happens and nothing if it does not');
+    expect(minimum).toContain('ask $0.63');
+  });
+
   it('a follow-up to follow-ups of a search is searched on the question that named the topic', async () => {
     const [, , below] = await chain('arctic sea ice extent end of november, odds?', 'between 10 and 10.5?', 'probability below 9.5?');
     expect(below).toContain('“below 9.5” is the other side of “Above 9.5”: about 47.0%.');
