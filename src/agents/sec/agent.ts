@@ -15,6 +15,7 @@ import { listed } from '../citations.js';
 import { answerTables, asksOfPeriods, asksTotal, spanAsked, tabulable, type Span } from '../financials/table.js';
 import { MAX_COMPANIES, planAnswer } from './plan.js';
 import { FILINGS_ASKED, answerFilings } from './filings.js';
+import { meaningAsked, type MeaningAsked } from './glossary.js';
 import { periodName } from './format.js';
 import { AnswerWriter, factKey, factsToCite } from './write.js';
 
@@ -80,6 +81,9 @@ async function* answerSec(lib: SecLibrary, request: AgentRequest): AsyncGenerato
   // Read as the parser reads it: a long turn's start and end.
   const asked = clipped([...request.messages].reverse().find((m) => m.role === 'user')?.content ?? '');
   if (asksCoverage(asked)) return yield* coverageAnswer(lib, index.size);
+  const userTurns = request.messages.filter((m) => m.role === 'user');
+  const meaning = meaningAsked(last, userTurns.at(-2)?.content);
+  if (meaning) return yield* answerMeaning(lib, request, parseWithInstructions(request.messages.slice(0, -1), request.instructions, index), meaning);
   const parsed = parseWithInstructions(request.messages, request.instructions, index);
   // "List Microsoft's filings", "when was apple's latest 10-Q filed?": the filings themselves.
   const named = parsed?.companies.flatMap((c) => (c.status === 'found' ? [c.company] : [])) ?? [];
@@ -100,7 +104,7 @@ async function* answerSec(lib: SecLibrary, request: AgentRequest): AsyncGenerato
   if (currency) yield { type: 'text', delta: currency };
   // "Apple P/E at $200": the price is the asker's; the filings give the earnings and the shares.
   const valuation = valuationInConversation(asked, request.messages.slice(0, -1).filter((m) => m.role === 'user').map((m) => clipped(m.content)));
-  if (valuation && question?.companies.some((c) => c.status === 'found')) return yield* answerValuation(lib, question, valuation.price);
+  if (valuation && question?.companies.some((c) => c.status === 'found')) return yield* answerValuation(lib, question, valuation.price, valuation.judged);
   const periods = periodsAsked(request, question);
   if (periods && tabulable(question)) yield* answerTables(lib, question, periods);
   // ("combined?" of two companies' figures, one after the other, adds them: that is a sum of companies.)
@@ -115,6 +119,24 @@ async function* answerSec(lib: SecLibrary, request: AgentRequest): AsyncGenerato
     };
     yield { type: 'done' };
   } else yield* answerSecQuestion(lib, question);
+}
+
+/**
+ * "What does EPS stand for?", "whats capex": the meaning, then, when a company is being discussed,
+ * its figure, asked as the follow-up the term stands for ("capital expenditure") in the same period.
+ */
+async function* answerMeaning(lib: SecLibrary, request: AgentRequest, context: SecQuestion | null, meaning: MeaningAsked): AsyncGenerator<AgentEvent> {
+  const companies = context?.companies.flatMap((c) => (c.status === 'found' ? [c.company] : [])) ?? [];
+  // (A company discussed that has no figures at all gets the meaning alone, not its problem again.)
+  const withFigures = meaning.ask !== null && (await Promise.all(companies.map((c) => lib.profile(c)))).some((p) => p.financials);
+  if (!meaning.ask || !withFigures) {
+    const hint = meaning.ask ? `\n\nAsk it of a company, by ticker or name (“Apple ${meaning.ask(false)}”), for its figures from the filings, each cited.` : '';
+    return yield* said(`${meaning.text}${hint}\n`);
+  }
+  const p = context!.period;
+  const year = p?.kind === 'fiscalYear' || p?.kind === 'calendarYear' || ((p?.kind === 'latest' || p?.kind === 'ended') && p.span === 'year');
+  yield { type: 'text', delta: `${meaning.text}\n\n` };
+  yield* answerSec(lib, { ...request, messages: [...request.messages.slice(0, -1), { role: 'user', content: meaning.ask(year) }] });
 }
 
 /** "Was that the december quarter?", "is it the june quarter?": of the period answered before. */

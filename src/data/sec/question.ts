@@ -164,7 +164,8 @@ thats tiny huge big small low high wow hmm interesting weird crazy nice cool see
 minus plus divided come comes coming came dip dips dipped spike spiked surge surged slump slumped tank tanked soar soared slip slipped chart charts graph graphs plot visual visualize visualise draw
 should buy sell short invest investing investment hold own worth buying good bad overvalued undervalued dump
 rate rates negative positive exact exactly accurate precise right correct why reason reasons true really
-top bottom runner runner-up second gap times order ranking ranked rank levered leveraged liquid`.split(/\s+/),
+top bottom runner runner-up second gap times order ranking ranked rank levered leveraged liquid
+stand stands cheap cheaper cheapest expensive pricey overpriced underpriced bargain pick choose watch`.split(/\s+/),
 );
 
 /** Real words one or two letters away from a metric word: never read as its typo. */

@@ -464,6 +464,47 @@ describe('svc-sec-agent on the demo snapshot, offline', () => {
     expect((await askOf('svc-agent', "what is apple's free cash flow in fy2024")).text).toMatch(/^\*\*Apple Inc\. \(AAPL\)\*\*: free cash flow for fiscal year 2024/);
   });
 
+  it('a word of the answers asked about is defined, never read as a company or a figure, then given for the company discussed', async () => {
+    const eps = (await ask('what does EPS stand for')).text;
+    expect(eps).toMatch(/^- \*\*EPS\*\* \(earnings per share\) is net income divided by the weighted-average shares outstanding/);
+    expect(eps).not.toContain('company called');
+    const kinds = (await ask('msft eps 2024', 'whats the diference between diluted and basic')).text;
+    expect(kinds).toMatch(/^- \*\*Basic EPS\*\* divides net income by the weighted-average shares outstanding; \*\*diluted EPS\*\* also counts/);
+    expect(kinds).toContain('| Microsoft Corp. (MSFT) | Diluted EPS | fiscal year 2024 (year ended 2024-06-30) | $11.80 per diluted share [1] |');
+    expect(kinds).not.toContain('figure called');
+    expect((await ask('msft eps 2024', 'ok thx. whats a 10-Q')).text).toMatch(/^- \*\*Form 10-Q\*\* is the quarterly report a US-listed company files with the SEC/);
+    expect((await askOf('svc-agent', 'wat is a balance sheet')).text).toMatch(/^- A \*\*balance sheet\*\* shows, at one date/);
+    // The meaning, then the figure of the company discussed, in the period discussed.
+    expect((await askOf('svc-agent', 'how much did google make in free cash flow last yr', 'whats capex')).text).toMatch(
+      /^- \*\*Capital expenditure\*\* is cash spent on property and equipment[^\n]*\n\n\*\*Alphabet Inc\. \(GOOGL\)\*\*: capital expenditure for fiscal year 2024 \(year ended 2024-12-31\) was \*\*\$52,535 million\*\*/,
+    );
+    const yoy = (await ask('apple revenue last year', 'what does yoy mean')).text;
+    expect(yoy).toMatch(/^- \*\*YoY\*\* \(year over year\): a figure compared with the same period a year earlier/);
+    expect(yoy).toContain('- Year over year: fiscal year 2023 (year ended 2023-09-30) was $383,285 million (Form 10-K filed 2023-11-03) [2]; change +$7,750 million (+2.0%).');
+    // Another term alone after a meaning asks its meaning too; a fiscal year has no quarter before it, so the latest quarter's.
+    const qoq = (await ask('apple revenue last year', 'what does yoy mean', 'and qoq?')).text;
+    expect(qoq).toMatch(/^- \*\*QoQ\*\* \(quarter over quarter/);
+    expect(qoq).toContain('- Quarter over quarter: fiscal Q1 2025 (quarter ended 2024-12-28) was $124,300 million (Form 10-Q filed 2025-01-31) [2]; change -$28,941 million (-23.3%).');
+    expect((await askOf('svc-agent', 'what does yoy mean')).text).toMatch(/^- \*\*YoY\*\*/);
+    // "What is apple's eps?" asks for the figure.
+    expect((await ask("what is apple's eps in fy2024")).text).toMatch(/^\*\*Apple Inc\. \(AAPL\)\*\*: diluted EPS for fiscal year 2024/);
+  });
+
+  it('"is msft cheap?" reads no company "msft cheap": what the filings give toward a valuation, and that the price is missing; the company carried after it', async () => {
+    const cheap = (await ask('is msft cheap?')).text;
+    expect(cheap).toMatch(/^Whether a stock is cheap or dear is a judgement of its price against what the company earns, and I give no investment advice\. A P\/E or a market capitalisation needs a share price/);
+    expect(cheap).toContain('- **Microsoft Corp. (MSFT)**: diluted EPS of $12.93 over the four quarters to fiscal Q3 2025');
+    expect(cheap).not.toContain('company called');
+    const after = (await ask('is msft cheap?', 'ok then what are its key numbers')).text;
+    expect(after).toContain('| Microsoft Corp. (MSFT) | Revenue | fiscal Q3 2025 (quarter ended 2025-03-31) | $70,066 million [1] |');
+    expect((await ask('is msft cheap?', 'ok then what are its key numbers', 'how about its P/E')).text).toContain('- **Microsoft Corp. (MSFT)**: diluted EPS of $12.93');
+    // Which to pick is advice too: the key figures of both, no figure called "pick".
+    const pick = (await askOf('svc-agent', 'should I buy apple or alphabet?', 'so which one would you pick?')).text;
+    expect(pick).toMatch(/^I do not give investment advice/);
+    expect(pick).toContain('| Alphabet Inc. (GOOGL) | Revenue |');
+    expect(pick).not.toContain('figure called');
+  });
+
   it('"last 4 q" and "past 3 yrs" are four quarters and three years, as a table', async () => {
     expect((await askOf('svc-agent', 'apple free cash flow last 4 q')).text).toContain('| | Q3 FY2024 [1][2] | Q4 FY2024 [3][1] | Q1 FY2025 [4] | Q2 FY2025 [5][4] |');
     expect((await askOf('svc-agent', 'msft revenue past 3 yrs')).text).toMatch(/\| \| FY2022 [^|]*\| FY2023 [^|]*\| FY2024 [^|]*\|\n/);
