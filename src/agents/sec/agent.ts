@@ -16,6 +16,7 @@ import { answerTables, asksOfPeriods, asksTotal, spanAsked, tabulable, type Span
 import { MAX_COMPANIES, planAnswer } from './plan.js';
 import { FILINGS_ASKED, answerFilings } from './filings.js';
 import { meaningAsked, type MeaningAsked } from './glossary.js';
+import { formAsked, restated, type FormAsked } from './restate.js';
 import { periodName } from './format.js';
 import { AnswerWriter, factKey, factsToCite } from './write.js';
 
@@ -71,6 +72,10 @@ export async function* sourcesOnly(events: AsyncIterable<AgentEvent>): AsyncGene
 
 async function* answerSec(lib: SecLibrary, request: AgentRequest): AsyncGenerator<AgentEvent> {
   const last = clipped([...request.messages].reverse().find((m) => m.role === 'user')?.content ?? '');
+  // "Summarize in one sentence", "just the number", "explain like I'm 12": the answer before (or the one asked with it), in that form.
+  const form = formAsked(last);
+  const restatement = form ? await restatedAnswer(lib, request, form) : null;
+  if (restatement) return yield* replayed(restatement);
   // "Write a python script that downloads Apple's 10-K": its words are no figures or companies.
   // "What did Tim Cook say on the earnings call?": what is said is not what is filed.
   if (SPOKEN.test(last)) return yield* said(`I read the figures companies file with the SEC (the XBRL data of their 10-K and 10-Q filings), not earnings calls, transcripts or what executives say. Ask for a figure instead, for example “Apple revenue last quarter” or “Apple gross margin for the last 4 quarters”, each cited to the filing page it comes from.\n`);
@@ -137,6 +142,29 @@ async function* answerMeaning(lib: SecLibrary, request: AgentRequest, context: S
   const year = p?.kind === 'fiscalYear' || p?.kind === 'calendarYear' || ((p?.kind === 'latest' || p?.kind === 'ended') && p.span === 'year');
   yield { type: 'text', delta: `${meaning.text}\n\n` };
   yield* answerSec(lib, { ...request, messages: [...request.messages.slice(0, -1), { role: 'user', content: meaning.ask(year) }] });
+}
+
+/**
+ * The figures a format request is about, in that form: those of the question asked with it
+ * ("Apple's latest quarter: revenue and profit, one line"), or, asking nothing else, those of the
+ * question before, read in its own conversation. Null when that is a table of periods (its own
+ * summary lines answer it) or no company's figures.
+ */
+async function restatedAnswer(lib: SecLibrary, request: AgentRequest, form: FormAsked): Promise<AgentEvent[] | null> {
+  const earlier = request.messages.slice(0, -1);
+  const before = earlier.map((m, i) => [m, i] as const).filter(([m]) => m.role === 'user').at(-1);
+  if (!form.rest && !before) return null;
+  const index = await lib.companyIndex();
+  const messages: Turn[] = [...earlier, { role: 'user', content: form.rest }];
+  const parsed = parseWithInstructions(messages, request.instructions, index);
+  const [text, context] = form.rest ? [form.rest, earlier] : [clipped(before![0].content), earlier.slice(0, before![1])];
+  const question = await acrossCovered(lib, parsed, text, context);
+  if (!question?.companies.some((c) => c.status === 'found') || valuationInConversation(text, []) || (periodsAsked({ ...request, messages }, question) && tabulable(question))) return null;
+  return restated(lib, question, form);
+}
+
+async function* replayed(events: AgentEvent[]): AsyncGenerator<AgentEvent> {
+  yield* events;
 }
 
 /** "Was that the december quarter?", "is it the june quarter?": of the period answered before. */

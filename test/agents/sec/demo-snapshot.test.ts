@@ -505,6 +505,26 @@ describe('svc-sec-agent on the demo snapshot, offline', () => {
     expect(pick).not.toContain('figure called');
   });
 
+  it('a form asked of an answer ("one sentence", "headline", "just the number", "explain like I\'m 12", "one line", "tweet-length", "as a table") restates its figures and citations in that form', async () => {
+    const headline = await ask("Give me one headline number from Microsoft's latest quarter");
+    expect(headline.text).toMatch(/^\*\*Microsoft, fiscal Q3 2025\*\*: revenue \$70\.1 billion \(\+13\.3% y\/y\) \[1\]\n/);
+    expect(headline.text).not.toContain('figure called');
+    expect(headline.citations).toHaveLength(1);
+    const sentence = await ask("Give me one headline number from Microsoft's latest quarter", 'what changed vs a year ago?', 'one sentence please');
+    expect(sentence.text).toMatch(/^In fiscal Q3 2025 \(quarter ended 2025-03-31\), Microsoft's revenue was \$70\.1 billion \[1\] \(\+13\.3% year over year\), its net income \$25\.8 billion \[1\] \(\+17\.7%\) and its diluted EPS \$3\.46 a share \[1\] \(\+17\.7%\)\.\n/);
+    expect((await ask("Microsoft's latest quarter", "and Alphabet's latest quarter headline?")).text).toMatch(/^\*\*Alphabet, Q4 2024\*\*: revenue \$96\.5 billion \(\+11\.8% y\/y\), net income \$26\.5 billion \(\+28\.3% y\/y\)/);
+    expect((await ask("Apple's latest quarter: revenue and profit, one line")).text).toMatch(/^Apple, fiscal Q2 2025: revenue \$95\.4 billion, net income \$24\.8 billion \[1\]\n/);
+    const plain = await ask('Apple ttm net income', 'vs a year ago', "explain like I'm 12");
+    expect(plain.text).toMatch(/^Over the twelve months to March 29, 2025, Apple kept about \$97 billion as profit, after paying all its costs and taxes \[1\]\[2\]\[3\]\[4\]\. That is 3% less than a year before\./);
+    expect(plain.citations).toHaveLength(4);
+    expect((await ask('Apple ttm net income', 'vs a year ago', 'just the number')).text).toMatch(/^\*\*\$97\.3 billion\*\* \(Apple's net income, twelve months to fiscal Q2 2025, ended 2025-03-29\)/);
+    expect((await ask('whats apples gross margin', 'explain like im 12')).text).toMatch(/^In the three months to March 29, 2025, for every \$100 Apple sold, about \$47 was left after paying for what it sold \(its gross margin, 47\.1%\) \[1\]\./);
+    // After "which grew fastest?", the number is the leader's growth.
+    expect((await ask('headline: which of the three big techs grew profit fastest in 2024', 'just the number')).text).toMatch(/^\*\*\+35\.7%\*\* \(Alphabet's net income, fiscal year 2024, ended 2024-12-31\)/);
+    expect((await askOf('svc-agent', 'apple net income fy2024', 'give me a tweet-length summary')).text).toMatch(/^Apple, fiscal year 2024: net income \$93\.7 billion \[1\]\n/);
+    expect((await ask('apple net income fy2024', 'as a table')).text).toMatch(/^\| Company \| Figure \| Period \| Value \|\n\|---\|---\|---\|---\|\n\| Apple \| Net income \| fiscal year 2024 \(year ended 2024-09-28\) \| \$93\.7 billion \[1\] \|/);
+  });
+
   it('"last 4 q" and "past 3 yrs" are four quarters and three years, as a table', async () => {
     expect((await askOf('svc-agent', 'apple free cash flow last 4 q')).text).toContain('| | Q3 FY2024 [1][2] | Q4 FY2024 [3][1] | Q1 FY2025 [4] | Q2 FY2025 [5][4] |');
     expect((await askOf('svc-agent', 'msft revenue past 3 yrs')).text).toMatch(/\| \| FY2022 [^|]*\| FY2023 [^|]*\| FY2024 [^|]*\|\n/);
