@@ -17,6 +17,7 @@ import { MAX_COMPANIES, planAnswer } from './plan.js';
 import { FILINGS_ASKED, answerFilings } from './filings.js';
 import { meaningAsked, type MeaningAsked } from './glossary.js';
 import { formAsked, restated, type FormAsked } from './restate.js';
+import { computedAnswer, operationAsked } from './arithmetic.js';
 import { periodName } from './format.js';
 import { AnswerWriter, factKey, factsToCite } from './write.js';
 
@@ -105,6 +106,12 @@ async function* answerSec(lib: SecLibrary, request: AgentRequest): AsyncGenerato
   const elsewhere = askedOfMarkets(asked, question);
   if (elsewhere) return yield* said(elsewhere);
   question = withComponents(question, asked, () => parseWithInstructions(request.messages.slice(0, -1), request.instructions, index));
+  // "Average of the three?", "difference?", "how many times higher?" of the figures just given (a table's periods have their own summary lines).
+  const operation = operationAsked(asked);
+  if (operation && question?.companies.some((c) => c.status === 'found') && !question.stated.metrics && !question.stated.period && !(periodsAsked(request, question) && tabulable(question))) {
+    const computed = await computedAnswer(lib, question, operation);
+    if (computed) return yield* replayed(computed);
+  }
   const currency = currencyNote(asked);
   if (currency) yield { type: 'text', delta: currency };
   // "Apple P/E at $200": the price is the asker's; the filings give the earnings and the shares.
@@ -314,7 +321,9 @@ export async function acrossCovered(lib: SecLibrary, question: SecQuestion | nul
   // "Compare to the other two", "and the others?": every company covered, those named so far among them.
   const others = /\bother (?:two|three|four|2|3|4|compan(?:y|ies)|ones)\b|\bthe (?:others|rest)\b/i.test(text);
   const wanted = others ? found + 1 : counted ? (Number(counted) || ['two', 'three', 'four', 'five'].indexOf(counted.toLowerCase()) + 2) : null;
-  if (found && !ranked && !(wanted && found < wanted)) return question;
+  // ("Which company had the largest net income in 2024?" after one company's figures: every company, not that one.)
+  const oneCarried = found === 1 && !question.stated.companies && /\bcompan(?:y|ies)\b/i.test(text);
+  if (found && !ranked && !oneCarried && !(wanted && found < wanted)) return question;
   const recorded = await lib.recordedCompanies();
   if (!recorded?.length || recorded.length > MAX_COMPANIES || (wanted && found && !others && recorded.length !== wanted)) return question;
   // "Its net income", "and the lowest one?" after a ranking: the company it put first, or last.

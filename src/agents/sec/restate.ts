@@ -51,7 +51,7 @@ export function formAsked(text: string): FormAsked | null {
 }
 
 /** One figure of the answer, ready to be said in any form. */
-interface Item {
+export interface Item {
   company: CompanyRef;
   label: string;
   metric: MetricDef;
@@ -62,6 +62,8 @@ interface Item {
   ttm: boolean;
   /** The figure as said: "$95.4 billion", "47.1%", "$3.46 a share". */
   value: string;
+  /** Its unit for arithmetic: amounts of one unit add and subtract; a percentage or a multiple only with its kind. */
+  unit: string;
   amount: number;
   percent: boolean;
   /** "+5.1% year over year", "+0.9 percentage points year over year"; null when no change was asked. */
@@ -80,7 +82,7 @@ function said(value: number, unit: string, metric: MetricDef): string {
 const rate = (now: number, before: number) => (before > 0 ? ((now - before) / before) * 100 : null);
 const signed = (x: number, digits = 1) => `${x > 0 ? '+' : x < 0 ? '-' : '±'}${Math.abs(x).toFixed(digits)}`;
 
-async function itemsOf(lib: SecLibrary, plan: Plan, sources: SourceList): Promise<Item[]> {
+export async function itemsOf(lib: SecLibrary, plan: Plan, sources: SourceList): Promise<Item[]> {
   const cite = async (company: CompanyRef, values: (MetricValue | null | undefined)[]) => {
     const refs = await Promise.all(values.flatMap((v) => v?.terms ?? []).map(async (t) => {
       const c = await lib.cite(company, t.fact);
@@ -101,15 +103,15 @@ async function itemsOf(lib: SecLibrary, plan: Plan, sources: SourceList): Promis
       if (now === null) continue;
       const before = sum(f.ttmPrior?.map((q) => q.value));
       const change = before !== null ? rate(now, before) : null;
-      items.push({ ...base, label: f.metric.label, ttm: true, value: said(now, r.value.unit, f.metric), amount: now, percent: false, change: change === null ? null : `${signed(change)}% ${kind}`, changeRate: change, refs: await cite(f.company, f.ttm.map((q) => q.value)) });
+      items.push({ ...base, label: f.metric.label, ttm: true, value: said(now, r.value.unit, f.metric), unit: `${f.metric.unit}:${r.value.unit}`, amount: now, percent: false, change: change === null ? null : `${signed(change)}% ${kind}`, changeRate: change, refs: await cite(f.company, f.ttm.map((q) => q.value)) });
     } else if (share?.margin && f.revenue) {
       const pct = (r.value.value / f.revenue.value) * 100;
       const prior = r.compared?.value && f.comparedRevenue ? (r.compared.value.value / f.comparedRevenue.value) * 100 : null;
-      items.push({ ...base, label: share.label, ttm: false, value: `${pct.toFixed(1)}%`, amount: pct, percent: true, change: prior === null ? null : `${signed(pct - prior)} percentage points ${kind}`, changeRate: prior === null ? null : pct - prior, refs: await cite(f.company, [r.value, f.revenue]) });
+      items.push({ ...base, label: share.label, ttm: false, value: `${pct.toFixed(1)}%`, unit: 'percent', amount: pct, percent: true, change: prior === null ? null : `${signed(pct - prior)} percentage points ${kind}`, changeRate: prior === null ? null : pct - prior, refs: await cite(f.company, [r.value, f.revenue]) });
     } else {
       const prior = r.compared?.value ?? null;
       const change = prior ? rate(r.value.value, prior.value) : null;
-      items.push({ ...base, label: f.metric.label, ttm: false, value: said(r.value.value, r.value.unit, f.metric), amount: r.value.value, percent: false, change: change === null ? null : `${signed(change)}% ${kind}`, changeRate: change, refs: await cite(f.company, [r.value]) });
+      items.push({ ...base, label: f.metric.label, ttm: false, value: said(r.value.value, r.value.unit, f.metric), unit: `${f.metric.unit}:${r.value.unit}`, amount: r.value.value, percent: false, change: change === null ? null : `${signed(change)}% ${kind}`, changeRate: change, refs: await cite(f.company, [r.value]) });
     }
   }
   for (const r of plan.ratios) {
@@ -117,7 +119,7 @@ async function itemsOf(lib: SecLibrary, plan: Plan, sources: SourceList): Promis
     if (v.kind !== 'value' || v.value === null) continue;
     const metric = metricById(v.numerator.metric);
     const value = r.ratio.kind === 'percent' ? `${(v.value * 100).toFixed(1)}%` : r.ratio.kind === 'times' ? `${v.value.toFixed(2)}x` : r.ratio.kind === 'perShare' ? `$${v.value.toFixed(2)} a share` : said(v.value, v.numerator.unit, metric);
-    items.push({ company: r.company, metric, period: v.period, calendar: r.fin.calendar, balance: metric.type === 'instant' && metricById(v.denominator.metric).type === 'instant', ttm: false, label: r.ratio.label, value, amount: v.value, percent: r.ratio.kind === 'percent', change: null, changeRate: null, refs: await cite(r.company, [v.numerator, v.less, v.denominator, v.opening]) });
+    items.push({ company: r.company, metric, period: v.period, calendar: r.fin.calendar, balance: metric.type === 'instant' && metricById(v.denominator.metric).type === 'instant', ttm: false, label: r.ratio.label, value, unit: r.ratio.kind === 'difference' ? `money:${v.numerator.unit}` : r.ratio.kind, amount: r.ratio.kind === 'percent' ? v.value * 100 : v.value, percent: r.ratio.kind === 'percent', change: null, changeRate: null, refs: await cite(r.company, [v.numerator, v.less, v.denominator, v.opening]) });
   }
   return items;
 }
@@ -226,7 +228,7 @@ function ordered(items: Item[], question: SecQuestion): Item[] {
 }
 
 /** "fiscal Q2 2025, ended 2025-03-29": a period in a parenthesis of its own. */
-const whenShort = (item: Item) => `${item.ttm ? 'twelve months to ' : ''}${periodName(item.period, item.calendar)}, ${item.balance ? 'at' : 'ended'} ${item.period.end}`;
+export const whenShort = (item: Item) => `${item.ttm ? 'twelve months to ' : ''}${periodName(item.period, item.calendar)}, ${item.balance ? 'at' : 'ended'} ${item.period.end}`;
 
 function number(items: Item[], question: SecQuestion): string {
   // "Just the number" after "which grew fastest?": the leader's growth.

@@ -525,6 +525,28 @@ describe('svc-sec-agent on the demo snapshot, offline', () => {
     expect((await ask('apple net income fy2024', 'as a table')).text).toMatch(/^\| Company \| Figure \| Period \| Value \|\n\|---\|---\|---\|---\|\n\| Apple \| Net income \| fiscal year 2024 \(year ended 2024-09-28\) \| \$93\.7 billion \[1\] \|/);
   });
 
+  it('extremes and arithmetic asked of the figures discussed: the biggest quarter in the data, the strongest after a table, vs the weakest, the largest of every company, an average, a difference, how many times', async () => {
+    // "Ever", "in your data": every quarter the table holds, the highest said first, not the latest quarter.
+    const ever = (await ask('What was the biggest quarter ever for Apple revenue in your data?')).text;
+    expect(ever).toMatch(/^### Apple Inc\. \(AAPL\), by fiscal quarter[^\n]*\n\n\*\*Revenue\*\*, highest in \*\*Q1 FY2025\*\* \(\$124,300 million\), lowest in \*\*Q3 FY2023\*\* \(\$81,797 million\), of the 12 shown\./);
+    // "As a table in billions" keeps the table, so "which quarter was strongest?" and "average … of those?" are of its quarters.
+    const table = ['AAPL revenue and net income last 8 quarters', 'as a table in billions'];
+    expect((await ask(...table, 'which quarter was strongest?')).text).toContain('**Net income**, highest in **Q1 FY2025** ($36,330 million), lowest in **Q4 FY2024** ($14,736 million), of the 8 shown.');
+    expect((await ask(...table, 'which quarter was strongest?', 'average net income of those?')).text).toContain('**Net income**, average per quarter over the 8 shown: **$24,710 million**.');
+    expect((await ask('Apple revenue by quarter for fiscal 2024', 'which quarter was strongest?', 'how much bigger than the weakest, in %?')).text).toContain('$33,798 million apart (the highest 39.4% above the lowest)');
+    // "Which company" after one company's figures: every company covered, ranked.
+    const largest = (await ask('What was the biggest quarter ever for Apple revenue in your data?', 'which company had the largest net income in 2024?')).text;
+    expect(largest).toContain('- Net income, largest to smallest: Alphabet $100,118 million for fiscal year 2024 (year ended 2024-12-31), Apple $93,736 million for fiscal year 2024 (year ended 2024-09-28), Microsoft $88,136 million');
+    // An average of the companies' figures just ranked, each input cited.
+    const average = await ask('Apple vs Microsoft gross margin FY2024', 'swap apple for alphabet', 'rank all three on FY2024 gross margin', 'average of the three?');
+    expect(average.text).toMatch(/^\*\*Average of the 3 gross margins: 58\.1%\*\* \(a simple average, each counted once\): Apple 46\.2% \(fiscal year 2024, ended 2024-09-28\) \[1\], Alphabet 58\.2% \(fiscal year 2024, ended 2024-12-31\) \[2\], Microsoft 69\.8% \(fiscal year 2024, ended 2024-06-30\) \[3\]\./);
+    expect(average.citations).toHaveLength(3);
+    // A difference of one company's two figures.
+    expect((await ask('operating income vs net income 2024 for googl', 'difference?')).text).toMatch(/^\*\*\$12,272 million\*\*: operating income \$112,390 million \[1\] minus net income \$100,118 million \[1\] \(fiscal year 2024, ended 2024-12-31\); net income is 89\.1% of operating income\./);
+    // "How many times higher?" after "and alphabet?" is of the two companies discussed.
+    expect((await ask('msft interest coverage FY2024', 'and alphabet?', 'how many times higher?')).text).toContain("- Alphabet's interest coverage, 419.37x, is **11.2 times** as high as Microsoft's, 37.29x.");
+  });
+
   it('"last 4 q" and "past 3 yrs" are four quarters and three years, as a table', async () => {
     expect((await askOf('svc-agent', 'apple free cash flow last 4 q')).text).toContain('| | Q3 FY2024 [1][2] | Q4 FY2024 [3][1] | Q1 FY2025 [4] | Q2 FY2025 [5][4] |');
     expect((await askOf('svc-agent', 'msft revenue past 3 yrs')).text).toMatch(/\| \| FY2022 [^|]*\| FY2023 [^|]*\| FY2024 [^|]*\|\n/);
