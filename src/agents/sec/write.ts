@@ -1035,7 +1035,8 @@ export class AnswerWriter {
     const sign = d > 0 ? '+' : d < 0 ? '-' : '±';
     if (r.ratio.kind === 'percent') return `${sign}${Math.abs(100 * d).toFixed(1)} points`;
     if (r.ratio.kind === 'times') return `${sign}${Math.abs(d).toFixed(2)}x`;
-    return `${sign}${this.#ratioValue(r, { ...now, value: Math.abs(d) })}`;
+    // ("-$21,663 million (about -$21.7 billion)": the rounded amount keeps the sign too.)
+    return `${sign}${this.#ratioValue(r, { ...now, value: Math.abs(d) }).replace('(about ', `(about ${sign === '±' ? '' : sign}`)}`;
   }
 
   #ratioWhen(r: RatioFigure, p: FiscalPeriod): string {

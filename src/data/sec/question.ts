@@ -447,6 +447,15 @@ function comparedPair(a: PeriodSpec | null, b: PeriodSpec | null, balances: bool
   return null;
 }
 
+/** A period moved from another ("the same quarter last year" of calendar Q4 2024) and that one: the later compared with the earlier. */
+function shiftedPair(moved: PeriodSpec | null, from: PeriodSpec): { period: PeriodSpec; comparison: Comparison; versus?: PeriodSpec } | null {
+  if (moved?.kind !== 'shift' || JSON.stringify(moved.base) !== JSON.stringify(from)) return null;
+  const steps = moved.quarters + 4 * moved.years;
+  if (!steps) return null;
+  const [later, earlier] = steps > 0 ? [moved, from] : [from, moved];
+  return Math.abs(steps) === 4 ? { period: later, comparison: 'yoy' } : Math.abs(steps) === 1 ? { period: later, comparison: 'qoq' } : { period: later, comparison: 'versus', versus: earlier };
+}
+
 /** Where a period stands among periods of its kind (a span among spans of as many quarters), when its year is said. */
 function orderOf(p: PeriodSpec): { kind: string; at: number } | null {
   switch (p.kind) {
@@ -1073,10 +1082,13 @@ export function parseSecQuestion(text: string, index: CompanyIndex, previous?: S
     period = base ? shiftPeriod(base, x.relative) : fromLatest(x.relative);
     movedFrom = base;
   }
+  // "And at the end of FY23?" after FY24: another period of the same figures, so that "change?" next is between the two.
+  else if (followUp && period && !stated.companies && !stated.metrics && !x.twoPeriods && previous.period && previous.period.kind === period.kind && JSON.stringify(previous.period) !== JSON.stringify(period)) movedFrom = previous.period;
   // "what was the change?" right after moving ("Alphabet net income 2024", "and the prior fiscal
   // year?"): between the two periods just discussed, not from the second to the one before it.
+  // ("Growth?" after "and the same quarter last year": the two quarters just discussed, a year apart.)
   if (followUp && !period && comparison && comparison !== 'versus' && previous.movedFrom && !previous.comparison && !EXPLICIT_YOY.test(text) && !/\b(?:qoq|quarter[- ](?:over|on)[- ]quarter|sequential)/i.test(text)) {
-    const pair = comparedPair(previous.period, previous.movedFrom, false);
+    const pair = comparedPair(previous.period, previous.movedFrom, false) ?? shiftedPair(previous.period, previous.movedFrom);
     if (pair) ({ period, comparison } = pair), (versus = pair.versus ?? null);
   }
   // "What's the trailing twelve month revenue?" naming no period: the latest twelve months, not those to the period discussed.

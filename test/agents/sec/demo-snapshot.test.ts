@@ -543,6 +543,8 @@ describe('svc-sec-agent on the demo snapshot, offline', () => {
     expect(average.citations).toHaveLength(3);
     // A difference of one company's two figures.
     expect((await ask('operating income vs net income 2024 for googl', 'difference?')).text).toMatch(/^\*\*\$12,272 million\*\*: operating income \$112,390 million \[1\] minus net income \$100,118 million \[1\] \(fiscal year 2024, ended 2024-12-31\); net income is 89\.1% of operating income\./);
+    // "Change?" after two year-ends named one after the other: between those two.
+    expect((await ask('working capital for apple at the end of FY24', 'and at the end of FY23?', 'change?')).text).toMatch(/^- \*\*Apple's working capital\*\* at the end of fiscal year 2024 \(2024-09-28\): \*\*-\$23,405 million \(about -\$23\.4 billion\)\*\*[^\n]*At the end of fiscal year 2023 \(2023-09-30\): -\$1,742 million \(about -\$1\.7 billion\); change \*\*-\$21,663 million \(about -\$21\.7 billion\)\*\*\./);
     // "How many times higher?" after "and alphabet?" is of the two companies discussed.
     expect((await ask('msft interest coverage FY2024', 'and alphabet?', 'how many times higher?')).text).toContain("- Alphabet's interest coverage, 419.37x, is **11.2 times** as high as Microsoft's, 37.29x.");
   });
