@@ -122,6 +122,8 @@ const OTHER_LINES =
   /\b(?:(?:interest|other|comprehensive|non[- ]?operating|investment|rental|royalty|core|equity[- ]method|dividend)(?:\s+and\s+other)?\s+(?:income|earnings)(?:\s+\(?(?:loss|expense)\)?)?|(?:short[- ]term|current|net|convertible|senior|secured)\s+(?:debt|borrowings)|(?:non[- ]?current|lease|(?:operating|finance)\s+lease|deferred\s+tax|contingent|pension)\s+liabilit(?:y|ies)|(?:non[- ]?current|intangible|fixed|tangible|right[- ]of[- ]use|deferred\s+tax)\s+assets?|(?:financing|investing)\s+cash\s+flows?|cash\s+(?:flows?\s+)?(?:from|used\s+(?:in|for)|provided\s+by)\s+(?:financing|investing)(?:\s+activities)?|(?:unearned|recurring|subscription|contracted)\s+revenues?|(?:gross\s+profit|operating\s+income|free\s+cash\s+flow|operating\s+cash\s+flow|cash\s+flow|ebitda)\s+per\s+share|(?:cash(?:\s+and\s+cash\s+equivalents)?,?\s+(?:and|plus|\+|&)\s+)?(?:marketable|short[- ]term)\s+(?:securities|investments))\b/gi;
 
 const FIGURE_WORD = '(?:(?:net\\s+)?(?:revenues?|revs?|sales)|(?:operating\\s+|net\\s+)?income|(?:gross\\s+|operating\\s+)?(?:profits?|margins?)|eps|earnings(?:\\s+per\\s+share)?)';
+/** A part named after its whole ("share of its operating cash flow went to capex", "how much of revenue was spent on R&D"). */
+const SPENT_OUT_OF = /\b(?:share|percent(?:age)?|%|proportion|fraction|portion|part|how much)\s+of\s+[^?.!]*?\b(?:went|goes|go|going|was\s+spent|were\s+spent|is\s+spent|spent|was\s+used|is\s+used|used|was\s+put|is\s+put)\s+(?:to|on|for|into|in)\b/i;
 /** One figure as a share of another ("total liabilities as a % of total assets", "cash as a percentage of assets"). */
 const SHARE_OF = /\bas (?:an? )?(?:%|percent(?:age)?|share|proportion|fraction) of|(?:%|\bpercent(?:age)?|\bshare|\bproportion) of (?:the |its |their )?(?:total )?/i;
 
@@ -976,7 +978,9 @@ function extract(text: string, index: CompanyIndex, carried = false): Extracted 
   // "Should I sell my MSFT shares?": shares held, not the figure of shares outstanding.
   m.take(/(?<=\b(?:buy|buying|sell|selling|short|own|hold|holding|dump|trim|add to|load up on)\s+(?:(?:my|our|your|the|some|more|its|his|her|their)\s+)?(?:[a-z0-9.&'-]+\s+)?)(?:shares|stock|stocks)\b/gi, () => true);
   // A ratio asks for the two figures it is computed from.
-  const metrics = [...new Set([...current, ...extractMetrics(m, index), ...ratios.flatMap((id) => ratioMetrics(ratioById(id)))])];
+  const read = [...new Set([...current, ...extractMetrics(m, index), ...ratios.flatMap((id) => ratioMetrics(ratioById(id)))])];
+  // "What share of its operating cash flow went to capex?": capex is the part, named second.
+  const metrics = read.length === 2 && !ratios.length && SPENT_OUT_OF.test(plain) ? [read[1]!, read[0]!] : read;
   const balances = metrics.length > 0 && metrics.every((id) => metricById(id).type === 'instant');
   const pair = comparedPair(first, second, balances);
   // "How has cash changed over the past year?": a balance from a year before the latest one, not at the last fiscal year-end.
@@ -1081,6 +1085,9 @@ export function parseSecQuestion(text: string, index: CompanyIndex, previous?: S
     const base = followUp ? previous.period : null;
     period = base ? shiftPeriod(base, x.relative) : fromLatest(x.relative);
     movedFrom = base;
+    // "How does that compare with two years earlier?": the period discussed against that one, not that one alone.
+    const pair = base && x.relative.joined && VERSUS_NAMED.test(text) ? (comparedPair(period, base, false) ?? shiftedPair(period, base)) : null;
+    if (pair) ({ period, comparison } = pair), (versus = pair.versus ?? null), (movedFrom = null);
   }
   // "And at the end of FY23?" after FY24: another period of the same figures, so that "change?" next is between the two.
   else if (followUp && period && !stated.companies && !stated.metrics && !x.twoPeriods && previous.period && previous.period.kind === period.kind && JSON.stringify(previous.period) !== JSON.stringify(period)) movedFrom = previous.period;

@@ -545,6 +545,11 @@ describe('svc-sec-agent on the demo snapshot, offline', () => {
     expect((await ask('operating income vs net income 2024 for googl', 'difference?')).text).toMatch(/^\*\*\$12,272 million\*\*: operating income \$112,390 million \[1\] minus net income \$100,118 million \[1\] \(fiscal year 2024, ended 2024-12-31\); net income is 89\.1% of operating income\./);
     // "Change?" after two year-ends named one after the other: between those two.
     expect((await ask('working capital for apple at the end of FY24', 'and at the end of FY23?', 'change?')).text).toMatch(/^- \*\*Apple's working capital\*\* at the end of fiscal year 2024 \(2024-09-28\): \*\*-\$23,405 million \(about -\$23\.4 billion\)\*\*[^\n]*At the end of fiscal year 2023 \(2023-09-30\): -\$1,742 million \(about -\$1\.7 billion\); change \*\*-\$21,663 million \(about -\$21\.7 billion\)\*\*\./);
+    // "Compare with two years earlier" weighs the period discussed against that one; "what share of its OCF went to capex?" is capex over OCF, in that period.
+    const capex = ['How much did Microsoft spend on capital expenditures in fiscal 2024?', 'how does that compare with two years earlier?'];
+    expect((await ask(...capex)).text).toContain('- Compared with: fiscal year 2022 (year ended 2022-06-30) was $23,886 million (Form 10-K filed 2023-07-27) [2]; change +$20,591 million (+86.2%).');
+    expect((await ask(...capex, 'what share of its operating cash flow went to capex?')).text).toMatch(/^- Microsoft's capital expenditure was \*\*37\.5%\*\* of its operating cash flow for fiscal year 2024 \(year ended 2024-06-30\): \$44,477 million \[1\] over \$118,548 million \[1\]\./);
+    expect((await ask(...capex, 'what share of its operating cash flow went to capex?', 'and Alphabet same?')).text).toMatch(/^- Alphabet's capital expenditure was \*\*41\.9%\*\* of its operating cash flow for fiscal year 2024/);
     // "How many times higher?" after "and alphabet?" is of the two companies discussed.
     expect((await ask('msft interest coverage FY2024', 'and alphabet?', 'how many times higher?')).text).toContain("- Alphabet's interest coverage, 419.37x, is **11.2 times** as high as Microsoft's, 37.29x.");
   });
