@@ -1170,12 +1170,15 @@ export function parseSecQuestion(text: string, index: CompanyIndex, previous?: S
     comparison ??= 'yoy';
   }
   // "Apple's margin?", "what about its margin?" after revenue: a margin without its name is each of them.
-  const anyMargin = margin && !stated.metrics && !ofRevenue && /\bmargins?\b/i.test(text) && metrics.every((id) => id === 'revenue');
+  // (So is "which has better margins?" after ratios or balances, which have no margin: not those again.)
+  const anyMargin = margin && !stated.metrics && !ofRevenue && /\bmargins?\b/i.test(text) && (metrics.every((id) => id === 'revenue') || !metrics.some((id) => HAS_MARGIN.includes(id)));
+  // "Which is growing faster?" after ratios or balances: how fast the business grows, its revenue's growth.
+  const growthOf = Boolean(followUp && !stated.metrics && !anyMargin && GROWING_FASTER.test(text) && (previous.ratios?.length || previous.margin || (metrics.length > 0 && metrics.every((id) => metricById(id).type === 'instant'))));
   return {
     text,
     companies: merged,
     // "add net income", "and net income too" beside the previous figures; "and EBITDA?" asks for another figure instead.
-    metrics: anyMargin ? ['grossProfit', 'operatingIncome', 'netIncome'] : metrics,
+    metrics: anyMargin ? ['grossProfit', 'operatingIncome', 'netIncome'] : growthOf ? ['revenue'] : metrics,
     period,
     // The earlier period compared with stays only while the period does ("and net income?").
     ...(comparison
@@ -1200,16 +1203,19 @@ export function parseSecQuestion(text: string, index: CompanyIndex, previous?: S
     periodsByCompany: x.byCompany && period === x.period ? x.byCompany : followUp && !stated.period && !stated.companies ? (previous.periodsByCompany ?? null) : null,
     // A follow-up naming a figure asks it of every company again.
     metricsByCompany: x.metricsByCompany,
-    margin,
+    margin: margin && !growthOf,
     // Kept by a follow-up moving the period ("and the year before?" after TTM: the twelve months a year earlier).
     ttm: x.ttm || Boolean(followUp && (!stated.period || x.relative) && previous.ttm),
     unknownFigures: x.unknownFigures,
     // Kept by a follow-up that changes the company or period only ("and Microsoft?").
-    ratios: x.ratios.length ? x.ratios : followUp && !stated.metrics && !x.unknownFigures.length ? (previous.ratios ?? []) : [],
+    ratios: x.ratios.length ? x.ratios : followUp && !stated.metrics && !x.unknownFigures.length && !anyMargin && !growthOf ? (previous.ratios ?? []) : [],
   };
 }
 
 const BPS = /\b(?:bps|basis points?)\b/i;
+/** Figures with a margin (a share of revenue) of their own. */
+const HAS_MARGIN: MetricId[] = ['revenue', 'grossProfit', 'operatingIncome', 'netIncome', 'freeCashFlow', 'operatingCashFlow'];
+const GROWING_FASTER = /\b(?:growing|grows|grew|grown)\s+(?:the\s+)?(?:faster|fastest|quicker|quickest|more)\b|\bfaster[- ]growing\b/i;
 
 /** One company said in place of another ("I meant Microsoft not Alphabet", "Microsoft instead of Alphabet", "swap apple for alphabet"). */
 const REPLACED = /\b(?:not|instead of|rather than|in place of|swap|swapped|replace|replacing)\b/i;

@@ -550,6 +550,15 @@ describe('svc-sec-agent on the demo snapshot, offline', () => {
     expect((await ask(...capex)).text).toContain('- Compared with: fiscal year 2022 (year ended 2022-06-30) was $23,886 million (Form 10-K filed 2023-07-27) [2]; change +$20,591 million (+86.2%).');
     expect((await ask(...capex, 'what share of its operating cash flow went to capex?')).text).toMatch(/^- Microsoft's capital expenditure was \*\*37\.5%\*\* of its operating cash flow for fiscal year 2024 \(year ended 2024-06-30\): \$44,477 million \[1\] over \$118,548 million \[1\]\./);
     expect((await ask(...capex, 'what share of its operating cash flow went to capex?', 'and Alphabet same?')).text).toMatch(/^- Alphabet's capital expenditure was \*\*41\.9%\*\* of its operating cash flow for fiscal year 2024/);
+    // After leverage ratios, "which has better margins" is the margins and "which is growing faster" revenue's growth, not the ratios again.
+    const risk = ['should I buy apple or alphabet?', 'which is riskier?'];
+    const margins = (await askOf('svc-agent', ...risk, 'which has better margins')).text;
+    expect(margins).toMatch(/^Gross margin \(gross profit over revenue\) and operating margin \(operating income over revenue\) and net margin \(net income over revenue\), side by side/);
+    expect(margins).not.toContain('debt-to-equity');
+    const growing = (await askOf('svc-agent', ...risk, 'which has better margins', 'which is growing faster')).text;
+    expect(growing).toContain("- Alphabet's revenue growth for Q4 2024 (quarter ended 2024-12-31), +11.8%, was 6.7 percentage points higher than Apple's");
+    // "Most efficient with its assets": return on assets, ranked.
+    expect((await ask('Which of Apple, Microsoft and Alphabet has the highest net margin?', 'which is most efficient with its assets?')).text).toMatch(/^\*\*Apple\*\* has the highest return on assets, 26\.1%, against Alphabet 23\.5% and Microsoft 19\.1%\./);
     // "How many times higher?" after "and alphabet?" is of the two companies discussed.
     expect((await ask('msft interest coverage FY2024', 'and alphabet?', 'how many times higher?')).text).toContain("- Alphabet's interest coverage, 419.37x, is **11.2 times** as high as Microsoft's, 37.29x.");
   });
