@@ -75,7 +75,7 @@ const AVERAGE_ASKED = /(?<!weighted[- ])\b(?:average|avg)\b|\bmean\b(?!\s*(?:[?,
 // The average of the growth rates, not of the figures: "average growth", "average yoy growth rate", "growing on average".
 const AVERAGE_GROWTH_ASKED = /\b(?:average|avg|mean)\s+(?:(?:yoy|y\/y|year[- ]over[- ]year|annual|yearly|quarterly|revenue|rev|sales|earnings|income|net|top[- ]line)\s+){0,2}(?:growth|increase|change)\b|\b(?:grow|grew|grown|growing)\s+(?:\w+\s+)?on average\b/;
 // Which period stands out: "best quarter?", "which year was the weakest?", "when did it peak?".
-const EXTREMES_ASKED = /\b(?:best|worst|strongest|weakest|highest|lowest|biggest|smallest|largest|peak|record|top)\s+(?:quarters?|qtrs?|years?|yrs?|periods?)\b|\b(?:which|wich|what|wat)\s+(?:quarter|qtr|year|yr|period)\b[^?.!]{0,60}\b(?:most|least|highest|lowest|best|worst|biggest|largest|smallest|strongest|weakest|peak(?:ed)?|fastest|slowest)\b|\bwhen\s+(?:was|did)\b[^?.!]{0,60}\b(?:peak(?:ed)?|highest|lowest|fastest|slowest)\b|\bpeak(?:ed)?\s*\??$|^(?:and|or|what about|how about)?\s*(?:the\s+)?(?:best|worst|strongest|weakest|highest|lowest|peak)(?:\s+one)?\s*\??$/;
+const EXTREMES_ASKED = /\b(?:best|worst|strongest|weakest|highest|lowest|biggest|smallest|largest|peak|record|top)\s+(?:quarters?|qtrs?|years?|yrs?|periods?)\b|\b(?:which|wich|what|wat)\s+(?:quarter|qtr|year|yr|period)\b[^?.!]{0,60}\b(?:most|least|highest|lowest|best|worst|biggest|largest|smallest|strongest|weakest|peak(?:ed)?|fastest|slowest)\b|\bwhen\s+(?:was|did)\b[^?.!]{0,60}\b(?:peak(?:ed)?|highest|lowest|fastest|slowest)\b|\bpeak(?:ed)?\s*\??$|^(?:and|or|what about|how about)?\s*(?:the\s+)?(?:best|worst|strongest|weakest|highest|lowest|peak)(?:\s+one)?\s*\??$|\b(?:than|vs\.?|versus|over|from)\s+the\s+(?:best|worst|strongest|weakest|highest|lowest|biggest|smallest|largest)\b/;
 // How far the highest is from the lowest: "by how much vs the worst?", "what's the gap between them?".
 const APART_ASKED = /\b(?:by how much|how much (?:higher|lower|more|less|better|worse|bigger)|difference|gap|spread|apart|vs\.? the (?:worst|best|lowest|highest|weakest|strongest))\b/;
 // Of the growth rates, not the figures: "fastest-growing quarter", "best quarter for growth".
@@ -198,7 +198,7 @@ function earlierSpan(users: string[]): Span | null {
 }
 
 /** A turn that changes the table shown, not its periods ("add revenue and net margin to that table", "drop the growth rows"). */
-const TABLE_CHANGED = /\b(?:that|the|this|your) table\b|\b(?:add|include|drop|remove)\b[^?.!]{0,80}\b(?:to|in|into|from)\s+(?:it|that|this|them)\b|^\W*(?:(?:ok|okay|so|now|and|can you|could you|pls|please)\W+)*(?:(?:put it |show it |give it )?(?:as|in) a table|(?:in|as) (?:\$\s?)?(?:billions?|bn|millions?|mn|thousands?))(?:\W+(?:please|pls|plz|thanks|instead))*\W*$/i;
+const TABLE_CHANGED = /\b(?:that|the|this|your) table\b|\b(?:add|include|drop|remove)\b[^?.!]{0,80}\b(?:to|in|into|from)\s+(?:it|that|this|them)\b|^\W*(?:(?:ok|okay|so|now|and|can you|could you|pls|please)\W+)*(?:(?:put it |show it |give it )?(?:as|in) a table|(?:in|as) (?:\$\s?)?(?:billions?|bn|millions?|mn|thousands?))(?:\W+(?:(?:as|in) a table|(?:in|as) (?:\$\s?)?(?:billions?|bn|millions?|mn|thousands?)|please|pls|plz|thanks|instead))*\W*$/i;
 
 /** A follow-up asking only for the total or the average of periods ("combined?", "what's the average?"). */
 export const asksOfPeriods = (text: string) => asksTotal(text) || (summariesAsked(text).includes('average') && !spanOf(text));
@@ -238,6 +238,8 @@ function periodsIn(t: string, total: boolean, summaries: Summary[]): Span | null
   const since = SINCE.exec(t);
   // "grown since 2022": from that fiscal year to the latest, by year unless quarters are asked for.
   if (since) return { kind: yearly || (!quarterly && summaries.includes('change')) ? 'year' : 'quarter', count: MAX_PERIODS, years: { from: Number(since[1]) } };
+  // "The biggest quarter ever", "the best year in your data": every period the table can hold, to the latest.
+  if (summaries.some((x) => x === 'extremes' || x === 'fastest') && /\b(?:ever|all[- ]time|of all time|on record|in (?:your|the|this) (?:data|snapshot)|you have)\b/.test(t)) return { kind: /\b(?:quarters?|qtrs?)\b/.test(t) ? 'quarter' : 'year', count: MAX_PERIODS, latest: true };
   // A trend is the latest periods: by year when years are said, else the last eight quarters.
   if (/\b(trend|trends|history|historical|over time|time series)\b/.test(t)) return yearly ? { kind: 'year', count: 5, latest: true } : { kind: 'quarter', count: 8, latest: true };
   if (yearly) return { kind: 'year', count: 5 };

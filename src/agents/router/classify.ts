@@ -102,6 +102,11 @@ const FINANCE_WORDS = [
   'fcf',
   'd&a',
   'research',
+  // Words of the filings agent's answers asked about ("what does yoy mean?").
+  'yoy',
+  'qoq',
+  'cagr',
+  'xbrl',
   // Ratios computed from filed figures (see data/sec/ratios.ts).
   'roe',
   'roa',

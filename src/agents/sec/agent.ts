@@ -15,6 +15,9 @@ import { listed } from '../citations.js';
 import { answerTables, asksOfPeriods, asksTotal, spanAsked, tabulable, type Span } from '../financials/table.js';
 import { MAX_COMPANIES, planAnswer } from './plan.js';
 import { FILINGS_ASKED, answerFilings } from './filings.js';
+import { meaningAsked, type MeaningAsked } from './glossary.js';
+import { formAsked, restated, type FormAsked } from './restate.js';
+import { computedAnswer, operationAsked } from './arithmetic.js';
 import { periodName } from './format.js';
 import { AnswerWriter, factKey, factsToCite } from './write.js';
 
@@ -70,6 +73,10 @@ export async function* sourcesOnly(events: AsyncIterable<AgentEvent>): AsyncGene
 
 async function* answerSec(lib: SecLibrary, request: AgentRequest): AsyncGenerator<AgentEvent> {
   const last = clipped([...request.messages].reverse().find((m) => m.role === 'user')?.content ?? '');
+  // "Summarize in one sentence", "just the number", "explain like I'm 12": the answer before (or the one asked with it), in that form.
+  const form = formAsked(last);
+  const restatement = form ? await restatedAnswer(lib, request, form) : null;
+  if (restatement) return yield* replayed(restatement);
   // "Write a python script that downloads Apple's 10-K": its words are no figures or companies.
   // "What did Tim Cook say on the earnings call?": what is said is not what is filed.
   if (SPOKEN.test(last)) return yield* said(`I read the figures companies file with the SEC (the XBRL data of their 10-K and 10-Q filings), not earnings calls, transcripts or what executives say. Ask for a figure instead, for example “Apple revenue last quarter” or “Apple gross margin for the last 4 quarters”, each cited to the filing page it comes from.\n`);
@@ -80,6 +87,9 @@ async function* answerSec(lib: SecLibrary, request: AgentRequest): AsyncGenerato
   // Read as the parser reads it: a long turn's start and end.
   const asked = clipped([...request.messages].reverse().find((m) => m.role === 'user')?.content ?? '');
   if (asksCoverage(asked)) return yield* coverageAnswer(lib, index.size);
+  const userTurns = request.messages.filter((m) => m.role === 'user');
+  const meaning = meaningAsked(last, userTurns.at(-2)?.content);
+  if (meaning) return yield* answerMeaning(lib, request, parseWithInstructions(request.messages.slice(0, -1), request.instructions, index), meaning);
   const parsed = parseWithInstructions(request.messages, request.instructions, index);
   // "List Microsoft's filings", "when was apple's latest 10-Q filed?": the filings themselves.
   const named = parsed?.companies.flatMap((c) => (c.status === 'found' ? [c.company] : [])) ?? [];
@@ -96,11 +106,17 @@ async function* answerSec(lib: SecLibrary, request: AgentRequest): AsyncGenerato
   const elsewhere = askedOfMarkets(asked, question);
   if (elsewhere) return yield* said(elsewhere);
   question = withComponents(question, asked, () => parseWithInstructions(request.messages.slice(0, -1), request.instructions, index));
+  // "Average of the three?", "difference?", "how many times higher?" of the figures just given (a table's periods have their own summary lines).
+  const operation = operationAsked(asked);
+  if (operation && question?.companies.some((c) => c.status === 'found') && !question.stated.metrics && !question.stated.period && !(periodsAsked(request, question) && tabulable(question))) {
+    const computed = await computedAnswer(lib, question, operation);
+    if (computed) return yield* replayed(computed);
+  }
   const currency = currencyNote(asked);
   if (currency) yield { type: 'text', delta: currency };
   // "Apple P/E at $200": the price is the asker's; the filings give the earnings and the shares.
   const valuation = valuationInConversation(asked, request.messages.slice(0, -1).filter((m) => m.role === 'user').map((m) => clipped(m.content)));
-  if (valuation && question?.companies.some((c) => c.status === 'found')) return yield* answerValuation(lib, question, valuation.price);
+  if (valuation && question?.companies.some((c) => c.status === 'found')) return yield* answerValuation(lib, question, valuation.price, valuation.judged);
   const periods = periodsAsked(request, question);
   if (periods && tabulable(question)) yield* answerTables(lib, question, periods);
   // ("combined?" of two companies' figures, one after the other, adds them: that is a sum of companies.)
@@ -115,6 +131,47 @@ async function* answerSec(lib: SecLibrary, request: AgentRequest): AsyncGenerato
     };
     yield { type: 'done' };
   } else yield* answerSecQuestion(lib, question);
+}
+
+/**
+ * "What does EPS stand for?", "whats capex": the meaning, then, when a company is being discussed,
+ * its figure, asked as the follow-up the term stands for ("capital expenditure") in the same period.
+ */
+async function* answerMeaning(lib: SecLibrary, request: AgentRequest, context: SecQuestion | null, meaning: MeaningAsked): AsyncGenerator<AgentEvent> {
+  const companies = context?.companies.flatMap((c) => (c.status === 'found' ? [c.company] : [])) ?? [];
+  // (A company discussed that has no figures at all gets the meaning alone, not its problem again.)
+  const withFigures = meaning.ask !== null && (await Promise.all(companies.map((c) => lib.profile(c)))).some((p) => p.financials);
+  if (!meaning.ask || !withFigures) {
+    const hint = meaning.ask ? `\n\nAsk it of a company, by ticker or name (“Apple ${meaning.ask(false)}”), for its figures from the filings, each cited.` : '';
+    return yield* said(`${meaning.text}${hint}\n`);
+  }
+  const p = context!.period;
+  const year = p?.kind === 'fiscalYear' || p?.kind === 'calendarYear' || ((p?.kind === 'latest' || p?.kind === 'ended') && p.span === 'year');
+  yield { type: 'text', delta: `${meaning.text}\n\n` };
+  yield* answerSec(lib, { ...request, messages: [...request.messages.slice(0, -1), { role: 'user', content: meaning.ask(year) }] });
+}
+
+/**
+ * The figures a format request is about, in that form: those of the question asked with it
+ * ("Apple's latest quarter: revenue and profit, one line"), or, asking nothing else, those of the
+ * question before, read in its own conversation. Null when that is a table of periods (its own
+ * summary lines answer it) or no company's figures.
+ */
+async function restatedAnswer(lib: SecLibrary, request: AgentRequest, form: FormAsked): Promise<AgentEvent[] | null> {
+  const earlier = request.messages.slice(0, -1);
+  const before = earlier.map((m, i) => [m, i] as const).filter(([m]) => m.role === 'user').at(-1);
+  if (!form.rest && !before) return null;
+  const index = await lib.companyIndex();
+  const messages: Turn[] = [...earlier, { role: 'user', content: form.rest }];
+  const parsed = parseWithInstructions(messages, request.instructions, index);
+  const [text, context] = form.rest ? [form.rest, earlier] : [clipped(before![0].content), earlier.slice(0, before![1])];
+  const question = await acrossCovered(lib, parsed, text, context);
+  if (!question?.companies.some((c) => c.status === 'found') || valuationInConversation(text, []) || (periodsAsked({ ...request, messages }, question) && tabulable(question))) return null;
+  return restated(lib, question, form);
+}
+
+async function* replayed(events: AgentEvent[]): AsyncGenerator<AgentEvent> {
+  yield* events;
 }
 
 /** "Was that the december quarter?", "is it the june quarter?": of the period answered before. */
@@ -264,7 +321,9 @@ export async function acrossCovered(lib: SecLibrary, question: SecQuestion | nul
   // "Compare to the other two", "and the others?": every company covered, those named so far among them.
   const others = /\bother (?:two|three|four|2|3|4|compan(?:y|ies)|ones)\b|\bthe (?:others|rest)\b/i.test(text);
   const wanted = others ? found + 1 : counted ? (Number(counted) || ['two', 'three', 'four', 'five'].indexOf(counted.toLowerCase()) + 2) : null;
-  if (found && !ranked && !(wanted && found < wanted)) return question;
+  // ("Which company had the largest net income in 2024?" after one company's figures: every company, not that one.)
+  const oneCarried = found === 1 && !question.stated.companies && /\bcompan(?:y|ies)\b/i.test(text);
+  if (found && !ranked && !oneCarried && !(wanted && found < wanted)) return question;
   const recorded = await lib.recordedCompanies();
   if (!recorded?.length || recorded.length > MAX_COMPANIES || (wanted && found && !others && recorded.length !== wanted)) return question;
   // "Its net income", "and the lowest one?" after a ranking: the company it put first, or last.

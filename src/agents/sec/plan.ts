@@ -98,7 +98,7 @@ export interface CrossCalendar {
 }
 
 /** Advice asked of a stock ("should I buy it?", "is AAPL overvalued?", "which is the riskier buy?"): none is given, only figures. */
-export const ADVICE = /\b(?:best|good|top|safest) (?:stocks?|shares?|compan(?:y|ies)) to (?:buy|own|invest in)\b|\b(?:good|right|bad|best) time to (?:buy|sell|invest|get into)\b|\bshould (?:i|we|you) (?:buy|sell|short|invest|hold|own|dump)\b|\b(?:a )?(?:good|bad) (?:buy|investment|stock)\b|\bis \S+ a (?:buy|sell)\b|\b(?:buy|sell) or (?:sell|hold|buy)\b|\bworth (?:buying|investing)\b|\b(?:over|under)valued\b|\b(?:riskier|safer|less risky|more risky|better (?:buy|investment))\b/i;
+export const ADVICE = /\b(?:best|good|top|safest) (?:stocks?|shares?|compan(?:y|ies)) to (?:buy|own|invest in)\b|\b(?:good|right|bad|best) time to (?:buy|sell|invest|get into)\b|\bshould (?:i|we|you) (?:buy|sell|short|invest|hold|own|dump)\b|\b(?:a )?(?:good|bad) (?:buy|investment|stock)\b|\bis \S+ a (?:buy|sell)\b|\b(?:buy|sell) or (?:sell|hold|buy)\b|\bworth (?:buying|investing)\b|\b(?:over|under)valued\b|\b(?:riskier|safer|less risky|more risky|better (?:buy|investment))\b|\bwhich (?:one |stock |company |of (?:them|the two|the three) )?(?:would|should|do|will) (?:you|i|we) (?:pick|choose|buy|go with|go for|recommend|invest in)\b/i;
 
 export interface Plan {
   question: SecQuestion | null;

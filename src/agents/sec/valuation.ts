@@ -11,6 +11,12 @@ import type { AgentEvent } from '../types.js';
 /** P/E, earnings yield, market capitalisation: figures of a price and the filings together. */
 export const VALUATION_ASKED = /\b(?:p\/?e(?:\s+ratio)?|pe ratio|price[- ]to[- ]earnings|earnings multiple|market (?:cap|capitali[sz]ation)|mkt cap|earnings yield)\b/i;
 
+/**
+ * Whether a stock is cheap asked ("is msft cheap?", "is apple expensive at $200?"): a judgement of
+ * its price against its earnings. ("Overvalued" is advice asked, answered with the key figures.)
+ */
+export const VALUE_JUDGED = /\b(?:cheap(?:er|est)?|expensive|pricey|overpriced|underpriced|a bargain|good value)\b/i;
+
 /** A share price said: "$200", "at 200 dollars", "a share price of 185.50", "if the stock trades at 200", "that 210 price". */
 const PRICE = /\$\s?(\d[\d,]*(?:\.\d+)?)(?!\s*(?:billion|million|bn|m|b|k)\b)|\b(\d[\d,]*(?:\.\d+)?)\s*(?:dollars|usd)\b|\b(?:price|priced|trading|trades?|stock|shares?)\s+(?:of|at|is|=)\s+\$?(\d[\d,]*(?:\.\d+)?)\b|\b(\d[\d,]*(?:\.\d+)?)\s+(?:share\s+|stock\s+)?price\b/i;
 /** In a follow-up to a valuation, a bare "at 390" is a share price too. */
@@ -36,7 +42,8 @@ export function valuationAsked(text: string): { price: number | null } | null {
  * after "apple p/e at $210?" is Microsoft's P/E at $390, and "apple's market cap at that price?"
  * uses the price said before. A price is never carried over unasked: it belongs to its company.
  */
-export function valuationInConversation(asked: string, earlierAsked: readonly string[]): { price: number | null } | null {
+export function valuationInConversation(asked: string, earlierAsked: readonly string[]): { price: number | null; judged?: boolean } | null {
+  if (!VALUATION_ASKED.test(asked) && VALUE_JUDGED.test(asked)) return { price: priceIn(asked) ?? priceIn(asked, AT_PRICE), judged: true };
   const said = valuationAsked(asked);
   const before = earlierAsked.at(-1);
   // A short follow-up with a price of its own, or "that price", continues a valuation.
@@ -60,7 +67,7 @@ const money = (x: number, digits = 2) => `$${x.toLocaleString('en-US', { minimum
  * quarters, with the earnings yield, and its market capitalisation on the latest share count;
  * every figure cited. Without a price, what the filings give and how to ask.
  */
-export async function* answerValuation(lib: SecLibrary, question: SecQuestion, price: number | null): AsyncGenerator<AgentEvent> {
+export async function* answerValuation(lib: SecLibrary, question: SecQuestion, price: number | null, judged = false): AsyncGenerator<AgentEvent> {
   const sources = new SourceList();
   const lines: string[] = [];
   const cited = async (company: Parameters<SecLibrary['cite']>[0], v: MetricValue) => {
@@ -98,10 +105,12 @@ export async function* answerValuation(lib: SecLibrary, question: SecQuestion, p
     }
     lines.push(`${name}${price === null ? '' : ` at ${money(price)} a share`}: ${parts.join('; ')}.`);
   }
+  const verdict = judged ? 'Whether a stock is cheap or dear is a judgement of its price against what the company earns, and I give no investment advice. ' : '';
   const text =
-    price === null
+    verdict +
+    (price === null
       ? `A P/E or a market capitalisation needs a share price, which SEC filings do not hold (this service has no stock quotes): ask with one, for example “Apple P/E at $200”. What the filings give:\n\n${lines.map((l) => `- ${l}`).join('\n')}\n`
-      : `${lines.join('\n\n')}\n\nThe share price, ${money(price)}, is the one asked about, not a quote. Twelve-month EPS is the sum of the four quarters' diluted EPS, each on its own quarter's share count, so it is close to, not exactly, the EPS of those twelve months.\n`;
+      : `${lines.join('\n\n')}\n\nThe share price, ${money(price)}, is the one asked about, not a quote. Twelve-month EPS is the sum of the four quarters' diluted EPS, each on its own quarter's share count, so it is close to, not exactly, the EPS of those twelve months.\n`);
   const note = lib.dataNote();
   const out = `${text}${note ? `\n${note}\n` : ''}`;
   for (const chunk of out.match(/[^\n]*\n|[^\n]+$/g) ?? []) yield { type: 'text', delta: chunk };

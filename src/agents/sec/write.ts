@@ -13,6 +13,7 @@ import { ratioById } from '../../data/sec/ratios.js';
 import { ENGLISH_ONLY, looksNonEnglish } from '../../text.js';
 import { balanceDate, capitalise, formatAmount, formatChange, periodName, periodWithEnd, roughly, uncapitalise } from './format.js';
 import { formatRatio, ratioNote, type RatioFigure, type RatioMissing, type RatioValue } from './ratios.js';
+import { MEANINGS } from './glossary.js';
 import { ADVICE, MAX_COMPANIES, coverage, shareLabel, type CalendarCompared, type Compared, type CalendarQuarterValue, type Figure, type FigureResult, type Plan } from './plan.js';
 
 export const factKey = (f: ReportedFact) => `${f.accn}|${f.taxonomy}:${f.concept}|${f.start ?? ''}|${f.end}|${f.unit}`;
@@ -153,23 +154,6 @@ export function unknownFigureText(text: string): string {
 const DEFINE = /\b(?:what(?:'s| is| are| does)|explain|define|definition|meaning|means?|how (?:is|do you) (?:it )?(?:calculated|computed|worked out))\b/i;
 
 /** How each ratio asked for is computed, when the question asks what it is and names no company. */
-/** What the common figures are, in a line each, for "what does free cash flow mean?". */
-const MEANINGS: Partial<Record<MetricId, string>> = {
-  revenue: 'what the company took in from selling its goods and services in the period (its top line), before any costs',
-  grossProfit: 'revenue minus the cost of the goods and services sold; as a share of revenue, the gross margin',
-  operatingIncome: 'gross profit minus operating expenses (research, selling, general and administrative): what the business itself earned, before interest and tax; as a share of revenue, the operating margin',
-  netIncome: 'what is left of revenue after every cost, interest and tax (the bottom line); as a share of revenue, the net margin',
-  dilutedEps: 'net income divided by the weighted-average shares outstanding, counting the shares that options and convertible securities would add',
-  operatingCashFlow: 'the cash the business brought in from its operations in the period, which differs from net income by non-cash items (depreciation, stock pay) and changes in working capital',
-  capitalExpenditure: 'cash spent on property and equipment (buildings, data centres, machines): investment that shows up on the balance sheet, not as an expense',
-  freeCashFlow: 'operating cash flow minus capital expenditure: the cash a business generates after the investment it needs, which it can return to shareholders, save or use to pay debt',
-  shareRepurchases: 'cash spent buying back the company\'s own shares',
-  dividendsPaid: 'cash paid out to shareholders as dividends',
-  cash: 'cash and cash equivalents on the balance sheet (not counting marketable securities)',
-  longTermDebt: 'borrowing due after more than a year, as the balance sheet reports it',
-  stockholdersEquity: 'total assets minus total liabilities: the owners\' stake in the books (book value)',
-};
-
 const MEANING_ASKED = /\b(?:(?:mean|means|meaning|definition|define)\b|how (?:is|are|do you|does one|do they) (?:it|that|this|they|those|\w+) (?:calculated|computed|worked out|derived)\b|how (?:to|do you|do i) (?:calculate|compute) (?:it|that|this)\b|what(?:'s| is| are) (?:a |an )?(?:free cash flow|fcf|gross profit|operating income|net income|eps|capex|capital expenditures?|operating cash flow|buybacks?|book value)\b(?!\s+(?:of|for|at|in)\b))/i;
 
 /** Lines defining the figures a question asks the meaning of ("whats free cash flow mean, im new to this"), or null. */
@@ -1051,7 +1035,8 @@ export class AnswerWriter {
     const sign = d > 0 ? '+' : d < 0 ? '-' : '±';
     if (r.ratio.kind === 'percent') return `${sign}${Math.abs(100 * d).toFixed(1)} points`;
     if (r.ratio.kind === 'times') return `${sign}${Math.abs(d).toFixed(2)}x`;
-    return `${sign}${this.#ratioValue(r, { ...now, value: Math.abs(d) })}`;
+    // ("-$21,663 million (about -$21.7 billion)": the rounded amount keeps the sign too.)
+    return `${sign}${this.#ratioValue(r, { ...now, value: Math.abs(d) }).replace('(about ', `(about ${sign === '±' ? '' : sign}`)}`;
   }
 
   #ratioWhen(r: RatioFigure, p: FiscalPeriod): string {

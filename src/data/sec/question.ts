@@ -122,6 +122,8 @@ const OTHER_LINES =
   /\b(?:(?:interest|other|comprehensive|non[- ]?operating|investment|rental|royalty|core|equity[- ]method|dividend)(?:\s+and\s+other)?\s+(?:income|earnings)(?:\s+\(?(?:loss|expense)\)?)?|(?:short[- ]term|current|net|convertible|senior|secured)\s+(?:debt|borrowings)|(?:non[- ]?current|lease|(?:operating|finance)\s+lease|deferred\s+tax|contingent|pension)\s+liabilit(?:y|ies)|(?:non[- ]?current|intangible|fixed|tangible|right[- ]of[- ]use|deferred\s+tax)\s+assets?|(?:financing|investing)\s+cash\s+flows?|cash\s+(?:flows?\s+)?(?:from|used\s+(?:in|for)|provided\s+by)\s+(?:financing|investing)(?:\s+activities)?|(?:unearned|recurring|subscription|contracted)\s+revenues?|(?:gross\s+profit|operating\s+income|free\s+cash\s+flow|operating\s+cash\s+flow|cash\s+flow|ebitda)\s+per\s+share|(?:cash(?:\s+and\s+cash\s+equivalents)?,?\s+(?:and|plus|\+|&)\s+)?(?:marketable|short[- ]term)\s+(?:securities|investments))\b/gi;
 
 const FIGURE_WORD = '(?:(?:net\\s+)?(?:revenues?|revs?|sales)|(?:operating\\s+|net\\s+)?income|(?:gross\\s+|operating\\s+)?(?:profits?|margins?)|eps|earnings(?:\\s+per\\s+share)?)';
+/** A part named after its whole ("share of its operating cash flow went to capex", "how much of revenue was spent on R&D"). */
+const SPENT_OUT_OF = /\b(?:share|percent(?:age)?|%|proportion|fraction|portion|part|how much)\s+of\s+[^?.!]*?\b(?:went|goes|go|going|was\s+spent|were\s+spent|is\s+spent|spent|was\s+used|is\s+used|used|was\s+put|is\s+put)\s+(?:to|on|for|into|in)\b/i;
 /** One figure as a share of another ("total liabilities as a % of total assets", "cash as a percentage of assets"). */
 const SHARE_OF = /\bas (?:an? )?(?:%|percent(?:age)?|share|proportion|fraction) of|(?:%|\bpercent(?:age)?|\bshare|\bproportion) of (?:the |its |their )?(?:total )?/i;
 
@@ -164,7 +166,8 @@ thats tiny huge big small low high wow hmm interesting weird crazy nice cool see
 minus plus divided come comes coming came dip dips dipped spike spiked surge surged slump slumped tank tanked soar soared slip slipped chart charts graph graphs plot visual visualize visualise draw
 should buy sell short invest investing investment hold own worth buying good bad overvalued undervalued dump
 rate rates negative positive exact exactly accurate precise right correct why reason reasons true really
-top bottom runner runner-up second gap times order ranking ranked rank levered leveraged liquid`.split(/\s+/),
+top bottom runner runner-up second gap times order ranking ranked rank levered leveraged liquid
+stand stands cheap cheaper cheapest expensive pricey overpriced underpriced bargain pick choose watch`.split(/\s+/),
 );
 
 /** Real words one or two letters away from a metric word: never read as its typo. */
@@ -257,7 +260,7 @@ interface Relative {
 /** A follow-up naming only another year for what was just asked ("same for 2023", "and 2023?", "what about 2022?"). */
 const SAME_FOR_YEAR = /^\s*(?:(?:and|what about|how about|same(?:\s+(?:for|in))?|ditto|likewise)\s+(?:for\s+|in\s+)?)?(?:19|20)\d\d\s*\??\s*$|\bsame\b[^?]*\b(?:19|20)\d\d\b/i;
 /** A follow-up weighing the companies just discussed against each other ("which is bigger?", "who's ahead?", "compare them", "by how much?"). */
-const COMPARES_THEM = /^\s*(?:and\s+|so\s+|ok\s+)?(?:the\s+)?(?:difference|diff|gap)(?: in (?:points|percentage points|%|percent|dollars))?\s*\??\s*$|\b(?:which|who|whose)(?:'s| is| was| one| company| of them| of the two)?\b[^?]*\b(?:bigger|larger|higher|greater|more|less|lower|smaller|better|worse|faster|slower|ahead|behind|leads?|wins?|winner|most|least|biggest|largest|highest|lowest|smallest)\b|\bcompare (?:them|the two|both|those)\b|\bhow do they compare\b|^\s*(?:and\s+|so\s+)?by how much\b|\bwhat(?:'s| is) the (?:difference|gap)\b|\bhow (?:big|large|wide) is the (?:difference|gap)\b/i;
+const COMPARES_THEM = /\bhow many times\b|^\s*(?:and\s+|so\s+|ok\s+)?(?:what(?:'s| is)\s+)?(?:the\s+)?(?:simple\s+)?(?:average|avg|mean)\b|^\s*(?:and\s+|so\s+|ok\s+)?(?:the\s+)?(?:difference|diff|gap)(?: in (?:points|percentage points|%|percent|dollars))?\s*\??\s*$|\b(?:which|who|whose)(?:'s| is| was| one| company| of them| of the two)?\b[^?]*\b(?:bigger|larger|higher|greater|more|less|lower|smaller|better|worse|faster|slower|ahead|behind|leads?|wins?|winner|most|least|biggest|largest|highest|lowest|smallest)\b|\bcompare (?:them|the two|both|those)\b|\bhow do they compare\b|^\s*(?:and\s+|so\s+)?by how much\b|\bwhat(?:'s| is) the (?:difference|gap)\b|\bhow (?:big|large|wide) is the (?:difference|gap)\b/i;
 /** Words pointing back at what was just answered: "that", "it", "the same year". */
 /** A period named to be compared with ("vs FY2023", "compared to Q3", "how did that compare to Q3"). */
 const VERSUS_NAMED = /\b(?:vs\.?|versus|compare[sd]?|comparison|against|relative to)\b/i;
@@ -444,6 +447,15 @@ function comparedPair(a: PeriodSpec | null, b: PeriodSpec | null, balances: bool
   // year's is not a change.
   if (a && b && balances) return { period: a, comparison: 'versus', versus: b };
   return null;
+}
+
+/** A period moved from another ("the same quarter last year" of calendar Q4 2024) and that one: the later compared with the earlier. */
+function shiftedPair(moved: PeriodSpec | null, from: PeriodSpec): { period: PeriodSpec; comparison: Comparison; versus?: PeriodSpec } | null {
+  if (moved?.kind !== 'shift' || JSON.stringify(moved.base) !== JSON.stringify(from)) return null;
+  const steps = moved.quarters + 4 * moved.years;
+  if (!steps) return null;
+  const [later, earlier] = steps > 0 ? [moved, from] : [from, moved];
+  return Math.abs(steps) === 4 ? { period: later, comparison: 'yoy' } : Math.abs(steps) === 1 ? { period: later, comparison: 'qoq' } : { period: later, comparison: 'versus', versus: earlier };
 }
 
 /** Where a period stands among periods of its kind (a span among spans of as many quarters), when its year is said. */
@@ -966,7 +978,9 @@ function extract(text: string, index: CompanyIndex, carried = false): Extracted 
   // "Should I sell my MSFT shares?": shares held, not the figure of shares outstanding.
   m.take(/(?<=\b(?:buy|buying|sell|selling|short|own|hold|holding|dump|trim|add to|load up on)\s+(?:(?:my|our|your|the|some|more|its|his|her|their)\s+)?(?:[a-z0-9.&'-]+\s+)?)(?:shares|stock|stocks)\b/gi, () => true);
   // A ratio asks for the two figures it is computed from.
-  const metrics = [...new Set([...current, ...extractMetrics(m, index), ...ratios.flatMap((id) => ratioMetrics(ratioById(id)))])];
+  const read = [...new Set([...current, ...extractMetrics(m, index), ...ratios.flatMap((id) => ratioMetrics(ratioById(id)))])];
+  // "What share of its operating cash flow went to capex?": capex is the part, named second.
+  const metrics = read.length === 2 && !ratios.length && SPENT_OUT_OF.test(plain) ? [read[1]!, read[0]!] : read;
   const balances = metrics.length > 0 && metrics.every((id) => metricById(id).type === 'instant');
   const pair = comparedPair(first, second, balances);
   // "How has cash changed over the past year?": a balance from a year before the latest one, not at the last fiscal year-end.
@@ -1071,11 +1085,17 @@ export function parseSecQuestion(text: string, index: CompanyIndex, previous?: S
     const base = followUp ? previous.period : null;
     period = base ? shiftPeriod(base, x.relative) : fromLatest(x.relative);
     movedFrom = base;
+    // "How does that compare with two years earlier?": the period discussed against that one, not that one alone.
+    const pair = base && x.relative.joined && VERSUS_NAMED.test(text) ? (comparedPair(period, base, false) ?? shiftedPair(period, base)) : null;
+    if (pair) ({ period, comparison } = pair), (versus = pair.versus ?? null), (movedFrom = null);
   }
+  // "And at the end of FY23?" after FY24: another period of the same figures, so that "change?" next is between the two.
+  else if (followUp && period && !stated.companies && !stated.metrics && !x.twoPeriods && previous.period && previous.period.kind === period.kind && JSON.stringify(previous.period) !== JSON.stringify(period)) movedFrom = previous.period;
   // "what was the change?" right after moving ("Alphabet net income 2024", "and the prior fiscal
   // year?"): between the two periods just discussed, not from the second to the one before it.
+  // ("Growth?" after "and the same quarter last year": the two quarters just discussed, a year apart.)
   if (followUp && !period && comparison && comparison !== 'versus' && previous.movedFrom && !previous.comparison && !EXPLICIT_YOY.test(text) && !/\b(?:qoq|quarter[- ](?:over|on)[- ]quarter|sequential)/i.test(text)) {
-    const pair = comparedPair(previous.period, previous.movedFrom, false);
+    const pair = comparedPair(previous.period, previous.movedFrom, false) ?? shiftedPair(previous.period, previous.movedFrom);
     if (pair) ({ period, comparison } = pair), (versus = pair.versus ?? null);
   }
   // "What's the trailing twelve month revenue?" naming no period: the latest twelve months, not those to the period discussed.
@@ -1150,12 +1170,15 @@ export function parseSecQuestion(text: string, index: CompanyIndex, previous?: S
     comparison ??= 'yoy';
   }
   // "Apple's margin?", "what about its margin?" after revenue: a margin without its name is each of them.
-  const anyMargin = margin && !stated.metrics && !ofRevenue && /\bmargins?\b/i.test(text) && metrics.every((id) => id === 'revenue');
+  // (So is "which has better margins?" after ratios or balances, which have no margin: not those again.)
+  const anyMargin = margin && !stated.metrics && !ofRevenue && /\bmargins?\b/i.test(text) && (metrics.every((id) => id === 'revenue') || !metrics.some((id) => HAS_MARGIN.includes(id)));
+  // "Which is growing faster?" after ratios or balances: how fast the business grows, its revenue's growth.
+  const growthOf = Boolean(followUp && !stated.metrics && !anyMargin && GROWING_FASTER.test(text) && (previous.ratios?.length || previous.margin || (metrics.length > 0 && metrics.every((id) => metricById(id).type === 'instant'))));
   return {
     text,
     companies: merged,
     // "add net income", "and net income too" beside the previous figures; "and EBITDA?" asks for another figure instead.
-    metrics: anyMargin ? ['grossProfit', 'operatingIncome', 'netIncome'] : metrics,
+    metrics: anyMargin ? ['grossProfit', 'operatingIncome', 'netIncome'] : growthOf ? ['revenue'] : metrics,
     period,
     // The earlier period compared with stays only while the period does ("and net income?").
     ...(comparison
@@ -1180,16 +1203,19 @@ export function parseSecQuestion(text: string, index: CompanyIndex, previous?: S
     periodsByCompany: x.byCompany && period === x.period ? x.byCompany : followUp && !stated.period && !stated.companies ? (previous.periodsByCompany ?? null) : null,
     // A follow-up naming a figure asks it of every company again.
     metricsByCompany: x.metricsByCompany,
-    margin,
+    margin: margin && !growthOf,
     // Kept by a follow-up moving the period ("and the year before?" after TTM: the twelve months a year earlier).
     ttm: x.ttm || Boolean(followUp && (!stated.period || x.relative) && previous.ttm),
     unknownFigures: x.unknownFigures,
     // Kept by a follow-up that changes the company or period only ("and Microsoft?").
-    ratios: x.ratios.length ? x.ratios : followUp && !stated.metrics && !x.unknownFigures.length ? (previous.ratios ?? []) : [],
+    ratios: x.ratios.length ? x.ratios : followUp && !stated.metrics && !x.unknownFigures.length && !anyMargin && !growthOf ? (previous.ratios ?? []) : [],
   };
 }
 
 const BPS = /\b(?:bps|basis points?)\b/i;
+/** Figures with a margin (a share of revenue) of their own. */
+const HAS_MARGIN: MetricId[] = ['revenue', 'grossProfit', 'operatingIncome', 'netIncome', 'freeCashFlow', 'operatingCashFlow'];
+const GROWING_FASTER = /\b(?:growing|grows|grew|grown)\s+(?:the\s+)?(?:faster|fastest|quicker|quickest|more)\b|\bfaster[- ]growing\b/i;
 
 /** One company said in place of another ("I meant Microsoft not Alphabet", "Microsoft instead of Alphabet", "swap apple for alphabet"). */
 const REPLACED = /\b(?:not|instead of|rather than|in place of|swap|swapped|replace|replacing)\b/i;

@@ -48,7 +48,7 @@ export const RATIOS: readonly RatioDef[] = [
     numerator: 'netIncome',
     denominator: 'totalAssets',
     averaged: true,
-    pattern: /\breturn\s+on\s+(?:average\s+)?(?:total\s+)?assets\b|\broaa?\b/i,
+    pattern: /\breturn\s+on\s+(?:average\s+)?(?:total\s+)?assets\b|\broaa?\b|\befficient(?:ly)?\s+(?:with|in\s+using|at\s+using|in\s+its\s+use\s+of)\s+(?:its|their)\s+assets\b|\basset\s+efficiency\b/i,
     describe: 'net income over average total assets (the mean of the balances at the start and the end of the period)',
     means: 'how much profit the company makes on everything it owns: net income for each dollar of assets',
   },

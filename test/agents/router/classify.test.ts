@@ -108,6 +108,8 @@ const TABLE: [string, RouteKind][] = [
   ['is Microsoft a good investment?', 'filings'],
   ['is AAPL a buy?', 'filings'],
   ['is nvidia overvalued?', 'filings'],
+  ['what does yoy mean', 'filings'],
+  ['whats a 10-Q', 'filings'],
   ['should I buy a house?', 'help'],
   ['what is the best stock to buy now', 'filings'],
   ['which is riskier, apple or microsoft', 'filings'],

@@ -898,7 +898,7 @@ describe('conversations as analysts write them (third probe)', () => {
     expect(grew).toContain('Microsoft');
     // A meaning asked after a company the snapshot lacks: the meaning, not that company again.
     const meaning = (await ask('ok nvda revenue last year?', 'whats EPS mean, im new to this')).text;
-    expect(meaning).toMatch(/^- \*\*Diluted EPS\*\* is net income divided by the weighted-average shares outstanding/);
+    expect(meaning).toMatch(/^- \*\*EPS\*\* \(earnings per share\) is net income divided by the weighted-average shares outstanding/);
     expect(meaning).not.toContain('NVDA');
   });
 

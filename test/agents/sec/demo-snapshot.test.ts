@@ -464,6 +464,105 @@ describe('svc-sec-agent on the demo snapshot, offline', () => {
     expect((await askOf('svc-agent', "what is apple's free cash flow in fy2024")).text).toMatch(/^\*\*Apple Inc\. \(AAPL\)\*\*: free cash flow for fiscal year 2024/);
   });
 
+  it('a word of the answers asked about is defined, never read as a company or a figure, then given for the company discussed', async () => {
+    const eps = (await ask('what does EPS stand for')).text;
+    expect(eps).toMatch(/^- \*\*EPS\*\* \(earnings per share\) is net income divided by the weighted-average shares outstanding/);
+    expect(eps).not.toContain('company called');
+    const kinds = (await ask('msft eps 2024', 'whats the diference between diluted and basic')).text;
+    expect(kinds).toMatch(/^- \*\*Basic EPS\*\* divides net income by the weighted-average shares outstanding; \*\*diluted EPS\*\* also counts/);
+    expect(kinds).toContain('| Microsoft Corp. (MSFT) | Diluted EPS | fiscal year 2024 (year ended 2024-06-30) | $11.80 per diluted share [1] |');
+    expect(kinds).not.toContain('figure called');
+    expect((await ask('msft eps 2024', 'ok thx. whats a 10-Q')).text).toMatch(/^- \*\*Form 10-Q\*\* is the quarterly report a US-listed company files with the SEC/);
+    expect((await askOf('svc-agent', 'wat is a balance sheet')).text).toMatch(/^- A \*\*balance sheet\*\* shows, at one date/);
+    // The meaning, then the figure of the company discussed, in the period discussed.
+    expect((await askOf('svc-agent', 'how much did google make in free cash flow last yr', 'whats capex')).text).toMatch(
+      /^- \*\*Capital expenditure\*\* is cash spent on property and equipment[^\n]*\n\n\*\*Alphabet Inc\. \(GOOGL\)\*\*: capital expenditure for fiscal year 2024 \(year ended 2024-12-31\) was \*\*\$52,535 million\*\*/,
+    );
+    const yoy = (await ask('apple revenue last year', 'what does yoy mean')).text;
+    expect(yoy).toMatch(/^- \*\*YoY\*\* \(year over year\): a figure compared with the same period a year earlier/);
+    expect(yoy).toContain('- Year over year: fiscal year 2023 (year ended 2023-09-30) was $383,285 million (Form 10-K filed 2023-11-03) [2]; change +$7,750 million (+2.0%).');
+    // Another term alone after a meaning asks its meaning too; a fiscal year has no quarter before it, so the latest quarter's.
+    const qoq = (await ask('apple revenue last year', 'what does yoy mean', 'and qoq?')).text;
+    expect(qoq).toMatch(/^- \*\*QoQ\*\* \(quarter over quarter/);
+    expect(qoq).toContain('- Quarter over quarter: fiscal Q1 2025 (quarter ended 2024-12-28) was $124,300 million (Form 10-Q filed 2025-01-31) [2]; change -$28,941 million (-23.3%).');
+    expect((await askOf('svc-agent', 'what does yoy mean')).text).toMatch(/^- \*\*YoY\*\*/);
+    // "What is apple's eps?" asks for the figure.
+    expect((await ask("what is apple's eps in fy2024")).text).toMatch(/^\*\*Apple Inc\. \(AAPL\)\*\*: diluted EPS for fiscal year 2024/);
+  });
+
+  it('"is msft cheap?" reads no company "msft cheap": what the filings give toward a valuation, and that the price is missing; the company carried after it', async () => {
+    const cheap = (await ask('is msft cheap?')).text;
+    expect(cheap).toMatch(/^Whether a stock is cheap or dear is a judgement of its price against what the company earns, and I give no investment advice\. A P\/E or a market capitalisation needs a share price/);
+    expect(cheap).toContain('- **Microsoft Corp. (MSFT)**: diluted EPS of $12.93 over the four quarters to fiscal Q3 2025');
+    expect(cheap).not.toContain('company called');
+    const after = (await ask('is msft cheap?', 'ok then what are its key numbers')).text;
+    expect(after).toContain('| Microsoft Corp. (MSFT) | Revenue | fiscal Q3 2025 (quarter ended 2025-03-31) | $70,066 million [1] |');
+    expect((await ask('is msft cheap?', 'ok then what are its key numbers', 'how about its P/E')).text).toContain('- **Microsoft Corp. (MSFT)**: diluted EPS of $12.93');
+    // Which to pick is advice too: the key figures of both, no figure called "pick".
+    const pick = (await askOf('svc-agent', 'should I buy apple or alphabet?', 'so which one would you pick?')).text;
+    expect(pick).toMatch(/^I do not give investment advice/);
+    expect(pick).toContain('| Alphabet Inc. (GOOGL) | Revenue |');
+    expect(pick).not.toContain('figure called');
+  });
+
+  it('a form asked of an answer ("one sentence", "headline", "just the number", "explain like I\'m 12", "one line", "tweet-length", "as a table") restates its figures and citations in that form', async () => {
+    const headline = await ask("Give me one headline number from Microsoft's latest quarter");
+    expect(headline.text).toMatch(/^\*\*Microsoft, fiscal Q3 2025\*\*: revenue \$70\.1 billion \(\+13\.3% y\/y\) \[1\]\n/);
+    expect(headline.text).not.toContain('figure called');
+    expect(headline.citations).toHaveLength(1);
+    const sentence = await ask("Give me one headline number from Microsoft's latest quarter", 'what changed vs a year ago?', 'one sentence please');
+    expect(sentence.text).toMatch(/^In fiscal Q3 2025 \(quarter ended 2025-03-31\), Microsoft's revenue was \$70\.1 billion \[1\] \(\+13\.3% year over year\), its net income \$25\.8 billion \[1\] \(\+17\.7%\) and its diluted EPS \$3\.46 a share \[1\] \(\+17\.7%\)\.\n/);
+    expect((await ask("Microsoft's latest quarter", "and Alphabet's latest quarter headline?")).text).toMatch(/^\*\*Alphabet, Q4 2024\*\*: revenue \$96\.5 billion \(\+11\.8% y\/y\), net income \$26\.5 billion \(\+28\.3% y\/y\)/);
+    expect((await ask("Apple's latest quarter: revenue and profit, one line")).text).toMatch(/^Apple, fiscal Q2 2025: revenue \$95\.4 billion, net income \$24\.8 billion \[1\]\n/);
+    const plain = await ask('Apple ttm net income', 'vs a year ago', "explain like I'm 12");
+    expect(plain.text).toMatch(/^Over the twelve months to March 29, 2025, Apple kept about \$97 billion as profit, after paying all its costs and taxes \[1\]\[2\]\[3\]\[4\]\. That is 3% less than a year before\./);
+    expect(plain.citations).toHaveLength(4);
+    expect((await ask('Apple ttm net income', 'vs a year ago', 'just the number')).text).toMatch(/^\*\*\$97\.3 billion\*\* \(Apple's net income, twelve months to fiscal Q2 2025, ended 2025-03-29\)/);
+    expect((await ask('whats apples gross margin', 'explain like im 12')).text).toMatch(/^In the three months to March 29, 2025, for every \$100 Apple sold, about \$47 was left after paying for what it sold \(its gross margin, 47\.1%\) \[1\]\./);
+    // After "which grew fastest?", the number is the leader's growth.
+    expect((await ask('headline: which of the three big techs grew profit fastest in 2024', 'just the number')).text).toMatch(/^\*\*\+35\.7%\*\* \(Alphabet's net income, fiscal year 2024, ended 2024-12-31\)/);
+    expect((await askOf('svc-agent', 'apple net income fy2024', 'give me a tweet-length summary')).text).toMatch(/^Apple, fiscal year 2024: net income \$93\.7 billion \[1\]\n/);
+    expect((await ask('apple net income fy2024', 'as a table')).text).toMatch(/^\| Company \| Figure \| Period \| Value \|\n\|---\|---\|---\|---\|\n\| Apple \| Net income \| fiscal year 2024 \(year ended 2024-09-28\) \| \$93\.7 billion \[1\] \|/);
+  });
+
+  it('extremes and arithmetic asked of the figures discussed: the biggest quarter in the data, the strongest after a table, vs the weakest, the largest of every company, an average, a difference, how many times', async () => {
+    // "Ever", "in your data": every quarter the table holds, the highest said first, not the latest quarter.
+    const ever = (await ask('What was the biggest quarter ever for Apple revenue in your data?')).text;
+    expect(ever).toMatch(/^### Apple Inc\. \(AAPL\), by fiscal quarter[^\n]*\n\n\*\*Revenue\*\*, highest in \*\*Q1 FY2025\*\* \(\$124,300 million\), lowest in \*\*Q3 FY2023\*\* \(\$81,797 million\), of the 12 shown\./);
+    // "As a table in billions" keeps the table, so "which quarter was strongest?" and "average … of those?" are of its quarters.
+    const table = ['AAPL revenue and net income last 8 quarters', 'as a table in billions'];
+    expect((await ask(...table, 'which quarter was strongest?')).text).toContain('**Net income**, highest in **Q1 FY2025** ($36,330 million), lowest in **Q4 FY2024** ($14,736 million), of the 8 shown.');
+    expect((await ask(...table, 'which quarter was strongest?', 'average net income of those?')).text).toContain('**Net income**, average per quarter over the 8 shown: **$24,710 million**.');
+    expect((await ask('Apple revenue by quarter for fiscal 2024', 'which quarter was strongest?', 'how much bigger than the weakest, in %?')).text).toContain('$33,798 million apart (the highest 39.4% above the lowest)');
+    // "Which company" after one company's figures: every company covered, ranked.
+    const largest = (await ask('What was the biggest quarter ever for Apple revenue in your data?', 'which company had the largest net income in 2024?')).text;
+    expect(largest).toContain('- Net income, largest to smallest: Alphabet $100,118 million for fiscal year 2024 (year ended 2024-12-31), Apple $93,736 million for fiscal year 2024 (year ended 2024-09-28), Microsoft $88,136 million');
+    // An average of the companies' figures just ranked, each input cited.
+    const average = await ask('Apple vs Microsoft gross margin FY2024', 'swap apple for alphabet', 'rank all three on FY2024 gross margin', 'average of the three?');
+    expect(average.text).toMatch(/^\*\*Average of the 3 gross margins: 58\.1%\*\* \(a simple average, each counted once\): Apple 46\.2% \(fiscal year 2024, ended 2024-09-28\) \[1\], Alphabet 58\.2% \(fiscal year 2024, ended 2024-12-31\) \[2\], Microsoft 69\.8% \(fiscal year 2024, ended 2024-06-30\) \[3\]\./);
+    expect(average.citations).toHaveLength(3);
+    // A difference of one company's two figures.
+    expect((await ask('operating income vs net income 2024 for googl', 'difference?')).text).toMatch(/^\*\*\$12,272 million\*\*: operating income \$112,390 million \[1\] minus net income \$100,118 million \[1\] \(fiscal year 2024, ended 2024-12-31\); net income is 89\.1% of operating income\./);
+    // "Change?" after two year-ends named one after the other: between those two.
+    expect((await ask('working capital for apple at the end of FY24', 'and at the end of FY23?', 'change?')).text).toMatch(/^- \*\*Apple's working capital\*\* at the end of fiscal year 2024 \(2024-09-28\): \*\*-\$23,405 million \(about -\$23\.4 billion\)\*\*[^\n]*At the end of fiscal year 2023 \(2023-09-30\): -\$1,742 million \(about -\$1\.7 billion\); change \*\*-\$21,663 million \(about -\$21\.7 billion\)\*\*\./);
+    // "Compare with two years earlier" weighs the period discussed against that one; "what share of its OCF went to capex?" is capex over OCF, in that period.
+    const capex = ['How much did Microsoft spend on capital expenditures in fiscal 2024?', 'how does that compare with two years earlier?'];
+    expect((await ask(...capex)).text).toContain('- Compared with: fiscal year 2022 (year ended 2022-06-30) was $23,886 million (Form 10-K filed 2023-07-27) [2]; change +$20,591 million (+86.2%).');
+    expect((await ask(...capex, 'what share of its operating cash flow went to capex?')).text).toMatch(/^- Microsoft's capital expenditure was \*\*37\.5%\*\* of its operating cash flow for fiscal year 2024 \(year ended 2024-06-30\): \$44,477 million \[1\] over \$118,548 million \[1\]\./);
+    expect((await ask(...capex, 'what share of its operating cash flow went to capex?', 'and Alphabet same?')).text).toMatch(/^- Alphabet's capital expenditure was \*\*41\.9%\*\* of its operating cash flow for fiscal year 2024/);
+    // After leverage ratios, "which has better margins" is the margins and "which is growing faster" revenue's growth, not the ratios again.
+    const risk = ['should I buy apple or alphabet?', 'which is riskier?'];
+    const margins = (await askOf('svc-agent', ...risk, 'which has better margins')).text;
+    expect(margins).toMatch(/^Gross margin \(gross profit over revenue\) and operating margin \(operating income over revenue\) and net margin \(net income over revenue\), side by side/);
+    expect(margins).not.toContain('debt-to-equity');
+    const growing = (await askOf('svc-agent', ...risk, 'which has better margins', 'which is growing faster')).text;
+    expect(growing).toContain("- Alphabet's revenue growth for Q4 2024 (quarter ended 2024-12-31), +11.8%, was 6.7 percentage points higher than Apple's");
+    // "Most efficient with its assets": return on assets, ranked.
+    expect((await ask('Which of Apple, Microsoft and Alphabet has the highest net margin?', 'which is most efficient with its assets?')).text).toMatch(/^\*\*Apple\*\* has the highest return on assets, 26\.1%, against Alphabet 23\.5% and Microsoft 19\.1%\./);
+    // "How many times higher?" after "and alphabet?" is of the two companies discussed.
+    expect((await ask('msft interest coverage FY2024', 'and alphabet?', 'how many times higher?')).text).toContain("- Alphabet's interest coverage, 419.37x, is **11.2 times** as high as Microsoft's, 37.29x.");
+  });
+
   it('"last 4 q" and "past 3 yrs" are four quarters and three years, as a table', async () => {
     expect((await askOf('svc-agent', 'apple free cash flow last 4 q')).text).toContain('| | Q3 FY2024 [1][2] | Q4 FY2024 [3][1] | Q1 FY2025 [4] | Q2 FY2025 [5][4] |');
     expect((await askOf('svc-agent', 'msft revenue past 3 yrs')).text).toMatch(/\| \| FY2022 [^|]*\| FY2023 [^|]*\| FY2024 [^|]*\|\n/);

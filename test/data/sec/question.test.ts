@@ -548,6 +548,12 @@ describe('several quarters together: halves, nine months, year to date', () => {
     }
     expect(conv('Apple revenue Q2 2025', 'how much did it grow?', 'and a year earlier?')).toMatchObject({ period: { kind: 'fiscalQuarter', fy: 2024, q: 2 } });
     expect(parse('Apple revenue last 12 months vs prior 12 months')).toMatchObject({ ttm: true, comparison: 'yoy' });
+    // Another period named for the same figures ("and at the end of FY23?") is a move too: "change?" is between the two.
+    expect(conv('working capital for apple at the end of FY24', 'and at the end of FY23?', 'change?')).toMatchObject({ period: { kind: 'fiscalYear', fy: 2024 }, comparison: 'yoy' });
+    expect(conv('Microsoft capex fiscal 2024', 'how does that compare with two years earlier?')).toMatchObject({ period: { kind: 'fiscalYear', fy: 2024 }, comparison: 'versus', versus: { kind: 'fiscalYear', fy: 2022 } });
+    expect(conv('Microsoft capex fiscal 2024', 'what share of its operating cash flow went to capex?')).toMatchObject({ metrics: ['capitalExpenditure', 'operatingCashFlow'], shareOf: true });
+    // So is a quarter moved from a calendar quarter ("the same quarter last year").
+    expect(conv('MSFT revenue calendar Q4 2024', 'and the same quarter last year', 'growth?')).toMatchObject({ period: { kind: 'fiscalQuarter', fy: 2024, q: 4, calendar: true }, comparison: 'yoy' });
   });
 
   it('two companies each said with a period of its own: each its period, not a change over time of both', () => {

@@ -1,0 +1,261 @@
+import type { FiscalPeriod } from '../../data/sec/calendar.js';
+import type { MetricValue } from '../../data/sec/facts.js';
+import type { SecLibrary } from '../../data/sec/library.js';
+import { metricById, type MetricDef } from '../../data/sec/metrics.js';
+import { shortName, possessive } from '../../data/sec/names.js';
+import type { SecQuestion } from '../../data/sec/question.js';
+import type { CompanyRef } from '../../data/sec/types.js';
+import { SourceList } from '../citations.js';
+import type { AgentEvent } from '../types.js';
+import { capitalise, formatAmount, periodName } from './format.js';
+import { planAnswer, shareLabel, type Figure, type Plan } from './plan.js';
+
+/**
+ * An answer's figures said in the form asked ("summarize in one sentence", "just the number",
+ * "explain like I'm 12", "tweet-length", "one line", "headline", "as a table"): the same figures,
+ * periods and citations as the answer they restate, in fewer or plainer words.
+ */
+
+export type Form = 'number' | 'simple' | 'tweet' | 'headline' | 'line' | 'sentence' | 'table';
+
+/** Each form by the words that ask it; the first that matches wins. */
+const FORMS: [Form, RegExp][] = [
+  ['number', /\b(?:just|only)\s+(?:give\s+(?:me\s+)?)?(?:the|a|one)\s+(?:number|figure|value|amount)s?\b|\b(?:just|only)\s+(?:the\s+)?numbers?\b|\b(?:the\s+)?numbers?\s+only\b/i],
+  ['simple', /\bexplain\s+(?:it\s+|that\s+|this\s+|them\s+)?(?:to\s+me\s+)?(?:like|as\s+if|as\s+though)\s+(?:i'?m|i\s+am|im|to\s+a)\s+(?:a\s+)?\w+(?:[- ]year[- ]old)?|\beli\d+\b|\bin\s+(?:simple|plain|simpler|plainer|layman'?s?|everyday)\s+(?:words|terms|english|language)\b|\bfor\s+a\s+(?:kid|child|beginner|\d+[- ]year[- ]old)\b|\bsimply\s+put\b|\bdumb\s+it\s+down\b/i],
+  ['tweet', /\btweet(?:[- ](?:length|sized?|size))?\b/i],
+  ['headline', /\b(?:one\s+)?headline(?:\s+(?:number|figure|version|numbers|figures))?\b(?!s)/i],
+  ['line', /\b(?:in\s+|as\s+)?(?:one|a|1|single)\s+line\b|\bone[- ]liner\b/i],
+  ['sentence', /\b(?:in\s+|as\s+)?(?:one|a|1|single|two|2)\s+sentences?\b|\bsummar(?:y|i[sz]e)\b|\btl;?\s?dr\b|\bsum\s+(?:it|this|that|them)\s+up\b|\brecap\b/i],
+  ['table', /\b(?:as|in|into)\s+a\s+table\b|\btabulate\b|\btable\s+(?:form|format|please)\b/i],
+];
+
+/** Words around a form asked that ask nothing themselves ("give me", "version", "please"). */
+const FILLER = /\b(?:give\s+me|can\s+you|could\s+you|make\s+it|put\s+it|say\s+it|write\s+it|version|form|format|please|pls|plz|now|summary|length|for\s+a)\b/gi;
+
+export interface FormAsked {
+  form: Form;
+  /** The question without the words of the form: empty when it asks only that the answer before be restated. */
+  rest: string;
+  /** Only one figure wanted ("one headline number"). */
+  one: boolean;
+}
+
+export function formAsked(text: string): FormAsked | null {
+  for (const [form, pattern] of FORMS) {
+    const m = pattern.exec(text);
+    if (!m) continue;
+    const rest = FORMS.reduce((t, [, p]) => t.replace(new RegExp(p.source, 'gi'), ' '), text).replace(FILLER, ' ').replace(/^[\s\W]*(?:(?:ok(?:ay)?|so|and|now|then|just|but)\b[\s,.!:;-]*)*/i, '').replace(/[\s:,;.!?-]+$/, '').trim();
+    return { form, rest: /^[\W_]*$/.test(rest) ? '' : rest, one: /\bone\s+(?:headline\s+)?(?:number|figure)\b/i.test(text) };
+  }
+  return null;
+}
+
+/** One figure of the answer, ready to be said in any form. */
+export interface Item {
+  company: CompanyRef;
+  label: string;
+  metric: MetricDef;
+  period: FiscalPeriod;
+  calendar: Figure['fin']['calendar'];
+  /** A balance is at a date; a flow over a period. */
+  balance: boolean;
+  ttm: boolean;
+  /** The figure as said: "$95.4 billion", "47.1%", "$3.46 a share". */
+  value: string;
+  /** Its unit for arithmetic: amounts of one unit add and subtract; a percentage or a multiple only with its kind. */
+  unit: string;
+  amount: number;
+  percent: boolean;
+  /** "+5.1% year over year", "+0.9 percentage points year over year"; null when no change was asked. */
+  change: string | null;
+  changeRate: number | null;
+  refs: string;
+}
+
+const sum = (values: (MetricValue | null)[] | undefined) => (values?.length && values.every((v) => v) ? values.reduce((a, v) => a + v!.value, 0) : null);
+
+function said(value: number, unit: string, metric: MetricDef): string {
+  if (metric.unit === 'money' && Math.abs(value) >= 1e9) return `${value < 0 ? '-' : ''}$${(Math.abs(value) / 1e9).toFixed(1)} billion`;
+  return formatAmount(value, unit, metric).replace(/ per share$/, ' a share');
+}
+
+const rate = (now: number, before: number) => (before > 0 ? ((now - before) / before) * 100 : null);
+const signed = (x: number, digits = 1) => `${x > 0 ? '+' : x < 0 ? '-' : '±'}${Math.abs(x).toFixed(digits)}`;
+
+export async function itemsOf(lib: SecLibrary, plan: Plan, sources: SourceList): Promise<Item[]> {
+  const cite = async (company: CompanyRef, values: (MetricValue | null | undefined)[]) => {
+    const refs = await Promise.all(values.flatMap((v) => v?.terms ?? []).map(async (t) => {
+      const c = await lib.cite(company, t.fact);
+      return sources.cite(c.key, c.name, c.url);
+    }));
+    return [...new Set(refs)].join('');
+  };
+  const items: Item[] = [];
+  const margin = plan.question?.margin ?? false;
+  for (const f of plan.figures) {
+    const r = f.result;
+    if (r.kind !== 'value') continue;
+    const base = { company: f.company, metric: f.metric, period: r.period, calendar: f.fin.calendar, balance: f.metric.type === 'instant' };
+    const kind = r.compared?.kind === 'qoq' ? 'quarter over quarter' : r.compared?.kind === 'versus' && r.compared.period ? `from ${periodName(r.compared.period, f.fin.calendar)}` : 'year over year';
+    const share = margin ? shareLabel(f.metric) : null;
+    if (f.ttm) {
+      const now = sum(f.ttm.map((q) => q.value));
+      if (now === null) continue;
+      const before = sum(f.ttmPrior?.map((q) => q.value));
+      const change = before !== null ? rate(now, before) : null;
+      items.push({ ...base, label: f.metric.label, ttm: true, value: said(now, r.value.unit, f.metric), unit: `${f.metric.unit}:${r.value.unit}`, amount: now, percent: false, change: change === null ? null : `${signed(change)}% ${kind}`, changeRate: change, refs: await cite(f.company, f.ttm.map((q) => q.value)) });
+    } else if (share?.margin && f.revenue) {
+      const pct = (r.value.value / f.revenue.value) * 100;
+      const prior = r.compared?.value && f.comparedRevenue ? (r.compared.value.value / f.comparedRevenue.value) * 100 : null;
+      items.push({ ...base, label: share.label, ttm: false, value: `${pct.toFixed(1)}%`, unit: 'percent', amount: pct, percent: true, change: prior === null ? null : `${signed(pct - prior)} percentage points ${kind}`, changeRate: prior === null ? null : pct - prior, refs: await cite(f.company, [r.value, f.revenue]) });
+    } else {
+      const prior = r.compared?.value ?? null;
+      const change = prior ? rate(r.value.value, prior.value) : null;
+      items.push({ ...base, label: f.metric.label, ttm: false, value: said(r.value.value, r.value.unit, f.metric), unit: `${f.metric.unit}:${r.value.unit}`, amount: r.value.value, percent: false, change: change === null ? null : `${signed(change)}% ${kind}`, changeRate: change, refs: await cite(f.company, [r.value]) });
+    }
+  }
+  for (const r of plan.ratios) {
+    const v = r.current;
+    if (v.kind !== 'value' || v.value === null) continue;
+    const metric = metricById(v.numerator.metric);
+    const value = r.ratio.kind === 'percent' ? `${(v.value * 100).toFixed(1)}%` : r.ratio.kind === 'times' ? `${v.value.toFixed(2)}x` : r.ratio.kind === 'perShare' ? `$${v.value.toFixed(2)} a share` : said(v.value, v.numerator.unit, metric);
+    items.push({ company: r.company, metric, period: v.period, calendar: r.fin.calendar, balance: metric.type === 'instant' && metricById(v.denominator.metric).type === 'instant', ttm: false, label: r.ratio.label, value, unit: r.ratio.kind === 'difference' ? `money:${v.numerator.unit}` : r.ratio.kind, amount: r.ratio.kind === 'percent' ? v.value * 100 : v.value, percent: r.ratio.kind === 'percent', change: null, changeRate: null, refs: await cite(r.company, [v.numerator, v.less, v.denominator, v.opening]) });
+  }
+  return items;
+}
+
+/** "fiscal Q2 2025 (quarter ended 2025-03-29)", "the twelve months to fiscal Q3 2025", "2025-03-29" for a balance. */
+function when(item: Item): string {
+  const name = periodName(item.period, item.calendar);
+  if (item.ttm) return `the twelve months to ${name} (ended ${item.period.end})`;
+  if (item.balance) return `the end of ${name} (${item.period.end})`;
+  return `${name} (${item.period.kind === 'year' ? 'year' : item.period.kind === 'quarter' ? 'quarter' : 'period'} ended ${item.period.end})`;
+}
+
+/** The companies and periods in the order the answer had them, each with its figures. */
+function grouped(items: Item[]): Item[][] {
+  const groups = new Map<string, Item[]>();
+  for (const item of items) {
+    const key = `${item.company.cik}|${when(item)}`;
+    groups.set(key, [...(groups.get(key) ?? []), item]);
+  }
+  return [...groups.values()];
+}
+
+const list = (parts: string[]) => (parts.length < 2 ? parts.join('') : `${parts.slice(0, -1).join(', ')} and ${parts.at(-1)}`);
+const brief = (change: string | null) => (change ? ` (${change.replace(/ year over year$/, ' y/y').replace(/ quarter over quarter$/, ' q/q').replace(/ percentage points/, ' pts')})` : '');
+
+function sentence(items: Item[]): string {
+  const clauses = grouped(items).map((g) => {
+    const who = possessive(shortName(g[0]!.company.name));
+    // The kind of change said once: "(+5.1% year over year) … (+4.8%)".
+    const kinds = new Set(g.map((item) => item.change?.replace(/^\S+ (?:percentage points )?/, '')));
+    const figures = g.map((item, i) => `${i ? 'its ' : ''}${item.label} ${i ? '' : 'was '}${item.value} ${item.refs}${item.change ? ` (${i && kinds.size === 1 ? item.change.replace(/ (?:year over year|quarter over quarter|from .*)$/, '') : item.change})` : ''}`);
+    return `in ${when(g[0]!)}, ${who} ${list(figures)}`;
+  });
+  return `${capitalise(clauses.join('; '))}.`;
+}
+
+function compact(items: Item[], bold: boolean): string {
+  return grouped(items)
+    .map((g) => {
+      const head = `${shortName(g[0]!.company.name)}, ${g[0]!.ttm ? 'TTM to ' : ''}${periodName(g[0]!.period, g[0]!.calendar)}`;
+      return `${bold ? `**${head}**` : head}: ${g.map((item) => `${item.label} ${item.value}${brief(item.change)}`).join(', ')} ${[...new Set(g.flatMap((item) => item.refs.match(/\[\d+\]/g) ?? []))].join('')}`;
+    })
+    .join('; ');
+}
+
+function table(items: Item[]): string {
+  const changed = items.some((i) => i.change);
+  const rows = items.map((i) => `| ${shortName(i.company.name)} | ${capitalise(i.label)} | ${when(i)} | ${i.value} ${i.refs} |${changed ? ` ${i.change ?? '—'} |` : ''}`);
+  return [`| Company | Figure | Period | Value |${changed ? ' Change |' : ''}`, `|---|---|---|---|${changed ? '---|' : ''}`, ...rows].join('\n');
+}
+
+/** What a figure is, said plainly, with its amount where `{}` is. */
+const PLAIN: Partial<Record<string, string>> = {
+  revenue: 'took in {} from selling its products and services',
+  netIncome: 'kept {} as profit, after paying all its costs and taxes',
+  grossProfit: 'had {} left from its sales after paying for what it sold',
+  operatingIncome: 'made {} from running its business, before interest and taxes',
+  dilutedEps: 'earned {} for each of its shares',
+  basicEps: 'earned {} for each of its shares',
+  capitalExpenditure: 'spent {} on buildings, data centres and equipment',
+  freeCashFlow: 'had {} of cash left after running the business and paying for its investments',
+  operatingCashFlow: 'brought in {} of cash from running its business',
+  researchAndDevelopment: 'spent {} on research and on making new products',
+  operatingExpenses: 'spent {} on running the business (research, selling, offices and staff)',
+  cash: 'had {} in cash',
+  longTermDebt: 'owed {} in long-term loans',
+  totalAssets: 'owned {} of things in all (cash, investments, buildings and more)',
+  totalLiabilities: 'owed {} in all',
+  stockholdersEquity: 'had {} left for its owners, what it owns minus what it owes',
+};
+const MARGIN_LEFT: Record<string, string> = {
+  'gross margin': 'was left after paying for what it sold',
+  'operating margin': 'was left after also paying to run the business',
+  'net margin': 'was left as profit after every cost and tax',
+};
+
+const longDate = (iso: string) => new Date(`${iso}T00:00:00Z`).toLocaleDateString('en-US', { month: 'long', day: 'numeric', year: 'numeric', timeZone: 'UTC' });
+const roughly = (item: Item) => (/billion$/.test(item.value) && Math.abs(item.amount) >= 10e9 ? `about $${Math.round(Math.abs(item.amount) / 1e9)} billion` : item.value);
+
+function simple(items: Item[]): string {
+  return items
+    .map((item) => {
+      const name = shortName(item.company.name);
+      const span = item.ttm ? 'over the twelve months to' : item.balance ? 'on' : item.period.kind === 'year' ? 'in the year to' : item.period.kind === 'quarter' ? 'in the three months to' : 'in the months to';
+      const at = `${span} ${longDate(item.period.end)}`;
+      const left = MARGIN_LEFT[item.label];
+      const plain = left
+        ? `${capitalise(at)}, for every $100 ${name} sold, about $${Math.round(item.amount)} ${left} (its ${item.label}, ${item.value}) ${item.refs}.`
+        : PLAIN[item.metric.id]
+          ? `${capitalise(at)}, ${name} ${PLAIN[item.metric.id]!.replace('{}', roughly(item))} ${item.refs}.`
+          : `${capitalise(at)}, ${possessive(name)} ${item.label} was ${item.value} ${item.refs}.`;
+      const moved = item.changeRate === null || item.percent ? '' : ` That is ${Math.abs(Math.round(item.changeRate))}% ${item.changeRate >= 0 ? 'more' : 'less'} than ${/quarter over quarter/.test(item.change ?? '') ? 'in the three months before' : 'a year before'}.`;
+      return `${plain}${moved}`;
+    })
+    .join(' ');
+}
+
+/** Whether the question ranked by growth ("which grew profit fastest?"): the items are then ordered by their change. */
+const BY_GROWTH = /\b(?:grew|grow(?:s|ing|th)?|rose|increased?)\b[^?]*\b(?:fastest|most|quickest|faster|more)\b|\b(?:fastest|quickest)\b/i;
+const RANKED = /\b(?:highest|lowest|most|least|largest|biggest|smallest|best|worst|fastest|slowest|rank\w*|which|who)\b/i;
+
+function ordered(items: Item[], question: SecQuestion): Item[] {
+  const growth = BY_GROWTH.test(question.text) && items.every((i) => i.changeRate !== null);
+  if (!growth && !RANKED.test(question.text)) return items;
+  return [...items].sort((a, b) => (growth ? b.changeRate! - a.changeRate! : b.amount - a.amount));
+}
+
+/** "fiscal Q2 2025, ended 2025-03-29": a period in a parenthesis of its own. */
+export const whenShort = (item: Item) => `${item.ttm ? 'twelve months to ' : ''}${periodName(item.period, item.calendar)}, ${item.balance ? 'at' : 'ended'} ${item.period.end}`;
+
+function number(items: Item[], question: SecQuestion): string {
+  // "Just the number" after "which grew fastest?": the leader's growth.
+  if (BY_GROWTH.test(question.text) && items[0]!.change) return `**${items[0]!.change.split(' ')[0]}** (${possessive(shortName(items[0]!.company.name))} ${items[0]!.label}, ${whenShort(items[0]!)}) ${items[0]!.refs}`;
+  return items.map((i) => `**${i.value}** (${possessive(shortName(i.company.name))} ${i.label}, ${whenShort(i)}) ${i.refs}`).join('; ');
+}
+
+/** The restated answer's events, or null when the question's figures are not a plan of single figures (a table of periods, nothing found). */
+export async function restated(lib: SecLibrary, question: SecQuestion, asked: FormAsked): Promise<AgentEvent[] | null> {
+  // A headline is about a change: a year earlier unless another was asked.
+  const q = asked.form === 'headline' && !question.comparison ? { ...question, comparison: 'yoy' as const } : question;
+  const plan = await planAnswer(lib, q, { progress: () => {} });
+  const sources = new SourceList();
+  let items = ordered(await itemsOf(lib, plan, sources), q);
+  if (!items.length) return null;
+  if (asked.one) items = items.slice(0, 1);
+  const body =
+    asked.form === 'number' ? number(items, q)
+      : asked.form === 'simple' ? simple(items)
+        : asked.form === 'table' ? table(items)
+          : asked.form === 'sentence' ? sentence(items)
+            : compact(items, asked.form === 'headline');
+  // Citations are numbered in the order the body uses them.
+  const used = [...new Set(body.match(/\[\d+\]/g) ?? [])];
+  const renumber = new Map(used.map((ref, i) => [ref, `[${i + 1}]`]));
+  const text = body.replace(/\[\d+\]/g, (ref) => renumber.get(ref)!);
+  const citations = used.map((ref, i) => ({ ...sources.list.find((c) => `[${c.order}]` === ref)!, order: i + 1 }));
+  const note = lib.dataNote();
+  return [{ type: 'text', delta: `${text.replace(/ +([.,;)])/g, '$1')}\n${note ? `\n_${note}_\n` : ''}` }, ...citations.map((citation) => ({ type: 'citation' as const, citation })), { type: 'done' }];
+}
