@@ -5,10 +5,10 @@ import type { LabelRange } from './asked.js';
 // functions over chances in percent, shared by search answers (live prices) and report answers.
 
 /** "What's the expected number of launches?", "the market-implied median", "mean temperature?". */
-export const EXPECTED_ASKED = /\b(?:expected(?! value of (?:buy|sell|a |the |yes|no))|expectation|mean|median|average|implied (?:level|value|number|price|temperature|count))\b/i;
+export const EXPECTED_ASKED = /\bhow (?:many|much|high|warm|cold)\b[^?]{0,40}\b(?:does|do) (?:the )?(?:market|traders|kalshi|prices) (?:expect|think|see)\b|\b(?:expected(?! value of (?:buy|sell|a |the |yes|no))|expectation|mean|median|average|implied (?:level|value|number|price|temperature|count))\b/i;
 
 /** The same asked of a report, where "expected value" of a contract ("of buying YES") is a trade's and "average" is said of volumes: the level's mean or median only. */
-export const LEVEL_EXPECTED_ASKED = /\bexpected #|\b(?:median|(?<!\b(?:i|I)\s)mean(?!\s+(?:that|the|it|this|those|like)\b)|expected (?:number|level|count|temperature|high|low|price|reading|print|jobs|launches|rate|outcome|result|opening|gross|total|amount|extent|size|magnitude|move|change|approval|cpi|payrolls?)|implied (?:median|mean|level|value|number|price|temperature|count)|on average)\b|^\s*(?:what(?:'s| is) the )?expected value\s*\??\s*$/i;
+export const LEVEL_EXPECTED_ASKED = /\bexpected #|\bhow (?:many|much|high|warm|cold)\b[^?]{0,40}\b(?:does|do) (?:the )?(?:market|traders|kalshi|prices) (?:expect|think|see)\b|\b(?:median|(?<!\b(?:i|I)\s)mean(?!\s+(?:that|the|it|this|those|like)\b)|expected (?:number|level|count|temperature|high|low|price|reading|print|jobs|launches|rate|outcome|result|opening|gross|total|amount|extent|size|magnitude|move|change|approval|cpi|payrolls?)|implied (?:median|mean|level|value|number|price|temperature|count)|on average)\b|^\s*(?:what(?:'s| is) the )?expected value\s*\??\s*$/i;
 
 /** "Convert that to American odds", "moneyline?", "decimal odds?". */
 export const ODDS_FORMAT_ASKED = /\b(?:american|moneyline|money line|decimal|fractional|vegas|sportsbook)\b/i;

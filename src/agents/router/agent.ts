@@ -100,7 +100,7 @@ const MOVERS_READ = 40;
 const BOARD_READ = 40;
 
 /** Sources no agent reads: news, injuries, forecasts, polls, social media. */
-const OUTSIDE_SOURCES = /\b(?:news|headlines?|injur\w*|lineups?|(?:is|are) \w+ playing|weather forecasts?|nws|noaa|forecast (?:high|low)|rumou?rs?|polls?|polling|twitter|tweets?|reddit|insiders?|leaks?|consensus|economists?'?|(?:analysts?'?|street) (?:forecasts?|estimates?|expectations?|expect\w*))\b/i;
+const OUTSIDE_SOURCES = /\b(?:news|headlines?|injur\w*|lineups?|(?:is|are) \w+ playing|weather forecasts?|nws|noaa|forecast (?:high|low)|rumou?rs?|polls?|polling|twitter|tweets?|reddit|insiders?|leaks?|consensus|economists?'?|press conferences?|speech(?:es)?|testimony|fees?|commissions?|(?:biggest |largest |top )?holders?|who (?:owns|holds)|(?:is|are) (?:it |kalshi |this |betting )?(?:legal|allowed|banned)|legality|(?:analysts?'?|street) (?:forecasts?|estimates?|expectations?|expect\w*))\b/i;
 
 /** A message that only thanks ("thanks!", "thank you so much", "ty", "cheers"). */
 const THANKS = /^\s*(?:(?:ok(?:ay)?|great|cool|perfect|awesome|nice)[,!.]?\s+)?(?:thanks?(?: you)?|thx|ty|cheers|much appreciated|appreciate it)(?: (?:so|very) much| a lot| again)?[\s!.]*$/i;
@@ -195,6 +195,11 @@ export function routerAgent(o: RouterOptions): Agent {
       throw err;
     });
     if (!('event' in summary)) return yield* answer(summary, usage);
+    // ("Who are the biggest holders of the 96k contract?", "what fees will kalshi charge?": beyond the live quotes too.)
+    if (aboutEvent && OUTSIDE_SOURCES.test(question) && eventQuestion(routedText(question)) !== 'summary') {
+      const outside = await outsideOf(address.eventTicker);
+      if (outside) return yield* answer(outside, null);
+    }
     yield { type: 'progress', message: `No stored report for ${address.eventTicker}; answering from its live prices.` };
     // What only a report says (the model, its gaps, the history) is said to be missing, not answered with prices alone.
     // An event about a model ("New frontier model …"): "model" in the question is its subject, not svc's model.
@@ -279,6 +284,17 @@ export function routerAgent(o: RouterOptions): Agent {
     // "Shutdown odds, model vs market?", "what did the Fed do in October?": the one event found
     // has a stored report, which has the model and the series' history.
     const asked = eventQuestion(question);
+    // "What fees will kalshi charge me?" after a search found one event: what nothing read about it says, said so of that event.
+    // ("Is kalshi legal in texas?" in a thread on an event, which its words do not find: of that event.)
+    const discussedTicker = () => {
+      const url = discussedEvent(req.messages.slice(0, -1));
+      return url ? parseEventUrl(url).eventTicker : null;
+    };
+    const outsideTicker = OUTSIDE_SOURCES.test(question) ? (context && found.found.length === 1 ? found.found[0]! : !found.found.length ? discussedTicker() : null) : null;
+    if (outsideTicker) {
+      const outside = await outsideOf(outsideTicker);
+      if (outside) return yield* answer(outside, usage);
+    }
     // "Which is the best bet on the board right now?", "biggest edge anywhere?": every open event's stored report, weighed.
     if ((asked === 'best_trade' || asked === 'gap') && !found.found.length && !context) {
       const every = (await o.index.get()).everyEvent(BOARD_READ).map((x) => x.event.event_ticker);
@@ -579,7 +595,7 @@ export function routerAgent(o: RouterOptions): Agent {
         default: {
           // Help is fixed text with no sources: nothing for the model to phrase. Thanks get a word back, not the help again.
           if (THANKS.test(question)) return yield* answer(welcome, null);
-          if (OUT_OF_SCOPE.test(question)) return yield* answer({ text: `I only do financial research: company figures from SEC filings and prediction-market odds and reports, each answer with its sources, so I do not write poems, stories, jokes or code, translate, answer general questions, nor book or order anything.\n\n${help.text}`, citations: [] }, null);
+          if (OUT_OF_SCOPE.test(question)) return yield* answer({ text: `I only do financial research: company figures from SEC filings and prediction-market odds and reports, each answer with its sources, so I do not write poems, stories, jokes or code, translate, answer general questions, nor book, order or place trades for you (orders are placed on the exchange itself).\n\n${help.text}`, citations: [] }, null);
           // Asked, of an event being discussed, what nothing read about it says ("any injury news?", "the NWS forecast?").
           const event = isGreeting(question) ? null : discussedEvent(req.messages.slice(0, -1));
           const outside = event ? await outsideOf(parseEventUrl(event).eventTicker) : null;

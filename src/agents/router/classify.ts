@@ -425,7 +425,8 @@ function addressWords(url: string): Set<string> {
 function listedEvents(answer: string): string[] {
   // (A search may be one part of an answer of several, under its heading.)
   if (!/^(?:Open Kalshi events\b|No open Kalshi event matches\b|The busiest open events\b|The open events whose prices moved most\b|Of the \d+ events listed\b|The market's (?:favourite|least likely outcome) in each of the \d+ events listed\b|Joint chance of the \d+ outcomes asked\b)/m.test(answer.trimStart())) return [];
-  return [...answer.matchAll(/^\d+\. \*\*.+?\*\* \(([A-Z][A-Z0-9]*-[A-Z0-9.-]+)(?:, [^)\n]*)?\)/gm)].map((m) => m[1]!);
+  // (An answer may list them twice, their prices and then their reports weighed: each once.)
+  return [...new Set([...answer.matchAll(/^\d+\. \*\*.+?\*\* \(([A-Z][A-Z0-9]*-[A-Z0-9.-]+)(?:, [^)\n]*)?\)/gm)].map((m) => m[1]!))];
 }
 
 /** Two or more events weighed against each other ("which one is more mispriced?", "compare them", "which has the bigger edge?"); not one of an event's outcomes. */
@@ -436,7 +437,7 @@ export function eventsOf(answer: string): string[] {
   const listed = listedEvents(answer);
   if (listed.length) return listed;
   const head = answer.slice(0, 600);
-  const one = /\*\*Event:\*\* ([A-Z][A-Z0-9]*-[A-Z0-9.-]+)|^\*\*.+?\*\* \(([A-Z][A-Z0-9]*-[A-Z0-9.-]+)\)|\(no report is stored for ([A-Z][A-Z0-9]*-[A-Z0-9.-]+)|No report is stored for ([A-Z][A-Z0-9]*-[A-Z0-9.-]+)/m.exec(head);
+  const one = /\*\*Event:\*\* ([A-Z][A-Z0-9]*-[A-Z0-9.-]+)|^I cannot answer that from what I read about \*\*.+?\*\* \(([A-Z][A-Z0-9]*-[A-Z0-9.-]+)\)|^\*\*.+?\*\* \(([A-Z][A-Z0-9]*-[A-Z0-9.-]+)\)|\(no report is stored for ([A-Z][A-Z0-9]*-[A-Z0-9.-]+)|No report is stored for ([A-Z][A-Z0-9]*-[A-Z0-9.-]+)/m.exec(head);
   // (A part of a report answered says its event at the foot: "_From the stored report on **…** (KXPAYROLLS-26DEC), as of …".)
   const foot = /_From (?:the stored report on|Kalshi's live quotes for) \*\*.+?\*\* \(([A-Z][A-Z0-9]*-[A-Z0-9.-]*[A-Z0-9])\), as of /.exec(answer);
   const ticker = (one?.slice(1).find(Boolean) ?? foot?.[1])?.replace(/[.,;:]+$/, '');

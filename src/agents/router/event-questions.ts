@@ -16,7 +16,7 @@ import { LAST_CLAIM, LAST_N, LIKELIHOOD, SOURCE_ASKED, lastCount, lastEventsText
 export type EventQuestion = 'sources' | 'basics' | 'catalysts' | 'summary' | 'anomalies' | 'expected' | 'odds_format' | 'best_trade' | 'arbitrage' | 'overround' | 'quote' | 'method' | 'previous' | 'model_favourite' | 'market_favourite' | 'market_least' | 'gap' | 'closing' | 'resolution' | 'history' | 'moves' | 'outcome';
 
 /** The order book and trading of a contract, or what buying it at the ask is worth on the model. */
-const QUOTE = /\b(?:fad(?:e|ing)\b|(?:take|throw|put|bet|stake|wager|risk|drop|place|lay)\s+\$?\d[\d,]*k?\s+(?:on|in|into)|spreads?|bids?|break[- ]?even|(?:the|at the|its) ask|asking price|order ?book|liquidity|open interest|expected value|ev|worth buying|buy(?:ing)? (?:\d[\d,]* )?(?:yes|no)|(?:want|get|grab|take) (?:\d[\d,]* )?(?:yes|no)(?: contracts?)?|\d[\d,]* (?:yes|no) contracts?|max(?:imum)? (?:loss|gain|profit)|pay ?offs?|(?:should i|to) (?:buy|sell|bet on|back)|bet on|payouts?|pays? out|how much (?:would|could|will|do|does|can) (?:i|you|we) (?:make|win|get|earn)|what (?:do|would|will|can|could) (?:i|you|we) (?:make|win|get|earn)|how much (?:does|do|is) (?:a |one )?(?:yes|no|contract)\w*\s+(?:cost|costs)|what(?:'s|s| is| does| do| would| will)?\b[^?]{0,40}\b(?:cost|costs|pay|pays)\b|how much (?:do|does|would|will|is|are|to)\b[^?]{0,40}\bcost\b|(?:yes|no) side|cost (?:of|for) (?:\d|a |one |the )|(?:yes|no) costs?|how much for \d[\d,]*|(?:if|when) (?:i )?buy \d[\d,]*|minimum (?:i can |to |you can )?(?:bet|buy|stake|trade|put in)|\d[\d,]* (?:yes|no)(?= (?:on|at|for|contracts?|shares?)\b)|what (?:do|would|will|can|could) (?:i|you|we) (?:net|clear|pocket)|(?:long|short)\s+\d[\d,]*|p&l|pnl|p\/l|^\W*(?:(?:and|ok|so|what about|how about|no+|nah|nope|actually)\W+)?(?:buy(?:ing)?\s+|get(?:ting)?\s+)?\d[\d,]*\s+of\s+(?:those|them|these|that|it)\b(?!\s+[a-z]))/i;
+const QUOTE = /\b(?:(?:can|could|may) (?:i|we|you) (?:still )?(?:buy|trade|sell|get|bet)\b|fad(?:e|ing)\b|(?:take|throw|put|bet|stake|wager|risk|drop|place|lay)\s+\$?\d[\d,]*k?\s+(?:on|in|into)|spreads?|bids?|break[- ]?even|(?:the|at the|its) ask|asking price|order ?book|liquidity|open interest|expected value|ev|worth buying|buy(?:ing)? (?:\d[\d,]* )?(?:yes|no)|(?:want|get|grab|take) (?:\d[\d,]* )?(?:yes|no)(?: contracts?)?|\d[\d,]* (?:yes|no) contracts?|max(?:imum)? (?:loss|gain|profit)|pay ?offs?|(?:should i|to) (?:buy|sell|bet on|back)|bet on|payouts?|pays? out|how much (?:would|could|will|do|does|can) (?:i|you|we) (?:make|win|get|earn)|what (?:do|would|will|can|could) (?:i|you|we) (?:make|win|get|earn)|how much (?:does|do|is) (?:a |one )?(?:yes|no|contract)\w*\s+(?:cost|costs)|what(?:'s|s| is| does| do| would| will)?\b[^?]{0,40}\b(?:cost|costs|pay|pays)\b|how much (?:do|does|would|will|is|are|to)\b[^?]{0,40}\bcost\b|(?:yes|no) side|cost (?:of|for) (?:\d|a |one |the )|(?:yes|no) costs?|how much for \d[\d,]*|(?:if|when) (?:i )?buy \d[\d,]*|minimum (?:i can |to |you can )?(?:bet|buy|stake|trade|put in)|\d[\d,]* (?:yes|no)(?= (?:on|at|for|contracts?|shares?)\b)|what (?:do|would|will|can|could) (?:i|you|we) (?:net|clear|pocket)|(?:long|short)\s+\d[\d,]*|p&l|pnl|p\/l|^\W*(?:(?:and|ok|so|what about|how about|no+|nah|nope|actually)\W+)?(?:buy(?:ing)?\s+|get(?:ting)?\s+)?\d[\d,]*\s+of\s+(?:those|them|these|that|it)\b(?!\s+[a-z]))/i;
 /** Trading figures of the contract snapshot. */
 const TRADING = /\b(?:volume|open interest|oi|traded|liquid\w*)\b/i;
 /** A ranking by a trading figure ("which has the most volume?"). */
@@ -477,6 +477,9 @@ function namedIn(text: string, rows: Row[], title: string): Row[] {
   return namedRows(plain, rows, title, [...levelsIn(plain), ...(isLadder(rows) ? levelsNamed(plain, labelLevels(rows)) : []), ...bare]);
 }
 
+/** "; the model gives it 64.0% (gap +1.9 pts)", or nothing where there is no model (live quotes). */
+const modelOf = (r: Row) => (Number.isFinite(r.modelValue) ? `; the model gives it ${r.model} (gap ${r.gap})` : '');
+
 /** The outcomes of a report (or live quotes in its shape) a text names. */
 export function outcomesNamed(text: string, report: ReportRead): Row[] {
   return namedIn(pricesInCents(chancesInPercent(text)), readReport(report.text).rows, report.title);
@@ -895,7 +898,7 @@ function answerAbout(question: string, report: ReportRead): Answer | null {
     const pick = kind === 'market_favourite' ? best((r) => r.marketValue) : best((r) => -r.marketValue);
     const asked = named[0]!;
     const verdict = asked === pick ? '**Yes**: ' : `**No**: **${outcomeOf(asked.outcome).name}** is at ${asked.market}. `;
-    text = `${verdict}The market's ${kind === 'market_favourite' ? 'favourite' : 'least likely outcome'} is **${outcomeOf(pick!.outcome).name}** at ${pick!.market}; the model gives it ${pick!.model} (gap ${pick!.gap}) ${refsOf([asked, pick!])}.`;
+    text = `${verdict}The market's ${kind === 'market_favourite' ? 'favourite' : 'least likely outcome'} is **${outcomeOf(pick!.outcome).name}** at ${pick!.market}${modelOf(pick!)} ${refsOf([asked, pick!])}.`;
   } else if (kind === 'resolution' && named.length && named.length < rows.length && rulesText(question, section('key claims'), rows, exclusive, report.title)) {
     // "What exactly counts as a cut of more than 25? does an emergency meeting count?": the rules, not the outcome's price.
     text = rulesText(question, section('key claims'), rows, exclusive, report.title)!;
@@ -954,7 +957,7 @@ function answerAbout(question: string, report: ReportRead): Answer | null {
         const pick = kind === 'market_favourite' ? best((r) => r.marketValue) : best((r) => -r.marketValue);
         if (pick) {
           const { name, refs } = outcomeOf(pick.outcome);
-          text = `The market's ${kind === 'market_favourite' ? 'favourite' : 'least likely outcome'} is **${name}** at ${pick.market}; the model gives it ${pick.model} (gap ${pick.gap}) ${refs}.`;
+          text = `The market's ${kind === 'market_favourite' ? 'favourite' : 'least likely outcome'} is **${name}** at ${pick.market}${modelOf(pick)} ${refs}.`;
           // "Who's the underdog and by how much?": the distance between the two ends, in points.
           const other = kind === 'market_favourite' ? best((r) => -r.marketValue) : best((r) => r.marketValue);
           if (other && other !== pick && /\bby how much\b|\bhow far\b|\bhow big\b|\bmargin\b/i.test(question)) {

@@ -209,6 +209,11 @@ export function quoteText(question: string, shown: Row[], contracts: Map<string,
     // NO is bought at 1 minus the best YES bid, and pays when the outcome does not happen.
     const noPrice = bid === null ? null : 1 - bid;
     if (supposed !== null) line += `. Supposing YES trades at $${supposed.toFixed(2)} (NO at $${(1 - supposed).toFixed(2)}), not the quotes above`;
+    // "Can i buy below 0 right now?": an empty side of the book is said plainly, its price being only the last trade.
+    if (supposed === null && (ask === null || bid === null) && /\b(?:can|could|may)\s+(?:i|we|you)\b[^?]*\b(?:buy|trade|sell|get|bet|fill)\b|\btradable\b|\btradeable\b/i.test(question)) {
+      const none = ask === null && bid === null ? 'nothing is offered on either side (no YES ask, no YES bid, so no NO either)' : ask === null ? 'no YES is offered (no ask), though NO can be bought against the YES bid' : 'no one bids for YES, so NO cannot be bought and YES cannot be sold, though YES can be bought at the ask';
+      line += `. **${ask === null && bid === null ? 'No' : 'Only one side'}**: right now ${none}${c.last !== '—' ? `; ${c.last} is its last trade, not a price you can get` : ''}`;
+    }
     if (payout && no && noPrice !== null) line += `. A NO contract bought at $${noPrice.toFixed(2)} (1 minus the bid) pays $1.00 if it resolves NO: $${(1 - noPrice).toFixed(2)} profit per contract before fees, the $${noPrice.toFixed(2)} lost if it resolves YES`;
     else if (payout && ask !== null) line += `. A YES contract bought at the ask, $${ask.toFixed(2)}, pays $1.00 if it resolves YES: $${(1 - ask).toFixed(2)} profit per contract before fees, the $${ask.toFixed(2)} lost if it resolves NO`;
     // "If I buy 500 NO": what that many cost, the most they can lose, and what they pay.

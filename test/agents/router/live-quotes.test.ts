@@ -94,6 +94,21 @@ describe('trading questions without a stored report', () => {
     expect(minimum).toContain('ask $0.63');
   });
 
+  it('an empty book is said plainly; what the market expects is the expected level; no placeholders where there is no model; fees, holders, legality and placing orders are said to be beyond it', async () => {
+    const [, empty] = await chain("nfp december, what's priced?", 'can i buy below 0 right now?');
+    expect(empty).toContain('**No**: right now nothing is offered on either side (no YES ask, no YES bid, so no NO either); $0.25 is its last trade, not a price you can get.');
+    const [expects] = await chain('How many launches does the market expect from SpaceX this week?');
+    expect(expects).toContain('the expected value is about 3.4');
+    const favoured = (await client.responses.create({ model: 'svc-agent', input: "https://kalshi.com/markets/kxapproval/presidential-approval-rating/kxapproval-26nov27 who's favoured?" })).output_text;
+    expect(favoured).not.toMatch(/the model gives it —|gap —/);
+    const [, fees, holders, legal] = await chain('btc above 96k tomorrow?', 'what fees will kalshi charge me on 100 contracts?', 'who are the biggest holders of the 96k contract?', 'is kalshi legal in texas?');
+    for (const text of [fees, holders, legal]) expect(text).toMatch(/^I cannot answer that from what I read about \*\*Bitcoin price/);
+    const [, powell] = await chain("what's the economists' consensus forecast for december CPI?", 'what did Powell say at the last press conference?');
+    expect(powell).toMatch(/^I cannot answer that from what I read about \*\*CPI year-over-year/);
+    const [order] = await chain('can you place a 100 contract order on hike for me?');
+    expect(order).toMatch(/^I only do financial research[^\n]*nor book, order or place trades for you/);
+  });
+
   it('a follow-up to follow-ups of a search is searched on the question that named the topic', async () => {
     const [, , below] = await chain('arctic sea ice extent end of november, odds?', 'between 10 and 10.5?', 'probability below 9.5?');
     expect(below).toContain('“below 9.5” is the other side of “Above 9.5”: about 47.0%.');
