@@ -28,7 +28,7 @@ export interface Found {
 const WILL_IT_HAPPEN = new RegExp(`${WILL_IT.source}|\\b(?:how likely|likely to|chances? (?:of|that))\\b`, 'i');
 /** Who leads among exclusive outcomes ("who's the fav?", "which is favoured?"). */
 const UNDERDOG_ASKED = /\b(?:underdogs?|dogs?|long ?shots?|least likely)\b/i;
-const FAVOURITE_ASKED = /\b(?:fav|fave|favou?rite|favou?red|front-?runner|who(?:'s| is) (?:winning|ahead|leading))\b/i;
+const FAVOURITE_ASKED = /\b(?:fav|fave|favou?rite|favou?red|front-?runner|who(?:'s| is) (?:winning|ahead|leading)|(?:most|more) likely|likeliest)\b/i;
 
 /** What exclusive outcomes' prices add up to, or those prices scaled to 100% ("normalised?", "overround?"). */
 const SUM_ASKED = /\b(?:normali[sz]e[ds]?|over-?round|vig(?:orish)?|add(?:s)? up|sum of (?:the )?(?:prices|probabilities|odds)|(?:prices|probabilities|odds) (?:add|sum) up)\b/i;

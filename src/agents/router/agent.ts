@@ -229,7 +229,7 @@ export function routerAgent(o: RouterOptions): Agent {
     // ("What changed since yesterday?": the prices a day ago the exchange lists, beside those now.)
     // (Chances and prices as the trading rules read them: "0.4" is 40%, "45¢" 45c.)
     const traded = pricesInCents(chancesInPercent(asked));
-    if (parted || about === 'moves' || about === 'quote' || about === 'arbitrage' || about === 'basics' || fromRules || (CHANCE_SAID.test(traded) && asked.split(/\s+/).length <= 12) || (about === 'best_trade' && SIZING.test(question) && [traded, ...askedBefore.slice(0, 2)].some((q) => CHANCE_SAID.test(q))) || changesTrade(traded, askedBefore)) {
+    if (parted || about === 'moves' || about === 'quote' || about === 'arbitrage' || about === 'basics' || about === 'anomalies' || fromRules || (CHANCE_SAID.test(traded) && asked.split(/\s+/).length <= 12) || (about === 'best_trade' && SIZING.test(question) && [traded, ...askedBefore.slice(0, 2)].some((q) => CHANCE_SAID.test(q))) || changesTrade(traded, askedBefore)) {
       const series = await o.kalshi.series(summary.event.series_ticker).catch(() => null);
       const sheet = { ...quoteSheet(summary.event, series, summary.citations[0]!.url, o.apiUrl, o.kalshi.now()), unreported: `\`svc-prediction-markets-agent\` generates one, ${credits(o.reportCost)}` };
       const earlier = req.messages.slice(0, -1).reverse();

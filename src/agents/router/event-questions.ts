@@ -16,7 +16,7 @@ import { LAST_CLAIM, LAST_N, LIKELIHOOD, SOURCE_ASKED, lastCount, lastEventsText
 export type EventQuestion = 'sources' | 'basics' | 'catalysts' | 'summary' | 'anomalies' | 'expected' | 'odds_format' | 'best_trade' | 'arbitrage' | 'overround' | 'quote' | 'method' | 'previous' | 'model_favourite' | 'market_favourite' | 'market_least' | 'gap' | 'closing' | 'resolution' | 'history' | 'moves' | 'outcome';
 
 /** The order book and trading of a contract, or what buying it at the ask is worth on the model. */
-const QUOTE = /\b(?:(?:can|could|may) (?:i|we|you) (?:still )?(?:buy|trade|sell|get|bet)\b|fad(?:e|ing)\b|(?:take|throw|put|bet|stake|wager|risk|drop|place|lay)\s+\$?\d[\d,]*k?\s+(?:on|in|into)|spreads?|bids?|break[- ]?even|(?:the|at the|its) ask|asking price|order ?book|liquidity|open interest|expected value|ev|worth buying|buy(?:ing)? (?:\d[\d,]* )?(?:yes|no)|(?:want|get|grab|take) (?:\d[\d,]* )?(?:yes|no)(?: contracts?)?|\d[\d,]* (?:yes|no) contracts?|max(?:imum)? (?:loss|gain|profit)|pay ?offs?|(?:should i|to) (?:buy|sell|bet on|back)|bet on|payouts?|pays? out|how much (?:would|could|will|do|does|can) (?:i|you|we) (?:make|win|get|earn)|what (?:do|would|will|can|could) (?:i|you|we) (?:make|win|get|earn)|how much (?:does|do|is) (?:a |one )?(?:yes|no|contract)\w*\s+(?:cost|costs)|what(?:'s|s| is| does| do| would| will)?\b[^?]{0,40}\b(?:cost|costs|pay|pays)\b|how much (?:do|does|would|will|is|are|to)\b[^?]{0,40}\bcost\b|(?:yes|no) side|cost (?:of|for) (?:\d|a |one |the )|(?:yes|no) costs?|how much for \d[\d,]*|(?:if|when) (?:i )?buy \d[\d,]*|minimum (?:i can |to |you can )?(?:bet|buy|stake|trade|put in)|\d[\d,]* (?:yes|no)(?= (?:on|at|for|contracts?|shares?)\b)|what (?:do|would|will|can|could) (?:i|you|we) (?:net|clear|pocket)|(?:long|short)\s+\d[\d,]*|p&l|pnl|p\/l|^\W*(?:(?:and|ok|so|what about|how about|no+|nah|nope|actually)\W+)?(?:buy(?:ing)?\s+|get(?:ting)?\s+)?\d[\d,]*\s+of\s+(?:those|them|these|that|it)\b(?!\s+[a-z]))/i;
+const QUOTE = /\b(?:(?:can|could|may) (?:i|we|you) (?:still )?(?:buy|trade|sell|get|bet)\b|need to (?:believe|think)\b|fad(?:e|ing)\b|(?:take|throw|put|bet|stake|wager|risk|drop|place|lay)\s+\$?\d[\d,]*k?\s+(?:on|in|into)|spreads?|bids?|break[- ]?even|(?:the|at the|its) ask|asking price|order ?book|liquidity|open interest|expected value|ev|worth buying|buy(?:ing)? (?:\d[\d,]* )?(?:yes|no)|(?:want|get|grab|take) (?:\d[\d,]* )?(?:yes|no)(?: contracts?)?|\d[\d,]* (?:yes|no) contracts?|max(?:imum)? (?:loss|gain|profit)|pay ?offs?|(?:should i|to) (?:buy|sell|bet on|back)|bet on|payouts?|pays? out|how much (?:would|could|will|do|does|can) (?:i|you|we) (?:make|win|get|earn)|what (?:do|would|will|can|could) (?:i|you|we) (?:make|win|get|earn)|how much (?:does|do|is) (?:a |one )?(?:yes|no|contract)\w*\s+(?:cost|costs)|what(?:'s|s| is| does| do| would| will)?\b[^?]{0,40}\b(?:cost|costs|pay|pays)\b|how much (?:do|does|would|will|is|are|to)\b[^?]{0,40}\bcost\b|(?:yes|no) side|cost (?:of|for) (?:\d|a |one |the )|(?:yes|no) costs?|how much for \d[\d,]*|(?:if|when) (?:i )?buy \d[\d,]*|minimum (?:i can |to |you can )?(?:bet|buy|stake|trade|put in)|\d[\d,]* (?:yes|no)(?= (?:on|at|for|contracts?|shares?)\b)|what (?:do|would|will|can|could) (?:i|you|we) (?:net|clear|pocket)|(?:long|short)\s+\d[\d,]*|p&l|pnl|p\/l|^\W*(?:(?:and|ok|so|what about|how about|no+|nah|nope|actually)\W+)?(?:buy(?:ing)?\s+|get(?:ting)?\s+)?\d[\d,]*\s+of\s+(?:those|them|these|that|it)\b(?!\s+[a-z]))/i;
 /** Trading figures of the contract snapshot. */
 const TRADING = /\b(?:volume|open interest|oi|traded|liquid\w*)\b/i;
 /** A ranking by a trading figure ("which has the most volume?"). */
@@ -84,7 +84,7 @@ const CATALYSTS = /\bcatalysts?\b|\bwhat (?:would|could|might) (?:change your mi
 export const SIZING = /\bkelly\b|^\W*(?:(?:and|ok|so|then)\W+)?(?:(?:a\s+)?half|(?:a\s+)?quarter|a third|double|twice)(?:\s+(?:of\s+)?(?:that|it|this|the stake|the bet|the size|kelly))?(?:\s+(?:then|pls|please))?\W*$|\bbankroll\b|\bposition siz(?:e|ing)\b|\bhow (?:much|big|large) (?:should|would|do|can) (?:i|we|you) (?:bet|put|risk|stake|wager|size|allocate|go)\b|\bhow should (?:i|we) size\b|\bsiz(?:e|ing) (?:it|this|that|my|the|a) (?:bet|position|trade)\b/i;
 
 /** "Anything weird in the pricing?", "does the market look off?": what stands out in the report's prices. */
-const ANOMALY = /\b(?:weird|odd|strange|unusual|anomal\w*|inconsisten\w*|suspicious|funny|fishy|out of line|stand(?:s)? out|red flags?)\b[^?]*\b(?:pric\w*|odds|market|book|quotes?|trading)\b|\b(?:pric\w*|odds|market|book|quotes?|trading)\b[^?]*\b(?:weird|odd|strange|unusual|anomal\w*|inconsisten\w*|suspicious|fishy|out of line|look(?:s)? (?:off|wrong))\b/i;
+const ANOMALY = /\b(?:priced|prices?|ladder|rungs?)\b[^?]*\b(?:in order|out of order|monotonic\w*|consistent|cross(?:ed|es|ing)?)\b|\b(?:weird|odd|strange|unusual|anomal\w*|inconsisten\w*|suspicious|funny|fishy|out of line|stand(?:s)? out|red flags?)\b[^?]*\b(?:pric\w*|odds|market|book|quotes?|trading)\b|\b(?:pric\w*|odds|market|book|quotes?|trading)\b[^?]*\b(?:weird|odd|strange|unusual|anomal\w*|inconsisten\w*|suspicious|fishy|out of line|look(?:s)? (?:off|wrong))\b/i;
 
 /** "Why is hold at 16%?", "how come Below 41% is so low?": the outcome's price explained from the report. */
 const WHY_PRICED = /\b(?:why|how come)\b/i;
@@ -462,7 +462,7 @@ function ofLiveQuotes(text: string): string {
     .replace(/ The report's gaps are measured against the prices normalised to 100%, so the overround is not counted as a gap\./g, '')
     .replace(/\bthe report does not show\b/g, 'the quotes do not show')
     .replace(/\bno quote in the report\b/g, 'no quote')
-    .replace(/\b([Tt])he report's (quotes|prices)\b/g, '$1he live $2');
+    .replace(/\b([Tt])he report's (quotes|prices|pricing)\b/g, '$1he live $2');
 }
 
 /**
@@ -475,6 +475,18 @@ function namedIn(text: string, rows: Row[], title: string): Row[] {
   const counts = rows.map((r) => outcomeOf(r.outcome).name).filter((n) => /^\d+$/.test(n)).map(Number);
   const bare = counts.length ? [...plain.matchAll(/(?:\b(?:on|yes|no|for|buy(?:ing)?)\s+|\()(\d+)\b(?![\d.%]|,\d|\s*(?:k|c|¢|cents?|contracts?|shares?|of|yes|no|bucks|dollars)\b)/gi)].map((m) => Number(m[1])).filter((v) => counts.includes(v)) : [];
   return namedRows(plain, rows, title, [...levelsIn(plain), ...(isLadder(rows) ? levelsNamed(plain, labelLevels(rows)) : []), ...bare]);
+}
+
+/** Whether a ladder's rungs are priced in order (each higher "Above" rung below the one beneath it), said first. */
+function ladderOrderText(rows: Row[]): string {
+  const ordered = byLevel(rows).filter((r) => Number.isFinite(r.marketValue));
+  const above = rungSide(labelRange(outcomeOf(ordered[0]?.outcome ?? '').name)) !== 'below';
+  // An "Above" ladder's prices fall as the level rises; a "Below" ladder's rise.
+  const seq = above ? ordered : [...ordered].reverse();
+  const crossed = seq.findIndex((r, i) => i > 0 && r.marketValue > seq[i - 1]!.marketValue);
+  if (crossed === -1) return `**Yes**, in order: each rung further out is priced below the one before it (${seq.map((r) => `${outcomeOf(r.outcome).name} ${percent(r.marketValue)}`).join(' > ')}).\n\n`;
+  const [low, high] = [seq[crossed - 1]!, seq[crossed]!];
+  return `**No**: “${outcomeOf(high.outcome).name}” (${percent(high.marketValue)}) is priced over “${outcomeOf(low.outcome).name}” (${percent(low.marketValue)}), though YES on the first implies YES on the second.\n\n`;
 }
 
 /** "; the model gives it 64.0% (gap +1.9 pts)", or nothing where there is no model (live quotes). */
@@ -793,7 +805,9 @@ function answerAbout(question: string, report: ReportRead): Answer | null {
   } else if (kind === 'summary') {
     text = summaryText(report.title, rows, section, ONE_SENTENCE.test(question), exclusive);
   } else if (kind === 'anomalies') {
-    text = anomaliesText(section('outcomes'), section('key claims'), rows, exclusive);
+    // "Is the ladder priced in order?": yes or no first, from the rungs' prices.
+    const order = ladder && /\b(?:in order|out of order|monoton\w*|consistent|cross(?:ed|es|ing)?)\b/i.test(question) ? ladderOrderText(rows) : '';
+    text = `${order}${anomaliesText(section('outcomes'), section('key claims'), rows, exclusive)}`;
   } else if (moved) {
     text = moved;
   } else if (WHY_PRICED.test(question) && /\b(?:model|disagree\w*)\b/i.test(question) && whyNamed().length === 1 && modelWhyText(whyNamed()[0]!, section('method'), section('resolution history'), rows)) {

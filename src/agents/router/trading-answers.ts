@@ -238,7 +238,7 @@ export function quoteText(question: string, shown: Row[], contracts: Map<string,
       held = count;
     }
     // "Breakeven probability?": what the side bought costs is the chance it needs, before fees.
-    if (/\bbreak[- ]?even\b/i.test(question) && each !== null) line += `. Breakeven: ${no ? 'NO' : 'YES'} at $${each.toFixed(2)} needs a ${percent(100 * each)} chance to break even before fees${Number.isFinite(r.modelValue) ? `; the model gives ${percent(no ? 100 - r.modelValue : r.modelValue)}` : ''}`;
+    if (/\bbreak[- ]?even\b|\bneed to (?:believe|think)\b|\bwhat (?:chance|probability|odds) (?:do|would) (?:i|you|we) need\b/i.test(question) && each !== null) line += `. Breakeven: ${no ? 'NO' : 'YES'} at $${each.toFixed(2)} needs a ${percent(100 * each)} chance to break even before fees${Number.isFinite(r.modelValue) ? `; the model gives ${percent(no ? 100 - r.modelValue : r.modelValue)}` : ''}`;
     if (value && (believed !== null || Number.isFinite(r.modelValue))) {
       // NO is bought at 1 minus the best YES bid, and pays when the outcome does not happen.
       // ("If i think hike is 60%, EV on 100 yes": against the asker's chance.)

@@ -109,6 +109,18 @@ describe('trading questions without a stored report', () => {
     expect(order).toMatch(/^I only do financial research[^\n]*nor book, order or place trades for you/);
   });
 
+  it('"is the ladder priced in order?" says yes or no first; "whats most likely" names the favourite; "what do I need to believe" is the breakeven', async () => {
+    const [, seaIce] = await chain('arctic sea ice above 10 million square km?', 'is the ladder priced in order?');
+    expect(seaIce).toMatch(/^\*\*Yes\*\*, in order: each rung further out is priced below the one before it \(Above 9\.5 53\.0% > Above 10\.0 23\.5% > Above 10\.5 9\.0% > Above 11\.0 8\.5%\)\./);
+    expect(seaIce).not.toContain("report's");
+    const [, cpi] = await chain('cpi december odds', 'is the ladder priced in order?');
+    expect(cpi).toMatch(/^\*\*No\*\*: “Above 2\.8” \(96\.0%\) is priced over “Above 2\.6” \(92\.5%\)/);
+    const [, likely] = await chain('will the new movie make more than 40 million opening weekend', 'whats most likely');
+    expect(likely).toContain("The market's favourite is");
+    const [, believe] = await chain('lakers celtics odds', 'what do I need to believe to buy the celtics at the ask?');
+    expect(believe).toContain('Breakeven: YES at $0.39 needs a 39.0% chance to break even before fees');
+  });
+
   it('a follow-up to follow-ups of a search is searched on the question that named the topic', async () => {
     const [, , below] = await chain('arctic sea ice extent end of november, odds?', 'between 10 and 10.5?', 'probability below 9.5?');
     expect(below).toContain('“below 9.5” is the other side of “Above 9.5”: about 47.0%.');
