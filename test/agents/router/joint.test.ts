@@ -2,6 +2,7 @@ import path from 'node:path';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PACKAGE_ROOT } from '../../../src/config.js';
+import { responsesChain } from '../../helpers/chain.js';
 import { startService, type TestService } from '../../helpers/service.js';
 
 // Outcomes of several events asked of together: the arithmetic of independence, the bounds any
@@ -27,16 +28,7 @@ beforeAll(async () => {
 afterAll(() => svc.close());
 
 /** Asks svc-agent each input in turn (previous_response_id); returns every answer. */
-async function chain(...inputs: string[]): Promise<string[]> {
-  let previous: string | undefined;
-  const texts: string[] = [];
-  for (const input of inputs) {
-    const r = await client.responses.create({ model: 'svc-agent', input, ...(previous ? { previous_response_id: previous } : {}) });
-    previous = r.id;
-    texts.push(r.output_text);
-  }
-  return texts;
-}
+const chain = (...inputs: string[]) => responsesChain(client)(...inputs);
 
 describe('outcomes of several events together', () => {
   it('"chance both happen?" after two events: the product on prices and models, the bounds, and follow-ups on the same legs', async () => {

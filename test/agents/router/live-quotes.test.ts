@@ -2,6 +2,7 @@ import path from 'node:path';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PACKAGE_ROOT } from '../../../src/config.js';
+import { responsesChain } from '../../helpers/chain.js';
 import { startService, type TestService } from '../../helpers/service.js';
 
 // Trading questions about an event no report is stored for: answered from its live quotes (no
@@ -16,16 +17,7 @@ beforeAll(async () => {
 afterAll(() => svc.close());
 
 /** Asks svc-agent each input in turn (previous_response_id); returns every answer. */
-async function chain(...inputs: string[]): Promise<string[]> {
-  let previous: string | undefined;
-  const texts: string[] = [];
-  for (const input of inputs) {
-    const r = await client.responses.create({ model: 'svc-agent', input, ...(previous ? { previous_response_id: previous } : {}) });
-    previous = r.id;
-    texts.push(r.output_text);
-  }
-  return texts;
-}
+const chain = (...inputs: string[]) => responsesChain(client)(...inputs);
 
 const LIVE_FOOTER = /_From Kalshi's live quotes for \*\*Fed decision in December 2026\?\*\* \(KXFEDDECISION-26DEC\), as of 2026-11-19 15:00 UTC; no report is stored for it, so there is no model probability \(`svc-prediction-markets-agent` generates one, 3 credits\)\._\n$/;
 
