@@ -588,7 +588,10 @@ function restated(question: string, asked: string | undefined, names: (text: str
   if (corrected && !SIDE_ONLY.test(question)) question = question.slice(corrected[0].length);
   // "No i meant the NO side", "yes then": the question before again, of that side.
   const side = SIDE_ONLY.exec(question);
-  if (asked && side && eventQuestion(asked) !== null) question = `${asked.replace(/\b(?:yes|no)\b(?:\s+side)?/gi, ' ').replace(/[?.!\s]+$/, '')} the ${side[1]!.toUpperCase()} side?`;
+  // ("The no side?" after "what do 300 hold yes cost": 300 NO, the side where the question said one.)
+  if (asked && side && eventQuestion(asked) !== null) question = /\b(?:yes|no)\b/i.test(asked) ? asked.replace(/\b(?:yes|no)\b(?:\s+side)?/gi, side[1]!.toUpperCase()) : `${asked.replace(/[?.!\s]+$/, '')} the ${side[1]!.toUpperCase()} side?`;
+  // "And hold?" after "convert that to moneyline": that conversion, of the outcome named now.
+  if (asked && eventQuestion(asked) === 'odds_format' && question.split(/\s+/).length <= 4 && names(question).length && [null, 'outcome'].includes(eventQuestion(question))) question = `${asked.replace(/[?.!\s]+$/, '')} (${names(question).map((r) => outcomeOf(r.outcome).name).join(' or ')})`;
   // "Half kelly on a 2.5k roll at that price": the price the question before supposed.
   const samePrice = /\b(?:at|for) (?:that|this|the same|those) (?:price|level|quote)\b/i;
   const pricedBefore = asked && samePrice.test(question) ? SUPPOSED_PRICE.exec(asked) : null;
@@ -659,7 +662,8 @@ export function changesTrade(question: string, asked: readonly string[]): boolea
   // Back past turns that themselves only changed it, to the trade's own question.
   const trade = asked.slice(0, 4).find((q) => !changes(q));
   const kind = trade === undefined ? null : eventQuestion(trade);
-  return (kind === 'quote' || kind === 'best_trade' || kind === 'arbitrage') && changes(question) && (!CHANCE_ONLY.test(question) || CHANCE_SAID.test(trade!));
+  // ("And at 25%?" after "kelly on that with 4k" after an EV on one's own 30%: the chance said a turn further back.)
+  return (kind === 'quote' || kind === 'best_trade' || kind === 'arbitrage') && changes(question) && (!CHANCE_ONLY.test(question) || asked.slice(0, 4).some((q) => CHANCE_SAID.test(q)));
 }
 
 /** The outcome one level up (`step` 1) or down (-1) from the one named, among outcomes with levels; none otherwise. */

@@ -1072,6 +1072,14 @@ describe('several questions in one, and odds follow-ups that change topic', () =
     expect(sets).toContain('The best prices are good for 493 pairs');
   });
 
+  it('a side or an outcome alone keeps the trade or conversion before it: "the no side?" keeps the count, "and hold?" after a moneyline conversion is Hold\'s', async () => {
+    await reportConversation('https://kalshi.com/markets/kxfeddecision/fed-rate-decision/kxfeddecision-26dec');
+    // 300 NO at 1 − $0.14 = $0.86: $258.
+    expect(await chain('odds fed hikes in december?', 'what do 300 hold yes cost', 'the no side?')).toContain('300 NO contracts at $0.86 cost $258, the most they can lose');
+    // Hold at 16.0%: +525.
+    expect(await chain('odds fed hikes in december?', 'convert that to moneyline', 'and hold?')).toMatch(/^As American \(moneyline\), decimal and fractional odds[^\n]*\n\n- \*\*Hold\*\*: market 16\.0% \(mid; 14\.5% normalised\) → \+525/);
+  });
+
   it('what the best prices are good for: "how much hold can i buy at the ask before the price moves?" gives the sizes at the bid and ask', async () => {
     await reportConversation('https://kalshi.com/markets/kxfeddecision/fed-rate-decision/kxfeddecision-26dec');
     const depth = await chain('fed december odds', 'how much hold can i buy at the ask before the price moves?');

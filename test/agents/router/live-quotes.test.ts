@@ -113,6 +113,12 @@ describe('trading questions without a stored report', () => {
     expect(believe).toContain('Breakeven: YES at $0.39 needs a 39.0% chance to break even before fees');
   });
 
+  it('"and at 25%?" after a Kelly on the chance of an EV before it sizes again at 25%', async () => {
+    const [, , , again] = await chain("nfp december, what's priced?", 'ev of 200 yes on 150k to 225k if my fair is 30%', 'kelly on that with 4k', 'and at 25%?');
+    // (25% − $0.21) / (1 − $0.21) = 5.1% of $4,000: $202.53.
+    expect(again).toMatch(/^On your 25\.0% for 150k to 225k, the trade to size is \*\*YES on 150k to 225k\*\* at \$0\.21[^\n]*is \*\*5\.1%\*\*[^\n]*On \$4,000: \$202\.53/);
+  });
+
   it('a follow-up to follow-ups of a search is searched on the question that named the topic', async () => {
     const [, , below] = await chain('arctic sea ice extent end of november, odds?', 'between 10 and 10.5?', 'probability below 9.5?');
     expect(below).toContain('“below 9.5” is the other side of “Above 9.5”: about 47.0%.');
