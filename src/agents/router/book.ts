@@ -128,7 +128,7 @@ export function positionsListed(answer: string): { count: number; side: 'YES' | 
 }
 
 /** Asked of positions a book answer listed ("worst case across all three?", "and if only the chiefs hit?"). */
-export const OF_THE_BOOK = /\b(?:worst|best) case\b|\bmax(?:imum)? (?:loss|payout|payoff|profit|gain)\b|\b(?:portfolio|book|positions)\b|\b(?:all|both|the) (?:three|two|four|of them)\b|\bif (?:only |just )?[a-z0-9 .$'-]{1,40}\b(?:win|wins|hit|hits|happen|happens|lose|loses)\b|\b(?:expected|ev)\b[^?]*\b(?:p&l|pnl|that|it|those|them|total)\b|\bleast happy\b|\blikes? least\b|\btotal (?:cost|payout)\b/i;
+export const OF_THE_BOOK = /\b(?:worst|best) case\b|\bmax(?:imum)? (?:loss|payout|payoff|profit|gain)\b|\b(?:portfolio|book|positions)\b|\b(?:all|both|the) (?:three|two|four|of them)\b|\bif (?:only |just )?[a-z0-9 .$'-]{1,40}\b(?:win|wins|hit|hits|happen|happens|lose|loses)\b|\b(?:expected|ev)\b[^?]*\b(?:p&l|pnl|that|it|those|them|total)\b|\bleast happy\b|\blikes? least\b|\btotal (?:cost|payout)\b|\b(?:cut|drop|close|sell|exit|dump) (?:one|which)\b/i;
 
 const BOOK_HEADER = '| Position | Event | Price | Cost | Pays if right | Market | Model | EV (market) | EV (model) |';
 
@@ -138,7 +138,7 @@ type Asked = 'cost' | 'worst' | 'best' | 'value' | 'least' | 'scenario';
 function askedOf(question: string): Asked {
   const q = question.toLowerCase();
   if (/\bif (?:only |just )?[a-z0-9 .$'-]{1,40}\b(?:win|wins|hit|hits|happen|happens|lose|loses|come in|cash|cashes)\b|\bif (?:both|all (?:three|of them)) (?:hit|win|cash)\b/.test(q)) return 'scenario';
-  if (/\b(?:least happy|likes? least|worst (?:position|trade|bet|one)|weakest|which (?:one|of (?:the|them|those))[^?]*\b(?:worst|least|weakest|drop|cut|sell))\b/.test(q)) return 'least';
+  if (/\b(?:least happy|likes? least|worst (?:position|trade|bet|one)|weakest|which (?:one|of (?:the|them|those))[^?]*\b(?:worst|least|weakest|drop|cut|sell)|(?:cut|drop|close|sell|exit|dump) (?:one|which))\b/.test(q)) return 'least';
   if (/\b(?:expected|ev\b|e\.v\.|worth|mark(?:ed)?|fair value)\b/.test(q)) return 'value';
   if (/\b(?:worst|max(?:imum)? loss|most (?:i|we) (?:can|could) lose|downside|lose everything)\b/.test(q)) return 'worst';
   if (/\b(?:best case|max(?:imum)? (?:payout|payoff|profit|gain)|most (?:i|we) (?:can|could) (?:make|win)|upside|all (?:hit|win))\b/.test(q)) return 'best';

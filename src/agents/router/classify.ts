@@ -547,6 +547,10 @@ export function classify(asked: string, history: readonly Turn[] = []): Route {
   // after a Kalshi address are about that event, and so are questions about its report ("which
   // outcome does the model favour?", "when does it close?").
   const own = threadEventWords(history);
+  // ("What's hot?", "which markets moved the most this week?": the whole board, whatever event was discussed or listed;
+  // not "biggest mover this week?" in an event's thread: its own outcomes.)
+  const board = route.movers !== undefined && /\b(?:markets|events|kalshi|board|hot|trending|busiest|most active|most traded)\b/i.test(question);
+  if (board) return route;
   if (route.kind === 'help' || (route.kind === 'odds' && !hasWord(tokens(question), EVENT_TOPICS))) {
     const listing = afterListing(question, history);
     if (listing) return listing;

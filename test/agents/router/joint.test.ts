@@ -109,6 +109,9 @@ describe('positions across outcomes and events, weighed together', () => {
     expect(best).toMatch(/^The best case is \*\*\+\$196\*\*: \$450 paid on the \$254 they cost/);
     // On the models: shutdown 100 × (56.1% − $0.60) = −$3.90, the least.
     expect(least).toMatch(/^The models like least \*\*100 YES on Shutdown\*\* \(KXSHUTDOWN-26DEC31\): expected −\$3\.90/);
+    // "Cut one" is a position to close, not a Fed cut.
+    const [, , cut] = await chain('I have three positions: 100 YES on a government shutdown, 200 NO on a fed hike, 150 YES on the Chiefs. What would they cost at current asks?', 'thanks', 'if i had to cut one, which one?');
+    expect(cut).toMatch(/^The models like least \*\*100 YES on Shutdown\*\*/);
   });
 
   it('a hedge within one event: a price of one\'s own, each resolution asked, the models\' expected P&L', async () => {

@@ -119,6 +119,12 @@ describe('trading questions without a stored report', () => {
     expect(again).toMatch(/^On your 25\.0% for 150k to 225k, the trade to size is \*\*YES on 150k to 225k\*\* at \$0\.21[^\n]*is \*\*5\.1%\*\*[^\n]*On \$4,000: \$202\.53/);
   });
 
+  it('"what\'s hot?" after a thread on one event is the whole board again', async () => {
+    const [, , hot, week] = await chain('biggest movers on kalshi today?', 'the second one?', "what's hot?", 'which markets moved the most this week?');
+    expect(hot).toMatch(/^The busiest open events/);
+    expect(week).toMatch(/^The open events whose prices moved most/);
+  });
+
   it('a follow-up to follow-ups of a search is searched on the question that named the topic', async () => {
     const [, , below] = await chain('arctic sea ice extent end of november, odds?', 'between 10 and 10.5?', 'probability below 9.5?');
     expect(below).toContain('“below 9.5” is the other side of “Above 9.5”: about 47.0%.');
