@@ -51,7 +51,8 @@ function paidOf(text: string): number | null {
  * Chiefs"); empty when it states fewer than `least`.
  */
 export function positionsSaid(question: string, least = 2): PositionSaid[] {
-  const clauses = question.split(/,|;|\band\b|\+|\.(?=\s|$)|\bplus\b|\balso\b/i);
+  // (Not at a thousands separator: "1,000 YES on …".)
+  const clauses = question.split(/,(?!\d{3}(?!\d))|;|\band\b|\+|\.(?=\s|$)|\bplus\b|\balso\b/i);
   const said: PositionSaid[] = [];
   for (const clause of clauses) {
     const a = COUNT_SIDE_WORDS.exec(clause);

@@ -129,6 +129,10 @@ describe('positions across outcomes and events, weighed together', () => {
     // $64 + $44 = $108; both pay $200: +$92; only the Chiefs: $100 − $108 = −$8.
     expect(each).toMatch(/^They cost \*\*\$108\*\*\. If both hit, your positions come to \*\*\+\$92\*\*/);
     expect(only).toMatch(/^If only chiefs hit, your positions come to \*\*−\$8\*\*/);
+    // Counts with thousands separators are one count each.
+    const [thousands] = await chain('I hold 1,000 YES on BTC above 96k and 2,500 NO on a fed hike: total cost?');
+    expect(thousands).toContain('| 1,000 YES on Above $96,000 [1] | KXBTCD-26NOV20 | $0.15 (ask) | $150 |');
+    expect(thousands).toContain('| 2,500 NO on Hike 25bps [2] | KXFEDDECISION-26DEC | $0.49 (1 − bid) | $1,225 |');
     const [, stated] = await chain('fed odds', "i'm long 200 hike yes and 300 cpi above 3.2 yes, worst case loss?");
     // 200 × $0.52 + 300 × $0.62 = $290.
     expect(stated).toMatch(/^The worst case is \*\*−\$290\*\*/);
