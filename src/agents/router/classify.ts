@@ -470,8 +470,9 @@ function afterListing(question: string, history: readonly Turn[]): Route | null 
   const picked = PICKED.exec(question.trim());
   // A pick ("and in the first one?") may come turns after the list; a question, right after it.
   // ("Which of those closes last?" after a turn on one of them: those listed a few answers before.)
-  const plural = /\b(?:of (?:these|those|them)|each of (?:them|those|these)|all of (?:them|those|these))\b/i.test(question);
-  const listed = (picked ? answers.map((t) => listedEvents(t.content)).find((l) => l.length) : plural ? answers.slice(0, 4).map((t) => listedEvents(t.content)).find((l) => l.length) : answers[0] && listedEvents(answers[0].content)) ?? [];
+  // ("Who is favoured in each?" turns after the ranking.)
+  const plural = /\b(?:of (?:these|those|them)|each of (?:them|those|these)|all of (?:them|those|these)|in each|each one)\b/i.test(question);
+  const listed = (picked ? answers.map((t) => listedEvents(t.content)).find((l) => l.length) : plural ? (answers.slice(0, 4).map((t) => listedEvents(t.content)).find((l) => l.length > 1) ?? answers.slice(0, 4).map((t) => listedEvents(t.content)).find((l) => l.length)) : answers[0] && listedEvents(answers[0].content)) ?? [];
   if (!listed.length) return null;
   if (picked) {
     const said = picked[1]!.toLowerCase().replace(/^#\s*|^number /, '');

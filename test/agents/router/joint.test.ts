@@ -178,3 +178,12 @@ describe("the series' record asked in words of its own", () => {
     expect(consensus).toMatch(/^I cannot answer that from what I read about \*\*CPI year-over-year in December 2026\?\*\*/);
   });
 });
+
+describe('verdicts and the events listed, turns later', () => {
+  it('"is that a good bet or nah" gives the verdict; "who is favoured in each?" after a ranking and a trade is of every event ranked', async () => {
+    const [, , verdict] = await chain('hey wats the chance the goverment shuts down lol', 'wait whats the model think', 'is that a good bet or nah');
+    expect(verdict).toMatch(/^No contract is favoured on the model at current prices: the least unfavourable is \*\*NO on Shutdown\*\* at \$0\.44/);
+    const [, , , , each] = await chain('rank the nyc temp, payrolls and approval markets by how overpriced they are', 'which of those closes last?', 'best bet among those?', 'what do 250 of it cost', 'who is favoured in each?');
+    expect(each).toMatch(/^The market's favourite in each of the 3 events listed/);
+  });
+});
