@@ -233,6 +233,11 @@ export class EventSearch {
     return out;
   }
 
+  /** The one open event each text names wholly (every topic word matched), of the first five texts: the text beside its event's ticker. */
+  named(texts: readonly string[]): { ticker: string; text: string }[] {
+    return texts.slice(0, 5).flatMap((text) => this.search(text, 1).filter((h) => h.missing.length === 0).map((h) => ({ ticker: h.entry.event.event_ticker, text })));
+  }
+
   /** Every open event, soonest to settle first (those without a listed date last). */
   everyEvent(limit: number): IndexedEvent[] {
     const at = (x: IndexedEvent) => settlesAt(x.event) ?? Infinity;

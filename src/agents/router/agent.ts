@@ -16,9 +16,8 @@ import { listed, quoteCaller } from '../citations.js';
 import { isSvcError } from '../../errors.js';
 import { KALSHI_URL, MOVERS_ASKED, classify, discussedEvent, isGreeting, routedText, splitQuestion, type Route } from './classify.js';
 import { SIZING, answerFromReport, changesTrade, eventQuestion, type EventQuestion } from './event-questions.js';
-import { togetherAnswers } from './together.js';
+import { liveSheet, togetherAnswers } from './together.js';
 import { CHANCE_SAID, chancesInPercent, pricesInCents } from './trading-answers.js';
-import { quoteSheet } from '../prediction-markets/quote-sheet.js';
 import { followedBy, joinParts, questionsOfReport } from './parts.js';
 import { WILL_IT } from '../markets-search/asked.js';
 import { acrossEvents } from './across-events.js';
@@ -231,7 +230,7 @@ export function routerAgent(o: RouterOptions): Agent {
     const traded = pricesInCents(chancesInPercent(asked));
     if (parted || about === 'moves' || about === 'quote' || about === 'arbitrage' || about === 'basics' || about === 'anomalies' || fromRules || (CHANCE_SAID.test(traded) && asked.split(/\s+/).length <= 12) || (about === 'best_trade' && SIZING.test(question) && [traded, ...askedBefore.slice(0, 2)].some((q) => CHANCE_SAID.test(q))) || changesTrade(traded, askedBefore)) {
       const series = await o.kalshi.series(summary.event.series_ticker).catch(() => null);
-      const sheet = { ...quoteSheet(summary.event, series, summary.citations[0]!.url, o.apiUrl, o.kalshi.now()), unreported: `\`svc-prediction-markets-agent\` generates one, ${credits(o.reportCost)}` };
+      const sheet = liveSheet(o, summary.event, series, summary.citations[0]!.url);
       const earlier = req.messages.slice(0, -1).reverse();
       // "Price on 48-51 and when does it close?": each part of the sheet asked, one after the other, as of a report.
       const pieces = questionsOfReport(asked);
@@ -267,7 +266,7 @@ export function routerAgent(o: RouterOptions): Agent {
     const chunks = question.replace(new RegExp(MODEL_ASKED.source, 'gi'), ' ').split(/,|;|\band\b|\bvs\.?|\bversus\b|\bor\b/i).filter((c) => EventSearch.terms(c).length);
     if (chunks.length < 2) return [];
     const search = await o.index.get();
-    return chunks.slice(0, 5).flatMap((c) => search.search(c, 1).filter((h) => h.missing.length === 0).map((h) => h.entry.event.event_ticker));
+    return search.named(chunks).map((n) => n.ticker);
   }
 
   /** How the event's series resolved before (the newest settled event, or its record), when that is what is asked; null otherwise. */

@@ -1,7 +1,7 @@
 import { labelRange, rungSide } from '../markets-search/asked.js';
 import type { Answer, Citation } from '../types.js';
 import type { ReportRead } from './event-questions.js';
-import { dollars, isLadder, levelOfRow, outcomeOf, percent, readReport, type Row } from './report-rows.js';
+import { dollars, isLadder, levelOfRow, money, outcomeOf, percent, readReport, type Row } from './report-rows.js';
 
 // Positions held or supposed across outcomes and events, weighed together ("I hold 500 YES on BTC
 // above 96k and 300 YES on ETH above 3400: max loss and max payout?", "100 YES on a shutdown, 200
@@ -103,7 +103,7 @@ function scenarios(sheet: ReportRead): { label: string; yes: Set<string> }[] {
   });
 }
 
-const usd = (x: number) => `${x < 0 ? '−' : ''}$${Math.abs(x).toLocaleString('en-US', { minimumFractionDigits: Number.isInteger(Math.round(Math.abs(x) * 100) / 100) ? 0 : 2, maximumFractionDigits: 2 })}`;
+const usd = (x: number) => `${x < 0 ? '−' : ''}$${money(Math.abs(x))}`;
 const signed = (x: number) => (x > 0 ? `+${usd(x)}` : usd(x));
 const positionName = (p: Position) => `${p.count.toLocaleString('en-US')} ${p.side} on ${outcomeOf(p.row.outcome).name}`;
 

@@ -133,6 +133,9 @@ export const points = (x: number) => `${x > 0 ? '+' : x < 0 ? '−' : ''}${Math.
 
 export const cents = (x: number) => `$${x.toFixed(2)}`;
 
+/** An amount of dollars without its sign: whole dollars bare ("1,225"), else to the cent ("1.50"). */
+export const money = (x: number) => x.toLocaleString('en-US', { minimumFractionDigits: Number.isInteger(Math.round(x * 100) / 100) ? 0 : 2, maximumFractionDigits: 2 });
+
 export const count = (cell: string | undefined) => (cell && /^[\d,]+(?:\.\d+)?$/.test(cell) ? Number(cell.replace(/,/g, '')) : null);
 
 export const dollars = (cell: string | undefined) => (cell && /^\$\d/.test(cell) ? Number(cell.slice(1)) : null);

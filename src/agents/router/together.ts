@@ -1,4 +1,5 @@
 import type { KalshiClient } from '../../data/kalshi/client.js';
+import type { KalshiEvent, KalshiSeries } from '../../data/kalshi/types.js';
 import type { ReportStore } from '../../reports/store.js';
 import { credits } from '../markets-search/agent.js';
 import type { OpenEventsIndex } from '../markets-search/index.js';
@@ -24,6 +25,11 @@ export interface TogetherOptions {
   reportCost: number;
 }
 
+/** An event's live quotes in a report's shape, saying that no report is stored and what generates one. */
+export function liveSheet(o: Pick<TogetherOptions, 'kalshi' | 'apiUrl' | 'reportCost'>, event: KalshiEvent, series: KalshiSeries | null, pageUrl: string): ReportRead {
+  return { ...quoteSheet(event, series, pageUrl, o.apiUrl, o.kalshi.now()), unreported: `\`svc-prediction-markets-agent\` generates one, ${credits(o.reportCost)}` };
+}
+
 /** `jointOf` and `bookOf` of a conversation's turns before the question; each null when the question is not theirs. */
 export function togetherAnswers(o: TogetherOptions) {
   /** An event's stored report, else its live quotes in a report's shape; null when the exchange does not list it. */
@@ -33,7 +39,7 @@ export function togetherAnswers(o: TogetherOptions) {
     if (stored) return { sheet: stored, category };
     if (!event) return null;
     const series = await o.kalshi.series(event.series_ticker).catch(() => null);
-    return { sheet: { ...quoteSheet(event, series, eventPage(event, series?.title), o.apiUrl, o.kalshi.now()), unreported: `\`svc-prediction-markets-agent\` generates one, ${credits(o.reportCost)}` }, category };
+    return { sheet: liveSheet(o, event, series, eventPage(event, series?.title)), category };
   }
 
   /**
@@ -52,7 +58,7 @@ export function togetherAnswers(o: TogetherOptions) {
       .replace(JOINT_WORDS, ' ')
       .split(/,|;|:|\band\b|&|\+|\bvs\.?|\bversus\b|\bwith\b/i)
       .filter((c) => EventSearch.terms(c).length);
-    const named = chunks.slice(0, 5).flatMap((text) => search.search(text, 1).filter((h) => h.missing.length === 0).map((h) => ({ ticker: h.entry.event.event_ticker, text })));
+    const named = search.named(chunks);
     // "A cut and a hold, both?": two outcomes of one event, which exclude each other; no joint of events.
     if (named.length > 1 && new Set(named.map((n) => n.ticker)).size === 1) return null;
     if (!explicit && new Set(named.map((n) => n.ticker)).size < 2) return null;
@@ -139,7 +145,7 @@ export function togetherAnswers(o: TogetherOptions) {
       const discussed = [...new Set(answers.flatMap((a) => eventsOf(a.content)))];
       for (const p of said) {
         // The event its words find, else one discussed whose outcomes they name ("200 hike yes" in a Fed thread).
-        const hits = search.search(p.words, 1).filter((h) => h.missing.length === 0).map((h) => h.entry.event.event_ticker);
+        const hits = search.named([p.words]).map((n) => n.ticker);
         let placed = false;
         for (const ticker of [...new Set([...hits, ...discussed])]) {
           const read = await sheetOf(ticker);

@@ -1,5 +1,5 @@
 import { labelRange } from '../markets-search/asked.js';
-import { bestRow, cents, count, dollars, gapOf, isLadder, labelLevels, outcomeOf, percent, refsOf, rowLine, rungSide, type Contract, type Row } from './report-rows.js';
+import { bestRow, cents, count, dollars, money, gapOf, isLadder, labelLevels, outcomeOf, percent, refsOf, rowLine, rungSide, type Contract, type Row } from './report-rows.js';
 
 // Answers drawn from a report's quotes and trading: order books and expected value, the
 // overround, the most traded contract, arbitrage, and the outcome most mispriced at its price.
@@ -169,7 +169,6 @@ function positionText(pos: Position, r: Row, c: Contract, believed: number | nul
  * worth ("expected value of buying Cut 25bps at the ask?", "should I buy NO on Hold?"), the
  * model's probability less the price paid, per $1 contract, before fees.
  */
-const money = (x: number) => x.toLocaleString('en-US', { minimumFractionDigits: Number.isInteger(Math.round(x * 100) / 100) ? 0 : 2, maximumFractionDigits: 2 });
 
 export function quoteText(question: string, shown: Row[], contracts: Map<string, Contract>): string | null {
   const lines: string[] = [];
