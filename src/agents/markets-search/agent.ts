@@ -6,7 +6,7 @@ import { withTeamNames } from './teams.js';
 import { crossedNote, eventPage, priceLine } from '../prediction-markets/summary.js';
 import { listed, quoteCaller, utcMinute as utc } from '../citations.js';
 import type { Agent, AgentEvent, Citation } from '../types.js';
-import { LIST_ASKED, LIST_WORDS, WILL_IT, withOutcomeSynonyms, atLevel, byStrike, contestSubject, countSide, inLabelScale, rangeAsked, coverOfSide, isCount, levelOf, levelsAsked, negated, rangeOfMarket, settlesAt, sideAsked, sideIncludesLevel, sideOf, whenAsked, type AskedLevel, type AskedWhen } from './asked.js';
+import { LIST_ASKED, LIST_WORDS, WILL_IT, withOutcomeSynonyms, atLevel, byStrike, compactDollars, contestSubject, countSide, inLabelScale, rangeAsked, coverOfSide, isCount, levelOf, levelsAsked, negated, rangeOfMarket, settlesAt, sideAsked, sideIncludesLevel, sideOf, whenAsked, type AskedLevel, type AskedWhen } from './asked.js';
 import type { OpenEventsIndex } from './index.js';
 import { EventSearch, fold, words, type IndexedEvent } from './search.js';
 import { EXPECTED_ASKED, ODDS_FORMAT_ASKED, PAYOUT_ASKED, aboutLevel, americanOdds, decimalOdds, fractionalOdds, expectedLevel, expectedMove, ladderMedian } from './distribution.js';
@@ -31,7 +31,9 @@ const UNDERDOG_ASKED = /\b(?:underdogs?|dogs?|long ?shots?|least likely)\b/i;
 const FAVOURITE_ASKED = /\b(?:fav|fave|favou?rite|favou?red|front-?runner|who(?:'s| is) (?:winning|ahead|leading)|(?:most|more) likely|likeliest)\b/i;
 
 /** What exclusive outcomes' prices add up to, or those prices scaled to 100% ("normalised?", "overround?"). */
-const SUM_ASKED = /\b(?:normali[sz]e[ds]?|over-?round|vig(?:orish)?|add(?:s)? up|sum of (?:the )?(?:prices|probabilities|odds)|(?:prices|probabilities|odds) (?:add|sum) up)\b/i;
+const SUM_WORDS = /\b(?:normali[sz]e[ds]?|over-?round|vig(?:orish)?|add(?:s)? up|sum of (?:the )?(?:prices|probabilities|odds)|(?:prices|probabilities|odds) (?:add|sum) up)\b/i;
+/** Every outcome's price added up; not "the sum of the probabilities above 150k", which adds up those beyond a level. */
+const SUM_ASKED = { test: (text: string) => SUM_WORDS.test(text) && !levelsAsked(text.replace(/\d+(?:\.\d+)?\s*%/g, ' ')).length };
 
 /** Finds open Kalshi events for a question and answers with their current prices and links. */
 export async function searchMarkets(
@@ -166,7 +168,7 @@ function eventLine(event: KalshiEvent, category: string, n: number, { levels, si
   });
   levels = levels.map((l) => {
     const scaled = inLabelScale(l.value, bounds);
-    return scaled === l.value ? l : { ...l, value: scaled, said: String(scaled) };
+    return scaled === l.value ? l : { ...l, value: scaled, said: dollars ? compactDollars(scaled) : String(scaled) };
   });
   // "does not end above 100k" asks for the side below it.
   const side = sideSaid && not ? (sideSaid === 'above' ? 'below' : 'above') : sideSaid;

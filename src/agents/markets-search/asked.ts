@@ -355,16 +355,24 @@ export function rangeAsked(question: string): { from: number; to: number; said: 
   return { from: Math.min(a.from, b.from), to: Math.max(a.from, b.from), said: m[0].trim() };
 }
 
+/** An amount as a label would write it: "$40M", "$1.5B", "$950". */
+export function compactDollars(v: number): string {
+  const [unit, size] = v >= 1e9 ? ['B', 1e9] : v >= 1e6 ? ['M', 1e6] : ['', 1];
+  return `$${(v / size).toLocaleString('en-US', { maximumFractionDigits: 2 })}${unit}`;
+}
+
 /**
  * A level in the scale of an event's labels: "10 million (square km)" asked of rungs labelled
- * "Above 10.0" is 10. A value far outside the labels' span (100 times) is tried in thousands,
- * millions and billions; when none fits, it is kept as asked.
+ * "Above 10.0" is 10, and "40" asked of buckets labelled "$40M to $60M" is 40 million. A value
+ * far above the labels' span (100 times) is tried in thousands, millions and billions, one far
+ * below it as that many thousands, millions or billions; when none fits, it is kept as asked.
  */
 export function inLabelScale(value: number, bounds: readonly number[]): number {
   if (!bounds.length) return value;
   const [lowest, highest] = [Math.min(...bounds), Math.max(...bounds)];
   if (value >= lowest / 100 && value <= highest * 100) return value;
-  return [value / 1e3, value / 1e6, value / 1e9].find((x) => x >= lowest && x <= highest) ?? value;
+  const scaled = value < lowest ? [value * 1e3, value * 1e6, value * 1e9] : [value / 1e3, value / 1e6, value / 1e9];
+  return scaled.find((x) => x >= lowest && x <= highest) ?? value;
 }
 
 /** Words for a Fed decision's outcomes that are not their labels ("rates go up" is a hike, "no change" a hold). */

@@ -1,11 +1,11 @@
-import { contestSubject, countSide, coverOfSide, inLabelScale, inRange, isCount, isDiscrete, labelRange, levelsAsked, negated, rangeAsked, sideAsked, sideIncludesLevel, WILL_IT, withOutcomeSynonyms, type LabelRange } from '../markets-search/asked.js';
+import { compactDollars, contestSubject, countSide, coverOfSide, inLabelScale, inRange, isCount, isDiscrete, labelRange, levelsAsked, negated, rangeAsked, sideAsked, sideIncludesLevel, WILL_IT, withOutcomeSynonyms, type LabelRange } from '../markets-search/asked.js';
 import { withTeamNames } from '../markets-search/teams.js';
 import type { Answer, Citation } from '../types.js';
 import { listed } from '../citations.js';
 import { editDistance } from '../../text.js';
 import { LEVEL_EXPECTED_ASKED, ODDS_FORMAT_ASKED } from '../markets-search/distribution.js';
 import { bestRow, bullets, byLevel, cited, isLadder, labelLevels, levelOfRow, levelsNamed, modelBetween, modelSum, names, outcomeOf, percent, points, readReport, refsOf, rowLine, rungSide, sumOf, type Row } from './report-rows.js';
-import { CHANCE_SAID, DEPTH_ASKED, MONEY_GROUPS, MONEY_SAID, NO_BOUGHT, POSITION_HELD, SUPPOSED_PRICE, anomaliesText, arbitrageText, bestTradeText, bothSidesText, chancesInPercent, heldPosition, mostTradedText, overroundText, pricedText, pricesInCents, quoteText, rankedTrades, sizingText } from './trading-answers.js';
+import { CHANCE_SAID, DEPTH_ASKED, LADDER_BASKET, LADDER_SCENARIO, ladderBasketText, MONEY_GROUPS, MONEY_SAID, NO_BOUGHT, POSITION_HELD, SUPPOSED_PRICE, anomaliesText, arbitrageText, bestTradeText, bothSidesText, chancesInPercent, heldPosition, mostTradedText, overroundText, pricedText, pricesInCents, quoteText, rankedTrades, sizingText } from './trading-answers.js';
 import { LAST_CLAIM, LAST_N, LIKELIHOOD, SOURCE_ASKED, lastCount, lastEventsText, baseRateText, basicsText, cheapText, ladderBandsText, ladderSpanText, likelihoodText, methodText, modelWhyText, pastText, placedText, previousText, pricedAboveText, rangeSpanText, rulesText, summaryText, expectedText, oddsFormatText, whyMovedText, whyText } from './report-answers.js';
 
 // Questions about an event already reported on ("which outcome does the model favour?", "when
@@ -135,7 +135,8 @@ export function eventQuestion(question: string): EventQuestion | null {
   if (PAST.test(q) && !TRACK_RECORD.test(q)) return 'moves';
   if (PREVIOUS_EVENT.test(q)) return 'previous';
   if (METHOD.test(q)) return 'method';
-  if (OVERROUND.test(q)) return 'overround';
+  // "Sum of probabilities above $40M" adds up the outcomes beyond a level: no overround.
+  if (OVERROUND.test(q) && !levelsIn(question.replace(/\d+(?:\.\d+)?\s*%/g, ' ')).length) return 'overround';
   if (SOURCE_ASKED.test(q)) return 'resolution';
   // "What do the rules say about the settlement time?" asks for the rules' words, not the schedule.
   if (/\brules?\b/.test(q) && !levelsIn(question).length) return 'resolution';
@@ -552,6 +553,14 @@ export function answerFromReport(
     if (next) question = `${sizing.replace(/[?.!\s]+$/, '')} (${next.side} on ${outcomeOf(next.r.outcome).name})`;
     else if (at !== -1) return { text: `No other trade has a positive expected value on the model at the report's prices: **${sized[1]} on ${sized[2]}** was the ${at === 0 ? 'only one' : 'last of them'}.${footOf(report)}`, citations: [] };
   }
+  // "YES on all four rungs, what would it cost?", then "and if it ends at 95k?": a basket of every rung of a ladder.
+  const basketAsked = LADDER_BASKET.test(question) ? question : asked[0] && LADDER_BASKET.test(asked[0]) && LADDER_SCENARIO.test(question) && levelsIn(question).length ? asked[0] : null;
+  if (basketAsked && isLadder(rows)) {
+    const bounds = labelLevels(rows);
+    const level = basketAsked === question && !LADDER_SCENARIO.test(question) ? null : (levelsIn(question).map((v) => inLabelScale(v, bounds))[0] ?? null);
+    const text = ladderBasketText(rows, readReport(report.text).contracts, basketAsked, level);
+    if (text) return cited(`${text}${footOf(report)}`, report.citations);
+  }
   const other = THE_OTHER.test(question);
   const step = NEXT_UP.test(question) ? 1 : NEXT_DOWN.test(question) ? -1 : 0;
   // About the event as a whole ("when does it close?", "how is it resolved?"): "it" is the event.
@@ -745,7 +754,9 @@ function answerAbout(question: string, report: ReportRead): Answer | null {
   const dollars = rows.some((r) => r.outcome.includes('$'));
   const saidLevel = (v: number) => {
     const l = levelsAsked(question).find((x) => x.value === v);
-    return l ? (l.plain && !dollars ? l.plain : l.said) : String(v);
+    if (l) return l.plain && !dollars ? l.plain : l.said;
+    // A level read in the labels' scale ("40" of "$40M to $60M") is said in it.
+    return dollars ? compactDollars(v) : String(v);
   };
   // Counts are whole numbers: "more than 4" is "5 or more", "not above 4" is "at most 4".
   const rangesOf = rows.map((r) => labelRange(outcomeOf(r.outcome).name));
@@ -761,7 +772,9 @@ function answerAbout(question: string, report: ReportRead): Answer | null {
   const cover = !ladder && side && levels.length === 1 ? coverOfSide(rows, (r) => labelRange(outcomeOf(r.outcome).name), coverLevel!, side, discrete) : null;
   const covers = cover !== null && (cover.whole.length > 1 || cover.split !== null || (discrete && cover.whole.length === 1));
   const otherSide = ladder && side && named.length > 0 && named.every((r) => { const s = rungSide(labelRange(outcomeOf(r.outcome).name)); return s !== null && s !== side; });
-  const between = rangeAsked(question);
+  const spanAsked = rangeAsked(question);
+  // ("Between 20 and 60" of buckets in millions is between $20M and $60M.)
+  const between = spanAsked && bounds.length ? { ...spanAsked, from: inLabelScale(spanAsked.from, bounds), to: inLabelScale(spanAsked.to, bounds) } : spanAsked;
   const place = ordinalAsked(question);
   const placed = place === null ? null : (rows[place === -1 ? rows.length - 1 : place - 1] ?? null);
   const priced = PRICED.exec(question);

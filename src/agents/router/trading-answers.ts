@@ -554,3 +554,64 @@ export function anomaliesText(outcomes: string | undefined, claims: string | und
   if (!found.length) return `Nothing stands out in the report's pricing: ${exclusive ? 'the prices add up close to 100%, ' : ''}no gap between model and market reaches 5 points, and no price moved 5 points over the week or saw a volume surge.\n\n${rows.map(rowLine).join('\n')}`;
   return `What stands out in the pricing:\n\n${found.join('\n')}\n\nThe report reads prices, the order book and the series' record, not news, so it can say what is unusual, not why.`;
 }
+
+/** YES (or NO) bought on every rung of a ladder: "YES on all four rungs, what would it cost?", "100 NO on each strike". */
+export const LADDER_BASKET = /\b(?:(\d[\d,]*)\s+)?(yes|no)\s+(?:contracts?\s+)?on\s+(?:all|every|each)(?:\s+(?:of\s+)?the)?(?:\s+(?:\w+|\d+))?\s+(?:rungs?|strikes?|levels?|lines?|contracts?|outcomes?|markets?)\b|\b(?:buy(?:ing)?|bought|get)\s+(?:(\d[\d,]*)\s+)?(yes|no)\s+on\s+(?:all|every|each)\b|\b(?:the\s+)?(?:whole|entire|full)\s+ladder\b/i;
+
+/** "If it ends at 95k", "if btc lands at 101k", "at 97,500?": the level a basket is asked at. */
+export const LADDER_SCENARIO = /\b(?:if|when|should)\b[^?]*\b(?:ends?|lands?|finish\w*|settles?|closes?|comes? in|is|prints?|goes (?:to|up to|down to)|hits?|at)\b|^\W*(?:(?:and|what about|how about)\s+)?(?:at\s+)?\$?\d[\d,.]*\s*k?\W*$/i;
+
+/**
+ * A basket of one side on every rung of a ladder: what it costs at the asks, and what it pays
+ * wherever the result lands (a rung above it all pays one way, below it all the other), with its
+ * expected payout on the market and, from a report, on the model. `level`: one result asked of it.
+ */
+export function ladderBasketText(rows: Row[], contracts: Map<string, Contract>, question: string, level: number | null): string | null {
+  if (!isLadder(rows)) return null;
+  const said = LADDER_BASKET.exec(question);
+  if (!said) return null;
+  const side: 'YES' | 'NO' = (said[2] ?? said[4] ?? 'yes').toUpperCase() === 'NO' ? 'NO' : 'YES';
+  const n = Number((said[1] ?? said[3] ?? '1').replace(/,/g, '')) || 1;
+  const rungs = rows
+    .map((r) => {
+      const { name, refs } = outcomeOf(r.outcome);
+      const range = labelRange(name);
+      const c = contracts.get(refs);
+      const price = side === 'YES' ? dollars(c?.ask) : dollars(c?.bid);
+      return { r, name, refs, level: (range?.from ?? range?.to)!, price: price === null ? null : side === 'YES' ? price : 1 - price };
+    })
+    .sort((a, b) => a.level - b.level);
+  if (rungs.some((x) => x.price === null)) return null;
+  const above = rungSide(labelRange(rungs[0]!.name)) === 'above';
+  const cost = n * rungs.reduce((a, x) => a + x.price!, 0);
+  // How many rungs pay when the result is at `v`: a YES "Above L" pays above L, a NO below it.
+  const paying = (v: number) => rungs.filter((x) => (above ? v > x.level : v < x.level) === (side === 'YES')).length;
+  const pnl = (x: number) => (x >= 0 ? `+$${money(x)}` : `−$${money(-x)}`);
+  const of = (k: number) => `${k} rung${k === 1 ? '' : 's'} pay${k === 1 ? 's' : ''} $${money(n * k)}, ${pnl(n * k - cost)}`;
+  const refs = rungs.map((x) => x.refs).join('');
+  const head = `${n === 1 ? `One ${side}` : `${n.toLocaleString('en-US')} ${side}`} on each of the ${rungs.length} rungs costs **$${money(cost)}** at the ${side === 'YES' ? 'asks' : 'NO asks ($1 less each YES bid)'} ${refs}: ${rungs.map((x) => `${x.name} $${x.price!.toFixed(2)}`).join(', ')}.`;
+  if (level !== null) {
+    const k = paying(level);
+    const result = `${rungs.some((x) => x.name.includes('$')) ? '$' : ''}${level.toLocaleString('en-US')}`;
+    return `${head}\n\nIf the result is ${result}, ${k ? of(k) : `no rung pays: −$${money(cost)}`} before fees.`;
+  }
+  // Each band between two rungs, lowest first: the result there pays the rungs below it (YES on "Above") or above it.
+  const levels = rungs.map((x) => x.level);
+  const bands = [
+    `below ${rungs[0]!.name.replace(/^(?:above|below)\s+/i, '')}`,
+    ...levels.slice(0, -1).map((l, i) => `between ${rungs[i]!.name.replace(/^(?:above|below)\s+/i, '')} and ${rungs[i + 1]!.name.replace(/^(?:above|below)\s+/i, '')}`),
+    `above ${rungs.at(-1)!.name.replace(/^(?:above|below)\s+/i, '')}`,
+  ];
+  const at = [levels[0]! - 1, ...levels.slice(0, -1).map((l, i) => (l + levels[i + 1]!) / 2), levels.at(-1)! + 1];
+  const lines = bands.map((b, i) => {
+    const k = paying(at[i]!);
+    return `- ${b[0]!.toUpperCase()}${b.slice(1)}: ${k ? of(k) : `none pays, −$${money(cost)}`}`;
+  });
+  // Each rung pays $1 with its chance: the basket's expected payout is the sum of the chances of its side.
+  const chance = (x: (typeof rungs)[number], p: number) => (side === 'YES' ? p : 100 - p) / 100;
+  const market = n * rungs.reduce((a, x) => a + chance(x, x.r.marketValue), 0);
+  const modelled = rungs.every((x) => Number.isFinite(x.r.modelValue));
+  const model = modelled ? n * rungs.reduce((a, x) => a + chance(x, x.r.modelValue), 0) : null;
+  const expected = `Expected payout $${money(market)} on the market's prices${model === null ? '' : `, $${money(model)} on the model (${pnl(model - cost)} against the cost)`}.`;
+  return `${head}\n\n${lines.join('\n')}\n\n${expected} Not an arbitrage: every rung is a bet on the same figure, so the rungs win and lose together. Before fees, on the quotes shown, which move.`;
+}

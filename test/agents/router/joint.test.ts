@@ -7,14 +7,14 @@ import { startService, type TestService } from '../../helpers/service.js';
 
 // Outcomes of several events asked of together: the arithmetic of independence, the bounds any
 // dependence allows, and what a correlation supposed does; and positions across them weighed as a book. Reports are stored for the Fed, CPI,
-// BTC, the NFL game and the shutdown; ETH, the NBA game and NYC's temperature are read from live quotes.
+// BTC, the NFL game, the shutdown, SpaceX and the box office; ETH, the NBA game and NYC's temperature are read from live quotes.
 let svc: TestService;
 let client: OpenAI;
 
 beforeAll(async () => {
   svc = await startService({ env: { SVC_KALSHI_SNAPSHOT_DIR: path.join(PACKAGE_ROOT, 'snapshots', 'kalshi') } });
   client = new OpenAI({ baseURL: svc.baseURL, apiKey: (await svc.account()).apiKey, maxRetries: 0 });
-  const payer = new OpenAI({ baseURL: svc.baseURL, apiKey: (await svc.account({ plan: 'pro', credits: 18 })).apiKey, maxRetries: 0 });
+  const payer = new OpenAI({ baseURL: svc.baseURL, apiKey: (await svc.account({ plan: 'pro', credits: 21 })).apiKey, maxRetries: 0 });
   for (const url of [
     'https://kalshi.com/markets/kxfeddecision/fed-rate-decision/kxfeddecision-26dec',
     'https://kalshi.com/markets/kxcpiyoy/cpi-year-over-year/kxcpiyoy-26dec',
@@ -22,6 +22,7 @@ beforeAll(async () => {
     'https://kalshi.com/markets/kxnflgame/nfl-game-winner/kxnflgame-26nov23bufkc',
     'https://kalshi.com/markets/kxshutdown/government-shutdown/kxshutdown-26dec31',
     'https://kalshi.com/markets/kxspacex/spacex-launches-per-week/kxspacex-26nov24',
+    'https://kalshi.com/markets/kxboxoffice/opening-weekend-box-office/kxboxoffice-26nov22',
   ])
     await payer.responses.create({ model: 'svc-prediction-markets-agent', input: url });
 }, 60_000);
@@ -154,7 +155,7 @@ describe('the whole board', () => {
   it('"which is the best bet on the board right now?" weighs every stored report, naming the events without one', async () => {
     const [board] = await chain('which is the best bet on the board right now?');
     // CPI: NO on Above 3.0 at $0.14 against 26.6%, +$0.126, the best of the stored reports.
-    expect(board).toMatch(/^Of the 14 events listed, 6 have a stored report; the best trade on the model among them is in \*\*CPI year-over-year in December 2026\?\*\*: \*\*NO on Above 3\.0\*\* at \$0\.14 against the model's 26\.6%: expected value \+\$0\.126/);
+    expect(board).toMatch(/^Of the 14 events listed, 7 have a stored report; the best trade on the model among them is in \*\*CPI year-over-year in December 2026\?\*\*: \*\*NO on Above 3\.0\*\* at \$0\.14 against the model's 26\.6%: expected value \+\$0\.126/);
     expect(board).toMatch(/No report is stored for [^\n]*KXETHD-26NOV20[^\n]*so there is no model to compare there/);
     // A summary asked in a journalist's words is the stored report's summary.
     const [summary] = await chain('Explain the December Fed market in one paragraph for readers');
@@ -185,5 +186,19 @@ describe('verdicts and the events listed, turns later', () => {
     expect(verdict).toMatch(/^No contract is favoured on the model at current prices: the least unfavourable is \*\*NO on Shutdown\*\* at \$0\.44/);
     const [, , , , each] = await chain('rank the nyc temp, payrolls and approval markets by how overpriced they are', 'which of those closes last?', 'best bet among those?', 'what do 250 of it cost', 'who is favoured in each?');
     expect(each).toMatch(/^The market's favourite in each of the 3 events listed/);
+  });
+});
+
+describe('levels and baskets of one event, from its report', () => {
+  it('buckets beyond a level add up on market and model ("sum of probabilities above $40M", "below 40" in the labels\' millions); YES on every rung of a ladder is a basket with its expected payout on the model', async () => {
+    const [, above, below, between] = await chain('box office opening weekend: model vs market?', 'sum of probabilities above $40M?', 'and below 40?', 'what about the sum between 20 and 60?');
+    expect(above).toMatch(/^“above \$40,000,000” is \*\*\$40M to \$60M\*\*, \*\*\$60M to \$80M\*\* and \*\*Above \$80M\*\*: together market 33\.6% normalised, model 27\.4% \[1\]\[2\]\[3\]\./);
+    expect(above).not.toContain('overround');
+    expect(below).toMatch(/^“below \$40M” is \*\*Below \$20M\*\* and \*\*\$20M to \$40M\*\*: together market 66\.4% normalised, model 72\.6% \[1\]\[2\]\./);
+    expect(between).toMatch(/^“between 20 and 60” is \*\*\$20M to \$40M\*\* and \*\*\$40M to \$60M\*\*: together market 24\.2% normalised, model 20\.2% \[1\]\[2\]\./);
+    const [, basket] = await chain('btc above 96k tomorrow, model?', 'YES on all four rungs, what would it cost?');
+    // The model's chances of the four rungs (43.0% + 11.8% + 2.9% + 2.9%) are the basket's expected payout.
+    expect(basket).toMatch(/^One YES on each of the 4 rungs costs \*\*\$0\.70\*\* at the asks/);
+    expect(basket).toMatch(/Expected payout \$0\.67 on the market's prices, \$0\.\d\d on the model \(−\$0\.\d\d against the cost\)\./);
   });
 });

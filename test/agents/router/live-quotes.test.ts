@@ -250,4 +250,19 @@ describe('trading questions without a stored report', () => {
     const [, bills] = await chain('bills chiefs odds', 'bills ML in american odds? and if i throw 250 on them what do i get back');
     expect(bills).toMatch(/^Open Kalshi events matching[^\n]*\n\n1\. \*\*Bills at Chiefs on November 23, 2026: winner\?\*\*/);
   });
+
+  it('levels of buckets add up: "the sum of the probabilities above 150k" is no overround, a bare "40" of buckets in millions is $40M; YES on every rung of a ladder is a basket with its payout wherever the result lands', async () => {
+    const [above, all] = await chain('payrolls: sum of the probabilities above 150k?', 'do the prices add up to more than 100%?');
+    expect(above).toContain('“above 150k” is “150k to 225k” and “Above 225k”, together 31.0% (24.9% normalised).');
+    expect(above).not.toContain('overround');
+    expect(all).toContain("The 5 outcomes' prices add up to 124.5%, 24.5 points over 100% (the overround");
+    const [, below] = await chain('box office opening weekend odds?', 'and below 40?');
+    expect(below).toContain('“below $40M” is “Below $20M” and “$20M to $40M”, together 78.0% (66.4% normalised).');
+    const [, basket, at95, no] = await chain('btc end of day ladder prices?', 'what would YES on all the rungs cost?', 'and what do I get if btc ends at 95k?', '100 NO on each strike?');
+    expect(basket).toMatch(/^One YES on each of the 4 rungs costs \*\*\$0\.70\*\* at the asks \[1\]\[2\]\[3\]\[4\]: Above \$92,000 \$0\.44, Above \$96,000 \$0\.15, Above \$100,000 \$0\.05, Above \$104,000 \$0\.06\.\n\n- Below \$92,000: none pays, −\$0\.70\n- Between \$92,000 and \$96,000: 1 rung pays \$1, \+\$0\.30\n[^]*- Above \$104,000: 4 rungs pay \$4, \+\$3\.30\n\nExpected payout \$0\.67 on the market's prices\. Not an arbitrage/);
+    expect(at95).toContain('If the result is $95,000, 1 rung pays $1, +$0.30 before fees.');
+    expect(no).toMatch(/^100 NO on each of the 4 rungs costs \*\*\$337\*\* at the NO asks/);
+    expect(no).toContain('- Below $92,000: 4 rungs pay $400, +$63');
+    expect(no).toContain('- Above $104,000: none pays, −$337');
+  });
 });
