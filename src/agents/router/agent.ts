@@ -7,11 +7,12 @@ import type { Llm } from '../llm/llm.js';
 import { credits, liveEventLine, searchMarkets } from '../markets-search/agent.js';
 import { PAYOUT_ASKED } from '../markets-search/distribution.js';
 import { levelsAsked } from '../markets-search/asked.js';
+import { EXAMPLE_ASKED, exampleKind, glossaryAnswer, showsKind, termsAnswered, termsAsked } from './glossary.js';
 import type { OpenEventsIndex } from '../markets-search/index.js';
 import { MODEL_ASKED } from '../markets-search/search.js';
 import { pastResults, settledEventResult } from '../markets-search/past-results.js';
 import { liveSummary } from '../prediction-markets/summary.js';
-import type { Agent, AgentEvent, AgentRequest, Answer, Citation, Usage } from '../types.js';
+import type { Agent, AgentEvent, AgentRequest, Answer, Citation, Turn, Usage } from '../types.js';
 import { listed, quoteCaller } from '../citations.js';
 import { isSvcError } from '../../errors.js';
 import { KALSHI_URL, MOVERS_ASKED, classify, discussedEvent, isGreeting, routedText, splitQuestion, type Route } from './classify.js';
@@ -269,6 +270,34 @@ export function routerAgent(o: RouterOptions): Agent {
     return search.named(chunks).map((n) => n.ticker);
   }
 
+  /**
+   * What prediction-market words mean, when that is what is asked ("how do prediction markets
+   * work?", "what's the vig?" with no event discussed, "what does 'normalised' mean?" in any
+   * thread), or an example asked after such an answer; each worked on the event discussed when it
+   * shows the idea, else on an open event that does (a stored report first). Null otherwise.
+   */
+  async function explain(before: readonly Turn[], question: string): Promise<Answer | null> {
+    const discussed = discussedEvent(before);
+    let terms = termsAsked(question, discussed !== null);
+    // ("What's the bitcoin ladder?" asks for an event, not what a ladder is.)
+    // (The words explained, and how a contract pays, name no event: "pay" is no payrolls.)
+    const rest = terms.reduce((q, t) => q.replace(new RegExp(t.words.source, 'gi'), ' '), question).replace(/\b(?:markets?|how (?:does|do) (?:it|they) pay)\b/gi, ' ');
+    if (terms.length && (await namesOpenEvent(rest))) return null;
+    const last = [...before].reverse().find((t) => t.role === 'assistant')?.content ?? '';
+    if (!terms.length && EXAMPLE_ASKED.test(question)) terms = termsAnswered(last);
+    if (!terms.length) return null;
+    const kind = exampleKind(terms);
+    const own = discussed ? parseEventUrl(discussed).eventTicker : null;
+    const candidates = [...new Set([...(own ? [own] : []), ...(await o.index.get()).everyEvent(12).map((x) => x.event.event_ticker)])];
+    const sheets = await Promise.all(candidates.map(async (t) => ({ ticker: t, read: await together.sheetOf(t).catch(() => null) })));
+    const shown = sheets.filter((s) => s.read !== null && showsKind(s.read.sheet, kind));
+    // The event discussed first; else one with a stored report (it has a model), else any.
+    // (Another example asked for is of another event than the last one's.)
+    const fresh = EXAMPLE_ASKED.test(question) ? shown.filter((s) => !last.includes(`**${s.read!.sheet.title.replace(/[*_]/g, '')}**`)) : shown;
+    const pick = fresh.find((s) => s.ticker === own) ?? fresh.find((s) => !s.read!.sheet.unreported) ?? fresh[0] ?? shown[0];
+    return glossaryAnswer(terms, pick?.read?.sheet ?? null);
+  }
+
   /** How the event's series resolved before (the newest settled event, or its record), when that is what is asked; null otherwise. */
   async function pastOf(eventTicker: string, question: string, asked: EventQuestion | null): Promise<Answer | null> {
     if (asked !== 'previous' && asked !== 'history') return null;
@@ -392,6 +421,9 @@ export function routerAgent(o: RouterOptions): Agent {
       // "Chance both happen?", "lakers win and btc above 92k, both?": outcomes of several events, together.
       const joint = await together.jointOf(req.messages.slice(0, -1), question);
       if (joint) return yield* written(req, question, joint.text, [...joint.citations], null);
+      // "What's an implied probability?", "what does 'normalised' mean?": the words explained, worked on an event's prices.
+      const explained = await explain(req.messages.slice(0, -1), question);
+      if (explained) return yield* answer(explained, null);
       const parts = splitQuestion(question);
       if (parts.length > 1) {
         yield { type: 'progress', message: `Answering ${parts.length} questions in one: ${parts.map((p) => p.route.kind).join(', ')}.` };

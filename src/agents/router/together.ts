@@ -165,5 +165,5 @@ export function togetherAnswers(o: TogetherOptions) {
     return positions.length > 1 ? bookAnswer(question, positions, unfound) : null;
   }
 
-  return { jointOf, bookOf };
+  return { jointOf, bookOf, sheetOf };
 }

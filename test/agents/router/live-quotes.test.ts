@@ -265,4 +265,30 @@ describe('trading questions without a stored report', () => {
     expect(no).toContain('- Below $92,000: 4 rungs pay $400, +$63');
     expect(no).toContain('- Above $104,000: none pays, −$337');
   });
+
+  it('what market words mean, each worked on an open event that shows it: "how do prediction markets work? what\'s an implied probability?", "what\'s a ladder market?", another example, "normalised", "the vig", "a kalshi contract and how does it pay"', async () => {
+    const [both, ladder, again, normalised, vig] = await chain("how do prediction markets work? what's an implied probability?", "what's a ladder market?", 'give me an example from your data', "what does 'normalised' mean in your reports?", "what's the vig?");
+    expect(both).toMatch(/^\*\*Prediction market\*\*: An exchange where people trade contracts[^\n]*\n\n_Example:_ In \*\*[^*]+\*\* \[1\], YES on \*\*[^*]+\*\* costs \d+¢/);
+    expect(both).toMatch(/\n\n\*\*Implied probability\*\*: A contract paying \$1 that trades at 40¢ implies a 40% chance/);
+    // A ladder's example is a ladder, with a band between two rungs priced in order.
+    expect(ladder).toMatch(/^\*\*Ladder market\*\*: A ladder splits one figure/);
+    const rungs = /_Example:_ In \*\*([^*]+)\*\* \[1\]\[2\]\[3\]\[4\]: Above [^\n]+\. So it lands between \S+ and \S+ with a chance of about \d+\.\d%\./.exec(ladder!);
+    expect(rungs).not.toBeNull();
+    // Another example is of another event.
+    expect(again).toMatch(/^\*\*Ladder market\*\*/);
+    expect(again).not.toContain(rungs![1]);
+    expect(again).toMatch(/_Example:_ In \*\*[^*]+\*\* \[1\]\[2\][^\n]*: Above /);
+    // Normalised and the overround, on an event of exclusive outcomes: 5 mids adding up to 124.5% (payrolls), or another.
+    expect(normalised).toMatch(/^\*\*Normalised\*\*: [^\n]*\n\n_Example:_ In \*\*[^*]+\*\* [\[\]\d]+, the \d mids add up to \d+\.\d%, so \*\*[^*]+\*\* at \d+\.\d% is \d+\.\d% normalised\./);
+    expect(vig).toMatch(/^\*\*Overround \(the vig\)\*\*: [^\n]*\n\n_Example:_ [^\n]*an overround of \d+\.\d points\. YES on every outcome at the asks costs \$\d\.\d\d for a \$1 payout\./);
+    for (const text of [both, ladder, again, normalised, vig]) expect(text).toMatch(/_Examples from Kalshi's live quotes on \*\*[^*]+\*\*, as of 2026-11-19 15:00 UTC\._\n$/);
+    const [contract] = await chain('what is a kalshi contract and how does it pay?');
+    expect(contract).toMatch(/^\*\*Contract \(YES and NO\)\*\*: A contract is a yes\/no claim on one outcome\. A YES pays \$1 if the outcome happens/);
+    expect(contract).not.toContain('KXPAYROLLS');
+    // An event named with a market word is that event, not the word explained; in a thread, "what's the vig?" is the event's own.
+    const [btc, vigOf] = await chain("what's the bitcoin ladder?", "what's the vig?");
+    expect(btc).toMatch(/^Open Kalshi events matching/);
+    expect(btc).toContain('KXBTCD-26NOV20');
+    expect(vigOf).not.toMatch(/^\*\*Overround/);
+  });
 });
