@@ -155,6 +155,8 @@ export function eventQuestion(question: string): EventQuestion | null {
   const choice = /\w\s+or\s+\w/.test(q) && q.split(/\s+/).length <= 8;
   // ("The one above it", "the other one", "sum of both cut outcomes": outcomes pointed at or added up.)
   const pointed = NEXT_UP.test(q) || NEXT_DOWN.test(q) || THE_OTHER.test(q) || /\b(?:sum|add(?:ed)? up|together|combined)\b/.test(q);
+  // "So in plain words, what's the chance?": the outcomes' chances.
+  if (/\bwhat(?:'s| is| are|s)? (?:the|its|their) (?:chances?|odds|probabilit(?:y|ies)|likelihood)\b/.test(q)) return 'outcome';
   return PATTERNS.find(([, pattern]) => pattern.test(q))?.[0] ?? (levelsIn(question).length || rangeAsked(question) || ordinalAsked(question) || choice || pointed ? 'outcome' : IN_BRIEF.test(q) ? 'summary' : null);
 }
 

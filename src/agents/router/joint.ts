@@ -13,6 +13,9 @@ import { isLadder, outcomeOf, percent, readReport, type Row } from './report-row
 export const JOINT_ASKED =
   /^\W*(?:if|given(?: that)?|assuming|suppose)\b[^?]*\b(?:more|less) likely\b|\b(?:both|all (?:two|three|four|3|4|of them|of those|of these))\b[^?.!]{0,30}\b(?:happen\w*|hit\w*|wins?|winning|come (?:in|true)|occur\w*|resolv\w*|cash\w*|land\w*|go(?:es)? (?:yes|through|my way))\b|\b(?:chances?|odds|probabilit(?:y|ies)|likelihood|likely|prob)\b[^?.!]{0,12}\b(?:of |that )?(?:both|all (?:three|four|3|4|of them|of those)|either|neither|none of them|at least one|exactly one|only one)\b|(?:^|[,;]\s*|\b(?:and|what about|how about|chance|odds)\s+)(?:both|either|neither|all (?:three|four|3|4|of them))(?: (?:of them|one|of those|happens?|hits?|together))?\s*[?.!]*$|\bparlay\w*\b|\bjoint(?:ly)? (?:chance|odds|probabilit\w*)\b|\bcombined (?:chance|odds|probability)\b|\b(?:happen|hit|win|come true) together\b|\bat least one of (?:them|those|these|the two|the three)\b|\bcorrelat\w*\b|\bmove together\b|\b(?:if|assuming|are|were|they're|is it) (?:(?:they|those|these|the two|both|them|they're|they are)(?: two)? )?(?:independent|dependent|linked|related)\b/i;
 
+/** A short follow-up of a joint answer: "at least one?", "exactly one?", "and none of them?", "what about only one". */
+export const JOINT_FOLLOW_UP = /^\W*(?:(?:and|ok|so|what about|how about|chance of|odds of)\s+)*(?:at least one|exactly one|only one|none(?: of them| of those)?|not a single one|at most one)(?: of (?:them|those|these))?(?: (?:hits?|happens?|wins?|comes? in))?\s*[?.!]*$/i;
+
 /** The words of asking outcomes together, which name no event ("parlay odds", "both happen", "all three"). */
 export const JOINT_WORDS = /\b(?:parlay\w*|joint(?:ly)?|combined|together|both|either|neither|none of them|all (?:two|three|four|3|4|of them|of those|of these)|at least one(?: of (?:them|those|these))?|exactly one|only one|happen\w*|correlat\w*|too|(?:does|would|will|could) (?:that|it|this) make|(?:more or less|more|less) likely|likelier|(?:what(?:'s| is| are)? the )?(?:chances?|odds|probabilit(?:y|ies)|likelihood)(?: (?:of|that))?)\b/gi;
 
@@ -102,7 +105,7 @@ interface Figures {
   all: number;
   any: number;
   none: number;
-  one: number | null;
+  one: number;
   allLow: number;
   allHigh: number;
 }
@@ -110,7 +113,8 @@ interface Figures {
 function figures(ps: number[]): Figures {
   const all = ps.reduce((a, p) => a * p, 1);
   const none = ps.reduce((a, p) => a * (1 - p), 1);
-  const one = ps.length === 2 ? ps[0]! * (1 - ps[1]!) + ps[1]! * (1 - ps[0]!) : null;
+  // Exactly one: each happening while every other does not.
+  const one = ps.reduce((a, p, i) => a + ps.reduce((b, q, j) => b * (i === j ? p : 1 - q), 1), 0);
   const sum = ps.reduce((a, p) => a + p, 0);
   return { all, any: 1 - none, none, one, allLow: Math.max(0, sum - (ps.length - 1)), allHigh: Math.min(...ps) };
 }
@@ -169,11 +173,11 @@ export function jointAnswer(question: string, legs: Leg[], missing: string[] = [
       ? `at least one happens **${pct(market.any)}** on market prices${onModel(model?.any)}, if the events are independent`
       : asked === 'none'
         ? `${two ? 'neither' : 'none'} happens **${pct(market.none)}** on market prices${onModel(model?.none)}, if the events are independent`
-        : asked === 'one' && market.one !== null
-          ? `exactly one happens **${pct(market.one)}** on market prices${onModel(model?.one ?? undefined)}, if the events are independent`
+        : asked === 'one'
+          ? `exactly one happens **${pct(market.one)}** on market prices${onModel(model?.one)}, if the events are independent`
           : asked === 'given' && two
             ? givenText(legs[0]!, legs[1]!)
-          : asked === 'dependence' && two
+          : asked === 'dependence' && (two || rho === null)
             ? `${both} **${pct(rho === null ? market.all : bothCorrelated(chance(legs[0]!, 'market'), chance(legs[1]!, 'market'), rho))}** on market prices ${rho === null ? 'if the events are independent' : `with a correlation of ${rho}`}, and anywhere from **${pct(market.allLow)}** to **${pct(market.allHigh)}** depending on how they move together`
             : `${both} **${pct(market.all)}** on market prices${onModel(model?.all)}, if the events are independent`;
   const row = (label: string, f: (x: Figures) => number | null) => `| ${label} | ${pct(f(market)!)} |${model ? ` ${pct(f(model)!)} |` : ''}`;
@@ -182,7 +186,7 @@ export function jointAnswer(question: string, legs: Leg[], missing: string[] = [
     `|---|---|${model ? '---|' : ''}`,
     row(two ? 'Both' : `All ${n}`, (x) => x.all),
     row('At least one', (x) => x.any),
-    ...(two ? [row('Exactly one', (x) => x.one)] : []),
+    row('Exactly one', (x) => x.one),
     row(two ? 'Neither' : 'None', (x) => x.none),
   ];
   const [p, q] = [chance(legs[0]!, 'market'), chance(legs[1]!, 'market')];
@@ -201,10 +205,11 @@ export function jointAnswer(question: string, legs: Leg[], missing: string[] = [
       ? ` ${n === 2 ? 'Both' : `All ${n}`} are ${kinds[0]} events: events of one kind (two crypto prices, the Fed and inflation) often move together, so the independent figure may be off in either direction; the range above holds regardless.`
       : new Set(kinds).size === n
         ? ` They are of different kinds (${listed((kinds as string[]).map((k) => `“${k}”`))}), so independence is a natural first assumption, though not a fact.`
-        : ''
+        : ` They are of different kinds (${listed([...new Set(kinds as string[])].map((k) => `“${k}”`))})${kinds.filter((k) => k === 'Sports').length > 1 ? ', the games separate games' : ''}, so independence is a natural first assumption, though not a fact: two of one kind may still move together.`
     : '';
   const parlay = `No contract here pays on ${two ? 'both' : 'all of them'} together: buying each side separately is ${n} bets, not a parlay. A $1 ticket paying only if ${both} would be worth its chance: $${market.all.toFixed(3)} on market prices if independent${model ? `, $${model.all.toFixed(3)} on the model${n > 1 ? 's' : ''}` : ''}.`;
-  const unmodelled = !model && legs.some((l) => Number.isFinite(chance(l, 'model'))) ? ` The model column needs a report for every event: ${legs.filter((l) => !Number.isFinite(chance(l, 'model'))).map((l) => l.ticker).join(', ')} has none.` : '';
+  const lacking = legs.filter((l) => !Number.isFinite(chance(l, 'model'))).map((l) => l.ticker);
+  const unmodelled = !model && lacking.length < n ? ` The model column needs a report for every event: ${listed(lacking)} ${lacking.length === 1 ? 'has' : 'have'} none.` : '';
   const left = missing.length ? `\n\nLeft out, as I could not tell which outcome you mean: ${missing.join(', ')}; name it (for example “and hold”) to add it.` : '';
   const text = `Joint chance of the ${n} outcomes asked: ${lead}.\n\n${lines.join('\n')}\n\n${table.join('\n')}\n\n${dependence}${kind}${unmodelled}\n\n${parlay}${left}\n`;
   return { text, citations };

@@ -10,7 +10,7 @@ import type { Answer, Turn } from '../types.js';
 import { OF_THE_BOOK, bookAnswer, positionsListed, positionsSaid, quotedPrice, type Position } from './book.js';
 import { KALSHI_URL, eventsOf, routedText } from './classify.js';
 import { BOTH_SIDES, type ReportRead } from './event-questions.js';
-import { CHANCE_OF_EACH, JOINT_ASKED, JOINT_WORDS, jointAnswer, legListed, legOf, legsListed, type Leg } from './joint.js';
+import { CHANCE_OF_EACH, JOINT_ASKED, JOINT_FOLLOW_UP, JOINT_WORDS, jointAnswer, legListed, legOf, legsListed, type Leg } from './joint.js';
 import { outcomeOf, readReport } from './report-rows.js';
 
 // The router's answers about several events at once: the joint chance of outcomes of different
@@ -50,7 +50,9 @@ export function togetherAnswers(o: TogetherOptions) {
    */
   async function jointOf(before: readonly Turn[], question: string): Promise<Answer | null> {
     // ("What's the chance of a hike AND cpi above 3.2?": outcomes of two events the question names, together.)
-    const explicit = JOINT_ASKED.test(question);
+    // ("At least one?", "exactly one?", "none?" right after a joint answer: of the same legs.)
+    const lastAnswer = [...before].reverse().find((t) => t.role === 'assistant')?.content ?? '';
+    const explicit = JOINT_ASKED.test(question) || (/^Joint chance of /.test(lastAnswer.trimStart()) && JOINT_FOLLOW_UP.test(question));
     if ((!explicit && !CHANCE_OF_EACH.test(question)) || BOTH_SIDES.test(question) || KALSHI_URL.test(question)) return null;
     const search = await o.index.get();
     // (The words of asking together name no event: "parlay odds: fed hold + cpi above 3?".)

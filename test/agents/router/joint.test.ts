@@ -189,7 +189,27 @@ describe('verdicts and the events listed, turns later', () => {
   });
 });
 
+describe('three legs', () => {
+  it('"at least one?", "exactly one?" and "are those independent?" right after a three-leg parlay are of its legs, with their kinds said', async () => {
+    const [, three, any, one, independent] = await chain('parlay: chiefs win and lakers win, what\'s the implied probability?', 'and eth above 3400 too, all three?', 'at least one?', 'exactly one?', 'are those independent?');
+    expect(three).toMatch(/^Joint chance of the 3 outcomes asked: all 3 happen \*\*26\.0%\*\* on market prices/);
+    // 1 − 0.34 × 0.37 × 0.375 = 95.3%.
+    expect(any).toMatch(/^Joint chance of the 3 outcomes asked: at least one happens \*\*95\.3%\*\* on market prices/);
+    // 0.66 × 0.37 × 0.375 + 0.34 × 0.63 × 0.375 + 0.34 × 0.37 × 0.625 = 25.1%.
+    expect(one).toMatch(/^Joint chance of the 3 outcomes asked: exactly one happens \*\*25\.1%\*\* on market prices/);
+    expect(one).toContain('| Exactly one | 25.1% |');
+    expect(independent).toMatch(/^Joint chance of the 3 outcomes asked: all 3 happen \*\*26\.0%\*\* on market prices if the events are independent, and anywhere from \*\*0\.0%\*\* to \*\*62\.5%\*\* depending on how they move together\./);
+    expect(independent).toContain('They are of different kinds (“Crypto” and “Sports”), the games separate games, so independence is a natural first assumption');
+    expect(independent).toContain('The model column needs a report for every event: KXETHD-26NOV20 and KXNBAGAME-26NOV21LALBOS have none.');
+  });
+});
+
 describe('levels and baskets of one event, from its report', () => {
+  it('"so in plain words, what\'s the chance?" after a summary is the event\'s chance, not a search', async () => {
+    const [, chance] = await chain('explain the government shutdown market in one paragraph for readers', "so in plain words, what's the chance?");
+    expect(chance).toMatch(/^This event has one yes\/no contract, \*\*Shutdown\*\*: the market gives it 58\.0% \(mid\) \(so about 42\.0% that it does not happen\), the model 56\.1% \[1\]\./);
+  });
+
   it('buckets beyond a level add up on market and model ("sum of probabilities above $40M", "below 40" in the labels\' millions); YES on every rung of a ladder is a basket with its expected payout on the model', async () => {
     const [, above, below, between] = await chain('box office opening weekend: model vs market?', 'sum of probabilities above $40M?', 'and below 40?', 'what about the sum between 20 and 60?');
     expect(above).toMatch(/^“above \$40,000,000” is \*\*\$40M to \$60M\*\*, \*\*\$60M to \$80M\*\* and \*\*Above \$80M\*\*: together market 33\.6% normalised, model 27\.4% \[1\]\[2\]\[3\]\./);
