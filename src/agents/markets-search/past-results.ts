@@ -1,8 +1,10 @@
 import type { KalshiClient } from '../../data/kalshi/client.js';
 import type { KalshiEvent } from '../../data/kalshi/types.js';
-import { labelOf, settledEvents } from '../prediction-markets/research.js';
+import type { KalshiMarket } from '../../data/kalshi/types.js';
+import { labelOf, settledEvents, withTeam } from '../prediction-markets/research.js';
 import type { Answer } from '../types.js';
 import { labelRange, monthAsked, monthName, rungSide } from './asked.js';
+import { teamMentions } from './teams.js';
 
 /** Settled events listed under the one asked about, or as the series' record. */
 const LISTED = 5;
@@ -13,16 +15,41 @@ const LISTED = 5;
  * Fed hold?"). What a report adds (prices before each close, the model) is said to be missing.
  * `asked`: the newest settled event (or the month's), or the series' record. Null when the series has none.
  */
+/** A team's record of a series of games asked ("how have the chiefs done lately?", "lakers record vs boston"): not a label's base rate. */
+export const TEAM_RECORD = /\b(?:record|histor\w*|form|streak|lately|recently|(?:have|has|did|do|does)\b[^?]{0,30}\b(?:done|do|fared|played)|last (?:few|\d+|couple(?: of)?) (?:games|matchups|meetings)|at home|on the road|away games?|home games?)\b/i;
+
+/**
+ * A team's record in the settled games of an event's series, for a question naming a team that
+ * played in them; null otherwise. Said of the exchange's settled markets, with or without a report.
+ */
+export async function teamResults(client: KalshiClient, event: KalshiEvent, question: string, apiUrl: string): Promise<Answer | null> {
+  if (!teamMentions(question).length || !/ at /.test(event.title)) return null;
+  const settled = await client.settledMarkets(event.series_ticker);
+  const past = settledEvents(settled, event.event_ticker, Math.floor(client.now().getTime() / 1000)).map((e) => ({
+    ticker: e.ticker,
+    closed: new Date(e.closeTs * 1000).toISOString().slice(0, 10),
+    won: e.markets.filter((m) => m.result === 'yes').map((m) => withTeam(labelOf(m), m.title ?? '')),
+    title: e.markets[0]?.title ?? '',
+  }));
+  const team = teamRecord(past, question);
+  return team ? { text: `${team}\n`, citations: [{ order: 1, name: `Kalshi settled markets: ${event.series_ticker} series`, url: `${apiUrl}/markets?series_ticker=${encodeURIComponent(event.series_ticker)}&status=settled` }] } : null;
+}
+
 export async function pastResults(client: KalshiClient, event: KalshiEvent, question: string, asked: 'previous' | 'history', apiUrl: string, reportCost: string): Promise<Answer | null> {
   const settled = await client.settledMarkets(event.series_ticker);
   const past = settledEvents(settled, event.event_ticker, Math.floor(client.now().getTime() / 1000)).map((e) => {
-    const won = e.markets.filter((m) => m.result === 'yes').map(labelOf);
-    return { ticker: e.ticker, closed: new Date(e.closeTs * 1000).toISOString().slice(0, 10), won, labels: e.markets.map(labelOf) };
+    // ("Home team" of "Bills at Chiefs on …" is said with its team: a series of games has many teams.)
+    const named = (m: KalshiMarket) => withTeam(labelOf(m), m.title ?? '');
+    const won = e.markets.filter((m) => m.result === 'yes').map(named);
+    return { ticker: e.ticker, closed: new Date(e.closeTs * 1000).toISOString().slice(0, 10), won, labels: e.markets.map(named), title: e.markets[0]?.title ?? '' };
   });
   if (!past.length) return null;
   const citations = [{ order: 1, name: `Kalshi settled markets: ${event.series_ticker} series`, url: `${apiUrl}/markets?series_ticker=${encodeURIComponent(event.series_ticker)}&status=settled` }];
   const line = (e: (typeof past)[number]) => `- ${e.ticker} (closed ${e.closed}): ${e.won.length ? e.won.map((w) => `**${w}**`).join(', ') : 'every outcome NO'}${landed(e.won, e.labels)}`;
   const report = `No report is stored for ${event.event_ticker}, so this is the exchange's record alone: \`svc-prediction-markets-agent\` generates one (${reportCost}) with each outcome's price before close and a model that weighs the record against today's prices.`;
+  // "How have the chiefs done at home lately?": that team's games of the series, won and lost.
+  const team = asked === 'history' ? teamRecord(past, question) : null;
+  if (team) return { text: `${team}\n\n${report}\n`, citations };
   if (asked === 'history') {
     const wins = new Map<string, number>();
     for (const e of past) for (const w of e.won) wins.set(w, (wins.get(w) ?? 0) + 1);
@@ -78,4 +105,39 @@ function landed(won: string[], labels: string[]): string {
   const said = (label: string) => label.replace(/^\s*(?:above|over)\s+/i, '');
   if (!yes.length) return `, so the result was not above any of its levels (the lowest was ${said(rungs.reduce((a, b) => (level(b) < level(a) ? b : a)).label)})`;
   return `, so the result was above ${said(yes.reduce((a, b) => (level(b) > level(a) ? b : a)).label)}`;
+}
+
+/**
+ * A team's record in a series of games ("how have the chiefs done at home lately?", "lakers record
+ * vs boston"): its settled games, newest first, each won or lost, at home or away as asked. Null
+ * when the question names no team that played in them.
+ */
+function teamRecord(past: { ticker: string; closed: string; won: string[]; title: string }[], question: string): string | null {
+  const game = (title: string) => /^(.+?) at (.+?)(?: on |:|\?|$)/i.exec(title);
+  const names = teamMentions(question).flatMap((m) => m.teams.map((t) => t.nickname));
+  const played = (name: string) => past.filter((e) => game(e.title)?.slice(1, 3).some((side) => side.trim().toLowerCase() === name.toLowerCase()));
+  const name = names.find((n) => played(n).length);
+  if (!name) return null;
+  const where = /\b(?:at home|home games?|in (?:their|its) (?:own )?(?:building|stadium|arena))\b/i.test(question) ? 'home' : /\b(?:away|on the road|road games?)\b/i.test(question) ? 'away' : null;
+  // ("Lakers record vs boston": the games against the other team named.)
+  const against = names.find((n) => n !== name && played(n).length);
+  const games = played(name)
+    .map((e) => {
+      const [, away, home] = game(e.title)!;
+      const side = home!.trim().toLowerCase() === name.toLowerCase() ? 'home' : 'away';
+      const opponent = (side === 'home' ? away : home)!.trim();
+      const won = e.won.some((w) => w.toLowerCase().includes(`(${name.toLowerCase()})`));
+      const decided = e.won.length > 0;
+      return { e, side, opponent, won, decided };
+    })
+    .filter((g) => (where === null || g.side === where) && (!against || g.opponent.toLowerCase() === against.toLowerCase()));
+  if (!games.length) return `The settled games of the series have no ${name} game${where ? ` ${where === 'home' ? 'at home' : 'away'}` : ''}${against ? ` against the ${against}` : ''} [1].`;
+  const wins = games.filter((g) => g.won).length;
+  const undecided = games.filter((g) => !g.decided).length;
+  const scope = `${where === 'home' ? ' at home' : where === 'away' ? ' away' : ''}${against ? ` against the ${against}` : ''}`;
+  const sides = (['home', 'away'] as const).map((side) => ({ side, n: games.filter((g) => g.side === side).length, won: games.filter((g) => g.side === side && g.won).length }));
+  const split = where ? '' : sides.every((x) => x.n) ? ` (${sides.map((x) => `${x.won} of ${x.n} ${x.side === 'home' ? 'at home' : 'away'}`).join(', ')})` : `, all ${sides.find((x) => x.n)!.side === 'home' ? 'at home' : 'away'}`;
+  const recent = games.slice(0, LISTED).map((g) => `- ${g.e.ticker} (closed ${g.e.closed}): ${g.side === 'home' ? 'home' : 'away'} against the ${g.opponent}, **${g.decided ? (g.won ? 'won' : 'lost') : 'no winner (every outcome NO)'}**`);
+  const lead = `The ${name} won **${wins} of ${games.length}** settled games${scope} in this series${split}${undecided ? `, ${undecided} with no winner` : ''} [1]. The last ${Math.min(LISTED, games.length)}, newest first: ${games.slice(0, LISTED).map((g) => (g.decided ? (g.won ? 'W' : 'L') : '–')).join(' ')}.`;
+  return `${lead}\n\n${recent.join('\n')}`;
 }

@@ -10,7 +10,8 @@ import { levelsAsked } from '../markets-search/asked.js';
 import { EXAMPLE_ASKED, exampleKind, glossaryAnswer, showsKind, termsAnswered, termsAsked } from './glossary.js';
 import type { OpenEventsIndex } from '../markets-search/index.js';
 import { MODEL_ASKED } from '../markets-search/search.js';
-import { pastResults, settledEventResult } from '../markets-search/past-results.js';
+import { TEAM_RECORD, pastResults, settledEventResult, teamResults } from '../markets-search/past-results.js';
+import { teamMentions } from '../markets-search/teams.js';
 import { liveSummary } from '../prediction-markets/summary.js';
 import type { Agent, AgentEvent, AgentRequest, Answer, Citation, Turn, Usage } from '../types.js';
 import { listed, quoteCaller } from '../citations.js';
@@ -161,6 +162,9 @@ export function routerAgent(o: RouterOptions): Agent {
    */
   async function* kalshi(req: AgentRequest, question: string, url: string, usage: Usage | null, meta: boolean, aboutEvent = false): AsyncGenerator<AgentEvent> {
     const address = parseEventUrl(url);
+    // "How have the chiefs done at home lately?", then "and the bills away?": a team's games of the series, report or not.
+    const team = await teamAsked(req, question, address.eventTicker);
+    if (team) return yield* written(req, question, team.text, [...team.citations], usage);
     const stored = await o.reports.latest(address.eventTicker);
     if (stored) {
       if (meta) yield { type: 'meta', meta: { reportCache: 'hit', reportGeneratedAt: new Date(stored.generatedAt).toISOString() } };
@@ -296,6 +300,23 @@ export function routerAgent(o: RouterOptions): Agent {
     const fresh = EXAMPLE_ASKED.test(question) ? shown.filter((s) => !last.includes(`**${s.read!.sheet.title.replace(/[*_]/g, '')}**`)) : shown;
     const pick = fresh.find((s) => s.ticker === own) ?? fresh.find((s) => !s.read!.sheet.unreported) ?? fresh[0] ?? shown[0];
     return glossaryAnswer(terms, pick?.read?.sheet ?? null);
+  }
+
+  /**
+   * A team's record in the settled games of a game's series, when asked ("lakers record vs boston
+   * historically?"), or right after one ("and the bills away?", "and away?": the team asked before).
+   */
+  async function teamAsked(req: AgentRequest, question: string, eventTicker: string): Promise<Answer | null> {
+    const asked = routedText(question).replace(new RegExp(KALSHI_URL.source, 'gi'), ' ');
+    const before = req.messages.slice(0, -1).reverse();
+    const lastAnswer = before.find((m) => m.role === 'assistant')?.content ?? '';
+    const afterRecord = /^The .{2,40} won \*\*\d+ of \d+\*\*/.test(lastAnswer.trimStart()) && /^\W*(?:and|what about|how about|ok and)\b/i.test(asked) && asked.split(/\s+/).length <= 8;
+    if (!afterRecord && !(teamMentions(asked).length && TEAM_RECORD.test(asked))) return null;
+    const previous = before.find((m) => m.role === 'user')?.content ?? '';
+    // (The team asked before, when none is named now.)
+    const read = teamMentions(asked).length ? asked : `${asked} (${teamMentions(previous).map((m) => m.said).join(' ')})`;
+    const event = await o.kalshi.event(eventTicker).catch(() => null);
+    return event ? teamResults(o.kalshi, event, read, o.apiUrl).catch(() => null) : null;
   }
 
   /** How the event's series resolved before (the newest settled event, or its record), when that is what is asked; null otherwise. */

@@ -242,6 +242,8 @@ function classifyOne(whole: string): Route {
   if (!finance && !odds && MARKET_DATA.test(lower) && !heldPosition(text)) return { kind: 'filings', reason: 'market data, which the filings agent explains it does not have' };
   // "How many sets can i do and what's the locked profit on 100?", "NO on every bucket, locked profit?": a trade on contracts, no company's profit.
   if (finance && TRADED.test(lower) && !hasWord(words, ['revenue', 'revenues', 'sales', 'margin', 'margins', 'earnings', 'eps', 'income', 'cash'])) return { kind: 'odds', reason: `a trade on contracts (${finance})` };
+  // "How have the chiefs done at home lately?": a team's record, no company's.
+  if (finance === 'finance phrase' && teamMentions(text).length) return { kind: 'odds', reason: 'how a team has done' };
   if (finance && multi) return { kind: 'financials', reason: `several periods of ${finance}` };
   if (finance) return { kind: 'filings', reason: `company fundamentals (${finance})` };
   const topic = hasWord(words, EVENT_TOPICS);

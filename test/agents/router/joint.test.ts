@@ -205,6 +205,11 @@ describe('three legs', () => {
 });
 
 describe('levels and baskets of one event, from its report', () => {
+  it('a team\'s record is of its games in the series, with a report stored too (not a label\'s base rate)', async () => {
+    const [, chiefs] = await chain('bills chiefs odds', 'how have the chiefs done at home lately?');
+    expect(chiefs).toMatch(/^The Chiefs won \*\*8 of 12\*\* settled games at home in this series \[1\]\./);
+  });
+
   it('"so in plain words, what\'s the chance?" after a summary is the event\'s chance, not a search', async () => {
     const [, chance] = await chain('explain the government shutdown market in one paragraph for readers', "so in plain words, what's the chance?");
     expect(chance).toMatch(/^This event has one yes\/no contract, \*\*Shutdown\*\*: the market gives it 58\.0% \(mid\) \(so about 42\.0% that it does not happen\), the model 56\.1% \[1\]\./);

@@ -80,8 +80,15 @@ describe('trading questions without a stored report', () => {
   it("a team's recent record, what a contract is, the smallest stake: answered, not refused as outside sources", async () => {
     const [, recent, home, contract, minimum] = await chain('lakers or celtics who wins sat', 'how did lakers do recently', "what's the celtics record at home lately?", 'explain what a contract is', 'whats the minimum i can bet');
     for (const text of [recent, home, contract, minimum]) expect(text).not.toMatch(/^I cannot answer that/);
-    expect(recent).toMatch(/Away team/);
-    expect(home).toMatch(/Home team/);
+    // A team's games of the series, won and lost, each at home or away against whom.
+    expect(recent).toMatch(/^The Lakers won \*\*5 of 14\*\* settled games in this series, all away \[1\]\. The last 5, newest first: L L L L W\.\n\n- KXNBAGAME-26NOV18LALBOS \(closed 2026-11-18\): away against the Celtics, \*\*lost\*\*/);
+    expect(home).toMatch(/^The Celtics won \*\*9 of 14\*\* settled games at home in this series \[1\]\./);
+    const [, chiefs, bills, away] = await chain('will KC beat Buffalo?', 'how have the chiefs done at home lately?', 'and the bills away?', 'and at home?');
+    expect(chiefs).toMatch(/^The Chiefs won \*\*8 of 12\*\* settled games at home in this series \[1\]\. The last 5, newest first: L L W W W\./);
+    expect(bills).toMatch(/^The Bills won \*\*4 of 12\*\* settled games away in this series \[1\]\./);
+    expect(away).toMatch(/^The settled games of the series have no Bills game at home \[1\]\./);
+    const [, versus] = await chain('lakers celtics odds', 'lakers record vs boston historically?');
+    expect(versus).toMatch(/^The Lakers won \*\*5 of 14\*\* settled games against the Celtics in this series, all away \[1\]\./);
     expect(contract).toContain('Each contract pays $1.00 if its outcome happens and nothing if it does not');
     expect(minimum).toContain('ask $0.63');
   });
