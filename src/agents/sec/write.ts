@@ -14,7 +14,7 @@ import { ENGLISH_ONLY, looksNonEnglish } from '../../text.js';
 import { balanceDate, capitalise, formatAmount, formatChange, periodName, periodWithEnd, roughly, uncapitalise } from './format.js';
 import { formatRatio, ratioNote, type RatioFigure, type RatioMissing, type RatioValue } from './ratios.js';
 import { MEANINGS } from './glossary.js';
-import { ADVICE, MAX_COMPANIES, coverage, shareLabel, type CalendarCompared, type Compared, type CalendarQuarterValue, type Figure, type FigureResult, type Plan } from './plan.js';
+import { ADVICE, ANNUALIZE_ASKED, MAX_COMPANIES, coverage, shareLabel, type CalendarCompared, type Compared, type CalendarQuarterValue, type Figure, type FigureResult, type Plan } from './plan.js';
 
 export const factKey = (f: ReportedFact) => `${f.accn}|${f.taxonomy}:${f.concept}|${f.start ?? ''}|${f.end}|${f.unit}`;
 
@@ -35,7 +35,8 @@ export function factsToCite(plan: Plan): { company: CompanyRef; fact: ReportedFa
     }
     add(f.company, f.revenue ?? null);
     add(f.company, f.comparedRevenue ?? null);
-    for (const q of [...(f.ttm ?? []), ...(f.ttmPrior ?? []), ...(f.ttmRevenue ?? [])]) add(f.company, q.value);
+    for (const q of [...(f.ttm ?? []), ...(f.ttmPrior ?? []), ...(f.ttmRevenue ?? []), ...(f.annualBasis?.ttm ?? [])]) add(f.company, q.value);
+    add(f.company, f.annualBasis?.year?.value ?? null);
   }
   for (const c of plan.cross) {
     add(c.company, c.value);
@@ -96,7 +97,6 @@ function timesOver(high: number, low: number, asked: boolean, what = 'high'): st
 const MINUS_ASKED = /\b(?:minus|less|subtract(?:ed)?|take away)\b(?!\s+than\b)/i;
 
 /** A quarter's (or a span's) amount asked at a yearly pace ("annualize that", "run rate"). */
-const ANNUALIZE_ASKED = /\bannuali[sz](?:e|ed|ing)\b|\brun[- ]?rate\b|\bannual(?:i[sz]ed)? pace\b|\btimes (?:4|four)\b|\bx ?4\b/i;
 
 const SPREAD_ASKED = /\b(?:by how much|how much (?:more|less|higher|lower|bigger|smaller)|difference|gap|spread|vs\.? the (?:lowest|highest|smallest|largest|bottom|top)|in (?:percentage )?points)\b/i;
 /** A question answered yes or no ("Did …", "Has …", "Is …"). */
@@ -393,7 +393,7 @@ export class AnswerWriter {
     const cal = figure.fin.calendar;
     const end = quarters.at(-1)!.quarter.end;
     const missing = quarters.length < 4 ? ['the quarters before'] : quarters.filter((q) => !q.value).map((q) => periodName(q.quarter, cal));
-    if (missing.length) return `Trailing twelve months to ${end}: not available, because ${missing.join(', ')} ${missing.length > 1 ? 'have' : 'has'} no ${figure.metric.label} in the filings.`;
+    if (missing.length) return `Trailing twelve months to ${end}: not available, because ${missing.join(', ')} ${missing.length > 1 || /^the quarters\b/.test(missing[0] ?? '') ? 'have' : 'has'} no ${figure.metric.label} in the filings.`;
     const sum = this.#ttmSum(quarters);
     const parts = (qs: NonNullable<Figure['ttm']>) => qs.map((q) => `${periodName(q.quarter, cal)} ${this.#amount(figure, q.value!)}${q.value!.derivation ? ' (derived)' : ''} ${this.#refs(q.value!)}`).join(', ');
     const approximate = figure.metric.unit === 'perShare' ? ' This is approximate: per-share figures of different quarters rest on different share counts.' : '';
@@ -411,7 +411,7 @@ export class AnswerWriter {
         `The sum of ${parts(quarters)}; ${earlier}, of ${parts(prior)}.${approximate}`;
     } else {
       text = `Trailing twelve months (${range(quarters)}): **${this.#amount(figure, sum)}**, the sum of ${parts(quarters)}.${approximate}`;
-      if (prior) text += ` ${capitalise(earlier)}: not available, because ${priorGaps.join(', ')} ${priorGaps.length > 1 ? 'have' : 'has'} no ${figure.metric.label} in the filings.`;
+      if (prior) text += ` ${capitalise(earlier)}: not available, because ${priorGaps.join(', ')} ${priorGaps.length > 1 || /^the quarters\b/.test(priorGaps[0] ?? '') ? 'have' : 'has'} no ${figure.metric.label} in the filings.`;
     }
     // A margin asked for with TTM: the twelve months' figure over their revenue.
     const revenue = figure.ttmRevenue;
@@ -575,19 +575,23 @@ export class AnswerWriter {
     const ttmFirst = ttm !== null && figure.ttm?.length === 4 && figure.ttm.every((q) => q.value) && !figure.ttmNot;
     // A balance is taken at a date ("total assets at the end of fiscal 2024 were"); an amount is over a period.
     const when = figure.metric.type === 'instant' ? balanceDate(r.period, figure.fin.calendar) : `for ${periodWithEnd(r.period, figure.fin.calendar)}`;
-    const quarterLine = `${figure.metric.label} ${when} ${figure.metric.plural ? 'were' : 'was'} **${this.#amount(figure, v)}**${rough ? ` (about ${rough})` : ''} ${this.#refs(v)}.`;
+    // A figure no filing prints (free cash flow, a fourth quarter) is said to be derived where it is given, not only in its note.
+    const derived = v.derivation ? ' (derived)' : '';
+    const quarterLine = `${figure.metric.label} ${when} ${figure.metric.plural ? 'were' : 'was'} **${this.#amount(figure, v)}**${rough ? ` (about ${rough})` : ''} ${this.#refs(v)}${derived}.`;
     // Asked for a margin or a share of revenue: the percentage is the answer, the amount its numerator.
     const share = this.#plan.question?.margin && !ttmFirst ? shareLabel(figure.metric) : null;
     const revenue = figure.revenue;
     const shareLine =
       share && revenue && revenue.value > 0
-        ? `${share.margin ? share.label : `${figure.metric.label} as a share of revenue`} ${when} was **${((100 * v.value) / revenue.value).toFixed(1)}%**: ${figure.metric.label} of ${this.#amount(figure, v)} ${this.#refs(v)} over revenue of ${this.#amount({ metric: METRICS.find((m) => m.id === 'revenue')! }, revenue)} ${this.#refs(revenue)}.`
+        ? `${share.margin ? share.label : `${figure.metric.label} as a share of revenue`} ${when} was **${((100 * v.value) / revenue.value).toFixed(1)}%**: ${figure.metric.label} of ${this.#amount(figure, v)} ${this.#refs(v)}${derived} over revenue of ${this.#amount({ metric: METRICS.find((m) => m.id === 'revenue')! }, revenue)} ${this.#refs(revenue)}${revenue.derivation ? ' (derived)' : ''}.`
         : null;
     // "Annualize that": a quarter's amount times four (a half's times two), as a run rate.
     const perYear = r.period.kind === 'quarter' ? 4 : r.period.kind === 'span' ? 4 / r.period.quarters : null;
+    // ("Annualize that EPS": a quarter's per-share figure the same way, a simple annualization set against the twelve months and the year.)
+    const perShare = figure.metric.unit === 'perShare' && r.period.kind === 'quarter';
     const annualized =
-      ANNUALIZE_ASKED.test(this.#plan.question?.text ?? '') && perYear && figure.metric.type === 'duration' && figure.metric.unit === 'money' && !ttmFirst && !shareLine
-        ? `${figure.metric.label} ${when}, annualized, is **${this.#amount(figure, { ...v, value: v.value * perYear })}**: ${this.#amount(figure, v)} ${this.#refs(v)} times ${perYear === 4 ? 'four' : perYear === 2 ? 'two' : perYear.toFixed(2)}. A run rate, not a forecast: seasonality and growth within the year are not taken out.`
+      ANNUALIZE_ASKED.test(this.#plan.question?.text ?? '') && perYear && figure.metric.type === 'duration' && (figure.metric.unit === 'money' || perShare) && !ttmFirst && !shareLine
+        ? `${figure.metric.label} ${when}, ${perShare ? 'simply annualized' : 'annualized'}, is **${this.#amount(figure, { ...v, value: v.value * perYear })}** (derived): ${this.#amount(figure, v)} ${this.#refs(v)} times ${perYear === 4 ? 'four' : perYear === 2 ? 'two' : perYear.toFixed(2)}. ${perShare ? 'A simple annualization (the quarter times four), not a forecast: seasonality, growth and changes in the share count are not taken out.' : 'A run rate, not a forecast: seasonality and growth within the year are not taken out.'}`
         : null;
     const lines = ttmFirst
       ? [`**${who(figure.company)}**: ${figure.metric.label}, ${ttm.replace(/^Trailing/, 'trailing')}`]
@@ -596,7 +600,7 @@ export class AnswerWriter {
         : annualized
           ? [`**${who(figure.company)}**: ${annualized}`]
           : [`**${who(figure.company)}**: ${quarterLine}`];
-    if (annualized) lines.push('', `- The quarter${r.period.kind === 'span' ? 's' : ''} alone: ${quarterLine}`);
+    if (annualized) lines.push('', `- The quarter${r.period.kind === 'span' ? 's' : ''} alone: ${quarterLine}`, ...this.#againstAnnualized(figure, v.value * (perYear ?? 4)));
     if (r.note) lines.push(`(${capitalise(r.note)}.)`);
     const verdict = this.#verdict(figure, r);
     if (verdict) lines.unshift(verdict, '');
@@ -617,6 +621,35 @@ export class AnswerWriter {
     const longer = this.#extraWeekNote(figure, r.period, [r.compared, figure.alsoCompared]);
     if (longer) lines.push(`- ${longer}`);
     return lines;
+  }
+
+  /**
+   * A per-share figure annualized, set against what the filings give for a year: the sum of the four
+   * quarters to it (approximate, share counts differ) and its fiscal year (or the last one filed).
+   */
+  #againstAnnualized(figure: Figure, annual: number): string[] {
+    const basis = figure.annualBasis;
+    if (!basis || figure.result.kind !== 'value') return [];
+    const cal = figure.fin.calendar;
+    const like = figure.result.value;
+    const amount = (value: number) => this.#amount(figure, { ...like, value: Math.round(value * 100) / 100 });
+    const set = (value: number) => {
+      const gap = annual - value;
+      return Math.abs(gap) < 0.005 ? 'the same' : `${amount(Math.abs(gap))} (${Math.abs((100 * gap) / value).toFixed(1)}%) ${gap > 0 ? 'above' : 'below'} it`;
+    };
+    const out: string[] = [];
+    const known = basis.ttm.length === 4 && basis.ttm.every((q) => q.value);
+    if (known) {
+      const sum = basis.ttm.reduce((total, q) => total + q.value!.value, 0);
+      const parts = basis.ttm.map((q) => `${periodName(q.quarter, cal)} ${this.#amount(figure, q.value!)}${q.value!.derivation ? ' (derived)' : ''} ${this.#refs(q.value!)}`).join(', ');
+      out.push(`- Trailing twelve months to ${basis.ttm.at(-1)!.quarter.end}: ${amount(sum)} (derived, approximate: the sum of ${parts}); the annualized figure is ${set(sum)}.`);
+    } else {
+      const gaps = basis.ttm.length < 4 ? ['the quarters before'] : basis.ttm.filter((q) => !q.value).map((q) => periodName(q.quarter, cal));
+      out.push(`- Trailing twelve months: not available, because ${gaps.join(', ')} ${gaps.length > 1 || /^the quarters\b/.test(gaps[0] ?? '') ? 'have' : 'has'} no ${figure.metric.label} in the filings.`);
+    }
+    const year = basis.year;
+    if (year) out.push(`- ${capitalise(periodWithEnd(year.period, cal))} as filed: ${this.#amount(figure, year.value)}${year.value.derivation ? ' (derived)' : ''} ${this.#refs(year.value)}; the annualized figure is ${set(year.value.value)}.`);
+    return out;
   }
 
   /**
