@@ -59,3 +59,57 @@ describe('svc-sec-agent: follow-ups, derived figures, filing dates and judgement
     }
   });
 });
+
+describe('svc-sec-agent: when filings come (demo snapshot)', () => {
+  let svc: TestService;
+  let apiKey: string;
+  beforeAll(async () => {
+    svc = await startService({ env: { SVC_SEC_SNAPSHOT_DIR: DEMO, SVC_SEC_API_URL: 'http://127.0.0.1:9', SVC_SEC_WWW_URL: 'http://127.0.0.1:9' } });
+    ({ apiKey } = await svc.account());
+  });
+  afterAll(() => svc.close());
+
+  const talkOf = async (model: string, ...turns: string[]) => {
+    const messages: { role: string; content: string }[] = [];
+    let last = { text: '', citations: [] as { order: number; name: string; url: string }[] };
+    for (const content of turns) {
+      messages.push({ role: 'user', content });
+      const res = await post(`${svc.baseURL}/chat/completions`, apiKey, { model, messages });
+      expect(res.status).toBe(200);
+      const body = (await res.json()) as any;
+      last = { text: body.choices[0].message.content, citations: body.choices[0].citations ?? [] };
+      messages.push({ role: 'assistant', content: last.text });
+    }
+    return last;
+  };
+
+  it('"when is the next 10-Q due?": an estimate from the SEC deadline, the period reckoned from the fiscal calendar, the filer category assumed and said so', async () => {
+    const apple = await talkOf('svc-sec-agent', "what period does Apple's latest 10-K cover?", 'when is the next 10-Q due?');
+    expect(apple.text).toMatch(/^\*\*Apple Inc\. \(AAPL\)\*\*: its next 10-Q, for fiscal Q3 2025 \(the quarter ending about 2025-06-28\), is due by about \*\*2025-08-07\*\*, 40 days after that quarter ends\. This is an estimate from the SEC's filing deadline/);
+    expect(apple.text).toContain('The latest filing in the data: Form 10-Q for fiscal Q2 2025 (quarter ended 2025-03-29), filed 2025-05-02, 34 days after the period ended [1]');
+    expect(apple.text).toMatch(/does not give Apple's filer category: this assumes a large accelerated filer/);
+    expect(apple.citations[0]!.url).toContain('/Archives/edgar/data/320193/000032019325000057');
+    // Microsoft's next period is its fiscal year's end: the 10-K comes first, said so, through the router too.
+    const msft = await talkOf('svc-agent', 'Microsoft net income last quarter', 'when is the next 10-Q due?');
+    expect(msft.text).toMatch(/its next 10-Q, for fiscal Q1 2026 \(the quarter ending about 2025-09-30\), is due by about \*\*2025-11-09\*\*/);
+    expect(msft.text).toContain('Before it comes the 10-K for fiscal year 2025 (ending about 2025-06-30), due by about 2025-08-29.');
+    expect((await talkOf('svc-sec-agent', 'Apple revenue Q3 2024', "when's the next 10-K due?")).text).toMatch(/its next 10-K, for fiscal year 2025 \(the year ending about 2025-09-27\), is due by about \*\*2025-11-26\*\*, 60 days after that year ends/);
+  });
+
+  it('"how many days after the quarter end did they file?" is of the filing the figure before came from, with the others and the deadline', async () => {
+    const a = await talkOf('svc-sec-agent', 'Apple revenue Q3 2024', 'how many days after the quarter end did they file?');
+    expect(a.text).toMatch(/^\*\*Apple Inc\. \(AAPL\)\*\*: its 10-Q for fiscal Q3 2024 \(quarter ended 2024-06-29\) was filed 2024-08-02, \*\*34 days\*\* after the quarter ended \[1\]; the deadline for a large accelerated filer is 40 days\./);
+    expect(a.text).toMatch(/All 8 of its 10-Qs in the data were filed 34 days after the quarter ended/);
+  });
+
+  it('"how old is this data?" gives the period end and filing date of the figures given before, and whether newer ones are in the data', async () => {
+    const a = await talkOf('svc-sec-agent', 'Apple revenue Q3 2024', 'how old is this data?');
+    expect(a.text).toMatch(/^\*\*Apple Inc\. \(AAPL\)\*\*: the figures given before are for the period ended 2024-06-29, from filings made on 2024-08-02: the latest of those periods ended \*\*\d+ days ago\*\*/);
+    expect(a.text).toContain('Newer in the data: Form 10-Q for fiscal Q2 2025 (quarter ended 2025-03-29), filed 2025-05-02');
+    expect(a.text).toContain('a snapshot of SEC EDGAR recorded 2025-05-15');
+    // Passed over: a turn about the filings themselves between.
+    const b = await talkOf('svc-sec-agent', 'Microsoft net income last quarter', 'when is the next 10-Q due?', 'how old is this data?');
+    expect(b.text).toMatch(/the figures given before are for the period ended 2025-03-31, from filings made on 2025-04-30/);
+    expect(b.text).toContain('That is the latest quarterly period the data holds for Microsoft');
+  });
+});
