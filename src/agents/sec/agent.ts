@@ -20,7 +20,7 @@ import { meaningAsked, type MeaningAsked } from './glossary.js';
 import { formAsked, restated, type FormAsked } from './restate.js';
 import { computedAnswer, operationAsked } from './arithmetic.js';
 import { periodName } from './format.js';
-import { AnswerWriter, factKey, factsToCite } from './write.js';
+import { AnswerWriter, QUALITY_ASKED, factKey, factsToCite } from './write.js';
 
 export const SEC_AGENT_ID = 'svc-sec-agent';
 
@@ -125,7 +125,7 @@ async function* answerSec(lib: SecLibrary, request: AgentRequest): AsyncGenerato
   let question = await acrossCovered(lib, parsed, asked, request.messages.slice(0, -1));
   const elsewhere = askedOfMarkets(asked, question);
   if (elsewhere) return yield* said(elsewhere);
-  question = withComponents(question, asked, () => parseWithInstructions(request.messages.slice(0, -1), request.instructions, index));
+  question = judgedWhole(withComponents(question, asked, () => parseWithInstructions(request.messages.slice(0, -1), request.instructions, index)), asked);
   // "Average of the three?", "difference?", "how many times higher?" of the figures just given (a table's periods have their own summary lines).
   const operation = operationAsked(asked);
   if (operation && question?.companies.some((c) => c.status === 'found') && !question.stated.metrics && !question.stated.period && !(periodsAsked(request, question) && tabulable(question))) {
@@ -257,6 +257,18 @@ export function withComponents(question: SecQuestion | null, asked: string, befo
   const parts = base.metrics.flatMap((m) => COMPONENTS[m] ?? []);
   if (!parts.length) return question;
   return { ...base, metrics: [...new Set([...base.metrics, ...parts])] };
+}
+
+/** What a company is judged on as a whole: growth, the margins down to free cash flow. */
+const WHOLE: MetricId[] = ['revenue', 'grossProfit', 'operatingIncome', 'netIncome', 'freeCashFlow'];
+
+/**
+ * "Is this a good company?": no verdict, but the figures a judgement would rest on, each against the
+ * year before (its latest fiscal year unless one is named): revenue, and the margins down to free cash flow.
+ */
+export function judgedWhole(question: SecQuestion | null, asked: string): SecQuestion | null {
+  if (!question || !QUALITY_ASKED.test(asked) || question.stated.metrics || !question.companies.some((c) => c.status === 'found')) return question;
+  return { ...question, metrics: WHOLE, margin: true, comparison: 'yoy', versus: null, ttm: false, period: question.stated.period ? question.period : { kind: 'latest', span: 'year' } };
 }
 
 /** Another currency asked for ("in euros"): figures are given as filed, unconverted, and said so first. */

@@ -77,6 +77,8 @@ const COMBINED = /\b(?:combined|together|in total|total of|sum of|added up|add(?
 /** "Q5 2024", "0Q": said as a quarter, and none is. */
 const GROWTH_WORDS = /\b(?:grow|grows|grew|grown|growing|increase[ds]?|increasing|rise|rises|rose|risen|rising|gain(?:ed|s)?|improve[ds]?|go up|went up|higher|larger|bigger|expand(?:s|ed)?|widen(?:s|ed)?)\b/i;
 const DECLINE_WORDS = /\b(?:decline[ds]?|declining|fall|falls|fell|fallen|falling|drop(?:s|ped)?|decrease[ds]?|decreasing|shrink|shrinks|shrank|shrunk|go down|went down|lower|smaller|worsen(?:ed|s)?|contract(?:s|ed)?|narrow(?:s|ed)?|compress(?:es|ed)?)\b/i;
+/** A company judged as a whole ("is this a good company?", "is Apple a good business?", "how good is Microsoft?"). */
+export const QUALITY_ASKED = /\b(?:is|are) (?:this|that|it|they|these|those|\w+(?:'s)?|\w+ and \w+) (?:a |an )?(?:good|great|bad|solid|strong|quality|healthy|well[- ]run|decent|high[- ]quality) (?:compan(?:y|ies)|business(?:es)?|firms?)\b|\bhow (?:good|healthy|strong) (?:a (?:company|business) )?is (?:this|that|it|\w+)\b|\bhow healthy is\b/i;
 /** A figure judged ("is that good?", "is it high?", "is this healthy?"). */
 const JUDGED = /^\W*(?:(?:so|and|ok)\W+)?(?:is|are|was|were) (?:that|it|this|those|these|they) (?:good|bad|high|low|healthy|strong|weak|ok|okay|normal|decent|impressive|a lot|too (?:high|low)|sustainable|sensible|reasonable|worrying|concerning)\b/i;
 
@@ -1163,6 +1165,74 @@ export class AnswerWriter {
     return out.length ? [...out, ''] : [];
   }
 
+  /**
+   * What the figures of a "why" or "is it good?" question show, company by company: each margin now
+   * and a period before (a direction the question presumed corrected), and each line's change set
+   * against revenue's, costs growing faster than revenue named: the drivers visible in the numbers.
+   */
+  #whatFiguresShow(figures: Figure[]): string[] {
+    const text = this.#plan.question?.text ?? '';
+    const presumed = DECLINE_WORDS.test(text) && !GROWTH_WORDS.test(text) ? 'down' : GROWTH_WORDS.test(text) && !DECLINE_WORDS.test(text) ? 'up' : null;
+    const out: string[] = [];
+    const pct = (a: number, b: number) => `${Math.abs((100 * (a - b)) / Math.abs(b)).toFixed(1)}%`;
+    // How a line's change stands against revenue's: faster or slower, or the other way.
+    const against = (g: number, rev: number) => (g < 0 && rev >= 0 ? 'while revenue grew' : g >= 0 && rev < 0 ? 'while revenue fell' : Math.abs(g - rev) < 0.0005 ? 'in step with revenue' : `${g > rev ? 'faster' : 'slower'} than revenue`);
+    const growth = (a: number, b: number) => (a - b) / Math.abs(b);
+    for (const cik of new Set(figures.map((f) => f.company.cik))) {
+      const own = figures.filter((f) => f.company.cik === cik);
+      const changed = own.flatMap((f) => {
+        const r = f.result;
+        return r.kind === 'value' && r.compared?.period && r.compared.value && r.compared.value.value !== 0 ? [{ f, r, now: r.value, then: r.compared.value, before: r.compared.period }] : [];
+      });
+      if (!changed.length) continue;
+      const name = shortName(own[0]!.company.name);
+      const cal = own[0]!.fin.calendar;
+      const { r: r0, before } = changed[0]!;
+      const span = `${periodName(r0.period, cal)} against ${periodName(before, cal)}`;
+      const rows: string[] = [];
+      const margins = new Map<string, 'up' | 'down' | 'flat'>();
+      // Revenue's own change: the yardstick.
+      const rev = changed.find((c) => c.f.metric.id === 'revenue');
+      const marginOf = changed.find((c) => c.f.revenue && c.f.comparedRevenue);
+      const revNow = rev?.now ?? marginOf?.f.revenue ?? null;
+      const revThen = rev?.then ?? marginOf?.f.comparedRevenue ?? null;
+      const revGrowth = revNow && revThen && revThen.value > 0 ? growth(revNow.value, revThen.value) : null;
+      if (revNow && revThen && revGrowth !== null) rows.push(`- Revenue ${revGrowth >= 0 ? 'grew' : 'fell'} ${pct(revNow.value, revThen.value)} (${this.#amount({ metric: METRICS.find((m) => m.id === 'revenue')! }, revThen)} ${this.#refs(revThen)} to ${this.#amount({ metric: METRICS.find((m) => m.id === 'revenue')! }, revNow)} ${this.#refs(revNow)}).`);
+      for (const c of changed) {
+        if (c.f.metric.id === 'revenue') continue;
+        const share = shareLabel(c.f.metric);
+        const g = growth(c.now.value, c.then.value);
+        const derived = c.now.derivation ? ' (derived)' : '';
+        const move = `${c.f.metric.label} ${g >= 0 ? 'grew' : 'fell'} ${pct(c.now.value, c.then.value)} ${this.#refs(c.now)}${this.#refs(c.then)}${derived}`;
+        const cost = !share?.margin && c.f.metric.unit === 'money' && c.f.metric.type === 'duration';
+        let line = capitalise(move);
+        if (revGrowth !== null && c.f.metric.unit === 'money' && c.f.metric.type === 'duration') {
+          line += `, ${against(g, revGrowth)}`;
+          // A cost's share of revenue moves the margins: up weighs on them, down lifts them.
+          if (cost && Math.abs(g - revGrowth) >= 0.0005) line += g > revGrowth ? ': a cost rising faster than revenue, which weighs on the margins' : ': a cost taking a smaller share of revenue, which lifts the margins';
+        }
+        // A margin's level then and now, in points, a presumed direction corrected.
+        if (share?.margin && c.f.revenue && c.f.comparedRevenue && c.f.revenue.value > 0 && c.f.comparedRevenue.value > 0) {
+          const [m1, m0] = [(100 * c.now.value) / c.f.revenue.value, (100 * c.then.value) / c.f.comparedRevenue.value];
+          const way = Math.round((m1 - m0) * 10) === 0 ? 'flat' : m1 > m0 ? 'up' : 'down';
+          const said = `${share.label} ${way === 'flat' ? 'held at' : way === 'up' ? 'rose' : 'fell'} ${way === 'flat' ? `${m1.toFixed(1)}%` : `from ${m0.toFixed(1)}% to ${m1.toFixed(1)}% (${m1 >= m0 ? '+' : ''}${(m1 - m0).toFixed(1)} percentage points)`}`;
+          // (The direction presumed is of the margin asked about, the first; of all of them when "margins" were.)
+          const asked = margins.size === 0 || /\bmargins\b/i.test(text);
+          const wrong = presumed && asked && way !== presumed ? `${capitalise(share.label)} did not ${presumed === 'down' ? 'fall' : 'rise'}: ${said.replace(share.label, 'it')}` : capitalise(said);
+          line = `${wrong}; ${move}`;
+          if (revGrowth !== null) line += `, ${against(g, revGrowth)}`;
+          margins.set(c.f.metric.id, way);
+        }
+        rows.push(`- ${line}.`);
+      }
+      // Operating margin one way and net margin the other: the difference lies below operating income.
+      const [operating, net] = [margins.get('operatingIncome'), margins.get('netIncome')];
+      if (operating && net && operating !== net && operating !== 'flat' && net !== 'flat') rows.push(`- Net margin ${net === 'down' ? 'fell' : 'rose'} while operating margin ${operating === 'down' ? 'fell' : 'rose'}: the difference lies below operating income (other income and expense, income taxes), which these figures do not break down.`);
+      out.push(`**${name}**, ${span}:`, ...rows);
+    }
+    return out;
+  }
+
   write(dataNote: string | null): { text: string; citations: Citation[] } {
     const plan = this.#plan;
     const lines: string[] = [];
@@ -1191,8 +1261,19 @@ export class AnswerWriter {
       unknown.splice(0, unknown.length, ENGLISH_ONLY);
       problems.splice(0, problems.length, ...problems.filter((p) => !p.startsWith('I could not find a company')));
     }
+    // "Is this a good company?": no verdict and no advice; what the figures show, and what they cannot.
+    const quality = figures.length > 0 && QUALITY_ASKED.test(plan.question?.text ?? '');
+    if (quality) {
+      lines.push(`Whether it is a good company, or a good investment, is a judgement I leave to you: I give no investment advice. What its filings' figures show:`, '');
+      lines.push(...this.#whatFiguresShow(figures), '');
+      lines.push(`What the figures cannot tell: the share price and what the market already expects, the company's competitive position, the quality of its management, or what comes next; the filing's words (its business description, risk factors and management's discussion) speak to some of these, and I do not read them. The figures, each cited:`, '');
+    }
     // "Why did it fall?": the figures say what changed; the reasons are in words this agent does not read.
-    if (figures.length && WHY.test(plan.question?.text ?? '')) {
+    if (figures.length && WHY.test(plan.question?.text ?? '') && !quality) {
+      // What the figures do show: the moves of the margins asked about and of the lines behind them.
+      // (One amount alone, "why did net income fall?", has its change said by the verdict line: nothing to set it against.)
+      const shown = figures.length > 1 || plan.question?.margin ? this.#whatFiguresShow(figures) : [];
+      if (shown.length) lines.push(`What the figures show:`, '', ...shown, '');
       // A figure that is the difference of two others ("free cash flow") is shown with them: what it is made of.
       const parts = figures.some((f) => ['operatingCashFlow', 'capitalExpenditure', 'costOfRevenue', 'operatingExpenses'].includes(f.metric.id));
       lines.push(`The figures show what changed, not why: the reasons are in what the filing says in words (its management's discussion and analysis), which I do not read. ${parts ? 'The figures, with what the figure asked about is made of:' : 'The figures:'}`, '');

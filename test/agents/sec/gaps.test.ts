@@ -60,6 +60,55 @@ describe('svc-sec-agent: follow-ups, derived figures, filing dates and judgement
   });
 });
 
+describe('svc-sec-agent: "why" and judgement questions are answered with what the figures show (demo snapshot)', () => {
+  let svc: TestService;
+  let apiKey: string;
+  beforeAll(async () => {
+    svc = await startService({ env: { SVC_SEC_SNAPSHOT_DIR: DEMO, SVC_SEC_API_URL: 'http://127.0.0.1:9', SVC_SEC_WWW_URL: 'http://127.0.0.1:9' } });
+    ({ apiKey } = await svc.account());
+  });
+  afterAll(() => svc.close());
+
+  const talkOf = async (model: string, ...turns: string[]) => {
+    const messages: { role: string; content: string }[] = [];
+    let last = { text: '', citations: [] as { order: number; name: string; url: string }[] };
+    for (const content of turns) {
+      messages.push({ role: 'user', content });
+      const res = await post(`${svc.baseURL}/chat/completions`, apiKey, { model, messages });
+      expect(res.status).toBe(200);
+      const body = (await res.json()) as any;
+      last = { text: body.choices[0].message.content, citations: body.choices[0].citations ?? [] };
+      messages.push({ role: 'assistant', content: last.text });
+    }
+    return last;
+  };
+
+  it('"why did margins fall?" corrects the direction and names the lines behind the move, against revenue, before saying the reasons are not in the figures', async () => {
+    const a = await talkOf('svc-sec-agent', 'Apple gross margin FY2024', 'why did margins fall?');
+    expect(a.text).toMatch(/^What the figures show:\n\n\*\*Apple\*\*, fiscal year 2024 against fiscal year 2023:\n- Revenue grew 2\.0% \(\$383,285 million \[\d\] to \$391,035 million \[\d\]\)\.\n- Gross margin did not fall: it rose from 44\.1% to 46\.2% \(\+2\.1 percentage points\); gross profit grew 6\.8% \[\d\]\[\d\], faster than revenue\.\n- Cost of revenue fell 1\.8% \[\d\]\[\d\], while revenue grew: a cost taking a smaller share of revenue, which lifts the margins\./);
+    expect(a.text).toContain("The figures show what changed, not why: the reasons are in what the filing says in words");
+    // Only the margin asked about is corrected: the others are said as they moved.
+    const b = await talkOf('svc-agent', 'Microsoft operating margin last quarter', 'why did its operating margin rise?');
+    expect(b.text).toMatch(/- Operating margin rose from 44\.6% to 45\.7% \(\+1\.1 percentage points\); operating income grew 16\.0%/);
+    expect(b.text).toMatch(/- Gross margin fell from 70\.1% to 68\.7%/);
+    expect(b.text).toMatch(/- Operating expenses grew 2\.4% \[\d\]\[\d\] \(derived\), slower than revenue: a cost taking a smaller share of revenue/);
+  });
+
+  it('"is this a good company?" gets no verdict and no advice: what the figures show against the year before, what they cannot tell, the figures cited', async () => {
+    const a = await talkOf('svc-sec-agent', 'Apple gross margin FY2024', 'is this a good company?');
+    expect(a.text).toMatch(/^Whether it is a good company, or a good investment, is a judgement I leave to you: I give no investment advice\. What its filings' figures show:/);
+    expect(a.text).toContain('- Operating margin rose from 29.8% to 31.5% (+1.7 percentage points); operating income grew 7.8%');
+    expect(a.text).toMatch(/- Net margin fell from 25\.3% to 24\.0% \(-1\.3 percentage points\); net income fell 3\.4% \[\d\]\[\d\], while revenue grew\./);
+    expect(a.text).toMatch(/- Free cash flow margin rose from 26\.0% to 27\.8% .*\(derived\), faster than revenue\./);
+    expect(a.text).toContain('- Net margin fell while operating margin rose: the difference lies below operating income');
+    expect(a.text).toContain('What the figures cannot tell: the share price');
+    expect(a.text).toContain('| Apple Inc. (AAPL) | Free cash flow | fiscal year 2024 (year ended 2024-09-28) | $108,807 million');
+    const m = await talkOf('svc-agent', 'is Microsoft a good company?');
+    expect(m.text).toContain('**Microsoft**, fiscal year 2024 against fiscal year 2023:\n- Revenue grew 15.7%');
+    expect(m.text).not.toMatch(/\b(?:buy|sell) (?:it|the stock)\b/i);
+  });
+});
+
 describe('svc-sec-agent: when filings come (demo snapshot)', () => {
   let svc: TestService;
   let apiKey: string;
