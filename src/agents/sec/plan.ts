@@ -71,6 +71,32 @@ export interface Figure {
    * before it), each null where the filings have no figure.
    */
   annualBasis?: { ttm: { quarter: FiscalPeriod; value: MetricValue | null }[]; year: { period: FiscalPeriod; value: MetricValue } | null };
+  /** When the period asked has no figure: the figure of the same kind of period nearest in time to it, given instead of nothing. */
+  nearest?: MetricValue;
+}
+
+/**
+ * The figure of the same kind of period (quarter or year) nearest in time to one asked for that has
+ * none: by the period's end when it is known, else by the year the question named.
+ */
+function nearestFigure(fin: CompanyFinancials, metric: MetricId, result: FigureResult, spec: PeriodSpec | null): MetricValue | undefined {
+  let kind: 'quarter' | 'year';
+  let target: string;
+  if (result.kind === 'no-value') {
+    if (result.period.kind === 'span') return undefined;
+    kind = result.period.kind;
+    target = result.period.end;
+  } else if (result.kind === 'no-period') {
+    const year = /\b((?:19|20)\d\d)\b/.exec(result.wanted)?.[1];
+    if (!year) return undefined;
+    kind = spec?.kind === 'fiscalYear' || spec?.kind === 'calendarYear' || /\byear\b/i.test(result.wanted) ? 'year' : 'quarter';
+    const yearEnd = fin.calendar.years.at(-1)?.end.slice(4) ?? '-12-31';
+    target = kind === 'year' ? `${year}${yearEnd}` : `${year}-06-30`;
+  } else return undefined;
+  const series = fin.series(metric, kind);
+  let best: MetricValue | undefined;
+  for (const v of series) if (!best || Math.abs(daysBetween(v.period.end, target)) < Math.abs(daysBetween(best.period.end, target))) best = v;
+  return best;
 }
 
 /** "Annualize that", "run rate", "times four": a quarter's figure as a year's pace. */
@@ -342,6 +368,10 @@ export async function planAnswer(lib: SecLibrary, question: SecQuestion | null, 
         if (c?.total) figure.comparedRevenue = c.fiscal ? fin.value('revenue', c.fiscal) : calendarTotal(fin, revenue, c.year);
       }
       const r = figure.result;
+      if (r.kind === 'no-value' || r.kind === 'no-period') {
+        const near = nearestFigure(fin, metricId, r, spec);
+        if (near) figure.nearest = near;
+      }
       if (question.alsoQoq && r.kind === 'value' && r.compared?.kind === 'yoy' && r.period.kind !== 'year') {
         const prior = priorPeriod(fin, r.period, 'qoq');
         figure.alsoCompared = { kind: 'qoq', period: prior, value: prior ? fin.value(metricId, prior) : null };

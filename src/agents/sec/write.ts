@@ -37,6 +37,7 @@ export function factsToCite(plan: Plan): { company: CompanyRef; fact: ReportedFa
     add(f.company, f.comparedRevenue ?? null);
     for (const q of [...(f.ttm ?? []), ...(f.ttmPrior ?? []), ...(f.ttmRevenue ?? []), ...(f.annualBasis?.ttm ?? [])]) add(f.company, q.value);
     add(f.company, f.annualBasis?.year?.value ?? null);
+    add(f.company, f.nearest ?? null);
   }
   for (const c of plan.cross) {
     add(c.company, c.value);
@@ -461,6 +462,15 @@ export class AnswerWriter {
 
   /** What a figure that could not be given is missing, and what is there instead. */
   #missing(figure: Figure): string {
+    const said = this.#missingOnly(figure);
+    const near = figure.nearest;
+    if (!near) return said;
+    // What there is instead: the nearest period's figure, cited, never put in the place of the one asked.
+    const when = figure.metric.type === 'instant' ? `at the end of ${periodWithEnd(near.period, figure.fin.calendar)}` : `for ${periodWithEnd(near.period, figure.fin.calendar)}`;
+    return `${said} The nearest period with a figure: ${its(figure.company)} ${figure.metric.label} ${when} was **${this.#amount(figure, near)}** ${this.#refs(near)}${near.derivation ? ' (derived)' : ''} (${near.derivation ? near.derivation.replace(/\.$/, '') : this.#filedAs(near.terms[0]!.fact)}).`;
+  }
+
+  #missingOnly(figure: Figure): string {
     const r = figure.result;
     switch (r.kind) {
       case 'not-reported':

@@ -48,6 +48,18 @@ describe('svc-sec-agent: follow-ups, derived figures, filing dates and judgement
     expect((await talk("What was Apple's revenue in Q3 2024?")).text.split('\n')[0]).not.toContain('(derived)');
   });
 
+  it('a period with no figure says what is missing and gives the nearest period\'s figure instead, cited, for each company of a comparison too', async () => {
+    const a = await talk('Apple revenue FY2019');
+    expect(a.text).toMatch(/^Apple's filings have no revenue for fiscal year 2019\. Available for Apple: .* The nearest period with a figure: Apple's revenue for fiscal year 2022 \(year ended 2022-09-24\) was \*\*\$394,328 million\*\* \[1\] \(Form 10-K filed 2023-11-03\)\./);
+    consistent(a);
+    const fcf = await talk('Apple free cash flow FY2021');
+    expect(fcf.text).toContain("The nearest period with a figure: Apple's free cash flow for fiscal year 2022 (year ended 2022-09-24) was **$111,443 million** [1] (derived) (operating cash flow minus capital expenditure).");
+    const both = await talk('Apple and Microsoft revenue FY2021');
+    expect(both.text).toContain("The nearest period with a figure: Apple's revenue for fiscal year 2022 (year ended 2022-09-24) was **$394,328 million** [1]");
+    expect(both.text).toContain("The nearest period with a figure: Microsoft's revenue for fiscal year 2022 (year ended 2022-06-30) was **$198,270 million** [2]");
+    consistent(both);
+  });
+
   it('"annualize that EPS" after a quarter\'s EPS: the quarter times four, a simple annualization, set against the twelve months and the fiscal year', async () => {
     for (const model of ['svc-sec-agent', 'svc-agent']) {
       const a = await talkOf(model, 'Apple EPS Q3 2024', 'annualize that EPS');
