@@ -14,12 +14,13 @@ import { answerValuation, valuationInConversation } from './valuation.js';
 import { listed } from '../citations.js';
 import { answerTables, asksOfPeriods, asksTotal, spanAsked, tabulable, type Span } from '../financials/table.js';
 import { MAX_COMPANIES, planAnswer } from './plan.js';
-import { FILINGS_ASKED, answerFilings } from './filings.js';
+import { FILINGS_ASKED, answerFilings, citedBefore } from './filings.js';
+import { DATA_AGE_ASKED, NEXT_DUE_ASKED, answerFilingDates, filingDatesAsked } from './filing-dates.js';
 import { meaningAsked, type MeaningAsked } from './glossary.js';
 import { formAsked, restated, type FormAsked } from './restate.js';
 import { computedAnswer, operationAsked } from './arithmetic.js';
 import { periodName } from './format.js';
-import { AnswerWriter, factKey, factsToCite } from './write.js';
+import { AnswerWriter, QUALITY_ASKED, factKey, factsToCite } from './write.js';
 
 export const SEC_AGENT_ID = 'svc-sec-agent';
 
@@ -93,6 +94,25 @@ async function* answerSec(lib: SecLibrary, request: AgentRequest): AsyncGenerato
   const parsed = parseWithInstructions(request.messages, request.instructions, index);
   // "List Microsoft's filings", "when was apple's latest 10-Q filed?": the filings themselves.
   const named = parsed?.companies.flatMap((c) => (c.status === 'found' ? [c.company] : [])) ?? [];
+  // "When is the next 10-Q due?", "how many days after the quarter end did they file?", "how old is this data?": when filings come.
+  if (filingDatesAsked(last)) {
+    const earlier = request.messages.slice(0, -1);
+    if (!named.length) {
+      const note = lib.dataNote();
+      return yield* said(
+        DATA_AGE_ASKED.test(last) && note
+          ? `${note.replace(/\.$/, '')}: the figures come from the filings it holds, each answer saying the period and the filing date of every figure. Name a company (“how old is Apple's latest data?”) for its latest filing and how long ago its period ended.\n`
+          : `Which company? Name one by ticker or name (“when is Apple's next 10-Q due?”, “how many days after the quarter end did Microsoft file its latest 10-Q?”) and I will reckon it from its filings.\n`,
+      );
+    }
+    // The figures of the answer before, planned again: the periods and filings "this data" means.
+    // (Turns about the filings themselves, "when is the next 10-Q due?", are passed over: the figures are those asked before them.)
+    const at = earlier.findLastIndex((m) => m.role === 'user' && !filingDatesAsked(clipped(m.content)) && !FILINGS_ASKED.test(clipped(m.content)) && !sourcesAsked(clipped(m.content)));
+    const asOf = at >= 0 ? earlier.slice(0, at + 1) : [];
+    const previous = asOf.length && !NEXT_DUE_ASKED.test(last) ? await acrossCovered(lib, parseWithInstructions(asOf, request.instructions, index), clipped(asOf.at(-1)!.content), asOf.slice(0, -1)) : null;
+    const before = previous && previous.companies.some((c) => c.status === 'found') ? await planAnswer(lib, previous, { progress: () => {} }) : null;
+    return yield* answerFilingDates({ lib, companies: named.slice(0, MAX_COMPANIES), asked: last, citedBefore: citedBefore(earlier), before });
+  }
   if (FILINGS_ASKED.test(last) && named.length) return yield* answerFilings(lib, named.slice(0, MAX_COMPANIES), last, request.messages.slice(0, -1));
   // "Does the 10-K mention layoffs?" of no company: a filing's words, not its figures (of a company, its key figures say so).
   if (FILING_WORDS.test(last) && !NEW_SUBJECT.test(last) && !parsed?.companies.some((c) => c.status === 'found')) return yield* said(`I read the figures companies file with the SEC (the XBRL data of their 10-K and 10-Q filings), not the filings' text, so I cannot say what a filing says or mentions about a subject (risk factors, layoffs, lawsuits, strategy). Ask for a figure instead, for example “Apple revenue last quarter” or “Microsoft operating expenses for the last 4 quarters”, each cited to the filing page it comes from, where the filing can be read.\n`);
@@ -105,7 +125,7 @@ async function* answerSec(lib: SecLibrary, request: AgentRequest): AsyncGenerato
   let question = await acrossCovered(lib, parsed, asked, request.messages.slice(0, -1));
   const elsewhere = askedOfMarkets(asked, question);
   if (elsewhere) return yield* said(elsewhere);
-  question = withComponents(question, asked, () => parseWithInstructions(request.messages.slice(0, -1), request.instructions, index));
+  question = judgedWhole(withComponents(question, asked, () => parseWithInstructions(request.messages.slice(0, -1), request.instructions, index)), asked);
   // "Average of the three?", "difference?", "how many times higher?" of the figures just given (a table's periods have their own summary lines).
   const operation = operationAsked(asked);
   if (operation && question?.companies.some((c) => c.status === 'found') && !question.stated.metrics && !question.stated.period && !(periodsAsked(request, question) && tabulable(question))) {
@@ -237,6 +257,18 @@ export function withComponents(question: SecQuestion | null, asked: string, befo
   const parts = base.metrics.flatMap((m) => COMPONENTS[m] ?? []);
   if (!parts.length) return question;
   return { ...base, metrics: [...new Set([...base.metrics, ...parts])] };
+}
+
+/** What a company is judged on as a whole: growth, the margins down to free cash flow. */
+const WHOLE: MetricId[] = ['revenue', 'grossProfit', 'operatingIncome', 'netIncome', 'freeCashFlow'];
+
+/**
+ * "Is this a good company?": no verdict, but the figures a judgement would rest on, each against the
+ * year before (its latest fiscal year unless one is named): revenue, and the margins down to free cash flow.
+ */
+export function judgedWhole(question: SecQuestion | null, asked: string): SecQuestion | null {
+  if (!question || !QUALITY_ASKED.test(asked) || question.stated.metrics || !question.companies.some((c) => c.status === 'found')) return question;
+  return { ...question, metrics: WHOLE, margin: true, comparison: 'yoy', versus: null, ttm: false, period: question.stated.period ? question.period : { kind: 'latest', span: 'year' } };
 }
 
 /** Another currency asked for ("in euros"): figures are given as filed, unconverted, and said so first. */

@@ -43,14 +43,14 @@ function filingForPeriod(asked: string, filings: Filing[], covers: (f: Filing) =
 const daysAfter = (f: Filing) => Math.round((Date.parse(f.filingDate) - Date.parse(f.reportDate)) / 86_400_000);
 
 /** The 10-K and 10-Q filings a company's submissions list, newest first. */
-function periodicFilings(submissions: Parameters<typeof filingsFromColumns>[1], cik: number): Filing[] {
+export function periodicFilings(submissions: Parameters<typeof filingsFromColumns>[1], cik: number): Filing[] {
   return filingsFromColumns(cik, submissions)
     .filter((f) => /^10-[KQ]$/.test(f.form))
     .sort((a, b) => (a.filingDate < b.filingDate ? 1 : -1));
 }
 
 /** The filing an earlier answer cited ("Form 10-K filed 2025-02-05 (accession 0001652044-25-000014)"), for "that filing". */
-function citedBefore(earlier: readonly Turn[]): { form: string; filed: string; accession: string } | null {
+export function citedBefore(earlier: readonly Turn[]): { form: string; filed: string; accession: string } | null {
   for (const turn of [...earlier].reverse()) {
     if (turn.role !== 'assistant') continue;
     const m = /\bForm (10-[KQ]) filed (\d{4}-\d\d-\d\d) \(accession ([\d-]+)\)/.exec(turn.content);

@@ -65,7 +65,42 @@ export interface Figure {
   ttmRevenue?: { quarter: FiscalPeriod; value: MetricValue | null }[];
   /** When trailing twelve months were asked for but are not a sum of quarters for this figure or period: why. */
   ttmNot?: string;
+  /**
+   * "Annualize that EPS": what a quarter's per-share figure times four is set against, the four
+   * quarters to it (the trailing twelve months) and the fiscal year it belongs to (or the last one
+   * before it), each null where the filings have no figure.
+   */
+  annualBasis?: { ttm: { quarter: FiscalPeriod; value: MetricValue | null }[]; year: { period: FiscalPeriod; value: MetricValue } | null };
+  /** When the period asked has no figure: the figure of the same kind of period nearest in time to it, given instead of nothing. */
+  nearest?: MetricValue;
 }
+
+/**
+ * The figure of the same kind of period (quarter or year) nearest in time to one asked for that has
+ * none: by the period's end when it is known, else by the year the question named.
+ */
+function nearestFigure(fin: CompanyFinancials, metric: MetricId, result: FigureResult, spec: PeriodSpec | null): MetricValue | undefined {
+  let kind: 'quarter' | 'year';
+  let target: string;
+  if (result.kind === 'no-value') {
+    if (result.period.kind === 'span') return undefined;
+    kind = result.period.kind;
+    target = result.period.end;
+  } else if (result.kind === 'no-period') {
+    const year = /\b((?:19|20)\d\d)\b/.exec(result.wanted)?.[1];
+    if (!year) return undefined;
+    kind = spec?.kind === 'fiscalYear' || spec?.kind === 'calendarYear' || /\byear\b/i.test(result.wanted) ? 'year' : 'quarter';
+    const yearEnd = fin.calendar.years.at(-1)?.end.slice(4) ?? '-12-31';
+    target = kind === 'year' ? `${year}${yearEnd}` : `${year}-06-30`;
+  } else return undefined;
+  const series = fin.series(metric, kind);
+  let best: MetricValue | undefined;
+  for (const v of series) if (!best || Math.abs(daysBetween(v.period.end, target)) < Math.abs(daysBetween(best.period.end, target))) best = v;
+  return best;
+}
+
+/** "Annualize that", "run rate", "times four": a quarter's figure as a year's pace. */
+export const ANNUALIZE_ASKED = /\bannuali[sz](?:e|ed|ing)\b|\brun[- ]?rate\b|\bannual(?:i[sz]ed)? pace\b|\btimes (?:4|four)\b|\bx ?4\b/i;
 
 const MARGINS: Partial<Record<MetricId, string>> = { grossProfit: 'gross margin', operatingIncome: 'operating margin', netIncome: 'net margin', freeCashFlow: 'free cash flow margin', operatingCashFlow: 'operating cash flow margin' };
 
@@ -240,6 +275,20 @@ function addTrailingYear(figure: Figure, period: FiscalPeriod, comparison: Compa
   }
 }
 
+/** A quarter's per-share figure annualized is set against the twelve months to it and its fiscal year (or the one before, not yet filed). */
+function addAnnualBasis(figure: Figure, quarter: FiscalQuarter): void {
+  const { fin, metric } = figure;
+  const ttm = [-3, -2, -1, 0].flatMap((n) => {
+    const q = fin.calendar.shiftQuarter(quarter, n);
+    return q ? [{ quarter: q as FiscalPeriod, value: fin.value(metric.id, q) }] : [];
+  });
+  const years = [fin.calendar.year(quarter.fy), fin.calendar.year(quarter.fy - 1)].flatMap((y) => {
+    const value = y ? fin.value(metric.id, y) : null;
+    return y && value ? [{ period: y as FiscalPeriod, value }] : [];
+  });
+  figure.annualBasis = { ttm, year: years[0] ?? null };
+}
+
 /**
  * "The twelve months ended March 31, 2025" for a company whose fiscal year does not end then: the
  * trailing twelve months to the quarter that does (a year that ends then is that year).
@@ -319,11 +368,16 @@ export async function planAnswer(lib: SecLibrary, question: SecQuestion | null, 
         if (c?.total) figure.comparedRevenue = c.fiscal ? fin.value('revenue', c.fiscal) : calendarTotal(fin, revenue, c.year);
       }
       const r = figure.result;
+      if (r.kind === 'no-value' || r.kind === 'no-period') {
+        const near = nearestFigure(fin, metricId, r, spec);
+        if (near) figure.nearest = near;
+      }
       if (question.alsoQoq && r.kind === 'value' && r.compared?.kind === 'yoy' && r.period.kind !== 'year') {
         const prior = priorPeriod(fin, r.period, 'qoq');
         figure.alsoCompared = { kind: 'qoq', period: prior, value: prior ? fin.value(metricId, prior) : null };
       }
       if (ttm && figure.result.kind === 'value') addTrailingYear(figure, figure.result.period, question.comparison, question.margin);
+      else if (ANNUALIZE_ASKED.test(question.text) && figure.metric.unit === 'perShare' && figure.result.kind === 'value' && figure.result.period.kind === 'quarter') addAnnualBasis(figure, figure.result.period);
       if (spec !== asked && figure.result.kind === 'value' && figure.ttm) {
         figure.result.note = `no fiscal year of the company ends on ${(asked as Extract<PeriodSpec, { kind: 'ended' }>).date}: the twelve months ended then are the four quarters to this one, added up below`;
       }

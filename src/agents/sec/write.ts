@@ -14,7 +14,7 @@ import { ENGLISH_ONLY, looksNonEnglish } from '../../text.js';
 import { balanceDate, capitalise, formatAmount, formatChange, periodName, periodWithEnd, roughly, uncapitalise } from './format.js';
 import { formatRatio, ratioNote, type RatioFigure, type RatioMissing, type RatioValue } from './ratios.js';
 import { MEANINGS } from './glossary.js';
-import { ADVICE, MAX_COMPANIES, coverage, shareLabel, type CalendarCompared, type Compared, type CalendarQuarterValue, type Figure, type FigureResult, type Plan } from './plan.js';
+import { ADVICE, ANNUALIZE_ASKED, MAX_COMPANIES, coverage, shareLabel, type CalendarCompared, type Compared, type CalendarQuarterValue, type Figure, type FigureResult, type Plan } from './plan.js';
 
 export const factKey = (f: ReportedFact) => `${f.accn}|${f.taxonomy}:${f.concept}|${f.start ?? ''}|${f.end}|${f.unit}`;
 
@@ -35,7 +35,9 @@ export function factsToCite(plan: Plan): { company: CompanyRef; fact: ReportedFa
     }
     add(f.company, f.revenue ?? null);
     add(f.company, f.comparedRevenue ?? null);
-    for (const q of [...(f.ttm ?? []), ...(f.ttmPrior ?? []), ...(f.ttmRevenue ?? [])]) add(f.company, q.value);
+    for (const q of [...(f.ttm ?? []), ...(f.ttmPrior ?? []), ...(f.ttmRevenue ?? []), ...(f.annualBasis?.ttm ?? [])]) add(f.company, q.value);
+    add(f.company, f.annualBasis?.year?.value ?? null);
+    add(f.company, f.nearest ?? null);
   }
   for (const c of plan.cross) {
     add(c.company, c.value);
@@ -76,6 +78,8 @@ const COMBINED = /\b(?:combined|together|in total|total of|sum of|added up|add(?
 /** "Q5 2024", "0Q": said as a quarter, and none is. */
 const GROWTH_WORDS = /\b(?:grow|grows|grew|grown|growing|increase[ds]?|increasing|rise|rises|rose|risen|rising|gain(?:ed|s)?|improve[ds]?|go up|went up|higher|larger|bigger|expand(?:s|ed)?|widen(?:s|ed)?)\b/i;
 const DECLINE_WORDS = /\b(?:decline[ds]?|declining|fall|falls|fell|fallen|falling|drop(?:s|ped)?|decrease[ds]?|decreasing|shrink|shrinks|shrank|shrunk|go down|went down|lower|smaller|worsen(?:ed|s)?|contract(?:s|ed)?|narrow(?:s|ed)?|compress(?:es|ed)?)\b/i;
+/** A company judged as a whole ("is this a good company?", "is Apple a good business?", "how good is Microsoft?"). */
+export const QUALITY_ASKED = /\b(?:is|are) (?:this|that|it|they|these|those|\w+(?:'s)?|\w+ and \w+) (?:a |an )?(?:good|great|bad|solid|strong|quality|healthy|well[- ]run|decent|high[- ]quality) (?:compan(?:y|ies)|business(?:es)?|firms?)\b|\bhow (?:good|healthy|strong) (?:a (?:company|business) )?is (?:this|that|it|\w+)\b|\bhow healthy is\b/i;
 /** A figure judged ("is that good?", "is it high?", "is this healthy?"). */
 const JUDGED = /^\W*(?:(?:so|and|ok)\W+)?(?:is|are|was|were) (?:that|it|this|those|these|they) (?:good|bad|high|low|healthy|strong|weak|ok|okay|normal|decent|impressive|a lot|too (?:high|low)|sustainable|sensible|reasonable|worrying|concerning)\b/i;
 
@@ -96,7 +100,6 @@ function timesOver(high: number, low: number, asked: boolean, what = 'high'): st
 const MINUS_ASKED = /\b(?:minus|less|subtract(?:ed)?|take away)\b(?!\s+than\b)/i;
 
 /** A quarter's (or a span's) amount asked at a yearly pace ("annualize that", "run rate"). */
-const ANNUALIZE_ASKED = /\bannuali[sz](?:e|ed|ing)\b|\brun[- ]?rate\b|\bannual(?:i[sz]ed)? pace\b|\btimes (?:4|four)\b|\bx ?4\b/i;
 
 const SPREAD_ASKED = /\b(?:by how much|how much (?:more|less|higher|lower|bigger|smaller)|difference|gap|spread|vs\.? the (?:lowest|highest|smallest|largest|bottom|top)|in (?:percentage )?points)\b/i;
 /** A question answered yes or no ("Did …", "Has …", "Is …"). */
@@ -393,7 +396,7 @@ export class AnswerWriter {
     const cal = figure.fin.calendar;
     const end = quarters.at(-1)!.quarter.end;
     const missing = quarters.length < 4 ? ['the quarters before'] : quarters.filter((q) => !q.value).map((q) => periodName(q.quarter, cal));
-    if (missing.length) return `Trailing twelve months to ${end}: not available, because ${missing.join(', ')} ${missing.length > 1 ? 'have' : 'has'} no ${figure.metric.label} in the filings.`;
+    if (missing.length) return `Trailing twelve months to ${end}: not available, because ${missing.join(', ')} ${missing.length > 1 || /^the quarters\b/.test(missing[0] ?? '') ? 'have' : 'has'} no ${figure.metric.label} in the filings.`;
     const sum = this.#ttmSum(quarters);
     const parts = (qs: NonNullable<Figure['ttm']>) => qs.map((q) => `${periodName(q.quarter, cal)} ${this.#amount(figure, q.value!)}${q.value!.derivation ? ' (derived)' : ''} ${this.#refs(q.value!)}`).join(', ');
     const approximate = figure.metric.unit === 'perShare' ? ' This is approximate: per-share figures of different quarters rest on different share counts.' : '';
@@ -411,7 +414,7 @@ export class AnswerWriter {
         `The sum of ${parts(quarters)}; ${earlier}, of ${parts(prior)}.${approximate}`;
     } else {
       text = `Trailing twelve months (${range(quarters)}): **${this.#amount(figure, sum)}**, the sum of ${parts(quarters)}.${approximate}`;
-      if (prior) text += ` ${capitalise(earlier)}: not available, because ${priorGaps.join(', ')} ${priorGaps.length > 1 ? 'have' : 'has'} no ${figure.metric.label} in the filings.`;
+      if (prior) text += ` ${capitalise(earlier)}: not available, because ${priorGaps.join(', ')} ${priorGaps.length > 1 || /^the quarters\b/.test(priorGaps[0] ?? '') ? 'have' : 'has'} no ${figure.metric.label} in the filings.`;
     }
     // A margin asked for with TTM: the twelve months' figure over their revenue.
     const revenue = figure.ttmRevenue;
@@ -459,6 +462,15 @@ export class AnswerWriter {
 
   /** What a figure that could not be given is missing, and what is there instead. */
   #missing(figure: Figure): string {
+    const said = this.#missingOnly(figure);
+    const near = figure.nearest;
+    if (!near) return said;
+    // What there is instead: the nearest period's figure, cited, never put in the place of the one asked.
+    const when = figure.metric.type === 'instant' ? `at the end of ${periodWithEnd(near.period, figure.fin.calendar)}` : `for ${periodWithEnd(near.period, figure.fin.calendar)}`;
+    return `${said} The nearest period with a figure: ${its(figure.company)} ${figure.metric.label} ${when} was **${this.#amount(figure, near)}** ${this.#refs(near)}${near.derivation ? ' (derived)' : ''} (${near.derivation ? near.derivation.replace(/\.$/, '') : this.#filedAs(near.terms[0]!.fact)}).`;
+  }
+
+  #missingOnly(figure: Figure): string {
     const r = figure.result;
     switch (r.kind) {
       case 'not-reported':
@@ -575,19 +587,23 @@ export class AnswerWriter {
     const ttmFirst = ttm !== null && figure.ttm?.length === 4 && figure.ttm.every((q) => q.value) && !figure.ttmNot;
     // A balance is taken at a date ("total assets at the end of fiscal 2024 were"); an amount is over a period.
     const when = figure.metric.type === 'instant' ? balanceDate(r.period, figure.fin.calendar) : `for ${periodWithEnd(r.period, figure.fin.calendar)}`;
-    const quarterLine = `${figure.metric.label} ${when} ${figure.metric.plural ? 'were' : 'was'} **${this.#amount(figure, v)}**${rough ? ` (about ${rough})` : ''} ${this.#refs(v)}.`;
+    // A figure no filing prints (free cash flow, a fourth quarter) is said to be derived where it is given, not only in its note.
+    const derived = v.derivation ? ' (derived)' : '';
+    const quarterLine = `${figure.metric.label} ${when} ${figure.metric.plural ? 'were' : 'was'} **${this.#amount(figure, v)}**${rough ? ` (about ${rough})` : ''} ${this.#refs(v)}${derived}.`;
     // Asked for a margin or a share of revenue: the percentage is the answer, the amount its numerator.
     const share = this.#plan.question?.margin && !ttmFirst ? shareLabel(figure.metric) : null;
     const revenue = figure.revenue;
     const shareLine =
       share && revenue && revenue.value > 0
-        ? `${share.margin ? share.label : `${figure.metric.label} as a share of revenue`} ${when} was **${((100 * v.value) / revenue.value).toFixed(1)}%**: ${figure.metric.label} of ${this.#amount(figure, v)} ${this.#refs(v)} over revenue of ${this.#amount({ metric: METRICS.find((m) => m.id === 'revenue')! }, revenue)} ${this.#refs(revenue)}.`
+        ? `${share.margin ? share.label : `${figure.metric.label} as a share of revenue`} ${when} was **${((100 * v.value) / revenue.value).toFixed(1)}%**: ${figure.metric.label} of ${this.#amount(figure, v)} ${this.#refs(v)}${derived} over revenue of ${this.#amount({ metric: METRICS.find((m) => m.id === 'revenue')! }, revenue)} ${this.#refs(revenue)}${revenue.derivation ? ' (derived)' : ''}.`
         : null;
     // "Annualize that": a quarter's amount times four (a half's times two), as a run rate.
     const perYear = r.period.kind === 'quarter' ? 4 : r.period.kind === 'span' ? 4 / r.period.quarters : null;
+    // ("Annualize that EPS": a quarter's per-share figure the same way, a simple annualization set against the twelve months and the year.)
+    const perShare = figure.metric.unit === 'perShare' && r.period.kind === 'quarter';
     const annualized =
-      ANNUALIZE_ASKED.test(this.#plan.question?.text ?? '') && perYear && figure.metric.type === 'duration' && figure.metric.unit === 'money' && !ttmFirst && !shareLine
-        ? `${figure.metric.label} ${when}, annualized, is **${this.#amount(figure, { ...v, value: v.value * perYear })}**: ${this.#amount(figure, v)} ${this.#refs(v)} times ${perYear === 4 ? 'four' : perYear === 2 ? 'two' : perYear.toFixed(2)}. A run rate, not a forecast: seasonality and growth within the year are not taken out.`
+      ANNUALIZE_ASKED.test(this.#plan.question?.text ?? '') && perYear && figure.metric.type === 'duration' && (figure.metric.unit === 'money' || perShare) && !ttmFirst && !shareLine
+        ? `${figure.metric.label} ${when}, ${perShare ? 'simply annualized' : 'annualized'}, is **${this.#amount(figure, { ...v, value: v.value * perYear })}** (derived): ${this.#amount(figure, v)} ${this.#refs(v)} times ${perYear === 4 ? 'four' : perYear === 2 ? 'two' : perYear.toFixed(2)}. ${perShare ? 'A simple annualization (the quarter times four), not a forecast: seasonality, growth and changes in the share count are not taken out.' : 'A run rate, not a forecast: seasonality and growth within the year are not taken out.'}`
         : null;
     const lines = ttmFirst
       ? [`**${who(figure.company)}**: ${figure.metric.label}, ${ttm.replace(/^Trailing/, 'trailing')}`]
@@ -596,7 +612,7 @@ export class AnswerWriter {
         : annualized
           ? [`**${who(figure.company)}**: ${annualized}`]
           : [`**${who(figure.company)}**: ${quarterLine}`];
-    if (annualized) lines.push('', `- The quarter${r.period.kind === 'span' ? 's' : ''} alone: ${quarterLine}`);
+    if (annualized) lines.push('', `- The quarter${r.period.kind === 'span' ? 's' : ''} alone: ${quarterLine}`, ...this.#againstAnnualized(figure, v.value * (perYear ?? 4)));
     if (r.note) lines.push(`(${capitalise(r.note)}.)`);
     const verdict = this.#verdict(figure, r);
     if (verdict) lines.unshift(verdict, '');
@@ -617,6 +633,35 @@ export class AnswerWriter {
     const longer = this.#extraWeekNote(figure, r.period, [r.compared, figure.alsoCompared]);
     if (longer) lines.push(`- ${longer}`);
     return lines;
+  }
+
+  /**
+   * A per-share figure annualized, set against what the filings give for a year: the sum of the four
+   * quarters to it (approximate, share counts differ) and its fiscal year (or the last one filed).
+   */
+  #againstAnnualized(figure: Figure, annual: number): string[] {
+    const basis = figure.annualBasis;
+    if (!basis || figure.result.kind !== 'value') return [];
+    const cal = figure.fin.calendar;
+    const like = figure.result.value;
+    const amount = (value: number) => this.#amount(figure, { ...like, value: Math.round(value * 100) / 100 });
+    const set = (value: number) => {
+      const gap = annual - value;
+      return Math.abs(gap) < 0.005 ? 'the same' : `${amount(Math.abs(gap))} (${Math.abs((100 * gap) / value).toFixed(1)}%) ${gap > 0 ? 'above' : 'below'} it`;
+    };
+    const out: string[] = [];
+    const known = basis.ttm.length === 4 && basis.ttm.every((q) => q.value);
+    if (known) {
+      const sum = basis.ttm.reduce((total, q) => total + q.value!.value, 0);
+      const parts = basis.ttm.map((q) => `${periodName(q.quarter, cal)} ${this.#amount(figure, q.value!)}${q.value!.derivation ? ' (derived)' : ''} ${this.#refs(q.value!)}`).join(', ');
+      out.push(`- Trailing twelve months to ${basis.ttm.at(-1)!.quarter.end}: ${amount(sum)} (derived, approximate: the sum of ${parts}); the annualized figure is ${set(sum)}.`);
+    } else {
+      const gaps = basis.ttm.length < 4 ? ['the quarters before'] : basis.ttm.filter((q) => !q.value).map((q) => periodName(q.quarter, cal));
+      out.push(`- Trailing twelve months: not available, because ${gaps.join(', ')} ${gaps.length > 1 || /^the quarters\b/.test(gaps[0] ?? '') ? 'have' : 'has'} no ${figure.metric.label} in the filings.`);
+    }
+    const year = basis.year;
+    if (year) out.push(`- ${capitalise(periodWithEnd(year.period, cal))} as filed: ${this.#amount(figure, year.value)}${year.value.derivation ? ' (derived)' : ''} ${this.#refs(year.value)}; the annualized figure is ${set(year.value.value)}.`);
+    return out;
   }
 
   /**
@@ -1130,6 +1175,74 @@ export class AnswerWriter {
     return out.length ? [...out, ''] : [];
   }
 
+  /**
+   * What the figures of a "why" or "is it good?" question show, company by company: each margin now
+   * and a period before (a direction the question presumed corrected), and each line's change set
+   * against revenue's, costs growing faster than revenue named: the drivers visible in the numbers.
+   */
+  #whatFiguresShow(figures: Figure[]): string[] {
+    const text = this.#plan.question?.text ?? '';
+    const presumed = DECLINE_WORDS.test(text) && !GROWTH_WORDS.test(text) ? 'down' : GROWTH_WORDS.test(text) && !DECLINE_WORDS.test(text) ? 'up' : null;
+    const out: string[] = [];
+    const pct = (a: number, b: number) => `${Math.abs((100 * (a - b)) / Math.abs(b)).toFixed(1)}%`;
+    // How a line's change stands against revenue's: faster or slower, or the other way.
+    const against = (g: number, rev: number) => (g < 0 && rev >= 0 ? 'while revenue grew' : g >= 0 && rev < 0 ? 'while revenue fell' : Math.abs(g - rev) < 0.0005 ? 'in step with revenue' : `${g > rev ? 'faster' : 'slower'} than revenue`);
+    const growth = (a: number, b: number) => (a - b) / Math.abs(b);
+    for (const cik of new Set(figures.map((f) => f.company.cik))) {
+      const own = figures.filter((f) => f.company.cik === cik);
+      const changed = own.flatMap((f) => {
+        const r = f.result;
+        return r.kind === 'value' && r.compared?.period && r.compared.value && r.compared.value.value !== 0 ? [{ f, r, now: r.value, then: r.compared.value, before: r.compared.period }] : [];
+      });
+      if (!changed.length) continue;
+      const name = shortName(own[0]!.company.name);
+      const cal = own[0]!.fin.calendar;
+      const { r: r0, before } = changed[0]!;
+      const span = `${periodName(r0.period, cal)} against ${periodName(before, cal)}`;
+      const rows: string[] = [];
+      const margins = new Map<string, 'up' | 'down' | 'flat'>();
+      // Revenue's own change: the yardstick.
+      const rev = changed.find((c) => c.f.metric.id === 'revenue');
+      const marginOf = changed.find((c) => c.f.revenue && c.f.comparedRevenue);
+      const revNow = rev?.now ?? marginOf?.f.revenue ?? null;
+      const revThen = rev?.then ?? marginOf?.f.comparedRevenue ?? null;
+      const revGrowth = revNow && revThen && revThen.value > 0 ? growth(revNow.value, revThen.value) : null;
+      if (revNow && revThen && revGrowth !== null) rows.push(`- Revenue ${revGrowth >= 0 ? 'grew' : 'fell'} ${pct(revNow.value, revThen.value)} (${this.#amount({ metric: METRICS.find((m) => m.id === 'revenue')! }, revThen)} ${this.#refs(revThen)} to ${this.#amount({ metric: METRICS.find((m) => m.id === 'revenue')! }, revNow)} ${this.#refs(revNow)}).`);
+      for (const c of changed) {
+        if (c.f.metric.id === 'revenue') continue;
+        const share = shareLabel(c.f.metric);
+        const g = growth(c.now.value, c.then.value);
+        const derived = c.now.derivation ? ' (derived)' : '';
+        const move = `${c.f.metric.label} ${g >= 0 ? 'grew' : 'fell'} ${pct(c.now.value, c.then.value)} ${this.#refs(c.now)}${this.#refs(c.then)}${derived}`;
+        const cost = !share?.margin && c.f.metric.unit === 'money' && c.f.metric.type === 'duration';
+        let line = capitalise(move);
+        if (revGrowth !== null && c.f.metric.unit === 'money' && c.f.metric.type === 'duration') {
+          line += `, ${against(g, revGrowth)}`;
+          // A cost's share of revenue moves the margins: up weighs on them, down lifts them.
+          if (cost && Math.abs(g - revGrowth) >= 0.0005) line += g > revGrowth ? ': a cost rising faster than revenue, which weighs on the margins' : ': a cost taking a smaller share of revenue, which lifts the margins';
+        }
+        // A margin's level then and now, in points, a presumed direction corrected.
+        if (share?.margin && c.f.revenue && c.f.comparedRevenue && c.f.revenue.value > 0 && c.f.comparedRevenue.value > 0) {
+          const [m1, m0] = [(100 * c.now.value) / c.f.revenue.value, (100 * c.then.value) / c.f.comparedRevenue.value];
+          const way = Math.round((m1 - m0) * 10) === 0 ? 'flat' : m1 > m0 ? 'up' : 'down';
+          const said = `${share.label} ${way === 'flat' ? 'held at' : way === 'up' ? 'rose' : 'fell'} ${way === 'flat' ? `${m1.toFixed(1)}%` : `from ${m0.toFixed(1)}% to ${m1.toFixed(1)}% (${m1 >= m0 ? '+' : ''}${(m1 - m0).toFixed(1)} percentage points)`}`;
+          // (The direction presumed is of the margin asked about, the first; of all of them when "margins" were.)
+          const asked = margins.size === 0 || /\bmargins\b/i.test(text);
+          const wrong = presumed && asked && way !== presumed ? `${capitalise(share.label)} did not ${presumed === 'down' ? 'fall' : 'rise'}: ${said.replace(share.label, 'it')}` : capitalise(said);
+          line = `${wrong}; ${move}`;
+          if (revGrowth !== null) line += `, ${against(g, revGrowth)}`;
+          margins.set(c.f.metric.id, way);
+        }
+        rows.push(`- ${line}.`);
+      }
+      // Operating margin one way and net margin the other: the difference lies below operating income.
+      const [operating, net] = [margins.get('operatingIncome'), margins.get('netIncome')];
+      if (operating && net && operating !== net && operating !== 'flat' && net !== 'flat') rows.push(`- Net margin ${net === 'down' ? 'fell' : 'rose'} while operating margin ${operating === 'down' ? 'fell' : 'rose'}: the difference lies below operating income (other income and expense, income taxes), which these figures do not break down.`);
+      out.push(`**${name}**, ${span}:`, ...rows);
+    }
+    return out;
+  }
+
   write(dataNote: string | null): { text: string; citations: Citation[] } {
     const plan = this.#plan;
     const lines: string[] = [];
@@ -1158,8 +1271,19 @@ export class AnswerWriter {
       unknown.splice(0, unknown.length, ENGLISH_ONLY);
       problems.splice(0, problems.length, ...problems.filter((p) => !p.startsWith('I could not find a company')));
     }
+    // "Is this a good company?": no verdict and no advice; what the figures show, and what they cannot.
+    const quality = figures.length > 0 && QUALITY_ASKED.test(plan.question?.text ?? '');
+    if (quality) {
+      lines.push(`Whether it is a good company, or a good investment, is a judgement I leave to you: I give no investment advice. What its filings' figures show:`, '');
+      lines.push(...this.#whatFiguresShow(figures), '');
+      lines.push(`What the figures cannot tell: the share price and what the market already expects, the company's competitive position, the quality of its management, or what comes next; the filing's words (its business description, risk factors and management's discussion) speak to some of these, and I do not read them. The figures, each cited:`, '');
+    }
     // "Why did it fall?": the figures say what changed; the reasons are in words this agent does not read.
-    if (figures.length && WHY.test(plan.question?.text ?? '')) {
+    if (figures.length && WHY.test(plan.question?.text ?? '') && !quality) {
+      // What the figures do show: the moves of the margins asked about and of the lines behind them.
+      // (One amount alone, "why did net income fall?", has its change said by the verdict line: nothing to set it against.)
+      const shown = figures.length > 1 || plan.question?.margin ? this.#whatFiguresShow(figures) : [];
+      if (shown.length) lines.push(`What the figures show:`, '', ...shown, '');
       // A figure that is the difference of two others ("free cash flow") is shown with them: what it is made of.
       const parts = figures.some((f) => ['operatingCashFlow', 'capitalExpenditure', 'costOfRevenue', 'operatingExpenses'].includes(f.metric.id));
       lines.push(`The figures show what changed, not why: the reasons are in what the filing says in words (its management's discussion and analysis), which I do not read. ${parts ? 'The figures, with what the figure asked about is made of:' : 'The figures:'}`, '');

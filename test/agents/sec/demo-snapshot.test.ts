@@ -775,8 +775,8 @@ describe('svc-sec-agent on the demo snapshot, offline', () => {
   });
 
   it('"annualize that" gives a quarter\'s amount times four, said to be a run rate, the quarter beside it', async () => {
-    expect(await talkOf('svc-agent', 'wat was msft rev last q', 'vs a yr ago?', 'annualize that')).toMatch(/^\*\*Microsoft Corp\. \(MSFT\)\*\*: revenue for fiscal Q3 2025 \(quarter ended 2025-03-31\), annualized, is \*\*\$280,264 million\*\*: \$70,066 million \[1\] times four\. A run rate, not a forecast/);
-    expect(await talkOf('svc-sec-agent', 'Alphabet operating cash flow Q4 2024', 'and FCF for that quarter', 'annualize that')).toContain('free cash flow for Q4 2024 (quarter ended 2024-12-31), annualized, is **$99,384 million**');
+    expect(await talkOf('svc-agent', 'wat was msft rev last q', 'vs a yr ago?', 'annualize that')).toMatch(/^\*\*Microsoft Corp\. \(MSFT\)\*\*: revenue for fiscal Q3 2025 \(quarter ended 2025-03-31\), annualized, is \*\*\$280,264 million\*\* \(derived\): \$70,066 million \[1\] times four\. A run rate, not a forecast/);
+    expect(await talkOf('svc-sec-agent', 'Alphabet operating cash flow Q4 2024', 'and FCF for that quarter', 'annualize that')).toContain('free cash flow for Q4 2024 (quarter ended 2024-12-31), annualized, is **$99,384 million** (derived)');
     // A year is no quarter to annualize.
     expect(await talkOf('svc-sec-agent', 'msft revenue fiscal 2024', 'annualize that')).toMatch(/^\*\*Microsoft Corp\. \(MSFT\)\*\*: revenue for fiscal year 2024 \(year ended 2024-06-30\) was \*\*\$245,122 million\*\*/);
   });
