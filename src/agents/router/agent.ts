@@ -99,6 +99,13 @@ const MOVERS_READ = 40;
 const BOARD_READ = 40;
 
 /** Sources no agent reads: news, injuries, forecasts, polls, social media. */
+/** A move asked about ("why bitcoin dropped"), which prices show even where news would say why. */
+const WHY_MOVED_WORDS = /\b(?:why|how come|drop\w*|fell|fall\w*|ris(?:e|es|ing)|rose|jump\w*|spik\w*|crash\w*|moved?|moving)\b/i;
+
+/** Whether trading is allowed somewhere: law, which nothing svc reads says. */
+const LEGAL_ASKED = /\b(?:il)?legal(?:ity|ly)?\b|\b(?:allowed|permitted|banned|available) (?:in|to trade in|to use in) (?:my state|[a-z]{3,}(?: [a-z]{3,})?)\b/i;
+const LEGAL_ANSWER =
+  "Whether you may trade on Kalshi where you are is a legal question I cannot answer: I read the exchange's prices, its settled events and its contracts' rules, not laws, regulators' decisions or court rulings, and the rules on event contracts differ by place and have been contested. Kalshi's own terms say where it offers trading; a lawyer can say what applies to you.\n\nWhat I can do: the odds of an event (“what are the odds of a Fed cut in December?”), a Kalshi event's research report, and company figures from SEC filings.\n";
 const OUTSIDE_SOURCES = /\b(?:news|headlines?|injur\w*|lineups?|(?:is|are) \w+ playing|weather forecasts?|nws|noaa|forecast (?:high|low)|rumou?rs?|polls?|polling|twitter|tweets?|reddit|insiders?|leaks?|consensus|economists?'?|press conferences?|speech(?:es)?|testimony|fees?|commissions?|(?:biggest |largest |top )?holders?|who (?:owns|holds)|(?:is|are) (?:it |kalshi |this |betting )?(?:legal|allowed|banned)|legality|(?:analysts?'?|street) (?:forecasts?|estimates?|expectations?|expect\w*))\b/i;
 
 /** A message that only thanks ("thanks!", "thank you so much", "ty", "cheers"). */
@@ -339,7 +346,12 @@ export function routerAgent(o: RouterOptions): Agent {
       const url = discussedEvent(req.messages.slice(0, -1));
       return url ? parseEventUrl(url).eventTicker : null;
     };
-    const outsideTicker = OUTSIDE_SOURCES.test(question) ? (context && found.found.length === 1 ? found.found[0]! : !found.found.length ? discussedTicker() : null) : null;
+    // "Is trading on kalshi legal in new york?": a legal question, of no event; the temperature in NYC is not it.
+    if (LEGAL_ASKED.test(question) && !context && !discussedTicker()) return yield* answer({ text: LEGAL_ANSWER, citations: [] }, usage);
+    // (Of one event found with a stored report too: "what's the economists' consensus forecast for december CPI?";
+    // "any news on why bitcoin dropped?" gets what the exchange shows beside the caveat.)
+    const reportedOne = found.found.length === 1 && !WHY_MOVED_WORDS.test(question) && (await o.reports.latest(found.found[0]!)) !== null;
+    const outsideTicker = OUTSIDE_SOURCES.test(question) ? ((context || reportedOne) && found.found.length === 1 ? found.found[0]! : !found.found.length ? discussedTicker() : null) : null;
     if (outsideTicker) {
       const outside = await outsideOf(outsideTicker);
       if (outside) return yield* answer(outside, usage);

@@ -6,7 +6,7 @@ import { asksCoverage } from '../../data/sec/question.js';
 import { eventQuestion } from './event-questions.js';
 import { heldPosition } from './trading-answers.js';
 import { asksAboutGame, teamMentions } from '../markets-search/teams.js';
-import { LIST_ASKED, WILL_IT } from '../markets-search/asked.js';
+import { LIST_ASKED, WILL_IT, levelsAsked } from '../markets-search/asked.js';
 
 /** Where the router sends a question. */
 export type RouteKind = 'kalshi_url' | 'odds' | 'filings' | 'financials' | 'help';
@@ -141,7 +141,7 @@ const ODDS_PHRASES = [/\bwhat (are|is) the (odds|chances?)\b/, /\bhow likely\b/,
 const MARKET_ASKED = /\b(?:is there|are there|any) (?:a |an )?(?:prediction )?(?:markets?|bets?|contracts?) (?:on|for|about)\b|\b(?:anything|something)\b[^?.!]{0,20}\b(?:markets?|kalshi)\b[^?.!]{0,10}\b(?:on|for|about)\b|\b(?:markets?|events?|contracts?|bets?)\b[^?.!]{0,30}\b(?:clos\w*|settl\w*|expir\w*|resolv\w*|end(?:s|ing)?)\b[^?.!]{0,20}\b(?:today|tonight|tomorrow|this week|next week|on (?:monday|tuesday|wednesday|thursday|friday|saturday|sunday))\b|\b(?:what(?:'s| is| are)?|whats) (?:clos\w*|settl\w*|expir\w*|resolv\w*|ending)\b[^?.!]{0,20}\b(?:today|tonight|tomorrow|this week|next week)\b/;
 
 /** Topics the exchange lists, which make a bare question an odds question ("Fed decision in December"). */
-const EVENT_TOPICS = ['fed', 'fomc', 'ai', 'openai', 'gpt', 'bitcoin', 'btc', 'ethereum', 'eth', 'cpi', 'inflation', 'payrolls', 'unemployment', 'election', 'shutdown', 'approval', 'temperature', 'weather', 'hurricane', 'launch', 'launches', 'spacex', 'superbowl', 'nba', 'nfl', 'mlb', 'oscars', 'box', 'recession', 'gdp', 'politics', 'political', 'sports', 'temp', 'movie', 'movies', 'film', 'films'];
+const EVENT_TOPICS = ['nyc', 'fed', 'fomc', 'ai', 'openai', 'gpt', 'bitcoin', 'btc', 'ethereum', 'eth', 'cpi', 'inflation', 'payrolls', 'unemployment', 'election', 'shutdown', 'approval', 'temperature', 'weather', 'hurricane', 'launch', 'launches', 'spacex', 'superbowl', 'nba', 'nfl', 'mlb', 'oscars', 'box', 'recession', 'gdp', 'politics', 'political', 'sports', 'temp', 'movie', 'movies', 'film', 'films'];
 
 const MULTI_PERIOD = [/\b(last|past|previous) (\d+|two|three|four|five|six|seven|eight|nine|ten|twelve) ?(quarters|years|fiscal years|q|qs|qtrs?|yrs?)\b/, /\bquarter (by|over) quarter\b/, /\beach (quarter|year)\b/, /\bevery (quarter|year)\b/, /\bover the (last|past) (few|several|\d+)/, /\b(trend|history|table|time series)\b/, /\bsince (19|20)\d\d\b/, /\b(19|20)\d\d ?(-|–|to|through|thru) ?(fy ?|fiscal )?(19|20)\d\d\b/, /\bbetween (fy ?|fiscal )?(19|20)\d\d and (fy ?|fiscal )?(19|20)\d\d\b/, /\bquarterly\b(?! (reports?|filings?)\b)/, /\bby quarter\b/, /\bgrowth rates?\b/];
 
@@ -387,7 +387,9 @@ function aboutTheEvent(question: string, route: Route, own: ReadonlySet<string> 
   // ("Rank the nyc temp, payrolls and approval markets by how overpriced they are" in a SpaceX thread names other
   // events; "what if the BLS release is delayed, like a shutdown" in a CPI thread mentions one.)
   const otherEvents = route.kind === 'odds' && (words.filter((w) => !own.has(w) && hasWord([w], EVENT_TOPICS) !== null).length > 1 || /\b(?:markets|events|rank|compare)\b/i.test(question)) && otherTopic;
-  return brief || (route.kind === 'odds' && words.length <= 12 && !otherTopic) || ((route.kind === 'help' || route.kind === 'odds') && words.length <= (own.size ? 24 : 16) && eventQuestion(question) !== null && !otherTeam && !otherEvents);
+  // ("What about eth above 3400?" in a thread on NYC's temperature, "aight EV on 100 yes btc 100k" in one on ETH: that event, not the thread's.)
+  const switching = otherTopic && (/^\W*(?:(?:ok|okay|so|now|aight|alright)\W+)?(?:what about|how about|and|back to|switching to|now)\b/i.test(question) || levelsAsked(question).length > 0);
+  return brief || (route.kind === 'odds' && words.length <= 12 && !otherTopic) || ((route.kind === 'help' || route.kind === 'odds') && words.length <= (own.size ? 24 : 16) && eventQuestion(question) !== null && !otherTeam && !otherEvents && !switching);
 }
 
 /** The words of the latest Kalshi event address in a conversation ("fed-rate-decision" → fed, rate, decision). */

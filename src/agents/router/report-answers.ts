@@ -13,7 +13,7 @@ import { bestRow, bullets, byLevel, gapOf, modelBetween, modelSum, isLadder, lev
 const TIE = /\b(?:ties?|tied|draws?)\b/i;
 const RULE_BULLET = /^- \*\*(?:How it resolves|Resolution source|Full rules|Could flip)/;
 /** What the result is read from ("which station is used?", "what index settles it?", "who announces it?"). */
-export const SOURCE_ASKED = /\b(?:which|what) (?:index|station|source|benchmark|data|feed|agency|report)\b|\bwho (?:announces|decides|reports|determines|publishes)\b/i;
+export const SOURCE_ASKED = /\b(?:which|what) (?:index|station|source|benchmark|data|feed|agency|report)\b|\b(?:settlement|resolution|resolving|official|data) source\b|\bwho (?:announces|decides|reports|determines|publishes)\b/i;
 /** Words of a question about the rules that say nothing about the case asked. */
 const RULE_STOPWORDS = new Set(
   'what happens happen happened the and for does did will would could should say says said about rules rule resolve resolves resolved resolution settle settles how when there this that with game event market markets contract contracts outcome outcomes count counts counted ends end ending odds chance chances probability case are was were its it'.split(' '),

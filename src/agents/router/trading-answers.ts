@@ -175,7 +175,7 @@ export function quoteText(question: string, shown: Row[], contracts: Map<string,
   const value = /\b(?:expected value|ev|worth buying|buy(?:ing)?|sell(?:ing)?|bet(?:ting)? on|back|fad(?:e|ing))\b|\b(?:take|throw|put|bet|stake|wager|risk|drop|place|lay)\s+\$?\d/i.test(question);
   const no = NO_BOUGHT.test(question);
   // "What's the payout on hold?", "how much would I make if hold hits?", "max loss and payoff?": a contract pays $1.
-  const payout = /\b(?:payouts?|pays? out|pay ?offs?|p&l|pnl|p\/l|max(?:imum)? (?:loss|gain|profit)|how much (?:can|could|would|will) (?:i|you|we) lose|downside|upside|how much (?:would|could|will|do|does|can) (?:i|you|we) (?:make|win|get|earn)|what (?:do|would|will|can|could) (?:i|you|we) (?:make|win|get|earn)|what (?:does|would|will) (?:it|that|this|they|a yes|a no) pay|how much (?:for|do i get for|would i get for))\b/i.test(question);
+  const payout = /\b(?:what happens|payouts?|pays? out|pay ?offs?|p&l|pnl|p\/l|max(?:imum)? (?:loss|gain|profit)|how much (?:can|could|would|will) (?:i|you|we) lose|downside|upside|how much (?:would|could|will|do|does|can) (?:i|you|we) (?:make|win|get|earn)|what (?:do|would|will|can|could) (?:i|you|we) (?:make|win|get|earn)|what (?:does|would|will) (?:it|that|this|they|a yes|a no) pay|how much (?:for|do i get for|would i get for))\b/i.test(question);
   // A stake said in dollars ("if I bet $100", "put 50 dollars on"); an outcome's own name ("Above $3,400") is none.
   const stake = stakeOf(shown.reduce((q, r) => q.split(outcomeOf(r.outcome).name).join(' '), question));
   // A number of contracts ("if I buy 500 NO", "200 contracts").
@@ -214,7 +214,7 @@ export function quoteText(question: string, shown: Row[], contracts: Map<string,
       line += `. **${ask === null && bid === null ? 'No' : 'Only one side'}**: right now ${none}${c.last !== '—' ? `; ${c.last} is its last trade, not a price you can get` : ''}`;
     }
     if (payout && no && noPrice !== null) line += `. A NO contract bought at $${noPrice.toFixed(2)} (1 minus the bid) pays $1.00 if it resolves NO: $${(1 - noPrice).toFixed(2)} profit per contract before fees, the $${noPrice.toFixed(2)} lost if it resolves YES`;
-    else if (payout && ask !== null) line += `. A YES contract bought at the ask, $${ask.toFixed(2)}, pays $1.00 if it resolves YES: $${(1 - ask).toFixed(2)} profit per contract before fees, the $${ask.toFixed(2)} lost if it resolves NO`;
+    else if (payout && ask !== null) line += `. A YES contract bought ${supposed === null ? 'at the ask, ' : 'at '}$${ask.toFixed(2)}, pays $1.00 if it resolves YES: $${(1 - ask).toFixed(2)} profit per contract before fees, the $${ask.toFixed(2)} lost if it resolves NO`;
     // "If I buy 500 NO": what that many cost, the most they can lose, and what they pay.
     const each = no ? noPrice : ask;
     // "What does the NO side cost?": one contract of that side.

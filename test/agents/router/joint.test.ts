@@ -205,6 +205,14 @@ describe('three legs', () => {
 });
 
 describe('levels and baskets of one event, from its report', () => {
+  it('a month said in the present tense is the open event of that month; "if I buy hold at 16c what happens?" is that trade\'s payoff', async () => {
+    const [crowd] = await chain("kalshi december cpi: what's the crowd saying, in plain english?");
+    expect(crowd).not.toContain('KXCPIYOY-25DEC');
+    expect(crowd).toContain('KXCPIYOY-26DEC');
+    const [, hold] = await chain('fed december odds', 'so if I buy hold on the fed at 16c what happens?');
+    expect(hold).toContain('Supposing YES trades at $0.16 (NO at $0.84), not the quotes above. A YES contract bought at $0.16, pays $1.00 if it resolves YES: $0.84 profit per contract before fees, the $0.16 lost if it resolves NO.');
+  });
+
   it('a team\'s record is of its games in the series, with a report stored too (not a label\'s base rate)', async () => {
     const [, chiefs] = await chain('bills chiefs odds', 'how have the chiefs done at home lately?');
     expect(chiefs).toMatch(/^The Chiefs won \*\*8 of 12\*\* settled games at home in this series \[1\]\./);

@@ -298,4 +298,14 @@ describe('trading questions without a stored report', () => {
     expect(btc).toContain('KXBTCD-26NOV20');
     expect(vigOf).not.toMatch(/^\*\*Overround/);
   });
+
+  it('a legal question of no event is said to be beyond what is read, naming no market; a level of another topic leaves the thread\'s event; "the nyc settlement source again?" after another event is NYC\'s', async () => {
+    const [legal] = await chain('is trading on kalshi legal in new york?');
+    expect(legal).toMatch(/^Whether you may trade on Kalshi where you are is a legal question I cannot answer/);
+    expect(legal).not.toContain('KXHIGHNY');
+    const [, eth, , source] = await chain('https://kalshi.com/markets/kxhighny/highest-temperature-in-nyc/kxhighny-26nov20', 'what about eth above 3400?', 'and the shutdown?', "what's the nyc settlement source again?");
+    expect(eth).toContain('KXETHD-26NOV20');
+    expect(eth).not.toContain('56°F or above**: market');
+    expect(source).toContain('- **Resolution source:** National Weather Service, Central Park');
+  });
 });
