@@ -534,6 +534,68 @@ export function summaryText(title: string, rows: Row[], section: (heading: strin
   return [`${name}: ${lead}.`, takeaway, move, closing ? `${capitalise(closing)}.` : ''].filter(Boolean).join(' ');
 }
 
+/** How a chance reads in words, for readers: "a little better than even", "unlikely". */
+function chanceWords(p: number): string {
+  return p < 10 ? 'unlikely' : p < 35 ? 'less likely than not' : p < 45 ? 'somewhat less likely than not' : p <= 55 ? 'about even' : p < 65 ? 'a little better than even' : p < 85 ? 'likely' : 'very likely';
+}
+
+/** The form a reader asks the summary in: a headline, one quotable sentence, a tweet, or a short paragraph. */
+export type PlainForm = 'headline' | 'sentence' | 'tweet' | 'paragraph';
+
+/** A summary asked in a reader's words ("in plain english", "for readers", "headline version", "one quotable line", "tweet-length"). */
+export const PLAIN_ASKED = /\bplain[- ](?:english|words|language|terms)\b|\b(?:for|to) (?:a )?(?:lay(?:person| people| readers?)?|general (?:audience|readers|public)|readers|laypeople|non-experts|normal people|my (?:readers|audience|editor))\b|\bheadlines?\b|\bquot(?:able|e I can use|e for (?:a|my) (?:story|article|piece))\b|\bsound ?bite\b|\btweet(?:[- ]length|[- ]sized)?\b|\bblurb\b|\blede\b|\bin lay(?:man'?s)? terms\b/i;
+
+export function plainFormOf(question: string): PlainForm {
+  return /\bheadlines?\b/i.test(question) ? 'headline' : /\btweet/i.test(question) ? 'tweet' : /\bquot(?:able|e)\b|\bsound ?bite\b|\b(?:one|a|1) (?:short )?(?:sentence|line)\b|\bone[- ]liner\b/i.test(question) ? 'sentence' : 'paragraph';
+}
+
+/**
+ * The report in a reader's words: what traders give the likeliest outcome (or the one contract),
+ * in words and rounded percentages, what the model says beside it, and when trading closes;
+ * no normalised shares, gaps in points or mids. Cited as the figures are.
+ */
+export function plainSummaryText(title: string, rows: Row[], section: (heading: string) => string | undefined, form: PlainForm, exclusive: boolean): string {
+  const market = `Kalshi's “${title.replace(/[*_]/g, '').trim()}” market`;
+  const whole = (x: number) => `${Math.round(x)}%`;
+  const modelled = rows.every((r) => Number.isFinite(r.modelValue));
+  const bands = ladderBands(rows);
+  let head: string;
+  let lead: string;
+  let model = '';
+  if (bands) {
+    const b = bands.byMarket;
+    head = `Traders see ${b.name} as the likeliest range, at ${whole(b.market)}`;
+    const middle = bands.medians[0] === `${b.name}` || bands.medians[0] === `between ${b.name.replace(' to ', ' and ')}` ? '' : `; the middle of their expectations lies ${bands.medians[0]}`;
+    lead = `On ${market}, traders see ${b.name} as the likeliest range, at about ${whole(b.market)}${middle} ${refsOf(bands.rungs)}`;
+    if (modelled) model = bands.byModel === b ? `the svc model, which weighs the prices against how past events of the series resolved, agrees (${whole(bands.byModel.model)})` : `the svc model, which weighs the prices against how past events of the series resolved, leans to ${bands.byModel.name} (${whole(bands.byModel.model)})`;
+  } else if (rows.length === 1) {
+    const r = rows[0]!;
+    const { name, refs } = outcomeOf(r.outcome);
+    head = `Traders give “${name}” a ${whole(r.marketValue)} chance`;
+    lead = `On ${market}, traders put the chance of “${name}” at about ${whole(r.marketValue)}, ${chanceWords(r.marketValue)} ${refs}`;
+    if (modelled) model = `the svc model, which weighs that price against how past events of the series resolved, puts it at about ${whole(r.modelValue)}`;
+  } else {
+    const of = (r: Row) => (exclusive ? r.marketNormalised : r.marketValue);
+    const ranked = [...rows].filter((r) => Number.isFinite(of(r))).sort((a, b) => of(b) - of(a));
+    const [top, next] = [ranked[0]!, ranked[1]];
+    const name = (r: Row) => outcomeOf(r.outcome).name;
+    head = `Traders favour “${name(top)}”, at ${whole(of(top))}`;
+    lead = `On ${market}, traders see “${name(top)}” as the likeliest result, at about ${whole(of(top))}${next ? `, ahead of “${name(next)}” at ${whole(of(next))}` : ''} ${refsOf(next ? [top, next] : [top])}`;
+    const mine = bestRow(rows, (r) => r.modelValue);
+    if (modelled && mine) model = mine === top ? `the svc model, which weighs the prices against how past events of the series resolved, agrees, at about ${whole(mine.modelValue)}` : `the svc model, which weighs the prices against how past events of the series resolved, leans instead to “${name(mine)}”, at about ${whole(mine.modelValue)}`;
+  }
+  const closes = /^- \*\*Trading closes\*\* (\d{4}-\d{2}-\d{2})/m.exec(section('key claims') ?? '')?.[1];
+  const when = closes ? new Date(`${closes}T00:00:00Z`).toLocaleDateString('en-US', { month: 'long', day: 'numeric', year: 'numeric', timeZone: 'UTC' }) : null;
+  if (form === 'headline') return `${title.replace(/[*_]/g, '').replace(/\?\s*$/, '').trim()}: ${head.replace(/^Traders/, 'traders')}`;
+  if (form === 'sentence') return `${lead}${model ? `, and ${model}` : ''}.`;
+  const closing = when ? ` Trading closes on ${when}.` : '';
+  if (form === 'tweet') {
+    const tweet = `${lead}.${model ? ` ${capitalise(model)}.` : ''}${closing}`;
+    return tweet.replace(/\s*(?:\[\d+\])+/g, '').length <= 280 ? tweet : `${lead}.${closing}`;
+  }
+  return `${lead}.${model ? ` ${capitalise(model)}.` : ''} Prices on the exchange move with every trade, so this is a snapshot, not a forecast anyone guarantees.${closing}`;
+}
+
 /**
  * An outcome asked for by its place in the table, with a claim about it checked: "why is the model
  * higher than the market on outcome 2?" when the model is lower says so rather than explain it.

@@ -1105,7 +1105,7 @@ describe('several questions in one, and odds follow-ups that change topic', () =
     expect(await chain(...kelly)).toMatch(/^On the model, the trade to size is \*\*NO on Cut more than 25bps\*\* at \$0\.68/);
     expect(await chain(...kelly, 'next one up?')).toMatch(/^On the model, the trade to size is \*\*NO on Hold\*\* at \$0\.86 against the model's 87\.6%[^\n]*On \$5,000: \$571\.43/);
     expect(await chain(...kelly, 'next one up?', 'next one up?')).toMatch(/^On the model, the trade to size is \*\*NO on Cut 25bps\*\* at \$0\.92/);
-    expect(await chain('fed december model vs market?', 'Summarize in one line for a headline.')).toMatch(/^\*\*Fed decision in December 2026\?\*\*: the market's favourite is/);
+    expect(await chain('fed december model vs market?', 'Summarize in one line for a headline.')).toMatch(/^Fed decision in December 2026: traders favour “Hike 25bps”, at 47%\n/);
   });
 
   it('a trade naming no outcome is of the one discussed ("EV on 100 yes at the ask" after "btc above 92k?"); "no, 200 of them" is that trade again, of this many', async () => {

@@ -159,7 +159,13 @@ describe('the whole board', () => {
     expect(board).toMatch(/No report is stored for [^\n]*KXETHD-26NOV20[^\n]*so there is no model to compare there/);
     // A summary asked in a journalist's words is the stored report's summary.
     const [summary] = await chain('Explain the December Fed market in one paragraph for readers');
-    expect(summary).toMatch(/^\*\*Fed decision in December 2026\?\*\*: the market's favourite is \*\*Hike 25bps\*\*/);
+    // In a reader's words: rounded chances, the runner-up, the model's view, when trading closes.
+    expect(summary).toMatch(/^On Kalshi's “Fed decision in December 2026\?” market, traders see “Hike 25bps” as the likeliest result, at about 47%, ahead of “Cut more than 25bps” at 30% \[1\]\[2\]\. The svc model, which weighs the prices against how past events of the series resolved, agrees, at about 51%\. [^\n]*Trading closes on December 15, 2026\.\n/);
+    expect(summary).not.toMatch(/normalised|pts|\(mid\)/);
+    const [, headline, quotable, tweet] = await chain('shutdown odds, model vs market?', 'headline version please', 'give me one quotable line I can use in a story', 'tweet-length summary');
+    expect(headline).toMatch(/^Government shutdown by December 2026: traders give “Shutdown” a 58% chance\n/);
+    expect(quotable).toMatch(/^On Kalshi's “Government shutdown by December 2026\?” market, traders put the chance of “Shutdown” at about 58%, a little better than even \[1\], and the svc model, [^\n]*puts it at about 56%\.\n/);
+    expect(tweet.split('\n')[0]!.replace(/\s*\[\d+\]/g, '').length).toBeLessThanOrEqual(280);
   });
 });
 
@@ -220,7 +226,9 @@ describe('levels and baskets of one event, from its report', () => {
 
   it('"so in plain words, what\'s the chance?" after a summary is the event\'s chance, not a search', async () => {
     const [, chance] = await chain('explain the government shutdown market in one paragraph for readers', "so in plain words, what's the chance?");
-    expect(chance).toMatch(/^This event has one yes\/no contract, \*\*Shutdown\*\*: the market gives it 58\.0% \(mid\) \(so about 42\.0% that it does not happen\), the model 56\.1% \[1\]\./);
+    expect(chance).toMatch(/^On Kalshi's “Government shutdown by December 2026\?” market, traders put the chance of “Shutdown” at about 58%, a little better than even \[1\]\./);
+    const [, bare] = await chain('shutdown odds, model vs market?', "what's the chance?");
+    expect(bare).toMatch(/^This event has one yes\/no contract, \*\*Shutdown\*\*: the market gives it 58\.0% \(mid\) \(so about 42\.0% that it does not happen\), the model 56\.1% \[1\]\./);
   });
 
   it('buckets beyond a level add up on market and model ("sum of probabilities above $40M", "below 40" in the labels\' millions); YES on every rung of a ladder is a basket with its expected payout on the model', async () => {
