@@ -214,7 +214,7 @@ export function routerAgent(o: RouterOptions): Agent {
     yield { type: 'progress', message: `No stored report for ${address.eventTicker}; answering from its live prices.` };
     // What only a report says (the model, its gaps, the history) is said to be missing, not answered with prices alone.
     // An event about a model ("New frontier model …"): "model" in the question is its subject, not svc's model.
-    const withoutAddress = question.replace(new RegExp(KALSHI_URL.source, 'gi'), ' ');
+    const withoutAddress = routedText(question).replace(new RegExp(KALSHI_URL.source, 'gi'), ' ');
     const ofSubject = /\bmodel\b/i.test(summary.event.title) ? withoutAddress.replace(/\bmodels?\b/gi, 'release') : withoutAddress;
     const about = aboutEvent ? eventQuestion(ofSubject) : null;
     const unreported = about === 'model_favourite' || about === 'gap' || about === 'best_trade' || about === 'history' || about === 'method' || about === 'previous';

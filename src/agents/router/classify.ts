@@ -194,7 +194,7 @@ function hasWord(words: string[], list: readonly string[]): string | null {
 const ROUTED_EDGE = 2_000;
 export function routedText(text: string): string {
   // ("Wat does the modle say": svc's model misspelt, not a word of an event about AI models.)
-  const read = text.replace(/\bmod(?:le|dle|ell)(s?)\b/gi, 'model$1').replace(/\bshud\b/gi, 'should').replace(/\bhappend\b/gi, 'happened');
+  const read = text.replace(/\bmod(?:le|dle|ell)(s?)\b/gi, 'model$1').replace(/\bspr(?:e|ea)?d\b/gi, 'spread').replace(/\bshud\b/gi, 'should').replace(/\bhappend\b/gi, 'happened');
   return read.length <= 2 * ROUTED_EDGE ? read : `${read.slice(0, ROUTED_EDGE)}\n…\n${read.slice(-ROUTED_EDGE)}`;
 }
 
@@ -368,7 +368,8 @@ const family = (kind: RouteKind) => (kind === 'filings' || kind === 'financials'
  * ("odds the Fed holds?" in a thread on a Fed decision).
  */
 function aboutTheEvent(question: string, route: Route, own: ReadonlySet<string> = new Set()): boolean {
-  if (route.kind === 'kalshi_url') return false;
+  // ("Now compare KXBTCD-26NOV20 and KXETHD-26NOV20": the events it names, not the thread's.)
+  if (route.kind === 'kalshi_url' || route.events) return false;
   const words = tokens(question);
   // A topic of another event, or a team the thread's game does not have ("switching to the Bills-Chiefs game").
   // (Named by nickname or place: an abbreviation may be a word, as "NO" is a side.)
@@ -498,6 +499,8 @@ function afterListing(question: string, history: readonly Turn[]): Route | null 
   // "Why is a hike priced so high?": the first event's report explains it; other questions of an outcome stay with the search.
   const why = /\b(?:why|how come)\b/i.test(question) && kind === 'outcome';
   if ((listed.length > 1 && ofTheList) || kind === null || (kind === 'outcome' && !why) || tokens(question).length > 16) return null;
+  // ("Ok back to the chiefs game: kelly on the dog" after BTC and ETH compared: a team no listed event plays.)
+  if (teamMentions(question).some((m) => m.byNickname || m.said.length > 3) && !listed.some((t) => /GAME/i.test(t))) return null;
   return { kind: 'kalshi_url', url: tickerAddress(listed[0]!)!, reason: 'about the first event of the search before', aboutEvent: true };
 }
 
@@ -554,7 +557,8 @@ export function classify(asked: string, history: readonly Turn[] = []): Route {
   const own = threadEventWords(history);
   // ("What's hot?", "which markets moved the most this week?": the whole board, whatever event was discussed or listed;
   // not "biggest mover this week?" in an event's thread: its own outcomes.)
-  const board = route.movers !== undefined && /\b(?:markets|events|kalshi|board|hot|trending|busiest|most active|most traded)\b/i.test(question);
+  // ("Biggest movers this week?" after "what's hot?": movers, plural, are of the board too.)
+  const board = route.movers !== undefined && /\b(?:markets|events|kalshi|board|hot|trending|busiest|most active|most traded|movers)\b/i.test(question);
   if (board) return route;
   if (route.kind === 'help' || (route.kind === 'odds' && !hasWord(tokens(question), EVENT_TOPICS))) {
     const listing = afterListing(question, history);

@@ -739,9 +739,11 @@ function answerAbout(question: string, report: ReportRead): Answer | null {
   const aboutOutcome = !(kind === 'closing' || kind === 'resolution' || kind === 'history') || asked.length > 0 || /\b(?:odds|chances?|probabilit\w*)\b/i.test(question);
   const levels = aboutOutcome ? asked : [];
   // "How often did the home team win?" asks the past of an outcome named.
-  const saidRows = aboutOutcome || kind === 'history' ? namedRows(read, rows, report.title, levels) : [];
+  // ("Back to the chiefs game: kelly on the dog": the game is named by a team, the side by "the dog".)
+  const sideRead = /\b(?:under)?dog\b/i.test(question) ? read.replace(/\b[\w.'’-]+\s+(?:game|match|matchup)\b/gi, ' ') : read;
+  const saidRows = aboutOutcome || kind === 'history' ? namedRows(sideRead, rows, report.title, levels) : [];
   // "150 on the dog" of a two-sided event: the side the market prices lower ("the favourite" is said as such further on).
-  const dog = !saidRows.length && rows.length === 2 && kind === 'quote' && /\b(?:under)?dog\b/i.test(question);
+  const dog = !saidRows.length && rows.length === 2 && (kind === 'quote' || kind === 'best_trade') && /\b(?:under)?dog\b/i.test(question);
   const named = dog ? [bestRow(rows, (r) => -r.marketValue)!] : saidRows;
   // A ladder's outcomes are each a yes/no on its own level: none of them is "the" likeliest result.
   const ladder = isLadder(rows);
@@ -854,7 +856,8 @@ function answerAbout(question: string, report: ReportRead): Answer | null {
     const meant = named.length && named.length < rows.length ? named : inside.length && inside.length < rows.length ? inside : [];
     if (SIZING.test(question)) {
       // A bankroll ("with $500") is no level naming an outcome.
-      const sized = namedIn(question, rows, report.title);
+      // ("Back to the chiefs game: kelly on the dog": the game named by a team is no side.)
+      const sized = namedIn(/\b(?:under)?dog\b|\bfavou?rite\b|\bfave?\b/i.test(question) ? question.replace(/\b[\w.'’-]+\s+(?:game|match|matchup)\b/gi, ' ') : question, rows, report.title);
       // "Kelly on the dog": YES on the side the market prices lower, of two ("the fav": higher).
       const backed = !sized.length && rows.length === 2 ? (/\b(?:under)?dog\b/i.test(question) ? -1 : /\b(?:favou?rite|fave?)\b/i.test(question) ? 1 : 0) : 0;
       text = backed

@@ -12,7 +12,7 @@ export const MONEY_SAID =
 export const MONEY_GROUPS = [1, 3, 5, 7, 9, 11, 13, 15];
 
 /** NO bought or asked about ("buying 300 NO", "the no side", "200 no contracts", "is NO there a buy?"). */
-export const NO_BOUGHT = /\bfad(?:e|ing)\b|\b\d[\d,]*\s+(?:[a-z]+\s+){1,3}?no\s+(?:cost|costs|contracts?|shares?|pay|pays)\b|\bshort\s+(?:\d[\d,]*\s+)?\w|\b(?:buy(?:ing)?|want|get|grab|take|the|on|for|of)\s+(?:\d[\d,]*\s+)?no\b|\bno\s+(?:side|contracts?|shares?)\b|\b\d[\d,]*\s+no\b(?!\s+(?:more|less|longer|later))|\bno\s+(?:there\s+)?(?:a\s+)?(?:buy|good buy|bargain|worth (?:it|buying)|value|the (?:better|right) (?:side|play|bet))\b/i;
+export const NO_BOUGHT = /\bfad(?:e|ing)\b|\bno\s+on\s+(?!second\b)(?=\S)|\b\d[\d,]*\s+(?:[a-z]+\s+){1,3}?no\s+(?:cost|costs|contracts?|shares?|pay|pays)\b|\bshort\s+(?:\d[\d,]*\s+)?\w|\b(?:buy(?:ing)?|want|get|grab|take|the|on|for|of)\s+(?:\d[\d,]*\s+)?no\b|\bno\s+(?:side|contracts?|shares?)\b|\b\d[\d,]*\s+no\b(?!\s+(?:more|less|longer|later))|\bno\s+(?:there\s+)?(?:a\s+)?(?:buy|good buy|bargain|worth (?:it|buying)|value|the (?:better|right) (?:side|play|bet))\b/i;
 
 /** A YES price supposed ("if it drops to 80c", "say hike dips to 40c", "at 35 cents"), in dollars. */
 export const SUPPOSED_PRICE = /\b(?:dips?|dipped|drops?|dropped|falls?|fell|goes|went|gets|moves?|moved|trades?|comes?|came|is|was|were|climbs?|rises?|rose|jumps?|jumped)\s+(?:(?:down|up|back)\s+)?to\s+(\d{1,2})\s*(?:c\b|¢|cents?\b)|\b(?:at|for)\s+(\d{1,2})\s*(?:c\b|¢|cents\b)/i;
@@ -182,7 +182,7 @@ export function quoteText(question: string, shown: Row[], contracts: Map<string,
   // (Not a rung's own level: "buying 3400 yes" of "Above $3,400" is that rung; "100 of them" is the count.)
   const levels = new Set(labelLevels(shown));
   // ("Max loss on 400 CPI above 3.2 YES": the count said first, not the level's decimals.)
-  const counted = [...question.matchAll(/(?<![\d.])\b(\d[\d,]*)\s+(?:(?:yes|no)\s+)?(?:contracts?|shares?)\b|\b(?:on|of|buy(?:ing)?|bought)\s+(\d[\d,]*)\s+(?=[a-z][^?]*\b(?:yes|no)\b)|\b(?:buy(?:ing)?|get|grab)\s+(\d[\d,]*)\s+(?:of\s+)?(?:yes|no)\b|\blift(?:ing)?\s+(?:the\s+)?(?:offer|ask)\s+for\s+(\d[\d,]*)\b|\b(\d[\d,]*)\s+of\s+(?:them|those|these|it)\b|\b(?:long|short)\s+(\d[\d,]*)\b|\b(\d[\d,]*)\s+(?:[a-z]+\s+){1,3}?(?:yes|no)\s+(?:cost|costs|contracts?|shares?|pay|pays)\b|(?<![\d.])\b(?<bare>\d[\d,]*)\s+(?:yes|no)\b(?=\s*[:,;?.!]|\s*$|\s+(?:on|at|for|cost|costs|pay|pays|would|will|get|make)\b)/gi)]
+  const counted = [...question.matchAll(/(?<![\d.])\b(\d[\d,]*)\s+(?:(?:yes|no)\s+)?(?:contracts?|shares?)\b|\b(?:on|of|buy(?:ing)?|bought)\s+(\d[\d,]*)\s+(?=[a-z][^?]*\b(?:yes|no)\b)|\b(?:buy(?:ing)?|get|grab)\s+(\d[\d,]*)\s+(?:of\s+)?(?:yes|no)\b|\blift(?:ing)?\s+(?:the\s+)?(?:offer|ask)\s+for\s+(\d[\d,]*)\b|\b(?:cost|costs|run me|set me back)\s+for\s+(\d[\d,]*)\b(?!\s*(?:%|c\b|¢|cents?\b|\$))|\b(\d[\d,]*)\s+of\s+(?:them|those|these|it)\b|\b(?:long|short)\s+(\d[\d,]*)\b|\b(\d[\d,]*)\s+(?:[a-z]+\s+){1,3}?(?:yes|no)\s+(?:cost|costs|contracts?|shares?|pay|pays)\b|(?<![\d.])\b(?<bare>\d[\d,]*)\s+(?:yes|no)\b(?=\s*[:,;?.!]|\s*$|\s+(?:on|at|for|cost|costs|pay|pays|would|will|get|make)\b)/gi)]
     // (Nor the number of an outcome's name: "cut 25 yes" of "Cut 25bps".)
     .filter((m) => m.groups?.bare === undefined || !shown.some((r) => outcomeOf(r.outcome).name.toLowerCase().includes(`${/(\w+)\s+$/.exec(question.slice(0, m.index))?.[1]?.toLowerCase()} ${m.groups!.bare}`)))
     .map((m) => Number(m.slice(1).find((g) => g !== undefined)!.replace(/,/g, '')))
@@ -420,6 +420,12 @@ export function arbitrageText(rows: Row[], contracts: Map<string, Contract>, exc
     const [bid, ask] = [dollars(c?.bid), dollars(c?.ask)];
     return c ? [{ r, name, refs, bid, ask, range: labelRange(name), bidSize: sizeOf(c.bidSize), askSize: sizeOf(c.askSize), sized: c.bidSize !== undefined }] : [];
   });
+  // One yes/no contract: YES at the ask and NO at 1 minus the bid pay $1 together, and cost the spread more.
+  if (quoted.length === 1 && quoted[0]!.ask !== null && quoted[0]!.bid !== null) {
+    const q = quoted[0]!;
+    const cost = q.ask! + (1 - q.bid!);
+    return `No arbitrage: this event has one yes/no contract, **${q.name}**, and buying both its sides, YES at the ask $${q.ask!.toFixed(2)} and NO at 1 minus the bid $${(1 - q.bid!).toFixed(2)} ${q.refs}, costs $${cost.toFixed(2)} for the $1 one of them pays: ${Math.round((cost - 1) * 100)}¢ over, the spread. With no other outcome to trade against, there is nothing to lock in; fees would add to the cost.`;
+  }
   if (quoted.length < 2) return null;
   const caveat = `On the report's quotes, which move; Kalshi's fees take part of any edge${quoted.every((q) => q.sized) ? '.' : ', and the report does not show how many contracts are offered at those prices.'}`;
   const count = (n: number) => n.toLocaleString('en-US', { maximumFractionDigits: 2 });

@@ -211,6 +211,17 @@ describe('three legs', () => {
 });
 
 describe('levels and baskets of one event, from its report', () => {
+  it('"any arb" of one yes/no contract says why there is none; two tickers named in a thread are compared; "back to the chiefs game: kelly on the dog" sizes the Bills, and "the other side of that one" is NO on the Bills', async () => {
+    const [, , arb] = await chain('govt shutdwn odds??', 'wats the spred', 'any arb');
+    expect(arb).toMatch(/^No arbitrage: this event has one yes\/no contract, \*\*Shutdown\*\*, and buying both its sides, YES at the ask \$0\.60 and NO at 1 minus the bid \$0\.44 \[1\], costs \$1\.04 for the \$1 one of them pays: 4¢ over, the spread\./);
+    const [, compared, dog, other] = await chain("what's the model say on KXNFLGAME-26NOV23BUFKC?", 'now compare KXBTCD-26NOV20 and KXETHD-26NOV20', 'ok back to the chiefs game: kelly on the dog with 2k', 'whats the other side of that one cost');
+    expect(compared).toContain('KXBTCD-26NOV20');
+    expect(compared).toContain('KXETHD-26NOV20');
+    expect(compared).not.toMatch(/^# Bills at Chiefs/);
+    expect(dog).toContain('**YES on Away team (Bills)** at $0.39');
+    expect(other).toMatch(/^- \*\*Away team \(Bills\)\*\*[^\n]*A NO contract costs \$0\.62 \(1 minus the YES bid\)/);
+  });
+
   it('a month said in the present tense is the open event of that month; "if I buy hold at 16c what happens?" is that trade\'s payoff', async () => {
     const [crowd] = await chain("kalshi december cpi: what's the crowd saying, in plain english?");
     expect(crowd).not.toContain('KXCPIYOY-25DEC');

@@ -308,4 +308,13 @@ describe('trading questions without a stored report', () => {
     expect(eth).not.toContain('56°F or above**: market');
     expect(source).toContain('- **Resolution source:** National Weather Service, Central Park');
   });
+
+  it('"biggest movers this week?" after "what\'s hot" is the board\'s movers; "the spred" is the spread; "NO on 56 or above cost for 200?" is 200 NO', async () => {
+    const [, movers] = await chain('hey whats hot on kalshi rn', 'biggest movers this week?');
+    expect(movers).toMatch(/^The open events whose prices moved most in the last 24 hours/);
+    const [, spread] = await chain('govt shutdwn odds??', 'wats the spred');
+    expect(spread).toMatch(/^- \*\*Shutdown\*\* \(KXSHUTDOWN-26DEC31-YES\): bid \$0\.56, ask \$0\.60, spread \$0\.04/);
+    const [, no] = await chain('https://kalshi.com/markets/kxhighny/highest-temperature-in-nyc/kxhighny-26nov20 what\'s the most likely temperature bucket?', 'what would NO on 56 or above cost for 200?');
+    expect(no).toContain('200 NO contracts at $0.58 cost $116, the most they can lose; if it resolves NO they pay $200');
+  });
 });
