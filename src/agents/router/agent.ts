@@ -388,7 +388,8 @@ export function routerAgent(o: RouterOptions): Agent {
     // "EV of 100 yes on eth above 3400 at the ask", "bills ML … if i throw 250 on them what do i get back": of the one event found, worked on its quotes.
     // (So is a chance of one's own, "what if i think the bills are 45%": what buying is worth on it.)
     const chanceOwn = CHANCE_SAID.test(chancesInPercent(question)) && question.split(/\s+/).length <= 12;
-    if ((asked === 'quote' || asked === 'arbitrage' || chanceOwn) && found.found.length === 1 && !weighing) return yield* kalshi(req, question, tickerAddress(found.found[0]!)!, usage, true, true);
+    // ("Back to the fed, what was hike trading at a week ago?": its moves, from its report or the exchange's day-ago prices.)
+    if ((asked === 'quote' || asked === 'arbitrage' || asked === 'moves' || chanceOwn) && found.found.length === 1 && !weighing) return yield* kalshi(req, question, tickerAddress(found.found[0]!)!, usage, true, true);
     const whenCloses = asked === 'closing' && /\b(?:when|what time)\b[^?]*\b(?:clos\w*|expir\w*|stop trading|trading (?:stops?|ends?))\b|\bclose early\b/i.test(question);
     if ((asked === 'resolution' || whenCloses) && found.found.length === 1) return yield* kalshi(req, question, tickerAddress(found.found[0]!)!, usage, true, true);
     if (ofReport && found.found.length === 1) {

@@ -561,6 +561,12 @@ export function answerFromReport(
     if (next) question = `${sizing.replace(/[?.!\s]+$/, '')} (${next.side} on ${outcomeOf(next.r.outcome).name})`;
     else if (at !== -1) return { text: `No other trade has a positive expected value on the model at the report's prices: **${sized[1]} on ${sized[2]}** was the ${at === 0 ? 'only one' : 'last of them'}.${footOf(report)}`, citations: [] };
   }
+  // "And if i hedge by also buying 100 NO on hike, what do i lock in?" after "if i buy 100 hike yes": both sides, in pairs.
+  const hedged = /\b(?:hedg\w*|also|as well|too|plus|on top)\b/i.test(question) ? /\b(\d[\d,]*)\s+(yes|no)\b/i.exec(question) : null;
+  if (hedged) {
+    const other = hedged[2]!.toLowerCase() === 'yes' ? 'no' : 'yes';
+    if (asked.slice(0, 5).some((q) => new RegExp(`\\b\\d[\\d,]*\\s+(?:[a-z]+\\s+){0,3}${other}\\b|\\b${other}\\s+(?:on\\s+)?[a-z]`, 'i').test(q))) question = question.replace(hedged[0], `${hedged[1]} pairs of yes and no`);
+  }
   // "YES on all four rungs, what would it cost?", then "and if it ends at 95k?": a basket of every rung of a ladder.
   const basketAsked = LADDER_BASKET.test(question) ? question : asked[0] && LADDER_BASKET.test(asked[0]) && LADDER_SCENARIO.test(question) && levelsIn(question).length ? asked[0] : null;
   if (basketAsked && isLadder(rows)) {

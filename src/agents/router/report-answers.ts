@@ -126,6 +126,11 @@ export function pastText(question: string, named: Row[], claims: string | undefi
   }
   const picked = named.length ? all.filter((o) => named.some((r) => outcomeOf(r.outcome).name === o.label)) : all;
   if (!picked.length) return null;
+  // A week asked of quotes that carry only the day before ("btc 96k a week ago?" with no report): that day, said so.
+  if (window === 'week' && picked.every((o) => o.week === null) && picked.some((o) => o.day !== null)) {
+    const day = (o: (typeof all)[number]) => `- **${o.label}**: ${said(o.day)} 24 hours ago${change(o.now, o.day)}; ${said(o.now)} now`;
+    return `The price a week ago is not in ${from === "the report's time" ? 'the report' : "the exchange's quotes, which carry the price a day before only (a report adds the 7-day line)"}; a day ago:\n\n${picked.map(day).join('\n')} ${refs}\n\nCounted back from ${from}; each price then is on the basis of the price now (the mid of the book, or the last trade).`;
+  }
   return `${picked.map(lineOf).join('\n')} ${refs}\n\nCounted back from ${from}; each price then is on the basis of the price now (the mid of the book, or the last trade).`;
 }
 

@@ -211,6 +211,13 @@ describe('three legs', () => {
 });
 
 describe('levels and baskets of one event, from its report', () => {
+  it('a hedge of the other side is both sides in pairs, the spread lost; "back to the fed, what was hike trading at a week ago?" is its 7-day price', async () => {
+    const [, , hedge] = await chain('what are the odds the fed hikes in december?', 'if i buy 100 hike yes at the ask whats my EV', 'and if i hedge by also buying 100 NO on hike, what do i lock in?');
+    expect(hedge).toMatch(/^No profit is locked in: YES on \*\*Hike 25bps\*\* at the ask, \$0\.52, and NO at \$0\.49 \(1 minus the \$0\.51 YES bid\) cost \$1\.01 a pair[^\n]*100 pairs cost \$101 and pay \$100: \$1 lost before fees\./);
+    const [, , week] = await chain('what are the odds the fed holds in december?', 'and what about eth above 3400?', 'back to the fed, what was hike trading at a week ago?');
+    expect(week).toMatch(/^- \*\*Hike 25bps\*\*: 59\.0% 7 days ago, −7\.5 pts since; 51\.5% now \[1\]/);
+  });
+
   it('"any arb" of one yes/no contract says why there is none; two tickers named in a thread are compared; "back to the chiefs game: kelly on the dog" sizes the Bills, and "the other side of that one" is NO on the Bills', async () => {
     const [, , arb] = await chain('govt shutdwn odds??', 'wats the spred', 'any arb');
     expect(arb).toMatch(/^No arbitrage: this event has one yes\/no contract, \*\*Shutdown\*\*, and buying both its sides, YES at the ask \$0\.60 and NO at 1 minus the bid \$0\.44 \[1\], costs \$1\.04 for the \$1 one of them pays: 4¢ over, the spread\./);

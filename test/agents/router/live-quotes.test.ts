@@ -317,4 +317,9 @@ describe('trading questions without a stored report', () => {
     const [, no] = await chain('https://kalshi.com/markets/kxhighny/highest-temperature-in-nyc/kxhighny-26nov20 what\'s the most likely temperature bucket?', 'what would NO on 56 or above cost for 200?');
     expect(no).toContain('200 NO contracts at $0.58 cost $116, the most they can lose; if it resolves NO they pay $200');
   });
+
+  it('a week ago asked of live quotes, which carry only the day before, says so and gives the day', async () => {
+    const [, week] = await chain('bitcoin above 96k tomorrow?', 'and btc 96k a week ago?');
+    expect(week).toMatch(/^The price a week ago is not in the exchange's quotes, which carry the price a day before only \(a report adds the 7-day line\); a day ago:\n\n- \*\*Above \$96,000\*\*: 14\.5% 24 hours ago, unchanged since; 14\.5% now \[1\]/);
+  });
 });
