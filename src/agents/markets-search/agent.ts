@@ -28,7 +28,7 @@ export interface Found {
 const WILL_IT_HAPPEN = new RegExp(`${WILL_IT.source}|\\b(?:how likely|likely to|chances? (?:of|that))\\b`, 'i');
 /** Who leads among exclusive outcomes ("who's the fav?", "which is favoured?"). */
 const UNDERDOG_ASKED = /\b(?:underdogs?|dogs?|long ?shots?|least likely)\b/i;
-const FAVOURITE_ASKED = /\b(?:fav|fave|favou?rite|favou?red|front-?runner|who(?:'s| is) (?:winning|ahead|leading)|(?:most|more) likely|likeliest)\b/i;
+const FAVOURITE_ASKED = /\b(?:fav|fave|favou?rite|favou?red|front-?runner|who(?:'s| is) (?:winning|ahead|leading)|(?:most|more) likely|likeliest|who (?:u|you|ya|do you|do u) (?:got|like|have|pick|taking)|who(?:'s| is) your pick|your pick)\b/i;
 
 /** What exclusive outcomes' prices add up to, or those prices scaled to 100% ("normalised?", "overround?"). */
 const SUM_WORDS = /\b(?:normali[sz]e[ds]?|over-?round|vig(?:orish)?|add(?:s)? up|sum of (?:the )?(?:prices|probabilities|odds)|(?:prices|probabilities|odds) (?:add|sum) up)\b/i;
@@ -295,6 +295,18 @@ function impliedNote(event: KalshiEvent, markets: readonly KalshiMarket[], text:
       return [`A YES on “${quoteCaller(withTeam(priceLine(m).label, event.title))}” costs $${cost.toFixed(2)} at the ask and pays $1.00 if it resolves YES: $${win.toFixed(2)} profit per contract before fees, the $${cost.toFixed(2)} lost if it resolves NO.`];
     });
     return each.join(' ');
+  }
+  // "Fed gonna hike or nah": the outcome named among exclusive ones, which way its price leans and whether it leads.
+  if (markets.length > 1 && asked.length === 1 && event.mutually_exclusive && !isLadder && (WILL_IT_HAPPEN.test(text) || /\b(?:gonna|going to)\b[^?]*\bor (?:nah|not|no)\b/i.test(text))) {
+    const one = priced.find((x) => x.m === asked[0]);
+    if (one) {
+      const yes = percentOf(one.p.price!);
+      const total = priced.reduce((a, x) => a + x.p.price!, 0);
+      const share = (100 * one.p.price!) / total;
+      const top = priced.reduce((a, b) => (b.p.price! > a.p.price! ? b : a));
+      const lean = Math.abs(share - 50) < 5 ? 'about even' : share > 50 ? 'more likely than not' : 'less likely than not';
+      return `On the market's prices, “${quoteCaller(withTeam(one.p.label, event.title))}” is ${lean}: ${formatPercent(one.p.price!)}${Math.abs(total - SCALE) >= SCALE / 100 ? ` (${share.toFixed(1)}% normalised)` : ''}, ${top === one ? 'the favourite' : `behind “${quoteCaller(withTeam(top.p.label, event.title))}” at ${formatPercent(top.p.price!)}`}.`;
+    }
   }
   // "Is a new model going to be released?" of one yes/no contract: which way its price leans.
   if (markets.length === 1 && priced.length === 1 && WILL_IT_HAPPEN.test(text)) {

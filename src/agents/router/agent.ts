@@ -102,6 +102,11 @@ const BOARD_READ = 40;
 /** A move asked about ("why bitcoin dropped"), which prices show even where news would say why. */
 const WHY_MOVED_WORDS = /\b(?:why|how come|drop\w*|fell|fall\w*|ris(?:e|es|ing)|rose|jump\w*|spik\w*|crash\w*|moved?|moving)\b/i;
 
+/** Whether the figures given are net of the exchange's fees ("does that account for fees?", "is that after fees?"). */
+const FEES_COUNTED = /\b(?:does|do|did|is|are|was|were)\s+(?:that|this|it|those|these|the\s+\w+)\b[^?]{0,30}\b(?:account(?:ing)? for|include|includ\w+|count|net of|after|with|take|factor(?:ed)? in)\b[^?]{0,20}\bfees?\b|\b(?:before|after|net of) fees\s*\?|\bwhat about fees\b|\bincluding fees\b/i;
+const FEES_ANSWER =
+  "No. Every cost, payout, profit, expected value and arbitrage I give is before fees: Kalshi charges a fee on trades, which is in none of the prices, order books or rules I read, so it comes off whatever edge a figure shows (a small edge, a cent or two a contract, can vanish with it). The exchange's fee schedule says what it charges.\n";
+
 /** Whether trading is allowed somewhere: law, which nothing svc reads says. */
 const LEGAL_ASKED = /\b(?:il)?legal(?:ity|ly)?\b|\b(?:allowed|permitted|banned|available) (?:in|to trade in|to use in) (?:my state|[a-z]{3,}(?: [a-z]{3,})?)\b/i;
 const LEGAL_ANSWER =
@@ -389,7 +394,7 @@ export function routerAgent(o: RouterOptions): Agent {
     // (So is a chance of one's own, "what if i think the bills are 45%": what buying is worth on it.)
     const chanceOwn = CHANCE_SAID.test(chancesInPercent(question)) && question.split(/\s+/).length <= 12;
     // ("Back to the fed, what was hike trading at a week ago?": its moves, from its report or the exchange's day-ago prices.)
-    if ((asked === 'quote' || asked === 'arbitrage' || asked === 'moves' || chanceOwn) && found.found.length === 1 && !weighing) return yield* kalshi(req, question, tickerAddress(found.found[0]!)!, usage, true, true);
+    if ((asked === 'quote' || asked === 'arbitrage' || (asked === 'moves' && !OUTSIDE_SOURCES.test(question)) || chanceOwn) && found.found.length === 1 && !weighing) return yield* kalshi(req, question, tickerAddress(found.found[0]!)!, usage, true, true);
     const whenCloses = asked === 'closing' && /\b(?:when|what time)\b[^?]*\b(?:clos\w*|expir\w*|stop trading|trading (?:stops?|ends?))\b|\bclose early\b/i.test(question);
     if ((asked === 'resolution' || whenCloses) && found.found.length === 1) return yield* kalshi(req, question, tickerAddress(found.found[0]!)!, usage, true, true);
     if (ofReport && found.found.length === 1) {
@@ -458,6 +463,8 @@ export function routerAgent(o: RouterOptions): Agent {
       // "What's an implied probability?", "what does 'normalised' mean?": the words explained, worked on an event's prices.
       const explained = await explain(req.messages.slice(0, -1), question);
       if (explained) return yield* answer(explained, null);
+      // "Does that account for fees?" of an answer before: no, and why.
+      if (FEES_COUNTED.test(question) && req.messages.some((m) => m.role === 'assistant')) return yield* answer({ text: FEES_ANSWER, citations: [] }, null);
       const parts = splitQuestion(question);
       if (parts.length > 1) {
         yield { type: 'progress', message: `Answering ${parts.length} questions in one: ${parts.map((p) => p.route.kind).join(', ')}.` };

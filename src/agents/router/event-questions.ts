@@ -5,7 +5,7 @@ import { listed } from '../citations.js';
 import { editDistance } from '../../text.js';
 import { LEVEL_EXPECTED_ASKED, ODDS_FORMAT_ASKED } from '../markets-search/distribution.js';
 import { bestRow, bullets, byLevel, cited, isLadder, labelLevels, levelOfRow, levelsNamed, modelBetween, modelSum, names, outcomeOf, percent, points, readReport, refsOf, rowLine, rungSide, sumOf, type Row } from './report-rows.js';
-import { CHANCE_SAID, DEPTH_ASKED, LADDER_BASKET, LADDER_SCENARIO, ladderBasketText, MONEY_GROUPS, MONEY_SAID, NO_BOUGHT, POSITION_HELD, SUPPOSED_PRICE, anomaliesText, arbitrageText, bestTradeText, bothSidesText, chancesInPercent, heldPosition, mostTradedText, overroundText, pricedText, pricesInCents, quoteText, rankedTrades, sizingText } from './trading-answers.js';
+import { CHANCE_SAID, DEPTH_ASKED, LADDER_BASKET, sellBeforeText, LADDER_SCENARIO, ladderBasketText, MONEY_GROUPS, MONEY_SAID, NO_BOUGHT, POSITION_HELD, SUPPOSED_PRICE, anomaliesText, arbitrageText, bestTradeText, bothSidesText, chancesInPercent, heldPosition, mostTradedText, overroundText, pricedText, pricesInCents, quoteText, rankedTrades, sizingText } from './trading-answers.js';
 import { LAST_CLAIM, LAST_N, LIKELIHOOD, PLAIN_ASKED, SOURCE_ASKED, plainFormOf, plainSummaryText, lastCount, lastEventsText, baseRateText, basicsText, cheapText, ladderBandsText, ladderSpanText, likelihoodText, methodText, modelWhyText, pastText, placedText, previousText, pricedAboveText, rangeSpanText, rulesText, summaryText, expectedText, oddsFormatText, whyMovedText, whyText } from './report-answers.js';
 
 // Questions about an event already reported on ("which outcome does the model favour?", "when
@@ -17,6 +17,9 @@ export type EventQuestion = 'sources' | 'basics' | 'catalysts' | 'summary' | 'an
 
 /** The order book and trading of a contract, or what buying it at the ask is worth on the model. */
 const QUOTE = /\b(?:(?:buy|bought|get|grab)\b[^?]{0,40}\bat\s+\$?\d+(?:\.\d+)?\s*(?:c|¢|cents?)\b|(?:can|could|may) (?:i|we|you) (?:still )?(?:buy|trade|sell|get|bet)\b|need to (?:believe|think)\b|fad(?:e|ing)\b|(?:take|throw|put|bet|stake|wager|risk|drop|place|lay)\s+\$?\d[\d,]*k?\s+(?:on|in|into)|spreads?|bids?|break[- ]?even|(?:the|at the|its) ask|asking price|order ?book|liquidity|open interest|expected value|ev|worth buying|buy(?:ing)? (?:\d[\d,]* )?(?:yes|no)|(?:want|get|grab|take) (?:\d[\d,]* )?(?:yes|no)(?: contracts?)?|\d[\d,]* (?:yes|no) contracts?|max(?:imum)? (?:loss|gain|profit)|pay ?offs?|(?:should i|to) (?:buy|sell|bet on|back)|bet on|payouts?|pays? out|how much (?:would|could|will|do|does|can) (?:i|you|we) (?:make|win|get|earn)|what (?:do|would|will|can|could) (?:i|you|we) (?:make|win|get|earn)|how much (?:does|do|is) (?:a |one )?(?:yes|no|contract)\w*\s+(?:cost|costs)|what(?:'s|s| is| does| do| would| will)?\b[^?]{0,40}\b(?:cost|costs|pay|pays)\b|how much (?:do|does|would|will|is|are|to)\b[^?]{0,40}\bcost\b|(?:yes|no) side|cost (?:of|for) (?:\d|a |one |the )|(?:yes|no) costs?|how much for \d[\d,]*|(?:if|when) (?:i )?buy \d[\d,]*|minimum (?:i can |to |you can )?(?:bet|buy|stake|trade|put in)|\d[\d,]* (?:yes|no)(?= (?:on|at|for|contracts?|shares?)\b)|what (?:do|would|will|can|could) (?:i|you|we) (?:net|clear|pocket)|(?:long|short)\s+\d[\d,]*|p&l|pnl|p\/l|^\W*(?:(?:and|ok|so|what about|how about|no+|nah|nope|actually)\W+)?(?:buy(?:ing)?\s+|get(?:ting)?\s+)?\d[\d,]*\s+of\s+(?:those|them|these|that|it)\b(?!\s+[a-z]))/i;
+/** Getting out of a position before the end ("can I sell before it closes?", "can i cash out early?"). */
+export const SELL_BEFORE = /\b(?:can|could|may) (?:i|we|you) (?:still )?(?:sell|exit|get out|cash out|close (?:out )?(?:my|the|a) (?:position|trade|bet))\b(?![^?]*\bat \$?\d)/i;
+
 /** Trading figures of the contract snapshot. */
 const TRADING = /\b(?:volume|open interest|oi|traded|liquid\w*)\b/i;
 /** A ranking by a trading figure ("which has the most volume?"). */
@@ -153,7 +156,9 @@ export function eventQuestion(question: string): EventQuestion | null {
   if (TRADING.test(q) && !/\b(?:surg\w*|spik\w*|jump\w*|mov\w*|chang\w*|trend\w*|this week|today)\b/.test(q)) return 'quote';
   if (PRICED.test(q)) return 'outcome';
   // "Who do you think wins?": the model's pick, beside the market's.
-  if (/\bwho (?:do you think|does the model think|do you (?:pick|like|have)|(?:will|would|is going to|gonna)) (?:wins?|win it|take it|come out on top)\b/.test(q)) return 'model_favourite';
+  if (/\bwho (?:do you think|does the model think|do you (?:pick|like|have)|(?:will|would|is going to|gonna)) (?:wins?|win it|take it|come out on top)\b|\bwho (?:u|you|ya|do u|do you) (?:got|like|pick|taking)\b|\bwho(?:'s| is) your pick\b/.test(q)) return 'model_favourite';
+  // "Can I sell before it closes?": how a position is left before the end, at the bid.
+  if (SELL_BEFORE.test(q)) return 'quote';
   // "Which outcome does the model favour?" is about the model; "most likely" alone, about the market.
   if (/\bmodel\b/.test(q) && !PATTERNS[0]![1].test(q)) return 'model_favourite';
   // A level alone ("58 degrees?", "above 2.9%?") asks about the outcome at it.
@@ -887,6 +892,9 @@ function answerAbout(question: string, report: ReportRead): Answer | null {
     text = `${ordered.map(rowLine).join('\n')}${exclusive ? `\n\nTogether: market ${percent(sumOf(ordered, (r) => r.marketNormalised))} normalised${model} ${refsOf(ordered)}.` : ''}`;
   } else if (priced && rows.length > 1) {
     text = pricedAboveText(rows, priced[1]!.toLowerCase(), Number(priced[2]), exclusive);
+  } else if (kind === 'quote' && SELL_BEFORE.test(question)) {
+    const closes = /^- \*\*Trading closes\*\* ([^;(\n]+?)\s*(?:\([^)]*\))?[;.]/m.exec(section('key claims') ?? '')?.[1];
+    text = sellBeforeText(named.length && named.length < rows.length ? named : rows, contracts, closes ?? null);
   } else if (kind === 'quote' && MOST_TRADED.test(question)) {
     text = mostTradedText(question, rows, contracts);
   } else if (kind === 'quote') {

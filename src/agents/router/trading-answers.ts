@@ -621,3 +621,20 @@ export function ladderBasketText(rows: Row[], contracts: Map<string, Contract>, 
   const expected = `Expected payout $${money(market)} on the market's prices${model === null ? '' : `, $${money(model)} on the model (${pnl(model - cost)} against the cost)`}.`;
   return `${head}\n\n${lines.join('\n')}\n\n${expected} Not an arbitrage: every rung is a bet on the same figure, so the rungs win and lose together. Before fees, on the quotes shown, which move.`;
 }
+
+/**
+ * Whether a position can be left before the end ("can I sell before it closes?"): yes, until trading
+ * closes, YES at the best bid and NO at 1 minus the YES ask, each outcome's price now.
+ */
+export function sellBeforeText(rows: Row[], contracts: Map<string, Contract>, closes: string | null): string {
+  const lines = rows.flatMap((r) => {
+    const { name, refs } = outcomeOf(r.outcome);
+    const c = contracts.get(refs);
+    if (!c) return [];
+    const [bid, ask] = [dollars(c.bid), dollars(c.ask)];
+    const yes = bid === null ? 'no one bids for YES now, so YES cannot be sold at once' : `YES sells at ${cents(bid)}`;
+    const no = ask === null ? 'no YES is offered, so NO cannot be sold at once' : `NO at ${cents(1 - ask)}`;
+    return [`- **${name}**: ${yes}; ${no} ${refs}`];
+  });
+  return `Yes: a contract can be sold at any time ${closes ? `until trading closes (${closes})` : 'before trading closes'}, to whoever bids for it, so you need not hold it to the result. A YES sells at the best YES bid; a NO at 1 minus the best YES ask. What selling fetches now:\n\n${lines.join('\n')}\n\nWhat you make or lose is the sale price less what you paid, before fees; a thin book may fill a large sale at worse prices.`;
+}

@@ -211,6 +211,15 @@ describe('three legs', () => {
 });
 
 describe('levels and baskets of one event, from its report', () => {
+  it('"can I sell before it closes?" says yes and at what; "does that account for fees?" says no; "who u got" is the model\'s pick; "fed gonna hike or nah" leans', async () => {
+    const [, sell, , fees] = await chain('fed december model vs market', 'can I sell before it closes?', 'is there an arb', 'does that account for fees?');
+    expect(sell).toMatch(/^Yes: a contract can be sold at any time until trading closes \(2026-12-15 15:00 UTC\)/);
+    expect(sell).toContain('- **Hike 25bps**: YES sells at $0.51; NO at $0.48');
+    expect(fees).toMatch(/^No\. Every cost, payout, profit, expected value and arbitrage I give is before fees/);
+    const [hike] = await chain('fed gonna hike or nah');
+    expect(hike).toContain('On the market\'s prices, “Hike 25bps” is about even: 51.5% (46.6% normalised), the favourite.');
+  });
+
   it('a hedge of the other side is both sides in pairs, the spread lost; "back to the fed, what was hike trading at a week ago?" is its 7-day price', async () => {
     const [, , hedge] = await chain('what are the odds the fed hikes in december?', 'if i buy 100 hike yes at the ask whats my EV', 'and if i hedge by also buying 100 NO on hike, what do i lock in?');
     expect(hedge).toMatch(/^No profit is locked in: YES on \*\*Hike 25bps\*\* at the ask, \$0\.52, and NO at \$0\.49 \(1 minus the \$0\.51 YES bid\) cost \$1\.01 a pair[^\n]*100 pairs cost \$101 and pay \$100: \$1 lost before fees\./);
