@@ -123,6 +123,8 @@ export function eventQuestion(question: string): EventQuestion | null {
   // "Headline version please", "one quotable line I can use in a story", "tweet-length": the report in a reader's words.
   if (PLAIN_ASKED.test(q) && !/\bwhat (?:does|do|is|are)\b[^?]*\bmean\b/.test(q)) return 'summary';
   if (ANOMALY.test(q)) return 'anomalies';
+  // "Why is 104k priced over 100k?": a ladder's rungs out of order, what stands out in its prices.
+  if (/\b(?:why|how come|how can)\b[^?]*\b(?:priced|trad(?:es|ing|ed)|cost(?:s|ing)?|worth)\s+(?:over|above|higher than|more than)\b/.test(q) && levelsIn(question).length + (q.match(/\b\d+(?:\.\d+)?k?\b/g)?.length ?? 0) >= 2) return 'anomalies';
   // "Why did it drop this week?": a price move, explained as far as the report can.
   if (WHY_MOVED.test(q)) return 'moves';
   // "Why is the market at 51%?", "why is hike priced so high?": an outcome's price, explained.
@@ -540,7 +542,8 @@ export function answerFromReport(
   // ("I bought 100 yes at 12c": of the outcome discussed, when it names none.)
   // ("Kelly at 80% with 2.5k": a chance of the outcome discussed.)
   // ("EV on 100 yes at the ask" after "btc above 92k?": a trade on the outcome discussed, when it names none and not "each".)
-  const tradeOnIt = (text: string) => eventQuestion(text) === 'quote' && /\b(?:yes|no)\b/i.test(text) && /\d/.test(text) && !/\b(?:each|every|all|both)\b/i.test(text);
+  // ("How many contracts does $200 buy and what's the max loss" after an EV on one: a stake on that one too.)
+  const tradeOnIt = (text: string) => eventQuestion(text) === 'quote' && (/\b(?:yes|no)\b/i.test(text) || /\$\s?\d|\b\d[\d,]*\s*(?:dollars|bucks)\b/i.test(text)) && /\d/.test(text) && !/\b(?:each|every|all|both)\b/i.test(text);
   // ("Wat does the model say" after "bitcoin over 100k tmrw??": of that outcome.)
   const modelOfIt = (text: string) => /^\W*(?:(?:ok|so|and|but)\W+)*(?:what|wat|whats|what's)\b[^?]{0,20}\bmodel\b[^?]{0,10}\b(?:say|says|think|thinks|give|gives|put|puts)\b(?:\s+(?:it|about it|then|now|pls|please))?\W*$/i.test(text);
   // ("Ok so should i buy", "worth buying?": the outcome discussed.)

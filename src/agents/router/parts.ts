@@ -39,15 +39,16 @@ export function joinParts(parts: { question: string; text: string; citations: re
  */
 export function questionsOfReport(asked: string): string[] {
   const pieces = asked
-    .split(/(?<=\?)\s+|,?\s+(?:and|also|plus)\s+(?=(?:what|what's|whats|how|which|when|is|are|can|could|would|should|where)\b)/i)
+    .split(/(?<=\?)\s+|,?\s+(?:and|also|plus)\s+(?=(?:what|what's|whats|how|which|when|is|are|can|could|would|should|where)\b|(?:its|the|their) (?:spread|price|odds|volume|bid|ask|payout|cost|ev|close|closing time|rules|resolution source|open interest)\b)/i)
     .map((p) => p.trim())
     .filter((p) => /[a-z]/i.test(p));
   // Kinds of one family answer together ("should I buy 48-51 at the ask? what's my EV?" is one trade).
-  const family = (kind: string | null) => (kind && TRADING_KINDS.has(kind) ? 'trading' : kind);
+  // (The model against the market is a question of its own beside a trade's: "model vs market on 3.2, and its spread?".)
+  const family = (kind: string | null) => (kind === 'model_favourite' || kind === 'gap' ? 'model' : kind && TRADING_KINDS.has(kind) ? 'trading' : kind);
   const kinds = pieces.map((p) => family(eventQuestion(p)));
   // Each a question of its own ("58% = what fractional odds?"), not a remark before one ("hike never resolved yes but it's priced 51%?? why …").
   // (A short piece asked as such, "bills ML in american odds?", is one too.)
-  const asks = pieces.every((p) => (/[^?]\?$/.test(p) && p.split(/\s+/).length <= 8) || /\b(?:what|what's|whats|how|which|when|where|who|whos|who's)\b|^(?:and |also |plus |so |ok )?(?:is|are|can|could|would|should|do|does|did|will|convert|give|show|tell)\b|^(?:and |also |plus |so |ok )?(?:tl;?\s?dr|summary|summari[sz]e|recap|eli5|bottom line|quick take)\b/i.test(p) || /^(?:and |also |plus |so |ok )?(?:the |its )?(?:price|prices|odds|spread|bid|ask|volume|open interest|chances?|probability|payout|cost|ev|expected value|resolution source|source|rules|close|closing time)\s+(?:on|of|for|at)\b/i.test(p));
+  const asks = pieces.every((p) => (/[^?]\?$/.test(p) && p.split(/\s+/).length <= 8) || (p.split(/\s+/).length <= 8 && /^(?:the |its )?model\b|\bmodel vs\.? (?:the )?market\b/i.test(p)) || /\b(?:what|what's|whats|how|which|when|where|who|whos|who's)\b|^(?:and |also |plus |so |ok )?(?:is|are|can|could|would|should|do|does|did|will|convert|give|show|tell)\b|^(?:and |also |plus |so |ok )?(?:tl;?\s?dr|summary|summari[sz]e|recap|eli5|bottom line|quick take)\b/i.test(p) || /^(?:and |also |plus |so |ok )?(?:the |its )?(?:price|prices|odds|spread|bid|ask|volume|open interest|chances?|probability|payout|cost|ev|expected value|resolution source|source|rules|close|closing time)\s+(?:on|of|for|at)\b/i.test(p));
   return asks && pieces.length > 1 && pieces.length <= 3 && kinds.every(Boolean) && new Set(kinds).size === pieces.length ? pieces : [asked];
 }
 

@@ -211,6 +211,16 @@ describe('three legs', () => {
 });
 
 describe('levels and baskets of one event, from its report', () => {
+  it('"model vs market on 3.2, and its spread?" answers both; "why is 2.8 priced over 2.6?" is the ladder out of order; a stake after an EV on one rung stays on it', async () => {
+    const [, both, crossed] = await chain('cpi december model vs market', 'model vs market on 3.2, and its spread?', 'why is 2.8 priced over 2.6?');
+    expect(both).toContain('- **Above 3.2**: market 61.0% (mid), model 52.9%, gap −8.1 pts');
+    expect(both).toContain('- **Above 3.2** (KXCPIYOY-26DEC-T3.2): bid $0.60, ask $0.62, spread $0.02');
+    expect(crossed).toContain('the market prices Above 2.8 at 96.0% against Above 2.6 at 92.5%, though YES on the first implies YES on the second');
+    const [, , stake] = await chain('bitcoin above 96k tomorrow, what are the odds?', 'EV of $200 on that yes at the ask', "how many contracts does $200 buy and what's the max loss");
+    expect(stake).toMatch(/^- \*\*Above \$96,000\*\*[^\n]*\$200 buys 1,333 YES contracts at \$0\.15 \(\$199\.95\)/);
+    expect(stake).not.toContain('Above $92,000');
+  });
+
   it('"can I sell before it closes?" says yes and at what; "does that account for fees?" says no; "who u got" is the model\'s pick; "fed gonna hike or nah" leans', async () => {
     const [, sell, , fees] = await chain('fed december model vs market', 'can I sell before it closes?', 'is there an arb', 'does that account for fees?');
     expect(sell).toMatch(/^Yes: a contract can be sold at any time until trading closes \(2026-12-15 15:00 UTC\)/);
