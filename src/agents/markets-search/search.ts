@@ -46,6 +46,10 @@ const STOP_WORDS =
   'ok okay then tho though actually again got gotten ev rn now currently buy buying bought sell selling sold yes arb arbs arbitrage arbitrages free money guaranteed profit profits lock locked riskless max loss payoff payouts payout trade trades trading spot worth ' +
   // The size of a move asked ("the expected size of the Fed's move"), read apart.
   'move moves extent magnitude big large much ' +
+  // How a figure is said to end up ("cpi lands between 2.8 and 3.0", "btc finishes above 92k"), and a change of subject ("switching to the lakers game").
+  'land lands landing landed finish finishes finishing finished ends ending ended switching switch switched expecting expects ' +
+  // Words of asking in a reader's or a trader's terms that name no event ("what's the crowd saying, in plain english?", "quote me the exact rule").
+  'crowd plain english words terms quote exact reliable been generate full ' +
   // Chat filler: "yo", "lol", "nah i meant".
   'yo lol lmao haha bro dude nah ya yah yeah yep nope hey hi ngl idk imo fr tbh meant mean just dog dogs line got';
 
@@ -84,6 +88,8 @@ const SYNONYMS: Record<string, string[]> = {
   gov: ['government', 'gov', 'shutdown'],
   // Nonfarm payrolls, the jobs report.
   nfp: ['payrolls', 'jobs', 'nonfarm'],
+  // Year over year, as CPI titles write it.
+  yoy: ['year', 'cpi', 'inflation'],
   // "Is the government going to shut down?"
   shut: ['shutdown', 'shut'],
   president: ['president', 'presidential'],

@@ -107,6 +107,9 @@ const FEES_COUNTED = /\b(?:does|do|did|is|are|was|were)\s+(?:that|this|it|those|
 const FEES_ANSWER =
   "No. Every cost, payout, profit, expected value and arbitrage I give is before fees: Kalshi charges a fee on trades, which is in none of the prices, order books or rules I read, so it comes off whatever edge a figure shows (a small edge, a cent or two a contract, can vanish with it). The exchange's fee schedule says what it charges.\n";
 
+/** Another exchange or bookmaker named ("what does polymarket have on btc?"): not read. */
+const OTHER_EXCHANGE = /\b(?:polymarket|predictit|betfair|draftkings|fanduel|manifold|smarkets|metaculus)\b/i;
+
 /** Whether trading is allowed somewhere: law, which nothing svc reads says. */
 const LEGAL_ASKED = /\b(?:il)?legal(?:ity|ly)?\b|\b(?:allowed|permitted|banned|available) (?:in|to trade in|to use in) (?:my state|[a-z]{3,}(?: [a-z]{3,})?)\b/i;
 const LEGAL_ANSWER =
@@ -409,7 +412,9 @@ export function routerAgent(o: RouterOptions): Agent {
       ? `\n${reported.length === 1 ? 'A report is' : 'Reports are'} stored for ${listed(reported)}: ask for ${reported.length === 1 ? 'its' : 'their'} model here (“model vs market?”), or get ${reported.length === 1 ? 'it' : 'them'} whole, free, from \`svc-prediction-markets-agent:cache\`.\n`
       : '';
     // "Any news on why bitcoin dropped?", "should I put my savings into bitcoin?": what cannot be said, before what the exchange shows.
-    const caveat = OUTSIDE_SOURCES.test(question)
+    const caveat = OTHER_EXCHANGE.test(question)
+      ? `I read Kalshi only, not ${OTHER_EXCHANGE.exec(question)![0].replace(/^\w/, (c) => c.toUpperCase())} or other exchanges, so I cannot say what is priced there; what Kalshi shows:\n\n`
+      : OUTSIDE_SOURCES.test(question)
       ? 'I read no news or other outside sources, so I cannot say what happened or why; what the exchange shows:\n\n'
       : SAVINGS_ADVICE.test(question)
         ? "I do not give investment advice (what to do with your savings is yours to weigh, ideally with an adviser); the market's prices, for your own judgement:\n\n"

@@ -322,4 +322,15 @@ describe('trading questions without a stored report', () => {
     const [, week] = await chain('bitcoin above 96k tomorrow?', 'and btc 96k a week ago?');
     expect(week).toMatch(/^The price a week ago is not in the exchange's quotes, which carry the price a day before only \(a report adds the 7-day line\); a day ago:\n\n- \*\*Above \$96,000\*\*: 14\.5% 24 hours ago, unchanged since; 14\.5% now \[1\]/);
   });
+
+  it('words that only say how a figure ends up or how to answer name no event and are not said to be missing; another exchange is said not to be read', async () => {
+    const [cpi] = await chain('cpi ladder: implied probability that yoy cpi lands between 2.8 and 3.0?');
+    expect(cpi).toMatch(/^Open Kalshi events matching/);
+    expect(cpi).toContain('KXCPIYOY-26DEC');
+    const [movie] = await chain("what's kalshi expecting for box office this weekend?");
+    expect(movie).toMatch(/^Open Kalshi events matching/);
+    const [poly] = await chain('what does polymarket have on btc for tomorrow?');
+    expect(poly).toMatch(/^I read Kalshi only, not Polymarket or other exchanges, so I cannot say what is priced there; what Kalshi shows:\n\n/);
+    expect(poly).toContain('KXBTCD-26NOV20');
+  });
 });
