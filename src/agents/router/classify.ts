@@ -7,6 +7,7 @@ import { eventQuestion } from './event-questions.js';
 import { heldPosition } from './trading-answers.js';
 import { asksAboutGame, teamMentions } from '../markets-search/teams.js';
 import { LIST_ASKED, WILL_IT, levelsAsked } from '../markets-search/asked.js';
+import { EventSearch } from '../markets-search/search.js';
 
 /** Where the router sends a question. */
 export type RouteKind = 'kalshi_url' | 'odds' | 'filings' | 'financials' | 'help';
@@ -367,6 +368,11 @@ const family = (kind: RouteKind) => (kind === 'filings' || kind === 'financials'
  * the words of that event's address ("fed", "rate", "decision"), whose topics are no other event's
  * ("odds the Fed holds?" in a thread on a Fed decision).
  */
+/** Whether a word is a topic of the thread's event (its words `own`), also under another name: "btc" of "Bitcoin price …". */
+function ownsTopic(own: ReadonlySet<string>, w: string): boolean {
+  return own.has(w) || EventSearch.terms(w).some((t) => t.alternatives.some((a) => own.has(a)));
+}
+
 function aboutTheEvent(question: string, route: Route, own: ReadonlySet<string> = new Set()): boolean {
   // ("Now compare KXBTCD-26NOV20 and KXETHD-26NOV20": the events it names, not the thread's.)
   if (route.kind === 'kalshi_url' || route.events) return false;
@@ -374,7 +380,8 @@ function aboutTheEvent(question: string, route: Route, own: ReadonlySet<string> 
   // A topic of another event, or a team the thread's game does not have ("switching to the Bills-Chiefs game").
   // (Named by nickname or place: an abbreviation may be a word, as "NO" is a side.)
   const otherTeam = own.size > 0 && teamMentions(question).some((m) => !/^[A-Z]{2,3}$/.test(m.said) && !m.teams.some((t) => own.has(t.nickname.toLowerCase().split(' ').at(-1)!)));
-  const otherTopic = otherTeam || words.some((w) => !own.has(w) && hasWord([w], EVENT_TOPICS) !== null);
+  const ownTopic = (w: string) => ownsTopic(own, w);
+  const otherTopic = otherTeam || words.some((w) => !ownTopic(w) && hasWord([w], EVENT_TOPICS) !== null);
   // "Bottom line?" in a thread about an event is its report in brief, not a company's net income.
   // ("What's Apple's bottom line?" names a company: that one is.)
   const bare = words.every((w) => ['what', 'whats', 'the', 'so', 'ok', 'okay', 'and', 'is', 'then', 'here', 'bottom', 'line'].includes(w));
@@ -387,7 +394,7 @@ function aboutTheEvent(question: string, route: Route, own: ReadonlySet<string> 
   if (trade || arbitrage) return true;
   // ("Rank the nyc temp, payrolls and approval markets by how overpriced they are" in a SpaceX thread names other
   // events; "what if the BLS release is delayed, like a shutdown" in a CPI thread mentions one.)
-  const otherEvents = route.kind === 'odds' && (words.filter((w) => !own.has(w) && hasWord([w], EVENT_TOPICS) !== null).length > 1 || /\b(?:markets|events|rank|compare)\b/i.test(question)) && otherTopic;
+  const otherEvents = route.kind === 'odds' && (words.filter((w) => !ownTopic(w) && hasWord([w], EVENT_TOPICS) !== null).length > 1 || /\b(?:markets|events|rank|compare)\b/i.test(question)) && otherTopic;
   // ("What about eth above 3400?" in a thread on NYC's temperature, "aight EV on 100 yes btc 100k" in one on ETH: that event, not the thread's.)
   const switching = otherTopic && (/^\W*(?:(?:ok|okay|so|now|aight|alright)\W+)?(?:what about|how about|and|back to|switching to|now)\b/i.test(question) || levelsAsked(question).length > 0);
   return brief || (route.kind === 'odds' && words.length <= 12 && !otherTopic) || ((route.kind === 'help' || route.kind === 'odds') && words.length <= (own.size ? 24 : 16) && eventQuestion(question) !== null && !otherTeam && !otherEvents && !switching);
@@ -563,6 +570,12 @@ export function classify(asked: string, history: readonly Turn[] = []): Route {
   if (route.kind === 'help' || (route.kind === 'odds' && !hasWord(tokens(question), EVENT_TOPICS))) {
     const listing = afterListing(question, history);
     if (listing) return listing;
+  }
+  // "Ok back to nyc, 58 degrees?" after a turn on ETH: the thread's own event, named by its topic, with its report.
+  if (/\bback to\b/i.test(question) && route.kind !== 'kalshi_url' && tokens(question).some((w) => ownsTopic(own, w) && hasWord([w], EVENT_TOPICS) !== null)) {
+    const address = [...history].reverse().find((t) => t.role === 'user' && classifyOne(t.content).kind === 'kalshi_url');
+    const url = address ? classifyOne(address.content).url : undefined;
+    if (url) return { kind: 'kalshi_url', url, reason: 'back to the Kalshi event of the thread', context: address!.content, aboutEvent: true };
   }
   // Odds right after a search ("will it be above 50 degrees?" after NYC temperatures): searched
   // with the question that listed them as context, its events found again when nothing else is.

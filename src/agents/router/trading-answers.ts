@@ -375,7 +375,9 @@ export function overroundText(report: string, rows: Row[], contracts: Map<string
   const priced = rows.filter((r) => Number.isFinite(r.marketValue));
   if (!exclusive || !sum) {
     const quotes = quoteText('', priced, contracts);
-    return `These outcomes are not mutually exclusive (each is a yes/no of its own), so their prices are not meant to add up to 100% and there is no overround across them; what trading costs is each contract's spread.${quotes ? `\n\n${quotes}` : ''}`;
+    // A ladder's rungs add up to a number that means nothing; the bands between them add up to 100%.
+    const total = priced.length > 1 ? ` Added up anyway, their prices come to ${percent(priced.reduce((a, r) => a + r.marketValue, 0))}, a sum with no meaning${isLadder(rows) ? ": the rungs are nested (a result above the higher one is above the lower ones too), so it is the bands between them, each the lower rung's chance less the next one's, that add up to 100% (ask for the most likely range)" : ''}.` : '';
+    return `These outcomes are not mutually exclusive (each is a yes/no of its own), so their prices are not meant to add up to 100% and there is no overround across them; what trading costs is each contract's spread.${total}${quotes ? `\n\n${quotes}` : ''}`;
   }
   const over = Number(sum) - 100;
   const asks = priced.map((r) => dollars(contracts.get(outcomeOf(r.outcome).refs)?.ask));

@@ -211,6 +211,17 @@ describe('three legs', () => {
 });
 
 describe('levels and baskets of one event, from its report', () => {
+  it('"what do the four rungs add up to, and does that mean anything?" is their sum and why it means nothing', async () => {
+    const [, sum] = await chain('cpi december model vs market', 'what do the four rungs add up to, and does that mean anything?');
+    expect(sum).toContain('Added up anyway, their prices come to 336.0%, a sum with no meaning: the rungs are nested');
+  });
+
+  it('a thread\'s own topic said by another name ("btc" of Bitcoin) stays on its report; "ok back to btc, 100k?" after ETH returns to it', async () => {
+    const [, chance, , back] = await chain('https://kalshi.com/markets/kxbtcd/bitcoin-price-end-of-day/kxbtcd-26nov20', "what's the chance btc ends above 100k?", 'what about eth above 3400?', 'ok back to btc, 100k?');
+    expect(chance).toMatch(/^- \*\*Above \$100,000\*\*: market 4\.0% \(mid\), model 2\.9%, gap −1\.1 pts \[1\]/);
+    expect(back).toMatch(/^- \*\*Above \$100,000\*\*: market 4\.0% \(mid\), model 2\.9%/);
+  });
+
   it('"model vs market on 3.2, and its spread?" answers both; "why is 2.8 priced over 2.6?" is the ladder out of order; a stake after an EV on one rung stays on it', async () => {
     const [, both, crossed] = await chain('cpi december model vs market', 'model vs market on 3.2, and its spread?', 'why is 2.8 priced over 2.6?');
     expect(both).toContain('- **Above 3.2**: market 61.0% (mid), model 52.9%, gap −8.1 pts');
