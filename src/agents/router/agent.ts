@@ -103,9 +103,9 @@ const BOARD_READ = 40;
 const WHY_MOVED_WORDS = /\b(?:why|how come|drop\w*|fell|fall\w*|ris(?:e|es|ing)|rose|jump\w*|spik\w*|crash\w*|moved?|moving)\b/i;
 
 /** Whether the figures given are net of the exchange's fees ("does that account for fees?", "is that after fees?"). */
-const FEES_COUNTED = /\b(?:does|do|did|is|are|was|were)\s+(?:that|this|it|those|these|the\s+\w+)\b[^?]{0,30}\b(?:account(?:ing)? for|include|includ\w+|count|net of|after|with|take|factor(?:ed)? in)\b[^?]{0,20}\bfees?\b|\b(?:before|after|net of) fees\s*\?|\bwhat about fees\b|\bincluding fees\b/i;
+const FEES_COUNTED = /\b(?:are there(?: any)?|what are|how (?:much|big|high) are|what(?:'s| is) the|does kalshi (?:charge|take))\s+(?:kalshi'?s?\s+|the\s+|trading\s+)?(?:fees?|commissions?)\b|^\W*(?:and\s+)?(?:what about\s+)?(?:the\s+)?fees?\s*\??\s*$|\b(?:does|do|did|is|are|was|were)\s+(?:that|this|it|those|these|the\s+\w+)\b[^?]{0,30}\b(?:account(?:ing)? for|include|includ\w+|count|net of|after|with|take|factor(?:ed)? in)\b[^?]{0,20}\bfees?\b|\b(?:before|after|net of) fees\s*\?|\bwhat about fees\b|\bincluding fees\b/i;
 const FEES_ANSWER =
-  "No. Every cost, payout, profit, expected value and arbitrage I give is before fees: Kalshi charges a fee on trades, which is in none of the prices, order books or rules I read, so it comes off whatever edge a figure shows (a small edge, a cent or two a contract, can vanish with it). The exchange's fee schedule says what it charges.\n";
+  "Kalshi charges a fee on trades, and what it is is not in anything I read (prices, order books, settled events, contracts' rules), so every cost, payout, profit, expected value and arbitrage I give is before fees: they come off whatever edge a figure shows, and a small edge, a cent or two a contract, can vanish with them. The exchange's fee schedule says what it charges.\n";
 
 /** Another exchange or bookmaker named ("what does polymarket have on btc?"): not read. */
 const OTHER_EXCHANGE = /\b(?:polymarket|predictit|betfair|draftkings|fanduel|manifold|smarkets|metaculus)\b/i;
@@ -468,8 +468,8 @@ export function routerAgent(o: RouterOptions): Agent {
       // "What's an implied probability?", "what does 'normalised' mean?": the words explained, worked on an event's prices.
       const explained = await explain(req.messages.slice(0, -1), question);
       if (explained) return yield* answer(explained, null);
-      // "Does that account for fees?" of an answer before: no, and why.
-      if (FEES_COUNTED.test(question) && req.messages.some((m) => m.role === 'assistant')) return yield* answer({ text: FEES_ANSWER, citations: [] }, null);
+      // "Does that account for fees?" of an answer before: no, and why; "what are kalshi's fees?": not read, and what that means.
+      if (FEES_COUNTED.test(question)) return yield* answer({ text: `${/^\W*(?:does|do|did|is|are|was|were)\b/i.test(question) && !/\bare there\b/i.test(question) ? 'No. ' : ''}${FEES_ANSWER}`, citations: [] }, null);
       const parts = splitQuestion(question);
       if (parts.length > 1) {
         yield { type: 'progress', message: `Answering ${parts.length} questions in one: ${parts.map((p) => p.route.kind).join(', ')}.` };

@@ -236,7 +236,9 @@ describe('levels and baskets of one event, from its report', () => {
     const [, sell, , fees] = await chain('fed december model vs market', 'can I sell before it closes?', 'is there an arb', 'does that account for fees?');
     expect(sell).toMatch(/^Yes: a contract can be sold at any time until trading closes \(2026-12-15 15:00 UTC\)/);
     expect(sell).toContain('- **Hike 25bps**: YES sells at $0.51; NO at $0.48');
-    expect(fees).toMatch(/^No\. Every cost, payout, profit, expected value and arbitrage I give is before fees/);
+    expect(fees).toMatch(/^No\. Kalshi charges a fee on trades, and what it is is not in anything I read[^\n]*every cost, payout, profit, expected value and arbitrage I give is before fees/);
+    const [kalshiFees] = await chain("what are kalshi's fees?");
+    expect(kalshiFees).toMatch(/^Kalshi charges a fee on trades/);
     const [hike] = await chain('fed gonna hike or nah');
     expect(hike).toContain('On the market\'s prices, “Hike 25bps” is about even: 51.5% (46.6% normalised), the favourite.');
   });
