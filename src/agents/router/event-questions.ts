@@ -49,7 +49,7 @@ const METHOD = /^\s*(?:why|how so|how come|really|are you sure|seriously|says wh
 const TOO_HIGH = /\b(?:over-?priced|over-?valued|expensive|dear|rich|sell|short)\b/i;
 const TOO_LOW = /\b(?:under-?priced|under-?valued|cheap\w*|bargain|value|buy)\b/i;
 /** The series' record asked in words of its own: how the market called past events, the most common result, how a side did lately. */
-const RECORD_ASKED = /\b(?:(?:been|done|do|does|did) (?:\w+ )?(?:good|well|right|accurate) (?:at )?(?:calling|predicting|picking)|(?:done|do|does|did) at (?:calling|predicting)|calling (?:these|past|previous|the last)|most (?:often|common|frequent)(?:ly)?|(?:record|form)\b[^?]*\b(?:lately|recently|at home|on the road|this (?:season|month|year))|(?:do|doing|did|done|gone|go)\b[^?]*\b(?:recently|lately)|(?:has|have|had)\b[^?]*\b(?:recently|lately)|last few (?:weeks|months|days|games|meetings|releases|events|prints)|past (?:\w+ )?markets?|ever (?:won|win|hit|happened|resolved|paid))\b/i;
+const RECORD_ASKED = /\bhow (?:reliable|accurate|good|right|well)\b[^?]{0,20}\b(?:have|has|were|are)\b[^?]*\b(?:markets?|these|they|it)\b[^?]*\bbeen\b|\b(?:(?:been|done|do|does|did) (?:\w+ )?(?:good|well|right|accurate) (?:at )?(?:calling|predicting|picking)|(?:done|do|does|did) at (?:calling|predicting)|calling (?:these|past|previous|the last)|most (?:often|common|frequent)(?:ly)?|(?:record|form)\b[^?]*\b(?:lately|recently|at home|on the road|this (?:season|month|year))|(?:do|doing|did|done|gone|go)\b[^?]*\b(?:recently|lately)|(?:has|have|had)\b[^?]*\b(?:recently|lately)|last few (?:weeks|months|days|games|meetings|releases|events|prints)|past (?:\w+ )?markets?|ever (?:won|win|hit|happened|resolved|paid))\b/i;
 
 /** How the past favourites did, not the present one. */
 const TRACK_RECORD = /\b(?:usually|how often|how many times|track record|in this series|historically|accura\w*|base ?rates?|last time|past (?:games?|events?|meetings?|results?|releases?)|previous (?:games?|events?|meetings?|results?)|happened before)\b/i;
@@ -116,6 +116,8 @@ export function eventQuestion(question: string): EventQuestion | null {
   // "Has the market been good at calling these games?", "what's the most common bucket?", "how did lakers do recently": the series' record.
   if (RECORD_ASKED.test(q) && !WHY_PRICED.test(q) && !PAST.test(q)) return 'history';
   if (BASICS.test(q)) return 'basics';
+  // "Which movie is this about?": what the event is of, as its rules say.
+  if (/\b(?:which|what) (?:movie|film|team|game|company|person|candidate|model|station|index|city|launch|rocket)s? (?:is|are|does|do) (?:this|it|that|these|they) (?:about|for|on|of|measure|track|count)\b/.test(q)) return 'resolution';
   // "Coin flip?", "toss-up?": how likely, not what flips the outcome.
   if (/\b(?:coin ?flip|toss[- ]?up|50\s*[/-]\s*50)\b/.test(q)) return 'outcome';
   if (CATALYSTS.test(q)) return 'catalysts';
@@ -1060,11 +1062,11 @@ function answerAbout(question: string, report: ReportRead): Answer | null {
         const record = (history ?? '').split('\n').filter((l) => /^\*\*(?:Market accuracy|Base rates)/.test(l));
         // Of one contract, its price now beside its record ("base rate vs current price").
         // "Has the market been good at calling these games?", "did the underdog ever win?": its accuracy first, and how often the favourite lost.
-        const accuracy = /\b(?:good|well|right|accurate)\b[^?]*\b(?:calling|predicting|picking)\b|\bcalling\b|\bunderdog\b|\bupsets?\b|\bfavou?rites?\b[^?]*\bw[oi]n|\baccura\w*|\busually right\b/i.test(question);
+        const accuracy = /\b(?:good|well|right|accurate)\b[^?]*\b(?:calling|predicting|picking)\b|\bcalling\b|\breliab\w*|\btrust\w*|\bunderdog\b|\bupsets?\b|\bfavou?rites?\b[^?]*\bw[oi]n|\baccura\w*|\busually right\b/i.test(question);
         const called = record.find((l) => l.startsWith('**Market accuracy'));
         const won = called ? /won (\d+) of (\d+) events/.exec(called) : null;
         const lost = won ? Number(won[2]) - Number(won[1]) : null;
-        const upsets = lost === null ? '' : lost === 0 ? ' The favourite never lost among them.' : ` So the underdog won ${lost === 1 ? 'once' : `${lost} times`} in ${won![2]}.`;
+        const upsets = lost === null ? '' : lost === 0 ? ' The favourite never lost among them.' : ` So ${rows.length > 2 ? 'an outcome other than the favourite' : 'the underdog'} won ${lost === 1 ? 'once' : `${lost} times`} in ${won![2]}.`;
         // (The table this line speaks of is not shown here.)
         const ordered = (accuracy && called ? [`${called}${upsets}`, ...record.filter((l) => l !== called)] : record).map((l) => l.replace(', not only the winner shown above', ''));
         text = (TRACK_RECORD.test(question) || accuracy) && record.length ? `${ordered.join('\n\n')}${single ? `\n\nNow:\n${rowLine(single)}` : ''}` : (history ?? null);

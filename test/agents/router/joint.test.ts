@@ -211,6 +211,11 @@ describe('three legs', () => {
 });
 
 describe('levels and baskets of one event, from its report', () => {
+  it('"how reliable have these box office markets been?" leads with the market\'s accuracy; of five outcomes, an upset is "an outcome other than the favourite"', async () => {
+    const [, reliable] = await chain("what's kalshi expecting for box office this weekend?", 'how reliable have these box office markets been?');
+    expect(reliable).toMatch(/^\*\*Market accuracy:\*\* the favourite 24 h before close won 6 of 12 events with prices[^\n]*So an outcome other than the favourite won 6 times in 12\./);
+  });
+
   it('"what do the four rungs add up to, and does that mean anything?" is their sum and why it means nothing', async () => {
     const [, sum] = await chain('cpi december model vs market', 'what do the four rungs add up to, and does that mean anything?');
     expect(sum).toContain('Added up anyway, their prices come to 336.0%, a sum with no meaning: the rungs are nested');

@@ -333,4 +333,9 @@ describe('trading questions without a stored report', () => {
     expect(poly).toMatch(/^I read Kalshi only, not Polymarket or other exchanges, so I cannot say what is priced there; what Kalshi shows:\n\n/);
     expect(poly).toContain('KXBTCD-26NOV20');
   });
+
+  it('"which movie is this about?" is what the rules say the event is of; "how reliable have these markets been?" is the series\' record, its accuracy first', async () => {
+    const [, movie] = await chain("what's kalshi expecting for box office this weekend?", 'which movie is this about?');
+    expect(movie).toContain('the weekend\'s top new release');
+  });
 });
