@@ -1,3 +1,4 @@
+import { listed } from '../citations.js';
 import { labelRange, rungSide } from '../markets-search/asked.js';
 import type { Answer, Citation } from '../types.js';
 import type { ReportRead } from './event-questions.js';
@@ -187,6 +188,11 @@ export function bookAnswer(question: string, positions: Position[], unfound: str
   const shared = events.filter((e) => e.ps.length > 1);
   const perEvent = shared.map((e) => `- **${e.title.replace(/[*_]/g, '')}** (${e.ticker}), its positions together: ${e.outcomes.map((o) => `${o.label} ${signed(o.pnl)}`).join('; ')}.`);
   const least = modelled ? [...priced].sort((a, b) => evOf(a, 'model') - evOf(b, 'model'))[0] : [...priced].sort((a, b) => evOf(a, 'market') - evOf(b, 'market'))[0];
+  // Of a book only partly modelled, the model's least favoured among the positions it covers.
+  const covered = priced.filter((p) => Number.isFinite(chanceOf(p, 'model')));
+  const leastModelled = !modelled && covered.length ? [...covered].sort((a, b) => evOf(a, 'model') - evOf(b, 'model'))[0]! : null;
+  const uncovered = [...new Set(priced.filter((p) => !covered.includes(p)).map((p) => p.ticker))];
+  const onModelToo = leastModelled && leastModelled !== least ? ` On the model, which covers only the events with a stored report, the least favoured is **${positionName(leastModelled)}** (${signed(evOf(leastModelled, 'model'))}); ${listed(uncovered)} ${uncovered.length === 1 ? 'has' : 'have'} none.` : '';
   const asked = askedOf(question);
   const scenario = asked === 'scenario' ? scenarioText(question, events) : null;
   const n = positions.length;
@@ -198,8 +204,10 @@ export function bookAnswer(question: string, positions: Position[], unfound: str
         ? `The best case is **${signed(best)}**: ${usd(best + cost)} paid on the ${usd(cost)} they cost${shared.length ? ', in the best resolution of each event' : ', every position right'}.`
         : asked === 'value'
           ? `Expected P&L: **${signed(evMarket)}** on the market's prices (the mids)${modelled ? `, **${signed(evModel)}** on the models` : ''}, before fees.`
+          : asked === 'least' && leastModelled && /\bmodel\b/i.test(question)
+            ? `Of the positions the model covers (their events have a stored report), it likes least **${positionName(leastModelled)}** (${leastModelled.ticker}): expected ${signed(evOf(leastModelled, 'model'))} on its model at the price paid; ${listed(uncovered)} ${uncovered.length === 1 ? 'has' : 'have'} no report, so the model cannot rank ${uncovered.length === 1 ? 'it' : 'them'}.`
           : asked === 'least' && least
-            ? `The ${modelled ? 'models like' : 'market prices favour'} least **${positionName(least)}** (${least.ticker}): expected ${signed(evOf(least, modelled ? 'model' : 'market'))} on ${modelled ? 'its model' : 'the mid'} at the price paid.`
+            ? `The ${modelled ? 'models like' : 'market prices favour'} least **${positionName(least)}** (${least.ticker}): expected ${signed(evOf(least, modelled ? 'model' : 'market'))} on ${modelled ? 'its model' : 'the mid'} at the price paid.${onModelToo}`
             : `Your ${n} positions cost **${usd(cost)}**${priced.length < n ? ' (those with a quote)' : ''}; they pay ${usd(best + cost)} at best (**${signed(best)}**) and lose **${usd(-worst)}** at worst.`);
   const unmodelled = !modelled ? ` (the model column needs a report for every event: ${[...new Set(positions.filter((p) => !Number.isFinite(chanceOf(p, 'model'))).map((p) => p.ticker))].join(', ')} has none)` : '';
   const summary = [

@@ -117,10 +117,13 @@ export function togetherAnswers(o: TogetherOptions) {
   async function bookOf(before: readonly Turn[], question: string): Promise<Answer | null> {
     if (BOTH_SIDES.test(question) || KALSHI_URL.test(question)) return null;
     const answers = before.filter((m) => m.role === 'assistant').slice(-2).reverse();
-    const said = positionsSaid(routedText(question));
+    // "Add 200 NO on a fed hike — new worst case?": one position more, to the book of the answer before.
+    const book = answers.map((a) => positionsListed(a.content)).find((l) => l.length) ?? [];
+    const adding = book.length > 0 && /\b(?:add(?:ing)?|plus|also|on top(?: of)?|another|as well)\b/i.test(question);
+    const said = positionsSaid(routedText(question), adding ? 1 : 2);
     const each = /\b(\d[\d,]*)\s+(yes|no)\b[^?]*\b(?:on )?each\b/i.exec(question);
     const legs = each ? answers.map((a) => legsListed(a.content)).find((l) => l.size) : undefined;
-    const listed = !said.length && !legs && OF_THE_BOOK.test(question) ? (answers.map((a) => positionsListed(a.content)).find((l) => l.length) ?? []) : [];
+    const listed = (!said.length || adding) && !legs && (OF_THE_BOOK.test(question) || adding) ? book : [];
     if (!said.length && !legs?.size && listed.length < 2) return null;
     const positions: Position[] = [];
     const unfound: string[] = [];

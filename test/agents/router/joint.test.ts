@@ -211,6 +211,14 @@ describe('three legs', () => {
 });
 
 describe('levels and baskets of one event, from its report', () => {
+  it('"add 200 NO on a fed hike — new worst case?" adds it to the book before; the model\'s least favoured is of the positions it covers', async () => {
+    const [, added, model, cut] = await chain('I hold 500 YES on BTC above 96k and 300 YES on ETH above 3400, max loss and max payout?', 'add 200 NO on a fed hike at the current price — new worst case?', 'which of the three is the model least happy with?', 'if i had to cut one, which one?');
+    expect(added).toMatch(/^The worst case is \*\*−\$374\*\*: every position loses, the \$374 they cost gone\./);
+    expect(added).toContain('| 200 NO on Hike 25bps [3] | KXFEDDECISION-26DEC | $0.49 (1 − bid) | $98 | $200 |');
+    expect(model).toMatch(/^Of the positions the model covers \(their events have a stored report\), it likes least \*\*500 YES on Above \$96,000\*\* \(KXBTCD-26NOV20\): expected −\$16 on its model at the price paid; KXETHD-26NOV20 has no report/);
+    expect(cut).toContain('On the model, which covers only the events with a stored report, the least favoured is **500 YES on Above $96,000** (−$16); KXETHD-26NOV20 has none.');
+  });
+
   it('"how reliable have these box office markets been?" leads with the market\'s accuracy; of five outcomes, an upset is "an outcome other than the favourite"', async () => {
     const [, reliable] = await chain("what's kalshi expecting for box office this weekend?", 'how reliable have these box office markets been?');
     expect(reliable).toMatch(/^\*\*Market accuracy:\*\* the favourite 24 h before close won 6 of 12 events with prices[^\n]*So an outcome other than the favourite won 6 times in 12\./);
