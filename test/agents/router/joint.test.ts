@@ -211,6 +211,17 @@ describe('three legs', () => {
 });
 
 describe('levels and baskets of one event, from its report', () => {
+  it('"which 1 is more mispriced" after two searches compares them; "EV on 100 yes btc 100k" counts the 100; "which game has more volume?" ranks the games discussed', async () => {
+    const [, , which, ev] = await chain('yo wuts teh odds btc abov 100k tmrw', 'lol ok and eth?', 'which 1 is more mispriced', 'aight EV on 100 yes btc 100k rn');
+    expect(which).toMatch(/^Of the 2 events listed, 1 has a stored report/);
+    expect(ev).toContain('100 YES contracts at $0.05 cost $5, the most they can lose');
+    expect(ev).toContain('(−$2.10 on 100 contracts)');
+    const [, , games] = await chain('Kansas City vs Buffalo', "switching to the lakers game, who's favored?", 'which game has more volume?');
+    expect(games).toMatch(/^The busiest open events, by contracts traded in the last 24 hours/);
+    expect(games).toContain('KXNBAGAME-26NOV21LALBOS');
+    expect(games).toContain('KXNFLGAME-26NOV23BUFKC');
+  });
+
   it('"add 200 NO on a fed hike — new worst case?" adds it to the book before; the model\'s least favoured is of the positions it covers', async () => {
     const [, added, model, cut] = await chain('I hold 500 YES on BTC above 96k and 300 YES on ETH above 3400, max loss and max payout?', 'add 200 NO on a fed hike at the current price — new worst case?', 'which of the three is the model least happy with?', 'if i had to cut one, which one?');
     expect(added).toMatch(/^The worst case is \*\*−\$374\*\*: every position loses, the \$374 they cost gone\./);

@@ -1,2 +1,0 @@
-import { positionsSaid } from './src/agents/router/book.ts';
-console.log(positionsSaid(process.argv[2]!));
