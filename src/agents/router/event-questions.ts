@@ -6,7 +6,7 @@ import { editDistance } from '../../text.js';
 import { LEVEL_EXPECTED_ASKED, ODDS_FORMAT_ASKED } from '../markets-search/distribution.js';
 import { bestRow, bullets, byLevel, cited, isLadder, labelLevels, levelOfRow, levelsNamed, modelBetween, modelSum, names, outcomeOf, percent, points, readReport, refsOf, rowLine, rungSide, sumOf, type Row } from './report-rows.js';
 import { CHANCE_SAID, DEPTH_ASKED, LADDER_BASKET, sellBeforeText, LADDER_SCENARIO, ladderBasketText, MONEY_GROUPS, MONEY_SAID, NO_BOUGHT, POSITION_HELD, SUPPOSED_PRICE, anomaliesText, arbitrageText, bestTradeText, bothSidesText, chancesInPercent, heldPosition, mostTradedText, overroundText, pricedText, pricesInCents, quoteText, rankedTrades, sizingText } from './trading-answers.js';
-import { LAST_CLAIM, LAST_N, LIKELIHOOD, PLAIN_ASKED, SOURCE_ASKED, plainFormOf, plainSummaryText, lastCount, lastEventsText, baseRateText, basicsText, cheapText, ladderBandsText, ladderSpanText, likelihoodText, methodText, modelWhyText, pastText, placedText, previousText, pricedAboveText, rangeSpanText, rulesText, summaryText, expectedText, oddsFormatText, whyMovedText, whyText } from './report-answers.js';
+import { LAST_CLAIM, LAST_N, LIKELIHOOD, PLAIN_ASKED, SOURCE_ASKED, plainCrossingText, plainFormOf, plainSummaryText, lastCount, lastEventsText, baseRateText, basicsText, cheapText, ladderBandsText, ladderSpanText, likelihoodText, methodText, modelWhyText, pastText, placedText, previousText, pricedAboveText, rangeSpanText, rulesText, summaryText, expectedText, oddsFormatText, whyMovedText, whyText } from './report-answers.js';
 
 // Questions about an event already reported on ("which outcome does the model favour?", "when
 // does it close?"), answered from the stored report itself: its figures, quoted with the sources
@@ -121,6 +121,8 @@ export function eventQuestion(question: string): EventQuestion | null {
   // "Coin flip?", "toss-up?": how likely, not what flips the outcome.
   if (/\b(?:coin ?flip|toss[- ]?up|50\s*[/-]\s*50)\b/.test(q)) return 'outcome';
   if (CATALYSTS.test(q)) return 'catalysts';
+  // "Explain the out-of-order thing for a lay reader": the crossing, in plain words.
+  if (/\bout[- ]of[- ]order\b|\bcross(?:ed|es|ing)?\b|\binconsisten\w*/.test(q) && (PLAIN_ASKED.test(q) || /\bexplain\b/.test(q))) return 'anomalies';
   if (SUMMARY.test(q)) return 'summary';
   // "Headline version please", "one quotable line I can use in a story", "tweet-length": the report in a reader's words.
   if (PLAIN_ASKED.test(q) && !/\bwhat (?:does|do|is|are)\b[^?]*\bmean\b/.test(q)) return 'summary';
@@ -847,6 +849,8 @@ function answerAbout(question: string, report: ReportRead): Answer | null {
     text = basicsText(report.title, rows, section('key claims'), exclusive, named.length === 1 ? named[0] : undefined);
   } else if (kind === 'summary') {
     text = PLAIN_ASKED.test(question) ? plainSummaryText(report.title, rows, section, plainFormOf(question), exclusive) : summaryText(report.title, rows, section, ONE_SENTENCE.test(question), exclusive);
+  } else if (kind === 'anomalies' && PLAIN_ASKED.test(question) && plainCrossingText(report.title, rows)) {
+    text = plainCrossingText(report.title, rows);
   } else if (kind === 'anomalies') {
     // "Is the ladder priced in order?": yes or no first, from the rungs' prices.
     const order = ladder && /\b(?:in order|out of order|monoton\w*|consistent|cross(?:ed|es|ing)?)\b/i.test(question) ? ladderOrderText(rows) : '';

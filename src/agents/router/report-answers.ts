@@ -602,6 +602,23 @@ export function plainSummaryText(title: string, rows: Row[], section: (heading: 
 }
 
 /**
+ * A ladder priced out of order, for readers: which rung costs more than one it implies, why that
+ * cannot be right, and what it likely is. Null when the rungs are in order (or it is no ladder).
+ */
+export function plainCrossingText(title: string, rows: Row[]): string | null {
+  const rungs = byLevel(rows);
+  const sides = new Set(rungs.map((r) => rungSide(labelRange(outcomeOf(r.outcome).name))));
+  if (rungs.length < 2 || sides.size !== 1 || sides.has(null)) return null;
+  const above = sides.has('above');
+  // The first pair where the rung implied by the other costs more ("Above 2.8" over "Above 2.6").
+  const i = rungs.findIndex((r, k) => k + 1 < rungs.length && (above ? rungs[k + 1]!.marketValue > r.marketValue : r.marketValue > rungs[k + 1]!.marketValue));
+  if (i === -1) return null;
+  const [wide, narrow] = above ? [rungs[i]!, rungs[i + 1]!] : [rungs[i + 1]!, rungs[i]!];
+  const name = (r: Row) => outcomeOf(r.outcome).name;
+  return `On Kalshi's “${title.replace(/[*_]/g, '').trim()}” market, traders pay more for “${name(narrow)}” (${Math.round(narrow.marketValue * 10) / 10}%) than for “${name(wide)}” (${Math.round(wide.marketValue * 10) / 10}%), though any result that is ${name(narrow).toLowerCase()} is also ${name(wide).toLowerCase()}, so the second can never be less likely ${refsOf([narrow, wide])}. It is a small inconsistency in the prices, the kind thin or hurried trading leaves for a while, not a sign of anything the traders know.`;
+}
+
+/**
  * An outcome asked for by its place in the table, with a claim about it checked: "why is the model
  * higher than the market on outcome 2?" when the model is lower says so rather than explain it.
  */

@@ -211,6 +211,11 @@ describe('three legs', () => {
 });
 
 describe('levels and baskets of one event, from its report', () => {
+  it('"explain the out-of-order thing for a lay reader in two sentences" is the crossing in plain words', async () => {
+    const [, crossing] = await chain('cpi december model vs market', 'explain the out-of-order thing for a lay reader in two sentences');
+    expect(crossing).toMatch(/^On Kalshi's “CPI year-over-year in December 2026\?” market, traders pay more for “Above 2\.8” \(96%\) than for “Above 2\.6” \(92\.5%\), though any result that is above 2\.8 is also above 2\.6/);
+  });
+
   it('"which 1 is more mispriced" after two searches compares them; "EV on 100 yes btc 100k" counts the 100; "which game has more volume?" ranks the games discussed', async () => {
     const [, , which, ev] = await chain('yo wuts teh odds btc abov 100k tmrw', 'lol ok and eth?', 'which 1 is more mispriced', 'aight EV on 100 yes btc 100k rn');
     expect(which).toMatch(/^Of the 2 events listed, 1 has a stored report/);
