@@ -889,6 +889,14 @@ function mention(tokens: Token[], entries: CompanyEntry[]): Found {
 
 /** Words that named no company exactly: the start of a name ("Johnson"), a lowercase ticker, a typo, or an unknown name. */
 function resolveResidual(tokens: Token[], index: CompanyIndex, alone: boolean): Found[] {
+  // "aapl msft googl": tickers in lower case one after another, each a company (as one alone is).
+  if (alone && tokens.length >= 2) {
+    const tickers = tokens.map((t) => {
+      const raw = withoutPossessive(t.raw);
+      return /^[a-z]{2,5}$/i.test(raw) && !isStop(t.norm) && !GENERAL_WORDS.has(t.norm) ? index.byTicker(raw.toUpperCase()) : undefined;
+    });
+    if (tickers.every(Boolean)) return tokens.map((t, i) => ({ status: 'found', text: t.raw, company: refOf(tickers[i]!), fuzzy: false, at: t.start }));
+  }
   for (let k = tokens.length; k >= 1; k--) {
     const head = tokens.slice(0, k);
     const words = head.map((t) => t.norm);
