@@ -179,12 +179,16 @@ async function* answerMeaning(lib: SecLibrary, request: AgentRequest, context: S
  */
 async function restatedAnswer(lib: SecLibrary, request: AgentRequest, form: FormAsked): Promise<AgentEvent[] | null> {
   const earlier = request.messages.slice(0, -1);
-  const before = earlier.map((m, i) => [m, i] as const).filter(([m]) => m.role === 'user').at(-1);
+  // The turn that asked the figures: a form asked of the answer before it ("one headline number", then "explain like I'm 12") is passed over.
+  const before = earlier.map((m, i) => [m, i] as const).filter(([m]) => m.role === 'user' && formAsked(clipped(m.content))?.rest !== '').at(-1);
   if (!form.rest && !before) return null;
   const index = await lib.companyIndex();
-  const messages: Turn[] = [...earlier, { role: 'user', content: form.rest }];
+  // Read as the conversation stood when those figures were asked.
+  // (A turn that asked figures in a form, "… for a general audience", is read without the words of its form.)
+  const beforeText = before ? (formAsked(clipped(before[0].content))?.rest ?? clipped(before[0].content)) : '';
+  const messages: Turn[] = form.rest ? [...earlier, { role: 'user', content: form.rest }] : [...earlier.slice(0, before![1]), { role: 'user', content: beforeText }];
   const parsed = parseWithInstructions(messages, request.instructions, index);
-  const [text, context] = form.rest ? [form.rest, earlier] : [clipped(before![0].content), earlier.slice(0, before![1])];
+  const [text, context] = form.rest ? [form.rest, earlier] : [beforeText, earlier.slice(0, before![1])];
   const question = await acrossCovered(lib, parsed, text, context);
   if (!question?.companies.some((c) => c.status === 'found') || valuationInConversation(text, []) || (periodsAsked({ ...request, messages }, question) && tabulable(question))) return null;
   return restated(lib, question, form);

@@ -4,7 +4,7 @@ import { possessive, shortName } from '../../data/sec/names.js';
 import { SourceList } from '../citations.js';
 import type { AgentEvent } from '../types.js';
 import { planAnswer } from './plan.js';
-import { itemsOf, whenShort, type Item } from './restate.js';
+import { itemsOf, tag, whenShort, type Item } from './restate.js';
 
 /**
  * Arithmetic asked of the figures just given, naming nothing new: "average of the three?",
@@ -41,7 +41,7 @@ const named = (item: Item, others: Item[]) => {
   const sameLabel = others.every((o) => o.label === item.label);
   return sameCompany ? item.label : sameLabel ? shortName(item.company.name) : `${possessive(shortName(item.company.name))} ${item.label}`;
 };
-const inputs = (items: Item[]) => items.map((i) => `${named(i, items)} ${exact(i)} (${whenShort(i)}) ${i.refs}`).join(', ');
+const inputs = (items: Item[]) => items.map((i) => `${named(i, items)} ${exact(i)} (${whenShort(i)}) ${i.refs}${tag(i)}`).join(', ');
 
 function computed(op: Operation, items: Item[]): string | null {
   if (items.length < 2 || new Set(items.map((i) => i.unit)).size !== 1) return null;

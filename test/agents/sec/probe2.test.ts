@@ -49,4 +49,31 @@ describe('svc-sec-agent: probe round 2 (demo snapshot)', () => {
     const cash = await talk('compare aapl msft googl net margin fy2024', 'which has the most cash?');
     expect(cash.text).toMatch(/Cash and cash equivalents, largest to smallest: Apple \$29,943 million .*Alphabet \$23,466 million .*Microsoft \$18,315 million/);
   });
+
+  it('a plain-English, quotable or general-audience request is a form of the figures, not a figure called "plain-English"', async () => {
+    const plain = await talk("Give me a plain-English summary of Microsoft's latest quarter");
+    expect(plain.text).not.toContain('I do not have a figure');
+    expect(plain.text).toMatch(/^In the three months to March 31, 2025, Microsoft took in about \$70 billion from selling its products and services \[1\]; it kept about \$26 billion as profit/);
+    // The period is said once, not once per figure; a per-share figure is not "a share for each of its shares".
+    expect(plain.text.match(/March 31, 2025/g)).toHaveLength(1);
+    expect(plain.text).toContain('earned $3.46 for each of its shares');
+    consistent(plain);
+    const quote = await talk("Give me a plain-English summary of Microsoft's latest quarter", 'one quotable sentence');
+    expect(quote.text).toMatch(/^In fiscal Q3 2025 \(quarter ended 2025-03-31\), Microsoft's revenue was \$70\.1 billion \[1\]/);
+    const written = await talk('hows alphabet doing', 'write one sentence I can quote');
+    // Alphabet's fourth quarter is the year less nine months: said to be derived in the sentence too.
+    expect(written.text).toMatch(/^In Q4 2024 \(quarter ended 2024-12-31\), Alphabet's revenue was \$96\.5 billion \[1\]\[2\] \(derived\)/);
+    const general = await talk("compare apple and microsoft's latest year for a general audience");
+    expect(general.text).toMatch(/^In the year to September 28, 2024, Apple took in about \$391 billion from selling its products and services \[1\]/);
+    expect(general.text).toContain('In the year to June 30, 2024, Microsoft took in about $245 billion');
+  });
+
+  it('a form asked after another form restates the figures asked before them both', async () => {
+    const a = await talk('How did Apple do in fiscal 2024?', 'what changed vs last year?', 'give me one headline number', "explain like I'm 12");
+    expect(a.text).toMatch(/^In the year to September 28, 2024, Apple took in about \$391 billion from selling its products and services \[1\], 2% more than a year before; it kept about \$94 billion as profit/);
+    expect(a.text).not.toContain('| Company |');
+    const b = await talk("compare apple and microsoft's latest year for a general audience", 'in one sentence');
+    expect(b.text).toMatch(/^In fiscal year 2024 \(year ended 2024-09-28\), Apple's revenue was \$391\.0 billion \[1\]/);
+    expect(b.text).not.toContain('| Company |');
+  });
 });
