@@ -351,6 +351,14 @@ export async function acrossCovered(lib: SecLibrary, question: SecQuestion | nul
   // (With a company carried from before the ranking, only the turn right before counts.)
   const lastAcross = [...earlier].reverse().filter((t) => t.role === 'user').slice(0, found ? 1 : 6).find((t) => ACROSS.test(clipped(t.content)));
   const ranked = !ACROSS.test(text) && !question.stated.companies && lastAcross !== undefined && !/\b(?:the two|both)\b/i.test(lastAcross.content);
+  // "Which is most efficient with its assets?" naming none, after every company was compared and then one of them asked
+  // about ("why is apple's so high?", "and ROA?"): the superlative is of them all again, not of the one carried.
+  const againAcross = found <= 1 && !question.stated.companies && !ACROSS.test(text) && SUPERLATIVE_WHICH.test(text)
+    && [...earlier].reverse().filter((t) => t.role === 'user').slice(0, 6).some((t) => ACROSS.test(clipped(t.content)) && !/\b(?:the two|both)\b/i.test(t.content));
+  if (againAcross) {
+    const recorded = await lib.recordedCompanies();
+    if (recorded?.length && recorded.length <= MAX_COMPANIES) return { ...question, companies: recorded.map((company) => ({ status: 'found' as const, text: company.ticker || company.name, company, fuzzy: false })), period: question.period ?? { kind: 'latest', span: question.ttm ? 'quarter' : 'year' } };
+  }
   if (!ACROSS.test(text) && !ranked) return question;
   // "Which is the most levered of the three?" after two of them were last named: all three.
   const counted = /\b(?:of the|all|the) (two|three|four|five|2|3|4|5)\b/i.exec(text)?.[1];
@@ -378,6 +386,9 @@ function answeredCompany(earlier: readonly Turn[], recorded: readonly CompanyRef
   const ticker = /^\*\*[^*\n]+ \(([A-Z][A-Z.-]*)\)\*\*:/.exec(answer)?.[1];
   return recorded.find((c) => c.ticker === ticker) ?? null;
 }
+
+/** A superlative asked of companies, not of periods ("which is most efficient with its assets?", not "which quarter was strongest?"). */
+const SUPERLATIVE_WHICH = /^(?![^?]*\b(?:quarters?|years?|periods?|months?|halves|half)\b)[^?]*\b(?:which|who|whose|who's|whos)\b[^?]*\b(?:most|least|best|worst|highest|lowest|biggest|largest|smallest|fastest|slowest|strongest|weakest)\b/i;
 
 /** One company pointed at ("its", "that one", "the top one"; "the lowest one", "the bottom one"), not all of them. */
 const ONE_OF_RANKING = /\b(?:its|it|it's|that one|this one|the (?:top|first|highest|largest|biggest|best|leader|winner|top one)|the most \w+ one|the (lowest|smallest|bottom|last|worst|least)(?: one| company)?|(lowest|smallest|bottom|worst) one|the least \w+ (one)|(?:the )?(runner[- ]up|second|2nd)(?:'s| one)?)\b/i;

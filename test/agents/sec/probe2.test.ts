@@ -76,4 +76,33 @@ describe('svc-sec-agent: probe round 2 (demo snapshot)', () => {
     expect(b.text).toMatch(/^In fiscal year 2024 \(year ended 2024-09-28\), Apple's revenue was \$391\.0 billion \[1\]/);
     expect(b.text).not.toContain('| Company |');
   });
+
+  it('"which is bigger?" after growth rates weighs the sizes; "who has the most net cash?" is the lowest net debt', async () => {
+    const bigger = await talk('aple revnue last qtr', 'and yoy?', 'wat about msft', 'which 1 is bigger lol');
+    expect(bigger.text).toContain("Apple's revenue was $25,293 million (36.1%) more than Microsoft's.");
+    expect(bigger.text).not.toMatch(/revenue growth, \+13\.3%, was/);
+    // Asked as growth, it is still growth.
+    const faster = await talk('aple revnue last qtr', 'and yoy?', 'wat about msft', 'which grew faster?');
+    expect(faster.text).toContain("Microsoft's revenue growth, +13.3%, was 8.2 percentage points higher than Apple's, +5.1%.");
+    const cash = await talkOf('svc-agent', 'how much cash does apple have', 'and debt?', 'net debt?', 'same for msft and googl', 'who has the most net cash?');
+    expect(cash.text).toMatch(/^\*\*Alphabet\*\* has the most net cash, net cash of \$12,583 million, against Microsoft net debt of \$11,324 million and Apple net debt of \$50,404 million\./);
+    const debt = await talk('net debt of all three', 'who has the most net debt?');
+    expect(debt.text).toMatch(/^\*\*Apple\*\* has the highest net debt, \$55,807 million/);
+  });
+
+  it('a superlative naming no company, after all three were compared and one of them asked about, weighs all three again', async () => {
+    const a = await talk('return on equity for all three fy2024', "why is apple's so high?", 'and ROA?', 'which is most efficient with its assets?');
+    expect(a.text).toMatch(/^\*\*Apple\*\* has the highest return on assets, 26\.1%, against Alphabet 23\.5% and Microsoft 19\.1%\./);
+    consistent(a);
+    // A superlative of periods stays with the one company's table.
+    const q = await talk('Alphabet quarterly revenue 2024', 'which quarter was strongest?');
+    expect(q.text).toContain('highest in **Q4 2024** ($96,469 million)');
+  });
+
+  it('"which grew fastest?" after trailing twelve months of two companies compares the twelve months\' growth, both companies', async () => {
+    const eps = await talk('Apple EPS last 4 quarters', 'ttm eps?', 'yoy growth of ttm eps?', 'and msft?', 'which grew faster');
+    expect(eps.text).toContain("Microsoft's trailing-twelve-month diluted EPS growth, +12.0%, was 12.4 percentage points higher than Apple's, -0.3%.");
+    const rev = await talk('MSFT revenue TTM', 'and yoy growth?', 'op margin ttm?', 'what about googl?', 'which grew fastest?');
+    expect(rev.text).toContain("Microsoft's trailing-twelve-month revenue growth for the twelve months to fiscal Q3 2025 (quarter ended 2025-03-31), +14.1%, was 0.3 percentage points higher than Alphabet's for the twelve months to Q4 2024 (quarter ended 2024-12-31), +13.9%");
+  });
 });
