@@ -105,4 +105,14 @@ describe('svc-sec-agent: probe round 2 (demo snapshot)', () => {
     const rev = await talk('MSFT revenue TTM', 'and yoy growth?', 'op margin ttm?', 'what about googl?', 'which grew fastest?');
     expect(rev.text).toContain("Microsoft's trailing-twelve-month revenue growth for the twelve months to fiscal Q3 2025 (quarter ended 2025-03-31), +14.1%, was 0.3 percentage points higher than Alphabet's for the twelve months to Q4 2024 (quarter ended 2024-12-31), +13.9%");
   });
+
+  it('a table asked again for its unit only ("qoq growth each quarter?") keeps its quarters for the follow-ups after it', async () => {
+    const turns = ['Alphabet quarterly revenue 2024', 'qoq growth each quarter?'];
+    const strongest = await talk(...turns, 'which quarter was strongest?');
+    expect(strongest.text).toContain('**Revenue**, highest in **Q4 2024** ($96,469 million), lowest in **Q1 2024** ($80,539 million), of the 4 shown.');
+    const average = await talk(...turns, 'which quarter was strongest?', 'average?');
+    expect(average.text).toContain('**Revenue**, average per quarter over the 4 shown: **$87,505 million**.');
+    const billions = await talk(...turns, 'which quarter was strongest?', 'average?', 'in billions');
+    expect(billions.text).toContain('| **Revenue** ($ billion) | 80.54 | 84.74 | 88.27 | 96.47† |');
+  });
 });
