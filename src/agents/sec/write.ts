@@ -167,13 +167,18 @@ export function meaningsOf(question: SecQuestion | null): string | null {
   if (!question || !MEANING_ASKED.test(question.text)) return null;
   // "What does ROE actually mean?": what the ratio tells, in plain words, before the figures it is made of.
   const ratios = (question.ratios ?? []).map((id) => `- **${capitalise(ratioById(id).label)}** tells ${ratioById(id).means}.`);
-  const lines = ratios.length ? ratios : question.metrics.flatMap((id) => (MEANINGS[id] ? [`- **${capitalise(metricById(id).label)}** is ${MEANINGS[id]}.`] : []));
+  // "How is it computed?" after operating margin: the margin's formula, then what its numerator is.
+  const margined = (id: MetricId) => {
+    const share = question.margin ? shareLabel(metricById(id)) : null;
+    return share?.margin ? `- **${capitalise(share.label)}** is ${metricById(id).label} divided by revenue for the same period, as a percentage (${metricById(id).label} ÷ revenue × 100): how much of each dollar of sales is left as ${metricById(id).label}. ${capitalise(metricById(id).label)} is ${MEANINGS[id]}.` : null;
+  };
+  const lines = ratios.length ? ratios : question.metrics.flatMap((id) => { const m = margined(id); return m ? [m] : MEANINGS[id] ? [`- **${capitalise(metricById(id).label)}** is ${MEANINGS[id]}.`] : []; });
   return lines.length ? lines.join('\n') : null;
 }
 
 function definitions(question: SecQuestion | null): string | null {
   const meanings = meaningsOf(question);
-  if (meanings && !question!.companies.some((c) => c.status === 'found')) return `${meanings}\n\nAsk it of a company, by ticker or name (“Apple ${metricById(question!.metrics[0]!).label}”), for its figures from the filings, each cited.`;
+  if (meanings && !question!.companies.some((c) => c.status === 'found')) return `${meanings}\n\nAsk it of a company, by ticker or name (“Apple ${(question!.margin && shareLabel(metricById(question!.metrics[0]!))?.margin ? shareLabel(metricById(question!.metrics[0]!))!.label : null) ?? metricById(question!.metrics[0]!).label}”), for its figures from the filings, each cited.`;
   if (!question?.ratios?.length || question.companies.some((c) => c.status === 'found') || !DEFINE.test(question.text)) return null;
   const lines = question.ratios.map((id) => {
     const r = ratioById(id);

@@ -115,4 +115,17 @@ describe('svc-sec-agent: probe round 2 (demo snapshot)', () => {
     const billions = await talk(...turns, 'which quarter was strongest?', 'average?', 'in billions');
     expect(billions.text).toContain('| **Revenue** ($ billion) | 80.54 | 84.74 | 88.27 | 96.47† |');
   });
+
+  it('a student\'s phrasings of what a term means: "how is X different from Y", "(derived)", "… and is higher better", a margin\'s formula', async () => {
+    const basic = await talk("apple's latest eps", 'how is diluted different from basic');
+    expect(basic.text).toMatch(/^- \*\*Basic EPS\*\* divides net income by the weighted-average shares outstanding; \*\*diluted EPS\*\* also counts/);
+    expect(basic.text).not.toContain('I do not have a figure');
+    const derived = await talk('msft fcf fy2024', 'what does (derived) mean?');
+    expect(derived.text).toMatch(/^- \*\*\(derived\)\*\* marks a figure computed here from figures the filings report, not reported as such: free cash flow \(operating cash flow minus capital expenditure\)/);
+    const current = await talk('whats a current ratio and is higher better');
+    expect(current.text).toMatch(/^- \*\*Current ratio\*\*: total current assets over total current liabilities, at the same date; it tells whether what turns into cash within a year covers what falls due within a year; above 1, it does\./);
+    const margin = await talk('what does operating margin mean', 'how is it computed');
+    expect(margin.text).toMatch(/^- \*\*Operating margin\*\* is operating income divided by revenue for the same period, as a percentage \(operating income ÷ revenue × 100\)/);
+    expect(margin.text).toContain('(“Apple operating margin”)');
+  });
 });
