@@ -178,7 +178,7 @@ export function meaningsOf(question: SecQuestion | null): string | null {
 
 function definitions(question: SecQuestion | null): string | null {
   const meanings = meaningsOf(question);
-  if (meanings && !question!.companies.some((c) => c.status === 'found')) return `${meanings}\n\nAsk it of a company, by ticker or name (“Apple ${(question!.margin && shareLabel(metricById(question!.metrics[0]!))?.margin ? shareLabel(metricById(question!.metrics[0]!))!.label : null) ?? metricById(question!.metrics[0]!).label}”), for its figures from the filings, each cited.`;
+  if (meanings && !question!.companies.some((c) => c.status === 'found')) return `${meanings}\n\nAsk it of a company, by ticker or name (“Apple ${(question!.margin ? shareLabel(metricById(question!.metrics[0]!)) : null)?.label ?? metricById(question!.metrics[0]!).label}”), for its figures from the filings, each cited.`;
   if (!question?.ratios?.length || question.companies.some((c) => c.status === 'found') || !DEFINE.test(question.text)) return null;
   const lines = question.ratios.map((id) => {
     const r = ratioById(id);
@@ -1318,7 +1318,7 @@ export class AnswerWriter {
     // "Whats EPS mean, im new to this" after a company it has no figures for: the meaning, not that company's problem again.
     const meantOnly = !figures.length && plan.question && !plan.question.stated.companies ? meaningsOf(plan.question) : null;
     if (meantOnly) problems.splice(0, problems.length), unknown.splice(0, unknown.length);
-    const defined = meantOnly ? `${meantOnly}\n\nAsk it of a company, by ticker or name (“Apple ${metricById(plan.question!.metrics[0]!).label}”), for its figures from the filings, each cited.` : !figures.length && !problems.length && !unknown.length ? definitions(plan.question) : null;
+    const defined = meantOnly ? `${meantOnly}\n\nAsk it of a company, by ticker or name (“Apple ${(plan.question!.margin ? shareLabel(metricById(plan.question!.metrics[0]!)) : null)?.label ?? metricById(plan.question!.metrics[0]!).label}”), for its figures from the filings, each cited.` : !figures.length && !problems.length && !unknown.length ? definitions(plan.question) : null;
     if (defined) {
       lines.push(defined);
     } else if (!figures.length && !problems.length && !unknown.length && ADVICE.test(plan.question?.text ?? '')) {
