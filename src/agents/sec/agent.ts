@@ -94,8 +94,10 @@ async function* answerSec(lib: SecLibrary, request: AgentRequest): AsyncGenerato
   const parsed = parseWithInstructions(request.messages, request.instructions, index);
   // "List Microsoft's filings", "when was apple's latest 10-Q filed?": the filings themselves.
   const named = parsed?.companies.flatMap((c) => (c.status === 'found' ? [c.company] : [])) ?? [];
+  // "When was the latest filed?", "when is the next one due?" after a list of 10-Qs: of that form.
+  const filingsAsked = withFormCarried(last, request.messages.slice(0, -1));
   // "When is the next 10-Q due?", "how many days after the quarter end did they file?", "how old is this data?": when filings come.
-  if (filingDatesAsked(last)) {
+  if (filingDatesAsked(filingsAsked)) {
     const earlier = request.messages.slice(0, -1);
     if (!named.length) {
       const note = lib.dataNote();
@@ -111,9 +113,9 @@ async function* answerSec(lib: SecLibrary, request: AgentRequest): AsyncGenerato
     const asOf = at >= 0 ? earlier.slice(0, at + 1) : [];
     const previous = asOf.length && !NEXT_DUE_ASKED.test(last) ? await acrossCovered(lib, parseWithInstructions(asOf, request.instructions, index), clipped(asOf.at(-1)!.content), asOf.slice(0, -1)) : null;
     const before = previous && previous.companies.some((c) => c.status === 'found') ? await planAnswer(lib, previous, { progress: () => {} }) : null;
-    return yield* answerFilingDates({ lib, companies: named.slice(0, MAX_COMPANIES), asked: last, citedBefore: citedBefore(earlier), before });
+    return yield* answerFilingDates({ lib, companies: named.slice(0, MAX_COMPANIES), asked: filingsAsked, citedBefore: citedBefore(earlier), before });
   }
-  if (FILINGS_ASKED.test(last) && named.length) return yield* answerFilings(lib, named.slice(0, MAX_COMPANIES), last, request.messages.slice(0, -1));
+  if (FILINGS_ASKED.test(filingsAsked) && named.length) return yield* answerFilings(lib, named.slice(0, MAX_COMPANIES), filingsAsked, request.messages.slice(0, -1));
   // "Does the 10-K mention layoffs?" of no company: a filing's words, not its figures (of a company, its key figures say so).
   if (FILING_WORDS.test(last) && !NEW_SUBJECT.test(last) && !parsed?.companies.some((c) => c.status === 'found')) return yield* said(`I read the figures companies file with the SEC (the XBRL data of their 10-K and 10-Q filings), not the filings' text, so I cannot say what a filing says or mentions about a subject (risk factors, layoffs, lawsuits, strategy). Ask for a figure instead, for example “Apple revenue last quarter” or “Microsoft operating expenses for the last 4 quarters”, each cited to the filing page it comes from, where the filing can be read.\n`);
   // "Was that the december quarter?": of the period just answered, yes or no, with its dates.
@@ -332,6 +334,20 @@ export async function* answerSecQuestion(lib: SecLibrary, question: SecQuestion 
   for (const chunk of text.match(/[^\n]*\n|[^\n]+$/g) ?? []) yield { type: 'text', delta: chunk };
   for (const citation of ordered) yield { type: 'citation', citation };
   yield { type: 'done' };
+}
+
+/**
+ * A follow-up to a list of filings (or to when one is due) that names no form, "when was the latest filed?",
+ * "when is the next one due?": read with the form listed before ("the latest 10-Q"); otherwise as it is.
+ */
+function withFormCarried(last: string, earlier: readonly Turn[]): string {
+  const at = earlier.findLastIndex((m) => m.role === 'user');
+  if (at < 0 || /\b(?:10-?[kq]s?|8-?k|filings?|annual reports?|quarterly reports?)\b/i.test(last)) return last;
+  // (The turn before read the same way: "when was the latest filed?", then "when is the next one due?".)
+  const prev = withFormCarried(clipped(earlier[at]!.content), earlier.slice(0, at));
+  if (!FILINGS_ASKED.test(prev) && !filingDatesAsked(prev)) return last;
+  const form = /\b10-?k/i.test(prev) ? '10-K' : /\b10-?q/i.test(prev) ? '10-Q' : 'filing';
+  return last.replace(/\b((?:the )?(?:latest|last|most recent|newest|next|upcoming))(?: one)?\b/i, `$1 ${form}`);
 }
 
 /** "Which company has the highest net margin?", "which of them has the most debt?", "compare all three companies' revenue": asked of every company covered. */
