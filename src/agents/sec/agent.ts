@@ -18,7 +18,7 @@ import { FILINGS_ASKED, answerFilings, citedBefore } from './filings.js';
 import { DATA_AGE_ASKED, NEXT_DUE_ASKED, answerFilingDates, filingDatesAsked } from './filing-dates.js';
 import { meaningAsked, type MeaningAsked } from './glossary.js';
 import { formAsked, restated, type FormAsked } from './restate.js';
-import { computedAnswer, operationAsked } from './arithmetic.js';
+import { ACCELERATION_ASKED, accelerationAnswer, computedAnswer, operationAsked } from './arithmetic.js';
 import { periodName } from './format.js';
 import { AnswerWriter, QUALITY_ASKED, factKey, factsToCite } from './write.js';
 
@@ -133,6 +133,11 @@ async function* answerSec(lib: SecLibrary, request: AgentRequest): AsyncGenerato
   if (operation && question?.companies.some((c) => c.status === 'found') && !question.stated.metrics && !question.stated.period && !(periodsAsked(request, question) && tabulable(question))) {
     const computed = await computedAnswer(lib, question, operation);
     if (computed) return yield* replayed(computed);
+  }
+  // "So is growth accelerating?", "is it slowing down?": this period's year-over-year growth against the period before's.
+  if (ACCELERATION_ASKED.test(asked) && question?.companies.some((c) => c.status === 'found') && !(periodsAsked(request, question) && tabulable(question))) {
+    const accel = await accelerationAnswer(lib, { ...question, metrics: question.metrics.length ? question.metrics : ['revenue'], unknownFigures: [] }, asked);
+    if (accel) return yield* replayed(accel);
   }
   const currency = currencyNote(asked);
   if (currency) yield { type: 'text', delta: currency };

@@ -137,4 +137,14 @@ describe('svc-sec-agent: probe round 2 (demo snapshot)', () => {
     // A figure's follow-up is not a filing's: "and the latest quarter?" after revenue is still revenue.
     expect((await talk('msft revenue fy2024', 'and the latest quarter?')).text).toMatch(/^\*\*Microsoft Corp\. \(MSFT\)\*\*: revenue for fiscal Q3 2025/);
   });
+
+  it('"is growth accelerating?" weighs the growth of the period discussed against the period before\'s, each cited', async () => {
+    const a = await talk('Apple revenue growth Q1 FY25 yoy', 'and Q2 FY25?', 'so is growth accelerating?');
+    expect(a.text).toMatch(/^\*\*Yes\*\*: Apple's revenue growth picked up, from \*\*\+4\.0%\*\* year over year in fiscal Q1 2025 \(quarter ended 2024-12-28\) to \*\*\+5\.1%\*\* in fiscal Q2 2025 \(quarter ended 2025-03-29\)/);
+    expect(a.text).toContain('- Fiscal Q2 2025: $95,359 million [1] against $90,753 million [2] a year earlier.');
+    expect(a.text).toContain('- Fiscal Q1 2025: $124,300 million [3] against $119,575 million [4] a year earlier.');
+    consistent(a);
+    const slowing = await talk('msft revenue fy2024', 'is growth slowing down?');
+    expect(slowing.text).toMatch(/^\*\*No\*\*: Microsoft's revenue growth picked up, from \*\*\+6\.9%\*\* year over year in fiscal year 2023 \(year ended 2023-06-30\) to \*\*\+15\.7%\*\* in fiscal year 2024/);
+  });
 });
