@@ -128,6 +128,7 @@ async function* answerSec(lib: SecLibrary, request: AgentRequest): AsyncGenerato
   const elsewhere = askedOfMarkets(asked, question);
   if (elsewhere) return yield* said(elsewhere);
   question = judgedWhole(withComponents(question, asked, () => parseWithInstructions(request.messages.slice(0, -1), request.instructions, index)), asked);
+  question = perShareOf(question, asked);
   // "Average of the three?", "difference?", "how many times higher?" of the figures just given (a table's periods have their own summary lines).
   const operation = operationAsked(asked);
   if (operation && question?.companies.some((c) => c.status === 'found') && !question.stated.metrics && !question.stated.period && !(periodsAsked(request, question) && tabulable(question))) {
@@ -339,6 +340,16 @@ export async function* answerSecQuestion(lib: SecLibrary, question: SecQuestion 
   for (const chunk of text.match(/[^\n]*\n|[^\n]+$/g) ?? []) yield { type: 'text', delta: chunk };
   for (const citation of ordered) yield { type: 'citation', citation };
   yield { type: 'done' };
+}
+
+/** Figures with a per-share ratio computed here: free cash flow per share, book value per share. */
+const PER_SHARE_RATIO: Partial<Record<MetricId, 'fcfPerShare' | 'bookValuePerShare'>> = { freeCashFlow: 'fcfPerShare', stockholdersEquity: 'bookValuePerShare' };
+
+/** "And per share?" after free cash flow (or its margin), equity: that figure per share, the ratio computed here. */
+function perShareOf(question: SecQuestion | null, asked: string): SecQuestion | null {
+  if (!question || question.stated.metrics || question.ratios?.length || !/^\W*(?:(?:and|so|ok|what about|how about)\W+)*(?:(?:it|that|this)\s+)?(?:on\s+a\s+|in\s+)?per[- ]share(?:\s+(?:basis|terms))?\W*$/i.test(asked)) return question;
+  const ratio = question.metrics.map((id) => PER_SHARE_RATIO[id]).find(Boolean);
+  return ratio ? { ...question, ratios: [ratio], margin: false } : question;
 }
 
 /**
