@@ -191,6 +191,10 @@ function latestOf(span: Span, text: string): Span {
 function earlierSpan(users: string[]): Span | null {
   for (let i = users.length - 1; i >= 0; i--) {
     const span = spanOf(users[i]!);
+    // ("Qoq growth each quarter?" after "quarterly revenue 2024" named only the unit: the quarters of the turn before it.)
+    const unitOnly = span && !span.latest && !span.years && !span.quarters && !span.only;
+    const before = unitOnly ? earlierSpan(users.slice(0, i)) : null;
+    if (unitOnly && before?.kind === span.kind && (before.latest || before.years || before.quarters)) return { ...before, ...(span.total ? { total: true } : {}), ...(span.summaries ? { summaries: span.summaries } : {}) };
     if (span) return span;
     if (!asksOfPeriods(users[i]!) && !summariesAsked(users[i]!).length && !TABLE_CHANGED.test(users[i]!)) return null;
   }

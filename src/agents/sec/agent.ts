@@ -18,7 +18,7 @@ import { FILINGS_ASKED, answerFilings, citedBefore } from './filings.js';
 import { DATA_AGE_ASKED, NEXT_DUE_ASKED, answerFilingDates, filingDatesAsked } from './filing-dates.js';
 import { meaningAsked, type MeaningAsked } from './glossary.js';
 import { formAsked, restated, type FormAsked } from './restate.js';
-import { computedAnswer, operationAsked } from './arithmetic.js';
+import { ACCELERATION_ASKED, accelerationAnswer, computedAnswer, operationAsked } from './arithmetic.js';
 import { periodName } from './format.js';
 import { AnswerWriter, QUALITY_ASKED, factKey, factsToCite } from './write.js';
 
@@ -94,8 +94,10 @@ async function* answerSec(lib: SecLibrary, request: AgentRequest): AsyncGenerato
   const parsed = parseWithInstructions(request.messages, request.instructions, index);
   // "List Microsoft's filings", "when was apple's latest 10-Q filed?": the filings themselves.
   const named = parsed?.companies.flatMap((c) => (c.status === 'found' ? [c.company] : [])) ?? [];
+  // "When was the latest filed?", "when is the next one due?" after a list of 10-Qs: of that form.
+  const filingsAsked = withFormCarried(last, request.messages.slice(0, -1));
   // "When is the next 10-Q due?", "how many days after the quarter end did they file?", "how old is this data?": when filings come.
-  if (filingDatesAsked(last)) {
+  if (filingDatesAsked(filingsAsked)) {
     const earlier = request.messages.slice(0, -1);
     if (!named.length) {
       const note = lib.dataNote();
@@ -111,9 +113,9 @@ async function* answerSec(lib: SecLibrary, request: AgentRequest): AsyncGenerato
     const asOf = at >= 0 ? earlier.slice(0, at + 1) : [];
     const previous = asOf.length && !NEXT_DUE_ASKED.test(last) ? await acrossCovered(lib, parseWithInstructions(asOf, request.instructions, index), clipped(asOf.at(-1)!.content), asOf.slice(0, -1)) : null;
     const before = previous && previous.companies.some((c) => c.status === 'found') ? await planAnswer(lib, previous, { progress: () => {} }) : null;
-    return yield* answerFilingDates({ lib, companies: named.slice(0, MAX_COMPANIES), asked: last, citedBefore: citedBefore(earlier), before });
+    return yield* answerFilingDates({ lib, companies: named.slice(0, MAX_COMPANIES), asked: filingsAsked, citedBefore: citedBefore(earlier), before });
   }
-  if (FILINGS_ASKED.test(last) && named.length) return yield* answerFilings(lib, named.slice(0, MAX_COMPANIES), last, request.messages.slice(0, -1));
+  if (FILINGS_ASKED.test(filingsAsked) && named.length) return yield* answerFilings(lib, named.slice(0, MAX_COMPANIES), filingsAsked, request.messages.slice(0, -1));
   // "Does the 10-K mention layoffs?" of no company: a filing's words, not its figures (of a company, its key figures say so).
   if (FILING_WORDS.test(last) && !NEW_SUBJECT.test(last) && !parsed?.companies.some((c) => c.status === 'found')) return yield* said(`I read the figures companies file with the SEC (the XBRL data of their 10-K and 10-Q filings), not the filings' text, so I cannot say what a filing says or mentions about a subject (risk factors, layoffs, lawsuits, strategy). Ask for a figure instead, for example “Apple revenue last quarter” or “Microsoft operating expenses for the last 4 quarters”, each cited to the filing page it comes from, where the filing can be read.\n`);
   // "Was that the december quarter?": of the period just answered, yes or no, with its dates.
@@ -126,11 +128,17 @@ async function* answerSec(lib: SecLibrary, request: AgentRequest): AsyncGenerato
   const elsewhere = askedOfMarkets(asked, question);
   if (elsewhere) return yield* said(elsewhere);
   question = judgedWhole(withComponents(question, asked, () => parseWithInstructions(request.messages.slice(0, -1), request.instructions, index)), asked);
+  question = perShareOf(question, asked);
   // "Average of the three?", "difference?", "how many times higher?" of the figures just given (a table's periods have their own summary lines).
   const operation = operationAsked(asked);
   if (operation && question?.companies.some((c) => c.status === 'found') && !question.stated.metrics && !question.stated.period && !(periodsAsked(request, question) && tabulable(question))) {
     const computed = await computedAnswer(lib, question, operation);
     if (computed) return yield* replayed(computed);
+  }
+  // "So is growth accelerating?", "is it slowing down?": this period's year-over-year growth against the period before's.
+  if (ACCELERATION_ASKED.test(asked) && question?.companies.some((c) => c.status === 'found') && !(periodsAsked(request, question) && tabulable(question))) {
+    const accel = await accelerationAnswer(lib, { ...question, metrics: question.metrics.length ? question.metrics : ['revenue'], unknownFigures: [] }, asked);
+    if (accel) return yield* replayed(accel);
   }
   const currency = currencyNote(asked);
   if (currency) yield { type: 'text', delta: currency };
@@ -179,12 +187,16 @@ async function* answerMeaning(lib: SecLibrary, request: AgentRequest, context: S
  */
 async function restatedAnswer(lib: SecLibrary, request: AgentRequest, form: FormAsked): Promise<AgentEvent[] | null> {
   const earlier = request.messages.slice(0, -1);
-  const before = earlier.map((m, i) => [m, i] as const).filter(([m]) => m.role === 'user').at(-1);
+  // The turn that asked the figures: a form asked of the answer before it ("one headline number", then "explain like I'm 12") is passed over.
+  const before = earlier.map((m, i) => [m, i] as const).filter(([m]) => m.role === 'user' && formAsked(clipped(m.content))?.rest !== '').at(-1);
   if (!form.rest && !before) return null;
   const index = await lib.companyIndex();
-  const messages: Turn[] = [...earlier, { role: 'user', content: form.rest }];
+  // Read as the conversation stood when those figures were asked.
+  // (A turn that asked figures in a form, "… for a general audience", is read without the words of its form.)
+  const beforeText = before ? (formAsked(clipped(before[0].content))?.rest ?? clipped(before[0].content)) : '';
+  const messages: Turn[] = form.rest ? [...earlier, { role: 'user', content: form.rest }] : [...earlier.slice(0, before![1]), { role: 'user', content: beforeText }];
   const parsed = parseWithInstructions(messages, request.instructions, index);
-  const [text, context] = form.rest ? [form.rest, earlier] : [clipped(before![0].content), earlier.slice(0, before![1])];
+  const [text, context] = form.rest ? [form.rest, earlier] : [beforeText, earlier.slice(0, before![1])];
   const question = await acrossCovered(lib, parsed, text, context);
   if (!question?.companies.some((c) => c.status === 'found') || valuationInConversation(text, []) || (periodsAsked({ ...request, messages }, question) && tabulable(question))) return null;
   return restated(lib, question, form);
@@ -330,6 +342,30 @@ export async function* answerSecQuestion(lib: SecLibrary, question: SecQuestion 
   yield { type: 'done' };
 }
 
+/** Figures with a per-share ratio computed here: free cash flow per share, book value per share. */
+const PER_SHARE_RATIO: Partial<Record<MetricId, 'fcfPerShare' | 'bookValuePerShare'>> = { freeCashFlow: 'fcfPerShare', stockholdersEquity: 'bookValuePerShare' };
+
+/** "And per share?" after free cash flow (or its margin), equity: that figure per share, the ratio computed here. */
+function perShareOf(question: SecQuestion | null, asked: string): SecQuestion | null {
+  if (!question || question.stated.metrics || question.ratios?.length || !/^\W*(?:(?:and|so|ok|what about|how about)\W+)*(?:(?:it|that|this)\s+)?(?:on\s+a\s+|in\s+)?per[- ]share(?:\s+(?:basis|terms))?\W*$/i.test(asked)) return question;
+  const ratio = question.metrics.map((id) => PER_SHARE_RATIO[id]).find(Boolean);
+  return ratio ? { ...question, ratios: [ratio], margin: false } : question;
+}
+
+/**
+ * A follow-up to a list of filings (or to when one is due) that names no form, "when was the latest filed?",
+ * "when is the next one due?": read with the form listed before ("the latest 10-Q"); otherwise as it is.
+ */
+function withFormCarried(last: string, earlier: readonly Turn[]): string {
+  const at = earlier.findLastIndex((m) => m.role === 'user');
+  if (at < 0 || /\b(?:10-?[kq]s?|8-?k|filings?|annual reports?|quarterly reports?)\b/i.test(last)) return last;
+  // (The turn before read the same way: "when was the latest filed?", then "when is the next one due?".)
+  const prev = withFormCarried(clipped(earlier[at]!.content), earlier.slice(0, at));
+  if (!FILINGS_ASKED.test(prev) && !filingDatesAsked(prev)) return last;
+  const form = /\b10-?k/i.test(prev) ? '10-K' : /\b10-?q/i.test(prev) ? '10-Q' : 'filing';
+  return last.replace(/\b((?:the )?(?:latest|last|most recent|newest|next|upcoming))(?: one)?\b/i, `$1 ${form}`);
+}
+
 /** "Which company has the highest net margin?", "which of them has the most debt?", "compare all three companies' revenue": asked of every company covered. */
 const ACROSS = /\b(?:which|what|who)\b[^?]{0,200}?\b(?:compan(?:y|ies)|of them|of the (?:two|three|four|five|six)|firms?|stocks?)\b[^?]{0,200}?\b(?:highest|lowest|most|least|largest|biggest|smallest|best|worst|greatest|fastest|slowest)\b|\b(?:which|what|who)\b[^?]{0,200}?\b(?:highest|lowest|most|least|largest|biggest|smallest|best|worst|greatest|fastest|slowest)\b[^?]{0,200}?\bof (?:them all|all of them|the (?:three|four|five|six|3|4|5|6))\b|\bof the (?:two|three|four|five|2|3|4|5)\b[^?]{0,40}?\b(?:which|what|who)\b[^?]{0,60}?\b(?:highest|lowest|most|least|largest|biggest|smallest|best|worst|greatest|fastest|slowest)\b|\brank (?:all|every|the) (?:companies|of them)\b|\brank (?:all |the |these |those )?(?:two|three|four|five|2|3|4|5)\b|\b(?:all|the) (?:three|3|four|4|five|5) (?:compan(?:y|ies)|of them)\b|\ball (?:the )?companies\b|\b(?:every|each) company\b|\ball (?:three|four|five|3|4|5)\b(?!\s+(?:quarters?|years?|months?|periods?|figures?|metrics?|ratios?))|\bother (?:two|three|four|2|3|4|companies|ones)\b|\bthe (?:others|rest)\b/i;
 
@@ -347,6 +383,14 @@ export async function acrossCovered(lib: SecLibrary, question: SecQuestion | nul
   // (With a company carried from before the ranking, only the turn right before counts.)
   const lastAcross = [...earlier].reverse().filter((t) => t.role === 'user').slice(0, found ? 1 : 6).find((t) => ACROSS.test(clipped(t.content)));
   const ranked = !ACROSS.test(text) && !question.stated.companies && lastAcross !== undefined && !/\b(?:the two|both)\b/i.test(lastAcross.content);
+  // "Which is most efficient with its assets?" naming none, after every company was compared and then one of them asked
+  // about ("why is apple's so high?", "and ROA?"): the superlative is of them all again, not of the one carried.
+  const againAcross = found <= 1 && !question.stated.companies && !ACROSS.test(text) && SUPERLATIVE_WHICH.test(text)
+    && [...earlier].reverse().filter((t) => t.role === 'user').slice(0, 6).some((t) => ACROSS.test(clipped(t.content)) && !/\b(?:the two|both)\b/i.test(t.content));
+  if (againAcross) {
+    const recorded = await lib.recordedCompanies();
+    if (recorded?.length && recorded.length <= MAX_COMPANIES) return { ...question, companies: recorded.map((company) => ({ status: 'found' as const, text: company.ticker || company.name, company, fuzzy: false })), period: question.period ?? { kind: 'latest', span: question.ttm ? 'quarter' : 'year' } };
+  }
   if (!ACROSS.test(text) && !ranked) return question;
   // "Which is the most levered of the three?" after two of them were last named: all three.
   const counted = /\b(?:of the|all|the) (two|three|four|five|2|3|4|5)\b/i.exec(text)?.[1];
@@ -374,6 +418,9 @@ function answeredCompany(earlier: readonly Turn[], recorded: readonly CompanyRef
   const ticker = /^\*\*[^*\n]+ \(([A-Z][A-Z.-]*)\)\*\*:/.exec(answer)?.[1];
   return recorded.find((c) => c.ticker === ticker) ?? null;
 }
+
+/** A superlative asked of companies, not of periods ("which is most efficient with its assets?", not "which quarter was strongest?"). */
+const SUPERLATIVE_WHICH = /^(?![^?]*\b(?:quarters?|years?|periods?|months?|halves|half)\b)[^?]*\b(?:which|who|whose|who's|whos)\b[^?]*\b(?:most|least|best|worst|highest|lowest|biggest|largest|smallest|fastest|slowest|strongest|weakest)\b/i;
 
 /** One company pointed at ("its", "that one", "the top one"; "the lowest one", "the bottom one"), not all of them. */
 const ONE_OF_RANKING = /\b(?:its|it|it's|that one|this one|the (?:top|first|highest|largest|biggest|best|leader|winner|top one)|the most \w+ one|the (lowest|smallest|bottom|last|worst|least)(?: one| company)?|(lowest|smallest|bottom|worst) one|the least \w+ (one)|(?:the )?(runner[- ]up|second|2nd)(?:'s| one)?)\b/i;

@@ -4,7 +4,10 @@ import { possessive, shortName } from '../../data/sec/names.js';
 import { SourceList } from '../citations.js';
 import type { AgentEvent } from '../types.js';
 import { planAnswer } from './plan.js';
-import { itemsOf, whenShort, type Item } from './restate.js';
+import type { MetricValue } from '../../data/sec/facts.js';
+import type { CompanyRef } from '../../data/sec/types.js';
+import { capitalise, formatAmount, periodName } from './format.js';
+import { itemsOf, tag, whenShort, type Item } from './restate.js';
 
 /**
  * Arithmetic asked of the figures just given, naming nothing new: "average of the three?",
@@ -41,7 +44,7 @@ const named = (item: Item, others: Item[]) => {
   const sameLabel = others.every((o) => o.label === item.label);
   return sameCompany ? item.label : sameLabel ? shortName(item.company.name) : `${possessive(shortName(item.company.name))} ${item.label}`;
 };
-const inputs = (items: Item[]) => items.map((i) => `${named(i, items)} ${exact(i)} (${whenShort(i)}) ${i.refs}`).join(', ');
+const inputs = (items: Item[]) => items.map((i) => `${named(i, items)} ${exact(i)} (${whenShort(i)}) ${i.refs}${tag(i)}`).join(', ');
 
 function computed(op: Operation, items: Item[]): string | null {
   if (items.length < 2 || new Set(items.map((i) => i.unit)).size !== 1) return null;
@@ -73,6 +76,63 @@ export async function computedAnswer(lib: SecLibrary, question: SecQuestion, op:
   const sources = new SourceList();
   const body = computed(op, await itemsOf(lib, plan, sources));
   if (!body) return null;
+  const used = [...new Set(body.match(/\[\d+\]/g) ?? [])];
+  const renumber = new Map(used.map((ref, i) => [ref, `[${i + 1}]`]));
+  const text = body.replace(/\[\d+\]/g, (ref) => renumber.get(ref)!).replace(/ +([.,;)])/g, '$1');
+  const citations = used.map((ref, i) => ({ ...sources.list.find((c) => `[${c.order}]` === ref)!, order: i + 1 }));
+  const note = lib.dataNote();
+  return [{ type: 'text', delta: `${text}\n${note ? `\n_${note}_\n` : ''}` }, ...citations.map((citation) => ({ type: 'citation' as const, citation })), { type: 'done' }];
+}
+
+/** "Is growth accelerating?", "is it slowing down?": whether the year-over-year growth of the figure discussed rose or fell. */
+export const ACCELERATION_ASKED = /\b(?:accelerat\w*|decelerat\w*|speed(?:s|ing)? up|slow(?:s|ing)?(?: down)?|picking up|pick(?:s|ed)? up|losing (?:steam|momentum)|gaining (?:steam|momentum)|momentum)\b/i;
+const SLOWING = /\b(?:decelerat\w*|slow\w*|losing)\b/i;
+
+/**
+ * Growth of the period discussed against the growth of the period before it (each year over year,
+ * so seasons stay out): "**Yes**: Apple's revenue growth picked up, from +4.0% … to +5.1% …", each
+ * amount and its year-earlier figure cited. Null when either growth rate cannot be computed.
+ */
+export async function accelerationAnswer(lib: SecLibrary, question: SecQuestion, asked: string): Promise<AgentEvent[] | null> {
+  const base = question.period ?? { kind: 'latest' as const, span: 'quarter' as const };
+  const now = { ...question, comparison: 'yoy' as const, versus: null, alsoQoq: false, margin: false, ttm: false, ratios: [] };
+  const planNow = await planAnswer(lib, now, { progress: () => {} });
+  const sources = new SourceList();
+  const cite = async (company: CompanyRef, values: (MetricValue | null | undefined)[]) => {
+    const refs = await Promise.all(values.flatMap((v) => v?.terms ?? []).map(async (t) => {
+      const c = await lib.cite(company, t.fact);
+      return sources.cite(c.key, c.name, c.url);
+    }));
+    return [...new Set(refs)].join('');
+  };
+  const lines: string[] = [];
+  for (const f of planNow.figures) {
+    const r = f.result;
+    if (r.kind !== 'value' || !r.compared?.value || r.compared.value.value <= 0) continue;
+    // The period before the one discussed, of the same kind: the quarter before a quarter, the year before a year.
+    const year = r.period.kind === 'year';
+    const before = await planAnswer(lib, { ...now, companies: question.companies.filter((c) => c.status === 'found' && c.company.cik === f.company.cik), metrics: [f.metric.id], period: { kind: 'shift', base: base.kind === 'latest' ? { kind: 'ended', date: r.period.end, span: year ? 'year' : 'quarter', toleranceDays: 10 } : base, quarters: year ? 0 : -1, years: year ? -1 : 0 } }, { progress: () => {} });
+    const b = before.figures.find((g) => g.metric.id === f.metric.id)?.result;
+    if (!b || b.kind !== 'value' || !b.compared?.value || b.compared.value.value <= 0) continue;
+    const g1 = (100 * (r.value.value - r.compared.value.value)) / r.compared.value.value;
+    const g0 = (100 * (b.value.value - b.compared.value.value)) / b.compared.value.value;
+    const up = g1 > g0;
+    const yes = SLOWING.test(asked) ? !up : up;
+    const pct = (x: number) => `${x >= 0 ? '+' : '-'}${Math.abs(x).toFixed(1)}%`;
+    const amount = (v: MetricValue) => formatAmount(v.value, v.unit, f.metric);
+    const when = (p: typeof r.period) => `${periodName(p, f.fin.calendar)} (${year ? 'year' : 'quarter'} ended ${p.end})`;
+    const [refNow, refNowPrior, refBefore, refBeforePrior] = [await cite(f.company, [r.value]), await cite(f.company, [r.compared.value]), await cite(f.company, [b.value]), await cite(f.company, [b.compared.value])];
+    const derived = (v: MetricValue) => (v.derivation ? ' (derived)' : '');
+    lines.push(
+      `**${yes ? 'Yes' : 'No'}**: ${possessive(shortName(f.company.name))} ${f.metric.label} growth ${Math.abs(g1 - g0) < 0.05 ? 'held steady' : up ? 'picked up' : 'slowed'}, from **${pct(g0)}** year over year in ${when(b.period)} to **${pct(g1)}** in ${when(r.period)} (${(g1 - g0 >= 0 ? '+' : '-') + Math.abs(g1 - g0).toFixed(1)} percentage points).`,
+      `- ${capitalise(periodName(r.period, f.fin.calendar))}: ${amount(r.value)} ${refNow}${derived(r.value)} against ${amount(r.compared.value)} ${refNowPrior}${derived(r.compared.value)} a year earlier.`,
+      `- ${capitalise(periodName(b.period, f.fin.calendar))}: ${amount(b.value)} ${refBefore}${derived(b.value)} against ${amount(b.compared.value)} ${refBeforePrior}${derived(b.compared.value)} a year earlier.`,
+      '',
+    );
+  }
+  if (!lines.length) return null;
+  lines.push(`Each growth rate is year over year, so the seasons stay out of it; whether it goes on is not in the filings.`);
+  const body = lines.join('\n');
   const used = [...new Set(body.match(/\[\d+\]/g) ?? [])];
   const renumber = new Map(used.map((ref, i) => [ref, `[${i + 1}]`]));
   const text = body.replace(/\[\d+\]/g, (ref) => renumber.get(ref)!).replace(/ +([.,;)])/g, '$1');

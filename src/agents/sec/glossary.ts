@@ -180,6 +180,10 @@ const TERMS: Term[] = [
     ask: () => 'share repurchases',
   },
   {
+    names: /^(?:\(derived\)|derived|derived (?:figures?|numbers?|values?)|a derived (?:figure|number|value))$/,
+    text: '**(derived)** marks a figure computed here from figures the filings report, not reported as such: free cash flow (operating cash flow minus capital expenditure), a fourth quarter (the fiscal year minus the first nine months), a cash-flow quarter (the difference of two year-to-date figures), a sum of quarters, or a total a filer does not tag (from its parts). The answer says how it was computed and cites each figure it uses.',
+  },
+  {
     names: /^(?:a )?(?:million|billion|thousand|trillion|mn|bn)s?$/,
     text: 'A **million** is 1,000,000; a **billion** is a thousand millions (1,000,000,000), and a **trillion** a thousand billions: $12,500 million is $12.5 billion.',
   },
@@ -218,7 +222,7 @@ function termsOf(subject: string): Term[] | null {
 /** Words that open a message without asking anything ("ok thx.", "sorry,", "so"). */
 const LEAD = /^(?:(?:ok(?:ay)?|so|and|also|thx|thanks|thank you|sorry|hey|hi|hmm+|um+|wait|btw|quick question|one more thing|newbie question|dumb question|sry)\b[\s,.!:;-]*)+/;
 /** Words that close one without changing it ("again", "exactly", "im new to this"). */
-const TAIL = /(?:\s*[,;-]?\s*\b(?:again|exactly|actually|anyway|then|here|please|pls|plz|lol|lmao|haha|tho|in simple terms|in plain english|in simple words|(?:i'?m|i am) new to (?:this|investing|finance|stocks))\b)+$/;
+const TAIL = /(?:\s*[,;-]?\s*\b(?:again|exactly|actually|anyway|then|here|please|pls|plz|lol|lmao|haha|tho|in simple terms|in plain english|in simple words|(?:i'?m|i am) new to (?:this|investing|finance|stocks))\b|\s*,?\s*(?:and\s+)?(?:is (?:a )?(?:higher|lower|bigger|smaller|more|less)(?: one| number| ratio)? (?:better|worse|good|bad)|(?:is it|is that) (?:good|bad)|what does it (?:tell|mean|show)(?: me| you)?|how is it (?:computed|calculated)))+$/;
 
 /** Ways of asking what a term is; the subject is the first group (and the second, for a difference). */
 const FRAMES: RegExp[] = [
@@ -228,6 +232,8 @@ const FRAMES: RegExp[] = [
   /^(?:what(?:'s|s|’s| is| are)\s+)?(?:the\s+)?(?:diff\w*|diference)\s+(?:between|btw|b\/w)\s+(.+)$/,
   /^(.+?)\s+(?:means|stands for)$/,
   /^how (?:much|big) is (?:a |an |one )?(.+)$/,
+  // "How is diluted different from basic", "how does basic differ from diluted eps": both terms.
+  /^how (?:is|are|does|do) (?:a |an |the )?(.+?) (?:different|differ|vary)(?: from| to| than| with)? (?:a |an |the )?(.+)$/,
 ];
 /** After a meaning, another term alone asks its meaning too ("what does yoy mean", "and qoq?"). */
 const ANOTHER = /^(?:and|what about|how about|also|same for)?\s*(?:the\s+)?(.+)$/;
@@ -246,7 +252,8 @@ const sentences = (text: string) =>
 function termsAskedIn(text: string): Term[] | null {
   for (const s of sentences(text)) {
     for (const frame of FRAMES) {
-      const subject = frame.exec(s)?.[1];
+      const m = frame.exec(s);
+      const subject = m ? [m[1], m[2]].filter(Boolean).join(' and ') : undefined;
       const terms = subject ? termsOf(subject.trim()) : null;
       if (terms) return terms;
     }

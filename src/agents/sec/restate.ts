@@ -21,16 +21,16 @@ export type Form = 'number' | 'simple' | 'tweet' | 'headline' | 'line' | 'senten
 /** Each form by the words that ask it; the first that matches wins. */
 const FORMS: [Form, RegExp][] = [
   ['number', /\b(?:just|only)\s+(?:give\s+(?:me\s+)?)?(?:the|a|one)\s+(?:number|figure|value|amount)s?\b|\b(?:just|only)\s+(?:the\s+)?numbers?\b|\b(?:the\s+)?numbers?\s+only\b/i],
-  ['simple', /\bexplain\s+(?:it\s+|that\s+|this\s+|them\s+)?(?:to\s+me\s+)?(?:like|as\s+if|as\s+though)\s+(?:i'?m|i\s+am|im|to\s+a)\s+(?:a\s+)?\w+(?:[- ]year[- ]old)?|\beli\d+\b|\bin\s+(?:simple|plain|simpler|plainer|layman'?s?|everyday)\s+(?:words|terms|english|language)\b|\bfor\s+a\s+(?:kid|child|beginner|\d+[- ]year[- ]old)\b|\bsimply\s+put\b|\bdumb\s+it\s+down\b/i],
+  ['simple', /\bexplain\s+(?:it\s+|that\s+|this\s+|them\s+)?(?:to\s+me\s+)?(?:like|as\s+if|as\s+though)\s+(?:i'?m|i\s+am|im|to\s+a)\s+(?:a\s+)?\w+(?:[- ]year[- ]old)?|\beli\d+\b|\bin\s+(?:simple|plain|simpler|plainer|layman'?s?|everyday)\s+(?:words|terms|english|language)\b|\bfor\s+a\s+(?:kid|child|beginner|\d+[- ]year[- ]old)\b|\bsimply\s+put\b|\bdumb\s+it\s+down\b|\bplain[- ](?:english|language|words)\b|\b(?:in\s+)?layman'?s?\s+terms\b|\bfor\s+(?:a\s+|the\s+)?(?:general|lay|non-?expert|non-?technical|wider|broad)\s+(?:audience|readers?|public)\b|\bfor\s+(?:my\s+|our\s+)?(?:readers|listeners|viewers)\b|\bnon-?technical\b/i],
   ['tweet', /\btweet(?:[- ](?:length|sized?|size))?\b/i],
   ['headline', /\b(?:one\s+)?headline(?:\s+(?:number|figure|version|numbers|figures))?\b(?!s)/i],
   ['line', /\b(?:in\s+|as\s+)?(?:one|a|1|single)\s+line\b|\bone[- ]liner\b/i],
-  ['sentence', /\b(?:in\s+|as\s+)?(?:one|a|1|single|two|2)\s+sentences?\b|\bsummar(?:y|i[sz]e)\b|\btl;?\s?dr\b|\bsum\s+(?:it|this|that|them)\s+up\b|\brecap\b/i],
+  ['sentence', /\b(?:in\s+|as\s+)?(?:one|a|1|single|two|2)\s+sentences?\b|\bsummar(?:y|i[sz]e)\b|\btl;?\s?dr\b|\bsum\s+(?:it|this|that|them)\s+up\b|\brecap\b|\bquotable\b|\b(?:i|we)\s+(?:can|could)\s+quote\b|\bto\s+quote\b|\bquote-?worthy\b|\bsound\s*bite\b/i],
   ['table', /\b(?:as|in|into)\s+a\s+table\b|\btabulate\b|\btable\s+(?:form|format|please)\b/i],
 ];
 
 /** Words around a form asked that ask nothing themselves ("give me", "version", "please"). */
-const FILLER = /\b(?:give\s+me|can\s+you|could\s+you|make\s+it|put\s+it|say\s+it|write\s+it|version|form|format|please|pls|plz|now|summary|length|for\s+a)\b/gi;
+const FILLER = /\b(?:give\s+me|can\s+you|could\s+you|make\s+it|put\s+it|say\s+it|write(?:\s+(?:it|me|up))?|version|form|format|please|pls|plz|now|summary|length|for\s+a)\b/gi;
 
 export interface FormAsked {
   form: Form;
@@ -70,6 +70,8 @@ export interface Item {
   change: string | null;
   changeRate: number | null;
   refs: string;
+  /** Computed from filed figures (free cash flow, a fourth quarter, a sum of quarters), not filed as such: said "(derived)". */
+  derived: boolean;
 }
 
 const sum = (values: (MetricValue | null)[] | undefined) => (values?.length && values.every((v) => v) ? values.reduce((a, v) => a + v!.value, 0) : null);
@@ -90,6 +92,7 @@ export async function itemsOf(lib: SecLibrary, plan: Plan, sources: SourceList):
     }));
     return [...new Set(refs)].join('');
   };
+  const derivedOf = (values: (MetricValue | null | undefined)[]) => values.some((v) => v?.derivation);
   const items: Item[] = [];
   const margin = plan.question?.margin ?? false;
   for (const f of plan.figures) {
@@ -103,15 +106,15 @@ export async function itemsOf(lib: SecLibrary, plan: Plan, sources: SourceList):
       if (now === null) continue;
       const before = sum(f.ttmPrior?.map((q) => q.value));
       const change = before !== null ? rate(now, before) : null;
-      items.push({ ...base, label: f.metric.label, ttm: true, value: said(now, r.value.unit, f.metric), unit: `${f.metric.unit}:${r.value.unit}`, amount: now, percent: false, change: change === null ? null : `${signed(change)}% ${kind}`, changeRate: change, refs: await cite(f.company, f.ttm.map((q) => q.value)) });
+      items.push({ ...base, label: f.metric.label, ttm: true, value: said(now, r.value.unit, f.metric), unit: `${f.metric.unit}:${r.value.unit}`, amount: now, percent: false, change: change === null ? null : `${signed(change)}% ${kind}`, changeRate: change, refs: await cite(f.company, f.ttm.map((q) => q.value)), derived: true });
     } else if (share?.margin && f.revenue) {
       const pct = (r.value.value / f.revenue.value) * 100;
       const prior = r.compared?.value && f.comparedRevenue ? (r.compared.value.value / f.comparedRevenue.value) * 100 : null;
-      items.push({ ...base, label: share.label, ttm: false, value: `${pct.toFixed(1)}%`, unit: 'percent', amount: pct, percent: true, change: prior === null ? null : `${signed(pct - prior)} percentage points ${kind}`, changeRate: prior === null ? null : pct - prior, refs: await cite(f.company, [r.value, f.revenue]) });
+      items.push({ ...base, label: share.label, ttm: false, value: `${pct.toFixed(1)}%`, unit: 'percent', amount: pct, percent: true, change: prior === null ? null : `${signed(pct - prior)} percentage points ${kind}`, changeRate: prior === null ? null : pct - prior, refs: await cite(f.company, [r.value, f.revenue]), derived: derivedOf([r.value]) });
     } else {
       const prior = r.compared?.value ?? null;
       const change = prior ? rate(r.value.value, prior.value) : null;
-      items.push({ ...base, label: f.metric.label, ttm: false, value: said(r.value.value, r.value.unit, f.metric), unit: `${f.metric.unit}:${r.value.unit}`, amount: r.value.value, percent: false, change: change === null ? null : `${signed(change)}% ${kind}`, changeRate: change, refs: await cite(f.company, [r.value]) });
+      items.push({ ...base, label: f.metric.label, ttm: false, value: said(r.value.value, r.value.unit, f.metric), unit: `${f.metric.unit}:${r.value.unit}`, amount: r.value.value, percent: false, change: change === null ? null : `${signed(change)}% ${kind}`, changeRate: change, refs: await cite(f.company, [r.value]), derived: derivedOf([r.value]) });
     }
   }
   for (const r of plan.ratios) {
@@ -119,7 +122,7 @@ export async function itemsOf(lib: SecLibrary, plan: Plan, sources: SourceList):
     if (v.kind !== 'value' || v.value === null) continue;
     const metric = metricById(v.numerator.metric);
     const value = r.ratio.kind === 'percent' ? `${(v.value * 100).toFixed(1)}%` : r.ratio.kind === 'times' ? `${v.value.toFixed(2)}x` : r.ratio.kind === 'perShare' ? `$${v.value.toFixed(2)} a share` : said(v.value, v.numerator.unit, metric);
-    items.push({ company: r.company, metric, period: v.period, calendar: r.fin.calendar, balance: metric.type === 'instant' && metricById(v.denominator.metric).type === 'instant', ttm: false, label: r.ratio.label, value, unit: r.ratio.kind === 'difference' ? `money:${v.numerator.unit}` : r.ratio.kind, amount: r.ratio.kind === 'percent' ? v.value * 100 : v.value, percent: r.ratio.kind === 'percent', change: null, changeRate: null, refs: await cite(r.company, [v.numerator, v.less, v.denominator, v.opening]) });
+    items.push({ company: r.company, metric, period: v.period, calendar: r.fin.calendar, balance: metric.type === 'instant' && metricById(v.denominator.metric).type === 'instant', ttm: false, label: r.ratio.label, value, unit: r.ratio.kind === 'difference' ? `money:${v.numerator.unit}` : r.ratio.kind, amount: r.ratio.kind === 'percent' ? v.value * 100 : v.value, percent: r.ratio.kind === 'percent', change: null, changeRate: null, refs: await cite(r.company, [v.numerator, v.less, v.denominator, v.opening]), derived: derivedOf([v.numerator, v.less, v.denominator]) });
   }
   return items;
 }
@@ -142,6 +145,8 @@ function grouped(items: Item[]): Item[][] {
   return [...groups.values()];
 }
 
+/** " (derived)" after a figure computed from filed ones. */
+export const tag = (item: Item) => (item.derived ? ' (derived)' : '');
 const list = (parts: string[]) => (parts.length < 2 ? parts.join('') : `${parts.slice(0, -1).join(', ')} and ${parts.at(-1)}`);
 const brief = (change: string | null) => (change ? ` (${change.replace(/ year over year$/, ' y/y').replace(/ quarter over quarter$/, ' q/q').replace(/ percentage points/, ' pts')})` : '');
 
@@ -150,7 +155,7 @@ function sentence(items: Item[]): string {
     const who = possessive(shortName(g[0]!.company.name));
     // The kind of change said once: "(+5.1% year over year) … (+4.8%)".
     const kinds = new Set(g.map((item) => item.change?.replace(/^\S+ (?:percentage points )?/, '')));
-    const figures = g.map((item, i) => `${i ? 'its ' : ''}${item.label} ${i ? '' : 'was '}${item.value} ${item.refs}${item.change ? ` (${i && kinds.size === 1 ? item.change.replace(/ (?:year over year|quarter over quarter|from .*)$/, '') : item.change})` : ''}`);
+    const figures = g.map((item, i) => `${i ? 'its ' : ''}${item.label} ${i ? '' : 'was '}${item.value} ${item.refs}${tag(item)}${item.change ? ` (${i && kinds.size === 1 ? item.change.replace(/ (?:year over year|quarter over quarter|from .*)$/, '') : item.change})` : ''}`);
     return `in ${when(g[0]!)}, ${who} ${list(figures)}`;
   });
   return `${capitalise(clauses.join('; '))}.`;
@@ -160,14 +165,14 @@ function compact(items: Item[], bold: boolean): string {
   return grouped(items)
     .map((g) => {
       const head = `${shortName(g[0]!.company.name)}, ${g[0]!.ttm ? 'TTM to ' : ''}${periodName(g[0]!.period, g[0]!.calendar)}`;
-      return `${bold ? `**${head}**` : head}: ${g.map((item) => `${item.label} ${item.value}${brief(item.change)}`).join(', ')} ${[...new Set(g.flatMap((item) => item.refs.match(/\[\d+\]/g) ?? []))].join('')}`;
+      return `${bold ? `**${head}**` : head}: ${g.map((item) => `${item.label} ${item.value}${tag(item)}${brief(item.change)}`).join(', ')} ${[...new Set(g.flatMap((item) => item.refs.match(/\[\d+\]/g) ?? []))].join('')}`;
     })
     .join('; ');
 }
 
 function table(items: Item[]): string {
   const changed = items.some((i) => i.change);
-  const rows = items.map((i) => `| ${shortName(i.company.name)} | ${capitalise(i.label)} | ${when(i)} | ${i.value} ${i.refs} |${changed ? ` ${i.change ?? '—'} |` : ''}`);
+  const rows = items.map((i) => `| ${shortName(i.company.name)} | ${capitalise(i.label)} | ${when(i)} | ${i.value} ${i.refs}${tag(i)} |${changed ? ` ${i.change ?? '—'} |` : ''}`);
   return [`| Company | Figure | Period | Value |${changed ? ' Change |' : ''}`, `|---|---|---|---|${changed ? '---|' : ''}`, ...rows].join('\n');
 }
 
@@ -200,19 +205,25 @@ const longDate = (iso: string) => new Date(`${iso}T00:00:00Z`).toLocaleDateStrin
 const roughly = (item: Item) => (/billion$/.test(item.value) && Math.abs(item.amount) >= 10e9 ? `about $${Math.round(Math.abs(item.amount) / 1e9)} billion` : item.value);
 
 function simple(items: Item[]): string {
-  return items
-    .map((item) => {
-      const name = shortName(item.company.name);
-      const span = item.ttm ? 'over the twelve months to' : item.balance ? 'on' : item.period.kind === 'year' ? 'in the year to' : item.period.kind === 'quarter' ? 'in the three months to' : 'in the months to';
-      const at = `${span} ${longDate(item.period.end)}`;
-      const left = MARGIN_LEFT[item.label];
-      const plain = left
-        ? `${capitalise(at)}, for every $100 ${name} sold, about $${Math.round(item.amount)} ${left} (its ${item.label}, ${item.value}) ${item.refs}.`
-        : PLAIN[item.metric.id]
-          ? `${capitalise(at)}, ${name} ${PLAIN[item.metric.id]!.replace('{}', roughly(item))} ${item.refs}.`
-          : `${capitalise(at)}, ${possessive(name)} ${item.label} was ${item.value} ${item.refs}.`;
-      const moved = item.changeRate === null || item.percent ? '' : ` That is ${Math.abs(Math.round(item.changeRate))}% ${item.changeRate >= 0 ? 'more' : 'less'} than ${/quarter over quarter/.test(item.change ?? '') ? 'in the three months before' : 'a year before'}.`;
-      return `${plain}${moved}`;
+  // Each company and period said once, its figures after it: "In the three months to March 31, 2025, Microsoft took in …; it kept …".
+  return grouped(items)
+    .map((g) => {
+      const first = g[0]!;
+      const name = shortName(first.company.name);
+      const span = first.ttm ? 'over the twelve months to' : first.balance ? 'on' : first.period.kind === 'year' ? 'in the year to' : first.period.kind === 'quarter' ? 'in the three months to' : 'in the months to';
+      const at = `${span} ${longDate(first.period.end)}`;
+      const clauses = g.map((item, i) => {
+        const who = i ? 'it' : name;
+        const left = MARGIN_LEFT[item.label];
+        const plain = left
+          ? `for every $100 ${i ? 'it' : name} sold, about $${Math.round(item.amount)} ${left} (its ${item.label}, ${item.value}) ${item.refs}${tag(item)}`
+          : PLAIN[item.metric.id]
+            ? `${who} ${PLAIN[item.metric.id]!.replace('{}', roughly(item).replace(/ a share$/, ''))} ${item.refs}${tag(item)}`
+            : `${i ? 'its' : possessive(name)} ${item.label} was ${item.value} ${item.refs}${tag(item)}`;
+        const moved = item.changeRate === null || item.percent ? '' : `, ${Math.abs(Math.round(item.changeRate))}% ${item.changeRate >= 0 ? 'more' : 'less'} than ${/quarter over quarter/.test(item.change ?? '') ? 'in the three months before' : 'a year before'}`;
+        return `${plain}${moved}`;
+      });
+      return `${capitalise(at)}, ${clauses.join('; ')}.`;
     })
     .join(' ');
 }
@@ -233,7 +244,7 @@ export const whenShort = (item: Item) => `${item.ttm ? 'twelve months to ' : ''}
 function number(items: Item[], question: SecQuestion): string {
   // "Just the number" after "which grew fastest?": the leader's growth.
   if (BY_GROWTH.test(question.text) && items[0]!.change) return `**${items[0]!.change.split(' ')[0]}** (${possessive(shortName(items[0]!.company.name))} ${items[0]!.label}, ${whenShort(items[0]!)}) ${items[0]!.refs}`;
-  return items.map((i) => `**${i.value}** (${possessive(shortName(i.company.name))} ${i.label}, ${whenShort(i)}) ${i.refs}`).join('; ');
+  return items.map((i) => `**${i.value}** (${possessive(shortName(i.company.name))} ${i.label}, ${whenShort(i)}) ${i.refs}${tag(i)}`).join('; ');
 }
 
 /** The restated answer's events, or null when the question's figures are not a plan of single figures (a table of periods, nothing found). */

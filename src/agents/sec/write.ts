@@ -76,6 +76,9 @@ const NOT_A_FIGURE = /\b(?:who|ceo|cfo|chief \w+ officer|chair(?:man|woman|perso
 const COMBINED = /\b(?:combined|together|in total|total of|sum of|added up|add(?:ing)? up|altogether)\b/i;
 
 /** "Q5 2024", "0Q": said as a quarter, and none is. */
+/** Size asked of companies ("which 1 is bigger lol", "who's larger?"), and words asking growth instead. */
+const SIZE_ASKED = /\b(?:bigger|biggest|larger|largest|greater|greatest|more\s+(?:revenue|sales|income|profit|cash|debt|assets)|(?:which|who)(?:'s|\s+is|\s+has)?\s+(?:the\s+)?(?:big|large)\w*)\b/i;
+const GROWTH_ASKED = /\b(?:grow\w*|grew|growth|faster|fastest|slower|slowest|quick\w*|yoy|y\/y|qoq|q\/q|increase\w*|rise|rose|risen|change[ds]?|gain\w*|expand\w*|accelerat\w*)\b/i;
 const GROWTH_WORDS = /\b(?:grow|grows|grew|grown|growing|increase[ds]?|increasing|rise|rises|rose|risen|rising|gain(?:ed|s)?|improve[ds]?|go up|went up|higher|larger|bigger|expand(?:s|ed)?|widen(?:s|ed)?)\b/i;
 const DECLINE_WORDS = /\b(?:decline[ds]?|declining|fall|falls|fell|fallen|falling|drop(?:s|ped)?|decrease[ds]?|decreasing|shrink|shrinks|shrank|shrunk|go down|went down|lower|smaller|worsen(?:ed|s)?|contract(?:s|ed)?|narrow(?:s|ed)?|compress(?:es|ed)?)\b/i;
 /** A company judged as a whole ("is this a good company?", "is Apple a good business?", "how good is Microsoft?"). */
@@ -164,13 +167,18 @@ export function meaningsOf(question: SecQuestion | null): string | null {
   if (!question || !MEANING_ASKED.test(question.text)) return null;
   // "What does ROE actually mean?": what the ratio tells, in plain words, before the figures it is made of.
   const ratios = (question.ratios ?? []).map((id) => `- **${capitalise(ratioById(id).label)}** tells ${ratioById(id).means}.`);
-  const lines = ratios.length ? ratios : question.metrics.flatMap((id) => (MEANINGS[id] ? [`- **${capitalise(metricById(id).label)}** is ${MEANINGS[id]}.`] : []));
+  // "How is it computed?" after operating margin: the margin's formula, then what its numerator is.
+  const margined = (id: MetricId) => {
+    const share = question.margin ? shareLabel(metricById(id)) : null;
+    return share?.margin ? `- **${capitalise(share.label)}** is ${metricById(id).label} divided by revenue for the same period, as a percentage (${metricById(id).label} ÷ revenue × 100): how much of each dollar of sales is left as ${metricById(id).label}. ${capitalise(metricById(id).label)} is ${MEANINGS[id]}.` : null;
+  };
+  const lines = ratios.length ? ratios : question.metrics.flatMap((id) => { const m = margined(id); return m ? [m] : MEANINGS[id] ? [`- **${capitalise(metricById(id).label)}** is ${MEANINGS[id]}.`] : []; });
   return lines.length ? lines.join('\n') : null;
 }
 
 function definitions(question: SecQuestion | null): string | null {
   const meanings = meaningsOf(question);
-  if (meanings && !question!.companies.some((c) => c.status === 'found')) return `${meanings}\n\nAsk it of a company, by ticker or name (“Apple ${metricById(question!.metrics[0]!).label}”), for its figures from the filings, each cited.`;
+  if (meanings && !question!.companies.some((c) => c.status === 'found')) return `${meanings}\n\nAsk it of a company, by ticker or name (“Apple ${(question!.margin ? shareLabel(metricById(question!.metrics[0]!)) : null)?.label ?? metricById(question!.metrics[0]!).label}”), for its figures from the filings, each cited.`;
   if (!question?.ratios?.length || question.companies.some((c) => c.status === 'found') || !DEFINE.test(question.text)) return null;
   const lines = question.ratios.map((id) => {
     const r = ratioById(id);
@@ -881,7 +889,17 @@ export class AnswerWriter {
       const share = (100 * amount.value) / revenue.value;
       return { ...base, value: share, shown: `${share.toFixed(1)}%`, kind: 'share', ...(twelve ? { period: `the twelve months to ${period}` } : {}) };
     }
-    if (q?.comparison) {
+    // "Which is bigger?" after growth rates: the sizes weighed, not the growth carried from before.
+    if (q?.comparison && !(SIZE_ASKED.test(q.text) && !GROWTH_ASKED.test(q.text))) {
+      // With TTM, the twelve months' growth over the twelve before, not their last quarter's.
+      const full = (qs: Figure['ttm']) => qs?.length === 4 && qs.every((t) => t.value);
+      if (q.ttm && full(f.ttm) && full(f.ttmPrior)) {
+        const [now, before] = [this.#ttmSum(f.ttm!), this.#ttmSum(f.ttmPrior!)];
+        if (before.value <= 0) return null;
+        const growth = (100 * (now.value - before.value)) / before.value;
+        const rounded = Number(growth.toFixed(1));
+        return { ...base, raw: now, value: growth, shown: `${rounded > 0 ? '+' : rounded < 0 ? '-' : '±'}${Math.abs(rounded).toFixed(1)}%`, kind: 'growth', period: `the twelve months to ${period}` };
+      }
       const prior = r.kind === 'value' ? r.compared?.value : r.compared?.total;
       if (!prior || prior.value <= 0) return null;
       const growth = (100 * (value.value - prior.value)) / prior.value;
@@ -918,7 +936,7 @@ export class AnswerWriter {
       const apart = daysBetween(ends[0]!, ends.at(-1)!);
       const samePeriod = apart <= 10;
       const monthsApart = apart >= 45 ? `; the periods end ${ranked.length > 2 ? 'up to ' : ''}${Math.round(apart / 30.44)} months apart` : '';
-      const twelve = this.#plan.question?.ttm && kind !== 'growth' ? 'trailing-twelve-month ' : '';
+      const twelve = this.#plan.question?.ttm && (kind !== 'growth' || shown.every((x) => x.period.startsWith('the twelve months'))) ? 'trailing-twelve-month ' : '';
       // (A share that is no margin by name, "R&D as a share of revenue", says so.)
       const share = kind === 'share' ? shareLabel(metric)! : null;
       const label = `${twelve}${share ? (share.margin ? share.label : `${share.label} as a share of revenue`) : kind === 'growth' ? `${metric.label} growth` : metric.label}`;
@@ -1166,11 +1184,17 @@ export class AnswerWriter {
       // Liquidity is safety; debt is risk.
       const liquidity = ratio.id === 'currentRatio' || ratio.id === 'quickRatio' || ratio.id === 'workingCapital';
       const debt = ratio.id === 'debtToEquity' || ratio.id === 'debtToAssets' || ratio.id === 'liabilitiesToEquity' || ratio.id === 'netDebt';
-      const way = risky || safe ? (liquidity ? (risky ? -1 : 1) : debt ? (risky ? 1 : -1) : 0) : high !== low ? (high ? 1 : -1) : 0;
+      // "Who has the most net cash?": net cash is net debt below zero, so the most of it is the lowest net debt.
+      const netCash = ratio.id === 'netDebt' && /\bnet[- ]cash\b/i.test(text) && !risky && !safe;
+      const asked = risky || safe ? (liquidity ? (risky ? -1 : 1) : debt ? (risky ? 1 : -1) : 0) : high !== low ? (high ? 1 : -1) : 0;
+      const way = netCash ? -asked : asked;
       if (!way) continue;
       const ordered = [...values].sort((a, b) => way * (b.v.value! - a.v.value!));
       const [top, ...rest] = ordered;
-      out.push(`**${shortName(top!.r.company.name)}** has the ${way > 0 ? 'highest' : 'lowest'} ${ratio.label}, ${this.#ratioValue(top!.r, top!.v)}, against ${rest.map(({ r, v }) => `${shortName(r.company.name)} ${this.#ratioValue(r, v)}`).join(' and ')}.`);
+      // Each side said as what it is: "net cash of $12,583 million", "net debt of $11,324 million".
+      const position = (r: RatioFigure, v: RatioValue) => `${v.value! < 0 ? 'net cash' : 'net debt'} of ${this.#amount({ metric: metricById(r.ratio.numerator) }, { ...v.numerator, value: Math.abs(v.value!) })}`;
+      const end = netCash ? `${asked > 0 ? 'most' : 'least'} net cash, ${position(top!.r, top!.v)},` : `${way > 0 ? 'highest' : 'lowest'} ${ratio.label}, ${this.#ratioValue(top!.r, top!.v)},`;
+      out.push(`**${shortName(top!.r.company.name)}** has the ${end} against ${rest.map(({ r, v }) => `${shortName(r.company.name)} ${netCash ? position(r, v) : this.#ratioValue(r, v)}`).join(' and ')}.`);
     }
     return out.length ? [...out, ''] : [];
   }
@@ -1294,7 +1318,7 @@ export class AnswerWriter {
     // "Whats EPS mean, im new to this" after a company it has no figures for: the meaning, not that company's problem again.
     const meantOnly = !figures.length && plan.question && !plan.question.stated.companies ? meaningsOf(plan.question) : null;
     if (meantOnly) problems.splice(0, problems.length), unknown.splice(0, unknown.length);
-    const defined = meantOnly ? `${meantOnly}\n\nAsk it of a company, by ticker or name (“Apple ${metricById(plan.question!.metrics[0]!).label}”), for its figures from the filings, each cited.` : !figures.length && !problems.length && !unknown.length ? definitions(plan.question) : null;
+    const defined = meantOnly ? `${meantOnly}\n\nAsk it of a company, by ticker or name (“Apple ${(plan.question!.margin ? shareLabel(metricById(plan.question!.metrics[0]!)) : null)?.label ?? metricById(plan.question!.metrics[0]!).label}”), for its figures from the filings, each cited.` : !figures.length && !problems.length && !unknown.length ? definitions(plan.question) : null;
     if (defined) {
       lines.push(defined);
     } else if (!figures.length && !problems.length && !unknown.length && ADVICE.test(plan.question?.text ?? '')) {

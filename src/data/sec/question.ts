@@ -260,7 +260,7 @@ interface Relative {
 /** A follow-up naming only another year for what was just asked ("same for 2023", "and 2023?", "what about 2022?"). */
 const SAME_FOR_YEAR = /^\s*(?:(?:and|what about|how about|same(?:\s+(?:for|in))?|ditto|likewise)\s+(?:for\s+|in\s+)?)?(?:19|20)\d\d\s*\??\s*$|\bsame\b[^?]*\b(?:19|20)\d\d\b/i;
 /** A follow-up weighing the companies just discussed against each other ("which is bigger?", "who's ahead?", "compare them", "by how much?"). */
-const COMPARES_THEM = /\bhow many times\b|^\s*(?:and\s+|so\s+|ok\s+)?(?:what(?:'s| is)\s+)?(?:the\s+)?(?:simple\s+)?(?:average|avg|mean)\b|^\s*(?:and\s+|so\s+|ok\s+)?(?:the\s+)?(?:difference|diff|gap)(?: in (?:points|percentage points|%|percent|dollars))?\s*\??\s*$|\b(?:which|who|whose)(?:'s| is| was| one| company| of them| of the two)?\b[^?]*\b(?:bigger|larger|higher|greater|more|less|lower|smaller|better|worse|faster|slower|ahead|behind|leads?|wins?|winner|most|least|biggest|largest|highest|lowest|smallest)\b|\bcompare (?:them|the two|both|those)\b|\bhow do they compare\b|^\s*(?:and\s+|so\s+)?by how much\b|\bwhat(?:'s| is) the (?:difference|gap)\b|\bhow (?:big|large|wide) is the (?:difference|gap)\b/i;
+const COMPARES_THEM = /\bhow many times\b|^\s*(?:and\s+|so\s+|ok\s+)?(?:what(?:'s| is)\s+)?(?:the\s+)?(?:simple\s+)?(?:average|avg|mean)\b|^\s*(?:and\s+|so\s+|ok\s+)?(?:the\s+)?(?:difference|diff|gap)(?: in (?:points|percentage points|%|percent|dollars))?\s*\??\s*$|\b(?:which|who|whose)(?:'s| is| was| one| company| of them| of the two)?\b[^?]*\b(?:bigger|larger|higher|greater|more|less|lower|smaller|better|worse|faster|slower|ahead|behind|leads?|wins?|winner|most|least|biggest|largest|highest|lowest|smallest|fastest|slowest|quickest|best|worst|strongest|weakest)\b|\bcompare (?:them|the two|both|those)\b|\bhow do they compare\b|^\s*(?:and\s+|so\s+)?by how much\b|\bwhat(?:'s| is) the (?:difference|gap)\b|\bhow (?:big|large|wide) is the (?:difference|gap)\b/i;
 /** Words pointing back at what was just answered: "that", "it", "the same year". */
 /** A period named to be compared with ("vs FY2023", "compared to Q3", "how did that compare to Q3"). */
 const VERSUS_NAMED = /\b(?:vs\.?|versus|compare[sd]?|comparison|against|relative to)\b/i;
@@ -889,6 +889,14 @@ function mention(tokens: Token[], entries: CompanyEntry[]): Found {
 
 /** Words that named no company exactly: the start of a name ("Johnson"), a lowercase ticker, a typo, or an unknown name. */
 function resolveResidual(tokens: Token[], index: CompanyIndex, alone: boolean): Found[] {
+  // "aapl msft googl": tickers in lower case one after another, each a company (as one alone is).
+  if (alone && tokens.length >= 2) {
+    const tickers = tokens.map((t) => {
+      const raw = withoutPossessive(t.raw);
+      return /^[a-z]{2,5}$/i.test(raw) && !isStop(t.norm) && !GENERAL_WORDS.has(t.norm) ? index.byTicker(raw.toUpperCase()) : undefined;
+    });
+    if (tickers.every(Boolean)) return tokens.map((t, i) => ({ status: 'found', text: t.raw, company: refOf(tickers[i]!), fuzzy: false, at: t.start }));
+  }
   for (let k = tokens.length; k >= 1; k--) {
     const head = tokens.slice(0, k);
     const words = head.map((t) => t.norm);
@@ -1136,7 +1144,10 @@ export function parseSecQuestion(text: string, index: CompanyIndex, previous?: S
     // "What's the latest quarter you have for each?" after three companies asked one at a time: all of them.
     const discussed = (previous.discussed ?? []).filter((c) => c.status === 'found');
     // (So does "rank them by R&D intensity".)
-    if (/\b(?:for |of )?(?:each|every one|all of them|all (?:three|four|five))\b|\b(?:rank|ranking|order|sort)\s+(?:them|those|these|the three|all)\b/i.test(text) && discussed.length > merged.length) merged = unionCompanies(merged, discussed);
+    // (So does "which is most efficient with its assets?" after the three were compared and one of them asked about:
+    // a superlative of no period, "which quarter was strongest?", weighs the companies discussed.)
+    const superlative = /\b(?:which|who|whose)\b[^?]*\b(?:most|least|best|worst|highest|lowest|biggest|largest|smallest|fastest|slowest|strongest|weakest)\b/i.test(text) && !/\b(?:quarters?|years?|periods?|months?|halves|half)\b/i.test(text);
+    if ((superlative || /\b(?:for |of )?(?:each|every one|all of them|all (?:three|four|five))\b|\b(?:rank|ranking|order|sort)\s+(?:them|those|these|the three|all)\b/i.test(text)) && discussed.length > merged.length) merged = unionCompanies(merged, discussed);
   }
   else if (stated.companies && followUp && x.adding) merged = unionCompanies(previous.companies, companies);
   // ("How about msft eps" names a figure too, yet asks it beside the company before.)
