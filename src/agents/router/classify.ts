@@ -577,6 +577,11 @@ export function classify(asked: string, history: readonly Turn[] = []): Route {
     const url = address ? classifyOne(address.content).url : undefined;
     if (url) return { kind: 'kalshi_url', url, reason: 'back to the Kalshi event of the thread', context: address!.content, aboutEvent: true };
   }
+  // "Ok generate the full report for it": the event discussed, whose stored report is given, or its live summary that says which model generates one.
+  if (GENERATE.test(question) && (route.kind === 'help' || route.kind === 'odds') && !hasWord(tokens(question), EVENT_TOPICS)) {
+    const url = discussedEvent(history);
+    if (url) return { kind: 'kalshi_url', url, reason: 'a report asked of the event discussed' };
+  }
   // Odds right after a search ("will it be above 50 degrees?" after NYC temperatures): searched
   // with the question that listed them as context, its events found again when nothing else is.
   const lastAsked = [...history].reverse().find((t) => t.role === 'user');
@@ -587,11 +592,6 @@ export function classify(asked: string, history: readonly Turn[] = []): Route {
     // ("Probability below 9.5?" after "between 10 and 10.5?" after "arctic sea ice … odds?": the question that named the topic.)
     const before = classify(lastAsked.content, history.slice(0, history.lastIndexOf(lastAsked)));
     return { kind: 'odds', reason: 'a follow-up to the search before', context: before.reason === 'a follow-up to the search before' && before.context ? before.context : lastAsked.content };
-  }
-  // "Ok generate the full report for it": the event discussed, whose stored report is given, or its live summary that says which model generates one.
-  if (GENERATE.test(question) && (route.kind === 'help' || route.kind === 'odds')) {
-    const url = discussedEvent(history);
-    if (url) return { kind: 'kalshi_url', url, reason: 'a report asked of the event discussed' };
   }
   if (aboutTheEvent(question, route, own)) {
     // Back past the turns that were themselves about the event, to its address.

@@ -335,7 +335,10 @@ describe('trading questions without a stored report', () => {
   });
 
   it('"which movie is this about?" is what the rules say the event is of; "how reliable have these markets been?" is the series\' record, its accuracy first', async () => {
-    const [, movie] = await chain("what's kalshi expecting for box office this weekend?", 'which movie is this about?');
+    const [, movie, reliable, generate] = await chain("what's kalshi expecting for box office this weekend?", 'which movie is this about?', 'how reliable have these box office markets been?', 'ok generate the full report for it');
     expect(movie).toContain('the weekend\'s top new release');
+    expect(reliable).toMatch(/^How the KXBOXOFFICE series resolved: of its 12 settled events/);
+    expect(generate).toMatch(/^\*\*Top film's domestic opening weekend, November 22, 2026\?\*\* \(KXBOXOFFICE-26NOV22\)/);
+    expect(generate).toContain('send this address to `svc-prediction-markets-agent` (3 credits');
   });
 });
