@@ -12,12 +12,13 @@ import type { OpenEventsIndex } from '../markets-search/index.js';
 import { MODEL_ASKED } from '../markets-search/search.js';
 import { TEAM_RECORD, pastResults, settledEventResult, teamResults } from '../markets-search/past-results.js';
 import { teamMentions } from '../markets-search/teams.js';
-import { liveSummary } from '../prediction-markets/summary.js';
+import { eventPage, liveSummary } from '../prediction-markets/summary.js';
+import { cited, outcomeOf, readReport } from './report-rows.js';
 import type { Agent, AgentEvent, AgentRequest, Answer, Citation, Turn, Usage } from '../types.js';
 import { listed, quoteCaller } from '../citations.js';
 import { isSvcError } from '../../errors.js';
 import { KALSHI_URL, MOVERS_ASKED, classify, discussedEvent, isGreeting, routedText, splitQuestion, type Route } from './classify.js';
-import { SIZING, answerFromReport, changesTrade, eventQuestion, type EventQuestion } from './event-questions.js';
+import { SIZING, answerFromReport, changesTrade, eventQuestion, outcomesNamed, type EventQuestion } from './event-questions.js';
 import { liveSheet, togetherAnswers } from './together.js';
 import { CHANCE_SAID, chancesInPercent, pricesInCents } from './trading-answers.js';
 import { followedBy, joinParts, questionsOfReport } from './parts.js';
@@ -198,7 +199,7 @@ export function routerAgent(o: RouterOptions): Agent {
       // "What's the NWS forecast high for tomorrow?", "is LeBron playing?", "what are insiders saying, any deal close?":
       // what the report does not read, said so rather than a part of the report a word of it names, or the report again.
       // ("Summarize in one line for a headline", "one line for twitter": a summary, wherever it goes.)
-      const outside = aboutEvent && OUTSIDE_SOURCES.test(question) && eventQuestion(asked) !== 'summary' ? await outsideOf(address.eventTicker) : null;
+      const outside = aboutEvent && OUTSIDE_SOURCES.test(question) && eventQuestion(asked) !== 'summary' ? await outsideOf(address.eventTicker, question) : null;
       if (outside) return yield* answer(outside, null);
       const part = aboutEvent ? answerFromReport(asked, stored, earlier) : null;
       if (part) return yield* written(req, question, part.text, [...part.citations], usage);
@@ -216,7 +217,7 @@ export function routerAgent(o: RouterOptions): Agent {
     if (!('event' in summary)) return yield* answer(summary, usage);
     // ("Who are the biggest holders of the 96k contract?", "what fees will kalshi charge?": beyond the live quotes too.)
     if (aboutEvent && OUTSIDE_SOURCES.test(question) && eventQuestion(routedText(question)) !== 'summary') {
-      const outside = await outsideOf(address.eventTicker);
+      const outside = await outsideOf(address.eventTicker, question);
       if (outside) return yield* answer(outside, null);
     }
     yield { type: 'progress', message: `No stored report for ${address.eventTicker}; answering from its live prices.` };
@@ -361,7 +362,7 @@ export function routerAgent(o: RouterOptions): Agent {
     const reportedOne = found.found.length === 1 && !WHY_MOVED_WORDS.test(question) && (await o.reports.latest(found.found[0]!)) !== null;
     const outsideTicker = OUTSIDE_SOURCES.test(question) ? ((context || reportedOne) && found.found.length === 1 ? found.found[0]! : !found.found.length ? discussedTicker() : null) : null;
     if (outsideTicker) {
-      const outside = await outsideOf(outsideTicker);
+      const outside = await outsideOf(outsideTicker, question);
       if (outside) return yield* answer(outside, usage);
     }
     // "Which is the best bet on the board right now?", "biggest edge anywhere?": every open event's stored report, weighed.
@@ -423,10 +424,27 @@ export function routerAgent(o: RouterOptions): Agent {
   }
 
   /** What can and cannot be answered about an event under discussion, for a question none of its sources answers; null when the event cannot be read. */
-  async function outsideOf(eventTicker: string): Promise<Answer | null> {
+  async function outsideOf(eventTicker: string, question = ''): Promise<Answer | null> {
     const report = await o.reports.latest(eventTicker);
-    const title = report?.title ?? (await o.kalshi.event(eventTicker).catch(() => null))?.title;
+    const event = report ? null : await o.kalshi.event(eventTicker).catch(() => null);
+    const title = report?.title ?? event?.title;
     if (!title) return null;
+    // "Who are the biggest holders of the hike contract?": who holds is not public; how many are held is, its open interest.
+    if (/\bholders?\b|\bwho (?:owns|holds)\b/i.test(question)) {
+      const series = event ? await o.kalshi.series(event.series_ticker).catch(() => null) : null;
+      const sheet = report ?? (event ? liveSheet(o, event, series, eventPage(event, series?.title)) : null);
+      if (sheet) {
+        const { rows, contracts } = readReport(sheet.text);
+        const named = outcomesNamed(routedText(question).replace(/\bholders?\b/gi, ' '), sheet);
+        const shown = (named.length && named.length < rows.length ? named : rows).flatMap((r) => {
+          const c = contracts.get(outcomeOf(r.outcome).refs);
+          return c ? [`- **${outcomeOf(r.outcome).name}**: ${c.interest} contracts open ${outcomeOf(r.outcome).refs}`] : [];
+        });
+        if (shown.length) {
+          return cited(`Who holds the contracts is not public in anything I read: the exchange shows only how many are held, each contract's open interest (contracts bought and not yet sold or settled), on **${quoteCaller(title)}** (${eventTicker}):\n\n${shown.join('\n')}\n`, sheet.citations);
+        }
+      }
+    }
     const read = report
       ? `its report is built from the exchange's prices and order book, the series' settled events and the contract's rules`
       : `I read its live prices, the series' settled events and the contract's rules (no report is stored for it yet)`;
@@ -541,7 +559,7 @@ export function routerAgent(o: RouterOptions): Agent {
           if (OUT_OF_SCOPE.test(question)) return yield* answer({ text: `I only do financial research: company figures from SEC filings and prediction-market odds and reports, each answer with its sources, so I do not write poems, stories, jokes or code, translate, answer general questions, nor book, order or place trades for you (orders are placed on the exchange itself).\n\n${help.text}`, citations: [] }, null);
           // Asked, of an event being discussed, what nothing read about it says ("any injury news?", "the NWS forecast?").
           const event = isGreeting(question) ? null : discussedEvent(req.messages.slice(0, -1));
-          const outside = event ? await outsideOf(parseEventUrl(event).eventTicker) : null;
+          const outside = event ? await outsideOf(parseEventUrl(event).eventTicker, question) : null;
           if (outside) return yield* answer(outside, null);
           // (A question in another language was answered before routing.)
           yield* answer(help, null);

@@ -101,7 +101,9 @@ describe('trading questions without a stored report', () => {
     const favoured = (await client.responses.create({ model: 'svc-agent', input: "https://kalshi.com/markets/kxapproval/presidential-approval-rating/kxapproval-26nov27 who's favoured?" })).output_text;
     expect(favoured).not.toMatch(/the model gives it —|gap —/);
     const [, fees, holders, legal] = await chain('btc above 96k tomorrow?', 'what fees will kalshi charge me on 100 contracts?', 'who are the biggest holders of the 96k contract?', 'is kalshi legal in texas?');
-    for (const text of [fees, holders, legal]) expect(text).toMatch(/^I cannot answer that from what I read about \*\*Bitcoin price/);
+    for (const text of [fees, legal]) expect(text).toMatch(/^I cannot answer that from what I read about \*\*Bitcoin price/);
+    // Who holds is not public; how many are held is, the contract's open interest.
+    expect(holders).toMatch(/^Who holds the contracts is not public in anything I read: the exchange shows only how many are held[^\n]*\n\n- \*\*Above \$96,000\*\*: 185,891 contracts open \[1\]\n/);
     const [, powell] = await chain("what's the economists' consensus forecast for december CPI?", 'what did Powell say at the last press conference?');
     expect(powell).toMatch(/^I cannot answer that from what I read about \*\*CPI year-over-year/);
     const [order] = await chain('can you place a 100 contract order on hike for me?');
