@@ -20,6 +20,9 @@ const QUOTE = /\b(?:(?:buy|bought|get|grab)\b[^?]{0,40}\bat\s+\$?\d+(?:\.\d+)?\s
 /** Getting out of a position before the end ("can I sell before it closes?", "can i cash out early?"). */
 export const SELL_BEFORE = /\b(?:can|could|may) (?:i|we|you) (?:still )?(?:sell|exit|get out|cash out|close (?:out )?(?:my|the|a) (?:position|trade|bet))\b(?![^?]*\bat \$?\d)/i;
 
+/** Which side of a game is at home ("are the lakers home or away?", "who's the home team?"). */
+const HOME_AWAY = /\b(?:home or away|away or home|who(?:'s| is) (?:at )?home|which (?:team|one|side) is (?:at )?home|(?:is|are) (?:the )?[a-z.' ]{2,20} (?:at home|the home team|the away team|on the road|playing (?:at )?home|playing away))\b/i;
+
 /** Trading figures of the contract snapshot. */
 const TRADING = /\b(?:volume|open interest|oi|traded|liquid\w*)\b/i;
 /** A ranking by a trading figure ("which has the most volume?"). */
@@ -115,7 +118,7 @@ export function eventQuestion(question: string): EventQuestion | null {
   if (LAST_N.test(q) && !WHY_PRICED.test(q) && !/\b(?:price|prices|priced|move|moves|moved|volume|traded|change|changed)\b/.test(q) && (/\b(?:how many|how often|which|what|did|won|win|hit|resolv\w*|settl\w*|finish\w*|c[oa]me in|ship\w*|happen\w*|readings?|times|right)\b/.test(q) || q.split(/\s+/).length <= 8)) return 'history';
   // "Has the market been good at calling these games?", "what's the most common bucket?", "how did lakers do recently": the series' record.
   if (RECORD_ASKED.test(q) && !WHY_PRICED.test(q) && !PAST.test(q)) return 'history';
-  if (BASICS.test(q)) return 'basics';
+  if (BASICS.test(q) || HOME_AWAY.test(q)) return 'basics';
   // "Which movie is this about?": what the event is of, as its rules say.
   if (/\b(?:which|what) (?:movie|film|team|game|company|person|candidate|model|station|index|city|launch|rocket)s? (?:is|are|does|do) (?:this|it|that|these|they) (?:about|for|on|of|measure|track|count)\b/.test(q)) return 'resolution';
   // "Coin flip?", "toss-up?": how likely, not what flips the outcome.
@@ -845,6 +848,10 @@ function answerAbout(question: string, report: ReportRead): Answer | null {
     // Dates, moves, surges and the rules that could flip it: the report's key claims, without the rule quoted whole.
     const lines = bullets(section('key claims'), /^- \*\*(?:Trading closes|Trading may close early|The event itself|Dates named in the rules|Price move|Volume surge|Could flip|Trading is over|Prices are steady|No price history)/);
     text = lines.length ? `What could move it before the end, from the report (it reads prices, volumes, dates and the rules, not news):\n\n${lines.join('\n')}` : null;
+  } else if (kind === 'basics' && HOME_AWAY.test(question) && /^(.+?) at (.+?)(?: on |:|\?|$)/i.test(report.title)) {
+    // "Are the lakers home or away?": the title says, "Lakers at Celtics".
+    const [, away, home] = /^(.+?) at (.+?)(?: on |:|\?|$)/i.exec(report.title.replace(/[*_]/g, ''))!;
+    text = `The ${away!.trim()} are away and the ${home!.trim()} at home: the game is ${away!.trim()} at ${home!.trim()}, so on the exchange “Away team” is the ${away!.trim()} and “Home team” the ${home!.trim()} ${refsOf(rows)}.\n\n${rows.map(rowLine).join('\n')}`;
   } else if (kind === 'basics') {
     text = basicsText(report.title, rows, section('key claims'), exclusive, named.length === 1 ? named[0] : undefined);
   } else if (kind === 'summary') {

@@ -16,7 +16,7 @@ const RULE_BULLET = /^- \*\*(?:How it resolves|Resolution source|Full rules|Coul
 export const SOURCE_ASKED = /\b(?:which|what) (?:index|station|source|benchmark|data|feed|agency|report)\b|\b(?:settlement|resolution|resolving|official|data) source\b|\bwho (?:announces|decides|reports|determines|publishes)\b/i;
 /** Words of a question about the rules that say nothing about the case asked. */
 const RULE_STOPWORDS = new Set(
-  'what happens happen happened the and for does did will would could should say says said about rules rule resolve resolves resolved resolution settle settles how when there this that with game event market markets contract contracts outcome outcomes count counts counted ends end ending odds chance chances probability case are was were its it'.split(' '),
+  'what happens happen happened the and for does did will would could should say says said about rules rule resolve resolves resolved resolution settle settles how when there this that with game event market markets contract contracts outcome outcomes count counts counted ends end ending odds chance chances probability case are was were its it quote quoted exact exactly wording text word words full me give show tell read unit units measured measure in of on again'.split(' '),
 );
 
 /** Words for a case that the rules put otherwise. */

@@ -343,4 +343,14 @@ describe('trading questions without a stored report', () => {
     expect(generate).toMatch(/^\*\*Top film's domestic opening weekend, November 22, 2026\?\*\* \(KXBOXOFFICE-26NOV22\)/);
     expect(generate).toContain('send this address to `svc-prediction-markets-agent` (3 credits');
   });
+
+  it('"are the lakers home or away?" is read from the game\'s title; "quote me the exact resolution rule" and "the units on that?" quote the rules without saying they are silent', async () => {
+    const [, side] = await chain('lakers celts who u got', 'are the lakers home or away?');
+    expect(side).toMatch(/^The Lakers are away and the Celtics at home: the game is Lakers at Celtics, so on the exchange “Away team” is the Lakers and “Home team” the Celtics/);
+    const [, exact, units] = await chain('cpi december odds', 'quote me the exact resolution rule', 'what are the units on that?');
+    for (const text of [exact, units]) {
+      expect(text).toMatch(/^- \*\*How it resolves\*\* \(as written for Above 2\.6\): “If CPI-U year-over-year, as first released by the BLS, is above 2\.6%/);
+      expect(text).not.toContain('say nothing about');
+    }
+  });
 });
