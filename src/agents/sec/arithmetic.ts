@@ -76,12 +76,7 @@ export async function computedAnswer(lib: SecLibrary, question: SecQuestion, op:
   const sources = new SourceList();
   const body = computed(op, await itemsOf(lib, plan, sources));
   if (!body) return null;
-  const used = [...new Set(body.match(/\[\d+\]/g) ?? [])];
-  const renumber = new Map(used.map((ref, i) => [ref, `[${i + 1}]`]));
-  const text = body.replace(/\[\d+\]/g, (ref) => renumber.get(ref)!).replace(/ +([.,;)])/g, '$1');
-  const citations = used.map((ref, i) => ({ ...sources.list.find((c) => `[${c.order}]` === ref)!, order: i + 1 }));
-  const note = lib.dataNote();
-  return [{ type: 'text', delta: `${text}\n${note ? `\n_${note}_\n` : ''}` }, ...citations.map((citation) => ({ type: 'citation' as const, citation })), { type: 'done' }];
+  return answered(lib, body, sources);
 }
 
 /** "Is growth accelerating?", "is it slowing down?": whether the year-over-year growth of the figure discussed rose or fell. */
@@ -133,6 +128,11 @@ export async function accelerationAnswer(lib: SecLibrary, question: SecQuestion,
   if (!lines.length) return null;
   lines.push(`Each growth rate is year over year, so the seasons stay out of it; whether it goes on is not in the filings.`);
   const body = lines.join('\n');
+  return answered(lib, body, sources);
+}
+
+/** An answer's events: its text with the citations it uses numbered 1, 2, … in order, and the data note. */
+function answered(lib: SecLibrary, body: string, sources: SourceList): AgentEvent[] {
   const used = [...new Set(body.match(/\[\d+\]/g) ?? [])];
   const renumber = new Map(used.map((ref, i) => [ref, `[${i + 1}]`]));
   const text = body.replace(/\[\d+\]/g, (ref) => renumber.get(ref)!).replace(/ +([.,;)])/g, '$1');

@@ -1,41 +1,9 @@
-import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PACKAGE_ROOT } from '../../../src/config.js';
-import { startService, type TestService } from '../../helpers/service.js';
-import { post } from '../../helpers/sse.js';
-
-const DEMO = path.join(PACKAGE_ROOT, 'snapshots', 'sec');
+import { describe, expect, it } from 'vitest';
+import { demoTalk } from './demo-talk.js';
 
 /** Follow-ups and questions earlier probes found answered thinly, on the shipped demo snapshot, offline. */
 describe('svc-sec-agent: follow-ups, derived figures, filing dates and judgement questions (demo snapshot)', () => {
-  let svc: TestService;
-  let apiKey: string;
-  beforeAll(async () => {
-    svc = await startService({ env: { SVC_SEC_SNAPSHOT_DIR: DEMO, SVC_SEC_API_URL: 'http://127.0.0.1:9', SVC_SEC_WWW_URL: 'http://127.0.0.1:9' } });
-    ({ apiKey } = await svc.account());
-  });
-  afterAll(() => svc.close());
-
-  /** A chat conversation with each answer kept in it; returns the last answer and its citations. */
-  const talkOf = async (model: string, ...turns: string[]) => {
-    const messages: { role: string; content: string }[] = [];
-    let last = { text: '', citations: [] as { order: number; name: string; url: string }[] };
-    for (const content of turns) {
-      messages.push({ role: 'user', content });
-      const res = await post(`${svc.baseURL}/chat/completions`, apiKey, { model, messages });
-      expect(res.status).toBe(200);
-      const body = (await res.json()) as any;
-      last = { text: body.choices[0].message.content, citations: body.choices[0].citations ?? [] };
-      messages.push({ role: 'assistant', content: last.text });
-    }
-    return last;
-  };
-  const talk = (...turns: string[]) => talkOf('svc-sec-agent', ...turns);
-  /** Every [n] in the text has a citation n, and every citation is used. */
-  const consistent = (a: { text: string; citations: { order: number }[] }) => {
-    const markers = [...new Set([...a.text.matchAll(/\[(\d+)\]/g)].map((m) => Number(m[1])))].sort((x, y) => x - y);
-    expect(markers).toEqual(a.citations.map((c) => c.order).sort((x, y) => x - y));
-  };
+  const { talk, talkOf, consistent } = demoTalk();
 
   it('a derived figure is labelled "(derived)" where it is given, not only in the note under it', async () => {
     const fcf = await talk('Apple free cash flow FY2024');
@@ -73,27 +41,7 @@ describe('svc-sec-agent: follow-ups, derived figures, filing dates and judgement
 });
 
 describe('svc-sec-agent: "why" and judgement questions are answered with what the figures show (demo snapshot)', () => {
-  let svc: TestService;
-  let apiKey: string;
-  beforeAll(async () => {
-    svc = await startService({ env: { SVC_SEC_SNAPSHOT_DIR: DEMO, SVC_SEC_API_URL: 'http://127.0.0.1:9', SVC_SEC_WWW_URL: 'http://127.0.0.1:9' } });
-    ({ apiKey } = await svc.account());
-  });
-  afterAll(() => svc.close());
-
-  const talkOf = async (model: string, ...turns: string[]) => {
-    const messages: { role: string; content: string }[] = [];
-    let last = { text: '', citations: [] as { order: number; name: string; url: string }[] };
-    for (const content of turns) {
-      messages.push({ role: 'user', content });
-      const res = await post(`${svc.baseURL}/chat/completions`, apiKey, { model, messages });
-      expect(res.status).toBe(200);
-      const body = (await res.json()) as any;
-      last = { text: body.choices[0].message.content, citations: body.choices[0].citations ?? [] };
-      messages.push({ role: 'assistant', content: last.text });
-    }
-    return last;
-  };
+  const { talkOf } = demoTalk();
 
   it('"why did margins fall?" corrects the direction and names the lines behind the move, against revenue, before saying the reasons are not in the figures', async () => {
     const a = await talkOf('svc-sec-agent', 'Apple gross margin FY2024', 'why did margins fall?');
@@ -122,27 +70,7 @@ describe('svc-sec-agent: "why" and judgement questions are answered with what th
 });
 
 describe('svc-sec-agent: when filings come (demo snapshot)', () => {
-  let svc: TestService;
-  let apiKey: string;
-  beforeAll(async () => {
-    svc = await startService({ env: { SVC_SEC_SNAPSHOT_DIR: DEMO, SVC_SEC_API_URL: 'http://127.0.0.1:9', SVC_SEC_WWW_URL: 'http://127.0.0.1:9' } });
-    ({ apiKey } = await svc.account());
-  });
-  afterAll(() => svc.close());
-
-  const talkOf = async (model: string, ...turns: string[]) => {
-    const messages: { role: string; content: string }[] = [];
-    let last = { text: '', citations: [] as { order: number; name: string; url: string }[] };
-    for (const content of turns) {
-      messages.push({ role: 'user', content });
-      const res = await post(`${svc.baseURL}/chat/completions`, apiKey, { model, messages });
-      expect(res.status).toBe(200);
-      const body = (await res.json()) as any;
-      last = { text: body.choices[0].message.content, citations: body.choices[0].citations ?? [] };
-      messages.push({ role: 'assistant', content: last.text });
-    }
-    return last;
-  };
+  const { talkOf } = demoTalk();
 
   it('"when is the next 10-Q due?": an estimate from the SEC deadline, the period reckoned from the fiscal calendar, the filer category assumed and said so', async () => {
     const apple = await talkOf('svc-sec-agent', "what period does Apple's latest 10-K cover?", 'when is the next 10-Q due?');
