@@ -99,12 +99,11 @@ const MOVERS_READ = 40;
 /** The most open events weighed for a question of the whole board ("best bet on the board?"), from their stored reports. */
 const BOARD_READ = 40;
 
-/** Sources no agent reads: news, injuries, forecasts, polls, social media. */
 /** A move asked about ("why bitcoin dropped"), which prices show even where news would say why. */
 const WHY_MOVED_WORDS = /\b(?:why|how come|drop\w*|fell|fall\w*|ris(?:e|es|ing)|rose|jump\w*|spik\w*|crash\w*|moved?|moving)\b/i;
 
-/** Whether the figures given are net of the exchange's fees ("does that account for fees?", "is that after fees?"). */
-const FEES_COUNTED = /\b(?:are there(?: any)?|what are|how (?:much|big|high) are|what(?:'s| is) the|does kalshi (?:charge|take))\s+(?:kalshi'?s?\s+|the\s+|trading\s+)?(?:fees?|commissions?)\b|^\W*(?:and\s+)?(?:what about\s+)?(?:the\s+)?fees?\s*\??\s*$|\b(?:does|do|did|is|are|was|were)\s+(?:that|this|it|those|these|the\s+\w+)\b[^?]{0,30}\b(?:account(?:ing)? for|include|includ\w+|count|net of|after|with|take|factor(?:ed)? in)\b[^?]{0,20}\bfees?\b|\b(?:before|after|net of) fees\s*\?|\bwhat about fees\b|\bincluding fees\b/i;
+/** The exchange's fees asked about ("what are kalshi's fees?"), or whether the figures given are net of them ("does that account for fees?"). */
+const FEES_ASKED = /\b(?:are there(?: any)?|what are|how (?:much|big|high) are|what(?:'s| is) the|does kalshi (?:charge|take))\s+(?:kalshi'?s?\s+|the\s+|trading\s+)?(?:fees?|commissions?)\b|^\W*(?:and\s+)?(?:what about\s+)?(?:the\s+)?fees?\s*\??\s*$|\b(?:does|do|did|is|are|was|were)\s+(?:that|this|it|those|these|the\s+\w+)\b[^?]{0,30}\b(?:account(?:ing)? for|include|includ\w+|count|net of|after|with|take|factor(?:ed)? in)\b[^?]{0,20}\bfees?\b|\b(?:before|after|net of) fees\s*\?|\bwhat about fees\b|\bincluding fees\b/i;
 const FEES_ANSWER =
   "Kalshi charges a fee on trades, and what it is is not in anything I read (prices, order books, settled events, contracts' rules), so every cost, payout, profit, expected value and arbitrage I give is before fees: they come off whatever edge a figure shows, and a small edge, a cent or two a contract, can vanish with them. The exchange's fee schedule says what it charges.\n";
 
@@ -115,6 +114,7 @@ const OTHER_EXCHANGE = /\b(?:polymarket|predictit|betfair|draftkings|fanduel|man
 const LEGAL_ASKED = /\b(?:il)?legal(?:ity|ly)?\b|\b(?:allowed|permitted|banned|available) (?:in|to trade in|to use in) (?:my state|[a-z]{3,}(?: [a-z]{3,})?)\b/i;
 const LEGAL_ANSWER =
   "Whether you may trade on Kalshi where you are is a legal question I cannot answer: I read the exchange's prices, its settled events and its contracts' rules, not laws, regulators' decisions or court rulings, and the rules on event contracts differ by place and have been contested. Kalshi's own terms say where it offers trading; a lawyer can say what applies to you.\n\nWhat I can do: the odds of an event (“what are the odds of a Fed cut in December?”), a Kalshi event's research report, and company figures from SEC filings.\n";
+/** Sources no agent reads: news, injuries, forecasts, polls, social media. */
 const OUTSIDE_SOURCES = /\b(?:news|headlines?|injur\w*|lineups?|(?:is|are) \w+ playing|weather forecasts?|nws|noaa|forecast (?:high|low)|rumou?rs?|polls?|polling|twitter|tweets?|reddit|insiders?|leaks?|consensus|economists?'?|press conferences?|speech(?:es)?|testimony|fees?|commissions?|(?:biggest |largest |top )?holders?|who (?:owns|holds)|(?:is|are) (?:it |kalshi |this |betting )?(?:legal|allowed|banned)|legality|(?:analysts?'?|street) (?:forecasts?|estimates?|expectations?|expect\w*))\b/i;
 
 /** A message that only thanks ("thanks!", "thank you so much", "ty", "cheers"). */
@@ -487,7 +487,7 @@ export function routerAgent(o: RouterOptions): Agent {
       const explained = await explain(req.messages.slice(0, -1), question);
       if (explained) return yield* answer(explained, null);
       // "Does that account for fees?" of an answer before: no, and why; "what are kalshi's fees?": not read, and what that means.
-      if (FEES_COUNTED.test(question)) return yield* answer({ text: `${/^\W*(?:does|do|did|is|are|was|were)\b/i.test(question) && !/\bare there\b/i.test(question) ? 'No. ' : ''}${FEES_ANSWER}`, citations: [] }, null);
+      if (FEES_ASKED.test(question)) return yield* answer({ text: `${/^\W*(?:does|do|did|is|are|was|were)\b/i.test(question) && !/\bare there\b/i.test(question) ? 'No. ' : ''}${FEES_ANSWER}`, citations: [] }, null);
       const parts = splitQuestion(question);
       if (parts.length > 1) {
         yield { type: 'progress', message: `Answering ${parts.length} questions in one: ${parts.map((p) => p.route.kind).join(', ')}.` };
