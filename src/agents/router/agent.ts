@@ -234,7 +234,8 @@ export function routerAgent(o: RouterOptions): Agent {
     let asked = routedText(question).replace(new RegExp(KALSHI_URL.source, 'gi'), ' ');
     // "What do I win?", "convert that to American odds" after "ETH above 3400 tomorrow?": the level asked before is the contract meant.
     if ((PAYOUT_ASKED.test(asked) || about === 'odds_format') && !levelsAsked(asked).length) {
-      const before = req.messages.slice(0, -1).reverse().find((m) => m.role === 'user' && levelsAsked(m.content.replace(new RegExp(KALSHI_URL.source, 'gi'), ' ')).length);
+      // (Of the turn just before only: "convert to moneyline" after "whos the fav" is not of a level asked turns earlier.)
+      const before = [req.messages.slice(0, -1).reverse().find((m) => m.role === 'user')].find((m) => m && levelsAsked(m.content.replace(new RegExp(KALSHI_URL.source, 'gi'), ' ')).length);
       if (before) asked = `${asked} (${routedText(before.content).replace(new RegExp(KALSHI_URL.source, 'gi'), ' ')})`;
     }
     // The user's earlier turns, latest first (a trade a follow-up only changes, a chance said before).

@@ -107,6 +107,8 @@ const SOURCES_ASKED = /^\W*(?:(?:and|ok|so)\s+)?(?:(?:what(?:'s| are| is)|whats)
 export function eventQuestion(question: string): EventQuestion | null {
   const q = question.toLowerCase();
   if (SOURCES_ASKED.test(q)) return 'sources';
+  // "When?" alone (after "who decides how it resolves, and"): when it closes and resolves.
+  if (/^\W*(?:and\s+)?when(?: exactly)?\s*\??\s*$/.test(q)) return 'closing';
   // "I bought 100 hold yes at 12c last week, where am I now?": the position marked at the book, not last week's prices.
   if (heldPosition(question)) return 'quote';
   // "How much can I buy at 34c?", "how much hike can i buy before the price moves?": what the book is good for.

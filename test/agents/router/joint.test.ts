@@ -211,6 +211,12 @@ describe('three legs', () => {
 });
 
 describe('levels and baskets of one event, from its report', () => {
+  it('"who decides how it resolves, and when?" answers both parts', async () => {
+    const [, both] = await chain('fed december model vs market', 'who decides how it resolves, and when?');
+    expect(both).toContain('- **Resolution source:** Federal Reserve');
+    expect(both).toMatch(/### When\?\n\n- \*\*Trading closes\*\* 2026-12-15 15:00 UTC/);
+  });
+
   it('"explain the out-of-order thing for a lay reader in two sentences" is the crossing in plain words', async () => {
     const [, crossing] = await chain('cpi december model vs market', 'explain the out-of-order thing for a lay reader in two sentences');
     expect(crossing).toMatch(/^On Kalshi's “CPI year-over-year in December 2026\?” market, traders pay more for “Above 2\.8” \(96%\) than for “Above 2\.6” \(92\.5%\), though any result that is above 2\.8 is also above 2\.6/);

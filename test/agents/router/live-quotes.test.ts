@@ -353,4 +353,10 @@ describe('trading questions without a stored report', () => {
       expect(text).not.toContain('say nothing about');
     }
   });
+
+  it('"convert to moneyline" after "whos the fav" is not of a level asked turns before', async () => {
+    const [, , converted] = await chain('nfp odds above 200k', 'whos the fav', 'convert to moneyline');
+    expect(converted).not.toMatch(/\*\*150k to 225k/);
+    expect(converted).toContain('As bookmakers\' odds');
+  });
 });
