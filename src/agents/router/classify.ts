@@ -573,9 +573,12 @@ export function classify(asked: string, history: readonly Turn[] = []): Route {
   }
   // "Ok back to nyc, 58 degrees?" after a turn on ETH: the thread's own event, named by its topic, with its report.
   if (/\bback to\b/i.test(question) && route.kind !== 'kalshi_url' && tokens(question).some((w) => ownsTopic(own, w) && hasWord([w], EVENT_TOPICS) !== null)) {
-    const address = [...history].reverse().find((t) => t.role === 'user' && classifyOne(t.content).kind === 'kalshi_url');
-    const url = address ? classifyOne(address.content).url : undefined;
-    if (url) return { kind: 'kalshi_url', url, reason: 'back to the Kalshi event of the thread', context: address!.content, aboutEvent: true };
+    for (const turn of [...history].reverse()) {
+      const address = turn.role === 'user' ? classifyOne(turn.content) : null;
+      if (address?.kind !== 'kalshi_url') continue;
+      if (address.url) return { kind: 'kalshi_url', url: address.url, reason: 'back to the Kalshi event of the thread', context: turn.content, aboutEvent: true };
+      break;
+    }
   }
   // "Ok generate the full report for it": the event discussed, whose stored report is given, or its live summary that says which model generates one.
   if (GENERATE.test(question) && (route.kind === 'help' || route.kind === 'odds') && !hasWord(tokens(question), EVENT_TOPICS)) {

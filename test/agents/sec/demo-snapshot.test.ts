@@ -1,7 +1,7 @@
 import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { PACKAGE_ROOT } from '../../../src/config.js';
 import { DocumentService } from '../../../src/data/documents/service.js';
 import { SecClient } from '../../../src/data/sec/client.js';
@@ -10,8 +10,7 @@ import { SecLibrary } from '../../../src/data/sec/library.js';
 import { METRICS } from '../../../src/data/sec/metrics.js';
 import { SnapshotSource } from '../../../src/data/source.js';
 import { pdfPageTexts } from '../../helpers/pdf-text.js';
-import { startService, type TestService } from '../../helpers/service.js';
-import { post } from '../../helpers/sse.js';
+import { demoSecService } from './demo-talk.js';
 
 const DEMO = path.join(PACKAGE_ROOT, 'snapshots', 'sec');
 const manifest = JSON.parse(readFileSync(path.join(DEMO, 'manifest.json'), 'utf8')) as { demo: boolean; recordedAt: string; entries: Record<string, { file: string }> };
@@ -75,18 +74,11 @@ describe('the shipped demo snapshot (snapshots/sec)', () => {
 });
 
 describe('svc-sec-agent on the demo snapshot, offline', () => {
-  let svc: TestService;
-  let apiKey: string;
-  beforeAll(async () => {
-    // SEC addresses that cannot be reached: the snapshot must answer everything.
-    svc = await startService({ env: { SVC_SEC_SNAPSHOT_DIR: DEMO, SVC_SEC_API_URL: 'http://127.0.0.1:9', SVC_SEC_WWW_URL: 'http://127.0.0.1:9' } });
-    ({ apiKey } = await svc.account());
-  });
-  afterAll(() => svc.close());
+  const { chat } = demoSecService();
 
   const ask = (...turns: string[]) => askOf('svc-sec-agent', ...turns);
   const askOf = async (model: string, ...turns: string[]) => {
-    const res = await post(`${svc.baseURL}/chat/completions`, apiKey, { model, messages: turns.map((content) => ({ role: 'user', content })) });
+    const res = await chat({ model, messages: turns.map((content) => ({ role: 'user', content })) });
     expect(res.status).toBe(200);
     const body = (await res.json()) as any;
     return { text: body.choices[0].message.content as string, citations: body.choices[0].citations as { name: string; url: string }[] };
@@ -98,7 +90,7 @@ describe('svc-sec-agent on the demo snapshot, offline', () => {
     let text = '';
     for (const content of turns) {
       messages.push({ role: 'user', content });
-      const res = await post(`${svc.baseURL}/chat/completions`, apiKey, { model, messages });
+      const res = await chat({ model, messages });
       text = ((await res.json()) as any).choices[0].message.content;
       messages.push({ role: 'assistant', content: text });
     }
@@ -718,8 +710,8 @@ describe('svc-sec-agent on the demo snapshot, offline', () => {
     expect((await ask("when was apple's latest 10-Q filed and what quarter does it cover")).text).toMatch(/^\*\*Apple Inc\. \(AAPL\)\*\*: its latest 10-Q, filed 2025-05-02 \(34 days after the period ended\), covers fiscal Q2 2025 \(quarter ended 2025-03-29\); accession number 0000320193-25-000057 \[1\]\./);
     // "That filing": the one the answer before cited.
     const talk = [{ role: 'user', content: 'googl revenue fy2024' }];
-    const first = (await (await post(`${svc.baseURL}/chat/completions`, apiKey, { model: 'svc-sec-agent', messages: talk })).json()) as any;
-    const res = await post(`${svc.baseURL}/chat/completions`, apiKey, { model: 'svc-sec-agent', messages: [...talk, { role: 'assistant', content: first.choices[0].message.content }, { role: 'user', content: "what's the accession number of that filing" }] });
+    const first = (await (await chat({ model: 'svc-sec-agent', messages: talk })).json()) as any;
+    const res = await chat({ model: 'svc-sec-agent', messages: [...talk, { role: 'assistant', content: first.choices[0].message.content }, { role: 'user', content: "what's the accession number of that filing" }] });
     expect(((await res.json()) as any).choices[0].message.content).toMatch(/^\*\*Alphabet Inc\. \(GOOGL\)\*\*: that 10-K, filed 2025-02-05 \(36 days after the period ended\), covers fiscal year 2024 \(year ended 2024-12-31\); accession number 0001652044-25-000014|^\*\*Alphabet Inc\. \(GOOGL\)\*\*: its latest 10-K, filed 2025-02-05 \(36 days/);
   });
 

@@ -12,10 +12,10 @@ export interface Said {
 }
 
 /**
- * A service on the shipped SEC demo snapshot, offline (SEC's addresses unreachable), for the
- * describe block that calls it: conversations kept turn by turn, and a check of their citations.
+ * A service on the shipped SEC demo snapshot, offline (SEC's addresses unreachable, so the snapshot
+ * must answer everything), for the describe block that calls it: `chat` posts a chat completion.
  */
-export function demoTalk() {
+export function demoSecService() {
   let svc: TestService;
   let apiKey: string;
   beforeAll(async () => {
@@ -23,6 +23,12 @@ export function demoTalk() {
     ({ apiKey } = await svc.account());
   });
   afterAll(() => svc.close());
+  return { chat: (body: object) => post(`${svc.baseURL}/chat/completions`, apiKey, body) };
+}
+
+/** The demo SEC service (see demoSecService): conversations kept turn by turn, and a check of their citations. */
+export function demoTalk() {
+  const { chat } = demoSecService();
 
   /** A chat conversation with each answer kept in it; returns the last answer and its citations. */
   const talkOf = async (model: string, ...turns: string[]): Promise<Said> => {
@@ -30,7 +36,7 @@ export function demoTalk() {
     let last: Said = { text: '', citations: [] };
     for (const content of turns) {
       messages.push({ role: 'user', content });
-      const res = await post(`${svc.baseURL}/chat/completions`, apiKey, { model, messages });
+      const res = await chat({ model, messages });
       expect(res.status).toBe(200);
       const body = (await res.json()) as { choices: { message: { content: string }; citations?: Said['citations'] }[] };
       last = { text: body.choices[0]!.message.content, citations: body.choices[0]!.citations ?? [] };
