@@ -90,9 +90,10 @@ describe('live mode throttle', () => {
       const { api, www } = secSources(config, createLogger('silent'));
       await Promise.all(Array.from({ length: 12 }, (_, i) => (i % 2 ? api : www).get(`/doc/${i}`)));
       expect(times).toHaveLength(12);
-      // Counted where the requests arrive, so a loaded machine can bunch them a little: the window
-      // checked is 900 ms, and the span shows the 12 needed three windows (two hosts sharing one limit).
-      const busiest = Math.max(...times.map((t) => times.filter((u) => u >= t && u - t < 900).length));
+      // Counted where the requests arrive, so a loaded machine can bunch them (one second's last
+      // start delayed 150 ms put five inside 900 ms once in CI): the window checked is 750 ms, and
+      // the span shows the 12 needed three windows (two hosts sharing one limit).
+      const busiest = Math.max(...times.map((t) => times.filter((u) => u >= t && u - t < 750).length));
       expect(busiest).toBe(4);
       expect(Math.max(...times) - Math.min(...times)).toBeGreaterThanOrEqual(2000);
     } finally {
