@@ -18,6 +18,7 @@ import { FILINGS_ASKED, answerFilings, citedBefore } from './filings.js';
 import { DATA_AGE_ASKED, NEXT_DUE_ASKED, answerFilingDates, filingDatesAsked } from './filing-dates.js';
 import { meaningAsked, type MeaningAsked } from './glossary.js';
 import { formAsked, restated, type FormAsked } from './restate.js';
+import { formOfAnswerBefore } from './restate-before.js';
 import { ACCELERATION_ASKED, accelerationAnswer, computedAnswer, operationAsked } from './arithmetic.js';
 import { periodName } from './format.js';
 import { AnswerWriter, QUALITY_ASKED, factKey, factsToCite } from './write.js';
@@ -78,6 +79,8 @@ async function* answerSec(lib: SecLibrary, request: AgentRequest): AsyncGenerato
   const form = formAsked(last);
   const restatement = form ? await restatedAnswer(lib, request, form) : null;
   if (restatement) return yield* replayed(restatement);
+  const before = form ? await formOfAnswerBefore(request.messages, form, (messages) => answerSec(lib, { ...request, messages })) : null;
+  if (before) return yield* replayed(before);
   // "Write a python script that downloads Apple's 10-K": its words are no figures or companies.
   // "What did Tim Cook say on the earnings call?": what is said is not what is filed.
   if (SPOKEN.test(last)) return yield* said(`I read the figures companies file with the SEC (the XBRL data of their 10-K and 10-Q filings), not earnings calls, transcripts or what executives say. Ask for a figure instead, for example “Apple revenue last quarter” or “Apple gross margin for the last 4 quarters”, each cited to the filing page it comes from.\n`);

@@ -1,0 +1,198 @@
+import type { Answer, Citation, Turn } from '../types.js';
+import { cited } from './report-rows.js';
+
+// "Explain that simply", "ok explain like I'm 12", "summarize in one sentence", "summarize everything
+// we talked about": the answer before (or every answer of the thread), restated in plain words from
+// its own text, whichever agent gave it. The router answers the earlier question again (answers are
+// deterministic), so the restatement keeps that answer's sources.
+
+export type RestateForm = 'simple' | 'sentence' | 'thread';
+
+const SIMPLE = /\bexplain\s+(?:it|that|this|them)?\s*(?:(?:more|a bit|a little)\s+)?(?:simply|simpler|more simply|in simple(?:r)? (?:words|terms))\b|\b(?:in\s+)?(?:simple|simpler|plain|plainer|everyday|layman'?s?)\s+(?:words|terms|english|language)\b|\blike\s+(?:i'?m|im|i\s+am)\s+(?:\d{1,2}|a\s+(?:kid|child|teenager))\b|\beli\d+\b|\bdumb\s+it\s+down\b|\b(?:simplify|simpler)\b|\bsimply\s+put\b|\bi\s+(?:don'?t|do\s+not)\s+(?:understand|get\s+it)\b/i;
+const SENTENCE = /\b(?:summar(?:ize|ise)|sum\s+(?:it|that|this)\s+up)\b[^?]*\b(?:one|a|1|single)\s+(?:short\s+)?sentence\b|^\W*(?:(?:ok|so|and|now|just)\W+)*(?:(?:in|as)\s+)?(?:one|a|1|single)\s+(?:short\s+)?sentence\W*(?:please|pls)?\W*$/i;
+const THREAD = /\b(?:summar(?:ize|ise|y of)|recap|sum\s+up|go\s+over)\b[^?]*\b(?:everything|all\s+(?:of\s+)?(?:this|that|it)|(?:the\s+)?(?:whole|entire)\s+(?:conversation|chat|thread)|(?:what\s+)?we(?:'ve)?\s+(?:talked|spoke|discussed|covered)\b)/i;
+
+/** Words around a form asked that ask nothing themselves. */
+const FILLER = /\b(?:ok(?:ay)?|so|and|now|then|just|but|please|pls|plz|can|could|would|you|u|me|to|for|it|that|this|them|explain|say|put|again|more|a|an|the|thanks?|thank|great|cool|in|words|terms|version|summar(?:ize|ise)|sum|up)\b/gi;
+
+/** The form a question asks of the answer before, when it asks only that; null otherwise. */
+export function restateAsked(question: string): RestateForm | null {
+  if (THREAD.test(question)) return 'thread';
+  const form: RestateForm | null = SENTENCE.test(question) ? 'sentence' : SIMPLE.test(question) ? 'simple' : null;
+  if (!form) return null;
+  const rest = [SIMPLE, SENTENCE].reduce((q, p) => q.replace(new RegExp(p.source, 'gi'), ' '), question).replace(FILLER, ' ');
+  return /[a-z0-9]/i.test(rest) ? null : form;
+}
+
+/** The user's earlier questions that asked something of their own (not a restatement, thanks or greeting), oldest first. */
+export function askedBefore(before: readonly Turn[]): { index: number; question: string }[] {
+  return before.flatMap((t, index) => (t.role === 'user' && !restateAsked(t.content) && /[a-z]{3,}/i.test(t.content) && !/^\W*(?:hi|hello|hey|thanks?(?: you)?|thx|ok(?:ay)?)\W*$/i.test(t.content) ? [{ index, question: t.content }] : []));
+}
+
+/** A text's first sentence ("Apple Inc." and "vs." end none). */
+const firstSentence = (s: string) => /^(.+?(?<!\b(?:Inc|Corp|Co|Ltd|vs|No|e\.g|i\.e))[.!?])(?:\s+(?=[A-Z“"(])|$)/.exec(s)?.[1] ?? s;
+const strip = (s: string) => s.replace(/\*\*|__|`/g, '').replace(/^#+\s*/, '').replace(/\s+/g, ' ').trim();
+const about = (p: string) => `about ${Math.round(Number(p))}%`;
+/** "$24,780 million" → "$24.8 billion": large amounts in the words people use. */
+const billions = (s: string) => s.replace(/(-?)\$([\d,]+(?:\.\d+)?) million\b/g, (m, sign: string, n: string) => {
+  const v = Number(n.replace(/,/g, ''));
+  return v >= 1000 ? `${sign}$${(v / 1000).toFixed(1)} billion` : m;
+});
+/** The bits an expert reads and a beginner skips: dates in brackets, the mid, accession numbers, tags. */
+const plainer = (s: string) =>
+  billions(
+    s
+      .replace(/\$[\d,]+ million \((about \$[\d.]+ billion)\)/g, '$1')
+      .replace(/\s*\((?:(?:quarter|year|nine months|six months) ended|\d{4}-\d{2}-\d{2}|mid\b|derived|accession)[^)]*\)/gi, '')
+      .replace(/\s*\(derived\)/g, '')
+      .replace(/(?<![\d.])(\d+)\.\d%/g, (m) => `${Math.round(parseFloat(m))}%`),
+  );
+
+/** "Hike 25bps 51.5%" → its name and chance; bold when the question before named it. */
+function outcomesOf(list: string): { name: string; chance: string; asked: boolean }[] {
+  return list.split(/;\s*/).flatMap((o) => {
+    const m = /^(\*\*)?(.+?)\s+(\d+(?:\.\d+)?)%(?:\s*\([^)]*\))?(\*\*)?$/.exec(o.trim());
+    return m ? [{ name: m[2]!, chance: m[3]!, asked: Boolean(m[1]) }] : [];
+  });
+}
+
+/** A search's listing line, "1. **Title** (TICKER, Category) [1]: A 51.5%; B 33.0%. Closes …", said as traders' chances. */
+function listingSaid(line: string): string | null {
+  const m = /^\d+\.\s+\*\*(.+?)\*\*\s+\([^)]*\)\s*((?:\[\d+\])+):\s+(.+?)\.\s+(?:Closes|Closed)\b/.exec(line);
+  if (!m) return null;
+  const [, title, refs, list] = m;
+  const outcomes = outcomesOf(list!);
+  if (!outcomes.length) return null;
+  const market = `On Kalshi's “${title}” market`;
+  const asked = outcomes.filter((o) => o.asked);
+  if (asked.length) return `${market}, traders put ${asked.map((o) => `${about(o.chance)} on “${o.name}”`).join(' and ')} ${refs}.`;
+  if (outcomes.length === 1) return `${market}, traders put the chance of “${outcomes[0]!.name}” at ${about(outcomes[0]!.chance)} ${refs}.`;
+  const [top, next] = [...outcomes].sort((a, b) => Number(b.chance) - Number(a.chance));
+  return `${market}, traders see “${top!.name}” as the likeliest result, at ${about(top!.chance)}, ahead of “${next!.name}” at ${about(next!.chance)} ${refs}.`;
+}
+
+/** A report's outcome line, "- **Hold**: market 16.0% (mid), model 12.4%, gap … [1]", said as a chance and the model's. */
+function outcomeSaid(line: string): string | null {
+  const m = /^-\s+\*\*(.+?)\*\*:\s+market\s+(\d+(?:\.\d+)?)%(?:\s*\([^)]*\))?,\s+model\s+(\d+(?:\.\d+)?)%.*?((?:\[\d+\])+)\s*$/.exec(line);
+  return m ? `Traders put ${about(m[2]!)} on “${m[1]}”; the svc model, which also weighs how past events resolved, says ${about(m[3]!)} ${m[4]}.` : null;
+}
+
+/** "**Apple Inc. (AAPL)**: net margin for … was **26.0%** …" → "Apple Inc.'s net margin for … was 26.0% …". */
+function figureSaid(line: string): string | null {
+  const m = /^\*\*([^*]+?)\s+\([A-Z.-]{1,6}\)\*\*:\s+(.+)$/.exec(line);
+  if (!m) return null;
+  const first = firstSentence(m[2]!);
+  const rest = strip(plainer(first));
+  // ("Apple Inc.'s net margin …", but "Alphabet Inc.: the figures given before …".)
+  return `${m[1]}${/^(?:the|its|their|a|an|no|this|that)\b/i.test(rest) ? ':' : "'s"} ${rest}`.replace(/\.?$/, '.');
+}
+
+/** A side of an answer joining a company and a market, "**Apple Inc. (AAPL)** (SEC filings): …", in its first sentence. */
+function sideSaid(line: string): string | null {
+  const m = /^\*\*([^*]+)\*\*\s+\((SEC filings|Kalshi)\):\s+(.+)$/.exec(line);
+  if (!m) return null;
+  const [, name, source, rest] = m;
+  const said = strip(plainer(firstSentence(rest!))).replace(/^the market's favourite is (.+?) at (\d+%), model (\d+%)/, 'traders favour “$1” at about $2, and the svc model says $3');
+  return `${source === 'Kalshi' ? `On Kalshi's “${name}” market, ` : `${name}: `}${said}`.replace(/\.?$/, '.');
+}
+
+/** A table of figures (Company | Figure | Period | Value …), each company's figure over its periods in a sentence. */
+function tableSaid(lines: string[], named = ''): string[] {
+  const cells = (l: string) => l.trim().replace(/^\||\|$/g, '').split('|').map((c) => c.trim());
+  const head = cells(lines[0]!).map((c) => c.toLowerCase());
+  if (head[0] === '' && head.length > 2) return periodsSaid(lines.map(cells), named);
+  const [company, figure, period, value] = ['company', 'figure', 'period', 'value'].map((h) => head.indexOf(h));
+  const change = head.indexOf('change');
+  if (value! < 0 || period! < 0) return [];
+  const groups = new Map<string, string[][]>();
+  for (const l of lines.slice(2)) {
+    const row = cells(l);
+    const key = `${company! >= 0 ? row[company!] : ''}\u0000${figure! >= 0 ? row[figure!] : ''}`;
+    groups.set(key, [...(groups.get(key) ?? []), row]);
+  }
+  return [...groups].map(([key, rows]) => {
+    const [who, what] = key.split('\u0000');
+    const subject = `${who ? `${who.replace(/\s+\([A-Z.-]+\)$/, '')}'s ` : ''}${(what ?? 'figure').toLowerCase()}`;
+    const at = (r: string[]) => `${plainer(r[value!]!)} in ${plainer(r[period!]!)}`;
+    if (rows.length === 1) return `${capital(subject)} was ${at(rows[0]!)}${change >= 0 && rows[0]![change] && rows[0]![change] !== '—' ? `, a change of ${rows[0]![change]!.replace(/^.*\((.+)\)$/, '$1')} on a year before` : ''}.`;
+    const amount = (r: string[]) => Number(/-?[\d,.]+/.exec(r[value!]!.replace(/\[\d+\]/g, ''))?.[0]?.replace(/,/g, '') ?? NaN);
+    const sorted = [...rows].filter((r) => Number.isFinite(amount(r))).sort((a, b) => amount(a) - amount(b));
+    return `Over those ${rows.length} periods, ${subject} ran from ${at(sorted[0]!)} to ${at(sorted.at(-1)!)}.`;
+  });
+}
+/**
+ * A table of periods in columns (| | Q3 FY2024 [1] | … |, a figure a row, "↳ year over year" rows
+ * under it): each figure's lowest and highest, and the latest with its change on a year before.
+ */
+function periodsSaid(rows: string[][], company: string): string[] {
+  const periods = rows[0]!.slice(1).map((p) => ({ name: p.replace(/\s*(?:\[\d+\])+$/, ''), refs: /(?:\[\d+\])+$/.exec(p)?.[0] ?? '' }));
+  const out: string[] = [];
+  rows.slice(2).forEach((row, i) => {
+    const m = /^\*\*(.+?)\*\*\s*(?:\((.+?)\))?$/.exec(row[0]!);
+    if (!m) return;
+    const [, figure, unit = ''] = m;
+    const scale = /\$ million/.test(unit) ? 1e6 : /\$ billion/.test(unit) ? 1e9 : 0;
+    const values = row.slice(1).map((c) => Number(c.replace(/[^\d.\-−]/g, '').replace('−', '-')));
+    const amount = (v: number) => (scale ? (Math.abs(v * scale) >= 1e9 ? `$${((v * scale) / 1e9).toFixed(1)} billion` : `$${Math.round((v * scale) / 1e6).toLocaleString('en-US')} million`) : `${v}${unit ? ` ${unit}` : ''}`);
+    const at = (k: number) => `${amount(values[k]!)} in ${periods[k]!.name} ${periods[k]!.refs}`.trimEnd();
+    const known = values.map((v, k) => k).filter((k) => Number.isFinite(values[k]));
+    if (!known.length) return;
+    const [low, high] = [known.reduce((a, k) => (values[k]! < values[a]! ? k : a)), known.reduce((a, k) => (values[k]! > values[a]! ? k : a))];
+    const latest = known.at(-1)!;
+    const yoy = rows.slice(i + 3).find((r, j, rest) => /year over year/.test(r[0]!) && !rest.slice(0, j).some((x) => x[0]!.startsWith('**')))?.[latest + 1];
+    const subject = `${company ? `${company}'s ` : ''}${figure!.toLowerCase()}`;
+    out.push(`${capital(subject)} ran from ${at(low)} to ${at(high)} over these ${periods.length} periods; the latest, ${periods[latest]!.name}, was ${amount(values[latest]!)}${yoy && /\d/.test(yoy) ? ` (${yoy.replace('−', '-')} on a year before)` : ''}.`);
+  });
+  return out;
+}
+const capital = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
+
+/** Each claim of an answer in plain words, in its order: listings, outcomes, figures, tables, then its first prose sentence. */
+export function plainClaims(text: string): string[] {
+  const lines = text.split('\n');
+  const claims: string[] = [];
+  let prose: string | null = null;
+  let company = '';
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]!.trim();
+    if (/^#+\s/.test(line)) company = /^#+\s+([^(]+?)\s+\([A-Z.-]{1,6}\)/.exec(line)?.[1] ?? company;
+    if (line.startsWith('|')) {
+      const block: string[] = [];
+      while (i < lines.length && lines[i]!.trim().startsWith('|')) block.push(lines[i++]!);
+      claims.push(...tableSaid(block, company));
+      continue;
+    }
+    const said = listingSaid(line) ?? outcomeSaid(line) ?? sideSaid(line) ?? figureSaid(line);
+    if (said) claims.push(said);
+    // The first sentence of prose that is not a note about the data or how prices are read.
+    else if (!prose && line && !/^(?:[-_#>|†]|\d+\.|Prices are|A report is|Reports are|For a research|Open Kalshi events|No open Kalshi|Key figures|Data:)/.test(line) && !/:\s*$/.test(line)) prose = strip(plainer(firstSentence(line)));
+  }
+  return prose && !claims.some((c) => c.includes(prose!)) ? [prose, ...claims] : claims;
+}
+
+/** An answer restated: a few plain sentences ('simple'), or one ('sentence'); null when nothing in it can be said plainly. */
+export function restated(answer: Answer, form: 'simple' | 'sentence'): Answer | null {
+  const claims = plainClaims(answer.text);
+  if (!claims.length) return null;
+  const short = (c: string) => (c.length > 160 && !/\[\d+\]/.test(c) ? c.replace(/\s*\([^)]*\)/g, '').replace(/:\s.*$/, '').replace(/\.?$/, '.') : c);
+  const text = form === 'sentence' ? `${claims.slice(0, 2).map((c) => c.replace(/\.$/, '')).join('; ')}.` : `Put simply: ${claims.slice(0, 3).map(short).join(' ')}`;
+  return cited(`${text}\n`, answer.citations);
+}
+
+/** The thread in brief: each question asked, with its answer's headline in plain words. */
+export function threadRestated(answers: { question: string; answer: Answer }[]): Answer | null {
+  const lines = answers.flatMap(({ question, answer }) => {
+    const head = plainClaims(answer.text)[0];
+    return head ? [{ text: `- **${strip(question).replace(/^\W+/, '')}**: ${head}`, citations: answer.citations }] : [];
+  });
+  if (!lines.length) return null;
+  let text = '';
+  const citations: Citation[] = [];
+  for (const l of lines) {
+    const one = cited(l.text, l.citations);
+    const offset = citations.length;
+    text += `${one.text.replace(/\[(\d+)\]/g, (_, n: string) => `[${Number(n) + offset}]`)}\n`;
+    citations.push(...one.citations.map((c) => ({ ...c, order: c.order + offset })));
+  }
+  return { text: `What we talked about, in brief:\n\n${text}`, citations };
+}
