@@ -29,6 +29,9 @@ import { EventSearch } from '../markets-search/search.js';
 import type { CompanyIndex } from '../../data/sec/companies.js';
 import { parseSecQuestion } from '../../data/sec/question.js';
 import { ENGLISH_ONLY, OUT_OF_SCOPE, looksNonEnglish } from '../../text.js';
+import { askedBefore, restateAsked, restated, threadRestated, type RestateForm } from './restate.js';
+import { ADVICE_ASKED, JUDGED, LINK_ASKED, MARKET_WORDS, PERCENT_MEANING, leadOf, notCoveredAnswer, linkedAnswer, percentMeant, sidesText, type Side } from './mixed.js';
+import { metricById } from '../../data/sec/metrics.js';
 
 export const ROUTER_ID = 'svc-agent';
 
@@ -455,6 +458,120 @@ export function routerAgent(o: RouterOptions): Agent {
     };
   }
 
+  /**
+   * "Explain that simply", "summarize in one sentence", "summarize everything we talked about": the
+   * earlier question (or each) answered again, then said plainly. Null when there is nothing to restate
+   * or another answer covers it (a report's own brief forms, a beginner's explanation of an event).
+   */
+  async function restatement(req: AgentRequest, question: string, form: RestateForm): Promise<Answer | null> {
+    const before = req.messages.slice(0, -1);
+    const asked = askedBefore(before);
+    if (!asked.length || (form !== 'thread' && eventQuestion(question) === 'basics')) return null;
+    const again = async (i: number) => {
+      const got = await gather(routerAgent(o).run({ ...req, messages: before.slice(0, i + 1) }), o.log);
+      return got.error ? null : { text: got.text, citations: got.citations };
+    };
+    if (form === 'thread') {
+      const answers = await Promise.all(asked.slice(-8).map(async (a) => ({ question: a.question, answer: await again(a.index) })));
+      return threadRestated(answers.flatMap((a) => (a.answer ? [{ question: a.question, answer: a.answer }] : [])));
+    }
+    const last = asked.at(-1)!;
+    const said = before.slice(last.index + 1).find((m) => m.role === 'assistant')?.content ?? '';
+    const event = discussedEvent([{ role: 'assistant', content: said }]) ?? (KALSHI_URL.test(last.question) ? discussedEvent(before.slice(0, last.index + 1)) : null);
+    // A brief form of an event's answer is the report's own ("in one sentence" after the Fed odds).
+    if (form === 'sentence' && event) return null;
+    const previous = await again(last.index);
+    if (!previous) return null;
+    // A whole report: its summary in a reader's words.
+    const stored = /^#\s/.test(previous.text.trimStart()) && event ? await o.reports.latest(parseEventUrl(event).eventTicker) : null;
+    if (stored) return answerFromReport('in plain words', stored, []);
+    return restated(previous, form);
+  }
+
+  /** The companies a question names that the filings know (not a guess at a near name). */
+  async function companiesOf(question: string) {
+    const index = await o.companies?.().catch(() => null);
+    return index ? parseSecQuestion(routedText(question), index) : null;
+  }
+
+  /** The open events a question's words name, a search on each of its sides ("the Fed hikes", "the CPI market"). */
+  async function eventsOf(text: string): Promise<string[]> {
+    const search = await o.index.get().catch(() => null);
+    if (!search) return [];
+    return [...new Set(sidesText(text).flatMap((s) => search.search(s, 1).filter((h) => h.matched > 0).map((h) => h.entry.event.event_ticker)))];
+  }
+
+  /**
+   * "Would a shutdown hurt Apple?", "should I buy bitcoin or google?", "if the Fed hikes, what does that
+   * mean for the CPI market?": a company and a market (or two markets) joined in a way nothing read
+   * links, answered with each side's own facts. Null when the question does not name two such sides.
+   */
+  async function linked(req: AgentRequest, question: string): Promise<Answer | null> {
+    if (!LINK_ASKED.test(question) && !ADVICE_ASKED.test(question)) return null;
+    const parsed = await companiesOf(question);
+    const found = (parsed?.companies ?? []).flatMap((c) => (c.status === 'found' && !c.fuzzy ? [c] : [])).slice(0, 2);
+    const rest = found.reduce((q, c) => q.replace(new RegExp(`\\b${c.text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?:'s)?`, 'gi'), ' '), routedText(question));
+    const tickers = (await eventsOf(rest)).slice(0, 2);
+    // "Which one matters more for apple's stock?": the market of the thread.
+    const discussed = discussedEvent(req.messages.slice(0, -1));
+    if (!tickers.length && found.length && discussed) tickers.push(parseEventUrl(discussed).eventTicker);
+    if (!(found.length && tickers.length) && tickers.length < 2) return null;
+    const figures = parsed?.stated.metrics && parsed.metrics.length ? parsed.metrics.map((m) => metricById(m).label).join(' and ') : null;
+    const companies = await Promise.all(
+      found.map(async (c): Promise<Side> => {
+        const asked = figures ? `${c.company.name} ${figures}` : `is ${c.company.name} profitable?`;
+        const got = await gather(o.sec.run({ ...req, messages: [{ role: 'user', content: asked }] }), o.log);
+        return { name: `${c.company.name} (${c.company.ticker})`, source: 'SEC filings', answer: leadOf({ text: got.error ?? got.text, citations: got.citations }) };
+      }),
+    );
+    const markets = (
+      await Promise.all(
+        tickers.map(async (t): Promise<Side | null> => {
+          const read = await together.sheetOf(t).catch(() => null);
+          const brief = read ? answerFromReport('in one sentence', read.sheet, []) : null;
+          return read && brief ? { name: read.sheet.title, source: 'Kalshi', answer: { text: brief.text.replace(/^\*\*[^*]+\*\*:\s*/, ''), citations: brief.citations } } : null;
+        }),
+      )
+    ).filter((s): s is Side => s !== null);
+    if (!markets.length || markets.length + companies.length < 2) return null;
+    return linkedAnswer(question, [...companies, ...markets]);
+  }
+
+  /**
+   * A turn that leaves a market for a company ("what about apple?", "and apple's earnings per share?"
+   * after the Fed odds), or a company for a market ("what about jobs numbers, what do traders expect?"
+   * after company figures): where it goes instead of the thread's route; null to keep that.
+   */
+  async function switched(question: string, rule: Route): Promise<Route | null> {
+    const parsed = await companiesOf(question);
+    const found = (parsed?.companies ?? []).filter((c) => c.status === 'found' && !c.fuzzy);
+    const ofMarket = rule.kind === 'odds' || (rule.kind === 'kalshi_url' && !KALSHI_URL.test(question));
+    if (ofMarket && found.length && !MARKET_WORDS.test(question)) {
+      const rest = found.reduce((q, c) => q.replace(new RegExp(`\\b${c.text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?:'s)?`, 'gi'), ' '), routedText(question));
+      if (!(await eventsOf(rest)).length) return { kind: 'filings', reason: 'names a company, and no open event' };
+    }
+    const ofCompany = rule.kind === 'filings' || rule.kind === 'financials' || rule.kind === 'help';
+    if (ofCompany && !found.length && MARKET_WORDS.test(question) && (await eventsOf(question)).length) return { kind: 'odds', reason: 'asks what a market expects, and names no company' };
+    return null;
+  }
+
+  /** "I have $1000. Is Tesla a good company?" of a company the snapshot lacks: no advice, and the companies it has. */
+  async function notCovered(req: AgentRequest, question: string): Promise<Answer | null> {
+    if (!JUDGED.test(question)) return null;
+    const mentions = (await companiesOf(question))?.companies ?? [];
+    const unknown = mentions.find((c) => c.status === 'unknown');
+    if (!unknown || mentions.some((c) => c.status === 'found')) return null;
+    const coverage = await gather(o.sec.run({ ...req, messages: [{ role: 'user', content: 'which companies do you cover?' }] }), o.log);
+    return coverage.error ? null : notCoveredAnswer(unknown.text.replace(/^\w/, (c) => c.toUpperCase()), coverage.text);
+  }
+
+  /** "What does 58% mean here, is that likely?": the price of the event discussed, in words. */
+  async function percentMeaning(before: readonly Turn[], question: string): Promise<Answer | null> {
+    const discussed = PERCENT_MEANING.test(question) ? discussedEvent(before) : null;
+    const read = discussed ? await together.sheetOf(parseEventUrl(discussed).eventTicker).catch(() => null) : null;
+    return read ? percentMeant(question, read.sheet) : null;
+  }
+
   /** One part of a question with several, answered by its specialist without the language model's phrasing. */
   function part(req: AgentRequest, question: string, r: Route): AsyncIterable<AgentEvent> {
     const asked: AgentRequest = { ...req, messages: [...req.messages.slice(0, -1), { role: 'user', content: question }] };
@@ -478,6 +595,14 @@ export function routerAgent(o: RouterOptions): Agent {
       const question = [...req.messages].reverse().find((m) => m.role === 'user')?.content ?? '';
       // "¿Cuáles son las probabilidades de que la Fed baje tasas?": its words are no topics nor names, so no search runs on them.
       if (looksNonEnglish(question) && !KALSHI_URL.test(question)) return yield* answer({ text: `${ENGLISH_ONLY}\n\n${help.text}`, citations: [] }, null);
+      // "Explain that simply", "summarize everything we talked about": the answers before, restated.
+      const form = restateAsked(question);
+      const again = form ? await restatement(req, question, form) : null;
+      if (again) return yield* answer(again, null);
+      const sides = await linked(req, question);
+      if (sides) return yield* answer(sides, null);
+      const meant = await percentMeaning(req.messages.slice(0, -1), question);
+      if (meant) return yield* answer(meant, null);
       // "I hold 500 YES on BTC above 96k and 300 YES on ETH above 3400, max loss?": positions, together.
       const book = await together.bookOf(req.messages.slice(0, -1), question);
       if (book) return yield* written(req, question, book.text, [...book.citations], null);
@@ -497,6 +622,9 @@ export function routerAgent(o: RouterOptions): Agent {
         return yield* answer(joinParts(answers), usage);
       }
       let rule = classify(question, req.messages.slice(0, -1));
+      rule = (await switched(question, rule)) ?? rule;
+      const uncovered = rule.kind === 'help' ? await notCovered(req, question) : null;
+      if (uncovered) return yield* answer(uncovered, null);
       // A company named with no figure the rules know ("how'd alphabet do in 2024", "analyst price target for MSFT?"): the filings agent answers or says what it does not have.
       if (rule.kind === 'help' && !isGreeting(question) && !THANKS.test(question) && (await namesCompany(question))) rule = { kind: 'filings', reason: 'names a company' };
       // Words no rule knows may name an open event ("Chiefs vs Bills"): every one of them matching one makes it an odds question.

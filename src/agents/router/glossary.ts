@@ -203,13 +203,29 @@ const TERMS: Term[] = [
     example: 'any',
     worked: () => null,
   },
+  {
+    name: 'Basis point (bp)',
+    words: /\bbasis points?\b|\bbps?\b/i,
+    meaning:
+      'A basis point is one hundredth of a percentage point: 1 bp = 0.01 percentage point, so 25 bps = 0.25 percentage point and 100 bps = 1 percentage point. Interest rates and their moves are quoted in them: a 25 bps hike takes a 4.50% rate to 4.75%.',
+    example: 'any',
+    worked: (e) => {
+      const moves = e.rows.filter((r) => /\d+\s*bps\b/i.test(name(r)));
+      if (!moves.length) return null;
+      const said = moves.map((r) => {
+        const [, beyond, n] = /(more than |over |at least |under |less than )?(\d+)\s*bps\b/i.exec(name(r))!;
+        return `**${name(r)}** ${e.refs(r)} is a move of ${beyond ?? ''}${n} bps (${beyond ?? ''}${(Number(n) / 100).toFixed(2)} percentage point), priced at ${percent(r.marketValue)}`;
+      });
+      return `In **${e.title}**, ${said.join('; ')}.`;
+    },
+  },
 ];
 
 /** A question asking what words mean, not what an event's figures are ("what's a ladder market?", "what does 'normalised' mean?", "how do prediction markets work?"). */
 const DEFINITION = /^\W*(?:(?:so|ok|okay|and|but|also|then|hm+|sorry)\W+)*(?:(?:what(?:'s| is| are)|whats|wat(?:'s| is)?|define|explain|meaning of)\s+(?:an?\s+|the\s+(?:term|word)\s+)?['"“‘]?[a-z ()-]{2,40}['"”’]?\s*\??\s*$|what (?:does|do) ['"“‘]?[^?]{2,40}?['"”’]? (?:mean|stand for)\b|how (?:do|does) (?:prediction markets|kalshi|contracts?|event contracts?|(?:a |the )?ladders?(?: markets?)?|kelly|arbitrage) work\b|what(?:'s| is) (?:an? )?(?:kalshi |event )?contract\b)/i;
 
 /** "What does 'normalised' mean in your reports?": a definition asked even in a thread on an event. */
-const MEANING = /\bwhat (?:does|do) ['"“‘]?[^?]{2,40}?['"”’]? (?:mean|stand for)\b|\bdefine\b|\bmeaning of\b|\bwhat(?:'s| is) (?:an? )?(?:ladder|bucket|implied probability|overround|prediction market)\b|\bhow do prediction markets work\b/i;
+const MEANING = /\bwhat (?:does|do) ['"“‘]?[^?]{2,40}?['"”’]? (?:mean|stand for)\b|\bdefine\b|\bmeaning of\b|\bwhat(?:'s| is) (?:an? )?(?:ladder|bucket|implied probability|overround|prediction market|basis point|bps?)\b|\bhow do prediction markets work\b/i;
 
 /** Terms a definitional question asks about, in the order they are said; none when it asks for figures. */
 export function termsAsked(question: string, inThread: boolean): Term[] {

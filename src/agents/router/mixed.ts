@@ -1,0 +1,98 @@
+import type { Answer, Citation } from '../types.js';
+import type { ReportRead } from './event-questions.js';
+import { cited, readReport, outcomeOf, percent, type Row } from './report-rows.js';
+
+// Questions that join a company and a market, or two markets, in a way no data svc reads links:
+// "would a shutdown hurt Apple?", "should I buy apple before the fed meeting?", "if the Fed hikes,
+// what does that mean for the CPI market?". svc has each side's own figures (a company's filings, an
+// event's prices and model) but no model of how one moves the other, and says so before giving them.
+
+/** How one thing bears on another: what a question joining two of them asks. */
+export const LINK_ASKED = /\b(?:hurts?|help(?:s|ed)?|affects?|affected|effects? (?:on|of)|impacts?|matters?(?: more)?|mean(?:s)? for|because of|good for|bad for|benefits?|boosts?|drives?|exposed to|sensitive to|depends? on|tied to|linked to|correlat\w*|react\w* to)\b/i;
+/** Advice asked on what to buy ("should I buy apple before the fed meeting?", "bitcoin or google?"). */
+export const ADVICE_ASKED = /\bshould (?:i|we) (?:buy|sell|invest|put|get|go with|pick|choose)\b|\b(?:better|smarter) (?:buy|investment|bet)\b|\bwhich (?:one )?should i\b/i;
+
+/** The words of the question about each side, without the asking ("so should I buy … before the …"). */
+export function sidesText(question: string): string[] {
+  return question
+    .replace(new RegExp(LINK_ASKED.source, 'gi'), ' | ')
+    .replace(new RegExp(ADVICE_ASKED.source, 'gi'), ' | ')
+    .split(/\||,|;|\bor\b|\bvs\.?\b|\bversus\b|\band\b|\bbefore\b|\bif\b|\bwhat\b/i)
+    .map((s) => s.trim())
+    .filter((s) => /[a-z]{3,}/i.test(s));
+}
+
+export interface Side {
+  /** "Apple Inc. (AAPL)", "Fed decision in December 2026?". */
+  name: string;
+  /** Where its figures come from: "SEC filings", "Kalshi". */
+  source: string;
+  answer: Answer;
+}
+
+/** What a company's answer from its filings says first: its lead paragraph, and the table under it if it leads with one. */
+export function leadOf(answer: Answer): Answer {
+  // (Its name leads the side already: "**Apple Inc. (AAPL)**: net margin …" is said from "net margin".)
+  const paragraphs = answer.text.trim().replace(/^\*\*[^*]+\([A-Z.-]{1,6}\)\*\*:\s+/, '').split(/\n{2,}/).filter((p) => !/^_?Data:/.test(p));
+  const end = paragraphs.findIndex((p) => /\[\d+\]/.test(p));
+  return cited(paragraphs.slice(0, end === -1 ? 1 : Math.min(end + 1, 2)).join('\n\n'), answer.citations);
+}
+
+/**
+ * The sides' facts under a plain statement that nothing read links them, after a no-advice line
+ * where a buy or sell is asked.
+ */
+export function linkedAnswer(question: string, sides: Side[]): Answer {
+  const advice = ADVICE_ASKED.test(question) ? 'I do not give investment advice (whether to buy or sell is yours to weigh, ideally with an adviser), and n' : 'N';
+  const markets = sides.filter((s) => s.source === 'Kalshi');
+  const companies = sides.filter((s) => s.source !== 'Kalshi');
+  const link =
+    companies.length && markets.length
+      ? `othing I read links ${listed(markets.map((m) => `“${m.name}”`))} to ${listed(companies.map((c) => c.name))}: I have no model of how an event's outcome moves a company's results or its share price (no causal or conditional model), and no stock prices, only each side's own figures`
+      : `othing I read links these events: each is priced on its own, and I have no model of how one outcome changes the other's chances (no conditional prices or causal model), only each market's own figures`;
+  const parts = sides.map((s) => ({ head: `**${s.name.replace(/[*_]/g, '')}** (${s.source}):`, answer: s.answer }));
+  let text = `${advice}${link}.\n`;
+  const citations: Citation[] = [];
+  for (const p of parts) {
+    const offset = citations.length;
+    text += `\n${p.head} ${p.answer.text.trim().replace(/\[(\d+)\]/g, (_, n: string) => `[${Number(n) + offset}]`)}\n`;
+    citations.push(...p.answer.citations.map((c) => ({ ...c, order: c.order + offset })));
+  }
+  return { text, citations };
+}
+
+const listed = (xs: string[]) => (xs.length < 2 ? (xs[0] ?? '') : `${xs.slice(0, -1).join(', ')} and ${xs.at(-1)}`);
+
+/** "What does 58% mean here, is that likely?": a chance said in the thread, asked what it means. */
+export const PERCENT_MEANING = /\bwhat (?:does|do|would) (?:a |an |the |that |this )?(\d{1,2}(?:\.\d)?)\s*(?:%|percent)(?: chance| probability| price)? (?:mean|tell)\b|\b(?:is|are) (\d{1,2}(?:\.\d)?)\s*(?:%|percent) (?:likely|a lot|high|low|good)\b/i;
+
+/** How a chance reads in words. */
+const chanceWords = (p: number) => (p < 10 ? 'very unlikely' : p < 45 ? 'less likely than not' : p <= 55 ? 'about even, a coin flip' : p < 85 ? 'more likely than not' : 'very likely');
+
+/** A chance asked what it means, of the outcome of the event discussed whose price it is; null when none is. */
+export function percentMeant(question: string, sheet: ReportRead): Answer | null {
+  const m = PERCENT_MEANING.exec(question);
+  if (!m) return null;
+  const said = Number(m[1] ?? m[2]);
+  const rows = readReport(sheet.text).rows;
+  const row = rows.reduce<Row | null>((best, r) => (Math.abs(r.marketValue - said) < 1 && (!best || Math.abs(r.marketValue - said) < Math.abs(best.marketValue - said)) ? r : best), null);
+  if (!row) return null;
+  const { name, refs } = outcomeOf(row.outcome);
+  const model = Number.isFinite(row.modelValue) ? `; the svc model, which also weighs how past events of the series resolved, says ${percent(row.modelValue)}` : '';
+  return cited(
+    `${m[1] ?? m[2]}% is the market's price for “${name}” on **${sheet.title.replace(/[*_]/g, '')}**: a contract paying $1 if it happens costs about ${Math.round(said)}¢, so traders see it as ${chanceWords(said)}, about ${Math.round(said)} in 100${model} ${refs}. It is a price, not a certainty: outcomes at ${Math.round(said)}% fail to happen about ${100 - Math.round(said)} times in 100.\n`,
+    sheet.citations,
+  );
+}
+
+/** A market's words ("what do traders expect?", "the odds", "priced"): a question for the exchange, not the filings. */
+export const MARKET_WORDS = /\b(?:traders?|markets?|odds|bet(?:s|ting)?|chances?|probabilit(?:y|ies)|priced?|pricing|kalshi|prediction)\b/i;
+
+/** A company judged as an investment ("is Tesla a good company?", "should I buy tesla?"). */
+export const JUDGED = /\b(?:good|bad|great|solid|safe|smart|strong) (?:company|stock|investment|buy|business|pick)\b|\bshould (?:i|we) (?:buy|invest in|sell)\b|\bworth (?:buying|investing in)\b/i;
+
+/** A company judged that the snapshot does not have: no advice, and which companies it has. */
+export function notCoveredAnswer(name: string, coverage: string): Answer {
+  const covered = coverage.trim().split(/\n{2,}/)[0]!.replace(/^This snapshot of SEC data has figures for/, 'The snapshot has figures for');
+  return { text: `I do not give investment advice, so I cannot say whether to put money into ${name}, and I have no figures to judge it by either: ${name} is not among the companies in this snapshot of SEC data. ${covered}\n`, citations: [] };
+}

@@ -1,0 +1,131 @@
+import path from 'node:path';
+import OpenAI from 'openai';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PACKAGE_ROOT } from '../../../src/config.js';
+import { startService, type TestService } from '../../helpers/service.js';
+
+// Threads of a newcomer that go between companies (the SEC demo snapshot) and markets (the Kalshi
+// demo snapshot, with reports stored for the Fed, CPI, payrolls and shutdown events): restating an
+// answer simply, questions joining a company and a market, and switching from one to the other.
+
+let svc: TestService;
+let client: OpenAI;
+
+beforeAll(async () => {
+  svc = await startService({ env: { SVC_SEC_SNAPSHOT_DIR: path.join(PACKAGE_ROOT, 'snapshots', 'sec'), SVC_KALSHI_SNAPSHOT_DIR: path.join(PACKAGE_ROOT, 'snapshots', 'kalshi') } });
+  client = new OpenAI({ baseURL: svc.baseURL, apiKey: (await svc.account()).apiKey, maxRetries: 0 });
+  const payer = new OpenAI({ baseURL: svc.baseURL, apiKey: (await svc.account({ plan: 'pro', credits: 12 })).apiKey, maxRetries: 0 });
+  for (const ticker of ['KXFEDDECISION-26DEC', 'KXCPIYOY-26DEC', 'KXPAYROLLS-26DEC', 'KXSHUTDOWN-26DEC31']) await payer.responses.create({ model: 'svc-prediction-markets-agent', input: ticker });
+}, 120_000);
+afterAll(() => svc.close());
+
+/** Asks a model each question in turn in one chat thread, every answer kept in it; returns every answer. */
+async function thread(questions: string[], model = 'svc-agent'): Promise<string[]> {
+  const messages: OpenAI.Chat.ChatCompletionMessageParam[] = [];
+  const answers: string[] = [];
+  for (const content of questions) {
+    messages.push({ role: 'user', content });
+    const text = (await client.chat.completions.create({ model, messages })).choices[0]!.message.content!;
+    messages.push({ role: 'assistant', content: text });
+    answers.push(text);
+  }
+  return answers;
+}
+
+const NO_LINK = /othing I read links /;
+const SEARCH_MISS = /No open Kalshi event matches/;
+
+describe('an answer restated simply, whatever answered it', () => {
+  it('"explain that simply" after a company-and-market answer: a few plain sentences, the same whatever the order of the thread', async () => {
+    const a = await thread(['is apple profitable?', 'what does the market think about the fed?', 'so should I buy apple before the fed meeting?', 'explain that simply']);
+    const b = await thread(['what does the market think about the fed?', 'is apple profitable?', 'so should I buy apple before the fed meeting?', 'explain that simply']);
+    expect(a[3]).toMatch(/^Put simply: I do not give investment advice, and nothing I read links “Fed decision in December 2026\?” to Apple Inc\./);
+    expect(a[3]).toContain('to Apple Inc. Apple Inc. (AAPL): net margin for fiscal Q2 2025 was 26%: net income of $24.8 billion [1]');
+    expect(a[3]).toContain("On Kalshi's “Fed decision in December 2026?” market, traders favour “Hike 25bps” at about 52%");
+    expect(a[3].length).toBeLessThan(800);
+    expect(b[3]).toBe(a[3]);
+  });
+
+  it('"explain that simply" after a table of quarters: each figure\'s range and its latest, in billions', async () => {
+    const [, simple] = await thread(['Apple revenue and net income for the last 4 quarters', 'explain that simply']);
+    expect(simple).toMatch(/^Put simply: Apple Inc\.'s revenue ran from \$85\.8 billion in Q3 FY2024 \[1\] to \$124\.3 billion in Q1 FY2025 \[2\] over these 4 periods; the latest, Q2 FY2025, was \$95\.4 billion \(\+5\.1% on a year before\)\./);
+    expect(simple).toContain("Apple Inc.'s net income ran from $14.7 billion in Q4 FY2024");
+    expect(simple).not.toMatch(/figure called/);
+  });
+
+  it('"explain that simply" after one outcome\'s chance, and "explain like I\'m 12" after a market listing', async () => {
+    const fed = await thread(["what's apple's debt?", 'what does the market think about the fed?', 'what is the probability of a rate cut in december?', 'and of no change?', 'explain that simply']);
+    expect(fed[4]).toMatch(/^Put simply: On Kalshi's “Fed decision in December 2026\?” market, traders put about 16% on “Hold” \[1\]\.\n$/);
+    // After the report's own line for the outcome, the model's chance beside the market's.
+    const held = await thread(["what's apple's debt?", 'what does the market think about the fed?', 'will higher rates hurt apple because of its debt?', 'what is the probability of a rate cut in december?', 'and of no change?', 'explain that simply']);
+    expect(held[5]).toMatch(/^Put simply: Traders put about 16% on “Hold”; the svc model, which also weighs how past events resolved, says about 12% \[1\]\.\n$/);
+    const jobs = await thread(['I have $1000. Is Tesla a good company?', "and Amazon's?", 'what about jobs numbers, what do traders expect?', "ok explain like I'm 12"]);
+    expect(jobs[2]).toMatch(/\*\*Jobs added in December 2026\?\*\* \(KXPAYROLLS-26DEC, Economics\) \[1\]: Below 0 25\.0%/);
+    expect(jobs[2]).toContain('A report is stored for KXPAYROLLS-26DEC');
+    expect(jobs[3]).toMatch(/^Put simply: On Kalshi's “Jobs added in December 2026\?” market, traders see “0 to 75k” as the likeliest result, at about 41%, ahead of “75k to 150k” at about 28% \[1\]\./);
+  });
+
+  it('"summarize everything we talked about": each question of the thread with its answer\'s headline', async () => {
+    const answers = await thread(["what is nvidia's revenue?", 'what are prediction markets?', 'what does the CPI market say?', 'does inflation matter for nvidia?', 'thanks! summarize everything we talked about']);
+    const summary = answers[4]!;
+    expect(summary).toMatch(/^What we talked about, in brief:\n\n- \*\*what is nvidia's revenue\?\*\*: Nvidia Corp\. \(NVDA\) is not in this snapshot/);
+    expect(summary).toMatch(/\n- \*\*what are prediction markets\?\*\*: Prediction market: An exchange/);
+    expect(summary).toMatch(/\n- \*\*what does the CPI market say\?\*\*: On Kalshi's “CPI year-over-year in December 2026\?” market, traders see “Above 2\.8” as the likeliest result, at about 96%/);
+    expect(summary).toMatch(/\n- \*\*does inflation matter for nvidia\?\*\*: Nothing I read links “CPI year-over-year in December 2026\?” to Nvidia Corp\./);
+  });
+
+  it('svc-sec-agent: "summarize in one sentence" after how old the data is: one sentence, no table', async () => {
+    const answers = await thread(['Alphabet revenue trailing twelve months', 'how old is this data?', 'summarize in one sentence'], 'svc-sec-agent');
+    expect(answers[2]).not.toContain('|');
+    expect(answers[2]).toContain('the latest of those periods ended 706 days ago');
+    expect(answers[2].trim().split('\n')).toHaveLength(1);
+  });
+
+  it('"what does 58% mean here?" is the price in words, not a mean; "what\'s a basis point?" is the glossary\'s, worked on the Fed', async () => {
+    const [, , meant] = await thread(['Will there be a government shutdown?', 'Would a shutdown hurt Apple?', 'what does 58% mean here, is that likely?']);
+    expect(meant).toMatch(/^58% is the market's price for “Shutdown” on \*\*Government shutdown by December 2026\?\*\*: a contract paying \$1 if it happens costs about 58¢, so traders see it as more likely than not, about 58 in 100; the svc model, [^;]+, says 56\.1% \[1\]\./);
+    const [, bp] = await thread(['what does the market think about the fed?', "what's a basis point?"]);
+    expect(bp).toMatch(/^\*\*Basis point \(bp\)\*\*: A basis point is one hundredth of a percentage point: 1 bp = 0\.01 percentage point/);
+    expect(bp).toContain('**Hike 25bps** [3] is a move of 25 bps (0.25 percentage point), priced at 51.5%');
+    expect(bp).not.toMatch(SEARCH_MISS);
+  });
+});
+
+describe('a company and a market joined', () => {
+  it('"so should I buy apple before the fed meeting?": no advice, no link in the data, Apple\'s figures and the Fed\'s prices', async () => {
+    const [, , buy] = await thread(['is apple profitable?', 'what does the market think about the fed?', 'so should I buy apple before the fed meeting?']);
+    expect(buy).toMatch(/^I do not give investment advice \(whether to buy or sell is yours to weigh, ideally with an adviser\), and nothing I read links “Fed decision in December 2026\?” to Apple Inc\. \(AAPL\): I have no model of how an event's outcome moves a company's results or its share price/);
+    expect(buy).toMatch(/\n\*\*Apple Inc\. \(AAPL\)\*\* \(SEC filings\): net margin for fiscal Q2 2025 \(quarter ended 2025-03-29\) was \*\*26\.0%\*\*/);
+    expect(buy).toMatch(/\n\*\*Fed decision in December 2026\?\*\* \(Kalshi\): the market's favourite is \*\*Hike 25bps\*\* at 51\.5%/);
+    expect(buy).not.toMatch(/best buy/);
+  });
+
+  it.each([
+    [['How much cash does Apple have?', 'Will there be a government shutdown?', 'Would a shutdown hurt Apple?'], /links “Government shutdown by December 2026\?” to Apple Inc\. \(AAPL\)/],
+    [['what is nvidia\'s revenue?', 'is there a market on inflation?', 'does inflation matter for nvidia?'], /links “CPI year-over-year in December 2026\?” to Nvidia Corp\. \(NVDA\)[^]*Nvidia Corp\. \(NVDA\) is not in this snapshot/],
+    [['Apple revenue and net income for the last 4 quarters', 'what does the market think about the fed?', "which one matters more for apple's stock?"], /links “Fed decision in December 2026\?” to Apple Inc\. \(AAPL\)/],
+    [["what's apple's debt?", 'what does the market think about the fed?', 'will higher rates hurt apple because of its debt?'], /links “Fed decision in December 2026\?” to Apple Inc\. \(AAPL\)[^]*long-term debt/],
+    [['Microsoft diluted EPS for fiscal 2024', 'what is the market saying about inflation?', "how does inflation affect microsoft's margins?"], /links “CPI year-over-year in December 2026\?” to Microsoft Corp\. \(MSFT\)/],
+    [['If the Fed hikes, what does that mean for the CPI market?'], /links these events[^]*\*\*Fed decision in December 2026\?\*\* \(Kalshi\)[^]*\*\*CPI year-over-year in December 2026\?\*\* \(Kalshi\)/],
+    [['is google making money?', 'what is the market saying about bitcoin tomorrow?', 'should I buy bitcoin or google?'], /^I do not give investment advice[^]*links “Bitcoin price on November 20, 2026 at 10am ET\?” to Alphabet Inc\. \(GOOGL\)/],
+  ])('%j: no model links the two, then what each side has', async (questions, said) => {
+    const last = (await thread(questions)).at(-1)!;
+    expect(last).toMatch(NO_LINK);
+    expect(last).toMatch(said);
+    expect(last).not.toMatch(SEARCH_MISS);
+  });
+});
+
+describe('from a market back to a company, and from companies to a market', () => {
+  it('"what about apple?" and "and apple\'s earnings per share?" after the Fed are Apple\'s figures', async () => {
+    const answers = await thread(['Apple revenue 2024', 'What does the market think about the Fed?', 'what about apple?', "go back to the fed one - what's the most likely outcome?", "and apple's earnings per share?"]);
+    expect(answers[2]).toMatch(/^\*\*Apple Inc\. \(AAPL\)\*\*: revenue for fiscal year 2024 \(year ended 2024-09-28\) was \*\*\$391,035 million\*\*/);
+    expect(answers[3]).toContain('The market\'s favourite is “Hike 25bps” at 51.5%');
+    expect(answers[4]).toMatch(/^\*\*Apple Inc\. \(AAPL\)\*\*: diluted EPS for fiscal Q2 2025 \(quarter ended 2025-03-29\) was \*\*\$1\.65 per diluted share\*\*/);
+  });
+
+  it('"I have $1000. Is Tesla a good company?": no advice, and the companies the snapshot has', async () => {
+    const [tesla] = await thread(['I have $1000. Is Tesla a good company?']);
+    expect(tesla).toMatch(/^I do not give investment advice, so I cannot say whether to put money into Tesla, and I have no figures to judge it by either: Tesla is not among the companies in this snapshot of SEC data\. The snapshot has figures for 3 companies: Apple Inc\. \(AAPL\), Alphabet Inc\. \(GOOGL\) and Microsoft Corp\. \(MSFT\)\./);
+  });
+});
