@@ -30,7 +30,7 @@ import type { CompanyIndex } from '../../data/sec/companies.js';
 import { parseSecQuestion } from '../../data/sec/question.js';
 import { ENGLISH_ONLY, OUT_OF_SCOPE, looksNonEnglish } from '../../text.js';
 import { askedBefore, restateAsked, restated, threadRestated, type RestateForm } from './restate.js';
-import { ADVICE_ASKED, JUDGED, LINK_ASKED, MARKET_WORDS, PERCENT_MEANING, leadOf, notCoveredAnswer, linkedAnswer, percentMeant, sidesText, type Side } from './mixed.js';
+import { ADVICE_ASKED, JUDGED, LINK_ASKED, MARKET_WORDS, OUTCOME_MEANING, PERCENT_MEANING, leadOf, notCoveredAnswer, linkedAnswer, percentMeant, sidesText, type Side } from './mixed.js';
 import { metricById } from '../../data/sec/metrics.js';
 
 export const ROUTER_ID = 'svc-agent';
@@ -466,7 +466,7 @@ export function routerAgent(o: RouterOptions): Agent {
   async function restatement(req: AgentRequest, question: string, form: RestateForm): Promise<Answer | null> {
     const before = req.messages.slice(0, -1);
     const asked = askedBefore(before);
-    if (!asked.length || (form !== 'thread' && eventQuestion(question) === 'basics')) return null;
+    if (!asked.length) return null;
     const again = async (i: number) => {
       const got = await gather(routerAgent(o).run({ ...req, messages: before.slice(0, i + 1) }), o.log);
       return got.error ? null : { text: got.text, citations: got.citations };
@@ -476,12 +476,16 @@ export function routerAgent(o: RouterOptions): Agent {
       return threadRestated(answers.flatMap((a) => (a.answer ? [{ question: a.question, answer: a.answer }] : [])));
     }
     const last = asked.at(-1)!;
-    const said = before.slice(last.index + 1).find((m) => m.role === 'assistant')?.content ?? '';
-    const event = discussedEvent([{ role: 'assistant', content: said }]) ?? (KALSHI_URL.test(last.question) ? discussedEvent(before.slice(0, last.index + 1)) : null);
-    // A brief form of an event's answer is the report's own ("in one sentence" after the Fed odds).
-    if (form === 'sentence' && event) return null;
+    // (Answered again rather than read from the thread, which a client may send without its answers.)
     const previous = await again(last.index);
     if (!previous) return null;
+    const said = previous.text;
+    const event = discussedEvent([{ role: 'assistant', content: said }]) ?? (KALSHI_URL.test(last.question) ? discussedEvent(before.slice(0, last.index + 1)) : null);
+    // "Explain like I'm 5" of an event's answer (no company's figures beside it) is how its market works.
+    if (event && eventQuestion(question) === 'basics' && !/\([A-Z.-]{1,6}\)\*\*/.test(said)) return null;
+    // A brief form of an event's answer is the report's own ("in one sentence" after the Fed odds), and
+    // of company figures the filings agents' own (a table's change, highest and lowest).
+    if (form === 'sentence' && (event || /^\s*\|/m.test(said) || /^\*\*[^*]+\([A-Z.-]{1,6}\)\*\*:/.test(said.trimStart()))) return null;
     // A whole report: its summary in a reader's words.
     const stored = /^#\s/.test(previous.text.trimStart()) && event ? await o.reports.latest(parseEventUrl(event).eventTicker) : null;
     if (stored) return answerFromReport('in plain words', stored, []);
@@ -514,7 +518,8 @@ export function routerAgent(o: RouterOptions): Agent {
     const tickers = (await eventsOf(rest)).slice(0, 2);
     // "Which one matters more for apple's stock?": the market of the thread.
     const discussed = discussedEvent(req.messages.slice(0, -1));
-    if (!tickers.length && found.length && discussed) tickers.push(parseEventUrl(discussed).eventTicker);
+    // ("Should I buy apple stock?" names no market: the thread's is not joined to it.)
+    if (!tickers.length && found.length && discussed && LINK_ASKED.test(question)) tickers.push(parseEventUrl(discussed).eventTicker);
     if (!(found.length && tickers.length) && tickers.length < 2) return null;
     const figures = parsed?.stated.metrics && parsed.metrics.length ? parsed.metrics.map((m) => metricById(m).label).join(' and ') : null;
     const companies = await Promise.all(
@@ -529,7 +534,10 @@ export function routerAgent(o: RouterOptions): Agent {
         tickers.map(async (t): Promise<Side | null> => {
           const read = await together.sheetOf(t).catch(() => null);
           const brief = read ? answerFromReport('in one sentence', read.sheet, []) : null;
-          return read && brief ? { name: read.sheet.title, source: 'Kalshi', answer: { text: brief.text.replace(/^\*\*[^*]+\*\*:\s*/, ''), citations: brief.citations } } : null;
+          if (!read || !brief) return null;
+          // (Live quotes alone have no model to quote beside the market.)
+          const text = brief.text.replace(/^\*\*[^*]+\*\*:\s*/, '');
+          return { name: read.sheet.title, source: 'Kalshi', answer: { text: read.sheet.unreported ? `${text.replace(/,\s*model NaN%/g, '').replace(/\.?\s*$/, '')} (live prices; no report is stored, so no model).` : text, citations: brief.citations } };
         }),
       )
     ).filter((s): s is Side => s !== null);
@@ -567,7 +575,9 @@ export function routerAgent(o: RouterOptions): Agent {
 
   /** "What does 58% mean here, is that likely?": the price of the event discussed, in words. */
   async function percentMeaning(before: readonly Turn[], question: string): Promise<Answer | null> {
-    const discussed = PERCENT_MEANING.test(question) ? discussedEvent(before) : null;
+    // ("What does 16c on hold mean?" is how a contract's price reads: the event's basics.)
+    const asked = PERCENT_MEANING.test(question) || (OUTCOME_MEANING.test(question) && eventQuestion(question) !== 'basics');
+    const discussed = asked ? discussedEvent(before) : null;
     const read = discussed ? await together.sheetOf(parseEventUrl(discussed).eventTicker).catch(() => null) : null;
     return read ? percentMeant(question, read.sheet) : null;
   }
@@ -640,9 +650,13 @@ export function routerAgent(o: RouterOptions): Agent {
       const { route: r, usage } = await route(req, question, rule);
       o.log.debug({ route: r.kind, reason: r.reason, request: req.requestId }, 'routed');
       switch (r.kind) {
-        case 'filings':
+        case 'filings': {
+          // "Is Amazon a good stock to buy?": whatever the filings say, no advice is given, and said so.
+          const judged = JUDGED.test(question) ? await gather(o.sec.run(req), o.log) : null;
+          if (judged && !judged.error) return yield* answer({ text: /investment advice/i.test(judged.text) ? judged.text : `I do not give investment advice: whether to buy is yours to weigh. What the filings say:\n\n${judged.text}`, citations: judged.citations }, addUsage(usage, judged.usage));
           yield* withUsage(o.sec.run(req), usage);
           return;
+        }
         case 'financials':
           yield* withUsage(o.financials.run(req), usage);
           return;

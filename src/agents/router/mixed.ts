@@ -1,5 +1,5 @@
 import type { Answer, Citation } from '../types.js';
-import type { ReportRead } from './event-questions.js';
+import { outcomesNamed, type ReportRead } from './event-questions.js';
 import { cited, readReport, outcomeOf, percent, type Row } from './report-rows.js';
 
 // Questions that join a company and a market, or two markets, in a way no data svc reads links:
@@ -8,9 +8,9 @@ import { cited, readReport, outcomeOf, percent, type Row } from './report-rows.j
 // event's prices and model) but no model of how one moves the other, and says so before giving them.
 
 /** How one thing bears on another: what a question joining two of them asks. */
-export const LINK_ASKED = /\b(?:hurts?|help(?:s|ed)?|affects?|affected|effects? (?:on|of)|impacts?|matters?(?: more)?|mean(?:s)? for|because of|good for|bad for|benefits?|boosts?|drives?|exposed to|sensitive to|depends? on|tied to|linked to|correlat\w*|react\w* to)\b/i;
+export const LINK_ASKED = /\b(?:hurts?|help(?:s|ed)?|affects?|affected|effects? (?:on|of)|impacts?|matters?(?: more)?|mean(?:s)? for|because of|good for|bad for|benefits?|boosts?|drives?|exposed to|sensitive to|depends? on|tied to|linked to|correlat\w*|react\w* to|survive|withstand|weather|cope with|enough (?:to|for))\b/i;
 /** Advice asked on what to buy ("should I buy apple before the fed meeting?", "bitcoin or google?"). */
-export const ADVICE_ASKED = /\bshould (?:i|we) (?:buy|sell|invest|put|get|go with|pick|choose)\b|\b(?:better|smarter) (?:buy|investment|bet)\b|\bwhich (?:one )?should i\b/i;
+export const ADVICE_ASKED = /\bshould (?:i|we) (?:buy|sell|invest|put|get|go with|pick|choose)\b|\b(?:better|smarter) (?:buy|investment|bet)\b|\bwhich (?:one )?should i\b|\bwhich (?:one )?is (?:safer|riskier|better|a better (?:bet|buy|investment))\b/i;
 
 /** The words of the question about each side, without the asking ("so should I buy … before the …"). */
 export function sidesText(question: string): string[] {
@@ -33,7 +33,8 @@ export interface Side {
 /** What a company's answer from its filings says first: its lead paragraph, and the table under it if it leads with one. */
 export function leadOf(answer: Answer): Answer {
   // (Its name leads the side already: "**Apple Inc. (AAPL)**: net margin …" is said from "net margin".)
-  const paragraphs = answer.text.trim().replace(/^\*\*[^*]+\([A-Z.-]{1,6}\)\*\*:\s+/, '').split(/\n{2,}/).filter((p) => !/^_?Data:/.test(p));
+  // (So is a table's: "Apple Inc. (AAPL):" above it.)
+  const paragraphs = answer.text.trim().replace(/^\*\*[^*]+\([A-Z.-]{1,6}\)\*\*:\s+/, '').split(/\n{2,}/).filter((p) => !/^_?Data:/.test(p) && !/^[^\n|]+\([A-Z.-]{1,6}\):$/.test(p));
   const end = paragraphs.findIndex((p) => /\[\d+\]/.test(p));
   return cited(paragraphs.slice(0, end === -1 ? 1 : Math.min(end + 1, 2)).join('\n\n'), answer.citations);
 }
@@ -55,7 +56,9 @@ export function linkedAnswer(question: string, sides: Side[]): Answer {
   const citations: Citation[] = [];
   for (const p of parts) {
     const offset = citations.length;
-    text += `\n${p.head} ${p.answer.text.trim().replace(/\[(\d+)\]/g, (_, n: string) => `[${Number(n) + offset}]`)}\n`;
+    const body = p.answer.text.trim().replace(/\[(\d+)\]/g, (_, n: string) => `[${Number(n) + offset}]`);
+    // (A table starts on a line of its own.)
+    text += `\n${p.head}${body.startsWith('|') ? '\n\n' : ' '}${body}\n`;
     citations.push(...p.answer.citations.map((c) => ({ ...c, order: c.order + offset })));
   }
   return { text, citations };
@@ -69,20 +72,26 @@ export const PERCENT_MEANING = /\bwhat (?:does|do|would) (?:a |an |the |that |th
 /** How a chance reads in words. */
 const chanceWords = (p: number) => (p < 10 ? 'very unlikely' : p < 45 ? 'less likely than not' : p <= 55 ? 'about even, a coin flip' : p < 85 ? 'more likely than not' : 'very likely');
 
-/** A chance asked what it means, of the outcome of the event discussed whose price it is; null when none is. */
+/** "What does above 3.0 mean?", "what does 'Hold' mean here?": an outcome of the event discussed, asked what it means. */
+export const OUTCOME_MEANING = /\bwhat (?:does|do|would) (?:the |a |an |that |this )?["“'‘]?([^?"”’]{1,40}?)["”'’]? (?:mean|stand for)\b/i;
+
+/**
+ * A chance ("58%") or an outcome ("above 3.0") of the event discussed, asked what it means: what
+ * its contract pays, what its price says in words, and the model's chance beside it; null when the
+ * question names no one outcome of it.
+ */
 export function percentMeant(question: string, sheet: ReportRead): Answer | null {
-  const m = PERCENT_MEANING.exec(question);
-  if (!m) return null;
-  const said = Number(m[1] ?? m[2]);
   const rows = readReport(sheet.text).rows;
-  const row = rows.reduce<Row | null>((best, r) => (Math.abs(r.marketValue - said) < 1 && (!best || Math.abs(r.marketValue - said) < Math.abs(best.marketValue - said)) ? r : best), null);
+  const m = PERCENT_MEANING.exec(question);
+  const said = m ? Number(m[1] ?? m[2]) : null;
+  const named = said === null ? outcomesNamed(OUTCOME_MEANING.exec(question)?.[1] ?? '', sheet) : [];
+  const row = said !== null ? rows.reduce<Row | null>((best, r) => (Math.abs(r.marketValue - said) < 1 && (!best || Math.abs(r.marketValue - said) < Math.abs(best.marketValue - said)) ? r : best), null) : named.length === 1 ? named[0]! : null;
   if (!row) return null;
   const { name, refs } = outcomeOf(row.outcome);
+  const p = Math.round(row.marketValue);
   const model = Number.isFinite(row.modelValue) ? `; the svc model, which also weighs how past events of the series resolved, says ${percent(row.modelValue)}` : '';
-  return cited(
-    `${m[1] ?? m[2]}% is the market's price for “${name}” on **${sheet.title.replace(/[*_]/g, '')}**: a contract paying $1 if it happens costs about ${Math.round(said)}¢, so traders see it as ${chanceWords(said)}, about ${Math.round(said)} in 100${model} ${refs}. It is a price, not a certainty: outcomes at ${Math.round(said)}% fail to happen about ${100 - Math.round(said)} times in 100.\n`,
-    sheet.citations,
-  );
+  const lead = said !== null ? `${m![1] ?? m![2]}% is the market's price for “${name}” on **${sheet.title.replace(/[*_]/g, '')}**: a contract paying $1 if it happens costs about ${p}¢` : `“${name}” is one outcome of **${sheet.title.replace(/[*_]/g, '')}**, a contract that pays $1 if the result is ${name.toLowerCase()} (as the event's rules define it) and nothing otherwise; it trades at about ${p}¢`;
+  return cited(`${lead}, so traders see it as ${chanceWords(p)}, about ${p} in 100${model} ${refs}. It is a price, not a certainty: outcomes at ${p}% fail to happen about ${100 - p} times in 100.\n`, sheet.citations);
 }
 
 /** A market's words ("what do traders expect?", "the odds", "priced"): a question for the exchange, not the filings. */

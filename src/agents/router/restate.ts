@@ -43,7 +43,7 @@ const plainer = (s: string) =>
   billions(
     s
       .replace(/\$[\d,]+ million \((about \$[\d.]+ billion)\)/g, '$1')
-      .replace(/\s*\((?:(?:quarter|year|nine months|six months) ended|\d{4}-\d{2}-\d{2}|mid\b|derived|accession)[^)]*\)/gi, '')
+      .replace(/\s*\((?:(?:quarter|year|nine months|six months) ended|\d{4}-\d{2}-\d{2}|mid\b|last trade|derived|accession)[^)]*\)/gi, '')
       .replace(/\s*\(derived\)/g, '')
       .replace(/(?<![\d.])(\d+)\.\d%/g, (m) => `${Math.round(parseFloat(m))}%`),
   );
@@ -82,7 +82,7 @@ function figureSaid(line: string): string | null {
   const m = /^\*\*([^*]+?)\s+\([A-Z.-]{1,6}\)\*\*:\s+(.+)$/.exec(line);
   if (!m) return null;
   const first = firstSentence(m[2]!);
-  const rest = strip(plainer(first));
+  const rest = plainer(strip(first));
   // ("Apple Inc.'s net margin …", but "Alphabet Inc.: the figures given before …".)
   return `${m[1]}${/^(?:the|its|their|a|an|no|this|that)\b/i.test(rest) ? ':' : "'s"} ${rest}`.replace(/\.?$/, '.');
 }
@@ -92,8 +92,12 @@ function sideSaid(line: string): string | null {
   const m = /^\*\*([^*]+)\*\*\s+\((SEC filings|Kalshi)\):\s+(.+)$/.exec(line);
   if (!m) return null;
   const [, name, source, rest] = m;
-  const said = strip(plainer(firstSentence(rest!))).replace(/^the market's favourite is (.+?) at (\d+%), model (\d+%)/, 'traders favour “$1” at about $2, and the svc model says $3');
-  return `${source === 'Kalshi' ? `On Kalshi's “${name}” market, ` : `${name}: `}${said}`.replace(/\.?$/, '.');
+  const said = plainer(strip(firstSentence(rest!)))
+    .replace(/^the market's favourite is (.+?) at (\d+%), model (\d+%)/, 'traders favour “$1” at about $2, and the svc model says $3')
+    .replace(/^the most likely range is (.+?): market (\d+%), model (\d+%)/, 'traders see $1 as the likeliest range, at about $2, and the svc model says $3');
+  // ("Nvidia Corp. (NVDA) is not in this snapshot …" names the company itself.)
+  const own = said.startsWith(name!.replace(/\s*\([A-Z.-]+\)$/, ''));
+  return `${source === 'Kalshi' ? `On Kalshi's “${name}” market, ` : own ? '' : `${name}: `}${said}`.replace(/\.?$/, '.');
 }
 
 /** A table of figures (Company | Figure | Period | Value …), each company's figure over its periods in a sentence. */
@@ -165,7 +169,7 @@ export function plainClaims(text: string): string[] {
     const said = listingSaid(line) ?? outcomeSaid(line) ?? sideSaid(line) ?? figureSaid(line);
     if (said) claims.push(said);
     // The first sentence of prose that is not a note about the data or how prices are read.
-    else if (!prose && line && !/^(?:[-_#>|†]|\d+\.|Prices are|A report is|Reports are|For a research|Open Kalshi events|No open Kalshi|Key figures|Data:)/.test(line) && !/:\s*$/.test(line)) prose = strip(plainer(firstSentence(line)));
+    else if (!prose && line && !/^(?:[-_#>|†]|\d+\.|Prices are|A report is|Reports are|For a research|Open Kalshi events|No open Kalshi|Key figures|Data:)/.test(line) && !/:\s*$/.test(line)) prose = plainer(strip(firstSentence(line)));
   }
   return prose && !claims.some((c) => c.includes(prose!)) ? [prose, ...claims] : claims;
 }
@@ -174,7 +178,8 @@ export function plainClaims(text: string): string[] {
 export function restated(answer: Answer, form: 'simple' | 'sentence'): Answer | null {
   const claims = plainClaims(answer.text);
   if (!claims.length) return null;
-  const short = (c: string) => (c.length > 160 && !/\[\d+\]/.test(c) ? c.replace(/\s*\([^)]*\)/g, '').replace(/:\s.*$/, '').replace(/\.?$/, '.') : c);
+  // (A long lead of prose, "I do not give investment advice (…), and nothing I read links … : …", to its first clause.)
+  const short = (c: string, i: number) => (i === 0 && c.length > 160 && !/\[\d+\]/.test(c) ? c.replace(/\s*\([^)]*\)/g, '').replace(/^(.{60,}?):\s.*$/, '$1').replace(/\.?$/, '.') : c);
   const text = form === 'sentence' ? `${claims.slice(0, 2).map((c) => c.replace(/\.$/, '')).join('; ')}.` : `Put simply: ${claims.slice(0, 3).map(short).join(' ')}`;
   return cited(`${text}\n`, answer.citations);
 }

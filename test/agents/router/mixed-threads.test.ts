@@ -129,3 +129,36 @@ describe('from a market back to a company, and from companies to a market', () =
     expect(tesla).toMatch(/^I do not give investment advice, so I cannot say whether to put money into Tesla, and I have no figures to judge it by either: Tesla is not among the companies in this snapshot of SEC data\. The snapshot has figures for 3 companies: Apple Inc\. \(AAPL\), Alphabet Inc\. \(GOOGL\) and Microsoft Corp\. \(MSFT\)\./);
   });
 });
+
+describe('more threads of a newcomer between companies and markets', () => {
+  it('"which is safer, apple or the fed bet?" joins the two; "explain like I\'m 5" then restates that answer', async () => {
+    const [, safer, five] = await thread(['what do prediction markets say about the fed?', 'which is safer, apple or the fed bet?', "explain like I'm 5"]);
+    expect(safer).toMatch(/^I do not give investment advice[^\n]*nothing I read links “Fed decision in December 2026\?” to Apple Inc\. \(AAPL\)/);
+    expect(safer).toMatch(/\n\*\*Apple Inc\. \(AAPL\)\*\* \(SEC filings\):\n\n\| Company \| Figure/);
+    expect(five).toMatch(/^Put simply: I do not give investment advice, and nothing I read links/);
+    expect(five).not.toMatch(SEARCH_MISS);
+  });
+
+  it('"is apple\'s cash enough to survive a shutdown?" and "would that be good for microsoft?" (a market with no report: no model quoted)', async () => {
+    const [, , survive] = await thread(['apple\'s cash?', 'Will there be a government shutdown?', "is apple's cash enough to survive a shutdown?"]);
+    expect(survive).toMatch(/^Nothing I read links “Government shutdown by December 2026\?” to Apple Inc\. \(AAPL\)/);
+    expect(survive).toContain('cash and cash equivalents at the end of fiscal Q2 2025 (2025-03-29) were **$28,162 million**');
+    const [, good] = await thread(['what are the odds bitcoin goes above 100k?', 'would that be good for microsoft?']);
+    expect(good).toMatch(/^Nothing I read links “Bitcoin price on November 20, 2026 at 10am ET\?” to Microsoft Corp\. \(MSFT\)/);
+    expect(good).toContain('(live prices; no report is stored, so no model).');
+    expect(good).not.toContain('NaN');
+  });
+
+  it('"what does above 3.0 mean?" is what that contract pays and its price in words, not the ladder\'s mean', async () => {
+    const [, meant] = await thread(["what's the inflation market saying?", 'what does above 3.0 mean?']);
+    expect(meant).toMatch(/^“Above 3\.0” is one outcome of \*\*CPI year-over-year in December 2026\?\*\*, a contract that pays \$1 if the result is above 3\.0 \(as the event's rules define it\) and nothing otherwise; it trades at about 87¢, so traders see it as very likely, about 87 in 100; the svc model, [^;]+, says 73\.4% \[1\]\./);
+    expect(meant).not.toMatch(/median/);
+  });
+
+  it('"Is Amazon a good stock to buy?": no advice, then what the filings say; "should I buy apple stock?" joins no market', async () => {
+    const [amazon] = await thread(['Is Amazon a good stock to buy?']);
+    expect(amazon).toMatch(/^I do not give investment advice: whether to buy is yours to weigh\. What the filings say:\n\nAmazon Com Inc\. \(AMZN\) is not in this snapshot/);
+    const [, apple] = await thread(['what does the market think about the fed?', 'should I buy apple stock?']);
+    expect(apple).not.toMatch(NO_LINK);
+  });
+});
