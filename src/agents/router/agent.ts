@@ -524,7 +524,10 @@ export function routerAgent(o: RouterOptions): Agent {
     const figures = parsed?.stated.metrics && parsed.metrics.length ? parsed.metrics.map((m) => metricById(m).label).join(' and ') : null;
     const companies = await Promise.all(
       found.map(async (c): Promise<Side> => {
-        const asked = figures ? `${c.company.name} ${figures}` : `is ${c.company.name} profitable?`;
+        // The figures asked of it ("microsoft's margins" of "how does inflation affect microsoft's margins?"), else whether it makes money.
+        const own = sidesText(question).find((p) => p.toLowerCase().includes(c.text.toLowerCase()));
+        const more = own?.replace(new RegExp(c.text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), 'gi'), ' ').replace(/'s\b|\b(?:its|their|the|a|an|for|of|on|to|in|at|stock|stocks|shares?|price|company|business|one|which|more|less|so|buy|sell)\b|[^a-z\s]/gi, ' ').trim();
+        const asked = figures ? `${c.company.name} ${figures}` : more ? own! : `is ${c.company.name} profitable?`;
         const got = await gather(o.sec.run({ ...req, messages: [{ role: 'user', content: asked }] }), o.log);
         return { name: `${c.company.name} (${c.company.ticker})`, source: 'SEC filings', answer: leadOf({ text: got.error ?? got.text, citations: got.citations }) };
       }),
