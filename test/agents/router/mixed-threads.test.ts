@@ -2,6 +2,7 @@ import path from 'node:path';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PACKAGE_ROOT } from '../../../src/config.js';
+import { responsesChain } from '../../helpers/chain.js';
 import { startService, type TestService } from '../../helpers/service.js';
 
 // Threads of a newcomer that go between companies (the SEC demo snapshot) and markets (the Kalshi
@@ -44,6 +45,16 @@ describe('an answer restated simply, whatever answered it', () => {
     expect(a[3]).toContain("On Kalshi's “Fed decision in December 2026?” market, traders favour “Hike 25bps” at about 52%");
     expect(a[3].length).toBeLessThan(800);
     expect(b[3]).toBe(a[3]);
+  });
+
+  it('the same through /v1/responses (previous_response_id), streamed or not', async () => {
+    const [, , , simple] = await responsesChain(client)('what does the market think about the fed?', 'is apple profitable?', 'so should I buy apple before the fed meeting?', 'explain that simply');
+    expect(simple).toMatch(/^Put simply: I do not give investment advice, and nothing I read links “Fed decision in December 2026\?” to Apple Inc\./);
+    const first = await client.responses.create({ model: 'svc-agent', input: 'Would a shutdown hurt Apple?' });
+    let streamed = '';
+    for await (const e of await client.responses.create({ model: 'svc-agent', input: 'explain that simply', previous_response_id: first.id, stream: true })) if (e.type === 'response.output_text.delta') streamed += e.delta;
+    expect(first.output_text).toMatch(/^Nothing I read links “Government shutdown by December 2026\?” to Apple Inc\. \(AAPL\)/);
+    expect(streamed).toMatch(/^Put simply: Nothing I read links “Government shutdown by December 2026\?” to Apple Inc\. Apple Inc\. \(AAPL\): net margin for fiscal Q2 2025 was 26%/);
   });
 
   it('"explain that simply" after a table of quarters: each figure\'s range and its latest, in billions', async () => {
