@@ -49,8 +49,10 @@ const LOCK_WORDS = /\barb(?:itrage)?s?\b|\block(?:ed)?[- ]in\b|\bcross(?:ed|es|i
 const LOCK_ANSWER = /^Yes, on the (?:report's|live) quotes|^To lock in the |\block(?:ed)? in per (?:pair|set)|\bprofit per (?:pair|set)\b|\*\*Arbitrage on these quotes:\*\*/m;
 const OVERALL = /\b(?:add|adds|added|sum|sums|summed|total|totals)\b[^?]{0,25}\b(?:more than|over|above|less than|under|below)\s*100\s*%|\bmispriced overall\b|\boverall\b[^?]{0,20}\bmispriced\b/i;
 const SHOW_REPORT = /\b(?:show|give|send|get|pull up|open|see|display|let me see|read)\b[^?]{0,15}\breport\b|\breport (?:on|for|about)\b/i;
+/** A report's subject: the words before "report" ("the shutdown report") or after "report on" ("a report on the NYC temperature market"). */
+const REPORT_OF = /\b(?:the|a|my|your)\s+((?:[\w$.'-]+\s+){1,3}?)report\b|\breport\s+(?:on|for|about)\s+([^?.!,;:]{2,60})/i;
 /** Several events at once: "both", "each", "them". */
-const SEVERAL = /\b(?:both|each|all|every|them|those|these|either)\b/i;
+const SEVERAL = /\b(?:both|each|either|them|those|these|all (?:of )?(?:them|those|these|the (?:events|markets|reports))|which (?:of|one))\b/i;
 
 const STOP = new Set(['the', 'and', 'for', 'what', 'whats', 'would', 'could', 'make', 'makes', 'you', 'wrong', 'call', 'view', 'model', 'report', 'reports', 'market', 'markets', 'event', 'events', 'on', 'about', 'with', 'this', 'that', 'show', 'give', 'me', 'in', 'my', 'how', 'do', 'trade', 'is', 'are', 'prices', 'price', 'cross', 'over', 'above', 'below', 'under', 'crossed', 'worth', 'it', 'vs', 'versus']);
 
@@ -81,6 +83,14 @@ export function reportThreads(o: ReportThreadsOptions) {
     const words = (text.toLowerCase().match(/[a-z][a-z0-9]{2,}/g) ?? []).filter((w) => !STOP.has(w));
     const hits = new Set(words.flatMap((w) => search.search(w, 1).filter((h) => h.missing.length === 0).map((h) => h.entry.event.event_ticker)));
     return hits.size === 1 ? [...hits][0]! : null;
+  }
+
+  /** The event a question names as a report's subject: "the shutdown report", "a report on the NYC temperature market". */
+  async function reportOf(question: string): Promise<string | null> {
+    if (MY_REPORTS.test(question)) return null;
+    const said = REPORT_OF.exec(question);
+    const subject = (said?.[1] ?? said?.[2] ?? '').replace(/\b(?:the|a|an|my|your|this|that|full|whole|latest|stored|market|event|kalshi)\b/gi, ' ').trim();
+    return subject ? eventNamed(subject) : null;
   }
 
   /** The events the thread last weighed together: those of the latest of the last answers that has several. */
@@ -213,7 +223,8 @@ export function reportThreads(o: ReportThreadsOptions) {
     if (ENTRY_TIMING.test(question)) return { answer: timingText(sheet) };
     const aboutLocks = LOCK_WORDS.test(question) || LOCK_ANSWER.test(lastAnswer);
     if (LOCK_STEPS.test(question) && aboutLocks && locksOf(sheet).length) return { answer: stepsText(sheet)! };
-    if (SETS_ASKED.test(question) && aboutLocks && locksOf(sheet).length) return { answer: setsText(sheet)! };
+    // ("… the locked profit on 100?": a count of one's own is the arbitrage answer's.)
+    if (SETS_ASKED.test(question) && !/\d/.test(question) && aboutLocks && locksOf(sheet).length) return { answer: setsText(sheet)! };
     if (OVERALL.test(question)) {
       const overround = answerFromReport('what is the overround?', sheet);
       const locks = setsText(sheet);
@@ -258,7 +269,7 @@ export function reportThreads(o: ReportThreadsOptions) {
       }
     }
     // The event meant: one named with "report" ("show me the shutdown report"), else the thread's.
-    const reportNamed = /\breport\b/i.test(question) && !MY_REPORTS.test(question) ? await eventNamed(question.replace(/\breports?\b/gi, ' ')) : null;
+    const reportNamed = await reportOf(question);
     const discussed = discussedEvent(before);
     // "Is that worth it vs the CPI crossed prices?": the thread's lock-in beside the one of the event named.
     if (discussed && LOCK_WORDS.test(question) && /\b(?:vs\.?|versus|compared? (?:to|with)|against|or)\b/i.test(question)) {
@@ -276,9 +287,10 @@ export function reportThreads(o: ReportThreadsOptions) {
       // No report stored: the live summary, which says how one is generated.
       return { url, question, aboutEvent: false };
     }
-    if (WRONG.test(question)) {
-      // "What would make you wrong on the Fed call?": the event it names, else the thread's.
-      const named = await eventNamed(question.replace(WRONG, ' '));
+    // "What would make you wrong on the Fed call?", "is the Fed event mispriced overall?": the event it names, else the thread's.
+    const beyondTable = [WRONG, SINCE_REPORT, ENTRY_TIMING, OVERALL, SPREAD_SHARE, LOCK_STEPS].filter((k) => k.test(question));
+    if (beyondTable.length) {
+      const named = await eventNamed(beyondTable.reduce((q, k) => q.replace(new RegExp(k.source, 'gi'), ' '), question));
       const url = named ? tickerAddress(named)! : discussed;
       if (url) return ofOne(before, question, url, false);
     }
