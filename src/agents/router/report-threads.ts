@@ -3,6 +3,7 @@ import { parseEventUrl, tickerAddress } from '../../data/kalshi/url.js';
 import type { Report, ReportStore } from '../../reports/store.js';
 import { closingAcross } from '../markets-search/across-listed.js';
 import type { OpenEventsIndex } from '../markets-search/index.js';
+import { credits } from '../markets-search/agent.js';
 import type { Answer, Citation, Turn } from '../types.js';
 import { acrossEvents } from './across-events.js';
 import { discussedEvent, eventsOf } from './classify.js';
@@ -34,9 +35,10 @@ export type ThreadReply = { answer: Answer } | { url: string; question: string; 
 const MY_REPORTS = /\b(?:my|our|the stored|stored|saved)\s+(?:(?:\d+|two|three|four|five|six)\s+)?reports\b|\b(?:all|each|every|any|across|among)\s+(?:of\s+)?(?:my|our|the)\s+(?:(?:\d+|two|three|four|five|six)\s+)?reports\b/i;
 const PER_DOLLAR = /\bper (?:dollar|\$1?(?!\d)|buck)\b|\b(?:return|edge|ev|value) on (?:the )?(?:stake|capital|money)\b|\bbang for (?:the|your) buck\b/i;
 const SPREADS = /\bspreads?\b/i;
+const TIGHTEST = /\b(?:tight\w*|narrow\w*|smallest|lowest|cheapest to trade)\b/i;
 const WRONG = /\bwhat (?:would|could|might|will) (?:make|prove|show) (?:you|the model|it|this|that|the (?:call|view|report|trade)|us|me)\b[^?]{0,40}\bwrong\b|\bhow (?:could|might|would|can) (?:you|the model|it|this|the (?:call|view|report)) be wrong\b|\bwhat(?:'s| is| are)? the (?:main |key |biggest )?risks? (?:to|of|for|in) (?:the |this |that |your )?(?:model|call|view|report|thesis)\b|\bwhere (?:could|might|would) (?:you|the model) be wrong\b/i;
 const SINCE_REPORT = /\b(?:changed?|moved?|different|new|happened|updates?)\b[^?]{0,30}\bsince (?:the|your|this|that|my|its|it was|you)\b[^?]{0,12}\b(?:report|snapshot|analysis|generated|written|ran)\b|\bis (?:the|this|that) report (?:still )?(?:current|up to date|fresh|stale)\b/i;
-const ENTRY_TIMING = /\bwhen (?:should|do|would|could|to) (?:i|we)?\s*(?:enter|buy|get in|trade|bet|place|put it on|take (?:it|the trade))\b|\b(?:enter|buy|get in|trade|bet)\b[^?]{0,25}\bnow or (?:later|wait|closer|nearer|after|before|at)\b|\bnow or (?:closer|nearer|later|wait)\b|\bbest time to (?:enter|buy|get in|trade)\b/i;
+const ENTRY_TIMING = /\bwhen (?:should|do|would|could|to) (?:i|we)?\s*(?:enter|buy|get in|trade|bet|place|put it on|take (?:it|the trade))\b|\b(?:enter|buy|get in|trade|bet)\b[^?]{0,25}\bnow or (?:later|wait|closer|nearer|after|before|at)\b|\bnow or (?:closer|nearer|later|wait)\b|\bwait or (?:buy|enter|get in|trade)\b|\b(?:buy|enter|get in|trade) now or wait\b|\bbest time to (?:enter|buy|get in|trade)\b/i;
 const WHICH_FIRST = /\bwhich\b[^?]{0,30}\b(?:resolves?|settles?|closes?|ends?|expires?|is decided|finish(?:es)?)\s+(?:first|sooner|earlier|soonest|next|last|later)\b|\bwhat(?:'s| is) the timing\b|\bin what order\b[^?]{0,30}\b(?:resolve|settle|close)/i;
 const CORRELATED = /^\W*(?:(?:so|and|ok|okay|but)\W+)*(?:are|is|do|does|how)\b[^?]{0,60}\b(?:correlated|correlation|linked|connected|move together)\b/i;
 const RESOLVES_CASE = /^\W*(?:(?:and|but|ok|so)\W+)?(?:what )?(?:if|when) (?:it|that|this|they|the market|the outcome) (?:resolves?|settles?|ends?|comes in|goes|closes)\s+(yes|no)\W*$/i;
@@ -100,7 +102,7 @@ export function reportThreads(o: ReportThreadsOptions) {
   }
 
   /** Each report's spreads, the widest first. */
-  function spreadsAcross(found: { ticker: string; report: ReportRead }[]): Answer {
+  function spreadsAcross(found: { ticker: string; report: ReportRead }[], tightest = false): Answer {
     const citations: Citation[] = [];
     const ranked = found
       .map(({ ticker, report }) => {
@@ -113,14 +115,14 @@ export function reportThreads(o: ReportThreadsOptions) {
         return { ticker, report, spreads, widest: Math.max(...spreads.map((s) => s.spread)), mean: spreads.reduce((a, s) => a + s.spread, 0) / (spreads.length || 1) };
       })
       .filter((x) => x.spreads.length)
-      .sort((a, b) => b.widest - a.widest || b.mean - a.mean);
+      .sort((a, b) => (tightest ? a.widest - b.widest || a.mean - b.mean : b.widest - a.widest || b.mean - a.mean));
     const lines = ranked.map((x, i) => {
       citations.push({ order: i + 1, name: `Kalshi: ${x.report.title}`, url: pageOf(x.report, x.ticker) });
       const widest = x.spreads.filter((s) => s.spread === x.widest).map((s) => s.name);
       return `${i + 1}. **${x.report.title.replace(/[*_]/g, '')}** (${x.ticker}) [${i + 1}]: widest **${x.widest}¢** (${widest.join(', ')}), ${x.mean.toFixed(1)}¢ on average over ${x.spreads.length} contract${x.spreads.length === 1 ? '' : 's'}: ${x.spreads.map((s) => `${s.name} ${s.spread}¢`).join('; ')}`;
     });
     if (!lines.length) return { text: 'None of the stored reports shows a bid and an ask to measure a spread on.\n', citations: [] };
-    return { text: `The bid-ask spreads in each of the ${ranked.length} stored reports, the widest first (each as of its report's time):\n\n${lines.join('\n')}\n\nA spread is what buying at the ask and selling at the bid costs at once; an edge smaller than it is eaten by it.\n`, citations };
+    return { text: `The bid-ask spreads in each of the ${ranked.length} stored reports, the ${tightest ? 'tightest' : 'widest'} first (each as of its report's time):\n\n${lines.join('\n')}\n\nA spread is what buying at the ask and selling at the bid costs at once; an edge smaller than it is eaten by it.\n`, citations };
   }
 
   /** Each report's best trade by expected value per dollar staked (EV over the price paid), the best first. */
@@ -199,12 +201,27 @@ export function reportThreads(o: ReportThreadsOptions) {
     return was.length ? again : `${again.replace(/[?.!\s]+$/, '')} (${outcomeOf(named[0]!.outcome).name})?`;
   }
 
+  /** "How do I lock that in?" where the quotes lock nothing in: the arbitrage check, which says why. */
+  const noLock = (sheet: ReportRead): Answer => answerFromReport('is there an arbitrage?', sheet) ?? { text: 'These quotes lock nothing in.\n', citations: [] };
+
+  /** Of an event with no stored report: its live quotes' lock-ins, and that there is no model to be wrong yet. */
+  async function unreported(question: string, ticker: string, aboutLocks: boolean): Promise<ThreadReply | null> {
+    const asksLock = (LOCK_STEPS.test(question) || (SETS_ASKED.test(question) && !/\d/.test(question))) && aboutLocks;
+    if (!asksLock && !WRONG.test(question)) return null;
+    const sheet = await o.liveSheet(ticker).catch(() => null);
+    if (!sheet) return null;
+    if (asksLock) return { answer: (LOCK_STEPS.test(question) ? stepsText(sheet) : setsText(sheet)) ?? noLock(sheet) };
+    const title = sheet.title.replace(/[*_]/g, '');
+    return { answer: { text: `No report is stored for **${title}** (${ticker}), so there is no model view to be wrong about yet: its live prices are the market's alone. \`svc-prediction-markets-agent\` generates one (${credits(o.reportCost)}), with the model's fit on the series' record, the base rates it weighs against the price and the rules that could flip the outcome; "what would make you wrong?" then answers from it.\n`, citations: [] } };
+  }
+
   /** Questions of one event's report (named, or the thread's). */
   async function ofOne(before: readonly Turn[], question: string, url: string, named: boolean): Promise<ThreadReply | null> {
     const ticker = parseEventUrl(url).eventTicker;
     const report = await o.reports.latest(ticker);
     const lastAnswer = [...before].reverse().find((t) => t.role === 'assistant')?.content ?? '';
-    if (!report) return null;
+    const aboutLocks = LOCK_WORDS.test(question) || LOCK_ANSWER.test(lastAnswer);
+    if (!report) return unreported(question, ticker, aboutLocks);
     const sheet: ReportRead = { ...report, eventTicker: ticker };
     const caseAsked = RESOLVES_CASE.exec(question);
     if (caseAsked) {
@@ -221,8 +238,7 @@ export function reportThreads(o: ReportThreadsOptions) {
     if (WRONG.test(question)) return { answer: wrongText(sheet) };
     if (SINCE_REPORT.test(question)) return { answer: changedText(report, await o.liveSheet(ticker).catch(() => null)) };
     if (ENTRY_TIMING.test(question)) return { answer: timingText(sheet) };
-    const aboutLocks = LOCK_WORDS.test(question) || LOCK_ANSWER.test(lastAnswer);
-    if (LOCK_STEPS.test(question) && aboutLocks && locksOf(sheet).length) return { answer: stepsText(sheet)! };
+    if (LOCK_STEPS.test(question) && aboutLocks) return { answer: stepsText(sheet) ?? noLock(sheet) };
     // ("… the locked profit on 100?": a count of one's own is the arbitrage answer's.)
     if (SETS_ASKED.test(question) && !/\d/.test(question) && aboutLocks && locksOf(sheet).length) return { answer: setsText(sheet)! };
     if (OVERALL.test(question)) {
@@ -243,8 +259,10 @@ export function reportThreads(o: ReportThreadsOptions) {
     if (MY_REPORTS.test(question)) {
       const found = await storedReports();
       if (!found.length) return { answer: { text: 'No report is stored yet: `svc-prediction-markets-agent` generates one from a Kalshi event address.\n', citations: [] } };
-      if (SPREADS.test(question)) return { answer: spreadsAcross(found) };
+      if (SPREADS.test(question)) return { answer: spreadsAcross(found, TIGHTEST.test(question)) };
       if (PER_DOLLAR.test(question)) return { answer: perDollarAcross(found) };
+      if (SIZING.test(question)) return { answer: sizedAcross(question, found.map((f) => ({ ticker: f.ticker, report: { ...f.report, eventTicker: f.ticker } }))) };
+      if (WHICH_FIRST.test(question)) return { answer: await closingAcross(o.kalshi, found.map((f) => f.ticker), /\b(?:last|later)\b/i.test(question)) };
       const trade = eventQuestion(question) === 'best_trade' || /\b(?:ev|expected value|best (?:trade|bet|buy))\b/i.test(question);
       return { answer: await acrossEvents(found.map((f) => f.ticker), (t) => o.reports.latest(t), trade, o.reportCost) };
     }
@@ -254,7 +272,7 @@ export function reportThreads(o: ReportThreadsOptions) {
       (await Promise.all(tickers.map(async (ticker) => ({ ticker, report: await o.reports.latest(ticker) })))).filter((x): x is { ticker: string; report: Report } => x.report !== null).map((x) => ({ ticker: x.ticker, report: { ...x.report, eventTicker: x.ticker } as ReportRead }));
     if (weighed.length > 1) {
       if (PER_DOLLAR.test(question)) return { answer: perDollarAcross(await reportsOf(weighed)) };
-      if (SPREADS.test(question) && /\b(?:which|widest|wider|tightest|rank|compare|each)\b/i.test(question)) return { answer: spreadsAcross(await reportsOf(weighed)) };
+      if (SPREADS.test(question) && /\b(?:which|widest|wider|tightest|narrowest|rank|compare|each)\b/i.test(question)) return { answer: spreadsAcross(await reportsOf(weighed), TIGHTEST.test(question)) };
       if (SIZING.test(question) && SEVERAL.test(question)) return { answer: sizedAcross(question, await reportsOf(weighed)) };
       if (WHICH_FIRST.test(question)) return { answer: await closingAcross(o.kalshi, weighed, /\b(?:last|later)\b/i.test(question)) };
       if (CORRELATED.test(question)) {
@@ -267,6 +285,11 @@ export function reportThreads(o: ReportThreadsOptions) {
         const parts = sheets.flatMap((s) => (s ? [partOf(s, answerFromReport('is there an arbitrage?', s) ?? { text: 'No quotes to check.', citations: [] })] : []));
         if (parts.length > 1) return { answer: joinParts(parts) };
       }
+    }
+    // "Which resolves first, the Fed or CPI?": the events it names, by closing time.
+    if (WHICH_FIRST.test(question) && weighed.length < 2) {
+      const named = (await o.index.get()).named(question.replace(WHICH_FIRST, ' ').split(/,|;|\band\b|\bor\b|\bvs\.?|\bversus\b/i)).map((n) => n.ticker);
+      if (new Set(named).size > 1) return { answer: await closingAcross(o.kalshi, [...new Set(named)], /\b(?:last|later)\b/i.test(question)) };
     }
     // The event meant: one named with "report" ("show me the shutdown report"), else the thread's.
     const reportNamed = await reportOf(question);

@@ -61,6 +61,19 @@ describe('across the stored reports', () => {
   });
 });
 
+describe('across the stored reports, other measures', () => {
+  it('"tightest spreads" ranks the other way; "size each of my reports" sizes every one; "which of my reports closes first?" orders them by close', async () => {
+    const [tightest, sized, first] = await talk('which of my reports has the tightest spreads?', 'size each of my reports with $1,000 at quarter kelly', 'which of my reports closes first?');
+    expect(tightest).toMatch(/^The bid-ask spreads in each of the 4 stored reports, the tightest first/);
+    expect([...tightest!.matchAll(/^\d\. \*\*.+?\*\* \((KX[A-Z0-9-]+)\)/gm)].map((m) => m[1])).toEqual(['KXPAYROLLS-26DEC', 'KXCPIYOY-26DEC', 'KXFEDDECISION-26DEC', 'KXSHUTDOWN-26DEC31']);
+    expect(sized).toContain('On $1,000: $181.48 (248 contracts at $0.73) at full Kelly, $90.74 (124 contracts at $0.73) at half, $45.37 (62 contracts at $0.73) at a quarter.');
+    expect(sized).toContain('### Government shutdown by December 2026?\n\n**$0**');
+    expect(first).toMatch(/^Of the 4 events listed, \*\*Jobs added in December 2026\?\*\* closes first, 2026-12-05 15:00 UTC/);
+    const [named] = await talk('which resolves first, the fed or cpi?');
+    expect(named).toMatch(/^Of the 2 events listed, \*\*CPI year-over-year in December 2026\?\*\* closes first, 2026-12-10 15:00 UTC/);
+  });
+});
+
 describe('the events a thread compared', () => {
   it('"how much should I size on that with a $5,000 bankroll?" after the biggest edge: Kelly on that trade, full and half, with the depth at its price', async () => {
     const [, sized] = await talk('Compare the Fed, CPI and payrolls reports: where is the biggest edge?', 'How much should I size on that if I have a $5,000 bankroll?');
@@ -105,6 +118,12 @@ describe('one report beyond its table', () => {
     expect(cpi).toContain('(KXCPIYOY-26DEC) to be wrong');
     expect(cpi).toContain('and c = 0.12');
     expect(bare).toContain('(KXCPIYOY-26DEC) to be wrong');
+  });
+
+  it('an event with no report: no model to be wrong yet, and the lock-in steps say there is none on its quotes', async () => {
+    const [, steps, wrong] = await talk('https://kalshi.com/markets/kxbtcd/bitcoin-price-end-of-day/kxbtcd-26nov20', 'how do I trade the crossed prices step by step?', 'what would make you wrong?');
+    expect(steps).toMatch(/^No arbitrage on the live quotes: .*the cheapest pair, YES on \*\*Above \$100,000\*\* at \$0\.05 and NO on \*\*Above \$104,000\*\* at \$0\.96/);
+    expect(wrong).toMatch(/^No report is stored for \*\*Bitcoin price on November 20, 2026 at 10am ET\?\*\* \(KXBTCD-26NOV20\), so there is no model view to be wrong about yet/);
   });
 
   it('"what changed since the report?" says no data is newer than its snapshot; "when should I enter?" gives timing facts, not advice', async () => {
