@@ -138,3 +138,15 @@ export function locksSideBySide(sheets: readonly ReportRead[]): Answer {
     citations,
   };
 }
+
+/** What fees must stay under for a lock-in to pay: its profit spread over the contracts a set buys. */
+export function feesText(sheet: ReportRead): Answer | null {
+  const lock = locksOf(sheet)[0];
+  if (!lock) return null;
+  const profit = Math.round(profitOf(lock) * 100);
+  const legs = lock.legs.length;
+  const sets = setsOf(lock);
+  const total = sets === null ? '' : ` On the ${count(sets)} ${lock.unit}s the best prices fill, that is $${money(round(sets * profitOf(lock)))} before fees, less ${legs} fees a ${lock.unit}.`;
+  const text = `Kalshi's fee is not in anything I read, so I cannot say what it will take; what it has to stay under for the lock-in on ${titled(sheet)} to pay: a ${lock.unit} is ${legs} contracts (one a leg) and locks in ${profit}¢ before fees, so the fees on those ${legs} contracts must total under ${profit}¢, about ${(profit / legs).toFixed(2).replace(/\.?0+$/, '')}¢ a contract, or every ${lock.unit} loses money whatever happens.${total} Kalshi's fee schedule says what it charges.\n${footOf(sheet)}`;
+  return cited(text, sheet.citations);
+}

@@ -1,7 +1,7 @@
 import type { KalshiClient } from '../../data/kalshi/client.js';
 import { parseEventUrl, tickerAddress } from '../../data/kalshi/url.js';
 import type { Report, ReportStore } from '../../reports/store.js';
-import { closingAcross } from '../markets-search/across-listed.js';
+import { closingAcross, moversAcross } from '../markets-search/across-listed.js';
 import type { OpenEventsIndex } from '../markets-search/index.js';
 import { credits } from '../markets-search/agent.js';
 import type { Answer, Citation, Turn } from '../types.js';
@@ -10,7 +10,7 @@ import { discussedEvent, eventsOf } from './classify.js';
 import { SIZING, answerFromReport, eventQuestion, outcomesNamed, type ReportRead } from './event-questions.js';
 import { joinParts } from './parts.js';
 import { changedText, spreadShareText, timingText, wrongText } from './report-facts.js';
-import { locksOf, locksSideBySide, setsText, stepsText } from './report-locks.js';
+import { feesText, locksOf, locksSideBySide, setsText, stepsText } from './report-locks.js';
 import { cited, dollars, money, outcomeOf, readReport } from './report-rows.js';
 import { rankedTrades, tradeSaid } from './trading-answers.js';
 
@@ -32,6 +32,9 @@ export interface ReportThreadsOptions {
 /** An answer, or the event (and the question to ask of it) the question is about. */
 export type ThreadReply = { answer: Answer } | { url: string; question: string; aboutEvent: boolean };
 
+const LIST_REPORTS = /\b(?:what|which) reports (?:do (?:i|we) have|are (?:stored|saved|there|available)|have (?:i|we) (?:generated|run|made|bought))\b|\blist (?:all )?(?:my|the|our) (?:stored |saved )?reports\b|\b(?:show|list) (?:me )?(?:all )?my reports\b/i;
+const TRADED_MOST = /\b(?:volume|traded|liquid\w*|open interest|busiest|most active)\b/i;
+const MOVED_MOST = /\b(?:moved|moving|moves|movers?|swung|changed)\b/i;
 const MY_REPORTS = /\b(?:my|our|the stored|stored|saved)\s+(?:(?:\d+|two|three|four|five|six)\s+)?reports\b|\b(?:all|each|every|any|across|among)\s+(?:of\s+)?(?:my|our|the)\s+(?:(?:\d+|two|three|four|five|six)\s+)?reports\b/i;
 const PER_DOLLAR = /\bper (?:dollar|\$1?(?!\d)|buck)\b|\b(?:return|edge|ev|value) on (?:the )?(?:stake|capital|money)\b|\bbang for (?:the|your) buck\b/i;
 const SPREADS = /\bspreads?\b/i;
@@ -85,6 +88,33 @@ export function reportThreads(o: ReportThreadsOptions) {
     const words = (text.toLowerCase().match(/[a-z][a-z0-9]{2,}/g) ?? []).filter((w) => !STOP.has(w));
     const hits = new Set(words.flatMap((w) => search.search(w, 1).filter((h) => h.missing.length === 0).map((h) => h.entry.event.event_ticker)));
     return hits.size === 1 ? [...hits][0]! : null;
+  }
+
+  /** The stored reports of these events, each with its ticker. */
+  async function reportsOfTickers(tickers: readonly string[]): Promise<{ ticker: string; report: ReportRead }[]> {
+    const read = await Promise.all(tickers.map(async (ticker) => ({ ticker, report: await o.reports.latest(ticker) })));
+    return read.flatMap((x) => (x.report ? [{ ticker: x.ticker, report: { ...x.report, eventTicker: x.ticker } as ReportRead }] : []));
+  }
+
+  /** The events a question lists as reports ("the Fed, CPI and payrolls reports"), when it lists two or more. */
+  async function reportsNamed(question: string): Promise<string[]> {
+    const before = /^(.*?)\breports\b/i.exec(question)?.[1];
+    if (!before || MY_REPORTS.test(question)) return [];
+    const clause = (before.split(/[.?!:;]/).pop() ?? '').replace(/^\s*(?:(?:now|ok|so|please|pls)\s+)*(?:compare|rank|weigh|show|give me|check|look at|across|between|of)?\s*(?:the|both|my)?\s*/i, '');
+    const chunks = clause.split(/,|\band\b|\bor\b|&|\bvs\.?|\bversus\b/i).map((c) => c.trim()).filter(Boolean);
+    if (chunks.length < 2) return [];
+    const named = [...new Set((await o.index.get()).named(chunks).map((n) => n.ticker))];
+    return named.length === chunks.length ? named : [];
+  }
+
+  /** The stored reports, each with its title and time. */
+  function listed(found: { ticker: string; report: Report }[]): Answer {
+    const citations: Citation[] = [];
+    const lines = found.map(({ ticker, report }, i) => {
+      citations.push({ order: i + 1, name: `Kalshi: ${report.title}`, url: pageOf(report, ticker) });
+      return `${i + 1}. **${report.title.replace(/[*_]/g, '')}** (${ticker}) [${i + 1}]: as of ${report.asOf.slice(0, 16).replace('T', ' ')} UTC`;
+    });
+    return { text: `${found.length} ${found.length === 1 ? 'report is' : 'reports are'} stored, free to read here or from \`svc-prediction-markets-agent:cache\`:\n\n${lines.join('\n')}\n\nAsk across them (“which of my reports has the best expected value per dollar?”) or of one (“show me the ${found[0]!.report.title.split(/\s+/)[0]!.toLowerCase()} report”).\n`, citations };
   }
 
   /** The event a question names as a report's subject: "the shutdown report", "a report on the NYC temperature market". */
@@ -238,6 +268,11 @@ export function reportThreads(o: ReportThreadsOptions) {
     if (WRONG.test(question)) return { answer: wrongText(sheet) };
     if (SINCE_REPORT.test(question)) return { answer: changedText(report, await o.liveSheet(ticker).catch(() => null)) };
     if (ENTRY_TIMING.test(question)) return { answer: timingText(sheet) };
+    // "What are fees going to do to that 5 cents?" after a lock-in: what they must stay under.
+    if (/\bfees?\b/i.test(question) && LOCK_ANSWER.test(lastAnswer)) {
+      const fees = feesText(sheet);
+      if (fees) return { answer: fees };
+    }
     if (LOCK_STEPS.test(question) && aboutLocks) return { answer: stepsText(sheet) ?? noLock(sheet) };
     // ("… the locked profit on 100?": a count of one's own is the arbitrage answer's.)
     if (SETS_ASKED.test(question) && !/\d/.test(question) && aboutLocks && locksOf(sheet).length) return { answer: setsText(sheet)! };
@@ -256,9 +291,11 @@ export function reportThreads(o: ReportThreadsOptions) {
 
   async function reply(before: readonly Turn[], question: string): Promise<ThreadReply | null> {
     // Across the stored reports: "which of my reports has the widest spreads?", "rank my four reports by edge per dollar".
-    if (MY_REPORTS.test(question)) {
+    if (MY_REPORTS.test(question) || LIST_REPORTS.test(question)) {
       const found = await storedReports();
       if (!found.length) return { answer: { text: 'No report is stored yet: `svc-prediction-markets-agent` generates one from a Kalshi event address.\n', citations: [] } };
+      if (LIST_REPORTS.test(question)) return { answer: listed(found) };
+      if (TRADED_MOST.test(question) || (MOVED_MOST.test(question) && !SPREADS.test(question))) return { answer: await moversAcross(o.kalshi, found.map((f) => f.ticker), TRADED_MOST.test(question) ? 'volume' : 'move', found.length, /\bweek(?:ly)?\b|\b7 days\b/i.test(question)) };
       if (SPREADS.test(question)) return { answer: spreadsAcross(found, TIGHTEST.test(question)) };
       if (PER_DOLLAR.test(question)) return { answer: perDollarAcross(found) };
       if (SIZING.test(question)) return { answer: sizedAcross(question, found.map((f) => ({ ticker: f.ticker, report: { ...f.report, eventTicker: f.ticker } }))) };
@@ -266,17 +303,23 @@ export function reportThreads(o: ReportThreadsOptions) {
       const trade = eventQuestion(question) === 'best_trade' || /\b(?:ev|expected value|best (?:trade|bet|buy))\b/i.test(question);
       return { answer: await acrossEvents(found.map((f) => f.ticker), (t) => o.reports.latest(t), trade, o.reportCost) };
     }
+    // "Compare the Fed, CPI and payrolls reports: where is the biggest edge?": those events' reports, weighed.
+    const several = await reportsNamed(question);
+    if (several.length > 1) {
+      const trade = eventQuestion(question) === 'best_trade' || /\b(?:ev|expected value|best (?:trade|bet|buy))\b/i.test(question);
+      if (PER_DOLLAR.test(question)) return { answer: perDollarAcross(await reportsOfTickers(several)) };
+      if (SPREADS.test(question)) return { answer: spreadsAcross(await reportsOfTickers(several), TIGHTEST.test(question)) };
+      return { answer: await acrossEvents(several, (t) => o.reports.latest(t), trade, o.reportCost) };
+    }
     // Of the several events a thread weighed, or those the question names.
     const weighed = eventsWeighed(before);
-    const reportsOf = async (tickers: readonly string[]) =>
-      (await Promise.all(tickers.map(async (ticker) => ({ ticker, report: await o.reports.latest(ticker) })))).filter((x): x is { ticker: string; report: Report } => x.report !== null).map((x) => ({ ticker: x.ticker, report: { ...x.report, eventTicker: x.ticker } as ReportRead }));
     if (weighed.length > 1) {
-      if (PER_DOLLAR.test(question)) return { answer: perDollarAcross(await reportsOf(weighed)) };
-      if (SPREADS.test(question) && /\b(?:which|widest|wider|tightest|narrowest|rank|compare|each)\b/i.test(question)) return { answer: spreadsAcross(await reportsOf(weighed), TIGHTEST.test(question)) };
-      if (SIZING.test(question) && SEVERAL.test(question)) return { answer: sizedAcross(question, await reportsOf(weighed)) };
+      if (PER_DOLLAR.test(question)) return { answer: perDollarAcross(await reportsOfTickers(weighed)) };
+      if (SPREADS.test(question) && /\b(?:which|widest|wider|tightest|narrowest|rank|compare|each)\b/i.test(question)) return { answer: spreadsAcross(await reportsOfTickers(weighed), TIGHTEST.test(question)) };
+      if (SIZING.test(question) && SEVERAL.test(question)) return { answer: sizedAcross(question, await reportsOfTickers(weighed)) };
       if (WHICH_FIRST.test(question)) return { answer: await closingAcross(o.kalshi, weighed, /\b(?:last|later)\b/i.test(question)) };
       if (CORRELATED.test(question)) {
-        const found = await reportsOf(weighed);
+        const found = await reportsOfTickers(weighed);
         if (found.length > 1) return { answer: correlationAcross(found) };
       }
       // "Which of them has an arbitrage?": each one's, report or live quotes.
@@ -299,7 +342,7 @@ export function reportThreads(o: ReportThreadsOptions) {
       const other = await eventNamed(question);
       const own = parseEventUrl(discussed).eventTicker;
       if (other && other !== own) {
-        const sheets = (await reportsOf([own, other])).map((x) => x.report);
+        const sheets = (await reportsOfTickers([own, other])).map((x) => x.report);
         if (sheets.length === 2 && sheets.some((s) => locksOf(s).length)) return { answer: locksSideBySide(sheets) };
       }
     }

@@ -74,6 +74,18 @@ describe('across the stored reports, other measures', () => {
   });
 });
 
+describe('reports named or listed', () => {
+  it('"what reports do I have?" lists them; "which of my reports has the most volume?" ranks them by it; "the Fed, CPI and payrolls reports" are those three', async () => {
+    const [list, volume, three] = await talk('what reports do I have?', 'which of my reports has the most volume?', 'Compare the Fed, CPI and payrolls reports: where is the biggest edge?');
+    expect(list).toMatch(/^4 reports are stored, free to read here or from `svc-prediction-markets-agent:cache`:/);
+    expect(list).toContain('**Fed decision in December 2026?** (KXFEDDECISION-26DEC) [3]: as of 2026-11-19 15:00 UTC');
+    expect(volume).toMatch(/^The busiest open events, by contracts traded in the last 24 hours/);
+    expect([...volume!.matchAll(/^\d\. \*\*.+?\*\* \((KX[A-Z0-9-]+)\)/gm)].map((m) => m[1])).toEqual(['KXCPIYOY-26DEC', 'KXPAYROLLS-26DEC', 'KXSHUTDOWN-26DEC31', 'KXFEDDECISION-26DEC']);
+    expect(three).toMatch(/^Of the 3 events listed, 3 have a stored report; the largest gap between model and market among them is in \*\*CPI year-over-year in December 2026\?\*\*/);
+    expect(three).not.toContain('KXSHUTDOWN');
+  });
+});
+
 describe('the events a thread compared', () => {
   it('"how much should I size on that with a $5,000 bankroll?" after the biggest edge: Kelly on that trade, full and half, with the depth at its price', async () => {
     const [, sized] = await talk('Compare the Fed, CPI and payrolls reports: where is the biggest edge?', 'How much should I size on that if I have a $5,000 bankroll?');
@@ -89,7 +101,8 @@ describe('the events a thread compared', () => {
       "What's the timing: which resolves first?",
       'Size both with a $2,000 bankroll using half-Kelly',
     );
-    expect(correlated).toMatch(/^Nothing I read estimates how \*\*Jobs added in December 2026\?\*\* and \*\*Government shutdown by December 2026\?\*\* move together/);
+    expect(correlated).toMatch(/^Nothing I read estimates how \*\*.+\*\* and \*\*.+\*\* move together: each report models its own event alone/);
+    expect(correlated).toMatch(/### Jobs added in December 2026\?[^]*### Government shutdown by December 2026\?|### Government shutdown by December 2026\?[^]*### Jobs added in December 2026\?/);
     expect(correlated).toContain('“If the Employment Situation report is not published before the expiration date, the market resolves on the first release after it.”');
     expect(correlated).not.toMatch(/Joint chance|independent/);
     expect(first).toMatch(/^Of the 2 events listed, \*\*Jobs added in December 2026\?\*\* closes first, 2026-12-05 15:00 UTC/);
@@ -196,6 +209,8 @@ describe('one report beyond its table', () => {
     expect(steps).toMatch(/^To lock in the NO on every outcome on \*\*Fed decision in December 2026\?\*\* \(KXFEDDECISION-26DEC\):\n\n1\. Buy NO on \*\*Cut more than 25bps\*\* at \$0\.68 \(1 minus its \$0\.32 YES bid\)/);
     expect(steps).toContain('hold them all to settlement');
     expect(versus).toContain('| Fed decision in December 2026? [1] | NO Cut more than 25bps $0.68 + NO Cut 25bps $0.92 + NO Hold $0.86 + NO Hike 25bps $0.49 | $2.95 for $3 | 5¢ | 341 | $17.05 |');
+    const [, , fees] = await talk(FED, 'is there an arbitrage?', 'What are fees going to do to that 5 cents?');
+    expect(fees).toMatch(/^Kalshi's fee is not in anything I read, so I cannot say what it will take; .*a set is 4 contracts \(one a leg\) and locks in 5¢ before fees, so the fees on those 4 contracts must total under 5¢, about 1\.25¢ a contract/);
     expect(versus).toContain('| CPI year-over-year in December 2026? [2] | YES Above 2.6 $0.93 + NO Above 2.8 $0.05 | $0.98 for $1 | 2¢ | 493 | $9.86 |');
   });
 });
