@@ -67,6 +67,17 @@ function partOf(report: ReportRead, answer: { text: string; citations: readonly 
   return { question: report.title.replace(/[*_]/g, ''), text: own.text, citations: own.citations, error: null };
 }
 
+/** Parts under their titles, every paragraph kept (an arbitrage's "Yes, on the report's quotes:" leads its own part), citations renumbered in order. */
+function underTitles(parts: { question: string; text: string; citations: readonly Citation[] }[]): Answer {
+  const citations: Citation[] = [];
+  const sections = parts.map((p) => {
+    const offset = citations.length;
+    citations.push(...p.citations.map((c) => ({ ...c, order: c.order + offset })));
+    return `### ${p.question}\n\n${p.text.trim().replace(/\[(\d+)\]/g, (m, n: string) => (p.citations.some((c) => c.order === Number(n)) ? `[${Number(n) + offset}]` : m))}`;
+  });
+  return { text: `${sections.join('\n\n')}\n`, citations };
+}
+
 /** "+$0.067", "−$2.12": small amounts to the tenth of a cent. */
 const signed = (x: number) => `${x >= 0 ? '+' : '−'}$${Math.abs(x).toFixed(Math.abs(x) < 0.1 ? 3 : 2)}`;
 
@@ -269,7 +280,8 @@ export function reportThreads(o: ReportThreadsOptions) {
     if (SINCE_REPORT.test(question)) return { answer: changedText(report, await o.liveSheet(ticker).catch(() => null)) };
     if (ENTRY_TIMING.test(question)) return { answer: timingText(sheet) };
     // "What are fees going to do to that 5 cents?" after a lock-in: what they must stay under.
-    if (/\bfees?\b/i.test(question) && LOCK_ANSWER.test(lastAnswer)) {
+    // ("Does that account for fees?" is a yes or no, answered as such elsewhere.)
+    if (/\bfees?\b/i.test(question) && !/^\W*(?:does|do|did|is|are|was|were)\b/i.test(question) && LOCK_ANSWER.test(lastAnswer)) {
       const fees = feesText(sheet);
       if (fees) return { answer: fees };
     }
@@ -326,7 +338,7 @@ export function reportThreads(o: ReportThreadsOptions) {
       if (eventQuestion(question) === 'arbitrage' && SEVERAL.test(question)) {
         const sheets = await Promise.all(weighed.map(async (t) => (await o.reports.latest(t).then((r) => (r ? ({ ...r, eventTicker: t } as ReportRead) : null))) ?? (await o.liveSheet(t).catch(() => null))));
         const parts = sheets.flatMap((s) => (s ? [partOf(s, answerFromReport('is there an arbitrage?', s) ?? { text: 'No quotes to check.', citations: [] })] : []));
-        if (parts.length > 1) return { answer: joinParts(parts) };
+        if (parts.length > 1) return { answer: underTitles(parts) };
       }
     }
     // "Which resolves first, the Fed or CPI?": the events it names, by closing time.

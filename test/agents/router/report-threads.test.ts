@@ -53,7 +53,9 @@ describe('across the stored reports', () => {
   });
 
   it('"rank my four reports by model edge per dollar" ranks all four, the one with no positive EV last and said so', async () => {
-    const [ranked] = await talk('Rank my four reports by model edge per dollar');
+    const [ranked, arbitrage] = await talk('Rank my four reports by model edge per dollar', 'which of those has an arbitrage?');
+    expect(arbitrage).toMatch(/^### CPI year-over-year in December 2026\?\n\nYes, on the report's quotes:\n\n- YES on \*\*Above 2\.6\*\* at the ask/);
+    expect(arbitrage).toMatch(/### Fed decision in December 2026\?\n\nYes, on the report's quotes:\n\n- NO on every outcome/);
     const order = [...ranked!.matchAll(/^\d\. \*\*.+?\*\* \((KX[A-Z0-9-]+)\)/gm)].map((m) => m[1]);
     expect(order).toEqual(['KXCPIYOY-26DEC', 'KXPAYROLLS-26DEC', 'KXFEDDECISION-26DEC', 'KXSHUTDOWN-26DEC31']);
     expect(ranked).toContain('**NO on 75k to 150k** at $0.73 against the model\'s 77.9%: expected value +$0.049 per $1 contract, so **+$0.067 per $1 staked** (+6.7%)');
