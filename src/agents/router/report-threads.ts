@@ -56,6 +56,8 @@ const OVERALL = /\b(?:add|adds|added|sum|sums|summed|total|totals)\b[^?]{0,25}\b
 const SHOW_REPORT = /\b(?:show|give|send|get|pull up|open|see|display|let me see|read)\b[^?]{0,15}\breport\b|\breport (?:on|for|about)\b/i;
 /** A report's subject: the words before "report" ("the shutdown report") or after "report on" ("a report on the NYC temperature market"). */
 const REPORT_OF = /\b(?:the|a|my|your)\s+((?:[\w$.'-]+\s+){1,3}?)report\b|\breport\s+(?:on|for|about)\s+([^?.!,;:]{2,60})/i;
+/** A trade asked for ("best trade", "EV"), not the largest gap. */
+const tradeAsked = (question: string) => eventQuestion(question) === 'best_trade' || /\b(?:ev|expected value|best (?:trade|bet|buy))\b/i.test(question);
 /** Several events at once: "both", "each", "them". */
 const SEVERAL = /\b(?:both|each|either|them|those|these|all (?:of )?(?:them|those|these|the (?:events|markets|reports))|which (?:of|one))\b/i;
 
@@ -301,46 +303,53 @@ export function reportThreads(o: ReportThreadsOptions) {
     return null;
   }
 
+  /** Across the stored reports: "which of my reports has the widest spreads?", "rank my four reports by edge per dollar". */
+  async function acrossStored(question: string): Promise<Answer> {
+    const found = await storedReports();
+    if (!found.length) return { text: 'No report is stored yet: `svc-prediction-markets-agent` generates one from a Kalshi event address.\n', citations: [] };
+    const tickers = found.map((f) => f.ticker);
+    if (LIST_REPORTS.test(question)) return listed(found);
+    if (TRADED_MOST.test(question) || (MOVED_MOST.test(question) && !SPREADS.test(question))) return moversAcross(o.kalshi, tickers, TRADED_MOST.test(question) ? 'volume' : 'move', found.length, /\bweek(?:ly)?\b|\b7 days\b/i.test(question));
+    if (SPREADS.test(question)) return spreadsAcross(found, TIGHTEST.test(question));
+    if (PER_DOLLAR.test(question)) return perDollarAcross(found);
+    if (SIZING.test(question)) return sizedAcross(question, await reportsOfTickers(tickers));
+    if (WHICH_FIRST.test(question)) return closingAcross(o.kalshi, tickers, /\b(?:last|later)\b/i.test(question));
+    return acrossEvents(tickers, (t) => o.reports.latest(t), tradeAsked(question), o.reportCost);
+  }
+
+  /** "Compare the Fed, CPI and payrolls reports: where is the biggest edge?": those events' reports, weighed. */
+  async function acrossNamed(question: string, tickers: string[]): Promise<Answer> {
+    if (PER_DOLLAR.test(question)) return perDollarAcross(await reportsOfTickers(tickers));
+    if (SPREADS.test(question)) return spreadsAcross(await reportsOfTickers(tickers), TIGHTEST.test(question));
+    return acrossEvents(tickers, (t) => o.reports.latest(t), tradeAsked(question), o.reportCost);
+  }
+
+  /** Of the several events a thread weighed ("size both", "which resolves first?", "which of them has an arbitrage?"); null when the question is not of them all. */
+  async function acrossWeighed(question: string, weighed: string[]): Promise<Answer | null> {
+    if (PER_DOLLAR.test(question)) return perDollarAcross(await reportsOfTickers(weighed));
+    if (SPREADS.test(question) && /\b(?:which|widest|wider|tightest|narrowest|rank|compare|each)\b/i.test(question)) return spreadsAcross(await reportsOfTickers(weighed), TIGHTEST.test(question));
+    if (SIZING.test(question) && SEVERAL.test(question)) return sizedAcross(question, await reportsOfTickers(weighed));
+    if (WHICH_FIRST.test(question)) return closingAcross(o.kalshi, weighed, /\b(?:last|later)\b/i.test(question));
+    if (CORRELATED.test(question)) {
+      const found = await reportsOfTickers(weighed);
+      if (found.length > 1) return correlationAcross(found);
+    }
+    // "Which of them has an arbitrage?": each one's, report or live quotes.
+    if (eventQuestion(question) === 'arbitrage' && SEVERAL.test(question)) {
+      const sheets = await Promise.all(weighed.map(async (t) => (await o.reports.latest(t).then((r) => (r ? ({ ...r, eventTicker: t } as ReportRead) : null))) ?? (await o.liveSheet(t).catch(() => null))));
+      const parts = sheets.flatMap((s) => (s ? [partOf(s, answerFromReport('is there an arbitrage?', s) ?? { text: 'No quotes to check.', citations: [] })] : []));
+      if (parts.length > 1) return underTitles(parts);
+    }
+    return null;
+  }
+
   async function reply(before: readonly Turn[], question: string): Promise<ThreadReply | null> {
-    // Across the stored reports: "which of my reports has the widest spreads?", "rank my four reports by edge per dollar".
-    if (MY_REPORTS.test(question) || LIST_REPORTS.test(question)) {
-      const found = await storedReports();
-      if (!found.length) return { answer: { text: 'No report is stored yet: `svc-prediction-markets-agent` generates one from a Kalshi event address.\n', citations: [] } };
-      if (LIST_REPORTS.test(question)) return { answer: listed(found) };
-      if (TRADED_MOST.test(question) || (MOVED_MOST.test(question) && !SPREADS.test(question))) return { answer: await moversAcross(o.kalshi, found.map((f) => f.ticker), TRADED_MOST.test(question) ? 'volume' : 'move', found.length, /\bweek(?:ly)?\b|\b7 days\b/i.test(question)) };
-      if (SPREADS.test(question)) return { answer: spreadsAcross(found, TIGHTEST.test(question)) };
-      if (PER_DOLLAR.test(question)) return { answer: perDollarAcross(found) };
-      if (SIZING.test(question)) return { answer: sizedAcross(question, found.map((f) => ({ ticker: f.ticker, report: { ...f.report, eventTicker: f.ticker } }))) };
-      if (WHICH_FIRST.test(question)) return { answer: await closingAcross(o.kalshi, found.map((f) => f.ticker), /\b(?:last|later)\b/i.test(question)) };
-      const trade = eventQuestion(question) === 'best_trade' || /\b(?:ev|expected value|best (?:trade|bet|buy))\b/i.test(question);
-      return { answer: await acrossEvents(found.map((f) => f.ticker), (t) => o.reports.latest(t), trade, o.reportCost) };
-    }
-    // "Compare the Fed, CPI and payrolls reports: where is the biggest edge?": those events' reports, weighed.
+    if (MY_REPORTS.test(question) || LIST_REPORTS.test(question)) return { answer: await acrossStored(question) };
     const several = await reportsNamed(question);
-    if (several.length > 1) {
-      const trade = eventQuestion(question) === 'best_trade' || /\b(?:ev|expected value|best (?:trade|bet|buy))\b/i.test(question);
-      if (PER_DOLLAR.test(question)) return { answer: perDollarAcross(await reportsOfTickers(several)) };
-      if (SPREADS.test(question)) return { answer: spreadsAcross(await reportsOfTickers(several), TIGHTEST.test(question)) };
-      return { answer: await acrossEvents(several, (t) => o.reports.latest(t), trade, o.reportCost) };
-    }
-    // Of the several events a thread weighed, or those the question names.
+    if (several.length > 1) return { answer: await acrossNamed(question, several) };
     const weighed = eventsWeighed(before);
-    if (weighed.length > 1) {
-      if (PER_DOLLAR.test(question)) return { answer: perDollarAcross(await reportsOfTickers(weighed)) };
-      if (SPREADS.test(question) && /\b(?:which|widest|wider|tightest|narrowest|rank|compare|each)\b/i.test(question)) return { answer: spreadsAcross(await reportsOfTickers(weighed), TIGHTEST.test(question)) };
-      if (SIZING.test(question) && SEVERAL.test(question)) return { answer: sizedAcross(question, await reportsOfTickers(weighed)) };
-      if (WHICH_FIRST.test(question)) return { answer: await closingAcross(o.kalshi, weighed, /\b(?:last|later)\b/i.test(question)) };
-      if (CORRELATED.test(question)) {
-        const found = await reportsOfTickers(weighed);
-        if (found.length > 1) return { answer: correlationAcross(found) };
-      }
-      // "Which of them has an arbitrage?": each one's, report or live quotes.
-      if (eventQuestion(question) === 'arbitrage' && SEVERAL.test(question)) {
-        const sheets = await Promise.all(weighed.map(async (t) => (await o.reports.latest(t).then((r) => (r ? ({ ...r, eventTicker: t } as ReportRead) : null))) ?? (await o.liveSheet(t).catch(() => null))));
-        const parts = sheets.flatMap((s) => (s ? [partOf(s, answerFromReport('is there an arbitrage?', s) ?? { text: 'No quotes to check.', citations: [] })] : []));
-        if (parts.length > 1) return { answer: underTitles(parts) };
-      }
-    }
+    const across = weighed.length > 1 ? await acrossWeighed(question, weighed) : null;
+    if (across) return { answer: across };
     // "Which resolves first, the Fed or CPI?": the events it names, by closing time.
     if (WHICH_FIRST.test(question) && weighed.length < 2) {
       const named = (await o.index.get()).named(question.replace(WHICH_FIRST, ' ').split(/,|;|\band\b|\bor\b|\bvs\.?|\bversus\b/i)).map((n) => n.ticker);
