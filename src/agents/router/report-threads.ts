@@ -35,13 +35,13 @@ export type ThreadReply = { answer: Answer } | { url: string; question: string; 
 const LIST_REPORTS = /\b(?:what|which) reports (?:do (?:i|we) have|are (?:stored|saved|there|available)|have (?:i|we) (?:generated|run|made|bought))\b|\blist (?:all )?(?:my|the|our) (?:stored |saved )?reports\b|\b(?:show|list) (?:me )?(?:all )?my reports\b/i;
 const TRADED_MOST = /\b(?:volume|traded|liquid\w*|open interest|busiest|most active)\b/i;
 const MOVED_MOST = /\b(?:moved|moving|moves|movers?|swung|changed)\b/i;
-const MY_REPORTS = /\b(?:my|our|the stored|stored|saved)\s+(?:(?:\d+|two|three|four|five|six)\s+)?reports\b|\b(?:all|each|every|any|across|among)\s+(?:of\s+)?(?:my|our|the)\s+(?:(?:\d+|two|three|four|five|six)\s+)?reports\b/i;
+const MY_REPORTS = /\b(?:across|among|in|of|over)\s+(?:all\s+)?(?:the\s+)?(?:stored\s+|saved\s+)?reports\b|^\W*which (?:of the )?reports? (?:has|have|is|are|shows?|gives?|offers?|looks?)\b|\b(?:my|our|the stored|stored|saved)\s+(?:(?:\d+|two|three|four|five|six)\s+)?reports\b|\b(?:all|each|every|any|across|among)\s+(?:of\s+)?(?:my|our|the)\s+(?:(?:\d+|two|three|four|five|six)\s+)?reports\b/i;
 const PER_DOLLAR = /\bper (?:dollar|\$1?(?!\d)|buck)\b|\b(?:return|edge|ev|value) on (?:the )?(?:stake|capital|money)\b|\bbang for (?:the|your) buck\b/i;
 const SPREADS = /\bspreads?\b/i;
 const TIGHTEST = /\b(?:tight\w*|narrow\w*|smallest|lowest|cheapest to trade)\b/i;
 const WRONG = /\bwhat (?:would|could|might|will) (?:make|prove|show) (?:you|the model|it|this|that|the (?:call|view|report|trade)|us|me)\b[^?]{0,40}\bwrong\b|\bhow (?:could|might|would|can) (?:you|the model|it|this|the (?:call|view|report)) be wrong\b|\bwhat(?:'s| is| are)? the (?:main |key |biggest )?risks? (?:to|of|for|in) (?:the |this |that |your )?(?:model|call|view|report|thesis)\b|\bwhere (?:could|might|would) (?:you|the model) be wrong\b/i;
 const SINCE_REPORT = /\b(?:changed?|moved?|different|new|happened|updates?)\b[^?]{0,30}\bsince (?:the|your|this|that|my|its|it was|you)\b[^?]{0,12}\b(?:report|snapshot|analysis|generated|written|ran)\b|\bis (?:the|this|that) report (?:still )?(?:current|up to date|fresh|stale)\b/i;
-const ENTRY_TIMING = /\bwhen (?:should|do|would|could|to) (?:i|we)?\s*(?:enter|buy|get in|trade|bet|place|put it on|take (?:it|the trade))\b|\b(?:enter|buy|get in|trade|bet)\b[^?]{0,25}\bnow or (?:later|wait|closer|nearer|after|before|at)\b|\bnow or (?:closer|nearer|later|wait)\b|\bwait or (?:buy|enter|get in|trade)\b|\b(?:buy|enter|get in|trade) now or wait\b|\bbest time to (?:enter|buy|get in|trade)\b/i;
+const ENTRY_TIMING = /^\W*(?:(?:and|ok|so)\s+)?(?:what about\s+)?(?:the\s+)?(?:timing|entry timing)\W*$|\bwhen (?:should|do|would|could|to) (?:i|we)?\s*(?:enter|buy|get in|trade|bet|place|put it on|take (?:it|the trade))\b|\b(?:enter|buy|get in|trade|bet)\b[^?]{0,25}\bnow or (?:later|wait|closer|nearer|after|before|at)\b|\bnow or (?:closer|nearer|later|wait)\b|\bwait or (?:buy|enter|get in|trade)\b|\b(?:buy|enter|get in|trade) now or wait\b|\bbest time to (?:enter|buy|get in|trade)\b/i;
 const WHICH_FIRST = /\bwhich\b[^?]{0,30}\b(?:resolves?|settles?|closes?|ends?|expires?|is decided|finish(?:es)?)\s+(?:first|sooner|earlier|soonest|next|last|later)\b|\bwhat(?:'s| is) the timing\b|\bin what order\b[^?]{0,30}\b(?:resolve|settle|close)/i;
 const CORRELATED = /^\W*(?:(?:so|and|ok|okay|but)\W+)*(?:are|is|do|does|how)\b[^?]{0,60}\b(?:correlated|correlation|linked|connected|move together)\b/i;
 const RESOLVES_CASE = /^\W*(?:(?:and|but|ok|so)\W+)?(?:what )?(?:if|when) (?:it|that|this|they|the market|the outcome) (?:resolves?|settles?|ends?|comes in|goes|closes)\s+(yes|no)\W*$/i;
@@ -111,6 +111,12 @@ export function reportThreads(o: ReportThreadsOptions) {
 
   /** The events a question lists as reports ("the Fed, CPI and payrolls reports"), when it lists two or more. */
   async function reportsNamed(question: string): Promise<string[]> {
+    // "Compare the CPI report with the payrolls report": each named beside its own "report".
+    const each = [...question.matchAll(new RegExp(REPORT_OF.source, 'gi'))];
+    if (each.length > 1) {
+      const named = [...new Set((await Promise.all(each.map((m) => reportOf(m[0])))).filter((t): t is string => t !== null))];
+      if (named.length > 1) return named;
+    }
     const before = /^(.*?)\breports\b/i.exec(question)?.[1];
     if (!before || MY_REPORTS.test(question)) return [];
     const clause = (before.split(/[.?!:;]/).pop() ?? '').replace(/^\s*(?:(?:now|ok|so|please|pls)\s+)*(?:compare|rank|weigh|show|give me|check|look at|across|between|of)?\s*(?:the|both|my)?\s*/i, '');
@@ -297,7 +303,7 @@ export function reportThreads(o: ReportThreadsOptions) {
     }
     // "Show me the shutdown report", "in the CPI report, …": that report, or the part of it asked.
     if (named) {
-      const rest = question.replace(/\b(?:in|on|from|per|according to)?\s*(?:the|a|my|your)\s+[^,?.!]{0,40}?\breport\b[,:]?\s*/i, ' ').trim();
+      const rest = question.replace(new RegExp(`(?:\\b(?:in|on|from|per|of|for|according to)\\s+)?(?:${REPORT_OF.source})[,:]?`, 'i'), ' ').replace(/\s+/g, ' ').trim();
       return { url, question: rest, aboutEvent: eventQuestion(rest) !== null };
     }
     return null;

@@ -88,6 +88,21 @@ describe('reports named or listed', () => {
   });
 });
 
+describe('a report named in the question', () => {
+  it('"the best trade in the CPI report", "the edge on the shutdown report", "compare the CPI report with the payrolls report", "across all reports", "which report has…"', async () => {
+    const [best, across, which] = await talk("what's the best trade in the CPI report?", "across all reports, what's the best trade?", 'which report has the biggest mispricing?');
+    expect(best).toMatch(/^On the model, the best buy at current prices is \*\*NO on Above 3\.0\*\* at \$0\.14/);
+    expect(across).toMatch(/^Of the 4 events listed, 4 have a stored report; the best trade on the model among them is in \*\*CPI year-over-year in December 2026\?\*\*/);
+    expect(which).toMatch(/^Of the 4 events listed, 4 have a stored report; the largest gap between model and market among them is in \*\*CPI year-over-year in December 2026\?\*\*/);
+    const [edge, , timing] = await talk("what's the edge on the shutdown report?", 'what would make it wrong?', 'and the timing?');
+    expect(edge).toMatch(/^Model and market agree within 2 points: the model gives \*\*Shutdown\*\* 56\.1% against a market 58\.0% \(mid\), −1\.9 pts \[1\]\./);
+    expect(timing).toMatch(/^When to enter is yours to decide: .*\*\*Government shutdown by December 2026\?\*\* \(KXSHUTDOWN-26DEC31\) says about timing/);
+    const [two] = await talk('compare the CPI report with the payrolls report');
+    expect(two).toMatch(/^Of the 2 events listed, 2 have a stored report; the largest gap between model and market among them is in \*\*CPI year-over-year in December 2026\?\*\*/);
+    expect(two).toContain('(KXPAYROLLS-26DEC) [2]');
+  });
+});
+
 describe('the events a thread compared', () => {
   it('"how much should I size on that with a $5,000 bankroll?" after the biggest edge: Kelly on that trade, full and half, with the depth at its price', async () => {
     const [, sized] = await talk('Compare the Fed, CPI and payrolls reports: where is the biggest edge?', 'How much should I size on that if I have a $5,000 bankroll?');
