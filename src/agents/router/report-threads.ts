@@ -53,6 +53,8 @@ const LOCK_WORDS = /\barb(?:itrage)?s?\b|\block(?:ed)?[- ]in\b|\bcross(?:ed|es|i
 /** An answer that gave a lock-in (an arbitrage, its steps or sets, a crossed ladder's pair). */
 const LOCK_ANSWER = /^Yes, on the (?:report's|live) quotes|^To lock in the |\block(?:ed)? in per (?:pair|set)|\bprofit per (?:pair|set)\b|\*\*Arbitrage on these quotes:\*\*/m;
 const OVERALL = /\b(?:add|adds|added|sum|sums|summed|total|totals)\b[^?]{0,25}\b(?:more than|over|above|less than|under|below)\s*100\s*%|\bmispriced overall\b|\boverall\b[^?]{0,20}\bmispriced\b/i;
+/** The thread's report asked for whole: "give me the full report", "show me the report". */
+const WHOLE_REPORT = /^\W*(?:(?:ok|okay|so|now|then|pls|please)\W+)*(?:can you |could you )?(?:show|give|send|get|pull up|open|display|let me see)(?: me)? (?:the|its|that|this)\s+(?:full |whole |complete |entire )?report(?: again)?(?:,? please| pls)?\W*$/i;
 const SHOW_REPORT = /\b(?:show|give|send|get|pull up|open|see|display|let me see|read)\b[^?]{0,15}\breport\b|\breport (?:on|for|about)\b/i;
 /** A report's subject: the words before "report" ("the shutdown report") or after "report on" ("a report on the NYC temperature market"). */
 const REPORT_OF = /\b(?:the|a|my|your)\s+((?:[\w$.'-]+\s+){1,3}?)report\b|\breport\s+(?:on|for|about)\s+([^?.!,;:]{2,60})/i;
@@ -380,6 +382,7 @@ export function reportThreads(o: ReportThreadsOptions) {
       // No report stored: the live summary, which says how one is generated.
       return { url, question, aboutEvent: false };
     }
+    if (discussed && !reportNamed && WHOLE_REPORT.test(question) && (await o.reports.latest(parseEventUrl(discussed).eventTicker))) return { url: discussed, question, aboutEvent: false };
     // "What would make you wrong on the Fed call?", "is the Fed event mispriced overall?": the event it names, else the thread's.
     const beyondTable = [WRONG, SINCE_REPORT, ENTRY_TIMING, OVERALL, SPREAD_SHARE, LOCK_STEPS].filter((k) => k.test(question));
     if (beyondTable.length) {

@@ -209,6 +209,8 @@ describe('one report beyond its table', () => {
   it('a report named: "show me the shutdown report" is the stored report; "a report on the NYC temperature market" says how one is generated', async () => {
     const [shutdown] = await talk('show me the shutdown report');
     expect(shutdown).toMatch(/^# Government shutdown by December 2026\?/);
+    const [, whole] = await talk('Summarize the fed report in one sentence', 'give me the full report');
+    expect(whole).toMatch(/^# Fed decision in December 2026\?/);
     const [nyc] = await talk('Give me a report on the NYC temperature market');
     expect(nyc).toMatch(/^\*\*Highest temperature in NYC on November 20, 2026\?\*\* \(KXHIGHNY-26NOV20\)/);
     expect(nyc).toContain('send this address to `svc-prediction-markets-agent` (3 credits');
