@@ -29,20 +29,20 @@ function paragraph(report: ReportRead, section: string, label: string): string |
 }
 
 /** The model's fit as the method says it: "It gives a = 0.00, b = 0.62 (…), and c = 0.12: …". */
-function fitSaid(report: ReportRead): { fit: string | null; markets: string | null; baseWeight: number | null } {
+function fitSaid(report: ReportRead): { fit: string | null; markets: string | null; baseWeight: number | null; baseSaid: string | null } {
   const method = bullets(report, 'method', /\*\*Model probability\.\*\*/)[0] ?? '';
   const fit = /\bIt gives a = .*?\.(?= [A-Z`]|$)/.exec(method)?.[0] ?? null;
   const markets = /\bOn (\d+) settled markets\b/.exec(method)?.[1] ?? null;
   const c = /\bc = (−?-?\d+(?:\.\d+)?)/.exec(fit ?? '')?.[1];
-  return { fit, markets, baseWeight: c === undefined ? null : Number(c.replace('−', '-')) };
+  return { fit, markets, baseWeight: c === undefined ? null : Number(c.replace('−', '-')), baseSaid: c ?? null };
 }
 
 const TAKEAWAY_END = /\n/;
 
 /** What would have to be true for the model's view in a report to be wrong, from the report alone. */
-export function wrongText(report: ReportRead): Answer {
+export function wrongText(report: ReportRead, brief = false): Answer {
   const takeaway = (readReport(report.text).sections.get('key takeaway') ?? '').split(TAKEAWAY_END)[0]!.trim();
-  const { fit, markets, baseWeight } = fitSaid(report);
+  const { fit, markets, baseWeight, baseSaid } = fitSaid(report);
   const { rows, contracts } = readReport(report.text);
   const best = rankedTrades(rows, contracts)[0];
   const spread = best ? contracts.get(outcomeOf(best.r.outcome).refs)?.spread : undefined;
@@ -55,7 +55,9 @@ export function wrongText(report: ReportRead): Answer {
         ? ''
         : baseWeight === 0
           ? ' With c = 0 the series\' base rate adds nothing: the model is the price reshaped, so it is wrong wherever the market is.'
-          : ` With c = ${baseWeight} it leans on the series' base rate where that differs from the price: if this event is unlike the past ones (new rules, a new regime), that lean is wrong.`;
+          : Math.abs(baseWeight) < 0.05
+            ? ` With c = ${baseSaid}, near 0, the series' base rate barely moves it: the model is close to the price reshaped, so it is wrong wherever the market is.`
+            : ` With c = ${baseSaid} it leans on the series' base rate where that differs from the price: if this event is unlike the past ones (new rules, a new regime), that lean is wrong.`;
     lines.push(`- **The model's limits:** it was fitted on ${markets ?? 'the'} settled markets of the series, each priced 24 hours before close${fit ? `. ${fit}` : '.'}${base}${thin} It reads prices and past outcomes only, no news, data releases or statements since: anything the market knows beyond the record is outside it.`);
   }
   const record = paragraph(report, 'resolution history', 'Base rates');
@@ -64,6 +66,8 @@ export function wrongText(report: ReportRead): Answer {
   if (accuracy) lines.push(`- **How the market itself has done:** ${accuracy.replace(/^\*\*Market accuracy:\*\* /, '')}`);
   for (const rule of bullets(report, 'key claims', /\*\*(?:How it resolves|Resolution source|Could flip the outcome)/)) lines.push(rule);
   if (best && spread) lines.push(`- **Costs:** the edge is measured at the quotes: ${tradeSaid(best)}, on a ${spread} spread, before fees; a wider spread or a fee takes a cent-sized edge away.`);
+  // In brief (one of several events): the view, the model's limits and what could flip the outcome.
+  if (brief) return cited(`${lines.filter((l) => /^- \*\*(?:The view at stake|The model's limits|Could flip the outcome)/.test(l)).join('\n')}\n`, report.citations);
   const text = `What would have to be true for the model's view on ${titled(report)} to be wrong, from its report (as of ${asOf(report)}):\n\n${lines.join('\n')}\n\nThe report holds no forecast of the event beyond this: the model is wrong where the record or the price misleads it, and the rules above decide what counts.\n${footOf(report)}`;
   return cited(text, report.citations);
 }

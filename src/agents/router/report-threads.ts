@@ -338,6 +338,14 @@ export function reportThreads(o: ReportThreadsOptions) {
     if (SPREADS.test(question) && /\b(?:which|widest|wider|tightest|narrowest|rank|compare|each)\b/i.test(question)) return spreadsAcross(await reportsOfTickers(weighed), TIGHTEST.test(question));
     if (SIZING.test(question) && SEVERAL.test(question)) return sizedAcross(question, await reportsOfTickers(weighed));
     if (WHICH_FIRST.test(question)) return closingAcross(o.kalshi, weighed, /\b(?:last|later)\b/i.test(question));
+    // "What would make you wrong on each of those?": each one's view, limits and what could flip it.
+    if (WRONG.test(question) && SEVERAL.test(question)) {
+      const found = await reportsOfTickers(weighed);
+      if (found.length > 1) {
+        const each = underTitles(found.map(({ report }) => partOf(report, wrongText(report, true))));
+        return { text: `What would have to be true for the model to be wrong, from each report (the view at stake, the model's limits, what could flip the outcome):\n\n${each.text}`, citations: each.citations };
+      }
+    }
     if (CORRELATED.test(question)) {
       const found = await reportsOfTickers(weighed);
       if (found.length > 1) return correlationAcross(found);

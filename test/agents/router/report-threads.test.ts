@@ -88,6 +88,25 @@ describe('reports named or listed', () => {
   });
 });
 
+describe('"each of those" after the stored reports are listed', () => {
+  it('the spread, a half-Kelly stake, the last to resolve, and what would make the model wrong, in each', async () => {
+    const [, spreads, stakes, last, wrong] = await talk(
+      'what reports do I have?',
+      "what's the spread in each of those?",
+      'how much should I put on each of those with $500 at half kelly?',
+      'which of those resolves last?',
+      'what would make you wrong on each of those?',
+    );
+    expect(spreads).toMatch(/^The bid-ask spreads in each of the 4 stored reports, the widest first/);
+    expect(stakes).toMatch(/^### Government shutdown by December 2026\?\n\n\*\*\$0\*\*/);
+    expect(stakes).toContain('On $500:');
+    expect(last).toMatch(/^Of the 4 events listed, \*\*Government shutdown by December 2026\?\*\* closes last/);
+    expect(wrong).toMatch(/^What would have to be true for the model to be wrong, from each report/);
+    expect([...wrong!.matchAll(/^### (.+)$/gm)].map((m) => m[1])).toHaveLength(4);
+    expect(wrong).toContain('With c = −0.02, near 0, the series\' base rate barely moves it');
+  });
+});
+
 describe('a report named in the question', () => {
   it('"the best trade in the CPI report", "the edge on the shutdown report", "compare the CPI report with the payrolls report", "across all reports", "which report has…"', async () => {
     const [best, across, which] = await talk("what's the best trade in the CPI report?", "across all reports, what's the best trade?", 'which report has the biggest mispricing?');
