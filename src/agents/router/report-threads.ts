@@ -32,7 +32,7 @@ export interface ReportThreadsOptions {
 /** An answer, or the event (and the question to ask of it) the question is about. */
 export type ThreadReply = { answer: Answer } | { url: string; question: string; aboutEvent: boolean };
 
-const LIST_REPORTS = /\b(?:what|which) reports (?:do (?:i|we) have|are (?:stored|saved|there|available)|have (?:i|we) (?:generated|run|made|bought))\b|\blist (?:all )?(?:my|the|our) (?:stored |saved )?reports\b|\b(?:show|list) (?:me )?(?:all )?my reports\b/i;
+const LIST_REPORTS = /\b(?:what|which) reports (?:do (?:i|we|you) have|are (?:stored|saved|there|available)|have (?:i|we) (?:generated|run|made|bought))\b|\blist (?:all )?(?:my|the|our) (?:stored |saved )?reports\b|\b(?:show|list) (?:me )?(?:all )?my reports\b/i;
 const TRADED_MOST = /\b(?:volume|traded|liquid\w*|open interest|busiest|most active)\b/i;
 const MOVED_MOST = /\b(?:moved|moving|moves|movers?|swung|changed)\b/i;
 const MY_REPORTS = /\b(?:across|among|in|of|over)\s+(?:all\s+)?(?:the\s+)?(?:stored\s+|saved\s+)?reports\b|^\W*which (?:of the )?reports? (?:has|have|is|are|shows?|gives?|offers?|looks?)\b|\b(?:my|our|the stored|stored|saved)\s+(?:(?:\d+|two|three|four|five|six)\s+)?reports\b|\b(?:all|each|every|any|across|among)\s+(?:of\s+)?(?:my|our|the)\s+(?:(?:\d+|two|three|four|five|six)\s+)?reports\b/i;
