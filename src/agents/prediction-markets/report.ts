@@ -6,6 +6,7 @@ import type { KalshiEvent, KalshiMarket, KalshiSeries } from '../../data/kalshi/
 import { PRIOR_STRENGTH, baseRates, fitCalibration, modelEvent, monotoneLadder, samples, type Calibration, type OutcomeModel, type Strike } from './model.js';
 import { PRE_CLOSE_HOURS, STATE_NOTES, oneLine, priceBefore, settlementOf, settlementWords, type MarketView, type Research } from './research.js';
 import { eventPage } from './summary.js';
+import { ladderLock, ladderLockLine, ladderLockWords } from './ladder-lock.js';
 
 export interface ReportContext {
   /** Base URL of the Kalshi API the data came from, for data citations. */
@@ -278,6 +279,9 @@ export function writeReport(r: Research, ctx: ReportContext): ReportBody {
   ).forEach((m, i) => models.set(priced[i]!.market.ticker, m));
   // A ladder of strikes ("above 2.6", "above 2.8") is held in order, whatever the prices say.
   const crossed = event.mutually_exclusive ? [] : crossedRungs(priced);
+  // A ladder's crossed quotes as a trade: YES on a rung and NO on one inside it, for less than the $1 one of them pays.
+  const ladder = !event.mutually_exclusive && priced.filter((v) => strikeOf(v.market)).length > 1;
+  const rungLock = ladder ? ladderLock(priced, (v) => strikeOf(v.market)) : null;
   if (!event.mutually_exclusive) {
     const held = monotoneLadder(priced.map((v) => models.get(v.market.ticker)!.model), priced.map((v) => strikeOf(v.market)));
     priced.forEach((v, i) => models.set(v.market.ticker, { ...models.get(v.market.ticker)!, model: held[i]! }));
@@ -334,7 +338,7 @@ export function writeReport(r: Research, ctx: ReportContext): ReportBody {
     const best = trades.sort((a, b) => b.ev - a.ev)[0];
     const bids = priced.map((v) => v.quote.bid);
     const locked = event.mutually_exclusive && live.length === r.markets.length && live.length > 1 && priced.length === live.length && bids.every((b): b is number => b !== null) ? bids.reduce((a, b) => a + b, 0) - SCALE : 0;
-    const lock = locked > 0 ? `; NO on every outcome locks in ${Math.round((locked / SCALE) * 100)}¢ whatever happens` : '';
+    const lock = locked > 0 ? `; NO on every outcome locks in ${Math.round((locked / SCALE) * 100)}¢ whatever happens` : rungLock ? `; ${ladderLockWords(rungLock)}` : '';
     return best && Math.round(best.ev * 1000) > 0
       ? `At the quoted prices the model's best buy is ${best.side} on ${named(best.v.label)} at ${formatDollars(best.paid)} against its ${pct(best.chance)}, +$${best.ev.toFixed(3)} per $1 contract before fees${lock} ${marketCite(best.v.market)}.`
       : `At the quoted prices no contract has a positive expected value on the model${lock}.`;
@@ -368,7 +372,7 @@ export function writeReport(r: Research, ctx: ReportContext): ReportBody {
     // A function: citations are numbered as they are written, so only the wording used may cite.
     const verdict = () => relativeOnly
       ? `, but at its price of ${formatPercent(top.v.quote.price!)} ${top.gap > 0 ? 'YES' : 'NO'} is no buy on the model ${marketCite(top.v.market)}. ${tradeableWords()}`
-      : `. On this model the outcome looks ${top.gap > 0 ? 'cheap: the model gives it more' : 'dear: the model gives it less'} than its price ${marketCite(top.v.market)}.`;
+      : `. On this model the outcome looks ${top.gap > 0 ? 'cheap: the model gives it more' : 'dear: the model gives it less'} than its price ${marketCite(top.v.market)}.${ladder ? ` ${tradeableWords()}` : ''}`;
     lines.push(
       Math.round(Math.abs(top.gap) * 1000) < 20
         ? ranked.length === 1
@@ -401,6 +405,7 @@ export function writeReport(r: Research, ctx: ReportContext): ReportBody {
       '',
       `The market prices its strikes out of order: ${pairs.join('; ')}, though YES on the first implies YES on the second. The model holds the ladder in order, averaging the outcomes where prices cross.`,
     );
+    if (rungLock) lines.push('', ladderLockLine(rungLock));
   }
   if (event.mutually_exclusive && live.length) {
     const sum = priced.reduce((s, v) => s + v.quote.price!, 0);

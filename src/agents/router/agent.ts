@@ -24,6 +24,7 @@ import { CHANCE_SAID, chancesInPercent, pricesInCents } from './trading-answers.
 import { followedBy, joinParts, questionsOfReport } from './parts.js';
 import { WILL_IT } from '../markets-search/asked.js';
 import { acrossEvents } from './across-events.js';
+import { reportThreads } from './report-threads.js';
 import { closingAcross, favouritesAcross, moversAcross } from '../markets-search/across-listed.js';
 import { EventSearch } from '../markets-search/search.js';
 import type { CompanyIndex } from '../../data/sec/companies.js';
@@ -132,6 +133,16 @@ const THANKS = /^\s*(?:(?:ok(?:ay)?|great|cool|perfect|awesome|nice)[,!.]?\s+)?(
 export function routerAgent(o: RouterOptions): Agent {
   // Outcomes and positions of several events, weighed together (joint chances, a book of positions).
   const together = togetherAnswers(o);
+  // The stored reports as a set, the events a thread weighed, one report beyond its table.
+  const threads = reportThreads({
+    ...o,
+    liveSheet: async (ticker) => {
+      const event = await o.kalshi.event(ticker);
+      if (!event) return null;
+      const series = await o.kalshi.series(event.series_ticker).catch(() => null);
+      return liveSheet(o, event, series, eventPage(event, series?.title));
+    },
+  });
   const help: Answer = Object.freeze({ text: helpText(o.reportCost), citations: Object.freeze([]) });
   const welcome: Answer = Object.freeze({ text: "You're welcome. Ask another question whenever you like: a company's figures, the odds of an event, or a Kalshi event's report.\n", citations: Object.freeze([]) });
   async function route(req: AgentRequest, question: string, rule: Route): Promise<{ route: Route; usage: Usage | null }> {
@@ -616,6 +627,10 @@ export function routerAgent(o: RouterOptions): Agent {
       if (sides) return yield* answer(sides, null);
       const meant = await percentMeaning(req.messages.slice(0, -1), question);
       if (meant) return yield* answer(meant, null);
+      // "Which of my reports has the widest spreads?", "what would make you wrong?", "size both with half-Kelly".
+      const onReports = KALSHI_URL.test(question) ? null : await threads.reply(req.messages.slice(0, -1), question);
+      if (onReports && 'answer' in onReports) return yield* written(req, question, onReports.answer.text, [...onReports.answer.citations], null);
+      if (onReports) return yield* kalshi(req, onReports.question, onReports.url, null, true, onReports.aboutEvent);
       // "I hold 500 YES on BTC above 96k and 300 YES on ETH above 3400, max loss?": positions, together.
       const book = await together.bookOf(req.messages.slice(0, -1), question);
       if (book) return yield* written(req, question, book.text, [...book.citations], null);

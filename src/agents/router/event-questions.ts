@@ -112,7 +112,8 @@ export function eventQuestion(question: string): EventQuestion | null {
   // "I bought 100 hold yes at 12c last week, where am I now?": the position marked at the book, not last week's prices.
   if (heldPosition(question)) return 'quote';
   // "How much can I buy at 34c?", "how much hike can i buy before the price moves?": what the book is good for.
-  if (DEPTH_ASKED.test(q) && !ARBITRAGE.test(q)) return 'quote';
+  // ("How much should I size on that with a $5,000 bankroll?" is a stake, not the book's depth.)
+  if (DEPTH_ASKED.test(q) && !ARBITRAGE.test(q) && !(SIZING.test(q) && /\b(?:bankroll|kelly)\b/.test(q))) return 'quote';
   // "How many of the last 5 came in below 41?", "last 3 weeks, which bucket won?": the series' record, counted.
   // (A count claimed, "lakers won 4 of the last 5 right?", is checked first, whatever else is asked; a
   // short one, "below 0 in the last 6", needs no verb; prices and volumes over days are moves.)
