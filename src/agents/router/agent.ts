@@ -623,14 +623,14 @@ export function routerAgent(o: RouterOptions): Agent {
       const form = restateAsked(question);
       const again = form ? await restatement(req, question, form) : null;
       if (again) return yield* answer(again, null);
-      const sides = await linked(req, question);
-      if (sides) return yield* answer(sides, null);
-      const meant = await percentMeaning(req.messages.slice(0, -1), question);
-      if (meant) return yield* answer(meant, null);
       // "Which of my reports has the widest spreads?", "what would make you wrong?", "size both with half-Kelly".
       const onReports = KALSHI_URL.test(question) ? null : await threads.reply(req.messages.slice(0, -1), question);
       if (onReports && 'answer' in onReports) return yield* written(req, question, onReports.answer.text, [...onReports.answer.citations], null);
       if (onReports) return yield* kalshi(req, onReports.question, onReports.url, null, true, onReports.aboutEvent);
+      const sides = await linked(req, question);
+      if (sides) return yield* answer(sides, null);
+      const meant = await percentMeaning(req.messages.slice(0, -1), question);
+      if (meant) return yield* answer(meant, null);
       // "I hold 500 YES on BTC above 96k and 300 YES on ETH above 3400, max loss?": positions, together.
       const book = await together.bookOf(req.messages.slice(0, -1), question);
       if (book) return yield* written(req, question, book.text, [...book.citations], null);
