@@ -2,7 +2,7 @@ import type { Core } from '../../app.js';
 import { isSvcError } from '../../errors.js';
 import { secLibrary } from '../../data/sec/index.js';
 import type { FactCitation, SecLibrary } from '../../data/sec/library.js';
-import { SAME_DATE, asksCoverage, clipped, parseWithInstructions, type SecQuestion } from '../../data/sec/question.js';
+import { SAME_DATE, asksCoverage, clipped, comparedCompanies, parseWithInstructions, type SecQuestion } from '../../data/sec/question.js';
 import type { CompanyRef } from '../../data/sec/types.js';
 import { shortName } from '../../data/sec/names.js';
 import type { ReportedFact } from '../../data/sec/facts.js';
@@ -128,7 +128,6 @@ async function* answerSec(lib: SecLibrary, request: AgentRequest): AsyncGenerato
   const elsewhere = askedOfMarkets(asked, question);
   if (elsewhere) return yield* said(elsewhere);
   question = judgedWhole(withComponents(question, asked, () => parseWithInstructions(request.messages.slice(0, -1), request.instructions, index)), asked);
-  question = perShareOf(question, asked);
   // "Average of the three?", "difference?", "how many times higher?" of the figures just given (a table's periods have their own summary lines).
   const operation = operationAsked(asked);
   if (operation && question?.companies.some((c) => c.status === 'found') && !question.stated.metrics && !question.stated.period && !(periodsAsked(request, question) && tabulable(question))) {
@@ -199,7 +198,9 @@ async function restatedAnswer(lib: SecLibrary, request: AgentRequest, form: Form
   const [text, context] = form.rest ? [form.rest, earlier] : [beforeText, earlier.slice(0, before![1])];
   const question = await acrossCovered(lib, parsed, text, context);
   if (!question?.companies.some((c) => c.status === 'found') || valuationInConversation(text, []) || (periodsAsked({ ...request, messages }, question) && tabulable(question))) return null;
-  return restated(lib, question, form);
+  // (The figures are restated, not asked again: a company guessed from a misspelling was said to be so when they were given.)
+  const companies = (form.form === 'table' && !form.rest ? comparedCompanies(question) : question.companies).map((c) => (c.status === 'found' ? { ...c, fuzzy: false } : c));
+  return restated(lib, { ...question, companies: companies.slice(0, MAX_COMPANIES) }, form);
 }
 
 async function* replayed(events: AgentEvent[]): AsyncGenerator<AgentEvent> {
@@ -340,16 +341,6 @@ export async function* answerSecQuestion(lib: SecLibrary, question: SecQuestion 
   for (const chunk of text.match(/[^\n]*\n|[^\n]+$/g) ?? []) yield { type: 'text', delta: chunk };
   for (const citation of ordered) yield { type: 'citation', citation };
   yield { type: 'done' };
-}
-
-/** Figures with a per-share ratio computed here: free cash flow per share, book value per share. */
-const PER_SHARE_RATIO: Partial<Record<MetricId, 'fcfPerShare' | 'bookValuePerShare'>> = { freeCashFlow: 'fcfPerShare', stockholdersEquity: 'bookValuePerShare' };
-
-/** "And per share?" after free cash flow (or its margin), equity: that figure per share, the ratio computed here. */
-function perShareOf(question: SecQuestion | null, asked: string): SecQuestion | null {
-  if (!question || question.stated.metrics || question.ratios?.length || !/^\W*(?:(?:and|so|ok|what about|how about)\W+)*(?:(?:it|that|this)\s+)?(?:on\s+a\s+|in\s+)?per[- ]share(?:\s+(?:basis|terms))?\W*$/i.test(asked)) return question;
-  const ratio = question.metrics.map((id) => PER_SHARE_RATIO[id]).find(Boolean);
-  return ratio ? { ...question, ratios: [ratio], margin: false } : question;
 }
 
 /**
