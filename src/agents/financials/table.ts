@@ -67,7 +67,8 @@ function thresholdOf(t: string): Threshold | undefined {
  */
 export type Summary = 'change' | 'cagr' | 'average' | 'averageGrowth' | 'extremes' | 'fastest' | 'apart';
 
-const CHANGE_ASKED = /\b(?:by how much|how much did|increase[ds]?|decrease[ds]?|grow|grows|grew|grown|growing|growth|change[ds]?|rise|rose|risen|fall|fell|fallen|declined?|drop(?:ped)?|difference|gain(?:ed)?)\b/;
+// ("What's the opex trend?": the trend is the change.)
+const CHANGE_ASKED = /\b(?:by how much|how much did|trend(?:s|ed|ing)?|trajectory|increase[ds]?|decrease[ds]?|grow|grows|grew|grown|growing|growth|change[ds]?|rise|rose|risen|fall|fell|fallen|declined?|drop(?:ped)?|difference|gain(?:ed)?)\b/;
 const CAGR_ASKED = /\bcagr\b|\bcompound(?:ed)?\s+(?:annual\s+)?growth\b|\bannual(?:i[sz]ed)?\s+growth(?:\s+rate)?\b|\bgrowth\s+rate\s+(?:per|a)\s+year\b|\b(?:per|a)\s+year\s+on\s+average\b/;
 // Not "weighted average shares", a figure of its own.
 // "Mean" as the verb ("what does free cash flow mean?") asks for a meaning, not an average.
@@ -141,7 +142,8 @@ export function spanOf(text: string): Span | null {
   const span = periodsIn(t, COMBINED.test(t), summaries) ?? (summaries.includes('cagr') ? { kind: 'year', count: 4, latest: true } : null);
   if (!span) return null;
   // A change over the past N years is from N years before the latest: N + 1 years are shown.
-  const widened = span.latest && span.kind === 'year' && summaries.includes('change') ? { count: Math.min(MAX_PERIODS, span.count + 1) } : {};
+  // (A trend over N years is those N years: the change is said across them.)
+  const widened = span.latest && span.kind === 'year' && summaries.includes('change') && !/\btrend/.test(t) ? { count: Math.min(MAX_PERIODS, span.count + 1) } : {};
   const threshold = summaries.includes('change') ? thresholdOf(t) : undefined;
   return { ...span, ...widened, ...(COMBINED.test(t) ? { total: true } : {}), ...(summaries.length ? { summaries } : {}), ...(threshold ? { threshold } : {}) };
 }
@@ -563,7 +565,13 @@ function summaryLines(shown: Shown): string[] {
         const of = metric.type === 'instant' ? `of the ${series.length} period-end balances` : `per ${span.kind === 'quarter' ? 'quarter' : 'fiscal year'} over the ${series.length} shown`;
         // Per-share figures rest on each period's share count: their plain mean, to the cent.
         const shownMean = metric.unit === 'perShare' ? Math.round(mean * 100) / 100 : Math.abs(mean) >= 1e8 ? Math.round(mean / 1e6) * 1e6 : Math.round(mean / 1e4) * 1e4;
-        parts.push(`average ${of}: **${amount(shownMean)}**`);
+        // A margin asked for: its average is the answer, the figure's average after it.
+        const shares = margins && share && margins.every((x): x is number => x !== null) ? margins : null;
+        if (shares && share) {
+          const together = (100 * series.reduce((sum, v) => sum + v!.value, 0)) / revenue!.reduce((sum, v) => sum + v!.value, 0);
+          name = capitalise(share.margin ? share.label : `${metric.label} as a share of revenue`);
+          parts.push(`average ${of}: **${(shares.reduce((sum, x) => sum + x, 0) / shares.length).toFixed(1)}%** (the plain mean of the ${shares.length} margins; ${together.toFixed(1)}% of their revenue taken together); ${metric.label} averaged ${amount(shownMean)}`);
+        } else parts.push(`average ${of}: **${amount(shownMean)}**`);
       }
     }
     if (averageGrowth && metric.unit !== 'shares') {
