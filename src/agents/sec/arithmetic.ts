@@ -7,7 +7,7 @@ import { planAnswer } from './plan.js';
 import type { MetricValue } from '../../data/sec/facts.js';
 import type { CompanyRef } from '../../data/sec/types.js';
 import { capitalise, formatAmount, periodName } from './format.js';
-import { itemsOf, tag, whenShort, type Item } from './restate.js';
+import { endsApart, itemsOf, tag, whenShort, type Item } from './restate.js';
 
 /**
  * Arithmetic asked of the figures just given, naming nothing new: "average of the three?",
@@ -60,7 +60,8 @@ function computed(op: Operation, items: Item[]): string | null {
   if (op === 'average') {
     const mean = items.reduce((a, i) => a + i.amount, 0) / items.length;
     const what = new Set(items.map((i) => i.label)).size === 1 ? `${items[0]!.label}s` : 'figures';
-    return `**Average of the ${items.length} ${what}: ${exact(items[0]!, mean)}** (a simple average, each counted once): ${inputs(items)}.`;
+    const apart = endsApart(items);
+    return `**Average of the ${items.length} ${what}: ${exact(items[0]!, mean)}** (a simple average, each counted once): ${inputs(items)}.${apart ? ` ${apart}` : ''}`;
   }
   if (op === 'larger' || op === 'smaller') {
     if (items.length !== 2 || top.amount === bottom.amount) return null;
