@@ -97,12 +97,19 @@ const MARGIN = new RegExp(
   'i',
 );
 
+/**
+ * Cash returned to shareholders ("how much did Apple return to shareholders?", "capital returns"): dividends paid
+ * and share repurchases, together. (Not "total shareholder return", which is the stock's.)
+ */
+export const SHAREHOLDER_RETURNS = /\b(?:(?:total\s+)?(?:cash\s+|capital\s+|money\s+)?(?:return(?:ed|s|ing)?|gave\s+back|give\s+back|paid\s+out|pay\s+out)\s+to\s+(?:its\s+|their\s+|the\s+)?(?:shareholders|stockholders|investors|owners)|(?<!total\s)shareholder\s+(?:payouts|distributions)|capital\s+returns?|cash\s+returned)\b/i;
+
 /** Statement words standing for several figures. */
 const METRIC_GROUPS: { pattern: RegExp; metrics: MetricId[] }[] = [
   { pattern: /\b(?:basic\s+(?:and|&)\s+diluted|diluted\s+(?:and|&)\s+basic)\s+(?:eps|earnings\s+per\s+share)\b|\b(?:eps|earnings\s+per\s+share),?\s+(?:basic\s+(?:and|&)\s+diluted|diluted\s+(?:and|&)\s+basic)\b/gi, metrics: ['basicEps', 'dilutedEps'] },
   { pattern: /\b(income statements?|statements? of (?:operations|income)|p&l|profit and loss)\b/gi, metrics: ['revenue', 'costOfRevenue', 'grossProfit', 'operatingIncome', 'netIncome', 'dilutedEps'] },
   { pattern: /\b(balance sheets?|statements? of financial position)\b/gi, metrics: ['cash', 'totalAssets', 'totalLiabilities', 'stockholdersEquity', 'longTermDebt'] },
   { pattern: /\b(cash[- ]flow statements?|statements? of cash flows?)\b/gi, metrics: ['operatingCashFlow', 'capitalExpenditure', 'freeCashFlow'] },
+  { pattern: new RegExp(SHAREHOLDER_RETURNS.source, 'gi'), metrics: ['dividendsPaid', 'shareRepurchases'] },
 ];
 
 /** The figures answered when a question names a company but no figure. */

@@ -52,3 +52,71 @@ describe('svc-sec-agent: what a thread carries (demo snapshot)', () => {
     expect((await talk('Microsoft revenue', 'and aple?')).text).toContain('(Taking "aple" to mean Apple Inc. (AAPL).)');
   });
 });
+
+/** Derived measures: the first sentence answers the question with the figure, the working after it. */
+describe('svc-sec-agent: a derived measure leads with its figure (demo snapshot)', () => {
+  const { talk, talkOf, consistent } = demoTalk();
+
+  it('a margin over the trailing twelve months leads with the margin, the sums of the quarters its working', async () => {
+    const a = await talk('Apple operating margin TTM');
+    expect(a.text.split('\n')[0]).toBe('**Apple Inc. (AAPL)**: operating margin over the trailing twelve months (fiscal Q3 2024 to fiscal Q2 2025, ended 2025-03-29) was **31.8%** (derived): operating income of $127,364 million over revenue of $400,366 million, each the sum of the four quarters.');
+    expect(a.text).toMatch(/\n- Working: operating income, trailing twelve months \(fiscal Q3 2024 to fiscal Q2 2025, ended 2025-03-29\): \$127,364 million, the sum of fiscal Q3 2024 \$25,352 million \[\d\]/);
+    consistent(a);
+    // Carried to another company.
+    expect((await talkOf('svc-agent', 'Apple operating margin TTM', 'and Microsoft?')).text).toMatch(/^\*\*Microsoft Corp\. \(MSFT\)\*\*: operating margin over the trailing twelve months \(fiscal Q4 2024 to fiscal Q3 2025, ended 2025-03-31\) was \*\*45\.2%\*\*/);
+    // An amount over the twelve months still leads with the amount.
+    expect((await talk('Alphabet operating expenses ttm')).text).toMatch(/^\*\*Alphabet Inc\. \(GOOGL\)\*\*: operating expenses, trailing twelve months \(Q1 2024 to Q4 2024, ended 2024-12-31\): \*\*\$91,322 million\*\*/);
+  });
+
+  it('cash burn is free cash flow below zero: a company generating cash is said to burn none, first', async () => {
+    const a = await talk("What is Apple's cash burn?");
+    expect(a.text).toMatch(/^Apple did not burn cash in fiscal Q2 2025 \(quarter ended 2025-03-29\): its free cash flow \(operating cash flow minus capital expenditure\) was \*\*\+\$20,881 million\*\* \[1\]\[2\] \(derived\), cash generated rather than used\./);
+    expect(a.text).not.toContain('cash and cash equivalents');
+    consistent(a);
+    expect((await talkOf('svc-agent', 'is microsoft burning cash?')).text).toMatch(/^\*\*No\*\*: Microsoft did not burn cash in fiscal Q3 2025/);
+  });
+
+  it('what was returned to shareholders is dividends paid plus buybacks: said first that the demo data has neither, not read as a company called "shareholders"', async () => {
+    const a = await talk('how much did Apple return to shareholders in FY2024?');
+    expect(a.text.split('\n')[0]).toBe('The total Apple returned to shareholders (dividends paid plus share repurchases) cannot be given: the XBRL financial data recorded for it in this snapshot has no dividends paid and no share repurchases figures for the period.');
+    expect(a.text).not.toMatch(/company called|figure called/);
+    const m = await talkOf('svc-agent', 'Microsoft total returned to shareholders last year');
+    expect(m.text).toMatch(/^The total Microsoft returned to shareholders/);
+  });
+
+  it('growth asked of a figure leads with the change; an average of margins leads with the margin', async () => {
+    const g = await talk('Apple revenue growth FY2024');
+    expect(g.text.split('\n')[0]).toBe("Apple's revenue rose, +$7,750 million (+2.0%), year over year (fiscal year 2024).");
+    const avg = await talk('Apple gross margin last 4 quarters average');
+    expect(avg.text).toContain('**Gross margin**, average per quarter over the 4 shown: **46.6%** (the plain mean of the 4 margins; 46.6% of their revenue taken together); gross profit averaged $46,675 million.');
+  });
+});
+
+/** Companies whose fiscal quarters end months apart: never set side by side without saying so. */
+describe('svc-sec-agent: quarters of different fiscal calendars (demo snapshot)', () => {
+  const { talk, talkOf } = demoTalk();
+
+  it('a table or an average of two companies\' quarters ending months apart names their ends and the calendar quarter that aligns them', async () => {
+    const note = "These periods end on different dates, 3 months apart: Apple's fiscal Q2 2024 ended 2024-03-30 and Microsoft's fiscal Q2 2024 ended 2023-12-31; each company names its periods for its own fiscal year, so they are not the same months. For quarters ending together, ask for calendar Q1 2024.";
+    expect((await talk('Apple revenue Q2 2024', 'and Microsoft?', 'as a table')).text).toContain(note);
+    const average = await talk('Apple revenue Q2 2024', 'and Microsoft?', 'average of the two?');
+    expect(average.text).toMatch(/^\*\*Average of the 2 revenues: \$76,387 million\*\*/);
+    expect(average.text).toContain(note);
+    // Quarters ending together (Apple's ends 2025-03-29, Microsoft's 2025-03-31) need no such note.
+    expect((await talk("Apple's revenue last quarter?", "and Microsoft's?", 'as a table')).text).not.toContain('different dates');
+    // Aligned as suggested: the quarters ending in calendar Q1 2024.
+    const aligned = await talkOf('svc-agent', 'Apple and Microsoft revenue calendar Q1 2024');
+    expect(aligned.text).toContain('| Microsoft Corp. (MSFT) | Revenue | fiscal Q3 2024 (quarter ended 2024-03-31) |');
+    expect(aligned.text).toContain('| Apple Inc. (AAPL) | Revenue | fiscal Q2 2024 (quarter ended 2024-03-30) |');
+  });
+});
+
+describe('svc-financials-agent: a trend asked over periods (demo snapshot)', () => {
+  const { talk } = demoTalk();
+
+  it('"the opex trend over the last 8 quarters" says the change above the table, not the table alone', async () => {
+    const a = await talk("what's MSFT's opex trend over the last 8 quarters?");
+    expect(a.text).toContain('**Operating expenses**, Q3 FY2025, the latest, **+2.4%** year over year; the four quarters to Q3 FY2025 together $64,379 million, **+8.0%** over the four before.');
+    expect((await talk('apple revenue trend 2022-2024')).text).toContain('**Revenue**, FY2022 to FY2024: $394,328 million → $391,035 million, **-$3,293 million (-0.8%)**.');
+  });
+});
