@@ -8,7 +8,7 @@ import type { CompanyRef } from '../../data/sec/types.js';
 import { daysBetween } from '../../data/sec/dates.js';
 import { describeSpec } from '../../data/sec/resolve.js';
 import { possessive, shortName } from '../../data/sec/names.js';
-import { NON_GAAP, PARTS_OF_TOTAL, SHAREHOLDER_RETURNS, type SecQuestion } from '../../data/sec/question.js';
+import { AGAINST_FIGURE, NON_GAAP, PARTS_OF_TOTAL, SHAREHOLDER_RETURNS, type SecQuestion } from '../../data/sec/question.js';
 import { ratioById } from '../../data/sec/ratios.js';
 import { ENGLISH_ONLY, looksNonEnglish } from '../../text.js';
 import { balanceDate, capitalise, formatAmount, formatChange, periodName, periodWithEnd, roughly, uncapitalise } from './format.js';
@@ -871,7 +871,9 @@ export class AnswerWriter {
    */
   #differencesOf(figures: Figure[]): string[] {
     const ids = this.#plan.question?.metrics ?? [];
-    if (!MINUS_ASKED.test(this.#plan.question?.text ?? '') || ids.length !== 2) return [];
+    const text = this.#plan.question?.text ?? '';
+    if (AGAINST_FIGURE.test(text) && ids.length === 2) return this.#setAgainst(figures, ids as [MetricId, MetricId]);
+    if (!MINUS_ASKED.test(text) || ids.length !== 2) return [];
     const out: string[] = [];
     for (const cik of new Set(figures.map((f) => f.company.cik))) {
       const [a, b] = ids.map((id) => figures.find((f) => f.company.cik === cik && f.metric.id === id));
@@ -880,6 +882,23 @@ export class AnswerWriter {
       const [x, y] = [a.result.value, b.result.value];
       const amount = (v: number) => formatAmount(v, x.unit, a.metric, this.#scale(x));
       out.push(`- ${capitalise(its(a.company))} ${a.metric.label} less its ${b.metric.label} for ${periodWithEnd(a.result.period, a.fin.calendar)}: ${amount(x.value)} ${this.#refs(x)} − ${amount(y.value)} ${this.#refs(y)} = **${amount(x.value - y.value)}**.`);
+    }
+    return out;
+  }
+
+  /** "Compared to its cash?" after its debt: which is larger and by how much, at the same date or over the same period. */
+  #setAgainst(figures: Figure[], [first, second]: [MetricId, MetricId]): string[] {
+    const out: string[] = [];
+    for (const cik of new Set(figures.map((f) => f.company.cik))) {
+      const [a, b] = [first, second].map((id) => figures.find((f) => f.company.cik === cik && f.metric.id === id));
+      if (a?.result.kind !== 'value' || b?.result.kind !== 'value' || a.metric.unit !== b.metric.unit || a.result.period.end !== b.result.period.end || a.result.value.unit !== b.result.value.unit) continue;
+      const [x, y] = [a.result.value, b.result.value];
+      const amount = (v: number) => formatAmount(v, x.unit, a.metric, this.#scale(x));
+      const when = a.metric.type === 'instant' && b.metric.type === 'instant' ? balanceDate(a.result.period, a.fin.calendar) : `for ${periodWithEnd(a.result.period, a.fin.calendar)}`;
+      const gap = x.value - y.value;
+      const by = gap === 0 ? 'the same as' : `**${amount(Math.abs(gap))}**${y.value > 0 ? ` (${((100 * Math.abs(gap)) / y.value).toFixed(1)}%)` : ''} ${gap > 0 ? 'more than' : 'less than'}`;
+      const times = y.value > 0 && x.value > 0 ? `; ${(x.value / y.value).toFixed(2)} times as much` : '';
+      out.push(`${capitalise(its(a.company))} ${a.metric.label} ${when}, ${amount(x.value)} ${this.#refs(x)}, ${a.metric.plural ? 'were' : 'was'} ${by} its ${b.metric.label}, ${amount(y.value)} ${this.#refs(y)}${times}.`);
     }
     return out;
   }

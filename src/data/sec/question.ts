@@ -272,6 +272,8 @@ const COMPARES_THEM = /\bhow many times\b|^\s*(?:and\s+|so\s+|ok\s+)?(?:what(?:'
 /** A period named to be compared with ("vs FY2023", "compared to Q3", "how did that compare to Q3"). */
 const VERSUS_NAMED = /\b(?:vs\.?|versus|compare[sd]?|comparison|against|relative to)\b/i;
 const REFERS_BACK = /\b(?:that|this|those|it|its|same)\b|^\s*(?:and\s+|now\s+)?(?:compare(?:d)?|how does (?:it|that) compare)\s+(?:to|with|against)\b/i;
+/** A figure set against the one before ("compared to its cash?", "vs its equity", "relative to revenue"). */
+export const AGAINST_FIGURE = /^\W*(?:(?:and|but|ok|so|how about|what about)\W+)*(?:(?:how\s+(?:does|is|do|did)\s+(?:it|that|this)\s+)?(?:compared?|comparing)\s+(?:to|with|against)|vs\.?|versus|against|relative\s+to)\s+(?:its|their|the)\b/i;
 const ADD_FIGURE = /\b(?:also|too|as well|add|include|including|alongside|plus)\b/i;
 
 /** Words that put a second period beside the first, just before it: "and", "vs", "compared with". */
@@ -1191,7 +1193,9 @@ export function parseSecQuestion(text: string, index: CompanyIndex, previous?: S
   const asked = ofRevenue && x.metrics.length > 1 ? x.metrics.filter((id) => id !== 'revenue') : x.metrics;
   // "what % of revenue is that?" after a figure: that figure's share, revenue only its denominator.
   const shareOfPrevious = Boolean(followUp && ofRevenue && !stated.companies && x.metrics.every((id) => id === 'revenue') && Boolean(previous?.metrics.some((id) => id !== 'revenue')));
-  const metrics: MetricId[] = shareOfPrevious && previous ? previous.metrics.filter((id) => id !== 'revenue') : stated.metrics ? (followUp && !stated.companies && ADD_FIGURE.test(text) && !/\bhow much\b/i.test(text) ? [...new Set([...previous.metrics, ...asked])] : asked) : followUp && !x.unknownFigures.length ? previous.metrics : [];
+  // ("Compared to its cash?" after its debt: the two figures, set against each other.)
+  const againstFigure = followUp && !stated.companies && !stated.period && !margin && !x.ratios.length && !previous.ratios?.length && AGAINST_FIGURE.test(text);
+  const metrics: MetricId[] = shareOfPrevious && previous ? previous.metrics.filter((id) => id !== 'revenue') : stated.metrics ? (followUp && !stated.companies && (ADD_FIGURE.test(text) || againstFigure) && !/\bhow much\b/i.test(text) ? [...new Set([...previous.metrics, ...asked])] : asked) : followUp && !x.unknownFigures.length ? previous.metrics : [];
   // "How did it change over the past year?" of a balance, "msft ttm eps, which grew faster over the last year":
   // from a year before the latest quarter, not the last fiscal year against the one before.
   const ttmAsked = x.ttm || Boolean(followUp && (!stated.period || x.relative) && previous.ttm);

@@ -120,3 +120,19 @@ describe('svc-financials-agent: a trend asked over periods (demo snapshot)', () 
     expect((await talk('apple revenue trend 2022-2024')).text).toContain('**Revenue**, FY2022 to FY2024: $394,328 million → $391,035 million, **-$3,293 million (-0.8%)**.');
   });
 });
+
+/** Fresh conversations of an analyst and a novice (probe round 3), on the shipped demo snapshot, offline. */
+describe('svc-sec-agent: probe round 3 (demo snapshot)', () => {
+  const { talk, talkOf, consistent } = demoTalk();
+
+  it('"compared to its cash?" after its debt sets the two figures against each other, not the cash alone', async () => {
+    const a = await talkOf('svc-agent', 'does microsoft have a lot of debt?', 'compared to its cash?');
+    expect(a.text).toMatch(/^Microsoft's long-term debt at the end of fiscal Q3 2025 \(2025-03-31\), \$40,152 million \[1\], was \*\*\$11,324 million\*\* \(39\.3%\) more than its cash and cash equivalents, \$28,828 million \[1\]; 1\.39 times as much\./);
+    expect(a.text).toContain('| Microsoft Corp. (MSFT) | Long-term debt |');
+    consistent(a);
+    const b = await talk('Apple R&D FY2024', 'vs its SG&A?');
+    expect(b.text).toMatch(/^Apple's R&D expense for fiscal year 2024 \(year ended 2024-09-28\), \$31,370 million \[1\], was \*\*\$5,273 million\*\* \(20\.2%\) more than its SG&A expense, \$26,097 million \[1\]/);
+    // Another company named is a comparison of companies, not of figures.
+    expect((await talk('Apple R&D FY2024', 'compared to Microsoft?')).text).toContain('| Microsoft Corp. (MSFT) | R&D expense |');
+  });
+});
