@@ -352,7 +352,9 @@ function withFormCarried(last: string, earlier: readonly Turn[]): string {
   if (at < 0 || /\b(?:10-?[kq]s?|8-?k|filings?|annual reports?|quarterly reports?)\b/i.test(last)) return last;
   // (The turn before read the same way: "when was the latest filed?", then "when is the next one due?".)
   const prev = withFormCarried(clipped(earlier[at]!.content), earlier.slice(0, at));
-  if (!FILINGS_ASKED.test(prev) && !filingDatesAsked(prev)) return last;
+  // ("When did apple file its last one?" after "whats a 10-Q": the form just named, asked about.)
+  const formNamed = /\b10-?[kq]\b/i.test(prev) && /\b(?:latest|last|most recent|newest|next|upcoming) one\b/i.test(last) && /\b(?:file[sd]?|filing|due|come out|released?)\b/i.test(last);
+  if (!FILINGS_ASKED.test(prev) && !filingDatesAsked(prev) && !formNamed) return last;
   const form = /\b10-?k/i.test(prev) ? '10-K' : /\b10-?q/i.test(prev) ? '10-Q' : 'filing';
   return last.replace(/\b((?:the )?(?:latest|last|most recent|newest|next|upcoming))(?: one)?\b/i, `$1 ${form}`);
 }

@@ -135,4 +135,11 @@ describe('svc-sec-agent: probe round 3 (demo snapshot)', () => {
     // Another company named is a comparison of companies, not of figures.
     expect((await talk('Apple R&D FY2024', 'compared to Microsoft?')).text).toContain('| Microsoft Corp. (MSFT) | R&D expense |');
   });
+
+  it('"when did apple file its last one?" after "whats a 10-Q" is of its latest 10-Q, not its key figures', async () => {
+    const a = await talkOf('svc-agent', 'whats a 10-Q', 'when did apple file its last one?');
+    expect(a.text).toMatch(/^\*\*Apple Inc\. \(AAPL\)\*\*: its latest 10-Q, filed 2025-05-02 \(34 days after the period ended\), covers fiscal Q2 2025 \(quarter ended 2025-03-29\)/);
+    expect(a.text).not.toContain('Key figures');
+    expect((await talk('whats a 10-K', 'when did microsoft file the latest one?')).text).toMatch(/^\*\*Microsoft Corp\. \(MSFT\)\*\*: its latest 10-K, filed 2024-07-30/);
+  });
 });
