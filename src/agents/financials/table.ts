@@ -6,6 +6,7 @@ import { metricById, type MetricDef, type MetricId } from '../../data/sec/metric
 import { quarterRange, type SecQuestion } from '../../data/sec/question.js';
 import { ratioById, type RatioDef } from '../../data/sec/ratios.js';
 import type { CompanyRef } from '../../data/sec/types.js';
+import { shortName } from '../../data/sec/names.js';
 import { SCALE_WORD, capitalise, formatAmount, formatChange } from '../sec/format.js';
 import { shareLabel } from '../sec/plan.js';
 import { formatRatio, ratioAt, ratioNote } from '../sec/ratios.js';
@@ -312,7 +313,7 @@ function rowUnit(metric: MetricDef, unit: string, asked: number = 6): { scale: n
 
 const periodLabel = (p: FiscalPeriod, calendarYear: boolean) => (p.kind === 'year' ? `FY${p.fy}` : `Q${p.q} ${calendarYear ? '' : 'FY'}${p.fy}`);
 
-async function table(lib: SecLibrary, ref: CompanyRef, metrics: MetricId[], span: Span, margin: boolean, ratios: readonly RatioDef[], sources: SourceList, progress: (m: string) => void, amountScale?: number): Promise<string[]> {
+async function table(lib: SecLibrary, ref: CompanyRef, metrics: MetricId[], span: Span, margin: boolean, ratios: readonly RatioDef[], sources: SourceList, progress: (m: string) => void, amountScale?: number, tabled?: (company: CompanyRef, shown: Shown) => void): Promise<string[]> {
   const { company, financials } = await lib.profile(ref);
   if (!financials) {
     // A snapshot holds only the companies recorded in it: one missing from it may well file XBRL data.
@@ -339,6 +340,7 @@ async function table(lib: SecLibrary, ref: CompanyRef, metrics: MetricId[], span
   // Asked for a margin or a share of revenue: revenue of each period too, the denominator (cited with the column).
   const revenue = margin && reported.some((m) => shareLabel(metricById(m))) ? shown.map((p) => financials.value('revenue', p)) : null;
   const context: Shown = { span, reported, values, revenue, periods: shown, calendarYear, financials };
+  tabled?.(company, context);
   // Ratios asked for, computed for each period; an averaged balance's opening value is cited with the column too.
   const ratioRows = ratios.map((ratio) => ({ ratio, values: shown.map((p) => ratioAt(financials, ratio, p)) }));
 
@@ -450,6 +452,43 @@ function verdict(rate: number, { above, percent, said }: Threshold): string {
 const withBlank = (lines: string[]) => (lines.length ? [...lines, ''] : lines);
 
 /** What the lines above a table are computed from: the periods shown, their figures, and the filings for the periods before them. */
+/** Companies' tables asked to be set against each other ("compare", "who grew faster?", "which is improving more?"). */
+const COMPANIES_WEIGHED = /\b(?:compare[sd]?|comparison|vs\.?|versus|which|who|whose|who's)\b/i;
+
+/**
+ * Each figure's change over the periods shown, company against company, the larger first: a margin's in
+ * points, an amount's in percent. Only from the first period shown to the last of a span of years or of
+ * quarters named by their ends (between the latest quarters it would set different seasons against each other).
+ */
+function companiesWeighed(tabled: { company: CompanyRef; shown: Shown }[]): string[] {
+  if (tabled.length < 2) return [];
+  const first = tabled[0]!.shown;
+  if (!(first.span.kind === 'year' || first.span.quarters !== undefined)) return [];
+  const out: string[] = [];
+  for (const m of first.reported) {
+    const metric = metricById(m);
+    const share = first.revenue ? shareLabel(metric) : null;
+    const moves = tabled.flatMap(({ company, shown }) => {
+      const series = shown.values.get(m);
+      const [a, b] = [series?.[0], series?.at(-1)];
+      if (!series || series.length < 2 || !a || !b) return [];
+      const span = `${periodLabel(shown.periods[0]!, shown.calendarYear)} to ${periodLabel(shown.periods.at(-1)!, shown.calendarYear)}`;
+      const [ra, rb] = [shown.revenue?.[0], shown.revenue?.at(-1)];
+      if (share && ra && rb && ra.value > 0 && rb.value > 0) {
+        const [ma, mb] = [(100 * a.value) / ra.value, (100 * b.value) / rb.value];
+        return [{ company, by: mb - ma, said: `${mb - ma >= 0 ? '+' : '−'}${Math.abs(mb - ma).toFixed(1)} percentage points (${ma.toFixed(1)}% → ${mb.toFixed(1)}%, ${span})` }];
+      }
+      if (share || a.value <= 0) return [];
+      return [{ company, by: b.value / a.value - 1, said: `${pct(b.value / a.value - 1)} (${span})` }];
+    });
+    if (moves.length < 2) continue;
+    const ranked = [...moves].sort((x, y) => y.by - x.by);
+    const name = capitalise(share ? (share.margin ? share.label : `${metric.label} as a share of revenue`) : metric.label);
+    out.push(`**${name}**, change over the periods shown, largest first: ${ranked.map((r) => `**${shortName(r.company.name)}** ${r.said}`).join(', ')} (each company over its own fiscal ${first.span.kind === 'year' ? 'years' : 'quarters'}).`);
+  }
+  return out;
+}
+
 interface Shown {
   span: Span;
   reported: MetricId[];
@@ -709,10 +748,15 @@ export async function* answerTables(lib: SecLibrary, question: SecQuestion, span
   // what a figure means, when asked ("whats free cash flow mean?"), before its table.
   const meaning = meaningsOf(question);
   const lines: string[] = [...(meaning ? [meaning, ''] : []), ...(question.unknownFigures.length ? [...question.unknownFigures.map(unknownFigureText), ''] : [])];
+  const tabled: { company: CompanyRef; shown: Shown }[] = [];
+  const tables: string[] = [];
   for (const mention of found.slice(0, MAX_COMPANIES)) {
     const own = question.metricsByCompany?.find((m) => m.cik === mention.company.cik)?.metrics ?? metrics;
-    lines.push(...(await table(lib, mention.company, own, span, question.margin, (question.ratios ?? []).map(ratioById), sources, (m) => progress.push(m), question.scale)));
+    tables.push(...(await table(lib, mention.company, own, span, question.margin, (question.ratios ?? []).map(ratioById), sources, (m) => progress.push(m), question.scale, (company, shown) => tabled.push({ company, shown }))));
   }
+  // "Compare Apple and Microsoft gross margins over 3 years", "who grew faster?": the companies weighed first, their tables after.
+  const weighed = COMPANIES_WEIGHED.test(question.text) ? companiesWeighed(tabled) : [];
+  lines.push(...(weighed.length ? [...weighed, ''] : []), ...tables);
   for (const message of progress) yield { type: 'progress', message };
   if (found.length > MAX_COMPANIES) lines.push(`Showing the first ${MAX_COMPANIES} companies; ask for the others separately.`, '');
   const snapshot = lib.origin.mode === 'snapshot';

@@ -142,4 +142,19 @@ describe('svc-sec-agent: probe round 3 (demo snapshot)', () => {
     expect(a.text).not.toContain('Key figures');
     expect((await talk('whats a 10-K', 'when did microsoft file the latest one?')).text).toMatch(/^\*\*Microsoft Corp\. \(MSFT\)\*\*: its latest 10-K, filed 2024-07-30/);
   });
+
+  it('companies compared over years are weighed against each other first ("who is improving faster?" is not a figure called "improving")', async () => {
+    const margins = await talk('Compare AAPL and MSFT gross margins over the last 3 fiscal years');
+    const weighed = '**Gross margin**, change over the periods shown, largest first: **Apple** +2.9 percentage points (43.3% → 46.2%, FY2022 to FY2024), **Microsoft** +1.4 percentage points (68.4% → 69.8%, FY2022 to FY2024) (each company over its own fiscal years).';
+    expect(margins.text.split('\n')[0]).toBe(weighed);
+    consistent(margins);
+    const improving = await talkOf('svc-agent', 'Compare AAPL and MSFT gross margins over the last 3 fiscal years', "who's improving faster?");
+    expect(improving.text).not.toContain('figure called');
+    expect(improving.text.split('\n')[0]).toBe(weighed);
+    const grew = await talk('Compare AAPL and MSFT gross margins over the last 3 fiscal years', 'who grew faster?');
+    expect(grew.text.split('\n')[0]).toBe('**Revenue**, change over the periods shown, largest first: **Microsoft** +23.6% (FY2022 to FY2024), **Apple** −0.8% (FY2022 to FY2024) (each company over its own fiscal years).');
+    // One company's table has nothing to weigh it against.
+    expect((await talk('Apple gross margin over the last 3 fiscal years')).text).not.toContain('largest first');
+  });
 });
+
