@@ -87,7 +87,8 @@ const DECLINE_WORDS = /\b(?:decline[ds]?|declining|fall|falls|fell|fallen|fallin
 /** A company judged as a whole ("is this a good company?", "is Apple a good business?", "how good is Microsoft?"). */
 export const QUALITY_ASKED = /\b(?:is|are) (?:this|that|it|they|these|those|\w+(?:'s)?|\w+ and \w+) (?:a |an )?(?:good|great|bad|solid|strong|quality|healthy|well[- ]run|decent|high[- ]quality) (?:compan(?:y|ies)|business(?:es)?|firms?)\b|\bhow (?:good|healthy|strong) (?:a (?:company|business) )?is (?:this|that|it|\w+)\b|\bhow healthy is\b/i;
 /** A figure judged ("is that good?", "is it high?", "is this healthy?"). */
-const JUDGED = /^\W*(?:(?:so|and|ok)\W+)?(?:is|are|was|were) (?:that|it|this|those|these|they) (?:good|bad|high|low|healthy|strong|weak|ok|okay|normal|decent|impressive|a lot|too (?:high|low)|sustainable|sensible|reasonable|worrying|concerning)\b/i;
+// ("Is 32% good?", "is $40 billion a lot?": the figure just given, said back.)
+const JUDGED = /^\W*(?:(?:so|and|ok)\W+)?(?:is|are|was|were) (?:that|it|this|those|these|they|(?:about |around )?\$?\d[\d,.]*\s*(?:%|percent|x|times|[bm]n?|billion|million)?) (?:good|bad|high|low|healthy|strong|weak|ok|okay|normal|decent|impressive|a lot|too (?:high|low)|sustainable|sensible|reasonable|worrying|concerning)\b/i;
 
 /** A figure held against its industry ("is that high for the industry?"), which the filings of a few companies do not give. */
 const INDUSTRY = /\b(?:industry|sector|peer group|peers? average|the average company)\b/i;

@@ -175,7 +175,8 @@ should buy sell short invest investing investment hold own worth buying good bad
 rate rates negative positive exact exactly accurate precise right correct why reason reasons true really
 top bottom runner runner-up second gap times order ranking ranked rank levered leveraged liquid
 stand stands cheap cheaper cheapest expensive pricey overpriced underpriced bargain pick choose watch
-improve improves improved improving improvement improvements worsen worsens worsened worsening deteriorate deteriorates deteriorated deteriorating strengthening weakening trending`.split(/\s+/),
+improve improves improved improving improvement improvements worsen worsens worsened worsening deteriorate deteriorates deteriorated deteriorating strengthening weakening trending
+lot lots billion billions million millions trillion trillions bn mn percent`.split(/\s+/),
 );
 
 /** Real words one or two letters away from a metric word: never read as its typo. */

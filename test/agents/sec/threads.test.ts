@@ -156,5 +156,15 @@ describe('svc-sec-agent: probe round 3 (demo snapshot)', () => {
     // One company's table has nothing to weigh it against.
     expect((await talk('Apple gross margin over the last 3 fiscal years')).text).not.toContain('largest first');
   });
+
+  it('"is 27% good?" or "is $40 billion a lot?" of the figure just given is a judgement left to the asker, not a figure called "billion"', async () => {
+    const pct = await talkOf('svc-agent', 'how profitable is alphabet', 'is 27% good?');
+    expect(pct.text).toMatch(/^Whether that is good is a judgement I leave to you: the filings give the figure, below\./);
+    expect(pct.text).toContain('net margin for Q4 2024 (quarter ended 2024-12-31) was **27.5%**');
+    const lot = await talk('microsoft debt', 'is $40 billion a lot?');
+    expect(lot.text).not.toContain('figure called');
+    expect(lot.text).toMatch(/^Whether that is good is a judgement I leave to you/);
+    expect(lot.text).toContain('long-term debt at the end of fiscal Q3 2025 (2025-03-31) was **$40,152 million**');
+  });
 });
 
