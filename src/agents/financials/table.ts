@@ -121,7 +121,7 @@ export function movedSpan(span: Span, text: string): Span | null {
 }
 
 /** Periods asked for taken together. Not "total" alone: "total revenue", "total debt" are figures. */
-const COMBINED = /\b(?:combined|in total|altogether|all together|taken together|cumulative(?:ly)?|summed|sum of|add(?:ed)? (?:up|together)|totals? (?:over|across|for|of) (?:the )?(?:last|past|previous|fiscal|fy|years|quarters|\d|two|three|four|five))/;
+const COMBINED = /\b(?:combined|in total|altogether|all together|taken together|cumulative(?:ly)?|summed|sum of|(?:sum|add(?:ed)?|total) (?:them|those|these|it|that)(?: (?:up|together))?|add(?:ed)? (?:up|together)|totals? (?:over|across|for|of) (?:the )?(?:last|past|previous|fiscal|fy|years|quarters|\d|two|three|four|five))/;
 
 const YEAR = '(?:fy\\s*|fiscal\\s+(?:year\\s+)?)?((?:19|20)\\d\\d)';
 const RANGE = new RegExp(`\\b(?:from\\s+)?${YEAR}\\s*(?:-|–|to|through|thru)\\s*${YEAR}\\b|\\bbetween\\s+${YEAR}\\s+and\\s+${YEAR}\\b`);

@@ -166,5 +166,11 @@ describe('svc-sec-agent: probe round 3 (demo snapshot)', () => {
     expect(lot.text).toMatch(/^Whether that is good is a judgement I leave to you/);
     expect(lot.text).toContain('long-term debt at the end of fiscal Q3 2025 (2025-03-31) was **$40,152 million**');
   });
+
+  it('"add them up" after a table of quarters is its total', async () => {
+    const a = await talkOf('svc-agent', 'Microsoft revenue last 4 quarters', 'add them up');
+    expect(a.text).toContain('| **Revenue** ($ million) | 64,727† | 65,585 | 69,632 | 70,066 | **270,010** |');
+    expect((await talk('Microsoft revenue last 4 quarters', 'sum them')).text).toContain('**270,010**');
+  });
 });
 
