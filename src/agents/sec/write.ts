@@ -619,7 +619,7 @@ export class AnswerWriter {
     const revenue = figure.revenue;
     const shareLine =
       share && revenue && revenue.value > 0
-        ? `${share.margin ? share.label : `${figure.metric.label} as a share of revenue`} ${when} was **${((100 * v.value) / revenue.value).toFixed(1)}%**: ${figure.metric.label} of ${this.#amount(figure, v)} ${this.#refs(v)}${derived} over revenue of ${this.#amount({ metric: METRICS.find((m) => m.id === 'revenue')! }, revenue)} ${this.#refs(revenue)}${revenue.derivation ? ' (derived)' : ''}.`
+        ? `${share.margin ? share.label : `${figure.metric.label} as a share of revenue`} ${when} was **${((100 * v.value) / revenue.value).toFixed(1)}%**${this.#shareThen(figure, r, (100 * v.value) / revenue.value)}: ${figure.metric.label} of ${this.#amount(figure, v)} ${this.#refs(v)}${derived} over revenue of ${this.#amount({ metric: METRICS.find((m) => m.id === 'revenue')! }, revenue)} ${this.#refs(revenue)}${revenue.derivation ? ' (derived)' : ''}.`
         : null;
     // "Annualize that": a quarter's amount times four (a half's times two), as a run rate.
     const perYear = r.period.kind === 'quarter' ? 4 : r.period.kind === 'span' ? 4 / r.period.quarters : null;
@@ -690,6 +690,16 @@ export class AnswerWriter {
     const year = basis.year;
     if (year) out.push(`- ${capitalise(periodWithEnd(year.period, cal))} as filed: ${this.#amount(figure, year.value)}${year.value.derivation ? ' (derived)' : ''} ${this.#refs(year.value)}; the annualized figure is ${set(year.value.value)}.`);
     return out;
+  }
+
+  /** ", against 7.8% for fiscal year 2023 (+0.2 percentage points)": a share of revenue compared, said in the answer's first sentence. */
+  #shareThen(figure: Figure, r: Extract<FigureResult, { kind: 'value' }>, now: number): string {
+    const c = r.compared;
+    const before = figure.comparedRevenue;
+    if (!c?.period || !c.value || !before || before.value <= 0) return '';
+    const then = (100 * c.value.value) / before.value;
+    const moved = Math.round((now - then) * 100) === 0 ? 'unchanged' : pointsApart(now - then, this.#bpsAsked(), true);
+    return `, against ${then.toFixed(1)}% for ${periodName(c.period, figure.fin.calendar)} (${moved})`;
   }
 
   /** "What is Apple's cash burn?": free cash flow below zero is the burn; above it, none, said first. */

@@ -172,5 +172,11 @@ describe('svc-sec-agent: probe round 3 (demo snapshot)', () => {
     expect(a.text).toContain('| **Revenue** ($ million) | 64,727† | 65,585 | 69,632 | 70,066 | **270,010** |');
     expect((await talk('Microsoft revenue last 4 quarters', 'sum them')).text).toContain('**270,010**');
   });
+
+  it('a share of revenue compared with another period says both in its first sentence', async () => {
+    const a = await talk('what was nvidia\'s revenue?', 'ok what about apple', 'and its r&d as % of sales for fy23 vs fy24');
+    expect(a.text.split('\n')[0]).toBe('**Apple Inc. (AAPL)**: R&D expense as a share of revenue for fiscal year 2024 (year ended 2024-09-28) was **8.0%**, against 7.8% for fiscal year 2023 (+0.2 percentage points): R&D expense of $31,370 million [1] over revenue of $391,035 million [1].');
+    expect((await talkOf('svc-agent', 'microsoft gross margin yoy')).text).toMatch(/^\*\*Microsoft Corp\. \(MSFT\)\*\*: gross margin for fiscal Q3 2025 \(quarter ended 2025-03-31\) was \*\*68\.7%\*\*, against 70\.1% for fiscal Q3 2024 \(-1\.4 percentage points\)/);
+  });
 });
 
