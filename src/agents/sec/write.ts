@@ -1373,7 +1373,9 @@ export class AnswerWriter {
     const problems = this.#problems();
     const said = this.#unknownFigures();
     // A period that does not exist ("Q5 2024") is said before the figure given in its place.
-    const first = said.filter((u) => u.startsWith('There is no quarter'));
+    // (So is a figure that is all the turn asked, "and per share?" after revenue: that there is none is the answer.)
+    const onlyUnknown = Boolean(plan.question && !plan.question.stated.metrics && plan.question.unknownFigures.length);
+    const first = said.filter((u) => u.startsWith('There is no quarter') || onlyUnknown);
     const unknown = said.filter((u) => !first.includes(u));
     if (first.length && figures.length) lines.push(...first, '');
     else unknown.unshift(...first);

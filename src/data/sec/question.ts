@@ -1211,7 +1211,10 @@ export function parseSecQuestion(text: string, index: CompanyIndex, previous?: S
   // "Which is growing faster?" after ratios or balances: how fast the business grows, its revenue's growth.
   const growthOf = Boolean(followUp && !stated.metrics && !anyMargin && GROWING_FASTER.test(text) && (previous.ratios?.length || previous.margin || (metrics.length > 0 && metrics.every((id) => metricById(id).type === 'instant'))));
   // "And per share?" after net income (or free cash flow, equity): that figure per share, kept by the follow-ups after it.
-  const perShare = followUp && !stated.metrics && !x.ratios.length && !previous.ratios?.length && PER_SHARE_ALONE.test(text) ? perShareOf(metrics) : null;
+  const perShareAsked = followUp && !stated.metrics && !x.ratios.length && !previous.ratios?.length && PER_SHARE_ALONE.test(text);
+  const perShare = perShareAsked ? perShareOf(metrics) : null;
+  // ("And per share?" after revenue: no such figure, said so beside the figure, never the figure again as if it were.)
+  const noPerShare = perShareAsked && !perShare && metrics.length ? metrics.map((id) => `${metricById(id).label} per share`) : [];
   return {
     text,
     companies: merged,
@@ -1244,7 +1247,7 @@ export function parseSecQuestion(text: string, index: CompanyIndex, previous?: S
     margin: margin && !growthOf && !perShare,
     // Kept by a follow-up moving the period ("and the year before?" after TTM: the twelve months a year earlier).
     ttm: x.ttm || Boolean(followUp && (!stated.period || x.relative) && previous.ttm),
-    unknownFigures: x.unknownFigures,
+    unknownFigures: [...x.unknownFigures, ...noPerShare],
     // Kept by a follow-up that changes the company or period only ("and Microsoft?").
     ratios: perShare?.ratios ?? (x.ratios.length ? x.ratios : followUp && !stated.metrics && !x.unknownFigures.length && !anyMargin && !growthOf ? (previous.ratios ?? []) : []),
   };

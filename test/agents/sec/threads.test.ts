@@ -178,5 +178,12 @@ describe('svc-sec-agent: probe round 3 (demo snapshot)', () => {
     expect(a.text.split('\n')[0]).toBe('**Apple Inc. (AAPL)**: R&D expense as a share of revenue for fiscal year 2024 (year ended 2024-09-28) was **8.0%**, against 7.8% for fiscal year 2023 (+0.2 percentage points): R&D expense of $31,370 million [1] over revenue of $391,035 million [1].');
     expect((await talkOf('svc-agent', 'microsoft gross margin yoy')).text).toMatch(/^\*\*Microsoft Corp\. \(MSFT\)\*\*: gross margin for fiscal Q3 2025 \(quarter ended 2025-03-31\) was \*\*68\.7%\*\*, against 70\.1% for fiscal Q3 2024 \(-1\.4 percentage points\)/);
   });
+
+  it('"and per share?" of a figure with no per-share form says so first, and the figure asked before is kept for the next follow-up', async () => {
+    const a = await talk('Apple revenue FY2024', 'and per share?');
+    expect(a.text).toMatch(/^I do not have a figure called "revenue per share"/);
+    expect(a.text).toContain('revenue for fiscal year 2024 (year ended 2024-09-28) was **$391,035 million**');
+    expect((await talk('Apple revenue FY2024', 'and per share?', 'and the year before?')).text).toMatch(/^\*\*Apple Inc\. \(AAPL\)\*\*: revenue for fiscal year 2023 /);
+  });
 });
 
