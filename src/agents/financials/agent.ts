@@ -1,6 +1,8 @@
 import type { Core } from '../../app.js';
 import { secLibrary } from '../../data/sec/index.js';
-import { asksCoverage, clipped, parseWithInstructions } from '../../data/sec/question.js';
+import { asksCoverage, clipped, comparedCompanies, parseWithInstructions } from '../../data/sec/question.js';
+import { formAsked } from '../sec/restate.js';
+import { MAX_COMPANIES } from '../sec/plan.js';
 import { acrossCovered, answerSecQuestion, askedOfMarkets, coverageAnswer, currencyNote, said, sourcesAsked, sourcesOnly, withComponents } from '../sec/agent.js';
 import type { Agent, AgentEvent, AgentRequest } from '../types.js';
 import { answerTables, spanAsked, tabulable } from './table.js';
@@ -41,7 +43,11 @@ export function financialsAgent(core: Core): Agent {
     // A question naming a period of its own ("Microsoft net income FY2023") is that period, not the earlier table's.
     const span = spanAsked(req.messages.filter((m) => m.role === 'user').map((m) => clipped(m.content)), question);
     if (!tabulable(question) || !span) {
-      yield* answerSecQuestion(lib, question);
+      // "As a table" after companies asked one after another ("Apple's revenue?", "and Microsoft's?"): all of them, side by side.
+      const before = question && !span && formAsked(asked)?.form === 'table' && !formAsked(asked)?.rest ? parseWithInstructions(req.messages.slice(0, -1), req.instructions, index) : null;
+      // (The figures asked before, read without the words asking the form: "put it in a table" asks no figure called "put".)
+      const tabled = before ? { ...before, companies: comparedCompanies(before).slice(0, MAX_COMPANIES) } : question;
+      yield* answerSecQuestion(lib, tabled);
       return;
     }
     yield* answerTables(lib, question, span);

@@ -6,6 +6,7 @@ import { metricById, type MetricDef, type MetricId } from '../../data/sec/metric
 import { quarterRange, type SecQuestion } from '../../data/sec/question.js';
 import { ratioById, type RatioDef } from '../../data/sec/ratios.js';
 import type { CompanyRef } from '../../data/sec/types.js';
+import { shortName } from '../../data/sec/names.js';
 import { SCALE_WORD, capitalise, formatAmount, formatChange } from '../sec/format.js';
 import { shareLabel } from '../sec/plan.js';
 import { formatRatio, ratioAt, ratioNote } from '../sec/ratios.js';
@@ -67,7 +68,8 @@ function thresholdOf(t: string): Threshold | undefined {
  */
 export type Summary = 'change' | 'cagr' | 'average' | 'averageGrowth' | 'extremes' | 'fastest' | 'apart';
 
-const CHANGE_ASKED = /\b(?:by how much|how much did|increase[ds]?|decrease[ds]?|grow|grows|grew|grown|growing|growth|change[ds]?|rise|rose|risen|fall|fell|fallen|declined?|drop(?:ped)?|difference|gain(?:ed)?)\b/;
+// ("What's the opex trend?": the trend is the change.)
+const CHANGE_ASKED = /\b(?:by how much|how much did|trend(?:s|ed|ing)?|trajectory|increase[ds]?|decrease[ds]?|grow|grows|grew|grown|growing|growth|change[ds]?|rise|rose|risen|fall|fell|fallen|declined?|drop(?:ped)?|difference|gain(?:ed)?)\b/;
 const CAGR_ASKED = /\bcagr\b|\bcompound(?:ed)?\s+(?:annual\s+)?growth\b|\bannual(?:i[sz]ed)?\s+growth(?:\s+rate)?\b|\bgrowth\s+rate\s+(?:per|a)\s+year\b|\b(?:per|a)\s+year\s+on\s+average\b/;
 // Not "weighted average shares", a figure of its own.
 // "Mean" as the verb ("what does free cash flow mean?") asks for a meaning, not an average.
@@ -119,7 +121,7 @@ export function movedSpan(span: Span, text: string): Span | null {
 }
 
 /** Periods asked for taken together. Not "total" alone: "total revenue", "total debt" are figures. */
-const COMBINED = /\b(?:combined|in total|altogether|all together|taken together|cumulative(?:ly)?|summed|sum of|add(?:ed)? (?:up|together)|totals? (?:over|across|for|of) (?:the )?(?:last|past|previous|fiscal|fy|years|quarters|\d|two|three|four|five))/;
+const COMBINED = /\b(?:combined|in total|altogether|all together|taken together|cumulative(?:ly)?|summed|sum of|(?:sum|add(?:ed)?|total) (?:them|those|these|it|that)(?: (?:up|together))?|add(?:ed)? (?:up|together)|totals? (?:over|across|for|of) (?:the )?(?:last|past|previous|fiscal|fy|years|quarters|\d|two|three|four|five))/;
 
 const YEAR = '(?:fy\\s*|fiscal\\s+(?:year\\s+)?)?((?:19|20)\\d\\d)';
 const RANGE = new RegExp(`\\b(?:from\\s+)?${YEAR}\\s*(?:-|–|to|through|thru)\\s*${YEAR}\\b|\\bbetween\\s+${YEAR}\\s+and\\s+${YEAR}\\b`);
@@ -141,7 +143,8 @@ export function spanOf(text: string): Span | null {
   const span = periodsIn(t, COMBINED.test(t), summaries) ?? (summaries.includes('cagr') ? { kind: 'year', count: 4, latest: true } : null);
   if (!span) return null;
   // A change over the past N years is from N years before the latest: N + 1 years are shown.
-  const widened = span.latest && span.kind === 'year' && summaries.includes('change') ? { count: Math.min(MAX_PERIODS, span.count + 1) } : {};
+  // (A trend over N years is those N years: the change is said across them.)
+  const widened = span.latest && span.kind === 'year' && summaries.includes('change') && !/\btrend/.test(t) ? { count: Math.min(MAX_PERIODS, span.count + 1) } : {};
   const threshold = summaries.includes('change') ? thresholdOf(t) : undefined;
   return { ...span, ...widened, ...(COMBINED.test(t) ? { total: true } : {}), ...(summaries.length ? { summaries } : {}), ...(threshold ? { threshold } : {}) };
 }
@@ -310,7 +313,7 @@ function rowUnit(metric: MetricDef, unit: string, asked: number = 6): { scale: n
 
 const periodLabel = (p: FiscalPeriod, calendarYear: boolean) => (p.kind === 'year' ? `FY${p.fy}` : `Q${p.q} ${calendarYear ? '' : 'FY'}${p.fy}`);
 
-async function table(lib: SecLibrary, ref: CompanyRef, metrics: MetricId[], span: Span, margin: boolean, ratios: readonly RatioDef[], sources: SourceList, progress: (m: string) => void, amountScale?: number): Promise<string[]> {
+async function table(lib: SecLibrary, ref: CompanyRef, metrics: MetricId[], span: Span, margin: boolean, ratios: readonly RatioDef[], sources: SourceList, progress: (m: string) => void, amountScale?: number, tabled?: (company: CompanyRef, shown: Shown) => void): Promise<string[]> {
   const { company, financials } = await lib.profile(ref);
   if (!financials) {
     // A snapshot holds only the companies recorded in it: one missing from it may well file XBRL data.
@@ -337,6 +340,7 @@ async function table(lib: SecLibrary, ref: CompanyRef, metrics: MetricId[], span
   // Asked for a margin or a share of revenue: revenue of each period too, the denominator (cited with the column).
   const revenue = margin && reported.some((m) => shareLabel(metricById(m))) ? shown.map((p) => financials.value('revenue', p)) : null;
   const context: Shown = { span, reported, values, revenue, periods: shown, calendarYear, financials };
+  tabled?.(company, context);
   // Ratios asked for, computed for each period; an averaged balance's opening value is cited with the column too.
   const ratioRows = ratios.map((ratio) => ({ ratio, values: shown.map((p) => ratioAt(financials, ratio, p)) }));
 
@@ -448,6 +452,43 @@ function verdict(rate: number, { above, percent, said }: Threshold): string {
 const withBlank = (lines: string[]) => (lines.length ? [...lines, ''] : lines);
 
 /** What the lines above a table are computed from: the periods shown, their figures, and the filings for the periods before them. */
+/** Companies' tables asked to be set against each other ("compare", "who grew faster?", "which is improving more?"). */
+const COMPANIES_WEIGHED = /\b(?:compare[sd]?|comparison|vs\.?|versus|which|who|whose|who's)\b/i;
+
+/**
+ * Each figure's change over the periods shown, company against company, the larger first: a margin's in
+ * points, an amount's in percent. Only from the first period shown to the last of a span of years or of
+ * quarters named by their ends (between the latest quarters it would set different seasons against each other).
+ */
+function companiesWeighed(tabled: { company: CompanyRef; shown: Shown }[]): string[] {
+  if (tabled.length < 2) return [];
+  const first = tabled[0]!.shown;
+  if (!(first.span.kind === 'year' || first.span.quarters !== undefined)) return [];
+  const out: string[] = [];
+  for (const m of first.reported) {
+    const metric = metricById(m);
+    const share = first.revenue ? shareLabel(metric) : null;
+    const moves = tabled.flatMap(({ company, shown }) => {
+      const series = shown.values.get(m);
+      const [a, b] = [series?.[0], series?.at(-1)];
+      if (!series || series.length < 2 || !a || !b) return [];
+      const span = `${periodLabel(shown.periods[0]!, shown.calendarYear)} to ${periodLabel(shown.periods.at(-1)!, shown.calendarYear)}`;
+      const [ra, rb] = [shown.revenue?.[0], shown.revenue?.at(-1)];
+      if (share && ra && rb && ra.value > 0 && rb.value > 0) {
+        const [ma, mb] = [(100 * a.value) / ra.value, (100 * b.value) / rb.value];
+        return [{ company, by: mb - ma, said: `${mb - ma >= 0 ? '+' : '−'}${Math.abs(mb - ma).toFixed(1)} percentage points (${ma.toFixed(1)}% → ${mb.toFixed(1)}%, ${span})` }];
+      }
+      if (share || a.value <= 0) return [];
+      return [{ company, by: b.value / a.value - 1, said: `${pct(b.value / a.value - 1)} (${span})` }];
+    });
+    if (moves.length < 2) continue;
+    const ranked = [...moves].sort((x, y) => y.by - x.by);
+    const name = capitalise(share ? (share.margin ? share.label : `${metric.label} as a share of revenue`) : metric.label);
+    out.push(`**${name}**, change over the periods shown, largest first: ${ranked.map((r) => `**${shortName(r.company.name)}** ${r.said}`).join(', ')} (each company over its own fiscal ${first.span.kind === 'year' ? 'years' : 'quarters'}).`);
+  }
+  return out;
+}
+
 interface Shown {
   span: Span;
   reported: MetricId[];
@@ -563,7 +604,13 @@ function summaryLines(shown: Shown): string[] {
         const of = metric.type === 'instant' ? `of the ${series.length} period-end balances` : `per ${span.kind === 'quarter' ? 'quarter' : 'fiscal year'} over the ${series.length} shown`;
         // Per-share figures rest on each period's share count: their plain mean, to the cent.
         const shownMean = metric.unit === 'perShare' ? Math.round(mean * 100) / 100 : Math.abs(mean) >= 1e8 ? Math.round(mean / 1e6) * 1e6 : Math.round(mean / 1e4) * 1e4;
-        parts.push(`average ${of}: **${amount(shownMean)}**`);
+        // A margin asked for: its average is the answer, the figure's average after it.
+        const shares = margins && share && margins.every((x): x is number => x !== null) ? margins : null;
+        if (shares && share) {
+          const together = (100 * series.reduce((sum, v) => sum + v!.value, 0)) / revenue!.reduce((sum, v) => sum + v!.value, 0);
+          name = capitalise(share.margin ? share.label : `${metric.label} as a share of revenue`);
+          parts.push(`average ${of}: **${(shares.reduce((sum, x) => sum + x, 0) / shares.length).toFixed(1)}%** (the plain mean of the ${shares.length} margins; ${together.toFixed(1)}% of their revenue taken together); ${metric.label} averaged ${amount(shownMean)}`);
+        } else parts.push(`average ${of}: **${amount(shownMean)}**`);
       }
     }
     if (averageGrowth && metric.unit !== 'shares') {
@@ -701,10 +748,15 @@ export async function* answerTables(lib: SecLibrary, question: SecQuestion, span
   // what a figure means, when asked ("whats free cash flow mean?"), before its table.
   const meaning = meaningsOf(question);
   const lines: string[] = [...(meaning ? [meaning, ''] : []), ...(question.unknownFigures.length ? [...question.unknownFigures.map(unknownFigureText), ''] : [])];
+  const tabled: { company: CompanyRef; shown: Shown }[] = [];
+  const tables: string[] = [];
   for (const mention of found.slice(0, MAX_COMPANIES)) {
     const own = question.metricsByCompany?.find((m) => m.cik === mention.company.cik)?.metrics ?? metrics;
-    lines.push(...(await table(lib, mention.company, own, span, question.margin, (question.ratios ?? []).map(ratioById), sources, (m) => progress.push(m), question.scale)));
+    tables.push(...(await table(lib, mention.company, own, span, question.margin, (question.ratios ?? []).map(ratioById), sources, (m) => progress.push(m), question.scale, (company, shown) => tabled.push({ company, shown }))));
   }
+  // "Compare Apple and Microsoft gross margins over 3 years", "who grew faster?": the companies weighed first, their tables after.
+  const weighed = COMPANIES_WEIGHED.test(question.text) ? companiesWeighed(tabled) : [];
+  lines.push(...(weighed.length ? [...weighed, ''] : []), ...tables);
   for (const message of progress) yield { type: 'progress', message };
   if (found.length > MAX_COMPANIES) lines.push(`Showing the first ${MAX_COMPANIES} companies; ask for the others separately.`, '');
   const snapshot = lib.origin.mode === 'snapshot';

@@ -2,7 +2,7 @@ import type { Core } from '../../app.js';
 import { isSvcError } from '../../errors.js';
 import { secLibrary } from '../../data/sec/index.js';
 import type { FactCitation, SecLibrary } from '../../data/sec/library.js';
-import { SAME_DATE, asksCoverage, clipped, parseWithInstructions, type SecQuestion } from '../../data/sec/question.js';
+import { SAME_DATE, asksCoverage, clipped, comparedCompanies, parseWithInstructions, type SecQuestion } from '../../data/sec/question.js';
 import type { CompanyRef } from '../../data/sec/types.js';
 import { shortName } from '../../data/sec/names.js';
 import type { ReportedFact } from '../../data/sec/facts.js';
@@ -131,7 +131,6 @@ async function* answerSec(lib: SecLibrary, request: AgentRequest): AsyncGenerato
   const elsewhere = askedOfMarkets(asked, question);
   if (elsewhere) return yield* said(elsewhere);
   question = judgedWhole(withComponents(question, asked, () => parseWithInstructions(request.messages.slice(0, -1), request.instructions, index)), asked);
-  question = perShareOf(question, asked);
   // "Average of the three?", "difference?", "how many times higher?" of the figures just given (a table's periods have their own summary lines).
   const operation = operationAsked(asked);
   if (operation && question?.companies.some((c) => c.status === 'found') && !question.stated.metrics && !question.stated.period && !(periodsAsked(request, question) && tabulable(question))) {
@@ -202,7 +201,9 @@ async function restatedAnswer(lib: SecLibrary, request: AgentRequest, form: Form
   const [text, context] = form.rest ? [form.rest, earlier] : [beforeText, earlier.slice(0, before![1])];
   const question = await acrossCovered(lib, parsed, text, context);
   if (!question?.companies.some((c) => c.status === 'found') || valuationInConversation(text, []) || (periodsAsked({ ...request, messages }, question) && tabulable(question))) return null;
-  return restated(lib, question, form);
+  // (The figures are restated, not asked again: a company guessed from a misspelling was said to be so when they were given.)
+  const companies = (form.form === 'table' && !form.rest ? comparedCompanies(question) : question.companies).map((c) => (c.status === 'found' ? { ...c, fuzzy: false } : c));
+  return restated(lib, { ...question, companies: companies.slice(0, MAX_COMPANIES) }, form);
 }
 
 async function* replayed(events: AgentEvent[]): AsyncGenerator<AgentEvent> {
@@ -345,16 +346,6 @@ export async function* answerSecQuestion(lib: SecLibrary, question: SecQuestion 
   yield { type: 'done' };
 }
 
-/** Figures with a per-share ratio computed here: free cash flow per share, book value per share. */
-const PER_SHARE_RATIO: Partial<Record<MetricId, 'fcfPerShare' | 'bookValuePerShare'>> = { freeCashFlow: 'fcfPerShare', stockholdersEquity: 'bookValuePerShare' };
-
-/** "And per share?" after free cash flow (or its margin), equity: that figure per share, the ratio computed here. */
-function perShareOf(question: SecQuestion | null, asked: string): SecQuestion | null {
-  if (!question || question.stated.metrics || question.ratios?.length || !/^\W*(?:(?:and|so|ok|what about|how about)\W+)*(?:(?:it|that|this)\s+)?(?:on\s+a\s+|in\s+)?per[- ]share(?:\s+(?:basis|terms))?\W*$/i.test(asked)) return question;
-  const ratio = question.metrics.map((id) => PER_SHARE_RATIO[id]).find(Boolean);
-  return ratio ? { ...question, ratios: [ratio], margin: false } : question;
-}
-
 /**
  * A follow-up to a list of filings (or to when one is due) that names no form, "when was the latest filed?",
  * "when is the next one due?": read with the form listed before ("the latest 10-Q"); otherwise as it is.
@@ -364,7 +355,9 @@ function withFormCarried(last: string, earlier: readonly Turn[]): string {
   if (at < 0 || /\b(?:10-?[kq]s?|8-?k|filings?|annual reports?|quarterly reports?)\b/i.test(last)) return last;
   // (The turn before read the same way: "when was the latest filed?", then "when is the next one due?".)
   const prev = withFormCarried(clipped(earlier[at]!.content), earlier.slice(0, at));
-  if (!FILINGS_ASKED.test(prev) && !filingDatesAsked(prev)) return last;
+  // ("When did apple file its last one?" after "whats a 10-Q": the form just named, asked about.)
+  const formNamed = /\b10-?[kq]\b/i.test(prev) && /\b(?:latest|last|most recent|newest|next|upcoming) one\b/i.test(last) && /\b(?:file[sd]?|filing|due|come out|released?)\b/i.test(last);
+  if (!FILINGS_ASKED.test(prev) && !filingDatesAsked(prev) && !formNamed) return last;
   const form = /\b10-?k/i.test(prev) ? '10-K' : /\b10-?q/i.test(prev) ? '10-Q' : 'filing';
   return last.replace(/\b((?:the )?(?:latest|last|most recent|newest|next|upcoming))(?: one)?\b/i, `$1 ${form}`);
 }

@@ -1,5 +1,5 @@
 import type { SecLibrary } from '../../data/sec/library.js';
-import type { SecQuestion } from '../../data/sec/question.js';
+import type { PeriodSpec, SecQuestion } from '../../data/sec/question.js';
 import { possessive, shortName } from '../../data/sec/names.js';
 import { SourceList } from '../citations.js';
 import type { AgentEvent } from '../types.js';
@@ -7,21 +7,25 @@ import { planAnswer } from './plan.js';
 import type { MetricValue } from '../../data/sec/facts.js';
 import type { CompanyRef } from '../../data/sec/types.js';
 import { capitalise, formatAmount, periodName } from './format.js';
-import { itemsOf, tag, whenShort, type Item } from './restate.js';
+import { endsApart, itemsOf, tag, whenShort, type Item } from './restate.js';
 
 /**
  * Arithmetic asked of the figures just given, naming nothing new: "average of the three?",
  * "difference?", "how many times higher?". Each answer says what it computed and cites its inputs.
  */
 
-export type Operation = 'average' | 'difference' | 'times';
+export type Operation = 'average' | 'difference' | 'times' | 'larger' | 'smaller';
 
 const LEAD = String.raw`^\W*(?:(?:and|so|ok(?:ay)?|now|then|but)\W+)*(?:what(?:'s| is| was)\s+)?(?:the\s+)?`;
 const OF_THEM = String.raw`(?:\s+(?:of|between|for)\s+(?:the|those|these|them|all|both)(?:\s+(?:two|three|four|five|six|\d|of them|companies|figures|numbers))?)?`;
+const WHICH = String.raw`${LEAD}(?:which|what)(?:\s+(?:one|of (?:them|the two|those|these)|is|was|were|quarter|year|period))*\s+(?:the\s+)?`;
 const OPERATIONS: [Operation, RegExp][] = [
   ['average', new RegExp(`${LEAD}(?:simple\\s+)?(?:average|avg|mean)${OF_THEM}\\W*$`, 'i')],
   ['difference', new RegExp(`${LEAD}(?:difference|diff|gap)${OF_THEM}(?:\\s+in\\s+(?:dollars|\\$|points|percentage points))?\\W*$`, 'i')],
   ['times', /\bhow many times\b|\bwhat multiple\b/i],
+  // "Which is bigger?", "which one was lower?" of two figures just given.
+  ['larger', new RegExp(`${WHICH}(?:bigger|larger|higher|greater|more)\\W*$`, 'i')],
+  ['smaller', new RegExp(`${WHICH}(?:smaller|lower|less)\\W*$`, 'i')],
 ];
 
 export function operationAsked(text: string): Operation | null {
@@ -56,11 +60,24 @@ function computed(op: Operation, items: Item[]): string | null {
   if (op === 'average') {
     const mean = items.reduce((a, i) => a + i.amount, 0) / items.length;
     const what = new Set(items.map((i) => i.label)).size === 1 ? `${items[0]!.label}s` : 'figures';
-    return `**Average of the ${items.length} ${what}: ${exact(items[0]!, mean)}** (a simple average, each counted once): ${inputs(items)}.`;
+    const apart = endsApart(items);
+    return `**Average of the ${items.length} ${what}: ${exact(items[0]!, mean)}** (a simple average, each counted once): ${inputs(items)}.${apart ? ` ${apart}` : ''}`;
+  }
+  if (op === 'larger' || op === 'smaller') {
+    if (items.length !== 2 || top.amount === bottom.amount) return null;
+    const gap = top.amount - bottom.amount;
+    const [first, second] = op === 'larger' ? [top, bottom] : [bottom, top];
+    // (More than the smaller, or less than the larger: the percentage is of the figure it is set against.)
+    const apart = unit === 'percent' ? `${gap.toFixed(1)} percentage points` : `${exact(top, gap)}${bottom.amount > 0 ? ` (${((100 * gap) / second.amount).toFixed(1)}%)` : ''}`;
+    const said = (i: Item) => `${exact(i)} ${i.refs}${tag(i)} in ${periodName(i.period, i.calendar)} (${i.balance ? 'at' : 'ended'} ${i.period.end})`;
+    return `**${possessive(shortName(first.company.name))} ${first.label} was ${op} in ${periodName(first.period, first.calendar)}**: ${said(first)} against ${said(second)}, ${apart} ${op === 'larger' ? 'more' : 'less'}.`;
   }
   if (op === 'difference') {
     const gap = top.amount - bottom.amount;
-    const share = money(unit) && bottom.amount > 0 && top.amount > 0 ? `; ${named(bottom, items)} is ${((100 * bottom.amount) / top.amount).toFixed(1)}% of ${named(top, items)}` : '';
+    // (Two periods of one figure are told apart by their periods: "fiscal Q2 2024 is 75.9% of fiscal Q1 2024".)
+    const samePeriodless = new Set(items.map((i) => named(i, items))).size === 1;
+    const shareName = (i: Item) => (samePeriodless ? periodName(i.period, i.calendar) : named(i, items));
+    const share = money(unit) && bottom.amount > 0 && top.amount > 0 ? `; ${shareName(bottom)} is ${((100 * bottom.amount) / top.amount).toFixed(1)}% of ${shareName(top)}` : '';
     const apart = unit === 'percent' ? `${gap.toFixed(1)} percentage points` : exact(top, gap);
     return `**${apart}**: ${named(top, items)} ${exact(top)} ${top.refs} minus ${named(bottom, items)} ${exact(bottom)} ${bottom.refs} (${whenShort(top)}${whenShort(bottom) === whenShort(top) ? '' : `; ${whenShort(bottom)}`})${share}.`;
   }
@@ -72,11 +89,27 @@ function computed(op: Operation, items: Item[]): string | null {
 /** The operation on the figures the question resolves to; null when they are not two or more of one kind. */
 export async function computedAnswer(lib: SecLibrary, question: SecQuestion, op: Operation): Promise<AgentEvent[] | null> {
   if (question.shareOf) return null;
-  const plan = await planAnswer(lib, question, { progress: () => {} });
   const sources = new SourceList();
-  const body = computed(op, await itemsOf(lib, plan, sources));
+  const items: Item[] = [];
+  for (const each of await periodsApart(lib, question)) items.push(...(await itemsOf(lib, await planAnswer(lib, each, { progress: () => {} }), sources)));
+  const body = computed(op, items);
   if (!body) return null;
   return answered(lib, body, sources);
+}
+
+/**
+ * One company's figure compared with another period ("which is bigger?" after "Apple revenue Q1 2024?",
+ * "and Q2 2024?" compares the two): each period its own question, so that both are figures to weigh.
+ */
+async function periodsApart(lib: SecLibrary, question: SecQuestion): Promise<SecQuestion[]> {
+  if (!question.comparison || question.companies.filter((c) => c.status === 'found').length !== 1 || question.ttm || question.ratios?.length) return [question];
+  const plan = await planAnswer(lib, question, { progress: () => {} });
+  const prior = plan.figures.map((f) => (f.result.kind === 'value' ? f.result.compared?.period : null));
+  const [before] = prior;
+  if (plan.figures.length !== 1 || !before || before.kind === 'span') return [question];
+  const earlier: PeriodSpec = { kind: 'ended', date: before.end, span: before.kind, toleranceDays: 3 };
+  const alone = { ...question, comparison: null, versus: null, alsoQoq: false };
+  return [alone, { ...alone, period: earlier }];
 }
 
 /** "Is growth accelerating?", "is it slowing down?": whether the year-over-year growth of the figure discussed rose or fell. */

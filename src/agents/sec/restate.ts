@@ -173,7 +173,28 @@ function compact(items: Item[], bold: boolean): string {
 function table(items: Item[]): string {
   const changed = items.some((i) => i.change);
   const rows = items.map((i) => `| ${shortName(i.company.name)} | ${capitalise(i.label)} | ${when(i)} | ${i.value} ${i.refs}${tag(i)} |${changed ? ` ${i.change ?? '—'} |` : ''}`);
-  return [`| Company | Figure | Period | Value |${changed ? ' Change |' : ''}`, `|---|---|---|---|${changed ? '---|' : ''}`, ...rows].join('\n');
+  const apart = endsApart(items);
+  return [`| Company | Figure | Period | Value |${changed ? ' Change |' : ''}`, `|---|---|---|---|${changed ? '---|' : ''}`, ...rows, ...(apart ? ['', apart] : [])].join('\n');
+}
+
+/**
+ * Companies' periods that end months apart (Apple's fiscal Q2 2024 in March, Microsoft's in December), said
+ * with their ends and how to ask for periods ending together; null when they end within 45 days of each other.
+ */
+export function endsApart(items: Item[]): string | null {
+  const byCompany = [...new Map(items.map((i) => [i.company.cik, i])).values()];
+  if (byCompany.length < 2) return null;
+  const ends = byCompany.map((i) => Date.parse(`${i.period.end}T00:00:00Z`));
+  const days = (Math.max(...ends) - Math.min(...ends)) / 86_400_000;
+  if (days < 45) return null;
+  const named = byCompany.map((i) => `${possessive(shortName(i.company.name))} ${periodName(i.period, i.calendar)} ${i.balance ? 'is at' : 'ended'} ${i.period.end}`);
+  const first = byCompany[0]!;
+  // The calendar quarter the first company's quarter falls in (a 52/53-week quarter ending in a month's first days counts for the month before).
+  const end = new Date(ends[0]!);
+  const month = (end.getUTCDate() <= 7 ? end.getUTCMonth() + 11 : end.getUTCMonth()) % 12;
+  const year = end.getUTCFullYear() - (end.getUTCDate() <= 7 && end.getUTCMonth() === 0 ? 1 : 0);
+  const align = first.period.kind === 'quarter' ? ` For quarters ending together, ask for calendar Q${Math.floor(month / 3) + 1} ${year}.` : '';
+  return `These periods end on different dates, ${byCompany.length > 2 ? 'up to ' : ''}${Math.round(days / 30.44)} months apart: ${list(named)}; each company names its periods for its own fiscal year, so they are not the same months.${align}`;
 }
 
 /** What a figure is, said plainly, with its amount where `{}` is. */

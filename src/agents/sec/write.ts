@@ -8,7 +8,7 @@ import type { CompanyRef } from '../../data/sec/types.js';
 import { daysBetween } from '../../data/sec/dates.js';
 import { describeSpec } from '../../data/sec/resolve.js';
 import { possessive, shortName } from '../../data/sec/names.js';
-import { NON_GAAP, PARTS_OF_TOTAL, type SecQuestion } from '../../data/sec/question.js';
+import { AGAINST_FIGURE, NON_GAAP, PARTS_OF_TOTAL, SHAREHOLDER_RETURNS, type SecQuestion } from '../../data/sec/question.js';
 import { ratioById } from '../../data/sec/ratios.js';
 import { ENGLISH_ONLY, looksNonEnglish } from '../../text.js';
 import { balanceDate, capitalise, formatAmount, formatChange, periodName, periodWithEnd, roughly, uncapitalise } from './format.js';
@@ -76,6 +76,9 @@ const NOT_A_FIGURE = /\b(?:who|ceo|cfo|chief \w+ officer|chair(?:man|woman|perso
 const COMBINED = /\b(?:combined|together|in total|total of|sum of|added up|add(?:ing)? up|altogether)\b/i;
 
 /** "Q5 2024", "0Q": said as a quarter, and none is. */
+/** Cash burn asked ("cash burn", "burn rate", "is it burning cash?"). */
+const BURN_ASKED = /\b(?:cash\s+burn|burn\s+rate|burn(?:s|ing|ed)?\s+(?:through\s+)?cash)\b/i;
+
 /** Size asked of companies ("which 1 is bigger lol", "who's larger?"), and words asking growth instead. */
 const SIZE_ASKED = /\b(?:bigger|biggest|larger|largest|greater|greatest|more\s+(?:revenue|sales|income|profit|cash|debt|assets)|(?:which|who)(?:'s|\s+is|\s+has)?\s+(?:the\s+)?(?:big|large)\w*)\b/i;
 const GROWTH_ASKED = /\b(?:grow\w*|grew|growth|faster|fastest|slower|slowest|quick\w*|yoy|y\/y|qoq|q\/q|increase\w*|rise|rose|risen|change[ds]?|gain\w*|expand\w*|accelerat\w*)\b/i;
@@ -84,7 +87,8 @@ const DECLINE_WORDS = /\b(?:decline[ds]?|declining|fall|falls|fell|fallen|fallin
 /** A company judged as a whole ("is this a good company?", "is Apple a good business?", "how good is Microsoft?"). */
 export const QUALITY_ASKED = /\b(?:is|are) (?:this|that|it|they|these|those|\w+(?:'s)?|\w+ and \w+) (?:a |an )?(?:good|great|bad|solid|strong|quality|healthy|well[- ]run|decent|high[- ]quality) (?:compan(?:y|ies)|business(?:es)?|firms?)\b|\bhow (?:good|healthy|strong) (?:a (?:company|business) )?is (?:this|that|it|\w+)\b|\bhow healthy is\b/i;
 /** A figure judged ("is that good?", "is it high?", "is this healthy?"). */
-const JUDGED = /^\W*(?:(?:so|and|ok)\W+)?(?:is|are|was|were) (?:that|it|this|those|these|they) (?:good|bad|high|low|healthy|strong|weak|ok|okay|normal|decent|impressive|a lot|too (?:high|low)|sustainable|sensible|reasonable|worrying|concerning)\b/i;
+// ("Is 32% good?", "is $40 billion a lot?": the figure just given, said back.)
+const JUDGED = /^\W*(?:(?:so|and|ok)\W+)?(?:is|are|was|were) (?:that|it|this|those|these|they|(?:about |around )?\$?\d[\d,.]*\s*(?:%|percent|x|times|[bm]n?|billion|million)?) (?:good|bad|high|low|healthy|strong|weak|ok|okay|normal|decent|impressive|a lot|too (?:high|low)|sustainable|sensible|reasonable|worrying|concerning)\b/i;
 
 /** A figure held against its industry ("is that high for the industry?"), which the filings of a few companies do not give. */
 const INDUSTRY = /\b(?:industry|sector|peer group|peers? average|the average company)\b/i;
@@ -439,6 +443,18 @@ export class AnswerWriter {
     return text;
   }
 
+  /** "operating margin over the trailing twelve months (…) was **31.8%** (derived): operating income of … over revenue of …", when a margin is asked with TTM; null otherwise. */
+  #ttmMarginLine(figure: Figure): string | null {
+    const share = shareLabel(figure.metric);
+    const twelve = this.#plan.question?.margin && share?.margin ? this.#ttmShare(figure) : null;
+    const quarters = figure.ttm;
+    if (!share || !twelve || twelve.revenue.value <= 0 || !quarters?.length) return null;
+    const cal = figure.fin.calendar;
+    const range = `${periodName(quarters[0]!.quarter, cal)} to ${periodName(quarters.at(-1)!.quarter, cal)}, ended ${quarters.at(-1)!.quarter.end}`;
+    const revenue = { metric: METRICS.find((m) => m.id === 'revenue')! };
+    return `${share.label} over the trailing twelve months (${range}) was **${((100 * twelve.value.value) / twelve.revenue.value).toFixed(1)}%** (derived): ${figure.metric.label} of ${this.#amount(figure, twelve.value)} over revenue of ${this.#amount(revenue, twelve.revenue)}, each the sum of the four quarters.`;
+  }
+
   #ttmSum(quarters: NonNullable<Figure['ttm']>): MetricValue {
     const values = quarters.map((q) => q.value!);
     return { ...values.at(-1)!, value: roundLike(values.reduce((sum, v) => sum + v.value, 0), ...values.map((v) => v.value)) };
@@ -603,7 +619,7 @@ export class AnswerWriter {
     const revenue = figure.revenue;
     const shareLine =
       share && revenue && revenue.value > 0
-        ? `${share.margin ? share.label : `${figure.metric.label} as a share of revenue`} ${when} was **${((100 * v.value) / revenue.value).toFixed(1)}%**: ${figure.metric.label} of ${this.#amount(figure, v)} ${this.#refs(v)}${derived} over revenue of ${this.#amount({ metric: METRICS.find((m) => m.id === 'revenue')! }, revenue)} ${this.#refs(revenue)}${revenue.derivation ? ' (derived)' : ''}.`
+        ? `${share.margin ? share.label : `${figure.metric.label} as a share of revenue`} ${when} was **${((100 * v.value) / revenue.value).toFixed(1)}%**${this.#shareThen(figure, r, (100 * v.value) / revenue.value)}: ${figure.metric.label} of ${this.#amount(figure, v)} ${this.#refs(v)}${derived} over revenue of ${this.#amount({ metric: METRICS.find((m) => m.id === 'revenue')! }, revenue)} ${this.#refs(revenue)}${revenue.derivation ? ' (derived)' : ''}.`
         : null;
     // "Annualize that": a quarter's amount times four (a half's times two), as a run rate.
     const perYear = r.period.kind === 'quarter' ? 4 : r.period.kind === 'span' ? 4 / r.period.quarters : null;
@@ -613,7 +629,11 @@ export class AnswerWriter {
       ANNUALIZE_ASKED.test(this.#plan.question?.text ?? '') && perYear && figure.metric.type === 'duration' && (figure.metric.unit === 'money' || perShare) && !ttmFirst && !shareLine
         ? `${figure.metric.label} ${when}, ${perShare ? 'simply annualized' : 'annualized'}, is **${this.#amount(figure, { ...v, value: v.value * perYear })}** (derived): ${this.#amount(figure, v)} ${this.#refs(v)} times ${perYear === 4 ? 'four' : perYear === 2 ? 'two' : perYear.toFixed(2)}. ${perShare ? 'A simple annualization (the quarter times four), not a forecast: seasonality, growth and changes in the share count are not taken out.' : 'A run rate, not a forecast: seasonality and growth within the year are not taken out.'}`
         : null;
-    const lines = ttmFirst
+    // A margin asked over the trailing twelve months is the answer: the sums of the quarters are its working.
+    const ttmMargin = ttmFirst ? this.#ttmMarginLine(figure) : null;
+    const lines = ttmMargin && ttm
+      ? [`**${who(figure.company)}**: ${ttmMargin}`, '', `- Working: ${figure.metric.label}, ${ttm.replace(/^Trailing/, 'trailing').replace(/\*\*/g, '')}`]
+      : ttmFirst
       ? [`**${who(figure.company)}**: ${figure.metric.label}, ${ttm.replace(/^Trailing/, 'trailing')}`]
       : shareLine
         ? [`**${who(figure.company)}**: ${shareLine}`]
@@ -622,14 +642,14 @@ export class AnswerWriter {
           : [`**${who(figure.company)}**: ${quarterLine}`];
     if (annualized) lines.push('', `- The quarter${r.period.kind === 'span' ? 's' : ''} alone: ${quarterLine}`, ...this.#againstAnnualized(figure, v.value * (perYear ?? 4)));
     if (r.note) lines.push(`(${capitalise(r.note)}.)`);
-    const verdict = this.#verdict(figure, r);
+    const verdict = this.#burn(figure, r) ?? this.#verdict(figure, r);
     if (verdict) lines.unshift(verdict, '');
-    lines.push('');
+    if (!ttmMargin) lines.push('');
     if (ttmFirst) lines.push(`- The last of those quarters: ${quarterLine}`);
     lines.push(`- ${v.derivation ? this.#derivation(figure, v) : this.#source(v)}`);
     const scope = this.#debtScope(figure, v);
     if (scope) lines.push(`- ${scope}`);
-    const margin = this.#margin(figure);
+    const margin = ttmMargin ? null : this.#margin(figure);
     if (margin) lines.push(`- ${margin}`);
     if (ttm && !ttmFirst) lines.push(`- ${ttm}`);
     for (const c of [r.compared, figure.alsoCompared]) {
@@ -672,6 +692,29 @@ export class AnswerWriter {
     return out;
   }
 
+  /** ", against 7.8% for fiscal year 2023 (+0.2 percentage points)": a share of revenue compared, said in the answer's first sentence. */
+  #shareThen(figure: Figure, r: Extract<FigureResult, { kind: 'value' }>, now: number): string {
+    const c = r.compared;
+    const before = figure.comparedRevenue;
+    if (!c?.period || !c.value || !before || before.value <= 0) return '';
+    const then = (100 * c.value.value) / before.value;
+    const moved = Math.round((now - then) * 100) === 0 ? 'unchanged' : pointsApart(now - then, this.#bpsAsked(), true);
+    return `, against ${then.toFixed(1)}% for ${periodName(c.period, figure.fin.calendar)} (${moved})`;
+  }
+
+  /** "What is Apple's cash burn?": free cash flow below zero is the burn; above it, none, said first. */
+  #burn(figure: Figure, r: Extract<FigureResult, { kind: 'value' }>): string | null {
+    if (figure.metric.id !== 'freeCashFlow' || !BURN_ASKED.test(this.#plan.question?.text ?? '')) return null;
+    const v = r.value;
+    const when = `${periodWithEnd(r.period, figure.fin.calendar)}`;
+    const amount = this.#amount(figure, { ...v, value: Math.abs(v.value) });
+    // "Is it burning cash?": yes or no, first.
+    const answer = YES_NO.test(this.#plan.question?.text ?? '') ? `**${v.value < 0 ? 'Yes' : 'No'}**: ` : '';
+    return answer + (v.value < 0
+      ? `${capitalise(its(figure.company))} cash burn for ${when} was **${amount}** ${this.#refs(v)} (derived): its free cash flow (operating cash flow minus capital expenditure) was negative by that much.`
+      : `${capitalise(shortName(figure.company.name))} did not burn cash in ${when}: its free cash flow (operating cash flow minus capital expenditure) was **+${amount}** ${this.#refs(v)} (derived), cash generated rather than used.`);
+  }
+
   /**
    * The direction a question asks about, answered before the figure: "Did net income grow?" gets
    * **Yes** or **No**, "How much did it grow?" the change, and "How much did revenue decline?" when
@@ -686,7 +729,8 @@ export class AnswerWriter {
     // "Did it expand or contract?": either way asked, the way it went told, no yes or no.
     // ("How many bps did gross margin move?" too.)
     // (So does "same for MSFT" after "how many bps did it move?": the basis points asked for are kept.)
-    const neutral = (!up && !down && (/\b(?:change[ds]?|mov(?:e|es|ed)|how many (?:bps|basis points|percentage points|points))\b/i.test(text) || this.#bpsAsked())) || (up && down && /\bor\b/i.test(text));
+    // ("Apple revenue growth FY2024": the growth asked is the change, told first.)
+    const neutral = (!up && !down && (/\b(?:change[ds]?|mov(?:e|es|ed)|growth|how many (?:bps|basis points|percentage points|points))\b/i.test(text) || this.#bpsAsked())) || (up && down && /\bor\b/i.test(text));
     if (up === down && !neutral) return null;
     const claimed = neutral ? null : up ? 'up' : down ? 'down' : null;
     // Asked of a margin ("did the gross margin improve?"): the margin's move, in points.
@@ -838,7 +882,9 @@ export class AnswerWriter {
    */
   #differencesOf(figures: Figure[]): string[] {
     const ids = this.#plan.question?.metrics ?? [];
-    if (!MINUS_ASKED.test(this.#plan.question?.text ?? '') || ids.length !== 2) return [];
+    const text = this.#plan.question?.text ?? '';
+    if (AGAINST_FIGURE.test(text) && ids.length === 2) return this.#setAgainst(figures, ids as [MetricId, MetricId]);
+    if (!MINUS_ASKED.test(text) || ids.length !== 2) return [];
     const out: string[] = [];
     for (const cik of new Set(figures.map((f) => f.company.cik))) {
       const [a, b] = ids.map((id) => figures.find((f) => f.company.cik === cik && f.metric.id === id));
@@ -849,6 +895,48 @@ export class AnswerWriter {
       out.push(`- ${capitalise(its(a.company))} ${a.metric.label} less its ${b.metric.label} for ${periodWithEnd(a.result.period, a.fin.calendar)}: ${amount(x.value)} ${this.#refs(x)} − ${amount(y.value)} ${this.#refs(y)} = **${amount(x.value - y.value)}**.`);
     }
     return out;
+  }
+
+  /** "Compared to its cash?" after its debt: which is larger and by how much, at the same date or over the same period. */
+  #setAgainst(figures: Figure[], [first, second]: [MetricId, MetricId]): string[] {
+    const out: string[] = [];
+    for (const cik of new Set(figures.map((f) => f.company.cik))) {
+      const [a, b] = [first, second].map((id) => figures.find((f) => f.company.cik === cik && f.metric.id === id));
+      if (a?.result.kind !== 'value' || b?.result.kind !== 'value' || a.metric.unit !== b.metric.unit || a.result.period.end !== b.result.period.end || a.result.value.unit !== b.result.value.unit) continue;
+      const [x, y] = [a.result.value, b.result.value];
+      const amount = (v: number) => formatAmount(v, x.unit, a.metric, this.#scale(x));
+      const when = a.metric.type === 'instant' && b.metric.type === 'instant' ? balanceDate(a.result.period, a.fin.calendar) : `for ${periodWithEnd(a.result.period, a.fin.calendar)}`;
+      const gap = x.value - y.value;
+      const by = gap === 0 ? 'the same as' : `**${amount(Math.abs(gap))}**${y.value > 0 ? ` (${((100 * Math.abs(gap)) / y.value).toFixed(1)}%)` : ''} ${gap > 0 ? 'more than' : 'less than'}`;
+      const times = y.value > 0 && x.value > 0 ? `; ${(x.value / y.value).toFixed(2)} times as much` : '';
+      out.push(`${capitalise(its(a.company))} ${a.metric.label} ${when}, ${amount(x.value)} ${this.#refs(x)}, ${a.metric.plural ? 'were' : 'was'} ${by} its ${b.metric.label}, ${amount(y.value)} ${this.#refs(y)}${times}.`);
+    }
+    return out;
+  }
+
+  /**
+   * "How much did Apple return to shareholders?": dividends paid plus share repurchases, the total first,
+   * for each company; or that it cannot be given, and which of the two is missing.
+   */
+  #returnedToShareholders(figures: Figure[]): string[] {
+    if (!SHAREHOLDER_RETURNS.test(this.#plan.question?.text ?? '')) return [];
+    const out: string[] = [];
+    for (const cik of new Set(figures.map((f) => f.company.cik))) {
+      const [paid, bought] = (['dividendsPaid', 'shareRepurchases'] as const).map((id) => figures.find((f) => f.company.cik === cik && f.metric.id === id));
+      if (!paid || !bought) continue;
+      const [a, b] = [paid.result, bought.result];
+      if (a.kind === 'value' && b.kind === 'value' && a.period.end === b.period.end && a.value.unit === b.value.unit) {
+        const amount = (v: number) => formatAmount(v, a.value.unit, paid.metric, this.#scale(a.value));
+        out.push(`- ${capitalise(shortName(paid.company.name))} returned **${amount(a.value.value + b.value.value)}** to shareholders for ${periodWithEnd(a.period, paid.fin.calendar)} (derived): dividends paid ${amount(a.value.value)} ${this.#refs(a.value)} plus share repurchases ${amount(b.value.value)} ${this.#refs(b.value)}.`);
+        continue;
+      }
+      const missing = [paid, bought].filter((f) => f.result.kind !== 'value').map((f) => f.metric.label);
+      const data = this.#snapshot ? `the XBRL financial data recorded for it in this snapshot` : 'its XBRL financial data';
+      const lacks = missing.length ? `${data} has no ${missing.join(' and no ')} figure${missing.length > 1 ? 's' : ''} for the period` : 'its dividends paid and share repurchases are for different periods';
+      out.push(`- The total ${shortName(paid.company.name)} returned to shareholders (dividends paid plus share repurchases) cannot be given: ${lacks}.`);
+    }
+    // (Of one company, the answer's first sentence.)
+    return out.length === 1 ? [out[0]!.replace(/^- /, '')] : out;
   }
 
   #sharesOf(figures: Figure[]): string[] {
@@ -1285,7 +1373,9 @@ export class AnswerWriter {
     const problems = this.#problems();
     const said = this.#unknownFigures();
     // A period that does not exist ("Q5 2024") is said before the figure given in its place.
-    const first = said.filter((u) => u.startsWith('There is no quarter'));
+    // (So is a figure that is all the turn asked, "and per share?" after revenue: that there is none is the answer.)
+    const onlyUnknown = Boolean(plan.question && !plan.question.stated.metrics && plan.question.unknownFigures.length);
+    const first = said.filter((u) => u.startsWith('There is no quarter') || onlyUnknown);
     const unknown = said.filter((u) => !first.includes(u));
     if (first.length && figures.length) lines.push(...first, '');
     else unknown.unshift(...first);
@@ -1350,7 +1440,7 @@ export class AnswerWriter {
       const ranking = weighed && /\b(?:highest|lowest|most|least|largest|biggest|smallest|best|worst|greatest|fastest|slowest|rank\w*)\b|^\s*(?:and\s+|now\s+|what about\s+|how about\s+)?by\s+\w/i.test(text);
       const differences = ranking ? this.#differences(figures).map((d) => `- ${d}`) : [];
       const widened = this.#marginChangeRanked(figures, text);
-      const shares = [...this.#sharesOf(figures), ...this.#differencesOf(figures)];
+      const shares = [...this.#returnedToShareholders(figures), ...this.#sharesOf(figures), ...this.#differencesOf(figures)];
       lines.push(...(widened ? [widened, ''] : []), ...(shares.length ? [...shares, ''] : []), intro, '', ...(differences.length ? [...differences, ''] : []), ...this.#table(figures));
       if (weighed && !ranking) {
         const after = this.#differences(figures);

@@ -337,7 +337,8 @@ export const METRICS: readonly MetricDef[] = [
       ],
       describe: 'operating cash flow minus capital expenditure',
     },
-    phrases: ['free cash flow', 'free cash flows', 'fcf'],
+    // (Cash burn is free cash flow below zero: asked of a company that burns none, its free cash flow says so.)
+    phrases: ['free cash flow', 'free cash flows', 'fcf', 'cash burn', 'cash burn rate', 'burn rate', 'burning cash', 'burning through cash', 'burn through cash'],
   },
   {
     id: 'dividendsPerShare',

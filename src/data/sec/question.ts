@@ -97,12 +97,19 @@ const MARGIN = new RegExp(
   'i',
 );
 
+/**
+ * Cash returned to shareholders ("how much did Apple return to shareholders?", "capital returns"): dividends paid
+ * and share repurchases, together. (Not "total shareholder return", which is the stock's.)
+ */
+export const SHAREHOLDER_RETURNS = /\b(?:(?:total\s+)?(?:cash\s+|capital\s+|money\s+)?(?:return(?:ed|s|ing)?|gave\s+back|give\s+back|paid\s+out|pay\s+out)\s+to\s+(?:its\s+|their\s+|the\s+)?(?:shareholders|stockholders|investors|owners)|(?<!total\s)shareholder\s+(?:payouts|distributions)|capital\s+returns?|cash\s+returned)\b/i;
+
 /** Statement words standing for several figures. */
 const METRIC_GROUPS: { pattern: RegExp; metrics: MetricId[] }[] = [
   { pattern: /\b(?:basic\s+(?:and|&)\s+diluted|diluted\s+(?:and|&)\s+basic)\s+(?:eps|earnings\s+per\s+share)\b|\b(?:eps|earnings\s+per\s+share),?\s+(?:basic\s+(?:and|&)\s+diluted|diluted\s+(?:and|&)\s+basic)\b/gi, metrics: ['basicEps', 'dilutedEps'] },
   { pattern: /\b(income statements?|statements? of (?:operations|income)|p&l|profit and loss)\b/gi, metrics: ['revenue', 'costOfRevenue', 'grossProfit', 'operatingIncome', 'netIncome', 'dilutedEps'] },
   { pattern: /\b(balance sheets?|statements? of financial position)\b/gi, metrics: ['cash', 'totalAssets', 'totalLiabilities', 'stockholdersEquity', 'longTermDebt'] },
   { pattern: /\b(cash[- ]flow statements?|statements? of cash flows?)\b/gi, metrics: ['operatingCashFlow', 'capitalExpenditure', 'freeCashFlow'] },
+  { pattern: new RegExp(SHAREHOLDER_RETURNS.source, 'gi'), metrics: ['dividendsPaid', 'shareRepurchases'] },
 ];
 
 /** The figures answered when a question names a company but no figure. */
@@ -167,7 +174,9 @@ minus plus divided come comes coming came dip dips dipped spike spiked surge sur
 should buy sell short invest investing investment hold own worth buying good bad overvalued undervalued dump
 rate rates negative positive exact exactly accurate precise right correct why reason reasons true really
 top bottom runner runner-up second gap times order ranking ranked rank levered leveraged liquid
-stand stands cheap cheaper cheapest expensive pricey overpriced underpriced bargain pick choose watch`.split(/\s+/),
+stand stands cheap cheaper cheapest expensive pricey overpriced underpriced bargain pick choose watch
+improve improves improved improving improvement improvements worsen worsens worsened worsening deteriorate deteriorates deteriorated deteriorating strengthening weakening trending
+lot lots billion billions million millions trillion trillions bn mn percent`.split(/\s+/),
 );
 
 /** Real words one or two letters away from a metric word: never read as its typo. */
@@ -265,6 +274,8 @@ const COMPARES_THEM = /\bhow many times\b|^\s*(?:and\s+|so\s+|ok\s+)?(?:what(?:'
 /** A period named to be compared with ("vs FY2023", "compared to Q3", "how did that compare to Q3"). */
 const VERSUS_NAMED = /\b(?:vs\.?|versus|compare[sd]?|comparison|against|relative to)\b/i;
 const REFERS_BACK = /\b(?:that|this|those|it|its|same)\b|^\s*(?:and\s+|now\s+)?(?:compare(?:d)?|how does (?:it|that) compare)\s+(?:to|with|against)\b/i;
+/** A figure set against the one before ("compared to its cash?", "vs its equity", "relative to revenue"). */
+export const AGAINST_FIGURE = /^\W*(?:(?:and|but|ok|so|how about|what about)\W+)*(?:(?:how\s+(?:does|is|do|did)\s+(?:it|that|this)\s+)?(?:compared?|comparing)\s+(?:to|with|against)|vs\.?|versus|against|relative\s+to)\s+(?:its|their|the)\b/i;
 const ADD_FIGURE = /\b(?:also|too|as well|add|include|including|alongside|plus)\b/i;
 
 /** Words that put a second period beside the first, just before it: "and", "vs", "compared with". */
@@ -1102,7 +1113,9 @@ export function parseSecQuestion(text: string, index: CompanyIndex, previous?: S
   // "what was the change?" right after moving ("Alphabet net income 2024", "and the prior fiscal
   // year?"): between the two periods just discussed, not from the second to the one before it.
   // ("Growth?" after "and the same quarter last year": the two quarters just discussed, a year apart.)
-  if (followUp && !period && comparison && comparison !== 'versus' && previous.movedFrom && !previous.comparison && !EXPLICIT_YOY.test(text) && !/\b(?:qoq|quarter[- ](?:over|on)[- ]quarter|sequential)/i.test(text)) {
+  // ("Which is bigger?" after "Apple revenue Q1 2024?", "and Q2 2024?": those two quarters, one company's, set against each other.)
+  const comparesPeriods = followUp && !comparison && !stated.companies && !stated.metrics && !previous.switchedFrom && COMPARES_THEM.test(text);
+  if (followUp && !period && (comparesPeriods || (comparison && comparison !== 'versus')) && previous.movedFrom && !previous.comparison && !EXPLICIT_YOY.test(text) && !/\b(?:qoq|quarter[- ](?:over|on)[- ]quarter|sequential)/i.test(text)) {
     const pair = comparedPair(previous.period, previous.movedFrom, false) ?? shiftedPair(previous.period, previous.movedFrom);
     if (pair) ({ period, comparison } = pair), (versus = pair.versus ?? null);
   }
@@ -1140,7 +1153,9 @@ export function parseSecQuestion(text: string, index: CompanyIndex, previous?: S
   if (!stated.companies && previous) {
     // "which is bigger?" after "and Microsoft?" following an Apple question: the two of them.
     // (So do "working capital for both", "for each of them", "all three".)
-    merged = previous.switchedFrom && (COMPARES_THEM.test(text) || /\b(?:both|each(?: of them)?|all three|the two|all of them|combined|together|in total|altogether)\b/i.test(text)) ? unionCompanies(previous.switchedFrom, previous.companies) : previous.companies;
+    // (A company carried is not said to be guessed again: "(Taking "aple" to mean Apple)" belongs to the turn that misspelt it.)
+    const carriedOn = previous.companies.map(asCarried);
+    merged = previous.switchedFrom && (COMPARES_THEM.test(text) || /\b(?:both|each(?: of them)?|all three|the two|all of them|combined|together|in total|altogether)\b/i.test(text)) ? unionCompanies(previous.switchedFrom.map(asCarried), carriedOn) : carriedOn;
     // "What's the latest quarter you have for each?" after three companies asked one at a time: all of them.
     const discussed = (previous.discussed ?? []).filter((c) => c.status === 'found');
     // (So does "rank them by R&D intensity".)
@@ -1149,9 +1164,17 @@ export function parseSecQuestion(text: string, index: CompanyIndex, previous?: S
     const superlative = /\b(?:which|who|whose)\b[^?]*\b(?:most|least|best|worst|highest|lowest|biggest|largest|smallest|fastest|slowest|strongest|weakest)\b/i.test(text) && !/\b(?:quarters?|years?|periods?|months?|halves|half)\b/i.test(text);
     if ((superlative || /\b(?:for |of )?(?:each|every one|all of them|all (?:three|four|five))\b|\b(?:rank|ranking|order|sort)\s+(?:them|those|these|the three|all)\b/i.test(text)) && discussed.length > merged.length) merged = unionCompanies(merged, discussed);
   }
-  else if (stated.companies && followUp && x.adding) merged = unionCompanies(previous.companies, companies);
+  else if (stated.companies && followUp && x.adding) merged = unionCompanies(previous.companies.map(asCarried), companies);
   // ("How about msft eps" names a figure too, yet asks it beside the company before.)
-  else if (stated.companies && previous?.companies.length && (followUp || /^\s*(?:and|how about|what about|same for|now)\b/i.test(text))) switchedFrom = sameCompanies(previous.companies, companies) ? null : previous.companies;
+  // (Companies asked one after another, "Apple's revenue?", "and Microsoft's?", "and Alphabet's?", are all switched from:
+  // "as a table" or "which is biggest?" next is of all of them.)
+  else if (stated.companies && previous?.companies.length && (followUp || /^\s*(?:and|how about|what about|same for|now)\b/i.test(text))) {
+    const before = previous.switchedFrom && !stated.metrics ? unionCompanies(previous.switchedFrom, previous.companies) : previous.companies;
+    const keys = new Set(companies.map(companyKey));
+    const others = before.filter((c) => !keys.has(companyKey(c))).map(asCarried);
+    // ("Now just Alphabet": that one alone, the others left.)
+    switchedFrom = sameCompanies(previous.companies, companies) || !others.length || /\b(?:just|only)\b/i.test(text) ? null : others;
+  }
   // "I meant Microsoft not Alphabet", "swap apple for alphabet": the company said in place of the one
   // it replaces, the others of the comparison kept.
   if (stated.companies && previous && previous.companies.length > 1 && REPLACED.test(text)) {
@@ -1172,7 +1195,9 @@ export function parseSecQuestion(text: string, index: CompanyIndex, previous?: S
   const asked = ofRevenue && x.metrics.length > 1 ? x.metrics.filter((id) => id !== 'revenue') : x.metrics;
   // "what % of revenue is that?" after a figure: that figure's share, revenue only its denominator.
   const shareOfPrevious = Boolean(followUp && ofRevenue && !stated.companies && x.metrics.every((id) => id === 'revenue') && Boolean(previous?.metrics.some((id) => id !== 'revenue')));
-  const metrics: MetricId[] = shareOfPrevious && previous ? previous.metrics.filter((id) => id !== 'revenue') : stated.metrics ? (followUp && !stated.companies && ADD_FIGURE.test(text) && !/\bhow much\b/i.test(text) ? [...new Set([...previous.metrics, ...asked])] : asked) : followUp && !x.unknownFigures.length ? previous.metrics : [];
+  // ("Compared to its cash?" after its debt: the two figures, set against each other.)
+  const againstFigure = followUp && !stated.companies && !stated.period && !margin && !x.ratios.length && !previous.ratios?.length && AGAINST_FIGURE.test(text);
+  const metrics: MetricId[] = shareOfPrevious && previous ? previous.metrics.filter((id) => id !== 'revenue') : stated.metrics ? (followUp && !stated.companies && (ADD_FIGURE.test(text) || againstFigure) && !/\bhow much\b/i.test(text) ? [...new Set([...previous.metrics, ...asked])] : asked) : followUp && !x.unknownFigures.length ? previous.metrics : [];
   // "How did it change over the past year?" of a balance, "msft ttm eps, which grew faster over the last year":
   // from a year before the latest quarter, not the last fiscal year against the one before.
   const ttmAsked = x.ttm || Boolean(followUp && (!stated.period || x.relative) && previous.ttm);
@@ -1185,11 +1210,16 @@ export function parseSecQuestion(text: string, index: CompanyIndex, previous?: S
   const anyMargin = margin && !stated.metrics && !ofRevenue && /\bmargins?\b/i.test(text) && (metrics.every((id) => id === 'revenue') || !metrics.some((id) => HAS_MARGIN.includes(id)));
   // "Which is growing faster?" after ratios or balances: how fast the business grows, its revenue's growth.
   const growthOf = Boolean(followUp && !stated.metrics && !anyMargin && GROWING_FASTER.test(text) && (previous.ratios?.length || previous.margin || (metrics.length > 0 && metrics.every((id) => metricById(id).type === 'instant'))));
+  // "And per share?" after net income (or free cash flow, equity): that figure per share, kept by the follow-ups after it.
+  const perShareAsked = followUp && !stated.metrics && !x.ratios.length && !previous.ratios?.length && PER_SHARE_ALONE.test(text);
+  const perShare = perShareAsked ? perShareOf(metrics) : null;
+  // ("And per share?" after revenue: no such figure, said so beside the figure, never the figure again as if it were.)
+  const noPerShare = perShareAsked && !perShare && metrics.length ? metrics.map((id) => `${metricById(id).label} per share`) : [];
   return {
     text,
     companies: merged,
     // "add net income", "and net income too" beside the previous figures; "and EBITDA?" asks for another figure instead.
-    metrics: anyMargin ? ['grossProfit', 'operatingIncome', 'netIncome'] : growthOf ? ['revenue'] : metrics,
+    metrics: perShare?.metrics ?? (anyMargin ? ['grossProfit', 'operatingIncome', 'netIncome'] : growthOf ? ['revenue'] : metrics),
     period,
     // The earlier period compared with stays only while the period does ("and net income?").
     ...(comparison
@@ -1214,13 +1244,26 @@ export function parseSecQuestion(text: string, index: CompanyIndex, previous?: S
     periodsByCompany: x.byCompany && period === x.period ? x.byCompany : followUp && !stated.period && !stated.companies ? (previous.periodsByCompany ?? null) : null,
     // A follow-up naming a figure asks it of every company again.
     metricsByCompany: x.metricsByCompany,
-    margin: margin && !growthOf,
+    margin: margin && !growthOf && !perShare,
     // Kept by a follow-up moving the period ("and the year before?" after TTM: the twelve months a year earlier).
     ttm: x.ttm || Boolean(followUp && (!stated.period || x.relative) && previous.ttm),
-    unknownFigures: x.unknownFigures,
+    unknownFigures: [...x.unknownFigures, ...noPerShare],
     // Kept by a follow-up that changes the company or period only ("and Microsoft?").
-    ratios: x.ratios.length ? x.ratios : followUp && !stated.metrics && !x.unknownFigures.length && !anyMargin && !growthOf ? (previous.ratios ?? []) : [],
+    ratios: perShare?.ratios ?? (x.ratios.length ? x.ratios : followUp && !stated.metrics && !x.unknownFigures.length && !anyMargin && !growthOf ? (previous.ratios ?? []) : []),
   };
+}
+
+/** A follow-up asking only "per share" ("and per share?", "what's that on a per-share basis?"). */
+const PER_SHARE_ALONE = /^\W*(?:(?:and|so|ok|okay|what about|how about|what(?:'s| is| was| are| were)|now)\W+)*(?:(?:it|that|this|those|them)\s+)?(?:on\s+a\s+|in\s+)?per[- ]share(?:\s+(?:basis|terms|figure|number))?\s*(?:please|pls)?\W*$/i;
+
+/** Figures with a per-share ratio computed from them: free cash flow per share, book value per share. */
+const PER_SHARE_RATIO: Partial<Record<MetricId, RatioId>> = { freeCashFlow: 'fcfPerShare', stockholdersEquity: 'bookValuePerShare' };
+
+/** The per-share form of the figures asked: net income's is diluted EPS (filed); the others', a ratio computed here. Null when they have none. */
+function perShareOf(metrics: readonly MetricId[]): { metrics?: MetricId[]; ratios?: RatioId[] } | null {
+  if (metrics.includes('netIncome')) return { metrics: ['dilutedEps'], ratios: [] };
+  const ratio = metrics.map((id) => PER_SHARE_RATIO[id]).find(Boolean);
+  return ratio ? { ratios: [ratio] } : null;
 }
 
 const BPS = /\b(?:bps|basis points?)\b/i;
@@ -1260,6 +1303,14 @@ const GROSS_MARGIN_ABBREVIATION = /\bGMs?\b(?!['’]s?\b|\s+(?:rev(?:enue)?s?|sa
 function companyKey(c: CompanyMention): string {
   return c.status === 'found' ? `cik:${c.company.cik}` : `text:${c.text.toLowerCase()}`;
 }
+
+/** The companies of the comparison a conversation is in: those asked one after another ("Apple's revenue?", "and Microsoft's?"), and this turn's. */
+export function comparedCompanies(q: SecQuestion): CompanyMention[] {
+  return q.switchedFrom ? unionCompanies(q.switchedFrom, q.companies) : q.companies;
+}
+
+/** A company carried from an earlier turn: whether that turn guessed it from a misspelling is said on that turn only. */
+const asCarried = (c: CompanyMention): CompanyMention => (c.status === 'found' && c.fuzzy ? { ...c, fuzzy: false } : c);
 
 function unionCompanies(a: CompanyMention[], b: CompanyMention[]): CompanyMention[] {
   const seen = new Set(a.map(companyKey));

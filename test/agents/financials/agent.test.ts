@@ -244,8 +244,9 @@ describe('svc-financials-agent', () => {
     expect(spanOf('net income between FY2022 and FY2024')).toEqual({ kind: 'year', count: 12, years: { from: 2022, to: 2024 } });
     expect(spanOf('quarterly revenue 2023-2024')).toEqual({ kind: 'quarter', count: 12, years: { from: 2023, to: 2024 } });
     expect(spanOf('revenue since 2023')).toEqual({ kind: 'quarter', count: 12, years: { from: 2023 } });
-    expect(spanOf('net income trend')).toEqual({ kind: 'quarter', count: 8, latest: true });
-    expect(spanOf('operating margin trend over 5 years')).toEqual({ kind: 'year', count: 5, latest: true });
+    // (A trend asked is the change over the periods, said above the table.)
+    expect(spanOf('net income trend')).toEqual({ kind: 'quarter', count: 8, latest: true, summaries: ['change'] });
+    expect(spanOf('operating margin trend over 5 years')).toEqual({ kind: 'year', count: 5, latest: true, summaries: ['change'] });
     expect(spanOf('revenue history by year')).toEqual({ kind: 'year', count: 5, latest: true });
     expect(spanOf('revenue last two fiscal years combined')).toEqual({ kind: 'year', count: 2, latest: true, total: true });
     expect(spanOf('revenue FY2022 and FY2024 combined')).toEqual({ kind: 'year', count: 2, years: { from: 2022, to: 2024 }, only: [2022, 2024], total: true });

@@ -550,6 +550,11 @@ describe('ratios computed from the filed figures, each figure cited', () => {
       /^- \*\*Ratio Holdings'?s? effective tax rate\*\* for fiscal year 2024 \(year ended 2024-12-31\): \*\*21\.0%\*\*: income tax expense of \$21 million \[\d\] over pre-tax income of \$100 million \[\d\]\. For fiscal year 2023 \(year ended 2023-12-31\): 20\.0%; change \*\*\+1\.0 points\*\*\./,
     );
     expect((await ask('RTIO payout ratio 2023')).text).toContain('**50.0%**: dividends paid of $32 million');
+    // What it returned to shareholders: dividends paid plus buybacks, the total first.
+    const returned = await ask('how much did RTIO return to shareholders in 2024?');
+    expect(returned.text).toMatch(/^Ratio Holdings returned \*\*\$60 million\*\* to shareholders for fiscal year 2024 \(year ended 2024-12-31\) \(derived\): dividends paid \$40 million \[\d\] plus share repurchases \$20 million \[\d\]\./);
+    expectConsistentCitations(returned);
+    expect((await ask('AMND capital returns 2024')).text).toMatch(/^The total Amended Widgets returned to shareholders \(dividends paid plus share repurchases\) cannot be given: its XBRL financial data has no dividends paid figure for the period\./);
     expect((await ask('RTIO ROE 2024')).text).toMatch(/return on equity is not meaningful for fiscal year 2024 \(year ended 2024-12-31\): net income of \$79 million \[\d\] over average shareholders' equity of -\$10 million, the mean of \$20 million \[2\] at 2023-12-31 and -\$40 million \[3\] at 2024-12-31, and a ratio over a negative or zero shareholders' equity means nothing\./);
     expect((await ask('RTIO ROE 2023')).text).toContain("**320.0%**: net income of $64 million [1] over shareholders' equity at the end of the period, $20 million [2] (no balance is reported for its start, so this is not an average).");
     const none = await ask('Apple effective tax rate');

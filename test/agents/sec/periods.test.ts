@@ -285,7 +285,8 @@ describe('two periods named further apart than a year or a quarter: compared, ne
   it('a margin asked for with TTM is the twelve months\' margin too', async () => {
     // 127,364 / 400,366 = 31.8%, where the quarter alone is 31.0%.
     const text = await answer('Apple operating margin TTM');
-    expect(text).toContain('Operating margin over the twelve months: **31.8%** of revenue of $400,366 million (the sum of fiscal Q3 2024 $85,777 million [1], fiscal Q4 2024 $94,930 million [2][1], fiscal Q1 2025 $124,300 million [3], fiscal Q2 2025 $95,359 million [4]).');
+    expect(text).toMatch(/^\*\*Apple Inc\. \(AAPL\)\*\*: operating margin over the trailing twelve months \(fiscal Q3 2024 to fiscal Q2 2025, ended 2025-03-29\) was \*\*31\.8%\*\*/);
+    expect(text).toContain('Operating margin over the twelve months: 31.8% of revenue of $400,366 million (the sum of fiscal Q3 2024 $85,777 million [1], fiscal Q4 2024 $94,930 million [2][1], fiscal Q1 2025 $124,300 million [3], fiscal Q2 2025 $95,359 million [4]).');
     // A figure as a share of revenue said with its span: 11,070 / 400,366 = 2.8%.
     expect(await answer('Apple TTM capex as a % of TTM revenue')).toContain('Capital expenditure over the twelve months: **2.8%** of revenue of $400,366 million');
     expect(await answer('Compare Apple and Microsoft operating margin TTM')).toMatch(/- Microsoft's trailing-twelve-month operating margin, \d+\.\d%, was [\d.]+ percentage points higher than Apple's, 31\.8%\./);

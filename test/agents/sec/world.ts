@@ -76,6 +76,7 @@ export const RATIOED: CompanySpec = {
     line('tax', 'IncomeTaxExpenseBenefit', 'Provision for income taxes'),
     line('net', 'NetIncomeLoss', 'Net income'),
     line('dividends', 'PaymentsOfDividends', 'Dividends paid', 'ytd'),
+    line('buybacks', 'PaymentsForRepurchaseOfCommonStock', 'Repurchases of common stock', 'ytd'),
     line('equity', 'StockholdersEquity', "Total stockholders' equity", 'instant'),
   ],
   years: [
@@ -90,7 +91,7 @@ export const RATIOED: CompanySpec = {
         q3: { accn: '0001999003-23-000030', filed: '2023-11-01' },
         k: { accn: '0001999003-24-000005', filed: '2024-02-20' },
       },
-      values: { revenue: [100, 100, 100, 400], pretax: [20, 20, 20, 80], tax: [4, 4, 4, 16], net: [16, 16, 16, 64], dividends: [8, 16, 24, 32], equity: [50, 40, 30, 20] },
+      values: { revenue: [100, 100, 100, 400], pretax: [20, 20, 20, 80], tax: [4, 4, 4, 16], net: [16, 16, 16, 64], dividends: [8, 16, 24, 32], buybacks: [1, 2, 3, 4], equity: [50, 40, 30, 20] },
     },
     {
       fy: 2024,
@@ -103,7 +104,7 @@ export const RATIOED: CompanySpec = {
         q3: { accn: '0001999003-24-000030', filed: '2024-11-01' },
         k: { accn: '0001999003-25-000005', filed: '2025-02-20' },
       },
-      values: { revenue: [100, 100, 100, 400], pretax: [25, 25, 25, 100], tax: [5, 5, 5, 21], net: [20, 20, 20, 79], dividends: [10, 20, 30, 40], equity: [-10, -20, -30, -40] },
+      values: { revenue: [100, 100, 100, 400], pretax: [25, 25, 25, 100], tax: [5, 5, 5, 21], net: [20, 20, 20, 79], dividends: [10, 20, 30, 40], buybacks: [5, 10, 15, 20], equity: [-10, -20, -30, -40] },
     },
   ],
 };
