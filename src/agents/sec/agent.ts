@@ -21,6 +21,7 @@ import { formAsked, restated, type FormAsked } from './restate.js';
 import { ACCELERATION_ASKED, accelerationAnswer, computedAnswer, operationAsked } from './arithmetic.js';
 import { periodName } from './format.js';
 import { AnswerWriter, QUALITY_ASKED, factKey, factsToCite } from './write.js';
+import { BREAKDOWN_ASKED, answerBreakdown } from './breakdown.js';
 
 export const SEC_AGENT_ID = 'svc-sec-agent';
 
@@ -127,6 +128,14 @@ async function* answerSec(lib: SecLibrary, request: AgentRequest): AsyncGenerato
   let question = await acrossCovered(lib, parsed, asked, request.messages.slice(0, -1));
   const elsewhere = askedOfMarkets(asked, question);
   if (elsewhere) return yield* said(elsewhere);
+  // "Break it down by segment or product": no such figures here; what there is instead.
+  // (Naming no figure, it is of the figures asked before: "Apple revenue Q3 2024", "break it down by segment".)
+  if (BREAKDOWN_ASKED.test(asked) && question?.companies.some((c) => c.status === 'found')) {
+    const earlier = request.messages.slice(0, -1);
+    const at = earlier.findLastIndex((m) => m.role === 'user');
+    const before = question.stated.metrics || at < 0 ? null : await acrossCovered(lib, parseWithInstructions(earlier, request.instructions, index), clipped(earlier[at]!.content), earlier.slice(0, at));
+    return yield* answerBreakdown(lib, before?.metrics.length && !question.stated.companies ? before : question, (q) => answerSecQuestion(lib, q));
+  }
   question = judgedWhole(withComponents(question, asked, () => parseWithInstructions(request.messages.slice(0, -1), request.instructions, index)), asked);
   question = perShareOf(question, asked);
   // "Average of the three?", "difference?", "how many times higher?" of the figures just given (a table's periods have their own summary lines).

@@ -62,4 +62,24 @@ describe('svc-sec-agent: probe round 3 (demo snapshot)', () => {
     // A business day stays as it is.
     expect((await talk('Apple revenue Q3 2024', "when's the next 10-K due?")).text).toMatch(/is due by about \*\*2025-11-26\*\*, 60 days after that year ends\./);
   });
+
+  it('a breakdown by segment, product or region says it is not in the XBRL company facts read here, then gives the company-wide figures asked before', async () => {
+    const a = await talk('What was Apple revenue in Q3 2024?', 'And Q3 2023?', 'Percentage change?', 'Break it down by segment or product');
+    expect(a.text).toMatch(/^Breakdowns by segment, product or region are not in the XBRL company facts this service reads: companies give them in the notes to their financial statements \(segment information\), and I read only their company-wide figures\. The company-wide figures:/);
+    expect(a.text).toContain('**Apple Inc. (AAPL)**: revenue for fiscal Q3 2024 (quarter ended 2024-06-29) was **$85,777 million**');
+    expect(a.text).toContain('change +$3,980 million (+4.9%)');
+    expect(a.text).not.toContain('I do not have a figure called');
+    consistent(a);
+    for (const turns of [['Microsoft revenue Q1 2025', 'split that by region'], ['Microsoft revenue Q1 2025', "what's the product mix?"]]) {
+      const b = await talkOf('svc-agent', ...turns);
+      expect(b.text, turns[1]).toMatch(/^Breakdowns by segment, product or region are not in the XBRL company facts/);
+      expect(b.text, turns[1]).toContain('**Microsoft Corp. (MSFT)**: revenue for fiscal Q1 2025 (quarter ended 2024-09-30) was **$65,585 million**');
+    }
+    // Asked with nothing to fall back on: what there is instead, company-wide.
+    const c = await talk('Alphabet revenue by segment FY2024');
+    expect(c.text).toMatch(/^Breakdowns by segment, product or region are not in the XBRL company facts/);
+    expect(c.text).toContain('What I have for Alphabet, company-wide: revenue, cost of revenue, gross profit');
+    // A product named alone keeps its own answer.
+    expect((await talk('Google Cloud revenue')).text).toMatch(/^I do not have a figure called "Google Cloud revenue": it is one part of the company's total/);
+  });
 });
