@@ -22,6 +22,7 @@ import { ACCELERATION_ASKED, accelerationAnswer, computedAnswer, operationAsked 
 import { periodName } from './format.js';
 import { AnswerWriter, QUALITY_ASKED, factKey, factsToCite } from './write.js';
 import { BREAKDOWN_ASKED, answerBreakdown } from './breakdown.js';
+import { FOURTH_QUARTER_10Q_ASKED, answerFourthQuarter } from './fourth-quarter.js';
 
 export const SEC_AGENT_ID = 'svc-sec-agent';
 
@@ -136,6 +137,8 @@ async function* answerSec(lib: SecLibrary, request: AgentRequest): AsyncGenerato
     const before = question.stated.metrics || at < 0 ? null : await acrossCovered(lib, parseWithInstructions(earlier, request.instructions, index), clipped(earlier[at]!.content), earlier.slice(0, at));
     return yield* answerBreakdown(lib, before?.metrics.length && !question.stated.companies ? before : question, (q) => answerSecQuestion(lib, q));
   }
+  // "The 10-Q and 10-K numbers for Apple Q4": there is no Q4 10-Q; the quarter is the year less the nine months.
+  if (FOURTH_QUARTER_10Q_ASKED.test(asked) && question?.companies.some((c) => c.status === 'found')) return yield* answerFourthQuarter(lib, question, (q) => answerSecQuestion(lib, q));
   question = judgedWhole(withComponents(question, asked, () => parseWithInstructions(request.messages.slice(0, -1), request.instructions, index)), asked);
   question = perShareOf(question, asked);
   // "Average of the three?", "difference?", "how many times higher?" of the figures just given (a table's periods have their own summary lines).

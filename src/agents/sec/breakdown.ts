@@ -40,5 +40,5 @@ export async function* answerBreakdown(lib: SecLibrary, question: SecQuestion, a
     return yield { type: 'done' };
   }
   yield { type: 'text', delta: `${note.split('\n')[0]} The company-wide figures:\n\n` };
-  yield* answer({ ...question, unknownFigures: [] });
+  yield* answer({ ...question, text: '', unknownFigures: [] });
 }

@@ -82,4 +82,25 @@ describe('svc-sec-agent: probe round 3 (demo snapshot)', () => {
     // A product named alone keeps its own answer.
     expect((await talk('Google Cloud revenue')).text).toMatch(/^I do not have a figure called "Google Cloud revenue": it is one part of the company's total/);
   });
+
+  it('the 10-Q and 10-K numbers of a fourth quarter: there is no Q4 10-Q, the quarter is the year less the nine months, with the figures discussed', async () => {
+    const a = await talk(
+      'Apple gross margin vs Microsoft gross margin vs NVIDIA gross margin, latest fiscal year',
+      "Which one's highest and by how many points?",
+      "What's the difference between the 10-Q and 10-K numbers for Apple Q4?",
+    );
+    expect(a.text).toMatch(/^There is no 10-Q for a fourth quarter: a company files a 10-Q for each of its first three fiscal quarters, and its 10-K covers the whole fiscal year instead\./);
+    expect(a.text).toContain("the fourth quarter is the 10-K's fiscal year less the nine months to the end of the third quarter");
+    expect(a.text).toContain('**Apple Inc. (AAPL)**: gross margin for fiscal Q4 2024 (quarter ended 2024-09-28) was **46.2%**');
+    expect(a.text).toContain('Derived as fiscal year 2024 $180,683 million (Form 10-K filed 2024-11-01) [1] minus nine months ended June 29, 2024 $136,804 million (Form 10-Q filed 2024-08-02) [2]');
+    consistent(a);
+    const why = await talk('Microsoft revenue FY2024', 'why is there no fourth quarter 10-Q?');
+    expect(why.text).toMatch(/^There is no 10-Q for a fourth quarter/);
+    expect(why.text).toContain('revenue for fiscal Q4 2024 (quarter ended 2024-06-30) was **$64,727 million**');
+    expect(why.text).not.toContain('The figures show what changed, not why');
+    // No figure discussed: the note, and how to ask for one.
+    const bare = await talk("where is apple's Q4 10-Q?");
+    expect(bare.text).toMatch(/^There is no 10-Q for a fourth quarter.*Ask for a figure of the fourth quarter/s);
+    expect(bare.citations).toEqual([]);
+  });
 });
