@@ -23,6 +23,7 @@ import { periodName } from './format.js';
 import { AnswerWriter, QUALITY_ASKED, factKey, factsToCite } from './write.js';
 import { BREAKDOWN_ASKED, answerBreakdown } from './breakdown.js';
 import { FOURTH_QUARTER_10Q_ASKED, answerFourthQuarter } from './fourth-quarter.js';
+import { WORKING_ASKED, answerWorking } from './working.js';
 
 export const SEC_AGENT_ID = 'svc-sec-agent';
 
@@ -80,6 +81,12 @@ async function* answerSec(lib: SecLibrary, request: AgentRequest): AsyncGenerato
   const form = formAsked(last);
   const restatement = form ? await restatedAnswer(lib, request, form) : null;
   if (restatement) return yield* replayed(restatement);
+  // "Show the formula you used", "how did you calculate that?": the arithmetic of the answer before, made again.
+  if (WORKING_ASKED.test(last)) {
+    const earlier = request.messages.slice(0, -1);
+    const at = earlier.findLastIndex((m) => m.role === 'user' && !WORKING_ASKED.test(clipped(m.content)));
+    if (at >= 0) return yield* answerWorking(answerSec(lib, { ...request, messages: earlier.slice(0, at + 1) }), lib.dataNote());
+  }
   // "Write a python script that downloads Apple's 10-K": its words are no figures or companies.
   // "What did Tim Cook say on the earnings call?": what is said is not what is filed.
   if (SPOKEN.test(last)) return yield* said(`I read the figures companies file with the SEC (the XBRL data of their 10-K and 10-Q filings), not earnings calls, transcripts or what executives say. Ask for a figure instead, for example “Apple revenue last quarter” or “Apple gross margin for the last 4 quarters”, each cited to the filing page it comes from.\n`);

@@ -103,4 +103,41 @@ describe('svc-sec-agent: probe round 3 (demo snapshot)', () => {
     expect(bare.text).toMatch(/^There is no 10-Q for a fourth quarter.*Ask for a figure of the fourth quarter/s);
     expect(bare.citations).toEqual([]);
   });
+
+  it('"show the formula you used", "how did you calculate that?", "formula?": the arithmetic of each computed figure of the answer before, with its numbers, cited', async () => {
+    const cagr = await talk('Microsoft SG&A, S&M and G&A for fiscal 2023 and 2024 as % of revenue', "What's the 2-year revenue CAGR from FY2022 to FY2024?", 'Show the formula you used');
+    expect(cagr.text).toContain('Revenue, FY2022 to FY2024: compound annual growth = (245,122 / 198,270)^(1/2) − 1 = **+11.2% a year**; total change = (245,122 − 198,270) / 198,270 = +23.6% (amounts in $ million) [1][2].');
+    expect(cagr.text).not.toContain('| FY2022');
+    consistent(cagr);
+    const shares = await talk('Microsoft SG&A, S&M and G&A for fiscal 2023 and 2024 as % of revenue', 'show your working');
+    expect(shares.text).toContain('Microsoft Corp. (MSFT) SG&A expense, fiscal year 2024 against fiscal year 2023: (32,065 − 30,334) / 30,334 = **+5.7%**');
+    expect(shares.text).toContain('Microsoft Corp. (MSFT) sales and marketing expense, fiscal year 2024: sales and marketing expense / revenue = 24,456 / 245,122 = **10.0%**');
+    expect(shares.text).toContain('Microsoft Corp. (MSFT) SG&A expense, fiscal year 2024: sales and marketing 24,456 + general and administrative 7,609 = **32,065**');
+    consistent(shares);
+    const yoy = await talk('Apple revenue Q3 2024', 'yoy?', 'how did you calculate that?');
+    expect(yoy.text).toContain('Revenue, fiscal Q3 2024 against fiscal Q3 2023 (year over year): (85,777 − 81,797) / 81,797 = **+4.9%** (amounts in $ million) [1][2].');
+    expect(yoy.citations.map((c) => c.name)).toEqual([expect.stringContaining('quarter ended 2024-06-29'), expect.stringContaining('quarter ended 2023-07-01')]);
+    // Through the router too: margins, and the gap between them from the margins before rounding.
+    const gap = await talkOf('svc-agent', "What's Microsoft's operating margin in their most recent quarter, and how does it compare to Apple's most recent quarter?", 'how was that computed?');
+    expect(gap.text).toContain('Microsoft Corp. (MSFT) operating margin, fiscal Q3 2025: operating income / revenue = 32,000 / 70,066 = **45.7%**');
+    expect(gap.text).toContain("Microsoft's operating margin against Apple's: 45.67% − 31.03% = **14.6 percentage points** (the margins before rounding to 45.7% and 31.0%).");
+    consistent(gap);
+    // Trailing twelve months, a derived fourth quarter, an annualized quarter, growth in a table of quarters.
+    const ttm = await talk('Alphabet revenue trailing twelve months', 'formula?');
+    expect(ttm.text).toContain('80,539 + 84,742 + 88,268 + 96,469 = **350,018** (amounts in $ million)');
+    expect(ttm.text).toContain('Derived: fiscal year 2024 350,018 − nine months ended September 30, 2024 253,549 = **96,469** (amounts in $ million)');
+    consistent(ttm);
+    const annual = await talk('Alphabet revenue trailing twelve months', 'annualize its latest quarterly EPS', 'show your working');
+    expect(annual.text).toContain('Annualized: the quarter times four = 2.14 × 4 = **8.56** ($ per diluted share)');
+    const opm = await talk('MSFT op margin ttm', 'show your work');
+    expect(opm.text).toContain('Operating margin over the twelve months: operating income / revenue = 122,130 / 270,010 = **45.2%**');
+    expect(opm.text).toContain('Revenue, the sum of fiscal Q4 2024, fiscal Q1 2025, fiscal Q2 2025, fiscal Q3 2025: 64,727 + 65,585 + 69,632 + 70,066 = **270,010**');
+    const qoq = await talk('Alphabet quarterly revenue 2024', 'qoq growth each quarter?', 'how did you calculate the growth?');
+    expect(qoq.text).toContain('Revenue, Q4 2024 against Q3 2024 (quarter over quarter): (96,469 − 88,268) / 88,268 = **+9.3%**');
+    consistent(qoq);
+    // Nothing computed: said so, no formula made up.
+    const filed = await talk('Apple revenue Q3 2024', 'formula?');
+    expect(filed.text).toMatch(/^Nothing in that answer was computed/);
+    expect(filed.citations).toEqual([]);
+  });
 });
