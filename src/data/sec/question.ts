@@ -167,7 +167,8 @@ minus plus divided come comes coming came dip dips dipped spike spiked surge sur
 should buy sell short invest investing investment hold own worth buying good bad overvalued undervalued dump
 rate rates negative positive exact exactly accurate precise right correct why reason reasons true really
 top bottom runner runner-up second gap times order ranking ranked rank levered leveraged liquid
-stand stands cheap cheaper cheapest expensive pricey overpriced underpriced bargain pick choose watch`.split(/\s+/),
+stand stands cheap cheaper cheapest expensive pricey overpriced underpriced bargain pick choose watch
+healthy unhealthy normal decent impressive sustainable sensible reasonable worrying concerning solid fine okay ok strong weak alarming`.split(/\s+/),
 );
 
 /** Real words one or two letters away from a metric word: never read as its typo. */
@@ -1147,7 +1148,7 @@ export function parseSecQuestion(text: string, index: CompanyIndex, previous?: S
     // (So does "which is most efficient with its assets?" after the three were compared and one of them asked about:
     // a superlative of no period, "which quarter was strongest?", weighs the companies discussed.)
     const superlative = /\b(?:which|who|whose)\b[^?]*\b(?:most|least|best|worst|highest|lowest|biggest|largest|smallest|fastest|slowest|strongest|weakest)\b/i.test(text) && !/\b(?:quarters?|years?|periods?|months?|halves|half)\b/i.test(text);
-    if ((superlative || /\b(?:for |of )?(?:each|every one|all of them|all (?:three|four|five))\b|\b(?:rank|ranking|order|sort)\s+(?:them|those|these|the three|all)\b/i.test(text)) && discussed.length > merged.length && !comparedTogether(merged)) merged = unionCompanies(merged, discussed);
+    if ((superlative || /\b(?:for |of )?(?:each|every one|all of them|all (?:three|four|five))\b|\b(?:rank|ranking|order|sort)\s+(?:them|those|these|the three|all)\b/i.test(text)) && discussed.length > merged.length && !comparedTogether(previous)) merged = unionCompanies(merged, discussed);
   }
   else if (stated.companies && followUp && x.adding) merged = unionCompanies(previous.companies, companies);
   // ("How about msft eps" names a figure too, yet asks it beside the company before.)
@@ -1274,11 +1275,10 @@ export function asksCoverage(text: string): boolean {
 }
 
 /**
- * Several companies side by side in the turn followed up ("Apple vs Microsoft vs NVIDIA gross margin"):
- * a ranking of them ("which one's highest?", and "and the lowest?" after it) is of those, not of every
- * company asked about before.
+ * Several companies named side by side in the turn followed up ("Apple vs Microsoft vs NVIDIA gross
+ * margin"): a ranking of them ("which one's highest?") is of those, not of every company asked about before.
  */
-const comparedTogether = (companies: readonly CompanyMention[]) => companies.length > 1;
+const comparedTogether = (q: SecQuestion) => q.stated.companies && q.companies.length > 1;
 
 /** "Which companies have the highest margin?": a ranking of the companies, not which are covered. */
 const RANKED_AMONG = /\b(?:highest|lowest|most|least|largest|biggest|smallest|best|worst|fastest|slowest|strongest|weakest|more|less|fewer|greater|higher|lower)\b/i;
