@@ -20,7 +20,7 @@ import { meaningAsked, type MeaningAsked } from './glossary.js';
 import { formAsked, restated, type FormAsked } from './restate.js';
 import { ACCELERATION_ASKED, accelerationAnswer, computedAnswer, operationAsked } from './arithmetic.js';
 import { periodName } from './format.js';
-import { AnswerWriter, QUALITY_ASKED, factKey, factsToCite } from './write.js';
+import { AnswerWriter, QUALITY_ASKED, WHY, WHY_NOT_IN_FIGURES, factKey, factsToCite } from './write.js';
 import { BREAKDOWN_ASKED, answerBreakdown } from './breakdown.js';
 import { FOURTH_QUARTER_10Q_ASKED, answerFourthQuarter } from './fourth-quarter.js';
 import { WORKING_ASKED, answerWorking } from './working.js';
@@ -165,7 +165,11 @@ async function* answerSec(lib: SecLibrary, request: AgentRequest): AsyncGenerato
   const valuation = valuationInConversation(asked, request.messages.slice(0, -1).filter((m) => m.role === 'user').map((m) => clipped(m.content)));
   if (valuation && question?.companies.some((c) => c.status === 'found')) return yield* answerValuation(lib, question, valuation.price, valuation.judged);
   const periods = periodsAsked(request, question);
-  if (periods && tabulable(question)) yield* answerTables(lib, question, periods);
+  if (periods && tabulable(question)) {
+    // "What's driving it?" of a table: its figures say what moved, not why.
+    if (WHY.test(asked)) yield { type: 'text', delta: `${WHY_NOT_IN_FIGURES} The figures:\n\n` };
+    yield* answerTables(lib, question, periods);
+  }
   // ("combined?" of two companies' figures, one after the other, adds them: that is a sum of companies.)
   else if (!periods && question && asksOfPeriods(asked) && !question.stated.period && !question.stated.metrics && !question.stated.companies && !(asksTotal(asked) && question.companies.length > 1)) {
     // "combined?" after single figures: nothing shown to add up (the last figure again would read as a total).

@@ -140,4 +140,17 @@ describe('svc-sec-agent: probe round 3 (demo snapshot)', () => {
     expect(filed.text).toMatch(/^Nothing in that answer was computed/);
     expect(filed.citations).toEqual([]);
   });
+
+  it('own probes: "is that healthy?" of a ratio is a judgement left to the asker, with the ratio; "what\'s driving it?" of a table says the figures show what, not why', async () => {
+    const healthy = await talk("Apple's current ratio at the latest quarter", 'is that healthy?');
+    expect(healthy.text).toMatch(/^Whether that is good is a judgement I leave to you[^\n]*\n\n- \*\*Apple's current ratio\*\* at the end of fiscal Q2 2025 \(2025-03-29\): \*\*0\.84x\*\*/);
+    expect(healthy.text).not.toContain('I do not have a figure called');
+    // The ratio is kept past it.
+    expect((await talk("Apple's current ratio at the latest quarter", 'is that healthy?', 'what was it a year ago?')).text).toMatch(/^- \*\*Apple's current ratio\*\* at the end of fiscal Q2 2024 \(2024-03-30\): \*\*1\.04x\*\*/);
+    expect((await talk('Microsoft operating margin FY2024', 'is that sustainable?')).text).toMatch(/^Whether that is good is a judgement I leave to you/);
+    const driving = await talk('Microsoft revenue growth last 3 years', "what's driving it?");
+    expect(driving.text).toMatch(/^The figures show what changed, not why: the reasons are in what the filing says in words \(its management's discussion and analysis\), which I do not read\. The figures:\n\n### Microsoft Corp\. \(MSFT\), by fiscal year/);
+    consistent(driving);
+    expect((await talk('Microsoft revenue FY2024', "what's driving it?")).text).toMatch(/^The figures show what changed, not why/);
+  });
 });
