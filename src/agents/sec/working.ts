@@ -10,7 +10,7 @@ import type { AgentEvent, Citation } from '../types.js';
  * ("How is it calculated?", in the present, asks what a figure is: the glossary answers it.)
  */
 export const WORKING_ASKED =
-  /\b(?:show|give|explain|walk (?:me )?through|share|write out)\b[^?]{0,30}\b(?:formulas?|working|workings|work|calculations?|math|maths|computations?|arithmetic)\b|\bhow (?:did|was|were) (?:you|it|that|this|those|these|they)\b[^?]{0,15}\b(?:calculat|comput|derive|work(?:ed)? out|arrive|come up|figure[ds]? out|get (?:that|this|there|to))\w*|\bwhat(?:'s| is| was) the (?:formula|calculation|math|maths|arithmetic)\b|^\W*(?:and\s+|the\s+|your\s+)*(?:formulas?|calculations?|math|maths|workings?|arithmetic)\W*$/i;
+  /\b(?:show|give|explain|walk (?:me )?through|share|write out)\b[^?]{0,30}\b(?:formulas?|working|workings|work|calculations?|math|maths|computations?|arithmetic)\b|\bhow (?:did|was|were) (?:you|it|that|this|those|these|they)\b[^?]{0,15}\b(?:calculat|comput|derive|work(?:ed)? out|arrive|come up|figure[ds]? out|get (?:that|this|there|to|the|those|these|it|them)\b)\w*|\bwhat(?:'s| is| was) the (?:formula|calculation|math|maths|arithmetic)\b|^\W*(?:and\s+|the\s+|your\s+)*(?:formulas?|calculations?|math|maths|workings?|arithmetic)\W*$/i;
 
 const MINUS = /[−–]/g;
 const num = (s: string) => Number(s.replace(MINUS, '-').replace(/[,$+]/g, ''));
@@ -45,7 +45,7 @@ function singleChange(text: string): string[] {
   const main = new RegExp(String.raw`\*\*([^*\n]+?)\*\*: ([^\n]+?) for ([^\n]+?) was \*\*${AMOUNT}[^*]*\*\*(?: \(about [^)]*\))?((?: ?\[\d+\])*)`).exec(text);
   if (!main) return [];
   const [, , label, period, now] = main as unknown as string[];
-  const re = new RegExp(String.raw`- (Year over year|Quarter over quarter|Against [^:\n]+|[A-Z][\w ]+): ([^\n]+?) was ${AMOUNT} \([^)]*\) ((?:\[\d+\])+); change ([+\-−]\$[\d,.]+(?: \w+)?) \(([+\-−][\d.]+)%\)`, 'g');
+  const re = new RegExp(String.raw`- (Year over year|Quarter over quarter|Against [^:\n]+|[A-Z][\w ]+): ([^\n]+?) was ${AMOUNT}(?: per [\w ]+?)? \([^)]*\) ((?:\[\d+\])+); change ([+\-−]\$[\d,.]+(?: \w+)?) \(([+\-−][\d.]+)%\)`, 'g');
   return [...text.matchAll(re)].flatMap((m) => {
     const [, how, before, was, unit, refs, , stated] = m as unknown as string[];
     const change = ((num(now!) - num(was!)) / Math.abs(num(was!))) * 100;
@@ -225,6 +225,27 @@ function annualized(text: string): string[] {
   });
 }
 
+/**
+ * A ratio or a difference of two figures at one date or over one period ("**0.84x**: total current
+ * assets of $118,674 million [1] over total current liabilities of $141,120 million [1]", net debt
+ * as long-term debt minus cash).
+ */
+function twoFigures(text: string): string[] {
+  const re = /- \*\*(.+?)\*\* (at the end of [^:]+?|for [^:]+?): \*\*(-?\$?[\d,.]+)(x| million| billion)?[^*\n]*\*\*: ([\w' -]+?) of \$(-?[\d,.]+) (?:million|billion) ((?:\[\d+\])+) (over|minus) ([\w' -]+?) of \$(-?[\d,.]+) (million|billion) ((?:\[\d+\])+)/g;
+  return [...text.matchAll(re)].flatMap((m) => {
+    const [, what, when, stated, unit, aName, a, aRefs, op, bName, b, money, bRefs] = m as unknown as string[];
+    const head = `${what}, ${when!.replace(/ \(.*$/, '')}: ${aName} ${op === 'over' ? '/' : '−'} ${bName}`;
+    if (op === 'over') {
+      const ratio = num(a!) / num(b!);
+      if (Math.abs(ratio - num(stated!)) > 0.0051) return [];
+      return [`${head} = ${a} / ${b} = **${ratio.toFixed(2)}${unit ?? ''}** (amounts in $ ${money}) ${aRefs}${bRefs}.`];
+    }
+    const diff = num(a!) - num(b!);
+    if (Math.abs(diff - num(stated!)) > 0.5) return [];
+    return [`${head} = ${a} − ${b} = **${amount(diff, [a!, b!])}** (amounts in $ ${money}) ${aRefs}${bRefs}.`];
+  });
+}
+
 const capital = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 /** "Sales and marketing expense" → "sales and marketing expense"; "SG&A expense" stays. */
 const lowerFirst = (s: string) => (/^[A-Z][a-z]/.test(s) ? s.charAt(0).toLowerCase() + s.slice(1) : s);
@@ -234,7 +255,7 @@ const dedupeRefs = (s: string) => s.replace(/(?:\[\d+\])+/g, (run) => [...new Se
 /** Each computed figure of an answer, as the arithmetic that gives it. */
 export function workingOf(answer: string): string[] {
   const precise: Precise = new Map();
-  const lines = [...compoundGrowth(answer), ...singleChange(answer), ...rowChanges(answer), ...periodGrowth(answer), ...tableMargins(answer, precise), ...twelveMonthMargins(answer), ...statedMargins(answer), ...pointGaps(answer, precise), ...sums(answer), ...derived(answer), ...annualized(answer)];
+  const lines = [...compoundGrowth(answer), ...singleChange(answer), ...rowChanges(answer), ...periodGrowth(answer), ...tableMargins(answer, precise), ...twelveMonthMargins(answer), ...statedMargins(answer), ...pointGaps(answer, precise), ...twoFigures(answer), ...sums(answer), ...derived(answer), ...annualized(answer)];
   return [...new Set(lines.map((l) => dedupeRefs(l).replace(/\s+\./, '.').replace(/ {2,}/g, ' ')))];
 }
 

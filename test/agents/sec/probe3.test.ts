@@ -153,4 +153,18 @@ describe('svc-sec-agent: probe round 3 (demo snapshot)', () => {
     consistent(driving);
     expect((await talk('Microsoft revenue FY2024', "what's driving it?")).text).toMatch(/^The figures show what changed, not why/);
   });
+
+  it('own probes: the working of ratios, net debt and a per-share change; "the ones you have" after a company not covered is every company covered', async () => {
+    const nd = await talk('Microsoft cash and long-term debt, latest quarter', 'net debt?', 'show your working');
+    expect(nd.text).toContain("Microsoft's net debt, at the end of fiscal Q3 2025: long-term debt − cash and cash equivalents = 40,152 − 28,828 = **11,324** (amounts in $ million) [1].");
+    consistent(nd);
+    const cr = await talk("Apple's current ratio at the latest quarter", 'how did you calculate that?');
+    expect(cr.text).toContain("Apple's current ratio, at the end of fiscal Q2 2025: total current assets / total current liabilities = 118,674 / 141,120 = **0.84x**");
+    const eps = await talk('Apple EPS FY2024 vs FY2023', 'how did you get the change?');
+    expect(eps.text).toContain('Diluted EPS, fiscal year 2024 against fiscal year 2023 (year over year): (6.08 − 6.13) / 6.13 = **-0.8%** [1][2].');
+    const ones = await talk('which companies do you have?', 'what about tesla?', 'ok compare the ones you have on net margin');
+    expect(ones.text).toContain('Net margin, highest to lowest: Microsoft 36.0%');
+    expect(ones.text).not.toContain('Tesla');
+    consistent(ones);
+  });
 });
