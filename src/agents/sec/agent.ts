@@ -399,6 +399,11 @@ const ACROSS = /\b(?:which|what|who)\b[^?]{0,200}?\b(?:compan(?:y|ies)|of them|o
  */
 export async function acrossCovered(lib: SecLibrary, question: SecQuestion | null, text: string, earlier: readonly Turn[] = []): Promise<SecQuestion | null> {
   if (!question) return question;
+  // "Compare the ones you have on net margin" (after a company not covered): every company covered, not the one carried.
+  if (COVERED_ONES.test(text)) {
+    const recorded = await lib.recordedCompanies();
+    if (recorded?.length && recorded.length <= MAX_COMPANIES) return { ...question, companies: recorded.map((company) => ({ status: 'found' as const, text: company.ticker || company.name, company, fuzzy: false })), period: question.period ?? { kind: 'latest', span: question.ttm ? 'quarter' : 'year' } };
+  }
   const found = question.companies.filter((c) => c.status === 'found').length;
   // "By how much vs the lowest?" after "which company has the highest net margin?": the companies that one ranked.
   // ("Show me the source" after "capex intensity for all three": all three, not the one named before that.)
@@ -434,6 +439,9 @@ export async function acrossCovered(lib: SecLibrary, question: SecQuestion | nul
   const before = SAME_DATE.test(text) && !question.sameDateAs ? answeredCompany(earlier, recorded) : null;
   return { ...question, companies, period, ...(before ? { sameDateAs: { company: before, period } } : {}) };
 }
+
+/** The companies covered, pointed at as such ("the ones you have", "all the companies you cover", "every company in the snapshot"). */
+const COVERED_ONES = /\b(?:the ones|(?:all )?(?:the )?(?:companies|firms|stocks|tickers)|those|all(?: of them)?|every(?:one| company)|each(?: one)?)\s+(?:(?:that\s+)?you(?:'ve| have)?\s+(?:have|got|cover)|(?:that\s+are\s+)?(?:covered|in (?:the|this|your) (?:snapshot|data(?:\s?set|base)?)))\b/i;
 
 /** The one company the answer before was about: such an answer opens with its name and ticker in bold. */
 function answeredCompany(earlier: readonly Turn[], recorded: readonly CompanyRef[]): CompanyRef | null {
