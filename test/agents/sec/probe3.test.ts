@@ -167,4 +167,13 @@ describe('svc-sec-agent: probe round 3 (demo snapshot)', () => {
     expect(ones.text).not.toContain('Tesla');
     consistent(ones);
   });
+
+  it('own probes: "is there a Q1 2025 10-Q?" when there is none says so, with the latest there is, cited', async () => {
+    const none = await talk('Alphabet operating income Q1 2025', 'is there a Q1 2025 10-Q?');
+    expect(none.text).toMatch(/^\*\*Alphabet Inc\. \(GOOGL\)\*\*: no 10-Q for Q1 2025 is in this snapshot; its latest 10-Q covers Q3 2024 \(quarter ended 2024-09-30\), filed 2024-10-30 \[1\]\./);
+    consistent(none);
+    expect((await talk('msft revenue', 'are there any 10-Ks for fiscal 2025?')).text).toMatch(/^\*\*Microsoft Corp\. \(MSFT\)\*\*: no 10-K for fiscal year 2025 is in this snapshot; its latest 10-K covers fiscal year 2024/);
+    // One that is there: the filing.
+    expect((await talk('is there a Q3 2024 10-Q for apple?')).text).toMatch(/^\*\*Apple Inc\. \(AAPL\)\*\*: its 10-Q for fiscal Q3 2024, filed 2024-08-02/);
+  });
 });
