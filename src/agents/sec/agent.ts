@@ -75,7 +75,13 @@ export async function* sourcesOnly(events: AsyncIterable<AgentEvent>): AsyncGene
   yield { type: 'done' };
 }
 
-async function* answerSec(lib: SecLibrary, request: AgentRequest): AsyncGenerator<AgentEvent> {
+/**
+ * Follow-ups the SEC agent answers however the thread began, a table of periods included: the
+ * working of the answer before, a breakdown by segment or product, the 10-Q of a fourth quarter.
+ */
+export const askedOfSecAgent = (asked: string) => WORKING_ASKED.test(asked) || BREAKDOWN_ASKED.test(asked) || FOURTH_QUARTER_10Q_ASKED.test(asked);
+
+export async function* answerSec(lib: SecLibrary, request: AgentRequest): AsyncGenerator<AgentEvent> {
   const last = clipped([...request.messages].reverse().find((m) => m.role === 'user')?.content ?? '');
   // "Summarize in one sentence", "just the number", "explain like I'm 12": the answer before (or the one asked with it), in that form.
   const form = formAsked(last);
@@ -142,7 +148,7 @@ async function* answerSec(lib: SecLibrary, request: AgentRequest): AsyncGenerato
     const earlier = request.messages.slice(0, -1);
     const at = earlier.findLastIndex((m) => m.role === 'user');
     const before = question.stated.metrics || at < 0 ? null : await acrossCovered(lib, parseWithInstructions(earlier, request.instructions, index), clipped(earlier[at]!.content), earlier.slice(0, at));
-    return yield* answerBreakdown(lib, before?.metrics.length && !question.stated.companies ? before : question, (q) => answerSecQuestion(lib, q));
+    return yield* answerBreakdown(lib, before?.metrics.length && !question.stated.companies ? before : question, (q) => tableOrFigures(lib, request, q));
   }
   // "The 10-Q and 10-K numbers for Apple Q4": there is no Q4 10-Q; the quarter is the year less the nine months.
   if (FOURTH_QUARTER_10Q_ASKED.test(asked) && question?.companies.some((c) => c.status === 'found')) return yield* answerFourthQuarter(lib, question, (q) => answerSecQuestion(lib, q));
@@ -344,6 +350,12 @@ function periodsAsked(request: AgentRequest, question: SecQuestion | null): Span
   if (span.years) return span;
   // "average of the last four quarters": each of them and their mean, not the trailing twelve months as one figure.
   return span.latest && span.count > 1 && (!question?.ttm || span.summaries?.includes('average')) ? span : null;
+}
+
+/** A question's figures as a table of the periods the conversation asked for, when it asked for several; otherwise as figures. */
+function tableOrFigures(lib: SecLibrary, request: AgentRequest, question: SecQuestion): AsyncGenerator<AgentEvent> {
+  const periods = periodsAsked(request, question);
+  return periods && tabulable(question) ? answerTables(lib, question, periods) : answerSecQuestion(lib, question);
 }
 
 /** Answers a parsed question (the router calls this with its own parse): progress, text, citations, done. */

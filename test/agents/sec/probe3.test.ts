@@ -176,4 +176,15 @@ describe('svc-sec-agent: probe round 3 (demo snapshot)', () => {
     // One that is there: the filing.
     expect((await talk('is there a Q3 2024 10-Q for apple?')).text).toMatch(/^\*\*Apple Inc\. \(AAPL\)\*\*: its 10-Q for fiscal Q3 2024, filed 2024-08-02/);
   });
+
+  it('after a table of quarters, through the router: a breakdown by product keeps the table; its working is each growth rate from the columns shown', async () => {
+    const turns = ['Apple revenue last 4 quarters', 'break it down by product'];
+    const table = await talkOf('svc-agent', ...turns);
+    expect(table.text).toMatch(/^Breakdowns by segment, product or region are not in the XBRL company facts[^\n]*\n\n### Apple Inc\. \(AAPL\), by fiscal quarter/);
+    expect(table.text).toContain('| **Revenue** ($ million) | 85,777 | 94,930† | 124,300 | 95,359 |');
+    consistent(table);
+    const working = await talkOf('svc-agent', ...turns, 'ok, show your working for the growth');
+    expect(working.text).toContain('Revenue, Q2 FY2025 against Q1 FY2025 (quarter over quarter): (95,359 − 124,300) / 124,300 = **-23.3%** (amounts in $ million)');
+    consistent(working);
+  });
 });
