@@ -3,7 +3,7 @@ import { secLibrary } from '../../data/sec/index.js';
 import { asksCoverage, clipped, comparedCompanies, parseWithInstructions } from '../../data/sec/question.js';
 import { formAsked } from '../sec/restate.js';
 import { MAX_COMPANIES } from '../sec/plan.js';
-import { acrossCovered, answerSecQuestion, askedOfMarkets, coverageAnswer, currencyNote, said, sourcesAsked, sourcesOnly, withComponents } from '../sec/agent.js';
+import { acrossCovered, answerSec, answerSecQuestion, askedOfMarkets, askedOfSecAgent, coverageAnswer, currencyNote, said, sourcesAsked, sourcesOnly, withComponents } from '../sec/agent.js';
 import type { Agent, AgentEvent, AgentRequest } from '../types.js';
 import { answerTables, spanAsked, tabulable } from './table.js';
 import { CHART_ASKED, withCharts } from './chart.js';
@@ -34,6 +34,8 @@ export function financialsAgent(core: Core): Agent {
   async function* answer(req: AgentRequest, asked: string): AsyncGenerator<AgentEvent> {
     const index = await lib.companyIndex();
     if (asksCoverage(asked)) return yield* coverageAnswer(lib, index.size);
+    // "Show your working", "break it down by product" after a table: as the SEC agent answers them.
+    if (askedOfSecAgent(asked)) return yield* answerSec(lib, req);
     // "For all three", "every company": each company a snapshot holds.
     const question = withComponents(await acrossCovered(lib, parseWithInstructions(req.messages, req.instructions, index), asked, req.messages.slice(0, -1)), asked, () => parseWithInstructions(req.messages.slice(0, -1), req.instructions, index));
     const elsewhere = askedOfMarkets(asked, question);

@@ -21,7 +21,10 @@ import { formAsked, restated, type FormAsked } from './restate.js';
 import { formOfAnswerBefore } from './restate-before.js';
 import { ACCELERATION_ASKED, accelerationAnswer, computedAnswer, operationAsked } from './arithmetic.js';
 import { periodName } from './format.js';
-import { AnswerWriter, QUALITY_ASKED, factKey, factsToCite } from './write.js';
+import { AnswerWriter, QUALITY_ASKED, WHY, WHY_NOT_IN_FIGURES, factKey, factsToCite } from './write.js';
+import { BREAKDOWN_ASKED, answerBreakdown } from './breakdown.js';
+import { FOURTH_QUARTER_10Q_ASKED, answerFourthQuarter } from './fourth-quarter.js';
+import { WORKING_ASKED, answerWorking } from './working.js';
 
 export const SEC_AGENT_ID = 'svc-sec-agent';
 
@@ -73,7 +76,13 @@ export async function* sourcesOnly(events: AsyncIterable<AgentEvent>): AsyncGene
   yield { type: 'done' };
 }
 
-async function* answerSec(lib: SecLibrary, request: AgentRequest): AsyncGenerator<AgentEvent> {
+/**
+ * Follow-ups the SEC agent answers however the thread began, a table of periods included: the
+ * working of the answer before, a breakdown by segment or product, the 10-Q of a fourth quarter.
+ */
+export const askedOfSecAgent = (asked: string) => WORKING_ASKED.test(asked) || BREAKDOWN_ASKED.test(asked) || FOURTH_QUARTER_10Q_ASKED.test(asked);
+
+export async function* answerSec(lib: SecLibrary, request: AgentRequest): AsyncGenerator<AgentEvent> {
   const last = clipped([...request.messages].reverse().find((m) => m.role === 'user')?.content ?? '');
   // "Summarize in one sentence", "just the number", "explain like I'm 12": the answer before (or the one asked with it), in that form.
   const form = formAsked(last);
@@ -81,6 +90,12 @@ async function* answerSec(lib: SecLibrary, request: AgentRequest): AsyncGenerato
   if (restatement) return yield* replayed(restatement);
   const before = form ? await formOfAnswerBefore(request.messages, form, (messages) => answerSec(lib, { ...request, messages })) : null;
   if (before) return yield* replayed(before);
+  // "Show the formula you used", "how did you calculate that?": the arithmetic of the answer before, made again.
+  if (WORKING_ASKED.test(last)) {
+    const earlier = request.messages.slice(0, -1);
+    const at = earlier.findLastIndex((m) => m.role === 'user' && !WORKING_ASKED.test(clipped(m.content)));
+    if (at >= 0) return yield* answerWorking(answerSec(lib, { ...request, messages: earlier.slice(0, at + 1) }), lib.dataNote());
+  }
   // "Write a python script that downloads Apple's 10-K": its words are no figures or companies.
   // "What did Tim Cook say on the earnings call?": what is said is not what is filed.
   if (SPOKEN.test(last)) return yield* said(`I read the figures companies file with the SEC (the XBRL data of their 10-K and 10-Q filings), not earnings calls, transcripts or what executives say. Ask for a figure instead, for example “Apple revenue last quarter” or “Apple gross margin for the last 4 quarters”, each cited to the filing page it comes from.\n`);
@@ -130,6 +145,16 @@ async function* answerSec(lib: SecLibrary, request: AgentRequest): AsyncGenerato
   let question = await acrossCovered(lib, parsed, asked, request.messages.slice(0, -1));
   const elsewhere = askedOfMarkets(asked, question);
   if (elsewhere) return yield* said(elsewhere);
+  // "Break it down by segment or product": no such figures here; what there is instead.
+  // (Naming no figure, it is of the figures asked before: "Apple revenue Q3 2024", "break it down by segment".)
+  if (BREAKDOWN_ASKED.test(asked) && question?.companies.some((c) => c.status === 'found')) {
+    const earlier = request.messages.slice(0, -1);
+    const at = earlier.findLastIndex((m) => m.role === 'user');
+    const before = question.stated.metrics || at < 0 ? null : await acrossCovered(lib, parseWithInstructions(earlier, request.instructions, index), clipped(earlier[at]!.content), earlier.slice(0, at));
+    return yield* answerBreakdown(lib, before?.metrics.length && !question.stated.companies ? before : question, (q) => tableOrFigures(lib, request, q));
+  }
+  // "The 10-Q and 10-K numbers for Apple Q4": there is no Q4 10-Q; the quarter is the year less the nine months.
+  if (FOURTH_QUARTER_10Q_ASKED.test(asked) && question?.companies.some((c) => c.status === 'found')) return yield* answerFourthQuarter(lib, question, (q) => answerSecQuestion(lib, q));
   question = judgedWhole(withComponents(question, asked, () => parseWithInstructions(request.messages.slice(0, -1), request.instructions, index)), asked);
   // "Average of the three?", "difference?", "how many times higher?" of the figures just given (a table's periods have their own summary lines).
   const operation = operationAsked(asked);
@@ -148,7 +173,11 @@ async function* answerSec(lib: SecLibrary, request: AgentRequest): AsyncGenerato
   const valuation = valuationInConversation(asked, request.messages.slice(0, -1).filter((m) => m.role === 'user').map((m) => clipped(m.content)));
   if (valuation && question?.companies.some((c) => c.status === 'found')) return yield* answerValuation(lib, question, valuation.price, valuation.judged);
   const periods = periodsAsked(request, question);
-  if (periods && tabulable(question)) yield* answerTables(lib, question, periods);
+  if (periods && tabulable(question)) {
+    // "What's driving it?" of a table: its figures say what moved, not why.
+    if (WHY.test(asked)) yield { type: 'text', delta: `${WHY_NOT_IN_FIGURES} The figures:\n\n` };
+    yield* answerTables(lib, question, periods);
+  }
   // ("combined?" of two companies' figures, one after the other, adds them: that is a sum of companies.)
   else if (!periods && question && asksOfPeriods(asked) && !question.stated.period && !question.stated.metrics && !question.stated.companies && !(asksTotal(asked) && question.companies.length > 1)) {
     // "combined?" after single figures: nothing shown to add up (the last figure again would read as a total).
@@ -327,6 +356,12 @@ function periodsAsked(request: AgentRequest, question: SecQuestion | null): Span
   return span.latest && span.count > 1 && (!question?.ttm || span.summaries?.includes('average')) ? span : null;
 }
 
+/** A question's figures as a table of the periods the conversation asked for, when it asked for several; otherwise as figures. */
+function tableOrFigures(lib: SecLibrary, request: AgentRequest, question: SecQuestion): AsyncGenerator<AgentEvent> {
+  const periods = periodsAsked(request, question);
+  return periods && tabulable(question) ? answerTables(lib, question, periods) : answerSecQuestion(lib, question);
+}
+
 /** Answers a parsed question (the router calls this with its own parse): progress, text, citations, done. */
 export async function* answerSecQuestion(lib: SecLibrary, question: SecQuestion | null): AsyncGenerator<AgentEvent> {
   const progress: string[] = [];
@@ -372,6 +407,11 @@ const ACROSS = /\b(?:which|what|who)\b[^?]{0,200}?\b(?:compan(?:y|ies)|of them|o
  */
 export async function acrossCovered(lib: SecLibrary, question: SecQuestion | null, text: string, earlier: readonly Turn[] = []): Promise<SecQuestion | null> {
   if (!question) return question;
+  // "Compare the ones you have on net margin" (after a company not covered): every company covered, not the one carried.
+  if (COVERED_ONES.test(text)) {
+    const recorded = await lib.recordedCompanies();
+    if (recorded?.length && recorded.length <= MAX_COMPANIES) return { ...question, companies: recorded.map((company) => ({ status: 'found' as const, text: company.ticker || company.name, company, fuzzy: false })), period: question.period ?? { kind: 'latest', span: question.ttm ? 'quarter' : 'year' } };
+  }
   const found = question.companies.filter((c) => c.status === 'found').length;
   // "By how much vs the lowest?" after "which company has the highest net margin?": the companies that one ranked.
   // ("Show me the source" after "capex intensity for all three": all three, not the one named before that.)
@@ -407,6 +447,9 @@ export async function acrossCovered(lib: SecLibrary, question: SecQuestion | nul
   const before = SAME_DATE.test(text) && !question.sameDateAs ? answeredCompany(earlier, recorded) : null;
   return { ...question, companies, period, ...(before ? { sameDateAs: { company: before, period } } : {}) };
 }
+
+/** The companies covered, pointed at as such ("the ones you have", "all the companies you cover", "every company in the snapshot"). */
+const COVERED_ONES = /\b(?:the ones|(?:all )?(?:the )?(?:companies|firms|stocks|tickers)|those|all(?: of them)?|every(?:one| company)|each(?: one)?)\s+(?:(?:that\s+)?you(?:'ve| have)?\s+(?:have|got|cover)|(?:that\s+are\s+)?(?:covered|in (?:the|this|your) (?:snapshot|data(?:\s?set|base)?)))\b/i;
 
 /** The one company the answer before was about: such an answer opens with its name and ticker in bold. */
 function answeredCompany(earlier: readonly Turn[], recorded: readonly CompanyRef[]): CompanyRef | null {

@@ -1,4 +1,5 @@
 import { addDays, daysBetween } from '../../data/sec/dates.js';
+import { closedBecause, nextBusinessDay } from '../../data/sec/business-days.js';
 import type { FiscalCalendar, FiscalPeriod } from '../../data/sec/calendar.js';
 import type { CompanyFinancials } from '../../data/sec/facts.js';
 import type { SecLibrary } from '../../data/sec/library.js';
@@ -49,6 +50,15 @@ function ruleNote(category: Category | null, name: string): string {
 
 const daysAfter = (f: Filing) => daysBetween(f.reportDate, f.filingDate);
 
+/** A deadline `days` after a period's end, moved to the next business day; `moved` says from what day, when it was. */
+function dueDate(end: string, days: number): { date: string; moved: string | null; text: string } {
+  const plain = addDays(end, days);
+  const date = nextBusinessDay(plain);
+  const why = closedBecause(plain);
+  const moved = date !== plain && why ? `${plain}, ${why}` : null;
+  return { date, moved, text: moved ? `${date} (${days} days on is ${moved}, so the next business day)` : date };
+}
+
 /** A period a year after one that ended on `end`: 52 weeks on for a 52/53-week calendar, the same month-end otherwise. */
 function yearAfter(end: string): string {
   const [y, m, d] = end.split('-').map(Number) as [number, number, number];
@@ -83,17 +93,17 @@ export interface FilingDatesContext {
   today?: string;
 }
 
-/** Answers NEXT_DUE_ASKED, FILING_LAG_ASKED and DATA_AGE_ASKED for each company discussed, citing EDGAR's filing indexes. */
+/** Answers NEXT_DUE_ASKED, FILING_LAG_ASKED and DATA_AGE_ASKED for each company discussed, citing each filing's PDF. */
 export async function* answerFilingDates(ctx: FilingDatesContext): AsyncGenerator<AgentEvent> {
   const { lib, asked } = ctx;
   const today = ctx.today ?? new Date().toISOString().slice(0, 10);
-  const citations: Citation[] = [];
+  // Each filing cited once, in the order first cited; linked (to its PDF) once the text is written.
+  const cited: { company: CompanyRef; filing: Filing }[] = [];
   const cite = (company: CompanyRef, f: Filing) => {
-    const url = lib.folderUrl(f.cik, f.accessionNumber);
-    const known = citations.find((c) => c.url === url);
-    if (known) return `[${known.order}]`;
-    citations.push({ order: citations.length + 1, name: `${company.name} Form ${f.form} filed ${f.filingDate} (EDGAR filing index)`, url });
-    return `[${citations.length}]`;
+    const known = cited.findIndex((c) => c.filing.accessionNumber === f.accessionNumber);
+    if (known >= 0) return `[${known + 1}]`;
+    cited.push({ company, filing: f });
+    return `[${cited.length}]`;
   };
   const recorded = lib.origin.mode === 'snapshot' ? (lib.origin.recordedAt?.toISOString().slice(0, 10) ?? null) : null;
   const lines: string[] = [];
@@ -123,14 +133,15 @@ export async function* answerFilingDates(ctx: FilingDatesContext): AsyncGenerato
         next = yearBefore ? { fy: next.fy, q: 4, end: yearAfter(yearBefore.end) } : null;
       } else if (next && fin && wanted === 'q' && next.q === 4) {
         // A 10-Q asked for when the next period is the fiscal year's end: the 10-K comes first, the next 10-Q after it.
-        steps.push(`Before it comes the 10-K for fiscal year ${next.fy} (ending about ${next.end}), due by about ${addDays(next.end, rule.k)}.`);
+        steps.push(`Before it comes the 10-K for fiscal year ${next.fy} (ending about ${next.end}), due by about ${dueDate(next.end, rule.k).text}.`);
         next = nextQuarter(fin, { kind: 'quarter', fy: next.fy, q: 4, start: '', end: next.end });
       }
       if (next && fin) {
         const kind = next.q === 4 ? 'k' : 'q';
-        const due = addDays(next.end, rule[kind]);
+        const { date: due, moved } = dueDate(next.end, rule[kind]);
         const what = kind === 'k' ? `10-K, for fiscal year ${next.fy} (the year ending about ${next.end})` : `10-Q, for ${named(next)} (the quarter ending about ${next.end})`;
-        lines.push(`**${name}**: its next ${what}, is due by about **${due}**, ${rule[kind]} days after that ${kind === 'k' ? 'year' : 'quarter'} ends. This is an estimate from the SEC's filing deadline, not a date the company has announced, and the period's end is reckoned from its fiscal calendar.`);
+        const after = `${rule[kind]} days after that ${kind === 'k' ? 'year' : 'quarter'} ends`;
+        lines.push(`**${name}**: its next ${what}, is due by about **${due}**, ${moved ? `the next business day (${after} is ${moved})` : after}. This is an estimate from the SEC's filing deadline, not a date the company has announced, and the period's end is reckoned from its fiscal calendar.`);
         lines.push('');
         if (steps.length) lines.push(`- ${steps.join(' ')}`);
         lines.push(`- The latest filing in the data: Form ${latest.form} for ${last.text}, filed ${latest.filingDate}, ${daysAfter(latest)} days after the period ended ${cite(profile.company, latest)}.`);
@@ -192,6 +203,7 @@ export async function* answerFilingDates(ctx: FilingDatesContext): AsyncGenerato
     lines.push(recorded ? `The figures are read from a snapshot of SEC EDGAR recorded ${recorded}; filings made after that are not in it.` : 'The figures are read from SEC EDGAR as the question is asked (cached for a short while), so they are as recent as the company\'s latest filing.');
   }
   const note = lib.dataNote();
+  const citations: Citation[] = await Promise.all(cited.map(async ({ company, filing }, i) => ({ order: i + 1, ...(await lib.citeFiling(company, filing)) })));
   yield { type: 'answer', answer: { text: `${lines.join('\n').trimEnd()}\n${note ? `\n_${note}_\n` : ''}`, citations } };
   yield { type: 'done' };
 }

@@ -11,7 +11,7 @@ import { periodName } from './format.js';
  * "what's the accession number of that filing").
  */
 export const FILINGS_ASKED =
-  /\b(?:list|show|which|what)\b[^?]{0,40}?\b(?:filings|10-?ks|10-?qs|forms filed)\b|\bfilings? (?:do you have|are there|available|on file)\b|\b(?:latest|last|most recent|newest) (?:10-?[kq]|filing)\b[^?]{0,60}?\b(?:filed|cover|covers|period|accession)\b|\bwhen (?:was|were|did)\b[^?]{0,40}?\b(?:10-?[kq]s?|filings?)\b[^?]{0,40}?\bfiled?\b|\bwhen did\b[^?]{0,30}?\bfile\b[^?]{0,30}?\b(?:10-?[kq]s?|annual report|quarterly report|filings?)\b|\b(?:filing|file) date\b|\baccession(?: number)?\b/i;
+  /\b(?:list|show|which|what)\b[^?]{0,40}?\b(?:filings|10-?ks|10-?qs|forms filed)\b|\bfilings? (?:do you have|are there|available|on file)\b|\b(?:latest|last|most recent|newest) (?:10-?[kq]|filing)\b[^?]{0,60}?\b(?:filed|cover|covers|period|accession)\b|\bwhen (?:was|were|did)\b[^?]{0,40}?\b(?:10-?[kq]s?|filings?)\b[^?]{0,40}?\bfiled?\b|\bwhen did\b[^?]{0,30}?\bfile\b[^?]{0,30}?\b(?:10-?[kq]s?|annual report|quarterly report|filings?)\b|\b(?:filing|file) date\b|\baccession(?: number)?\b|\b(?:is|are) there (?:a|an|any)\b[^?]{0,40}?\b(?:10-?[kq]s?|filings?|annual reports?|quarterly reports?)\b/i;
 
 const MONTH_NAMES = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'];
 
@@ -37,6 +37,14 @@ function filingForPeriod(asked: string, filings: Filing[], covers: (f: Filing) =
     return filings.find((f) => Math.abs(Date.parse(f.reportDate) - end) <= 7 * 86_400_000);
   }
   return undefined;
+}
+
+/** The period a question names as filingForPeriod reads it ("Q1 2025", "fiscal year 2024"), said; null when it names none. */
+function namedPeriod(asked: string): string | null {
+  const quarter = /\b(?:fiscal\s+)?q([1-4])\s*(?:of\s+)?(?:fy\s?|fiscal\s+)?'?(\d{4}|\d{2})\b/i.exec(asked);
+  if (quarter) return `Q${quarter[1]} ${quarter[2]!.length === 2 ? `20${quarter[2]}` : quarter[2]}`;
+  const fiscal = /\b(?:fiscal\s+(?:year\s+)?|fy\s?)'?(\d{4}|\d{2})\b/i.exec(asked);
+  return fiscal ? `fiscal year ${fiscal[1]!.length === 2 ? `20${fiscal[1]}` : fiscal[1]}` : null;
 }
 
 /** Whole days from a period's end to its filing. */
@@ -90,8 +98,11 @@ export async function* answerFilings(lib: SecLibrary, companies: readonly Compan
     const before = /\bthat (?:filing|10-?[kq]|one)\b/i.test(asked) ? citedBefore(earlier) : null;
     const forPeriod = before ? undefined : filingForPeriod(asked, filings, covers);
     const meant = (before && filings.find((f) => f.accessionNumber === before.accession)) ?? forPeriod ?? (latestAsked ? filings[0] : null);
+    // "Is there a Q1 2025 10-Q?" when there is none: said so first, with the latest there is.
+    const missing = !before && !forPeriod ? namedPeriod(asked) : null;
     const rows = filings.map((f) => `| ${f.form} | ${covers(f)} | ${f.filingDate} | ${f.accessionNumber} ${cite(profile.company, f)} |`);
     const which = (f: Filing) => (f === forPeriod ? `its ${f.form} for ${covers(f).replace(/ \(.*$/, '')}` : f === filings[0] ? `its latest ${f.form}` : `that ${f.form}`);
+    if (missing) lines.push(`**${name}**: no ${form ?? 'filing'} for ${missing} is in ${lib.dataNote() ? 'this snapshot' : "EDGAR's recent list"}; its latest${form ? '' : ` ${filings[0]!.form}`}${form ? ` ${form}` : ''} covers ${covers(filings[0]!)}, filed ${filings[0]!.filingDate} ${rows[0]!.match(/\[\d+\]/)![0]}.`, '');
     if (meant)
       lines.push(`**${name}**: ${which(meant)}, filed ${meant.filingDate} (${daysAfter(meant)} days after the period ended), covers ${covers(meant)}; accession number ${meant.accessionNumber} ${rows[filings.indexOf(meant)]!.match(/\[\d+\]/)![0]}.`, '');
     lines.push(`**${name}**: ${filings.length} ${form ?? '10-K and 10-Q'} filing${filings.length === 1 ? '' : 's'} ${lib.dataNote() ? 'in this snapshot' : 'in EDGAR\'s recent list'}, newest first:`, '', '| Form | Covers | Filed | Accession |', '|---|---|---|---|', ...rows, '');

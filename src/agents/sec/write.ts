@@ -69,7 +69,8 @@ function comparesOtherCompany(text: string, company: CompanyRef): boolean {
 }
 
 /** A question asking for a reason ("why?", "why did net income fall?"). */
-const WHY = /^\W*why\b|\bwhy (?:did|does|do|is|was|has|have|were|are)\b|\bwhat (?:drove|drives|is driving|was driving|caused|causes|explains|was behind|is behind)\b|\breasons? (?:for|behind)\b/i;
+export const WHY_NOT_IN_FIGURES = "The figures show what changed, not why: the reasons are in what the filing says in words (its management's discussion and analysis), which I do not read.";
+export const WHY = /^\W*why\b|\bwhy (?:did|does|do|is|was|has|have|were|are)\b|\bwhat(?:'s| is| was)? (?:drove|drives|driving|caused|causes|explains|behind)\b|\breasons? (?:for|behind)\b/i;
 const NOT_A_FIGURE = /\b(?:who|ceo|cfo|chief \w+ officer|chair(?:man|woman|person)?|founders?|founded|headquarter\w*|employees|headcount|risk factors?|risks|say|says|said|mention\w*|discuss\w*|strategy|competitors?|lawsuits?|litigation|guidance|outlook|when (?:did|does|will) \S+ (?:file|report)|filed on|list|links?)\b/i;
 
 /** A sum of the companies' figures asked for. */
@@ -1400,7 +1401,7 @@ export class AnswerWriter {
       if (shown.length) lines.push(`What the figures show:`, '', ...shown, '');
       // A figure that is the difference of two others ("free cash flow") is shown with them: what it is made of.
       const parts = figures.some((f) => ['operatingCashFlow', 'capitalExpenditure', 'costOfRevenue', 'operatingExpenses'].includes(f.metric.id));
-      lines.push(`The figures show what changed, not why: the reasons are in what the filing says in words (its management's discussion and analysis), which I do not read. ${parts ? 'The figures, with what the figure asked about is made of:' : 'The figures:'}`, '');
+      lines.push(`${WHY_NOT_IN_FIGURES} ${parts ? 'The figures, with what the figure asked about is made of:' : 'The figures:'}`, '');
     }
     // "Whats free cash flow mean?" of a company: what it is, then its figures.
     const meaning = figures.length ? meaningsOf(plan.question) : null;

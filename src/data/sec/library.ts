@@ -167,6 +167,21 @@ export class SecLibrary {
     return `${this.#wwwUrl}/Archives/edgar/data/${cik}/${accessionFolder(accn)}/`;
   }
 
+  /**
+   * The citation of a filing as a whole ("when was it filed?", "when is the next one due?"): its PDF
+   * at the first page, the cover that gives its form, period and filer; EDGAR's folder when it
+   * cannot be rendered.
+   */
+  async citeFiling(company: CompanyRef, filing: Filing): Promise<{ name: string; url: string }> {
+    const parsed = await this.#parsedFiling(filing).catch(() => null);
+    const period = filingPeriod(filing);
+    const label = `${company.name} Form ${filing.form}${period ? `, ${period}` : ''}, filed ${filing.filingDate}`;
+    if (!parsed) return { name: `${label} (EDGAR filing index)`, url: this.folderUrl(filing.cik, filing.accessionNumber) };
+    const id = this.documentId(filing);
+    await this.#documents.ensure(id, async () => this.#pagedDocument(company.name, filing, parsed));
+    return { name: `${label}, page 1`, url: this.#documents.signedUrl(id, { page: 1 }) };
+  }
+
   async cite(company: CompanyRef, fact: ReportedFact): Promise<FactCitation> {
     const filing = await this.client.filing(company.cik, fact.accn);
     if (!filing) {

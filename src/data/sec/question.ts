@@ -176,7 +176,8 @@ rate rates negative positive exact exactly accurate precise right correct why re
 top bottom runner runner-up second gap times order ranking ranked rank levered leveraged liquid
 stand stands cheap cheaper cheapest expensive pricey overpriced underpriced bargain pick choose watch
 improve improves improved improving improvement improvements worsen worsens worsened worsening deteriorate deteriorates deteriorated deteriorating strengthening weakening trending
-lot lots billion billions million millions trillion trillions bn mn percent`.split(/\s+/),
+lot lots billion billions million millions trillion trillions bn mn percent
+healthy unhealthy normal decent impressive sustainable sensible reasonable worrying concerning solid fine okay ok strong weak alarming`.split(/\s+/),
 );
 
 /** Real words one or two letters away from a metric word: never read as its typo. */
@@ -1162,7 +1163,7 @@ export function parseSecQuestion(text: string, index: CompanyIndex, previous?: S
     // (So does "which is most efficient with its assets?" after the three were compared and one of them asked about:
     // a superlative of no period, "which quarter was strongest?", weighs the companies discussed.)
     const superlative = /\b(?:which|who|whose)\b[^?]*\b(?:most|least|best|worst|highest|lowest|biggest|largest|smallest|fastest|slowest|strongest|weakest)\b/i.test(text) && !/\b(?:quarters?|years?|periods?|months?|halves|half)\b/i.test(text);
-    if ((superlative || /\b(?:for |of )?(?:each|every one|all of them|all (?:three|four|five))\b|\b(?:rank|ranking|order|sort)\s+(?:them|those|these|the three|all)\b/i.test(text)) && discussed.length > merged.length) merged = unionCompanies(merged, discussed);
+    if ((superlative || /\b(?:for |of )?(?:each|every one|all of them|all (?:three|four|five))\b|\b(?:rank|ranking|order|sort)\s+(?:them|those|these|the three|all)\b/i.test(text)) && discussed.length > merged.length && !comparedTogether(previous)) merged = unionCompanies(merged, discussed);
   }
   else if (stated.companies && followUp && x.adding) merged = unionCompanies(previous.companies.map(asCarried), companies);
   // ("How about msft eps" names a figure too, yet asks it beside the company before.)
@@ -1321,8 +1322,17 @@ const sameCompanies = (a: CompanyMention[], b: CompanyMention[]) => a.length ===
 
 /** "Which companies do you cover?": a question about the data itself, not about a company in it. */
 export function asksCoverage(text: string): boolean {
-  return /\b(?:which|what)\s+(?:companies|tickers|firms|stocks|filers)\b[^?]*\b(?:cover|covered|have|has|support(?:ed)?|know|available|include[ds]?|in (?:your|the|this) (?:data|snapshot|database))\b|\bcompanies\s+(?:do|can)\s+you\b|\bwho do you cover\b|\b(?:list|show)(?: me)?(?: the| all| your)? (?:companies|tickers)\b|^\s*(?:do|can) you (?:cover|have|support)\b/i.test(text);
+  return /\b(?:which|what)\s+(?:companies|tickers|firms|stocks|filers|issuers|names)\b[^?]*\b(?:cover|covered|have|has|hold|holds|contain|contains|support(?:ed)?|know|available|include[ds]?|in (?:your|the|this) (?:data(?:\s?set|base)?|snapshot|db|universe|coverage|list|index|sample)|can (?:i|we) (?:ask|query|look up|search|get))\b|\bwhat(?:'s| is| do you have) in (?:your|the|this) (?:data(?:\s?set|base)?|snapshot|db)\b(?!\s+(?:for|about|on|of)\b)|\bwhat(?:'?s| is) (?:your|the) (?:coverage|universe)\b|\bcompanies\s+(?:do|can)\s+you\b|\bwho do you cover\b|\b(?:list|show)(?: me)?(?: the| all| your)? (?:companies|tickers)\b|^\s*(?:do|can) you (?:cover|have|support)\b/i.test(text) && !RANKED_AMONG.test(text);
 }
+
+/**
+ * Several companies named side by side in the turn followed up ("Apple vs Microsoft vs NVIDIA gross
+ * margin"): a ranking of them ("which one's highest?") is of those, not of every company asked about before.
+ */
+const comparedTogether = (q: SecQuestion) => q.stated.companies && q.companies.length > 1;
+
+/** "Which companies have the highest margin?": a ranking of the companies, not which are covered. */
+const RANKED_AMONG = /\b(?:highest|lowest|most|least|largest|biggest|smallest|best|worst|fastest|slowest|strongest|weakest|more|less|fewer|greater|higher|lower)\b/i;
 
 /**
  * The question a conversation ends with: each user turn parsed against the one before, so

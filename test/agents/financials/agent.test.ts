@@ -105,9 +105,9 @@ describe('svc-financials-agent', () => {
   });
 
   it('tables the companies it has beside one it cannot find, and says a company missing from the snapshot is missing from it', async () => {
-    const r = await client.responses.create({ model: 'svc-financials-agent', input: 'Apple and Tesla revenue last 4 quarters' });
+    const r = await client.responses.create({ model: 'svc-financials-agent', input: 'Apple and Zorblax revenue last 4 quarters' });
     expect(table(r.output_text).header).toHaveLength(4);
-    expect(r.output_text).toContain('I could not find a company called "Tesla" in this snapshot of SEC data');
+    expect(r.output_text).toContain('I could not find a company called "Zorblax" in this snapshot of SEC data');
     const amazon = await client.responses.create({ model: 'svc-financials-agent', input: 'Apple and Amazon revenue last 4 quarters' });
     expect(amazon.output_text).toMatch(/\*\*Amazon[^*]* \(AMZN\)\*\* is not in this snapshot of SEC data, so there are no figures to tabulate/);
     expect(amazon.output_text).not.toContain('files no XBRL');

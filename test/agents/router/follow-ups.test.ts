@@ -209,8 +209,8 @@ describe('several questions in one, and odds follow-ups that change topic', () =
   });
 
   it('a company missing from the SEC snapshot is said to be missing from it, not from the SEC', async () => {
-    const r = await client.responses.create({ model: 'svc-agent', input: 'TSLA revenue Q3 2024' });
-    expect(r.output_text).toMatch(/^I could not find a company with the ticker "TSLA" in this snapshot of SEC data \(searched by ticker and by name\), so I have no figures for it\. A snapshot has only the companies recorded in it: ask “which companies do you cover\?” for those \(an operator adds one with `svc snapshot record-sec TICKER`\)\./);
+    const r = await client.responses.create({ model: 'svc-agent', input: 'ZZQX revenue Q3 2024' });
+    expect(r.output_text).toMatch(/^I could not find a company with the ticker "ZZQX" in this snapshot of SEC data \(searched by ticker and by name\), so I have no figures for it\. A snapshot has only the companies recorded in it: ask “which companies do you cover\?” for those \(an operator adds one with `svc snapshot record-sec TICKER`\)\./);
   });
 
   it('a follow-up naming another topic finds it, not the earlier one', async () => {

@@ -77,10 +77,10 @@ describe('svc-sec-agent: when filings come (demo snapshot)', () => {
     expect(apple.text).toMatch(/^\*\*Apple Inc\. \(AAPL\)\*\*: its next 10-Q, for fiscal Q3 2025 \(the quarter ending about 2025-06-28\), is due by about \*\*2025-08-07\*\*, 40 days after that quarter ends\. This is an estimate from the SEC's filing deadline/);
     expect(apple.text).toContain('The latest filing in the data: Form 10-Q for fiscal Q2 2025 (quarter ended 2025-03-29), filed 2025-05-02, 34 days after the period ended [1]');
     expect(apple.text).toMatch(/does not give Apple's filer category: this assumes a large accelerated filer/);
-    expect(apple.citations[0]!.url).toContain('/Archives/edgar/data/320193/000032019325000057');
+    expect(apple.citations[0]!.url).toMatch(/\/v1\/documents\/sec-\w+-320193-000032019325000057\.pdf\?expires=\d+&signature=\w+#page=1$/);
     // Microsoft's next period is its fiscal year's end: the 10-K comes first, said so, through the router too.
     const msft = await talkOf('svc-agent', 'Microsoft net income last quarter', 'when is the next 10-Q due?');
-    expect(msft.text).toMatch(/its next 10-Q, for fiscal Q1 2026 \(the quarter ending about 2025-09-30\), is due by about \*\*2025-11-09\*\*/);
+    expect(msft.text).toMatch(/its next 10-Q, for fiscal Q1 2026 \(the quarter ending about 2025-09-30\), is due by about \*\*2025-11-10\*\*, the next business day \(40 days after that quarter ends is 2025-11-09, a Sunday\)/);
     expect(msft.text).toContain('Before it comes the 10-K for fiscal year 2025 (ending about 2025-06-30), due by about 2025-08-29.');
     expect((await talkOf('svc-sec-agent', 'Apple revenue Q3 2024', "when's the next 10-K due?")).text).toMatch(/its next 10-K, for fiscal year 2025 \(the year ending about 2025-09-27\), is due by about \*\*2025-11-26\*\*, 60 days after that year ends/);
   });

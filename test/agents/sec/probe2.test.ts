@@ -101,7 +101,7 @@ describe('svc-sec-agent: probe round 2 (demo snapshot)', () => {
     const latest = await talk('which 10-Qs do you have for msft', 'when was the latest filed?');
     expect(latest.text).toMatch(/^\*\*Microsoft Corp\. \(MSFT\)\*\*: its latest 10-Q, filed 2025-04-30 \(30 days after the period ended\), covers fiscal Q3 2025 \(quarter ended 2025-03-31\); accession number 0000950170-25-061046 \[1\]\./);
     const next = await talk('which 10-Qs do you have for msft', 'when was the latest filed?', 'when is the next one due?');
-    expect(next.text).toMatch(/^\*\*Microsoft Corp\. \(MSFT\)\*\*: its next 10-Q, for fiscal Q1 2026 \(the quarter ending about 2025-09-30\), is due by about \*\*2025-11-09\*\*/);
+    expect(next.text).toMatch(/^\*\*Microsoft Corp\. \(MSFT\)\*\*: its next 10-Q, for fiscal Q1 2026 \(the quarter ending about 2025-09-30\), is due by about \*\*2025-11-10\*\*, the next business day \(40 days after that quarter ends is 2025-11-09, a Sunday\)/);
     // A figure's follow-up is not a filing's: "and the latest quarter?" after revenue is still revenue.
     expect((await talk('msft revenue fy2024', 'and the latest quarter?')).text).toMatch(/^\*\*Microsoft Corp\. \(MSFT\)\*\*: revenue for fiscal Q3 2025/);
   });

@@ -57,7 +57,7 @@ describe('companies', () => {
     ['ok and net cash = cash minus debt for each quarter?', []],
     // Segments of a company are parts of its total, not companies.
     ['MSFT segment revenue - intelligent cloud vs productivity vs personal computing, FY24', ['MSFT']],
-    ['Foobarco and tesla revenue', ['unknown:Foobarco', 'unknown:tesla']],
+    ['Foobarco and zorblax revenue', ['unknown:Foobarco', 'unknown:zorblax']],
     // Numbers are no names.
     ["why did apple's gross margin go up from 46.2% to 47.1%?", ['AAPL']],
   ])('%s → %j', (text, expected) => {
