@@ -82,7 +82,7 @@ describe('live mode with a User-Agent naming no contact', () => {
 });
 
 describe('live mode throttle', () => {
-  it('never sends EDGAR more than SVC_SEC_RPS requests in any second, across both hosts together', async () => {
+  it('SVC_SEC_RPS is one limit for both EDGAR hosts together', async () => {
     const times: number[] = [];
     const sec = await new FakeHttpServer(() => (times.push(Date.now()), { json: {} })).start();
     try {
@@ -90,11 +90,11 @@ describe('live mode throttle', () => {
       const { api, www } = secSources(config, createLogger('silent'));
       await Promise.all(Array.from({ length: 12 }, (_, i) => (i % 2 ? api : www).get(`/doc/${i}`)));
       expect(times).toHaveLength(12);
-      // Counted where the requests arrive, so a loaded machine can bunch them (one second's last
-      // start delayed 150 ms put five inside 900 ms once in CI): the window checked is 750 ms, and
-      // the span shows the 12 needed three windows (two hosts sharing one limit).
-      const busiest = Math.max(...times.map((t) => times.filter((u) => u >= t && u - t < 750).length));
-      expect(busiest).toBe(4);
+      // Arrival times are not counted per second: a loaded machine delays a second's last request into
+      // the next (a count of arrivals failed under load though the throttle held; the throttle's own
+      // release times are checked in test/data/source.test.ts). What this checks is the configuration:
+      // one limit for both hosts makes 12 requests at 4 a second take three windows, 2 s from first to
+      // last at the least, where a limit per host would let them through in two (about 1 s).
       expect(Math.max(...times) - Math.min(...times)).toBeGreaterThanOrEqual(2000);
     } finally {
       await sec.close();
