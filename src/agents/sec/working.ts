@@ -118,10 +118,10 @@ function periodGrowth(text: string): string[] {
   return out;
 }
 
-/** A margin over trailing twelve months ("Operating margin over the twelve months: **45.2%** of revenue of $270,010 million"). */
+/** A margin over trailing twelve months ("Operating margin over the twelve months: 45.2% of revenue of $270,010 million", in bold or not). */
 function twelveMonthMargins(text: string): string[] {
-  const part = /([\w ]+), trailing twelve months \([^)]*\): \*\*\$([\d,]+) (million|billion)\*\*/.exec(text);
-  const margin = /([\w ]+ margin) over the twelve months: \*\*(-?[\d.]+)%\*\* of revenue of \$([\d,]+) (?:million|billion)/.exec(text);
+  const part = /([\w ]+), trailing twelve months \([^)]*\): (?:\*\*)?\$([\d,]+) (million|billion)/.exec(text);
+  const margin = /([\w ]+ margin) over the twelve months: (?:\*\*)?(-?[\d.]+)%(?:\*\*)? of revenue of \$([\d,]+) (?:million|billion)/.exec(text);
   if (!part || !margin) return [];
   const share = (num(part[2]!) / num(margin[3]!)) * 100;
   if (!agrees(share, margin[2]!)) return [];

@@ -135,9 +135,11 @@ describe('from a market back to a company, and from companies to a market', () =
     expect(answers[4]).toMatch(/^\*\*Apple Inc\. \(AAPL\)\*\*: diluted EPS for fiscal Q2 2025 \(quarter ended 2025-03-29\) was \*\*\$1\.65 per diluted share\*\*/);
   });
 
-  it('"I have $1000. Is Tesla a good company?": no advice, and the companies the snapshot has', async () => {
+  it('"I have $1000. Is Tesla a good company?": no advice, and Tesla named as outside the snapshot, with how to see the companies it has', async () => {
     const [tesla] = await thread(['I have $1000. Is Tesla a good company?']);
-    expect(tesla).toMatch(/^I do not give investment advice, so I cannot say whether to put money into Tesla, and I have no figures to judge it by either: Tesla is not among the companies in this snapshot of SEC data\. The snapshot has figures for 3 companies: Apple Inc\. \(AAPL\), Alphabet Inc\. \(GOOGL\) and Microsoft Corp\. \(MSFT\)\./);
+    // Tesla is a listed company (EDGAR's tickers file has it), so the filings agent names it as outside the snapshot.
+    expect(tesla).toMatch(/^I do not give investment advice: whether to buy is yours to weigh\./);
+    expect(tesla).toContain('Tesla, Inc. (TSLA) is not in this snapshot of SEC data, so I have no figures for it: ask “which companies do you cover?” for those it has');
   });
 });
 
