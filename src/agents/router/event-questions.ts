@@ -443,7 +443,7 @@ function unpriced(text: string, rows: readonly Row[] = []): string {
 }
 
 /** A side alone, often correcting the question before ("no i meant the NO side", "yes then"). */
-const SIDE_ONLY = /^\W*(?:(?:no+|nah|nope|sorry|wait|oops|ok)\W+)?(?:i meant?\s+|make (?:it|that)\s+|what about\s+|how about\s+|and\s+)?(?:the\s+|on\s+)?(yes|no)(?:\s+side)?(?:\s+(?:instead|then|pls|please))?\W*$/i;
+const SIDE_ONLY = /^\W*(?:(?:no+|nah|nope|sorry|wait|oops|ok)\W+)?(?:i meant?\s+|make (?:it|that)\s+|what about\s+|how about\s+|and\s+)?(?:on\s+)?(?:the\s+)?(yes|no)(?:\s+side)?(?:\s+(?:instead|then|pls|please))?\W*$/i;
 /** "The other one", "the other team": the outcomes the thread did not name last. */
 /** A correction's opening ("no i meant", "sorry, I mean", "nah i meant"). */
 const CORRECTION = /^\W*(?:(?:no+|nah|nope|sorry|wait|oops)[,.!\s]+)?i\s+mean(?:t)?\s+|^\W*(?:no+|nah|nope|actually)\s*[,.!:]\s*(?=\d)/i;
@@ -606,9 +606,11 @@ export function answerFromReport(
         const rest = question.replace(THE_OTHER, ' ').replace(NEXT_UP, ' ').replace(NEXT_DOWN, ' ');
         if (meant.length && meant.length < rows.length) question = `${rest} (${meant.map((r) => outcomeOf(r.outcome).name).join(' or ')})`;
         // "What do 250 of it cost" after "**NO on 2 or fewer**": that side too.
-        const leads = turn.role === 'assistant' ? [...turn.content.matchAll(/\*\*(YES|NO) on /g)] : [];
-        const side = turn.role === 'assistant' && (!ANSWERED_FROM.test(turn.content) || leads.length === 1) ? leads[0]?.[1] : undefined;
-        if (side && meant.length === 1 && !/\b(?:yes|no)\b/i.test(question)) question = `${question} (${side} side)`;
+        // ("Kelly on that" after "Buying YES at $0.18 against the model's 12.4%": the side valued.)
+        const leads = turn.role === 'assistant' ? [...turn.content.matchAll(/\*\*(YES|NO) on |\bBuying (YES|NO) at \$/g)] : [];
+        const side = turn.role === 'assistant' && (!ANSWERED_FROM.test(turn.content) || leads.length === 1) ? (leads[0]?.[1] ?? leads[0]?.[2]) : undefined;
+        // (A chance of one's own said with a Kelly picks the side itself: "kelly at 80% with 2.5k".)
+        if (side && meant.length === 1 && !/\b(?:yes|no)\b/i.test(question) && !(SIZING.test(question) && CHANCE_SAID.test(question))) question = `${question} (${side} side)`;
         break;
       }
       if (turn.role === 'user' && !pointer(turn.content)) break;

@@ -1,0 +1,59 @@
+import path from 'node:path';
+import OpenAI from 'openai';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PACKAGE_ROOT } from '../../../src/config.js';
+import { startService, type TestService } from '../../helpers/service.js';
+
+// Follow-ups in threads on prediction-market reports that were answered weakly: the side a Kelly
+// sizes, a price the asker gives, two things compared, a tie in a book of positions, the book of
+// one bucket, ordinary words said to be missing from the events, and a one-sentence summary.
+
+let svc: TestService;
+let client: OpenAI;
+let payer: OpenAI;
+
+beforeAll(async () => {
+  svc = await startService({ env: { SVC_SEC_SNAPSHOT_DIR: path.join(PACKAGE_ROOT, 'snapshots', 'sec'), SVC_KALSHI_SNAPSHOT_DIR: path.join(PACKAGE_ROOT, 'snapshots', 'kalshi') } });
+  client = new OpenAI({ baseURL: svc.baseURL, apiKey: (await svc.account()).apiKey, maxRetries: 0 });
+  payer = new OpenAI({ baseURL: svc.baseURL, apiKey: (await svc.account({ plan: 'pro', credits: 60 })).apiKey, maxRetries: 0 });
+});
+afterAll(() => svc.close());
+
+const EVENTS = {
+  fed: 'https://kalshi.com/markets/kxfeddecision/fed-rate-decision/kxfeddecision-26dec',
+  btc: 'https://kalshi.com/markets/kxbtcd/bitcoin-price-end-of-day/kxbtcd-26nov20',
+  nfl: 'https://kalshi.com/markets/kxnflgame/nfl-game-winner/kxnflgame-26nov23bufkc',
+  nyc: 'https://kalshi.com/markets/kxhighny/highest-temperature-in-nyc/kxhighny-26nov20',
+};
+
+/** A thread that opens with each event's report generated (its address, then the report), and goes on turn by turn with svc-agent; returns the asking function. */
+async function thread(...urls: string[]): Promise<(question: string) => Promise<string>> {
+  const messages: OpenAI.Chat.ChatCompletionMessageParam[] = [];
+  for (const url of urls) {
+    messages.push({ role: 'user', content: url });
+    messages.push({ role: 'assistant', content: (await payer.responses.create({ model: 'svc-prediction-markets-agent', input: url })).output_text });
+  }
+  return async (content: string) => {
+    messages.push({ role: 'user', content });
+    const text = (await client.chat.completions.create({ model: 'svc-agent', messages })).choices[0]!.message.content!;
+    messages.push({ role: 'assistant', content: text });
+    return text;
+  };
+}
+
+describe('report threads: follow-ups answered weakly before', () => {
+  it('"kelly on that" after an EV of YES sizes YES, the side discussed (no edge: it stakes nothing, and says the other side has one); a bankroll and "the no side" go on from there', async () => {
+    const ask = await thread(EVENTS.fed);
+    expect(await ask("what's the EV of buying yes on hold?")).toContain("Buying YES at $0.18 against the model's 12.4%");
+    const kelly = await ask('kelly on that');
+    expect(kelly).toMatch(/^The Kelly criterion stakes nothing here: on the model, \*\*YES on Hold\*\* at \$0\.18 against the model's 12\.4%/);
+    // The other side is said to be the other side, not sized in its place.
+    expect(kelly).toContain("The other side has the edge: NO on Hold at $0.86 against the model's 87.6%");
+    expect(kelly).toContain('a Kelly fraction of 11.4% of the bankroll');
+    expect(kelly).not.toMatch(/the trade to size is \*\*NO/);
+    const bankroll = await ask('ok kelly on that with 2k');
+    expect(bankroll).toMatch(/^The Kelly criterion stakes nothing here: on the model, \*\*YES on Hold\*\*/);
+    expect(bankroll).toContain('$228.57 of $2,000');
+    expect(await ask('and on the no side?')).toMatch(/^On the model, the trade to size is \*\*NO on Hold\*\* at \$0\.86[^\n]*On \$2,000: \$228\.57 \(265 contracts at \$0\.86\) at full Kelly/);
+  });
+});
