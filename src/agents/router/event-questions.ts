@@ -478,6 +478,19 @@ export interface ReportRead {
 /** Whether a name said is the row's with its team ("Away team (Bills)" of "Away team"). */
 const withTeamName = (r: Row, said: string) => said.startsWith(`${outcomeOf(r.outcome).name} (`);
 
+/**
+ * A price said as a bare number after a trade ("what if i buy yes at 12?", "ev buying hike at 40"),
+ * written in cents ("at 12c"), as the rules read prices; not a number that is one of the event's
+ * levels ("buy yes at 48" of a temperature bucket at 48°F), nor one with a unit.
+ */
+function bareCents(text: string, rows: Row[]): string {
+  const levels = new Set(labelLevels(rows));
+  return text.replace(
+    /\b(buy(?:ing|s)?|bought|get(?:ting)?|got|fill(?:ed|s)?|sell(?:ing|s)?|sold|short(?:ing)?)\b([^?.!\d]{0,40}?)\b(at|for)\s+(\d{1,2})(?![\d.,%°]|\s*(?:k|c|¢|cents?|bps?|pts?|degrees?|f\b|million|m\b|%))/gi,
+    (whole: string, verb: string, between: string, at: string, n: string) => (levels.has(Number(n)) ? whole : `${verb}${between}${at} ${n}c`),
+  );
+}
+
 /** An answer drawn from a report, or from live quotes in its shape: its footer says which. */
 const ANSWERED_FROM = /_From (?:the stored report on|Kalshi's live quotes for) /;
 
@@ -561,8 +574,8 @@ export function answerFromReport(
   // The question before, itself restated from the ones before it ("EV on that?" after "and the no side?" after "200 yes on a cut?").
   // ("What if i think 0.4": a chance, as "40%" would be.)
   // ("And if it goes to 0.35?", "45¢": prices in cents, as "35c" would be.)
-  question = pricesInCents(chancesInPercent(question));
-  const asked = earlier.filter((t) => t.role === 'user').map((t) => pricesInCents(chancesInPercent(t.content)));
+  question = bareCents(pricesInCents(chancesInPercent(question)), rows);
+  const asked = earlier.filter((t) => t.role === 'user').map((t) => bareCents(pricesInCents(chancesInPercent(t.content)), rows));
   const effective = (i: number): string | undefined => (i >= asked.length ? undefined : i >= 3 ? asked[i] : restated(asked[i]!, effective(i + 1), names));
   question = restated(question, effective(0), names);
   // "Next one up?" after Kelly on the best trade: the same sizing, of the next trade in the ranking.

@@ -193,7 +193,9 @@ export function quoteText(question: string, shown: Row[], contracts: Map<string,
   // "I bought 100 hold yes at 12c, where am I now?": the position marked at the book, not a trade to make.
   const position = shown.length === 1 ? heldPosition(question, levels) : null;
   // ("How much can I get filled at 62c?" asks the book at a price, supposing nothing.)
-  const supposed = position || DEPTH_ASKED.test(question) ? null : supposedPrice(question);
+  // ("EV if i get filled at 15 cents?" asks the value at that price, not the book.)
+  const depth = DEPTH_ASKED.test(question) && !(/\b(?:ev|e\.v\.|expected value)\b/i.test(question) && !/\bhow (?:much|many)\b/i.test(question));
+  const supposed = position || depth ? null : supposedPrice(question);
   for (const r of shown) {
     const { name, refs } = outcomeOf(r.outcome);
     const c = contracts.get(refs);
@@ -203,7 +205,7 @@ export function quoteText(question: string, shown: Row[], contracts: Map<string,
       lines.push(`${line}. ${positionText(position, r, c, believed)}.`);
       continue;
     }
-    if (DEPTH_ASKED.test(question)) line += depthText(c, NO_BOUGHT.test(question));
+    if (depth) line += depthText(c, NO_BOUGHT.test(question));
     const [bid, ask] = supposed === null ? [dollars(c.bid), dollars(c.ask)] : [supposed, supposed];
     // NO is bought at 1 minus the best YES bid, and pays when the outcome does not happen.
     const noPrice = bid === null ? null : 1 - bid;
@@ -219,7 +221,7 @@ export function quoteText(question: string, shown: Row[], contracts: Map<string,
     const each = no ? noPrice : ask;
     // "What does the NO side cost?": one contract of that side.
     // ("The no side?": what that side costs.)
-    if (/\bcosts?\b|\b(?:yes|no) side\b/i.test(question) && !payout && quantity === null && stake === null && each !== null) line += `. A ${no ? 'NO' : 'YES'} contract costs $${each.toFixed(2)}${no ? ' (1 minus the YES bid)' : ' at the ask'} and pays $1.00 if it resolves ${no ? 'NO' : 'YES'}`;
+    if (/\bcosts?\b|\b(?:yes|no) side\b/i.test(question) && !payout && quantity === null && stake === null && each !== null) line += `. A ${no ? 'NO' : 'YES'} contract costs $${each.toFixed(2)}${supposed !== null ? ' at the price supposed' : no ? ' (1 minus the YES bid)' : ' at the ask'} and pays $1.00 if it resolves ${no ? 'NO' : 'YES'}`;
     if (quantity !== null && quantity > 0 && each !== null && stake === null) {
       const cost = (quantity * Math.round(each * 100)) / 100;
       const thin = supposed === null ? beyondBest(c, no ? 'NO' : 'YES', quantity, each) : '';

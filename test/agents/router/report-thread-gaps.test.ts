@@ -56,4 +56,21 @@ describe('report threads: follow-ups answered weakly before', () => {
     expect(bankroll).toContain('$228.57 of $2,000');
     expect(await ask('and on the no side?')).toMatch(/^On the model, the trade to size is \*\*NO on Hold\*\* at \$0\.86[^\n]*On \$2,000: \$228\.57 \(265 contracts at \$0\.86\) at full Kelly/);
   });
+
+  it('an EV at a price the asker gives is at that price, said bare ("at 12", "at 40") or with cents, and "filled at 15 cents" is that price, not the book; a bare number that is a level is the level', async () => {
+    const ask = await thread(EVENTS.fed);
+    await ask("what's the EV of buying yes on hold?");
+    const twelve = await ask('what if I buy yes at 12?');
+    expect(twelve).toMatch(/^- \*\*Hold\*\*/);
+    expect(twelve).toContain("Supposing YES trades at $0.12 (NO at $0.88), not the quotes above. Buying YES at $0.12 against the model's 12.4%: expected value +$0.004");
+    expect(await ask("what's the ev buying hike at 40?")).toContain("Buying YES at $0.40 against the model's 50.8%: expected value +$0.108");
+    const filled = await ask('ev if i get filled at 15 cents');
+    expect(filled).toContain('Buying YES at $0.15');
+    expect(filled).not.toMatch(/offered at the ask|at the ask and pays/);
+    // "At 48" of a bucket at 48°F is the bucket, bought at its ask.
+    const nyc = await thread(EVENTS.nyc);
+    const bucket = await nyc("what's the ev if i buy yes at 48?");
+    expect(bucket).toMatch(/^- \*\*48°F to 51°F\*\*/);
+    expect(bucket).toContain('Buying YES at $0.33');
+  });
 });
