@@ -23,7 +23,7 @@ import { liveSheet, togetherAnswers } from './together.js';
 import { CHANCE_SAID, chancesInPercent, pricesInCents } from './trading-answers.js';
 import { followedBy, joinParts, questionsOfReport } from './parts.js';
 import { WILL_IT } from '../markets-search/asked.js';
-import { acrossEvents } from './across-events.js';
+import { acrossEvents, movesAcrossReports } from './across-events.js';
 import { closingAcross, favouritesAcross, moversAcross } from '../markets-search/across-listed.js';
 import { EventSearch } from '../markets-search/search.js';
 import type { CompanyIndex } from '../../data/sec/companies.js';
@@ -521,6 +521,9 @@ export function routerAgent(o: RouterOptions): Agent {
         case 'odds': {
           // "Which one has more volume?" of the events discussed: those, by how much they trade.
           if (rule.movers && rule.events) {
+            // (Their moves over the week, asked of events with stored reports, from those reports.)
+            const reported = rule.movers === 'move' ? await movesAcrossReports(rule.events, (t) => o.reports.latest(t), /\b(?:today|24 ?h\w*|day|yesterday|overnight)\b/i.test(question)) : null;
+            if (reported) return yield* written(req, question, reported.text, [...reported.citations], usage);
             const ranked = await moversAcross(o.kalshi, rule.events, rule.movers, rule.events.length, /\bweek(?:ly)?\b|\b7 days\b/i.test(question));
             return yield* written(req, question, ranked.text, [...ranked.citations], usage);
           }

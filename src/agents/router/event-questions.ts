@@ -6,7 +6,7 @@ import { editDistance } from '../../text.js';
 import { LEVEL_EXPECTED_ASKED, ODDS_FORMAT_ASKED } from '../markets-search/distribution.js';
 import { bestRow, bullets, byLevel, cited, isLadder, labelLevels, levelOfRow, levelsNamed, modelBetween, modelSum, names, outcomeOf, percent, points, readReport, refsOf, rowLine, rungSide, sumOf, type Row } from './report-rows.js';
 import { CHANCE_SAID, DEPTH_ASKED, LADDER_BASKET, sellBeforeText, LADDER_SCENARIO, ladderBasketText, MONEY_GROUPS, MONEY_SAID, NO_BOUGHT, POSITION_HELD, SUPPOSED_PRICE, anomaliesText, arbitrageText, bestTradeText, bothSidesText, chancesInPercent, heldPosition, mostTradedText, overroundText, pricedText, pricesInCents, quoteText, rankedTrades, sizingText } from './trading-answers.js';
-import { LAST_CLAIM, LAST_N, LIKELIHOOD, PLAIN_ASKED, SOURCE_ASKED, plainCrossingText, plainFormOf, plainSummaryText, lastCount, lastEventsText, baseRateText, basicsText, cheapText, ladderBandsText, ladderSpanText, likelihoodText, methodText, modelWhyText, pastText, placedText, previousText, pricedAboveText, rangeSpanText, rulesText, summaryText, expectedText, oddsFormatText, whyMovedText, whyText } from './report-answers.js';
+import { LAST_CLAIM, LAST_N, LIKELIHOOD, MOVED_MORE, PLAIN_ASKED, SOURCE_ASKED, plainCrossingText, plainFormOf, plainSummaryText, lastCount, lastEventsText, baseRateText, basicsText, cheapText, ladderBandsText, ladderSpanText, likelihoodText, methodText, modelWhyText, pastText, placedText, previousText, pricedAboveText, rangeSpanText, rulesText, summaryText, expectedText, oddsFormatText, whyMovedText, whyText } from './report-answers.js';
 
 // Questions about an event already reported on ("which outcome does the model favour?", "when
 // does it close?"), answered from the stored report itself: its figures, quoted with the sources
@@ -491,6 +491,9 @@ function bareCents(text: string, rows: Row[]): string {
   );
 }
 
+/** Two things pointed back to at once ("which of those two", "both of them"). */
+const PAIR_ASKED = /\b(?:those|these|the|them|of the)\s+two\b|\bboth\b/i;
+
 /** An answer drawn from a report, or from live quotes in its shape: its footer says which. */
 const ANSWERED_FROM = /_From (?:the stored report on|Kalshi's live quotes for) /;
 
@@ -610,8 +613,16 @@ export function answerFromReport(
   // About the event as a whole ("when does it close?", "how is it resolved?"): "it" is the event.
   const wholeEvent = ['summary', 'anomalies', 'expected', 'closing', 'resolution', 'previous', 'arbitrage', 'overround', 'history'].includes(eventQuestion(question) ?? '');
   if (pointer(question) && !wholeEvent && !names(question).length) {
+    // "Which of those two moved more?" after one outcome, then another: both, back through the turns.
+    const pair: Row[] = [];
     for (const turn of earlier) {
       const before = turn.role === 'assistant' ? answered(turn.content) : names(turn.content);
+      if (PAIR_ASKED.test(question) && before.length === 1) {
+        if (!pair.includes(before[0]!)) pair.push(before[0]!);
+        if (pair.length < 2) continue;
+        question = `${question} (${pair.map((r) => outcomeOf(r.outcome).name).join(' or ')})`;
+        break;
+      }
       // (Several outcomes an answer was about are "those", "them", "both".)
       if (before.length === 1 || (turn.role === 'user' && before.length) || (before.length > 1 && before.length < rows.length && /\b(?:those|them|these|they|both)\b/i.test(question))) {
         const meant = other ? rows.filter((r) => !before.includes(r)) : step ? besideLevel(rows, before, step) : before;
@@ -839,7 +850,8 @@ function answerAbout(question: string, report: ReportRead): Answer | null {
     })
     .filter((rs) => rs.length);
   const either = chosen.length > 1 ? [...new Set(chosen.flat())] : [];
-  const past = kind === 'moves' && PAST.test(question) ? pastText(question, named.length < rows.length ? named : [], section('key claims'), countedFrom) : null;
+  // ("Which of those two moved more this week?": of the outcomes named, compared.)
+  const past = kind === 'moves' && (PAST.test(question) || (named.length > 1 && named.length < rows.length && MOVED_MORE.test(question))) ? pastText(question, named.length < rows.length ? named : [], section('key claims'), countedFrom) : null;
   // ("Lakers won 4 of the last 5 vs boston right? so why …" checks a record, not a comparison.)
   const compared = COMPARE.test(question) && rows.length > 1 && !LAST_CLAIM.test(question) ? comparedSides(question, rows, report.title) : null;
   const moved = kind === 'moves' && WHY_MOVED.test(question) ? whyMovedText(question, rows, named.length < rows.length ? named : [], section('resolution history'), section('key claims')) : null;

@@ -73,4 +73,18 @@ describe('report threads: follow-ups answered weakly before', () => {
     expect(bucket).toMatch(/^- \*\*48°F to 51°F\*\*/);
     expect(bucket).toContain('Buying YES at $0.33');
   });
+
+  it('"which of those two moved more this week?" compares both: two outcomes asked one after the other, or two events reported', async () => {
+    const ask = await thread(EVENTS.fed);
+    await ask("what's the price of hold?");
+    await ask('and hike?');
+    const moved = await ask('which of those two moved more this week?');
+    expect(moved).toMatch(/^- \*\*Hike 25bps\*\*: 59\.0% 7 days ago, −7\.5 pts since; 51\.5% now\n- \*\*Hold\*\*: 15\.0% 7 days ago, \+1\.0 pts since; 16\.0% now \[\d\]/);
+    expect(moved).toContain('**Hike 25bps** moved more over the last 7 days: 7.5 pts against 1.0 for Hold.');
+    const events = await thread(EVENTS.fed, EVENTS.btc);
+    const both = await events('which of those two moved more this week?');
+    expect(both).toContain('**Fed decision in December 2026?** (KXFEDDECISION-26DEC) [2]: its largest move over the last 7 days is **Hike 25bps**, 59.0% then, 51.5% now (−7.5 pts)');
+    expect(both).toContain('(KXBTCD-26NOV20) [1]: its largest move over the last 7 days is **Above $96,000**, 4.0% then, 14.5% now (+10.5 pts)');
+    expect(both).toMatch(/\*\*Bitcoin price on November 20, 2026 at 10am ET\?\*\* moved more over the last 7 days: 10\.5 pts on its largest mover against 7\.5 for \*\*Fed decision/);
+  });
 });
