@@ -87,4 +87,17 @@ describe('report threads: follow-ups answered weakly before', () => {
     expect(both).toContain('(KXBTCD-26NOV20) [1]: its largest move over the last 7 days is **Above $96,000**, 4.0% then, 14.5% now (+10.5 pts)');
     expect(both).toMatch(/\*\*Bitcoin price on November 20, 2026 at 10am ET\?\*\* moved more over the last 7 days: 10\.5 pts on its largest mover against 7\.5 for \*\*Fed decision/);
   });
+
+  it('"and if it ends in a tie?" of a book of positions: the game\'s rule on a tie, quoted, and what it does to each position; the other event is left to its own result', async () => {
+    const ask = await thread(EVENTS.nfl, EVENTS.fed);
+    expect(await ask('i have 100 yes on the chiefs and 50 no on hike')).toMatch(/^Your 2 positions cost \*\*\$88\.50\*\*/);
+    const tie = await ask('and if it ends in a tie?');
+    expect(tie).toMatch(/^On a tie, your positions come to between \*\*−\$88\.50\*\* and \*\*−\$38\.50\*\*, as the other events resolve:/);
+    expect(tie).toContain('(KXNFLGAME-26NOV23BUFKC): its rules say “A tie resolves both markets to No.” So 100 YES on Home team (Chiefs) pays nothing: **−$64** on what it cost.');
+    expect(tie).toContain('(KXFEDDECISION-26DEC): the rules its report quotes say nothing of a tie');
+    // Both sides of the one game: NO pays in full on a tie.
+    const game = await thread(EVENTS.nfl);
+    await game('i have 100 yes on the chiefs and 50 no on the bills');
+    expect(await game('what if the game is tied?')).toContain('So 100 YES on Home team (Chiefs) pays nothing, 50 NO on Away team (Bills) pays $50');
+  });
 });
