@@ -573,7 +573,8 @@ export function answerFromReport(
   const modelOfIt = (text: string) => /^\W*(?:(?:ok|so|and|but)\W+)*(?:what|wat|whats|what's)\b[^?]{0,20}\bmodel\b[^?]{0,10}\b(?:say|says|think|thinks|give|gives|put|puts)\b(?:\s+(?:it|about it|then|now|pls|please))?\W*$/i.test(text);
   // ("Ok so should i buy", "worth buying?": the outcome discussed.)
   const buyIt = (text: string) => /^\W*(?:(?:ok|so|and|but|then)\W+)*(?:should (?:i|we) (?:buy|get|take|bet)|(?:is it )?worth (?:buying|it|a buy)|(?:is it )?a buy|buy or (?:not|pass|sell))\W*$/i.test(text);
-  const pointer = (text: string) => REFERS_BACK.test(text) || modelOfIt(text) || buyIt(text) || heldPosition(text) !== null || CHANCE_SAID.test(text) || tradeOnIt(text) || THE_OTHER.test(text) || NEXT_UP.test(text) || NEXT_DOWN.test(text) || (eventQuestion(text) === 'odds_format' && /\b(?:that|those|these)\b/i.test(text));
+  // ("How many can i get filled at the ask" after an EV of NO on one bucket: that bucket's book, that side.)
+  const pointer = (text: string) => REFERS_BACK.test(text) || DEPTH_ASKED.test(text) || modelOfIt(text) || buyIt(text) || heldPosition(text) !== null || CHANCE_SAID.test(text) || tradeOnIt(text) || THE_OTHER.test(text) || NEXT_UP.test(text) || NEXT_DOWN.test(text) || (eventQuestion(text) === 'odds_format' && /\b(?:that|those|these)\b/i.test(text));
   // The question before, itself restated from the ones before it ("EV on that?" after "and the no side?" after "200 yes on a cut?").
   // ("What if i think 0.4": a chance, as "40%" would be.)
   // ("And if it goes to 0.35?", "45¢": prices in cents, as "35c" would be.)

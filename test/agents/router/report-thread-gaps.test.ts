@@ -100,4 +100,12 @@ describe('report threads: follow-ups answered weakly before', () => {
     await game('i have 100 yes on the chiefs and 50 no on the bills');
     expect(await game('what if the game is tied?')).toContain('So 100 YES on Home team (Chiefs) pays nothing, 50 NO on Away team (Bills) pays $50');
   });
+
+  it('"how many can i get filled at the ask" after NO on one bucket: that bucket, NO first, at 1 minus the YES bid', async () => {
+    const ask = await thread(EVENTS.nyc);
+    await ask('ev of buying no on 48 to 51?');
+    const depth = await ask('how many can i get filled at the ask');
+    expect(depth).toMatch(/^- \*\*48°F to 51°F\*\* \(KXHIGHNY-26NOV20-C\)[^\n]*\. 1,711 NO contracts at \$0\.69, the other side of the 1,711 YES bid at \$0\.31/);
+    expect(depth).not.toMatch(/Below 44°F|56°F or above/);
+  });
 });
