@@ -108,4 +108,16 @@ describe('report threads: follow-ups answered weakly before', () => {
     expect(depth).toMatch(/^- \*\*48°F to 51°F\*\* \(KXHIGHNY-26NOV20-C\)[^\n]*\. 1,711 NO contracts at \$0\.69, the other side of the 1,711 YES bid at \$0\.31/);
     expect(depth).not.toMatch(/Below 44°F|56°F or above/);
   });
+
+  it('ordinary words no event has ("keep climbing", "pull off the upset", "stays flat") are not said to be missing; a name, a place or a rival still is', async () => {
+    const ask = await thread(EVENTS.fed);
+    for (const q of ['will bitcoin keep climbing?', 'odds the bills pull off the upset?', 'chance btc stays flat?', 'does the approval rating keep sliding?', 'how about ethereum, similar story?']) {
+      const text = await ask(q);
+      expect(text, q).toMatch(/^Open Kalshi events matching/);
+      expect(text, q).not.toContain('none mentions');
+    }
+    expect(await ask('bitcoin vs dogecoin odds')).toContain('none mentions “dogecoin”');
+    expect(await ask('odds of snow in london?')).toContain('none mentions “london”');
+    expect(await ask('will openai release something new?')).toContain('none mentions “openai”.');
+  });
 });
