@@ -75,6 +75,8 @@ const PATTERNS: [EventQuestion, RegExp][] = [
 const SUMMARY = /\bin (?:one|a|1) (?:short )?paragraph\b|\b(?:for|to) (?:a )?(?:general audience|general readers|readers|laypeople|non-experts)\b|\bexplain (?:the |this |that )?(?:[a-z0-9]+ ){0,3}(?:market|event)\b(?! (?:cap|data|share|value)\b)|\b(?:tl;?\s?dr|summar(?:y|ise|ize|ised|ized|ising|izing)|sum (?:it|this|that) up|bottom line|key (?:points|takeaways?)|gist|(?:short|quick|brief) (?:version|take|read|rundown)|(?:[1-3]|one|two|three)[- ]line(?:r|s)?(?: (?:version|summary|take))?|in brief|nutshell|recap|eli5|upshot)\b/;
 /** A length asked with nothing else ("in one sentence?"): the report in brief; with a question ("the most likely outcome, in one sentence?"), that question. */
 const IN_BRIEF = /\b(?:(?:in )?(?:one|a|1|two|2|three|3|a few) (?:short )?(?:sentences?|lines?)|one[- ]liner)\b/;
+/** A trader's form asked ("one line for a trader", "for the desk"): its terms of the trade kept. */
+const FOR_TRADERS = /\b(?:traders?|desk|quants?|pros?|technical|jargon|with (?:the )?(?:numbers|spreads?|gaps?))\b/i;
 const ONE_SENTENCE = /\b(?:in (?:one|a|1) (?:short )?(?:sentence|line)|one[- ]liner)\b/i;
 
 /** The trade the model favours, of no outcome in particular: "which outcome would you buy?", "best bet?", "where's the edge?". */
@@ -885,7 +887,9 @@ function answerAbout(question: string, report: ReportRead): Answer | null {
   } else if (kind === 'basics') {
     text = basicsText(report.title, rows, section('key claims'), exclusive, named.length === 1 ? named[0] : undefined);
   } else if (kind === 'summary') {
-    text = PLAIN_ASKED.test(question) ? plainSummaryText(report.title, rows, section, plainFormOf(question), exclusive) : summaryText(report.title, rows, section, ONE_SENTENCE.test(question), exclusive);
+    // A one-sentence summary is for a reader too, in plain words, unless a trader's form is asked ("one line for the desk").
+    const plain = PLAIN_ASKED.test(question) || (ONE_SENTENCE.test(question) && !FOR_TRADERS.test(question));
+    text = plain ? plainSummaryText(report.title, rows, section, plainFormOf(question), exclusive) : summaryText(report.title, rows, section, ONE_SENTENCE.test(question), exclusive);
   } else if (kind === 'anomalies' && PLAIN_ASKED.test(question) && plainCrossingText(report.title, rows)) {
     text = plainCrossingText(report.title, rows);
   } else if (kind === 'anomalies') {

@@ -120,4 +120,14 @@ describe('report threads: follow-ups answered weakly before', () => {
     expect(await ask('odds of snow in london?')).toContain('none mentions “london”');
     expect(await ask('will openai release something new?')).toContain('none mentions “openai”.');
   });
+
+  it('"summarize in one sentence" reads in plain words, like the plain-language forms, for every kind of event', async () => {
+    const plain = /normalised|\(mid|\bpts\b|overround|\bgap\b/;
+    const nyc = await (await thread(EVENTS.nyc))('summarize in one sentence');
+    expect(nyc).toMatch(/^On Kalshi's “Highest temperature in NYC on November 20, 2026\?” market, traders see “56°F or above” as the likeliest result, at about 35%/);
+    expect(nyc.split('\n\n')[0]).not.toMatch(plain);
+    const game = await (await thread(EVENTS.nfl))('give me a one-liner');
+    expect(game).toMatch(/^On Kalshi's “Bills at Chiefs on November 23, 2026: winner\?” market, traders see “Home team \(Chiefs\)” as the likeliest result, at about 62%/);
+    expect(game.split('\n\n')[0]).not.toMatch(plain);
+  });
 });
