@@ -499,6 +499,11 @@ export function routerAgent(o: RouterOptions): Agent {
       let rule = classify(question, req.messages.slice(0, -1));
       // A company named with no figure the rules know ("how'd alphabet do in 2024", "analyst price target for MSFT?"): the filings agent answers or says what it does not have.
       if (rule.kind === 'help' && !isGreeting(question) && !THANKS.test(question) && (await namesCompany(question))) rule = { kind: 'filings', reason: 'names a company' };
+      // "Is hold undervalued?" in a thread about an event reads as stock advice, but names no company: a question of the event discussed.
+      if (rule.kind === 'filings' && /^advice\b/.test(rule.reason) && eventQuestion(question) !== null && !(await namesCompany(question))) {
+        const url = discussedEvent(req.messages.slice(0, -1));
+        if (url) rule = { kind: 'kalshi_url', url, reason: 'a question of the event discussed, in the words of stock advice', aboutEvent: true };
+      }
       // Words no rule knows may name an open event ("Chiefs vs Bills"): every one of them matching one makes it an odds question.
       if (rule.kind === 'help' && !isGreeting(question) && (await namesOpenEvent(question))) rule = { kind: 'odds', reason: 'names an open Kalshi event' };
       // The thread's event, read from the conversation, unless the question's own words name another

@@ -24,6 +24,8 @@ const EVENTS = {
   btc: 'https://kalshi.com/markets/kxbtcd/bitcoin-price-end-of-day/kxbtcd-26nov20',
   nfl: 'https://kalshi.com/markets/kxnflgame/nfl-game-winner/kxnflgame-26nov23bufkc',
   nyc: 'https://kalshi.com/markets/kxhighny/highest-temperature-in-nyc/kxhighny-26nov20',
+  box: 'https://kalshi.com/markets/kxboxoffice/opening-weekend-box-office/kxboxoffice-26nov22',
+  shutdown: 'https://kalshi.com/markets/kxshutdown/government-shutdown/kxshutdown-26dec31',
 };
 
 /** A thread that opens with each event's report generated (its address, then the report), and goes on turn by turn with svc-agent; returns the asking function. */
@@ -129,5 +131,12 @@ describe('report threads: follow-ups answered weakly before', () => {
     const game = await (await thread(EVENTS.nfl))('give me a one-liner');
     expect(game).toMatch(/^On Kalshi's “Bills at Chiefs on November 23, 2026: winner\?” market, traders see “Home team \(Chiefs\)” as the likeliest result, at about 62%/);
     expect(game.split('\n\n')[0]).not.toMatch(plain);
+  });
+
+  it('"is hold undervalued?" in a thread about an event is the model against the price of that outcome, not stock advice; a company named still is', async () => {
+    const ask = await thread(EVENTS.fed);
+    expect(await ask('is hold undervalued?')).toMatch(/^\*\*No\*\*: on the model, \*\*Hold\*\* is dear: the model gives 12\.4% against a market price of 16\.0%/);
+    expect(await ask('is hike overvalued?')).toMatch(/^\*\*Yes\*\*: on the model, \*\*Hike 25bps\*\* is dear/);
+    expect(await ask('is apple undervalued?')).toMatch(/^I do not give investment advice/);
   });
 });
