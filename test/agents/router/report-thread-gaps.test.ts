@@ -139,4 +139,17 @@ describe('report threads: follow-ups answered weakly before', () => {
     expect(await ask('is hike overvalued?')).toMatch(/^\*\*Yes\*\*: on the model, \*\*Hike 25bps\*\* is dear/);
     expect(await ask('is apple undervalued?')).toMatch(/^I do not give investment advice/);
   });
+
+  it('in a thread on two reports, an outcome of the first ("price of hike?" after the Fed, then Bitcoin) is the first\'s, "its spread" stays there, and two outcomes of two events are compared', async () => {
+    const ask = await thread(EVENTS.fed, EVENTS.btc);
+    const hike = await ask('price of hike?');
+    expect(hike).toMatch(/^- \*\*Hike 25bps\*\*: market 51\.5%/);
+    expect(hike).toContain('_From the stored report on **Fed decision in December 2026?** (KXFEDDECISION-26DEC)');
+    expect(await ask('and its spread?')).toMatch(/^- \*\*Hike 25bps\*\* \(KXFEDDECISION-26DEC-D\): bid \$0\.51, ask \$0\.52, spread \$0\.01/);
+    expect(await ask('what about above 100k?')).toMatch(/^- \*\*Above \$100,000\*\*: market 4\.0%/);
+    const moved = await ask('which of those two moved more this week?');
+    expect(moved).toContain('(KXBTCD-26NOV20) [1]: **Above $100,000** moved +2.5 pts over the last 7 days, 1.5% then, 4.0% now.');
+    expect(moved).toContain('(KXFEDDECISION-26DEC) [2]: **Hike 25bps** moved −7.5 pts over the last 7 days, 59.0% then, 51.5% now.');
+    expect(moved).toContain('**Hike 25bps** (KXFEDDECISION-26DEC) moved more over the last 7 days: 7.5 pts against 2.5 for **Above $100,000** (KXBTCD-26NOV20).');
+  });
 });
