@@ -152,4 +152,16 @@ describe('report threads: follow-ups answered weakly before', () => {
     expect(moved).toContain('(KXFEDDECISION-26DEC) [2]: **Hike 25bps** moved −7.5 pts over the last 7 days, 59.0% then, 51.5% now.');
     expect(moved).toContain('**Hike 25bps** (KXFEDDECISION-26DEC) moved more over the last 7 days: 7.5 pts against 2.5 for **Above $100,000** (KXBTCD-26NOV20).');
   });
+
+  it("a novice's follow-ups: what the market is about, a stake on the trade just recommended (its side), whether it happens 'or not', when we find out", async () => {
+    const box = await thread(EVENTS.box);
+    expect(await box('hey so what is this market about?')).toMatch(/^\*\*Top film's domestic opening weekend, November 22, 2026\?\*\*, in plain words: the market lists 5 outcomes/);
+    expect(await box('ok so which one should i bet on?')).toMatch(/^On the model, the best buy at current prices is \*\*NO on Above \$80M\*\* at \$0\.80/);
+    const stake = await box('how much would i win if i put 20 bucks on it?');
+    expect(stake).toMatch(/^- \*\*Above \$80M\*\*/);
+    expect(stake).toContain('$20 buys 25 NO contracts at $0.80 ($20): if it resolves NO they pay $25, a profit of $5 before fees');
+    const shutdown = await thread(EVENTS.shutdown);
+    expect(await shutdown('so is the government going to shut down or not?')).toMatch(/^\*\*Yes\*\*: \*\*Shutdown\*\* is at 58\.0% \(mid\), more likely than not/);
+    expect(await shutdown('when do we find out?')).toMatch(/^- \*\*Trading closes\*\* 2026-12-31 15:00 UTC \(in 42 days\); expected resolution 2026-12-31 17:00 UTC/);
+  });
 });
