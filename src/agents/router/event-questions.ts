@@ -32,7 +32,7 @@ const MOST_TRADED = /\b(?:most|more|higher|highest|larger|largest|bigger|biggest
 const PRICED = /\b(?:probabilit(?:y|ies)|outcomes?(?:\s+priced)?|priced|contracts?)\s+(?:of\s+)?(above|over|more than|at least|below|under|less than|at most)\s+(\d+(?:\.\d+)?)\s*%/i;
 
 /** What the exclusive outcomes' prices add up to, beyond 100%: the exchange's edge. */
-const OVERROUND = /\b(?:over-?round|vig(?:orish)?|juice|house edge|bookmaker'?s? margin|(?:prices|probabilities|odds) (?:add|sum) up|adds? up to|sum of (?:the )?(?:prices|probabilities|odds))\b/i;
+const OVERROUND = /\b(?:over-?round|vig(?:orish)?|juice|house edge|bookmaker'?s? margin|(?:prices|probabilities|odds) (?:add|sum) up|adds? up to|sum of (?:the )?(?:prices|probabilities|odds|buckets|outcomes|mids)|(?:buckets|outcomes|prices|mids|they) (?:sum|add up|total) to|sums? to (?:what|how much|100\b))\b/i;
 /** A case the rules decide ("what happens if it ends in a tie?", "does overtime count?"). */
 const RULE_CASE = /\b(?:what (?:happens|if)|in case of)\b|\b(?:ties?|tied|draws?|overtime|postpone\w*|cancel\w*|delay\w*|revis\w*|scrub\w*|forfeit\w*|suspend\w*|fail(?:s|ed|ure|ures)?|abort\w*|recount\w*|voided|correct(?:ed|ion|ions))\b/i;
 /** Both sides of one outcome bought together ("200 pairs of yes and no on hold", "buy both sides of hike"). */
@@ -156,7 +156,8 @@ export function eventQuestion(question: string): EventQuestion | null {
   if (PREVIOUS_EVENT.test(q) && !monthNow) return 'previous';
   if (METHOD.test(q)) return 'method';
   // "Sum of probabilities above $40M" adds up the outcomes beyond a level: no overround.
-  if (OVERROUND.test(q) && !levelsIn(question.replace(/\d+(?:\.\d+)?\s*%/g, ' ')).length) return 'overround';
+  // ("Do they sum to 100?": the hundred percent they should come to, no level.)
+  if (OVERROUND.test(q) && !levelsIn(question.replace(/\d+(?:\.\d+)?\s*%|\b(?:to|of)\s+100\b/g, ' ')).length) return 'overround';
   if (SOURCE_ASKED.test(q)) return 'resolution';
   // "What do the rules say about the settlement time?" asks for the rules' words, not the schedule.
   if (/\brules?\b/.test(q) && !levelsIn(question).length) return 'resolution';
@@ -425,7 +426,7 @@ function compareText(question: string, sides: Row[][]): string {
 }
 
 /** A follow-up that points back at what the turn before named ("its price?", "and the spread?", "what about that one?"). */
-const REFERS_BACK = /\b(?:it|its|it's|that one|this one|that outcome|that contract|them|those|they)\b|\b(?:on|of|for|at|buy|buying|sell|selling|size|sizing) that\b|^\s*(?:and|what about|how about)\b|^\s*(?:why|how so|how come|really|are you sure)\s*\??\s*$/i;
+const REFERS_BACK = /\b(?:it|its|it's|that one|this one|that outcome|that contract|them|those|they)\b|\b(?:on|for|of|at|in|yes|no) there\W*$|\b(?:on|of|for|at|buy|buying|sell|selling|size|sizing) that\b|^\s*(?:and|what about|how about)\b|^\s*(?:why|how so|how come|really|are you sure)\s*\??\s*$/i;
 const CHANCES_SAID = new RegExp(CHANCE_SAID.source, 'gi');
 const MONEY_AMOUNTS = new RegExp(MONEY_SAID.source, 'gi');
 /** A question without the chance its asker supplies ("if i think hike is 60%" → "if i think hike is"). */
@@ -663,6 +664,10 @@ function restated(question: string, asked: string | undefined, names: (text: str
   if (asked && side && eventQuestion(asked) !== null) question = /\b(?:yes|no)\b/i.test(asked) ? asked.replace(/\b(?:yes|no)\b(?:\s+side)?/gi, side[1]!.toUpperCase()) : `${asked.replace(/[?.!\s]+$/, '')} the ${side[1]!.toUpperCase()} side?`;
   // "And hold?" after "convert that to moneyline": that conversion, of the outcome named now.
   if (asked && eventQuestion(asked) === 'odds_format' && question.split(/\s+/).length <= 4 && names(question).length && [null, 'outcome'].includes(eventQuestion(question))) question = `${asked.replace(/[?.!\s]+$/, '')} (${names(question).map((r) => outcomeOf(r.outcome).name).join(' or ')})`;
+  // "And the 56+ bucket?" after "kelly on it with 1k": that sizing, of the outcome named now.
+  // (Of the sizing restated before, "(56°F or above)", the outcome named now instead.)
+  const sizedAsked = asked?.replace(/\s*\([^)]*\)\s*$/, '');
+  if (sizedAsked && SIZING.test(sizedAsked) && !names(sizedAsked).length && /^\W*(?:and|what about|how about)\b/i.test(question) && !CHANCE_ONLY.test(question) && !CHANCE_SAID.test(question) && !SUPPOSED_PRICE.test(question) && question.split(/\s+/).length <= 5 && names(question).length && [null, 'outcome'].includes(eventQuestion(question))) question = `${sizedAsked.replace(/[?.!\s]+$/, '')} (${names(question).map((r) => outcomeOf(r.outcome).name).join(' or ')})`;
   // "Half kelly on a 2.5k roll at that price": the price the question before supposed.
   const samePrice = /\b(?:at|for) (?:that|this|the same|those) (?:price|level|quote)\b/i;
   const pricedBefore = asked && samePrice.test(question) ? SUPPOSED_PRICE.exec(asked) : null;

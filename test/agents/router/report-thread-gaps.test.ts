@@ -26,6 +26,8 @@ const EVENTS = {
   nyc: 'https://kalshi.com/markets/kxhighny/highest-temperature-in-nyc/kxhighny-26nov20',
   box: 'https://kalshi.com/markets/kxboxoffice/opening-weekend-box-office/kxboxoffice-26nov22',
   shutdown: 'https://kalshi.com/markets/kxshutdown/government-shutdown/kxshutdown-26dec31',
+  eth: 'https://kalshi.com/markets/kxethd/ethereum-price-end-of-day/kxethd-26nov20',
+  cpi: 'https://kalshi.com/markets/kxcpiyoy/cpi-year-over-year/kxcpiyoy-26dec',
 };
 
 /** A thread that opens with each event's report generated (its address, then the report), and goes on turn by turn with svc-agent; returns the asking function. */
@@ -163,5 +165,21 @@ describe('report threads: follow-ups answered weakly before', () => {
     const shutdown = await thread(EVENTS.shutdown);
     expect(await shutdown('so is the government going to shut down or not?')).toMatch(/^\*\*Yes\*\*: \*\*Shutdown\*\* is at 58\.0% \(mid\), more likely than not/);
     expect(await shutdown('when do we find out?')).toMatch(/^- \*\*Trading closes\*\* 2026-12-31 15:00 UTC \(in 42 days\); expected resolution 2026-12-31 17:00 UTC/);
+  });
+
+  it("a trader's shorthand on a ladder: 'on yes there' is the rung discussed, 'buy 200 at 35c' is 200 contracts at that price, 'buckets sum to what?' the overround, 'and the 56+ bucket?' after a Kelly that Kelly of it", async () => {
+    const eth = await thread(EVENTS.eth);
+    await eth('eth above 3400 odds?');
+    expect(await eth('whats the breakeven on yes there')).toMatch(/^- \*\*Above \$3,400\*\* \(KXETHD-26NOV20-T3400\)[^\n]*Breakeven: YES at \$0\.67 needs a 67\.0% chance/);
+    const loss = await eth('and if i buy 200 at 35c whats my max loss');
+    expect(loss).toMatch(/^- \*\*Above \$3,400\*\*/);
+    expect(loss).toContain('200 YES contracts at $0.35 cost $70, the most they can lose');
+    expect(loss).not.toContain('Above $3,000');
+    const nyc = await thread(EVENTS.nyc);
+    expect(await nyc('buckets sum to what?')).toMatch(/^The market prices \(mids\) of the 5 outcomes add up to 124\.5%: an overround of 24\.5 points/);
+    await nyc('whats the ev of 52-55 no');
+    expect(await nyc('kelly on it with 1k')).toMatch(/^On the model, the trade to size is \*\*NO on 52°F to 55°F\*\*/);
+    expect(await nyc('and the 56+ bucket?')).toMatch(/^On the model, the trade to size is \*\*NO on 56°F or above\*\* at \$0\.58[^\n]*On \$1,000: \$119\.05/);
+    expect(await nyc('what about 48 to 51?')).toMatch(/^On the model, the trade to size is \*\*NO on 48°F to 51°F\*\* at \$0\.69/);
   });
 });
