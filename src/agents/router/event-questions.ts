@@ -55,7 +55,7 @@ const TOO_LOW = /\b(?:under-?priced|under-?valued|cheap\w*|bargain|value|buy)\b/
 const RECORD_ASKED = /\bhow (?:reliable|accurate|good|right|well)\b[^?]{0,20}\b(?:have|has|were|are)\b[^?]*\b(?:markets?|these|they|it)\b[^?]*\bbeen\b|\b(?:(?:been|done|do|does|did) (?:\w+ )?(?:good|well|right|accurate) (?:at )?(?:calling|predicting|picking)|(?:done|do|does|did) at (?:calling|predicting)|calling (?:these|past|previous|the last)|most (?:often|common|frequent)(?:ly)?|(?:record|form)\b[^?]*\b(?:lately|recently|at home|on the road|this (?:season|month|year))|(?:do|doing|did|done|gone|go)\b[^?]*\b(?:recently|lately)|(?:has|have|had)\b[^?]*\b(?:recently|lately)|last few (?:weeks|months|days|games|meetings|releases|events|prints)|past (?:\w+ )?markets?|ever (?:won|win|hit|happened|resolved|paid))\b/i;
 
 /** How the past favourites did, not the present one. */
-const TRACK_RECORD = /\b(?:usually|how often|how many times|track record|in this series|historically|accura\w*|base ?rates?|last time|past (?:games?|events?|meetings?|results?|releases?)|previous (?:games?|events?|meetings?|results?)|happened before)\b/i;
+const TRACK_RECORD = /\b(?:usually|how often|how many times|track record|in this series|historically|accura\w*|base ?rates?|last time|how (?:good|well|bad|did)\b[^?]{0,30}\b(?:at )?(?:predicting|calling|picking|forecasting)|past (?:games?|events?|meetings?|results?|releases?)|previous (?:games?|events?|meetings?|results?)|happened before)\b/i;
 
 const PATTERNS: [EventQuestion, RegExp][] = [
   ['gap', /\b(?:mispric\w*|gaps?|edge|cheap\w*|expensive|dear|under-?valued|over-?valued|under-?priced|over-?priced|value|takeaway|bargain|disagree\w*)\b/i],
@@ -1114,7 +1114,7 @@ function answerAbout(question: string, report: ReportRead): Answer | null {
         const record = (history ?? '').split('\n').filter((l) => /^\*\*(?:Market accuracy|Base rates)/.test(l));
         // Of one contract, its price now beside its record ("base rate vs current price").
         // "Has the market been good at calling these games?", "did the underdog ever win?": its accuracy first, and how often the favourite lost.
-        const accuracy = /\b(?:good|well|right|accurate)\b[^?]*\b(?:calling|predicting|picking)\b|\bcalling\b|\breliab\w*|\btrust\w*|\bunderdog\b|\bupsets?\b|\bfavou?rites?\b[^?]*\bw[oi]n|\baccura\w*|\busually right\b/i.test(question);
+        const accuracy = /\b(?:good|well|right|accurate)\b[^?]*\b(?:calling|predicting|picking)\b|\bcalling\b|\bpredict(?:ing|ed|ions?)\b|\breliab\w*|\btrust\w*|\bunderdog\b|\bupsets?\b|\bfavou?rites?\b[^?]*\bw[oi]n|\baccura\w*|\busually right\b/i.test(question);
         const called = record.find((l) => l.startsWith('**Market accuracy'));
         const won = called ? /won (\d+) of (\d+) events/.exec(called) : null;
         const lost = won ? Number(won[2]) - Number(won[1]) : null;

@@ -182,4 +182,9 @@ describe('report threads: follow-ups answered weakly before', () => {
     expect(await nyc('and the 56+ bucket?')).toMatch(/^On the model, the trade to size is \*\*NO on 56°F or above\*\* at \$0\.58[^\n]*On \$1,000: \$119\.05/);
     expect(await nyc('what about 48 to 51?')).toMatch(/^On the model, the trade to size is \*\*NO on 48°F to 51°F\*\* at \$0\.69/);
   });
+
+  it('"how did the market do predicting the last few?" is its record of calling them, first', async () => {
+    const cpi = await thread(EVENTS.cpi);
+    expect(await cpi('how did the market do predicting the last few?')).toMatch(/^\*\*Market accuracy:\*\* contracts priced above 50% 24 h before close resolved YES, and those below it NO, in 10 of 16 cases \(62\.5%\)\./);
+  });
 });
