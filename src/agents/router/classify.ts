@@ -442,7 +442,7 @@ function listedEvents(answer: string): string[] {
 }
 
 /** Two or more events weighed against each other ("which one is more mispriced?", "compare them", "which has the bigger edge?"); not one of an event's outcomes. */
-const COMPARE_THEM = /^\s*(?:ok(?:ay)?,?\s+|so\s+)?(?:now\s+)?compare(?: them| both| the two| those| these)?\s*[?.!]*$|\bcompare (?:them|both|the two|those|these)\b|\bhow do (?:they|the two|these|those) compare\b|\b(?:which|what) (?:one|1)\b|\bwhich (?:game|event|market|series)s? (?:has|is|had|looks?|offers?|trades?|traded|moved?)\b|\bwhich (?:has|is|had|looks?|offers?)\b(?![^?]*\b(?:outcomes?|contracts?|strikes?|levels?|rungs?|sides?|teams?)\b)|\b(?:both|the two|either of them)\b/i;
+const COMPARE_THEM = /^\s*(?:ok(?:ay)?,?\s+|so\s+)?(?:now\s+)?compare(?: them| both| the two| those| these)?\s*[?.!]*$|\bcompare (?:them|both|the two|those|these)\b|\bhow do (?:they|the two|these|those) compare\b|\b(?:which|what) (?:one|1)\b|\bwhich (?:game|event|market|series)s? (?:has|is|had|looks?|offers?|trades?|traded|moved?)\b|\bwhich (?:has|is|had|looks?|offers?)\b(?![^?]*\b(?:outcomes?|contracts?|strikes?|levels?|rungs?|sides?|teams?)\b)|\b(?:both|the two|(?:these|those) two|either of them)\b/i;
 
 /** Two things discussed pointed back to together ("which of those two", "both", "which one"). */
 const EVENTS_PAIRED = /\b(?:those|these|the) two\b|\bboth\b|\bwhich (?:one|of them|of those|of these)\b/i;

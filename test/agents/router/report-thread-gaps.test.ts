@@ -28,6 +28,8 @@ const EVENTS = {
   shutdown: 'https://kalshi.com/markets/kxshutdown/government-shutdown/kxshutdown-26dec31',
   eth: 'https://kalshi.com/markets/kxethd/ethereum-price-end-of-day/kxethd-26nov20',
   cpi: 'https://kalshi.com/markets/kxcpiyoy/cpi-year-over-year/kxcpiyoy-26dec',
+  approval: 'https://kalshi.com/markets/kxapproval/presidential-approval-rating/kxapproval-26nov27',
+  spacex: 'https://kalshi.com/markets/kxspacex/spacex-launches-per-week/kxspacex-26nov24',
 };
 
 /** A thread that opens with each event's report generated (its address, then the report), and goes on turn by turn with svc-agent; returns the asking function. */
@@ -186,5 +188,14 @@ describe('report threads: follow-ups answered weakly before', () => {
   it('"how did the market do predicting the last few?" is its record of calling them, first', async () => {
     const cpi = await thread(EVENTS.cpi);
     expect(await cpi('how did the market do predicting the last few?')).toMatch(/^\*\*Market accuracy:\*\* contracts priced above 50% 24 h before close resolved YES, and those below it NO, in 10 of 16 cases \(62\.5%\)\./);
+  });
+
+  it('"which of these two is more mispriced?" after two events asked about one by one compares the two from their reports', async () => {
+    const ask = await thread(EVENTS.approval, EVENTS.spacex);
+    await ask('whats the approval rating expected to be?');
+    await ask('and how many launches this week likely?');
+    const compared = await ask('which of these two is more mispriced?');
+    expect(compared).toMatch(/^Of the 2 events listed, 2 have a stored report; the largest gap between model and market among them is in \*\*SpaceX orbital launches in the week ending November 24, 2026\?\*\*/);
+    expect(compared).toContain('(KXAPPROVAL-26NOV27) [2]: **41% to 42%**');
   });
 });
