@@ -66,7 +66,7 @@ const PATTERNS: [EventQuestion, RegExp][] = [
   ['closing', /\b(?:clos(?:e|es|ing)(?!\s+(?:above|below|over|under|at|higher|lower|between|in the)\b)|settl\w*|expir\w*|deadline|key dates?|important dates?|trading (?:stops?|ends?|halts?)|stop trading|last (?:day|time) to trade|when(?:'s| is| does| will)\b[^?]*\b(?:release|announcement|decision|print|report|game|launch)|ends?|resolved? (?:on|by)|when (?:does|will|is) (?:it|this|the (?:event|market|contract)) (?:resolve|end|finish)\w*|when (?:do|will|can|would|should) (?:we|i|you|they) (?:find out|know|hear|learn|get (?:paid|the result|an answer))|when (?:is|will) (?:it|this|that) (?:be )?(?:decided|known|paid out))\b/i],
   ['resolution', /\b(?:resolution|resolv\w*|rules?|source|criteria|units?|measured|count(?:s|ed)?|decides?|determin\w*|flip\w*|(?:weather |which |what )station|settle(?:s|d)? (?:on|by|against)|correct(?:ed|ion|ions)?)\b/i],
   ['moves', /\b(?:mov(?:e|ed|es|ing)|moves?|(?<!\bno )changed?|trend\w*|volume|surge\w*|momentum|shift\w*)\b/i],
-  ['market_favourite', /\b(?:most likely|(?:most|more) probable|likel(?:y|iest)|favou?rite|favou?red|favs?|fave|front-?runner|leading|leads|ahead|winner|win|pick|expected|consensus|top)\b/i],
+  ['market_favourite', /\bwho(?:'s|s| is| will)? (?:gonna|going to|likely to|expected to|set to)\b|\b(?:most likely|(?:most|more) probable|likel(?:y|iest)|favou?rite|favou?red|favs?|fave|front-?runner|leading|leads|ahead|winner|win|pick|expected|consensus|top)\b/i],
   // A price asked in words of its own ("what's the price of hold?", "what does a cut trade at?", "how much is hold?").
   ['outcome', /\b(?:prices?|pric(?:ing|ed)|trad(?:es?|ing|ed) at|market (?:says?|saying|thinks?)|how much (?:is|are|does|do)|quoted? at|implied)\b|\bwhat(?:'s| is| are)\b.*\bat\s*\??\s*$/i],
 ];
@@ -1050,7 +1050,9 @@ function answerAbout(question: string, report: ReportRead): Answer | null {
     // "Favours" would mislead of one contract the model puts under even odds: its side is said.
     const modelSide = single.modelValue >= 50 ? 'that it happens' : 'that it does not';
     const agree = single.modelValue >= 50 === single.marketValue >= 50 ? `, so the model, like the market, leans ${modelSide} (${points(single.modelValue - single.marketValue)} from the market)` : `, so the model leans ${modelSide} where the market does not`;
-    text = `This event has one yes/no contract, **${name}**: the market gives it ${single.market} (so about ${(100 - yes).toFixed(1)}% that it does not happen), the model ${single.model} ${refs}${kind === 'model_favourite' ? agree : ''}.`;
+    // "Who's gonna release first?" of one contract: it prices whether, not who.
+    const who = /\bwho\b/i.test(question) ? `It does not price who: ` : '';
+    text = `${who}${who ? 'this' : 'This'} event has one yes/no contract, **${name}**: the market gives it ${single.market} (so about ${(100 - yes).toFixed(1)}% that it does not happen), the model ${single.model} ${refs}${kind === 'model_favourite' ? agree : ''}.`;
   } else if ((kind === 'market_favourite' || kind === 'market_least' || kind === 'model_favourite') && ladder && ladderBandsText(rows)) {
     text = ladderBandsText(rows)!;
   } else if ((kind === 'market_favourite' || kind === 'market_least') && ladder) {

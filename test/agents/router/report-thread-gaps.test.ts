@@ -30,6 +30,8 @@ const EVENTS = {
   cpi: 'https://kalshi.com/markets/kxcpiyoy/cpi-year-over-year/kxcpiyoy-26dec',
   approval: 'https://kalshi.com/markets/kxapproval/presidential-approval-rating/kxapproval-26nov27',
   spacex: 'https://kalshi.com/markets/kxspacex/spacex-launches-per-week/kxspacex-26nov24',
+  ai: 'https://kalshi.com/markets/kxaimodel/frontier-ai-model-release/kxaimodel-26dec19',
+  ice: 'https://kalshi.com/markets/kxseaice/arctic-sea-ice-extent/kxseaice-26dec',
 };
 
 /** A thread that opens with each event's report generated (its address, then the report), and goes on turn by turn with svc-agent; returns the asking function. */
@@ -197,5 +199,10 @@ describe('report threads: follow-ups answered weakly before', () => {
     const compared = await ask('which of these two is more mispriced?');
     expect(compared).toMatch(/^Of the 2 events listed, 2 have a stored report; the largest gap between model and market among them is in \*\*SpaceX orbital launches in the week ending November 24, 2026\?\*\*/);
     expect(compared).toContain('(KXAPPROVAL-26NOV27) [2]: **41% to 42%**');
+  });
+
+  it('"who\'s gonna release first?" of an event with one contract says it prices whether, not who; "who\'s gonna win?" of a game is its favourite', async () => {
+    expect(await (await thread(EVENTS.ai))("who's gonna release first?")).toMatch(/^It does not price who: this event has one yes\/no contract, \*\*Release\*\*: the market gives it 37\.0% \(mid\)/);
+    expect(await (await thread(EVENTS.nfl))("who's gonna win?")).toMatch(/^The market's favourite is \*\*Home team \(Chiefs\)\*\* at 63\.0%/);
   });
 });
