@@ -672,6 +672,9 @@ function restated(question: string, asked: string | undefined, names: (text: str
   const samePrice = /\b(?:at|for) (?:that|this|the same|those) (?:price|level|quote)\b/i;
   const pricedBefore = asked && samePrice.test(question) ? SUPPOSED_PRICE.exec(asked) : null;
   if (pricedBefore) question = question.replace(samePrice, `at ${pricedBefore[1] ?? pricedBefore[2]}c`);
+  // "Kelly on that" after "EV of 100 yes on above 10 at 70c": sized at that price too.
+  const pricedTrade = asked && SIZING.test(question) && !SUPPOSED_PRICE.test(question) && eventQuestion(asked) === 'quote' && !POSITION_HELD.test(asked) ? SUPPOSED_PRICE.exec(asked) : null;
+  if (pricedTrade) question = `${question.replace(/[?.!\s]+$/, '')} at ${pricedTrade[1] ?? pricedTrade[2]}c`;
   // "Half that", "quarter of that" after a Kelly: that sizing again, at that fraction.
   const fraction = /^\W*(?:(?:and|ok|so|then)\W+)?(?:a\s+)?(half|quarter|third|double|twice)\b/i.exec(question);
   if (asked && fraction && SIZING.test(question) && !/\bkelly\b/i.test(question) && SIZING.test(asked)) question = `${fraction[1]!.toLowerCase()} kelly`;

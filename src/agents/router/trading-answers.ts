@@ -354,7 +354,7 @@ export function sizingText(question: string, rows: Row[], contracts: Map<string,
     const other = side && rows.length === 1 ? rankedTrades(rows, contracts, supposed, believed).find((x) => x.side !== side && x.ev > 0) : undefined;
     // (Not in bold: the side asked stays the one a later "kelly on that with 2k" reads back.)
     const otherSized = other ? ` The other side has the edge: ${tradeSaid(other).replace(/\*\*/g, '')}, a Kelly fraction of ${((100 * other.ev) / (1 - other.paid)).toFixed(1)}% of the bankroll (half Kelly ${((50 * other.ev) / (1 - other.paid)).toFixed(1)}%)${stakeOf(question) ? `, $${money((stakeOf(question)! * other.ev) / (1 - other.paid))} of $${money(stakeOf(question)!)}` : ''}; ask for Kelly on ${other.side} to size it.` : '';
-    return `${at}The Kelly criterion stakes nothing here: on ${believed === null ? 'the model' : `your ${percent(believed)}`}, ${none}.${otherSized}\n\n${caveat}`;
+    return `${at}${at ? 'the' : 'The'} Kelly criterion stakes nothing here: on ${believed === null ? 'the model' : `your ${percent(believed)}`}, ${none}.${otherSized}\n\n${caveat}`;
   }
   const f = t.ev / (1 - t.paid);
   const bankroll = stakeOf(question);

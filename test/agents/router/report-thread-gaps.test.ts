@@ -205,4 +205,12 @@ describe('report threads: follow-ups answered weakly before', () => {
     expect(await (await thread(EVENTS.ai))("who's gonna release first?")).toMatch(/^It does not price who: this event has one yes\/no contract, \*\*Release\*\*: the market gives it 37\.0% \(mid\)/);
     expect(await (await thread(EVENTS.nfl))("who's gonna win?")).toMatch(/^The market's favourite is \*\*Home team \(Chiefs\)\*\* at 63\.0%/);
   });
+
+  it('"kelly on that" after an EV at a price the asker gave is sized at that price, on the side valued', async () => {
+    const ask = await thread(EVENTS.ice);
+    expect(await ask('whats the ev of 100 yes on above 10 at 70c')).toContain("Buying YES at $0.70 against the model's 20.7%");
+    const kelly = await ask('kelly on that');
+    expect(kelly).toMatch(/^Supposing YES on \*\*Above 10\.0\*\* trades at \$0\.70 \(NO at \$0\.30\), not the report's quotes: the Kelly criterion stakes nothing here: on the model, \*\*YES on Above 10\.0\*\* at \$0\.70/);
+    expect(kelly).toContain("The other side has the edge: NO on Above 10.0 at $0.30 against the model's 79.3%");
+  });
 });
