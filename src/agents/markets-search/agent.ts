@@ -89,7 +89,8 @@ export async function searchMarkets(
   // Words no event shown matches, in its title or its outcomes ("cut" is an outcome of the Fed
   // decision), are said, so that near misses are not taken for the event asked about.
   const outcomeWords = new Set(ranked.flatMap(({ event }) => (event.markets ?? []).flatMap((m) => words(`${m.yes_sub_title ?? ''} ${m.title ?? ''}`))));
-  const unmatched = hits[0]!.missing.filter((w) => hits.every((h) => h.missing.includes(w)) && !outcomeWords.has(fold(w)));
+  // (Ordinary words no event has, "will bitcoin keep climbing?", name nothing missing.)
+  const unmatched = hits[0]!.missing.filter((w) => hits.every((h) => h.missing.includes(w)) && !outcomeWords.has(fold(w)) && search.namesSomething(w, query));
   const misses = [
     ...(unmatched.length ? [`none mentions ${unmatched.map((w) => `“${quoteCaller(w)}”`).join(' or ')}`] : []),
     ...(when && !ranked.some((r) => r.fits) ? [`none settles ${when.said}`] : []),

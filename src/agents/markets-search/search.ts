@@ -239,6 +239,28 @@ export class EventSearch {
     return out;
   }
 
+  /**
+   * Whether a word of a query names something an event could be about, so that no event shown
+   * having it is worth saying ("none mentions “paris”"): a word some open event has, a month, a
+   * name capitalised inside the sentence ("in Paris"), a place, a subject or a rival said where
+   * names go; not an ordinary word no event has ("keep", "flop", "comfortably", "stays").
+   */
+  namesSomething(word: string, query: string): boolean {
+    const term = EventSearch.terms(word)[0];
+    if (!term) return false;
+    if (term.alternatives.some((alt) => MONTHS.includes(alt))) return true;
+    if (this.entries.some((e) => e.fields.some((f) => f.words.some((w) => term.alternatives.some((alt) => similarity(alt, w) > 0))))) return true;
+    const escaped = word.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    for (const m of query.matchAll(new RegExp(`\\b${escaped}\\b`, 'gi'))) {
+      const before = query.slice(0, m.index).trimEnd();
+      // Capitalised where a sentence does not start: a name.
+      if (/^[A-Z]/.test(m[0]) && before && !/[.?!:]$/.test(before)) return true;
+      // A place ("in london"), the subject asked of ("will openai release …?"), or a topic set against another ("bitcoin vs dogecoin").
+      if (/\b(?:in|at|near|from|will|does|vs\.?|versus)$/i.test(before)) return true;
+    }
+    return false;
+  }
+
   /** The one open event each text names wholly (every topic word matched), of the first five texts: the text beside its event's ticker. */
   named(texts: readonly string[]): { ticker: string; text: string }[] {
     return texts.slice(0, 5).flatMap((text) => this.search(text, 1).filter((h) => h.missing.length === 0).map((h) => ({ ticker: h.entry.event.event_ticker, text })));

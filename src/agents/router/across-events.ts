@@ -4,6 +4,7 @@ import type { Answer, Citation } from '../types.js';
 import { credits } from '../markets-search/agent.js';
 import { gapOf, outcomeOf, readReport, type Row } from './report-rows.js';
 import { rankedTrades, tradeSaid } from './trading-answers.js';
+import { pastPrices } from './report-answers.js';
 
 // A question about several events a search listed, answered from their stored reports
 // ("which of these has the biggest mispricing per your model?", "best bet among those?").
@@ -57,3 +58,45 @@ export async function acrossEvents(tickers: readonly string[], latest: (ticker: 
 }
 
 const gapLine = (r: Row) => `**${outcomeOf(r.outcome).name}**: model ${r.model}, market ${r.market}, gap ${r.gap}`;
+
+/**
+ * "Which of those two moved more this week?" of events discussed: each one's largest move over the
+ * week (the day, asked of it) from its stored report, then which moved more. Null when an event
+ * has no report or no past prices in it (the live quotes' 24-hour moves answer then).
+ */
+export async function movesAcrossReports(tickers: readonly string[], latest: (ticker: string) => Promise<Report | null>, day: boolean, discussed: ReadonlyMap<string, string> = new Map()): Promise<Answer | null> {
+  const over = day ? 'day' : 'week';
+  const span = day ? '24 hours' : '7 days';
+  const read = await Promise.all(
+    tickers.map(async (ticker) => {
+      const report = await latest(ticker);
+      const claims = report ? [...readReport(report.text).sections.entries()].find(([h]) => h.startsWith('key claims'))?.[1] : undefined;
+      const moves = (pastPrices(claims)?.all ?? []).filter((o) => o[over] !== null).map((o) => ({ label: o.label, then: o[over]!, now: o.now, move: o.now - o[over]! }));
+      // The outcome the thread discussed of it, when it did ("price of hike?", then "above 96k?"); else its largest move.
+      const top = moves.find((m) => m.label === discussed.get(ticker)) ?? moves.sort((a, b) => Math.abs(b.move) - Math.abs(a.move))[0];
+      return report && top ? { ticker, report, top } : null;
+    }),
+  );
+  if (read.some((r) => r === null)) return null;
+  const found = read as { ticker: string; report: Report; top: { label: string; then: number; now: number; move: number } }[];
+  const citations: Citation[] = [];
+  const title = (r: Report) => r.title.replace(/[*_]/g, '');
+  const pts = (x: number) => `${x >= 0 ? '+' : '−'}${Math.abs(x).toFixed(1)} pts`;
+  const lines = found.map(({ ticker, report, top }, i) => {
+    const page = report.citations.find((c) => /^https:\/\/kalshi\.com\/markets\//.test(c.url))?.url.split('#')[0];
+    citations.push({ order: i + 1, name: `Kalshi: ${report.title}`, url: page ?? tickerAddress(ticker) ?? `https://kalshi.com/markets/${ticker.toLowerCase()}` });
+    const prices = `${top.then.toFixed(1)}% then, ${top.now.toFixed(1)}% now`;
+    return discussed.get(ticker) === top.label
+      ? `- **${title(report)}** (${ticker}) [${i + 1}]: **${top.label}** moved ${pts(top.move)} over the last ${span}, ${prices}.`
+      : `- **${title(report)}** (${ticker}) [${i + 1}]: its largest move over the last ${span} is **${top.label}**, ${prices} (${pts(top.move)}).`;
+  });
+  const ranked = [...found].sort((a, b) => Math.abs(b.top.move) - Math.abs(a.top.move));
+  const [first, second] = [ranked[0]!, ranked[1]!];
+  const verdict =
+    Math.abs(first.top.move) - Math.abs(second.top.move) < 0.05
+      ? `They moved about as much as each other over the last ${span}.`
+      : found.every((f) => discussed.get(f.ticker) === f.top.label)
+        ? `**${first.top.label}** (${first.ticker}) moved more over the last ${span}: ${Math.abs(first.top.move).toFixed(1)} pts against ${Math.abs(second.top.move).toFixed(1)} for **${second.top.label}** (${second.ticker}).`
+        : `**${title(first.report)}** moved more over the last ${span}: ${Math.abs(first.top.move).toFixed(1)} pts on its largest mover against ${Math.abs(second.top.move).toFixed(1)} for **${title(second.report)}**.`;
+  return { text: `${lines.join('\n')}\n\n${verdict}\n\nEach move is counted back from its report's time, on the basis of the price now (the mid of the book, or the last trade).\n`, citations };
+}

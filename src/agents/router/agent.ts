@@ -17,13 +17,13 @@ import { cited, outcomeOf, readReport } from './report-rows.js';
 import type { Agent, AgentEvent, AgentRequest, Answer, Citation, Turn, Usage } from '../types.js';
 import { listed, quoteCaller } from '../citations.js';
 import { isSvcError } from '../../errors.js';
-import { KALSHI_URL, MOVERS_ASKED, classify, discussedEvent, isGreeting, routedText, splitQuestion, type Route } from './classify.js';
+import { KALSHI_URL, MOVERS_ASKED, classify, discussedEvent, eventsOf, isGreeting, routedText, splitQuestion, type Route } from './classify.js';
 import { SIZING, answerFromReport, changesTrade, eventQuestion, outcomesNamed, type EventQuestion } from './event-questions.js';
 import { liveSheet, togetherAnswers } from './together.js';
 import { CHANCE_SAID, chancesInPercent, pricesInCents } from './trading-answers.js';
 import { followedBy, joinParts, questionsOfReport } from './parts.js';
 import { WILL_IT } from '../markets-search/asked.js';
-import { acrossEvents } from './across-events.js';
+import { acrossEvents, movesAcrossReports } from './across-events.js';
 import { reportThreads } from './report-threads.js';
 import { closingAcross, favouritesAcross, moversAcross } from '../markets-search/across-listed.js';
 import { EventSearch } from '../markets-search/search.js';
@@ -93,6 +93,22 @@ async function gather(events: AsyncIterable<AgentEvent>, log: Logger): Promise<{
     return { text, citations, usage, error: 'it failed unexpectedly; the error was logged.' };
   }
   return { text, citations, usage, error: null };
+}
+
+/**
+ * The one outcome each event's latest answer in a thread was about ("- **Hike 25bps**: market …",
+ * drawn from its report), by event ticker; none for an event whose answer was about several or none.
+ */
+function outcomesDiscussed(history: readonly Turn[], tickers: readonly string[]): Map<string, string> {
+  const found = new Map<string, string>();
+  for (const turn of [...history].reverse()) {
+    if (turn.role !== 'assistant' || !/_From the stored report on /.test(turn.content)) continue;
+    const [ticker] = eventsOf(turn.content);
+    if (!ticker || !tickers.includes(ticker) || found.has(ticker)) continue;
+    const bold = [...new Set([...turn.content.matchAll(/^- \*\*([^*\n]+)\*\*/gm)].map((m) => m[1]!))];
+    if (bold.length === 1) found.set(ticker, bold[0]!);
+  }
+  return found;
 }
 
 /** Advice asked about money of one's own ("should I put my savings into bitcoin?"). */
@@ -178,6 +194,28 @@ export function routerAgent(o: RouterOptions): Agent {
     // (One word alone is too little: "when's the release?" in a CPI thread is its release, not the AI one's.)
     if (!top || top.entry.event.event_ticker === own || top.matched < 2) return false;
     return !hits.some((h) => h.entry.event.event_ticker === own && h.matched >= top.matched);
+  }
+
+  /**
+   * Another event reported in the thread that a question is about: the one whose outcomes it names
+   * ("price of hike?" in a thread on the Fed, then Bitcoin), when the event routed to has none of
+   * them; or, naming none, the one the last answer was drawn from ("and its spread?" after that
+   * answer). Null when it is the event routed to.
+   */
+  async function reportedEventMeant(history: readonly Turn[], question: string, own: string): Promise<string | null> {
+    const addressed = history.filter((t) => t.role === 'user').flatMap((t) => [...routedText(t.content).matchAll(new RegExp(KALSHI_URL.source, 'gi'))].map((m) => parseEventUrl(m[0]).eventTicker));
+    const others = [...new Set(addressed.reverse())].filter((t) => t !== own);
+    if (!others.length) return null;
+    const current = await o.reports.latest(own);
+    if (!current || outcomesNamed(question, current).length) return null;
+    for (const ticker of others) {
+      const report = await o.reports.latest(ticker);
+      const named = report ? outcomesNamed(question, report) : [];
+      if (report && named.length && named.length < readReport(report.text).rows.length) return tickerAddress(ticker);
+    }
+    const lastAnswer = [...history].reverse().find((t) => t.role === 'assistant')?.content ?? '';
+    const last = eventsOf(lastAnswer);
+    return last.length === 1 && others.includes(last[0]!) && /^_From the stored report on /m.test(lastAnswer) ? tickerAddress(last[0]!) : null;
   }
 
   /** Whether a question names a company the filings know ("how'd alphabet do in 2024", "whats aapl trading at rn"). */
@@ -655,6 +693,11 @@ export function routerAgent(o: RouterOptions): Agent {
       if (uncovered) return yield* answer(uncovered, null);
       // A company named with no figure the rules know ("how'd alphabet do in 2024", "analyst price target for MSFT?"): the filings agent answers or says what it does not have.
       if (rule.kind === 'help' && !isGreeting(question) && !THANKS.test(question) && (await namesCompany(question))) rule = { kind: 'filings', reason: 'names a company' };
+      // "Is hold undervalued?" in a thread about an event reads as stock advice, but names no company: a question of the event discussed.
+      if (rule.kind === 'filings' && /^advice\b/.test(rule.reason) && eventQuestion(question) !== null && !(await namesCompany(question))) {
+        const url = discussedEvent(req.messages.slice(0, -1));
+        if (url) rule = { kind: 'kalshi_url', url, reason: 'a question of the event discussed, in the words of stock advice', aboutEvent: true };
+      }
       // Words no rule knows may name an open event ("Chiefs vs Bills"): every one of them matching one makes it an odds question.
       if (rule.kind === 'help' && !isGreeting(question) && (await namesOpenEvent(question))) rule = { kind: 'odds', reason: 'names an open Kalshi event' };
       // The thread's event, read from the conversation, unless the question's own words name another
@@ -662,6 +705,11 @@ export function routerAgent(o: RouterOptions): Agent {
       if (rule.kind === 'kalshi_url' && rule.url && !KALSHI_URL.test(question) && (await namesAnotherEvent(question, parseEventUrl(rule.url).eventTicker))) {
         const asked = [...req.messages].slice(0, -1).reverse().find((m) => m.role === 'user');
         rule = { kind: 'odds', reason: 'names another open event than the one discussed', ...(asked ? { context: asked.content } : {}) };
+      }
+      // ("Price of hike?" in a thread on the Fed's report, then Bitcoin's: the Fed's, whose outcome it names.)
+      if (rule.kind === 'kalshi_url' && rule.url && rule.aboutEvent && !KALSHI_URL.test(question)) {
+        const meant = await reportedEventMeant(req.messages.slice(0, -1), question, parseEventUrl(rule.url).eventTicker);
+        if (meant) rule = { ...rule, url: meant, reason: 'an outcome or answer of another event reported in the thread' };
       }
       // Asking the language model takes a while: a stream opens first (response.in_progress goes out now).
       if (o.llm && rule.kind !== 'kalshi_url') yield { type: 'progress', message: 'Reading the question.' };
@@ -681,6 +729,9 @@ export function routerAgent(o: RouterOptions): Agent {
         case 'odds': {
           // "Which one has more volume?" of the events discussed: those, by how much they trade.
           if (rule.movers && rule.events) {
+            // (Their moves over the week, asked of events with stored reports, from those reports.)
+            const reported = rule.movers === 'move' ? await movesAcrossReports(rule.events, (t) => o.reports.latest(t), /\b(?:today|24 ?h\w*|day|yesterday|overnight)\b/i.test(question), outcomesDiscussed(req.messages.slice(0, -1), rule.events)) : null;
+            if (reported) return yield* written(req, question, reported.text, [...reported.citations], usage);
             const ranked = await moversAcross(o.kalshi, rule.events, rule.movers, rule.events.length, /\bweek(?:ly)?\b|\b7 days\b/i.test(question));
             return yield* written(req, question, ranked.text, [...ranked.citations], usage);
           }

@@ -129,16 +129,20 @@ export function positionsListed(answer: string): { count: number; side: 'YES' | 
   }));
 }
 
-/** Asked of positions a book answer listed ("worst case across all three?", "and if only the chiefs hit?"). */
-export const OF_THE_BOOK = /\b(?:worst|best) case\b|\bmax(?:imum)? (?:loss|payout|payoff|profit|gain)\b|\b(?:portfolio|book|positions)\b|\b(?:all|both|the) (?:three|two|four|of them)\b|\bif (?:only |just )?[a-z0-9 .$'-]{1,40}\b(?:win|wins|hit|hits|happen|happens|lose|loses)\b|\b(?:expected|ev)\b[^?]*\b(?:p&l|pnl|that|it|those|them|total)\b|\bleast happy\b|\blikes? least\b|\btotal (?:cost|payout)\b|\b(?:cut|drop|close|sell|exit|dump) (?:one|which)\b/i;
+/** A tie or draw supposed ("and if it ends in a tie?"): what the events' rules do with it. */
+const TIE_ASKED = /\b(?:ties?|tied|draws?|drawn)\b/i;
+
+/** Asked of positions a book answer listed ("worst case across all three?", "and if only the chiefs hit?", "and if it ends in a tie?"). */
+export const OF_THE_BOOK = /\b(?:ties?|tied|draws?)\b|\b(?:worst|best) case\b|\bmax(?:imum)? (?:loss|payout|payoff|profit|gain)\b|\b(?:portfolio|book|positions)\b|\b(?:all|both|the) (?:three|two|four|of them)\b|\bif (?:only |just )?[a-z0-9 .$'-]{1,40}\b(?:win|wins|hit|hits|happen|happens|lose|loses)\b|\b(?:expected|ev)\b[^?]*\b(?:p&l|pnl|that|it|those|them|total)\b|\bleast happy\b|\blikes? least\b|\btotal (?:cost|payout)\b|\b(?:cut|drop|close|sell|exit|dump) (?:one|which)\b/i;
 
 const BOOK_HEADER = '| Position | Event | Price | Cost | Pays if right | Market | Model | EV (market) | EV (model) |';
 
 /** What is asked of the positions first. */
-type Asked = 'cost' | 'worst' | 'best' | 'value' | 'least' | 'scenario';
+type Asked = 'cost' | 'worst' | 'best' | 'value' | 'least' | 'scenario' | 'tie';
 
 function askedOf(question: string): Asked {
   const q = question.toLowerCase();
+  if (TIE_ASKED.test(q)) return 'tie';
   if (/\bif (?:only |just )?[a-z0-9 .$'-]{1,40}\b(?:win|wins|hit|hits|happen|happens|lose|loses|come in|cash|cashes)\b|\bif (?:both|all (?:three|of them)) (?:hit|win|cash)\b/.test(q)) return 'scenario';
   if (/\b(?:least happy|likes? least|worst (?:position|trade|bet|one)|weakest|which (?:one|of (?:the|them|those))[^?]*\b(?:worst|least|weakest|drop|cut|sell)|(?:cut|drop|close|sell|exit|dump) (?:one|which))\b/.test(q)) return 'least';
   if (/\b(?:expected|ev\b|e\.v\.|worth|mark(?:ed)?|fair value)\b/.test(q)) return 'value';
@@ -194,7 +198,7 @@ export function bookAnswer(question: string, positions: Position[], unfound: str
   const uncovered = [...new Set(priced.filter((p) => !covered.includes(p)).map((p) => p.ticker))];
   const onModelToo = leastModelled && leastModelled !== least ? ` On the model, which covers only the events with a stored report, the least favoured is **${positionName(leastModelled)}** (${signed(evOf(leastModelled, 'model'))}); ${listed(uncovered)} ${uncovered.length === 1 ? 'has' : 'have'} none.` : '';
   const asked = askedOf(question);
-  const scenario = asked === 'scenario' ? scenarioText(question, events) : null;
+  const scenario = asked === 'scenario' ? scenarioText(question, events) : asked === 'tie' ? tieText(events) : null;
   const n = positions.length;
   const lead =
     (scenario && /\b(?:cost|costs|total cost)\b/i.test(question) ? `They cost **${usd(cost)}**. ${scenario}` : scenario) ??
@@ -220,6 +224,36 @@ export function bookAnswer(question: string, positions: Position[], unfound: str
   const header = `${BOOK_HEADER}\n|---|---|---|---|---|---|---|---|---|`;
   const text = `${lead}\n\n${header}\n${rows.join('\n')}\n\n${summary.join('\n')}${perEvent.length ? `\n${perEvent.join('\n')}` : ''}${left}\n\nEvents apart are counted as resolving any way together, so the best and worst cases add up; fees are not counted. This is arithmetic on the quotes, not investment advice.\n`;
   return { text, citations };
+}
+
+/** The rule a sheet quotes on a tie ("A tie resolves both markets to No."), or null when it quotes none. */
+function tieRule(sheet: ReportRead): string | null {
+  const quoted = [...sheet.text.matchAll(/“([^”]+)”/g)].map((m) => m[1]!);
+  const sentences = quoted.flatMap((q) => q.split(/(?<=\.)\s+/));
+  return sentences.find((x) => TIE_ASKED.test(x)) ?? null;
+}
+
+/**
+ * "And if it ends in a tie?" of a book: each event's positions under its rules on a tie, as the
+ * report quotes them (every market resolving No: YES pays nothing, NO pays in full); an event
+ * whose quoted rules say nothing of a tie is said so, its positions left to its own result.
+ */
+function tieText(events: { ticker: string; title: string; ps: Position[]; worst: number; best: number }[]): string {
+  let [low, high] = [0, 0];
+  const parts = events.map((e) => {
+    const rule = tieRule(e.ps[0]!.sheet);
+    const title = `**${e.title.replace(/[*_]/g, '')}** (${e.ticker})`;
+    if (rule && /\b(?:both|all|every|each)\b[^.]*\bto no\b|\bresolves? (?:to )?no\b/i.test(rule)) {
+      const pnl = e.ps.reduce((sum, p) => sum + (p.side === 'NO' ? p.count : 0) - p.count * p.price!, 0);
+      [low, high] = [low + pnl, high + pnl];
+      return `- ${title}: its rules say “${rule}” So ${e.ps.map((p) => `${positionName(p)} ${p.side === 'NO' ? `pays $${money(p.count)}` : 'pays nothing'}`).join(', ')}: **${signed(pnl)}** on what ${e.ps.length === 1 ? 'it' : 'they'} cost.`;
+    }
+    [low, high] = [low + e.worst, high + e.best];
+    if (rule) return `- ${title}: its rules say “${rule}”; what that pays each position is not spelt out, so it is not counted (${signed(e.worst)} to ${signed(e.best)} as it resolves).`;
+    return `- ${title}: the rules its report quotes say nothing of a tie, which is none of its outcomes; ${e.ps.map(positionName).join(', ')} ${e.ps.length === 1 ? 'resolves' : 'resolve'} on ${e.ps.length === 1 ? 'its' : 'their'} own result, ${signed(e.worst)} to ${signed(e.best)}.`;
+  });
+  const total = low === high ? `**${signed(low)}**` : `between **${signed(low)}** and **${signed(high)}**, as the other events resolve`;
+  return `On a tie, your positions come to ${total}:\n\n${parts.join('\n')}`;
 }
 
 /** "If bills win?", "and if only the chiefs hit?", "if both hit": the P&L in each resolution asked, the other events at their range. */

@@ -442,7 +442,10 @@ function listedEvents(answer: string): string[] {
 }
 
 /** Two or more events weighed against each other ("which one is more mispriced?", "compare them", "which has the bigger edge?"); not one of an event's outcomes. */
-const COMPARE_THEM = /^\s*(?:ok(?:ay)?,?\s+|so\s+)?(?:now\s+)?compare(?: them| both| the two| those| these)?\s*[?.!]*$|\bcompare (?:them|both|the two|those|these)\b|\bhow do (?:they|the two|these|those) compare\b|\b(?:which|what) (?:one|1)\b|\bwhich (?:game|event|market|series)s? (?:has|is|had|looks?|offers?|trades?|traded|moved?)\b|\bwhich (?:has|is|had|looks?|offers?)\b(?![^?]*\b(?:outcomes?|contracts?|strikes?|levels?|rungs?|sides?|teams?)\b)|\b(?:both|the two|either of them)\b/i;
+const COMPARE_THEM = /^\s*(?:ok(?:ay)?,?\s+|so\s+)?(?:now\s+)?compare(?: them| both| the two| those| these)?\s*[?.!]*$|\bcompare (?:them|both|the two|those|these)\b|\bhow do (?:they|the two|these|those) compare\b|\b(?:which|what) (?:one|1)\b|\bwhich (?:game|event|market|series)s? (?:has|is|had|looks?|offers?|trades?|traded|moved?)\b|\bwhich (?:has|is|had|looks?|offers?)\b(?![^?]*\b(?:outcomes?|contracts?|strikes?|levels?|rungs?|sides?|teams?)\b)|\b(?:both|the two|(?:these|those) two|either of them)\b/i;
+
+/** Two things discussed pointed back to together ("which of those two", "both", "which one"). */
+const EVENTS_PAIRED = /\b(?:those|these|the) two\b|\bboth\b|\bwhich (?:one|of them|of those|of these)\b/i;
 
 /** The events an answer is about: those a search listed, or the one a report or live summary heads ("(KXETHD-26NOV20)", "**Event:** KXETHD-26NOV20"). */
 export function eventsOf(answer: string): string[] {
@@ -474,6 +477,11 @@ function afterListing(question: string, history: readonly Turn[]): Route | null 
   if (COMPARE_THEM.test(question) && /\b(?:volume|traded|trades|trading|liquid\w*|busier|busiest|more active|open interest)\b/i.test(question)) {
     const discussed = [...new Set(answers.slice(0, 4).flatMap((t) => eventsOf(t.content)))].slice(0, 5);
     if (discussed.length > 1) return { kind: 'odds', reason: 'the trading of the events of the answers before', events: discussed, movers: 'volume' };
+  }
+  // "Which of those two moved more this week?" right after answers on two events: their moves, compared.
+  if (asked === 'moves' && EVENTS_PAIRED.test(question) && answers.length > 1) {
+    const [a, b] = [eventsOf(answers[0]!.content), eventsOf(answers[1]!.content)];
+    if (a.length === 1 && b.length === 1 && a[0] !== b[0]) return { kind: 'odds', reason: 'the moves of the two events of the answers before', events: [a[0]!, b[0]!], movers: 'move' };
   }
   if (COMPARE_THEM.test(question) && (asked === 'gap' || asked === 'best_trade' || asked === null)) {
     const discussed = [...new Set(answers.slice(0, 4).flatMap((t) => eventsOf(t.content)))].slice(0, 5);

@@ -6,7 +6,7 @@ import { editDistance } from '../../text.js';
 import { LEVEL_EXPECTED_ASKED, ODDS_FORMAT_ASKED } from '../markets-search/distribution.js';
 import { bestRow, bullets, byLevel, cited, isLadder, labelLevels, levelOfRow, levelsNamed, modelBetween, modelSum, names, outcomeOf, percent, points, readReport, refsOf, rowLine, rungSide, sumOf, type Row } from './report-rows.js';
 import { CHANCE_SAID, DEPTH_ASKED, LADDER_BASKET, sellBeforeText, LADDER_SCENARIO, ladderBasketText, MONEY_GROUPS, MONEY_SAID, NO_BOUGHT, POSITION_HELD, SUPPOSED_PRICE, anomaliesText, arbitrageText, bestTradeText, bothSidesText, chancesInPercent, heldPosition, mostTradedText, overroundText, pricedText, pricesInCents, quoteText, rankedTrades, sizingText } from './trading-answers.js';
-import { LAST_CLAIM, LAST_N, LIKELIHOOD, PLAIN_ASKED, SOURCE_ASKED, plainCrossingText, plainFormOf, plainSummaryText, lastCount, lastEventsText, baseRateText, basicsText, cheapText, ladderBandsText, ladderSpanText, likelihoodText, methodText, modelWhyText, pastText, placedText, previousText, pricedAboveText, rangeSpanText, rulesText, summaryText, expectedText, oddsFormatText, whyMovedText, whyText } from './report-answers.js';
+import { LAST_CLAIM, LAST_N, LIKELIHOOD, MOVED_MORE, PLAIN_ASKED, SOURCE_ASKED, plainCrossingText, plainFormOf, plainSummaryText, lastCount, lastEventsText, baseRateText, basicsText, cheapText, ladderBandsText, ladderSpanText, likelihoodText, methodText, modelWhyText, pastText, placedText, previousText, pricedAboveText, rangeSpanText, rulesText, summaryText, expectedText, oddsFormatText, whyMovedText, whyText } from './report-answers.js';
 
 // Questions about an event already reported on ("which outcome does the model favour?", "when
 // does it close?"), answered from the stored report itself: its figures, quoted with the sources
@@ -32,7 +32,7 @@ const MOST_TRADED = /\b(?:most|more|higher|highest|larger|largest|bigger|biggest
 const PRICED = /\b(?:probabilit(?:y|ies)|outcomes?(?:\s+priced)?|priced|contracts?)\s+(?:of\s+)?(above|over|more than|at least|below|under|less than|at most)\s+(\d+(?:\.\d+)?)\s*%/i;
 
 /** What the exclusive outcomes' prices add up to, beyond 100%: the exchange's edge. */
-const OVERROUND = /\b(?:over-?round|vig(?:orish)?|juice|house edge|bookmaker'?s? margin|(?:prices|probabilities|odds) (?:add|sum) up|adds? up to|sum of (?:the )?(?:prices|probabilities|odds))\b/i;
+const OVERROUND = /\b(?:over-?round|vig(?:orish)?|juice|house edge|bookmaker'?s? margin|(?:prices|probabilities|odds) (?:add|sum) up|adds? up to|sum of (?:the )?(?:prices|probabilities|odds|buckets|outcomes|mids)|(?:buckets|outcomes|prices|mids|they) (?:sum|add up|total) to|sums? to (?:what|how much|100\b))\b/i;
 /** A case the rules decide ("what happens if it ends in a tie?", "does overtime count?"). */
 const RULE_CASE = /\b(?:what (?:happens|if)|in case of)\b|\b(?:ties?|tied|draws?|overtime|postpone\w*|cancel\w*|delay\w*|revis\w*|scrub\w*|forfeit\w*|suspend\w*|fail(?:s|ed|ure|ures)?|abort\w*|recount\w*|voided|correct(?:ed|ion|ions))\b/i;
 /** Both sides of one outcome bought together ("200 pairs of yes and no on hold", "buy both sides of hike"). */
@@ -55,7 +55,7 @@ const TOO_LOW = /\b(?:under-?priced|under-?valued|cheap\w*|bargain|value|buy)\b/
 const RECORD_ASKED = /\bhow (?:reliable|accurate|good|right|well)\b[^?]{0,20}\b(?:have|has|were|are)\b[^?]*\b(?:markets?|these|they|it)\b[^?]*\bbeen\b|\b(?:(?:been|done|do|does|did) (?:\w+ )?(?:good|well|right|accurate) (?:at )?(?:calling|predicting|picking)|(?:done|do|does|did) at (?:calling|predicting)|calling (?:these|past|previous|the last)|most (?:often|common|frequent)(?:ly)?|(?:record|form)\b[^?]*\b(?:lately|recently|at home|on the road|this (?:season|month|year))|(?:do|doing|did|done|gone|go)\b[^?]*\b(?:recently|lately)|(?:has|have|had)\b[^?]*\b(?:recently|lately)|last few (?:weeks|months|days|games|meetings|releases|events|prints)|past (?:\w+ )?markets?|ever (?:won|win|hit|happened|resolved|paid))\b/i;
 
 /** How the past favourites did, not the present one. */
-const TRACK_RECORD = /\b(?:usually|how often|how many times|track record|in this series|historically|accura\w*|base ?rates?|last time|past (?:games?|events?|meetings?|results?|releases?)|previous (?:games?|events?|meetings?|results?)|happened before)\b/i;
+const TRACK_RECORD = /\b(?:usually|how often|how many times|track record|in this series|historically|accura\w*|base ?rates?|last time|how (?:good|well|bad|did)\b[^?]{0,30}\b(?:at )?(?:predicting|calling|picking|forecasting)|past (?:games?|events?|meetings?|results?|releases?)|previous (?:games?|events?|meetings?|results?)|happened before)\b/i;
 
 const PATTERNS: [EventQuestion, RegExp][] = [
   ['gap', /\b(?:mispric\w*|gaps?|edge|cheap\w*|expensive|dear|under-?valued|over-?valued|under-?priced|over-?priced|value|takeaway|bargain|disagree\w*)\b/i],
@@ -63,10 +63,10 @@ const PATTERNS: [EventQuestion, RegExp][] = [
   // Before the favourite: "is the favourite usually right?" asks about past favourites.
   ['history', new RegExp(`${TRACK_RECORD.source}|\\b(?:history|historical|past (?:outcomes|decisions)|previous (?:outcomes|decisions))\\b`, 'i')],
   ['market_least', /\b(?:least likely|unlikel\w*|underdog|dog|long ?shot|least favou?red|lowest)\b/i],
-  ['closing', /\b(?:clos(?:e|es|ing)(?!\s+(?:above|below|over|under|at|higher|lower|between|in the)\b)|settl\w*|expir\w*|deadline|key dates?|important dates?|trading (?:stops?|ends?|halts?)|stop trading|last (?:day|time) to trade|when(?:'s| is| does| will)\b[^?]*\b(?:release|announcement|decision|print|report|game|launch)|ends?|resolved? (?:on|by)|when (?:does|will|is) (?:it|this|the (?:event|market|contract)) (?:resolve|end|finish)\w*)\b/i],
+  ['closing', /\b(?:clos(?:e|es|ing)(?!\s+(?:above|below|over|under|at|higher|lower|between|in the)\b)|settl\w*|expir\w*|deadline|key dates?|important dates?|trading (?:stops?|ends?|halts?)|stop trading|last (?:day|time) to trade|when(?:'s| is| does| will)\b[^?]*\b(?:release|announcement|decision|print|report|game|launch)|ends?|resolved? (?:on|by)|when (?:does|will|is) (?:it|this|the (?:event|market|contract)) (?:resolve|end|finish)\w*|when (?:do|will|can|would|should) (?:we|i|you|they) (?:find out|know|hear|learn|get (?:paid|the result|an answer))|when (?:is|will) (?:it|this|that) (?:be )?(?:decided|known|paid out))\b/i],
   ['resolution', /\b(?:resolution|resolv\w*|rules?|source|criteria|units?|measured|count(?:s|ed)?|decides?|determin\w*|flip\w*|(?:weather |which |what )station|settle(?:s|d)? (?:on|by|against)|correct(?:ed|ion|ions)?)\b/i],
   ['moves', /\b(?:mov(?:e|ed|es|ing)|moves?|(?<!\bno )changed?|trend\w*|volume|surge\w*|momentum|shift\w*)\b/i],
-  ['market_favourite', /\b(?:most likely|(?:most|more) probable|likel(?:y|iest)|favou?rite|favou?red|favs?|fave|front-?runner|leading|leads|ahead|winner|win|pick|expected|consensus|top)\b/i],
+  ['market_favourite', /\bwho(?:'s|s| is| will)? (?:gonna|going to|likely to|expected to|set to)\b|\b(?:most likely|(?:most|more) probable|likel(?:y|iest)|favou?rite|favou?red|favs?|fave|front-?runner|leading|leads|ahead|winner|win|pick|expected|consensus|top)\b/i],
   // A price asked in words of its own ("what's the price of hold?", "what does a cut trade at?", "how much is hold?").
   ['outcome', /\b(?:prices?|pric(?:ing|ed)|trad(?:es?|ing|ed) at|market (?:says?|saying|thinks?)|how much (?:is|are|does|do)|quoted? at|implied)\b|\bwhat(?:'s| is| are)\b.*\bat\s*\??\s*$/i],
 ];
@@ -75,13 +75,15 @@ const PATTERNS: [EventQuestion, RegExp][] = [
 const SUMMARY = /\bin (?:one|a|1) (?:short )?paragraph\b|\b(?:for|to) (?:a )?(?:general audience|general readers|readers|laypeople|non-experts)\b|\bexplain (?:the |this |that )?(?:[a-z0-9]+ ){0,3}(?:market|event)\b(?! (?:cap|data|share|value)\b)|\b(?:tl;?\s?dr|summar(?:y|ise|ize|ised|ized|ising|izing)|sum (?:it|this|that) up|bottom line|key (?:points|takeaways?)|gist|(?:short|quick|brief) (?:version|take|read|rundown)|(?:[1-3]|one|two|three)[- ]line(?:r|s)?(?: (?:version|summary|take))?|in brief|nutshell|recap|eli5|upshot)\b/;
 /** A length asked with nothing else ("in one sentence?"): the report in brief; with a question ("the most likely outcome, in one sentence?"), that question. */
 const IN_BRIEF = /\b(?:(?:in )?(?:one|a|1|two|2|three|3|a few) (?:short )?(?:sentences?|lines?)|one[- ]liner)\b/;
+/** A trader's form asked ("one line for a trader", "for the desk"): its terms of the trade kept. */
+const FOR_TRADERS = /\b(?:traders?|desk|quants?|pros?|technical|jargon|with (?:the )?(?:numbers|spreads?|gaps?))\b/i;
 const ONE_SENTENCE = /\b(?:in (?:one|a|1) (?:short )?(?:sentence|line)|one[- ]liner)\b/i;
 
 /** The trade the model favours, of no outcome in particular: "which outcome would you buy?", "best bet?", "where's the edge?". */
 const BEST_TRADE = /\b(?:(?:best|worst) (?:(?:ev|\+ev|expected[- ]value) )?(?:trade|bet|buy|value|opportunity|edge)|(?:is|was) (?:it|that|this) (?:a )?(?:good|bad|smart) (?:bet|buy|trade)|(?:is|was) (?:it|that|this) worth (?:it|a bet|buying)|what would (?:the model|you|it) (?:bet on|buy|back|trade)|(?:rank|list|sort|order) (?:every|all|each|the)? ?(?:of the )?(?:trades?|bets?|buys?)|(?:which|what) (?:one |outcome |contract |side )?(?:would|should|do) (?:you|i) (?:buy|bet on|back|pick|trade)|\b(?:would|should) (?:you|i) (?:buy|bet on|back)\b|where(?:'s| is) the (?:edge|value)|(?:any|is there (?:an? )?)(?:edge|value|good bets?)\b)/;
 
 /** "Explain this like I'm a beginner, what am I actually betting on?": how the market works, in plain words. */
-const BASICS = /\b(?:eli5|(?:explain|tell me) what (?:a |an )?(?:contract|event contract|yes contract|prediction market) is|what(?:'s| is) (?:a |an )?(?:event )?contract\b|how do(?:es)? (?:a )?contracts? work|explain (?:it|this|that)(?: to me)? like (?:i'?m|im|i am) (?:a beginner|five|5|new)|like (?:i'?m|im|i am) (?:a beginner|five|5)|for (?:a )?beginners?|(?:i'?m|im|i am) new (?:to|at) (?:this|betting|prediction markets|kalshi)|what am i (?:actually |really )?betting on|how does (?:this|it|a contract|kalshi) (?:even )?work|how (?:do|can|could|would|might|will|does) (?:i|you|we|one|someone) (?:lose|make|win) (?:money|on (?:this|it|that))|what does (?:it|that) mean when [^?]{0,40}\b(?:says?|shows?|is at|trades? at|prices? (?:it )?at)\s+\$?\d+(?:\.\d+)?\s*(?:c|¢|cents?)|what does [^?]{0,30}?\$?\d+(?:\.\d+)?\s*(?:c|¢|cents?)\b[^?]{0,40}\bmean)\b/i;
+const BASICS = /\b(?:eli5|(?:explain|tell me) what (?:a |an )?(?:contract|event contract|yes contract|prediction market) is|what(?:'s| is) (?:a |an )?(?:event )?contract\b|how do(?:es)? (?:a )?contracts? work|explain (?:it|this|that)(?: to me)? like (?:i'?m|im|i am) (?:a beginner|five|5|new)|like (?:i'?m|im|i am) (?:a beginner|five|5)|for (?:a )?beginners?|(?:i'?m|im|i am) new (?:to|at) (?:this|betting|prediction markets|kalshi)|what am i (?:actually |really )?betting on|what(?:'s| is|s)? (?:this|that|the) (?:market|event|bet|contract|thing)?\s*(?:even |actually |all )?about\b|how does (?:this|it|a contract|kalshi) (?:even )?work|how (?:do|can|could|would|might|will|does) (?:i|you|we|one|someone) (?:lose|make|win) (?:money|on (?:this|it|that))|what does (?:it|that) mean when [^?]{0,40}\b(?:says?|shows?|is at|trades? at|prices? (?:it )?at)\s+\$?\d+(?:\.\d+)?\s*(?:c|¢|cents?)|what does [^?]{0,30}?\$?\d+(?:\.\d+)?\s*(?:c|¢|cents?)\b[^?]{0,40}\bmean)\b/i;
 
 /** What could move the prices before the end ("any catalysts before close?", "what would change your mind?"). */
 const CATALYSTS = /\bcatalysts?\b|\bwhat (?:would|could|might) (?:change your mind|move (?:it|this|the (?:price|market|odds))|change (?:it|this|the (?:price|odds)))\b|\bwhat to watch\b|\bwhat(?:'s| is) coming up\b/i;
@@ -155,7 +157,8 @@ export function eventQuestion(question: string): EventQuestion | null {
   if (PREVIOUS_EVENT.test(q) && !monthNow) return 'previous';
   if (METHOD.test(q)) return 'method';
   // "Sum of probabilities above $40M" adds up the outcomes beyond a level: no overround.
-  if (OVERROUND.test(q) && !levelsIn(question.replace(/\d+(?:\.\d+)?\s*%/g, ' ')).length) return 'overround';
+  // ("Do they sum to 100?": the hundred percent they should come to, no level.)
+  if (OVERROUND.test(q) && !levelsIn(question.replace(/\d+(?:\.\d+)?\s*%|\b(?:to|of)\s+100\b/g, ' ')).length) return 'overround';
   if (SOURCE_ASKED.test(q)) return 'resolution';
   // "What do the rules say about the settlement time?" asks for the rules' words, not the schedule.
   if (/\brules?\b/.test(q) && !levelsIn(question).length) return 'resolution';
@@ -208,7 +211,7 @@ function levelsIn(question: string): number[] {
  */
 /** "Will they hike?", "will the Lakers win?", "so will the government shut down?": whether it happens, not who is favoured nor which of two ("will they hold or cut?"), nor a point spread ("will KC cover?"), which no winner market prices. */
 function willItHappen(question: string, kind: EventQuestion | null, no: boolean): boolean {
-  return !no && (kind === null || kind === 'outcome' || kind === 'market_favourite') && WILL_IT.test(question) && !/\b(?:favou?rites?|favou?red|most likely|likeliest|ahead|leading|leads|or|cover|covers|spread)\b/i.test(question);
+  return !no && (kind === null || kind === 'outcome' || kind === 'market_favourite') && WILL_IT.test(question) && !/\b(?:favou?rites?|favou?red|most likely|likeliest|ahead|leading|leads|or(?! not\b)|cover|covers|spread)\b/i.test(question);
 }
 
 function namedRows(question: string, rows: Row[], title: string, levels: number[]): Row[] {
@@ -424,7 +427,7 @@ function compareText(question: string, sides: Row[][]): string {
 }
 
 /** A follow-up that points back at what the turn before named ("its price?", "and the spread?", "what about that one?"). */
-const REFERS_BACK = /\b(?:it|its|it's|that one|this one|that outcome|that contract|them|those|they)\b|\b(?:on|of|for|at|buy|buying|sell|selling|size|sizing) that\b|^\s*(?:and|what about|how about)\b|^\s*(?:why|how so|how come|really|are you sure)\s*\??\s*$/i;
+const REFERS_BACK = /\b(?:it|its|it's|that one|this one|that outcome|that contract|them|those|they)\b|\b(?:on|for|of|at|in|yes|no) there\W*$|\b(?:on|of|for|at|buy|buying|sell|selling|size|sizing) that\b|^\s*(?:and|what about|how about)\b|^\s*(?:why|how so|how come|really|are you sure)\s*\??\s*$/i;
 const CHANCES_SAID = new RegExp(CHANCE_SAID.source, 'gi');
 const MONEY_AMOUNTS = new RegExp(MONEY_SAID.source, 'gi');
 /** A question without the chance its asker supplies ("if i think hike is 60%" → "if i think hike is"). */
@@ -444,7 +447,7 @@ function unpriced(text: string, rows: readonly Row[] = []): string {
 }
 
 /** A side alone, often correcting the question before ("no i meant the NO side", "yes then"). */
-const SIDE_ONLY = /^\W*(?:(?:no+|nah|nope|sorry|wait|oops|ok)\W+)?(?:i meant?\s+|make (?:it|that)\s+|what about\s+|how about\s+|and\s+)?(?:the\s+|on\s+)?(yes|no)(?:\s+side)?(?:\s+(?:instead|then|pls|please))?\W*$/i;
+const SIDE_ONLY = /^\W*(?:(?:no+|nah|nope|sorry|wait|oops|ok)\W+)?(?:i meant?\s+|make (?:it|that)\s+|what about\s+|how about\s+|and\s+)?(?:on\s+)?(?:the\s+)?(yes|no)(?:\s+side)?(?:\s+(?:instead|then|pls|please))?\W*$/i;
 /** "The other one", "the other team": the outcomes the thread did not name last. */
 /** A correction's opening ("no i meant", "sorry, I mean", "nah i meant"). */
 const CORRECTION = /^\W*(?:(?:no+|nah|nope|sorry|wait|oops)[,.!\s]+)?i\s+mean(?:t)?\s+|^\W*(?:no+|nah|nope|actually)\s*[,.!:]\s*(?=\d)/i;
@@ -478,6 +481,22 @@ export interface ReportRead {
 
 /** Whether a name said is the row's with its team ("Away team (Bills)" of "Away team"). */
 const withTeamName = (r: Row, said: string) => said.startsWith(`${outcomeOf(r.outcome).name} (`);
+
+/**
+ * A price said as a bare number after a trade ("what if i buy yes at 12?", "ev buying hike at 40"),
+ * written in cents ("at 12c"), as the rules read prices; not a number that is one of the event's
+ * levels ("buy yes at 48" of a temperature bucket at 48°F), nor one with a unit.
+ */
+function bareCents(text: string, rows: Row[]): string {
+  const levels = new Set(labelLevels(rows));
+  return text.replace(
+    /\b(buy(?:ing|s)?|bought|get(?:ting)?|got|fill(?:ed|s)?|sell(?:ing|s)?|sold|short(?:ing)?)\b([^?.!\d]{0,40}?)\b(at|for)\s+(\d{1,2})(?![\d.,%°]|\s*(?:k|c|¢|cents?|bps?|pts?|degrees?|f\b|million|m\b|%))/gi,
+    (whole: string, verb: string, between: string, at: string, n: string) => (levels.has(Number(n)) ? whole : `${verb}${between}${at} ${n}c`),
+  );
+}
+
+/** Two things pointed back to at once ("which of those two", "both of them"). */
+const PAIR_ASKED = /\b(?:those|these|the|them|of the)\s+two\b|\bboth\b/i;
 
 /** An answer drawn from a report, or from live quotes in its shape: its footer says which. */
 const ANSWERED_FROM = /_From (?:the stored report on|Kalshi's live quotes for) /;
@@ -558,12 +577,13 @@ export function answerFromReport(
   const modelOfIt = (text: string) => /^\W*(?:(?:ok|so|and|but)\W+)*(?:what|wat|whats|what's)\b[^?]{0,20}\bmodel\b[^?]{0,10}\b(?:say|says|think|thinks|give|gives|put|puts)\b(?:\s+(?:it|about it|then|now|pls|please))?\W*$/i.test(text);
   // ("Ok so should i buy", "worth buying?": the outcome discussed.)
   const buyIt = (text: string) => /^\W*(?:(?:ok|so|and|but|then)\W+)*(?:should (?:i|we) (?:buy|get|take|bet)|(?:is it )?worth (?:buying|it|a buy)|(?:is it )?a buy|buy or (?:not|pass|sell))\W*$/i.test(text);
-  const pointer = (text: string) => REFERS_BACK.test(text) || modelOfIt(text) || buyIt(text) || heldPosition(text) !== null || CHANCE_SAID.test(text) || tradeOnIt(text) || THE_OTHER.test(text) || NEXT_UP.test(text) || NEXT_DOWN.test(text) || (eventQuestion(text) === 'odds_format' && /\b(?:that|those|these)\b/i.test(text));
+  // ("How many can i get filled at the ask" after an EV of NO on one bucket: that bucket's book, that side.)
+  const pointer = (text: string) => REFERS_BACK.test(text) || DEPTH_ASKED.test(text) || modelOfIt(text) || buyIt(text) || heldPosition(text) !== null || CHANCE_SAID.test(text) || tradeOnIt(text) || THE_OTHER.test(text) || NEXT_UP.test(text) || NEXT_DOWN.test(text) || (eventQuestion(text) === 'odds_format' && /\b(?:that|those|these)\b/i.test(text));
   // The question before, itself restated from the ones before it ("EV on that?" after "and the no side?" after "200 yes on a cut?").
   // ("What if i think 0.4": a chance, as "40%" would be.)
   // ("And if it goes to 0.35?", "45¢": prices in cents, as "35c" would be.)
-  question = pricesInCents(chancesInPercent(question));
-  const asked = earlier.filter((t) => t.role === 'user').map((t) => pricesInCents(chancesInPercent(t.content)));
+  question = bareCents(pricesInCents(chancesInPercent(question)), rows);
+  const asked = earlier.filter((t) => t.role === 'user').map((t) => bareCents(pricesInCents(chancesInPercent(t.content)), rows));
   const effective = (i: number): string | undefined => (i >= asked.length ? undefined : i >= 3 ? asked[i] : restated(asked[i]!, effective(i + 1), names));
   question = restated(question, effective(0), names);
   // "Next one up?" after Kelly on the best trade: the same sizing, of the next trade in the ranking.
@@ -598,8 +618,16 @@ export function answerFromReport(
   // About the event as a whole ("when does it close?", "how is it resolved?"): "it" is the event.
   const wholeEvent = ['summary', 'anomalies', 'expected', 'closing', 'resolution', 'previous', 'arbitrage', 'overround', 'history'].includes(eventQuestion(question) ?? '');
   if (pointer(question) && !wholeEvent && !names(question).length) {
+    // "Which of those two moved more?" after one outcome, then another: both, back through the turns.
+    const pair: Row[] = [];
     for (const turn of earlier) {
       const before = turn.role === 'assistant' ? answered(turn.content) : names(turn.content);
+      if (PAIR_ASKED.test(question) && before.length === 1) {
+        if (!pair.includes(before[0]!)) pair.push(before[0]!);
+        if (pair.length < 2) continue;
+        question = `${question} (${pair.map((r) => outcomeOf(r.outcome).name).join(' or ')})`;
+        break;
+      }
       // (Several outcomes an answer was about are "those", "them", "both".)
       if (before.length === 1 || (turn.role === 'user' && before.length) || (before.length > 1 && before.length < rows.length && /\b(?:those|them|these|they|both)\b/i.test(question))) {
         const meant = other ? rows.filter((r) => !before.includes(r)) : step ? besideLevel(rows, before, step) : before;
@@ -607,9 +635,13 @@ export function answerFromReport(
         const rest = question.replace(THE_OTHER, ' ').replace(NEXT_UP, ' ').replace(NEXT_DOWN, ' ');
         if (meant.length && meant.length < rows.length) question = `${rest} (${meant.map((r) => outcomeOf(r.outcome).name).join(' or ')})`;
         // "What do 250 of it cost" after "**NO on 2 or fewer**": that side too.
-        const leads = turn.role === 'assistant' ? [...turn.content.matchAll(/\*\*(YES|NO) on /g)] : [];
-        const side = turn.role === 'assistant' && (!ANSWERED_FROM.test(turn.content) || leads.length === 1) ? leads[0]?.[1] : undefined;
-        if (side && meant.length === 1 && !/\b(?:yes|no)\b/i.test(question)) question = `${question} (${side} side)`;
+        // ("Kelly on that" after "Buying YES at $0.18 against the model's 12.4%": the side valued.)
+        const leads = turn.role === 'assistant' ? [...turn.content.matchAll(/\*\*(YES|NO) on |\bBuying (YES|NO) at \$/g)] : [];
+        // ("How much would i win if i put 20 bucks on it?" after a best buy of "**NO on Above $80M**", others listed after it: that trade's side.)
+        const tradedSides = turn.role === 'assistant' && meant.length === 1 && !other && !step ? new Set([...turn.content.matchAll(/\*\*(YES|NO) on ([^*\n]+)\*\*/g)].filter((m) => m[2] === outcomeOf(meant[0]!.outcome).name).map((m) => m[1]!)) : new Set<string>();
+        const side = turn.role === 'assistant' && (!ANSWERED_FROM.test(turn.content) || leads.length === 1) ? (leads[0]?.[1] ?? leads[0]?.[2]) : tradedSides.size === 1 ? [...tradedSides][0] : undefined;
+        // (A chance of one's own said with a Kelly picks the side itself: "kelly at 80% with 2.5k".)
+        if (side && meant.length === 1 && !/\b(?:yes|no)\b/i.test(question) && !(SIZING.test(question) && CHANCE_SAID.test(question))) question = `${question} (${side} side)`;
         break;
       }
       if (turn.role === 'user' && !pointer(turn.content)) break;
@@ -633,10 +665,17 @@ function restated(question: string, asked: string | undefined, names: (text: str
   if (asked && side && eventQuestion(asked) !== null) question = /\b(?:yes|no)\b/i.test(asked) ? asked.replace(/\b(?:yes|no)\b(?:\s+side)?/gi, side[1]!.toUpperCase()) : `${asked.replace(/[?.!\s]+$/, '')} the ${side[1]!.toUpperCase()} side?`;
   // "And hold?" after "convert that to moneyline": that conversion, of the outcome named now.
   if (asked && eventQuestion(asked) === 'odds_format' && question.split(/\s+/).length <= 4 && names(question).length && [null, 'outcome'].includes(eventQuestion(question))) question = `${asked.replace(/[?.!\s]+$/, '')} (${names(question).map((r) => outcomeOf(r.outcome).name).join(' or ')})`;
+  // "And the 56+ bucket?" after "kelly on it with 1k": that sizing, of the outcome named now.
+  // (Of the sizing restated before, "(56°F or above)", the outcome named now instead.)
+  const sizedAsked = asked?.replace(/\s*\([^)]*\)\s*$/, '');
+  if (sizedAsked && SIZING.test(sizedAsked) && !names(sizedAsked).length && /^\W*(?:and|what about|how about)\b/i.test(question) && !CHANCE_ONLY.test(question) && !CHANCE_SAID.test(question) && !SUPPOSED_PRICE.test(question) && question.split(/\s+/).length <= 5 && names(question).length && [null, 'outcome'].includes(eventQuestion(question))) question = `${sizedAsked.replace(/[?.!\s]+$/, '')} (${names(question).map((r) => outcomeOf(r.outcome).name).join(' or ')})`;
   // "Half kelly on a 2.5k roll at that price": the price the question before supposed.
   const samePrice = /\b(?:at|for) (?:that|this|the same|those) (?:price|level|quote)\b/i;
   const pricedBefore = asked && samePrice.test(question) ? SUPPOSED_PRICE.exec(asked) : null;
   if (pricedBefore) question = question.replace(samePrice, `at ${pricedBefore[1] ?? pricedBefore[2]}c`);
+  // "Kelly on that" after "EV of 100 yes on above 10 at 70c": sized at that price too.
+  const pricedTrade = asked && SIZING.test(question) && !SUPPOSED_PRICE.test(question) && eventQuestion(asked) === 'quote' && !POSITION_HELD.test(asked) ? SUPPOSED_PRICE.exec(asked) : null;
+  if (pricedTrade) question = `${question.replace(/[?.!\s]+$/, '')} at ${pricedTrade[1] ?? pricedTrade[2]}c`;
   // "Half that", "quarter of that" after a Kelly: that sizing again, at that fraction.
   const fraction = /^\W*(?:(?:and|ok|so|then)\W+)?(?:a\s+)?(half|quarter|third|double|twice)\b/i.exec(question);
   if (asked && fraction && SIZING.test(question) && !/\bkelly\b/i.test(question) && SIZING.test(asked)) question = `${fraction[1]!.toLowerCase()} kelly`;
@@ -825,7 +864,8 @@ function answerAbout(question: string, report: ReportRead): Answer | null {
     })
     .filter((rs) => rs.length);
   const either = chosen.length > 1 ? [...new Set(chosen.flat())] : [];
-  const past = kind === 'moves' && PAST.test(question) ? pastText(question, named.length < rows.length ? named : [], section('key claims'), countedFrom) : null;
+  // ("Which of those two moved more this week?": of the outcomes named, compared.)
+  const past = kind === 'moves' && (PAST.test(question) || (named.length > 1 && named.length < rows.length && MOVED_MORE.test(question))) ? pastText(question, named.length < rows.length ? named : [], section('key claims'), countedFrom) : null;
   // ("Lakers won 4 of the last 5 vs boston right? so why …" checks a record, not a comparison.)
   const compared = COMPARE.test(question) && rows.length > 1 && !LAST_CLAIM.test(question) ? comparedSides(question, rows, report.title) : null;
   const moved = kind === 'moves' && WHY_MOVED.test(question) ? whyMovedText(question, rows, named.length < rows.length ? named : [], section('resolution history'), section('key claims')) : null;
@@ -858,7 +898,9 @@ function answerAbout(question: string, report: ReportRead): Answer | null {
   } else if (kind === 'basics') {
     text = basicsText(report.title, rows, section('key claims'), exclusive, named.length === 1 ? named[0] : undefined);
   } else if (kind === 'summary') {
-    text = PLAIN_ASKED.test(question) ? plainSummaryText(report.title, rows, section, plainFormOf(question), exclusive) : summaryText(report.title, rows, section, ONE_SENTENCE.test(question), exclusive);
+    // A one-sentence summary is for a reader too, in plain words, unless a trader's form is asked ("one line for the desk").
+    const plain = PLAIN_ASKED.test(question) || (ONE_SENTENCE.test(question) && !FOR_TRADERS.test(question));
+    text = plain ? plainSummaryText(report.title, rows, section, plainFormOf(question), exclusive) : summaryText(report.title, rows, section, ONE_SENTENCE.test(question), exclusive);
   } else if (kind === 'anomalies' && PLAIN_ASKED.test(question) && plainCrossingText(report.title, rows)) {
     text = plainCrossingText(report.title, rows);
   } else if (kind === 'anomalies') {
@@ -1012,7 +1054,9 @@ function answerAbout(question: string, report: ReportRead): Answer | null {
     // "Favours" would mislead of one contract the model puts under even odds: its side is said.
     const modelSide = single.modelValue >= 50 ? 'that it happens' : 'that it does not';
     const agree = single.modelValue >= 50 === single.marketValue >= 50 ? `, so the model, like the market, leans ${modelSide} (${points(single.modelValue - single.marketValue)} from the market)` : `, so the model leans ${modelSide} where the market does not`;
-    text = `This event has one yes/no contract, **${name}**: the market gives it ${single.market} (so about ${(100 - yes).toFixed(1)}% that it does not happen), the model ${single.model} ${refs}${kind === 'model_favourite' ? agree : ''}.`;
+    // "Who's gonna release first?" of one contract: it prices whether, not who.
+    const who = /\bwho\b/i.test(question) ? `It does not price who: ` : '';
+    text = `${who}${who ? 'this' : 'This'} event has one yes/no contract, **${name}**: the market gives it ${single.market} (so about ${(100 - yes).toFixed(1)}% that it does not happen), the model ${single.model} ${refs}${kind === 'model_favourite' ? agree : ''}.`;
   } else if ((kind === 'market_favourite' || kind === 'market_least' || kind === 'model_favourite') && ladder && ladderBandsText(rows)) {
     text = ladderBandsText(rows)!;
   } else if ((kind === 'market_favourite' || kind === 'market_least') && ladder) {
@@ -1076,7 +1120,7 @@ function answerAbout(question: string, report: ReportRead): Answer | null {
         const record = (history ?? '').split('\n').filter((l) => /^\*\*(?:Market accuracy|Base rates)/.test(l));
         // Of one contract, its price now beside its record ("base rate vs current price").
         // "Has the market been good at calling these games?", "did the underdog ever win?": its accuracy first, and how often the favourite lost.
-        const accuracy = /\b(?:good|well|right|accurate)\b[^?]*\b(?:calling|predicting|picking)\b|\bcalling\b|\breliab\w*|\btrust\w*|\bunderdog\b|\bupsets?\b|\bfavou?rites?\b[^?]*\bw[oi]n|\baccura\w*|\busually right\b/i.test(question);
+        const accuracy = /\b(?:good|well|right|accurate)\b[^?]*\b(?:calling|predicting|picking)\b|\bcalling\b|\bpredict(?:ing|ed|ions?)\b|\breliab\w*|\btrust\w*|\bunderdog\b|\bupsets?\b|\bfavou?rites?\b[^?]*\bw[oi]n|\baccura\w*|\busually right\b/i.test(question);
         const called = record.find((l) => l.startsWith('**Market accuracy'));
         const won = called ? /won (\d+) of (\d+) events/.exec(called) : null;
         const lost = won ? Number(won[2]) - Number(won[1]) : null;

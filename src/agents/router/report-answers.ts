@@ -90,7 +90,7 @@ export function rulesText(question: string, claims: string | undefined, rows: Ro
  * move over it ("biggest mover?", over the week unless the day is asked).
  */
 /** Each outcome's price 24 hours and 7 days before the report and now, from its key claims, with their sources. */
-function pastPrices(claims: string | undefined): { all: { label: string; day: number | null; week: number | null; now: number }[]; refs: string } | null {
+export function pastPrices(claims: string | undefined): { all: { label: string; day: number | null; week: number | null; now: number }[]; refs: string } | null {
   const line = bullets(claims, /^- \*\*Prices 24 hours and 7 days ago:\*\*/)[0];
   if (!line) return null;
   const refs = /(\[\d+\])+\.?$/.exec(line)?.[0].replace(/\.$/, '') ?? '';
@@ -99,6 +99,9 @@ function pastPrices(claims: string | undefined): { all: { label: string; day: nu
   const all = [...body.matchAll(/(?:^|; )(.+?) (\d+(?:\.\d+)?%|n\/a) and (\d+(?:\.\d+)?%|n\/a) \(now (\d+(?:\.\d+)?%)\)/g)].map((m) => ({ label: m[1]!, day: value(m[2]!), week: value(m[3]!), now: value(m[4]!)! }));
   return all.length ? { all, refs } : null;
 }
+
+/** Two or more moves compared ("which of those two moved more?", "did hold move less than hike?"). */
+export const MOVED_MORE = /\b(?:more|less|bigger|larger|smaller|further|most|least)\b/i;
 
 /** The span a question asks a price move over: the last day, the last week, or not said. */
 const windowAsked = (q: string): 'day' | 'week' | 'both' =>
@@ -117,6 +120,22 @@ export function pastText(question: string, named: Row[], claims: string | undefi
     window === 'both'
       ? `- **${o.label}**: ${said(o.week)} 7 days ago, ${said(o.day)} 24 hours ago, ${said(o.now)} now`
       : `- **${o.label}**: ${said(o[window])} ${window === 'day' ? '24 hours' : '7 days'} ago${change(o.now, o[window])}; ${said(o.now)} now`;
+  const picked = named.length ? all.filter((o) => named.some((r) => outcomeOf(r.outcome).name === o.label)) : all;
+  if (!picked.length) return null;
+  // "Which of those two moved more this week?": each one's move, then which moved more.
+  if (named.length > 1 && picked.length > 1 && MOVED_MORE.test(q)) {
+    const over = window === 'day' ? 'day' : 'week';
+    const ranked = picked.filter((o) => o[over] !== null).sort((a, b) => Math.abs(b.now - b[over]!) - Math.abs(a.now - a[over]!));
+    if (ranked.length > 1) {
+      const move = (o: (typeof all)[number]) => Math.abs(o.now - o[over]!);
+      const span = over === 'day' ? '24 hours' : '7 days';
+      const tied = move(ranked[0]!) - move(ranked[1]!) < 0.05;
+      const verdict = tied
+        ? `They moved about as much as each other over the last ${span}.`
+        : `**${ranked[0]!.label}** moved more over the last ${span}: ${move(ranked[0]!).toFixed(1)} pts against ${move(ranked[1]!).toFixed(1)} for ${ranked[1]!.label}.`;
+      return `${ranked.map((o) => `- **${o.label}**: ${said(o[over])} ${span} ago${change(o.now, o[over])}; ${said(o.now)} now`).join('\n')} ${refs}\n\n${verdict}\n\nCounted back from ${from}; each price then is on the basis of the price now (the mid of the book, or the last trade).`;
+    }
+  }
   if (/\b(?:biggest|largest|most)\b/.test(q)) {
     const over = window === 'day' ? 'day' : 'week';
     const ranked = all.filter((o) => o[over] !== null).sort((a, b) => Math.abs(b.now - b[over]!) - Math.abs(a.now - a[over]!));
@@ -124,8 +143,6 @@ export function pastText(question: string, named: Row[], claims: string | undefi
     const top = ranked[0]!;
     return `The biggest mover over the last ${over === 'day' ? '24 hours' : '7 days'} is **${top.label}**: ${said(top[over])} then, ${said(top.now)} now${change(top.now, top[over]).replace(' since', '')} ${refs}.\n\n${ranked.map(lineOf).join('\n')}`;
   }
-  const picked = named.length ? all.filter((o) => named.some((r) => outcomeOf(r.outcome).name === o.label)) : all;
-  if (!picked.length) return null;
   // A week asked of quotes that carry only the day before ("btc 96k a week ago?" with no report): that day, said so.
   if (window === 'week' && picked.every((o) => o.week === null) && picked.some((o) => o.day !== null)) {
     const day = (o: (typeof all)[number]) => `- **${o.label}**: ${said(o.day)} 24 hours ago${change(o.now, o.day)}; ${said(o.now)} now`;

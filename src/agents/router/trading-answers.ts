@@ -182,7 +182,7 @@ export function quoteText(question: string, shown: Row[], contracts: Map<string,
   // (Not a rung's own level: "buying 3400 yes" of "Above $3,400" is that rung; "100 of them" is the count.)
   const levels = new Set(labelLevels(shown));
   // ("Max loss on 400 CPI above 3.2 YES": the count said first, not the level's decimals.)
-  const counted = [...question.matchAll(/(?<![\d.])\b(\d[\d,]*)\s+(?:(?:yes|no)\s+)?(?:contracts?|shares?)\b|\b(?:on|of|buy(?:ing)?|bought)\s+(\d[\d,]*)\s+(?=[a-z][^?]*\b(?:yes|no)\b)|\b(?:buy(?:ing)?|get|grab|on|of)\s+(\d[\d,]*)\s+(?:of\s+)?(?:yes|no)\b|\blift(?:ing)?\s+(?:the\s+)?(?:offer|ask)\s+for\s+(\d[\d,]*)\b|\b(?:cost|costs|run me|set me back)\s+for\s+(\d[\d,]*)\b(?!\s*(?:%|c\b|¢|cents?\b|\$))|\b(\d[\d,]*)\s+of\s+(?:them|those|these|it)\b|\b(?:long|short)\s+(\d[\d,]*)\b|\b(\d[\d,]*)\s+(?:[a-z]+\s+){1,3}?(?:yes|no)\s+(?:cost|costs|contracts?|shares?|pay|pays)\b|(?<![\d.])\b(?<bare>\d[\d,]*)\s+(?:yes|no)\b(?=\s*[:,;?.!]|\s*$|\s+(?:on|at|for|cost|costs|pay|pays|would|will|get|make)\b)/gi)]
+  const counted = [...question.matchAll(/(?<![\d.])\b(\d[\d,]*)\s+(?:(?:yes|no)\s+)?(?:contracts?|shares?)\b|\b(?:on|of|buy(?:ing)?|bought)\s+(\d[\d,]*)\s+(?=[a-z][^?]*\b(?:yes|no)\b)|\b(?:buy(?:ing)?|get|grab|on|of)\s+(\d[\d,]*)\s+(?:of\s+)?(?:yes|no)\b|\blift(?:ing)?\s+(?:the\s+)?(?:offer|ask)\s+for\s+(\d[\d,]*)\b|\b(?:cost|costs|run me|set me back)\s+for\s+(\d[\d,]*)\b(?!\s*(?:%|c\b|¢|cents?\b|\$))|\b(\d[\d,]*)\s+of\s+(?:them|those|these|it)\b|\b(?:long|short)\s+(\d[\d,]*)\b|\b(\d[\d,]*)\s+(?:[a-z]+\s+){1,3}?(?:yes|no)\s+(?:cost|costs|contracts?|shares?|pay|pays)\b|\b(?:buy(?:ing)?|bought|get|grab)\s+(\d[\d,]*)\s+(?=at\s+\d{1,2}c\b)|(?<![\d.])\b(?<bare>\d[\d,]*)\s+(?:yes|no)\b(?=\s*[:,;?.!]|\s*$|\s+(?:on|at|for|cost|costs|pay|pays|would|will|get|make)\b)/gi)]
     // (Nor the number of an outcome's name: "cut 25 yes" of "Cut 25bps".)
     .filter((m) => m.groups?.bare === undefined || !shown.some((r) => outcomeOf(r.outcome).name.toLowerCase().includes(`${/(\w+)\s+$/.exec(question.slice(0, m.index))?.[1]?.toLowerCase()} ${m.groups!.bare}`)))
     .map((m) => Number(m.slice(1).find((g) => g !== undefined)!.replace(/,/g, '')))
@@ -193,7 +193,9 @@ export function quoteText(question: string, shown: Row[], contracts: Map<string,
   // "I bought 100 hold yes at 12c, where am I now?": the position marked at the book, not a trade to make.
   const position = shown.length === 1 ? heldPosition(question, levels) : null;
   // ("How much can I get filled at 62c?" asks the book at a price, supposing nothing.)
-  const supposed = position || DEPTH_ASKED.test(question) ? null : supposedPrice(question);
+  // ("EV if i get filled at 15 cents?" asks the value at that price, not the book.)
+  const depth = DEPTH_ASKED.test(question) && !(/\b(?:ev|e\.v\.|expected value)\b/i.test(question) && !/\bhow (?:much|many)\b/i.test(question));
+  const supposed = position || depth ? null : supposedPrice(question);
   for (const r of shown) {
     const { name, refs } = outcomeOf(r.outcome);
     const c = contracts.get(refs);
@@ -203,7 +205,7 @@ export function quoteText(question: string, shown: Row[], contracts: Map<string,
       lines.push(`${line}. ${positionText(position, r, c, believed)}.`);
       continue;
     }
-    if (DEPTH_ASKED.test(question)) line += depthText(c, NO_BOUGHT.test(question));
+    if (depth) line += depthText(c, NO_BOUGHT.test(question));
     const [bid, ask] = supposed === null ? [dollars(c.bid), dollars(c.ask)] : [supposed, supposed];
     // NO is bought at 1 minus the best YES bid, and pays when the outcome does not happen.
     const noPrice = bid === null ? null : 1 - bid;
@@ -219,7 +221,7 @@ export function quoteText(question: string, shown: Row[], contracts: Map<string,
     const each = no ? noPrice : ask;
     // "What does the NO side cost?": one contract of that side.
     // ("The no side?": what that side costs.)
-    if (/\bcosts?\b|\b(?:yes|no) side\b/i.test(question) && !payout && quantity === null && stake === null && each !== null) line += `. A ${no ? 'NO' : 'YES'} contract costs $${each.toFixed(2)}${no ? ' (1 minus the YES bid)' : ' at the ask'} and pays $1.00 if it resolves ${no ? 'NO' : 'YES'}`;
+    if (/\bcosts?\b|\b(?:yes|no) side\b/i.test(question) && !payout && quantity === null && stake === null && each !== null) line += `. A ${no ? 'NO' : 'YES'} contract costs $${each.toFixed(2)}${supposed !== null ? ' at the price supposed' : no ? ' (1 minus the YES bid)' : ' at the ask'} and pays $1.00 if it resolves ${no ? 'NO' : 'YES'}`;
     if (quantity !== null && quantity > 0 && each !== null && stake === null) {
       const cost = (quantity * Math.round(each * 100)) / 100;
       const thin = supposed === null ? beyondBest(c, no ? 'NO' : 'YES', quantity, each) : '';
@@ -348,7 +350,11 @@ export function sizingText(question: string, rows: Row[], contracts: Map<string,
   const one = new Set(trades.map((x) => x.r)).size === 1 && trades.length === 1;
   if (t.ev <= 0) {
     const none = one ? `${tradeSaid(t)}: no edge` : `no ${side ? `${side} ` : ''}contract ${rows.length < 3 ? 'asked about ' : ''}has a positive expected value at ${supposed === null ? 'current prices' : 'that price'} (the least unfavourable is ${tradeSaid(t)})`;
-    return `${at}The Kelly criterion stakes nothing here: on ${believed === null ? 'the model' : `your ${percent(believed)}`}, ${none}.\n\n${caveat}`;
+    // The side asked has no edge; its other side, when it has one, is sized beside it, said to be the other side.
+    const other = side && rows.length === 1 ? rankedTrades(rows, contracts, supposed, believed).find((x) => x.side !== side && x.ev > 0) : undefined;
+    // (Not in bold: the side asked stays the one a later "kelly on that with 2k" reads back.)
+    const otherSized = other ? ` The other side has the edge: ${tradeSaid(other).replace(/\*\*/g, '')}, a Kelly fraction of ${((100 * other.ev) / (1 - other.paid)).toFixed(1)}% of the bankroll (half Kelly ${((50 * other.ev) / (1 - other.paid)).toFixed(1)}%)${stakeOf(question) ? `, $${money((stakeOf(question)! * other.ev) / (1 - other.paid))} of $${money(stakeOf(question)!)}` : ''}; ask for Kelly on ${other.side} to size it.` : '';
+    return `${at}${at ? 'the' : 'The'} Kelly criterion stakes nothing here: on ${believed === null ? 'the model' : `your ${percent(believed)}`}, ${none}.${otherSized}\n\n${caveat}`;
   }
   const f = t.ev / (1 - t.paid);
   const bankroll = stakeOf(question);

@@ -1246,8 +1246,11 @@ describe('several questions in one, and odds follow-ups that change topic', () =
       // Not the report whole.
       expect(brief, q).not.toContain('## Outcomes');
     }
+    // One sentence is in plain words (no mids, normalised shares or points); a trader's one line keeps them.
     const one = await fed('in one sentence');
-    expect(one).toMatch(/^\*\*Fed decision in December 2026\?\*\*: the market's favourite is \*\*Hike 25bps\*\* at 51\.5% \(mid; 46\.6% normalised\), model [\d.]+%[^\n]*; trading closes 2026-12-15 15:00 UTC \(in 26 days\) \[\d\]\.\n\n_From the stored report/);
+    expect(one).toMatch(/^On Kalshi's “Fed decision in December 2026\?” market, traders see “Hike 25bps” as the likeliest result, at about 47%/);
+    expect(one).not.toMatch(/normalised|\bmid\b|\bpts\b|overround/);
+    expect(await fed('in one sentence for a trader')).toMatch(/^\*\*Fed decision in December 2026\?\*\*: the market's favourite is \*\*Hike 25bps\*\* at 51\.5% \(mid; 46\.6% normalised\), model [\d.]+%[^\n]*; trading closes 2026-12-15 15:00 UTC \(in 26 days\) \[\d\]\.\n\n_From the stored report/);
     // A ladder's expectation is its likeliest range; one contract's, its price.
     expect(await (await thread('https://kalshi.com/markets/kxcpiyoy/cpi/kxcpiyoy-26dec'))('tl;dr')).toMatch(/^\*\*CPI year-over-year in December 2026\?\*\*: the most likely range is \*\*above 3\.2\*\*: market 61\.0%, model [\d.]+%/);
     const shutdown = await thread('https://kalshi.com/markets/kxshutdown/government-shutdown/kxshutdown-26dec31');
