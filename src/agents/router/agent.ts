@@ -548,7 +548,7 @@ export function routerAgent(o: RouterOptions): Agent {
   }
 
   /** The open events a question's words name, a search on each of its sides ("the Fed hikes", "the CPI market"). */
-  async function eventsOf(text: string): Promise<string[]> {
+  async function eventsNamedIn(text: string): Promise<string[]> {
     const search = await o.index.get().catch(() => null);
     if (!search) return [];
     return [...new Set(sidesText(text).flatMap((s) => search.search(s, 1).filter((h) => h.matched > 0).map((h) => h.entry.event.event_ticker)))];
@@ -564,7 +564,7 @@ export function routerAgent(o: RouterOptions): Agent {
     const parsed = await companiesOf(question);
     const found = (parsed?.companies ?? []).flatMap((c) => (c.status === 'found' && !c.fuzzy ? [c] : [])).slice(0, 2);
     const rest = found.reduce((q, c) => q.replace(new RegExp(`\\b${c.text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?:'s)?`, 'gi'), ' '), routedText(question));
-    const tickers = (await eventsOf(rest)).slice(0, 2);
+    const tickers = (await eventsNamedIn(rest)).slice(0, 2);
     // "Which one matters more for apple's stock?": the market of the thread.
     const discussed = discussedEvent(req.messages.slice(0, -1));
     // ("Should I buy apple stock?" names no market: the thread's is not joined to it.)
@@ -608,10 +608,10 @@ export function routerAgent(o: RouterOptions): Agent {
     const ofMarket = rule.kind === 'odds' || (rule.kind === 'kalshi_url' && !KALSHI_URL.test(question));
     if (ofMarket && found.length && !MARKET_WORDS.test(question)) {
       const rest = found.reduce((q, c) => q.replace(new RegExp(`\\b${c.text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?:'s)?`, 'gi'), ' '), routedText(question));
-      if (!(await eventsOf(rest)).length) return { kind: 'filings', reason: 'names a company, and no open event' };
+      if (!(await eventsNamedIn(rest)).length) return { kind: 'filings', reason: 'names a company, and no open event' };
     }
     const ofCompany = rule.kind === 'filings' || rule.kind === 'financials' || rule.kind === 'help';
-    if (ofCompany && !found.length && MARKET_WORDS.test(question) && (await eventsOf(question)).length) return { kind: 'odds', reason: 'asks what a market expects, and names no company' };
+    if (ofCompany && !found.length && MARKET_WORDS.test(question) && (await eventsNamedIn(question)).length) return { kind: 'odds', reason: 'asks what a market expects, and names no company' };
     return null;
   }
 
