@@ -585,7 +585,7 @@ export function routerAgent(o: RouterOptions): Agent {
       await Promise.all(
         tickers.map(async (t): Promise<Side | null> => {
           const read = await together.sheetOf(t).catch(() => null);
-          const brief = read ? answerFromReport('in one sentence', read.sheet, []) : null;
+          const brief = read ? answerFromReport('in one sentence for a trader', read.sheet, []) : null;
           if (!read || !brief) return null;
           // (Live quotes alone have no model to quote beside the market.)
           const text = brief.text.replace(/^\*\*[^*]+\*\*:\s*/, '');

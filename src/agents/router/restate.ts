@@ -97,7 +97,10 @@ function sideSaid(line: string): string | null {
     .replace(/^the most likely range is (.+?): market (\d+%), model (\d+%)/, 'traders see $1 as the likeliest range, at about $2, and the svc model says $3');
   // ("Nvidia Corp. (NVDA) is not in this snapshot …" names the company itself.)
   const own = said.startsWith(name!.replace(/\s*\([A-Z.-]+\)$/, ''));
-  return `${source === 'Kalshi' ? `On Kalshi's “${name}” market, ` : own ? '' : `${name}: `}${said}`.replace(/\.?$/, '.');
+  if (source === 'Kalshi') return `On Kalshi's “${name}” market, ${said}`.replace(/\.?$/, '.');
+  // ("Apple Inc.'s net margin …", as figureSaid says a figure.)
+  const company = name!.replace(/\s*\([A-Z.-]+\)$/, '');
+  return (own ? said : `${company}${/^(?:the|its|their|a|an|no|this|that)\b/i.test(said) ? ':' : "'s"} ${said}`).replace(/\.?$/, '.');
 }
 
 /** A table of figures (Company | Figure | Period | Value …), each company's figure over its periods in a sentence. */
