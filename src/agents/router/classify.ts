@@ -474,7 +474,10 @@ function afterListing(question: string, history: readonly Turn[]): Route | null 
   // by one: the events of the last few answers, compared from their reports.
   const asked = eventQuestion(question);
   // "Which one has more volume?" after two events: the events discussed, by how much they trade.
-  if (COMPARE_THEM.test(question) && /\b(?:volume|traded|trades|trading|liquid\w*|busier|busiest|more active|open interest)\b/i.test(question)) {
+  // (Not right after an answer on one event's contracts, "what are the spreads on the fed contracts?":
+  // "which has the most volume?" then is of those contracts.)
+  const ofOneEvent = answers.length > 0 && eventsOf(answers[0]!.content).length === 1 && /^_From (?:the stored report on|Kalshi's live quotes for) /m.test(answers[0]!.content) && !/\b(?:markets|events|them|these|those|both|two|either|each)\b/i.test(question);
+  if (!ofOneEvent && COMPARE_THEM.test(question) && /\b(?:volume|traded|trades|trading|liquid\w*|busier|busiest|more active|open interest)\b/i.test(question)) {
     const discussed = [...new Set(answers.slice(0, 4).flatMap((t) => eventsOf(t.content)))].slice(0, 5);
     if (discussed.length > 1) return { kind: 'odds', reason: 'the trading of the events of the answers before', events: discussed, movers: 'volume' };
   }
@@ -605,6 +608,12 @@ export function classify(asked: string, history: readonly Turn[] = []): Route {
     return { kind: 'odds', reason: 'a follow-up to the search before', context: before.reason === 'a follow-up to the search before' && before.context ? before.context : lastAsked.content };
   }
   if (aboutTheEvent(question, route, own)) {
+    // Right after an answer drawn from one event (its foot names it), that event ("which has the most
+    // volume?" after "what are the spreads on the fed contracts?", itself after a list of reports).
+    // (A level named, "what about above 100k?", may be another reported event's: the walk below finds it.)
+    const footed = lastAnswer && !/\d/.test(question) && /^_From (?:the stored report on|Kalshi's live quotes for) /m.test(lastAnswer.content) ? eventsOf(lastAnswer.content) : [];
+    const url = footed.length === 1 ? discussedEvent(history) : null;
+    if (url && url.toUpperCase().endsWith(`/${footed[0]!.toUpperCase()}`)) return { kind: 'kalshi_url', url, reason: 'about the event of the answer before', ...(lastAsked ? { context: lastAsked.content } : {}), aboutEvent: true };
     // Back past the turns that were themselves about the event, to its address.
     // A turn that picked an event a search listed ("and the second?") is about that event too.
     const routeOf = (t: Turn, i: number): Route => {

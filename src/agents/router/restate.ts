@@ -67,6 +67,11 @@ function listingSaid(line: string): string | null {
   const asked = outcomes.filter((o) => o.asked);
   if (asked.length) return `${market}, traders put ${asked.map((o) => `${about(o.chance)} on “${o.name}”`).join(' and ')} ${refs}.`;
   if (outcomes.length === 1) return `${market}, traders put the chance of “${outcomes[0]!.name}” at ${about(outcomes[0]!.chance)} ${refs}.`;
+  // A ladder's rungs are each a yes/no on one level, not results of which one happens: its ends, as priced.
+  if (outcomes.every((o) => /^(?:above|below|at least|at most|over|under)\b/i.test(o.name))) {
+    const [low, high] = [outcomes[0]!, outcomes.at(-1)!];
+    return `${market}, each level is its own yes-or-no: traders put “${low.name}” at ${about(low.chance)} and “${high.name}” at ${about(high.chance)} ${refs}.`;
+  }
   const [top, next] = [...outcomes].sort((a, b) => Number(b.chance) - Number(a.chance));
   return `${market}, traders see “${top!.name}” as the likeliest result, at ${about(top!.chance)}, ahead of “${next!.name}” at ${about(next!.chance)} ${refs}.`;
 }
@@ -189,9 +194,15 @@ export function restated(answer: Answer, form: 'simple' | 'sentence'): Answer | 
 
 /** The thread in brief: each question asked, with its answer's headline in plain words. */
 export function threadRestated(answers: { question: string; answer: Answer }[]): Answer | null {
+  const heads = new Set<string>();
   const lines = answers.flatMap(({ question, answer }) => {
     const head = plainClaims(answer.text)[0];
-    return head ? [{ text: `- **${strip(question).replace(/^\W+/, '')}**: ${head}`, citations: answer.citations }] : [];
+    if (!head) return [];
+    const asked = `- **${strip(question).replace(/^\W+/, '')}**: `;
+    // (Two questions with the same answer: the second says so rather than repeat it.)
+    if (heads.has(head)) return [{ text: `${asked}the same answer as above.`, citations: [] }];
+    heads.add(head);
+    return [{ text: `${asked}${head}`, citations: answer.citations }];
   });
   if (!lines.length) return null;
   let text = '';

@@ -76,12 +76,14 @@ describe('an answer restated simply, whatever answered it', () => {
     expect(jobs[3]).toMatch(/^Put simply: On Kalshi's “Jobs added in December 2026\?” market, traders see “0 to 75k” as the likeliest result, at about 41%, ahead of “75k to 150k” at about 28% \[1\]\./);
   });
 
-  it('"summarize everything we talked about": each question of the thread with its answer\'s headline', async () => {
-    const answers = await thread(["what is nvidia's revenue?", 'what are prediction markets?', 'what does the CPI market say?', 'does inflation matter for nvidia?', 'thanks! summarize everything we talked about']);
-    const summary = answers[4]!;
+  it('"summarize everything we talked about": each question of the thread with its answer\'s headline, a ladder\'s levels each a yes-or-no', async () => {
+    const answers = await thread(["what is nvidia's revenue?", 'how fast is it growing?', 'what are prediction markets?', 'what does the CPI market say?', 'does inflation matter for nvidia?', 'thanks! summarize everything we talked about']);
+    const summary = answers[5]!;
+    // (Two questions with one answer: the second says so rather than repeat it.)
+    expect(summary).toContain('\n- **how fast is it growing?**: the same answer as above.\n');
     expect(summary).toMatch(/^What we talked about, in brief:\n\n- \*\*what is nvidia's revenue\?\*\*: Nvidia Corp\. \(NVDA\) is not in this snapshot/);
     expect(summary).toMatch(/\n- \*\*what are prediction markets\?\*\*: Prediction market: An exchange/);
-    expect(summary).toMatch(/\n- \*\*what does the CPI market say\?\*\*: On Kalshi's “CPI year-over-year in December 2026\?” market, traders see “Above 2\.8” as the likeliest result, at about 96%/);
+    expect(summary).toMatch(/\n- \*\*what does the CPI market say\?\*\*: On Kalshi's “CPI year-over-year in December 2026\?” market, each level is its own yes-or-no: traders put “Above 2\.6” at about 93% and “Above 3\.2” at about 61% \[\d+\]\./);
     expect(summary).toMatch(/\n- \*\*does inflation matter for nvidia\?\*\*: Nothing I read links “CPI year-over-year in December 2026\?” to Nvidia Corp\./);
   });
 

@@ -52,6 +52,13 @@ describe('across the stored reports', () => {
     expect(perDollar).not.toContain('company');
   });
 
+  it('"which has the most volume?" right after one report\'s contracts is of those contracts, not of the reports listed before', async () => {
+    const [, , spreads, volume] = await talk('compare the edges across all my reports', 'which one has the best expected value per dollar?', 'what are the spreads on the fed contracts?', 'which has the most volume?');
+    expect(spreads).toContain('_From the stored report on **Fed decision in December 2026?** (KXFEDDECISION-26DEC)');
+    expect(volume).toMatch(/^\*\*Cut 25bps\*\* has the most volume: 336,207 contracts \[1\]/);
+    expect(volume).toContain('_From the stored report on **Fed decision in December 2026?** (KXFEDDECISION-26DEC)');
+  });
+
   it('"rank my four reports by model edge per dollar" ranks all four, the one with no positive EV last and said so', async () => {
     const [ranked, arbitrage] = await talk('Rank my four reports by model edge per dollar', 'which of those has an arbitrage?');
     expect(arbitrage).toMatch(/^### CPI year-over-year in December 2026\?\n\nYes, on the report's quotes:\n\n- YES on \*\*Above 2\.6\*\* at the ask/);
