@@ -1,4 +1,4 @@
-import type { Citation } from './types.js';
+import type { AgentEvent, Answer, Citation } from './types.js';
 
 /**
  * Numbers sources in the order they are first cited while a text is written, so every [n]
@@ -38,3 +38,15 @@ export const utcMinute = (d: Date) => `${d.toISOString().slice(0, 16).replace('T
 
 /** "a", "a and b", "a, b and c". */
 export const listed = (items: readonly string[]): string => (items.length <= 2 ? items.join(' and ') : `${items.slice(0, -1).join(', ')} and ${items.at(-1)}`);
+
+/** The text and sources an agent's events add up to (its other events dropped). */
+export async function answerOf(events: AsyncIterable<AgentEvent>): Promise<Answer> {
+  let text = '';
+  const citations: Citation[] = [];
+  for await (const e of events) {
+    if (e.type === 'text') text += e.delta;
+    else if (e.type === 'citation') citations.push(e.citation);
+    else if (e.type === 'answer') (text += e.answer.text), citations.push(...e.answer.citations);
+  }
+  return { text, citations };
+}

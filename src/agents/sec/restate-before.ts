@@ -1,4 +1,5 @@
-import type { AgentEvent, Answer, Turn } from '../types.js';
+import type { AgentEvent, Turn } from '../types.js';
+import { answerOf } from '../citations.js';
 import { restated as plainly } from '../router/restate.js';
 import type { FormAsked } from './restate.js';
 
@@ -13,14 +14,8 @@ export async function formOfAnswerBefore(messages: readonly Turn[], form: FormAs
   const earlier = messages.slice(0, -1);
   const at = earlier.map((m, i) => [m, i] as const).filter(([m]) => m.role === 'user').at(-1)?.[1];
   if (at === undefined) return null;
-  let text = '';
-  const citations: Answer['citations'][number][] = [];
-  for await (const e of again(earlier.slice(0, at + 1))) {
-    if (e.type === 'text') text += e.delta;
-    else if (e.type === 'citation') citations.push(e.citation);
-    else if (e.type === 'answer') (text += e.answer.text), citations.push(...e.answer.citations);
-  }
-  if (/^\s*\|/m.test(text)) return null;
-  const said = plainly({ text, citations }, form.form === 'sentence' ? 'sentence' : 'simple');
+  const before = await answerOf(again(earlier.slice(0, at + 1)));
+  if (/^\s*\|/m.test(before.text)) return null;
+  const said = plainly(before, form.form === 'sentence' ? 'sentence' : 'simple');
   return said ? [{ type: 'text', delta: said.text }, ...said.citations.map((citation) => ({ type: 'citation' as const, citation })), { type: 'done' }] : null;
 }

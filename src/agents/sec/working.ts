@@ -1,4 +1,5 @@
-import type { AgentEvent, Citation } from '../types.js';
+import type { AgentEvent } from '../types.js';
+import { answerOf } from '../citations.js';
 
 /**
  * "Show the formula you used", "show your working", "how did you calculate that?", "formula?": the
@@ -264,13 +265,7 @@ export function workingOf(answer: string): string[] {
  * citations they use, renumbered; said so when nothing in it was computed.
  */
 export async function* answerWorking(events: AsyncIterable<AgentEvent>, dataNote: string | null): AsyncGenerator<AgentEvent> {
-  let text = '';
-  const citations: Citation[] = [];
-  for await (const e of events) {
-    if (e.type === 'text') text += e.delta;
-    else if (e.type === 'citation') citations.push(e.citation);
-    else if (e.type === 'answer') (text += e.answer.text), citations.push(...e.answer.citations);
-  }
+  const { text, citations } = await answerOf(events);
   const lines = workingOf(text);
   const note = dataNote ? `\n_${dataNote}_\n` : '';
   if (!lines.length) {
