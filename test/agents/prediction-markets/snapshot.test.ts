@@ -272,7 +272,8 @@ describe('svc backtest', () => {
       expect(r.stderr).toMatch(message);
     }
     expect(existsSync(path.join(dir, 'chart.png'))).toBe(false);
-  });
+    // Seven command-line processes one after another, each starting Node with tsx: about 25 s alone, more on a busy machine.
+  }, 90_000);
 
   it('on a snapshot, prices at another time before close than it recorded are none (not its 24 h prices labelled so), and it says which it has', async () => {
     const env = { SVC_KALSHI_SNAPSHOT_DIR: path.join(PACKAGE_ROOT, 'snapshots', 'kalshi') };
@@ -282,7 +283,7 @@ describe('svc backtest', () => {
       expect(r.code).toBe(2);
       expect(r.stderr.trim()).toBe(`svc: no settled markets with prices ${hours} h before close were found for series KXHIGHNY (a snapshot holds only the prices its recording read, 24 h before close: try --hours 24)`);
     }
-  });
+  }, 60_000);
 
   it('explains a series without settled history', async () => {
     const r = await runCli(['backtest', '--series', 'KXNOTHING'], { SVC_KALSHI_API_URL: fake.apiUrl });
