@@ -164,6 +164,8 @@ export function eventQuestion(question: string): EventQuestion | null {
   if (/\brules?\b/.test(q) && !levelsIn(question).length) return 'resolution';
   // "So if I buy hold on the fed at 16c what happens?": a trade at a price, not a case of the rules.
   if (/\b(?:buy|bought|get|grab)\b[^?]{0,40}\bat\s+\$?\d+(?:\.\d+)?\s*(?:c|¢|cents?)\b/.test(q)) return 'quote';
+  // "What happens to my money if the fed hikes?": what a contract pays on that outcome, not a case of the rules.
+  if (/\bwhat happens to (?:my|our) (?:money|bets?|stakes?|positions?|contracts?|trades?)\b/.test(q)) return 'quote';
   // Before the dates: "what happens if it ends in a tie?" is about the rules, not when trading ends.
   if (RULE_CASE.test(q) && !levelsIn(question).length) return 'resolution';
   if (QUOTE.test(q)) return 'quote';

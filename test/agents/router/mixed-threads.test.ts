@@ -104,6 +104,15 @@ describe('an answer restated simply, whatever answered it', () => {
   });
 });
 
+describe('money on an outcome', () => {
+  it('"what happens to my money if the fed hikes?" is what a contract on that outcome pays, not the rules', async () => {
+    const [, money] = await thread(['what does the market think about the fed?', 'what happens to my money if the fed hikes?']);
+    expect(money).toMatch(/^- \*\*Hike 25bps\*\* \(KXFEDDECISION-26DEC-D\): bid \$0\.51, ask \$0\.52/);
+    expect(money).toContain('A YES contract bought at the ask, $0.52, pays $1.00 if it resolves YES: $0.48 profit per contract before fees, the $0.52 lost if it resolves NO.');
+    expect(money).not.toContain('say nothing about');
+  });
+});
+
 describe('a company and a market joined', () => {
   it('"so should I buy apple before the fed meeting?": no advice, no link in the data, Apple\'s figures and the Fed\'s prices', async () => {
     const [, , buy] = await thread(['is apple profitable?', 'what does the market think about the fed?', 'so should I buy apple before the fed meeting?']);
