@@ -517,7 +517,7 @@ export function routerAgent(o: RouterOptions): Agent {
     const asked = askedBefore(before);
     if (!asked.length) return null;
     const again = async (i: number) => {
-      const got = await gather(routerAgent(o).run({ ...req, messages: before.slice(0, i + 1) }), o.log);
+      const got = await gather(router.run({ ...req, messages: before.slice(0, i + 1) }), o.log);
       return got.error ? null : { text: got.text, citations: got.citations };
     };
     if (form === 'thread') {
@@ -649,7 +649,8 @@ export function routerAgent(o: RouterOptions): Agent {
     }
   }
 
-  return {
+  // Named, so that a restatement runs this same agent again on an earlier question (not a new one built per turn).
+  const router: Agent = {
     id: ROUTER_ID,
     description:
       'General market-intelligence agent: sends a question to the right specialist (SEC filings, multi-period financials, prediction-market odds, Kalshi event reports) and keeps its citations. Never spends credits.',
@@ -779,4 +780,5 @@ export function routerAgent(o: RouterOptions): Agent {
       }
     },
   };
+  return router;
 }
