@@ -61,6 +61,14 @@ describe('fields both endpoints take are checked alike', () => {
     expect(e.param).toBe(param);
   });
 
+  it('chat: n other than 1 is a 400 naming n, streamed or not (an agent writes one answer; README)', async () => {
+    for (const stream of [false, true]) {
+      const e = await refusal(client.chat.completions.create({ model: 'svc-test', messages: MESSAGES, n: 2, stream }));
+      expect(e).toBeInstanceOf(OpenAI.BadRequestError);
+      expect(e.param).toBe('n');
+    }
+  });
+
   it('chat: logprobs of the wrong type is a 400 naming it', async () => {
     const e = await refusal(client.chat.completions.create({ model: 'svc-test', messages: MESSAGES, logprobs: 'yes' } as never));
     expect(e).toBeInstanceOf(OpenAI.BadRequestError);
@@ -104,7 +112,7 @@ describe('the Response object repeats top_logprobs and max_tool_calls as sent', 
   it('absent, they are what OpenAI shows: 0 and null', async () => {
     const r = await client.responses.create({ model: 'svc-test', input: 'q' });
     expect(r.top_logprobs).toBe(0);
-    expect(r.max_tool_calls).toBeNull();
+    expect((r as unknown as { max_tool_calls: unknown }).max_tool_calls).toBeNull();
   });
 });
 
