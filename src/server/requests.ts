@@ -285,11 +285,34 @@ function readEcho(f: Fields): RequestEcho | null {
     };
     echo.reasoning = { effort: choice('effort', REASONING_EFFORTS), summary: choice('summary', REASONING_SUMMARIES) };
   }
-  const cacheKey = f.string('prompt_cache_key', { maxLength: 256 });
+  const { cacheKey, safety, topLogprobs } = readSharedFields(f);
   if (cacheKey !== undefined) echo.promptCacheKey = cacheKey;
-  const safety = f.string('safety_identifier', { maxLength: 256 });
   if (safety !== undefined) echo.safetyIdentifier = safety;
+  if (topLogprobs !== undefined) echo.topLogprobs = topLogprobs;
+  const maxToolCalls = f.number('max_tool_calls', { integer: true, min: 0, max: MAX_TOKENS });
+  if (maxToolCalls !== undefined) echo.maxToolCalls = maxToolCalls;
   return Object.keys(echo).length ? echo : null;
+}
+
+/** OpenAI's values for `service_tier` (the answer is always processed at 'default', as the Response object says). */
+const SERVICE_TIERS: readonly string[] = ['auto', 'default', 'flex', 'scale', 'priority'];
+/** The most `top_logprobs` OpenAI accepts, on both endpoints. */
+const MAX_TOP_LOGPROBS = 20;
+
+/**
+ * Fields both endpoints take alike and check alike, though the agents use none of them: a wrong
+ * type or value is the same 400 naming it on Chat as on Responses, as OpenAI answers both.
+ */
+function readSharedFields(f: Fields): { cacheKey?: string; safety?: string; topLogprobs?: number } {
+  f.string('user', { maxLength: 256 });
+  f.boolean('parallel_tool_calls');
+  const tier = f.string('service_tier');
+  if (tier !== undefined && !SERVICE_TIERS.includes(tier)) throw invalidValue('service_tier', `'${tier}' is not one of ${SERVICE_TIERS.map((x) => `'${x}'`).join(', ')}.`);
+  return {
+    cacheKey: f.string('prompt_cache_key', { maxLength: 256 }),
+    safety: f.string('safety_identifier', { maxLength: 256 }),
+    topLogprobs: f.number('top_logprobs', { integer: true, min: 0, max: MAX_TOP_LOGPROBS }),
+  };
 }
 
 /** `tools`, each an object with a type (the agents call none of them). */
@@ -367,6 +390,8 @@ export function parseChatRequest(raw: unknown): ChatRequest {
   if (effort !== undefined && !(REASONING_EFFORTS as readonly string[]).includes(effort)) throw invalidValue('reasoning_effort', `'${effort}' is not one of ${REASONING_EFFORTS.map((x) => `'${x}'`).join(', ')}.`);
   const verbosity = f.string('verbosity');
   if (verbosity !== undefined && !VERBOSITIES.includes(verbosity)) throw invalidValue('verbosity', `'${verbosity}' is not one of 'low', 'medium', 'high'.`);
+  readSharedFields(f);
+  f.boolean('logprobs');
   const streamOptions = checkStreamOptions(f);
   const includeUsage = streamOptions?.boolean('include_usage') ?? false;
   const store = f.boolean('store') ?? false;

@@ -49,7 +49,7 @@ export interface ResponseObject {
   incomplete_details: { reason: string } | null;
   instructions: string | null;
   max_output_tokens: number | null;
-  max_tool_calls: null;
+  max_tool_calls: number | null;
   model: string;
   output: OutputItem[];
   parallel_tool_calls: boolean;
@@ -136,7 +136,7 @@ function writeResponse(r: ResponseObject, splices: Splices, slotted = false): st
   return (
     `{"id":${id},"object":"response","created_at":${createdAt},"status":${q(r.status)},"background":${r.background},` +
     `"error":${r.error === null ? 'null' : `{"code":${q(r.error.code)},"message":${q(r.error.message)}}`},"incomplete_details":${r.incomplete_details === null ? 'null' : `{"reason":${q(r.incomplete_details.reason)}}`},"instructions":${q(r.instructions)},` +
-    `"max_output_tokens":${n(r.max_output_tokens)},"max_tool_calls":null,"model":${q(r.model)},"output":[${output}],` +
+    `"max_output_tokens":${n(r.max_output_tokens)},"max_tool_calls":${n(r.max_tool_calls)},"model":${q(r.model)},"output":[${output}],` +
     `"parallel_tool_calls":${r.parallel_tool_calls},"previous_response_id":${q(r.previous_response_id)},"prompt_cache_key":${q(r.prompt_cache_key)},` +
     `"reasoning":${r.reasoning === null ? 'null' : ANY(r.reasoning)},"safety_identifier":${q(r.safety_identifier)},"service_tier":${q(r.service_tier)},"store":${r.store},"temperature":${n(r.temperature)},` +
     `"text":{"format":{"type":${q(r.text.format.type)}},"verbosity":${q(r.text.verbosity)}},"tool_choice":${typeof r.tool_choice === 'string' ? q(r.tool_choice) : ANY(r.tool_choice)},"tools":${r.tools.length ? ANY(r.tools) : EMPTY_LIST},"top_logprobs":${n(r.top_logprobs)},` +
@@ -196,6 +196,7 @@ function sameApartFromSlots(a: ResponseObject, b: ResponseObject): boolean {
     a.background === b.background &&
     a.instructions === b.instructions &&
     a.max_output_tokens === b.max_output_tokens &&
+    a.max_tool_calls === b.max_tool_calls &&
     a.parallel_tool_calls === b.parallel_tool_calls &&
     a.previous_response_id === b.previous_response_id &&
     a.service_tier === b.service_tier &&

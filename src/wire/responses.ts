@@ -39,6 +39,8 @@ export interface RequestEcho {
   reasoning?: { effort: string | null; summary: string | null };
   promptCacheKey?: string;
   safetyIdentifier?: string;
+  topLogprobs?: number;
+  maxToolCalls?: number;
 }
 
 export type ResponseStatus = 'in_progress' | 'completed' | 'incomplete' | 'failed' | 'cancelled';
@@ -170,7 +172,7 @@ export class ResponsesEncoder {
       incomplete_details: this.#incomplete,
       instructions: p.instructions,
       max_output_tokens: p.maxOutputTokens,
-      max_tool_calls: null,
+      max_tool_calls: echo?.maxToolCalls ?? null,
       model: p.model,
       output: this.#output,
       parallel_tool_calls: echo?.parallelToolCalls ?? true,
@@ -184,7 +186,7 @@ export class ResponsesEncoder {
       text: { format: { type: 'text' }, verbosity: p.verbosity ?? 'medium' },
       tool_choice: echo?.toolChoice ?? 'auto',
       tools: echo?.tools ?? [],
-      top_logprobs: 0,
+      top_logprobs: echo?.topLogprobs ?? 0,
       top_p: p.topP ?? 1,
       truncation: echo?.truncation ?? 'disabled',
       usage: this.#status === 'in_progress' ? null : usageObject(this.#usage ?? { inputTokens: 0, outputTokens: 0 }),
