@@ -4,7 +4,7 @@ import type { Answer, Citation } from '../types.js';
 import { listed } from '../citations.js';
 import { editDistance } from '../../text.js';
 import { LEVEL_EXPECTED_ASKED, ODDS_FORMAT_ASKED } from '../markets-search/distribution.js';
-import { bestRow, bullets, byLevel, cited, isLadder, labelLevels, levelOfRow, levelsNamed, modelBetween, modelSum, names, outcomeOf, percent, points, readReport, refsOf, rowLine, rungSide, sumOf, type Row } from './report-rows.js';
+import { bestRow, bullets, byLevel, cited, isLadder, labelLevels, levelOfRow, levelsNamed, marketSum, modelBetween, modelSum, names, outcomeOf, percent, points, readReport, refsOf, rowLine, rungSide, sumOf, type Row } from './report-rows.js';
 import { CHANCE_SAID, DEPTH_ASKED, LADDER_BASKET, sellBeforeText, LADDER_SCENARIO, ladderBasketText, MONEY_GROUPS, MONEY_SAID, NO_BOUGHT, POSITION_HELD, SUPPOSED_PRICE, anomaliesText, arbitrageText, bestTradeText, bothSidesText, chancesInPercent, heldPosition, mostTradedText, overroundText, pricedText, pricesInCents, quoteText, rankedTrades, sizingText } from './trading-answers.js';
 import { LAST_CLAIM, LAST_N, LIKELIHOOD, MOVED_MORE, PLAIN_ASKED, SOURCE_ASKED, plainCrossingText, plainFormOf, plainSummaryText, lastCount, lastEventsText, baseRateText, basicsText, cheapText, ladderBandsText, ladderSpanText, likelihoodText, methodText, modelWhyText, pastText, placedText, previousText, pricedAboveText, rangeSpanText, rulesText, summaryText, expectedText, oddsFormatText, whyMovedText, whyText } from './report-answers.js';
 
@@ -952,7 +952,7 @@ function answerAbout(question: string, report: ReportRead): Answer | null {
   } else if (either.length > 1 && either.length < rows.length && kind !== 'quote') {
     const ordered = rows.filter((r) => either.includes(r));
     const model = ordered.every((r) => Number.isFinite(r.modelValue)) ? `, model ${percent(sumOf(ordered, (r) => r.modelValue))}` : '';
-    text = `${ordered.map(rowLine).join('\n')}${exclusive ? `\n\nTogether: market ${percent(sumOf(ordered, (r) => r.marketNormalised))} normalised${model} ${refsOf(ordered)}.` : ''}`;
+    text = `${ordered.map(rowLine).join('\n')}${exclusive ? `\n\nTogether: ${marketSum(ordered)}${model} ${refsOf(ordered)}.` : ''}`;
   } else if (priced && rows.length > 1) {
     text = pricedAboveText(rows, priced[1]!.toLowerCase(), Number(priced[2]), exclusive);
   } else if (kind === 'quote' && SELL_BEFORE.test(question)) {
@@ -1032,7 +1032,8 @@ function answerAbout(question: string, report: ReportRead): Answer | null {
     const range = holding.length === 1 ? labelRange(outcomeOf(holding[0]!.outcome).name)! : null;
     const also = range?.to === null ? ', which also covers larger amounts' : range?.from === null ? ', which also covers smaller amounts' : '';
     // "a cut" of "Cut 25bps" and "Cut more than 25bps": exclusive outcomes named together add up.
-    const together = named.length > 1 && !ladder && exclusive ? `\n\nTogether: market ${percent(sumOf(named, (r) => r.marketNormalised))} normalised${modelSum(named)} ${refsOf(named)}.` : '';
+    // (Both the prices as quoted, added up, and their share of 100%, said which is which.)
+    const together = named.length > 1 && !ladder && exclusive ? `\n\nTogether: ${marketSum(named)}${modelSum(named)} ${refsOf(named)}.` : '';
     text = range
       ? `No outcome is exactly “${missing[0]}”: it falls under **${outcomeOf(holding[0]!.outcome).name}**${also}, so its chance is at most that outcome's.\n\n${rowLine(holding[0]!)}`
       : `${missing.length ? `No outcome is ${missing.map((m) => `“${m}”`).join(' or ')}; the nearest named:\n\n` : ''}${named.map(rowLine).join('\n')}${together}`;

@@ -1,0 +1,50 @@
+import path from 'node:path';
+import OpenAI from 'openai';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PACKAGE_ROOT } from '../../../src/config.js';
+import { startService, type TestService } from '../../helpers/service.js';
+
+let svc: TestService;
+let client: OpenAI;
+let payer: OpenAI;
+
+beforeAll(async () => {
+  svc = await startService({ env: { SVC_SEC_SNAPSHOT_DIR: path.join(PACKAGE_ROOT, 'snapshots', 'sec'), SVC_KALSHI_SNAPSHOT_DIR: path.join(PACKAGE_ROOT, 'snapshots', 'kalshi') } });
+  client = new OpenAI({ baseURL: svc.baseURL, apiKey: (await svc.account()).apiKey, maxRetries: 0 });
+  payer = new OpenAI({ baseURL: svc.baseURL, apiKey: (await svc.account({ plan: 'pro', credits: 60 })).apiKey, maxRetries: 0 });
+});
+afterAll(() => svc.close());
+
+const FED = 'https://kalshi.com/markets/kxfeddecision/fed/kxfeddecision-26dec';
+const NYC = 'https://kalshi.com/markets/kxhighny/highest-temperature-in-nyc/kxhighny-26nov20';
+const CPI = 'https://kalshi.com/markets/kxcpiyoy/cpi/kxcpiyoy-26dec';
+const PAYROLLS = 'https://kalshi.com/markets/kxpayrolls/nonfarm-payrolls/kxpayrolls-26dec';
+
+const reports = new Map<string, string>();
+async function reportOf(url: string): Promise<string> {
+  if (!reports.has(url)) reports.set(url, (await payer.responses.create({ model: 'svc-prediction-markets-agent', input: url })).output_text);
+  return reports.get(url)!;
+}
+
+/** A thread a user builds: each report asked for (its address, then the report), then the questions one by one, each answer kept; returns the asking function. */
+async function conversation(...urls: string[]): Promise<(question: string) => Promise<string>> {
+  const messages: OpenAI.Chat.ChatCompletionMessageParam[] = [];
+  for (const url of urls) messages.push({ role: 'user', content: url }, { role: 'assistant', content: await reportOf(url) });
+  return async (content: string) => {
+    messages.push({ role: 'user', content });
+    const text = (await client.chat.completions.create({ model: 'svc-agent', messages })).choices[0]!.message.content!;
+    messages.push({ role: 'assistant', content: text });
+    return text;
+  };
+}
+
+describe('prediction-market follow-ups in svc-agent threads', () => {
+  it('a cut of any size: the cut outcomes\' prices added up and their normalised share, each said for what it is', async () => {
+    const fed = await conversation(FED);
+    const cut = await fed('a cut of any size?');
+    // 33.0% + 10.0% as quoted; 29.9% + 9.0% normalised; 29.8% + 7.0% on the model.
+    expect(cut).toContain('Together: market 43.0% (their prices added up; 38.9% normalised to 100%), model 36.8% [1][2].');
+    expect(cut).not.toMatch(/^Open Kalshi events/);
+    expect(await fed('expected extent of the cut?')).toMatch(/^A cut of any size: 43\.0% on the market's prices added up \(38\.9% normalised to 100%\), 36\.8% on the model;/);
+  });
+});
