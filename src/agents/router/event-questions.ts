@@ -670,6 +670,11 @@ function restated(question: string, asked: string | undefined, names: (text: str
   // "And the 56+ bucket?" after "kelly on it with 1k": that sizing, of the outcome named now.
   // (Of the sizing restated before, "(56°F or above)", the outcome named now instead.)
   const sizedAsked = asked?.replace(/\s*\([^)]*\)\s*$/, '');
+  // ("And the 56+ bucket?" after "half kelly on 48-51 with $1000": the same sizing, the outcome named before left out.)
+  if (sizedAsked && SIZING.test(sizedAsked) && /^\W*(?:and|what about|how about)\b/i.test(question) && names(question).length && names(sizedAsked).length && !names(sizedAsked).some((r) => names(question).includes(r))) {
+    const unnamed = withoutOutcomes(sizedAsked, names);
+    if (unnamed !== null && !CHANCE_ONLY.test(question) && !CHANCE_SAID.test(question) && !SUPPOSED_PRICE.test(question) && question.split(/\s+/).length <= 5 && [null, 'outcome'].includes(eventQuestion(question))) question = `${unnamed.replace(/[?.!\s]+$/, '')} (${names(question).map((r) => outcomeOf(r.outcome).name).join(' or ')})`;
+  }
   if (sizedAsked && SIZING.test(sizedAsked) && !names(sizedAsked).length && /^\W*(?:and|what about|how about)\b/i.test(question) && !CHANCE_ONLY.test(question) && !CHANCE_SAID.test(question) && !SUPPOSED_PRICE.test(question) && question.split(/\s+/).length <= 5 && names(question).length && [null, 'outcome'].includes(eventQuestion(question))) question = `${sizedAsked.replace(/[?.!\s]+$/, '')} (${names(question).map((r) => outcomeOf(r.outcome).name).join(' or ')})`;
   // "Half kelly on a 2.5k roll at that price": the price the question before supposed.
   const samePrice = /\b(?:at|for) (?:that|this|the same|those) (?:price|level|quote)\b/i;
@@ -732,6 +737,18 @@ function restated(question: string, asked: string | undefined, names: (text: str
     question = SUPPOSED_PRICE.test(asked) ? asked.replace(SUPPOSED_PRICE, price) : `${asked.replace(/[?.!\s]+$/, '')} ${price}?`;
   }
   return question;
+}
+
+/**
+ * A question with the words naming outcomes left out ("half kelly on 48-51 with $1000" → "half kelly
+ * with $1000"): each word (or range said "48-51") that names one alone goes, with an "on"/"for"
+ * before it; null when what is left still names one.
+ */
+function withoutOutcomes(text: string, names: (text: string) => Row[]): string | null {
+  const words = text.split(/\s+/);
+  const kept = words.filter((w) => !names(w.replace(/^[^\w$]+|[^\w%+]+$/g, '')).length);
+  const left = kept.join(' ').replace(/\b(?:on|for|of)\s+(?:the\s+)?(?=(?:with|at|using|and|,|$))/gi, '').replace(/\s+/g, ' ').trim();
+  return names(left).length || !SIZING.test(left) ? null : left;
 }
 
 /**

@@ -47,4 +47,17 @@ describe('prediction-market follow-ups in svc-agent threads', () => {
     expect(cut).not.toMatch(/^Open Kalshi events/);
     expect(await fed('expected extent of the cut?')).toMatch(/^A cut of any size: 43\.0% on the market's prices added up \(38\.9% normalised to 100%\), 36\.8% on the model;/);
   });
+
+  it('a follow-up naming another outcome after a Kelly sizing that named one repeats the sizing for it', async () => {
+    const nyc = await conversation(NYC);
+    expect(await nyc('half kelly on 48-51 with $1000')).toMatch(/^On the model, the trade to size is \*\*NO on 48°F to 51°F\*\* at \$0\.69/);
+    // NO on 56°F or above at 1 − $0.42 bid = $0.58 against the model's 63.0%: (0.630 − 0.58) / 0.42 = 11.9%.
+    const next = await nyc('and the 56+ bucket?');
+    expect(next).toMatch(/^On the model, the trade to size is \*\*NO on 56°F or above\*\* at \$0\.58 against the model's 63\.0%[^\n]* is \*\*11\.9%\*\* of the bankroll; half Kelly 6\.0%\. On \$1,000: \$119\.05 \(205 contracts at \$0\.58\) at full Kelly/);
+    expect(next).not.toContain('48°F to 51°F');
+    expect(await nyc('what about below 44?')).toMatch(/^On the model, the trade to size is \*\*NO on Below 44°F\*\*[^\n]*On \$1,000:/);
+    const fed = await conversation(FED);
+    await fed('kelly on hike with a 5k bankroll?');
+    expect(await fed('and hold?')).toMatch(/^On the model, the trade to size is \*\*NO on Hold\*\* at \$0\.86[^\n]*On \$5,000: \$571\.43/);
+  });
 });
