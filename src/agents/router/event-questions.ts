@@ -276,7 +276,8 @@ const tokensOf = (s: string) =>
     s
       .toLowerCase()
       .replace(/(\d)\s*(?:bps?|basis points?)\b/g, '$1')
-      .replace(/(\d)\s+(k|m|%)/g, '$1$2')
+      // ("25 move" is no "25m": a unit is a word of its own.)
+      .replace(/(\d)\s+(k|m|%)(?![a-z])/g, '$1$2')
       .match(/[a-z]+|\d+(?:\.\d+)?[a-z%]*/g) ?? [],
   );
 
@@ -676,6 +677,13 @@ function restated(question: string, asked: string | undefined, names: (text: str
     if (unnamed !== null && !CHANCE_ONLY.test(question) && !CHANCE_SAID.test(question) && !SUPPOSED_PRICE.test(question) && question.split(/\s+/).length <= 5 && [null, 'outcome'].includes(eventQuestion(question))) question = `${unnamed.replace(/[?.!\s]+$/, '')} (${names(question).map((r) => outcomeOf(r.outcome).name).join(' or ')})`;
   }
   if (sizedAsked && SIZING.test(sizedAsked) && !names(sizedAsked).length && /^\W*(?:and|what about|how about)\b/i.test(question) && !CHANCE_ONLY.test(question) && !CHANCE_SAID.test(question) && !SUPPOSED_PRICE.test(question) && question.split(/\s+/).length <= 5 && names(question).length && [null, 'outcome'].includes(eventQuestion(question))) question = `${sizedAsked.replace(/[?.!\s]+$/, '')} (${names(question).map((r) => outcomeOf(r.outcome).name).join(' or ')})`;
+  // "And today?" after "how did hold and cut 25 move this week?": the same moves, over the window said now.
+  const windowOnly = /^\W*(?:(?:and|what about|how about|ok|so|but)\W+)*(?:(?:over|in|for|during|since)\s+)?(?:the\s+)?(today|yesterday|this week|the week|last week|(?:the )?last (?:24 ?h\w*|day)|24 ?h\w*|the day|overnight|(?:the )?(?:last|past) (?:7|seven) days)\W*$/i.exec(question);
+  if (asked && windowOnly && eventQuestion(asked) === 'moves') {
+    const WINDOW_WORDS = /\b(?:(?:this|last|the|a|one|past)\s+)?(?:week|7 days|seven days|today|yesterday|24 ?h\w*|day|overnight)\b/gi;
+    const base = asked.replace(/\s*\([^)]*\)\s*$/, '').replace(WINDOW_WORDS, ' ').replace(/\s+([?.!])/g, '$1').replace(/\s+/g, ' ').trim();
+    question = `${base.replace(/[?.!\s]+$/, '')} ${windowOnly[1]!.toLowerCase()}?`;
+  }
   // "Half kelly on a 2.5k roll at that price": the price the question before supposed.
   const samePrice = /\b(?:at|for) (?:that|this|the same|those) (?:price|level|quote)\b/i;
   const pricedBefore = asked && samePrice.test(question) ? SUPPOSED_PRICE.exec(asked) : null;
@@ -884,7 +892,11 @@ function answerAbout(question: string, report: ReportRead): Answer | null {
     .filter((rs) => rs.length);
   const either = chosen.length > 1 ? [...new Set(chosen.flat())] : [];
   // ("Which of those two moved more this week?": of the outcomes named, compared.)
-  const past = kind === 'moves' && (PAST.test(question) || (named.length > 1 && named.length < rows.length && MOVED_MORE.test(question))) ? pastText(question, named.length < rows.length ? named : [], section('key claims'), countedFrom) : null;
+  // ("How did hold and cut 25 move this week?": each one's move, from the prices then, when the report's
+  // notable moves leave one of them out.)
+  const movesListed = bullets(section('key claims'), /^- \*\*Price move/);
+  const unlisted = named.length > 0 && named.length < rows.length && named.some((r) => !movesListed.some((l) => l.includes(`, ${outcomeOf(r.outcome).name}:**`)));
+  const past = kind === 'moves' && (PAST.test(question) || (named.length > 1 && named.length < rows.length && MOVED_MORE.test(question)) || (unlisted && !WHY_MOVED.test(question))) ? pastText(question, named.length < rows.length ? named : [], section('key claims'), countedFrom) : null;
   // ("Lakers won 4 of the last 5 vs boston right? so why …" checks a record, not a comparison.)
   const compared = COMPARE.test(question) && rows.length > 1 && !LAST_CLAIM.test(question) ? comparedSides(question, rows, report.title) : null;
   const moved = kind === 'moves' && WHY_MOVED.test(question) ? whyMovedText(question, rows, named.length < rows.length ? named : [], section('resolution history'), section('key claims')) : null;

@@ -60,4 +60,15 @@ describe('prediction-market follow-ups in svc-agent threads', () => {
     await fed('kelly on hike with a 5k bankroll?');
     expect(await fed('and hold?')).toMatch(/^On the model, the trade to size is \*\*NO on Hold\*\* at \$0\.86[^\n]*On \$5,000: \$571\.43/);
   });
+
+  it("two outcomes' weekly moves, then 'and today?': both outcomes, over the last day", async () => {
+    const fed = await conversation(FED);
+    // The report's prices 24 hours and 7 days ago: Cut 25bps 9.0% and 8.0% (now 10.0%); Hold 16.0% and 15.0% (now 16.0%).
+    const week = await fed('how did hold and cut 25 move this week?');
+    expect(week).toMatch(/^- \*\*Cut 25bps\*\*: 8\.0% 7 days ago, \+2\.0 pts since; 10\.0% now\n- \*\*Hold\*\*: 15\.0% 7 days ago, \+1\.0 pts since; 16\.0% now \[1\]/);
+    expect(week).not.toContain('Cut more than 25bps');
+    const day = await fed('and today?');
+    expect(day).toMatch(/^- \*\*Cut 25bps\*\*: 9\.0% 24 hours ago, \+1\.0 pts since; 10\.0% now\n- \*\*Hold\*\*: 16\.0% 24 hours ago, unchanged since; 16\.0% now \[1\]/);
+    expect(day).not.toContain('Cut more than 25bps');
+  });
 });
