@@ -761,7 +761,7 @@ export function routerAgent(o: RouterOptions): Agent {
                 ? await closingAcross(o.kalshi, rule.events, !/\b(?:first|soonest|earliest|next)\b/i.test(question))
                 : live
                   ? await favouritesAcross(o.kalshi, rule.events, asked === 'market_least')
-                  : await acrossEvents(rule.events, (t) => o.reports.latest(t), asked === 'best_trade', o.reportCost);
+                  : await acrossEvents(rule.events, (t) => o.reports.latest(t), asked === 'best_trade', o.reportCost, asked === 'model_favourite');
             // No report among them: what their live prices say, beside that no model compares them yet.
             if (!live && !across.citations.length) {
               const both = followedBy(await favouritesAcross(o.kalshi, rule.events, false), across);

@@ -71,4 +71,16 @@ describe('prediction-market follow-ups in svc-agent threads', () => {
     expect(day).toMatch(/^- \*\*Cut 25bps\*\*: 9\.0% 24 hours ago, \+1\.0 pts since; 10\.0% now\n- \*\*Hold\*\*: 16\.0% 24 hours ago, unchanged since; 16\.0% now \[1\]/);
     expect(day).not.toContain('Cut more than 25bps');
   });
+
+  it("the model's favourite in each of the reports discussed: per event, the outcome the model gives the highest probability", async () => {
+    const thread = await conversation(FED, NYC, CPI);
+    await thread('which has the biggest gap?');
+    const each = await thread("the model's favourite in each of them");
+    expect(each).toMatch(/^The model's favourite in each event, the outcome it gives the highest probability/);
+    expect(each).toContain('**Fed decision in December 2026?** (KXFEDDECISION-26DEC) [2]: **Hike 25bps**: model 50.8%; market 51.5% (mid; 46.6% normalised)');
+    expect(each).toContain('(KXHIGHNY-26NOV20) [3]: **56°F or above**: model 37.0%; market 43.0%');
+    // Two rungs tied at the model's 84.4%; a ladder's rung is no likeliest result.
+    expect(each).toContain('(KXCPIYOY-26DEC) [1]: **Above 2.6**: model 84.4%; market 92.5% (mid), and **Above 2.8**: model 84.4%; market 96.0% (mid) (tied on the model); each rung is its own yes/no');
+    expect(each).not.toMatch(/largest gap/i);
+  });
 });
