@@ -1,5 +1,6 @@
 import { compactDollars, contestSubject, countSide, coverOfSide, inLabelScale, inRange, isCount, isDiscrete, labelRange, levelsAsked, negated, rangeAsked, sideAsked, sideIncludesLevel, WILL_IT, withOutcomeSynonyms, type LabelRange } from '../markets-search/asked.js';
 import { withTeamNames } from '../markets-search/teams.js';
+import { WRONG_ASKED, ifWrongText } from './if-wrong.js';
 import type { Answer, Citation } from '../types.js';
 import { listed } from '../citations.js';
 import { editDistance } from '../../text.js';
@@ -588,6 +589,10 @@ export function answerFromReport(
   question = bareCents(pricesInCents(chancesInPercent(question)), rows);
   const asked = earlier.filter((t) => t.role === 'user').map((t) => bareCents(pricesInCents(chancesInPercent(t.content)), rows));
   const effective = (i: number): string | undefined => (i >= asked.length ? undefined : i >= 3 ? asked[i] : restated(asked[i]!, effective(i + 1), names));
+  // "And if i'm wrong?" right after a stake or an expected value: what that position loses, and how likely that is.
+  const lastTurn = earlier.find((t) => t.role === 'assistant')?.content ?? '';
+  const downside = WRONG_ASKED.test(question) && !names(question).length ? ifWrongText(lastTurn, rows) : null;
+  if (downside) return cited(`${downside}${footOf(report)}`, report.citations);
   question = restated(question, effective(0), names);
   // "Next one up?" after Kelly on the best trade: the same sizing, of the next trade in the ranking.
   const lastAnswer = earlier.find((t) => t.role === 'assistant')?.content ?? '';

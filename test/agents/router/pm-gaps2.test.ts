@@ -83,4 +83,19 @@ describe('prediction-market follow-ups in svc-agent threads', () => {
     expect(each).toContain('(KXCPIYOY-26DEC) [1]: **Above 2.6**: model 84.4%; market 92.5% (mid), and **Above 2.8**: model 84.4%; market 96.0% (mid) (tied on the model); each rung is its own yes/no');
     expect(each).not.toMatch(/largest gap/i);
   });
+
+  it("'and if i'm wrong?' right after a stake or an EV: what is lost, and how likely that is on the model and the market", async () => {
+    const fed = await conversation(FED);
+    await fed('ev of 100 yes on hike');
+    const wrong = await fed("and if i'm wrong?");
+    // 100 YES at $0.52 cost $52; NO on Hike 25bps is 100% − 50.8% = 49.2% on the model, 100% − 51.5% = 48.5% on the price (100% − 46.6% = 53.4% normalised).
+    expect(wrong).toMatch(/^If \*\*Hike 25bps\*\* resolves NO, the YES contracts on it are worth nothing at settlement\. 100 YES contracts at \$0\.52: you lose the \*\*\$52\*\* they cost/);
+    expect(wrong).toContain("Kalshi's fee is not in what I read, so it is not counted");
+    expect(wrong).toContain("**49.2%** on the model (100% − its 50.8%) and **48.5%** on the market's price (100% − 51.5%; 53.4% on the price normalised with the other outcomes) [1].");
+    expect(wrong).not.toMatch(/^- \*\*Hike 25bps\*\* \(KX/);
+    await fed('kelly on hike with a 5k bankroll?');
+    const sized = await fed('what if im wrong');
+    expect(sized).toMatch(/^If \*\*Hike 25bps\*\* resolves YES, the NO contracts on it are worth nothing at settlement\.\n\n- At full Kelly, 40 NO contracts at \$0\.49: you lose the \*\*\$19\.61\*\* they cost[^\n]*\(\$20\.39 more than they cost\)\.\n- At half Kelly, 20 NO contracts at \$0\.49: you lose the \*\*\$9\.80\*\*/);
+    expect(sized).toContain("**50.8%** on the model (its 50.8% for YES) and **51.5%** on the market's price (its 51.5% for YES; 46.6% on the price normalised with the other outcomes) [1].");
+  });
 });
