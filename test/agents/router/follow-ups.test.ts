@@ -1408,15 +1408,15 @@ describe('several questions in one, and odds follow-ups that change topic', () =
     const thread = await reportThreads();
     const fed = await thread('https://kalshi.com/markets/kxfeddecision/fed/kxfeddecision-26dec');
     const either = await fed('chance of a cut or a hold?');
-    expect(either).toMatch(/^- \*\*Cut more than 25bps\*\*[^\n]*\n- \*\*Cut 25bps\*\*[^\n]*\n- \*\*Hold\*\*[^\n]*\n\nTogether: market 53\.4% normalised, model [\d.]+%/);
-    expect(await fed('odds of hold or hike?')).toMatch(/\nTogether: market 61\.1% normalised/);
+    expect(either).toMatch(/^- \*\*Cut more than 25bps\*\*[^\n]*\n- \*\*Cut 25bps\*\*[^\n]*\n- \*\*Hold\*\*[^\n]*\n\nTogether: market 59\.0% \(their prices added up; 53\.4% normalised to 100%\), model [\d.]+%/);
+    expect(await fed('odds of hold or hike?')).toMatch(/\nTogether: market 67\.5% \(their prices added up; 61\.1% normalised to 100%\)/);
     // A bare choice, no odds word: still about the event's outcomes.
-    expect(await fed('cut 25bps or hold?')).toMatch(/^- \*\*Cut 25bps\*\*[^\n]*\n- \*\*Hold\*\*[^\n]*\n\nTogether: market 23\.5% normalised/);
-    expect(await fed('will they hold or cut?')).toMatch(/\nTogether: market 53\.4% normalised/);
+    expect(await fed('cut 25bps or hold?')).toMatch(/^- \*\*Cut 25bps\*\*[^\n]*\n- \*\*Hold\*\*[^\n]*\n\nTogether: market 26\.0% \(their prices added up; 23\.5% normalised to 100%\)/);
+    expect(await fed('will they hold or cut?')).toMatch(/\nTogether: market 59\.0% \(their prices added up; 53\.4% normalised to 100%\)/);
     // Ranges on either side of "or" ("44% or above" is one side).
     const approval = await thread('https://kalshi.com/markets/kxapproval/approval/kxapproval-26nov27');
-    expect(await approval('below 41% or 41% to 42%?')).toMatch(/\nTogether: market 31\.5% normalised/);
-    expect(await approval('Below 41% or 44% or above?')).toMatch(/^- \*\*Below 41%\*\*[^\n]*\n- \*\*44% or above\*\*[^\n]*\n\nTogether: market 47\.2% normalised/);
+    expect(await approval('below 41% or 41% to 42%?')).toMatch(/\nTogether: market [\d.]+% \(their prices added up; 31\.5% normalised to 100%\)/);
+    expect(await approval('Below 41% or 44% or above?')).toMatch(/^- \*\*Below 41%\*\*[^\n]*\n- \*\*44% or above\*\*[^\n]*\n\nTogether: market [\d.]+% \(their prices added up; 47\.2% normalised to 100%\)/);
     // "a 25bps cut" is still the one cut.
     expect(await fed('odds of a 25bps cut?')).toMatch(/^- \*\*Cut 25bps\*\*: market 10\.0%[^\n]*\n\n_From/);
     expect(await fed('sum of probabilities above 15%?')).toMatch(/^Priced above 15\.0%: 3 of the 4 outcomes/);
