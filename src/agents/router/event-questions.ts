@@ -1,13 +1,14 @@
 import { compactDollars, contestSubject, countSide, coverOfSide, inLabelScale, inRange, isCount, isDiscrete, labelRange, levelsAsked, negated, rangeAsked, sideAsked, sideIncludesLevel, WILL_IT, withOutcomeSynonyms, type LabelRange } from '../markets-search/asked.js';
 import { withTeamNames } from '../markets-search/teams.js';
 import { WRONG_ASKED, ifWrongText } from './if-wrong.js';
+import { openAnswer, openAsked } from './open-questions.js';
 import type { Answer, Citation } from '../types.js';
 import { listed } from '../citations.js';
 import { editDistance } from '../../text.js';
 import { LEVEL_EXPECTED_ASKED, ODDS_FORMAT_ASKED } from '../markets-search/distribution.js';
 import { bestRow, bullets, byLevel, cited, isLadder, labelLevels, levelOfRow, levelsNamed, marketSum, modelBetween, modelSum, names, outcomeOf, percent, points, readReport, refsOf, rowLine, rungSide, sumOf, type Row } from './report-rows.js';
 import { CHANCE_SAID, DEPTH_ASKED, LADDER_BASKET, sellBeforeText, LADDER_SCENARIO, ladderBasketText, MONEY_GROUPS, MONEY_SAID, NO_BOUGHT, POSITION_HELD, SUPPOSED_PRICE, anomaliesText, arbitrageText, bestTradeText, bothSidesText, chancesInPercent, heldPosition, mostTradedText, overroundText, pricedText, pricesInCents, quoteText, rankedTrades, sizingText } from './trading-answers.js';
-import { LAST_CLAIM, LAST_N, LIKELIHOOD, MOVED_MORE, PLAIN_ASKED, SOURCE_ASKED, plainCrossingText, plainFormOf, plainSummaryText, lastCount, lastEventsText, baseRateText, basicsText, cheapText, ladderBandsText, ladderSpanText, likelihoodText, methodText, modelWhyText, pastText, placedText, previousText, pricedAboveText, rangeSpanText, rulesText, summaryText, expectedText, oddsFormatText, whyMovedText, whyText } from './report-answers.js';
+import { LAST_CLAIM, LAST_N, LIKELIHOOD, MOVED_MORE, PLAIN_ASKED, SOURCE_ASKED, pastPrices, plainCrossingText, plainFormOf, plainSummaryText, lastCount, lastEventsText, baseRateText, basicsText, cheapText, ladderBandsText, ladderSpanText, likelihoodText, methodText, modelWhyText, pastText, placedText, previousText, pricedAboveText, rangeSpanText, rulesText, summaryText, expectedText, oddsFormatText, whyMovedText, whyText } from './report-answers.js';
 
 // Questions about an event already reported on ("which outcome does the model favour?", "when
 // does it close?"), answered from the stored report itself: its figures, quoted with the sources
@@ -110,6 +111,9 @@ const SOURCES_ASKED = /^\W*(?:(?:and|ok|so)\s+)?(?:(?:what(?:'s| are| is)|whats)
 export function eventQuestion(question: string): EventQuestion | null {
   const q = question.toLowerCase();
   if (SOURCES_ASKED.test(q)) return 'sources';
+  // "Is this a safe bet?", "what stands out?", "what's the smartest play here?": answered from the report's facts (see open-questions).
+  const open = openAsked(q);
+  if (open) return open === 'standout' ? 'anomalies' : open === 'risk' ? 'quote' : 'best_trade';
   // "When?" alone (after "who decides how it resolves, and"): when it closes and resolves.
   if (/^\W*(?:and\s+)?when(?: exactly)?\s*\??\s*$/.test(q)) return 'closing';
   // "I bought 100 hold yes at 12c last week, where am I now?": the position marked at the book, not last week's prices.
@@ -593,6 +597,17 @@ export function answerFromReport(
   const lastTurn = earlier.find((t) => t.role === 'assistant')?.content ?? '';
   const downside = WRONG_ASKED.test(question) && !names(question).length ? ifWrongText(lastTurn, rows) : null;
   if (downside) return cited(`${downside}${footOf(report)}`, report.citations);
+  // "How risky is buying hike?", "is this a safe bet?" (of the outcome the answer before was about), "what stands out?", "smartest play?".
+  const open = openAsked(question);
+  if (open) {
+    const { sections, contracts } = readReport(report.text);
+    const claims = [...sections.entries()].find(([h]) => h.startsWith('key claims'))?.[1];
+    const before = names(question).length ? names(question) : /\b(?:this|that|it)\b/i.test(question) ? answered(lastTurn) : [];
+    const side = /\b(?:buy(?:ing)?|on|the|bet(?:ting)?)\s+(yes|no)\b|\b(yes|no)\s+(?:on|side)\b/i.exec(question) ?? (names(question).length ? null : /\*\*(YES|NO) on |\bBuying (YES|NO) at /.exec(lastTurn));
+    const said = (side?.[1] ?? side?.[2])?.toUpperCase() as 'YES' | 'NO' | undefined;
+    const text = openAnswer(open, report.text, rows, contracts, claims, pastPrices(claims), before.length === 1 ? before : [], said ?? null);
+    if (text) return cited(`${text}${footOf(report)}`, report.citations);
+  }
   question = restated(question, effective(0), names);
   // "Next one up?" after Kelly on the best trade: the same sizing, of the next trade in the ranking.
   const lastAnswer = earlier.find((t) => t.role === 'assistant')?.content ?? '';

@@ -98,4 +98,34 @@ describe('prediction-market follow-ups in svc-agent threads', () => {
     expect(sized).toMatch(/^If \*\*Hike 25bps\*\* resolves YES, the NO contracts on it are worth nothing at settlement\.\n\n- At full Kelly, 40 NO contracts at \$0\.49: you lose the \*\*\$19\.61\*\* they cost[^\n]*\(\$20\.39 more than they cost\)\.\n- At half Kelly, 20 NO contracts at \$0\.49: you lose the \*\*\$9\.80\*\*/);
     expect(sized).toContain("**50.8%** on the model (its 50.8% for YES) and **51.5%** on the market's price (its 51.5% for YES; 46.6% on the price normalised with the other outcomes) [1].");
   });
+
+  it('open questions are answered from the report: the risk of a position, what stands out, the trades the model values most per dollar', async () => {
+    const fed = await conversation(FED);
+    // YES on Hike 25bps at the $0.52 ask: it loses on NO, 100% − 50.8% on the model, 100% − 51.5% on the price (100% − 46.6% normalised).
+    const risky = await fed('how risky is buying hike?');
+    expect(risky).toMatch(/^The risk of \*\*YES on Hike 25bps\*\*, from the report:\n\n- \*\*Price and chance of losing:\*\* YES on \*\*Hike 25bps\*\* costs \$0\.52 and pays \$1\.00 if it resolves YES; it loses if it resolves NO: \*\*49\.2%\*\* on the model, \*\*48\.5%\*\* on the market's price \(its YES at 51\.5%; 53\.4% on the price normalised with the other outcomes\) \[1\]\./);
+    expect(risky).toContain('- **Worst case:** the whole $0.52 a contract, 100% of the stake (before fees)');
+    expect(risky).toContain('- **Spread:** bid $0.51, ask $0.52 ($0.01)');
+    expect(risky).toMatch(/- \*\*Trading closes\*\* 2026-12-15 15:00 UTC \(in 26 days\)/);
+    expect(risky).toContain('- **Price move, Hike 25bps:** −0.5 pts over 24 hours, −7.5 pts over 7 days [1].');
+    expect(risky).toMatch(/- \*\*What could flip it \(the rules\):\*\* “Resolution uses the Federal Reserve's statement/);
+    expect(risky).toContain('not investment advice');
+    // "Is that a safe bet?" right after an EV of YES on hold: that position.
+    await fed('ev of 100 yes on hold');
+    expect(await fed('is that a safe bet?')).toMatch(/^The risk of \*\*YES on Hold\*\*[^\n]*\n\n- \*\*Price and chance of losing:\*\* YES on \*\*Hold\*\* costs \$0\.18[^\n]*\*\*87\.6%\*\* on the model, \*\*84\.0%\*\* on the market's price/);
+    const fresh = await conversation(FED);
+    expect(await fresh('is this a safe bet?')).toMatch(/^No contract is safe: each can lose all it costs\. The one the model values most at the quotes is \*\*NO on Cut more than 25bps\*\*; its risk:/);
+    const stands = await fresh('what stands out?');
+    expect(stands).toMatch(/^What stands out in the report:\n\n- \*\*Largest gaps, model vs market:\*\* Hike 25bps \(model 50\.8%, market 51\.5%, gap \+4\.2 pts\) \[1\]; Hold \(model 12\.4%, market 16\.0%, gap −2\.1 pts\) \[2\]\./);
+    expect(stands).toContain('- **Biggest move:** Hike 25bps, 59.0% a week ago to 51.5% now (−7.5 pts); over the last day Cut 25bps (+1.0 pts)');
+    expect(stands).toContain("- **Overround:** the exclusive outcomes' prices add up to 110.5%, 10.5 points over 100%");
+    const play = await fresh("what's the smartest play here?");
+    expect(play).toMatch(/^I do not give investment advice, so there is no play I would call smartest; what the report's figures do say: the positions with the best expected value per dollar on the model/);
+    // NO on Cut more than 25bps at $0.68 against 70.2%: +$0.022 a contract, 0.022 / 0.68 = +$0.032 a dollar.
+    expect(play).toContain("1. **NO on Cut more than 25bps** at $0.68 against the model's 70.2%: +$0.022 per $1 contract, +$0.032 per dollar staked [1]");
+    expect(play).not.toMatch(/^# Fed decision/);
+    // A ladder: what stands out includes its crossed strikes.
+    const cpi = await conversation(CPI);
+    expect(await cpi('anything interesting here?')).toContain('- **Crossed ladder:** Above 2.8 at 96.0% against Above 2.6 at 92.5%');
+  });
 });
