@@ -2,6 +2,7 @@ import { compactDollars, contestSubject, countSide, coverOfSide, inLabelScale, i
 import { withTeamNames } from '../markets-search/teams.js';
 import { WRONG_ASKED, ifWrongText } from './if-wrong.js';
 import { openAnswer, openAsked } from './open-questions.js';
+import { EXPOSURE_ASKED, exposureText } from './exposure.js';
 import type { Answer, Citation } from '../types.js';
 import { listed } from '../citations.js';
 import { editDistance } from '../../text.js';
@@ -933,7 +934,11 @@ function answerAbout(question: string, report: ReportRead): Answer | null {
   const ofRecord = lastCount(question) && (kind === 'history' || claimOfTwo) ? question.replace(LAST_N, ' ').replace(LAST_CLAIM, ' ') : null;
   const recordNamed = ofRecord ? namedRows(ofRecord, rows, report.title, [...levelsIn(ofRecord), ...levelsNamed(ofRecord, bounds)]) : [];
   const lastEvents = ofRecord ? lastEventsText(question, recordNamed.length < rows.length || LAST_CLAIM.test(question) ? recordNamed : [], rows, section('resolution history')) : null;
-  if (lastEvents) {
+  // "Cheapest way to get exposure above 52?": the contracts that pay on that side, their costs, the cheapest per dollar.
+  const exposure = EXPOSURE_ASKED.test(question) && side && levels.length === 1 ? exposureText(rows, contracts, side, levels[0]!, question.match(/\d[\d,]*(?:\.\d+)?/g)?.find((n) => Number(n.replace(/,/g, '')) === levels[0]) ?? saidLevel(levels[0]!), ladder, cover) : null;
+  if (exposure) {
+    text = exposure;
+  } else if (lastEvents) {
     text = lastEvents;
   } else if (kind === 'sources') {
     // "Where do ur numbers come from? links pls": the report's sources, each with its address.

@@ -128,4 +128,26 @@ describe('prediction-market follow-ups in svc-agent threads', () => {
     const cpi = await conversation(CPI);
     expect(await cpi('anything interesting here?')).toContain('- **Crossed ladder:** Above 2.8 at 96.0% against Above 2.6 at 92.5%');
   });
+
+  it('the cheapest exposure to one side of a level: the contracts that pay there, their costs, the cheapest per dollar of payout', async () => {
+    const nyc = await conversation(NYC);
+    const above = await nyc('cheapest way to get exposure above 52?');
+    expect(above).toMatch(/^Contracts that pay if the result is above 52, at the report's quotes:\n\n- \*\*YES on 56°F or above\*\* pays \$1 only if it lands in 56°F or above, not in the part of 52°F to 55°F above 52: \$0\.44/);
+    expect(above).toContain('- **YES on 52°F to 55°F and 56°F or above** pays $1 if it lands in 52°F to 55°F or 56°F or above: every case above 52, and the rest of 52°F to 55°F too: 52°F to 55°F $0.23 + 56°F or above $0.44 = $0.67');
+    // NO on the three buckets below at 1 − bid: 0.83 + 0.91 + 0.69 = 2.43, of which $2 comes back whatever happens.
+    expect(above).toContain('- **NO on Below 44°F, 44°F to 47°F and 48°F to 51°F** pays $3 if it lands outside them (every case above 52, and the rest of 52°F to 55°F too), $2 whatever happens: Below 44°F $0.83 + 44°F to 47°F $0.91 + 48°F to 51°F $0.69 = $2.43');
+    expect(above).toContain('Cheapest per dollar of payout of those that pay in every case above 52: **NO on Below 44°F, 44°F to 47°F and 48°F to 51°F**, $0.43 for each $1 it pays on that side (before fees).');
+    expect(above).toContain('not investment advice');
+    expect(above).not.toMatch(/is dear/);
+    const cpi = await conversation(CPI);
+    const ladder = await cpi('cheapest way to get exposure above 3.0?');
+    expect(ladder).toContain('- **YES on Above 3.0** pays $1 if it is above 3.0: $0.87 for $1 (at the ask)');
+    expect(ladder).toContain('- **YES on Above 3.2** pays $1 only if it is above 3.2, not in every case above 3.0: $0.62');
+    expect(ladder).toContain('Cheapest per dollar of payout of those that pay in every case above 3.0: **YES on Above 3.0**, $0.87');
+    // Citations match the sources listed.
+    const r = await client.chat.completions.create({ model: 'svc-agent', messages: [{ role: 'user', content: NYC }, { role: 'assistant', content: await reportOf(NYC) }, { role: 'user', content: 'cheapest way to get exposure above 52?' }] });
+    const cites = (r.choices[0] as any).citations as { order: number; name: string }[];
+    expect(cites.map((c) => c.order)).toEqual([1, 2, 3, 4, 5]);
+    expect(cites[0]!.name).toContain('56°F or above');
+  });
 });
