@@ -150,4 +150,13 @@ describe('prediction-market follow-ups in svc-agent threads', () => {
     expect(cites.map((c) => c.order)).toEqual([1, 2, 3, 4, 5]);
     expect(cites[0]!.name).toContain('56°F or above');
   });
+
+  it('a lower-case rival named after a verb of beating is said to be missing, as a capitalised one is; ordinary words are not', async () => {
+    const fed = await conversation(FED);
+    expect(await fed('will bitcoin beat dogecoin?')).toMatch(/^No open Kalshi event matches all of “will bitcoin beat dogecoin\?”: none mentions “dogecoin”\./);
+    expect(await fed('will Bitcoin beat Dogecoin?')).toMatch(/: none mentions “dogecoin”\./i);
+    const fresh = await conversation(FED);
+    const ordinary = await fresh('will bitcoin keep climbing?');
+    expect(ordinary).not.toContain('none mentions');
+  });
 });
