@@ -115,6 +115,8 @@ export function eventQuestion(question: string): EventQuestion | null {
   // "Is this a safe bet?", "what stands out?", "what's the smartest play here?": answered from the report's facts (see open-questions).
   const open = openAsked(q);
   if (open) return open === 'standout' ? 'anomalies' : open === 'risk' ? 'quote' : 'best_trade';
+  // "And if i'm wrong?", "what do i lose if it goes the other way": the downside of a trade (see if-wrong).
+  if (WRONG_ASKED.test(q)) return 'quote';
   // "When?" alone (after "who decides how it resolves, and"): when it closes and resolves.
   if (/^\W*(?:and\s+)?when(?: exactly)?\s*\??\s*$/.test(q)) return 'closing';
   // "I bought 100 hold yes at 12c last week, where am I now?": the position marked at the book, not last week's prices.

@@ -30,6 +30,9 @@ function positionOf(answer: string): Position | null {
     const stakes = [...answer.matchAll(/\$([\d,]+(?:\.\d+)?) \((\d[\d,]*) contracts at \$\d+(?:\.\d+)?[^)]*\) at (full Kelly|half|quarter)/g)].map((m) => ({ label: m[3] === 'full Kelly' ? 'at full Kelly' : `at ${m[3]} Kelly`, count: num(m[2]!), cost: num(m[1]!) }));
     return { side: sized[1] as 'YES' | 'NO', price: Number(sized[2]), stakes };
   }
+  // A position's risk: "NO on **Hold** costs $0.86 and pays $1.00 …".
+  const risk = /\b(YES|NO) on \*\*[^*\n]+\*\* costs \$(\d+(?:\.\d+)?) and pays/.exec(answer);
+  if (risk) return { side: risk[1] as 'YES' | 'NO', price: Number(risk[2]), stakes: [] };
   // An expected value alone: "Buying YES at $0.52 against the model's 50.8%".
   const valued = /\bBuying (YES|NO) at \$(\d+(?:\.\d+)?) against /.exec(answer);
   if (valued) return { side: valued[1] as 'YES' | 'NO', price: Number(valued[2]), stakes: [] };

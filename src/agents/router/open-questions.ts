@@ -7,7 +7,7 @@ import { rankedTrades, type Trade } from './trading-answers.js';
 // most per dollar. No advice: what the figures say, with their caveats.
 
 /** How risky a position is ("how risky is buying hike?", "is this a safe bet?", "what's the risk on NO hold?"). */
-const RISK_ASKED = /\b(?:how|is (?:it|this|that)|are (?:they|these|those))\s+(?:\w+\s+){0,2}?(?:risky|safe|dangerous)\b|\b(?:safe|risky|sure|low[- ]risk|high[- ]risk)\s+(?:bet|buy|trade|play|thing|position)\b|\bwhat(?:'s| is|s| are) the risks?\b|\brisk(?:s|iness)? (?:of|on|in|with|buying|selling|betting)\b/i;
+const RISK_ASKED = /\b(?:risky|riskier|riskiest|dangerous)\b|\b(?:is|are)\b[^?]{0,40}\bsafe\b|\b(?:how|is (?:it|this|that)|are (?:they|these|those))\s+(?:\w+\s+){0,2}?(?:risky|safe|dangerous)\b|\b(?:safe|risky|sure|low[- ]risk|high[- ]risk)\s+(?:bet|buy|trade|play|thing|position)\b|\bwhat(?:'s| is|s| are) the risks?\b|\brisk(?:s|iness)? (?:of|on|in|with|buying|selling|betting)\b/i;
 /** What is notable in the report ("what stands out?", "anything interesting?", "what's notable here?"). */
 const STANDOUT_ASKED = /\bwhat(?:'s| is|s)? (?:stands? out|notable|interesting|worth (?:noting|knowing|watching)|unusual)\b|\bstands? out\b|\banything (?:interesting|notable|unusual|stand out|jump out)\b|\bwhat jumps out\b|\bhighlights?\b|\bkey (?:things|facts|observations)\b/i;
 /** The play the model values most ("what's the smartest play here?", "best move?", "how would you play this?"). */

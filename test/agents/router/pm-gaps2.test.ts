@@ -97,11 +97,17 @@ describe('prediction-market follow-ups in svc-agent threads', () => {
     const sized = await fed('what if im wrong');
     expect(sized).toMatch(/^If \*\*Hike 25bps\*\* resolves YES, the NO contracts on it are worth nothing at settlement\.\n\n- At full Kelly, 40 NO contracts at \$0\.49: you lose the \*\*\$19\.61\*\* they cost[^\n]*\(\$20\.39 more than they cost\)\.\n- At half Kelly, 20 NO contracts at \$0\.49: you lose the \*\*\$9\.80\*\*/);
     expect(sized).toContain("**50.8%** on the model (its 50.8% for YES) and **51.5%** on the market's price (its 51.5% for YES; 46.6% on the price normalised with the other outcomes) [1].");
+    // Other words for it, after a stake of NO; and after a position's risk.
+    await fed('200 no on hold');
+    expect(await fed('what do i lose if it goes the other way')).toMatch(/^If \*\*Hold\*\* resolves YES, the NO contracts on it are worth nothing at settlement\. 200 NO contracts at \$0\.86: you lose the \*\*\$172\*\* they cost[^\n]*\(\$28 more than they cost\)\./);
+    await fed('is buying NO on hold risky?');
+    expect(await fed('and if i am wrong?')).toMatch(/^If \*\*Hold\*\* resolves YES, the NO contracts on it are worth nothing at settlement\. Each NO contract bought at \$0\.86 loses the \*\*\$0\.86\*\* it cost/);
   });
 
   it('open questions are answered from the report: the risk of a position, what stands out, the trades the model values most per dollar', async () => {
     const fed = await conversation(FED);
     // YES on Hike 25bps at the $0.52 ask: it loses on NO, 100% − 50.8% on the model, 100% − 51.5% on the price (100% − 46.6% normalised).
+    expect(await fed('is buying NO on hold risky?')).toMatch(/^The risk of \*\*NO on Hold\*\*, from the report:\n\n- \*\*Price and chance of losing:\*\* NO on \*\*Hold\*\* costs \$0\.86[^\n]*\*\*12\.4%\*\* on the model, \*\*16\.0%\*\* on the market's price/);
     const risky = await fed('how risky is buying hike?');
     expect(risky).toMatch(/^The risk of \*\*YES on Hike 25bps\*\*, from the report:\n\n- \*\*Price and chance of losing:\*\* YES on \*\*Hike 25bps\*\* costs \$0\.52 and pays \$1\.00 if it resolves YES; it loses if it resolves NO: \*\*49\.2%\*\* on the model, \*\*48\.5%\*\* on the market's price \(its YES at 51\.5%; 53\.4% on the price normalised with the other outcomes\) \[1\]\./);
     expect(risky).toContain('- **Worst case:** the whole $0.52 a contract, 100% of the stake (before fees)');
