@@ -14,7 +14,7 @@ interface Position {
   side: 'YES' | 'NO';
   price: number;
   /** Stakes said: contracts and what they cost (one, or Kelly's full and half). */
-  stakes: { label: string; count: number; cost: number }[];
+  stakes: { label: string; count: number; cost: number; atLeast?: boolean }[];
 }
 
 /** The position an answer of the report's arithmetic was about: its side, price and stake(s). */
@@ -27,7 +27,14 @@ function positionOf(answer: string): Position | null {
   // Kelly: "the trade to size is **NO on Hike 25bps** at $0.49 … On $5,000: $19.61 (40 contracts at $0.49) at full Kelly, $9.80 (20 contracts at $0.49) at half."
   const sized = /the trade to size is \*\*(YES|NO) on [^*\n]+\*\* at \$(\d+(?:\.\d+)?)/.exec(answer);
   if (sized) {
-    const stakes = [...answer.matchAll(/\$([\d,]+(?:\.\d+)?) \((\d[\d,]*) contracts at \$\d+(?:\.\d+)?[^)]*\) at (full Kelly|half|quarter)/g)].map((m) => ({ label: m[3] === 'full Kelly' ? 'at full Kelly' : `at ${m[3]} Kelly`, count: num(m[2]!), cost: num(m[1]!) }));
+    // (Whole contracts: 205 at $0.58 cost $118.90, not the $119.05 of the bankroll's fraction; beyond the
+    // best ask's size the rest fill at worse prices, so they cost at least that.)
+    const stakes = [...answer.matchAll(/\$[\d,]+(?:\.\d+)? \((\d[\d,]*) contracts at \$\d+(?:\.\d+)?([^)]*)\) at (?:a )?(full Kelly|half|quarter)/g)].map((m) => ({
+      label: m[3] === 'full Kelly' ? 'at full Kelly' : `at ${m[3]} Kelly`,
+      count: num(m[1]!),
+      cost: Math.round(num(m[1]!) * Number(sized[2]) * 100) / 100,
+      atLeast: /\bonly\b/.test(m[2]!),
+    }));
     return { side: sized[1] as 'YES' | 'NO', price: Number(sized[2]), stakes };
   }
   // A position's risk: "NO on **Hold** costs $0.86 and pays $1.00 …".
@@ -66,7 +73,7 @@ export function ifWrongText(lastAnswer: string, rows: readonly Row[]): string | 
   const market = `**${percent(lose(row.marketValue))}** on the market's price (${position.side === 'YES' ? `100% − ${percent(row.marketValue)}` : `its ${percent(row.marketValue)} for YES`}${normalised})`;
   const contract = `${position.side} contract${position.stakes.length === 1 && position.stakes[0]!.count === 1 ? '' : 's'}`;
   const stakes = position.stakes.length
-    ? position.stakes.map((s) => `${s.label ? `${s.label}, ` : ''}${s.count.toLocaleString('en-US')} ${position.side} contracts at $${position.price.toFixed(2)}: you lose the **${money(s.cost)}** they cost, and they pay nothing; had it gone your way they would pay ${money(s.count)} (${money(s.count - s.cost)} more than they cost)`)
+    ? position.stakes.map((s) => `${s.label ? `${s.label}, ` : ''}${s.count.toLocaleString('en-US')} ${position.side} contracts at $${position.price.toFixed(2)}: you lose the **${s.atLeast ? 'at least ' : ''}${money(s.cost)}** they cost${s.atLeast ? ' (those beyond the best ask fill at worse prices)' : ''}, and they pay nothing; had it gone your way they would pay ${money(s.count)} (${money(s.count - s.cost)} more than they cost)`)
     : [`each ${position.side} contract bought at $${position.price.toFixed(2)} loses the **$${position.price.toFixed(2)}** it cost; had it gone your way it would pay $1.00`];
   const lines = stakes.length > 1 ? `\n\n${stakes.map((s) => `- ${s.charAt(0).toUpperCase()}${s.slice(1)}.`).join('\n')}` : ` ${stakes[0]!.charAt(0).toUpperCase()}${stakes[0]!.slice(1)}.`;
   return `If **${name}** resolves ${losing}, the ${contract} on it are worth nothing at settlement.${lines}\n\nThat is the whole stake and the most the position can lose; Kalshi's fee is not in what I read, so it is not counted and would add to the loss. The chance of losing it: ${model}${market} ${refs}.\n\nThis is arithmetic on the report's prices, not investment advice.`;

@@ -93,9 +93,10 @@ describe('prediction-market follow-ups in svc-agent threads', () => {
     expect(wrong).toContain("Kalshi's fee is not in what I read, so it is not counted");
     expect(wrong).toContain("**49.2%** on the model (100% − its 50.8%) and **48.5%** on the market's price (100% − 51.5%; 53.4% on the price normalised with the other outcomes) [1].");
     expect(wrong).not.toMatch(/^- \*\*Hike 25bps\*\* \(KX/);
+    // (40 whole contracts at $0.49 cost $19.60, the $19.61 of Kelly's fraction rounded down to contracts.)
     await fed('kelly on hike with a 5k bankroll?');
     const sized = await fed('what if im wrong');
-    expect(sized).toMatch(/^If \*\*Hike 25bps\*\* resolves YES, the NO contracts on it are worth nothing at settlement\.\n\n- At full Kelly, 40 NO contracts at \$0\.49: you lose the \*\*\$19\.61\*\* they cost[^\n]*\(\$20\.39 more than they cost\)\.\n- At half Kelly, 20 NO contracts at \$0\.49: you lose the \*\*\$9\.80\*\*/);
+    expect(sized).toMatch(/^If \*\*Hike 25bps\*\* resolves YES, the NO contracts on it are worth nothing at settlement\.\n\n- At full Kelly, 40 NO contracts at \$0\.49: you lose the \*\*\$19\.60\*\* they cost[^\n]*\(\$20\.40 more than they cost\)\.\n- At half Kelly, 20 NO contracts at \$0\.49: you lose the \*\*\$9\.80\*\*/);
     expect(sized).toContain("**50.8%** on the model (its 50.8% for YES) and **51.5%** on the market's price (its 51.5% for YES; 46.6% on the price normalised with the other outcomes) [1].");
     // Other words for it, after a stake of NO; and after a position's risk.
     await fed('200 no on hold');
