@@ -257,6 +257,9 @@ export class EventSearch {
       if (/^[A-Z]/.test(m[0]) && before && !/[.?!:]$/.test(before)) return true;
       // A place ("in london"), the subject asked of ("will openai release …?"), or a topic set against another ("bitcoin vs dogecoin").
       if (/\b(?:in|at|near|from|will|does|vs\.?|versus)$/i.test(before)) return true;
+      // The rival of a contest, lower case or not ("will bitcoin beat dogecoin?", "can ethereum flip solana?"): the
+      // word after a verb of beating one thing by another, where a name goes.
+      if (/\b(?:beat(?:s|ing)?|defeat(?:s|ing)?|flip(?:s|ping)?|overtak(?:e|es|ing)|outperform(?:s|ing)?|outpac(?:e|es|ing)|outsell(?:s|ing)?|overtook|beaten)$/i.test(before)) return true;
     }
     return false;
   }

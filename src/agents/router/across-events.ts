@@ -2,7 +2,7 @@ import { tickerAddress } from '../../data/kalshi/url.js';
 import type { Report } from '../../reports/store.js';
 import type { Answer, Citation } from '../types.js';
 import { credits } from '../markets-search/agent.js';
-import { gapOf, outcomeOf, readReport, type Row } from './report-rows.js';
+import { gapOf, isLadder, outcomeOf, readReport, type Row } from './report-rows.js';
 import { rankedTrades, tradeSaid } from './trading-answers.js';
 import { pastPrices } from './report-answers.js';
 
@@ -14,8 +14,9 @@ import { pastPrices } from './report-answers.js';
  * on the model), from its stored report, largest first; the events without a report are named,
  * with how to generate one. The asker's events are the search's, in its order.
  */
-export async function acrossEvents(tickers: readonly string[], latest: (ticker: string) => Promise<Report | null>, trade: boolean, reportCost: number): Promise<Answer> {
+export async function acrossEvents(tickers: readonly string[], latest: (ticker: string) => Promise<Report | null>, trade: boolean, reportCost: number, favourite = false): Promise<Answer> {
   const stored = await Promise.all(tickers.map(async (ticker) => ({ ticker, report: await latest(ticker) })));
+  if (favourite) return favouritesOfModel(tickers, stored, reportCost);
   const citations: Citation[] = [];
   const found = stored.flatMap(({ ticker, report }) => {
     if (!report) return [];
@@ -55,6 +56,33 @@ export async function acrossEvents(tickers: readonly string[], latest: (ticker: 
   const body = `${head}${ev}\n\n${trade ? 'Best trade in each' : 'Largest gap in each'}, largest first:\n\n${lines.join('\n')}${none ? `\n\n${none}` : ''}`;
   const caveat = trade ? "\n\nYES is bought at the ask, NO at 1 minus the bid; this is the model's arithmetic on each report's prices (as of its time), not investment advice." : '';
   return { text: `${body}${caveat}\n`, citations };
+}
+
+/**
+ * "The model's favourite in each of them": per event, the outcome the model gives the highest
+ * probability (outcomes tied at it all named), with the market's price beside it, in the order listed.
+ */
+function favouritesOfModel(tickers: readonly string[], stored: { ticker: string; report: Report | null }[], reportCost: number): Answer {
+  const citations: Citation[] = [];
+  const lines = stored.flatMap(({ ticker, report }) => {
+    if (!report) return [];
+    const { rows } = readReport(report.text);
+    const modelled = rows.filter((r) => Number.isFinite(r.modelValue));
+    if (!modelled.length) return [];
+    const top = Math.max(...modelled.map((r) => r.modelValue));
+    const picks = modelled.filter((r) => Math.abs(r.modelValue - top) < 0.05);
+    const order = citations.length + 1;
+    const page = report.citations.find((c) => /^https:\/\/kalshi\.com\/markets\//.test(c.url))?.url.split('#')[0];
+    citations.push({ order, name: `Kalshi: ${report.title}`, url: page ?? tickerAddress(ticker) ?? `https://kalshi.com/markets/${ticker.toLowerCase()}` });
+    const said = picks.map((r) => `**${outcomeOf(r.outcome).name}**: model ${r.model}; market ${r.market}`);
+    // A ladder's rungs are each a yes/no of their own: its likeliest rung is no single likeliest result.
+    const ladder = isLadder(rows) ? '; each rung is its own yes/no, so this is the likeliest rung, not the likeliest result' : '';
+    return [`${order}. **${report.title.replace(/[*_]/g, '')}** (${ticker}) [${order}]: ${said.join(', and ')}${picks.length > 1 ? ' (tied on the model)' : ''}${ladder}`];
+  });
+  const missing = stored.filter(({ report }) => !report).map(({ ticker }) => ticker);
+  const none = missing.length ? `\n\nNo report is stored for ${missing.join(', ')}, so there is no model there: \`svc-prediction-markets-agent\` generates one (${credits(reportCost)}).` : '';
+  if (!lines.length) return { text: `None of the ${tickers.length} events listed has a stored report, so there is no model probability to give.${none}\n`, citations: [] };
+  return { text: `The model's favourite in each event, the outcome it gives the highest probability (the market's price beside it):\n\n${lines.join('\n')}${none}\n\nThe model's probabilities are each report's, as of its time; this is research, not investment advice.\n`, citations };
 }
 
 const gapLine = (r: Row) => `**${outcomeOf(r.outcome).name}**: model ${r.model}, market ${r.market}, gap ${r.gap}`;

@@ -699,6 +699,13 @@ export function routerAgent(o: RouterOptions): Agent {
         const url = discussedEvent(req.messages.slice(0, -1));
         if (url) rule = { kind: 'kalshi_url', url, reason: 'a question of the event discussed, in the words of stock advice', aboutEvent: true };
       }
+      // "A cut of any size?" in a thread on a stored report: words no rule knows, naming some of its outcomes, are of that report.
+      if (rule.kind === 'help' && !isGreeting(question) && !THANKS.test(question)) {
+        const url = discussedEvent(req.messages.slice(0, -1));
+        const stored = url ? await o.reports.latest(parseEventUrl(url).eventTicker) : null;
+        const named = stored ? outcomesNamed(routedText(question), stored).length : 0;
+        if (url && stored && named && named < readReport(stored.text).rows.length) rule = { kind: 'kalshi_url', url, reason: "names outcomes of the thread's stored report", aboutEvent: true };
+      }
       // Words no rule knows may name an open event ("Chiefs vs Bills"): every one of them matching one makes it an odds question.
       if (rule.kind === 'help' && !isGreeting(question) && (await namesOpenEvent(question))) rule = { kind: 'odds', reason: 'names an open Kalshi event' };
       // The thread's event, read from the conversation, unless the question's own words name another
@@ -754,7 +761,7 @@ export function routerAgent(o: RouterOptions): Agent {
                 ? await closingAcross(o.kalshi, rule.events, !/\b(?:first|soonest|earliest|next)\b/i.test(question))
                 : live
                   ? await favouritesAcross(o.kalshi, rule.events, asked === 'market_least')
-                  : await acrossEvents(rule.events, (t) => o.reports.latest(t), asked === 'best_trade', o.reportCost);
+                  : await acrossEvents(rule.events, (t) => o.reports.latest(t), asked === 'best_trade', o.reportCost, asked === 'model_favourite');
             // No report among them: what their live prices say, beside that no model compares them yet.
             if (!live && !across.citations.length) {
               const both = followedBy(await favouritesAcross(o.kalshi, rule.events, false), across);

@@ -1,12 +1,15 @@
 import { compactDollars, contestSubject, countSide, coverOfSide, inLabelScale, inRange, isCount, isDiscrete, labelRange, levelsAsked, negated, rangeAsked, sideAsked, sideIncludesLevel, WILL_IT, withOutcomeSynonyms, type LabelRange } from '../markets-search/asked.js';
 import { withTeamNames } from '../markets-search/teams.js';
+import { WRONG_ASKED, ifWrongText } from './if-wrong.js';
+import { openAnswer, openAsked } from './open-questions.js';
+import { EXPOSURE_ASKED, exposureText } from './exposure.js';
 import type { Answer, Citation } from '../types.js';
 import { listed } from '../citations.js';
 import { editDistance } from '../../text.js';
 import { LEVEL_EXPECTED_ASKED, ODDS_FORMAT_ASKED } from '../markets-search/distribution.js';
-import { bestRow, bullets, byLevel, cited, isLadder, labelLevels, levelOfRow, levelsNamed, modelBetween, modelSum, names, outcomeOf, percent, points, readReport, refsOf, rowLine, rungSide, sumOf, type Row } from './report-rows.js';
+import { bestRow, bullets, byLevel, cited, isLadder, labelLevels, levelOfRow, levelsNamed, marketSum, modelBetween, modelSum, names, outcomeOf, percent, points, readReport, refsOf, rowLine, rungSide, sumOf, type Row } from './report-rows.js';
 import { CHANCE_SAID, DEPTH_ASKED, LADDER_BASKET, sellBeforeText, LADDER_SCENARIO, ladderBasketText, MONEY_GROUPS, MONEY_SAID, NO_BOUGHT, POSITION_HELD, SUPPOSED_PRICE, anomaliesText, arbitrageText, bestTradeText, bothSidesText, chancesInPercent, heldPosition, mostTradedText, overroundText, pricedText, pricesInCents, quoteText, rankedTrades, sizingText } from './trading-answers.js';
-import { LAST_CLAIM, LAST_N, LIKELIHOOD, MOVED_MORE, PLAIN_ASKED, SOURCE_ASKED, plainCrossingText, plainFormOf, plainSummaryText, lastCount, lastEventsText, baseRateText, basicsText, cheapText, ladderBandsText, ladderSpanText, likelihoodText, methodText, modelWhyText, pastText, placedText, previousText, pricedAboveText, rangeSpanText, rulesText, summaryText, expectedText, oddsFormatText, whyMovedText, whyText } from './report-answers.js';
+import { LAST_CLAIM, LAST_N, LIKELIHOOD, MOVED_MORE, PLAIN_ASKED, SOURCE_ASKED, pastPrices, plainCrossingText, plainFormOf, plainSummaryText, lastCount, lastEventsText, baseRateText, basicsText, cheapText, ladderBandsText, ladderSpanText, likelihoodText, methodText, modelWhyText, pastText, placedText, previousText, pricedAboveText, rangeSpanText, rulesText, summaryText, expectedText, oddsFormatText, whyMovedText, whyText } from './report-answers.js';
 
 // Questions about an event already reported on ("which outcome does the model favour?", "when
 // does it close?"), answered from the stored report itself: its figures, quoted with the sources
@@ -109,6 +112,11 @@ const SOURCES_ASKED = /^\W*(?:(?:and|ok|so)\s+)?(?:(?:what(?:'s| are| is)|whats)
 export function eventQuestion(question: string): EventQuestion | null {
   const q = question.toLowerCase();
   if (SOURCES_ASKED.test(q)) return 'sources';
+  // "Is this a safe bet?", "what stands out?", "what's the smartest play here?": answered from the report's facts (see open-questions).
+  const open = openAsked(q);
+  if (open) return open === 'standout' ? 'anomalies' : open === 'risk' ? 'quote' : 'best_trade';
+  // "And if i'm wrong?", "what do i lose if it goes the other way": the downside of a trade (see if-wrong).
+  if (WRONG_ASKED.test(q)) return 'quote';
   // "When?" alone (after "who decides how it resolves, and"): when it closes and resolves.
   if (/^\W*(?:and\s+)?when(?: exactly)?\s*\??\s*$/.test(q)) return 'closing';
   // "I bought 100 hold yes at 12c last week, where am I now?": the position marked at the book, not last week's prices.
@@ -276,7 +284,8 @@ const tokensOf = (s: string) =>
     s
       .toLowerCase()
       .replace(/(\d)\s*(?:bps?|basis points?)\b/g, '$1')
-      .replace(/(\d)\s+(k|m|%)/g, '$1$2')
+      // ("25 move" is no "25m": a unit is a word of its own.)
+      .replace(/(\d)\s+(k|m|%)(?![a-z])/g, '$1$2')
       .match(/[a-z]+|\d+(?:\.\d+)?[a-z%]*/g) ?? [],
   );
 
@@ -587,6 +596,21 @@ export function answerFromReport(
   question = bareCents(pricesInCents(chancesInPercent(question)), rows);
   const asked = earlier.filter((t) => t.role === 'user').map((t) => bareCents(pricesInCents(chancesInPercent(t.content)), rows));
   const effective = (i: number): string | undefined => (i >= asked.length ? undefined : i >= 3 ? asked[i] : restated(asked[i]!, effective(i + 1), names));
+  // "And if i'm wrong?" right after a stake or an expected value: what that position loses, and how likely that is.
+  const lastTurn = earlier.find((t) => t.role === 'assistant')?.content ?? '';
+  const downside = WRONG_ASKED.test(question) && !names(question).length ? ifWrongText(lastTurn, rows) : null;
+  if (downside) return cited(`${downside}${footOf(report)}`, report.citations);
+  // "How risky is buying hike?", "is this a safe bet?" (of the outcome the answer before was about), "what stands out?", "smartest play?".
+  const open = openAsked(question);
+  if (open) {
+    const { sections, contracts } = readReport(report.text);
+    const claims = [...sections.entries()].find(([h]) => h.startsWith('key claims'))?.[1];
+    const before = names(question).length ? names(question) : /\b(?:this|that|it)\b/i.test(question) ? answered(lastTurn) : [];
+    const side = /\b(?:buy(?:ing)?|on|the|bet(?:ting)?)\s+(yes|no)\b|\b(yes|no)\s+(?:on|side)\b/i.exec(question) ?? (names(question).length ? null : /\*\*(YES|NO) on |\bBuying (YES|NO) at /.exec(lastTurn));
+    const said = (side?.[1] ?? side?.[2])?.toUpperCase() as 'YES' | 'NO' | undefined;
+    const text = openAnswer(open, report.text, rows, contracts, claims, pastPrices(claims), before.length === 1 ? before : [], said ?? null);
+    if (text) return cited(`${text}${footOf(report)}`, report.citations);
+  }
   question = restated(question, effective(0), names);
   // "Next one up?" after Kelly on the best trade: the same sizing, of the next trade in the ranking.
   const lastAnswer = earlier.find((t) => t.role === 'assistant')?.content ?? '';
@@ -670,7 +694,19 @@ function restated(question: string, asked: string | undefined, names: (text: str
   // "And the 56+ bucket?" after "kelly on it with 1k": that sizing, of the outcome named now.
   // (Of the sizing restated before, "(56°F or above)", the outcome named now instead.)
   const sizedAsked = asked?.replace(/\s*\([^)]*\)\s*$/, '');
+  // ("And the 56+ bucket?" after "half kelly on 48-51 with $1000": the same sizing, the outcome named before left out.)
+  if (sizedAsked && SIZING.test(sizedAsked) && /^\W*(?:and|what about|how about)\b/i.test(question) && names(question).length && names(sizedAsked).length && !names(sizedAsked).some((r) => names(question).includes(r))) {
+    const unnamed = withoutOutcomes(sizedAsked, names);
+    if (unnamed !== null && !CHANCE_ONLY.test(question) && !CHANCE_SAID.test(question) && !SUPPOSED_PRICE.test(question) && question.split(/\s+/).length <= 5 && [null, 'outcome'].includes(eventQuestion(question))) question = `${unnamed.replace(/[?.!\s]+$/, '')} (${names(question).map((r) => outcomeOf(r.outcome).name).join(' or ')})`;
+  }
   if (sizedAsked && SIZING.test(sizedAsked) && !names(sizedAsked).length && /^\W*(?:and|what about|how about)\b/i.test(question) && !CHANCE_ONLY.test(question) && !CHANCE_SAID.test(question) && !SUPPOSED_PRICE.test(question) && question.split(/\s+/).length <= 5 && names(question).length && [null, 'outcome'].includes(eventQuestion(question))) question = `${sizedAsked.replace(/[?.!\s]+$/, '')} (${names(question).map((r) => outcomeOf(r.outcome).name).join(' or ')})`;
+  // "And today?" after "how did hold and cut 25 move this week?": the same moves, over the window said now.
+  const windowOnly = /^\W*(?:(?:and|what about|how about|ok|so|but)\W+)*(?:(?:over|in|for|during|since)\s+)?(?:the\s+)?(today|yesterday|this week|the week|last week|(?:the )?last (?:24 ?h\w*|day)|24 ?h\w*|the day|overnight|(?:the )?(?:last|past) (?:7|seven) days)\W*$/i.exec(question);
+  if (asked && windowOnly && eventQuestion(asked) === 'moves') {
+    const WINDOW_WORDS = /\b(?:(?:this|last|the|a|one|past)\s+)?(?:week|7 days|seven days|today|yesterday|24 ?h\w*|day|overnight)\b/gi;
+    const base = asked.replace(/\s*\([^)]*\)\s*$/, '').replace(WINDOW_WORDS, ' ').replace(/\s+([?.!])/g, '$1').replace(/\s+/g, ' ').trim();
+    question = `${base.replace(/[?.!\s]+$/, '')} ${windowOnly[1]!.toLowerCase()}?`;
+  }
   // "Half kelly on a 2.5k roll at that price": the price the question before supposed.
   const samePrice = /\b(?:at|for) (?:that|this|the same|those) (?:price|level|quote)\b/i;
   const pricedBefore = asked && samePrice.test(question) ? SUPPOSED_PRICE.exec(asked) : null;
@@ -732,6 +768,18 @@ function restated(question: string, asked: string | undefined, names: (text: str
     question = SUPPOSED_PRICE.test(asked) ? asked.replace(SUPPOSED_PRICE, price) : `${asked.replace(/[?.!\s]+$/, '')} ${price}?`;
   }
   return question;
+}
+
+/**
+ * A question with the words naming outcomes left out ("half kelly on 48-51 with $1000" → "half kelly
+ * with $1000"): each word (or range said "48-51") that names one alone goes, with an "on"/"for"
+ * before it; null when what is left still names one.
+ */
+function withoutOutcomes(text: string, names: (text: string) => Row[]): string | null {
+  const words = text.split(/\s+/);
+  const kept = words.filter((w) => !names(w.replace(/^[^\w$]+|[^\w%+]+$/g, '')).length);
+  const left = kept.join(' ').replace(/\b(?:on|for|of)\s+(?:the\s+)?(?=(?:with|at|using|and|,|$))/gi, '').replace(/\s+/g, ' ').trim();
+  return names(left).length || !SIZING.test(left) ? null : left;
 }
 
 /**
@@ -867,7 +915,11 @@ function answerAbout(question: string, report: ReportRead): Answer | null {
     .filter((rs) => rs.length);
   const either = chosen.length > 1 ? [...new Set(chosen.flat())] : [];
   // ("Which of those two moved more this week?": of the outcomes named, compared.)
-  const past = kind === 'moves' && (PAST.test(question) || (named.length > 1 && named.length < rows.length && MOVED_MORE.test(question))) ? pastText(question, named.length < rows.length ? named : [], section('key claims'), countedFrom) : null;
+  // ("How did hold and cut 25 move this week?": each one's move, from the prices then, when the report's
+  // notable moves leave one of them out.)
+  const movesListed = bullets(section('key claims'), /^- \*\*Price move/);
+  const unlisted = named.length > 0 && named.length < rows.length && named.some((r) => !movesListed.some((l) => l.includes(`, ${outcomeOf(r.outcome).name}:**`)));
+  const past = kind === 'moves' && (PAST.test(question) || (named.length > 1 && named.length < rows.length && MOVED_MORE.test(question)) || (unlisted && !WHY_MOVED.test(question))) ? pastText(question, named.length < rows.length ? named : [], section('key claims'), countedFrom) : null;
   // ("Lakers won 4 of the last 5 vs boston right? so why …" checks a record, not a comparison.)
   const compared = COMPARE.test(question) && rows.length > 1 && !LAST_CLAIM.test(question) ? comparedSides(question, rows, report.title) : null;
   const moved = kind === 'moves' && WHY_MOVED.test(question) ? whyMovedText(question, rows, named.length < rows.length ? named : [], section('resolution history'), section('key claims')) : null;
@@ -884,7 +936,11 @@ function answerAbout(question: string, report: ReportRead): Answer | null {
   const ofRecord = lastCount(question) && (kind === 'history' || claimOfTwo) ? question.replace(LAST_N, ' ').replace(LAST_CLAIM, ' ') : null;
   const recordNamed = ofRecord ? namedRows(ofRecord, rows, report.title, [...levelsIn(ofRecord), ...levelsNamed(ofRecord, bounds)]) : [];
   const lastEvents = ofRecord ? lastEventsText(question, recordNamed.length < rows.length || LAST_CLAIM.test(question) ? recordNamed : [], rows, section('resolution history')) : null;
-  if (lastEvents) {
+  // "Cheapest way to get exposure above 52?": the contracts that pay on that side, their costs, the cheapest per dollar.
+  const exposure = EXPOSURE_ASKED.test(question) && side && levels.length === 1 ? exposureText(rows, contracts, side, levels[0]!, question.match(/\d[\d,]*(?:\.\d+)?/g)?.find((n) => Number(n.replace(/,/g, '')) === levels[0]) ?? saidLevel(levels[0]!), ladder, cover) : null;
+  if (exposure) {
+    text = exposure;
+  } else if (lastEvents) {
     text = lastEvents;
   } else if (kind === 'sources') {
     // "Where do ur numbers come from? links pls": the report's sources, each with its address.
@@ -952,7 +1008,7 @@ function answerAbout(question: string, report: ReportRead): Answer | null {
   } else if (either.length > 1 && either.length < rows.length && kind !== 'quote') {
     const ordered = rows.filter((r) => either.includes(r));
     const model = ordered.every((r) => Number.isFinite(r.modelValue)) ? `, model ${percent(sumOf(ordered, (r) => r.modelValue))}` : '';
-    text = `${ordered.map(rowLine).join('\n')}${exclusive ? `\n\nTogether: market ${percent(sumOf(ordered, (r) => r.marketNormalised))} normalised${model} ${refsOf(ordered)}.` : ''}`;
+    text = `${ordered.map(rowLine).join('\n')}${exclusive ? `\n\nTogether: ${marketSum(ordered)}${model} ${refsOf(ordered)}.` : ''}`;
   } else if (priced && rows.length > 1) {
     text = pricedAboveText(rows, priced[1]!.toLowerCase(), Number(priced[2]), exclusive);
   } else if (kind === 'quote' && SELL_BEFORE.test(question)) {
@@ -1032,7 +1088,8 @@ function answerAbout(question: string, report: ReportRead): Answer | null {
     const range = holding.length === 1 ? labelRange(outcomeOf(holding[0]!.outcome).name)! : null;
     const also = range?.to === null ? ', which also covers larger amounts' : range?.from === null ? ', which also covers smaller amounts' : '';
     // "a cut" of "Cut 25bps" and "Cut more than 25bps": exclusive outcomes named together add up.
-    const together = named.length > 1 && !ladder && exclusive ? `\n\nTogether: market ${percent(sumOf(named, (r) => r.marketNormalised))} normalised${modelSum(named)} ${refsOf(named)}.` : '';
+    // (Both the prices as quoted, added up, and their share of 100%, said which is which.)
+    const together = named.length > 1 && !ladder && exclusive ? `\n\nTogether: ${marketSum(named)}${modelSum(named)} ${refsOf(named)}.` : '';
     text = range
       ? `No outcome is exactly “${missing[0]}”: it falls under **${outcomeOf(holding[0]!.outcome).name}**${also}, so its chance is at most that outcome's.\n\n${rowLine(holding[0]!)}`
       : `${missing.length ? `No outcome is ${missing.map((m) => `“${m}”`).join(' or ')}; the nearest named:\n\n` : ''}${named.map(rowLine).join('\n')}${together}`;

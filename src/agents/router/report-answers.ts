@@ -1,5 +1,5 @@
 import { MONTHS, labelRange, monthAsked, monthName, type LabelRange } from '../markets-search/asked.js';
-import { aboutLevel, americanOdds, decimalOdds, expectedLevel, expectedMove, fractionalOdds, type ExpectedMove } from '../markets-search/distribution.js';
+import { aboutLevel, americanOdds, decimalOdds, expectedLevel, expectedMove, fractionalOdds, rateMove, type ExpectedMove } from '../markets-search/distribution.js';
 import { withTeam } from '../prediction-markets/research.js';
 import { calibrate, monotoneLadder, predict, rateWeight, type Strike } from '../prediction-markets/model.js';
 import { capitalise } from '../sec/format.js';
@@ -507,7 +507,10 @@ function rateMoveText(market: ExpectedMove, model: ExpectedMove, question: strin
   const given = (kind: 'cut' | 'hike') => {
     const [a, b] = [market[kind], model[kind]];
     if (!a || !b) return `No outcome is a ${kind}.`;
-    return `A ${kind} of any size: ${percent(a.chance)} on the market, ${percent(b.chance)} on the model; if there is one, about **${a.size.toFixed(0)} bps** on the market and **${b.size.toFixed(0)} bps** on the model.`;
+    // The prices as quoted, added up, beside their share of 100% (the overround taken out).
+    const quoted = sumOf(rows.filter((r) => { const m = rateMove(outcomeOf(r.outcome).name); return m !== null && (kind === 'cut' ? m.bps < 0 : m.bps > 0); }), (r) => r.marketValue);
+    const raw = Math.abs(quoted - a.chance) >= 0.05 ? `${percent(quoted)} on the market's prices added up (${percent(a.chance)} normalised to 100%)` : `${percent(a.chance)} on the market`;
+    return `A ${kind} of any size: ${raw}, ${percent(b.chance)} on the model; if there is one, about **${a.size.toFixed(0)} bps** on the market and **${b.size.toFixed(0)} bps** on the model.`;
   };
   // ("Median?": the median and mean first.)
   if (/\b(?:median|mean|average)\b/i.test(question)) return `${mean} ${given('cut')} ${given('hike')}${open}`;

@@ -156,6 +156,15 @@ export function gapOf(r: Row): number {
 }
 
 /** ", model X%" of outcomes added up; nothing when any has no model probability (live quotes, no report). */
+/**
+ * "market 43.0% (their prices added up; 38.9% normalised to 100%)" of exclusive outcomes together:
+ * the prices as quoted, summed, and their share once the overround is taken out, said which is which.
+ */
+export function marketSum(rs: Row[]): string {
+  const [quoted, normalised] = [sumOf(rs, (r) => r.marketValue), sumOf(rs, (r) => r.marketNormalised)];
+  return Math.abs(quoted - normalised) >= 0.05 ? `market ${percent(quoted)} (their prices added up; ${percent(normalised)} normalised to 100%)` : `market ${percent(normalised)}`;
+}
+
 export const modelSum = (rs: Row[]) => (rs.every((r) => Number.isFinite(r.modelValue)) ? `, model ${percent(sumOf(rs, (r) => r.modelValue))}` : '');
 
 /** ", model between X% and Y%" of a sum bounded by two sets of outcomes; nothing without a model. */

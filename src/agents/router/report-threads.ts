@@ -322,14 +322,14 @@ export function reportThreads(o: ReportThreadsOptions) {
     if (PER_DOLLAR.test(question)) return perDollarAcross(found);
     if (SIZING.test(question)) return sizedAcross(question, await reportsOfTickers(tickers));
     if (WHICH_FIRST.test(question)) return closingAcross(o.kalshi, tickers, /\b(?:last|later)\b/i.test(question));
-    return acrossEvents(tickers, (t) => o.reports.latest(t), tradeAsked(question), o.reportCost);
+    return acrossEvents(tickers, (t) => o.reports.latest(t), tradeAsked(question), o.reportCost, !tradeAsked(question) && eventQuestion(question) === 'model_favourite');
   }
 
   /** "Compare the Fed, CPI and payrolls reports: where is the biggest edge?": those events' reports, weighed. */
   async function acrossNamed(question: string, tickers: string[]): Promise<Answer> {
     if (PER_DOLLAR.test(question)) return perDollarAcross(await reportsOfTickers(tickers));
     if (SPREADS.test(question)) return spreadsAcross(await reportsOfTickers(tickers), TIGHTEST.test(question));
-    return acrossEvents(tickers, (t) => o.reports.latest(t), tradeAsked(question), o.reportCost);
+    return acrossEvents(tickers, (t) => o.reports.latest(t), tradeAsked(question), o.reportCost, !tradeAsked(question) && eventQuestion(question) === 'model_favourite');
   }
 
   /** Of the several events a thread weighed ("size both", "which resolves first?", "which of them has an arbitrage?"); null when the question is not of them all. */

@@ -635,7 +635,7 @@ describe('several questions in one, and odds follow-ups that change topic', () =
       /^On the model, no outcome is underpriced at its price: every market price is at or above the model's probability\. \*\*Hike 25bps\*\* has the largest gap against its normalised price \(\+4\.2 pts\), but its price, 51\.5%, is above the model's 50\.8%: it is cheap only beside the other outcomes, and buying it is not favoured \[1\]\./,
     );
     const cut = (await ask('what does the model say about a cut?')).text;
-    expect(cut).toMatch(/^- \*\*Cut more than 25bps\*\*: market 33\.0% .*\n- \*\*Cut 25bps\*\*: market 10\.0% \(mid; 9\.0% normalised\), model 7\.0%, gap −2\.0 pts \[2\]\n\nTogether: market 38\.9% normalised, model 36\.8% \[1\]\[2\]\./);
+    expect(cut).toMatch(/^- \*\*Cut more than 25bps\*\*: market 33\.0% .*\n- \*\*Cut 25bps\*\*: market 10\.0% \(mid; 9\.0% normalised\), model 7\.0%, gap −2\.0 pts \[2\]\n\nTogether: market 43\.0% \(their prices added up; 38\.9% normalised to 100%\), model 36\.8% \[1\]\[2\]\./);
     expect((await ask('what are the odds of a hold?')).text).toMatch(/^- \*\*Hold\*\*: market 16\.0%/);
     // An amount no outcome names alone: the outcome whose range holds it, not every cut added up.
     expect((await ask("what is the market's probability of a cut of 50bps?")).text).toMatch(/^No outcome is exactly “50bps”: it falls under \*\*Cut more than 25bps\*\*, which also covers larger amounts, so its chance is at most that outcome's\.\n\n- \*\*Cut more than 25bps\*\*: market 33\.0%[^\n]*\n\n_From the stored report/);
@@ -763,8 +763,8 @@ describe('several questions in one, and odds follow-ups that change topic', () =
     expect(cut).not.toContain('25 YES contracts');
     expect(await fed('if i buy 200 pairs of yes and no on hold, what do i lock in?')).toMatch(/^No profit is locked in: YES on \*\*Hold\*\* at the ask, \$0\.18, and NO at \$0\.86 \(1 minus the \$0\.14 YES bid\) cost \$1\.04 a pair, and exactly one of the two pays \$1, so each pair loses the 4¢ spread whatever happens \[1\]\. 200 pairs cost \$208 and pay \$200: \$8 lost before fees\./);
     // The expected size of a rate move: of a cut first when a cut is asked, the expected change, then a hike.
-    expect(await fed('expected extent of the cut?')).toMatch(/^A cut of any size: 38\.9% on the market, 36\.8% on the model; if there is one, about \*\*44 bps\*\* on the market and \*\*45 bps\*\* on the model\. On the market's prices, normalised to add up to 100%, the expected change in the rate is about \*\*−5\.5 bps\*\* and the median outcome \*\*Hold\*\*; on the model, about \*\*−4\.0 bps\*\* and \*\*Hike 25bps\*\* \[1\]\[2\]\[3\]\[4\]\. A hike of any size: 46\.6% on the market/);
-    expect(await fed('expected size of a hike?')).toMatch(/^A hike of any size: 46\.6% on the market, 50\.8% on the model; if there is one, about \*\*25 bps\*\*/);
+    expect(await fed('expected extent of the cut?')).toMatch(/^A cut of any size: 43\.0% on the market's prices added up \(38\.9% normalised to 100%\), 36\.8% on the model; if there is one, about \*\*44 bps\*\* on the market and \*\*45 bps\*\* on the model\. On the market's prices, normalised to add up to 100%, the expected change in the rate is about \*\*−5\.5 bps\*\* and the median outcome \*\*Hold\*\*; on the model, about \*\*−4\.0 bps\*\* and \*\*Hike 25bps\*\* \[1\]\[2\]\[3\]\[4\]\. A hike of any size: 51\.5% on the market's prices added up \(46\.6% normalised to 100%\), 50\.8% on the model/);
+    expect(await fed('expected size of a hike?')).toMatch(/^A hike of any size: 51\.5% on the market's prices added up \(46\.6% normalised to 100%\), 50\.8% on the model; if there is one, about \*\*25 bps\*\*/);
     // A side alone corrects the question before; "the other side of that one" is its NO.
     const fedTurns = async (...qs: string[]) => {
       const messages: { role: 'user' | 'assistant'; content: string }[] = [{ role: 'user', content: fedUrl }, { role: 'assistant', content: '(report)' }];
@@ -786,7 +786,7 @@ describe('several questions in one, and odds follow-ups that change topic', () =
     expect(await fedTurns('whats the price of hike', 'cost of 50 yes on it and what do i net if it hits')).toMatch(/^- \*\*Hike 25bps\*\* \(KXFEDDECISION-26DEC-D\)[^\n]*50 YES contracts at \$0\.52 cost \$26, the most they can lose; if it resolves YES they pay \$50, a profit of \$24 before fees/);
     // "Coin flip?" is how likely; "sum of both cut outcomes" adds them up.
     expect(await fed('coin flip on hold?')).toMatch(/^- \*\*Hold\*\*: market 16\.0%/);
-    expect(await fed('sum of both cut outcomes')).toContain('Together: market 38.9% normalised, model 36.8% [1][2].');
+    expect(await fed('sum of both cut outcomes')).toContain('Together: market 43.0% (their prices added up; 38.9% normalised to 100%), model 36.8% [1][2].');
     expect(await fedTurns('odds of a hold?', 'whats the other side of that one cost')).toMatch(/^- \*\*Hold\*\* \(KXFEDDECISION-26DEC-C\)[^\n]*A NO contract costs \$0\.86 \(1 minus the YES bid\) and pays \$1\.00 if it resolves NO\./);
     // How money is lost, and what a price in cents means: in plain words.
     for (const q of ['how do I lose money on this?', 'what does 16c on hold mean?']) expect(await fed(q), q).toMatch(/^\*\*Fed decision in December 2026\?\*\*, in plain words: the market lists 4 outcomes/);
@@ -1408,15 +1408,15 @@ describe('several questions in one, and odds follow-ups that change topic', () =
     const thread = await reportThreads();
     const fed = await thread('https://kalshi.com/markets/kxfeddecision/fed/kxfeddecision-26dec');
     const either = await fed('chance of a cut or a hold?');
-    expect(either).toMatch(/^- \*\*Cut more than 25bps\*\*[^\n]*\n- \*\*Cut 25bps\*\*[^\n]*\n- \*\*Hold\*\*[^\n]*\n\nTogether: market 53\.4% normalised, model [\d.]+%/);
-    expect(await fed('odds of hold or hike?')).toMatch(/\nTogether: market 61\.1% normalised/);
+    expect(either).toMatch(/^- \*\*Cut more than 25bps\*\*[^\n]*\n- \*\*Cut 25bps\*\*[^\n]*\n- \*\*Hold\*\*[^\n]*\n\nTogether: market 59\.0% \(their prices added up; 53\.4% normalised to 100%\), model [\d.]+%/);
+    expect(await fed('odds of hold or hike?')).toMatch(/\nTogether: market 67\.5% \(their prices added up; 61\.1% normalised to 100%\)/);
     // A bare choice, no odds word: still about the event's outcomes.
-    expect(await fed('cut 25bps or hold?')).toMatch(/^- \*\*Cut 25bps\*\*[^\n]*\n- \*\*Hold\*\*[^\n]*\n\nTogether: market 23\.5% normalised/);
-    expect(await fed('will they hold or cut?')).toMatch(/\nTogether: market 53\.4% normalised/);
+    expect(await fed('cut 25bps or hold?')).toMatch(/^- \*\*Cut 25bps\*\*[^\n]*\n- \*\*Hold\*\*[^\n]*\n\nTogether: market 26\.0% \(their prices added up; 23\.5% normalised to 100%\)/);
+    expect(await fed('will they hold or cut?')).toMatch(/\nTogether: market 59\.0% \(their prices added up; 53\.4% normalised to 100%\)/);
     // Ranges on either side of "or" ("44% or above" is one side).
     const approval = await thread('https://kalshi.com/markets/kxapproval/approval/kxapproval-26nov27');
-    expect(await approval('below 41% or 41% to 42%?')).toMatch(/\nTogether: market 31\.5% normalised/);
-    expect(await approval('Below 41% or 44% or above?')).toMatch(/^- \*\*Below 41%\*\*[^\n]*\n- \*\*44% or above\*\*[^\n]*\n\nTogether: market 47\.2% normalised/);
+    expect(await approval('below 41% or 41% to 42%?')).toMatch(/\nTogether: market [\d.]+% \(their prices added up; 31\.5% normalised to 100%\)/);
+    expect(await approval('Below 41% or 44% or above?')).toMatch(/^- \*\*Below 41%\*\*[^\n]*\n- \*\*44% or above\*\*[^\n]*\n\nTogether: market [\d.]+% \(their prices added up; 47\.2% normalised to 100%\)/);
     // "a 25bps cut" is still the one cut.
     expect(await fed('odds of a 25bps cut?')).toMatch(/^- \*\*Cut 25bps\*\*: market 10\.0%[^\n]*\n\n_From/);
     expect(await fed('sum of probabilities above 15%?')).toMatch(/^Priced above 15\.0%: 3 of the 4 outcomes/);

@@ -224,7 +224,7 @@ describe('one report beyond its table', () => {
       "If I buy 100 YES on Hold at the ask and it resolves YES, what's my P&L?",
       'And if it resolves NO?',
     );
-    expect(cut).toContain('Together: market 38.9% normalised');
+    expect(cut).toContain('Together: market 43.0% (their prices added up; 38.9% normalised to 100%)');
     expect(cut).not.toMatch(/offered at the ask/);
     expect(spread).toMatch(/^- \*\*Cut 25bps\*\*: bid \$0\.08, ask \$0\.12: a spread of \*\*4¢\*\*, \*\*40% of the 10¢ mid\*\*/);
     expect(resolvesNo).toMatch(/^If it resolves NO, the 100 YES contracts on \*\*Hold\*\* pay nothing: you lose the \*\*\$18\*\* paid \(100 × \$0\.18\)/);
