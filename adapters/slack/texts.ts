@@ -72,8 +72,34 @@ export function cannotPostNote(code: string | null): string {
   }
 }
 
+/**
+ * The most characters of a question the root message of `/svc ask` repeats (escaped): Slack
+ * refuses a message's text with `msg_too_long` from about 4,000 characters, and the root is
+ * posted before anything else, so a long pasted question would stop the answer from starting.
+ */
+export const ROOT_QUESTION_LIMIT = 3000;
+
+const graphemes = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
+
+/** The start of `question` whose escaped form fits in `limit`, cut between words when one ends near the cut, never inside a character. */
+function shortened(question: string, limit: number): string | null {
+  if (escapeMrkdwn(question).length <= limit) return null;
+  let used = 0;
+  let end = 0;
+  for (const { segment, index } of graphemes.segment(question)) {
+    used += escapeMrkdwn(segment).length;
+    if (used > limit) break;
+    end = index + segment.length;
+  }
+  const kept = question.slice(0, end);
+  const space = kept.search(/\s\S*$/);
+  return (space > end * 0.8 ? kept.slice(0, space) : kept).trimEnd();
+}
+
 export function askedRoot(userId: string, question: string): string {
-  return `<@${userId}> asked: ${escapeMrkdwn(question)}`;
+  const short = shortened(question, ROOT_QUESTION_LIMIT);
+  if (short === null) return `<@${userId}> asked: ${escapeMrkdwn(question)}`;
+  return `<@${userId}> asked: ${escapeMrkdwn(short)} … _(shortened here; svc has the whole question)_`;
 }
 
 export function reportRoot(userId: string, url: string, title: string): string {
