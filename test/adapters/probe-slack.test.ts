@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { answerPart } from '../../adapters/slack/thread.js';
 import { ROOT_QUESTION_LIMIT } from '../../adapters/slack/texts.js';
 import { newAgentLog, researchAgents, type AgentLog } from './helpers/agents.js';
 import { BOT_USER } from './slack/fake-slack.js';
@@ -48,5 +49,45 @@ describe('Slack probe: a long pasted question', () => {
     await h!.command('ask is 3 < 4 & 5 > 4?');
     await h!.until(() => expect(h!.slack.rootMessages(CHANNEL)[0]?.text).toBe(`<@${USER}> asked: is 3 &lt; 4 &amp; 5 &gt; 4?`));
     await h!.quiet();
+  });
+});
+
+describe('Slack probe: several links in one message', () => {
+  it('a report refused among several names its event above the reason, since the thread holds them all', async () => {
+    await start();
+    const m = h!.slack.addUserMessage(CHANNEL, USER, `<@${BOT_USER}> <https://kalshi.com/markets/kxfed/fed/kxfed-25dec> and <https://kalshi.com/markets/kx/no-credits/kx-1>`);
+    await h!.event({ type: 'app_mention', user: USER, text: m.text, ts: m.ts, channel: CHANNEL });
+    await h!.until(() => expect(shownTexts(h!.slack, m.ts)).toHaveLength(2));
+    await h!.until(() => expect(shownTexts(h!.slack, m.ts)[1]).toMatch(/:warning:/));
+    await h!.quiet();
+    const [report, refused] = shownTexts(h!.slack, m.ts);
+    expect(report).toContain('*Report for fed*');
+    expect(refused).toMatch(/^\*No credits \(KX-1\)\*\n:warning: There are not enough credits left on this workspace's account to generate this report/);
+  });
+
+  it('natively streamed too: the refused report is named', async () => {
+    await start({ nativeStreaming: true });
+    const m = h!.slack.addUserMessage(CHANNEL, USER, `<@${BOT_USER}> https://kalshi.com/markets/kx/unknown-event/kx-1 https://kalshi.com/markets/kxfed/fed/kxfed-25dec`);
+    await h!.event({ type: 'app_mention', user: USER, text: m.text, ts: m.ts, channel: CHANNEL });
+    await h!.until(() => expect(shownTexts(h!.slack, m.ts).at(-1)).toContain('Sources'));
+    await h!.quiet();
+    expect(shownTexts(h!.slack, m.ts)[0]).toBe('*Unknown event (KX-1)*\n:warning: No Kalshi event KXNOPE.');
+  });
+
+  it('a single refused report is the reason alone (the link is right above it)', async () => {
+    await start();
+    const m = h!.slack.addUserMessage(CHANNEL, USER, `<@${BOT_USER}> https://kalshi.com/markets/kx/unknown-event/kx-1`);
+    await h!.event({ type: 'app_mention', user: USER, text: m.text, ts: m.ts, channel: CHANNEL });
+    await h!.until(() => expect(shownTexts(h!.slack, m.ts)).toEqual([':warning: No Kalshi event KXNOPE.']));
+    await h!.quiet();
+  });
+});
+
+describe('Slack probe: a named refusal read back from Slack', () => {
+  it('is no part of the answer, in mrkdwn and in Markdown', () => {
+    expect(answerPart('*Unknown event (KX-1)*\n:warning: No Kalshi event KXNOPE.', 'U0BOT')).toBe('');
+    expect(answerPart('*Unknown event (KX-1)*\n⚠️ No Kalshi event KXNOPE.', 'U0BOT')).toBe('');
+    expect(answerPart('The report.\n\n*Sources*\n[1] <https://a.example|A>', 'U0BOT')).toBe('The report.');
+    expect(answerPart('*Key point*\nRates hold.', 'U0BOT')).toBe('*Key point*\nRates hold.');
   });
 });
