@@ -44,7 +44,8 @@ export function slackToPlain(text: string, botUserId?: string, options: { keepLi
   const plain = text
     .replace(/<@([A-Z0-9]+)(\|[^>]*)?>/g, (_m, id: string, label?: string) => (id === botUserId ? '' : label ? `@${label.slice(1)}` : `@${id}`))
     .replace(/<#[A-Z0-9]+\|([^>]*)>/g, '#$1')
-    .replace(/<!([a-z]+)(\|[^>]*)?>/g, '@$1')
+    // <!here>, <!subteam^S1|@team> (a user group), <!date^…|Feb 18>: the label Slack shows, or @name.
+    .replace(/<!([a-z]+)(?:\^[^|>]*)?(?:\|([^>]*))?>/g, (_m, name: string, label?: string) => (label && name !== 'here' && name !== 'channel' && name !== 'everyone' ? label : `@${name}`))
     .replace(/<((?:https?|mailto):[^|>]+)\|([^>]*)>/g, (_m, url: string, label: string) => (label && !url.endsWith(label) && label !== url ? `${label} (${url})` : url))
     .replace(/<((?:https?|mailto):[^>]+)>/g, '$1')
     .replace(/&lt;/g, '<')

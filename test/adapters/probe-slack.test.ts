@@ -91,3 +91,17 @@ describe('Slack probe: a named refusal read back from Slack', () => {
     expect(answerPart('*Key point*\nRates hold.', 'U0BOT')).toBe('*Key point*\nRates hold.');
   });
 });
+
+describe('Slack probe: mentions in a question', () => {
+  it('a user group (<!subteam^…|@team>) and a date read as Slack shows them; @here stays text', async () => {
+    await start();
+    await h!.command('ask did <!subteam^S0RISK|@risk-team> see the <!date^1765000000^{date_short}|Dec 6> print, <!here|here>?');
+    await h!.until(() => {
+      const [root] = h!.slack.rootMessages(CHANNEL);
+      expect(shownTexts(h!.slack, root!.ts).at(-1)).toContain('*Sources*');
+    });
+    await h!.quiet();
+    expect(log.requests.at(-1)!.messages.at(-1)!.content).toBe('did @risk-team see the Dec 6 print, @here?');
+    expect(h!.slack.rootMessages(CHANNEL)[0]!.text).toBe(`<@${USER}> asked: did @risk-team see the Dec 6 print, @here?`);
+  });
+});
