@@ -19,7 +19,8 @@ export function plainContent(message: Message, botId: string): string {
  */
 export function answerPart(content: string): string {
   const paragraphs = content.split('\n\n');
-  if (paragraphs.at(-1)?.startsWith('⚠️ ')) paragraphs.pop();
+  // A refused report is named on the line above its note.
+  if (/^(?:\*\*[^\n]+\*\*\n)?⚠️ /.test(paragraphs.at(-1) ?? '')) paragraphs.pop();
   const sources = paragraphs.findLastIndex((p) => p.startsWith('**Sources**\n') || p === '**Sources**');
   if (sources >= 0) paragraphs.splice(sources);
   const text = paragraphs.join('\n\n').trim();

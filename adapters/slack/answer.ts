@@ -5,7 +5,7 @@ import type { Clock } from '../shared/clock.js';
 import { fenceReopener, withFencesClosed, type OpenFence } from '../shared/fences.js';
 import type { Logger } from '../shared/log.js';
 import { MessageStream, type MessageSink } from '../shared/message-stream.js';
-import { guardMentions, toMrkdwn } from '../shared/mrkdwn.js';
+import { escapeMrkdwn, guardMentions, toMrkdwn } from '../shared/mrkdwn.js';
 import type { Problem } from '../shared/problems.js';
 import { TableHoldback } from '../shared/tables.js';
 import type { SlackBudget, SlackMethod } from './budget.js';
@@ -69,6 +69,11 @@ export interface SlackAnswerOptions {
   log: Logger;
   /** What the status line says is under way ("Researching your question"). */
   what: string;
+  /**
+   * What the answer is about (a report's event), named above a refusal that replaces it: a
+   * thread holding the reports of several links would otherwise not say which one was refused.
+   */
+  subject?: string;
 }
 
 interface Fallback {
@@ -198,6 +203,7 @@ export class SlackAnswer implements AnswerPresenter {
 
   failed(markdown: string, problem: Problem, interrupted: boolean): Promise<boolean> {
     this.progress(markdown);
-    return this.#end(`\n\n${problemNoteMarkdown(problem, interrupted)}`, `\n\n${problemNote(problem, interrupted)}`);
+    const named = !markdown.trim() && this.o.subject ? `*${escapeMrkdwn(this.o.subject)}*\n` : '';
+    return this.#end(`\n\n${problemNoteMarkdown(problem, interrupted)}`, `\n\n${named}${problemNote(problem, interrupted)}`);
   }
 }

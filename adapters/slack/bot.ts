@@ -133,9 +133,9 @@ export async function createSlackBot(options: SlackBotOptions): Promise<SlackBot
   }
 
   /** Streams one answer into the thread; what the service wrote, or null if it did not finish. */
-  async function respond(c: Conversation, request: { model: string; messages: Turn[]; key: string; what: string }): Promise<string | null> {
+  async function respond(c: Conversation, request: { model: string; messages: Turn[]; key: string; what: string; subject?: string }): Promise<string | null> {
     const apiKey = store.linkedKey(ownerOf(c.teamId, c.userId)) ?? undefined;
-    const presenter = new SlackAnswer({ client: c.client, channel: c.channel, threadTs: c.threadTs, userId: c.userId, teamId: c.teamId, clock, intervalMs: settings.editIntervalMs, budget, native, log, what: request.what });
+    const presenter = new SlackAnswer({ client: c.client, channel: c.channel, threadTs: c.threadTs, userId: c.userId, teamId: c.teamId, clock, intervalMs: settings.editIntervalMs, budget, native, log, what: request.what, subject: request.subject });
     const events = research.answer({ model: request.model, messages: request.messages, apiKey, idempotencyKey: request.key, signal: shutdown.signal });
     const outcome = await runAnswer(events, presenter, { clock, statusIntervalMs });
     log.info({ channel: c.channel, thread: c.threadTs, model: request.model, status: outcome.status, problem: outcome.problem?.kind, landed: outcome.landed }, 'answered');
@@ -155,6 +155,8 @@ export async function createSlackBot(options: SlackBotOptions): Promise<SlackBot
           messages: [{ role: 'user', content: link.url }],
           key: idempotencyKey('slack', ...keyParts, link.eventTicker),
           what: `Preparing the report on ${link.title}`,
+          // Several reports share the thread: a refused one says which event it was.
+          subject: links.length > 1 ? link.title : undefined,
         });
         if (markdown === null) continue;
         written.push(markdown);

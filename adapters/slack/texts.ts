@@ -44,7 +44,8 @@ export function slackToPlain(text: string, botUserId?: string, options: { keepLi
   const plain = text
     .replace(/<@([A-Z0-9]+)(\|[^>]*)?>/g, (_m, id: string, label?: string) => (id === botUserId ? '' : label ? `@${label.slice(1)}` : `@${id}`))
     .replace(/<#[A-Z0-9]+\|([^>]*)>/g, '#$1')
-    .replace(/<!([a-z]+)(\|[^>]*)?>/g, '@$1')
+    // <!here>, <!subteam^S1|@team> (a user group), <!date^…|Feb 18>: the label Slack shows, or @name.
+    .replace(/<!([a-z]+)(?:\^[^|>]*)?(?:\|([^>]*))?>/g, (_m, name: string, label?: string) => (label && name !== 'here' && name !== 'channel' && name !== 'everyone' ? label : `@${name}`))
     .replace(/<((?:https?|mailto):[^|>]+)\|([^>]*)>/g, (_m, url: string, label: string) => (label && !url.endsWith(label) && label !== url ? `${label} (${url})` : url))
     .replace(/<((?:https?|mailto):[^>]+)>/g, '$1')
     .replace(/&lt;/g, '<')
@@ -72,8 +73,34 @@ export function cannotPostNote(code: string | null): string {
   }
 }
 
+/**
+ * The most characters of a question the root message of `/svc ask` repeats (escaped): Slack
+ * refuses a message's text with `msg_too_long` from about 4,000 characters, and the root is
+ * posted before anything else, so a long pasted question would stop the answer from starting.
+ */
+export const ROOT_QUESTION_LIMIT = 3000;
+
+const graphemes = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
+
+/** The start of `question` whose escaped form fits in `limit`, cut between words when one ends near the cut, never inside a character. */
+function shortened(question: string, limit: number): string | null {
+  if (escapeMrkdwn(question).length <= limit) return null;
+  let used = 0;
+  let end = 0;
+  for (const { segment, index } of graphemes.segment(question)) {
+    used += escapeMrkdwn(segment).length;
+    if (used > limit) break;
+    end = index + segment.length;
+  }
+  const kept = question.slice(0, end);
+  const space = kept.search(/\s\S*$/);
+  return (space > end * 0.8 ? kept.slice(0, space) : kept).trimEnd();
+}
+
 export function askedRoot(userId: string, question: string): string {
-  return `<@${userId}> asked: ${escapeMrkdwn(question)}`;
+  const short = shortened(question, ROOT_QUESTION_LIMIT);
+  if (short === null) return `<@${userId}> asked: ${escapeMrkdwn(question)}`;
+  return `<@${userId}> asked: ${escapeMrkdwn(short)} … _(shortened here; svc has the whole question)_`;
 }
 
 export function reportRoot(userId: string, url: string, title: string): string {

@@ -36,8 +36,9 @@ function textOf(m: ThreadMessage): string {
  */
 export function answerPart(text: string, botUserId: string | undefined): string {
   const paragraphs = text.split('\n\n');
-  // In mrkdwn (edited messages) and in Markdown (natively streamed ones) alike.
-  if (/^(?::warning:|⚠️) /.test(paragraphs.at(-1) ?? '')) paragraphs.pop();
+  // In mrkdwn (edited messages) and in Markdown (natively streamed ones) alike; a refused report
+  // among several is named on the line above its note.
+  if (/^(?:\*[^*\n]+\*\n)?(?::warning:|⚠️) /.test(paragraphs.at(-1) ?? '')) paragraphs.pop();
   const sources = paragraphs.findLastIndex((p) => /^(?:\*Sources\*|\*\*Sources\*\*)(?:\n|$)/.test(p));
   if (sources >= 0) paragraphs.splice(sources);
   const kept = paragraphs.join('\n\n').trim();

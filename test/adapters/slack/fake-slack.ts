@@ -51,6 +51,8 @@ export class FakeSlack {
   limits: Record<string, { count: number; perMs: number }> = {};
   /** When set, conversations.replies returns at most this many messages per page (Slack: 15 for non-Marketplace apps). */
   repliesPageSize: number | null = null;
+  /** When set, chat.postMessage and chat.update refuse a `text` longer than this with `msg_too_long` (Slack does from about 4,000 characters). */
+  textLimit: number | null = null;
   readonly #accepted = new Map<string, number[]>();
 
   constructor() {
@@ -142,6 +144,9 @@ export class FakeSlack {
       if (typeof failure === 'string') return { json: { ok: false, error: failure } };
       call.status = failure.status;
       return { status: failure.status, headers: { 'retry-after': String(failure.retryAfter) }, json: { ok: false, error: 'ratelimited' } };
+    }
+    if (this.textLimit !== null && (method === 'chat.postMessage' || method === 'chat.update') && String(args.text ?? '').length > this.textLimit) {
+      return { json: { ok: false, error: 'msg_too_long' } };
     }
     const ok = (extra: Record<string, unknown> = {}) => ({ json: { ok: true, ...extra } });
     const bot = { user: BOT_USER, bot_id: BOT_ID };
