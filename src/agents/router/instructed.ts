@@ -15,7 +15,8 @@ import { plainClaims, restateAsked, restated } from './restate.js';
 export function restatedAsInstructed(answer: Answer, asked: FormInstructed, question: string): Answer | null {
   if (restateAsked(question) || formAsked(question)) return null;
   const body = bodyOf(answer.text);
-  if (!body.length || already(body, asked)) return null;
+  // (An answer with no sources is a fixed text, help or a refusal, that says what it must whole.)
+  if (!body.length || !answer.citations.length || already(body, asked)) return null;
   const report = reportOf(answer);
   if (report) {
     const brief = asked.form === 'sentence' || asked.form === 'line' ? 'in one sentence' : asked.form === 'simple' ? 'in plain words' : asked.form === 'bullets' ? 'key points' : null;
@@ -47,7 +48,7 @@ function already(body: string[], asked: FormInstructed): boolean {
   switch (asked.form) {
     case 'sentence':
     case 'line':
-      return body.length === 1 && !body[0]!.startsWith('|') && !body[0]!.startsWith('#');
+      return body.length === 1 && !/^[|#]/.test(body[0]!) && sentences(body[0]!) === 1;
     case 'bullets':
       return body.every((l) => /^[-*•]\s/.test(l));
     case 'simple':
@@ -56,6 +57,9 @@ function already(body: string[], asked: FormInstructed): boolean {
       return false;
   }
 }
+
+/** How many sentences a line says ("Apple Inc.", "vs." and "e.g." end none). */
+const sentences = (line: string) => line.split(/(?<!\b(?:Inc|Corp|Co|Ltd|vs|No|e\.g|i\.e|approx|est))[.!?](?:\s*(?:\[\d+\])+)?\s+(?=[A-Z“"(*])/).length;
 
 /** A stored report given whole (its title and time come with it), which has brief forms of its own. */
 function reportOf(answer: Answer): ReportRead | null {
