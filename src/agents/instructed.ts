@@ -7,6 +7,15 @@ import type { Agent, AgentEvent, AgentRequest, Answer, Citation } from './types.
  */
 export type FormRestater = (answer: Answer, form: FormInstructed, question: string) => Answer | null | Promise<Answer | null>;
 
+/** The requests callers sent, as opposed to those an agent makes of another (or of itself) to answer a part or an earlier turn. */
+const ASKED = new WeakSet<AgentRequest>();
+
+/**
+ * Whether a request is the caller's own: the form its instructions ask is for its answer, not for
+ * an earlier turn answered again (to restate it, to show its working) or a side of a question.
+ */
+export const askedByCaller = (request: AgentRequest) => ASKED.has(request);
+
 /**
  * An agent that follows what its instructions ask of an answer's form and language (see
  * instructions.ts): a language other than English gets the answer in English, opened by one line
@@ -17,6 +26,7 @@ export function withInstructions(agent: Agent, restate?: FormRestater): Agent {
   return {
     ...agent,
     run(request) {
+      ASKED.add(request);
       const language = languageInstructed(request.instructions);
       const form = restate ? formInstructed(request.instructions) : null;
       if (!language && !form) return agent.run(request);

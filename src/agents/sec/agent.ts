@@ -192,7 +192,7 @@ export async function* answerSec(lib: SecLibrary, request: AgentRequest): AsyncG
     yield { type: 'done' };
   } else {
     // "Answer in one sentence.", "Reply with just the number." in the instructions: the figures in that form, as if the question asked it.
-    const shaped = form ? null : await inInstructedForm(lib, question, request.instructions, asked);
+    const shaped = form ? null : await inInstructedForm(lib, question, request, asked);
     yield* shaped ? replayed(shaped) : answerSecQuestion(lib, question);
   }
 }
