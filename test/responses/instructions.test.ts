@@ -108,6 +108,16 @@ describe.each(endpoints)('over %s', (_, ask) => {
     consistent(said);
   });
 
+  it("the form is for the caller's answer, not for an earlier turn answered again nor a side of a question", async () => {
+    const first = await ask('svc-sec-agent', ['Apple net margin Q3 2024'], 'Answer in one sentence.');
+    const working = await ask('svc-sec-agent', ['Apple net margin Q3 2024', first.text, 'how did you calculate that?'], 'Answer in one sentence.');
+    expect(working.text).toContain('net income / revenue = 21,448 / 85,777 = **25.0%**');
+    const linked = await ask('svc-agent', ['Would a government shutdown hurt Apple?'], 'Answer in one sentence.');
+    expect(body(linked.text)).toHaveLength(1);
+    expect(linked.text).toMatch(/Apple Inc\.'s net margin for fiscal Q2 2025 was 26%/);
+    consistent(linked);
+  });
+
   it('a form the question asks itself wins over the instructions', async () => {
     const said = await ask('svc-sec-agent', ['What was Apple revenue in Q3 2024? Just the number.'], 'Answer in one sentence.');
     expect(body(said.text)[0]).toMatch(/^\*\*\$85\.8 billion\*\*/);
