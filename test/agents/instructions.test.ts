@@ -16,6 +16,9 @@ describe('formInstructed: the form instructions ask answers in', () => {
     ['Short answers please.', 'sentence'],
     ['One-sentence answers only.', 'sentence'],
     ['TL;DR style.', 'sentence'],
+    ['You are a helpful assistant that answers in a concise manner.', 'sentence'],
+    ['Keep responses under 30 words.', 'sentence'],
+    ['Never use bullet points; answer in one sentence.', 'sentence'],
     ['Reply with just the number.', 'number'],
     ['Only give the number', 'number'],
     ['Only give the number.', 'number'],
@@ -92,6 +95,9 @@ describe('languageInstructed: a language other than English asked', () => {
     ['Focus on investments in Chinese companies.', null],
     ['Always answer about Apple Inc. and be brief.', null],
     ['Numbers only.', null],
+    ['The figures are in millions; data is as of 2024.', null],
+    ['Work solo, in order, and explain it in detail.', null],
+    ['You are an assistant for a French bank.', null],
     [' ', null],
   ];
   for (const [text, language] of cases) {
