@@ -150,6 +150,10 @@ describe('report threads', () => {
       expect(lines).toHaveLength(1);
       expect(lines[0]).toMatch(/^On Kalshi's “Fed decision in December 2026\?” market, traders see/);
       consistent(said);
+      // In bullet points, a point of its summary a line.
+      const points = body((await ask('svc-prediction-markets-agent:cache', ['KXFEDDECISION-26DEC'], 'Use bullet points.')).text);
+      expect(points.length).toBeGreaterThan(2);
+      for (const p of points) expect(p).toMatch(/^- .*\[\d+\]\.$/);
       // A follow-up in the thread, restated in one sentence.
       const report = (await ask('svc-agent', ['KXFEDDECISION-26DEC'])).text;
       const plain = await ask('svc-agent', ['KXFEDDECISION-26DEC', report, "what's the edge?"]);

@@ -21,7 +21,9 @@ export function restatedAsInstructed(answer: Answer, asked: FormInstructed, ques
   if (report) {
     const brief = asked.form === 'sentence' || asked.form === 'line' ? 'in one sentence' : asked.form === 'simple' ? 'in plain words' : asked.form === 'bullets' ? 'key points' : null;
     const said = brief ? answerFromReport(brief, report, []) : null;
-    return said && said.text.trim() ? said : null;
+    if (!said?.text.trim()) return null;
+    // Bullet points: each sentence of its key points a line of its own, the note under them kept.
+    return asked.form === 'bullets' ? { ...said, text: said.text.replace(/^[^\n]+/, (lead) => lead.split(/(?<=[.!?](?:\s*\[\d+\])*)\s+(?=[A-Z*“"])/).map((x) => `- ${x}`).join('\n')) } : said;
   }
   // A table of figures or a company's figures come from the filings agents, who say them in any form they can themselves.
   if (body.some((l) => l.startsWith('|')) || /^\*\*[^*]+\([A-Z.-]{1,6}\)\*\*:/.test(body[0]!)) return null;
