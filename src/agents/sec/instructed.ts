@@ -20,9 +20,10 @@ const AS_SEC: Record<NonNullable<ReturnType<typeof formInstructed>>['form'], For
 /**
  * A question's figures in the form the instructions ask ("Answer in one sentence.", "Reply with just
  * the number."), as if the question had asked it: the same figures, periods and citations as the
- * plain answer. Null (answer as usual) when the instructions ask no form, or the question is not
- * one of plain figures all found, or the request is not the caller's (a company not covered or guessed from a misspelling, a figure not
- * in the filings, a "why" or a verdict asked: the plain answer says what the form would leave out).
+ * plain answer. Null (answer as usual) when the instructions ask no form, the request is not the
+ * caller's, or the question is not one of plain figures all found (a company not covered or
+ * guessed from a misspelling, a figure not in the filings, a "why" or a verdict asked: the plain
+ * answer says what the form would leave out).
  */
 export async function inInstructedForm(lib: SecLibrary, question: SecQuestion | null, request: AgentRequest, asked: string): Promise<AgentEvent[] | null> {
   // (An earlier turn answered again, to show its working or restate it, or a side of a question
