@@ -10,6 +10,8 @@ import { marketsSearchAgent } from './markets-search/agent.js';
 import { OpenEventsIndex } from './markets-search/index.js';
 import { routerAgent } from './router/agent.js';
 import type { Agent } from './types.js';
+import { withInstructions } from './instructed.js';
+import { restatedAsInstructed } from './router/instructed.js';
 
 /** The prediction-markets agent over the core's services; `kalshi` may be replaced (tests pin its clock); `followUps` answers turns that continue a conversation about a report (svc-agent). */
 export const predictionMarketsFromCore = (core: Core, kalshi = new KalshiClient(core.kalshi), followUps?: Agent) =>
@@ -40,5 +42,12 @@ export function marketAgentsFromCore(core: Core, kalshi = new KalshiClient(core.
 export function builtinAgents(core: Core): Agent[] {
   const kalshi = new KalshiClient(core.kalshi);
   const { router, sec, financials, search } = marketAgentsFromCore(core, kalshi);
-  return [router, sec, financials, search, predictionMarketsFromCore(core, kalshi, router)];
+  // What the instructions ask of the answer's form and language (agents/instructed.ts); the SEC agent applies a form itself, and the financials agent's tables stay tables.
+  return [
+    withInstructions(router, restatedAsInstructed),
+    withInstructions(sec),
+    withInstructions(financials),
+    withInstructions(search, restatedAsInstructed),
+    withInstructions(predictionMarketsFromCore(core, kalshi, router), restatedAsInstructed),
+  ];
 }

@@ -25,6 +25,7 @@ import { AnswerWriter, QUALITY_ASKED, WHY, WHY_NOT_IN_FIGURES, factKey, factsToC
 import { BREAKDOWN_ASKED, answerBreakdown } from './breakdown.js';
 import { FOURTH_QUARTER_10Q_ASKED, answerFourthQuarter } from './fourth-quarter.js';
 import { WORKING_ASKED, answerWorking } from './working.js';
+import { inInstructedForm } from './instructed.js';
 
 export const SEC_AGENT_ID = 'svc-sec-agent';
 
@@ -189,7 +190,11 @@ export async function* answerSec(lib: SecLibrary, request: AgentRequest): AsyncG
         : `There is no table of periods here to add up: each answer so far was one figure. Ask for the periods together, for example “Apple revenue Q2 2024 and Q3 2024 combined” or “Apple revenue for the last 4 quarters, in total”, and the table gets a Total column.\n`,
     };
     yield { type: 'done' };
-  } else yield* answerSecQuestion(lib, question);
+  } else {
+    // "Answer in one sentence.", "Reply with just the number." in the instructions: the figures in that form, as if the question asked it.
+    const shaped = form ? null : await inInstructedForm(lib, question, request, asked);
+    yield* shaped ? replayed(shaped) : answerSecQuestion(lib, question);
+  }
 }
 
 /**

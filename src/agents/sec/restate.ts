@@ -16,7 +16,7 @@ import { planAnswer, shareLabel, type Figure, type Plan } from './plan.js';
  * periods and citations as the answer they restate, in fewer or plainer words.
  */
 
-export type Form = 'number' | 'simple' | 'tweet' | 'headline' | 'line' | 'sentence' | 'table';
+export type Form = 'number' | 'simple' | 'tweet' | 'headline' | 'line' | 'sentence' | 'table' | 'bullets';
 
 /** Each form by the words that ask it; the first that matches wins. */
 const FORMS: [Form, RegExp][] = [
@@ -162,12 +162,18 @@ function sentence(items: Item[]): string {
 }
 
 function compact(items: Item[], bold: boolean): string {
+  return compactLines(items, bold).join('; ');
+}
+
+/** Each figure a line of its own, with its company and period (bullet points). */
+const bullets = (items: Item[]) => items.flatMap((item) => compactLines([item], false)).map((l) => `- ${l}`).join('\n');
+
+function compactLines(items: Item[], bold: boolean): string[] {
   return grouped(items)
     .map((g) => {
       const head = `${shortName(g[0]!.company.name)}, ${g[0]!.ttm ? 'TTM to ' : ''}${periodName(g[0]!.period, g[0]!.calendar)}`;
       return `${bold ? `**${head}**` : head}: ${g.map((item) => `${item.label} ${item.value}${tag(item)}${brief(item.change)}`).join(', ')} ${[...new Set(g.flatMap((item) => item.refs.match(/\[\d+\]/g) ?? []))].join('')}`;
     })
-    .join('; ');
 }
 
 function table(items: Item[]): string {
@@ -281,6 +287,7 @@ export async function restated(lib: SecLibrary, question: SecQuestion, asked: Fo
     asked.form === 'number' ? number(items, q)
       : asked.form === 'simple' ? simple(items)
         : asked.form === 'table' ? table(items)
+          : asked.form === 'bullets' ? bullets(items)
           : asked.form === 'sentence' ? sentence(items)
             : compact(items, asked.form === 'headline');
   // Citations are numbered in the order the body uses them.

@@ -1,0 +1,83 @@
+import { englishOnlyNote, formInstructed, languageInstructed, type FormInstructed } from './instructions.js';
+import type { Agent, AgentEvent, AgentRequest, Answer, Citation } from './types.js';
+
+/**
+ * Restates a whole answer in the form the instructions ask; null when it cannot (the answer is then
+ * given as it is). `question` is the user's last turn.
+ */
+export type FormRestater = (answer: Answer, form: FormInstructed, question: string) => Answer | null | Promise<Answer | null>;
+
+/** The requests callers sent, as opposed to those an agent makes of another (or of itself) to answer a part or an earlier turn. */
+const ASKED = new WeakSet<AgentRequest>();
+
+/**
+ * Whether a request is the caller's own: the form its instructions ask is for its answer, not for
+ * an earlier turn answered again (to restate it, to show its working) or a side of a question.
+ */
+export const askedByCaller = (request: AgentRequest) => ASKED.has(request);
+
+/**
+ * An agent that follows what its instructions ask of an answer's form and language (see
+ * instructions.ts): a language other than English gets the answer in English, opened by one line
+ * saying so; a form is applied by `restate` to the whole answer (agents that apply it themselves,
+ * as the SEC agent does, pass none). Requests whose instructions ask neither run as they are.
+ */
+export function withInstructions(agent: Agent, restate?: FormRestater): Agent {
+  return {
+    ...agent,
+    run(request) {
+      ASKED.add(request);
+      const language = languageInstructed(request.instructions);
+      const form = restate ? formInstructed(request.instructions) : null;
+      if (!language && !form) return agent.run(request);
+      const events = form ? inForm(agent.run(request), request, form, restate!) : agent.run(request);
+      return language ? noted(events, englishOnlyNote(language)) : events;
+    },
+  };
+}
+
+/**
+ * The run's events with `note` as a line of its own before its answer. A run that fails before
+ * answering is left as it is (its error keeps its HTTP status).
+ */
+async function* noted(events: AsyncIterable<AgentEvent>, note: string): AsyncGenerator<AgentEvent> {
+  let said = false;
+  for await (const e of events) {
+    if (!said && (e.type === 'text' || e.type === 'answer')) {
+      said = true;
+      yield { type: 'text', delta: `${note}\n\n` };
+    }
+    yield e;
+  }
+}
+
+/**
+ * The run's answer in the form asked, when `restate` can say it so; otherwise its events as they
+ * came. Progress and run meta go out as they come; the answer waits for the run's end.
+ */
+async function* inForm(events: AsyncIterable<AgentEvent>, request: AgentRequest, form: FormInstructed, restate: FormRestater): AsyncGenerator<AgentEvent> {
+  const held: AgentEvent[] = [];
+  let text = '';
+  const citations: Citation[] = [];
+  let whole: Answer | null = null;
+  let parts = 0;
+  for await (const e of events) {
+    if (e.type === 'meta' || e.type === 'progress') {
+      yield e;
+      continue;
+    }
+    held.push(e);
+    if (e.type === 'text') (text += e.delta), parts++;
+    else if (e.type === 'citation') citations.push(e.citation);
+    else if (e.type === 'answer') (text += e.answer.text), citations.push(...e.answer.citations), (whole = e.answer), parts++;
+  }
+  const failed = held.some((e) => e.type === 'failed' || (e.type === 'done' && e.incomplete));
+  const question = [...request.messages].reverse().find((m) => m.role === 'user')?.content ?? '';
+  // (A whole answer known at once, a stored report, is handed over as it is: restate may read more of it than its text.)
+  const shaped = failed || !text.trim() ? null : await restate(parts === 1 && whole ? whole : { text, citations }, form, question);
+  if (!shaped) return yield* held;
+  yield { type: 'text', delta: shaped.text.endsWith('\n') ? shaped.text : `${shaped.text}\n` };
+  for (const citation of shaped.citations) yield { type: 'citation', citation };
+  // (Usage is counted again by the runtime, of the text sent.)
+  yield held.at(-1)!;
+}

@@ -1,0 +1,122 @@
+/**
+ * What a caller's instructions (the Responses `instructions` field, system and developer messages)
+ * ask of an answer's form or language. The agents write one way, in English, so only a form they
+ * can restate an answer in is followed (each agent applies it as if the question had asked it),
+ * and a language other than English is answered in English with a line saying so. Everything else
+ * in instructions ("You are a helpful assistant", "cite your sources") asks nothing of this kind.
+ */
+
+/**
+ * A form an answer can be asked in: one sentence (or "be brief"), one line, the number alone, a
+ * table, bullet points, plain words for a beginner.
+ */
+export type InstructedForm = 'sentence' | 'line' | 'number' | 'table' | 'bullets' | 'simple';
+
+export interface FormInstructed {
+  form: InstructedForm;
+  /** Only one figure wanted ("reply with a single number"). */
+  one: boolean;
+}
+
+/** Each form by the words that ask it in an instruction; the first that matches a clause wins. */
+const FORMS: [InstructedForm, RegExp][] = [
+  ['number', /\b(?:just|only|solely)\s+(?:give\s+|state\s+|return\s+|output\s+|say\s+|reply\s+with\s+|respond\s+with\s+|answer\s+with\s+)?(?:me\s+)?(?:the|a|one|a\s+single)\s+(?:number|figure|value|amount|numeric\s+value)s?\b|\b(?:just|only)\s+(?:the\s+)?(?:numbers?|figures?)\b|\b(?:numbers?|figures?|numeric\s+values?)\s+only\b|\b(?:reply|respond|answer)\s+(?:only\s+)?with\s+(?:(?:just|only)\s+)?(?:the|a|one|a\s+single)\s+(?:number|figure|value)\b(?!\s+(?:and|with|plus)\b)|\bnothing\s+but\s+the\s+(?:number|figure|value)\b/i],
+  ['table', /\b(?:as|in|into|with|using|use)\s+(?:a\s+)?(?:markdown\s+)?tables?\b|\bformat(?:ted)?\s+(?:it\s+|them\s+|answers?\s+|the\s+answers?\s+|your\s+answers?\s+|everything\s+)?(?:as|in(?:to)?)\s+(?:a\s+)?(?:markdown\s+)?tables?\b|\btabulate\b|\btabular(?:\s+form(?:at)?)?\b|\btable\s+(?:form|format)\b/i],
+  ['bullets', /\bbullet(?:ed)?[- ]?(?:points?|lists?)?\b|\bbullets\b|\b(?:as|in|with|using|use)\s+(?:a\s+)?(?:short\s+)?(?:list|lists)\b|\blist\s+(?:form|format)\b/i],
+  ['simple', /\bexplain\s+(?:(?:it|that|things|everything)\s+)?(?:to\s+me\s+)?(?:like|as\s+if|as\s+though)\s+(?:i'?m|i\s+am|im|to\s+a)\s+(?:a\s+)?\w+(?:[- ]year[- ]old)?|\beli\d+\b|\b(?:in|use|using|with)\s+(?:simple|plain|simpler|plainer|layman'?s?|everyday)\s+(?:words|terms|english|language)\b|\bplain[- ](?:english|language|words)\b|\blayman'?s?\s+terms\b|\bfor\s+(?:a\s+)?(?:kid|child|beginner|novice|layperson|\d+[- ]year[- ]old)s?\b|\bnon-?technical\b|\b(?:no|without|avoid)\s+jargon\b|\bdumb\s+it\s+down\b/i],
+  ['line', /\b(?:in\s+|as\s+|to\s+|with\s+|on\s+)?(?:one|a|1|single)\s+(?:single\s+)?line\b|\bone[- ]liners?\b/i],
+  ['sentence', /\b(?:in\s+|as\s+|to\s+|with\s+|using\s+)?(?:one|a|1|single|two|2)\s+(?:short\s+|single\s+|brief\s+)?sentences?\b|\bone[- ]sentence\b|\bbe\s+(?:very\s+|extremely\s+|really\s+)?(?:brief|concise|succinct|terse|short)\b|\b(?:keep|make)\s+(?:it|them|things|everything|(?:your|the|all|each)\s+(?:answers?|replies|responses))\s+(?:very\s+|really\s+)?(?:short|brief|concise|succinct|terse)\b|\b(?:answer|reply|respond|write)\s+(?:very\s+)?(?:briefly|concisely|succinctly|tersely)\b|\b(?:short|brief|concise|succinct|terse)\s+(?:answers?|replies|responses)\b|\bin\s+a\s+(?:concise|brief|succinct|short)\s+(?:manner|way|fashion|form)\b|\b(?:under|fewer\s+than|less\s+than|at\s+most|max(?:imum)?\s+(?:of\s+)?|no\s+more\s+than|up\s+to)\s+\d{1,2}\s+words\b|\btl;?\s?dr\b|\bsummar(?:ize|ise)\s+(?:your|the|each|every)\s+(?:answers?|replies|responses)\b/i],
+];
+
+/** A clause that forbids what follows rather than asking it ("don't use bullet points", "never reply with just a number"). */
+const NEGATED = /\b(?:do\s*n[o']?t|does\s*n[o']?t|never|avoid|no\s+need\s+to|without|rather\s+than|instead\s+of|not)\b/i;
+
+/** An instruction's clauses: sentences, lines, and parts joined by ";" or ", and". */
+const clauses = (text: string) => text.split(/(?<=[.!?])\s+|\n+|;\s+|,\s+(?:and\s+|but\s+)?(?=(?:answer|reply|respond|write|use|keep|be|give|format|explain|only|just)\b)/i).map((c) => c.trim()).filter(Boolean);
+
+/** The form instructions ask answers in, or null when they ask none (or only in another language: see languageInstructed). */
+export function formInstructed(instructions: string | null | undefined): FormInstructed | null {
+  if (!instructions?.trim()) return null;
+  for (const clause of clauses(instructions.slice(0, 4000))) {
+    for (const [form, pattern] of FORMS) {
+      const m = pattern.exec(clause);
+      if (!m) continue;
+      // ("Do not use bullet points", "answer in full sentences rather than a table": nothing asked.)
+      if (NEGATED.test(clause.slice(0, m.index + m[0].length))) continue;
+      return { form, one: form === 'number' && /\b(?:one|a\s+single|single)\s+(?:number|figure|value)\b/i.test(clause) };
+    }
+  }
+  return null;
+}
+
+/** Languages by the English name a caller asks them by, and their own names. */
+const LANGUAGES: { name: string; asked: RegExp; own: RegExp; words: string[] }[] = [
+  { name: 'French', asked: /\bfrench\b/i, own: /\bfran[çc]ais(?:e)?\b/i, words: ['réponds', 'répondez', 'réponse', 'réponses', 'toujours', 'vous', 'êtes', 'sois', 'soyez', 'avec', 'pour', 'une', 'les', 'des', 'est', 'tu', 'es', 'en', 'bref', 'brève', 'langue', 'uniquement', 'plaît', 'merci'] },
+  { name: 'Spanish', asked: /\bspanish\b/i, own: /\b(?:espa[ñn]ol|castellano)\b/i, words: ['responde', 'responda', 'respondé', 'siempre', 'eres', 'usted', 'favor', 'las', 'los', 'una', 'con', 'para', 'sé', 'breve', 'respuestas', 'respuesta', 'idioma', 'sólo', 'en', 'es', 'el', 'y'] },
+  { name: 'German', asked: /\bgerman\b/i, own: /\bdeutsch(?:e|en)?\b/i, words: ['antworte', 'antworten', 'antwortet', 'immer', 'bitte', 'du', 'bist', 'sie', 'sind', 'auf', 'der', 'die', 'das', 'und', 'mit', 'eine', 'einen', 'kurz', 'sprache', 'nur', 'ist'] },
+  { name: 'Italian', asked: /\bitalian\b/i, own: /\bitalian[oa]\b/i, words: ['rispondi', 'rispondere', 'risposta', 'risposte', 'sempre', 'sei', 'favore', 'con', 'una', 'gli', 'della', 'breve', 'lingua', 'è', 'il'] },
+  { name: 'Portuguese', asked: /\bportuguese\b/i, own: /\bportugu[êe]s\b/i, words: ['responda', 'responde', 'sempre', 'você', 'voce', 'favor', 'com', 'uma', 'em', 'seja', 'breve', 'resposta', 'respostas', 'idioma', 'apenas', 'é', 'o'] },
+  { name: 'Dutch', asked: /\bdutch\b/i, own: /\bnederlands\b/i, words: ['antwoord', 'antwoorden', 'altijd', 'je', 'bent', 'alsjeblieft', 'met', 'een', 'het', 'kort', 'taal', 'alleen'] },
+  { name: 'Chinese', asked: /\b(?:chinese|mandarin|cantonese)\b/i, own: /中文|汉语|漢語|普通话/, words: [] },
+  { name: 'Japanese', asked: /\bjapanese\b/i, own: /日本語/, words: [] },
+  { name: 'Korean', asked: /\bkorean\b/i, own: /한국어/, words: [] },
+  { name: 'Russian', asked: /\brussian\b/i, own: /русск/i, words: [] },
+  { name: 'Arabic', asked: /\barabic\b/i, own: /العربية/, words: [] },
+  { name: 'Hindi', asked: /\bhindi\b/i, own: /हिन्दी|हिंदी/, words: [] },
+];
+
+/**
+ * A language asked in English words: "answer in French", "reply only in Spanish, please", "French
+ * only" (not "in Chinese companies", a subject).
+ */
+const ASKED_IN = /\b(?:in|into|using)\s+(\p{L}+)(?=\s*(?:[.,;:!?)]|$|\s+(?:please|pls|only|language|too|always|from|for|when|if|unless|and|or|to|at|by|no|whatever)\b))|\b(\p{L}+)\s+only\b/giu;
+
+/** Scripts that say the language they write. */
+const SCRIPTS: [string, RegExp][] = [
+  ['Japanese', /[\p{Script=Hiragana}\p{Script=Katakana}]/u],
+  ['Korean', /\p{Script=Hangul}/u],
+  ['Chinese', /\p{Script=Han}/u],
+  ['Russian', /\p{Script=Cyrillic}/u],
+  ['Arabic', /\p{Script=Arabic}/u],
+  ['Hindi', /\p{Script=Devanagari}/u],
+  ['Greek', /\p{Script=Greek}/u],
+];
+
+/**
+ * The language other than English that instructions ask answers in, by its English name
+ * ("French"): asked in words ("answer in French", "Réponds en français"), or the instructions
+ * themselves written in it (its script, or several of its common words). Null when they ask
+ * English or none.
+ */
+export function languageInstructed(instructions: string | null | undefined): string | null {
+  const text = instructions?.trim().slice(0, 4000);
+  if (!text) return null;
+  // Asked by name, in English words.
+  for (const m of text.matchAll(ASKED_IN)) {
+    const word = m[1] ?? m[2] ?? '';
+    if (/^english$/i.test(word)) return null;
+    const named = LANGUAGES.find((l) => l.asked.test(word) && l.asked.exec(word)![0].length === word.length);
+    if (named) return named.name;
+  }
+  // Named in its own words ("en français", "auf Deutsch", "中文").
+  const own = LANGUAGES.find((l) => l.own.test(text));
+  if (own) return own.name;
+  for (const [name, script] of SCRIPTS) if (script.test(text)) return name;
+  // Written in it: several of its words, more than of any other such language, and few of English's.
+  const words = text.toLowerCase().normalize('NFC').match(/\p{L}+/gu) ?? [];
+  const english = words.filter((w) => ENGLISH.has(w)).length;
+  let best: { name: string; hits: number } | null = null;
+  for (const l of LANGUAGES) {
+    if (!l.words.length) continue;
+    const set = new Set(l.words);
+    const hits = new Set(words.filter((w) => set.has(w))).size;
+    if (hits >= 2 && hits > english && (!best || hits > best.hits)) best = { name: l.name, hits };
+  }
+  return best?.name ?? null;
+}
+
+/** Common English words: instructions full of them are English, whatever else they hold. */
+const ENGLISH = new Set('the a an and or you your are is be to of in on for with answer reply respond always never please only use in as it that this what which who'.split(' '));
+
+/** The one line an answer opens with when another language than English was asked. */
+export const englishOnlyNote = (language: string) => `(This service answers in English; ${language} was asked.)`;

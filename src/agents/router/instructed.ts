@@ -1,0 +1,70 @@
+import type { FormInstructed } from '../instructions.js';
+import type { Answer } from '../types.js';
+import { formAsked } from '../sec/restate.js';
+import { answerFromReport, type ReportRead } from './event-questions.js';
+import { cited } from './report-rows.js';
+import { plainClaims, restateAsked, restated } from './restate.js';
+
+/**
+ * The router's answers (and the search's and the report agent's) in a form the instructions ask:
+ * a stored report by its own brief forms, any other answer restated from its own text as "explain
+ * that simply" or "in one sentence" restates it. Null, the answer as it is, when the question
+ * itself asks a form (that one wins), the answer is already in the form, or this form is not one
+ * these answers can be said in (just the number, a table: the SEC agent says its figures so itself).
+ */
+export function restatedAsInstructed(answer: Answer, asked: FormInstructed, question: string): Answer | null {
+  if (restateAsked(question) || formAsked(question)) return null;
+  const body = bodyOf(answer.text);
+  // (An answer with no sources is a fixed text, help or a refusal, that says what it must whole.)
+  if (!body.length || !answer.citations.length || already(body, asked)) return null;
+  const report = reportOf(answer);
+  if (report) {
+    const brief = asked.form === 'sentence' || asked.form === 'line' ? 'in one sentence' : asked.form === 'simple' ? 'in plain words' : asked.form === 'bullets' ? 'key points' : null;
+    const said = brief ? answerFromReport(brief, report, []) : null;
+    if (!said?.text.trim()) return null;
+    // Bullet points: each sentence of its key points a line of its own, the note under them kept.
+    return asked.form === 'bullets' ? { ...said, text: said.text.replace(/^[^\n]+/, (lead) => lead.split(/(?<=[.!?](?:\s*\[\d+\])*)\s+(?=[A-Z*“"])/).map((x) => `- ${x}`).join('\n')) } : said;
+  }
+  // A table of figures or a company's figures come from the filings agents, who say them in any form they can themselves.
+  if (body.some((l) => l.startsWith('|')) || /^\*\*[^*]+\([A-Z.-]{1,6}\)\*\*:/.test(body[0]!)) return null;
+  switch (asked.form) {
+    case 'sentence':
+    case 'line':
+      return restated(answer, 'sentence');
+    case 'simple':
+      return restated(answer, 'simple');
+    case 'bullets': {
+      const claims = plainClaims(answer.text);
+      return claims.length ? cited(`${claims.slice(0, 6).map((c) => `- ${c}`).join('\n')}\n`, answer.citations) : null;
+    }
+    default:
+      return null;
+  }
+}
+
+/** An answer's lines that say something: not blank, not the italic note on the data under it. */
+const bodyOf = (text: string) => text.split('\n').map((l) => l.trim()).filter((l) => l && !/^_[^_].*_$/.test(l));
+
+/** Whether an answer is in the form asked already (a filings answer said in it by its own agent). */
+function already(body: string[], asked: FormInstructed): boolean {
+  switch (asked.form) {
+    case 'sentence':
+    case 'line':
+      return body.length === 1 && !/^[|#]/.test(body[0]!) && sentences(body[0]!) === 1;
+    case 'bullets':
+      return body.every((l) => /^[-*•]\s/.test(l));
+    case 'simple':
+      return !body.some((l) => /^(?:[|#>]|[-*]\s|\d+\.\s)/.test(l) || l.includes('**'));
+    default:
+      return false;
+  }
+}
+
+/** How many sentences a line says ("Apple Inc.", "vs." and "e.g." end none). */
+const sentences = (line: string) => line.split(/(?<!\b(?:Inc|Corp|Co|Ltd|vs|No|e\.g|i\.e|approx|est))[.!?](?:\s*(?:\[\d+\])+)?\s+(?=[A-Z“"(*])/).length;
+
+/** A stored report given whole (its title and time come with it), which has brief forms of its own. */
+function reportOf(answer: Answer): ReportRead | null {
+  const r = answer as Partial<ReportRead> & Answer;
+  return typeof r.title === 'string' && typeof r.asOf === 'string' && /^#\s/.test(answer.text.trimStart()) ? (r as ReportRead) : null;
+}
