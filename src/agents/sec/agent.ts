@@ -14,7 +14,7 @@ import { answerValuation, valuationInConversation } from './valuation.js';
 import { listed } from '../citations.js';
 import { answerTables, asksOfPeriods, asksTotal, spanAsked, tabulable, type Span } from '../financials/table.js';
 import { MAX_COMPANIES, planAnswer } from './plan.js';
-import { FILINGS_ASKED, answerFilings, citedBefore } from './filings.js';
+import { FILINGS_ASKED, answerFilings, citedBefore, latestFilingAsked } from './filings.js';
 import { DATA_AGE_ASKED, NEXT_DUE_ASKED, answerFilingDates, filingDatesAsked } from './filing-dates.js';
 import { meaningAsked, type MeaningAsked } from './glossary.js';
 import { formAsked, restated, type FormAsked } from './restate.js';
@@ -133,7 +133,9 @@ export async function* answerSec(lib: SecLibrary, request: AgentRequest): AsyncG
     const before = previous && previous.companies.some((c) => c.status === 'found') ? await planAnswer(lib, previous, { progress: () => {} }) : null;
     return yield* answerFilingDates({ lib, companies: named.slice(0, MAX_COMPANIES), asked: filingsAsked, citedBefore: citedBefore(earlier), before });
   }
-  if (FILINGS_ASKED.test(filingsAsked) && named.length) return yield* answerFilings(lib, named.slice(0, MAX_COMPANIES), filingsAsked, request.messages.slice(0, -1));
+  // ("Latest 10-K?", "show me Apple's latest 10-Q", naming no figure: that filing, first, and the others.)
+  const latestFiling = latestFilingAsked(filingsAsked, Boolean(parsed?.stated.metrics || parsed?.ratios?.length || parsed?.unknownFigures.length)) && !SPOKEN.test(last) && !FILING_WORDS.test(last);
+  if ((FILINGS_ASKED.test(filingsAsked) || latestFiling) && named.length) return yield* answerFilings(lib, named.slice(0, MAX_COMPANIES), filingsAsked, request.messages.slice(0, -1));
   // "Does the 10-K mention layoffs?" of no company: a filing's words, not its figures (of a company, its key figures say so).
   if (FILING_WORDS.test(last) && !NEW_SUBJECT.test(last) && !parsed?.companies.some((c) => c.status === 'found')) return yield* said(`I read the figures companies file with the SEC (the XBRL data of their 10-K and 10-Q filings), not the filings' text, so I cannot say what a filing says or mentions about a subject (risk factors, layoffs, lawsuits, strategy). Ask for a figure instead, for example “Apple revenue last quarter” or “Microsoft operating expenses for the last 4 quarters”, each cited to the filing page it comes from, where the filing can be read.\n`);
   // "Was that the december quarter?": of the period just answered, yes or no, with its dates.
