@@ -8,7 +8,7 @@ import type { CompanyRef } from '../../data/sec/types.js';
 import { daysBetween } from '../../data/sec/dates.js';
 import { describeSpec } from '../../data/sec/resolve.js';
 import { possessive, shortName } from '../../data/sec/names.js';
-import { AGAINST_FIGURE, NON_GAAP, PARTS_OF_TOTAL, SHAREHOLDER_RETURNS, type SecQuestion } from '../../data/sec/question.js';
+import { AGAINST_FIGURE, BURN_ASKED, NON_GAAP, PARTS_OF_TOTAL, SHAREHOLDER_RETURNS, type SecQuestion } from '../../data/sec/question.js';
 import { ratioById } from '../../data/sec/ratios.js';
 import { ENGLISH_ONLY, looksNonEnglish } from '../../text.js';
 import { balanceDate, capitalise, formatAmount, formatChange, periodName, periodWithEnd, roughly, uncapitalise } from './format.js';
@@ -77,8 +77,6 @@ const NOT_A_FIGURE = /\b(?:who|ceo|cfo|chief \w+ officer|chair(?:man|woman|perso
 const COMBINED = /\b(?:combined|together|in total|total of|sum of|added up|add(?:ing)? up|altogether)\b/i;
 
 /** "Q5 2024", "0Q": said as a quarter, and none is. */
-/** Cash burn asked ("cash burn", "burn rate", "is it burning cash?"). */
-const BURN_ASKED = /\b(?:cash\s+burn|burn\s+rate|burn(?:s|ing|ed)?\s+(?:through\s+)?cash)\b/i;
 
 /** Size asked of companies ("which 1 is bigger lol", "who's larger?"), and words asking growth instead. */
 const SIZE_ASKED = /\b(?:bigger|biggest|larger|largest|greater|greatest|more\s+(?:revenue|sales|income|profit|cash|debt|assets)|(?:which|who)(?:'s|\s+is|\s+has)?\s+(?:the\s+)?(?:big|large)\w*)\b/i;
@@ -705,7 +703,7 @@ export class AnswerWriter {
 
   /** "What is Apple's cash burn?": free cash flow below zero is the burn; above it, none, said first. */
   #burn(figure: Figure, r: Extract<FigureResult, { kind: 'value' }>): string | null {
-    if (figure.metric.id !== 'freeCashFlow' || !BURN_ASKED.test(this.#plan.question?.text ?? '')) return null;
+    if (figure.metric.id !== 'freeCashFlow' || !(this.#plan.question?.burn || BURN_ASKED.test(this.#plan.question?.text ?? ''))) return null;
     const v = r.value;
     const when = `${periodWithEnd(r.period, figure.fin.calendar)}`;
     const amount = this.#amount(figure, { ...v, value: Math.abs(v.value) });

@@ -83,7 +83,12 @@ export interface SecQuestion {
   unknownFigures: string[];
   /** Ratios asked for ("ROE", "debt to equity"): `metrics` holds the figures each is computed from. */
   ratios?: RatioId[];
+  /** Cash burn asked ("what's Apple's cash burn?"), here or in the question this one follows up ("and Alphabet?"): free cash flow said as a burn or none. */
+  burn?: boolean;
 }
+
+/** Cash burn asked ("cash burn", "burn rate", "is it burning cash?", "how much cash is Microsoft burning?"). */
+export const BURN_ASKED = /\b(?:cash\s+burn|burn\s+rate|burn(?:s|ing|ed|t)?\s+(?:through\s+)?cash)\b|\bcash\b(?=[^.?!]{0,40}\bburn(?:s|ing|ed|t)?\b)/i;
 
 const TTM = /\b(?:ttm|ltm|(?:trailing|last|past)\s+(?:twelve|12)[- ]months?|trailing\s+(?:year|4\s+quarters|four\s+quarters))\b/gi;
 
@@ -674,6 +679,9 @@ function extractMetrics(m: Masked, index: CompanyIndex): MetricId[] {
   for (const g of METRIC_GROUPS) m.take(g.pattern, (x) => (found.push(...g.metrics.map((id, i) => ({ id, at: x.index! + i / 100 }))), true));
   // Money spent on dividends ("how much did Apple spend on buybacks and dividends?") is dividends paid, not per share.
   m.take(/(?<=\b(?:spen[dt]|spending|paid|paying|pays|returned|returning)\b[^.?!]{0,40})\bdividends?\b(?!\s+(?:per|a)\s+(?:common\s+)?share)/gi, (x) => (found.push({ id: 'dividendsPaid', at: x.index! }), true));
+  // "How much cash is Microsoft burning?": the burn, free cash flow below zero, not the cash balance.
+  m.take(/(?<=\bcash\b[^.?!]{0,40})\bburn(?:s|ing|ed|t)?\b(?!\s+(?:through\s+)?cash\b)/gi, () => true);
+  m.take(/\bcash\b(?=[^.?!]{0,40}\u0000)(?!\s+burn)/gi, (x) => (found.push({ id: 'freeCashFlow', at: x.index! }), true));
   // Before exact words: "opertaing income" is operating income, not the net income "income" alone would be.
   found.push(...extractMisspeltMetrics(m, index, PHRASES_OF_WORDS.filter((p) => p.words.length > 1)));
   for (const { phrase, id } of METRIC_PHRASES) {
@@ -1251,6 +1259,8 @@ export function parseSecQuestion(text: string, index: CompanyIndex, previous?: S
     unknownFigures: [...x.unknownFigures, ...noPerShare],
     // Kept by a follow-up that changes the company or period only ("and Microsoft?").
     ratios: perShare?.ratios ?? (x.ratios.length ? x.ratios : followUp && !stated.metrics && !x.unknownFigures.length && !anyMargin && !growthOf ? (previous.ratios ?? []) : []),
+    // "And Alphabet?" after "what's Apple's cash burn?": its burn, or that it burns none, too.
+    ...(BURN_ASKED.test(text) || (followUp && !stated.metrics && previous.burn) ? { burn: true } : {}),
   };
 }
 
