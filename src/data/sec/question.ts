@@ -680,8 +680,9 @@ function extractMetrics(m: Masked, index: CompanyIndex): MetricId[] {
   // Money spent on dividends ("how much did Apple spend on buybacks and dividends?") is dividends paid, not per share.
   m.take(/(?<=\b(?:spen[dt]|spending|paid|paying|pays|returned|returning)\b[^.?!]{0,40})\bdividends?\b(?!\s+(?:per|a)\s+(?:common\s+)?share)/gi, (x) => (found.push({ id: 'dividendsPaid', at: x.index! }), true));
   // "How much cash is Microsoft burning?": the burn, free cash flow below zero, not the cash balance.
-  m.take(/(?<=\bcash\b[^.?!]{0,40})\bburn(?:s|ing|ed|t)?\b(?!\s+(?:through\s+)?cash\b)/gi, () => true);
-  m.take(/\bcash\b(?=[^.?!]{0,40}\u0000)(?!\s+burn)/gi, (x) => (found.push({ id: 'freeCashFlow', at: x.index! }), true));
+  const burns: number[] = [];
+  m.take(/(?<=\bcash\b[^.?!]{0,40})\bburn(?:s|ing|ed|t)?\b(?!\s+(?:through\s+)?cash\b)/gi, (x) => (burns.push(x.index!), true));
+  m.take(/\bcash\b(?!\s+burn)/gi, (x) => burns.some((at) => at > x.index! && at - x.index! <= 45) && (found.push({ id: 'freeCashFlow', at: x.index! }), true));
   // Before exact words: "opertaing income" is operating income, not the net income "income" alone would be.
   found.push(...extractMisspeltMetrics(m, index, PHRASES_OF_WORDS.filter((p) => p.words.length > 1)));
   for (const { phrase, id } of METRIC_PHRASES) {
