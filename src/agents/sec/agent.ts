@@ -25,6 +25,7 @@ import { AnswerWriter, QUALITY_ASKED, WHY, WHY_NOT_IN_FIGURES, factKey, factsToC
 import { BREAKDOWN_ASKED, answerBreakdown } from './breakdown.js';
 import { FOURTH_QUARTER_10Q_ASKED, answerFourthQuarter } from './fourth-quarter.js';
 import { WORKING_ASKED, answerWorking } from './working.js';
+import { answerSharesBehind, sharesBehindAsked } from './shares-behind.js';
 
 export const SEC_AGENT_ID = 'svc-sec-agent';
 
@@ -147,6 +148,10 @@ export async function* answerSec(lib: SecLibrary, request: AgentRequest): AsyncG
   let question = await acrossCovered(lib, parsed, asked, request.messages.slice(0, -1));
   const elsewhere = askedOfMarkets(asked, question);
   if (elsewhere) return yield* said(elsewhere);
+  // "How many shares is that based on?" after EPS: the weighted-average diluted count, or, not in the data, said so and the period-end count labelled.
+  if (question?.companies.some((c) => c.status === 'found') && sharesBehindAsked(asked, question, parseWithInstructions(request.messages.slice(0, -1), request.instructions, index))) {
+    return yield* answerSharesBehind(lib, question, (q) => answerSecQuestion(lib, q));
+  }
   // "Break it down by segment or product": no such figures here; what there is instead.
   // (Naming no figure, it is of the figures asked before: "Apple revenue Q3 2024", "break it down by segment".)
   if (BREAKDOWN_ASKED.test(asked) && question?.companies.some((c) => c.status === 'found')) {
