@@ -67,7 +67,7 @@ export interface SecQuestion {
    * follow-ups that name no period ("and apple's?").
    */
   sameDateAs?: { company: CompanyRef; period: PeriodSpec | null };
-  /** Every company found in the conversation so far, first named first ("for each" of them). */
+  /** Every company named in the conversation so far, first named first ("for each" of them); those not found too, by the words naming them. */
   discussed?: CompanyMention[];
   /** The period this turn's was moved from ("and the prior fiscal year?" after fiscal 2024: fiscal 2024), so that "what was the change?" next compares the two. */
   movedFrom?: PeriodSpec | null;
@@ -1173,6 +1173,10 @@ export function parseSecQuestion(text: string, index: CompanyIndex, previous?: S
     // a superlative of no period, "which quarter was strongest?", weighs the companies discussed.)
     const superlative = /\b(?:which|who|whose)\b[^?]*\b(?:most|least|best|worst|highest|lowest|biggest|largest|smallest|fastest|slowest|strongest|weakest)\b/i.test(text) && !/\b(?:quarters?|years?|periods?|months?|halves|half)\b/i.test(text);
     if ((superlative || /\b(?:for |of )?(?:each|every one|all of them|all (?:three|four|five))\b|\b(?:rank|ranking|order|sort)\s+(?:them|those|these|the three|all)\b/i.test(text)) && discussed.length > merged.length && !comparedTogether(previous)) merged = unionCompanies(merged, discussed);
+    // "Revenue for both" after "Apple and Zorblax Corp", a turn on Apple alone between: the two named, the one not found
+    // among them, so that the answer says it is no company in the data rather than leave it out unsaid.
+    const named = previous.discussed ?? [];
+    if (/\b(?:both|the two|each of them|either)\b/i.test(text) && named.length === 2 && merged.length < 2 && named.some((c) => c.status !== 'found')) merged = unionCompanies(merged, named.map(asCarried));
   }
   else if (stated.companies && followUp && x.adding) merged = unionCompanies(previous.companies.map(asCarried), companies);
   // ("How about msft eps" names a figure too, yet asks it beside the company before.)
@@ -1246,7 +1250,8 @@ export function parseSecQuestion(text: string, index: CompanyIndex, previous?: S
     // "In billions please": the amounts of this answer and of its follow-ups in that scale.
     ...((scaleAsked(text) ?? (followUp ? previous.scale : undefined)) ? { scale: scaleAsked(text) ?? previous!.scale } : {}),
     sameDateAs: sameDateAs(text, previous ?? null, Boolean(followUp), stated.period, stated.companies && Boolean(previous?.companies.length) && !sameCompanies(previous!.companies, companies)),
-    discussed: unionCompanies(previous?.discussed ?? [], merged.filter((c) => c.status === 'found')),
+    // (Companies named but not found are kept too: "for both" of one found and one not says which is not.)
+    discussed: unionCompanies(previous?.discussed ?? [], merged),
     // Kept by a follow-up that moves nowhere ("gross margin that quarter?" after "and the year
     // before?"): "why did it change?" next is still between the two periods discussed.
     movedFrom: movedFrom ?? (followUp && !stated.period && !x.relative && previous.movedFrom && JSON.stringify(period) === JSON.stringify(previous.period) ? previous.movedFrom : null),
