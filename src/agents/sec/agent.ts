@@ -22,7 +22,7 @@ import { formOfAnswerBefore } from './restate-before.js';
 import { ACCELERATION_ASKED, accelerationAnswer, computedAnswer, operationAsked } from './arithmetic.js';
 import { periodName } from './format.js';
 import { AnswerWriter, QUALITY_ASKED, WHY, WHY_NOT_IN_FIGURES, factKey, factsToCite } from './write.js';
-import { BREAKDOWN_ASKED, answerBreakdown } from './breakdown.js';
+import { BREAKDOWN_ASKED, answerBreakdown, answerUnnamedBreakdown, breakdownUnnamed } from './breakdown.js';
 import { FOURTH_QUARTER_10Q_ASKED, answerFourthQuarter } from './fourth-quarter.js';
 import { WORKING_ASKED, answerWorking } from './working.js';
 import { answerSharesBehind, sharesBehindAsked } from './shares-behind.js';
@@ -81,7 +81,7 @@ export async function* sourcesOnly(events: AsyncIterable<AgentEvent>): AsyncGene
  * Follow-ups the SEC agent answers however the thread began, a table of periods included: the
  * working of the answer before, a breakdown by segment or product, the 10-Q of a fourth quarter.
  */
-export const askedOfSecAgent = (asked: string) => WORKING_ASKED.test(asked) || BREAKDOWN_ASKED.test(asked) || FOURTH_QUARTER_10Q_ASKED.test(asked);
+export const askedOfSecAgent = (asked: string) => WORKING_ASKED.test(asked) || BREAKDOWN_ASKED.test(asked) || breakdownUnnamed(asked) || FOURTH_QUARTER_10Q_ASKED.test(asked);
 
 export async function* answerSec(lib: SecLibrary, request: AgentRequest): AsyncGenerator<AgentEvent> {
   const last = clipped([...request.messages].reverse().find((m) => m.role === 'user')?.content ?? '');
@@ -151,6 +151,15 @@ export async function* answerSec(lib: SecLibrary, request: AgentRequest): AsyncG
   // "How many shares is that based on?" after EPS: the weighted-average diluted count, or, not in the data, said so and the period-end count labelled.
   if (question?.companies.some((c) => c.status === 'found') && sharesBehindAsked(asked, question, parseWithInstructions(request.messages.slice(0, -1), request.instructions, index))) {
     return yield* answerSharesBehind(lib, question, (q) => answerSecQuestion(lib, q));
+  }
+  // "Break that down", naming no dimension: the lines the data holds for the figure discussed, or which breakdowns there are.
+  if (breakdownUnnamed(asked) && question?.companies.some((c) => c.status === 'found')) {
+    const earlier = request.messages.slice(0, -1);
+    const at = earlier.findLastIndex((m) => m.role === 'user');
+    const before = question.stated.metrics || at < 0 ? null : await acrossCovered(lib, parseWithInstructions(earlier, request.instructions, index), clipped(earlier[at]!.content), earlier.slice(0, at));
+    // ("Break it down for Microsoft": the figure before, of the company named.)
+    const of = before?.metrics.length ? (question.stated.companies ? { ...before, companies: question.companies } : before) : question;
+    return yield* answerUnnamedBreakdown(lib, of, (q) => tableOrFigures(lib, request, q));
   }
   // "Break it down by segment or product": no such figures here; what there is instead.
   // (Naming no figure, it is of the figures asked before: "Apple revenue Q3 2024", "break it down by segment".)
