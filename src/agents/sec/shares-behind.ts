@@ -21,6 +21,8 @@ const COUNTS: readonly MetricId[] = ['sharesOutstanding', 'dilutedShares'];
  */
 export function sharesBehindAsked(asked: string, question: SecQuestion | null, before: SecQuestion | null): boolean {
   if (!question || !before || !SHARES_BEHIND_ASKED.test(asked) || !before.metrics.some((id) => EPS.includes(id))) return false;
+  // ("How many shares outstanding?" asks that balance, not the count behind the EPS.)
+  if (/\boutstanding\b/i.test(asked) && !/\b(?:based|behind|computed|calculated|divided|used|using|denominator)\b/i.test(asked)) return false;
   return !question.stated.metrics || question.metrics.every((id) => COUNTS.includes(id));
 }
 
