@@ -26,6 +26,10 @@ describe('svc-sec-agent: cash burn, TTM margins, the shares behind EPS, FCF conv
     // The earlier twelve months' revenue is cited quarter by quarter in the working.
     expect(a.text).toMatch(/A year earlier: 31\.0% of revenue of \$381,623 million \(the sum of fiscal Q3 2023 \$81,797 million \[\d\], fiscal Q4 2023 \$89,498 million \[\d\]\[\d\], fiscal Q1 2024 \$119,575 million \[\d\], fiscal Q2 2024 \$90,753 million \[\d\]\)\./);
     consistent(a);
+    // "Year-ago" hyphenated is the year before, not a company. (84,293 / 307,394 = 27.4%; 112,390 / 350,018 = 32.1%.)
+    const g = await talkOf('svc-sec-agent', 'Alphabet operating margin ttm vs year-ago ttm');
+    expect(g.text).toMatch(/was \*\*32\.1%\*\* \(derived\).*; a year earlier, over the twelve months Q1 2023 to Q4 2023, ended 2023-12-31, it was \*\*27\.4%\*\* \(derived\).* Change: \*\*\+4\.7 percentage points\*\* \(derived\)\./);
+    expect(g.text).not.toContain('year-ago" in this snapshot');
     // Asked whether it expanded: on the twelve months' margins, not the last quarter's.
     const b = await talkOf('svc-agent', 'Microsoft gross margin TTM vs a year ago', 'did it expand?');
     expect(b.text).toMatch(/^\*\*No\*\*: Microsoft's trailing-twelve-month gross margin fell, -0\.8 percentage points, year over year/);
