@@ -1180,7 +1180,8 @@ export class AnswerWriter {
     const amount = (metric: MetricDef, value: MetricValue) => {
       // "14,939,315 thousand shares" reads better with "about 14.94 billion shares" beside it.
       const about = metric.unit === 'shares' ? roughly(value.value, value.unit, metric) : null;
-      return `${this.#amount({ metric }, value)}${about ? ` (about ${about})` : ''} ${this.#refs(value)}`;
+      // (A figure computed from filed ones, free cash flow or a sum of quarters, is marked where it is given.)
+      return `${this.#amount({ metric }, value)}${about ? ` (about ${about})` : ''} ${this.#refs(value)}${value.derivation ? ' (derived)' : ''}`;
     };
     const date = (p: FiscalPeriod) => p.end;
     // Written (and so numbered) in reading order.

@@ -753,7 +753,7 @@ describe('svc-sec-agent on the demo snapshot, offline', () => {
   });
 
   it('free cash flow conversion is free cash flow over net income, ranked across companies', async () => {
-    expect((await ask("what's microsoft's FCF conversion in fiscal 2024 (free cash flow / net income)?")).text).toMatch(/^- \*\*Microsoft's free cash flow conversion\*\* for fiscal year 2024 \(year ended 2024-06-30\): \*\*84\.0%\*\*: free cash flow of \$74,071 million \[1\] over net income of \$88,136 million \[2\]\./);
+    expect((await ask("what's microsoft's FCF conversion in fiscal 2024 (free cash flow / net income)?")).text).toMatch(/^- \*\*Microsoft's free cash flow conversion\*\* for fiscal year 2024 \(year ended 2024-06-30\): \*\*84\.0%\*\*: free cash flow of \$74,071 million \[1\] \(derived\) over net income of \$88,136 million \[2\]\./);
     expect((await ask('FCF conversion for apple and microsoft fiscal 2024')).text).toContain('- Highest free cash flow conversion first: Apple 116.1%, Microsoft 84.0%.');
   });
 
