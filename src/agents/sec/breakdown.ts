@@ -101,8 +101,8 @@ export async function* answerUnnamedBreakdown(lib: SecLibrary, question: SecQues
   const data = lib.dataNote();
   if (!fins.length) return yield* answer(question);
   if (parts.length && metrics.length) {
-    const what = listed(metrics.filter((m) => fins.some(({ fin }) => partsOf(fin, m))).map((m) => metricById(m).label));
-    yield { type: 'text', delta: `${notBy} What the data holds for ${names}'s ${what} is the lines ${metrics.length > 1 ? 'they are' : 'it is'} made of on the statements:\n\n` };
+    const parted = metrics.filter((m) => fins.some(({ fin }) => partsOf(fin, m)));
+    yield { type: 'text', delta: `${notBy} What the data holds for ${names}'s ${listed(parted.map((m) => metricById(m).label))} is the lines ${parted.length > 1 ? 'they are' : 'it is'} made of on the statements:\n\n` };
     return yield* answer({ ...question, text: '', metrics: parts, metricsByCompany: null, ratios: [], unknownFigures: [], margin: false, ttm: false, comparison: null, versus: null, shareOf: false });
   }
   // No parts of the figure discussed (revenue, cash, …), or no figure discussed: the breakdowns there are, and which is wanted.

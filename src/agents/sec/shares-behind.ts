@@ -34,13 +34,14 @@ export function sharesBehindAsked(asked: string, question: SecQuestion | null, b
  */
 export async function* answerSharesBehind(lib: SecLibrary, question: SecQuestion, answer: (q: SecQuestion) => AsyncGenerator<AgentEvent>): AsyncGenerator<AgentEvent> {
   const byCompany: { cik: number; metrics: MetricId[] }[] = [];
-  const [withCount, without]: [string[], string[]] = [[], []];
+  const [withCount, without, neither]: [string[], string[], string[]] = [[], [], []];
   for (const mention of question.companies) {
     if (mention.status !== 'found') continue;
     const fin = (await lib.profile(mention.company)).financials;
-    const has = fin?.reports('dilutedShares') === true;
-    byCompany.push({ cik: mention.company.cik, metrics: [has ? 'dilutedShares' : 'sharesOutstanding'] });
-    (has ? withCount : without).push(`${shortName(mention.company.name)}'s`);
+    const name = `${shortName(mention.company.name)}'s`;
+    const count: MetricId | null = fin?.reports('dilutedShares') ? 'dilutedShares' : fin?.reports('sharesOutstanding') ? 'sharesOutstanding' : null;
+    if (count) byCompany.push({ cik: mention.company.cik, metrics: [count] });
+    (count === 'dilutedShares' ? withCount : count ? without : neither).push(name);
   }
   const lines: string[] = [];
   if (withCount.length) lines.push(`${listed(withCount)} diluted EPS is net income divided by the weighted-average diluted share count, filed beside it:`);
@@ -50,8 +51,15 @@ export async function* answerSharesBehind(lib: SecLibrary, question: SecQuestion
         `What the data has is the number of shares outstanding at the period's end: a different count (taken on one day, not averaged over the period, and without the dilutive shares), given here labelled as such.`,
     );
   }
-  if (!byCompany.length) return yield* answer(question);
+  // (A company with neither count: said plainly, no other figure in its place.)
+  if (neither.length) lines.push(`Neither the weighted-average diluted share count that ${listed(neither)} EPS is computed on nor a count of shares outstanding is in the data, so the number of shares behind it cannot be given.`);
+  if (!byCompany.length) {
+    const data = lib.dataNote();
+    yield { type: 'text', delta: `${lines.join('\n\n')}\n${data ? `\n_${data}_\n` : ''}` };
+    return yield { type: 'done' };
+  }
   yield { type: 'text', delta: `${lines.join('\n\n')}\n\n` };
   const metrics = [...new Set(byCompany.flatMap((c) => c.metrics))];
-  yield* answer({ ...question, text: '', metrics, metricsByCompany: byCompany.length > 1 ? byCompany : null, ratios: [], unknownFigures: [], margin: false, ttm: false, comparison: null, versus: null, shareOf: false });
+  const answered = question.companies.filter((c) => c.status !== 'found' || byCompany.some((b) => b.cik === c.company.cik));
+  yield* answer({ ...question, companies: answered, text: '', metrics, metricsByCompany: byCompany.length > 1 ? byCompany : null, ratios: [], unknownFigures: [], margin: false, ttm: false, comparison: null, versus: null, shareOf: false });
 }
