@@ -42,6 +42,10 @@ describe('svc-sec-agent: cash burn, TTM margins, the shares behind EPS, FCF conv
       expect(a.text).toContain('**Apple Inc. (AAPL)**: shares outstanding at the end of fiscal Q3 2024 (2024-06-29) were **15,222,259 thousand shares** (about 15.22 billion shares) [1].');
       consistent(a);
     }
+    // A company with no share count at all: said plainly, nothing in its place.
+    const none = await talkOf('svc-sec-agent', 'Alphabet EPS 2024', 'how many shares is that based on?');
+    expect(none.text).toMatch(/^Neither the weighted-average diluted share count that Alphabet's EPS is computed on nor a count of shares outstanding is in the data/);
+    expect(none.citations).toHaveLength(0);
     const two = await talkOf('svc-sec-agent', 'Apple and Microsoft EPS FY2024', 'what share count is that using?');
     expect(two.text).toMatch(/^The weighted-average diluted share count that Apple's and Microsoft's EPS is computed on/);
     expect(two.text).toContain('| Microsoft Corp. (MSFT) | Shares outstanding |');
@@ -51,10 +55,15 @@ describe('svc-sec-agent: cash burn, TTM margins, the shares behind EPS, FCF conv
     for (const q of ['Apple FCF to NI FY2024', 'Apple free cash flow relative to net income FY2024', 'Apple cash conversion FY2024', "how much of Apple's net income converted to free cash flow in FY2024?"]) {
       const a = await talkOf('svc-sec-agent', q);
       // 108,807 / 93,736 = 116.1%.
-      expect(a.text, q).toMatch(/^- \*\*Apple's free cash flow conversion\*\* for fiscal year 2024 \(year ended 2024-09-28\): \*\*116\.1%\*\*: free cash flow of \$108,807 million \[1\] over net income of \$93,736 million \[2\]\./);
+      expect(a.text, q).toMatch(/^- \*\*Apple's free cash flow conversion\*\* for fiscal year 2024 \(year ended 2024-09-28\): \*\*116\.1%\*\*: free cash flow of \$108,807 million \[1\] \(derived\) over net income of \$93,736 million \[2\]\./);
       expect(a.text, q).toContain('Derived as operating cash flow $118,254 million');
       consistent(a);
     }
+    // Over trailing twelve months: each summed over the four quarters (98,486 / 97,294 = 101.2%), and a year earlier on asking.
+    const ttm = await talkOf('svc-sec-agent', 'Apple FCF conversion TTM');
+    expect(ttm.text).toMatch(/^- \*\*Apple's free cash flow conversion\*\* for fiscal Q3 2024 to Q2 2025 \(twelve months ended 2025-03-29\): \*\*101\.2%\*\*: free cash flow of \$98,486 million (?:\[\d\])+ \(derived\) over net income of \$97,294 million (?:\[\d\])+ \(derived\)\./);
+    consistent(ttm);
+    expect((await talkOf('svc-sec-agent', 'Apple FCF conversion TTM', 'and a year earlier?')).text).toMatch(/^- \*\*Apple's free cash flow conversion\*\* for fiscal Q3 2023 to Q2 2024 \(twelve months ended 2024-03-30\): \*\*101\.5%\*\*/);
     // The cycle is another measure, not computed.
     expect((await talkOf('svc-sec-agent', 'Apple cash conversion cycle')).text).toMatch(/^I do not have a figure called "cash conversion cycle"/);
   });
