@@ -1467,7 +1467,9 @@ export class AnswerWriter {
       const ranking = weighed && /\b(?:highest|lowest|most|least|largest|biggest|smallest|best|worst|greatest|fastest|slowest|rank\w*)\b|^\s*(?:and\s+|now\s+|what about\s+|how about\s+)?by\s+\w/i.test(text);
       const differences = ranking ? this.#differences(figures).map((d) => `- ${d}`) : [];
       const widened = this.#marginChangeRanked(figures, text);
-      const shares = [...this.#returnedToShareholders(figures), ...this.#sharesOf(figures), ...this.#differencesOf(figures)];
+      // "How about Microsoft and Alphabet?" after a cash burn: whether each burns cash, first.
+      const burns = figures.flatMap((f) => (f.result.kind === 'value' ? [this.#burn(f, f.result)] : [])).filter((b): b is string => b !== null);
+      const shares = [...burns.map((b) => `- ${b}`), ...this.#returnedToShareholders(figures), ...this.#sharesOf(figures), ...this.#differencesOf(figures)];
       lines.push(...(widened ? [widened, ''] : []), ...(shares.length ? [...shares, ''] : []), intro, '', ...(differences.length ? [...differences, ''] : []), ...this.#table(figures));
       if (weighed && !ranking) {
         const after = this.#differences(figures);

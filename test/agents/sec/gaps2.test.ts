@@ -11,6 +11,10 @@ describe('svc-sec-agent: cash burn, TTM margins, the shares behind EPS, FCF conv
       expect(a.text).toMatch(/^Alphabet did not burn cash in Q4 2024 \(quarter ended 2024-12-31\): its free cash flow \(operating cash flow minus capital expenditure\) was \*\*\+\$24,846 million\*\* \[1\]\[2\] \(derived\), cash generated rather than used\./);
       consistent(a);
     }
+    // Carried to two companies at once: whether each burns cash, first, before their table.
+    const two = await talkOf('svc-sec-agent', "what's Apple's cash burn?", 'how about Microsoft and Alphabet?');
+    expect(two.text).toMatch(/^- Microsoft did not burn cash in fiscal Q3 2025 \(quarter ended 2025-03-31\): .*\*\*\+\$20,340 million\*\* \[1\]\[2\] \(derived\).*\n- Alphabet did not burn cash in Q4 2024 \(quarter ended 2024-12-31\): .*\*\*\+\$24,846 million\*\* \[3\]\[4\] \(derived\)/);
+    consistent(two);
     // The burn asked in other words is the burn, not the cash balance; and carried the same way.
     const m = await talkOf('svc-sec-agent', 'how much cash is Microsoft burning?', 'what about Alphabet?');
     expect(m.text).toMatch(/^Alphabet did not burn cash in Q4 2024/);
