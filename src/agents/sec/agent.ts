@@ -14,7 +14,7 @@ import { answerValuation, valuationInConversation } from './valuation.js';
 import { listed } from '../citations.js';
 import { answerTables, asksOfPeriods, asksTotal, spanAsked, tabulable, type Span } from '../financials/table.js';
 import { MAX_COMPANIES, planAnswer } from './plan.js';
-import { FILINGS_ASKED, answerFilings, citedBefore } from './filings.js';
+import { FILINGS_ASKED, answerFilings, citedBefore, latestFilingAsked } from './filings.js';
 import { DATA_AGE_ASKED, NEXT_DUE_ASKED, answerFilingDates, filingDatesAsked } from './filing-dates.js';
 import { meaningAsked, type MeaningAsked } from './glossary.js';
 import { formAsked, restated, type FormAsked } from './restate.js';
@@ -22,10 +22,11 @@ import { formOfAnswerBefore } from './restate-before.js';
 import { ACCELERATION_ASKED, accelerationAnswer, computedAnswer, operationAsked } from './arithmetic.js';
 import { periodName } from './format.js';
 import { AnswerWriter, QUALITY_ASKED, WHY, WHY_NOT_IN_FIGURES, factKey, factsToCite } from './write.js';
-import { BREAKDOWN_ASKED, answerBreakdown } from './breakdown.js';
+import { BREAKDOWN_ASKED, answerBreakdown, answerUnnamedBreakdown, breakdownUnnamed } from './breakdown.js';
 import { FOURTH_QUARTER_10Q_ASKED, answerFourthQuarter } from './fourth-quarter.js';
 import { WORKING_ASKED, answerWorking } from './working.js';
 import { inInstructedForm } from './instructed.js';
+import { answerSharesBehind, sharesBehindAsked } from './shares-behind.js';
 
 export const SEC_AGENT_ID = 'svc-sec-agent';
 
@@ -81,7 +82,7 @@ export async function* sourcesOnly(events: AsyncIterable<AgentEvent>): AsyncGene
  * Follow-ups the SEC agent answers however the thread began, a table of periods included: the
  * working of the answer before, a breakdown by segment or product, the 10-Q of a fourth quarter.
  */
-export const askedOfSecAgent = (asked: string) => WORKING_ASKED.test(asked) || BREAKDOWN_ASKED.test(asked) || FOURTH_QUARTER_10Q_ASKED.test(asked);
+export const askedOfSecAgent = (asked: string) => WORKING_ASKED.test(asked) || BREAKDOWN_ASKED.test(asked) || breakdownUnnamed(asked) || FOURTH_QUARTER_10Q_ASKED.test(asked);
 
 export async function* answerSec(lib: SecLibrary, request: AgentRequest): AsyncGenerator<AgentEvent> {
   const last = clipped([...request.messages].reverse().find((m) => m.role === 'user')?.content ?? '');
@@ -134,7 +135,9 @@ export async function* answerSec(lib: SecLibrary, request: AgentRequest): AsyncG
     const before = previous && previous.companies.some((c) => c.status === 'found') ? await planAnswer(lib, previous, { progress: () => {} }) : null;
     return yield* answerFilingDates({ lib, companies: named.slice(0, MAX_COMPANIES), asked: filingsAsked, citedBefore: citedBefore(earlier), before });
   }
-  if (FILINGS_ASKED.test(filingsAsked) && named.length) return yield* answerFilings(lib, named.slice(0, MAX_COMPANIES), filingsAsked, request.messages.slice(0, -1));
+  // ("Latest 10-K?", "show me Apple's latest 10-Q", naming no figure: that filing, first, and the others.)
+  const latestFiling = latestFilingAsked(filingsAsked, Boolean(parsed?.stated.metrics || parsed?.ratios?.length || parsed?.unknownFigures.length)) && !SPOKEN.test(last) && !FILING_WORDS.test(last);
+  if ((FILINGS_ASKED.test(filingsAsked) || latestFiling) && named.length) return yield* answerFilings(lib, named.slice(0, MAX_COMPANIES), filingsAsked, request.messages.slice(0, -1));
   // "Does the 10-K mention layoffs?" of no company: a filing's words, not its figures (of a company, its key figures say so).
   if (FILING_WORDS.test(last) && !NEW_SUBJECT.test(last) && !parsed?.companies.some((c) => c.status === 'found')) return yield* said(`I read the figures companies file with the SEC (the XBRL data of their 10-K and 10-Q filings), not the filings' text, so I cannot say what a filing says or mentions about a subject (risk factors, layoffs, lawsuits, strategy). Ask for a figure instead, for example “Apple revenue last quarter” or “Microsoft operating expenses for the last 4 quarters”, each cited to the filing page it comes from, where the filing can be read.\n`);
   // "Was that the december quarter?": of the period just answered, yes or no, with its dates.
@@ -146,6 +149,19 @@ export async function* answerSec(lib: SecLibrary, request: AgentRequest): AsyncG
   let question = await acrossCovered(lib, parsed, asked, request.messages.slice(0, -1));
   const elsewhere = askedOfMarkets(asked, question);
   if (elsewhere) return yield* said(elsewhere);
+  // "How many shares is that based on?" after EPS: the weighted-average diluted count, or, not in the data, said so and the period-end count labelled.
+  if (question?.companies.some((c) => c.status === 'found') && sharesBehindAsked(asked, question, parseWithInstructions(request.messages.slice(0, -1), request.instructions, index))) {
+    return yield* answerSharesBehind(lib, question, (q) => answerSecQuestion(lib, q));
+  }
+  // "Break that down", naming no dimension: the lines the data holds for the figure discussed, or which breakdowns there are.
+  if (breakdownUnnamed(asked) && question?.companies.some((c) => c.status === 'found')) {
+    const earlier = request.messages.slice(0, -1);
+    const at = earlier.findLastIndex((m) => m.role === 'user');
+    const before = question.stated.metrics || at < 0 ? null : await acrossCovered(lib, parseWithInstructions(earlier, request.instructions, index), clipped(earlier[at]!.content), earlier.slice(0, at));
+    // ("Break it down for Microsoft": the figure before, of the company named.)
+    const of = before?.metrics.length ? (question.stated.companies ? { ...before, companies: question.companies } : before) : question;
+    return yield* answerUnnamedBreakdown(lib, of, (q) => tableOrFigures(lib, request, q));
+  }
   // "Break it down by segment or product": no such figures here; what there is instead.
   // (Naming no figure, it is of the figures asked before: "Apple revenue Q3 2024", "break it down by segment".)
   if (BREAKDOWN_ASKED.test(asked) && question?.companies.some((c) => c.status === 'found')) {

@@ -13,6 +13,15 @@ import { periodName } from './format.js';
 export const FILINGS_ASKED =
   /\b(?:list|show|which|what)\b[^?]{0,40}?\b(?:filings|10-?ks|10-?qs|forms filed)\b|\bfilings? (?:do you have|are there|available|on file)\b|\b(?:latest|last|most recent|newest) (?:10-?[kq]|filing)\b[^?]{0,60}?\b(?:filed|cover|covers|period|accession)\b|\bwhen (?:was|were|did)\b[^?]{0,40}?\b(?:10-?[kq]s?|filings?)\b[^?]{0,40}?\bfiled?\b|\bwhen did\b[^?]{0,30}?\bfile\b[^?]{0,30}?\b(?:10-?[kq]s?|annual report|quarterly report|filings?)\b|\b(?:filing|file) date\b|\baccession(?: number)?\b|\b(?:is|are) there (?:a|an|any)\b[^?]{0,40}?\b(?:10-?[kq]s?|filings?|annual reports?|quarterly reports?)\b/i;
 
+/**
+ * The latest filing asked for as such, naming no figure ("latest 10-K?", "show me Apple's latest
+ * 10-Q", "most recent filing"): the filing itself, not the key figures it holds. (Read beside the
+ * parse: a figure, a ratio or what a filing says, named with it, is asked of the filing's figures.)
+ */
+export const LATEST_FILING = /\b(?:latest|last|most recent|newest|recent)\s+(?:10-?[kq]|filings?|annual report|quarterly report)\b/i;
+const OF_ITS_CONTENTS = /\b(?:figures?|numbers?|results?|financials?|metrics?|say|said|says|mention\w*|discuss\w*|summar\w*|explain\w*|data|show(?:s|ed)? (?:about|for))\b/i;
+export const latestFilingAsked = (asked: string, statedFigure: boolean) => LATEST_FILING.test(asked) && !statedFigure && !OF_ITS_CONTENTS.test(asked);
+
 const MONTH_NAMES = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'];
 
 /**
@@ -69,15 +78,18 @@ export function citedBefore(earlier: readonly Turn[]): { form: string; filed: st
 
 /**
  * The filings of the companies asked about: a table of their 10-Ks and 10-Qs (form, period,
- * filing date, accession number), each cited to its EDGAR filing index; asked of the latest one (or
+ * filing date, accession number), each cited to its document (the signed PDF at page 1; EDGAR's
+ * filing index when no document is in the data); asked of the latest one (or
  * of "that filing", the one cited before), that one in a sentence first.
  */
 export async function* answerFilings(lib: SecLibrary, companies: readonly CompanyRef[], asked: string, earlier: readonly Turn[]): AsyncGenerator<AgentEvent> {
   const form = /\b10-?k/i.test(asked) && !/\b10-?q/i.test(asked) ? '10-K' : /\b10-?q/i.test(asked) && !/\b10-?k/i.test(asked) ? '10-Q' : null;
-  const citations: Citation[] = [];
+  // Each filing is cited through its document, the signed PDF at its first page (the cover: form,
+  // period, filer), as every SEC answer cites; EDGAR's filing index only where no document is in the data.
+  const pending: { company: CompanyRef; filing: Filing }[] = [];
   const cite = (company: CompanyRef, f: Filing) => {
-    citations.push({ order: citations.length + 1, name: `${company.name} Form ${f.form} filed ${f.filingDate} (EDGAR filing index)`, url: lib.folderUrl(f.cik, f.accessionNumber) });
-    return `[${citations.length}]`;
+    pending.push({ company, filing: f });
+    return `[${pending.length}]`;
   };
   const lines: string[] = [];
   const latestAsked = /\b(?:latest|last|most recent|newest)\b/i.test(asked) || /\bthat filing\b/i.test(asked);
@@ -107,7 +119,15 @@ export async function* answerFilings(lib: SecLibrary, companies: readonly Compan
       lines.push(`**${name}**: ${which(meant)}, filed ${meant.filingDate} (${daysAfter(meant)} days after the period ended), covers ${covers(meant)}; accession number ${meant.accessionNumber} ${rows[filings.indexOf(meant)]!.match(/\[\d+\]/)![0]}.`, '');
     lines.push(`**${name}**: ${filings.length} ${form ?? '10-K and 10-Q'} filing${filings.length === 1 ? '' : 's'} ${lib.dataNote() ? 'in this snapshot' : 'in EDGAR\'s recent list'}, newest first:`, '', '| Form | Covers | Filed | Accession |', '|---|---|---|---|', ...rows, '');
   }
-  lines.push('Each links to its filing index on EDGAR. Ask for a figure ("Microsoft revenue for the quarter ended 2025-03-31") for the page of the filing that shows it.');
+  const citations: Citation[] = await Promise.all(pending.map(async ({ company, filing }, i) => ({ order: i + 1, ...(await lib.citeFiling(company, filing)) })));
+  const indexed = citations.filter((c) => /\(EDGAR filing index\)$/.test(c.name)).length;
+  const links =
+    indexed === 0
+      ? 'Each links to the filing itself, a PDF opened at its first page.'
+      : indexed === citations.length
+        ? 'No document of these filings is in the data: each links to its filing index on EDGAR.'
+        : `Each links to the filing itself, a PDF opened at its first page, except ${indexed === 1 ? 'one' : indexed} whose document is not in the data, linked to ${indexed === 1 ? 'its' : 'their'} filing index on EDGAR.`;
+  lines.push(`${links} Ask for a figure ("Microsoft revenue for the quarter ended 2025-03-31") for the page of the filing that shows it.`);
   const note = lib.dataNote();
   yield { type: 'answer', answer: { text: `${lines.join('\n')}${note ? `\n\n_${note}_` : ''}\n`, citations } };
   yield { type: 'done' };

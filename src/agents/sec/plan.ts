@@ -63,6 +63,8 @@ export interface Figure {
   ttmPrior?: { quarter: FiscalPeriod; value: MetricValue | null }[];
   /** Revenue of the `ttm` quarters, when a margin was asked for with TTM: the twelve months' margin is theirs. */
   ttmRevenue?: { quarter: FiscalPeriod; value: MetricValue | null }[];
+  /** Revenue of the `ttmPrior` quarters, when a margin was asked for with TTM and a change: the earlier twelve months' margin is theirs. */
+  ttmPriorRevenue?: { quarter: FiscalPeriod; value: MetricValue | null }[];
   /** When trailing twelve months were asked for but are not a sum of quarters for this figure or period: why. */
   ttmNot?: string;
   /**
@@ -271,7 +273,10 @@ function addTrailingYear(figure: Figure, period: FiscalPeriod, comparison: Compa
       });
     figure.ttm = fourTo(0);
     if (comparison === 'yoy' || comparison === 'qoq') figure.ttmPrior = fourTo(comparison === 'qoq' ? -1 : -4);
-    if (margin && shareLabel(metric)) figure.ttmRevenue = figure.ttm.map(({ quarter }) => ({ quarter, value: fin.value('revenue', quarter) }));
+    if (margin && shareLabel(metric)) {
+      figure.ttmRevenue = figure.ttm.map(({ quarter }) => ({ quarter, value: fin.value('revenue', quarter) }));
+      if (figure.ttmPrior) figure.ttmPriorRevenue = figure.ttmPrior.map(({ quarter }) => ({ quarter, value: fin.value('revenue', quarter) }));
+    }
   }
 }
 

@@ -1,6 +1,6 @@
 import type { FiscalPeriod } from '../../data/sec/calendar.js';
 import type { CompanyFinancials, MetricValue } from '../../data/sec/facts.js';
-import type { MetricId } from '../../data/sec/metrics.js';
+import { metricById, type MetricId } from '../../data/sec/metrics.js';
 import { ratioById, ratioMetrics, type RatioDef, type RatioId } from '../../data/sec/ratios.js';
 import { priorPeriod } from '../../data/sec/resolve.js';
 import type { CompanyRef } from '../../data/sec/types.js';
@@ -72,6 +72,14 @@ export function ratioFigures(ratios: readonly RatioId[], figures: readonly Figur
         continue;
       }
       const prior = r.compared?.period;
+      // Trailing twelve months asked ("FCF conversion TTM"): a ratio of two flows is of the four quarters to the period, each summed.
+      const flows = ratioMetrics(ratio).every((id) => metricById(id).type === 'duration' && !metricById(id).averaged) && !ratio.averaged;
+      const twelve = (p: FiscalPeriod | null | undefined) => (p && p.kind === 'quarter' ? f.fin.calendar.span(p, 4) : null);
+      if (f.ttm?.length && flows && twelve(r.period)) {
+        const before = twelve(prior);
+        out.push({ ratio, company: f.company, fin: f.fin, current: ratioAt(f.fin, ratio, twelve(r.period)!), compared: before ? ratioAt(f.fin, ratio, before) : null });
+        continue;
+      }
       out.push({ ratio, company: f.company, fin: f.fin, current: ratioAt(f.fin, ratio, r.period), compared: prior ? ratioAt(f.fin, ratio, prior) : null });
     }
   }

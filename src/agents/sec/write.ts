@@ -8,7 +8,7 @@ import type { CompanyRef } from '../../data/sec/types.js';
 import { daysBetween } from '../../data/sec/dates.js';
 import { describeSpec } from '../../data/sec/resolve.js';
 import { possessive, shortName } from '../../data/sec/names.js';
-import { AGAINST_FIGURE, NON_GAAP, PARTS_OF_TOTAL, SHAREHOLDER_RETURNS, type SecQuestion } from '../../data/sec/question.js';
+import { AGAINST_FIGURE, BURN_ASKED, NON_GAAP, PARTS_OF_TOTAL, SHAREHOLDER_RETURNS, type SecQuestion } from '../../data/sec/question.js';
 import { ratioById } from '../../data/sec/ratios.js';
 import { ENGLISH_ONLY, looksNonEnglish } from '../../text.js';
 import { balanceDate, capitalise, formatAmount, formatChange, periodName, periodWithEnd, roughly, uncapitalise } from './format.js';
@@ -35,7 +35,7 @@ export function factsToCite(plan: Plan): { company: CompanyRef; fact: ReportedFa
     }
     add(f.company, f.revenue ?? null);
     add(f.company, f.comparedRevenue ?? null);
-    for (const q of [...(f.ttm ?? []), ...(f.ttmPrior ?? []), ...(f.ttmRevenue ?? []), ...(f.annualBasis?.ttm ?? [])]) add(f.company, q.value);
+    for (const q of [...(f.ttm ?? []), ...(f.ttmPrior ?? []), ...(f.ttmRevenue ?? []), ...(f.ttmPriorRevenue ?? []), ...(f.annualBasis?.ttm ?? [])]) add(f.company, q.value);
     add(f.company, f.annualBasis?.year?.value ?? null);
     add(f.company, f.nearest ?? null);
   }
@@ -77,8 +77,6 @@ const NOT_A_FIGURE = /\b(?:who|ceo|cfo|chief \w+ officer|chair(?:man|woman|perso
 const COMBINED = /\b(?:combined|together|in total|total of|sum of|added up|add(?:ing)? up|altogether)\b/i;
 
 /** "Q5 2024", "0Q": said as a quarter, and none is. */
-/** Cash burn asked ("cash burn", "burn rate", "is it burning cash?"). */
-const BURN_ASKED = /\b(?:cash\s+burn|burn\s+rate|burn(?:s|ing|ed)?\s+(?:through\s+)?cash)\b/i;
 
 /** Size asked of companies ("which 1 is bigger lol", "who's larger?"), and words asking growth instead. */
 const SIZE_ASKED = /\b(?:bigger|biggest|larger|largest|greater|greatest|more\s+(?:revenue|sales|income|profit|cash|debt|assets)|(?:which|who)(?:'s|\s+is|\s+has)?\s+(?:the\s+)?(?:big|large)\w*)\b/i;
@@ -341,6 +339,13 @@ export class AnswerWriter {
     return { value: this.#ttmSum(ttm), revenue: this.#ttmSum(revenue) };
   }
 
+  /** Of trailing twelve months asked with a change: the earlier four quarters' figure and revenue, summed; null when one has no figure. */
+  #ttmPriorShare(figure: Figure): { value: MetricValue; revenue: MetricValue } | null {
+    const [prior, revenue] = [figure.ttmPrior, figure.ttmPriorRevenue];
+    if (!this.#plan.question?.ttm || prior?.length !== 4 || revenue?.length !== 4 || [...prior, ...revenue].some((q) => !q.value)) return null;
+    return { value: this.#ttmSum(prior), revenue: this.#ttmSum(revenue) };
+  }
+
   #sharePercent(figure: Figure): number | null {
     // Beside a trailing-twelve-month figure, its twelve months' share, not the last quarter's.
     const twelve = shareLabel(figure.metric) ? this.#ttmShare(figure) : null;
@@ -439,6 +444,13 @@ export class AnswerWriter {
         const total = this.#ttmSum(revenue);
         const revenueParts = revenue.map((q) => `${periodName(q.quarter, cal)} ${this.#amount(base, q.value!)} ${this.#refs(q.value!)}`).join(', ');
         text += ` ${capitalise(share.label)} over the twelve months: **${((100 * sum.value) / total.value).toFixed(1)}%** of revenue of ${this.#amount(base, total)} (the sum of ${revenueParts}).`;
+        // With a change asked: the earlier twelve months' margin, on their own revenue, each quarter cited.
+        const before = this.#ttmPriorShare(figure);
+        const priorRevenue = figure.ttmPriorRevenue;
+        if (before && priorRevenue && before.revenue.value > 0) {
+          const priorParts = priorRevenue.map((q) => `${periodName(q.quarter, cal)} ${this.#amount(base, q.value!)} ${this.#refs(q.value!)}`).join(', ');
+          text += ` ${capitalise(earlier)}: **${((100 * before.value.value) / before.revenue.value).toFixed(1)}%** of revenue of ${this.#amount(base, before.revenue)} (the sum of ${priorParts}).`;
+        } else if (prior && priorRevenue) text += ` ${capitalise(share.label)} ${earlier}: not available, because a quarter has no ${figure.metric.label} or revenue in the filings.`;
       }
     }
     return text;
@@ -453,7 +465,17 @@ export class AnswerWriter {
     const cal = figure.fin.calendar;
     const range = `${periodName(quarters[0]!.quarter, cal)} to ${periodName(quarters.at(-1)!.quarter, cal)}, ended ${quarters.at(-1)!.quarter.end}`;
     const revenue = { metric: METRICS.find((m) => m.id === 'revenue')! };
-    return `${share.label} over the trailing twelve months (${range}) was **${((100 * twelve.value.value) / twelve.revenue.value).toFixed(1)}%** (derived): ${figure.metric.label} of ${this.#amount(figure, twelve.value)} over revenue of ${this.#amount(revenue, twelve.revenue)}, each the sum of the four quarters.`;
+    const now = (100 * twelve.value.value) / twelve.revenue.value;
+    const line = `${share.label} over the trailing twelve months (${range}) was **${now.toFixed(1)}%** (derived): ${figure.metric.label} of ${this.#amount(figure, twelve.value)} over revenue of ${this.#amount(revenue, twelve.revenue)}, each the sum of the four quarters`;
+    // "Operating margin TTM vs a year earlier": the twelve months before too, and how far the margin moved, in points of the unrounded margins.
+    const before = this.#ttmPriorShare(figure);
+    const prior = figure.ttmPrior;
+    if (!before || !prior?.length || before.revenue.value <= 0) return `${line}.`;
+    const then = (100 * before.value.value) / before.revenue.value;
+    const earlier = this.#plan.question?.comparison === 'qoq' ? 'a quarter earlier' : 'a year earlier';
+    const priorRange = `${periodName(prior[0]!.quarter, cal)} to ${periodName(prior.at(-1)!.quarter, cal)}, ended ${prior.at(-1)!.quarter.end}`;
+    const moved = Math.round((now - then) * 100) === 0 ? 'unchanged' : pointsApart(now - then, this.#bpsAsked(), true);
+    return `${line}; ${earlier}, over the twelve months ${priorRange}, it was **${then.toFixed(1)}%** (derived): ${figure.metric.label} of ${this.#amount(figure, before.value)} over revenue of ${this.#amount(revenue, before.revenue)}. Change: **${moved}** (derived).`;
   }
 
   #ttmSum(quarters: NonNullable<Figure['ttm']>): MetricValue {
@@ -705,7 +727,7 @@ export class AnswerWriter {
 
   /** "What is Apple's cash burn?": free cash flow below zero is the burn; above it, none, said first. */
   #burn(figure: Figure, r: Extract<FigureResult, { kind: 'value' }>): string | null {
-    if (figure.metric.id !== 'freeCashFlow' || !BURN_ASKED.test(this.#plan.question?.text ?? '')) return null;
+    if (figure.metric.id !== 'freeCashFlow' || !(this.#plan.question?.burn || BURN_ASKED.test(this.#plan.question?.text ?? ''))) return null;
     const v = r.value;
     const when = `${periodWithEnd(r.period, figure.fin.calendar)}`;
     const amount = this.#amount(figure, { ...v, value: Math.abs(v.value) });
@@ -737,13 +759,16 @@ export class AnswerWriter {
     // Asked of a margin ("did the gross margin improve?"): the margin's move, in points.
     const share = this.#plan.question?.margin ? shareLabel(figure.metric) : null;
     const [revenue, before] = [figure.revenue, figure.comparedRevenue];
-    const points = share && revenue && before && revenue.value > 0 && before.value > 0 ? (100 * r.value.value) / revenue.value - (100 * c.value.value) / before.value : null;
+    // (Of trailing twelve months asked with a change: the twelve months' margins, not their last quarters'.)
+    const [ttmShareNow, ttmShareBefore] = share ? [this.#ttmShare(figure), this.#ttmPriorShare(figure)] : [null, null];
+    const ttmPoints = ttmShareNow && ttmShareBefore && ttmShareNow.revenue.value > 0 && ttmShareBefore.revenue.value > 0 ? (100 * ttmShareNow.value.value) / ttmShareNow.revenue.value - (100 * ttmShareBefore.value.value) / ttmShareBefore.revenue.value : null;
+    const points = ttmPoints ?? (share && revenue && before && revenue.value > 0 && before.value > 0 ? (100 * r.value.value) / revenue.value - (100 * c.value.value) / before.value : null);
     if (share && points === null) return null;
     // Trailing twelve months asked for: their change against the four quarters before, not the last quarter's.
     const total = (qs: { value: MetricValue | null }[] | undefined) => (qs?.length && qs.every((q) => q.value) ? qs.reduce((a, q) => a + q.value!.value, 0) : null);
     const [ttmNow, ttmBefore] = share ? [null, null] : [total(figure.ttm), total(figure.ttmPrior)];
-    const twelve = ttmNow !== null && ttmBefore !== null;
-    const [now, then] = twelve ? [ttmNow, ttmBefore] : [r.value.value, c.value.value];
+    const twelve = ttmPoints !== null || (ttmNow !== null && ttmBefore !== null);
+    const [now, then] = ttmNow !== null && ttmBefore !== null ? [ttmNow, ttmBefore] : [r.value.value, c.value.value];
     // (A margin that moved less than a basis point is unchanged.)
     const diff = points !== null ? Math.round(points * 100) : now - then;
     const actual = diff > 0 ? 'up' : diff < 0 ? 'down' : 'flat';
@@ -1155,7 +1180,8 @@ export class AnswerWriter {
     const amount = (metric: MetricDef, value: MetricValue) => {
       // "14,939,315 thousand shares" reads better with "about 14.94 billion shares" beside it.
       const about = metric.unit === 'shares' ? roughly(value.value, value.unit, metric) : null;
-      return `${this.#amount({ metric }, value)}${about ? ` (about ${about})` : ''} ${this.#refs(value)}`;
+      // (A figure computed from filed ones, free cash flow or a sum of quarters, is marked where it is given.)
+      return `${this.#amount({ metric }, value)}${about ? ` (about ${about})` : ''} ${this.#refs(value)}${value.derivation ? ' (derived)' : ''}`;
     };
     const date = (p: FiscalPeriod) => p.end;
     // Written (and so numbered) in reading order.
@@ -1441,7 +1467,9 @@ export class AnswerWriter {
       const ranking = weighed && /\b(?:highest|lowest|most|least|largest|biggest|smallest|best|worst|greatest|fastest|slowest|rank\w*)\b|^\s*(?:and\s+|now\s+|what about\s+|how about\s+)?by\s+\w/i.test(text);
       const differences = ranking ? this.#differences(figures).map((d) => `- ${d}`) : [];
       const widened = this.#marginChangeRanked(figures, text);
-      const shares = [...this.#returnedToShareholders(figures), ...this.#sharesOf(figures), ...this.#differencesOf(figures)];
+      // "How about Microsoft and Alphabet?" after a cash burn: whether each burns cash, first.
+      const burns = figures.flatMap((f) => (f.result.kind === 'value' ? [this.#burn(f, f.result)] : [])).filter((b): b is string => b !== null);
+      const shares = [...burns.map((b) => `- ${b}`), ...this.#returnedToShareholders(figures), ...this.#sharesOf(figures), ...this.#differencesOf(figures)];
       lines.push(...(widened ? [widened, ''] : []), ...(shares.length ? [...shares, ''] : []), intro, '', ...(differences.length ? [...differences, ''] : []), ...this.#table(figures));
       if (weighed && !ranking) {
         const after = this.#differences(figures);

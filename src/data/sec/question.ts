@@ -67,7 +67,7 @@ export interface SecQuestion {
    * follow-ups that name no period ("and apple's?").
    */
   sameDateAs?: { company: CompanyRef; period: PeriodSpec | null };
-  /** Every company found in the conversation so far, first named first ("for each" of them). */
+  /** Every company named in the conversation so far, first named first ("for each" of them); those not found too, by the words naming them. */
   discussed?: CompanyMention[];
   /** The period this turn's was moved from ("and the prior fiscal year?" after fiscal 2024: fiscal 2024), so that "what was the change?" next compares the two. */
   movedFrom?: PeriodSpec | null;
@@ -83,7 +83,12 @@ export interface SecQuestion {
   unknownFigures: string[];
   /** Ratios asked for ("ROE", "debt to equity"): `metrics` holds the figures each is computed from. */
   ratios?: RatioId[];
+  /** Cash burn asked ("what's Apple's cash burn?"), here or in the question this one follows up ("and Alphabet?"): free cash flow said as a burn or none. */
+  burn?: boolean;
 }
+
+/** Cash burn asked ("cash burn", "burn rate", "is it burning cash?", "how much cash is Microsoft burning?"). */
+export const BURN_ASKED = /\b(?:cash\s+burn|burn\s+rate|burn(?:s|ing|ed|t)?\s+(?:through\s+)?cash)\b|\bcash\b(?=[^.?!]{0,40}\bburn(?:s|ing|ed|t)?\b)/i;
 
 const TTM = /\b(?:ttm|ltm|(?:trailing|last|past)\s+(?:twelve|12)[- ]months?|trailing\s+(?:year|4\s+quarters|four\s+quarters))\b/gi;
 
@@ -497,7 +502,7 @@ const EXPLICIT_YOY = /\b(?:yoy|y\/y|y-o-y|year[- ](?:over|on)[- ]year|a year (?:
 function extractComparison(m: Masked): { comparison: Comparison | null; both: boolean; implied: boolean } {
   let found: Comparison | null = null;
   let yearOverYear = false;
-  const yoy = /\b(?:yoy|y\/y|y-o-y|year[- ](?:over|on)[- ]year|(?:vs\.?|versus|compared? (?:to|with)|with|against|than)\s+(?:the\s+)?(?:a\s+)?(?:(?:prior|previous|preceding)\s+(?:twelve|12)\s+months|year (?:ago|earlier|before)|same (?:quarter|period) (?:a year ago|last year|of (?:the )?(?:previous|prior|last) year)|last year|prior year|previous year|(?:last|prior|previous)(?:'s)?\s*(?=\?|$))|annual(?:ly)? growth|(?:up|down|higher|lower|more|less|grew|grown|rose|risen|fell|fallen|increased?|decreased?|changed?)\s+(?:from|since|on|over)\s+(?:the\s+)?(?:a\s+)?(?:year (?:ago|earlier|before)|last year|prior year|previous year))\b/gi;
+  const yoy = /\b(?:yoy|y\/y|y-o-y|year[- ](?:over|on)[- ]year|(?:vs\.?|versus|compared? (?:to|with)|with|against|than)\s+(?:the\s+)?(?:a\s+)?(?:(?:prior|previous|preceding)\s+(?:twelve|12)\s+months|year[- ](?:ago|earlier|before)|same (?:quarter|period) (?:a year ago|last year|of (?:the )?(?:previous|prior|last) year)|last year|prior year|previous year|(?:last|prior|previous)(?:'s)?\s*(?=\?|$))|annual(?:ly)? growth|(?:up|down|higher|lower|more|less|grew|grown|rose|risen|fell|fallen|increased?|decreased?|changed?)\s+(?:from|since|on|over)\s+(?:the\s+)?(?:a\s+)?(?:year[- ](?:ago|earlier|before)|last year|prior year|previous year))\b/gi;
   const qoq = /\b(?:qoq|q\/q|q-o-q|quarter[- ](?:over|on)[- ]quarter|sequential(?:ly)?|(?:vs\.?|versus|compared (?:to|with)|against)\s+(?:the\s+)?(?:previous|prior|last|preceding) quarter)\b/gi;
   m.take(qoq, () => ((found = 'qoq'), true));
   m.take(yoy, () => ((yearOverYear = true), (found ??= 'yoy'), true));
@@ -674,6 +679,10 @@ function extractMetrics(m: Masked, index: CompanyIndex): MetricId[] {
   for (const g of METRIC_GROUPS) m.take(g.pattern, (x) => (found.push(...g.metrics.map((id, i) => ({ id, at: x.index! + i / 100 }))), true));
   // Money spent on dividends ("how much did Apple spend on buybacks and dividends?") is dividends paid, not per share.
   m.take(/(?<=\b(?:spen[dt]|spending|paid|paying|pays|returned|returning)\b[^.?!]{0,40})\bdividends?\b(?!\s+(?:per|a)\s+(?:common\s+)?share)/gi, (x) => (found.push({ id: 'dividendsPaid', at: x.index! }), true));
+  // "How much cash is Microsoft burning?": the burn, free cash flow below zero, not the cash balance.
+  const burns: number[] = [];
+  m.take(/(?<=\bcash\b[^.?!]{0,40})\bburn(?:s|ing|ed|t)?\b(?!\s+(?:through\s+)?cash\b)/gi, (x) => (burns.push(x.index!), true));
+  m.take(/\bcash\b(?!\s+burn)/gi, (x) => burns.some((at) => at > x.index! && at - x.index! <= 45) && (found.push({ id: 'freeCashFlow', at: x.index! }), true));
   // Before exact words: "opertaing income" is operating income, not the net income "income" alone would be.
   found.push(...extractMisspeltMetrics(m, index, PHRASES_OF_WORDS.filter((p) => p.words.length > 1)));
   for (const { phrase, id } of METRIC_PHRASES) {
@@ -1164,6 +1173,10 @@ export function parseSecQuestion(text: string, index: CompanyIndex, previous?: S
     // a superlative of no period, "which quarter was strongest?", weighs the companies discussed.)
     const superlative = /\b(?:which|who|whose)\b[^?]*\b(?:most|least|best|worst|highest|lowest|biggest|largest|smallest|fastest|slowest|strongest|weakest)\b/i.test(text) && !/\b(?:quarters?|years?|periods?|months?|halves|half)\b/i.test(text);
     if ((superlative || /\b(?:for |of )?(?:each|every one|all of them|all (?:three|four|five))\b|\b(?:rank|ranking|order|sort)\s+(?:them|those|these|the three|all)\b/i.test(text)) && discussed.length > merged.length && !comparedTogether(previous)) merged = unionCompanies(merged, discussed);
+    // "Revenue for both" after "Apple and Zorblax Corp", a turn on Apple alone between: the two named, the one not found
+    // among them, so that the answer says it is no company in the data rather than leave it out unsaid.
+    const named = previous.discussed ?? [];
+    if (/\b(?:both|the two|each of them|either)\b/i.test(text) && named.length === 2 && merged.length < 2 && named.some((c) => c.status !== 'found')) merged = unionCompanies(merged, named.map(asCarried));
   }
   else if (stated.companies && followUp && x.adding) merged = unionCompanies(previous.companies.map(asCarried), companies);
   // ("How about msft eps" names a figure too, yet asks it beside the company before.)
@@ -1237,7 +1250,8 @@ export function parseSecQuestion(text: string, index: CompanyIndex, previous?: S
     // "In billions please": the amounts of this answer and of its follow-ups in that scale.
     ...((scaleAsked(text) ?? (followUp ? previous.scale : undefined)) ? { scale: scaleAsked(text) ?? previous!.scale } : {}),
     sameDateAs: sameDateAs(text, previous ?? null, Boolean(followUp), stated.period, stated.companies && Boolean(previous?.companies.length) && !sameCompanies(previous!.companies, companies)),
-    discussed: unionCompanies(previous?.discussed ?? [], merged.filter((c) => c.status === 'found')),
+    // (Companies named but not found are kept too: "for both" of one found and one not says which is not.)
+    discussed: unionCompanies(previous?.discussed ?? [], merged),
     // Kept by a follow-up that moves nowhere ("gross margin that quarter?" after "and the year
     // before?"): "why did it change?" next is still between the two periods discussed.
     movedFrom: movedFrom ?? (followUp && !stated.period && !x.relative && previous.movedFrom && JSON.stringify(period) === JSON.stringify(previous.period) ? previous.movedFrom : null),
@@ -1251,6 +1265,8 @@ export function parseSecQuestion(text: string, index: CompanyIndex, previous?: S
     unknownFigures: [...x.unknownFigures, ...noPerShare],
     // Kept by a follow-up that changes the company or period only ("and Microsoft?").
     ratios: perShare?.ratios ?? (x.ratios.length ? x.ratios : followUp && !stated.metrics && !x.unknownFigures.length && !anyMargin && !growthOf ? (previous.ratios ?? []) : []),
+    // "And Alphabet?" after "what's Apple's cash burn?": its burn, or that it burns none, too.
+    ...(BURN_ASKED.test(text) || (followUp && !stated.metrics && previous.burn) ? { burn: true } : {}),
   };
 }
 

@@ -160,7 +160,8 @@ export const RATIOS: readonly RatioDef[] = [
     kind: 'percent',
     numerator: 'freeCashFlow',
     denominator: 'netIncome',
-    pattern: /\b(?:free\s+cash\s+flow|fcf)\s+conversion(?:\s+(?:rate|ratio))?\b|\bcash\s+conversion\s+(?:rate|ratio)\b|\b(?:free\s+cash\s+flow|fcf)\s*(?:\/|over|to|as\s+a\s+(?:share|percent(?:age)?|%)\s+of)\s*(?:net\s+income|earnings|profit)\b/i,
+    // ("FCF to NI", "free cash flow relative to net income", "cash conversion" but not its cycle, "how much of net income converted to free cash flow".)
+    pattern: /\b(?:free\s+cash\s+flow|fcf)\s+conversion(?:\s+(?:rate|ratio))?\b|\bcash\s+conversion\b(?!\s+cycle)(?:\s+(?:rate|ratio))?|\b(?:free\s+cash\s+flow|fcf)\s*(?:\/|over|to|divided\s+by|relative\s+to|as\s+a\s+ratio\s+of|as\s+a\s+(?:share|percent(?:age)?|%)\s+of)\s*(?:(?:its|their|the)\s+)?(?:net\s+(?:income|earnings|profit)|ni|earnings|profit)\b|\b(?:net\s+income|ni|earnings|profits?)\s+(?:to\s+(?:free\s+cash\s+flow|fcf)\s+conversion|convert(?:s|ed|ing)?\s+(?:in)?to\s+(?:free\s+cash\s+flow|fcf))\b/i,
     describe: 'free cash flow (operating cash flow less capital expenditure) over net income, for the same period',
     means: 'how much of the profit the company reports arrives as cash it can spend; above 100%, more cash than profit',
   },

@@ -699,13 +699,13 @@ describe('svc-sec-agent on the demo snapshot, offline', () => {
     expect((await ask('apple working capital', 'is it negative? why')).text).toContain('working capital');
   });
 
-  it('lists a company\'s filings, and says when the latest was filed, what it covers and its accession number, each cited to its EDGAR index', async () => {
+  it('lists a company\'s filings, and says when the latest was filed, what it covers and its accession number, each cited to its document (the signed PDF at page 1)', async () => {
     const list = await askOf('svc-agent', 'msft cash at end of FY24', "list Microsoft's filings");
     expect(list.text).toMatch(/^\*\*Microsoft Corp\. \(MSFT\)\*\*: 11 10-K and 10-Q filings in this snapshot, newest first:/);
     expect(list.text).toContain('| 10-Q | fiscal Q3 2025 (quarter ended 2025-03-31) | 2025-04-30 | 0000950170-25-061046 [1] |');
     expect(list.text).toContain('| 10-K | fiscal year 2024 (year ended 2024-06-30) | 2024-07-30 | 0000950170-24-087843 [4] |');
     expect(list.citations).toHaveLength(11);
-    expect(list.citations[0]!.url).toMatch(/\/Archives\/edgar\/data\/789019\/000095017025061046\/$/);
+    expect(list.citations[0]!.url).toMatch(/\/v1\/documents\/sec-\w+-789019-000095017025061046\.pdf\?expires=\d+&signature=\w+#page=1$/);
     expect((await ask('which 10-Qs do you have for apple')).text).toMatch(/^\*\*Apple Inc\. \(AAPL\)\*\*: 8 10-Q filings in this snapshot/);
     expect((await ask("when was apple's latest 10-Q filed and what quarter does it cover")).text).toMatch(/^\*\*Apple Inc\. \(AAPL\)\*\*: its latest 10-Q, filed 2025-05-02 \(34 days after the period ended\), covers fiscal Q2 2025 \(quarter ended 2025-03-29\); accession number 0000320193-25-000057 \[1\]\./);
     // "That filing": the one the answer before cited.
@@ -753,7 +753,7 @@ describe('svc-sec-agent on the demo snapshot, offline', () => {
   });
 
   it('free cash flow conversion is free cash flow over net income, ranked across companies', async () => {
-    expect((await ask("what's microsoft's FCF conversion in fiscal 2024 (free cash flow / net income)?")).text).toMatch(/^- \*\*Microsoft's free cash flow conversion\*\* for fiscal year 2024 \(year ended 2024-06-30\): \*\*84\.0%\*\*: free cash flow of \$74,071 million \[1\] over net income of \$88,136 million \[2\]\./);
+    expect((await ask("what's microsoft's FCF conversion in fiscal 2024 (free cash flow / net income)?")).text).toMatch(/^- \*\*Microsoft's free cash flow conversion\*\* for fiscal year 2024 \(year ended 2024-06-30\): \*\*84\.0%\*\*: free cash flow of \$74,071 million \[1\] \(derived\) over net income of \$88,136 million \[2\]\./);
     expect((await ask('FCF conversion for apple and microsoft fiscal 2024')).text).toContain('- Highest free cash flow conversion first: Apple 116.1%, Microsoft 84.0%.');
   });
 

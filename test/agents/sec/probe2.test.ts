@@ -118,7 +118,7 @@ describe('svc-sec-agent: probe round 2 (demo snapshot)', () => {
 
   it('"and per share?" after free cash flow (or its margin) is free cash flow per share, computed and cited', async () => {
     const a = await talk('Microsoft free cash flow fiscal 2024', 'fcf margin?', 'and per share?');
-    expect(a.text).toMatch(/^- \*\*Microsoft's free cash flow per share\*\* for fiscal year 2024 \(year ended 2024-06-30\): \*\*\$9\.96 per share\*\*: free cash flow of \$74,071 million \[1\] over shares outstanding of 7,434 million shares/);
+    expect(a.text).toMatch(/^- \*\*Microsoft's free cash flow per share\*\* for fiscal year 2024 \(year ended 2024-06-30\): \*\*\$9\.96 per share\*\*: free cash flow of \$74,071 million \[1\] \(derived\) over shares outstanding of 7,434 million shares/);
     consistent(a);
     // Per share of equity is book value per share.
     expect((await talk('apple shareholders equity fy2024', 'per share?')).text).toMatch(/^- \*\*Apple's book value per share\*\*/);
