@@ -60,11 +60,14 @@ function riskText(rows: Row[], contracts: Map<string, Contract>, claims: string 
   return `${lead}${lines.join('\n')}\n\nThe model sees prices and the series' record, not news, so a chance of losing is an estimate either way. ${NO_ADVICE}`;
 }
 
+/** The market's side of a gap: the price normalised with the other outcomes when the gap is taken against it (the prices' sum is not 100%), the mid beside it. */
+const marketAgainst = (r: Row) => (Math.abs(r.marketNormalised - r.marketValue) >= 0.05 ? `the market's ${percent(r.marketNormalised)} normalised (${percent(r.marketValue)} mid)` : `the market's ${r.market.replace(/ \(.*$/, '')}`);
+
 /** What stands out: the largest gaps between model and market, the biggest moves, the ladder crossed or the overround, any arbitrage, a volume surge. */
 function standoutText(text: string, rows: Row[], claims: string | undefined, past: { all: { label: string; day: number | null; week: number | null; now: number }[]; refs: string } | null): string | null {
   const lines: string[] = [];
   const gaps = rows.filter((r) => Number.isFinite(gapOf(r))).sort((a, b) => Math.abs(gapOf(b)) - Math.abs(gapOf(a))).slice(0, 2);
-  if (gaps.length) lines.push(`- **Largest gaps, model vs market:** ${gaps.map((r) => `${outcomeOf(r.outcome).name} (model ${r.model}, market ${r.market.replace(/ \(.*$/, '')}, gap ${r.gap}) ${outcomeOf(r.outcome).refs}`).join('; ')}.`);
+  if (gaps.length) lines.push(`- **Largest gaps, model vs market:** ${gaps.map((r) => `${outcomeOf(r.outcome).name}: model ${r.model} against ${marketAgainst(r)}, gap ${r.gap} ${outcomeOf(r.outcome).refs}`).join('; ')}.`);
   const moved = (over: 'day' | 'week') => (past?.all ?? []).filter((o) => o[over] !== null).sort((a, b) => Math.abs(b.now - b[over]!) - Math.abs(a.now - a[over]!))[0];
   const move = (o: { now: number }, then: number) => `${o.now >= then ? '+' : '−'}${Math.abs(o.now - then).toFixed(1)} pts`;
   const [week, day] = [moved('week'), moved('day')];
