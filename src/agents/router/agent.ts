@@ -24,7 +24,7 @@ import { CHANCE_SAID, chancesInPercent, pricesInCents } from './trading-answers.
 import { followedBy, joinParts, questionsOfReport } from './parts.js';
 import { WILL_IT } from '../markets-search/asked.js';
 import { acrossEvents, movesAcrossReports } from './across-events.js';
-import { reportThreads } from './report-threads.js';
+import { WRONG, reportThreads } from './report-threads.js';
 import { closingAcross, favouritesAcross, moversAcross } from '../markets-search/across-listed.js';
 import { EventSearch } from '../markets-search/search.js';
 import type { CompanyIndex } from '../../data/sec/companies.js';
@@ -33,6 +33,7 @@ import { ENGLISH_ONLY, OUT_OF_SCOPE, looksNonEnglish } from '../../text.js';
 import { askedBefore, restateAsked, restated, threadRestated, type RestateForm } from './restate.js';
 import { ADVICE_ASKED, JUDGED, LINK_ASKED, MARKET_WORDS, OUTCOME_MEANING, PERCENT_MEANING, leadOf, notCoveredAnswer, linkedAnswer, percentMeant, sidesText, type Side } from './mixed.js';
 import { metricById } from '../../data/sec/metrics.js';
+import { FIGURES_DOUBTED, figuresDependOn } from './figures-doubted.js';
 
 export const ROUTER_ID = 'svc-agent';
 
@@ -541,6 +542,22 @@ export function routerAgent(o: RouterOptions): Agent {
     return restated(previous, form);
   }
 
+  /**
+   * "What would make you wrong?", "can I trust these figures?" naming no event, right after an answer
+   * of company figures from the filings (answered again, as a restatement is): what those figures
+   * depend on. Null after any other answer (a report's model has its own limits).
+   */
+  async function figuresDoubted(req: AgentRequest, question: string): Promise<Answer | null> {
+    if (!WRONG.test(question) && !FIGURES_DOUBTED.test(question)) return null;
+    if (KALSHI_URL.test(question) || (await eventsNamedIn(question.replace(new RegExp(WRONG.source, 'gi'), ' ').replace(new RegExp(FIGURES_DOUBTED.source, 'gi'), ' '))).length) return null;
+    const before = req.messages.slice(0, -1);
+    const last = askedBefore(before).at(-1);
+    if (!last) return null;
+    const got = await gather(router.run({ ...req, messages: before.slice(0, last.index + 1) }), o.log);
+    if (got.error || eventsOf(got.text).length || /\(Kalshi\)|\bKalshi's\b/.test(got.text)) return null;
+    return figuresDependOn({ text: got.text, citations: got.citations });
+  }
+
   /** The companies a question names that the filings know (not a guess at a near name). */
   async function companiesOf(question: string) {
     const index = await o.companies?.().catch(() => null);
@@ -662,6 +679,9 @@ export function routerAgent(o: RouterOptions): Agent {
       const form = restateAsked(question);
       const again = form ? await restatement(req, question, form) : null;
       if (again) return yield* answer(again, null);
+      // "What would make you wrong?", "how reliable are these numbers?" right after company figures: what those depend on.
+      const doubted = await figuresDoubted(req, question);
+      if (doubted) return yield* answer(doubted, null);
       // "Which of my reports has the widest spreads?", "what would make you wrong?", "size both with half-Kelly".
       const onReports = KALSHI_URL.test(question) ? null : await threads.reply(req.messages.slice(0, -1), question);
       if (onReports && 'answer' in onReports) return yield* written(req, question, onReports.answer.text, [...onReports.answer.citations], null);
