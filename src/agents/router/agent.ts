@@ -531,8 +531,9 @@ export function routerAgent(o: RouterOptions): Agent {
     if (!previous) return null;
     const said = previous.text;
     const event = discussedEvent([{ role: 'assistant', content: said }]) ?? (KALSHI_URL.test(last.question) ? discussedEvent(before.slice(0, last.index + 1)) : null);
-    // "Explain like I'm 5" of an event's answer (no company's figures beside it) is how its market works.
-    if (event && eventQuestion(question) === 'basics' && !/\([A-Z.-]{1,6}\)\*\*/.test(said)) return null;
+    // "Explain like I'm 5" of a whole report is how its market works; of any other answer (a search's
+    // listing, an outcome's price, a part of a report), that answer in plain words.
+    if (event && eventQuestion(question) === 'basics' && /^#\s/.test(said.trimStart())) return null;
     // A brief form of an event's answer is the report's own ("in one sentence" after the Fed odds), and
     // of company figures the filings agents' own (a table's change, highest and lowest).
     if (form === 'sentence' && (event || /^\s*\|/m.test(said) || /^\*\*[^*]+\([A-Z.-]{1,6}\)\*\*:/.test(said.trimStart()))) return null;
