@@ -31,7 +31,7 @@ import type { CompanyIndex } from '../../data/sec/companies.js';
 import { parseSecQuestion } from '../../data/sec/question.js';
 import { ENGLISH_ONLY, OUT_OF_SCOPE, looksNonEnglish } from '../../text.js';
 import { askedBefore, restateAsked, restated, threadRestated, type RestateForm } from './restate.js';
-import { ADVICE_ASKED, JUDGED, LINK_ASKED, MARKET_WORDS, OUTCOME_MEANING, PERCENT_MEANING, leadOf, notCoveredAnswer, linkedAnswer, percentMeant, sidesText, type Side } from './mixed.js';
+import { ADVICE_ASKED, JUDGED, LINK_ASKED, MARKET_WORDS, OUTCOME_MEANING, PERCENT_MEANING, RATES_ASKED, leadOf, leadsJoined, notCoveredAnswer, linkedAnswer, percentMeant, sidesText, type Side } from './mixed.js';
 import { metricById } from '../../data/sec/metrics.js';
 import { FIGURES_DOUBTED, figuresDependOn } from './figures-doubted.js';
 
@@ -585,12 +585,24 @@ export function routerAgent(o: RouterOptions): Agent {
     const tickers = (await eventsNamedIn(rest)).slice(0, 2);
     // "Which one matters more for apple's stock?": the market of the thread.
     const discussed = discussedEvent(req.messages.slice(0, -1));
+    // "How exposed is microsoft to interest rates?": a market on rates the thread discussed or a report covers, if any.
+    const rates = found.length > 0 && RATES_ASKED.test(question);
+    if (rates && !tickers.length) {
+      const market = await ratesMarket(req.messages.slice(0, -1));
+      if (market) tickers.push(market);
+    }
     // ("Should I buy apple stock?" names no market: the thread's is not joined to it.)
     if (!tickers.length && found.length && discussed && LINK_ASKED.test(question)) tickers.push(parseEventUrl(discussed).eventTicker);
-    if (!(found.length && tickers.length) && tickers.length < 2) return null;
+    if (!(found.length && tickers.length) && tickers.length < 2 && !rates) return null;
     const figures = parsed?.stated.metrics && parsed.metrics.length ? parsed.metrics.map((m) => metricById(m).label).join(' and ') : null;
     const companies = await Promise.all(
       found.map(async (c): Promise<Side> => {
+        // Rates asked of a company: its debt and what that debt costs it (interest expense), after any other figure asked.
+        if (rates) {
+          const ids = [...new Set([...(parsed?.stated.metrics ? parsed.metrics : []), 'longTermDebt', 'interestExpense'] as const)];
+          const got = await Promise.all(ids.map((id) => gather(o.sec.run({ ...req, messages: [{ role: 'user', content: `${c.company.name} ${metricById(id).label}` }] }), o.log)));
+          return { name: `${c.company.name} (${c.company.ticker})`, source: 'SEC filings', answer: leadsJoined(got.map((g) => ({ text: g.error ?? g.text, citations: g.citations }))) };
+        }
         // The figures asked of it ("microsoft's margins" of "how does inflation affect microsoft's margins?"), else whether it makes money.
         const own = sidesText(question).find((p) => p.toLowerCase().includes(c.text.toLowerCase()));
         const more = own?.replace(new RegExp(c.text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), 'gi'), ' ').replace(/'s\b|\b(?:its|their|the|a|an|for|of|on|to|in|at|stock|stocks|shares?|price|company|business|one|which|more|less|so|buy|sell)\b|[^a-z\s]/gi, ' ').trim();
@@ -611,8 +623,17 @@ export function routerAgent(o: RouterOptions): Agent {
         }),
       )
     ).filter((s): s is Side => s !== null);
-    if (!markets.length || markets.length + companies.length < 2) return null;
+    if ((!markets.length && !rates) || markets.length + companies.length < 2 - (rates ? 1 : 0)) return null;
     return linkedAnswer(question, [...companies, ...markets]);
+  }
+
+  /** An open market on interest rates (the Fed's decision) that the thread discussed or a stored report covers; null when none. */
+  async function ratesMarket(history: readonly Turn[]): Promise<string | null> {
+    const search = await o.index.get().catch(() => null);
+    const hits = (search?.search('Fed interest rate decision', 3) ?? []).filter((h) => h.matched > 1).map((h) => h.entry.event.event_ticker);
+    const said = history.map((t) => t.content).join('\n');
+    for (const ticker of hits) if (said.includes(ticker) || (await o.reports.latest(ticker))) return ticker;
+    return null;
   }
 
   /**
