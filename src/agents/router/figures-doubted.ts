@@ -31,6 +31,43 @@ export function figuresDependOn(answer: Answer): Answer | null {
     const derived = /\(derived\)/.test(line) || lines.slice(i + 1).some((l) => /^- Derived as\b/.test(l));
     figures.push(`${m[1]}'s ${strip(m[2]!)}: ${where ? `${where[1]}${where[2]}` : derived ? 'derived from the filings below' : 'in the filings cited'} ${refs}`.trimEnd());
   }
+  // A table of periods in columns under its company's heading (### Apple Inc. (AAPL), by fiscal quarter …;
+  // | | Q3 FY2024 [1] | …; | **Revenue** ($ million) | …): its figures over those periods, each period's filing named by its source.
+  const tableNotes: string[] = [];
+  let tabled = false;
+  let company = '';
+  for (let i = 0; i < lines.length; i++) {
+    const heading = /^#+\s+(.+?)\s+\([A-Z.-]{1,6}\)(.*)$/.exec(lines[i]!);
+    if (heading) {
+      company = heading[1]!;
+      const year = /\(its fiscal year ends ([^)]+)\)/.exec(heading[2]!)?.[1];
+      if (year) tableNotes.push(`${company}'s fiscal year ends ${year}, and its quarters are named for that fiscal year.`);
+      continue;
+    }
+    if (!lines[i]!.startsWith('| |') && !lines[i]!.startsWith('||')) continue;
+    const periods = cells(lines[i]!).slice(1);
+    const rows: string[][] = [];
+    let j = i + 2;
+    for (; j < lines.length && lines[j]!.startsWith('|'); j++) rows.push(cells(lines[j]!));
+    const named = rows.flatMap((r) => (/^\*\*(.+?)\*\*/.exec(r[0]!)?.[1] ? [/^\*\*(.+?)\*\*/.exec(r[0]!)![1]!.toLowerCase()] : []));
+    const filed = periods.map((p) => {
+      const refs = /(?:\[\d+\])+$/.exec(p)?.[0] ?? '';
+      const first = answer.citations.find((c) => c.order === Number(/\d+/.exec(refs)?.[0]));
+      const form = first ? /\bForm [\w/-]+/.exec(first.name)?.[0] : undefined;
+      return `${p.replace(/\s*(?:\[\d+\])+$/, '')}${form ? ` (${form})` : ''} ${refs}`.trim();
+    });
+    if (named.length && filed.length) {
+      tabled = true;
+      figures.push(`${company ? `${company}'s ` : ''}${named.join(' and ')} for ${filed.join(', ')}`);
+    }
+    // (A cell marked † is derived, ‡ restated since first reported.)
+    const marked = (mark: string) => periods.flatMap((p, k) => (rows.some((r) => r[k + 1]?.includes(mark)) ? [p] : []));
+    if (marked('†').length) tableNotes.push(`derived:${marked('†').join(', ')}`);
+    // (The rows under a figure, "↳ gross margin (% of revenue)", "↳ year over year", are computed from the figures.)
+    const computed = [...new Set(rows.flatMap((r) => (/^↳\s*(.+)$/.exec(r[0]!)?.[1] ? [/^↳\s*(.+)$/.exec(r[0]!)![1]!] : [])))];
+    if (computed.length) tableNotes.push(`computed:${computed.join('; ')}`);
+    i = j;
+  }
   // A table of figures (| Company | Figure | Period | Value | Filed in |): each row's figure, period and filing.
   for (let i = 0; i < lines.length; i++) {
     if (!lines[i]!.startsWith('|')) continue;
@@ -51,16 +88,24 @@ export function figuresDependOn(answer: Answer): Answer | null {
   const notes = lines.filter((l) => l.startsWith('- ')).map((l) => l.slice(2));
   const restated = notes.flatMap((n) => n.match(/[^.]*\brestated\b[^.]*(?:\.[^.]*?\bthe latest (?:figures? (?:is|are) (?:shown|used))[^.]*)?\./g) ?? []).map(strip);
   const derived = notes.filter((n) => /^Derived as\b|\bThat figure is derived\b/.test(n)).map((n) => strip(/(?:Derived as|That figure is derived:).*/.exec(n)![0]).replace(/^That figure is derived: /, 'Derived as '));
+  // A table's derived cells, with its note on how ("† Derived, not reported as such: a fourth quarter is …").
+  const daggered = tableNotes.find((n) => n.startsWith('derived:'))?.slice('derived:'.length);
+  const how = /^†\s*Derived, not reported as such:\s*([^;.]+)/m.exec(answer.text)?.[1];
+  if (daggered) derived.push(`The figures marked † (${daggered}) are derived, not reported as such${how ? `: ${how}` : ''}`);
+  const computedRows = tableNotes.find((n) => n.startsWith('computed:'))?.slice('computed:'.length);
+  if (computedRows) derived.push(`The rows under a figure (${computedRows}) are computed from filed figures, not filed themselves`);
+  const restatedCells = /^‡\s*(.+)$/m.exec(answer.text)?.[1];
+  if (restatedCells) restated.push(strip(restatedCells));
   // A margin or ratio said with its parts ("… was 46.2%: gross profit of $… [1] over revenue of $… [1]").
   const ratios = lines.flatMap((l) => {
     const m = /^\*\*([^*]+?)\s+\([A-Z.-]{1,6}\)\*\*:\s+(.+?)\s+was\s+\*\*[\d.,-]+%\*\*:\s+(.+?\bover\b.+?(?:\[\d+\])+)/.exec(l);
     return m ? [`${m[1]}'s ${strip(m[2]!).replace(/\s*\([^)]*\)/g, '')} is computed from ${strip(m[3]!)}`] : [];
   });
   // (A comparison's note says only how far apart its periods end: "… more than Microsoft's …; the periods end 3 months apart.")
-  const fiscal = notes.flatMap((n) => (/\bfiscal year ends\b/.test(n) ? [strip(n)] : /\bthe periods end (\d+ months?) apart\b/.test(n) ? [`The periods compared end ${/\bthe periods end (\d+ months?) apart\b/.exec(n)![1]} apart.`] : []));
+  const fiscal = tableNotes.filter((n) => !/^(?:derived|computed):/.test(n)).concat(notes.flatMap((n) => (/\bfiscal year ends\b/.test(n) ? [strip(n)] : /\bthe periods end (\d+ months?) apart\b/.test(n) ? [`The periods compared end ${/\bthe periods end (\d+ months?) apart\b/.exec(n)![1]} apart.`] : [])));
   const calendarOnly = !fiscal.length && !figures.some((f) => /\bfiscal\b/.test(f));
   const data = /^_?Data: (.+?)_?$/m.exec(answer.text)?.[1]?.replace(/\.$/, '');
-  const one = figures.length === 1;
+  const one = figures.length === 1 && !tabled;
   const [them, each] = one ? ['it', 'The figure is'] : ['them', 'Each figure is'];
   const points = [
     `- **The filing and the period:** ${each.toLowerCase()} read for its period from the company's XBRL data in the filing named: ${figures.join('; ')}. Another period, or another measure of it (non-GAAP, a segment's, a trailing twelve months), is another number.`,

@@ -155,6 +155,14 @@ describe('"what would make you wrong?" right after company figures', () => {
     expect(compared!.text).toContain("Apple Inc.'s revenue for fiscal year 2024 (year ended 2024-09-28): Form 10-K filed 2024-11-01 [1]; Microsoft Corp.'s revenue for fiscal year 2024 (year ended 2024-06-30): Form 10-K filed 2024-07-30 [2].");
     expect(compared!.text).toContain('The periods compared end 3 months apart.');
     citesItsSources(compared!);
+    // A table of quarters: each quarter's filing by its form, the derived fourth quarter, the rows computed under each figure.
+    const [, quarters] = await thread(['Apple revenue and net income for the last 4 quarters', 'what would make you wrong?']);
+    expect(quarters!.text).toMatch(/^Those figures are read from SEC filings/);
+    expect(quarters!.text).toContain("Apple Inc.'s revenue and net income for Q3 FY2024 (Form 10-Q) [1], Q4 FY2024 (Form 10-K) [2][1], Q1 FY2025 (Form 10-Q) [3], Q2 FY2025 (Form 10-Q) [4].");
+    expect(quarters!.text).toContain('The figures marked † (Q4 FY2024 [2][1]) are derived, not reported as such: a fourth quarter is the fiscal year minus the first nine months');
+    expect(quarters!.text).toContain('The rows under a figure (year over year; quarter over quarter) are computed from filed figures');
+    expect(quarters!.text).toContain("Apple Inc.'s fiscal year ends in late September");
+    citesItsSources(quarters!);
     const [, margin] = await thread(['apple gross margin fiscal 2024', 'can I trust that?']);
     expect(margin!.text).toContain("- **Derived figures:** Apple Inc.'s gross margin for fiscal year 2024 is computed from gross profit of $180,683 million [1] over revenue of $391,035 million [1].");
   });
