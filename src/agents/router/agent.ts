@@ -598,13 +598,16 @@ export function routerAgent(o: RouterOptions): Agent {
     const companies = await Promise.all(
       found.map(async (c): Promise<Side> => {
         // Rates asked of a company: its debt and what that debt costs it (interest expense), after any other figure asked.
-        if (rates) {
-          const ids = [...new Set([...(parsed?.stated.metrics ? parsed.metrics : []), 'longTermDebt', 'interestExpense'] as const)];
-          const got = await Promise.all(ids.map((id) => gather(o.sec.run({ ...req, messages: [{ role: 'user', content: `${c.company.name} ${metricById(id).label}` }] }), o.log)));
-          return { name: `${c.company.name} (${c.company.ticker})`, source: 'SEC filings', answer: leadsJoined(got.map((g) => ({ text: g.error ?? g.text, citations: g.citations }))) };
-        }
         // The figures asked of it ("microsoft's margins" of "how does inflation affect microsoft's margins?"), else whether it makes money.
         const own = sidesText(question).find((p) => p.toLowerCase().includes(c.text.toLowerCase()));
+        if (rates) {
+          // ("Will the fed raising rates affect apple's margins?": its margins first.)
+          const other = (parsed?.stated.metrics ? parsed.metrics : []).filter((m) => m !== 'longTermDebt' && m !== 'interestExpense');
+          const words = own?.replace(new RegExp(RATES_ASKED.source, 'gi'), ' ').replace(new RegExp(c.text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), 'gi'), ' ').replace(/'s\b|\b(?:its|their|the|a|an|for|of|on|to|in|at|debt|debts|borrowing|loans?|stock|shares?|company|business|so|is|are|will|would)\b|[^a-z\s]/gi, ' ').trim();
+          const asks = [...(other.length ? [`${c.company.name} ${other.map((m) => metricById(m).label).join(' and ')}`] : words ? [own!] : []), `${c.company.name} long-term debt`, `${c.company.name} interest expense`];
+          const got = await Promise.all(asks.map((content) => gather(o.sec.run({ ...req, messages: [{ role: 'user', content }] }), o.log)));
+          return { name: `${c.company.name} (${c.company.ticker})`, source: 'SEC filings', answer: leadsJoined(got.map((g) => ({ text: g.error ?? g.text, citations: g.citations }))) };
+        }
         const more = own?.replace(new RegExp(c.text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), 'gi'), ' ').replace(/'s\b|\b(?:its|their|the|a|an|for|of|on|to|in|at|stock|stocks|shares?|price|company|business|one|which|more|less|so|buy|sell)\b|[^a-z\s]/gi, ' ').trim();
         const asked = figures ? `${c.company.name} ${figures}` : more ? own! : `is ${c.company.name} profitable?`;
         const got = await gather(o.sec.run({ ...req, messages: [{ role: 'user', content: asked }] }), o.log);

@@ -92,7 +92,9 @@ export function leadsJoined(answers: Answer[]): Answer {
     if (text.includes(said)) continue;
     const offset = citations.length;
     const body = said.replace(/\[(\d+)\]/g, (_, n: string) => `[${Number(n) + offset}]`);
-    text += `${text ? ' ' : ''}${text ? body.replace(/^[a-z]/, (c) => c.toUpperCase()) : body}`;
+    // (A table stands apart from the sentences beside it.)
+    const apart = /\|\s*$/.test(text) || body.startsWith('|');
+    text += `${text ? (apart ? '\n\n' : ' ') : ''}${text ? body.replace(/^[a-z]/, (c) => c.toUpperCase()) : body}`;
     citations.push(...lead.citations.map((c) => ({ ...c, order: c.order + offset })));
   }
   return { text, citations };

@@ -109,6 +109,10 @@ describe('interest rates and a company\'s debt', () => {
     const [hike] = await thread(["would a rate hike hurt alphabet's earnings?"]);
     expect(hike!.text).toMatch(/\*\*Alphabet Inc\. \(GOOGL\)\*\* \(SEC filings\): net income for Q4 2024 [^\n]+ Long-term debt at the end of Q4 2024 \(2024-12-31\) was \*\*\$10,883 million\*\*[^\n]+ Interest expense for Q4 2024/);
     citesItsSources(hike!);
+    // A figure asked beside the rates comes first (a table on lines of its own), then the debt and its cost.
+    const [margins] = await thread(["will the fed raising rates affect apple's margins?"]);
+    expect(margins!.text).toMatch(/\*\*Apple Inc\. \(AAPL\)\*\* \(SEC filings\):\n\n\| Company \| Figure \|[^]*\| Apple Inc\. \(AAPL\) \| Net income \|[^\n]*\|\n\nLong-term debt at the end of fiscal Q2 2025 \(2025-03-29\) was \*\*\$78,566 million\*\* \(about \$78\.6 billion\) \[2\]\. The XBRL financial data recorded for Apple Inc\. in this snapshot has no interest expense figure/);
+    citesItsSources(margins!);
   });
 
   it('an advice question before the Fed meeting is not one of rates: whether Apple makes money, as before', async () => {
