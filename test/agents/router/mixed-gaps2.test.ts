@@ -67,6 +67,14 @@ describe('two companies discussed in turn, then "which one is cheaper?"', () => 
       expect(said.sources[5]!.title).toMatch(/^Microsoft Corp\. Form 10-Q/);
     }
   });
+
+  it('"which one should I buy?" after the two: no advice, and the key figures of both', async () => {
+    const [, , pick] = await thread(['apple revenue 2024', "and microsoft's?", 'which one should I buy?']);
+    expect(pick!.text).toMatch(/^I do not give investment advice/);
+    expect(pick!.text).toContain('| Apple Inc. (AAPL) | Revenue | fiscal year 2024 (year ended 2024-09-28) | $391,035 million [1] |');
+    expect(pick!.text).toContain('| Microsoft Corp. (MSFT) | Revenue | fiscal year 2024 (year ended 2024-06-30) | $245,122 million [2] |');
+    citesItsSources(pick!);
+  });
 });
 
 describe('"explain like I\'m 5" right after an answer about one event', () => {
