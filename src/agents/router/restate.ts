@@ -42,6 +42,8 @@ const billions = (s: string) => s.replace(/(-?)\$([\d,]+(?:\.\d+)?) million\b/g,
 const plainer = (s: string) =>
   billions(
     s
+      // (A gap taken against the normalised share reads wrong once that share is dropped: "at 51%; … at 52%, a gap of +4.2 pts".)
+      .replace(/(\s*\(mid; [\d.]+% normalised\)),\s+a gap of [+−-]?[\d.]+ (?:pts|points)/g, '$1')
       .replace(/\$[\d,]+ million \((about \$[\d.]+ billion)\)/g, '$1')
       .replace(/\s*\((?:(?:quarter|year|nine months|six months) ended|\d{4}-\d{2}-\d{2}|mid\b|last trade|derived|accession)[^)]*\)/gi, '')
       .replace(/\s*\(derived\)/g, '')

@@ -84,6 +84,9 @@ describe('"explain like I\'m 5" right after an answer about one event', () => {
     expect(five!.sources.map((s) => s.url)).toEqual(['https://kalshi.com/markets/kxfeddecision/fed-rate-decision/kxfeddecision-26dec']);
     const [, , hike] = await thread(['what does the market think about the fed?', "what's the price of hike?", 'eli5']);
     expect(hike!.text).toBe("Put simply: On Kalshi's “Fed decision in December 2026?” market, traders put about 52% on “Hike 25bps” [1].\n");
+    // A part of a report: that part, plainly (no gap left that was taken against a share no longer said).
+    const [, , favourite] = await thread(['what does the market think about the fed?', "what's the model's favourite?", "explain like I'm 5"]);
+    expect(favourite!.text).toBe('Put simply: The model favours Hike 25bps at 51%; the market prices it at 52% [1].\n');
     const [, shutdown] = await thread(['Will there be a government shutdown?', 'ok explain it like im 5']);
     expect(shutdown!.text).toMatch(/^Put simply: On Kalshi's “Government shutdown by December 2026\?” market, traders put the chance of “Shutdown” at about 58% \[1\]\.\n$/);
     expect(shutdown!.text).not.toMatch(/in plain words: the market lists/);
