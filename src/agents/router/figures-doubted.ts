@@ -7,7 +7,7 @@ import { cited } from './report-rows.js';
 // the inputs of a derived figure, a fiscal year that is not the calendar's, and the data's own date.
 
 /** Doubt cast on an answer beyond "what would make you wrong?" (which a report answers of its model): how far its figures can be trusted. */
-export const FIGURES_DOUBTED = /\bhow (?:reliable|accurate|trustworthy|sure|certain|confident)\b|\bcan (?:i|we) (?:trust|rely on|believe)\b|\b(?:could|can|might|would) (?:that|this|these|those|the|it|they)\s*(?:figures?|numbers?|data|answer)?\s+be (?:wrong|off|inaccurate|mistaken|out of date|stale)\b|\bwhat could (?:go wrong|be wrong|be off)\b|\b(?:caveats?|limitations?)\b/i;
+export const FIGURES_DOUBTED = /\bhow (?:reliable|accurate|trustworthy|sure|certain|confident)\b|\bcan (?:i|we) (?:trust|rely on|believe)\b|\b(?:could|can|might|would) (?:that|this|these|those|the|it|they)\s*(?:figures?|numbers?|data|answer)?\s+be (?:wrong|off|inaccurate|mistaken|out of date|stale)\b|\bwhat could (?:go wrong|be wrong|be off)\b|\b(?:caveats?|limitations?)\b|^\W*(?:(?:and|but|so|ok|okay)\W+)?(?:is|are) (?:that|this|these|those|it|they)(?: figures?| numbers?| data)? (?:right|accurate|correct|reliable|trustworthy|up to date)\W*$/i;
 
 const strip = (s: string) => s.replace(/\*\*/g, '').replace(/\s+/g, ' ').trim();
 const cells = (l: string) => l.trim().replace(/^\||\|$/g, '').split('|').map((c) => c.trim());

@@ -178,6 +178,9 @@ describe('"what would make you wrong?" right after company figures', () => {
     expect(quarters!.text).toContain('The rows under a figure (year over year; quarter over quarter) are computed from filed figures');
     expect(quarters!.text).toContain("Apple Inc.'s fiscal year ends in late September");
     citesItsSources(quarters!);
+    const [, right] = await thread(["what's microsoft's net income for fiscal 2024?", 'are these numbers right?']);
+    expect(right!.text).toMatch(/^That figure is read from SEC filings/);
+    expect(right!.text).toContain('Microsoft Corp.\'s net income for fiscal year 2024 (year ended 2024-06-30): Form 10-K filed 2024-07-30 as "Net income" on page 3 [1].');
     const [, margin] = await thread(['apple gross margin fiscal 2024', 'can I trust that?']);
     expect(margin!.text).toContain("- **Derived figures:** Apple Inc.'s gross margin for fiscal year 2024 is computed from gross profit of $180,683 million [1] over revenue of $391,035 million [1].");
   });
