@@ -597,11 +597,11 @@ export function routerAgent(o: RouterOptions): Agent {
     const figures = parsed?.stated.metrics && parsed.metrics.length ? parsed.metrics.map((m) => metricById(m).label).join(' and ') : null;
     const companies = await Promise.all(
       found.map(async (c): Promise<Side> => {
-        // Rates asked of a company: its debt and what that debt costs it (interest expense), after any other figure asked.
         // The figures asked of it ("microsoft's margins" of "how does inflation affect microsoft's margins?"), else whether it makes money.
         const own = sidesText(question).find((p) => p.toLowerCase().includes(c.text.toLowerCase()));
+        // Rates asked of a company: its debt and what that debt costs it (interest expense), after any other figure asked
+        // ("will the fed raising rates affect apple's margins?": its margins first).
         if (rates) {
-          // ("Will the fed raising rates affect apple's margins?": its margins first.)
           const other = (parsed?.stated.metrics ? parsed.metrics : []).filter((m) => m !== 'longTermDebt' && m !== 'interestExpense');
           const words = own?.replace(new RegExp(RATES_ASKED.source, 'gi'), ' ').replace(new RegExp(c.text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), 'gi'), ' ').replace(/'s\b|\b(?:its|their|the|a|an|for|of|on|to|in|at|debt|debts|borrowing|loans?|stock|shares?|company|business|so|is|are|will|would)\b|[^a-z\s]/gi, ' ').trim();
           const asks = [...(other.length ? [`${c.company.name} ${other.map((m) => metricById(m).label).join(' and ')}`] : words ? [own!] : []), `${c.company.name} long-term debt`, `${c.company.name} interest expense`];
