@@ -24,15 +24,16 @@ import { CHANCE_SAID, chancesInPercent, pricesInCents } from './trading-answers.
 import { followedBy, joinParts, questionsOfReport } from './parts.js';
 import { WILL_IT } from '../markets-search/asked.js';
 import { acrossEvents, movesAcrossReports } from './across-events.js';
-import { reportThreads } from './report-threads.js';
+import { WRONG, reportThreads } from './report-threads.js';
 import { closingAcross, favouritesAcross, moversAcross } from '../markets-search/across-listed.js';
 import { EventSearch } from '../markets-search/search.js';
 import type { CompanyIndex } from '../../data/sec/companies.js';
 import { parseSecQuestion } from '../../data/sec/question.js';
 import { ENGLISH_ONLY, OUT_OF_SCOPE, looksNonEnglish } from '../../text.js';
 import { askedBefore, restateAsked, restated, threadRestated, type RestateForm } from './restate.js';
-import { ADVICE_ASKED, JUDGED, LINK_ASKED, MARKET_WORDS, OUTCOME_MEANING, PERCENT_MEANING, leadOf, notCoveredAnswer, linkedAnswer, percentMeant, sidesText, type Side } from './mixed.js';
+import { ADVICE_ASKED, JUDGED, LINK_ASKED, MARKET_WORDS, OUTCOME_MEANING, PERCENT_MEANING, RATES_ASKED, leadOf, leadsJoined, notCoveredAnswer, linkedAnswer, percentMeant, sidesText, type Side } from './mixed.js';
 import { metricById } from '../../data/sec/metrics.js';
+import { FIGURES_DOUBTED, figuresDependOn } from './figures-doubted.js';
 
 export const ROUTER_ID = 'svc-agent';
 
@@ -530,8 +531,9 @@ export function routerAgent(o: RouterOptions): Agent {
     if (!previous) return null;
     const said = previous.text;
     const event = discussedEvent([{ role: 'assistant', content: said }]) ?? (KALSHI_URL.test(last.question) ? discussedEvent(before.slice(0, last.index + 1)) : null);
-    // "Explain like I'm 5" of an event's answer (no company's figures beside it) is how its market works.
-    if (event && eventQuestion(question) === 'basics' && !/\([A-Z.-]{1,6}\)\*\*/.test(said)) return null;
+    // "Explain like I'm 5" of a whole report is how its market works; of any other answer (a search's
+    // listing, an outcome's price, a part of a report), that answer in plain words.
+    if (event && eventQuestion(question) === 'basics' && /^#\s/.test(said.trimStart())) return null;
     // A brief form of an event's answer is the report's own ("in one sentence" after the Fed odds), and
     // of company figures the filings agents' own (a table's change, highest and lowest).
     if (form === 'sentence' && (event || /^\s*\|/m.test(said) || /^\*\*[^*]+\([A-Z.-]{1,6}\)\*\*:/.test(said.trimStart()))) return null;
@@ -539,6 +541,22 @@ export function routerAgent(o: RouterOptions): Agent {
     const stored = /^#\s/.test(previous.text.trimStart()) && event ? await o.reports.latest(parseEventUrl(event).eventTicker) : null;
     if (stored) return answerFromReport('in plain words', stored, []);
     return restated(previous, form);
+  }
+
+  /**
+   * "What would make you wrong?", "can I trust these figures?" naming no event, right after an answer
+   * of company figures from the filings (answered again, as a restatement is): what those figures
+   * depend on. Null after any other answer (a report's model has its own limits).
+   */
+  async function figuresDoubted(req: AgentRequest, question: string): Promise<Answer | null> {
+    if (!WRONG.test(question) && !FIGURES_DOUBTED.test(question)) return null;
+    if (KALSHI_URL.test(question) || (await eventsNamedIn(question.replace(new RegExp(WRONG.source, 'gi'), ' ').replace(new RegExp(FIGURES_DOUBTED.source, 'gi'), ' '))).length) return null;
+    const before = req.messages.slice(0, -1);
+    const last = askedBefore(before).at(-1);
+    if (!last) return null;
+    const got = await gather(router.run({ ...req, messages: before.slice(0, last.index + 1) }), o.log);
+    if (got.error || eventsOf(got.text).length || /\(Kalshi\)|\bKalshi's\b/.test(got.text)) return null;
+    return figuresDependOn({ text: got.text, citations: got.citations });
   }
 
   /** The companies a question names that the filings know (not a guess at a near name). */
@@ -567,14 +585,29 @@ export function routerAgent(o: RouterOptions): Agent {
     const tickers = (await eventsNamedIn(rest)).slice(0, 2);
     // "Which one matters more for apple's stock?": the market of the thread.
     const discussed = discussedEvent(req.messages.slice(0, -1));
+    // "How exposed is microsoft to interest rates?": a market on rates the thread discussed or a report covers, if any.
+    const rates = found.length > 0 && RATES_ASKED.test(question);
+    if (rates && !tickers.length) {
+      const market = await ratesMarket(req.messages.slice(0, -1));
+      if (market) tickers.push(market);
+    }
     // ("Should I buy apple stock?" names no market: the thread's is not joined to it.)
     if (!tickers.length && found.length && discussed && LINK_ASKED.test(question)) tickers.push(parseEventUrl(discussed).eventTicker);
-    if (!(found.length && tickers.length) && tickers.length < 2) return null;
+    if (!(found.length && tickers.length) && tickers.length < 2 && !rates) return null;
     const figures = parsed?.stated.metrics && parsed.metrics.length ? parsed.metrics.map((m) => metricById(m).label).join(' and ') : null;
     const companies = await Promise.all(
       found.map(async (c): Promise<Side> => {
         // The figures asked of it ("microsoft's margins" of "how does inflation affect microsoft's margins?"), else whether it makes money.
         const own = sidesText(question).find((p) => p.toLowerCase().includes(c.text.toLowerCase()));
+        // Rates asked of a company: its debt and what that debt costs it (interest expense), after any other figure asked
+        // ("will the fed raising rates affect apple's margins?": its margins first).
+        if (rates) {
+          const other = (parsed?.stated.metrics ? parsed.metrics : []).filter((m) => m !== 'longTermDebt' && m !== 'interestExpense');
+          const words = own?.replace(new RegExp(RATES_ASKED.source, 'gi'), ' ').replace(new RegExp(c.text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), 'gi'), ' ').replace(/'s\b|\b(?:its|their|the|a|an|for|of|on|to|in|at|debt|debts|borrowing|loans?|stock|shares?|company|business|so|is|are|will|would)\b|[^a-z\s]/gi, ' ').trim();
+          const asks = [...(other.length ? [`${c.company.name} ${other.map((m) => metricById(m).label).join(' and ')}`] : words ? [own!] : []), `${c.company.name} long-term debt`, `${c.company.name} interest expense`];
+          const got = await Promise.all(asks.map((content) => gather(o.sec.run({ ...req, messages: [{ role: 'user', content }] }), o.log)));
+          return { name: `${c.company.name} (${c.company.ticker})`, source: 'SEC filings', answer: leadsJoined(got.map((g) => ({ text: g.error ?? g.text, citations: g.citations }))) };
+        }
         const more = own?.replace(new RegExp(c.text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), 'gi'), ' ').replace(/'s\b|\b(?:its|their|the|a|an|for|of|on|to|in|at|stock|stocks|shares?|price|company|business|one|which|more|less|so|buy|sell)\b|[^a-z\s]/gi, ' ').trim();
         const asked = figures ? `${c.company.name} ${figures}` : more ? own! : `is ${c.company.name} profitable?`;
         const got = await gather(o.sec.run({ ...req, messages: [{ role: 'user', content: asked }] }), o.log);
@@ -593,8 +626,17 @@ export function routerAgent(o: RouterOptions): Agent {
         }),
       )
     ).filter((s): s is Side => s !== null);
-    if (!markets.length || markets.length + companies.length < 2) return null;
+    if ((!markets.length && !rates) || markets.length + companies.length < 2 - (rates ? 1 : 0)) return null;
     return linkedAnswer(question, [...companies, ...markets]);
+  }
+
+  /** An open market on interest rates (the Fed's decision) that the thread discussed or a stored report covers; null when none. */
+  async function ratesMarket(history: readonly Turn[]): Promise<string | null> {
+    const search = await o.index.get().catch(() => null);
+    const hits = (search?.search('Fed interest rate decision', 3) ?? []).filter((h) => h.matched > 1).map((h) => h.entry.event.event_ticker);
+    const said = history.map((t) => t.content).join('\n');
+    for (const ticker of hits) if (said.includes(ticker) || (await o.reports.latest(ticker))) return ticker;
+    return null;
   }
 
   /**
@@ -662,6 +704,9 @@ export function routerAgent(o: RouterOptions): Agent {
       const form = restateAsked(question);
       const again = form ? await restatement(req, question, form) : null;
       if (again) return yield* answer(again, null);
+      // "What would make you wrong?", "how reliable are these numbers?" right after company figures: what those depend on.
+      const doubted = await figuresDoubted(req, question);
+      if (doubted) return yield* answer(doubted, null);
       // "Which of my reports has the widest spreads?", "what would make you wrong?", "size both with half-Kelly".
       const onReports = KALSHI_URL.test(question) ? null : await threads.reply(req.messages.slice(0, -1), question);
       if (onReports && 'answer' in onReports) return yield* written(req, question, onReports.answer.text, [...onReports.answer.citations], null);

@@ -8,7 +8,14 @@ import { cited, readReport, outcomeOf, percent, type Row } from './report-rows.j
 // event's prices and model) but no model of how one moves the other, and says so before giving them.
 
 /** How one thing bears on another: what a question joining two of them asks. */
-export const LINK_ASKED = /\b(?:hurts?|help(?:s|ed)?|affects?|affected|effects? (?:on|of)|impacts?|matters?(?: more)?|mean(?:s)? for|because of|good for|bad for|benefits?|boosts?|drives?|exposed to|sensitive to|depends? on|tied to|linked to|correlat\w*|react\w* to|survive|withstand|weather|cope with|enough (?:to|for))\b/i;
+export const LINK_ASKED = /\b(?:hurts?|help(?:s|ed)?|affects?|affected|effects? (?:on|of)|impacts?|matters?(?: more)?|mean(?:s)? for|because of|good for|bad for|benefits?|boosts?|drives?|exposed to|exposure to|(?:how )?exposed|vulnerable(?: to)?|at risk (?:from|of)|sensitive to|depends? on|tied to|linked to|correlat\w*|react\w* to|survive|withstand|weather|cope with|enough (?:to|for))\b/i;
+/**
+ * Interest rates asked about ("will higher rates hurt apple because of its debt?", "how exposed is
+ * microsoft to interest rates?", "would a rate hike hurt alphabet?"): of a company, what its debt
+ * costs it is the figure beside the debt.
+ */
+export const RATES_ASKED = /\b(?:interest|borrowing|financing|funding)\s+(?:rates?|costs?)\b|\b(?:higher|lower|rising|falling|high|low|elevated|the)\s+rates\b|\brates?\s+(?:hikes?|cuts?|rises?|increases?|going up|go up|rising|climb\w*)\b|\b(?:the\s+)?fed\s+(?:hikes?|hiking|raises?|raising|cuts?|cutting|tighten\w*)\b/i;
+
 /** Advice asked on what to buy ("should I buy apple before the fed meeting?", "bitcoin or google?"). */
 export const ADVICE_ASKED = /\bshould (?:i|we) (?:buy|sell|invest|put|get|go with|pick|choose)\b|\b(?:better|smarter) (?:buy|investment|bet)\b|\bwhich (?:one )?should i\b|\bwhich (?:one )?is (?:safer|riskier|better|a better (?:bet|buy|investment))\b/i;
 
@@ -47,9 +54,14 @@ export function linkedAnswer(question: string, sides: Side[]): Answer {
   const advice = ADVICE_ASKED.test(question) ? 'I do not give investment advice (whether to buy or sell is yours to weigh, ideally with an adviser), and n' : 'N';
   const markets = sides.filter((s) => s.source === 'Kalshi');
   const companies = sides.filter((s) => s.source !== 'Kalshi');
+  // (Of interest rates, what no model says is how rates reach the company's results, through its debt or otherwise.)
+  const rates = companies.length && RATES_ASKED.test(question);
+  const ratesLink = `no model here links interest rates to ${companies.length > 1 ? 'their' : 'its'} results (what higher rates would cost ${companies.length > 1 ? 'them' : 'it'} depends on terms the figures here do not give: whether the debt pays a fixed or floating rate, when it matures, what cash earns), and I have no stock prices, only ${markets.length ? "each side's" : 'the filings\''} own figures`;
   const link =
-    companies.length && markets.length
-      ? `othing I read links ${listed(markets.map((m) => `“${m.name}”`))} to ${listed(companies.map((c) => c.name))}: I have no model of how an event's outcome moves a company's results or its share price (no causal or conditional model), and no stock prices, only each side's own figures`
+    companies.length && !markets.length
+      ? `othing I read links interest rates to ${listed(companies.map((c) => c.name))}: ${ratesLink}`
+      : companies.length && markets.length
+      ? `othing I read links ${listed(markets.map((m) => `“${m.name}”`))} to ${listed(companies.map((c) => c.name))}: ${rates ? ratesLink : "I have no model of how an event's outcome moves a company's results or its share price (no causal or conditional model), and no stock prices, only each side's own figures"}`
       : `othing I read links these events: each is priced on its own, and I have no model of how one outcome changes the other's chances (no conditional prices or causal model), only each market's own figures`;
   const parts = sides.map((s) => ({ head: `**${s.name.replace(/[*_]/g, '')}** (${s.source}):`, answer: s.answer }));
   let text = `${advice}${link}.\n`;
@@ -60,6 +72,30 @@ export function linkedAnswer(question: string, sides: Side[]): Answer {
     // (A table starts on a line of its own.)
     text += `\n${p.head}${body.startsWith('|') ? '\n\n' : ' '}${body}\n`;
     citations.push(...p.answer.citations.map((c) => ({ ...c, order: c.order + offset })));
+  }
+  return { text, citations };
+}
+
+/**
+ * A company's figures asked one after another ("long-term debt", then "interest expense"), their
+ * leads in one side: each sentence after the first, its citations numbered on. A figure the filings
+ * lack ("… has no interest expense figure, so I cannot give it. Figures I can give …") is said in its
+ * first sentence.
+ */
+export function leadsJoined(answers: Answer[]): Answer {
+  let text = '';
+  const citations: Citation[] = [];
+  for (const a of answers) {
+    const lead = leadOf(a);
+    const said = /\[\d+\]/.test(lead.text) ? lead.text.trim() : (/^.+?(?<!\b(?:Inc|Corp|Co|Ltd))\.(?=\s+[A-Z]|$)/.exec(lead.text.trim().replace(/\s+\([A-Z.-]{1,6}\)/g, ''))?.[0] ?? lead.text.trim());
+    // (A company the snapshot lacks says so once, not once a figure.)
+    if (text.includes(said)) continue;
+    const offset = citations.length;
+    const body = said.replace(/\[(\d+)\]/g, (_, n: string) => `[${Number(n) + offset}]`);
+    // (A table stands apart from the sentences beside it.)
+    const apart = /\|\s*$/.test(text) || body.startsWith('|');
+    text += `${text ? (apart ? '\n\n' : ' ') : ''}${text ? body.replace(/^[a-z]/, (c) => c.toUpperCase()) : body}`;
+    citations.push(...lead.citations.map((c) => ({ ...c, order: c.order + offset })));
   }
   return { text, citations };
 }

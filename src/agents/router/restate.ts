@@ -42,6 +42,8 @@ const billions = (s: string) => s.replace(/(-?)\$([\d,]+(?:\.\d+)?) million\b/g,
 const plainer = (s: string) =>
   billions(
     s
+      // (A gap taken against the normalised share reads wrong once that share is dropped: "at 51%; … at 52%, a gap of +4.2 pts".)
+      .replace(/(\s*\(mid; [\d.]+% normalised\)),\s+a gap of [+−-]?[\d.]+ (?:pts|points)/g, '$1')
       .replace(/\$[\d,]+ million \((about \$[\d.]+ billion)\)/g, '$1')
       .replace(/\s*\((?:(?:quarter|year|nine months|six months) ended|\d{4}-\d{2}-\d{2}|mid\b|last trade|derived|accession)[^)]*\)/gi, '')
       .replace(/\s*\(derived\)/g, '')
@@ -182,13 +184,30 @@ export function plainClaims(text: string): string[] {
   return prose && !claims.some((c) => c.includes(prose!)) ? [prose, ...claims] : claims;
 }
 
+/**
+ * Sentences in turn, a company named at the end of one not named again at the start of the next:
+ * "… links “Shutdown?” to Apple Inc. Apple Inc.'s net margin …" reads "… to Apple Inc. Its net margin …".
+ * (Not where the one before ends on a list, "to Apple Inc. and Microsoft Corp.": "its" would be either.)
+ */
+function unrepeated(sentences: string[]): string[] {
+  return sentences.map((s, i) => {
+    const m = /^([A-Z][^'’:]{1,60}?)['’]s\s/.exec(s);
+    if (!m) return s;
+    // (Its name may end the sentence on its own full stop: "… to Apple Inc.")
+    const name = m[1]!.replace(/\.$/, '');
+    const before = (sentences[i - 1] ?? '').trimEnd().replace(/\.$/, '');
+    if (!before.endsWith(` ${name}`) || /\b(?:and|or),?$/.test(before.slice(0, -name.length).trimEnd())) return s;
+    return `Its ${s.slice(m[0].length)}`;
+  });
+}
+
 /** An answer restated: a few plain sentences ('simple'), or one ('sentence'); null when nothing in it can be said plainly. */
 export function restated(answer: Answer, form: 'simple' | 'sentence'): Answer | null {
   const claims = plainClaims(answer.text);
   if (!claims.length) return null;
   // (A long lead of prose, "I do not give investment advice (…), and nothing I read links … : …", to its first clause.)
   const short = (c: string, i: number) => (i === 0 && c.length > 160 && !/\[\d+\]/.test(c) ? c.replace(/\s*\([^)]*\)/g, '').replace(/^(.{60,}?):\s.*$/, '$1').replace(/\.?$/, '.') : c);
-  const text = form === 'sentence' ? `${claims.slice(0, 2).map((c) => c.replace(/\.$/, '')).join('; ')}.` : `Put simply: ${claims.slice(0, 3).map(short).join(' ')}`;
+  const text = form === 'sentence' ? `${claims.slice(0, 2).map((c) => c.replace(/\.$/, '')).join('; ')}.` : `Put simply: ${unrepeated(claims.slice(0, 3).map(short)).join(' ')}`;
   return cited(`${text}\n`, answer.citations);
 }
 

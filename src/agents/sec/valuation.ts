@@ -15,7 +15,7 @@ export const VALUATION_ASKED = /\b(?:p\/?e(?:\s+ratio)?|pe ratio|price[- ]to[- ]
  * Whether a stock is cheap asked ("is msft cheap?", "is apple expensive at $200?"): a judgement of
  * its price against its earnings. ("Overvalued" is advice asked, answered with the key figures.)
  */
-export const VALUE_JUDGED = /\b(?:cheap(?:er|est)?|expensive|pricey|overpriced|underpriced|a bargain|good value)\b/i;
+export const VALUE_JUDGED = /\b(?:cheap(?:er|est)?|expensive|pricey|overpriced|underpriced|a bargain|(?:good|better|best) value)\b/i;
 
 /** A share price said: "$200", "at 200 dollars", "a share price of 185.50", "if the stock trades at 200", "that 210 price". */
 const PRICE = /\$\s?(\d[\d,]*(?:\.\d+)?)(?!\s*(?:billion|million|bn|m|b|k)\b)|\b(\d[\d,]*(?:\.\d+)?)\s*(?:dollars|usd)\b|\b(?:price|priced|trading|trades?|stock|shares?)\s+(?:of|at|is|=)\s+\$?(\d[\d,]*(?:\.\d+)?)\b|\b(\d[\d,]*(?:\.\d+)?)\s+(?:share\s+|stock\s+)?price\b/i;
@@ -71,10 +71,12 @@ export async function* answerValuation(lib: SecLibrary, question: SecQuestion, p
   const sources = new SourceList();
   const lines: string[] = [];
   const cited = async (company: Parameters<SecLibrary['cite']>[0], v: MetricValue) => {
-    const refs = await Promise.all(v.terms.map(async (t) => {
+    // (One term after another, so that sources are numbered in the order they are said.)
+    const refs: string[] = [];
+    for (const t of v.terms) {
       const c = await lib.cite(company, t.fact);
-      return sources.cite(c.key, c.name, c.url);
-    }));
+      refs.push(sources.cite(c.key, c.name, c.url));
+    }
     return [...new Set(refs)].join('');
   };
   for (const mention of question.companies.filter((c) => c.status === 'found').slice(0, 3)) {
@@ -82,7 +84,8 @@ export async function* answerValuation(lib: SecLibrary, question: SecQuestion, p
     const { company, financials } = await lib.profile(mention.company);
     const name = `**${company.name} (${company.ticker})**`;
     if (!financials) {
-      lines.push(`${name}: no XBRL financial data to value it on.`);
+      // (In a snapshot, a company it does not hold: said as the filings agent says it elsewhere.)
+      lines.push(`${name}: ${lib.dataNote() ? 'not in this snapshot of SEC data, so no figures to value it on' : 'no XBRL financial data to value it on'}.`);
       continue;
     }
     const label = (q: FiscalPeriod) => (q.kind === 'quarter' ? `${financials.calendar.isCalendarYear ? '' : 'fiscal '}Q${q.q} ${q.fy}` : `fiscal ${q.fy}`);
@@ -93,7 +96,9 @@ export async function* answerValuation(lib: SecLibrary, question: SecQuestion, p
     const parts: string[] = [];
     if (last && four.every((v): v is MetricValue => v !== null)) {
       const eps = four.reduce((sum, v) => sum + v.value, 0);
-      const refs = [...new Set((await Promise.all(four.map((v) => cited(company, v)))).join('').match(/\[\d+\]/g))].join('');
+      const each: string[] = [];
+      for (const v of four) each.push(await cited(company, v));
+      const refs = [...new Set(each.join('').match(/\[\d+\]/g))].join('');
       const epsSaid = `diluted EPS of ${money(eps)} over the four quarters to ${label(last)} ${refs}`;
       if (price === null) parts.push(epsSaid);
       else if (eps <= 0) parts.push(`no P/E: ${epsSaid}, not positive`);
@@ -109,7 +114,9 @@ export async function* answerValuation(lib: SecLibrary, question: SecQuestion, p
   const text =
     verdict +
     (price === null
-      ? `A P/E or a market capitalisation needs a share price, which SEC filings do not hold (this service has no stock quotes): ask with one, for example “Apple P/E at $200”. What the filings give:\n\n${lines.map((l) => `- ${l}`).join('\n')}\n`
+      ? judged && lines.length > 1
+        ? `Which of them is cheaper needs each one's share price, set against what it earns (a P/E) or the shares it has (a market capitalisation), and SEC filings hold no share price (this service has no stock quotes): ask with a price for each, for example “Apple P/E at $200”. What the filings give toward it:\n\n${lines.map((l) => `- ${l}`).join('\n')}\n`
+        : `A P/E or a market capitalisation needs a share price, which SEC filings do not hold (this service has no stock quotes): ask with one, for example “Apple P/E at $200”. What the filings give:\n\n${lines.map((l) => `- ${l}`).join('\n')}\n`
       : `${lines.join('\n\n')}\n\nThe share price, ${money(price)}, is the one asked about, not a quote. Twelve-month EPS is the sum of the four quarters' diluted EPS, each on its own quarter's share count, so it is close to, not exactly, the EPS of those twelve months.\n`);
   const note = lib.dataNote();
   const out = `${text}${note ? `\n${note}\n` : ''}`;

@@ -275,6 +275,8 @@ interface Relative {
 /** A follow-up naming only another year for what was just asked ("same for 2023", "and 2023?", "what about 2022?"). */
 const SAME_FOR_YEAR = /^\s*(?:(?:and|what about|how about|same(?:\s+(?:for|in))?|ditto|likewise)\s+(?:for\s+|in\s+)?)?(?:19|20)\d\d\s*\??\s*$|\bsame\b[^?]*\b(?:19|20)\d\d\b/i;
 /** A follow-up weighing the companies just discussed against each other ("which is bigger?", "who's ahead?", "compare them", "by how much?"). */
+/** The companies just discussed weighed by their price, or one of them to be chosen ("which one is cheaper to buy?", "which is the better value?", "which one should I buy?"). */
+const VALUES_THEM = /\b(?:which|who|whose)\b[^?]*\b(?:cheap(?:er|est)|pricier|priciest|dearer|(?:more|less|most|least) expensive|(?:better|best) (?:value|buy|deal))\b|\bwhich (?:one |stock |company |of (?:them|the two|those|these) )?(?:should|would|do|could|to)\b[^?]*\b(?:buy|pick|choose|go with|invest|own|hold|prefer)\b/i;
 const COMPARES_THEM = /\bhow many times\b|^\s*(?:and\s+|so\s+|ok\s+)?(?:what(?:'s| is)\s+)?(?:the\s+)?(?:simple\s+)?(?:average|avg|mean)\b|^\s*(?:and\s+|so\s+|ok\s+)?(?:the\s+)?(?:difference|diff|gap)(?: in (?:points|percentage points|%|percent|dollars))?\s*\??\s*$|\b(?:which|who|whose)(?:'s| is| was| one| company| of them| of the two)?\b[^?]*\b(?:bigger|larger|higher|greater|more|less|lower|smaller|better|worse|faster|slower|ahead|behind|leads?|wins?|winner|most|least|biggest|largest|highest|lowest|smallest|fastest|slowest|quickest|best|worst|strongest|weakest)\b|\bcompare (?:them|the two|both|those)\b|\bhow do they compare\b|^\s*(?:and\s+|so\s+)?by how much\b|\bwhat(?:'s| is) the (?:difference|gap)\b|\bhow (?:big|large|wide) is the (?:difference|gap)\b/i;
 /** Words pointing back at what was just answered: "that", "it", "the same year". */
 /** A period named to be compared with ("vs FY2023", "compared to Q3", "how did that compare to Q3"). */
@@ -1165,7 +1167,8 @@ export function parseSecQuestion(text: string, index: CompanyIndex, previous?: S
     // (So do "working capital for both", "for each of them", "all three".)
     // (A company carried is not said to be guessed again: "(Taking "aple" to mean Apple)" belongs to the turn that misspelt it.)
     const carriedOn = previous.companies.map(asCarried);
-    merged = previous.switchedFrom && (COMPARES_THEM.test(text) || /\b(?:both|each(?: of them)?|all three|the two|all of them|combined|together|in total|altogether)\b/i.test(text)) ? unionCompanies(previous.switchedFrom.map(asCarried), carriedOn) : carriedOn;
+    // (So do "which one is cheaper to buy?" and "is either of them cheap?": their valuations, side by side.)
+    merged = previous.switchedFrom && (COMPARES_THEM.test(text) || VALUES_THEM.test(text) || /\b(?:both|each(?: of them)?|either(?: of them| one)?|all three|the two|all of them|combined|together|in total|altogether)\b/i.test(text)) ? unionCompanies(previous.switchedFrom.map(asCarried), carriedOn) : carriedOn;
     // "What's the latest quarter you have for each?" after three companies asked one at a time: all of them.
     const discussed = (previous.discussed ?? []).filter((c) => c.status === 'found');
     // (So does "rank them by R&D intensity".)

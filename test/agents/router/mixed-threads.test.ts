@@ -41,7 +41,7 @@ describe('an answer restated simply, whatever answered it', () => {
     const a = await thread(['is apple profitable?', 'what does the market think about the fed?', 'so should I buy apple before the fed meeting?', 'explain that simply']);
     const b = await thread(['what does the market think about the fed?', 'is apple profitable?', 'so should I buy apple before the fed meeting?', 'explain that simply']);
     expect(a[3]).toMatch(/^Put simply: I do not give investment advice, and nothing I read links “Fed decision in December 2026\?” to Apple Inc\./);
-    expect(a[3]).toContain("to Apple Inc. Apple Inc.'s net margin for fiscal Q2 2025 was 26%: net income of $24.8 billion [1]");
+    expect(a[3]).toContain("to Apple Inc. Its net margin for fiscal Q2 2025 was 26%: net income of $24.8 billion [1]");
     expect(a[3]).toContain("On Kalshi's “Fed decision in December 2026?” market, traders favour “Hike 25bps” at about 52%");
     expect(a[3].length).toBeLessThan(800);
     expect(b[3]).toBe(a[3]);
@@ -54,7 +54,7 @@ describe('an answer restated simply, whatever answered it', () => {
     let streamed = '';
     for await (const e of await client.responses.create({ model: 'svc-agent', input: 'explain that simply', previous_response_id: first.id, stream: true })) if (e.type === 'response.output_text.delta') streamed += e.delta;
     expect(first.output_text).toMatch(/^Nothing I read links “Government shutdown by December 2026\?” to Apple Inc\. \(AAPL\)/);
-    expect(streamed).toMatch(/^Put simply: Nothing I read links “Government shutdown by December 2026\?” to Apple Inc\. Apple Inc\.'s net margin for fiscal Q2 2025 was 26%/);
+    expect(streamed).toMatch(/^Put simply: Nothing I read links “Government shutdown by December 2026\?” to Apple Inc\. Its net margin for fiscal Q2 2025 was 26%/);
   });
 
   it('"explain that simply" after a table of quarters: each figure\'s range and its latest, in billions', async () => {
