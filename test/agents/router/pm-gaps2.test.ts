@@ -123,7 +123,7 @@ describe('prediction-market follow-ups in svc-agent threads', () => {
     const fresh = await conversation(FED);
     expect(await fresh('is this a safe bet?')).toMatch(/^No contract is safe: each can lose all it costs\. The one the model values most at the quotes is \*\*NO on Cut more than 25bps\*\*; its risk:/);
     const stands = await fresh('what stands out?');
-    expect(stands).toMatch(/^What stands out in the report:\n\n- \*\*Largest gaps, model vs market:\*\* Hike 25bps \(model 50\.8%, market 51\.5%, gap \+4\.2 pts\) \[1\]; Hold \(model 12\.4%, market 16\.0%, gap −2\.1 pts\) \[2\]\./);
+    expect(stands).toMatch(/^What stands out in the report:\n\n- \*\*Largest gaps, model vs market:\*\* Hike 25bps: model 50\.8% against the market's 46\.6% normalised \(51\.5% mid\), gap \+4\.2 pts \[1\]; Hold: model 12\.4% against the market's 14\.5% normalised \(16\.0% mid\), gap −2\.1 pts \[2\]\./);
     expect(stands).toContain('- **Biggest move:** Hike 25bps, 59.0% a week ago to 51.5% now (−7.5 pts); over the last day Cut 25bps (+1.0 pts)');
     expect(stands).toContain("- **Overround:** the exclusive outcomes' prices add up to 110.5%, 10.5 points over 100%");
     const play = await fresh("what's the smartest play here?");
