@@ -1,0 +1,46 @@
+import path from 'node:path';
+import OpenAI from 'openai';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PACKAGE_ROOT } from '../../../src/config.js';
+import { startService, type TestService } from '../../helpers/service.js';
+
+let svc: TestService;
+let client: OpenAI;
+let payer: OpenAI;
+
+beforeAll(async () => {
+  svc = await startService({ env: { SVC_SEC_SNAPSHOT_DIR: path.join(PACKAGE_ROOT, 'snapshots', 'sec'), SVC_KALSHI_SNAPSHOT_DIR: path.join(PACKAGE_ROOT, 'snapshots', 'kalshi') } });
+  client = new OpenAI({ baseURL: svc.baseURL, apiKey: (await svc.account()).apiKey, maxRetries: 0 });
+  payer = new OpenAI({ baseURL: svc.baseURL, apiKey: (await svc.account({ plan: 'pro', credits: 60 })).apiKey, maxRetries: 0 });
+  // Reports stored for the macro events, as a trader generates them before asking across them.
+  for (const ticker of ['KXFEDDECISION-26DEC', 'KXCPIYOY-26DEC', 'KXPAYROLLS-26DEC', 'KXSHUTDOWN-26DEC31']) await payer.responses.create({ model: 'svc-prediction-markets-agent', input: ticker });
+});
+afterAll(() => svc.close());
+
+/** A chat thread with svc-agent, each answer kept; returns the asking function. */
+function conversation(): (question: string) => Promise<string> {
+  const messages: OpenAI.Chat.ChatCompletionMessageParam[] = [];
+  return async (content: string) => {
+    messages.push({ role: 'user', content });
+    const text = (await client.chat.completions.create({ model: 'svc-agent', messages })).choices[0]!.message.content!;
+    messages.push({ role: 'assistant', content: text });
+    return text;
+  };
+}
+
+/** Threads a fourth round of probes (a trader across several events) found answered for the wrong event. */
+describe('svc-agent: probe round 4', () => {
+  it('a follow-up naming another event ("what changed on payrolls") is of that event, not of the one the answer before was on', async () => {
+    const ask = conversation();
+    await ask('compare the edges on fed dec, cpi dec and payrolls dec');
+    await ask('and the shutdown?');
+    expect(await ask('EV on yes?')).toContain('(KXSHUTDOWN-26DEC31)');
+    const changed = await ask('what changed on payrolls');
+    // The payrolls report's moves: Below 0 −2.0 pts over 24 hours, −7.0 pts over 7 days.
+    expect(changed).toContain('**Price move, Below 0:** −2.0 pts over 24 hours, −7.0 pts over 7 days');
+    expect(changed).toContain('(KXPAYROLLS-26DEC)');
+    expect(changed).not.toContain('Shutdown');
+    const spread = await ask('and the spread on hike 25 in the fed one?');
+    expect(spread).toContain('**Hike 25bps** (KXFEDDECISION-26DEC-D): bid $0.51, ask $0.52, spread $0.01');
+  });
+});
