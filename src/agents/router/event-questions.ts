@@ -3,6 +3,7 @@ import { withTeamNames } from '../markets-search/teams.js';
 import { WRONG_ASKED, ifWrongText } from './if-wrong.js';
 import { openAnswer, openAsked } from './open-questions.js';
 import { EXPOSURE_ASKED, exposureText } from './exposure.js';
+import { feeText } from './fee-said.js';
 import type { Answer, Citation } from '../types.js';
 import { listed } from '../citations.js';
 import { editDistance } from '../../text.js';
@@ -598,6 +599,9 @@ export function answerFromReport(
   const effective = (i: number): string | undefined => (i >= asked.length ? undefined : i >= 3 ? asked[i] : restated(asked[i]!, effective(i + 1), names));
   // "And if i'm wrong?" right after a stake or an expected value: what that position loses, and how likely that is.
   const lastTurn = earlier.find((t) => t.role === 'assistant')?.content ?? '';
+  // "And with fees of 1c?": the trade just discussed, the fee said added to its cost.
+  const withFee = feeText(question, lastTurn, rows, readReport(report.text).contracts);
+  if (withFee) return cited(`${withFee}${footOf(report)}`, report.citations);
   const downside = WRONG_ASKED.test(question) && !names(question).length ? ifWrongText(lastTurn, rows) : null;
   if (downside) return cited(`${downside}${footOf(report)}`, report.citations);
   // "How risky is buying hike?", "is this a safe bet?" (of the outcome the answer before was about), "what stands out?", "smartest play?".

@@ -44,3 +44,19 @@ describe('svc-agent: probe round 4', () => {
     expect(spread).toContain('**Hike 25bps** (KXFEDDECISION-26DEC-D): bid $0.51, ask $0.52, spread $0.01');
   });
 });
+
+describe('svc-agent: a fee the trader states (probe round 4)', () => {
+  it('"and with fees of 1c?" after a Kelly sizing sizes the same trade again with the fee added to its cost', async () => {
+    const ask = conversation();
+    const kelly = await ask('kelly size on NO cut more than 25bps fed dec with a 1000 bankroll');
+    expect(kelly).toMatch(/^On the model, the trade to size is \*\*NO on Cut more than 25bps\*\* at \$0\.68/);
+    const fee = await ask('and with fees of 1c?');
+    // $0.68 + $0.01 = $0.69 against 70.2%: EV +$0.012 (from +$0.022); Kelly (0.702 − 0.69)/0.31 = 3.9%; $38.71 of $1,000 buys 56 at $0.69.
+    expect(fee).toMatch(/^With a fee of 1¢ a contract, \*\*NO on Cut more than 25bps\*\* costs \$0\.69 \(\$0\.68 \+ 1¢\) against the model's 70\.2%: expected value \*\*\+\$0\.01\d\*\* per \$1 contract \[1\], against \+\$0\.02\d before the fee\./);
+    expect(fee).toMatch(/is \*\*3\.\d%\*\* of the bankroll; half Kelly 1\.\d%\. On \$1,000: \$3\d\.\d\d \(5\d contracts at \$0\.69 with the fee\) at full Kelly/);
+    expect(fee).toContain('The edge is gone at a fee of 2.');
+    expect(fee).not.toContain('I cannot answer');
+    // A fee larger than the edge: nothing staked.
+    expect(await ask('what about a 3 cent fee?')).toContain('On the model the Kelly criterion stakes nothing at that cost.');
+  });
+});
