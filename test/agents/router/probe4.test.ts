@@ -60,3 +60,16 @@ describe('svc-agent: a fee the trader states (probe round 4)', () => {
     expect(await ask('what about a 3 cent fee?')).toContain('On the model the Kelly criterion stakes nothing at that cost.');
   });
 });
+
+describe('svc-agent: the size the quotes are good for (probe round 4)', () => {
+  it('"max position at the quoted size?" after a Kelly sizing is what the best price of that trade is good for', async () => {
+    const ask = conversation();
+    await ask('what is the kelly fraction on NO cut more than 25bps fed dec');
+    const size = await ask('max position at the quoted size?');
+    expect(size).not.toContain('I cannot answer');
+    // NO on Cut more than 25bps is bought at 1 minus the $0.32 YES bid: the size at that bid.
+    // The fed report's book: 1,698 YES bid at $0.32, so 1,698 NO at $0.68, $1,154.64 (1,698 × 0.68).
+    expect(size).toMatch(/^- \*\*Cut more than 25bps\*\* \(KXFEDDECISION-26DEC-A\): bid \$0\.32, ask \$0\.34/);
+    expect(size).toContain('1,698 NO contracts at $0.68, the other side of the 1,698 YES bid at $0.32 ($1,154.64 in all)');
+  });
+});
