@@ -107,7 +107,7 @@ const WHY_MOVED = /\b(?:why|how come)\b[^?]*\b(?:drop(?:s|ped)?|fall(?:s|en)?|fe
 const POINT_SPREAD = /\b(?:cover|covers|covering|ats|against the spread|point spread|handicap)\b|[+\-−]\s?\d{1,2}(?:\.5)?\s*(?:spread|points?|pts|line)\b|\b(?:spread|line) (?:of )?[+\-−]\s?\d{1,2}(?:\.5)?\b/i;
 
 /** The report's sources asked for ("where do ur numbers come from? links pls", "sources?", "what's your data source"). */
-const SOURCES_ASKED = /^\W*(?:(?:and|ok|so)\s+)?(?:(?:what(?:'s| are| is)|whats)\s+(?:the|your|ur)\s+)?(?:sources?|citations?|links?)\b|\bwhere (?:do|did|does) (?:ur|your|the|these|those|this|that|it|you) (?:\w+ )?(?:get|come from|came from)\b|\bwhere did you get\b|\b(?:links?|sources?) (?:pls|please|plz)\b|\bdata sources?\b/i;
+const SOURCES_ASKED = /^\W*(?:(?:and|ok|so)\s+)?(?:(?:what(?:'s| are| is)|whats)\s+(?:the|your|ur)\s+)?(?:sources?|citations?|links?)\b|\bwhere (?:do|did|does) (?:ur|your|the|these|those|this|that|it|you|u|ya) (?:\w+ )?(?:get|come from|came from)\b|\bwhere did you get\b|\b(?:links?|sources?) (?:pls|please|plz)\b|\bdata sources?\b/i;
 
 /** What a follow-up asks about the event, or null when it asks for nothing the report answers on its own. */
 export function eventQuestion(question: string): EventQuestion | null {

@@ -73,3 +73,15 @@ describe('svc-agent: the size the quotes are good for (probe round 4)', () => {
     expect(size).toContain('1,698 NO contracts at $0.68, the other side of the 1,698 YES bid at $0.32 ($1,154.64 in all)');
   });
 });
+
+describe('svc-agent: the sources asked in chat shorthand (probe round 4)', () => {
+  it('"where did u get this" after a search for an event with a report lists its sources, not the search again', async () => {
+    // Of an event with a stored report: the report's sources, each with its address.
+    const ask = conversation();
+    await ask('what about cpi');
+    const where = await ask('where did u get this');
+    expect(where).toMatch(/^The report's figures come from these sources:/);
+    expect(where).toContain('https://kalshi.com/markets/kxcpiyoy/');
+    expect(where).not.toMatch(/^Open Kalshi events/);
+  });
+});
