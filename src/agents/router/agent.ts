@@ -281,6 +281,12 @@ export function routerAgent(o: RouterOptions): Agent {
     const withoutAddress = routedText(question).replace(new RegExp(KALSHI_URL.source, 'gi'), ' ');
     const ofSubject = /\bmodel\b/i.test(summary.event.title) ? withoutAddress.replace(/\bmodels?\b/gi, 'release') : withoutAddress;
     const about = aboutEvent ? eventQuestion(ofSubject) : null;
+    // "Where did u get this?" of an event with no report: the exchange's pages its live prices are read from, not the prices again.
+    if (about === 'sources' && summary.citations.length) {
+      const asOf = /\bas of (\d{4}-\d\d-\d\d \d\d:\d\d UTC)/.exec(summary.text)?.[1];
+      const lines = summary.citations.map((c) => `- ${c.name}: ${c.url} [${c.order}]`);
+      return yield* answer({ text: `Those prices are Kalshi's own${asOf ? `, as of ${asOf}` : ''}, read from these pages:\n\n${lines.join('\n')}\n\nNothing else is read for them: no news, polls or forecasts. A report (\`svc-prediction-markets-agent\`) adds the model and the series' record, each cited the same way.\n`, citations: summary.citations }, usage);
+    }
     const unreported = about === 'model_favourite' || about === 'gap' || about === 'best_trade' || about === 'history' || about === 'method' || about === 'previous';
     // An outcome or level asked of live prices ("odds of a hold?", "which is likeliest?"): those outcomes first, not the list again;
     // what they imply ("the median?", "as moneyline odds?") after them.

@@ -85,3 +85,13 @@ describe('svc-agent: the sources asked in chat shorthand (probe round 4)', () =>
     expect(where).not.toMatch(/^Open Kalshi events/);
   });
 });
+
+describe('svc-agent: the sources of live prices (probe round 4)', () => {
+  it('"where did u get this" of an event with no report lists the exchange pages its prices come from, not the prices again', async () => {
+    const ask = conversation();
+    expect(await ask('nyc temperature odds tomorrow?')).toContain('Highest temperature in NYC');
+    const where = await ask('where did u get this');
+    expect(where).toMatch(/^Those prices are Kalshi's own, as of 2026-11-19 15:00 UTC, read from these pages:\n\n- Kalshi: Highest temperature in NYC on November 20, 2026\? \(event page\): https:\/\/kalshi\.com\/markets\/kxhighny\/[^ ]+ \[1\]\n- Kalshi market data: KXHIGHNY-26NOV20: \S+ \[2\]/);
+    expect(where).not.toContain('Below 44°F 17.5%');
+  });
+});
