@@ -4,6 +4,7 @@ import { asksCoverage, clipped, comparedCompanies, parseWithInstructions } from 
 import { formAsked } from '../sec/restate.js';
 import { MAX_COMPANIES } from '../sec/plan.js';
 import { acrossCovered, answerSec, answerSecQuestion, askedOfMarkets, askedOfSecAgent, coverageAnswer, currencyNote, said, sourcesAsked, sourcesOnly, withComponents } from '../sec/agent.js';
+import { askedBefore, whereSaid } from '../sec/where-said.js';
 import type { Agent, AgentEvent, AgentRequest } from '../types.js';
 import { answerTables, spanAsked, tabulable } from './table.js';
 import { CHART_ASKED, withCharts } from './chart.js';
@@ -27,6 +28,8 @@ export function financialsAgent(core: Core): Agent {
     run(req: AgentRequest): AsyncIterable<AgentEvent> {
       const asked = clipped([...req.messages].reverse().find((m) => m.role === 'user')?.content ?? '');
       // "Can you chart it?": the table with its figures drawn as bars above it.
+      // ("Show me where it says that": the pages of the answer before.)
+      if (whereSaid(asked) && !sourcesAsked(asked)) return sourcesOnly(answer(askedBefore(req), clipped(askedBefore(req).messages.at(-1)?.content ?? '')));
       return sourcesAsked(asked) ? sourcesOnly(answer(req, asked)) : CHART_ASKED.test(asked) ? withCharts(answer(req, asked)) : answer(req, asked);
     },
   };

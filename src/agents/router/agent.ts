@@ -18,6 +18,7 @@ import type { Agent, AgentEvent, AgentRequest, Answer, Citation, Turn, Usage } f
 import { listed, quoteCaller } from '../citations.js';
 import { isSvcError } from '../../errors.js';
 import { KALSHI_URL, MOVERS_ASKED, classify, discussedEvent, eventsOf, isGreeting, routedText, splitQuestion, type Route } from './classify.js';
+import { feeSaid } from './fee-said.js';
 import { SIZING, answerFromReport, changesTrade, eventQuestion, outcomesNamed, type EventQuestion } from './event-questions.js';
 import { liveSheet, togetherAnswers } from './together.js';
 import { CHANCE_SAID, chancesInPercent, pricesInCents } from './trading-answers.js';
@@ -252,7 +253,8 @@ export function routerAgent(o: RouterOptions): Agent {
       // "What's the NWS forecast high for tomorrow?", "is LeBron playing?", "what are insiders saying, any deal close?":
       // what the report does not read, said so rather than a part of the report a word of it names, or the report again.
       // ("Summarize in one line for a headline", "one line for twitter": a summary, wherever it goes.)
-      const outside = aboutEvent && OUTSIDE_SOURCES.test(question) && eventQuestion(asked) !== 'summary' ? await outsideOf(address.eventTicker, question) : null;
+      // (A fee the asker states, "and with fees of 1c?", is no outside source: the trade is worked with it.)
+      const outside = aboutEvent && OUTSIDE_SOURCES.test(question) && eventQuestion(asked) !== 'summary' && feeSaid(question) === null ? await outsideOf(address.eventTicker, question) : null;
       if (outside) return yield* answer(outside, null);
       const part = aboutEvent ? answerFromReport(asked, stored, earlier) : null;
       if (part) return yield* written(req, question, part.text, [...part.citations], usage);
@@ -279,6 +281,12 @@ export function routerAgent(o: RouterOptions): Agent {
     const withoutAddress = routedText(question).replace(new RegExp(KALSHI_URL.source, 'gi'), ' ');
     const ofSubject = /\bmodel\b/i.test(summary.event.title) ? withoutAddress.replace(/\bmodels?\b/gi, 'release') : withoutAddress;
     const about = aboutEvent ? eventQuestion(ofSubject) : null;
+    // "Where did u get this?" of an event with no report: the exchange's pages its live prices are read from, not the prices again.
+    if (about === 'sources' && summary.citations.length) {
+      const asOf = /\bas of (\d{4}-\d\d-\d\d \d\d:\d\d UTC)/.exec(summary.text)?.[1];
+      const lines = summary.citations.map((c) => `- ${c.name}: ${c.url} [${c.order}]`);
+      return yield* answer({ text: `Those prices are Kalshi's own${asOf ? `, as of ${asOf}` : ''}, read from these pages:\n\n${lines.join('\n')}\n\nNothing else is read for them: no news, polls or forecasts. A report (\`svc-prediction-markets-agent\`) adds the model and the series' record, each cited the same way.\n`, citations: summary.citations }, usage);
+    }
     const unreported = about === 'model_favourite' || about === 'gap' || about === 'best_trade' || about === 'history' || about === 'method' || about === 'previous';
     // An outcome or level asked of live prices ("odds of a hold?", "which is likeliest?"): those outcomes first, not the list again;
     // what they imply ("the median?", "as moneyline odds?") after them.
@@ -414,7 +422,7 @@ export function routerAgent(o: RouterOptions): Agent {
     // (Of one event found with a stored report too: "what's the economists' consensus forecast for december CPI?";
     // "any news on why bitcoin dropped?" gets what the exchange shows beside the caveat.)
     const reportedOne = found.found.length === 1 && !WHY_MOVED_WORDS.test(question) && (await o.reports.latest(found.found[0]!)) !== null;
-    const outsideTicker = OUTSIDE_SOURCES.test(question) ? ((context || reportedOne) && found.found.length === 1 ? found.found[0]! : !found.found.length ? discussedTicker() : null) : null;
+    const outsideTicker = OUTSIDE_SOURCES.test(question) && feeSaid(question) === null ? ((context || reportedOne) && found.found.length === 1 ? found.found[0]! : !found.found.length ? discussedTicker() : null) : null;
     if (outsideTicker) {
       const outside = await outsideOf(outsideTicker, question);
       if (outside) return yield* answer(outside, usage);
@@ -427,7 +435,8 @@ export function routerAgent(o: RouterOptions): Agent {
     }
     // (So do an arbitrage, "is there an arbitrage on the cpi ladder?", and an expected value, "EV of buying 100 YES on eth above 3400?".)
     const valued = asked === 'quote' && /\b(?:ev|expected value|max(?:imum)? loss|payoff|payout)\b/i.test(question);
-    const ofReport = MODEL_ASKED.test(question) || valued || ['gap', 'model_favourite', 'best_trade', 'previous', 'history', 'method', 'arbitrage', 'summary'].includes(asked ?? '');
+    // ("And with fees of 1c?" after a trade on the event: that trade, the fee added, from its report.)
+    const ofReport = MODEL_ASKED.test(question) || valued || feeSaid(question) !== null || ['gap', 'model_favourite', 'best_trade', 'previous', 'history', 'method', 'arbitrage', 'summary'].includes(asked ?? '');
     // "Compare the BTC and ETH markets", "BTC vs ETH, which one is more mispriced?": the events found, weighed from their stored reports.
     const weighing = asked === 'gap' || asked === 'best_trade' || /\b(?:compare|comparison|vs\.?|versus|rank(?:ed|ing)?)\b/i.test(question);
     // "Rank the NYC temperature, payrolls and approval markets by …": each topic named is searched for on its own too.

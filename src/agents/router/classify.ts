@@ -607,7 +607,12 @@ export function classify(asked: string, history: readonly Turn[] = []): Route {
     const before = classify(lastAsked.content, history.slice(0, history.lastIndexOf(lastAsked)));
     return { kind: 'odds', reason: 'a follow-up to the search before', context: before.reason === 'a follow-up to the search before' && before.context ? before.context : lastAsked.content };
   }
-  if (aboutTheEvent(question, route, own)) {
+  // ("What changed on payrolls?" after an answer on the shutdown names another event: not the one the answer before was on.)
+  const footTitle = lastAnswer ? /^_From (?:the stored report on|Kalshi's live quotes for) \*\*(.+?)\*\* \(/m.exec(lastAnswer.content)?.[1] : undefined;
+  const footOwn = new Set([...own, ...(footTitle?.toLowerCase().match(/[a-z0-9]{3,}/g) ?? [])]);
+  // (In a thread begun at an event's address, aboutTheEvent weighs other topics itself; one mentioned in passing, "like a shutdown", is none.)
+  const namesOther = footTitle !== undefined && own.size === 0 && tokens(question.replace(/\b(?:like|such as|as in) (?:a |an |the )?[\w-]+/gi, ' ')).some((w) => hasWord([w], EVENT_TOPICS) !== null && !ownsTopic(footOwn, w));
+  if (aboutTheEvent(question, route, own) && !namesOther) {
     // Right after an answer drawn from one event (its foot names it), that event ("which has the most
     // volume?" after "what are the spreads on the fed contracts?", itself after a list of reports).
     // (A level named, "what about above 100k?", may be another reported event's: the walk below finds it.)

@@ -3,6 +3,7 @@ import { withTeamNames } from '../markets-search/teams.js';
 import { WRONG_ASKED, ifWrongText } from './if-wrong.js';
 import { openAnswer, openAsked } from './open-questions.js';
 import { EXPOSURE_ASKED, exposureText } from './exposure.js';
+import { feeText } from './fee-said.js';
 import type { Answer, Citation } from '../types.js';
 import { listed } from '../citations.js';
 import { editDistance } from '../../text.js';
@@ -106,7 +107,7 @@ const WHY_MOVED = /\b(?:why|how come)\b[^?]*\b(?:drop(?:s|ped)?|fall(?:s|en)?|fe
 const POINT_SPREAD = /\b(?:cover|covers|covering|ats|against the spread|point spread|handicap)\b|[+\-−]\s?\d{1,2}(?:\.5)?\s*(?:spread|points?|pts|line)\b|\b(?:spread|line) (?:of )?[+\-−]\s?\d{1,2}(?:\.5)?\b/i;
 
 /** The report's sources asked for ("where do ur numbers come from? links pls", "sources?", "what's your data source"). */
-const SOURCES_ASKED = /^\W*(?:(?:and|ok|so)\s+)?(?:(?:what(?:'s| are| is)|whats)\s+(?:the|your|ur)\s+)?(?:sources?|citations?|links?)\b|\bwhere (?:do|did|does) (?:ur|your|the|these|those|this|that|it|you) (?:\w+ )?(?:get|come from|came from)\b|\bwhere did you get\b|\b(?:links?|sources?) (?:pls|please|plz)\b|\bdata sources?\b/i;
+const SOURCES_ASKED = /^\W*(?:(?:and|ok|so)\s+)?(?:(?:what(?:'s| are| is)|whats)\s+(?:the|your|ur)\s+)?(?:sources?|citations?|links?)\b|\bwhere (?:do|did|does) (?:ur|your|the|these|those|this|that|it|you|u|ya) (?:\w+ )?(?:get|come from|came from)\b|\bwhere did you get\b|\b(?:links?|sources?) (?:pls|please|plz)\b|\bdata sources?\b/i;
 
 /** What a follow-up asks about the event, or null when it asks for nothing the report answers on its own. */
 export function eventQuestion(question: string): EventQuestion | null {
@@ -598,6 +599,9 @@ export function answerFromReport(
   const effective = (i: number): string | undefined => (i >= asked.length ? undefined : i >= 3 ? asked[i] : restated(asked[i]!, effective(i + 1), names));
   // "And if i'm wrong?" right after a stake or an expected value: what that position loses, and how likely that is.
   const lastTurn = earlier.find((t) => t.role === 'assistant')?.content ?? '';
+  // "And with fees of 1c?": the trade just discussed, the fee said added to its cost.
+  const withFee = feeText(question, lastTurn, rows, readReport(report.text).contracts);
+  if (withFee) return cited(`${withFee}${footOf(report)}`, report.citations);
   const downside = WRONG_ASKED.test(question) && !names(question).length ? ifWrongText(lastTurn, rows) : null;
   if (downside) return cited(`${downside}${footOf(report)}`, report.citations);
   // "How risky is buying hike?", "is this a safe bet?" (of the outcome the answer before was about), "what stands out?", "smartest play?".

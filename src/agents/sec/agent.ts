@@ -27,6 +27,7 @@ import { FOURTH_QUARTER_10Q_ASKED, answerFourthQuarter } from './fourth-quarter.
 import { WORKING_ASKED, answerWorking } from './working.js';
 import { inInstructedForm } from './instructed.js';
 import { answerSharesBehind, sharesBehindAsked } from './shares-behind.js';
+import { askedBefore, whereSaid } from './where-said.js';
 
 export const SEC_AGENT_ID = 'svc-sec-agent';
 
@@ -43,6 +44,8 @@ export function secAgent(core: Core): Agent {
 
 async function* runSecAgent(lib: SecLibrary, request: AgentRequest): AsyncGenerator<AgentEvent> {
   const asked = clipped([...request.messages].reverse().find((m) => m.role === 'user')?.content ?? '');
+  // ("Show me where it says that": the pages of the answer before; "where in the 10-Q is EPS?": of that figure.)
+  if (whereSaid(asked)) return yield* sourcesOnly(answerSec(lib, NEW_SUBJECT.test(asked) ? request : askedBefore(request)));
   yield* sourcesAsked(asked) ? sourcesOnly(answerSec(lib, request)) : CHART_ASKED.test(asked) ? withCharts(answerSec(lib, request)) : answerSec(lib, request);
 }
 
