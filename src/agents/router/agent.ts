@@ -17,7 +17,7 @@ import { cited, outcomeOf, readReport } from './report-rows.js';
 import type { Agent, AgentEvent, AgentRequest, Answer, Citation, Turn, Usage } from '../types.js';
 import { listed, quoteCaller } from '../citations.js';
 import { isSvcError } from '../../errors.js';
-import { KALSHI_URL, MOVERS_ASKED, classify, discussedEvent, eventsOf, isGreeting, routedText, splitQuestion, type Route } from './classify.js';
+import { KALSHI_URL, MOVERS_ASKED, classify, discussedEvent, eventsOf, isGreeting, routedText, splitQuestion, tickersAddressed, type Route } from './classify.js';
 import { SIZING, answerFromReport, changesTrade, eventQuestion, outcomesNamed, type EventQuestion } from './event-questions.js';
 import { liveSheet, togetherAnswers } from './together.js';
 import { CHANCE_SAID, chancesInPercent, pricesInCents } from './trading-answers.js';
@@ -696,7 +696,9 @@ export function routerAgent(o: RouterOptions): Agent {
     id: ROUTER_ID,
     description:
       'General market-intelligence agent: sends a question to the right specialist (SEC filings, multi-period financials, prediction-market odds, Kalshi event reports) and keeps its citations. Never spends credits.',
-    async *run(req) {
+    async *run(incoming) {
+      // Earlier bare tickers read as the events' addresses ("KXFEDDECISION-26DEC", then "what's the edge?").
+      const req = { ...incoming, messages: tickersAddressed(incoming.messages) };
       const question = [...req.messages].reverse().find((m) => m.role === 'user')?.content ?? '';
       // "¿Cuáles son las probabilidades de que la Fed baje tasas?": its words are no topics nor names, so no search runs on them.
       if (looksNonEnglish(question) && !KALSHI_URL.test(question)) return yield* answer({ text: `${ENGLISH_ONLY}\n\n${help.text}`, citations: [] }, null);
