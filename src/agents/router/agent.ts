@@ -18,7 +18,7 @@ import type { Agent, AgentEvent, AgentRequest, Answer, Citation, Turn, Usage } f
 import { listed, quoteCaller } from '../citations.js';
 import { isSvcError } from '../../errors.js';
 import { KALSHI_URL, MOVERS_ASKED, classify, discussedEvent, eventsOf, isGreeting, routedText, splitQuestion, tickersAddressed, type Route } from './classify.js';
-import { SIZING, answerFromReport, changesTrade, eventQuestion, outcomesNamed, type EventQuestion } from './event-questions.js';
+import { PASSING, SIZING, answerFromReport, changesTrade, eventQuestion, outcomesNamed, type EventQuestion } from './event-questions.js';
 import { liveSheet, togetherAnswers } from './together.js';
 import { CHANCE_SAID, chancesInPercent, pricesInCents } from './trading-answers.js';
 import { followedBy, joinParts, questionsOfReport } from './parts.js';
@@ -752,6 +752,12 @@ export function routerAgent(o: RouterOptions): Agent {
         const stored = url ? await o.reports.latest(parseEventUrl(url).eventTicker) : null;
         const named = stored ? outcomesNamed(routedText(question), stored).length : 0;
         if (url && stored && named && named < readReport(stored.text).rows.length) rule = { kind: 'kalshi_url', url, reason: "names outcomes of the thread's stored report", aboutEvent: true };
+      }
+      // "Can hold overtake hike?", "will hike flip hold?" in a thread on a stored report: two of its outcomes, one passing the other, compared from it.
+      if ((rule.kind === 'odds' || rule.kind === 'help') && !rule.events && PASSING.test(routedText(question)) && !KALSHI_URL.test(question)) {
+        const url = discussedEvent(req.messages.slice(0, -1));
+        const stored = url ? await o.reports.latest(parseEventUrl(url).eventTicker) : null;
+        if (url && stored && outcomesNamed(routedText(question), stored).length === 2) rule = { kind: 'kalshi_url', url, reason: "one of the thread's report's outcomes passing another", aboutEvent: true };
       }
       // Words no rule knows may name an open event ("Chiefs vs Bills"): every one of them matching one makes it an odds question.
       if (rule.kind === 'help' && !isGreeting(question) && (await namesOpenEvent(question))) rule = { kind: 'odds', reason: 'names an open Kalshi event' };

@@ -108,9 +108,17 @@ const POINT_SPREAD = /\b(?:cover|covers|covering|ats|against the spread|point sp
 /** The report's sources asked for ("where do ur numbers come from? links pls", "sources?", "what's your data source"). */
 const SOURCES_ASKED = /^\W*(?:(?:and|ok|so)\s+)?(?:(?:what(?:'s| are| is)|whats)\s+(?:the|your|ur)\s+)?(?:sources?|citations?|links?)\b|\bwhere (?:do|did|does) (?:ur|your|the|these|those|this|that|it|you) (?:\w+ )?(?:get|come from|came from)\b|\bwhere did you get\b|\b(?:links?|sources?) (?:pls|please|plz)\b|\bdata sources?\b/i;
 
+/**
+ * One named thing passing another ("will ethereum flip solana?", "can hold overtake hike?", "will
+ * hike beat hold?"): the verb, followed by a name, not by "it", "the outcome" or the like, which
+ * is the rules' flip ("what could flip it?", "anything that flips the result?").
+ */
+export const PASSING = /\b(?:flip(?:s|ped|ping)?|overtak(?:e|es|en|ing)|overtook|outpac(?:e|es|ed|ing)|beat(?:s|ing)?|pass(?:es|ed|ing)?|surpass(?:es|ed|ing)?|overtake)\s+(?=(?!(?:it|its|this|that|these|those|them|they|things?|anything|everything|something|the (?:outcomes?|results?|markets?|events?|resolution|call|contracts?|bets?|trades?|rules?|odds|price|prices|line|coin|script|switch))\b)(?:the\s+)?[a-z0-9])/i;
+
 /** What a follow-up asks about the event, or null when it asks for nothing the report answers on its own. */
 export function eventQuestion(question: string): EventQuestion | null {
-  const q = question.toLowerCase();
+  // ("Will ethereum flip solana?", "can hold overtake hike?": one named thing passing another, a comparison, not the rules' flip.)
+  const q = question.toLowerCase().replace(new RegExp(PASSING.source, 'gi'), 'beat ');
   if (SOURCES_ASKED.test(q)) return 'sources';
   // "Is this a safe bet?", "what stands out?", "what's the smartest play here?": answered from the report's facts (see open-questions).
   const open = openAsked(q);
@@ -548,6 +556,47 @@ function ladderOrderText(rows: Row[]): string {
 /** "; the model gives it 64.0% (gap +1.9 pts)", or nothing where there is no model (live quotes). */
 const modelOf = (r: Row) => (Number.isFinite(r.modelValue) ? `; the model gives it ${r.model} (gap ${r.gap})` : '');
 
+/** Two outcomes, one said to pass the other: which the market and the model put ahead, by how much, and how the gap moved over the week. */
+function passingText(question: string, pair: Row[], sections: Map<string, string>, exclusive: boolean): string | null {
+  const said = (r: Row) => outcomeOf(r.outcome).name;
+  // The one said first is the one asked to pass the other.
+  const lower = question.toLowerCase();
+  // (By its whole name, else by a word of it the other lacks: "above 3.2" of "Above 3.2" and "Above 3.0".)
+  const at = (r: Row, other: Row) => {
+    const own = said(r).toLowerCase();
+    const words = own.split(/\s+/);
+    const theirs = said(other).toLowerCase().split(/\s+/);
+    const i = [own, ...words.filter((w) => !theirs.includes(w)), words[0]!].map((w) => lower.indexOf(w)).find((x) => x >= 0);
+    return i ?? Infinity;
+  };
+  const [a, b] = at(pair[0]!, pair[1]!) <= at(pair[1]!, pair[0]!) ? [pair[0]!, pair[1]!] : [pair[1]!, pair[0]!];
+  if (!Number.isFinite(a.marketValue) || !Number.isFinite(b.marketValue)) return null;
+  const normal = (r: Row) => (r.marketNormalised !== r.marketValue ? ` (${percent(r.marketNormalised)} normalised)` : '');
+  const lead = (x: number, y: number) => (x > y ? 'ahead' : x < y ? 'behind' : 'level');
+  const gapPts = a.marketValue - b.marketValue;
+  const lines = [`**${said(a)}** against **${said(b)}**:`, ''];
+  lines.push(`- **Market:** ${said(a)} ${percent(a.marketValue)}${normal(a)}, ${said(b)} ${percent(b.marketValue)}${normal(b)}: ${said(a)} is ${lead(a.marketValue, b.marketValue)}${gapPts ? ` by ${Math.abs(gapPts).toFixed(1)} pts` : ''} ${outcomeOf(a.outcome).refs}${outcomeOf(b.outcome).refs}.`);
+  if (Number.isFinite(a.modelValue) && Number.isFinite(b.modelValue)) lines.push(`- **Model:** ${said(a)} ${percent(a.modelValue)}, ${said(b)} ${percent(b.modelValue)}: ${said(a)} is ${lead(a.modelValue, b.modelValue)}${a.modelValue !== b.modelValue ? ` by ${Math.abs(a.modelValue - b.modelValue).toFixed(1)} pts` : ''}.`);
+  const claims = [...sections.entries()].find(([h]) => h.startsWith('key claims'))?.[1];
+  const past = pastPrices(claims);
+  const pa = past?.all.find((p) => p.label === said(a));
+  const pb = past?.all.find((p) => p.label === said(b));
+  if (pa && pb && pa.week !== null && pb.week !== null) {
+    const then = pa.week - pb.week;
+    lines.push(`- **A week ago:** ${said(a)} ${percent(pa.week)}, ${said(b)} ${percent(pb.week)}, ${said(a)} ${lead(pa.week, pb.week)}${then ? ` by ${Math.abs(then).toFixed(1)} pts` : ''}; the gap has ${Math.abs(gapPts) < Math.abs(then) ? 'narrowed' : Math.abs(gapPts) > Math.abs(then) ? 'widened' : 'held'} since ${past!.refs}.`);
+  }
+  // On a ladder one rung implies the other ("Above 3.2" implies "Above 3.0"): passing it would cross the ladder.
+  const [ra, rb] = [labelRange(said(a)), labelRange(said(b))];
+  const implies = !exclusive && ra && rb && ((ra.to === null && rb.to === null && ra.from !== null && rb.from !== null && ra.from > rb.from) || (ra.from === null && rb.from === null && ra.to !== null && rb.to !== null && ra.to < rb.to));
+  const note = exclusive
+    ? `Only one outcome of the event can resolve YES, so for ${said(a)} to pass ${said(b)} its price would have to rise above the other's`
+    : implies
+      ? `YES on ${said(a)} implies YES on ${said(b)}, so its price should stay at or below the other's: passing it would leave the ladder crossed`
+      : `For ${said(a)} to pass ${said(b)} its price would have to rise above the other's`;
+  lines.push('', `${note}; the report shows where they stand, not where they will go. Not investment advice.`);
+  return lines.join('\n');
+}
+
 /** The outcomes of a report (or live quotes in its shape) a text names. */
 export function outcomesNamed(text: string, report: ReportRead): Row[] {
   return namedIn(pricesInCents(chancesInPercent(text)), readReport(report.text).rows, report.title);
@@ -609,6 +658,11 @@ export function answerFromReport(
     const side = /\b(?:buy(?:ing)?|on|the|bet(?:ting)?)\s+(yes|no)\b|\b(yes|no)\s+(?:on|side)\b/i.exec(question) ?? (names(question).length ? null : /\*\*(YES|NO) on |\bBuying (YES|NO) at /.exec(lastTurn));
     const said = (side?.[1] ?? side?.[2])?.toUpperCase() as 'YES' | 'NO' | undefined;
     const text = openAnswer(open, report.text, rows, contracts, claims, pastPrices(claims), before.length === 1 ? before : [], said ?? null);
+    if (text) return cited(`${text}${footOf(report)}`, report.citations);
+  }
+  // "Can hold overtake hike?", "will hike beat hold?": the two outcomes' prices and the model's, side by side.
+  if (PASSING.test(question) && names(question).length === 2) {
+    const text = passingText(question, names(question), readReport(report.text).sections, !isLadder(rows));
     if (text) return cited(`${text}${footOf(report)}`, report.citations);
   }
   question = restated(question, effective(0), names);

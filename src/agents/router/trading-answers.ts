@@ -98,9 +98,7 @@ function chanceSaid(question: string): number | null {
 
 /** A stake or bankroll said: "$500", "$5k", "5k bankroll", "2k to play with", "with 3k", "bankroll of 1000", "throw 250 on them". */
 function stakeOf(question: string): number | null {
-  // (An amount with "$" first: "kelly on 75k-150k with $1000" is on $1,000.)
-  const all = [...question.matchAll(new RegExp(MONEY_SAID.source, 'gi'))];
-  const said = all.find((m) => m[1] !== undefined) ?? all[0];
+  const said = MONEY_SAID.exec(question);
   const at = said ? MONEY_GROUPS.find((i) => said[i] !== undefined) : undefined;
   return said && at ? Number(said[at]!.replace(/,/g, '')) * (said[at + 1] ? 1000 : 1) : null;
 }
