@@ -1,6 +1,6 @@
 import { compactDollars, contestSubject, countSide, coverOfSide, inLabelScale, inRange, isCount, isDiscrete, labelRange, levelsAsked, negated, rangeAsked, sideAsked, sideIncludesLevel, WILL_IT, withOutcomeSynonyms, type LabelRange } from '../markets-search/asked.js';
 import { withTeamNames } from '../markets-search/teams.js';
-import { WRONG_ASKED, ifWrongText } from './if-wrong.js';
+import { WRONG_ASKED, ifWrongText, worstCaseTable } from './if-wrong.js';
 import { openAnswer, openAsked } from './open-questions.js';
 import { EXPOSURE_ASKED, exposureText } from './exposure.js';
 import type { Answer, Citation } from '../types.js';
@@ -647,8 +647,13 @@ export function answerFromReport(
   const effective = (i: number): string | undefined => (i >= asked.length ? undefined : i >= 3 ? asked[i] : restated(asked[i]!, effective(i + 1), names));
   // "And if i'm wrong?" right after a stake or an expected value: what that position loses, and how likely that is.
   const lastTurn = earlier.find((t) => t.role === 'assistant')?.content ?? '';
-  const downside = WRONG_ASKED.test(question) && !names(question).length ? ifWrongText(lastTurn, rows) : null;
+  // (The position last named in the thread, back past answers that named none: a quote sheet, what stands out.)
+  const wrongAsked = WRONG_ASKED.test(question) && !names(question).length;
+  const downside = wrongAsked ? earlier.filter((t) => t.role === 'assistant').slice(0, 6).map((t) => ifWrongText(t.content, rows)).find(Boolean) : null;
   if (downside) return cited(`${downside}${footOf(report)}`, report.citations);
+  // "Worst case?" with no position named: one contract of each side.
+  const worstEach = wrongAsked && !heldPosition(question) ? worstCaseTable(rows, readReport(report.text).contracts) : null;
+  if (worstEach) return cited(`${worstEach}${footOf(report)}`, report.citations);
   // "How risky is buying hike?", "is this a safe bet?" (of the outcome the answer before was about), "what stands out?", "smartest play?".
   const open = openAsked(question);
   if (open) {
