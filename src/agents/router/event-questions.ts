@@ -115,6 +115,9 @@ const SOURCES_ASKED = /^\W*(?:(?:and|ok|so)\s+)?(?:(?:what(?:'s| are| is)|whats)
  */
 export const PASSING = /\b(?:flip(?:s|ped|ping)?|overtak(?:e|es|en|ing)|overtook|outpac(?:e|es|ed|ing)|beat(?:s|ing)?|pass(?:es|ed|ing)?|surpass(?:es|ed|ing)?|overtake)\s+(?=(?!(?:it|its|this|that|these|those|them|they|things?|anything|everything|something|the (?:outcomes?|results?|markets?|events?|resolution|call|contracts?|bets?|trades?|rules?|odds|price|prices|line|coin|script|switch))\b)(?:the\s+)?[a-z0-9])/i;
 
+/** A bare "why?" of the answer before ("why?", "how so?", "why is that?", "explain the first one"). */
+const WHY_FIRST_POINT = /^\W*(?:(?:and|ok|so|but|hmm)\W+)?(?:why(?:'s that| is that| so| that| the gap| the first(?: one| point)?)?|how so|how come|explain(?: that| it| the first(?: one| point| gap)?)?|what drives (?:that|it|the first one|the (?:first|largest|biggest) gap)|why the (?:first|largest|biggest) (?:one|gap|point))\W*$/i;
+
 /** What a follow-up asks about the event, or null when it asks for nothing the report answers on its own. */
 export function eventQuestion(question: string): EventQuestion | null {
   // ("Will ethereum flip solana?", "can hold overtake hike?": one named thing passing another, a comparison, not the rules' flip.)
@@ -664,6 +667,24 @@ export function answerFromReport(
     const said = (side?.[1] ?? side?.[2])?.toUpperCase() as 'YES' | 'NO' | undefined;
     const text = openAnswer(open, report.text, rows, contracts, claims, pastPrices(claims), before.length === 1 ? before : [], said ?? null);
     if (text) return cited(`${text}${footOf(report)}`, report.citations);
+  }
+  // "Why?" right after "what stands out?": its first point, the largest gap, explained from the model's fit and the outcome's record.
+  const standout = WHY_FIRST_POINT.test(question) ? /^- \*\*Largest gaps, model vs market:\*\* ([^:\n]+): model /m.exec(lastTurn) : null;
+  const first = standout && /^What stands out in the report:/.test(lastTurn.trimStart()) ? rows.find((r) => outcomeOf(r.outcome).name === standout[1]) : undefined;
+  if (first) {
+    const { sections } = readReport(report.text);
+    const section = (h: string) => [...sections.entries()].find(([k]) => k.startsWith(h))?.[1];
+    const why = modelWhyText(first, section('method'), section('resolution history'), rows);
+    if (why) {
+      const { name, refs } = outcomeOf(first.outcome);
+      const normalised = first.marketNormalised !== first.marketValue ? ` against the market's ${percent(first.marketNormalised)} normalised (its ${percent(first.marketValue)} price shared out to 100% with the other outcomes, whose prices add up to more)` : ` against the market's ${percent(first.marketValue)}`;
+      // Against a normalised price, the gap is also the other outcomes': how the model moves each from its price.
+      const others = rows.filter((r) => r !== first && Number.isFinite(r.modelValue) && Number.isFinite(r.marketValue));
+      const shared = first.marketNormalised !== first.marketValue && others.length && !isLadder(rows)
+        ? `\n\nAgainst its own ${percent(first.marketValue)} price the model is ${points(first.modelValue - first.marketValue)}; the gap of ${first.gap} is against the normalised price, so it also comes from the other outcomes, which the model moves from their prices: ${others.map((r) => `${outcomeOf(r.outcome).name} ${percent(r.marketValue)} → ${r.model}`).join(', ')} ${others.map((r) => outcomeOf(r.outcome).refs).join('')}. What the model takes from them, shared out to 100%, is ${name}'s.`
+        : '';
+      return cited(`The first point, the largest gap: **${name}**, the model's ${first.model}${normalised}, a gap of ${first.gap} ${refs}.\n\n${why}${shared}${footOf(report)}`, report.citations);
+    }
   }
   // "Can hold overtake hike?", "will hike beat hold?": the two outcomes' prices and the model's, side by side.
   if (PASSING.test(question) && names(question).length === 2) {
