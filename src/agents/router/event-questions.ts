@@ -111,9 +111,10 @@ const SOURCES_ASKED = /^\W*(?:(?:and|ok|so)\s+)?(?:(?:what(?:'s| are| is)|whats)
 /**
  * One named thing passing another ("will ethereum flip solana?", "can hold overtake hike?", "will
  * hike beat hold?"): the verb, followed by a name, not by "it", "the outcome" or the like, which
- * is the rules' flip ("what could flip it?", "anything that flips the result?").
+ * is the rules' flip ("what could flip it?", "anything that flips the result?"), as is a verb after
+ * "what" or "anything" ("what could flip hold?").
  */
-export const PASSING = /\b(?:flip(?:s|ped|ping)?|overtak(?:e|es|en|ing)|overtook|outpac(?:e|es|ed|ing)|beat(?:s|ing)?|pass(?:es|ed|ing)?|surpass(?:es|ed|ing)?|overtake)\s+(?=(?!(?:it|its|this|that|these|those|them|they|things?|anything|everything|something|the (?:outcomes?|results?|markets?|events?|resolution|call|contracts?|bets?|trades?|rules?|odds|price|prices|line|coin|script|switch))\b)(?:the\s+)?[a-z0-9])/i;
+export const PASSING = /(?<!\b(?:what|which|anything|something|nothing|that|who|news|event|events)(?:\s+(?:could|would|might|can|will|may|to|ever))?\s+)\b(?:flip(?:s|ped|ping)?|overtak(?:e|es|en|ing)|overtook|outpac(?:e|es|ed|ing)|beat(?:s|ing)?|pass(?:es|ed|ing)?|surpass(?:es|ed|ing)?|overtake)\s+(?=(?!(?:it|its|this|that|these|those|them|they|things?|anything|everything|something|the (?:outcomes?|results?|markets?|events?|resolution|call|contracts?|bets?|trades?|rules?|odds|price|prices|line|coin|script|switch))\b)(?:the\s+)?[a-z0-9])/i;
 
 /** A bare "why?" of the answer before ("why?", "how so?", "why is that?", "explain the first one"). */
 const WHY_FIRST_POINT = /^\W*(?:(?:and|ok|so|but|hmm)\W+)?(?:why(?:'s that| is that| so| that| the gap| the first(?: one| point)?)?|how so|how come|explain(?: that| it| the first(?: one| point| gap)?)?|what drives (?:that|it|the first one|the (?:first|largest|biggest) gap)|why the (?:first|largest|biggest) (?:one|gap|point))\W*$/i;
@@ -651,7 +652,8 @@ export function answerFromReport(
   // "And if i'm wrong?" right after a stake or an expected value: what that position loses, and how likely that is.
   const lastTurn = earlier.find((t) => t.role === 'assistant')?.content ?? '';
   // (The position last named in the thread, back past answers that named none: a quote sheet, what stands out.)
-  const wrongAsked = WRONG_ASKED.test(question) && !names(question).length;
+  // (A question stating its own trade, "and if i buy 200 at 35c whats my max loss", is that trade's.)
+  const wrongAsked = WRONG_ASKED.test(question) && !names(question).length && !/\d/.test(question);
   const downside = wrongAsked ? earlier.filter((t) => t.role === 'assistant').slice(0, 6).map((t) => ifWrongText(t.content, rows)).find(Boolean) : null;
   if (downside) return cited(`${downside}${footOf(report)}`, report.citations);
   // "Worst case?" with no position named: one contract of each side.
