@@ -234,8 +234,8 @@ export function sideAsked(query: string): 'above' | 'below' | null {
   if (/\b(?:no|not) (?:less|lower|fewer) than\b/.test(q)) return 'above';
   if (/\b(?:below|under|less than|lower than|colder than|cooler than|at most|no more than|not more than|fewer than|negative)\b|\d(?:\s*(?:°\s*[fc]?|%|degrees?|bps|[kmb]))?\s+or\s+(?:fewer|less|lower|below|under)\b/.test(q)) return 'below';
   if (/\bpositive\b/.test(q)) return 'above';
-  // "hits 50" / "reaches 50" / "50+": at least 50.
-  if (/\d\s*\+(?!\d)|\b(?:above|over|more than|higher than|greater than|warmer than|hotter than|at least|exceed\w*|hit(?:s|ting)?|reach(?:es|ing)?|beats?|beating|surpass\w*)\b|\d(?:\s*(?:°\s*[fc]?|%|degrees?|bps|[kmb]))?\s+or\s+(?:more|higher|above|over|greater)\b/.test(q)) return 'above';
+  // "hits 50" / "reaches 50" / "50+" / "225k+": at least 50.
+  if (/\d\s*[kmb]?\s*\+(?!\d)|\b(?:above|over|more than|higher than|greater than|warmer than|hotter than|at least|exceed\w*|hit(?:s|ting)?|reach(?:es|ing)?|beats?|beating|surpass\w*)\b|\d(?:\s*(?:°\s*[fc]?|%|degrees?|bps|[kmb]))?\s+or\s+(?:more|higher|above|over|greater)\b/.test(q)) return 'above';
   return null;
 }
 

@@ -17,9 +17,9 @@ import { cited, outcomeOf, readReport } from './report-rows.js';
 import type { Agent, AgentEvent, AgentRequest, Answer, Citation, Turn, Usage } from '../types.js';
 import { listed, quoteCaller } from '../citations.js';
 import { isSvcError } from '../../errors.js';
-import { KALSHI_URL, MOVERS_ASKED, classify, discussedEvent, eventsOf, isGreeting, routedText, splitQuestion, type Route } from './classify.js';
+import { KALSHI_URL, MOVERS_ASKED, classify, discussedEvent, eventsOf, isGreeting, routedText, splitQuestion, tickersAddressed, type Route } from './classify.js';
 import { feeSaid } from './fee-said.js';
-import { SIZING, answerFromReport, changesTrade, eventQuestion, outcomesNamed, type EventQuestion } from './event-questions.js';
+import { PASSING, SIZING, answerFromReport, changesTrade, eventQuestion, outcomesNamed, type EventQuestion } from './event-questions.js';
 import { liveSheet, togetherAnswers } from './together.js';
 import { CHANCE_SAID, chancesInPercent, pricesInCents } from './trading-answers.js';
 import { followedBy, joinParts, questionsOfReport } from './parts.js';
@@ -705,7 +705,9 @@ export function routerAgent(o: RouterOptions): Agent {
     id: ROUTER_ID,
     description:
       'General market-intelligence agent: sends a question to the right specialist (SEC filings, multi-period financials, prediction-market odds, Kalshi event reports) and keeps its citations. Never spends credits.',
-    async *run(req) {
+    async *run(incoming) {
+      // Earlier bare tickers read as the events' addresses ("KXFEDDECISION-26DEC", then "what's the edge?").
+      const req = { ...incoming, messages: tickersAddressed(incoming.messages) };
       const question = [...req.messages].reverse().find((m) => m.role === 'user')?.content ?? '';
       // "¿Cuáles son las probabilidades de que la Fed baje tasas?": its words are no topics nor names, so no search runs on them.
       if (looksNonEnglish(question) && !KALSHI_URL.test(question)) return yield* answer({ text: `${ENGLISH_ONLY}\n\n${help.text}`, citations: [] }, null);
@@ -759,6 +761,12 @@ export function routerAgent(o: RouterOptions): Agent {
         const stored = url ? await o.reports.latest(parseEventUrl(url).eventTicker) : null;
         const named = stored ? outcomesNamed(routedText(question), stored).length : 0;
         if (url && stored && named && named < readReport(stored.text).rows.length) rule = { kind: 'kalshi_url', url, reason: "names outcomes of the thread's stored report", aboutEvent: true };
+      }
+      // "Can hold overtake hike?", "will hike flip hold?" in a thread on a stored report: two of its outcomes, one passing the other, compared from it.
+      if ((rule.kind === 'odds' || rule.kind === 'help') && !rule.events && PASSING.test(routedText(question)) && !KALSHI_URL.test(question)) {
+        const url = discussedEvent(req.messages.slice(0, -1));
+        const stored = url ? await o.reports.latest(parseEventUrl(url).eventTicker) : null;
+        if (url && stored && outcomesNamed(routedText(question), stored).length === 2) rule = { kind: 'kalshi_url', url, reason: "one of the thread's report's outcomes passing another", aboutEvent: true };
       }
       // Words no rule knows may name an open event ("Chiefs vs Bills"): every one of them matching one makes it an odds question.
       if (rule.kind === 'help' && !isGreeting(question) && (await namesOpenEvent(question))) rule = { kind: 'odds', reason: 'names an open Kalshi event' };

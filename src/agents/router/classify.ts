@@ -199,6 +199,24 @@ export function routedText(text: string): string {
   return read.length <= 2 * ROUTED_EDGE ? read : `${read.slice(0, ROUTED_EDGE)}\n…\n${read.slice(-ROUTED_EDGE)}`;
 }
 
+/** The address of an event ticker sent alone, as Kalshi writes it ("KXFEDDECISION-26DEC", "kxfeddecision-26dec"); null for any other message. */
+export function bareTickerAddress(text: string): string | null {
+  return /^\s*\S+\s*$/.test(text) && /^\W*kx|^\W*[A-Z0-9]+-[A-Z0-9.-]+\W*$/.test(text.trim()) ? tickerAddress(text) : null;
+}
+
+/**
+ * A thread's earlier user messages with each bare event ticker written as the event's address: a
+ * thread started with "KXFEDDECISION-26DEC" is that report's thread exactly as one started with its
+ * kalshi.com address (the events addressed, the one discussed, the others weighed).
+ */
+export function tickersAddressed<T extends Turn>(messages: readonly T[]): T[] {
+  return messages.map((m, i) => {
+    if (m.role !== 'user' || i === messages.length - 1) return m;
+    const url = bareTickerAddress(m.content);
+    return url ? { ...m, content: url } : m;
+  });
+}
+
 /** Words of trading contracts, which no company's figures use. */
 const TRADED = /\b(?:sets|pairs|locked(?: in)?|lock in|arb|arbitrage|contracts|kelly|buckets?|rungs?|at the (?:ask|bid)|1 minus the bid)\b/;
 
@@ -212,7 +230,7 @@ function classifyOne(whole: string): Route {
     return { kind: 'kalshi_url', url: trimUrl(url), reason: 'a Kalshi address', ...(rest && (eventQuestion(rest) || WILL_IT.test(rest)) ? { aboutEvent: true } : {}) };
   }
   // An event ticker sent alone, as Kalshi writes it ("KXFEDDECISION-26DEC", "kxfeddecision-26dec").
-  const ticker = /^\s*\S+\s*$/.test(text) && /^\W*kx|^\W*[A-Z0-9]+-[A-Z0-9.-]+\W*$/.test(text.trim()) ? tickerAddress(text) : null;
+  const ticker = bareTickerAddress(text);
   if (ticker) return { kind: 'kalshi_url', url: ticker, reason: 'a Kalshi event ticker' };
   // Several ("compare KXBTCD-26NOV20 and KXETHD-26NOV20"): those events, weighed together.
   const named = [...text.matchAll(/(?<![\w/-])kx[a-z0-9]+-[a-z0-9][a-z0-9.-]*[a-z0-9](?![\w/-])/gi)].map((m) => m[0]);

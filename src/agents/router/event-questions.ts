@@ -1,6 +1,6 @@
 import { compactDollars, contestSubject, countSide, coverOfSide, inLabelScale, inRange, isCount, isDiscrete, labelRange, levelsAsked, negated, rangeAsked, sideAsked, sideIncludesLevel, WILL_IT, withOutcomeSynonyms, type LabelRange } from '../markets-search/asked.js';
 import { withTeamNames } from '../markets-search/teams.js';
-import { WRONG_ASKED, ifWrongText } from './if-wrong.js';
+import { WRONG_ASKED, ifWrongText, worstCaseTable } from './if-wrong.js';
 import { openAnswer, openAsked } from './open-questions.js';
 import { EXPOSURE_ASKED, exposureText } from './exposure.js';
 import { feeText } from './fee-said.js';
@@ -109,9 +109,21 @@ const POINT_SPREAD = /\b(?:cover|covers|covering|ats|against the spread|point sp
 /** The report's sources asked for ("where do ur numbers come from? links pls", "sources?", "what's your data source"). */
 const SOURCES_ASKED = /^\W*(?:(?:and|ok|so)\s+)?(?:(?:what(?:'s| are| is)|whats)\s+(?:the|your|ur)\s+)?(?:sources?|citations?|links?)\b|\bwhere (?:do|did|does) (?:ur|your|the|these|those|this|that|it|you|u|ya) (?:\w+ )?(?:get|come from|came from)\b|\bwhere did you get\b|\b(?:links?|sources?) (?:pls|please|plz)\b|\bdata sources?\b/i;
 
+/**
+ * One named thing passing another ("will ethereum flip solana?", "can hold overtake hike?", "will
+ * hike beat hold?"): the verb, followed by a name, not by "it", "the outcome" or the like, which
+ * is the rules' flip ("what could flip it?", "anything that flips the result?"), as is a verb after
+ * "what" or "anything" ("what could flip hold?").
+ */
+export const PASSING = /(?<!\b(?:what|which|anything|something|nothing|that|who|news|event|events)(?:\s+(?:could|would|might|can|will|may|to|ever))?\s+)\b(?:flip(?:s|ped|ping)?|overtak(?:e|es|en|ing)|overtook|outpac(?:e|es|ed|ing)|beat(?:s|ing)?|pass(?:es|ed|ing)?|surpass(?:es|ed|ing)?|overtake)\s+(?=(?!(?:it|its|this|that|these|those|them|they|things?|anything|everything|something|the (?:outcomes?|results?|markets?|events?|resolution|call|contracts?|bets?|trades?|rules?|odds|price|prices|line|coin|script|switch))\b)(?:the\s+)?[a-z0-9])/i;
+
+/** A bare "why?" of the answer before ("why?", "how so?", "why is that?", "explain the first one"). */
+const WHY_FIRST_POINT = /^\W*(?:(?:and|ok|so|but|hmm)\W+)?(?:why(?:'s that| is that| so| that| the gap| the first(?: one| point)?)?|how so|how come|explain(?: that| it| the first(?: one| point| gap)?)?|what drives (?:that|it|the first one|the (?:first|largest|biggest) gap)|why the (?:first|largest|biggest) (?:one|gap|point))\W*$/i;
+
 /** What a follow-up asks about the event, or null when it asks for nothing the report answers on its own. */
 export function eventQuestion(question: string): EventQuestion | null {
-  const q = question.toLowerCase();
+  // ("Will ethereum flip solana?", "can hold overtake hike?": one named thing passing another, a comparison, not the rules' flip.)
+  const q = question.toLowerCase().replace(new RegExp(PASSING.source, 'gi'), 'beat ');
   if (SOURCES_ASKED.test(q)) return 'sources';
   // "Is this a safe bet?", "what stands out?", "what's the smartest play here?": answered from the report's facts (see open-questions).
   const open = openAsked(q);
@@ -549,6 +561,47 @@ function ladderOrderText(rows: Row[]): string {
 /** "; the model gives it 64.0% (gap +1.9 pts)", or nothing where there is no model (live quotes). */
 const modelOf = (r: Row) => (Number.isFinite(r.modelValue) ? `; the model gives it ${r.model} (gap ${r.gap})` : '');
 
+/** Two outcomes, one said to pass the other: which the market and the model put ahead, by how much, and how the gap moved over the week. */
+function passingText(question: string, pair: Row[], sections: Map<string, string>, exclusive: boolean): string | null {
+  const said = (r: Row) => outcomeOf(r.outcome).name;
+  // The one said first is the one asked to pass the other.
+  const lower = question.toLowerCase();
+  // (By its whole name, else by a word of it the other lacks: "above 3.2" of "Above 3.2" and "Above 3.0".)
+  const at = (r: Row, other: Row) => {
+    const own = said(r).toLowerCase();
+    const words = own.split(/\s+/);
+    const theirs = said(other).toLowerCase().split(/\s+/);
+    const i = [own, ...words.filter((w) => !theirs.includes(w)), words[0]!].map((w) => lower.indexOf(w)).find((x) => x >= 0);
+    return i ?? Infinity;
+  };
+  const [a, b] = at(pair[0]!, pair[1]!) <= at(pair[1]!, pair[0]!) ? [pair[0]!, pair[1]!] : [pair[1]!, pair[0]!];
+  if (!Number.isFinite(a.marketValue) || !Number.isFinite(b.marketValue)) return null;
+  const normal = (r: Row) => (r.marketNormalised !== r.marketValue ? ` (${percent(r.marketNormalised)} normalised)` : '');
+  const lead = (x: number, y: number) => (x > y ? 'ahead' : x < y ? 'behind' : 'level');
+  const gapPts = a.marketValue - b.marketValue;
+  const lines = [`**${said(a)}** against **${said(b)}**:`, ''];
+  lines.push(`- **Market:** ${said(a)} ${percent(a.marketValue)}${normal(a)}, ${said(b)} ${percent(b.marketValue)}${normal(b)}: ${said(a)} is ${lead(a.marketValue, b.marketValue)}${gapPts ? ` by ${Math.abs(gapPts).toFixed(1)} pts` : ''} ${outcomeOf(a.outcome).refs}${outcomeOf(b.outcome).refs}.`);
+  if (Number.isFinite(a.modelValue) && Number.isFinite(b.modelValue)) lines.push(`- **Model:** ${said(a)} ${percent(a.modelValue)}, ${said(b)} ${percent(b.modelValue)}: ${said(a)} is ${lead(a.modelValue, b.modelValue)}${a.modelValue !== b.modelValue ? ` by ${Math.abs(a.modelValue - b.modelValue).toFixed(1)} pts` : ''}.`);
+  const claims = [...sections.entries()].find(([h]) => h.startsWith('key claims'))?.[1];
+  const past = pastPrices(claims);
+  const pa = past?.all.find((p) => p.label === said(a));
+  const pb = past?.all.find((p) => p.label === said(b));
+  if (pa && pb && pa.week !== null && pb.week !== null) {
+    const then = pa.week - pb.week;
+    lines.push(`- **A week ago:** ${said(a)} ${percent(pa.week)}, ${said(b)} ${percent(pb.week)}, ${said(a)} ${lead(pa.week, pb.week)}${then ? ` by ${Math.abs(then).toFixed(1)} pts` : ''}; the gap has ${Math.abs(gapPts) < Math.abs(then) ? 'narrowed' : Math.abs(gapPts) > Math.abs(then) ? 'widened' : 'held'} since ${past!.refs}.`);
+  }
+  // On a ladder one rung implies the other ("Above 3.2" implies "Above 3.0"): passing it would cross the ladder.
+  const [ra, rb] = [labelRange(said(a)), labelRange(said(b))];
+  const implies = !exclusive && ra && rb && ((ra.to === null && rb.to === null && ra.from !== null && rb.from !== null && ra.from > rb.from) || (ra.from === null && rb.from === null && ra.to !== null && rb.to !== null && ra.to < rb.to));
+  const note = exclusive
+    ? `Only one outcome of the event can resolve YES, so for ${said(a)} to pass ${said(b)} its price would have to rise above the other's`
+    : implies
+      ? `YES on ${said(a)} implies YES on ${said(b)}, so its price should stay at or below the other's: passing it would leave the ladder crossed`
+      : `For ${said(a)} to pass ${said(b)} its price would have to rise above the other's`;
+  lines.push('', `${note}; the report shows where they stand, not where they will go. Not investment advice.`);
+  return lines.join('\n');
+}
+
 /** The outcomes of a report (or live quotes in its shape) a text names. */
 export function outcomesNamed(text: string, report: ReportRead): Row[] {
   return namedIn(pricesInCents(chancesInPercent(text)), readReport(report.text).rows, report.title);
@@ -602,8 +655,14 @@ export function answerFromReport(
   // "And with fees of 1c?": the trade just discussed, the fee said added to its cost.
   const withFee = feeText(question, lastTurn, rows, readReport(report.text).contracts);
   if (withFee) return cited(`${withFee}${footOf(report)}`, report.citations);
-  const downside = WRONG_ASKED.test(question) && !names(question).length ? ifWrongText(lastTurn, rows) : null;
+  // (The position last named in the thread, back past answers that named none: a quote sheet, what stands out.)
+  // (A question stating its own trade, "and if i buy 200 at 35c whats my max loss", is that trade's.)
+  const wrongAsked = WRONG_ASKED.test(question) && !names(question).length && !/\d/.test(question);
+  const downside = wrongAsked ? earlier.filter((t) => t.role === 'assistant').slice(0, 6).map((t) => ifWrongText(t.content, rows)).find(Boolean) : null;
   if (downside) return cited(`${downside}${footOf(report)}`, report.citations);
+  // "Worst case?" with no position named: one contract of each side.
+  const worstEach = wrongAsked && !heldPosition(question) ? worstCaseTable(rows, readReport(report.text).contracts) : null;
+  if (worstEach) return cited(`${worstEach}${footOf(report)}`, report.citations);
   // "How risky is buying hike?", "is this a safe bet?" (of the outcome the answer before was about), "what stands out?", "smartest play?".
   const open = openAsked(question);
   if (open) {
@@ -613,6 +672,29 @@ export function answerFromReport(
     const side = /\b(?:buy(?:ing)?|on|the|bet(?:ting)?)\s+(yes|no)\b|\b(yes|no)\s+(?:on|side)\b/i.exec(question) ?? (names(question).length ? null : /\*\*(YES|NO) on |\bBuying (YES|NO) at /.exec(lastTurn));
     const said = (side?.[1] ?? side?.[2])?.toUpperCase() as 'YES' | 'NO' | undefined;
     const text = openAnswer(open, report.text, rows, contracts, claims, pastPrices(claims), before.length === 1 ? before : [], said ?? null);
+    if (text) return cited(`${text}${footOf(report)}`, report.citations);
+  }
+  // "Why?" right after "what stands out?": its first point, the largest gap, explained from the model's fit and the outcome's record.
+  const standout = WHY_FIRST_POINT.test(question) ? /^- \*\*Largest gaps, model vs market:\*\* ([^:\n]+): model /m.exec(lastTurn) : null;
+  const first = standout && /^What stands out in the report:/.test(lastTurn.trimStart()) ? rows.find((r) => outcomeOf(r.outcome).name === standout[1]) : undefined;
+  if (first) {
+    const { sections } = readReport(report.text);
+    const section = (h: string) => [...sections.entries()].find(([k]) => k.startsWith(h))?.[1];
+    const why = modelWhyText(first, section('method'), section('resolution history'), rows);
+    if (why) {
+      const { name, refs } = outcomeOf(first.outcome);
+      const normalised = first.marketNormalised !== first.marketValue ? ` against the market's ${percent(first.marketNormalised)} normalised (its ${percent(first.marketValue)} price shared out to 100% with the other outcomes, whose prices add up to more)` : ` against the market's ${percent(first.marketValue)}`;
+      // Against a normalised price, the gap is also the other outcomes': how the model moves each from its price.
+      const others = rows.filter((r) => r !== first && Number.isFinite(r.modelValue) && Number.isFinite(r.marketValue));
+      const shared = first.marketNormalised !== first.marketValue && others.length && !isLadder(rows)
+        ? `\n\nAgainst its own ${percent(first.marketValue)} price the model is ${points(first.modelValue - first.marketValue)}; the gap of ${first.gap} is against the normalised price, so it also comes from the other outcomes, which the model moves from their prices: ${others.map((r) => `${outcomeOf(r.outcome).name} ${percent(r.marketValue)} → ${r.model}`).join(', ')} ${others.map((r) => outcomeOf(r.outcome).refs).join('')}. What the model takes from them, shared out to 100%, is ${name}'s.`
+        : '';
+      return cited(`The first point, the largest gap: **${name}**, the model's ${first.model}${normalised}, a gap of ${first.gap} ${refs}.\n\n${why}${shared}${footOf(report)}`, report.citations);
+    }
+  }
+  // "Can hold overtake hike?", "will hike beat hold?": the two outcomes' prices and the model's, side by side.
+  if (PASSING.test(question) && names(question).length === 2) {
+    const text = passingText(question, names(question), readReport(report.text).sections, !isLadder(rows));
     if (text) return cited(`${text}${footOf(report)}`, report.citations);
   }
   question = restated(question, effective(0), names);

@@ -1,11 +1,11 @@
-import { outcomeOf, percent, type Row } from './report-rows.js';
+import { dollars, outcomeOf, percent, type Contract, type Row } from './report-rows.js';
 
 // "And if I'm wrong?" right after a stake, a cost or an expected value: what the position loses if
 // its outcome goes the other way, and how likely that is on the model and on the market.
 
 /** The downside of the position just discussed asked ("and if i'm wrong?", "what if it goes the other way?", "worst case?"). */
 export const WRONG_ASKED =
-  /\b(?:if|when|what if|and if)\s+(?:i'?m|im|i am|i was|i'?ve been|we'?re|we are|that'?s|it'?s|the model'?s|the model is|you'?re|you are)\s+wrong\b|\bif (?:it|that|this) (?:goes|breaks|turns out) (?:the )?(?:other|wrong) way\b|\bif (?:it|that|this) (?:doesn'?t|does not|fails to) (?:hit|happen|come in|land|pay)\b|\bif (?:i|we) lose\b|\bworst[- ]case\b|\bdownside\b|\bhow much (?:can|could|would|do|will) (?:i|we) lose\b|\bwhat (?:do|would|could|can) (?:i|we) lose\b/i;
+  /\b(?:if|when|what if|and if)\s+(?:i'?m|im|i am|i was|i'?ve been|we'?re|we are|that'?s|it'?s|the model'?s|the model is|you'?re|you are)\s+wrong\b|\bif (?:it|that|this) (?:goes|breaks|turns out) (?:the )?(?:other|wrong) way\b|\bif (?:it|that|this) (?:doesn'?t|does not|fails to) (?:hit|happen|come in|land|pay)\b|\bif (?:i|we) lose\b|\bworst[- ]case\b|\bdownside\b|\bhow much (?:can|could|would|do|will) (?:i|we) lose\b|\bwhat (?:do|would|could|can) (?:i|we) lose\b|\bif (?:it|that|this|the (?:bet|trade|position))\s+(?:loses|fails|goes (?:against (?:me|us)|south|bad|wrong)|(?:doesn'?t|does not) work(?: out)?)\b|\bmax(?:imum)?\s+(?:loss|downside|i can lose)\b|\b(?:the )?most (?:i|we) (?:can|could|would|might) lose\b|\bworst (?:that|thing that) (?:can|could) happen\b|\bhow bad (?:can|could) it get\b/i;
 
 const money = (x: number) => `$${x.toLocaleString('en-US', { minimumFractionDigits: Number.isInteger(x) ? 0 : 2, maximumFractionDigits: 2 })}`;
 const num = (s: string) => Number(s.replace(/,/g, ''));
@@ -77,4 +77,24 @@ export function ifWrongText(lastAnswer: string, rows: readonly Row[]): string | 
     : [`each ${position.side} contract bought at $${position.price.toFixed(2)} loses the **$${position.price.toFixed(2)}** it cost; had it gone your way it would pay $1.00`];
   const lines = stakes.length > 1 ? `\n\n${stakes.map((s) => `- ${s.charAt(0).toUpperCase()}${s.slice(1)}.`).join('\n')}` : ` ${stakes[0]!.charAt(0).toUpperCase()}${stakes[0]!.slice(1)}.`;
   return `If **${name}** resolves ${losing}, the ${contract} on it are worth nothing at settlement.${lines}\n\nThat is the whole stake and the most the position can lose; Kalshi's fee is not in what I read, so it is not counted and would add to the loss. The chance of losing it: ${model}${market} ${refs}.\n\nThis is arithmetic on the report's prices, not investment advice.`;
+}
+
+/**
+ * The worst case asked with no position named in the thread: one contract of each side of each
+ * outcome, what it costs (all it can lose) and how likely losing is on the model, as a short table.
+ */
+export function worstCaseTable(rows: readonly Row[], contracts: Map<string, Contract>): string | null {
+  const lines = rows.flatMap((r) => {
+    const { name, refs } = outcomeOf(r.outcome);
+    const c = contracts.get(refs);
+    const [bid, ask] = [dollars(c?.bid), dollars(c?.ask)];
+    if (bid === null && ask === null) return [];
+    const model = Number.isFinite(r.modelValue);
+    const yes = ask === null ? '— (no ask)' : `$${ask.toFixed(2)}${model ? `; loses on NO, ${percent(100 - r.modelValue)}` : ''}`;
+    const no = bid === null ? '— (no bid)' : `$${(1 - bid).toFixed(2)}${model ? `; loses on YES, ${percent(r.modelValue)}` : ''}`;
+    return [`| ${name} ${refs} | ${yes} | ${no} |`];
+  });
+  if (!lines.length) return null;
+  const unquoted = rows.length - lines.length;
+  return `No position is named in this thread, so here is the worst case of buying one contract of each side: it loses all it cost if its outcome goes the other way${rows.some((r) => Number.isFinite(r.modelValue)) ? ', with the chance of that on the model' : ''}. Say a position ("100 NO on ${outcomeOf(rows[0]!.outcome).name}", or a Kelly stake) for its own.\n\n| Outcome | YES: cost, the most it can lose | NO: cost (1 − bid), the most it can lose |\n|---|---|---|\n${lines.join('\n')}${unquoted ? `\n\n${unquoted} outcome${unquoted === 1 ? ' has' : 's have'} no quotes to buy at.` : ''}\n\nBefore fees, which are not in what I read and would add to a loss. This is arithmetic on the report's prices, not investment advice.`;
 }

@@ -4,12 +4,34 @@ import { bestRow, cents, count, dollars, money, gapOf, isLadder, labelLevels, ou
 // Answers drawn from a report's quotes and trading: order books and expected value, the
 // overround, the most traded contract, arbitrage, and the outcome most mispriced at its price.
 
-/** An amount of money said ("$100", "50 dollars", "1000 bucks"), which is a stake or a bankroll, never a level. */
-export const MONEY_SAID =
-  /\$\s?(\d[\d,]*(?:\.\d{1,2})?)(k)?\b|\b(\d[\d,]*(?:\.\d{1,2})?)(k)?(?:\s*(?:dollars|usd|bucks)\b|(?=\s+(?:bankroll|roll|br|stack|to play with|to bet|to spend|to risk|budget)\b))|\bbankroll(?:\s+of|\s+is)?\s+(\d[\d,]*(?:\.\d{1,2})?)(k)?\b|\b(?:throw|put|bet|stake|wager|risk|drop|take|place|lay)\s+(\d[\d,]*(?:\.\d{1,2})?)(k)?(?=\s+(?:on|in|into)\b)|\b(?:with|w\/?|got|have|had)\s+(?:a\s+)?(\d[\d,]*(?:\.\d{1,2})?)(k)\b|\bkelly\s+(?:on|with|of|for)\s+((?:\d{2}|\d(?=k))[\d,]*(?:\.\d{1,2})?)(k)?\b(?!\s*(?:[+%]|yes\b|no\b|or (?:above|more|higher|below|less|lower)\b|to\b|-))|(?<=\bkelly\b[^?$]{0,40}[\s,;(])(\d+(?:\.\d{1,2})?)(k)\b|\bhow much of (?:a |my |the |an? )?(\d+(?:\.\d{1,2})?)(k)\b/i;
+/** Not a bound of an outcome's range ("0 to 75k", "75k-150k", "150k–225k", "under 0", "225k+", "2k or more"), which names an outcome. */
+const NOT_FROM_RANGE = String.raw`(?<!(?:\bto|\bthrough|\bthru|\bunder|\bover|\bbelow|\babove|\bbetween|\bfrom|\bless than|\bmore than|\bat least|\bat most|[-–—])\s*)`;
+const NOT_TO_RANGE = String.raw`(?!\s*(?:[+%]|[-–—]\s*\d|(?:to|through|thru)\s+\d|or (?:above|more|higher|below|less|lower|fewer|over|under)\b))`;
+const AMOUNT = String.raw`(\d[\d,]*(?:\.\d{1,2})?)`;
+
+/**
+ * An amount of money said ("$100", "50 dollars", "1000 bucks", "kelly on hike with 500"), which is a
+ * stake or a bankroll, never a level; a number bounding an outcome's range ("quarter kelly on 0 to
+ * 75k with 500": "75k") is none.
+ */
+export const MONEY_SAID = new RegExp(
+  [
+    String.raw`\$\s?${AMOUNT}(k)?\b`,
+    String.raw`\b${AMOUNT}(k)?(?:\s*(?:dollars|usd|bucks)\b|(?=\s+(?:bankroll|roll|br|stack|to play with|to bet|to spend|to risk|budget)\b))`,
+    String.raw`\bbankroll(?:\s+of|\s+is)?\s+${AMOUNT}(k)?\b`,
+    String.raw`\b(?:throw|put|bet|stake|wager|risk|drop|take|place|lay)\s+${AMOUNT}(k)?(?=\s+(?:on|in|into)\b)`,
+    String.raw`\b(?:with|w\/?|got|have|had)\s+(?:a\s+)?${AMOUNT}(k)\b${NOT_TO_RANGE}`,
+    String.raw`\bkelly\s+(?:on|with|of|for)\s+((?:\d{2}|\d(?=k))[\d,]*(?:\.\d{1,2})?)(k)?\b(?!\s*(?:[+%]|yes\b|no\b|or (?:above|more|higher|below|less|lower)\b|to\b|[-–—]))`,
+    String.raw`(?<=\bkelly\b[^?$]{0,40}[\s,;(])${NOT_FROM_RANGE}(\d+(?:\.\d{1,2})?)(k)\b${NOT_TO_RANGE}`,
+    String.raw`\bhow much of (?:a |my |the |an? )?(\d+(?:\.\d{1,2})?)(k)\b`,
+    // ("Quarter kelly on 0 to 75k with 500": a sizing's "with" and a plain number, not a count, a chance or a bound.)
+    String.raw`(?<=\bkelly\b[^?$]{0,60}?)\b(?:with|w\/)\s+(?:a\s+)?${AMOUNT}(k)?\b(?![.,]?\d|\s*(?:%|c\b|¢|cents?\b|contracts?\b|shares?\b|yes\b|no\b|pts?\b|bps\b|°))${NOT_TO_RANGE}`,
+  ].join('|'),
+  'i',
+);
 
 /** The capture groups of MONEY_SAID holding an amount, each followed by its "k". */
-export const MONEY_GROUPS = [1, 3, 5, 7, 9, 11, 13, 15];
+export const MONEY_GROUPS = [1, 3, 5, 7, 9, 11, 13, 15, 17];
 
 /** NO bought or asked about ("buying 300 NO", "the no side", "200 no contracts", "is NO there a buy?"). */
 export const NO_BOUGHT = /\bfad(?:e|ing)\b|\bno\s+on\s+(?!second\b)(?=\S)|\b\d[\d,]*\s+(?:[a-z]+\s+){1,3}?no\s+(?:cost|costs|contracts?|shares?|pay|pays)\b|\bshort\s+(?:\d[\d,]*\s+)?\w|\b(?:buy(?:ing)?|want|get|grab|take|the|on|for|of)\s+(?:\d[\d,]*\s+)?no\b|\bno\s+(?:side|contracts?|shares?)\b|\b\d[\d,]*\s+no\b(?!\s+(?:more|less|longer|later))|\bno\s+(?:there\s+)?(?:a\s+)?(?:buy|good buy|bargain|worth (?:it|buying)|value|the (?:better|right) (?:side|play|bet))\b/i;
@@ -336,6 +358,18 @@ export function bestTradeText(rows: Row[], contracts: Map<string, Contract>, wor
  * for a contract costing c that pays $1 with the model's chance p; half of it beside, and in
  * dollars and whole contracts when a bankroll is said. Nothing when no trade has an edge.
  */
+/** Kelly asked on an outcome with no bid or ask ("quarter kelly on 0 to 75k with 500" where the book is empty): no price to size at, said so with what the report shows. */
+function unquotedSizing(question: string, r: Row, contracts: Map<string, Contract>): string | null {
+  const { name, refs } = outcomeOf(r.outcome);
+  const c = contracts.get(refs);
+  if (!c || dollars(c.bid) !== null || dollars(c.ask) !== null) return null;
+  const bankroll = stakeOf(question);
+  const last = dollars(c.last);
+  const model = Number.isFinite(r.modelValue) ? `; the model gives it ${percent(r.modelValue)}${last !== null ? ` against the last trade's ${percent(100 * last)}` : ''}` : '';
+  const quoted = [...contracts.values()].filter((x) => dollars(x.bid) !== null || dollars(x.ask) !== null).length;
+  return `**${name}** has no quotes in the report's contract snapshot: no bid and no ask${last !== null ? `, only a last trade at $${last.toFixed(2)}` : ''} ${refs}${model}. With no price to buy YES or NO at, the Kelly criterion has nothing to size${bankroll ? ` on $${money(bankroll)}` : ''}: its fraction, (p − c)/(1 − c), needs the price c paid. ${quoted ? 'Ask for Kelly on an outcome with a bid and an ask, or on this one once it is quoted.' : ''}`.trimEnd() + "\n\nThis is arithmetic on the report's prices before fees, not investment advice.";
+}
+
 export function sizingText(question: string, rows: Row[], contracts: Map<string, Contract>): string | null {
   const side = /\bno\b/i.test(question) ? 'NO' : /\byes\b/i.test(question) ? 'YES' : null;
   // "Say hike dips to 40c, how much of 5k?": sized at that price, of the one outcome it is supposed of.
@@ -343,7 +377,7 @@ export function sizingText(question: string, rows: Row[], contracts: Map<string,
   // "Full kelly on 2500 at that 60%": the asker's chance of the outcome, not the model's.
   const believed = rows.length === 1 ? chanceSaid(question) : null;
   const trades = rankedTrades(rows, contracts, supposed, believed).filter((t) => !side || t.side === side);
-  if (!trades.length) return null;
+  if (!trades.length) return rows.length === 1 && supposed === null ? unquotedSizing(question, rows[0]!, contracts) : null;
   const t = trades[0]!;
   const at = supposed === null ? '' : `Supposing YES on **${outcomeOf(rows[0]!.outcome).name}** trades at $${supposed.toFixed(2)} (NO at $${(1 - supposed).toFixed(2)}), not the report's quotes: `;
   const caveat = `The Kelly criterion assumes ${believed === null ? "the model's" : 'your'} probability is right; it is not, exactly, so many stake a half or a quarter of it. This is arithmetic on ${supposed === null ? "the report's prices" : 'the price supposed'} before fees, not investment advice.`;
