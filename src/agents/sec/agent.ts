@@ -7,7 +7,7 @@ import type { CompanyRef } from '../../data/sec/types.js';
 import { shortName } from '../../data/sec/names.js';
 import type { ReportedFact } from '../../data/sec/facts.js';
 import type { MetricId } from '../../data/sec/metrics.js';
-import type { Agent, AgentEvent, AgentRequest, Citation, Turn } from '../types.js';
+import type { Agent, AgentEvent, AgentRequest, Answer, Citation, Turn } from '../types.js';
 import { OUT_OF_SCOPE } from '../../text.js';
 import { CHART_ASKED, withCharts } from '../financials/chart.js';
 import { answerValuation, valuationInConversation } from './valuation.js';
@@ -27,6 +27,8 @@ import { FOURTH_QUARTER_10Q_ASKED, answerFourthQuarter } from './fourth-quarter.
 import { WORKING_ASKED, answerWorking } from './working.js';
 import { inInstructedForm } from './instructed.js';
 import { answerSharesBehind, sharesBehindAsked } from './shares-behind.js';
+import { FIGURES_DOUBTED, WRONG, figuresDependOn } from '../figures-doubted.js';
+import { answerOf } from '../citations.js';
 
 export const SEC_AGENT_ID = 'svc-sec-agent';
 
@@ -98,6 +100,9 @@ export async function* answerSec(lib: SecLibrary, request: AgentRequest): AsyncG
     const at = earlier.findLastIndex((m) => m.role === 'user' && !WORKING_ASKED.test(clipped(m.content)));
     if (at >= 0) return yield* answerWorking(answerSec(lib, { ...request, messages: earlier.slice(0, at + 1) }), lib.dataNote());
   }
+  // "What would make you wrong?", "how reliable are these numbers?", "can I trust that?": what the figures just given depend on.
+  const doubted = doubtAsked(last) ? await figuresDoubted(lib, request) : null;
+  if (doubted) return yield* said(doubted.text, doubted.citations);
   // "Write a python script that downloads Apple's 10-K": its words are no figures or companies.
   // "What did Tim Cook say on the earnings call?": what is said is not what is filed.
   if (SPOKEN.test(last)) return yield* said(`I read the figures companies file with the SEC (the XBRL data of their 10-K and 10-Q filings), not earnings calls, transcripts or what executives say. Ask for a figure instead, for example “Apple revenue last quarter” or “Apple gross margin for the last 4 quarters”, each cited to the filing page it comes from.\n`);
@@ -345,10 +350,44 @@ export function currencyNote(asked: string): string | null {
   return m ? `Figures are given in the currency each company files in, as shown, not converted to ${m[1]!.toLowerCase()}: no exchange rate is read here.\n\n` : null;
 }
 
-/** A fixed answer: its text, then done. */
-export async function* said(text: string): AsyncGenerator<AgentEvent> {
+/** A fixed answer: its text (and the sources it cites), then done. */
+export async function* said(text: string, citations: readonly Citation[] = []): AsyncGenerator<AgentEvent> {
   yield { type: 'text', delta: text };
+  for (const citation of citations) yield { type: 'citation', citation };
   yield { type: 'done' };
+}
+
+/** Doubt cast on figures: "what would make you wrong?", "how reliable are these numbers?", "can I trust that?". */
+const doubtAsked = (asked: string) => WRONG.test(asked) || FIGURES_DOUBTED.test(asked);
+const withoutDoubt = (asked: string) => asked.replace(new RegExp(WRONG.source, 'gi'), ' ').replace(new RegExp(FIGURES_DOUBTED.source, 'gi'), ' ');
+
+/**
+ * Doubt cast on figures, answered as the router answers it (see figures-doubted): what the figures
+ * depend on (the filing and period each is read from, restatements, the inputs of a derived figure,
+ * the fiscal calendar, the data's date), cited. The figures are those the question names with its
+ * doubt ("can I trust Apple's FY2024 free cash flow?"), else those of the answer before, answered
+ * again from its question (never from text a client sends back). With none to weigh, said so.
+ */
+async function figuresDoubted(lib: SecLibrary, request: AgentRequest): Promise<Answer | null> {
+  const earlier = request.messages.slice(0, -1);
+  const last = clipped(request.messages.at(-1)?.content ?? '');
+  const index = await lib.companyIndex();
+  // Figures named with the doubt: that question, its doubt's words taken out.
+  const rest = withoutDoubt(last);
+  const own = parseWithInstructions([...earlier, { role: 'user', content: rest }], request.instructions, index);
+  const named = Boolean(own?.stated.companies || own?.stated.metrics) && own!.companies.some((c) => c.status === 'found');
+  const at = earlier.findLastIndex((m) => m.role === 'user' && !doubtAsked(clipped(m.content)));
+  const messages = named ? [...earlier, { role: 'user' as const, content: rest }] : at >= 0 ? earlier.slice(0, at + 1) : null;
+  const figures = messages ? await answerOf(answerSec(lib, { ...request, messages })) : null;
+  const depends = figures ? figuresDependOn(figures) : null;
+  if (depends) return depends;
+  // (A doubt naming something the filings hold no figure of is left to the question's own answer.)
+  if (named || (own?.unknownFigures.length && own.stated.companies)) return null;
+  const note = lib.dataNote();
+  return {
+    text: `${messages ? 'The answer before gave no figure from the filings' : 'No figure has been given yet'}, so there is nothing of mine to weigh. The figures I give are read from companies' SEC filings (the XBRL data of their 10-K and 10-Q filings), not forecast: each is only as right as the filing it comes from, which is cited with it, and a later restatement or amendment replaces it. Ask for one (“Apple revenue FY2024”), then “how reliable is that?” says what it depends on.\n${note ? `\n_${note}_\n` : ''}`,
+    citations: [],
+  };
 }
 
 /**
