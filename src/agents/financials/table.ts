@@ -3,7 +3,7 @@ import { extraWeekLength, type FiscalCalendar, type FiscalPeriod } from '../../d
 import type { CompanyFinancials, MetricValue } from '../../data/sec/facts.js';
 import type { FactCitation, SecLibrary } from '../../data/sec/library.js';
 import { metricById, type MetricDef, type MetricId } from '../../data/sec/metrics.js';
-import { quarterRange, type SecQuestion } from '../../data/sec/question.js';
+import { BURN_ASKED, quarterRange, type SecQuestion } from '../../data/sec/question.js';
 import { ratioById, type RatioDef } from '../../data/sec/ratios.js';
 import type { CompanyRef } from '../../data/sec/types.js';
 import { shortName } from '../../data/sec/names.js';
@@ -313,7 +313,7 @@ function rowUnit(metric: MetricDef, unit: string, asked: number = 6): { scale: n
 
 const periodLabel = (p: FiscalPeriod, calendarYear: boolean) => (p.kind === 'year' ? `FY${p.fy}` : `Q${p.q} ${calendarYear ? '' : 'FY'}${p.fy}`);
 
-async function table(lib: SecLibrary, ref: CompanyRef, metrics: MetricId[], span: Span, margin: boolean, ratios: readonly RatioDef[], sources: SourceList, progress: (m: string) => void, amountScale?: number, tabled?: (company: CompanyRef, shown: Shown) => void): Promise<string[]> {
+async function table(lib: SecLibrary, ref: CompanyRef, metrics: MetricId[], span: Span, margin: boolean, ratios: readonly RatioDef[], sources: SourceList, progress: (m: string) => void, amountScale?: number, tabled?: (company: CompanyRef, shown: Shown) => void, burn = false, asked = ''): Promise<string[]> {
   const { company, financials } = await lib.profile(ref);
   if (!financials) {
     // A snapshot holds only the companies recorded in it: one missing from it may well file XBRL data.
@@ -372,6 +372,7 @@ async function table(lib: SecLibrary, ref: CompanyRef, metrics: MetricId[], span
     `### ${company.name} (${company.ticker}), ${span.kind === 'quarter' ? 'by fiscal quarter' : 'by fiscal year'}${calendarYear ? '' : ` (its fiscal year ends ${financials.calendar.describeYearEnd()})`}`,
     '',
     ...withBlank(summaryLines(context)),
+    ...withBlank(burn ? burnLines(context, amountScale, asked) : []),
     `| | ${header.join(' | ')} |`,
     `|---|${header.map(() => '---:').join('|')}|`,
   ];
@@ -440,6 +441,34 @@ async function table(lib: SecLibrary, ref: CompanyRef, metrics: MetricId[], span
     if (withData.length > shown.length) lines.push(`The latest ${shown.length} ${unit} ${range} are shown (at most ${MAX_PERIODS} fit in a table).`, '');
   }
   return lines;
+}
+
+/**
+ * Cash burn asked over several periods ("Apple's cash burn each quarter of 2024"): for each period
+ * shown, whether free cash flow was below zero (a burn, by how much) or not, and plainly when no
+ * period burned cash. Empty when free cash flow is not in the table.
+ */
+function burnLines(shown: Shown, amountScale: number | undefined, asked: string): string[] {
+  const series = shown.values.get('freeCashFlow');
+  if (!series?.some((v) => v)) return [];
+  const metric = metricById('freeCashFlow');
+  const { scale, label } = rowUnit(metric, series.find((v) => v)!.unit, amountScale);
+  const [money, word] = [label.split(' ')[0]!, label.split(' ').slice(1).join(' ')];
+  const amount = (x: number) => `${money}${(Math.abs(x) / 10 ** scale).toLocaleString('en-US', { maximumFractionDigits: scale > 6 ? 2 : 0 })} ${word}`;
+  const named = shown.periods.map((p, i) => ({ name: periodLabel(p, shown.calendarYear), v: series[i] ?? null }));
+  const known = named.filter((n) => n.v);
+  const burned = known.filter((n) => n.v!.value < 0);
+  const unit = shown.span.kind === 'quarter' ? 'quarter' : 'fiscal year';
+  const count = (n: number) => `${n} ${unit}${n === 1 ? '' : 's'}`;
+  // "Is it burning cash?": yes or no, first.
+  const yesNo = /^\W*(?:(?:and|so|but)\W+)?(?:is|are|was|were|does|do|did|has|have)\b/i.test(asked) ? `**${burned.length ? 'Yes' : 'No'}**: ` : '';
+  const head = yesNo + (burned.length
+    ? `**Cash burn in ${burned.length} of the ${count(known.length)} shown** (free cash flow, operating cash flow minus capital expenditure, below zero): ${burned.map((n) => `${n.name} **${amount(n.v!.value)}**`).join(', ')}.`
+    : `**No cash burn in any of the ${count(known.length)} shown**: free cash flow (operating cash flow minus capital expenditure) was positive in each, cash generated rather than used.`);
+  // (After a bold yes or no, the rest reads on in plain words: "**No**: no cash burn in any …".)
+  const said = yesNo ? `${yesNo}${head.slice(yesNo.length).replace(/^\*\*(.+?)\*\*/, (_m, t: string) => t.charAt(0).toLowerCase() + t.slice(1))}` : head;
+  const each = named.map((n) => `- ${n.name}: ${!n.v ? 'no free cash flow in the filings available' : n.v.value < 0 ? `burned **${amount(n.v.value)}** (free cash flow -${amount(n.v.value)})` : `no burn (free cash flow +${amount(n.v.value)})`}`);
+  return [said, '', ...each];
 }
 
 /** "**yes**, more than 50%", "**no**, not at least 5%". */
@@ -752,7 +781,8 @@ export async function* answerTables(lib: SecLibrary, question: SecQuestion, span
   const tables: string[] = [];
   for (const mention of found.slice(0, MAX_COMPANIES)) {
     const own = question.metricsByCompany?.find((m) => m.cik === mention.company.cik)?.metrics ?? metrics;
-    tables.push(...(await table(lib, mention.company, own, span, question.margin, (question.ratios ?? []).map(ratioById), sources, (m) => progress.push(m), question.scale, (company, shown) => tabled.push({ company, shown }))));
+    const burn = Boolean(question.burn || BURN_ASKED.test(question.text));
+    tables.push(...(await table(lib, mention.company, own, span, question.margin, (question.ratios ?? []).map(ratioById), sources, (m) => progress.push(m), question.scale, (company, shown) => tabled.push({ company, shown }), burn, question.text)));
   }
   // "Compare Apple and Microsoft gross margins over 3 years", "who grew faster?": the companies weighed first, their tables after.
   const weighed = COMPANIES_WEIGHED.test(question.text) ? companiesWeighed(tabled) : [];
