@@ -90,7 +90,9 @@ export function ratioFigures(ratios: readonly RatioId[], figures: readonly Figur
       const prior = r.compared?.period;
       // Trailing twelve months asked ("FCF conversion TTM"): a ratio of two flows is of the four quarters to the period, each summed.
       const twelve = (p: FiscalPeriod | null | undefined) => (p && p.kind === 'quarter' ? f.fin.calendar.span(p, 4) : null);
-      if (f.ttm?.length && flows && twelve(r.period)) {
+      // (A return on an averaged balance, "ROE TTM": the four quarters' flow over the mean of the balances at their start and end.)
+      const overTwelve = flows || (ratio.averaged && metricById(ratio.numerator).type === 'duration' && !metricById(ratio.numerator).averaged);
+      if (f.ttm?.length && overTwelve && twelve(r.period)) {
         const before = twelve(prior);
         out.push({ ratio, company: f.company, fin: f.fin, current: ratioAt(f.fin, ratio, twelve(r.period)!), compared: before ? ratioAt(f.fin, ratio, before) : null });
         continue;

@@ -1249,7 +1249,7 @@ export class AnswerWriter {
       }
       let line = `- **${capitalise(name)}** ${this.#ratioWhen(r, v.period)}: **${this.#ratioValue(r, v)}**`;
       // A return over part of a year, also as a year's.
-      if (r.ratio.averaged && v.period.kind !== 'year') {
+      if (r.ratio.averaged && v.period.kind !== 'year' && !(v.period.kind === 'span' && v.period.quarters === 4)) {
         const quarters = v.period.kind === 'quarter' ? 1 : v.period.quarters;
         line += r.ratio.kind === 'percent' ? ` (about ${(400 * (v.value / quarters)).toFixed(1)}% annualised)` : ` (about ${(4 * (v.value / quarters)).toFixed(2)}x annualised)`;
       }

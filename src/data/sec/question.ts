@@ -1156,8 +1156,8 @@ export function parseSecQuestion(text: string, index: CompanyIndex, previous?: S
     if (pair) ({ period, comparison } = pair), (versus = pair.versus ?? null);
   }
   if (!period && x.form) period = { kind: 'latest', span: x.form === '10-K' ? 'year' : 'quarter' };
-  // "Apple ROE": a year's, not a quarter's.
-  if (!period && x.ratios.some((id) => isAnnualRatio(ratioById(id)))) period = { kind: 'latest', span: 'year' };
+  // "Apple ROE": a year's, not a quarter's. ("Apple ROE TTM": the twelve months to the latest quarter.)
+  if (!period && x.ratios.some((id) => isAnnualRatio(ratioById(id)))) period = { kind: 'latest', span: x.ttm ? 'quarter' : 'year' };
   // "YTD" wraps the period said or carried ("2024 YTD", "and year to date?" after Q3); a half or the nine months is one already.
   if (x.toDate && period?.kind !== 'span') period = { kind: 'span', base: period, quarters: null };
   let merged = companies;
