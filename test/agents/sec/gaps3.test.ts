@@ -1,0 +1,97 @@
+import { describe, expect, it } from 'vitest';
+import { demoTalk } from './demo-talk.js';
+
+/** Answers a third probe of real conversations found weak, on the shipped demo snapshot, offline. */
+describe('svc-sec-agent: doubt cast on figures, bullets asked, sums of quarters labelled alike, cash burn over periods (demo snapshot)', () => {
+  const { talkOf, consistent } = demoTalk();
+
+  it('"what would make you wrong?", "how reliable are these numbers?", "can I trust that?" after figures: what they depend on, cited, as svc-agent answers', async () => {
+    for (const doubt of ['what would make you wrong?', 'how reliable are these numbers?', 'can I trust that?']) {
+      const a = await talkOf('svc-sec-agent', 'Apple revenue FY2024', doubt);
+      expect(a.text, doubt).toMatch(/^That figure is read from SEC filings, not forecast, so no later event proves it wrong/);
+      expect(a.text, doubt).toContain(`Apple Inc.'s revenue for fiscal year 2024 (year ended 2024-09-28): Form 10-K filed 2024-11-01 as "Total net sales" on page 3 [1].`);
+      expect(a.text, doubt).toContain("Apple's fiscal year ends in late September");
+      expect(a.text, doubt).not.toMatch(/figure called/);
+      expect(a.citations).toHaveLength(1);
+      consistent(a);
+      // The same answer as the router's.
+      if (doubt === 'can I trust that?') expect((await talkOf('svc-agent', 'Apple revenue FY2024', doubt)).text, doubt).toBe(a.text);
+    }
+    // A derived ratio: its inputs, and free cash flow's own derivation, named as derived.
+    const fcf = await talkOf('svc-sec-agent', 'Apple fcf conversion fy2024', 'how reliable are these numbers?');
+    expect(fcf.text).toContain("Apple Inc.'s free cash flow, fiscal year 2024: derived as operating cash flow $118,254 million (Form 10-K filed 2024-11-01) [1] minus capital expenditure $9,447 million (Form 10-K filed 2024-11-01) [1].");
+    expect(fcf.text).toContain("Apple's free cash flow conversion for fiscal year 2024 is computed, not filed: free cash flow of $108,807 million [1] (derived) over net income of $93,736 million [2].");
+    expect(fcf.text).not.toContain('Derived figures:** none here');
+    consistent(fcf);
+    // Figures named with the doubt are those weighed.
+    const named = await talkOf('svc-sec-agent', "can I trust Microsoft's net income FY2024?");
+    expect(named.text).toContain("Microsoft Corp.'s net income for fiscal year 2024 (year ended 2024-06-30): Form 10-K filed 2024-07-30");
+    consistent(named);
+    // No figure given yet: said so, nothing cited.
+    const none = await talkOf('svc-sec-agent', 'can I trust that?');
+    expect(none.text).toMatch(/^No figure has been given yet, so there is nothing of mine to weigh\./);
+    expect(none.citations).toHaveLength(0);
+  });
+
+  it('"as bullet points", "in bullets", "bullet list", "bullet points please": the figures as bullets, cited', async () => {
+    // 391,035 and 93,736, in billions to one decimal.
+    const a = await talkOf('svc-sec-agent', "Apple's revenue and net income FY2024 as bullet points");
+    expect(a.text).toMatch(/^- Apple, fiscal year 2024: revenue \$391\.0 billion \[1\]\n- Apple, fiscal year 2024: net income \$93\.7 billion \[1\]\n/);
+    consistent(a);
+    const after = await talkOf('svc-sec-agent', 'Apple and Microsoft revenue FY2024', 'bullet points please');
+    expect(after.text).toMatch(/^- Apple, fiscal year 2024: revenue \$391\.0 billion \[1\]\n- Microsoft, fiscal year 2024: revenue \$245\.1 billion \[2\]\n/);
+    consistent(after);
+    expect((await talkOf('svc-sec-agent', 'Apple revenue Q3 2024', 'in bullets')).text).toMatch(/^- Apple, fiscal Q3 2024: revenue \$85\.8 billion \[1\]\n/);
+    // 180,683 / 391,035 = 46.2%.
+    expect((await talkOf('svc-sec-agent', 'Apple gross margin FY2024 bullet list')).text).toMatch(/^- Apple, fiscal year 2024: gross margin 46\.2% \[1\]\n/);
+  });
+
+  it('a sum of four quarters is labelled "(sum of four quarters)" in the headline as in the table; a calendar year of a non-calendar filer gets its ratio', async () => {
+    // 98,486 / 97,294 = 101.2%.
+    const ttm = await talkOf('svc-sec-agent', 'Apple FCF conversion TTM');
+    expect(ttm.text).toMatch(/^- \*\*Apple's free cash flow conversion\*\* for fiscal Q3 2024 to Q2 2025 \(twelve months ended 2025-03-29\): \*\*101\.2%\*\*: free cash flow of \$98,486 million (?:\[\d\])+ \(sum of four quarters\) over net income of \$97,294 million (?:\[\d\])+ \(sum of four quarters\)\./);
+    expect(ttm.text).toMatch(/\| Free cash flow \| twelve months to fiscal Q2 2025 \(quarter ended 2025-03-29\) \| \$98,486 million (?:\[\d\])+ \(sum of four quarters\) \|/);
+    consistent(ttm);
+    // Calendar 2024 of Apple: fiscal Q2 2024 to Q1 2025. FCF 20,694 + 26,707 + 23,903 + 26,995 = 98,299; net income
+    // 23,636 + 21,448 + 14,736 + 36,330 = 96,150; 98,299 / 96,150 = 102.2%. Calendar 2023: 106,869 / 100,913 = 105.9%.
+    const cal = await talkOf('svc-sec-agent', 'Apple fcf conversion calendar 2024 vs calendar 2023');
+    expect(cal.text).toMatch(/^- \*\*Apple's free cash flow conversion\*\* for calendar year 2024, fiscal Q2 2024 to Q1 2025 \(twelve months ended 2024-12-28\): \*\*102\.2%\*\*: free cash flow of \$98,299 million (?:\[\d\])+ \(sum of four quarters\) over net income of \$96,150 million (?:\[\d\])+ \(sum of four quarters\)\. For calendar year 2023, fiscal Q2 2023 to Q1 2024 \(twelve months ended 2023-12-30\): 105\.9%; change \*\*-3\.7 points\*\*\./);
+    expect(cal.text).not.toContain('cannot be computed');
+    consistent(cal);
+    // Microsoft calendar 2024 (fiscal Q3 2024 to Q2 2025): 70,049 / 92,750 = 75.5%.
+    expect((await talkOf('svc-sec-agent', 'Microsoft fcf conversion calendar 2024')).text).toMatch(/^- \*\*Microsoft's free cash flow conversion\*\* for calendar year 2024, fiscal Q3 2024 to Q2 2025 \(twelve months ended 2024-12-31\): \*\*75\.5%\*\*/);
+  });
+
+  it('cash burn over several periods: per period, burn or not and by how much, and plainly none in any', async () => {
+    const a = await talkOf('svc-sec-agent', "Apple's cash burn each quarter of 2024");
+    expect(a.text).toContain('**No cash burn in any of the 4 quarters shown**: free cash flow (operating cash flow minus capital expenditure) was positive in each, cash generated rather than used.');
+    expect(a.text).toContain('- Q1 FY2024: no burn (free cash flow +$37,503 million)\n- Q2 FY2024: no burn (free cash flow +$20,694 million)\n- Q3 FY2024: no burn (free cash flow +$26,707 million)\n- Q4 FY2024: no burn (free cash flow +$23,903 million)');
+    expect(a.text).toContain('| **Free cash flow** ($ million) | 37,503† | 20,694† | 26,707† | 23,903† |');
+    consistent(a);
+    const years = await talkOf('svc-agent', 'Alphabet cash burn over the last 3 years');
+    expect(years.text).toContain('**No cash burn in any of the 3 fiscal years shown**');
+    expect(years.text).toContain('- FY2024: no burn (free cash flow +$72,764 million)');
+    // Asked yes or no of a table: the answer first.
+    const asked = await talkOf('svc-sec-agent', 'Microsoft quarterly free cash flow 2025', 'is it burning cash?');
+    expect(asked.text).toContain('**No**: no cash burn in any of the 3 quarters shown');
+    expect(asked.text).toContain('- Q2 FY2025: no burn (free cash flow +$6,518 million)');
+    // Free cash flow asked without a burn: no verdict.
+    expect((await talkOf('svc-sec-agent', 'Apple free cash flow each quarter of 2024')).text).not.toContain('cash burn');
+  });
+});
+
+describe('svc-sec-agent: analyst questions found weak (demo snapshot)', () => {
+  const { talkOf, consistent } = demoTalk();
+
+  it('a return asked over the trailing twelve months is of those months, not the last fiscal year', async () => {
+    // Net income 97,294 over the mean of 74,194 and 66,796 (70,495): 138.0%.
+    const roe = await talkOf('svc-sec-agent', 'Apple ROE TTM');
+    expect(roe.text).toMatch(/^- \*\*Apple's return on equity\*\* for fiscal Q3 2024 to Q2 2025 \(twelve months ended 2025-03-29\): \*\*138\.0%\*\*: net income of \$97,294 million (?:\[\d\])+ \(sum of four quarters\) over average shareholders' equity of \$70,495 million, the mean of \$74,194 million \[\d\] at 2024-03-30 and \$66,796 million \[\d\] at 2025-03-29\./);
+    expect(roe.text).not.toContain('annualised');
+    consistent(roe);
+    // 96,635 over the mean of 484,275 and 562,624 (523,449.5): 18.5%.
+    expect((await talkOf('svc-sec-agent', 'Microsoft return on assets ttm')).text).toMatch(/^- \*\*Microsoft's return on assets\*\* for fiscal Q4 2024 to Q3 2025 \(twelve months ended 2025-03-31\): \*\*18\.5%\*\*/);
+    // Without TTM, still the fiscal year.
+    expect((await talkOf('svc-sec-agent', 'Apple ROE')).text).toMatch(/^- \*\*Apple's return on equity\*\* for fiscal year 2024 \(year ended 2024-09-28\): \*\*157\.4%\*\*/);
+  });
+});
