@@ -619,11 +619,31 @@ function summaryLines(shown: Shown): string[] {
         parts.push(`${label(first)} to ${label(last)}: ${said}`);
       }
     }
+    // A margin asked for ("net margin trend over the last 4 quarters"): the latest quarter's margin against the same quarter's
+    // a year before, and the four quarters' against the four before, in points, ahead of the figure's own growth.
+    if (latestChange && share && revenue) {
+      const before = periodBefore(shown.financials, last, 4);
+      const [v, r] = [series.at(-1), revenue.at(-1)];
+      const [vb, rb] = before ? [shown.financials.value(m, before), shown.financials.value('revenue', before)] : [null, null];
+      const points = (d: number) => `**${d >= 0 ? '+' : '−'}${Math.abs(d).toFixed(1)} percentage points**`;
+      if (before && v && r && vb && rb && r.value > 0 && rb.value > 0) {
+        const [now, then] = [(100 * v.value) / r.value, (100 * vb.value) / rb.value];
+        name = capitalise(share.margin ? share.label : `${metric.label} as a share of revenue`);
+        parts.push(`${label(last)}, the latest, ${now.toFixed(1)}% against ${then.toFixed(1)}% in ${label(before)}, a year before, ${points(now - then)}`);
+        const [tv, tr] = [trailingYears(shown, m), trailingYears(shown, 'revenue')];
+        if (tv && tr && tr.now > 0 && tr.before > 0) {
+          const [a, b] = [(100 * tv.now) / tr.now, (100 * tv.before) / tr.before];
+          parts.push(`the four quarters to ${label(tv.to)} together ${a.toFixed(1)}% against ${b.toFixed(1)}% for the four before, ${points(a - b)}`);
+        }
+      }
+    }
     if (latestChange && metric.unit !== 'shares') {
+      // (After a margin's change, the figure's own growth says whose it is.)
+      const of = parts.length ? `${metric.label}, ` : '';
       const latest = growthRates(shown, m, 4).at(-1);
-      parts.push(latest === null || latest === undefined ? `${label(last)} has no figure a year earlier to grow from` : `${label(last)}, the latest, **${pct(latest)}** year over year`);
+      parts.push(latest === null || latest === undefined ? `${of}${label(last)} has no figure a year earlier to grow from` : `${of}${label(last)}, the latest, **${pct(latest)}** year over year`);
       const trailing = trailingYears(shown, m);
-      if (trailing && trailing.before > 0) parts.push(`the four quarters to ${label(trailing.to)} together ${amount(trailing.now)}, **${pct(trailing.now / trailing.before - 1)}** over the four before`);
+      if (trailing && trailing.before > 0) parts.push(`${of ? `${metric.label} over ` : ''}the four quarters to ${label(trailing.to)} together ${amount(trailing.now)}, **${pct(trailing.now / trailing.before - 1)}** over the four before`);
     }
     if (average) {
       const gaps = periods.filter((_p, i) => !series[i]);
