@@ -142,7 +142,9 @@ export async function* answerSec(lib: SecLibrary, request: AgentRequest): AsyncG
   }
   // ("Latest 10-K?", "show me Apple's latest 10-Q", naming no figure: that filing, first, and the others.)
   const latestFiling = latestFilingAsked(filingsAsked, Boolean(parsed?.stated.metrics || parsed?.ratios?.length || parsed?.unknownFigures.length)) && !SPOKEN.test(last) && !FILING_WORDS.test(last);
-  if ((FILINGS_ASKED.test(filingsAsked) || latestFiling) && named.length) return yield* answerFilings(lib, named.slice(0, MAX_COMPANIES), filingsAsked, request.messages.slice(0, -1));
+  // ("What were the latest filing dates for all three?": every company covered.)
+  const filers = (FILINGS_ASKED.test(filingsAsked) || latestFiling) && !named.length ? ((await acrossCovered(lib, parsed, asked, request.messages.slice(0, -1)))?.companies.flatMap((c) => (c.status === 'found' ? [c.company] : [])) ?? []) : named;
+  if ((FILINGS_ASKED.test(filingsAsked) || latestFiling) && filers.length) return yield* answerFilings(lib, filers.slice(0, MAX_COMPANIES), filingsAsked, request.messages.slice(0, -1));
   // "Does the 10-K mention layoffs?" of no company: a filing's words, not its figures (of a company, its key figures say so).
   if (FILING_WORDS.test(last) && !NEW_SUBJECT.test(last) && !parsed?.companies.some((c) => c.status === 'found')) return yield* said(`I read the figures companies file with the SEC (the XBRL data of their 10-K and 10-Q filings), not the filings' text, so I cannot say what a filing says or mentions about a subject (risk factors, layoffs, lawsuits, strategy). Ask for a figure instead, for example “Apple revenue last quarter” or “Microsoft operating expenses for the last 4 quarters”, each cited to the filing page it comes from, where the filing can be read.\n`);
   // "Was that the december quarter?": of the period just answered, yes or no, with its dates.
@@ -487,7 +489,9 @@ export async function acrossCovered(lib: SecLibrary, question: SecQuestion | nul
     const recorded = await lib.recordedCompanies();
     if (recorded?.length && recorded.length <= MAX_COMPANIES) return { ...question, companies: recorded.map((company) => ({ status: 'found' as const, text: company.ticker || company.name, company, fuzzy: false })), period: question.period ?? { kind: 'latest', span: question.ttm ? 'quarter' : 'year' } };
   }
-  if (!ACROSS.test(text) && !ranked) return question;
+  // "Which has the best ROE?" naming no company, with none carried: a superlative of them all.
+  const unnamed = !found && !question.companies.length && SUPERLATIVE_WHICH.test(text) && Boolean(question.stated.metrics || question.ratios?.length);
+  if (!ACROSS.test(text) && !ranked && !unnamed) return question;
   // "Which is the most levered of the three?" after two of them were last named: all three.
   const counted = /\b(?:of the|all|the) (two|three|four|five|2|3|4|5)\b/i.exec(text)?.[1];
   // "Compare to the other two", "and the others?": every company covered, those named so far among them.

@@ -94,4 +94,31 @@ describe('svc-sec-agent: analyst questions found weak (demo snapshot)', () => {
     // Without TTM, still the fiscal year.
     expect((await talkOf('svc-sec-agent', 'Apple ROE')).text).toMatch(/^- \*\*Apple's return on equity\*\* for fiscal year 2024 \(year ended 2024-09-28\): \*\*157\.4%\*\*/);
   });
+
+  it('a margin\'s trend over the latest quarters is the margin\'s, in points, before the figure\'s growth', async () => {
+    // Q3 FY2025 25,824 / 70,066 = 36.9%; Q3 FY2024 21,939 / 61,858 = 35.5%: +1.4 points. Four quarters 96,635 / 270,010 = 35.8%
+    // against 86,181 / 236,584 = 36.4%: -0.6 points. Net income +17.7% and +12.1% (96,635 / 86,181).
+    const a = await talkOf('svc-sec-agent', 'Microsoft net margin trend over the last 4 quarters');
+    expect(a.text).toContain('**Net margin**, Q3 FY2025, the latest, 36.9% against 35.5% in Q3 FY2024, a year before, **+1.4 percentage points**; the four quarters to Q3 FY2025 together 35.8% against 36.4% for the four before, **−0.6 percentage points**; net income, Q3 FY2025, the latest, **+17.7%** year over year; net income over the four quarters to Q3 FY2025 together $96,635 million, **+12.1%** over the four before.');
+    consistent(a);
+    // A figure without a margin reads as before.
+    expect((await talkOf('svc-sec-agent', 'Apple revenue trend over the last 4 quarters')).text).toContain('**Revenue**, Q2 FY2025, the latest, **+5.1%** year over year; the four quarters to Q2 FY2025 together $400,366 million, **+4.9%** over the four before.');
+  });
+
+  it('"which has the best ROE?" naming no company ranks every company covered', async () => {
+    // Apple 93,736 / 59,548 = 157.4%; Microsoft 88,136 / 237,350 = 37.1%; Alphabet 100,118 / 304,231.5 = 32.9%.
+    const a = await talkOf('svc-sec-agent', 'which has the best ROE?');
+    expect(a.text).toMatch(/^\*\*Apple\*\* has the highest return on equity, 157\.4%, against Microsoft 37\.1% and Alphabet 32\.9%\./);
+    expect(a.text).not.toContain('could not tell which company');
+    consistent(a);
+  });
+
+  it('"what were the latest filing dates for all three?": each company\'s latest filing, not their key figures', async () => {
+    const a = await talkOf('svc-sec-agent', 'what were the latest filing dates for all three?');
+    expect(a.text).toMatch(/^\*\*Apple Inc\. \(AAPL\)\*\*: its latest 10-Q, filed 2025-05-02 \(34 days after the period ended\), covers fiscal Q2 2025/);
+    expect(a.text).toContain('**Alphabet Inc. (GOOGL)**: its latest 10-K, filed 2025-02-05 (36 days after the period ended), covers fiscal year 2024 (year ended 2024-12-31)');
+    expect(a.text).toContain('**Microsoft Corp. (MSFT)**: its latest 10-Q, filed 2025-04-30 (30 days after the period ended), covers fiscal Q3 2025 (quarter ended 2025-03-31)');
+    expect(a.text).not.toContain('Key figures');
+    consistent(a);
+  });
 });
