@@ -371,7 +371,7 @@ async function table(lib: SecLibrary, ref: CompanyRef, metrics: MetricId[], span
   const lines: string[] = [
     `### ${company.name} (${company.ticker}), ${span.kind === 'quarter' ? 'by fiscal quarter' : 'by fiscal year'}${calendarYear ? '' : ` (its fiscal year ends ${financials.calendar.describeYearEnd()})`}`,
     '',
-    ...withBlank(summaryLines(context)),
+    ...withBlank([...summaryLines(context), ...ratioChangeLines(context, ratioRows)]),
     ...withBlank(burn ? burnLines(context, amountScale, asked) : []),
     `| | ${header.join(' | ')} |`,
     `|---|${header.map(() => '---:').join('|')}|`,
@@ -441,6 +441,34 @@ async function table(lib: SecLibrary, ref: CompanyRef, metrics: MetricId[], span
     if (withData.length > shown.length) lines.push(`The latest ${shown.length} ${unit} ${range} are shown (at most ${MAX_PERIODS} fit in a table).`, '');
   }
   return lines;
+}
+
+/**
+ * A ratio's change asked over the periods shown ("debt to equity trend over the last 3 years"): from the first
+ * period to the last, or, over the latest quarters, the latest against the same quarter a year before; in points
+ * for a percentage, in turns for a multiple. (Amounts and per-share ratios are left to their rows.)
+ */
+function ratioChangeLines(shown: Shown, rows: { ratio: RatioDef; values: ReturnType<typeof ratioAt>[] }[]): string[] {
+  const { span, periods, calendarYear, financials } = shown;
+  if (!(span.summaries ?? []).includes('change') || periods.length < 2) return [];
+  const label = (p: FiscalPeriod) => periodLabel(p, calendarYear);
+  const endToEnd = span.kind === 'year' || span.quarters !== undefined;
+  const out: string[] = [];
+  for (const { ratio, values } of rows) {
+    if (ratio.kind !== 'percent' && ratio.kind !== 'times') continue;
+    const last = periods.at(-1)!;
+    const [fromPeriod, from] = endToEnd ? [periods[0]!, values[0]] : (() => {
+      const before = periodBefore(financials, last, 4);
+      return [before, before ? ratioAt(financials, ratio, before) : null] as const;
+    })();
+    const to = values.at(-1);
+    if (!fromPeriod || from?.kind !== 'value' || to?.kind !== 'value' || from.value === null || to.value === null) continue;
+    const said = (x: number) => formatRatio(ratio, x, to.numerator.unit);
+    const d = to.value - from.value;
+    const moved = ratio.kind === 'percent' ? `${d >= 0 ? '+' : '−'}${Math.abs(100 * d).toFixed(1)} percentage points` : `${d >= 0 ? '+' : '−'}${Math.abs(d).toFixed(2)}x`;
+    out.push(`**${capitalise(ratio.label)}**, ${label(fromPeriod)} to ${label(last)}${endToEnd ? '' : ' (a year apart)'}: ${said(from.value)} → ${said(to.value)}, **${moved}**.`);
+  }
+  return out;
 }
 
 /**

@@ -105,6 +105,15 @@ describe('svc-sec-agent: analyst questions found weak (demo snapshot)', () => {
     expect((await talkOf('svc-sec-agent', 'Apple revenue trend over the last 4 quarters')).text).toContain('**Revenue**, Q2 FY2025, the latest, **+5.1%** year over year; the four quarters to Q2 FY2025 together $400,366 million, **+4.9%** over the four before.');
   });
 
+  it('a ratio\'s trend asked over periods: the ratio\'s own change, not only its parts\'', async () => {
+    // 47,032 / 166,542 = 0.28x; 42,688 / 268,477 = 0.16x; 0.1590 - 0.2824 = -0.12x.
+    const a = await talkOf('svc-sec-agent', 'Microsoft debt to equity trend over the last 3 years');
+    expect(a.text).toContain('**Debt-to-equity ratio**, FY2022 to FY2024: 0.28x → 0.16x, **−0.12x**.');
+    consistent(a);
+    // Over the latest quarters: the latest against the same quarter a year before (118,674 / 141,120 = 0.84x).
+    expect((await talkOf('svc-sec-agent', 'Apple current ratio trend over the last 4 quarters')).text).toContain('**Current ratio**, Q2 FY2024 to Q2 FY2025 (a year apart): 1.04x → 0.84x, **−0.20x**.');
+  });
+
   it('"which has the best ROE?" naming no company ranks every company covered', async () => {
     // Apple 93,736 / 59,548 = 157.4%; Microsoft 88,136 / 237,350 = 37.1%; Alphabet 100,118 / 304,231.5 = 32.9%.
     const a = await talkOf('svc-sec-agent', 'which has the best ROE?');
