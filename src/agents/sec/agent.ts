@@ -4,6 +4,7 @@ import { secLibrary } from '../../data/sec/index.js';
 import type { FactCitation, SecLibrary } from '../../data/sec/library.js';
 import { SAME_DATE, asksCoverage, clipped, comparedCompanies, parseWithInstructions, type SecQuestion } from '../../data/sec/question.js';
 import type { CompanyRef } from '../../data/sec/types.js';
+import type { FiscalPeriod } from '../../data/sec/calendar.js';
 import { shortName } from '../../data/sec/names.js';
 import type { ReportedFact } from '../../data/sec/facts.js';
 import type { MetricId } from '../../data/sec/metrics.js';
@@ -11,7 +12,7 @@ import type { Agent, AgentEvent, AgentRequest, Answer, Citation, Turn } from '..
 import { OUT_OF_SCOPE } from '../../text.js';
 import { CHART_ASKED, withCharts } from '../financials/chart.js';
 import { answerValuation, valuationInConversation } from './valuation.js';
-import { listed } from '../citations.js';
+import { SourceList, listed } from '../citations.js';
 import { answerTables, asksOfPeriods, asksTotal, spanAsked, tabulable, type Span } from '../financials/table.js';
 import { MAX_COMPANIES, planAnswer } from './plan.js';
 import { FILINGS_ASKED, answerFilings, citedBefore, latestFilingAsked } from './filings.js';
@@ -147,6 +148,8 @@ export async function* answerSec(lib: SecLibrary, request: AgentRequest): AsyncG
   if ((FILINGS_ASKED.test(filingsAsked) || latestFiling) && filers.length) return yield* answerFilings(lib, filers.slice(0, MAX_COMPANIES), filingsAsked, request.messages.slice(0, -1));
   // "Does the 10-K mention layoffs?" of no company: a filing's words, not its figures (of a company, its key figures say so).
   if (FILING_WORDS.test(last) && !NEW_SUBJECT.test(last) && !parsed?.companies.some((c) => c.status === 'found')) return yield* said(`I read the figures companies file with the SEC (the XBRL data of their 10-K and 10-Q filings), not the filings' text, so I cannot say what a filing says or mentions about a subject (risk factors, layoffs, lawsuits, strategy). Ask for a figure instead, for example “Apple revenue last quarter” or “Microsoft operating expenses for the last 4 quarters”, each cited to the filing page it comes from, where the filing can be read.\n`);
+  // "What is Apple's fiscal year?", "when does Microsoft's fiscal year end?": its calendar, from its filings.
+  if (FISCAL_YEAR_ASKED.test(last) && !/\b(?:most|least|best|worst|highest|lowest|biggest|largest|strongest|weakest)\b/i.test(last) && named.length && !parsed?.stated.metrics && !parsed?.ratios?.length) return yield* answerFiscalYear(lib, named.slice(0, MAX_COMPANIES));
   // "Was that the december quarter?": of the period just answered, yes or no, with its dates.
   const monthAsked = MONTH_QUARTER.exec(last);
   if (monthAsked) {
@@ -295,6 +298,45 @@ async function quarterMonthAnswer(lib: SecLibrary, before: SecQuestion | null, m
 }
 
 const capitalize = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
+
+/** The fiscal calendar asked ("what is Apple's fiscal year?", "when does Microsoft's fiscal year end?", "is Alphabet's fiscal year the calendar year?"). */
+const FISCAL_YEAR_ASKED = /\b(?:what|when|which|how)\b[^?]{0,40}\bfiscal (?:year|calendar|quarters?)\b(?:[^?]{0,30}\b(?:end|ends|start|starts|begin|begins|run|runs|work|works|mean)\b)?|\bfiscal (?:year|calendar)\b[^?]{0,30}\b(?:end|ends|start|starts|begin|begins)\b|\bis\b[^?]{0,40}\bfiscal year\b[^?]{0,20}\bcalendar year\b/i;
+
+/**
+ * Each company's fiscal calendar, read from its filings: when its fiscal year ends, its latest fiscal
+ * year's and latest quarter's dates, each cited to the filing page that reports a figure for that period.
+ */
+async function* answerFiscalYear(lib: SecLibrary, companies: readonly CompanyRef[]): AsyncGenerator<AgentEvent> {
+  const sources = new SourceList();
+  const out: string[] = [];
+  for (const company of companies) {
+    const { financials: fin } = await lib.profile(company);
+    if (!fin) {
+      out.push(`**${company.name}${company.ticker ? ` (${company.ticker})` : ''}** has no figures in the data, so its fiscal calendar cannot be read.`);
+      continue;
+    }
+    const cal = fin.calendar;
+    const cite = async (p: FiscalPeriod) => {
+      const v = fin.value('revenue', p) ?? fin.value('netIncome', p);
+      const fact = v?.terms[0]?.fact;
+      if (!fact) return '';
+      const c = await lib.cite(company, fact);
+      return ` ${sources.cite(c.key, c.name, c.url)}`;
+    };
+    const year = [...cal.years].reverse().find((y) => fin.value('revenue', y) ?? fin.value('netIncome', y));
+    const quarter = [...cal.quarters].reverse().find((q) => fin.value('revenue', q) ?? fin.value('netIncome', q));
+    const who = `**${company.name}${company.ticker ? ` (${company.ticker})` : ''}**`;
+    const kind = cal.isCalendarYear ? 'is the calendar year: it ends on December 31, and its quarters are the calendar quarters' : `ends ${cal.describeYearEnd()}, so it is not the calendar year: its quarters are named for the fiscal year, and fiscal Q1 is not calendar Q1`;
+    const parts = [`${who}: its fiscal year ${kind}.`];
+    if (year) parts.push(`Its latest fiscal year in the filings, ${periodName(year, cal)}, ran from ${year.start} to ${year.end}${await cite(year)}.`);
+    if (quarter && (!year || quarter.end > year.end)) parts.push(`Its latest quarter, ${periodName(quarter, cal)}, ran from ${quarter.start} to ${quarter.end}${await cite(quarter)}.`);
+    out.push(parts.join(' '));
+  }
+  const note = lib.dataNote();
+  yield { type: 'text', delta: `${out.join('\n\n')}\n${note ? `\n_${note}_\n` : ''}` };
+  for (const citation of sources.list) yield { type: 'citation', citation };
+  yield { type: 'done' };
+}
 
 /** Odds and prediction markets, which no filing holds ("what are the odds of a Fed hike in December?"). */
 const MARKETS_ASKED = /\b(?:odds|chances?|probabilit(?:y|ies)|kalshi|polymarket|prediction markets?|betting|bet on|wager)\b/i;

@@ -114,6 +114,19 @@ describe('svc-sec-agent: analyst questions found weak (demo snapshot)', () => {
     expect((await talkOf('svc-sec-agent', 'Apple current ratio trend over the last 4 quarters')).text).toContain('**Current ratio**, Q2 FY2024 to Q2 FY2025 (a year apart): 1.04x → 0.84x, **−0.20x**.');
   });
 
+  it('"what is Apple\'s fiscal year?", "when does Microsoft\'s fiscal year end?": the calendar from the filings, cited, not key figures', async () => {
+    const a = await talkOf('svc-sec-agent', "what is Apple's fiscal year?");
+    expect(a.text).toMatch(/^\*\*Apple Inc\. \(AAPL\)\*\*: its fiscal year ends in late September, so it is not the calendar year: its quarters are named for the fiscal year, and fiscal Q1 is not calendar Q1\. Its latest fiscal year in the filings, fiscal year 2024, ran from 2023-10-01 to 2024-09-28 \[1\]\. Its latest quarter, fiscal Q2 2025, ran from 2024-12-29 to 2025-03-29 \[2\]\./);
+    expect(a.citations.map((c) => c.name)).toEqual(['Apple Inc. Form 10-K, fiscal year ended 2024-09-28, page 3', 'Apple Inc. Form 10-Q, quarter ended 2025-03-29, page 3']);
+    consistent(a);
+    const two = await talkOf('svc-sec-agent', "when does Microsoft's fiscal year end? and Alphabet's?");
+    expect(two.text).toContain('**Microsoft Corp. (MSFT)**: its fiscal year ends on June 30, so it is not the calendar year');
+    expect(two.text).toContain('**Alphabet Inc. (GOOGL)**: its fiscal year is the calendar year: it ends on December 31');
+    consistent(two);
+    // A figure asked with the fiscal year is the figure.
+    expect((await talkOf('svc-sec-agent', "what was Apple's revenue in its latest fiscal year?")).text).toMatch(/^\*\*Apple Inc\. \(AAPL\)\*\*: revenue for fiscal year 2024/);
+  });
+
   it('"which has the best ROE?" naming no company ranks every company covered', async () => {
     // Apple 93,736 / 59,548 = 157.4%; Microsoft 88,136 / 237,350 = 37.1%; Alphabet 100,118 / 304,231.5 = 32.9%.
     const a = await talkOf('svc-sec-agent', 'which has the best ROE?');
