@@ -99,7 +99,8 @@ export function figuresDependOn(answer: Answer): Answer | null {
   }));
   // A table's derived cells, with its note on how ("† Derived, not reported as such: a fourth quarter is …").
   const daggered = tableNotes.find((n) => n.startsWith('derived:'))?.slice('derived:'.length);
-  const how = /^†\s*Derived, not reported as such:\s*([^;.]+)/m.exec(answer.text)?.[1];
+  // (All of the note's ways, a fourth quarter, a cash-flow quarter, a total from its formula: the cells may be any of them.)
+  const how = /^†\s*Derived, not reported as such:\s*(.+?)\.(?:\s|$)/m.exec(answer.text)?.[1];
   if (daggered) derived.push(`The figures marked † (${daggered}) are derived, not reported as such${how ? `: ${how}` : ''}`);
   const computedRows = tableNotes.find((n) => n.startsWith('computed:'))?.slice('computed:'.length);
   if (computedRows) derived.push(`The rows under a figure (${computedRows}) are computed from filed figures, not filed themselves`);

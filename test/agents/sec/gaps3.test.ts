@@ -23,6 +23,10 @@ describe('svc-sec-agent: doubt cast on figures, bullets asked, sums of quarters 
     expect(fcf.text).toContain("Apple's free cash flow conversion for fiscal year 2024 is computed, not filed: free cash flow of $108,807 million [1] (derived) over net income of $93,736 million [2].");
     expect(fcf.text).not.toContain('Derived figures:** none here');
     consistent(fcf);
+    // A table's derived cells: every way the note gives, not only the fourth quarter's.
+    const table = await talkOf('svc-sec-agent', 'Apple free cash flow each quarter of 2024', 'can I trust these numbers?');
+    expect(table.text).toContain('are derived, not reported as such: a fourth quarter is the fiscal year minus the first nine months (10-K minus the third-quarter 10-Q); cash-flow quarters are year-to-date differences; totals a filer does not tag follow their formula.');
+    consistent(table);
     // Figures named with the doubt are those weighed.
     const named = await talkOf('svc-sec-agent', "can I trust Microsoft's net income FY2024?");
     expect(named.text).toContain("Microsoft Corp.'s net income for fiscal year 2024 (year ended 2024-06-30): Form 10-K filed 2024-07-30");
