@@ -131,6 +131,17 @@ describe('svc-sec-agent: analyst questions found weak (demo snapshot)', () => {
     expect((await talkOf('svc-sec-agent', "what was Apple's revenue in its latest fiscal year?")).text).toMatch(/^\*\*Apple Inc\. \(AAPL\)\*\*: revenue for fiscal year 2024/);
   });
 
+  it('revenue per share: revenue over the shares outstanding at the period\'s end, and "and per share?" after revenue', async () => {
+    // 391,035 / 15,116.786 = $25.87.
+    const a = await talkOf('svc-sec-agent', 'Apple revenue per share FY2024');
+    expect(a.text).toMatch(/^- \*\*Apple's revenue per share\*\* for fiscal year 2024 \(year ended 2024-09-28\): \*\*\$25\.87 per share\*\*: revenue of \$391,035 million \[1\] over shares outstanding of 15,116,786 thousand shares \(about 15\.12 billion shares\) \[2\]\./);
+    expect(a.text).not.toContain('figure called');
+    consistent(a);
+    expect((await talkOf('svc-sec-agent', 'Apple revenue FY2024', 'and per share?')).text).toMatch(/^- \*\*Apple's revenue per share\*\* for fiscal year 2024 \(year ended 2024-09-28\): \*\*\$25\.87 per share\*\*/);
+    // No share count for Alphabet in the data: said so.
+    expect((await talkOf('svc-sec-agent', 'Alphabet revenue per share FY2024')).text).toMatch(/^- Alphabet's revenue per share cannot be computed for fiscal year 2024 \(year ended 2024-12-31\): the filings give no shares outstanding for it\./);
+  });
+
   it('"which has the best ROE?" naming no company ranks every company covered', async () => {
     // Apple 93,736 / 59,548 = 157.4%; Microsoft 88,136 / 237,350 = 37.1%; Alphabet 100,118 / 304,231.5 = 32.9%.
     const a = await talkOf('svc-sec-agent', 'which has the best ROE?');
