@@ -50,3 +50,15 @@ export async function answerOf(events: AsyncIterable<AgentEvent>): Promise<Answe
   }
   return { text, citations };
 }
+
+/** `text` with its [n] renumbered 1, 2, … in order of use, and those citations. */
+export function cited(text: string, all: readonly Citation[]): Answer {
+  const order = new Map<number, number>();
+  const body = text.replace(/\[(\d+)\]/g, (m, n: string) => {
+    if (!all.some((c) => c.order === Number(n))) return m;
+    if (!order.has(Number(n))) order.set(Number(n), order.size + 1);
+    return `[${order.get(Number(n))}]`;
+  });
+  const citations = [...order].map(([from, to]) => ({ ...all.find((c) => c.order === from)!, order: to }));
+  return { text: body, citations };
+}

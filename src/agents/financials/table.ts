@@ -3,7 +3,7 @@ import { extraWeekLength, type FiscalCalendar, type FiscalPeriod } from '../../d
 import type { CompanyFinancials, MetricValue } from '../../data/sec/facts.js';
 import type { FactCitation, SecLibrary } from '../../data/sec/library.js';
 import { metricById, type MetricDef, type MetricId } from '../../data/sec/metrics.js';
-import { quarterRange, type SecQuestion } from '../../data/sec/question.js';
+import { BURN_ASKED, quarterRange, type SecQuestion } from '../../data/sec/question.js';
 import { ratioById, type RatioDef } from '../../data/sec/ratios.js';
 import type { CompanyRef } from '../../data/sec/types.js';
 import { shortName } from '../../data/sec/names.js';
@@ -313,7 +313,7 @@ function rowUnit(metric: MetricDef, unit: string, asked: number = 6): { scale: n
 
 const periodLabel = (p: FiscalPeriod, calendarYear: boolean) => (p.kind === 'year' ? `FY${p.fy}` : `Q${p.q} ${calendarYear ? '' : 'FY'}${p.fy}`);
 
-async function table(lib: SecLibrary, ref: CompanyRef, metrics: MetricId[], span: Span, margin: boolean, ratios: readonly RatioDef[], sources: SourceList, progress: (m: string) => void, amountScale?: number, tabled?: (company: CompanyRef, shown: Shown) => void): Promise<string[]> {
+async function table(lib: SecLibrary, ref: CompanyRef, metrics: MetricId[], span: Span, margin: boolean, ratios: readonly RatioDef[], sources: SourceList, progress: (m: string) => void, amountScale?: number, tabled?: (company: CompanyRef, shown: Shown) => void, burn = false, asked = ''): Promise<string[]> {
   const { company, financials } = await lib.profile(ref);
   if (!financials) {
     // A snapshot holds only the companies recorded in it: one missing from it may well file XBRL data.
@@ -371,7 +371,8 @@ async function table(lib: SecLibrary, ref: CompanyRef, metrics: MetricId[], span
   const lines: string[] = [
     `### ${company.name} (${company.ticker}), ${span.kind === 'quarter' ? 'by fiscal quarter' : 'by fiscal year'}${calendarYear ? '' : ` (its fiscal year ends ${financials.calendar.describeYearEnd()})`}`,
     '',
-    ...withBlank(summaryLines(context)),
+    ...withBlank([...summaryLines(context), ...ratioChangeLines(context, ratioRows)]),
+    ...withBlank(burn ? burnLines(context, amountScale, asked) : []),
     `| | ${header.join(' | ')} |`,
     `|---|${header.map(() => '---:').join('|')}|`,
   ];
@@ -440,6 +441,62 @@ async function table(lib: SecLibrary, ref: CompanyRef, metrics: MetricId[], span
     if (withData.length > shown.length) lines.push(`The latest ${shown.length} ${unit} ${range} are shown (at most ${MAX_PERIODS} fit in a table).`, '');
   }
   return lines;
+}
+
+/**
+ * A ratio's change asked over the periods shown ("debt to equity trend over the last 3 years"): from the first
+ * period to the last, or, over the latest quarters, the latest against the same quarter a year before; in points
+ * for a percentage, in turns for a multiple. (Amounts and per-share ratios are left to their rows.)
+ */
+function ratioChangeLines(shown: Shown, rows: { ratio: RatioDef; values: ReturnType<typeof ratioAt>[] }[]): string[] {
+  const { span, periods, calendarYear, financials } = shown;
+  if (!(span.summaries ?? []).includes('change') || periods.length < 2) return [];
+  const label = (p: FiscalPeriod) => periodLabel(p, calendarYear);
+  const endToEnd = span.kind === 'year' || span.quarters !== undefined;
+  const out: string[] = [];
+  for (const { ratio, values } of rows) {
+    if (ratio.kind !== 'percent' && ratio.kind !== 'times') continue;
+    const last = periods.at(-1)!;
+    const [fromPeriod, from] = endToEnd ? [periods[0]!, values[0]] : (() => {
+      const before = periodBefore(financials, last, 4);
+      return [before, before ? ratioAt(financials, ratio, before) : null] as const;
+    })();
+    const to = values.at(-1);
+    if (!fromPeriod || from?.kind !== 'value' || to?.kind !== 'value' || from.value === null || to.value === null) continue;
+    const said = (x: number) => formatRatio(ratio, x, to.numerator.unit);
+    const d = to.value - from.value;
+    const moved = ratio.kind === 'percent' ? `${d >= 0 ? '+' : '−'}${Math.abs(100 * d).toFixed(1)} percentage points` : `${d >= 0 ? '+' : '−'}${Math.abs(d).toFixed(2)}x`;
+    out.push(`**${capitalise(ratio.label)}**, ${label(fromPeriod)} to ${label(last)}${endToEnd ? '' : ' (a year apart)'}: ${said(from.value)} → ${said(to.value)}, **${moved}**.`);
+  }
+  return out;
+}
+
+/**
+ * Cash burn asked over several periods ("Apple's cash burn each quarter of 2024"): for each period
+ * shown, whether free cash flow was below zero (a burn, by how much) or not, and plainly when no
+ * period burned cash. Empty when free cash flow is not in the table.
+ */
+function burnLines(shown: Shown, amountScale: number | undefined, asked: string): string[] {
+  const series = shown.values.get('freeCashFlow');
+  if (!series?.some((v) => v)) return [];
+  const metric = metricById('freeCashFlow');
+  const { scale, label } = rowUnit(metric, series.find((v) => v)!.unit, amountScale);
+  const [money, word] = [label.split(' ')[0]!, label.split(' ').slice(1).join(' ')];
+  const amount = (x: number) => `${money}${(Math.abs(x) / 10 ** scale).toLocaleString('en-US', { maximumFractionDigits: scale > 6 ? 2 : 0 })} ${word}`;
+  const named = shown.periods.map((p, i) => ({ name: periodLabel(p, shown.calendarYear), v: series[i] ?? null }));
+  const known = named.filter((n) => n.v);
+  const burned = known.filter((n) => n.v!.value < 0);
+  const unit = shown.span.kind === 'quarter' ? 'quarter' : 'fiscal year';
+  const count = (n: number) => `${n} ${unit}${n === 1 ? '' : 's'}`;
+  // "Is it burning cash?": yes or no, first.
+  const yesNo = /^\W*(?:(?:and|so|but)\W+)?(?:is|are|was|were|does|do|did|has|have)\b/i.test(asked) ? `**${burned.length ? 'Yes' : 'No'}**: ` : '';
+  const head = yesNo + (burned.length
+    ? `**Cash burn in ${burned.length} of the ${count(known.length)} shown** (free cash flow, operating cash flow minus capital expenditure, below zero): ${burned.map((n) => `${n.name} **${amount(n.v!.value)}**`).join(', ')}.`
+    : `**No cash burn in any of the ${count(known.length)} shown**: free cash flow (operating cash flow minus capital expenditure) was positive in each, cash generated rather than used.`);
+  // (After a bold yes or no, the rest reads on in plain words: "**No**: no cash burn in any …".)
+  const said = yesNo ? `${yesNo}${head.slice(yesNo.length).replace(/^\*\*(.+?)\*\*/, (_m, t: string) => t.charAt(0).toLowerCase() + t.slice(1))}` : head;
+  const each = named.map((n) => `- ${n.name}: ${!n.v ? 'no free cash flow in the filings available' : n.v.value < 0 ? `burned **${amount(n.v.value)}** (free cash flow -${amount(n.v.value)})` : `no burn (free cash flow +${amount(n.v.value)})`}`);
+  return [said, '', ...each];
 }
 
 /** "**yes**, more than 50%", "**no**, not at least 5%". */
@@ -590,11 +647,31 @@ function summaryLines(shown: Shown): string[] {
         parts.push(`${label(first)} to ${label(last)}: ${said}`);
       }
     }
+    // A margin asked for ("net margin trend over the last 4 quarters"): the latest quarter's margin against the same quarter's
+    // a year before, and the four quarters' against the four before, in points, ahead of the figure's own growth.
+    if (latestChange && share && revenue) {
+      const before = periodBefore(shown.financials, last, 4);
+      const [v, r] = [series.at(-1), revenue.at(-1)];
+      const [vb, rb] = before ? [shown.financials.value(m, before), shown.financials.value('revenue', before)] : [null, null];
+      const points = (d: number) => `**${d >= 0 ? '+' : '−'}${Math.abs(d).toFixed(1)} percentage points**`;
+      if (before && v && r && vb && rb && r.value > 0 && rb.value > 0) {
+        const [now, then] = [(100 * v.value) / r.value, (100 * vb.value) / rb.value];
+        name = capitalise(share.margin ? share.label : `${metric.label} as a share of revenue`);
+        parts.push(`${label(last)}, the latest, ${now.toFixed(1)}% against ${then.toFixed(1)}% in ${label(before)}, a year before, ${points(now - then)}`);
+        const [tv, tr] = [trailingYears(shown, m), trailingYears(shown, 'revenue')];
+        if (tv && tr && tr.now > 0 && tr.before > 0) {
+          const [a, b] = [(100 * tv.now) / tr.now, (100 * tv.before) / tr.before];
+          parts.push(`the four quarters to ${label(tv.to)} together ${a.toFixed(1)}% against ${b.toFixed(1)}% for the four before, ${points(a - b)}`);
+        }
+      }
+    }
     if (latestChange && metric.unit !== 'shares') {
+      // (After a margin's change, the figure's own growth says whose it is.)
+      const of = parts.length ? `${metric.label}, ` : '';
       const latest = growthRates(shown, m, 4).at(-1);
-      parts.push(latest === null || latest === undefined ? `${label(last)} has no figure a year earlier to grow from` : `${label(last)}, the latest, **${pct(latest)}** year over year`);
+      parts.push(latest === null || latest === undefined ? `${of}${label(last)} has no figure a year earlier to grow from` : `${of}${label(last)}, the latest, **${pct(latest)}** year over year`);
       const trailing = trailingYears(shown, m);
-      if (trailing && trailing.before > 0) parts.push(`the four quarters to ${label(trailing.to)} together ${amount(trailing.now)}, **${pct(trailing.now / trailing.before - 1)}** over the four before`);
+      if (trailing && trailing.before > 0) parts.push(`${of ? `${metric.label} over ` : ''}the four quarters to ${label(trailing.to)} together ${amount(trailing.now)}, **${pct(trailing.now / trailing.before - 1)}** over the four before`);
     }
     if (average) {
       const gaps = periods.filter((_p, i) => !series[i]);
@@ -752,7 +829,8 @@ export async function* answerTables(lib: SecLibrary, question: SecQuestion, span
   const tables: string[] = [];
   for (const mention of found.slice(0, MAX_COMPANIES)) {
     const own = question.metricsByCompany?.find((m) => m.cik === mention.company.cik)?.metrics ?? metrics;
-    tables.push(...(await table(lib, mention.company, own, span, question.margin, (question.ratios ?? []).map(ratioById), sources, (m) => progress.push(m), question.scale, (company, shown) => tabled.push({ company, shown }))));
+    const burn = Boolean(question.burn || BURN_ASKED.test(question.text));
+    tables.push(...(await table(lib, mention.company, own, span, question.margin, (question.ratios ?? []).map(ratioById), sources, (m) => progress.push(m), question.scale, (company, shown) => tabled.push({ company, shown }), burn, question.text)));
   }
   // "Compare Apple and Microsoft gross margins over 3 years", "who grew faster?": the companies weighed first, their tables after.
   const weighed = COMPANIES_WEIGHED.test(question.text) ? companiesWeighed(tabled) : [];

@@ -34,7 +34,7 @@ import { ENGLISH_ONLY, OUT_OF_SCOPE, looksNonEnglish } from '../../text.js';
 import { askedBefore, restateAsked, restated, threadRestated, type RestateForm } from './restate.js';
 import { ADVICE_ASKED, JUDGED, LINK_ASKED, MARKET_WORDS, OUTCOME_MEANING, PERCENT_MEANING, RATES_ASKED, leadOf, leadsJoined, notCoveredAnswer, linkedAnswer, percentMeant, sidesText, type Side } from './mixed.js';
 import { metricById } from '../../data/sec/metrics.js';
-import { FIGURES_DOUBTED, figuresDependOn } from './figures-doubted.js';
+import { FIGURES_DOUBTED, figuresDependOn } from '../figures-doubted.js';
 
 export const ROUTER_ID = 'svc-agent';
 

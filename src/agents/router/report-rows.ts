@@ -69,17 +69,7 @@ export function readReport(text: string): { sections: Map<string, string>; rows:
   return { sections, rows, contracts };
 }
 
-/** `text` with its [n] renumbered 1, 2, … in order of use, and those citations. */
-export function cited(text: string, all: readonly Citation[]): Answer {
-  const order = new Map<number, number>();
-  const body = text.replace(/\[(\d+)\]/g, (m, n: string) => {
-    if (!all.some((c) => c.order === Number(n))) return m;
-    if (!order.has(Number(n))) order.set(Number(n), order.size + 1);
-    return `[${order.get(Number(n))}]`;
-  });
-  const citations = [...order].map(([from, to]) => ({ ...all.find((c) => c.order === from)!, order: to }));
-  return { text: body, citations };
-}
+export { cited } from '../citations.js';
 
 export const bullets = (section: string | undefined, match: RegExp) => (section ?? '').split('\n').filter((l) => l.startsWith('- ') && match.test(l));
 

@@ -5,6 +5,7 @@ import { closingAcross, moversAcross } from '../markets-search/across-listed.js'
 import type { OpenEventsIndex } from '../markets-search/index.js';
 import { credits } from '../markets-search/agent.js';
 import type { Answer, Citation, Turn } from '../types.js';
+import { WRONG } from '../figures-doubted.js';
 import { acrossEvents } from './across-events.js';
 import { discussedEvent, eventsOf } from './classify.js';
 import { SIZING, answerFromReport, eventQuestion, outcomesNamed, type ReportRead } from './event-questions.js';
@@ -39,7 +40,7 @@ const MY_REPORTS = /\b(?:across|among|in|of|over)\s+(?:all\s+)?(?:the\s+)?(?:sto
 const PER_DOLLAR = /\bper (?:dollar|\$1?(?!\d)|buck)\b|\b(?:return|edge|ev|value) on (?:the )?(?:stake|capital|money)\b|\bbang for (?:the|your) buck\b/i;
 const SPREADS = /\bspreads?\b/i;
 const TIGHTEST = /\b(?:tight\w*|narrow\w*|smallest|lowest|cheapest to trade)\b/i;
-export const WRONG = /\bwhat (?:would|could|might|will) (?:make|prove|show) (?:you|the model|it|this|that|the (?:call|view|report|trade)|us|me)\b[^?]{0,40}\bwrong\b|\bhow (?:could|might|would|can) (?:you|the model|it|this|the (?:call|view|report)) be wrong\b|\bwhat(?:'s| is| are)? the (?:main |key |biggest )?risks? (?:to|of|for|in) (?:the |this |that |your )?(?:model|call|view|report|thesis)\b|\bwhere (?:could|might|would) (?:you|the model) be wrong\b/i;
+export { WRONG };
 const SINCE_REPORT = /\b(?:changed?|moved?|different|new|happened|updates?)\b[^?]{0,30}\bsince (?:the|your|this|that|my|its|it was|you)\b[^?]{0,12}\b(?:report|snapshot|analysis|generated|written|ran)\b|\bis (?:the|this|that) report (?:still )?(?:current|up to date|fresh|stale)\b/i;
 const ENTRY_TIMING = /^\W*(?:(?:and|ok|so)\s+)?(?:what about\s+)?(?:the\s+)?(?:timing|entry timing)\W*$|\bwhen (?:should|do|would|could|to) (?:i|we)?\s*(?:enter|buy|get in|trade|bet|place|put it on|take (?:it|the trade))\b|\b(?:enter|buy|get in|trade|bet)\b[^?]{0,25}\bnow or (?:later|wait|closer|nearer|after|before|at)\b|\bnow or (?:closer|nearer|later|wait)\b|\bwait or (?:buy|enter|get in|trade)\b|\b(?:buy|enter|get in|trade) now or wait\b|\bbest time to (?:enter|buy|get in|trade)\b/i;
 const WHICH_FIRST = /\bwhich\b[^?]{0,30}\b(?:resolves?|settles?|closes?|ends?|expires?|is decided|finish(?:es)?)\s+(?:first|sooner|earlier|soonest|next|last|later)\b|\bwhat(?:'s| is) the timing\b|\bin what order\b[^?]{0,30}\b(?:resolve|settle|close)/i;

@@ -4,14 +4,15 @@ import { secLibrary } from '../../data/sec/index.js';
 import type { FactCitation, SecLibrary } from '../../data/sec/library.js';
 import { SAME_DATE, asksCoverage, clipped, comparedCompanies, parseWithInstructions, type SecQuestion } from '../../data/sec/question.js';
 import type { CompanyRef } from '../../data/sec/types.js';
+import type { FiscalPeriod } from '../../data/sec/calendar.js';
 import { shortName } from '../../data/sec/names.js';
 import type { ReportedFact } from '../../data/sec/facts.js';
 import type { MetricId } from '../../data/sec/metrics.js';
-import type { Agent, AgentEvent, AgentRequest, Citation, Turn } from '../types.js';
+import type { Agent, AgentEvent, AgentRequest, Answer, Citation, Turn } from '../types.js';
 import { OUT_OF_SCOPE } from '../../text.js';
 import { CHART_ASKED, withCharts } from '../financials/chart.js';
 import { answerValuation, valuationInConversation } from './valuation.js';
-import { listed } from '../citations.js';
+import { SourceList, listed } from '../citations.js';
 import { answerTables, asksOfPeriods, asksTotal, spanAsked, tabulable, type Span } from '../financials/table.js';
 import { MAX_COMPANIES, planAnswer } from './plan.js';
 import { FILINGS_ASKED, answerFilings, citedBefore, latestFilingAsked } from './filings.js';
@@ -28,6 +29,8 @@ import { WORKING_ASKED, answerWorking } from './working.js';
 import { inInstructedForm } from './instructed.js';
 import { answerSharesBehind, sharesBehindAsked } from './shares-behind.js';
 import { askedBefore, whereSaid } from './where-said.js';
+import { FIGURES_DOUBTED, WRONG, figuresDependOn } from '../figures-doubted.js';
+import { answerOf } from '../citations.js';
 
 export const SEC_AGENT_ID = 'svc-sec-agent';
 
@@ -101,6 +104,9 @@ export async function* answerSec(lib: SecLibrary, request: AgentRequest): AsyncG
     const at = earlier.findLastIndex((m) => m.role === 'user' && !WORKING_ASKED.test(clipped(m.content)));
     if (at >= 0) return yield* answerWorking(answerSec(lib, { ...request, messages: earlier.slice(0, at + 1) }), lib.dataNote());
   }
+  // "What would make you wrong?", "how reliable are these numbers?", "can I trust that?": what the figures just given depend on.
+  const doubted = doubtAsked(last) ? await figuresDoubted(lib, request) : null;
+  if (doubted) return yield* said(doubted.text, doubted.citations);
   // "Write a python script that downloads Apple's 10-K": its words are no figures or companies.
   // "What did Tim Cook say on the earnings call?": what is said is not what is filed.
   if (SPOKEN.test(last)) return yield* said(`I read the figures companies file with the SEC (the XBRL data of their 10-K and 10-Q filings), not earnings calls, transcripts or what executives say. Ask for a figure instead, for example “Apple revenue last quarter” or “Apple gross margin for the last 4 quarters”, each cited to the filing page it comes from.\n`);
@@ -140,9 +146,13 @@ export async function* answerSec(lib: SecLibrary, request: AgentRequest): AsyncG
   }
   // ("Latest 10-K?", "show me Apple's latest 10-Q", naming no figure: that filing, first, and the others.)
   const latestFiling = latestFilingAsked(filingsAsked, Boolean(parsed?.stated.metrics || parsed?.ratios?.length || parsed?.unknownFigures.length)) && !SPOKEN.test(last) && !FILING_WORDS.test(last);
-  if ((FILINGS_ASKED.test(filingsAsked) || latestFiling) && named.length) return yield* answerFilings(lib, named.slice(0, MAX_COMPANIES), filingsAsked, request.messages.slice(0, -1));
+  // ("What were the latest filing dates for all three?": every company covered.)
+  const filers = (FILINGS_ASKED.test(filingsAsked) || latestFiling) && !named.length ? ((await acrossCovered(lib, parsed, asked, request.messages.slice(0, -1)))?.companies.flatMap((c) => (c.status === 'found' ? [c.company] : [])) ?? []) : named;
+  if ((FILINGS_ASKED.test(filingsAsked) || latestFiling) && filers.length) return yield* answerFilings(lib, filers.slice(0, MAX_COMPANIES), filingsAsked, request.messages.slice(0, -1));
   // "Does the 10-K mention layoffs?" of no company: a filing's words, not its figures (of a company, its key figures say so).
   if (FILING_WORDS.test(last) && !NEW_SUBJECT.test(last) && !parsed?.companies.some((c) => c.status === 'found')) return yield* said(`I read the figures companies file with the SEC (the XBRL data of their 10-K and 10-Q filings), not the filings' text, so I cannot say what a filing says or mentions about a subject (risk factors, layoffs, lawsuits, strategy). Ask for a figure instead, for example “Apple revenue last quarter” or “Microsoft operating expenses for the last 4 quarters”, each cited to the filing page it comes from, where the filing can be read.\n`);
+  // "What is Apple's fiscal year?", "when does Microsoft's fiscal year end?": its calendar, from its filings.
+  if (FISCAL_YEAR_ASKED.test(last) && !/\b(?:most|least|best|worst|highest|lowest|biggest|largest|strongest|weakest)\b/i.test(last) && named.length && !parsed?.stated.metrics && !parsed?.ratios?.length) return yield* answerFiscalYear(lib, named.slice(0, MAX_COMPANIES));
   // "Was that the december quarter?": of the period just answered, yes or no, with its dates.
   const monthAsked = MONTH_QUARTER.exec(last);
   if (monthAsked) {
@@ -292,6 +302,45 @@ async function quarterMonthAnswer(lib: SecLibrary, before: SecQuestion | null, m
 
 const capitalize = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 
+/** The fiscal calendar asked ("what is Apple's fiscal year?", "when does Microsoft's fiscal year end?", "is Alphabet's fiscal year the calendar year?"). */
+const FISCAL_YEAR_ASKED = /\b(?:what|when|which|how)\b[^?]{0,40}\bfiscal (?:year|calendar|quarters?)\b(?:[^?]{0,30}\b(?:end|ends|start|starts|begin|begins|run|runs|work|works|mean)\b)?|\bfiscal (?:year|calendar)\b[^?]{0,30}\b(?:end|ends|start|starts|begin|begins)\b|\bis\b[^?]{0,40}\bfiscal year\b[^?]{0,20}\bcalendar year\b/i;
+
+/**
+ * Each company's fiscal calendar, read from its filings: when its fiscal year ends, its latest fiscal
+ * year's and latest quarter's dates, each cited to the filing page that reports a figure for that period.
+ */
+async function* answerFiscalYear(lib: SecLibrary, companies: readonly CompanyRef[]): AsyncGenerator<AgentEvent> {
+  const sources = new SourceList();
+  const out: string[] = [];
+  for (const company of companies) {
+    const { financials: fin } = await lib.profile(company);
+    if (!fin) {
+      out.push(`**${company.name}${company.ticker ? ` (${company.ticker})` : ''}** has no figures in the data, so its fiscal calendar cannot be read.`);
+      continue;
+    }
+    const cal = fin.calendar;
+    const cite = async (p: FiscalPeriod) => {
+      const v = fin.value('revenue', p) ?? fin.value('netIncome', p);
+      const fact = v?.terms[0]?.fact;
+      if (!fact) return '';
+      const c = await lib.cite(company, fact);
+      return ` ${sources.cite(c.key, c.name, c.url)}`;
+    };
+    const year = [...cal.years].reverse().find((y) => fin.value('revenue', y) ?? fin.value('netIncome', y));
+    const quarter = [...cal.quarters].reverse().find((q) => fin.value('revenue', q) ?? fin.value('netIncome', q));
+    const who = `**${company.name}${company.ticker ? ` (${company.ticker})` : ''}**`;
+    const kind = cal.isCalendarYear ? 'is the calendar year: it ends on December 31, and its quarters are the calendar quarters' : `ends ${cal.describeYearEnd()}, so it is not the calendar year: its quarters are named for the fiscal year, and fiscal Q1 is not calendar Q1`;
+    const parts = [`${who}: its fiscal year ${kind}.`];
+    if (year) parts.push(`Its latest fiscal year in the filings, ${periodName(year, cal)}, ran from ${year.start} to ${year.end}${await cite(year)}.`);
+    if (quarter && (!year || quarter.end > year.end)) parts.push(`Its latest quarter, ${periodName(quarter, cal)}, ran from ${quarter.start} to ${quarter.end}${await cite(quarter)}.`);
+    out.push(parts.join(' '));
+  }
+  const note = lib.dataNote();
+  yield { type: 'text', delta: `${out.join('\n\n')}\n${note ? `\n_${note}_\n` : ''}` };
+  for (const citation of sources.list) yield { type: 'citation', citation };
+  yield { type: 'done' };
+}
+
 /** Odds and prediction markets, which no filing holds ("what are the odds of a Fed hike in December?"). */
 const MARKETS_ASKED = /\b(?:odds|chances?|probabilit(?:y|ies)|kalshi|polymarket|prediction markets?|betting|bet on|wager)\b/i;
 
@@ -348,10 +397,44 @@ export function currencyNote(asked: string): string | null {
   return m ? `Figures are given in the currency each company files in, as shown, not converted to ${m[1]!.toLowerCase()}: no exchange rate is read here.\n\n` : null;
 }
 
-/** A fixed answer: its text, then done. */
-export async function* said(text: string): AsyncGenerator<AgentEvent> {
+/** A fixed answer: its text (and the sources it cites), then done. */
+export async function* said(text: string, citations: readonly Citation[] = []): AsyncGenerator<AgentEvent> {
   yield { type: 'text', delta: text };
+  for (const citation of citations) yield { type: 'citation', citation };
   yield { type: 'done' };
+}
+
+/** Doubt cast on figures: "what would make you wrong?", "how reliable are these numbers?", "can I trust that?". */
+const doubtAsked = (asked: string) => WRONG.test(asked) || FIGURES_DOUBTED.test(asked);
+const withoutDoubt = (asked: string) => asked.replace(new RegExp(WRONG.source, 'gi'), ' ').replace(new RegExp(FIGURES_DOUBTED.source, 'gi'), ' ');
+
+/**
+ * Doubt cast on figures, answered as the router answers it (see figures-doubted): what the figures
+ * depend on (the filing and period each is read from, restatements, the inputs of a derived figure,
+ * the fiscal calendar, the data's date), cited. The figures are those the question names with its
+ * doubt ("can I trust Apple's FY2024 free cash flow?"), else those of the answer before, answered
+ * again from its question (never from text a client sends back). With none to weigh, said so.
+ */
+async function figuresDoubted(lib: SecLibrary, request: AgentRequest): Promise<Answer | null> {
+  const earlier = request.messages.slice(0, -1);
+  const last = clipped(request.messages.at(-1)?.content ?? '');
+  const index = await lib.companyIndex();
+  // Figures named with the doubt: that question, its doubt's words taken out.
+  const rest = withoutDoubt(last);
+  const own = parseWithInstructions([...earlier, { role: 'user', content: rest }], request.instructions, index);
+  const named = Boolean(own?.stated.companies || own?.stated.metrics) && own!.companies.some((c) => c.status === 'found');
+  const at = earlier.findLastIndex((m) => m.role === 'user' && !doubtAsked(clipped(m.content)));
+  const messages = named ? [...earlier, { role: 'user' as const, content: rest }] : at >= 0 ? earlier.slice(0, at + 1) : null;
+  const figures = messages ? await answerOf(answerSec(lib, { ...request, messages })) : null;
+  const depends = figures ? figuresDependOn(figures) : null;
+  if (depends) return depends;
+  // (A doubt naming something the filings hold no figure of is left to the question's own answer.)
+  if (named || (own?.unknownFigures.length && own.stated.companies)) return null;
+  const note = lib.dataNote();
+  return {
+    text: `${messages ? 'The answer before gave no figure from the filings' : 'No figure has been given yet'}, so there is nothing of mine to weigh. The figures I give are read from companies' SEC filings (the XBRL data of their 10-K and 10-Q filings), not forecast: each is only as right as the filing it comes from, which is cited with it, and a later restatement or amendment replaces it. Ask for one (“Apple revenue FY2024”), then “how reliable is that?” says what it depends on.\n${note ? `\n_${note}_\n` : ''}`,
+    citations: [],
+  };
 }
 
 /**
@@ -451,7 +534,9 @@ export async function acrossCovered(lib: SecLibrary, question: SecQuestion | nul
     const recorded = await lib.recordedCompanies();
     if (recorded?.length && recorded.length <= MAX_COMPANIES) return { ...question, companies: recorded.map((company) => ({ status: 'found' as const, text: company.ticker || company.name, company, fuzzy: false })), period: question.period ?? { kind: 'latest', span: question.ttm ? 'quarter' : 'year' } };
   }
-  if (!ACROSS.test(text) && !ranked) return question;
+  // "Which has the best ROE?" naming no company, with none carried: a superlative of them all.
+  const unnamed = !found && !question.companies.length && SUPERLATIVE_WHICH.test(text) && Boolean(question.stated.metrics || question.ratios?.length);
+  if (!ACROSS.test(text) && !ranked && !unnamed) return question;
   // "Which is the most levered of the three?" after two of them were last named: all three.
   const counted = /\b(?:of the|all|the) (two|three|four|five|2|3|4|5)\b/i.exec(text)?.[1];
   // "Compare to the other two", "and the others?": every company covered, those named so far among them.

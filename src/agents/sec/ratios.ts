@@ -27,6 +27,8 @@ export interface RatioFigure {
   current: RatioValue | RatioMissing;
   /** The same ratio for the period compared with, when a change was asked for. */
   compared: RatioValue | RatioMissing | null;
+  /** The calendar years asked, when they are not the company's fiscal ones: each a span of the four fiscal quarters ending in it, by its end. */
+  calendarYears?: Record<string, number>;
 }
 
 /** The figures of a ratio its period has no value for (null period: the question's period itself was not found). */
@@ -65,6 +67,20 @@ export function ratioFigures(ratios: readonly RatioId[], figures: readonly Figur
     for (const f of figures) if (f.metric.id === ratio.numerator && !companies.has(f.company.cik)) companies.set(f.company.cik, f);
     for (const f of companies.values()) {
       const r = f.result;
+      const flows = ratioMetrics(ratio).every((id) => metricById(id).type === 'duration' && !metricById(id).averaged) && !ratio.averaged;
+      // A calendar year of a company whose fiscal year is another ("FCF conversion calendar 2024"): a ratio of two
+      // flows is of the four fiscal quarters ending in it, each summed (the figures' own table sums the same quarters).
+      const lastOfYear = r.kind === 'calendar-year' ? r.quarters[3]?.quarter : null;
+      if (r.kind === 'calendar-year' && flows && lastOfYear && r.quarters.every((q) => q.quarter)) {
+        const span = f.fin.calendar.span(lastOfYear, 4);
+        const before = r.compared && !r.compared.fiscal ? f.fin.calendar.shiftQuarter(lastOfYear, -4) : null;
+        const prior = before ? f.fin.calendar.span(before, 4) : r.compared?.fiscal ?? null;
+        if (span) {
+          const calendarYears = { [span.end]: r.year, ...(before && prior ? { [prior.end]: r.compared!.year } : {}) };
+          out.push({ ratio, company: f.company, fin: f.fin, current: ratioAt(f.fin, ratio, span), compared: prior ? ratioAt(f.fin, ratio, prior) : null, calendarYears });
+          continue;
+        }
+      }
       if (r.kind !== 'value') {
         const period = r.kind === 'no-value' ? r.period : null;
         const missing = [ratio.numerator, ...ratioMetrics(ratio).slice(1).filter((id) => !f.fin.reports(id))];
@@ -73,9 +89,10 @@ export function ratioFigures(ratios: readonly RatioId[], figures: readonly Figur
       }
       const prior = r.compared?.period;
       // Trailing twelve months asked ("FCF conversion TTM"): a ratio of two flows is of the four quarters to the period, each summed.
-      const flows = ratioMetrics(ratio).every((id) => metricById(id).type === 'duration' && !metricById(id).averaged) && !ratio.averaged;
       const twelve = (p: FiscalPeriod | null | undefined) => (p && p.kind === 'quarter' ? f.fin.calendar.span(p, 4) : null);
-      if (f.ttm?.length && flows && twelve(r.period)) {
+      // (A return on an averaged balance, "ROE TTM": the four quarters' flow over the mean of the balances at their start and end.)
+      const overTwelve = flows || (ratio.averaged && metricById(ratio.numerator).type === 'duration' && !metricById(ratio.numerator).averaged);
+      if (f.ttm?.length && overTwelve && twelve(r.period)) {
         const before = twelve(prior);
         out.push({ ratio, company: f.company, fin: f.fin, current: ratioAt(f.fin, ratio, twelve(r.period)!), compared: before ? ratioAt(f.fin, ratio, before) : null });
         continue;

@@ -12,7 +12,7 @@ import { planAnswer, shareLabel, type Figure, type Plan } from './plan.js';
 
 /**
  * An answer's figures said in the form asked ("summarize in one sentence", "just the number",
- * "explain like I'm 12", "tweet-length", "one line", "headline", "as a table"): the same figures,
+ * "explain like I'm 12", "tweet-length", "one line", "headline", "as a table", "as bullet points"): the same figures,
  * periods and citations as the answer they restate, in fewer or plainer words.
  */
 
@@ -21,6 +21,8 @@ export type Form = 'number' | 'simple' | 'tweet' | 'headline' | 'line' | 'senten
 /** Each form by the words that ask it; the first that matches wins. */
 const FORMS: [Form, RegExp][] = [
   ['number', /\b(?:just|only)\s+(?:give\s+(?:me\s+)?)?(?:the|a|one)\s+(?:number|figure|value|amount)s?\b|\b(?:just|only)\s+(?:the\s+)?numbers?\b|\b(?:the\s+)?numbers?\s+only\b/i],
+  // ("As bullet points", "in bullets", "bullet list", "bullet points please", "bulleted".)
+  ['bullets', /\b(?:as|in|into|with|using)\s+(?:a\s+)?(?:short\s+)?(?:bullet(?:ed)?(?:[- ]?(?:points?|lists?|form))?|bullets)\b|\bbullet(?:ed)?[- ]?(?:points?|lists?)\b|\bbullets?\s+(?:please|pls|plz)\b|^\W*(?:(?:ok(?:ay)?|now|and|so)\W+)?(?:bullets|bulleted)\W*$/i],
   ['simple', /\bexplain\s+(?:it\s+|that\s+|this\s+|them\s+)?(?:to\s+me\s+)?(?:like|as\s+if|as\s+though)\s+(?:i'?m|i\s+am|im|to\s+a)\s+(?:a\s+)?\w+(?:[- ]year[- ]old)?|\beli\d+\b|\bin\s+(?:simple|plain|simpler|plainer|layman'?s?|everyday)\s+(?:words|terms|english|language)\b|\bfor\s+a\s+(?:kid|child|beginner|\d+[- ]year[- ]old)\b|\bsimply\s+put\b|\bdumb\s+it\s+down\b|\bplain[- ](?:english|language|words)\b|\b(?:in\s+)?layman'?s?\s+terms\b|\bfor\s+(?:a\s+|the\s+)?(?:general|lay|non-?expert|non-?technical|wider|broad)\s+(?:audience|readers?|public)\b|\bfor\s+(?:my\s+|our\s+)?(?:readers|listeners|viewers)\b|\bnon-?technical\b/i],
   ['tweet', /\btweet(?:[- ](?:length|sized?|size))?\b/i],
   ['headline', /\b(?:one\s+)?headline(?:\s+(?:number|figure|version|numbers|figures))?\b(?!s)/i],

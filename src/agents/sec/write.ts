@@ -1180,8 +1180,11 @@ export class AnswerWriter {
     const amount = (metric: MetricDef, value: MetricValue) => {
       // "14,939,315 thousand shares" reads better with "about 14.94 billion shares" beside it.
       const about = metric.unit === 'shares' ? roughly(value.value, value.unit, metric) : null;
-      // (A figure computed from filed ones, free cash flow or a sum of quarters, is marked where it is given.)
-      return `${this.#amount({ metric }, value)}${about ? ` (about ${about})` : ''} ${this.#refs(value)}${value.derivation ? ' (derived)' : ''}`;
+      // (A figure computed from filed ones, free cash flow or a sum of quarters, is marked where it is given:
+      // a sum of quarters as the table of its figures marks it, "(sum of four quarters)".)
+      // (A span across fiscal years, twelve months to a quarter or a calendar year, is never filed as such.)
+      const summed = value.period.kind === 'span' && value.derivation && (value.derivation === sumOfQuarters(value.period.quarters) || value.period.q !== value.period.quarters) ? ` (sum of ${['', 'one', 'two', 'three', 'four'][value.period.quarters]} quarters)` : null;
+      return `${this.#amount({ metric }, value)}${about ? ` (about ${about})` : ''} ${this.#refs(value)}${summed ?? (value.derivation ? ' (derived)' : '')}`;
     };
     const date = (p: FiscalPeriod) => p.end;
     // Written (and so numbered) in reading order.
@@ -1219,6 +1222,9 @@ export class AnswerWriter {
 
   #ratioWhen(r: RatioFigure, p: FiscalPeriod): string {
     const balances = metricById(r.ratio.numerator).type === 'instant';
+    // ("FCF conversion calendar 2024" of a June fiscal year: the four fiscal quarters ending in it.)
+    const year = p.kind === 'span' ? r.calendarYears?.[p.end] : undefined;
+    if (year !== undefined) return `for calendar year ${year}, ${periodWithEnd(p, r.fin.calendar)}`;
     return balances ? balanceDate(p, r.fin.calendar) : `for ${periodWithEnd(p, r.fin.calendar)}`;
   }
 
@@ -1243,7 +1249,7 @@ export class AnswerWriter {
       }
       let line = `- **${capitalise(name)}** ${this.#ratioWhen(r, v.period)}: **${this.#ratioValue(r, v)}**`;
       // A return over part of a year, also as a year's.
-      if (r.ratio.averaged && v.period.kind !== 'year') {
+      if (r.ratio.averaged && v.period.kind !== 'year' && !(v.period.kind === 'span' && v.period.quarters === 4)) {
         const quarters = v.period.kind === 'quarter' ? 1 : v.period.quarters;
         line += r.ratio.kind === 'percent' ? ` (about ${(400 * (v.value / quarters)).toFixed(1)}% annualised)` : ` (about ${(4 * (v.value / quarters)).toFixed(2)}x annualised)`;
       }

@@ -1156,8 +1156,8 @@ export function parseSecQuestion(text: string, index: CompanyIndex, previous?: S
     if (pair) ({ period, comparison } = pair), (versus = pair.versus ?? null);
   }
   if (!period && x.form) period = { kind: 'latest', span: x.form === '10-K' ? 'year' : 'quarter' };
-  // "Apple ROE": a year's, not a quarter's.
-  if (!period && x.ratios.some((id) => isAnnualRatio(ratioById(id)))) period = { kind: 'latest', span: 'year' };
+  // "Apple ROE": a year's, not a quarter's. ("Apple ROE TTM": the twelve months to the latest quarter.)
+  if (!period && x.ratios.some((id) => isAnnualRatio(ratioById(id)))) period = { kind: 'latest', span: x.ttm ? 'quarter' : 'year' };
   // "YTD" wraps the period said or carried ("2024 YTD", "and year to date?" after Q3); a half or the nine months is one already.
   if (x.toDate && period?.kind !== 'span') period = { kind: 'span', base: period, quarters: null };
   let merged = companies;
@@ -1277,7 +1277,7 @@ export function parseSecQuestion(text: string, index: CompanyIndex, previous?: S
 const PER_SHARE_ALONE = /^\W*(?:(?:and|so|ok|okay|what about|how about|what(?:'s| is| was| are| were)|now)\W+)*(?:(?:it|that|this|those|them)\s+)?(?:on\s+a\s+|in\s+)?per[- ]share(?:\s+(?:basis|terms|figure|number))?\s*(?:please|pls)?\W*$/i;
 
 /** Figures with a per-share ratio computed from them: free cash flow per share, book value per share. */
-const PER_SHARE_RATIO: Partial<Record<MetricId, RatioId>> = { freeCashFlow: 'fcfPerShare', stockholdersEquity: 'bookValuePerShare' };
+const PER_SHARE_RATIO: Partial<Record<MetricId, RatioId>> = { freeCashFlow: 'fcfPerShare', stockholdersEquity: 'bookValuePerShare', revenue: 'revenuePerShare' };
 
 /** The per-share form of the figures asked: net income's is diluted EPS (filed); the others', a ratio computed here. Null when they have none. */
 function perShareOf(metrics: readonly MetricId[]): { metrics?: MetricId[]; ratios?: RatioId[] } | null {

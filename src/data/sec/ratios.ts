@@ -6,7 +6,7 @@ import { metricById, type MetricId } from './metrics.js';
  * (or, for net debt, subtracts one from the other), saying how.
  */
 
-export type RatioId = 'returnOnEquity' | 'returnOnAssets' | 'debtToEquity' | 'debtToAssets' | 'liabilitiesToEquity' | 'currentRatio' | 'quickRatio' | 'workingCapital' | 'interestCoverage' | 'bookValuePerShare' | 'effectiveTaxRate' | 'payoutRatio' | 'fcfConversion' | 'liabilitiesToAssets' | 'fcfPerShare' | 'inventoryTurnover' | 'netDebt';
+export type RatioId = 'returnOnEquity' | 'returnOnAssets' | 'debtToEquity' | 'debtToAssets' | 'liabilitiesToEquity' | 'currentRatio' | 'quickRatio' | 'workingCapital' | 'interestCoverage' | 'bookValuePerShare' | 'effectiveTaxRate' | 'payoutRatio' | 'fcfConversion' | 'liabilitiesToAssets' | 'fcfPerShare' | 'revenuePerShare' | 'inventoryTurnover' | 'netDebt';
 
 export interface RatioDef {
   id: RatioId;
@@ -185,6 +185,16 @@ export const RATIOS: readonly RatioDef[] = [
     pattern: /\b(?:free\s+cash\s+flow|fcf)\s+per\s+(?:diluted\s+)?share\b|\bfcfps\b/i,
     describe: "free cash flow (operating cash flow less capital expenditure) over the shares outstanding at the period's end",
     means: 'the cash the business generates after its investment, for each share',
+  },
+  {
+    id: 'revenuePerShare',
+    label: 'revenue per share',
+    kind: 'perShare',
+    numerator: 'revenue',
+    denominator: 'sharesOutstanding',
+    pattern: /\b(?:revenues?|sales)\s+per\s+(?:diluted\s+)?share\b|\brevenue\/share\b/i,
+    describe: "revenue over the shares outstanding at the period's end",
+    means: 'the sales the business makes for each share, the base of a price-to-sales ratio',
   },
   {
     id: 'inventoryTurnover',

@@ -65,7 +65,7 @@ describe('svc-sec-agent: cash burn, TTM margins, the shares behind EPS, FCF conv
     }
     // Over trailing twelve months: each summed over the four quarters (98,486 / 97,294 = 101.2%), and a year earlier on asking.
     const ttm = await talkOf('svc-sec-agent', 'Apple FCF conversion TTM');
-    expect(ttm.text).toMatch(/^- \*\*Apple's free cash flow conversion\*\* for fiscal Q3 2024 to Q2 2025 \(twelve months ended 2025-03-29\): \*\*101\.2%\*\*: free cash flow of \$98,486 million (?:\[\d\])+ \(derived\) over net income of \$97,294 million (?:\[\d\])+ \(derived\)\./);
+    expect(ttm.text).toMatch(/^- \*\*Apple's free cash flow conversion\*\* for fiscal Q3 2024 to Q2 2025 \(twelve months ended 2025-03-29\): \*\*101\.2%\*\*: free cash flow of \$98,486 million (?:\[\d\])+ \(sum of four quarters\) over net income of \$97,294 million (?:\[\d\])+ \(sum of four quarters\)\./);
     consistent(ttm);
     expect((await talkOf('svc-sec-agent', 'Apple FCF conversion TTM', 'and a year earlier?')).text).toMatch(/^- \*\*Apple's free cash flow conversion\*\* for fiscal Q3 2023 to Q2 2024 \(twelve months ended 2024-03-30\): \*\*101\.5%\*\*/);
     // The cycle is another measure, not computed.

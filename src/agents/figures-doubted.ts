@@ -1,10 +1,14 @@
-import type { Answer } from '../types.js';
-import { cited } from './report-rows.js';
+import type { Answer } from './types.js';
+import { cited } from './citations.js';
 
 // "What would make you wrong?", "how reliable are these numbers?" right after company figures from
 // the filings: not a model's view of an event (a report's limits answer that) but figures as filed,
 // so what they depend on: the filing and period each is read from, later restatements or amendments,
 // the inputs of a derived figure, a fiscal year that is not the calendar's, and the data's own date.
+// Shared by the router (svc-agent) and the SEC agent, which both answer it of the figures just given.
+
+/** "What would make you wrong?", "how could the model be wrong?": of a report, its model's limits (the router); of company figures, what they depend on. */
+export const WRONG = /\bwhat (?:would|could|might|will) (?:make|prove|show) (?:you|the model|it|this|that|the (?:call|view|report|trade)|us|me)\b[^?]{0,40}\bwrong\b|\bhow (?:could|might|would|can) (?:you|the model|it|this|the (?:call|view|report)) be wrong\b|\bwhat(?:'s| is| are)? the (?:main |key |biggest )?risks? (?:to|of|for|in) (?:the |this |that |your )?(?:model|call|view|report|thesis)\b|\bwhere (?:could|might|would) (?:you|the model) be wrong\b/i;
 
 /** Doubt cast on an answer beyond "what would make you wrong?" (which a report answers of its model): how far its figures can be trusted. */
 export const FIGURES_DOUBTED = /\bhow (?:reliable|accurate|trustworthy|sure|certain|confident)\b|\bcan (?:i|we) (?:trust|rely on|believe)\b|\b(?:could|can|might|would) (?:that|this|these|those|the|it|they)\s*(?:figures?|numbers?|data|answer)?\s+be (?:wrong|off|inaccurate|mistaken|out of date|stale)\b|\bwhat could (?:go wrong|be wrong|be off)\b|\b(?:caveats?|limitations?)\b|^\W*(?:(?:and|but|so|ok|okay)\W+)?(?:is|are) (?:that|this|these|those|it|they)(?: figures?| numbers?| data)? (?:right|accurate|correct|reliable|trustworthy|up to date)\W*$/i;
@@ -88,9 +92,15 @@ export function figuresDependOn(answer: Answer): Answer | null {
   const notes = lines.filter((l) => l.startsWith('- ')).map((l) => l.slice(2));
   const restated = notes.flatMap((n) => n.match(/[^.]*\brestated\b[^.]*(?:\.[^.]*?\bthe latest (?:figures? (?:is|are) (?:shown|used))[^.]*)?\./g) ?? []).map(strip);
   const derived = notes.filter((n) => /^Derived as\b|\bThat figure is derived\b/.test(n)).map((n) => strip(/(?:Derived as|That figure is derived:).*/.exec(n)![0]).replace(/^That figure is derived: /, 'Derived as '));
+  // A note under a table of figures on how one of them was derived ("Apple Inc. (AAPL) free cash flow, fiscal year 2024: Derived as …").
+  derived.push(...notes.flatMap((n) => {
+    const m = /^([^:]+?\([A-Z.-]{1,6}\)[^:]*): Derived as (.+)$/.exec(n);
+    return m ? [`${strip(m[1]!).replace(/\s+\([A-Z.-]{1,6}\)/, "'s")}: derived as ${strip(m[2]!)}`] : [];
+  }));
   // A table's derived cells, with its note on how ("† Derived, not reported as such: a fourth quarter is …").
   const daggered = tableNotes.find((n) => n.startsWith('derived:'))?.slice('derived:'.length);
-  const how = /^†\s*Derived, not reported as such:\s*([^;.]+)/m.exec(answer.text)?.[1];
+  // (All of the note's ways, a fourth quarter, a cash-flow quarter, a total from its formula: the cells may be any of them.)
+  const how = /^†\s*Derived, not reported as such:\s*(.+?)\.(?:\s|$)/m.exec(answer.text)?.[1];
   if (daggered) derived.push(`The figures marked † (${daggered}) are derived, not reported as such${how ? `: ${how}` : ''}`);
   const computedRows = tableNotes.find((n) => n.startsWith('computed:'))?.slice('computed:'.length);
   if (computedRows) derived.push(`The rows under a figure (${computedRows}) are computed from filed figures, not filed themselves`);
@@ -99,7 +109,9 @@ export function figuresDependOn(answer: Answer): Answer | null {
   // A margin or ratio said with its parts ("… was 46.2%: gross profit of $… [1] over revenue of $… [1]").
   const ratios = lines.flatMap((l) => {
     const m = /^\*\*([^*]+?)\s+\([A-Z.-]{1,6}\)\*\*:\s+(.+?)\s+was\s+\*\*[\d.,-]+%\*\*:\s+(.+?\bover\b.+?(?:\[\d+\])+)/.exec(l);
-    return m ? [`${m[1]}'s ${strip(m[2]!).replace(/\s*\([^)]*\)/g, '')} is computed from ${strip(m[3]!)}`] : [];
+    // A ratio's line ("- **Apple's current ratio** at the end of …: **0.87x**: total current assets of $… [1] over …").
+    const r = /^- \*\*([^*]+?)\*\*\s+(.+?):\s+\*\*[^*]+\*\*(?:\s*\([^)]*\))?:\s+(.+?\b(?:over|minus)\b.+?(?:\[\d+\])+(?:\s*\([^)]*\))?)/.exec(l);
+    return m ? [`${m[1]}'s ${strip(m[2]!).replace(/\s*\([^)]*\)/g, '')} is computed from ${strip(m[3]!)}`] : r ? [`${r[1]} ${strip(r[2]!).replace(/\s*\([^)]*\)/g, '')} is computed, not filed: ${strip(r[3]!)}`] : [];
   });
   // (A comparison's note says only how far apart its periods end: "… more than Microsoft's …; the periods end 3 months apart.")
   const fiscal = tableNotes.filter((n) => !/^(?:derived|computed):/.test(n)).concat(notes.flatMap((n) => (/\bfiscal year ends\b/.test(n) ? [strip(n)] : /\bthe periods end (\d+ months?) apart\b/.test(n) ? [`The periods compared end ${/\bthe periods end (\d+ months?) apart\b/.exec(n)![1]} apart.`] : [])));
