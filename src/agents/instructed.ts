@@ -16,6 +16,12 @@ const ASKED = new WeakSet<AgentRequest>();
  */
 export const askedByCaller = (request: AgentRequest) => ASKED.has(request);
 
+/** `derived`, a copy of `original` with its turns read otherwise, asked by the caller if `original` was. */
+export function askedAlike(derived: AgentRequest, original: AgentRequest): AgentRequest {
+  if (ASKED.has(original)) ASKED.add(derived);
+  return derived;
+}
+
 /**
  * An agent that follows what its instructions ask of an answer's form and language (see
  * instructions.ts): a language other than English gets the answer in English, opened by one line

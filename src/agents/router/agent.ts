@@ -16,6 +16,7 @@ import { eventPage, liveSummary } from '../prediction-markets/summary.js';
 import { cited, outcomeOf, readReport } from './report-rows.js';
 import type { Agent, AgentEvent, AgentRequest, Answer, Citation, Turn, Usage } from '../types.js';
 import { listed, quoteCaller } from '../citations.js';
+import { askedAlike } from '../instructed.js';
 import { isSvcError } from '../../errors.js';
 import { KALSHI_URL, MOVERS_ASKED, classify, discussedEvent, eventsOf, isGreeting, routedText, splitQuestion, tickersAddressed, type Route } from './classify.js';
 import { feeSaid } from './fee-said.js';
@@ -707,7 +708,8 @@ export function routerAgent(o: RouterOptions): Agent {
       'General market-intelligence agent: sends a question to the right specialist (SEC filings, multi-period financials, prediction-market odds, Kalshi event reports) and keeps its citations. Never spends credits.',
     async *run(incoming) {
       // Earlier bare tickers read as the events' addresses ("KXFEDDECISION-26DEC", then "what's the edge?").
-      const req = { ...incoming, messages: tickersAddressed(incoming.messages) };
+      const messages = tickersAddressed(incoming.messages);
+      const req = messages === incoming.messages ? incoming : askedAlike({ ...incoming, messages }, incoming);
       const question = [...req.messages].reverse().find((m) => m.role === 'user')?.content ?? '';
       // "¿Cuáles son las probabilidades de que la Fed baje tasas?": its words are no topics nor names, so no search runs on them.
       if (looksNonEnglish(question) && !KALSHI_URL.test(question)) return yield* answer({ text: `${ENGLISH_ONLY}\n\n${help.text}`, citations: [] }, null);

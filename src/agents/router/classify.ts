@@ -209,12 +209,17 @@ export function bareTickerAddress(text: string): string | null {
  * thread started with "KXFEDDECISION-26DEC" is that report's thread exactly as one started with its
  * kalshi.com address (the events addressed, the one discussed, the others weighed).
  */
-export function tickersAddressed<T extends Turn>(messages: readonly T[]): T[] {
-  return messages.map((m, i) => {
+export function tickersAddressed<T extends Turn>(messages: T[]): T[] {
+  let changed = false;
+  const read = messages.map((m, i) => {
     if (m.role !== 'user' || i === messages.length - 1) return m;
     const url = bareTickerAddress(m.content);
-    return url ? { ...m, content: url } : m;
+    if (!url) return m;
+    changed = true;
+    return { ...m, content: url };
   });
+  // (The very array when nothing changed, so a request that needs no rewriting stays the caller's own.)
+  return changed ? read : messages;
 }
 
 /** Words of trading contracts, which no company's figures use. */
