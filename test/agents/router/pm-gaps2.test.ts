@@ -1,42 +1,19 @@
-import path from 'node:path';
-import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PACKAGE_ROOT } from '../../../src/config.js';
-import { startService, type TestService } from '../../helpers/service.js';
+import { startDemoThreads, type DemoThreads } from '../../helpers/report-threads.js';
 
-let svc: TestService;
-let client: OpenAI;
-let payer: OpenAI;
+let demo: DemoThreads;
 
 beforeAll(async () => {
-  svc = await startService({ env: { SVC_SEC_SNAPSHOT_DIR: path.join(PACKAGE_ROOT, 'snapshots', 'sec'), SVC_KALSHI_SNAPSHOT_DIR: path.join(PACKAGE_ROOT, 'snapshots', 'kalshi') } });
-  client = new OpenAI({ baseURL: svc.baseURL, apiKey: (await svc.account()).apiKey, maxRetries: 0 });
-  payer = new OpenAI({ baseURL: svc.baseURL, apiKey: (await svc.account({ plan: 'pro', credits: 60 })).apiKey, maxRetries: 0 });
+  demo = await startDemoThreads();
 });
-afterAll(() => svc.close());
+afterAll(() => demo.svc.close());
 
 const FED = 'https://kalshi.com/markets/kxfeddecision/fed/kxfeddecision-26dec';
 const NYC = 'https://kalshi.com/markets/kxhighny/highest-temperature-in-nyc/kxhighny-26nov20';
 const CPI = 'https://kalshi.com/markets/kxcpiyoy/cpi/kxcpiyoy-26dec';
 const PAYROLLS = 'https://kalshi.com/markets/kxpayrolls/nonfarm-payrolls/kxpayrolls-26dec';
 
-const reports = new Map<string, string>();
-async function reportOf(url: string): Promise<string> {
-  if (!reports.has(url)) reports.set(url, (await payer.responses.create({ model: 'svc-prediction-markets-agent', input: url })).output_text);
-  return reports.get(url)!;
-}
-
-/** A thread a user builds: each report asked for (its address, then the report), then the questions one by one, each answer kept; returns the asking function. */
-async function conversation(...urls: string[]): Promise<(question: string) => Promise<string>> {
-  const messages: OpenAI.Chat.ChatCompletionMessageParam[] = [];
-  for (const url of urls) messages.push({ role: 'user', content: url }, { role: 'assistant', content: await reportOf(url) });
-  return async (content: string) => {
-    messages.push({ role: 'user', content });
-    const text = (await client.chat.completions.create({ model: 'svc-agent', messages })).choices[0]!.message.content!;
-    messages.push({ role: 'assistant', content: text });
-    return text;
-  };
-}
+const conversation = (...events: string[]) => demo.thread(...events);
 
 describe('prediction-market follow-ups in svc-agent threads', () => {
   it('a cut of any size: the cut outcomes\' prices added up and their normalised share, each said for what it is', async () => {
@@ -152,7 +129,7 @@ describe('prediction-market follow-ups in svc-agent threads', () => {
     expect(ladder).toContain('- **YES on Above 3.2** pays $1 only if it is above 3.2, not in every case above 3.0: $0.62');
     expect(ladder).toContain('Cheapest per dollar of payout of those that pay in every case above 3.0: **YES on Above 3.0**, $0.87');
     // Citations match the sources listed.
-    const r = await client.chat.completions.create({ model: 'svc-agent', messages: [{ role: 'user', content: NYC }, { role: 'assistant', content: await reportOf(NYC) }, { role: 'user', content: 'cheapest way to get exposure above 52?' }] });
+    const r = await demo.client.chat.completions.create({ model: 'svc-agent', messages: [{ role: 'user', content: NYC }, { role: 'assistant', content: await demo.reportOf(NYC) }, { role: 'user', content: 'cheapest way to get exposure above 52?' }] });
     const cites = (r.choices[0] as any).citations as { order: number; name: string }[];
     expect(cites.map((c) => c.order)).toEqual([1, 2, 3, 4, 5]);
     expect(cites[0]!.name).toContain('56°F or above');

@@ -1,41 +1,18 @@
-import path from 'node:path';
-import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PACKAGE_ROOT } from '../../../src/config.js';
-import { startService, type TestService } from '../../helpers/service.js';
+import { startDemoThreads, type DemoThreads } from '../../helpers/report-threads.js';
 
-let svc: TestService;
-let client: OpenAI;
-let payer: OpenAI;
+let demo: DemoThreads;
 
 beforeAll(async () => {
-  svc = await startService({ env: { SVC_SEC_SNAPSHOT_DIR: path.join(PACKAGE_ROOT, 'snapshots', 'sec'), SVC_KALSHI_SNAPSHOT_DIR: path.join(PACKAGE_ROOT, 'snapshots', 'kalshi') } });
-  client = new OpenAI({ baseURL: svc.baseURL, apiKey: (await svc.account()).apiKey, maxRetries: 0 });
-  payer = new OpenAI({ baseURL: svc.baseURL, apiKey: (await svc.account({ plan: 'pro', credits: 60 })).apiKey, maxRetries: 0 });
+  demo = await startDemoThreads();
 });
-afterAll(() => svc.close());
+afterAll(() => demo.svc.close());
 
 const FED = 'https://kalshi.com/markets/kxfeddecision/fed/kxfeddecision-26dec';
 const CPI = 'https://kalshi.com/markets/kxcpiyoy/cpi/kxcpiyoy-26dec';
 const PAYROLLS = 'https://kalshi.com/markets/kxpayrolls/nonfarm-payrolls/kxpayrolls-26dec';
 
-const reports = new Map<string, string>();
-async function reportOf(url: string): Promise<string> {
-  if (!reports.has(url)) reports.set(url, (await payer.responses.create({ model: 'svc-prediction-markets-agent', input: url })).output_text);
-  return reports.get(url)!;
-}
-
-/** A thread a user builds: each report asked for (its address or ticker, then the report), then the questions one by one, each answer kept; returns the asking function. */
-async function conversation(...urls: string[]): Promise<(question: string) => Promise<string>> {
-  const messages: OpenAI.Chat.ChatCompletionMessageParam[] = [];
-  for (const url of urls) messages.push({ role: 'user', content: url }, { role: 'assistant', content: await reportOf(url) });
-  return async (content: string) => {
-    messages.push({ role: 'user', content });
-    const text = (await client.chat.completions.create({ model: 'svc-agent', messages })).choices[0]!.message.content!;
-    messages.push({ role: 'assistant', content: text });
-    return text;
-  };
-}
+const conversation = (...events: string[]) => demo.thread(...events);
 
 
 describe('prediction-market follow-ups in svc-agent threads, third round', () => {

@@ -1,37 +1,22 @@
-import path from 'node:path';
-import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PACKAGE_ROOT } from '../../../src/config.js';
-import { startService, type TestService } from '../../helpers/service.js';
+import { startDemoThreads, type DemoThreads } from '../../helpers/report-threads.js';
 
-let svc: TestService;
-let client: OpenAI;
-let payer: OpenAI;
+let demo: DemoThreads;
 
 beforeAll(async () => {
-  svc = await startService({ env: { SVC_SEC_SNAPSHOT_DIR: path.join(PACKAGE_ROOT, 'snapshots', 'sec'), SVC_KALSHI_SNAPSHOT_DIR: path.join(PACKAGE_ROOT, 'snapshots', 'kalshi') } });
-  client = new OpenAI({ baseURL: svc.baseURL, apiKey: (await svc.account()).apiKey, maxRetries: 0 });
-  payer = new OpenAI({ baseURL: svc.baseURL, apiKey: (await svc.account({ plan: 'pro', credits: 60 })).apiKey, maxRetries: 0 });
+  demo = await startDemoThreads();
   // Reports stored for the macro events, as a trader generates them before asking across them.
-  for (const ticker of ['KXFEDDECISION-26DEC', 'KXCPIYOY-26DEC', 'KXPAYROLLS-26DEC', 'KXSHUTDOWN-26DEC31']) await payer.responses.create({ model: 'svc-prediction-markets-agent', input: ticker });
+  for (const ticker of ['KXFEDDECISION-26DEC', 'KXCPIYOY-26DEC', 'KXPAYROLLS-26DEC', 'KXSHUTDOWN-26DEC31']) await demo.reportOf(ticker);
 });
-afterAll(() => svc.close());
+afterAll(() => demo.svc.close());
 
 /** A chat thread with svc-agent, each answer kept; returns the asking function. */
-function conversation(): (question: string) => Promise<string> {
-  const messages: OpenAI.Chat.ChatCompletionMessageParam[] = [];
-  return async (content: string) => {
-    messages.push({ role: 'user', content });
-    const text = (await client.chat.completions.create({ model: 'svc-agent', messages })).choices[0]!.message.content!;
-    messages.push({ role: 'assistant', content: text });
-    return text;
-  };
-}
+const conversation = () => demo.thread();
 
 /** Threads a fourth round of probes (a trader across several events) found answered for the wrong event. */
 describe('svc-agent: probe round 4', () => {
   it('a follow-up naming another event ("what changed on payrolls") is of that event, not of the one the answer before was on', async () => {
-    const ask = conversation();
+    const ask = await conversation();
     await ask('compare the edges on fed dec, cpi dec and payrolls dec');
     await ask('and the shutdown?');
     expect(await ask('EV on yes?')).toContain('(KXSHUTDOWN-26DEC31)');
@@ -47,7 +32,7 @@ describe('svc-agent: probe round 4', () => {
 
 describe('svc-agent: a fee the trader states (probe round 4)', () => {
   it('"and with fees of 1c?" after a Kelly sizing sizes the same trade again with the fee added to its cost', async () => {
-    const ask = conversation();
+    const ask = await conversation();
     const kelly = await ask('kelly size on NO cut more than 25bps fed dec with a 1000 bankroll');
     expect(kelly).toMatch(/^On the model, the trade to size is \*\*NO on Cut more than 25bps\*\* at \$0\.68/);
     const fee = await ask('and with fees of 1c?');
@@ -63,7 +48,7 @@ describe('svc-agent: a fee the trader states (probe round 4)', () => {
 
 describe('svc-agent: the size the quotes are good for (probe round 4)', () => {
   it('"max position at the quoted size?" after a Kelly sizing is what the best price of that trade is good for', async () => {
-    const ask = conversation();
+    const ask = await conversation();
     await ask('what is the kelly fraction on NO cut more than 25bps fed dec');
     const size = await ask('max position at the quoted size?');
     expect(size).not.toContain('I cannot answer');
@@ -77,7 +62,7 @@ describe('svc-agent: the size the quotes are good for (probe round 4)', () => {
 describe('svc-agent: the sources asked in chat shorthand (probe round 4)', () => {
   it('"where did u get this" after a search for an event with a report lists its sources, not the search again', async () => {
     // Of an event with a stored report: the report's sources, each with its address.
-    const ask = conversation();
+    const ask = await conversation();
     await ask('what about cpi');
     const where = await ask('where did u get this');
     expect(where).toMatch(/^The report's figures come from these sources:/);
@@ -88,7 +73,7 @@ describe('svc-agent: the sources asked in chat shorthand (probe round 4)', () =>
 
 describe('svc-agent: the sources of live prices (probe round 4)', () => {
   it('"where did u get this" of an event with no report lists the exchange pages its prices come from, not the prices again', async () => {
-    const ask = conversation();
+    const ask = await conversation();
     expect(await ask('nyc temperature odds tomorrow?')).toContain('Highest temperature in NYC');
     const where = await ask('where did u get this');
     expect(where).toMatch(/^Those prices are Kalshi's own, as of 2026-11-19 15:00 UTC, read from these pages:\n\n- Kalshi: Highest temperature in NYC on November 20, 2026\? \(event page\): https:\/\/kalshi\.com\/markets\/kxhighny\/[^ ]+ \[1\]\n- Kalshi market data: KXHIGHNY-26NOV20: \S+ \[2\]/);

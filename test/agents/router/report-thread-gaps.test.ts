@@ -1,23 +1,16 @@
-import path from 'node:path';
-import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PACKAGE_ROOT } from '../../../src/config.js';
-import { startService, type TestService } from '../../helpers/service.js';
+import { startDemoThreads, type DemoThreads } from '../../helpers/report-threads.js';
 
 // Follow-ups in threads on prediction-market reports that were answered weakly: the side a Kelly
 // sizes, a price the asker gives, two things compared, a tie in a book of positions, the book of
 // one bucket, ordinary words said to be missing from the events, and a one-sentence summary.
 
-let svc: TestService;
-let client: OpenAI;
-let payer: OpenAI;
+let demo: DemoThreads;
 
 beforeAll(async () => {
-  svc = await startService({ env: { SVC_SEC_SNAPSHOT_DIR: path.join(PACKAGE_ROOT, 'snapshots', 'sec'), SVC_KALSHI_SNAPSHOT_DIR: path.join(PACKAGE_ROOT, 'snapshots', 'kalshi') } });
-  client = new OpenAI({ baseURL: svc.baseURL, apiKey: (await svc.account()).apiKey, maxRetries: 0 });
-  payer = new OpenAI({ baseURL: svc.baseURL, apiKey: (await svc.account({ plan: 'pro', credits: 60 })).apiKey, maxRetries: 0 });
+  demo = await startDemoThreads();
 });
-afterAll(() => svc.close());
+afterAll(() => demo.svc.close());
 
 const EVENTS = {
   fed: 'https://kalshi.com/markets/kxfeddecision/fed-rate-decision/kxfeddecision-26dec',
@@ -34,20 +27,7 @@ const EVENTS = {
   ice: 'https://kalshi.com/markets/kxseaice/arctic-sea-ice-extent/kxseaice-26dec',
 };
 
-/** A thread that opens with each event's report generated (its address, then the report), and goes on turn by turn with svc-agent; returns the asking function. */
-async function thread(...urls: string[]): Promise<(question: string) => Promise<string>> {
-  const messages: OpenAI.Chat.ChatCompletionMessageParam[] = [];
-  for (const url of urls) {
-    messages.push({ role: 'user', content: url });
-    messages.push({ role: 'assistant', content: (await payer.responses.create({ model: 'svc-prediction-markets-agent', input: url })).output_text });
-  }
-  return async (content: string) => {
-    messages.push({ role: 'user', content });
-    const text = (await client.chat.completions.create({ model: 'svc-agent', messages })).choices[0]!.message.content!;
-    messages.push({ role: 'assistant', content: text });
-    return text;
-  };
-}
+const thread = (...events: string[]) => demo.thread(...events);
 
 describe('report threads: follow-ups answered weakly before', () => {
   it('"kelly on that" after an EV of YES sizes YES, the side discussed (no edge: it stakes nothing, and says the other side has one); a bankroll and "the no side" go on from there', async () => {
