@@ -201,13 +201,16 @@ function unrepeated(sentences: string[]): string[] {
   });
 }
 
+/** A sentence going on after a semicolon: its first word in lower case when it is an ordinary word ("On Kalshi's …"), never a name ("Apple's …"). */
+const uncapitalised = (c: string) => c.replace(/^(On|In|At|For|By|With|Over|Since|The|A|An|Its|Their|This|That|These|Those|It|They|Traders|Both|Each)\b/, (w) => w.toLowerCase());
+
 /** An answer restated: a few plain sentences ('simple'), or one ('sentence'); null when nothing in it can be said plainly. */
 export function restated(answer: Answer, form: 'simple' | 'sentence'): Answer | null {
   const claims = plainClaims(answer.text);
   if (!claims.length) return null;
   // (A long lead of prose, "I do not give investment advice (…), and nothing I read links … : …", to its first clause.)
   const short = (c: string, i: number) => (i === 0 && c.length > 160 && !/\[\d+\]/.test(c) ? c.replace(/\s*\([^)]*\)/g, '').replace(/^(.{60,}?):\s.*$/, '$1').replace(/\.?$/, '.') : c);
-  const text = form === 'sentence' ? `${claims.slice(0, 2).map((c) => c.replace(/\.$/, '')).join('; ')}.` : `Put simply: ${unrepeated(claims.slice(0, 3).map(short)).join(' ')}`;
+  const text = form === 'sentence' ? `${claims.slice(0, 2).map((c, i) => (i ? uncapitalised(c) : c).replace(/\.$/, '')).join('; ')}.` : `Put simply: ${unrepeated(claims.slice(0, 3).map(short)).join(' ')}`;
   return cited(`${text}\n`, answer.citations);
 }
 
