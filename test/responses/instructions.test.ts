@@ -122,6 +122,18 @@ describe.each(endpoints)('over %s', (_, ask) => {
     const said = await ask('svc-sec-agent', ['What was Apple revenue in Q3 2024? Just the number.'], 'Answer in one sentence.');
     expect(body(said.text)[0]).toMatch(/^\*\*\$85\.8 billion\*\*/);
   });
+
+  it('a question naming no figure ("how did Apple do?") gets its key figures in the form asked', async () => {
+    const bullets = await ask('svc-agent', ['how did apple do in fy2024?'], 'Use bullet points.');
+    expect(body(bullets.text)).toEqual([
+      '- Apple, fiscal year 2024: revenue $391.0 billion [1]',
+      '- Apple, fiscal year 2024: net income $93.7 billion [1]',
+      '- Apple, fiscal year 2024: diluted EPS $6.08 a share [1]',
+    ]);
+    consistent(bullets);
+    const sentence = await ask('svc-sec-agent', ['how did microsoft do in fy2024?'], 'Answer in one sentence.');
+    expect(body(sentence.text)).toEqual(["In fiscal year 2024 (year ended 2024-06-30), Microsoft's revenue was $245.1 billion [1], its net income $88.1 billion [1] and its diluted EPS $11.80 a share [1]."]);
+  });
 });
 
 describe('streamed', () => {

@@ -1,9 +1,9 @@
 import type { SecLibrary } from '../../data/sec/library.js';
-import type { SecQuestion } from '../../data/sec/question.js';
+import { KEY_METRICS, type SecQuestion } from '../../data/sec/question.js';
 import { askedByCaller } from '../instructed.js';
 import { formInstructed } from '../instructions.js';
 import type { AgentEvent, AgentRequest } from '../types.js';
-import { MAX_COMPANIES } from './plan.js';
+import { ADVICE, MAX_COMPANIES } from './plan.js';
 import { restated, type Form } from './restate.js';
 import { QUALITY_ASKED, WHY } from './write.js';
 
@@ -29,7 +29,12 @@ export async function inInstructedForm(lib: SecLibrary, question: SecQuestion | 
   // (An earlier turn answered again, to show its working or restate it, or a side of a question
   // the router answers with others, is answered as it was: the form is for the caller's answer.)
   const instructed = askedByCaller(request) ? formInstructed(request.instructions) : null;
-  if (!instructed || !question?.companies.length || !question.metrics.length) return null;
+  if (!instructed || !question?.companies.length) return null;
+  // ("How did Apple do in fiscal 2024?" names no figure: its key figures, in the form asked, as the plain answer gives them in a table.)
+  if (!question.metrics.length) {
+    if (question.unknownFigures.length || ADVICE.test(asked)) return null;
+    question = { ...question, metrics: [...KEY_METRICS] };
+  }
   if (question.companies.some((c) => c.status !== 'found' || c.fuzzy) || question.unknownFigures.length || question.companies.length > MAX_COMPANIES) return null;
   if (WHY.test(asked) || QUALITY_ASKED.test(asked)) return null;
   return restated(lib, question, { form: AS_SEC[instructed.form], rest: '', one: instructed.one });
