@@ -1,24 +1,21 @@
-import path from 'node:path';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PACKAGE_ROOT } from '../../../src/config.js';
-import { startService, type TestService } from '../../helpers/service.js';
+import { startDemoThreads, type DemoThreads } from '../../helpers/report-threads.js';
 
 // More threads of a newcomer between companies (the SEC demo snapshot) and markets (the Kalshi demo
 // snapshot, with reports stored for the Fed, CPI, payrolls and shutdown events): two companies weighed
 // by price, "explain like I'm 5" of a market answer, interest rates and a company's debt, a
 // restatement that names a company once, and "what would make you wrong?" of company figures.
 
-let svc: TestService;
+let demo: DemoThreads;
 let client: OpenAI;
 
 beforeAll(async () => {
-  svc = await startService({ env: { SVC_SEC_SNAPSHOT_DIR: path.join(PACKAGE_ROOT, 'snapshots', 'sec'), SVC_KALSHI_SNAPSHOT_DIR: path.join(PACKAGE_ROOT, 'snapshots', 'kalshi') } });
-  client = new OpenAI({ baseURL: svc.baseURL, apiKey: (await svc.account()).apiKey, maxRetries: 0 });
-  const payer = new OpenAI({ baseURL: svc.baseURL, apiKey: (await svc.account({ plan: 'pro', credits: 12 })).apiKey, maxRetries: 0 });
-  for (const ticker of ['KXFEDDECISION-26DEC', 'KXCPIYOY-26DEC', 'KXPAYROLLS-26DEC', 'KXSHUTDOWN-26DEC31']) await payer.responses.create({ model: 'svc-prediction-markets-agent', input: ticker });
+  demo = await startDemoThreads();
+  client = demo.client;
+  for (const ticker of ['KXFEDDECISION-26DEC', 'KXCPIYOY-26DEC', 'KXPAYROLLS-26DEC', 'KXSHUTDOWN-26DEC31']) await demo.reportOf(ticker);
 }, 120_000);
-afterAll(() => svc.close());
+afterAll(() => demo.svc.close());
 
 interface Said {
   text: string;
