@@ -9,7 +9,7 @@ import { listed } from '../citations.js';
 import { editDistance } from '../../text.js';
 import { LEVEL_EXPECTED_ASKED, ODDS_FORMAT_ASKED } from '../markets-search/distribution.js';
 import { bestRow, bullets, byLevel, cited, isLadder, labelLevels, levelOfRow, levelsNamed, marketSum, modelBetween, modelSum, names, outcomeOf, percent, points, readReport, refsOf, rowLine, rungSide, sumOf, type Row } from './report-rows.js';
-import { CHANCE_SAID, DEPTH_ASKED, LADDER_BASKET, sellBeforeText, LADDER_SCENARIO, ladderBasketText, MONEY_GROUPS, MONEY_SAID, NO_BOUGHT, POSITION_HELD, SUPPOSED_PRICE, anomaliesText, arbitrageText, bestTradeText, bothSidesText, chancesInPercent, heldPosition, mostTradedText, overroundText, pricedText, pricesInCents, quoteText, rankedTrades, sizingText } from './trading-answers.js';
+import { CHANCE_SAID, DEPTH_ASKED, FAIR_PRICE, tradeSaid, LADDER_BASKET, sellBeforeText, LADDER_SCENARIO, ladderBasketText, MONEY_GROUPS, MONEY_SAID, NO_BOUGHT, POSITION_HELD, SUPPOSED_PRICE, anomaliesText, arbitrageText, bestTradeText, bothSidesText, chancesInPercent, heldPosition, mostTradedText, overroundText, pricedText, pricesInCents, quoteText, rankedTrades, sizingText } from './trading-answers.js';
 import { LAST_CLAIM, LAST_N, LIKELIHOOD, MOVED_MORE, PLAIN_ASKED, SOURCE_ASKED, pastPrices, plainCrossingText, plainFormOf, plainSummaryText, lastCount, lastEventsText, baseRateText, basicsText, cheapText, ladderBandsText, ladderSpanText, likelihoodText, methodText, modelWhyText, pastText, placedText, previousText, pricedAboveText, rangeSpanText, rulesText, summaryText, expectedText, oddsFormatText, whyMovedText, whyText } from './report-answers.js';
 
 // Questions about an event already reported on ("which outcome does the model favour?", "when
@@ -42,6 +42,9 @@ const RULE_CASE = /\b(?:what (?:happens|if)|in case of)\b|\b(?:ties?|tied|draws?
 /** Both sides of one outcome bought together ("200 pairs of yes and no on hold", "buy both sides of hike"). */
 export const BOTH_SIDES = /\b(?:yes and no|no and yes|both sides|(?:yes|no) and (?:the )?(?:other side|opposite))\b/i;
 const ARBITRAGE = /\b(?:yes and no|no and yes|both sides)\b[^?]*\b(?:lock|profit|guarantee\w*|make|earn|free|risk|arb\w*)\b|\b(?:buy(?:ing)?|bought|get)\b[^?]*\b(?:yes and no|no and yes|both sides)\b|\b(?:arb(?:itrage)?s?|risk[- ]?free|free money|guaranteed (?:profit|money)|lock(?:ed)? in a profit)\b|\b(?:buy|buying|bought|sell|selling)\s+(?:yes|no)\s+(?:on\s+)?(?:all|every|each)\b|\b(?:yes|no) on (?:all|every|each) (?:of the )?(?:\w+ )?(?:outcomes?|buckets?|rungs?|ranges?|strikes?|contracts?|options?|legs?)\b|\block(?:ed)?(?: in)? (?:a )?profit\b/i;
+
+/** What the event is of ("which movie is this?", "what teams are playing?"): its title and rules say. */
+const SUBJECT_ASKED = /\b(?:which|what) (?:movie|film|team|game|match|company|person|candidate|model|station|index|city|launch|rocket|show|release|coin|player)s? (?:is|are|does|do) (?:this|it|that|these|they) (?:about|for|on|of|measure|track|count)\b|^\W*(?:so\s+)?(?:which|what) (?:movie|film|team|game|match|company|person|candidate|station|index|city|launch|rocket|show|release|coin|player)s? (?:is (?:this|it|that)|are (?:these|they|those|playing)|is playing)\W*$|^\W*(?:so\s+)?(?:which|what|who)(?:\s+\w+)?\s+(?:is|are|counts?|count as)\s+(?:in|part of|covered by|included in|named in)\s+(?:it|(?:this|that|the)(?: (?:market|event|bet|contract))?)\W*$/;
 
 /** A price in the past, or the largest move ("a week ago", "yesterday", "biggest mover"). */
 const PAST = /\b(?:ago|yesterday|last (?:week|night)|(?:a|one|1) (?:day|week) (?:ago|earlier|before)|24 ?h(?:ours?)?|7 days|seven days|(?:biggest|largest) (?:mover|move|swing|change)|moved (?:the )?most|most movement|up or down)\b/i;
@@ -78,6 +81,11 @@ const PATTERNS: [EventQuestion, RegExp][] = [
 /** The report in brief: "tl;dr", "summarize it", "in one sentence", "bottom line?". */
 const SUMMARY = /\bin (?:one|a|1) (?:short )?paragraph\b|\b(?:for|to) (?:a )?(?:general audience|general readers|readers|laypeople|non-experts)\b|\bexplain (?:the |this |that )?(?:[a-z0-9]+ ){0,3}(?:market|event)\b(?! (?:cap|data|share|value)\b)|\b(?:tl;?\s?dr|summar(?:y|ise|ize|ised|ized|ising|izing)|sum (?:it|this|that) up|bottom line|key (?:points|takeaways?)|gist|(?:short|quick|brief) (?:version|take|read|rundown)|(?:[1-3]|one|two|three)[- ]line(?:r|s)?(?: (?:version|summary|take))?|in brief|nutshell|recap|eli5|upshot)\b/;
 /** A length asked with nothing else ("in one sentence?"): the report in brief; with a question ("the most likely outcome, in one sentence?"), that question. */
+/** "In 2 sentences", "three lines": how many a summary is asked in (one is its own form). */
+function sentencesAsked(question: string): number | null {
+  const said = /\b(?:in |with |using )?(two|2|three|3|four|4)\s+(?:short\s+)?(?:sentences?|lines?)\b/i.exec(question)?.[1]?.toLowerCase();
+  return said ? ({ two: 2, three: 3, four: 4 } as Record<string, number>)[said] ?? Number(said) : null;
+}
 const IN_BRIEF = /\b(?:(?:in )?(?:one|a|1|two|2|three|3|a few) (?:short )?(?:sentences?|lines?)|one[- ]liner)\b/;
 /** A trader's form asked ("one line for a trader", "for the desk"): its terms of the trade kept. */
 const FOR_TRADERS = /\b(?:traders?|desk|quants?|pros?|technical|jargon|with (?:the )?(?:numbers|spreads?|gaps?))\b/i;
@@ -145,8 +153,9 @@ export function eventQuestion(question: string): EventQuestion | null {
   // "Has the market been good at calling these games?", "what's the most common bucket?", "how did lakers do recently": the series' record.
   if (RECORD_ASKED.test(q) && !WHY_PRICED.test(q) && !PAST.test(q)) return 'history';
   if (BASICS.test(q) || HOME_AWAY.test(q)) return 'basics';
-  // "Which movie is this about?": what the event is of, as its rules say.
-  if (/\b(?:which|what) (?:movie|film|team|game|company|person|candidate|model|station|index|city|launch|rocket)s? (?:is|are|does|do) (?:this|it|that|these|they) (?:about|for|on|of|measure|track|count)\b/.test(q)) return 'resolution';
+  // "Which movie is this about?": what the event is of, as its title and rules say.
+  // ("Which movie is this?", "what teams are playing?": the same.)
+  if (SUBJECT_ASKED.test(q)) return 'resolution';
   // "Coin flip?", "toss-up?": how likely, not what flips the outcome.
   if (/\b(?:coin ?flip|toss[- ]?up|50\s*[/-]\s*50)\b/.test(q)) return 'outcome';
   if (CATALYSTS.test(q)) return 'catalysts';
@@ -189,7 +198,7 @@ export function eventQuestion(question: string): EventQuestion | null {
   if (/\bwhat happens to (?:my|our) (?:money|bets?|stakes?|positions?|contracts?|trades?)\b/.test(q)) return 'quote';
   // Before the dates: "what happens if it ends in a tie?" is about the rules, not when trading ends.
   if (RULE_CASE.test(q) && !levelsIn(question).length) return 'resolution';
-  if (QUOTE.test(q)) return 'quote';
+  if (QUOTE.test(q) || FAIR_PRICE.test(q)) return 'quote';
   // "the volume on the hold contract", "which has the most open interest?": the contract snapshot's figures, not a surge.
   if (TRADING.test(q) && !/\b(?:surg\w*|spik\w*|jump\w*|mov\w*|chang\w*|trend\w*|this week|today)\b/.test(q)) return 'quote';
   if (PRICED.test(q)) return 'outcome';
@@ -1044,7 +1053,7 @@ function answerAbout(question: string, report: ReportRead): Answer | null {
   } else if (kind === 'summary') {
     // A one-sentence summary is for a reader too, in plain words, unless a trader's form is asked ("one line for the desk").
     const plain = PLAIN_ASKED.test(question) || (ONE_SENTENCE.test(question) && !FOR_TRADERS.test(question));
-    text = plain ? plainSummaryText(report.title, rows, section, plainFormOf(question), exclusive) : summaryText(report.title, rows, section, ONE_SENTENCE.test(question), exclusive);
+    text = plain ? plainSummaryText(report.title, rows, section, plainFormOf(question), exclusive) : summaryText(report.title, rows, section, ONE_SENTENCE.test(question), exclusive, sentencesAsked(question));
   } else if (kind === 'anomalies' && PLAIN_ASKED.test(question) && plainCrossingText(report.title, rows)) {
     text = plainCrossingText(report.title, rows);
   } else if (kind === 'anomalies') {
@@ -1104,11 +1113,13 @@ function answerAbout(question: string, report: ReportRead): Answer | null {
     text = mostTradedText(question, rows, contracts);
   } else if (kind === 'quote') {
     // "the spread on the favourite": the market's favourite, said so.
-    const favourite = /\b(?:favou?rite|favs?|fave)\b/i.test(question) && !named.length && !ladder && rows.length > 1 ? best((r) => r.marketValue) : undefined;
+    // ("If I buy the most likely bucket", "the longshot": the market's favourite, or the outcome it prices lowest.)
+    const end = /\b(?:favou?rite|favs?|fave|(?:most|more) likely (?:bucket|outcome|range|result|option|one|contract|side)|likeliest(?: \w+)?|front-?runner)\b/i.test(question) ? 1 : /\b(?:least likely (?:bucket|outcome|range|result|option|one|contract|side)|long ?shot|underdog)\b/i.test(question) ? -1 : 0;
+    const favourite = end && !named.length && !ladder && rows.length > 1 ? best((r) => end * r.marketValue) : undefined;
     // ("The last outcome, what do 300 YES cost?": the outcome at that place.)
     const shown = favourite ? [favourite] : named.length && named.length < rows.length ? named : !named.length && placed ? [placed] : rows;
     const quotes = quoteText(question, shown, contracts);
-    text = quotes && favourite ? `The market's favourite is **${outcomeOf(favourite.outcome).name}** at ${favourite.market}.\n\n${quotes}` : quotes;
+    text = quotes && favourite ? `The market's ${end > 0 ? 'favourite' : 'least likely outcome'} is **${outcomeOf(favourite.outcome).name}** at ${favourite.market}.\n\n${quotes}` : quotes;
   } else if (kind === 'previous') {
     text = previousText(question, section('resolution history'), rows);
   } else if (kind === 'method' && place === null) {
@@ -1203,7 +1214,7 @@ function answerAbout(question: string, report: ReportRead): Answer | null {
     const who = /\bwho\b/i.test(question) ? `It does not price who: ` : '';
     text = `${who}${who ? 'this' : 'This'} event has one yes/no contract, **${name}**: the market gives it ${single.market} (so about ${(100 - yes).toFixed(1)}% that it does not happen), the model ${single.model} ${refs}${kind === 'model_favourite' ? agree : ''}.`;
   } else if ((kind === 'market_favourite' || kind === 'market_least' || kind === 'model_favourite') && ladder && ladderBandsText(rows)) {
-    text = ladderBandsText(rows)!;
+    text = expectedText(rows, true, question);
   } else if ((kind === 'market_favourite' || kind === 'market_least') && ladder) {
     text = `Each outcome here is a yes/no on its own level, so no single one is the likeliest result; the market and the model price each:\n\n${rows.map(rowLine).join('\n')}`;
   } else {
@@ -1240,6 +1251,13 @@ function answerAbout(question: string, report: ReportRead): Answer | null {
           break;
         }
         text = pricedText(rows, way);
+        // "Is there any value here?" with every YES dear: the value the model finds may be NO, or a lock across outcomes.
+        if (text?.startsWith('On the model, no outcome')) {
+          const trade = rankedTrades(rows, contracts)[0];
+          if (trade && trade.ev > 0) text += `\n\nThe value the model finds is on the other side: ${tradeSaid(trade)}, before fees.`;
+          const arb = exclusive ? arbitrageText(rows, contracts, exclusive, 'arbitrage?') : null;
+          if (arb?.startsWith('Yes')) text += `\n\nAnd the quotes lock in a profit across outcomes:\n\n${arb.replace(/^Yes, on the report's quotes:\s*/, '')}`;
+        }
         break;
       }
       case 'closing': {
@@ -1250,6 +1268,7 @@ function answerAbout(question: string, report: ReportRead): Answer | null {
       }
       case 'resolution':
         text = rulesText(question, section('key claims'), rows, exclusive, report.title);
+        if (text && SUBJECT_ASKED.test(question.toLowerCase())) text = `The event is **${report.title}**; as its rules put it:\n\n${text}`;
         break;
 
       case 'moves': {
@@ -1265,14 +1284,17 @@ function answerAbout(question: string, report: ReportRead): Answer | null {
         const record = (history ?? '').split('\n').filter((l) => /^\*\*(?:Market accuracy|Base rates)/.test(l));
         // Of one contract, its price now beside its record ("base rate vs current price").
         // "Has the market been good at calling these games?", "did the underdog ever win?": its accuracy first, and how often the favourite lost.
-        const accuracy = /\b(?:good|well|right|accurate)\b[^?]*\b(?:calling|predicting|picking)\b|\bcalling\b|\bpredict(?:ing|ed|ions?)\b|\breliab\w*|\btrust\w*|\bunderdog\b|\bupsets?\b|\bfavou?rites?\b[^?]*\bw[oi]n|\baccura\w*|\busually right\b/i.test(question);
+        const accuracy = /\b(?:good|well|right|accurate)\b[^?]*\b(?:calling|predicting|picking)\b|\bcalling\b|\bpredict(?:ing|ed|ions?)\b|\breliab\w*|\btrust\w*|\bunderdog\b|\bupsets?\b|\bfavou?rites?\b[^?]*\bw[oi]n|\baccura\w*|\busually right\b|\b(?:been|was|were|is|are|be)\s+(?:\w+\s+)?(?:right|correct|wrong|accurate|on the money)\b/i.test(question);
         const called = record.find((l) => l.startsWith('**Market accuracy'));
         const won = called ? /won (\d+) of (\d+) events/.exec(called) : null;
         const lost = won ? Number(won[2]) - Number(won[1]) : null;
         const upsets = lost === null ? '' : lost === 0 ? ' The favourite never lost among them.' : ` So ${rows.length > 2 ? 'an outcome other than the favourite' : 'the underdog'} won ${lost === 1 ? 'once' : `${lost} times`} in ${won![2]}.`;
         // (The table this line speaks of is not shown here.)
         const ordered = (accuracy && called ? [`${called}${upsets}`, ...record.filter((l) => l !== called)] : record).map((l) => l.replace(', not only the winner shown above', ''));
-        text = (TRACK_RECORD.test(question) || accuracy) && record.length ? `${ordered.join('\n\n')}${single ? `\n\nNow:\n${rowLine(single)}` : ''}` : (history ?? null);
+        // "Lately": the most recent events of the table beside the record.
+        const table = (history ?? '').split('\n').filter((l) => l.startsWith('|'));
+        const recent = /\b(?:lately|recently|recent|last few|latest)\b/i.test(question) && table.length > 7 ? `\n\nThe last five:\n\n${table.slice(0, 7).join('\n')}` : '';
+        text = (TRACK_RECORD.test(question) || accuracy) && record.length ? `${ordered.join('\n\n')}${recent}${single ? `\n\nNow:\n${rowLine(single)}` : ''}` : (history ?? null);
         break;
       }
     }

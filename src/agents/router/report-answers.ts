@@ -481,7 +481,12 @@ export function ladderBandsText(rows: Row[]): string | null {
  * median on the market's normalised prices and on the model; other outcomes have neither.
  */
 export function expectedText(rows: Row[], ladder: boolean, question = ''): string {
-  if (ladder) return ladderBandsText(rows) ?? `${rows.map(rowLine).join('\n')}`;
+  if (ladder) {
+    const bands = ladderBandsText(rows) ?? rows.map(rowLine).join('\n');
+    // "Expected btc price?": a ladder's end ranges have no outer bound, so no mean follows from its prices; where the chance lies does.
+    const mean = /\b(?:expected|mean|average|ev)\b/i.test(question) && !/\bmedian\b/i.test(question);
+    return mean ? `No expected value can be taken from this ladder: its lowest and highest ranges have no outer bound, so a mean would depend on a guess about them. The median and where the chance lies, on the market and the model:\n\n${bands}` : bands;
+  }
   // A rate decision ("expected size of the cut?"): the expected change, and of a cut or hike its chance and size.
   const moves = (of: (r: Row) => number) => expectedMove(rows.map((r) => ({ label: outcomeOf(r.outcome).name, chance: of(r) })));
   const [byMarket, byModel] = [moves((r) => r.marketNormalised), moves((r) => r.modelValue)];
@@ -539,7 +544,7 @@ export function oddsFormatText(rows: Row[], title: string, question = ''): strin
  * report's key takeaway, the largest price move of the week, and when trading closes. One
  * sentence asked: the expectation and the close only.
  */
-export function summaryText(title: string, rows: Row[], section: (heading: string) => string | undefined, oneSentence: boolean, exclusive: boolean): string {
+export function summaryText(title: string, rows: Row[], section: (heading: string) => string | undefined, oneSentence: boolean, exclusive: boolean, sentences: number | null = null): string {
   const bands = ladderBands(rows);
   let lead: string;
   if (bands) lead = likeliestBand(bands);
@@ -554,9 +559,17 @@ export function summaryText(title: string, rows: Row[], section: (heading: strin
   const closing = closes ? `trading closes ${closes[1]}${closes[2] ? ` ${closes[2]}` : ''} ${cite}`.trimEnd() : '';
   const name = `**${title.replace(/[*_]/g, '')}**`;
   if (oneSentence) return `${name}: ${lead}${closing ? `; ${closing}` : ''}.`;
-  const takeaway = (section('key takeaway') ?? '').split('\n').find((l) => l.trim())?.trim();
+  let takeaway = (section('key takeaway') ?? '').split('\n').find((l) => l.trim())?.trim();
+  // (Of one contract the lead has said both figures already: only that they agree.)
+  if (rows.length === 1 && takeaway && /^Model and market agree within (\d+) points?/.test(takeaway)) takeaway = takeaway.replace(/^(Model and market agree within \d+ points?):.*$/, '$1.');
   const move = bullets(claims, /^- \*\*Price move, /)[0]?.replace(/^- \*\*Price move, ([^:]+):\*\* /, 'The largest price move of the week: $1, ').replace(/^- /, '');
-  return [`${name}: ${lead}.`, takeaway, move, closing ? `${capitalise(closing)}.` : ''].filter(Boolean).join(' ');
+  const parts = [`${name}: ${lead}.`, takeaway, move, closing ? `${capitalise(closing)}.` : ''].filter((x): x is string => Boolean(x));
+  // "In 2 sentences": the first that many, the close kept last when there is room for it.
+  if (sentences !== null && sentences < parts.length) {
+    const last = closing && sentences >= 2 ? [parts.at(-1)!] : [];
+    return [...parts.slice(0, sentences - last.length), ...last].join(' ');
+  }
+  return parts.join(' ');
 }
 
 /** How a chance reads in words, for readers: "a little better than even", "unlikely". */

@@ -186,6 +186,20 @@ function positionText(pos: Position, r: Row, c: Contract, believed: number | nul
   return text;
 }
 
+/** The price at which a trade would have value ("what would it need to be priced at to be worth it?", "fair price?"). */
+export const FAIR_PRICE = /\b(?:need|have|has|needs) to (?:be )?(?:priced|trade|trading|cost|sell|go|drop|fall|get) (?:at|to|down to|below|under)\b|\bfair (?:price|value|odds)\b|\bat what price\b|\bwhat price\b[^?]*\b(?:worth|value|buy|make sense|good bet)\b|\bworth it at\b/i;
+
+/**
+ * Where each side of one outcome starts to have value on the model: YES below the model's chance,
+ * NO below its complement (the YES bid above the model's chance), against today's quotes.
+ */
+export function fairPriceText(modelValue: number, ask: number | null, bid: number | null): string {
+  const fair = modelValue / 100;
+  const yes = ask === null ? 'no YES is offered now' : ask < fair ? `the ask, $${ask.toFixed(2)}, is below it now` : `it is $${ask.toFixed(2)} at the ask now`;
+  const no = bid === null ? 'no YES bid now, so no NO to buy' : 1 - bid < 1 - fair ? `NO costs $${(1 - bid).toFixed(2)} now, below that` : `NO costs $${(1 - bid).toFixed(2)} now (1 minus the $${bid.toFixed(2)} bid)`;
+  return `Fair price on the model: **$${fair.toFixed(3)}** (its ${percent(modelValue)}); YES has value below that (${yes}), and NO below $${(1 - fair).toFixed(3)} (${no}), before fees`;
+}
+
 /**
  * Each outcome's order book and trading from the report's contract snapshot; asked what buying is
  * worth ("expected value of buying Cut 25bps at the ask?", "should I buy NO on Hold?"), the
@@ -260,6 +274,8 @@ export function quoteText(question: string, shown: Row[], contracts: Map<string,
       line += `. $${money(stake)} buys ${count.toLocaleString('en-US')} ${side} contract${count === 1 ? '' : 's'} at $${each.toFixed(2)} ($${money(cost)}): if it resolves ${side} they pay $${money(count)}, a profit of $${money(count - cost)} before fees; if not, the $${money(cost)} is lost`;
       held = count;
     }
+    // "What would hold need to be priced at to be worth it?": the prices at which each side has value on the model.
+    if (FAIR_PRICE.test(question) && Number.isFinite(r.modelValue)) line += `. ${fairPriceText(r.modelValue, ask, bid)}`;
     // "Breakeven probability?": what the side bought costs is the chance it needs, before fees.
     if (/\bbreak[- ]?even\b|\bneed to (?:believe|think)\b|\bwhat (?:chance|probability|odds) (?:do|would) (?:i|you|we) need\b/i.test(question) && each !== null) line += `. Breakeven: ${no ? 'NO' : 'YES'} at $${each.toFixed(2)} needs a ${percent(100 * each)} chance to break even before fees${Number.isFinite(r.modelValue) ? `; the model gives ${percent(no ? 100 - r.modelValue : r.modelValue)}` : ''}`;
     if (value && (believed !== null || Number.isFinite(r.modelValue))) {

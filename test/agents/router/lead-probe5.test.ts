@@ -1,0 +1,81 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startDemoThreads, type DemoThreads } from '../../helpers/report-threads.js';
+
+let demo: DemoThreads;
+
+beforeAll(async () => {
+  demo = await startDemoThreads();
+});
+afterAll(() => demo.svc.close());
+
+const BOX_OFFICE = 'https://kalshi.com/markets/kxboxoffice/opening-weekend-box-office/kxboxoffice-26nov22';
+const NBA = 'https://kalshi.com/markets/kxnbagame/nba-game-winner/kxnbagame-26nov21lalbos';
+const BTC = 'https://kalshi.com/markets/kxbtcd/bitcoin-price-end-of-day/kxbtcd-26nov20';
+const AI = 'https://kalshi.com/markets/kxaimodel/frontier-ai-model-release/kxaimodel-26dec19';
+
+describe('report threads on sports, box office and crypto events (a lead probe)', () => {
+  it("'is there any value here?' with every YES above the model names the NO side's value and the lock across outcomes", async () => {
+    const box = await demo.thread(BOX_OFFICE);
+    const text = await box('is there any value here?');
+    expect(text).toMatch(/^On the model, no outcome is underpriced at its price/);
+    // NO on Above $80M at 1 − $0.20 = $0.80 against 1 − 15.9% = 84.1%: +$0.041.
+    expect(text).toContain('The value the model finds is on the other side: **NO on Above $80M** at $0.80 against the model\'s 84.1%: expected value +$0.041 per $1 contract');
+    // NO on all five at 1 minus each bid: 0.41 + 0.84 + 0.90 + 0.93 + 0.80 = $3.88 for $4.
+    expect(text).toMatch(/And the quotes lock in a profit across outcomes:\n\n- NO on every outcome at 1 minus its YES bid: \$3\.88 for at least \$4/);
+  });
+
+  it("'what would X need to be priced at to be worth it?' gives the model's fair price and where each side has value", async () => {
+    const game = await demo.thread(NBA);
+    const text = await game('what would the celtics need to be priced at for a bet to be worth it?');
+    expect(text).toMatch(/^- \*\*Home team \(Celtics\)\*\* \(KXNBAGAME-26NOV21LALBOS-A\)/);
+    expect(text).toContain('Fair price on the model: **$0.332** (its 33.2%); YES has value below that (it is $0.39 at the ask now), and NO below $0.668 (NO costs $0.62 now, below that), before fees.');
+    const box = await demo.thread(BOX_OFFICE);
+    expect(await box('fair price for above 80m?')).toContain('Fair price on the model: **$0.159** (its 15.9%); YES has value below that (it is $0.22 at the ask now)');
+  });
+
+  it("'which movie is this?' / 'what teams are playing?' give the event's title and its rules, not the whole report", async () => {
+    const box = await demo.thread(BOX_OFFICE);
+    const movie = await box('which movie is this?');
+    expect(movie).toMatch(/^The event is \*\*Top film's domestic opening weekend, November 22, 2026\?\*\*; as its rules put it:\n\n- \*\*How it resolves\*\*[^\n]*weekend's top new release/);
+    expect(movie).not.toContain('## Outcomes');
+    const game = await demo.thread(NBA);
+    expect(await game('what teams are playing?')).toMatch(/^The event is \*\*Lakers at Celtics on November 21, 2026: winner\?\*\*/);
+  });
+
+  it("'has the market been right lately?' leads with the favourite's record, then the last five events", async () => {
+    const box = await demo.thread(BOX_OFFICE);
+    const text = await box('has the market been right lately?');
+    expect(text).toMatch(/^\*\*Market accuracy:\*\* the favourite 24 h before close won 6 of 12 events/);
+    expect(text).toContain('The last five:');
+    expect(text).toContain('| KXBOXOFFICE-26OCT15 | 2026-10-15 | $20M to $40M | 22.0% |');
+    expect(text).not.toContain('KXBOXOFFICE-26OCT08');
+  });
+
+  it("'the most likely bucket' and 'the longshot' are the market's two ends, not every outcome", async () => {
+    const box = await demo.thread(BOX_OFFICE);
+    const likely = await box('how much would I make if I buy the most likely bucket and it hits?');
+    expect(likely).toMatch(/^The market's favourite is \*\*Below \$20M\*\* at 60\.0%/);
+    expect(likely).toContain('$0.39 profit per contract before fees');
+    expect(likely).not.toContain('$20M to $40M');
+    const fresh = await demo.thread(BOX_OFFICE);
+    expect(await fresh('how much would I make if I buy the longshot and it hits?')).toMatch(/^The market's least likely outcome is \*\*\$60M to \$80M\*\* at 8\.0%[^]*\$0\.91 profit per contract/);
+  });
+
+  it("an expected price asked of a ladder says none follows from open-ended ranges, and gives the median and bands", async () => {
+    const btc = await demo.thread(BTC);
+    const text = await btc('expected btc price according to the model?');
+    expect(text).toMatch(/^No expected value can be taken from this ladder: its lowest and highest ranges have no outer bound/);
+    expect(text).toContain('The most likely range is **up to $92,000**');
+    expect(await btc("what's the market's median btc price?")).toMatch(/^The most likely range is \*\*up to \$92,000\*\*/);
+  });
+
+  it("'summarize in 2 sentences' is two sentences, the close kept last; 'which labs are in this?' is the event's rules", async () => {
+    const ai = await demo.thread(AI);
+    const two = await ai('summarize in 2 sentences');
+    expect(two.split('\n')[0]).toBe('**New frontier model from a top-3 lab by December 2026?**: the market gives **Release** 37.0% (mid), the model 36.1% [1]. Trading closes 2026-12-19 15:00 UTC (in 30 days) [2].');
+    const three = await ai('summarize in three sentences');
+    // (The takeaway of one contract repeats the lead's figures: only that they agree is said.)
+    expect(three.split('\n')[0]).toMatch(/the model 36\.1% \[1\]\. Model and market agree within 2 points\. Trading closes 2026-12-19/);
+    expect(await ai('which labs are in this?')).toMatch(/^The event is \*\*New frontier model from a top-3 lab by December 2026\?\*\*; as its rules put it:\n\n[^\n]*OpenAI, Anthropic or Google DeepMind/);
+  });
+});
