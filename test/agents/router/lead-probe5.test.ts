@@ -11,6 +11,7 @@ afterAll(() => demo.svc.close());
 const BOX_OFFICE = 'https://kalshi.com/markets/kxboxoffice/opening-weekend-box-office/kxboxoffice-26nov22';
 const NBA = 'https://kalshi.com/markets/kxnbagame/nba-game-winner/kxnbagame-26nov21lalbos';
 const BTC = 'https://kalshi.com/markets/kxbtcd/bitcoin-price-end-of-day/kxbtcd-26nov20';
+const NYC = 'https://kalshi.com/markets/kxhighny/highest-temperature-in-nyc/kxhighny-26nov20';
 const AI = 'https://kalshi.com/markets/kxaimodel/frontier-ai-model-release/kxaimodel-26dec19';
 
 describe('report threads on sports, box office and crypto events (a lead probe)', () => {
@@ -77,5 +78,14 @@ describe('report threads on sports, box office and crypto events (a lead probe)'
     // (The takeaway of one contract repeats the lead's figures: only that they agree is said.)
     expect(three.split('\n')[0]).toMatch(/the model 36\.1% \[1\]\. Model and market agree within 2 points\. Trading closes 2026-12-19/);
     expect(await ai('which labs are in this?')).toMatch(/^The event is \*\*New frontier model from a top-3 lab by December 2026\?\*\*; as its rules put it:\n\n[^\n]*OpenAI, Anthropic or Google DeepMind/);
+  });
+
+  it("'what's the forecast?' and 'what temperature does the model expect?' are the expected level and median, not the report or the favourite", async () => {
+    const nyc = await demo.thread(NYC);
+    for (const q of ["what's the forecast?", 'what temperature does the model expect?']) {
+      const text = await nyc(q);
+      expect(text, q).toMatch(/^On the market's prices, normalised to add up to 100%, the expected value is about \*\*51\.4°F\*\* and the median outcome \*\*52°F to 55°F\*\*; on the model, about \*\*51\.6°F\*\*/);
+      expect(text, q).not.toContain('## Outcomes');
+    }
   });
 });
