@@ -44,7 +44,12 @@ export const BOTH_SIDES = /\b(?:yes and no|no and yes|both sides|(?:yes|no) and 
 const ARBITRAGE = /\b(?:yes and no|no and yes|both sides)\b[^?]*\b(?:lock|profit|guarantee\w*|make|earn|free|risk|arb\w*)\b|\b(?:buy(?:ing)?|bought|get)\b[^?]*\b(?:yes and no|no and yes|both sides)\b|\b(?:arb(?:itrage)?s?|risk[- ]?free|free money|guaranteed (?:profit|money)|lock(?:ed)? in a profit)\b|\b(?:buy|buying|bought|sell|selling)\s+(?:yes|no)\s+(?:on\s+)?(?:all|every|each)\b|\b(?:yes|no) on (?:all|every|each) (?:of the )?(?:\w+ )?(?:outcomes?|buckets?|rungs?|ranges?|strikes?|contracts?|options?|legs?)\b|\block(?:ed)?(?: in)? (?:a )?profit\b/i;
 
 /** What the event is of ("which movie is this?", "what teams are playing?"): its title and rules say. */
-const SUBJECT_ASKED = /\b(?:which|what) (?:movie|film|team|game|match|company|person|candidate|model|station|index|city|launch|rocket|show|release|coin|player)s? (?:is|are|does|do) (?:this|it|that|these|they) (?:about|for|on|of|measure|track|count)\b|^\W*(?:so\s+)?(?:which|what) (?:movie|film|team|game|match|company|person|candidate|station|index|city|launch|rocket|show|release|coin|player)s? (?:is (?:this|it|that)|are (?:these|they|those|playing)|is playing)\W*$|^\W*(?:so\s+)?(?:which|what|who)(?:\s+\w+)?\s+(?:is|are|counts?|count as)\s+(?:in|part of|covered by|included in|named in)\s+(?:it|(?:this|that|the)(?: (?:market|event|bet|contract))?)\W*$/;
+const SUBJECT_ASKED = /\b(?:which|what) (?:movie|film|team|game|match|company|person|candidate|model|station|index|city|launch|rocket|show|release|coin|player)s? (?:is|are|does|do) (?:this|it|that|these|they) (?:about|for|on|of|measure|track|count)\b|^\W*(?:so\s+)?(?:which|what) (?:movie|film|team|game|match|company|person|candidate|station|index|city|launch|rocket|show|release|coin|player)s? (?:is (?:this|it|that)|are (?:these|they|those|playing)|is playing)\W*$|^\W*(?:so\s+)?(?:which|what|who)(?:\s+\w+)?\s+(?:is|are|counts?|count as)\s+(?:in|part of|covered by|included in|named in)\s+(?:it|(?:this|that|the)(?: (?:market|event|bet|contract))?)\W*$|^\W*(?:so\s+|and\s+)?whose\s+(?:approval(?:\s+rating)?|rating|\w+)\W*$/;
+/** The measure a rule reads ("which poll average?", "which index?"): the rules and their resolution source. */
+const SOURCE_NAMED = /^\W*(?:so\s+|and\s+)?(?:which|what)\s+(?:poll(?:ing)?(?:\s+(?:average|avg|aggregate))?|average|survey|index|measure|agency|benchmark|report|reading|figure|station)s?(?:\s+(?:is it|is that|is used|do they use|does it use|counts?|are they using|is this))?\W*$/;
+
+/** The measured figure itself, now ("where is approval now?", "what's the temperature right now?"): not read; what the market implies instead. */
+const CURRENT_LEVEL = /^\W*(?:so\s+|and\s+|ok\s+)?(?:where(?:'s| is)|what(?:'s| is))\s+(?:the\s+)?(?:approval(?:\s+rating)?|temperature|temp|cpi|inflation|unemployment|payrolls|jobs|bitcoin|btc|ethereum|eth|sea ice|ice extent|spot(?:\s+price)?|the rate|rate|average)\s+(?:now|currently|right now|today|at the moment|at)\W*$|\b(?:current|latest) (?:level|reading|value|figure|approval(?:\s+rating)?|temperature|cpi|inflation rate|average|spot price|btc price|bitcoin price)\b/i;
 
 /** A price in the past, or the largest move ("a week ago", "yesterday", "biggest mover"). */
 const PAST = /\b(?:ago|yesterday|last (?:week|night)|(?:a|one|1) (?:day|week) (?:ago|earlier|before)|24 ?h(?:ours?)?|7 days|seven days|(?:biggest|largest) (?:mover|move|swing|change)|moved (?:the )?most|most movement|up or down)\b/i;
@@ -155,7 +160,7 @@ export function eventQuestion(question: string): EventQuestion | null {
   if (BASICS.test(q) || HOME_AWAY.test(q)) return 'basics';
   // "Which movie is this about?": what the event is of, as its title and rules say.
   // ("Which movie is this?", "what teams are playing?": the same.)
-  if (SUBJECT_ASKED.test(q)) return 'resolution';
+  if (SUBJECT_ASKED.test(q) || SOURCE_NAMED.test(q)) return 'resolution';
   // "Coin flip?", "toss-up?": how likely, not what flips the outcome.
   if (/\b(?:coin ?flip|toss[- ]?up|50\s*[/-]\s*50)\b/.test(q)) return 'outcome';
   if (CATALYSTS.test(q)) return 'catalysts';
@@ -171,7 +176,7 @@ export function eventQuestion(question: string): EventQuestion | null {
   if (WHY_MOVED.test(q)) return 'moves';
   // "Why is the market at 51%?", "why is hike priced so high?": an outcome's price, explained.
   if (WHY_PRICED.test(q) && /\b(?:market|priced?|prices|trad(?:es|ing)|odds|at \d+(?:\.\d+)?%|only \d+)/.test(q) && !METHOD.test(q) && !/\bmodel\b/.test(q)) return 'outcome';
-  if (LEVEL_EXPECTED_ASKED.test(q)) return 'expected';
+  if (LEVEL_EXPECTED_ASKED.test(q) || CURRENT_LEVEL.test(q)) return 'expected';
   if (ODDS_FORMAT_ASKED.test(q)) return 'odds_format';
   // ("Is there an arb between 100k and 104k? how big can i go?": the arbitrage, with its size.)
   if (/\barb(?:itrage)?s?\b/.test(q) && ARBITRAGE.test(q)) return 'arbitrage';
@@ -1074,6 +1079,7 @@ function answerAbout(question: string, report: ReportRead): Answer | null {
     text = whyText(question, whyNamed(), section('resolution history'), section('key claims'));
   } else if (kind === 'expected') {
     text = expectedText(rows, ladder, question);
+    if (CURRENT_LEVEL.test(question)) text = `The figure itself, now, is not among what the report reads (the exchange's prices and order book, the series' settled events and the rules${/^- \*\*Resolution source:\*\*/m.test(section('key claims') ?? '') ? `; the resolution source is ${/^- \*\*Resolution source:\*\* ([^\n]+?)\s*(?:\[\d+\])*\.?$/m.exec(section('key claims') ?? '')?.[1] ?? 'named in the rules'}` : ''}). What the market and the model expect for the event:\n\n${text}`;
   } else if (kind === 'best_trade') {
     // "Would you buy hold?": that outcome's trade; none named, the best of all.
     // A range asked ("48-51") names the outcomes wholly inside it.

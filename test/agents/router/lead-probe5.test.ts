@@ -12,6 +12,7 @@ const BOX_OFFICE = 'https://kalshi.com/markets/kxboxoffice/opening-weekend-box-o
 const NBA = 'https://kalshi.com/markets/kxnbagame/nba-game-winner/kxnbagame-26nov21lalbos';
 const BTC = 'https://kalshi.com/markets/kxbtcd/bitcoin-price-end-of-day/kxbtcd-26nov20';
 const NYC = 'https://kalshi.com/markets/kxhighny/highest-temperature-in-nyc/kxhighny-26nov20';
+const APPROVAL = 'https://kalshi.com/markets/kxapproval/presidential-approval-rating/kxapproval-26nov27';
 const AI = 'https://kalshi.com/markets/kxaimodel/frontier-ai-model-release/kxaimodel-26dec19';
 
 describe('report threads on sports, box office and crypto events (a lead probe)', () => {
@@ -87,5 +88,16 @@ describe('report threads on sports, box office and crypto events (a lead probe)'
       expect(text, q).toMatch(/^On the market's prices, normalised to add up to 100%, the expected value is about \*\*51\.4°F\*\* and the median outcome \*\*52°F to 55°F\*\*; on the model, about \*\*51\.6°F\*\*/);
       expect(text, q).not.toContain('## Outcomes');
     }
+  });
+
+  it("'which poll average?' is the rules' source, not an outside poll refused; 'where is approval now?' says the figure is not read and gives what the market expects", async () => {
+    const approval = await demo.thread(APPROVAL);
+    const poll = await approval('which poll average?');
+    expect(poll).toMatch(/^- \*\*How it resolves\*\*[^\n]*approval average published at 10:00 AM ET/);
+    expect(poll).toContain('- **Resolution source:** RealClearPolitics average [');
+    expect(poll).not.toContain('I cannot answer that');
+    expect(await approval('whose approval rating?')).toMatch(/^The event is \*\*Presidential approval on November 27, 2026\?\*\*/);
+    const now = await approval('where is approval now?');
+    expect(now).toMatch(/^The figure itself, now, is not among what the report reads \([^\n]*the resolution source is RealClearPolitics average\)\. What the market and the model expect for the event:\n\nOn the market's prices, normalised to add up to 100%, the expected value is about \*\*42\.7%\*\* and the median outcome \*\*42% to 43%\*\*/);
   });
 });
