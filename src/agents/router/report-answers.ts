@@ -217,9 +217,11 @@ export function previousText(question: string, history: string | undefined, rows
   const month = monthAsked(question);
   // A day named with its month ("the nov 12 one", "November 12th"): the event closed that day.
   const day = month >= 0 ? Number(new RegExp(`\\b${MONTHS[month]!.slice(0, 3)}[a-z]*\\.?\\s+(\\d{1,2})(?:st|nd|rd|th)?\\b`, 'i').exec(question)?.[1] ?? 0) : 0;
-  const inMonth = (e: (typeof events)[number]) => Number(e.closed.slice(5, 7)) === month + 1 && (!day || Number(e.closed.slice(8, 10)) === day);
+  // "Last year's december", "march 2025": that year's, not the latest of that month.
+  const year = month < 0 ? null : Number(/\b(20\d\d)\b/.exec(question)?.[1] ?? 0) || (/\b(?:last|previous|a) year(?:'?s| ago)?\b/i.test(question) ? Number(events[0]!.closed.slice(0, 4)) - 1 : null);
+  const inMonth = (e: (typeof events)[number]) => Number(e.closed.slice(5, 7)) === month + 1 && (!day || Number(e.closed.slice(8, 10)) === day) && (year === null || Number(e.closed.slice(0, 4)) === year);
   const pick = month >= 0 ? events.find(inMonth) : events[0];
-  const when = month < 0 ? '' : day ? `${monthName(month)} ${day}` : monthName(month);
+  const when = month < 0 ? '' : `${day ? `${monthName(month)} ${day}` : monthName(month)}${year === null ? '' : ` ${year}`}`;
   if (!pick) return `The report's history has no event of the series that closed ${day ? 'on' : 'in'} ${when}; the latest ones:\n\n${events.slice(0, 3).map(eventLine).join('\n')}`;
   const several = pick.won.includes(', ');
   const priced = /^\d/.test(pick.price) ? (several ? '' : `, priced at ${pick.price} 24 hours before close`) : pick.price === 'not fetched' ? '' : ` (no price for it 24 hours before close)`;

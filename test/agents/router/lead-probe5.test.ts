@@ -13,6 +13,7 @@ const NBA = 'https://kalshi.com/markets/kxnbagame/nba-game-winner/kxnbagame-26no
 const BTC = 'https://kalshi.com/markets/kxbtcd/bitcoin-price-end-of-day/kxbtcd-26nov20';
 const NYC = 'https://kalshi.com/markets/kxhighny/highest-temperature-in-nyc/kxhighny-26nov20';
 const APPROVAL = 'https://kalshi.com/markets/kxapproval/presidential-approval-rating/kxapproval-26nov27';
+const SEA_ICE = 'https://kalshi.com/markets/kxseaice/arctic-sea-ice-extent/kxseaice-26dec';
 const AI = 'https://kalshi.com/markets/kxaimodel/frontier-ai-model-release/kxaimodel-26dec19';
 
 describe('report threads on sports, box office and crypto events (a lead probe)', () => {
@@ -99,5 +100,13 @@ describe('report threads on sports, box office and crypto events (a lead probe)'
     expect(await approval('whose approval rating?')).toMatch(/^The event is \*\*Presidential approval on November 27, 2026\?\*\*/);
     const now = await approval('where is approval now?');
     expect(now).toMatch(/^The figure itself, now, is not among what the report reads \([^\n]*the resolution source is RealClearPolitics average\)\. What the market and the model expect for the event:\n\nOn the market's prices, normalised to add up to 100%, the expected value is about \*\*42\.7%\*\* and the median outcome \*\*42% to 43%\*\*/);
+  });
+
+  it("'when is the data released?' is the close and expected resolution; a month of last year, or with its year, is that year's event", async () => {
+    const ice = await demo.thread(SEA_ICE);
+    expect(await ice('when is the data released?')).toMatch(/^- \*\*Trading closes\*\* 2026-12-01 15:00 UTC \(in 12 days\); expected resolution 2026-12-01 17:00 UTC/);
+    // The history has March 2026, not March 2025.
+    expect(await ice("how did last year's march resolve?")).toMatch(/^The report's history has no event of the series that closed in March 2025; the latest ones:/);
+    expect(await ice('what about march 2026?')).toMatch(/^The March 2026 event of the series, \*\*KXSEAICE-26MAR\*\* \(closed 2026-03-24\)[^\n]*so the result was above 11\.0/);
   });
 });
