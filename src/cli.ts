@@ -5,7 +5,7 @@ import { Billing } from './billing/service.js';
 import { ConfigError, loadConfig, unknownVariableWarnings, type Config } from './config.js';
 import { SvcError } from './errors.js';
 import { MAX_CREDITS, MAX_NOTE_LENGTH } from './server/routes/admin.js';
-import { accountJson, keyJson } from './server/views.js';
+import { accountJson, entryJson, keyJson } from './server/views.js';
 import { openStore, type Store } from './store/db.js';
 import { redactUrl } from './redact.js';
 
@@ -288,6 +288,7 @@ const COMMANDS: Record<string, Command> = {
     flags: ['account', 'amount', 'note'],
     run: (args, config) => {
       // The admin API's bounds: a negative amount corrects a balance.
+      if (!args.flags.has('amount')) throw new UsageError(`missing --amount (a non-zero integer between ${-MAX_CREDITS} and ${MAX_CREDITS}; a negative one corrects a balance)`);
       const amount = intFlag(args, 'amount', 0, { min: -MAX_CREDITS, max: MAX_CREDITS });
       if (amount === 0) throw new UsageError(`--amount must be a non-zero integer between ${-MAX_CREDITS} and ${MAX_CREDITS}`);
       const accountId = flag(args, 'account', true);
@@ -295,7 +296,10 @@ const COMMANDS: Record<string, Command> = {
         const note = flag(args, 'note') ?? null;
         if (note !== null && note.length > MAX_NOTE_LENGTH) throw new UsageError(`--note is ${note.length} characters; at most ${MAX_NOTE_LENGTH} (as the admin API takes)`);
         const { balance, entry } = await billingOf(store, config).grant({ accountId, amount, note });
-        print({ account_id: entry.accountId, credits: balance, entry: { id: entry.id, kind: entry.kind, amount: entry.amount, balance_after: entry.balanceAfter, reason: entry.reason } });
+        // What POST /v1/admin/accounts/{id}/credits answers (the balance this grant left, not a later
+        // read), and for scripts the account id and that balance at the top, as earlier versions printed.
+        const account = { ...accountJson(await accountsOf(store).getAccount(accountId)), credits: balance };
+        print({ account, entry: entryJson(entry), account_id: entry.accountId, credits: balance });
         return 0;
       });
     },
