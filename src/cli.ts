@@ -2,7 +2,7 @@ import { accessSync, constants, existsSync, readFileSync, statSync } from 'node:
 import path from 'node:path';
 import { AccountService, validateEmail, validatePlan } from './accounts/service.js';
 import { Billing } from './billing/service.js';
-import { ConfigError, loadConfig, unknownVariableWarnings, type Config } from './config.js';
+import { ConfigError, SETTINGS, loadConfig, unknownVariableWarnings, type Config } from './config.js';
 import { SvcError } from './errors.js';
 import { MAX_CREDITS, MAX_NOTE_LENGTH } from './server/routes/admin.js';
 import { accountJson, entryJson, keyJson } from './server/views.js';
@@ -50,10 +50,20 @@ export function flag(p: Args, name: string, required = false): string | undefine
   return v;
 }
 
-/** Refuses flags a command does not take (a typo was silently ignored). */
+/**
+ * Refuses flags a command does not take (a typo was silently ignored). A flag named after a
+ * setting (`svc serve --port 9000`) is answered with that setting's variable, since settings are
+ * never flags.
+ */
 export function onlyFlags(p: Args, names: readonly string[]): void {
   for (const name of p.flags.keys()) {
-    if (!names.includes(name)) throw new UsageError(`unknown flag --${name}; this command takes ${names.length ? names.map((n) => `--${n}`).join(', ') : 'no flags'}`);
+    if (names.includes(name)) continue;
+    const env = `SVC_${name.toUpperCase().replace(/-/g, '_')}`;
+    const spec = SETTINGS.find((s) => s.env === env);
+    // The value is repeated only where it cannot be a secret (a key, a database URL's password).
+    const shown = spec && ['int', 'bool', 'enum', 'host', 'path'].includes(spec.kind.type) && !p.bare?.has(name) && /^[\w./:,+-]+$/.test(p.flags.get(name)!);
+    const setting = spec ? `; settings are environment variables, not flags: ${env}=${shown ? p.flags.get(name) : '…'} before the command` : '';
+    throw new UsageError(`unknown flag --${name}; this command takes ${names.length ? names.map((n) => `--${n}`).join(', ') : 'no flags'}${setting}`);
   }
 }
 
