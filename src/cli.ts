@@ -2,7 +2,7 @@ import { accessSync, constants, existsSync, readFileSync, statSync } from 'node:
 import path from 'node:path';
 import { AccountService, validateEmail, validatePlan } from './accounts/service.js';
 import { Billing } from './billing/service.js';
-import { ConfigError, SETTINGS, loadConfig, unknownVariableWarnings, type Config } from './config.js';
+import { ConfigError, PACKAGE_ROOT, SETTINGS, loadConfig, unknownVariableWarnings, type Config } from './config.js';
 import { SvcError } from './errors.js';
 import { MAX_CREDITS, MAX_NOTE_LENGTH } from './server/routes/admin.js';
 import { accountJson, entryJson, keyJson } from './server/views.js';
@@ -254,7 +254,7 @@ const COMMANDS: Record<string, Command> = {
     run: async (_args, config) => atStartup(config, (await import('./serve.js')).serve(config)),
   },
   'accounts create': {
-    usage: 'svc accounts create --email E [--plan P] [--credits N]',
+    usage: 'svc accounts create --email E [--plan free|plus|pro|enterprise] [--credits N]',
     flags: ['email', 'plan', 'credits'],
     run: (args, config) => {
       // Flags are checked before storage is opened: a usage error never depends on the database.
@@ -271,7 +271,7 @@ const COMMANDS: Record<string, Command> = {
     },
   },
   'accounts set-plan': {
-    usage: 'svc accounts set-plan --account ID --plan P',
+    usage: 'svc accounts set-plan --account ID --plan free|plus|pro|enterprise',
     flags: ['account', 'plan'],
     run: (args, config) =>
       withStore(config, async (store) => {
@@ -401,12 +401,24 @@ function help(): string {
     'Usage:',
     ...Object.values(COMMANDS).map((c) => `  ${c.usage}`),
     '',
+    'svc <command> --help prints that command\'s usage; svc --version the version and the newest database migration it knows.',
     'Settings come from config/default.json overlaid by SVC_* environment variables (see README).',
     'Admin commands talk to the same database as the server and print JSON.',
   ].join('\n');
 }
 
+/** `svc --version`: the package's version and the newest migration it knows (what a database it migrated has). */
+async function version(): Promise<string> {
+  const { version: v } = JSON.parse(readFileSync(path.join(PACKAGE_ROOT, 'package.json'), 'utf8')) as { version: string };
+  const names = Object.keys((await import('./store/migrations/index.js')).migrations).sort();
+  return `svc ${v} (database migrations up to ${names[names.length - 1]})`;
+}
+
 async function run(argv: string[]): Promise<number> {
+  if (argv.length === 1 && ['--version', '-v', 'version'].includes(argv[0]!)) {
+    process.stdout.write(`${await version()}\n`);
+    return 0;
+  }
   if (!argv.length || ['help', '--help', '-h'].includes(argv[0]!)) {
     process.stdout.write(`${help()}\n`);
     return argv.length ? 0 : 2;
