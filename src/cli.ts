@@ -3,7 +3,7 @@ import path from 'node:path';
 import { AccountService, validateEmail, validatePlan } from './accounts/service.js';
 import { Billing } from './billing/service.js';
 import { ConfigError, PACKAGE_ROOT, SETTINGS, loadConfig, unknownVariableWarnings, type Config } from './config.js';
-import { SvcError } from './errors.js';
+import { SvcError, withMessage } from './errors.js';
 import { MAX_CREDITS, MAX_NOTE_LENGTH } from './server/routes/admin.js';
 import { accountJson, entryJson, keyJson } from './server/views.js';
 import { openStore, type Store } from './store/db.js';
@@ -246,6 +246,19 @@ async function readStdin(): Promise<string> {
   return Buffer.concat(chunks).toString('utf8');
 }
 
+/**
+ * A command's work against an upstream: when it cannot be reached or times out, the error also
+ * names the setting holding its address, since a mistyped address looks the same as an outage.
+ */
+async function naming<T>(work: Promise<T>, settings: readonly (readonly [string, string])[]): Promise<T> {
+  try {
+    return await work;
+  } catch (err) {
+    if (!(err instanceof SvcError) || !['upstream_unavailable', 'upstream_timeout'].includes(err.code)) throw err;
+    throw withMessage(err, `${err.message.replace(/\.$/, '')}, or check ${settings.map(([env, url]) => `${env} (${redactUrl(url)})`).join(' and ')}.`);
+  }
+}
+
 /** Every command, by its words. Modules with commands of their own are imported only when used. */
 const COMMANDS: Record<string, Command> = {
   serve: {
@@ -336,17 +349,17 @@ const COMMANDS: Record<string, Command> = {
     usage: 'svc snapshot record <kalshi event url>... [--out DIR]   record what those reports need, for offline use',
     flags: ['out'],
     positionals: Infinity,
-    run: async (args, config) => (await import('./agents/prediction-markets/cli.js')).snapshotRecord(args, config),
+    run: async (args, config) => naming((await import('./agents/prediction-markets/cli.js')).snapshotRecord(args, config), [['SVC_KALSHI_API_URL', config.kalshi.apiUrl]]),
   },
   'snapshot record-sec': {
     usage: 'svc snapshot record-sec TICKER... [--out DIR] [--filings N]   record SEC data for those companies, for offline use',
     flags: ['out', 'filings'],
     positionals: Infinity,
-    run: async (args, config) => (await import('./data/sec/record.js')).recordSecCommand(args, config),
+    run: async (args, config) => naming((await import('./data/sec/record.js')).recordSecCommand(args, config), [['SVC_SEC_API_URL', config.sec.apiUrl], ['SVC_SEC_WWW_URL', config.sec.wwwUrl]]),
   },
   backtest: {
     usage: 'svc backtest --series TICKER [--hours 24] [--max-events 200] [--chart FILE.svg] [--json]   market vs model on settled markets',
-    run: async (args, config) => (await import('./agents/prediction-markets/cli.js')).backtestCommand(args, config),
+    run: async (args, config) => naming((await import('./agents/prediction-markets/cli.js')).backtestCommand(args, config), [['SVC_KALSHI_API_URL', config.kalshi.apiUrl]]),
   },
   demo: {
     usage: 'svc demo                                    the service offline on the shipped snapshots, with a demo key',
