@@ -306,6 +306,29 @@ const COMMANDS: Record<string, Command> = {
         return 0;
       }),
   },
+  'accounts show': {
+    usage: 'svc accounts show (--account ID | --email E)   an account, its API keys and its 20 newest ledger entries',
+    flags: ['account', 'email'],
+    run: (args, config) => {
+      const id = flag(args, 'account');
+      const email = flag(args, 'email');
+      if ((id === undefined) === (email === undefined)) throw new UsageError('give --account ID or --email E (one of them)');
+      return withStore(config, async (store) => {
+        const accounts = accountsOf(store);
+        const account = id !== undefined ? await accounts.getAccount(id) : await accounts.findByEmail(email!);
+        const keys = await accounts.listKeys(account.id);
+        const { entries, hasMore } = await billingOf(store, config).ledger(account.id, { limit: 20 });
+        const ledger = entries.map(entryJson);
+        // GET /v1/admin/accounts/{id}, with what GET /v1/account/keys and /v1/account/ledger answer that account.
+        print({
+          ...accountJson(account),
+          keys: { object: 'list', data: keys.map((k) => keyJson(k)) },
+          ledger: { object: 'list', data: ledger, first_id: ledger[0]?.id ?? null, last_id: ledger.at(-1)?.id ?? null, has_more: hasMore },
+        });
+        return 0;
+      });
+    },
+  },
   'credits grant': {
     usage: 'svc credits grant --account ID --amount N [--note TEXT]   (a negative N corrects a balance)',
     flags: ['account', 'amount', 'note'],
