@@ -62,6 +62,24 @@ export interface Service {
   close(): Promise<void>;
 }
 
+/**
+ * On Postgres, replicas share one database but each reads its admin key and signing secret from
+ * its own data dir when SVC_ADMIN_KEY or SVC_SIGNING_SECRET is unset: replicas on other machines
+ * then hold other ones (the admin API answers on one replica only, and a document link one replica
+ * signed is refused by the others). Says so at start-up, naming the settings; null on SQLite (one
+ * process) or when both are set.
+ */
+export function perReplicaSecretsWarning(config: Config, from: { adminKeyFile: string | null; signingFile: string | null }): string | null {
+  if (!config.storage.databaseUrl) return null;
+  const unset = [
+    ...(from.adminKeyFile ? [['SVC_ADMIN_KEY', from.adminKeyFile, 'the admin API answers on one replica only']] : []),
+    ...(from.signingFile ? [['SVC_SIGNING_SECRET', from.signingFile, 'a document link one replica signed is refused by the others']] : []),
+  ];
+  if (!unset.length) return null;
+  const names = unset.map(([name]) => name).join(' and ');
+  return `svc: SVC_DATABASE_URL is set, so other replicas may share this database, but ${names} ${unset.length > 1 ? 'are' : 'is'} not: this replica uses ${unset.map(([, file]) => file).join(' and ')} from its own data dir, and a replica with another data dir holds ${unset.length > 1 ? 'others' : 'another'} (${unset.map(([, , what]) => what).join('; ')}). Give every replica the same ${unset.map(([name]) => name).join(' and the same ')} (\`openssl rand -hex 32\`${unset.length > 1 ? ' each' : ''}), or ignore this if every replica uses this data dir.`;
+}
+
 /** The composition root: storage, services, agents and the HTTP server, wired once. */
 export async function createService(options: ServiceOptions): Promise<Service> {
   const { config } = options;
@@ -82,9 +100,10 @@ export async function createService(options: ServiceOptions): Promise<Service> {
   // Several replicas share Postgres, so their counters must live there; SQLite means one process.
   const rateLimiter = store.dialect === 'postgres' ? new SqlRateLimiter(store.db) : new MemoryRateLimiter();
   let baseUrl = publicUrl(config);
+  const signing = resolveSigningSecret(config.documents.signingSecret, config.storage.dataDir);
   const documents = new DocumentService({
     dataDir: config.storage.dataDir,
-    signingSecret: resolveSigningSecret(config.documents.signingSecret, config.storage.dataDir).secret,
+    signingSecret: signing.secret,
     linkTtlSeconds: config.documents.linkTtlSeconds,
     publicUrl: () => baseUrl,
   });
@@ -146,6 +165,8 @@ export async function createService(options: ServiceOptions): Promise<Service> {
       sweeper.start();
       const addr = server.app.server.address() as AddressInfo;
       baseUrl = publicUrl(config, { host: config.server.host, port: addr.port });
+      const perReplica = perReplicaSecretsWarning(config, { adminKeyFile: adminKey.source === 'file' ? (adminKey.file ?? null) : null, signingFile: signing.file });
+      if (perReplica) log.warn(perReplica);
       if (!config.server.publicUrl && (config.server.host === '0.0.0.0' || config.server.host === '::')) {
         log.warn(`svc: SVC_PUBLIC_URL is not set, so links in answers (signed document links, the web pages' API address) use ${baseUrl}, which other machines cannot open although SVC_HOST=${config.server.host} accepts them: set SVC_PUBLIC_URL to the address clients use (e.g. https://svc.example.com).`);
       }

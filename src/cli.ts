@@ -2,10 +2,10 @@ import { accessSync, constants, existsSync, readFileSync, statSync } from 'node:
 import path from 'node:path';
 import { AccountService, validateEmail, validatePlan } from './accounts/service.js';
 import { Billing } from './billing/service.js';
-import { ConfigError, loadConfig, unknownVariableWarnings, type Config } from './config.js';
-import { SvcError } from './errors.js';
+import { ConfigError, PACKAGE_ROOT, SETTINGS, loadConfig, unknownVariableWarnings, type Config } from './config.js';
+import { SvcError, withMessage } from './errors.js';
 import { MAX_CREDITS, MAX_NOTE_LENGTH } from './server/routes/admin.js';
-import { accountJson, keyJson } from './server/views.js';
+import { accountJson, entryJson, keyJson } from './server/views.js';
 import { openStore, type Store } from './store/db.js';
 import { redactUrl } from './redact.js';
 
@@ -50,10 +50,20 @@ export function flag(p: Args, name: string, required = false): string | undefine
   return v;
 }
 
-/** Refuses flags a command does not take (a typo was silently ignored). */
+/**
+ * Refuses flags a command does not take (a typo was silently ignored). A flag named after a
+ * setting (`svc serve --port 9000`) is answered with that setting's variable, since settings are
+ * never flags.
+ */
 export function onlyFlags(p: Args, names: readonly string[]): void {
   for (const name of p.flags.keys()) {
-    if (!names.includes(name)) throw new UsageError(`unknown flag --${name}; this command takes ${names.length ? names.map((n) => `--${n}`).join(', ') : 'no flags'}`);
+    if (names.includes(name)) continue;
+    const env = `SVC_${name.toUpperCase().replace(/-/g, '_')}`;
+    const spec = SETTINGS.find((s) => s.env === env);
+    // The value is repeated only where it cannot be a secret (a key, a database URL's password).
+    const shown = spec && ['int', 'bool', 'enum', 'host', 'path'].includes(spec.kind.type) && !p.bare?.has(name) && /^[\w./:,+-]+$/.test(p.flags.get(name)!);
+    const setting = spec ? `; settings are environment variables, not flags: ${env}=${shown ? p.flags.get(name) : '…'} before the command` : '';
+    throw new UsageError(`unknown flag --${name}; this command takes ${names.length ? names.map((n) => `--${n}`).join(', ') : 'no flags'}${setting}`);
   }
 }
 
@@ -236,6 +246,19 @@ async function readStdin(): Promise<string> {
   return Buffer.concat(chunks).toString('utf8');
 }
 
+/**
+ * A command's work against an upstream: when it cannot be reached or times out, the error also
+ * names the setting holding its address, since a mistyped address looks the same as an outage.
+ */
+async function naming<T>(work: Promise<T>, settings: readonly (readonly [string, string])[]): Promise<T> {
+  try {
+    return await work;
+  } catch (err) {
+    if (!(err instanceof SvcError) || !['upstream_unavailable', 'upstream_timeout'].includes(err.code)) throw err;
+    throw withMessage(err, `${err.message.replace(/\.$/, '')}, or check ${settings.map(([env, url]) => `${env} (${redactUrl(url)})`).join(' and ')}.`);
+  }
+}
+
 /** Every command, by its words. Modules with commands of their own are imported only when used. */
 const COMMANDS: Record<string, Command> = {
   serve: {
@@ -244,7 +267,7 @@ const COMMANDS: Record<string, Command> = {
     run: async (_args, config) => atStartup(config, (await import('./serve.js')).serve(config)),
   },
   'accounts create': {
-    usage: 'svc accounts create --email E [--plan P] [--credits N]',
+    usage: 'svc accounts create --email E [--plan free|plus|pro|enterprise] [--credits N]',
     flags: ['email', 'plan', 'credits'],
     run: (args, config) => {
       // Flags are checked before storage is opened: a usage error never depends on the database.
@@ -261,7 +284,7 @@ const COMMANDS: Record<string, Command> = {
     },
   },
   'accounts set-plan': {
-    usage: 'svc accounts set-plan --account ID --plan P',
+    usage: 'svc accounts set-plan --account ID --plan free|plus|pro|enterprise',
     flags: ['account', 'plan'],
     run: (args, config) =>
       withStore(config, async (store) => {
@@ -283,11 +306,35 @@ const COMMANDS: Record<string, Command> = {
         return 0;
       }),
   },
+  'accounts show': {
+    usage: 'svc accounts show (--account ID | --email E)   an account, its API keys and its 20 newest ledger entries',
+    flags: ['account', 'email'],
+    run: (args, config) => {
+      const id = flag(args, 'account');
+      const email = flag(args, 'email');
+      if ((id === undefined) === (email === undefined)) throw new UsageError('give --account ID or --email E (one of them)');
+      return withStore(config, async (store) => {
+        const accounts = accountsOf(store);
+        const account = id !== undefined ? await accounts.getAccount(id) : await accounts.findByEmail(email!);
+        const keys = await accounts.listKeys(account.id);
+        const { entries, hasMore } = await billingOf(store, config).ledger(account.id, { limit: 20 });
+        const ledger = entries.map(entryJson);
+        // GET /v1/admin/accounts/{id}, with what GET /v1/account/keys and /v1/account/ledger answer that account.
+        print({
+          ...accountJson(account),
+          keys: { object: 'list', data: keys.map((k) => keyJson(k)) },
+          ledger: { object: 'list', data: ledger, first_id: ledger[0]?.id ?? null, last_id: ledger.at(-1)?.id ?? null, has_more: hasMore },
+        });
+        return 0;
+      });
+    },
+  },
   'credits grant': {
     usage: 'svc credits grant --account ID --amount N [--note TEXT]   (a negative N corrects a balance)',
     flags: ['account', 'amount', 'note'],
     run: (args, config) => {
       // The admin API's bounds: a negative amount corrects a balance.
+      if (!args.flags.has('amount')) throw new UsageError(`missing --amount (a non-zero integer between ${-MAX_CREDITS} and ${MAX_CREDITS}; a negative one corrects a balance)`);
       const amount = intFlag(args, 'amount', 0, { min: -MAX_CREDITS, max: MAX_CREDITS });
       if (amount === 0) throw new UsageError(`--amount must be a non-zero integer between ${-MAX_CREDITS} and ${MAX_CREDITS}`);
       const accountId = flag(args, 'account', true);
@@ -295,7 +342,10 @@ const COMMANDS: Record<string, Command> = {
         const note = flag(args, 'note') ?? null;
         if (note !== null && note.length > MAX_NOTE_LENGTH) throw new UsageError(`--note is ${note.length} characters; at most ${MAX_NOTE_LENGTH} (as the admin API takes)`);
         const { balance, entry } = await billingOf(store, config).grant({ accountId, amount, note });
-        print({ account_id: entry.accountId, credits: balance, entry: { id: entry.id, kind: entry.kind, amount: entry.amount, balance_after: entry.balanceAfter, reason: entry.reason } });
+        // What POST /v1/admin/accounts/{id}/credits answers (the balance this grant left, not a later
+        // read), and for scripts the account id and that balance at the top, as earlier versions printed.
+        const account = { ...accountJson(await accountsOf(store).getAccount(accountId)), credits: balance };
+        print({ account, entry: entryJson(entry), account_id: entry.accountId, credits: balance });
         return 0;
       });
     },
@@ -322,17 +372,17 @@ const COMMANDS: Record<string, Command> = {
     usage: 'svc snapshot record <kalshi event url>... [--out DIR]   record what those reports need, for offline use',
     flags: ['out'],
     positionals: Infinity,
-    run: async (args, config) => (await import('./agents/prediction-markets/cli.js')).snapshotRecord(args, config),
+    run: async (args, config) => naming((await import('./agents/prediction-markets/cli.js')).snapshotRecord(args, config), [['SVC_KALSHI_API_URL', config.kalshi.apiUrl]]),
   },
   'snapshot record-sec': {
     usage: 'svc snapshot record-sec TICKER... [--out DIR] [--filings N]   record SEC data for those companies, for offline use',
     flags: ['out', 'filings'],
     positionals: Infinity,
-    run: async (args, config) => (await import('./data/sec/record.js')).recordSecCommand(args, config),
+    run: async (args, config) => naming((await import('./data/sec/record.js')).recordSecCommand(args, config), [['SVC_SEC_API_URL', config.sec.apiUrl], ['SVC_SEC_WWW_URL', config.sec.wwwUrl]]),
   },
   backtest: {
     usage: 'svc backtest --series TICKER [--hours 24] [--max-events 200] [--chart FILE.svg] [--json]   market vs model on settled markets',
-    run: async (args, config) => (await import('./agents/prediction-markets/cli.js')).backtestCommand(args, config),
+    run: async (args, config) => naming((await import('./agents/prediction-markets/cli.js')).backtestCommand(args, config), [['SVC_KALSHI_API_URL', config.kalshi.apiUrl]]),
   },
   demo: {
     usage: 'svc demo                                    the service offline on the shipped snapshots, with a demo key',
@@ -387,12 +437,24 @@ function help(): string {
     'Usage:',
     ...Object.values(COMMANDS).map((c) => `  ${c.usage}`),
     '',
+    'svc <command> --help prints that command\'s usage; svc --version the version and the newest database migration it knows.',
     'Settings come from config/default.json overlaid by SVC_* environment variables (see README).',
     'Admin commands talk to the same database as the server and print JSON.',
   ].join('\n');
 }
 
+/** `svc --version`: the package's version and the newest migration it knows (what a database it migrated has). */
+async function version(): Promise<string> {
+  const { version: v } = JSON.parse(readFileSync(path.join(PACKAGE_ROOT, 'package.json'), 'utf8')) as { version: string };
+  const names = Object.keys((await import('./store/migrations/index.js')).migrations).sort();
+  return `svc ${v} (database migrations up to ${names[names.length - 1]})`;
+}
+
 async function run(argv: string[]): Promise<number> {
+  if (argv.length === 1 && ['--version', '-v', 'version'].includes(argv[0]!)) {
+    process.stdout.write(`${await version()}\n`);
+    return 0;
+  }
   if (!argv.length || ['help', '--help', '-h'].includes(argv[0]!)) {
     process.stdout.write(`${help()}\n`);
     return argv.length ? 0 : 2;

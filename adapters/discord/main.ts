@@ -1,3 +1,4 @@
+import { DiscordAPIError, HTTPError } from 'discord.js';
 import { ResearchClient } from '../shared/api-client.js';
 import { loadDiscordSettings } from '../shared/config.js';
 import { createAdapterLogger } from '../shared/log.js';
@@ -50,7 +51,9 @@ export function registerCommandsMain(args?: unknown): Promise<number> {
       return 2;
     }
     const result = await registerCommands(settings, guild).catch((err: Error) => {
-      throw new AdapterStartupError(`Discord refused the command registration: ${err.message}`);
+      // Only an answer from Discord is a refusal; a connection that failed names the address tried (SVC_DISCORD_API_URL).
+      if (err instanceof DiscordAPIError || err instanceof HTTPError) throw new AdapterStartupError(`Discord refused the command registration: ${err.message}`);
+      throw new AdapterStartupError(`cannot reach Discord's REST API at ${settings.discordApiUrl} (SVC_DISCORD_API_URL): ${err.message}`);
     });
     process.stdout.write(`${JSON.stringify({ registered: result.names, scope: result.scope, ...(guild ? { guild_id: guild } : {}) }, null, 2)}\n`);
     return 0;

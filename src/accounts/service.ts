@@ -237,6 +237,13 @@ export class AccountService {
     return toAccount(row);
   }
 
+  /** The account with this email, however it is written (trimmed, NFC, lower case, as stored). */
+  async findByEmail(email: string): Promise<Account> {
+    const row = await this.db.selectFrom('accounts').selectAll().where('email', '=', normalizeEmail(email)).executeTakeFirst();
+    if (!row) throw notFound('account_not_found', `No account with email '${normalizeEmail(email)}'.`, 'email');
+    return toAccount(row);
+  }
+
   async setPlan(accountId: string, plan: Plan, now = Date.now()): Promise<Account> {
     const res = await this.db.updateTable('accounts').set({ plan, updated_at: now }).where('id', '=', accountId).executeTakeFirst();
     if (Number(res.numUpdatedRows) === 0) throw notFound('account_not_found', `No account with id '${accountId}'.`, 'id');

@@ -196,7 +196,11 @@ export class LiveSource implements DataSource {
       } catch (err) {
         if (err instanceof SvcError) throw err;
         const timedOut = (err as Error).name === 'TimeoutError';
-        last = timedOut ? `timed out after ${this.#o.timeoutMs} ms` : `could not be reached (${(err as Error).message})`;
+        // undici says only "fetch failed"; why is in its cause: the system's code (ECONNREFUSED,
+        // ENOTFOUND), or without one a short reason of its own ("bad port").
+        const cause = (err as Error).cause as { code?: unknown; message?: unknown } | undefined;
+        const why = typeof cause?.code === 'string' && /^[A-Z_]+$/.test(cause.code) ? cause.code : typeof cause?.message === 'string' && /^[\w ,.'-]{1,60}$/.test(cause.message) ? cause.message : '';
+        last = timedOut ? `timed out after ${this.#o.timeoutMs} ms` : `could not be reached (${(err as Error).message}${why ? `: ${why}` : ''})`;
         if (canRetry) {
           await this.#sleep(backoff);
           continue;
