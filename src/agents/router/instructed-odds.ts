@@ -1,6 +1,7 @@
 import type { FormInstructed } from '../instructions.js';
 import type { Answer } from '../types.js';
 import { cited } from './report-rows.js';
+import { figureNotes } from './restate.js';
 
 // Odds said in the form instructions ask ("Reply with just the number.", "Answer as a table."):
 // the router's answers about prices of Kalshi outcomes (a stored report's outcome line, the
@@ -53,27 +54,6 @@ function listingLine(line: string): { rows: OddsRow[]; together: string | null; 
   return rows.length ? { rows, together: together ? `${together[2]}\u0000${together[1]}` : null, tail } : null;
 }
 
-/**
- * An answer's notes on its figures, kept whatever form it is said in: its italic lines (the data's
- * time and source, a market closed, no model probability) without the advice on what to ask next,
- * and the time of a listing's prices ("… with current prices (as of 2026-11-19 15:00 UTC):").
- */
-export function figureNotes(text: string): string[] {
-  const notes: string[] = [];
-  for (const raw of text.split('\n')) {
-    const line = raw.trim();
-    const italic = /^_([^_].*)_$/.exec(line);
-    if (italic) {
-      const kept = italic[1]!.split(/;\s+/).filter((c) => !/^(?:ask\b|send\b|for (?:a|the) (?:research )?(?:whole )?report\b|try\b|see\b)/i.test(c));
-      if (kept.length) notes.push(`_${kept.join('; ').replace(/[.;,\s]+$/, '')}._`);
-    } else if (/:\s*$/.test(line) && !/^[-|#*]/.test(line)) {
-      const at = /\(as of ([^)]+)\)/.exec(line)?.[1];
-      if (at) notes.push(`_${/kalshi/i.test(line) ? 'Kalshi prices' : 'Figures'} as of ${at}._`);
-    }
-  }
-  return [...new Set(notes)];
-}
-
 /** The answer's outcome prices, with the total of those the question named when the answer gives it. */
 function oddsOf(text: string): { rows: OddsRow[]; together: string | null; listings: number; tail: string[] } | null {
   const rows: OddsRow[] = [];
@@ -111,8 +91,8 @@ export function oddsInForm(answer: Answer, asked: FormInstructed): Answer | null
   if (asked.form !== 'number' && asked.form !== 'table') return null;
   const odds = oddsOf(answer.text);
   if (!odds) return null;
-  // (The number leaves out when its event closes, but not a caveat on its prices.)
-  const tail = odds.tail.map((t) => t.split('\u0000') as [string, string]).filter(([, t]) => asked.form !== 'number' || !/^Closes\b[^.]*\.$/.test(t));
+  // (The number leaves out when its event closes, but not a caveat on its prices; a closed one is among the notes.)
+  const tail = odds.tail.map((t) => t.split('\u0000') as [string, string]).filter(([, t]) => !/^Closed\b/.test(t) && (asked.form !== 'number' || !/^Closes\b[^.]*\.$/.test(t)));
   const notes = [...tail.map(([event, t]) => `_${odds.listings > 1 ? `${event}: ` : ''}${t.replace(/\.$/, '')}._`), ...figureNotes(answer.text)];
   const foot = notes.length ? `\n${notes.join('\n')}\n` : '';
   const events = new Set(odds.rows.map((r) => r.event ?? '')).size;

@@ -4,7 +4,7 @@ import { formAsked } from '../sec/restate.js';
 import { answerFromReport, type ReportRead } from './event-questions.js';
 import { oddsInForm } from './instructed-odds.js';
 import { cited } from './report-rows.js';
-import { plainClaims, restateAsked, restated } from './restate.js';
+import { notesUnder, plainClaims, restateAsked, restated } from './restate.js';
 
 /**
  * The router's answers (and the search's and the report agent's) in a form the instructions ask:
@@ -37,7 +37,7 @@ export function restatedAsInstructed(answer: Answer, asked: FormInstructed, ques
       return restated(answer, 'simple');
     case 'bullets': {
       const claims = plainClaims(answer.text);
-      return claims.length ? cited(`${claims.slice(0, 6).map((c) => `- ${c}`).join('\n')}\n`, answer.citations) : null;
+      return claims.length ? cited(`${claims.slice(0, 6).map((c) => `- ${c}`).join('\n')}\n${notesUnder(answer.text)}`, answer.citations) : null;
     }
     // Just the number, a table: the odds of Kalshi outcomes have both (the price asked, a row an outcome).
     default:
