@@ -390,8 +390,9 @@ export function parseChatRequest(raw: unknown): ChatRequest {
   if (effort !== undefined && !(REASONING_EFFORTS as readonly string[]).includes(effort)) throw invalidValue('reasoning_effort', `'${effort}' is not one of ${REASONING_EFFORTS.map((x) => `'${x}'`).join(', ')}.`);
   const verbosity = f.string('verbosity');
   if (verbosity !== undefined && !VERBOSITIES.includes(verbosity)) throw invalidValue('verbosity', `'${verbosity}' is not one of 'low', 'medium', 'high'.`);
-  readSharedFields(f);
-  f.boolean('logprobs');
+  const { topLogprobs } = readSharedFields(f);
+  // (OpenAI refuses `top_logprobs` unless `logprobs` is true: there are no logprobs to list the top ones of.)
+  if (f.boolean('logprobs') !== true && topLogprobs !== undefined) throw invalidValue('top_logprobs', "'top_logprobs' is only allowed when 'logprobs' is true.");
   const streamOptions = checkStreamOptions(f);
   const includeUsage = streamOptions?.boolean('include_usage') ?? false;
   const store = f.boolean('store') ?? false;
