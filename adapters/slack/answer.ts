@@ -11,7 +11,7 @@ import { TableHoldback } from '../shared/tables.js';
 import type { SlackBudget, SlackMethod } from './budget.js';
 import { slackEditErrors } from './errors.js';
 import { NativeStream, type NativeResult } from './native-stream.js';
-import { STREAMING_MARK, problemNote, problemNoteMarkdown, statusLine } from './texts.js';
+import { GONE_NOTE, STREAMING_MARK, problemNote, problemNoteMarkdown, statusLine } from './texts.js';
 
 /** Slack's `text` is cut around 4,000 characters in practice; stay under it. */
 export const SLACK_MESSAGE_LIMIT = 3500;
@@ -112,6 +112,8 @@ export class SlackAnswer implements AnswerPresenter {
       clock: this.o.clock,
       ...slackEditErrors,
       onError: (err) => this.o.log.warn({ err, channel: this.o.channel }, 'slack message update failed'),
+      goneNote: GONE_NOTE,
+      onGone: () => this.o.log.info({ channel: this.o.channel, threadTs: this.o.threadTs }, 'an answer message was deleted while the answer was written; posting the answer again in the thread'),
     });
   }
 
