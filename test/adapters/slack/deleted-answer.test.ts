@@ -58,4 +58,21 @@ describe('Slack: the answer message deleted while it streams', () => {
     await h.quiet();
     expect(shownTexts(h.slack, root)).toEqual([`${GONE_NOTE}\n\nThe whole answer [1].${FOOTER}`]);
   });
+
+  it('natively streamed: the deleted message\'s text and the rest are posted in the thread under the note', async () => {
+    log = newAgentLog();
+    h = await startSlackHarness({ agents: researchAgents(log), nativeStreaming: true });
+    await h.command('ask feed: native pieces');
+    await h.until(() => expect(h!.slack.callsOf('chat.postMessage')).toHaveLength(2)); // root, status line
+    const root = h.slack.rootMessages(CHANNEL)[0]!.ts;
+    log.feed.text('First part of the answer. ');
+    await h.until(() => expect(h!.slack.callsOf('chat.startStream')).toHaveLength(1));
+    h.slack.threadReplies(CHANNEL, root).find((m) => m.streaming)!.deleted = true;
+    log.feed.text('Second part. ');
+    log.feed.text('Third [1].');
+    log.feed.done(CITATIONS.slice(0, 1));
+    await h.quiet();
+    expect(shownTexts(h.slack, root)).toEqual([`${GONE_NOTE}\n\nFirst part of the answer. Second part. Third [1].${FOOTER}`]);
+    expect(h.slack.callsOf('chat.appendStream').length).toBeLessThanOrEqual(1);
+  });
 });
