@@ -31,7 +31,7 @@ import { THREAD_ALREADY_EXISTS, describeDiscordError, discordEditErrors, isMissi
 import { InteractionSink } from './interaction-sink.js';
 import { interactionToken } from './interaction-token.js';
 import { channelSink, type DiscordBudget } from './sinks.js';
-import { HELP, cannotPostNote, discordView, noThreadNote, threadName } from './texts.js';
+import { GONE_NOTE, HELP, cannotPostNote, discordView, noThreadNote, threadName } from './texts.js';
 import { plainContent, threadTurns } from './thread.js';
 
 export const ASK_MODEL = 'svc-agent';
@@ -120,6 +120,8 @@ export function createDiscordBot(options: DiscordBotOptions): DiscordBot {
       clock,
       ...discordEditErrors,
       onError: (err) => log.warn({ err }, 'discord message update failed'),
+      goneNote: GONE_NOTE,
+      onGone: () => log.info({ model: request.model }, 'an answer message was deleted while the answer was written; posting the answer again'),
     });
     const apiKey = store.linkedKey(ownerOf(userId)) ?? undefined;
     const signal = stop ? AbortSignal.any([shutdown.signal, stop]) : shutdown.signal;

@@ -21,7 +21,12 @@ export function discordIsPermanent(err: unknown): boolean {
   return err instanceof DiscordAPIError && err.status >= 400 && err.status < 500 && err.status !== 429;
 }
 
-export const discordEditErrors = { retryAfterMs: discordRetryAfterMs, isPermanent: discordIsPermanent };
+/** Discord's code for a message that no longer exists (deleted while the answer was being written into it). */
+export const UNKNOWN_MESSAGE = 10008;
+
+export const discordIsGone = (err: unknown): boolean => err instanceof DiscordAPIError && err.code === UNKNOWN_MESSAGE;
+
+export const discordEditErrors = { retryAfterMs: discordRetryAfterMs, isPermanent: discordIsPermanent, isGone: discordIsGone };
 
 /** A webhook call refused because the interaction token expired (webhook calls carry no bot token, so any 401 is the interaction's). */
 export function isRefusedInteractionToken(err: unknown): boolean {

@@ -18,6 +18,9 @@ export const HELP = [
 
 export const STREAMING_MARK = ' ▍';
 
+/** Opens an answer posted anew because someone deleted its message while it was being written. */
+export const GONE_NOTE = '⚠️ *The message this answer was being written into was deleted, so here it is again.*';
+
 /** What a command's reply says once the answer has moved on to channel messages. */
 export const CONTINUED_BELOW = '⤵️ *Continued below: a reply to a command can only be edited for 15 minutes.*';
 

@@ -34,13 +34,20 @@ export interface MessageStreamOptions extends EditErrors {
   onError?(err: unknown): void;
   /** Ends the last message that landed when a later part could not be posted (in the platform's markup). */
   cutNote?: string;
+  /** Opens the answer posted anew when someone deleted a message of it while it streamed (in the platform's markup). */
+  goneNote?: string;
+  /** A message of the answer was deleted while it streamed: it is posted anew at the end (for the log). */
+  onGone?(): void;
 }
 
 const CUT_NOTE = '⚠️ The rest of this answer could not be posted. Please ask again to see it whole.';
+const GONE_NOTE = '⚠️ The message this answer was being written into was deleted, so here it is again.';
 
 interface Posted<H> {
   handle: H;
   editor: ThrottledEditor;
+  /** Someone deleted it: never edited again, its part posted anew when the answer ends. */
+  gone?: boolean;
 }
 
 const POST_ATTEMPTS = 5;
@@ -157,7 +164,11 @@ export class MessageStream<H> {
             isPermanent: this.options.isPermanent,
             onError: this.options.onError,
             // A message that cannot be edited breaks the stream, like a post that failed: no more posts while it streams.
-            onBroken: () => void (this.#broken = true),
+            // (One that was deleted is posted anew, with what follows it, when the answer ends.)
+            onBroken: (err) => {
+              this.#broken = true;
+              if (this.options.isGone?.(err)) posted.gone = true;
+            },
           }),
         };
         this.#messages.push(posted);
@@ -181,13 +192,23 @@ export class MessageStream<H> {
   async finish(text: string): Promise<boolean> {
     this.#stopSyncing();
     await this.#posting;
-    const parts = splitMessage(text, this.options.limit).map((c) => c.text);
+    let parts = splitMessage(text, this.options.limit).map((c) => c.text);
     let landed = true;
+    let reposted = false;
     for (let i = 0; i < parts.length; i++) {
       const posted = this.#messages[i];
-      if (posted) {
-        landed = (await posted.editor.finish(parts[i]!)) && landed;
-        continue;
+      if (posted && !posted.gone) {
+        const shown = await posted.editor.finish(parts[i]!);
+        // (Deleted just now, by the final edit's answer: posted anew below, as one deleted earlier.)
+        if (shown || !posted.gone) {
+          landed = shown && landed;
+          continue;
+        }
+      }
+      // A message deleted while the answer streamed: that part and the rest posted anew, in order, under a note saying why.
+      if (posted?.gone && !reposted) {
+        reposted = true;
+        parts = await this.#postedAnew(i, parts);
       }
       try {
         await this.#post(() => parts[i]!, FINAL_POST_ATTEMPTS);
@@ -204,6 +225,21 @@ export class MessageStream<H> {
       await this.sink.remove(extra.handle).catch((err) => this.options.onError?.(err));
     }
     return landed;
+  }
+
+  /**
+   * The parts to show once the message of part `from` was deleted: that message and those after
+   * it are dropped (the bot's own removed, so the answer reads in order), and the text from there
+   * is split again under the note saying why it comes again.
+   */
+  async #postedAnew(from: number, parts: string[]): Promise<string[]> {
+    this.options.onGone?.();
+    for (const later of this.#messages.splice(from)) {
+      later.editor.close();
+      if (!later.gone) await this.sink.remove(later.handle).catch((err) => this.options.onError?.(err));
+    }
+    const rest = parts.slice(from).join('\n');
+    return [...parts.slice(0, from), ...splitMessage(`${this.options.goneNote ?? GONE_NOTE}\n\n${rest}`, this.options.limit).map((c) => c.text)];
   }
 
   /** `part` ending with the cut note, shortened at a line or word break if both would not fit in one message. */

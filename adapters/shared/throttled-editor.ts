@@ -6,6 +6,8 @@ export interface EditErrors {
   retryAfterMs(err: unknown): number | null;
   /** The message is gone or the token expired: retrying cannot help. */
   isPermanent(err: unknown): boolean;
+  /** The message itself no longer exists (someone deleted it): a permanent error that a new message gets round. */
+  isGone?(err: unknown): boolean;
 }
 
 export interface ThrottledEditorOptions extends EditErrors {
@@ -24,8 +26,8 @@ export interface ThrottledEditorOptions extends EditErrors {
   /** How often the final edit is tried on errors other than rate limits. */
   finalAttempts?: number;
   onError?(err: unknown): void;
-  /** An edit was refused for good (a permanent error): the message is not edited again. */
-  onBroken?(): void;
+  /** An edit was refused for good (a permanent error, `err`): the message is not edited again. */
+  onBroken?(err: unknown): void;
 }
 
 const MAX_RATE_LIMITED = 30;
@@ -99,7 +101,7 @@ export class ThrottledEditor {
         if (this.options.retryAfterMs(err) !== null) return;
         this.options.onError?.(err);
         // Never again (a 401/403 retried in a loop counts towards Discord's invalid-request ban).
-        if (this.options.isPermanent(err)) this.#break();
+        if (this.options.isPermanent(err)) this.#break(err);
       })
       .finally(() => {
         this.#inFlight = null;
@@ -154,7 +156,7 @@ export class ThrottledEditor {
         if (this.options.retryAfterMs(err) !== null && ++rateLimited < MAX_RATE_LIMITED) continue;
         this.options.onError?.(err);
         if (this.options.isPermanent(err)) {
-          this.#break();
+          this.#break(err);
           return false;
         }
         if (++failures >= attempts) return false;
@@ -163,10 +165,10 @@ export class ThrottledEditor {
     }
   }
 
-  #break(): void {
+  #break(err: unknown): void {
     this.#broken = true;
     this.close();
-    this.options.onBroken?.();
+    this.options.onBroken?.(err);
   }
 
   /** Stops editing (the message is being removed or abandoned). */

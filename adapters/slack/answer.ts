@@ -2,7 +2,7 @@ import type { WebClient } from '@slack/web-api';
 import type { AnswerPresenter } from '../shared/answer.js';
 import { citationFooter, type Citation } from '../shared/citations.js';
 import type { Clock } from '../shared/clock.js';
-import { fenceReopener, withFencesClosed, type OpenFence } from '../shared/fences.js';
+import { fenceAfter, fenceReopener, withFencesClosed, type OpenFence } from '../shared/fences.js';
 import type { Logger } from '../shared/log.js';
 import { MessageStream, type MessageSink } from '../shared/message-stream.js';
 import { escapeMrkdwn, guardMentions, toMrkdwn } from '../shared/mrkdwn.js';
@@ -11,7 +11,7 @@ import { TableHoldback } from '../shared/tables.js';
 import type { SlackBudget, SlackMethod } from './budget.js';
 import { slackEditErrors } from './errors.js';
 import { NativeStream, type NativeResult } from './native-stream.js';
-import { STREAMING_MARK, problemNote, problemNoteMarkdown, statusLine } from './texts.js';
+import { GONE_NOTE, STREAMING_MARK, problemNote, problemNoteMarkdown, statusLine } from './texts.js';
 
 /** Slack's `text` is cut around 4,000 characters in practice; stay under it. */
 export const SLACK_MESSAGE_LIMIT = 3500;
@@ -81,6 +81,8 @@ interface Fallback {
   /** Where in the text the fallback's messages begin (after what a native stream showed). */
   from: number;
   fence: OpenFence | null;
+  /** The natively streamed message was deleted: the fallback opens with the note saying why the text comes again. */
+  again?: boolean;
 }
 
 /**
@@ -112,6 +114,8 @@ export class SlackAnswer implements AnswerPresenter {
       clock: this.o.clock,
       ...slackEditErrors,
       onError: (err) => this.o.log.warn({ err, channel: this.o.channel }, 'slack message update failed'),
+      goneNote: GONE_NOTE,
+      onGone: () => this.o.log.info({ channel: this.o.channel, threadTs: this.o.threadTs }, 'an answer message was deleted while the answer was written; posting the answer again in the thread'),
     });
   }
 
@@ -158,6 +162,13 @@ export class SlackAnswer implements AnswerPresenter {
     if (result.failure?.latch) this.o.native.latchOff(result.failure.code);
     else this.o.log.info({ code: result.failure?.code, channel: this.o.channel }, 'native streaming failed for this message; posting and editing instead');
     this.#native = null;
+    // A streamed message someone deleted: its text, from where it began, is posted again under a note.
+    if (result.failure?.code === 'message_not_found') {
+      const from = Math.min(result.messageFrom ?? 0, this.#text.length);
+      this.o.log.info({ channel: this.o.channel, threadTs: this.o.threadTs }, 'an answer message was deleted while the answer was written; posting the answer again in the thread');
+      this.#fallback = { stream: result.started ? this.#stream() : this.#placeholder, from, fence: from > 0 ? fenceAfter(this.#text.slice(0, from)) : null, again: true };
+      return;
+    }
     const from = Math.min(result.sent, this.#text.length);
     this.#fallback = { stream: result.started ? this.#stream() : this.#placeholder, from, fence: from > 0 ? result.fence : null };
   }
@@ -167,7 +178,8 @@ export class SlackAnswer implements AnswerPresenter {
     const f = this.#fallback!;
     const rest = (f.fence ? fenceReopener(f.fence) : '') + this.#text.slice(f.from);
     const trimmed = f.from > 0 ? rest.replace(/^\s+/, '') : rest;
-    return toMrkdwn(closed ? withFencesClosed(trimmed) : trimmed);
+    const text = toMrkdwn(closed ? withFencesClosed(trimmed) : trimmed);
+    return f.again ? `${GONE_NOTE}\n\n${text}` : text;
   }
 
   /** The text so far, and the mark that more is coming: on a line of its own after a code block, not inside it. */

@@ -47,4 +47,7 @@ export function slackIsPermanent(err: unknown): boolean {
   return code !== null && PERMANENT.has(code);
 }
 
-export const slackEditErrors = { retryAfterMs: slackRetryAfterMs, isPermanent: slackIsPermanent };
+/** The message was deleted (by someone in the channel, while the answer was being written into it). */
+export const slackIsGone = (err: unknown): boolean => slackErrorCode(err) === 'message_not_found';
+
+export const slackEditErrors = { retryAfterMs: slackRetryAfterMs, isPermanent: slackIsPermanent, isGone: slackIsGone };

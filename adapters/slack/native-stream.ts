@@ -39,6 +39,8 @@ export interface NativeResult {
   fence: OpenFence | null;
   /** Why streaming stopped, and whether it is off for the whole process. */
   failure?: { code: string; latch: boolean };
+  /** Where in the text the message being streamed began (when someone deleted it, the text from there is gone). */
+  messageFrom?: number;
 }
 
 export interface NativeStreamOptions {
@@ -109,6 +111,8 @@ export class NativeStream {
   #started = false;
   #inMessage = 0;
   #startedAt = 0;
+  /** Where in the text the message being streamed began. */
+  #messageFrom = 0;
   #notBefore = 0;
   #wake: (() => void) | null = null;
 
@@ -138,7 +142,7 @@ export class NativeStream {
   }
 
   #outcome(ok: boolean, failure?: NativeResult['failure']): NativeResult {
-    return { ok, started: this.#started, sent: this.#sent, fence: fenceAfter(this.#wanted.slice(0, this.#sent)), failure };
+    return { ok, started: this.#started, sent: this.#sent, fence: fenceAfter(this.#wanted.slice(0, this.#sent)), failure, messageFrom: this.#messageFrom };
   }
 
   async #run(): Promise<NativeResult> {
@@ -160,6 +164,8 @@ export class NativeStream {
         const code = slackErrorCode(err) ?? (retryAfterMs !== null ? 'ratelimited' : null);
         this.o.log.warn({ err, code, channel: this.o.channel }, 'native streaming call failed');
         if (code && LATCH_OFF.has(code)) return this.#giveUp({ code, latch: true });
+        // Someone deleted the message being streamed: no retry brings it back.
+        if (code === 'message_not_found') return this.#giveUp({ code, latch: false });
         failures++;
         // A rate limit that says when to come back is waited out, up to three times in a row,
         // rather than ending the stream mid-sentence for the rest to be posted in another message.
@@ -181,7 +187,7 @@ export class NativeStream {
    * fence it was inside closed), or Slack would show it still streaming until the stream expires.
    */
   async #giveUp(failure: NonNullable<NativeResult['failure']>): Promise<NativeResult> {
-    const gone = failure.code === 'message_not_in_streaming_state' || failure.code === 'invalid_thread_ts';
+    const gone = failure.code === 'message_not_in_streaming_state' || failure.code === 'invalid_thread_ts' || failure.code === 'message_not_found';
     if (this.#ts && !gone) {
       const sent = this.#wanted.slice(0, this.#sent);
       const fence = fenceAfter(sent);
@@ -204,6 +210,8 @@ export class NativeStream {
       } catch (err) {
         // The text was appended already; a stream that cannot be stopped (expired) still shows it.
         this.o.log.warn({ err, channel: this.o.channel }, 'chat.stopStream failed');
+        // Unless someone deleted the message: then its text is shown nowhere.
+        if (slackErrorCode(err) === 'message_not_found') return this.#outcome(false, { code: 'message_not_found', latch: false });
       }
     }
     return this.#outcome(true);
@@ -238,6 +246,7 @@ export class NativeStream {
     }
     const reopen = fence ? fenceReopener(fence) : '';
     const first = reopen.length + piece.length <= budget ? piece : takeChunk(piece, budget, fence).chunk.source;
+    this.#messageFrom = this.#sent;
     const started = await client.chat.startStream({
       channel,
       thread_ts: this.o.threadTs,

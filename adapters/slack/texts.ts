@@ -24,6 +24,9 @@ export function statusLine(what: string, elapsedMs: number): string {
 /** Marks text that is still growing. */
 export const STREAMING_MARK = ' :writing_hand:';
 
+/** Opens an answer posted anew because someone deleted its message while it was being written. */
+export const GONE_NOTE = ':warning: _The message this answer was being written into was deleted, so here it is again._';
+
 /** The note under a failed answer: the text so far stays above it. */
 export function problemNote(problem: Problem, interrupted: boolean): string {
   const lead = interrupted ? 'The answer was interrupted before it finished: ' : '';

@@ -10,8 +10,9 @@ import { marketsSearchAgent } from './markets-search/agent.js';
 import { OpenEventsIndex } from './markets-search/index.js';
 import { routerAgent } from './router/agent.js';
 import type { Agent } from './types.js';
-import { withInstructions } from './instructed.js';
+import { withInstructions, type FormRestater } from './instructed.js';
 import { restatedAsInstructed } from './router/instructed.js';
+import { restated } from './router/restate.js';
 
 /** The prediction-markets agent over the core's services; `kalshi` may be replaced (tests pin its clock); `followUps` answers turns that continue a conversation about a report (svc-agent). */
 export const predictionMarketsFromCore = (core: Core, kalshi = new KalshiClient(core.kalshi), followUps?: Agent) =>
@@ -42,12 +43,15 @@ export function marketAgentsFromCore(core: Core, kalshi = new KalshiClient(core.
 export function builtinAgents(core: Core): Agent[] {
   const kalshi = new KalshiClient(core.kalshi);
   const { router, sec, financials, search } = marketAgentsFromCore(core, kalshi);
-  // What the instructions ask of the answer's form and language (agents/instructed.ts); the SEC agent applies a form itself, and the financials agent's tables stay tables.
+  // What the instructions ask of the answer's form and language (agents/instructed.ts); the SEC and financials agents apply a form themselves.
+  // A summary asked first: the router's answers summed up as their form restates them (a stored report by its own one-sentence summary), others as "summarize in one sentence" says them.
+  const inOneSentence: FormRestater = (answer) => restated(answer, 'sentence');
+  const summarise: FormRestater = async (answer, form, question) => (await restatedAsInstructed(answer, form, question)) ?? inOneSentence(answer, form, question);
   return [
-    withInstructions(router, restatedAsInstructed),
-    withInstructions(sec),
-    withInstructions(financials),
-    withInstructions(search, restatedAsInstructed),
-    withInstructions(predictionMarketsFromCore(core, kalshi, router), restatedAsInstructed),
+    withInstructions(router, restatedAsInstructed, summarise),
+    withInstructions(sec, undefined, inOneSentence),
+    withInstructions(financials, undefined, inOneSentence),
+    withInstructions(search, restatedAsInstructed, summarise),
+    withInstructions(predictionMarketsFromCore(core, kalshi, router), restatedAsInstructed, summarise),
   ];
 }

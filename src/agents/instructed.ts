@@ -1,4 +1,4 @@
-import { englishOnlyNote, formInstructed, languageInstructed, type FormInstructed } from './instructions.js';
+import { englishOnlyNote, formInstructed, languageInstructed, summaryFirstInstructed, type FormInstructed } from './instructions.js';
 import type { Agent, AgentEvent, AgentRequest, Answer, Citation } from './types.js';
 
 /**
@@ -26,20 +26,63 @@ export function askedAlike(derived: AgentRequest, original: AgentRequest): Agent
  * An agent that follows what its instructions ask of an answer's form and language (see
  * instructions.ts): a language other than English gets the answer in English, opened by one line
  * saying so; a form is applied by `restate` to the whole answer (agents that apply it themselves,
- * as the SEC agent does, pass none). Requests whose instructions ask neither run as they are.
+ * as the SEC agent does, pass none); a summary asked first ("Start with a one-sentence summary.")
+ * is `summarise`'s one sentence over the whole answer. Requests whose instructions ask none of
+ * these run as they are.
  */
-export function withInstructions(agent: Agent, restate?: FormRestater): Agent {
+export function withInstructions(agent: Agent, restate?: FormRestater, summarise: FormRestater | undefined = restate): Agent {
   return {
     ...agent,
     run(request) {
       ASKED.add(request);
       const language = languageInstructed(request.instructions);
       const form = restate ? formInstructed(request.instructions) : null;
-      if (!language && !form) return agent.run(request);
-      const events = form ? inForm(agent.run(request), request, form, restate!) : agent.run(request);
+      // "Start with a one-sentence summary": that sentence, then the whole answer (not with a form asked too: the form is the answer's shape).
+      const lead = summarise && !formInstructed(request.instructions) && summaryFirstInstructed(request.instructions);
+      if (!language && !form && !lead) return agent.run(request);
+      const events = form ? inForm(agent.run(request), request, form, restate!) : lead ? ledBy(agent.run(request), request, summarise) : agent.run(request);
       return language ? noted(events, englishOnlyNote(language)) : events;
     },
   };
+}
+
+const ONE_SENTENCE: FormInstructed = { form: 'sentence', one: false };
+
+/**
+ * The run's answer under a first line that sums it up, "In short: …", said by `summarise` as one
+ * sentence, its markers numbered as the answer's own sources (the answer itself unchanged). An
+ * answer that is one sentence already, or that cannot be summed up (help, a refusal), is given as
+ * it came.
+ */
+async function* ledBy(events: AsyncIterable<AgentEvent>, request: AgentRequest, summarise: FormRestater): AsyncGenerator<AgentEvent> {
+  const held: AgentEvent[] = [];
+  let text = '';
+  const citations: Citation[] = [];
+  let whole: Answer | null = null;
+  let parts = 0;
+  for await (const e of events) {
+    if (e.type === 'meta' || e.type === 'progress') {
+      yield e;
+      continue;
+    }
+    held.push(e);
+    if (e.type === 'text') (text += e.delta), parts++;
+    else if (e.type === 'citation') citations.push(e.citation);
+    else if (e.type === 'answer') (text += e.answer.text), citations.push(...e.answer.citations), (whole = e.answer), parts++;
+  }
+  const failed = held.some((e) => e.type === 'failed' || (e.type === 'done' && e.incomplete));
+  const question = [...request.messages].reverse().find((m) => m.role === 'user')?.content ?? '';
+  // (An answer with no sources is a fixed text, help or a refusal, said whole.)
+  const said = failed || !text.trim() || !citations.length ? null : await summarise(parts === 1 && whole ? whole : { text, citations }, ONE_SENTENCE, question);
+  // Its first paragraph (the notes under it stay with the answer), its sources renumbered as the answer numbers them.
+  const line = said?.text.split(/\n\s*\n/)[0]!.trim().replace(/\[(\d+)\]/g, (m, n: string) => {
+    const source = said.citations.find((c) => c.order === Number(n));
+    const own = source && citations.find((c) => c.url === source.url && c.name === source.name);
+    return own ? `[${own.order}]` : '';
+  });
+  if (!line || line.includes('\n') || text.trim().startsWith(line)) return yield* held;
+  yield { type: 'text', delta: `In short: ${line.replace(/ +([.,;])/g, '$1')}\n\n` };
+  yield* held;
 }
 
 /**

@@ -36,10 +36,27 @@ const NEGATED = /\b(?:do\s*n[o']?t|does\s*n[o']?t|never|avoid|no\s+need\s+to|wit
 /** An instruction's clauses: sentences, lines, and parts joined by ";" or ", and". */
 const clauses = (text: string) => text.split(/(?<=[.!?])\s+|\n+|;\s+|,\s+(?:and\s+|but\s+)?(?=(?:answer|reply|respond|write|use|keep|be|give|format|explain|only|just)\b)/i).map((c) => c.trim()).filter(Boolean);
 
+/**
+ * A summary asked before the answer, not in its place: "Start with a one-sentence summary", "begin
+ * with a summary", "lead with the bottom line", "bottom line up front", "TL;DR first". (Read as the
+ * form "one sentence", it would cut the answer to its summary.)
+ */
+const LEAD = /\b(?:start|begin|open|lead|preface|kick\s+off)(?:\s+(?:each|every|your|the)\s+(?:answers?|replies|responses?))?\s+(?:it\s+|them\s+)?(?:with|by(?:\s+giving)?)\s+(?:a|an|the|one)?\s*(?:(?:one|1|single|two|2)[- ](?:sentence|line)\s+|short\s+|brief\s+|quick\s+|concise\s+)*(?:summary|summaries|tl;?\s?dr|bottom\s+line|headline|overview|takeaway|key\s+takeaway|conclusion|gist)\b|\bbottom\s+line\s+(?:up\s+front|first)\b|\bBLUF\b|\b(?:summary|tl;?\s?dr|bottom\s+line)\s+(?:first|at\s+the\s+(?:top|start|beginning))\b/i;
+
+/** Whether instructions ask a summary line before the whole answer ("Start with a one-sentence summary."). */
+export function summaryFirstInstructed(instructions: string | null | undefined): boolean {
+  if (!instructions?.trim()) return false;
+  return clauses(instructions.slice(0, 4000)).some((clause) => {
+    const m = LEAD.exec(clause);
+    return Boolean(m) && !NEGATED.test(clause.slice(0, m!.index + m![0].length));
+  });
+}
+
 /** The form instructions ask answers in, or null when they ask none (or only in another language: see languageInstructed). */
 export function formInstructed(instructions: string | null | undefined): FormInstructed | null {
   if (!instructions?.trim()) return null;
-  for (const clause of clauses(instructions.slice(0, 4000))) {
+  // (A summary asked first is no form of the whole answer: "start with a one-sentence summary" asks no answer of one sentence.)
+  for (const clause of clauses(instructions.slice(0, 4000)).map((c) => c.replace(new RegExp(LEAD.source, 'gi'), ' '))) {
     for (const [form, pattern] of FORMS) {
       const m = pattern.exec(clause);
       if (!m) continue;

@@ -153,6 +153,7 @@ export function parseResponsesRequest(raw: unknown): ResponsesRequest {
   // A reference last is checked once it is looked up: it may name a stored user message.
   if (lastTurn && !('ref' in lastTurn)) requireLastUser([lastTurn], 'input');
 
+  readInclude(f);
   const text = f.object('text');
   refuseStructuredOutput(text?.object('format'), 'text.format');
   const verbosity = text?.string('verbosity');
@@ -182,6 +183,31 @@ export function parseResponsesRequest(raw: unknown): ResponsesRequest {
     user: f.string('user', { maxLength: 256 }) ?? null,
     echo: readEcho(f),
   };
+}
+
+/**
+ * What `include` may ask of a response, as OpenAI defines it (openai-node's `ResponseIncludable`).
+ * The agents search no files or web, run no code, read no images, compute no logprobs and do no
+ * reasoning, so each is accepted and there is nothing to add; any other value is a 400 naming
+ * `include`, as OpenAI answers it.
+ */
+const INCLUDABLE: readonly string[] = [
+  'code_interpreter_call.outputs',
+  'computer_call_output.output.image_url',
+  'file_search_call.results',
+  'message.input_image.image_url',
+  'message.output_text.logprobs',
+  'reasoning.encrypted_content',
+  'web_search_call.action.sources',
+  'web_search_call.results',
+];
+
+/** `include`: an array of OpenAI's includable values. */
+function readInclude(f: Fields): void {
+  f.array('include')?.forEach((v, i) => {
+    if (typeof v !== 'string') throw wrongType(`include[${i}]`, 'a string', v);
+    if (!INCLUDABLE.includes(v)) throw invalidValue('include', `'${v.slice(0, 100)}' is not one of ${INCLUDABLE.map((x) => `'${x}'`).join(', ')}.`);
+  });
 }
 
 /** `conversation`: a conversation id, or `{"id": …}`. */
@@ -390,8 +416,9 @@ export function parseChatRequest(raw: unknown): ChatRequest {
   if (effort !== undefined && !(REASONING_EFFORTS as readonly string[]).includes(effort)) throw invalidValue('reasoning_effort', `'${effort}' is not one of ${REASONING_EFFORTS.map((x) => `'${x}'`).join(', ')}.`);
   const verbosity = f.string('verbosity');
   if (verbosity !== undefined && !VERBOSITIES.includes(verbosity)) throw invalidValue('verbosity', `'${verbosity}' is not one of 'low', 'medium', 'high'.`);
-  readSharedFields(f);
-  f.boolean('logprobs');
+  const { topLogprobs } = readSharedFields(f);
+  // (OpenAI refuses `top_logprobs` unless `logprobs` is true: there are no logprobs to list the top ones of.)
+  if (f.boolean('logprobs') !== true && topLogprobs !== undefined) throw invalidValue('top_logprobs', "'top_logprobs' is only allowed when 'logprobs' is true.");
   const streamOptions = checkStreamOptions(f);
   const includeUsage = streamOptions?.boolean('include_usage') ?? false;
   const store = f.boolean('store') ?? false;

@@ -1,6 +1,7 @@
 import type { Core } from '../../app.js';
 import { secLibrary } from '../../data/sec/index.js';
 import { asksCoverage, clipped, comparedCompanies, parseWithInstructions } from '../../data/sec/question.js';
+import { inInstructedForm } from '../sec/instructed.js';
 import { formAsked } from '../sec/restate.js';
 import { MAX_COMPANIES } from '../sec/plan.js';
 import { acrossCovered, answerSec, answerSecQuestion, askedOfMarkets, askedOfSecAgent, coverageAnswer, currencyNote, said, sourcesAsked, sourcesOnly, withComponents } from '../sec/agent.js';
@@ -52,6 +53,10 @@ export function financialsAgent(core: Core): Agent {
       const before = question && !span && formAsked(asked)?.form === 'table' && !formAsked(asked)?.rest ? parseWithInstructions(req.messages.slice(0, -1), req.instructions, index) : null;
       // (The figures asked before, read without the words asking the form: "put it in a table" asks no figure called "put".)
       const tabled = before ? { ...before, companies: comparedCompanies(before).slice(0, MAX_COMPANIES) } : question;
+      // "Answer in one sentence.", "Reply with just the number." in the instructions: one period's figures in that form, as the SEC agent says them.
+      // (A table of several periods keeps its form, as the SEC agent's does: one sentence or one number would leave out most of it.)
+      const shaped = formAsked(asked) ? null : await inInstructedForm(lib, tabled, req, asked);
+      if (shaped) return yield* shaped;
       yield* answerSecQuestion(lib, tabled);
       return;
     }

@@ -2,15 +2,17 @@ import type { FormInstructed } from '../instructions.js';
 import type { Answer } from '../types.js';
 import { formAsked } from '../sec/restate.js';
 import { answerFromReport, type ReportRead } from './event-questions.js';
+import { oddsInForm } from './instructed-odds.js';
 import { cited } from './report-rows.js';
-import { plainClaims, restateAsked, restated } from './restate.js';
+import { notesUnder, plainClaims, restateAsked, restated } from './restate.js';
 
 /**
  * The router's answers (and the search's and the report agent's) in a form the instructions ask:
  * a stored report by its own brief forms, any other answer restated from its own text as "explain
  * that simply" or "in one sentence" restates it. Null, the answer as it is, when the question
  * itself asks a form (that one wins), the answer is already in the form, or this form is not one
- * these answers can be said in (just the number, a table: the SEC agent says its figures so itself).
+ * the answer can be said in (just the number or a table of anything but outcomes' odds: the SEC
+ * agent says its figures so itself; a whole report keeps its own tables).
  */
 export function restatedAsInstructed(answer: Answer, asked: FormInstructed, question: string): Answer | null {
   if (restateAsked(question) || formAsked(question)) return null;
@@ -35,10 +37,11 @@ export function restatedAsInstructed(answer: Answer, asked: FormInstructed, ques
       return restated(answer, 'simple');
     case 'bullets': {
       const claims = plainClaims(answer.text);
-      return claims.length ? cited(`${claims.slice(0, 6).map((c) => `- ${c}`).join('\n')}\n`, answer.citations) : null;
+      return claims.length ? cited(`${claims.slice(0, 6).map((c) => `- ${c}`).join('\n')}\n${notesUnder(answer.text)}`, answer.citations) : null;
     }
+    // Just the number, a table: the odds of Kalshi outcomes have both (the price asked, a row an outcome).
     default:
-      return null;
+      return oddsInForm(answer, asked);
   }
 }
 

@@ -204,14 +204,49 @@ function unrepeated(sentences: string[]): string[] {
 /** A sentence going on after a semicolon: its first word in lower case when it is an ordinary word ("On Kalshi's …"), never a name ("Apple's …"). */
 const uncapitalised = (c: string) => c.replace(/^(On|In|At|For|By|With|Over|Since|The|A|An|Its|Their|This|That|These|Those|It|They|Traders|Both|Each)\b/, (w) => w.toLowerCase());
 
-/** An answer restated: a few plain sentences ('simple'), or one ('sentence'); null when nothing in it can be said plainly. */
+/**
+ * An answer's notes on its figures, kept whatever form it is said in: its italic lines (the data's
+ * time and source, a market closed, no model probability) without the advice on what to ask next,
+ * and the time of a listing's prices ("… with current prices (as of 2026-11-19 15:00 UTC):").
+ */
+export function figureNotes(text: string): string[] {
+  const notes: string[] = [];
+  for (const raw of text.split('\n')) {
+    const line = raw.trim();
+    const italic = /^_([^_].*)_$/.exec(line);
+    if (italic) {
+      const kept = italic[1]!.split(/;\s+/).filter((c) => !/^(?:ask\b|send\b|for (?:a|the) (?:research )?(?:whole )?report\b|try\b|see\b)/i.test(c));
+      if (kept.length) notes.push(`_${kept.join('; ').replace(/[.;,\s]+$/, '')}._`);
+    } else if (/^\d+\.\s+\*\*.+?\.\s+Closed\s+[^.]*\d/.test(line)) {
+      // (A listed event whose trading has closed: its prices are the last it had.)
+      const m = /^\d+\.\s+\*\*(.+?)\*\*.*?\.\s+Closed\s+([^.]*\d(?:\s+UTC)?)/.exec(line)!;
+      notes.push(`_“${m[1]}” closed ${m[2]}: its prices are the last it traded at._`);
+    } else if (/:\s*$/.test(line) && !/^[-|#*]/.test(line)) {
+      const at = /\(as of ([^)]+)\)/.exec(line)?.[1];
+      if (at) notes.push(`_${/kalshi/i.test(line) ? 'Kalshi prices' : 'Figures'} as of ${at}._`);
+    }
+  }
+  return [...new Set(notes)];
+}
+
+/** An answer's notes on its figures under its restatement (none: nothing under it). */
+export const notesUnder = (text: string) => {
+  const notes = figureNotes(text);
+  return notes.length ? `\n${notes.join('\n')}\n` : '';
+};
+
+/**
+ * An answer restated: a few plain sentences ('simple'), or one ('sentence'), with the notes on its
+ * figures under them; null when nothing in it can be said plainly.
+ */
 export function restated(answer: Answer, form: 'simple' | 'sentence'): Answer | null {
   const claims = plainClaims(answer.text);
   if (!claims.length) return null;
   // (A long lead of prose, "I do not give investment advice (…), and nothing I read links … : …", to its first clause.)
   const short = (c: string, i: number) => (i === 0 && c.length > 160 && !/\[\d+\]/.test(c) ? c.replace(/\s*\([^)]*\)/g, '').replace(/^(.{60,}?):\s.*$/, '$1').replace(/\.?$/, '.') : c);
   const text = form === 'sentence' ? `${claims.slice(0, 2).map((c, i) => (i ? uncapitalised(c) : c).replace(/\.$/, '')).join('; ')}.` : `Put simply: ${unrepeated(claims.slice(0, 3).map(short)).join(' ')}`;
-  return cited(`${text}\n`, answer.citations);
+  // (The notes that qualify its figures, the time of the data, a market closed, kept under it.)
+  return cited(`${text}\n${notesUnder(answer.text)}`, answer.citations);
 }
 
 /** The thread in brief: each question asked, with its answer's headline in plain words. */

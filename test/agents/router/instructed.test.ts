@@ -26,15 +26,17 @@ const markers = (a: Answer) => [...new Set([...a.text.matchAll(/\[(\d+)\]/g)].ma
 describe('restatedAsInstructed: the router\'s answers in a form the instructions ask', () => {
   it('says a listing in one sentence, its citations renumbered to those it keeps', () => {
     const said = restatedAsInstructed(LISTING, sentence, 'fed odds')!;
-    expect(said.text.trim().split('\n')).toHaveLength(1);
+    // (One sentence, the time of its prices under it.)
+    expect(said.text.trim().split('\n\n')).toEqual([expect.any(String), '_Kalshi prices as of 2026-11-19 15:00 UTC._']);
     expect(said.text).toMatch(/^On Kalshi's “Fed decision in December 2026\?” market, traders put about 10% on “Cut 25bps” \[1\]/);
     expect(markers(said)).toEqual(said.citations.map((c) => c.order));
   });
 
   it('says it as bullet points, a claim a line', () => {
     const said = restatedAsInstructed(LISTING, bullets, 'fed odds')!;
-    const lines = said.text.trim().split('\n');
+    const lines = said.text.trim().split('\n\n')[0]!.split('\n');
     expect(lines.length).toBe(2);
+    expect(said.text).toMatch(/\n\n_Kalshi prices as of 2026-11-19 15:00 UTC\._\n$/);
     for (const l of lines) expect(l).toMatch(/^- On Kalshi's “Fed decision in (?:December 2026|January 2027)\?” market, .*\[\d\]\.$/);
     expect(said.citations.map((c) => c.url)).toEqual(['https://kalshi.com/a', 'https://kalshi.com/b']);
   });

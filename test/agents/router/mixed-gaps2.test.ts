@@ -77,15 +77,16 @@ describe('two companies discussed in turn, then "which one is cheaper?"', () => 
 describe('"explain like I\'m 5" right after an answer about one event', () => {
   it('after a search\'s listing or an outcome\'s price: that answer in plain words, not how prediction markets work', async () => {
     const [, five] = await thread(['what are the odds of a fed cut in december?', "explain like I'm 5"]);
-    expect(five!.text).toBe("Put simply: On Kalshi's “Fed decision in December 2026?” market, traders put about 33% on “Cut more than 25bps” and about 10% on “Cut 25bps” [1].\n");
+    // (The time of the prices kept under it.)
+    expect(five!.text).toBe("Put simply: On Kalshi's “Fed decision in December 2026?” market, traders put about 33% on “Cut more than 25bps” and about 10% on “Cut 25bps” [1].\n\n_Kalshi prices as of 2026-11-19 15:00 UTC._\n");
     expect(five!.sources.map((s) => s.url)).toEqual(['https://kalshi.com/markets/kxfeddecision/fed-rate-decision/kxfeddecision-26dec']);
     const [, , hike] = await thread(['what does the market think about the fed?', "what's the price of hike?", 'eli5']);
-    expect(hike!.text).toBe("Put simply: On Kalshi's “Fed decision in December 2026?” market, traders put about 52% on “Hike 25bps” [1].\n");
+    expect(hike!.text.split('\n\n')[0]).toBe("Put simply: On Kalshi's “Fed decision in December 2026?” market, traders put about 52% on “Hike 25bps” [1].");
     // A part of a report: that part, plainly (no gap left that was taken against a share no longer said).
     const [, , favourite] = await thread(['what does the market think about the fed?', "what's the model's favourite?", "explain like I'm 5"]);
-    expect(favourite!.text).toBe('Put simply: The model favours Hike 25bps at 51%; the market prices it at 52% [1].\n');
+    expect(favourite!.text.split('\n\n')[0]).toBe('Put simply: The model favours Hike 25bps at 51%; the market prices it at 52% [1].');
     const [, shutdown] = await thread(['Will there be a government shutdown?', 'ok explain it like im 5']);
-    expect(shutdown!.text).toMatch(/^Put simply: On Kalshi's “Government shutdown by December 2026\?” market, traders put the chance of “Shutdown” at about 58% \[1\]\.\n$/);
+    expect(shutdown!.text).toMatch(/^Put simply: On Kalshi's “Government shutdown by December 2026\?” market, traders put the chance of “Shutdown” at about 58% \[1\]\.\n(?:\n_[^\n]+_\n)*$/);
     expect(shutdown!.text).not.toMatch(/in plain words: the market lists/);
   });
 

@@ -63,10 +63,10 @@ describe('an answer restated simply, whatever answered it', () => {
 
   it('"explain that simply" after one outcome\'s chance, and "explain like I\'m 12" after a market listing', async () => {
     const fed = await thread(["what's apple's debt?", 'what does the market think about the fed?', 'what is the probability of a rate cut in december?', 'and of no change?', 'explain that simply']);
-    expect(fed[4]).toMatch(/^Put simply: On Kalshi's “Fed decision in December 2026\?” market, traders put about 16% on “Hold” \[1\]\.\n$/);
+    expect(fed[4]).toMatch(/^Put simply: On Kalshi's “Fed decision in December 2026\?” market, traders put about 16% on “Hold” \[1\]\.\n\n_Kalshi prices as of 2026-11-19 15:00 UTC\._\n$/);
     // After the report's own line for the outcome, the model's chance beside the market's.
     const held = await thread(["what's apple's debt?", 'what does the market think about the fed?', 'will higher rates hurt apple because of its debt?', 'what is the probability of a rate cut in december?', 'and of no change?', 'explain that simply']);
-    expect(held[5]).toMatch(/^Put simply: Traders put about 16% on “Hold”; the svc model, which also weighs how past events resolved, says about 12% \[1\]\.\n$/);
+    expect(held[5]).toMatch(/^Put simply: Traders put about 16% on “Hold”; the svc model, which also weighs how past events resolved, says about 12% \[1\]\.\n\n_From the stored report on \*\*Fed decision in December 2026\?\*\* \(KXFEDDECISION-26DEC\), as of 2026-11-19 15:00 UTC\._\n$/);
     const jobs = await thread(['I have $1000. Is Tesla a good company?', "and Amazon's?", 'what about jobs numbers, what do traders expect?', "ok explain like I'm 12"]);
     expect(jobs[2]).toMatch(/\*\*Jobs added in December 2026\?\*\* \(KXPAYROLLS-26DEC, Economics\) \[1\]: Below 0 25\.0%/);
     expect(jobs[2]).toContain('A report is stored for KXPAYROLLS-26DEC');
@@ -88,7 +88,8 @@ describe('an answer restated simply, whatever answered it', () => {
     const answers = await thread(['Alphabet revenue trailing twelve months', 'how old is this data?', 'summarize in one sentence'], 'svc-sec-agent');
     expect(answers[2]).not.toContain('|');
     expect(answers[2]).toContain('the latest of those periods ended 706 days ago');
-    expect(answers[2].trim().split('\n')).toHaveLength(1);
+    // (One sentence, the note on its data under it.)
+    expect(answers[2].trim().split('\n\n')[0]!.split('\n')).toHaveLength(1);
   });
 
   it('"what does 58% mean here?" is the price in words, not a mean; "what\'s a basis point?" is the glossary\'s, worked on the Fed', async () => {

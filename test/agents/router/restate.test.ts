@@ -11,7 +11,7 @@ const listing = `Open Kalshi events matching “fed”, with current prices (as 
 describe('restated in one sentence', () => {
   it('joins two claims with a semicolon, the second going on in lower case where it opens with an ordinary word', () => {
     expect(restated({ text: listing, citations }, 'sentence')!.text).toBe(
-      "On Kalshi's “Fed decision in December 2026?” market, traders put about 33% on “Cut more than 25bps” and about 10% on “Cut 25bps” [1]; on Kalshi's “Government shutdown by December 2026?” market, traders put about 30% on “Yes” [2].\n",
+      "On Kalshi's “Fed decision in December 2026?” market, traders put about 33% on “Cut more than 25bps” and about 10% on “Cut 25bps” [1]; on Kalshi's “Government shutdown by December 2026?” market, traders put about 30% on “Yes” [2].\n\n_Kalshi prices as of 2026-11-19 15:00 UTC._\n",
     );
   });
 
