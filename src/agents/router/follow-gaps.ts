@@ -1,0 +1,118 @@
+import { parseEventUrl } from '../../data/kalshi/url.js';
+import type { Report } from '../../reports/store.js';
+import type { Answer, Turn } from '../types.js';
+import { KALSHI_URL, eventsOf, routedText } from './classify.js';
+import { outcomesNamed, type ReportRead } from './event-questions.js';
+import { footOf } from './report-facts.js';
+import { cited, isLadder, outcomeOf, percent, readReport, type Row } from './report-rows.js';
+
+// Follow-ups in a thread of stored Kalshi reports that the general rules answered badly: two named
+// outcomes weighed against each other ("will hike beat hold?"), and the others below, each from
+// the facts of the report the question is about. Each returns null when it does not apply.
+
+/** The thread's events with a stored report, in the order the thread first discussed them. */
+export async function threadReports(history: readonly Turn[], latest: (ticker: string) => Promise<Report | null>): Promise<Report[]> {
+  const tickers: string[] = [];
+  for (const t of history) {
+    const found = t.role === 'user' ? [...routedText(t.content).matchAll(new RegExp(KALSHI_URL.source, 'gi'))].flatMap((m) => { try { return [parseEventUrl(m[0].replace(/[.,;:!?)]+$/, '')).eventTicker]; } catch { return []; } }) : eventsOf(t.content);
+    for (const x of found) if (!tickers.includes(x.toUpperCase())) tickers.push(x.toUpperCase());
+  }
+  const reports = await Promise.all(tickers.map((t) => latest(t).catch(() => null)));
+  return reports.filter((r): r is Report => r !== null);
+}
+
+/** The report the thread's last answer was about (its foot or header), else the last one discussed. */
+export function currentReport(history: readonly Turn[], reports: readonly Report[]): Report | null {
+  for (let i = history.length - 1; i >= 0; i--) {
+    const t = history[i]!;
+    const events = t.role === 'assistant' ? eventsOf(t.content) : [...routedText(t.content).matchAll(new RegExp(KALSHI_URL.source, 'gi'))].flatMap((m) => { try { return [parseEventUrl(m[0].replace(/[.,;:!?)]+$/, '')).eventTicker]; } catch { return []; } });
+    const hit = reports.find((r) => events.some((e) => e.toUpperCase() === r.eventTicker.toUpperCase()));
+    if (hit) return hit;
+  }
+  return reports.at(-1) ?? null;
+}
+
+export const readOf = (r: Report): ReportRead => ({ title: r.title, eventTicker: r.eventTicker, text: r.text, citations: r.citations, asOf: r.asOf });
+
+/** An answer's text drawn from one report: its [n] renumbered against the report's sources, its foot saying which report. */
+export function fromReport(r: Report, text: string): Answer {
+  const own = cited(text, r.citations);
+  return { text: `${own.text.trimEnd()}\n${footOf(readOf(r))}`, citations: own.citations };
+}
+
+const name = (r: Row) => outcomeOf(r.outcome).name;
+const refs = (r: Row) => outcomeOf(r.outcome).refs;
+
+/** "Will hike beat hold?", "hike vs hold", "is hike more likely than hold?", "hold over hike?": two outcomes weighed. */
+const COMPARED = /\b(?:beat(?:s|ing)?|wins? over|(?:more|less) (?:likely|probable) than|likelier than|better (?:odds )?than|ahead of)(?=\s)/i;
+/** "Which is likelier, hike or hold?": two named with "or" are weighed only when the question asks which. */
+const WHICH_OR = /^\W*(?:(?:and|so|ok)\W+)?(?:which|what)(?:'s| is| one| of them| of the two)?\b[^?]{0,30}\b(?:likel\w*|probable|more|better|higher|favou?r\w*|ahead|wins?|the favou?rite)\b[^?]*\bor\b/i;
+
+/** Two outcomes of one report set side by side: which the market and the model put ahead, by how much, and what else can happen. */
+export function comparedText(question: string, r: Report): string | null {
+  const q = routedText(question);
+  // ("Hike or hold?" alone is their sum: only a question that asks which weighs them.)
+  if (!COMPARED.test(q) && !WHICH_OR.test(q)) return null;
+  // (Named as a contest, "hike beat hold" would be read as one side's question: the verb is taken out.)
+  const pair = outcomesNamed(q.replace(new RegExp(COMPARED.source, 'gi'), ' and ').replace(/\bor\b/gi, ' and '), readOf(r));
+  if (pair.length !== 2) return null;
+  const { rows } = readReport(r.text);
+  // (Of a game's two sides, one beating the other is its own chance, which the outcome's line says.)
+  if (rows.length <= 2) return null;
+  // The one said first is the one asked about.
+  const lower = q.toLowerCase();
+  // (By its whole name, else by a word of it the other lacks: "3.0" of "Above 3.0" beside "Above 2.8".)
+  const at = (x: Row, other: Row) => {
+    const whole = lower.indexOf(name(x).toLowerCase());
+    if (whole !== -1) return whole;
+    const theirs = name(other).toLowerCase().split(/\s+/);
+    const words = name(x).toLowerCase().split(/\s+/).filter((w) => !theirs.includes(w));
+    return Math.min(...words.map((w) => (lower.indexOf(w) === -1 ? Infinity : lower.indexOf(w))));
+  };
+  const [a, b] = at(pair[0]!, pair[1]!) <= at(pair[1]!, pair[0]!) ? [pair[0]!, pair[1]!] : [pair[1]!, pair[0]!];
+  const hasModel = Number.isFinite(a.modelValue) && Number.isFinite(b.modelValue);
+  const ratio = (x: number, y: number) => (y > 0 && x > 0 ? `, ${(x >= y ? x / y : y / x).toFixed(1)} times as likely${x >= y ? '' : ' the other way'}` : '');
+  const marketAhead = a.marketNormalised > b.marketNormalised;
+  const modelAhead = hasModel ? a.modelValue > b.modelValue : marketAhead;
+  const both = marketAhead === modelAhead;
+  const said = both ? `${marketAhead ? 'ahead of' : 'behind'} **${name(b)}** on both the market and the model` : `${marketAhead ? 'ahead of' : 'behind'} **${name(b)}** on the market, ${modelAhead ? 'ahead' : 'behind'} on the model`;
+  // A yes/no question ("will hike beat hold?", "is hold less likely than hike?") gets its answer first, as the market and model say it.
+  const yesNo = /^\W*(?:(?:and|so|but|ok)\W+)?(?:will|would|can|could|does|do|is|are|might|may)\b/i.test(q);
+  const wantsAhead = !/\bless (?:likely|probable) than\b/i.test(q);
+  const answerOf = (ahead: boolean) => (ahead === wantsAhead ? 'Yes' : 'No');
+  const verdict = !yesNo || isLadder(rows) ? '' : both ? `**${answerOf(marketAhead)}**: ` : `**${answerOf(marketAhead)} on the market, ${answerOf(modelAhead).toLowerCase()} on the model**: `;
+  const lines = [
+    `${verdict}**${name(a)}** is ${said}.`,
+    '',
+    `- **${name(a)}**: market ${a.market}${hasModel ? `, model ${a.model}` : ''} ${refs(a)}`.trimEnd(),
+    `- **${name(b)}**: market ${b.market}${hasModel ? `, model ${b.model}` : ''} ${refs(b)}`.trimEnd(),
+    '',
+    `Gap between them: market ${(a.marketNormalised - b.marketNormalised >= 0 ? '+' : '−') + Math.abs(a.marketNormalised - b.marketNormalised).toFixed(1)} pts${a.marketNormalised !== a.marketValue ? ' (normalised prices)' : ''}${ratio(a.marketNormalised, b.marketNormalised)}${hasModel ? `; model ${(a.modelValue - b.modelValue >= 0 ? '+' : '−') + Math.abs(a.modelValue - b.modelValue).toFixed(1)} pts${ratio(a.modelValue, b.modelValue)}` : ''}.`,
+  ];
+  if (isLadder(rows)) lines.push('', 'These are rungs of one ladder, not exclusive outcomes: YES on the further rung implies YES on the nearer one, so one cannot “beat” the other; the prices say how likely each level is.');
+  else {
+    const others = rows.filter((x) => name(x) !== name(a) && name(x) !== name(b));
+    const rest = hasModel && others.every((x) => Number.isFinite(x.modelValue)) ? others.reduce((s, x) => s + x.modelValue, 0) : null;
+    lines.push('', `The outcomes exclude each other, so “${name(a)} beats ${name(b)}” is ${name(a)} happening: ${hasModel ? `${a.model} on the model` : `${percent(a.marketNormalised)} on the market`}.${others.length ? ` Neither (${others.map(name).join(', ')}) ${rest !== null ? `is ${percent(rest)} on the model` : 'takes the rest'}.` : ''}`);
+  }
+  return lines.join('\n');
+}
+
+export interface GapsOptions {
+  latest: (ticker: string) => Promise<Report | null>;
+}
+
+/** One of the follow-ups this file answers, from the thread's stored reports; null when none applies. */
+export async function gapsReply(o: GapsOptions, history: readonly Turn[], question: string): Promise<Answer | null> {
+  if (KALSHI_URL.test(question)) return null;
+  const reports = await threadReports(history, o.latest);
+  if (!reports.length) return null;
+  const current = currentReport(history, reports);
+  // Outcomes named of one report: the report whose outcomes they are, before the one discussed last.
+  const ordered = current ? [current, ...reports.filter((r) => r !== current).reverse()] : [...reports].reverse();
+  for (const r of ordered) {
+    const text = comparedText(question, r);
+    if (text) return fromReport(r, text);
+  }
+  return null;
+}

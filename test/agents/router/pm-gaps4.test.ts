@@ -1,0 +1,41 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startDemoThreads, type DemoThreads } from '../../helpers/report-threads.js';
+
+// Follow-ups in report threads answered from the stored reports' facts (src/agents/router/follow-gaps.ts).
+
+let demo: DemoThreads;
+
+beforeAll(async () => {
+  demo = await startDemoThreads();
+});
+afterAll(() => demo.svc.close());
+
+const FED = 'https://kalshi.com/markets/kxfeddecision/fed/kxfeddecision-26dec';
+const CPI = 'https://kalshi.com/markets/kxcpiyoy/cpi/kxcpiyoy-26dec';
+
+describe('two named outcomes weighed against each other', () => {
+  it('"will hike beat hold?" sets both side by side on the market and the model, and says what "beating" is among exclusive outcomes', async () => {
+    const ask = await demo.thread(FED);
+    const beat = await ask('will hike beat hold?');
+    expect(beat).toMatch(/^\*\*Yes\*\*: \*\*Hike 25bps\*\* is ahead of \*\*Hold\*\* on both the market and the model\./);
+    expect(beat).toContain('- **Hike 25bps**: market 51.5% (mid; 46.6% normalised), model 50.8% [1]');
+    expect(beat).toContain('- **Hold**: market 16.0% (mid; 14.5% normalised), model 12.4% [2]');
+    // 46.6 − 14.5 = 32.1 pts; 50.8 − 12.4 = 38.4 pts; neither: 29.8 + 7.0 = 36.8%.
+    expect(beat).toContain('market +32.1 pts (normalised prices), 3.2 times as likely; model +38.4 pts, 4.1 times as likely');
+    expect(beat).toContain('Neither (Cut more than 25bps, Cut 25bps) is 36.8% on the model');
+    // The family: the other way round, "more likely than", "which is likelier" ("hold vs hike" keeps its own comparison).
+    expect(await ask('is hold more likely than hike?')).toMatch(/^\*\*No\*\*: \*\*Hold\*\* is behind \*\*Hike 25bps\*\*/);
+    expect(await ask('can hike win over hold?')).toMatch(/^\*\*Yes\*\*: \*\*Hike 25bps\*\* is ahead of \*\*Hold\*\*/);
+    expect(await ask('which is likelier, hold or cut 25?')).toMatch(/^\*\*Hold\*\* is ahead of \*\*Cut 25bps\*\*[^\n]*\n\n- \*\*Hold\*\*: market 16\.0%/);
+    // "Hike or hold?" alone is still their sum.
+    expect(await ask('hike or hold?')).toMatch(/Together: market 67\.5%/);
+  });
+
+  it('two rungs of a ladder are compared in the order said, and said not to exclude each other', async () => {
+    const ask = await demo.thread(FED, CPI);
+    const rungs = await ask('will above 3.0 beat above 2.8?');
+    expect(rungs).toMatch(/^\*\*Above 3\.0\*\* is behind \*\*Above 2\.8\*\* on both the market and the model\./);
+    expect(rungs).toContain('rungs of one ladder, not exclusive outcomes');
+    expect(rungs).toContain('(KXCPIYOY-26DEC)');
+  });
+});
