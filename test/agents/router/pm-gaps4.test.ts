@@ -39,3 +39,19 @@ describe('two named outcomes weighed against each other', () => {
     expect(rungs).toContain('(KXCPIYOY-26DEC)');
   });
 });
+
+const SHUTDOWN = 'https://kalshi.com/markets/kxshutdown/government-shutdown/kxshutdown-26dec31';
+
+describe('the expected value of a number of contracts', () => {
+  it('"ev of 100 yes" works the sum out on the 100 and states what it assumes', async () => {
+    const ask = await demo.thread(SHUTDOWN);
+    const ev = await ask('ev of 100 yes');
+    expect(ev).toContain('expected value −$0.039 per $1 contract before fees (−$3.90 on 100 contracts), not favoured on the model');
+    // 0.561 × $40 − 0.439 × $60 = −$3.90.
+    expect(ev).toContain('Worked out: 56.1% × $40 won − 43.9% × $60 lost = −$3.90.');
+    expect(ev).toMatch(/It assumes all 100 filled at \$0\.60 \(992\.5 are offered there\), held to settlement \(each contract pays \$1 or nothing\), the model's 56\.1% as the true chance, and no fees/);
+    expect(ev).toContain('not investment advice');
+    // NO at 1 − $0.56: 0.439 × $280 − 0.561 × $220 = −$0.50.
+    expect(await ask('ev on 500 no')).toContain('Worked out: 43.9% × $280 won − 56.1% × $220 lost = −$0.50.');
+  });
+});
