@@ -723,7 +723,8 @@ export function routerAgent(o: RouterOptions): Agent {
       if (doubted) return yield* answer(doubted, null);
       // Follow-ups in a thread of stored reports answered from their facts ("will hike beat hold?"; see follow-gaps.ts).
       const gap = await gapsReply({ latest: (t) => o.reports.latest(t) }, req.messages.slice(0, -1), question);
-      if (gap) return yield* written(req, question, gap.text, [...gap.citations], null);
+      if (gap && 'answer' in gap) return yield* written(req, question, gap.answer.text, [...gap.answer.citations], null);
+      if (gap) return yield* kalshi(req, gap.question, gap.url, null, true, true);
       // "Which of my reports has the widest spreads?", "what would make you wrong?", "size both with half-Kelly".
       const onReports = KALSHI_URL.test(question) ? null : await threads.reply(req.messages.slice(0, -1), question);
       if (onReports && 'answer' in onReports) return yield* written(req, question, onReports.answer.text, [...onReports.answer.citations], null);

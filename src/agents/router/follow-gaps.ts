@@ -1,4 +1,4 @@
-import { parseEventUrl } from '../../data/kalshi/url.js';
+import { parseEventUrl, tickerAddress } from '../../data/kalshi/url.js';
 import type { Report } from '../../reports/store.js';
 import type { Answer, Turn } from '../types.js';
 import { KALSHI_URL, eventsOf, routedText } from './classify.js';
@@ -98,12 +98,75 @@ export function comparedText(question: string, r: Report): string | null {
   return lines.join('\n');
 }
 
+/** "And hold?", "what about above 2.8?", "same for cut 25": an outcome said alone, the question before asked again of it. */
+const ELLIPTIC = /^\W*(?:(?:ok|okay|so)\W+)?(?:and|what about|how about|same for|ditto for|now|then)\s+(?:for\s+|on\s+|with\s+)?(?:the\s+)?((?:[^?.!]|\.(?=\d)){1,40}?)(?:\s+(?:one|bucket|outcome|contract|rung|instead|then|too))?\s*[?.!]*\s*$/i;
+
+/** The words of `text` whose removal leaves no outcome of `r` named: the shortest such run of words, or null. */
+function outcomeSpan(text: string, r: Report): { from: number; to: number; rows: Row[] } | null {
+  const rows = outcomesNamed(text, readOf(r));
+  if (!rows.length) return null;
+  const words = [...text.matchAll(/\S+/g)];
+  for (let len = 1; len <= Math.min(5, words.length); len++)
+    for (let i = 0; i + len <= words.length; i++) {
+      const [from, to] = [words[i]!.index!, words[i + len - 1]!.index! + words[i + len - 1]![0].length];
+      const rest = `${text.slice(0, from)} ${text.slice(to)}`;
+      if (outcomesNamed(rest, readOf(r)).length) continue;
+      // (Widened over the words next to it that are of the name too: "cut 25bps", not "cut" alone.)
+      const own = rows.flatMap((x) => name(x).toLowerCase().split(/[\s()]+/)).filter((w) => w.length >= 2);
+      const related = (w: string | undefined) => {
+        const bare = (w ?? '').toLowerCase().replace(/^[^\w$.]+|[^\w%]+$/g, '');
+        return bare.length >= 2 && own.some((n) => n.startsWith(bare) || bare.startsWith(n));
+      };
+      let [first, last] = [i, i + len - 1];
+      while (first > 0 && related(words[first - 1]?.[0])) first--;
+      while (last < words.length - 1 && related(words[last + 1]?.[0])) last++;
+      return { from: words[first]!.index!, to: words[last]!.index! + words[last]![0].replace(/[?!.,;:]+$/, '').length, rows };
+    }
+  return null;
+}
+
+/**
+ * "And hold?" after a question about another outcome ("ev of 100 yes on above 3.0"): that question
+ * again with the outcome said now in place of the one it named, of the report that has an outcome
+ * called so (the one discussed last, when both have). Null when the question is no such ellipsis,
+ * the question before named no outcome, or named one of that same report (the rules carry such a
+ * question over within a report).
+ */
+export function ellipsisAsked(history: readonly Turn[], question: string, reports: readonly Report[], current: Report | null): { report: Report; question: string } | null {
+  const said = ELLIPTIC.exec(routedText(question).trim())?.[1];
+  if (!said || said.split(/\s+/).length > 5) return null;
+  const ordered = current ? [current, ...reports.filter((r) => r !== current)] : [...reports];
+  // The report with an outcome called so, the whole of what is said naming it.
+  const target = ordered.find((r) => {
+    const span = outcomeSpan(said, r);
+    return span !== null && span.rows.length === 1 && !/[a-z]{3,}/i.test(`${said.slice(0, span.from)} ${said.slice(span.to)}`.replace(/\b(?:yes|no|side|the|a|an|one|of|on|for)\b/gi, ''));
+  });
+  if (!target) return null;
+  const row = outcomesNamed(said, readOf(target))[0]!;
+  // The question before that asked something of its own (back past other ellipses), and the outcome it named.
+  const users = history.filter((t) => t.role === 'user').map((t) => routedText(t.content)).reverse();
+  const before = users.find((u) => !ELLIPTIC.test(u.trim()) && !KALSHI_URL.test(u));
+  if (!before) return null;
+  for (const r of ordered) {
+    const span = outcomeSpan(before, r);
+    if (!span || span.rows.length !== 1) continue;
+    // (Of the report the thread is on, the rules already carry the question over to another of its outcomes.)
+    if (r === target && current === target) return null;
+    const rewritten = `${before.slice(0, span.from)}${name(row)}${before.slice(span.to)}`;
+    // (The question before was only the outcome's name: its price, as the rules answer a name alone.)
+    return { report: target, question: rewritten };
+  }
+  return null;
+}
+
 export interface GapsOptions {
   latest: (ticker: string) => Promise<Report | null>;
 }
 
 /** One of the follow-ups this file answers, from the thread's stored reports; null when none applies. */
-export async function gapsReply(o: GapsOptions, history: readonly Turn[], question: string): Promise<Answer | null> {
+export type GapsReply = { answer: Answer } | { url: string; question: string };
+
+export async function gapsReply(o: GapsOptions, history: readonly Turn[], question: string): Promise<GapsReply | null> {
   if (KALSHI_URL.test(question)) return null;
   const reports = await threadReports(history, o.latest);
   if (!reports.length) return null;
@@ -112,7 +175,11 @@ export async function gapsReply(o: GapsOptions, history: readonly Turn[], questi
   const ordered = current ? [current, ...reports.filter((r) => r !== current).reverse()] : [...reports].reverse();
   for (const r of ordered) {
     const text = comparedText(question, r);
-    if (text) return fromReport(r, text);
+    if (text) return { answer: fromReport(r, text) };
   }
+  // "And hold?" in a thread on the Fed and CPI reports: the question before, of the report with a Hold.
+  const again = ellipsisAsked(history, question, reports, current);
+  const url = again ? tickerAddress(again.report.eventTicker) : null;
+  if (again && url) return { url, question: again.question };
   return null;
 }

@@ -55,3 +55,25 @@ describe('the expected value of a number of contracts', () => {
     expect(await ask('ev on 500 no')).toContain('Worked out: 43.9% × $280 won − 56.1% × $220 lost = −$0.50.');
   });
 });
+
+describe('an outcome said alone in a thread of two reports', () => {
+  it('"and hold?" asks the question before again, of the report that has a Hold, whichever report that question was of', async () => {
+    const ask = await demo.thread(FED, CPI);
+    await ask('ev of 100 yes on above 3.0');
+    const hold = await ask('and hold?');
+    // The EV again, on Hold: 0.124 × $82 − 0.876 × $18 = −$5.60.
+    expect(hold).toMatch(/^- \*\*Hold\*\* \(KXFEDDECISION-26DEC-C\)[^\n]*100 YES contracts at \$0\.18 cost \$18[^\n]*\(−\$5\.60 on 100 contracts\)/);
+    expect(hold).toContain('(KXFEDDECISION-26DEC), as of');
+    // Back past the ellipsis to the question asked, of the CPI's rung this time.
+    expect(await ask('and above 2.8?')).toMatch(/^- \*\*Above 2\.8\*\* \(KXCPIYOY-26DEC-T2\.8\)[^\n]*100 YES contracts at \$0\.97 cost \$97/);
+    expect(await ask('what about cut 25?')).toMatch(/^- \*\*Cut 25bps\*\* \(KXFEDDECISION-26DEC-B\)[^\n]*100 YES contracts at \$0\.12 cost \$12/);
+  });
+
+  it('a spread asked, then "and above 2.8?", is that rung\'s spread; a price asked keeps the whole name swapped ("cut 25bps", not "cut")', async () => {
+    const ask = await demo.thread(FED, CPI);
+    await ask('spread on hold?');
+    expect(await ask('and above 2.8?')).toMatch(/^- \*\*Above 2\.8\*\* \(KXCPIYOY-26DEC-T2\.8\): bid \$0\.95, ask \$0\.97, spread \$0\.02/);
+    await ask('odds of cut 25bps?');
+    expect(await ask('and hold?')).toMatch(/^- \*\*Hold\*\*: market 16\.0% \(mid; 14\.5% normalised\), model 12\.4%, gap −2\.1 pts \[1\]/);
+  });
+});
