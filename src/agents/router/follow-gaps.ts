@@ -159,6 +159,45 @@ export function ellipsisAsked(history: readonly Turn[], question: string, report
   return null;
 }
 
+/** A bare "why?" of the answer before ("why?", "how so?", "why is that?", "explain that"). */
+export const WHY_BARE = /^\W*(?:(?:and|ok|okay|so|but|hmm)\W+)?(?:why(?:'s that| is that| so| that)?|how so|how come|explain(?: that| it| why)?)\W*$/i;
+/** A worst case just given: of a position named, or of one contract of each side. */
+const WORST_ONE = /^If \*\*(.+?)\*\* resolves (YES|NO), the (YES|NO) contracts on it\b/;
+const WORST_ALL = /^No position is named in this thread, so here is the worst case\b/;
+
+/** "Why?" right after a worst case: why that is the most it loses, and where the chance of it comes from, from the report's facts. */
+export function whyWorstText(lastAnswer: string, r: Report): string | null {
+  const one = WORST_ONE.exec(lastAnswer);
+  if (!one && !WORST_ALL.test(lastAnswer)) return null;
+  const { rows, contracts } = readReport(r.text);
+  const lines = ['Why the worst case is what it is:', '', '- **A Kalshi contract settles at $1 or nothing.** YES pays $1 if the outcome happens, NO pays $1 if it does not; so the most a bought contract can lose is what was paid for it, and that is lost exactly when its side loses. No more can be lost (there is no margin call); selling before the close, at whatever the bid is then, could lose less.'];
+  const sideLine = (x: Row, side: 'YES' | 'NO') => {
+    const c = contracts.get(refs(x));
+    const bid = c?.bid ?? '—';
+    const paid = side === 'YES' ? (c?.ask ?? '—') : /^\$\d/.test(bid) ? `$${(1 - Number(bid.slice(1))).toFixed(2)}` : '—';
+    const lose = side === 'YES' ? 100 - x.modelValue : x.modelValue;
+    return `- **${side} on ${name(x)}** costs ${paid}${side === 'NO' ? ` (1 minus the ${bid} YES bid)` : ' (the ask)'} ${refs(x)}; it loses if ${name(x)} ${side === 'YES' ? 'does not happen' : 'happens'}: ${percent(lose)} on the model (${name(x)} at ${x.model}), ${percent(side === 'YES' ? 100 - x.marketValue : x.marketValue)} on the market's price of ${percent(x.marketValue)}.`;
+  };
+  if (one) {
+    const x = rows.find((row) => name(row) === one[1]);
+    if (!x) return null;
+    lines.push(sideLine(x, one[3] as 'YES' | 'NO'));
+    const held = /([\d,]+) (YES|NO) contracts at \$(\d+\.\d\d): you lose the \*\*\$([\d,.]+)\*\*/.exec(lastAnswer);
+    if (held) lines.push(`- **Your position:** ${held[1]} contracts × $${held[3]} = $${held[4]}, the whole stake, lost together: every contract of one side settles the same way.`);
+  } else {
+    const sides = rows.filter((x) => Number.isFinite(x.modelValue)).flatMap((x) => (['YES', 'NO'] as const).map((side) => ({ x, side, lose: side === 'YES' ? 100 - x.modelValue : x.modelValue, paid: (() => { const c = contracts.get(refs(x)); const v = side === 'YES' ? c?.ask : c?.bid; return v && /^\$\d/.test(v) ? (side === 'YES' ? Number(v.slice(1)) : 1 - Number(v.slice(1))) : null; })() })));
+    const priced = sides.filter((t) => t.paid !== null);
+    const dearest = [...priced].sort((a, b) => b.paid! - a.paid!)[0];
+    const likeliest = [...priced].sort((a, b) => b.lose - a.lose)[0];
+    if (dearest && likeliest) {
+      lines.push(`- **Each row's chance of losing** is the model's chance that its side does not pay: 1 minus the model's probability for YES, the probability itself for NO.`);
+      lines.push(`- **The largest loss per contract** is ${dearest.side} on ${name(dearest.x)} ($${dearest.paid!.toFixed(2)}), and it loses only ${percent(dearest.lose)} of the time on the model; **the likeliest loss** is ${likeliest.side} on ${name(likeliest.x)} (${percent(likeliest.lose)}), which costs $${likeliest.paid!.toFixed(2)}. A cheap contract is cheap because it usually loses; a dear one rarely does: price and chance of loss move together, and the expected value is where they differ.`);
+    }
+  }
+  lines.push(`- **Where the chances come from:** the model's probabilities are the report's (the market's price through a fit on the series' settled markets), not a forecast of news; the market's are the prices as quoted.`, '', "Fees are not counted; they would add to a loss. This explains arithmetic on the report's prices, not investment advice.");
+  return lines.join('\n');
+}
+
 export interface GapsOptions {
   latest: (ticker: string) => Promise<Report | null>;
 }
@@ -176,6 +215,12 @@ export async function gapsReply(o: GapsOptions, history: readonly Turn[], questi
   for (const r of ordered) {
     const text = comparedText(question, r);
     if (text) return { answer: fromReport(r, text) };
+  }
+  const last = [...history].reverse().find((t) => t.role === 'assistant')?.content ?? '';
+  // "Why?" right after "worst case?": that worst case explained.
+  if (current && WHY_BARE.test(routedText(question))) {
+    const why = whyWorstText(last, current);
+    if (why) return { answer: fromReport(current, why) };
   }
   // "And hold?" in a thread on the Fed and CPI reports: the question before, of the report with a Hold.
   const again = ellipsisAsked(history, question, reports, current);

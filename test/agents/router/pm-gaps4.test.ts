@@ -77,3 +77,23 @@ describe('an outcome said alone in a thread of two reports', () => {
     expect(await ask('and hold?')).toMatch(/^- \*\*Hold\*\*: market 16\.0% \(mid; 14\.5% normalised\), model 12\.4%, gap −2\.1 pts \[1\]/);
   });
 });
+
+describe('"why?" after a worst case', () => {
+  it('explains the worst case just given from the report\'s facts, not the method section', async () => {
+    const ask = await demo.thread(FED);
+    await ask('worst case?');
+    const why = await ask('why?');
+    expect(why).toMatch(/^Why the worst case is what it is:/);
+    expect(why).toContain('the most a bought contract can lose is what was paid for it');
+    // NO on Cut 25bps costs 1 − $0.08 = $0.92 and loses with 7.0%; YES on it costs $0.12 and loses with 93.0%.
+    expect(why).toContain('**The largest loss per contract** is NO on Cut 25bps ($0.92), and it loses only 7.0% of the time on the model; **the likeliest loss** is YES on Cut 25bps (93.0%), which costs $0.12.');
+    expect(why).not.toContain('We fitted');
+    expect(why).not.toContain('σ(a + b');
+    const named = await demo.thread(FED);
+    await named('ev of 100 no on hike');
+    await named('worst case?');
+    const so = await named('how so?');
+    expect(so).toContain('- **NO on Hike 25bps** costs $0.49 (1 minus the $0.51 YES bid) [1]; it loses if Hike 25bps happens: 50.8% on the model');
+    expect(so).toContain('100 contracts × $0.49 = $49, the whole stake');
+  });
+});
