@@ -4,6 +4,7 @@ import type { Answer, Turn } from '../types.js';
 import { KALSHI_URL, eventsOf, routedText } from './classify.js';
 import { outcomesNamed, type ReportRead } from './event-questions.js';
 import { footOf } from './report-facts.js';
+import { rankedTrades } from './trading-answers.js';
 import { cited, isLadder, outcomeOf, percent, readReport, type Row } from './report-rows.js';
 
 // Follow-ups in a thread of stored Kalshi reports that the general rules answered badly: two named
@@ -198,6 +199,41 @@ export function whyWorstText(lastAnswer: string, r: Report): string | null {
   return lines.join('\n');
 }
 
+/** "List the outcomes", "what are the options?": the outcome table, not the report whole. */
+const LIST_ASKED = /^\W*(?:(?:ok|okay|so|now|pls|please|can you|could you)\W+)*(?:list|show|give|tell|what are|which are)(?: me)? (?:all )?(?:of )?(?:the |its |their )?(?:possible )?(?:outcomes|options|buckets|choices|contracts|results)(?: again| please| pls)?\W*$/i;
+/** "Is that good or bad", "is this good?", "good or bad?": a judgement of what the answer before showed. */
+const GOOD_BAD = /^\W*(?:(?:so|and|ok|okay|but|hmm)\W+)*(?:(?:is|are|was) (?:that|this|it|those|these|they|the (?:prices?|odds|numbers))\s+)?(?:good|bad|any good|a good (?:sign|deal|price|bet)|a bad (?:sign|deal|price|bet))(?:\s+or\s+(?:bad|good|not))?(?:\s+(?:for me|then|news))?\W*$/i;
+
+export function listText(r: Report): string {
+  const { rows } = readReport(r.text);
+  const lines = rows.map((x) => `- **${name(x)}**: market ${x.market}${Number.isFinite(x.modelValue) ? `, model ${x.model}, gap ${x.gap}` : ''} ${refs(x)}`.trimEnd());
+  const sum = rows.reduce((a, x) => a + x.marketValue, 0);
+  const exclusive = !isLadder(rows) && /mutually exclusive/.test(r.text);
+  return `The ${rows.length} outcomes of this event${exclusive ? ' (only one can resolve YES)' : isLadder(rows) ? ' (rungs of one ladder: each is its own yes/no on a level)' : ''}:\n\n${lines.join('\n')}${exclusive ? `\n\nTheir prices add up to ${percent(sum)}; the model's to 100%.` : ''}`;
+}
+
+/** "Is that good or bad" of the outcomes the answer before showed: for each, whether either side is worth buying at the quotes on the model, and the cost of the spread. */
+export function goodBadText(lastAnswer: string, r: Report): string | null {
+  const { rows, contracts } = readReport(r.text);
+  const shown = rows.filter((x) => lastAnswer.includes(`**${name(x)}**`));
+  const asked = shown.length ? shown : rows;
+  const trades = rankedTrades(asked, contracts);
+  if (!trades.length) return null;
+  const ev = (x: number) => `${x >= 0 ? '+' : '−'}$${Math.abs(x).toFixed(3)}`;
+  const lines = asked.flatMap((x) => {
+    const own = trades.filter((t) => t.r.outcome === x.outcome);
+    if (!own.length) return [];
+    const best = own[0]!;
+    const verdict = best.ev > 0 ? `**${best.ev < 0.01 ? 'barely good' : 'good'}** as ${best.side} on the model (${ev(best.ev)} a contract)` : `**bad** either way on the model (best: ${best.side} at ${ev(best.ev)} a contract)`;
+    return [`- **${name(x)}**: ${own.map((t) => `${t.side} at $${t.paid.toFixed(2)} ${ev(t.ev)}`).join(', ')}: ${verdict} ${refs(x)}`.trimEnd()];
+  });
+  const good = trades.filter((t) => t.ev > 0);
+  const head = good.length
+    ? `Good or bad depends on the side and the price. On the model, at the report's quotes, ${good.length === 1 ? 'one trade is' : `${good.length} trades are`} worth more than ${good.length === 1 ? 'it costs' : 'they cost'} (before fees)${trades.length > good.length ? '; the other sides lose on average' : ''}:`
+    : 'On the model, at the report\'s quotes, nothing here is worth buying: every side costs more than its expected payout (before fees):';
+  return `${head}\n\n${lines.join('\n')}\n\nExpected value per $1 contract is the model's chance of the side paying minus its price (YES at the ask, NO at 1 minus the bid); every side pays the spread, which is why both sides of one outcome cannot both be positive. Whether that is good for you depends on your own view of the chances; this is arithmetic on the report's prices, not investment advice.`;
+}
+
 export interface GapsOptions {
   latest: (ticker: string) => Promise<Report | null>;
 }
@@ -217,6 +253,12 @@ export async function gapsReply(o: GapsOptions, history: readonly Turn[], questi
     if (text) return { answer: fromReport(r, text) };
   }
   const last = [...history].reverse().find((t) => t.role === 'assistant')?.content ?? '';
+  // "List the outcomes": the outcome table; "is that good or bad" after it: each one judged on the model.
+  if (current && LIST_ASKED.test(routedText(question))) return { answer: fromReport(current, listText(current)) };
+  if (current && GOOD_BAD.test(routedText(question)) && /_From the stored report on /.test(last)) {
+    const judged = goodBadText(last, current);
+    if (judged) return { answer: fromReport(current, judged) };
+  }
   // "Why?" right after "worst case?": that worst case explained.
   if (current && WHY_BARE.test(routedText(question))) {
     const why = whyWorstText(last, current);

@@ -97,3 +97,19 @@ describe('"why?" after a worst case', () => {
     expect(so).toContain('100 contracts × $0.49 = $49, the whole stake');
   });
 });
+
+describe('"is that good or bad" after a list', () => {
+  it('"list the outcomes" is the outcome table, and "is that good or bad" judges each outcome on the model at the quotes', async () => {
+    const ask = await demo.thread(FED);
+    const list = await ask('list the outcomes');
+    expect(list).toMatch(/^The 4 outcomes of this event \(only one can resolve YES\):\n\n- \*\*Cut more than 25bps\*\*: market 33\.0%/);
+    expect(list).toContain('Their prices add up to 110.5%');
+    expect(list).not.toContain('## Resolution history');
+    const judged = await ask('is that good or bad');
+    expect(judged).toMatch(/^Good or bad depends on the side and the price\. On the model, at the report's quotes, 4 trades are worth more than they cost \(before fees\); the other sides lose on average:/);
+    // NO on Cut more than 25bps at 1 − $0.32 = $0.68 against 70.2%: +$0.022; YES at $0.34 against 29.8%: −$0.042.
+    expect(judged).toContain('- **Cut more than 25bps**: NO at $0.68 +$0.022, YES at $0.34 −$0.042: **good** as NO on the model (+$0.022 a contract) [1]');
+    expect(judged).toContain('- **Hike 25bps**: NO at $0.49 +$0.002, YES at $0.52 −$0.012: **barely good** as NO');
+    expect(judged).toContain('not investment advice');
+  });
+});
