@@ -5,7 +5,8 @@ import { KALSHI_URL, eventsOf, routedText } from './classify.js';
 import { outcomesNamed, type ReportRead } from './event-questions.js';
 import { footOf } from './report-facts.js';
 import { rankedTrades } from './trading-answers.js';
-import { cited, isLadder, outcomeOf, percent, readReport, type Row } from './report-rows.js';
+import { byLevel, cited, isLadder, labelLevels, levelOfRow, outcomeOf, percent, readReport, rungSide, type Row } from './report-rows.js';
+import { labelRange } from '../markets-search/asked.js';
 
 // Follow-ups in a thread of stored Kalshi reports that the general rules answered badly: two named
 // outcomes weighed against each other ("will hike beat hold?"), and the others below, each from
@@ -234,6 +235,44 @@ export function goodBadText(lastAnswer: string, r: Report): string | null {
   return `${head}\n\n${lines.join('\n')}\n\nExpected value per $1 contract is the model's chance of the side paying minus its price (YES at the ask, NO at 1 minus the bid); every side pays the spread, which is why both sides of one outcome cannot both be positive. Whether that is good for you depends on your own view of the chances; this is arithmetic on the report's prices, not investment advice.`;
 }
 
+/** A level said with "%" ("is 3% high", "what about 3.2%?", "chance cpi prints 2.8%"), not a chance ("58% likely", "a 30% chance"). */
+const LEVEL_PCT = /(?<![\d.])(\d+(?:\.\d+)?)\s*%(?!\s*(?:chance|odds|likely|probab\w*|of the time|implied))/i;
+const CHANCE_WORDS = /\b(?:chance|odds|probab\w*|likel\w*|priced at|trading at|implied|mean)\b/i;
+
+/** The report in the thread whose outcomes are levels of a rate (CPI, a Fed rate, unemployment) at the level said; null when none or several. */
+export function levelReport(question: string, reports: readonly Report[]): { report: Report; level: number } | null {
+  const m = LEVEL_PCT.exec(routedText(question));
+  if (!m || CHANCE_WORDS.test(question)) return null;
+  const level = Number(m[1]);
+  const hits = reports.filter((r) => {
+    const { rows } = readReport(r.text);
+    return isLadder(rows) && labelLevels(rows).includes(level) && !/°|temperature/i.test(r.text.slice(0, 400));
+  });
+  return hits.length === 1 ? { report: hits[0]!, level } : null;
+}
+
+/** "Is 3% high?" of a ladder of levels: the rung at that level on market and model, and where the market's median falls. */
+export function levelText(r: Report, level: number, question = ''): string | null {
+  const { rows } = readReport(r.text);
+  const rungs = byLevel(rows);
+  const at = rungs.find((x) => levelOfRow(x) === level);
+  if (!at) return null;
+  const above = rungSide(labelRange(name(at))) !== 'below';
+  const pAbove = above ? at.marketValue : 100 - at.marketValue;
+  const mAbove = Number.isFinite(at.modelValue) ? (above ? at.modelValue : 100 - at.modelValue) : null;
+  // The market's median: between the rungs where the chance of "above" crosses 50%.
+  const chanceAbove = rungs.map((x) => ({ level: levelOfRow(x)!, p: rungSide(labelRange(name(x))) !== 'below' ? x.marketValue : 100 - x.marketValue }));
+  const lastOver = [...chanceAbove].reverse().find((x) => x.p >= 50);
+  const firstUnder = chanceAbove.find((x) => x.p < 50);
+  const median = lastOver && firstUnder && firstUnder.level > lastOver.level ? ` The market's median is between ${lastOver.level} and ${firstUnder.level}: half its weight above, half below.` : lastOver && !firstUnder ? ` More than half the market's weight is above ${lastOver.level}, the highest rung.` : !lastOver && firstUnder ? ` More than half the market's weight is below ${firstUnder.level}, the lowest rung.` : '';
+  const low = pAbove >= 50;
+  const askedLow = /\b(?:low|cheap|small|soft|tame|mild)\b/i.test(question);
+  const askedHigh = /\b(?:high|hot|big|large|elevated|hig)\b/i.test(question);
+  const yesNo = askedLow || askedHigh ? `**${(askedLow ? low : !low) ? 'Yes' : 'No'}**: ` : '';
+  const verdict = `${yesNo}on the market ${level}% is on the ${low ? 'low' : 'high'} side of what it expects: it gives ${percent(pAbove)} that the figure comes in above ${level}%`;
+  return `${verdict}${mAbove !== null ? ` (the model ${percent(mAbove)})` : ''} ${refs(at)}.${median}\n\n${rungs.map((x) => `- **${name(x)}**: market ${x.market}${Number.isFinite(x.modelValue) ? `, model ${x.model}` : ''} ${refs(x)}`.trimEnd()).join('\n')}\n\nRead as a level of this report's figure (the thread's ${r.eventTicker}), from the prices of its rungs; “high” is against what the market expects, not against history or a target.`;
+}
+
 export interface GapsOptions {
   latest: (ticker: string) => Promise<Report | null>;
 }
@@ -253,6 +292,12 @@ export async function gapsReply(o: GapsOptions, history: readonly Turn[], questi
     if (text) return { answer: fromReport(r, text) };
   }
   const last = [...history].reverse().find((t) => t.role === 'assistant')?.content ?? '';
+  // "Is 3% high" in a thread on the CPI (and NYC temperature) reports: the CPI's rung at 3.0.
+  const leveled = levelReport(question, reports);
+  if (leveled) {
+    const text = levelText(leveled.report, leveled.level, question);
+    if (text) return { answer: fromReport(leveled.report, text) };
+  }
   // "List the outcomes": the outcome table; "is that good or bad" after it: each one judged on the model.
   if (current && LIST_ASKED.test(routedText(question))) return { answer: fromReport(current, listText(current)) };
   if (current && GOOD_BAD.test(routedText(question)) && /_From the stored report on /.test(last)) {

@@ -113,3 +113,16 @@ describe('"is that good or bad" after a list', () => {
     expect(judged).toContain('not investment advice');
   });
 });
+
+const NYC = 'https://kalshi.com/markets/kxhighny/highest-temperature-in-nyc/kxhighny-26nov20';
+
+describe('a level said with "%"', () => {
+  it('"is 3% high" in a thread on the CPI and NYC temperature reports is the CPI\'s rung at 3.0, never a temperature bucket', async () => {
+    const ask = await demo.thread(CPI, NYC);
+    const high = await ask('is 3% high');
+    expect(high).toMatch(/^\*\*No\*\*: on the market 3% is on the low side of what it expects: it gives 86\.5% that the figure comes in above 3% \(the model 73\.4%\) \[1\]\. More than half the market's weight is above 3\.2, the highest rung\./);
+    expect(high).toContain('(KXCPIYOY-26DEC), as of');
+    expect(high).not.toMatch(/°F/);
+    expect(await ask('is 3.2% low?')).toMatch(/^\*\*Yes\*\*: on the market 3\.2% is on the low side[^\n]*61\.0%/);
+  });
+});
