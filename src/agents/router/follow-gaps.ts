@@ -273,6 +273,25 @@ export function levelText(r: Report, level: number, question = ''): string | nul
   return `${verdict}${mAbove !== null ? ` (the model ${percent(mAbove)})` : ''} ${refs(at)}.${median}\n\n${rungs.map((x) => `- **${name(x)}**: market ${x.market}${Number.isFinite(x.modelValue) ? `, model ${x.model}` : ''} ${refs(x)}`.trimEnd()).join('\n')}\n\nRead as a level of this report's figure (the thread's ${r.eventTicker}), from the prices of its rungs; “high” is against what the market expects, not against history or a target.`;
 }
 
+/** "Rank them by EV", "sort the outcomes by expected value": every outcome of the report, by EV per contract. */
+const RANK_EV = /^(?![^?]*\breports?\b)[^?]*\b(?:rank|sort|order|list)\b[^?]{0,40}\bby\s+(?:the\s+)?(?:ev|e\.v\.|expected value|edge)\b/i;
+
+export function rankedEvText(r: Report): string | null {
+  const { rows, contracts } = readReport(r.text);
+  const ranked = rows.flatMap((x) => {
+    const c = contracts.get(refs(x));
+    const [ask, bid] = [c && /^\$\d/.test(c.ask) ? Number(c.ask.slice(1)) : null, c && /^\$\d/.test(c.bid) ? Number(c.bid.slice(1)) : null];
+    if (!Number.isFinite(x.modelValue)) return [];
+    return [{ x, ask, bid, yes: ask === null ? null : x.modelValue / 100 - ask, no: bid === null ? null : bid - x.modelValue / 100 }];
+  }).sort((a, b) => (b.yes ?? -Infinity) - (a.yes ?? -Infinity));
+  if (!ranked.length) return null;
+  const ev = (v: number | null) => (v === null ? 'no quote' : `${v >= 0 ? '+' : '−'}$${Math.abs(v).toFixed(3)}`);
+  const table = ranked.map((t, i) => `| ${i + 1} | ${name(t.x)} ${refs(t.x)} | ${t.x.model} | ${t.ask === null ? '—' : `$${t.ask.toFixed(2)}`} | **${ev(t.yes)}** | ${t.bid === null ? '—' : `$${(1 - t.bid).toFixed(2)}`} | ${ev(t.no)} |`);
+  const bestNo = [...ranked].filter((t) => t.no !== null).sort((a, b) => b.no! - a.no!)[0];
+  const top = ranked[0]!;
+  return `Every outcome ranked by the expected value of one YES contract at the ask (the model's probability minus the ask), per $1 contract, before fees; NO at 1 minus the bid beside it:\n\n| Rank | Outcome | Model | YES ask | YES EV | NO cost | NO EV |\n|---|---|---|---|---|---|---|\n${table.join('\n')}\n\n${top.yes !== null && top.yes > 0 ? `The best YES is **${name(top.x)}** (${ev(top.yes)} a contract).` : `No YES is worth its ask on the model; the least bad is **${name(top.x)}** (${ev(top.yes)}).`}${bestNo && bestNo.no! > 0 ? ` The best side overall is NO on **${name(bestNo.x)}** (${ev(bestNo.no)}).` : ''} This is the model's arithmetic on the report's prices, not investment advice: fees and the model's error are not counted.`;
+}
+
 export interface GapsOptions {
   latest: (ticker: string) => Promise<Report | null>;
 }
@@ -297,6 +316,11 @@ export async function gapsReply(o: GapsOptions, history: readonly Turn[], questi
   if (leveled) {
     const text = levelText(leveled.report, leveled.level, question);
     if (text) return { answer: fromReport(leveled.report, text) };
+  }
+  // "Rank them by EV": every outcome, by EV per contract.
+  if (current && RANK_EV.test(routedText(question))) {
+    const text = rankedEvText(current);
+    if (text) return { answer: fromReport(current, text) };
   }
   // "List the outcomes": the outcome table; "is that good or bad" after it: each one judged on the model.
   if (current && LIST_ASKED.test(routedText(question))) return { answer: fromReport(current, listText(current)) };

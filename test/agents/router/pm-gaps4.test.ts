@@ -126,3 +126,14 @@ describe('a level said with "%"', () => {
     expect(await ask('is 3.2% low?')).toMatch(/^\*\*Yes\*\*: on the market 3\.2% is on the low side[^\n]*61\.0%/);
   });
 });
+
+describe('"rank them by EV"', () => {
+  it('ranks every outcome of the report by EV per contract (model minus ask), with the figures and NO beside', async () => {
+    const ask = await demo.thread(FED);
+    const ranked = await ask('rank them by EV');
+    // Hike 0.508 − 0.52 = −0.012; Cut >25 0.298 − 0.34 = −0.042; Cut 25 0.07 − 0.12 = −0.050; Hold 0.124 − 0.18 = −0.056.
+    expect(ranked).toMatch(/\| 1 \| Hike 25bps \[\d\] \| 50\.8% \| \$0\.52 \| \*\*−\$0\.012\*\* \| \$0\.49 \| \+\$0\.002 \|\n\| 2 \| Cut more than 25bps \[\d\] \| 29\.8% \| \$0\.34 \| \*\*−\$0\.042\*\* \| \$0\.68 \| \+\$0\.022 \|\n\| 3 \| Cut 25bps [^\n]*−\$0\.050[^\n]*\n\| 4 \| Hold [^\n]*−\$0\.056/);
+    expect(ranked).toContain('The best side overall is NO on **Cut more than 25bps** (+$0.022)');
+    expect(await ask('sort the outcomes by expected value')).toMatch(/\| 1 \| Hike 25bps/);
+  });
+});
