@@ -292,6 +292,34 @@ export function rankedEvText(r: Report): string | null {
   return `Every outcome ranked by the expected value of one YES contract at the ask (the model's probability minus the ask), per $1 contract, before fees; NO at 1 minus the bid beside it:\n\n| Rank | Outcome | Model | YES ask | YES EV | NO cost | NO EV |\n|---|---|---|---|---|---|---|\n${table.join('\n')}\n\n${top.yes !== null && top.yes > 0 ? `The best YES is **${name(top.x)}** (${ev(top.yes)} a contract).` : `No YES is worth its ask on the model; the least bad is **${name(top.x)}** (${ev(top.yes)}).`}${bestNo && bestNo.no! > 0 ? ` The best side overall is NO on **${name(bestNo.x)}** (${ev(bestNo.no)}).` : ''} This is the model's arithmetic on the report's prices, not investment advice: fees and the model's error are not counted.`;
 }
 
+/** "If the fed hikes what does the cpi market imply", "assuming a hold, what are the cpi odds?": one market's outcome as a condition of another's. */
+const CONDITION = /^\W*(?:(?:and|so|ok)\W+)?(?:if|when|suppose|supposing|assuming|given(?: that)?|say)\s+(.{3,60}?)(?:,|\s+(?=what|how|then|does|do|is|are|would|will)\b)\s*(.{3,})$/i;
+
+/** The reports a text names by the words of their titles or series ("the cpi market", "the fed"). */
+function reportsNamed(text: string, reports: readonly Report[]): Report[] {
+  const words = new Set((text.toLowerCase().match(/[a-z]{3,}/g) ?? []).filter((w) => !['the', 'what', 'does', 'market', 'markets', 'imply', 'implies', 'mean', 'then', 'odds', 'say', 'says', 'about', 'december', 'november', 'year', 'over', 'decision', 'price', 'prices'].includes(w)));
+  return reports.filter((r) => (`${r.title} ${r.seriesTicker.replace(/^KX/, '')}`.toLowerCase().match(/[a-z]{3,}/g) ?? []).some((w) => words.has(w)));
+}
+
+export function conditionalText(question: string, reports: readonly Report[]): { text: string; report: Report } | null {
+  if (reports.length < 2) return null;
+  const m = CONDITION.exec(routedText(question).trim());
+  if (!m) return null;
+  const [clause, rest] = [m[1]!, m[2]!];
+  const given = reports.filter((r) => outcomesNamed(clause, readOf(r)).length);
+  const other = reportsNamed(rest, reports).filter((r) => !given.includes(r));
+  if (given.length !== 1 || other.length !== 1) return null;
+  const [a, b] = [given[0]!, other[0]!];
+  // (An outcome of the second named too, "if hike, above 3.2?", is the joint question's: see joint.ts.)
+  if (outcomesNamed(rest, readOf(b)).length) return null;
+  const cond = outcomesNamed(clause, readOf(a));
+  const line = (x: Row) => `- **${name(x)}**: market ${x.market}${Number.isFinite(x.modelValue) ? `, model ${x.model}` : ''}`;
+  const text = `Nothing I read says what the ${b.title.replace(/[*_?]/g, '')} market implies *given* ${listedNames(cond)}: each report prices its own market alone, and no joint distribution of the two (nor any model linking them) is known here, so there is no conditional probability to give.\n\nWhat each market says on its own:\n\n**${a.title.replace(/[*_]/g, '')}** (${a.eventTicker}):\n${cond.map(line).join('\n')}\n\n**${b.title.replace(/[*_]/g, '')}** (${b.eventTicker}):\n${readReport(b.text).rows.map(line).join('\n')}\n\nThese are unconditional: the second market's prices already average over every outcome of the first event, weighted as its traders see them; multiplying the two would assume they are independent, which nothing here supports. Not investment advice.`;
+  return { text, report: b };
+}
+
+const listedNames = (rs: Row[]) => rs.map((x) => `**${name(x)}**`).join(' or ');
+
 export interface GapsOptions {
   latest: (ticker: string) => Promise<Report | null>;
 }
@@ -321,6 +349,12 @@ export async function gapsReply(o: GapsOptions, history: readonly Turn[], questi
   if (current && RANK_EV.test(routedText(question))) {
     const text = rankedEvText(current);
     if (text) return { answer: fromReport(current, text) };
+  }
+  // "If the fed hikes what does the cpi market imply": each market alone, and that no joint distribution is known.
+  const conditional = conditionalText(question, reports);
+  if (conditional) {
+    const own = cited(conditional.text, []);
+    return { answer: { text: `${own.text.trimEnd()}\n`, citations: [] } };
   }
   // "List the outcomes": the outcome table; "is that good or bad" after it: each one judged on the model.
   if (current && LIST_ASKED.test(routedText(question))) return { answer: fromReport(current, listText(current)) };

@@ -137,3 +137,14 @@ describe('"rank them by EV"', () => {
     expect(await ask('sort the outcomes by expected value')).toMatch(/\| 1 \| Hike 25bps/);
   });
 });
+
+describe('a conditional question across two markets', () => {
+  it('"if the fed hikes what does the cpi market imply" gives each market alone and says no joint distribution is known', async () => {
+    const ask = await demo.thread(FED, CPI);
+    const cond = await ask('if the fed hikes what does the cpi market imply');
+    expect(cond).toMatch(/^Nothing I read says what the CPI year-over-year in December 2026 market implies \*given\* \*\*Hike 25bps\*\*: [^\n]*no joint distribution of the two/);
+    expect(cond).toContain('- **Hike 25bps**: market 51.5% (mid; 46.6% normalised), model 50.8%');
+    expect(cond).toContain('- **Above 3.0**: market 86.5% (mid), model 73.4%');
+    expect(cond).toContain('multiplying the two would assume they are independent');
+  });
+});
