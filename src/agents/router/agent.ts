@@ -27,6 +27,7 @@ import { followedBy, joinParts, questionsOfReport } from './parts.js';
 import { WILL_IT } from '../markets-search/asked.js';
 import { acrossEvents, movesAcrossReports } from './across-events.js';
 import { WRONG, reportThreads } from './report-threads.js';
+import { gapsReply } from './follow-gaps.js';
 import { closingAcross, favouritesAcross, moversAcross } from '../markets-search/across-listed.js';
 import { EventSearch } from '../markets-search/search.js';
 import type { CompanyIndex } from '../../data/sec/companies.js';
@@ -720,6 +721,10 @@ export function routerAgent(o: RouterOptions): Agent {
       // "What would make you wrong?", "how reliable are these numbers?" right after company figures: what those depend on.
       const doubted = await figuresDoubted(req, question);
       if (doubted) return yield* answer(doubted, null);
+      // Follow-ups in a thread of stored reports answered from their facts ("will hike beat hold?"; see follow-gaps.ts).
+      const gap = await gapsReply({ latest: (t) => o.reports.latest(t) }, req.messages.slice(0, -1), question);
+      if (gap && 'answer' in gap) return yield* written(req, question, gap.answer.text, [...gap.answer.citations], null);
+      if (gap) return yield* kalshi(req, gap.question, gap.url, null, true, true);
       // "Which of my reports has the widest spreads?", "what would make you wrong?", "size both with half-Kelly".
       const onReports = KALSHI_URL.test(question) ? null : await threads.reply(req.messages.slice(0, -1), question);
       if (onReports && 'answer' in onReports) return yield* written(req, question, onReports.answer.text, [...onReports.answer.citations], null);

@@ -287,6 +287,13 @@ export function quoteText(question: string, shown: Row[], contracts: Map<string,
       if (paid !== null) {
         const ev = chance - paid;
         line += `. Buying ${side} at $${paid.toFixed(2)} against ${whose} ${percent(100 * chance)}: expected value ${ev >= 0 ? '+' : '−'}$${Math.abs(ev).toFixed(3)} per $1 contract before fees${held ? ` (${ev >= 0 ? '+' : '−'}$${money(Math.abs(ev * held))} on ${held.toLocaleString('en-US')} contract${held === 1 ? '' : 's'})` : ''}, ${ev > 0 ? `favoured ${on}` : `not favoured ${on}`}`;
+        // "EV of 100 yes": the sum worked out on that many, and what it assumes (the fill, holding to settlement, the chance, no fees).
+        if (held && held > 1) {
+          const [win, loss] = [(held * Math.round((1 - paid) * 100)) / 100, (held * Math.round(paid * 100)) / 100];
+          const offered = count(no ? c.bidSize : c.askSize);
+          const fill = offered === null ? `all ${held.toLocaleString('en-US')} filled at $${paid.toFixed(2)}` : offered >= held ? `all ${held.toLocaleString('en-US')} filled at $${paid.toFixed(2)} (${offered.toLocaleString('en-US')} are offered there)` : `all ${held.toLocaleString('en-US')} filled at $${paid.toFixed(2)}, though only ${offered.toLocaleString('en-US')} are offered there`;
+          line += `. Worked out: ${percent(100 * chance)} × $${money(win)} won − ${percent(100 - 100 * chance)} × $${money(loss)} lost = ${ev >= 0 ? '+' : '−'}$${money(Math.abs(chance * win - (1 - chance) * loss))}. It assumes ${fill}, held to settlement (each contract pays $1 or nothing), ${whose} ${percent(100 * chance)} as the true chance, and no fees (Kalshi's fee is not in what I read; it would lower this)`;
+        }
       } else {
         // Nothing offered on that side: no price to buy at, so no expected value to give.
         line += `. There is no ${no ? 'YES bid, so no NO offer,' : 'ask'} in the order book: nothing to buy ${side} at now, so no expected value to give`;
