@@ -37,6 +37,8 @@ export function factsToCite(plan: Plan): { company: CompanyRef; fact: ReportedFa
     add(f.company, f.comparedRevenue ?? null);
     for (const q of [...(f.ttm ?? []), ...(f.ttmPrior ?? []), ...(f.ttmRevenue ?? []), ...(f.ttmPriorRevenue ?? []), ...(f.annualBasis?.ttm ?? [])]) add(f.company, q.value);
     add(f.company, f.annualBasis?.year?.value ?? null);
+    for (const q of f.burnBasis?.ttm ?? []) add(f.company, q.value);
+    add(f.company, f.burnBasis?.cash ?? null);
     add(f.company, f.nearest ?? null);
   }
   for (const c of plan.cross) {
@@ -725,17 +727,60 @@ export class AnswerWriter {
     return `, against ${then.toFixed(1)}% for ${periodName(c.period, figure.fin.calendar)} (${moved})`;
   }
 
-  /** "What is Apple's cash burn?": free cash flow below zero is the burn; above it, none, said first. */
+  /**
+   * "What is Apple's cash burn?": free cash flow below zero is the burn, said first with its pace a
+   * month, the twelve months' burn to it, the cash at the period's end and the months of runway it
+   * gives ("how long is their runway?" leads with those months); above zero, none, said first.
+   */
   #burn(figure: Figure, r: Extract<FigureResult, { kind: 'value' }>): string | null {
-    if (figure.metric.id !== 'freeCashFlow' || !(this.#plan.question?.burn || BURN_ASKED.test(this.#plan.question?.text ?? ''))) return null;
+    const q = this.#plan.question;
+    if (figure.metric.id !== 'freeCashFlow' || !(q?.burn || BURN_ASKED.test(q?.text ?? ''))) return null;
     const v = r.value;
-    const when = `${periodWithEnd(r.period, figure.fin.calendar)}`;
-    const amount = this.#amount(figure, { ...v, value: Math.abs(v.value) });
-    // "Is it burning cash?": yes or no, first.
-    const answer = YES_NO.test(this.#plan.question?.text ?? '') ? `**${v.value < 0 ? 'Yes' : 'No'}**: ` : '';
-    return answer + (v.value < 0
-      ? `${capitalise(its(figure.company))} cash burn for ${when} was **${amount}** ${this.#refs(v)} (derived): its free cash flow (operating cash flow minus capital expenditure) was negative by that much.`
-      : `${capitalise(shortName(figure.company.name))} did not burn cash in ${when}: its free cash flow (operating cash flow minus capital expenditure) was **+${amount}** ${this.#refs(v)} (derived), cash generated rather than used.`);
+    const cal = figure.fin.calendar;
+    const when = `${periodWithEnd(r.period, cal)}`;
+    const money = (value: number) => this.#amount(figure, { ...v, value });
+    const amount = money(Math.abs(v.value));
+    const months = r.period.kind === 'year' ? 12 : r.period.kind === 'quarter' ? 3 : 3 * r.period.quarters;
+    // A month's pace to one decimal of the scale the figure is stated in ("$16 million", "$15.2 million").
+    const unit = 10 ** ((this.#scale(v) ?? 6) - 1);
+    const perMonth = (total: number) => money(Math.round(Math.abs(total) / months / unit) * unit);
+    const runwayAsked = Boolean(q?.runway);
+    const basis = figure.burnBasis;
+    const ttm = basis?.ttm.length === 4 && basis.ttm.every((x) => x.value) ? basis.ttm : null;
+    const ttmSum = ttm ? ttm.reduce((total, x) => total + x.value!.value, 0) : null;
+    const cash = basis?.cash ?? null;
+    if (v.value >= 0) {
+      // "Is it burning cash?": yes or no, first; a runway asked of a company burning none has none to measure.
+      const answer = YES_NO.test(q?.text ?? '') ? '**No**: ' : runwayAsked ? `**No runway to measure**: ` : '';
+      // (The twelve months too when a runway was asked: there is none over the year either.)
+      const twelve = runwayAsked && ttmSum !== null && ttmSum >= 0 ? ` Over the four quarters to ${ttm!.at(-1)!.quarter.end} its free cash flow was +${money(ttmSum)} (derived, the sum of ${ttm!.map((x) => `${periodName(x.quarter, cal)} ${money(x.value!.value)} ${this.#refs(x.value!)}`).join(', ')}).` : '';
+      const held = runwayAsked && cash ? ` Its cash and cash equivalents ${balanceDate(r.period, cal)} were ${money(cash.value)} ${this.#refs(cash)}, not being run down by operations.` : '';
+      return answer + `${capitalise(shortName(figure.company.name))} did not burn cash in ${when}: its free cash flow (operating cash flow minus capital expenditure) was **+${amount}** ${this.#refs(v)} (derived), cash generated rather than used.${twelve}${held}`;
+    }
+    const answer = YES_NO.test(q?.text ?? '') ? '**Yes**: ' : '';
+    const lines: string[] = [];
+    const monthly = Math.abs(v.value) / months;
+    lines.push(`${capitalise(its(figure.company))} cash burn for ${when} was **${amount}** ${this.#refs(v)} (derived), about **${perMonth(v.value)} a month**: its free cash flow (operating cash flow minus capital expenditure) was negative by that much.`);
+    let twelveMonthly: number | null = null;
+    if (ttm && ttmSum !== null) {
+      const parts = ttm.map((x) => `${periodName(x.quarter, cal)} ${money(x.value!.value)} ${this.#refs(x.value!)}`).join(', ');
+      if (ttmSum < 0) {
+        twelveMonthly = Math.abs(ttmSum) / 12;
+        lines.push(`- Trailing twelve months to ${ttm.at(-1)!.quarter.end}: burned **${money(Math.abs(ttmSum))}** (derived), about ${money(Math.round(twelveMonthly / unit) * unit)} a month; free cash flow each quarter: ${parts}.`);
+      } else lines.push(`- Trailing twelve months to ${ttm.at(-1)!.quarter.end}: free cash flow was +${money(ttmSum)} (derived), no burn over the year; each quarter: ${parts}.`);
+    }
+    if (cash && cash.value > 0) {
+      const at = (perMonthBurn: number) => (cash.value / perMonthBurn).toFixed(1);
+      const pace = r.period.kind === 'quarter' ? "the latest quarter's" : 'that';
+      const atTwelve = twelveMonthly ? `, or about ${at(twelveMonthly)} months at the trailing twelve months' pace` : '';
+      lines.push(`- Cash and cash equivalents ${balanceDate(r.period, cal)}: **${money(cash.value)}** ${this.#refs(cash)}: a runway of about **${at(monthly)} months** at ${pace} pace${atTwelve} (derived: cash over the monthly burn), if the burn held and no cash were raised; marketable securities, which I do not read, and any financing would lengthen it.`);
+      // "How long is their runway?": the months first.
+      if (runwayAsked) {
+        lines.unshift(`**About ${at(monthly)} months of runway** at ${pace} burn${atTwelve}: ${its(figure.company)} cash and cash equivalents of ${money(cash.value)} ${this.#refs(cash)} ${balanceDate(r.period, cal)}, over its cash burn of ${amount} in ${periodName(r.period, cal)} (${perMonth(v.value)} a month) ${this.#refs(v)} (derived).`, '');
+        return lines.join('\n');
+      }
+    } else lines.push(`- Runway: no cash and cash equivalents ${balanceDate(r.period, cal)} in the filings, so no months of runway can be computed.`);
+    return answer + lines.join('\n');
   }
 
   /**
