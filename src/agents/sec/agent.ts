@@ -22,7 +22,7 @@ import { formAsked, restated, type FormAsked } from './restate.js';
 import { formOfAnswerBefore } from './restate-before.js';
 import { ACCELERATION_ASKED, accelerationAnswer, computedAnswer, operationAsked } from './arithmetic.js';
 import { periodName } from './format.js';
-import { AnswerWriter, QUALITY_ASKED, WHY, WHY_NOT_IN_FIGURES, factKey, factsToCite } from './write.js';
+import { AnswerWriter, QUALITY_ASKED, RATIO_LIST_ASKED, WHY, WHY_NOT_IN_FIGURES, factKey, factsToCite, ratioListText } from './write.js';
 import { BREAKDOWN_ASKED, answerBreakdown, answerUnnamedBreakdown, breakdownUnnamed } from './breakdown.js';
 import { FOURTH_QUARTER_10Q_ASKED, answerFourthQuarter } from './fourth-quarter.js';
 import { WORKING_ASKED, answerWorking } from './working.js';
@@ -118,6 +118,12 @@ export async function* answerSec(lib: SecLibrary, request: AgentRequest): AsyncG
   const asked = clipped([...request.messages].reverse().find((m) => m.role === 'user')?.content ?? '');
   if (asksCoverage(asked)) return yield* coverageAnswer(lib, index.size);
   const userTurns = request.messages.filter((m) => m.role === 'user');
+  // "What ratios can you compute?": every margin and ratio, listed from the table that defines them.
+  if (RATIO_LIST_ASKED.test(last)) {
+    const company = parseWithInstructions(request.messages, request.instructions, index)?.companies.find((c) => c.status === 'found');
+    const note = lib.dataNote();
+    return yield* said(`${ratioListText(company?.status === 'found' ? company.company : null)}\n${note ? `\n_${note}_\n` : ''}`);
+  }
   const meaning = meaningAsked(last, userTurns.at(-2)?.content);
   if (meaning) return yield* answerMeaning(lib, request, parseWithInstructions(request.messages.slice(0, -1), request.instructions, index), meaning);
   const parsed = parseWithInstructions(request.messages, request.instructions, index);

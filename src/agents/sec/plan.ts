@@ -6,6 +6,7 @@ import { metricById, type MetricDef, type MetricId } from '../../data/sec/metric
 import { KEY_METRICS, type CompanyMention, type Comparison, type PeriodSpec, type SecQuestion } from '../../data/sec/question.js';
 import { calendarQuarter, calendarQuarters, describeSpec, nearestQuarter, priorPeriod, resolvePeriod } from '../../data/sec/resolve.js';
 import type { CompanyRef } from '../../data/sec/types.js';
+import { MARGIN_NAMES } from '../../data/sec/ratios.js';
 import { ratioFigures, type RatioFigure } from './ratios.js';
 
 export interface Compared {
@@ -110,7 +111,7 @@ function nearestFigure(fin: CompanyFinancials, metric: MetricId, result: FigureR
 /** "Annualize that", "run rate", "times four": a quarter's figure as a year's pace. */
 export const ANNUALIZE_ASKED = /\bannuali[sz](?:e|ed|ing)\b|\brun[- ]?rate\b|\bannual(?:i[sz]ed)? pace\b|\btimes (?:4|four)\b|\bx ?4\b/i;
 
-const MARGINS: Partial<Record<MetricId, string>> = { grossProfit: 'gross margin', operatingIncome: 'operating margin', netIncome: 'net margin', freeCashFlow: 'free cash flow margin', operatingCashFlow: 'operating cash flow margin' };
+const MARGINS = MARGIN_NAMES;
 
 /**
  * What a figure as a share of revenue is called: the margins by their names, other amounts over a

@@ -9,7 +9,8 @@ import { daysBetween } from '../../data/sec/dates.js';
 import { describeSpec } from '../../data/sec/resolve.js';
 import { possessive, shortName } from '../../data/sec/names.js';
 import { AGAINST_FIGURE, BURN_ASKED, NON_GAAP, PARTS_OF_TOTAL, SHAREHOLDER_RETURNS, type SecQuestion } from '../../data/sec/question.js';
-import { ratioById } from '../../data/sec/ratios.js';
+import { RATIOS, ratioById, ratioCatalogue, ratioCatalogueText } from '../../data/sec/ratios.js';
+export { RATIO_LIST_ASKED } from '../../data/sec/ratios.js';
 import { ENGLISH_ONLY, looksNonEnglish } from '../../text.js';
 import { balanceDate, capitalise, formatAmount, formatChange, periodName, periodWithEnd, roughly, uncapitalise } from './format.js';
 import { formatRatio, ratioNote, type RatioFigure, type RatioMissing, type RatioValue } from './ratios.js';
@@ -128,7 +129,8 @@ const NO_QUARTER = /^(?:f?q[05-9]|[05-9]q)\b/i;
 /** "… faster than Microsoft's", "… more than Apple": a comparison of the first company named with another. */
 const COMPARED_THAN = /\b(faster|slower|more|less|higher|lower|bigger|larger|smaller|greater|fewer|better|worse)\b[^?]*?\bthan\b/i;
 
-const UNKNOWN_WHY: { pattern: RegExp; why: string }[] = [
+/** `catalogue`: the margins and ratios computed here are listed after it. */
+const UNKNOWN_WHY: { pattern: RegExp; why: string; catalogue?: true }[] = [
   {
     pattern: /\b(?:risks?|risk factors?|strategy|outlook|guid(?:e|ed|es|ing|ance)|competitors?|competition|litigation|lawsuits?|discussion)\b/i,
     why: "it is what a filing says in words (its risk factors, business or management's discussion), not a figure of its financial statements; I read the figures only",
@@ -148,7 +150,8 @@ const UNKNOWN_WHY: { pattern: RegExp; why: string }[] = [
   { pattern: /^ebit$|earnings before interest/i, why: 'EBIT is not tagged as such in XBRL financial data; operating income is the closest reported figure' },
   {
     pattern: /return on|^ro(?:i|ic|ce|tce)$|cash ratio|coverage/i,
-    why: 'it is a ratio of figures I do not read (such as invested capital, or marketable securities and receivables broken out by the company); the ratios I compute from the figures I read are return on equity and on assets, debt to equity and to assets, liabilities to equity, the current and quick ratios, working capital, interest coverage, book value per share, effective tax rate, payout ratio and net debt',
+    why: 'it is a ratio of figures I do not read (such as invested capital, or marketable securities and receivables broken out by the company)',
+    catalogue: true,
   },
   // Not "marketable securities" or "sales and marketing", which are lines of the statements.
   { pattern: /\bprice|\btrading at\b|\bmarket (?:cap|value|capitali[sz]ation|share)\b|valuation|enterprise value|p\/e|pe ratio|\byield\b/i, why: 'it is market data, not a figure in SEC filings' },
@@ -157,8 +160,10 @@ const UNKNOWN_WHY: { pattern: RegExp; why: string }[] = [
 /** "I do not have a figure called "EBITDA": …", for figures asked for that are not among the metrics. */
 export function unknownFigureText(text: string): string {
   if (NO_QUARTER.test(text)) return `There is no quarter "${quoteCaller(text)}": a fiscal year has four, Q1 to Q4. Ask for one of them, or for the fiscal year; without one, the latest period is given.`;
-  const why = UNKNOWN_WHY.find((u) => u.pattern.test(text))?.why ?? 'it is not among the figures I read from companies\' XBRL financial data';
-  return `I do not have a figure called "${quoteCaller(text)}": ${why}.`;
+  const known = UNKNOWN_WHY.find((u) => u.pattern.test(text));
+  const why = known?.why ?? 'it is not among the figures I read from companies\' XBRL financial data';
+  // (The ratios computed instead, listed from the table that defines them.)
+  return `I do not have a figure called "${quoteCaller(text)}": ${why}.${known?.catalogue ? ` What I compute from the figures I read: ${ratioCatalogueText()}` : ''}`;
 }
 
 /** "What is a quick ratio?", "explain debt to equity": asked what a ratio is, of no company. */
@@ -192,6 +197,24 @@ function definitions(question: SecQuestion | null): string | null {
   return `${lines.join('\n')}\n\nAsk it of a company, by ticker or name (“Apple ${ratioById(question.ratios[0]!).label}”), for its value from the filings, each figure cited.`;
 }
 
+
+/** Every margin and ratio computed here, each with how, from the tables that define them. */
+export function ratioListText(company: CompanyRef | null): string {
+  const c = ratioCatalogue();
+  const example = company ? shortName(company.name) : 'Apple';
+  return [
+    'I compute these from the figures companies file with the SEC (none is reported as such; each answer cites the figures it divides):',
+    '',
+    `- **Margins**, each a figure over the same period's revenue: ${c.margins.join(', ')}.`,
+    ...RATIOS.map((r) => `- **${capitalise(r.label)}**: ${r.describe}.`),
+    '',
+    `Over the trailing twelve months ("TTM", the four quarters summed): ${c.twelveMonths.join(', ')}. Any of them can be asked over a quarter, a fiscal or calendar year, as a trend over periods ("${example} debt-to-equity trend over the last 3 years"), against an earlier period, or across companies ("which has the best ROE?").`,
+    'Not computed: ratios of figures I do not read (return on invested capital, the cash ratio, days sales outstanding) and anything needing a share price (P/E, EV/EBITDA, dividend yield).',
+    '',
+    `For example: "${example} ROE TTM", "${example} FCF conversion FY2024", "${example} operating margin TTM vs a year earlier".`,
+  ].join('\n');
+}
+
 /** The help text for a question that names no company. */
 function helpText(unrecognised: boolean, unknownFigures: string[] = []): string {
   return [
@@ -199,7 +222,9 @@ function helpText(unrecognised: boolean, unknownFigures: string[] = []): string 
     unrecognised ? 'I could not tell which company you are asking about.' : 'Which company do you mean?',
     'Name it by ticker (AAPL) or by name (Apple), and I will answer from its SEC filings, citing the filing page.',
     '',
-    `I can answer: ${HELP_METRICS}, gross, operating and net margins, any of these amounts as a share of revenue, and ratios computed from them (return on equity and on assets, debt to equity, the current and quick ratios, working capital, interest coverage, book value per share, effective tax rate, payout ratio, net debt); for a fiscal quarter ("Q3 2024"), the quarter ended on a date, a fiscal year, a calendar year ("calendar 2024"), the first half, nine months or year to date ("H1 2024", "YTD"), the quarters of a year ("quarterly revenue in 2024"), or the latest period; with year-over-year or quarter-over-quarter change; for several companies side by side.`,
+    `I can answer: ${HELP_METRICS}, any of these amounts as a share of revenue, and the margins and ratios computed from them; for a fiscal quarter ("Q3 2024"), the quarter ended on a date, a fiscal year, a calendar year ("calendar 2024"), the first half, nine months or year to date ("H1 2024", "YTD"), the quarters of a year ("quarterly revenue in 2024"), or the latest period; with year-over-year or quarter-over-quarter change; for several companies side by side.`,
+    '',
+    `Computed from the figures: ${ratioCatalogueText()}`,
     '',
     `For example: ${EXAMPLES.join('; ')}.`,
   ].join('\n');

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PACKAGE_ROOT } from '../../../src/config.js';
 import { startService, type TestService } from '../../helpers/service.js';
 import { post } from '../../helpers/sse.js';
+import { MARGIN_NAMES, RATIOS, hasTwelveMonths } from '../../../src/data/sec/ratios.js';
 
 /** Follow-ups a probe found answered badly, on the shipped demo snapshot, offline: through both agents, both APIs. */
 const DEMO = path.join(PACKAGE_ROOT, 'snapshots', 'sec');
@@ -80,5 +81,41 @@ describe('the fiscal year asked through svc-agent', () => {
     expect(googl.text).toMatch(/^\*\*Alphabet Inc\. \(GOOGL\)\*\*: its fiscal year is the calendar year: it ends on December 31/);
     const revenue = await chat('svc-agent', ...turns, 'and its revenue?');
     expect(revenue.text).toMatch(/^\*\*Microsoft Corp\. \(MSFT\)\*\*: revenue for fiscal Q3 2025/);
+  });
+});
+
+describe('the ratios offered come from the table that defines them', () => {
+  /** The part of the text after `from` up to the next sentence that starts with `to`. */
+  const between = (text: string, from: string, to: string) => {
+    const at = text.indexOf(from);
+    expect(at, from).toBeGreaterThanOrEqual(0);
+    return text.slice(at, text.indexOf(to, at + from.length));
+  };
+
+  it('"what ratios can you compute?" (svc-agent and svc-sec-agent) lists every ratio of RATIOS with how it is computed, every margin, and those asked over the trailing twelve months', async () => {
+    for (const [model, q] of [['svc-agent', 'what ratios can you compute?'], ['svc-sec-agent', 'which ratios do you support?'], ['svc-sec-agent', 'list the ratios you have for Apple']] as const) {
+      const a = await chat(model, q);
+      expect(a.text, q).toMatch(/^I compute these from the figures companies file with the SEC/);
+      for (const r of RATIOS) expect(a.text, `${q}: ${r.label}`).toContain(`- **${r.label.charAt(0).toUpperCase()}${r.label.slice(1)}**: ${r.describe}.`);
+      for (const m of Object.values(MARGIN_NAMES)) expect(a.text, m).toContain(m!);
+      const twelve = between(a.text, 'Over the trailing twelve months', '. Any of them');
+      // The ones added lately: TTM margins, TTM ROE, FCF conversion; revenue per share is listed, a trend offered.
+      for (const label of ['operating margin', 'return on equity', 'free cash flow conversion']) expect(twelve).toContain(label);
+      for (const r of RATIOS) expect(twelve.includes(r.label), r.label).toBe(hasTwelveMonths(r));
+      expect(a.text).toContain('- **Revenue per share**');
+      expect(a.text).toContain('debt-to-equity trend over the last 3 years');
+      expect(a.citations).toEqual([]);
+    }
+  });
+
+  it('the help text and a ratio not computed ("Apple ROIC") list the same ratios', async () => {
+    const help = await chat('svc-sec-agent', 'help');
+    const rosic = await chat('svc-sec-agent', 'Apple ROIC');
+    expect(rosic.text).toMatch(/^I do not have a figure called "ROIC": it is a ratio of figures I do not read .*\. What I compute from the figures I read: Margins/);
+    for (const a of [help, rosic]) {
+      const ratios = between(a.text, 'Ratios: ', '. Over the trailing');
+      expect(ratios).toBe(`Ratios: ${RATIOS.slice(0, -1).map((r) => r.label).join(', ')} and ${RATIOS.at(-1)!.label}`);
+      expect(between(a.text, 'Over the trailing twelve months', '. Any of them')).toContain('return on equity');
+    }
   });
 });
