@@ -12,6 +12,7 @@ import type { Agent, AgentEvent, AgentRequest, Answer, Citation, Turn } from '..
 import { OUT_OF_SCOPE } from '../../text.js';
 import { CHART_ASKED, withCharts } from '../financials/chart.js';
 import { answerValuation, valuationInConversation } from './valuation.js';
+import { answerBiggestMove, biggestMoveAsked } from './biggest-move.js';
 import { SourceList, listed } from '../citations.js';
 import { answerTables, asksOfPeriods, asksTotal, spanAsked, tabulable, type Span } from '../financials/table.js';
 import { MAX_COMPANIES, planAnswer } from './plan.js';
@@ -157,6 +158,9 @@ export async function* answerSec(lib: SecLibrary, request: AgentRequest): AsyncG
   if ((FILINGS_ASKED.test(filingsAsked) || latestFiling) && filers.length) return yield* answerFilings(lib, filers.slice(0, MAX_COMPANIES), filingsAsked, request.messages.slice(0, -1));
   // "Does the 10-K mention layoffs?" of no company: a filing's words, not its figures (of a company, its key figures say so).
   if (FILING_WORDS.test(last) && !NEW_SUBJECT.test(last) && !parsed?.companies.some((c) => c.status === 'found')) return yield* said(`I read the figures companies file with the SEC (the XBRL data of their 10-K and 10-Q filings), not the filings' text, so I cannot say what a filing says or mentions about a subject (risk factors, layoffs, lawsuits, strategy). Ask for a figure instead, for example “Apple revenue last quarter” or “Microsoft operating expenses for the last 4 quarters”, each cited to the filing page it comes from, where the filing can be read.\n`);
+  // "Biggest QoQ jump?" after a figure (or naming one): the quarter of the largest move across the quarters held, cited.
+  const move = biggestMoveAsked(last);
+  if (move && named.length && parsed && parsed.metrics.length && !parsed.ratios?.length) return yield* answerBiggestMove(lib, named.slice(0, MAX_COMPANIES), parsed.metrics, move);
   // "What is Apple's fiscal year?", "when does Microsoft's fiscal year end?": its calendar, from its filings.
   // ("And Microsoft's?", "what about googl" right after it: that company's calendar too.)
   // (Through other such turns: "and Microsoft's?", then "what about googl".)

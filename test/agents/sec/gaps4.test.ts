@@ -119,3 +119,24 @@ describe('the ratios offered come from the table that defines them', () => {
     }
   });
 });
+
+describe('"biggest QoQ jump?": the quarter of the largest move across the quarters held', () => {
+  it('after a revenue answer (both APIs): the quarter with its end, the figure, the change, both quarters cited', async () => {
+    const turns = ['Apple revenue last quarter', 'biggest QoQ jump?'];
+    for (const a of [await chat('svc-sec-agent', ...turns), await thread('svc-agent', ...turns)]) {
+      // 119,575 - 89,498 (fiscal 2023 less its nine months) = +30,077: fiscal Q1 2024 against fiscal Q4 2023.
+      expect(a.text).toMatch(/^\*\*Apple's biggest quarter-over-quarter jump in revenue\*\* across the 13 changes the data holds \(fiscal Q2 2022 to fiscal Q2 2025\) was in \*\*fiscal Q1 2024 \(quarter ended 2023-12-30\)\*\*: revenue of \$119,575 million \[1\], \*\*\+\$30,077 million \(\+33\.6%\)\*\* from the quarter before, fiscal Q4 2023 \(quarter ended 2023-09-30\): \$89,498 million \(derived\) \[2\]\[3\]\./);
+      expect(a.citations.slice(0, 3).map((c) => c.name)).toEqual(['Apple Inc. Form 10-Q, quarter ended 2023-12-30, page 3', 'Apple Inc. Form 10-K, fiscal year ended 2023-09-30, page 3', 'Apple Inc. Form 10-Q, quarter ended 2023-07-01, page 3']);
+      consistent(a);
+    }
+  });
+
+  it('naming the figure and a direction ("biggest sequential drop in net income"), then "and the biggest yoy jump?"', async () => {
+    const drop = await chat('svc-agent', "Microsoft's biggest sequential drop in net income?");
+    expect(drop.text).toMatch(/^\*\*Microsoft's biggest quarter-over-quarter drop in net income\*\* across the 14 changes the data holds \(fiscal Q2 2022 to fiscal Q3 2025\) was in \*\*fiscal Q3 2022 \(quarter ended 2022-03-31\)\*\*: net income of \$16,728 million \[1\], \*\*-\$2,037 million \(-10\.9%\)\*\* from the quarter before, fiscal Q2 2022 \(quarter ended 2021-12-31\): \$18,765 million \[2\]\./);
+    consistent(drop);
+    const yoy = await chat('svc-agent', "Microsoft's biggest sequential drop in net income?", 'and the biggest yoy jump?');
+    expect(yoy.text).toMatch(/^\*\*Microsoft's biggest year-over-year jump in net income\*\* .* was in \*\*fiscal Q2 2024 \(quarter ended 2023-12-31\)\*\*: net income of \$21,870 million \[1\], \*\*\+\$5,445 million \(\+33\.2%\)\*\* from the same quarter a year before, fiscal Q2 2023 \(quarter ended 2022-12-31\): \$16,425 million \[2\]\./);
+    consistent(yoy);
+  });
+});
