@@ -3,7 +3,7 @@ import { extraWeekLength, type FiscalCalendar, type FiscalPeriod } from '../../d
 import type { CompanyFinancials, MetricValue } from '../../data/sec/facts.js';
 import type { FactCitation, SecLibrary } from '../../data/sec/library.js';
 import { metricById, type MetricDef, type MetricId } from '../../data/sec/metrics.js';
-import { BURN_ASKED, quarterRange, type SecQuestion } from '../../data/sec/question.js';
+import { AGAINST_FIGURE, BURN_ASKED, quarterRange, type SecQuestion } from '../../data/sec/question.js';
 import { ratioById, type RatioDef } from '../../data/sec/ratios.js';
 import type { CompanyRef } from '../../data/sec/types.js';
 import { shortName } from '../../data/sec/names.js';
@@ -373,6 +373,7 @@ async function table(lib: SecLibrary, ref: CompanyRef, metrics: MetricId[], span
     '',
     ...withBlank([...summaryLines(context), ...ratioChangeLines(context, ratioRows)]),
     ...withBlank(burn ? burnLines(context, amountScale, asked) : []),
+    ...withBlank(againstLines(context, asked)),
     `| | ${header.join(' | ')} |`,
     `|---|${header.map(() => '---:').join('|')}|`,
   ];
@@ -497,6 +498,24 @@ function burnLines(shown: Shown, amountScale: number | undefined, asked: string)
   const said = yesNo ? `${yesNo}${head.slice(yesNo.length).replace(/^\*\*(.+?)\*\*/, (_m, t: string) => t.charAt(0).toLowerCase() + t.slice(1))}` : head;
   const each = named.map((n) => `- ${n.name}: ${!n.v ? 'no free cash flow in the filings available' : n.v.value < 0 ? `burned **${amount(n.v.value)}** (free cash flow -${amount(n.v.value)})` : `no burn (free cash flow +${amount(n.v.value)})`}`);
   return [said, '', ...each];
+}
+
+/**
+ * "Vs operating cash flow" right after a table of capex: the first figure as a share of the second,
+ * period by period (each column cited above its figures), and over the periods together.
+ */
+function againstLines(shown: Shown, asked: string): string[] {
+  if (!AGAINST_FIGURE.test(asked) || shown.reported.length !== 2) return [];
+  const [a, b] = shown.reported.map((id) => metricById(id));
+  if (a!.unit !== 'money' || b!.unit !== 'money' || a!.type !== b!.type) return [];
+  const [xs, ys] = [shown.values.get(a!.id)!, shown.values.get(b!.id)!];
+  const pairs = shown.periods.map((p, i) => ({ name: periodLabel(p, shown.calendarYear), x: xs[i] ?? null, y: ys[i] ?? null }));
+  const known = pairs.filter((q) => q.x && q.y && q.y.value > 0);
+  if (!known.length) return [];
+  const pct = (x: number, y: number) => `${((100 * x) / y).toFixed(1)}%`;
+  const each = known.map((q) => `${q.name} ${pct(q.x!.value, q.y!.value)}`).join(', ');
+  const together = known.length > 1 && a!.type === 'duration' ? `; over the ${known.length} together, **${pct(known.reduce((t, q) => t + q.x!.value, 0), known.reduce((t, q) => t + q.y!.value, 0))}**` : '';
+  return [`**${a!.label.charAt(0).toUpperCase()}${a!.label.slice(1)} as a share of ${b!.label}** (derived, each period's figures cited in its column): ${each}${together}.`];
 }
 
 /** "**yes**, more than 50%", "**no**, not at least 5%". */

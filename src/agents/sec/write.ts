@@ -979,7 +979,7 @@ export class AnswerWriter {
   #differencesOf(figures: Figure[]): string[] {
     const ids = this.#plan.question?.metrics ?? [];
     const text = this.#plan.question?.text ?? '';
-    if (AGAINST_FIGURE.test(text) && ids.length === 2) return this.#setAgainst(figures, ids as [MetricId, MetricId]);
+    if (AGAINST_FIGURE.test(text) && ids.length === 2 && !this.#plan.question?.stated.companies) return this.#setAgainst(figures, ids as [MetricId, MetricId]);
     if (!MINUS_ASKED.test(text) || ids.length !== 2) return [];
     const out: string[] = [];
     for (const cik of new Set(figures.map((f) => f.company.cik))) {
@@ -1005,7 +1005,9 @@ export class AnswerWriter {
       const gap = x.value - y.value;
       const by = gap === 0 ? 'the same as' : `**${amount(Math.abs(gap))}**${y.value > 0 ? ` (${((100 * Math.abs(gap)) / y.value).toFixed(1)}%)` : ''} ${gap > 0 ? 'more than' : 'less than'}`;
       const times = y.value > 0 && x.value > 0 ? `; ${(x.value / y.value).toFixed(2)} times as much` : '';
-      out.push(`${capitalise(its(a.company))} ${a.metric.label} ${when}, ${amount(x.value)} ${this.#refs(x)}, ${a.metric.plural ? 'were' : 'was'} ${by} its ${b.metric.label}, ${amount(y.value)} ${this.#refs(y)}${times}.`);
+      // ("Vs operating cash flow" after capex: the part as a share of the whole, in percent.)
+      const share = y.value > 0 && x.value > 0 && x.value < y.value && a.metric.unit === 'money' ? `: ${a.metric.label} was **${((100 * x.value) / y.value).toFixed(1)}%** of ${b.metric.label}` : '';
+      out.push(`${capitalise(its(a.company))} ${a.metric.label} ${when}, ${amount(x.value)} ${this.#refs(x)}, ${a.metric.plural ? 'were' : 'was'} ${by} its ${b.metric.label}, ${amount(y.value)} ${this.#refs(y)}${times}${share}.`);
     }
     return out;
   }

@@ -288,7 +288,8 @@ const COMPARES_THEM = /\bhow many times\b|^\s*(?:and\s+|so\s+|ok\s+)?(?:what(?:'
 const VERSUS_NAMED = /\b(?:vs\.?|versus|compare[sd]?|comparison|against|relative to)\b/i;
 const REFERS_BACK = /\b(?:that|this|those|it|its|same)\b|^\s*(?:and\s+|now\s+)?(?:compare(?:d)?|how does (?:it|that) compare)\s+(?:to|with|against)\b/i;
 /** A figure set against the one before ("compared to its cash?", "vs its equity", "relative to revenue"). */
-export const AGAINST_FIGURE = /^\W*(?:(?:and|but|ok|so|how about|what about)\W+)*(?:(?:how\s+(?:does|is|do|did)\s+(?:it|that|this)\s+)?(?:compared?|comparing)\s+(?:to|with|against)|vs\.?|versus|against|relative\s+to)\s+(?:its|their|the)\b/i;
+// ("vs operating cash flow" right after capex too, the figure named without "its".)
+export const AGAINST_FIGURE = /^\W*(?:(?:and|but|ok|so|how about|what about)\W+)*(?:(?:how\s+(?:does|is|do|did)\s+(?:it|that|this)\s+)?(?:compared?|comparing)\s+(?:to|with|against)|vs\.?|versus|against|relative\s+to)\s+(?:(?:its|their|the)\b|(?=[a-z$&]))/i;
 const ADD_FIGURE = /\b(?:also|too|as well|add|include|including|alongside|plus)\b/i;
 
 /** Words that put a second period beside the first, just before it: "and", "vs", "compared with". */

@@ -140,3 +140,27 @@ describe('"biggest QoQ jump?": the quarter of the largest move across the quarte
     consistent(yoy);
   });
 });
+
+describe('"vs operating cash flow" right after capex', () => {
+  it('of one period (both APIs, both agents): capex against operating cash flow of the same period, the share, cited', async () => {
+    const turns = ['Microsoft capex FY2024', 'vs operating cash flow'];
+    for (const a of [await chat('svc-sec-agent', ...turns), await thread('svc-agent', ...turns)]) {
+      // 44,477 / 118,548 = 37.5%.
+      expect(a.text).toMatch(/^Microsoft's capital expenditure for fiscal year 2024 \(year ended 2024-06-30\), \$44,477 million \[1\], was \*\*\$74,071 million\*\* \(62\.5%\) less than its operating cash flow, \$118,548 million \[1\]; 0\.38 times as much: capital expenditure was \*\*37\.5%\*\* of operating cash flow\./);
+      expect(a.citations[0]!.name).toBe('Microsoft Corp. Form 10-K, fiscal year ended 2024-06-30, page 5');
+      consistent(a);
+    }
+    // ("versus its cash" kept its meaning; a company named after "vs" is still that company.)
+    const other = await chat('svc-sec-agent', 'Microsoft capex FY2024', 'vs Apple');
+    expect(other.text).not.toMatch(/less than its|more than its/);
+  });
+
+  it('of a table of quarters: the share for each quarter and over them together, the table gaining the operating cash flow row', async () => {
+    const a = await chat('svc-sec-agent', 'Apple capex last 4 quarters', 'vs operating cash flow');
+    // 2,151 / 28,858; 2,908 / 26,811; 2,940 / 29,935; 3,071 / 23,952; 11,070 / 109,556.
+    expect(a.text).toContain('**Capital expenditure as a share of operating cash flow** (derived, each period\'s figures cited in its column): Q3 FY2024 7.5%, Q4 FY2024 10.8%, Q1 FY2025 9.8%, Q2 FY2025 12.8%; over the 4 together, **10.1%**.');
+    expect(a.text).toMatch(/\| \*\*Capital expenditure\*\* \(\$ million\) \| 2,151† \| 2,908† \| 2,940 \| 3,071† \|/);
+    expect(a.text).toMatch(/\| \*\*Operating cash flow\*\* \(\$ million\) \| 28,858† \| 26,811† \| 29,935 \| 23,952† \|/);
+    consistent(a);
+  });
+});
