@@ -187,7 +187,8 @@ top bottom runner runner-up second gap times order ranking ranked rank levered l
 stand stands cheap cheaper cheapest expensive pricey overpriced underpriced bargain pick choose watch
 improve improves improved improving improvement improvements worsen worsens worsened worsening deteriorate deteriorates deteriorated deteriorating strengthening weakening trending
 lot lots billion billions million millions trillion trillions bn mn percent
-healthy unhealthy normal decent impressive sustainable sensible reasonable worrying concerning solid fine okay ok strong weak alarming`.split(/\s+/),
+healthy unhealthy normal decent impressive sustainable sensible reasonable worrying concerning solid fine okay ok strong weak alarming
+whole entire span stretch`.split(/\s+/),
 );
 
 /** Real words one or two letters away from a metric word: never read as its typo. */

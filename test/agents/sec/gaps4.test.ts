@@ -164,3 +164,22 @@ describe('"vs operating cash flow" right after capex', () => {
     consistent(a);
   });
 });
+
+describe('"which grew faster over the period?" after two companies compared', () => {
+  it('over the latest quarters: first to last quarter shown, per company, the span named, the faster first, seasons said', async () => {
+    const turns = ['compare Apple and Microsoft revenue over the last 4 quarters', 'which grew faster over the period?'];
+    for (const a of [await chat('svc-sec-agent', ...turns), await thread('svc-agent', ...turns)]) {
+      // Apple 85,777 → 95,359 (+11.2%); Microsoft 64,727 → 70,066 (+8.2%).
+      expect(a.text).toMatch(/^\*\*Apple\*\* grew revenue faster over the period shown\. \*\*Revenue\*\*, change over the periods shown, largest first: \*\*Apple\*\* \+11\.2% \(Q3 FY2024 to Q2 FY2025\), \*\*Microsoft\*\* \+8\.2% \(Q4 FY2024 to Q3 FY2025\) \(each company over its own fiscal quarters\)\.\nThe first and last quarters shown are different quarters of the year/);
+    }
+    // Asked without "over the period", the latest quarter's growth is still what the tables lead with.
+    const plain = await chat('svc-sec-agent', turns[0]!, 'which grew faster?');
+    expect(plain.text).not.toContain('grew revenue faster over the period shown');
+  });
+
+  it('over years: from the first year to the last', async () => {
+    const a = await chat('svc-agent', 'compare Apple and Microsoft revenue FY2022 to FY2024', 'which grew faster over the whole period?');
+    expect(a.text).toMatch(/^\*\*Microsoft\*\* grew revenue faster over the period shown\. \*\*Revenue\*\*, change over the periods shown, largest first: \*\*Microsoft\*\* \+23\.6% \(FY2022 to FY2024\), \*\*Apple\*\* −0\.8% \(FY2022 to FY2024\)/);
+    expect(a.text).not.toContain('different quarters of the year');
+  });
+});
