@@ -16,7 +16,7 @@ import { answerBiggestMove, biggestMoveAsked } from './biggest-move.js';
 import { SourceList, listed } from '../citations.js';
 import { answerTables, asksOfPeriods, asksTotal, spanAsked, tabulable, type Span } from '../financials/table.js';
 import { MAX_COMPANIES, planAnswer } from './plan.js';
-import { FILINGS_ASKED, answerFilings, citedBefore, latestFilingAsked } from './filings.js';
+import { FILINGS_ASKED, FILING_OF_FIGURE, answerFilingOfFigure, answerFilings, citedBefore, latestFilingAsked } from './filings.js';
 import { DATA_AGE_ASKED, NEXT_DUE_ASKED, answerFilingDates, filingDatesAsked } from './filing-dates.js';
 import { meaningAsked, type MeaningAsked } from './glossary.js';
 import { formAsked, restated, type FormAsked } from './restate.js';
@@ -48,6 +48,17 @@ export function secAgent(core: Core): Agent {
 
 async function* runSecAgent(lib: SecLibrary, request: AgentRequest): AsyncGenerator<AgentEvent> {
   const asked = clipped([...request.messages].reverse().find((m) => m.role === 'user')?.content ?? '');
+  // "What filing is the latest quarter from?", "which 10-Q is that from?": the filing itself, by form, period, date and accession.
+  if (FILING_OF_FIGURE.test(asked)) {
+    const index = await lib.companyIndex();
+    const parsed = parseWithInstructions(request.messages, request.instructions, index);
+    const found = (parsed?.companies ?? []).flatMap((c) => (c.status === 'found' ? [c.company] : []));
+    if (parsed && found.length) {
+      // ("The latest quarter", said: that; "that" after a table of quarters: its latest.)
+      const spec = /(?:latest|last|most recent|newest)\s+(?:quarter|qtr|period)/i.test(asked) ? ({ kind: 'latest', span: 'quarter' } as const) : parsed.period;
+      return yield* answerFilingOfFigure(lib, found.slice(0, MAX_COMPANIES).map((company) => ({ company, spec, metric: parsed.metrics[0] ?? 'revenue' })));
+    }
+  }
   // ("Show me where it says that": the pages of the answer before; "where in the 10-Q is EPS?": of that figure.)
   if (whereSaid(asked)) return yield* sourcesOnly(answerSec(lib, NEW_SUBJECT.test(asked) ? request : askedBefore(request)));
   yield* sourcesAsked(asked) ? sourcesOnly(answerSec(lib, request)) : CHART_ASKED.test(asked) ? withCharts(answerSec(lib, request)) : answerSec(lib, request);

@@ -183,3 +183,21 @@ describe('"which grew faster over the period?" after two companies compared', ()
     expect(a.text).not.toContain('different quarters of the year');
   });
 });
+
+describe('"what filing is the latest quarter from?"', () => {
+  it('after a table of quarters (both APIs): the form, the period, the filing date, the accession, cited to the filing\'s signed PDF and the figure\'s page', async () => {
+    const turns = ['Apple revenue last 4 quarters', 'what filing is the latest quarter from?'];
+    for (const a of [await chat('svc-sec-agent', ...turns), await thread('svc-agent', ...turns)]) {
+      expect(a.text).toMatch(/^\*\*Apple Inc\. \(AAPL\)\*\*: fiscal Q2 2025 \(quarter ended 2025-03-29\) is from its \*\*Form 10-Q\*\* filed \*\*2025-05-02\*\* \(34 days after the period it reports ended, 2025-03-29\), accession number \*\*0000320193-25-000057\*\* \[1\]; revenue for it, \$95,359 million, is on page 3 \[2\]\./);
+      expect(a.citations.map((c) => c.name)).toEqual(['Apple Inc. Form 10-Q, quarter ended 2025-03-29, filed 2025-05-02, page 1', 'Apple Inc. Form 10-Q, quarter ended 2025-03-29, page 3']);
+      expect(a.citations[0]!.url).toMatch(/\/v1\/documents\/sec-[\w-]+-320193-000032019325000057\.pdf\?expires=\d+&signature=[0-9a-f]{64}#page=1$/);
+      consistent(a);
+    }
+  });
+
+  it('"which filing is that from?" of a derived fourth quarter names both filings it is derived from', async () => {
+    const a = await chat('svc-agent', 'Microsoft net income Q4 FY2024', 'which filing is that from?');
+    expect(a.text).toMatch(/^\*\*Microsoft Corp\. \(MSFT\)\*\*: fiscal Q4 2024 \(quarter ended 2024-06-30\) is not filed on its own: its net income is derived \(fiscal year 2024 minus nine months ended March 31, 2024\) from \*\*Form 10-K\*\* filed \*\*2024-07-30\*\* .*accession number \*\*0000950170-24-087843\*\* \[1\] and \*\*Form 10-Q\*\* filed \*\*2024-04-25\*\* .*accession number \*\*0000950170-24-048288\*\* \[2\]\./);
+    consistent(a);
+  });
+});
