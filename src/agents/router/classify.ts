@@ -4,6 +4,7 @@ import { tickerAddress } from '../../data/kalshi/url.js';
 import { OUT_OF_SCOPE } from '../../text.js';
 import { asksCoverage } from '../../data/sec/question.js';
 import { RATIO_LIST_ASKED } from '../../data/sec/ratios.js';
+import { biggestMoveAsked } from '../sec/biggest-move.js';
 import { eventQuestion } from './event-questions.js';
 import { heldPosition } from './trading-answers.js';
 import { asksAboutGame, teamMentions } from '../markets-search/teams.js';
@@ -271,6 +272,8 @@ function classifyOne(whole: string): Route {
   if (finance && TRADED.test(lower) && !hasWord(words, ['revenue', 'revenues', 'sales', 'margin', 'margins', 'earnings', 'eps', 'income', 'cash'])) return { kind: 'odds', reason: `a trade on contracts (${finance})` };
   // "How have the chiefs done at home lately?": a team's record, no company's.
   if (finance === 'finance phrase' && teamMentions(text).length) return { kind: 'odds', reason: 'how a team has done' };
+  // ("Biggest quarterly jump in revenue": the one quarter of the largest move, which the filings agent names.)
+  if (finance && biggestMoveAsked(text)) return { kind: 'filings', reason: `the biggest move of ${finance} between quarters` };
   if (finance && multi) return { kind: 'financials', reason: `several periods of ${finance}` };
   if (finance) return { kind: 'filings', reason: `company fundamentals (${finance})` };
   const topic = hasWord(words, EVENT_TOPICS);

@@ -138,6 +138,9 @@ describe('"biggest QoQ jump?": the quarter of the largest move across the quarte
     const yoy = await chat('svc-agent', "Microsoft's biggest sequential drop in net income?", 'and the biggest yoy jump?');
     expect(yoy.text).toMatch(/^\*\*Microsoft's biggest year-over-year jump in net income\*\* .* was in \*\*fiscal Q2 2024 \(quarter ended 2023-12-31\)\*\*: net income of \$21,870 million \[1\], \*\*\+\$5,445 million \(\+33\.2%\)\*\* from the same quarter a year before, fiscal Q2 2023 \(quarter ended 2022-12-31\): \$16,425 million \[2\]\./);
     consistent(yoy);
+    // ("Quarterly" is no table of quarters here, through svc-agent too.)
+    const quarterly = await chat('svc-agent', 'Apple revenue last quarter', 'whats the biggest quarterly jump in revenue?');
+    expect(quarterly.text).toMatch(/^\*\*Apple's biggest quarter-over-quarter jump in revenue\*\* .* was in \*\*fiscal Q1 2024 \(quarter ended 2023-12-30\)\*\*/);
   });
 });
 
