@@ -3,7 +3,7 @@ import { extraWeekLength, type FiscalCalendar, type FiscalPeriod } from '../../d
 import type { CompanyFinancials, MetricValue } from '../../data/sec/facts.js';
 import type { FactCitation, SecLibrary } from '../../data/sec/library.js';
 import { metricById, type MetricDef, type MetricId } from '../../data/sec/metrics.js';
-import { BURN_ASKED, quarterRange, type SecQuestion } from '../../data/sec/question.js';
+import { AGAINST_FIGURE, BURN_ASKED, quarterRange, type SecQuestion } from '../../data/sec/question.js';
 import { ratioById, type RatioDef } from '../../data/sec/ratios.js';
 import type { CompanyRef } from '../../data/sec/types.js';
 import { shortName } from '../../data/sec/names.js';
@@ -373,6 +373,7 @@ async function table(lib: SecLibrary, ref: CompanyRef, metrics: MetricId[], span
     '',
     ...withBlank([...summaryLines(context), ...ratioChangeLines(context, ratioRows)]),
     ...withBlank(burn ? burnLines(context, amountScale, asked) : []),
+    ...withBlank(againstLines(context, asked)),
     `| | ${header.join(' | ')} |`,
     `|---|${header.map(() => '---:').join('|')}|`,
   ];
@@ -499,6 +500,24 @@ function burnLines(shown: Shown, amountScale: number | undefined, asked: string)
   return [said, '', ...each];
 }
 
+/**
+ * "Vs operating cash flow" right after a table of capex: the first figure as a share of the second,
+ * period by period (each column cited above its figures), and over the periods together.
+ */
+function againstLines(shown: Shown, asked: string): string[] {
+  if (!AGAINST_FIGURE.test(asked) || shown.reported.length !== 2) return [];
+  const [a, b] = shown.reported.map((id) => metricById(id));
+  if (a!.unit !== 'money' || b!.unit !== 'money' || a!.type !== b!.type) return [];
+  const [xs, ys] = [shown.values.get(a!.id)!, shown.values.get(b!.id)!];
+  const pairs = shown.periods.map((p, i) => ({ name: periodLabel(p, shown.calendarYear), x: xs[i] ?? null, y: ys[i] ?? null }));
+  const known = pairs.filter((q) => q.x && q.y && q.y.value > 0);
+  if (!known.length) return [];
+  const pct = (x: number, y: number) => `${((100 * x) / y).toFixed(1)}%`;
+  const each = known.map((q) => `${q.name} ${pct(q.x!.value, q.y!.value)}`).join(', ');
+  const together = known.length > 1 && a!.type === 'duration' ? `; over the ${known.length} together, **${pct(known.reduce((t, q) => t + q.x!.value, 0), known.reduce((t, q) => t + q.y!.value, 0))}**` : '';
+  return [`**${a!.label.charAt(0).toUpperCase()}${a!.label.slice(1)} as a share of ${b!.label}** (derived, each period's figures cited in its column): ${each}${together}.`];
+}
+
 /** "**yes**, more than 50%", "**no**, not at least 5%". */
 function verdict(rate: number, { above, percent, said }: Threshold): string {
   const inclusive = said.startsWith('at ') || said === 'doubled';
@@ -509,6 +528,9 @@ function verdict(rate: number, { above, percent, said }: Threshold): string {
 const withBlank = (lines: string[]) => (lines.length ? [...lines, ''] : lines);
 
 /** What the lines above a table are computed from: the periods shown, their figures, and the filings for the periods before them. */
+/** "Over the period", "over the whole span", "from first to last": the change across every period shown. */
+const OVER_THE_PERIOD = /\bover\s+(?:the|this|that|those|these)\s+(?:whole\s+|entire\s+|full\s+)?(?:period|span|time|stretch|window|quarters|years)\b|\b(?:across|over)\s+the\s+(?:whole|entire|full)\b|\bfrom\s+(?:the\s+)?first\s+to\s+(?:the\s+)?last\b|\bover\s+(?:the\s+)?(?:whole|entire)\s+(?:period|span|table)\b/i;
+
 /** Companies' tables asked to be set against each other ("compare", "who grew faster?", "which is improving more?"). */
 const COMPANIES_WEIGHED = /\b(?:compare[sd]?|comparison|vs\.?|versus|which|who|whose|who's)\b/i;
 
@@ -517,10 +539,11 @@ const COMPANIES_WEIGHED = /\b(?:compare[sd]?|comparison|vs\.?|versus|which|who|w
  * points, an amount's in percent. Only from the first period shown to the last of a span of years or of
  * quarters named by their ends (between the latest quarters it would set different seasons against each other).
  */
-function companiesWeighed(tabled: { company: CompanyRef; shown: Shown }[]): string[] {
+function companiesWeighed(tabled: { company: CompanyRef; shown: Shown }[], overPeriod = false): string[] {
   if (tabled.length < 2) return [];
   const first = tabled[0]!.shown;
-  if (!(first.span.kind === 'year' || first.span.quarters !== undefined)) return [];
+  // (Asked "over the period", the latest quarters too: first to last, the seasons said.)
+  if (!(first.span.kind === 'year' || first.span.quarters !== undefined || overPeriod)) return [];
   const out: string[] = [];
   for (const m of first.reported) {
     const metric = metricById(m);
@@ -541,8 +564,13 @@ function companiesWeighed(tabled: { company: CompanyRef; shown: Shown }[]): stri
     if (moves.length < 2) continue;
     const ranked = [...moves].sort((x, y) => y.by - x.by);
     const name = capitalise(share ? (share.margin ? share.label : `${metric.label} as a share of revenue`) : metric.label);
-    out.push(`**${name}**, change over the periods shown, largest first: ${ranked.map((r) => `**${shortName(r.company.name)}** ${r.said}`).join(', ')} (each company over its own fiscal ${first.span.kind === 'year' ? 'years' : 'quarters'}).`);
+    // ("Which grew faster over the period?": which, first, then each company's change.)
+    const lead = overPeriod && !share && ranked[0]!.by !== ranked[1]!.by ? `**${shortName(ranked[0]!.company.name)}** grew ${metric.label} faster over the period shown. ` : '';
+    out.push(`${lead}**${name}**, change over the periods shown, largest first: ${ranked.map((r) => `**${shortName(r.company.name)}** ${r.said}`).join(', ')} (each company over its own fiscal ${first.span.kind === 'year' ? 'years' : 'quarters'}).`);
   }
+  // The first and last of quarters not a year apart are different seasons.
+  const seasons = first.span.kind === 'quarter' && (first.periods.length - 1) % 4 !== 0;
+  if (overPeriod && out.length && seasons) out.push('The first and last quarters shown are different quarters of the year, so seasons weigh on these changes; each table gives every quarter\'s year-over-year growth and the four quarters\' against the four before.');
   return out;
 }
 
@@ -833,7 +861,8 @@ export async function* answerTables(lib: SecLibrary, question: SecQuestion, span
     tables.push(...(await table(lib, mention.company, own, span, question.margin, (question.ratios ?? []).map(ratioById), sources, (m) => progress.push(m), question.scale, (company, shown) => tabled.push({ company, shown }), burn, question.text)));
   }
   // "Compare Apple and Microsoft gross margins over 3 years", "who grew faster?": the companies weighed first, their tables after.
-  const weighed = COMPANIES_WEIGHED.test(question.text) ? companiesWeighed(tabled) : [];
+  // ("Which grew faster over the period?": from the first period shown to the last, whatever the span.)
+  const weighed = COMPANIES_WEIGHED.test(question.text) ? companiesWeighed(tabled, OVER_THE_PERIOD.test(question.text)) : [];
   lines.push(...(weighed.length ? [...weighed, ''] : []), ...tables);
   for (const message of progress) yield { type: 'progress', message };
   if (found.length > MAX_COMPANIES) lines.push(`Showing the first ${MAX_COMPANIES} companies; ask for the others separately.`, '');

@@ -3,6 +3,8 @@ import { editDistance } from '../../text.js';
 import { tickerAddress } from '../../data/kalshi/url.js';
 import { OUT_OF_SCOPE } from '../../text.js';
 import { asksCoverage } from '../../data/sec/question.js';
+import { RATIO_LIST_ASKED } from '../../data/sec/ratios.js';
+import { biggestMoveAsked } from '../sec/biggest-move.js';
 import { eventQuestion } from './event-questions.js';
 import { heldPosition } from './trading-answers.js';
 import { asksAboutGame, teamMentions } from '../markets-search/teams.js';
@@ -248,6 +250,8 @@ function classifyOne(whole: string): Route {
     return { kind: 'kalshi_url', url: address, reason: 'a Kalshi event ticker in the question', ...(rest && (eventQuestion(rest) || WILL_IT.test(rest)) ? { aboutEvent: true } : {}) };
   }
   if (asksCoverage(text)) return { kind: 'filings', reason: 'which companies the filings data covers' };
+  // "What ratios can you compute?": the filings agent's list of its margins and ratios.
+  if (RATIO_LIST_ASKED.test(text)) return { kind: 'filings', reason: 'which ratios the filings agent computes' };
   if (OUT_OF_SCOPE.test(text)) return { kind: 'help', reason: 'a request outside financial research' };
   const lower = text.toLowerCase();
   const words = tokens(text);
@@ -268,6 +272,8 @@ function classifyOne(whole: string): Route {
   if (finance && TRADED.test(lower) && !hasWord(words, ['revenue', 'revenues', 'sales', 'margin', 'margins', 'earnings', 'eps', 'income', 'cash'])) return { kind: 'odds', reason: `a trade on contracts (${finance})` };
   // "How have the chiefs done at home lately?": a team's record, no company's.
   if (finance === 'finance phrase' && teamMentions(text).length) return { kind: 'odds', reason: 'how a team has done' };
+  // ("Biggest quarterly jump in revenue": the one quarter of the largest move, which the filings agent names.)
+  if (finance && biggestMoveAsked(text)) return { kind: 'filings', reason: `the biggest move of ${finance} between quarters` };
   if (finance && multi) return { kind: 'financials', reason: `several periods of ${finance}` };
   if (finance) return { kind: 'filings', reason: `company fundamentals (${finance})` };
   const topic = hasWord(words, EVENT_TOPICS);

@@ -4,7 +4,7 @@ import { secLibrary } from '../../data/sec/index.js';
 import type { FactCitation, SecLibrary } from '../../data/sec/library.js';
 import { SAME_DATE, asksCoverage, clipped, comparedCompanies, parseWithInstructions, type SecQuestion } from '../../data/sec/question.js';
 import type { CompanyRef } from '../../data/sec/types.js';
-import type { FiscalPeriod } from '../../data/sec/calendar.js';
+import { extraWeekLength, type FiscalPeriod } from '../../data/sec/calendar.js';
 import { shortName } from '../../data/sec/names.js';
 import type { ReportedFact } from '../../data/sec/facts.js';
 import type { MetricId } from '../../data/sec/metrics.js';
@@ -12,17 +12,18 @@ import type { Agent, AgentEvent, AgentRequest, Answer, Citation, Turn } from '..
 import { OUT_OF_SCOPE } from '../../text.js';
 import { CHART_ASKED, withCharts } from '../financials/chart.js';
 import { answerValuation, valuationInConversation } from './valuation.js';
+import { answerBiggestMove, biggestMoveAsked } from './biggest-move.js';
 import { SourceList, listed } from '../citations.js';
 import { answerTables, asksOfPeriods, asksTotal, spanAsked, tabulable, type Span } from '../financials/table.js';
 import { MAX_COMPANIES, planAnswer } from './plan.js';
-import { FILINGS_ASKED, answerFilings, citedBefore, latestFilingAsked } from './filings.js';
+import { FILINGS_ASKED, FILING_OF_FIGURE, answerFilingOfFigure, answerFilings, citedBefore, latestFilingAsked } from './filings.js';
 import { DATA_AGE_ASKED, NEXT_DUE_ASKED, answerFilingDates, filingDatesAsked } from './filing-dates.js';
 import { meaningAsked, type MeaningAsked } from './glossary.js';
 import { formAsked, restated, type FormAsked } from './restate.js';
 import { formOfAnswerBefore } from './restate-before.js';
 import { ACCELERATION_ASKED, accelerationAnswer, computedAnswer, operationAsked } from './arithmetic.js';
 import { periodName } from './format.js';
-import { AnswerWriter, QUALITY_ASKED, WHY, WHY_NOT_IN_FIGURES, factKey, factsToCite } from './write.js';
+import { AnswerWriter, QUALITY_ASKED, RATIO_LIST_ASKED, WHY, WHY_NOT_IN_FIGURES, factKey, factsToCite, ratioListText } from './write.js';
 import { BREAKDOWN_ASKED, answerBreakdown, answerUnnamedBreakdown, breakdownUnnamed } from './breakdown.js';
 import { FOURTH_QUARTER_10Q_ASKED, answerFourthQuarter } from './fourth-quarter.js';
 import { WORKING_ASKED, answerWorking } from './working.js';
@@ -47,6 +48,17 @@ export function secAgent(core: Core): Agent {
 
 async function* runSecAgent(lib: SecLibrary, request: AgentRequest): AsyncGenerator<AgentEvent> {
   const asked = clipped([...request.messages].reverse().find((m) => m.role === 'user')?.content ?? '');
+  // "What filing is the latest quarter from?", "which 10-Q is that from?": the filing itself, by form, period, date and accession.
+  if (FILING_OF_FIGURE.test(asked)) {
+    const index = await lib.companyIndex();
+    const parsed = parseWithInstructions(request.messages, request.instructions, index);
+    const found = (parsed?.companies ?? []).flatMap((c) => (c.status === 'found' ? [c.company] : []));
+    if (parsed && found.length) {
+      // ("The latest quarter", said: that; "that" after a table of quarters: its latest.)
+      const spec = /(?:latest|last|most recent|newest)\s+(?:quarter|qtr|period)/i.test(asked) ? ({ kind: 'latest', span: 'quarter' } as const) : parsed.period;
+      return yield* answerFilingOfFigure(lib, found.slice(0, MAX_COMPANIES).map((company) => ({ company, spec, metric: parsed.metrics[0] ?? 'revenue' })));
+    }
+  }
   // ("Show me where it says that": the pages of the answer before; "where in the 10-Q is EPS?": of that figure.)
   if (whereSaid(asked)) return yield* sourcesOnly(answerSec(lib, NEW_SUBJECT.test(asked) ? request : askedBefore(request)));
   yield* sourcesAsked(asked) ? sourcesOnly(answerSec(lib, request)) : CHART_ASKED.test(asked) ? withCharts(answerSec(lib, request)) : answerSec(lib, request);
@@ -118,6 +130,12 @@ export async function* answerSec(lib: SecLibrary, request: AgentRequest): AsyncG
   const asked = clipped([...request.messages].reverse().find((m) => m.role === 'user')?.content ?? '');
   if (asksCoverage(asked)) return yield* coverageAnswer(lib, index.size);
   const userTurns = request.messages.filter((m) => m.role === 'user');
+  // "What ratios can you compute?": every margin and ratio, listed from the table that defines them.
+  if (RATIO_LIST_ASKED.test(last)) {
+    const company = parseWithInstructions(request.messages, request.instructions, index)?.companies.find((c) => c.status === 'found');
+    const note = lib.dataNote();
+    return yield* said(`${ratioListText(company?.status === 'found' ? company.company : null)}\n${note ? `\n_${note}_\n` : ''}`);
+  }
   const meaning = meaningAsked(last, userTurns.at(-2)?.content);
   if (meaning) return yield* answerMeaning(lib, request, parseWithInstructions(request.messages.slice(0, -1), request.instructions, index), meaning);
   const parsed = parseWithInstructions(request.messages, request.instructions, index);
@@ -151,8 +169,15 @@ export async function* answerSec(lib: SecLibrary, request: AgentRequest): AsyncG
   if ((FILINGS_ASKED.test(filingsAsked) || latestFiling) && filers.length) return yield* answerFilings(lib, filers.slice(0, MAX_COMPANIES), filingsAsked, request.messages.slice(0, -1));
   // "Does the 10-K mention layoffs?" of no company: a filing's words, not its figures (of a company, its key figures say so).
   if (FILING_WORDS.test(last) && !NEW_SUBJECT.test(last) && !parsed?.companies.some((c) => c.status === 'found')) return yield* said(`I read the figures companies file with the SEC (the XBRL data of their 10-K and 10-Q filings), not the filings' text, so I cannot say what a filing says or mentions about a subject (risk factors, layoffs, lawsuits, strategy). Ask for a figure instead, for example “Apple revenue last quarter” or “Microsoft operating expenses for the last 4 quarters”, each cited to the filing page it comes from, where the filing can be read.\n`);
+  // "Biggest QoQ jump?" after a figure (or naming one): the quarter of the largest move across the quarters held, cited.
+  const move = biggestMoveAsked(last);
+  if (move && named.length && parsed && parsed.metrics.length && !parsed.ratios?.length) return yield* answerBiggestMove(lib, named.slice(0, MAX_COMPANIES), parsed.metrics, move);
   // "What is Apple's fiscal year?", "when does Microsoft's fiscal year end?": its calendar, from its filings.
-  if (FISCAL_YEAR_ASKED.test(last) && !/\b(?:most|least|best|worst|highest|lowest|biggest|largest|strongest|weakest)\b/i.test(last) && named.length && !parsed?.stated.metrics && !parsed?.ratios?.length) return yield* answerFiscalYear(lib, named.slice(0, MAX_COMPANIES));
+  // ("And Microsoft's?", "what about googl" right after it: that company's calendar too.)
+  // (Through other such turns: "and Microsoft's?", then "what about googl".)
+  const turnBefore = userTurns.slice(0, -1).map((m) => clipped(m.content)).findLast((t) => FISCAL_YEAR_ASKED.test(t) || !COMPANY_ONLY.test(t));
+  const calendarCarried = Boolean(turnBefore && FISCAL_YEAR_ASKED.test(turnBefore) && parsed?.stated.companies && !parsed.stated.period && !parsed.unknownFigures.length && COMPANY_ONLY.test(last));
+  if ((FISCAL_YEAR_ASKED.test(last) || calendarCarried) && !/\b(?:most|least|best|worst|highest|lowest|biggest|largest|strongest|weakest)\b/i.test(last) && named.length && !parsed?.stated.metrics && !parsed?.ratios?.length) return yield* answerFiscalYear(lib, named.slice(0, MAX_COMPANIES));
   // "Was that the december quarter?": of the period just answered, yes or no, with its dates.
   const monthAsked = MONTH_QUARTER.exec(last);
   if (monthAsked) {
@@ -302,6 +327,9 @@ async function quarterMonthAnswer(lib: SecLibrary, before: SecQuestion | null, m
 
 const capitalize = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 
+/** A follow-up naming only a company ("and Microsoft's?", "what about googl", "same for Alphabet"). */
+const COMPANY_ONLY = /^\W*(?:(?:and|so|ok|okay|now)\W+)*(?:(?:what|how)\s+about|same\s+for|for)?\W*[\w.&'’ -]{1,40}?\W*$/i;
+
 /** The fiscal calendar asked ("what is Apple's fiscal year?", "when does Microsoft's fiscal year end?", "is Alphabet's fiscal year the calendar year?"). */
 const FISCAL_YEAR_ASKED = /\b(?:what|when|which|how)\b[^?]{0,40}\bfiscal (?:year|calendar|quarters?)\b(?:[^?]{0,30}\b(?:end|ends|start|starts|begin|begins|run|runs|work|works|mean)\b)?|\bfiscal (?:year|calendar)\b[^?]{0,30}\b(?:end|ends|start|starts|begin|begins)\b|\bis\b[^?]{0,40}\bfiscal year\b[^?]{0,20}\bcalendar year\b/i;
 
@@ -333,6 +361,14 @@ async function* answerFiscalYear(lib: SecLibrary, companies: readonly CompanyRef
     const parts = [`${who}: its fiscal year ${kind}.`];
     if (year) parts.push(`Its latest fiscal year in the filings, ${periodName(year, cal)}, ran from ${year.start} to ${year.end}${await cite(year)}.`);
     if (quarter && (!year || quarter.end > year.end)) parts.push(`Its latest quarter, ${periodName(quarter, cal)}, ran from ${quarter.start} to ${quarter.end}${await cite(quarter)}.`);
+    // A 52/53-week year: the day it ends on, read from its years' ends, each year of the filings with its end.
+    const rule = cal.yearEndRule();
+    if (rule) {
+      const years = [...cal.years].reverse().filter((y) => fin.value('revenue', y) ?? fin.value('netIncome', y)).slice(0, 3);
+      const ends: string[] = [];
+      for (const y of years) ends.push(`${periodName(y, cal)} on ${y.end}${await cite(y)}`);
+      parts.push(`It keeps a 52/53-week year ending on ${rule}, so the day moves: ${ends.join(', ')}${years.some((y) => extraWeekLength(y)) ? ` (${years.filter((y) => extraWeekLength(y)).map((y) => periodName(y, cal)).join(', ')} had 53 weeks)` : ''}.`);
+    }
     out.push(parts.join(' '));
   }
   const note = lib.dataNote();

@@ -2,7 +2,12 @@ import { filingsFromColumns } from '../../data/sec/client.js';
 import type { SecLibrary } from '../../data/sec/library.js';
 import type { CompanyRef, Filing } from '../../data/sec/types.js';
 import type { AgentEvent, Citation, Turn } from '../types.js';
-import { periodName } from './format.js';
+import type { ReportedFact } from '../../data/sec/facts.js';
+import { metricById, type MetricId } from '../../data/sec/metrics.js';
+import type { PeriodSpec } from '../../data/sec/question.js';
+import { resolvePeriod } from '../../data/sec/resolve.js';
+import { SourceList } from '../citations.js';
+import { formatAmount, periodName, periodWithEnd } from './format.js';
 
 /**
  * A question about the filings themselves rather than their figures: which there are ("list
@@ -130,5 +135,68 @@ export async function* answerFilings(lib: SecLibrary, companies: readonly Compan
   lines.push(`${links} Ask for a figure ("Microsoft revenue for the quarter ended 2025-03-31") for the page of the filing that shows it.`);
   const note = lib.dataNote();
   yield { type: 'answer', answer: { text: `${lines.join('\n')}${note ? `\n\n_${note}_` : ''}\n`, citations } };
+  yield { type: 'done' };
+}
+
+/**
+ * "What filing is the latest quarter from?" ("which 10-Q is that from?", "what filing did that come
+ * from?"): the filing a period's figure was read from, by form, period, filing date and accession
+ * number, cited to the filing itself (its signed PDF) and to the page showing the figure.
+ */
+export const FILING_OF_FIGURE = /\b(?:what|which)\s+(?:filing|form|10-?[kq]|report|document)\b(?!s)[^?]{0,60}?\b(?:from|in)\b|\bwhat\s+(?:filing|form|10-?[kq]|report)\s+(?:did|does|do|was|were|is|are)\b[^?]{0,60}\b(?:come|came|reported|filed|appear)\b|\b(?:from|in)\s+which\s+(?:filing|10-?[kq]|report)\b/i;
+
+export async function* answerFilingOfFigure(lib: SecLibrary, companies: readonly { company: CompanyRef; spec: PeriodSpec | null; metric: MetricId }[]): AsyncGenerator<AgentEvent> {
+  const sources = new SourceList();
+  const lines: string[] = [];
+  for (const { company, spec, metric } of companies) {
+    const profile = await lib.profile(company);
+    const fin = profile.financials;
+    const name = `**${profile.company.name}${company.ticker ? ` (${company.ticker})` : ''}**`;
+    if (!fin) {
+      lines.push(`${name} has no figures in the data, so no filing of its figures can be named.`);
+      continue;
+    }
+    const resolved = resolvePeriod(spec ?? { kind: 'latest', span: 'quarter' }, fin, metric);
+    if (!resolved.ok) {
+      lines.push(`${name}: its filings do not cover ${resolved.wanted}.`);
+      continue;
+    }
+    const period = resolved.period.kind === 'span' ? (fin.calendar.lastQuarter(resolved.period) ?? resolved.period) : resolved.period;
+    const value = fin.value(metric, period) ?? fin.value('revenue', period) ?? fin.value('netIncome', period);
+    const filings = profile.submissions ? periodicFilings(profile.submissions.filings.recent, company.cik) : [];
+    const facts = value ? value.terms.map((t) => t.fact).filter((f, i, all) => all.findIndex((g) => g.accn === f.accn) === i) : [];
+    // The filings the figure was read from, by accession; failing that, the one covering the period.
+    const read = facts.map((fact) => ({ fact, filing: filings.find((f) => f.accessionNumber === fact.accn) ?? null }));
+    const covering = read.length ? [] : filings.filter((f) => f.reportDate === period.end);
+    const when = periodWithEnd(period, fin.calendar);
+    const said = async (filing: Filing | null, fact: ReportedFact | null) => {
+      const form = filing?.form ?? fact?.form ?? '';
+      const filed = filing?.filingDate ?? fact?.filed ?? '';
+      const accession = filing?.accessionNumber ?? fact?.accn ?? '';
+      const doc = filing ? await lib.citeFiling(profile.company, filing) : null;
+      const ref = doc ? sources.cite(`filing:${accession}`, doc.name, doc.url) : '';
+      const after = filing ? ` (${daysAfter(filing)} days after the period it reports ended, ${filing.reportDate})` : '';
+      return `**Form ${form}** filed **${filed}**${after}, accession number **${accession}** ${ref}`.trim();
+    };
+    if (read.length === 1) {
+      const { fact, filing } = read[0]!;
+      const page = await lib.cite(profile.company, fact);
+      const figure = metricById(value!.metric);
+      const later = filing && filing.reportDate !== period.end ? ` (a later filing, whose comparative it is)` : '';
+      lines.push(`${name}: ${when} is from its ${await said(filing, fact)}${later}; ${figure.label} for it, ${formatAmount(value!.value, value!.unit, figure, page.location?.scale ?? null)}, is on page ${page.page ?? '?'} ${sources.cite(page.key, page.name, page.url)}.`);
+    } else if (read.length > 1) {
+      const parts: string[] = [];
+      for (const { fact, filing } of read) parts.push(await said(filing, fact));
+      const figure = metricById(value!.metric);
+      lines.push(`${name}: ${when} is not filed on its own: its ${figure.label} is derived (${value!.derivation ?? 'from the filings below'}) from ${parts.join(' and ')}.`);
+    } else if (covering.length) {
+      const parts: string[] = [];
+      for (const filing of covering) parts.push(await said(filing, null));
+      lines.push(`${name}: ${when} is reported in its ${parts.join(' and ')}.`);
+    } else lines.push(`${name}: no 10-Q or 10-K covering ${when} is in the data.`);
+  }
+  const note = lib.dataNote();
+  yield { type: 'text', delta: `${lines.join('\n\n')}\n\nEach filing links to its document, a PDF opened at its first page.${note ? `\n\n_${note}_` : ''}\n` };
+  for (const citation of sources.list) yield { type: 'citation', citation };
   yield { type: 'done' };
 }

@@ -6,6 +6,7 @@ import { metricById, type MetricDef, type MetricId } from '../../data/sec/metric
 import { KEY_METRICS, type CompanyMention, type Comparison, type PeriodSpec, type SecQuestion } from '../../data/sec/question.js';
 import { calendarQuarter, calendarQuarters, describeSpec, nearestQuarter, priorPeriod, resolvePeriod } from '../../data/sec/resolve.js';
 import type { CompanyRef } from '../../data/sec/types.js';
+import { MARGIN_NAMES } from '../../data/sec/ratios.js';
 import { ratioFigures, type RatioFigure } from './ratios.js';
 
 export interface Compared {
@@ -73,6 +74,12 @@ export interface Figure {
    * before it), each null where the filings have no figure.
    */
   annualBasis?: { ttm: { quarter: FiscalPeriod; value: MetricValue | null }[]; year: { period: FiscalPeriod; value: MetricValue } | null };
+  /**
+   * Cash burn or runway asked of free cash flow: the four quarters to the figure's quarter (the
+   * twelve months' burn; empty for a year or months), and the cash balance at the period's end
+   * (null when none is filed), which the burn runs down.
+   */
+  burnBasis?: { ttm: { quarter: FiscalPeriod; value: MetricValue | null }[]; cash: MetricValue | null };
   /** When the period asked has no figure: the figure of the same kind of period nearest in time to it, given instead of nothing. */
   nearest?: MetricValue;
 }
@@ -104,7 +111,7 @@ function nearestFigure(fin: CompanyFinancials, metric: MetricId, result: FigureR
 /** "Annualize that", "run rate", "times four": a quarter's figure as a year's pace. */
 export const ANNUALIZE_ASKED = /\bannuali[sz](?:e|ed|ing)\b|\brun[- ]?rate\b|\bannual(?:i[sz]ed)? pace\b|\btimes (?:4|four)\b|\bx ?4\b/i;
 
-const MARGINS: Partial<Record<MetricId, string>> = { grossProfit: 'gross margin', operatingIncome: 'operating margin', netIncome: 'net margin', freeCashFlow: 'free cash flow margin', operatingCashFlow: 'operating cash flow margin' };
+const MARGINS = MARGIN_NAMES;
 
 /**
  * What a figure as a share of revenue is called: the margins by their names, other amounts over a
@@ -280,6 +287,20 @@ function addTrailingYear(figure: Figure, period: FiscalPeriod, comparison: Compa
   }
 }
 
+/** Cash burn asked: the twelve months to the quarter burned, and the cash at the period's end. */
+function addBurnBasis(figure: Figure, period: FiscalPeriod): void {
+  const { fin } = figure;
+  const last = period.kind === 'quarter' ? period : null;
+  const ttm = last
+    ? [-3, -2, -1, 0].flatMap((n) => {
+        const q = fin.calendar.shiftQuarter(last, n);
+        return q ? [{ quarter: q as FiscalPeriod, value: fin.value('freeCashFlow', q) }] : [];
+      })
+    : [];
+  const end = period.kind === 'year' ? period : fin.calendar.lastQuarter(period);
+  figure.burnBasis = { ttm, cash: end ? fin.value('cash', end) : null };
+}
+
 /** A quarter's per-share figure annualized is set against the twelve months to it and its fiscal year (or the one before, not yet filed). */
 function addAnnualBasis(figure: Figure, quarter: FiscalQuarter): void {
   const { fin, metric } = figure;
@@ -383,6 +404,7 @@ export async function planAnswer(lib: SecLibrary, question: SecQuestion | null, 
       }
       if (ttm && figure.result.kind === 'value') addTrailingYear(figure, figure.result.period, question.comparison, question.margin);
       else if (ANNUALIZE_ASKED.test(question.text) && figure.metric.unit === 'perShare' && figure.result.kind === 'value' && figure.result.period.kind === 'quarter') addAnnualBasis(figure, figure.result.period);
+      if (question.burn && metricId === 'freeCashFlow' && figure.result.kind === 'value') addBurnBasis(figure, figure.result.period);
       if (spec !== asked && figure.result.kind === 'value' && figure.ttm) {
         figure.result.note = `no fiscal year of the company ends on ${(asked as Extract<PeriodSpec, { kind: 'ended' }>).date}: the twelve months ended then are the four quarters to this one, added up below`;
       }

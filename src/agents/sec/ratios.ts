@@ -1,7 +1,7 @@
 import type { FiscalPeriod } from '../../data/sec/calendar.js';
 import type { CompanyFinancials, MetricValue } from '../../data/sec/facts.js';
 import { metricById, type MetricId } from '../../data/sec/metrics.js';
-import { ratioById, ratioMetrics, type RatioDef, type RatioId } from '../../data/sec/ratios.js';
+import { hasTwelveMonths, isFlowRatio, ratioById, ratioMetrics, type RatioDef, type RatioId } from '../../data/sec/ratios.js';
 import { priorPeriod } from '../../data/sec/resolve.js';
 import type { CompanyRef } from '../../data/sec/types.js';
 import type { Figure } from './plan.js';
@@ -67,7 +67,7 @@ export function ratioFigures(ratios: readonly RatioId[], figures: readonly Figur
     for (const f of figures) if (f.metric.id === ratio.numerator && !companies.has(f.company.cik)) companies.set(f.company.cik, f);
     for (const f of companies.values()) {
       const r = f.result;
-      const flows = ratioMetrics(ratio).every((id) => metricById(id).type === 'duration' && !metricById(id).averaged) && !ratio.averaged;
+      const flows = isFlowRatio(ratio);
       // A calendar year of a company whose fiscal year is another ("FCF conversion calendar 2024"): a ratio of two
       // flows is of the four fiscal quarters ending in it, each summed (the figures' own table sums the same quarters).
       const lastOfYear = r.kind === 'calendar-year' ? r.quarters[3]?.quarter : null;
@@ -91,7 +91,7 @@ export function ratioFigures(ratios: readonly RatioId[], figures: readonly Figur
       // Trailing twelve months asked ("FCF conversion TTM"): a ratio of two flows is of the four quarters to the period, each summed.
       const twelve = (p: FiscalPeriod | null | undefined) => (p && p.kind === 'quarter' ? f.fin.calendar.span(p, 4) : null);
       // (A return on an averaged balance, "ROE TTM": the four quarters' flow over the mean of the balances at their start and end.)
-      const overTwelve = flows || (ratio.averaged && metricById(ratio.numerator).type === 'duration' && !metricById(ratio.numerator).averaged);
+      const overTwelve = hasTwelveMonths(ratio);
       if (f.ttm?.length && overTwelve && twelve(r.period)) {
         const before = twelve(prior);
         out.push({ ratio, company: f.company, fin: f.fin, current: ratioAt(f.fin, ratio, twelve(r.period)!), compared: before ? ratioAt(f.fin, ratio, before) : null });

@@ -9,7 +9,8 @@ import { daysBetween } from '../../data/sec/dates.js';
 import { describeSpec } from '../../data/sec/resolve.js';
 import { possessive, shortName } from '../../data/sec/names.js';
 import { AGAINST_FIGURE, BURN_ASKED, NON_GAAP, PARTS_OF_TOTAL, SHAREHOLDER_RETURNS, type SecQuestion } from '../../data/sec/question.js';
-import { ratioById } from '../../data/sec/ratios.js';
+import { RATIOS, ratioById, ratioCatalogue, ratioCatalogueText } from '../../data/sec/ratios.js';
+export { RATIO_LIST_ASKED } from '../../data/sec/ratios.js';
 import { ENGLISH_ONLY, looksNonEnglish } from '../../text.js';
 import { balanceDate, capitalise, formatAmount, formatChange, periodName, periodWithEnd, roughly, uncapitalise } from './format.js';
 import { formatRatio, ratioNote, type RatioFigure, type RatioMissing, type RatioValue } from './ratios.js';
@@ -37,6 +38,8 @@ export function factsToCite(plan: Plan): { company: CompanyRef; fact: ReportedFa
     add(f.company, f.comparedRevenue ?? null);
     for (const q of [...(f.ttm ?? []), ...(f.ttmPrior ?? []), ...(f.ttmRevenue ?? []), ...(f.ttmPriorRevenue ?? []), ...(f.annualBasis?.ttm ?? [])]) add(f.company, q.value);
     add(f.company, f.annualBasis?.year?.value ?? null);
+    for (const q of f.burnBasis?.ttm ?? []) add(f.company, q.value);
+    add(f.company, f.burnBasis?.cash ?? null);
     add(f.company, f.nearest ?? null);
   }
   for (const c of plan.cross) {
@@ -126,7 +129,8 @@ const NO_QUARTER = /^(?:f?q[05-9]|[05-9]q)\b/i;
 /** "… faster than Microsoft's", "… more than Apple": a comparison of the first company named with another. */
 const COMPARED_THAN = /\b(faster|slower|more|less|higher|lower|bigger|larger|smaller|greater|fewer|better|worse)\b[^?]*?\bthan\b/i;
 
-const UNKNOWN_WHY: { pattern: RegExp; why: string }[] = [
+/** `catalogue`: the margins and ratios computed here are listed after it. */
+const UNKNOWN_WHY: { pattern: RegExp; why: string; catalogue?: true }[] = [
   {
     pattern: /\b(?:risks?|risk factors?|strategy|outlook|guid(?:e|ed|es|ing|ance)|competitors?|competition|litigation|lawsuits?|discussion)\b/i,
     why: "it is what a filing says in words (its risk factors, business or management's discussion), not a figure of its financial statements; I read the figures only",
@@ -146,7 +150,8 @@ const UNKNOWN_WHY: { pattern: RegExp; why: string }[] = [
   { pattern: /^ebit$|earnings before interest/i, why: 'EBIT is not tagged as such in XBRL financial data; operating income is the closest reported figure' },
   {
     pattern: /return on|^ro(?:i|ic|ce|tce)$|cash ratio|coverage/i,
-    why: 'it is a ratio of figures I do not read (such as invested capital, or marketable securities and receivables broken out by the company); the ratios I compute from the figures I read are return on equity and on assets, debt to equity and to assets, liabilities to equity, the current and quick ratios, working capital, interest coverage, book value per share, effective tax rate, payout ratio and net debt',
+    why: 'it is a ratio of figures I do not read (such as invested capital, or marketable securities and receivables broken out by the company)',
+    catalogue: true,
   },
   // Not "marketable securities" or "sales and marketing", which are lines of the statements.
   { pattern: /\bprice|\btrading at\b|\bmarket (?:cap|value|capitali[sz]ation|share)\b|valuation|enterprise value|p\/e|pe ratio|\byield\b/i, why: 'it is market data, not a figure in SEC filings' },
@@ -155,8 +160,10 @@ const UNKNOWN_WHY: { pattern: RegExp; why: string }[] = [
 /** "I do not have a figure called "EBITDA": …", for figures asked for that are not among the metrics. */
 export function unknownFigureText(text: string): string {
   if (NO_QUARTER.test(text)) return `There is no quarter "${quoteCaller(text)}": a fiscal year has four, Q1 to Q4. Ask for one of them, or for the fiscal year; without one, the latest period is given.`;
-  const why = UNKNOWN_WHY.find((u) => u.pattern.test(text))?.why ?? 'it is not among the figures I read from companies\' XBRL financial data';
-  return `I do not have a figure called "${quoteCaller(text)}": ${why}.`;
+  const known = UNKNOWN_WHY.find((u) => u.pattern.test(text));
+  const why = known?.why ?? 'it is not among the figures I read from companies\' XBRL financial data';
+  // (The ratios computed instead, listed from the table that defines them.)
+  return `I do not have a figure called "${quoteCaller(text)}": ${why}.${known?.catalogue ? ` What I compute from the figures I read: ${ratioCatalogueText()}` : ''}`;
 }
 
 /** "What is a quick ratio?", "explain debt to equity": asked what a ratio is, of no company. */
@@ -190,6 +197,24 @@ function definitions(question: SecQuestion | null): string | null {
   return `${lines.join('\n')}\n\nAsk it of a company, by ticker or name (“Apple ${ratioById(question.ratios[0]!).label}”), for its value from the filings, each figure cited.`;
 }
 
+
+/** Every margin and ratio computed here, each with how, from the tables that define them. */
+export function ratioListText(company: CompanyRef | null): string {
+  const c = ratioCatalogue();
+  const example = company ? shortName(company.name) : 'Apple';
+  return [
+    'I compute these from the figures companies file with the SEC (none is reported as such; each answer cites the figures it divides):',
+    '',
+    `- **Margins**, each a figure over the same period's revenue: ${c.margins.join(', ')}.`,
+    ...RATIOS.map((r) => `- **${capitalise(r.label)}**: ${r.describe}.`),
+    '',
+    `Over the trailing twelve months ("TTM", the four quarters summed): ${c.twelveMonths.join(', ')}. Any of them can be asked over a quarter, a fiscal or calendar year, as a trend over periods ("${example} debt-to-equity trend over the last 3 years"), against an earlier period, or across companies ("which has the best ROE?").`,
+    'Not computed: ratios of figures I do not read (return on invested capital, the cash ratio, days sales outstanding) and anything needing a share price (P/E, EV/EBITDA, dividend yield).',
+    '',
+    `For example: "${example} ROE TTM", "${example} FCF conversion FY2024", "${example} operating margin TTM vs a year earlier".`,
+  ].join('\n');
+}
+
 /** The help text for a question that names no company. */
 function helpText(unrecognised: boolean, unknownFigures: string[] = []): string {
   return [
@@ -197,7 +222,9 @@ function helpText(unrecognised: boolean, unknownFigures: string[] = []): string 
     unrecognised ? 'I could not tell which company you are asking about.' : 'Which company do you mean?',
     'Name it by ticker (AAPL) or by name (Apple), and I will answer from its SEC filings, citing the filing page.',
     '',
-    `I can answer: ${HELP_METRICS}, gross, operating and net margins, any of these amounts as a share of revenue, and ratios computed from them (return on equity and on assets, debt to equity, the current and quick ratios, working capital, interest coverage, book value per share, effective tax rate, payout ratio, net debt); for a fiscal quarter ("Q3 2024"), the quarter ended on a date, a fiscal year, a calendar year ("calendar 2024"), the first half, nine months or year to date ("H1 2024", "YTD"), the quarters of a year ("quarterly revenue in 2024"), or the latest period; with year-over-year or quarter-over-quarter change; for several companies side by side.`,
+    `I can answer: ${HELP_METRICS}, any of these amounts as a share of revenue, and the margins and ratios computed from them; for a fiscal quarter ("Q3 2024"), the quarter ended on a date, a fiscal year, a calendar year ("calendar 2024"), the first half, nine months or year to date ("H1 2024", "YTD"), the quarters of a year ("quarterly revenue in 2024"), or the latest period; with year-over-year or quarter-over-quarter change; for several companies side by side.`,
+    '',
+    `Computed from the figures: ${ratioCatalogueText()}`,
     '',
     `For example: ${EXAMPLES.join('; ')}.`,
   ].join('\n');
@@ -725,17 +752,60 @@ export class AnswerWriter {
     return `, against ${then.toFixed(1)}% for ${periodName(c.period, figure.fin.calendar)} (${moved})`;
   }
 
-  /** "What is Apple's cash burn?": free cash flow below zero is the burn; above it, none, said first. */
+  /**
+   * "What is Apple's cash burn?": free cash flow below zero is the burn, said first with its pace a
+   * month, the twelve months' burn to it, the cash at the period's end and the months of runway it
+   * gives ("how long is their runway?" leads with those months); above zero, none, said first.
+   */
   #burn(figure: Figure, r: Extract<FigureResult, { kind: 'value' }>): string | null {
-    if (figure.metric.id !== 'freeCashFlow' || !(this.#plan.question?.burn || BURN_ASKED.test(this.#plan.question?.text ?? ''))) return null;
+    const q = this.#plan.question;
+    if (figure.metric.id !== 'freeCashFlow' || !(q?.burn || BURN_ASKED.test(q?.text ?? ''))) return null;
     const v = r.value;
-    const when = `${periodWithEnd(r.period, figure.fin.calendar)}`;
-    const amount = this.#amount(figure, { ...v, value: Math.abs(v.value) });
-    // "Is it burning cash?": yes or no, first.
-    const answer = YES_NO.test(this.#plan.question?.text ?? '') ? `**${v.value < 0 ? 'Yes' : 'No'}**: ` : '';
-    return answer + (v.value < 0
-      ? `${capitalise(its(figure.company))} cash burn for ${when} was **${amount}** ${this.#refs(v)} (derived): its free cash flow (operating cash flow minus capital expenditure) was negative by that much.`
-      : `${capitalise(shortName(figure.company.name))} did not burn cash in ${when}: its free cash flow (operating cash flow minus capital expenditure) was **+${amount}** ${this.#refs(v)} (derived), cash generated rather than used.`);
+    const cal = figure.fin.calendar;
+    const when = `${periodWithEnd(r.period, cal)}`;
+    const money = (value: number) => this.#amount(figure, { ...v, value });
+    const amount = money(Math.abs(v.value));
+    const months = r.period.kind === 'year' ? 12 : r.period.kind === 'quarter' ? 3 : 3 * r.period.quarters;
+    // A month's pace to one decimal of the scale the figure is stated in ("$16 million", "$15.2 million").
+    const unit = 10 ** ((this.#scale(v) ?? 6) - 1);
+    const perMonth = (total: number) => money(Math.round(Math.abs(total) / months / unit) * unit);
+    const runwayAsked = Boolean(q?.runway);
+    const basis = figure.burnBasis;
+    const ttm = basis?.ttm.length === 4 && basis.ttm.every((x) => x.value) ? basis.ttm : null;
+    const ttmSum = ttm ? ttm.reduce((total, x) => total + x.value!.value, 0) : null;
+    const cash = basis?.cash ?? null;
+    if (v.value >= 0) {
+      // "Is it burning cash?": yes or no, first; a runway asked of a company burning none has none to measure.
+      const answer = YES_NO.test(q?.text ?? '') ? '**No**: ' : runwayAsked ? `**No runway to measure**: ` : '';
+      // (The twelve months too when a runway was asked: there is none over the year either.)
+      const twelve = runwayAsked && ttmSum !== null && ttmSum >= 0 ? ` Over the four quarters to ${ttm!.at(-1)!.quarter.end} its free cash flow was +${money(ttmSum)} (derived, the sum of ${ttm!.map((x) => `${periodName(x.quarter, cal)} ${money(x.value!.value)} ${this.#refs(x.value!)}`).join(', ')}).` : '';
+      const held = runwayAsked && cash ? ` Its cash and cash equivalents ${balanceDate(r.period, cal)} were ${money(cash.value)} ${this.#refs(cash)}, not being run down by operations.` : '';
+      return answer + `${capitalise(shortName(figure.company.name))} did not burn cash in ${when}: its free cash flow (operating cash flow minus capital expenditure) was **+${amount}** ${this.#refs(v)} (derived), cash generated rather than used.${twelve}${held}`;
+    }
+    const answer = YES_NO.test(q?.text ?? '') ? '**Yes**: ' : '';
+    const lines: string[] = [];
+    const monthly = Math.abs(v.value) / months;
+    lines.push(`${capitalise(its(figure.company))} cash burn for ${when} was **${amount}** ${this.#refs(v)} (derived), about **${perMonth(v.value)} a month**: its free cash flow (operating cash flow minus capital expenditure) was negative by that much.`);
+    let twelveMonthly: number | null = null;
+    if (ttm && ttmSum !== null) {
+      const parts = ttm.map((x) => `${periodName(x.quarter, cal)} ${money(x.value!.value)} ${this.#refs(x.value!)}`).join(', ');
+      if (ttmSum < 0) {
+        twelveMonthly = Math.abs(ttmSum) / 12;
+        lines.push(`- Trailing twelve months to ${ttm.at(-1)!.quarter.end}: burned **${money(Math.abs(ttmSum))}** (derived), about ${money(Math.round(twelveMonthly / unit) * unit)} a month; free cash flow each quarter: ${parts}.`);
+      } else lines.push(`- Trailing twelve months to ${ttm.at(-1)!.quarter.end}: free cash flow was +${money(ttmSum)} (derived), no burn over the year; each quarter: ${parts}.`);
+    }
+    if (cash && cash.value > 0) {
+      const at = (perMonthBurn: number) => (cash.value / perMonthBurn).toFixed(1);
+      const pace = r.period.kind === 'quarter' ? "the latest quarter's" : 'that';
+      const atTwelve = twelveMonthly ? `, or about ${at(twelveMonthly)} months at the trailing twelve months' pace` : '';
+      lines.push(`- Cash and cash equivalents ${balanceDate(r.period, cal)}: **${money(cash.value)}** ${this.#refs(cash)}: a runway of about **${at(monthly)} months** at ${pace} pace${atTwelve} (derived: cash over the monthly burn), if the burn held and no cash were raised; marketable securities, which I do not read, and any financing would lengthen it.`);
+      // "How long is their runway?": the months first.
+      if (runwayAsked) {
+        lines.unshift(`**About ${at(monthly)} months of runway** at ${pace} burn${atTwelve}: ${its(figure.company)} cash and cash equivalents of ${money(cash.value)} ${this.#refs(cash)} ${balanceDate(r.period, cal)}, over its cash burn of ${amount} in ${periodName(r.period, cal)} (${perMonth(v.value)} a month) ${this.#refs(v)} (derived).`, '');
+        return lines.join('\n');
+      }
+    } else lines.push(`- Runway: no cash and cash equivalents ${balanceDate(r.period, cal)} in the filings, so no months of runway can be computed.`);
+    return answer + lines.join('\n');
   }
 
   /**
@@ -909,7 +979,7 @@ export class AnswerWriter {
   #differencesOf(figures: Figure[]): string[] {
     const ids = this.#plan.question?.metrics ?? [];
     const text = this.#plan.question?.text ?? '';
-    if (AGAINST_FIGURE.test(text) && ids.length === 2) return this.#setAgainst(figures, ids as [MetricId, MetricId]);
+    if (AGAINST_FIGURE.test(text) && ids.length === 2 && !this.#plan.question?.stated.companies) return this.#setAgainst(figures, ids as [MetricId, MetricId]);
     if (!MINUS_ASKED.test(text) || ids.length !== 2) return [];
     const out: string[] = [];
     for (const cik of new Set(figures.map((f) => f.company.cik))) {
@@ -935,7 +1005,9 @@ export class AnswerWriter {
       const gap = x.value - y.value;
       const by = gap === 0 ? 'the same as' : `**${amount(Math.abs(gap))}**${y.value > 0 ? ` (${((100 * Math.abs(gap)) / y.value).toFixed(1)}%)` : ''} ${gap > 0 ? 'more than' : 'less than'}`;
       const times = y.value > 0 && x.value > 0 ? `; ${(x.value / y.value).toFixed(2)} times as much` : '';
-      out.push(`${capitalise(its(a.company))} ${a.metric.label} ${when}, ${amount(x.value)} ${this.#refs(x)}, ${a.metric.plural ? 'were' : 'was'} ${by} its ${b.metric.label}, ${amount(y.value)} ${this.#refs(y)}${times}.`);
+      // ("Vs operating cash flow" after capex: the part as a share of the whole, in percent.)
+      const share = y.value > 0 && x.value > 0 && x.value < y.value && a.metric.unit === 'money' ? `: ${a.metric.label} was **${((100 * x.value) / y.value).toFixed(1)}%** of ${b.metric.label}` : '';
+      out.push(`${capitalise(its(a.company))} ${a.metric.label} ${when}, ${amount(x.value)} ${this.#refs(x)}, ${a.metric.plural ? 'were' : 'was'} ${by} its ${b.metric.label}, ${amount(y.value)} ${this.#refs(y)}${times}${share}.`);
     }
     return out;
   }

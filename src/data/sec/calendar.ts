@@ -286,6 +286,24 @@ export class FiscalCalendar {
     return this.fiscalYearEnd === null || this.fiscalYearEnd === '1231';
   }
 
+  /**
+   * The rule a 52/53-week year's end keeps, from its years' end dates: "the last Saturday of
+   * September" (each on that weekday, in the month's last seven days), "the Saturday nearest the
+   * end of September"; null for a year ending on a fixed date, or ends that keep no one weekday.
+   */
+  yearEndRule(): string | null {
+    const ends = this.years.map((y) => y.end);
+    if (ends.length < 2 || new Set(ends.map((e) => e.slice(5))).size < 2) return null;
+    const weekday = (iso: string) => new Date(`${iso}T00:00:00Z`).getUTCDay();
+    if (new Set(ends.map(weekday)).size !== 1) return null;
+    const name = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'][weekday(ends[0]!)]!;
+    const last = ends.at(-1)!;
+    const month = Number(last.slice(5, 7));
+    const monthEnd = (iso: string) => new Date(Date.UTC(Number(iso.slice(0, 4)), Number(iso.slice(5, 7)), 0)).getUTCDate();
+    const inLastWeek = ends.every((e) => Number(e.slice(5, 7)) === month && Number(e.slice(8, 10)) > monthEnd(e) - 7);
+    return inLastWeek ? `the last ${name} of ${monthName(month)}` : `the ${name} nearest the end of ${monthName(month)}`;
+  }
+
   /** "in late September" (52/53-week years end on a weekday near a date) or "on June 30". */
   describeYearEnd(): string {
     const ends = this.years.map((y) => y.end.slice(5));

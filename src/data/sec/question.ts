@@ -85,10 +85,15 @@ export interface SecQuestion {
   ratios?: RatioId[];
   /** Cash burn asked ("what's Apple's cash burn?"), here or in the question this one follows up ("and Alphabet?"): free cash flow said as a burn or none. */
   burn?: boolean;
+  /** Cash runway asked ("how long is their runway?", "when do they run out of cash?"), here or in the question this one follows up: months of cash at the burn. */
+  runway?: boolean;
 }
 
 /** Cash burn asked ("cash burn", "burn rate", "is it burning cash?", "how much cash is Microsoft burning?"). */
 export const BURN_ASKED = /\b(?:cash\s+burn|burn\s+rate|burn(?:s|ing|ed|t)?\s+(?:through\s+)?cash)\b|\bcash\b(?=[^.?!]{0,40}\bburn(?:s|ing|ed|t)?\b)/i;
+
+/** Cash runway asked ("how long is their runway?", "how long will the cash last?", "when will they run out of money?", "months of cash left"). */
+export const RUNWAY_ASKED = /\b(?:cash\s+)?runway\b|\bhow\s+long\b[^?.!]{0,40}\b(?:cash|money|funds?)\b[^?.!]{0,25}\blast\b|\b(?:run|running|runs|ran)\s+out\s+of\s+(?:cash|money|funds?)\b|\bmonths\s+of\s+(?:cash|runway|funding)\b/i;
 
 const TTM = /\b(?:ttm|ltm|(?:trailing|last|past)\s+(?:twelve|12)[- ]months?|trailing\s+(?:year|4\s+quarters|four\s+quarters))\b/gi;
 
@@ -182,7 +187,8 @@ top bottom runner runner-up second gap times order ranking ranked rank levered l
 stand stands cheap cheaper cheapest expensive pricey overpriced underpriced bargain pick choose watch
 improve improves improved improving improvement improvements worsen worsens worsened worsening deteriorate deteriorates deteriorated deteriorating strengthening weakening trending
 lot lots billion billions million millions trillion trillions bn mn percent
-healthy unhealthy normal decent impressive sustainable sensible reasonable worrying concerning solid fine okay ok strong weak alarming`.split(/\s+/),
+healthy unhealthy normal decent impressive sustainable sensible reasonable worrying concerning solid fine okay ok strong weak alarming
+whole entire span stretch`.split(/\s+/),
 );
 
 /** Real words one or two letters away from a metric word: never read as its typo. */
@@ -283,7 +289,8 @@ const COMPARES_THEM = /\bhow many times\b|^\s*(?:and\s+|so\s+|ok\s+)?(?:what(?:'
 const VERSUS_NAMED = /\b(?:vs\.?|versus|compare[sd]?|comparison|against|relative to)\b/i;
 const REFERS_BACK = /\b(?:that|this|those|it|its|same)\b|^\s*(?:and\s+|now\s+)?(?:compare(?:d)?|how does (?:it|that) compare)\s+(?:to|with|against)\b/i;
 /** A figure set against the one before ("compared to its cash?", "vs its equity", "relative to revenue"). */
-export const AGAINST_FIGURE = /^\W*(?:(?:and|but|ok|so|how about|what about)\W+)*(?:(?:how\s+(?:does|is|do|did)\s+(?:it|that|this)\s+)?(?:compared?|comparing)\s+(?:to|with|against)|vs\.?|versus|against|relative\s+to)\s+(?:its|their|the)\b/i;
+// ("vs operating cash flow" right after capex too, the figure named without "its".)
+export const AGAINST_FIGURE = /^\W*(?:(?:and|but|ok|so|how about|what about)\W+)*(?:(?:how\s+(?:does|is|do|did)\s+(?:it|that|this)\s+)?(?:compared?|comparing)\s+(?:to|with|against)|vs\.?|versus|against|relative\s+to)\s+(?:(?:its|their|the)\b|(?=[a-z$&]))/i;
 const ADD_FIGURE = /\b(?:also|too|as well|add|include|including|alongside|plus)\b/i;
 
 /** Words that put a second period beside the first, just before it: "and", "vs", "compared with". */
@@ -681,6 +688,8 @@ function extractMetrics(m: Masked, index: CompanyIndex): MetricId[] {
   for (const g of METRIC_GROUPS) m.take(g.pattern, (x) => (found.push(...g.metrics.map((id, i) => ({ id, at: x.index! + i / 100 }))), true));
   // Money spent on dividends ("how much did Apple spend on buybacks and dividends?") is dividends paid, not per share.
   m.take(/(?<=\b(?:spen[dt]|spending|paid|paying|pays|returned|returning)\b[^.?!]{0,40})\bdividends?\b(?!\s+(?:per|a)\s+(?:common\s+)?share)/gi, (x) => (found.push({ id: 'dividendsPaid', at: x.index! }), true));
+  // "How long is their runway?", "when do they run out of cash?": months of cash at the burn, free cash flow below zero (the cash balance comes with it).
+  m.take(new RegExp(RUNWAY_ASKED.source, 'gi'), (x) => (found.push({ id: 'freeCashFlow', at: x.index! }), true));
   // "How much cash is Microsoft burning?": the burn, free cash flow below zero, not the cash balance.
   const burns: number[] = [];
   m.take(/(?<=\bcash\b[^.?!]{0,40})\bburn(?:s|ing|ed|t)?\b(?!\s+(?:through\s+)?cash\b)/gi, (x) => (burns.push(x.index!), true));
@@ -1269,7 +1278,9 @@ export function parseSecQuestion(text: string, index: CompanyIndex, previous?: S
     // Kept by a follow-up that changes the company or period only ("and Microsoft?").
     ratios: perShare?.ratios ?? (x.ratios.length ? x.ratios : followUp && !stated.metrics && !x.unknownFigures.length && !anyMargin && !growthOf ? (previous.ratios ?? []) : []),
     // "And Alphabet?" after "what's Apple's cash burn?": its burn, or that it burns none, too.
-    ...(BURN_ASKED.test(text) || (followUp && !stated.metrics && previous.burn) ? { burn: true } : {}),
+    ...(BURN_ASKED.test(text) || RUNWAY_ASKED.test(text) || (followUp && !stated.metrics && previous.burn) ? { burn: true } : {}),
+    // (And "and Alphabet?" after a runway: its runway, or that it burns no cash.)
+    ...(RUNWAY_ASKED.test(text) || (followUp && !stated.metrics && previous.runway) ? { runway: true } : {}),
   };
 }
 

@@ -234,3 +234,38 @@ export const ratioNamed = (words: string): RatioDef | undefined => RATIOS.find((
 
 /** A flow over a balance (a quarter's would be a quarter of a year's), or a ratio said over years: an unnamed period means the latest fiscal year. */
 export const isAnnualRatio = (r: RatioDef) => r.annual === true || (metricById(r.numerator).type === 'duration' && metricById(r.denominator).type === 'instant');
+
+/** A ratio of two flows over the same period (FCF conversion, payout ratio, effective tax rate, interest coverage). */
+export const isFlowRatio = (r: RatioDef): boolean => ratioMetrics(r).every((id) => metricById(id).type === 'duration' && !metricById(id).averaged) && !r.averaged;
+
+/**
+ * A ratio asked over the trailing twelve months ("FCF conversion TTM", "ROE TTM") is of the four
+ * quarters, each summed: a ratio of two flows, or a flow over an averaged balance.
+ */
+export const hasTwelveMonths = (r: RatioDef): boolean => isFlowRatio(r) || (r.averaged === true && metricById(r.numerator).type === 'duration' && !metricById(r.numerator).averaged);
+
+/** The shares of revenue answered as margins by name, from the figure each divides by revenue (see the SEC agent's plan). */
+export const MARGIN_NAMES: Partial<Record<MetricId, string>> = { grossProfit: 'gross margin', operatingIncome: 'operating margin', netIncome: 'net margin', freeCashFlow: 'free cash flow margin', operatingCashFlow: 'operating cash flow margin' };
+
+/**
+ * Every ratio and margin computed here, from the tables that define them (RATIOS, MARGIN_NAMES),
+ * each with what it can be asked over: for "what ratios can you compute?", help and the answer to
+ * a ratio not computed. Nothing is listed that the tables do not define.
+ */
+export function ratioCatalogue(): { margins: string[]; ratios: { label: string; twelveMonths: boolean }[]; twelveMonths: string[] } {
+  const margins = Object.values(MARGIN_NAMES) as string[];
+  const ratios = RATIOS.map((r) => ({ label: r.label, twelveMonths: hasTwelveMonths(r) }));
+  return { margins, ratios, twelveMonths: [...margins, ...ratios.filter((r) => r.twelveMonths).map((r) => r.label)] };
+}
+
+/** "gross margin, operating margin and net margin". */
+const listed = (items: readonly string[]) => (items.length < 2 ? items.join('') : `${items.slice(0, -1).join(', ')} and ${items.at(-1)}`);
+
+/** The catalogue in a sentence: "Margins: …. Ratios: …. Over the trailing twelve months: …." */
+export function ratioCatalogueText(): string {
+  const c = ratioCatalogue();
+  return `Margins (each a figure over the same period's revenue): ${listed(c.margins)}. Ratios: ${listed(c.ratios.map((r) => r.label))}. Over the trailing twelve months ("TTM", the four quarters summed): ${listed(c.twelveMonths)}. Any of them over a quarter, a fiscal or calendar year, as a trend over periods ("debt-to-equity trend over the last 3 years"), against an earlier period, or across companies.`;
+}
+
+/** "What ratios can you compute?" ("which ratios do you support?", "list the ratios you have", "what metrics can you calculate for Apple?"). */
+export const RATIO_LIST_ASKED = /\b(?:what|which)\s+(?:(?:other|financial|kinds?\s+of|sorts?\s+of)\s+)?(?:ratios|margins|metrics|multiples)\b[^?.!]{0,40}\b(?:can|could|do|does|will)\s+(?:you|it|the\s+agent)\b|\b(?:list|show)\b[^?.!]{0,25}\b(?:ratios|margins)\b[^?.!]{0,30}\b(?:you|available|supported|compute[ds]?|calculated?)\b|\b(?:ratios|margins)\s+(?:are\s+)?(?:available|supported)\b|\bwhat\s+ratios\b[^?.!]{0,20}\b(?:are\s+there|exist|available)\b/i;

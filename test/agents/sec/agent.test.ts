@@ -629,7 +629,7 @@ describe('ratios computed from the filed figures, each figure cited', () => {
   it('ratios of figures it does not read are named as unknown, with the ratios it does compute', async () => {
     for (const q of ['Apple ROIC', 'Apple return on capital employed', 'Apple cash ratio']) {
       const a = await ask(q);
-      expect(a.text, q).toMatch(/^I do not have a figure called "(ROIC|return on capital employed|cash ratio)": it is a ratio of figures I do not read \(such as invested capital, or marketable securities and receivables broken out by the company\); the ratios I compute from the figures I read are return on equity and on assets, debt to equity and to assets, liabilities to equity, the current and quick ratios, working capital, interest coverage,/);
+      expect(a.text, q).toMatch(/^I do not have a figure called "(ROIC|return on capital employed|cash ratio)": it is a ratio of figures I do not read \(such as invested capital, or marketable securities and receivables broken out by the company\)\. What I compute from the figures I read: Margins .*Ratios: return on equity, return on assets, debt-to-equity ratio, debt-to-assets ratio, liabilities-to-equity ratio, current ratio, quick ratio, working capital, interest coverage,/);
       expect(a.citations, q).toEqual([]);
     }
   });
