@@ -8,7 +8,7 @@ import { cited } from './report-rows.js';
 
 export type RestateForm = 'simple' | 'sentence' | 'thread';
 
-const SIMPLE = /\bexplain\s+(?:it|that|this|them)?\s*(?:(?:more|a bit|a little)\s+)?(?:simply|simpler|more simply|in simple(?:r)? (?:words|terms))\b|\b(?:in\s+)?(?:simple|simpler|plain|plainer|everyday|layman'?s?)\s+(?:words|terms|english|language)\b|\blike\s+(?:i'?m|im|i\s+am)\s+(?:\d{1,2}|a\s+(?:kid|child|teenager))\b|\beli\d+\b|\bdumb\s+it\s+down\b|\b(?:simplify|simpler)\b|\bsimply\s+put\b|\bi\s+(?:don'?t|do\s+not)\s+(?:understand|get\s+it)\b/i;
+const SIMPLE = /\bexplain\s+(?:it|that|this|them)?\s*(?:(?:more|a bit|a little)\s+)?(?:simply|simpler|more simply|in simple(?:r)? (?:words|terms))\b|\b(?:in\s+)?(?:simple|simpler|plain|plainer|everyday|layman'?s?)\s+(?:words|terms|english|language)\b|\blike\s+(?:i'?m|im|i\s+am)\s+(?:\d{1,2}|a\s+(?:kid|child|teenager))\b|\beli\d+\b|\bdumb\s+it\s+down\b|\b(?:simplify|simpler)\b|\bsimply\s+put\b|\bi\s+(?:don'?t|do\s+not)\s+(?:understand|get\s+it)\b|\bwhat(?:'s|\s+does|\s+do|\s+is)\s+(?:this|that|it|all\s+(?:this|that))\s+(?:all\s+)?mean(?:ing)?\b(?:\s+(?:for\s+me|in\s+practice|exactly))?|^\W*(?:(?:ok|so|and|um+|uh+)\W+)*(?:meaning|which\s+means|in\s+english)\W*$/i;
 const SENTENCE = /\b(?:summar(?:ize|ise)|sum\s+(?:it|that|this)\s+up)\b[^?]*\b(?:one|a|1|single)\s+(?:short\s+)?sentence\b|^\W*(?:(?:ok|so|and|now|just)\W+)*(?:(?:in|as)\s+)?(?:one|a|1|single)\s+(?:short\s+)?sentence\W*(?:please|pls)?\W*$/i;
 const THREAD = /\b(?:summar(?:ize|ise|y of)|recap|sum\s+up|go\s+over)\b[^?]*\b(?:everything|all\s+(?:of\s+)?(?:this|that|it)|(?:the\s+)?(?:whole|entire)\s+(?:conversation|chat|thread)|(?:what\s+)?we(?:'ve)?\s+(?:talked|spoke|discussed|covered)\b)/i;
 

@@ -186,6 +186,37 @@ function positionText(pos: Position, r: Row, c: Contract, believed: number | nul
   return text;
 }
 
+/** Why a side of the book is empty ("why no two sided quote?", "why is there no bid on it?"). */
+export const QUOTE_MISSING = /\bwhy\b[^?]{0,40}\b(?:no|not|isn'?t|aren'?t|nobody|no one|empty|missing)\b[^?]{0,30}\b(?:two[- ]sided|bids?|asks?|offers?|quotes?|liquidity|book|mid)\b|\b(?:no|empty|missing)\s+(?:two[- ]sided\s+)?(?:quotes?|bids?|asks?|offers?|book)\b[^?]{0,30}\bwhy\b/i;
+
+/**
+ * An empty side of the order book, said from the contract snapshot: which side is empty, what the
+ * price shown is instead (the last trade, which may be old), and what that means for trading it.
+ * Why no one quotes it is not in anything read.
+ */
+export function emptyBookText(rows: Row[], contracts: Map<string, Contract>, onlyEmpty = false): string | null {
+  const emptySide = (r: Row) => { const c = contracts.get(outcomeOf(r.outcome).refs); return !!c && (dollars(c.bid) === null || dollars(c.ask) === null); };
+  // None named: the outcomes with a side empty (every one when none is).
+  const shown = onlyEmpty && rows.some(emptySide) ? rows.filter(emptySide) : rows;
+  const lines = shown.flatMap((r) => {
+    const { name, refs } = outcomeOf(r.outcome);
+    const c = contracts.get(refs);
+    if (!c) return [];
+    const [bid, ask] = [dollars(c.bid), dollars(c.ask)];
+    if (bid !== null && ask !== null) return [`- **${name}** has both sides quoted: bid ${c.bid}, ask ${c.ask} (spread ${c.spread}), so its price is their mid ${refs}.`];
+    const empty = bid === null && ask === null ? 'no bid and no ask' : bid === null ? `no bid (the ask is ${c.ask})` : `no ask (the bid is ${c.bid})`;
+    const last = c.last !== '—' ? `; the ${percent(r.marketValue)} shown is its last trade, ${c.last}, which may be hours or days old and is not a price anyone offers now` : '';
+    const trade = bid === null && ask === null
+      ? 'Nothing can be bought or sold at once: an order would rest in the book until someone takes the other side'
+      : bid === null
+        ? 'YES can be bought at the ask, but not sold, and NO cannot be bought (NO is bought against the YES bid)'
+        : 'YES can be sold at the bid and NO bought against it, but YES cannot be bought at once';
+    return [`- **${name}**: the order book the report read had ${empty} resting at the snapshot${last} ${refs}. ${trade}.`];
+  });
+  if (!lines.length) return null;
+  return `${lines.join('\n')}\n\nAn empty side means no one had an order resting there when the report read the book; it is common for thinly traded outcomes, or after a large trade took the best orders. Why no one quotes it is not in what the report reads (prices, the order book, the series' record and the rules). Its volume and open interest, in the report's contract snapshot, say how much it has traded and how much is held.`;
+}
+
 /** The price at which a trade would have value ("what would it need to be priced at to be worth it?", "fair price?"). */
 export const FAIR_PRICE = /\b(?:need|have|has|needs) to (?:be )?(?:priced|trade|trading|cost|sell|go|drop|fall|get) (?:at|to|down to|below|under)\b|\bfair (?:price|value|odds)\b|\bat what price\b|\bwhat price\b[^?]*\b(?:worth|value|buy|make sense|good bet)\b|\bworth it at\b/i;
 

@@ -14,6 +14,8 @@ const BTC = 'https://kalshi.com/markets/kxbtcd/bitcoin-price-end-of-day/kxbtcd-2
 const NYC = 'https://kalshi.com/markets/kxhighny/highest-temperature-in-nyc/kxhighny-26nov20';
 const APPROVAL = 'https://kalshi.com/markets/kxapproval/presidential-approval-rating/kxapproval-26nov27';
 const SEA_ICE = 'https://kalshi.com/markets/kxseaice/arctic-sea-ice-extent/kxseaice-26dec';
+const FED = 'https://kalshi.com/markets/kxfeddecision/fed-rate-decision/kxfeddecision-26dec';
+const PAYROLLS = 'https://kalshi.com/markets/kxpayrolls/nonfarm-payrolls/kxpayrolls-26dec';
 const AI = 'https://kalshi.com/markets/kxaimodel/frontier-ai-model-release/kxaimodel-26dec19';
 
 describe('report threads on sports, box office and crypto events (a lead probe)', () => {
@@ -108,5 +110,25 @@ describe('report threads on sports, box office and crypto events (a lead probe)'
     // The history has March 2026, not March 2025.
     expect(await ice("how did last year's march resolve?")).toMatch(/^The report's history has no event of the series that closed in March 2025; the latest ones:/);
     expect(await ice('what about march 2026?')).toMatch(/^The March 2026 event of the series, \*\*KXSEAICE-26MAR\*\* \(closed 2026-03-24\)[^\n]*so the result was above 11\.0/);
+  });
+
+  it("'what does this mean' after an answer restates it in plain words (was refused as outside what is read)", async () => {
+    const fed = await demo.thread(FED);
+    expect(await fed('odds of hold?')).toMatch(/^- \*\*Hold\*\*: market 16\.0%/);
+    const meant = await fed('what does this mean');
+    expect(meant).toMatch(/^Put simply: Traders put about 16% on “Hold”; the svc model, which also weighs how past events resolved, says about 12% \[1\]\./);
+    expect(meant).not.toContain('I cannot answer that');
+  });
+
+  it("'why no two sided quote on 0 to 75k?' says which side of the book is empty and what the price shown is instead", async () => {
+    const jobs = await demo.thread(PAYROLLS);
+    const one = await jobs('why no two sided quote on 0 to 75k?');
+    expect(one).toMatch(/^- \*\*0 to 75k\*\*: the order book the report read had no bid and no ask resting at the snapshot; the 41\.0% shown is its last trade, \$0\.41, [^\n]*\[\d\]\. Nothing can be bought or sold at once/);
+    expect(one).toContain('Why no one quotes it is not in what the report reads');
+    expect(one).not.toContain('Below 0');
+    // None named: the outcomes with a side empty, Below 0 and 0 to 75k, not the three quoted.
+    const some = await jobs('why are some outcomes missing quotes?');
+    expect(some).toMatch(/^- \*\*Below 0\*\*: [^\n]*last trade, \$0\.25[^\n]*\n- \*\*0 to 75k\*\*: /);
+    expect(some).not.toContain('75k to 150k');
   });
 });
