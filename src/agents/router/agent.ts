@@ -128,6 +128,12 @@ const WHY_MOVED_WORDS = /\b(?:why|how come|drop\w*|fell|fall\w*|ris(?:e|es|ing)|
 
 /** The exchange's fees asked about ("what are kalshi's fees?"), or whether the figures given are net of them ("does that account for fees?"). */
 const FEES_ASKED = /\b(?:are there(?: any)?|what are|how (?:much|big|high) are|what(?:'s| is) the|does kalshi (?:charge|take))\s+(?:kalshi'?s?\s+|the\s+|trading\s+)?(?:fees?|commissions?)\b|^\W*(?:and\s+)?(?:what about\s+)?(?:the\s+)?fees?\s*\??\s*$|\b(?:does|do|did|is|are|was|were)\s+(?:that|this|it|those|these|the\s+\w+)\b[^?]{0,30}\b(?:account(?:ing)? for|include|includ\w+|count|net of|after|with|take|factor(?:ed)? in)\b[^?]{0,20}\bfees?\b|\b(?:before|after|net of) fees\s*\?|\bwhat about fees\b|\bincluding fees\b/i;
+/** An arbitrage named ("is the arb real after fees?"). */
+const ARB_WORDS = /\b(?:arb(?:itrage)?s?|risk[- ]?free|lock(?:ed)? in|free money)\b/i;
+
+/** A source no agent reads asked of; fees asked of an arbitrage are that arbitrage's ("is the arb real after fees?"). */
+const outsideAsked = (question: string) => OUTSIDE_SOURCES.test(question) && !(ARB_WORDS.test(question) && !OUTSIDE_SOURCES.test(question.replace(/\bfees?\b/gi, ' ')));
+
 const FEES_ANSWER =
   "Kalshi charges a fee on trades, and what it is is not in anything I read (prices, order books, settled events, contracts' rules), so every cost, payout, profit, expected value and arbitrage I give is before fees: they come off whatever edge a figure shows, and a small edge, a cent or two a contract, can vanish with them. The exchange's fee schedule says what it charges.\n";
 
@@ -256,7 +262,7 @@ export function routerAgent(o: RouterOptions): Agent {
       // what the report does not read, said so rather than a part of the report a word of it names, or the report again.
       // ("Summarize in one line for a headline", "one line for twitter": a summary, wherever it goes.)
       // (A fee the asker states, "and with fees of 1c?", is no outside source: the trade is worked with it.)
-      const outside = aboutEvent && OUTSIDE_SOURCES.test(question) && eventQuestion(asked) !== 'summary' && feeSaid(question) === null ? await outsideOf(address.eventTicker, question) : null;
+      const outside = aboutEvent && outsideAsked(question) && eventQuestion(asked) !== 'summary' && feeSaid(question) === null ? await outsideOf(address.eventTicker, question) : null;
       if (outside) return yield* answer(outside, null);
       const part = aboutEvent ? answerFromReport(asked, stored, earlier) : null;
       if (part) return yield* written(req, question, part.text, [...part.citations], usage);
@@ -273,7 +279,7 @@ export function routerAgent(o: RouterOptions): Agent {
     });
     if (!('event' in summary)) return yield* answer(summary, usage);
     // ("Who are the biggest holders of the 96k contract?", "what fees will kalshi charge?": beyond the live quotes too.)
-    if (aboutEvent && OUTSIDE_SOURCES.test(question) && eventQuestion(routedText(question)) !== 'summary') {
+    if (aboutEvent && outsideAsked(question) && eventQuestion(routedText(question)) !== 'summary') {
       const outside = await outsideOf(address.eventTicker, question);
       if (outside) return yield* answer(outside, null);
     }
@@ -424,7 +430,7 @@ export function routerAgent(o: RouterOptions): Agent {
     // (Of one event found with a stored report too: "what's the economists' consensus forecast for december CPI?";
     // "any news on why bitcoin dropped?" gets what the exchange shows beside the caveat.)
     const reportedOne = found.found.length === 1 && !WHY_MOVED_WORDS.test(question) && (await o.reports.latest(found.found[0]!)) !== null;
-    const outsideTicker = OUTSIDE_SOURCES.test(question) && feeSaid(question) === null ? ((context || reportedOne) && found.found.length === 1 ? found.found[0]! : !found.found.length ? discussedTicker() : null) : null;
+    const outsideTicker = outsideAsked(question) && feeSaid(question) === null ? ((context || reportedOne) && found.found.length === 1 ? found.found[0]! : !found.found.length ? discussedTicker() : null) : null;
     if (outsideTicker) {
       const outside = await outsideOf(outsideTicker, question);
       if (outside) return yield* answer(outside, usage);
@@ -463,7 +469,7 @@ export function routerAgent(o: RouterOptions): Agent {
     // (So is a chance of one's own, "what if i think the bills are 45%": what buying is worth on it.)
     const chanceOwn = CHANCE_SAID.test(chancesInPercent(question)) && question.split(/\s+/).length <= 12;
     // ("Back to the fed, what was hike trading at a week ago?": its moves, from its report or the exchange's day-ago prices.)
-    if ((asked === 'quote' || asked === 'arbitrage' || (asked === 'moves' && !OUTSIDE_SOURCES.test(question)) || chanceOwn) && found.found.length === 1 && !weighing) return yield* kalshi(req, question, tickerAddress(found.found[0]!)!, usage, true, true);
+    if ((asked === 'quote' || asked === 'arbitrage' || (asked === 'moves' && !outsideAsked(question)) || chanceOwn) && found.found.length === 1 && !weighing) return yield* kalshi(req, question, tickerAddress(found.found[0]!)!, usage, true, true);
     const whenCloses = asked === 'closing' && /\b(?:when|what time)\b[^?]*\b(?:clos\w*|expir\w*|stop trading|trading (?:stops?|ends?))\b|\bclose early\b/i.test(question);
     if ((asked === 'resolution' || whenCloses) && found.found.length === 1) return yield* kalshi(req, question, tickerAddress(found.found[0]!)!, usage, true, true);
     if (ofReport && found.found.length === 1) {
@@ -480,7 +486,7 @@ export function routerAgent(o: RouterOptions): Agent {
     // "Any news on why bitcoin dropped?", "should I put my savings into bitcoin?": what cannot be said, before what the exchange shows.
     const caveat = OTHER_EXCHANGE.test(question)
       ? `I read Kalshi only, not ${OTHER_EXCHANGE.exec(question)![0].replace(/^\w/, (c) => c.toUpperCase())} or other exchanges, so I cannot say what is priced there; what Kalshi shows:\n\n`
-      : OUTSIDE_SOURCES.test(question)
+      : outsideAsked(question)
       ? 'I read no news or other outside sources, so I cannot say what happened or why; what the exchange shows:\n\n'
       : SAVINGS_ADVICE.test(question)
         ? "I do not give investment advice (what to do with your savings is yours to weigh, ideally with an adviser); the market's prices, for your own judgement:\n\n"
@@ -743,7 +749,8 @@ export function routerAgent(o: RouterOptions): Agent {
       const explained = await explain(req.messages.slice(0, -1), question);
       if (explained) return yield* answer(explained, null);
       // "Does that account for fees?" of an answer before: no, and why; "what are kalshi's fees?": not read, and what that means.
-      if (FEES_ASKED.test(question)) return yield* answer({ text: `${/^\W*(?:does|do|did|is|are|was|were)\b/i.test(question) && !/\bare there\b/i.test(question) ? 'No. ' : ''}${FEES_ANSWER}`, citations: [] }, null);
+      // ("Is the arb real after fees?" asks of the arbitrage: answered on the quotes, with what fees it bears.)
+      if (FEES_ASKED.test(question) && !ARB_WORDS.test(question)) return yield* answer({ text: `${/^\W*(?:does|do|did|is|are|was|were)\b/i.test(question) && !/\bare there\b/i.test(question) ? 'No. ' : ''}${FEES_ANSWER}`, citations: [] }, null);
       const parts = splitQuestion(question);
       if (parts.length > 1) {
         yield { type: 'progress', message: `Answering ${parts.length} questions in one: ${parts.map((p) => p.route.kind).join(', ')}.` };

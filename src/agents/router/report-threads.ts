@@ -292,7 +292,9 @@ export function reportThreads(o: ReportThreadsOptions) {
     if (ENTRY_TIMING.test(question)) return { answer: timingText(sheet) };
     // "What are fees going to do to that 5 cents?" after a lock-in: what they must stay under.
     // ("Does that account for fees?" is a yes or no, answered as such elsewhere.)
-    if (/\bfees?\b/i.test(question) && !/^\W*(?:does|do|did|is|are|was|were)\b/i.test(question) && LOCK_ANSWER.test(lastAnswer)) {
+    // ("Is the arb real after fees?" asks it of the lock-in, whatever came before.)
+    const arbAsked = /\b(?:arb(?:itrage)?s?|risk[- ]?free|lock(?:ed)?[- ]ins?|locked in|free money)\b/i.test(question);
+    if (/\bfees?\b/i.test(question) && ((!/^\W*(?:does|do|did|is|are|was|were)\b/i.test(question) && LOCK_ANSWER.test(lastAnswer)) || arbAsked)) {
       const fees = feesText(sheet);
       if (fees) return { answer: fees };
     }

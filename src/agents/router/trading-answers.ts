@@ -587,7 +587,8 @@ export function arbitrageText(rows: Row[], contracts: Map<string, Contract>, exc
     return `Cannot tell on the report's quotes: ${checked}, and an arbitrage across exclusive outcomes needs every one of them priced.\n\n${quoteText('', rows, contracts) ?? ''}`;
   }
   if (found.length) return `Yes, on the report's quotes:\n\n${found.join('\n')}\n\n${caveat}`;
-  return `No arbitrage on the report's quotes: ${checked}.\n\n${quoteText('', rows, contracts) ?? ''}\n\n${caveat}`;
+  const none = /\bfees?\b/i.test(question) ? ' With nothing locked in before fees, there is nothing after them.' : '';
+  return `No arbitrage on the report's quotes: ${checked}.${none}\n\n${quoteText('', rows, contracts) ?? ''}\n\n${caveat}`;
 }
 
 /**
