@@ -109,6 +109,23 @@ const SYNONYMS: Record<string, string[]> = {
   game: ['sports', 'game'],
 };
 
+/**
+ * A topic word misspelt ("inflaton", "unemploymnet", "paroll"): the synonym key one edit away (two
+ * for long words), so that it finds the events its titles name in other words; itself otherwise.
+ * Short words are left alone ("hold" is no "gold").
+ */
+function misspeltKey(word: string): string {
+  if (word.length < 5) return word;
+  const most = word.length >= 8 ? 2 : 1;
+  let best: { key: string; d: number } | null = null;
+  for (const key of Object.keys(SYNONYMS)) {
+    if (key.length < 4 || Math.abs(key.length - word.length) > most) continue;
+    const d = editDistance(word, key, most);
+    if (d <= most && (!best || d < best.d)) best = { key, d };
+  }
+  return best?.key ?? word;
+}
+
 const STOP = new Set(STOP_WORDS.split(' ').map(fold));
 /** The model of a report asked about, which is no topic: "model vs market", "your model", "what does the model say". */
 export const MODEL_ASKED = /\b(?:model\s+(?:vs\.?|versus|and|or|against|compared to)\s+(?:the\s+)?market|market\s+(?:vs\.?|versus|and|or|against)\s+(?:the\s+)?model|(?:your|the|svc'?s?|our)\s+model(?:'s)?(?:\s+(?:says?|thinks?|probabilit(?:y|ies)|odds))?|model\s+(?:says?|thinks?|probabilit(?:y|ies))|model(?:'s)?\s+(?:edges?|gaps?|view|numbers?))\b/i;
@@ -230,7 +247,7 @@ export class EventSearch {
       if (w.length < 2 || STOP.has(w) || /^\d+(?:[a-z]|bps?|pts?|pct|deg|st|nd|rd|th)?$/.test(w) || LONG_STOP.some((s) => editDistance(w, s, 1) <= 1)) continue;
       const month = MONTHS.find((m) => m.startsWith(w) && w.length >= 3);
       // Own keys only: "constructor" is a word, not Object's constructor.
-      const alternatives = month ? [month] : (Object.hasOwn(SYNONYMS, w) ? SYNONYMS[w]! : [w]).map(fold);
+      const alternatives = month ? [month] : (Object.hasOwn(SYNONYMS, w) ? SYNONYMS[w]! : Object.hasOwn(SYNONYMS, misspeltKey(w)) ? SYNONYMS[misspeltKey(w)]! : [w]).map(fold);
       const key = alternatives.join(' ');
       if (seen.has(key)) continue;
       seen.add(key);
