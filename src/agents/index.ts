@@ -11,7 +11,7 @@ import { OpenEventsIndex } from './markets-search/index.js';
 import { routerAgent } from './router/agent.js';
 import type { Agent } from './types.js';
 import { withInstructions, type FormRestater } from './instructed.js';
-import { restatedAsInstructed } from './router/instructed.js';
+import { oddsFormAsked, restatedAsInstructed } from './router/instructed.js';
 import { restated } from './router/restate.js';
 
 /** The prediction-markets agent over the core's services; `kalshi` may be replaced (tests pin its clock); `followUps` answers turns that continue a conversation about a report (svc-agent). */
@@ -48,7 +48,7 @@ export function builtinAgents(core: Core): Agent[] {
   const inOneSentence: FormRestater = (answer) => restated(answer, 'sentence');
   const summarise: FormRestater = async (answer, form, question) => (await restatedAsInstructed(answer, form, question)) ?? inOneSentence(answer, form, question);
   return [
-    withInstructions(router, restatedAsInstructed, summarise),
+    withInstructions(router, restatedAsInstructed, summarise, oddsFormAsked),
     withInstructions(sec, undefined, inOneSentence),
     withInstructions(financials, undefined, inOneSentence),
     withInstructions(search, restatedAsInstructed, summarise),

@@ -7,6 +7,9 @@ import type { Agent, AgentEvent, AgentRequest, Answer, Citation } from './types.
  */
 export type FormRestater = (answer: Answer, form: FormInstructed, question: string) => Answer | null | Promise<Answer | null>;
 
+/** The form a question asks of its own answer, and what says an answer in it; null when it asks none the agent leaves to the wrapper. */
+export type QuestionForm = (question: string) => { form: FormInstructed; restate: FormRestater } | null;
+
 /** The requests callers sent, as opposed to those an agent makes of another (or of itself) to answer a part or an earlier turn. */
 const ASKED = new WeakSet<AgentRequest>();
 
@@ -30,7 +33,7 @@ export function askedAlike(derived: AgentRequest, original: AgentRequest): Agent
  * is `summarise`'s one sentence over the whole answer. Requests whose instructions ask none of
  * these run as they are.
  */
-export function withInstructions(agent: Agent, restate?: FormRestater, summarise: FormRestater | undefined = restate): Agent {
+export function withInstructions(agent: Agent, restate?: FormRestater, summarise: FormRestater | undefined = restate, askedInQuestion?: QuestionForm): Agent {
   return {
     ...agent,
     run(request) {
@@ -39,8 +42,10 @@ export function withInstructions(agent: Agent, restate?: FormRestater, summarise
       const form = restate ? formInstructed(request.instructions) : null;
       // "Start with a one-sentence summary": that sentence, then the whole answer (not with a form asked too: the form is the answer's shape).
       const lead = summarise && !formInstructed(request.instructions) && summaryFirstInstructed(request.instructions);
-      if (!language && !form && !lead) return agent.run(request);
-      const events = form ? inForm(agent.run(request), request, form, restate!) : lead ? ledBy(agent.run(request), request, summarise) : agent.run(request);
+      // A form the question asks itself, of an answer the agent does not say in it ("odds of a hike? just the number").
+      const own = !form && askedInQuestion ? askedInQuestion([...request.messages].reverse().find((m) => m.role === 'user')?.content ?? '') : null;
+      if (!language && !form && !lead && !own) return agent.run(request);
+      const events = form ? inForm(agent.run(request), request, form, restate!) : own ? inForm(agent.run(request), request, own.form, own.restate) : lead ? ledBy(agent.run(request), request, summarise) : agent.run(request);
       return language ? noted(events, englishOnlyNote(language)) : events;
     },
   };

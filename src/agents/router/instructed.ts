@@ -45,6 +45,30 @@ export function restatedAsInstructed(answer: Answer, asked: FormInstructed, ques
   }
 }
 
+/**
+ * Just the number or a table asked in the question itself ("what are the odds of a hike? just the
+ * number", "odds of each outcome as a table"): the router's odds answers said so, as instructions
+ * asking it would have them; the other forms the router applies itself, and the filings agents say
+ * their figures in any form.
+ */
+export function oddsFormAsked(question: string): { form: FormInstructed; restate: (answer: Answer) => Answer | null } | null {
+  const asked = formAsked(question);
+  if (!asked || (asked.form !== 'number' && asked.form !== 'table') || !asked.rest) return null;
+  const form: FormInstructed = { form: asked.form, one: asked.one };
+  return { form, restate: (answer) => (!answer.citations.length ? null : (form.form === 'table' ? outcomesTable(answer) : null) ?? oddsInForm(answer, form)) };
+}
+
+/** A whole report asked as a table ("odds of each outcome? as a table"): its outcome table alone, with the report's as-of line. */
+function outcomesTable(answer: Answer): Answer | null {
+  const section = answer.text.split(/\n(?=## )/).find((part) => part.startsWith('## Outcomes: model vs market'));
+  const table = section?.split('\n').filter((l) => l.startsWith('|'));
+  if (!table?.length) return null;
+  const title = /^# (.+)$/m.exec(answer.text)?.[1];
+  const asOf = /\*\*As of:\*\* ([^\n]+?)\s*$/m.exec(answer.text)?.[1];
+  const note = title ? `\n\n_From the report on **${title.replace(/[*_]/g, '')}**${asOf ? `, as of ${asOf}` : ''}._` : '';
+  return cited(`${table.join('\n')}${note}\n`, answer.citations);
+}
+
 /** An answer's lines that say something: not blank, not the italic note on the data under it. */
 const bodyOf = (text: string) => text.split('\n').map((l) => l.trim()).filter((l) => l && !/^_[^_].*_$/.test(l));
 
