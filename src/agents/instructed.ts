@@ -53,13 +53,19 @@ export function withInstructions(agent: Agent, restate?: FormRestater, summarise
 
 const ONE_SENTENCE: FormInstructed = { form: 'sentence', one: false };
 
-/**
- * The run's answer under a first line that sums it up, "In short: …", said by `summarise` as one
- * sentence, its markers numbered as the answer's own sources (the answer itself unchanged). An
- * answer that is one sentence already, or that cannot be summed up (help, a refusal), is given as
- * it came.
- */
-async function* ledBy(events: AsyncIterable<AgentEvent>, request: AgentRequest, summarise: FormRestater): AsyncGenerator<AgentEvent> {
+/** A run held back until its end: its events, its answer (whole when it came at once), whether it failed, the question. */
+interface HeldRun {
+  held: AgentEvent[];
+  text: string;
+  citations: Citation[];
+  /** (A whole answer known at once, a stored report, is handed over as it is: a restater may read more of it than its text.) */
+  answer: Answer;
+  failed: boolean;
+  question: string;
+}
+
+/** Runs `events` to their end, passing progress and run meta on as they come and holding the rest. */
+async function* heldRun(events: AsyncIterable<AgentEvent>, request: AgentRequest): AsyncGenerator<AgentEvent, HeldRun> {
   const held: AgentEvent[] = [];
   let text = '';
   const citations: Citation[] = [];
@@ -75,10 +81,26 @@ async function* ledBy(events: AsyncIterable<AgentEvent>, request: AgentRequest, 
     else if (e.type === 'citation') citations.push(e.citation);
     else if (e.type === 'answer') (text += e.answer.text), citations.push(...e.answer.citations), (whole = e.answer), parts++;
   }
-  const failed = held.some((e) => e.type === 'failed' || (e.type === 'done' && e.incomplete));
-  const question = [...request.messages].reverse().find((m) => m.role === 'user')?.content ?? '';
+  return {
+    held,
+    text,
+    citations,
+    answer: parts === 1 && whole ? whole : { text, citations },
+    failed: held.some((e) => e.type === 'failed' || (e.type === 'done' && e.incomplete)),
+    question: [...request.messages].reverse().find((m) => m.role === 'user')?.content ?? '',
+  };
+}
+
+/**
+ * The run's answer under a first line that sums it up, "In short: …", said by `summarise` as one
+ * sentence, its markers numbered as the answer's own sources (the answer itself unchanged). An
+ * answer that is one sentence already, or that cannot be summed up (help, a refusal), is given as
+ * it came.
+ */
+async function* ledBy(events: AsyncIterable<AgentEvent>, request: AgentRequest, summarise: FormRestater): AsyncGenerator<AgentEvent> {
+  const { held, text, citations, answer, failed, question } = yield* heldRun(events, request);
   // (An answer with no sources is a fixed text, help or a refusal, said whole.)
-  const said = failed || !text.trim() || !citations.length ? null : await summarise(parts === 1 && whole ? whole : { text, citations }, ONE_SENTENCE, question);
+  const said = failed || !text.trim() || !citations.length ? null : await summarise(answer, ONE_SENTENCE, question);
   // Its first paragraph (the notes under it stay with the answer), its sources renumbered as the answer numbers them.
   const line = said?.text.split(/\n\s*\n/)[0]!.trim().replace(/\[(\d+)\]/g, (m, n: string) => {
     const source = said.citations.find((c) => c.order === Number(n));
@@ -110,25 +132,8 @@ async function* noted(events: AsyncIterable<AgentEvent>, note: string): AsyncGen
  * came. Progress and run meta go out as they come; the answer waits for the run's end.
  */
 async function* inForm(events: AsyncIterable<AgentEvent>, request: AgentRequest, form: FormInstructed, restate: FormRestater): AsyncGenerator<AgentEvent> {
-  const held: AgentEvent[] = [];
-  let text = '';
-  const citations: Citation[] = [];
-  let whole: Answer | null = null;
-  let parts = 0;
-  for await (const e of events) {
-    if (e.type === 'meta' || e.type === 'progress') {
-      yield e;
-      continue;
-    }
-    held.push(e);
-    if (e.type === 'text') (text += e.delta), parts++;
-    else if (e.type === 'citation') citations.push(e.citation);
-    else if (e.type === 'answer') (text += e.answer.text), citations.push(...e.answer.citations), (whole = e.answer), parts++;
-  }
-  const failed = held.some((e) => e.type === 'failed' || (e.type === 'done' && e.incomplete));
-  const question = [...request.messages].reverse().find((m) => m.role === 'user')?.content ?? '';
-  // (A whole answer known at once, a stored report, is handed over as it is: restate may read more of it than its text.)
-  const shaped = failed || !text.trim() ? null : await restate(parts === 1 && whole ? whole : { text, citations }, form, question);
+  const { held, text, answer, failed, question } = yield* heldRun(events, request);
+  const shaped = failed || !text.trim() ? null : await restate(answer, form, question);
   if (!shaped) return yield* held;
   yield { type: 'text', delta: shaped.text.endsWith('\n') ? shaped.text : `${shaped.text}\n` };
   for (const citation of shaped.citations) yield { type: 'citation', citation };
