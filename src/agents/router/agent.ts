@@ -18,7 +18,7 @@ import type { Agent, AgentEvent, AgentRequest, Answer, Citation, Turn, Usage } f
 import { listed, quoteCaller } from '../citations.js';
 import { askedAlike } from '../instructed.js';
 import { isSvcError } from '../../errors.js';
-import { KALSHI_URL, MOVERS_ASKED, classify, discussedEvent, eventsOf, isGreeting, routedText, splitQuestion, tickersAddressed, type Route } from './classify.js';
+import { KALSHI_URL, MOVERS_ASKED, classify, discussedEvent, eventsAddressed, eventsOf, isGreeting, routedText, splitQuestion, tickersAddressed, type Route } from './classify.js';
 import { feeSaid } from './fee-said.js';
 import { PASSING, SIZING, answerFromReport, changesTrade, eventQuestion, outcomesNamed, type EventQuestion } from './event-questions.js';
 import { liveSheet, togetherAnswers } from './together.js';
@@ -213,7 +213,7 @@ export function routerAgent(o: RouterOptions): Agent {
    * answer). Null when it is the event routed to.
    */
   async function reportedEventMeant(history: readonly Turn[], question: string, own: string): Promise<string | null> {
-    const addressed = history.filter((t) => t.role === 'user').flatMap((t) => [...routedText(t.content).matchAll(new RegExp(KALSHI_URL.source, 'gi'))].map((m) => parseEventUrl(m[0]).eventTicker));
+    const addressed = history.filter((t) => t.role === 'user').flatMap((t) => eventsAddressed(t.content));
     const others = [...new Set(addressed.reverse())].filter((t) => t !== own);
     if (!others.length) return null;
     const current = await o.reports.latest(own);

@@ -1,6 +1,6 @@
 import type { Turn } from '../types.js';
 import { editDistance } from '../../text.js';
-import { tickerAddress } from '../../data/kalshi/url.js';
+import { parseEventUrl, tickerAddress } from '../../data/kalshi/url.js';
 import { OUT_OF_SCOPE } from '../../text.js';
 import { asksCoverage } from '../../data/sec/question.js';
 import { RATIO_LIST_ASKED } from '../../data/sec/ratios.js';
@@ -39,6 +39,17 @@ const OF_THE_LIST = /\b(?:these|those|them|each|any of|all of|which (?:one|event
 
 // (A backtick, asterisk or other quoting mark around a pasted address is no part of it: "`<https://…>`".)
 export const KALSHI_URL = /(?:https?:\/\/)?(?:www\.)?kalshi\.com\/markets\/[^\s<>()"'|`*“”‘’\[\]]+/i;
+
+/** The event tickers of the kalshi.com event addresses in a user's text, in order (an address that is no event's is skipped). */
+export function eventsAddressed(text: string): string[] {
+  return [...routedText(text).matchAll(new RegExp(KALSHI_URL.source, 'gi'))].flatMap((m) => {
+    try {
+      return [parseEventUrl(m[0].replace(/[.,;:!?)]+$/, '')).eventTicker];
+    } catch {
+      return [];
+    }
+  });
+}
 const trimUrl = (url: string) => url.replace(/[.,;:!?)]+$/, '');
 
 const FINANCE_WORDS = [

@@ -1,7 +1,7 @@
-import { parseEventUrl, tickerAddress } from '../../data/kalshi/url.js';
+import { tickerAddress } from '../../data/kalshi/url.js';
 import type { Report } from '../../reports/store.js';
 import type { Answer, Turn } from '../types.js';
-import { KALSHI_URL, eventsOf, routedText } from './classify.js';
+import { KALSHI_URL, eventsAddressed, eventsOf, routedText } from './classify.js';
 import { outcomesNamed, type ReportRead } from './event-questions.js';
 import { footOf } from './report-facts.js';
 import { rankedTrades } from './trading-answers.js';
@@ -16,7 +16,7 @@ import { labelRange } from '../markets-search/asked.js';
 export async function threadReports(history: readonly Turn[], latest: (ticker: string) => Promise<Report | null>): Promise<Report[]> {
   const tickers: string[] = [];
   for (const t of history) {
-    const found = t.role === 'user' ? [...routedText(t.content).matchAll(new RegExp(KALSHI_URL.source, 'gi'))].flatMap((m) => { try { return [parseEventUrl(m[0].replace(/[.,;:!?)]+$/, '')).eventTicker]; } catch { return []; } }) : eventsOf(t.content);
+    const found = t.role === 'user' ? eventsAddressed(t.content) : eventsOf(t.content);
     for (const x of found) if (!tickers.includes(x.toUpperCase())) tickers.push(x.toUpperCase());
   }
   const reports = await Promise.all(tickers.map((t) => latest(t).catch(() => null)));
@@ -27,7 +27,7 @@ export async function threadReports(history: readonly Turn[], latest: (ticker: s
 export function currentReport(history: readonly Turn[], reports: readonly Report[]): Report | null {
   for (let i = history.length - 1; i >= 0; i--) {
     const t = history[i]!;
-    const events = t.role === 'assistant' ? eventsOf(t.content) : [...routedText(t.content).matchAll(new RegExp(KALSHI_URL.source, 'gi'))].flatMap((m) => { try { return [parseEventUrl(m[0].replace(/[.,;:!?)]+$/, '')).eventTicker]; } catch { return []; } });
+    const events = t.role === 'assistant' ? eventsOf(t.content) : eventsAddressed(t.content);
     const hit = reports.find((r) => events.some((e) => e.toUpperCase() === r.eventTicker.toUpperCase()));
     if (hit) return hit;
   }
