@@ -2,6 +2,7 @@ import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { answer, scriptedAgent } from '../helpers/scripted-agent.js';
 import { startService, type TestService } from '../helpers/service.js';
+import { refusal } from '../helpers/sdk-error.js';
 
 // Findings of a probe of the /v1 API with the openai SDK: fields both endpoints take are checked
 // alike on both (as OpenAI checks them), and the Response object repeats what was sent.
@@ -22,17 +23,6 @@ beforeAll(async () => {
 afterAll(() => svc.close());
 
 const MESSAGES = [{ role: 'user' as const, content: 'What was Apple revenue?' }];
-
-/** The SDK's error for a request, or a failure if it succeeded. */
-async function refusal(p: Promise<unknown>): Promise<InstanceType<typeof OpenAI.APIError>> {
-  try {
-    await p;
-  } catch (e) {
-    if (e instanceof OpenAI.APIError) return e;
-    throw e;
-  }
-  throw new Error('the request succeeded');
-}
 
 // Each wrong value, and the param the 400 must name.
 const WRONG: [string, Record<string, unknown>, string][] = [

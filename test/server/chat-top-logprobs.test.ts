@@ -2,6 +2,7 @@ import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { answer, scriptedAgent } from '../helpers/scripted-agent.js';
 import { startService, type TestService } from '../helpers/service.js';
+import { refusal } from '../helpers/sdk-error.js';
 
 // Chat Completions: `top_logprobs` without `logprobs: true` is a 400 naming `top_logprobs`, as
 // OpenAI answers it; Responses has no `logprobs` flag and takes `top_logprobs` alone.
@@ -19,16 +20,6 @@ beforeAll(async () => {
   client = new OpenAI({ baseURL: svc.baseURL, apiKey: (await svc.account()).apiKey, maxRetries: 0 });
 });
 afterAll(() => svc.close());
-
-async function refusal(p: Promise<unknown>): Promise<InstanceType<typeof OpenAI.APIError>> {
-  try {
-    await p;
-  } catch (e) {
-    if (e instanceof OpenAI.APIError) return e;
-    throw e;
-  }
-  throw new Error('the request succeeded');
-}
 
 describe('chat: top_logprobs needs logprobs: true', () => {
   it.each([

@@ -2,6 +2,7 @@ import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { answer, scriptedAgent } from '../helpers/scripted-agent.js';
 import { startService, type TestService } from '../helpers/service.js';
+import { refusal } from '../helpers/sdk-error.js';
 
 // Responses: `include` takes OpenAI's includable values (accepted, nothing to add: the agents
 // search, run and reason nothing); any other is a 400 naming `include` and listing them.
@@ -29,16 +30,6 @@ beforeAll(async () => {
   client = new OpenAI({ baseURL: svc.baseURL, apiKey: (await svc.account()).apiKey, maxRetries: 0 });
 });
 afterAll(() => svc.close());
-
-async function refusal(p: Promise<unknown>): Promise<InstanceType<typeof OpenAI.APIError>> {
-  try {
-    await p;
-  } catch (e) {
-    if (e instanceof OpenAI.APIError) return e;
-    throw e;
-  }
-  throw new Error('the request succeeded');
-}
 
 describe('responses: include', () => {
   it('an unknown value is a 400 naming include and listing the supported values, streamed or not, before anything runs', async () => {
