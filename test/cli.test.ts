@@ -130,7 +130,7 @@ describe('the shapes the CLI prints', () => {
     const key = JSON.parse((await runCli(['keys', 'create', '--account', created.id], env)).stdout);
     expect(key).toEqual({ ...keyShape, api_key: expect.stringMatching(/^sk-svc-/) });
     const plan = JSON.parse((await runCli(['accounts', 'set-plan', '--account', created.id, '--plan', 'plus'], env)).stdout);
-    expect(plan).toEqual({ id: created.id, object: 'account', email: 'shape@example.com', plan: 'plus', credits: 4, created_at: created.created_at });
+    expect(plan).toEqual({ id: created.id, object: 'account', email: 'shape@example.com', plan: 'plus', credits: 4, created_at: created.created_at, previous_plan: 'pro' });
   });
 });
 

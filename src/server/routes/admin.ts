@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { validateEmail, validatePlan } from '../../accounts/service.js';
+import { validateEmail, validateKeyName, validatePlan } from '../../accounts/service.js';
 import { requireAdminKey } from '../auth.js';
 import type { ServerDeps } from '../deps.js';
 import { Fields, bodyObject, invalidValue, missing } from '../validate.js';
@@ -44,7 +44,9 @@ export async function adminRoutes(app: FastifyInstance, deps: ServerDeps): Promi
   });
 
   app.post('/v1/admin/accounts/:id/keys', async (request, reply) => {
-    const { key, secret } = await deps.accounts.issueKey((request.params as { id: string }).id);
+    // The body is optional (`{"name"}`): a bare POST issues an unnamed key, as it always did.
+    const body = request.body === undefined || request.body === null || request.body === '' ? {} : bodyObject(request.body);
+    const { key, secret } = await deps.accounts.issueKey((request.params as { id: string }).id, { name: validateKeyName(body.name) });
     return reply.code(201).send(keyJson(key, secret));
   });
 
