@@ -99,7 +99,7 @@ describe('svc snapshot record', () => {
   it('refuses addresses that are not Kalshi events, before recording anything', async () => {
     const out = path.join(tmp(), 'bad');
     const r = await runCli(['snapshot', 'record', 'https://example.com/markets/a/b/c-1', '--out', out], { SVC_KALSHI_API_URL: fake.apiUrl });
-    expect(r.code).toBe(1);
+    expect(r.code).toBe(2); // a malformed argument: a usage error
     expect(r.stderr).toMatch(/not kalshi\.com/);
     expect(existsSync(out)).toBe(false);
   });
