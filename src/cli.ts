@@ -492,6 +492,8 @@ async function run(argv: string[]): Promise<number> {
     process.stdout.write(`${await version()}\n`);
     return 0;
   }
+  // `svc help accounts create` is `svc accounts create --help`.
+  if (argv[0] === 'help' && argv.length > 1) return run([...argv.slice(1).filter((a) => a !== '--help' && a !== '-h'), '--help']);
   if (!argv.length || ['help', '--help', '-h'].includes(argv[0]!)) {
     process.stdout.write(`${help()}\n`);
     return argv.length ? 0 : 2;
@@ -507,7 +509,9 @@ async function run(argv: string[]): Promise<number> {
     for (const warning of unknownVariableWarnings(process.env)) process.stderr.write(`svc: warning: ${warning}\n`);
     // `svc <command> --help`: that command's usage, nothing run.
     if (argv.slice(n).some((a) => a === '--help' || a === '-h')) {
-      process.stdout.write(`Usage: ${command.usage}\n`);
+      // A command that also heads a group (`svc discord`, `svc discord register-commands`): both.
+      const under = Object.entries(COMMANDS).filter(([other]) => other.startsWith(`${name} `));
+      process.stdout.write(under.length ? `Usage:\n${[command, ...under.map(([, c]) => c)].map((c) => `  ${c.usage}`).join('\n')}\n` : `Usage: ${command.usage}\n`);
       return 0;
     }
     const args = parseArgs(argv.slice(n), command.switches);
@@ -524,7 +528,10 @@ async function run(argv: string[]): Promise<number> {
     process.stdout.write(`Usage:\n${group.map(([, c]) => `  ${c.usage}`).join('\n')}\n`);
     return argv.length === 1 ? 2 : 0;
   }
-  throw new UsageError(`unknown command "${argv.slice(0, 2).join(' ')}"; run svc help`);
+  // The words before the first flag name what was asked for (`svc nothing --x 1`: "nothing").
+  const firstFlag = argv.findIndex((a) => a.startsWith('-'));
+  const asked = firstFlag === 0 ? argv.slice(0, 1) : argv.slice(0, firstFlag === -1 ? 2 : Math.min(2, firstFlag));
+  throw new UsageError(`unknown command "${asked.join(' ')}"; run svc help`);
 }
 
 /** An error nobody foresaw: one line saying so, then its stack for the bug report. */
