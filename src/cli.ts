@@ -52,6 +52,8 @@ export function flag(p: Args, name: string, required?: false): string | undefine
 export function flag(p: Args, name: string, required = false): string | undefined {
   const v = p.flags.get(name);
   if (required && (v === undefined || (p.bare ? p.bare.has(name) : v === 'true'))) throw new UsageError(`missing --${name}`);
+  // `--account ""` (an unset shell variable) names nothing: said as such, not looked up.
+  if (required && !v!.trim()) throw new UsageError(`--${name} is empty; give its value`);
   return v;
 }
 
@@ -344,6 +346,7 @@ const COMMANDS: Record<string, Command> = {
       const id = flag(args, 'account');
       const email = flag(args, 'email');
       if ((id === undefined) === (email === undefined)) throw new UsageError('give --account ID or --email E (one of them)');
+      if (id !== undefined && !id.trim()) throw new UsageError('--account is empty; give its value');
       if (email !== undefined) checkedValue(() => validateEmail(email, '--email'));
       return withStore(config, async (store) => {
         const accounts = accountsOf(store);

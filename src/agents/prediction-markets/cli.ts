@@ -90,9 +90,10 @@ function chartPath(value: string | undefined): string | undefined {
  */
 export async function backtestCommand(args: Args, config: Config): Promise<number> {
   onlyFlags(args, ['series', 'hours', 'max-events', 'chart', 'json']);
-  const series = flag(args, 'series', true).toUpperCase();
-  const hours = intFlag(args, 'hours', 24);
-  if (hours < 1 || hours > 24 * 30) throw new UsageError('--hours must be between 1 and 720');
+  const series = flag(args, 'series', true).trim().toUpperCase();
+  // A series ticker is letters, digits, dots, dashes and underscores: anything else cannot be one.
+  if (!/^[A-Z0-9._-]{1,64}$/.test(series)) throw new UsageError(`--series must be a Kalshi series ticker such as KXHIGHNY, got "${flag(args, 'series')}"`);
+  const hours = intFlag(args, 'hours', 24, { min: 1, max: 24 * 30 });
   const maxEvents = intFlag(args, 'max-events', 200, { min: 1, max: 100_000 });
   const chart = chartPath(flag(args, 'chart'));
   const client = new KalshiClient(kalshiSource(config));

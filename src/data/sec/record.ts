@@ -99,8 +99,7 @@ async function recordCompanies(o: RecordOptions, client: SecClient, companies: R
 export async function recordSecCommand(args: Args, config: Config): Promise<number> {
   if (!args.positional.length) throw new UsageError('usage: svc snapshot record-sec TICKER... [--out DIR] [--filings N]');
   const s = config.sec;
-  const filings = intFlag(args, 'filings', 8);
-  if (filings < 1 || filings > 100) throw new UsageError('--filings must be between 1 and 100');
+  const filings = intFlag(args, 'filings', 8, { min: 1, max: 100 });
   const out = recordingFolder(flag(args, 'out') ?? path.join('snapshots', 'sec-recorded'));
   if (!s.userAgent.trim()) {
     throw new SvcError('unavailable', {
