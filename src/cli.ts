@@ -318,7 +318,7 @@ const COMMANDS: Record<string, Command> = {
       const plan = checkedValue(() => validatePlan(flag(args, 'plan', true), '--plan'));
       return withStore(config, async (store) => {
         const { account, previousPlan } = await accountsOf(store).changePlan(accountId, plan);
-        // The account as the admin API answers it (`plan` is the new one), and the plan it replaced.
+        // What PATCH /v1/admin/accounts/{id} answers: the account (`plan` is the new one) and the plan it replaced.
         print({ ...accountJson(account), previous_plan: previousPlan });
         return 0;
       });

@@ -47,12 +47,19 @@ describeBackends('svc accounts set-plan and svc keys create --name', (backend) =
   }, 60_000);
 });
 
-describe('POST /v1/admin/accounts/{id}/keys {"name"}', () => {
+describe('the admin API: plan changes and key names', () => {
   let svc: TestService;
   beforeAll(async () => {
     svc = await startService();
   });
   afterAll(() => svc.close());
+
+  it('PATCH /v1/admin/accounts/{id} answers the plan it replaced, as svc accounts set-plan prints it', async () => {
+    const { id } = await svc.account({ plan: 'plus' });
+    const patch = (plan: string) => fetch(`${svc.baseURL}/admin/accounts/${id}`, { method: 'PATCH', headers: { authorization: `Bearer ${svc.adminKey}`, 'content-type': 'application/json' }, body: JSON.stringify({ plan }) });
+    expect(await (await patch('pro')).json()).toMatchObject({ id, object: 'account', plan: 'pro', previous_plan: 'plus' });
+    expect(await (await patch('free')).json()).toMatchObject({ plan: 'free', previous_plan: 'pro' });
+  });
 
   it('names the key when a name is sent, and still issues an unnamed one for a bare POST', async () => {
     const { id } = await svc.account();

@@ -31,7 +31,9 @@ export async function adminRoutes(app: FastifyInstance, deps: ServerDeps): Promi
     const f = new Fields(bodyObject(request.body));
     onlyFields(f, ['plan'], 'Only the "plan" of an account can be changed here.');
     if (!f.has('plan')) throw missing('plan', `Send {"plan": "free" | "plus" | "pro" | "enterprise"}.`);
-    return accountJson(await deps.accounts.setPlan((request.params as { id: string }).id, validatePlan(f.obj.plan)));
+    const { account, previousPlan } = await deps.accounts.changePlan((request.params as { id: string }).id, validatePlan(f.obj.plan));
+    // The plan it replaced too, so a slip can be seen and undone.
+    return { ...accountJson(account), previous_plan: previousPlan };
   });
 
   app.post('/v1/admin/accounts/:id/credits', async (request) => {
