@@ -1,6 +1,6 @@
 import { accessSync, constants, existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { AccountService, validateEmail, validatePlan } from './accounts/service.js';
+import { AccountService, validateEmail, validateKeyName, validatePlan } from './accounts/service.js';
 import { Billing } from './billing/service.js';
 import { ConfigError, PACKAGE_ROOT, SETTINGS, loadConfig, unknownVariableWarnings, type Config } from './config.js';
 import { SvcError, withMessage } from './errors.js';
@@ -18,8 +18,12 @@ export interface Args {
   bare?: Set<string>;
 }
 
-/** `--name value`, `--name=value`; a flag without a value reads as "true". A flag given twice is refused (which one was meant?). */
-export function parseArgs(argv: string[]): Args {
+/**
+ * `--name value`, `--name=value`; a flag without a value reads as "true". A flag given twice is
+ * refused (which one was meant?). `switches` are the boolean flags (`--json`): they never take a
+ * value, so the word after one is an argument (`--json extra` is not `--json=extra`).
+ */
+export function parseArgs(argv: string[], switches: readonly string[] = []): Args {
   const positional: string[] = [];
   const flags = new Map<string, string>();
   const bare = new Set<string>();
@@ -31,8 +35,9 @@ export function parseArgs(argv: string[]): Args {
     const a = argv[i]!;
     if (a.startsWith('--')) {
       const eq = a.indexOf('=');
+      if (eq !== -1 && switches.includes(a.slice(2, eq))) throw new UsageError(`--${a.slice(2, eq)} takes no value (it is on when given), got "${a}"`);
       if (eq !== -1) set(a.slice(2, eq), a.slice(eq + 1));
-      else if (i + 1 < argv.length && !argv[i + 1]!.startsWith('--')) set(a.slice(2), argv[++i]!);
+      else if (!switches.includes(a.slice(2)) && i + 1 < argv.length && !argv[i + 1]!.startsWith('--')) set(a.slice(2), argv[++i]!);
       else {
         set(a.slice(2), 'true');
         bare.add(a.slice(2));
@@ -47,6 +52,8 @@ export function flag(p: Args, name: string, required?: false): string | undefine
 export function flag(p: Args, name: string, required = false): string | undefined {
   const v = p.flags.get(name);
   if (required && (v === undefined || (p.bare ? p.bare.has(name) : v === 'true'))) throw new UsageError(`missing --${name}`);
+  // `--account ""` (an unset shell variable) names nothing: said as such, not looked up.
+  if (required && !v!.trim()) throw new UsageError(`--${name} is empty; give its value`);
   return v;
 }
 
@@ -96,6 +103,24 @@ export function intFlag(p: Args, name: string, fallback: number, bounds?: { min:
   const inRange = bounds ? n >= bounds.min && n <= bounds.max : true;
   if (!Number.isSafeInteger(n) || !inRange) throw new UsageError(`--${name} must be an integer${bounds ? ` between ${bounds.min} and ${bounds.max}` : ''}, got "${v}"`);
   return n;
+}
+
+/**
+ * A command-line value checked by the API's own validator: a value it refuses is a usage error
+ * (exit 2), as every malformed flag or argument is, not a runtime failure (exit 1).
+ */
+export function checkedValue<T>(validate: () => T): T {
+  try {
+    return validate();
+  } catch (err) {
+    return refusedValue(err);
+  }
+}
+
+/** Rethrows `err`, as a usage error when it is a value the API's validators refused. */
+export function refusedValue(err: unknown): never {
+  if (err instanceof SvcError && err.kind === 'invalid_request') throw new UsageError(err.message);
+  throw err;
 }
 
 export const print = (value: unknown) => process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
@@ -225,14 +250,16 @@ interface Command {
    * check their own flags leave this out.
    */
   flags?: readonly string[];
+  /** Its boolean flags (`--json`): given alone, never with a value, and never taking the next word as one. */
+  switches?: readonly string[];
   /** The most arguments it takes besides its flags (0 unless given): more is a usage error, not ignored. */
   positionals?: number;
   run(args: Args, config: Config): Promise<number>;
 }
 
 /** `--name` given with no value: parseArgs reads it as "true", which no value-taking flag means. */
-function checkFlags(args: Args, flags: readonly string[]): void {
-  onlyFlags(args, flags);
+function checkFlags(args: Args, flags: readonly string[], switches: readonly string[] = []): void {
+  onlyFlags(args, [...flags, ...switches]);
   for (const name of flags) if (args.bare?.has(name)) throw new UsageError(`--${name} needs a value`);
 }
 
@@ -273,8 +300,8 @@ const COMMANDS: Record<string, Command> = {
       // Flags are checked before storage is opened: a usage error never depends on the database.
       // The admin API's bounds.
       const credits = intFlag(args, 'credits', 0, { min: 0, max: MAX_CREDITS });
-      const email = validateEmail(flag(args, 'email', true), '--email');
-      const plan = validatePlan(flag(args, 'plan') ?? 'free', '--plan');
+      const email = checkedValue(() => validateEmail(flag(args, 'email', true), '--email'));
+      const plan = checkedValue(() => validatePlan(flag(args, 'plan') ?? 'free', '--plan'));
       return withStore(config, async (store) => {
         const { account, key, secret } = await accountsOf(store).createAccount({ email, plan, credits });
         // What POST /v1/admin/accounts answers, and the key's id on its own for scripts.
@@ -286,25 +313,31 @@ const COMMANDS: Record<string, Command> = {
   'accounts set-plan': {
     usage: 'svc accounts set-plan --account ID --plan free|plus|pro|enterprise',
     flags: ['account', 'plan'],
-    run: (args, config) =>
-      withStore(config, async (store) => {
-        const a = await accountsOf(store).setPlan(flag(args, 'account', true), validatePlan(flag(args, 'plan', true), '--plan'));
-        print(accountJson(a));
+    run: (args, config) => {
+      const accountId = flag(args, 'account', true);
+      const plan = checkedValue(() => validatePlan(flag(args, 'plan', true), '--plan'));
+      return withStore(config, async (store) => {
+        const { account, previousPlan } = await accountsOf(store).changePlan(accountId, plan);
+        // What PATCH /v1/admin/accounts/{id} answers: the account (`plan` is the new one) and the plan it replaced.
+        print({ ...accountJson(account), previous_plan: previousPlan });
         return 0;
-      }),
+      });
+    },
   },
   'accounts set-password': {
     usage: 'svc accounts set-password --account ID   (reads the new password from standard input; ends its web sessions)',
     flags: ['account'],
-    run: (args, config) =>
-      withStore(config, async (store) => {
-        const accountId = flag(args, 'account', true);
+    run: (args, config) => {
+      const accountId = flag(args, 'account', true);
+      return withStore(config, async (store) => {
         const password = (await readStdin()).replace(/\r?\n$/, '');
         if (!password) throw new UsageError('send the new password on standard input, e.g. `read -rs P && printf %s "$P" | svc accounts set-password --account acct_…`');
-        const a = await accountsOf(store).setPassword(accountId, password);
+        // A password the rules refuse (too short, the email) is a value refused, like a flag's (exit 2).
+        const a = await accountsOf(store).setPassword(accountId, password).catch(refusedValue);
         print({ id: a.id, email: a.email, password_set: true });
         return 0;
-      }),
+      });
+    },
   },
   'accounts show': {
     usage: 'svc accounts show (--account ID | --email E)   an account, its API keys and its 20 newest ledger entries',
@@ -313,6 +346,8 @@ const COMMANDS: Record<string, Command> = {
       const id = flag(args, 'account');
       const email = flag(args, 'email');
       if ((id === undefined) === (email === undefined)) throw new UsageError('give --account ID or --email E (one of them)');
+      if (id !== undefined && !id.trim()) throw new UsageError('--account is empty; give its value');
+      if (email !== undefined) checkedValue(() => validateEmail(email, '--email'));
       return withStore(config, async (store) => {
         const accounts = accountsOf(store);
         const account = id !== undefined ? await accounts.getAccount(id) : await accounts.findByEmail(email!);
@@ -338,9 +373,9 @@ const COMMANDS: Record<string, Command> = {
       const amount = intFlag(args, 'amount', 0, { min: -MAX_CREDITS, max: MAX_CREDITS });
       if (amount === 0) throw new UsageError(`--amount must be a non-zero integer between ${-MAX_CREDITS} and ${MAX_CREDITS}`);
       const accountId = flag(args, 'account', true);
+      const note = flag(args, 'note') ?? null;
+      if (note !== null && note.length > MAX_NOTE_LENGTH) throw new UsageError(`--note is ${note.length} characters; at most ${MAX_NOTE_LENGTH} (as the admin API takes)`);
       return withStore(config, async (store) => {
-        const note = flag(args, 'note') ?? null;
-        if (note !== null && note.length > MAX_NOTE_LENGTH) throw new UsageError(`--note is ${note.length} characters; at most ${MAX_NOTE_LENGTH} (as the admin API takes)`);
         const { balance, entry } = await billingOf(store, config).grant({ accountId, amount, note });
         // What POST /v1/admin/accounts/{id}/credits answers (the balance this grant left, not a later
         // read), and for scripts the account id and that balance at the top, as earlier versions printed.
@@ -382,6 +417,8 @@ const COMMANDS: Record<string, Command> = {
   },
   backtest: {
     usage: 'svc backtest --series TICKER [--hours 24] [--max-events 200] [--chart FILE.svg] [--json]   market vs model on settled markets',
+    flags: ['series', 'hours', 'max-events', 'chart'],
+    switches: ['json'],
     run: async (args, config) => naming((await import('./agents/prediction-markets/cli.js')).backtestCommand(args, config), [['SVC_KALSHI_API_URL', config.kalshi.apiUrl]]),
   },
   demo: {
@@ -390,14 +427,17 @@ const COMMANDS: Record<string, Command> = {
     run: async (_args, config) => atStartup(config, (await import('./demo.js')).demo(config)),
   },
   'keys create': {
-    usage: 'svc keys create --account ID',
-    flags: ['account'],
-    run: (args, config) =>
-      withStore(config, async (store) => {
-        const { key, secret } = await accountsOf(store).issueKey(flag(args, 'account', true));
+    usage: 'svc keys create --account ID [--name NAME]   another key for the account; the name (at most 60 characters) shows in key listings',
+    flags: ['account', 'name'],
+    run: (args, config) => {
+      const accountId = flag(args, 'account', true);
+      const name = checkedValue(() => validateKeyName(flag(args, 'name'), '--name'));
+      return withStore(config, async (store) => {
+        const { key, secret } = await accountsOf(store).issueKey(accountId, { name });
         print(keyJson(key, secret));
         return 0;
-      }),
+      });
+    },
   },
   'keys revoke': {
     usage: 'svc keys revoke KEY_ID',
@@ -455,6 +495,8 @@ async function run(argv: string[]): Promise<number> {
     process.stdout.write(`${await version()}\n`);
     return 0;
   }
+  // `svc help accounts create` is `svc accounts create --help`.
+  if (argv[0] === 'help' && argv.length > 1) return run([...argv.slice(1).filter((a) => a !== '--help' && a !== '-h'), '--help']);
   if (!argv.length || ['help', '--help', '-h'].includes(argv[0]!)) {
     process.stdout.write(`${help()}\n`);
     return argv.length ? 0 : 2;
@@ -470,11 +512,13 @@ async function run(argv: string[]): Promise<number> {
     for (const warning of unknownVariableWarnings(process.env)) process.stderr.write(`svc: warning: ${warning}\n`);
     // `svc <command> --help`: that command's usage, nothing run.
     if (argv.slice(n).some((a) => a === '--help' || a === '-h')) {
-      process.stdout.write(`Usage: ${command.usage}\n`);
+      // A command that also heads a group (`svc discord`, `svc discord register-commands`): both.
+      const under = Object.entries(COMMANDS).filter(([other]) => other.startsWith(`${name} `));
+      process.stdout.write(under.length ? `Usage:\n${[command, ...under.map(([, c]) => c)].map((c) => `  ${c.usage}`).join('\n')}\n` : `Usage: ${command.usage}\n`);
       return 0;
     }
-    const args = parseArgs(argv.slice(n));
-    if (command.flags) checkFlags(args, command.flags);
+    const args = parseArgs(argv.slice(n), command.switches);
+    if (command.flags) checkFlags(args, command.flags, command.switches);
     const most = command.positionals ?? 0;
     if (args.positional.length > most) {
       throw new UsageError(`unexpected ${most ? 'extra ' : ''}argument${args.positional.length - most > 1 ? 's' : ''} ${args.positional.slice(most).map((a) => `"${a}"`).join(' ')}; usage: ${command.usage.split(/\s{3,}/)[0]}`);
@@ -487,7 +531,10 @@ async function run(argv: string[]): Promise<number> {
     process.stdout.write(`Usage:\n${group.map(([, c]) => `  ${c.usage}`).join('\n')}\n`);
     return argv.length === 1 ? 2 : 0;
   }
-  throw new UsageError(`unknown command "${argv.slice(0, 2).join(' ')}"; run svc help`);
+  // The words before the first flag name what was asked for (`svc nothing --x 1`: "nothing").
+  const firstFlag = argv.findIndex((a) => a.startsWith('-'));
+  const asked = firstFlag === 0 ? argv.slice(0, 1) : argv.slice(0, firstFlag === -1 ? 2 : Math.min(2, firstFlag));
+  throw new UsageError(`unknown command "${asked.join(' ')}"; run svc help`);
 }
 
 /** An error nobody foresaw: one line saying so, then its stack for the bug report. */

@@ -335,6 +335,18 @@ function setPath(target: Record<string, unknown>, dotted: string, value: unknown
 }
 
 /**
+ * Pairs of settings where the first must not exceed the second (same unit), with why: each value
+ * alone is in range, but together one of them would never take effect.
+ */
+export const ORDERED_SETTINGS: readonly (readonly [string, string, string])[] = [
+  ['web.sessionIdleHours', 'web.sessionMaxHours', 'a web session ends at its maximum lifetime anyway, so an idle limit longer than that never applies'],
+  ['billing.idempotencyLockMs', 'billing.idempotencyTtlMs', 'an Idempotency-Key is forgotten when it expires, so a lock outliving the key protects nothing'],
+];
+
+const specOf = (dotted: string) => SETTINGS.find((s) => s.path === dotted)!;
+const valueAt = (config: Config, dotted: string) => dotted.split('.').reduce<unknown>((o, k) => (o as Record<string, unknown>)[k], config) as number;
+
+/**
  * Builds the configuration from config/default.json overlaid by environment variables.
  * Throws ConfigError with one line naming the offending setting.
  */
@@ -357,6 +369,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, defaults: Recor
   if (Boolean(config.llm.baseUrl) !== Boolean(config.llm.model)) {
     const [set, missing] = config.llm.baseUrl ? ['SVC_LLM_BASE_URL', 'SVC_LLM_MODEL'] : ['SVC_LLM_MODEL', 'SVC_LLM_BASE_URL'];
     throw new ConfigError(`invalid setting ${missing}: it is empty while ${set} is set; LLM writing needs both (the upstream's address and its model name), or neither`);
+  }
+  for (const [shorter, longer, why] of ORDERED_SETTINGS) {
+    const [a, b] = [valueAt(config, shorter), valueAt(config, longer)];
+    if (a <= b) continue;
+    const [sa, sb] = [specOf(shorter), specOf(longer)];
+    const from = (spec: SettingSpec) => (env[spec.env] !== undefined ? 'environment' : 'config/default.json');
+    throw new ConfigError(`invalid settings: ${sa.env} (${from(sa)}) = ${a} is more than ${sb.env} (${from(sb)}) = ${b}; ${why}: make ${sa.env} at most ${b}, or raise ${sb.env}`);
   }
   config.storage.dataDir = path.resolve(config.storage.dataDir);
   for (const source of [config.kalshi, config.sec]) if (source.snapshotDir) source.snapshotDir = path.resolve(source.snapshotDir);

@@ -72,7 +72,7 @@ describe('flags', () => {
       [['credits', 'grant', '--account', account.id, '--amount', '5', '--note'], 'svc: --note needs a value'],
       [['credits', 'grant', '--account', account.id, '--amount', '5', '--dry-run'], 'svc: unknown flag --dry-run; this command takes --account, --amount, --note'],
       [['accounts', 'create', '--email', 'x@example.com', '--credit', '5'], 'svc: unknown flag --credit; this command takes --email, --plan, --credits'],
-      [['keys', 'create', '--acount', account.id], 'svc: unknown flag --acount; this command takes --account'],
+      [['keys', 'create', '--acount', account.id], 'svc: unknown flag --acount; this command takes --account, --name'],
       [['ledger', 'verify', '--fix'], 'svc: unknown flag --fix; this command takes no flags'],
       [['keys', 'revoke', 'key_one', 'key_two'], 'svc: unexpected extra argument "key_two"; usage: svc keys revoke KEY_ID'],
       [['ledger', 'verify', 'now'], 'svc: unexpected argument "now"; usage: svc ledger verify'],
@@ -130,7 +130,7 @@ describe('the shapes the CLI prints', () => {
     const key = JSON.parse((await runCli(['keys', 'create', '--account', created.id], env)).stdout);
     expect(key).toEqual({ ...keyShape, api_key: expect.stringMatching(/^sk-svc-/) });
     const plan = JSON.parse((await runCli(['accounts', 'set-plan', '--account', created.id, '--plan', 'plus'], env)).stdout);
-    expect(plan).toEqual({ id: created.id, object: 'account', email: 'shape@example.com', plan: 'plus', credits: 4, created_at: created.created_at });
+    expect(plan).toEqual({ id: created.id, object: 'account', email: 'shape@example.com', plan: 'plus', credits: 4, created_at: created.created_at, previous_plan: 'pro' });
   });
 });
 

@@ -1,5 +1,5 @@
 import { ApplicationCommandOptionType, REST, Routes, type RESTPutAPIApplicationCommandsJSONBody } from 'discord.js';
-import type { DiscordSettings } from '../shared/config.js';
+import type { DiscordRegistrationSettings } from '../shared/config.js';
 
 /** `/svc ask question:`, `/svc report url:`, `/svc link key:`, `/svc unlink`, `/svc help`. */
 export const SVC_COMMANDS: RESTPutAPIApplicationCommandsJSONBody = [
@@ -32,7 +32,7 @@ export const SVC_COMMANDS: RESTPutAPIApplicationCommandsJSONBody = [
 ];
 
 /** Registers the commands for one guild (instant; for development) or globally (bulk overwrite). */
-export async function registerCommands(settings: DiscordSettings, guildId?: string): Promise<{ scope: 'guild' | 'global'; names: string[] }> {
+export async function registerCommands(settings: DiscordRegistrationSettings, guildId?: string): Promise<{ scope: 'guild' | 'global'; names: string[] }> {
   const rest = new REST({ api: settings.discordApiUrl }).setToken(settings.token);
   const route = guildId ? Routes.applicationGuildCommands(settings.applicationId, guildId) : Routes.applicationCommands(settings.applicationId);
   const registered = (await rest.put(route, { body: SVC_COMMANDS })) as Array<{ name: string }>;

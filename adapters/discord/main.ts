@@ -1,6 +1,6 @@
 import { DiscordAPIError, HTTPError } from 'discord.js';
 import { ResearchClient } from '../shared/api-client.js';
-import { loadDiscordSettings } from '../shared/config.js';
+import { loadDiscordRegistrationSettings, loadDiscordSettings } from '../shared/config.js';
 import { createAdapterLogger } from '../shared/log.js';
 import { AdapterStartupError, checkResearchService, runAdapter, untilSignal } from '../shared/main-helpers.js';
 import { AdapterStore } from '../shared/store.js';
@@ -40,7 +40,7 @@ function guildFlag(args: unknown): string | undefined {
 /** `svc discord register-commands [--guild ID]`: registers /svc for one guild (instant) or globally. */
 export function registerCommandsMain(args?: unknown): Promise<number> {
   return runAdapter(async () => {
-    const settings = loadDiscordSettings();
+    // The command line first (exit 2), then the settings it uses (exit 1).
     const guild = guildFlag(args);
     if ((args as { flags?: Map<string, string> } | undefined)?.flags?.get('guild') === 'true') {
       process.stderr.write('svc: --guild needs a guild id\n');
@@ -50,6 +50,7 @@ export function registerCommandsMain(args?: unknown): Promise<number> {
       process.stderr.write(`svc: --guild must be a numeric guild id, got "${guild}"\n`);
       return 2;
     }
+    const settings = loadDiscordRegistrationSettings();
     const result = await registerCommands(settings, guild).catch((err: Error) => {
       // Only an answer from Discord is a refusal; a connection that failed names the address tried (SVC_DISCORD_API_URL).
       if (err instanceof DiscordAPIError || err instanceof HTTPError) throw new AdapterStartupError(`Discord refused the command registration: ${err.message}`);

@@ -149,10 +149,11 @@ function parse(setting: AdapterSetting, raw: string): string | number | boolean 
   }
 }
 
-function read(env: NodeJS.ProcessEnv, adapter: AdapterName): Map<string, string | number | boolean | Rate | undefined> {
+/** The settings of `adapter` (only those named in `only`, when given), parsed; a missing required one is an error. */
+function read(env: NodeJS.ProcessEnv, adapter: AdapterName, only?: readonly string[]): Map<string, string | number | boolean | Rate | undefined> {
   const values = new Map<string, string | number | boolean | Rate | undefined>();
   for (const setting of ADAPTER_SETTINGS) {
-    if (!setting.adapters.includes(adapter)) continue;
+    if (!setting.adapters.includes(adapter) || (only && !only.includes(setting.env))) continue;
     const raw = env[setting.env]?.trim() || setting.default;
     if (raw === undefined) {
       if (!setting.optional) throw new AdapterSettingsError(`missing setting ${setting.env}: ${setting.doc.replace(/`/g, '')}`);
@@ -257,5 +258,17 @@ export function loadDiscordSettings(env: NodeJS.ProcessEnv = process.env): Disco
     discordApiUrl: String(v.get('SVC_DISCORD_API_URL')).replace(/\/+$/, ''),
     editIntervalMs: v.get('SVC_DISCORD_EDIT_INTERVAL_MS') as number,
     sendRate: v.get('SVC_DISCORD_SEND_RATE') as Rate,
+  };
+}
+
+/** What `svc discord register-commands` uses: the bot's token, its application and Discord's address; not the svc API's. */
+export type DiscordRegistrationSettings = Pick<DiscordSettings, 'token' | 'applicationId' | 'discordApiUrl'>;
+
+export function loadDiscordRegistrationSettings(env: NodeJS.ProcessEnv = process.env): DiscordRegistrationSettings {
+  const v = read(env, 'discord', ['DISCORD_TOKEN', 'DISCORD_APPLICATION_ID', 'SVC_DISCORD_API_URL']);
+  return {
+    token: v.get('DISCORD_TOKEN') as string,
+    applicationId: v.get('DISCORD_APPLICATION_ID') as string,
+    discordApiUrl: String(v.get('SVC_DISCORD_API_URL')).replace(/\/+$/, ''),
   };
 }

@@ -245,11 +245,23 @@ export class AccountService {
   }
 
   async setPlan(accountId: string, plan: Plan, now = Date.now()): Promise<Account> {
-    const res = await this.db.updateTable('accounts').set({ plan, updated_at: now }).where('id', '=', accountId).executeTakeFirst();
-    if (Number(res.numUpdatedRows) === 0) throw notFound('account_not_found', `No account with id '${accountId}'.`, 'id');
+    return (await this.changePlan(accountId, plan, now)).account;
+  }
+
+  /** Sets the plan; also says which plan it replaced (read in the same transaction as the change). */
+  async changePlan(accountId: string, plan: Plan, now = Date.now()): Promise<{ account: Account; previousPlan: Plan }> {
+    const previousPlan = await this.db.transaction().execute(async (trx) => {
+      // Touching the row first locks it (a row lock on Postgres; SQLite has one writer), so the
+      // plan read next is the one this change replaces, not one a concurrent change overwrote.
+      await trx.updateTable('accounts').set((eb) => ({ updated_at: eb.ref('updated_at') })).where('id', '=', accountId).execute();
+      const before = await trx.selectFrom('accounts').select('plan').where('id', '=', accountId).executeTakeFirst();
+      if (!before) throw notFound('account_not_found', `No account with id '${accountId}'.`, 'id');
+      await trx.updateTable('accounts').set({ plan, updated_at: now }).where('id', '=', accountId).execute();
+      return before.plan as Plan;
+    });
     this.#invalidations++;
     this.#cache.clear();
-    return this.getAccount(accountId);
+    return { account: await this.getAccount(accountId), previousPlan };
   }
 
   async issueKey(accountId: string, options: { name?: string | null } = {}, now = Date.now()): Promise<{ key: KeyInfo; secret: string }> {

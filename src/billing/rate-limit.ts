@@ -8,7 +8,10 @@ export interface RateDecision {
   allowed: boolean;
   limit: number;
   remaining: number;
-  /** Seconds until the limit is whole again (no request of the last windows still counts). */
+  /**
+   * Seconds until every request counted now has left the one-minute window: at most 60 (the
+   * window), however the estimate below weights the previous minute.
+   */
   resetSeconds: number;
   /** When refused: seconds until one more request would be allowed. */
   retryAfterSeconds: number;
@@ -33,9 +36,11 @@ function capFor(limit: number, previous: number, now: number, windowStart: numbe
 
 function decide(limit: number, previous: number, current: number, allowed: boolean, now: number, windowStart: number): RateDecision {
   const cap = capFor(limit, previous, now, windowStart);
-  // This window's requests count until the end of the next one (as its "previous"); the previous window's until this one ends.
-  const wholeAt = current > 0 ? windowStart + 2 * WINDOW_MS : previous > 0 ? windowStart + WINDOW_MS : now;
-  const resetSeconds = Math.max(1, Math.ceil((wholeAt - now) / 1000));
+  // A request leaves the window a minute after it was made: this window's requests (the latest
+  // made by now) by now + 1 min, the previous window's by the end of this one. The estimate fades
+  // this window's count out over the next one, but the header promises the window, never more.
+  const wholeAt = current > 0 ? now + WINDOW_MS : previous > 0 ? windowStart + WINDOW_MS : now;
+  const resetSeconds = Math.min(WINDOW_MS / 1000, Math.max(1, Math.ceil((wholeAt - now) / 1000)));
   let retryAfterSeconds = 0;
   if (!allowed) {
     // The first whole second at which the estimate leaves room for one more request.

@@ -6,20 +6,20 @@ import { MemoryRateLimiter, SqlRateLimiter, WINDOW_MS } from '../../src/billing/
 import { openStore } from '../../src/store/db.js';
 
 describe('MemoryRateLimiter', () => {
-  it('says the limit is whole again only when no counted request still weighs, never before a refused one may retry', () => {
+  it('says when the requests counted now have left the minute (never more than the minute), never before a refused one may retry', () => {
     const limiter = new MemoryRateLimiter();
     const start = 1_000 * WINDOW_MS;
     const now = start + 14_000;
     for (let i = 0; i < 5; i++) expect(limiter.take('k', 5, now).allowed).toBe(true);
     const refused = limiter.take('k', 5, now);
     expect(refused.allowed).toBe(false);
-    // This window's requests weigh on the next window too: whole again 46 s + 60 s from now.
-    expect(refused.resetSeconds).toBe(106);
+    // This window's requests leave the one-minute window a minute after the last of them (now).
+    expect(refused.resetSeconds).toBe(60);
     expect(refused.resetSeconds).toBeGreaterThanOrEqual(refused.retryAfterSeconds);
-    // In the next window only the previous one's requests weigh: whole again when it ends.
+    // In the next window, the request just made leaves a minute from now (the header is never more than the window).
     const next = limiter.take('k', 5, start + WINDOW_MS + 50_000);
     expect(next.allowed).toBe(true);
-    expect(next.resetSeconds).toBe(70);
+    expect(next.resetSeconds).toBe(60);
   });
 });
 

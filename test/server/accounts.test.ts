@@ -204,7 +204,7 @@ describe('admin CLI', () => {
 
   it('explains bad arguments in one line', async () => {
     const r = await runCli(['accounts', 'create', '--email', 'x@example.com', '--plan', 'gold'], { SVC_DATA_DIR: svc.dataDir });
-    expect(r.code).toBe(1);
+    expect(r.code).toBe(2); // a value the command line gives that is refused: a usage error
     expect(r.stderr.trim()).toMatch(/^svc: Invalid '--plan'.*free, plus, pro, enterprise/);
   });
 });

@@ -1,10 +1,12 @@
 import { statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { UsageError, flag, intFlag, onlyFlags, print, recordingFolder, type Args } from '../../cli.js';
+import { UsageError, checkedValue, flag, intFlag, onlyFlags, print, recordingFolder, type Args } from '../../cli.js';
 import type { Config } from '../../config.js';
+import { SvcError } from '../../errors.js';
 import { KalshiClient } from '../../data/kalshi/client.js';
 import { confirmEventAddress, eventPageUrl, parseEventUrl } from '../../data/kalshi/url.js';
 import { LiveSource, RecordingSource, type DataSource } from '../../data/source.js';
+import { recordingSummary } from '../../data/recording-summary.js';
 import { kalshiSource } from '../../data/sources.js';
 import { reliabilitySvg } from './chart.js';
 import { settledObservations } from './history.js';
@@ -20,14 +22,17 @@ export async function snapshotRecord(args: Args, config: Config): Promise<number
   // Each event once, however many of its addresses were given.
   const seen = new Set<string>();
   const urls = args.positional.filter((u) => {
-    const ticker = parseEventUrl(u).eventTicker;
+    const ticker = checkedValue(() => parseEventUrl(u)).eventTicker;
     return !seen.has(ticker) && Boolean(seen.add(ticker));
   });
   const out = recordingFolder(flag(args, 'out') ?? 'snapshots/kalshi-recorded');
   const k = config.kalshi;
   const live = new LiveSource({ name: 'Kalshi', baseUrl: k.apiUrl, requestsPerSecond: k.requestsPerSecond, timeoutMs: k.timeoutMs, retries: k.retries });
-  const result = await recordKalshi(live, urls, out, new Date(Math.floor(Date.now() / 1000) * 1000), k.apiUrl);
-  print(result);
+  const recordedAt = new Date(Math.floor(Date.now() / 1000) * 1000);
+  const result = await recordKalshi(live, urls, out, recordedAt, k.apiUrl);
+  const recorded = result.events.map(({ event, title, ...details }) => ({ id: event, name: title, ...details }));
+  const counts = { events: recorded.length, markets: recorded.reduce((n, e) => n + e.markets, 0) };
+  print(recordingSummary({ source: 'kalshi', out, manifest: result.snapshot, recordedAt, recorded, counts }));
   return 0;
 }
 
@@ -58,6 +63,9 @@ export async function recordKalshi(live: DataSource, urls: string[], out: string
   return { snapshot: manifest, recorded_at: recordedAt.toISOString(), events };
 }
 
+/** A probability or score to 4 decimal places; null where there is none (an empty bin's NaN, which JSON would print as null anyway). */
+export const round4 = (x: number): number | null => (Number.isFinite(x) ? Math.round(x * 1e4) / 1e4 : null);
+
 const pct = (x: number) => (Number.isNaN(x) ? '   -  ' : `${(x * 100).toFixed(1).padStart(5)}%`);
 
 function binsTable(market: CalibrationBin[], model: CalibrationBin[]): string {
@@ -82,16 +90,18 @@ function chartPath(value: string | undefined): string | undefined {
  */
 export async function backtestCommand(args: Args, config: Config): Promise<number> {
   onlyFlags(args, ['series', 'hours', 'max-events', 'chart', 'json']);
-  const series = flag(args, 'series', true).toUpperCase();
-  const hours = intFlag(args, 'hours', 24);
-  if (hours < 1 || hours > 24 * 30) throw new UsageError('--hours must be between 1 and 720');
+  const series = flag(args, 'series', true).trim().toUpperCase();
+  // A series ticker is letters, digits, dots, dashes and underscores: anything else cannot be one.
+  if (!/^[A-Z0-9._-]{1,64}$/.test(series)) throw new UsageError(`--series must be a Kalshi series ticker such as KXHIGHNY, got "${flag(args, 'series')}"`);
+  const hours = intFlag(args, 'hours', 24, { min: 1, max: 24 * 30 });
   const maxEvents = intFlag(args, 'max-events', 200, { min: 1, max: 100_000 });
   const chart = chartPath(flag(args, 'chart'));
   const client = new KalshiClient(kalshiSource(config));
   const { observations, exclusive, unpriced } = await settledObservations(client, series, { hours, maxEvents });
   if (!observations.length) {
     const snapshot = config.kalshi.snapshotDir ? ` (a snapshot holds only the prices its recording read, ${PRE_CLOSE_HOURS} h before close: try --hours ${PRE_CLOSE_HOURS})` : '';
-    throw new UsageError(`no settled markets with prices ${hours} h before close were found for series ${series}${hours === PRE_CLOSE_HOURS ? '' : snapshot}`);
+    // What the data holds, found by running (exit 1), not a malformed command line (exit 2).
+    throw new SvcError('not_found', { code: 'no_settled_markets', message: `no settled markets with prices ${hours} h before close were found for series ${series}${hours === PRE_CLOSE_HOURS ? '' : snapshot}` });
   }
   const result = backtest(observations, (e) => exclusive.get(e) ?? false);
   if (chart) {
@@ -102,13 +112,13 @@ export async function backtestCommand(args: Args, config: Config): Promise<numbe
     try {
       writeFileSync(chart, svg);
     } catch (err) {
-      throw new UsageError(`could not write the chart to ${chart}: ${(err as Error).message}`);
+      throw new SvcError('unavailable', { code: 'chart_not_written', message: `could not write the chart to ${chart}: ${(err as Error).message}` });
     }
   }
   if (args.flags.has('json')) {
-    // snake_case, as every other command prints.
-    const bins = (list: CalibrationBin[]) => list.map((b) => ({ from: b.from, to: b.to, count: b.count, mean_predicted: b.meanPredicted, observed: b.observed }));
-    const scores = (x: typeof result.market) => ({ brier: x.brier, log_loss: x.logLoss });
+    // snake_case, as every other command prints; every fraction to 4 decimals (0.3, not 0.30000000000000004).
+    const bins = (list: CalibrationBin[]) => list.map((b) => ({ from: round4(b.from), to: round4(b.to), count: b.count, mean_predicted: round4(b.meanPredicted), observed: round4(b.observed) }));
+    const scores = (x: typeof result.market) => ({ brier: round4(x.brier), log_loss: round4(x.logLoss) });
     print({
       series,
       hours,
@@ -118,7 +128,7 @@ export async function backtestCommand(args: Args, config: Config): Promise<numbe
       model: scores(result.model),
       market_bins: bins(result.marketBins),
       model_bins: bins(result.modelBins),
-      final: result.final,
+      final: { a: round4(result.final.a), b: round4(result.final.b), c: round4(result.final.c), n: result.final.n },
       unpriced_events: unpriced,
       chart: chart ?? null,
     });

@@ -4,6 +4,7 @@ import { flag, intFlag, print, recordingFolder, UsageError, type Args } from '..
 import type { Config } from '../../config.js';
 import { SvcError } from '../../errors.js';
 import { LiveSource, RecordingSource, type DataSource, type Query, type SourceResponse } from '../source.js';
+import { recordingSummary } from '../recording-summary.js';
 import { SecClient, filingsFromColumns } from './client.js';
 import { CompanyIndex } from './companies.js';
 
@@ -80,7 +81,8 @@ async function recordCompanies(o: RecordOptions, client: SecClient, companies: R
     const found = index.lookup(wanted);
     if (found.status !== 'found') {
       const why = found.status === 'ambiguous' ? `matches several companies (${found.candidates.map((c) => c.ticker).join(', ')})` : 'is not a ticker or company name in EDGAR';
-      throw new UsageError(`"${wanted}" ${why}`);
+      // Found by asking EDGAR (exit 1), not a malformed command line (exit 2).
+      throw new SvcError('not_found', { code: 'company_not_found', message: `"${wanted}" ${why}` });
     }
     const { cik, ticker, name } = found.company;
     const [subs] = await Promise.all([client.submissions(cik), client.companyFacts(cik)]);
@@ -97,6 +99,8 @@ async function recordCompanies(o: RecordOptions, client: SecClient, companies: R
 export async function recordSecCommand(args: Args, config: Config): Promise<number> {
   if (!args.positional.length) throw new UsageError('usage: svc snapshot record-sec TICKER... [--out DIR] [--filings N]');
   const s = config.sec;
+  const filings = intFlag(args, 'filings', 8, { min: 1, max: 100 });
+  const out = recordingFolder(flag(args, 'out') ?? path.join('snapshots', 'sec-recorded'));
   if (!s.userAgent.trim()) {
     throw new SvcError('unavailable', {
       code: 'source_not_configured',
@@ -104,19 +108,19 @@ export async function recordSecCommand(args: Args, config: Config): Promise<numb
       message: 'SEC EDGAR refuses requests without a User-Agent naming a contact: set SVC_SEC_USER_AGENT (e.g. "Acme Research ops@acme.example") to record.',
     });
   }
-  const filings = intFlag(args, 'filings', 8);
-  if (filings < 1 || filings > 100) throw new UsageError('--filings must be between 1 and 100');
-  const out = recordingFolder(flag(args, 'out') ?? path.join('snapshots', 'sec-recorded'));
   // Both hosts share the SEC's per-client limit, so each gets half of it.
   const common = { name: 'SEC EDGAR', requestsPerSecond: Math.max(1, Math.floor(s.requestsPerSecond / 2)), timeoutMs: s.timeoutMs, retries: s.retries, headers: { 'user-agent': s.userAgent } };
+  const recordedAt = new Date();
   const result = await recordSecSnapshot({
     api: new LiveSource({ ...common, baseUrl: s.apiUrl }),
     www: new LiveSource({ ...common, baseUrl: s.wwwUrl }),
     companies: args.positional,
     out,
     filings,
-    recordedAt: new Date(),
+    recordedAt,
   });
-  print({ out: result.out, manifest: result.manifest, companies: result.companies, use: `SVC_SEC_SNAPSHOT_DIR=${result.out}` });
+  const recorded = result.companies.map(({ ticker, name, ...details }) => ({ id: ticker, name, ...details }));
+  const counts = { companies: recorded.length, documents: recorded.reduce((n, c) => n + c.documents.length, 0) };
+  print(recordingSummary({ source: 'sec', out: result.out, manifest: result.manifest, recordedAt, recorded, counts }));
   return 0;
 }

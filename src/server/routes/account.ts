@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { validateKeyName } from '../../accounts/service.js';
 import type { ServerDeps } from '../deps.js';
-import { bodyObject, intQuery, stringQuery } from '../validate.js';
+import { Fields, bodyObject, intQuery, onlyFields, stringQuery } from '../validate.js';
 import { entryJson, keyJson } from '../views.js';
 
 /** `GET /v1/account`: the caller's plan and balance (the playground reads it too). */
@@ -32,8 +32,9 @@ export async function accountRoutes(app: FastifyInstance, deps: ServerDeps): Pro
 
   app.post('/v1/account/keys', async (request, reply) => {
     // The body is optional (a key needs no name), but when there is one it must be an object.
-    const body = request.body === undefined || request.body === null ? {} : bodyObject(request.body);
-    const name = validateKeyName(body.name);
+    const f = new Fields(request.body === undefined || request.body === null ? {} : bodyObject(request.body));
+    onlyFields(f, ['name'], 'A key takes an optional "name".');
+    const name = validateKeyName(f.obj.name);
     const { key, secret } = await deps.accounts.issueKey(request.auth!.account.id, { name });
     return reply.code(201).send(keyJson(key, secret));
   });

@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
-import { validateEmail, validatePlan } from '../../accounts/service.js';
+import { validateEmail, validateKeyName, validatePlan } from '../../accounts/service.js';
 import { requireAdminKey } from '../auth.js';
 import type { ServerDeps } from '../deps.js';
-import { Fields, bodyObject, invalidValue, missing } from '../validate.js';
+import { Fields, bodyObject, invalidValue, missing, onlyFields } from '../validate.js';
 import { accountJson, entryJson, keyJson } from '../views.js';
 
 export const MAX_CREDITS = 1_000_000_000;
@@ -16,6 +16,8 @@ export async function adminRoutes(app: FastifyInstance, deps: ServerDeps): Promi
 
   app.post('/v1/admin/accounts', async (request, reply) => {
     const f = new Fields(bodyObject(request.body));
+    // A misspelt field (`"credit": 30`) would otherwise make an account without what was meant.
+    onlyFields(f, ['email', 'plan', 'credits'], 'An account is created from "email", "plan" and "credits".');
     const email = validateEmail(f.obj.email);
     const plan = f.has('plan') ? validatePlan(f.obj.plan) : 'free';
     const credits = f.number('credits', { integer: true, min: 0, max: MAX_CREDITS }) ?? 0;
@@ -27,13 +29,17 @@ export async function adminRoutes(app: FastifyInstance, deps: ServerDeps): Promi
 
   app.patch('/v1/admin/accounts/:id', async (request) => {
     const f = new Fields(bodyObject(request.body));
+    onlyFields(f, ['plan'], 'Only the "plan" of an account can be changed here.');
     if (!f.has('plan')) throw missing('plan', `Send {"plan": "free" | "plus" | "pro" | "enterprise"}.`);
-    return accountJson(await deps.accounts.setPlan((request.params as { id: string }).id, validatePlan(f.obj.plan)));
+    const { account, previousPlan } = await deps.accounts.changePlan((request.params as { id: string }).id, validatePlan(f.obj.plan));
+    // The plan it replaced too, so a slip can be seen and undone.
+    return { ...accountJson(account), previous_plan: previousPlan };
   });
 
   app.post('/v1/admin/accounts/:id/credits', async (request) => {
     const id = (request.params as { id: string }).id;
     const f = new Fields(bodyObject(request.body));
+    onlyFields(f, ['amount', 'note'], 'A grant is an "amount" and an optional "note".');
     const amount = f.number('amount', { integer: true, min: -MAX_CREDITS, max: MAX_CREDITS });
     if (amount === undefined) throw missing('amount', 'Send a positive amount to grant credits or a negative one to correct a balance.');
     if (amount === 0) throw invalidValue('amount', 'must not be 0.');
@@ -44,7 +50,10 @@ export async function adminRoutes(app: FastifyInstance, deps: ServerDeps): Promi
   });
 
   app.post('/v1/admin/accounts/:id/keys', async (request, reply) => {
-    const { key, secret } = await deps.accounts.issueKey((request.params as { id: string }).id);
+    // The body is optional (`{"name"}`): a bare POST issues an unnamed key, as it always did.
+    const f = new Fields(request.body === undefined || request.body === null || request.body === '' ? {} : bodyObject(request.body));
+    onlyFields(f, ['name'], 'A key takes an optional "name".');
+    const { key, secret } = await deps.accounts.issueKey((request.params as { id: string }).id, { name: validateKeyName(f.obj.name) });
     return reply.code(201).send(keyJson(key, secret));
   });
 

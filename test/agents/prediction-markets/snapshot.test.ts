@@ -37,7 +37,7 @@ describe('svc snapshot record', () => {
     const r = await runCli(['snapshot', 'record', urlOf('KXFEDDECISION'), urlOf('KXCPIYOY'), '--out', out], { SVC_KALSHI_API_URL: fake.apiUrl });
     expect(r.code, r.stderr).toBe(0);
     const summary = JSON.parse(r.stdout);
-    expect(summary.events.map((e: any) => e.event)).toEqual(['KXFEDDECISION-26DEC', 'KXCPIYOY-26DEC']);
+    expect(summary.recorded.map((e: any) => e.id)).toEqual(['KXFEDDECISION-26DEC', 'KXCPIYOY-26DEC']);
     const recordedAt = new Date(summary.recorded_at);
     const snapshot = new SnapshotSource(out, 'Kalshi');
     expect(snapshot.recordedAt.toISOString()).toBe(recordedAt.toISOString());
@@ -65,7 +65,7 @@ describe('svc snapshot record', () => {
     const url = urlOf('KXFEDDECISION');
     const r = await runCli(['snapshot', 'record', url, `${url.toUpperCase().replace('HTTPS://', 'https://')}/`, '--out', out], { SVC_KALSHI_API_URL: fake.apiUrl });
     expect(r.code, r.stderr).toBe(0);
-    expect(JSON.parse(r.stdout).events.map((e: any) => e.event)).toEqual(['KXFEDDECISION-26DEC']);
+    expect(JSON.parse(r.stdout).recorded.map((e: any) => e.id)).toEqual(['KXFEDDECISION-26DEC']);
     expect(JSON.parse(readFileSync(path.join(out, 'events.json'), 'utf8'))).toHaveLength(1);
   });
 
@@ -99,7 +99,7 @@ describe('svc snapshot record', () => {
   it('refuses addresses that are not Kalshi events, before recording anything', async () => {
     const out = path.join(tmp(), 'bad');
     const r = await runCli(['snapshot', 'record', 'https://example.com/markets/a/b/c-1', '--out', out], { SVC_KALSHI_API_URL: fake.apiUrl });
-    expect(r.code).toBe(1);
+    expect(r.code).toBe(2); // a malformed argument: a usage error
     expect(r.stderr).toMatch(/not kalshi\.com/);
     expect(existsSync(out)).toBe(false);
   });
@@ -256,7 +256,7 @@ describe('svc backtest', () => {
   it('refuses bad flags in one line before doing any work', async () => {
     const dir = tmp();
     const cases: [string[], RegExp][] = [
-      [['--chart'], /missing --chart value/],
+      [['--chart'], /--chart needs a value/],
       [['--chart', path.join(dir, 'chart.png')], /--chart writes an SVG image: give a file name ending in \.svg, got ".*chart\.png"/],
       [['--chart', path.join(dir, 'no-such-folder', 'chart.svg')], /the folder of .* does not exist/],
       [['--max-events', '-1'], /--max-events must be an integer between 1 and 100000, got "-1"/],
@@ -280,14 +280,14 @@ describe('svc backtest', () => {
     expect((await runCli(['backtest', '--series', 'KXHIGHNY'], env)).stdout).toMatch(/prices 24 h before close/);
     for (const hours of ['1', '48']) {
       const r = await runCli(['backtest', '--series', 'KXHIGHNY', '--hours', hours], env);
-      expect(r.code).toBe(2);
+      expect(r.code).toBe(1);
       expect(r.stderr.trim()).toBe(`svc: no settled markets with prices ${hours} h before close were found for series KXHIGHNY (a snapshot holds only the prices its recording read, 24 h before close: try --hours 24)`);
     }
   }, 60_000);
 
   it('explains a series without settled history', async () => {
     const r = await runCli(['backtest', '--series', 'KXNOTHING'], { SVC_KALSHI_API_URL: fake.apiUrl });
-    expect(r.code).toBe(2);
+    expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/no settled markets/);
   });
 });

@@ -28,7 +28,7 @@ describe('svc snapshot record-sec', () => {
 
   it('names what it cannot find', async () => {
     const r = await runCli(['snapshot', 'record-sec', 'Foobarco', '--out', out], { SVC_SEC_API_URL: fake.url, SVC_SEC_WWW_URL: fake.url, SVC_SEC_USER_AGENT: 'svc tests ops@example.com' });
-    expect(r.code).toBe(2);
+    expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/"Foobarco" is not a ticker or company name in EDGAR/);
   });
 
@@ -37,7 +37,7 @@ describe('svc snapshot record-sec', () => {
     const r = await runCli(['snapshot', 'record-sec', 'AAPL', 'Microsoft', '--out', out, '--filings', '3'], env);
     expect(r.code, r.stderr).toBe(0);
     const printed = JSON.parse(r.stdout);
-    expect(printed.companies.map((c: any) => [c.ticker, c.documents.length])).toEqual([
+    expect(printed.recorded.map((c: any) => [c.id, c.documents.length])).toEqual([
       ['AAPL', 3],
       ['MSFT', 3],
     ]);
