@@ -311,6 +311,9 @@ function sentenceClaims(text: string): string[] {
   const cited = (s: string) => /\[\d+\]/.test(s);
   if (!items.length || (claims.length && (claims.length > 1 || cited(claims[0]!)))) return claims;
   if (!items.some((i) => cited(lines[i]!))) return claims;
+  // (Prose before the list is its answer, "No arbitrage on the report's quotes: …"; after it, a caveat.)
+  const prose = lines.findIndex((l) => l && !LIST_ITEM.test(l) && !/^[_#|>]/.test(l) && !/:$/.test(l));
+  if (claims.length && prose >= 0 && prose < items[0]!) return claims;
   if (items.length > 1) return [];
   const lead = lines.slice(0, items[0]).reverse().find(Boolean);
   const item = strip(LIST_ITEM.exec(lines[items[0]!]!)![1]!);

@@ -37,6 +37,9 @@ describe('one sentence of an answer said as a list', () => {
   it('a list of several such items is given whole (one item alone would not answer), never its caveat alone', () => {
     const text = `What could move it:\n\n- **Trading closes** 2026-12-15 [1].\n- **Price move, Hold:** −7.5 pts over 7 days [2].\n\nIt reads prices, not news.\n`;
     expect(restatedAsInstructed({ text, citations: cite(2) }, sentence, 'key catalysts?')).toBeNull();
+    // Prose before the list is its answer, though it cites nothing.
+    const none = `No arbitrage on the report's quotes: YES on every outcome costs $1.02 at the asks.\n\n- **Celtics**: bid $0.38, ask $0.39 [1].\n- **Lakers**: bid $0.62, ask $0.63 [2].\n\nOn the report's quotes, which move.\n`;
+    expect(restatedAsInstructed({ text: none, citations: cite(2) }, sentence, 'is there an arbitrage?')!.text.split('\n')[0]).toBe("No arbitrage on the report's quotes: YES on every outcome costs $1.02 at the asks.");
   });
 });
 
