@@ -47,6 +47,8 @@ export interface ChatRequest {
   storedMessages: StoredChatMessage[];
   /** `max_completion_tokens`, else the older `max_tokens`: the answer is cut there (`finish_reason: "length"`). */
   maxOutputTokens: number | null;
+  /** `stop`: up to 4 sequences the answer ends before (null when none was sent). */
+  stop: string[] | null;
 }
 
 const TEXT_PARTS = new Set(['input_text', 'output_text', 'text', 'refusal']);
@@ -419,6 +421,7 @@ export function parseChatRequest(raw: unknown): ChatRequest {
   const { topLogprobs } = readSharedFields(f);
   // (OpenAI refuses `top_logprobs` unless `logprobs` is true: there are no logprobs to list the top ones of.)
   if (f.boolean('logprobs') !== true && topLogprobs !== undefined) throw invalidValue('top_logprobs', "'top_logprobs' is only allowed when 'logprobs' is true.");
+  checkSamplingFields(f);
   const streamOptions = checkStreamOptions(f);
   const includeUsage = streamOptions?.boolean('include_usage') ?? false;
   const store = f.boolean('store') ?? false;
@@ -432,7 +435,44 @@ export function parseChatRequest(raw: unknown): ChatRequest {
     metadata,
     storedMessages: store ? list.map(storedMessage) : [],
     maxOutputTokens: maxCompletionTokens ?? maxTokens ?? null,
+    stop: readStop(f),
   };
+}
+
+/** The most stop sequences OpenAI takes. */
+const MAX_STOPS = 4;
+
+/** `stop`: a string or up to 4 strings, each a sequence the answer ends before; null or [] is none. */
+function readStop(f: Fields): string[] | null {
+  const stop = f.obj.stop;
+  if (stop === undefined || stop === null) return null;
+  const stops = typeof stop === 'string' ? [stop] : Array.isArray(stop) ? stop : null;
+  if (!stops) throw wrongType('stop', 'a string or an array of strings', stop);
+  if (stops.length > MAX_STOPS) throw invalidValue('stop', `at most ${MAX_STOPS} stop sequences are allowed, got ${stops.length}.`);
+  stops.forEach((s, i) => {
+    const p = typeof stop === 'string' ? 'stop' : `stop[${i}]`;
+    if (typeof s !== 'string') throw wrongType(p, 'a string', s);
+    if (!s) throw invalidRequest('empty_value', `Invalid '${p}': a stop sequence must not be empty.`, p);
+  });
+  return stops.length ? (stops as string[]) : null;
+}
+
+/**
+ * Chat's sampling fields, which the agents (who write no tokens by sampling) leave aside: checked
+ * as OpenAI checks them, so a mistake is a 400 naming it rather than passed over. And audio output
+ * (`modalities` with "audio") cannot be given: the agents write text.
+ */
+function checkSamplingFields(f: Fields): void {
+  f.number('seed', { integer: true });
+  f.number('frequency_penalty', { min: -2, max: 2 });
+  f.number('presence_penalty', { min: -2, max: 2 });
+  const bias = f.object('logit_bias');
+  if (bias) for (const token of Object.keys(bias.obj)) bias.number(token, { min: -100, max: 100 });
+  f.array('modalities')?.forEach((m, i) => {
+    if (typeof m !== 'string') throw wrongType(`modalities[${i}]`, 'a string', m);
+    if (m === 'audio') throw invalidValue('modalities', "'audio' output is not supported: svc agents answer in text. Leave 'modalities' out, or send [\"text\"].");
+    if (m !== 'text') throw invalidValue(`modalities[${i}]`, `'${m.slice(0, 50)}' is not one of 'text', 'audio'.`);
+  });
 }
 
 /** A request message as the stored-completion endpoints list it: its text, and its parts when it was sent in parts. */

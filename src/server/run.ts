@@ -2,6 +2,7 @@ import { setMaxListeners } from 'node:events';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AgentRun } from '../agents/runtime.js';
 import { withOutputLimit } from '../agents/output-limit.js';
+import { withStopSequences } from '../agents/stop-sequences.js';
 import type { Agent, AgentEvent, AgentRequest, Caller, ModelRef, Turn } from '../agents/types.js';
 import type { ServerDeps } from './deps.js';
 
@@ -31,6 +32,8 @@ interface RunOptions {
   detached: boolean;
   /** The caller's output token limit: the answer is cut there (see agents/output-limit.ts). */
   maxOutputTokens?: number | null;
+  /** Chat's `stop`: the answer ends before the first of them (see agents/stop-sequences.ts). */
+  stop?: readonly string[] | null;
 }
 
 // Classes, not object literals, on purpose: an object literal with a getter is a dictionary-mode
@@ -95,7 +98,8 @@ class HttpRun implements Run {
     const auth = request.auth!;
     this.#detached = run.detached;
     this.#request = new HttpAgentRequest(run, { accountId: auth.account.id, plan: auth.account.plan, keyId: auth.keyId }, request.id);
-    const agent = run.maxOutputTokens ? withOutputLimit(run.agent, run.maxOutputTokens) : run.agent;
+    const ended = run.stop?.length ? withStopSequences(run.agent, run.stop) : run.agent;
+    const agent = run.maxOutputTokens ? withOutputLimit(ended, run.maxOutputTokens) : ended;
     const agentRun = new AgentRun(agent, this.#request, (err) => request.log.error({ err, agent: run.agent.id }, 'agent failed'));
     this.#agentRun = agentRun;
     reply.raw.once('close', () => {

@@ -31,7 +31,7 @@ import { gapsReply } from './follow-gaps.js';
 import { closingAcross, favouritesAcross, moversAcross } from '../markets-search/across-listed.js';
 import { EventSearch } from '../markets-search/search.js';
 import type { CompanyIndex } from '../../data/sec/companies.js';
-import { parseSecQuestion } from '../../data/sec/question.js';
+import { clipped, parseSecQuestion } from '../../data/sec/question.js';
 import { ENGLISH_ONLY, OUT_OF_SCOPE, looksNonEnglish } from '../../text.js';
 import { askedBefore, restateAsked, restated, threadRestated, type RestateForm } from './restate.js';
 import { ADVICE_ASKED, JUDGED, LINK_ASKED, MARKET_WORDS, OUTCOME_MEANING, PERCENT_MEANING, RATES_ASKED, leadOf, leadsJoined, notCoveredAnswer, linkedAnswer, percentMeant, sidesText, type Side } from './mixed.js';
@@ -156,6 +156,17 @@ const THANKS = /^\s*(?:(?:ok(?:ay)?|great|cool|perfect|awesome|nice)[,!.]?\s+)?(
  * spends credits: a Kalshi address gets the stored report when there is one, otherwise a free
  * summary of live prices that names the model that generates a full report.
  */
+/**
+ * The caller's turns with a long one read by its start and end, as the SEC agent reads it (a
+ * question comes before or after what was pasted with it): the router's patterns are tried all
+ * along a turn, and on a paste of many kilobytes some take seconds. The very array when none is long.
+ */
+function longTurnsClipped<T extends Turn>(messages: T[]): T[] {
+  if (!messages.some((m) => m.role === 'user' && m.content.length > LONG_TURN_CHARS)) return messages;
+  return messages.map((m) => (m.role === 'user' && m.content.length > LONG_TURN_CHARS ? { ...m, content: clipped(m.content) } : m));
+}
+const LONG_TURN_CHARS = 2000;
+
 export function routerAgent(o: RouterOptions): Agent {
   // Outcomes and positions of several events, weighed together (joint chances, a book of positions).
   const together = togetherAnswers(o);
@@ -715,7 +726,7 @@ export function routerAgent(o: RouterOptions): Agent {
       'General market-intelligence agent: sends a question to the right specialist (SEC filings, multi-period financials, prediction-market odds, Kalshi event reports) and keeps its citations. Never spends credits.',
     async *run(incoming) {
       // Earlier bare tickers read as the events' addresses ("KXFEDDECISION-26DEC", then "what's the edge?").
-      const messages = tickersAddressed(incoming.messages);
+      const messages = longTurnsClipped(tickersAddressed(incoming.messages));
       const req = messages === incoming.messages ? incoming : askedAlike({ ...incoming, messages }, incoming);
       const question = [...req.messages].reverse().find((m) => m.role === 'user')?.content ?? '';
       // "¿Cuáles son las probabilidades de que la Fed baje tasas?": its words are no topics nor names, so no search runs on them.

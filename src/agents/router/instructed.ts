@@ -77,7 +77,7 @@ function already(body: string[], asked: FormInstructed): boolean {
   switch (asked.form) {
     case 'sentence':
     case 'line':
-      return body.length === 1 && !/^[|#]/.test(body[0]!) && sentences(body[0]!) === 1;
+      return body.length === 1 && !/^(?:[|#]|[-*•]\s|\d+\.\s)/.test(body[0]!) && sentences(body[0]!) === 1;
     case 'bullets':
       return body.every((l) => /^[-*•]\s/.test(l));
     case 'simple':

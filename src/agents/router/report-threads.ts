@@ -47,7 +47,8 @@ const WHICH_FIRST = /\bwhich\b[^?]{0,30}\b(?:resolves?|settles?|closes?|ends?|ex
 const CORRELATED = /^\W*(?:(?:so|and|ok|okay|but)\W+)*(?:are|is|do|does|how)\b[^?]{0,60}\b(?:correlated|correlation|linked|connected|move together)\b/i;
 const RESOLVES_CASE = /^\W*(?:(?:and|but|ok|so)\W+)?(?:what )?(?:if|when) (?:it|that|this|they|the market|the outcome) (?:resolves?|settles?|ends?|comes in|goes|closes)\s+(yes|no)\W*$/i;
 const SIDE_SWAP = /^\W*(?:(?:and|ok|so|now)\W+)?(?:what about |how about |same for |and for )?(?:buying\s+)?(yes|no)\s+(?:on\s+)?(.{2,40}?)\W*$/i;
-const SPREAD_SHARE = /\bspread\b[^?]*\b(?:percent(?:age)?|%|relative|of the (?:mid|price))|\b(?:percent(?:age)?|%)[^?]*\bspread\b/i;
+// (Words apart by at most 200 characters: an unbounded gap is tried from every "%" of a long paste, quadratic in its length.)
+const SPREAD_SHARE = /\bspread\b[^?]{0,200}\b(?:percent(?:age)?|%|relative|of the (?:mid|price))|\b(?:percent(?:age)?|%)[^?]{0,200}\bspread\b/i;
 const LOCK_STEPS = /\bstep[- ]by[- ]step\b|\bwalk me through\b|\bhow (?:do|can|would|should) (?:i|we|you|one) (?:lock|do|execute|trade|put on|set up|capture|exploit|play|take advantage of)\b|\bhow to (?:lock|execute|trade|capture|exploit|play)\b/i;
 const SETS_ASKED = /\bhow (?:many|much)\b[^?]{0,40}\b(?:at|on) (?:the )?(?:best|those|these|quoted|current) (?:prices?|quotes?)\b|\bprofit per (?:set|pair)\b|\bhow many (?:sets?|pairs?)\b/i;
 const LOCK_WORDS = /\barb(?:itrage)?s?\b|\block(?:ed)?[- ]in\b|\bcross(?:ed|es|ing)?\b|\bout of order\b|\b(?:sets?|pairs?)\b/i;

@@ -111,10 +111,10 @@ function sideSaid(line: string): string | null {
 }
 
 /** A table of figures (Company | Figure | Period | Value …), each company's figure over its periods in a sentence. */
-function tableSaid(lines: string[], named = ''): string[] {
+function tableSaid(lines: string[], named = '', brief = false): string[] {
   const cells = (l: string) => l.trim().replace(/^\||\|$/g, '').split('|').map((c) => c.trim());
   const head = cells(lines[0]!).map((c) => c.toLowerCase());
-  if (head[0] === '' && head.length > 2) return periodsSaid(lines.map(cells), named);
+  if (head[0] === '' && head.length > 2) return brief ? periodsInBrief(lines.map(cells), named) : periodsSaid(lines.map(cells), named);
   const [company, figure, period, value] = ['company', 'figure', 'period', 'value'].map((h) => head.indexOf(h));
   const change = head.indexOf('change');
   if (value! < 0 || period! < 0) return [];
@@ -139,30 +139,75 @@ function tableSaid(lines: string[], named = ''): string[] {
  * under it): each figure's lowest and highest, and the latest with its change on a year before.
  */
 function periodsSaid(rows: string[][], company: string): string[] {
-  const periods = rows[0]!.slice(1).map((p) => ({ name: p.replace(/\s*(?:\[\d+\])+$/, ''), refs: /(?:\[\d+\])+$/.exec(p)?.[0] ?? '' }));
+  const periods = periodsOf(rows);
   const out: string[] = [];
   rows.slice(2).forEach((row, i) => {
-    const m = /^\*\*(.+?)\*\*\s*(?:\((.+?)\))?$/.exec(row[0]!);
-    if (!m) return;
-    const [, figure, unit = ''] = m;
-    const scale = /\$ million/.test(unit) ? 1e6 : /\$ billion/.test(unit) ? 1e9 : 0;
-    const values = row.slice(1).map((c) => Number(c.replace(/[^\d.\-−]/g, '').replace('−', '-')));
-    const amount = (v: number) => (scale ? (Math.abs(v * scale) >= 1e9 ? `$${((v * scale) / 1e9).toFixed(1)} billion` : `$${Math.round((v * scale) / 1e6).toLocaleString('en-US')} million`) : `${v}${unit ? ` ${unit}` : ''}`);
+    const f = figureRow(row);
+    if (!f) return;
+    const { figure, values, amount, known } = f;
     const at = (k: number) => `${amount(values[k]!)} in ${periods[k]!.name} ${periods[k]!.refs}`.trimEnd();
-    const known = values.map((v, k) => k).filter((k) => Number.isFinite(values[k]));
-    if (!known.length) return;
     const [low, high] = [known.reduce((a, k) => (values[k]! < values[a]! ? k : a)), known.reduce((a, k) => (values[k]! > values[a]! ? k : a))];
     const latest = known.at(-1)!;
     const yoy = rows.slice(i + 3).find((r, j, rest) => /year over year/.test(r[0]!) && !rest.slice(0, j).some((x) => x[0]!.startsWith('**')))?.[latest + 1];
-    const subject = `${company ? `${company}'s ` : ''}${figure!.toLowerCase()}`;
+    const subject = `${company ? `${company}'s ` : ''}${figureName(figure)}`;
     out.push(`${capital(subject)} ran from ${at(low)} to ${at(high)} over these ${periods.length} periods; the latest, ${periods[latest]!.name}, was ${amount(values[latest]!)}${yoy && /\d/.test(yoy) ? ` (${yoy.replace('−', '-')} on a year before)` : ''}.`);
   });
   return out;
 }
+
+/** A table of periods' column heads: each period's name and its citation markers. */
+const periodsOf = (rows: string[][]) => rows[0]!.slice(1).map((p) => ({ name: p.replace(/\s*(?:\[\d+\])+$/, ''), refs: /(?:\[\d+\])+$/.exec(p)?.[0] ?? '' }));
+
+/** A figure's row of a table of periods ("**Revenue** ($ million) | 56,189† | …"): its name, values, how to say one, the periods it has a value for. */
+function figureRow(row: string[]) {
+  const m = /^\*\*(.+?)\*\*\s*(?:\((.+?)\))?$/.exec(row[0]!);
+  if (!m) return null;
+  const [, figure, unit = ''] = m;
+  const scale = /\$ million/.test(unit) ? 1e6 : /\$ billion/.test(unit) ? 1e9 : 0;
+  const values = row.slice(1).map((c) => Number(c.replace(/[^\d.\-−]/g, '').replace('−', '-')));
+  const amount = (v: number) => (scale ? (Math.abs(v * scale) >= 1e9 ? `$${((v * scale) / 1e9).toFixed(1)} billion` : `$${Math.round((v * scale) / 1e6).toLocaleString('en-US')} million`) : unit === '$ per share' ? `$${v.toFixed(2)} a share` : `${v}${unit ? ` ${unit}` : ''}`);
+  const known = values.map((v, k) => k).filter((k) => Number.isFinite(values[k]));
+  return known.length ? { figure: figure!, values, amount, known } : null;
+}
+
+/** A figure's name inside a sentence: lower case, but for its acronyms ("diluted EPS"). */
+const figureName = (figure: string) => figure.split(' ').map((w) => (/^[A-Z]{2,}s?$/.test(w) ? w : w.toLowerCase())).join(' ');
+
+/**
+ * A table of periods in one short sentence: its first two figures from the first period to the
+ * latest ("Microsoft Corp.'s revenue went from $56.2 billion in Q4 FY2023 to $70.1 billion in Q3
+ * FY2025, and its net income from $20.1 billion to $25.8 billion [1][9]"), not every figure's range.
+ */
+function periodsInBrief(rows: string[][], company: string): string[] {
+  const periods = periodsOf(rows);
+  const figures = rows.slice(2).flatMap((row, i) => {
+    const f = figureRow(row);
+    // (Its margin, the row under it, "↳ gross margin (% of revenue)", said beside it.)
+    const under = rows.slice(i + 3).findIndex((r) => !r[0]!.startsWith('↳'));
+    const margin = f && rows.slice(i + 3, under < 0 ? undefined : i + 3 + under).find((r) => /^↳\s*[\w ]*margin\b/.test(r[0]!));
+    return f ? [{ ...f, margin: margin ? { name: /^↳\s*([\w ]*margin)\b/.exec(margin[0]!)![1]!, values: margin.slice(1) } : null }] : [];
+  }).slice(0, 2);
+  if (!figures.length) return [];
+  const [first, last] = [figures[0]!.known[0]!, figures[0]!.known.at(-1)!];
+  const refs = [...new Set(`${periods[first]!.refs}${periods[last]!.refs}`.match(/\[\d+\]/g) ?? [])].join('');
+  const span = (f: (typeof figures)[number], named: boolean) => {
+    const [a, b] = [f.known[0]!, f.known.at(-1)!];
+    const margin = f.margin && /\d/.test(f.margin.values[a] ?? '') && /\d/.test(f.margin.values[b] ?? '') ? ` (${f.margin.name} ${a === b ? f.margin.values[a] : `${f.margin.values[a]} to ${f.margin.values[b]}`})` : '';
+    if (a === b) return `${f.amount(f.values[a]!)} in ${periods[a]!.name}${margin}`;
+    return `${named ? 'went ' : ''}from ${f.amount(f.values[a]!)}${named ? ` in ${periods[a]!.name}` : ''} to ${f.amount(f.values[b]!)}${named ? ` in ${periods[b]!.name}` : ''}${margin}`;
+  };
+  const whose = company ? `${company}'s ` : '';
+  const lead = `${capital(`${whose}${figureName(figures[0]!.figure)}`)} ${first === last ? 'was ' : ''}${span(figures[0]!, true)}`;
+  const second = figures[1] ? `, and its ${figureName(figures[1].figure)} ${figures[1].known[0] === figures[1].known.at(-1) ? 'was ' : ''}${span(figures[1], false)}` : '';
+  return [`${lead}${second} ${refs}.`.replace(/ \./, '.')];
+}
 const capital = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 
-/** Each claim of an answer in plain words, in its order: listings, outcomes, figures, tables, then its first prose sentence. */
-export function plainClaims(text: string): string[] {
+/**
+ * Each claim of an answer in plain words, in its order: listings, outcomes, figures, tables, then
+ * its first prose sentence. `brief`: a table of periods in one short sentence, not a figure's range a sentence.
+ */
+export function plainClaims(text: string, brief = false): string[] {
   const lines = text.split('\n');
   const claims: string[] = [];
   let prose: string | null = null;
@@ -173,13 +218,13 @@ export function plainClaims(text: string): string[] {
     if (line.startsWith('|')) {
       const block: string[] = [];
       while (i < lines.length && lines[i]!.trim().startsWith('|')) block.push(lines[i++]!);
-      claims.push(...tableSaid(block, company));
+      claims.push(...tableSaid(block, company, brief));
       continue;
     }
     const said = listingSaid(line) ?? outcomeSaid(line) ?? sideSaid(line) ?? figureSaid(line);
     if (said) claims.push(said);
     // The first sentence of prose that is not a note about the data or how prices are read.
-    else if (!prose && line && !/^(?:[-_#>|†]|\d+\.|Prices are|A report is|Reports are|For a research|Open Kalshi events|No open Kalshi|Key figures|Data:)/.test(line) && !/:\s*$/.test(line)) prose = plainer(strip(firstSentence(line)));
+    else if (!prose && line && !/^(?:[-_#>|†•]|\*\s|\d+\.|Prices are|A report is|Reports are|For a research|Open Kalshi events|No open Kalshi|Key figures|Data:)/.test(line) && !/:\s*$/.test(line)) prose = plainer(strip(firstSentence(line)));
   }
   return prose && !claims.some((c) => c.includes(prose!)) ? [prose, ...claims] : claims;
 }
@@ -202,7 +247,7 @@ function unrepeated(sentences: string[]): string[] {
 }
 
 /** A sentence going on after a semicolon: its first word in lower case when it is an ordinary word ("On Kalshi's …"), never a name ("Apple's …"). */
-const uncapitalised = (c: string) => c.replace(/^(On|In|At|For|By|With|Over|Since|The|A|An|Its|Their|This|That|These|Those|It|They|Traders|Both|Each)\b/, (w) => w.toLowerCase());
+const uncapitalised = (c: string) => c.replace(/^(On|In|At|For|By|With|Over|Since|The|A|An|Its|Their|This|That|These|Those|It|They|Traders|Both|Each|Buying|Selling)\b/, (w) => w.toLowerCase());
 
 /**
  * An answer's notes on its figures, kept whatever form it is said in: its italic lines (the data's
@@ -240,13 +285,41 @@ export const notesUnder = (text: string) => {
  * figures under them; null when nothing in it can be said plainly.
  */
 export function restated(answer: Answer, form: 'simple' | 'sentence'): Answer | null {
-  const claims = plainClaims(answer.text);
+  const claims = form === 'sentence' ? sentenceClaims(answer.text) : plainClaims(answer.text);
   if (!claims.length) return null;
   // (A long lead of prose, "I do not give investment advice (…), and nothing I read links … : …", to its first clause.)
   const short = (c: string, i: number) => (i === 0 && c.length > 160 && !/\[\d+\]/.test(c) ? c.replace(/\s*\([^)]*\)/g, '').replace(/^(.{60,}?):\s.*$/, '$1').replace(/\.?$/, '.') : c);
   const text = form === 'sentence' ? `${claims.slice(0, 2).map((c, i) => (i ? uncapitalised(c) : c).replace(/\.$/, '')).join('; ')}.` : `Put simply: ${unrepeated(claims.slice(0, 3).map(short)).join(' ')}`;
   // (The notes that qualify its figures, the time of the data, a market closed, kept under it.)
   return cited(`${text}\n${notesUnder(answer.text)}`, answer.citations);
+}
+
+/** A list item's text, its marker gone ("- **Hold** (…): bid $0.14 …" → "**Hold** (…): bid $0.14 …"). */
+const LIST_ITEM = /^(?:[-*•]|\d+\.)\s+(.+)$/;
+
+/**
+ * The claims one sentence says: the answer's plain claims, its periods in brief; or, for an answer
+ * said as a list the claims do not read (a follow-up's contract line, an arbitrage), its one item
+ * as prose after the line that leads into it ("Yes, on the report's quotes, NO on every outcome …"),
+ * never a caveat under it that cites nothing. None (the answer said as it is) for a list of several
+ * such items: one of them alone would not answer.
+ */
+function sentenceClaims(text: string): string[] {
+  const claims = plainClaims(text, true);
+  const lines = text.split('\n').map((l) => l.trim());
+  const items = lines.flatMap((l, i) => (LIST_ITEM.test(l) ? [i] : []));
+  const cited = (s: string) => /\[\d+\]/.test(s);
+  if (!items.length || (claims.length && (claims.length > 1 || cited(claims[0]!)))) return claims;
+  if (!items.some((i) => cited(lines[i]!))) return claims;
+  // (Prose before the list is its answer, "No arbitrage on the report's quotes: …"; after it, a caveat.)
+  const prose = lines.findIndex((l) => l && !LIST_ITEM.test(l) && !/^[_#|>]/.test(l) && !/:$/.test(l));
+  if (claims.length && prose >= 0 && prose < items[0]!) return claims;
+  if (items.length > 1) return [];
+  const lead = lines.slice(0, items[0]).reverse().find(Boolean);
+  const item = strip(LIST_ITEM.exec(lines[items[0]!]!)![1]!);
+  const said = item.split(/(?<=[.!?](?:\s*\[\d+\])*)\s+(?=[A-Z“"])/).slice(0, 2).map((x, i) => (i ? uncapitalised(x) : x).replace(/\.$/, ''));
+  const opening = lead && /:$/.test(lead) && !LIST_ITEM.test(lead) ? `${strip(lead).replace(/\s*:$/, '')}, ` : '';
+  return [`${opening}${opening ? uncapitalised(said[0]!) : said[0]!}${said.slice(1).map((x) => `; ${x}`).join('')}.`];
 }
 
 /** The thread in brief: each question asked, with its answer's headline in plain words. */

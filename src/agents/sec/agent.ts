@@ -524,15 +524,19 @@ export async function* answerSecQuestion(lib: SecLibrary, question: SecQuestion 
   yield { type: 'done' };
 }
 
+/** How many user turns back a form named is carried to a follow-up that names none. */
+const FORM_CARRIED_TURNS = 8;
+
 /**
  * A follow-up to a list of filings (or to when one is due) that names no form, "when was the latest filed?",
  * "when is the next one due?": read with the form listed before ("the latest 10-Q"); otherwise as it is.
  */
-function withFormCarried(last: string, earlier: readonly Turn[]): string {
+function withFormCarried(last: string, earlier: readonly Turn[], depth = 0): string {
   const at = earlier.findLastIndex((m) => m.role === 'user');
-  if (at < 0 || /\b(?:10-?[kq]s?|8-?k|filings?|annual reports?|quarterly reports?)\b/i.test(last)) return last;
+  // (Read back a few turns at most: a history of thousands of turns is not a call stack as deep.)
+  if (at < 0 || depth >= FORM_CARRIED_TURNS || /\b(?:10-?[kq]s?|8-?k|filings?|annual reports?|quarterly reports?)\b/i.test(last)) return last;
   // (The turn before read the same way: "when was the latest filed?", then "when is the next one due?".)
-  const prev = withFormCarried(clipped(earlier[at]!.content), earlier.slice(0, at));
+  const prev = withFormCarried(clipped(earlier[at]!.content), earlier.slice(0, at), depth + 1);
   // ("When did apple file its last one?" after "whats a 10-Q": the form just named, asked about.)
   const formNamed = /\b10-?[kq]\b/i.test(prev) && /\b(?:latest|last|most recent|newest|next|upcoming) one\b/i.test(last) && /\b(?:file[sd]?|filing|due|come out|released?)\b/i.test(last);
   if (!FILINGS_ASKED.test(prev) && !filingDatesAsked(prev) && !formNamed) return last;

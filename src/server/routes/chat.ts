@@ -42,6 +42,7 @@ export async function chatRoutes(app: FastifyInstance, deps: ServerDeps): Promis
       detached: false,
       idempotencyKey: request.idempotency?.requestKey,
       maxOutputTokens: req.maxOutputTokens,
+      stop: req.stop,
     });
     try {
       return req.stream ? await streamed(reply, deps, run, encoder, keep) : await plain(reply, run, encoder, keep);
