@@ -420,6 +420,7 @@ async function table(lib: SecLibrary, ref: CompanyRef, metrics: MetricId[], span
     lines.push(`| **${capitalise(ratio.label)}**${unit} | ${[...cells, ...none].join(' | ')} |`);
   }
   lines.push('');
+  lines.push(...withBlank(await runwayLines(lib, company, context, sources, amountScale)));
   if (ratioRows.length) {
     const endOnly = ratioRows.some(({ ratio, values: v }) => ratio.averaged && v.some((x) => x.kind === 'value' && !x.opening));
     const divided = ratios.some((r) => r.kind !== 'difference');
@@ -498,6 +499,33 @@ function burnLines(shown: Shown, amountScale: number | undefined, asked: string)
   const said = yesNo ? `${yesNo}${head.slice(yesNo.length).replace(/^\*\*(.+?)\*\*/, (_m, t: string) => t.charAt(0).toLowerCase() + t.slice(1))}` : head;
   const each = named.map((n) => `- ${n.name}: ${!n.v ? 'no free cash flow in the filings available' : n.v.value < 0 ? `burned **${amount(n.v.value)}** (free cash flow -${amount(n.v.value)})` : `no burn (free cash flow +${amount(n.v.value)})`}`);
   return [said, '', ...each];
+}
+
+/**
+ * A table of free cash flow whose latest period burned cash ("EMBR free cash flow by quarter"): the
+ * cash on hand at that period's end, cited, and the months it lasts at that burn, and at the pace of
+ * the last four quarters when all four are shown, as the cash-burn answer gives them.
+ */
+async function runwayLines(lib: SecLibrary, company: CompanyRef, shown: Shown, sources: SourceList, amountScale: number | undefined): Promise<string[]> {
+  const series = shown.values.get('freeCashFlow');
+  const last = shown.periods.at(-1);
+  const burned = series?.at(-1);
+  if (!series || !last || !burned || burned.value >= 0) return [];
+  const { scale, label } = rowUnit(metricById('freeCashFlow'), burned.unit, amountScale);
+  const [money, word] = [label.split(' ')[0]!, label.split(' ').slice(1).join(' ')];
+  const amount = (x: number, digits = 0) => `${money}${(Math.abs(x) / 10 ** scale).toLocaleString('en-US', { maximumFractionDigits: scale > 6 ? 2 : digits })} ${word}`;
+  const name = periodLabel(last, shown.calendarYear);
+  const end = `the end of ${name} (${last.end})`;
+  const cash = shown.financials.value('cash', last);
+  if (!cash || cash.value <= 0) return [`**Runway**: no cash and cash equivalents at ${end} in the filings, so no months of runway can be computed.`];
+  const refs = async (v: MetricValue) => [...new Set(await Promise.all(v.terms.map(async (t) => { const c = await lib.cite(company, t.fact); return sources.cite(c.key, c.name, c.url); })))].join('');
+  const monthly = Math.abs(burned.value) / (last.kind === 'year' ? 12 : 3);
+  // The last four quarters, when the table shows all four in a row.
+  const four = last.kind === 'quarter' && shown.periods.length >= 4 ? shown.periods.slice(-4) : null;
+  const before = last.kind === 'quarter' ? shown.financials.calendar.shiftQuarter(last, -3) : null;
+  const twelve = four && before && four[0]!.end === before.end && series.slice(-4).every((v) => v) ? series.slice(-4).reduce((t, v) => t + v!.value, 0) : null;
+  const atTwelve = twelve !== null && twelve < 0 ? `, or about ${(cash.value / (Math.abs(twelve) / 12)).toFixed(1)} months at the pace of the last four quarters (${amount(twelve)} burned, ${amount(Math.abs(twelve) / 12, 1)} a month)` : '';
+  return [`**Cash and runway**: cash and cash equivalents at ${end} were **${amount(cash.value)}** ${await refs(cash)}; at ${name}'s burn of ${amount(burned.value)} (${amount(monthly, 1)} a month) that is a runway of about **${(cash.value / monthly).toFixed(1)} months**${atTwelve} (derived: cash over the monthly burn), if the burn held and no cash were raised; marketable securities, which I do not read, and any financing would lengthen it.`];
 }
 
 /**

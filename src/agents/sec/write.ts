@@ -777,8 +777,13 @@ export class AnswerWriter {
     if (v.value >= 0) {
       // "Is it burning cash?": yes or no, first; a runway asked of a company burning none has none to measure.
       const answer = YES_NO.test(q?.text ?? '') ? '**No**: ' : runwayAsked ? `**No runway to measure**: ` : '';
-      // (The twelve months too when a runway was asked: there is none over the year either.)
-      const twelve = runwayAsked && ttmSum !== null && ttmSum >= 0 ? ` Over the four quarters to ${ttm!.at(-1)!.quarter.end} its free cash flow was +${money(ttmSum)} (derived, the sum of ${ttm!.map((x) => `${periodName(x.quarter, cal)} ${money(x.value!.value)} ${this.#refs(x.value!)}`).join(', ')}).` : '';
+      // The twelve months to it too, cited: one quarter's cash generated is not yet a year without a burn.
+      const sumOf = ttm ? ttm.map((x) => `${periodName(x.quarter, cal)} ${x.value!.value < 0 ? '-' : '+'}${money(Math.abs(x.value!.value))} ${this.#refs(x.value!)}`).join(', ') : '';
+      const twelve = ttmSum === null
+        ? ''
+        : ttmSum >= 0
+          ? ` Over the trailing twelve months (the four quarters to ${ttm!.at(-1)!.quarter.end}) its free cash flow was **+${money(ttmSum)}** (derived, the sum of ${sumOf}): it does not burn cash.`
+          : ` Over the trailing twelve months (the four quarters to ${ttm!.at(-1)!.quarter.end}), though, it burned ${money(Math.abs(ttmSum))} (derived, the sum of ${sumOf}).`;
       const held = runwayAsked && cash ? ` Its cash and cash equivalents ${balanceDate(r.period, cal)} were ${money(cash.value)} ${this.#refs(cash)}, not being run down by operations.` : '';
       return answer + `${capitalise(shortName(figure.company.name))} did not burn cash in ${when}: its free cash flow (operating cash flow minus capital expenditure) was **+${amount}** ${this.#refs(v)} (derived), cash generated rather than used.${twelve}${held}`;
     }

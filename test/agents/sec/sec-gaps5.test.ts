@@ -1,0 +1,115 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEMO_WORLD } from '../../fixtures/sec-world.js';
+import { startFakeSec, type FakeSec } from '../../helpers/fake-sec.js';
+import { startService, type TestService } from '../../helpers/service.js';
+import { post } from '../../helpers/sse.js';
+import { BURNER } from './burner.js';
+import { SEC_ENV } from './world.js';
+
+let fake: FakeSec;
+let svc: TestService;
+let apiKey: string;
+
+beforeAll(async () => {
+  fake = await startFakeSec({ companies: [...DEMO_WORLD.companies, BURNER], otherTickers: [] });
+  svc = await startService({ env: SEC_ENV(fake.url) });
+  ({ apiKey } = await svc.account({ plan: 'pro', credits: 1000 }));
+});
+afterAll(async () => {
+  await svc?.close();
+  await fake?.close();
+});
+
+async function ask(model: string, ...turns: string[]) {
+  const res = await post(`${svc.baseURL}/chat/completions`, apiKey, { model, messages: turns.map((content) => ({ role: 'user', content })) });
+  const body = (await res.json()) as any;
+  expect(res.status, JSON.stringify(body)).toBe(200);
+  return { text: body.choices[0].message.content as string, citations: body.choices[0].citations as { order: number; name: string; url: string }[] };
+}
+
+/** Every [n] in the text has a citation n, and every citation is used. */
+function expectConsistentCitations(a: { text: string; citations: { order: number }[] }): void {
+  const markers = [...new Set([...a.text.matchAll(/\[(\d+)\]/g)].map((m) => Number(m[1])))].sort((x, y) => x - y);
+  expect(markers).toEqual(a.citations.map((c) => c.order).sort((x, y) => x - y));
+}
+
+/** The citation a marker right after `words` in the text points to. */
+function citedAfter(a: { text: string; citations: { order: number; name: string }[] }, words: string): string {
+  const at = a.text.indexOf(words);
+  expect(at, words).toBeGreaterThanOrEqual(0);
+  const n = Number(/\[(\d+)\]/.exec(a.text.slice(at))![1]);
+  return a.citations.find((c) => c.order === n)!.name;
+}
+
+describe('the fiscal calendar named without a question word', () => {
+  it.each([['apple fiscal year'], ["Apple's fiscal year end"], ['AAPL fy end'], ['fiscal calendar for aapl']])('"%s" answers when the fiscal year ends, cited, not key figures', async (q) => {
+    const a = await ask('svc-sec-agent', q);
+    expect(a.text).toMatch(/^\*\*Apple Inc\. \(AAPL\)\*\*: its fiscal year ends in late September, so it is not the calendar year/);
+    expect(a.text).not.toMatch(/Key figures/);
+    expectConsistentCitations(a);
+  });
+
+  it('of two companies, and through svc-agent', async () => {
+    const a = await ask('svc-agent', 'MSFT and googl fiscal year end');
+    expect(a.text).toMatch(/^\*\*Microsoft Corp\. \(MSFT\)\*\*: its fiscal year ends on June 30/);
+    expect(a.text).toMatch(/\*\*Alphabet Inc\. \(GOOGL\)\*\*: its fiscal year is the calendar year/);
+  });
+
+  it('a fiscal year named with its number is still that year\'s figures', async () => {
+    const a = await ask('svc-sec-agent', 'apple fiscal year 2024');
+    expect(a.text).toMatch(/fiscal year 2024 \(year ended 2024-09-28\) \| \$391,035 million/);
+    expect(a.text).not.toMatch(/so it is not the calendar year/);
+  });
+});
+
+describe('free cash flow by quarter of a company burning cash carries its cash and runway', () => {
+  it.each([['EMBR free cash flow by quarter'], ['Ember Biosciences free cash flow for the last 4 quarters'], ['EMBR cash burn each quarter of 2024']])('"%s": a table, then the cash at the last quarter\'s end, cited, and the months of runway', async (q) => {
+    const a = await ask('svc-sec-agent', q);
+    expect(a.text).toMatch(/\| \*\*Free cash flow\*\* \(\$ million\) \|[^\n]* -47† \| -48† \|/);
+    // 420 / (48 / 3) = 26.25; 420 / (182 / 12) = 27.7.
+    expect(a.text).toMatch(/\*\*Cash and runway\*\*: cash and cash equivalents at the end of Q4 2024 \(2024-12-31\) were \*\*\$420 million\*\* \[\d+\]; at Q4 2024's burn of \$48 million \(\$16 million a month\) that is a runway of about \*\*26\.3 months\*\*, or about 27\.7 months at the pace of the last four quarters \(\$182 million burned, \$15\.2 million a month\)/);
+    expect(citedAfter(a, 'were **$420 million**')).toBe('Ember Biosciences, Inc. Form 10-K, fiscal year ended 2024-12-31, page 4');
+    expectConsistentCitations(a);
+  });
+
+  it('by fiscal year: at the latest year\'s pace', async () => {
+    const a = await ask('svc-sec-agent', 'EMBR free cash flow each year');
+    expect(a.text).toMatch(/\| FY2023 \[\d+\] \| FY2024 \[\d+\] \|/);
+    expect(a.text).toMatch(/cash and cash equivalents at the end of FY2024 \(2024-12-31\) were \*\*\$420 million\*\* \[\d+\]; at FY2024's burn of \$182 million \(\$15\.2 million a month\) that is a runway of about \*\*27\.7 months\*\*/);
+    expectConsistentCitations(a);
+  });
+
+  it('through svc-agent too; a company generating cash gets no runway line', async () => {
+    const a = await ask('svc-agent', 'EMBR free cash flow by quarter');
+    expect(a.text).toMatch(/runway of about \*\*26\.3 months\*\*/);
+    const apple = await ask('svc-sec-agent', 'apple free cash flow by quarter');
+    expect(apple.text).toMatch(/\| \*\*Free cash flow\*\* \(\$ million\) \|/);
+    expect(apple.text).not.toMatch(/runway/i);
+  });
+});
+
+describe('"by quarter" without a period is a table of the latest quarters, as svc-agent gives it', () => {
+  it.each([['apple revenue by quarter'], ['msft free cash flow quarterly'], ['googl net income quarter by quarter']])('"%s"', async (q) => {
+    const a = await ask('svc-sec-agent', q);
+    expect(a.text).toMatch(/, by fiscal quarter/);
+    expect((a.text.match(/^\| \| (.*) \|$/m)?.[1] ?? '').split(' | ')).toHaveLength(8);
+    expectConsistentCitations(a);
+  });
+});
+
+describe('cash burn asked of a company that generates cash', () => {
+  it('says it does not burn cash, with the trailing twelve months\' free cash flow, each quarter cited', async () => {
+    const a = await ask('svc-sec-agent', "what's apple's cash burn?");
+    expect(a.text).toMatch(/^Apple did not burn cash in fiscal Q2 2025 \(quarter ended 2025-03-29\): its free cash flow \(operating cash flow minus capital expenditure\) was \*\*\+\$20,881 million\*\* \[1\]\[2\] \(derived\), cash generated rather than used\./);
+    // 26,707 + 23,903 + 26,995 + 20,881.
+    expect(a.text).toMatch(/Over the trailing twelve months \(the four quarters to 2025-03-29\) its free cash flow was \*\*\+\$98,486 million\*\* \(derived, the sum of fiscal Q3 2024 \+\$26,707 million \[\d\]\[\d\], fiscal Q4 2024 \+\$23,903 million \[\d\]\[\d\], fiscal Q1 2025 \+\$26,995 million \[\d\], fiscal Q2 2025 \+\$20,881 million \[1\]\[2\]\): it does not burn cash\./);
+    expect(citedAfter(a, 'fiscal Q3 2024 +$26,707 million')).toBe('Apple Inc. Form 10-Q, quarter ended 2024-06-29, page 5');
+    expectConsistentCitations(a);
+  });
+
+  it.each([['is microsoft burning cash?', /^\*\*No\*\*: Microsoft did not burn cash in fiscal Q3 2025 .* Over the trailing twelve months \(the four quarters to 2025-03-31\) its free cash flow was \*\*\+\$[\d,]+ million\*\*/], ['alphabet burn rate', /^Alphabet did not burn cash in Q4 2024 .* Over the trailing twelve months \(the four quarters to 2024-12-31\) its free cash flow was \*\*\+\$[\d,]+ million\*\*/]])('"%s" too', async (q, expected) => {
+    const a = await ask('svc-agent', q);
+    expect(a.text).toMatch(expected);
+    expectConsistentCitations(a);
+  });
+});
