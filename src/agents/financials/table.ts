@@ -41,6 +41,8 @@ export interface Span {
   back?: number;
   /** Said above the table, per figure: the change from the first period to the last, its compound yearly rate, the average. */
   summaries?: Summary[];
+  /** The periods were not said, only the unit ("which quarter was best?"): the latest by default, or a table's before it. */
+  unsaid?: boolean;
   /** A yes/no question about the change ("grown more than 50%?", "doubled?"): the percentage it is held against. */
   threshold?: Threshold;
 }
@@ -163,6 +165,8 @@ export function spanAsked(users: string[], question: SecQuestion | null): Span |
   if (own && unitOnly && earlier?.kind === own.kind && (earlier.latest || earlier.years || earlier.quarters)) {
     return { ...earlier, ...(own.total ? { total: true } : {}), ...(own.summaries ? { summaries: own.summaries } : {}) };
   }
+  // "Which quarter was best?" after the last 4 quarters: of those.
+  if (own?.unsaid && earlier?.kind === own.kind) return { ...earlier, ...(own.summaries ? { summaries: own.summaries } : {}) };
   if (own) return own;
   const moved = earlier && (movedSpan(earlier, last) ?? (question && !question.stated.period ? earlier : null));
   if (!moved) return null;
@@ -247,12 +251,24 @@ function periodsIn(t: string, total: boolean, summaries: Summary[]): Span | null
   if (since) return { kind: yearly || (!quarterly && summaries.includes('change')) ? 'year' : 'quarter', count: MAX_PERIODS, years: { from: Number(since[1]) } };
   // "The biggest quarter ever", "the best year in your data": every period the table can hold, to the latest.
   if (summaries.some((x) => x === 'extremes' || x === 'fastest') && /\b(?:ever|all[- ]time|of all time|on record|in (?:your|the|this) (?:data|snapshot)|you have)\b/.test(t)) return { kind: /\b(?:quarters?|qtrs?)\b/.test(t) ? 'quarter' : 'year', count: MAX_PERIODS, latest: true };
+  // "Which quarter was best?", "best year for net income": the highest and lowest of the latest periods (of the fiscal years named, for quarters).
+  if (summaries.some((x) => x === 'extremes' || x === 'fastest')) {
+    if (/\b(?:quarters?|qtrs?)\b/.test(t)) {
+      const named = fiscalYearsNamed(t);
+      if (named.size >= 1) {
+        const [from, to] = [Math.min(...named), Math.max(...named)];
+        if ((to - from + 1) * 4 <= MAX_PERIODS) return { kind: 'quarter', count: (to - from + 1) * 4, years: { from, to } };
+      }
+      return { kind: 'quarter', count: 8, latest: true, unsaid: true };
+    }
+    if (/\b(?:years?|yrs?)\b/.test(t)) return { kind: 'year', count: 5, latest: true, unsaid: true };
+  }
   // A trend is the latest periods: by year when years are said, else the last eight quarters.
   if (/\b(trend|trends|history|historical|over time|time series)\b/.test(t)) return yearly ? { kind: 'year', count: 5, latest: true } : { kind: 'quarter', count: 8, latest: true };
   if (yearly) return { kind: 'year', count: 5 };
   if (quarterly) {
     // "quarterly revenue in 2024", "quarterly FY2023", "each quarter of fiscal 2023 and fiscal 2024": those fiscal years' quarters.
-    const years = new Set([...t.matchAll(/(?<![\d/-])(?:fy\s*'?)?((?:19|20)\d\d)(?![\d/-])|\bfy\s*'?(\d\d)\b/g)].map((m) => (m[1] ? Number(m[1]) : 2000 + Number(m[2]))));
+    const years = fiscalYearsNamed(t);
     if (years.size >= 1) {
       const [from, to] = [Math.min(...years), Math.max(...years)];
       if ((to - from + 1) * 4 <= MAX_PERIODS) return { kind: 'quarter', count: (to - from + 1) * 4, years: { from, to } };
@@ -261,6 +277,9 @@ function periodsIn(t: string, total: boolean, summaries: Summary[]): Span | null
   }
   return null;
 }
+
+/** The fiscal years a question names ("in 2024", "FY23", "fiscal 2024"). */
+const fiscalYearsNamed = (t: string) => new Set([...t.matchAll(/(?<![\d/-])(?:fy\s*'?)?((?:19|20)\d\d)(?![\d/-])|\bfy\s*'?(\d\d)\b/g)].map((m) => (m[1] ? Number(m[1]) : 2000 + Number(m[2]))));
 
 /**
  * "Q1 2024, Q2 2024 and Q3 2024", "Q3 FY24 vs Q3 FY23 vs Q3 FY22", "fiscal 2022, 2023 and 2024": three or more, as a table

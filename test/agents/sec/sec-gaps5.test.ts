@@ -113,3 +113,35 @@ describe('cash burn asked of a company that generates cash', () => {
     expectConsistentCitations(a);
   });
 });
+
+describe('geographic figures the filings data does not hold are said plainly, not answered with the total alone', () => {
+  it.each([['how much revenue did microsoft make in China?'], ["what share of apple's sales come from Europe?"], ['googl international revenue'], ['apple sales outside the US']])('"%s"', async (q) => {
+    const a = await ask('svc-sec-agent', q);
+    expect(a.text).toMatch(/^Breakdowns by segment, product or region are not in the XBRL company facts this service reads/);
+    expectConsistentCitations(a);
+  });
+
+  it('through svc-agent too; a fiscal year is no place', async () => {
+    expect((await ask('svc-agent', 'how much revenue did microsoft make in China?')).text).toMatch(/^Breakdowns by segment, product or region are not in/);
+    expect((await ask('svc-sec-agent', 'microsoft revenue in fiscal 2024')).text).not.toMatch(/Breakdowns/);
+  });
+});
+
+describe('"which quarter was best?" is the highest and lowest of the periods, not the latest figure', () => {
+  it.each([
+    ['which quarter was best for apple revenue?', /^\*\*Revenue\*\*, highest in \*\*Q1 FY2025\*\* \(\$124,300 million\), lowest in \*\*Q3 FY2023\*\* \(\$81,797 million\), of the 8 shown\./m],
+    ['which quarter had the highest revenue in fiscal 2024 for apple?', /^\*\*Revenue\*\*, highest in \*\*Q1 FY2024\*\* \(\$119,575 million\), lowest in \*\*Q3 FY2024\*\* \(\$85,777 million\), of the 4 shown\./m],
+    ['best year for msft net income?', /^\*\*Net income\*\*, highest in \*\*FY2024\*\* \(\$88,136 million\)/m],
+  ])('"%s"', async (q, expected) => {
+    for (const model of ['svc-sec-agent', 'svc-agent']) {
+      const a = await ask(model, q);
+      expect(a.text).toMatch(expected);
+      expectConsistentCitations(a);
+    }
+  });
+
+  it('after a table of the last 4 quarters: of those four', async () => {
+    const a = await ask('svc-sec-agent', 'apple revenue last 4 quarters', 'which quarter was best?');
+    expect(a.text).toMatch(/highest in \*\*Q1 FY2025\*\* \(\$124,300 million\), lowest in \*\*Q3 FY2024\*\* \(\$85,777 million\), of the 4 shown\./);
+  });
+});
