@@ -199,7 +199,8 @@ function earlierSpan(users: string[]): Span | null {
   for (let i = users.length - 1; i >= 0; i--) {
     const span = spanOf(users[i]!);
     // ("Qoq growth each quarter?" after "quarterly revenue 2024" named only the unit: the quarters of the turn before it.)
-    const unitOnly = span && !span.latest && !span.years && !span.quarters && !span.only;
+    // ("Which quarter was strongest?" said no periods either: those of the table before it.)
+    const unitOnly = span && ((!span.latest && !span.years && !span.quarters && !span.only) || span.unsaid);
     const before = unitOnly ? earlierSpan(users.slice(0, i)) : null;
     if (unitOnly && before?.kind === span.kind && (before.latest || before.years || before.quarters)) return { ...before, ...(span.total ? { total: true } : {}), ...(span.summaries ? { summaries: span.summaries } : {}) };
     if (span) return span;
@@ -252,7 +253,8 @@ function periodsIn(t: string, total: boolean, summaries: Summary[]): Span | null
   // "The biggest quarter ever", "the best year in your data": every period the table can hold, to the latest.
   if (summaries.some((x) => x === 'extremes' || x === 'fastest') && /\b(?:ever|all[- ]time|of all time|on record|in (?:your|the|this) (?:data|snapshot)|you have)\b/.test(t)) return { kind: /\b(?:quarters?|qtrs?)\b/.test(t) ? 'quarter' : 'year', count: MAX_PERIODS, latest: true };
   // "Which quarter was best?", "best year for net income": the highest and lowest of the latest periods (of the fiscal years named, for quarters).
-  if (summaries.some((x) => x === 'extremes' || x === 'fastest')) {
+  // (A summary asked, "tl;dr", "plain-English summary of the latest quarter", names no periods.)
+  if (EXTREMES_ASKED.test(t) || /\b(?:fastest|slowest)[- ]growing\b/.test(t)) {
     if (/\b(?:quarters?|qtrs?)\b/.test(t)) {
       const named = fiscalYearsNamed(t);
       if (named.size >= 1) {

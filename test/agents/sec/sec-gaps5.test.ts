@@ -145,3 +145,12 @@ describe('"which quarter was best?" is the highest and lowest of the periods, no
     expect(a.text).toMatch(/highest in \*\*Q1 FY2025\*\* \(\$124,300 million\), lowest in \*\*Q3 FY2024\*\* \(\$85,777 million\), of the 4 shown\./);
   });
 });
+
+describe('"put both in a table" after companies asked one after another', () => {
+  it.each([['put both in a table'], ['show them side by side in a table'], ['can you put all of them in a table?']])('"%s": the figures given, one row each, cited', async (form) => {
+    const a = await ask('svc-sec-agent', 'apple operating margin last quarter', 'and Microsoft?', form);
+    expect(a.text).toMatch(/\| Apple \| Operating margin \| fiscal Q2 2025 \(quarter ended 2025-03-29\) \| 31\.0% \[1\] \|\n\| Microsoft \| Operating margin \| fiscal Q3 2025 \(quarter ended 2025-03-31\) \| 45\.7% \[2\] \|/);
+    expect(a.text).not.toMatch(/I do not have a figure called/);
+    expectConsistentCitations(a);
+  });
+});
