@@ -154,3 +154,19 @@ describe('"put both in a table" after companies asked one after another', () => 
     expectConsistentCitations(a);
   });
 });
+
+describe('a flow per share asked over the trailing twelve months is of the four quarters, not the latest one', () => {
+  it('"apple free cash flow per share ttm": the four quarters\' free cash flow over the shares at the last one\'s end', async () => {
+    for (const model of ['svc-sec-agent', 'svc-agent']) {
+      const a = await ask(model, 'apple free cash flow per share ttm');
+      // 98,486 / 14,939.315 = 6.59.
+      expect(a.text).toMatch(/^- \*\*Apple's free cash flow per share\*\* for fiscal Q3 2024 to Q2 2025 \(twelve months ended 2025-03-29\): \*\*\$6\.59 per share\*\*: free cash flow of \$98,486 million (?:\[\d\])+ \(sum of four quarters\)/);
+      expectConsistentCitations(a);
+    }
+  });
+
+  it('revenue per share TTM too; of a quarter alone it stays the quarter', async () => {
+    expect((await ask('svc-sec-agent', 'msft revenue per share ttm')).text).toMatch(/^- \*\*Microsoft's revenue per share\*\* for fiscal Q4 2024 to Q3 2025 \(twelve months ended 2025-03-31\): \*\*\$36\.32 per share\*\*/);
+    expect((await ask('svc-sec-agent', 'apple free cash flow per share Q2 2025')).text).toMatch(/^- \*\*Apple's free cash flow per share\*\* for fiscal Q2 2025 \(quarter ended 2025-03-29\): \*\*\$1\.40 per share\*\*/);
+  });
+});
