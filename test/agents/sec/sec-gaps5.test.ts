@@ -174,9 +174,10 @@ describe('a flow per share asked over the trailing twelve months is of the four 
 describe('several figures a company\'s data lacks are said in one note', () => {
   it('"buybacks and dividends": one note naming both, the figures it has listed once', async () => {
     const a = await ask('svc-sec-agent', 'how much did apple spend on buybacks and dividends last year?');
-    expect(a.text).toContain('- The XBRL financial data recorded for Apple Inc. (AAPL) in this snapshot has no share repurchases or dividends paid figures, so I cannot give them. Figures I can give for Apple: revenue,');
+    // (Live, as this loopback EDGAR is: what the company reports; a snapshot says what it recorded.)
+    expect(a.text).toContain('- Apple Inc. (AAPL) does not report share repurchases or dividends paid in its XBRL financial data, so I cannot give those figures. Figures I can give for Apple: revenue,');
     expect(a.text.match(/Figures I can give for Apple/g)).toHaveLength(1);
     const one = await ask('svc-sec-agent', 'apple revenue and dividends paid fy2024');
-    expect(one.text).toContain('has no dividends paid figure, so I cannot give it.');
+    expect(one.text).toContain('- Apple Inc. (AAPL) does not report dividends paid in its XBRL financial data, so I cannot give that figure.');
   });
 });
