@@ -2,7 +2,7 @@ import type { Core } from '../../app.js';
 import { isSvcError } from '../../errors.js';
 import { secLibrary } from '../../data/sec/index.js';
 import type { FactCitation, SecLibrary } from '../../data/sec/library.js';
-import { SAME_DATE, asksCoverage, clipped, comparedCompanies, parseWithInstructions, type SecQuestion } from '../../data/sec/question.js';
+import { SAME_DATE, asksCoverage, clipped, comparedCompanies, parseSecQuestion, parseWithInstructions, type SecQuestion } from '../../data/sec/question.js';
 import type { CompanyRef } from '../../data/sec/types.js';
 import { extraWeekLength, type FiscalPeriod } from '../../data/sec/calendar.js';
 import { shortName } from '../../data/sec/names.js';
@@ -175,8 +175,10 @@ export async function* answerSec(lib: SecLibrary, request: AgentRequest): AsyncG
   // "What is Apple's fiscal year?", "when does Microsoft's fiscal year end?": its calendar, from its filings.
   // ("And Microsoft's?", "what about googl" right after it: that company's calendar too.)
   // (Through other such turns: "and Microsoft's?", then "what about googl".)
-  const turnBefore = userTurns.slice(0, -1).map((m) => clipped(m.content)).findLast((t) => FISCAL_YEAR_ASKED.test(t) || !COMPANY_ONLY.test(t));
-  const calendarCarried = Boolean(turnBefore && FISCAL_YEAR_ASKED.test(turnBefore) && parsed?.stated.companies && !parsed.stated.period && !parsed.unknownFigures.length && COMPANY_ONLY.test(last));
+  // ("Apple fiscal year", said without a question, asked it too.)
+  const calendarTurn = (t: string) => FISCAL_YEAR_ASKED.test(t) || fiscalCalendarNamed(t, parseSecQuestion(t, index));
+  const turnBefore = userTurns.slice(0, -1).map((m) => clipped(m.content)).findLast((t) => calendarTurn(t) || !COMPANY_ONLY.test(t));
+  const calendarCarried = Boolean(turnBefore && calendarTurn(turnBefore) && parsed?.stated.companies && !parsed.stated.period && !parsed.unknownFigures.length && COMPANY_ONLY.test(last));
   if ((FISCAL_YEAR_ASKED.test(last) || calendarCarried || fiscalCalendarNamed(last, parsed)) && !/\b(?:most|least|best|worst|highest|lowest|biggest|largest|strongest|weakest)\b/i.test(last) && named.length && !parsed?.stated.metrics && !parsed?.ratios?.length) return yield* answerFiscalYear(lib, named.slice(0, MAX_COMPANIES));
   // "Was that the december quarter?": of the period just answered, yes or no, with its dates.
   const monthAsked = MONTH_QUARTER.exec(last);

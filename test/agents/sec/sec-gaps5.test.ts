@@ -181,3 +181,15 @@ describe('several figures a company\'s data lacks are said in one note', () => {
     expect(one.text).toContain('- Apple Inc. (AAPL) does not report dividends paid in its XBRL financial data, so I cannot give that figure.');
   });
 });
+
+describe('"and msft?" after "apple fiscal year"', () => {
+  it('is Microsoft\'s fiscal calendar too, through both models', async () => {
+    for (const model of ['svc-sec-agent', 'svc-agent']) {
+      const a = await ask(model, 'apple fiscal year', 'and msft?');
+      expect(a.text).toMatch(/^\*\*Microsoft Corp\. \(MSFT\)\*\*: its fiscal year ends on June 30/);
+      expectConsistentCitations(a);
+    }
+    // A figure asked after it is that figure, not the calendar.
+    expect((await ask('svc-sec-agent', 'apple fiscal year', 'msft revenue')).text).toMatch(/^\*\*Microsoft Corp\. \(MSFT\)\*\*: revenue for fiscal Q3 2025/);
+  });
+});
