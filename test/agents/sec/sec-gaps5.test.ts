@@ -193,3 +193,16 @@ describe('"and msft?" after "apple fiscal year"', () => {
     expect((await ask('svc-sec-agent', 'apple fiscal year', 'msft revenue')).text).toMatch(/^\*\*Microsoft Corp\. \(MSFT\)\*\*: revenue for fiscal Q3 2025/);
   });
 });
+
+describe('"what about last year?" after a fiscal year named', () => {
+  it('is the year before it, and "what was the growth?" next is between the two', async () => {
+    for (const model of ['svc-sec-agent', 'svc-agent']) {
+      const a = await ask(model, 'Apple revenue FY2024', 'what about last year?');
+      expect(a.text).toMatch(/^\*\*Apple Inc\. \(AAPL\)\*\*: revenue for fiscal year 2023 \(year ended 2023-09-30\) was \*\*\$383,285 million\*\*/);
+    }
+    const change = await ask('svc-sec-agent', 'Apple revenue FY2024', 'what about last year?', 'what was the change?');
+    expect(change.text).toMatch(/\+\$7,750 million \(\+2\.0%\)/);
+    // After the latest quarter, "last year" is the latest fiscal year.
+    expect((await ask('svc-sec-agent', 'Apple revenue', 'what about last year?')).text).toMatch(/^\*\*Apple Inc\. \(AAPL\)\*\*: revenue for fiscal year 2024 \(year ended 2024-09-28\)/);
+  });
+});
