@@ -14,7 +14,7 @@ import { CHART_ASKED, withCharts } from '../financials/chart.js';
 import { answerValuation, valuationInConversation } from './valuation.js';
 import { answerBiggestMove, biggestMoveAsked } from './biggest-move.js';
 import { SourceList, listed } from '../citations.js';
-import { answerTables, asksOfPeriods, asksTotal, spanAsked, tabulable, type Span } from '../financials/table.js';
+import { answerTables, asksOfPeriods, asksTotal, spanAsked, spanOf, tabulable, type Span } from '../financials/table.js';
 import { MAX_COMPANIES, planAnswer } from './plan.js';
 import { FILINGS_ASKED, FILING_OF_FIGURE, answerFilingOfFigure, answerFilings, citedBefore, latestFilingAsked } from './filings.js';
 import { DATA_AGE_ASKED, NEXT_DUE_ASKED, answerFilingDates, filingDatesAsked } from './filing-dates.js';
@@ -518,7 +518,9 @@ function periodsAsked(request: AgentRequest, question: SecQuestion | null): Span
   if (question?.ttm && /\b(?:ttm|ltm|trailing[- ]twelve|(?:last|past) twelve months)\b/i.test(users.at(-1) ?? '') && !spanAsked(users.slice(-1), question)) return null;
   if (span.years) return span;
   // "EMBR free cash flow by quarter", "apple revenue each year": the latest periods, each of them (as svc-agent's table), when no period is said.
-  if (EACH_PERIOD.test(users.at(-1) ?? '') && !question?.stated.period && !question?.ttm) return span;
+  // ("And microsoft?" after it: the same table, of that company.)
+  const spanTurn = users.findLast((u) => spanOf(clipped(u))) ?? '';
+  if (EACH_PERIOD.test(spanTurn) && !question?.stated.period && !question?.ttm) return span;
   // "average of the last four quarters": each of them and their mean, not the trailing twelve months as one figure.
   return span.latest && span.count > 1 && (!question?.ttm || span.summaries?.includes('average')) ? span : null;
 }

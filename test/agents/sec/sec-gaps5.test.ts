@@ -206,3 +206,13 @@ describe('"what about last year?" after a fiscal year named', () => {
     expect((await ask('svc-sec-agent', 'Apple revenue', 'what about last year?')).text).toMatch(/^\*\*Apple Inc\. \(AAPL\)\*\*: revenue for fiscal year 2024 \(year ended 2024-09-28\)/);
   });
 });
+
+describe('"and microsoft?" after a table by quarter', () => {
+  it('is the same table of that company', async () => {
+    const a = await ask('svc-sec-agent', 'apple revenue by quarter', 'and microsoft?');
+    expect(a.text).toMatch(/^### Microsoft Corp\. \(MSFT\), by fiscal quarter/);
+    expect((a.text.match(/^\| \| (.*) \|$/m)?.[1] ?? '').split(' | ')).toHaveLength(8);
+    // A period named next is that period.
+    expect((await ask('svc-sec-agent', 'apple revenue by quarter', 'msft revenue Q2 2025')).text).toMatch(/^\*\*Microsoft Corp\. \(MSFT\)\*\*: revenue for fiscal Q2 2025/);
+  });
+});
