@@ -41,6 +41,8 @@ export interface Span {
   back?: number;
   /** Said above the table, per figure: the change from the first period to the last, its compound yearly rate, the average. */
   summaries?: Summary[];
+  /** The periods were not said, only the unit ("which quarter was best?"): the latest by default, or a table's before it. */
+  unsaid?: boolean;
   /** A yes/no question about the change ("grown more than 50%?", "doubled?"): the percentage it is held against. */
   threshold?: Threshold;
 }
@@ -163,6 +165,8 @@ export function spanAsked(users: string[], question: SecQuestion | null): Span |
   if (own && unitOnly && earlier?.kind === own.kind && (earlier.latest || earlier.years || earlier.quarters)) {
     return { ...earlier, ...(own.total ? { total: true } : {}), ...(own.summaries ? { summaries: own.summaries } : {}) };
   }
+  // "Which quarter was best?" after the last 4 quarters: of those.
+  if (own?.unsaid && earlier?.kind === own.kind) return { ...earlier, ...(own.summaries ? { summaries: own.summaries } : {}) };
   if (own) return own;
   const moved = earlier && (movedSpan(earlier, last) ?? (question && !question.stated.period ? earlier : null));
   if (!moved) return null;
@@ -195,7 +199,8 @@ function earlierSpan(users: string[]): Span | null {
   for (let i = users.length - 1; i >= 0; i--) {
     const span = spanOf(users[i]!);
     // ("Qoq growth each quarter?" after "quarterly revenue 2024" named only the unit: the quarters of the turn before it.)
-    const unitOnly = span && !span.latest && !span.years && !span.quarters && !span.only;
+    // ("Which quarter was strongest?" said no periods either: those of the table before it.)
+    const unitOnly = span && ((!span.latest && !span.years && !span.quarters && !span.only) || span.unsaid);
     const before = unitOnly ? earlierSpan(users.slice(0, i)) : null;
     if (unitOnly && before?.kind === span.kind && (before.latest || before.years || before.quarters)) return { ...before, ...(span.total ? { total: true } : {}), ...(span.summaries ? { summaries: span.summaries } : {}) };
     if (span) return span;
@@ -247,12 +252,25 @@ function periodsIn(t: string, total: boolean, summaries: Summary[]): Span | null
   if (since) return { kind: yearly || (!quarterly && summaries.includes('change')) ? 'year' : 'quarter', count: MAX_PERIODS, years: { from: Number(since[1]) } };
   // "The biggest quarter ever", "the best year in your data": every period the table can hold, to the latest.
   if (summaries.some((x) => x === 'extremes' || x === 'fastest') && /\b(?:ever|all[- ]time|of all time|on record|in (?:your|the|this) (?:data|snapshot)|you have)\b/.test(t)) return { kind: /\b(?:quarters?|qtrs?)\b/.test(t) ? 'quarter' : 'year', count: MAX_PERIODS, latest: true };
+  // "Which quarter was best?", "best year for net income": the highest and lowest of the latest periods (of the fiscal years named, for quarters).
+  // (A summary asked, "tl;dr", "plain-English summary of the latest quarter", names no periods.)
+  if (EXTREMES_ASKED.test(t) || /\b(?:fastest|slowest)[- ]growing\b/.test(t)) {
+    if (/\b(?:quarters?|qtrs?)\b/.test(t)) {
+      const named = fiscalYearsNamed(t);
+      if (named.size >= 1) {
+        const [from, to] = [Math.min(...named), Math.max(...named)];
+        if ((to - from + 1) * 4 <= MAX_PERIODS) return { kind: 'quarter', count: (to - from + 1) * 4, years: { from, to } };
+      }
+      return { kind: 'quarter', count: 8, latest: true, unsaid: true };
+    }
+    if (/\b(?:years?|yrs?)\b/.test(t)) return { kind: 'year', count: 5, latest: true, unsaid: true };
+  }
   // A trend is the latest periods: by year when years are said, else the last eight quarters.
   if (/\b(trend|trends|history|historical|over time|time series)\b/.test(t)) return yearly ? { kind: 'year', count: 5, latest: true } : { kind: 'quarter', count: 8, latest: true };
   if (yearly) return { kind: 'year', count: 5 };
   if (quarterly) {
     // "quarterly revenue in 2024", "quarterly FY2023", "each quarter of fiscal 2023 and fiscal 2024": those fiscal years' quarters.
-    const years = new Set([...t.matchAll(/(?<![\d/-])(?:fy\s*'?)?((?:19|20)\d\d)(?![\d/-])|\bfy\s*'?(\d\d)\b/g)].map((m) => (m[1] ? Number(m[1]) : 2000 + Number(m[2]))));
+    const years = fiscalYearsNamed(t);
     if (years.size >= 1) {
       const [from, to] = [Math.min(...years), Math.max(...years)];
       if ((to - from + 1) * 4 <= MAX_PERIODS) return { kind: 'quarter', count: (to - from + 1) * 4, years: { from, to } };
@@ -261,6 +279,9 @@ function periodsIn(t: string, total: boolean, summaries: Summary[]): Span | null
   }
   return null;
 }
+
+/** The fiscal years a question names ("in 2024", "FY23", "fiscal 2024"). */
+const fiscalYearsNamed = (t: string) => new Set([...t.matchAll(/(?<![\d/-])(?:fy\s*'?)?((?:19|20)\d\d)(?![\d/-])|\bfy\s*'?(\d\d)\b/g)].map((m) => (m[1] ? Number(m[1]) : 2000 + Number(m[2]))));
 
 /**
  * "Q1 2024, Q2 2024 and Q3 2024", "Q3 FY24 vs Q3 FY23 vs Q3 FY22", "fiscal 2022, 2023 and 2024": three or more, as a table
@@ -420,6 +441,7 @@ async function table(lib: SecLibrary, ref: CompanyRef, metrics: MetricId[], span
     lines.push(`| **${capitalise(ratio.label)}**${unit} | ${[...cells, ...none].join(' | ')} |`);
   }
   lines.push('');
+  lines.push(...withBlank(await runwayLines(lib, company, context, sources, amountScale)));
   if (ratioRows.length) {
     const endOnly = ratioRows.some(({ ratio, values: v }) => ratio.averaged && v.some((x) => x.kind === 'value' && !x.opening));
     const divided = ratios.some((r) => r.kind !== 'difference');
@@ -498,6 +520,33 @@ function burnLines(shown: Shown, amountScale: number | undefined, asked: string)
   const said = yesNo ? `${yesNo}${head.slice(yesNo.length).replace(/^\*\*(.+?)\*\*/, (_m, t: string) => t.charAt(0).toLowerCase() + t.slice(1))}` : head;
   const each = named.map((n) => `- ${n.name}: ${!n.v ? 'no free cash flow in the filings available' : n.v.value < 0 ? `burned **${amount(n.v.value)}** (free cash flow -${amount(n.v.value)})` : `no burn (free cash flow +${amount(n.v.value)})`}`);
   return [said, '', ...each];
+}
+
+/**
+ * A table of free cash flow whose latest period burned cash ("EMBR free cash flow by quarter"): the
+ * cash on hand at that period's end, cited, and the months it lasts at that burn, and at the pace of
+ * the last four quarters when all four are shown, as the cash-burn answer gives them.
+ */
+async function runwayLines(lib: SecLibrary, company: CompanyRef, shown: Shown, sources: SourceList, amountScale: number | undefined): Promise<string[]> {
+  const series = shown.values.get('freeCashFlow');
+  const last = shown.periods.at(-1);
+  const burned = series?.at(-1);
+  if (!series || !last || !burned || burned.value >= 0) return [];
+  const { scale, label } = rowUnit(metricById('freeCashFlow'), burned.unit, amountScale);
+  const [money, word] = [label.split(' ')[0]!, label.split(' ').slice(1).join(' ')];
+  const amount = (x: number, digits = 0) => `${money}${(Math.abs(x) / 10 ** scale).toLocaleString('en-US', { maximumFractionDigits: scale > 6 ? 2 : digits })} ${word}`;
+  const name = periodLabel(last, shown.calendarYear);
+  const end = `the end of ${name} (${last.end})`;
+  const cash = shown.financials.value('cash', last);
+  if (!cash || cash.value <= 0) return [`**Runway**: no cash and cash equivalents at ${end} in the filings, so no months of runway can be computed.`];
+  const refs = async (v: MetricValue) => [...new Set(await Promise.all(v.terms.map(async (t) => { const c = await lib.cite(company, t.fact); return sources.cite(c.key, c.name, c.url); })))].join('');
+  const monthly = Math.abs(burned.value) / (last.kind === 'year' ? 12 : 3);
+  // The last four quarters, when the table shows all four in a row.
+  const four = last.kind === 'quarter' && shown.periods.length >= 4 ? shown.periods.slice(-4) : null;
+  const before = last.kind === 'quarter' ? shown.financials.calendar.shiftQuarter(last, -3) : null;
+  const twelve = four && before && four[0]!.end === before.end && series.slice(-4).every((v) => v) ? series.slice(-4).reduce((t, v) => t + v!.value, 0) : null;
+  const atTwelve = twelve !== null && twelve < 0 ? `, or about ${(cash.value / (Math.abs(twelve) / 12)).toFixed(1)} months at the pace of the last four quarters (${amount(twelve)} burned, ${amount(Math.abs(twelve) / 12, 1)} a month)` : '';
+  return [`**Cash and runway**: cash and cash equivalents at ${end} were **${amount(cash.value)}** ${await refs(cash)}; at ${name}'s burn of ${amount(burned.value)} (${amount(monthly, 1)} a month) that is a runway of about **${(cash.value / monthly).toFixed(1)} months**${atTwelve} (derived: cash over the monthly burn), if the burn held and no cash were raised; marketable securities, which I do not read, and any financing would lengthen it.`];
 }
 
 /**

@@ -2,7 +2,7 @@ import type { Core } from '../../app.js';
 import { isSvcError } from '../../errors.js';
 import { secLibrary } from '../../data/sec/index.js';
 import type { FactCitation, SecLibrary } from '../../data/sec/library.js';
-import { SAME_DATE, asksCoverage, clipped, comparedCompanies, parseWithInstructions, type SecQuestion } from '../../data/sec/question.js';
+import { SAME_DATE, asksCoverage, clipped, comparedCompanies, parseSecQuestion, parseWithInstructions, type SecQuestion } from '../../data/sec/question.js';
 import type { CompanyRef } from '../../data/sec/types.js';
 import { extraWeekLength, type FiscalPeriod } from '../../data/sec/calendar.js';
 import { shortName } from '../../data/sec/names.js';
@@ -14,7 +14,7 @@ import { CHART_ASKED, withCharts } from '../financials/chart.js';
 import { answerValuation, valuationInConversation } from './valuation.js';
 import { answerBiggestMove, biggestMoveAsked } from './biggest-move.js';
 import { SourceList, listed } from '../citations.js';
-import { answerTables, asksOfPeriods, asksTotal, spanAsked, tabulable, type Span } from '../financials/table.js';
+import { answerTables, asksOfPeriods, asksTotal, spanAsked, spanOf, tabulable, type Span } from '../financials/table.js';
 import { MAX_COMPANIES, planAnswer } from './plan.js';
 import { FILINGS_ASKED, FILING_OF_FIGURE, answerFilingOfFigure, answerFilings, citedBefore, latestFilingAsked } from './filings.js';
 import { DATA_AGE_ASKED, NEXT_DUE_ASKED, answerFilingDates, filingDatesAsked } from './filing-dates.js';
@@ -175,9 +175,11 @@ export async function* answerSec(lib: SecLibrary, request: AgentRequest): AsyncG
   // "What is Apple's fiscal year?", "when does Microsoft's fiscal year end?": its calendar, from its filings.
   // ("And Microsoft's?", "what about googl" right after it: that company's calendar too.)
   // (Through other such turns: "and Microsoft's?", then "what about googl".)
-  const turnBefore = userTurns.slice(0, -1).map((m) => clipped(m.content)).findLast((t) => FISCAL_YEAR_ASKED.test(t) || !COMPANY_ONLY.test(t));
-  const calendarCarried = Boolean(turnBefore && FISCAL_YEAR_ASKED.test(turnBefore) && parsed?.stated.companies && !parsed.stated.period && !parsed.unknownFigures.length && COMPANY_ONLY.test(last));
-  if ((FISCAL_YEAR_ASKED.test(last) || calendarCarried) && !/\b(?:most|least|best|worst|highest|lowest|biggest|largest|strongest|weakest)\b/i.test(last) && named.length && !parsed?.stated.metrics && !parsed?.ratios?.length) return yield* answerFiscalYear(lib, named.slice(0, MAX_COMPANIES));
+  // ("Apple fiscal year", said without a question, asked it too.)
+  const calendarTurn = (t: string) => FISCAL_YEAR_ASKED.test(t) || fiscalCalendarNamed(t, parseSecQuestion(t, index));
+  const turnBefore = userTurns.slice(0, -1).map((m) => clipped(m.content)).findLast((t) => calendarTurn(t) || !COMPANY_ONLY.test(t));
+  const calendarCarried = Boolean(turnBefore && calendarTurn(turnBefore) && parsed?.stated.companies && !parsed.stated.period && !parsed.unknownFigures.length && COMPANY_ONLY.test(last));
+  if ((FISCAL_YEAR_ASKED.test(last) || calendarCarried || fiscalCalendarNamed(last, parsed)) && !/\b(?:most|least|best|worst|highest|lowest|biggest|largest|strongest|weakest)\b/i.test(last) && named.length && !parsed?.stated.metrics && !parsed?.ratios?.length) return yield* answerFiscalYear(lib, named.slice(0, MAX_COMPANIES));
   // "Was that the december quarter?": of the period just answered, yes or no, with its dates.
   const monthAsked = MONTH_QUARTER.exec(last);
   if (monthAsked) {
@@ -333,6 +335,23 @@ const COMPANY_ONLY = /^\W*(?:(?:and|so|ok|okay|now)\W+)*(?:(?:what|how)\s+about|
 /** The fiscal calendar asked ("what is Apple's fiscal year?", "when does Microsoft's fiscal year end?", "is Alphabet's fiscal year the calendar year?"). */
 const FISCAL_YEAR_ASKED = /\b(?:what|when|which|how)\b[^?]{0,40}\bfiscal (?:year|calendar|quarters?)\b(?:[^?]{0,30}\b(?:end|ends|start|starts|begin|begins|run|runs|work|works|mean)\b)?|\bfiscal (?:year|calendar)\b[^?]{0,30}\b(?:end|ends|start|starts|begin|begins)\b|\bis\b[^?]{0,40}\bfiscal year\b[^?]{0,20}\bcalendar year\b/i;
 
+/** What is left of a turn naming only the fiscal calendar, once its companies are taken out: "fiscal year", "fiscal year end", "FY end date", "fiscal calendar". */
+const FISCAL_CALENDAR_ONLY = /^\W*(?:(?:and|so|ok|okay|now|the|its|their|what\s+about|how\s+about|show(?:\s+me)?|give\s+me|tell\s+me|for|of)\W+)*(?:(?:fiscal|financial)\s+(?:year|calendar|quarters)(?:[\s-]+(?:end|ends|ending|start|starts|dates?|end\s+dates?|calendar|schedule))?|fy[\s-]*(?:end|ends|ending|end\s+dates?|start|calendar|dates))(?:\W+(?:of|for|please|pls|then))*\W*$/i;
+
+/**
+ * The fiscal calendar named without a question word ("apple fiscal year", "MSFT fiscal year end",
+ * "fiscal calendar for googl"): nothing but the companies and those words, no period nor figure.
+ */
+function fiscalCalendarNamed(last: string, parsed: SecQuestion | null): boolean {
+  if (!parsed || parsed.stated.period || parsed.stated.metrics || parsed.unknownFigures.length) return false;
+  let rest = last;
+  for (const mention of parsed.companies) {
+    if (!mention.text) continue;
+    rest = rest.replace(new RegExp(`${mention.text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?:'s|’s|'|’)?`, 'i'), ' ');
+  }
+  return FISCAL_CALENDAR_ONLY.test(rest);
+}
+
 /**
  * Each company's fiscal calendar, read from its filings: when its fiscal year ends, its latest fiscal
  * year's and latest quarter's dates, each cited to the filing page that reports a figure for that period.
@@ -483,6 +502,9 @@ async function figuresDoubted(lib: SecLibrary, request: AgentRequest): Promise<A
  */
 const CHANGE = /\b(?:by how much|how much did|increased?|decreased?|grow|grew|change[ds]?|rise|rose|fall|fell|difference|mov(?:e|ed)|how many (?:bps|basis points|percentage points|points))\b/i;
 
+/** Periods asked one by one without saying which: "by quarter", "each quarter", "quarter by quarter", "by year", a trailing "quarterly". */
+const EACH_PERIOD = /\b(?:by|each|every|per)\s+(?:fiscal\s+)?(?:quarter|year)\b|\bquarter[- ]by[- ]quarter\b|\byear[- ]by[- ]year\b|\bquarterly\s*(?:please|pls|plz)?\W*$/i;
+
 function periodsAsked(request: AgentRequest, question: SecQuestion | null): Span | null {
   const users = request.messages.filter((m) => m.role === 'user').map((m) => m.content);
   const span = spanAsked(users, question);
@@ -495,6 +517,10 @@ function periodsAsked(request: AgentRequest, question: SecQuestion | null): Span
   // "TTM revenue?" after a table of years: the trailing twelve months, not the years again.
   if (question?.ttm && /\b(?:ttm|ltm|trailing[- ]twelve|(?:last|past) twelve months)\b/i.test(users.at(-1) ?? '') && !spanAsked(users.slice(-1), question)) return null;
   if (span.years) return span;
+  // "EMBR free cash flow by quarter", "apple revenue each year": the latest periods, each of them (as svc-agent's table), when no period is said.
+  // ("And microsoft?" after it: the same table, of that company.)
+  const spanTurn = users.findLast((u) => spanOf(clipped(u))) ?? '';
+  if (EACH_PERIOD.test(spanTurn) && !question?.stated.period && !question?.ttm) return span;
   // "average of the last four quarters": each of them and their mean, not the trailing twelve months as one figure.
   return span.latest && span.count > 1 && (!question?.ttm || span.summaries?.includes('average')) ? span : null;
 }

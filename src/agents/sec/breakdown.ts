@@ -14,8 +14,12 @@ import { capitalise } from './format.js';
  * not read from, and what there is instead.
  */
 const DIMENSION = String.raw`(?:segments?|products?|product lines?|regions?|regional|geograph(?:y|ies|ic(?:al)?)|countr(?:y|ies)|business(?:es| lines?| units?| segments?)?|divisions?|categor(?:y|ies)|lines? of business|customers?|end markets?)`;
+/** A region or country a figure may be asked of ("revenue in China", "Europe sales", "international revenue", "sales outside the US"). */
+const PLACE = String.raw`(?:greater\s+china|china|europe|emea|(?:the\s+)?americas|asia(?:[- ]pacific)?|apac|japan|india|latin\s+america|north\s+america|(?:the\s+)?united\s+states|the\s+usa?|u\.s\.(?:a\.)?|(?:the\s+)?united\s+kingdom|the\s+uk|germany|rest\s+of\s+(?:the\s+)?world)`;
+const IN_PLACE = String.raw`\b(?:revenues?|sales|income|profits?|earnings|made|make|makes|earn(?:s|ed)?|generate[sd]?|sold|sells?|comes?|came)\b[^?.!]{0,40}?\b(?:in|from|within)\s+${PLACE}(?![\w-])|(?<![\w-])${PLACE}\s+(?:revenues?|sales|segment)\b|\b(?:international|overseas|foreign|domestic|non-u\.?s\.?)\s+(?:revenues?|sales|income|profits?)\b|\boutside\s+(?:of\s+)?(?:the\s+)?(?:us|u\.s\.|united\s+states|america)\b`;
+
 export const BREAKDOWN_ASKED = new RegExp(
-  String.raw`\b(?:break(?:ing|s)?\b[^?]{0,30}\bdown|breakdown|broken\s+down|split(?:ting)?|divided|grouped|by|per|across|each)\s+(?:(?:the|its|their|each|every)\s+)?${DIMENSION}\b|\b(?:product|segment|geographic|regional|revenue|sales|business)\s+(?:mix|breakdown|split)\b|\bsegment(?:al)?\s+(?:revenue|sales|results|breakdown|data|reporting|information|figures|margins?|profits?|income)\b`,
+  String.raw`${IN_PLACE}|\b(?:break(?:ing|s)?\b[^?]{0,30}\bdown|breakdown|broken\s+down|split(?:ting)?|divided|grouped|by|per|across|each)\s+(?:(?:the|its|their|each|every)\s+)?${DIMENSION}\b|\b(?:product|segment|geographic|regional|revenue|sales|business)\s+(?:mix|breakdown|split)\b|\bsegment(?:al)?\s+(?:revenue|sales|results|breakdown|data|reporting|information|figures|margins?|profits?|income)\b`,
   'i',
 );
 

@@ -32,7 +32,7 @@ const FORMS: [Form, RegExp][] = [
 ];
 
 /** Words around a form asked that ask nothing themselves ("give me", "version", "please"). */
-const FILLER = /\b(?:give\s+me|can\s+you|could\s+you|make\s+it|put\s+it|say\s+it|write(?:\s+(?:it|me|up))?|version|form|format|please|pls|plz|now|summary|length|for\s+a)\b/gi;
+const FILLER = /\b(?:give\s+me|can\s+you|could\s+you|make\s+it|(?:put|show|set|lay)(?:\s+(?:it|them|both|those|these|that|this|everything|all(?:\s+(?:of\s+)?(?:them|those|these|three|two|3|2))?)(?:\s+(?:all|out))?)?|(?:all|each)\s+(?:of\s+)?(?:them|those|these|three|two|3|2)|both(?:\s+of\s+them)?|side\s+by\s+side|say\s+it|write(?:\s+(?:it|me|up))?|version|form|format|please|pls|plz|now|summary|length|for\s+a)\b/gi;
 
 export interface FormAsked {
   form: Form;

@@ -544,6 +544,18 @@ export class AnswerWriter {
     return `${said} The nearest period with a figure: ${its(figure.company)} ${figure.metric.label} ${when} was **${this.#amount(figure, near)}** ${this.#refs(near)}${near.derivation ? ' (derived)' : ''} (${near.derivation ? near.derivation.replace(/\.$/, '') : this.#filedAs(near.terms[0]!.fact)}).`;
   }
 
+  /** Figures one company's data does not have, said together: what it has is listed once. */
+  #notReportedTogether(figures: Figure[]): string {
+    const first = figures[0]!;
+    const names = figures.map((f) => f.metric.label);
+    const labels = `${names.slice(0, -1).join(', ')} or ${names.at(-1)}`;
+    return (
+      this.#snapshot
+        ? `The XBRL financial data recorded for ${who(first.company)} in this snapshot has no ${labels} figures, so I cannot give them. ${this.#reportedMetrics(first)}`
+        : `${who(first.company)} does not report ${labels} in its XBRL financial data, so I cannot give those figures. ${this.#reportedMetrics(first)}`
+    ).trim();
+  }
+
   #missingOnly(figure: Figure): string {
     const r = figure.result;
     switch (r.kind) {
@@ -777,8 +789,13 @@ export class AnswerWriter {
     if (v.value >= 0) {
       // "Is it burning cash?": yes or no, first; a runway asked of a company burning none has none to measure.
       const answer = YES_NO.test(q?.text ?? '') ? '**No**: ' : runwayAsked ? `**No runway to measure**: ` : '';
-      // (The twelve months too when a runway was asked: there is none over the year either.)
-      const twelve = runwayAsked && ttmSum !== null && ttmSum >= 0 ? ` Over the four quarters to ${ttm!.at(-1)!.quarter.end} its free cash flow was +${money(ttmSum)} (derived, the sum of ${ttm!.map((x) => `${periodName(x.quarter, cal)} ${money(x.value!.value)} ${this.#refs(x.value!)}`).join(', ')}).` : '';
+      // The twelve months to it too, cited: one quarter's cash generated is not yet a year without a burn.
+      const sumOf = ttm ? ttm.map((x) => `${periodName(x.quarter, cal)} ${x.value!.value < 0 ? '-' : '+'}${money(Math.abs(x.value!.value))} ${this.#refs(x.value!)}`).join(', ') : '';
+      const twelve = ttmSum === null
+        ? ''
+        : ttmSum >= 0
+          ? ` Over the trailing twelve months (the four quarters to ${ttm!.at(-1)!.quarter.end}) its free cash flow was **+${money(ttmSum)}** (derived, the sum of ${sumOf}): it does not burn cash.`
+          : ` Over the trailing twelve months (the four quarters to ${ttm!.at(-1)!.quarter.end}), though, it burned ${money(Math.abs(ttmSum))} (derived, the sum of ${sumOf}).`;
       const held = runwayAsked && cash ? ` Its cash and cash equivalents ${balanceDate(r.period, cal)} were ${money(cash.value)} ${this.#refs(cash)}, not being run down by operations.` : '';
       return answer + `${capitalise(shortName(figure.company.name))} did not burn cash in ${when}: its free cash flow (operating cash flow minus capital expenditure) was **+${amount}** ${this.#refs(v)} (derived), cash generated rather than used.${twelve}${held}`;
     }
@@ -930,7 +947,11 @@ export class AnswerWriter {
         row.push(period, r.kind === 'not-reported' ? 'not reported' : 'no figure');
         if (comparison) row.push('—', '—', '—');
         row.push('—');
-        notes.push(this.#missing(f));
+        // Several figures a company's data lacks are said in one note, with what it has once ("buybacks and dividends").
+        const unreported = r.kind === 'not-reported' && !f.nearest ? figures.filter((g) => g.company.cik === f.company.cik && g.result.kind === 'not-reported' && !g.nearest) : [];
+        if (unreported.length > 1) {
+          if (unreported[0] === f) notes.push(this.#notReportedTogether(unreported));
+        } else notes.push(this.#missing(f));
       }
       if (shareHead) row.splice(4, 0, shares[figures.indexOf(f)] === null ? '—' : `${shares[figures.indexOf(f)]!.toFixed(1)}%`);
       lines.push(`| ${row.map(cell).join(' | ')} |`);

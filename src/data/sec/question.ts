@@ -1087,6 +1087,9 @@ export function shiftPeriod(base: PeriodSpec, by: Relative): PeriodSpec {
  * conversation: a turn without a company keeps the companies, without a figure keeps the
  * figures, and its period is read relative to the previous one.
  */
+/** "Last year" itself ("what about last year?"), not the latest of several years ("the last years"). */
+const LAST_YEAR = /\blast\s+(?:fiscal\s+|full\s+)?year\b/i;
+
 export function parseSecQuestion(text: string, index: CompanyIndex, previous?: SecQuestion | null): SecQuestion {
   const carried = Boolean(previous?.companies.some((c) => c.status === 'found'));
   let x = extract(text, index, carried);
@@ -1128,6 +1131,11 @@ export function parseSecQuestion(text: string, index: CompanyIndex, previous?: S
     // "How does that compare with two years earlier?": the period discussed against that one, not that one alone.
     const pair = base && x.relative.joined && VERSUS_NAMED.test(text) ? (comparedPair(period, base, false) ?? shiftedPair(period, base)) : null;
     if (pair) ({ period, comparison } = pair), (versus = pair.versus ?? null), (movedFrom = null);
+  }
+  // "What about last year?" after a fiscal year named ("Apple revenue FY2024"): the year before it, not that year again.
+  else if (followUp && !stated.companies && !stated.metrics && !x.twoPeriods && period?.kind === 'latest' && period.span === 'year' && LAST_YEAR.test(text) && previous.period?.kind === 'fiscalYear' && previous.period.fy !== null) {
+    movedFrom = previous.period;
+    period = { kind: 'fiscalYear', fy: previous.period.fy - 1 };
   }
   // "And at the end of FY23?" after FY24: another period of the same figures, so that "change?" next is between the two.
   else if (followUp && period && !stated.companies && !stated.metrics && !x.twoPeriods && previous.period && previous.period.kind === period.kind && JSON.stringify(previous.period) !== JSON.stringify(period)) movedFrom = previous.period;

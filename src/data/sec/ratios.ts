@@ -239,10 +239,14 @@ export const isAnnualRatio = (r: RatioDef) => r.annual === true || (metricById(r
 export const isFlowRatio = (r: RatioDef): boolean => ratioMetrics(r).every((id) => metricById(id).type === 'duration' && !metricById(id).averaged) && !r.averaged;
 
 /**
- * A ratio asked over the trailing twelve months ("FCF conversion TTM", "ROE TTM") is of the four
- * quarters, each summed: a ratio of two flows, or a flow over an averaged balance.
+ * A ratio asked over the trailing twelve months ("FCF conversion TTM", "ROE TTM", "FCF per share TTM") is of
+ * the four quarters, each summed: a ratio of two flows, or a flow over an averaged balance or a balance at the end.
  */
-export const hasTwelveMonths = (r: RatioDef): boolean => isFlowRatio(r) || (r.averaged === true && metricById(r.numerator).type === 'duration' && !metricById(r.numerator).averaged);
+export const hasTwelveMonths = (r: RatioDef): boolean => {
+  const flow = metricById(r.numerator).type === 'duration' && !metricById(r.numerator).averaged;
+  // (A flow over a balance at the end, "FCF per share TTM": the four quarters' flow over the balance at the last one's end.)
+  return isFlowRatio(r) || (flow && (r.averaged === true || metricById(r.denominator).type === 'instant'));
+};
 
 /** The shares of revenue answered as margins by name, from the figure each divides by revenue (see the SEC agent's plan). */
 export const MARGIN_NAMES: Partial<Record<MetricId, string>> = { grossProfit: 'gross margin', operatingIncome: 'operating margin', netIncome: 'net margin', freeCashFlow: 'free cash flow margin', operatingCashFlow: 'operating cash flow margin' };
