@@ -2,12 +2,12 @@ import type { Core } from '../../app.js';
 import { isSvcError } from '../../errors.js';
 import { secLibrary } from '../../data/sec/index.js';
 import type { FactCitation, SecLibrary } from '../../data/sec/library.js';
-import { SAME_DATE, asksCoverage, clipped, comparedCompanies, parseSecQuestion, parseWithInstructions, type SecQuestion } from '../../data/sec/question.js';
+import { SAME_DATE, asksCoverage, clipped, comparedCompanies, parseSecQuestion, parseWithInstructions, type SecQuestion, type PeriodSpec } from '../../data/sec/question.js';
 import type { CompanyRef } from '../../data/sec/types.js';
 import { extraWeekLength, type FiscalPeriod } from '../../data/sec/calendar.js';
 import { shortName } from '../../data/sec/names.js';
 import type { ReportedFact } from '../../data/sec/facts.js';
-import type { MetricId } from '../../data/sec/metrics.js';
+import { metricById, type MetricId } from '../../data/sec/metrics.js';
 import type { Agent, AgentEvent, AgentRequest, Answer, Citation, Turn } from '../types.js';
 import { OUT_OF_SCOPE } from '../../text.js';
 import { CHART_ASKED, withCharts } from '../financials/chart.js';
@@ -583,7 +583,7 @@ export async function acrossCovered(lib: SecLibrary, question: SecQuestion | nul
   // "Compare the ones you have on net margin" (after a company not covered): every company covered, not the one carried.
   if (COVERED_ONES.test(text)) {
     const recorded = await lib.recordedCompanies();
-    if (recorded?.length && recorded.length <= MAX_COMPANIES) return { ...question, companies: recorded.map((company) => ({ status: 'found' as const, text: company.ticker || company.name, company, fuzzy: false })), period: question.period ?? { kind: 'latest', span: question.ttm ? 'quarter' : 'year' } };
+    if (recorded?.length && recorded.length <= MAX_COMPANIES) return { ...question, companies: recorded.map((company) => ({ status: 'found' as const, text: company.ticker || company.name, company, fuzzy: false })), period: question.period ?? acrossDefaultPeriod(question) };
   }
   const found = question.companies.filter((c) => c.status === 'found').length;
   // "By how much vs the lowest?" after "which company has the highest net margin?": the companies that one ranked.
@@ -598,7 +598,7 @@ export async function acrossCovered(lib: SecLibrary, question: SecQuestion | nul
     && [...earlier].reverse().filter((t) => t.role === 'user').slice(0, 6).some((t) => ACROSS.test(clipped(t.content)) && !/\b(?:the two|both)\b/i.test(t.content));
   if (againAcross) {
     const recorded = await lib.recordedCompanies();
-    if (recorded?.length && recorded.length <= MAX_COMPANIES) return { ...question, companies: recorded.map((company) => ({ status: 'found' as const, text: company.ticker || company.name, company, fuzzy: false })), period: question.period ?? { kind: 'latest', span: question.ttm ? 'quarter' : 'year' } };
+    if (recorded?.length && recorded.length <= MAX_COMPANIES) return { ...question, companies: recorded.map((company) => ({ status: 'found' as const, text: company.ticker || company.name, company, fuzzy: false })), period: question.period ?? acrossDefaultPeriod(question) };
   }
   // "Which has the best ROE?" naming no company, with none carried: a superlative of them all.
   const unnamed = !found && !question.companies.length && SUPERLATIVE_WHICH.test(text) && Boolean(question.stated.metrics || question.ratios?.length);
@@ -617,10 +617,22 @@ export async function acrossCovered(lib: SecLibrary, question: SecQuestion | nul
   const end = ranked ? rankedEnd(text, earlier, recorded) : null;
   const companies = (end ? [end] : recorded).map((company) => ({ status: 'found' as const, text: company.ticker || company.name, company, fuzzy: false }));
   // (Trailing twelve months are to the latest quarter: "compare all three companies' revenue TTM".)
-  const period = question.period ?? { kind: 'latest', span: question.ttm ? 'quarter' : 'year' };
+  // ("Cash for the other two at the same date" is at the date of the one answered, whichever period that was.)
+  const period = question.period ?? acrossDefaultPeriod(question, !SAME_DATE.test(text));
   // "Cash for the other two at the same date" after Microsoft's: at the date Microsoft's was.
   const before = SAME_DATE.test(text) && !question.sameDateAs ? answeredCompany(earlier, recorded) : null;
   return { ...question, companies, period, ...(before ? { sameDateAs: { company: before, period } } : {}) };
+}
+
+/**
+ * The period a question across the companies means when it names none: their latest fiscal years
+ * for flows ("which company has the highest revenue?"), but a balance is had at a date, so "which
+ * company has the most cash?" is the latest balance sheets (an old fiscal year-end would compare
+ * balances up to a year stale); trailing twelve months are to the latest quarter.
+ */
+function acrossDefaultPeriod(question: SecQuestion, balancesLatest = true): PeriodSpec {
+  const balances = balancesLatest && question.metrics.length > 0 && !question.ratios?.length && question.metrics.every((id) => metricById(id).type === 'instant');
+  return { kind: 'latest', span: question.ttm || balances ? 'quarter' : 'year' };
 }
 
 /** The companies covered, pointed at as such ("the ones you have", "all the companies you cover", "every company in the snapshot"). */

@@ -1,5 +1,5 @@
 import type { Citation } from '../../agents/types.js';
-import { quoteCaller } from '../citations.js';
+import { listed, quoteCaller } from '../citations.js';
 import { extraWeekLength, monthsIn, type FiscalPeriod } from '../../data/sec/calendar.js';
 import { roundLike, sumOfQuarters, type FactTerm, type MetricValue, type ReportedFact } from '../../data/sec/facts.js';
 import type { FactCitation } from '../../data/sec/library.js';
@@ -903,6 +903,7 @@ export class AnswerWriter {
     const head = ['Company', 'Figure', 'Period', 'Value', ...(shareHead ? [shareHead] : []), ...(comparison ? ['Prior period', 'Prior value', 'Change'] : []), 'Filed in'];
     const lines = [`| ${head.join(' | ')} |`, `|${head.map(() => '---').join('|')}|`];
     const notes: string[] = [];
+    const scopes = new Map<string, string[]>();
     for (const f of figures) {
       const r = f.result;
       const row = [who(f.company), capitalise(f.metric.label)];
@@ -926,7 +927,7 @@ export class AnswerWriter {
         if (r.value.restatedFrom || r.value.asOf) notes.push(`${who(f.company)} ${f.metric.label}: ${this.#source(r.value)}`);
         if (r.note) notes.push(`${who(f.company)}: ${r.note}.`);
         const scope = this.#debtScope(f, r.value);
-        if (scope) notes.push(`${who(f.company)}: ${scope}`);
+        if (scope) scopes.set(scope, [...(scopes.get(scope) ?? []), who(f.company)]);
         const margin = this.#margin(f);
         if (margin) notes.push(`${who(f.company)} ${uncapitalise(margin)}`);
         const ttm = this.#ttm(f);
@@ -956,6 +957,9 @@ export class AnswerWriter {
       if (shareHead) row.splice(4, 0, shares[figures.indexOf(f)] === null ? '—' : `${shares[figures.indexOf(f)]!.toFixed(1)}%`);
       lines.push(`| ${row.map(cell).join(' | ')} |`);
     }
+    // What "debt" means here is said once for all the companies it is true of, not once each.
+    const companiesShown = new Set(figures.map((f) => f.company.cik)).size;
+    for (const [scope, companies] of scopes) notes.push(companies.length > 1 && companies.length === companiesShown ? `For each company: ${uncapitalise(scope)}` : `${listed(companies)}: ${scope}`);
     // A note true of every figure of a company (its December quarter's fiscal name) is said once.
     if (notes.length) lines.push('', ...[...new Set(notes)].map((n) => `- ${n}`));
     return lines;
@@ -1588,7 +1592,8 @@ export class AnswerWriter {
       if (fiscal.length || weeks.length) lines.push(...(lines.at(-1)?.startsWith('- ') ? [] : ['']), ...[...fiscal, ...weeks].map((n) => `- ${n}`));
     }
     const cross = this.#cross();
-    if (cross.length) lines.push('', ...cross);
+    // (Each its own paragraph: lines one under another run together in Markdown.)
+    if (cross.length) lines.push(...cross.flatMap((c) => ['', c]));
     if (unknown.length) lines.push(...(lines.length ? [''] : []), ...unknown);
     if (problems.length) lines.push(...(lines.length ? [''] : []), ...problems);
     if (dataNote && (figures.length || problems.length || unknown.length)) lines.push('', `_${dataNote}_`);

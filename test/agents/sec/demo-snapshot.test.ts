@@ -353,7 +353,7 @@ describe('svc-sec-agent on the demo snapshot, offline', () => {
     const byMargin = (await ask('rank apple, microsoft and alphabet by fy2024 revenue growth', 'and by net margin?')).text;
     expect(byMargin.indexOf('- Net margin, highest to lowest: Microsoft 36.0%')).toBeGreaterThan(-1);
     expect(byMargin.indexOf('- Net margin, highest to lowest')).toBeLessThan(byMargin.indexOf('| Company |'));
-    expect((await ask('Which company has the most debt?')).text).toContain('- Long-term debt, largest to smallest: Apple $85,750 million');
+    expect((await ask('Which company has the most debt?')).text).toContain('- Long-term debt, largest to smallest: Apple $78,566 million for fiscal Q2 2025');
     // "the three" after a table of them is no company's name.
     expect((await ask('Compare Apple, Microsoft and Alphabet revenue FY2024', 'Which of the three has the highest net margin?')).text).toContain('- Net margin, highest to lowest: Microsoft 36.0%');
     // Words of the question are no company names.
