@@ -8,6 +8,7 @@ import type { Answer, Citation } from '../types.js';
 import { listed } from '../citations.js';
 import { editDistance } from '../../text.js';
 import { LEVEL_EXPECTED_ASKED, ODDS_FORMAT_ASKED } from '../markets-search/distribution.js';
+import { pastLevelAsked, pastLevelText } from './past-level.js';
 import { bestRow, bullets, byLevel, cited, isLadder, labelLevels, levelOfRow, levelsNamed, marketSum, modelBetween, modelSum, names, outcomeOf, percent, points, readReport, refsOf, rowLine, rungSide, sumOf, type Row } from './report-rows.js';
 import { CHANCE_SAID, DEPTH_ASKED, FAIR_PRICE, QUOTE_MISSING, emptyBookText, tradeSaid, LADDER_BASKET, sellBeforeText, LADDER_SCENARIO, ladderBasketText, MONEY_GROUPS, MONEY_SAID, NO_BOUGHT, POSITION_HELD, SUPPOSED_PRICE, anomaliesText, arbitrageText, bestTradeText, bothSidesText, chancesInPercent, heldPosition, mostTradedText, overroundText, pricedText, pricesInCents, quoteText, rankedTrades, sizingText } from './trading-answers.js';
 import { LAST_CLAIM, LAST_N, LIKELIHOOD, MOVED_MORE, PLAIN_ASKED, SOURCE_ASKED, pastPrices, plainCrossingText, plainFormOf, plainSummaryText, lastCount, lastEventsText, baseRateText, basicsText, cheapText, ladderBandsText, ladderSpanText, likelihoodText, methodText, modelWhyText, pastText, placedText, previousText, pricedAboveText, rangeSpanText, rulesText, summaryText, expectedText, oddsFormatText, whyMovedText, whyText } from './report-answers.js';
@@ -111,6 +112,8 @@ export const SIZING = /\bkelly\b|^\W*(?:(?:and|ok|so|then)\W+)?(?:(?:a\s+)?half|
 /** "Anything weird in the pricing?", "does the market look off?": what stands out in the report's prices. */
 const ANOMALY = /\b(?:priced|prices?|ladder|rungs?)\b[^?]*\b(?:in order|out of order|monotonic\w*|consistent|cross(?:ed|es|ing)?)\b|\b(?:weird|odd|strange|unusual|anomal\w*|inconsisten\w*|suspicious|funny|fishy|out of line|stand(?:s)? out|red flags?)\b[^?]*\b(?:pric\w*|odds|market|book|quotes?|trading)\b|\b(?:pric\w*|odds|market|book|quotes?|trading)\b[^?]*\b(?:weird|odd|strange|unusual|anomal\w*|inconsisten\w*|suspicious|fishy|out of line|look(?:s)? (?:off|wrong))\b/i;
 
+/** "Why so low?", "why is it that high?", "how come it's so low": a price questioned, of the outcome discussed. */
+const WHY_LEVEL = /^\W*(?:(?:and|but|ok|so|hmm)\W+)?(?:why|how come)\s+(?:(?:is|'s|s)\s+)?(?:(?:it|that|this|its|it's|that's|the price|the market)\s+)?(?:(?:so|that|this|this|too)\s+)(?:low|high|cheap|expensive|pricey|dear|rich|little|much)\W*$/i;
 /** "Why is hold at 16%?", "how come Below 41% is so low?": the outcome's price explained from the report. */
 const WHY_PRICED = /\b(?:why|how come)\b/i;
 /** "Why did it drop this week?", "how come hike jumped?", "why is it down today?": a move, not a level. */
@@ -145,6 +148,8 @@ export function eventQuestion(question: string): EventQuestion | null {
   if (open) return open === 'standout' ? 'anomalies' : open === 'risk' ? 'quote' : 'best_trade';
   // "And if i'm wrong?", "what do i lose if it goes the other way": the downside of a trade (see if-wrong).
   if (WRONG_ASKED.test(q)) return 'quote';
+  // "Is it going to be warmer than last week?": the figure against an earlier reading, which no report holds; what it expects instead.
+  if (pastLevelAsked(q)) return 'expected';
   // "When?" alone (after "who decides how it resolves, and"): when it closes and resolves.
   if (/^\W*(?:and\s+)?when(?: exactly)?\s*\??\s*$/.test(q)) return 'closing';
   // "I bought 100 hold yes at 12c last week, where am I now?": the position marked at the book, not last week's prices.
@@ -176,6 +181,8 @@ export function eventQuestion(question: string): EventQuestion | null {
   if (/\b(?:why|how come|how can)\b[^?]*\b(?:priced|trad(?:es|ing|ed)|cost(?:s|ing)?|worth)\s+(?:over|above|higher than|more than)\b/.test(q) && levelsIn(question).length + (q.match(/\b\d+(?:\.\d+)?k?\b/g)?.length ?? 0) >= 2) return 'anomalies';
   // "Why did it drop this week?": a price move, explained as far as the report can.
   if (WHY_MOVED.test(q)) return 'moves';
+  // "Why so low?", "why is it so high?": the price of the outcome discussed, explained.
+  if (WHY_LEVEL.test(q)) return 'outcome';
   // "Why is the market at 51%?", "why is hike priced so high?": an outcome's price, explained.
   if (WHY_PRICED.test(q) && /\b(?:market|priced?|prices|trad(?:es|ing)|odds|at \d+(?:\.\d+)?%|only \d+)/.test(q) && !METHOD.test(q) && !/\bmodel\b/.test(q)) return 'outcome';
   if (LEVEL_EXPECTED_ASKED.test(q) || CURRENT_LEVEL.test(q)) return 'expected';
@@ -467,7 +474,35 @@ function compareText(question: string, sides: Row[][]): string {
 }
 
 /** A follow-up that points back at what the turn before named ("its price?", "and the spread?", "what about that one?"). */
-const REFERS_BACK = /\b(?:it|its|it's|that one|this one|that outcome|that contract|them|those|they)\b|\b(?:on|for|of|at|in|yes|no) there\W*$|\b(?:on|of|for|at|buy|buying|sell|selling|size|sizing) that\b|^\s*(?:and|what about|how about)\b|^\s*(?:why|how so|how come|really|are you sure)\s*\??\s*$/i;
+/**
+ * An outcome picked by its place in the market's ranking, not by name: 1 for the favourite ("the
+ * most likely bucket", "the top bucket"), −1 for the longshot ("the least likely one", "the underdog"), else 0.
+ */
+const RANK_TOP = /\b(?:favou?rite|favs?|fave|(?:most|more) likely (?:bucket|outcome|range|result|option|one|contract|side)|likeliest(?: \w+)?|front-?runner|top (?:bucket|outcome|range|result|option|pick|choice))\b/i;
+const RANK_BOTTOM = /\b(?:least likely (?:bucket|outcome|range|result|option|one|contract|side)|long ?shot|underdog|(?:un)?likeliest? (?:long ?shot)|bottom (?:bucket|outcome|range|result|option))\b/i;
+export const rankPicked = (question: string): 1 | -1 | 0 => (RANK_TOP.test(question) ? 1 : RANK_BOTTOM.test(question) ? -1 : 0);
+
+/** "And the longshot?", "what about the favourite?": a ranked outcome said alone after a question. */
+const RANK_ELLIPSIS = /^\W*(?:(?:ok|okay|so)\W+)?(?:and|what about|how about|same for|now)\s+(?:for\s+|on\s+)?(?:the\s+)?[a-z' -]{2,30}?\s*[?.!]*\s*$/i;
+
+/** The question before, asked again of the outcome ranked `end` (its own outcome's words left out); null when it named none, or was itself a ranking. */
+function rankedAgain(before: string | undefined, end: 1 | -1, rows: Row[], names: (text: string) => Row[]): string | null {
+  if (!before || names(before).length !== 1 || rankPicked(before) !== 0 || ['market_favourite', 'market_least', 'model_favourite'].includes(eventQuestion(before) ?? '')) return null;
+  const pick = bestRow(rows, (r) => end * r.marketValue);
+  if (!pick) return null;
+  // The shortest run of words whose removal leaves no outcome named ("52 to 55" of "spread on 52 to 55?").
+  const words = before.trim().replace(/[?.!\s]+$/, '').split(/\s+/);
+  let kept: string | null = null;
+  for (let len = 1; len <= Math.min(5, words.length) && kept === null; len++)
+    for (let i = 0; i + len <= words.length && kept === null; i++) {
+      const rest = [...words.slice(0, i), ...words.slice(i + len)].join(' ');
+      if (!names(rest).length) kept = rest;
+    }
+  if (kept === null || !/[a-z]{3,}/i.test(kept)) return null;
+  return `${kept.replace(/\b(?:on|for|of|in)\s*(?=[?.!]*$)/i, '').replace(/[?.!\s]+$/, '')} (${outcomeOf(pick.outcome).name})?`;
+}
+
+const REFERS_BACK = /^\W*(?:(?:and|but|ok|so|hmm)\W+)?(?:why|how come)\s+(?:(?:is|'s|s)\s+)?(?:(?:it|that|this|its|it's|that's|the price|the market)\s+)?(?:so|that|too)\s+(?:low|high|cheap|expensive|pricey|dear|rich)\W*$|\b(?:it|its|it's|that one|this one|that outcome|that contract|them|those|they)\b|\b(?:on|for|of|at|in|yes|no) there\W*$|\b(?:on|of|for|at|buy|buying|sell|selling|size|sizing) that\b|^\s*(?:and|what about|how about)\b|^\s*(?:why|how so|how come|really|are you sure)\s*\??\s*$/i;
 const CHANCES_SAID = new RegExp(CHANCE_SAID.source, 'gi');
 const MONEY_AMOUNTS = new RegExp(MONEY_SAID.source, 'gi');
 /** A question without the chance its asker supplies ("if i think hike is 60%" → "if i think hike is"). */
@@ -745,7 +780,12 @@ export function answerFromReport(
   const step = NEXT_UP.test(question) ? 1 : NEXT_DOWN.test(question) ? -1 : 0;
   // About the event as a whole ("when does it close?", "how is it resolved?"): "it" is the event.
   const wholeEvent = ['summary', 'anomalies', 'expected', 'closing', 'resolution', 'previous', 'arbitrage', 'overround', 'history'].includes(eventQuestion(question) ?? '');
-  if (pointer(question) && !wholeEvent && !names(question).length) {
+  // ("And the longshot?" after an answer on one outcome: the ranking picks its own, unless "it" points back: "is it the favourite?".)
+  const pickedByRank = rankPicked(question) !== 0 && !/\b(?:it|its|it's|that one|this one|that outcome|that contract|them|those|they)\b/i.test(question);
+  // ("Spread on hold?", then "and the longshot?": the spread again, of the outcome the market prices lowest.)
+  const rankAgain = pickedByRank && RANK_ELLIPSIS.test(question) && !isLadder(rows) && rows.length > 2 ? rankedAgain(effective(0), rankPicked(question) as 1 | -1, rows, names) : null;
+  if (rankAgain) question = rankAgain;
+  if (pointer(question) && !wholeEvent && !pickedByRank && !names(question).length) {
     // "Which of those two moved more?" after one outcome, then another: both, back through the turns.
     const pair: Row[] = [];
     for (const turn of earlier) {
@@ -1075,6 +1115,9 @@ function answerAbout(question: string, report: ReportRead): Answer | null {
   } else if (WHY_PRICED.test(question) && /\b(?:model|disagree\w*)\b/i.test(question) && whyNamed().length === 1 && modelWhyText(whyNamed()[0]!, section('method'), section('resolution history'), rows)) {
     // "Why does the model disagree with the market on 96k?": that outcome's arithmetic on the fit.
     text = modelWhyText(whyNamed()[0]!, section('method'), section('resolution history'), rows);
+  } else if (WHY_LEVEL.test(question) && !whyNamed().length && ladder) {
+    // "Why so low?" of a ladder with no rung discussed: each rung is its own price, so which one is asked.
+    text = `Which rung? Each is its own yes/no on a level, so none is “the” price; name one (“why is ${outcomeOf(rows.at(-1)!.outcome).name.toLowerCase()} so low?”) for its price explained from the report. The rungs:\n\n${rows.map(rowLine).join('\n')}`;
   } else if (WHY_PRICED.test(question) && kind === 'outcome' && !whyNamed().length && !ladder) {
     // "Why is the market so pessimistic?" names no outcome: the one contract, or the market's favourite, explained.
     const favourite = single ?? best((r) => r.marketValue)!;
@@ -1083,7 +1126,9 @@ function answerAbout(question: string, report: ReportRead): Answer | null {
   } else if (WHY_PRICED.test(question) && kind !== 'method' && whyNamed().length && whyNamed().length <= 2 && whyNamed().length < rows.length) {
     text = whyText(question, whyNamed(), section('resolution history'), section('key claims'));
   } else if (kind === 'expected') {
-    text = expectedText(rows, ladder, question);
+    // ("Is hike higher than a week ago?": an outcome named is its price then, not the figure.)
+    const priceThen = pastLevelAsked(question) && named.length && named.length < rows.length && !/\b(?:warmer|colder|hotter|cooler)\b/i.test(question) ? pastText(question, named, section('key claims'), countedFrom) : null;
+    text = priceThen ?? (pastLevelAsked(question) ? pastLevelText(question, rows, section('resolution history'), report.asOf) : expectedText(rows, ladder, question));
     if (CURRENT_LEVEL.test(question)) text = `The figure itself, now, is not among what the report reads (the exchange's prices and order book, the series' settled events and the rules${/^- \*\*Resolution source:\*\*/m.test(section('key claims') ?? '') ? `; the resolution source is ${/^- \*\*Resolution source:\*\* ([^\n]+?)\s*(?:\[\d+\])*\.?$/m.exec(section('key claims') ?? '')?.[1] ?? 'named in the rules'}` : ''}). What the market and the model expect for the event:\n\n${text}`;
   } else if (kind === 'best_trade') {
     // "Would you buy hold?": that outcome's trade; none named, the best of all.
@@ -1125,7 +1170,7 @@ function answerAbout(question: string, report: ReportRead): Answer | null {
   } else if (kind === 'quote') {
     // "the spread on the favourite": the market's favourite, said so.
     // ("If I buy the most likely bucket", "the longshot": the market's favourite, or the outcome it prices lowest.)
-    const end = /\b(?:favou?rite|favs?|fave|(?:most|more) likely (?:bucket|outcome|range|result|option|one|contract|side)|likeliest(?: \w+)?|front-?runner)\b/i.test(question) ? 1 : /\b(?:least likely (?:bucket|outcome|range|result|option|one|contract|side)|long ?shot|underdog)\b/i.test(question) ? -1 : 0;
+    const end = rankPicked(question);
     const favourite = end && !named.length && !ladder && rows.length > 1 ? best((r) => end * r.marketValue) : undefined;
     // ("The last outcome, what do 300 YES cost?": the outcome at that place.)
     const shown = favourite ? [favourite] : named.length && named.length < rows.length ? named : !named.length && placed ? [placed] : rows;
@@ -1151,7 +1196,8 @@ function answerAbout(question: string, report: ReportRead): Answer | null {
   } else if (kind === 'moves' && named.length && named.length < rows.length) {
     const lines = bullets(section('key claims'), /^- \*\*(?:Price move|Volume surge)/).filter((l) => named.some((r) => l.includes(`, ${outcomeOf(r.outcome).name}:**`)));
     text = lines.length ? lines.join('\n') : `The report found no notable price move or volume surge for ${names(named)} over the last day and week.\n\n${named.map(rowLine).join('\n')}`;
-  } else if (between && (ladder || ranged.length === rows.length)) {
+  } else if (between && (ladder || ranged.length === rows.length) && !(named.length === 1 && (kind === 'market_favourite' || kind === 'market_least') && /^\s*(?:so\s+)?(?:is|are|was)\b/i.test(question))) {
+    // ("Is 52 to 55 the favourite?" is the favourite's yes or no, below, not the range's chance.)
     text = ladder ? ladderSpanText(rows, between, no) : rangeSpanText(rows, between, no);
   } else if (place !== null) {
     text = placed ? placedText(question, placed, place === -1 ? rows.length : place) : `The report lists ${rows.length} outcome${rows.length === 1 ? '' : 's'}; there is no outcome ${place}.\n\n${rows.map(rowLine).join('\n')}`;
@@ -1181,7 +1227,7 @@ function answerAbout(question: string, report: ReportRead): Answer | null {
     const pick = kind === 'market_favourite' ? best((r) => r.marketValue) : best((r) => -r.marketValue);
     const asked = named[0]!;
     const verdict = asked === pick ? '**Yes**: ' : `**No**: **${outcomeOf(asked.outcome).name}** is at ${asked.market}. `;
-    text = `${verdict}The market's ${kind === 'market_favourite' ? 'favourite' : 'least likely outcome'} is **${outcomeOf(pick!.outcome).name}** at ${pick!.market}${modelOf(pick!)} ${refsOf([asked, pick!])}.`;
+    text = `${verdict}${asked === pick ? 'the' : 'The'} market's ${kind === 'market_favourite' ? 'favourite' : 'least likely outcome'} is **${outcomeOf(pick!.outcome).name}** at ${pick!.market}${modelOf(pick!)} ${refsOf([asked, pick!])}.`;
   } else if (kind === 'resolution' && named.length && named.length < rows.length && rulesText(question, section('key claims'), rows, exclusive, report.title)) {
     // "What exactly counts as a cut of more than 25? does an emergency meeting count?": the rules, not the outcome's price.
     text = rulesText(question, section('key claims'), rows, exclusive, report.title)!;

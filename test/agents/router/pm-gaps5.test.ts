@@ -1,0 +1,138 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startDemoThreads, type DemoThreads } from '../../helpers/report-threads.js';
+
+// Follow-ups in report threads: an outcome picked by its rank after one named, the figure against an
+// earlier reading, the favourite's break-even alone, a conditional's sources, a restatement's casing.
+
+let demo: DemoThreads;
+
+beforeAll(async () => {
+  demo = await startDemoThreads();
+});
+afterAll(() => demo.svc.close());
+
+const NYC = 'https://kalshi.com/markets/kxhighny/highest-temperature-in-nyc/kxhighny-26nov20';
+const FED = 'https://kalshi.com/markets/kxfeddecision/fed/kxfeddecision-26dec';
+const CPI = 'https://kalshi.com/markets/kxcpiyoy/cpi/kxcpiyoy-26dec';
+
+describe('an outcome picked by its rank, after an answer on another', () => {
+  it('"and the longshot?" after the favourite is the least likely outcome, not the favourite again', async () => {
+    const ask = await demo.thread(NYC);
+    expect(await ask("what's the most likely?")).toMatch(/^The market's favourite is \*\*56°F or above\*\*/);
+    expect(await ask('and the longshot?')).toMatch(/^The market's least likely outcome is \*\*44°F to 47°F\*\* at 10\.0%/);
+    expect(await ask('what about the favourite?')).toMatch(/^The market's favourite is \*\*56°F or above\*\*/);
+    expect(await ask('and the underdog?')).toMatch(/^The market's least likely outcome is \*\*44°F to 47°F\*\*/);
+  });
+
+  it('after a question on one outcome ("spread on 52 to 55?"), "and the longshot?" asks it again of the longshot', async () => {
+    const ask = await demo.thread(NYC);
+    await ask('spread on 52 to 55?');
+    expect(await ask('and the longshot?')).toMatch(/^- \*\*44°F to 47°F\*\* \(KXHIGHNY-26NOV20-B\): bid \$0\.09, ask \$0\.11, spread \$0\.02/);
+    await ask('spread on 48 to 51?');
+    expect(await ask('how about the favourite?')).toMatch(/^- \*\*56°F or above\*\* \(KXHIGHNY-26NOV20-E\): bid \$0\.42, ask \$0\.44/);
+    // ("Is it the favourite?" still points back at the outcome discussed.)
+    await ask('odds of 52 to 55?');
+    expect(await ask('is it the favourite?')).toMatch(/^\*\*No\*\*: \*\*52°F to 55°F\*\* is at 22\.0%/);
+    // (A range that is one outcome, asked whether it is the favourite, is that yes or no, not the range's chance; "Yes" goes on in lower case.)
+    expect(await ask('is 52 to 55 the favourite?')).toMatch(/^\*\*No\*\*: \*\*52°F to 55°F\*\* is at 22\.0%[^\n]*The market's favourite is \*\*56°F or above\*\*/);
+    expect(await ask('is 56 or above the favourite?')).toMatch(/^\*\*Yes\*\*: the market's favourite is \*\*56°F or above\*\*/);
+  });
+});
+
+describe('the figure against an earlier reading', () => {
+  it('"is it going to be warmer than last week?" says the report holds no reading, what it expects, and the past week\'s results, not a price move', async () => {
+    const ask = await demo.thread(NYC);
+    await ask('and the longshot?');
+    const warmer = await ask('is it going to be warmer than last week?');
+    expect(warmer).toMatch(/^The report does not hold the temperature observed last week, so it cannot say whether this one comes in warmer than that/);
+    expect(warmer).toContain('the expected value is about **51.4°F** and the median outcome **52°F to 55°F**');
+    expect(warmer).toContain('The likeliest outcome is **56°F or above** on the market, at 43.0% (mid; 34.5% normalised), and on the model, at 37.0%');
+    expect(warmer).toContain('the 6 that closed in the 7 days before the report');
+    expect(warmer).toContain('- KXHIGHNY-26NOV18 (closed 2026-11-18): 52°F to 55°F (36.0% before close)');
+    expect(warmer).not.toMatch(/7 days ago, [+−-]/);
+    const colder = await ask('colder than yesterday?');
+    expect(colder).toMatch(/^The report does not hold the temperature observed yesterday/);
+    expect(colder).toContain('- KXHIGHNY-26NOV18 (closed 2026-11-18)');
+    expect(colder).not.toContain('KXHIGHNY-26NOV17');
+  });
+
+  it('of a ladder ("will cpi come in higher than last month?") the same, the last result placed on its rungs; a price asked is still a move', async () => {
+    const ask = await demo.thread(CPI);
+    const higher = await ask('will cpi come in higher than last month?');
+    expect(higher).toMatch(/^The report does not hold the figure observed last month/);
+    expect(higher).toMatch(/\n- KXCPIYOY-\w+ \(closed [\d-]+\): [^\n]*, so the result was /);
+    expect(await ask('is above 3.0 priced higher than a week ago?')).toMatch(/^- \*\*Above 3\.0\*\*: [\d.]+% 7 days ago/);
+  });
+});
+
+describe('a trade asked of the top bucket', () => {
+  it('"break-even price for the top bucket" is the favourite\'s alone', async () => {
+    const ask = await demo.thread(NYC);
+    const top = await ask('break-even price for the top bucket');
+    expect(top).toMatch(/^The market's favourite is \*\*56°F or above\*\* at 43\.0%/);
+    expect(top).toContain('Breakeven: YES at $0.44 needs a 44.0% chance');
+    expect(top).not.toContain('Below 44°F');
+    expect(await ask('spread on the top outcome?')).not.toContain('48°F to 51°F');
+    expect(await ask('breakeven on the bottom bucket')).toMatch(/^The market's least likely outcome is \*\*44°F to 47°F\*\*/);
+  });
+});
+
+describe('a conditional across two reports', () => {
+  it('cites each report\'s sources, and says it is from both', async () => {
+    const ask = await demo.thread(FED, CPI);
+    const res = await demo.client.chat.completions.create({
+      model: 'svc-agent',
+      messages: [
+        { role: 'user', content: FED },
+        { role: 'assistant', content: await demo.reportOf(FED) },
+        { role: 'user', content: CPI },
+        { role: 'assistant', content: await demo.reportOf(CPI) },
+        { role: 'user', content: 'if the fed hikes what does the cpi market imply' },
+      ],
+    });
+    const text = res.choices[0]!.message.content!;
+    expect(text).toContain('- **Hike 25bps**: market 51.5% (mid; 46.6% normalised), model 50.8% [1]');
+    expect(text).toContain('- **Above 3.2**: market 61.0% (mid), model 52.9% [5]');
+    expect(text).toMatch(/_From the stored reports on \*\*Fed decision in December 2026\?\*\* \(KXFEDDECISION-26DEC\), as of [^_]+ and on \*\*CPI year-over-year in December 2026\?\*\* \(KXCPIYOY-26DEC\)/);
+    const cited = (res.choices[0] as unknown as { citations?: { url: string }[] }).citations ?? [];
+    expect(cited.length).toBe(5);
+    expect(cited[0]!.url).toMatch(/KXFEDDECISION-26DEC/i);
+    expect(cited[4]!.url).toMatch(/KXCPIYOY-26DEC/i);
+    expect(await ask('assuming a hold, what are the cpi odds?')).toContain('- **Hold**: market 16.0% (mid; 14.5% normalised), model 12.4% [1]');
+  });
+});
+
+describe('the plain-words restatement after its colon', () => {
+  it('goes on in lower case after "Put simply:", an ordinary word, never a name', async () => {
+    const ask = await demo.thread(FED, CPI);
+    await ask('if the fed hikes what does the cpi market imply');
+    expect(await ask('explain in plain words')).toMatch(/^Put simply: nothing I read says what/);
+    await ask('odds of hold?');
+    expect(await ask('explain that simply')).toMatch(/^Put simply: on Kalshi's “Fed decision in December 2026\?” market, traders put about 16% on “Hold”/);
+    const fed = await demo.thread(FED);
+    await fed('odds of hold?');
+    expect(await fed('explain that simply')).toMatch(/^Put simply: traders put about 16% on “Hold”/);
+    await fed('who does the model favour?');
+    expect(await fed('in plain english')).toMatch(/^Put simply: the model favours Hike 25bps/);
+  });
+});
+
+const ETH = 'https://kalshi.com/markets/kxethd/ethereum/kxethd-26nov20';
+const NFL = 'https://kalshi.com/markets/kxnflgame/nfl/kxnflgame-26nov23bufkc';
+
+describe('"why so low?" of the outcome discussed', () => {
+  it('explains that outcome\'s price from the report (was the whole report); of a ladder with no rung discussed, asks which rung', async () => {
+    const game = await demo.thread(NFL);
+    await game("who's favoured?");
+    expect(await game('why so high?')).toMatch(/^\*\*Home team \(Chiefs\)\*\* is priced at 63\.0%[^\n]*the model, which weighs the series' record against the price/);
+    await game('and the other side?');
+    expect(await game('why is it so low?')).toMatch(/^\*\*Away team \(Bills\)\*\* is priced at 38\.5%/);
+    const eth = await demo.thread(ETH);
+    await eth('whats the most likely range');
+    const which = await eth('why so low?');
+    expect(which).toMatch(/^Which rung\? Each is its own yes\/no on a level/);
+    expect(which).not.toContain('## Key takeaway');
+    await eth('odds of above 3600?');
+    expect(await eth('how come its so low')).toMatch(/^\*\*Above \$3,600\*\* is priced at 34\.0% \(last trade\)/);
+  });
+});
