@@ -9,7 +9,7 @@ import { listed } from '../citations.js';
 import { editDistance } from '../../text.js';
 import { LEVEL_EXPECTED_ASKED, ODDS_FORMAT_ASKED } from '../markets-search/distribution.js';
 import { pastLevelAsked, pastLevelText } from './past-level.js';
-import { bestRow, bullets, byLevel, cited, isLadder, labelLevels, levelOfRow, levelsNamed, marketSum, modelBetween, modelSum, names, outcomeOf, percent, points, readReport, refsOf, rowLine, rungSide, sumOf, type Row } from './report-rows.js';
+import { bestRow, bullets, byLevel, cited, isLadder, labelLevels, levelOfRow, levelsNamed, marketSum, modelBetween, modelSum, names, outcomeOf, percent, points, readReport, refsOf, rowLine, rungSide, sumOf, type Contract, type Row } from './report-rows.js';
 import { CHANCE_SAID, DEPTH_ASKED, FAIR_PRICE, QUOTE_MISSING, emptyBookText, tradeSaid, LADDER_BASKET, sellBeforeText, LADDER_SCENARIO, ladderBasketText, MONEY_GROUPS, MONEY_SAID, NO_BOUGHT, POSITION_HELD, SUPPOSED_PRICE, anomaliesText, arbitrageText, bestTradeText, bothSidesText, chancesInPercent, heldPosition, mostTradedText, overroundText, pricedText, pricesInCents, quoteText, rankedTrades, sizingText } from './trading-answers.js';
 import { LAST_CLAIM, LAST_N, LIKELIHOOD, MOVED_MORE, PLAIN_ASKED, SOURCE_ASKED, pastPrices, plainCrossingText, plainFormOf, plainSummaryText, lastCount, lastEventsText, baseRateText, basicsText, cheapText, ladderBandsText, ladderSpanText, likelihoodText, methodText, modelWhyText, pastText, placedText, previousText, pricedAboveText, rangeSpanText, rulesText, summaryText, expectedText, oddsFormatText, whyMovedText, whyText } from './report-answers.js';
 
@@ -112,6 +112,25 @@ export const SIZING = /\bkelly\b|^\W*(?:(?:and|ok|so|then)\W+)?(?:(?:a\s+)?half|
 /** "Anything weird in the pricing?", "does the market look off?": what stands out in the report's prices. */
 const ANOMALY = /\b(?:priced|prices?|ladder|rungs?)\b[^?]*\b(?:in order|out of order|monotonic\w*|consistent|cross(?:ed|es|ing)?)\b|\b(?:weird|odd|strange|unusual|anomal\w*|inconsisten\w*|suspicious|funny|fishy|out of line|stand(?:s)? out|red flags?)\b[^?]*\b(?:pric\w*|odds|market|book|quotes?|trading)\b|\b(?:pric\w*|odds|market|book|quotes?|trading)\b[^?]*\b(?:weird|odd|strange|unusual|anomal\w*|inconsisten\w*|suspicious|fishy|out of line|look(?:s)? (?:off|wrong))\b/i;
 
+/** A price asked in cents ("price in cents?", "how many cents is hold?"). */
+const CENTS_ASKED = /\b(?:in|as|into|to)\s+(?:cents?|¢|pennies)\b|\bhow many cents\b/i;
+/** Only a unit asked of the answer before ("in cents?", "as a percentage?", "what's that in percent"). */
+const UNIT_ONLY = /^\W*(?:(?:and|ok|so|now|pls|please|can you|what(?:'s| is)|whats)\W+)*(?:(?:the\s+)?(?:odds|price|prices|chance|chances|it|that|those|this|them|give (?:it|that|them))\s+)?(?:in|as|into|to)\s+(?:a\s+)?(?:cents?|¢|percent(?:age)?s?|%|probabilit(?:y|ies))(?:\s+(?:pls|please|instead|then))?\W*$/i;
+
+/** Each outcome's prices in cents a contract (a contract pays $1, so cents are the market's chance in percent), the model's chance as its fair price. */
+function centsText(shown: Row[], contracts: Map<string, Contract>): string {
+  const cents = (dollar: string | undefined) => (dollar && /^\$\d/.test(dollar) ? `${Math.round(Number(dollar.slice(1)) * 100)}¢` : null);
+  const lines = shown.map((r) => {
+    const { name, refs } = outcomeOf(r.outcome);
+    const c = contracts.get(refs);
+    const [bid, ask, last] = [cents(c?.bid), cents(c?.ask), cents(c?.last)];
+    const book = bid && ask ? `bid ${bid}, ask ${ask}` : last ? `no two-sided quote, last trade ${last}` : 'no quote';
+    const fair = Number.isFinite(r.modelValue) ? `; the model's ${r.model} makes a fair price of about ${Math.round(r.modelValue)}¢` : '';
+    return `- **${name}**: ${Number(r.marketValue.toFixed(1))}¢ (${book}), a ${percent(r.marketValue)} chance on the market${fair} ${refs}`.trimEnd();
+  });
+  return `${lines.join('\n')}\n\nA contract pays $1 (100¢) if it resolves YES, so its price in cents reads as the market's chance in percent; NO costs 100¢ less the YES bid.`;
+}
+
 /** "Why so low?", "why is it that high?", "how come it's so low": a price questioned, of the outcome discussed. */
 const WHY_LEVEL = /^\W*(?:(?:and|but|ok|so|hmm)\W+)?(?:why|how come)\s+(?:(?:is|'s|s)\s+)?(?:(?:it|that|this|its|it's|that's|the price|the market)\s+)?(?:(?:so|that|this|this|too)\s+)(?:low|high|cheap|expensive|pricey|dear|rich|little|much)\W*$/i;
 /** "Why is hold at 16%?", "how come Below 41% is so low?": the outcome's price explained from the report. */
@@ -181,6 +200,8 @@ export function eventQuestion(question: string): EventQuestion | null {
   if (/\b(?:why|how come|how can)\b[^?]*\b(?:priced|trad(?:es|ing|ed)|cost(?:s|ing)?|worth)\s+(?:over|above|higher than|more than)\b/.test(q) && levelsIn(question).length + (q.match(/\b\d+(?:\.\d+)?k?\b/g)?.length ?? 0) >= 2) return 'anomalies';
   // "Why did it drop this week?": a price move, explained as far as the report can.
   if (WHY_MOVED.test(q)) return 'moves';
+  // "In cents?", "as a percentage?": the price of the outcome discussed, in that unit.
+  if (UNIT_ONLY.test(q) || (CENTS_ASKED.test(q) && /\b(?:price|prices|odds|chances?|quote|how much|what(?:'s| is))\b/.test(q) && !/\b(?:spread|bid|ask|cost|ev|kelly|buy|sell)\b/.test(q))) return 'outcome';
   // "Why so low?", "why is it so high?": the price of the outcome discussed, explained.
   if (WHY_LEVEL.test(q)) return 'outcome';
   // "Why is the market at 51%?", "why is hike priced so high?": an outcome's price, explained.
@@ -492,14 +513,19 @@ function rankedAgain(before: string | undefined, end: 1 | -1, rows: Row[], names
   if (!pick) return null;
   // The shortest run of words whose removal leaves no outcome named ("52 to 55" of "spread on 52 to 55?").
   const words = before.trim().replace(/[?.!\s]+$/, '').split(/\s+/);
+  const named = outcomeOf(names(before)[0]!.outcome).name.toLowerCase();
+  // (A run with a word of the name in it: "on" alone may unname "on 4" without being of it.)
+  const ofName = (w: string) => { const bare = w.toLowerCase().replace(/^[^\w$]+|[^\w%]+$/g, ''); return bare.length > 0 && named.includes(bare); };
   let kept: string | null = null;
   for (let len = 1; len <= Math.min(5, words.length) && kept === null; len++)
     for (let i = 0; i + len <= words.length && kept === null; i++) {
       const rest = [...words.slice(0, i), ...words.slice(i + len)].join(' ');
-      if (!names(rest).length) kept = rest;
+      if (!names(rest).length && words.slice(i, i + len).some(ofName)) kept = rest;
     }
   if (kept === null || !/[a-z]{3,}/i.test(kept)) return null;
-  return `${kept.replace(/\b(?:on|for|of|in)\s*(?=[?.!]*$)/i, '').replace(/[?.!\s]+$/, '')} (${outcomeOf(pick.outcome).name})?`;
+  // (A quote asked of it says which outcome the rank picked: "The market's least likely outcome is …".)
+  const rank = eventQuestion(kept) === 'quote' ? ` the ${end > 0 ? 'favourite' : 'longshot'}` : '';
+  return `${kept.replace(/\b(?:on|for|of|in)\s*(?=[?.!]*$)/i, '').replace(/[?.!\s]+$/, '')}${rank ? ` on${rank}` : ''} (${outcomeOf(pick.outcome).name})?`;
 }
 
 const REFERS_BACK = /^\W*(?:(?:and|but|ok|so|hmm)\W+)?(?:why|how come)\s+(?:(?:is|'s|s)\s+)?(?:(?:it|that|this|its|it's|that's|the price|the market)\s+)?(?:so|that|too)\s+(?:low|high|cheap|expensive|pricey|dear|rich)\W*$|\b(?:it|its|it's|that one|this one|that outcome|that contract|them|those|they)\b|\b(?:on|for|of|at|in|yes|no) there\W*$|\b(?:on|of|for|at|buy|buying|sell|selling|size|sizing) that\b|^\s*(?:and|what about|how about)\b|^\s*(?:why|how so|how come|really|are you sure)\s*\??\s*$/i;
@@ -694,7 +720,7 @@ export function answerFromReport(
   // ("Ok so should i buy", "worth buying?": the outcome discussed.)
   const buyIt = (text: string) => /^\W*(?:(?:ok|so|and|but|then)\W+)*(?:should (?:i|we) (?:buy|get|take|bet)|(?:is it )?worth (?:buying|it|a buy)|(?:is it )?a buy|buy or (?:not|pass|sell))\W*$/i.test(text);
   // ("How many can i get filled at the ask" after an EV of NO on one bucket: that bucket's book, that side.)
-  const pointer = (text: string) => REFERS_BACK.test(text) || DEPTH_ASKED.test(text) || modelOfIt(text) || buyIt(text) || heldPosition(text) !== null || CHANCE_SAID.test(text) || tradeOnIt(text) || THE_OTHER.test(text) || NEXT_UP.test(text) || NEXT_DOWN.test(text) || (eventQuestion(text) === 'odds_format' && /\b(?:that|those|these)\b/i.test(text));
+  const pointer = (text: string) => REFERS_BACK.test(text) || UNIT_ONLY.test(text) || DEPTH_ASKED.test(text) || modelOfIt(text) || buyIt(text) || heldPosition(text) !== null || CHANCE_SAID.test(text) || tradeOnIt(text) || THE_OTHER.test(text) || NEXT_UP.test(text) || NEXT_DOWN.test(text) || (eventQuestion(text) === 'odds_format' && /\b(?:that|those|these)\b/i.test(text));
   // The question before, itself restated from the ones before it ("EV on that?" after "and the no side?" after "200 yes on a cut?").
   // ("What if i think 0.4": a chance, as "40%" would be.)
   // ("And if it goes to 0.35?", "45¢": prices in cents, as "35c" would be.)
@@ -727,7 +753,9 @@ export function answerFromReport(
   }
   // "Why?" right after "what stands out?": its first point, the largest gap, explained from the model's fit and the outcome's record.
   const standout = WHY_FIRST_POINT.test(question) ? /^- \*\*Largest gaps, model vs market:\*\* ([^:\n]+): model /m.exec(lastTurn) : null;
-  const first = standout && /^What stands out in the report:/.test(lastTurn.trimStart()) ? rows.find((r) => outcomeOf(r.outcome).name === standout[1]) : undefined;
+  // (So does "why?" right after "which outcome is mispriced the most?": "The largest gap is **3**: …".)
+  const gapLed = WHY_FIRST_POINT.test(question) ? /^(?:[^\n]*?; )?the largest gap is (?:the outcome )?\*\*([^*\n]+)\*\*/i.exec(lastTurn.trimStart()) : null;
+  const first = standout && /^What stands out in the report:/.test(lastTurn.trimStart()) ? rows.find((r) => outcomeOf(r.outcome).name === standout[1]) : gapLed ? rows.find((r) => outcomeOf(r.outcome).name === gapLed[1]) : undefined;
   if (first) {
     const { sections } = readReport(report.text);
     const section = (h: string) => [...sections.entries()].find(([k]) => k.startsWith(h))?.[1];
@@ -740,7 +768,7 @@ export function answerFromReport(
       const shared = first.marketNormalised !== first.marketValue && others.length && !isLadder(rows)
         ? `\n\nAgainst its own ${percent(first.marketValue)} price the model is ${points(first.modelValue - first.marketValue)}; the gap of ${first.gap} is against the normalised price, so it also comes from the other outcomes, which the model moves from their prices: ${others.map((r) => `${outcomeOf(r.outcome).name} ${percent(r.marketValue)} → ${r.model}`).join(', ')} ${others.map((r) => outcomeOf(r.outcome).refs).join('')}. What the model takes from them, shared out to 100%, is ${name}'s.`
         : '';
-      return cited(`The first point, the largest gap: **${name}**, the model's ${first.model}${normalised}, a gap of ${first.gap} ${refs}.\n\n${why}${shared}${footOf(report)}`, report.citations);
+      return cited(`${gapLed ? 'The largest gap' : 'The first point, the largest gap'}: **${name}**, the model's ${first.model}${normalised}, a gap of ${first.gap} ${refs}.\n\n${why}${shared}${footOf(report)}`, report.citations);
     }
   }
   // "Can hold overtake hike?", "will hike beat hold?": the two outcomes' prices and the model's, side by side.
@@ -1087,6 +1115,9 @@ function answerAbout(question: string, report: ReportRead): Answer | null {
   } else if (QUOTE_MISSING.test(question)) {
     // "Why no two sided quote on 0 to 75k?": the named outcome's book; none named, every outcome with a side empty.
     text = emptyBookText(named.length && named.length < rows.length ? named : rows, contracts, !(named.length && named.length < rows.length));
+  } else if ((kind === 'outcome' || kind === null) && CENTS_ASKED.test(question) && !CHANCE_SAID.test(question)) {
+    // "Price in cents?", "how much is above 3600 in cents": each price as cents a contract, the model's chance as a fair price.
+    text = centsText(named.length && named.length < rows.length ? named : rows, contracts);
   } else if (kind === 'sources') {
     // "Where do ur numbers come from? links pls": the report's sources, each with its address.
     text = `The report's figures come from these sources:\n\n${report.citations.map((c) => `- ${c.name}: ${c.url} [${c.order}]`).join('\n')}`;
@@ -1171,7 +1202,9 @@ function answerAbout(question: string, report: ReportRead): Answer | null {
     // "the spread on the favourite": the market's favourite, said so.
     // ("If I buy the most likely bucket", "the longshot": the market's favourite, or the outcome it prices lowest.)
     const end = rankPicked(question);
-    const favourite = end && !named.length && !ladder && rows.length > 1 ? best((r) => end * r.marketValue) : undefined;
+    // ("Spread on the longshot (3)?", the question before asked again of it: that outcome, said to be the longshot.)
+    const ranked = end && !ladder && rows.length > 1 ? best((r) => end * r.marketValue) : undefined;
+    const favourite = ranked && (!named.length || (named.length === 1 && named[0] === ranked)) ? ranked : undefined;
     // ("The last outcome, what do 300 YES cost?": the outcome at that place.)
     const shown = favourite ? [favourite] : named.length && named.length < rows.length ? named : !named.length && placed ? [placed] : rows;
     const quotes = quoteText(question, shown, contracts);

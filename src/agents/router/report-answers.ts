@@ -394,6 +394,9 @@ export function rangeSpanText(rows: Row[], asked: { from: number; to: number; sa
     const bounded = split.length ? `market between ${percent(sumOf(outside, (r) => r.marketNormalised))} and ${percent(sumOf(all, (r) => r.marketNormalised))} normalised${modelBetween(outside, all)}` : figures(outside);
     return `Not “${asked.said}”${outside.length ? ` is ${names(outside)}` : ''}${split.length ? `${outside.length ? ' and ' : ' is '}part of ${names(split)}` : ''}: ${outside.length > 1 || split.length ? 'together ' : ''}${bounded} ${refsOf(all)}.\n\n${all.map(rowLine).join('\n')}`;
   }
+  // ("0 to 75k" of "0 to 75k", "52 to 55" of "52°F to 55°F": the outcome itself, said as it is, not "“0 to 75k” is **0 to 75k**".)
+  const numbersOf = (t: string) => (t.match(/\d+(?:\.\d+)?/g) ?? []).join(' ');
+  if (!split.length && whole.length === 1 && numbersOf(asked.said) === numbersOf(outcomeOf(whole[0]!.outcome).name)) return rowLine(whole[0]!);
   let head: string;
   if (!split.length) head = `“${asked.said}” is ${names(whole)}: ${whole.length > 1 ? 'together ' : ''}${figures(whole)} ${refsOf(whole)}.`;
   else if (!whole.length) head = `No outcome lies wholly in “${asked.said}”: it is part of ${names(split)} (${figures(split)}), so its chance is at most that ${refsOf(split)}.`;

@@ -1390,7 +1390,7 @@ describe('several questions in one, and odds follow-ups that change topic', () =
     }
     const approval = await thread('https://kalshi.com/markets/kxapproval/approval/kxapproval-26nov27');
     // Ranges that only touch at a bound are not part of the one asked.
-    expect(await approval('odds of 41% to 42%?')).toMatch(/^“41% to 42%” is \*\*41% to 42%\*\*: market 18\.9% normalised, model 15\.2% \[1\]\./);
+    expect(await approval('odds of 41% to 42%?')).toMatch(/^- \*\*41% to 42%\*\*: market 24\.0% \(mid; 18\.9% normalised\), model 15\.2%, gap −3\.7 pts \[1\]/);
     const cpi = await thread('https://kalshi.com/markets/kxcpiyoy/cpi/kxcpiyoy-26dec');
     // On a ladder: the lower rung less the higher.
     expect(await cpi("what's the probability CPI lands between 2.8 and 3.0?")).toMatch(/^“between 2\.8 and 3\.0” is \*\*Above 2\.8\*\* less \*\*Above 3\.0\*\*: market 9\.5%, model 11\.0% \[1\]\[2\]\./);

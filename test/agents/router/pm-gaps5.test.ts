@@ -27,9 +27,9 @@ describe('an outcome picked by its rank, after an answer on another', () => {
   it('after a question on one outcome ("spread on 52 to 55?"), "and the longshot?" asks it again of the longshot', async () => {
     const ask = await demo.thread(NYC);
     await ask('spread on 52 to 55?');
-    expect(await ask('and the longshot?')).toMatch(/^- \*\*44°F to 47°F\*\* \(KXHIGHNY-26NOV20-B\): bid \$0\.09, ask \$0\.11, spread \$0\.02/);
+    expect(await ask('and the longshot?')).toMatch(/^The market's least likely outcome is \*\*44°F to 47°F\*\* at 10\.0%[^\n]*\n\n- \*\*44°F to 47°F\*\* \(KXHIGHNY-26NOV20-B\): bid \$0\.09, ask \$0\.11, spread \$0\.02/);
     await ask('spread on 48 to 51?');
-    expect(await ask('how about the favourite?')).toMatch(/^- \*\*56°F or above\*\* \(KXHIGHNY-26NOV20-E\): bid \$0\.42, ask \$0\.44/);
+    expect(await ask('how about the favourite?')).toMatch(/^The market's favourite is \*\*56°F or above\*\*[^\n]*\n\n- \*\*56°F or above\*\* \(KXHIGHNY-26NOV20-E\): bid \$0\.42, ask \$0\.44/);
     // ("Is it the favourite?" still points back at the outcome discussed.)
     await ask('odds of 52 to 55?');
     expect(await ask('is it the favourite?')).toMatch(/^\*\*No\*\*: \*\*52°F to 55°F\*\* is at 22\.0%/);
@@ -134,5 +134,63 @@ describe('"why so low?" of the outcome discussed', () => {
     expect(which).not.toContain('## Key takeaway');
     await eth('odds of above 3600?');
     expect(await eth('how come its so low')).toMatch(/^\*\*Above \$3,600\*\* is priced at 34\.0% \(last trade\)/);
+  });
+});
+
+const SHUTDOWN = 'https://kalshi.com/markets/kxshutdown/government-shutdown/kxshutdown-26dec31';
+const SPACEX = 'https://kalshi.com/markets/kxspacex/spacex/kxspacex-26nov24';
+const PAYROLLS = 'https://kalshi.com/markets/kxpayrolls/payrolls/kxpayrolls-26dec';
+
+describe('prices asked in cents or as a percentage', () => {
+  it('"odds in cents?" gives each price in cents and the model\'s fair price; "as a percentage?" goes back to chances', async () => {
+    const ask = await demo.thread(SHUTDOWN);
+    expect(await ask('odds in cents?')).toMatch(/^- \*\*Shutdown\*\*: 58¢ \(bid 56¢, ask 60¢\), a 58\.0% chance on the market; the model's 56\.1% makes a fair price of about 56¢ \[1\]/);
+    expect(await ask('as a percentage?')).toMatch(/the market gives it 58\.0% \(mid\)/);
+    const eth = await demo.thread(ETH);
+    await eth('odds of above 3400?');
+    expect(await eth('in cents?')).toMatch(/^- \*\*Above \$3,400\*\*: 66¢ \(bid 65¢, ask 67¢\)/);
+    expect(await eth('how much is above 3600 in cents')).toMatch(/^- \*\*Above \$3,600\*\*: 34¢ \(no two-sided quote, last trade 34¢\)/);
+    const game = await demo.thread(NFL);
+    expect(await game('whats the implied prob of the bills in percent')).toMatch(/^- \*\*Away team \(Bills\)\*\*: market 38\.5%/);
+    expect(await game('and in cents?')).toMatch(/^- \*\*Away team \(Bills\)\*\*: 38\.5¢ \(bid 38¢, ask 39¢\)/);
+  });
+
+  it('"cents" names no topic of a search ("whats the chiefs in cents" finds the game)', async () => {
+    const ask = await demo.thread(PAYROLLS, NFL);
+    const chiefs = await ask('whats the chiefs in cents');
+    expect(chiefs).not.toContain('none mentions');
+    expect(chiefs).toContain('Bills at Chiefs');
+  });
+});
+
+describe('the book asked for a size, the largest gap asked why, a range that is one outcome', () => {
+  it('"is it liquid enough to trade 5k contracts?" sets 5,000 against what the best price is good for', async () => {
+    const ask = await demo.thread(SHUTDOWN);
+    const liquid = await ask('is it liquid enough to trade 5k contracts?');
+    expect(liquid).toContain('992.5 YES contracts are offered at the ask');
+    expect(liquid).toContain('5,000 is more than the 992.5 YES the best price is good for');
+    expect(await ask('enough liquidity for 500 contracts?')).toContain('500 fits within the 992.5 YES offered at the best price');
+  });
+
+  it('"why?" after "which outcome is mispriced the most?" takes that gap apart on the fit (was the method paragraph)', async () => {
+    const ask = await demo.thread(SPACEX);
+    expect(await ask('which outcome is mispriced the most?')).toMatch(/^The largest gap is the outcome \*\*3\*\*/);
+    const why = await ask('why?');
+    expect(why).toMatch(/^The largest gap: \*\*3\*\*, the model's 15\.1%/);
+    expect(why).toContain('**The price, stretched:**');
+    // (So after "Model and market agree within 2 points …; the largest gap is **…**".)
+    const game = await demo.thread(NFL);
+    expect(await game('which side is mispriced?')).toMatch(/^Model and market agree within 2 points on every outcome; the largest gap is \*\*Home team \(Chiefs\)\*\*/);
+    expect(await game('why?')).toMatch(/^The largest gap: \*\*Home team \(Chiefs\)\*\*, the model's 64\.0%/);
+    await ask('whats the spread on 4?');
+    const longshot = await ask('and on the longshot?');
+    expect(longshot).toMatch(/^The market's least likely outcome is \*\*3\*\* at 12\.5%/);
+    expect(longshot).not.toContain('**4**');
+  });
+
+  it('a range said as an outcome\'s own ("0 to 75k") is that outcome\'s line, not "“0 to 75k” is **0 to 75k**"', async () => {
+    const ask = await demo.thread(PAYROLLS);
+    expect(await ask('wats the modle say on 0 to 75k')).toMatch(/^- \*\*0 to 75k\*\*: market 41\.0% \(last trade; 32\.9% normalised\), model 34\.5%/);
+    expect(await ask('odds of 75k to 150k?')).toMatch(/^- \*\*75k to 150k\*\*: market 27\.5%/);
   });
 });
