@@ -56,7 +56,7 @@ const STOP_WORDS =
   'yo lol lmao haha bro dude nah ya yah yeah yep nope hey hi ngl idk imo fr tbh meant mean just dog dogs line got';
 
 /** Query words that should also match their usual synonyms in event titles. */
-const SYNONYMS: Record<string, string[]> = {
+export const SYNONYMS: Record<string, string[]> = {
   fed: ['fed', 'federal', 'reserve', 'fomc', 'rate'],
   fomc: ['fed', 'fomc'],
   cut: ['cut', 'lower', 'decrease', 'reduce', 'rate'],

@@ -104,7 +104,7 @@ const BEST_TRADE = /\b(?:(?:best|worst) (?:(?:ev|\+ev|expected[- ]value) )?(?:tr
 const BASICS = /\b(?:eli5|(?:explain|tell me) what (?:a |an )?(?:contract|event contract|yes contract|prediction market) is|what(?:'s| is) (?:a |an )?(?:event )?contract\b|how do(?:es)? (?:a )?contracts? work|explain (?:it|this|that)(?: to me)? like (?:i'?m|im|i am) (?:a beginner|five|5|new)|like (?:i'?m|im|i am) (?:a beginner|five|5)|for (?:a )?beginners?|(?:i'?m|im|i am) new (?:to|at) (?:this|betting|prediction markets|kalshi)|what am i (?:actually |really )?betting on|what(?:'s| is|s)? (?:this|that|the) (?:market|event|bet|contract|thing)?\s*(?:even |actually |all )?about\b|how does (?:this|it|a contract|kalshi) (?:even )?work|how (?:do|can|could|would|might|will|does) (?:i|you|we|one|someone) (?:lose|make|win) (?:money|on (?:this|it|that))|what does (?:it|that) mean when [^?]{0,40}\b(?:says?|shows?|is at|trades? at|prices? (?:it )?at)\s+\$?\d+(?:\.\d+)?\s*(?:c|¢|cents?)|what does [^?]{0,30}?\$?\d+(?:\.\d+)?\s*(?:c|¢|cents?)\b[^?]{0,40}\bmean)\b/i;
 
 /** What could move the prices before the end ("any catalysts before close?", "what would change your mind?"). */
-const CATALYSTS = /\bcatalysts?\b|\bwhat (?:would|could|might) (?:change your mind|move (?:it|this|the (?:price|market|odds))|change (?:it|this|the (?:price|odds)))\b|\bwhat to watch\b|\bwhat(?:'s| is) coming up\b/i;
+const CATALYSTS = /\bcatalysts?\b|\bwhat (?:would|could|might) (?:change (?:your|ur|yer) mind|move (?:it|this|the (?:price|market|odds))|change (?:it|this|the (?:price|odds)))\b|\bwhat to watch\b|\bwhat(?:'s| is) coming up\b/i;
 
 /** How much to stake ("how much should I size with $1000?", "Kelly on NO 96k?"): the Kelly fraction of the trade meant. */
 export const SIZING = /\bkelly\b|^\W*(?:(?:and|ok|so|then)\W+)?(?:(?:a\s+)?half|(?:a\s+)?quarter|a third|double|twice)(?:\s+(?:of\s+)?(?:that|it|this|the stake|the bet|the size|kelly))?(?:\s+(?:then|pls|please))?\W*$|\bbankroll\b|\bposition siz(?:e|ing)\b|\bhow (?:much|big|large) (?:should|would|do|can) (?:i|we|you) (?:bet|put|risk|stake|wager|size|allocate|go)\b|\bhow should (?:i|we) size\b|\bsiz(?:e|ing) (?:it|this|that|my|the|a) (?:bet|position|trade)\b/i;
@@ -1208,7 +1208,9 @@ function answerAbout(question: string, report: ReportRead): Answer | null {
     // ("The last outcome, what do 300 YES cost?": the outcome at that place.)
     const shown = favourite ? [favourite] : named.length && named.length < rows.length ? named : !named.length && placed ? [placed] : rows;
     const quotes = quoteText(question, shown, contracts);
-    text = quotes && favourite ? `The market's ${end > 0 ? 'favourite' : 'least likely outcome'} is **${outcomeOf(favourite.outcome).name}** at ${favourite.market}.\n\n${quotes}` : quotes;
+    // ("The spread on the favourite" of a ladder: no rung is one, each being its own yes/no; all of them, said so.)
+    const noRank = end && ladder && !named.length && rows.length > 1 ? `A ladder has no ${end > 0 ? 'favourite' : 'longshot'}: each rung is its own yes/no on a level, so here is every rung.\n\n` : '';
+    text = quotes && favourite ? `The market's ${end > 0 ? 'favourite' : 'least likely outcome'} is **${outcomeOf(favourite.outcome).name}** at ${favourite.market}.\n\n${quotes}` : quotes && noRank ? `${noRank}${quotes}` : quotes;
   } else if (kind === 'previous') {
     text = previousText(question, section('resolution history'), rows);
   } else if (kind === 'method' && place === null) {

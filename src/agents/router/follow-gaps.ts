@@ -7,6 +7,7 @@ import { footOf } from './report-facts.js';
 import { rankedTrades } from './trading-answers.js';
 import { byLevel, cited, isLadder, labelLevels, levelOfRow, outcomeOf, percent, readReport, rungSide, type Row } from './report-rows.js';
 import { labelRange } from '../markets-search/asked.js';
+import { SYNONYMS } from '../markets-search/search.js';
 
 // Follow-ups in a thread of stored Kalshi reports that the general rules answered badly: two named
 // outcomes weighed against each other ("will hike beat hold?"), and the others below, each from
@@ -299,6 +300,23 @@ const CONDITION = /^\W*(?:(?:and|so|ok)\W+)?(?:if|when|suppose|supposing|assumin
 function reportsNamed(text: string, reports: readonly Report[]): Report[] {
   const words = new Set((text.toLowerCase().match(/[a-z]{3,}/g) ?? []).filter((w) => !['the', 'what', 'does', 'market', 'markets', 'imply', 'implies', 'mean', 'then', 'odds', 'say', 'says', 'about', 'december', 'november', 'year', 'over', 'decision', 'price', 'prices'].includes(w)));
   return reports.filter((r) => (`${r.title} ${r.seriesTicker.replace(/^KX/, '')}`.toLowerCase().match(/[a-z]{3,}/g) ?? []).some((w) => words.has(w)));
+}
+
+const GENERIC_SYNONYMS = new Set(['rate', 'high', 'low', 'lower', 'decrease', 'reduce', 'increase', 'raise', 'year', 'model', 'launch', 'launches', 'weather', 'rain', 'snow', 'temp', 'decision', 'rating', 'hold', 'cut', 'hike']);
+/** Title words too common to tell reported events apart. */
+const COMMON_TITLE_WORDS = new Set(['the', 'what', 'will', 'how', 'many', 'much', 'and', 'for', 'with', 'this', 'that', 'end', 'price', 'market', 'markets', 'event', 'report', 'january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december', 'week', 'day', 'year', 'month', 'ending', 'winner', 'above', 'below', 'over', 'under', 'highest', 'lowest', 'average']);
+
+/**
+ * The thread's reported events a question names by a word of their own title or series that no
+ * other report of the thread has ("spacex" beside the sea ice report, "chiefs" beside payrolls).
+ */
+export function threadEventsNamed(text: string, reports: readonly Report[]): Report[] {
+  const wordsOf = (r: Report) => new Set((`${r.title} ${r.seriesTicker.replace(/^KX/, '')}`.toLowerCase().match(/[a-z]{3,}/g) ?? []).filter((w) => !COMMON_TITLE_WORDS.has(w)));
+  const said = routedText(text).replace(new RegExp(KALSHI_URL.source, 'gi'), ' ').toLowerCase().match(/[a-z]{3,}/g) ?? [];
+  // (A name's usual short forms too, "eth" of "Ethereum", "nfp" of payrolls; not the words every such event shares, "rate", "high".)
+  const asked = new Set([...said, ...said.flatMap((w) => (SYNONYMS[w] ?? []).filter((x) => !GENERIC_SYNONYMS.has(x)))]);
+  const own = reports.map(wordsOf);
+  return reports.filter((_, i) => [...own[i]!].some((w) => asked.has(w) && own.every((o, j) => j === i || !o.has(w))));
 }
 
 export function conditionalText(question: string, reports: readonly Report[]): { text: string; report: Report; parts: { report: Report; text: string }[] } | null {

@@ -7,8 +7,9 @@ import { credits } from '../markets-search/agent.js';
 import type { Answer, Citation, Turn } from '../types.js';
 import { WRONG } from '../figures-doubted.js';
 import { acrossEvents } from './across-events.js';
-import { discussedEvent, eventsOf } from './classify.js';
+import { discussedEvent, eventsAddressed, eventsOf } from './classify.js';
 import { SIZING, answerFromReport, eventQuestion, outcomesNamed, type ReportRead } from './event-questions.js';
+import { threadEventsNamed, threadReports } from './follow-gaps.js';
 import { joinParts } from './parts.js';
 import { changedText, spreadShareText, timingText, wrongText } from './report-facts.js';
 import { feesText, locksOf, locksSideBySide, setsText, stepsText } from './report-locks.js';
@@ -366,6 +367,9 @@ export function reportThreads(o: ReportThreadsOptions) {
     if (MY_REPORTS.test(question) || LIST_REPORTS.test(question)) return { answer: await acrossStored(question) };
     const several = await reportsNamed(question);
     if (several.length > 1) return { answer: await acrossNamed(question, several) };
+    // "Which is more mispriced, sea ice or spacex?": the thread's reported events it names, weighed.
+    const inThread = ['gap', 'best_trade', 'model_favourite'].includes(eventQuestion(question) ?? '') || /\b(?:compare|which (?:is|one|of)|vs\.?|versus)\b/i.test(question) ? threadEventsNamed(question, (await threadReports(before, (t) => o.reports.latest(t))).filter((r) => before.some((t) => t.role === 'user' && eventsAddressed(t.content).some((e) => e.toUpperCase() === r.eventTicker.toUpperCase())))) : [];
+    if (inThread.length > 1) return { answer: await acrossNamed(question, inThread.map((r) => r.eventTicker)) };
     const weighed = eventsWeighed(before);
     const across = weighed.length > 1 ? await acrossWeighed(question, weighed) : null;
     if (across) return { answer: across };

@@ -194,3 +194,43 @@ describe('the book asked for a size, the largest gap asked why, a range that is 
     expect(await ask('odds of 75k to 150k?')).toMatch(/^- \*\*75k to 150k\*\*: market 27\.5%/);
   });
 });
+
+const SEA_ICE = 'https://kalshi.com/markets/kxseaice/sea-ice/kxseaice-26dec';
+
+describe('switching between two reported events in one thread', () => {
+  it('a question naming the other event by a word of its own title is answered from its report, whatever was discussed last', async () => {
+    const ask = await demo.thread(SEA_ICE, SPACEX);
+    expect(await ask('back to sea ice, which rung is mispriced most?')).toMatch(/^The largest gap is \*\*Above 10\.0\*\*[\s\S]*\(KXSEAICE-26DEC\)/);
+    expect(await ask('and the spacex one, whats the favourite?')).toMatch(/^The market's favourite is \*\*2 or fewer\*\*[\s\S]*\(KXSPACEX-26NOV24\)/);
+    expect(await ask('back to sea ice, spread on above 10?')).toMatch(/^- \*\*Above 10\.0\*\* \(KXSEAICE-26DEC-T10\.0\)/);
+    const game = await demo.thread(PAYROLLS, NFL);
+    // (Was a search listing on live prices, with no model.)
+    expect(await game('back to payrolls: whats the most likely bucket?')).toMatch(/^The market's favourite is \*\*0 to 75k\*\*[\s\S]*_From the stored report on \*\*Jobs added in December 2026\?\*\*/);
+    expect(await game('whats the chiefs price')).toMatch(/^- \*\*Home team \(Chiefs\)\*\*: market 63\.0%[^\n]*model 64\.0%/);
+  });
+
+  it('"which is more mispriced, sea ice or spacex?" weighs both reports', async () => {
+    const ask = await demo.thread(SEA_ICE, SPACEX);
+    const both = await ask('which is more mispriced, sea ice or spacex?');
+    expect(both).toMatch(/^Of the 2 events listed, 2 have a stored report; the largest gap between model and market among them is in \*\*SpaceX orbital launches/);
+    expect(both).toContain('2. **Arctic sea ice extent at the end of November 2026?** (KXSEAICE-26DEC)');
+    // (An event named by its usual short form: "eth" of Ethereum's.)
+    const pair = await demo.thread(ETH, SHUTDOWN);
+    await pair('and the shutdown, how confident?');
+    expect(await pair('which one has the better edge, eth or shutdown?')).toMatch(/^Of the 2 events listed, 2 have a stored report/);
+    expect(await pair('when does the eth one close?')).toMatch(/^- \*\*Trading closes\*\* 2026-11-20 15:00 UTC/);
+  });
+});
+
+describe('chat spellings and a ladder asked for its favourite', () => {
+  it('"how confidnet are u" is the confidence (was refused as outside); "what wuld change ur mind" the catalysts', async () => {
+    const ask = await demo.thread(PAYROLLS);
+    expect(await ask('how confidnet are u')).toMatch(/^Confidence, outcome by outcome/);
+    expect(await ask('what wuld change ur mind')).toMatch(/^What could move it before the end, from the report/);
+  });
+
+  it('"whats the spred on the fav" of a ladder says it has none, then gives every rung', async () => {
+    const ask = await demo.thread(SEA_ICE);
+    expect(await ask('whats the spred on the fav')).toMatch(/^A ladder has no favourite: each rung is its own yes\/no on a level, so here is every rung\.\n\n- \*\*Above 9\.5\*\*/);
+  });
+});
