@@ -796,7 +796,7 @@ export function routerAgent(o: RouterOptions): Agent {
         const named = (reports.length > 1 || rule.kind === 'odds') && topics.size <= 1 ? threadEventsNamed(question, reports) : [];
         const own = rule.url ? parseEventUrl(rule.url).eventTicker.toUpperCase() : null;
         const meant = named.length === 1 ? tickerAddress(named[0]!.eventTicker) : null;
-        if (meant && named[0]!.eventTicker.toUpperCase() !== own && (rule.kind === 'kalshi_url' || eventQuestion(routedText(question)) !== null)) rule = { kind: 'kalshi_url', url: meant, reason: NAMED_IN_THREAD, aboutEvent: true };
+        if (meant && named[0]!.eventTicker.toUpperCase() !== own && (rule.kind === 'kalshi_url' || eventQuestion(routedText(question)) !== null || outcomesNamed(routedText(question), named[0]!).length > 0)) rule = { kind: 'kalshi_url', url: meant, reason: NAMED_IN_THREAD, aboutEvent: true };
       }
       // The thread's event, read from the conversation, unless the question's own words name another
       // open event better ("and arctic sea ice above 10 million sq km?" in a thread on the AI release).

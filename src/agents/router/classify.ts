@@ -211,7 +211,8 @@ export function routedText(text: string): string {
   const read = text.replace(/\bmod(?:le|dle|ell)(s?)\b/gi, 'model$1').replace(/\bspr(?:e|ea)?d\b/gi, 'spread').replace(/\bshud\b/gi, 'should').replace(/\bhappend\b/gi, 'happened')
     // ("How confidnet are u", "what wuld change ur mind": chat misspellings of the words the rules read.)
     .replace(/\bconf(?:id|di|in)[a-z]*\b/gi, (w) => (/(?:ence|ance|nce)$/i.test(w) ? 'confidence' : 'confident'))
-    .replace(/\b(?:wuld|wud|woud|wld)\b/gi, 'would');
+    .replace(/\b(?:wuld|wud|woud|wld)\b/gi, 'would')
+    .replace(/(?<![\w.'’])u(?![\w.'’])/gi, 'you');
   return read.length <= 2 * ROUTED_EDGE ? read : `${read.slice(0, ROUTED_EDGE)}\n…\n${read.slice(-ROUTED_EDGE)}`;
 }
 

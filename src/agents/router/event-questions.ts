@@ -132,7 +132,7 @@ function centsText(shown: Row[], contracts: Map<string, Contract>): string {
 }
 
 /** "Why so low?", "why is it that high?", "how come it's so low": a price questioned, of the outcome discussed. */
-const WHY_LEVEL = /^\W*(?:(?:and|but|ok|so|hmm)\W+)?(?:why|how come)\s+(?:(?:is|'s|s)\s+)?(?:(?:it|that|this|its|it's|that's|the price|the market)\s+)?(?:(?:so|that|this|this|too)\s+)(?:low|high|cheap|expensive|pricey|dear|rich|little|much)\W*$/i;
+const WHY_LEVEL = /^\W*(?:(?:ok\W+|so\W+)?back to [^,:;?]{1,30}[,:;]\s*)?(?:(?:and|but|ok|so|hmm)\W+)?(?:why|how come)\s+(?:(?:is|'s|s)\s+)?(?:(?:it|that|this|its|it's|that's|the price|the market)\s+)?(?:(?:so|that|this|this|too)\s+)(?:low|high|cheap|expensive|pricey|dear|rich|little|much)(?:\s+(?:on|for|of)\s+(?:the\s+)?[^?.!]{1,40})?\W*$/i;
 /** "Why is hold at 16%?", "how come Below 41% is so low?": the outcome's price explained from the report. */
 const WHY_PRICED = /\b(?:why|how come)\b/i;
 /** "Why did it drop this week?", "how come hike jumped?", "why is it down today?": a move, not a level. */
@@ -813,7 +813,10 @@ export function answerFromReport(
   // ("Spread on hold?", then "and the longshot?": the spread again, of the outcome the market prices lowest.)
   const rankAgain = pickedByRank && RANK_ELLIPSIS.test(question) && !isLadder(rows) && rows.length > 2 ? rankedAgain(effective(0), rankPicked(question) as 1 | -1, rows, names) : null;
   if (rankAgain) question = rankAgain;
-  if (pointer(question) && !wholeEvent && !pickedByRank && !names(question).length) {
+  // ("What about 4?" of launches "3", "4", …: a level said alone names its own outcome, not the one before.)
+  const levelAlone = /^\W*(?:(?:and|ok|so)\W+)?(?:what about|how about|and)\s+(?:the\s+)?(\d+(?:\.\d+)?)\s*\??\s*$/i.exec(question);
+  const ownLevel = levelAlone !== null && (() => { const levels = labelLevels(rows); return levels.length > 0 && Number(levelAlone[1]) >= Math.min(...levels) && Number(levelAlone[1]) <= Math.max(...levels); })();
+  if (pointer(question) && !wholeEvent && !pickedByRank && !ownLevel && !names(question).length) {
     // "Which of those two moved more?" after one outcome, then another: both, back through the turns.
     const pair: Row[] = [];
     for (const turn of earlier) {

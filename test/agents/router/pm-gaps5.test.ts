@@ -234,3 +234,26 @@ describe('chat spellings and a ladder asked for its favourite', () => {
     expect(await ask('whats the spred on the fav')).toMatch(/^A ladder has no favourite: each rung is its own yes\/no on a level, so here is every rung\.\n\n- \*\*Above 9\.5\*\*/);
   });
 });
+
+describe('back to the other event of the thread, by an outcome or a team', () => {
+  it('"who wins the chiefs game?", "back to the game, why so low on the bills?", "what would make u wrong on the bills" are of the game\'s report', async () => {
+    const ask = await demo.thread(NFL, SEA_ICE);
+    // (Was a search listing on live prices.)
+    expect(await ask('who wins the chiefs game?')).toMatch(/^- \*\*Home team \(Chiefs\)\*\*: market 63\.0%[^\n]*model 64\.0%/);
+    await ask('is the sea ice ladder priced in order?');
+    expect(await ask('back to the game, why so low on the bills?')).toMatch(/^\*\*Away team \(Bills\)\*\* is priced at 38\.5%/);
+    expect(await ask('what would make u wrong on the bills')).toMatch(/^What would have to be true for the model's view on \*\*Bills at Chiefs/);
+  });
+});
+
+describe('a level said alone after another outcome', () => {
+  it('"what about 4?" after "5 or more" is the outcome 4 (was 5 or more again)', async () => {
+    const ask = await demo.thread(SPACEX);
+    await ask('odds of 5 or more?');
+    expect(await ask('why so low?')).toMatch(/^\*\*5 or more\*\* is priced at 25\.0%/);
+    expect(await ask('what about 4?')).toMatch(/^- \*\*4\*\*: market 38\.0%/);
+    const nyc = await demo.thread(NYC);
+    await nyc('odds of 56 or above?');
+    expect(await nyc('and 53?')).toMatch(/52°F to 55°F/);
+  });
+});
