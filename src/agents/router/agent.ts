@@ -553,7 +553,9 @@ export function routerAgent(o: RouterOptions): Agent {
     if (event && eventQuestion(question) === 'basics' && /^#\s/.test(said.trimStart())) return null;
     // A brief form of an event's answer is the report's own ("in one sentence" after the Fed odds), and
     // of company figures the filings agents' own (a table's change, highest and lowest).
-    if (form === 'sentence' && (event || /^\s*\|/m.test(said) || /^\*\*[^*]+\([A-Z.-]{1,6}\)\*\*:/.test(said.trimStart()))) return null;
+    // (Not an answer drawn from two reports, "if the fed hikes what does the cpi market imply": that answer, in one sentence.)
+    const ofSeveral = /^_From the stored reports on /m.test(said);
+    if (form === 'sentence' && ((event && !ofSeveral) || /^\s*\|/m.test(said) || /^\*\*[^*]+\([A-Z.-]{1,6}\)\*\*:/.test(said.trimStart()))) return null;
     // A whole report: its summary in a reader's words.
     const stored = /^#\s/.test(previous.text.trimStart()) && event ? await o.reports.latest(parseEventUrl(event).eventTicker) : null;
     if (stored) return answerFromReport('in plain words', stored, []);

@@ -95,7 +95,7 @@ function sentencesAsked(question: string): number | null {
 const IN_BRIEF = /\b(?:(?:in )?(?:one|a|1|two|2|three|3|a few) (?:short )?(?:sentences?|lines?)|one[- ]liner)\b/;
 /** A trader's form asked ("one line for a trader", "for the desk"): its terms of the trade kept. */
 const FOR_TRADERS = /\b(?:traders?|desk|quants?|pros?|technical|jargon|with (?:the )?(?:numbers|spreads?|gaps?))\b/i;
-const ONE_SENTENCE = /\b(?:in (?:one|a|1) (?:short )?(?:sentence|line)|one[- ]liner)\b/i;
+const ONE_SENTENCE = /\b(?:in (?:one|a|1) (?:short )?(?:sentence|line)|(?:one|1|single) (?:short )?sentence|one[- ]liner)\b/i;
 
 /** The trade the model favours, of no outcome in particular: "which outcome would you buy?", "best bet?", "where's the edge?". */
 const BEST_TRADE = /\b(?:(?:best|worst) (?:(?:ev|\+ev|expected[- ]value) )?(?:trade|bet|buy|value|opportunity|edge)|(?:is|was) (?:it|that|this) (?:a )?(?:good|bad|smart) (?:bet|buy|trade)|(?:is|was) (?:it|that|this) worth (?:it|a bet|buying)|what would (?:the model|you|it) (?:bet on|buy|back|trade)|(?:rank|list|sort|order) (?:every|all|each|the)? ?(?:of the )?(?:trades?|bets?|buys?)|(?:which|what) (?:one |outcome |contract |side )?(?:would|should|do) (?:you|i) (?:buy|bet on|back|pick|trade)|\b(?:would|should) (?:you|i) (?:buy|bet on|back)\b|where(?:'s| is) the (?:edge|value)|(?:any|is there (?:an? )?)(?:edge|value|good bets?)\b)/;

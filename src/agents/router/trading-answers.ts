@@ -54,7 +54,7 @@ export const pricesInCents = (text: string) =>
 
 /** How many contracts a price is good for ("how much can i buy at that price?", "how deep is the book?", "how many are offered at the ask?"). */
 export const DEPTH_ASKED =
-  /\bhow (?:much|many)\b[^?]{0,40}\b(?:can|could) (?:i|you|we)\s+(?:buy|get|sell|fill|lift|grab)\b|\bhow (?:much|many)\b[^?]{0,30}\b(?:offered|on offer|bid|for sale|available|up for grabs|there)\b|\b(?:depth|how deep|thin|size (?:on|at) the (?:bid|ask|offer)|(?<!\bany )sizes?\s+(?:on|at)\b|get filled|filled at|fill at|before the price moves|liquidity at|liquid enough|enough liquidity|(?:liquid|liquidity)\b[^?]{0,40}\b\d[\d,.]*\s*k?\s+(?:contracts?|shares?|lots?)|quoted sizes?|(?:max(?:imum)?|biggest|largest) (?:position|size|fill|order)s?(?: (?:at|on|for) the (?:quotes?|quoted|best|bid|ask|offer)\w*)?)\b/i;
+  /\bhow (?:much|many)\b[^?]{0,40}\b(?:can|could) (?:i|you|we)\s+(?:buy|get|sell|fill|lift|grab)\b|\bhow (?:much|many)\b[^?]{0,30}\b(?:offered|on offer|bid|for sale|available|up for grabs|there)\b|\b(?:depth|how deep|thin|size (?:on|at) the (?:bid|ask|offer)|(?<!\bany )sizes?\s+(?:on|at)\b|get filled|filled at|fill at|before the price moves|liquidity at|how(?:'s|s| is| does)? (?:the )?(?:order )?book(?: look)?(?: on| for)?|(?:order )?book depth|liquid enough|enough liquidity|(?:liquid|liquidity)\b[^?]{0,40}\b\d[\d,.]*\s*k?\s+(?:contracts?|shares?|lots?)|quoted sizes?|(?:max(?:imum)?|biggest|largest) (?:position|size|fill|order)s?(?: (?:at|on|for) the (?:quotes?|quoted|best|bid|ask|offer)\w*)?)\b/i;
 
 /** "728.5" of a size cell; null for "—" or a report that did not show sizes. */
 const sizeOf = (cell: string | undefined) => (cell && /^\d/.test(cell) ? Number(cell.replace(/,/g, '')) : null);

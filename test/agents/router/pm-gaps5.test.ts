@@ -170,6 +170,9 @@ describe('the book asked for a size, the largest gap asked why, a range that is 
     expect(liquid).toContain('992.5 YES contracts are offered at the ask');
     expect(liquid).toContain('5,000 is more than the 992.5 YES the best price is good for');
     expect(await ask('enough liquidity for 500 contracts?')).toContain('500 fits within the 992.5 YES offered at the best price');
+    // ("How's the book on 48 to 51" was the outcome's price alone.)
+    const nyc = await demo.thread(NYC);
+    expect(await nyc('hows the book on 48 to 51')).toMatch(/^- \*\*48°F to 51°F\*\* \(KXHIGHNY-26NOV20-C\): bid \$0\.31, ask \$0\.33[^\n]*YES contracts are offered at the ask/);
   });
 
   it('"why?" after "which outcome is mispriced the most?" takes that gap apart on the fit (was the method paragraph)', async () => {
@@ -255,5 +258,19 @@ describe('a level said alone after another outcome', () => {
     const nyc = await demo.thread(NYC);
     await nyc('odds of 56 or above?');
     expect(await nyc('and 53?')).toMatch(/52°F to 55°F/);
+  });
+});
+
+describe('one sentence', () => {
+  it('"one sentence" alone of a report is one sentence; after a conditional across two reports, that answer in one sentence (was one report\'s summary)', async () => {
+    const fed = await demo.thread(FED);
+    const one = await fed('one sentence');
+    expect(one.split('\n')[0]).toMatch(/^On Kalshi's “Fed decision in December 2026\?” market, traders see “Hike 25bps” as the likeliest result[^\n]*\.$/);
+    expect(one.split('\n')[0]!.match(/\. /g)).toBeNull();
+    const ask = await demo.thread(FED, CPI);
+    await ask('if the fed hikes what does the cpi market imply');
+    const said = await ask('one sentence');
+    expect(said).toMatch(/^Nothing I read says what the CPI year-over-year in December 2026 market implies \*given\* Hike 25bps[^\n]*; traders put about 52% on “Hike 25bps”/);
+    expect(said).toContain('_From the stored reports on **Fed decision in December 2026?**');
   });
 });
