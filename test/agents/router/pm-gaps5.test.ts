@@ -274,3 +274,13 @@ describe('one sentence', () => {
     expect(said).toContain('_From the stored reports on **Fed decision in December 2026?**');
   });
 });
+
+describe('which closes first, naming none', () => {
+  it('in a thread of two reports asked for by address, weighs both events\' closes (was the last one\'s alone)', async () => {
+    const ask = await demo.thread(SHUTDOWN, PAYROLLS);
+    const first = await ask('which closes first?');
+    expect(first).toContain('KXPAYROLLS-26DEC');
+    expect(first).toContain('KXSHUTDOWN-26DEC31');
+    expect(first.indexOf('KXPAYROLLS-26DEC')).toBeLessThan(first.indexOf('KXSHUTDOWN-26DEC31'));
+  });
+});
