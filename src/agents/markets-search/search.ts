@@ -46,6 +46,8 @@ const STOP_WORDS =
   'ok okay then tho though actually again got gotten ev rn now currently buy buying bought sell selling sold yes arb arbs arbitrage arbitrages free money guaranteed profit profits lock locked riskless max loss payoff payouts payout trade trades trading spot worth ' +
   // The size of a move asked ("the expected size of the Fed's move"), read apart.
   'move moves extent magnitude big large much ' +
+  // The unit a price is asked in ("whats the chiefs in cents", "hike as a percentage").
+  'cent cents percent percentage percentages pct ' +
   // How a figure is said to end up ("cpi lands between 2.8 and 3.0", "btc finishes above 92k"), and a change of subject ("switching to the lakers game").
   'land lands landing landed finish finishes finishing finished ends ending ended switching switch switched expecting expects ' +
   // Words of asking in a reader's or a trader's terms that name no event ("what's the crowd saying, in plain english?", "quote me the exact rule").
@@ -54,7 +56,7 @@ const STOP_WORDS =
   'yo lol lmao haha bro dude nah ya yah yeah yep nope hey hi ngl idk imo fr tbh meant mean just dog dogs line got';
 
 /** Query words that should also match their usual synonyms in event titles. */
-const SYNONYMS: Record<string, string[]> = {
+export const SYNONYMS: Record<string, string[]> = {
   fed: ['fed', 'federal', 'reserve', 'fomc', 'rate'],
   fomc: ['fed', 'fomc'],
   cut: ['cut', 'lower', 'decrease', 'reduce', 'rate'],

@@ -27,7 +27,7 @@ import { followedBy, joinParts, questionsOfReport } from './parts.js';
 import { WILL_IT } from '../markets-search/asked.js';
 import { acrossEvents, movesAcrossReports } from './across-events.js';
 import { WRONG, reportThreads } from './report-threads.js';
-import { gapsReply } from './follow-gaps.js';
+import { gapsReply, threadEventsNamed, threadReports } from './follow-gaps.js';
 import { closingAcross, favouritesAcross, moversAcross } from '../markets-search/across-listed.js';
 import { EventSearch } from '../markets-search/search.js';
 import type { CompanyIndex } from '../../data/sec/companies.js';
@@ -564,7 +564,9 @@ export function routerAgent(o: RouterOptions): Agent {
     if (event && eventQuestion(question) === 'basics' && /^#\s/.test(said.trimStart())) return null;
     // A brief form of an event's answer is the report's own ("in one sentence" after the Fed odds), and
     // of company figures the filings agents' own (a table's change, highest and lowest).
-    if (form === 'sentence' && (event || /^\s*\|/m.test(said) || /^\*\*[^*]+\([A-Z.-]{1,6}\)\*\*:/.test(said.trimStart()))) return null;
+    // (Not an answer drawn from two reports, "if the fed hikes what does the cpi market imply": that answer, in one sentence.)
+    const ofSeveral = /^_From the stored reports on /m.test(said);
+    if (form === 'sentence' && ((event && !ofSeveral) || /^\s*\|/m.test(said) || /^\*\*[^*]+\([A-Z.-]{1,6}\)\*\*:/.test(said.trimStart()))) return null;
     // A whole report: its summary in a reader's words.
     const stored = /^#\s/.test(previous.text.trimStart()) && event ? await o.reports.latest(parseEventUrl(event).eventTicker) : null;
     if (stored) return answerFromReport('in plain words', stored, []);
@@ -719,6 +721,8 @@ export function routerAgent(o: RouterOptions): Agent {
     }
   }
 
+  const NAMED_IN_THREAD = 'names another event reported in the thread';
+
   // Named, so that a restatement runs this same agent again on an earlier question (not a new one built per turn).
   const router: Agent = {
     id: ROUTER_ID,
@@ -795,6 +799,18 @@ export function routerAgent(o: RouterOptions): Agent {
       }
       // Words no rule knows may name an open event ("Chiefs vs Bills"): every one of them matching one makes it an odds question.
       if (rule.kind === 'help' && !isGreeting(question) && (await namesOpenEvent(question))) rule = { kind: 'odds', reason: 'names an open Kalshi event' };
+      // ("And the spacex one, whats the favourite?", "back to payrolls: the most likely bucket?" in a thread of
+      // stored reports: the reported event the question names by its own title's words, whatever was discussed last.)
+      if ((rule.kind === 'kalshi_url' || rule.kind === 'odds') && !KALSHI_URL.test(question) && (rule.kind === 'odds' || rule.url)) {
+        // (Of the reports the user asked for by address in this thread, not events a search listed; and a question of one event, not "rank the nyc temp, payrolls and approval markets".)
+        const addressed = new Set(req.messages.slice(0, -1).filter((t) => t.role === 'user').flatMap((t) => eventsAddressed(t.content)).map((t) => t.toUpperCase()));
+        const reports = (await threadReports(req.messages.slice(0, -1), (t) => o.reports.latest(t))).filter((r) => addressed.has(r.eventTicker.toUpperCase()));
+        const topics = rule.kind === 'odds' ? new Set((await o.index.get()).named(question.split(/,|;|\band\b|\bor\b|\bvs\.?|\bversus\b/i)).map((n) => n.ticker)) : new Set<string>();
+        const named = (reports.length > 1 || rule.kind === 'odds') && topics.size <= 1 ? threadEventsNamed(question, reports) : [];
+        const own = rule.url ? parseEventUrl(rule.url).eventTicker.toUpperCase() : null;
+        const meant = named.length === 1 ? tickerAddress(named[0]!.eventTicker) : null;
+        if (meant && named[0]!.eventTicker.toUpperCase() !== own && (rule.kind === 'kalshi_url' || eventQuestion(routedText(question)) !== null || outcomesNamed(routedText(question), named[0]!).length > 0)) rule = { kind: 'kalshi_url', url: meant, reason: NAMED_IN_THREAD, aboutEvent: true };
+      }
       // The thread's event, read from the conversation, unless the question's own words name another
       // open event better ("and arctic sea ice above 10 million sq km?" in a thread on the AI release).
       if (rule.kind === 'kalshi_url' && rule.url && !KALSHI_URL.test(question) && (await namesAnotherEvent(question, parseEventUrl(rule.url).eventTicker))) {
@@ -802,7 +818,7 @@ export function routerAgent(o: RouterOptions): Agent {
         rule = { kind: 'odds', reason: 'names another open event than the one discussed', ...(asked ? { context: asked.content } : {}) };
       }
       // ("Price of hike?" in a thread on the Fed's report, then Bitcoin's: the Fed's, whose outcome it names.)
-      if (rule.kind === 'kalshi_url' && rule.url && rule.aboutEvent && !KALSHI_URL.test(question)) {
+      if (rule.kind === 'kalshi_url' && rule.url && rule.aboutEvent && !KALSHI_URL.test(question) && rule.reason !== NAMED_IN_THREAD) {
         const meant = await reportedEventMeant(req.messages.slice(0, -1), question, parseEventUrl(rule.url).eventTicker);
         if (meant) rule = { ...rule, url: meant, reason: 'an outcome or answer of another event reported in the thread' };
       }

@@ -8,7 +8,8 @@ import type { Answer, Citation } from '../types.js';
 import { listed } from '../citations.js';
 import { editDistance } from '../../text.js';
 import { LEVEL_EXPECTED_ASKED, ODDS_FORMAT_ASKED } from '../markets-search/distribution.js';
-import { bestRow, bullets, byLevel, cited, isLadder, labelLevels, levelOfRow, levelsNamed, marketSum, modelBetween, modelSum, names, outcomeOf, percent, points, readReport, refsOf, rowLine, rungSide, sumOf, type Row } from './report-rows.js';
+import { pastLevelAsked, pastLevelText } from './past-level.js';
+import { bestRow, bullets, byLevel, cited, isLadder, labelLevels, levelOfRow, levelsNamed, marketSum, modelBetween, modelSum, names, outcomeOf, percent, points, readReport, refsOf, rowLine, rungSide, sumOf, type Contract, type Row } from './report-rows.js';
 import { CHANCE_SAID, DEPTH_ASKED, FAIR_PRICE, QUOTE_MISSING, emptyBookText, tradeSaid, LADDER_BASKET, sellBeforeText, LADDER_SCENARIO, ladderBasketText, MONEY_GROUPS, MONEY_SAID, NO_BOUGHT, POSITION_HELD, SUPPOSED_PRICE, anomaliesText, arbitrageText, bestTradeText, bothSidesText, chancesInPercent, heldPosition, mostTradedText, overroundText, pricedText, pricesInCents, quoteText, rankedTrades, sizingText } from './trading-answers.js';
 import { LAST_CLAIM, LAST_N, LIKELIHOOD, MOVED_MORE, PLAIN_ASKED, SOURCE_ASKED, pastPrices, plainCrossingText, plainFormOf, plainSummaryText, lastCount, lastEventsText, baseRateText, basicsText, cheapText, ladderBandsText, ladderSpanText, likelihoodText, methodText, modelWhyText, pastText, placedText, previousText, pricedAboveText, rangeSpanText, rulesText, summaryText, expectedText, oddsFormatText, whyMovedText, whyText } from './report-answers.js';
 
@@ -94,7 +95,7 @@ function sentencesAsked(question: string): number | null {
 const IN_BRIEF = /\b(?:(?:in )?(?:one|a|1|two|2|three|3|a few) (?:short )?(?:sentences?|lines?)|one[- ]liner)\b/;
 /** A trader's form asked ("one line for a trader", "for the desk"): its terms of the trade kept. */
 const FOR_TRADERS = /\b(?:traders?|desk|quants?|pros?|technical|jargon|with (?:the )?(?:numbers|spreads?|gaps?))\b/i;
-const ONE_SENTENCE = /\b(?:in (?:one|a|1) (?:short )?(?:sentence|line)|one[- ]liner)\b/i;
+const ONE_SENTENCE = /\b(?:in (?:one|a|1) (?:short )?(?:sentence|line)|(?:one|1|single) (?:short )?sentence|one[- ]liner)\b/i;
 
 /** The trade the model favours, of no outcome in particular: "which outcome would you buy?", "best bet?", "where's the edge?". */
 const BEST_TRADE = /\b(?:(?:best|worst) (?:(?:ev|\+ev|expected[- ]value) )?(?:trade|bet|buy|value|opportunity|edge)|(?:is|was) (?:it|that|this) (?:a )?(?:good|bad|smart) (?:bet|buy|trade)|(?:is|was) (?:it|that|this) worth (?:it|a bet|buying)|what would (?:the model|you|it) (?:bet on|buy|back|trade)|(?:rank|list|sort|order) (?:every|all|each|the)? ?(?:of the )?(?:trades?|bets?|buys?)|(?:which|what) (?:one |outcome |contract |side )?(?:would|should|do) (?:you|i) (?:buy|bet on|back|pick|trade)|\b(?:would|should) (?:you|i) (?:buy|bet on|back)\b|where(?:'s| is) the (?:edge|value)|(?:any|is there (?:an? )?)(?:edge|value|good bets?)\b)/;
@@ -103,7 +104,7 @@ const BEST_TRADE = /\b(?:(?:best|worst) (?:(?:ev|\+ev|expected[- ]value) )?(?:tr
 const BASICS = /\b(?:eli5|(?:explain|tell me) what (?:a |an )?(?:contract|event contract|yes contract|prediction market) is|what(?:'s| is) (?:a |an )?(?:event )?contract\b|how do(?:es)? (?:a )?contracts? work|explain (?:it|this|that)(?: to me)? like (?:i'?m|im|i am) (?:a beginner|five|5|new)|like (?:i'?m|im|i am) (?:a beginner|five|5)|for (?:a )?beginners?|(?:i'?m|im|i am) new (?:to|at) (?:this|betting|prediction markets|kalshi)|what am i (?:actually |really )?betting on|what(?:'s| is|s)? (?:this|that|the) (?:market|event|bet|contract|thing)?\s*(?:even |actually |all )?about\b|how does (?:this|it|a contract|kalshi) (?:even )?work|how (?:do|can|could|would|might|will|does) (?:i|you|we|one|someone) (?:lose|make|win) (?:money|on (?:this|it|that))|what does (?:it|that) mean when [^?]{0,40}\b(?:says?|shows?|is at|trades? at|prices? (?:it )?at)\s+\$?\d+(?:\.\d+)?\s*(?:c|¢|cents?)|what does [^?]{0,30}?\$?\d+(?:\.\d+)?\s*(?:c|¢|cents?)\b[^?]{0,40}\bmean)\b/i;
 
 /** What could move the prices before the end ("any catalysts before close?", "what would change your mind?"). */
-const CATALYSTS = /\bcatalysts?\b|\bwhat (?:would|could|might) (?:change your mind|move (?:it|this|the (?:price|market|odds))|change (?:it|this|the (?:price|odds)))\b|\bwhat to watch\b|\bwhat(?:'s| is) coming up\b/i;
+const CATALYSTS = /\bcatalysts?\b|\bwhat (?:would|could|might) (?:change (?:your|ur|yer) mind|move (?:it|this|the (?:price|market|odds))|change (?:it|this|the (?:price|odds)))\b|\bwhat to watch\b|\bwhat(?:'s| is) coming up\b/i;
 
 /** How much to stake ("how much should I size with $1000?", "Kelly on NO 96k?"): the Kelly fraction of the trade meant. */
 export const SIZING = /\bkelly\b|^\W*(?:(?:and|ok|so|then)\W+)?(?:(?:a\s+)?half|(?:a\s+)?quarter|a third|double|twice)(?:\s+(?:of\s+)?(?:that|it|this|the stake|the bet|the size|kelly))?(?:\s+(?:then|pls|please))?\W*$|\bbankroll\b|\bposition siz(?:e|ing)\b|\bhow (?:much|big|large) (?:should|would|do|can) (?:i|we|you) (?:bet|put|risk|stake|wager|size|allocate|go)\b|\bhow should (?:i|we) size\b|\bsiz(?:e|ing) (?:it|this|that|my|the|a) (?:bet|position|trade)\b/i;
@@ -111,6 +112,27 @@ export const SIZING = /\bkelly\b|^\W*(?:(?:and|ok|so|then)\W+)?(?:(?:a\s+)?half|
 /** "Anything weird in the pricing?", "does the market look off?": what stands out in the report's prices. */
 const ANOMALY = /\b(?:priced|prices?|ladder|rungs?)\b[^?]*\b(?:in order|out of order|monotonic\w*|consistent|cross(?:ed|es|ing)?)\b|\b(?:weird|odd|strange|unusual|anomal\w*|inconsisten\w*|suspicious|funny|fishy|out of line|stand(?:s)? out|red flags?)\b[^?]*\b(?:pric\w*|odds|market|book|quotes?|trading)\b|\b(?:pric\w*|odds|market|book|quotes?|trading)\b[^?]*\b(?:weird|odd|strange|unusual|anomal\w*|inconsisten\w*|suspicious|fishy|out of line|look(?:s)? (?:off|wrong))\b/i;
 
+/** A price asked in cents ("price in cents?", "how many cents is hold?"). */
+const CENTS_ASKED = /\b(?:in|as|into|to)\s+(?:cents?|¢|pennies)\b|\bhow many cents\b/i;
+/** Only a unit asked of the answer before ("in cents?", "as a percentage?", "what's that in percent"). */
+const UNIT_ONLY = /^\W*(?:(?:and|ok|so|now|pls|please|can you|what(?:'s| is)|whats)\W+)*(?:(?:the\s+)?(?:odds|price|prices|chance|chances|it|that|those|this|them|give (?:it|that|them))\s+)?(?:in|as|into|to)\s+(?:a\s+)?(?:cents?|¢|percent(?:age)?s?|%|probabilit(?:y|ies))(?:\s+(?:pls|please|instead|then))?\W*$/i;
+
+/** Each outcome's prices in cents a contract (a contract pays $1, so cents are the market's chance in percent), the model's chance as its fair price. */
+function centsText(shown: Row[], contracts: Map<string, Contract>): string {
+  const cents = (dollar: string | undefined) => (dollar && /^\$\d/.test(dollar) ? `${Math.round(Number(dollar.slice(1)) * 100)}¢` : null);
+  const lines = shown.map((r) => {
+    const { name, refs } = outcomeOf(r.outcome);
+    const c = contracts.get(refs);
+    const [bid, ask, last] = [cents(c?.bid), cents(c?.ask), cents(c?.last)];
+    const book = bid && ask ? `bid ${bid}, ask ${ask}` : last ? `no two-sided quote, last trade ${last}` : 'no quote';
+    const fair = Number.isFinite(r.modelValue) ? `; the model's ${r.model} makes a fair price of about ${Math.round(r.modelValue)}¢` : '';
+    return `- **${name}**: ${Number(r.marketValue.toFixed(1))}¢ (${book}), a ${percent(r.marketValue)} chance on the market${fair} ${refs}`.trimEnd();
+  });
+  return `${lines.join('\n')}\n\nA contract pays $1 (100¢) if it resolves YES, so its price in cents reads as the market's chance in percent; NO costs 100¢ less the YES bid.`;
+}
+
+/** "Why so low?", "why is it that high?", "how come it's so low": a price questioned, of the outcome discussed. */
+const WHY_LEVEL = /^\W*(?:(?:ok\W+|so\W+)?back to [^,:;?]{1,30}[,:;]\s*)?(?:(?:and|but|ok|so|hmm)\W+)?(?:why|how come)\s+(?:(?:is|'s|s)\s+)?(?:(?:it|that|this|its|it's|that's|the price|the market)\s+)?(?:(?:so|that|this|this|too)\s+)(?:low|high|cheap|expensive|pricey|dear|rich|little|much)(?:\s+(?:on|for|of)\s+(?:the\s+)?[^?.!]{1,40})?\W*$/i;
 /** "Why is hold at 16%?", "how come Below 41% is so low?": the outcome's price explained from the report. */
 const WHY_PRICED = /\b(?:why|how come)\b/i;
 /** "Why did it drop this week?", "how come hike jumped?", "why is it down today?": a move, not a level. */
@@ -145,6 +167,8 @@ export function eventQuestion(question: string): EventQuestion | null {
   if (open) return open === 'standout' ? 'anomalies' : open === 'risk' ? 'quote' : 'best_trade';
   // "And if i'm wrong?", "what do i lose if it goes the other way": the downside of a trade (see if-wrong).
   if (WRONG_ASKED.test(q)) return 'quote';
+  // "Is it going to be warmer than last week?": the figure against an earlier reading, which no report holds; what it expects instead.
+  if (pastLevelAsked(q)) return 'expected';
   // "When?" alone (after "who decides how it resolves, and"): when it closes and resolves.
   if (/^\W*(?:and\s+)?when(?: exactly)?\s*\??\s*$/.test(q)) return 'closing';
   // "I bought 100 hold yes at 12c last week, where am I now?": the position marked at the book, not last week's prices.
@@ -176,6 +200,10 @@ export function eventQuestion(question: string): EventQuestion | null {
   if (/\b(?:why|how come|how can)\b[^?]*\b(?:priced|trad(?:es|ing|ed)|cost(?:s|ing)?|worth)\s+(?:over|above|higher than|more than)\b/.test(q) && levelsIn(question).length + (q.match(/\b\d+(?:\.\d+)?k?\b/g)?.length ?? 0) >= 2) return 'anomalies';
   // "Why did it drop this week?": a price move, explained as far as the report can.
   if (WHY_MOVED.test(q)) return 'moves';
+  // "In cents?", "as a percentage?": the price of the outcome discussed, in that unit.
+  if (UNIT_ONLY.test(q) || (CENTS_ASKED.test(q) && /\b(?:price|prices|odds|chances?|quote|how much|what(?:'s| is))\b/.test(q) && !/\b(?:spread|bid|ask|cost|ev|kelly|buy|sell)\b/.test(q))) return 'outcome';
+  // "Why so low?", "why is it so high?": the price of the outcome discussed, explained.
+  if (WHY_LEVEL.test(q)) return 'outcome';
   // "Why is the market at 51%?", "why is hike priced so high?": an outcome's price, explained.
   if (WHY_PRICED.test(q) && /\b(?:market|priced?|prices|trad(?:es|ing)|odds|at \d+(?:\.\d+)?%|only \d+)/.test(q) && !METHOD.test(q) && !/\bmodel\b/.test(q)) return 'outcome';
   if (LEVEL_EXPECTED_ASKED.test(q) || CURRENT_LEVEL.test(q)) return 'expected';
@@ -467,7 +495,40 @@ function compareText(question: string, sides: Row[][]): string {
 }
 
 /** A follow-up that points back at what the turn before named ("its price?", "and the spread?", "what about that one?"). */
-const REFERS_BACK = /\b(?:it|its|it's|that one|this one|that outcome|that contract|them|those|they)\b|\b(?:on|for|of|at|in|yes|no) there\W*$|\b(?:on|of|for|at|buy|buying|sell|selling|size|sizing) that\b|^\s*(?:and|what about|how about)\b|^\s*(?:why|how so|how come|really|are you sure)\s*\??\s*$/i;
+/**
+ * An outcome picked by its place in the market's ranking, not by name: 1 for the favourite ("the
+ * most likely bucket", "the top bucket"), −1 for the longshot ("the least likely one", "the underdog"), else 0.
+ */
+const RANK_TOP = /\b(?:favou?rite|favs?|fave|(?:most|more) likely (?:bucket|outcome|range|result|option|one|contract|side)|likeliest(?: \w+)?|front-?runner|top (?:bucket|outcome|range|result|option|pick|choice))\b/i;
+const RANK_BOTTOM = /\b(?:least likely (?:bucket|outcome|range|result|option|one|contract|side)|long ?shot|underdog|(?:un)?likeliest? (?:long ?shot)|bottom (?:bucket|outcome|range|result|option))\b/i;
+export const rankPicked = (question: string): 1 | -1 | 0 => (RANK_TOP.test(question) ? 1 : RANK_BOTTOM.test(question) ? -1 : 0);
+
+/** "And the longshot?", "what about the favourite?": a ranked outcome said alone after a question. */
+const RANK_ELLIPSIS = /^\W*(?:(?:ok|okay|so)\W+)?(?:and|what about|how about|same for|now)\s+(?:for\s+|on\s+)?(?:the\s+)?[a-z' -]{2,30}?\s*[?.!]*\s*$/i;
+
+/** The question before, asked again of the outcome ranked `end` (its own outcome's words left out); null when it named none, or was itself a ranking. */
+function rankedAgain(before: string | undefined, end: 1 | -1, rows: Row[], names: (text: string) => Row[]): string | null {
+  if (!before || names(before).length !== 1 || rankPicked(before) !== 0 || ['market_favourite', 'market_least', 'model_favourite'].includes(eventQuestion(before) ?? '')) return null;
+  const pick = bestRow(rows, (r) => end * r.marketValue);
+  if (!pick) return null;
+  // The shortest run of words whose removal leaves no outcome named ("52 to 55" of "spread on 52 to 55?").
+  const words = before.trim().replace(/[?.!\s]+$/, '').split(/\s+/);
+  const named = outcomeOf(names(before)[0]!.outcome).name.toLowerCase();
+  // (A run with a word of the name in it: "on" alone may unname "on 4" without being of it.)
+  const ofName = (w: string) => { const bare = w.toLowerCase().replace(/^[^\w$]+|[^\w%]+$/g, ''); return bare.length > 0 && named.includes(bare); };
+  let kept: string | null = null;
+  for (let len = 1; len <= Math.min(5, words.length) && kept === null; len++)
+    for (let i = 0; i + len <= words.length && kept === null; i++) {
+      const rest = [...words.slice(0, i), ...words.slice(i + len)].join(' ');
+      if (!names(rest).length && words.slice(i, i + len).some(ofName)) kept = rest;
+    }
+  if (kept === null || !/[a-z]{3,}/i.test(kept)) return null;
+  // (A quote asked of it says which outcome the rank picked: "The market's least likely outcome is …".)
+  const rank = eventQuestion(kept) === 'quote' ? ` the ${end > 0 ? 'favourite' : 'longshot'}` : '';
+  return `${kept.replace(/\b(?:on|for|of|in)\s*(?=[?.!]*$)/i, '').replace(/[?.!\s]+$/, '')}${rank ? ` on${rank}` : ''} (${outcomeOf(pick.outcome).name})?`;
+}
+
+const REFERS_BACK = /^\W*(?:(?:and|but|ok|so|hmm)\W+)?(?:why|how come)\s+(?:(?:is|'s|s)\s+)?(?:(?:it|that|this|its|it's|that's|the price|the market)\s+)?(?:so|that|too)\s+(?:low|high|cheap|expensive|pricey|dear|rich)\W*$|\b(?:it|its|it's|that one|this one|that outcome|that contract|them|those|they)\b|\b(?:on|for|of|at|in|yes|no) there\W*$|\b(?:on|of|for|at|buy|buying|sell|selling|size|sizing) that\b|^\s*(?:and|what about|how about)\b|^\s*(?:why|how so|how come|really|are you sure)\s*\??\s*$/i;
 const CHANCES_SAID = new RegExp(CHANCE_SAID.source, 'gi');
 const MONEY_AMOUNTS = new RegExp(MONEY_SAID.source, 'gi');
 /** A question without the chance its asker supplies ("if i think hike is 60%" → "if i think hike is"). */
@@ -659,7 +720,7 @@ export function answerFromReport(
   // ("Ok so should i buy", "worth buying?": the outcome discussed.)
   const buyIt = (text: string) => /^\W*(?:(?:ok|so|and|but|then)\W+)*(?:should (?:i|we) (?:buy|get|take|bet)|(?:is it )?worth (?:buying|it|a buy)|(?:is it )?a buy|buy or (?:not|pass|sell))\W*$/i.test(text);
   // ("How many can i get filled at the ask" after an EV of NO on one bucket: that bucket's book, that side.)
-  const pointer = (text: string) => REFERS_BACK.test(text) || DEPTH_ASKED.test(text) || modelOfIt(text) || buyIt(text) || heldPosition(text) !== null || CHANCE_SAID.test(text) || tradeOnIt(text) || THE_OTHER.test(text) || NEXT_UP.test(text) || NEXT_DOWN.test(text) || (eventQuestion(text) === 'odds_format' && /\b(?:that|those|these)\b/i.test(text));
+  const pointer = (text: string) => REFERS_BACK.test(text) || UNIT_ONLY.test(text) || DEPTH_ASKED.test(text) || modelOfIt(text) || buyIt(text) || heldPosition(text) !== null || CHANCE_SAID.test(text) || tradeOnIt(text) || THE_OTHER.test(text) || NEXT_UP.test(text) || NEXT_DOWN.test(text) || (eventQuestion(text) === 'odds_format' && /\b(?:that|those|these)\b/i.test(text));
   // The question before, itself restated from the ones before it ("EV on that?" after "and the no side?" after "200 yes on a cut?").
   // ("What if i think 0.4": a chance, as "40%" would be.)
   // ("And if it goes to 0.35?", "45¢": prices in cents, as "35c" would be.)
@@ -692,7 +753,9 @@ export function answerFromReport(
   }
   // "Why?" right after "what stands out?": its first point, the largest gap, explained from the model's fit and the outcome's record.
   const standout = WHY_FIRST_POINT.test(question) ? /^- \*\*Largest gaps, model vs market:\*\* ([^:\n]+): model /m.exec(lastTurn) : null;
-  const first = standout && /^What stands out in the report:/.test(lastTurn.trimStart()) ? rows.find((r) => outcomeOf(r.outcome).name === standout[1]) : undefined;
+  // (So does "why?" right after "which outcome is mispriced the most?": "The largest gap is **3**: …".)
+  const gapLed = WHY_FIRST_POINT.test(question) ? /^(?:[^\n]*?; )?the largest gap is (?:the outcome )?\*\*([^*\n]+)\*\*/i.exec(lastTurn.trimStart()) : null;
+  const first = standout && /^What stands out in the report:/.test(lastTurn.trimStart()) ? rows.find((r) => outcomeOf(r.outcome).name === standout[1]) : gapLed ? rows.find((r) => outcomeOf(r.outcome).name === gapLed[1]) : undefined;
   if (first) {
     const { sections } = readReport(report.text);
     const section = (h: string) => [...sections.entries()].find(([k]) => k.startsWith(h))?.[1];
@@ -705,7 +768,7 @@ export function answerFromReport(
       const shared = first.marketNormalised !== first.marketValue && others.length && !isLadder(rows)
         ? `\n\nAgainst its own ${percent(first.marketValue)} price the model is ${points(first.modelValue - first.marketValue)}; the gap of ${first.gap} is against the normalised price, so it also comes from the other outcomes, which the model moves from their prices: ${others.map((r) => `${outcomeOf(r.outcome).name} ${percent(r.marketValue)} → ${r.model}`).join(', ')} ${others.map((r) => outcomeOf(r.outcome).refs).join('')}. What the model takes from them, shared out to 100%, is ${name}'s.`
         : '';
-      return cited(`The first point, the largest gap: **${name}**, the model's ${first.model}${normalised}, a gap of ${first.gap} ${refs}.\n\n${why}${shared}${footOf(report)}`, report.citations);
+      return cited(`${gapLed ? 'The largest gap' : 'The first point, the largest gap'}: **${name}**, the model's ${first.model}${normalised}, a gap of ${first.gap} ${refs}.\n\n${why}${shared}${footOf(report)}`, report.citations);
     }
   }
   // "Can hold overtake hike?", "will hike beat hold?": the two outcomes' prices and the model's, side by side.
@@ -745,7 +808,15 @@ export function answerFromReport(
   const step = NEXT_UP.test(question) ? 1 : NEXT_DOWN.test(question) ? -1 : 0;
   // About the event as a whole ("when does it close?", "how is it resolved?"): "it" is the event.
   const wholeEvent = ['summary', 'anomalies', 'expected', 'closing', 'resolution', 'previous', 'arbitrage', 'overround', 'history'].includes(eventQuestion(question) ?? '');
-  if (pointer(question) && !wholeEvent && !names(question).length) {
+  // ("And the longshot?" after an answer on one outcome: the ranking picks its own, unless "it" points back: "is it the favourite?".)
+  const pickedByRank = rankPicked(question) !== 0 && !/\b(?:it|its|it's|that one|this one|that outcome|that contract|them|those|they)\b/i.test(question);
+  // ("Spread on hold?", then "and the longshot?": the spread again, of the outcome the market prices lowest.)
+  const rankAgain = pickedByRank && RANK_ELLIPSIS.test(question) && !isLadder(rows) && rows.length > 2 ? rankedAgain(effective(0), rankPicked(question) as 1 | -1, rows, names) : null;
+  if (rankAgain) question = rankAgain;
+  // ("What about 4?" of launches "3", "4", …: a level said alone names its own outcome, not the one before.)
+  const levelAlone = /^\W*(?:(?:and|ok|so)\W+)?(?:what about|how about|and)\s+(?:the\s+)?(\d+(?:\.\d+)?)\s*\??\s*$/i.exec(question);
+  const ownLevel = levelAlone !== null && (() => { const levels = labelLevels(rows); return levels.length > 0 && Number(levelAlone[1]) >= Math.min(...levels) && Number(levelAlone[1]) <= Math.max(...levels); })();
+  if (pointer(question) && !wholeEvent && !pickedByRank && !ownLevel && !names(question).length) {
     // "Which of those two moved more?" after one outcome, then another: both, back through the turns.
     const pair: Row[] = [];
     for (const turn of earlier) {
@@ -1047,6 +1118,9 @@ function answerAbout(question: string, report: ReportRead): Answer | null {
   } else if (QUOTE_MISSING.test(question)) {
     // "Why no two sided quote on 0 to 75k?": the named outcome's book; none named, every outcome with a side empty.
     text = emptyBookText(named.length && named.length < rows.length ? named : rows, contracts, !(named.length && named.length < rows.length));
+  } else if ((kind === 'outcome' || kind === null) && CENTS_ASKED.test(question) && !CHANCE_SAID.test(question)) {
+    // "Price in cents?", "how much is above 3600 in cents": each price as cents a contract, the model's chance as a fair price.
+    text = centsText(named.length && named.length < rows.length ? named : rows, contracts);
   } else if (kind === 'sources') {
     // "Where do ur numbers come from? links pls": the report's sources, each with its address.
     text = `The report's figures come from these sources:\n\n${report.citations.map((c) => `- ${c.name}: ${c.url} [${c.order}]`).join('\n')}`;
@@ -1075,6 +1149,9 @@ function answerAbout(question: string, report: ReportRead): Answer | null {
   } else if (WHY_PRICED.test(question) && /\b(?:model|disagree\w*)\b/i.test(question) && whyNamed().length === 1 && modelWhyText(whyNamed()[0]!, section('method'), section('resolution history'), rows)) {
     // "Why does the model disagree with the market on 96k?": that outcome's arithmetic on the fit.
     text = modelWhyText(whyNamed()[0]!, section('method'), section('resolution history'), rows);
+  } else if (WHY_LEVEL.test(question) && !whyNamed().length && ladder) {
+    // "Why so low?" of a ladder with no rung discussed: each rung is its own price, so which one is asked.
+    text = `Which rung? Each is its own yes/no on a level, so none is “the” price; name one (“why is ${outcomeOf(rows.at(-1)!.outcome).name.toLowerCase()} so low?”) for its price explained from the report. The rungs:\n\n${rows.map(rowLine).join('\n')}`;
   } else if (WHY_PRICED.test(question) && kind === 'outcome' && !whyNamed().length && !ladder) {
     // "Why is the market so pessimistic?" names no outcome: the one contract, or the market's favourite, explained.
     const favourite = single ?? best((r) => r.marketValue)!;
@@ -1083,7 +1160,9 @@ function answerAbout(question: string, report: ReportRead): Answer | null {
   } else if (WHY_PRICED.test(question) && kind !== 'method' && whyNamed().length && whyNamed().length <= 2 && whyNamed().length < rows.length) {
     text = whyText(question, whyNamed(), section('resolution history'), section('key claims'));
   } else if (kind === 'expected') {
-    text = expectedText(rows, ladder, question);
+    // ("Is hike higher than a week ago?": an outcome named is its price then, not the figure.)
+    const priceThen = pastLevelAsked(question) && named.length && named.length < rows.length && !/\b(?:warmer|colder|hotter|cooler)\b/i.test(question) ? pastText(question, named, section('key claims'), countedFrom) : null;
+    text = priceThen ?? (pastLevelAsked(question) ? pastLevelText(question, rows, section('resolution history'), report.asOf) : expectedText(rows, ladder, question));
     if (CURRENT_LEVEL.test(question)) text = `The figure itself, now, is not among what the report reads (the exchange's prices and order book, the series' settled events and the rules${/^- \*\*Resolution source:\*\*/m.test(section('key claims') ?? '') ? `; the resolution source is ${/^- \*\*Resolution source:\*\* ([^\n]+?)\s*(?:\[\d+\])*\.?$/m.exec(section('key claims') ?? '')?.[1] ?? 'named in the rules'}` : ''}). What the market and the model expect for the event:\n\n${text}`;
   } else if (kind === 'best_trade') {
     // "Would you buy hold?": that outcome's trade; none named, the best of all.
@@ -1125,12 +1204,16 @@ function answerAbout(question: string, report: ReportRead): Answer | null {
   } else if (kind === 'quote') {
     // "the spread on the favourite": the market's favourite, said so.
     // ("If I buy the most likely bucket", "the longshot": the market's favourite, or the outcome it prices lowest.)
-    const end = /\b(?:favou?rite|favs?|fave|(?:most|more) likely (?:bucket|outcome|range|result|option|one|contract|side)|likeliest(?: \w+)?|front-?runner)\b/i.test(question) ? 1 : /\b(?:least likely (?:bucket|outcome|range|result|option|one|contract|side)|long ?shot|underdog)\b/i.test(question) ? -1 : 0;
-    const favourite = end && !named.length && !ladder && rows.length > 1 ? best((r) => end * r.marketValue) : undefined;
+    const end = rankPicked(question);
+    // ("Spread on the longshot (3)?", the question before asked again of it: that outcome, said to be the longshot.)
+    const ranked = end && !ladder && rows.length > 1 ? best((r) => end * r.marketValue) : undefined;
+    const favourite = ranked && (!named.length || (named.length === 1 && named[0] === ranked)) ? ranked : undefined;
     // ("The last outcome, what do 300 YES cost?": the outcome at that place.)
     const shown = favourite ? [favourite] : named.length && named.length < rows.length ? named : !named.length && placed ? [placed] : rows;
     const quotes = quoteText(question, shown, contracts);
-    text = quotes && favourite ? `The market's ${end > 0 ? 'favourite' : 'least likely outcome'} is **${outcomeOf(favourite.outcome).name}** at ${favourite.market}.\n\n${quotes}` : quotes;
+    // ("The spread on the favourite" of a ladder: no rung is one, each being its own yes/no; all of them, said so.)
+    const noRank = end && ladder && !named.length && rows.length > 1 ? `A ladder has no ${end > 0 ? 'favourite' : 'longshot'}: each rung is its own yes/no on a level, so here is every rung.\n\n` : '';
+    text = quotes && favourite ? `The market's ${end > 0 ? 'favourite' : 'least likely outcome'} is **${outcomeOf(favourite.outcome).name}** at ${favourite.market}.\n\n${quotes}` : quotes && noRank ? `${noRank}${quotes}` : quotes;
   } else if (kind === 'previous') {
     text = previousText(question, section('resolution history'), rows);
   } else if (kind === 'method' && place === null) {
@@ -1151,7 +1234,8 @@ function answerAbout(question: string, report: ReportRead): Answer | null {
   } else if (kind === 'moves' && named.length && named.length < rows.length) {
     const lines = bullets(section('key claims'), /^- \*\*(?:Price move|Volume surge)/).filter((l) => named.some((r) => l.includes(`, ${outcomeOf(r.outcome).name}:**`)));
     text = lines.length ? lines.join('\n') : `The report found no notable price move or volume surge for ${names(named)} over the last day and week.\n\n${named.map(rowLine).join('\n')}`;
-  } else if (between && (ladder || ranged.length === rows.length)) {
+  } else if (between && (ladder || ranged.length === rows.length) && !(named.length === 1 && (kind === 'market_favourite' || kind === 'market_least') && /^\s*(?:so\s+)?(?:is|are|was)\b/i.test(question))) {
+    // ("Is 52 to 55 the favourite?" is the favourite's yes or no, below, not the range's chance.)
     text = ladder ? ladderSpanText(rows, between, no) : rangeSpanText(rows, between, no);
   } else if (place !== null) {
     text = placed ? placedText(question, placed, place === -1 ? rows.length : place) : `The report lists ${rows.length} outcome${rows.length === 1 ? '' : 's'}; there is no outcome ${place}.\n\n${rows.map(rowLine).join('\n')}`;
@@ -1181,7 +1265,7 @@ function answerAbout(question: string, report: ReportRead): Answer | null {
     const pick = kind === 'market_favourite' ? best((r) => r.marketValue) : best((r) => -r.marketValue);
     const asked = named[0]!;
     const verdict = asked === pick ? '**Yes**: ' : `**No**: **${outcomeOf(asked.outcome).name}** is at ${asked.market}. `;
-    text = `${verdict}The market's ${kind === 'market_favourite' ? 'favourite' : 'least likely outcome'} is **${outcomeOf(pick!.outcome).name}** at ${pick!.market}${modelOf(pick!)} ${refsOf([asked, pick!])}.`;
+    text = `${verdict}${asked === pick ? 'the' : 'The'} market's ${kind === 'market_favourite' ? 'favourite' : 'least likely outcome'} is **${outcomeOf(pick!.outcome).name}** at ${pick!.market}${modelOf(pick!)} ${refsOf([asked, pick!])}.`;
   } else if (kind === 'resolution' && named.length && named.length < rows.length && rulesText(question, section('key claims'), rows, exclusive, report.title)) {
     // "What exactly counts as a cut of more than 25? does an emergency meeting count?": the rules, not the outcome's price.
     text = rulesText(question, section('key claims'), rows, exclusive, report.title)!;

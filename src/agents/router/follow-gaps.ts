@@ -7,6 +7,7 @@ import { footOf } from './report-facts.js';
 import { rankedTrades } from './trading-answers.js';
 import { byLevel, cited, isLadder, labelLevels, levelOfRow, outcomeOf, percent, readReport, rungSide, type Row } from './report-rows.js';
 import { labelRange } from '../markets-search/asked.js';
+import { SYNONYMS } from '../markets-search/search.js';
 
 // Follow-ups in a thread of stored Kalshi reports that the general rules answered badly: two named
 // outcomes weighed against each other ("will hike beat hold?"), and the others below, each from
@@ -301,7 +302,24 @@ function reportsNamed(text: string, reports: readonly Report[]): Report[] {
   return reports.filter((r) => (`${r.title} ${r.seriesTicker.replace(/^KX/, '')}`.toLowerCase().match(/[a-z]{3,}/g) ?? []).some((w) => words.has(w)));
 }
 
-export function conditionalText(question: string, reports: readonly Report[]): { text: string; report: Report } | null {
+const GENERIC_SYNONYMS = new Set(['rate', 'high', 'low', 'lower', 'decrease', 'reduce', 'increase', 'raise', 'year', 'model', 'launch', 'launches', 'weather', 'rain', 'snow', 'temp', 'decision', 'rating', 'hold', 'cut', 'hike']);
+/** Title words too common to tell reported events apart. */
+const COMMON_TITLE_WORDS = new Set(['the', 'what', 'will', 'how', 'many', 'much', 'and', 'for', 'with', 'this', 'that', 'end', 'price', 'market', 'markets', 'event', 'report', 'january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december', 'week', 'day', 'year', 'month', 'ending', 'winner', 'above', 'below', 'over', 'under', 'highest', 'lowest', 'average']);
+
+/**
+ * The thread's reported events a question names by a word of their own title or series that no
+ * other report of the thread has ("spacex" beside the sea ice report, "chiefs" beside payrolls).
+ */
+export function threadEventsNamed(text: string, reports: readonly Report[]): Report[] {
+  const wordsOf = (r: Report) => new Set((`${r.title} ${r.seriesTicker.replace(/^KX/, '')}`.toLowerCase().match(/[a-z]{3,}/g) ?? []).filter((w) => !COMMON_TITLE_WORDS.has(w)));
+  const said = routedText(text).replace(new RegExp(KALSHI_URL.source, 'gi'), ' ').toLowerCase().match(/[a-z]{3,}/g) ?? [];
+  // (A name's usual short forms too, "eth" of "Ethereum", "nfp" of payrolls; not the words every such event shares, "rate", "high".)
+  const asked = new Set([...said, ...said.flatMap((w) => (SYNONYMS[w] ?? []).filter((x) => !GENERIC_SYNONYMS.has(x)))]);
+  const own = reports.map(wordsOf);
+  return reports.filter((_, i) => [...own[i]!].some((w) => asked.has(w) && own.every((o, j) => j === i || !o.has(w))));
+}
+
+export function conditionalText(question: string, reports: readonly Report[]): { text: string; report: Report; parts: { report: Report; text: string }[] } | null {
   if (reports.length < 2) return null;
   const m = CONDITION.exec(routedText(question).trim());
   if (!m) return null;
@@ -313,9 +331,28 @@ export function conditionalText(question: string, reports: readonly Report[]): {
   // (An outcome of the second named too, "if hike, above 3.2?", is the joint question's: see joint.ts.)
   if (outcomesNamed(rest, readOf(b)).length) return null;
   const cond = outcomesNamed(clause, readOf(a));
-  const line = (x: Row) => `- **${name(x)}**: market ${x.market}${Number.isFinite(x.modelValue) ? `, model ${x.model}` : ''}`;
-  const text = `Nothing I read says what the ${b.title.replace(/[*_?]/g, '')} market implies *given* ${listedNames(cond)}: each report prices its own market alone, and no joint distribution of the two (nor any model linking them) is known here, so there is no conditional probability to give.\n\nWhat each market says on its own:\n\n**${a.title.replace(/[*_]/g, '')}** (${a.eventTicker}):\n${cond.map(line).join('\n')}\n\n**${b.title.replace(/[*_]/g, '')}** (${b.eventTicker}):\n${readReport(b.text).rows.map(line).join('\n')}\n\nThese are unconditional: the second market's prices already average over every outcome of the first event, weighted as its traders see them; multiplying the two would assume they are independent, which nothing here supports. Not investment advice.`;
-  return { text, report: b };
+  const line = (x: Row) => `- **${name(x)}**: market ${x.market}${Number.isFinite(x.modelValue) ? `, model ${x.model}` : ''} ${refs(x)}`.trimEnd();
+  const first = `Nothing I read says what the ${b.title.replace(/[*_?]/g, '')} market implies *given* ${listedNames(cond)}: each report prices its own market alone, and no joint distribution of the two (nor any model linking them) is known here, so there is no conditional probability to give.\n\nWhat each market says on its own:\n\n**${a.title.replace(/[*_]/g, '')}** (${a.eventTicker}):\n${cond.map(line).join('\n')}\n\n`;
+  const second = `**${b.title.replace(/[*_]/g, '')}** (${b.eventTicker}):\n${readReport(b.text).rows.map(line).join('\n')}\n\nThese are unconditional: the second market's prices already average over every outcome of the first event, weighted as its traders see them; multiplying the two would assume they are independent, which nothing here supports. Not investment advice.`;
+  const text = `${first}${second}`;
+  return { text, report: b, parts: [{ report: a, text: first }, { report: b, text: second }] };
+}
+
+/**
+ * A text written from two reports, each part citing its own report's sources: `parts` are each
+ * report's stretch of the text, in order; their [n] are numbered on together, each report's foot under it.
+ */
+export function fromReports(parts: { report: Report; text: string }[]): Answer {
+  let text = '';
+  const citations: Answer['citations'][number][] = [];
+  for (const { report, text: part } of parts) {
+    const own = cited(part, report.citations);
+    const offset = citations.length;
+    text += own.text.replace(/\[(\d+)\]/g, (_, n: string) => `[${Number(n) + offset}]`);
+    citations.push(...own.citations.map((c) => ({ ...c, order: c.order + offset })));
+  }
+  const foot = parts.map(({ report }) => footOf(readOf(report)).trim().replace(/^_From the stored report on (.+?); ask for the event's address again for the whole report\._$/, '$1'));
+  return { text: `${text.trimEnd()}\n\n_From the stored reports on ${foot.join(' and on ')}; ask for an event's address again for its whole report._\n`, citations };
 }
 
 const listedNames = (rs: Row[]) => rs.map((x) => `**${name(x)}**`).join(' or ');
@@ -352,10 +389,7 @@ export async function gapsReply(o: GapsOptions, history: readonly Turn[], questi
   }
   // "If the fed hikes what does the cpi market imply": each market alone, and that no joint distribution is known.
   const conditional = conditionalText(question, reports);
-  if (conditional) {
-    const own = cited(conditional.text, []);
-    return { answer: { text: `${own.text.trimEnd()}\n`, citations: [] } };
-  }
+  if (conditional) return { answer: fromReports(conditional.parts) };
   // "List the outcomes": the outcome table; "is that good or bad" after it: each one judged on the model.
   if (current && LIST_ASKED.test(routedText(question))) return { answer: fromReport(current, listText(current)) };
   if (current && GOOD_BAD.test(routedText(question)) && /_From the stored report on /.test(last)) {

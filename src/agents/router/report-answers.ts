@@ -152,7 +152,7 @@ export function pastText(question: string, named: Row[], claims: string | undefi
 }
 
 /** The settled events of the report's history table, newest first: each one's ticker, close, outcomes resolved YES ("none", or listed with ", ") and their prices before close. */
-function historyEvents(history: string | undefined): { ticker: string; closed: string; won: string; price: string }[] {
+export function historyEvents(history: string | undefined): { ticker: string; closed: string; won: string; price: string }[] {
   const table = (history ?? '').split('\n').filter((l) => /^\| [A-Z0-9]/.test(l) && !l.startsWith('| Event |'));
   return table.map((l) => l.split('|').slice(1, -1).map((c) => c.trim())).map(([ticker, closed, won, price]) => ({ ticker: ticker!, closed: closed!, won: won ?? '', price: price ?? '' }));
 }
@@ -238,7 +238,7 @@ export function previousText(question: string, history: string | undefined, rows
  * reading was above 2.8"); every rung NO puts it on the far side of the lowest (of "Above" rungs).
  * Its own rungs are not in the history, so with none YES this event's nearest rung is named.
  */
-function landedOn(won: string, rows: Row[]): string {
+export function landedOn(won: string, rows: Row[]): string {
   if (!isLadder(rows)) return '';
   const side = rungSide(labelRange(outcomeOf(rows[0]!.outcome).name));
   const levelSaid = (label: string) => label.replace(/^\s*(?:above|below)\s+/i, '');
@@ -261,7 +261,7 @@ function winnersPriced(e: { won: string; price: string }): string {
   return won.length === prices.length ? won.map((w, i) => `${w} (${prices[i]} before close)`).join(', ') : `${e.won} (${e.price} before close)`;
 }
 
-const eventLine = (e: { ticker: string; closed: string; won: string; price: string }) => `- ${e.ticker} (closed ${e.closed}): ${e.won === 'none' ? 'every outcome NO' : winnersPriced(e)}`;
+export const eventLine = (e: { ticker: string; closed: string; won: string; price: string }) => `- ${e.ticker} (closed ${e.closed}): ${e.won === 'none' ? 'every outcome NO' : winnersPriced(e)}`;
 
 /**
  * How the model works and how far to trust it: each outcome's confidence as the report gives it,
@@ -394,6 +394,9 @@ export function rangeSpanText(rows: Row[], asked: { from: number; to: number; sa
     const bounded = split.length ? `market between ${percent(sumOf(outside, (r) => r.marketNormalised))} and ${percent(sumOf(all, (r) => r.marketNormalised))} normalised${modelBetween(outside, all)}` : figures(outside);
     return `Not “${asked.said}”${outside.length ? ` is ${names(outside)}` : ''}${split.length ? `${outside.length ? ' and ' : ' is '}part of ${names(split)}` : ''}: ${outside.length > 1 || split.length ? 'together ' : ''}${bounded} ${refsOf(all)}.\n\n${all.map(rowLine).join('\n')}`;
   }
+  // ("0 to 75k" of "0 to 75k", "52 to 55" of "52°F to 55°F": the outcome itself, said as it is, not "“0 to 75k” is **0 to 75k**".)
+  const numbersOf = (t: string) => (t.match(/\d+(?:\.\d+)?/g) ?? []).join(' ');
+  if (!split.length && whole.length === 1 && numbersOf(asked.said) === numbersOf(outcomeOf(whole[0]!.outcome).name)) return rowLine(whole[0]!);
   let head: string;
   if (!split.length) head = `“${asked.said}” is ${names(whole)}: ${whole.length > 1 ? 'together ' : ''}${figures(whole)} ${refsOf(whole)}.`;
   else if (!whole.length) head = `No outcome lies wholly in “${asked.said}”: it is part of ${names(split)} (${figures(split)}), so its chance is at most that ${refsOf(split)}.`;

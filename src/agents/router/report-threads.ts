@@ -7,8 +7,9 @@ import { credits } from '../markets-search/agent.js';
 import type { Answer, Citation, Turn } from '../types.js';
 import { WRONG } from '../figures-doubted.js';
 import { acrossEvents } from './across-events.js';
-import { discussedEvent, eventsOf } from './classify.js';
+import { discussedEvent, eventsAddressed, eventsOf } from './classify.js';
 import { SIZING, answerFromReport, eventQuestion, outcomesNamed, type ReportRead } from './event-questions.js';
+import { threadEventsNamed, threadReports } from './follow-gaps.js';
 import { joinParts } from './parts.js';
 import { changedText, spreadShareText, timingText, wrongText } from './report-facts.js';
 import { feesText, locksOf, locksSideBySide, setsText, stepsText } from './report-locks.js';
@@ -367,6 +368,9 @@ export function reportThreads(o: ReportThreadsOptions) {
     if (MY_REPORTS.test(question) || LIST_REPORTS.test(question)) return { answer: await acrossStored(question) };
     const several = await reportsNamed(question);
     if (several.length > 1) return { answer: await acrossNamed(question, several) };
+    // "Which is more mispriced, sea ice or spacex?": the thread's reported events it names, weighed.
+    const inThread = ['gap', 'best_trade', 'model_favourite'].includes(eventQuestion(question) ?? '') || /\b(?:compare|which (?:is|one|of)|vs\.?|versus)\b/i.test(question) ? threadEventsNamed(question, (await threadReports(before, (t) => o.reports.latest(t))).filter((r) => before.some((t) => t.role === 'user' && eventsAddressed(t.content).some((e) => e.toUpperCase() === r.eventTicker.toUpperCase())))) : [];
+    if (inThread.length > 1) return { answer: await acrossNamed(question, inThread.map((r) => r.eventTicker)) };
     const weighed = eventsWeighed(before);
     const across = weighed.length > 1 ? await acrossWeighed(question, weighed) : null;
     if (across) return { answer: across };
@@ -374,6 +378,9 @@ export function reportThreads(o: ReportThreadsOptions) {
     if (WHICH_FIRST.test(question) && weighed.length < 2) {
       const named = (await o.index.get()).named(question.replace(WHICH_FIRST, ' ').split(/,|;|\band\b|\bor\b|\bvs\.?|\bversus\b/i)).map((n) => n.ticker);
       if (new Set(named).size > 1) return { answer: await closingAcross(o.kalshi, [...new Set(named)], /\b(?:last|later)\b/i.test(question)) };
+      // ("Which closes first?" naming none, in a thread of several events asked for by address: those events.)
+      const addressed = [...new Set(before.filter((t) => t.role === 'user').flatMap((t) => eventsAddressed(t.content)).map((t) => t.toUpperCase()))];
+      if (!named.length && addressed.length > 1) return { answer: await closingAcross(o.kalshi, addressed, /\b(?:last|later)\b/i.test(question)) };
     }
     // The event meant: one named with "report" ("show me the shutdown report"), else the thread's.
     const reportNamed = await reportOf(question);

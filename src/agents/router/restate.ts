@@ -246,8 +246,13 @@ function unrepeated(sentences: string[]): string[] {
   });
 }
 
-/** A sentence going on after a semicolon: its first word in lower case when it is an ordinary word ("On Kalshi's …"), never a name ("Apple's …"). */
-const uncapitalised = (c: string) => c.replace(/^(On|In|At|For|By|With|Over|Since|The|A|An|Its|Their|This|That|These|Those|It|They|Traders|Both|Each|Buying|Selling)\b/, (w) => w.toLowerCase());
+/**
+ * A sentence going on after a semicolon or a colon ("Put simply: traders put …"): its first word in
+ * lower case when it is an ordinary word ("On Kalshi's …", "Nothing I read …"), never a name
+ * ("Apple Inc.'s …", "Hike 25bps …") nor "I".
+ */
+export const uncapitalised = (c: string) =>
+  c.replace(/^(On|In|At|For|By|With|Over|Under|Since|From|Of|About|Between|Across|Above|Below|The|A|An|Its|Their|This|That|These|Those|It|They|We|You|Your|Traders|Both|Each|Every|Nothing|No|None|Neither|Some|Most|All|There|Here|If|When|What|Which|Whether|Only|Not|Prices|Buying|Selling|Yes)\b(?![.'’]\w)/, (w) => w.toLowerCase());
 
 /**
  * An answer's notes on its figures, kept whatever form it is said in: its italic lines (the data's
@@ -289,7 +294,7 @@ export function restated(answer: Answer, form: 'simple' | 'sentence'): Answer | 
   if (!claims.length) return null;
   // (A long lead of prose, "I do not give investment advice (…), and nothing I read links … : …", to its first clause.)
   const short = (c: string, i: number) => (i === 0 && c.length > 160 && !/\[\d+\]/.test(c) ? c.replace(/\s*\([^)]*\)/g, '').replace(/^(.{60,}?):\s.*$/, '$1').replace(/\.?$/, '.') : c);
-  const text = form === 'sentence' ? `${claims.slice(0, 2).map((c, i) => (i ? uncapitalised(c) : c).replace(/\.$/, '')).join('; ')}.` : `Put simply: ${unrepeated(claims.slice(0, 3).map(short)).join(' ')}`;
+  const text = form === 'sentence' ? `${claims.slice(0, 2).map((c, i) => (i ? uncapitalised(c) : c).replace(/\.$/, '')).join('; ')}.` : `Put simply: ${unrepeated(claims.slice(0, 3).map(short)).map((c, i) => (i ? c : uncapitalised(c))).join(' ')}`;
   // (The notes that qualify its figures, the time of the data, a market closed, kept under it.)
   return cited(`${text}\n${notesUnder(answer.text)}`, answer.citations);
 }

@@ -54,13 +54,13 @@ export const pricesInCents = (text: string) =>
 
 /** How many contracts a price is good for ("how much can i buy at that price?", "how deep is the book?", "how many are offered at the ask?"). */
 export const DEPTH_ASKED =
-  /\bhow (?:much|many)\b[^?]{0,40}\b(?:can|could) (?:i|you|we)\s+(?:buy|get|sell|fill|lift|grab)\b|\bhow (?:much|many)\b[^?]{0,30}\b(?:offered|on offer|bid|for sale|available|up for grabs|there)\b|\b(?:depth|how deep|thin|size (?:on|at) the (?:bid|ask|offer)|(?<!\bany )sizes?\s+(?:on|at)\b|get filled|filled at|fill at|before the price moves|liquidity at|quoted sizes?|(?:max(?:imum)?|biggest|largest) (?:position|size|fill|order)s?(?: (?:at|on|for) the (?:quotes?|quoted|best|bid|ask|offer)\w*)?)\b/i;
+  /\bhow (?:much|many)\b[^?]{0,40}\b(?:can|could) (?:i|you|we)\s+(?:buy|get|sell|fill|lift|grab)\b|\bhow (?:much|many)\b[^?]{0,30}\b(?:offered|on offer|bid|for sale|available|up for grabs|there)\b|\b(?:depth|how deep|thin|size (?:on|at) the (?:bid|ask|offer)|(?<!\bany )sizes?\s+(?:on|at)\b|get filled|filled at|fill at|before the price moves|liquidity at|how(?:'s|s| is| does)? (?:the )?(?:order )?book(?: look)?(?: on| for)?|(?:order )?book depth|liquid enough|enough liquidity|(?:liquid|liquidity)\b[^?]{0,40}\b\d[\d,.]*\s*k?\s+(?:contracts?|shares?|lots?)|quoted sizes?|(?:max(?:imum)?|biggest|largest) (?:position|size|fill|order)s?(?: (?:at|on|for) the (?:quotes?|quoted|best|bid|ask|offer)\w*)?)\b/i;
 
 /** "728.5" of a size cell; null for "—" or a report that did not show sizes. */
 const sizeOf = (cell: string | undefined) => (cell && /^\d/.test(cell) ? Number(cell.replace(/,/g, '')) : null);
 
 /** What the best bid and ask are good for, in contracts and dollars, of the side asked. */
-function depthText(c: Contract, no: boolean): string {
+function depthText(c: Contract, no: boolean, wanted: number | null = null): string {
   const [bid, ask] = [dollars(c.bid), dollars(c.ask)];
   const [bidSize, askSize] = [sizeOf(c.bidSize), sizeOf(c.askSize)];
   if (c.bidSize === undefined) return '. The report shows the best prices but not how many contracts they are good for; the order book behind them is on the exchange';
@@ -68,10 +68,19 @@ function depthText(c: Contract, no: boolean): string {
   // YES is bought from the YES asks; NO from the YES bids (a NO at 1 minus the bid is the other side of that order).
   const yes = ask === null || askSize === null ? 'no YES is offered' : `${count(askSize)} YES contracts are offered at the ask, $${ask.toFixed(2)} ($${money(askSize * ask)} in all)`;
   const noSide = bid === null || bidSize === null ? 'no NO is offered (no YES bid)' : `${count(bidSize)} NO contracts at $${(1 - bid).toFixed(2)}, the other side of the ${count(bidSize)} YES bid at $${bid.toFixed(2)} ($${money(bidSize * (1 - bid))} in all)`;
-  return `. ${no ? `${capitalise(noSide)}; ${yes}` : `${capitalise(yes)}; ${noSide}`}: beyond that, orders fill at worse prices further into the book, which the contract snapshot does not list`;
+  // ("Is it liquid enough to trade 5k contracts?": that many against what the best price is good for.)
+  const best = no ? bidSize : askSize;
+  const against = wanted !== null && best !== null ? `. ${count(wanted)} ${wanted > best ? `is more than the ${count(best)} ${no ? 'NO' : 'YES'} the best price is good for: the rest would fill deeper in the book, at worse prices` : `fits within the ${count(best)} ${no ? 'NO' : 'YES'} offered at the best price`}` : '';
+  return `. ${no ? `${capitalise(noSide)}; ${yes}` : `${capitalise(yes)}; ${noSide}`}: beyond that, orders fill at worse prices further into the book, which the contract snapshot does not list${against}`;
 }
 
 const capitalise = (t: string) => t.charAt(0).toUpperCase() + t.slice(1);
+
+/** "5k contracts", "2.5k shares": a count said in thousands; null when none. */
+function thousandsOfContracts(question: string): number | null {
+  const m = /(?<![\d.])(\d+(?:\.\d+)?)\s*k\s+(?:contracts?|shares?|lots?)\b/i.exec(question);
+  return m ? Math.round(Number(m[1]) * 1000) : null;
+}
 
 /** The note that a number of contracts is more than the best price is good for; '' otherwise. */
 function beyondBest(c: Contract, side: 'YES' | 'NO', wanted: number, price: number): string {
@@ -272,7 +281,7 @@ export function quoteText(question: string, shown: Row[], contracts: Map<string,
       lines.push(`${line}. ${positionText(position, r, c, believed)}.`);
       continue;
     }
-    if (depth) line += depthText(c, NO_BOUGHT.test(question));
+    if (depth) line += depthText(c, NO_BOUGHT.test(question), quantity ?? thousandsOfContracts(question));
     const [bid, ask] = supposed === null ? [dollars(c.bid), dollars(c.ask)] : [supposed, supposed];
     // NO is bought at 1 minus the best YES bid, and pays when the outcome does not happen.
     const noPrice = bid === null ? null : 1 - bid;

@@ -1390,7 +1390,7 @@ describe('several questions in one, and odds follow-ups that change topic', () =
     }
     const approval = await thread('https://kalshi.com/markets/kxapproval/approval/kxapproval-26nov27');
     // Ranges that only touch at a bound are not part of the one asked.
-    expect(await approval('odds of 41% to 42%?')).toMatch(/^“41% to 42%” is \*\*41% to 42%\*\*: market 18\.9% normalised, model 15\.2% \[1\]\./);
+    expect(await approval('odds of 41% to 42%?')).toMatch(/^- \*\*41% to 42%\*\*: market 24\.0% \(mid; 18\.9% normalised\), model 15\.2%, gap −3\.7 pts \[1\]/);
     const cpi = await thread('https://kalshi.com/markets/kxcpiyoy/cpi/kxcpiyoy-26dec');
     // On a ladder: the lower rung less the higher.
     expect(await cpi("what's the probability CPI lands between 2.8 and 3.0?")).toMatch(/^“between 2\.8 and 3\.0” is \*\*Above 2\.8\*\* less \*\*Above 3\.0\*\*: market 9\.5%, model 11\.0% \[1\]\[2\]\./);
@@ -1449,7 +1449,7 @@ describe('several questions in one, and odds follow-ups that change topic', () =
       expect(await fed(q), q).toMatch(/^- \*\*Hold\*\* \(KXFEDDECISION-26DEC-C\): bid \$0\.14, ask \$0\.18[^\n]*\. A YES contract bought at the ask, \$0\.18, pays \$1\.00 if it resolves YES: \$0\.82 profit per contract before fees, the \$0\.18 lost if it resolves NO\./);
     }
     // "Is X the favourite?" is answered Yes or No first.
-    expect(await fed('is hike the favorite?')).toMatch(/^\*\*Yes\*\*: The market's favourite is \*\*Hike 25bps\*\* at 51\.5%/);
+    expect(await fed('is hike the favorite?')).toMatch(/^\*\*Yes\*\*: the market's favourite is \*\*Hike 25bps\*\* at 51\.5%/);
     expect(await fed('is hold the favourite?')).toMatch(/^\*\*No\*\*: \*\*Hold\*\* is at 16\.0% \(mid; 14\.5% normalised\)\. The market's favourite is \*\*Hike 25bps\*\*/);
     // Sides set against each other are compared, not added up ("or" alone still adds them).
     expect(await fed('hold vs hike')).toMatch(/^On the market's prices, \*\*Hike 25bps\*\* \(51\.5%; model 50\.8%\) is likelier than \*\*Hold\*\* \(16\.0%; model 12\.4%\) \[1\]\[2\]\.\n\n- \*\*Hike 25bps\*\*/);
@@ -1460,7 +1460,7 @@ describe('several questions in one, and odds follow-ups that change topic', () =
     // "Will they …?": whether it happens, not who is favoured; a choice ("hold or cut?") lists both.
     expect(await fed('will they hike?')).toMatch(/^\*\*About even\*\*: \*\*Hike 25bps\*\* is at 51\.5%/);
     expect(await fed('so will the fed hold?')).toMatch(/^\*\*No\*\*: \*\*Hold\*\* is at 16\.0%/);
-    expect(await fed('is hike the most likely?')).toMatch(/^\*\*Yes\*\*: The market's favourite is \*\*Hike 25bps\*\*/);
+    expect(await fed('is hike the most likely?')).toMatch(/^\*\*Yes\*\*: the market's favourite is \*\*Hike 25bps\*\*/);
     expect(await fed('cut vs hike, which is more likely?')).toMatch(/^On the market's prices, \*\*Hike 25bps\*\* \(51\.5%; model 50\.8%\) is likelier than \*\*Cut more than 25bps\*\* and \*\*Cut 25bps\*\* \(together 43\.0%; model 36\.8%\)/);
     expect(await fed('which is cheaper, hold or a 25bp cut?')).toMatch(/^On the market's prices, \*\*Cut 25bps\*\* \(10\.0%; model 7\.0%\) is cheaper than \*\*Hold\*\* \(16\.0%; model 12\.4%\)/);
     expect(await fed('a cut or a hold?')).toMatch(/^- \*\*Cut more than 25bps\*\*[^\n]*\n- \*\*Cut 25bps\*\*[^\n]*\n- \*\*Hold\*\*/);

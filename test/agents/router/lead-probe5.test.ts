@@ -116,7 +116,7 @@ describe('report threads on sports, box office and crypto events (a lead probe)'
     const fed = await demo.thread(FED);
     expect(await fed('odds of hold?')).toMatch(/^- \*\*Hold\*\*: market 16\.0%/);
     const meant = await fed('what does this mean');
-    expect(meant).toMatch(/^Put simply: Traders put about 16% on “Hold”; the svc model, which also weighs how past events resolved, says about 12% \[1\]\./);
+    expect(meant).toMatch(/^Put simply: traders put about 16% on “Hold”; the svc model, which also weighs how past events resolved, says about 12% \[1\]\./);
     expect(meant).not.toContain('I cannot answer that');
   });
 

@@ -141,7 +141,7 @@ describe('trading questions without a stored report', () => {
 
   it('a range and the close asked in one question are both answered, with no model figure where there is no model', async () => {
     const [, both] = await chain('nyc high temp tmrw, whats the fav?', 'price on 48-51 and when does it close?');
-    expect(both).toMatch(/^### Price on 48-51\n\n“48-51” is \*\*48°F to 51°F\*\*: market 25\.7% normalised \[1\]\.\n[\s\S]*### When does it close\?\n\n- \*\*Trading closes\*\* 2026-11-20 15:00 UTC/);
+    expect(both).toMatch(/^### Price on 48-51\n\n- \*\*48°F to 51°F\*\*: market 32\.0% \(mid; 25\.7% normalised\) \[1\]\n[\s\S]*### When does it close\?\n\n- \*\*Trading closes\*\* 2026-11-20 15:00 UTC/);
     expect(both).not.toMatch(/NaN|, model/);
   });
 

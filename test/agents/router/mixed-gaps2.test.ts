@@ -78,15 +78,15 @@ describe('"explain like I\'m 5" right after an answer about one event', () => {
   it('after a search\'s listing or an outcome\'s price: that answer in plain words, not how prediction markets work', async () => {
     const [, five] = await thread(['what are the odds of a fed cut in december?', "explain like I'm 5"]);
     // (The time of the prices kept under it.)
-    expect(five!.text).toBe("Put simply: On Kalshi's “Fed decision in December 2026?” market, traders put about 33% on “Cut more than 25bps” and about 10% on “Cut 25bps” [1].\n\n_Kalshi prices as of 2026-11-19 15:00 UTC._\n");
+    expect(five!.text).toBe("Put simply: on Kalshi's “Fed decision in December 2026?” market, traders put about 33% on “Cut more than 25bps” and about 10% on “Cut 25bps” [1].\n\n_Kalshi prices as of 2026-11-19 15:00 UTC._\n");
     expect(five!.sources.map((s) => s.url)).toEqual(['https://kalshi.com/markets/kxfeddecision/fed-rate-decision/kxfeddecision-26dec']);
     const [, , hike] = await thread(['what does the market think about the fed?', "what's the price of hike?", 'eli5']);
-    expect(hike!.text.split('\n\n')[0]).toBe("Put simply: On Kalshi's “Fed decision in December 2026?” market, traders put about 52% on “Hike 25bps” [1].");
+    expect(hike!.text.split('\n\n')[0]).toBe("Put simply: on Kalshi's “Fed decision in December 2026?” market, traders put about 52% on “Hike 25bps” [1].");
     // A part of a report: that part, plainly (no gap left that was taken against a share no longer said).
     const [, , favourite] = await thread(['what does the market think about the fed?', "what's the model's favourite?", "explain like I'm 5"]);
-    expect(favourite!.text.split('\n\n')[0]).toBe('Put simply: The model favours Hike 25bps at 51%; the market prices it at 52% [1].');
+    expect(favourite!.text.split('\n\n')[0]).toBe('Put simply: the model favours Hike 25bps at 51%; the market prices it at 52% [1].');
     const [, shutdown] = await thread(['Will there be a government shutdown?', 'ok explain it like im 5']);
-    expect(shutdown!.text).toMatch(/^Put simply: On Kalshi's “Government shutdown by December 2026\?” market, traders put the chance of “Shutdown” at about 58% \[1\]\.\n(?:\n_[^\n]+_\n)*$/);
+    expect(shutdown!.text).toMatch(/^Put simply: on Kalshi's “Government shutdown by December 2026\?” market, traders put the chance of “Shutdown” at about 58% \[1\]\.\n(?:\n_[^\n]+_\n)*$/);
     expect(shutdown!.text).not.toMatch(/in plain words: the market lists/);
   });
 
@@ -103,7 +103,7 @@ describe('interest rates and a company\'s debt', () => {
     expect(hurt!.text).toContain('**Apple Inc. (AAPL)** (SEC filings): long-term debt at the end of fiscal Q2 2025 (2025-03-29) was **$78,566 million** (about $78.6 billion) [1]. The XBRL financial data recorded for Apple Inc. in this snapshot has no interest expense figure, so I cannot give it.');
     expect(hurt!.text).toMatch(/\n\*\*Fed decision in December 2026\?\*\* \(Kalshi\): the market's favourite is \*\*Hike 25bps\*\* at 51\.5% \(mid; [\d.]+% normalised\), model 50\.8% \[2\]/);
     citesItsSources(hurt!);
-    expect(simple!.text).toMatch(/^Put simply: Nothing I read links “Fed decision in December 2026\?” to Apple Inc\. Its long-term debt at the end of fiscal Q2 2025 was about \$78\.6 billion \[1\]\./);
+    expect(simple!.text).toMatch(/^Put simply: nothing I read links “Fed decision in December 2026\?” to Apple Inc\. Its long-term debt at the end of fiscal Q2 2025 was about \$78\.6 billion \[1\]\./);
   });
 
   it('"how exposed is microsoft to interest rates?" in a new thread: its debt and interest expense, each cited, beside the Fed market whose report is stored', async () => {
@@ -134,7 +134,7 @@ describe('interest rates and a company\'s debt', () => {
 describe('a restatement names a company once in a row', () => {
   it('"… links “Shutdown?” to Apple Inc. Its net margin …"; with two companies named, each by name', async () => {
     const [, simple] = await thread(['Would a shutdown hurt Apple?', 'explain that simply']);
-    expect(simple!.text).toMatch(/^Put simply: Nothing I read links “Government shutdown by December 2026\?” to Apple Inc\. Its net margin for fiscal Q2 2025 was 26%/);
+    expect(simple!.text).toMatch(/^Put simply: nothing I read links “Government shutdown by December 2026\?” to Apple Inc\. Its net margin for fiscal Q2 2025 was 26%/);
     expect(simple!.text).not.toMatch(/Apple Inc\. Apple Inc\./);
     const [, both] = await thread(['would a shutdown hurt apple or microsoft?', 'explain that simply']);
     expect(both!.text).toContain("to Apple Inc. and Microsoft Corp. Apple Inc.'s net margin");

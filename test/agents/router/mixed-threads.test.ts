@@ -51,7 +51,7 @@ describe('an answer restated simply, whatever answered it', () => {
     let streamed = '';
     for await (const e of await client.responses.create({ model: 'svc-agent', input: 'explain that simply', previous_response_id: first.id, stream: true })) if (e.type === 'response.output_text.delta') streamed += e.delta;
     expect(first.output_text).toMatch(/^Nothing I read links “Government shutdown by December 2026\?” to Apple Inc\. \(AAPL\)/);
-    expect(streamed).toMatch(/^Put simply: Nothing I read links “Government shutdown by December 2026\?” to Apple Inc\. Its net margin for fiscal Q2 2025 was 26%/);
+    expect(streamed).toMatch(/^Put simply: nothing I read links “Government shutdown by December 2026\?” to Apple Inc\. Its net margin for fiscal Q2 2025 was 26%/);
   });
 
   it('"explain that simply" after a table of quarters: each figure\'s range and its latest, in billions', async () => {
@@ -63,14 +63,14 @@ describe('an answer restated simply, whatever answered it', () => {
 
   it('"explain that simply" after one outcome\'s chance, and "explain like I\'m 12" after a market listing', async () => {
     const fed = await thread(["what's apple's debt?", 'what does the market think about the fed?', 'what is the probability of a rate cut in december?', 'and of no change?', 'explain that simply']);
-    expect(fed[4]).toMatch(/^Put simply: On Kalshi's “Fed decision in December 2026\?” market, traders put about 16% on “Hold” \[1\]\.\n\n_Kalshi prices as of 2026-11-19 15:00 UTC\._\n$/);
+    expect(fed[4]).toMatch(/^Put simply: on Kalshi's “Fed decision in December 2026\?” market, traders put about 16% on “Hold” \[1\]\.\n\n_Kalshi prices as of 2026-11-19 15:00 UTC\._\n$/);
     // After the report's own line for the outcome, the model's chance beside the market's.
     const held = await thread(["what's apple's debt?", 'what does the market think about the fed?', 'will higher rates hurt apple because of its debt?', 'what is the probability of a rate cut in december?', 'and of no change?', 'explain that simply']);
-    expect(held[5]).toMatch(/^Put simply: Traders put about 16% on “Hold”; the svc model, which also weighs how past events resolved, says about 12% \[1\]\.\n\n_From the stored report on \*\*Fed decision in December 2026\?\*\* \(KXFEDDECISION-26DEC\), as of 2026-11-19 15:00 UTC\._\n$/);
+    expect(held[5]).toMatch(/^Put simply: traders put about 16% on “Hold”; the svc model, which also weighs how past events resolved, says about 12% \[1\]\.\n\n_From the stored report on \*\*Fed decision in December 2026\?\*\* \(KXFEDDECISION-26DEC\), as of 2026-11-19 15:00 UTC\._\n$/);
     const jobs = await thread(['I have $1000. Is Tesla a good company?', "and Amazon's?", 'what about jobs numbers, what do traders expect?', "ok explain like I'm 12"]);
     expect(jobs[2]).toMatch(/\*\*Jobs added in December 2026\?\*\* \(KXPAYROLLS-26DEC, Economics\) \[1\]: Below 0 25\.0%/);
     expect(jobs[2]).toContain('A report is stored for KXPAYROLLS-26DEC');
-    expect(jobs[3]).toMatch(/^Put simply: On Kalshi's “Jobs added in December 2026\?” market, traders see “0 to 75k” as the likeliest result, at about 41%, ahead of “75k to 150k” at about 28% \[1\]\./);
+    expect(jobs[3]).toMatch(/^Put simply: on Kalshi's “Jobs added in December 2026\?” market, traders see “0 to 75k” as the likeliest result, at about 41%, ahead of “75k to 150k” at about 28% \[1\]\./);
   });
 
   it('"summarize everything we talked about": each question of the thread with its answer\'s headline, a ladder\'s levels each a yes-or-no', async () => {
