@@ -210,9 +210,10 @@ export function routedText(text: string): string {
   // ("Wat does the modle say": svc's model misspelt, not a word of an event about AI models.)
   const read = text.replace(/\bmod(?:le|dle|ell)(s?)\b/gi, 'model$1').replace(/\bspr(?:e|ea)?d\b/gi, 'spread').replace(/\bshud\b/gi, 'should').replace(/\bhappend\b/gi, 'happened')
     // ("How confidnet are u", "what wuld change ur mind": chat misspellings of the words the rules read.)
-    .replace(/\bconf(?:id|di|in)[a-z]*\b/gi, (w) => (/(?:ence|ance|nce)$/i.test(w) ? 'confidence' : 'confident'))
+    .replace(/\bconf(?:id|di|ind)[a-z]*\b/gi, (w) => (/(?:ence|ance|nce)$/i.test(w) ? 'confidence' : 'confident'))
     .replace(/\b(?:wuld|wud|woud|wld)\b/gi, 'would')
-    .replace(/(?<![\w.'’])u(?![\w.'’])/gi, 'you');
+    // (A lone lower-case "u" only: "U-3 unemployment", "Class U", "U.S." are no pronoun.)
+    .replace(/(?<![\w.'’-])u(?![\w.'’-])/g, 'you');
   return read.length <= 2 * ROUTED_EDGE ? read : `${read.slice(0, ROUTED_EDGE)}\n…\n${read.slice(-ROUTED_EDGE)}`;
 }
 
