@@ -14,6 +14,15 @@ const AMOUNT = String.raw`(\d[\d,]*(?:\.\d{1,2})?)`;
  * stake or a bankroll, never a level; a number bounding an outcome's range ("quarter kelly on 0 to
  * 75k with 500": "75k") is none.
  */
+
+/** Prices asked in cents ("bid in cents", "how many cents"). */
+const CENTS_WANTED = /\b(?:in|as)\s+(?:cents?|¢)(?!\w)|\bhow many cents\b/i;
+/** "$0.56" as "56¢", "$0.0450" as "4.5¢"; a cell that is no dollar price ("—", "one-sided") as it is. */
+const inCents = (cell: string): string => {
+  const m = /^\$(\d+(?:\.\d+)?)$/.exec(cell);
+  return m ? `${Number((Number(m[1]) * 100).toFixed(2))}¢` : cell;
+};
+
 export const MONEY_SAID = new RegExp(
   [
     String.raw`\$\s?${AMOUNT}(k)?\b`,
@@ -276,7 +285,9 @@ export function quoteText(question: string, shown: Row[], contracts: Map<string,
     const { name, refs } = outcomeOf(r.outcome);
     const c = contracts.get(refs);
     if (!c) continue;
-    let line = `- **${name}** (${c.ticker}): bid ${c.bid}, ask ${c.ask}, spread ${c.spread}, last ${c.last}; volume ${c.volume} (${c.day} in the last 24 hours), open interest ${c.interest} ${refs}`;
+    // ("Whats the shutdown bid in cents", "spread in cents on 3400?": the quote's prices as cents.)
+    const priced = CENTS_WANTED.test(question) ? inCents : (cell: string) => cell;
+    let line = `- **${name}** (${c.ticker}): bid ${priced(c.bid)}, ask ${priced(c.ask)}, spread ${priced(c.spread)}, last ${priced(c.last)}; volume ${c.volume} (${c.day} in the last 24 hours), open interest ${c.interest} ${refs}`;
     if (position) {
       lines.push(`${line}. ${positionText(position, r, c, believed)}.`);
       continue;
