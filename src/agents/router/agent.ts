@@ -806,8 +806,10 @@ export function routerAgent(o: RouterOptions): Agent {
         const addressed = new Set(req.messages.slice(0, -1).filter((t) => t.role === 'user').flatMap((t) => eventsAddressed(t.content)).map((t) => t.toUpperCase()));
         const reports = (await threadReports(req.messages.slice(0, -1), (t) => o.reports.latest(t))).filter((r) => addressed.has(r.eventTicker.toUpperCase()));
         const topics = rule.kind === 'odds' ? new Set((await o.index.get()).named(question.split(/,|;|\band\b|\bor\b|\bvs\.?|\bversus\b/i)).map((n) => n.ticker)) : new Set<string>();
-        const named = (reports.length > 1 || rule.kind === 'odds') && topics.size <= 1 ? threadEventsNamed(question, reports) : [];
         const own = rule.url ? parseEventUrl(rule.url).eventTicker.toUpperCase() : null;
+        // (One report is enough when the event discussed is another, with none stored: "whats the shutdown edge?" after payrolls' address.)
+        const elsewhere = reports.some((r) => r.eventTicker.toUpperCase() !== own);
+        const named = (reports.length > 1 || rule.kind === 'odds' || elsewhere) && topics.size <= 1 ? threadEventsNamed(question, reports) : [];
         const meant = named.length === 1 ? tickerAddress(named[0]!.eventTicker) : null;
         if (meant && named[0]!.eventTicker.toUpperCase() !== own && (rule.kind === 'kalshi_url' || eventQuestion(routedText(question)) !== null || outcomesNamed(routedText(question), named[0]!).length > 0)) rule = { kind: 'kalshi_url', url: meant, reason: NAMED_IN_THREAD, aboutEvent: true };
       }
