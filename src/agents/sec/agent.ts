@@ -177,7 +177,8 @@ export async function* answerSec(lib: SecLibrary, request: AgentRequest): AsyncG
   // (Through other such turns: "and Microsoft's?", then "what about googl".)
   // ("Apple fiscal year", said without a question, asked it too.)
   const calendarTurn = (t: string) => FISCAL_YEAR_ASKED.test(t) || fiscalCalendarNamed(t, parseSecQuestion(t, index));
-  const turnBefore = userTurns.slice(0, -1).map((m) => clipped(m.content)).findLast((t) => calendarTurn(t) || !COMPANY_ONLY.test(t));
+  // (The cheap test first, and only the last few turns: a parse per turn of a history of thousands took seconds.)
+  const turnBefore = userTurns.slice(-CALENDAR_LOOKBACK - 1, -1).map((m) => clipped(m.content)).findLast((t) => !COMPANY_ONLY.test(t) || calendarTurn(t));
   const calendarCarried = Boolean(turnBefore && calendarTurn(turnBefore) && parsed?.stated.companies && !parsed.stated.period && !parsed.unknownFigures.length && COMPANY_ONLY.test(last));
   if ((FISCAL_YEAR_ASKED.test(last) || calendarCarried || fiscalCalendarNamed(last, parsed)) && !/\b(?:most|least|best|worst|highest|lowest|biggest|largest|strongest|weakest)\b/i.test(last) && named.length && !parsed?.stated.metrics && !parsed?.ratios?.length) return yield* answerFiscalYear(lib, named.slice(0, MAX_COMPANIES));
   // "Was that the december quarter?": of the period just answered, yes or no, with its dates.
@@ -634,6 +635,9 @@ function acrossDefaultPeriod(question: SecQuestion, balancesLatest = true): Peri
   const balances = balancesLatest && question.metrics.length > 0 && !question.ratios?.length && question.metrics.every((id) => metricById(id).type === 'instant');
   return { kind: 'latest', span: question.ttm || balances ? 'quarter' : 'year' };
 }
+
+/** How many user turns back a fiscal calendar asked is carried by turns naming only a company ("and Microsoft's?"). */
+const CALENDAR_LOOKBACK = 8;
 
 /** The companies covered, pointed at as such ("the ones you have", "all the companies you cover", "every company in the snapshot"). */
 const COVERED_ONES = /\b(?:the ones|(?:all )?(?:the )?(?:companies|firms|stocks|tickers)|those|all(?: of them)?|every(?:one| company)|each(?: one)?)\s+(?:(?:that\s+)?you(?:'ve| have)?\s+(?:have|got|cover)|(?:that\s+are\s+)?(?:covered|in (?:the|this|your) (?:snapshot|data(?:\s?set|base)?)))\b/i;
