@@ -313,7 +313,8 @@ export class FakeDiscord {
       edited_timestamp: m.edits ? new Date().toISOString() : null,
       tts: false,
       mention_everyone: false,
-      mentions: [],
+      // As Discord does: the users the content mentions, so clients can show their names.
+      mentions: [BOT, ANA, OTHER_BOT].filter((u) => new RegExp(`<@!?${u.id}>`).test(m.content)),
       mention_roles: [],
       attachments: [],
       embeds: [],
