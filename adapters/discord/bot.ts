@@ -82,6 +82,9 @@ export interface DiscordBot {
 
 const ownerOf = (userId: string) => `discord:${userId}`;
 const threadKey = (threadId: string) => `discord:thread:${threadId}`;
+const dmKey = (channelId: string) => `discord:dm:${channelId}`;
+/** How many of a DM's latest turns go along with a question there. */
+const DM_HISTORY_TURNS = 20;
 
 export function createDiscordBot(options: DiscordBotOptions): DiscordBot {
   const { settings, store, research, log } = options;
@@ -213,8 +216,10 @@ export function createDiscordBot(options: DiscordBotOptions): DiscordBot {
     const botId = client.user!.id;
     const channel = message.channel;
     const inOurThread = channel.isThread() && channel.ownerId === botId;
+    // A DM is a conversation with svc, as its threads are: every message there is for it.
+    const inDm = channel.isDMBased();
     const links = findKalshiEventLinks(message.content);
-    if (!inOurThread && !links.length) return;
+    if (!inOurThread && !inDm && !links.length) return;
     // A gateway may deliver a message again (after a resume); it is answered once.
     const claim = `discord:message:${message.id}`;
     if (!store.claim(claim)) return;
@@ -234,7 +239,7 @@ export function createDiscordBot(options: DiscordBotOptions): DiscordBot {
     }
     // The conversation of a thread is recorded as the service wrote it (not as Discord shows it: tables
     // re-rendered, sources and notes added) under the message each turn belongs to.
-    const thread = target.isThread() ? threadKey(target.id) : null;
+    const thread = target.isThread() ? threadKey(target.id) : inDm ? dmKey(channel.id) : null;
     const question = plainContent(message, botId);
     if (thread) store.recordTurn(thread, turnSeq(message.id), 'user', question);
     const running = thread ? writing.start(thread, message.id) : null;
@@ -242,7 +247,7 @@ export function createDiscordBot(options: DiscordBotOptions): DiscordBot {
       // In its thread, a question beside a link is answered with the thread's context (the research
       // agent reads the link too), not replaced by a new report.
       const asks = asksBesideLinks(message.content);
-      if (links.length && !(inOurThread && asks)) {
+      if (links.length && !((inOurThread || inDm) && asks)) {
         const reports: string[] = [];
         for (const link of links) {
           const sink = refusable(channelSink(target, budget));
@@ -266,8 +271,8 @@ export function createDiscordBot(options: DiscordBotOptions): DiscordBot {
         if (followUp.status === 'done' && thread) store.recordTurn(thread, turnSeq(message.id, true), 'assistant', [...reports, followUp.markdown].join('\n\n'));
         return;
       }
-      if (!channel.isThread() || !thread || !question) return;
-      const history = await threadHistory(channel, thread, message.id, botId);
+      if (!thread || !question) return;
+      const history = channel.isThread() ? await threadHistory(channel, thread, message.id, botId) : await dmHistory(thread, message.id);
       const outcome = await answer(channelSink(target, budget), message.author.id, {
         model: ASK_MODEL,
         messages: [...history, { role: 'user', content: question }],
@@ -294,6 +299,14 @@ export function createDiscordBot(options: DiscordBotOptions): DiscordBot {
       log.warn({ err, thread: channel.id }, 'could not read the thread; answering with the turns recorded here');
       return store.turns(thread, turnSeq(beforeId));
     }
+  }
+
+  /** A DM's latest turns as recorded here (a DM has no start to read back from, and no end). */
+  async function dmHistory(dm: string, beforeId: string): Promise<Turn[]> {
+    await writing.before(dm, beforeId);
+    const turns = store.turns(dm, turnSeq(beforeId)).slice(-DM_HISTORY_TURNS);
+    // The conversation sent starts with a question, never with an answer whose question was cut off.
+    return turns[0]?.role === 'assistant' ? turns.slice(1) : turns;
   }
 
   async function onCommand(interaction: ChatInputCommandInteraction): Promise<void> {

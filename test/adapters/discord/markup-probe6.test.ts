@@ -9,7 +9,7 @@ import { loadDiscordSettings, type DiscordSettings } from '../../../adapters/sha
 import { AdapterStore } from '../../../adapters/shared/store.js';
 import { startService, type TestService } from '../../helpers/service.js';
 import { newAgentLog, researchAgents, type AgentLog } from '../helpers/agents.js';
-import { ANA, APP_ID, BOT, CHANNEL, FakeDiscord } from './fake-discord.js';
+import { ANA, APP_ID, BOT, CHANNEL, DM_CHANNEL, FakeDiscord } from './fake-discord.js';
 
 /** Discord markup and unspaced scripts in what people write (adapters6 probe). */
 
@@ -105,5 +105,40 @@ describe('Discord probe6: a question in an unspaced script beside a link', () =>
     await until(() => expect(botTexts(starter.id).at(-1)).toContain('**Sources**'));
     await h!.bot.idle();
     expect(log.requests.map((r) => r.messages.at(-1)!.content)).toEqual([FED]);
+  });
+});
+
+describe('Discord probe6: direct messages', () => {
+  it('a question in a DM is answered there, and the next one carries the conversation', async () => {
+    await start();
+    h!.discord.dmMessage('what are the odds of a Fed cut?');
+    await until(() => expect(botTexts(DM_CHANNEL).at(-1)).toContain('**Sources**'));
+    await h!.bot.idle();
+    expect(botTexts(DM_CHANNEL)).toHaveLength(1);
+    expect(botTexts(DM_CHANNEL)[0]).toContain('Answer to "what are the odds of a Fed cut?"');
+    h!.discord.dmMessage(`<@${BOT.id}> and a hike?`);
+    await until(() => expect(botTexts(DM_CHANNEL)).toHaveLength(2));
+    await until(() => expect(botTexts(DM_CHANNEL).at(-1)).toContain('**Sources**'));
+    await h!.bot.idle();
+    expect(log.requests.at(-1)!.messages).toEqual([
+      { role: 'user', content: 'what are the odds of a Fed cut?' },
+      { role: 'assistant', content: 'Answer to "what are the odds of a Fed cut?" [1].' },
+      { role: 'user', content: 'and a hike?' },
+    ]);
+  });
+
+  it('a link in a DM gets its report there; a question beside a link is answered, as in svc\'s threads', async () => {
+    await start();
+    h!.discord.dmMessage(FED);
+    await until(() => expect(botTexts(DM_CHANNEL).at(-1)).toContain('**Sources**'));
+    await h!.bot.idle();
+    expect(log.requests.map((r) => r.messages.at(-1)!.content)).toEqual([FED]);
+    h!.discord.dmMessage(`is the hold underpriced here? ${FED}`);
+    await until(() => expect(botTexts(DM_CHANNEL)).toHaveLength(2));
+    await until(() => expect(botTexts(DM_CHANNEL).at(-1)).toContain('**Sources**'));
+    await h!.bot.idle();
+    expect(log.requests).toHaveLength(2);
+    expect(log.requests[1]!.messages.at(-1)).toEqual({ role: 'user', content: `is the hold underpriced here? ${FED}` });
+    expect(log.requests[1]!.messages).toHaveLength(3);
   });
 });
