@@ -143,10 +143,11 @@ export function createDiscordBot(options: DiscordBotOptions): DiscordBot {
   });
 
   /** The thread for the reports on `message`: started from it, or the one it already has. */
-  async function threadFor(message: Message<true>, links: KalshiEventLink[]): Promise<SendableChannels> {
+  /** The thread on `message` for its answer, named `names` (the events' titles, or the question). */
+  async function threadFor(message: Message<true>, names: string[]): Promise<SendableChannels> {
     if (message.thread) return message.thread;
     try {
-      const thread = await withRetries(() => message.startThread({ name: threadName(links.map((l) => l.title)), autoArchiveDuration: 1440 }), discordEditErrors, clock);
+      const thread = await withRetries(() => message.startThread({ name: threadName(names), autoArchiveDuration: 1440 }), discordEditErrors, clock);
       store.recordFromStart(threadKey(thread.id));
       return thread;
     } catch (err) {
@@ -219,15 +220,19 @@ export function createDiscordBot(options: DiscordBotOptions): DiscordBot {
     // A DM is a conversation with svc, as its threads are: every message there is for it.
     const inDm = channel.isDMBased();
     const links = findKalshiEventLinks(message.content);
-    if (!inOurThread && !inDm && !links.length) return;
+    // Elsewhere only a link, or a mention of svc ("@svc what are the odds of a cut?"), is for it.
+    const mentioned = message.mentions.users.has(botId);
+    if (!inOurThread && !inDm && !links.length && !mentioned) return;
     // A gateway may deliver a message again (after a resume); it is answered once.
     const claim = `discord:message:${message.id}`;
     if (!store.claim(claim)) return;
+    // "@svc" alone asks nothing: it gets the help, not an empty thread.
+    if (!links.length && !inOurThread && !inDm && !plainContent(message, botId)) return void (await replyInstead(message as Message<true>, HELP, 'could not answer a bare mention with the help'));
     const canStartThread = message.inGuild() && (channel.type === ChannelType.GuildText || channel.type === ChannelType.GuildAnnouncement);
     let target = channel as SendableChannels;
     if (canStartThread && !inOurThread) {
       try {
-        target = await threadFor(message as Message<true>, links);
+        target = await threadFor(message as Message<true>, links.length ? links.map((l) => l.title) : [plainContent(message, botId) || 'Question']);
       } catch (err) {
         // A failure that may pass (5xx, network, rate limit) gives the claim back, so a redelivery
         // tries again; a refusal (missing permissions…) keeps it, as a redelivery would only repeat
@@ -271,15 +276,16 @@ export function createDiscordBot(options: DiscordBotOptions): DiscordBot {
         if (followUp.status === 'done' && thread) store.recordTurn(thread, turnSeq(message.id, true), 'assistant', [...reports, followUp.markdown].join('\n\n'));
         return;
       }
-      if (!thread || !question) return;
-      const history = channel.isThread() ? await threadHistory(channel, thread, message.id, botId) : await dmHistory(thread, message.id);
+      if (!question) return;
+      // A mention in a thread of people's starts no conversation of svc's: the question goes alone.
+      const history = inOurThread && thread ? await threadHistory(channel as AnyThreadChannel, thread, message.id, botId) : inDm && thread ? await dmHistory(thread, message.id) : [];
       const outcome = await answer(channelSink(target, budget), message.author.id, {
         model: ASK_MODEL,
         messages: [...history, { role: 'user', content: question }],
         key: idempotencyKey('discord', 'message', message.id),
         what: 'Researching your question',
       });
-      if (outcome.status === 'done') store.recordTurn(thread, turnSeq(message.id, true), 'assistant', outcome.markdown);
+      if (outcome.status === 'done' && thread) store.recordTurn(thread, turnSeq(message.id, true), 'assistant', outcome.markdown);
     } finally {
       running?.end();
     }

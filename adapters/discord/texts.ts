@@ -11,6 +11,7 @@ import { convertTables } from '../shared/tables.js';
 export const HELP = [
   '**svc: research answers with sources**',
   `• Paste a Kalshi event link (like <${EXAMPLE_EVENT_URL}>) in a channel: I start a thread on your message and write a report there. Reply in the thread to follow up.`,
+  '• Mention me with a question, or send me a DM: I answer in a thread on your message (or in the DM).',
   '• `/svc ask question:` asks anything about markets, companies and filings.',
   '• `/svc report url:` writes a report on a Kalshi event.',
   "• `/svc link key:` uses your own svc account (its plan and credits) instead of the server's; `/svc unlink` stops.",

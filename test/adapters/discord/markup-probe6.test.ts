@@ -142,3 +142,46 @@ describe('Discord probe6: direct messages', () => {
     expect(log.requests[1]!.messages).toHaveLength(3);
   });
 });
+
+describe('Discord probe6: a question to @svc in a channel', () => {
+  it('starts a thread on the message, named after the question, answers there, and a reply there carries the conversation', async () => {
+    await start();
+    const asked = h!.discord.userMessage(CHANNEL, `<@${BOT.id}> what are the odds of a Fed cut in December?`);
+    await until(() => expect(botTexts(asked.id).at(-1)).toContain('**Sources**'));
+    await h!.bot.idle();
+    const [thread] = h!.discord.threads();
+    expect(thread!.id).toBe(asked.id);
+    expect(thread!.name).toBe('what are the odds of a Fed cut in December?');
+    expect(botTexts(asked.id)[0]).toContain('Answer to "what are the odds of a Fed cut in December?"');
+    h!.discord.userMessage(asked.id, 'and a hike?');
+    await until(() => expect(botTexts(asked.id)).toHaveLength(2));
+    await until(() => expect(botTexts(asked.id).at(-1)).toContain('**Sources**'));
+    await h!.bot.idle();
+    expect(log.requests.at(-1)!.messages).toEqual([
+      { role: 'user', content: 'what are the odds of a Fed cut in December?' },
+      { role: 'assistant', content: 'Answer to "what are the odds of a Fed cut in December?" [1].' },
+      { role: 'user', content: 'and a hike?' },
+    ]);
+  });
+
+  it('"@svc" alone gets the help in a reply, and no thread', async () => {
+    await start();
+    const asked = h!.discord.userMessage(CHANNEL, `<@${BOT.id}>`);
+    await until(() => expect(botTexts(CHANNEL).at(-1)).toContain('research answers with sources'));
+    await h!.bot.idle();
+    expect(h!.discord.threads()).toEqual([]);
+    expect(log.requests).toEqual([]);
+    expect(asked.id).toBeTruthy();
+  });
+
+  it('a message that mentions someone else and has no link is still left alone', async () => {
+    await start();
+    h!.discord.userMessage(CHANNEL, `<@${ANA.id}> what are the odds of a Fed cut?`);
+    // Then a DM, answered after the channel message was handled (messages are handled in order).
+    h!.discord.dmMessage('sentinel question');
+    await until(() => expect(botTexts(DM_CHANNEL).at(-1)).toContain('**Sources**'));
+    await h!.bot.idle();
+    expect(h!.discord.threads()).toEqual([]);
+    expect(log.requests.map((r) => r.messages.at(-1)!.content)).toEqual(['sentinel question']);
+  });
+});
