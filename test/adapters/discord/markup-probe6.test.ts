@@ -4,6 +4,7 @@ import path from 'node:path';
 import pino from 'pino';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createDiscordBot, type DiscordBot } from '../../../adapters/discord/bot.js';
+import { threadName } from '../../../adapters/discord/texts.js';
 import { ResearchClient } from '../../../adapters/shared/api-client.js';
 import { loadDiscordSettings, type DiscordSettings } from '../../../adapters/shared/config.js';
 import { AdapterStore } from '../../../adapters/shared/store.js';
@@ -183,5 +184,17 @@ describe('Discord probe6: a question to @svc in a channel', () => {
     await h!.bot.idle();
     expect(h!.discord.threads()).toEqual([]);
     expect(log.requests.map((r) => r.messages.at(-1)!.content)).toEqual(['sentinel question']);
+  });
+});
+
+describe('Discord probe6: thread names from questions', () => {
+  it('are one line, at most 100 characters, never cut inside an emoji', () => {
+    const question = `${'why '.repeat(24)}🎉🎉🎉 and\nmore`;
+    const name = threadName([question]);
+    expect(name.length).toBeLessThanOrEqual(100);
+    expect(name).not.toMatch(/\n/);
+    expect(name).not.toMatch(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])/);
+    expect(name.endsWith('…')).toBe(true);
+    expect(threadName(['这个市场定价合理吗？\n\n谢谢'])).toBe('这个市场定价合理吗？ 谢谢');
   });
 });
