@@ -324,8 +324,9 @@ export function createDiscordBot(options: DiscordBotOptions): DiscordBot {
       new InteractionSink(interaction, useOriginal, { token, clock, budget, onError: (err) => log.warn({ err }, 'discord reply message left behind by the move to the channel could not be tidied up') });
     switch (interaction.options.getSubcommand(false)) {
       case 'ask': {
+        const question = interaction.options.getString('question', true).trim();
+        if (!question) return void (await privately('Usage: `/svc ask question:` followed by your question, such as “what are the odds of a Fed cut in December?”'));
         await interaction.deferReply();
-        const question = interaction.options.getString('question', true);
         // In one of the bot's threads, the question continues its conversation, and becomes part of it.
         const channel = interaction.channel;
         const botId = client.user!.id;

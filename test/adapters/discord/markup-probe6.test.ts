@@ -198,3 +198,16 @@ describe('Discord probe6: thread names from questions', () => {
     expect(threadName(['这个市场定价合理吗？\n\n谢谢'])).toBe('这个市场定价合理吗？ 谢谢');
   });
 });
+
+describe('Discord probe6: /svc ask with nothing to ask', () => {
+  it('answers privately with the usage, asking the service nothing', async () => {
+    await start();
+    h!.discord.slashCommand('ask', { question: '   ' });
+    await until(() => expect(h!.discord.interactionCallbacks).toHaveLength(1));
+    expect(h!.discord.interactionCallbacks[0]!.type).toBe(4);
+    const body = h!.discord.callsTo('POST', /\/callback$/)[0]!.body as { data: { content: string; flags: number } };
+    expect(body.data.content).toMatch(/^Usage: `\/svc ask question:` followed by your question/);
+    expect(body.data.flags & 64).toBe(64);
+    expect(log.requests).toEqual([]);
+  });
+});
