@@ -32,7 +32,7 @@ import { InteractionSink } from './interaction-sink.js';
 import { interactionToken } from './interaction-token.js';
 import { channelSink, type DiscordBudget } from './sinks.js';
 import { GONE_NOTE, HELP, cannotPostNote, discordView, noThreadNote, threadName } from './texts.js';
-import { plainContent, threadTurns } from './thread.js';
+import { plainContent, readableText, threadTurns } from './thread.js';
 
 export const ASK_MODEL = 'svc-agent';
 export const REPORT_MODEL = 'svc-prediction-markets-agent';
@@ -324,7 +324,7 @@ export function createDiscordBot(options: DiscordBotOptions): DiscordBot {
       new InteractionSink(interaction, useOriginal, { token, clock, budget, onError: (err) => log.warn({ err }, 'discord reply message left behind by the move to the channel could not be tidied up') });
     switch (interaction.options.getSubcommand(false)) {
       case 'ask': {
-        const question = interaction.options.getString('question', true).trim();
+        const question = readableText(interaction.options.getString('question', true), interaction.channel, client.user!.id);
         if (!question) return void (await privately('Usage: `/svc ask question:` followed by your question, such as “what are the odds of a Fed cut in December?”'));
         await interaction.deferReply();
         // In one of the bot's threads, the question continues its conversation, and becomes part of it.

@@ -1,4 +1,4 @@
-import { MessageType, cleanContent, type AnyThreadChannel, type Message } from 'discord.js';
+import { MessageType, cleanContent, type AnyThreadChannel, type Message, type TextBasedChannel } from 'discord.js';
 import type { Turn } from '../shared/api-client.js';
 import type { Clock } from '../shared/clock.js';
 import { joinSplitParts } from '../shared/fences.js';
@@ -14,8 +14,13 @@ const MAX_MESSAGES = 200;
  * research agent cannot read.
  */
 export function plainContent(message: Message, botId: string): string {
-  const withoutBot = message.content.replace(new RegExp(`<@!?${botId}>`, 'g'), '');
-  return cleanContent(withoutBot, message.channel).trim();
+  return readableText(message.content, message.channel, botId);
+}
+
+/** `text` written in `channel` (a message, a command's option) as plainContent makes it. */
+export function readableText(text: string, channel: TextBasedChannel | null, botId: string): string {
+  const withoutBot = text.replace(new RegExp(`<@!?${botId}>`, 'g'), '');
+  return (channel ? cleanContent(withoutBot, channel) : withoutBot).trim();
 }
 
 /**

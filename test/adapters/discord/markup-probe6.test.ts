@@ -211,3 +211,13 @@ describe('Discord probe6: /svc ask with nothing to ask', () => {
     expect(log.requests).toEqual([]);
   });
 });
+
+describe('Discord probe6: markup in /svc ask', () => {
+  it('channels and custom emoji in the question reach the agent as Discord shows them', async () => {
+    await start();
+    h!.discord.slashCommand('ask', { question: `<@${BOT.id}> what do people in <#${CHANNEL}> <:party:123456789012345678> think of the Fed?` });
+    await until(() => expect(log.requests).toHaveLength(1));
+    await h!.bot.idle();
+    expect(log.requests[0]!.messages).toEqual([{ role: 'user', content: 'what do people in #general :party: think of the Fed?' }]);
+  });
+});
