@@ -76,7 +76,9 @@ export function asksBesideLinks(text: string): boolean {
   const words = rest.match(/[\p{L}\p{N}']+/gu) ?? [];
   if (REPORT_ONLY.test(words.join(' '))) return false;
   const count = wordCount(words);
-  return count >= 4 || (/[?？]/.test(rest) && count >= 2);
+  // "why is <link> up", "is <link> mispriced": a question without its mark.
+  const asked = /^(?:why|how|is|are|will|would|should|does|did|do|can|could|when|which|who|where)$/i.test(words[0] ?? '');
+  return count >= 4 || ((/[?？]/.test(rest) || asked) && count >= 2);
 }
 
 /** Scripts written without spaces between words: a run of them holds several words. */

@@ -23,6 +23,13 @@ describe('Slack probe6: channel links without a label', () => {
   });
 });
 
+describe('Slack probe6: a short question without its question mark beside a link', () => {
+  it('is a question when it opens with a question word', () => {
+    for (const q of [`why is ${FED} up`, `is ${FED} mispriced`, `<@U0BOT> will <${FED}|this> resolve`, `${FED} how come so high`]) expect(asksBesideLinks(q), q).toBe(true);
+    for (const q of [`${FED} why`, `why ${FED}`, `compare ${FED} and ${FED}`, `${FED} report please`]) expect(asksBesideLinks(q), q).toBe(false);
+  });
+});
+
 describe('Slack probe6: a question in an unspaced script beside a link', () => {
   it('counts as a question, however it is written', () => {
     for (const q of ['这个市场定价合理吗？', '为什么这个市场涨了这么多', 'この市場は割高ですか', 'ตลาดนี้ราคาสูงเกินไปหรือไม่', '이 시장은 과대평가되었나요?']) expect(asksBesideLinks(`${FED} ${q}`), q).toBe(true);
