@@ -32,7 +32,7 @@ import { InteractionSink } from './interaction-sink.js';
 import { interactionToken } from './interaction-token.js';
 import { channelSink, type DiscordBudget } from './sinks.js';
 import { GONE_NOTE, HELP, cannotPostNote, discordView, noThreadNote, threadName } from './texts.js';
-import { plainContent, threadTurns } from './thread.js';
+import { plainContent, readableText, threadTurns } from './thread.js';
 
 export const ASK_MODEL = 'svc-agent';
 export const REPORT_MODEL = 'svc-prediction-markets-agent';
@@ -82,6 +82,9 @@ export interface DiscordBot {
 
 const ownerOf = (userId: string) => `discord:${userId}`;
 const threadKey = (threadId: string) => `discord:thread:${threadId}`;
+const dmKey = (channelId: string) => `discord:dm:${channelId}`;
+/** How many of a DM's latest turns go along with a question there. */
+const DM_HISTORY_TURNS = 20;
 
 export function createDiscordBot(options: DiscordBotOptions): DiscordBot {
   const { settings, store, research, log } = options;
@@ -140,10 +143,11 @@ export function createDiscordBot(options: DiscordBotOptions): DiscordBot {
   });
 
   /** The thread for the reports on `message`: started from it, or the one it already has. */
-  async function threadFor(message: Message<true>, links: KalshiEventLink[]): Promise<SendableChannels> {
+  /** The thread on `message` for its answer, named `names` (the events' titles, or the question). */
+  async function threadFor(message: Message<true>, names: string[]): Promise<SendableChannels> {
     if (message.thread) return message.thread;
     try {
-      const thread = await withRetries(() => message.startThread({ name: threadName(links.map((l) => l.title)), autoArchiveDuration: 1440 }), discordEditErrors, clock);
+      const thread = await withRetries(() => message.startThread({ name: threadName(names), autoArchiveDuration: 1440 }), discordEditErrors, clock);
       store.recordFromStart(threadKey(thread.id));
       return thread;
     } catch (err) {
@@ -213,16 +217,22 @@ export function createDiscordBot(options: DiscordBotOptions): DiscordBot {
     const botId = client.user!.id;
     const channel = message.channel;
     const inOurThread = channel.isThread() && channel.ownerId === botId;
+    // A DM is a conversation with svc, as its threads are: every message there is for it.
+    const inDm = channel.isDMBased();
     const links = findKalshiEventLinks(message.content);
-    if (!inOurThread && !links.length) return;
+    // Elsewhere only a link, or a mention of svc ("@svc what are the odds of a cut?"), is for it.
+    const mentioned = message.mentions.users.has(botId);
+    if (!inOurThread && !inDm && !links.length && !mentioned) return;
     // A gateway may deliver a message again (after a resume); it is answered once.
     const claim = `discord:message:${message.id}`;
     if (!store.claim(claim)) return;
+    // "@svc" alone asks nothing: it gets the help, not an empty thread.
+    if (!links.length && !inOurThread && !inDm && !plainContent(message, botId)) return void (await replyInstead(message as Message<true>, HELP, 'could not answer a bare mention with the help'));
     const canStartThread = message.inGuild() && (channel.type === ChannelType.GuildText || channel.type === ChannelType.GuildAnnouncement);
     let target = channel as SendableChannels;
     if (canStartThread && !inOurThread) {
       try {
-        target = await threadFor(message as Message<true>, links);
+        target = await threadFor(message as Message<true>, links.length ? links.map((l) => l.title) : [plainContent(message, botId) || 'Question']);
       } catch (err) {
         // A failure that may pass (5xx, network, rate limit) gives the claim back, so a redelivery
         // tries again; a refusal (missing permissions…) keeps it, as a redelivery would only repeat
@@ -234,7 +244,7 @@ export function createDiscordBot(options: DiscordBotOptions): DiscordBot {
     }
     // The conversation of a thread is recorded as the service wrote it (not as Discord shows it: tables
     // re-rendered, sources and notes added) under the message each turn belongs to.
-    const thread = target.isThread() ? threadKey(target.id) : null;
+    const thread = target.isThread() ? threadKey(target.id) : inDm ? dmKey(channel.id) : null;
     const question = plainContent(message, botId);
     if (thread) store.recordTurn(thread, turnSeq(message.id), 'user', question);
     const running = thread ? writing.start(thread, message.id) : null;
@@ -242,7 +252,7 @@ export function createDiscordBot(options: DiscordBotOptions): DiscordBot {
       // In its thread, a question beside a link is answered with the thread's context (the research
       // agent reads the link too), not replaced by a new report.
       const asks = asksBesideLinks(message.content);
-      if (links.length && !(inOurThread && asks)) {
+      if (links.length && !((inOurThread || inDm) && asks)) {
         const reports: string[] = [];
         for (const link of links) {
           const sink = refusable(channelSink(target, budget));
@@ -266,15 +276,16 @@ export function createDiscordBot(options: DiscordBotOptions): DiscordBot {
         if (followUp.status === 'done' && thread) store.recordTurn(thread, turnSeq(message.id, true), 'assistant', [...reports, followUp.markdown].join('\n\n'));
         return;
       }
-      if (!channel.isThread() || !thread || !question) return;
-      const history = await threadHistory(channel, thread, message.id, botId);
+      if (!question) return;
+      // A mention in a thread of people's starts no conversation of svc's: the question goes alone.
+      const history = inOurThread && thread ? await threadHistory(channel as AnyThreadChannel, thread, message.id, botId) : inDm && thread ? await dmHistory(thread, message.id) : [];
       const outcome = await answer(channelSink(target, budget), message.author.id, {
         model: ASK_MODEL,
         messages: [...history, { role: 'user', content: question }],
         key: idempotencyKey('discord', 'message', message.id),
         what: 'Researching your question',
       });
-      if (outcome.status === 'done') store.recordTurn(thread, turnSeq(message.id, true), 'assistant', outcome.markdown);
+      if (outcome.status === 'done' && thread) store.recordTurn(thread, turnSeq(message.id, true), 'assistant', outcome.markdown);
     } finally {
       running?.end();
     }
@@ -296,6 +307,14 @@ export function createDiscordBot(options: DiscordBotOptions): DiscordBot {
     }
   }
 
+  /** A DM's latest turns as recorded here (a DM has no start to read back from, and no end). */
+  async function dmHistory(dm: string, beforeId: string): Promise<Turn[]> {
+    await writing.before(dm, beforeId);
+    const turns = store.turns(dm, turnSeq(beforeId)).slice(-DM_HISTORY_TURNS);
+    // The conversation sent starts with a question, never with an answer whose question was cut off.
+    return turns[0]?.role === 'assistant' ? turns.slice(1) : turns;
+  }
+
   async function onCommand(interaction: ChatInputCommandInteraction): Promise<void> {
     if (!store.claim(`discord:interaction:${interaction.id}`)) return;
     const userId = interaction.user.id;
@@ -305,8 +324,9 @@ export function createDiscordBot(options: DiscordBotOptions): DiscordBot {
       new InteractionSink(interaction, useOriginal, { token, clock, budget, onError: (err) => log.warn({ err }, 'discord reply message left behind by the move to the channel could not be tidied up') });
     switch (interaction.options.getSubcommand(false)) {
       case 'ask': {
+        const question = readableText(interaction.options.getString('question', true), interaction.channel, client.user!.id);
+        if (!question) return void (await privately('Usage: `/svc ask question:` followed by your question, such as “what are the odds of a Fed cut in December?”'));
         await interaction.deferReply();
-        const question = interaction.options.getString('question', true);
         // In one of the bot's threads, the question continues its conversation, and becomes part of it.
         const channel = interaction.channel;
         const botId = client.user!.id;

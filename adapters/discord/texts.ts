@@ -11,6 +11,7 @@ import { convertTables } from '../shared/tables.js';
 export const HELP = [
   '**svc: research answers with sources**',
   `• Paste a Kalshi event link (like <${EXAMPLE_EVENT_URL}>) in a channel: I start a thread on your message and write a report there. Reply in the thread to follow up.`,
+  '• Mention me with a question, or send me a DM: I answer in a thread on your message (or in the DM).',
   '• `/svc ask question:` asks anything about markets, companies and filings.',
   '• `/svc report url:` writes a report on a Kalshi event.',
   "• `/svc link key:` uses your own svc account (its plan and credits) instead of the server's; `/svc unlink` stops.",
@@ -85,6 +86,15 @@ export function cannotPostNote(channelId: string, problem: { missingPermissions:
 
 /** A thread name (1–100 characters) for the events of one message. */
 export function threadName(titles: string[]): string {
-  const name = titles.length > 1 ? `${titles[0]} and ${titles.length - 1} more` : (titles[0] ?? 'Report');
-  return name.length <= 100 ? name : `${name.slice(0, 99)}…`;
+  // A question may run over lines; a name is one line.
+  const first = (titles[0] ?? '').replace(/\s+/g, ' ').trim() || 'Report';
+  const name = titles.length > 1 ? `${first} and ${titles.length - 1} more` : first;
+  if (name.length <= 100) return name;
+  // Cut between characters (never inside an emoji or a surrogate pair).
+  let kept = '';
+  for (const { segment } of new Intl.Segmenter(undefined, { granularity: 'grapheme' }).segment(name)) {
+    if (kept.length + segment.length > 99) break;
+    kept += segment;
+  }
+  return `${kept.trimEnd()}…`;
 }

@@ -1,4 +1,4 @@
-import { MessageType, type AnyThreadChannel, type Message } from 'discord.js';
+import { MessageType, cleanContent, type AnyThreadChannel, type Message, type TextBasedChannel } from 'discord.js';
 import type { Turn } from '../shared/api-client.js';
 import type { Clock } from '../shared/clock.js';
 import { joinSplitParts } from '../shared/fences.js';
@@ -8,9 +8,19 @@ import { STREAMING_MARK } from './texts.js';
 
 const MAX_MESSAGES = 200;
 
-/** A message's text as a turn: the bot's mention removed. */
+/**
+ * A message's text as a turn: the bot's mention removed, and the others' mentions, channels, roles
+ * and custom emoji as Discord shows them (`@ana`, `#general`, `:party:`), not as raw ids the
+ * research agent cannot read.
+ */
 export function plainContent(message: Message, botId: string): string {
-  return message.content.replace(new RegExp(`<@!?${botId}>`, 'g'), '').trim();
+  return readableText(message.content, message.channel, botId);
+}
+
+/** `text` written in `channel` (a message, a command's option) as plainContent makes it. */
+export function readableText(text: string, channel: TextBasedChannel | null, botId: string): string {
+  const withoutBot = text.replace(new RegExp(`<@!?${botId}>`, 'g'), '');
+  return (channel ? cleanContent(withoutBot, channel) : withoutBot).trim();
 }
 
 /**

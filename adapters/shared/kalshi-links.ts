@@ -75,7 +75,23 @@ export function asksBesideLinks(text: string): boolean {
     .replace(/<[@#!][^<>]*>/g, ' ');
   const words = rest.match(/[\p{L}\p{N}']+/gu) ?? [];
   if (REPORT_ONLY.test(words.join(' '))) return false;
-  return words.length >= 4 || (/[?？]/.test(rest) && words.length >= 2);
+  const count = wordCount(words);
+  // "why is <link> up", "is <link> mispriced": a question without its mark.
+  const asked = /^(?:why|how|is|are|will|would|should|does|did|do|can|could|when|which|who|where)$/i.test(words[0] ?? '');
+  return count >= 4 || ((/[?？]/.test(rest) || asked) && count >= 2);
+}
+
+/** Scripts written without spaces between words: a run of them holds several words. */
+const UNSPACED = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}]/gu;
+
+/** How many words `runs` hold, reckoning two characters a word in unspaced scripts ("这个市场定价合理吗" is a question, not one word). */
+function wordCount(runs: string[]): number {
+  let count = 0;
+  for (const run of runs) {
+    const unspaced = run.match(UNSPACED)?.length ?? 0;
+    count += unspaced ? Math.max(1, Math.round(unspaced / 2)) + (unspaced < run.length ? 1 : 0) : 1;
+  }
+  return count;
 }
 
 /**

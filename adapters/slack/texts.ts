@@ -46,7 +46,8 @@ export function problemNoteMarkdown(problem: Problem, interrupted: boolean): str
 export function slackToPlain(text: string, botUserId?: string, options: { keepLines?: boolean } = {}): string {
   const plain = text
     .replace(/<@([A-Z0-9]+)(\|[^>]*)?>/g, (_m, id: string, label?: string) => (id === botUserId ? '' : label ? `@${label.slice(1)}` : `@${id}`))
-    .replace(/<#[A-Z0-9]+\|([^>]*)>/g, '#$1')
+    // A channel link carries its name, unless Slack left the label out (`<#C1>`, `<#C1|>`): then its id.
+    .replace(/<#([A-Z0-9]+)(?:\|([^>]*))?>/g, (_m, id: string, name?: string) => `#${name || id}`)
     // <!here>, <!subteam^S1|@team> (a user group), <!date^…|Feb 18>: the label Slack shows, or @name.
     .replace(/<!([a-z]+)(?:\^[^|>]*)?(?:\|([^>]*))?>/g, (_m, name: string, label?: string) => (label && name !== 'here' && name !== 'channel' && name !== 'everyone' ? label : `@${name}`))
     .replace(/<((?:https?|mailto):[^|>]+)\|([^>]*)>/g, (_m, url: string, label: string) => (label && !url.endsWith(label) && label !== url ? `${label} (${url})` : url))

@@ -14,6 +14,7 @@ import { WebSocket, WebSocketServer } from 'ws';
 
 export const GUILD = '900000000000000001';
 export const CHANNEL = '900000000000000002';
+export const DM_CHANNEL = '900000000000000009';
 export const APP_ID = '900000000000000003';
 export const BOT = { id: '900000000000000004', username: 'svc', discriminator: '0', global_name: 'svc', avatar: null, bot: true };
 export const ANA = { id: '900000000000000005', username: 'ana', discriminator: '0', global_name: 'Ana', avatar: null };
@@ -44,7 +45,8 @@ export interface RestCall {
 interface Channel {
   id: string;
   type: number;
-  guild_id: string;
+  /** None for a DM. */
+  guild_id?: string;
   name: string;
   parent_id?: string;
   owner_id?: string;
@@ -156,6 +158,15 @@ export class FakeDiscord {
   userMessage(channelId: string, content: string, author: FakeMessage['author'] = ANA): FakeMessage {
     const m = this.#store({ channel_id: channelId, author, content });
     this.dispatch('MESSAGE_CREATE', { ...this.#wire(m), guild_id: GUILD, member: { roles: [], joined_at: new Date().toISOString(), deaf: false, mute: false, flags: 0 } });
+    return m;
+  }
+
+  /** A person writes to the bot in a direct message (a DM channel, type 1, no guild). */
+  dmMessage(content: string, author: FakeMessage['author'] = ANA): FakeMessage {
+    if (!this.channels.has(DM_CHANNEL)) this.channels.set(DM_CHANNEL, { id: DM_CHANNEL, type: 1, name: '' });
+    const m = this.#store({ channel_id: DM_CHANNEL, author, content });
+    // Discord names a DM's channel type in the event (clients have no DM channel cached).
+    this.dispatch('MESSAGE_CREATE', { ...this.#wire(m), channel_type: 1 });
     return m;
   }
 
@@ -313,7 +324,8 @@ export class FakeDiscord {
       edited_timestamp: m.edits ? new Date().toISOString() : null,
       tts: false,
       mention_everyone: false,
-      mentions: [],
+      // As Discord does: the users the content mentions, so clients can show their names.
+      mentions: [BOT, ANA, OTHER_BOT].filter((u) => new RegExp(`<@!?${u.id}>`).test(m.content)),
       mention_roles: [],
       attachments: [],
       embeds: [],
@@ -392,7 +404,7 @@ export class FakeDiscord {
         if (seen) return reply(200, this.#wire(seen));
         const message = this.#store({ channel_id: channelId, author: BOT, content: String(body.content ?? ''), flags: Number(body.flags ?? 0) });
         if (nonce) this.#nonces.set(`${channelId}:${nonce}`, message);
-        this.dispatch('MESSAGE_CREATE', { ...this.#wire(message), guild_id: GUILD });
+        this.dispatch('MESSAGE_CREATE', { ...this.#wire(message), ...(this.channels.get(channelId)!.type === 1 ? { channel_type: 1 } : { guild_id: GUILD }) });
         if (this.sendsStoredThenFailed > 0) {
           this.sendsStoredThenFailed--;
           return reply(500, { message: '500: Internal Server Error', code: 0 });
