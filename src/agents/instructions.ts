@@ -27,7 +27,7 @@ const FORMS: [InstructedForm, RegExp][] = [
   ['bullets', /\bbullet(?:ed)?[- ]?(?:points?|lists?)?\b|\bbullets\b|\b(?:as|in|with|using|use)\s+(?:a\s+)?(?:short\s+)?(?:list|lists)\b|\blist\s+(?:form|format)\b/i],
   ['simple', /\bexplain\s+(?:(?:it|that|things|everything)\s+)?(?:to\s+me\s+)?(?:like|as\s+if|as\s+though)\s+(?:i'?m|i\s+am|im|to\s+a)\s+(?:a\s+)?\w+(?:[- ]year[- ]old)?|\beli\d+\b|\b(?:in|use|using|with)\s+(?:simple|plain|simpler|plainer|layman'?s?|everyday)\s+(?:words|terms|english|language)\b|\bplain[- ](?:english|language|words)\b|\blayman'?s?\s+terms\b|\bfor\s+(?:a\s+)?(?:kid|child|beginner|novice|layperson|\d+[- ]year[- ]old)s?\b|\bnon-?technical\b|\b(?:no|without|avoid)\s+jargon\b|\bdumb\s+it\s+down\b/i],
   ['line', /\b(?:in\s+|as\s+|to\s+|with\s+|on\s+)?(?:one|a|1|single)\s+(?:single\s+)?line\b|\bone[- ]liners?\b/i],
-  ['sentence', /\b(?:in\s+|as\s+|to\s+|with\s+|using\s+)?(?:one|a|1|single|two|2)\s+(?:short\s+|single\s+|brief\s+)?sentences?\b|\bone[- ]sentence\b|\b(?:under|fewer\s+than|less\s+than|at\s+most|max(?:imum)?\s+(?:of\s+)?|no\s+more\s+than|up\s+to)\s+\d{1,2}\s+words\b|\btl;?\s?dr\b|\bsummar(?:ize|ise)\s+(?:your|the|each|every)\s+(?:answers?|replies|responses)\b/i],
+  ['sentence', /\b(?:in\s+|as\s+|to\s+|with\s+|using\s+)?(?:one|a|1|single|two|2)\s+(?:short\s+|single\s+|brief\s+)?sentences?\b|\bone[- ]sentence\b|\b(?:under|fewer\s+than|less\s+than|at\s+most|max(?:imum)?\s+(?:of\s+)?|no\s+more\s+than|up\s+to)\s+\d{1,2}\s+words\b|\b\d{1,2}\s+words\s+or\s+(?:fewer|less)\b|\btl;?\s?dr\b|\bsummar(?:ize|ise)\s+(?:your|the|each|every)\s+(?:answers?|replies|responses)\b/i],
 ];
 
 /** A clause that forbids what follows rather than asking it ("don't use bullet points", "never reply with just a number"). */

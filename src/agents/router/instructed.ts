@@ -4,7 +4,7 @@ import { formAsked } from '../sec/restate.js';
 import { answerFromReport, type ReportRead } from './event-questions.js';
 import { oddsInForm } from './instructed-odds.js';
 import { cited } from './report-rows.js';
-import { notesUnder, plainClaims, restateAsked, restated } from './restate.js';
+import { notesUnder, periodsInOneSentence, plainClaims, restateAsked, restated } from './restate.js';
 
 /**
  * The router's answers (and the search's and the report agent's) in a form the instructions ask:
@@ -27,8 +27,9 @@ export function restatedAsInstructed(answer: Answer, asked: FormInstructed, ques
     // Bullet points: each sentence of its key points a line of its own, the note under them kept.
     return asked.form === 'bullets' ? { ...said, text: said.text.replace(/^[^\n]+/, (lead) => lead.split(/(?<=[.!?](?:\s*\[\d+\])*)\s+(?=[A-Z*“"])/).map((x) => `- ${x}`).join('\n')) } : said;
   }
-  // A table of figures or a company's figures come from the filings agents, who say them in any form they can themselves.
-  if (body.some((l) => l.startsWith('|')) || /^\*\*[^*]+\([A-Z.-]{1,6}\)\*\*:/.test(body[0]!)) return null;
+  // A table of figures or a company's figures come from the filings agents, who say them in any form they can themselves,
+  // but for a table of periods in one sentence (or line): its first figures from the first period to the latest.
+  if (body.some((l) => l.startsWith('|')) || /^\*\*[^*]+\([A-Z.-]{1,6}\)\*\*:/.test(body[0]!)) return periodsInstructed(answer, asked, question);
   switch (asked.form) {
     case 'sentence':
     case 'line':
@@ -43,6 +44,15 @@ export function restatedAsInstructed(answer: Answer, asked: FormInstructed, ques
     default:
       return oddsInForm(answer, asked);
   }
+}
+
+/**
+ * A filings agent's table of periods in the one sentence (or line) the instructions ask, which it
+ * does not say so itself; null for any other answer or form, or a form the question asks itself.
+ */
+export function periodsInstructed(answer: Answer, asked: FormInstructed, question: string): Answer | null {
+  if ((asked.form !== 'sentence' && asked.form !== 'line') || restateAsked(question) || formAsked(question)) return null;
+  return periodsInOneSentence(answer);
 }
 
 /**
