@@ -18,7 +18,13 @@ export interface FormInstructed {
   form: InstructedForm;
   /** Only one figure wanted ("reply with a single number"). */
   one: boolean;
+  /** How many bullet points were asked ("in 3 bullets", "three bullet points"), when a number was. */
+  count?: number;
 }
+
+const COUNTS: Record<string, number> = { two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10 };
+/** The number of bullet points a clause asks ("in 3 bullets", "three key bullet points", "max 5 bullets"). */
+const BULLET_COUNT = /\b(\d{1,2}|two|three|four|five|six|seven|eight|nine|ten)\s+(?:short\s+|key\s+|brief\s+|quick\s+)?bullet/i;
 
 /** Each form by the words that ask it in an instruction; the first that matches a clause wins. */
 const FORMS: [InstructedForm, RegExp][] = [
@@ -62,7 +68,9 @@ export function formInstructed(instructions: string | null | undefined): FormIns
       if (!m) continue;
       // ("Do not use bullet points", "answer in full sentences rather than a table": nothing asked.)
       if (NEGATED.test(clause.slice(0, m.index + m[0].length))) continue;
-      return { form, one: form === 'number' && /\b(?:one|a\s+single|single)\s+(?:number|figure|value)\b/i.test(clause) };
+      const count = form === 'bullets' ? BULLET_COUNT.exec(clause)?.[1]?.toLowerCase() : undefined;
+      const n = count ? (COUNTS[count] ?? Number(count)) : 0;
+      return { form, one: form === 'number' && /\b(?:one|a\s+single|single)\s+(?:number|figure|value)\b/i.test(clause), ...(n >= 1 ? { count: n } : {}) };
     }
   }
   return null;

@@ -18,14 +18,17 @@ export function restatedAsInstructed(answer: Answer, asked: FormInstructed, ques
   if (restateAsked(question) || formAsked(question)) return null;
   const body = bodyOf(answer.text);
   // (An answer with no sources is a fixed text, help or a refusal, that says what it must whole.)
-  if (!body.length || !answer.citations.length || already(body, asked)) return null;
+  if (!body.length || !answer.citations.length) return null;
+  // A list asked as a number of bullets: its first that many items (none: the list as it is).
+  if (asked.form === 'bullets' && body.filter((l) => LIST_ITEM.test(l)).length > 1 && !reportOf(answer)) return listInBullets(answer, asked.count);
+  if (already(body, asked)) return null;
   const report = reportOf(answer);
   if (report) {
     const brief = asked.form === 'sentence' || asked.form === 'line' ? 'in one sentence' : asked.form === 'simple' ? 'in plain words' : asked.form === 'bullets' ? 'key points' : null;
     const said = brief ? answerFromReport(brief, report, []) : null;
     if (!said?.text.trim()) return null;
     // Bullet points: each sentence of its key points a line of its own, the note under them kept.
-    return asked.form === 'bullets' ? { ...said, text: said.text.replace(/^[^\n]+/, (lead) => lead.split(/(?<=[.!?](?:\s*\[\d+\])*)\s+(?=[A-Z*“"])/).map((x) => `- ${x}`).join('\n')) } : said;
+    return asked.form === 'bullets' ? cited(said.text.replace(/^[^\n]+/, (lead) => lead.split(/(?<=[.!?](?:\s*\[\d+\])*)\s+(?=[A-Z*“"])/).slice(0, asked.count).map((x) => `- ${x}`).join('\n')), said.citations) : said;
   }
   // A table of figures or a company's figures come from the filings agents, who say them in any form they can themselves,
   // but for a table of periods in one sentence (or line): its first figures from the first period to the latest.
@@ -38,7 +41,7 @@ export function restatedAsInstructed(answer: Answer, asked: FormInstructed, ques
       return restated(answer, 'simple');
     case 'bullets': {
       const claims = plainClaims(answer.text);
-      return claims.length ? cited(`${claims.slice(0, 6).map((c) => `- ${c}`).join('\n')}\n${notesUnder(answer.text)}`, answer.citations) : null;
+      return claims.length ? cited(`${claims.slice(0, asked.count ?? 6).map((c) => `- ${c}`).join('\n')}\n${notesUnder(answer.text)}`, answer.citations) : null;
     }
     // Just the number, a table: the odds of Kalshi outcomes have both (the price asked, a row an outcome).
     default:
@@ -77,6 +80,26 @@ function outcomesTable(answer: Answer): Answer | null {
   const asOf = /\*\*As of:\*\* ([^\n]+?)\s*$/m.exec(answer.text)?.[1];
   const note = title ? `\n\n_From the report on **${title.replace(/[*_]/g, '')}**${asOf ? `, as of ${asOf}` : ''}._` : '';
   return cited(`${table.join('\n')}${note}\n`, answer.citations);
+}
+
+const LIST_ITEM = /^(?:[-*•]|\d+\.)\s+/;
+
+/**
+ * A list answer in the number of bullets asked: the line leading into it, its first that many
+ * items as the answer ordered them, then a line naming those left out ("_2 more not shown: Volume
+ * surge, Cut 25bps; Could flip the outcome._"), the notes under it kept; its citations those the
+ * items kept cite. Null (the list as it is) when no number was asked or the list has no more.
+ */
+function listInBullets(answer: Answer, count: number | undefined): Answer | null {
+  const lines = answer.text.split('\n');
+  const items = lines.flatMap((l, i) => (LIST_ITEM.test(l.trim()) ? [i] : []));
+  if (!count || items.length <= count) return null;
+  const left = items.slice(count).map((i) => /^(?:[-*•]|\d+\.)\s+\*\*(.+?):?\*\*/.exec(lines[i]!.trim())?.[1]?.replace(/:$/, ''));
+  const named = left.every(Boolean) ? `: ${left.join('; ')}` : '';
+  const kept = lines.filter((_, i) => !items.slice(count).includes(i));
+  const after = kept.indexOf(lines[items[count - 1]!]!) + 1;
+  kept.splice(after, 0, `\n_${left.length} more not shown${named}._`);
+  return cited(`${kept.join('\n').replace(/\n{3,}/g, '\n\n').trimEnd()}\n`, answer.citations);
 }
 
 /** An answer's lines that say something: not blank, not the italic note on the data under it. */

@@ -13,7 +13,7 @@ const cite = (n: number) => Array.from({ length: n }, (_, i) => ({ order: i + 1,
 const NOTE = '_From the stored report on **Fed decision in December 2026?** (KXFEDDECISION-26DEC), as of 2026-11-19 15:00 UTC; ask for the event\'s address again for the whole report._';
 
 /** Every [n] in the text has its source, and every source is cited, numbered 1, 2, … */
-function consistent(text: string, citations: { order: number }[]) {
+function consistent(text: string, citations: readonly { order: number }[]) {
   const used = [...new Set((text.match(/\[(\d+)\]/g) ?? []).map((m) => Number(m.slice(1, -1))))].sort((a, b) => a - b);
   expect(used).toEqual(citations.map((c) => c.order).sort((a, b) => a - b));
   expect(used).toEqual(used.map((_, i) => i + 1));
@@ -36,6 +36,22 @@ describe('a list of several items in one sentence', () => {
     expect(first).toMatch(/^What could move it: Trading closes: a long detail about this item, .*ending here \[1\], and 2 more: price move, Hold; volume surge, Cut\.$/);
     expect(said.citations.map((c) => c.url)).toEqual(['https://example.com/1']);
     consistent(said.text, said.citations);
+  });
+});
+
+describe('a number of bullets asked', () => {
+  for (const [text, count] of [['Answer in 3 bullets.', 3], ['Use three bullet points.', 3], ['Give me 5 key bullets', 5], ['Use bullet points.', undefined]] as const) {
+    it(`${text} → ${count}`, () => expect(formInstructed(text)).toEqual({ form: 'bullets', one: false, ...(count ? { count } : {}) }));
+  }
+
+  it('a list longer than asked: its first items, then those left out named, citing only what it keeps', () => {
+    const text = `What could move it:\n\n- **Trading closes** 2026-12-15 [1].\n- **Price move, Hold:** −7.5 pts [2].\n- **Volume surge, Cut:** 11,131 contracts [3].\n\n${NOTE}\n`;
+    const said = restatedAsInstructed({ text, citations: cite(3) }, { form: 'bullets', one: false, count: 2 }, 'key catalysts?')!;
+    expect(said.text).toBe(`What could move it:\n\n- **Trading closes** 2026-12-15 [1].\n- **Price move, Hold:** −7.5 pts [2].\n\n_1 more not shown: Volume surge, Cut._\n\n${NOTE}\n`);
+    consistent(said.text, said.citations);
+    // As many as it has, or no number asked: the list as it is.
+    expect(restatedAsInstructed({ text, citations: cite(3) }, { form: 'bullets', one: false, count: 3 }, 'key catalysts?')).toBeNull();
+    expect(restatedAsInstructed({ text, citations: cite(3) }, { form: 'bullets', one: false }, 'key catalysts?')).toBeNull();
   });
 });
 
@@ -82,5 +98,8 @@ describe('on the demo service', () => {
     const spreads = (await ask("what's the spread on each outcome?", 'Reply in a single sentence.')).split('\n')[0]!;
     expect(spreads).toMatch(/^Cut more than 25bps: bid \$0\.32, ask \$0\.34, spread \$0\.02, last \$0\.33 \[1\]; Cut 25bps: .+ \[2\]; Hold: .+ \[3\]; Hike 25bps: .+ \[4\]\.$/);
     expect(spreads).not.toContain('KXFEDDECISION-26DEC-');
+    const three = await ask('what are the key catalysts?', 'Answer in 3 bullets.');
+    expect(three.match(/^- /gm)).toHaveLength(3);
+    expect(three).toContain('_2 more not shown: Volume surge, Cut 25bps; Could flip the outcome._');
   });
 });
