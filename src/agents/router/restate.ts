@@ -299,25 +299,32 @@ export function restated(answer: Answer, form: 'simple' | 'sentence'): Answer | 
 /**
  * A table of periods (a company's figures "by fiscal quarter") in one sentence, as one sentence is
  * asked of it: its first two figures from the first period to the latest, cited to those periods,
- * with the data's notes under it; null for an answer that is no such table.
+ * with the data's notes under it (two or three companies' tables: each so, in turn); null for an
+ * answer that is no such table.
  */
 export function periodsInOneSentence(answer: Answer): Answer | null {
   const lines = answer.text.split('\n').map((l) => l.trim());
-  const start = lines.findIndex((l) => l.startsWith('|'));
-  if (start < 0) return null;
-  const after = lines.slice(start).findIndex((l) => !l.startsWith('|'));
-  const block = lines.slice(start, after < 0 ? undefined : start + after);
-  // (One table: several, a company's each, would be one of them alone.)
-  if (lines.filter((l) => l.startsWith('|')).length !== block.length) return null;
-  const company = lines.slice(0, start).reverse().map((l) => /^#+\s+([^(]+?)\s+\([A-Z.-]{1,6}\)/.exec(l)?.[1]).find(Boolean) ?? '';
-  const cells = block.map((l) => l.replace(/^\||\|$/g, '').split('|').map((c) => c.trim()));
-  if (cells[0]![0] !== '' || cells[0]!.length < 3) return null;
-  const [said] = periodsInBrief(cells, company);
-  if (!said) return null;
+  // Each table with the company whose heading is above it (several companies: a table each, said in turn).
+  const tables: { company: string; block: string[] }[] = [];
+  let company = '';
+  for (let i = 0; i < lines.length; i++) {
+    if (/^#+\s/.test(lines[i]!)) company = /^#+\s+([^(]+?)\s+\([A-Z.-]{1,6}\)/.exec(lines[i]!)?.[1] ?? '';
+    if (!lines[i]!.startsWith('|')) continue;
+    const block: string[] = [];
+    while (i < lines.length && lines[i]!.startsWith('|')) block.push(lines[i++]!);
+    tables.push({ company, block });
+  }
+  if (!tables.length || tables.length > 3) return null;
+  const said = tables.map(({ company, block }) => {
+    const cells = block.map((l) => l.replace(/^\||\|$/g, '').split('|').map((c) => c.trim()));
+    return cells[0]![0] === '' && cells[0]!.length >= 3 ? periodsInBrief(cells, company)[0] : undefined;
+  });
+  if (!said.every(Boolean)) return null;
+  const sentence = said.map((x, i) => (i < said.length - 1 ? x!.replace(/\.$/, '') : x!)).join('; ');
   // (The time and source of the data under it, as the table had them.)
   const data = lines.filter((l) => /^Data:\s/.test(l)).map((l) => `_${l.replace(/[.\s]+$/, '')}._`);
   const notes = [...figureNotes(answer.text), ...data];
-  return cited(`${said}\n${notes.length ? `\n${notes.join('\n')}\n` : ''}`, answer.citations);
+  return cited(`${sentence}\n${notes.length ? `\n${notes.join('\n')}\n` : ''}`, answer.citations);
 }
 
 /** A list item's text, its marker gone ("- **Hold** (…): bid $0.14 …" → "**Hold** (…): bid $0.14 …"). */
@@ -356,7 +363,7 @@ const JOINED_AT_MOST = 320;
  * (up to its first ";" or full stop, a contract's ticker left out, its citations kept) joined by
  * semicolons when that is short enough; otherwise the first item, as the answer put it first, and
  * how many more there are, by their labels ("…: Trading closes 2026-12-15 15:00 UTC (in 26 days)
- * [1], and 4 more: price move, Hike 25bps; …").
+ * [1], and 4 more: Price move, Hike 25bps; …").
  */
 function itemsInOneSentence(items: string[], lead: string | undefined): string {
   const said = items.map((line) => {
@@ -369,16 +376,14 @@ function itemsInOneSentence(items: string[], lead: string | undefined): string {
     const label = /^\*\*(.+?):?\*\*/.exec(LIST_ITEM.exec(line)![1]!)?.[1]?.replace(/:$/, '');
     return { text: `${head}${refs ? ` ${refs}` : ''}`.replace(/\s*\.(\s*(?:\[\d+\])+)$/, '$1'), label };
   });
-  const opening = lead && /:$/.test(lead) && !LIST_ITEM.test(lead) ? `${strip(lead).replace(/\s*\([^)]*\)/g, '').replace(/\s*:$/, '')}: ` : '';
+  // (The lead's last sentence: "No contract is safe: … costs. The one the model values most … is NO on Cut …; its risk:".)
+  const opening = lead && /:$/.test(lead) && !LIST_ITEM.test(lead) ? `${strip(lead).split(/(?<=[.!?])\s+(?=[A-Z“"])/).at(-1)!.replace(/\s*\([^)]*\)/g, '').replace(/\s*:$/, '')}: ` : '';
   const joined = `${opening}${said.map((x) => x.text).join('; ')}.`;
   if (joined.length <= JOINED_AT_MOST) return joined;
   const rest = said.slice(1);
-  const named = rest.every((x) => x.label) ? `: ${rest.map((x) => uncapitalisedLabel(x.label!)).join('; ')}` : '';
+  const named = rest.every((x) => x.label) ? `: ${rest.map((x) => x.label!).join('; ')}` : '';
   return `${opening}${said[0]!.text}, and ${rest.length} more${named}.`;
 }
-
-/** A label inside a sentence: its first word in lower case unless it is a name or an acronym ("Price move" → "price move", "Hold" kept). */
-const uncapitalisedLabel = (label: string) => label.replace(/^([A-Z][a-z]+)(?=\s+[a-z])/, (w) => w.toLowerCase());
 
 /** The thread in brief: each question asked, with its answer's headline in plain words. */
 export function threadRestated(answers: { question: string; answer: Answer }[]): Answer | null {

@@ -33,7 +33,7 @@ describe('a list of several items in one sentence', () => {
     const text = `What could move it (it reads prices, not news):\n\n${long('Trading closes', 1)}\n${long('Price move, Hold', 2)}\n${long('Volume surge, Cut', 3)}\n\n${NOTE}\n`;
     const said = restatedAsInstructed({ text, citations: cite(3) }, sentence, 'what are the key catalysts?')!;
     const first = said.text.split('\n')[0]!;
-    expect(first).toMatch(/^What could move it: Trading closes: a long detail about this item, .*ending here \[1\], and 2 more: price move, Hold; volume surge, Cut\.$/);
+    expect(first).toMatch(/^What could move it: Trading closes: a long detail about this item, .*ending here \[1\], and 2 more: Price move, Hold; Volume surge, Cut\.$/);
     expect(said.citations.map((c) => c.url)).toEqual(['https://example.com/1']);
     consistent(said.text, said.citations);
   });
@@ -81,6 +81,10 @@ describe('on the demo service', () => {
         expect(sources.length).toBe(3);
       }
     }
+    // Two companies' tables: each in turn, in the one sentence.
+    const two = await demo.client.responses.create({ model: 'svc-agent', input: 'Apple vs Microsoft net income last 4 quarters', instructions: 'Answer in one sentence.' });
+    expect(two.output_text.split('\n')[0]).toMatch(/^Apple Inc\.'s net income went from \$[\d.]+ billion in Q3 FY2024 to \$[\d.]+ billion in Q2 FY2025 \[1\]\[2\]; Microsoft Corp\.'s net income went from .+ in Q3 FY2025 (?:\[\d\])+\.$/);
+    expect(two.output_text).not.toContain('|');
     // A form the question asks itself wins: its table stays a table.
     const table = (await demo.client.responses.create({ model: 'svc-sec-agent', input: `${QUARTERS}, as a table`, instructions: 'Answer in one sentence.' })).output_text;
     expect(table).toContain('| **Revenue**');
@@ -93,11 +97,13 @@ describe('on the demo service', () => {
       return r.choices[0]!.message.content!;
     };
     const catalysts = await ask('what are the key catalysts?', 'Answer in one sentence.');
-    expect(catalysts.split('\n')[0]).toMatch(/^What could move it before the end, from the report: Trading closes 2026-12-15 15:00 UTC \(in 26 days\) \[1\], and 4 more: price move, Hike 25bps; .+\.$/);
+    expect(catalysts.split('\n')[0]).toMatch(/^What could move it before the end, from the report: Trading closes 2026-12-15 15:00 UTC \(in 26 days\) \[1\], and 4 more: Price move, Hike 25bps; .+\.$/);
     expect(catalysts).not.toMatch(/^- /m);
     const spreads = (await ask("what's the spread on each outcome?", 'Reply in a single sentence.')).split('\n')[0]!;
     expect(spreads).toMatch(/^Cut more than 25bps: bid \$0\.32, ask \$0\.34, spread \$0\.02, last \$0\.33 \[1\]; Cut 25bps: .+ \[2\]; Hold: .+ \[3\]; Hike 25bps: .+ \[4\]\.$/);
     expect(spreads).not.toContain('KXFEDDECISION-26DEC-');
+    // A lead of two sentences: its last leads into the list.
+    expect((await ask('what are the risks?', 'Answer in one sentence.')).split('\n')[0]).toMatch(/^The one the model values most at the quotes is NO on Cut more than 25bps; its risk: Price and chance of losing: .+ \[1\], and 4 more: Worst case; Spread; Trading closes; What could flip it \(the rules\)\.$/);
     const three = await ask('what are the key catalysts?', 'Answer in 3 bullets.');
     expect(three.match(/^- /gm)).toHaveLength(3);
     expect(three).toContain('_2 more not shown: Volume surge, Cut 25bps; Could flip the outcome._');
