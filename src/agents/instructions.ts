@@ -20,7 +20,12 @@ export interface FormInstructed {
   one: boolean;
   /** How many bullet points were asked ("in 3 bullets", "three bullet points"), when a number was. */
   count?: number;
+  /** How many words at most were asked ("under 20 words", "20 words or fewer"), when a number was. */
+  words?: number;
 }
+
+/** The words an instruction allows at most ("under 20 words", "in 15 words or less", "max 25 words"). */
+const WORD_LIMIT = /\b(?:under|fewer\s+than|less\s+than|at\s+most|max(?:imum)?\s+(?:of\s+)?|no\s+more\s+than|up\s+to)\s+(\d{1,2})\s+words\b|\b(\d{1,2})\s+words\s+or\s+(?:fewer|less)\b/i;
 
 const COUNTS: Record<string, number> = { two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10 };
 /** The number of bullet points a clause asks ("in 3 bullets", "three key bullet points", "max 5 bullets"). */
@@ -70,7 +75,9 @@ export function formInstructed(instructions: string | null | undefined): FormIns
       if (NEGATED.test(clause.slice(0, m.index + m[0].length))) continue;
       const count = form === 'bullets' ? BULLET_COUNT.exec(clause)?.[1]?.toLowerCase() : undefined;
       const n = count ? (COUNTS[count] ?? Number(count)) : 0;
-      return { form, one: form === 'number' && /\b(?:one|a\s+single|single)\s+(?:number|figure|value)\b/i.test(clause), ...(n >= 1 ? { count: n } : {}) };
+      const limit = form === 'sentence' ? WORD_LIMIT.exec(clause) : null;
+      const words = limit ? Number(limit[1] ?? limit[2]) : 0;
+      return { form, one: form === 'number' && /\b(?:one|a\s+single|single)\s+(?:number|figure|value)\b/i.test(clause), ...(n >= 1 ? { count: n } : {}), ...(words >= 1 ? { words } : {}) };
     }
   }
   return null;

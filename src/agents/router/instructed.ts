@@ -36,7 +36,7 @@ export function restatedAsInstructed(answer: Answer, asked: FormInstructed, ques
   switch (asked.form) {
     case 'sentence':
     case 'line':
-      return restated(answer, 'sentence');
+      return restated(answer, 'sentence', asked.words);
     case 'simple':
       return restated(answer, 'simple');
     case 'bullets': {

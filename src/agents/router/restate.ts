@@ -286,8 +286,8 @@ export const notesUnder = (text: string) => {
  * An answer restated: a few plain sentences ('simple'), or one ('sentence'), with the notes on its
  * figures under them; null when nothing in it can be said plainly.
  */
-export function restated(answer: Answer, form: 'simple' | 'sentence'): Answer | null {
-  const claims = form === 'sentence' ? sentenceClaims(answer.text) : plainClaims(answer.text);
+export function restated(answer: Answer, form: 'simple' | 'sentence', words?: number): Answer | null {
+  const claims = form === 'sentence' ? sentenceClaims(answer.text, words) : plainClaims(answer.text);
   if (!claims.length) return null;
   // (A long lead of prose, "I do not give investment advice (…), and nothing I read links … : …", to its first clause.)
   const short = (c: string, i: number) => (i === 0 && c.length > 160 && !/\[\d+\]/.test(c) ? c.replace(/\s*\([^)]*\)/g, '').replace(/^(.{60,}?):\s.*$/, '$1').replace(/\.?$/, '.') : c);
@@ -337,7 +337,7 @@ const LIST_ITEM = /^(?:[-*•]|\d+\.)\s+(.+)$/;
  * never a caveat under it that cites nothing. None (the answer said as it is) for a list of several
  * such items: one of them alone would not answer.
  */
-function sentenceClaims(text: string): string[] {
+function sentenceClaims(text: string, words?: number): string[] {
   const claims = plainClaims(text, true);
   const lines = text.split('\n').map((l) => l.trim());
   const items = lines.flatMap((l, i) => (LIST_ITEM.test(l) ? [i] : []));
@@ -348,7 +348,7 @@ function sentenceClaims(text: string): string[] {
   const prose = lines.findIndex((l) => l && !LIST_ITEM.test(l) && !/^[_#|>]/.test(l) && !/:$/.test(l));
   if (claims.length && prose >= 0 && prose < items[0]!) return claims;
   const lead = lines.slice(0, items[0]).reverse().find(Boolean);
-  if (items.length > 1) return [itemsInOneSentence(items.map((i) => lines[i]!), lead)];
+  if (items.length > 1) return [itemsInOneSentence(items.map((i) => lines[i]!), lead, words)];
   const item = strip(LIST_ITEM.exec(lines[items[0]!]!)![1]!);
   const said = item.split(/(?<=[.!?](?:\s*\[\d+\])*)\s+(?=[A-Z“"])/).slice(0, 2).map((x, i) => (i ? uncapitalised(x) : x).replace(/\.$/, ''));
   const opening = lead && /:$/.test(lead) && !LIST_ITEM.test(lead) ? `${strip(lead).replace(/\s*:$/, '')}, ` : '';
@@ -365,7 +365,7 @@ const JOINED_AT_MOST = 320;
  * how many more there are, by their labels ("…: Trading closes 2026-12-15 15:00 UTC (in 26 days)
  * [1], and 4 more: Price move, Hike 25bps; …").
  */
-function itemsInOneSentence(items: string[], lead: string | undefined): string {
+function itemsInOneSentence(items: string[], lead: string | undefined, words = Infinity): string {
   const said = items.map((line) => {
     const item = strip(LIST_ITEM.exec(line)![1]!);
     let head = item.split(/;\s+|(?<=[.!?](?:\s*\[\d+\])*)\s+(?=[A-Z“"])/)[0]!;
@@ -379,11 +379,18 @@ function itemsInOneSentence(items: string[], lead: string | undefined): string {
   // (The lead's last sentence: "No contract is safe: … costs. The one the model values most … is NO on Cut …; its risk:".)
   const opening = lead && /:$/.test(lead) && !LIST_ITEM.test(lead) ? `${strip(lead).split(/(?<=[.!?])\s+(?=[A-Z“"])/).at(-1)!.replace(/\s*\([^)]*\)/g, '').replace(/\s*:$/, '')}: ` : '';
   const joined = `${opening}${said.map((x) => x.text).join('; ')}.`;
-  if (joined.length <= JOINED_AT_MOST) return joined;
+  if (joined.length <= JOINED_AT_MOST && wordCount(joined) <= words) return joined;
   const rest = said.slice(1);
   const named = rest.every((x) => x.label) ? `: ${rest.map((x) => x.label!).join('; ')}` : '';
-  return `${opening}${said[0]!.text}, and ${rest.length} more${named}.`;
+  const led = `${opening}${said[0]!.text}, and ${rest.length} more${named}.`;
+  if (wordCount(led) <= words) return led;
+  // (A number of words asked, "20 words or fewer": the rest counted, not named, and no lead-in if need be.)
+  const counted = `${opening}${said[0]!.text}, and ${rest.length} more.`;
+  return wordCount(counted) <= words ? counted : `${said[0]!.text}, and ${rest.length} more.`;
 }
+
+/** A sentence's words, its citation markers not counted. */
+const wordCount = (s: string) => s.replace(/\s*\[\d+\]/g, '').split(/\s+/).filter(Boolean).length;
 
 /** The thread in brief: each question asked, with its answer's headline in plain words. */
 export function threadRestated(answers: { question: string; answer: Answer }[]): Answer | null {

@@ -55,8 +55,20 @@ describe('a number of bullets asked', () => {
   });
 });
 
-describe('"N words or fewer" asks one sentence', () => {
-  for (const text of ['Answer in 10 words or fewer.', 'Reply in 15 words or less', 'Use 20 words or fewer, please.']) it(text, () => expect(formInstructed(text)?.form).toBe('sentence'));
+describe('"N words or fewer" asks one sentence of at most N words', () => {
+  for (const [text, words] of [['Answer in 10 words or fewer.', 10], ['Reply in 15 words or less', 15], ['Use 20 words or fewer, please.', 20], ['Keep it under 25 words.', 25]] as const) {
+    it(text, () => expect(formInstructed(text)).toEqual({ form: 'sentence', one: false, words }));
+  }
+
+  it('a list too long for the words: the first item and how many more, the lead-in left out if need be', () => {
+    const text = `What could move it:\n\n- **Trading closes** 2026-12-15 15:00 UTC (in 26 days) [1].\n- **Price move, Hold:** −7.5 pts over 7 days [2].\n- **Volume surge, Cut:** 11,131 contracts in 24 hours [3].\n\n${NOTE}\n`;
+    const say = (words?: number) => restatedAsInstructed({ text, citations: cite(3) }, { form: 'sentence', one: false, ...(words ? { words } : {}) }, 'key catalysts?')!;
+    expect(say().text.split('\n')[0]).toBe('What could move it: Trading closes 2026-12-15 15:00 UTC (in 26 days) [1]; Price move, Hold: −7.5 pts over 7 days [2]; Volume surge, Cut: 11,131 contracts in 24 hours [3].');
+    expect(say(22).text.split('\n')[0]).toBe('What could move it: Trading closes 2026-12-15 15:00 UTC (in 26 days) [1], and 2 more: Price move, Hold; Volume surge, Cut.');
+    expect(say(15).text.split('\n')[0]).toBe('What could move it: Trading closes 2026-12-15 15:00 UTC (in 26 days) [1], and 2 more.');
+    expect(say(10).text.split('\n')[0]).toBe('Trading closes 2026-12-15 15:00 UTC (in 26 days) [1], and 2 more.');
+    consistent(say(10).text, say(10).citations);
+  });
 });
 
 describe('on the demo service', () => {
