@@ -20,7 +20,8 @@ export function restatedAsInstructed(answer: Answer, asked: FormInstructed, ques
   // (An answer with no sources is a fixed text, help or a refusal, that says what it must whole.)
   if (!body.length || !answer.citations.length) return null;
   // A list asked as a number of bullets: its first that many items (none: the list as it is).
-  if (asked.form === 'bullets' && body.filter((l) => LIST_ITEM.test(l)).length > 1 && !reportOf(answer)) return listInBullets(answer, asked.count);
+  const fewer = asked.form === 'bullets' && asked.count && !reportOf(answer) ? listInBullets(answer, asked.count) : null;
+  if (fewer) return fewer;
   if (already(body, asked)) return null;
   const report = reportOf(answer);
   if (report) {
@@ -88,12 +89,12 @@ const LIST_ITEM = /^(?:[-*•]|\d+\.)\s+/;
  * A list answer in the number of bullets asked: the line leading into it, its first that many
  * items as the answer ordered them, then a line naming those left out ("_2 more not shown: Volume
  * surge, Cut 25bps; Could flip the outcome._"), the notes under it kept; its citations those the
- * items kept cite. Null (the list as it is) when no number was asked or the list has no more.
+ * items kept cite. Null when the answer is no list longer than that.
  */
-function listInBullets(answer: Answer, count: number | undefined): Answer | null {
+function listInBullets(answer: Answer, count: number): Answer | null {
   const lines = answer.text.split('\n');
   const items = lines.flatMap((l, i) => (LIST_ITEM.test(l.trim()) ? [i] : []));
-  if (!count || items.length <= count) return null;
+  if (items.length <= count) return null;
   const left = items.slice(count).map((i) => /^(?:[-*•]|\d+\.)\s+\*\*(.+?):?\*\*/.exec(lines[i]!.trim())?.[1]?.replace(/:$/, ''));
   const named = left.every(Boolean) ? `: ${left.join('; ')}` : '';
   const kept = lines.filter((_, i) => !items.slice(count).includes(i));
