@@ -11,7 +11,7 @@ import { OpenEventsIndex } from './markets-search/index.js';
 import { routerAgent } from './router/agent.js';
 import type { Agent } from './types.js';
 import { withInstructions, type FormRestater } from './instructed.js';
-import { oddsFormAsked, restatedAsInstructed } from './router/instructed.js';
+import { oddsFormAsked, periodsInstructed, restatedAsInstructed } from './router/instructed.js';
 import { restated } from './router/restate.js';
 
 /** The prediction-markets agent over the core's services; `kalshi` may be replaced (tests pin its clock); `followUps` answers turns that continue a conversation about a report (svc-agent). */
@@ -49,8 +49,8 @@ export function builtinAgents(core: Core): Agent[] {
   const summarise: FormRestater = async (answer, form, question) => (await restatedAsInstructed(answer, form, question)) ?? inOneSentence(answer, form, question);
   return [
     withInstructions(router, restatedAsInstructed, summarise, oddsFormAsked),
-    withInstructions(sec, undefined, inOneSentence),
-    withInstructions(financials, undefined, inOneSentence),
+    withInstructions(sec, periodsInstructed, inOneSentence),
+    withInstructions(financials, periodsInstructed, inOneSentence),
     withInstructions(search, restatedAsInstructed, summarise),
     withInstructions(predictionMarketsFromCore(core, kalshi, router), restatedAsInstructed, summarise),
   ];

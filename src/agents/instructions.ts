@@ -18,7 +18,18 @@ export interface FormInstructed {
   form: InstructedForm;
   /** Only one figure wanted ("reply with a single number"). */
   one: boolean;
+  /** How many bullet points were asked ("in 3 bullets", "three bullet points"), when a number was. */
+  count?: number;
+  /** How many words at most were asked ("under 20 words", "20 words or fewer"), when a number was. */
+  words?: number;
 }
+
+/** The words an instruction allows at most ("under 20 words", "in 15 words or less", "max 25 words"). */
+const WORD_LIMIT = /\b(?:under|fewer\s+than|less\s+than|at\s+most|max(?:imum)?\s+(?:of\s+)?|no\s+more\s+than|up\s+to)\s+(\d{1,2})\s+words\b|\b(\d{1,2})\s+words\s+or\s+(?:fewer|less)\b/i;
+
+const COUNTS: Record<string, number> = { two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10 };
+/** The number of bullet points a clause asks ("in 3 bullets", "three key bullet points", "max 5 bullets"). */
+const BULLET_COUNT = /\b(\d{1,2}|two|three|four|five|six|seven|eight|nine|ten)\s+(?:short\s+|key\s+|brief\s+|quick\s+)?bullet/i;
 
 /** Each form by the words that ask it in an instruction; the first that matches a clause wins. */
 const FORMS: [InstructedForm, RegExp][] = [
@@ -27,7 +38,7 @@ const FORMS: [InstructedForm, RegExp][] = [
   ['bullets', /\bbullet(?:ed)?[- ]?(?:points?|lists?)?\b|\bbullets\b|\b(?:as|in|with|using|use)\s+(?:a\s+)?(?:short\s+)?(?:list|lists)\b|\blist\s+(?:form|format)\b/i],
   ['simple', /\bexplain\s+(?:(?:it|that|things|everything)\s+)?(?:to\s+me\s+)?(?:like|as\s+if|as\s+though)\s+(?:i'?m|i\s+am|im|to\s+a)\s+(?:a\s+)?\w+(?:[- ]year[- ]old)?|\beli\d+\b|\b(?:in|use|using|with)\s+(?:simple|plain|simpler|plainer|layman'?s?|everyday)\s+(?:words|terms|english|language)\b|\bplain[- ](?:english|language|words)\b|\blayman'?s?\s+terms\b|\bfor\s+(?:a\s+)?(?:kid|child|beginner|novice|layperson|\d+[- ]year[- ]old)s?\b|\bnon-?technical\b|\b(?:no|without|avoid)\s+jargon\b|\bdumb\s+it\s+down\b/i],
   ['line', /\b(?:in\s+|as\s+|to\s+|with\s+|on\s+)?(?:one|a|1|single)\s+(?:single\s+)?line\b|\bone[- ]liners?\b/i],
-  ['sentence', /\b(?:in\s+|as\s+|to\s+|with\s+|using\s+)?(?:one|a|1|single|two|2)\s+(?:short\s+|single\s+|brief\s+)?sentences?\b|\bone[- ]sentence\b|\b(?:under|fewer\s+than|less\s+than|at\s+most|max(?:imum)?\s+(?:of\s+)?|no\s+more\s+than|up\s+to)\s+\d{1,2}\s+words\b|\btl;?\s?dr\b|\bsummar(?:ize|ise)\s+(?:your|the|each|every)\s+(?:answers?|replies|responses)\b/i],
+  ['sentence', /\b(?:in\s+|as\s+|to\s+|with\s+|using\s+)?(?:one|a|1|single|two|2)\s+(?:short\s+|single\s+|brief\s+)?sentences?\b|\bone[- ]sentence\b|\b(?:under|fewer\s+than|less\s+than|at\s+most|max(?:imum)?\s+(?:of\s+)?|no\s+more\s+than|up\s+to)\s+\d{1,2}\s+words\b|\b\d{1,2}\s+words\s+or\s+(?:fewer|less)\b|\btl;?\s?dr\b|\bsummar(?:ize|ise)\s+(?:your|the|each|every)\s+(?:answers?|replies|responses)\b/i],
 ];
 
 /** A clause that forbids what follows rather than asking it ("don't use bullet points", "never reply with just a number"). */
@@ -62,7 +73,11 @@ export function formInstructed(instructions: string | null | undefined): FormIns
       if (!m) continue;
       // ("Do not use bullet points", "answer in full sentences rather than a table": nothing asked.)
       if (NEGATED.test(clause.slice(0, m.index + m[0].length))) continue;
-      return { form, one: form === 'number' && /\b(?:one|a\s+single|single)\s+(?:number|figure|value)\b/i.test(clause) };
+      const count = form === 'bullets' ? BULLET_COUNT.exec(clause)?.[1]?.toLowerCase() : undefined;
+      const n = count ? (COUNTS[count] ?? Number(count)) : 0;
+      const limit = form === 'sentence' ? WORD_LIMIT.exec(clause) : null;
+      const words = limit ? Number(limit[1] ?? limit[2]) : 0;
+      return { form, one: form === 'number' && /\b(?:one|a\s+single|single)\s+(?:number|figure|value)\b/i.test(clause), ...(n >= 1 ? { count: n } : {}), ...(words >= 1 ? { words } : {}) };
     }
   }
   return null;

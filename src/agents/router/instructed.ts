@@ -4,7 +4,7 @@ import { formAsked } from '../sec/restate.js';
 import { answerFromReport, type ReportRead } from './event-questions.js';
 import { oddsInForm } from './instructed-odds.js';
 import { cited } from './report-rows.js';
-import { notesUnder, plainClaims, restateAsked, restated } from './restate.js';
+import { notesUnder, periodsInOneSentence, plainClaims, restateAsked, restated } from './restate.js';
 
 /**
  * The router's answers (and the search's and the report agent's) in a form the instructions ask:
@@ -18,31 +18,45 @@ export function restatedAsInstructed(answer: Answer, asked: FormInstructed, ques
   if (restateAsked(question) || formAsked(question)) return null;
   const body = bodyOf(answer.text);
   // (An answer with no sources is a fixed text, help or a refusal, that says what it must whole.)
-  if (!body.length || !answer.citations.length || already(body, asked)) return null;
+  if (!body.length || !answer.citations.length) return null;
+  // A list asked as a number of bullets: its first that many items (none: the list as it is).
+  const fewer = asked.form === 'bullets' && asked.count && !reportOf(answer) ? listInBullets(answer, asked.count) : null;
+  if (fewer) return fewer;
+  if (already(body, asked)) return null;
   const report = reportOf(answer);
   if (report) {
     const brief = asked.form === 'sentence' || asked.form === 'line' ? 'in one sentence' : asked.form === 'simple' ? 'in plain words' : asked.form === 'bullets' ? 'key points' : null;
     const said = brief ? answerFromReport(brief, report, []) : null;
     if (!said?.text.trim()) return null;
     // Bullet points: each sentence of its key points a line of its own, the note under them kept.
-    return asked.form === 'bullets' ? { ...said, text: said.text.replace(/^[^\n]+/, (lead) => lead.split(/(?<=[.!?](?:\s*\[\d+\])*)\s+(?=[A-Z*“"])/).map((x) => `- ${x}`).join('\n')) } : said;
+    return asked.form === 'bullets' ? cited(said.text.replace(/^[^\n]+/, (lead) => lead.split(/(?<=[.!?](?:\s*\[\d+\])*)\s+(?=[A-Z*“"])/).slice(0, asked.count).map((x) => `- ${x}`).join('\n')), said.citations) : said;
   }
-  // A table of figures or a company's figures come from the filings agents, who say them in any form they can themselves.
-  if (body.some((l) => l.startsWith('|')) || /^\*\*[^*]+\([A-Z.-]{1,6}\)\*\*:/.test(body[0]!)) return null;
+  // A table of figures or a company's figures come from the filings agents, who say them in any form they can themselves,
+  // but for a table of periods in one sentence (or line): its first figures from the first period to the latest.
+  if (body.some((l) => l.startsWith('|')) || /^\*\*[^*]+\([A-Z.-]{1,6}\)\*\*:/.test(body[0]!)) return periodsInstructed(answer, asked, question);
   switch (asked.form) {
     case 'sentence':
     case 'line':
-      return restated(answer, 'sentence');
+      return restated(answer, 'sentence', asked.words);
     case 'simple':
       return restated(answer, 'simple');
     case 'bullets': {
       const claims = plainClaims(answer.text);
-      return claims.length ? cited(`${claims.slice(0, 6).map((c) => `- ${c}`).join('\n')}\n${notesUnder(answer.text)}`, answer.citations) : null;
+      return claims.length ? cited(`${claims.slice(0, asked.count ?? 6).map((c) => `- ${c}`).join('\n')}\n${notesUnder(answer.text)}`, answer.citations) : null;
     }
     // Just the number, a table: the odds of Kalshi outcomes have both (the price asked, a row an outcome).
     default:
       return oddsInForm(answer, asked);
   }
+}
+
+/**
+ * A filings agent's table of periods in the one sentence (or line) the instructions ask, which it
+ * does not say so itself; null for any other answer or form, or a form the question asks itself.
+ */
+export function periodsInstructed(answer: Answer, asked: FormInstructed, question: string): Answer | null {
+  if ((asked.form !== 'sentence' && asked.form !== 'line') || restateAsked(question) || formAsked(question)) return null;
+  return periodsInOneSentence(answer);
 }
 
 /**
@@ -67,6 +81,26 @@ function outcomesTable(answer: Answer): Answer | null {
   const asOf = /\*\*As of:\*\* ([^\n]+?)\s*$/m.exec(answer.text)?.[1];
   const note = title ? `\n\n_From the report on **${title.replace(/[*_]/g, '')}**${asOf ? `, as of ${asOf}` : ''}._` : '';
   return cited(`${table.join('\n')}${note}\n`, answer.citations);
+}
+
+const LIST_ITEM = /^(?:[-*•]|\d+\.)\s+/;
+
+/**
+ * A list answer in the number of bullets asked: the line leading into it, its first that many
+ * items as the answer ordered them, then a line naming those left out ("_2 more not shown: Volume
+ * surge, Cut 25bps; Could flip the outcome._"), the notes under it kept; its citations those the
+ * items kept cite. Null when the answer is no list longer than that.
+ */
+function listInBullets(answer: Answer, count: number): Answer | null {
+  const lines = answer.text.split('\n');
+  const items = lines.flatMap((l, i) => (LIST_ITEM.test(l.trim()) ? [i] : []));
+  if (items.length <= count) return null;
+  const left = items.slice(count).map((i) => /^(?:[-*•]|\d+\.)\s+\*\*(.+?):?\*\*/.exec(lines[i]!.trim())?.[1]?.replace(/:$/, ''));
+  const named = left.every(Boolean) ? `: ${left.join('; ')}` : '';
+  const kept = lines.filter((_, i) => !items.slice(count).includes(i));
+  const after = kept.indexOf(lines[items[count - 1]!]!) + 1;
+  kept.splice(after, 0, `\n_${left.length} more not shown${named}._`);
+  return cited(`${kept.join('\n').replace(/\n{3,}/g, '\n\n').trimEnd()}\n`, answer.citations);
 }
 
 /** An answer's lines that say something: not blank, not the italic note on the data under it. */

@@ -167,7 +167,7 @@ function figureRow(row: string[]) {
   const values = row.slice(1).map((c) => Number(c.replace(/[^\d.\-−]/g, '').replace('−', '-')));
   const amount = (v: number) => (scale ? (Math.abs(v * scale) >= 1e9 ? `$${((v * scale) / 1e9).toFixed(1)} billion` : `$${Math.round((v * scale) / 1e6).toLocaleString('en-US')} million`) : unit === '$ per share' ? `$${v.toFixed(2)} a share` : `${v}${unit ? ` ${unit}` : ''}`);
   const known = values.map((v, k) => k).filter((k) => Number.isFinite(values[k]));
-  return known.length ? { figure: figure!, values, amount, known } : null;
+  return known.length ? { figure: figure!, values, amount, known, derived: row.slice(1).map((c) => c.includes('†')) } : null;
 }
 
 /** A figure's name inside a sentence: lower case, but for its acronyms ("diluted EPS"). */
@@ -193,8 +193,10 @@ function periodsInBrief(rows: string[][], company: string): string[] {
   const span = (f: (typeof figures)[number], named: boolean) => {
     const [a, b] = [f.known[0]!, f.known.at(-1)!];
     const margin = f.margin && /\d/.test(f.margin.values[a] ?? '') && /\d/.test(f.margin.values[b] ?? '') ? ` (${f.margin.name} ${a === b ? f.margin.values[a] : `${f.margin.values[a]} to ${f.margin.values[b]}`})` : '';
-    if (a === b) return `${f.amount(f.values[a]!)} in ${periods[a]!.name}${margin}`;
-    return `${named ? 'went ' : ''}from ${f.amount(f.values[a]!)}${named ? ` in ${periods[a]!.name}` : ''} to ${f.amount(f.values[b]!)}${named ? ` in ${periods[b]!.name}` : ''}${margin}`;
+    // (A figure derived, not reported as such, "56,189†", marked so.)
+    const said = (k: number) => `${f.amount(f.values[k]!)}${f.derived[k] ? ' (derived)' : ''}`;
+    if (a === b) return `${said(a)} in ${periods[a]!.name}${margin}`;
+    return `${named ? 'went ' : ''}from ${said(a)}${named ? ` in ${periods[a]!.name}` : ''} to ${said(b)}${named ? ` in ${periods[b]!.name}` : ''}${margin}`;
   };
   const whose = company ? `${company}'s ` : '';
   const lead = `${capital(`${whose}${figureName(figures[0]!.figure)}`)} ${first === last ? 'was ' : ''}${span(figures[0]!, true)}`;
@@ -289,14 +291,45 @@ export const notesUnder = (text: string) => {
  * An answer restated: a few plain sentences ('simple'), or one ('sentence'), with the notes on its
  * figures under them; null when nothing in it can be said plainly.
  */
-export function restated(answer: Answer, form: 'simple' | 'sentence'): Answer | null {
-  const claims = form === 'sentence' ? sentenceClaims(answer.text) : plainClaims(answer.text);
+export function restated(answer: Answer, form: 'simple' | 'sentence', words?: number): Answer | null {
+  const claims = form === 'sentence' ? sentenceClaims(answer.text, words) : plainClaims(answer.text);
   if (!claims.length) return null;
   // (A long lead of prose, "I do not give investment advice (…), and nothing I read links … : …", to its first clause.)
   const short = (c: string, i: number) => (i === 0 && c.length > 160 && !/\[\d+\]/.test(c) ? c.replace(/\s*\([^)]*\)/g, '').replace(/^(.{60,}?):\s.*$/, '$1').replace(/\.?$/, '.') : c);
   const text = form === 'sentence' ? `${claims.slice(0, 2).map((c, i) => (i ? uncapitalised(c) : c).replace(/\.$/, '')).join('; ')}.` : `Put simply: ${unrepeated(claims.slice(0, 3).map(short)).map((c, i) => (i ? c : uncapitalised(c))).join(' ')}`;
   // (The notes that qualify its figures, the time of the data, a market closed, kept under it.)
   return cited(`${text}\n${notesUnder(answer.text)}`, answer.citations);
+}
+
+/**
+ * A table of periods (a company's figures "by fiscal quarter") in one sentence, as one sentence is
+ * asked of it: its first two figures from the first period to the latest, cited to those periods,
+ * with the data's notes under it (two or three companies' tables: each so, in turn); null for an
+ * answer that is no such table.
+ */
+export function periodsInOneSentence(answer: Answer): Answer | null {
+  const lines = answer.text.split('\n').map((l) => l.trim());
+  // Each table with the company whose heading is above it (several companies: a table each, said in turn).
+  const tables: { company: string; block: string[] }[] = [];
+  let company = '';
+  for (let i = 0; i < lines.length; i++) {
+    if (/^#+\s/.test(lines[i]!)) company = /^#+\s+([^(]+?)\s+\([A-Z.-]{1,6}\)/.exec(lines[i]!)?.[1] ?? '';
+    if (!lines[i]!.startsWith('|')) continue;
+    const block: string[] = [];
+    while (i < lines.length && lines[i]!.startsWith('|')) block.push(lines[i++]!);
+    tables.push({ company, block });
+  }
+  if (!tables.length || tables.length > 3) return null;
+  const said = tables.map(({ company, block }) => {
+    const cells = block.map((l) => l.replace(/^\||\|$/g, '').split('|').map((c) => c.trim()));
+    return cells[0]![0] === '' && cells[0]!.length >= 3 ? periodsInBrief(cells, company)[0] : undefined;
+  });
+  if (!said.every(Boolean)) return null;
+  const sentence = said.map((x, i) => (i < said.length - 1 ? x!.replace(/\.$/, '') : x!)).join('; ');
+  // (The time and source of the data under it, as the table had them.)
+  const data = lines.filter((l) => /^Data:\s/.test(l)).map((l) => `_${l.replace(/[.\s]+$/, '')}._`);
+  const notes = [...figureNotes(answer.text), ...data];
+  return cited(`${sentence}\n${notes.length ? `\n${notes.join('\n')}\n` : ''}`, answer.citations);
 }
 
 /** A list item's text, its marker gone ("- **Hold** (…): bid $0.14 …" → "**Hold** (…): bid $0.14 …"). */
@@ -309,7 +342,7 @@ const LIST_ITEM = /^(?:[-*•]|\d+\.)\s+(.+)$/;
  * never a caveat under it that cites nothing. None (the answer said as it is) for a list of several
  * such items: one of them alone would not answer.
  */
-function sentenceClaims(text: string): string[] {
+function sentenceClaims(text: string, words?: number): string[] {
   const claims = plainClaims(text, true);
   const lines = text.split('\n').map((l) => l.trim());
   const items = lines.flatMap((l, i) => (LIST_ITEM.test(l) ? [i] : []));
@@ -319,13 +352,50 @@ function sentenceClaims(text: string): string[] {
   // (Prose before the list is its answer, "No arbitrage on the report's quotes: …"; after it, a caveat.)
   const prose = lines.findIndex((l) => l && !LIST_ITEM.test(l) && !/^[_#|>]/.test(l) && !/:$/.test(l));
   if (claims.length && prose >= 0 && prose < items[0]!) return claims;
-  if (items.length > 1) return [];
   const lead = lines.slice(0, items[0]).reverse().find(Boolean);
+  if (items.length > 1) return [itemsInOneSentence(items.map((i) => lines[i]!), lead, words)];
   const item = strip(LIST_ITEM.exec(lines[items[0]!]!)![1]!);
   const said = item.split(/(?<=[.!?](?:\s*\[\d+\])*)\s+(?=[A-Z“"])/).slice(0, 2).map((x, i) => (i ? uncapitalised(x) : x).replace(/\.$/, ''));
   const opening = lead && /:$/.test(lead) && !LIST_ITEM.test(lead) ? `${strip(lead).replace(/\s*:$/, '')}, ` : '';
   return [`${opening}${opening ? uncapitalised(said[0]!) : said[0]!}${said.slice(1).map((x) => `; ${x}`).join('')}.`];
 }
+
+/** The longest a list's items are said in, joined in one sentence; longer, the first item leads and the rest are named. */
+const JOINED_AT_MOST = 320;
+
+/**
+ * A list of several items in one sentence, after the line leading into it: each item in brief
+ * (up to its first ";" or full stop, a contract's ticker left out, its citations kept) joined by
+ * semicolons when that is short enough; otherwise the first item, as the answer put it first, and
+ * how many more there are, by their labels ("…: Trading closes 2026-12-15 15:00 UTC (in 26 days)
+ * [1], and 4 more: Price move, Hike 25bps; …").
+ */
+function itemsInOneSentence(items: string[], lead: string | undefined, words = Infinity): string {
+  const said = items.map((line) => {
+    const item = strip(LIST_ITEM.exec(line)![1]!);
+    let head = item.split(/;\s+|(?<=[.!?](?:\s*\[\d+\])*)\s+(?=[A-Z“"])/)[0]!;
+    // (A quotation cut inside would not close: the item whole.)
+    if ((head.match(/“/g) ?? []).length !== (head.match(/”/g) ?? []).length) head = item;
+    head = head.replace(/\s*\([A-Z][A-Z0-9.]*-[A-Z0-9.-]+\)/g, '').replace(/[.\s]+$/, '');
+    const refs = [...new Set(item.match(/\[\d+\]/g) ?? [])].filter((r) => !head.includes(r)).join('');
+    const label = /^\*\*(.+?):?\*\*/.exec(LIST_ITEM.exec(line)![1]!)?.[1]?.replace(/:$/, '');
+    return { text: `${head}${refs ? ` ${refs}` : ''}`.replace(/\s*\.(\s*(?:\[\d+\])+)$/, '$1'), label };
+  });
+  // (The lead's last sentence: "No contract is safe: … costs. The one the model values most … is NO on Cut …; its risk:".)
+  const opening = lead && /:$/.test(lead) && !LIST_ITEM.test(lead) ? `${strip(lead).split(/(?<=[.!?])\s+(?=[A-Z“"])/).at(-1)!.replace(/\s*\([^)]*\)/g, '').replace(/\s*:$/, '')}: ` : '';
+  const joined = `${opening}${said.map((x) => x.text).join('; ')}.`;
+  if (joined.length <= JOINED_AT_MOST && wordCount(joined) <= words) return joined;
+  const rest = said.slice(1);
+  const named = rest.every((x) => x.label) ? `: ${rest.map((x) => x.label!).join('; ')}` : '';
+  const led = `${opening}${said[0]!.text}, and ${rest.length} more${named}.`;
+  if (wordCount(led) <= words) return led;
+  // (A number of words asked, "20 words or fewer": the rest counted, not named, and no lead-in if need be.)
+  const counted = `${opening}${said[0]!.text}, and ${rest.length} more.`;
+  return wordCount(counted) <= words ? counted : `${said[0]!.text}, and ${rest.length} more.`;
+}
+
+/** A sentence's words, its citation markers not counted. */
+const wordCount = (s: string) => s.replace(/\s*\[\d+\]/g, '').split(/\s+/).filter(Boolean).length;
 
 /** The thread in brief: each question asked, with its answer's headline in plain words. */
 export function threadRestated(answers: { question: string; answer: Answer }[]): Answer | null {

@@ -34,9 +34,9 @@ describe('one sentence of an answer said as a list', () => {
     expect(restatedAsInstructed({ text: ev, citations: cite(1) }, sentence, 'ev of buying hold?')!.text.split('\n')[0]).toBe("Hold (KXFEDDECISION-26DEC-C): bid $0.14, ask $0.18 [1]; buying YES at $0.18 against the model's 12.4%: expected value −$0.056 per $1 contract before fees.");
   });
 
-  it('a list of several such items is given whole (one item alone would not answer), never its caveat alone', () => {
+  it('a list of several such items is said as one (instructed-lists6.test.ts), never its caveat alone', () => {
     const text = `What could move it:\n\n- **Trading closes** 2026-12-15 [1].\n- **Price move, Hold:** −7.5 pts over 7 days [2].\n\nIt reads prices, not news.\n`;
-    expect(restatedAsInstructed({ text, citations: cite(2) }, sentence, 'key catalysts?')).toBeNull();
+    expect(restatedAsInstructed({ text, citations: cite(2) }, sentence, 'key catalysts?')!.text.split('\n')[0]).toBe('What could move it: Trading closes 2026-12-15 [1]; Price move, Hold: −7.5 pts over 7 days [2].');
     // Prose before the list is its answer, though it cites nothing.
     const none = `No arbitrage on the report's quotes: YES on every outcome costs $1.02 at the asks.\n\n- **Celtics**: bid $0.38, ask $0.39 [1].\n- **Lakers**: bid $0.62, ask $0.63 [2].\n\nOn the report's quotes, which move.\n`;
     expect(restatedAsInstructed({ text: none, citations: cite(2) }, sentence, 'is there an arbitrage?')!.text.split('\n')[0]).toBe("No arbitrage on the report's quotes: YES on every outcome costs $1.02 at the asks.");
@@ -100,7 +100,7 @@ describe('on the demo service', () => {
     for (const instructions of ['Start with a one-sentence summary.', 'Begin with a brief summary.']) {
       const led = (await demo.client.responses.create({ model: 'svc-agent', input, instructions })).output_text;
       const [first] = led.split('\n\n');
-      expect(first).toBe("In short: Microsoft Corp.'s revenue went from $56.2 billion in Q4 FY2023 to $70.1 billion in Q3 FY2025, and its net income from $20.1 billion to $25.8 billion [1][2][9].");
+      expect(first).toBe("In short: Microsoft Corp.'s revenue went from $56.2 billion (derived) in Q4 FY2023 to $70.1 billion in Q3 FY2025, and its net income from $20.1 billion (derived) to $25.8 billion [1][2][9].");
       expect(first!.length).toBeLessThan(200);
       expect(led.endsWith(plain)).toBe(true);
     }
