@@ -34,3 +34,13 @@ describe('svc-agent: a long paste', () => {
     expect(r.output_text.length).toBeLessThan(20_000);
   });
 });
+
+describe('svc-agent: a Kalshi address in the middle of a long paste', () => {
+  it('is read with the question at its end, though the middle of the paste is not', async () => {
+    const filler = 'Notes from the desk meeting about rates and inflation expectations. '.repeat(60);
+    const address = 'https://kalshi.com/markets/kxfeddecision/fed-decision/kxfeddecision-26dec';
+    const text = await ask(`${filler}\n${address}\n${filler}\nwhat are the odds here?`);
+    expect(text).toContain('**Fed decision in December 2026?** (KXFEDDECISION-26DEC)');
+    expect(text).toMatch(/Hike 25bps \d+\.\d%/);
+  });
+});

@@ -163,8 +163,18 @@ const THANKS = /^\s*(?:(?:ok(?:ay)?|great|cool|perfect|awesome|nice)[,!.]?\s+)?(
  */
 function longTurnsClipped<T extends Turn>(messages: T[]): T[] {
   if (!messages.some((m) => m.role === 'user' && m.content.length > LONG_TURN_CHARS)) return messages;
-  return messages.map((m) => (m.role === 'user' && m.content.length > LONG_TURN_CHARS ? { ...m, content: clipped(m.content) } : m));
+  return messages.map((m) => (m.role === 'user' && m.content.length > LONG_TURN_CHARS ? { ...m, content: clippedKeepingLinks(m.content) } : m));
 }
+
+/** A long turn by its start and end, with the Kalshi addresses pasted in its middle kept (a few at most): they say what it is about. */
+function clippedKeepingLinks(content: string): string {
+  const kept = clipped(content);
+  const links = [...new Set([...content.matchAll(KALSHI_URLS)].map((m) => m[0]))].filter((link) => !kept.includes(link));
+  // (Before it, so a question at its end stays its last words.)
+  return links.length ? `${links.slice(0, MAX_KEPT_LINKS).join('\n')}\n${kept}` : kept;
+}
+const KALSHI_URLS = new RegExp(KALSHI_URL.source, 'gi');
+const MAX_KEPT_LINKS = 5;
 const LONG_TURN_CHARS = 2000;
 
 export function routerAgent(o: RouterOptions): Agent {
