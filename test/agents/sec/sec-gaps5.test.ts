@@ -1,45 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO_WORLD } from '../../fixtures/sec-world.js';
-import { startFakeSec, type FakeSec } from '../../helpers/fake-sec.js';
-import { startService, type TestService } from '../../helpers/service.js';
-import { post } from '../../helpers/sse.js';
-import { BURNER } from './burner.js';
-import { SEC_ENV } from './world.js';
+import { describe, expect, it } from 'vitest';
+import { burnerWorld, citedAfter, expectConsistentCitations } from './burner-world.js';
 
-let fake: FakeSec;
-let svc: TestService;
-let apiKey: string;
-
-beforeAll(async () => {
-  fake = await startFakeSec({ companies: [...DEMO_WORLD.companies, BURNER], otherTickers: [] });
-  svc = await startService({ env: SEC_ENV(fake.url) });
-  ({ apiKey } = await svc.account({ plan: 'pro', credits: 1000 }));
-});
-afterAll(async () => {
-  await svc?.close();
-  await fake?.close();
-});
-
-async function ask(model: string, ...turns: string[]) {
-  const res = await post(`${svc.baseURL}/chat/completions`, apiKey, { model, messages: turns.map((content) => ({ role: 'user', content })) });
-  const body = (await res.json()) as any;
-  expect(res.status, JSON.stringify(body)).toBe(200);
-  return { text: body.choices[0].message.content as string, citations: body.choices[0].citations as { order: number; name: string; url: string }[] };
-}
-
-/** Every [n] in the text has a citation n, and every citation is used. */
-function expectConsistentCitations(a: { text: string; citations: { order: number }[] }): void {
-  const markers = [...new Set([...a.text.matchAll(/\[(\d+)\]/g)].map((m) => Number(m[1])))].sort((x, y) => x - y);
-  expect(markers).toEqual(a.citations.map((c) => c.order).sort((x, y) => x - y));
-}
-
-/** The citation a marker right after `words` in the text points to. */
-function citedAfter(a: { text: string; citations: { order: number; name: string }[] }, words: string): string {
-  const at = a.text.indexOf(words);
-  expect(at, words).toBeGreaterThanOrEqual(0);
-  const n = Number(/\[(\d+)\]/.exec(a.text.slice(at))![1]);
-  return a.citations.find((c) => c.order === n)!.name;
-}
+const ask = burnerWorld();
 
 describe('the fiscal calendar named without a question word', () => {
   it.each([['apple fiscal year'], ["Apple's fiscal year end"], ['AAPL fy end'], ['fiscal calendar for aapl']])('"%s" answers when the fiscal year ends, cited, not key figures', async (q) => {
