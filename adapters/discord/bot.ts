@@ -20,7 +20,7 @@ import type { ResearchClient, Turn } from '../shared/api-client.js';
 import { systemClock, type Clock } from '../shared/clock.js';
 import type { DiscordSettings } from '../shared/config.js';
 import { idempotencyKey } from '../shared/idempotency.js';
-import { asksBesideLinks, findKalshiEventLinks, type KalshiEventLink } from '../shared/kalshi-links.js';
+import { asksBesideLinks, findKalshiEventLinks, findKalshiSeriesLinks, notAnEventLink, type KalshiEventLink } from '../shared/kalshi-links.js';
 import type { Logger } from '../shared/log.js';
 import { AdapterStartupError } from '../shared/main-helpers.js';
 import { MessageStream, type MessageSink } from '../shared/message-stream.js';
@@ -220,9 +220,11 @@ export function createDiscordBot(options: DiscordBotOptions): DiscordBot {
     // A DM is a conversation with svc, as its threads are: every message there is for it.
     const inDm = channel.isDMBased();
     const links = findKalshiEventLinks(message.content);
+    // A series' page (no event in it) is a question about the series: its open events, answered by svc-agent.
+    const series = links.length ? [] : findKalshiSeriesLinks(message.content);
     // Elsewhere only a link, or a mention of svc ("@svc what are the odds of a cut?"), is for it.
     const mentioned = message.mentions.users.has(botId);
-    if (!inOurThread && !inDm && !links.length && !mentioned) return;
+    if (!inOurThread && !inDm && !links.length && !series.length && !mentioned) return;
     // A gateway may deliver a message again (after a resume); it is answered once.
     const claim = `discord:message:${message.id}`;
     if (!store.claim(claim)) return;
@@ -232,7 +234,7 @@ export function createDiscordBot(options: DiscordBotOptions): DiscordBot {
     let target = channel as SendableChannels;
     if (canStartThread && !inOurThread) {
       try {
-        target = await threadFor(message as Message<true>, links.length ? links.map((l) => l.title) : [plainContent(message, botId) || 'Question']);
+        target = await threadFor(message as Message<true>, links.length ? links.map((l) => l.title) : series.length ? series.map((l) => l.title) : [plainContent(message, botId) || 'Question']);
       } catch (err) {
         // A failure that may pass (5xx, network, rate limit) gives the claim back, so a redelivery
         // tries again; a refusal (missing permissions…) keeps it, as a redelivery would only repeat
@@ -351,7 +353,7 @@ export function createDiscordBot(options: DiscordBotOptions): DiscordBot {
       case 'report': {
         const links = findKalshiEventLinks(interaction.options.getString('url', true));
         if (!links.length) {
-          await privately('That is not a Kalshi event link. Use the address of an event page: `https://kalshi.com/markets/<series>/<slug>/<event>`.');
+          await privately(notAnEventLink(interaction.options.getString('url', true), 'Use the address of an event page: `https://kalshi.com/markets/<series>/<slug>/<event>`.'));
           return;
         }
         await interaction.deferReply();
