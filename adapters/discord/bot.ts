@@ -83,6 +83,8 @@ export interface DiscordBot {
 const ownerOf = (userId: string) => `discord:${userId}`;
 const threadKey = (threadId: string) => `discord:thread:${threadId}`;
 const dmKey = (channelId: string) => `discord:dm:${channelId}`;
+/** The conversation of an answer given outside svc's threads, by its command's interaction id or its message's id. */
+const answeredKey = (id: string) => `discord:answered:${id}`;
 /** How many of a DM's latest turns go along with a question there. */
 const DM_HISTORY_TURNS = 20;
 
@@ -116,7 +118,7 @@ export function createDiscordBot(options: DiscordBotOptions): DiscordBot {
   };
 
   /** Answers into `sink`; `stop` ends the answer early (its messages cannot be posted). */
-  async function answer<H>(sink: MessageSink<H>, userId: string, request: { model: string; messages: Turn[]; key: string; what: string; subject?: string }, stop?: AbortSignal): Promise<AnswerOutcome> {
+  async function answer<H>(sink: MessageSink<H>, userId: string, request: { model: string; messages: Turn[]; key: string; what: string; subject?: string }, stop?: AbortSignal): Promise<AnswerOutcome & { messageIds: string[] }> {
     const stream = new MessageStream(sink, {
       limit: DISCORD_MESSAGE_LIMIT,
       intervalMs: settings.editIntervalMs,
@@ -131,7 +133,48 @@ export function createDiscordBot(options: DiscordBotOptions): DiscordBot {
     const events = research.answer({ model: request.model, messages: request.messages, apiKey, idempotencyKey: request.key, signal });
     const outcome = await runAnswer(events, editingPresenter(stream, discordView(request.what, request.subject)), { clock, statusIntervalMs });
     log.info({ model: request.model, status: outcome.status, problem: outcome.problem?.kind, landed: outcome.landed }, 'answered');
-    return outcome;
+    // The bot's messages of the answer (sent with the bot token), so a reply to one of them continues it.
+    // (A command's reply moved to the channel after its token's 15 minutes is such a message too.)
+    const idOf = (h: unknown): string | null =>
+      h && typeof h === 'object' ? ('id' in h && typeof h.id === 'string' ? h.id : 'message' in h ? idOf(h.message) : null) : null;
+    const messageIds = stream.handles.flatMap((h) => idOf(h) ?? []);
+    return { ...outcome, messageIds };
+  }
+
+  /**
+   * Remembers a conversation whose last answer was given outside svc's threads and DMs (a command's
+   * reply in a channel, an answer in a thread of people's) under each of that answer's messages
+   * (`answered`: the command's interaction id, or the messages' ids), so a reply to one of them
+   * continues it. `at` (a snowflake: the question's) orders it before any reply.
+   */
+  function rememberConversation(answered: string[], at: string, turns: Turn[]): void {
+    const base = turnSeq(at).replace(/:0$/, '');
+    for (const id of answered) turns.forEach((t, i) => store.recordTurn(answeredKey(id), `${base}:${String(i).padStart(4, '0')}`, t.role, t.content));
+  }
+
+  /**
+   * The bot's answer a message replies to (Discord's message reference), when that answer was
+   * given outside svc's threads and its conversation is recorded: the conversation, and the thread
+   * someone started on the answer's message, if any.
+   */
+  async function repliedAnswer(message: Message, botId: string): Promise<{ key: string; turns: Turn[]; thread: AnyThreadChannel | null } | null> {
+    if (message.mentions.repliedUser?.id !== botId || !message.reference?.messageId || !message.inGuild()) return null;
+    let answer: Message;
+    try {
+      answer = await withRetries(() => message.fetchReference(), discordEditErrors, clock);
+    } catch (err) {
+      log.warn({ err, channel: message.channelId }, 'could not read the message a reply answers');
+      return null;
+    }
+    if (answer.author.id !== botId) return null;
+    const key = answeredKey(answer.interactionMetadata?.id ?? answer.id);
+    const turns = store.turns(key, turnSeq(message.id));
+    if (!turns.length) return null;
+    let thread: AnyThreadChannel | null = answer.thread ?? null;
+    if (!thread && answer.hasThread && 'threads' in answer.channel) {
+      thread = await (answer.channel as TextChannel | NewsChannel).threads.fetch(answer.id).catch(() => null);
+    }
+    return { key, turns, thread };
   }
 
   const reportRequest = (link: KalshiEventLink, key: string) => ({
@@ -224,7 +267,10 @@ export function createDiscordBot(options: DiscordBotOptions): DiscordBot {
     const series = links.length ? [] : findKalshiSeriesLinks(message.content);
     // Elsewhere only a link, or a mention of svc ("@svc what are the odds of a cut?"), is for it.
     const mentioned = message.mentions.users.has(botId);
-    if (!inOurThread && !inDm && !links.length && !series.length && !mentioned) return;
+    // A reply to one of svc's answers given outside its threads (a command's reply in the channel)
+    // continues that answer's conversation, pinging svc or not.
+    const replied = !inOurThread && !inDm && !links.length ? await repliedAnswer(message, botId) : null;
+    if (!inOurThread && !inDm && !links.length && !series.length && !mentioned && !replied) return;
     // A gateway may deliver a message again (after a resume); it is answered once.
     const claim = `discord:message:${message.id}`;
     if (!store.claim(claim)) return;
@@ -232,7 +278,9 @@ export function createDiscordBot(options: DiscordBotOptions): DiscordBot {
     if (!links.length && !inOurThread && !inDm && !plainContent(message, botId)) return void (await replyInstead(message as Message<true>, HELP, 'could not answer a bare mention with the help'));
     const canStartThread = message.inGuild() && (channel.type === ChannelType.GuildText || channel.type === ChannelType.GuildAnnouncement);
     let target = channel as SendableChannels;
-    if (canStartThread && !inOurThread) {
+    // Answered in the thread of the answer replied to, if someone started one on it.
+    if (replied?.thread) target = replied.thread;
+    else if (canStartThread && !inOurThread) {
       try {
         target = await threadFor(message as Message<true>, links.length ? links.map((l) => l.title) : series.length ? series.map((l) => l.title) : [plainContent(message, botId) || 'Question']);
       } catch (err) {
@@ -248,6 +296,8 @@ export function createDiscordBot(options: DiscordBotOptions): DiscordBot {
     // re-rendered, sources and notes added) under the message each turn belongs to.
     const thread = target.isThread() ? threadKey(target.id) : inDm ? dmKey(channel.id) : null;
     const question = plainContent(message, botId);
+    // The thread of a reply to an answer starts with that answer's conversation.
+    if (thread && replied) store.copyTurns(replied.key, thread);
     if (thread) store.recordTurn(thread, turnSeq(message.id), 'user', question);
     const running = thread ? writing.start(thread, message.id) : null;
     try {
@@ -279,8 +329,9 @@ export function createDiscordBot(options: DiscordBotOptions): DiscordBot {
         return;
       }
       if (!question) return;
-      // A mention in a thread of people's starts no conversation of svc's: the question goes alone.
-      const history = inOurThread && thread ? await threadHistory(channel as AnyThreadChannel, thread, message.id, botId) : inDm && thread ? await dmHistory(thread, message.id) : [];
+      // A mention in a thread of people's starts no conversation of svc's: the question goes alone
+      // (or with the answer it replies to).
+      const history = replied ? replied.turns : inOurThread && thread ? await threadHistory(channel as AnyThreadChannel, thread, message.id, botId) : inDm && thread ? await dmHistory(thread, message.id) : [];
       const outcome = await answer(channelSink(target, budget), message.author.id, {
         model: ASK_MODEL,
         messages: [...history, { role: 'user', content: question }],
@@ -288,6 +339,10 @@ export function createDiscordBot(options: DiscordBotOptions): DiscordBot {
         what: 'Researching your question',
       });
       if (outcome.status === 'done' && thread) store.recordTurn(thread, turnSeq(message.id, true), 'assistant', outcome.markdown);
+      // Answered outside svc's threads (in a thread of people's, or on an answer): a reply to it goes on from here.
+      if (outcome.status === 'done' && !inOurThread && !inDm && !(target.isThread() && target.ownerId === botId)) {
+        rememberConversation(outcome.messageIds, message.id, [...history, { role: 'user', content: question }, { role: 'assistant', content: outcome.markdown }]);
+      }
     } finally {
       running?.end();
     }
@@ -345,6 +400,8 @@ export function createDiscordBot(options: DiscordBotOptions): DiscordBot {
             what: 'Researching your question',
           });
           if (outcome.status === 'done' && thread) store.recordTurn(thread, turnSeq(interaction.id, true), 'assistant', outcome.markdown);
+          // In a channel, a reply to the answer continues it.
+          if (outcome.status === 'done' && !thread) rememberConversation([interaction.id, ...outcome.messageIds], interaction.id, [...history, { role: 'user', content: question }, { role: 'assistant', content: outcome.markdown }]);
         } finally {
           running?.end();
         }
@@ -358,9 +415,15 @@ export function createDiscordBot(options: DiscordBotOptions): DiscordBot {
         }
         await interaction.deferReply();
         let first = true;
+        const reports: string[] = [];
         for (const link of links) {
-          await answer(replySink(first), userId, reportRequest(link, idempotencyKey('discord', 'interaction', interaction.id, link.eventTicker)));
+          const outcome = await answer(replySink(first), userId, reportRequest(link, idempotencyKey('discord', 'interaction', interaction.id, link.eventTicker)));
           first = false;
+          if (outcome.status === 'done') reports.push(outcome.markdown);
+          // A reply to a report continues from it (and the reports before it in this reply).
+          if (outcome.status === 'done' && !(interaction.channel?.isThread() && interaction.channel.ownerId === client.user!.id)) {
+            rememberConversation([interaction.id, ...outcome.messageIds], interaction.id, [{ role: 'user', content: links.map((l) => l.url).join('\n') }, { role: 'assistant', content: reports.join('\n\n') }]);
+          }
         }
         return;
       }

@@ -29,6 +29,12 @@ export interface FakeMessage {
   flags: number;
   /** For interaction replies: the token they belong to. */
   interaction_token?: string;
+  /** For interaction replies: the interaction's id (Discord's `interaction_metadata.id`). */
+  interaction_id?: string;
+  /** A reply: the message it answers (`message_reference`). */
+  reference?: FakeMessage;
+  /** A reply that pings the author of the message it answers (Discord lists them in `mentions`). */
+  pingsReplied?: boolean;
   deleted?: boolean;
   edits: number;
 }
@@ -170,6 +176,16 @@ export class FakeDiscord {
     return m;
   }
 
+  /**
+   * A person replies (Discord's Reply, type 19) to `to`, pinging its author unless `ping` is false:
+   * stored, then dispatched with `message_reference` and `referenced_message` as Discord does.
+   */
+  replyTo(to: FakeMessage, content: string, options: { ping?: boolean; author?: FakeMessage['author'] } = {}): FakeMessage {
+    const m = this.#store({ channel_id: to.channel_id, author: options.author ?? ANA, content, type: 19, reference: to, pingsReplied: options.ping !== false });
+    this.dispatch('MESSAGE_CREATE', { ...this.#wire(m), guild_id: GUILD, member: { roles: [], joined_at: new Date().toISOString(), deaf: false, mute: false, flags: 0 } });
+    return m;
+  }
+
   /** The gateway delivers a person's message again (as after a resume). */
   redeliver(m: FakeMessage): void {
     this.dispatch('MESSAGE_CREATE', { ...this.#wire(m), guild_id: GUILD, member: { roles: [], joined_at: new Date().toISOString(), deaf: false, mute: false, flags: 0 } });
@@ -223,6 +239,21 @@ export class FakeDiscord {
     this.channels.set(thread.id, thread);
     if (announce) this.dispatch('THREAD_CREATE', { ...this.#threadJson(thread), newly_created: true });
     return starter;
+  }
+
+  /** A person starts a thread on `message` (its id is the thread's), as a person may on one of the bot's answers. */
+  personStartsThread(message: FakeMessage, name = 'talk'): Channel {
+    const thread: Channel = { id: message.id, type: 11, guild_id: GUILD, name, parent_id: message.channel_id, owner_id: ANA.id };
+    this.channels.set(thread.id, thread);
+    this.#markHasThread(message.id);
+    this.dispatch('THREAD_CREATE', { ...this.#threadJson(thread), newly_created: true });
+    return thread;
+  }
+
+  /** Discord flags a message a thread was started on (HAS_THREAD). */
+  #markHasThread(messageId: string): void {
+    const m = this.messages.find((x) => x.id === messageId);
+    if (m) m.flags |= 32;
   }
 
   /** A message of the bot's, as if it had posted it earlier. */
@@ -314,7 +345,7 @@ export class FakeDiscord {
     return message;
   }
 
-  #wire(m: FakeMessage) {
+  #wire(m: FakeMessage): Record<string, unknown> {
     return {
       id: m.id,
       channel_id: m.channel_id,
@@ -325,7 +356,7 @@ export class FakeDiscord {
       tts: false,
       mention_everyone: false,
       // As Discord does: the users the content mentions, so clients can show their names.
-      mentions: [BOT, ANA, OTHER_BOT].filter((u) => new RegExp(`<@!?${u.id}>`).test(m.content)),
+      mentions: [BOT, ANA, OTHER_BOT].filter((u) => new RegExp(`<@!?${u.id}>`).test(m.content) || (m.pingsReplied && m.reference?.author.id === u.id)),
       mention_roles: [],
       attachments: [],
       embeds: [],
@@ -334,6 +365,8 @@ export class FakeDiscord {
       flags: m.flags,
       components: [],
       ...(m.interaction_token ? { webhook_id: APP_ID, application_id: APP_ID } : {}),
+      ...(m.interaction_id ? { interaction_metadata: { id: m.interaction_id, type: 2, user: ANA, authorizing_integration_owners: { '0': GUILD } } } : {}),
+      ...(m.reference ? { message_reference: { type: 0, message_id: m.reference.id, channel_id: m.reference.channel_id, guild_id: GUILD }, referenced_message: this.#wire(m.reference) } : {}),
     };
   }
 
@@ -376,6 +409,7 @@ export class FakeDiscord {
       if (this.channels.has(messageId!)) return reply(400, { code: 160004, message: 'A thread has already been created for this message' });
       const thread: Channel = { id: messageId!, type: 11, guild_id: GUILD, name: String(body.name), parent_id: parent!, owner_id: BOT.id };
       this.channels.set(thread.id, thread);
+      this.#markHasThread(messageId!);
       this.dispatch('THREAD_CREATE', { ...this.#threadJson(thread), newly_created: true });
       return reply(201, this.#threadJson(thread));
     }
@@ -442,12 +476,13 @@ export class FakeDiscord {
       const type = Number(body.type);
       this.interactionCallbacks.push({ id: id!, token: token!, type, at: this.#now() });
       const data = (body.data ?? {}) as { content?: string; flags?: number };
-      this.#store({ channel_id: CHANNEL, author: BOT, content: type === 4 ? String(data.content ?? '') : '', flags: Number(data.flags ?? 0) | (type === 5 ? 128 : 0), interaction_token: token! });
+      this.#store({ channel_id: CHANNEL, author: BOT, content: type === 4 ? String(data.content ?? '') : '', flags: Number(data.flags ?? 0) | (type === 5 ? 128 : 0), interaction_token: token!, interaction_id: id! });
       return reply(204);
     }
     if ((m = /^\/webhooks\/\d+\/([^/]+)/.exec(path)) && !this.#tokenValid(m[1]!)) return reply(401, { message: 'Invalid Webhook Token', code: 50027 });
     if ((m = /^\/webhooks\/(\d+)\/([^/]+)$/.exec(path)) && method === 'POST') {
-      const message = this.#store({ channel_id: CHANNEL, author: BOT, content: String(body.content ?? ''), flags: Number(body.flags ?? 0), interaction_token: m[2]! });
+      const interactionId = this.interactionCallbacks.find((c) => c.token === m![2])?.id;
+      const message = this.#store({ channel_id: CHANNEL, author: BOT, content: String(body.content ?? ''), flags: Number(body.flags ?? 0), interaction_token: m[2]!, interaction_id: interactionId });
       return reply(200, this.#wire(message));
     }
     if ((m = /^\/webhooks\/(\d+)\/([^/]+)\/messages\/(@original|\d+)$/.exec(path))) {
