@@ -32,7 +32,7 @@ import { InteractionSink } from './interaction-sink.js';
 import { interactionToken } from './interaction-token.js';
 import { channelSink, type DiscordBudget } from './sinks.js';
 import { GONE_NOTE, HELP, cannotPostNote, discordView, noThreadNote, threadName } from './texts.js';
-import { plainContent, readableText, threadTurns } from './thread.js';
+import { mentionsBot, plainContent, readableText, threadTurns } from './thread.js';
 
 export const ASK_MODEL = 'svc-agent';
 export const REPORT_MODEL = 'svc-prediction-markets-agent';
@@ -266,7 +266,7 @@ export function createDiscordBot(options: DiscordBotOptions): DiscordBot {
     // A series' page (no event in it) is a question about the series: its open events, answered by svc-agent.
     const series = links.length ? [] : findKalshiSeriesLinks(message.content);
     // Elsewhere only a link, or a mention of svc ("@svc what are the odds of a cut?"), is for it.
-    const mentioned = message.mentions.users.has(botId);
+    const mentioned = mentionsBot(message, botId);
     // A reply to one of svc's answers given outside its threads (a command's reply in the channel)
     // continues that answer's conversation, pinging svc or not.
     const replied = !inOurThread && !inDm && !links.length ? await repliedAnswer(message, botId) : null;

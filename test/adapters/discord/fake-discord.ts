@@ -18,6 +18,8 @@ export const DM_CHANNEL = '900000000000000009';
 export const APP_ID = '900000000000000003';
 export const BOT = { id: '900000000000000004', username: 'svc', discriminator: '0', global_name: 'svc', avatar: null, bot: true };
 export const ANA = { id: '900000000000000005', username: 'ana', discriminator: '0', global_name: 'Ana', avatar: null };
+/** The role Discord makes for the bot when it joins a server (managed, tagged with its id): people often mention it instead of the bot. */
+export const BOT_ROLE = '900000000000000010';
 export const OTHER_BOT = { id: '900000000000000006', username: 'otherbot', discriminator: '0', global_name: null, avatar: null, bot: true };
 
 export interface FakeMessage {
@@ -306,7 +308,10 @@ export class FakeDiscord {
       verification_level: 0,
       default_message_notifications: 0,
       explicit_content_filter: 0,
-      roles: [{ id: GUILD, name: '@everyone', color: 0, hoist: false, position: 0, permissions: '2248473465835073', managed: false, mentionable: false, flags: 0 }],
+      roles: [
+        { id: GUILD, name: '@everyone', color: 0, hoist: false, position: 0, permissions: '2248473465835073', managed: false, mentionable: false, flags: 0 },
+        { id: BOT_ROLE, name: 'svc', color: 0, hoist: false, position: 1, permissions: '2248473465835073', managed: true, mentionable: true, flags: 0, tags: { bot_id: BOT.id } },
+      ],
       emojis: [],
       stickers: [],
       features: [],
@@ -357,7 +362,7 @@ export class FakeDiscord {
       mention_everyone: false,
       // As Discord does: the users the content mentions, so clients can show their names.
       mentions: [BOT, ANA, OTHER_BOT].filter((u) => new RegExp(`<@!?${u.id}>`).test(m.content) || (m.pingsReplied && m.reference?.author.id === u.id)),
-      mention_roles: [],
+      mention_roles: [...m.content.matchAll(/<@&(\d+)>/g)].map((r) => r[1]),
       attachments: [],
       embeds: [],
       pinned: false,
