@@ -203,15 +203,15 @@ export function createDiscordBot(options: DiscordBotOptions): DiscordBot {
   }
 
   /** No thread for the reports: the person is told in a reply to their message (nobody pinged); if even that fails, only the log says so. */
-  async function explainNoThread(message: Message<true>, err: unknown): Promise<void> {
-    log.warn({ err, channel: message.channelId }, 'could not start a thread for a report');
-    await replyInstead(message, noThreadNote(message.channelId, { missingPermissions: isMissingPermissions(err), what: describeDiscordError(err) }), 'could not start a thread for a report, nor reply to say so');
+  async function explainNoThread(message: Message<true>, err: unknown, subject: 'report' | 'question'): Promise<void> {
+    log.warn({ err, channel: message.channelId }, `could not start a thread for a ${subject}`);
+    await replyInstead(message, noThreadNote(message.channelId, { missingPermissions: isMissingPermissions(err), what: describeDiscordError(err) }, subject), `could not start a thread for a ${subject}, nor reply to say so`);
   }
 
   /** The thread was started but Discord refuses the bot's messages in it: the person is told the same way. */
-  async function explainCannotPost(message: Message<true>, err: unknown): Promise<void> {
-    log.warn({ err, channel: message.channelId }, 'could not post a report in its thread');
-    await replyInstead(message, cannotPostNote(message.channelId, { missingPermissions: isMissingPermissions(err), what: describeDiscordError(err) }), 'could not post a report in its thread, nor reply to say so');
+  async function explainCannotPost(message: Message<true>, err: unknown, subject: 'report' | 'question' = 'report'): Promise<void> {
+    log.warn({ err, channel: message.channelId }, `could not post a ${subject} in its thread`);
+    await replyInstead(message, cannotPostNote(message.channelId, { missingPermissions: isMissingPermissions(err), what: describeDiscordError(err) }, subject), `could not post a ${subject} in its thread, nor reply to say so`);
   }
 
   async function replyInstead(message: Message<true>, content: string, failure: string): Promise<void> {
@@ -288,7 +288,7 @@ export function createDiscordBot(options: DiscordBotOptions): DiscordBot {
         // tries again; a refusal (missing permissions…) keeps it, as a redelivery would only repeat
         // the refusal, the note, and another 403 towards Discord's invalid-request limit.
         if (!isRefusal(err)) store.release(claim);
-        await explainNoThread(message as Message<true>, err);
+        await explainNoThread(message as Message<true>, err, links.length ? 'report' : 'question');
         return;
       }
     }
@@ -332,12 +332,20 @@ export function createDiscordBot(options: DiscordBotOptions): DiscordBot {
       // A mention in a thread of people's starts no conversation of svc's: the question goes alone
       // (or with the answer it replies to).
       const history = replied ? replied.turns : inOurThread && thread ? await threadHistory(channel as AnyThreadChannel, thread, message.id, botId) : inDm && thread ? await dmHistory(thread, message.id) : [];
-      const outcome = await answer(channelSink(target, budget), message.author.id, {
-        model: ASK_MODEL,
-        messages: [...history, { role: 'user', content: question }],
-        key: idempotencyKey('discord', 'message', message.id),
-        what: 'Researching your question',
-      });
+      const sink = refusable(channelSink(target, budget));
+      const outcome = await answer(
+        sink,
+        message.author.id,
+        {
+          model: ASK_MODEL,
+          messages: [...history, { role: 'user', content: question }],
+          key: idempotencyKey('discord', 'message', message.id),
+          what: 'Researching your question',
+        },
+        sink.stop,
+      );
+      // A thread started for the question where Discord refuses svc's messages: the person is told in a reply.
+      if (sink.refusal !== undefined && !outcome.landed && message.inGuild() && target.id !== channel.id) return await explainCannotPost(message, sink.refusal, 'question');
       if (outcome.status === 'done' && thread) store.recordTurn(thread, turnSeq(message.id, true), 'assistant', outcome.markdown);
       // Answered outside svc's threads (in a thread of people's, or on an answer): a reply to it goes on from here.
       if (outcome.status === 'done' && !inOurThread && !inDm && !(target.isThread() && target.ownerId === botId)) {
