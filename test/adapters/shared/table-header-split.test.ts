@@ -93,6 +93,23 @@ describe('a long table in an answer', () => {
     for (const t of texts.slice(1).filter((x) => x.includes('Outcome number'))) expect(t.startsWith(`\`\`\`\n${HEADER}\n${RULE}\nOutcome number `)).toBe(true);
   });
 
+  it('on Slack, natively streamed: the next streamed message repeats the header and rule', async () => {
+    log = newAgentLog();
+    s = await startSlackHarness({ agents: researchAgents(log), nativeStreaming: true });
+    const text = `<@${BOT_USER}> feed: the table please`;
+    const m = s.slack.addUserMessage(CHANNEL, USER, text);
+    await s.event({ type: 'app_mention', user: USER, text, ts: m.ts, channel: CHANNEL });
+    await s.until(() => expect(log.requests).toHaveLength(1));
+    log.feed.text(`Here are the outcomes.\n\n${table(400)}\n\nThat is all [1].`);
+    log.feed.done([{ order: 1, name: 'Kalshi', url: 'https://kalshi.com/markets/kx' }]);
+    await s.until(() => expect(shownTexts(s!.slack, m.ts).join('\n')).toContain('That is all'));
+    await s.quiet();
+    const texts = shownTexts(s.slack, m.ts);
+    expect(s.slack.callsOf('chat.startStream').length).toBeGreaterThan(1);
+    expect(texts.length).toBeGreaterThan(1);
+    for (const t of texts.slice(1).filter((x) => x.includes('Outcome number'))) expect(t.startsWith(`\`\`\`\n${HEADER}\n${RULE}\nOutcome number `)).toBe(true);
+  });
+
   it('on Slack: the continuation message repeats the header and rule', async () => {
     log = newAgentLog();
     s = await startSlackHarness({ agents: researchAgents(log) });
