@@ -380,6 +380,12 @@ export function createDiscordBot(options: DiscordBotOptions): DiscordBot {
     return turns[0]?.role === 'assistant' ? turns.slice(1) : turns;
   }
 
+  async function unknownCommand(interaction: ChatInputCommandInteraction): Promise<void> {
+    if (!store.claim(`discord:interaction:${interaction.id}`)) return;
+    log.info({ command: interaction.commandName }, 'a command svc does not have');
+    await interaction.reply({ content: `I have no \`/${interaction.commandName}\` command any more (a server admin can refresh my commands with \`svc discord register-commands\`). Here is what I can do:\n\n${HELP}`, flags: MessageFlags.Ephemeral, allowedMentions: { parse: [] } });
+  }
+
   async function onCommand(interaction: ChatInputCommandInteraction): Promise<void> {
     if (!store.claim(`discord:interaction:${interaction.id}`)) return;
     const userId = interaction.user.id;
@@ -458,6 +464,9 @@ export function createDiscordBot(options: DiscordBotOptions): DiscordBot {
   client.on(Events.MessageCreate, (message) => track('message', () => onMessage(message)));
   client.on(Events.InteractionCreate, (interaction: Interaction) => {
     if (interaction.isChatInputCommand() && interaction.commandName === 'svc') track('command', () => onCommand(interaction));
+    // A command svc no longer has (registered by an older version, or left over): Discord would
+    // show "The application did not respond"; svc says what it has instead.
+    else if (interaction.isChatInputCommand()) track('command', () => unknownCommand(interaction));
   });
   client.on(Events.Error, (err) => log.error({ err }, 'discord client error'));
 

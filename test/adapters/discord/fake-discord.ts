@@ -195,7 +195,7 @@ export class FakeDiscord {
 
   /** Someone runs `/svc <sub> …`: dispatched as INTERACTION_CREATE; returns its token. */
   /** `/svc <sub>` run in the channel, or in a thread (`channelId`, a thread the bot has seen). */
-  slashCommand(sub: string, options: Record<string, string>, channelId = CHANNEL): { id: string; token: string } {
+  slashCommand(sub: string, options: Record<string, string>, channelId = CHANNEL, command = 'svc'): { id: string; token: string } {
     const id = this.snowflake();
     const token = `token-${id}`;
     this.#tokenCreatedAt.set(token, this.#now());
@@ -217,7 +217,7 @@ export class FakeDiscord {
       context: 0,
       data: {
         id: '900000000000000099',
-        name: 'svc',
+        name: command,
         type: 1,
         guild_id: GUILD,
         options: [{ type: 1, name: sub, options: Object.entries(options).map(([name, value]) => ({ type: 3, name, value })) }],
