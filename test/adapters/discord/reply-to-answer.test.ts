@@ -97,6 +97,26 @@ describe('Discord: a reply to svc\'s answer in a channel', () => {
     expect(sent.messages[2]!.content).toBe('is the hold underpriced?');
   });
 
+  it('in a thread of people\'s where svc was mentioned, a reply to its answer there goes on with that question and answer', async () => {
+    await start();
+    const talk = h!.discord.userMessage(CHANNEL, 'lunch talk', { ...ANA });
+    h!.discord.personStartsThread(talk);
+    h!.discord.userMessage(talk.id, `<@${BOT.id}> is a cut priced in?`);
+    await until(() => expect(h!.botTexts(talk.id).at(-1) ?? '').toContain('**Sources**'));
+    await h!.bot.idle();
+    const answer = h!.discord.shown(talk.id).findLast((m) => m.author.id === BOT.id)!;
+    h!.discord.replyTo(answer, 'by how much?', { ping: false });
+    await until(() => expect(h!.botTexts(talk.id)).toHaveLength(2));
+    await until(() => expect(h!.botTexts(talk.id).at(-1)).toContain('**Sources**'));
+    await h!.bot.idle();
+    expect(h!.discord.threads().map((t) => t.id)).toEqual([talk.id]);
+    expect(log.requests.at(-1)!.messages).toEqual([
+      { role: 'user', content: 'is a cut priced in?' },
+      { role: 'assistant', content: answerOf('is a cut priced in?') },
+      { role: 'user', content: 'by how much?' },
+    ]);
+  });
+
   it('a reply to another of svc\'s messages (no answer recorded), or to a person, without a ping, is left alone', async () => {
     await start();
     const note = h!.discord.botMessage(CHANNEL, 'An old note of svc\'s.');
