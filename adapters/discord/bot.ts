@@ -274,8 +274,8 @@ export function createDiscordBot(options: DiscordBotOptions): DiscordBot {
     // A gateway may deliver a message again (after a resume); it is answered once.
     const claim = `discord:message:${message.id}`;
     if (!store.claim(claim)) return;
-    // "@svc" alone asks nothing: it gets the help, not an empty thread.
-    if (!links.length && !inOurThread && !inDm && !plainContent(message, botId)) return void (await replyInstead(message as Message<true>, HELP, 'could not answer a bare mention with the help'));
+    // "@svc" alone asks nothing: it gets the help, not an empty thread (in a DM too, as on Slack).
+    if (!links.length && !inOurThread && !plainContent(message, botId)) return void (await replyInstead(message as Message<true>, HELP, 'could not answer a bare mention with the help'));
     const canStartThread = message.inGuild() && (channel.type === ChannelType.GuildText || channel.type === ChannelType.GuildAnnouncement);
     let target = channel as SendableChannels;
     // Answered in the thread of the answer replied to, if someone started one on it.
