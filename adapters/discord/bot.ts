@@ -20,7 +20,7 @@ import type { ResearchClient, Turn } from '../shared/api-client.js';
 import { systemClock, type Clock } from '../shared/clock.js';
 import type { DiscordSettings } from '../shared/config.js';
 import { idempotencyKey } from '../shared/idempotency.js';
-import { asksBesideLinks, findKalshiEventLinks, type KalshiEventLink } from '../shared/kalshi-links.js';
+import { asksBesideLinks, findKalshiEventLinks, findKalshiSeriesLinks, notAnEventLink, type KalshiEventLink } from '../shared/kalshi-links.js';
 import type { Logger } from '../shared/log.js';
 import { AdapterStartupError } from '../shared/main-helpers.js';
 import { MessageStream, type MessageSink } from '../shared/message-stream.js';
@@ -32,7 +32,7 @@ import { InteractionSink } from './interaction-sink.js';
 import { interactionToken } from './interaction-token.js';
 import { channelSink, type DiscordBudget } from './sinks.js';
 import { GONE_NOTE, HELP, cannotPostNote, discordView, noThreadNote, threadName } from './texts.js';
-import { plainContent, readableText, threadTurns } from './thread.js';
+import { mentionsBot, plainContent, readableText, threadTurns } from './thread.js';
 
 export const ASK_MODEL = 'svc-agent';
 export const REPORT_MODEL = 'svc-prediction-markets-agent';
@@ -83,6 +83,8 @@ export interface DiscordBot {
 const ownerOf = (userId: string) => `discord:${userId}`;
 const threadKey = (threadId: string) => `discord:thread:${threadId}`;
 const dmKey = (channelId: string) => `discord:dm:${channelId}`;
+/** The conversation of an answer given outside svc's threads, by its command's interaction id or its message's id. */
+const answeredKey = (id: string) => `discord:answered:${id}`;
 /** How many of a DM's latest turns go along with a question there. */
 const DM_HISTORY_TURNS = 20;
 
@@ -116,7 +118,7 @@ export function createDiscordBot(options: DiscordBotOptions): DiscordBot {
   };
 
   /** Answers into `sink`; `stop` ends the answer early (its messages cannot be posted). */
-  async function answer<H>(sink: MessageSink<H>, userId: string, request: { model: string; messages: Turn[]; key: string; what: string; subject?: string }, stop?: AbortSignal): Promise<AnswerOutcome> {
+  async function answer<H>(sink: MessageSink<H>, userId: string, request: { model: string; messages: Turn[]; key: string; what: string; subject?: string }, stop?: AbortSignal): Promise<AnswerOutcome & { messageIds: string[] }> {
     const stream = new MessageStream(sink, {
       limit: DISCORD_MESSAGE_LIMIT,
       intervalMs: settings.editIntervalMs,
@@ -131,7 +133,48 @@ export function createDiscordBot(options: DiscordBotOptions): DiscordBot {
     const events = research.answer({ model: request.model, messages: request.messages, apiKey, idempotencyKey: request.key, signal });
     const outcome = await runAnswer(events, editingPresenter(stream, discordView(request.what, request.subject)), { clock, statusIntervalMs });
     log.info({ model: request.model, status: outcome.status, problem: outcome.problem?.kind, landed: outcome.landed }, 'answered');
-    return outcome;
+    // The bot's messages of the answer (sent with the bot token), so a reply to one of them continues it.
+    // (A command's reply moved to the channel after its token's 15 minutes is such a message too.)
+    const idOf = (h: unknown): string | null =>
+      h && typeof h === 'object' ? ('id' in h && typeof h.id === 'string' ? h.id : 'message' in h ? idOf(h.message) : null) : null;
+    const messageIds = stream.handles.flatMap((h) => idOf(h) ?? []);
+    return { ...outcome, messageIds };
+  }
+
+  /**
+   * Remembers a conversation whose last answer was given outside svc's threads and DMs (a command's
+   * reply in a channel, an answer in a thread of people's) under each of that answer's messages
+   * (`answered`: the command's interaction id, or the messages' ids), so a reply to one of them
+   * continues it. `at` (a snowflake: the question's) orders it before any reply.
+   */
+  function rememberConversation(answered: string[], at: string, turns: Turn[]): void {
+    const base = turnSeq(at).replace(/:0$/, '');
+    for (const id of answered) turns.forEach((t, i) => store.recordTurn(answeredKey(id), `${base}:${String(i).padStart(4, '0')}`, t.role, t.content));
+  }
+
+  /**
+   * The bot's answer a message replies to (Discord's message reference), when that answer was
+   * given outside svc's threads and its conversation is recorded: the conversation, and the thread
+   * someone started on the answer's message, if any.
+   */
+  async function repliedAnswer(message: Message, botId: string): Promise<{ key: string; turns: Turn[]; thread: AnyThreadChannel | null } | null> {
+    if (message.mentions.repliedUser?.id !== botId || !message.reference?.messageId || !message.inGuild()) return null;
+    let answer: Message;
+    try {
+      answer = await withRetries(() => message.fetchReference(), discordEditErrors, clock);
+    } catch (err) {
+      log.warn({ err, channel: message.channelId }, 'could not read the message a reply answers');
+      return null;
+    }
+    if (answer.author.id !== botId) return null;
+    const key = answeredKey(answer.interactionMetadata?.id ?? answer.id);
+    const turns = store.turns(key, turnSeq(message.id));
+    if (!turns.length) return null;
+    let thread: AnyThreadChannel | null = answer.thread ?? null;
+    if (!thread && answer.hasThread && 'threads' in answer.channel) {
+      thread = await (answer.channel as TextChannel | NewsChannel).threads.fetch(answer.id).catch(() => null);
+    }
+    return { key, turns, thread };
   }
 
   const reportRequest = (link: KalshiEventLink, key: string) => ({
@@ -160,15 +203,15 @@ export function createDiscordBot(options: DiscordBotOptions): DiscordBot {
   }
 
   /** No thread for the reports: the person is told in a reply to their message (nobody pinged); if even that fails, only the log says so. */
-  async function explainNoThread(message: Message<true>, err: unknown): Promise<void> {
-    log.warn({ err, channel: message.channelId }, 'could not start a thread for a report');
-    await replyInstead(message, noThreadNote(message.channelId, { missingPermissions: isMissingPermissions(err), what: describeDiscordError(err) }), 'could not start a thread for a report, nor reply to say so');
+  async function explainNoThread(message: Message<true>, err: unknown, subject: 'report' | 'question'): Promise<void> {
+    log.warn({ err, channel: message.channelId }, `could not start a thread for a ${subject}`);
+    await replyInstead(message, noThreadNote(message.channelId, { missingPermissions: isMissingPermissions(err), what: describeDiscordError(err) }, subject), `could not start a thread for a ${subject}, nor reply to say so`);
   }
 
   /** The thread was started but Discord refuses the bot's messages in it: the person is told the same way. */
-  async function explainCannotPost(message: Message<true>, err: unknown): Promise<void> {
-    log.warn({ err, channel: message.channelId }, 'could not post a report in its thread');
-    await replyInstead(message, cannotPostNote(message.channelId, { missingPermissions: isMissingPermissions(err), what: describeDiscordError(err) }), 'could not post a report in its thread, nor reply to say so');
+  async function explainCannotPost(message: Message<true>, err: unknown, subject: 'report' | 'question' = 'report'): Promise<void> {
+    log.warn({ err, channel: message.channelId }, `could not post a ${subject} in its thread`);
+    await replyInstead(message, cannotPostNote(message.channelId, { missingPermissions: isMissingPermissions(err), what: describeDiscordError(err) }, subject), `could not post a ${subject} in its thread, nor reply to say so`);
   }
 
   async function replyInstead(message: Message<true>, content: string, failure: string): Promise<void> {
@@ -220,25 +263,32 @@ export function createDiscordBot(options: DiscordBotOptions): DiscordBot {
     // A DM is a conversation with svc, as its threads are: every message there is for it.
     const inDm = channel.isDMBased();
     const links = findKalshiEventLinks(message.content);
+    // A series' page (no event in it) is a question about the series: its open events, answered by svc-agent.
+    const series = links.length ? [] : findKalshiSeriesLinks(message.content);
     // Elsewhere only a link, or a mention of svc ("@svc what are the odds of a cut?"), is for it.
-    const mentioned = message.mentions.users.has(botId);
-    if (!inOurThread && !inDm && !links.length && !mentioned) return;
+    const mentioned = mentionsBot(message, botId);
+    // A reply to one of svc's answers given outside its threads (a command's reply in the channel)
+    // continues that answer's conversation, pinging svc or not.
+    const replied = !inOurThread && !inDm && !links.length ? await repliedAnswer(message, botId) : null;
+    if (!inOurThread && !inDm && !links.length && !series.length && !mentioned && !replied) return;
     // A gateway may deliver a message again (after a resume); it is answered once.
     const claim = `discord:message:${message.id}`;
     if (!store.claim(claim)) return;
-    // "@svc" alone asks nothing: it gets the help, not an empty thread.
-    if (!links.length && !inOurThread && !inDm && !plainContent(message, botId)) return void (await replyInstead(message as Message<true>, HELP, 'could not answer a bare mention with the help'));
+    // "@svc" alone asks nothing: it gets the help, not an empty thread (in a DM too, as on Slack).
+    if (!links.length && !inOurThread && !plainContent(message, botId)) return void (await replyInstead(message as Message<true>, HELP, 'could not answer a bare mention with the help'));
     const canStartThread = message.inGuild() && (channel.type === ChannelType.GuildText || channel.type === ChannelType.GuildAnnouncement);
     let target = channel as SendableChannels;
-    if (canStartThread && !inOurThread) {
+    // Answered in the thread of the answer replied to, if someone started one on it.
+    if (replied?.thread) target = replied.thread;
+    else if (canStartThread && !inOurThread) {
       try {
-        target = await threadFor(message as Message<true>, links.length ? links.map((l) => l.title) : [plainContent(message, botId) || 'Question']);
+        target = await threadFor(message as Message<true>, links.length ? links.map((l) => l.title) : series.length ? series.map((l) => l.title) : [plainContent(message, botId) || 'Question']);
       } catch (err) {
         // A failure that may pass (5xx, network, rate limit) gives the claim back, so a redelivery
         // tries again; a refusal (missing permissions…) keeps it, as a redelivery would only repeat
         // the refusal, the note, and another 403 towards Discord's invalid-request limit.
         if (!isRefusal(err)) store.release(claim);
-        await explainNoThread(message as Message<true>, err);
+        await explainNoThread(message as Message<true>, err, links.length ? 'report' : 'question');
         return;
       }
     }
@@ -246,6 +296,8 @@ export function createDiscordBot(options: DiscordBotOptions): DiscordBot {
     // re-rendered, sources and notes added) under the message each turn belongs to.
     const thread = target.isThread() ? threadKey(target.id) : inDm ? dmKey(channel.id) : null;
     const question = plainContent(message, botId);
+    // The thread of a reply to an answer starts with that answer's conversation.
+    if (thread && replied) store.copyTurns(replied.key, thread);
     if (thread) store.recordTurn(thread, turnSeq(message.id), 'user', question);
     const running = thread ? writing.start(thread, message.id) : null;
     try {
@@ -277,15 +329,28 @@ export function createDiscordBot(options: DiscordBotOptions): DiscordBot {
         return;
       }
       if (!question) return;
-      // A mention in a thread of people's starts no conversation of svc's: the question goes alone.
-      const history = inOurThread && thread ? await threadHistory(channel as AnyThreadChannel, thread, message.id, botId) : inDm && thread ? await dmHistory(thread, message.id) : [];
-      const outcome = await answer(channelSink(target, budget), message.author.id, {
-        model: ASK_MODEL,
-        messages: [...history, { role: 'user', content: question }],
-        key: idempotencyKey('discord', 'message', message.id),
-        what: 'Researching your question',
-      });
+      // A mention in a thread of people's starts no conversation of svc's: the question goes alone
+      // (or with the answer it replies to).
+      const history = replied ? replied.turns : inOurThread && thread ? await threadHistory(channel as AnyThreadChannel, thread, message.id, botId) : inDm && thread ? await dmHistory(thread, message.id) : [];
+      const sink = refusable(channelSink(target, budget));
+      const outcome = await answer(
+        sink,
+        message.author.id,
+        {
+          model: ASK_MODEL,
+          messages: [...history, { role: 'user', content: question }],
+          key: idempotencyKey('discord', 'message', message.id),
+          what: 'Researching your question',
+        },
+        sink.stop,
+      );
+      // A thread started for the question where Discord refuses svc's messages: the person is told in a reply.
+      if (sink.refusal !== undefined && !outcome.landed && message.inGuild() && target.id !== channel.id) return await explainCannotPost(message, sink.refusal, 'question');
       if (outcome.status === 'done' && thread) store.recordTurn(thread, turnSeq(message.id, true), 'assistant', outcome.markdown);
+      // Answered outside svc's threads (in a thread of people's, or on an answer): a reply to it goes on from here.
+      if (outcome.status === 'done' && !inOurThread && !inDm && !(target.isThread() && target.ownerId === botId)) {
+        rememberConversation(outcome.messageIds, message.id, [...history, { role: 'user', content: question }, { role: 'assistant', content: outcome.markdown }]);
+      }
     } finally {
       running?.end();
     }
@@ -313,6 +378,12 @@ export function createDiscordBot(options: DiscordBotOptions): DiscordBot {
     const turns = store.turns(dm, turnSeq(beforeId)).slice(-DM_HISTORY_TURNS);
     // The conversation sent starts with a question, never with an answer whose question was cut off.
     return turns[0]?.role === 'assistant' ? turns.slice(1) : turns;
+  }
+
+  async function unknownCommand(interaction: ChatInputCommandInteraction): Promise<void> {
+    if (!store.claim(`discord:interaction:${interaction.id}`)) return;
+    log.info({ command: interaction.commandName }, 'a command svc does not have');
+    await interaction.reply({ content: `I have no \`/${interaction.commandName}\` command any more (a server admin can refresh my commands with \`svc discord register-commands\`). Here is what I can do:\n\n${HELP}`, flags: MessageFlags.Ephemeral, allowedMentions: { parse: [] } });
   }
 
   async function onCommand(interaction: ChatInputCommandInteraction): Promise<void> {
@@ -343,6 +414,8 @@ export function createDiscordBot(options: DiscordBotOptions): DiscordBot {
             what: 'Researching your question',
           });
           if (outcome.status === 'done' && thread) store.recordTurn(thread, turnSeq(interaction.id, true), 'assistant', outcome.markdown);
+          // In a channel, a reply to the answer continues it.
+          if (outcome.status === 'done' && !thread) rememberConversation([interaction.id, ...outcome.messageIds], interaction.id, [...history, { role: 'user', content: question }, { role: 'assistant', content: outcome.markdown }]);
         } finally {
           running?.end();
         }
@@ -351,14 +424,20 @@ export function createDiscordBot(options: DiscordBotOptions): DiscordBot {
       case 'report': {
         const links = findKalshiEventLinks(interaction.options.getString('url', true));
         if (!links.length) {
-          await privately('That is not a Kalshi event link. Use the address of an event page: `https://kalshi.com/markets/<series>/<slug>/<event>`.');
+          await privately(notAnEventLink(interaction.options.getString('url', true), 'Use the address of an event page: `https://kalshi.com/markets/<series>/<slug>/<event>`.'));
           return;
         }
         await interaction.deferReply();
         let first = true;
+        const reports: string[] = [];
         for (const link of links) {
-          await answer(replySink(first), userId, reportRequest(link, idempotencyKey('discord', 'interaction', interaction.id, link.eventTicker)));
+          const outcome = await answer(replySink(first), userId, reportRequest(link, idempotencyKey('discord', 'interaction', interaction.id, link.eventTicker)));
           first = false;
+          if (outcome.status === 'done') reports.push(outcome.markdown);
+          // A reply to a report continues from it (and the reports before it in this reply).
+          if (outcome.status === 'done' && !(interaction.channel?.isThread() && interaction.channel.ownerId === client.user!.id)) {
+            rememberConversation([interaction.id, ...outcome.messageIds], interaction.id, [{ role: 'user', content: links.map((l) => l.url).join('\n') }, { role: 'assistant', content: reports.join('\n\n') }]);
+          }
         }
         return;
       }
@@ -385,6 +464,9 @@ export function createDiscordBot(options: DiscordBotOptions): DiscordBot {
   client.on(Events.MessageCreate, (message) => track('message', () => onMessage(message)));
   client.on(Events.InteractionCreate, (interaction: Interaction) => {
     if (interaction.isChatInputCommand() && interaction.commandName === 'svc') track('command', () => onCommand(interaction));
+    // A command svc no longer has (registered by an older version, or left over): Discord would
+    // show "The application did not respond"; svc says what it has instead.
+    else if (interaction.isChatInputCommand()) track('command', () => unknownCommand(interaction));
   });
   client.on(Events.Error, (err) => log.error({ err }, 'discord client error'));
 

@@ -69,19 +69,21 @@ export function discordView(what: string, subject?: string): AnswerView {
 }
 
 /** The reply to a pasted link when no thread could be started for its report. */
-export function noThreadNote(channelId: string, problem: { missingPermissions: boolean; what: string }): string {
+export function noThreadNote(channelId: string, problem: { missingPermissions: boolean; what: string }, subject: 'report' | 'question' = 'report'): string {
+  const [forWhat, again] = subject === 'report' ? ['this report', 'post the link again'] : ['your question', 'ask again'];
   if (problem.missingPermissions) {
-    return `I could not start a thread for this report: I need the **Create Public Threads** and **Send Messages in Threads** permissions in <#${channelId}>. Ask a server admin to give me both there, then post the link again.`;
+    return `I could not start a thread for ${forWhat}: I need the **Create Public Threads** and **Send Messages in Threads** permissions in <#${channelId}>. Ask a server admin to give me both there, then ${again}.`;
   }
-  return `I could not start a thread for this report (${problem.what}). Please post the link again in a little while; if it keeps happening, tell a server admin.`;
+  return `I could not start a thread for ${forWhat} (${problem.what}). Please ${again} in a little while; if it keeps happening, tell a server admin.`;
 }
 
-/** The reply to a pasted link when its thread was started but the report could not be posted in it. */
-export function cannotPostNote(channelId: string, problem: { missingPermissions: boolean; what: string }): string {
+/** The reply to a pasted link (or a question) when its thread was started but the answer could not be posted in it. */
+export function cannotPostNote(channelId: string, problem: { missingPermissions: boolean; what: string }, subject: 'report' | 'question' = 'report'): string {
+  const [forWhat, again] = subject === 'report' ? ['this report', 'post the link again'] : ['your question', 'ask again'];
   if (problem.missingPermissions) {
-    return `I started a thread for this report but cannot write in it: I need the **Send Messages in Threads** permission in <#${channelId}>. Ask a server admin to give it to me there, then post the link again.`;
+    return `I started a thread for ${forWhat} but cannot write in it: I need the **Send Messages in Threads** permission in <#${channelId}>. Ask a server admin to give it to me there, then ${again}.`;
   }
-  return `I started a thread for this report but could not write in it (${problem.what}). Please post the link again in a little while; if it keeps happening, tell a server admin.`;
+  return `I started a thread for ${forWhat} but could not write in it (${problem.what}). Please ${again} in a little while; if it keeps happening, tell a server admin.`;
 }
 
 /** A thread name (1–100 characters) for the events of one message. */

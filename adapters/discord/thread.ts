@@ -14,7 +14,15 @@ const MAX_MESSAGES = 200;
  * research agent cannot read.
  */
 export function plainContent(message: Message, botId: string): string {
-  return readableText(message.content, message.channel, botId);
+  // Mentioning the bot's own role (Discord makes one, named like the bot) is mentioning the bot.
+  const ownRoles = message.mentions.roles.filter((r) => r.tags?.botId === botId).map((r) => r.id);
+  const text = ownRoles.length ? message.content.replace(new RegExp(`<@&(?:${ownRoles.join('|')})>`, 'g'), '') : message.content;
+  return readableText(text, message.channel, botId);
+}
+
+/** Whether `message` mentions the bot: the bot itself, or the role Discord made for it in the server. */
+export function mentionsBot(message: Message, botId: string): boolean {
+  return message.mentions.users.has(botId) || message.mentions.roles.some((r) => r.tags?.botId === botId);
 }
 
 /** `text` written in `channel` (a message, a command's option) as plainContent makes it. */

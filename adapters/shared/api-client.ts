@@ -1,6 +1,7 @@
 import OpenAI, { APIConnectionError, APIError } from 'openai';
 import type { Citation } from './citations.js';
 import { IdleBodyError, idleTimeoutFetch } from './idle-fetch.js';
+import { nameSeriesLinks } from './kalshi-links.js';
 import { describeProblem, type Problem, type ProblemContext } from './problems.js';
 
 /**
@@ -35,6 +36,15 @@ export function recentTurns(turns: readonly Turn[], max = MAX_CONVERSATION_CHARA
   while (from > 0 && used + turns[from - 1]!.content.length <= max) used += turns[--from]!.content.length;
   while (from < turns.length - 1 && turns[from]!.role === 'assistant') from++;
   return turns.slice(from);
+}
+
+/**
+ * The turns as sent: the most recent (recentTurns), people's Kalshi series links written as the
+ * series they name (nameSeriesLinks), since the service refuses a series page's address but
+ * answers about the series named by its ticker.
+ */
+export function turnsToSend(turns: readonly Turn[]): Turn[] {
+  return recentTurns(turns).map((t) => (t.role === 'user' ? { role: t.role, content: nameSeriesLinks(t.content) } : { role: t.role, content: t.content }));
 }
 
 export interface AnswerRequest {
@@ -180,7 +190,7 @@ export class ResearchClient {
 
   async *#responses(request: AnswerRequest): AsyncGenerator<AnswerEvent> {
     const stream = await this.#client(request.apiKey ?? this.#options.apiKey).responses.create(
-      { model: request.model, input: recentTurns(request.messages).map((m) => ({ role: m.role, content: m.content })), stream: true, store: false },
+      { model: request.model, input: turnsToSend(request.messages), stream: true, store: false },
       this.#requestOptions(request),
     );
     const annotations: unknown[] = [];
@@ -212,7 +222,7 @@ export class ResearchClient {
 
   async *#chat(request: AnswerRequest): AsyncGenerator<AnswerEvent> {
     const stream = await this.#client(request.apiKey ?? this.#options.apiKey).chat.completions.create(
-      { model: request.model, messages: recentTurns(request.messages), stream: true },
+      { model: request.model, messages: turnsToSend(request.messages), stream: true },
       this.#requestOptions(request),
     );
     let citations: Citation[] = [];

@@ -1,5 +1,7 @@
 /** Fenced code blocks (``` or ~~~), tracked line by line. */
 
+import { tableHeaderAt } from './table-header.js';
+
 /** An open fence: the line that opened it (reopened verbatim after a split) and its marker. */
 export interface OpenFence {
   line: string;
@@ -60,7 +62,12 @@ export function joinSplitParts(head: string, tail: string): string {
     const body = head.slice(0, closer.index);
     const open = fenceAfter(`${body}\n`);
     const reopener = open && fenceReopener(open);
-    if (reopener && tail.startsWith(reopener)) return `${body}\n${tail.slice(reopener.length)}`;
+    if (reopener && tail.startsWith(reopener)) {
+      const rest = tail.slice(reopener.length);
+      // A table's header rows the split repeated in the tail are in the head already.
+      const header = tableHeaderAt(`${body}\n`, open, rest.split('\n').slice(2).join('\n'));
+      return `${body}\n${header && rest.startsWith(header) ? rest.slice(header.length) : rest}`;
+    }
   }
   return `${head}\n\n${tail}`;
 }

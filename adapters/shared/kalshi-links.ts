@@ -63,6 +63,56 @@ export function findKalshiEventLinks(text: string): KalshiEventLink[] {
 }
 
 /**
+ * A Kalshi series page (`https://kalshi.com/markets/<series>`, or `…/<series>/<slug>`): no event
+ * ticker, so no report; the research agent lists (and answers about) the series' open events when
+ * the series is named to it by its ticker.
+ */
+export interface KalshiSeriesLink {
+  /** The canonical address: lower case, no query or fragment. */
+  url: string;
+  /** The series ticker, upper case (`KXFEDDECISION`). */
+  series: string;
+  /** A readable title, for thread names. */
+  title: string;
+}
+
+// Not followed by another segment: `…/<series>/<slug>/<event>` is an event's page.
+// A query or fragment ends before a sentence's closing punctuation ("…/kxfed?", "…/kxfed?ref=x.").
+const QUERY_CHAR = `[^\\s<>|()\\[\\]"'\u3002\uff09\u300d\u2026]`;
+const SERIES_LINK = new RegExp(`https?://(?:www\\.)?kalshi\\.com/markets/(${SEGMENT})(?:/(${SEGMENT}))?/?(?:[?#]${QUERY_CHAR}*(?<![.,;:!?]))?(?=${AFTER})`, 'gi');
+
+/** Every distinct series link in `text` (event links are not series links), in order of appearance; code is quoted, as for event links. */
+export function findKalshiSeriesLinks(text: string): KalshiSeriesLink[] {
+  const found = new Map<string, KalshiSeriesLink>();
+  const prose = withoutCode(text);
+  SERIES_LINK.lastIndex = 0;
+  for (let m = SERIES_LINK.exec(prose); m; m = SERIES_LINK.exec(prose)) {
+    const series = m[1]!.toUpperCase();
+    if (found.has(series)) continue;
+    const slug = m[2]?.toLowerCase();
+    found.set(series, { url: `https://kalshi.com/markets/${series.toLowerCase()}${slug ? `/${slug}` : ''}`, series, title: slug ? titleOf(slug, series) : `Kalshi series ${series}` });
+  }
+  return [...found.values()];
+}
+
+/**
+ * `text` with each Kalshi series link (bare, or in Discord's `<url>` wrapper) written as the
+ * series it names, "Kalshi series KXFEDDECISION": the service reads only event addresses and
+ * refuses a turn holding any other kalshi.com/markets address, while it answers about a series
+ * named by its ticker (its open events and their prices). Code is left as written.
+ */
+export function nameSeriesLinks(text: string): string {
+  if (!/kalshi\.com\/markets\//i.test(text)) return text;
+  const code = withoutCode(text);
+  const wrapped = new RegExp(`<?(?:${SERIES_LINK.source})>?`, 'gi');
+  return text.replace(wrapped, (match, series: string, _slug: string | undefined, offset: number) => {
+    // A link inside code (blanked in `code`) stays as written.
+    if (code.slice(offset, offset + match.length).trim() !== match.trim()) return match;
+    return `Kalshi series ${series.toUpperCase()}`;
+  });
+}
+
+/**
  * Whether a message asks something beside the event links it holds ("how does this compare with
  * <link>? which is mispriced more?"): then it is a question for the research agent, which reads
  * the links too, not a request for a new report that would drop it. A link alone, or with a
@@ -102,3 +152,13 @@ const REPORT_ONLY =
   /^(?:(?:so|hey|yo|ok|okay|hi|bot|pls|please|anyone|any|quick)\s+)*(?:what\s+do\s+(?:you|u|ya|we)\s+(?:make\s+of|think(?:\s+(?:of|about))?|reckon)|what(?:'s|s|\s+is)\s+(?:your|ur|the)\s+(?:take|view|read|verdict)(?:\s+on)?|(?:your|ur|any)\s+(?:takes?|thoughts?|views?|opinions?)(?:\s+on)?|thoughts?(?:\s+on)?|opinions?(?:\s+on)?|(?:a\s+|the\s+|full\s+)*report(?:\s+on)?|analy[sz]e|research|(?:take\s+a\s+)?look\s+(?:in)?to|(?:take\s+a\s+)?look\s+at|check\s+(?:out)?|(?:can|could|would)\s+(?:you|u)\s+(?:please\s+)?(?:look\s+(?:at|into)|analy[sz]e|research|check(?:\s+out)?|report\s+on|do\s+a\s+report\s+on|break\s+(?:(?:this|it)\s+)?down))(?:\s+(?:this|it|that|these|here|one|event|market|for\s+me|me|pls|please|thanks|thx|ty))*$/i;
 
 export const EXAMPLE_EVENT_URL = 'https://kalshi.com/markets/kxfeddecision/fed-meeting/kxfeddecision-25dec';
+
+/**
+ * What `/svc report` says of an argument that is no event's link: for a series' page, which series
+ * it is and how to ask about it (its open events) instead; `usage` follows (the platform's own).
+ */
+export function notAnEventLink(text: string, usage: string): string {
+  const [series] = findKalshiSeriesLinks(text);
+  if (!series) return `That is not a Kalshi event link. ${usage}`;
+  return `That is the page of a Kalshi series (${series.series}), not of one event, so there is no report on it. Ask about it with \`/svc ask\` (its open events and their prices); for a report, use one event's address. ${usage}`;
+}

@@ -1,4 +1,5 @@
 import { fenceAfterLine, fenceCloser, fenceReopener, type OpenFence } from './fences.js';
+import { tableHeaderAt } from './table-header.js';
 
 /**
  * Splitting long answers into platform-sized messages.
@@ -97,9 +98,11 @@ const graphemes = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
  * `fence` is the code block open where `text` starts; with `reopen: false` it is not repeated
  * in front (the text continues a message that opened it already).
  */
-export function takeChunk(text: string, limit: number, fence: OpenFence | null = null, options: { reopen?: boolean } = {}): Cut {
+export function takeChunk(text: string, limit: number, fence: OpenFence | null = null, options: { reopen?: boolean; header?: string } = {}): Cut {
   if (limit < MIN_LIMIT) throw new RangeError(`message limit ${limit} is below ${MIN_LIMIT}`);
-  const prefix = fence && options.reopen !== false ? fenceReopener(fence) : '';
+  // A table's header rows, repeated (after the reopened fence) when the text continues a table.
+  const header = options.header && options.header.length <= limit / 4 ? options.header : '';
+  const prefix = (fence && options.reopen !== false ? fenceReopener(fence) : '') + header;
   const window = text.slice(0, limit + LOOKAHEAD);
   const lines = describeLines(window, fence);
   if (prefix.length + text.length <= limit) {
@@ -201,11 +204,14 @@ export function splitMessage(text: string, limit: number): Chunk[] {
   const chunks: Chunk[] = [];
   let rest = text;
   let fence: OpenFence | null = null;
+  let header = '';
   while (rest.length > 0) {
-    const cut = takeChunk(rest, limit, fence);
+    const cut = takeChunk(rest, limit, fence, { header });
     chunks.push(cut.chunk);
     rest = cut.rest;
     fence = cut.fence;
+    // A table cut between its rows goes on under its header and separator rows again.
+    header = rest ? tableHeaderAt(text.slice(0, text.length - rest.length), fence, rest) : '';
   }
   // Trailing whitespace on its own would be an empty message: fold it into the previous one.
   const last = chunks.at(-1);

@@ -91,6 +91,11 @@ export class AdapterStore {
     this.#db.prepare('update recorded_threads set at = ? where key = ?').run(now, thread);
   }
 
+  /** Copies the recorded turns of `from` into `to` (where they start its conversation), keeping their order. */
+  copyTurns(from: string, to: string, now = Date.now()): void {
+    this.#db.prepare('insert or ignore into thread_turns (thread, seq, role, content, at) select ?, seq, role, content, ? from thread_turns where thread = ?').run(to, now, from);
+  }
+
   /** The recorded turns of a thread before `beforeSeq`, oldest first. */
   turns(thread: string, beforeSeq: string): { role: 'user' | 'assistant'; content: string }[] {
     return this.#db.prepare('select role, content from thread_turns where thread = ? and seq < ? order by seq').all(thread, beforeSeq) as { role: 'user' | 'assistant'; content: string }[];

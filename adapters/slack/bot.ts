@@ -8,7 +8,7 @@ import { systemClock, type Clock } from '../shared/clock.js';
 import type { SlackSettings } from '../shared/config.js';
 import { AdapterStartupError } from '../shared/main-helpers.js';
 import { idempotencyKey } from '../shared/idempotency.js';
-import { asksBesideLinks, findKalshiEventLinks, type KalshiEventLink } from '../shared/kalshi-links.js';
+import { asksBesideLinks, findKalshiEventLinks, notAnEventLink, type KalshiEventLink } from '../shared/kalshi-links.js';
 import type { Logger } from '../shared/log.js';
 import { escapeMrkdwn, toMrkdwn } from '../shared/mrkdwn.js';
 import { settleWithin, withRetries } from '../shared/retry.js';
@@ -242,7 +242,7 @@ export async function createSlackBot(options: SlackBotOptions): Promise<SlackBot
       const text = sub === 'ask' || isReport ? argument : command.text.trim();
       const links = findKalshiEventLinks(text);
       if (isReport || (links.length && sub !== 'ask')) {
-        if (!links.length) return void (await say('That is not a Kalshi event link. Usage: `/svc report https://kalshi.com/markets/&lt;series&gt;/&lt;slug&gt;/&lt;event&gt;`'));
+        if (!links.length) return void (await say(notAnEventLink(slackToPlain(text), 'Usage: `/svc report https://kalshi.com/markets/&lt;series&gt;/&lt;slug&gt;/&lt;event&gt;`')));
         for (const link of links) {
           const ts = await postRoot(client, command.team_id, command.channel_id, reportRoot(command.user_id, link.url, link.title), link.url, say);
           if (!ts) return;

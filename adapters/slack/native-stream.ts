@@ -3,6 +3,7 @@ import { sleep, type Clock } from '../shared/clock.js';
 import { fenceAfter, fenceCloser, fenceReopener, type OpenFence } from '../shared/fences.js';
 import type { Logger } from '../shared/log.js';
 import { MIN_LIMIT, takeChunk } from '../shared/split.js';
+import { tableHeaderAt } from '../shared/table-header.js';
 import type { SlackMethod } from './budget.js';
 import { slackErrorCode, slackRetryAfterMs } from './errors.js';
 
@@ -244,8 +245,10 @@ export class NativeStream {
       this.#ts = null;
       return;
     }
-    const reopen = fence ? fenceReopener(fence) : '';
-    const first = reopen.length + piece.length <= budget ? piece : takeChunk(piece, budget, fence).chunk.source;
+    // A table cut between two messages goes on under its header rows again.
+    const header = tableHeaderAt(this.#wanted.slice(0, this.#sent), fence, piece);
+    const reopen = (fence ? fenceReopener(fence) : '') + (header.length <= budget / 4 ? header : '');
+    const first = reopen.length + piece.length <= budget ? piece : takeChunk(piece, budget, fence, { header }).chunk.source;
     this.#messageFrom = this.#sent;
     const started = await client.chat.startStream({
       channel,

@@ -50,14 +50,36 @@ export function slackToPlain(text: string, botUserId?: string, options: { keepLi
     .replace(/<#([A-Z0-9]+)(?:\|([^>]*))?>/g, (_m, id: string, name?: string) => `#${name || id}`)
     // <!here>, <!subteam^S1|@team> (a user group), <!date^…|Feb 18>: the label Slack shows, or @name.
     .replace(/<!([a-z]+)(?:\^[^|>]*)?(?:\|([^>]*))?>/g, (_m, name: string, label?: string) => (label && name !== 'here' && name !== 'channel' && name !== 'everyone' ? label : `@${name}`))
-    .replace(/<((?:https?|mailto):[^|>]+)\|([^>]*)>/g, (_m, url: string, label: string) => (label && !url.endsWith(label) && label !== url ? `${label} (${url})` : url))
-    .replace(/<((?:https?|mailto):[^>]+)>/g, '$1')
+    .replace(/<((?:https?|mailto):[^|>]+)\|([^>]*)>/g, (_m, url: string, label: string) => {
+      // An e-mail address or phone number reads as itself, without its scheme.
+      const shown = contactAddress(url) ?? url;
+      return label && !url.endsWith(label) && label !== shown ? `${label} (${shown})` : shown;
+    })
+    .replace(/<(tel:[^|>]+)(?:\|([^>]*))?>/g, (_m, url: string, label?: string) => {
+      const shown = contactAddress(url) ?? url;
+      // "+1 555 0100" of tel:+15550100 is the number as written.
+      const digits = (x: string) => x.replace(/[^\d+]/g, '');
+      if (label && digits(label) === digits(shown)) return label;
+      return label && label !== url ? `${label} (${shown})` : shown;
+    })
+    .replace(/<((?:https?|mailto):[^>]+)>/g, (_m, url: string) => contactAddress(url) ?? url)
     .replace(/&lt;/g, '<')
     .replace(/&gt;/g, '>')
     .replace(/&amp;/g, '&');
   if (options.keepLines) return plain;
   // Runs of spaces within a line become one; the lines stay (a pasted table, list or code keeps its shape).
   return plain.replace(/(\S)[ \t]+/g, '$1 ').replace(/[ \t]+$/gm, '').replace(/\n{3,}/g, '\n\n').trim();
+}
+
+/** The address of a `mailto:` or `tel:` link as people write it (`ana@example.com`, `+1 555 0100`); null for other links. */
+function contactAddress(url: string): string | null {
+  const m = /^(?:mailto|tel):(.*)$/i.exec(url);
+  if (!m) return null;
+  try {
+    return decodeURIComponent(m[1]!);
+  } catch {
+    return m[1]!;
+  }
 }
 
 /** Said privately to the person who ran a command when its first message could not be posted in the channel. */

@@ -1,27 +1,11 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import pino from 'pino';
-import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createDiscordBot, type DiscordBot } from '../../adapters/discord/bot.js';
+import { afterEach, describe, expect, it } from 'vitest';
 import { answerPart } from '../../adapters/discord/thread.js';
-import { ResearchClient } from '../../adapters/shared/api-client.js';
-import { loadDiscordSettings, type DiscordSettings } from '../../adapters/shared/config.js';
-import { AdapterStore } from '../../adapters/shared/store.js';
-import { startService, type TestService } from '../helpers/service.js';
-import { newAgentLog, researchAgents, type AgentLog } from './helpers/agents.js';
-import { APP_ID, BOT, CHANNEL, FakeDiscord } from './discord/fake-discord.js';
+import type { AgentLog } from './helpers/agents.js';
+import { startDiscordHarness, until, type DiscordHarness } from './helpers/discord-harness.js';
 
 /** Findings of probing the Discord adapter as a server meets it (adapters-probe). */
 
-interface Harness {
-  service: TestService;
-  discord: FakeDiscord;
-  bot: DiscordBot;
-  close(): Promise<void>;
-}
-
-let h: Harness | undefined;
+let h: DiscordHarness | undefined;
 let log: AgentLog;
 
 afterEach(async () => {
@@ -29,48 +13,13 @@ afterEach(async () => {
   h = undefined;
 });
 
-async function start(): Promise<Harness> {
-  log = newAgentLog();
-  const service = await startService({ agents: researchAgents(log) });
-  const account = await service.account({ plan: 'pro', credits: 100 });
-  const discord = await new FakeDiscord().start();
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'svc-discord-probe-'));
-  const base = loadDiscordSettings({
-    SVC_API_URL: service.url,
-    SVC_API_KEY: account.apiKey,
-    DISCORD_TOKEN: 'discord-test-token',
-    DISCORD_APPLICATION_ID: APP_ID,
-    SVC_DISCORD_API_URL: `${discord.url}/api`,
-    SVC_ADAPTER_DATA_DIR: dataDir,
-    SVC_LOG_LEVEL: 'silent',
-  });
-  // Below the production minimum so tests on the real clock finish quickly.
-  const settings: DiscordSettings = { ...base, editIntervalMs: 50, sendRate: { count: 10_000, perMs: 1000 } };
-  const store = AdapterStore.open(dataDir, undefined);
-  const bot = createDiscordBot({
-    settings,
-    store,
-    research: new ResearchClient({ baseUrl: service.url, apiKey: account.apiKey, maxRetries: 0, linkHint: '/svc link key:', shared: 'server' }),
-    log: pino({ level: process.env.SVC_TEST_ADAPTER_LOG ?? 'silent' }),
-  });
-  await bot.start();
-  h = {
-    service,
-    discord,
-    bot,
-    async close() {
-      await bot.stop(1000);
-      store.close();
-      await discord.close();
-      await service.close();
-      rmSync(dataDir, { recursive: true, force: true });
-    },
-  };
+async function start(): Promise<DiscordHarness> {
+  h = await startDiscordHarness();
+  log = h.log;
   return h;
 }
 
-const until = (check: () => void, timeout = 20_000) => vi.waitFor(check, { timeout, interval: 20 });
-const botTexts = (channelId: string) => h!.discord.shown(channelId).filter((m) => m.author.id === BOT.id).map((m) => m.content);
+const botTexts = (channelId: string) => h!.botTexts(channelId);
 
 describe('Discord probe: a named refusal read back from Discord', () => {
   it('is no part of the answer', () => {

@@ -18,6 +18,8 @@ export const DM_CHANNEL = '900000000000000009';
 export const APP_ID = '900000000000000003';
 export const BOT = { id: '900000000000000004', username: 'svc', discriminator: '0', global_name: 'svc', avatar: null, bot: true };
 export const ANA = { id: '900000000000000005', username: 'ana', discriminator: '0', global_name: 'Ana', avatar: null };
+/** The role Discord makes for the bot when it joins a server (managed, tagged with its id): people often mention it instead of the bot. */
+export const BOT_ROLE = '900000000000000010';
 export const OTHER_BOT = { id: '900000000000000006', username: 'otherbot', discriminator: '0', global_name: null, avatar: null, bot: true };
 
 export interface FakeMessage {
@@ -29,6 +31,12 @@ export interface FakeMessage {
   flags: number;
   /** For interaction replies: the token they belong to. */
   interaction_token?: string;
+  /** For interaction replies: the interaction's id (Discord's `interaction_metadata.id`). */
+  interaction_id?: string;
+  /** A reply: the message it answers (`message_reference`). */
+  reference?: FakeMessage;
+  /** A reply that pings the author of the message it answers (Discord lists them in `mentions`). */
+  pingsReplied?: boolean;
   deleted?: boolean;
   edits: number;
 }
@@ -170,6 +178,16 @@ export class FakeDiscord {
     return m;
   }
 
+  /**
+   * A person replies (Discord's Reply, type 19) to `to`, pinging its author unless `ping` is false:
+   * stored, then dispatched with `message_reference` and `referenced_message` as Discord does.
+   */
+  replyTo(to: FakeMessage, content: string, options: { ping?: boolean; author?: FakeMessage['author'] } = {}): FakeMessage {
+    const m = this.#store({ channel_id: to.channel_id, author: options.author ?? ANA, content, type: 19, reference: to, pingsReplied: options.ping !== false });
+    this.dispatch('MESSAGE_CREATE', { ...this.#wire(m), guild_id: GUILD, member: { roles: [], joined_at: new Date().toISOString(), deaf: false, mute: false, flags: 0 } });
+    return m;
+  }
+
   /** The gateway delivers a person's message again (as after a resume). */
   redeliver(m: FakeMessage): void {
     this.dispatch('MESSAGE_CREATE', { ...this.#wire(m), guild_id: GUILD, member: { roles: [], joined_at: new Date().toISOString(), deaf: false, mute: false, flags: 0 } });
@@ -177,7 +195,7 @@ export class FakeDiscord {
 
   /** Someone runs `/svc <sub> …`: dispatched as INTERACTION_CREATE; returns its token. */
   /** `/svc <sub>` run in the channel, or in a thread (`channelId`, a thread the bot has seen). */
-  slashCommand(sub: string, options: Record<string, string>, channelId = CHANNEL): { id: string; token: string } {
+  slashCommand(sub: string, options: Record<string, string>, channelId = CHANNEL, command = 'svc'): { id: string; token: string } {
     const id = this.snowflake();
     const token = `token-${id}`;
     this.#tokenCreatedAt.set(token, this.#now());
@@ -199,7 +217,7 @@ export class FakeDiscord {
       context: 0,
       data: {
         id: '900000000000000099',
-        name: 'svc',
+        name: command,
         type: 1,
         guild_id: GUILD,
         options: [{ type: 1, name: sub, options: Object.entries(options).map(([name, value]) => ({ type: 3, name, value })) }],
@@ -223,6 +241,21 @@ export class FakeDiscord {
     this.channels.set(thread.id, thread);
     if (announce) this.dispatch('THREAD_CREATE', { ...this.#threadJson(thread), newly_created: true });
     return starter;
+  }
+
+  /** A person starts a thread on `message` (its id is the thread's), as a person may on one of the bot's answers. */
+  personStartsThread(message: FakeMessage, name = 'talk'): Channel {
+    const thread: Channel = { id: message.id, type: 11, guild_id: GUILD, name, parent_id: message.channel_id, owner_id: ANA.id };
+    this.channels.set(thread.id, thread);
+    this.#markHasThread(message.id);
+    this.dispatch('THREAD_CREATE', { ...this.#threadJson(thread), newly_created: true });
+    return thread;
+  }
+
+  /** Discord flags a message a thread was started on (HAS_THREAD). */
+  #markHasThread(messageId: string): void {
+    const m = this.messages.find((x) => x.id === messageId);
+    if (m) m.flags |= 32;
   }
 
   /** A message of the bot's, as if it had posted it earlier. */
@@ -275,7 +308,10 @@ export class FakeDiscord {
       verification_level: 0,
       default_message_notifications: 0,
       explicit_content_filter: 0,
-      roles: [{ id: GUILD, name: '@everyone', color: 0, hoist: false, position: 0, permissions: '2248473465835073', managed: false, mentionable: false, flags: 0 }],
+      roles: [
+        { id: GUILD, name: '@everyone', color: 0, hoist: false, position: 0, permissions: '2248473465835073', managed: false, mentionable: false, flags: 0 },
+        { id: BOT_ROLE, name: 'svc', color: 0, hoist: false, position: 1, permissions: '2248473465835073', managed: true, mentionable: true, flags: 0, tags: { bot_id: BOT.id } },
+      ],
       emojis: [],
       stickers: [],
       features: [],
@@ -314,7 +350,7 @@ export class FakeDiscord {
     return message;
   }
 
-  #wire(m: FakeMessage) {
+  #wire(m: FakeMessage): Record<string, unknown> {
     return {
       id: m.id,
       channel_id: m.channel_id,
@@ -325,8 +361,8 @@ export class FakeDiscord {
       tts: false,
       mention_everyone: false,
       // As Discord does: the users the content mentions, so clients can show their names.
-      mentions: [BOT, ANA, OTHER_BOT].filter((u) => new RegExp(`<@!?${u.id}>`).test(m.content)),
-      mention_roles: [],
+      mentions: [BOT, ANA, OTHER_BOT].filter((u) => new RegExp(`<@!?${u.id}>`).test(m.content) || (m.pingsReplied && m.reference?.author.id === u.id)),
+      mention_roles: [...m.content.matchAll(/<@&(\d+)>/g)].map((r) => r[1]),
       attachments: [],
       embeds: [],
       pinned: false,
@@ -334,6 +370,8 @@ export class FakeDiscord {
       flags: m.flags,
       components: [],
       ...(m.interaction_token ? { webhook_id: APP_ID, application_id: APP_ID } : {}),
+      ...(m.interaction_id ? { interaction_metadata: { id: m.interaction_id, type: 2, user: ANA, authorizing_integration_owners: { '0': GUILD } } } : {}),
+      ...(m.reference ? { message_reference: { type: 0, message_id: m.reference.id, channel_id: m.reference.channel_id, guild_id: GUILD }, referenced_message: this.#wire(m.reference) } : {}),
     };
   }
 
@@ -376,6 +414,7 @@ export class FakeDiscord {
       if (this.channels.has(messageId!)) return reply(400, { code: 160004, message: 'A thread has already been created for this message' });
       const thread: Channel = { id: messageId!, type: 11, guild_id: GUILD, name: String(body.name), parent_id: parent!, owner_id: BOT.id };
       this.channels.set(thread.id, thread);
+      this.#markHasThread(messageId!);
       this.dispatch('THREAD_CREATE', { ...this.#threadJson(thread), newly_created: true });
       return reply(201, this.#threadJson(thread));
     }
@@ -442,12 +481,13 @@ export class FakeDiscord {
       const type = Number(body.type);
       this.interactionCallbacks.push({ id: id!, token: token!, type, at: this.#now() });
       const data = (body.data ?? {}) as { content?: string; flags?: number };
-      this.#store({ channel_id: CHANNEL, author: BOT, content: type === 4 ? String(data.content ?? '') : '', flags: Number(data.flags ?? 0) | (type === 5 ? 128 : 0), interaction_token: token! });
+      this.#store({ channel_id: CHANNEL, author: BOT, content: type === 4 ? String(data.content ?? '') : '', flags: Number(data.flags ?? 0) | (type === 5 ? 128 : 0), interaction_token: token!, interaction_id: id! });
       return reply(204);
     }
     if ((m = /^\/webhooks\/\d+\/([^/]+)/.exec(path)) && !this.#tokenValid(m[1]!)) return reply(401, { message: 'Invalid Webhook Token', code: 50027 });
     if ((m = /^\/webhooks\/(\d+)\/([^/]+)$/.exec(path)) && method === 'POST') {
-      const message = this.#store({ channel_id: CHANNEL, author: BOT, content: String(body.content ?? ''), flags: Number(body.flags ?? 0), interaction_token: m[2]! });
+      const interactionId = this.interactionCallbacks.find((c) => c.token === m![2])?.id;
+      const message = this.#store({ channel_id: CHANNEL, author: BOT, content: String(body.content ?? ''), flags: Number(body.flags ?? 0), interaction_token: m[2]!, interaction_id: interactionId });
       return reply(200, this.#wire(message));
     }
     if ((m = /^\/webhooks\/(\d+)\/([^/]+)\/messages\/(@original|\d+)$/.exec(path))) {
