@@ -55,8 +55,11 @@ async function* runSecAgent(lib: SecLibrary, request: AgentRequest): AsyncGenera
     const found = (parsed?.companies ?? []).flatMap((c) => (c.status === 'found' ? [c.company] : []));
     if (parsed && found.length) {
       // ("The latest quarter", said: that; "that" after a table of quarters: its latest.)
-      const spec = /(?:latest|last|most recent|newest)\s+(?:quarter|qtr|period)/i.test(asked) ? ({ kind: 'latest', span: 'quarter' } as const) : parsed.period;
-      return yield* answerFilingOfFigure(lib, found.slice(0, MAX_COMPANIES).map((company) => ({ company, spec, metric: parsed.metrics[0] ?? 'revenue' })));
+      const spec = /\b(?:latest|last|most recent|newest)\s+(?:quarter|qtr|period)\b/i.test(asked) ? ({ kind: 'latest', span: 'quarter' } as const) : parsed.period;
+      // ("Which filing says that?": "says" is no figure; the figure is the one asked before.)
+      const before = parsed.stated.metrics ? null : parseWithInstructions(request.messages.slice(0, -1), request.instructions, index);
+      const metric = (parsed.stated.metrics ? parsed.metrics[0] : (before?.metrics[0] ?? parsed.metrics[0])) ?? 'revenue';
+      return yield* answerFilingOfFigure(lib, found.slice(0, MAX_COMPANIES).map((company) => ({ company, spec, metric })));
     }
   }
   // ("Show me where it says that": the pages of the answer before; "where in the 10-Q is EPS?": of that figure.)
