@@ -523,7 +523,8 @@ function periodsAsked(request: AgentRequest, question: SecQuestion | null): Span
   if (span.years) return span;
   // "EMBR free cash flow by quarter", "apple revenue each year": the latest periods, each of them (as svc-agent's table), when no period is said.
   // ("And microsoft?" after it: the same table, of that company.)
-  const spanTurn = users.findLast((u) => spanOf(clipped(u))) ?? '';
+  // ("Which year was best?" after it names no periods of its own: the table's turn is the one before.)
+  const spanTurn = users.findLast((u) => { const s = spanOf(clipped(u)); return s && !s.unsaid; }) ?? '';
   if (EACH_PERIOD.test(spanTurn) && !question?.stated.period && !question?.ttm) return span;
   // "average of the last four quarters": each of them and their mean, not the trailing twelve months as one figure.
   return span.latest && span.count > 1 && (!question?.ttm || span.summaries?.includes('average')) ? span : null;
