@@ -1201,7 +1201,8 @@ export function parseSecQuestion(text: string, index: CompanyIndex, previous?: S
   // year?"): between the two periods just discussed, not from the second to the one before it.
   // ("Growth?" after "and the same quarter last year": the two quarters just discussed, a year apart.)
   // ("Which is bigger?" after "Apple revenue Q1 2024?", "and Q2 2024?": those two quarters, one company's, set against each other.)
-  const comparesPeriods = followUp && !comparison && !stated.companies && !stated.metrics && !previous.switchedFrom && COMPARES_THEM.test(text);
+  // ("How many bps?" after a margin's two periods asked in turn: the margin's move between them.)
+  const comparesPeriods = followUp && !comparison && !stated.companies && !stated.metrics && !previous.switchedFrom && (COMPARES_THEM.test(text) || /\bhow many (?:bps|basis points|percentage points|points)\b/i.test(text));
   if (followUp && !period && (comparesPeriods || (comparison && comparison !== 'versus')) && previous.movedFrom && !previous.comparison && !EXPLICIT_YOY.test(text) && !/\b(?:qoq|quarter[- ](?:over|on)[- ]quarter|sequential)/i.test(text)) {
     const pair = comparedPair(previous.period, previous.movedFrom, false) ?? shiftedPair(previous.period, previous.movedFrom);
     if (pair) ({ period, comparison } = pair), (versus = pair.versus ?? null);
