@@ -694,6 +694,8 @@ function extractMetrics(m: Masked, index: CompanyIndex): MetricId[] {
   const burns: number[] = [];
   m.take(/(?<=\bcash\b[^.?!]{0,40})\bburn(?:s|ing|ed|t)?\b(?!\s+(?:through\s+)?cash\b)/gi, (x) => (burns.push(x.index!), true));
   m.take(/\bcash\b(?!\s+burn)/gi, (x) => burns.some((at) => at > x.index! && at - x.index! <= 45) && (found.push({ id: 'freeCashFlow', at: x.index! }), true));
+  // "How much cash did Microsoft generate from operations?": operating cash flow, not the cash balance.
+  m.take(/\bcash\b(?=[^.?!]{0,50}?\b(?:generat(?:e|ed|es|ing)|produc(?:e|ed|es|ing)|brought\s+in|bring\s+in|brings\s+in|throw(?:s|n)?\s+off|threw\s+off|made|make|makes)\s+(?:from|by|in|through)\s+(?:its\s+|their\s+|the\s+)?(?:operations|operating\s+activities|core\s+operations)\b)/gi, (x) => (found.push({ id: 'operatingCashFlow', at: x.index! }), true));
   // Before exact words: "opertaing income" is operating income, not the net income "income" alone would be.
   found.push(...extractMisspeltMetrics(m, index, PHRASES_OF_WORDS.filter((p) => p.words.length > 1)));
   for (const { phrase, id } of METRIC_PHRASES) {
