@@ -352,8 +352,10 @@ async function table(lib: SecLibrary, ref: CompanyRef, metrics: MetricId[], span
   const shown = withData.slice(0, withData.length - (span.back ?? 0)).slice(-span.count);
   if (!shown.length || !reported.length) {
     const when = years ? ` ${rangeText(span)}` : '';
-    const which = `${metrics.map((m) => metricById(m).label).join(', ')} ${span.kind === 'quarter' ? 'by quarter' : 'by fiscal year'}${when}`;
-    return [lib.origin.mode === 'snapshot' ? `The XBRL facts recorded for **${company.name} (${company.ticker})** in this snapshot have none of ${which}.` : `**${company.name} (${company.ticker})** reports none of ${which} in its XBRL facts.`];
+    // "… have no share repurchases figures by quarter", not "none of share repurchases by quarter".
+    const labels = metrics.map((m) => metricById(m).label);
+    const which = `no ${labels.length > 1 ? `${labels.slice(0, -1).join(', ')} or ${labels.at(-1)}` : labels[0]} figures ${span.kind === 'quarter' ? 'by quarter' : 'by fiscal year'}${when}`;
+    return [lib.origin.mode === 'snapshot' ? `The XBRL facts recorded for **${company.name} (${company.ticker})** in this snapshot have ${which}.` : `**${company.name} (${company.ticker})** reports ${which} in its XBRL facts.`];
   }
   progress(`Citing ${shown.length} ${span.kind === 'quarter' ? 'quarters' : 'years'} of ${company.name} filings`);
   const calendarYear = financials.calendar.isCalendarYear;
