@@ -35,6 +35,13 @@ describe('svc-sec-agent: which filing a figure is from, asked with "says" or "sh
     consistent(a);
   });
 
+  it('"which filing says the latest one?" after a table of quarters is its latest quarter, of the table\'s figure', async () => {
+    const a = await talk('Alphabet gross margin trend last 8 quarters', 'which filing says the latest one?');
+    expect(a.text).toContain('**Alphabet Inc. (GOOGL)**: Q4 2024 (quarter ended 2024-12-31) is not filed on its own: its gross profit is derived');
+    expect(a.text).not.toContain('figure called');
+    consistent(a);
+  });
+
   it('through svc-agent too', async () => {
     const a = await talkOf('svc-agent', 'Microsoft operating income FY2024', 'which filing says that?');
     expect(a.text).toContain('operating income for it, $109,433 million, is on page 3');
