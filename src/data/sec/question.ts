@@ -555,6 +555,8 @@ function extractPeriod(m: Masked, form: '10-K' | '10-Q' | null): { period: Perio
   };
   const yearAfter = `(?:\\s*,?\\s*(?:of|in|for)?\\s*(?:the\\s+)?(?:(fiscal\\s+(?:year\\s+)?|fy\\s*|calendar\\s+(?:year\\s+)?|cy\\s*)(?:'|’)?(\\d{4}|\\d{2})|(\\d{4})))?`;
   m.take(new RegExp(`\\b((?:first|1st|second|2nd|back)[\\s-]+half|first\\s+(?:six|6|nine|9)\\s+months)(?:\\s+of\\s+the\\s+(?:fiscal\\s+)?year)?${yearAfter}(?![\\w-])`, 'gi'), (x) => part(x[1]!, x[3] ?? x[4], x[2]));
+  // "9 months fiscal 2024", "six months of 2024": the first months of the year said (a year must follow; "last 9 months" is read below).
+  m.take(new RegExp(`(?<!\\b(?:last|past|trailing|previous|prior|latest|recent|first)\\s+)\\b((?:six|6|nine|9)[- ]months?)(?=\\s*,?\\s*(?:of|in|for)?\\s*(?:the\\s+)?(?:fiscal|fy|calendar|cy|'|’|\\d{4}))${yearAfter}(?![\\w-])`, 'gi'), (x) => (x[3] ?? x[4] ? part(/^(?:nine|9)/i.test(x[1]!) ? 'first nine months' : 'first half', x[3] ?? x[4], x[2]) : false));
   m.take(/\b(fy\s*|cy\s*|fiscal\s+|calendar\s+)?(?:'|’)?(\d{4}|\d{2})\s*[- ]?(h[12]|[12]h)\b/gi, (x) => (x[2]!.length === 2 && !x[1] ? false : part(x[3]!, x[2], x[1])));
   // A two-digit year only glued on ("1H24", "H1'24") or after FY/CY: "H1 24" is not read as a year.
   const glued = `(?:\\s*(fy\\s*|cy\\s*|fiscal\\s+(?:year\\s+)?|calendar\\s+(?:year\\s+)?)(?:'|’)?(\\d{4}|\\d{2})|(?:'|’)?(\\d{2})|\\s*(\\d{4}))?\\b`;
