@@ -352,8 +352,10 @@ async function table(lib: SecLibrary, ref: CompanyRef, metrics: MetricId[], span
   const shown = withData.slice(0, withData.length - (span.back ?? 0)).slice(-span.count);
   if (!shown.length || !reported.length) {
     const when = years ? ` ${rangeText(span)}` : '';
-    const which = `${metrics.map((m) => metricById(m).label).join(', ')} ${span.kind === 'quarter' ? 'by quarter' : 'by fiscal year'}${when}`;
-    return [lib.origin.mode === 'snapshot' ? `The XBRL facts recorded for **${company.name} (${company.ticker})** in this snapshot have none of ${which}.` : `**${company.name} (${company.ticker})** reports none of ${which} in its XBRL facts.`];
+    // "… have no share repurchases figures by quarter", not "none of share repurchases by quarter".
+    const labels = metrics.map((m) => metricById(m).label);
+    const which = `no ${labels.length > 1 ? `${labels.slice(0, -1).join(', ')} or ${labels.at(-1)}` : labels[0]} figures ${span.kind === 'quarter' ? 'by quarter' : 'by fiscal year'}${when}`;
+    return [lib.origin.mode === 'snapshot' ? `The XBRL facts recorded for **${company.name} (${company.ticker})** in this snapshot have ${which}.` : `**${company.name} (${company.ticker})** reports ${which} in its XBRL facts.`];
   }
   progress(`Citing ${shown.length} ${span.kind === 'quarter' ? 'quarters' : 'years'} of ${company.name} filings`);
   const calendarYear = financials.calendar.isCalendarYear;
@@ -399,6 +401,7 @@ async function table(lib: SecLibrary, ref: CompanyRef, metrics: MetricId[], span
     `|---|${header.map(() => '---:').join('|')}|`,
   ];
   let derived = false;
+  let fromNegative = false;
   const restatements: string[] = [];
   for (const m of reported) {
     const metric = metricById(m);
@@ -423,6 +426,7 @@ async function table(lib: SecLibrary, ref: CompanyRef, metrics: MetricId[], span
     }
     const growth = (back: number) => growthRates(context, m, back).map((r) => (r === null ? '—' : pct(r)));
     if (metric.unit !== 'shares') {
+      if ((span.kind === 'quarter' ? [4, 1] : [1]).some((back) => growthFromNegative(context, m, back))) fromNegative = true;
       const none = total ? ['—'] : [];
       // Under a margin row, the growth rows say whose growth they are (the figure's, not the margin's).
       const of = revenue && share ? `${metric.label} ` : '';
@@ -452,6 +456,7 @@ async function table(lib: SecLibrary, ref: CompanyRef, metrics: MetricId[], span
   if (restatements.length) lines.push(`‡ Restated after it was first reported; the latest figure is shown, and growth is measured on it: ${restatements.join('; ')}.`, '');
   const longer = calendarYear || !reported.some((m) => metricById(m).type === 'duration' && !metricById(m).averaged) ? null : extraWeekNote(shown, financials.calendar);
   if (longer) lines.push(longer, '');
+  if (fromNegative) lines.push('Growth from a figure below zero is the change over that figure\'s size: a loss or cash burn that widens is negative growth, one that narrows positive.', '');
   if (derived) lines.push('† Derived, not reported as such: a fourth quarter is the fiscal year minus the first nine months (10-K minus the third-quarter 10-Q); cash-flow quarters are year-to-date differences; totals a filer does not tag follow their formula. Per-share figures derived this way are approximate.', '');
   // A snapshot holds what was recorded, not all a company reports: the claim is about the data.
   const missingSaid = missing.map((m) => metricById(m).label.toLowerCase()).join(' or ');
@@ -640,9 +645,19 @@ function periodBefore(financials: CompanyFinancials, p: FiscalPeriod, back: numb
 }
 
 /**
- * Each period's growth over the one `back` periods before it (a fraction; null when either has no
- * figure or the earlier one is not positive). The period by its fiscal identity, not its place in
- * the list: a quarter missing from the filings must not make the one before it pass for "a year ago".
+ * The growth of `now` over `prior` (a fraction): the change over the size of the earlier figure, so
+ * a loss or a burn that widens (-40 to -44) is negative growth (-10%) and one that narrows positive.
+ * Null only when the earlier figure is zero (no size to measure against).
+ */
+export function growthOver(now: number, prior: number): number | null {
+  return prior === 0 ? null : (now - prior) / Math.abs(prior);
+}
+
+/**
+ * Each period's growth over the one `back` periods before it (a fraction, see growthOver; null
+ * when either has no figure, or the earlier one is zero). The period by its fiscal identity, not
+ * its place in the list: a quarter missing from the filings must not make the one before it pass
+ * for "a year ago".
  */
 function growthRates(shown: Shown, m: MetricId, back: number): (number | null)[] {
   const series = shown.values.get(m)!;
@@ -650,7 +665,17 @@ function growthRates(shown: Shown, m: MetricId, back: number): (number | null)[]
     const now = series[i];
     const before = periodBefore(shown.financials, p, back);
     const prior = before ? shown.financials.value(m, before) : null;
-    return now && prior && prior.value > 0 ? now.value / prior.value - 1 : null;
+    return now && prior ? growthOver(now.value, prior.value) : null;
+  });
+}
+
+/** Whether a growth row of the table is measured from a figure below zero (said under the table). */
+function growthFromNegative(shown: Shown, m: MetricId, back: number): boolean {
+  const series = shown.values.get(m)!;
+  return shown.periods.some((p, i) => {
+    const before = periodBefore(shown.financials, p, back);
+    const prior = before ? shown.financials.value(m, before) : null;
+    return !!series[i] && !!prior && prior.value < 0;
   });
 }
 
@@ -748,7 +773,8 @@ function summaryLines(shown: Shown): string[] {
       const latest = growthRates(shown, m, 4).at(-1);
       parts.push(latest === null || latest === undefined ? `${of}${label(last)} has no figure a year earlier to grow from` : `${of}${label(last)}, the latest, **${pct(latest)}** year over year`);
       const trailing = trailingYears(shown, m);
-      if (trailing && trailing.before > 0) parts.push(`${of ? `${metric.label} over ` : ''}the four quarters to ${label(trailing.to)} together ${amount(trailing.now)}, **${pct(trailing.now / trailing.before - 1)}** over the four before`);
+      const trailingGrowth = trailing ? growthOver(trailing.now, trailing.before) : null;
+      if (trailing && trailingGrowth !== null) parts.push(`${of ? `${metric.label} over ` : ''}the four quarters to ${label(trailing.to)} together ${amount(trailing.now)}, **${pct(trailingGrowth)}** over the four before`);
     }
     if (average) {
       const gaps = periods.filter((_p, i) => !series[i]);

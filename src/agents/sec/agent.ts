@@ -55,8 +55,11 @@ async function* runSecAgent(lib: SecLibrary, request: AgentRequest): AsyncGenera
     const found = (parsed?.companies ?? []).flatMap((c) => (c.status === 'found' ? [c.company] : []));
     if (parsed && found.length) {
       // ("The latest quarter", said: that; "that" after a table of quarters: its latest.)
-      const spec = /(?:latest|last|most recent|newest)\s+(?:quarter|qtr|period)/i.test(asked) ? ({ kind: 'latest', span: 'quarter' } as const) : parsed.period;
-      return yield* answerFilingOfFigure(lib, found.slice(0, MAX_COMPANIES).map((company) => ({ company, spec, metric: parsed.metrics[0] ?? 'revenue' })));
+      const spec = /\b(?:latest|last|most recent|newest)\s+(?:quarter|qtr|period)\b/i.test(asked) ? ({ kind: 'latest', span: 'quarter' } as const) : parsed.period;
+      // ("Which filing says that?": "says" is no figure; the figure is the one asked before.)
+      const before = parsed.stated.metrics ? null : parseWithInstructions(request.messages.slice(0, -1), request.instructions, index);
+      const metric = (parsed.stated.metrics ? parsed.metrics[0] : (before?.metrics[0] ?? parsed.metrics[0])) ?? 'revenue';
+      return yield* answerFilingOfFigure(lib, found.slice(0, MAX_COMPANIES).map((company) => ({ company, spec, metric })));
     }
   }
   // ("Show me where it says that": the pages of the answer before; "where in the 10-Q is EPS?": of that figure.)
@@ -520,7 +523,8 @@ function periodsAsked(request: AgentRequest, question: SecQuestion | null): Span
   if (span.years) return span;
   // "EMBR free cash flow by quarter", "apple revenue each year": the latest periods, each of them (as svc-agent's table), when no period is said.
   // ("And microsoft?" after it: the same table, of that company.)
-  const spanTurn = users.findLast((u) => spanOf(clipped(u))) ?? '';
+  // ("Which year was best?" after it names no periods of its own: the table's turn is the one before.)
+  const spanTurn = users.findLast((u) => { const s = spanOf(clipped(u)); return s && !s.unsaid; }) ?? '';
   if (EACH_PERIOD.test(spanTurn) && !question?.stated.period && !question?.ttm) return span;
   // "average of the last four quarters": each of them and their mean, not the trailing twelve months as one figure.
   return span.latest && span.count > 1 && (!question?.ttm || span.summaries?.includes('average')) ? span : null;

@@ -140,10 +140,10 @@ export async function* answerFilings(lib: SecLibrary, companies: readonly Compan
 
 /**
  * "What filing is the latest quarter from?" ("which 10-Q is that from?", "what filing did that come
- * from?"): the filing a period's figure was read from, by form, period, filing date and accession
+ * from?", "which filing says that?"): the filing a period's figure was read from, by form, period, filing date and accession
  * number, cited to the filing itself (its signed PDF) and to the page showing the figure.
  */
-export const FILING_OF_FIGURE = /\b(?:what|which)\s+(?:filing|form|10-?[kq]|report|document)\b(?!s)[^?]{0,60}?\b(?:from|in)\b|\bwhat\s+(?:filing|form|10-?[kq]|report)\s+(?:did|does|do|was|were|is|are)\b[^?]{0,60}\b(?:come|came|reported|filed|appear)\b|\b(?:from|in)\s+which\s+(?:filing|10-?[kq]|report)\b/i;
+export const FILING_OF_FIGURE = /\b(?:what|which)\s+(?:filing|form|10-?[kq]|report|document)\s+(?:says|said|shows|showed|reports|reported|has|had|holds|contains|gives|gave|states|stated|lists|discloses|disclosed)\s+(?:that|this|it|those|these|so|the\s+(?:latest|last|most\s+recent|newest)(?:\s+(?:one|quarter|qtr|period|figure|number))?)\b|\b(?:what|which)\s+(?:filing|form|10-?[kq]|report|document)\b(?!s)[^?]{0,60}?\b(?:from|in)\b|\bwhat\s+(?:filing|form|10-?[kq]|report)\s+(?:did|does|do|was|were|is|are)\b[^?]{0,60}\b(?:come|came|reported|filed|appear)\b|\b(?:from|in)\s+which\s+(?:filing|10-?[kq]|report)\b/i;
 
 export async function* answerFilingOfFigure(lib: SecLibrary, companies: readonly { company: CompanyRef; spec: PeriodSpec | null; metric: MetricId }[]): AsyncGenerator<AgentEvent> {
   const sources = new SourceList();

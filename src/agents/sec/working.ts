@@ -2,7 +2,7 @@ import type { AgentEvent } from '../types.js';
 import { answerOf } from '../citations.js';
 
 /**
- * "Show the formula you used", "show your working", "how did you calculate that?", "formula?": the
+ * "Show the formula you used", "show your working", "how did you calculate that?", "how was Q4 derived?", "formula?": the
  * arithmetic behind each computed figure of the answer before (growth, compound growth, margins and
  * shares of revenue, differences between companies, sums of quarters, a fourth quarter or another
  * figure derived from two filed ones, an annualized quarter), each with the numbers it was computed
@@ -11,7 +11,7 @@ import { answerOf } from '../citations.js';
  * ("How is it calculated?", in the present, asks what a figure is: the glossary answers it.)
  */
 export const WORKING_ASKED =
-  /\b(?:show|give|explain|walk (?:me )?through|share|write out)\b[^?]{0,30}\b(?:formulas?|working|workings|work|calculations?|math|maths|computations?|arithmetic)\b|\bhow (?:did|was|were) (?:you|it|that|this|those|these|they)\b[^?]{0,15}\b(?:calculat|comput|derive|work(?:ed)? out|arrive|come up|figure[ds]? out|get (?:that|this|there|to|the|those|these|it|them)\b)\w*|\bwhat(?:'s| is| was) the (?:formula|calculation|math|maths|arithmetic)\b|^\W*(?:and\s+|the\s+|your\s+)*(?:formulas?|calculations?|math|maths|workings?|arithmetic)\W*$/i;
+  /\b(?:show|give|explain|walk (?:me )?through|share|write out)\b[^?]{0,30}\b(?:formulas?|working|workings|work|calculations?|math|maths|computations?|arithmetic)\b|\bhow (?:did|was|were) (?:you|it|that|this|those|these|they|q[1-4]|the\s+(?:(?:first|second|third|fourth|1st|2nd|3rd|4th|last|latest)\s+quarter|q[1-4]|figure|number|total|sum|margin|growth|change))\b[^?]{0,15}\b(?:calculat|comput|derive|work(?:ed)? out|arrive|come up|figure[ds]? out|get (?:that|this|there|to|the|those|these|it|them)\b)\w*|\bwhat(?:'s| is| was) the (?:formula|calculation|math|maths|arithmetic)\b|^\W*(?:and\s+|the\s+|your\s+)*(?:formulas?|calculations?|math|maths|workings?|arithmetic)\W*$/i;
 
 const MINUS = /[−–]/g;
 const num = (s: string) => Number(s.replace(MINUS, '-').replace(/[,$+]/g, ''));

@@ -1005,6 +1005,8 @@ export class AnswerWriter {
     const ids = this.#plan.question?.metrics ?? [];
     const text = this.#plan.question?.text ?? '';
     if (AGAINST_FIGURE.test(text) && ids.length === 2 && !this.#plan.question?.stated.companies) return this.#setAgainst(figures, ids as [MetricId, MetricId]);
+    // "Apple operating cash flow vs net income FY2024": two figures of one company set against each other in one question.
+    if (ids.length === 2 && /\b(?:vs\.?|versus|compared\s+(?:to|with)|against|relative\s+to)\s/i.test(text) && new Set(figures.map((f) => f.company.cik)).size === 1) return this.#setAgainst(figures, ids as [MetricId, MetricId]);
     if (!MINUS_ASKED.test(text) || ids.length !== 2) return [];
     const out: string[] = [];
     for (const cik of new Set(figures.map((f) => f.company.cik))) {

@@ -555,6 +555,8 @@ function extractPeriod(m: Masked, form: '10-K' | '10-Q' | null): { period: Perio
   };
   const yearAfter = `(?:\\s*,?\\s*(?:of|in|for)?\\s*(?:the\\s+)?(?:(fiscal\\s+(?:year\\s+)?|fy\\s*|calendar\\s+(?:year\\s+)?|cy\\s*)(?:'|’)?(\\d{4}|\\d{2})|(\\d{4})))?`;
   m.take(new RegExp(`\\b((?:first|1st|second|2nd|back)[\\s-]+half|first\\s+(?:six|6|nine|9)\\s+months)(?:\\s+of\\s+the\\s+(?:fiscal\\s+)?year)?${yearAfter}(?![\\w-])`, 'gi'), (x) => part(x[1]!, x[3] ?? x[4], x[2]));
+  // "9 months fiscal 2024", "six months of 2024": the first months of the year said (a year must follow; "last 9 months" is read below).
+  m.take(new RegExp(`(?<!\\b(?:last|past|trailing|previous|prior|latest|recent|first)\\s+)\\b((?:six|6|nine|9)[- ]months?)(?=\\s*,?\\s*(?:of|in|for)?\\s*(?:the\\s+)?(?:fiscal|fy|calendar|cy|'|’|\\d{4}))${yearAfter}(?![\\w-])`, 'gi'), (x) => (x[3] ?? x[4] ? part(/^(?:nine|9)/i.test(x[1]!) ? 'first nine months' : 'first half', x[3] ?? x[4], x[2]) : false));
   m.take(/\b(fy\s*|cy\s*|fiscal\s+|calendar\s+)?(?:'|’)?(\d{4}|\d{2})\s*[- ]?(h[12]|[12]h)\b/gi, (x) => (x[2]!.length === 2 && !x[1] ? false : part(x[3]!, x[2], x[1])));
   // A two-digit year only glued on ("1H24", "H1'24") or after FY/CY: "H1 24" is not read as a year.
   const glued = `(?:\\s*(fy\\s*|cy\\s*|fiscal\\s+(?:year\\s+)?|calendar\\s+(?:year\\s+)?)(?:'|’)?(\\d{4}|\\d{2})|(?:'|’)?(\\d{2})|\\s*(\\d{4}))?\\b`;
@@ -694,6 +696,8 @@ function extractMetrics(m: Masked, index: CompanyIndex): MetricId[] {
   const burns: number[] = [];
   m.take(/(?<=\bcash\b[^.?!]{0,40})\bburn(?:s|ing|ed|t)?\b(?!\s+(?:through\s+)?cash\b)/gi, (x) => (burns.push(x.index!), true));
   m.take(/\bcash\b(?!\s+burn)/gi, (x) => burns.some((at) => at > x.index! && at - x.index! <= 45) && (found.push({ id: 'freeCashFlow', at: x.index! }), true));
+  // "How much cash did Microsoft generate from operations?": operating cash flow, not the cash balance.
+  m.take(/\bcash\b(?=[^.?!]{0,50}?\b(?:generat(?:e|ed|es|ing)|produc(?:e|ed|es|ing)|brought\s+in|bring\s+in|brings\s+in|throw(?:s|n)?\s+off|threw\s+off|made|make|makes)\s+(?:from|by|in|through)\s+(?:its\s+|their\s+|the\s+)?(?:operations|operating\s+activities|core\s+operations)\b)/gi, (x) => (found.push({ id: 'operatingCashFlow', at: x.index! }), true));
   // Before exact words: "opertaing income" is operating income, not the net income "income" alone would be.
   found.push(...extractMisspeltMetrics(m, index, PHRASES_OF_WORDS.filter((p) => p.words.length > 1)));
   for (const { phrase, id } of METRIC_PHRASES) {
@@ -823,6 +827,7 @@ function extractCompanies(text: string, index: CompanyIndex, already: Found[], c
   const residual: { tokens: Token[]; afterList: boolean }[] = [];
   const acronyms: { token: Token; ticker: CompanyEntry | undefined }[] = [];
   const source = text.replace(/\u0000/g, ' \u0001 ');
+  const prose = (source.match(/\p{L}+/gu) ?? []).length > PROSE_WORDS;
   for (const seg of segments(text)) {
     let span: Token[] = [];
     // "apple, msft and googl": a short segment after a comma, once a company is found, lists another.
@@ -880,7 +885,17 @@ function extractCompanies(text: string, index: CompanyIndex, already: Found[], c
   }
   // A name read from words that are not exactly one ("googles", "microsfot") is a company named
   // too: plain words beside it ("… margin dip in Q4") are not names of their own.
-  const named = residual.slice(0, 8).map(({ tokens: all, afterList }) => {
+  // In a paste of prose (lorem ipsum, a paragraph of notes), words that are no filer's name exactly
+  // are only read as one when written like one: not every run of plain words is a company asked about.
+  // Those words may still be the figure asked for, in the sentence that asks ("… What was Apple's goodwill?").
+  if (prose) {
+    for (const r of residual) {
+      if (plausibleName(r.tokens, source, r.afterList)) continue;
+      const { from, to } = sentenceAround(source, r.tokens[0]!.start);
+      if (source[to] === '?' || found.some((c) => c.at >= from && c.at < to)) leftovers.push(r.tokens.map((t) => t.raw).join(' '));
+    }
+  }
+  const named = (prose ? residual.filter((r) => plausibleName(r.tokens, source, r.afterList)) : residual).slice(0, 8).map(({ tokens: all, afterList }) => {
     // "should i buy msft": a word about companies in general beside a name is not part of it.
     let [from, to] = [0, all.length];
     while (from < to - 1 && GENERAL_WORDS.has(all[from]!.norm)) from++;
@@ -901,11 +916,58 @@ function extractCompanies(text: string, index: CompanyIndex, already: Found[], c
       leftovers.push(tokens.map((t) => t.raw).join(' '));
       continue;
     }
+    // In a paste of prose, a name found from words that are no name exactly is only taken where
+    // those words read as a name (see plausibleName): not "magna aliqua" for Magna International.
+    if (prose) {
+      const kept = resolved.filter((c) => plausibleName(tokens.filter((t) => t.start >= c.at && t.start < c.at + c.text.length), source, afterList));
+      found.push(...(namedAny && !afterList ? kept.filter((c) => c.status !== 'unknown') : kept));
+      continue;
+    }
     // A name beside a company found, not listed with it, that is no filer is someone's or something
     // else's ("Quick question from Sarah: Apple revenue?", "For my Bloomberg notes, …"), not a company asked about.
     found.push(...(namedAny && !afterList ? resolved.filter((c) => c.status !== 'unknown') : resolved));
   }
   return { companies: found.sort((a, b) => a.at - b.at), leftovers, acronyms: figureAcronyms };
+}
+
+/** More words than this in a turn make it a paste of prose, whose plain words are not taken for names (see plausibleName). */
+const PROSE_WORDS = 25;
+/** Words that end a company's name ("Zorblax Corp", "Acme Holdings"). */
+const CORPORATE_WORD = /^(?:inc|incorporated|corp|corporation|co|company|companies|ltd|limited|plc|llc|lp|holdings?|group|bancorp|technologies|therapeutics|pharmaceuticals|biosciences|industries|enterprises|partners|trust|reit|ag|sa|nv|se)\.?$/i;
+
+/** The sentence holding a position: from its first character to the mark that ends it (or the text's end). */
+function sentenceAround(source: string, at: number): { from: number; to: number } {
+  let from = at;
+  while (from > 0 && !/[.!?\n]/.test(source[from - 1]!)) from--;
+  const end = source.slice(at).search(/[.!?\n]/);
+  return { from, to: end < 0 ? source.length : at + end };
+}
+
+const WEEKDAY_OR_MONTH = /^(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|january|february|march|april|may|june|july|august|september|october|november|december)$/;
+
+/** Whether a word begins a sentence (after a full stop, a question or exclamation mark, a line break, or at the start). */
+function atSentenceStart(source: string, at: number): boolean {
+  const before = source.slice(0, at).replace(/["'(\[\s\u0001]+$/, '');
+  return before === '' || /[.!?:;\n]$/.test(before) || /\n\s*$/.test(source.slice(0, at));
+}
+
+/**
+ * Whether words that found no filer, in a paste of prose, read as a company asked about: a ticker
+ * written as one ("ZZZQ", "$ZZQX"), a name ending in a corporate word ("Zorblax Corp"), a capitalised
+ * word of up to five that does not merely begin a sentence, in a sentence that asks ("… than
+ * Zorblax?"), or one or two words listed right after a company found ("Apple and zorblax"). Plain words ("sed", "consectetur
+ * adipiscing elit") and sentence openers ("Lorem ipsum dolor sit amet", "Duis aute") are not.
+ */
+function plausibleName(words: Token[], source: string, afterList: boolean): boolean {
+  if (!words.length) return false;
+  if (words.some((t) => /^\$?[A-Z]{2,5}(?:[.-][A-Z])?$/.test(withoutPossessive(t.raw)) && !NOT_TICKERS.test(withoutPossessive(t.raw)))) return true;
+  if (words.length > 5) return false;
+  if (words.length >= 2 && CORPORATE_WORD.test(withoutPossessive(words.at(-1)!.raw))) return true;
+  // A capitalised word mid-sentence, in the sentence that asks (ends in "?"): a person's or a place's
+  // name in the notes around it ("the offsite in Denver") is no company asked about.
+  const { to } = sentenceAround(source, words[0]!.start);
+  if (source[to] === '?' && words.some((t) => /^\p{Lu}/u.test(t.raw) && !atSentenceStart(source, t.start) && !WEEKDAY_OR_MONTH.test(t.norm))) return true;
+  return afterList && words.length <= 2 && /\b(?:and|or|vs\.?|versus|with|against|to)\s*$/i.test(source.slice(0, words[0]!.start).trimEnd() + ' ');
 }
 
 /** Capitalised words that are not meant as tickers even when a company trades under them. */
@@ -1143,7 +1205,8 @@ export function parseSecQuestion(text: string, index: CompanyIndex, previous?: S
   // year?"): between the two periods just discussed, not from the second to the one before it.
   // ("Growth?" after "and the same quarter last year": the two quarters just discussed, a year apart.)
   // ("Which is bigger?" after "Apple revenue Q1 2024?", "and Q2 2024?": those two quarters, one company's, set against each other.)
-  const comparesPeriods = followUp && !comparison && !stated.companies && !stated.metrics && !previous.switchedFrom && COMPARES_THEM.test(text);
+  // ("How many bps?" after a margin's two periods asked in turn: the margin's move between them.)
+  const comparesPeriods = followUp && !comparison && !stated.companies && !stated.metrics && !previous.switchedFrom && (COMPARES_THEM.test(text) || /\bhow many (?:bps|basis points|percentage points|points)\b/i.test(text));
   if (followUp && !period && (comparesPeriods || (comparison && comparison !== 'versus')) && previous.movedFrom && !previous.comparison && !EXPLICIT_YOY.test(text) && !/\b(?:qoq|quarter[- ](?:over|on)[- ]quarter|sequential)/i.test(text)) {
     const pair = comparedPair(previous.period, previous.movedFrom, false) ?? shiftedPair(previous.period, previous.movedFrom);
     if (pair) ({ period, comparison } = pair), (versus = pair.versus ?? null);
