@@ -285,9 +285,10 @@ function parseValue(spec: SettingSpec, raw: unknown, source: string): unknown {
       return fail(s ? 'must be true or false' : 'must be true or false (it is set but empty: unset it to keep the default)');
     }
     case 'enum': {
-      const value = typeof raw === 'string' ? raw.trim() : raw;
-      if (typeof value !== 'string' || !k.values.includes(value)) fail(`must be one of ${k.values.join(', ')}`);
-      return value;
+      // Named values in any case (`INFO` is `info`), as plan names are in the admin API and CLI.
+      const value = typeof raw === 'string' ? raw.trim().toLowerCase() : undefined;
+      const known = k.values.find((v) => v.toLowerCase() === value);
+      return known ?? fail(`must be one of ${k.values.join(', ')}`);
     }
     case 'proxies': {
       if (raw === false || raw === true) return raw ? 1 : false;

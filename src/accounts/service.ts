@@ -88,11 +88,17 @@ export function validateKeyName(name: unknown, param = 'name'): string | null {
   return n || null;
 }
 
+/**
+ * A plan by its name in any case and without surrounding spaces ("Pro", " pro " are `pro`), as an
+ * email is one address however it is written: the same in the admin API, the CLI and the settings'
+ * named values. Stored in lower case.
+ */
 export function validatePlan(plan: unknown, param = 'plan'): Plan {
-  if (!isPlan(plan)) {
+  const name = typeof plan === 'string' ? plan.trim().toLowerCase() : plan;
+  if (!isPlan(name)) {
     throw invalidRequest('invalid_value', `Invalid '${param}': ${JSON.stringify(plan)}. Expected one of ${PLANS.join(', ')}.`, param);
   }
-  return plan;
+  return name;
 }
 
 const accountExists = (email: string) =>
