@@ -342,6 +342,10 @@ function setPath(target: Record<string, unknown>, dotted: string, value: unknown
 export const ORDERED_SETTINGS: readonly (readonly [string, string, string])[] = [
   ['web.sessionIdleHours', 'web.sessionMaxHours', 'a web session ends at its maximum lifetime anyway, so an idle limit longer than that never applies'],
   ['billing.idempotencyLockMs', 'billing.idempotencyTtlMs', 'an Idempotency-Key is forgotten when it expires, so a lock outliving the key protects nothing'],
+  // Rate limits rise with the plan (free, plus, pro, enterprise): an upgrade never lowers one.
+  ['rateLimits.free', 'rateLimits.plus', 'a higher plan allows at least as many requests per minute as a lower one, so an upgrade never lowers the limit'],
+  ['rateLimits.plus', 'rateLimits.pro', 'a higher plan allows at least as many requests per minute as a lower one, so an upgrade never lowers the limit'],
+  ['rateLimits.pro', 'rateLimits.enterprise', 'a higher plan allows at least as many requests per minute as a lower one, so an upgrade never lowers the limit'],
 ];
 
 const specOf = (dotted: string) => SETTINGS.find((s) => s.path === dotted)!;
