@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { validateEmail, validateKeyName, validatePlan } from '../../accounts/service.js';
+import { invalidRequest } from '../../errors.js';
 import { requireAdminKey } from '../auth.js';
 import type { ServerDeps } from '../deps.js';
 import { Fields, bodyObject, invalidValue, missing, onlyFields } from '../validate.js';
@@ -13,6 +14,13 @@ export const MAX_NOTE_LENGTH = 500;
 /** /v1/admin: accounts and keys, authorised by the admin key. */
 export async function adminRoutes(app: FastifyInstance, deps: ServerDeps): Promise<void> {
   app.addHook('onRequest', requireAdminKey(deps.adminKey));
+  // The admin API takes no query parameters: `POST /v1/admin/accounts?plan=pro` made a Free account
+  // without a word. Its fields go in the JSON body.
+  app.addHook('onRequest', (request, _reply, done) => {
+    const name = Object.keys((request.query as Record<string, unknown> | undefined) ?? {})[0];
+    if (name === undefined) return done();
+    done(invalidRequest('unknown_parameter', `Unknown query parameter: '${name}'. The admin API takes no query parameters; send its fields in the JSON body.`, name));
+  });
 
   app.post('/v1/admin/accounts', async (request, reply) => {
     const f = new Fields(bodyObject(request.body));
