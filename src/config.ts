@@ -416,7 +416,7 @@ function editDistance(a: string, b: string): number {
 }
 
 /** The known name `name` was most likely meant as, if one is close enough (SVC_DATABASE → SVC_DATABASE_URL). */
-function closestName(name: string, known: readonly string[]): string | undefined {
+export function closestName(name: string, known: readonly string[]): string | undefined {
   const strip = (n: string) => n.toUpperCase().replace(/^SVC_/, '');
   const typed = strip(name);
   let best: { name: string; distance: number } | undefined;
