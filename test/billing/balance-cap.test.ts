@@ -1,12 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_BALANCE } from '../../src/billing/service.js';
+import { describeBackends, dropTestSchemas } from '../helpers/backends.js';
 import { startService, type TestService } from '../helpers/service.js';
 
 let svc: TestService;
-beforeAll(async () => {
-  svc = await startService();
-});
-afterAll(() => svc.close());
+afterAll(() => dropTestSchemas());
 
 const grant = (accountId: string, amount: number) =>
   fetch(`${svc.url}/v1/admin/accounts/${accountId}/credits`, {
@@ -17,7 +15,12 @@ const grant = (accountId: string, amount: number) =>
 
 // Grants had no ceiling: repeated ones could carry a balance past 2^53, where a Postgres bigint is
 // read back rounded and balance = sum(ledger) no longer holds exactly.
-describe('the most credits an account may hold', () => {
+describeBackends('the most credits an account may hold', (backend) => {
+  beforeAll(async () => {
+    svc = await startService({ env: await backend.env() });
+  });
+  afterAll(() => svc.close());
+
   it('is below 2^53, so every balance and ledger sum is exact', () => {
     expect(MAX_BALANCE).toBe(1e15);
     expect(Number.isSafeInteger(MAX_BALANCE * 2)).toBe(true);

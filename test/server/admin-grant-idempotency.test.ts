@@ -1,13 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { describeBackends, dropTestSchemas } from '../helpers/backends.js';
 import { answer, scriptedAgent } from '../helpers/scripted-agent.js';
 import { startService, type TestService } from '../helpers/service.js';
 
 let svc: TestService;
-
-beforeAll(async () => {
-  svc = await startService({ agents: [scriptedAgent('svc-test', () => answer('ok'))] });
-});
-afterAll(() => svc.close());
+afterAll(() => dropTestSchemas());
 
 const grant = (accountId: string, body: unknown, key?: string) =>
   fetch(`${svc.url}/v1/admin/accounts/${accountId}/credits`, {
@@ -21,7 +18,12 @@ const ledger = async (apiKey: string) =>
   ((await (await fetch(`${svc.baseURL}/account/ledger?limit=100`, { headers: { authorization: `Bearer ${apiKey}` } })).json()) as { data: { id: string; amount: number }[] }).data;
 
 // A grant retried after a timeout (the first had landed) was granted twice: the admin API ignored Idempotency-Key.
-describe('credit grants with an Idempotency-Key', () => {
+describeBackends('credit grants with an Idempotency-Key', (backend) => {
+  beforeAll(async () => {
+    svc = await startService({ agents: [scriptedAgent('svc-test', () => answer('ok'))], env: await backend.env() });
+  });
+  afterAll(() => svc.close());
+
   it('a retry gets the first answer and grants nothing more', async () => {
     const { id, apiKey } = await svc.account({ credits: 10 });
     const first = await grant(id, { amount: 30, note: 'top-up' }, 'grant-1');
