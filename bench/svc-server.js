@@ -8,7 +8,7 @@ import { apiKeyHooks } from '../dist/src/server/app.js';
 import { idempotency } from '../dist/src/server/idempotency.js';
 
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'svc-bench-'));
-const config = loadConfig({ ...process.env, SVC_PORT: '0', SVC_DATA_DIR: dataDir, SVC_RATE_LIMIT_PRO: '10000000' });
+const config = loadConfig({ ...process.env, SVC_PORT: '0', SVC_DATA_DIR: dataDir, SVC_RATE_LIMIT_PRO: '10000000', SVC_RATE_LIMIT_ENTERPRISE: '10000000' });
 
 /** ~8 KB of report-like Markdown with citations, in 64-character deltas. */
 export function benchText() {

@@ -2,7 +2,7 @@ import { accessSync, constants, existsSync, readFileSync, statSync } from 'node:
 import path from 'node:path';
 import { AccountService, validateEmail, validateKeyName, validatePlan } from './accounts/service.js';
 import { Billing } from './billing/service.js';
-import { ConfigError, PACKAGE_ROOT, SETTINGS, loadConfig, unknownVariableWarnings, type Config } from './config.js';
+import { ConfigError, PACKAGE_ROOT, SETTINGS, closestName, loadConfig, unknownVariableWarnings, type Config } from './config.js';
 import { SvcError, withMessage } from './errors.js';
 import { MAX_CREDITS, MAX_NOTE_LENGTH } from './server/routes/admin.js';
 import { accountJson, entryJson, keyJson } from './server/views.js';
@@ -534,7 +534,25 @@ async function run(argv: string[]): Promise<number> {
   // The words before the first flag name what was asked for (`svc nothing --x 1`: "nothing").
   const firstFlag = argv.findIndex((a) => a.startsWith('-'));
   const asked = firstFlag === 0 ? argv.slice(0, 1) : argv.slice(0, firstFlag === -1 ? 2 : Math.min(2, firstFlag));
-  throw new UsageError(`unknown command "${asked.join(' ')}"; run svc help`);
+  throw new UsageError(`unknown command "${asked.join(' ')}"; ${suggestion(asked)}run svc help`);
+}
+
+/**
+ * `did you mean "svc accounts create"? ` for a command mistyped (`acounts create`, `accounts creat`,
+ * `acount`), or nothing: the command or group whose words are closest to those typed.
+ */
+function suggestion(asked: readonly string[]): string {
+  if (asked[0]?.startsWith('-')) return '';
+  const names = Object.keys(COMMANDS);
+  const groups = [...new Set(names.filter((n) => n.includes(' ')).map((n) => n.split(' ')[0]!))];
+  const firsts = [...new Set(names.map((n) => n.split(' ')[0]!))];
+  // The first word alone, then, in a group, the command word within it (each held to being close).
+  const first = firsts.includes(asked[0]!) ? asked[0]! : closestName(asked[0]!, firsts);
+  if (!first) return '';
+  if (asked.length < 2 || !groups.includes(first)) return first === asked[0] ? '' : `did you mean "svc ${first}"? `;
+  const words = names.filter((n) => n.startsWith(`${first} `)).map((n) => n.slice(first.length + 1));
+  const second = words.includes(asked[1]!) ? asked[1]! : closestName(asked[1]!, words);
+  return second ? `did you mean "svc ${first} ${second}"? ` : first === asked[0] ? '' : `did you mean "svc ${first}"? `;
 }
 
 /** An error nobody foresaw: one line saying so, then its stack for the bug report. */

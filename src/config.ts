@@ -285,9 +285,10 @@ function parseValue(spec: SettingSpec, raw: unknown, source: string): unknown {
       return fail(s ? 'must be true or false' : 'must be true or false (it is set but empty: unset it to keep the default)');
     }
     case 'enum': {
-      const value = typeof raw === 'string' ? raw.trim() : raw;
-      if (typeof value !== 'string' || !k.values.includes(value)) fail(`must be one of ${k.values.join(', ')}`);
-      return value;
+      // Named values in any case (`INFO` is `info`), as plan names are in the admin API and CLI.
+      const value = typeof raw === 'string' ? raw.trim().toLowerCase() : undefined;
+      const known = k.values.find((v) => v.toLowerCase() === value);
+      return known ?? fail(`must be one of ${k.values.join(', ')}`);
     }
     case 'proxies': {
       if (raw === false || raw === true) return raw ? 1 : false;
@@ -341,6 +342,10 @@ function setPath(target: Record<string, unknown>, dotted: string, value: unknown
 export const ORDERED_SETTINGS: readonly (readonly [string, string, string])[] = [
   ['web.sessionIdleHours', 'web.sessionMaxHours', 'a web session ends at its maximum lifetime anyway, so an idle limit longer than that never applies'],
   ['billing.idempotencyLockMs', 'billing.idempotencyTtlMs', 'an Idempotency-Key is forgotten when it expires, so a lock outliving the key protects nothing'],
+  // Rate limits rise with the plan (free, plus, pro, enterprise): an upgrade never lowers one.
+  ['rateLimits.free', 'rateLimits.plus', 'a higher plan allows at least as many requests per minute as a lower one, so an upgrade never lowers the limit'],
+  ['rateLimits.plus', 'rateLimits.pro', 'a higher plan allows at least as many requests per minute as a lower one, so an upgrade never lowers the limit'],
+  ['rateLimits.pro', 'rateLimits.enterprise', 'a higher plan allows at least as many requests per minute as a lower one, so an upgrade never lowers the limit'],
 ];
 
 const specOf = (dotted: string) => SETTINGS.find((s) => s.path === dotted)!;
@@ -411,7 +416,7 @@ function editDistance(a: string, b: string): number {
 }
 
 /** The known name `name` was most likely meant as, if one is close enough (SVC_DATABASE → SVC_DATABASE_URL). */
-function closestName(name: string, known: readonly string[]): string | undefined {
+export function closestName(name: string, known: readonly string[]): string | undefined {
   const strip = (n: string) => n.toUpperCase().replace(/^SVC_/, '');
   const typed = strip(name);
   let best: { name: string; distance: number } | undefined;

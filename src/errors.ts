@@ -11,6 +11,7 @@ export type ErrorKind =
   | 'payment_required' // not enough credits
   | 'permission' // the caller may not do this (plan, admin)
   | 'not_found'
+  | 'method_not_allowed' // a known path, another method
   | 'conflict' // state conflict, e.g. an idempotent request still running
   | 'unprocessable' // well-formed but cannot be applied (idempotency key reused)
   | 'payload_too_large'

@@ -85,14 +85,30 @@ export function validateKeyName(name: unknown, param = 'name'): string | null {
   if (typeof name !== 'string') throw invalidRequest('invalid_type', `Invalid type for '${param}': expected a string.`, param);
   const n = name.replace(/\s+/g, ' ').trim();
   if ([...n].length > MAX_KEY_NAME_LENGTH) throw invalidRequest('invalid_value', `Invalid '${param}': at most ${MAX_KEY_NAME_LENGTH} characters.`, param);
+  // A name is shown in listings, pages and terminals: a control character (a bell, an escape
+  // sequence) or a bidirectional override (which makes a name read as another) has no place in one.
+  const hidden = UNSHOWABLE.exec(n)?.[0];
+  if (hidden !== undefined) {
+    const code = `U+${hidden.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`;
+    throw invalidRequest('invalid_value', `Invalid '${param}': it contains the invisible character ${code} (a control or text-direction character); use letters, digits, spaces and punctuation.`, param);
+  }
   return n || null;
 }
 
+/** Control characters (after whitespace is tidied) and the bidirectional embeddings, overrides and isolates. */
+const UNSHOWABLE = /[\p{Cc}\u202a-\u202e\u2066-\u2069]/u;
+
+/**
+ * A plan by its name in any case and without surrounding spaces ("Pro", " pro " are `pro`), as an
+ * email is one address however it is written: the same in the admin API, the CLI and the settings'
+ * named values. Stored in lower case.
+ */
 export function validatePlan(plan: unknown, param = 'plan'): Plan {
-  if (!isPlan(plan)) {
+  const name = typeof plan === 'string' ? plan.trim().toLowerCase() : plan;
+  if (!isPlan(name)) {
     throw invalidRequest('invalid_value', `Invalid '${param}': ${JSON.stringify(plan)}. Expected one of ${PLANS.join(', ')}.`, param);
   }
-  return plan;
+  return name;
 }
 
 const accountExists = (email: string) =>

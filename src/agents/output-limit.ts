@@ -1,3 +1,4 @@
+import { reshapedAgent, shapeText } from './text-shaper.js';
 import type { Agent, AgentEvent, AgentRequest, Citation, Usage } from './types.js';
 import { countBounded, countPromptTokens, countTextTokens } from './usage.js';
 
@@ -14,62 +15,38 @@ import { countBounded, countPromptTokens, countTextTokens } from './usage.js';
  * citations are held until the end, since whether their marker survives is known only then.
  */
 export function withOutputLimit(agent: Agent, maxTokens: number): Agent {
-  return {
-    id: agent.id,
-    description: agent.description,
-    ...(agent.variants ? { variants: agent.variants } : {}),
-    ...(agent.emptyInput ? { emptyInput: agent.emptyInput } : {}),
-    run: (request) => limited(agent.run(request), request, maxTokens),
-  };
+  return reshapedAgent(agent, (events, request) => limited(events, request, maxTokens));
 }
 
 async function* limited(events: AsyncIterable<AgentEvent>, request: AgentRequest, maxTokens: number): AsyncGenerator<AgentEvent> {
-  const citations: Citation[] = [];
   const tally = new TokenTally();
-  let usage: Usage | null = null;
   let cut = false;
-  for await (const event of events) {
-    let text: string;
-    switch (event.type) {
-      case 'citation':
-        citations.push(event.citation);
-        continue;
-      case 'usage':
-        usage = event.usage;
-        continue;
-      case 'text':
-        text = event.delta;
-        break;
-      case 'answer':
-        text = event.answer.text;
-        break;
-      case 'done':
-        yield* cut ? endCut(tally.text, citations, usage, request, maxTokens) : endWhole(citations, usage, event);
+  yield* shapeText(events, {
+    *text(text, event, citations) {
+      // Past the limit the rest of the text is dropped; the run goes on only for its sources.
+      if (cut) {
+        if (event.type === 'answer') citations.push(...event.answer.citations);
         return;
-      default:
+      }
+      if (tally.fits(text, maxTokens)) {
+        tally.add(text);
+        // A whole answer that fits goes on as it is, its sources with it: all its markers are sent.
         yield event;
-        if (event.type === 'failed') return;
-        continue;
-    }
-    // Past the limit the rest of the text is dropped; the run goes on only for its sources.
-    if (cut) {
+        return;
+      }
       if (event.type === 'answer') citations.push(...event.answer.citations);
-      continue;
-    }
-    if (tally.fits(text, maxTokens)) {
-      tally.add(text);
-      // A whole answer that fits goes on as it is, its sources with it: all its markers are sent.
+      const start = tally.cleanStart(text, maxTokens);
+      if (start) {
+        tally.add(start);
+        yield { type: 'text', delta: start };
+      }
+      cut = true;
+    },
+    done: (event, citations, usage) => (cut ? endCut(tally.text, citations, usage, request, maxTokens) : endWhole(citations, usage, event)),
+    *failed(event) {
       yield event;
-      continue;
-    }
-    if (event.type === 'answer') citations.push(...event.answer.citations);
-    const start = tally.cleanStart(text, maxTokens);
-    if (start) {
-      tally.add(start);
-      yield { type: 'text', delta: start };
-    }
-    cut = true;
-  }
+    },
+  });
 }
 
 function* endWhole(citations: Citation[], usage: Usage | null, done: AgentEvent): Generator<AgentEvent> {

@@ -1,4 +1,5 @@
-import type { Agent, AgentEvent, AgentRequest, Citation, Usage } from './types.js';
+import { reshapedAgent, shapeText } from './text-shaper.js';
+import type { Agent, AgentEvent, AgentRequest } from './types.js';
 import { countPromptTokens, countTextTokens } from './usage.js';
 
 /**
@@ -12,13 +13,7 @@ import { countPromptTokens, countTextTokens } from './usage.js';
  * only then.
  */
 export function withStopSequences(agent: Agent, stops: readonly string[]): Agent {
-  return {
-    id: agent.id,
-    description: agent.description,
-    ...(agent.variants ? { variants: agent.variants } : {}),
-    ...(agent.emptyInput ? { emptyInput: agent.emptyInput } : {}),
-    run: (request) => stopped(agent.run(request), request, stops),
-  };
+  return reshapedAgent(agent, (events, request) => stopped(events, request, stops));
 }
 
 /** Where the first of `stops` begins in `text`, or -1. */
@@ -33,8 +28,6 @@ function firstStop(text: string, stops: readonly string[]): number {
 
 async function* stopped(events: AsyncIterable<AgentEvent>, request: AgentRequest, stops: readonly string[]): AsyncGenerator<AgentEvent> {
   const keep = Math.max(...stops.map((s) => s.length)) - 1;
-  const citations: Citation[] = [];
-  let usage: Usage | null = null;
   let held = '';
   let sent = '';
   let hit = false;
@@ -42,60 +35,45 @@ async function* stopped(events: AsyncIterable<AgentEvent>, request: AgentRequest
     sent += text;
     return text ? [{ type: 'text', delta: text }] : [];
   };
-  for await (const event of events) {
-    let text: string;
-    switch (event.type) {
-      case 'citation':
-        citations.push(event.citation);
-        continue;
-      case 'usage':
-        usage = event.usage;
-        continue;
-      case 'text':
-        text = event.delta;
-        break;
-      case 'answer':
-        text = event.answer.text;
+  yield* shapeText(events, {
+    *text(text, event, citations) {
+      if (event.type === 'answer') {
         // A whole answer that holds no stop goes on as it is, its sources with it: all its markers are sent.
         if (!hit && !held && firstStop(text, stops) < 0) {
           sent += text;
           yield event;
-          continue;
+          return;
         }
         citations.push(...event.answer.citations);
-        break;
-      case 'done': {
-        if (!hit) yield* send(held);
-        for (const citation of citations) if (!hit || sent.includes(`[${citation.order}]`)) yield { type: 'citation', citation };
-        if (hit) yield { type: 'usage', usage: { inputTokens: usage?.inputTokens ?? countPromptTokens(request.messages, request.instructions), outputTokens: countTextTokens(sent) } };
-        else if (usage) yield { type: 'usage', usage };
-        yield event;
+      }
+      // Past the stop the rest of the text is dropped; the run goes on only for its sources.
+      if (hit) return;
+      held += text;
+      const at = firstStop(held, stops);
+      if (at >= 0) {
+        hit = true;
+        yield* send(held.slice(0, at));
+        held = '';
         return;
       }
-      case 'failed':
-        if (!hit) yield* send(held);
-        yield event;
-        return;
-      default:
-        yield event;
-        continue;
-    }
-    // Past the stop the rest of the text is dropped; the run goes on only for its sources.
-    if (hit) continue;
-    held += text;
-    const at = firstStop(held, stops);
-    if (at >= 0) {
-      hit = true;
-      yield* send(held.slice(0, at));
-      held = '';
-      continue;
-    }
-    // (Not inside a surrogate pair: each delta is whole characters.)
-    let safe = held.length - keep;
-    if (safe > 0 && (held.charCodeAt(safe - 1) & 0xfc00) === 0xd800) safe--;
-    if (safe > 0) {
-      yield* send(held.slice(0, safe));
-      held = held.slice(safe);
-    }
-  }
+      // (Not inside a surrogate pair: each delta is whole characters.)
+      let safe = held.length - keep;
+      if (safe > 0 && (held.charCodeAt(safe - 1) & 0xfc00) === 0xd800) safe--;
+      if (safe > 0) {
+        yield* send(held.slice(0, safe));
+        held = held.slice(safe);
+      }
+    },
+    *done(event, citations, usage) {
+      if (!hit) yield* send(held);
+      for (const citation of citations) if (!hit || sent.includes(`[${citation.order}]`)) yield { type: 'citation', citation };
+      if (hit) yield { type: 'usage', usage: { inputTokens: usage?.inputTokens ?? countPromptTokens(request.messages, request.instructions), outputTokens: countTextTokens(sent) } };
+      else if (usage) yield { type: 'usage', usage };
+      yield event;
+    },
+    *failed(event) {
+      if (!hit) yield* send(held);
+      yield event;
+    },
+  });
 }

@@ -109,6 +109,13 @@ export async function appendLedger(
  * `capture` (the work was delivered) or `release` (it failed: the credits go back). A hold
  * whose worker died is released by `sweep` once its lease has expired.
  */
+/**
+ * The most credits one account may hold: far above any real balance, and below 2^53, so that every
+ * balance, ledger amount and ledger sum stays an exact number in JavaScript (a Postgres bigint past
+ * it would be read back rounded).
+ */
+export const MAX_BALANCE = 1_000_000_000_000_000;
+
 export class Billing {
   constructor(
     private readonly db: Kysely<Database>,
@@ -310,11 +317,19 @@ export class Billing {
         .set((eb) => ({ credits: eb('credits', '+', input.amount), updated_at: now }))
         .where('id', '=', input.accountId)
         .where(sql<boolean>`credits + ${input.amount} >= 0`)
+        .where(sql<boolean>`credits + ${input.amount} <= ${MAX_BALANCE}`)
         .returning('credits')
         .executeTakeFirst();
       if (!updated) {
         const account = await trx.selectFrom('accounts').select('credits').where('id', '=', input.accountId).executeTakeFirst();
         if (!account) throw notFound('account_not_found', `No account with id '${input.accountId}'.`, 'id');
+        if (input.amount > 0) {
+          throw invalidRequest(
+            'balance_too_large',
+            `Invalid 'amount': ${input.amount} would take the balance of ${account.credits} above the most an account may hold, ${MAX_BALANCE}; the largest grant possible is ${MAX_BALANCE - Number(account.credits)}.`,
+            'amount',
+          );
+        }
         throw invalidRequest(
           'balance_below_zero',
           `Invalid 'amount': ${input.amount} would take the balance of ${account.credits} below zero; ${Number(account.credits) > 0 ? `the largest correction possible is -${account.credits}` : 'the balance is 0, so nothing can be taken off'}.`,

@@ -180,7 +180,7 @@ export function buildServer(deps: ServerDeps): ServerHandle {
 
 /** What every route called with an API key runs besides its own work: the key, its rate limit, Idempotency-Key records. */
 export function apiKeyHooks(scope: FastifyInstance, deps: ServerDeps): void {
-  scope.addHook('onRequest', requireApiKey(deps.accounts));
+  scope.addHook('onRequest', requireApiKey(deps.accounts, deps.adminKey));
   scope.addHook('onRequest', rateLimit(deps));
   registerIdempotencyHooks(scope);
 }

@@ -29,9 +29,20 @@ export interface KeyAuthenticator {
   touch(keyId: string): void;
 }
 
-/** onRequest hook for API keys. Callback style: a remembered key is admitted without a promise. */
-export function requireApiKey(keys: KeyAuthenticator) {
+/**
+ * onRequest hook for API keys. Callback style: a remembered key is admitted without a promise.
+ * `adminKey`: the admin key, which an operator may try here by mistake; it is told so, rather than
+ * that the key is unknown or revoked.
+ */
+export function requireApiKey(keys: KeyAuthenticator, adminKey?: string) {
   const admit = (request: FastifyRequest, secret: string, auth: Authenticated | null, done: HookHandlerDoneFunction) => {
+    if (!auth && adminKey && sameSecret(secret, adminKey)) {
+      return done(
+        unauthorized(
+          'This is the admin key: it opens the admin API (/v1/admin) only. Other /v1 routes take an account\'s API key; create one with POST /v1/admin/accounts/{id}/keys or `svc keys create --account ID`.',
+        ),
+      );
+    }
     if (!auth) return done(unauthorized(`Incorrect API key provided: ${mask(secret)}. The key is unknown or has been revoked.`));
     request.auth = auth;
     keys.touch(auth.keyId);

@@ -157,8 +157,42 @@ const NOT_FOUND_PAGE = `<!doctype html>
 const wantsPage = (request: FastifyRequest, path: string) =>
   (request.method === 'GET' || request.method === 'HEAD') && !/^\/(v1|playground\/v1)(\/|$)/.test(path) && /\btext\/html\b/.test(request.headers.accept ?? '');
 
+/** The methods a request may be made with, besides OPTIONS (the CORS preflight route, when on, takes every /v1 path). */
+const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
+
+/**
+ * The methods the router has a route for at `path` (its own method has none, or it would not be
+ * here). A match with an empty id (`/v1/responses//input_items`) is no URL of the API.
+ */
+function allowedMethods(request: FastifyRequest, path: string): string[] {
+  return METHODS.filter((method) => {
+    if (method === request.method) return false;
+    const route = request.server.findRoute({ method, url: path });
+    return route !== null && !Object.values(route.params as Record<string, string>).includes('');
+  });
+}
+
 export function notFoundHandler(request: FastifyRequest, reply: FastifyReply) {
   const path = request.url.split('?')[0]!;
+  // A known path asked with another method: 405 with the methods it takes (RFC 9110), not "unknown URL".
+  const allowed = allowedMethods(request, path);
+  if (allowed.length) {
+    // A plain OPTIONS asks which methods the path takes; a CORS preflight not opened (CORS off, the
+    // playground, the pages) still gets no answer a browser would act on.
+    if (request.method === 'OPTIONS' && request.headers['access-control-request-method'] === undefined) {
+      return reply.code(204).header('allow', [...allowed, 'OPTIONS'].join(', ')).send();
+    }
+    if (request.method !== 'OPTIONS') {
+      reply.header('allow', [...allowed, 'OPTIONS'].join(', '));
+      return sendError(
+        reply,
+        new SvcError('method_not_allowed', {
+          code: 'method_not_allowed',
+          message: `Method ${request.method} is not allowed on ${path}: it takes ${orList(allowed.filter((m) => m !== 'HEAD'))}.`,
+        }),
+      );
+    }
+  }
   if (wantsPage(request, path)) return reply.code(404).headers(PAGE_HEADERS).type('text/html; charset=utf-8').send(NOT_FOUND_PAGE);
   return sendError(
     reply,
@@ -168,3 +202,6 @@ export function notFoundHandler(request: FastifyRequest, reply: FastifyReply) {
     }),
   );
 }
+
+/** "POST", "GET or POST", "GET, POST or DELETE". */
+const orList = (items: readonly string[]) => (items.length > 1 ? `${items.slice(0, -1).join(', ')} or ${items.at(-1)}` : items[0]!);

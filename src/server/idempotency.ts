@@ -115,10 +115,20 @@ export function unanswered(reply: FastifyReply): FastifyReply {
   return reply;
 }
 
+/**
+ * Whose keys a route's Idempotency-Keys are among: by default the caller's account; the admin API's
+ * are the target account's, apart from the account's own (`namespace`).
+ */
+export interface KeyOwner {
+  accountOf(request: FastifyRequest): Promise<string>;
+  namespace: string;
+}
+
 /** preHandler for the POST endpoints: claims the key, or replays the stored result. Requests without a key pass at once. */
-export function idempotency(deps: ServerDeps, endpoint: string) {
-  const claimOrReplay = async (request: FastifyRequest, reply: FastifyReply, key: string): Promise<boolean> => {
-    const accountId = request.auth!.account.id;
+export function idempotency(deps: ServerDeps, endpoint: string, owner?: KeyOwner) {
+  const claimOrReplay = async (request: FastifyRequest, reply: FastifyReply, given: string): Promise<boolean> => {
+    const accountId = owner ? await owner.accountOf(request) : request.auth!.account.id;
+    const key = owner ? `${owner.namespace}${given}` : given;
     const claim = await deps.idempotency.claim({ accountId, key, endpoint, fingerprint: fingerprint(endpoint, request.body) });
     if (claim.kind === 'replay') {
       const headers: Record<string, string> = { ...claim.result.headers, 'idempotent-replayed': 'true' };

@@ -151,6 +151,7 @@ export function stringQuery(v: unknown, param: string): string | undefined {
 /** An integer query parameter within bounds, or the fallback when absent. */
 export function intQuery(v: unknown, param: string, fallback: number, min = -1, max = Number.MAX_SAFE_INTEGER): number {
   if (v === undefined || v === '') return fallback;
+  if (Array.isArray(v)) throw invalidRequest('invalid_type', `Invalid type for '${param}': expected one integer (it was given more than once).`, param);
   if (typeof v !== 'string' || !/^-?\d+$/.test(v)) throw invalidRequest('invalid_type', `Invalid type for '${param}': expected an integer.`, param);
   const n = Number(v);
   if (n < min || n > max) throw invalidRequest('invalid_value', `Invalid value for '${param}': must be between ${min} and ${max}.`, param);

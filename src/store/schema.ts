@@ -96,6 +96,8 @@ export interface RateLimitWindowsTable {
   key_id: string;
   window_start: number;
   count: number;
+  /** When its latest request was counted (null: counted before migration 015). */
+  last_at: number | null;
 }
 
 /** One request start to an upstream, kept for one throttle window (see data/shared-throttle.ts). */

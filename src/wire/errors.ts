@@ -14,6 +14,7 @@ const BY_KIND: Record<ErrorKind, { status: number; type: string }> = {
   payment_required: { status: 402, type: 'billing_error' },
   permission: { status: 403, type: 'permission_error' },
   not_found: { status: 404, type: 'invalid_request_error' },
+  method_not_allowed: { status: 405, type: 'invalid_request_error' },
   conflict: { status: 409, type: 'conflict_error' },
   unprocessable: { status: 422, type: 'invalid_request_error' },
   payload_too_large: { status: 413, type: 'invalid_request_error' },

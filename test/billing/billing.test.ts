@@ -369,7 +369,7 @@ describeBackends('plans, credits and billing', (backend) => {
 describeBackends('rate limits', (backend) => {
   let svc: TestService;
   beforeAll(async () => {
-    svc = await startService({ env: { ...(await backend.env()), SVC_RATE_LIMIT_FREE: '5', SVC_RATE_LIMIT_PRO: '8' } });
+    svc = await startService({ env: { ...(await backend.env()), SVC_RATE_LIMIT_FREE: '5', SVC_RATE_LIMIT_PLUS: '8', SVC_RATE_LIMIT_PRO: '8' } });
   });
   afterAll(() => svc.close());
 

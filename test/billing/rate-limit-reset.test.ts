@@ -55,11 +55,12 @@ describe('x-ratelimit-reset-requests never exceeds the one-minute window', () =>
     const start = 3_000 * WINDOW_MS;
     expect(limiter.take('k', 1, start + 59_000).resetSeconds).toBe(60);
     // Next window, 1 s in: the previous window's request still weighs, so the second is refused;
-    // what counts now is out of the window when this one ends (59 s), and that is when a retry fits.
+    // what counts now (the request at 59 s) is out of the last minute 58 s later, and that is when
+    // a retry fits.
     const refused = limiter.take('k', 1, start + WINDOW_MS + 1_000);
     expect(refused.allowed).toBe(false);
-    expect(refused.resetSeconds).toBe(59);
-    expect(refused.retryAfterSeconds).toBe(59);
+    expect(refused.resetSeconds).toBe(58);
+    expect(refused.retryAfterSeconds).toBe(58);
   });
 });
 

@@ -184,7 +184,7 @@ const CASES: Case[] = [
   { name: 'admin key on a user route', body: resp({}), auth: 'admin', status: 401, code: 'invalid_api_key' },
   // Retrieval and routing
   { name: 'unknown route', method: 'GET', path: '/v1/nothing', status: 404, code: 'unknown_url' },
-  { name: 'wrong method', method: 'PUT', path: R, body: resp({}), status: 404, code: 'unknown_url' },
+  { name: 'wrong method', method: 'PUT', path: R, body: resp({}), status: 405, code: 'method_not_allowed', param: null },
   { name: 'empty response id before input_items', method: 'GET', path: '/v1/responses//input_items', status: 404, code: 'unknown_url', param: null },
   { name: 'empty response id before cancel', method: 'POST', path: '/v1/responses//cancel', status: 404, code: 'unknown_url', param: null },
   { name: 'unknown response id', method: 'GET', path: '/v1/responses/resp_nope', status: 404, code: 'response_not_found', param: 'id' },

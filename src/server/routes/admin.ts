@@ -1,6 +1,8 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { validateEmail, validateKeyName, validatePlan } from '../../accounts/service.js';
+import { invalidRequest } from '../../errors.js';
 import { requireAdminKey } from '../auth.js';
+import { idempotency, registerIdempotencyHooks } from '../idempotency.js';
 import type { ServerDeps } from '../deps.js';
 import { Fields, bodyObject, invalidValue, missing, onlyFields } from '../validate.js';
 import { accountJson, entryJson, keyJson } from '../views.js';
@@ -13,6 +15,14 @@ export const MAX_NOTE_LENGTH = 500;
 /** /v1/admin: accounts and keys, authorised by the admin key. */
 export async function adminRoutes(app: FastifyInstance, deps: ServerDeps): Promise<void> {
   app.addHook('onRequest', requireAdminKey(deps.adminKey));
+  registerIdempotencyHooks(app);
+  // The admin API takes no query parameters: `POST /v1/admin/accounts?plan=pro` made a Free account
+  // without a word. Its fields go in the JSON body.
+  app.addHook('onRequest', (request, _reply, done) => {
+    const name = Object.keys((request.query as Record<string, unknown> | undefined) ?? {})[0];
+    if (name === undefined) return done();
+    done(invalidRequest('unknown_parameter', `Unknown query parameter: '${name}'. The admin API takes no query parameters; send its fields in the JSON body.`, name));
+  });
 
   app.post('/v1/admin/accounts', async (request, reply) => {
     const f = new Fields(bodyObject(request.body));
@@ -36,7 +46,14 @@ export async function adminRoutes(app: FastifyInstance, deps: ServerDeps): Promi
     return { ...accountJson(account), previous_plan: previousPlan };
   });
 
-  app.post('/v1/admin/accounts/:id/credits', async (request) => {
+  // A grant retried with its Idempotency-Key (a timeout, a script run twice) is granted once: the
+  // retry gets the first answer. Keys are the target account's, apart from its own requests'.
+  const grantKeys = {
+    namespace: 'admin-grant:',
+    // The account must exist before its key is claimed (a key belongs to an account).
+    accountOf: async (request: FastifyRequest) => (await deps.accounts.getAccount((request.params as { id: string }).id)).id,
+  };
+  app.post('/v1/admin/accounts/:id/credits', { preHandler: idempotency(deps, 'POST /v1/admin/accounts/{id}/credits', grantKeys) }, async (request) => {
     const id = (request.params as { id: string }).id;
     const f = new Fields(bodyObject(request.body));
     onlyFields(f, ['amount', 'note'], 'A grant is an "amount" and an optional "note".');

@@ -13,6 +13,7 @@ import * as m011 from './011_job_holds.js';
 import * as m012 from './012_response_created_index.js';
 import * as m013 from './013_stored_chat_completions.js';
 import * as m014 from './014_conversations.js';
+import * as m015 from './015_rate_limit_last_request.js';
 
 /** Versioned migrations, applied in name order at start-up. Never edit one that has shipped: add a new one. */
 export const migrations: Record<string, Migration> = {
@@ -30,6 +31,7 @@ export const migrations: Record<string, Migration> = {
   '012_response_created_index': m012,
   '013_stored_chat_completions': m013,
   '014_conversations': m014,
+  '015_rate_limit_last_request': m015,
 };
 
 export const migrationProvider: MigrationProvider = { getMigrations: async () => migrations };
