@@ -22,10 +22,10 @@ export const monthName = (m: number) => MONTHS[m]!.charAt(0).toUpperCase() + MON
 
 /**
  * A question asking which events there are, with no topic ("which Kalshi events do you have?",
- * "list all open prediction markets", "what can I bet on?"): every open event is listed.
+ * "list all open prediction markets", "what can I bet on?", "what's open right now?"): every open event is listed.
  */
 export const LIST_ASKED =
-  /\b(?:list|show|give)\b[^?.!]{0,25}\b(?:events|markets|contracts)\b|\b(?:which|what)\s+(?:open\s+)?(?:kalshi\s+|prediction\s+)?(?:events|markets|contracts)\s+(?:do you|can i|are (?:there|open|available|listed)|have you|you)\b|\ball\s+(?:the\s+)?(?:open\s+)?(?:kalshi\s+|prediction\s+)?(?:events|markets)\b|\bwhat can i (?:bet|trade|wager) on\b|\b(?:top|popular|most (?:popular|active|traded))\s+(?:kalshi\s+|prediction\s+)?(?:events|markets)\b/i;
+  /\b(?:list|show|give)\b[^?.!]{0,25}\b(?:events|markets|contracts)\b|\b(?:which|what)\s+(?:open\s+)?(?:kalshi\s+|prediction\s+)?(?:events|markets|contracts)\s+(?:do you|can i|are (?:there|open|available|listed)|have you|you)\b|\ball\s+(?:the\s+)?(?:open\s+)?(?:kalshi\s+|prediction\s+)?(?:events|markets)\b|\bwhat can i (?:bet|trade|wager) on\b|\bwhat(?:'s|’s|s|\s+is|\s+are)\s+(?:(?:still|currently)\s+)?(?:open|available|listed)\b|\b(?:top|popular|most (?:popular|active|traded))\s+(?:kalshi\s+|prediction\s+)?(?:events|markets)\b/i;
 
 /** Words of such a question that name no topic ("list all open …"). */
 export const LIST_WORDS = new Set(['list', 'all', 'open', 'have', 'show', 'give', 'top', 'popular', 'active', 'available', 'current', 'kalshi', 'listed', 'traded', 'cover', 'track', 'offer', 'trade', 'bet', 'wager']);

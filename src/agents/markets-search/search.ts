@@ -53,7 +53,10 @@ const STOP_WORDS =
   // Words of asking in a reader's or a trader's terms that name no event ("what's the crowd saying, in plain english?", "quote me the exact rule").
   'crowd plain english words terms quote exact reliable been generate full ' +
   // Chat filler: "yo", "lol", "nah i meant".
-  'yo lol lmao haha bro dude nah ya yah yeah yep nope hey hi ngl idk imo fr tbh meant mean just dog dogs line got';
+  'yo lol lmao haha bro dude nah ya yah yeah yep nope hey hi ngl idk imo fr tbh meant mean just dog dogs line got ' +
+  // Which events are asked ("open events in the Kalshi series KXCPIYOY", "what's open on bitcoin"): every listed
+  // event is open, and a series is named by its ticker or title. Not "opening", which a box-office title has.
+  'open series still';
 
 /** Query words that should also match their usual synonyms in event titles. */
 export const SYNONYMS: Record<string, string[]> = {
@@ -207,6 +210,8 @@ export class EventSearch {
         { words: words(seriesTitle), weight: 2 },
         { words: words(`${event.sub_title ?? ''} ${(s?.tags ?? []).join(' ')}`), weight: 1.5 },
         { words: words(`${category} ${event.series_ticker.replace(/^KX/, '')}`), weight: 1 },
+        // A ticker written out ("the KXCPIYOY series", "KXFEDDECISION-26DEC") names its event exactly.
+        { words: words(`${event.series_ticker} ${event.event_ticker}`), weight: 3 },
       ];
       return { event, seriesTitle, category, fields };
     });
