@@ -18,7 +18,7 @@ import type { Agent, AgentEvent, AgentRequest, Answer, Citation, Turn, Usage } f
 import { listed, quoteCaller } from '../citations.js';
 import { askedAlike } from '../instructed.js';
 import { isSvcError } from '../../errors.js';
-import { KALSHI_URL, MOVERS_ASKED, classify, discussedEvent, eventsAddressed, eventsOf, isGreeting, routedText, splitQuestion, tickersAddressed, type Route } from './classify.js';
+import { KALSHI_URL, MOVERS_ASKED, classify, discussedEvent, eventsAddressed, eventsOf, isGreeting, routedText, seriesPagesNamed, splitQuestion, tickersAddressed, type Route } from './classify.js';
 import { feeSaid } from './fee-said.js';
 import { PASSING, SIZING, answerFromReport, changesTrade, eventQuestion, outcomesNamed, type EventQuestion } from './event-questions.js';
 import { liveSheet, togetherAnswers } from './together.js';
@@ -740,7 +740,8 @@ export function routerAgent(o: RouterOptions): Agent {
       'General market-intelligence agent: sends a question to the right specialist (SEC filings, multi-period financials, prediction-market odds, Kalshi event reports) and keeps its citations. Never spends credits.',
     async *run(incoming) {
       // Earlier bare tickers read as the events' addresses ("KXFEDDECISION-26DEC", then "what's the edge?").
-      const messages = longTurnsClipped(tickersAddressed(incoming.messages));
+      // A series page pasted ("https://kalshi.com/markets/kxfeddecision") is asked as the series' events.
+      const messages = longTurnsClipped(tickersAddressed(seriesPagesNamed(incoming.messages)));
       const req = messages === incoming.messages ? incoming : askedAlike({ ...incoming, messages }, incoming);
       const question = [...req.messages].reverse().find((m) => m.role === 'user')?.content ?? '';
       // "¿Cuáles son las probabilidades de que la Fed baje tasas?": its words are no topics nor names, so no search runs on them.

@@ -223,6 +223,37 @@ export function bareTickerAddress(text: string): string | null {
 }
 
 /**
+ * A Kalshi series page (`kalshi.com/markets/<series>`, `…/<series>/<slug>`), which names no event:
+ * its last segment is followed by the end, a space or closing punctuation, never by `/<event>`.
+ */
+const SERIES_PAGE = /(?:https?:\/\/)?(?:www\.)?kalshi\.com\/markets\/([a-z0-9](?:[a-z0-9._-]*[a-z0-9])?)(?:\/[a-z0-9](?:[a-z0-9._-]*[a-z0-9])?)?\/?(?:[?#][^\s<>()"'|`*“”‘’\[\]]*)?(?=$|[\s<>()"'|`*“”‘’\[\]]|[.,;:!?]+(?:\s|$))/gi;
+/** A series ticker sent alone ("kxbtcd", "KXFEDDECISION?"). */
+const BARE_SERIES = /^\s*(kx[a-z0-9]+)\s*[?.!]*\s*$/i;
+
+/** A user's text with each series page or lone series ticker said as "Kalshi series <TICKER>", which the search reads as the series' events. */
+export function seriesNamed(text: string): string {
+  const bare = BARE_SERIES.exec(text);
+  if (bare) return `Kalshi series ${bare[1]!.toUpperCase()}`;
+  return text.replace(SERIES_PAGE, (_, series: string) => `Kalshi series ${series.toUpperCase()}`);
+}
+
+/**
+ * A thread's user messages with series pages named as series (see seriesNamed): a series address
+ * pasted is a question about the series' open events, not an event address to refuse.
+ */
+export function seriesPagesNamed<T extends Turn>(messages: T[]): T[] {
+  let changed = false;
+  const read = messages.map((m) => {
+    if (m.role !== 'user' || !/kalshi\.com\/markets\/|^\s*kx[a-z0-9]+\W*$/i.test(m.content)) return m;
+    const content = seriesNamed(m.content);
+    if (content === m.content) return m;
+    changed = true;
+    return { ...m, content };
+  });
+  return changed ? read : messages;
+}
+
+/**
  * A thread's earlier user messages with each bare event ticker written as the event's address: a
  * thread started with "KXFEDDECISION-26DEC" is that report's thread exactly as one started with its
  * kalshi.com address (the events addressed, the one discussed, the others weighed).
