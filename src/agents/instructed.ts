@@ -1,5 +1,7 @@
 import { englishOnlyNote, formInstructed, languageInstructed, summaryFirstInstructed, type FormInstructed } from './instructions.js';
 import type { Agent, AgentEvent, AgentRequest, Answer, Citation } from './types.js';
+import { WORD_LIMIT_WORDS, withinWords, wordLimitAsked } from './word-limit.js';
+import { YES_NO_WORDS, yesNoAsked, yesNoSaid } from './yes-no.js';
 
 /**
  * Restates a whole answer in the form the instructions ask; null when it cannot (the answer is then
@@ -36,7 +38,8 @@ export function askedAlike(derived: AgentRequest, original: AgentRequest): Agent
 export function withInstructions(agent: Agent, restate?: FormRestater, summarise: FormRestater | undefined = restate, askedInQuestion?: QuestionForm): Agent {
   return {
     ...agent,
-    run(request) {
+    run(asked) {
+      let request = asked;
       ASKED.add(request);
       const language = languageInstructed(request.instructions);
       const form = restate ? formInstructed(request.instructions) : null;
@@ -44,9 +47,23 @@ export function withInstructions(agent: Agent, restate?: FormRestater, summarise
       const lead = summarise && !formInstructed(request.instructions) && summaryFirstInstructed(request.instructions);
       // A form the question asks itself, of an answer the agent does not say in it ("odds of a hike? just the number").
       const own = !form && askedInQuestion ? askedInQuestion([...request.messages].reverse().find((m) => m.role === 'user')?.content ?? '') : null;
-      if (!language && !form && !lead && !own) return agent.run(request);
-      const events = form ? inForm(agent.run(request), request, form, restate!) : own ? inForm(agent.run(request), request, own.form, own.restate) : lead ? ledBy(agent.run(request), request, summarise) : agent.run(request);
-      return language ? noted(events, englishOnlyNote(language)) : events;
+      const question = [...request.messages].reverse().find((m) => m.role === 'user')?.content ?? '';
+      // "Just yes or no" (in the instructions or the question): the verdict alone, whatever else is asked.
+      const yesNo = Boolean(summarise) && (yesNoAsked(request.instructions) || yesNoAsked(question));
+      // "In 20 words or fewer": whatever form the answer is said in, cut to that many words.
+      const words = yesNo ? null : (wordLimitAsked(request.instructions) ?? wordLimitAsked(question));
+      if (!language && !form && !lead && !own && !yesNo && !words) return agent.run(request);
+      // (The question without the words asking the form, "… just yes or no", "… in 20 words or fewer": the agent reads no company or figure in them.)
+      const bare = question.replace(YES_NO_WORDS, ' ').replace(WORD_LIMIT_WORDS, ' ').replace(/\s+([?.!,])/g, '$1').replace(/(?:[\s,;:—-]|\b(?:please|pls|and|keep\s+it|answer|reply)\b)+$/i, '').replace(/^[\s,;:.]+/, '').trim();
+      if (bare !== question.trim() && /\p{L}{2}/u.test(bare)) {
+        const at = request.messages.findLastIndex((m) => m.role === 'user');
+        request = { ...request, messages: request.messages.map((m, i) => (i === at ? { ...m, content: bare } : m)) };
+        ASKED.add(request);
+      }
+      const events = yesNo ? asYesOrNo(agent.run(request), request, summarise!) : form ? inForm(agent.run(request), request, form, restate!) : own ? inForm(agent.run(request), request, own.form, own.restate) : lead ? ledBy(agent.run(request), request, summarise) : agent.run(request);
+      // (Over the limit, an answer not said in a form yet is first said in one sentence, then cut to whole sentences, clauses or words.)
+      const limited = words ? inForm(events, request, { form: 'sentence', one: false, words }, (answer, asked, q) => inWords(answer, asked, q, words, form || own ? undefined : summarise)) : events;
+      return language ? noted(limited, englishOnlyNote(language)) : limited;
     },
   };
 }
@@ -110,6 +127,29 @@ async function* ledBy(events: AsyncIterable<AgentEvent>, request: AgentRequest, 
   if (!line || line.includes('\n') || text.trim().startsWith(line)) return yield* held;
   yield { type: 'text', delta: `In short: ${line.replace(/ +([.,;])/g, '$1')}\n\n` };
   yield* held;
+}
+
+/** An answer in at most `words` words: as it is when it fits; else said in one sentence by `summarise` (when given), then cut (word-limit.ts). */
+async function inWords(answer: Answer, asked: FormInstructed, question: string, words: number, summarise?: FormRestater): Promise<Answer | null> {
+  if (!withinWords(answer, words)) return null;
+  const one = summarise && answer.citations.length ? await summarise(answer, asked, question) : null;
+  return (one && withinWords(one, words)) ?? one ?? withinWords(answer, words);
+}
+
+/**
+ * The run's answer as the bare verdict asked ("Yes [1]."), or, when it gives none, said so with
+ * the answer in one sentence (see yes-no.ts); answers with no sources (help, a refusal) as they came.
+ */
+async function* asYesOrNo(events: AsyncIterable<AgentEvent>, request: AgentRequest, summarise: FormRestater): AsyncGenerator<AgentEvent> {
+  const { held, text, answer, failed, question } = yield* heldRun(events, request);
+  if (failed || !text.trim() || !answer.citations.length) return yield* held;
+  const verdictFirst = /^\W*(?:yes|no)\b(?![-'’])/i.test(text.trimStart());
+  const sentence = verdictFirst ? null : await summarise(answer, ONE_SENTENCE, question);
+  const said = yesNoSaid(answer, question, sentence);
+  if (!said) return yield* held;
+  yield { type: 'text', delta: said.text };
+  for (const citation of said.citations) yield { type: 'citation', citation };
+  yield held.at(-1)!;
 }
 
 /**

@@ -31,6 +31,13 @@ const COUNTS: Record<string, number> = { two: 2, three: 3, four: 4, five: 5, six
 /** The number of bullet points a clause asks ("in 3 bullets", "three key bullet points", "max 5 bullets"). */
 const BULLET_COUNT = /\b(\d{1,2}|two|three|four|five|six|seven|eight|nine|ten)\s+(?:short\s+|key\s+|brief\s+|quick\s+)?bullet/i;
 
+/** The number of bullet points a text asks ("in 3 bullets", "three bullet points"); 0 when it names none. */
+export function bulletCount(text: string): number {
+  const count = BULLET_COUNT.exec(text)?.[1]?.toLowerCase();
+  const n = count ? (COUNTS[count] ?? Number(count)) : 0;
+  return n >= 1 ? n : 0;
+}
+
 /** Each form by the words that ask it in an instruction; the first that matches a clause wins. */
 const FORMS: [InstructedForm, RegExp][] = [
   ['number', /\b(?:just|only|solely)\s+(?:give\s+|state\s+|return\s+|output\s+|say\s+|reply\s+with\s+|respond\s+with\s+|answer\s+with\s+)?(?:me\s+)?(?:the|a|one|a\s+single)\s+(?:number|figure|value|amount|numeric\s+value)s?\b|\b(?:just|only)\s+(?:the\s+)?(?:numbers?|figures?)\b|\b(?:numbers?|figures?|numeric\s+values?)\s+only\b|\b(?:reply|respond|answer)\s+(?:only\s+)?with\s+(?:(?:just|only)\s+)?(?:the|a|one|a\s+single)\s+(?:number|figure|value)\b(?!\s+(?:and|with|plus)\b)|\bnothing\s+but\s+the\s+(?:number|figure|value)\b/i],

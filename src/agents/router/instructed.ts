@@ -1,6 +1,7 @@
 import type { FormInstructed } from '../instructions.js';
 import type { Answer } from '../types.js';
 import { formAsked } from '../sec/restate.js';
+import { periodsInForm } from '../periods-form.js';
 import { answerFromReport, type ReportRead } from './event-questions.js';
 import { oddsInForm } from './instructed-odds.js';
 import { cited } from './report-rows.js';
@@ -55,8 +56,23 @@ export function restatedAsInstructed(answer: Answer, asked: FormInstructed, ques
  * does not say so itself; null for any other answer or form, or a form the question asks itself.
  */
 export function periodsInstructed(answer: Answer, asked: FormInstructed, question: string): Answer | null {
-  if ((asked.form !== 'sentence' && asked.form !== 'line') || restateAsked(question) || formAsked(question)) return null;
+  if (restateAsked(question) || formAsked(question)) return null;
+  // Just the number, plain words, bullet points: the latest period's figure, a few short sentences, a period a line.
+  if (asked.form !== 'sentence' && asked.form !== 'line') return periodsInForm(answer, asked);
   return periodsInOneSentence(answer);
+}
+
+/**
+ * Just the number, plain words or bullet points asked in the question itself ("Apple revenue for
+ * the last 4 quarters, just the number"), of an answer that is a table of periods: said so, as
+ * instructions asking it would have it (the filings agents say single figures in any form
+ * themselves, but keep a table of periods a table).
+ */
+export function periodsFormAsked(question: string): { form: FormInstructed; restate: (answer: Answer) => Answer | null } | null {
+  const asked = formAsked(question);
+  if (!asked || (asked.form !== 'number' && asked.form !== 'simple' && asked.form !== 'bullets')) return null;
+  const form: FormInstructed = { form: asked.form, one: asked.one, ...(asked.count ? { count: asked.count } : {}) };
+  return { form, restate: (answer) => periodsInForm(answer, form) };
 }
 
 /**
