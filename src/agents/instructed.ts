@@ -1,6 +1,7 @@
 import { englishOnlyNote, formInstructed, languageInstructed, summaryFirstInstructed, type FormInstructed } from './instructions.js';
 import type { Agent, AgentEvent, AgentRequest, Answer, Citation } from './types.js';
 import { WORD_LIMIT_WORDS, withinWords, wordLimitAsked } from './word-limit.js';
+import { JSON_WORDS, PLAIN_WORDS, jsonAsked, jsonNote, plainTextAsked, withoutMarkdown } from './plain-text.js';
 import { YES_NO_WORDS, yesNoAsked, yesNoSaid } from './yes-no.js';
 
 /**
@@ -52,9 +53,12 @@ export function withInstructions(agent: Agent, restate?: FormRestater, summarise
       const yesNo = Boolean(summarise) && (yesNoAsked(request.instructions) || yesNoAsked(question));
       // "In 20 words or fewer": whatever form the answer is said in, cut to that many words.
       const words = yesNo ? null : (wordLimitAsked(request.instructions) ?? wordLimitAsked(question));
-      if (!language && !form && !lead && !own && !yesNo && !words) return agent.run(request);
+      // "No markdown", "plain text": the answer's Markdown taken out, whatever its form. JSON asked: said not to be given.
+      const plain = plainTextAsked(request.instructions) || plainTextAsked(question);
+      const json = jsonAsked(request.instructions) || jsonAsked(question);
+      if (!language && !form && !lead && !own && !yesNo && !words && !plain && !json) return agent.run(request);
       // (The question without the words asking the form, "… just yes or no", "… in 20 words or fewer": the agent reads no company or figure in them.)
-      const bare = question.replace(YES_NO_WORDS, ' ').replace(WORD_LIMIT_WORDS, ' ').replace(/\s+([?.!,])/g, '$1').replace(/(?:[\s,;:—-]|\b(?:please|pls|and|keep\s+it|answer|reply)\b)+$/i, '').replace(/^[\s,;:.]+/, '').trim();
+      const bare = question.replace(YES_NO_WORDS, ' ').replace(WORD_LIMIT_WORDS, ' ').replace(JSON_WORDS, ' ').replace(PLAIN_WORDS, ' ').replace(/\s+([?.!,])/g, '$1').replace(/(?:[\s,;:—-]|\b(?:please|pls|and|keep\s+it|answer|reply)\b)+$/i, '').replace(/^[\s,;:.]+/, '').trim();
       if (bare !== question.trim() && /\p{L}{2}/u.test(bare)) {
         const at = request.messages.findLastIndex((m) => m.role === 'user');
         request = { ...request, messages: request.messages.map((m, i) => (i === at ? { ...m, content: bare } : m)) };
@@ -63,7 +67,9 @@ export function withInstructions(agent: Agent, restate?: FormRestater, summarise
       const events = yesNo ? asYesOrNo(agent.run(request), request, summarise!) : form ? inForm(agent.run(request), request, form, restate!) : own ? inForm(agent.run(request), request, own.form, own.restate) : lead ? ledBy(agent.run(request), request, summarise) : agent.run(request);
       // (Over the limit, an answer not said in a form yet is first said in one sentence, then cut to whole sentences, clauses or words.)
       const limited = words ? inForm(events, request, { form: 'sentence', one: false, words }, (answer, asked, q) => inWords(answer, asked, q, words, form || own ? undefined : summarise)) : events;
-      return language ? noted(limited, englishOnlyNote(language)) : limited;
+      const unmarked = plain ? inPlainText(limited) : limited;
+      const notes = [language ? englishOnlyNote(language) : '', json ? jsonNote : ''].filter(Boolean);
+      return notes.length ? noted(unmarked, notes.join('\n')) : unmarked;
     },
   };
 }
@@ -150,6 +156,23 @@ async function* asYesOrNo(events: AsyncIterable<AgentEvent>, request: AgentReque
   yield { type: 'text', delta: said.text };
   for (const citation of said.citations) yield { type: 'citation', citation };
   yield held.at(-1)!;
+}
+
+/** The run's text without its Markdown (plain-text.ts), its other events as they come. */
+async function* inPlainText(events: AsyncIterable<AgentEvent>): AsyncGenerator<AgentEvent> {
+  let text = '';
+  let last: AgentEvent | null = null;
+  const after: AgentEvent[] = [];
+  for await (const e of events) {
+    if (e.type === 'text') text += e.delta;
+    else if (e.type === 'answer') (text += e.answer.text), after.push(...e.answer.citations.map((citation) => ({ type: 'citation' as const, citation })));
+    else if (e.type === 'meta' || e.type === 'progress') yield e;
+    else if (e.type === 'done' || e.type === 'failed') last = e;
+    else after.push(e);
+  }
+  if (text) yield { type: 'text', delta: withoutMarkdown(text) };
+  yield* after;
+  if (last) yield last;
 }
 
 /**

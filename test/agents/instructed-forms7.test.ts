@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isYesNoQuestion, yesNoAsked } from '../../src/agents/yes-no.js';
 import { wordLimitAsked, withinWords } from '../../src/agents/word-limit.js';
+import { jsonAsked, plainTextAsked } from '../../src/agents/plain-text.js';
 import { startDemoThreads, type DemoThreads } from '../helpers/report-threads.js';
 
 // Forms a demanding user asks, on every agent: just yes or no, a number of bullets over a list of
@@ -135,5 +136,47 @@ describe('on the demo service', () => {
     const glossary = await chat('svc-agent', 'What is a prediction market? Keep it under 15 words');
     expect(words(glossary)).toBeLessThanOrEqual(15);
     expect(glossary).toMatch(/^Prediction market: An exchange where people trade contracts on whether something will happen\./);
+  });
+});
+
+describe('no markdown, and JSON asked', () => {
+  let demo: DemoThreads;
+  const FED = 'https://kalshi.com/markets/kxfeddecision/fed-rate-decision/kxfeddecision-26dec';
+  beforeAll(async () => {
+    demo = await startDemoThreads();
+  });
+  afterAll(() => demo.svc.close());
+
+  it('reads the asks', () => {
+    for (const t of ['No markdown.', 'Plain text only', "Don't use markdown", 'answer unformatted']) expect(plainTextAsked(t), t).toBe(true);
+    for (const t of ['Use markdown tables.', 'Explain in plain English']) expect(plainTextAsked(t), t).toBe(false);
+    for (const t of ['Respond in JSON.', 'Return JSON only', 'Apple revenue as JSON', 'output valid JSON']) expect(jsonAsked(t), t).toBe(true);
+    for (const t of ["Don't answer in JSON.", 'What is JSON?']) expect(jsonAsked(t), t).toBe(false);
+  });
+
+  it('no markdown: a table a line per row, its cells named; headings and bold as words; every marker kept with its source', async () => {
+    const r = await demo.client.responses.create({ model: 'svc-sec-agent', input: "What was Apple's revenue and net income in fiscal 2024?", instructions: 'No markdown.' });
+    const text = r.output_text;
+    expect(text).not.toMatch(/\||\*\*|^#|(?:^|\s)_\S/m);
+    expect(text).toContain('Company: Apple Inc. (AAPL); Figure: Revenue; Period: fiscal year 2024 (year ended 2024-09-28); Value: $391,035 million [1]; Filed in: Form 10-K filed 2024-11-01\n');
+    consistent(text, (r.output[0] as any).content[0].annotations);
+    // (A report, streamed, asked in the question's own words.)
+    await demo.reportOf(FED);
+    let streamed = '';
+    const stream = demo.client.responses.stream({ model: 'svc-prediction-markets-agent:cache', input: `${FED} plain text please` });
+    for await (const e of stream) if (e.type === 'response.output_text.delta') streamed += e.delta;
+    const final = await stream.finalResponse();
+    expect(streamed).toMatch(/^Fed decision in December 2026\?\n/);
+    expect(streamed).toContain('Outcome: Hike 25bps [3]; Market: 51.5% (mid; 46.6% normalised); Model: 50.8%; Gap: +4.2 pts;');
+    expect(streamed).not.toMatch(/\||\*\*|^#/m);
+    consistent(streamed, (final.output[0] as any).content[0].annotations);
+  });
+
+  it('JSON asked: a first line saying the answer is text, then the answer', async () => {
+    const plain = (await demo.client.responses.create({ model: 'svc-sec-agent', input: 'Apple revenue in fiscal 2024' })).output_text;
+    const asked = (await demo.client.responses.create({ model: 'svc-sec-agent', input: 'Apple revenue in fiscal 2024 as JSON' })).output_text;
+    expect(asked).toBe(`(This service answers in text with numbered citations, not JSON; JSON was asked.)\n\n${plain}`);
+    const instructed = (await demo.client.chat.completions.create({ model: 'svc-agent', messages: [{ role: 'system', content: 'Respond in JSON.' }, { role: 'user', content: 'Apple revenue in fiscal 2024' }] })).choices[0]!.message.content!;
+    expect(instructed.startsWith('(This service answers in text with numbered citations, not JSON; JSON was asked.)\n\n')).toBe(true);
   });
 });
