@@ -149,7 +149,7 @@ async function inWords(answer: Answer, asked: FormInstructed, question: string, 
 async function* asYesOrNo(events: AsyncIterable<AgentEvent>, request: AgentRequest, summarise: FormRestater): AsyncGenerator<AgentEvent> {
   const { held, text, answer, failed, question } = yield* heldRun(events, request);
   if (failed || !text.trim() || !answer.citations.length) return yield* held;
-  const verdictFirst = /^\W*(?:yes|no)\b(?![-'’])/i.test(text.trimStart());
+  const verdictFirst = /^\W*(?:yes|no)\b(?![-'’])/i.test(text.trimStart()) || /^(?:[-*•]\s+)?\*\*(?:yes|no)\*\*[:.,]/im.test(text);
   const sentence = verdictFirst ? null : await summarise(answer, ONE_SENTENCE, question);
   const said = yesNoSaid(answer, question, sentence);
   if (!said) return yield* held;

@@ -5,7 +5,7 @@ import type { Answer } from './types.js';
  * "Just yes or no", "Answer yes or no only", "yes/no please", "reply with a simple yes or no": the
  * answer asked as a bare verdict (not "answer yes-or-no questions with a yes first", not negated).
  */
-const YES_NO = /\b(?:just|only|simply)\s+(?:(?:say|answer|reply|respond|give\s+me|tell\s+me)\s+(?:with\s+)?)?(?:a\s+)?(?:(?:simple|plain|straight)\s+)?(?:yes\s+or\s+no|yes\/no|y\/n)\b(?!\s+questions?\b)|\b(?:answer|reply|respond)(?:\s+(?:only|just))?(?:\s+with)?\s+(?:a\s+)?(?:(?:simple|plain|straight|single)\s+)?(?:["“']?yes["”']?\s+or\s+["“']?no["”']?|yes\/no)(?!\s+questions?\b)(?:\s+only)?\b|\b(?:yes\s+or\s+no|yes\/no|y\/n)\s+(?:only|please|pls)\b|^\W*(?:yes\s+or\s+no|yes\/no|y\/n)\s*[?.!]*\s*$|\bone[- ]word\s+answer\b/im;
+const YES_NO = /\b(?:just|only|simply)\s+(?:(?:say|answer|reply|respond|give\s+me|tell\s+me)\s+(?:with\s+)?)?(?:a\s+)?(?:(?:simple|plain|straight)\s+)?(?:yes\s+or\s+no|yes\/no|y\/n)\b(?!\s+questions?\b)|\b(?:answer|reply|respond)(?:\s+(?:only|just))?(?:\s+with)?\s+(?:a\s+)?(?:(?:simple|plain|straight|single)\s+)?(?:["“']?yes["”']?\s+or\s+["“']?no["”']?|yes\/no)(?!\s+questions?\b)(?:\s+only)?\b|\b(?:yes\s+or\s+no|yes\/no|y\/n)\s+(?:only|please|pls)\b|(?:^|[?.!:,]\s*|(?<=\?[^\n]*)\s)\W*(?:yes\s+or\s+no|yes\/no|y\/n)\s*[?.!]*\s*$|\bone[- ]word\s+answer\b/im;
 /** The words asking it, to take out of a question. */
 export const YES_NO_WORDS = new RegExp(YES_NO.source, 'gim');
 const NEGATED = /\b(?:do\s*n[o']?t|never|not|no\s+need\s+to|rather\s+than|instead\s+of)\b[^.!?\n]*$/i;
@@ -34,8 +34,9 @@ export function isYesNoQuestion(question: string): boolean {
 export function yesNoSaid(answer: Answer, question: string, oneSentence: Answer | null): Answer | null {
   const lines = answer.text.split('\n').map((l) => l.trim()).filter((l) => l && !/^_[^_].*_$/.test(l));
   if (!lines.length || !answer.citations.length) return null;
-  const first = lines[0]!.replace(/\*\*|__/g, '').replace(/^#+\s*/, '');
-  const verdict = /^(yes|no)\b(?![-'’])/i.exec(first)?.[1];
+  // The verdict the answer opens with, or gives as a line of its own under a table ("- **Yes**: Apple's revenue was … more").
+  const plain = (l: string) => l.replace(/\*\*|__/g, '').replace(/^#+\s*/, '');
+  const verdict = /^(yes|no)\b(?![-'’])/i.exec(plain(lines[0]!))?.[1] ?? lines.map((l) => /^(?:[-*•]\s+)?\*\*(yes|no)\*\*[:.,]/i.exec(l)?.[1]).find(Boolean);
   const asked = isYesNoQuestion(question);
   if (verdict && asked) {
     const ref = /\[(\d+)\]/.exec(answer.text)?.[0] ?? '';

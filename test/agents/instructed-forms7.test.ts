@@ -16,7 +16,7 @@ function consistent(text: string, annotations: { order?: number }[]) {
 
 describe('reading the asks', () => {
   it('yes or no, asked and not', () => {
-    for (const t of ['just yes or no', 'Answer yes or no only.', 'Reply with a simple yes or no.', 'yes/no please', 'Did it grow? Only yes or no.']) expect(yesNoAsked(t), t).toBe(true);
+    for (const t of ['Is it up, yes or no?', 'Is it up? https://example.com/x yes or no', 'just yes or no', 'Answer yes or no only.', 'Reply with a simple yes or no.', 'yes/no please', 'Did it grow? Only yes or no.']) expect(yesNoAsked(t), t).toBe(true);
     for (const t of ['Answer yes or no questions with a verdict first.', "Don't just say yes or no, explain.", 'Is it yes or not?']) expect(yesNoAsked(t), t).toBe(false);
     expect(isYesNoQuestion("Did Apple's revenue grow last year? just yes or no")).toBe(true);
     expect(isYesNoQuestion('Will the Fed hike in December?')).toBe(true);
@@ -76,6 +76,8 @@ describe('on the demo service', () => {
     expect(await respond('svc-sec-agent', "Did Apple's revenue grow last year? just yes or no")).toBe('Yes [1].\n');
     expect(await chat('svc-sec-agent', "Did Apple's revenue grow last year?", 'Answer yes or no only.')).toBe('Yes [1].\n');
     expect(await streamed('svc-agent', "Did Microsoft's net income grow in fiscal 2024?", 'Reply with a simple yes or no.')).toBe('Yes [1].\n');
+    // (A verdict given under a table, "- **Yes**: …"; "yes or no" asked at the end of the question, after an address too.)
+    expect(await respond('svc-sec-agent', 'Is Apple bigger than Microsoft by revenue? yes or no')).toBe('Yes [1].\n');
   });
 
   it('just yes or no of a question that is none, or one the answer gives no verdict on: said so, in one short sentence', async () => {
@@ -83,6 +85,9 @@ describe('on the demo service', () => {
     expect(await respond('svc-agent', `Will the Fed hike in December 2026? ${FED}`, 'Answer yes or no only.')).toBe('No plain yes or no: on Kalshi\'s “Fed decision in December 2026?” market, traders put about 52% on “Hike 25bps” [1].\n');
     // (The event's live prices given alone, with no report stored, in one sentence as a listing's are.)
     expect((await respond('svc-agent', `Will the Fed hike in December 2026? ${FED}`, 'Answer in one sentence.')).split('\n')[0]).toBe('On Kalshi\'s “Fed decision in December 2026?” market, traders put about 52% on “Hike 25bps” [1].');
+    // (With a report stored, its follow-up gives the verdict.)
+    await demo.reportOf(FED);
+    expect(await respond('svc-agent', `Is a Fed hike the favourite in December 2026? ${FED} yes or no`)).toBe('Yes [1].\n');
   });
 
   it('a number of bullets over a list of figures: that many bullets, every figure kept', async () => {
