@@ -2,7 +2,7 @@ import { englishOnlyNote, formInstructed, languageInstructed, summaryFirstInstru
 import type { Agent, AgentEvent, AgentRequest, Answer, Citation } from './types.js';
 import { WORD_LIMIT_WORDS, withinWords, wordLimitAsked } from './word-limit.js';
 import { JSON_WORDS, PLAIN_WORDS, jsonAsked, jsonNote, plainTextAsked, withoutMarkdown } from './plain-text.js';
-import { YES_NO_WORDS, yesNoAsked, yesNoSaid } from './yes-no.js';
+import { ONE_WORD, YES_NO_WORDS, isYesNoQuestion, yesNoAsked, yesNoSaid } from './yes-no.js';
 
 /**
  * Restates a whole answer in the form the instructions ask; null when it cannot (the answer is then
@@ -50,7 +50,7 @@ export function withInstructions(agent: Agent, restate?: FormRestater, summarise
       const own = !form && askedInQuestion ? askedInQuestion([...request.messages].reverse().find((m) => m.role === 'user')?.content ?? '') : null;
       const question = [...request.messages].reverse().find((m) => m.role === 'user')?.content ?? '';
       // "Just yes or no" (in the instructions or the question): the verdict alone, whatever else is asked.
-      const yesNo = Boolean(summarise) && (yesNoAsked(request.instructions) || yesNoAsked(question));
+      const yesNo = Boolean(summarise) && (yesNoAsked(request.instructions) || yesNoAsked(question) || (ONE_WORD.test(`${request.instructions ?? ''}\n${question}`) && isYesNoQuestion(question)));
       // "In 20 words or fewer": whatever form the answer is said in, cut to that many words.
       const words = yesNo ? null : (wordLimitAsked(request.instructions) ?? wordLimitAsked(question));
       // "No markdown", "plain text": the answer's Markdown taken out, whatever its form. JSON asked: said not to be given.
@@ -58,7 +58,7 @@ export function withInstructions(agent: Agent, restate?: FormRestater, summarise
       const json = jsonAsked(request.instructions) || jsonAsked(question);
       if (!language && !form && !lead && !own && !yesNo && !words && !plain && !json) return agent.run(request);
       // (The question without the words asking the form, "… just yes or no", "… in 20 words or fewer": the agent reads no company or figure in them.)
-      const bare = question.replace(YES_NO_WORDS, ' ').replace(WORD_LIMIT_WORDS, ' ').replace(JSON_WORDS, ' ').replace(PLAIN_WORDS, ' ').replace(/\s+([?.!,])/g, '$1').replace(/(?:[\s,;:—-]|\b(?:please|pls|and|keep\s+it|answer|reply)\b)+$/i, '').replace(/^[\s,;:.]+/, '').trim();
+      const bare = question.replace(YES_NO_WORDS, ' ').replace(yesNo ? new RegExp(ONE_WORD.source, 'gi') : /$^/, ' ').replace(WORD_LIMIT_WORDS, ' ').replace(JSON_WORDS, ' ').replace(PLAIN_WORDS, ' ').replace(/\s+([?.!,])/g, '$1').replace(/(?:[\s,;:—-]|\b(?:please|pls|and|keep\s+it|answer|reply)\b)+$/i, '').replace(/^[\s,;:.]+/, '').trim();
       if (bare !== question.trim() && /\p{L}{2}/u.test(bare)) {
         const at = request.messages.findLastIndex((m) => m.role === 'user');
         request = { ...request, messages: request.messages.map((m, i) => (i === at ? { ...m, content: bare } : m)) };

@@ -10,6 +10,9 @@ const YES_NO = /\b(?:just|only|simply)\s+(?:(?:say|answer|reply|respond|give\s+m
 export const YES_NO_WORDS = new RegExp(YES_NO.source, 'gim');
 const NEGATED = /\b(?:do\s*n[o']?t|never|not|no\s+need\s+to|rather\s+than|instead\s+of)\b[^.!?\n]*$/i;
 
+/** "In one word", "a one-word answer": of a yes-or-no question, its verdict. */
+export const ONE_WORD = /\b(?:in|with|using)\s+(?:one|a\s+single|1|a)\s+word\b|\bone[- ]word\s+(?:answer|reply|response)\b/i;
+
 /** Whether a text (instructions, or the question itself) asks a bare yes or no. */
 export function yesNoAsked(text: string | null | undefined): boolean {
   if (!text?.trim()) return false;

@@ -185,3 +185,21 @@ describe('no markdown, and JSON asked', () => {
     expect(instructed.startsWith('(This service answers in text with numbered citations, not JSON; JSON was asked.)\n\n')).toBe(true);
   });
 });
+
+describe('one word, percent only', () => {
+  let demo: DemoThreads;
+  beforeAll(async () => {
+    demo = await startDemoThreads();
+  });
+  afterAll(() => demo.svc.close());
+  const ask = async (model: string, input: string, instructions?: string) => (await demo.client.responses.create({ model, input, ...(instructions ? { instructions } : {}) })).output_text;
+
+  it('in one word: a yes-or-no question its verdict, any other its figure; percent only: the one price asked', async () => {
+    expect(await ask('svc-sec-agent', "Did Apple's revenue grow in fiscal 2024?", 'Answer in one word.')).toBe('Yes [1].\n');
+    expect(await ask('svc-sec-agent', "Did Apple's revenue grow in fiscal 2024? In one word.")).toBe('Yes [1].\n');
+    expect(await ask('svc-sec-agent', "What was Apple's net income in fiscal 2024? In one word.")).toMatch(/^\*\*\$93\.7 billion\*\* \(Apple's net income, fiscal year 2024, ended 2024-09-28\) \[1\]\n/);
+    expect(await ask('svc-agent', 'What are the odds of a hike at the December 2026 Fed meeting?', 'Answer in one word.')).toMatch(/^\*\*51\.5%\*\* \(the Kalshi market price of “Hike 25bps”, Fed decision in December 2026\?\) \[1\]\n/);
+    expect(await ask('svc-agent', 'What are the odds of a hike at the December 2026 Fed meeting? percent only')).toMatch(/^\*\*51\.5%\*\* \(the Kalshi market price of “Hike 25bps”/);
+    expect(await ask('svc-sec-agent', 'Apple gross margin last quarter, percentage only')).toMatch(/^\*\*47\.1%\*\* \(Apple's gross margin, fiscal Q2 2025, ended 2025-03-29\) \[1\]\n/);
+  });
+});

@@ -21,7 +21,7 @@ export type Form = 'number' | 'simple' | 'tweet' | 'headline' | 'line' | 'senten
 
 /** Each form by the words that ask it; the first that matches wins. */
 const FORMS: [Form, RegExp][] = [
-  ['number', /\b(?:just|only)\s+(?:give\s+(?:me\s+)?)?(?:the|a|one)\s+(?:number|figure|value|amount)s?\b|\b(?:just|only)\s+(?:the\s+)?numbers?\b|\b(?:the\s+)?numbers?\s+only\b/i],
+  ['number', /\b(?:just|only)\s+(?:give\s+(?:me\s+)?)?(?:the|a|one)\s+(?:number|figure|value|amount)s?\b|\b(?:just|only)\s+(?:the\s+)?numbers?\b|\b(?:the\s+)?numbers?\s+only\b|\b(?:percent(?:age)?s?|probabilit(?:y|ies))\s+only\b|\b(?:just|only)\s+(?:the\s+)?(?:percent(?:age)?|probability|odds)\b(?!\s+(?:of|for|and|that)\b)|\b(?:in|with|using)\s+(?:one|a\s+single|1|a)\s+word\b|\bone[- ]word\s+(?:answer|reply|response)\b/i],
   // ("As bullet points", "in bullets", "bullet list", "bullet points please", "bulleted".)
   ['bullets', /\b(?:as|in|into|with|using)\s+(?:a\s+)?(?:short\s+)?(?:(?:\d{1,2}|two|three|four|five|six|seven|eight|nine|ten)\s+(?:short\s+|key\s+|brief\s+)?)?(?:bullet(?:ed)?(?:[- ]?(?:points?|lists?|form))?|bullets)\b|\b(?:(?:\d{1,2}|two|three|four|five|six|seven|eight|nine|ten)\s+(?:short\s+|key\s+|brief\s+)?)?bullet(?:ed)?[- ]?(?:points?|lists?)\b|\bbullets?\s+(?:please|pls|plz)\b|^\W*(?:(?:ok(?:ay)?|now|and|so)\W+)?(?:bullets|bulleted)\W*$/i],
   ['simple', /\bexplain\s+(?:it\s+|that\s+|this\s+|them\s+)?(?:to\s+me\s+)?(?:like|as\s+if|as\s+though)\s+(?:i'?m|i\s+am|im|to\s+a)\s+(?:a\s+)?\w+(?:[- ]year[- ]old)?|\beli\d+\b|\bin\s+(?:simple|plain|simpler|plainer|layman'?s?|everyday)\s+(?:words|terms|english|language)\b|\bfor\s+a\s+(?:kid|child|beginner|\d+[- ]year[- ]old)\b|\bsimply\s+put\b|\bdumb\s+it\s+down\b|\bplain[- ](?:english|language|words)\b|\b(?:in\s+)?layman'?s?\s+terms\b|\bfor\s+(?:a\s+|the\s+)?(?:general|lay|non-?expert|non-?technical|wider|broad)\s+(?:audience|readers?|public)\b|\bfor\s+(?:my\s+|our\s+)?(?:readers|listeners|viewers)\b|\bnon-?technical\b/i],
@@ -51,7 +51,7 @@ export function formAsked(text: string): FormAsked | null {
     if (!m) continue;
     const rest = FORMS.reduce((t, [, p]) => t.replace(new RegExp(p.source, 'gi'), ' '), text).replace(FILLER, ' ').replace(/^[\s\W]*(?:(?:ok(?:ay)?|so|and|now|then|just|but)\b[\s,.!:;-]*)*/i, '').replace(/[\s:,;.!?-]+$/, '').trim();
     const count = form === 'bullets' ? bulletCount(text) : 0;
-    return { form, rest: /^[\W_]*$/.test(rest) ? '' : rest, one: /\bone\s+(?:headline\s+)?(?:number|figure)\b/i.test(text), ...(count ? { count } : {}) };
+    return { form, rest: /^[\W_]*$/.test(rest) ? '' : rest, one: /\bone\s+(?:headline\s+)?(?:number|figure)\b|\b(?:in|with|using)\s+(?:one|a\s+single|1|a)\s+word\b|\bone[- ]word\b/i.test(text), ...(count ? { count } : {}) };
   }
   return null;
 }
