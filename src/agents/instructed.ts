@@ -151,7 +151,7 @@ async function* asYesOrNo(events: AsyncIterable<AgentEvent>, request: AgentReque
   if (failed || !text.trim() || !answer.citations.length) return yield* held;
   const verdictFirst = /^\W*(?:yes|no)\b(?![-'’])/i.test(text.trimStart()) || /^(?:[-*•]\s+)?\*\*(?:yes|no)\*\*[:.,]/im.test(text);
   const sentence = verdictFirst ? null : await summarise(answer, ONE_SENTENCE, question);
-  const said = yesNoSaid(answer, question, sentence);
+  const said = yesNoSaid(answer, request.messages.filter((m) => m.role === 'user').map((m) => m.content).slice(-4), sentence);
   if (!said) return yield* held;
   yield { type: 'text', delta: said.text };
   for (const citation of said.citations) yield { type: 'citation', citation };

@@ -28,19 +28,31 @@ export function isYesNoQuestion(question: string): boolean {
 }
 
 /**
+ * Whether the last of the user's turns asks yes or no: itself, or, said short as a follow-up ("and
+ * Microsoft's?", "what about 2023?"), the question before it did.
+ */
+export function yesNoInThread(turns: string[]): boolean {
+  const last = turns.at(-1) ?? '';
+  if (isYesNoQuestion(last)) return true;
+  const bare = last.replace(new RegExp(YES_NO.source, 'gim'), ' ').trim();
+  const short = /^\W*(?:and|what\s+about|how\s+about|same\s+for|also)\b/i.test(bare) || bare.split(/\s+/).length <= 3;
+  return short && turns.length > 1 && yesNoInThread(turns.slice(0, -1));
+}
+
+/**
  * An answer said as the bare verdict asked: "Yes [1]." or "No [1]." when it opens with one (cited
  * to its first source); a yes-or-no question it answers with no plain verdict (a market's odds),
  * "No plain yes or no: " and the answer in one sentence; a question that is none, "That is not a
  * yes-or-no question; in short: " and the answer in one sentence. `oneSentence` says the answer
  * in one sentence (null: the first sentence of its text).
  */
-export function yesNoSaid(answer: Answer, question: string, oneSentence: Answer | null): Answer | null {
+export function yesNoSaid(answer: Answer, question: string | string[], oneSentence: Answer | null): Answer | null {
   const lines = answer.text.split('\n').map((l) => l.trim()).filter((l) => l && !/^_[^_].*_$/.test(l));
   if (!lines.length || !answer.citations.length) return null;
   // The verdict the answer opens with, or gives as a line of its own under a table ("- **Yes**: Apple's revenue was … more").
   const plain = (l: string) => l.replace(/\*\*|__/g, '').replace(/^#+\s*/, '');
   const verdict = /^(yes|no)\b(?![-'’])/i.exec(plain(lines[0]!))?.[1] ?? lines.map((l) => /^(?:[-*•]\s+)?\*\*(yes|no)\*\*[:.,]/i.exec(l)?.[1]).find(Boolean);
-  const asked = isYesNoQuestion(question);
+  const asked = typeof question === 'string' ? isYesNoQuestion(question) : yesNoInThread(question);
   if (verdict && asked) {
     const ref = /\[(\d+)\]/.exec(answer.text)?.[0] ?? '';
     return cited(`${verdict[0]!.toUpperCase()}${verdict.slice(1).toLowerCase()}${ref ? ` ${ref}` : ''}.\n`, answer.citations);

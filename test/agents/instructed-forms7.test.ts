@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isYesNoQuestion, yesNoAsked } from '../../src/agents/yes-no.js';
+import { isYesNoQuestion, yesNoAsked, yesNoInThread } from '../../src/agents/yes-no.js';
 import { wordLimitAsked, withinWords } from '../../src/agents/word-limit.js';
 import { jsonAsked, plainTextAsked } from '../../src/agents/plain-text.js';
 import { startDemoThreads, type DemoThreads } from '../helpers/report-threads.js';
@@ -21,6 +21,9 @@ describe('reading the asks', () => {
     expect(isYesNoQuestion("Did Apple's revenue grow last year? just yes or no")).toBe(true);
     expect(isYesNoQuestion('Will the Fed hike in December?')).toBe(true);
     expect(isYesNoQuestion("What was Apple's revenue in fiscal 2024?")).toBe(false);
+    // (A short follow-up of a yes-or-no question asks yes or no too.)
+    expect(yesNoInThread(['Apple revenue in fiscal 2024', 'did it grow? just yes or no', "and Microsoft's? yes or no"])).toBe(true);
+    expect(yesNoInThread(['Apple revenue in fiscal 2024', "and Microsoft's? yes or no"])).toBe(false);
   });
 
   it('word limits', () => {
