@@ -11,7 +11,7 @@ import { OpenEventsIndex } from './markets-search/index.js';
 import { routerAgent } from './router/agent.js';
 import type { Agent } from './types.js';
 import { withInstructions, type FormRestater, type QuestionForm } from './instructed.js';
-import { oddsFormAsked, periodsFormAsked, periodsInstructed, restatedAsInstructed } from './router/instructed.js';
+import { oddsFormAsked, periodsFormAsked, periodsInstructed, reportFormAsked, restatedAsInstructed } from './router/instructed.js';
 import { restated } from './router/restate.js';
 
 /** The prediction-markets agent over the core's services; `kalshi` may be replaced (tests pin its clock); `followUps` answers turns that continue a conversation about a report (svc-agent). */
@@ -58,6 +58,6 @@ export function builtinAgents(core: Core): Agent[] {
     withInstructions(sec, periodsInstructed, inOneSentence, periodsFormAsked),
     withInstructions(financials, periodsInstructed, inOneSentence, periodsFormAsked),
     withInstructions(search, restatedAsInstructed, summarise),
-    withInstructions(predictionMarketsFromCore(core, kalshi, router), restatedAsInstructed, summarise),
+    withInstructions(predictionMarketsFromCore(core, kalshi, router), restatedAsInstructed, summarise, reportFormAsked),
   ];
 }

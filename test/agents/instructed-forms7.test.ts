@@ -180,6 +180,19 @@ describe('no markdown, and JSON asked', () => {
     consistent(streamed, (final.output[0] as any).content[0].annotations);
   });
 
+  it('a form asked in the question of a whole stored report: tl;dr its one sentence, "in 3 bullets" its key points, three', async () => {
+    await demo.reportOf(FED);
+    const r = await demo.client.responses.create({ model: 'svc-prediction-markets-agent:cache', input: `${FED} tl;dr` });
+    expect(r.output_text).toMatch(/^On Kalshi's “Fed decision in December 2026\?” market, traders see “Hike 25bps” as the likeliest result, at about 47%, ahead of “Cut more than 25bps” at 30% \[1\]\[2\], [^\n]+\.\n\n_From the stored report/);
+    consistent(r.output_text, (r.output[0] as any).content[0].annotations);
+    const bullets = await demo.client.responses.create({ model: 'svc-prediction-markets-agent:cache', input: `${FED} in 3 bullets` });
+    expect(bullets.output_text.split('\n').filter((l) => l.startsWith('- ')).length).toBe(3);
+    expect(bullets.output_text).not.toContain('## ');
+    consistent(bullets.output_text, (bullets.output[0] as any).content[0].annotations);
+    // (The address alone: the report whole.)
+    expect((await demo.client.responses.create({ model: 'svc-prediction-markets-agent:cache', input: FED })).output_text).toBe(await demo.reportOf(FED));
+  });
+
   it('JSON asked: a first line saying the answer is text, then the answer', async () => {
     const plain = (await demo.client.responses.create({ model: 'svc-sec-agent', input: 'Apple revenue in fiscal 2024' })).output_text;
     const asked = (await demo.client.responses.create({ model: 'svc-sec-agent', input: 'Apple revenue in fiscal 2024 as JSON' })).output_text;

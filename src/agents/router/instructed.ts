@@ -88,6 +88,19 @@ export function oddsFormAsked(question: string): { form: FormInstructed; restate
   return { form, restate: (answer) => (!answer.citations.length ? null : (form.form === 'table' ? outcomesTable(answer) : null) ?? oddsInForm(answer, form)) };
 }
 
+/**
+ * A form asked in the question of a whole stored report ("<event address> tl;dr", "… in 3 bullets",
+ * "… explain like I'm 12"): the report said in it, as instructions asking it would have it (its own
+ * one-sentence or plain-words summary, its key points a line each). Any other answer is left as it is.
+ */
+export function reportFormAsked(question: string): { form: FormInstructed; restate: (answer: Answer) => Answer | null } | null {
+  const asked = formAsked(question);
+  const as: FormInstructed['form'] | null = !asked ? null : asked.form === 'bullets' || asked.form === 'simple' || asked.form === 'line' ? asked.form : asked.form === 'sentence' || asked.form === 'tweet' || asked.form === 'headline' ? 'sentence' : null;
+  if (!as) return null;
+  const form: FormInstructed = { form: as, one: false, ...(asked!.count ? { count: asked!.count } : {}) };
+  return { form, restate: (answer) => (reportOf(answer) ? restatedAsInstructed(answer, form, '') : null) };
+}
+
 /** A whole report asked as a table ("odds of each outcome? as a table"): its outcome table alone, with the report's as-of line. */
 function outcomesTable(answer: Answer): Answer | null {
   const section = answer.text.split(/\n(?=## )/).find((part) => part.startsWith('## Outcomes: model vs market'));
