@@ -1,6 +1,6 @@
 import { englishOnlyNote, formInstructed, languageInstructed, summaryFirstInstructed, type FormInstructed } from './instructions.js';
 import type { Agent, AgentEvent, AgentRequest, Answer, Citation } from './types.js';
-import { WORD_LIMIT_WORDS, withinWords, wordLimitAsked } from './word-limit.js';
+import { LINES_FROM, WORD_LIMIT_WORDS, linesWithin, withinWords, wordLimitAsked } from './word-limit.js';
 import { JSON_WORDS, PLAIN_WORDS, jsonAsked, jsonNote, plainTextAsked, withoutMarkdown } from './plain-text.js';
 import { ONE_WORD, YES_NO_WORDS, isYesNoQuestion, yesNoAsked, yesNoSaid } from './yes-no.js';
 
@@ -138,6 +138,9 @@ async function* ledBy(events: AsyncIterable<AgentEvent>, request: AgentRequest, 
 /** An answer in at most `words` words: as it is when it fits; else said in one sentence by `summarise` (when given), then cut (word-limit.ts). */
 async function inWords(answer: Answer, asked: FormInstructed, question: string, words: number, summarise?: FormRestater): Promise<Answer | null> {
   if (!withinWords(answer, words)) return null;
+  // (A long limit, "under 150 words", keeps the answer's own first lines when they say something cited.)
+  const lines = words >= LINES_FROM ? linesWithin(answer, words) : null;
+  if (lines) return lines;
   const one = summarise && answer.citations.length ? await summarise(answer, asked, question) : null;
   return (one && withinWords(one, words)) ?? one ?? withinWords(answer, words);
 }

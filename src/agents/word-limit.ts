@@ -64,6 +64,44 @@ export function withinWords(answer: Answer, limit: number): Answer | null {
   return cited(`${text}\n${notes.length ? `\n${notes.join('\n')}\n` : ''}`, answer.citations);
 }
 
+/** From this many words on, a limit keeps an answer's own lines rather than one sentence of it. */
+export const LINES_FROM = 60;
+
+/**
+ * An answer's first whole lines within `limit` words, in its own form (headings, paragraphs, list
+ * items; a table whole, never some of its rows), notes in italics kept and not
+ * counted; null when not even its first line of substance fits, or it cites nothing kept.
+ */
+export function linesWithin(answer: Answer, limit: number): Answer | null {
+  const lines = answer.text.split('\n');
+  const kept: string[] = [];
+  let used = 0;
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]!;
+    if (/^\s*_[^_].*_\s*$/.test(line)) continue;
+    if (/^\s*\|/.test(line)) {
+      // (A table whole or not at all: some of its rows would read as all there is.)
+      let j = i;
+      while (j < lines.length && /^\s*\|/.test(lines[j]!)) j++;
+      const table = lines.slice(i, j);
+      const n = wordsOf(table.join(' ').replace(/\|/g, ' '));
+      if (used + n > limit) break;
+      kept.push(...table);
+      used += n;
+      i = j - 1;
+      continue;
+    }
+    const n = wordsOf(line);
+    if (used + n > limit) break;
+    kept.push(line);
+    used += n;
+  }
+  const text = kept.join('\n').replace(/\n+(?:#+[^\n]*\s*)?$/, '').trimEnd();
+  if (!/\[\d+\]/.test(text) && answer.citations.length) return null;
+  const notes = [...lines.map((l) => l.trim()).filter((l) => /^_[^_].*_$/.test(l)), `_The answer's start, within the ${limit} words asked._`];
+  return cited(`${text}\n\n${notes.join('\n')}\n`, answer.citations);
+}
+
 /** A text's first `limit` words, its markers kept where they stand. */
 function wordsCut(text: string, limit: number): string {
   let n = 0;

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isYesNoQuestion, yesNoAsked, yesNoInThread } from '../../src/agents/yes-no.js';
-import { wordLimitAsked, withinWords } from '../../src/agents/word-limit.js';
+import { linesWithin, wordLimitAsked, withinWords } from '../../src/agents/word-limit.js';
 import { jsonAsked, plainTextAsked } from '../../src/agents/plain-text.js';
 import { startDemoThreads, type DemoThreads } from '../helpers/report-threads.js';
 
@@ -45,6 +45,17 @@ describe('reading the asks', () => {
     // (Not even the first sentence fits: its first words, "…", its marker kept.)
     expect(withinWords(answer, 5)!.text).toBe('Apple grew its revenue by… [1]\n\n_Data: demo._\n');
     expect(withinWords(answer, 60)).toBeNull();
+  });
+
+  it('a long word limit keeps the answer\'s own first lines, a table whole or not at all', () => {
+    const words = (n: number, ref = '') => `${Array.from({ length: n }, (_, i) => `w${i}`).join(' ')}${ref}`;
+    const answer = {
+      text: `# Title\n\n${words(40, ' [1].')}\n\n| A | B |\n|---|---|\n| ${words(20)} | x [2] |\n\n${words(10, ' [2].')}\n\n_Note._\n`,
+      citations: [1, 2].map((order) => ({ order, name: `s${order}`, url: `https://example.com/${order}` })),
+    };
+    expect(linesWithin(answer, 60)!.text).toBe(`# Title\n\n${words(40, ' [1].')}\n\n_Note._\n_The answer's start, within the 60 words asked._\n`);
+    expect(linesWithin(answer, 60)!.citations.map((c) => c.order)).toEqual([1]);
+    expect(linesWithin(answer, 80)!.text).toContain('| A | B |\n|---|---|\n');
   });
 });
 
@@ -141,6 +152,14 @@ describe('on the demo service', () => {
     expect(words(q)).toBeLessThanOrEqual(20);
     const prose = await respond('svc-sec-agent', "Did Apple's revenue grow last year?", 'Answer in 10 words or fewer.');
     expect(prose.split('\n')[0]).toBe("In fiscal year 2024, Apple's revenue was $391.0 billion [1].");
+    // (A long limit over a report: its first lines whole, no table cut, said to be its start.)
+    await demo.reportOf(FED);
+    const report = await respond('svc-prediction-markets-agent:cache', FED, 'Keep answers under 150 words.');
+    expect(report).toMatch(/^# Fed decision in December 2026\?\n/);
+    expect(report).toContain('## Key takeaway');
+    expect(report).not.toContain('|');
+    expect(report.endsWith("_The answer's start, within the 150 words asked._\n")).toBe(true);
+    expect(words(report.split('\n_')[0]!.replace(/\n/g, ' '))).toBeLessThanOrEqual(150);
     const glossary = await chat('svc-agent', 'What is a prediction market? Keep it under 15 words');
     expect(words(glossary)).toBeLessThanOrEqual(15);
     expect(glossary).toMatch(/^Prediction market: An exchange where people trade contracts on whether something will happen\./);
