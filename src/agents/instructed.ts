@@ -2,7 +2,8 @@ import { englishOnlyNote, formInstructed, languageInstructed, summaryFirstInstru
 import type { Agent, AgentEvent, AgentRequest, Answer, Citation } from './types.js';
 import { LINES_FROM, WORD_LIMIT_WORDS, linesWithin, withinWords, wordLimitAsked } from './word-limit.js';
 import { JSON_WORDS, PLAIN_WORDS, jsonAsked, jsonNote, plainTextAsked, withoutMarkdown } from './plain-text.js';
-import { ONE_WORD, YES_NO_WORDS, isYesNoQuestion, yesNoAsked, yesNoSaid } from './yes-no.js';
+import { ONE_WORD, YES_NO_WORDS, isYesNoQuestion, yesNoAsked, yesNoSaid, yesNoThen } from './yes-no.js';
+import { cited } from './citations.js';
 
 /**
  * Restates a whole answer in the form the instructions ask; null when it cannot (the answer is then
@@ -58,13 +59,14 @@ export function withInstructions(agent: Agent, restate?: FormRestater, summarise
       const json = jsonAsked(request.instructions) || jsonAsked(question);
       if (!language && !form && !lead && !own && !yesNo && !words && !plain && !json) return agent.run(request);
       // (The question without the words asking the form, "… just yes or no", "… in 20 words or fewer": the agent reads no company or figure in them.)
-      const bare = question.replace(YES_NO_WORDS, ' ').replace(yesNo ? new RegExp(ONE_WORD.source, 'gi') : /$^/, ' ').replace(WORD_LIMIT_WORDS, ' ').replace(JSON_WORDS, ' ').replace(PLAIN_WORDS, ' ').replace(/\s+([?.!,])/g, '$1').replace(/(?:[\s,;:—-]|\b(?:please|pls|and|keep\s+it|answer|reply)\b)+$/i, '').replace(/^[\s,;:.]+/, '').trim();
+      // ("… yes or no, then explain in one sentence": the form after the verdict is the wrapper's, so the question ends before it.)
+      const bare = (yesNo && yesNoThen(question) ? question.slice(0, question.search(YES_NO_WORDS)) : question).replace(YES_NO_WORDS, ' ').replace(yesNo ? new RegExp(ONE_WORD.source, 'gi') : /$^/, ' ').replace(WORD_LIMIT_WORDS, ' ').replace(JSON_WORDS, ' ').replace(PLAIN_WORDS, ' ').replace(/\s+([?.!,])/g, '$1').replace(/(?:[\s,;:—-]|\b(?:please|pls|and|keep\s+it|answer|reply)\b)+$/i, '').replace(/^[\s,;:.]+/, '').trim();
       if (bare !== question.trim() && /\p{L}{2}/u.test(bare)) {
         const at = request.messages.findLastIndex((m) => m.role === 'user');
         request = { ...request, messages: request.messages.map((m, i) => (i === at ? { ...m, content: bare } : m)) };
         ASKED.add(request);
       }
-      const events = yesNo ? asYesOrNo(agent.run(request), request, summarise!) : form ? inForm(agent.run(request), request, form, restate!) : own ? inForm(agent.run(request), request, own.form, own.restate) : lead ? ledBy(agent.run(request), request, summarise) : agent.run(request);
+      const events = yesNo ? asYesOrNo(agent.run(request), request, summarise!, yesNoThen(request.instructions) || yesNoThen(question)) : form ? inForm(agent.run(request), request, form, restate!) : own ? inForm(agent.run(request), request, own.form, own.restate) : lead ? ledBy(agent.run(request), request, summarise) : agent.run(request);
       // (Over the limit, an answer not said in a form yet is first said in one sentence, then cut to whole sentences, clauses or words.)
       const limited = words ? inForm(events, request, { form: 'sentence', one: false, words }, (answer, asked, q) => inWords(answer, asked, q, words, form || own ? undefined : summarise)) : events;
       const unmarked = plain ? inPlainText(limited) : limited;
@@ -149,13 +151,27 @@ async function inWords(answer: Answer, asked: FormInstructed, question: string, 
  * The run's answer as the bare verdict asked ("Yes [1]."), or, when it gives none, said so with
  * the answer in one sentence (see yes-no.ts); answers with no sources (help, a refusal) as they came.
  */
-async function* asYesOrNo(events: AsyncIterable<AgentEvent>, request: AgentRequest, summarise: FormRestater): AsyncGenerator<AgentEvent> {
+async function* asYesOrNo(events: AsyncIterable<AgentEvent>, request: AgentRequest, summarise: FormRestater, then: boolean): AsyncGenerator<AgentEvent> {
   const { held, text, answer, failed, question } = yield* heldRun(events, request);
   if (failed || !text.trim() || !answer.citations.length) return yield* held;
   const verdictFirst = /^\W*(?:yes|no)\b(?![-'’])/i.test(text.trimStart()) || /^(?:[-*•]\s+)?\*\*(?:yes|no)\*\*[:.,]/im.test(text);
   const sentence = verdictFirst ? null : await summarise(answer, ONE_SENTENCE, question);
   const said = yesNoSaid(answer, request.messages.filter((m) => m.role === 'user').map((m) => m.content).slice(-4), sentence);
   if (!said) return yield* held;
+  // "Yes or no, then one sentence why": the verdict, then the answer in one sentence, its markers numbered as the answer's sources.
+  const why = then && /^(?:Yes|No) (?:\[\d+\])?\.\n$/.test(said.text) ? await summarise(answer, ONE_SENTENCE, question) : null;
+  const reason = why?.text.split(/\n\s*\n/)[0]!.trim().replace(/\[(\d+)\]/g, (m, n: string) => {
+    const source = why.citations.find((c) => c.order === Number(n));
+    const own = source && answer.citations.find((c) => c.url === source.url && c.name === source.name);
+    return own ? `[${own.order}]` : '';
+  });
+  if (reason && !reason.includes('\n')) {
+    const verdict = said.text.startsWith('Yes') ? 'Yes' : 'No';
+    const both = cited(`${verdict}. ${reason.replace(/^(?:yes|no)\b[,:;.]?\s*/i, '').replace(/^./, (c) => c.toUpperCase())}\n`, answer.citations);
+    yield { type: 'text', delta: both.text };
+    for (const citation of both.citations) yield { type: 'citation', citation };
+    return yield held.at(-1)!;
+  }
   yield { type: 'text', delta: said.text };
   for (const citation of said.citations) yield { type: 'citation', citation };
   yield held.at(-1)!;

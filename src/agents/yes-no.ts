@@ -5,13 +5,19 @@ import type { Answer } from './types.js';
  * "Just yes or no", "Answer yes or no only", "yes/no please", "reply with a simple yes or no": the
  * answer asked as a bare verdict (not "answer yes-or-no questions with a yes first", not negated).
  */
-const YES_NO = /\b(?:just|only|simply)\s+(?:(?:say|answer|reply|respond|give\s+me|tell\s+me)\s+(?:with\s+)?)?(?:a\s+)?(?:(?:simple|plain|straight)\s+)?(?:yes\s+or\s+no|yes\/no|y\/n)\b(?!\s+questions?\b)|\b(?:answer|reply|respond)(?:\s+(?:only|just))?(?:\s+with)?\s+(?:a\s+)?(?:(?:simple|plain|straight|single)\s+)?(?:["“']?yes["”']?\s+or\s+["“']?no["”']?|yes\/no)(?!\s+questions?\b)(?:\s+only)?\b|\b(?:yes\s+or\s+no|yes\/no|y\/n)\s+(?:only|please|pls)\b|(?:^|[?.!:,]\s*|(?<=\?[^\n]*)\s)\W*(?:yes\s+or\s+no|yes\/no|y\/n)\s*[?.!]*\s*$|\bone[- ]word\s+answer\b/im;
+const YES_NO = /\b(?:just|only|simply)\s+(?:(?:say|answer|reply|respond|give\s+me|tell\s+me)\s+(?:with\s+)?)?(?:a\s+)?(?:(?:simple|plain|straight)\s+)?(?:yes\s+or\s+no|yes\/no|y\/n)\b(?!\s+questions?\b)|\b(?:answer|reply|respond)(?:\s+(?:only|just))?(?:\s+with)?\s+(?:a\s+)?(?:(?:simple|plain|straight|single)\s+)?(?:["“']?yes["”']?\s+or\s+["“']?no["”']?|yes\/no)(?!\s+questions?\b)(?:\s+only)?\b|\b(?:yes\s+or\s+no|yes\/no|y\/n)\s+(?:only|please|pls)\b|(?:^|[?.!:,]\s*|(?<=\?[^\n]*)\s)\W*(?:yes\s+or\s+no|yes\/no|y\/n)\s*[?.!]*\s*$|(?:^|(?<=[?.!:]\s*))(?:yes\s+or\s+no|yes\/no)(?=\s*(?:first\b|[,;:]?\s*(?:and\s+)?(?:then|followed\s+by|plus)\b))|\bone[- ]word\s+answer\b/im;
 /** The words asking it, to take out of a question. */
 export const YES_NO_WORDS = new RegExp(YES_NO.source, 'gim');
 const NEGATED = /\b(?:do\s*n[o']?t|never|not|no\s+need\s+to|rather\s+than|instead\s+of)\b[^.!?\n]*$/i;
 
 /** "In one word", "a one-word answer": of a yes-or-no question, its verdict. */
 export const ONE_WORD = /\b(?:in|with|using)\s+(?:one|a\s+single|1|a)\s+word\b|\bone[- ]word\s+(?:answer|reply|response)\b/i;
+
+/** Whether the yes or no a text asks leads more ("Answer yes or no, then one sentence why."): the verdict, then the answer in one sentence. */
+export function yesNoThen(text: string | null | undefined): boolean {
+  const m = text ? YES_NO.exec(text.slice(0, 4000)) : null;
+  return Boolean(m) && /^\s*(?:first\b)?\s*(?:[,;:.]\s*)?(?:and\s+)?(?:then|followed\s+by|plus|with\s+(?:a|one)|and\s+(?:a|one|explain|why|say|give))\b/i.test(text!.slice(m!.index + m![0].length));
+}
 
 /** Whether a text (instructions, or the question itself) asks a bare yes or no. */
 export function yesNoAsked(text: string | null | undefined): boolean {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isYesNoQuestion, yesNoAsked, yesNoInThread } from '../../src/agents/yes-no.js';
+import { isYesNoQuestion, yesNoAsked, yesNoInThread, yesNoThen } from '../../src/agents/yes-no.js';
 import { linesWithin, wordLimitAsked, withinWords } from '../../src/agents/word-limit.js';
 import { jsonAsked, plainTextAsked } from '../../src/agents/plain-text.js';
 import { startDemoThreads, type DemoThreads } from '../helpers/report-threads.js';
@@ -102,6 +102,14 @@ describe('on the demo service', () => {
     // (With a report stored, its follow-up gives the verdict.)
     await demo.reportOf(FED);
     expect(await respond('svc-agent', `Is a Fed hike the favourite in December 2026? ${FED} yes or no`)).toBe('Yes [1].\n');
+  });
+
+  it('yes or no, then one sentence: the verdict first, then the answer in one sentence, cited', async () => {
+    const said = "Yes. Alphabet's net income rose, +$26.3 billion (+36%), year over year (fiscal year 2024); Alphabet Inc.'s net income for fiscal year 2024 was about $100.1 billion [1].\n";
+    expect(await respond('svc-sec-agent', "Did Alphabet's net income grow in fiscal 2024?", 'Answer yes or no, then one sentence why.')).toBe(said);
+    expect(await respond('svc-agent', "Did Alphabet's net income grow in fiscal 2024? yes or no, then explain in one sentence")).toBe(said);
+    expect(yesNoThen('Yes or no first, then one sentence.')).toBe(true);
+    expect(yesNoThen('Answer yes or no only.')).toBe(false);
   });
 
   it('a number of bullets over a list of figures: that many bullets, every figure kept', async () => {

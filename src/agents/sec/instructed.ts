@@ -2,7 +2,7 @@ import type { SecLibrary } from '../../data/sec/library.js';
 import { KEY_METRICS, type SecQuestion } from '../../data/sec/question.js';
 import { askedByCaller } from '../instructed.js';
 import { formInstructed } from '../instructions.js';
-import { ONE_WORD, isYesNoQuestion } from '../yes-no.js';
+import { ONE_WORD, isYesNoQuestion, yesNoAsked } from '../yes-no.js';
 import type { AgentEvent, AgentRequest } from '../types.js';
 import { ADVICE, MAX_COMPANIES } from './plan.js';
 import { restated, type Form } from './restate.js';
@@ -32,7 +32,8 @@ export async function inInstructedForm(lib: SecLibrary, question: SecQuestion | 
   const instructed = askedByCaller(request) ? formInstructed(request.instructions) : null;
   if (!instructed || !question?.companies.length) return null;
   // ("Answer in one word." of a yes-or-no question asks its verdict, which the plain answer gives: see yes-no.ts.)
-  if (ONE_WORD.test(request.instructions ?? '') && isYesNoQuestion(asked)) return null;
+  // (So does "Answer yes or no, then one sentence why.": the verdict comes from the plain answer.)
+  if ((ONE_WORD.test(request.instructions ?? '') || yesNoAsked(request.instructions)) && isYesNoQuestion(asked)) return null;
   // ("How did Apple do in fiscal 2024?" names no figure: its key figures, in the form asked, as the plain answer gives them in a table.)
   if (!question.metrics.length) {
     if (question.unknownFigures.length || ADVICE.test(asked)) return null;
