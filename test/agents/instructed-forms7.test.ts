@@ -3,6 +3,7 @@ import { isYesNoQuestion, yesNoAsked, yesNoInThread, yesNoThen } from '../../src
 import { linesWithin, wordLimitAsked, withinWords } from '../../src/agents/word-limit.js';
 import { jsonAsked, plainTextAsked } from '../../src/agents/plain-text.js';
 import { startDemoThreads, type DemoThreads } from '../helpers/report-threads.js';
+import { formInstructed } from '../../src/agents/instructions.js';
 
 // Forms a demanding user asks, on every agent: just yes or no, a number of bullets over a list of
 // figures, just the number / plain words / bullets over a table of periods, a word limit over prose.
@@ -24,6 +25,11 @@ describe('reading the asks', () => {
     // (A short follow-up of a yes-or-no question asks yes or no too.)
     expect(yesNoInThread(['Apple revenue in fiscal 2024', 'did it grow? just yes or no', "and Microsoft's? yes or no"])).toBe(true);
     expect(yesNoInThread(['Apple revenue in fiscal 2024', "and Microsoft's? yes or no"])).toBe(false);
+  });
+
+  it('three sentences at most asks the form "one sentence" too', () => {
+    expect(formInstructed('Answer in 3 sentences max, plain text.')).toEqual({ form: 'sentence', one: false });
+    expect(formInstructed('No more than three sentences.')).toEqual({ form: 'sentence', one: false });
   });
 
   it('word limits', () => {
