@@ -10,8 +10,8 @@ import { marketsSearchAgent } from './markets-search/agent.js';
 import { OpenEventsIndex } from './markets-search/index.js';
 import { routerAgent } from './router/agent.js';
 import type { Agent } from './types.js';
-import { withInstructions, type FormRestater } from './instructed.js';
-import { oddsFormAsked, periodsInstructed, restatedAsInstructed } from './router/instructed.js';
+import { withInstructions, type FormRestater, type QuestionForm } from './instructed.js';
+import { oddsFormAsked, periodsFormAsked, periodsInstructed, reportFormAsked, restatedAsInstructed } from './router/instructed.js';
 import { restated } from './router/restate.js';
 
 /** The prediction-markets agent over the core's services; `kalshi` may be replaced (tests pin its clock); `followUps` answers turns that continue a conversation about a report (svc-agent). */
@@ -47,11 +47,17 @@ export function builtinAgents(core: Core): Agent[] {
   // A summary asked first: the router's answers summed up as their form restates them (a stored report by its own one-sentence summary), others as "summarize in one sentence" says them.
   const inOneSentence: FormRestater = (answer) => restated(answer, 'sentence');
   const summarise: FormRestater = async (answer, form, question) => (await restatedAsInstructed(answer, form, question)) ?? inOneSentence(answer, form, question);
+  // A form asked in the question: of odds (the router), of a table of periods (every agent with company figures).
+  const oddsOrPeriods: QuestionForm = (question) => {
+    const odds = oddsFormAsked(question);
+    const periods = periodsFormAsked(question);
+    return odds ? { form: odds.form, restate: (answer) => odds.restate(answer) ?? periods?.restate(answer) ?? null } : periods;
+  };
   return [
-    withInstructions(router, restatedAsInstructed, summarise, oddsFormAsked),
-    withInstructions(sec, periodsInstructed, inOneSentence),
-    withInstructions(financials, periodsInstructed, inOneSentence),
+    withInstructions(router, restatedAsInstructed, summarise, oddsOrPeriods),
+    withInstructions(sec, periodsInstructed, inOneSentence, periodsFormAsked),
+    withInstructions(financials, periodsInstructed, inOneSentence, periodsFormAsked),
     withInstructions(search, restatedAsInstructed, summarise),
-    withInstructions(predictionMarketsFromCore(core, kalshi, router), restatedAsInstructed, summarise),
+    withInstructions(predictionMarketsFromCore(core, kalshi, router), restatedAsInstructed, summarise, reportFormAsked),
   ];
 }

@@ -1,5 +1,9 @@
 import { englishOnlyNote, formInstructed, languageInstructed, summaryFirstInstructed, type FormInstructed } from './instructions.js';
 import type { Agent, AgentEvent, AgentRequest, Answer, Citation } from './types.js';
+import { LINES_FROM, WORD_LIMIT_WORDS, linesWithin, withinWords, wordLimitAsked } from './word-limit.js';
+import { JSON_WORDS, PLAIN_WORDS, jsonAsked, jsonNote, plainTextAsked, withoutMarkdown } from './plain-text.js';
+import { ONE_WORD, YES_NO_WORDS, isYesNoQuestion, yesNoAsked, yesNoSaid, yesNoThen } from './yes-no.js';
+import { cited } from './citations.js';
 
 /**
  * Restates a whole answer in the form the instructions ask; null when it cannot (the answer is then
@@ -36,7 +40,8 @@ export function askedAlike(derived: AgentRequest, original: AgentRequest): Agent
 export function withInstructions(agent: Agent, restate?: FormRestater, summarise: FormRestater | undefined = restate, askedInQuestion?: QuestionForm): Agent {
   return {
     ...agent,
-    run(request) {
+    run(asked) {
+      let request = asked;
       ASKED.add(request);
       const language = languageInstructed(request.instructions);
       const form = restate ? formInstructed(request.instructions) : null;
@@ -44,9 +49,29 @@ export function withInstructions(agent: Agent, restate?: FormRestater, summarise
       const lead = summarise && !formInstructed(request.instructions) && summaryFirstInstructed(request.instructions);
       // A form the question asks itself, of an answer the agent does not say in it ("odds of a hike? just the number").
       const own = !form && askedInQuestion ? askedInQuestion([...request.messages].reverse().find((m) => m.role === 'user')?.content ?? '') : null;
-      if (!language && !form && !lead && !own) return agent.run(request);
-      const events = form ? inForm(agent.run(request), request, form, restate!) : own ? inForm(agent.run(request), request, own.form, own.restate) : lead ? ledBy(agent.run(request), request, summarise) : agent.run(request);
-      return language ? noted(events, englishOnlyNote(language)) : events;
+      const question = [...request.messages].reverse().find((m) => m.role === 'user')?.content ?? '';
+      // "Just yes or no" (in the instructions or the question): the verdict alone, whatever else is asked.
+      const yesNo = Boolean(summarise) && (yesNoAsked(request.instructions) || yesNoAsked(question) || (ONE_WORD.test(`${request.instructions ?? ''}\n${question}`) && isYesNoQuestion(question)));
+      // "In 20 words or fewer": whatever form the answer is said in, cut to that many words.
+      const words = yesNo ? null : (wordLimitAsked(request.instructions) ?? wordLimitAsked(question));
+      // "No markdown", "plain text": the answer's Markdown taken out, whatever its form. JSON asked: said not to be given.
+      const plain = plainTextAsked(request.instructions) || plainTextAsked(question);
+      const json = jsonAsked(request.instructions) || jsonAsked(question);
+      if (!language && !form && !lead && !own && !yesNo && !words && !plain && !json) return agent.run(request);
+      // (The question without the words asking the form, "… just yes or no", "… in 20 words or fewer": the agent reads no company or figure in them.)
+      // ("… yes or no, then explain in one sentence": the form after the verdict is the wrapper's, so the question ends before it.)
+      const bare = (yesNo && yesNoThen(question) ? question.slice(0, question.search(YES_NO_WORDS)) : question).replace(YES_NO_WORDS, ' ').replace(yesNo ? new RegExp(ONE_WORD.source, 'gi') : /$^/, ' ').replace(WORD_LIMIT_WORDS, ' ').replace(JSON_WORDS, ' ').replace(PLAIN_WORDS, ' ').replace(/\s+([?.!,])/g, '$1').replace(/(?:[\s,;:—-]|\b(?:please|pls|and|keep\s+it|answer|reply)\b)+$/i, '').replace(/^[\s,;:.]+/, '').trim();
+      if (bare !== question.trim() && /\p{L}{2}/u.test(bare)) {
+        const at = request.messages.findLastIndex((m) => m.role === 'user');
+        request = { ...request, messages: request.messages.map((m, i) => (i === at ? { ...m, content: bare } : m)) };
+        ASKED.add(request);
+      }
+      const events = yesNo ? asYesOrNo(agent.run(request), request, summarise!, yesNoThen(request.instructions) || yesNoThen(question)) : form ? inForm(agent.run(request), request, form, restate!) : own ? inForm(agent.run(request), request, own.form, own.restate) : lead ? ledBy(agent.run(request), request, summarise) : agent.run(request);
+      // (Over the limit, an answer not said in a form yet is first said in one sentence, then cut to whole sentences, clauses or words.)
+      const limited = words ? inForm(events, request, { form: 'sentence', one: false, words }, (answer, asked, q) => inWords(answer, asked, q, words, form || own ? undefined : summarise)) : events;
+      const unmarked = plain ? inPlainText(limited) : limited;
+      const notes = [language ? englishOnlyNote(language) : '', json ? jsonNote : ''].filter(Boolean);
+      return notes.length ? noted(unmarked, notes.join('\n')) : unmarked;
     },
   };
 }
@@ -110,6 +135,63 @@ async function* ledBy(events: AsyncIterable<AgentEvent>, request: AgentRequest, 
   if (!line || line.includes('\n') || text.trim().startsWith(line)) return yield* held;
   yield { type: 'text', delta: `In short: ${line.replace(/ +([.,;])/g, '$1')}\n\n` };
   yield* held;
+}
+
+/** An answer in at most `words` words: as it is when it fits; else said in one sentence by `summarise` (when given), then cut (word-limit.ts). */
+async function inWords(answer: Answer, asked: FormInstructed, question: string, words: number, summarise?: FormRestater): Promise<Answer | null> {
+  if (!withinWords(answer, words)) return null;
+  // (A long limit, "under 150 words", keeps the answer's own first lines when they say something cited.)
+  const lines = words >= LINES_FROM ? linesWithin(answer, words) : null;
+  if (lines) return lines;
+  const one = summarise && answer.citations.length ? await summarise(answer, asked, question) : null;
+  return (one && withinWords(one, words)) ?? one ?? withinWords(answer, words);
+}
+
+/**
+ * The run's answer as the bare verdict asked ("Yes [1]."), or, when it gives none, said so with
+ * the answer in one sentence (see yes-no.ts); answers with no sources (help, a refusal) as they came.
+ */
+async function* asYesOrNo(events: AsyncIterable<AgentEvent>, request: AgentRequest, summarise: FormRestater, then: boolean): AsyncGenerator<AgentEvent> {
+  const { held, text, answer, failed, question } = yield* heldRun(events, request);
+  if (failed || !text.trim() || !answer.citations.length) return yield* held;
+  const verdictFirst = /^\W*(?:yes|no)\b(?![-'’])/i.test(text.trimStart()) || /^(?:[-*•]\s+)?\*\*(?:yes|no)\*\*[:.,]/im.test(text);
+  const sentence = verdictFirst ? null : await summarise(answer, ONE_SENTENCE, question);
+  const said = yesNoSaid(answer, request.messages.filter((m) => m.role === 'user').map((m) => m.content).slice(-4), sentence);
+  if (!said) return yield* held;
+  // "Yes or no, then one sentence why": the verdict, then the answer in one sentence, its markers numbered as the answer's sources.
+  const why = then && /^(?:Yes|No) (?:\[\d+\])?\.\n$/.test(said.text) ? await summarise(answer, ONE_SENTENCE, question) : null;
+  const reason = why?.text.split(/\n\s*\n/)[0]!.trim().replace(/\[(\d+)\]/g, (m, n: string) => {
+    const source = why.citations.find((c) => c.order === Number(n));
+    const own = source && answer.citations.find((c) => c.url === source.url && c.name === source.name);
+    return own ? `[${own.order}]` : '';
+  });
+  if (reason && !reason.includes('\n')) {
+    const verdict = said.text.startsWith('Yes') ? 'Yes' : 'No';
+    const both = cited(`${verdict}. ${reason.replace(/^(?:yes|no)\b[,:;.]?\s*/i, '').replace(/^./, (c) => c.toUpperCase())}\n`, answer.citations);
+    yield { type: 'text', delta: both.text };
+    for (const citation of both.citations) yield { type: 'citation', citation };
+    return yield held.at(-1)!;
+  }
+  yield { type: 'text', delta: said.text };
+  for (const citation of said.citations) yield { type: 'citation', citation };
+  yield held.at(-1)!;
+}
+
+/** The run's text without its Markdown (plain-text.ts), its other events as they come. */
+async function* inPlainText(events: AsyncIterable<AgentEvent>): AsyncGenerator<AgentEvent> {
+  let text = '';
+  let last: AgentEvent | null = null;
+  const after: AgentEvent[] = [];
+  for await (const e of events) {
+    if (e.type === 'text') text += e.delta;
+    else if (e.type === 'answer') (text += e.answer.text), after.push(...e.answer.citations.map((citation) => ({ type: 'citation' as const, citation })));
+    else if (e.type === 'meta' || e.type === 'progress') yield e;
+    else if (e.type === 'done' || e.type === 'failed') last = e;
+    else after.push(e);
+  }
+  if (text) yield { type: 'text', delta: withoutMarkdown(text) };
+  yield* after;
+  if (last) yield last;
 }
 
 /**

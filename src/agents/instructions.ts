@@ -31,14 +31,21 @@ const COUNTS: Record<string, number> = { two: 2, three: 3, four: 4, five: 5, six
 /** The number of bullet points a clause asks ("in 3 bullets", "three key bullet points", "max 5 bullets"). */
 const BULLET_COUNT = /\b(\d{1,2}|two|three|four|five|six|seven|eight|nine|ten)\s+(?:short\s+|key\s+|brief\s+|quick\s+)?bullet/i;
 
+/** The number of bullet points a text asks ("in 3 bullets", "three bullet points"); 0 when it names none. */
+export function bulletCount(text: string): number {
+  const count = BULLET_COUNT.exec(text)?.[1]?.toLowerCase();
+  const n = count ? (COUNTS[count] ?? Number(count)) : 0;
+  return n >= 1 ? n : 0;
+}
+
 /** Each form by the words that ask it in an instruction; the first that matches a clause wins. */
 const FORMS: [InstructedForm, RegExp][] = [
-  ['number', /\b(?:just|only|solely)\s+(?:give\s+|state\s+|return\s+|output\s+|say\s+|reply\s+with\s+|respond\s+with\s+|answer\s+with\s+)?(?:me\s+)?(?:the|a|one|a\s+single)\s+(?:number|figure|value|amount|numeric\s+value)s?\b|\b(?:just|only)\s+(?:the\s+)?(?:numbers?|figures?)\b|\b(?:numbers?|figures?|numeric\s+values?)\s+only\b|\b(?:reply|respond|answer)\s+(?:only\s+)?with\s+(?:(?:just|only)\s+)?(?:the|a|one|a\s+single)\s+(?:number|figure|value)\b(?!\s+(?:and|with|plus)\b)|\bnothing\s+but\s+the\s+(?:number|figure|value)\b/i],
+  ['number', /\b(?:just|only|solely)\s+(?:give\s+|state\s+|return\s+|output\s+|say\s+|reply\s+with\s+|respond\s+with\s+|answer\s+with\s+)?(?:me\s+)?(?:the|a|one|a\s+single)\s+(?:number|figure|value|amount|numeric\s+value)s?\b|\b(?:just|only)\s+(?:the\s+)?(?:numbers?|figures?)\b|\b(?:numbers?|figures?|numeric\s+values?)\s+only\b|\b(?:reply|respond|answer)\s+(?:only\s+)?with\s+(?:(?:just|only)\s+)?(?:the|a|one|a\s+single)\s+(?:number|figure|value)\b(?!\s+(?:and|with|plus)\b)|\bnothing\s+but\s+the\s+(?:number|figure|value)\b|\b(?:percent(?:age)?s?|probabilit(?:y|ies))\s+only\b|\b(?:just|only)\s+(?:the\s+)?(?:percent(?:age)?|probability|odds)\b(?!\s+(?:of|for|and|that)\b)|\b(?:in|with|using)\s+(?:one|a\s+single|1|a)\s+word\b|\bone[- ]word\s+(?:answer|reply|response)\b/i],
   ['table', /\b(?:as|in|into|with|using|use)\s+(?:a\s+)?(?:markdown\s+)?tables?\b|\bformat(?:ted)?\s+(?:it\s+|them\s+|answers?\s+|the\s+answers?\s+|your\s+answers?\s+|everything\s+)?(?:as|in(?:to)?)\s+(?:a\s+)?(?:markdown\s+)?tables?\b|\btabulate\b|\btabular(?:\s+form(?:at)?)?\b|\btable\s+(?:form|format)\b/i],
   ['bullets', /\bbullet(?:ed)?[- ]?(?:points?|lists?)?\b|\bbullets\b|\b(?:as|in|with|using|use)\s+(?:a\s+)?(?:short\s+)?(?:list|lists)\b|\blist\s+(?:form|format)\b/i],
   ['simple', /\bexplain\s+(?:(?:it|that|things|everything)\s+)?(?:to\s+me\s+)?(?:like|as\s+if|as\s+though)\s+(?:i'?m|i\s+am|im|to\s+a)\s+(?:a\s+)?\w+(?:[- ]year[- ]old)?|\beli\d+\b|\b(?:in|use|using|with)\s+(?:simple|plain|simpler|plainer|layman'?s?|everyday)\s+(?:words|terms|english|language)\b|\bplain[- ](?:english|language|words)\b|\blayman'?s?\s+terms\b|\bfor\s+(?:a\s+)?(?:kid|child|beginner|novice|layperson|\d+[- ]year[- ]old)s?\b|\bnon-?technical\b|\b(?:no|without|avoid)\s+jargon\b|\bdumb\s+it\s+down\b/i],
   ['line', /\b(?:in\s+|as\s+|to\s+|with\s+|on\s+)?(?:one|a|1|single)\s+(?:single\s+)?line\b|\bone[- ]liners?\b/i],
-  ['sentence', /\b(?:in\s+|as\s+|to\s+|with\s+|using\s+)?(?:one|a|1|single|two|2)\s+(?:short\s+|single\s+|brief\s+)?sentences?\b|\bone[- ]sentence\b|\b(?:under|fewer\s+than|less\s+than|at\s+most|max(?:imum)?\s+(?:of\s+)?|no\s+more\s+than|up\s+to)\s+\d{1,2}\s+words\b|\b\d{1,2}\s+words\s+or\s+(?:fewer|less)\b|\btl;?\s?dr\b|\bsummar(?:ize|ise)\s+(?:your|the|each|every)\s+(?:answers?|replies|responses)\b/i],
+  ['sentence', /\b(?:in\s+|as\s+|to\s+|with\s+|using\s+|(?:max(?:imum)?|at\s+most|no\s+more\s+than|up\s+to)\s+)?(?:one|a|1|single|two|2|three|3)\s+(?:short\s+|single\s+|brief\s+)?sentences?\b|\bone[- ]sentence\b|\b(?:under|fewer\s+than|less\s+than|at\s+most|max(?:imum)?\s+(?:of\s+)?|no\s+more\s+than|up\s+to)\s+\d{1,2}\s+words\b|\b\d{1,2}\s+words\s+or\s+(?:fewer|less)\b|\btl;?\s?dr\b|\bsummar(?:ize|ise)\s+(?:your|the|each|every)\s+(?:answers?|replies|responses)\b/i],
 ];
 
 /** A clause that forbids what follows rather than asking it ("don't use bullet points", "never reply with just a number"). */
@@ -77,7 +84,7 @@ export function formInstructed(instructions: string | null | undefined): FormIns
       const n = count ? (COUNTS[count] ?? Number(count)) : 0;
       const limit = form === 'sentence' ? WORD_LIMIT.exec(clause) : null;
       const words = limit ? Number(limit[1] ?? limit[2]) : 0;
-      return { form, one: form === 'number' && /\b(?:one|a\s+single|single)\s+(?:number|figure|value)\b/i.test(clause), ...(n >= 1 ? { count: n } : {}), ...(words >= 1 ? { words } : {}) };
+      return { form, one: form === 'number' && /\b(?:one|a\s+single|single)\s+(?:number|figure|value)\b|\b(?:one|a\s+single|1|a)\s+word\b|\bone[- ]word\b/i.test(clause), ...(n >= 1 ? { count: n } : {}), ...(words >= 1 ? { words } : {}) };
     }
   }
   return null;

@@ -1,6 +1,7 @@
 import type { FormInstructed } from '../instructions.js';
 import type { Answer } from '../types.js';
 import { formAsked } from '../sec/restate.js';
+import { periodsInForm } from '../periods-form.js';
 import { answerFromReport, type ReportRead } from './event-questions.js';
 import { oddsInForm } from './instructed-odds.js';
 import { cited } from './report-rows.js';
@@ -55,8 +56,23 @@ export function restatedAsInstructed(answer: Answer, asked: FormInstructed, ques
  * does not say so itself; null for any other answer or form, or a form the question asks itself.
  */
 export function periodsInstructed(answer: Answer, asked: FormInstructed, question: string): Answer | null {
-  if ((asked.form !== 'sentence' && asked.form !== 'line') || restateAsked(question) || formAsked(question)) return null;
+  if (restateAsked(question) || formAsked(question)) return null;
+  // Just the number, plain words, bullet points: the latest period's figure, a few short sentences, a period a line.
+  if (asked.form !== 'sentence' && asked.form !== 'line') return periodsInForm(answer, asked);
   return periodsInOneSentence(answer);
+}
+
+/**
+ * Just the number, plain words or bullet points asked in the question itself ("Apple revenue for
+ * the last 4 quarters, just the number"), of an answer that is a table of periods: said so, as
+ * instructions asking it would have it (the filings agents say single figures in any form
+ * themselves, but keep a table of periods a table).
+ */
+export function periodsFormAsked(question: string): { form: FormInstructed; restate: (answer: Answer) => Answer | null } | null {
+  const asked = formAsked(question);
+  if (!asked || (asked.form !== 'number' && asked.form !== 'simple' && asked.form !== 'bullets')) return null;
+  const form: FormInstructed = { form: asked.form, one: asked.one, ...(asked.count ? { count: asked.count } : {}) };
+  return { form, restate: (answer) => periodsInForm(answer, form) };
 }
 
 /**
@@ -70,6 +86,19 @@ export function oddsFormAsked(question: string): { form: FormInstructed; restate
   if (!asked || (asked.form !== 'number' && asked.form !== 'table') || !asked.rest) return null;
   const form: FormInstructed = { form: asked.form, one: asked.one };
   return { form, restate: (answer) => (!answer.citations.length ? null : (form.form === 'table' ? outcomesTable(answer) : null) ?? oddsInForm(answer, form)) };
+}
+
+/**
+ * A form asked in the question of a whole stored report ("<event address> tl;dr", "… in 3 bullets",
+ * "… explain like I'm 12"): the report said in it, as instructions asking it would have it (its own
+ * one-sentence or plain-words summary, its key points a line each). Any other answer is left as it is.
+ */
+export function reportFormAsked(question: string): { form: FormInstructed; restate: (answer: Answer) => Answer | null } | null {
+  const asked = formAsked(question);
+  const as: FormInstructed['form'] | null = !asked ? null : asked.form === 'bullets' || asked.form === 'simple' || asked.form === 'line' ? asked.form : asked.form === 'sentence' || asked.form === 'tweet' || asked.form === 'headline' ? 'sentence' : null;
+  if (!as) return null;
+  const form: FormInstructed = { form: as, one: false, ...(asked!.count ? { count: asked!.count } : {}) };
+  return { form, restate: (answer) => (reportOf(answer) ? restatedAsInstructed(answer, form, '') : null) };
 }
 
 /** A whole report asked as a table ("odds of each outcome? as a table"): its outcome table alone, with the report's as-of line. */

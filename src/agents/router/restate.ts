@@ -60,7 +60,8 @@ function outcomesOf(list: string): { name: string; chance: string; asked: boolea
 
 /** A search's listing line, "1. **Title** (TICKER, Category) [1]: A 51.5%; B 33.0%. Closes …", said as traders' chances. */
 function listingSaid(line: string): string | null {
-  const m = /^\d+\.\s+\*\*(.+?)\*\*\s+\([^)]*\)\s*((?:\[\d+\])+):\s+(.+?)\.\s+(?:Closes|Closed)\b/.exec(line);
+  // (Or an event's live prices given alone, "On its live prices (no report is stored …): **Title** (…) [1]: …".)
+  const m = /^(?:\d+\.\s+|On its live prices\s+\([^()]*\):\s+)\*\*(.+?)\*\*\s+\([^)]*\)\s*((?:\[\d+\])+):\s+(.+?)\.\s+(?:Closes|Closed)\b/.exec(line);
   if (!m) return null;
   const [, title, refs, list] = m;
   const outcomes = outcomesOf(list!);
@@ -156,10 +157,10 @@ function periodsSaid(rows: string[][], company: string): string[] {
 }
 
 /** A table of periods' column heads: each period's name and its citation markers. */
-const periodsOf = (rows: string[][]) => rows[0]!.slice(1).map((p) => ({ name: p.replace(/\s*(?:\[\d+\])+$/, ''), refs: /(?:\[\d+\])+$/.exec(p)?.[0] ?? '' }));
+export const periodsOf = (rows: string[][]) => rows[0]!.slice(1).map((p) => ({ name: p.replace(/\s*(?:\[\d+\])+$/, ''), refs: /(?:\[\d+\])+$/.exec(p)?.[0] ?? '' }));
 
 /** A figure's row of a table of periods ("**Revenue** ($ million) | 56,189† | …"): its name, values, how to say one, the periods it has a value for. */
-function figureRow(row: string[]) {
+export function figureRow(row: string[]) {
   const m = /^\*\*(.+?)\*\*\s*(?:\((.+?)\))?$/.exec(row[0]!);
   if (!m) return null;
   const [, figure, unit = ''] = m;
@@ -171,7 +172,7 @@ function figureRow(row: string[]) {
 }
 
 /** A figure's name inside a sentence: lower case, but for its acronyms ("diluted EPS"). */
-const figureName = (figure: string) => figure.split(' ').map((w) => (/^[A-Z]{2,}s?$/.test(w) ? w : w.toLowerCase())).join(' ');
+export const figureName = (figure: string) => figure.split(' ').map((w) => (/^[A-Z]{2,}s?$/.test(w) ? w : w.toLowerCase())).join(' ');
 
 /**
  * A table of periods in one short sentence: its first two figures from the first period to the

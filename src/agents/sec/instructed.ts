@@ -2,6 +2,7 @@ import type { SecLibrary } from '../../data/sec/library.js';
 import { KEY_METRICS, type SecQuestion } from '../../data/sec/question.js';
 import { askedByCaller } from '../instructed.js';
 import { formInstructed } from '../instructions.js';
+import { ONE_WORD, isYesNoQuestion, yesNoAsked } from '../yes-no.js';
 import type { AgentEvent, AgentRequest } from '../types.js';
 import { ADVICE, MAX_COMPANIES } from './plan.js';
 import { restated, type Form } from './restate.js';
@@ -30,6 +31,9 @@ export async function inInstructedForm(lib: SecLibrary, question: SecQuestion | 
   // the router answers with others, is answered as it was: the form is for the caller's answer.)
   const instructed = askedByCaller(request) ? formInstructed(request.instructions) : null;
   if (!instructed || !question?.companies.length) return null;
+  // ("Answer in one word." of a yes-or-no question asks its verdict, which the plain answer gives: see yes-no.ts.)
+  // (So does "Answer yes or no, then one sentence why.": the verdict comes from the plain answer.)
+  if ((ONE_WORD.test(request.instructions ?? '') || yesNoAsked(request.instructions)) && isYesNoQuestion(asked)) return null;
   // ("How did Apple do in fiscal 2024?" names no figure: its key figures, in the form asked, as the plain answer gives them in a table.)
   if (!question.metrics.length) {
     if (question.unknownFigures.length || ADVICE.test(asked)) return null;
@@ -37,5 +41,5 @@ export async function inInstructedForm(lib: SecLibrary, question: SecQuestion | 
   }
   if (question.companies.some((c) => c.status !== 'found' || c.fuzzy) || question.unknownFigures.length || question.companies.length > MAX_COMPANIES) return null;
   if (WHY.test(asked) || QUALITY_ASKED.test(asked)) return null;
-  return restated(lib, question, { form: AS_SEC[instructed.form], rest: '', one: instructed.one });
+  return restated(lib, question, { form: AS_SEC[instructed.form], rest: '', one: instructed.one, ...(instructed.count ? { count: instructed.count } : {}) });
 }

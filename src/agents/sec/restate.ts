@@ -8,6 +8,7 @@ import type { CompanyRef } from '../../data/sec/types.js';
 import { SourceList } from '../citations.js';
 import type { AgentEvent } from '../types.js';
 import { capitalise, formatAmount, periodName } from './format.js';
+import { bulletCount } from '../instructions.js';
 import { planAnswer, shareLabel, type Figure, type Plan } from './plan.js';
 
 /**
@@ -20,9 +21,9 @@ export type Form = 'number' | 'simple' | 'tweet' | 'headline' | 'line' | 'senten
 
 /** Each form by the words that ask it; the first that matches wins. */
 const FORMS: [Form, RegExp][] = [
-  ['number', /\b(?:just|only)\s+(?:give\s+(?:me\s+)?)?(?:the|a|one)\s+(?:number|figure|value|amount)s?\b|\b(?:just|only)\s+(?:the\s+)?numbers?\b|\b(?:the\s+)?numbers?\s+only\b/i],
+  ['number', /\b(?:just|only)\s+(?:give\s+(?:me\s+)?)?(?:the|a|one)\s+(?:number|figure|value|amount)s?\b|\b(?:just|only)\s+(?:the\s+)?numbers?\b|\b(?:the\s+)?numbers?\s+only\b|\b(?:percent(?:age)?s?|probabilit(?:y|ies))\s+only\b|\b(?:just|only)\s+(?:the\s+)?(?:percent(?:age)?|probability|odds)\b(?!\s+(?:of|for|and|that)\b)|\b(?:in|with|using)\s+(?:one|a\s+single|1|a)\s+word\b|\bone[- ]word\s+(?:answer|reply|response)\b/i],
   // ("As bullet points", "in bullets", "bullet list", "bullet points please", "bulleted".)
-  ['bullets', /\b(?:as|in|into|with|using)\s+(?:a\s+)?(?:short\s+)?(?:bullet(?:ed)?(?:[- ]?(?:points?|lists?|form))?|bullets)\b|\bbullet(?:ed)?[- ]?(?:points?|lists?)\b|\bbullets?\s+(?:please|pls|plz)\b|^\W*(?:(?:ok(?:ay)?|now|and|so)\W+)?(?:bullets|bulleted)\W*$/i],
+  ['bullets', /\b(?:as|in|into|with|using)\s+(?:a\s+)?(?:short\s+)?(?:(?:\d{1,2}|two|three|four|five|six|seven|eight|nine|ten)\s+(?:short\s+|key\s+|brief\s+)?)?(?:bullet(?:ed)?(?:[- ]?(?:points?|lists?|form))?|bullets)\b|\b(?:(?:\d{1,2}|two|three|four|five|six|seven|eight|nine|ten)\s+(?:short\s+|key\s+|brief\s+)?)?bullet(?:ed)?[- ]?(?:points?|lists?)\b|\bbullets?\s+(?:please|pls|plz)\b|^\W*(?:(?:ok(?:ay)?|now|and|so)\W+)?(?:bullets|bulleted)\W*$/i],
   ['simple', /\bexplain\s+(?:it\s+|that\s+|this\s+|them\s+)?(?:to\s+me\s+)?(?:like|as\s+if|as\s+though)\s+(?:i'?m|i\s+am|im|to\s+a)\s+(?:a\s+)?\w+(?:[- ]year[- ]old)?|\beli\d+\b|\bin\s+(?:simple|plain|simpler|plainer|layman'?s?|everyday)\s+(?:words|terms|english|language)\b|\bfor\s+a\s+(?:kid|child|beginner|\d+[- ]year[- ]old)\b|\bsimply\s+put\b|\bdumb\s+it\s+down\b|\bplain[- ](?:english|language|words)\b|\b(?:in\s+)?layman'?s?\s+terms\b|\bfor\s+(?:a\s+|the\s+)?(?:general|lay|non-?expert|non-?technical|wider|broad)\s+(?:audience|readers?|public)\b|\bfor\s+(?:my\s+|our\s+)?(?:readers|listeners|viewers)\b|\bnon-?technical\b/i],
   ['tweet', /\btweet(?:[- ](?:length|sized?|size))?\b/i],
   ['headline', /\b(?:one\s+)?headline(?:\s+(?:number|figure|version|numbers|figures))?\b(?!s)/i],
@@ -40,6 +41,8 @@ export interface FormAsked {
   rest: string;
   /** Only one figure wanted ("one headline number"). */
   one: boolean;
+  /** How many bullet points were asked ("in 3 bullets"), when a number was. */
+  count?: number;
 }
 
 export function formAsked(text: string): FormAsked | null {
@@ -47,7 +50,8 @@ export function formAsked(text: string): FormAsked | null {
     const m = pattern.exec(text);
     if (!m) continue;
     const rest = FORMS.reduce((t, [, p]) => t.replace(new RegExp(p.source, 'gi'), ' '), text).replace(FILLER, ' ').replace(/^[\s\W]*(?:(?:ok(?:ay)?|so|and|now|then|just|but)\b[\s,.!:;-]*)*/i, '').replace(/[\s:,;.!?-]+$/, '').trim();
-    return { form, rest: /^[\W_]*$/.test(rest) ? '' : rest, one: /\bone\s+(?:headline\s+)?(?:number|figure)\b/i.test(text) };
+    const count = form === 'bullets' ? bulletCount(text) : 0;
+    return { form, rest: /^[\W_]*$/.test(rest) ? '' : rest, one: /\bone\s+(?:headline\s+)?(?:number|figure)\b|\b(?:in|with|using)\s+(?:one|a\s+single|1|a)\s+word\b|\bone[- ]word\b/i.test(text), ...(count ? { count } : {}) };
   }
   return null;
 }
@@ -167,8 +171,21 @@ function compact(items: Item[], bold: boolean): string {
   return compactLines(items, bold).join('; ');
 }
 
-/** Each figure a line of its own, with its company and period (bullet points). */
-const bullets = (items: Item[]) => items.flatMap((item) => compactLines([item], false)).map((l) => `- ${l}`).join('\n');
+/**
+ * Each figure a line of its own, with its company and period (bullet points); a number of bullets
+ * asked, fewer than the figures: the figures in that many lines, in turn, each line its figures
+ * of one company and period together ("- Apple, fiscal year 2024: revenue $391.0 billion, net income $93.7 billion [1]").
+ */
+function bullets(items: Item[], count?: number): string {
+  if (!count || count >= items.length) return items.flatMap((item) => compactLines([item], false)).map((l) => `- ${l}`).join('\n');
+  // (As even as can be: five figures in three bullets are two, two and one.)
+  const chunks: Item[][] = [];
+  for (let i = 0, at = 0; i < count; i++) {
+    const size = Math.floor(items.length / count) + (i < items.length % count ? 1 : 0);
+    chunks.push(items.slice(at, (at += size)));
+  }
+  return chunks.map((chunk) => `- ${compactLines(chunk, false).join('; ')}`).join('\n');
+}
 
 function compactLines(items: Item[], bold: boolean): string[] {
   return grouped(items)
@@ -289,7 +306,7 @@ export async function restated(lib: SecLibrary, question: SecQuestion, asked: Fo
     asked.form === 'number' ? number(items, q)
       : asked.form === 'simple' ? simple(items)
         : asked.form === 'table' ? table(items)
-          : asked.form === 'bullets' ? bullets(items)
+          : asked.form === 'bullets' ? bullets(items, asked.count)
           : asked.form === 'sentence' ? sentence(items)
             : compact(items, asked.form === 'headline');
   // Citations are numbered in the order the body uses them.

@@ -86,7 +86,8 @@ describe('on the demo service', () => {
       for (const instructions of ['Answer in one sentence.', 'One line.', 'Keep it under 25 words.']) {
         const r = await demo.client.responses.create({ model, input: QUARTERS, instructions });
         const text = r.output_text;
-        expect(text.split('\n')[0]).toBe(SUMMARY);
+        // (The sentence is 28 words: under 25, it is cut at its last clause that fits, its markers kept; see instructed-forms7.test.ts.)
+        expect(text.split('\n')[0]).toBe(/words/.test(instructions) ? "Microsoft Corp.'s revenue went from $56.2 billion (derived) in Q4 FY2023 to $70.1 billion in Q3 FY2025… [1][2][3]" : SUMMARY);
         expect(text).not.toContain('|');
         expect(text).toContain('_Data: demo snapshot');
         const sources = r.output.flatMap((o) => (o.type === 'message' ? o.content.flatMap((c) => (c.type === 'output_text' ? c.annotations : [])) : []));
