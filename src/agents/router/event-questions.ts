@@ -10,6 +10,7 @@ import { editDistance } from '../../text.js';
 import { LEVEL_EXPECTED_ASKED, ODDS_FORMAT_ASKED } from '../markets-search/distribution.js';
 import { pastLevelAsked, pastLevelText } from './past-level.js';
 import { bestRow, bullets, byLevel, cited, isLadder, labelLevels, levelOfRow, levelsNamed, marketSum, modelBetween, modelSum, names, outcomeOf, percent, points, readReport, refsOf, rowLine, rungSide, sumOf, type Contract, type Row } from './report-rows.js';
+import { hedgeAsked, hedgeText } from './hedge.js';
 import { CHANCE_SAID, DEPTH_ASKED, FAIR_PRICE, QUOTE_MISSING, emptyBookText, tradeSaid, LADDER_BASKET, sellBeforeText, LADDER_SCENARIO, ladderBasketText, MONEY_GROUPS, MONEY_SAID, NO_BOUGHT, POSITION_HELD, SUPPOSED_PRICE, anomaliesText, arbitrageText, bestTradeText, bothSidesText, chancesInPercent, heldPosition, mostTradedText, overroundText, pricedText, pricesInCents, quoteText, rankedTrades, sizingText } from './trading-answers.js';
 import { LAST_CLAIM, LAST_N, LIKELIHOOD, MOVED_MORE, PLAIN_ASKED, SOURCE_ASKED, pastPrices, plainCrossingText, plainFormOf, plainSummaryText, lastCount, lastEventsText, baseRateText, basicsText, cheapText, ladderBandsText, ladderSpanText, likelihoodText, methodText, modelWhyText, pastText, placedText, previousText, pricedAboveText, rangeSpanText, rulesText, summaryText, expectedText, oddsFormatText, whyMovedText, whyText } from './report-answers.js';
 
@@ -171,6 +172,8 @@ export function eventQuestion(question: string): EventQuestion | null {
   if (pastLevelAsked(q)) return 'expected';
   // "When?" alone (after "who decides how it resolves, and"): when it closes and resolves.
   if (/^\W*(?:and\s+)?when(?: exactly)?\s*\??\s*$/.test(q)) return 'closing';
+  // "How do I hedge?": the position's offsets, on the quotes.
+  if (hedgeAsked(q)) return 'quote';
   // "I bought 100 hold yes at 12c last week, where am I now?": the position marked at the book, not last week's prices.
   if (heldPosition(question)) return 'quote';
   // "How much can I buy at 34c?", "how much hike can i buy before the price moves?": what the book is good for.
@@ -237,7 +240,8 @@ export function eventQuestion(question: string): EventQuestion | null {
   // "the volume on the hold contract", "which has the most open interest?": the contract snapshot's figures, not a surge.
   if (TRADING.test(q) && !/\b(?:surg\w*|spik\w*|jump\w*|mov\w*|chang\w*|trend\w*|this week|today)\b/.test(q)) return 'quote';
   if (PRICED.test(q)) return 'outcome';
-  // "Who do you think wins?": the model's pick, beside the market's.
+  // "Who do you think wins?", "who wins the chiefs game?": the model's pick, beside the market's.
+  if (/^\W*(?:(?:and|so|ok|okay)\W+)?(?:who|which (?:team|side|one)) (?:wins?|will win|takes? it)\b(?![^?]*\b(?:last|previous|before|toss|coin)\b)/.test(q)) return 'model_favourite';
   if (/\bwho (?:do you think|does the model think|do you (?:pick|like|have)|(?:will|would|is going to|gonna)) (?:wins?|win it|take it|come out on top)\b|\bwho (?:u|you|ya|do u|do you) (?:got|like|pick|taking)\b|\bwho(?:'s| is) your pick\b/.test(q)) return 'model_favourite';
   // "Can I sell before it closes?": how a position is left before the end, at the bid.
   if (SELL_BEFORE.test(q)) return 'quote';
@@ -415,9 +419,11 @@ function otherSideLine(r: Row, side: string, said: string): string {
  * One side of a level among exclusive ranges ("above 60" of "… 56°F or above"): the outcomes wholly
  * on that side, added up, and the one the level falls inside, which bounds the answer.
  */
-function coverText(asked: string, level: string, cover: { whole: Row[]; split: Row | null }): string {
+function coverText(asked: string, level: string, cover: { whole: Row[]; split: Row | null }, question = ''): string {
   const { whole, split } = cover;
   const shown = [...whole, ...(split ? [split] : [])];
+  // ("Odds of 5 or more?": the outcome named in its own words is only its line, not "“at least 5” is **5 or more**".)
+  if (whole.length === 1 && !split && ownWords(question, outcomeOf(whole[0]!.outcome).name)) return rowLine(whole[0]!);
   const figures = (rs: Row[]) => `market ${percent(sumOf(rs, (r) => r.marketNormalised))} normalised${modelSum(rs)}`;
   let head: string;
   if (!whole.length) head = `No outcome is “${asked}”: ${level} falls inside ${names([split!])} (${figures([split!])}), so its chance is at most that ${refsOf([split!])}.`;
@@ -425,6 +431,26 @@ function coverText(asked: string, level: string, cover: { whole: Row[]; split: R
   else
     head = `“${asked}” is ${names(whole)} (${figures(whole)}) and part of ${names([split])}, which ${level} falls inside: market between ${percent(sumOf(whole, (r) => r.marketNormalised))} and ${percent(sumOf(shown, (r) => r.marketNormalised))} normalised${modelBetween(whole, shown)} ${refsOf(shown)}.`;
   return `${head}\n\n${shown.map(rowLine).join('\n')}`;
+}
+
+/** Prices asked in dollars ("in dollars", "as $"). */
+const DOLLARS_ASKED = /\b(?:in|as|into|to|back to)\s+(?:dollars?|usd|\$)(?!\w)/i;
+
+/** Whether the user asked for prices in cents earlier in the thread (latest turn first) and not for another unit since, nor now. */
+function centsKept(question: string, earlier: readonly { role: 'user' | 'assistant'; content: string }[]): boolean {
+  if (CENTS_ASKED.test(question) || DOLLARS_ASKED.test(question)) return false;
+  for (const t of earlier) {
+    if (t.role !== 'user') continue;
+    if (DOLLARS_ASKED.test(t.content)) return false;
+    if (CENTS_ASKED.test(t.content)) return true;
+  }
+  return false;
+}
+
+/** Whether a question says an outcome's name as it is written ("5 or more", "56°F or above"; "56 or above" too, a unit left out). */
+function ownWords(question: string, name: string): boolean {
+  const bare = (t: string) => ` ${t.toLowerCase().replace(/°[fc]\b/g, '').replace(/[^a-z0-9.$,]+/g, ' ').replace(/\s+/g, ' ').trim()} `;
+  return bare(question).includes(bare(name));
 }
 
 /** "they don't hike": the other side of the outcomes named, together (exclusive outcomes). */
@@ -846,6 +872,17 @@ export function answerFromReport(
       if (turn.role === 'user' && !pointer(turn.content)) break;
     }
   }
+  // ("I hold 50 no on shutdown", then "how do i hedge?": the position said before; after a trade named, "**NO on Hold**", that trade.)
+  if (hedgeAsked(question) && !/\b(?:yes|no)\b/i.test(question) && !names(question).length) {
+    const users = earlier.filter((t) => t.role === 'user').slice(0, 4);
+    const held = users.find((t) => /\b\d[\d,]*\s+(?:[a-z]+\s+){0,2}?(?:yes|no)\b/i.test(t.content) && names(t.content).length === 1);
+    const lastAnswer = earlier.find((t) => t.role === 'assistant')?.content ?? '';
+    const lead = /\*\*(YES|NO) on ([^*\n]+)\*\*/.exec(lastAnswer);
+    if (held) question = `${question} (${held.content})`;
+    else if (lead && ANSWERED_FROM.test(lastAnswer) && names(lead[2]!).length === 1) question = `${question} (${lead[1]} on ${lead[2]})`;
+  }
+  // ("In cents please", then "and the spread?": the unit the user asked for stays for quotes, until another is asked.)
+  if (eventQuestion(question) === 'quote' && centsKept(question, earlier) && eventQuestion(`${question} (in cents)`) === 'quote') question = `${question} (in cents)`;
   return answerAbout(question, report);
 }
 
@@ -1026,7 +1063,8 @@ function answerAbout(question: string, report: ReportRead): Answer | null {
   const levels = aboutOutcome ? asked : [];
   // "How often did the home team win?" asks the past of an outcome named.
   // ("Back to the chiefs game: kelly on the dog": the game is named by a team, the side by "the dog".)
-  const sideRead = /\b(?:under)?dog\b/i.test(question) ? read.replace(/\b[\w.'’-]+\s+(?:game|match|matchup)\b/gi, ' ') : read;
+  // ("Who wins the chiefs game?": the game named by a team, the pick asked of both sides.)
+  const sideRead = /\b(?:under)?dog\b/i.test(question) || kind === 'model_favourite' || kind === 'market_favourite' || kind === 'market_least' ? read.replace(/\b[\w.'’-]+\s+(?:game|match|matchup)\b/gi, ' ') : read;
   const saidRows = aboutOutcome || kind === 'history' ? namedRows(sideRead, rows, report.title, levels) : [];
   // "150 on the dog" of a two-sided event: the side the market prices lower ("the favourite" is said as such further on).
   const dog = !saidRows.length && rows.length === 2 && (kind === 'quote' || kind === 'best_trade') && /\b(?:under)?dog\b/i.test(question);
@@ -1199,6 +1237,11 @@ function answerAbout(question: string, report: ReportRead): Answer | null {
   } else if (kind === 'quote' && SELL_BEFORE.test(question)) {
     const closes = /^- \*\*Trading closes\*\* ([^;(\n]+?)\s*(?:\([^)]*\))?[;.]/m.exec(section('key claims') ?? '')?.[1];
     text = sellBeforeText(named.length && named.length < rows.length ? named : rows, contracts, closes ?? null);
+  } else if (kind === 'quote' && hedgeAsked(question) && (named.length === 1 || single) && hedgeText(question, named[0] ?? single!, rows, contracts, exclusive)) {
+    // "I have 100 yes on hike, how do i hedge?": selling, the other side, or YES on the rest.
+    text = hedgeText(question, named[0] ?? single!, rows, contracts, exclusive);
+  } else if (kind === 'quote' && hedgeAsked(question) && !named.length && !single && rows.length > 1) {
+    text = `A hedge offsets a position, and none is named here: say which (“I have 100 YES on **${outcomeOf(rows[0]!.outcome).name}**, how do I hedge?”). YES on an outcome is hedged by selling it at the bid or by buying NO on it; NO, by selling it or buying YES. The quotes:\n\n${quoteText('', rows, contracts) ?? rows.map(rowLine).join('\n')}`;
   } else if (kind === 'quote' && MOST_TRADED.test(question)) {
     text = mostTradedText(question, rows, contracts);
   } else if (kind === 'quote') {
@@ -1244,8 +1287,8 @@ function answerAbout(question: string, report: ReportRead): Answer | null {
     text = `No outcome is “${countWords} ${saidLevel(levels[0]!)}”: the event's outcomes run from “${low}” to “${high}”.\n\n${rows.map(rowLine).join('\n')}`;
   } else if (covers) {
     text = count
-      ? coverText(`${countWords} ${saidLevel(levels[0]!)}`, saidLevel(levels[0]!), cover!)
-      : coverText(`${sideWords} ${saidLevel(levels[0]!)}`, saidLevel(levels[0]!), cover!);
+      ? coverText(`${countWords} ${saidLevel(levels[0]!)}`, saidLevel(levels[0]!), cover!, question)
+      : coverText(`${sideWords} ${saidLevel(levels[0]!)}`, saidLevel(levels[0]!), cover!, question);
   } else if (otherSide) {
     const said = (r: Row) => {
       const range = labelRange(outcomeOf(r.outcome).name)!;
