@@ -13,8 +13,8 @@ import { SYNONYMS } from '../markets-search/search.js';
 /** Words that leave a follow-up saying nothing but the event it names ("and payrolls?", "what about the payrolls one", "is payrolls any better?"). */
 const FILLER = new Set(['and', 'ok', 'okay', 'so', 'but', 'now', 'then', 'what', 'whats', "what's", 'about', 'how', 'same', 'for', 'with', 'on', 'the', 'thing', 'question', 'one', 'market', 'markets', 'event', 'report', 'too', 'also', 'any', 'better', 'worse', 'instead', 'is', 'are', 'it', 'of', 'in', 'please', 'pls', 'plz', 'do', 'ditto', 'there', 'that', 'over']);
 
-/** "That one", "this one", "the other one" alone ("and that one?", "what about that one"). */
-export const THAT_ONE = /^\W*(?:(?:and|ok|okay|so|but|what about|how about|now)\W+)*(?:that|this|the other|dat) one\W*$/i;
+/** "That one", "this one" alone ("the other one" is another: see THE_OTHER in event-questions) ("and that one?", "what about that one"). */
+export const THAT_ONE = /^\W*(?:(?:and|ok|okay|so|but|what about|how about|now)\W+)*(?:that|this|dat) one\W*$/i;
 
 /** The words a report's event is named by in a question: its title's and series' words, and their usual short forms. */
 function eventWords(r: Report): Set<string> {

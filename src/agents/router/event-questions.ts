@@ -86,7 +86,7 @@ const PATTERNS: [EventQuestion, RegExp][] = [
 ];
 
 /** The report in brief: "tl;dr", "summarize it", "in one sentence", "bottom line?". */
-const SUMMARY = /\bin (?:one|a|1) (?:short )?paragraph\b|\b(?:for|to) (?:a )?(?:general audience|general readers|readers|laypeople|non-experts)\b|\bexplain (?:the |this |that )?(?:[a-z0-9]+ ){0,3}(?:market|event)\b(?! (?:cap|data|share|value)\b)|\b(?:tl;?\s?dr|summar(?:y|ise|ize|ised|ized|ising|izing)|sum (?:it|this|that) up|bottom line|key (?:points|takeaways?)|gist|(?:short|quick|brief) (?:version|take|read|rundown)|(?:[1-3]|one|two|three)[- ]line(?:r|s)?(?: (?:version|summary|take))?|in brief|nutshell|recap|eli5|upshot)\b/;
+const SUMMARY = /\bin (?:one|a|1) (?:short )?paragraph\b|\b(?:for|to) (?:a )?(?:general audience|general readers|readers|laypeople|non-experts)\b|\bexplain (?:the |this |that )?(?:[a-z0-9]+ ){0,3}(?:market|event)\b(?! (?:cap|data|share|value)\b)|\b(?:tl;?\s?dr|summar(?:y|ise|ize|ised|ized|ising|izing)|sum (?:it|this|that) up|bottom line|key (?:points|takeaways?)|gist|(?:short|quick|brief) (?:version|take|read|rundown)|(?:[1-3]|one|two|three)[- ]line(?:r|s)?(?: (?:version|summary|take))?|in brief|nutshell|recap|eli5|upshot)\b|^\W*(?:(?:ok|so|and)\W+)?(?:how(?:'s|s| is| are)? (?:it|this|that|things?|the (?:market|event)) looking|what(?:'s|s| is) the (?:overall )?(?:picture|outlook|read|vibe|verdict|story))\b/;
 /** A length asked with nothing else ("in one sentence?"): the report in brief; with a question ("the most likely outcome, in one sentence?"), that question. */
 /** "In 2 sentences", "three lines": how many a summary is asked in (one is its own form). */
 function sentencesAsked(question: string): number | null {
@@ -108,7 +108,7 @@ const BASICS = /\b(?:eli5|(?:explain|tell me) what (?:a |an )?(?:contract|event 
 const CATALYSTS = /\bcatalysts?\b|\bwhat (?:would|could|might) (?:change (?:your|ur|yer) mind|move (?:it|this|the (?:price|market|odds))|change (?:it|this|the (?:price|odds)))\b|\bwhat to watch\b|\bwhat(?:'s| is) coming up\b/i;
 
 /** How much to stake ("how much should I size with $1000?", "Kelly on NO 96k?"): the Kelly fraction of the trade meant. */
-export const SIZING = /\bkelly\b|^\W*(?:(?:and|ok|so|then)\W+)?(?:(?:a\s+)?half|(?:a\s+)?quarter|a third|double|twice)(?:\s+(?:of\s+)?(?:that|it|this|the stake|the bet|the size|kelly))?(?:\s+(?:then|pls|please))?\W*$|\bbankroll\b|\bposition siz(?:e|ing)\b|\bhow (?:much|big|large) (?:should|would|do|can) (?:i|we|you) (?:bet|put|risk|stake|wager|size|allocate|go)\b|\bhow should (?:i|we) size\b|\bsiz(?:e|ing) (?:it|this|that|my|the|a) (?:bet|position|trade)\b/i;
+export const SIZING = /\bkelly\b|^\W*(?:(?:and|ok|so|then)\W+)?(?:(?:a\s+)?half|(?:a\s+)?quarter|a third|double|twice)(?:\s+(?:of\s+)?(?:that|it|this|the stake|the bet|the size|kelly))?(?:\s+(?:then|pls|please))?\W*$|\bbankroll\b|\bposition siz(?:e|ing)\b|\bhow (?:much|big|large) (?:should|would|do|can) (?:i|we|you) (?:bet|put|risk|stake|wager|size|allocate|go)\b|\bhow should (?:i|we) size\b|\bsiz(?:e|ing) (?:it|this|that|my|the|a) (?:bet|position|trade)\b|^\W*(?:(?:ok|so|and|now|then)\W+)?siz(?:e|ing) (?:it|this|that|them|the trade|the bet)(?: up)?\b|\bhow (?:much|many) (?:should (?:i|we) )?(?:put |bet |stake |risk )?(?:on|in(?:to)?|for) (?:it|this|that|them)\b(?=[^?]*\b(?:with|bankroll|roll|\$|\d+k\b|\d+ (?:bucks|dollars)))/i;
 
 /** "Anything weird in the pricing?", "does the market look off?": what stands out in the report's prices. */
 const ANOMALY = /\b(?:priced|prices?|ladder|rungs?)\b[^?]*\b(?:in order|out of order|monotonic\w*|consistent|cross(?:ed|es|ing)?)\b|\b(?:weird|odd|strange|unusual|anomal\w*|inconsisten\w*|suspicious|funny|fishy|out of line|stand(?:s)? out|red flags?)\b[^?]*\b(?:pric\w*|odds|market|book|quotes?|trading)\b|\b(?:pric\w*|odds|market|book|quotes?|trading)\b[^?]*\b(?:weird|odd|strange|unusual|anomal\w*|inconsisten\w*|suspicious|fishy|out of line|look(?:s)? (?:off|wrong))\b/i;
@@ -872,6 +872,8 @@ export function answerFromReport(
       if (turn.role === 'user' && !pointer(turn.content)) break;
     }
   }
+  // ("Lakers or celtics?" of a game: its two sides set against each other, which is who wins.)
+  if (rows.length === 2 && /\bor\b/i.test(question) && question.trim().split(/\s+/).length <= 6 && names(question).length === 2 && [null, 'outcome'].includes(eventQuestion(question))) question = `who wins, ${question}`;
   // ("I hold 50 no on shutdown", then "how do i hedge?": the position said before; after a trade named, "**NO on Hold**", that trade.)
   if (hedgeAsked(question) && !/\b(?:yes|no)\b/i.test(question) && !names(question).length) {
     const users = earlier.filter((t) => t.role === 'user').slice(0, 4);

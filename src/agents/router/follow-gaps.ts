@@ -51,13 +51,16 @@ const COMPARED = /\b(?:beat(?:s|ing)?|wins? over|(?:more|less) (?:likely|probabl
 /** "Which is likelier, hike or hold?": two named with "or" are weighed only when the question asks which. */
 const WHICH_OR = /^\W*(?:(?:and|so|ok)\W+)?(?:which|what)(?:'s| is| one| of them| of the two)?\b[^?]{0,30}\b(?:likel\w*|probable|more|better|higher|favou?r\w*|ahead|wins?|the favou?rite)\b[^?]*\bor\b/i;
 
+/** "Compare 52-55 and 56 or above": two outcomes named to be set side by side. */
+const COMPARE_AND = /^\W*(?:(?:ok|so|now|and)\W+)?compare\b[^?]*\b(?:and|with|to|against)\b/i;
+
 /** Two outcomes of one report set side by side: which the market and the model put ahead, by how much, and what else can happen. */
 export function comparedText(question: string, r: Report): string | null {
   const q = routedText(question);
   // ("Hike or hold?" alone is their sum: only a question that asks which weighs them.)
-  if (!COMPARED.test(q) && !WHICH_OR.test(q)) return null;
+  if (!COMPARED.test(q) && !WHICH_OR.test(q) && !COMPARE_AND.test(q)) return null;
   // (Named as a contest, "hike beat hold" would be read as one side's question: the verb is taken out.)
-  const pair = outcomesNamed(q.replace(new RegExp(COMPARED.source, 'gi'), ' and ').replace(/\bor\b/gi, ' and '), readOf(r));
+  const pair = outcomesNamed(q.replace(new RegExp(COMPARED.source, 'gi'), ' and ').replace(/\bor\b/gi, ' and ').replace(/^\W*(?:(?:ok|so|now|and)\W+)?compare\b/i, ' '), readOf(r));
   if (pair.length !== 2) return null;
   const { rows } = readReport(r.text);
   // (Of a game's two sides, one beating the other is its own chance, which the outcome's line says.)

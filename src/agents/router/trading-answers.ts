@@ -35,12 +35,14 @@ export const MONEY_SAID = new RegExp(
     String.raw`\bhow much of (?:a |my |the |an? )?(\d+(?:\.\d{1,2})?)(k)\b`,
     // ("Quarter kelly on 0 to 75k with 500": a sizing's "with" and a plain number, not a count, a chance or a bound.)
     String.raw`(?<=\bkelly\b[^?$]{0,60}?)\b(?:with|w\/)\s+(?:a\s+)?${AMOUNT}(k)?\b(?![.,]?\d|\s*(?:%|c\b|¢|cents?\b|contracts?\b|shares?\b|yes\b|no\b|pts?\b|bps\b|°))${NOT_TO_RANGE}`,
+    // ("Size it for 500": a sizing's bankroll, not a count or a level.)
+    String.raw`(?<=^\W*(?:(?:ok|so|and|now|then)\W+)?siz(?:e|ing) (?:it|this|that|them|the trade|the bet)(?: up)?\s+)(?:for|with|on)\s+${AMOUNT}(k)?\b(?![.,]?\d|\s*(?:%|c\b|¢|cents?\b|contracts?\b|shares?\b|yes\b|no\b))`,
   ].join('|'),
   'i',
 );
 
 /** The capture groups of MONEY_SAID holding an amount, each followed by its "k". */
-export const MONEY_GROUPS = [1, 3, 5, 7, 9, 11, 13, 15, 17];
+export const MONEY_GROUPS = [1, 3, 5, 7, 9, 11, 13, 15, 17, 19];
 
 /** NO bought or asked about ("buying 300 NO", "the no side", "200 no contracts", "is NO there a buy?"). */
 export const NO_BOUGHT = /\bfad(?:e|ing)\b|\bno\s+on\s+(?!second\b)(?=\S)|\b\d[\d,]*\s+(?:[a-z]+\s+){1,3}?no\s+(?:cost|costs|contracts?|shares?|pay|pays)\b|\bshort\s+(?:\d[\d,]*\s+)?\w|\b(?:buy(?:ing)?|want|get|grab|take|the|on|for|of)\s+(?:\d[\d,]*\s+)?no\b|\bno\s+(?:side|contracts?|shares?)\b|\b\d[\d,]*\s+no\b(?!\s+(?:more|less|longer|later))|\bno\s+(?:there\s+)?(?:a\s+)?(?:buy|good buy|bargain|worth (?:it|buying)|value|the (?:better|right) (?:side|play|bet))\b/i;

@@ -1,0 +1,75 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startDemoThreads, type DemoThreads } from '../../helpers/report-threads.js';
+
+// Follow-ups a trader types in report threads, found by probing: "should" misspelt, the outlook,
+// a stake sized with a bare bankroll, two outcomes compared with "compare … and …", a game's two
+// sides set against each other.
+
+let demo: DemoThreads;
+
+beforeAll(async () => {
+  demo = await startDemoThreads();
+});
+afterAll(() => demo.svc.close());
+
+const FED = 'https://kalshi.com/markets/kxfeddecision/fed/kxfeddecision-26dec';
+const CPI = 'https://kalshi.com/markets/kxcpiyoy/cpi/kxcpiyoy-26dec';
+const NYC = 'https://kalshi.com/markets/kxhighny/highest-temperature-in-nyc/kxhighny-26nov20';
+const ETH = 'https://kalshi.com/markets/kxethd/eth/kxethd-26nov20';
+const BTC = 'https://kalshi.com/markets/kxbtcd/btc/kxbtcd-26nov20';
+const NBA = 'https://kalshi.com/markets/kxnbagame/nba-game/kxnbagame-26nov21lalbos';
+const NFL = 'https://kalshi.com/markets/kxnflgame/nfl/kxnflgame-26nov23bufkc';
+
+const NOT_READ = /^I cannot answer that from what I read/;
+
+describe('chat spellings and the outlook', () => {
+  it('"shuld i buy above 3.0 no" is the trade on NO, as "should" is; "shoud i buy it" too', async () => {
+    const ask = await demo.thread(CPI);
+    expect(await ask('shuld i buy above 3.0 no')).toMatch(/^- \*\*Above 3\.0\*\* \(KXCPIYOY-26DEC-T3\.0\)[^\n]*Buying NO at \$0\.14 against the model's 26\.6%: expected value \+\$0\.126 per \$1 contract/);
+    expect(await ask('shoud i buy it')).toMatch(/Buying NO at \$0\.14 against the model's 26\.6%/);
+  });
+
+  it('"hows it looking for tmrw", "whats the outlook" are the report\'s summary, not a refusal', async () => {
+    const ask = await demo.thread(NYC);
+    const looking = await ask('hows it looking for tmrw');
+    expect(looking).not.toMatch(NOT_READ);
+    expect(looking).toMatch(/^\*\*Highest temperature in NYC on November 20, 2026\?\*\*: the market's favourite is \*\*56°F or above\*\* at 43\.0%/);
+    expect(await ask('whats the outlook')).toMatch(/^\*\*Highest temperature in NYC on November 20, 2026\?\*\*: the market's favourite is/);
+  });
+});
+
+describe('a stake sized on a bankroll said bare', () => {
+  it('"size it for 500" after the best value sizes that trade on $500; "how much on it with 1k" on $1,000', async () => {
+    const ask = await demo.thread(NYC);
+    await ask('which is the best value');
+    const sized = await ask('size it for 500');
+    expect(sized).not.toMatch(NOT_READ);
+    expect(sized).toMatch(/^On the model, the trade to size is \*\*NO on 48°F to 51°F\*\* at \$0\.69[^\n]*On \$500: \$83\.87 \(121 contracts at \$0\.69\) at full Kelly/);
+    const crypto = await demo.thread(ETH, BTC);
+    await crypto('which is more mispriced');
+    await crypto('and whats its best trade');
+    expect(await crypto('how much on it with 1k')).toMatch(/^On the model, the trade to size is \*\*YES on Above \$3,400\*\* at \$0\.67[^\n]*On \$1,000: \$233\.33 \(348 contracts at \$0\.67\)/);
+  });
+});
+
+describe('two outcomes compared', () => {
+  it('"compare hold with cut 25" weighs both, as "hold vs cut 25?" does', async () => {
+    const ask = await demo.thread(FED);
+    const compared = await ask('compare hold with cut 25');
+    expect(compared).toMatch(/^\*\*Hold\*\* is ahead of \*\*Cut 25bps\*\* on both the market and the model\.\n\n- \*\*Hold\*\*: market 16\.0%[^\n]*\n- \*\*Cut 25bps\*\*: market 10\.0%/);
+    expect(await ask('compare hike and hold')).toMatch(/^\*\*Hike 25bps\*\* is ahead of \*\*Hold\*\*/);
+  });
+});
+
+describe("a game's two sides set against each other", () => {
+  it('"lakers or celtics?" is the model\'s pick, not the whole report', async () => {
+    const nba = await demo.thread(NBA);
+    const pick = await nba('lakers or celtics?');
+    expect(pick).toMatch(/^The model favours \*\*Away team \(Lakers\)\*\* at 66\.8%; the market prices it at 62\.5%/);
+    expect(pick).not.toContain('## Key takeaway');
+    const nfl = await demo.thread(NFL);
+    expect(await nfl('bills or chiefs')).toMatch(/^The model favours \*\*Home team \(Chiefs\)\*\* at 64\.0%/);
+    // (Two of several outcomes with "or" are still those two.)
+    expect(await (await demo.thread(FED))('hike or hold?')).toMatch(/^- \*\*Hold\*\*: market 16\.0%[^\n]*\n- \*\*Hike 25bps\*\*/);
+  });
+});
