@@ -28,7 +28,7 @@ import { WILL_IT } from '../markets-search/asked.js';
 import { acrossEvents, movesAcrossReports } from './across-events.js';
 import { WRONG, reportThreads } from './report-threads.js';
 import { gapsReply, threadEventsNamed, threadReports } from './follow-gaps.js';
-import { eventCarried, thatOne } from './carried.js';
+import { eventCarried, thatOne, whyThat } from './carried.js';
 import { closingAcross, favouritesAcross, moversAcross } from '../markets-search/across-listed.js';
 import { EventSearch } from '../markets-search/search.js';
 import type { CompanyIndex } from '../../data/sec/companies.js';
@@ -761,7 +761,7 @@ export function routerAgent(o: RouterOptions): Agent {
       const reported = KALSHI_URL.test(question) ? [] : await threadReports(req.messages.slice(0, -1), (t) => o.reports.latest(t));
       const that = reported.length ? thatOne(req.messages.slice(0, -1), question, reported) : null;
       if (that && 'answer' in that) return yield* written(req, question, that.answer.text, [...that.answer.citations], null);
-      const carried = that ?? (reported.length ? eventCarried(req.messages.slice(0, -1), question, reported) : null);
+      const carried = that ?? (reported.length ? (eventCarried(req.messages.slice(0, -1), question, reported) ?? whyThat(req.messages.slice(0, -1), question, reported)) : null);
       if (carried) return yield* kalshi(req, carried.question, tickerAddress(carried.report.eventTicker)!, null, true, true);
       // "Which of my reports has the widest spreads?", "what would make you wrong?", "size both with half-Kelly".
       const onReports = KALSHI_URL.test(question) ? null : await threads.reply(req.messages.slice(0, -1), question);

@@ -121,3 +121,23 @@ export function thatOne(history: readonly Turn[], question: string, reports: rea
   const title = report.title.replace(/[*_]/g, '');
   return { answer: fromReport(report, `“That one” is not clear from the answer before, which was about **${title}** as a whole. Name the outcome you mean; the report's outcomes, market against model:\n\n${rows.map(rowLine).join('\n')}`) };
 }
+
+/** "Why is that?", "why so?", "whys that": the answer before asked why, in words no rule of the report reads. */
+const WHY_THAT = /^\W*(?:(?:and|ok|okay|so|but|hmm)\W+)?(?:why(?:'s| is|s)? (?:that|this)|why so)\W*$/i;
+
+/**
+ * "Why is that?" right after an answer about one outcome of a report ("The market's favourite is
+ * **2 or fewer** …"): why that outcome is priced where it is, from the report. Null otherwise.
+ */
+export function whyThat(history: readonly Turn[], question: string, reports: readonly Report[]): { report: Report; question: string } | null {
+  if (!WHY_THAT.test(routedText(question).trim())) return null;
+  const last = [...history].reverse().find((t) => t.role === 'assistant')?.content ?? '';
+  const report = reportOfAnswer(last, reports);
+  if (!report || /^# /.test(last.trimStart())) return null;
+  const names = new Set(readReport(report.text).rows.map((r) => outcomeOf(r.outcome).name));
+  // (The first outcome the answer names in bold: the one it is about.)
+  // (Not a trade the answer led with, "**NO on Hold**": why it is worth buying is the trade's own question.)
+  const first = [...last.matchAll(/\*\*([^*\n]+)\*\*/g)].map((m) => m[1]!).find((n) => names.has(n) || /^(?:YES|NO) on /.test(n));
+  if (!first || !names.has(first)) return null;
+  return { report, question: `why is ${first} priced there?` };
+}

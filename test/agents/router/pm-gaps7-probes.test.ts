@@ -73,3 +73,20 @@ describe("a game's two sides set against each other", () => {
     expect(await (await demo.thread(FED))('hike or hold?')).toMatch(/^- \*\*Hold\*\*: market 16\.0%[^\n]*\n- \*\*Hike 25bps\*\*/);
   });
 });
+
+const SEA_ICE = 'https://kalshi.com/markets/kxseaice/sea-ice/kxseaice-26dec';
+const SPACEX = 'https://kalshi.com/markets/kxspacex/spacex/kxspacex-26nov24';
+
+describe('"why is that?" after an answer about one outcome', () => {
+  it('is why that outcome is priced where it is, not the whole report', async () => {
+    const ask = await demo.thread(SEA_ICE, SPACEX);
+    await ask('whats the ice favourite');
+    await ask('and spacex?');
+    const why = await ask('why is that');
+    expect(why).toMatch(/^\*\*2 or fewer\*\* is priced at 42\.0% \(mid; 35\.8% normalised\); the model, which weighs the series' record against the price, gives 32\.0%/);
+    expect(why).not.toContain('## Key takeaway');
+    const fed = await demo.thread(FED);
+    await fed('odds of hold');
+    expect(await fed('whys that')).toMatch(/^\*\*Hold\*\* is priced at 16\.0%/);
+  });
+});
