@@ -63,8 +63,10 @@ const PREVIOUS_EVENT =
 const METHOD = /^\s*(?:why|how so|how come|really|are you sure|seriously|says who)\s*\??\s*(?:\(.*\))?\s*$|\b(?:explain|how (?:does|did|is|was|do you)|how's)\b[^?]*\b(?:model|computed|calculated|derived|get (?:that|this|these))\b|\bmodel\b[^?]*\b(?:work|computed|calculated|built)\b|\bmethod(?:ology)?\b|\bhow (?:confident|sure|certain|reliable|trustworthy)\b|\bconfidence\b|\bwhy (?:is|does|would) the model\b|\bwhy (?:higher|lower)\b/i;
 
 /** A price the model finds too high ("overpriced"), or too low ("underpriced"); neither: the largest gap either way. */
-const TOO_HIGH = /\b(?:over-?priced|over-?valued|expensive|dear|rich|sell|short)\b/i;
-const TOO_LOW = /\b(?:under-?priced|under-?valued|cheap\w*|bargain|value|buy)\b/i;
+const TOO_HIGH = /\b(?:over-?priced|over-?valued|expensive|dear|rich|sell|short|too (?:high|much|pricey))\b/i;
+const TOO_LOW = /\b(?:under-?priced|under-?valued|cheap\w*|bargain|value|buy|too (?:low|little))\b/i;
+/** A price judged ("is 58 too high?", "is hold priced too low", "is 51 too much for hike"): is it cheap or dear on the model. */
+const TOO_SAID = /^\W*(?:(?:so|and|ok|but)\W+)?(?:is|are|isn'?t|aren'?t)\b[^?]{0,40}\btoo (?:high|low|much|little|rich|cheap|pricey)\b/i;
 /** The series' record asked in words of its own: how the market called past events, the most common result, how a side did lately. */
 const RECORD_ASKED = /\bhow (?:reliable|accurate|good|right|well)\b[^?]{0,20}\b(?:have|has|were|are)\b[^?]*\b(?:markets?|these|they|it)\b[^?]*\bbeen\b|\b(?:(?:been|done|do|does|did) (?:\w+ )?(?:good|well|right|accurate) (?:at )?(?:calling|predicting|picking)|(?:done|do|does|did) at (?:calling|predicting)|calling (?:these|past|previous|the last)|most (?:often|common|frequent)(?:ly)?|(?:record|form)\b[^?]*\b(?:lately|recently|at home|on the road|this (?:season|month|year))|(?:do|doing|did|done|gone|go)\b[^?]*\b(?:recently|lately)|(?:has|have|had)\b[^?]*\b(?:recently|lately)|last few (?:weeks|months|days|games|meetings|releases|events|prints)|past (?:\w+ )?markets?|ever (?:won|win|hit|happened|resolved|paid))\b/i;
 
@@ -239,6 +241,8 @@ export function eventQuestion(question: string): EventQuestion | null {
   if (QUOTE.test(q) || FAIR_PRICE.test(q)) return 'quote';
   // "the volume on the hold contract", "which has the most open interest?": the contract snapshot's figures, not a surge.
   if (TRADING.test(q) && !/\b(?:surg\w*|spik\w*|jump\w*|mov\w*|chang\w*|trend\w*|this week|today)\b/.test(q)) return 'quote';
+  // ("Is 58 too high?": the price judged on the model, not a level asked.)
+  if (TOO_SAID.test(q)) return 'gap';
   if (PRICED.test(q)) return 'outcome';
   // "Who do you think wins?", "who wins the chiefs game?": the model's pick, beside the market's.
   if (/^\W*(?:(?:and|so|ok|okay)\W+)?(?:who|which (?:team|side|one)) (?:wins?|will win|takes? it)\b(?![^?]*\b(?:last|previous|before|toss|coin)\b)/.test(q)) return 'model_favourite';
@@ -1269,7 +1273,7 @@ function answerAbout(question: string, report: ReportRead): Answer | null {
     const [better, worse] = [...rows].sort((a, b) => edge(b) - edge(a)) as [Row, Row];
     const said = (r: Row) => `**${outcomeOf(r.outcome).name}**, the model's ${r.model} against a market price of ${percent(r.marketValue)} (${points(Number(edge(r).toFixed(1)))}) ${outcomeOf(r.outcome).refs}`;
     text = `${edge(better) > 0 ? 'On the model, the value is' : 'On the model, neither is cheap; the nearer is'} ${said(better)}; ${said(worse)}. This is the model's view on the report's prices, not investment advice.`;
-  } else if (kind === 'gap' && (named.length === 1 || (single && /\byes\b/i.test(question))) && (rows.length > 1 || single) && (TOO_LOW.test(question) || TOO_HIGH.test(question))) {
+  } else if (kind === 'gap' && (named.length === 1 || (single && (/\byes\b/i.test(question) || TOO_SAID.test(question)))) && (rows.length > 1 || single) && (TOO_LOW.test(question) || TOO_HIGH.test(question))) {
     // "Is yes cheap?" of a single contract: "yes" is that contract.
     text = cheapText(named[0] ?? single!, TOO_LOW.test(question) && !TOO_HIGH.test(question) ? 1 : -1);
   } else if (kind === 'history' && named.length && named.length < rows.length) {

@@ -90,3 +90,17 @@ describe('"why is that?" after an answer about one outcome', () => {
     expect(await fed('whys that')).toMatch(/^\*\*Hold\*\* is priced at 16\.0%/);
   });
 });
+
+const SHUTDOWN = 'https://kalshi.com/markets/kxshutdown/shutdown/kxshutdown-26dec31';
+
+describe('a price judged too high or too low', () => {
+  it('"is hike too high", "is hold priced too low", "is 58 too high" (one contract) are the model\'s verdict, not a line or a refusal', async () => {
+    const ask = await demo.thread(FED);
+    expect(await ask('is hike too high')).toMatch(/^\*\*Yes\*\*: on the model, \*\*Hike 25bps\*\* is dear: the model gives 50\.8% against a market price of 51\.5%/);
+    expect(await ask('is hold priced too low')).toMatch(/^\*\*No\*\*: on the model, \*\*Hold\*\* is dear: the model gives 12\.4% against a market price of 16\.0%/);
+    const shut = await demo.thread(SHUTDOWN);
+    const judged = await shut('is 58 too high');
+    expect(judged).not.toMatch(NOT_READ);
+    expect(judged).toMatch(/^\*\*Yes\*\*: on the model, \*\*Shutdown\*\* is dear: the model gives 56\.1% against a market price of 58\.0%/);
+  });
+});
