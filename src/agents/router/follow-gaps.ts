@@ -2,7 +2,7 @@ import { tickerAddress } from '../../data/kalshi/url.js';
 import type { Report } from '../../reports/store.js';
 import type { Answer, Turn } from '../types.js';
 import { KALSHI_URL, eventsAddressed, eventsOf, routedText } from './classify.js';
-import { outcomesNamed, type ReportRead } from './event-questions.js';
+import { SIZING, outcomesNamed, type ReportRead } from './event-questions.js';
 import { footOf } from './report-facts.js';
 import { rankedTrades } from './trading-answers.js';
 import { byLevel, cited, isLadder, labelLevels, levelOfRow, outcomeOf, percent, readReport, rungSide, type Row } from './report-rows.js';
@@ -156,8 +156,9 @@ export function ellipsisAsked(history: readonly Turn[], question: string, report
   for (const r of ordered) {
     const span = outcomeSpan(before, r);
     if (!span || span.rows.length !== 1) continue;
-    // (Of the report the thread is on, the rules already carry the question over to another of its outcomes.)
-    if (r === target && current === target) return null;
+    // (Of the report the thread is on too: "and the bills?" after "whats the payout if i put 100 on the chiefs";
+    // but a side said now, "and YES on hike?", or a sizing before, "half kelly on 48-51 with $1000", the rules carry over themselves.)
+    if (r === target && current === target && (/\b(?:yes|no)\b/i.test(said) || SIZING.test(before))) return null;
     const rewritten = `${before.slice(0, span.from)}${name(row)}${before.slice(span.to)}`;
     // (The question before was only the outcome's name: its price, as the rules answer a name alone.)
     return { report: target, question: rewritten };

@@ -104,3 +104,19 @@ describe('a price judged too high or too low', () => {
     expect(judged).toMatch(/^\*\*Yes\*\*: on the model, \*\*Shutdown\*\* is dear: the model gives 56\.1% against a market price of 58\.0%/);
   });
 });
+
+describe('another outcome said alone, in a one-report thread', () => {
+  it('"and the bills?" after a payout or EV on the chiefs asks that again of the Bills; "and hold?" after a spread on cut 25 is its spread', async () => {
+    const ask = await demo.thread(NFL);
+    await ask('whats the payout if i put 100 on the chiefs');
+    const bills = await ask('and the bills?');
+    expect(bills).toMatch(/^- \*\*Away team \(Bills\)\*\* \(KXNFLGAME-26NOV23BUFKC-B\)[^\n]*\$100 buys 256 YES contracts at \$0\.39/);
+    await ask('ev of 100 yes on the chiefs');
+    expect(await ask('and the bills?')).toMatch(/^- \*\*Away team \(Bills\)\*\* \(KXNFLGAME-26NOV23BUFKC-B\)[^\n]*100 YES contracts at \$0\.39 cost \$39/);
+    const fed = await demo.thread(FED);
+    await fed('spread on cut 25');
+    expect(await fed('and hold?')).toMatch(/^- \*\*Hold\*\* \(KXFEDDECISION-26DEC-C\): bid \$0\.14, ask \$0\.18, spread \$0\.04/);
+    await fed('odds of cut 25bps?');
+    expect(await fed('and hold?')).toMatch(/^- \*\*Hold\*\*: market 16\.0% \(mid; 14\.5% normalised\), model 12\.4%/);
+  });
+});
