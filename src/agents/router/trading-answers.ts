@@ -63,9 +63,9 @@ export const pricesInCents = (text: string) =>
     .replace(/(\d{1,2})\s*¢/g, '$1c')
     .replace(/\b(to|at|for|from|@)\s*\$?(0?\.\d{1,2})(?![\d%]|\s*(?:k|x|bps?|million|billion|degrees?|°)\b)/gi, (_, word: string, x: string) => `${word} ${Math.round(Number(x) * 100)}c`);
 
-/** How many contracts a price is good for ("how much can i buy at that price?", "how deep is the book?", "how many are offered at the ask?"). */
+/** How many contracts a price is good for ("how much can i buy at that price?", "how deep is the book?", "how many are offered at the ask?", "whats the max i can buy at the ask"). */
 export const DEPTH_ASKED =
-  /\bhow (?:much|many)\b[^?]{0,40}\b(?:can|could) (?:i|you|we)\s+(?:buy|get|sell|fill|lift|grab)\b|\bhow (?:much|many)\b[^?]{0,30}\b(?:offered|on offer|bid|for sale|available|up for grabs|there)\b|\b(?:depth|how deep|thin|size (?:on|at) the (?:bid|ask|offer)|(?<!\bany )sizes?\s+(?:on|at)\b|get filled|filled at|fill at|before the price moves|liquidity at|how(?:'s|s| is| does)? (?:the )?(?:order )?book(?: look)?(?: on| for)?|(?:order )?book depth|liquid enough|enough liquidity|(?:liquid|liquidity)\b[^?]{0,40}\b\d[\d,.]*\s*k?\s+(?:contracts?|shares?|lots?)|quoted sizes?|(?:max(?:imum)?|biggest|largest) (?:position|size|fill|order)s?(?: (?:at|on|for) the (?:quotes?|quoted|best|bid|ask|offer)\w*)?)\b/i;
+  /\bhow (?:much|many)\b[^?]{0,40}\b(?:can|could) (?:i|you|we)\s+(?:buy|get|sell|fill|lift|grab)\b|\bhow (?:much|many)\b[^?]{0,30}\b(?:offered|on offer|bid|for sale|available|up for grabs|there)\b|\b(?:depth|how deep|thin|size (?:on|at) the (?:bid|ask|offer)|(?<!\bany )sizes?\s+(?:on|at)\b|get filled|filled at|fill at|before the price moves|liquidity at|how(?:'s|s| is| does)? (?:the )?(?:order )?book(?: look)?(?: on| for)?|(?:order )?book depth|liquid enough|enough liquidity|(?:liquid|liquidity)\b[^?]{0,40}\b\d[\d,.]*\s*k?\s+(?:contracts?|shares?|lots?)|quoted sizes?|(?:max(?:imum)?|biggest|largest) (?:position|size|fill|order)s?(?: (?:at|on|for) the (?:quotes?|quoted|best|bid|ask|offer)\w*)?|(?:the )?(?:max(?:imum)?|most) (?:i|we|you) (?:can|could) (?:buy|get|sell|fill)\b[^?]{0,20}\bat the (?:ask|bid|offer|best))\b/i;
 
 /** "728.5" of a size cell; null for "—" or a report that did not show sizes. */
 const sizeOf = (cell: string | undefined) => (cell && /^\d/.test(cell) ? Number(cell.replace(/,/g, '')) : null);

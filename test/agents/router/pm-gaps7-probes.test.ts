@@ -120,3 +120,11 @@ describe('another outcome said alone, in a one-report thread', () => {
     expect(await fed('and hold?')).toMatch(/^- \*\*Hold\*\*: market 16\.0% \(mid; 14\.5% normalised\), model 12\.4%/);
   });
 });
+
+describe('the most the book is good for', () => {
+  it('"whats the max i can buy at the ask on hike" is the size offered at the ask, not only the quote', async () => {
+    const ask = await demo.thread(FED);
+    expect(await ask('whats the max i can buy at the ask on hike')).toMatch(/^- \*\*Hike 25bps\*\* \(KXFEDDECISION-26DEC-D\)[^\n]*493\.5 YES contracts are offered at the ask, \$0\.52 \(\$256\.62 in all\)/);
+    expect(await ask('most i can sell at the bid on hold?')).toMatch(/^- \*\*Hold\*\* \(KXFEDDECISION-26DEC-C\)[^\n]*the other side of the 1,558 YES bid at \$0\.14/);
+  });
+});
