@@ -62,11 +62,11 @@ function favouriteOf(event: KalshiEvent, least: boolean): string {
  * "Which of those closes last?" of events a search listed: the one whose trading closes last (or
  * first), with every listed event's close in that order, read fresh.
  */
-export async function closingAcross(client: KalshiClient, tickers: readonly string[], last: boolean): Promise<Answer> {
+export async function closingAcross(client: KalshiClient, tickers: readonly string[], last: boolean, group = 'events listed'): Promise<Answer> {
   const events = await Promise.all(tickers.map((t) => client.event(t).catch(() => null)));
   const closes = (e: KalshiEvent) => Math.max(...(e.markets ?? []).map((m) => (m.close_time ? Date.parse(m.close_time) : NaN)).filter((t) => !Number.isNaN(t)));
   const known = events.filter((e): e is KalshiEvent => e !== null && Number.isFinite(closes(e)));
-  if (!known.length) return { text: 'The closing times of the events listed could not be read just now.\n', citations: [] };
+  if (!known.length) return { text: `The closing times of the ${group} could not be read just now.\n`, citations: [] };
   const ordered = [...known].sort((a, b) => (last ? closes(b) - closes(a) : closes(a) - closes(b)));
   const pages = await pagesOf(client, ordered);
   const citations = ordered.map((e, i): Citation => ({ order: i + 1, name: `Kalshi: ${e.title}`, url: pages.get(e.event_ticker)! }));
@@ -74,7 +74,7 @@ export async function closingAcross(client: KalshiClient, tickers: readonly stri
   const lines = ordered.map((e, i) => `${i + 1}. **${e.title.replace(/[*_]/g, '')}** (${e.event_ticker}) [${i + 1}]: closes ${utc(new Date(closes(e)))}`);
   const missing = tickers.length - known.length;
   return {
-    text: `Of the ${tickers.length} events listed, **${top.title.replace(/[*_]/g, '')}** closes ${last ? 'last' : 'first'}, ${utc(new Date(closes(top)))} [1]. ${last ? 'Latest' : 'Soonest'} first:\n\n${lines.join('\n')}${missing ? `\n\n${missing} of them could not be read just now.` : ''}\n`,
+    text: `Of the ${tickers.length} ${group}, **${top.title.replace(/[*_]/g, '')}** closes ${last ? 'last' : 'first'}, ${utc(new Date(closes(top)))} [1]. ${last ? 'Latest' : 'Soonest'} first:\n\n${lines.join('\n')}${missing ? `\n\n${missing} of them could not be read just now.` : ''}\n`,
     citations,
   };
 }

@@ -28,6 +28,7 @@ import { WILL_IT } from '../markets-search/asked.js';
 import { acrossEvents, movesAcrossReports } from './across-events.js';
 import { WRONG, reportThreads } from './report-threads.js';
 import { gapsReply, threadEventsNamed, threadReports } from './follow-gaps.js';
+import { eventCarried, thatOne, whyThat } from './carried.js';
 import { closingAcross, favouritesAcross, moversAcross } from '../markets-search/across-listed.js';
 import { EventSearch } from '../markets-search/search.js';
 import type { CompanyIndex } from '../../data/sec/companies.js';
@@ -757,6 +758,12 @@ export function routerAgent(o: RouterOptions): Agent {
       const gap = await gapsReply({ latest: (t) => o.reports.latest(t) }, req.messages.slice(0, -1), question);
       if (gap && 'answer' in gap) return yield* written(req, question, gap.answer.text, [...gap.answer.citations], null);
       if (gap) return yield* kalshi(req, gap.question, gap.url, null, true, true);
+      // "And that one?" of the answer before; "and payrolls?" after "whats the shutdown edge?": the question before, carried over (see carried.ts).
+      const reported = KALSHI_URL.test(question) ? [] : await threadReports(req.messages.slice(0, -1), (t) => o.reports.latest(t));
+      const that = reported.length ? thatOne(req.messages.slice(0, -1), question, reported) : null;
+      if (that && 'answer' in that) return yield* written(req, question, that.answer.text, [...that.answer.citations], null);
+      const carried = that ?? (reported.length ? (eventCarried(req.messages.slice(0, -1), question, reported) ?? whyThat(req.messages.slice(0, -1), question, reported)) : null);
+      if (carried) return yield* kalshi(req, carried.question, tickerAddress(carried.report.eventTicker)!, null, true, true);
       // "Which of my reports has the widest spreads?", "what would make you wrong?", "size both with half-Kelly".
       const onReports = KALSHI_URL.test(question) ? null : await threads.reply(req.messages.slice(0, -1), question);
       if (onReports && 'answer' in onReports) return yield* written(req, question, onReports.answer.text, [...onReports.answer.citations], null);

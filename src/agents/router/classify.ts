@@ -208,7 +208,7 @@ function hasWord(words: string[], list: readonly string[]): string | null {
 const ROUTED_EDGE = 2_000;
 export function routedText(text: string): string {
   // ("Wat does the modle say": svc's model misspelt, not a word of an event about AI models.)
-  const read = text.replace(/\bmod(?:le|dle|ell)(s?)\b/gi, 'model$1').replace(/\bspr(?:e|ea)?d\b/gi, 'spread').replace(/\bshud\b/gi, 'should').replace(/\bhappend\b/gi, 'happened')
+  const read = text.replace(/\bmod(?:le|dle|ell)(s?)\b/gi, 'model$1').replace(/\bspr(?:e|ea)?d\b/gi, 'spread').replace(/\b(?:shud|shuld|shoud|shoudl|shld|sould)\b/gi, 'should').replace(/\bhappend\b/gi, 'happened')
     // ("How confidnet are u", "what wuld change ur mind": chat misspellings of the words the rules read.)
     .replace(/\bconf(?:id|di|ind)[a-z]*\b/gi, (w) => (/(?:ence|ance|nce)$/i.test(w) ? 'confidence' : 'confident'))
     .replace(/\b(?:wuld|wud|woud|wld)\b/gi, 'would')

@@ -10,6 +10,7 @@ import { editDistance } from '../../text.js';
 import { LEVEL_EXPECTED_ASKED, ODDS_FORMAT_ASKED } from '../markets-search/distribution.js';
 import { pastLevelAsked, pastLevelText } from './past-level.js';
 import { bestRow, bullets, byLevel, cited, isLadder, labelLevels, levelOfRow, levelsNamed, marketSum, modelBetween, modelSum, names, outcomeOf, percent, points, readReport, refsOf, rowLine, rungSide, sumOf, type Contract, type Row } from './report-rows.js';
+import { hedgeAsked, hedgeText } from './hedge.js';
 import { CHANCE_SAID, DEPTH_ASKED, FAIR_PRICE, QUOTE_MISSING, emptyBookText, tradeSaid, LADDER_BASKET, sellBeforeText, LADDER_SCENARIO, ladderBasketText, MONEY_GROUPS, MONEY_SAID, NO_BOUGHT, POSITION_HELD, SUPPOSED_PRICE, anomaliesText, arbitrageText, bestTradeText, bothSidesText, chancesInPercent, heldPosition, mostTradedText, overroundText, pricedText, pricesInCents, quoteText, rankedTrades, sizingText } from './trading-answers.js';
 import { LAST_CLAIM, LAST_N, LIKELIHOOD, MOVED_MORE, PLAIN_ASKED, SOURCE_ASKED, pastPrices, plainCrossingText, plainFormOf, plainSummaryText, lastCount, lastEventsText, baseRateText, basicsText, cheapText, ladderBandsText, ladderSpanText, likelihoodText, methodText, modelWhyText, pastText, placedText, previousText, pricedAboveText, rangeSpanText, rulesText, summaryText, expectedText, oddsFormatText, whyMovedText, whyText } from './report-answers.js';
 
@@ -62,8 +63,10 @@ const PREVIOUS_EVENT =
 const METHOD = /^\s*(?:why|how so|how come|really|are you sure|seriously|says who)\s*\??\s*(?:\(.*\))?\s*$|\b(?:explain|how (?:does|did|is|was|do you)|how's)\b[^?]*\b(?:model|computed|calculated|derived|get (?:that|this|these))\b|\bmodel\b[^?]*\b(?:work|computed|calculated|built)\b|\bmethod(?:ology)?\b|\bhow (?:confident|sure|certain|reliable|trustworthy)\b|\bconfidence\b|\bwhy (?:is|does|would) the model\b|\bwhy (?:higher|lower)\b/i;
 
 /** A price the model finds too high ("overpriced"), or too low ("underpriced"); neither: the largest gap either way. */
-const TOO_HIGH = /\b(?:over-?priced|over-?valued|expensive|dear|rich|sell|short)\b/i;
-const TOO_LOW = /\b(?:under-?priced|under-?valued|cheap\w*|bargain|value|buy)\b/i;
+const TOO_HIGH = /\b(?:over-?priced|over-?valued|expensive|dear|rich|sell|short|too (?:high|much|pricey))\b/i;
+const TOO_LOW = /\b(?:under-?priced|under-?valued|cheap\w*|bargain|value|buy|too (?:low|little))\b/i;
+/** A price judged ("is 58 too high?", "is hold priced too low", "is 51 too much for hike"): is it cheap or dear on the model. */
+const TOO_SAID = /^\W*(?:(?:so|and|ok|but)\W+)?(?:is|are|isn'?t|aren'?t)\b[^?]{0,40}\btoo (?:high|low|much|little|rich|cheap|pricey)\b/i;
 /** The series' record asked in words of its own: how the market called past events, the most common result, how a side did lately. */
 const RECORD_ASKED = /\bhow (?:reliable|accurate|good|right|well)\b[^?]{0,20}\b(?:have|has|were|are)\b[^?]*\b(?:markets?|these|they|it)\b[^?]*\bbeen\b|\b(?:(?:been|done|do|does|did) (?:\w+ )?(?:good|well|right|accurate) (?:at )?(?:calling|predicting|picking)|(?:done|do|does|did) at (?:calling|predicting)|calling (?:these|past|previous|the last)|most (?:often|common|frequent)(?:ly)?|(?:record|form)\b[^?]*\b(?:lately|recently|at home|on the road|this (?:season|month|year))|(?:do|doing|did|done|gone|go)\b[^?]*\b(?:recently|lately)|(?:has|have|had)\b[^?]*\b(?:recently|lately)|last few (?:weeks|months|days|games|meetings|releases|events|prints)|past (?:\w+ )?markets?|ever (?:won|win|hit|happened|resolved|paid))\b/i;
 
@@ -85,7 +88,7 @@ const PATTERNS: [EventQuestion, RegExp][] = [
 ];
 
 /** The report in brief: "tl;dr", "summarize it", "in one sentence", "bottom line?". */
-const SUMMARY = /\bin (?:one|a|1) (?:short )?paragraph\b|\b(?:for|to) (?:a )?(?:general audience|general readers|readers|laypeople|non-experts)\b|\bexplain (?:the |this |that )?(?:[a-z0-9]+ ){0,3}(?:market|event)\b(?! (?:cap|data|share|value)\b)|\b(?:tl;?\s?dr|summar(?:y|ise|ize|ised|ized|ising|izing)|sum (?:it|this|that) up|bottom line|key (?:points|takeaways?)|gist|(?:short|quick|brief) (?:version|take|read|rundown)|(?:[1-3]|one|two|three)[- ]line(?:r|s)?(?: (?:version|summary|take))?|in brief|nutshell|recap|eli5|upshot)\b/;
+const SUMMARY = /\bin (?:one|a|1) (?:short )?paragraph\b|\b(?:for|to) (?:a )?(?:general audience|general readers|readers|laypeople|non-experts)\b|\bexplain (?:the |this |that )?(?:[a-z0-9]+ ){0,3}(?:market|event)\b(?! (?:cap|data|share|value)\b)|\b(?:tl;?\s?dr|summar(?:y|ise|ize|ised|ized|ising|izing)|sum (?:it|this|that) up|bottom line|key (?:points|takeaways?)|gist|(?:short|quick|brief) (?:version|take|read|rundown)|(?:[1-3]|one|two|three)[- ]line(?:r|s)?(?: (?:version|summary|take))?|in brief|nutshell|recap|eli5|upshot)\b|^\W*(?:(?:ok|so|and)\W+)?(?:how(?:'s|s| is| are)? (?:it|this|that|things?|the (?:market|event)) looking|what(?:'s|s| is) the (?:overall )?(?:picture|outlook|read|vibe|verdict|story))\b/;
 /** A length asked with nothing else ("in one sentence?"): the report in brief; with a question ("the most likely outcome, in one sentence?"), that question. */
 /** "In 2 sentences", "three lines": how many a summary is asked in (one is its own form). */
 function sentencesAsked(question: string): number | null {
@@ -107,7 +110,7 @@ const BASICS = /\b(?:eli5|(?:explain|tell me) what (?:a |an )?(?:contract|event 
 const CATALYSTS = /\bcatalysts?\b|\bwhat (?:would|could|might) (?:change (?:your|ur|yer) mind|move (?:it|this|the (?:price|market|odds))|change (?:it|this|the (?:price|odds)))\b|\bwhat to watch\b|\bwhat(?:'s| is) coming up\b/i;
 
 /** How much to stake ("how much should I size with $1000?", "Kelly on NO 96k?"): the Kelly fraction of the trade meant. */
-export const SIZING = /\bkelly\b|^\W*(?:(?:and|ok|so|then)\W+)?(?:(?:a\s+)?half|(?:a\s+)?quarter|a third|double|twice)(?:\s+(?:of\s+)?(?:that|it|this|the stake|the bet|the size|kelly))?(?:\s+(?:then|pls|please))?\W*$|\bbankroll\b|\bposition siz(?:e|ing)\b|\bhow (?:much|big|large) (?:should|would|do|can) (?:i|we|you) (?:bet|put|risk|stake|wager|size|allocate|go)\b|\bhow should (?:i|we) size\b|\bsiz(?:e|ing) (?:it|this|that|my|the|a) (?:bet|position|trade)\b/i;
+export const SIZING = /\bkelly\b|^\W*(?:(?:and|ok|so|then)\W+)?(?:(?:a\s+)?half|(?:a\s+)?quarter|a third|double|twice)(?:\s+(?:of\s+)?(?:that|it|this|the stake|the bet|the size|kelly))?(?:\s+(?:then|pls|please))?\W*$|\bbankroll\b|\bposition siz(?:e|ing)\b|\bhow (?:much|big|large) (?:should|would|do|can) (?:i|we|you) (?:bet|put|risk|stake|wager|size|allocate|go)\b|\bhow should (?:i|we) size\b|\bsiz(?:e|ing) (?:it|this|that|my|the|a) (?:bet|position|trade)\b|^\W*(?:(?:ok|so|and|now|then)\W+)?siz(?:e|ing) (?:it|this|that|them|the trade|the bet)(?: up)?\b|\bhow (?:much|many) (?:should (?:i|we) )?(?:put |bet |stake |risk )?(?:on|in(?:to)?|for) (?:it|this|that|them)\b(?=[^?]*\b(?:with|bankroll|roll|\$|\d+k\b|\d+ (?:bucks|dollars)))/i;
 
 /** "Anything weird in the pricing?", "does the market look off?": what stands out in the report's prices. */
 const ANOMALY = /\b(?:priced|prices?|ladder|rungs?)\b[^?]*\b(?:in order|out of order|monotonic\w*|consistent|cross(?:ed|es|ing)?)\b|\b(?:weird|odd|strange|unusual|anomal\w*|inconsisten\w*|suspicious|funny|fishy|out of line|stand(?:s)? out|red flags?)\b[^?]*\b(?:pric\w*|odds|market|book|quotes?|trading)\b|\b(?:pric\w*|odds|market|book|quotes?|trading)\b[^?]*\b(?:weird|odd|strange|unusual|anomal\w*|inconsisten\w*|suspicious|fishy|out of line|look(?:s)? (?:off|wrong))\b/i;
@@ -171,6 +174,8 @@ export function eventQuestion(question: string): EventQuestion | null {
   if (pastLevelAsked(q)) return 'expected';
   // "When?" alone (after "who decides how it resolves, and"): when it closes and resolves.
   if (/^\W*(?:and\s+)?when(?: exactly)?\s*\??\s*$/.test(q)) return 'closing';
+  // "How do I hedge?": the position's offsets, on the quotes.
+  if (hedgeAsked(q)) return 'quote';
   // "I bought 100 hold yes at 12c last week, where am I now?": the position marked at the book, not last week's prices.
   if (heldPosition(question)) return 'quote';
   // "How much can I buy at 34c?", "how much hike can i buy before the price moves?": what the book is good for.
@@ -236,8 +241,11 @@ export function eventQuestion(question: string): EventQuestion | null {
   if (QUOTE.test(q) || FAIR_PRICE.test(q)) return 'quote';
   // "the volume on the hold contract", "which has the most open interest?": the contract snapshot's figures, not a surge.
   if (TRADING.test(q) && !/\b(?:surg\w*|spik\w*|jump\w*|mov\w*|chang\w*|trend\w*|this week|today)\b/.test(q)) return 'quote';
+  // ("Is 58 too high?": the price judged on the model, not a level asked.)
+  if (TOO_SAID.test(q)) return 'gap';
   if (PRICED.test(q)) return 'outcome';
-  // "Who do you think wins?": the model's pick, beside the market's.
+  // "Who do you think wins?", "who wins the chiefs game?": the model's pick, beside the market's.
+  if (/^\W*(?:(?:and|so|ok|okay)\W+)?(?:who|which (?:team|side|one)) (?:wins?|will win|takes? it)\b(?![^?]*\b(?:last|previous|before|toss|coin)\b)/.test(q)) return 'model_favourite';
   if (/\bwho (?:do you think|does the model think|do you (?:pick|like|have)|(?:will|would|is going to|gonna)) (?:wins?|win it|take it|come out on top)\b|\bwho (?:u|you|ya|do u|do you) (?:got|like|pick|taking)\b|\bwho(?:'s| is) your pick\b/.test(q)) return 'model_favourite';
   // "Can I sell before it closes?": how a position is left before the end, at the bid.
   if (SELL_BEFORE.test(q)) return 'quote';
@@ -415,9 +423,11 @@ function otherSideLine(r: Row, side: string, said: string): string {
  * One side of a level among exclusive ranges ("above 60" of "… 56°F or above"): the outcomes wholly
  * on that side, added up, and the one the level falls inside, which bounds the answer.
  */
-function coverText(asked: string, level: string, cover: { whole: Row[]; split: Row | null }): string {
+function coverText(asked: string, level: string, cover: { whole: Row[]; split: Row | null }, question = ''): string {
   const { whole, split } = cover;
   const shown = [...whole, ...(split ? [split] : [])];
+  // ("Odds of 5 or more?": the outcome named in its own words is only its line, not "“at least 5” is **5 or more**".)
+  if (whole.length === 1 && !split && ownWords(question, outcomeOf(whole[0]!.outcome).name)) return rowLine(whole[0]!);
   const figures = (rs: Row[]) => `market ${percent(sumOf(rs, (r) => r.marketNormalised))} normalised${modelSum(rs)}`;
   let head: string;
   if (!whole.length) head = `No outcome is “${asked}”: ${level} falls inside ${names([split!])} (${figures([split!])}), so its chance is at most that ${refsOf([split!])}.`;
@@ -425,6 +435,26 @@ function coverText(asked: string, level: string, cover: { whole: Row[]; split: R
   else
     head = `“${asked}” is ${names(whole)} (${figures(whole)}) and part of ${names([split])}, which ${level} falls inside: market between ${percent(sumOf(whole, (r) => r.marketNormalised))} and ${percent(sumOf(shown, (r) => r.marketNormalised))} normalised${modelBetween(whole, shown)} ${refsOf(shown)}.`;
   return `${head}\n\n${shown.map(rowLine).join('\n')}`;
+}
+
+/** Prices asked in dollars ("in dollars", "as $"). */
+const DOLLARS_ASKED = /\b(?:in|as|into|to|back to)\s+(?:dollars?|usd|\$)(?!\w)/i;
+
+/** Whether the user asked for prices in cents earlier in the thread (latest turn first) and not for another unit since, nor now. */
+function centsKept(question: string, earlier: readonly { role: 'user' | 'assistant'; content: string }[]): boolean {
+  if (CENTS_ASKED.test(question) || DOLLARS_ASKED.test(question)) return false;
+  for (const t of earlier) {
+    if (t.role !== 'user') continue;
+    if (DOLLARS_ASKED.test(t.content)) return false;
+    if (CENTS_ASKED.test(t.content)) return true;
+  }
+  return false;
+}
+
+/** Whether a question says an outcome's name as it is written ("5 or more", "56°F or above"; "56 or above" too, a unit left out). */
+function ownWords(question: string, name: string): boolean {
+  const bare = (t: string) => ` ${t.toLowerCase().replace(/°[fc]\b/g, '').replace(/[^a-z0-9.$,]+/g, ' ').replace(/\s+/g, ' ').trim()} `;
+  return bare(question).includes(bare(name));
 }
 
 /** "they don't hike": the other side of the outcomes named, together (exclusive outcomes). */
@@ -846,6 +876,19 @@ export function answerFromReport(
       if (turn.role === 'user' && !pointer(turn.content)) break;
     }
   }
+  // ("Lakers or celtics?" of a game: its two sides set against each other, which is who wins.)
+  if (rows.length === 2 && /\bor\b/i.test(question) && question.trim().split(/\s+/).length <= 6 && names(question).length === 2 && [null, 'outcome'].includes(eventQuestion(question))) question = `who wins, ${question}`;
+  // ("I hold 50 no on shutdown", then "how do i hedge?": the position said before; after a trade named, "**NO on Hold**", that trade.)
+  if (hedgeAsked(question) && !/\b(?:yes|no)\b/i.test(question) && !names(question).length) {
+    const users = earlier.filter((t) => t.role === 'user').slice(0, 4);
+    const held = users.find((t) => /\b\d[\d,]*\s+(?:[a-z]+\s+){0,2}?(?:yes|no)\b/i.test(t.content) && names(t.content).length === 1);
+    const lastAnswer = earlier.find((t) => t.role === 'assistant')?.content ?? '';
+    const lead = /\*\*(YES|NO) on ([^*\n]+)\*\*/.exec(lastAnswer);
+    if (held) question = `${question} (${held.content})`;
+    else if (lead && ANSWERED_FROM.test(lastAnswer) && names(lead[2]!).length === 1) question = `${question} (${lead[1]} on ${lead[2]})`;
+  }
+  // ("In cents please", then "and the spread?": the unit the user asked for stays for quotes, until another is asked.)
+  if (eventQuestion(question) === 'quote' && centsKept(question, earlier) && eventQuestion(`${question} (in cents)`) === 'quote') question = `${question} (in cents)`;
   return answerAbout(question, report);
 }
 
@@ -1026,7 +1069,8 @@ function answerAbout(question: string, report: ReportRead): Answer | null {
   const levels = aboutOutcome ? asked : [];
   // "How often did the home team win?" asks the past of an outcome named.
   // ("Back to the chiefs game: kelly on the dog": the game is named by a team, the side by "the dog".)
-  const sideRead = /\b(?:under)?dog\b/i.test(question) ? read.replace(/\b[\w.'’-]+\s+(?:game|match|matchup)\b/gi, ' ') : read;
+  // ("Who wins the chiefs game?": the game named by a team, the pick asked of both sides.)
+  const sideRead = /\b(?:under)?dog\b/i.test(question) || kind === 'model_favourite' || kind === 'market_favourite' || kind === 'market_least' ? read.replace(/\b[\w.'’-]+\s+(?:game|match|matchup)\b/gi, ' ') : read;
   const saidRows = aboutOutcome || kind === 'history' ? namedRows(sideRead, rows, report.title, levels) : [];
   // "150 on the dog" of a two-sided event: the side the market prices lower ("the favourite" is said as such further on).
   const dog = !saidRows.length && rows.length === 2 && (kind === 'quote' || kind === 'best_trade') && /\b(?:under)?dog\b/i.test(question);
@@ -1199,6 +1243,11 @@ function answerAbout(question: string, report: ReportRead): Answer | null {
   } else if (kind === 'quote' && SELL_BEFORE.test(question)) {
     const closes = /^- \*\*Trading closes\*\* ([^;(\n]+?)\s*(?:\([^)]*\))?[;.]/m.exec(section('key claims') ?? '')?.[1];
     text = sellBeforeText(named.length && named.length < rows.length ? named : rows, contracts, closes ?? null);
+  } else if (kind === 'quote' && hedgeAsked(question) && (named.length === 1 || single) && hedgeText(question, named[0] ?? single!, rows, contracts, exclusive)) {
+    // "I have 100 yes on hike, how do i hedge?": selling, the other side, or YES on the rest.
+    text = hedgeText(question, named[0] ?? single!, rows, contracts, exclusive);
+  } else if (kind === 'quote' && hedgeAsked(question) && !named.length && !single && rows.length > 1) {
+    text = `A hedge offsets a position, and none is named here: say which (“I have 100 YES on **${outcomeOf(rows[0]!.outcome).name}**, how do I hedge?”). YES on an outcome is hedged by selling it at the bid or by buying NO on it; NO, by selling it or buying YES. The quotes:\n\n${quoteText('', rows, contracts) ?? rows.map(rowLine).join('\n')}`;
   } else if (kind === 'quote' && MOST_TRADED.test(question)) {
     text = mostTradedText(question, rows, contracts);
   } else if (kind === 'quote') {
@@ -1224,7 +1273,7 @@ function answerAbout(question: string, report: ReportRead): Answer | null {
     const [better, worse] = [...rows].sort((a, b) => edge(b) - edge(a)) as [Row, Row];
     const said = (r: Row) => `**${outcomeOf(r.outcome).name}**, the model's ${r.model} against a market price of ${percent(r.marketValue)} (${points(Number(edge(r).toFixed(1)))}) ${outcomeOf(r.outcome).refs}`;
     text = `${edge(better) > 0 ? 'On the model, the value is' : 'On the model, neither is cheap; the nearer is'} ${said(better)}; ${said(worse)}. This is the model's view on the report's prices, not investment advice.`;
-  } else if (kind === 'gap' && (named.length === 1 || (single && /\byes\b/i.test(question))) && (rows.length > 1 || single) && (TOO_LOW.test(question) || TOO_HIGH.test(question))) {
+  } else if (kind === 'gap' && (named.length === 1 || (single && (/\byes\b/i.test(question) || TOO_SAID.test(question)))) && (rows.length > 1 || single) && (TOO_LOW.test(question) || TOO_HIGH.test(question))) {
     // "Is yes cheap?" of a single contract: "yes" is that contract.
     text = cheapText(named[0] ?? single!, TOO_LOW.test(question) && !TOO_HIGH.test(question) ? 1 : -1);
   } else if (kind === 'history' && named.length && named.length < rows.length) {
@@ -1244,8 +1293,8 @@ function answerAbout(question: string, report: ReportRead): Answer | null {
     text = `No outcome is “${countWords} ${saidLevel(levels[0]!)}”: the event's outcomes run from “${low}” to “${high}”.\n\n${rows.map(rowLine).join('\n')}`;
   } else if (covers) {
     text = count
-      ? coverText(`${countWords} ${saidLevel(levels[0]!)}`, saidLevel(levels[0]!), cover!)
-      : coverText(`${sideWords} ${saidLevel(levels[0]!)}`, saidLevel(levels[0]!), cover!);
+      ? coverText(`${countWords} ${saidLevel(levels[0]!)}`, saidLevel(levels[0]!), cover!, question)
+      : coverText(`${sideWords} ${saidLevel(levels[0]!)}`, saidLevel(levels[0]!), cover!, question);
   } else if (otherSide) {
     const said = (r: Row) => {
       const range = labelRange(outcomeOf(r.outcome).name)!;

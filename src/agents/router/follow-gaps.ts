@@ -2,7 +2,7 @@ import { tickerAddress } from '../../data/kalshi/url.js';
 import type { Report } from '../../reports/store.js';
 import type { Answer, Turn } from '../types.js';
 import { KALSHI_URL, eventsAddressed, eventsOf, routedText } from './classify.js';
-import { outcomesNamed, type ReportRead } from './event-questions.js';
+import { SIZING, outcomesNamed, type ReportRead } from './event-questions.js';
 import { footOf } from './report-facts.js';
 import { rankedTrades } from './trading-answers.js';
 import { byLevel, cited, isLadder, labelLevels, levelOfRow, outcomeOf, percent, readReport, rungSide, type Row } from './report-rows.js';
@@ -51,13 +51,16 @@ const COMPARED = /\b(?:beat(?:s|ing)?|wins? over|(?:more|less) (?:likely|probabl
 /** "Which is likelier, hike or hold?": two named with "or" are weighed only when the question asks which. */
 const WHICH_OR = /^\W*(?:(?:and|so|ok)\W+)?(?:which|what)(?:'s| is| one| of them| of the two)?\b[^?]{0,30}\b(?:likel\w*|probable|more|better|higher|favou?r\w*|ahead|wins?|the favou?rite)\b[^?]*\bor\b/i;
 
+/** "Compare 52-55 and 56 or above": two outcomes named to be set side by side. */
+const COMPARE_AND = /^\W*(?:(?:ok|so|now|and)\W+)?compare\b[^?]*\b(?:and|with|to|against)\b/i;
+
 /** Two outcomes of one report set side by side: which the market and the model put ahead, by how much, and what else can happen. */
 export function comparedText(question: string, r: Report): string | null {
   const q = routedText(question);
   // ("Hike or hold?" alone is their sum: only a question that asks which weighs them.)
-  if (!COMPARED.test(q) && !WHICH_OR.test(q)) return null;
+  if (!COMPARED.test(q) && !WHICH_OR.test(q) && !COMPARE_AND.test(q)) return null;
   // (Named as a contest, "hike beat hold" would be read as one side's question: the verb is taken out.)
-  const pair = outcomesNamed(q.replace(new RegExp(COMPARED.source, 'gi'), ' and ').replace(/\bor\b/gi, ' and '), readOf(r));
+  const pair = outcomesNamed(q.replace(new RegExp(COMPARED.source, 'gi'), ' and ').replace(/\bor\b/gi, ' and ').replace(/^\W*(?:(?:ok|so|now|and)\W+)?compare\b/i, ' '), readOf(r));
   if (pair.length !== 2) return null;
   const { rows } = readReport(r.text);
   // (Of a game's two sides, one beating the other is its own chance, which the outcome's line says.)
@@ -153,8 +156,9 @@ export function ellipsisAsked(history: readonly Turn[], question: string, report
   for (const r of ordered) {
     const span = outcomeSpan(before, r);
     if (!span || span.rows.length !== 1) continue;
-    // (Of the report the thread is on, the rules already carry the question over to another of its outcomes.)
-    if (r === target && current === target) return null;
+    // (Of the report the thread is on too: "and the bills?" after "whats the payout if i put 100 on the chiefs";
+    // but a side said now, "and YES on hike?", or a sizing before, "half kelly on 48-51 with $1000", the rules carry over themselves.)
+    if (r === target && current === target && (/\b(?:yes|no)\b/i.test(said) || SIZING.test(before))) return null;
     const rewritten = `${before.slice(0, span.from)}${name(row)}${before.slice(span.to)}`;
     // (The question before was only the outcome's name: its price, as the rules answer a name alone.)
     return { report: target, question: rewritten };

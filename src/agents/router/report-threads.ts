@@ -380,7 +380,7 @@ export function reportThreads(o: ReportThreadsOptions) {
       if (new Set(named).size > 1) return { answer: await closingAcross(o.kalshi, [...new Set(named)], /\b(?:last|later)\b/i.test(question)) };
       // ("Which closes first?" naming none, in a thread of several events asked for by address: those events.)
       const addressed = [...new Set(before.filter((t) => t.role === 'user').flatMap((t) => eventsAddressed(t.content)).map((t) => t.toUpperCase()))];
-      if (!named.length && addressed.length > 1) return { answer: await closingAcross(o.kalshi, addressed, /\b(?:last|later)\b/i.test(question)) };
+      if (!named.length && addressed.length > 1) return { answer: await closingAcross(o.kalshi, addressed, /\b(?:last|later)\b/i.test(question), 'reports in this conversation') };
     }
     // The event meant: one named with "report" ("show me the shutdown report"), else the thread's.
     const reportNamed = await reportOf(question);

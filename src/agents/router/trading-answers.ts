@@ -35,12 +35,14 @@ export const MONEY_SAID = new RegExp(
     String.raw`\bhow much of (?:a |my |the |an? )?(\d+(?:\.\d{1,2})?)(k)\b`,
     // ("Quarter kelly on 0 to 75k with 500": a sizing's "with" and a plain number, not a count, a chance or a bound.)
     String.raw`(?<=\bkelly\b[^?$]{0,60}?)\b(?:with|w\/)\s+(?:a\s+)?${AMOUNT}(k)?\b(?![.,]?\d|\s*(?:%|c\b|¢|cents?\b|contracts?\b|shares?\b|yes\b|no\b|pts?\b|bps\b|°))${NOT_TO_RANGE}`,
+    // ("Size it for 500": a sizing's bankroll, not a count or a level.)
+    String.raw`(?<=^\W*(?:(?:ok|so|and|now|then)\W+)?siz(?:e|ing) (?:it|this|that|them|the trade|the bet)(?: up)?\s+)(?:for|with|on)\s+${AMOUNT}(k)?\b(?![.,]?\d|\s*(?:%|c\b|¢|cents?\b|contracts?\b|shares?\b|yes\b|no\b))`,
   ].join('|'),
   'i',
 );
 
 /** The capture groups of MONEY_SAID holding an amount, each followed by its "k". */
-export const MONEY_GROUPS = [1, 3, 5, 7, 9, 11, 13, 15, 17];
+export const MONEY_GROUPS = [1, 3, 5, 7, 9, 11, 13, 15, 17, 19];
 
 /** NO bought or asked about ("buying 300 NO", "the no side", "200 no contracts", "is NO there a buy?"). */
 export const NO_BOUGHT = /\bfad(?:e|ing)\b|\bno\s+on\s+(?!second\b)(?=\S)|\b\d[\d,]*\s+(?:[a-z]+\s+){1,3}?no\s+(?:cost|costs|contracts?|shares?|pay|pays)\b|\bshort\s+(?:\d[\d,]*\s+)?\w|\b(?:buy(?:ing)?|want|get|grab|take|the|on|for|of)\s+(?:\d[\d,]*\s+)?no\b|\bno\s+(?:side|contracts?|shares?)\b|\b\d[\d,]*\s+no\b(?!\s+(?:more|less|longer|later))|\bno\s+(?:there\s+)?(?:a\s+)?(?:buy|good buy|bargain|worth (?:it|buying)|value|the (?:better|right) (?:side|play|bet))\b/i;
@@ -61,9 +63,9 @@ export const pricesInCents = (text: string) =>
     .replace(/(\d{1,2})\s*¢/g, '$1c')
     .replace(/\b(to|at|for|from|@)\s*\$?(0?\.\d{1,2})(?![\d%]|\s*(?:k|x|bps?|million|billion|degrees?|°)\b)/gi, (_, word: string, x: string) => `${word} ${Math.round(Number(x) * 100)}c`);
 
-/** How many contracts a price is good for ("how much can i buy at that price?", "how deep is the book?", "how many are offered at the ask?"). */
+/** How many contracts a price is good for ("how much can i buy at that price?", "how deep is the book?", "how many are offered at the ask?", "whats the max i can buy at the ask"). */
 export const DEPTH_ASKED =
-  /\bhow (?:much|many)\b[^?]{0,40}\b(?:can|could) (?:i|you|we)\s+(?:buy|get|sell|fill|lift|grab)\b|\bhow (?:much|many)\b[^?]{0,30}\b(?:offered|on offer|bid|for sale|available|up for grabs|there)\b|\b(?:depth|how deep|thin|size (?:on|at) the (?:bid|ask|offer)|(?<!\bany )sizes?\s+(?:on|at)\b|get filled|filled at|fill at|before the price moves|liquidity at|how(?:'s|s| is| does)? (?:the )?(?:order )?book(?: look)?(?: on| for)?|(?:order )?book depth|liquid enough|enough liquidity|(?:liquid|liquidity)\b[^?]{0,40}\b\d[\d,.]*\s*k?\s+(?:contracts?|shares?|lots?)|quoted sizes?|(?:max(?:imum)?|biggest|largest) (?:position|size|fill|order)s?(?: (?:at|on|for) the (?:quotes?|quoted|best|bid|ask|offer)\w*)?)\b/i;
+  /\bhow (?:much|many)\b[^?]{0,40}\b(?:can|could) (?:i|you|we)\s+(?:buy|get|sell|fill|lift|grab)\b|\bhow (?:much|many)\b[^?]{0,30}\b(?:offered|on offer|bid|for sale|available|up for grabs|there)\b|\b(?:depth|how deep|thin|size (?:on|at) the (?:bid|ask|offer)|(?<!\bany )sizes?\s+(?:on|at)\b|get filled|filled at|fill at|before the price moves|liquidity at|how(?:'s|s| is| does)? (?:the )?(?:order )?book(?: look)?(?: on| for)?|(?:order )?book depth|liquid enough|enough liquidity|(?:liquid|liquidity)\b[^?]{0,40}\b\d[\d,.]*\s*k?\s+(?:contracts?|shares?|lots?)|quoted sizes?|(?:max(?:imum)?|biggest|largest) (?:position|size|fill|order)s?(?: (?:at|on|for) the (?:quotes?|quoted|best|bid|ask|offer)\w*)?|(?:the )?(?:max(?:imum)?|most) (?:i|we|you) (?:can|could) (?:buy|get|sell|fill)\b[^?]{0,20}\bat the (?:ask|bid|offer|best))\b/i;
 
 /** "728.5" of a size cell; null for "—" or a report that did not show sizes. */
 const sizeOf = (cell: string | undefined) => (cell && /^\d/.test(cell) ? Number(cell.replace(/,/g, '')) : null);

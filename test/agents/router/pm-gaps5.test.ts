@@ -242,7 +242,7 @@ describe('back to the other event of the thread, by an outcome or a team', () =>
   it('"who wins the chiefs game?", "back to the game, why so low on the bills?", "what would make u wrong on the bills" are of the game\'s report', async () => {
     const ask = await demo.thread(NFL, SEA_ICE);
     // (Was a search listing on live prices.)
-    expect(await ask('who wins the chiefs game?')).toMatch(/^- \*\*Home team \(Chiefs\)\*\*: market 63\.0%[^\n]*model 64\.0%/);
+    expect(await ask('who wins the chiefs game?')).toMatch(/^The model favours \*\*Home team \(Chiefs\)\*\* at 64\.0%; the market prices it at 63\.0%/);
     await ask('is the sea ice ladder priced in order?');
     expect(await ask('back to the game, why so low on the bills?')).toMatch(/^\*\*Away team \(Bills\)\*\* is priced at 38\.5%/);
     expect(await ask('what would make u wrong on the bills')).toMatch(/^What would have to be true for the model's view on \*\*Bills at Chiefs/);
