@@ -158,6 +158,21 @@ export const PASSING = /(?<!\b(?:what|which|anything|something|nothing|that|who|
 /** A bare "why?" of the answer before ("why?", "how so?", "why is that?", "explain the first one"). */
 const WHY_FIRST_POINT = /^\W*(?:(?:and|ok|so|but|hmm)\W+)?(?:why(?:'s that| is that| so| that| the gap| the first(?: one| point)?)?|how so|how come|explain(?: that| it| the first(?: one| point| gap)?)?|what drives (?:that|it|the first one|the (?:first|largest|biggest) gap)|why the (?:first|largest|biggest) (?:one|gap|point))\W*$/i;
 
+/** "Why is the model lower?", "how come the model is higher": the model against the market, of no outcome named. */
+const WHY_MODEL_SIDE = /^\W*(?:(?:and|ok|so|but|hmm)\W+)?(?:why|how come)\b[^?]{0,30}\bmodel(?:'s)?\b[^?]{0,30}\b(?:lower|higher|below|above|less|more|under|over|disagree\w*|differ\w*|different)\b[^?]{0,20}\W*$/i;
+
+/**
+ * The outcome an answer from a report led with: the first of its outcomes said in bold in its first
+ * paragraph ("The market's favourite is **Hike 25bps**", "The most likely range is **above 3.2**");
+ * none when it was no answer from a report or named none.
+ */
+function ledOutcome(answer: string, rows: readonly Row[]): Row | undefined {
+  if (!ANSWERED_FROM.test(answer)) return undefined;
+  const head = answer.trimStart().split(/\n\s*\n/)[0]!.toLowerCase();
+  const at = rows.map((r) => ({ r, i: head.indexOf(`**${outcomeOf(r.outcome).name.toLowerCase()}**`) })).filter((x) => x.i >= 0).sort((a, b) => a.i - b.i);
+  return at[0]?.r;
+}
+
 /** What a follow-up asks about the event, or null when it asks for nothing the report answers on its own. */
 export function eventQuestion(question: string): EventQuestion | null {
   // ("Will ethereum flip solana?", "can hold overtake hike?": one named thing passing another, a comparison, not the rules' flip.)
@@ -786,6 +801,15 @@ export function answerFromReport(
   // (So does "why?" right after "which outcome is mispriced the most?": "The largest gap is **3**: …".)
   const gapLed = WHY_FIRST_POINT.test(question) ? /^(?:[^\n]*?; )?the largest gap is (?:the outcome )?\*\*([^*\n]+)\*\*/i.exec(lastTurn.trimStart()) : null;
   const first = standout && /^What stands out in the report:/.test(lastTurn.trimStart()) ? rows.find((r) => outcomeOf(r.outcome).name === standout[1]) : gapLed ? rows.find((r) => outcomeOf(r.outcome).name === gapLed[1]) : undefined;
+  // ("Why?", "why is the model lower?" right after an answer about one outcome, "The market's favourite is **Hike 25bps**":
+  // that outcome's model against its market, not the method section.)
+  const led = !first && (WHY_FIRST_POINT.test(question) || WHY_MODEL_SIDE.test(question)) && !names(question).length ? ledOutcome(lastTurn, rows) : undefined;
+  if (led) {
+    const { sections } = readReport(report.text);
+    const section = (h: string) => [...sections.entries()].find(([k]) => k.startsWith(h))?.[1];
+    const why = modelWhyText(led, section('method'), section('resolution history'), rows);
+    if (why) return cited(`${why}${footOf(report)}`, report.citations);
+  }
   if (first) {
     const { sections } = readReport(report.text);
     const section = (h: string) => [...sections.entries()].find(([k]) => k.startsWith(h))?.[1];

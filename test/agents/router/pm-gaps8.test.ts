@@ -1,0 +1,77 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startDemoThreads, type DemoThreads } from '../../helpers/report-threads.js';
+
+// Follow-ups in report threads: the margin of a verdict, an event named by its series ("the ai
+// one", "the box office one"), two buckets compared, "why?" of the outcome an answer was about.
+
+let demo: DemoThreads;
+
+beforeAll(async () => {
+  demo = await startDemoThreads();
+});
+afterAll(() => demo.svc.close());
+
+const FED = 'https://kalshi.com/markets/kxfeddecision/fed/kxfeddecision-26dec';
+const CPI = 'https://kalshi.com/markets/kxcpiyoy/cpi/kxcpiyoy-26dec';
+const SHUTDOWN = 'https://kalshi.com/markets/kxshutdown/shutdown/kxshutdown-26dec31';
+const NYC = 'https://kalshi.com/markets/kxhighny/highest-temperature-in-nyc/kxhighny-26nov20';
+const BOX = 'https://kalshi.com/markets/kxboxoffice/opening-weekend-box-office/kxboxoffice-26nov22';
+const AI = 'https://kalshi.com/markets/kxaimodel/frontier-ai-model-release/kxaimodel-26dec19';
+const NFL = 'https://kalshi.com/markets/kxnflgame/nfl/kxnflgame-26nov23bufkc';
+
+describe('"by how much?" after a verdict on whether it happens', () => {
+  it('is the margin over 50% on the market and on the model, not the whole report', async () => {
+    const ask = await demo.thread(SHUTDOWN);
+    expect(await ask('will it happen')).toMatch(/^\*\*Yes\*\*: \*\*Shutdown\*\* is at 58\.0%/);
+    const margin = await ask('by how much');
+    expect(margin).toMatch(/^\*\*Shutdown\*\* is \*\*8\.0 pts above\*\* even \(50%\) on the market, at 58\.0%; the model, at 56\.1%, puts it \*\*6\.1 pts above\*\* even \(50%\) \[1\]\. The model is 1\.9 pts below the market\.\n\n_From the stored report on \*\*Government shutdown/);
+    expect(margin).not.toContain('## Key takeaway');
+    // (A verdict the other way: its distance below even.)
+    const ai = await demo.thread(AI);
+    await ai('is a release likely?');
+    expect(await ai('how much less likely?')).toMatch(/^\*\*Release\*\* is \*\*13\.0 pts below\*\* even \(50%\) on the market, at 37\.0%; the model, at 36\.1%, puts it \*\*13\.9 pts below\*\*/);
+  });
+});
+
+describe('a reported event named by its series ticker\'s words', () => {
+  it('"ok and the ai one?" and "the box office one" carry the question before over to that event', async () => {
+    const ask = await demo.thread(BOX, AI);
+    await ask('whats the favourite');
+    expect(await ask('ok and the box office one?')).toMatch(/^The market's favourite is \*\*Below \$20M\*\*[\s\S]*\(KXBOXOFFICE-26NOV22\)/);
+    const ai = await ask('ok and the ai one?');
+    expect(ai).toMatch(/^This event has one yes\/no contract, \*\*Release\*\*[\s\S]*\(KXAIMODEL-26DEC19\)/);
+    expect(ai).not.toContain('Open Kalshi events matching');
+  });
+});
+
+describe('two buckets compared', () => {
+  it('"compare 52-55 and 56 or above" sets both side by side; "48 to 51 vs 56 or above" too', async () => {
+    const ask = await demo.thread(NYC);
+    const both = await ask('compare 52-55 and 56 or above');
+    expect(both).toMatch(/^\*\*52°F to 55°F\*\* is behind \*\*56°F or above\*\* on both the market and the model\.\n\n- \*\*52°F to 55°F\*\*: market 22\.0%[^\n]*\n- \*\*56°F or above\*\*: market 43\.0%/);
+    expect(await ask('compare 48 to 51 vs 56 or above')).toMatch(/^\*\*48°F to 51°F\*\* is [^\n]*\*\*56°F or above\*\*[^\n]*\n\n- \*\*48°F to 51°F\*\*: [^\n]*\n- \*\*56°F or above\*\*/);
+  });
+});
+
+describe('"why?" of the outcome the answer before was about', () => {
+  it('after the favourite, "why?" and "why is the model lower" explain that outcome\'s model against its market', async () => {
+    const ask = await demo.thread(FED);
+    await ask('whats the favourite');
+    expect(await ask('why?')).toMatch(/^Why the model gives \*\*Hike 25bps\*\* 50\.8% against a market 51\.5% \(mid; 46\.6% normalised\) \[1\]:\n\n- \*\*The price, stretched:\*\*/);
+    expect(await ask('why is the model lower')).toMatch(/^Why the model gives \*\*Hike 25bps\*\* 50\.8%/);
+  });
+
+  it('a ladder\'s likeliest range, a game\'s side and a bucket', async () => {
+    const cpi = await demo.thread(CPI);
+    await cpi('whats the favourite');
+    expect(await cpi('why is the model lower')).toMatch(/^Why the model gives \*\*Above 3\.2\*\* 52\.9% against a market 61\.0% \(mid\) \[1\]:/);
+    const nfl = await demo.thread(NFL);
+    await nfl('who wins?');
+    expect(await nfl('why?')).toMatch(/^Why the model gives \*\*Home team \(Chiefs\)\*\* 64\.0% against a market 63\.0%/);
+    const nyc = await demo.thread(NYC);
+    await nyc('most likely bucket?');
+    const why = await nyc('how come the model is higher');
+    expect(why).toMatch(/^Why the model gives \*\*56°F or above\*\* 37\.0%/);
+    expect(why).not.toContain('**Model probability.**');
+  });
+});
