@@ -552,7 +552,9 @@ function afterListing(question: string, history: readonly Turn[]): Route | null 
   // "Which one has more volume?" after two events: the events discussed, by how much they trade.
   // (Not right after an answer on one event's contracts, "what are the spreads on the fed contracts?":
   // "which has the most volume?" then is of those contracts.)
-  const ofOneEvent = answers.length > 0 && eventsOf(answers[0]!.content).length === 1 && /^_From (?:the stored report on|Kalshi's live quotes for) /m.test(answers[0]!.content) && !/\b(?:markets|events|them|these|those|both|two|either|each)\b/i.test(question);
+  // ("Which one has more volume?" after the shutdown edge, then payrolls': one of two, so of the two events, not of payrolls' outcomes.)
+  const ofTwo = /\bwhich (?:one|1)\b[^?]*\bmore\b/i.test(question) && !/\bmost\b/i.test(question) && new Set(answers.slice(0, 4).flatMap((t) => eventsOf(t.content))).size > 1;
+  const ofOneEvent = !ofTwo && answers.length > 0 && eventsOf(answers[0]!.content).length === 1 && /^_From (?:the stored report on|Kalshi's live quotes for) /m.test(answers[0]!.content) && !/\b(?:markets|events|them|these|those|both|two|either|each)\b/i.test(question);
   if (!ofOneEvent && COMPARE_THEM.test(question) && /\b(?:volume|traded|trades|trading|liquid\w*|busier|busiest|more active|open interest)\b/i.test(question)) {
     const discussed = [...new Set(answers.slice(0, 4).flatMap((t) => eventsOf(t.content)))].slice(0, 5);
     if (discussed.length > 1) return { kind: 'odds', reason: 'the trading of the events of the answers before', events: discussed, movers: 'volume' };

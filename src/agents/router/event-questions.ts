@@ -903,13 +903,22 @@ export function answerFromReport(
   // ("Lakers or celtics?" of a game: its two sides set against each other, which is who wins.)
   if (rows.length === 2 && /\bor\b/i.test(question) && question.trim().split(/\s+/).length <= 6 && names(question).length === 2 && [null, 'outcome'].includes(eventQuestion(question))) question = `who wins, ${question}`;
   // ("I hold 50 no on shutdown", then "how do i hedge?": the position said before; after a trade named, "**NO on Hold**", that trade.)
-  if (hedgeAsked(question) && !/\b(?:yes|no)\b/i.test(question) && !names(question).length) {
+  // ("How would i hedge it", its outcome read back from the thread, is that outcome's position, said before.)
+  // (A side read back, "(NO side)", is no position: the one said before, with its count, is.)
+  const hedgeOf = names(question);
+  const ownWords = question.replace(/\s*\([^)]*\)/g, ' ');
+  if (hedgeAsked(question) && !/\b(?:yes|no)\b/i.test(ownWords) && !/\d/.test(ownWords) && hedgeOf.length <= 1) {
+    question = question.replace(/\s*\((?:yes|no) side\)/gi, '');
     const users = earlier.filter((t) => t.role === 'user').slice(0, 4);
-    const held = users.find((t) => /\b\d[\d,]*\s+(?:[a-z]+\s+){0,2}?(?:yes|no)\b/i.test(t.content) && names(t.content).length === 1);
+    // (Of an event of one contract, a position names no outcome: "how do i hedge 200 no".)
+    const held = users.find((t) => /\b\d[\d,]*\s+(?:[a-z]+\s+){0,2}?(?:yes|no)\b/i.test(t.content) && (names(t.content).length === 1 || (rows.length === 1 && !names(t.content).length)) && (!hedgeOf.length || names(t.content)[0] === hedgeOf[0]));
     const lastAnswer = earlier.find((t) => t.role === 'assistant')?.content ?? '';
     const lead = /\*\*(YES|NO) on ([^*\n]+)\*\*/.exec(lastAnswer);
-    if (held) question = `${question} (${held.content})`;
-    else if (lead && ANSWERED_FROM.test(lastAnswer) && names(lead[2]!).length === 1) question = `${question} (${lead[1]} on ${lead[2]})`;
+    // ("How would i hedge this" right after a hedge: the position that answer hedged.)
+    const hedgedBefore = /^To hedge (one|[\d,]+) (YES|NO) contracts? on \*\*([^*\n]+)\*\*/.exec(lastAnswer.trimStart());
+    if (hedgedBefore && names(hedgedBefore[3]!).length === 1 && (!hedgeOf.length || names(hedgedBefore[3]!)[0] === hedgeOf[0])) question = `${question} (${hedgedBefore[1] === 'one' ? '1' : hedgedBefore[1]} ${hedgedBefore[2]} on ${hedgedBefore[3]})`;
+    else if (held) question = `${question} (${held.content})`;
+    else if (lead && !hedgeOf.length && ANSWERED_FROM.test(lastAnswer) && names(lead[2]!).length === 1) question = `${question} (${lead[1]} on ${lead[2]})`;
   }
   // ("In cents please", then "and the spread?": the unit the user asked for stays for quotes, until another is asked.)
   if (eventQuestion(question) === 'quote' && centsKept(question, earlier) && eventQuestion(`${question} (in cents)`) === 'quote') question = `${question} (in cents)`;

@@ -75,3 +75,41 @@ describe('"why?" of the outcome the answer before was about', () => {
     expect(why).not.toContain('**Model probability.**');
   });
 });
+
+const PAYROLLS = 'https://kalshi.com/markets/kxpayrolls/payrolls/kxpayrolls-26dec';
+
+describe('"back" as a bet, not as a return', () => {
+  it('"back to dollars, spread on hold?" is the book alone, no expected value; "a week back" neither', async () => {
+    const ask = await demo.thread(FED);
+    await ask('spread on hold in cents');
+    const back = await ask('back to dollars, spread on hold?');
+    expect(back).toMatch(/^- \*\*Hold\*\* \(KXFEDDECISION-26DEC-C\): bid \$0\.14, ask \$0\.18, spread \$0\.04, last \$0\.16; volume 111,535 \(6,998 in the last 24 hours\), open interest 73,654 \[1\]\.\n\n_From the stored report/);
+    expect(back).not.toContain('expected value');
+    // (Backing a side is still a bet valued.)
+    expect(await ask('should i back hike at the ask?')).toContain('expected value');
+  });
+});
+
+describe('a hedge asked again', () => {
+  it('"how would i hedge this" after a hedge of 200 NO on a one-contract event hedges those 200 NO', async () => {
+    const ask = await demo.thread(SHUTDOWN);
+    expect(await ask('how do i hedge 200 no')).toMatch(/^To hedge 200 NO contracts on \*\*Shutdown\*\*/);
+    expect(await ask('how would i hedge this')).toMatch(/^To hedge 200 NO contracts on \*\*Shutdown\*\* on the report's quotes:\n\n- \*\*Sell them\*\* at the NO bid, 1 minus the YES ask, \$0\.40: \$80 back now/);
+    const fed = await demo.thread(FED);
+    await fed('hedge 30 no on hold');
+    await fed('whats the spread on it');
+    expect(await fed('and how would i hedge it')).toMatch(/^To hedge 30 NO contracts on \*\*Hold\*\*/);
+  });
+});
+
+describe('"which one has more volume?" in a thread on two events', () => {
+  it('ranks the two events, not the outcomes of the one discussed last', async () => {
+    const ask = await demo.thread(SHUTDOWN, PAYROLLS);
+    await ask('whats the shutdown edge?');
+    await ask('and payrolls?');
+    const volume = await ask('which one has more volume');
+    expect(volume).toMatch(/^The busiest open events, by contracts traded in the last 24 hours[^\n]*\n\n1\. \*\*Jobs added in December 2026\?\*\* \(KXPAYROLLS-26DEC\)[^\n]*\n2\. \*\*Government shutdown by December 2026\?\*\* \(KXSHUTDOWN-26DEC31\)/);
+    // (The most among one event's contracts is still of them.)
+    expect(await ask('which contract has the most volume?')).toMatch(/^\*\*Below 0\*\* has the most volume/);
+  });
+});
