@@ -348,7 +348,7 @@ export function discussedEvent(history: readonly Turn[]): string | null {
     }
     const events = eventsOf(turn.content);
     // Of events weighed ("Of the 2 events listed, … the largest gap … is in …"), the one it leads with.
-    if (events.length === 1 || (events.length > 1 && /^Of the \d+ events listed\b/.test(turn.content.trimStart()))) return tickerAddress(events[0]!);
+    if (events.length === 1 || (events.length > 1 && /^Of the \d+ (?:events listed|reports in this conversation)\b/.test(turn.content.trimStart()))) return tickerAddress(events[0]!);
   }
   return null;
 }
@@ -512,7 +512,7 @@ function addressWords(url: string): Set<string> {
 /** The events a search answer listed ("1. **Fed decision in December 2026?** (KXFEDDECISION-26DEC, Economics) [1]: …"), in order. */
 function listedEvents(answer: string): string[] {
   // (A search may be one part of an answer of several, under its heading.)
-  if (!/^(?:Open Kalshi events\b|No open Kalshi event matches\b|The busiest open events\b|The open events whose prices moved most\b|Of the \d+ events listed\b|The market's (?:favourite|least likely outcome) in each of the \d+ events listed\b|Joint chance of the \d+ outcomes asked\b|The bid-ask spreads in each of the \d+ stored reports\b|By expected value per dollar staked\b|No report has a trade with a positive\b|\d+ reports? (?:is|are) stored\b)/m.test(answer.trimStart())) return [];
+  if (!/^(?:Open Kalshi events\b|No open Kalshi event matches\b|The busiest open events\b|The open events whose prices moved most\b|Of the \d+ (?:events listed|reports in this conversation)\b|The market's (?:favourite|least likely outcome) in each of the \d+ events listed\b|Joint chance of the \d+ outcomes asked\b|The bid-ask spreads in each of the \d+ stored reports\b|By expected value per dollar staked\b|No report has a trade with a positive\b|\d+ reports? (?:is|are) stored\b)/m.test(answer.trimStart())) return [];
   // (An answer may list them twice, their prices and then their reports weighed: each once.)
   return [...new Set([...answer.matchAll(/^\d+\. \*\*.+?\*\* \(([A-Z][A-Z0-9]*-[A-Z0-9.-]+)(?:, [^)\n]*)?\)/gm)].map((m) => m[1]!))];
 }
@@ -536,6 +536,15 @@ export function eventsOf(answer: string): string[] {
 }
 
 const ORDINAL_WORDS = ['first', 'second', 'third', 'fourth', 'fifth'];
+/**
+ * How a thread's events weighed together are spoken of: "reports in this conversation" when the
+ * user asked for each by its address (its report is in the thread), else "events listed" (a search's).
+ */
+export function groupOf(tickers: readonly string[], history: readonly Turn[]): string {
+  const addressed = new Set(history.filter((t) => t.role === 'user').flatMap((t) => eventsAddressed(t.content)).map((t) => t.toUpperCase()));
+  return tickers.length > 1 && tickers.every((t) => addressed.has(t.toUpperCase())) ? 'reports in this conversation' : 'events listed';
+}
+
 /** A short reply picking one of the events listed ("and the second?", "the 2nd one", "#3", "tell me about the first"). */
 const PICKED = /^(?:(?:ok(?:ay)?|so|now|right),?\s+)?(?:and |what about |how about |tell me (?:more )?about |more on |show me |open |(?:the )?(?:odds|prices?|report|details) (?:on|for|of) )?(?:in |on |for )?(?:the )?(first|second|third|fourth|fifth|last|1st|2nd|3rd|4th|5th|#\s*[1-8]|number [1-8])(?: one| event| result| market| contract)?(?: (?:you|u) (?:listed|mentioned|showed|gave|found))?(?:,?\s*(?:please|pls))?\s*[?.!]*$/i;
 

@@ -890,8 +890,8 @@ describe('several questions in one, and odds follow-ups that change topic', () =
     expect(await ask('What probability does the model give to Hold?')).toMatch(/^- \*\*Hold\*\*: market 16\.0%/);
     expect(await ask('and what is the market price for it?')).toMatch(/^- \*\*Hold\*\*: market 16\.0%[^\n]*\n\n_From the stored report/);
     expect(await ask("what's its spread?")).toMatch(/^- \*\*Hold\*\* \(KXFEDDECISION-26DEC-C\): bid \$0\.14, ask \$0\.18, spread \$0\.04[^\n]*\n\n_From the stored report/);
-    // "Why?" explains the model for the outcome the thread is about.
-    expect(await ask('why?')).toMatch(/^- \*\*Model probability\.\*\*[\s\S]*\n- \*\*Hold\*\*: [a-z]+ \(/);
+    // "Why?" explains the model for the outcome the thread is about: its model against its market.
+    expect(await ask('why?')).toMatch(/^Why the model gives \*\*Hold\*\* 12\.4% against a market 16\.0%/);
     // A question about the whole event after one about an outcome is about the whole event.
     expect(await ask('which is the favourite?')).toMatch(/^The market's favourite is \*\*Hike 25bps\*\*/);
     // Over a week, up or down; a mover of the day; what the series' last event resolved to.

@@ -113,3 +113,15 @@ describe('"which one has more volume?" in a thread on two events', () => {
     expect(await ask('which contract has the most volume?')).toMatch(/^\*\*Below 0\*\* has the most volume/);
   });
 });
+
+describe('events compared across the reports the user pasted', () => {
+  it('"which is the better bet", "which is more mispriced" speak of the reports in this conversation; "that one" is still the one led with', async () => {
+    const ask = await demo.thread(FED, CPI);
+    expect(await ask('which is the better bet')).toMatch(/^Of the 2 reports in this conversation, the best trade on the model is in \*\*CPI year-over-year in December 2026\?\*\*: \*\*NO on Above 3\.0\*\* at \$0\.14/);
+    const gap = await ask('which is more mispriced');
+    expect(gap).toMatch(/^Of the 2 reports in this conversation, the largest gap between model and market is in \*\*CPI year-over-year in December 2026\?\*\*: \*\*Above 3\.0\*\*: model 73\.4%, market 86\.5% \(mid\), gap −13\.1 pts \[1\]\./);
+    expect(gap).not.toContain('events listed');
+    expect(await ask('which closes first?')).toMatch(/^Of the 2 reports in this conversation, \*\*CPI year-over-year in December 2026\?\*\* closes first/);
+    expect(await ask('ok for that one, whats the best trade')).toMatch(/^On the model, the best buy at current prices is \*\*NO on Above 3\.0\*\*/);
+  });
+});
