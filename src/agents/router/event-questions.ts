@@ -1214,7 +1214,9 @@ function answerAbout(question: string, report: ReportRead): Answer | null {
   } else if (kind === 'summary') {
     // A one-sentence summary is for a reader too, in plain words, unless a trader's form is asked ("one line for the desk").
     const plain = PLAIN_ASKED.test(question) || (ONE_SENTENCE.test(question) && !FOR_TRADERS.test(question));
-    text = plain ? plainSummaryText(report.title, rows, section, plainFormOf(question), exclusive) : summaryText(report.title, rows, section, ONE_SENTENCE.test(question), exclusive, sentencesAsked(question));
+    // (A TL;DR is one sentence, in the trader's terms, unless a number of sentences is asked.)
+    const tldr = /\btl;?\s?dr\b/i.test(question) && sentencesAsked(question) === null;
+    text = plain ? plainSummaryText(report.title, rows, section, plainFormOf(question), exclusive) : summaryText(report.title, rows, section, ONE_SENTENCE.test(question) || tldr, exclusive, sentencesAsked(question));
   } else if (kind === 'anomalies' && PLAIN_ASKED.test(question) && plainCrossingText(report.title, rows)) {
     text = plainCrossingText(report.title, rows);
   } else if (kind === 'anomalies') {

@@ -125,3 +125,26 @@ describe('events compared across the reports the user pasted', () => {
     expect(await ask('ok for that one, whats the best trade')).toMatch(/^On the model, the best buy at current prices is \*\*NO on Above 3\.0\*\*/);
   });
 });
+
+describe('a TL;DR is one sentence', () => {
+  it('"<address> tl;dr" and "tldr" in a thread give the one-sentence summary; "bottom line?" keeps the longer one', async () => {
+    const r = await demo.payer.responses.create({ model: 'svc-agent', input: 'https://kalshi.com/markets/kxfeddecision/fed-rate-decision/kxfeddecision-26dec tl;dr' });
+    expect(r.output_text).toMatch(/^\*\*Fed decision in December 2026\?\*\*: the market's favourite is \*\*Hike 25bps\*\* at 51\.5% \(mid; 46\.6% normalised\), model 50\.8% \[1\]; trading closes 2026-12-15 15:00 UTC \(in 26 days\) \[\d\]\.\n\n_From the stored report/);
+    const ask = await demo.thread(SHUTDOWN);
+    const tldr = await ask('tldr');
+    expect(tldr).toMatch(/^\*\*Government shutdown by December 2026\?\*\*: the market gives \*\*Shutdown\*\* 58\.0% \(mid\), the model 56\.1% \[1\]; trading closes 2026-12-31 15:00 UTC[^\n]*\.\n\n_From/);
+    expect(await ask('bottom line?')).toContain('The largest price move of the week');
+  });
+});
+
+describe('svc-markets-search-agent in a few words', () => {
+  it('"fed rate" in 10 words or fewer leads with the odds; a one-contract event too', async () => {
+    const fed = await demo.client.responses.create({ model: 'svc-markets-search-agent', input: 'fed rate', instructions: 'In 10 words or fewer.' });
+    expect(fed.output_text).toMatch(/^Hike 25bps leads at about 52% \[1\]\.\n/);
+    const shutdown = await demo.client.responses.create({ model: 'svc-markets-search-agent', input: 'shutdown odds', instructions: 'In 10 words or fewer.' });
+    expect(shutdown.output_text).toMatch(/^Shutdown is at about 58% \[1\]\.\n/);
+    // (With room for it, the whole sentence.)
+    const long = await demo.client.responses.create({ model: 'svc-markets-search-agent', input: 'fed rate', instructions: 'In 30 words or fewer.' });
+    expect(long.output_text).toMatch(/^On Kalshi's “Fed decision in December 2026\?” market, traders see “Hike 25bps” as the likeliest result/);
+  });
+});
