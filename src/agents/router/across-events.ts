@@ -14,7 +14,7 @@ import { pastPrices } from './report-answers.js';
  * on the model), from its stored report, largest first; the events without a report are named,
  * with how to generate one. The asker's events are the search's, in its order.
  */
-export async function acrossEvents(tickers: readonly string[], latest: (ticker: string) => Promise<Report | null>, trade: boolean, reportCost: number, favourite = false): Promise<Answer> {
+export async function acrossEvents(tickers: readonly string[], latest: (ticker: string) => Promise<Report | null>, trade: boolean, reportCost: number, favourite = false, group = 'events listed'): Promise<Answer> {
   const stored = await Promise.all(tickers.map(async (ticker) => ({ ticker, report: await latest(ticker) })));
   if (favourite) return favouritesOfModel(tickers, stored, reportCost);
   const citations: Citation[] = [];
@@ -47,9 +47,9 @@ export async function acrossEvents(tickers: readonly string[], latest: (ticker: 
   const none = missing.length ? `No report is stored for ${missing.join(', ')}, so there is no model to compare there: \`svc-prediction-markets-agent\` generates one (${credits(reportCost)}).` : '';
   if (!found.length) return { text: `None of the ${tickers.length} events listed has a stored report, so there is no model probability to compare with the market. ${none}\n`, citations: [] };
   const top = found[0]!;
-  const head = trade
-    ? `Of the ${tickers.length} events listed, ${found.length} ha${found.length === 1 ? 's' : 've'} a stored report; the best trade on the model among them is in **${top.report.title.replace(/[*_]/g, '')}**: ${top.line} [1], before fees.`
-    : `Of the ${tickers.length} events listed, ${found.length} ha${found.length === 1 ? 's' : 've'} a stored report; the largest gap between model and market among them is in **${top.report.title.replace(/[*_]/g, '')}**: ${top.head}.`;
+  // (The reports the user asked for in the conversation are each stored: that is not said again of them.)
+  const of = group === 'events listed' || found.length < tickers.length ? `Of the ${tickers.length} ${group}, ${found.length} ha${found.length === 1 ? 's' : 've'} a stored report; the ${trade ? 'best trade on the model' : 'largest gap between model and market'} among them` : `Of the ${tickers.length} ${group}, the ${trade ? 'best trade on the model' : 'largest gap between model and market'}`;
+  const head = trade ? `${of} is in **${top.report.title.replace(/[*_]/g, '')}**: ${top.line} [1], before fees.` : `${of} is in **${top.report.title.replace(/[*_]/g, '')}**: ${top.head}.`;
   // The largest gap is not always the best trade: then the event with the best one is named.
   const bestAt = trade ? undefined : found.filter((f) => f.best && f.best.ev > 0).sort((a, b) => b.best!.ev - a.best!.ev)[0];
   const ev = bestAt && bestAt !== top ? ` By expected value at the quoted prices, the best trade is in **${bestAt.report.title.replace(/[*_]/g, '')}** [${found.indexOf(bestAt) + 1}]: ${bestAt.bestSaid}, before fees.` : '';

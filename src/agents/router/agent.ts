@@ -18,7 +18,7 @@ import type { Agent, AgentEvent, AgentRequest, Answer, Citation, Turn, Usage } f
 import { listed, quoteCaller } from '../citations.js';
 import { askedAlike } from '../instructed.js';
 import { isSvcError } from '../../errors.js';
-import { KALSHI_URL, MOVERS_ASKED, classify, discussedEvent, eventsAddressed, eventsOf, isGreeting, routedText, seriesPagesNamed, splitQuestion, tickersAddressed, type Route } from './classify.js';
+import { KALSHI_URL, MOVERS_ASKED, classify, discussedEvent, eventsAddressed, eventsOf, groupOf, isGreeting, routedText, seriesPagesNamed, splitQuestion, tickersAddressed, type Route } from './classify.js';
 import { feeSaid } from './fee-said.js';
 import { PASSING, SIZING, answerFromReport, changesTrade, eventQuestion, outcomesNamed, type EventQuestion } from './event-questions.js';
 import { liveSheet, togetherAnswers } from './together.js';
@@ -879,12 +879,14 @@ export function routerAgent(o: RouterOptions): Agent {
             const asked = eventQuestion(question);
             const live = asked === 'market_favourite' || asked === 'market_least' || asked === 'closing';
             yield { type: 'progress', message: live ? `Reading the ${rule.events.length} events listed.` : `Reading the stored reports of the ${rule.events.length} events listed.` };
+            // (The reports the user asked for in this thread are spoken of as such, not as events a search listed.)
+            const group = groupOf(rule.events, req.messages.slice(0, -1));
             const across =
               asked === 'closing'
-                ? await closingAcross(o.kalshi, rule.events, !/\b(?:first|soonest|earliest|next)\b/i.test(question))
+                ? await closingAcross(o.kalshi, rule.events, !/\b(?:first|soonest|earliest|next)\b/i.test(question), group)
                 : live
                   ? await favouritesAcross(o.kalshi, rule.events, asked === 'market_least')
-                  : await acrossEvents(rule.events, (t) => o.reports.latest(t), asked === 'best_trade', o.reportCost, asked === 'model_favourite');
+                  : await acrossEvents(rule.events, (t) => o.reports.latest(t), asked === 'best_trade', o.reportCost, asked === 'model_favourite', group);
             // No report among them: what their live prices say, beside that no model compares them yet.
             if (!live && !across.citations.length) {
               const both = followedBy(await favouritesAcross(o.kalshi, rule.events, false), across);

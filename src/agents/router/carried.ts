@@ -2,7 +2,7 @@ import type { Report } from '../../reports/store.js';
 import type { Answer, Turn } from '../types.js';
 import { KALSHI_URL, eventsAddressed, eventsOf, routedText } from './classify.js';
 import { outcomesNamed } from './event-questions.js';
-import { fromReport, readOf, threadEventsNamed } from './follow-gaps.js';
+import { fromReport, readOf, seriesNames, threadEventsNamed } from './follow-gaps.js';
 import { outcomeOf, readReport, rowLine } from './report-rows.js';
 import { SYNONYMS } from '../markets-search/search.js';
 
@@ -19,7 +19,8 @@ export const THAT_ONE = /^\W*(?:(?:and|ok|okay|so|but|what about|how about|now)\
 /** The words a report's event is named by in a question: its title's and series' words, and their usual short forms. */
 function eventWords(r: Report): Set<string> {
   const own = (`${r.title} ${r.seriesTicker.replace(/^KX/, '')}`.toLowerCase().match(/[a-z]{3,}/g) ?? []);
-  const words = new Set(own);
+  // (And the series ticker's own names: "ai" of AIMODEL, "boxoffice" said as "box office".)
+  const words = new Set([...own, ...seriesNames(r)]);
   // ("nfp" of payrolls, "eth" of Ethereum: a short form whose synonyms include a word of the title.)
   for (const [short, longs] of Object.entries(SYNONYMS)) if (longs.some((l) => words.has(l))) words.add(short);
   return words;
@@ -34,7 +35,10 @@ function eventAlone(question: string, reports: readonly Report[]): Report | null
   const named = threadEventsNamed(q, reports);
   if (named.length !== 1) return null;
   const own = eventWords(named[0]!);
-  return wordsOf(q).every((w) => FILLER.has(w.replace(/[’']/g, "'")) || own.has(w.replace(/['’]s$/, ''))) ? named[0]! : null;
+  const words = wordsOf(q);
+  // (Two words said for one run together, "box office", are each of the event's name.)
+  const paired = (i: number) => own.has(`${words[i - 1] ?? ''}${words[i]}`) || own.has(`${words[i]}${words[i + 1] ?? ''}`);
+  return words.every((w, i) => FILLER.has(w.replace(/[’']/g, "'")) || own.has(w.replace(/['’]s$/, '')) || paired(i)) ? named[0]! : null;
 }
 
 /** The report an answer was drawn from (its foot or header), of those the thread holds. */

@@ -348,7 +348,7 @@ export function discussedEvent(history: readonly Turn[]): string | null {
     }
     const events = eventsOf(turn.content);
     // Of events weighed ("Of the 2 events listed, … the largest gap … is in …"), the one it leads with.
-    if (events.length === 1 || (events.length > 1 && /^Of the \d+ events listed\b/.test(turn.content.trimStart()))) return tickerAddress(events[0]!);
+    if (events.length === 1 || (events.length > 1 && /^Of the \d+ (?:events listed|reports in this conversation)\b/.test(turn.content.trimStart()))) return tickerAddress(events[0]!);
   }
   return null;
 }
@@ -512,7 +512,7 @@ function addressWords(url: string): Set<string> {
 /** The events a search answer listed ("1. **Fed decision in December 2026?** (KXFEDDECISION-26DEC, Economics) [1]: …"), in order. */
 function listedEvents(answer: string): string[] {
   // (A search may be one part of an answer of several, under its heading.)
-  if (!/^(?:Open Kalshi events\b|No open Kalshi event matches\b|The busiest open events\b|The open events whose prices moved most\b|Of the \d+ events listed\b|The market's (?:favourite|least likely outcome) in each of the \d+ events listed\b|Joint chance of the \d+ outcomes asked\b|The bid-ask spreads in each of the \d+ stored reports\b|By expected value per dollar staked\b|No report has a trade with a positive\b|\d+ reports? (?:is|are) stored\b)/m.test(answer.trimStart())) return [];
+  if (!/^(?:Open Kalshi events\b|No open Kalshi event matches\b|The busiest open events\b|The open events whose prices moved most\b|Of the \d+ (?:events listed|reports in this conversation)\b|The market's (?:favourite|least likely outcome) in each of the \d+ events listed\b|Joint chance of the \d+ outcomes asked\b|The bid-ask spreads in each of the \d+ stored reports\b|By expected value per dollar staked\b|No report has a trade with a positive\b|\d+ reports? (?:is|are) stored\b)/m.test(answer.trimStart())) return [];
   // (An answer may list them twice, their prices and then their reports weighed: each once.)
   return [...new Set([...answer.matchAll(/^\d+\. \*\*.+?\*\* \(([A-Z][A-Z0-9]*-[A-Z0-9.-]+)(?:, [^)\n]*)?\)/gm)].map((m) => m[1]!))];
 }
@@ -536,6 +536,15 @@ export function eventsOf(answer: string): string[] {
 }
 
 const ORDINAL_WORDS = ['first', 'second', 'third', 'fourth', 'fifth'];
+/**
+ * How a thread's events weighed together are spoken of: "reports in this conversation" when the
+ * user asked for each by its address (its report is in the thread), else "events listed" (a search's).
+ */
+export function groupOf(tickers: readonly string[], history: readonly Turn[]): string {
+  const addressed = new Set(history.filter((t) => t.role === 'user').flatMap((t) => eventsAddressed(t.content)).map((t) => t.toUpperCase()));
+  return tickers.length > 1 && tickers.every((t) => addressed.has(t.toUpperCase())) ? 'reports in this conversation' : 'events listed';
+}
+
 /** A short reply picking one of the events listed ("and the second?", "the 2nd one", "#3", "tell me about the first"). */
 const PICKED = /^(?:(?:ok(?:ay)?|so|now|right),?\s+)?(?:and |what about |how about |tell me (?:more )?about |more on |show me |open |(?:the )?(?:odds|prices?|report|details) (?:on|for|of) )?(?:in |on |for )?(?:the )?(first|second|third|fourth|fifth|last|1st|2nd|3rd|4th|5th|#\s*[1-8]|number [1-8])(?: one| event| result| market| contract)?(?: (?:you|u) (?:listed|mentioned|showed|gave|found))?(?:,?\s*(?:please|pls))?\s*[?.!]*$/i;
 
@@ -552,7 +561,9 @@ function afterListing(question: string, history: readonly Turn[]): Route | null 
   // "Which one has more volume?" after two events: the events discussed, by how much they trade.
   // (Not right after an answer on one event's contracts, "what are the spreads on the fed contracts?":
   // "which has the most volume?" then is of those contracts.)
-  const ofOneEvent = answers.length > 0 && eventsOf(answers[0]!.content).length === 1 && /^_From (?:the stored report on|Kalshi's live quotes for) /m.test(answers[0]!.content) && !/\b(?:markets|events|them|these|those|both|two|either|each)\b/i.test(question);
+  // ("Which one has more volume?" after the shutdown edge, then payrolls': one of two, so of the two events, not of payrolls' outcomes.)
+  const ofTwo = /\bwhich (?:one|1)\b[^?]*\bmore\b/i.test(question) && !/\bmost\b/i.test(question) && new Set(answers.slice(0, 4).flatMap((t) => eventsOf(t.content))).size > 1;
+  const ofOneEvent = !ofTwo && answers.length > 0 && eventsOf(answers[0]!.content).length === 1 && /^_From (?:the stored report on|Kalshi's live quotes for) /m.test(answers[0]!.content) && !/\b(?:markets|events|them|these|those|both|two|either|each)\b/i.test(question);
   if (!ofOneEvent && COMPARE_THEM.test(question) && /\b(?:volume|traded|trades|trading|liquid\w*|busier|busiest|more active|open interest)\b/i.test(question)) {
     const discussed = [...new Set(answers.slice(0, 4).flatMap((t) => eventsOf(t.content)))].slice(0, 5);
     if (discussed.length > 1) return { kind: 'odds', reason: 'the trading of the events of the answers before', events: discussed, movers: 'volume' };

@@ -101,7 +101,7 @@ const FOR_TRADERS = /\b(?:traders?|desk|quants?|pros?|technical|jargon|with (?:t
 const ONE_SENTENCE = /\b(?:in (?:one|a|1) (?:short )?(?:sentence|line)|(?:one|1|single) (?:short )?sentence|one[- ]liner)\b/i;
 
 /** The trade the model favours, of no outcome in particular: "which outcome would you buy?", "best bet?", "where's the edge?". */
-const BEST_TRADE = /\b(?:(?:best|worst) (?:(?:ev|\+ev|expected[- ]value) )?(?:trade|bet|buy|value|opportunity|edge)|(?:is|was) (?:it|that|this) (?:a )?(?:good|bad|smart) (?:bet|buy|trade)|(?:is|was) (?:it|that|this) worth (?:it|a bet|buying)|what would (?:the model|you|it) (?:bet on|buy|back|trade)|(?:rank|list|sort|order) (?:every|all|each|the)? ?(?:of the )?(?:trades?|bets?|buys?)|(?:which|what) (?:one |outcome |contract |side )?(?:would|should|do) (?:you|i) (?:buy|bet on|back|pick|trade)|\b(?:would|should) (?:you|i) (?:buy|bet on|back)\b|where(?:'s| is) the (?:edge|value)|(?:any|is there (?:an? )?)(?:edge|value|good bets?)\b)/;
+const BEST_TRADE = /\b(?:(?:best|worst) (?:(?:ev|\+ev|expected[- ]value) )?(?:trade|bet|buy|value|opportunity|edge)|better (?:trade|bet|buy)|(?:is|was) (?:it|that|this) (?:a )?(?:good|bad|smart) (?:bet|buy|trade)|(?:is|was) (?:it|that|this) worth (?:it|a bet|buying)|what would (?:the model|you|it) (?:bet on|buy|back|trade)|(?:rank|list|sort|order) (?:every|all|each|the)? ?(?:of the )?(?:trades?|bets?|buys?)|(?:which|what) (?:one |outcome |contract |side )?(?:would|should|do) (?:you|i) (?:buy|bet on|back|pick|trade)|\b(?:would|should) (?:you|i) (?:buy|bet on|back)\b|where(?:'s| is) the (?:edge|value)|(?:any|is there (?:an? )?)(?:edge|value|good bets?)\b)/;
 
 /** "Explain this like I'm a beginner, what am I actually betting on?": how the market works, in plain words. */
 const BASICS = /\b(?:eli5|(?:explain|tell me) what (?:a |an )?(?:contract|event contract|yes contract|prediction market) is|what(?:'s| is) (?:a |an )?(?:event )?contract\b|how do(?:es)? (?:a )?contracts? work|explain (?:it|this|that)(?: to me)? like (?:i'?m|im|i am) (?:a beginner|five|5|new)|like (?:i'?m|im|i am) (?:a beginner|five|5)|for (?:a )?beginners?|(?:i'?m|im|i am) new (?:to|at) (?:this|betting|prediction markets|kalshi)|what am i (?:actually |really )?betting on|what(?:'s| is|s)? (?:this|that|the) (?:market|event|bet|contract|thing)?\s*(?:even |actually |all )?about\b|how does (?:this|it|a contract|kalshi) (?:even )?work|how (?:do|can|could|would|might|will|does) (?:i|you|we|one|someone) (?:lose|make|win) (?:money|on (?:this|it|that))|what does (?:it|that) mean when [^?]{0,40}\b(?:says?|shows?|is at|trades? at|prices? (?:it )?at)\s+\$?\d+(?:\.\d+)?\s*(?:c|¢|cents?)|what does [^?]{0,30}?\$?\d+(?:\.\d+)?\s*(?:c|¢|cents?)\b[^?]{0,40}\bmean)\b/i;
@@ -157,6 +157,21 @@ export const PASSING = /(?<!\b(?:what|which|anything|something|nothing|that|who|
 
 /** A bare "why?" of the answer before ("why?", "how so?", "why is that?", "explain the first one"). */
 const WHY_FIRST_POINT = /^\W*(?:(?:and|ok|so|but|hmm)\W+)?(?:why(?:'s that| is that| so| that| the gap| the first(?: one| point)?)?|how so|how come|explain(?: that| it| the first(?: one| point| gap)?)?|what drives (?:that|it|the first one|the (?:first|largest|biggest) gap)|why the (?:first|largest|biggest) (?:one|gap|point))\W*$/i;
+
+/** "Why is the model lower?", "how come the model is higher": the model against the market, of no outcome named. */
+const WHY_MODEL_SIDE = /^\W*(?:(?:and|ok|so|but|hmm)\W+)?(?:why|how come)\b[^?]{0,30}\bmodel(?:'s)?\b[^?]{0,30}\b(?:lower|higher|below|above|less|more|under|over|disagree\w*|differ\w*|different)\b[^?]{0,20}\W*$/i;
+
+/**
+ * The outcome an answer from a report led with: the first of its outcomes said in bold in its first
+ * paragraph ("The market's favourite is **Hike 25bps**", "The most likely range is **above 3.2**");
+ * none when it was no answer from a report or named none.
+ */
+function ledOutcome(answer: string, rows: readonly Row[]): Row | undefined {
+  if (!ANSWERED_FROM.test(answer)) return undefined;
+  const head = answer.trimStart().split(/\n\s*\n/)[0]!.toLowerCase();
+  const at = rows.map((r) => ({ r, i: head.indexOf(`**${outcomeOf(r.outcome).name.toLowerCase()}**`) })).filter((x) => x.i >= 0).sort((a, b) => a.i - b.i);
+  return at[0]?.r;
+}
 
 /** What a follow-up asks about the event, or null when it asks for nothing the report answers on its own. */
 export function eventQuestion(question: string): EventQuestion | null {
@@ -786,6 +801,15 @@ export function answerFromReport(
   // (So does "why?" right after "which outcome is mispriced the most?": "The largest gap is **3**: …".)
   const gapLed = WHY_FIRST_POINT.test(question) ? /^(?:[^\n]*?; )?the largest gap is (?:the outcome )?\*\*([^*\n]+)\*\*/i.exec(lastTurn.trimStart()) : null;
   const first = standout && /^What stands out in the report:/.test(lastTurn.trimStart()) ? rows.find((r) => outcomeOf(r.outcome).name === standout[1]) : gapLed ? rows.find((r) => outcomeOf(r.outcome).name === gapLed[1]) : undefined;
+  // ("Why?", "why is the model lower?" right after an answer about one outcome, "The market's favourite is **Hike 25bps**":
+  // that outcome's model against its market, not the method section.)
+  const led = !first && (WHY_FIRST_POINT.test(question) || WHY_MODEL_SIDE.test(question)) && !names(question).length ? ledOutcome(lastTurn, rows) : undefined;
+  if (led) {
+    const { sections } = readReport(report.text);
+    const section = (h: string) => [...sections.entries()].find(([k]) => k.startsWith(h))?.[1];
+    const why = modelWhyText(led, section('method'), section('resolution history'), rows);
+    if (why) return cited(`${why}${footOf(report)}`, report.citations);
+  }
   if (first) {
     const { sections } = readReport(report.text);
     const section = (h: string) => [...sections.entries()].find(([k]) => k.startsWith(h))?.[1];
@@ -879,13 +903,22 @@ export function answerFromReport(
   // ("Lakers or celtics?" of a game: its two sides set against each other, which is who wins.)
   if (rows.length === 2 && /\bor\b/i.test(question) && question.trim().split(/\s+/).length <= 6 && names(question).length === 2 && [null, 'outcome'].includes(eventQuestion(question))) question = `who wins, ${question}`;
   // ("I hold 50 no on shutdown", then "how do i hedge?": the position said before; after a trade named, "**NO on Hold**", that trade.)
-  if (hedgeAsked(question) && !/\b(?:yes|no)\b/i.test(question) && !names(question).length) {
+  // ("How would i hedge it", its outcome read back from the thread, is that outcome's position, said before.)
+  // (A side read back, "(NO side)", is no position: the one said before, with its count, is.)
+  const hedgeOf = names(question);
+  const ownWords = question.replace(/\s*\([^)]*\)/g, ' ');
+  if (hedgeAsked(question) && !/\b(?:yes|no)\b/i.test(ownWords) && !/\d/.test(ownWords) && hedgeOf.length <= 1) {
+    question = question.replace(/\s*\((?:yes|no) side\)/gi, '');
     const users = earlier.filter((t) => t.role === 'user').slice(0, 4);
-    const held = users.find((t) => /\b\d[\d,]*\s+(?:[a-z]+\s+){0,2}?(?:yes|no)\b/i.test(t.content) && names(t.content).length === 1);
+    // (Of an event of one contract, a position names no outcome: "how do i hedge 200 no".)
+    const held = users.find((t) => /\b\d[\d,]*\s+(?:[a-z]+\s+){0,2}?(?:yes|no)\b/i.test(t.content) && (names(t.content).length === 1 || (rows.length === 1 && !names(t.content).length)) && (!hedgeOf.length || names(t.content)[0] === hedgeOf[0]));
     const lastAnswer = earlier.find((t) => t.role === 'assistant')?.content ?? '';
     const lead = /\*\*(YES|NO) on ([^*\n]+)\*\*/.exec(lastAnswer);
-    if (held) question = `${question} (${held.content})`;
-    else if (lead && ANSWERED_FROM.test(lastAnswer) && names(lead[2]!).length === 1) question = `${question} (${lead[1]} on ${lead[2]})`;
+    // ("How would i hedge this" right after a hedge: the position that answer hedged.)
+    const hedgedBefore = /^To hedge (one|[\d,]+) (YES|NO) contracts? on \*\*([^*\n]+)\*\*/.exec(lastAnswer.trimStart());
+    if (hedgedBefore && names(hedgedBefore[3]!).length === 1 && (!hedgeOf.length || names(hedgedBefore[3]!)[0] === hedgeOf[0])) question = `${question} (${hedgedBefore[1] === 'one' ? '1' : hedgedBefore[1]} ${hedgedBefore[2]} on ${hedgedBefore[3]})`;
+    else if (held) question = `${question} (${held.content})`;
+    else if (lead && !hedgeOf.length && ANSWERED_FROM.test(lastAnswer) && names(lead[2]!).length === 1) question = `${question} (${lead[1]} on ${lead[2]})`;
   }
   // ("In cents please", then "and the spread?": the unit the user asked for stays for quotes, until another is asked.)
   if (eventQuestion(question) === 'quote' && centsKept(question, earlier) && eventQuestion(`${question} (in cents)`) === 'quote') question = `${question} (in cents)`;
@@ -1181,7 +1214,9 @@ function answerAbout(question: string, report: ReportRead): Answer | null {
   } else if (kind === 'summary') {
     // A one-sentence summary is for a reader too, in plain words, unless a trader's form is asked ("one line for the desk").
     const plain = PLAIN_ASKED.test(question) || (ONE_SENTENCE.test(question) && !FOR_TRADERS.test(question));
-    text = plain ? plainSummaryText(report.title, rows, section, plainFormOf(question), exclusive) : summaryText(report.title, rows, section, ONE_SENTENCE.test(question), exclusive, sentencesAsked(question));
+    // (A TL;DR is one sentence, in the trader's terms, unless a number of sentences is asked.)
+    const tldr = /\btl;?\s?dr\b/i.test(question) && sentencesAsked(question) === null;
+    text = plain ? plainSummaryText(report.title, rows, section, plainFormOf(question), exclusive) : summaryText(report.title, rows, section, ONE_SENTENCE.test(question) || tldr, exclusive, sentencesAsked(question));
   } else if (kind === 'anomalies' && PLAIN_ASKED.test(question) && plainCrossingText(report.title, rows)) {
     text = plainCrossingText(report.title, rows);
   } else if (kind === 'anomalies') {

@@ -8,6 +8,7 @@ import { rankedTrades } from './trading-answers.js';
 import { byLevel, cited, isLadder, labelLevels, levelOfRow, outcomeOf, percent, readReport, rungSide, type Row } from './report-rows.js';
 import { labelRange } from '../markets-search/asked.js';
 import { SYNONYMS } from '../markets-search/search.js';
+import { marginText } from './margin.js';
 
 // Follow-ups in a thread of stored Kalshi reports that the general rules answered badly: two named
 // outcomes weighed against each other ("will hike beat hold?"), and the others below, each from
@@ -54,13 +55,26 @@ const WHICH_OR = /^\W*(?:(?:and|so|ok)\W+)?(?:which|what)(?:'s| is| one| of them
 /** "Compare 52-55 and 56 or above": two outcomes named to be set side by side. */
 const COMPARE_AND = /^\W*(?:(?:ok|so|now|and)\W+)?compare\b[^?]*\b(?:and|with|to|against)\b/i;
 
+/** The two sides of "X and Y" ("X with Y", "X vs Y", "X or Y" but not "56 or above"), each naming one outcome of its own, in the order said; null otherwise. */
+function splitPair(body: string, r: Report): Row[] | null {
+  const sides = body.split(/\s+(?:and|with|against|vs\.?|versus|or(?!\s+(?:above|below|more|fewer|less|higher|lower|over|under|greater|warmer|colder)\b))\s+/i);
+  if (sides.length !== 2) return null;
+  const [a, b] = sides.map((x) => outcomesNamed(x, readOf(r)));
+  return a!.length === 1 && b!.length === 1 && a![0] !== b![0] ? [a![0]!, b![0]!] : null;
+}
+
 /** Two outcomes of one report set side by side: which the market and the model put ahead, by how much, and what else can happen. */
 export function comparedText(question: string, r: Report): string | null {
   const q = routedText(question);
   // ("Hike or hold?" alone is their sum: only a question that asks which weighs them.)
   if (!COMPARED.test(q) && !WHICH_OR.test(q) && !COMPARE_AND.test(q)) return null;
   // (Named as a contest, "hike beat hold" would be read as one side's question: the verb is taken out.)
-  const pair = outcomesNamed(q.replace(new RegExp(COMPARED.source, 'gi'), ' and ').replace(/\bor\b/gi, ' and ').replace(/^\W*(?:(?:ok|so|now|and)\W+)?compare\b/i, ' '), readOf(r));
+  const body = q.replace(new RegExp(COMPARED.source, 'gi'), ' and ').replace(/^\W*(?:(?:ok|so|now|and)\W+)?compare\b/i, ' ');
+  let pair = outcomesNamed(body.replace(/\bor\b/gi, ' and '), readOf(r));
+  // ("Compare 52-55 and 56 or above": a range said end to end names only itself, so each side is read
+  // on its own; "or above" is of the outcome's name, not between the two.)
+  const split = pair.length !== 2 ? splitPair(body, r) : null;
+  if (split) pair = split;
   if (pair.length !== 2) return null;
   const { rows } = readReport(r.text);
   // (Of a game's two sides, one beating the other is its own chance, which the outcome's line says.)
@@ -75,7 +89,7 @@ export function comparedText(question: string, r: Report): string | null {
     const words = name(x).toLowerCase().split(/\s+/).filter((w) => !theirs.includes(w));
     return Math.min(...words.map((w) => (lower.indexOf(w) === -1 ? Infinity : lower.indexOf(w))));
   };
-  const [a, b] = at(pair[0]!, pair[1]!) <= at(pair[1]!, pair[0]!) ? [pair[0]!, pair[1]!] : [pair[1]!, pair[0]!];
+  const [a, b] = split || at(pair[0]!, pair[1]!) <= at(pair[1]!, pair[0]!) ? [pair[0]!, pair[1]!] : [pair[1]!, pair[0]!];
   const hasModel = Number.isFinite(a.modelValue) && Number.isFinite(b.modelValue);
   const ratio = (x: number, y: number) => (y > 0 && x > 0 ? `, ${(x >= y ? x / y : y / x).toFixed(1)} times as likely${x >= y ? '' : ' the other way'}` : '');
   const marketAhead = a.marketNormalised > b.marketNormalised;
@@ -310,13 +324,40 @@ const GENERIC_SYNONYMS = new Set(['rate', 'high', 'low', 'lower', 'decrease', 'r
 /** Title words too common to tell reported events apart. */
 const COMMON_TITLE_WORDS = new Set(['the', 'what', 'will', 'how', 'many', 'much', 'and', 'for', 'with', 'this', 'that', 'end', 'price', 'market', 'markets', 'event', 'report', 'january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december', 'week', 'day', 'year', 'month', 'ending', 'winner', 'above', 'below', 'over', 'under', 'highest', 'lowest', 'average']);
 
+/** Two-letter words that name nothing ("ok", "on", "it"). */
+const SHORT_STOP = new Set('ok on in of to it is me my an at by or as be do go he if no so up us we am hi oh uh yo ya ye pm id tv vs'.split(' '));
+
+/**
+ * The names a series ticker gives its event beyond its title's words: the ticker's word whole
+ * ("boxoffice", "aimodel") and, where it starts or ends with a word of the title, the rest of it
+ * ("ai" of AIMODEL beside the title's "model", "yoy" of CPIYOY beside "cpi").
+ */
+export function seriesNames(r: Report): string[] {
+  const series = r.seriesTicker.replace(/^KX/i, '').toLowerCase();
+  const title = r.title.toLowerCase().match(/[a-z]{3,}/g) ?? [];
+  const out = [series];
+  for (const w of title) {
+    if (series.length < w.length + 2) continue;
+    if (series.endsWith(w)) out.push(series.slice(0, -w.length));
+    if (series.startsWith(w)) out.push(series.slice(w.length));
+  }
+  return [...new Set(out)].filter((x) => /^[a-z]{2,}$/.test(x) && !SHORT_STOP.has(x));
+}
+
+/** The words of a text that may name an event: those of three letters or more, two-letter ones that are no filler ("ai"), and each two words run together ("box office" as "boxoffice"). */
+export function saidNames(text: string): string[] {
+  const words = text.toLowerCase().match(/[a-z]+/g) ?? [];
+  const pairs = words.slice(1).map((w, i) => `${words[i]}${w}`).filter((w) => w.length >= 6);
+  return [...words.filter((w) => w.length >= 3 || (w.length === 2 && !SHORT_STOP.has(w))), ...pairs];
+}
+
 /**
  * The thread's reported events a question names by a word of their own title or series that no
  * other report of the thread has ("spacex" beside the sea ice report, "chiefs" beside payrolls).
  */
 export function threadEventsNamed(text: string, reports: readonly Report[]): Report[] {
-  const wordsOf = (r: Report) => new Set((`${r.title} ${r.seriesTicker.replace(/^KX/, '')}`.toLowerCase().match(/[a-z]{3,}/g) ?? []).filter((w) => !COMMON_TITLE_WORDS.has(w)));
-  const said = routedText(text).replace(new RegExp(KALSHI_URL.source, 'gi'), ' ').toLowerCase().match(/[a-z]{3,}/g) ?? [];
+  const wordsOf = (r: Report) => new Set([...(`${r.title} ${r.seriesTicker.replace(/^KX/, '')}`.toLowerCase().match(/[a-z]{3,}/g) ?? []), ...seriesNames(r)].filter((w) => !COMMON_TITLE_WORDS.has(w)));
+  const said = saidNames(routedText(text).replace(new RegExp(KALSHI_URL.source, 'gi'), ' '));
   // (A name's usual short forms too, "eth" of "Ethereum", "nfp" of payrolls; not the words every such event shares, "rate", "high".)
   const asked = new Set([...said, ...said.flatMap((w) => (SYNONYMS[w] ?? []).filter((x) => !GENERIC_SYNONYMS.has(x)))]);
   const own = reports.map(wordsOf);
@@ -399,6 +440,11 @@ export async function gapsReply(o: GapsOptions, history: readonly Turn[], questi
   if (current && GOOD_BAD.test(routedText(question)) && /_From the stored report on /.test(last)) {
     const judged = goodBadText(last, current);
     if (judged) return { answer: fromReport(current, judged) };
+  }
+  // "By how much?" right after "will it happen?": how far the market and the model put it from even.
+  if (current) {
+    const margin = marginText(question, last, current);
+    if (margin) return { answer: fromReport(current, margin) };
   }
   // "Why?" right after "worst case?": that worst case explained.
   if (current && WHY_BARE.test(routedText(question))) {

@@ -7,7 +7,7 @@ import { credits } from '../markets-search/agent.js';
 import type { Answer, Citation, Turn } from '../types.js';
 import { WRONG } from '../figures-doubted.js';
 import { acrossEvents } from './across-events.js';
-import { discussedEvent, eventsAddressed, eventsOf } from './classify.js';
+import { discussedEvent, eventsAddressed, eventsOf, groupOf } from './classify.js';
 import { SIZING, answerFromReport, eventQuestion, outcomesNamed, type ReportRead } from './event-questions.js';
 import { threadEventsNamed, threadReports } from './follow-gaps.js';
 import { joinParts } from './parts.js';
@@ -62,7 +62,7 @@ const SHOW_REPORT = /\b(?:show|give|send|get|pull up|open|see|display|let me see
 /** A report's subject: the words before "report" ("the shutdown report") or after "report on" ("a report on the NYC temperature market"). */
 const REPORT_OF = /\b(?:the|a|my|your)\s+((?:[\w$.'-]+\s+){1,3}?)report\b|\breport\s+(?:on|for|about)\s+([^?.!,;:]{2,60})/i;
 /** A trade asked for ("best trade", "EV"), not the largest gap. */
-const tradeAsked = (question: string) => eventQuestion(question) === 'best_trade' || /\b(?:ev|expected value|best (?:trade|bet|buy))\b/i.test(question);
+const tradeAsked = (question: string) => eventQuestion(question) === 'best_trade' || /\b(?:ev|expected value|(?:best|better) (?:trade|bet|buy))\b/i.test(question);
 /** Several events at once: "both", "each", "them". */
 const SEVERAL = /\b(?:both|each|either|them|those|these|all (?:of )?(?:them|those|these|the (?:events|markets|reports))|which (?:of|one))\b/i;
 
@@ -331,18 +331,18 @@ export function reportThreads(o: ReportThreadsOptions) {
   }
 
   /** "Compare the Fed, CPI and payrolls reports: where is the biggest edge?": those events' reports, weighed. */
-  async function acrossNamed(question: string, tickers: string[]): Promise<Answer> {
+  async function acrossNamed(question: string, tickers: string[], group = 'events listed'): Promise<Answer> {
     if (PER_DOLLAR.test(question)) return perDollarAcross(await reportsOfTickers(tickers));
     if (SPREADS.test(question)) return spreadsAcross(await reportsOfTickers(tickers), TIGHTEST.test(question));
-    return acrossEvents(tickers, (t) => o.reports.latest(t), tradeAsked(question), o.reportCost, !tradeAsked(question) && eventQuestion(question) === 'model_favourite');
+    return acrossEvents(tickers, (t) => o.reports.latest(t), tradeAsked(question), o.reportCost, !tradeAsked(question) && eventQuestion(question) === 'model_favourite', group);
   }
 
   /** Of the several events a thread weighed ("size both", "which resolves first?", "which of them has an arbitrage?"); null when the question is not of them all. */
-  async function acrossWeighed(question: string, weighed: string[]): Promise<Answer | null> {
+  async function acrossWeighed(question: string, weighed: string[], group = 'events listed'): Promise<Answer | null> {
     if (PER_DOLLAR.test(question)) return perDollarAcross(await reportsOfTickers(weighed));
     if (SPREADS.test(question) && /\b(?:which|widest|wider|tightest|narrowest|rank|compare|each)\b/i.test(question)) return spreadsAcross(await reportsOfTickers(weighed), TIGHTEST.test(question));
     if (SIZING.test(question) && SEVERAL.test(question)) return sizedAcross(question, await reportsOfTickers(weighed));
-    if (WHICH_FIRST.test(question)) return closingAcross(o.kalshi, weighed, /\b(?:last|later)\b/i.test(question));
+    if (WHICH_FIRST.test(question)) return closingAcross(o.kalshi, weighed, /\b(?:last|later)\b/i.test(question), group);
     // "What would make you wrong on each of those?": each one's view, limits and what could flip it.
     if (WRONG.test(question) && SEVERAL.test(question)) {
       const found = await reportsOfTickers(weighed);
@@ -370,9 +370,9 @@ export function reportThreads(o: ReportThreadsOptions) {
     if (several.length > 1) return { answer: await acrossNamed(question, several) };
     // "Which is more mispriced, sea ice or spacex?": the thread's reported events it names, weighed.
     const inThread = ['gap', 'best_trade', 'model_favourite'].includes(eventQuestion(question) ?? '') || /\b(?:compare|which (?:is|one|of)|vs\.?|versus)\b/i.test(question) ? threadEventsNamed(question, (await threadReports(before, (t) => o.reports.latest(t))).filter((r) => before.some((t) => t.role === 'user' && eventsAddressed(t.content).some((e) => e.toUpperCase() === r.eventTicker.toUpperCase())))) : [];
-    if (inThread.length > 1) return { answer: await acrossNamed(question, inThread.map((r) => r.eventTicker)) };
+    if (inThread.length > 1) return { answer: await acrossNamed(question, inThread.map((r) => r.eventTicker), groupOf(inThread.map((r) => r.eventTicker), before)) };
     const weighed = eventsWeighed(before);
-    const across = weighed.length > 1 ? await acrossWeighed(question, weighed) : null;
+    const across = weighed.length > 1 ? await acrossWeighed(question, weighed, groupOf(weighed, before)) : null;
     if (across) return { answer: across };
     // "Which resolves first, the Fed or CPI?": the events it names, by closing time.
     if (WHICH_FIRST.test(question) && weighed.length < 2) {

@@ -79,6 +79,22 @@ function listingSaid(line: string): string | null {
   return `${market}, traders see “${top!.name}” as the likeliest result, at ${about(top!.chance)}, ahead of “${next!.name}” at ${about(next!.chance)} ${refs}.`;
 }
 
+/**
+ * A listing's sentence (listingSaid) in the fewest words that keep its odds: "Hike 25bps leads at
+ * about 52% [1].", "“Shutdown” is at about 58% [1]."; null for any other sentence.
+ */
+function compactOdds(said: string): string | null {
+  const m =
+    /^On Kalshi's “.+?” market, traders see “(.+?)” as the likeliest result, at (about [\d.]+%), ahead of .+? ((?:\[\d+\])+)\.$/.exec(said) ??
+    /^On Kalshi's “.+?” market, traders put the chance of “(.+?)” at (about [\d.]+%) ((?:\[\d+\])+)\.$/.exec(said);
+  if (m) return `${m[1]} ${said.includes('likeliest') ? 'leads at' : 'is at'} ${m[2]} ${m[3]}.`;
+  const put = /^On Kalshi's “.+?” market, (?:each level is its own yes-or-no: )?traders put (.+?) ((?:\[\d+\])+)\.$/.exec(said);
+  if (!put) return null;
+  // ("about 52% on “Hike 25bps” and about 16% on “Hold”", "“Above 2.6” at about 93% and …": each name with its chance.)
+  const pairs = [...put[1]!.matchAll(/(about [\d.]+%) on “(.+?)”|“(.+?)” at (about [\d.]+%)/g)].map((x) => `${x[2] ?? x[3]} ${x[1] ?? x[4]}`);
+  return pairs.length ? `${pairs.join(', ')} ${put[2]}.` : null;
+}
+
 /** A report's outcome line, "- **Hold**: market 16.0% (mid), model 12.4%, gap … [1]", said as a chance and the model's. */
 function outcomeSaid(line: string): string | null {
   const m = /^-\s+\*\*(.+?)\*\*:\s+market\s+(\d+(?:\.\d+)?)%(?:\s*\([^)]*\))?,\s+model\s+(\d+(?:\.\d+)?)%.*?((?:\[\d+\])+)\s*$/.exec(line);
@@ -297,7 +313,12 @@ export function restated(answer: Answer, form: 'simple' | 'sentence', words?: nu
   if (!claims.length) return null;
   // (A long lead of prose, "I do not give investment advice (…), and nothing I read links … : …", to its first clause.)
   const short = (c: string, i: number) => (i === 0 && c.length > 160 && !/\[\d+\]/.test(c) ? c.replace(/\s*\([^)]*\)/g, '').replace(/^(.{60,}?):\s.*$/, '$1').replace(/\.?$/, '.') : c);
-  const text = form === 'sentence' ? `${claims.slice(0, 2).map((c, i) => (i ? uncapitalised(c) : c).replace(/\.$/, '')).join('; ')}.` : `Put simply: ${unrepeated(claims.slice(0, 3).map(short)).map((c, i) => (i ? c : uncapitalised(c))).join(' ')}`;
+  let text = form === 'sentence' ? `${claims.slice(0, 2).map((c, i) => (i ? uncapitalised(c) : c).replace(/\.$/, '')).join('; ')}.` : `Put simply: ${unrepeated(claims.slice(0, 3).map(short)).map((c, i) => (i ? c : uncapitalised(c))).join(' ')}`;
+  // (Too many words for the limit asked, "in 10 words or fewer": a market's odds said bare, the odds first, not cut off before them.)
+  if (form === 'sentence' && words && wordCount(text) > words) {
+    const bare = compactOdds(claims[0]!);
+    if (bare && wordCount(bare) <= words) text = bare;
+  }
   // (The notes that qualify its figures, the time of the data, a market closed, kept under it.)
   return cited(`${text}\n${notesUnder(answer.text)}`, answer.citations);
 }

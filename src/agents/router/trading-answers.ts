@@ -259,7 +259,8 @@ export function fairPriceText(modelValue: number, ask: number | null, bid: numbe
 
 export function quoteText(question: string, shown: Row[], contracts: Map<string, Contract>): string | null {
   const lines: string[] = [];
-  const value = /\b(?:expected value|ev|worth buying|buy(?:ing)?|sell(?:ing)?|bet(?:ting)? on|back|fad(?:e|ing))\b|\b(?:take|throw|put|bet|stake|wager|risk|drop|place|lay)\s+\$?\d/i.test(question);
+  // ("Back hold?" is a bet; "back to dollars, …", "a week back", "set me back" are not.)
+  const value = /\b(?:expected value|ev|worth buying|buy(?:ing)?|sell(?:ing)?|bet(?:ting)? on|(?<!\b(?:go|goes|going|went|gone|come|comes|coming|came|get|getting|got|set|sets|look|looking|way|ago|day|days|week|weeks|month|months|year|years|further|far|ways)\s+)back(?!\s+(?:to|then|in|from|when|at|up|off|out|down|again|and forth)\b)|fad(?:e|ing))\b|\b(?:take|throw|put|bet|stake|wager|risk|drop|place|lay)\s+\$?\d/i.test(question);
   const no = NO_BOUGHT.test(question);
   // "What's the payout on hold?", "how much would I make if hold hits?", "max loss and payoff?": a contract pays $1.
   const payout = /\b(?:what happens|payouts?|pays? out|pay ?offs?|p&l|pnl|p\/l|max(?:imum)? (?:loss|gain|profit)|how much (?:can|could|would|will) (?:i|you|we) lose|downside|upside|how much (?:would|could|will|do|does|can) (?:i|you|we) (?:make|win|get|earn)|what (?:do|would|will|can|could) (?:i|you|we) (?:make|win|get|earn)|what (?:does|would|will) (?:it|that|this|they|a yes|a no) pay|how much (?:for|do i get for|would i get for))\b/i.test(question);

@@ -215,12 +215,12 @@ describe('switching between two reported events in one thread', () => {
   it('"which is more mispriced, sea ice or spacex?" weighs both reports', async () => {
     const ask = await demo.thread(SEA_ICE, SPACEX);
     const both = await ask('which is more mispriced, sea ice or spacex?');
-    expect(both).toMatch(/^Of the 2 events listed, 2 have a stored report; the largest gap between model and market among them is in \*\*SpaceX orbital launches/);
+    expect(both).toMatch(/^Of the 2 reports in this conversation, the largest gap between model and market is in \*\*SpaceX orbital launches/);
     expect(both).toContain('2. **Arctic sea ice extent at the end of November 2026?** (KXSEAICE-26DEC)');
     // (An event named by its usual short form: "eth" of Ethereum's.)
     const pair = await demo.thread(ETH, SHUTDOWN);
     await pair('and the shutdown, how confident?');
-    expect(await pair('which one has the better edge, eth or shutdown?')).toMatch(/^Of the 2 events listed, 2 have a stored report/);
+    expect(await pair('which one has the better edge, eth or shutdown?')).toMatch(/^Of the 2 reports in this conversation, the largest gap between model and market is in /);
     expect(await pair('when does the eth one close?')).toMatch(/^- \*\*Trading closes\*\* 2026-11-20 15:00 UTC/);
   });
 });

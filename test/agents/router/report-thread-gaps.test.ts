@@ -177,7 +177,7 @@ describe('report threads: follow-ups answered weakly before', () => {
     await ask('whats the approval rating expected to be?');
     await ask('and how many launches this week likely?');
     const compared = await ask('which of these two is more mispriced?');
-    expect(compared).toMatch(/^Of the 2 events listed, 2 have a stored report; the largest gap between model and market among them is in \*\*SpaceX orbital launches in the week ending November 24, 2026\?\*\*/);
+    expect(compared).toMatch(/^Of the 2 reports in this conversation, the largest gap between model and market is in \*\*SpaceX orbital launches in the week ending November 24, 2026\?\*\*/);
     expect(compared).toContain('(KXAPPROVAL-26NOV27) [2]: **41% to 42%**');
   });
 

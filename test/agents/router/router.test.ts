@@ -161,7 +161,8 @@ describe('svc-agent (router)', () => {
     expect((await svc.service.deps.accounts.getAccount(id)).credits).toBe(7);
     const edge = await client.responses.create({ model, input: "tl;dr? where's the edge", previous_response_id: report.id });
     expect(edge.model).toBe(model);
-    expect(edge.output_text).toContain('The largest gap is');
+    // (The TL;DR in one sentence, then the edge: the best buy on the model.)
+    expect(edge.output_text).toMatch(/^### TL;DR\?\n\n[^\n]*; trading closes [^\n]*\n\n### Where's the edge\n\nOn the model, the best buy at current prices is /);
     expect(edge.output_text).toContain('_From the stored report on');
     const chat = await client.chat.completions.create({ model, messages: [{ role: 'user', content: urlOf('KXSPACEX') }, { role: 'assistant', content: report.output_text }, { role: 'user', content: 'when does it close?' }] });
     expect(chat.choices[0]!.message.content).toMatch(/clos/i);
