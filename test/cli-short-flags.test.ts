@@ -28,4 +28,15 @@ describe('a flag written short or with one dash', () => {
     const r = await runCli(['credits', 'grant', '--account', 'acct_nobody', '--amount', '-5'], env);
     expect(r.stderr).not.toMatch(/is not a flag/);
   });
+
+  // A flag's value given without its flag, told by its shape.
+  it.each([
+    [['accounts', 'create', 'ana@example.com'], 'svc: unexpected argument "ana@example.com"; did you mean --email ana@example.com? usage: svc accounts create --email E [--plan free|plus|pro|enterprise] [--credits N]'],
+    [['keys', 'create', 'acct_abc', '--name', 'ci'], 'svc: unexpected argument "acct_abc"; did you mean --account acct_abc? usage: svc keys create --account ID [--name NAME]'],
+    [['accounts', 'create', '--email', 'a@example.com', 'extra'], 'svc: unexpected argument "extra"; usage: svc accounts create --email E [--plan free|plus|pro|enterprise] [--credits N]'],
+  ])('svc %j names the flag the value belongs to', async (args, line) => {
+    const r = await runCli(args, env);
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr).toBe(`${line}\n`);
+  });
 });
