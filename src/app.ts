@@ -96,11 +96,12 @@ export async function createService(options: ServiceOptions): Promise<Service> {
   const sessions = new SessionStore(store.db, { idleMs: config.web.sessionIdleHours * 3_600_000, absoluteMs: config.web.sessionMaxHours * 3_600_000 });
   const reports = new ReportStore(store.db, { cacheBytes: config.reports.cacheBytes });
   const billing = new Billing(store.db, { leaseMs: config.billing.holdLeaseMs, delivered: (holds) => reports.paidBy(holds) });
-  const idempotency = new IdempotencyStore(store.db, { ttlMs: config.billing.idempotencyTtlMs, lockMs: config.billing.idempotencyLockMs });
   // Several replicas share Postgres, so their counters must live there; SQLite means one process.
   const rateLimiter = store.dialect === 'postgres' ? new SqlRateLimiter(store.db) : new MemoryRateLimiter();
   let baseUrl = publicUrl(config);
   const signing = resolveSigningSecret(config.documents.signingSecret, config.storage.dataDir);
+  // Results that must not lie in the database in clear (a new API key's secret) are sealed with it.
+  const idempotency = new IdempotencyStore(store.db, { ttlMs: config.billing.idempotencyTtlMs, lockMs: config.billing.idempotencyLockMs, sealSecret: signing.secret });
   const documents = new DocumentService({
     dataDir: config.storage.dataDir,
     signingSecret: signing.secret,

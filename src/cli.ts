@@ -74,6 +74,30 @@ export function onlyFlags(p: Args, names: readonly string[]): void {
   }
 }
 
+/** The flag, not given, that a lone argument is the value of by its shape: an email address, an account id. */
+function flagForValue(value: string, names: readonly string[], args: Args): string | undefined {
+  const shapes: [string, RegExp][] = [
+    ['email', /^[^\s@]+@[^\s@]+$/],
+    ['account', /^acct_\w+$/],
+  ];
+  return shapes.find(([name, shape]) => names.includes(name) && !args.flags.has(name) && shape.test(value))?.[0];
+}
+
+/**
+ * A flag written short or with one dash (`-e a@b.c`, `-email`) was read as arguments ("unexpected
+ * arguments "-e" "a@b.c""): said to be a flag, written in full, naming the closest one the
+ * command takes. A negative number (`-5`) is an argument as typed.
+ */
+export function singleDashFlags(p: Args, names: readonly string[]): void {
+  const word = p.positional.find((a) => /^-[A-Za-z]/.test(a));
+  if (word === undefined) return;
+  const typed = word.slice(1).split('=')[0]!.toLowerCase();
+  const meant = typed.length === 1 ? names.filter((n) => n.startsWith(typed)) : [closestName(typed, names) ?? names.find((n) => n.startsWith(typed) || typed.startsWith(n))].filter((n) => n !== undefined);
+  const takes = names.length ? `this command takes ${names.map((n) => `--${n}`).join(', ')}` : 'this command takes no flags';
+  const hint = meant.length ? `did you mean ${meant.map((n) => `--${n}`).join(' or ')}? ` : '';
+  throw new UsageError(`${word} is not a flag svc knows: flags are written in full with two dashes; ${hint}${takes}`);
+}
+
 /**
  * The folder a recording writes into (`--out`), checked before anything is fetched: a folder, or
  * one that can be made, in a place this process may write.
@@ -518,9 +542,14 @@ async function run(argv: string[]): Promise<number> {
       return 0;
     }
     const args = parseArgs(argv.slice(n), command.switches);
+    singleDashFlags(args, [...(command.flags ?? []), ...(command.switches ?? [])]);
     if (command.flags) checkFlags(args, command.flags, command.switches);
     const most = command.positionals ?? 0;
     if (args.positional.length > most) {
+      // `svc accounts create ana@example.com`: a value of a flag the command takes, given without the flag.
+      const extra = args.positional.slice(most);
+      const meant = extra.length === 1 ? flagForValue(extra[0]!, command.flags ?? [], args) : undefined;
+      if (meant) throw new UsageError(`unexpected argument "${extra[0]}"; did you mean --${meant} ${extra[0]}? usage: ${command.usage.split(/\s{3,}/)[0]}`);
       throw new UsageError(`unexpected ${most ? 'extra ' : ''}argument${args.positional.length - most > 1 ? 's' : ''} ${args.positional.slice(most).map((a) => `"${a}"`).join(' ')}; usage: ${command.usage.split(/\s{3,}/)[0]}`);
     }
     return command.run(args, loadConfig());

@@ -110,6 +110,12 @@ export function createDiscordBot(options: DiscordBotOptions): DiscordBot {
   let stopping: Promise<void> | undefined;
   /** Answers still being written, per thread: a follow-up waits for them so its context has them. */
   const writing = new AnswersInProgress(FOLLOW_UP_WAIT_MS);
+  /**
+   * Answers given outside svc's threads and DMs still being written, per channel they are written
+   * in: a reply to one of them waits for it (as a follow-up in svc's threads does), so that it is
+   * recorded, whole, before the reply is read as continuing it.
+   */
+  const writingOutside = new AnswersInProgress(FOLLOW_UP_WAIT_MS);
   const track = (what: string, work: () => Promise<void>) => {
     const p = work()
       .catch((err) => log.error({ err }, `discord ${what} failed`))
@@ -168,6 +174,8 @@ export function createDiscordBot(options: DiscordBotOptions): DiscordBot {
     }
     if (answer.author.id !== botId) return null;
     const key = answeredKey(answer.interactionMetadata?.id ?? answer.id);
+    // Its conversation is recorded once it is written: a reply made while it still streams waits for it.
+    if (!store.turns(key, turnSeq(message.id)).length) await writingOutside.before(answer.channelId, message.id);
     const turns = store.turns(key, turnSeq(message.id));
     if (!turns.length) return null;
     let thread: AnyThreadChannel | null = answer.thread ?? null;
@@ -300,6 +308,9 @@ export function createDiscordBot(options: DiscordBotOptions): DiscordBot {
     if (thread && replied) store.copyTurns(replied.key, thread);
     if (thread) store.recordTurn(thread, turnSeq(message.id), 'user', question);
     const running = thread ? writing.start(thread, message.id) : null;
+    // Answered outside svc's threads (a mention in a thread of people's, a reply to an answer there):
+    // a reply to this answer made while it is written waits for it.
+    const outside = !inOurThread && !inDm && !(target.isThread() && target.ownerId === botId) ? writingOutside.start(target.id, message.id) : null;
     try {
       // In its thread, a question beside a link is answered with the thread's context (the research
       // agent reads the link too), not replaced by a new report.
@@ -353,6 +364,7 @@ export function createDiscordBot(options: DiscordBotOptions): DiscordBot {
       }
     } finally {
       running?.end();
+      outside?.end();
     }
   }
 
@@ -406,6 +418,8 @@ export function createDiscordBot(options: DiscordBotOptions): DiscordBot {
         const history = ours && thread ? await threadHistory(ours, thread, interaction.id, botId) : [];
         if (thread) store.recordTurn(thread, turnSeq(interaction.id), 'user', question);
         const running = thread ? writing.start(thread, interaction.id) : null;
+        // In a channel, a reply to the answer made while it is written waits for it.
+        const outside = !thread && interaction.channelId ? writingOutside.start(interaction.channelId, interaction.id) : null;
         try {
           const outcome = await answer(replySink(true), userId, {
             model: ASK_MODEL,
@@ -418,6 +432,7 @@ export function createDiscordBot(options: DiscordBotOptions): DiscordBot {
           if (outcome.status === 'done' && !thread) rememberConversation([interaction.id, ...outcome.messageIds], interaction.id, [...history, { role: 'user', content: question }, { role: 'assistant', content: outcome.markdown }]);
         } finally {
           running?.end();
+          outside?.end();
         }
         return;
       }
@@ -430,14 +445,20 @@ export function createDiscordBot(options: DiscordBotOptions): DiscordBot {
         await interaction.deferReply();
         let first = true;
         const reports: string[] = [];
-        for (const link of links) {
-          const outcome = await answer(replySink(first), userId, reportRequest(link, idempotencyKey('discord', 'interaction', interaction.id, link.eventTicker)));
-          first = false;
-          if (outcome.status === 'done') reports.push(outcome.markdown);
-          // A reply to a report continues from it (and the reports before it in this reply).
-          if (outcome.status === 'done' && !(interaction.channel?.isThread() && interaction.channel.ownerId === client.user!.id)) {
-            rememberConversation([interaction.id, ...outcome.messageIds], interaction.id, [{ role: 'user', content: links.map((l) => l.url).join('\n') }, { role: 'assistant', content: reports.join('\n\n') }]);
+        const ours = interaction.channel?.isThread() && interaction.channel.ownerId === client.user!.id;
+        const outside = !ours && interaction.channelId ? writingOutside.start(interaction.channelId, interaction.id) : null;
+        try {
+          for (const link of links) {
+            const outcome = await answer(replySink(first), userId, reportRequest(link, idempotencyKey('discord', 'interaction', interaction.id, link.eventTicker)));
+            first = false;
+            if (outcome.status === 'done') reports.push(outcome.markdown);
+            // A reply to a report continues from it (and the reports before it in this reply).
+            if (outcome.status === 'done' && !ours) {
+              rememberConversation([interaction.id, ...outcome.messageIds], interaction.id, [{ role: 'user', content: links.map((l) => l.url).join('\n') }, { role: 'assistant', content: reports.join('\n\n') }]);
+            }
           }
+        } finally {
+          outside?.end();
         }
         return;
       }

@@ -116,9 +116,14 @@ export function nameSeriesLinks(text: string): string {
  * Whether a message asks something beside the event links it holds ("how does this compare with
  * <link>? which is mispriced more?"): then it is a question for the research agent, which reads
  * the links too, not a request for a new report that would drop it. A link alone, or with a
- * word or two ("report please", "thoughts"), is a report request.
+ * word or two ("report please", "thoughts"), is a report request. A series page beside them is
+ * always something asked.
  */
 export function asksBesideLinks(text: string): boolean {
+  // A series page beside an event's ("<event link> vs <series link>") asks about the series, which
+  // has no report of its own: a question (the series named "Kalshi series X" to the service, see
+  // nameSeriesLinks), whether its address is wrapped (<…>) or bare, never the event's report alone.
+  if (findKalshiSeriesLinks(text).length) return true;
   const rest = withoutCode(text)
     .replace(/<[^<>\s]*kalshi\.com[^<>]*>/gi, ' ')
     .replace(LINK, ' ')

@@ -72,8 +72,24 @@ export function validateEmail(email: unknown, param = 'email'): string {
   if (email === undefined || email === null || (typeof email === 'string' && !email.trim())) throw invalidRequest('missing_required_parameter', `Missing required parameter: '${param}'.`, param);
   if (typeof email !== 'string') throw invalidRequest('invalid_type', `Invalid type for '${param}': expected a string (an email address), but got ${Array.isArray(email) ? 'an array' : `a ${typeof email}`}.`, param);
   const e = normalizeEmail(email);
-  if (e.length > 254 || !EMAIL.test(e)) throw invalidRequest('invalid_value', `Invalid '${param}': '${e.slice(0, 80)}' is not an email address.`, param);
+  if (e.length > 254 || !EMAIL.test(e)) {
+    const why = e.length <= 254 ? notAnEmailBecause(e) : null;
+    throw invalidRequest('invalid_value', `Invalid '${param}': '${e.slice(0, 80)}' is not an email address${why ? `: ${why}` : ''}.`, param);
+  }
   return e;
+}
+
+/**
+ * Why an address pasted as it is often copied is refused, when it is one of those shapes: a
+ * display name around it ("Ana <ana@example.com>"), a `mailto:` link, a domain ending in one letter.
+ */
+function notAnEmailBecause(e: string): string | null {
+  const inside = /<([^<>\s]+@[^<>\s]+)>/.exec(e)?.[1];
+  if (inside && EMAIL.test(inside)) return `give the address alone, '${inside}'`;
+  const linked = /^mailto:(.+)$/.exec(e)?.[1];
+  if (linked && EMAIL.test(linked)) return `give the address without 'mailto:', '${linked}'`;
+  if (/^[^@\s]+@[^@\s]+\.[\p{L}\p{N}]$/u.test(e)) return 'its domain must end in a name of two letters or more, such as .com';
+  return null;
 }
 
 export const MAX_KEY_NAME_LENGTH = 60;

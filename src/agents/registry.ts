@@ -27,6 +27,16 @@ export class AgentRegistry {
     return out;
   }
 
+  /**
+   * " Did you mean 'svc-agent'?" for a model id that is a known one in another case or with spaces
+   * around it ('SVC-AGENT', 'Svc-Agent '): ids are matched exactly, as OpenAI's are. Else "".
+   */
+  meant(id: string): string {
+    const key = id.trim().toLowerCase();
+    const found = this.models().find((m) => m.id.toLowerCase() === key);
+    return found && found.id !== id ? ` Did you mean '${found.id}'?` : '';
+  }
+
   model(id: string): ModelInfo | undefined {
     return this.models().find((m) => m.id === id);
   }
@@ -54,7 +64,7 @@ export class AgentRegistry {
     if (!agent || !variantKnown) {
       throw notFound(
         'model_not_found',
-        `The model '${modelId}' does not exist. GET /v1/models lists the available models: ${this.models()
+        `The model '${modelId}' does not exist.${this.meant(modelId)} GET /v1/models lists the available models: ${this.models()
           .map((m) => m.id)
           .join(', ')}.`,
         'model',

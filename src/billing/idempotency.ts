@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHash, createHmac, randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { SvcError, invalidRequest } from '../errors.js';
 import type { Database } from '../store/schema.js';
@@ -67,8 +67,38 @@ export function validateKey(raw: string | string[] | undefined): string | null {
 export class IdempotencyStore {
   constructor(
     private readonly db: Kysely<Database>,
-    private readonly options: { ttlMs: number; lockMs: number },
+    private readonly options: { ttlMs: number; lockMs: number; /** Encrypts the results stored sealed (a new API key's secret): the server's signing secret, shared by replicas. */ sealSecret?: string },
   ) {}
+
+  /**
+   * A result stored encrypted (AES-256-GCM, its key derived from the seal secret, the account and
+   * the Idempotency-Key), so that the database never holds what it must not (a new API key's secret
+   * in clear): only this server, for that account and key, can read it back.
+   */
+  seal(accountId: string, key: string, body: string): string {
+    const iv = randomBytes(12);
+    const cipher = createCipheriv('aes-256-gcm', this.#sealKey(accountId, key), iv);
+    const data = Buffer.concat([cipher.update(body, 'utf8'), cipher.final()]);
+    return `sealed:v1:${Buffer.concat([iv, cipher.getAuthTag(), data]).toString('base64')}`;
+  }
+
+  /** The body sealed by `seal`, or null when it cannot be read back (the seal secret changed). */
+  unseal(accountId: string, key: string, stored: string): string | null {
+    if (!stored.startsWith('sealed:v1:')) return null;
+    try {
+      const raw = Buffer.from(stored.slice('sealed:v1:'.length), 'base64');
+      const decipher = createDecipheriv('aes-256-gcm', this.#sealKey(accountId, key), raw.subarray(0, 12));
+      decipher.setAuthTag(raw.subarray(12, 28));
+      return Buffer.concat([decipher.update(raw.subarray(28)), decipher.final()]).toString('utf8');
+    } catch {
+      return null;
+    }
+  }
+
+  #sealKey(accountId: string, key: string): Buffer {
+    if (!this.options.sealSecret) throw new Error('IdempotencyStore: no seal secret configured');
+    return createHmac('sha256', this.options.sealSecret).update(`idempotency-seal\n${accountId}\n${key}`).digest();
+  }
 
   get lockMs(): number {
     return this.options.lockMs;

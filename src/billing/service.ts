@@ -309,7 +309,10 @@ export class Billing {
     return settled;
   }
 
-  /** Admin grant (positive) or correction (negative); the balance never goes below zero. */
+  /**
+   * Admin grant (positive) or correction (negative); the balance never goes below zero. An empty
+   * or blank note (`"note": ""`, `--note ""`) is no note: its ledger reason is null, not "".
+   */
   async grant(input: { accountId: string; amount: number; note: string | null; requestId?: string | null }, now = Date.now()): Promise<{ balance: number; entry: LedgerEntry }> {
     return this.db.transaction().execute(async (trx) => {
       const updated = await trx
@@ -342,7 +345,7 @@ export class Billing {
         kind: input.amount > 0 ? 'grant' : 'adjustment',
         amount: input.amount,
         balanceAfter: balance,
-        reason: input.note,
+        reason: input.note?.trim() ? input.note : null,
         requestId: input.requestId,
         now,
       });

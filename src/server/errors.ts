@@ -172,6 +172,39 @@ function allowedMethods(request: FastifyRequest, path: string): string[] {
   });
 }
 
+/** Whether the router has a route at `path`, for `method` or (no method given) any. */
+function routed(request: FastifyRequest, path: string, method?: string): boolean {
+  return (method ? [method] : METHODS).some((m) => {
+    const route = request.server.findRoute({ method: m as (typeof METHODS)[number], url: path });
+    return route !== null && !Object.values(route.params as Record<string, string>).includes('');
+  });
+}
+
+/**
+ * An unknown URL that is a known one written in the wrong case (`/V1/Models`), without its `/v1`
+ * (a base URL missing it), or with it twice (a base URL ending in /v1 and a path starting with
+ * it): the 404 names the URL meant. Only a path's fixed words change case, never an id in it.
+ */
+function didYouMean(request: FastifyRequest, path: string): string | null {
+  const segments = path.split('/');
+  const candidates: string[] = [];
+  const changeable = segments.map((s, i) => (s !== s.toLowerCase() ? i : -1)).filter((i) => i >= 0);
+  if (changeable.length && changeable.length <= 6) {
+    // Fewest segments lowered first, so that an id's case is kept where a fixed word suffices.
+    const masks = Array.from({ length: (1 << changeable.length) - 1 }, (_, m) => m + 1).sort((a, b) => bits(a) - bits(b));
+    for (const mask of masks) candidates.push(segments.map((s, i) => (changeable.some((c, j) => c === i && mask & (1 << j)) ? s.toLowerCase() : s)).join('/'));
+  }
+  if (!/^\/v1(\/|$)/i.test(path)) candidates.push(`/v1${path}`);
+  if (/^\/v1\/v1(\/|$)/i.test(path)) candidates.push(path.slice(3));
+  for (const method of [request.method, undefined]) {
+    const found = candidates.find((c) => routed(request, c, method));
+    if (found) return `Unknown request URL: ${request.method} ${path}. Did you mean ${found}? Paths are case-sensitive and the API lives under /v1.`;
+  }
+  return null;
+}
+
+const bits = (n: number) => n.toString(2).replace(/0/g, '').length;
+
 export function notFoundHandler(request: FastifyRequest, reply: FastifyReply) {
   const path = request.url.split('?')[0]!;
   // A known path asked with another method: 405 with the methods it takes (RFC 9110), not "unknown URL".
@@ -198,7 +231,7 @@ export function notFoundHandler(request: FastifyRequest, reply: FastifyReply) {
     reply,
     new SvcError('not_found', {
       code: 'unknown_url',
-      message: `Unknown request URL: ${request.method} ${path}. Check the method and path; the API lives under /v1 (POST /v1/responses, POST /v1/chat/completions, GET /v1/models).`,
+      message: didYouMean(request, path) ?? `Unknown request URL: ${request.method} ${path}. Check the method and path; the API lives under /v1 (POST /v1/responses, POST /v1/chat/completions, GET /v1/models).`,
     }),
   );
 }

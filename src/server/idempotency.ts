@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import { fingerprint, validateKey, type IdempotencyStore, type StoredResult } from '../billing/idempotency.js';
+import { SvcError } from '../errors.js';
 import type { ServerDeps } from './deps.js';
 
 declare module 'fastify' {
@@ -41,6 +42,8 @@ export class IdempotencySession {
     /** When this life of the key began. */
     readonly since: number,
     private readonly onError: (err: unknown) => void,
+    /** Stores its result encrypted (see IdempotencyStore.seal). */
+    private readonly sealed = false,
   ) {
     // Every third of the lock, so that one late renewal never lets it lapse under a running request.
     this.#timer = setInterval(() => void this.store.renew(accountId, key).catch(onError), Math.max(100, Math.floor(store.lockMs / 3)));
@@ -80,7 +83,8 @@ export class IdempotencySession {
   /** Settled before the body is sent (onSend), for the same reason. */
   sent(statusCode: number, headers: Record<string, unknown>, payload: unknown, clientGone = false): Promise<void> {
     if (statusCode >= 200 && statusCode < 300) {
-      const body = typeof payload === 'string' ? payload : Buffer.isBuffer(payload) ? payload.toString('utf8') : '';
+      const text = typeof payload === 'string' ? payload : Buffer.isBuffer(payload) ? payload.toString('utf8') : '';
+      const body = this.sealed ? this.store.seal(this.accountId, this.key, text) : text;
       return this.#finish({ statusCode, headers: keptHeaders(headers), body });
     }
     // An error written to a client that already left says why it left, not that the request was wrong.
@@ -124,23 +128,39 @@ export interface KeyOwner {
   namespace: string;
 }
 
-/** preHandler for the POST endpoints: claims the key, or replays the stored result. Requests without a key pass at once. */
-export function idempotency(deps: ServerDeps, endpoint: string, owner?: KeyOwner) {
+/**
+ * preHandler for the POST endpoints: claims the key, or replays the stored result. Requests without
+ * a key pass at once. `sealed`: the result is stored encrypted (it holds a secret, a new API key's).
+ */
+export function idempotency(deps: ServerDeps, endpoint: string, owner?: KeyOwner, options: { sealed?: boolean } = {}) {
   const claimOrReplay = async (request: FastifyRequest, reply: FastifyReply, given: string): Promise<boolean> => {
     const accountId = owner ? await owner.accountOf(request) : request.auth!.account.id;
     const key = owner ? `${owner.namespace}${given}` : given;
     const claim = await deps.idempotency.claim({ accountId, key, endpoint, fingerprint: fingerprint(endpoint, request.body) });
     if (claim.kind === 'replay') {
+      let body = claim.result.body;
+      if (options.sealed) {
+        const opened = deps.idempotency.unseal(accountId, key, body);
+        // Sealed under another secret (SVC_SIGNING_SECRET changed since): what it made is there, but its answer cannot be given again.
+        if (opened === null) {
+          throw new SvcError('unprocessable', {
+            code: 'idempotency_result_unreadable',
+            message: `The request with the Idempotency-Key '${given}' already ran, but its answer can no longer be read back (the server's signing secret changed). Check what it made (GET ${endpoint.replace(/^POST /, '')}) and use a new key.`,
+            param: 'Idempotency-Key',
+          });
+        }
+        body = opened;
+      }
       const headers: Record<string, string> = { ...claim.result.headers, 'idempotent-replayed': 'true' };
       // A replay charges nothing; the balance shown is today's.
       if (headers['x-credits-charged'] !== undefined) {
         headers['x-credits-charged'] = '0';
         headers['x-credits-remaining'] = String(await deps.billing.balance(accountId));
       }
-      reply.code(claim.result.statusCode).headers(headers).send(claim.result.body);
+      reply.code(claim.result.statusCode).headers(headers).send(body);
       return true;
     }
-    request.idempotency = new IdempotencySession(deps.idempotency, accountId, key, claim.since, (err) => request.log.error({ err }, 'idempotency record failed'));
+    request.idempotency = new IdempotencySession(deps.idempotency, accountId, key, claim.since, (err) => request.log.error({ err }, 'idempotency record failed'), options.sealed);
     return false;
   };
   return (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) => {

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { validateKeyName } from '../../accounts/service.js';
+import { idempotency } from '../idempotency.js';
 import type { ServerDeps } from '../deps.js';
 import { Fields, bodyObject, intQuery, onlyFields, stringQuery } from '../validate.js';
 import { entryJson, keyJson } from '../views.js';
@@ -30,7 +31,10 @@ export async function accountRoutes(app: FastifyInstance, deps: ServerDeps): Pro
     return { object: 'list', data: keys.map((k) => keyJson(k)) };
   });
 
-  app.post('/v1/account/keys', async (request, reply) => {
+  // A key created under an Idempotency-Key (a timeout, a script run twice) is created once: the
+  // retry, from the same account within the key's TTL, gets the first answer, its secret too (stored
+  // sealed meanwhile: the database never holds a key's secret in clear).
+  app.post('/v1/account/keys', { preHandler: idempotency(deps, 'POST /v1/account/keys', undefined, { sealed: true }) }, async (request, reply) => {
     // The body is optional (a key needs no name), but when there is one it must be an object.
     const f = new Fields(request.body === undefined || request.body === null ? {} : bodyObject(request.body));
     onlyFields(f, ['name'], 'A key takes an optional "name".');

@@ -66,7 +66,10 @@ export async function adminRoutes(app: FastifyInstance, deps: ServerDeps): Promi
     return { account: { ...accountJson(await deps.accounts.getAccount(id)), credits: balance }, entry: entryJson(entry) };
   });
 
-  app.post('/v1/admin/accounts/:id/keys', async (request, reply) => {
+  // A key issued under an Idempotency-Key is issued once, as a grant is: the retry gets the first
+  // answer, its secret too (stored sealed meanwhile, never in clear). Keys are the target account's.
+  const issueKeys = { namespace: 'admin-key:', accountOf: grantKeys.accountOf };
+  app.post('/v1/admin/accounts/:id/keys', { preHandler: idempotency(deps, 'POST /v1/admin/accounts/{id}/keys', issueKeys, { sealed: true }) }, async (request, reply) => {
     // The body is optional (`{"name"}`): a bare POST issues an unnamed key, as it always did.
     const f = new Fields(request.body === undefined || request.body === null || request.body === '' ? {} : bodyObject(request.body));
     onlyFields(f, ['name'], 'A key takes an optional "name".');

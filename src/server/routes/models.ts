@@ -12,7 +12,7 @@ export async function modelRoutes(app: FastifyInstance, deps: ServerDeps): Promi
     // The router has already percent-decoded it: decoding again would turn '%' into a 500.
     const id = (request.params as { '*': string })['*'];
     const found = deps.agents.model(id);
-    if (!found) throw notFound('model_not_found', `The model '${id}' does not exist. GET /v1/models lists the available models.`, 'model');
+    if (!found) throw notFound('model_not_found', `The model '${id}' does not exist.${deps.agents.meant(id)} GET /v1/models lists the available models.`, 'model');
     return model(found);
   });
 }
