@@ -467,8 +467,8 @@ describe('questions it cannot answer get a clear answer, never an invented numbe
     }
     expect((await ask('Apple inventory at June 29, 2024')).text).toMatch(/inventory at the end of fiscal Q3 2024 \(2024-06-29\) was \*\*\$6,165 million\*\*.*\n\n- Source: .*us-gaap:InventoryNet/);
     expect((await ask('AMND inventory at September 30, 2024')).text).toMatch(/inventory at the end of Q3 2024 \(2024-09-30\) was \*\*\$45 million\*\*.*\n\n- Source: .*us-gaap:InventoryNet/);
-    expect((await ask('AMND dividends per share 2024')).text).toMatch(/dividends declared per share for fiscal year 2024 \(year ended 2024-12-31\) was \*\*\$1\.04 per share\*\*[^]*us-gaap:CommonStockDividendsPerShareDeclared/);
-    expect((await ask('AMND buybacks Q2 2024')).text).toMatch(/share repurchases for Q2 2024 \(quarter ended 2024-06-30\) was \*\*\$7 million\*\*[^]*six months ended June 30, 2024 \$13 million/);
+    expect((await ask('AMND dividends per share 2024')).text).toMatch(/dividends declared per share for fiscal year 2024 \(year ended 2024-12-31\) were \*\*\$1\.04 per share\*\*[^]*us-gaap:CommonStockDividendsPerShareDeclared/);
+    expect((await ask('AMND buybacks Q2 2024')).text).toMatch(/share repurchases for Q2 2024 \(quarter ended 2024-06-30\) were \*\*\$7 million\*\*[^]*six months ended June 30, 2024 \$13 million/);
   });
 
   it('a question about the company in general still gets the key figures', async () => {
