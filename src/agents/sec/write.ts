@@ -1049,7 +1049,8 @@ export class AnswerWriter {
         continue;
       }
       const against = ca.kind === 'qoq' ? 'quarter over quarter' : ca.kind === 'yoy' ? 'year over year' : `against ${periodName(ca.period, income.fin.calendar)}`;
-      const grew = (now: MetricValue, then: MetricValue, f: Figure) => `${formatChange(now.value, then.value, now.unit, f.metric, this.#scale(now)).replace(/^.*\(([^)]*)\)$/, '$1')}, from ${this.#amount(f, then)} ${this.#refs(then)} to ${this.#amount(f, now)} ${this.#refs(now)}`;
+      const shown = (f: Figure, v: MetricValue) => `${this.#amount(f, v)} ${this.#refs(v)}${v.derivation ? ' (derived)' : ''}`;
+      const grew = (now: MetricValue, then: MetricValue, f: Figure) => `${formatChange(now.value, then.value, now.unit, f.metric, this.#scale(now)).replace(/^.*\(([^)]*)\)$/, '$1')}, from ${shown(f, then)} to ${shown(f, now)}`;
       const [gi, gr] = [(a.value.value - ca.value.value) / Math.abs(ca.value.value), (b.value.value - cb.value.value) / Math.abs(cb.value.value)];
       const working = `operating income ${grew(a.value, ca.value, income)}, against revenue ${grew(b.value, cb.value, revenue)}`;
       if (ca.value.value <= 0 || a.value.value <= 0) {
@@ -1222,10 +1223,12 @@ export class AnswerWriter {
         if (!/per share$/.test(sum)) out.push(`${capitalise(kind === 'growth' ? metric.label : label)} of ${shown.map((x) => shortName(x.figure.company.name)).join(' and ')} together${samePeriod ? '' : ', each for its period in the table'}: ${sum}${monthsApart}.`);
       }
       // Latest figures months apart are compared on periods ending together instead, below the table.
-      // (The latest figures themselves are weighed first all the same: "which is bigger?" asks of them.)
+      // (Asked which is bigger, the latest figures themselves are weighed first all the same.)
       const aligned = !samePeriod && ranked.length === 2 && kind === 'amount' && this.#plan.cross.some((c) => c.reason === 'latest' && c.metric === metric && c.value);
       if (aligned) {
-        if (high.raw.value !== low.raw.value) {
+        // (Asked which is bigger, "which is bigger?", "who's larger?": the latest figures answer it, the like-for-like after.)
+        // (Not of balances: a balance at a later date is no answer to who holds more at the same date.)
+        if (high.raw.value !== low.raw.value && metric.type === 'duration' && SIZE_ASKED.test(this.#plan.question?.text ?? '')) {
           const amount = formatAmount(high.raw.value - low.raw.value, high.unit, metric, this.#scale(high.raw)).replace(/ per share$/, '');
           out.push(`${this.#thanVerdict(high.figure.company)}Of the latest figures, ${its(high.figure.company)} ${label} for ${high.period}, ${high.shown}, ${wasOf(metric)} ${amount} more than ${its(low.figure.company)} for ${low.period}, ${low.shown}${monthsApart}, so they are compared on periods ending together below.`);
         }

@@ -39,6 +39,10 @@ describe('sec8 gaps (demo snapshot)', () => {
     const apple = await talk("What's Microsoft's operating leverage in FY2024?", 'and Apple?');
     // 8,915 / 114,301 = 7.80%; 7,750 / 383,285 = 2.02%; 3.86.
     expect(apple.text).toMatch(/^\*\*Apple's degree of operating leverage\*\* for fiscal year 2024 \(year ended 2024-09-28\), year over year: \*\*3\.86x\*\*/);
+    // A quarter derived from the year less nine months is said to be derived.
+    const q4 = await talk('Alphabet operating leverage last quarter');
+    expect(q4.text).toMatch(/^\*\*Alphabet's degree of operating leverage\*\* for Q4 2024 \(quarter ended 2024-12-31\), year over year: \*\*2\.61x\*\* \(derived: operating income growth over revenue growth\): operating income \+30\.7%, from \$23,697 million \[1\]\[2\] \(derived\) to \$30,972 million \[3\]\[4\] \(derived\)/);
+    consistent(q4);
     const op = await talk('apple op leverage fy2024');
     expect(op.text).toMatch(/^\*\*Apple's degree of operating leverage\*\* for fiscal year 2024/);
   });
@@ -63,6 +67,9 @@ describe('sec8 gaps (demo snapshot)', () => {
     expect(a.text).toContain("- Of the latest figures, Alphabet's free cash flow for Q4 2024 (quarter ended 2024-12-31), $24,846 million, was $4,506 million more than Microsoft's for fiscal Q3 2025 (quarter ended 2025-03-31), $20,340 million; the periods end 3 months apart, so they are compared on periods ending together below.");
     expect(a.text).toContain("On periods ending together, Alphabet's free cash flow was $18,328 million more than Microsoft's.");
     consistent(a);
+    // A variant: "who's larger?" asks it too; a comparison asking no size keeps to the like-for-like verdict.
+    expect((await talk('Microsoft latest free cash flow', 'and Alphabet?', "who's larger?")).text).toContain("- Of the latest figures, Alphabet's free cash flow for Q4 2024");
+    expect((await talk('Microsoft latest free cash flow', 'and Alphabet?', 'compare them')).text).not.toContain('Of the latest figures');
   });
 
   it('yes or no: a "grow faster than" of companies naming no figure is of revenue; a bare follow-up keeps asking "did it grow?"', async () => {
