@@ -3,11 +3,11 @@ import { extraWeekLength, type FiscalCalendar, type FiscalPeriod } from '../../d
 import type { CompanyFinancials, MetricValue } from '../../data/sec/facts.js';
 import type { FactCitation, SecLibrary } from '../../data/sec/library.js';
 import { metricById, type MetricDef, type MetricId } from '../../data/sec/metrics.js';
-import { AGAINST_FIGURE, BURN_ASKED, quarterRange, type SecQuestion } from '../../data/sec/question.js';
+import { AGAINST_FIGURE, BURN_ASKED, askingSentence, quarterRange, type SecQuestion } from '../../data/sec/question.js';
 import { ratioById, type RatioDef } from '../../data/sec/ratios.js';
 import type { CompanyRef } from '../../data/sec/types.js';
 import { shortName } from '../../data/sec/names.js';
-import { SCALE_WORD, capitalise, formatAmount, formatChange } from '../sec/format.js';
+import { GROWTH_FROM_NEGATIVE, SCALE_WORD, capitalise, formatAmount, formatChange } from '../sec/format.js';
 import { shareLabel } from '../sec/plan.js';
 import { formatRatio, ratioAt, ratioNote } from '../sec/ratios.js';
 import { meaningsOf, unknownFigureText } from '../sec/write.js';
@@ -135,6 +135,9 @@ const QUARTERLY = /\b(quarterly(?!\s+(?:reports?|filings?)\b)|quarter by quarter
  * and which fiscal years, when it names them: "2021 to 2024", "since 2022", "quarterly revenue in 2024".
  */
 export function spanOf(text: string): Span | null {
+  // ("The quarterly review was circulated… What was Microsoft net income FY2024?": the asking sentence's periods, not the prose's.)
+  const asking = askingSentence(text);
+  if (asking) return spanOf(asking);
   // "Last 4 q", "past 3 yrs": the units spelled out.
   const t = text
     .toLowerCase()
@@ -427,6 +430,8 @@ async function table(lib: SecLibrary, ref: CompanyRef, metrics: MetricId[], span
     const growth = (back: number) => growthRates(context, m, back).map((r) => (r === null ? '—' : pct(r)));
     if (metric.unit !== 'shares') {
       if ((span.kind === 'quarter' ? [4, 1] : [1]).some((back) => growthFromNegative(context, m, back))) fromNegative = true;
+      // (So is a change from the first period shown to the last, when the first is below zero.)
+      if (span.summaries?.includes('change') && (series[0]?.value ?? 0) < 0) fromNegative = true;
       const none = total ? ['—'] : [];
       // Under a margin row, the growth rows say whose growth they are (the figure's, not the margin's).
       const of = revenue && share ? `${metric.label} ` : '';
@@ -456,7 +461,7 @@ async function table(lib: SecLibrary, ref: CompanyRef, metrics: MetricId[], span
   if (restatements.length) lines.push(`‡ Restated after it was first reported; the latest figure is shown, and growth is measured on it: ${restatements.join('; ')}.`, '');
   const longer = calendarYear || !reported.some((m) => metricById(m).type === 'duration' && !metricById(m).averaged) ? null : extraWeekNote(shown, financials.calendar);
   if (longer) lines.push(longer, '');
-  if (fromNegative) lines.push('Growth from a figure below zero is the change over that figure\'s size: a loss or cash burn that widens is negative growth, one that narrows positive.', '');
+  if (fromNegative) lines.push(GROWTH_FROM_NEGATIVE, '');
   if (derived) lines.push('† Derived, not reported as such: a fourth quarter is the fiscal year minus the first nine months (10-K minus the third-quarter 10-Q); cash-flow quarters are year-to-date differences; totals a filer does not tag follow their formula. Per-share figures derived this way are approximate.', '');
   // A snapshot holds what was recorded, not all a company reports: the claim is about the data.
   const missingSaid = missing.map((m) => metricById(m).label.toLowerCase()).join(' or ');
@@ -734,10 +739,10 @@ function summaryLines(shown: Shown): string[] {
       if (!a || !b) parts.push(`no change from ${label(first)} to ${label(last)} can be given: ${label(a ? last : first)} has no figure`);
       else {
         let said = `${amount(a.value)} → ${amount(b.value)}, **${formatChange(b.value, a.value, unit, metric, scale)}**`;
-        if (a.value <= 0) said += ' (no percentage: the first figure is not positive)';
+        if (a.value === 0) said += ' (no percentage: the first figure is zero)';
         else {
-          if (asked.includes('cagr') && years > 0 && b.value > 0) said += `, **${pct((b.value / a.value) ** (1 / years) - 1).replace('−', '-')} a year** compounded over ${Number(years.toFixed(2))} year${years === 1 ? '' : 's'}`;
-          if (span.threshold) said += `: ${verdict(100 * (b.value / a.value - 1), span.threshold)}`;
+          if (asked.includes('cagr') && years > 0 && a.value > 0 && b.value > 0) said += `, **${pct((b.value / a.value) ** (1 / years) - 1).replace('−', '-')} a year** compounded over ${Number(years.toFixed(2))} year${years === 1 ? '' : 's'}`;
+          if (span.threshold) said += `: ${verdict(100 * growthOver(b.value, a.value)!, span.threshold)}`;
         }
         const [ra, rb] = [revenue?.[0], revenue?.at(-1)];
         if (share && ra && rb && ra.value > 0 && rb.value > 0) {

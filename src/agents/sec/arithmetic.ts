@@ -7,7 +7,7 @@ import { planAnswer } from './plan.js';
 import type { MetricValue } from '../../data/sec/facts.js';
 import type { CompanyRef } from '../../data/sec/types.js';
 import { capitalise, formatAmount, periodName } from './format.js';
-import { endsApart, itemsOf, tag, whenShort, type Item } from './restate.js';
+import { endsApart, itemsOf, tag, wasOfItem, whenShort, type Item } from './restate.js';
 
 /**
  * Arithmetic asked of the figures just given, naming nothing new: "average of the three?",
@@ -59,7 +59,7 @@ function computed(op: Operation, items: Item[]): string | null {
   const [top, bottom] = [ranked[0]!, ranked.at(-1)!];
   if (op === 'average') {
     const mean = items.reduce((a, i) => a + i.amount, 0) / items.length;
-    const what = new Set(items.map((i) => i.label)).size === 1 ? `${items[0]!.label}s` : 'figures';
+    const what = new Set(items.map((i) => i.label)).size === 1 ? items[0]!.label === items[0]!.metric.label && items[0]!.metric.plural ? items[0]!.label : `${items[0]!.label}s` : 'figures';
     const apart = endsApart(items);
     return `**Average of the ${items.length} ${what}: ${exact(items[0]!, mean)}** (a simple average, each counted once): ${inputs(items)}.${apart ? ` ${apart}` : ''}`;
   }
@@ -70,7 +70,7 @@ function computed(op: Operation, items: Item[]): string | null {
     // (More than the smaller, or less than the larger: the percentage is of the figure it is set against.)
     const apart = unit === 'percent' ? `${gap.toFixed(1)} percentage points` : `${exact(top, gap)}${bottom.amount > 0 ? ` (${((100 * gap) / second.amount).toFixed(1)}%)` : ''}`;
     const said = (i: Item) => `${exact(i)} ${i.refs}${tag(i)} in ${periodName(i.period, i.calendar)} (${i.balance ? 'at' : 'ended'} ${i.period.end})`;
-    return `**${possessive(shortName(first.company.name))} ${first.label} was ${op} in ${periodName(first.period, first.calendar)}**: ${said(first)} against ${said(second)}, ${apart} ${op === 'larger' ? 'more' : 'less'}.`;
+    return `**${possessive(shortName(first.company.name))} ${first.label} ${wasOfItem(first)} ${op} in ${periodName(first.period, first.calendar)}**: ${said(first)} against ${said(second)}, ${apart} ${op === 'larger' ? 'more' : 'less'}.`;
   }
   if (op === 'difference') {
     const gap = top.amount - bottom.amount;

@@ -40,7 +40,11 @@ export function roughly(value: number, unit: string, metric: MetricDef): string 
   return `${value < 0 ? '-' : ''}${currency}${group(Math.abs(value) / 1e9, 1)} billion`;
 }
 
-/** "+$3,980 million (+4.9%)". */
+/**
+ * "+$3,980 million (+4.9%)". The percentage is growth as the tables give it: the change over the size
+ * of the earlier figure, so a loss that widens from -$45 million to -$48 million is "-$3 million
+ * (-6.7%)" and one that narrows is positive (see GROWTH_FROM_NEGATIVE); none from zero.
+ */
 export function formatChange(current: number, prior: number, unit: string, metric: MetricDef, printedScale: number | null): string {
   const diff = current - prior;
   const sign = diff > 0 ? '+' : diff < 0 ? '-' : '±';
@@ -48,9 +52,12 @@ export function formatChange(current: number, prior: number, unit: string, metri
   // A change too small for one decimal still shows its direction: "+0.04%", not "+0.0%".
   const rate = Math.abs((diff / prior) * 100);
   const shown = rate === 0 || rate >= 0.05 ? group(rate, 1) : rate >= 0.005 ? group(rate, 2) : '<0.01';
-  const pct = prior > 0 ? ` (${sign === '±' ? '' : sign}${shown}%)` : '';
+  const pct = prior !== 0 && Number.isFinite(rate) ? ` (${sign === '±' ? '' : sign}${shown}%)` : '';
   return `${sign}${amount}${pct}`;
 }
+
+/** Said under figures whose change is measured from a figure below zero (a table's growth rows, a single figure's change). */
+export const GROWTH_FROM_NEGATIVE = "Growth from a figure below zero is the change over that figure's size: a loss or cash burn that widens is negative growth, one that narrows positive.";
 
 /** "fiscal Q3 2024" (a non-calendar fiscal year), "Q3 2024", "fiscal year 2024", "the first half of fiscal 2024". */
 export function periodName(p: FiscalPeriod, calendar: FiscalCalendar): string {

@@ -1,7 +1,7 @@
 import type { FiscalPeriod } from '../../data/sec/calendar.js';
 import type { MetricValue } from '../../data/sec/facts.js';
 import type { SecLibrary } from '../../data/sec/library.js';
-import { metricById, type MetricDef } from '../../data/sec/metrics.js';
+import { metricById, wasOf, type MetricDef } from '../../data/sec/metrics.js';
 import { shortName, possessive } from '../../data/sec/names.js';
 import type { SecQuestion } from '../../data/sec/question.js';
 import type { CompanyRef } from '../../data/sec/types.js';
@@ -55,6 +55,9 @@ export function formAsked(text: string): FormAsked | null {
   }
   return null;
 }
+
+/** "Was" or "were" for an item: its figure's label may be plural ("share repurchases were"); a margin or a ratio is one. */
+export const wasOfItem = (item: Pick<Item, 'label' | 'metric'>) => (item.label === item.metric.label ? wasOf(item.metric) : 'was');
 
 /** One figure of the answer, ready to be said in any form. */
 export interface Item {
@@ -161,7 +164,7 @@ function sentence(items: Item[]): string {
     const who = possessive(shortName(g[0]!.company.name));
     // The kind of change said once: "(+5.1% year over year) … (+4.8%)".
     const kinds = new Set(g.map((item) => item.change?.replace(/^\S+ (?:percentage points )?/, '')));
-    const figures = g.map((item, i) => `${i ? 'its ' : ''}${item.label} ${i ? '' : 'was '}${item.value} ${item.refs}${tag(item)}${item.change ? ` (${i && kinds.size === 1 ? item.change.replace(/ (?:year over year|quarter over quarter|from .*)$/, '') : item.change})` : ''}`);
+    const figures = g.map((item, i) => `${i ? 'its ' : ''}${item.label} ${i ? '' : `${wasOfItem(item)} `}${item.value} ${item.refs}${tag(item)}${item.change ? ` (${i && kinds.size === 1 ? item.change.replace(/ (?:year over year|quarter over quarter|from .*)$/, '') : item.change})` : ''}`);
     return `in ${when(g[0]!)}, ${who} ${list(figures)}`;
   });
   return `${capitalise(clauses.join('; '))}.`;
@@ -265,7 +268,7 @@ function simple(items: Item[]): string {
           ? `for every $100 ${i ? 'it' : name} sold, about $${Math.round(item.amount)} ${left} (its ${item.label}, ${item.value}) ${item.refs}${tag(item)}`
           : PLAIN[item.metric.id]
             ? `${who} ${PLAIN[item.metric.id]!.replace('{}', roughly(item).replace(/ a share$/, ''))} ${item.refs}${tag(item)}`
-            : `${i ? 'its' : possessive(name)} ${item.label} was ${item.value} ${item.refs}${tag(item)}`;
+            : `${i ? 'its' : possessive(name)} ${item.label} ${wasOfItem(item)} ${item.value} ${item.refs}${tag(item)}`;
         const moved = item.changeRate === null || item.percent ? '' : `, ${Math.abs(Math.round(item.changeRate))}% ${item.changeRate >= 0 ? 'more' : 'less'} than ${/quarter over quarter/.test(item.change ?? '') ? 'in the three months before' : 'a year before'}`;
         return `${plain}${moved}`;
       });

@@ -3,7 +3,7 @@ import { listed, quoteCaller } from '../citations.js';
 import { extraWeekLength, monthsIn, type FiscalPeriod } from '../../data/sec/calendar.js';
 import { roundLike, sumOfQuarters, type FactTerm, type MetricValue, type ReportedFact } from '../../data/sec/facts.js';
 import type { FactCitation } from '../../data/sec/library.js';
-import { METRICS, metricById, type MetricDef, type MetricId } from '../../data/sec/metrics.js';
+import { METRICS, metricById, wasOf, type MetricDef, type MetricId } from '../../data/sec/metrics.js';
 import type { CompanyRef } from '../../data/sec/types.js';
 import { daysBetween } from '../../data/sec/dates.js';
 import { describeSpec } from '../../data/sec/resolve.js';
@@ -12,7 +12,7 @@ import { AGAINST_FIGURE, BURN_ASKED, NON_GAAP, PARTS_OF_TOTAL, SHAREHOLDER_RETUR
 import { RATIOS, ratioById, ratioCatalogue, ratioCatalogueText } from '../../data/sec/ratios.js';
 export { RATIO_LIST_ASKED } from '../../data/sec/ratios.js';
 import { ENGLISH_ONLY, looksNonEnglish } from '../../text.js';
-import { balanceDate, capitalise, formatAmount, formatChange, periodName, periodWithEnd, roughly, uncapitalise } from './format.js';
+import { GROWTH_FROM_NEGATIVE, balanceDate, capitalise, formatAmount, formatChange, periodName, periodWithEnd, roughly, uncapitalise } from './format.js';
 import { formatRatio, ratioNote, type RatioFigure, type RatioMissing, type RatioValue } from './ratios.js';
 import { MEANINGS } from './glossary.js';
 import { ADVICE, ANNUALIZE_ASKED, MAX_COMPANIES, coverage, shareLabel, type CalendarCompared, type Compared, type CalendarQuarterValue, type Figure, type FigureResult, type Plan } from './plan.js';
@@ -344,7 +344,9 @@ export class AnswerWriter {
           ? ' (a fiscal year has no previous quarter, so there is no quarter-over-quarter change)'
           : '';
     const source = c.value.derivation ? '' : ` (${this.#filedAs(c.value.terms[0]!.fact)})`;
-    const then = figure.metric.type === 'instant' ? `${balanceDate(c.period, figure.fin.calendar)}, ${figure.metric.plural ? 'they were' : 'it was'}` : `${periodWithEnd(c.period, figure.fin.calendar)} was`;
+    // A margin answered leads with the percentage: the amount compared is named ("gross profit for fiscal year 2023 was …"), not left to the period.
+    const named = question?.margin && shareLabel(figure.metric) ? `${figure.metric.label} ` : '';
+    const then = figure.metric.type === 'instant' ? `${balanceDate(c.period, figure.fin.calendar)}, ${figure.metric.plural ? 'they were' : 'it was'}` : named ? `${named}for ${periodWithEnd(c.period, figure.fin.calendar)} ${wasOf(figure.metric)}` : `${periodWithEnd(c.period, figure.fin.calendar)} was`;
     return `${label}${qoqOfYear}: ${then} ${this.#amount(figure, c.value)}${source} ${this.#refs(c.value)}; change ${change}.${c !== result.compared ? this.#marginThen(figure, result, c) : ''}${c.value.derivation ? ` That figure is derived: ${this.#derivation(figure, c.value).replace(/^Derived as /, '')}` : ''}`;
   }
 
@@ -541,7 +543,7 @@ export class AnswerWriter {
     if (!near) return said;
     // What there is instead: the nearest period's figure, cited, never put in the place of the one asked.
     const when = figure.metric.type === 'instant' ? `at the end of ${periodWithEnd(near.period, figure.fin.calendar)}` : `for ${periodWithEnd(near.period, figure.fin.calendar)}`;
-    return `${said} The nearest period with a figure: ${its(figure.company)} ${figure.metric.label} ${when} was **${this.#amount(figure, near)}** ${this.#refs(near)}${near.derivation ? ' (derived)' : ''} (${near.derivation ? near.derivation.replace(/\.$/, '') : this.#filedAs(near.terms[0]!.fact)}).`;
+    return `${said} The nearest period with a figure: ${its(figure.company)} ${figure.metric.label} ${when} ${wasOf(figure.metric)} **${this.#amount(figure, near)}** ${this.#refs(near)}${near.derivation ? ' (derived)' : ''} (${near.derivation ? near.derivation.replace(/\.$/, '') : this.#filedAs(near.terms[0]!.fact)}).`;
   }
 
   /** Figures one company's data does not have, said together: what it has is listed once. */
@@ -609,7 +611,7 @@ export class AnswerWriter {
     const cal = figure.fin.calendar;
     // Built in reading order: sources are numbered as they are first cited.
     const lines = [
-      `**${who(figure.company)}**: ${figure.metric.label} for calendar year ${r.year} was **${this.#amount(figure, total)}**${rough ? ` (about ${rough})` : ''} ${this.#refs(total)}, the sum of the four fiscal quarters ending in ${r.year}.${approximate}`,
+      `**${who(figure.company)}**: ${figure.metric.label} for calendar year ${r.year} ${wasOf(figure.metric)} **${this.#amount(figure, total)}**${rough ? ` (about ${rough})` : ''} ${this.#refs(total)}, the sum of the four fiscal quarters ending in ${r.year}.${approximate}`,
       '',
       ...r.quarters.map((q) => `- ${this.#calendarQuarter(figure, q)}`),
     ];
@@ -651,7 +653,8 @@ export class AnswerWriter {
     if (c.fiscal || this.#plan.question?.versus?.kind === 'fiscalYear') return this.#againstFiscalYear(figure, r.total, c, label);
     if (!c.total) return `${label}${qoq}: no ${figure.metric.label} for calendar year ${c.year} to compare with, because a fiscal quarter ending in it has no figure in the filings.`;
     const change = formatChange(r.total.value, c.total.value, r.total.unit, figure.metric, this.#scale(r.total));
-    return `${label}${qoq}: calendar year ${c.year} was ${this.#amount(figure, c.total)} ${this.#refs(c.total)}, the sum of the four fiscal quarters ending in ${c.year} (derived as ${this.#terms(figure, c.total)}); change ${change}.`;
+    const named = this.#plan.question?.margin && shareLabel(figure.metric) ? `${figure.metric.label} for ` : '';
+    return `${label}${qoq}: ${named}calendar year ${c.year} ${named ? wasOf(figure.metric) : 'was'} ${this.#amount(figure, c.total)} ${this.#refs(c.total)}, the sum of the four fiscal quarters ending in ${c.year} (derived as ${this.#terms(figure, c.total)}); change ${change}.`;
   }
 
   /** "Compared with: fiscal year 2024 (year ended 2024-09-28) was $… (Form 10-K filed …) [5]; change …", a calendar year against a fiscal year. */
@@ -659,7 +662,8 @@ export class AnswerWriter {
     if (!c.fiscal || !c.total) return `${label}: no ${figure.metric.label} for fiscal year ${c.year} to compare with.`;
     const change = formatChange(total.value, c.total.value, total.unit, figure.metric, this.#scale(total));
     const source = c.total.derivation ? ` (derived as ${this.#terms(figure, c.total)})` : ` (${this.#filedAs(c.total.terms[0]!.fact)}) ${this.#refs(c.total)}`;
-    return `${label}: ${periodWithEnd(c.fiscal, figure.fin.calendar)} was ${this.#amount(figure, c.total)}${source}; change ${change}.`;
+    const named = this.#plan.question?.margin && shareLabel(figure.metric) ? `${figure.metric.label} for ` : '';
+    return `${label}: ${named}${periodWithEnd(c.fiscal, figure.fin.calendar)} ${named ? wasOf(figure.metric) : 'was'} ${this.#amount(figure, c.total)}${source}; change ${change}.`;
   }
 
   #single(figure: Figure): string[] {
@@ -675,7 +679,7 @@ export class AnswerWriter {
     const when = figure.metric.type === 'instant' ? balanceDate(r.period, figure.fin.calendar) : `for ${periodWithEnd(r.period, figure.fin.calendar)}`;
     // A figure no filing prints (free cash flow, a fourth quarter) is said to be derived where it is given, not only in its note.
     const derived = v.derivation ? ' (derived)' : '';
-    const quarterLine = `${figure.metric.label} ${when} ${figure.metric.plural ? 'were' : 'was'} **${this.#amount(figure, v)}**${rough ? ` (about ${rough})` : ''} ${this.#refs(v)}${derived}.`;
+    const quarterLine = `${figure.metric.label} ${when} ${wasOf(figure.metric)} **${this.#amount(figure, v)}**${rough ? ` (about ${rough})` : ''} ${this.#refs(v)}${derived}.`;
     // Asked for a margin or a share of revenue: the percentage is the answer, the amount its numerator.
     const share = this.#plan.question?.margin && !ttmFirst ? shareLabel(figure.metric) : null;
     const revenue = figure.revenue;
@@ -831,7 +835,8 @@ export class AnswerWriter {
    * it rose says it did not.
    */
   #verdict(figure: Figure, r: Extract<FigureResult, { kind: 'value' }>): string | null {
-    const text = this.#plan.question?.text ?? '';
+    // ("And Microsoft's?" after "did it grow?": asked as that question was.)
+    const text = this.#plan.question?.askedAs ?? this.#plan.question?.text ?? '';
     const c = r.compared;
     if (!c?.period || !c.value) return null;
     const [up, down] = [GROWTH_WORDS.test(text), DECLINE_WORDS.test(text)];
@@ -1005,8 +1010,9 @@ export class AnswerWriter {
     const ids = this.#plan.question?.metrics ?? [];
     const text = this.#plan.question?.text ?? '';
     if (AGAINST_FIGURE.test(text) && ids.length === 2 && !this.#plan.question?.stated.companies) return this.#setAgainst(figures, ids as [MetricId, MetricId]);
-    // "Apple operating cash flow vs net income FY2024": two figures of one company set against each other in one question.
-    if (ids.length === 2 && /\b(?:vs\.?|versus|compared\s+(?:to|with)|against|relative\s+to)\s/i.test(text) && new Set(figures.map((f) => f.company.cik)).size === 1) return this.#setAgainst(figures, ids as [MetricId, MetricId]);
+    // "Apple operating cash flow vs net income FY2024": two figures of one company set against each other in one question,
+    // and in the follow-ups naming no figure ("and Microsoft?").
+    if (ids.length === 2 && (this.#plan.question?.against || (/\b(?:vs\.?|versus|compared\s+(?:to|with)|against|relative\s+to)\s/i.test(text) && new Set(figures.map((f) => f.company.cik)).size === 1))) return this.#setAgainst(figures, ids as [MetricId, MetricId]);
     if (!MINUS_ASKED.test(text) || ids.length !== 2) return [];
     const out: string[] = [];
     for (const cik of new Set(figures.map((f) => f.company.cik))) {
@@ -1018,6 +1024,61 @@ export class AnswerWriter {
       out.push(`- ${capitalise(its(a.company))} ${a.metric.label} less its ${b.metric.label} for ${periodWithEnd(a.result.period, a.fin.calendar)}: ${amount(x.value)} ${this.#refs(x)} − ${amount(y.value)} ${this.#refs(y)} = **${amount(x.value - y.value)}**.`);
     }
     return out;
+  }
+
+  /**
+   * "What's Microsoft's operating leverage?": its degree, operating income's growth over revenue's between the
+   * periods compared, each figure cited; or why it cannot be given. One line per company.
+   */
+  #operatingLeverage(figures: Figure[]): string[] {
+    if (!this.#plan.question?.operatingLeverage) return [];
+    const out: string[] = [];
+    for (const cik of new Set(figures.map((f) => f.company.cik))) {
+      const [income, revenue] = (['operatingIncome', 'revenue'] as const).map((id) => figures.find((f) => f.company.cik === cik && f.metric.id === id));
+      if (!income || !revenue) continue;
+      const name = `${its(income.company)} degree of operating leverage`;
+      const [a, b] = [income.result, revenue.result];
+      if (a.kind !== 'value' || b.kind !== 'value' || a.period.end !== b.period.end) {
+        out.push(`${capitalise(name)} cannot be computed: ${a.kind !== 'value' ? 'operating income' : 'revenue'} is missing for the period (see below).`);
+        continue;
+      }
+      const [ca, cb] = [a.compared, b.compared];
+      const when = periodWithEnd(a.period, income.fin.calendar);
+      if (!ca?.value || !cb?.value || !ca.period || ca.period.end !== cb.period?.end) {
+        out.push(`${capitalise(name)} for ${when} cannot be computed: it needs operating income and revenue for an earlier period too, and the filings give ${!ca?.value ? 'no operating income' : 'no revenue'} for it.`);
+        continue;
+      }
+      const against = ca.kind === 'qoq' ? 'quarter over quarter' : ca.kind === 'yoy' ? 'year over year' : `against ${periodName(ca.period, income.fin.calendar)}`;
+      const shown = (f: Figure, v: MetricValue) => `${this.#amount(f, v)} ${this.#refs(v)}${v.derivation ? ' (derived)' : ''}`;
+      const grew = (now: MetricValue, then: MetricValue, f: Figure) => `${formatChange(now.value, then.value, now.unit, f.metric, this.#scale(now)).replace(/^.*\(([^)]*)\)$/, '$1')}, from ${shown(f, then)} to ${shown(f, now)}`;
+      const [gi, gr] = [(a.value.value - ca.value.value) / Math.abs(ca.value.value), (b.value.value - cb.value.value) / Math.abs(cb.value.value)];
+      const working = `operating income ${grew(a.value, ca.value, income)}, against revenue ${grew(b.value, cb.value, revenue)}`;
+      if (ca.value.value <= 0 || a.value.value <= 0) {
+        out.push(`${capitalise(name)} for ${when} is not meaningful: operating income was not positive in ${a.value.value <= 0 ? 'it' : periodName(ca.period, income.fin.calendar)}, so its growth is no measure of leverage. The figures: ${working}.`);
+        continue;
+      }
+      if (Math.abs(gr) < 0.0005) {
+        out.push(`${capitalise(name)} for ${when} cannot be computed: revenue was unchanged ${against}, and the degree divides by its growth. The figures: ${working}.`);
+        continue;
+      }
+      const degree = gi / gr;
+      const meaning = gr > 0
+        ? gi > gr
+          ? `operating income grew faster than revenue: costs grew more slowly than sales`
+          : gi >= 0
+            ? `operating income grew more slowly than revenue: costs grew faster than sales`
+            : `operating income fell while revenue grew: costs grew faster than sales`
+        : gi < gr
+          ? `operating income fell faster than revenue`
+          : gi <= 0
+            ? `operating income fell more slowly than revenue`
+            : `operating income grew while revenue fell`;
+      out.push(`**${capitalise(name)}** for ${when}, ${against}: **${degree.toFixed(2)}x** (derived: operating income growth over revenue growth): ${working}; ${meaning}.`);
+    }
+    if (!out.length) return [];
+    out.push(`_Degree of operating leverage is computed here as the percentage change in operating income over the percentage change in revenue between the same two periods; above 1, operating income moves more than revenue. Companies do not report it in their financial statements._`);
+    // (Of one company, the answer's first sentence; of several, a line each.)
+    return out.length === 2 ? out : out.map((l, i) => (i < out.length - 1 ? `- ${l}` : l));
   }
 
   /** "Compared to its cash?" after its debt: which is larger and by how much, at the same date or over the same period. */
@@ -1033,8 +1094,8 @@ export class AnswerWriter {
       const by = gap === 0 ? 'the same as' : `**${amount(Math.abs(gap))}**${y.value > 0 ? ` (${((100 * Math.abs(gap)) / y.value).toFixed(1)}%)` : ''} ${gap > 0 ? 'more than' : 'less than'}`;
       const times = y.value > 0 && x.value > 0 ? `; ${(x.value / y.value).toFixed(2)} times as much` : '';
       // ("Vs operating cash flow" after capex: the part as a share of the whole, in percent.)
-      const share = y.value > 0 && x.value > 0 && x.value < y.value && a.metric.unit === 'money' ? `: ${a.metric.label} was **${((100 * x.value) / y.value).toFixed(1)}%** of ${b.metric.label}` : '';
-      out.push(`${capitalise(its(a.company))} ${a.metric.label} ${when}, ${amount(x.value)} ${this.#refs(x)}, ${a.metric.plural ? 'were' : 'was'} ${by} its ${b.metric.label}, ${amount(y.value)} ${this.#refs(y)}${times}${share}.`);
+      const share = y.value > 0 && x.value > 0 && x.value < y.value && a.metric.unit === 'money' ? `: ${a.metric.label} ${wasOf(a.metric)} **${((100 * x.value) / y.value).toFixed(1)}%** of ${b.metric.label}` : '';
+      out.push(`${capitalise(its(a.company))} ${a.metric.label} ${when}, ${amount(x.value)} ${this.#refs(x)}, ${wasOf(a.metric)} ${by} its ${b.metric.label}, ${amount(y.value)} ${this.#refs(y)}${times}${share}.`);
     }
     return out;
   }
@@ -1075,7 +1136,7 @@ export class AnswerWriter {
       if (part.result.period.end !== whole.result.period.end) continue;
       const [a, b] = [part.result.value, whole.result.value];
       shown.push({ company: part.company, percent: (100 * a.value) / b.value });
-      out.push(`- ${capitalise(its(part.company))} ${part.metric.label} ${part.metric.plural ? 'were' : 'was'} **${((100 * a.value) / b.value).toFixed(1)}%** of its ${whole.metric.label} ${part.metric.type === 'instant' ? balanceDate(part.result.period, part.fin.calendar) : `for ${periodWithEnd(part.result.period, part.fin.calendar)}`}: ${formatAmount(a.value, a.unit, part.metric, this.#scale(a))} ${this.#refs(a)} over ${formatAmount(b.value, b.unit, whole.metric, this.#scale(b))} ${this.#refs(b)}.`);
+      out.push(`- ${capitalise(its(part.company))} ${part.metric.label} ${wasOf(part.metric)} **${((100 * a.value) / b.value).toFixed(1)}%** of its ${whole.metric.label} ${part.metric.type === 'instant' ? balanceDate(part.result.period, part.fin.calendar) : `for ${periodWithEnd(part.result.period, part.fin.calendar)}`}: ${formatAmount(a.value, a.unit, part.metric, this.#scale(a))} ${this.#refs(a)} over ${formatAmount(b.value, b.unit, whole.metric, this.#scale(b))} ${this.#refs(b)}.`);
     }
     // Of two companies: how far apart, in points of the shares as shown.
     if (shown.length === 2 && shown[0]!.percent.toFixed(1) !== shown[1]!.percent.toFixed(1)) {
@@ -1162,8 +1223,17 @@ export class AnswerWriter {
         if (!/per share$/.test(sum)) out.push(`${capitalise(kind === 'growth' ? metric.label : label)} of ${shown.map((x) => shortName(x.figure.company.name)).join(' and ')} together${samePeriod ? '' : ', each for its period in the table'}: ${sum}${monthsApart}.`);
       }
       // Latest figures months apart are compared on periods ending together instead, below the table.
+      // (Asked which is bigger, the latest figures themselves are weighed first all the same.)
       const aligned = !samePeriod && ranked.length === 2 && kind === 'amount' && this.#plan.cross.some((c) => c.reason === 'latest' && c.metric === metric && c.value);
-      if (aligned) continue;
+      if (aligned) {
+        // (Asked which is bigger, "which is bigger?", "who's larger?": the latest figures answer it, the like-for-like after.)
+        // (Not of balances: a balance at a later date is no answer to who holds more at the same date.)
+        if (high.raw.value !== low.raw.value && metric.type === 'duration' && SIZE_ASKED.test(this.#plan.question?.text ?? '')) {
+          const amount = formatAmount(high.raw.value - low.raw.value, high.unit, metric, this.#scale(high.raw)).replace(/ per share$/, '');
+          out.push(`${this.#thanVerdict(high.figure.company)}Of the latest figures, ${its(high.figure.company)} ${label} for ${high.period}, ${high.shown}, ${wasOf(metric)} ${amount} more than ${its(low.figure.company)} for ${low.period}, ${low.shown}${monthsApart}, so they are compared on periods ending together below.`);
+        }
+        continue;
+      }
       if (ranked.length > 2) {
         out.push(`${capitalise(label)}, ${kind === 'amount' ? 'largest to smallest' : 'highest to lowest'}: ${ranked.map((s) => `${shortName(s.figure.company.name)} ${s.shown}${samePeriod ? '' : ` for ${s.period}`}`).join(', ')}${monthsApart}.`);
         // "By how much vs the lowest?": the two ends apart.
@@ -1180,7 +1250,7 @@ export class AnswerWriter {
         const diff = high.raw.value - low.raw.value;
         const amount = formatAmount(diff, high.unit, metric, this.#scale(high.raw)).replace(/ per share$/, '');
         const share = low.raw.value > 0 ? ` (${(Math.round((diff / low.raw.value) * 1000) / 10).toLocaleString('en-US', { minimumFractionDigits: 1 })}%)` : '';
-        out.push(`${this.#thanVerdict(high.figure.company)}${capitalise(named(high, ` ${label}`))} ${metric.plural ? 'were' : 'was'} ${amount}${share} more than ${named(low)}${timesOver(high.raw.value, low.raw.value, this.#timesAsked(), 'large')}${monthsApart}.`);
+        out.push(`${this.#thanVerdict(high.figure.company)}${capitalise(named(high, ` ${label}`))} ${wasOf(metric)} ${amount}${share} more than ${named(low)}${timesOver(high.raw.value, low.raw.value, this.#timesAsked(), 'large')}${monthsApart}.`);
       } else {
         // From the unrounded shares or growth rates, rounded once (69.764% less 46.206% is 23.6 points, 2,356 bps).
         out.push(`${this.#thanVerdict(high.figure.company)}${capitalise(named(high, ` ${label}`))}, ${high.shown}, was ${pointsApart(high.value - low.value, this.#bpsAsked())} higher than ${named(low)}, ${low.shown}${timesOver(high.value, low.value, this.#timesAsked())}${monthsApart}.`);
@@ -1205,7 +1275,7 @@ export class AnswerWriter {
 
   #thanVerdict(higher: CompanyRef): string {
     const q = this.#plan.question;
-    const text = q?.text ?? '';
+    const text = q?.askedAs ?? q?.text ?? '';
     const way = COMPARED_THAN.exec(text);
     const subject = q?.companies.find((c) => c.status === 'found');
     if (!YES_NO.test(text) || !way || subject?.status !== 'found') return '';
@@ -1237,7 +1307,7 @@ export class AnswerWriter {
         const [hi, lo] = c.value.value >= theirs.value ? [c, other!] : [other!, c];
         const [hiValue, loValue] = c.value.value >= theirs.value ? [c.value, theirs] : [theirs, c.value];
         const diff = formatAmount(hiValue.value - loValue.value, hiValue.unit, c.metric, this.#scale(hiValue)).replace(/ per share$/, '');
-        verdict = hiValue.value === loValue.value ? ` On periods ending together, the two were the same.` : ` On periods ending together, ${its(hi.company)} ${c.metric.label} ${c.metric.plural ? 'were' : 'was'} ${diff} more than ${its(lo.company)}.`;
+        verdict = hiValue.value === loValue.value ? ` On periods ending together, the two were the same.` : ` On periods ending together, ${its(hi.company)} ${c.metric.label} ${wasOf(c.metric)} ${diff} more than ${its(lo.company)}.`;
       }
       return `The latest figures end at different dates, so they are not like for like: ${ref}; ${closest}${verdict}`;
     });
@@ -1413,7 +1483,9 @@ export class AnswerWriter {
       const [top, ...rest] = ordered;
       // Each side said as what it is: "net cash of $12,583 million", "net debt of $11,324 million".
       const position = (r: RatioFigure, v: RatioValue) => `${v.value! < 0 ? 'net cash' : 'net debt'} of ${this.#amount({ metric: metricById(r.ratio.numerator) }, { ...v.numerator, value: Math.abs(v.value!) })}`;
-      const end = netCash ? `${asked > 0 ? 'most' : 'least'} net cash, ${position(top!.r, top!.v)},` : `${way > 0 ? 'highest' : 'lowest'} ${ratio.label}, ${this.#ratioValue(top!.r, top!.v)},`;
+      // Of two companies the comparative ("Apple has the higher debt-to-equity ratio"); of three or more the superlative.
+      const two = ordered.length === 2;
+      const end = netCash ? `${asked > 0 ? (two ? 'more' : 'most') : two ? 'less' : 'least'} net cash, ${position(top!.r, top!.v)},` : `${way > 0 ? (two ? 'higher' : 'highest') : two ? 'lower' : 'lowest'} ${ratio.label}, ${this.#ratioValue(top!.r, top!.v)},`;
       out.push(`**${shortName(top!.r.company.name)}** has the ${end} against ${rest.map(({ r, v }) => `${shortName(r.company.name)} ${netCash ? position(r, v) : this.#ratioValue(r, v)}`).join(' and ')}.`);
     }
     return out.length ? [...out, ''] : [];
@@ -1485,6 +1557,19 @@ export class AnswerWriter {
       out.push(`**${name}**, ${span}:`, ...rows);
     }
     return out;
+  }
+
+  /** Whether a change given is measured from a figure below zero (a loss, a burn): its percentage is over that figure's size. */
+  #fromNegative(figures: Figure[]): boolean {
+    const sum = (qs: Figure['ttm']) => (qs?.length === 4 && qs.every((q) => q.value) ? qs.reduce((total, q) => total + q.value!.value, 0) : null);
+    return figures.some((f) => {
+      const r = f.result;
+      if (r.kind === 'calendar-year') return Boolean(r.total && r.compared?.total && r.compared.total.value < 0);
+      if (r.kind !== 'value' || f.metric.unit === 'shares') return false;
+      // (A margin answered is compared in points; the amount's change is said under it all the same.)
+      if (this.#plan.question?.ttm && sum(f.ttm) !== null && (sum(f.ttmPrior) ?? 0) < 0) return true;
+      return [r.compared, f.alsoCompared].some((c) => c?.value && c.value.value < 0 && c.value.value !== r.value.value);
+    });
   }
 
   write(dataNote: string | null): { text: string; citations: Citation[] } {
@@ -1574,7 +1659,8 @@ export class AnswerWriter {
       const widened = this.#marginChangeRanked(figures, text);
       // "How about Microsoft and Alphabet?" after a cash burn: whether each burns cash, first.
       const burns = figures.flatMap((f) => (f.result.kind === 'value' ? [this.#burn(f, f.result)] : [])).filter((b): b is string => b !== null);
-      const shares = [...burns.map((b) => `- ${b}`), ...this.#returnedToShareholders(figures), ...this.#sharesOf(figures), ...this.#differencesOf(figures)];
+      const leverage = this.#operatingLeverage(figures);
+      const shares = [...(leverage.length ? [...leverage.slice(0, -1), '', leverage.at(-1)!] : []), ...burns.map((b) => `- ${b}`), ...this.#returnedToShareholders(figures), ...this.#sharesOf(figures), ...this.#differencesOf(figures)];
       lines.push(...(widened ? [widened, ''] : []), ...(shares.length ? [...shares, ''] : []), intro, '', ...(differences.length ? [...differences, ''] : []), ...this.#table(figures));
       if (weighed && !ranking) {
         const after = this.#differences(figures);
@@ -1593,6 +1679,8 @@ export class AnswerWriter {
       ];
       if (fiscal.length || weeks.length) lines.push(...(lines.at(-1)?.startsWith('- ') ? [] : ['']), ...[...fiscal, ...weeks].map((n) => `- ${n}`));
     }
+    // A change measured from a figure below zero ("EMBR net income Q3 2024 vs a year ago") has its percentage said as the tables say it.
+    if (this.#fromNegative(figures)) lines.push('', GROWTH_FROM_NEGATIVE);
     const cross = this.#cross();
     // (Each its own paragraph: lines one under another run together in Markdown.)
     if (cross.length) lines.push(...cross.flatMap((c) => ['', c]));

@@ -67,9 +67,12 @@ export interface MetricDef {
   averaged?: boolean;
   /** Words people use for it; matched as whole words, longest first. */
   phrases: string[];
-  /** Its label is a plural noun ("total assets were"). */
+  /** Its label is a plural noun ("total assets were", "share repurchases were"). */
   plural?: true;
 }
+
+/** The past of "to be" agreeing with a figure's label: "net income was", "share repurchases were". */
+export const wasOf = (metric: Pick<MetricDef, 'plural'>): 'was' | 'were' => (metric.plural ? 'were' : 'was');
 
 const g = (name: string): Concept => ({ taxonomy: 'us-gaap', name });
 const ifrs = (name: string): Concept => ({ taxonomy: 'ifrs-full', name });
@@ -206,6 +209,7 @@ export const METRICS: readonly MetricDef[] = [
   {
     id: 'dilutedShares',
     label: 'diluted weighted-average shares',
+    plural: true,
     unit: 'shares',
     type: 'duration',
     concepts: [g('WeightedAverageNumberOfDilutedSharesOutstanding'), g('WeightedAverageNumberOfShareOutstandingBasicAndDiluted')],
@@ -343,6 +347,7 @@ export const METRICS: readonly MetricDef[] = [
   {
     id: 'dividendsPerShare',
     label: 'dividends declared per share',
+    plural: true,
     unit: 'perShare',
     type: 'duration',
     concepts: [g('CommonStockDividendsPerShareDeclared'), g('CommonStockDividendsPerShareCashPaid')],
@@ -363,6 +368,7 @@ export const METRICS: readonly MetricDef[] = [
   {
     id: 'dividendsPaid',
     label: 'dividends paid',
+    plural: true,
     unit: 'money',
     type: 'duration',
     concepts: [g('PaymentsOfDividends'), g('PaymentsOfDividendsCommonStock')],
@@ -371,6 +377,7 @@ export const METRICS: readonly MetricDef[] = [
   {
     id: 'shareRepurchases',
     label: 'share repurchases',
+    plural: true,
     unit: 'money',
     type: 'duration',
     concepts: [g('PaymentsForRepurchaseOfCommonStock'), g('PaymentsForRepurchaseOfEquity')],

@@ -87,7 +87,32 @@ export interface SecQuestion {
   burn?: boolean;
   /** Cash runway asked ("how long is their runway?", "when do they run out of cash?"), here or in the question this one follows up: months of cash at the burn. */
   runway?: boolean;
+  /**
+   * Two figures of a company set against each other ("Apple operating cash flow vs net income"), here or in the
+   * question this one follows up naming no figure ("and Microsoft?"): which is larger, by how much, and how many times.
+   */
+  against?: boolean;
+  /**
+   * Operating leverage asked ("Microsoft's operating leverage in FY2024"), here or in the question this one follows up
+   * naming no figure: operating income's growth against revenue's (`metrics` holds both), a year over year unless said.
+   */
+  operatingLeverage?: boolean;
+  /**
+   * The words of the question a bare follow-up repeats of another company or period ("and Microsoft's? yes or no"
+   * after "did it grow?"): that question's, so that its direction ("did it grow?") is answered yes or no again.
+   */
+  askedAs?: string;
 }
+
+/** A question asking which way a figure went, or one answered yes or no ("did it grow?", "did revenue fall?"). */
+const ASKS_DIRECTION = /^\W*(?:(?:so|and|but|ok)\W+)*(?:did|does|do|has|have|had|is|was|were|are)\b|\b(?:grow|grows|grew|grown|growing|rise|rises|rose|risen|fall|falls|fell|fallen|declined?|increased?|decreased?|drop(?:ped)?|faster|slower|shr[iau]nk)\b/i;
+/** A follow-up naming only another company or period, in a few words ("and Microsoft's?", "what about 2023? yes or no"). */
+const BARE_FOLLOW_UP = /^\W*(?:and|what about|how about|same for|also|now|ok(?:ay)?)\b/i;
+
+/** Operating leverage asked: how operating income grows against revenue ("op leverage", "degree of operating leverage"), not debt. */
+export const OPERATING_LEVERAGE = /\b(?:operating|op\.?|operational)\s+leverage\b/i;
+/** Two figures named set against each other ("operating cash flow vs net income", "capex compared to operating cash flow"). */
+const FIGURES_AGAINST = /\b(?:vs\.?|versus|compared\s+(?:to|with)|against|relative\s+to)\s/i;
 
 /** Cash burn asked ("cash burn", "burn rate", "is it burning cash?", "how much cash is Microsoft burning?"). */
 export const BURN_ASKED = /\b(?:cash\s+burn|burn\s+rate|burn(?:s|ing|ed|t)?\s+(?:through\s+)?cash)\b|\bcash\b(?=[^.?!]{0,40}\bburn(?:s|ing|ed|t)?\b)/i;
@@ -1039,7 +1064,7 @@ function extract(text: string, index: CompanyIndex, carried = false): Extracted 
   let ttm = false;
   m.take(TTM, () => ((ttm = true), true));
   // "Operating leverage" is how costs grew against revenue: those figures' growth, not a figure of its own nor debt.
-  m.take(/\boperating\s+leverage\b/gi, () => true);
+  m.take(/\b(?:(?:the\s+)?degree\s+of\s+)?(?:operating|operational)\s+leverage\b/gi, () => true);
   // Before other lines of the statements: "net debt" is a ratio of two figures, not a line.
   const ratios: RatioId[] = [];
   m.take(RATIO_WORDS, (x) => {
@@ -1072,7 +1097,13 @@ function extract(text: string, index: CompanyIndex, carried = false): Extracted 
   m.take(/\b(?:f?q[05-9]|[05-9]q)\b(?:\s*(?:of\s+)?(?:fy\s*|fiscal\s+(?:year\s+)?)?(?:'|’)?(?:\d{4}|\d{2})\b)?/gi, (x) => (unsupported.push(x[0].replace(/\s+/g, ' ')), true));
   const { comparison, both, implied: impliedComparison } = extractComparison(m);
   const form = extractForm(m);
-  const { period: first, relative, second, toDate, at } = extractPeriod(m, form);
+  // Prose pasted around the question ("The quarterly review was circulated… What was Microsoft net income FY2024?"):
+  // the sentence asking decides the period when it names one; periods said in the prose are read, and left.
+  const asking = askingRange(plain);
+  const askingOnly = asking ? new Masked(m.text.slice(0, asking[0]).replace(/[^\n]/g, ' ') + m.text.slice(asking[0], asking[1]) + m.text.slice(asking[1]).replace(/[^\n]/g, ' ')) : null;
+  const own = askingOnly ? extractPeriod(askingOnly, form) : null;
+  const whole = extractPeriod(m, form);
+  const { period: first, relative, second, toDate, at } = own && (own.period || own.relative || own.toDate) ? own : whole;
   const longNames = [...byCik, ...extractLongNames(m, index)];
   m.take(UNKNOWN_FIGURES, (x) => (unsupported.push(x[0].replace(/\s+/g, ' ')), true));
   m.take(QUALIFIED_FIGURES, (x) => (unsupported.push(x[0].replace(/\s+/g, ' ')), true));
@@ -1286,7 +1317,9 @@ export function parseSecQuestion(text: string, index: CompanyIndex, previous?: S
   const ofThat = Boolean(followUp && /(?:%|\bpercent(?:age)?|\bshare|\bproportion)\s+of\s+(?:that|it|this|those)\b/i.test(text) && previous.metrics.includes('revenue') && x.metrics.length && !x.metrics.includes('revenue'));
   // ("Who spends the most in absolute dollars?" after an intensity: the amounts, not their share of revenue.)
   const absolute = /\b(?:absolute|in dollars|dollar (?:terms|amounts?)|raw (?:dollars|numbers|amounts?))\b/i.test(text);
-  const margin = !absolute && (MARGIN.test(text) || ofThat || Boolean(followUp && !stated.metrics && previous.margin));
+  // (A margin named only in prose pasted around the question, "directors raised questions about the margins", is not asked.)
+  const askingRangeOf = askingRange(text);
+  const margin = !absolute && (MARGIN.test(askingRangeOf ? text.slice(...askingRangeOf) : text) || ofThat || Boolean(followUp && !stated.metrics && previous.margin));
   // "R&D as a share of revenue": revenue is the denominator there, not a figure asked for.
   const ofRevenue = margin && OF_REVENUE.test(text);
   const asked = ofRevenue && x.metrics.length > 1 ? x.metrics.filter((id) => id !== 'revenue') : x.metrics;
@@ -1306,20 +1339,35 @@ export function parseSecQuestion(text: string, index: CompanyIndex, previous?: S
   // (So is "which has better margins?" after ratios or balances, which have no margin: not those again.)
   const anyMargin = margin && !stated.metrics && !ofRevenue && /\bmargins?\b/i.test(text) && (metrics.every((id) => id === 'revenue') || !metrics.some((id) => HAS_MARGIN.includes(id)));
   // "Which is growing faster?" after ratios or balances: how fast the business grows, its revenue's growth.
-  const growthOf = Boolean(followUp && !stated.metrics && !anyMargin && GROWING_FASTER.test(text) && (previous.ratios?.length || previous.margin || (metrics.length > 0 && metrics.every((id) => metricById(id).type === 'instant'))));
+  // ("Did Microsoft grow faster than Apple?", naming no figure and none carried: a business grows by its revenue.)
+  const growthOf = Boolean(!stated.metrics && !anyMargin && !x.ratios.length && GROWING_FASTER.test(text) && ((followUp && (previous.ratios?.length || previous.margin || (metrics.length > 0 && metrics.every((id) => metricById(id).type === 'instant')))) || !metrics.length));
   // "And per share?" after net income (or free cash flow, equity): that figure per share, kept by the follow-ups after it.
   const perShareAsked = followUp && !stated.metrics && !x.ratios.length && !previous.ratios?.length && PER_SHARE_ALONE.test(text);
   const perShare = perShareAsked ? perShareOf(metrics) : null;
+  // "Operating leverage": operating income's growth against revenue's; a follow-up naming no figure ("and Alphabet?") keeps asking it.
+  const operatingLeverage = OPERATING_LEVERAGE.test(text) || Boolean(followUp && !stated.metrics && !x.ratios.length && !x.unknownFigures.length && !perShareAsked && previous.operatingLeverage);
+  if (operatingLeverage && !stated.period && !followUp) period ??= { kind: 'latest', span: 'year' };
+  // ("And Microsoft?" after "Apple operating cash flow vs net income FY2024": the two set against each other again.)
+  // ("And Microsoft's? yes or no" after "did it grow? just yes or no": did Microsoft's grow.)
+  const bare = text.replace(/\b(?:just|only|simply)?\s*(?:yes\s+or\s+no|yes\/no|y\/n)\b/gi, ' ');
+  const askedAs = followUp && !stated.metrics && !ASKS_DIRECTION.test(bare) && (BARE_FOLLOW_UP.test(bare) || (bare.match(/[\w']+/g) ?? []).length <= 3) && (previous.askedAs || (previous.comparison && ASKS_DIRECTION.test(previous.text))) ? (previous.askedAs ?? previous.text) : undefined;
+  const against = (x.metrics.length === 2 && !x.ratios.length && FIGURES_AGAINST.test(text)) || Boolean(followUp && !stated.metrics && !x.ratios.length && !x.unknownFigures.length && !perShareAsked && previous.against);
   // ("And per share?" after revenue: no such figure, said so beside the figure, never the figure again as if it were.)
   const noPerShare = perShareAsked && !perShare && metrics.length ? metrics.map((id) => `${metricById(id).label} per share`) : [];
   return {
     text,
     companies: merged,
     // "add net income", "and net income too" beside the previous figures; "and EBITDA?" asks for another figure instead.
-    metrics: perShare?.metrics ?? (anyMargin ? ['grossProfit', 'operatingIncome', 'netIncome'] : growthOf ? ['revenue'] : metrics),
+    metrics: operatingLeverage ? [...new Set<MetricId>(['operatingIncome', 'revenue', ...x.metrics])] : (perShare?.metrics ?? (anyMargin ? ['grossProfit', 'operatingIncome', 'netIncome'] : growthOf ? ['revenue'] : metrics)),
     period,
+    ...(operatingLeverage ? { operatingLeverage: true } : {}),
+    ...(askedAs ? { askedAs } : {}),
+    ...(against && !operatingLeverage ? { against: true } : {}),
     // The earlier period compared with stays only while the period does ("and net income?").
-    ...(comparison
+    // (Operating leverage is growth against growth: a year over year unless another change is asked.)
+    ...(operatingLeverage && !comparison && !(followUp && previous.comparison)
+      ? { comparison: 'yoy' as const, versus: null, alsoQoq: false }
+      : comparison
       ? { comparison, versus, alsoQoq: comparison === 'yoy' && x.alsoQoq }
       : followUp && previous.comparison && (previous.comparison !== 'versus' || !stated.period) && !(x.ttm && !previous.ttm)
         ? { comparison: previous.comparison, versus: previous.versus, alsoQoq: previous.alsoQoq ?? false }
@@ -1371,7 +1419,7 @@ function perShareOf(metrics: readonly MetricId[]): { metrics?: MetricId[]; ratio
 const BPS = /\b(?:bps|basis points?)\b/i;
 /** Figures with a margin (a share of revenue) of their own. */
 const HAS_MARGIN: MetricId[] = ['revenue', 'grossProfit', 'operatingIncome', 'netIncome', 'freeCashFlow', 'operatingCashFlow'];
-const GROWING_FASTER = /\b(?:growing|grows|grew|grown)\s+(?:the\s+)?(?:faster|fastest|quicker|quickest|more)\b|\bfaster[- ]growing\b/i;
+const GROWING_FASTER = /\b(?:grow|growing|grows|grew|grown)\s+(?:the\s+)?(?:faster|fastest|quicker|quickest|more)\b|\bfaster[- ]growing\b/i;
 
 /** One company said in place of another ("I meant Microsoft not Alphabet", "Microsoft instead of Alphabet", "swap apple for alphabet"). */
 const REPLACED = /\b(?:not|instead of|rather than|in place of|swap|swapped|replace|replacing)\b/i;
@@ -1465,6 +1513,38 @@ export function parseWithInstructions(turns: readonly { role: string; content: s
   if (!instructions?.trim() || question?.companies.some((c) => c.status === 'found')) return question;
   const named = parseSecQuestion(clipped(instructions), index, null)?.companies.flatMap((c) => (c.status === 'found' && !c.fuzzy ? [c.company.ticker || c.company.name] : [])) ?? [];
   return named.length ? parseConversation([{ role: 'user', content: [...new Set(named)].join(' and ') }, ...turns], index) : question;
+}
+
+/** Words of prose around the one sentence asking, at least, for that sentence alone to decide the period. */
+const PROSE_AROUND_WORDS = 8;
+
+/**
+ * Where the one sentence asking a question (ending in "?") is in a turn that says other things
+ * besides, in sentences not asking anything ("The quarterly review was circulated internally
+ * before the board meeting. What was Microsoft net income FY2024?"): [start, end), or null when
+ * the turn is one question, asks several, or the rest is a few words ("Apple revenue Q3 2024.
+ * And Q2?" is one question said in two).
+ */
+function askingRange(text: string): [number, number] | null {
+  const sentences = [...text.matchAll(/[^.!?…\n]+(?:[.!?…]+|$)/g)].filter((x) => /\p{L}/u.test(x[0]));
+  const asking = sentences.filter((x) => /\?\s*$/.test(x[0]));
+  if (asking.length !== 1 || sentences.length < 2) return null;
+  const [x] = asking as [RegExpMatchArray];
+  const rest = sentences.filter((y) => y !== x).map((y) => y[0]).join(' ');
+  if ((rest.match(/\p{L}+/gu) ?? []).length < PROSE_AROUND_WORDS) return null;
+  return [x.index!, x.index! + x[0].length];
+}
+
+/**
+ * The sentence asking, when prose is pasted around it and that sentence names a period of its own
+ * (see askingRange): the periods a table shows are read from it, not from the prose. Null otherwise.
+ */
+export function askingSentence(text: string): string | null {
+  const range = askingRange(text);
+  if (!range) return null;
+  const sentence = text.slice(range[0], range[1]);
+  const own = extractPeriod(new Masked(sentence), null);
+  return own.period || own.relative || own.toDate ? sentence : null;
 }
 
 /** A long turn's start and end: a question comes before or after what was pasted with it, rarely in its middle. */

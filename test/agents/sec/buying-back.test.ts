@@ -29,7 +29,7 @@ describe('buybacks asked as a verb', () => {
 
   it.each([['how much stock did RTIO buy back in 2024?'], ['how much stock did RTIO buying back in 2024?'], ['how much did RTIO spend repurchasing shares in 2024?'], ['how much has RTIO bought back in fiscal 2024?']])('"%s" is share repurchases, cited', async (q) => {
     const a = await ask('svc-sec-agent', q);
-    expect(a.text).toMatch(/^\*\*Ratio Holdings Corp\. \(RTIO\)\*\*: share repurchases for fiscal year 2024 \(year ended 2024-12-31\) was \*\*\$20 million\*\* \[1\]/);
+    expect(a.text).toMatch(/^\*\*Ratio Holdings Corp\. \(RTIO\)\*\*: share repurchases for fiscal year 2024 \(year ended 2024-12-31\) were \*\*\$20 million\*\* \[1\]/);
     expectConsistentCitations(a);
   });
 

@@ -388,7 +388,7 @@ describe('svc-sec-agent on the demo snapshot, offline', () => {
     // "Which is riskier?": no verdict, the leverage and liquidity ratios side by side.
     const risk = (await askOf('svc-agent', 'which is riskier, apple or microsoft')).text;
     // (Where each ratio puts them first, as facts: the most debt, the least liquidity.)
-    expect(risk).toMatch(/^I do not give investment advice, such as which stock is the riskier buy\.[^\n]*\n\n\*\*Apple\*\* has the highest debt-to-equity ratio, 1\.18x, against Microsoft 0\.12x\.\n\*\*Apple\*\* has the lowest current ratio, 0\.84x, against Microsoft 1\.42x\.\n\n- \*\*Apple's debt-to-equity ratio\*\* at the end of fiscal Q2 2025 \(2025-03-29\): \*\*1\.18x\*\*/);
+    expect(risk).toMatch(/^I do not give investment advice, such as which stock is the riskier buy\.[^\n]*\n\n\*\*Apple\*\* has the higher debt-to-equity ratio, 1\.18x, against Microsoft 0\.12x\.\n\*\*Apple\*\* has the lower current ratio, 0\.84x, against Microsoft 1\.42x\.\n\n- \*\*Apple's debt-to-equity ratio\*\* at the end of fiscal Q2 2025 \(2025-03-29\): \*\*1\.18x\*\*/);
     expect(risk).toContain("- **Microsoft's current ratio** at the end of fiscal Q3 2025 (2025-03-31): **1.42x**");
     // "All three companies": every company of the snapshot.
     const all = (await askOf('svc-agent', 'compare all three companies revenue')).text;
