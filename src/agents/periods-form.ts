@@ -1,7 +1,7 @@
 import type { FormInstructed } from './instructions.js';
 import type { Answer } from './types.js';
 import { cited } from './citations.js';
-import { figureName, figureNotes, figureRow, periodsOf } from './router/restate.js';
+import { figureName, figureNotes, figureRow, periodsOf, tablesUnderHeadings } from './router/restate.js';
 
 /**
  * A table of periods (a company's figures "by fiscal quarter", a figure a row, "↳ year over year"
@@ -31,15 +31,8 @@ interface PeriodTable {
 
 /** Each table of periods in a text, with the company of the heading above it and its figures. */
 function periodTables(text: string): PeriodTable[] {
-  const lines = text.split('\n').map((l) => l.trim());
   const tables: PeriodTable[] = [];
-  let company = '';
-  for (let i = 0; i < lines.length; i++) {
-    if (/^#+\s/.test(lines[i]!)) company = /^#+\s+([^(]+?)\s+\([A-Z.-]{1,6}\)/.exec(lines[i]!)?.[1] ?? '';
-    if (!lines[i]!.startsWith('|')) continue;
-    const block: string[] = [];
-    while (i < lines.length && lines[i]!.startsWith('|')) block.push(lines[i++]!);
-    const rows = block.map((l) => l.replace(/^\||\|$/g, '').split('|').map((c) => c.trim()));
+  for (const { company, rows } of tablesUnderHeadings(text)) {
     // (Only a table of periods in columns: its first head cell empty.)
     if (rows[0]![0] !== '' || rows[0]!.length < 3) return [];
     const figures: PeriodTable['figures'] = [];

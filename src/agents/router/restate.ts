@@ -323,6 +323,21 @@ export function restated(answer: Answer, form: 'simple' | 'sentence', words?: nu
   return cited(`${text}\n${notesUnder(answer.text)}`, answer.citations);
 }
 
+/** Each Markdown table of a text as rows of trimmed cells, with the company named by the heading above it ("### Apple Inc. (AAPL), …"). */
+export function tablesUnderHeadings(text: string): { company: string; rows: string[][] }[] {
+  const lines = text.split('\n').map((l) => l.trim());
+  const tables: { company: string; rows: string[][] }[] = [];
+  let company = '';
+  for (let i = 0; i < lines.length; i++) {
+    if (/^#+\s/.test(lines[i]!)) company = /^#+\s+([^(]+?)\s+\([A-Z.-]{1,6}\)/.exec(lines[i]!)?.[1] ?? '';
+    if (!lines[i]!.startsWith('|')) continue;
+    const block: string[] = [];
+    while (i < lines.length && lines[i]!.startsWith('|')) block.push(lines[i++]!);
+    tables.push({ company, rows: block.map((l) => l.replace(/^\||\|$/g, '').split('|').map((c) => c.trim())) });
+  }
+  return tables;
+}
+
 /**
  * A table of periods (a company's figures "by fiscal quarter") in one sentence, as one sentence is
  * asked of it: its first two figures from the first period to the latest, cited to those periods,
@@ -330,26 +345,14 @@ export function restated(answer: Answer, form: 'simple' | 'sentence', words?: nu
  * answer that is no such table.
  */
 export function periodsInOneSentence(answer: Answer): Answer | null {
-  const lines = answer.text.split('\n').map((l) => l.trim());
   // Each table with the company whose heading is above it (several companies: a table each, said in turn).
-  const tables: { company: string; block: string[] }[] = [];
-  let company = '';
-  for (let i = 0; i < lines.length; i++) {
-    if (/^#+\s/.test(lines[i]!)) company = /^#+\s+([^(]+?)\s+\([A-Z.-]{1,6}\)/.exec(lines[i]!)?.[1] ?? '';
-    if (!lines[i]!.startsWith('|')) continue;
-    const block: string[] = [];
-    while (i < lines.length && lines[i]!.startsWith('|')) block.push(lines[i++]!);
-    tables.push({ company, block });
-  }
+  const tables = tablesUnderHeadings(answer.text);
   if (!tables.length || tables.length > 3) return null;
-  const said = tables.map(({ company, block }) => {
-    const cells = block.map((l) => l.replace(/^\||\|$/g, '').split('|').map((c) => c.trim()));
-    return cells[0]![0] === '' && cells[0]!.length >= 3 ? periodsInBrief(cells, company)[0] : undefined;
-  });
+  const said = tables.map(({ company, rows }) => (rows[0]![0] === '' && rows[0]!.length >= 3 ? periodsInBrief(rows, company)[0] : undefined));
   if (!said.every(Boolean)) return null;
   const sentence = said.map((x, i) => (i < said.length - 1 ? x!.replace(/\.$/, '') : x!)).join('; ');
   // (The time and source of the data under it, as the table had them.)
-  const data = lines.filter((l) => /^Data:\s/.test(l)).map((l) => `_${l.replace(/[.\s]+$/, '')}._`);
+  const data = answer.text.split('\n').map((l) => l.trim()).filter((l) => /^Data:\s/.test(l)).map((l) => `_${l.replace(/[.\s]+$/, '')}._`);
   const notes = [...figureNotes(answer.text), ...data];
   return cited(`${sentence}\n${notes.length ? `\n${notes.join('\n')}\n` : ''}`, answer.citations);
 }
