@@ -373,10 +373,13 @@ export function routerAgent(o: RouterOptions): Agent {
     yield* written(req, question, summary.text, summary.citations, usage);
   }
 
-  /** The best match of each topic a question lists ("the NYC temperature, payrolls and approval markets"), when it lists several. */
+  /**
+   * The best match of each topic a question lists ("the NYC temperature, payrolls and approval markets"), when it lists several;
+   * one compared with another counts ("compare the odds of a Fed cut with the CPI market").
+   */
   async function topicsNamed(question: string): Promise<string[]> {
     // ("Shutdown odds, model vs market?": the report's model against the market, no second topic.)
-    const chunks = question.replace(new RegExp(MODEL_ASKED.source, 'gi'), ' ').split(/,|;|\band\b|\bvs\.?|\bversus\b|\bor\b/i).filter((c) => EventSearch.terms(c).length);
+    const chunks = question.replace(new RegExp(MODEL_ASKED.source, 'gi'), ' ').split(/,|;|\band\b|\bvs\.?|\bversus\b|\bor\b|\b(?:with|to|against)\b(?<=\bcompar\w*\b.*)/i).filter((c) => EventSearch.terms(c).length);
     if (chunks.length < 2) return [];
     const search = await o.index.get();
     return search.named(chunks).map((n) => n.ticker);
