@@ -396,7 +396,8 @@ export function splitQuestion(message: string): { question: string; route: Route
       const [a, b] = [classifyOne(left), classifyOne(right)];
       if (a.kind === 'help' || b.kind === 'help' || a.kind === 'kalshi_url' || b.kind === 'kalshi_url') continue;
       // "BTC above 100k and ETH above 4k?": odds of two topics are two questions too.
-      if (family(a.kind) === family(b.kind) && !(a.kind === 'odds' && b.kind === 'odds' && !WEIGHED.test(question) && topicsApart([left, right]))) continue;
+      // ("What do the Fed and inflation markets say?", "fed and cpi odds": two topics of one market noun, one search.)
+      if (family(a.kind) === family(b.kind) && !(a.kind === 'odds' && b.kind === 'odds' && !WEIGHED.test(question) && !TOPICS_OF_ONE_NOUN.test(right) && topicsApart([left, right]))) continue;
       pieces.splice(0, 1, { at: whole.at, question: left }, { at: whole.at + and.index! + and[0].length, question: right });
       break;
     }
@@ -416,6 +417,9 @@ export function splitQuestion(message: string): { question: string; route: Route
   const oddsApart = asked.length > 1 && asked.every((p) => p.route.kind === 'odds') && !WEIGHED.test(question) && topicsApart(asked.map((p) => p.question));
   return oddsApart || new Set(parts.map((p) => family(p.route.kind))).size > 1 ? parts.slice(0, MAX_PARTS) : [];
 }
+
+/** The second of two topics joined by "and" before the market noun they share: "… and inflation markets say?", "… and CPI odds". */
+const TOPICS_OF_ONE_NOUN = /^(?:the\s+)?[\w$.%-]+(?:\s+[\w$.%-]+)?\s+(?:markets?|odds|events?|prices|contracts|bets)\b/i;
 
 /** Events weighed against each other in one question ("compare the BTC and ETH markets"): one search for both. */
 const WEIGHED = /\b(?:compare[ds]?|comparing|comparison|vs\.?|versus|between|both|rank(?:ed|ing)?|which (?:one|is|has|of))\b/i;

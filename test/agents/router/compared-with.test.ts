@@ -34,3 +34,21 @@ describe('one market compared with another, in svc-agent', () => {
     expect(one).not.toContain('(KXCPIYOY-26DEC');
   });
 });
+
+describe('two topics joined before the market noun they share', () => {
+  it('is one search listing both ("what do the fed and inflation markets say?" was split into "What do the fed" and "Inflation markets say?")', async () => {
+    for (const q of ['what do the fed and inflation markets say?', 'fed and cpi odds']) {
+      const text = (await ask(q)).message.content!;
+      expect(text, q).toMatch(/^Open Kalshi events matching/);
+      expect(text, q).not.toContain('###');
+      expect(text, q).toContain('1. **Fed decision in December 2026?** (KXFEDDECISION-26DEC');
+      expect(text, q).toContain('2. **CPI year-over-year in December 2026?** (KXCPIYOY-26DEC');
+    }
+  });
+
+  it('still answers two questions with levels of their own apart', async () => {
+    const text = (await ask('BTC above 100k and ETH above 4k?')).message.content!;
+    expect(text).toContain('### BTC above 100k');
+    expect(text).toContain('### ETH above 4k?');
+  });
+});
