@@ -35,7 +35,7 @@ export function marketAgentsFromCore(core: Core, kalshi = new KalshiClient(core.
   const sec = written(secAgent(core));
   const financials = written(financialsAgent(core));
   const reportCost = core.config.billing.reportCostCredits;
-  const router = routerAgent({ sec, financials, kalshi, reports: core.reports, index, apiUrl: core.config.kalshi.apiUrl, reportCost, llm, log: core.log, companies: () => secLibrary(core).companyIndex() });
+  const router = routerAgent({ sec, financials, kalshi, reports: core.reports, index, apiUrl: core.config.kalshi.apiUrl, reportCost, llm, log: core.log, companies: () => secLibrary(core).companyIndex(), secOrigin: () => secLibrary(core).origin, searchRefreshMs: core.config.search.refreshMs });
   return { router, sec, financials, search: written(marketsSearchAgent({ client: kalshi, index, reportCost })) };
 }
 

@@ -24,6 +24,7 @@ import { PASSING, SIZING, answerFromReport, changesTrade, eventQuestion, outcome
 import { liveSheet, togetherAnswers } from './together.js';
 import { CHANCE_SAID, chancesInPercent, pricesInCents } from './trading-answers.js';
 import { followedBy, joinParts, questionsOfReport } from './parts.js';
+import { aboutAnswer, aboutAsked, withoutAboutTurns } from './about.js';
 import { WILL_IT } from '../markets-search/asked.js';
 import { acrossEvents, movesAcrossReports } from './across-events.js';
 import { WRONG, reportThreads } from './report-threads.js';
@@ -64,6 +65,10 @@ export interface RouterOptions {
   log: Logger;
   /** The companies the filings know, by name and ticker: a question naming one goes to the filings agent. */
   companies?: () => Promise<CompanyIndex>;
+  /** Where the SEC figures come from (live or a snapshot), said when asked how fresh the data is. */
+  secOrigin?: () => { mode: 'live' | 'snapshot'; recordedAt: Date | null; demo: boolean };
+  /** How long the open-events list is kept (SVC_MARKETS_SEARCH_REFRESH_MS), said when asked how fresh the data is. */
+  searchRefreshMs?: number;
 }
 
 function* answer(whole: Answer, usage?: Usage | null): Generator<AgentEvent> {
@@ -745,7 +750,8 @@ export function routerAgent(o: RouterOptions): Agent {
     async *run(incoming) {
       // Earlier bare tickers read as the events' addresses ("KXFEDDECISION-26DEC", then "what's the edge?").
       // A series page pasted ("https://kalshi.com/markets/kxfeddecision") is asked as the series' events.
-      const messages = longTurnsClipped(tickersAddressed(seriesPagesNamed(incoming.messages)));
+      // Exchanges about svc itself ("is this financial advice?") are left out: a later turn follows up what came before them.
+      const messages = longTurnsClipped(tickersAddressed(seriesPagesNamed(withoutAboutTurns(incoming.messages))));
       const req = messages === incoming.messages ? incoming : askedAlike({ ...incoming, messages }, incoming);
       const question = [...req.messages].reverse().find((m) => m.role === 'user')?.content ?? '';
       // "¿Cuáles son las probabilidades de que la Fed baje tasas?": its words are no topics nor names, so no search runs on them.
@@ -787,6 +793,12 @@ export function routerAgent(o: RouterOptions): Agent {
       // "Does that account for fees?" of an answer before: no, and why; "what are kalshi's fees?": not read, and what that means.
       // ("Is the arb real after fees?" asks of the arbitrage: answered on the quotes, with what fees it bears.)
       if (FEES_ASKED.test(question) && !ARB_WORDS.test(question)) return yield* answer({ text: `${/^\W*(?:does|do|did|is|are|was|were)\b/i.test(question) && !/\bare there\b/i.test(question) ? 'No. ' : ''}${FEES_ANSWER}`, citations: [] }, null);
+      // "Is this financial advice?", "how fresh is your data?", "who made you?": of svc itself, from what this server runs on.
+      const about = aboutAsked(question);
+      if (about) {
+        const source = o.kalshi.source;
+        return yield* answer(aboutAnswer(about, { kalshi: { mode: source.mode, recordedAt: source.recordedAt, note: source.note }, sec: o.secOrigin?.() ?? { mode: 'live', recordedAt: null, demo: false }, searchRefreshMs: o.searchRefreshMs ?? 60_000, llm: o.llm !== null }), null);
+      }
       const parts = splitQuestion(question);
       if (parts.length > 1) {
         yield { type: 'progress', message: `Answering ${parts.length} questions in one: ${parts.map((p) => p.route.kind).join(', ')}.` };
