@@ -454,7 +454,9 @@ export function createDiscordBot(options: DiscordBotOptions): DiscordBot {
         undefined,
         adopt,
       );
+      // The first answer is gone from the screen: a later reply carries the new one, or none.
       if (outcome.status === 'done') store.recordTurn(conversation, turnSeq(message.id, true), 'assistant', outcome.markdown);
+      else store.forgetTurn(conversation, turnSeq(message.id, true));
       if (outcome.messageIds.length) store.recordAnswerMessages(editKey(message.id), conversation, target.id, outcome.messageIds);
     } finally {
       running.end();

@@ -93,6 +93,11 @@ export class AdapterStore {
     this.#db.prepare('update recorded_threads set at = ? where key = ?').run(now, thread);
   }
 
+  /** Forgets one turn of a thread (an answer replaced by one that did not finish). */
+  forgetTurn(thread: string, seq: string): void {
+    this.#db.prepare('delete from thread_turns where thread = ? and seq = ?').run(thread, seq);
+  }
+
   /** Copies the recorded turns of `from` into `to` (where they start its conversation), keeping their order. */
   copyTurns(from: string, to: string, now = Date.now()): void {
     this.#db.prepare('insert or ignore into thread_turns (thread, seq, role, content, at) select ?, seq, role, content, ? from thread_turns where thread = ?').run(to, now, from);

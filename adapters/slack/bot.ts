@@ -131,6 +131,8 @@ export async function createSlackBot(options: SlackBotOptions): Promise<SlackBot
     try {
       const { markdown, messageTs } = await respond(c, request);
       if (markdown !== null) store.recordTurn(thread, turnSeq(request.askedTs, true), 'assistant', markdown);
+      // An answer given again that did not finish replaced the first one on the screen: a later reply carries neither.
+      else if (request.adopt) store.forgetTurn(thread, turnSeq(request.askedTs, true));
       if (messageTs.length) store.recordAnswerMessages(edited, thread, c.channel, messageTs);
     } finally {
       running.end();

@@ -133,4 +133,21 @@ describe('Discord: an edited question', () => {
     expect(botMessages(asked.id).map((m) => m.id)).toEqual([answer.id]);
     expect(h.log.requests.map((r) => r.messages)).toEqual([[{ role: 'user', content: 'odds of a cut?' }]]);
   });
+
+  it('answered again with a failure: a reply after it carries the edited question without the first answer', async () => {
+    const h = await harness.start();
+    const asked = h.discord.dmMessage('odds of a cut?');
+    await until(() => expect(h.botTexts(DM_CHANNEL).at(-1) ?? '').toContain('**Sources**'));
+    await h.bot.idle();
+    h.discord.editMessage(asked, 'odds of a cut? break');
+    await until(() => expect(h.botTexts(DM_CHANNEL).at(-1) ?? '').toContain('⚠️'));
+    await h.bot.idle();
+    h.discord.dmMessage('and of a hike?');
+    await until(() => expect(h.log.requests).toHaveLength(3));
+    await h.bot.idle();
+    expect(h.log.requests.at(-1)!.messages).toEqual([
+      { role: 'user', content: 'odds of a cut? break' },
+      { role: 'user', content: 'and of a hike?' },
+    ]);
+  });
 });

@@ -126,4 +126,23 @@ describe('Slack: an edited question', () => {
       { role: 'user', content: 'and a hold?' },
     ]);
   });
+
+  it('answered again with a failure: a reply after it carries the edited question without the first answer', async () => {
+    await start();
+    const root = h!.slack.addUserMessage(CHANNEL, USER, `<@${BOT_USER}> odds of a cut?`);
+    await h!.event({ type: 'app_mention', user: USER, text: root.text, ts: root.ts, channel: CHANNEL });
+    await h!.until(() => expect(shownTexts(h!.slack, root.ts).at(-1) ?? '').toContain('Sources'));
+    await h!.quiet();
+    await h!.event(changed(CHANNEL, root.ts, `<@${BOT_USER}> odds of a cut? break`, root.text));
+    await h!.until(() => expect(shownTexts(h!.slack, root.ts).at(-1) ?? '').toContain(':warning:'));
+    await h!.quiet();
+    const reply = h!.slack.addUserMessage(CHANNEL, USER, 'and of a hike?', root.ts);
+    await h!.event({ type: 'message', channel_type: 'channel', user: USER, text: reply.text, ts: reply.ts, thread_ts: root.ts, channel: CHANNEL });
+    await h!.until(() => expect(log.requests).toHaveLength(3));
+    await h!.quiet();
+    expect(log.requests.at(-1)!.messages).toEqual([
+      { role: 'user', content: 'odds of a cut? break' },
+      { role: 'user', content: 'and of a hike?' },
+    ]);
+  });
 });
