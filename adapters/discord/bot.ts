@@ -87,6 +87,8 @@ const dmKey = (channelId: string) => `discord:dm:${channelId}`;
 const answeredKey = (id: string) => `discord:answered:${id}`;
 /** The person's message whose answer an edit of it may redo. */
 const editKey = (messageId: string) => `discord:${messageId}`;
+/** How long after sending it an edit can still address a message to svc. */
+const EDIT_TO_ASK_MS = 15 * 60_000;
 /** How many of a DM's latest turns go along with a question there. */
 const DM_HISTORY_TURNS = 20;
 
@@ -415,7 +417,12 @@ export function createDiscordBot(options: DiscordBotOptions): DiscordBot {
   async function onMessageUpdate(message: Message): Promise<void> {
     if (message.partial || message.author.bot || message.webhookId || message.system) return;
     const answered = store.answerMessages(editKey(message.id));
-    if (!answered) return;
+    // Not answered: an edit that adds the forgotten @svc (or a link) to a message just sent makes it
+    // one for svc, answered as if sent so (once: a message is claimed when answered).
+    if (!answered) {
+      if (message.editedTimestamp !== null && clock.now() - message.createdTimestamp < EDIT_TO_ASK_MS) await onMessage(message);
+      return;
+    }
     const botId = client.user!.id;
     const { conversation } = answered;
     // The answer to the message itself (and those before it) may still be being written: the edit comes after it.

@@ -23,6 +23,8 @@ import { HELP, askedRoot, cannotPostNote, reportRoot, slackToPlain } from './tex
 export const ASK_MODEL = 'svc-agent';
 export const REPORT_MODEL = 'svc-prediction-markets-agent';
 const STATUS_INTERVAL_MS = 10_000;
+/** How long after sending it an edit can still address a message to svc. */
+const EDIT_TO_ASK_MS = 15 * 60_000;
 /** How long a follow-up waits for the answer before it to finish, so that answer is in its context. */
 const FOLLOW_UP_WAIT_MS = 60_000;
 
@@ -321,7 +323,13 @@ export async function createSlackBot(options: SlackBotOptions): Promise<SlackBot
    */
   async function onEdit(client: WebClient, m: IncomingMessage & { editedTs: string }, bot: { userId?: string; botId?: string }): Promise<void> {
     const answered = store.answerMessages(editKey(m.teamId, m.channel, m.ts));
-    if (!answered) return;
+    // Not answered: an edit that adds the forgotten @svc to a message just sent (Slack sends no
+    // app_mention for it) makes it one for svc, answered as if sent so (once: its ts is claimed).
+    if (!answered) {
+      const mentions = bot.userId !== undefined && m.text.includes(`<@${bot.userId}>`);
+      if (mentions && clock.now() - Number(m.ts.split('.')[0]) * 1000 < EDIT_TO_ASK_MS) await onMessage(client, { ...m, eventId: undefined }, bot);
+      return;
+    }
     const { conversation } = answered;
     // The answer to the message itself may still be being written: the edit comes after it.
     await writing.through(conversation, m.ts);

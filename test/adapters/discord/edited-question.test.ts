@@ -150,4 +150,23 @@ describe('Discord: an edited question', () => {
       { role: 'user', content: 'and of a hike?' },
     ]);
   });
+
+  it('an answer in several messages answered again shorter keeps the first and removes the rest; longer, it goes on in new ones', async () => {
+    const h = await harness.start();
+    const asked = h.discord.dmMessage('give me the long answer');
+    await until(() => expect(h.botTexts(DM_CHANNEL).at(-1) ?? '').toContain('**Sources**'));
+    await h.bot.idle();
+    const long = botMessages(DM_CHANNEL);
+    expect(long.length).toBeGreaterThan(3);
+    h.discord.editMessage(asked, 'give me the short one');
+    await until(() => expect(h.botTexts(DM_CHANNEL)).toEqual([`${answerOf('give me the short one')}\n\n**Sources**\n[1] [Fed statement, December](<https://www.federalreserve.gov/newsevents/pressreleases/monetary20251210a.htm>)`]));
+    await h.bot.idle();
+    expect(botMessages(DM_CHANNEL).map((m) => m.id)).toEqual([long[0]!.id]);
+    h.discord.editMessage(asked, 'give me the long answer again');
+    await until(() => expect(h.botTexts(DM_CHANNEL).length).toBe(long.length));
+    await until(() => expect(h.botTexts(DM_CHANNEL).at(-1) ?? '').toContain('**Sources**'));
+    await h.bot.idle();
+    expect(botMessages(DM_CHANNEL)[0]!.id).toBe(long[0]!.id);
+    expect(h.botTexts(DM_CHANNEL).join('')).not.toContain('short one');
+  });
 });

@@ -145,4 +145,19 @@ describe('Slack: an edited question', () => {
       { role: 'user', content: 'and of a hike?' },
     ]);
   });
+
+  it('an edit adding the forgotten @svc to a message just sent gets it answered in its thread, once (Slack sends no app_mention for it)', async () => {
+    await start();
+    const ts = `${Math.floor(Date.now() / 1000)}.000321`;
+    const text = 'what are the odds of a Fed cut?';
+    await h!.event({ type: 'message', channel_type: 'channel', user: USER, text, ts, channel: CHANNEL });
+    const edit = changed(CHANNEL, ts, `<@${BOT_USER}> ${text}`, text);
+    await h!.event(edit);
+    await h!.until(() => expect(shownTexts(h!.slack, ts).at(-1) ?? '').toContain('Sources'));
+    await h!.quiet();
+    await h!.event(edit);
+    await h!.sentinel();
+    expect(log.requests.map((r) => r.messages.at(-1)!.content)).toEqual([text, expect.stringMatching(/^sentinel/)]);
+    expect(shownTexts(h!.slack, ts)).toEqual([answerOf(text)]);
+  });
 });
