@@ -447,6 +447,10 @@ export function createDiscordBot(options: DiscordBotOptions): DiscordBot {
         const shown = await withRetries(() => target.messages.fetch(id), discordEditErrors, clock).catch(() => null);
         if (shown) adopt.push(shown);
       }
+      // A thread svc started on the question is named after it: after the edited words now.
+      if (target.isThread() && target.id === message.id && target.ownerId === botId && target.name !== threadName([question])) {
+        await target.setName(threadName([question])).catch((err: unknown) => log.warn({ err, thread: target.id }, 'could not rename the thread of an edited question'));
+      }
       const history = target.isThread() ? await threadHistory(target, conversation, message.id, botId) : await dmHistory(conversation, message.id);
       log.info({ channel: target.id }, 'a question was edited; answering it again');
       const outcome = await answer(

@@ -28,6 +28,8 @@ describe('Discord: an edited question', () => {
     await until(() => expect(h.botTexts(asked.id).at(-1) ?? '').toContain(answerOf('what are the odds of a Fed cut in December?')));
     await h.bot.idle();
     expect(h.log.requests.at(-1)!.messages).toEqual([{ role: 'user', content: 'what are the odds of a Fed cut in December?' }]);
+    // The thread, named after the question, is named after the edited one.
+    expect(h.discord.threads().map((t) => [t.id, t.name])).toEqual([[asked.id, 'what are the odds of a Fed cut in December?']]);
     // The same message, edited: no second answer in the thread, nothing in the channel.
     expect(botMessages(asked.id).map((m) => m.id)).toEqual([answer!.id]);
     expect(h.botTexts(asked.id)[0]).toContain('**Sources**');

@@ -453,6 +453,13 @@ export class FakeDiscord {
       return reply(201, this.#threadJson(thread));
     }
     if ((m = /^\/channels\/(\d+)\/typing$/.exec(path)) && method === 'POST') return reply(204);
+    if ((m = /^\/channels\/(\d+)$/.exec(path)) && method === 'PATCH') {
+      const c = this.channels.get(m[1]!);
+      if (!c) return notFound(10003, 'Unknown Channel');
+      if (typeof body.name === 'string') c.name = body.name;
+      if (c.type === 11) this.dispatch('THREAD_UPDATE', this.#threadJson(c));
+      return reply(200, c.type === 11 ? this.#threadJson(c) : { ...c, position: 0, permission_overwrites: [] });
+    }
     if ((m = /^\/channels\/(\d+)$/.exec(path)) && method === 'GET') {
       const c = this.channels.get(m[1]!);
       if (!c) return notFound(10003, 'Unknown Channel');
