@@ -85,6 +85,10 @@ const threadKey = (threadId: string) => `discord:thread:${threadId}`;
 const dmKey = (channelId: string) => `discord:dm:${channelId}`;
 /** The conversation of an answer given outside svc's threads, by its command's interaction id or its message's id. */
 const answeredKey = (id: string) => `discord:answered:${id}`;
+/** The person's message whose answer an edit of it may redo. */
+const editKey = (messageId: string) => `discord:${messageId}`;
+/** How long after sending it an edit can still address a message to svc. */
+const EDIT_TO_ASK_MS = 15 * 60_000;
 /** How many of a DM's latest turns go along with a question there. */
 const DM_HISTORY_TURNS = 20;
 
@@ -94,7 +98,8 @@ export function createDiscordBot(options: DiscordBotOptions): DiscordBot {
   const statusIntervalMs = options.statusIntervalMs ?? STATUS_INTERVAL_MS;
   const client = new Client({
     intents: [GatewayIntentBits.Guilds, GatewayIntentBits.GuildMessages, GatewayIntentBits.MessageContent, GatewayIntentBits.DirectMessages],
-    partials: [Partials.Channel],
+    // Message: an edit of a message sent before a restart (not cached) still arrives.
+    partials: [Partials.Channel, Partials.Message],
     allowedMentions: { parse: [] },
     rest: {
       api: settings.discordApiUrl,
@@ -124,7 +129,14 @@ export function createDiscordBot(options: DiscordBotOptions): DiscordBot {
   };
 
   /** Answers into `sink`; `stop` ends the answer early (its messages cannot be posted). */
-  async function answer<H>(sink: MessageSink<H>, userId: string, request: { model: string; messages: Turn[]; key: string; what: string; subject?: string }, stop?: AbortSignal): Promise<AnswerOutcome & { messageIds: string[] }> {
+  async function answer<H>(
+    sink: MessageSink<H>,
+    userId: string,
+    request: { model: string; messages: Turn[]; key: string; what: string; subject?: string },
+    stop?: AbortSignal,
+    /** Messages of an earlier answer to write this one into (an edited question answered again). */
+    adopt: H[] = [],
+  ): Promise<AnswerOutcome & { messageIds: string[] }> {
     const stream = new MessageStream(sink, {
       limit: DISCORD_MESSAGE_LIMIT,
       intervalMs: settings.editIntervalMs,
@@ -134,6 +146,7 @@ export function createDiscordBot(options: DiscordBotOptions): DiscordBot {
       goneNote: GONE_NOTE,
       onGone: () => log.info({ model: request.model }, 'an answer message was deleted while the answer was written; posting the answer again'),
     });
+    stream.adopt(adopt);
     const apiKey = store.linkedKey(ownerOf(userId)) ?? undefined;
     const signal = stop ? AbortSignal.any([shutdown.signal, stop]) : shutdown.signal;
     const events = research.answer({ model: request.model, messages: request.messages, apiKey, idempotencyKey: request.key, signal });
@@ -340,6 +353,8 @@ export function createDiscordBot(options: DiscordBotOptions): DiscordBot {
         return;
       }
       if (!question) return;
+      // In svc's threads and DMs, an edit of the question answers it again (in the answer's messages, known once it is written).
+      if (thread) store.recordAnswerMessages(editKey(message.id), thread, target.id, []);
       // A mention in a thread of people's starts no conversation of svc's: the question goes alone
       // (or with the answer it replies to).
       const history = replied ? replied.turns : inOurThread && thread ? await threadHistory(channel as AnyThreadChannel, thread, message.id, botId) : inDm && thread ? await dmHistory(thread, message.id) : [];
@@ -358,6 +373,8 @@ export function createDiscordBot(options: DiscordBotOptions): DiscordBot {
       // A thread started for the question where Discord refuses svc's messages: the person is told in a reply.
       if (sink.refusal !== undefined && !outcome.landed && message.inGuild() && target.id !== channel.id) return await explainCannotPost(message, sink.refusal, 'question');
       if (outcome.status === 'done' && thread) store.recordTurn(thread, turnSeq(message.id, true), 'assistant', outcome.markdown);
+      // In svc's threads and DMs, an edit of the question answers it again in these messages.
+      if (thread && outcome.messageIds.length) store.recordAnswerMessages(editKey(message.id), thread, target.id, outcome.messageIds);
       // Answered outside svc's threads (in a thread of people's, or on an answer): a reply to it goes on from here.
       if (outcome.status === 'done' && !inOurThread && !inDm && !(target.isThread() && target.ownerId === botId)) {
         rememberConversation(outcome.messageIds, message.id, [...history, { role: 'user', content: question }, { role: 'assistant', content: outcome.markdown }]);
@@ -390,6 +407,71 @@ export function createDiscordBot(options: DiscordBotOptions): DiscordBot {
     const turns = store.turns(dm, turnSeq(beforeId)).slice(-DM_HISTORY_TURNS);
     // The conversation sent starts with a question, never with an answer whose question was cut off.
     return turns[0]?.role === 'assistant' ? turns.slice(1) : turns;
+  }
+
+  /**
+   * A person edited a message: when it is the latest question svc answered in one of its threads or
+   * a DM, and its text changed (not an embed Discord added to it), it is answered again, in the
+   * messages of the first answer, and the conversation goes on from the edited question.
+   */
+  async function onMessageUpdate(message: Message): Promise<void> {
+    if (message.partial || message.author.bot || message.webhookId || message.system) return;
+    const answered = store.answerMessages(editKey(message.id));
+    // Not answered: an edit that adds the forgotten @svc (or a link) to a message just sent makes it
+    // one for svc, answered as if sent so (once: a message is claimed when answered).
+    if (!answered) {
+      if (message.editedTimestamp !== null && clock.now() - message.createdTimestamp < EDIT_TO_ASK_MS) await onMessage(message);
+      return;
+    }
+    const botId = client.user!.id;
+    const { conversation } = answered;
+    // The answer to the message itself (and those before it) may still be being written: the edit comes after it.
+    await writing.through(conversation, message.id);
+    const recorded = store.answerMessages(editKey(message.id))!;
+    const question = plainContent(message, botId);
+    const asked = store.turnAt(conversation, turnSeq(message.id));
+    // Unchanged (Discord added a link's embed, or this edit was answered already), emptied, or a
+    // question that later ones built on: left alone.
+    if (!question || question === asked?.content || store.hasTurnsAfter(conversation, turnSeq(message.id, true))) return;
+    // A link alone is now a report request, which an edit does not make (reports cost credits).
+    if (findKalshiEventLinks(message.content).length && !asksBesideLinks(message.content)) return;
+    if (!store.claim(`discord:edit:${message.id}:${message.editedTimestamp ?? question}`)) return;
+    // From here (no wait before it) a later edit, or a reply, waits for this answer.
+    const running = writing.start(conversation, message.id);
+    store.recordTurn(conversation, turnSeq(message.id), 'user', question);
+    try {
+      const target = await client.channels.fetch(recorded.channel).catch(() => null);
+      if (!target?.isSendable()) return;
+      const adopt: Message[] = [];
+      for (const id of recorded.ids) {
+        const shown = await withRetries(() => target.messages.fetch(id), discordEditErrors, clock).catch(() => null);
+        if (shown) adopt.push(shown);
+      }
+      // A thread svc started on the question is named after it: after the edited words now.
+      if (target.isThread() && target.id === message.id && target.ownerId === botId && target.name !== threadName([question])) {
+        await target.setName(threadName([question])).catch((err: unknown) => log.warn({ err, thread: target.id }, 'could not rename the thread of an edited question'));
+      }
+      const history = target.isThread() ? await threadHistory(target, conversation, message.id, botId) : await dmHistory(conversation, message.id);
+      log.info({ channel: target.id }, 'a question was edited; answering it again');
+      const outcome = await answer(
+        channelSink(target, budget),
+        message.author.id,
+        {
+          model: ASK_MODEL,
+          messages: [...history, { role: 'user', content: question }],
+          key: idempotencyKey('discord', 'message', message.id, 'edited', message.editedTimestamp ?? Date.now()),
+          what: 'Researching your edited question',
+        },
+        undefined,
+        adopt,
+      );
+      // The first answer is gone from the screen: a later reply carries the new one, or none.
+      if (outcome.status === 'done') store.recordTurn(conversation, turnSeq(message.id, true), 'assistant', outcome.markdown);
+      else store.forgetTurn(conversation, turnSeq(message.id, true));
+      if (outcome.messageIds.length) store.recordAnswerMessages(editKey(message.id), conversation, target.id, outcome.messageIds);
+    } finally {
+      running.end();
+    }
   }
 
   async function unknownCommand(interaction: ChatInputCommandInteraction): Promise<void> {
@@ -483,6 +565,7 @@ export function createDiscordBot(options: DiscordBotOptions): DiscordBot {
   }
 
   client.on(Events.MessageCreate, (message) => track('message', () => onMessage(message)));
+  client.on(Events.MessageUpdate, (_old, message) => track('edit', () => onMessageUpdate(message as Message)));
   client.on(Events.InteractionCreate, (interaction: Interaction) => {
     if (interaction.isChatInputCommand() && interaction.commandName === 'svc') track('command', () => onCommand(interaction));
     // A command svc no longer has (registered by an older version, or left over): Discord would
@@ -538,7 +621,7 @@ export function createDiscordBot(options: DiscordBotOptions): DiscordBot {
     },
     stop(graceMs = settings.stopGraceMs) {
       stopping ??= (async () => {
-        client.removeAllListeners(Events.MessageCreate).removeAllListeners(Events.InteractionCreate);
+        client.removeAllListeners(Events.MessageCreate).removeAllListeners(Events.MessageUpdate).removeAllListeners(Events.InteractionCreate);
         await settleWithin(inflight, graceMs);
         shutdown.abort();
         // Stopped answers write their "restarted" note: a few edits.

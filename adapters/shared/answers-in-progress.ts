@@ -29,7 +29,17 @@ export class AnswersInProgress {
   /** Waits (up to the limit) for the answers to messages before `beforeId` in `thread`. */
   async before(thread: string, beforeId: string): Promise<void> {
     const seq = turnSeq(beforeId);
-    const waiting = [...(this.#byThread.get(thread) ?? [])].filter((a) => a.seq < seq).map((a) => a.ended);
+    await this.#wait(thread, (a) => a.seq < seq);
+  }
+
+  /** Waits (up to the limit) for the answers to message `askedId` in `thread` and to those before it. */
+  async through(thread: string, askedId: string): Promise<void> {
+    const seq = turnSeq(askedId);
+    await this.#wait(thread, (a) => a.seq <= seq);
+  }
+
+  async #wait(thread: string, which: (a: { seq: string }) => boolean): Promise<void> {
+    const waiting = [...(this.#byThread.get(thread) ?? [])].filter(which).map((a) => a.ended);
     if (waiting.length) await settleWithin(new Set(waiting), this.waitMs);
   }
 }

@@ -141,6 +141,47 @@ export class MessageStream<H> {
 
   #discarded = false;
 
+  /** Streams into `handle` from now on (the next part of the answer), which shows `initial`. */
+  #track(handle: H, initial: { text: string; at: number }): Posted<H> {
+    const posted: Posted<H> = {
+      handle,
+      editor: new ThrottledEditor({
+        apply: (t) => this.sink.edit(handle, t),
+        takeSlot: async () => this.sink.waitForSlot?.(handle),
+        intervalMs: this.options.intervalMs,
+        clock: this.options.clock,
+        initial,
+        retryAfterMs: this.options.retryAfterMs,
+        isPermanent: this.options.isPermanent,
+        onError: this.options.onError,
+        // A message that cannot be edited breaks the stream, like a post that failed: no more posts while it streams.
+        // (One that was deleted is posted anew, with what follows it, when the answer ends.)
+        onBroken: (err) => {
+          this.#broken = true;
+          if (this.options.isGone?.(err)) posted.gone = true;
+        },
+      }),
+    };
+    this.#messages.push(posted);
+    return posted;
+  }
+
+  #adopting: Promise<void> | null = null;
+
+  /**
+   * Writes this stream into messages that exist already (an earlier answer's, answered again):
+   * the first becomes the stream's first message, the others are removed. Call before showing anything.
+   */
+  adopt(handles: H[]): void {
+    const [first, ...others] = handles;
+    if (first === undefined) return;
+    // What it shows is not this stream's: the first text shown replaces it, at once.
+    this.#track(first, { text: '\u0000', at: Number.NEGATIVE_INFINITY });
+    this.#adopting = (async () => {
+      for (const other of others) await this.sink.remove(other).catch((err) => this.options.onError?.(err));
+    })();
+  }
+
   /** Posts a part; its text is read once the post has its slot, so the newest version goes out. */
   async #post(part: () => string, attempts = POST_ATTEMPTS): Promise<Posted<H>> {
     const { clock } = this.options;
@@ -152,27 +193,7 @@ export class MessageStream<H> {
       const text = part();
       try {
         const handle = await this.sink.post(text, key);
-        const posted: Posted<H> = {
-          handle,
-          editor: new ThrottledEditor({
-            apply: (t) => this.sink.edit(handle, t),
-            takeSlot: async () => this.sink.waitForSlot?.(handle),
-            intervalMs: this.options.intervalMs,
-            clock,
-            initial: { text, at: clock.now() },
-            retryAfterMs: this.options.retryAfterMs,
-            isPermanent: this.options.isPermanent,
-            onError: this.options.onError,
-            // A message that cannot be edited breaks the stream, like a post that failed: no more posts while it streams.
-            // (One that was deleted is posted anew, with what follows it, when the answer ends.)
-            onBroken: (err) => {
-              this.#broken = true;
-              if (this.options.isGone?.(err)) posted.gone = true;
-            },
-          }),
-        };
-        this.#messages.push(posted);
-        return posted;
+        return this.#track(handle, { text, at: clock.now() });
       } catch (err) {
         const wait = this.options.retryAfterMs(err);
         if (wait !== null && ++rateLimited < 30) {
@@ -192,6 +213,7 @@ export class MessageStream<H> {
   async finish(text: string): Promise<boolean> {
     this.#stopSyncing();
     await this.#posting;
+    await this.#adopting;
     let parts = splitMessage(text, this.options.limit).map((c) => c.text);
     let landed = true;
     let reposted = false;

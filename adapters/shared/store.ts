@@ -43,6 +43,7 @@ export class AdapterStore {
       create table if not exists linked_keys (owner text primary key, sealed text not null, linked_at integer not null);
       create table if not exists thread_turns (thread text not null, seq text not null, role text not null, content text not null, at integer not null, primary key (thread, seq));
       create table if not exists recorded_threads (key text primary key, at integer not null);
+      create table if not exists answer_messages (question text primary key, conversation text not null, channel text not null, ids text not null, at integer not null);
     `);
     return new AdapterStore(db, box);
   }
@@ -54,6 +55,7 @@ export class AdapterStore {
       this.#db.prepare('delete from delivered where at < ?').run(now - 7 * DAY);
       this.#db.prepare('delete from thread_turns where thread in (select thread from thread_turns group by thread having max(at) < ?)').run(now - TURNS_KEPT_DAYS * DAY);
       this.#db.prepare('delete from recorded_threads where at < ?').run(now - TURNS_KEPT_DAYS * DAY);
+      this.#db.prepare('delete from answer_messages where at < ?').run(now - TURNS_KEPT_DAYS * DAY);
     }
     return this.#db.prepare('insert or ignore into delivered (key, at) values (?, ?)').run(key, now).changes === 1;
   }
@@ -91,6 +93,11 @@ export class AdapterStore {
     this.#db.prepare('update recorded_threads set at = ? where key = ?').run(now, thread);
   }
 
+  /** Forgets one turn of a thread (an answer replaced by one that did not finish). */
+  forgetTurn(thread: string, seq: string): void {
+    this.#db.prepare('delete from thread_turns where thread = ? and seq = ?').run(thread, seq);
+  }
+
   /** Copies the recorded turns of `from` into `to` (where they start its conversation), keeping their order. */
   copyTurns(from: string, to: string, now = Date.now()): void {
     this.#db.prepare('insert or ignore into thread_turns (thread, seq, role, content, at) select ?, seq, role, content, ? from thread_turns where thread = ?').run(to, now, from);
@@ -99,6 +106,30 @@ export class AdapterStore {
   /** The recorded turns of a thread before `beforeSeq`, oldest first. */
   turns(thread: string, beforeSeq: string): { role: 'user' | 'assistant'; content: string }[] {
     return this.#db.prepare('select role, content from thread_turns where thread = ? and seq < ? order by seq').all(thread, beforeSeq) as { role: 'user' | 'assistant'; content: string }[];
+  }
+
+  /** The recorded turn of a thread at `seq`, if any. */
+  turnAt(thread: string, seq: string): { role: 'user' | 'assistant'; content: string } | null {
+    return (this.#db.prepare('select role, content from thread_turns where thread = ? and seq = ?').get(thread, seq) as { role: 'user' | 'assistant'; content: string } | undefined) ?? null;
+  }
+
+  /** Whether a thread has a recorded turn after `seq`. */
+  hasTurnsAfter(thread: string, seq: string): boolean {
+    return this.#db.prepare('select 1 from thread_turns where thread = ? and seq > ? limit 1').get(thread, seq) !== undefined;
+  }
+
+  /**
+   * The messages (`ids`, in `channel`) showing the answer to the person's message `question`
+   * (`discord:<id>`, `slack:<team>:<channel>:<ts>`), in conversation `conversation`: so an edit of
+   * the question can re-answer in them.
+   */
+  recordAnswerMessages(question: string, conversation: string, channel: string, ids: string[], now = Date.now()): void {
+    this.#db.prepare('insert or replace into answer_messages (question, conversation, channel, ids, at) values (?, ?, ?, ?, ?)').run(question, conversation, channel, JSON.stringify(ids), now);
+  }
+
+  answerMessages(question: string): { conversation: string; channel: string; ids: string[] } | null {
+    const row = this.#db.prepare('select conversation, channel, ids from answer_messages where question = ?').get(question) as { conversation: string; channel: string; ids: string } | undefined;
+    return row ? { conversation: row.conversation, channel: row.channel, ids: JSON.parse(row.ids) as string[] } : null;
   }
 
   /** `owner` names the person on a platform (`slack:T1:U1`); the key is sealed to it. */

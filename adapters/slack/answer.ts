@@ -74,6 +74,11 @@ export interface SlackAnswerOptions {
    * thread holding the reports of several links would otherwise not say which one was refused.
    */
   subject?: string;
+  /**
+   * Messages of an earlier answer to write this one into (an edited question answered again): the
+   * first is edited from the start (no native stream, which only makes new messages), the others removed.
+   */
+  adopt?: string[];
 }
 
 interface Fallback {
@@ -98,6 +103,7 @@ export class SlackAnswer implements AnswerPresenter {
   #text = '';
   readonly #placeholder: MessageStream<string>;
   #native: NativeStream | null = null;
+  readonly #natives: NativeStream[] = [];
   #fallback: Fallback | null = null;
   #ending = false;
   /** Waits for a call of `method` in this answer's channel to fit the shared rate budget. */
@@ -105,6 +111,13 @@ export class SlackAnswer implements AnswerPresenter {
 
   constructor(private readonly o: SlackAnswerOptions) {
     this.#placeholder = this.#stream();
+    if (o.adopt?.length) this.#placeholder.adopt(o.adopt);
+  }
+
+  /** The messages showing the answer, oldest first (once it has ended). */
+  get messageTs(): string[] {
+    const fallback = this.#fallback && this.#fallback.stream !== this.#placeholder ? this.#fallback.stream.handles : [];
+    return [...this.#placeholder.handles, ...this.#natives.flatMap((n) => n.timestamps), ...fallback];
   }
 
   #stream(): MessageStream<string> {
@@ -133,7 +146,7 @@ export class SlackAnswer implements AnswerPresenter {
   }
 
   #begin(): void {
-    if (!this.o.native.enabled) {
+    if (!this.o.native.enabled || this.o.adopt?.length) {
       this.#fallback = { stream: this.#placeholder, from: 0, fence: null };
       return;
     }
@@ -150,6 +163,7 @@ export class SlackAnswer implements AnswerPresenter {
       onStarted: () => void this.#placeholder.discard(),
     });
     this.#native = native;
+    this.#natives.push(native);
     void native.result.then((result) => {
       if (!result.ok && !this.#ending) {
         this.#fallBack(result);

@@ -23,6 +23,8 @@ import { HELP, askedRoot, cannotPostNote, reportRoot, slackToPlain } from './tex
 export const ASK_MODEL = 'svc-agent';
 export const REPORT_MODEL = 'svc-prediction-markets-agent';
 const STATUS_INTERVAL_MS = 10_000;
+/** How long after sending it an edit can still address a message to svc. */
+const EDIT_TO_ASK_MS = 15 * 60_000;
 /** How long a follow-up waits for the answer before it to finish, so that answer is in its context. */
 const FOLLOW_UP_WAIT_MS = 60_000;
 
@@ -48,6 +50,8 @@ export interface SlackBot {
 /** Who someone is, for their linked key: one person in one workspace. */
 const ownerOf = (teamId: string, userId: string) => `slack:${teamId}:${userId}`;
 const threadKey = (teamId: string, channel: string, threadTs: string) => `slack:${teamId}:${channel}:${threadTs}`;
+/** A person's message whose answer an edit of it may redo. */
+const editKey = (teamId: string, channel: string, ts: string) => `slack:${teamId}:${channel}:${ts}`;
 
 function boltLogger(log: Logger): BoltLogger {
   let level = LogLevel.INFO;
@@ -120,26 +124,31 @@ export async function createSlackBot(options: SlackBotOptions): Promise<SlackBot
    * Answers in the thread, and records the question and the answer (as the service wrote it, not as
    * Slack shows it) under the message `askedTs` they belong to, for the thread's later turns.
    */
-  async function answer(c: Conversation, request: { model: string; messages: Turn[]; key: string; what: string; askedTs: string }): Promise<void> {
+  async function answer(c: Conversation, request: { model: string; messages: Turn[]; key: string; what: string; askedTs: string; adopt?: string[] }, running = writing.start(threadKey(c.teamId, c.channel, c.threadTs), request.askedTs)): Promise<void> {
     const thread = threadKey(c.teamId, c.channel, c.threadTs);
+    const edited = editKey(c.teamId, c.channel, request.askedTs);
     store.recordTurn(thread, turnSeq(request.askedTs), 'user', request.messages.at(-1)!.content);
-    const running = writing.start(thread, request.askedTs);
+    // An edit of the question answers it again in the answer's messages (known once it is written).
+    if (!request.adopt) store.recordAnswerMessages(edited, thread, c.channel, []);
     try {
-      const markdown = await respond(c, request);
+      const { markdown, messageTs } = await respond(c, request);
       if (markdown !== null) store.recordTurn(thread, turnSeq(request.askedTs, true), 'assistant', markdown);
+      // An answer given again that did not finish replaced the first one on the screen: a later reply carries neither.
+      else if (request.adopt) store.forgetTurn(thread, turnSeq(request.askedTs, true));
+      if (messageTs.length) store.recordAnswerMessages(edited, thread, c.channel, messageTs);
     } finally {
       running.end();
     }
   }
 
   /** Streams one answer into the thread; what the service wrote, or null if it did not finish. */
-  async function respond(c: Conversation, request: { model: string; messages: Turn[]; key: string; what: string; subject?: string }): Promise<string | null> {
+  async function respond(c: Conversation, request: { model: string; messages: Turn[]; key: string; what: string; subject?: string; adopt?: string[] }): Promise<{ markdown: string | null; messageTs: string[] }> {
     const apiKey = store.linkedKey(ownerOf(c.teamId, c.userId)) ?? undefined;
-    const presenter = new SlackAnswer({ client: c.client, channel: c.channel, threadTs: c.threadTs, userId: c.userId, teamId: c.teamId, clock, intervalMs: settings.editIntervalMs, budget, native, log, what: request.what, subject: request.subject });
+    const presenter = new SlackAnswer({ client: c.client, channel: c.channel, threadTs: c.threadTs, userId: c.userId, teamId: c.teamId, clock, intervalMs: settings.editIntervalMs, budget, native, log, what: request.what, subject: request.subject, adopt: request.adopt });
     const events = research.answer({ model: request.model, messages: request.messages, apiKey, idempotencyKey: request.key, signal: shutdown.signal });
     const outcome = await runAnswer(events, presenter, { clock, statusIntervalMs });
     log.info({ channel: c.channel, thread: c.threadTs, model: request.model, status: outcome.status, problem: outcome.problem?.kind, landed: outcome.landed }, 'answered');
-    return outcome.status === 'done' ? outcome.markdown : null;
+    return { markdown: outcome.status === 'done' ? outcome.markdown : null, messageTs: presenter.messageTs };
   }
 
   /** One report per link, in order; the thread records them together as the answer to the message that asked. */
@@ -150,7 +159,7 @@ export async function createSlackBot(options: SlackBotOptions): Promise<SlackBot
     try {
       const written: string[] = [];
       for (const link of links) {
-        const markdown = await respond(c, {
+        const { markdown } = await respond(c, {
           model: REPORT_MODEL,
           messages: [{ role: 'user', content: link.url }],
           key: idempotencyKey('slack', ...keyParts, link.eventTicker),
@@ -307,6 +316,57 @@ export async function createSlackBot(options: SlackBotOptions): Promise<SlackBot
     });
   }
 
+  /**
+   * A person edited a message (`message_changed` with `edited`): when it is the latest question svc
+   * answered in a thread of its own or a DM, and its text changed, it is answered again in the
+   * answer's messages, and the thread goes on from the edited question.
+   */
+  async function onEdit(client: WebClient, m: IncomingMessage & { editedTs: string }, bot: { userId?: string; botId?: string }): Promise<void> {
+    const answered = store.answerMessages(editKey(m.teamId, m.channel, m.ts));
+    // Not answered: an edit that adds the forgotten @svc to a message just sent (Slack sends no
+    // app_mention for it) makes it one for svc, answered as if sent so (once: its ts is claimed).
+    if (!answered) {
+      const mentions = bot.userId !== undefined && m.text.includes(`<@${bot.userId}>`);
+      if (mentions && clock.now() - Number(m.ts.split('.')[0]) * 1000 < EDIT_TO_ASK_MS) await onMessage(client, { ...m, eventId: undefined }, bot);
+      return;
+    }
+    const { conversation } = answered;
+    // The answer to the message itself may still be being written: the edit comes after it.
+    await writing.through(conversation, m.ts);
+    const recorded = store.answerMessages(editKey(m.teamId, m.channel, m.ts))!;
+    const question = slackToPlain(m.text, bot.userId);
+    const asked = store.turnAt(conversation, turnSeq(m.ts));
+    // Unchanged (a link preview added), emptied, or a question that later ones built on: left alone.
+    if (!question || question === asked?.content || store.hasTurnsAfter(conversation, turnSeq(m.ts, true))) return;
+    // A link alone is now a report request, which an edit does not make (reports cost credits).
+    if (findKalshiEventLinks(m.text).length && !asksBesideLinks(m.text)) return;
+    if (!store.claim(`slack:edit:${m.teamId}:${m.channel}:${m.ts}:${m.editedTs}`)) return;
+    // From here (no wait before it) a later edit, or a reply, waits for this answer.
+    const running = writing.start(conversation, m.ts);
+    const inThread = m.threadTs !== undefined && m.threadTs !== m.ts;
+    const threadTs = inThread ? m.threadTs! : m.ts;
+    let earlier: Turn[] = [];
+    try {
+      earlier = inThread ? await history(client, m, threadTs, bot) : [];
+    } catch (err) {
+      running.end();
+      throw err;
+    }
+    log.info({ channel: m.channel, thread: threadTs }, 'a question was edited; answering it again');
+    await answer(
+      { client, teamId: m.teamId, channel: m.channel, threadTs, userId: m.userId },
+      {
+        model: ASK_MODEL,
+        messages: [...earlier, { role: 'user', content: question }],
+        key: idempotencyKey('slack', 'message', m.teamId, m.channel, m.ts, 'edited', m.editedTs),
+        what: 'Researching your edited question',
+        askedTs: m.ts,
+        adopt: recorded.ids,
+      },
+      running,
+    );
+  }
+
   app.event('app_mention', async ({ event, body, context, client }) => {
     if (!event.user || event.bot_id) return;
     const incoming: IncomingMessage = { teamId: body.team_id, channel: event.channel, ts: event.ts, threadTs: event.thread_ts, userId: event.user, text: event.text, eventId: body.event_id };
@@ -314,6 +374,15 @@ export async function createSlackBot(options: SlackBotOptions): Promise<SlackBot
   });
 
   app.event('message', async ({ event, body, context, client }) => {
+    if (event.subtype === 'message_changed') {
+      const changed = event as { channel: string; message?: { user?: string; bot_id?: string; text?: string; ts?: string; thread_ts?: string; edited?: { ts?: string } } };
+      const e = changed.message;
+      // Only a person's edit: the bot's own edits, and link previews Slack adds, come as message_changed too (without `edited`).
+      if (!e?.user || e.bot_id || e.user === context.botUserId || !e.text || !e.ts || !e.edited?.ts) return;
+      const incoming = { teamId: body.team_id, channel: changed.channel, ts: e.ts, threadTs: e.thread_ts, userId: e.user, text: e.text, eventId: body.event_id, editedTs: e.edited.ts };
+      track('edit', () => onEdit(client, incoming, { userId: context.botUserId, botId: context.botId }));
+      return;
+    }
     if (event.subtype !== undefined && event.subtype !== 'thread_broadcast' && event.subtype !== 'file_share') return;
     const e = event as { user?: string; bot_id?: string; text?: string; ts: string; thread_ts?: string; channel: string; channel_type?: string };
     if (!e.user || e.bot_id || e.user === context.botUserId || !e.text) return;

@@ -105,6 +105,8 @@ function unfinishedConstruct(head: string): number {
 
 export class NativeStream {
   readonly result: Promise<NativeResult>;
+  /** The messages streamed so far, oldest first. */
+  readonly timestamps: string[] = [];
   #wanted = '';
   #final = false;
   #sent = 0;
@@ -259,6 +261,7 @@ export class NativeStream {
     });
     this.#ts = started.ts ?? null;
     if (!this.#ts) throw new Error('chat.startStream returned no ts');
+    this.timestamps.push(this.#ts);
     this.#startedAt = clock.now();
     this.#inMessage = reopen.length;
     this.#advance(first.length);

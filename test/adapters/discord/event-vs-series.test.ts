@@ -1,6 +1,6 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { asksBesideLinks } from '../../../adapters/shared/kalshi-links.js';
-import { startDiscordHarness, until, type DiscordHarness } from '../helpers/discord-harness.js';
+import { discordHarnessPerTest, until } from '../helpers/discord-harness.js';
 import { CHANNEL } from './fake-discord.js';
 
 /**
@@ -9,11 +9,7 @@ import { CHANNEL } from './fake-discord.js';
  * event's report alone and the series was dropped). A series page beside an event's is now always
  * asked about: the event's report, then the question, the series named "Kalshi series <TICKER>".
  */
-let h: DiscordHarness | undefined;
-afterEach(async () => {
-  await h?.close();
-  h = undefined;
-});
+const harness = discordHarnessPerTest();
 
 const EVENT = 'https://kalshi.com/markets/kxfeddecision/fed-meeting/kxfeddecision-25dec';
 
@@ -32,10 +28,10 @@ describe('an event link beside a series link', () => {
     [`${EVENT} vs https://kalshi.com/markets/kxfed`, `${EVENT} vs Kalshi series KXFED`],
     [`compare ${EVENT} with <https://kalshi.com/markets/kxfed>`, `compare ${EVENT} with Kalshi series KXFED`],
   ])('on Discord, %j gets the report, then the question naming the series', async (text, asked) => {
-    h = await startDiscordHarness();
+    const h = await harness.start();
     const pasted = h.discord.userMessage(CHANNEL, text);
-    await until(() => expect(h!.log.requests).toHaveLength(2));
-    await until(() => expect(h!.botTexts(pasted.id).at(-1) ?? '').toContain('**Sources**'));
+    await until(() => expect(h.log.requests).toHaveLength(2));
+    await until(() => expect(h.botTexts(pasted.id).at(-1) ?? '').toContain('**Sources**'));
     await h.bot.idle();
     expect(h.discord.threads().map((t) => t.name)).toEqual(['Fed meeting (KXFEDDECISION-25DEC)']);
     expect(h.log.requests.map((r) => r.model.id)).toEqual(['svc-prediction-markets-agent', 'svc-agent']);

@@ -39,6 +39,10 @@ export interface FakeMessage {
   pingsReplied?: boolean;
   deleted?: boolean;
   edits: number;
+  /** When its author last edited it (Discord's `edited_timestamp`). */
+  editedAt?: string;
+  /** Link previews Discord added (`embeds`). */
+  embeds?: Array<Record<string, unknown>>;
 }
 
 export interface RestCall {
@@ -186,6 +190,36 @@ export class FakeDiscord {
     const m = this.#store({ channel_id: to.channel_id, author: options.author ?? ANA, content, type: 19, reference: to, pingsReplied: options.ping !== false });
     this.dispatch('MESSAGE_CREATE', { ...this.#wire(m), guild_id: GUILD, member: { roles: [], joined_at: new Date().toISOString(), deaf: false, mute: false, flags: 0 } });
     return m;
+  }
+
+  /**
+   * A person edits their message: its content changes and Discord dispatches MESSAGE_UPDATE with
+   * the whole message, `edited_timestamp` set (in a DM with `channel_type`, in a server with `guild_id` and `member`).
+   */
+  editMessage(m: FakeMessage, content: string): void {
+    m.content = content;
+    m.editedAt = new Date(Date.now() + m.edits).toISOString();
+    m.edits++;
+    this.#dispatchUpdate(m);
+  }
+
+  /**
+   * Discord adds a link preview to a person's message: MESSAGE_UPDATE with the embed, the content
+   * and `edited_timestamp` unchanged (no edit of the person's).
+   */
+  unfurl(m: FakeMessage, url: string): void {
+    m.embeds = [...(m.embeds ?? []), { type: 'link', url, title: 'Kalshi', description: 'Trade on the outcome of events' }];
+    this.#dispatchUpdate(m);
+  }
+
+  /** Dispatches MESSAGE_UPDATE for `m` as it is now (again, as a gateway may after a resume). */
+  redeliverUpdate(m: FakeMessage): void {
+    this.#dispatchUpdate(m);
+  }
+
+  #dispatchUpdate(m: FakeMessage): void {
+    const where = this.channels.get(m.channel_id)?.type === 1 ? { channel_type: 1 } : { guild_id: GUILD, member: { roles: [], joined_at: new Date().toISOString(), deaf: false, mute: false, flags: 0 } };
+    this.dispatch('MESSAGE_UPDATE', { ...this.#wire(m), ...where });
   }
 
   /** The gateway delivers a person's message again (as after a resume). */
@@ -357,14 +391,14 @@ export class FakeDiscord {
       author: m.author,
       content: m.content,
       timestamp: new Date(Number((BigInt(m.id) >> 22n) + EPOCH)).toISOString(),
-      edited_timestamp: m.edits ? new Date().toISOString() : null,
+      edited_timestamp: m.editedAt ?? (m.edits ? new Date().toISOString() : null),
       tts: false,
       mention_everyone: false,
       // As Discord does: the users the content mentions, so clients can show their names.
       mentions: [BOT, ANA, OTHER_BOT].filter((u) => new RegExp(`<@!?${u.id}>`).test(m.content) || (m.pingsReplied && m.reference?.author.id === u.id)),
       mention_roles: [...m.content.matchAll(/<@&(\d+)>/g)].map((r) => r[1]),
       attachments: [],
-      embeds: [],
+      embeds: m.embeds ?? [],
       pinned: false,
       type: m.type,
       flags: m.flags,
@@ -419,6 +453,13 @@ export class FakeDiscord {
       return reply(201, this.#threadJson(thread));
     }
     if ((m = /^\/channels\/(\d+)\/typing$/.exec(path)) && method === 'POST') return reply(204);
+    if ((m = /^\/channels\/(\d+)$/.exec(path)) && method === 'PATCH') {
+      const c = this.channels.get(m[1]!);
+      if (!c) return notFound(10003, 'Unknown Channel');
+      if (typeof body.name === 'string') c.name = body.name;
+      if (c.type === 11) this.dispatch('THREAD_UPDATE', this.#threadJson(c));
+      return reply(200, c.type === 11 ? this.#threadJson(c) : { ...c, position: 0, permission_overwrites: [] });
+    }
     if ((m = /^\/channels\/(\d+)$/.exec(path)) && method === 'GET') {
       const c = this.channels.get(m[1]!);
       if (!c) return notFound(10003, 'Unknown Channel');

@@ -3,8 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { ResearchClient } from '../../../adapters/shared/api-client.js';
 import { findKalshiSeriesLinks, nameSeriesLinks } from '../../../adapters/shared/kalshi-links.js';
 import { startService, type TestService } from '../../helpers/service.js';
-import type { AgentLog } from '../helpers/agents.js';
-import { startDiscordHarness, until, type DiscordHarness } from '../helpers/discord-harness.js';
+import { discordHarnessPerTest, until } from '../helpers/discord-harness.js';
 import { CHANNEL } from './fake-discord.js';
 
 /**
@@ -12,22 +11,13 @@ import { CHANNEL } from './fake-discord.js';
  * report, but a question about the series, answered in a thread like an event link.
  */
 
-let h: DiscordHarness | undefined;
-let log: AgentLog;
+const harness = discordHarnessPerTest();
 let svc: TestService | undefined;
 
 afterEach(async () => {
-  await h?.close();
-  h = undefined;
   await svc?.close();
   svc = undefined;
 });
-
-async function start(): Promise<DiscordHarness> {
-  h = await startDiscordHarness();
-  log = h.log;
-  return h;
-}
 
 describe('Kalshi series links', () => {
   it('are found apart from event links, and named as their series for the service', () => {
@@ -65,19 +55,19 @@ describe('Kalshi series links', () => {
 
 describe('Discord: a Kalshi series link pasted in a channel', () => {
   it('gets a thread named after the series, answered there by svc-agent about the series', async () => {
-    await start();
-    const pasted = h!.discord.userMessage(CHANNEL, 'https://kalshi.com/markets/kxfeddecision');
-    await until(() => expect(h!.botTexts(pasted.id).at(-1) ?? '').toContain('**Sources**'));
-    await h!.bot.idle();
-    expect(h!.discord.threads().map((t) => [t.id, t.name])).toEqual([[pasted.id, 'Kalshi series KXFEDDECISION']]);
-    expect(log.requests.map((r) => [r.model.id, r.messages])).toEqual([['svc-agent', [{ role: 'user', content: 'Kalshi series KXFEDDECISION' }]]]);
-    expect(h!.botTexts(pasted.id)[0]).toContain('Answer to "Kalshi series KXFEDDECISION"');
+    const h = await harness.start();
+    const pasted = h.discord.userMessage(CHANNEL, 'https://kalshi.com/markets/kxfeddecision');
+    await until(() => expect(h.botTexts(pasted.id).at(-1) ?? '').toContain('**Sources**'));
+    await h.bot.idle();
+    expect(h.discord.threads().map((t) => [t.id, t.name])).toEqual([[pasted.id, 'Kalshi series KXFEDDECISION']]);
+    expect(h.log.requests.map((r) => [r.model.id, r.messages])).toEqual([['svc-agent', [{ role: 'user', content: 'Kalshi series KXFEDDECISION' }]]]);
+    expect(h.botTexts(pasted.id)[0]).toContain('Answer to "Kalshi series KXFEDDECISION"');
     // A reply in the thread carries the conversation, the series named as before.
-    h!.discord.userMessage(pasted.id, 'and the odds of a hike?');
-    await until(() => expect(h!.botTexts(pasted.id)).toHaveLength(2));
-    await until(() => expect(h!.botTexts(pasted.id).at(-1)).toContain('**Sources**'));
-    await h!.bot.idle();
-    expect(log.requests.at(-1)!.messages).toEqual([
+    h.discord.userMessage(pasted.id, 'and the odds of a hike?');
+    await until(() => expect(h.botTexts(pasted.id)).toHaveLength(2));
+    await until(() => expect(h.botTexts(pasted.id).at(-1)).toContain('**Sources**'));
+    await h.bot.idle();
+    expect(h.log.requests.at(-1)!.messages).toEqual([
       { role: 'user', content: 'Kalshi series KXFEDDECISION' },
       { role: 'assistant', content: 'Answer to "Kalshi series KXFEDDECISION" [1].' },
       { role: 'user', content: 'and the odds of a hike?' },
@@ -85,33 +75,33 @@ describe('Discord: a Kalshi series link pasted in a channel', () => {
   });
 
   it('with a slug and a question beside it, the question is answered about the series', async () => {
-    await start();
-    const pasted = h!.discord.userMessage(CHANNEL, 'what are the odds here? <https://kalshi.com/markets/kxcpiyoy/cpi-yoy>');
-    await until(() => expect(h!.botTexts(pasted.id).at(-1) ?? '').toContain('**Sources**'));
-    await h!.bot.idle();
-    expect(h!.discord.threads().map((t) => t.name)).toEqual(['CPI yoy (KXCPIYOY)']);
-    expect(log.requests.map((r) => r.messages.at(-1)!.content)).toEqual(['what are the odds here? Kalshi series KXCPIYOY']);
+    const h = await harness.start();
+    const pasted = h.discord.userMessage(CHANNEL, 'what are the odds here? <https://kalshi.com/markets/kxcpiyoy/cpi-yoy>');
+    await until(() => expect(h.botTexts(pasted.id).at(-1) ?? '').toContain('**Sources**'));
+    await h.bot.idle();
+    expect(h.discord.threads().map((t) => t.name)).toEqual(['CPI yoy (KXCPIYOY)']);
+    expect(h.log.requests.map((r) => r.messages.at(-1)!.content)).toEqual(['what are the odds here? Kalshi series KXCPIYOY']);
   });
 
   it('quoted as code it is left alone', async () => {
-    await start();
-    h!.discord.userMessage(CHANNEL, 'the page is `https://kalshi.com/markets/kxfeddecision`');
-    h!.discord.dmMessage('sentinel question');
-    await until(() => expect(log.requests).toHaveLength(1));
-    await h!.bot.idle();
-    expect(h!.discord.threads()).toEqual([]);
-    expect(log.requests.map((r) => r.messages.at(-1)!.content)).toEqual(['sentinel question']);
+    const h = await harness.start();
+    h.discord.userMessage(CHANNEL, 'the page is `https://kalshi.com/markets/kxfeddecision`');
+    h.discord.dmMessage('sentinel question');
+    await until(() => expect(h.log.requests).toHaveLength(1));
+    await h.bot.idle();
+    expect(h.discord.threads()).toEqual([]);
+    expect(h.log.requests.map((r) => r.messages.at(-1)!.content)).toEqual(['sentinel question']);
   });
 });
 
 describe('Discord: a Kalshi series link given to /svc report', () => {
   it('is named as a series page, privately, asking nothing', async () => {
-    await start();
-    h!.discord.slashCommand('report', { url: 'https://kalshi.com/markets/kxfeddecision' });
-    await until(() => expect(h!.discord.interactionCallbacks).toHaveLength(1));
-    const body = h!.discord.callsTo('POST', /\/callback$/)[0]!.body as { data: { content: string; flags: number } };
+    const h = await harness.start();
+    h.discord.slashCommand('report', { url: 'https://kalshi.com/markets/kxfeddecision' });
+    await until(() => expect(h.discord.interactionCallbacks).toHaveLength(1));
+    const body = h.discord.callsTo('POST', /\/callback$/)[0]!.body as { data: { content: string; flags: number } };
     expect(body.data.content).toMatch(/^That is the page of a Kalshi series \(KXFEDDECISION\), not of one event, so there is no report on it\./);
     expect(body.data.flags & 64).toBe(64);
-    expect(log.requests).toEqual([]);
+    expect(h.log.requests).toEqual([]);
   });
 });

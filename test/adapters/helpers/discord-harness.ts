@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pino from 'pino';
-import { vi } from 'vitest';
+import { afterEach, vi } from 'vitest';
 import { createDiscordBot, type DiscordBot } from '../../../adapters/discord/bot.js';
 import { ResearchClient } from '../../../adapters/shared/api-client.js';
 import { loadDiscordSettings, type DiscordSettings } from '../../../adapters/shared/config.js';
@@ -74,3 +74,32 @@ export async function startDiscordHarness(opts: { settings?: Partial<DiscordSett
 
 /** Waits (up to `timeout` ms) until `check` passes. */
 export const until = (check: () => void, timeout = 20_000) => vi.waitFor(check, { timeout, interval: 20 });
+
+export interface DiscordHarnessPerTest {
+  /** Starts this test's harness (closed after the test). */
+  start(opts?: { settings?: Partial<DiscordSettings> }): Promise<DiscordHarness>;
+  /** The harness the running test started (for helpers outside the test's body). */
+  readonly h: DiscordHarness;
+}
+
+/**
+ * One harness per test, closed after it: call at the top of a test file, then `const h = await
+ * harness.start()` in each test that needs one.
+ */
+export function discordHarnessPerTest(): DiscordHarnessPerTest {
+  let current: DiscordHarness | undefined;
+  afterEach(async () => {
+    await current?.close();
+    current = undefined;
+  });
+  return {
+    async start(opts) {
+      current = await startDiscordHarness(opts);
+      return current;
+    },
+    get h() {
+      if (!current) throw new Error('no Discord harness started in this test');
+      return current;
+    },
+  };
+}

@@ -169,6 +169,8 @@ export class FakeSlack {
         const m = this.#find(args.channel, args.ts);
         if (!m) return { json: { ok: false, error: 'message_not_found' } };
         m.text = String(args.text ?? '');
+        // The text now shown replaces what a native stream wrote.
+        m.markdown = undefined;
         return ok({ channel: m.channel, ts: m.ts, text: m.text });
       }
       case 'chat.delete': {
