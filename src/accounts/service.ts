@@ -159,8 +159,15 @@ export class AccountService {
   }
 
   /** An account made by an operator, with its first API key. */
-  async createAccount(input: { email: string; plan: Plan; credits: number }, now = Date.now()): Promise<{ account: Account; key: KeyInfo; secret: string }> {
-    const { account, first } = await this.#insertAccount({ ...input, passwordHash: null, withKey: true }, now);
+  /**
+   * `within`: more work in the same transaction, given what was made (a record of the request
+   * that made it): if it fails, nothing was made.
+   */
+  async createAccount(
+    input: { email: string; plan: Plan; credits: number; within?: (trx: Kysely<Database>, made: { account: Account; key: KeyInfo; secret: string }) => Promise<void> },
+    now = Date.now(),
+  ): Promise<{ account: Account; key: KeyInfo; secret: string }> {
+    const { account, first } = await this.#insertAccount({ email: input.email, plan: input.plan, credits: input.credits, passwordHash: null, withKey: true, within: input.within }, now);
     return { account, key: first!.key, secret: first!.secret };
   }
 
@@ -243,7 +250,14 @@ export class AccountService {
   }
 
   async #insertAccount(
-    input: { email: string; plan: Plan; credits: number; passwordHash: string | null; withKey: boolean },
+    input: {
+      email: string;
+      plan: Plan;
+      credits: number;
+      passwordHash: string | null;
+      withKey: boolean;
+      within?: (trx: Kysely<Database>, made: { account: Account; key: KeyInfo; secret: string }) => Promise<void>;
+    },
     now: number,
   ): Promise<{ account: Account; first: { key: KeyInfo; secret: string } | null }> {
     const id = newId('acct_');
@@ -255,7 +269,9 @@ export class AccountService {
           .execute();
         if (input.credits > 0) await appendLedger(trx, { accountId: id, kind: 'grant', amount: input.credits, balanceAfter: input.credits, reason: 'opening credits', now });
         const first = input.withKey ? await this.#insertKey(trx, id, null, now) : null;
-        return { account: { id, email: normalizeEmail(input.email), plan: input.plan, credits: input.credits, createdAt: now }, first };
+        const account = { id, email: normalizeEmail(input.email), plan: input.plan, credits: input.credits, createdAt: now };
+        if (input.within && first) await input.within(trx, { account, ...first });
+        return { account, first };
       });
     } catch (err) {
       if (isUniqueViolation(err)) throw accountExists(input.email);
@@ -319,6 +335,12 @@ export class AccountService {
     const row: KeyRow = { id: newId('key_'), account_id: accountId, key_hash: k.hash, prefix: k.prefix, last4: k.last4, name, created_at: now, last_used_at: null, revoked_at: null };
     await db.insertInto('api_keys').values(row).execute();
     return { key: toKey(row), secret: k.secret };
+  }
+
+  /** A key by its id (revoked or not), or null. */
+  async getKey(keyId: string): Promise<KeyInfo | null> {
+    const row = await this.db.selectFrom('api_keys').selectAll().where('id', '=', keyId).executeTakeFirst();
+    return row ? toKey(row) : null;
   }
 
   async listKeys(accountId: string): Promise<KeyInfo[]> {
