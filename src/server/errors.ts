@@ -205,8 +205,42 @@ function didYouMean(request: FastifyRequest, path: string): string | null {
 
 const bits = (n: number) => n.toString(2).replace(/0/g, '').length;
 
+const ANSWER = 'POST /v1/responses or POST /v1/chat/completions';
+
+/**
+ * OpenAI endpoints this service does not have, by path (with or without its `/v1`, in any case):
+ * what a client tried, and what the service offers instead. A bare "Unknown request URL" left an
+ * OpenAI user guessing whether the base URL, the key or the path was wrong.
+ */
+const NOT_OFFERED: readonly { path: RegExp; what: string; instead: string }[] = [
+  { path: /^completions$|^engines\/[^/]+\/completions$/, what: 'the legacy completions endpoint', instead: `use ${ANSWER} (the same models, GET /v1/models)` },
+  { path: /^edits$/, what: 'the legacy edits endpoint', instead: `use ${ANSWER}` },
+  { path: /^engines(\/|$)/, what: 'engines (a legacy endpoint)', instead: 'GET /v1/models lists the models' },
+  { path: /^embeddings$/, what: 'embeddings', instead: `its models are research agents that answer in text: ${ANSWER} (GET /v1/models lists them)` },
+  { path: /^images(\/|$)/, what: 'image generation or editing', instead: `its models answer in text: ${ANSWER}` },
+  { path: /^audio(\/|$)/, what: 'audio (speech, transcriptions, translations)', instead: `its models take and answer text: ${ANSWER}` },
+  { path: /^(files|uploads)(\/|$)/, what: 'file uploads', instead: `put the text in the request itself (the input of POST /v1/responses, the messages of POST /v1/chat/completions)` },
+  { path: /^vector_stores(\/|$)/, what: 'vector stores', instead: `ask the research agents directly: ${ANSWER}` },
+  { path: /^(assistants|threads)(\/|$)/, what: 'the Assistants API (assistants, threads, runs)', instead: 'use POST /v1/responses, continued with previous_response_id or in a conversation (POST /v1/conversations)' },
+  { path: /^moderations$/, what: 'moderation', instead: `its models are research agents: ${ANSWER}` },
+  { path: /^batches(\/|$)/, what: 'the Batch API', instead: 'send requests one by one; POST /v1/responses with "background": true answers at once and runs on (GET /v1/responses/{id} for its result)' },
+  { path: /^(fine_tuning|fine-tunes)(\/|$)/, what: 'fine-tuning', instead: 'its models are fixed research agents: GET /v1/models lists them' },
+  { path: /^realtime(\/|$)/, what: 'the Realtime API', instead: `stream an answer with "stream": true on ${ANSWER}` },
+  { path: /^responses\/(input_tokens|compact)$/, what: 'token counting or compaction of responses', instead: 'send the request to POST /v1/responses; with "truncation": "auto" it leaves out the oldest earlier turns that do not fit' },
+];
+
+/** What the service offers instead of an OpenAI endpoint it does not have, or null. */
+function notOffered(method: string, path: string): string | null {
+  const rest = path.replace(/^\/(v1\/)*/i, '').replace(/\/+$/, '');
+  const found = NOT_OFFERED.find((e) => e.path.test(rest.toLowerCase()));
+  return found ? `This service does not offer ${found.what} (${method} ${path}); ${found.instead}.` : null;
+}
+
 export function notFoundHandler(request: FastifyRequest, reply: FastifyReply) {
   const path = request.url.split('?')[0]!;
+  // An OpenAI endpoint this service does not have (`POST /v1/embeddings`): 404 saying what it offers instead.
+  const instead = notOffered(request.method, path);
+  if (instead) return sendError(reply, new SvcError('not_found', { code: 'unknown_url', message: instead }));
   // A known path asked with another method: 405 with the methods it takes (RFC 9110), not "unknown URL".
   const allowed = allowedMethods(request, path);
   if (allowed.length) {
