@@ -116,7 +116,7 @@ describe('commands', () => {
     for (const name of ['constructor', 'toString']) {
       const r = await runCli([name], { SVC_DATA_DIR: tmp('svc-cli-') });
       expect(r.code, name).toBe(2);
-      expect(lines(r.stderr)).toEqual([`svc: unknown command "${name}"; run svc help`]);
+      expect(lines(r.stderr)).toEqual([`svc: unknown command "${name}"; svc has: serve, accounts, credits, ledger, snapshot, backtest, demo, keys, slack, discord; run svc help for their usage`]);
     }
   });
 });
