@@ -1,7 +1,7 @@
 import { LRUCache } from 'lru-cache';
 import type { Kysely } from 'kysely';
 import type { Plan } from '../agents/types.js';
-import { SvcError, invalidRequest, notFound } from '../errors.js';
+import { SvcError, invalidRequest, notFound, withMessage } from '../errors.js';
 import { newId } from '../ids.js';
 import type { Database } from '../store/schema.js';
 import { WriteBehind } from '../store/write-behind.js';
@@ -167,8 +167,15 @@ export class AccountService {
     input: { email: string; plan: Plan; credits: number; within?: (trx: Kysely<Database>, made: { account: Account; key: KeyInfo; secret: string }) => Promise<void> },
     now = Date.now(),
   ): Promise<{ account: Account; key: KeyInfo; secret: string }> {
-    const { account, first } = await this.#insertAccount({ email: input.email, plan: input.plan, credits: input.credits, passwordHash: null, withKey: true, within: input.within }, now);
-    return { account, key: first!.key, secret: first!.secret };
+    try {
+      const { account, first } = await this.#insertAccount({ email: input.email, plan: input.plan, credits: input.credits, passwordHash: null, withKey: true, within: input.within }, now);
+      return { account, key: first!.key, secret: first!.secret };
+    } catch (err) {
+      // An operator told only "already exists" had to find the account some other way: its id.
+      const id = err instanceof SvcError && err.code === 'account_exists' ? await this.#accountIdByEmail(normalizeEmail(input.email)) : null;
+      if (id) throw withMessage(err as SvcError, `An account with email '${normalizeEmail(input.email)}' already exists: ${id}.`);
+      throw err;
+    }
   }
 
   /**

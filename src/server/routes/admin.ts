@@ -85,6 +85,13 @@ export async function adminRoutes(app: FastifyInstance, deps: ServerDeps): Promi
 
   app.get('/v1/admin/accounts/:id', async (request) => accountJson(await deps.accounts.getAccount((request.params as { id: string }).id)));
 
+  // The account's keys, revoked ones too, as GET /v1/account/keys lists them: an admin could issue
+  // and revoke keys but not see which there were (to find the one to revoke).
+  app.get('/v1/admin/accounts/:id/keys', async (request) => {
+    const account = await deps.accounts.getAccount((request.params as { id: string }).id);
+    return { object: 'list', data: (await deps.accounts.listKeys(account.id)).map((k) => keyJson(k)) };
+  });
+
   app.patch('/v1/admin/accounts/:id', async (request) => {
     const f = new Fields(bodyObject(request.body));
     onlyFields(f, ['plan'], 'Only the "plan" of an account can be changed here.');
