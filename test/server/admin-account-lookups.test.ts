@@ -68,3 +68,30 @@ describe('creating an account whose email is taken names the account that has it
     expect(stderr).toBe(`svc: An account with email 'named-cli@example.com' already exists: ${id}.\n`);
   });
 });
+
+// An operator with a customer's email, not the account id, had no way to the account in the admin
+// API (GET /v1/admin/accounts was 405, and any query parameter was refused).
+describe('GET /v1/admin/accounts?email=', () => {
+  it('finds the account with that email, however it is written, or none', async () => {
+    const { id } = await svc.account({ email: 'findme@example.com' });
+    const res = await admin('GET', `/v1/admin/accounts?email=${encodeURIComponent(' FindMe@Example.com ')}`);
+    expect(res.status).toBe(200);
+    const list = (await res.json()) as { object: string; data: { id: string; email: string; object: string }[] };
+    expect(list).toMatchObject({ object: 'list', data: [{ id, object: 'account', email: 'findme@example.com' }] });
+    expect(await (await admin('GET', '/v1/admin/accounts?email=nobody@example.com')).json()).toEqual({ object: 'list', data: [] });
+  });
+
+  it('without an email, with a malformed one, or with another query parameter, is 400 saying what it takes', async () => {
+    const bare = await admin('GET', '/v1/admin/accounts');
+    expect(bare.status).toBe(400);
+    expect(((await bare.json()) as { error: { code: string; message: string } }).error).toMatchObject({ code: 'missing_required_parameter', message: expect.stringContaining('add ?email=') });
+    expect((await admin('GET', '/v1/admin/accounts?email=not-an-email')).status).toBe(400);
+    const other = await admin('GET', '/v1/admin/accounts?email=a@example.com&limit=5');
+    expect(other.status).toBe(400);
+    expect(((await other.json()) as { error: { message: string } }).error.message).toBe("Unknown query parameter: 'limit'. This route takes only 'email' in its query.");
+    // Other admin routes still take none.
+    const create = await admin('POST', '/v1/admin/accounts?email=a@example.com', { email: 'a@example.com' });
+    expect(create.status).toBe(400);
+    expect(((await create.json()) as { error: { message: string } }).error.message).toMatch(/The admin API takes no query parameters/);
+  });
+});

@@ -7,7 +7,7 @@ import type { Database } from '../../store/schema.js';
 import { requireAdminKey } from '../auth.js';
 import { idempotency, registerIdempotencyHooks, sendReplay, type ReplayOptions } from '../idempotency.js';
 import type { ServerDeps } from '../deps.js';
-import { Fields, bodyObject, invalidValue, missing, onlyFields } from '../validate.js';
+import { Fields, bodyObject, invalidValue, missing, onlyFields, stringQuery } from '../validate.js';
 import { accountJson, entryJson, keyJson } from '../views.js';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
@@ -25,10 +25,26 @@ export async function adminRoutes(app: FastifyInstance, deps: ServerDeps): Promi
   registerIdempotencyHooks(app);
   // The admin API takes no query parameters: `POST /v1/admin/accounts?plan=pro` made a Free account
   // without a word. Its fields go in the JSON body.
+  // Apart from the one a route names (`GET /v1/admin/accounts?email=`).
   app.addHook('onRequest', (request, _reply, done) => {
-    const name = Object.keys((request.query as Record<string, unknown> | undefined) ?? {})[0];
+    const taken = (request.routeOptions.config as { query?: readonly string[] } | undefined)?.query ?? [];
+    const name = Object.keys((request.query as Record<string, unknown> | undefined) ?? {}).find((n) => !taken.includes(n));
     if (name === undefined) return done();
-    done(invalidRequest('unknown_parameter', `Unknown query parameter: '${name}'. The admin API takes no query parameters; send its fields in the JSON body.`, name));
+    const takes = taken.length ? `This route takes only ${taken.map((n) => `'${n}'`).join(', ')} in its query.` : 'The admin API takes no query parameters; send its fields in the JSON body.';
+    done(invalidRequest('unknown_parameter', `Unknown query parameter: '${name}'. ${takes}`, name));
+  });
+
+  // An account found by its email (an operator has a customer's address, not the id): a list of
+  // the one account with it, or none. Emails are compared as stored (trimmed, NFC, lower case).
+  app.get('/v1/admin/accounts', { config: { query: ['email'] } }, async (request) => {
+    const given = stringQuery((request.query as Record<string, unknown>).email, 'email');
+    if (given === undefined) throw missing('email', 'GET /v1/admin/accounts finds an account by its email: add ?email=… (listing every account is not offered; GET /v1/admin/accounts/{id} reads one by id).');
+    const email = validateEmail(given);
+    const found = await deps.accounts.findByEmail(email).catch((err: unknown) => {
+      if (isSvcError(err) && err.code === 'account_not_found') return null;
+      throw err;
+    });
+    return { object: 'list', data: found ? [accountJson(found)] : [] };
   });
 
   // An account created under an Idempotency-Key (a timeout, a script run twice) is created once:
