@@ -95,3 +95,26 @@ describe('GET /v1/admin/accounts?email=', () => {
     expect(((await create.json()) as { error: { message: string } }).error.message).toMatch(/The admin API takes no query parameters/);
   });
 });
+
+// An admin could grant credits but not read what an account was granted and charged.
+describe('GET /v1/admin/accounts/{id}/ledger', () => {
+  it("pages the account's ledger as GET /v1/account/ledger does", async () => {
+    const { id, apiKey } = await svc.account({ credits: 10 });
+    for (const amount of [5, -3]) expect((await admin('POST', `/v1/admin/accounts/${id}/credits`, { amount, note: `n${amount}` })).status).toBe(200);
+    const own = await (await fetch(`${svc.baseURL}/account/ledger?limit=2`, { headers: { authorization: `Bearer ${apiKey}` } })).json();
+    const res = await admin('GET', `/v1/admin/accounts/${id}/ledger?limit=2`);
+    expect(res.status).toBe(200);
+    const page = (await res.json()) as { data: { amount: number; reason: string | null }[]; has_more: boolean; last_id: string };
+    expect(page).toEqual(own);
+    expect(page.data.map((e) => [e.amount, e.reason])).toEqual([
+      [-3, 'n-3'],
+      [5, 'n5'],
+    ]);
+    expect(page.has_more).toBe(true);
+    const rest = (await (await admin('GET', `/v1/admin/accounts/${id}/ledger?after=${page.last_id}`)).json()) as { data: { amount: number }[]; has_more: boolean };
+    expect(rest.data.map((e) => e.amount)).toEqual([10]);
+    expect(rest.has_more).toBe(false);
+    expect((await admin('GET', `/v1/admin/accounts/${id}/ledger?limit=0`)).status).toBe(400);
+    expect((await admin('GET', '/v1/admin/accounts/acct_nobody/ledger')).status).toBe(404);
+  });
+});

@@ -7,7 +7,7 @@ import type { Database } from '../../store/schema.js';
 import { requireAdminKey } from '../auth.js';
 import { idempotency, registerIdempotencyHooks, sendReplay, type ReplayOptions } from '../idempotency.js';
 import type { ServerDeps } from '../deps.js';
-import { Fields, bodyObject, invalidValue, missing, onlyFields, stringQuery } from '../validate.js';
+import { Fields, bodyObject, intQuery, invalidValue, missing, onlyFields, stringQuery } from '../validate.js';
 import { accountJson, entryJson, keyJson } from '../views.js';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
@@ -32,6 +32,16 @@ export async function adminRoutes(app: FastifyInstance, deps: ServerDeps): Promi
     if (name === undefined) return done();
     const takes = taken.length ? `This route takes only ${taken.map((n) => `'${n}'`).join(', ')} in its query.` : 'The admin API takes no query parameters; send its fields in the JSON body.';
     done(invalidRequest('unknown_parameter', `Unknown query parameter: '${name}'. ${takes}`, name));
+  });
+
+  // The account's ledger, newest first, paged as GET /v1/account/ledger is (`limit`, `after`): an
+  // admin could grant credits but not see what the account was charged.
+  app.get('/v1/admin/accounts/:id/ledger', { config: { query: ['limit', 'after'] } }, async (request) => {
+    const account = await deps.accounts.getAccount((request.params as { id: string }).id);
+    const q = request.query as Record<string, unknown>;
+    const { entries, hasMore } = await deps.billing.ledger(account.id, { limit: intQuery(q.limit, 'limit', 20, 1, 100), after: stringQuery(q.after, 'after') });
+    const data = entries.map(entryJson);
+    return { object: 'list', data, first_id: data[0]?.id ?? null, last_id: data.at(-1)?.id ?? null, has_more: hasMore };
   });
 
   // An account found by its email (an operator has a customer's address, not the id): a list of
