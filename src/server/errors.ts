@@ -225,6 +225,9 @@ const NOT_OFFERED: readonly { path: RegExp; what: string; instead: string }[] = 
   { path: /^moderations$/, what: 'moderation', instead: `its models are research agents: ${ANSWER}` },
   { path: /^batches(\/|$)/, what: 'the Batch API', instead: 'send requests one by one; POST /v1/responses with "background": true answers at once and runs on (GET /v1/responses/{id} for its result)' },
   { path: /^(fine_tuning|fine-tunes)(\/|$)/, what: 'fine-tuning', instead: 'its models are fixed research agents: GET /v1/models lists them' },
+  { path: /^videos(\/|$)/, what: 'video generation', instead: `its models answer in text: ${ANSWER}` },
+  { path: /^containers(\/|$)/, what: 'containers (code interpreter)', instead: `its research agents run their own tools: ${ANSWER}` },
+  { path: /^evals(\/|$)/, what: 'evals', instead: `ask the models directly: ${ANSWER}` },
   { path: /^realtime(\/|$)/, what: 'the Realtime API', instead: `stream an answer with "stream": true on ${ANSWER}` },
   { path: /^responses\/(input_tokens|compact)$/, what: 'token counting or compaction of responses', instead: 'send the request to POST /v1/responses; with "truncation": "auto" it leaves out the oldest earlier turns that do not fit' },
 ];
