@@ -1,6 +1,6 @@
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
-import type { FastifyBaseLogger, FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyBaseLogger, FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { SvcError, isSvcError } from '../errors.js';
 import { newId } from '../ids.js';
 import { errorBody, statusOf } from '../wire/errors.js';
@@ -239,6 +239,32 @@ function notOffered(method: string, path: string): string | null {
   return found ? `This service does not offer ${found.what} (${method} ${path}); ${found.instead}.` : null;
 }
 
+/** Each server's admin routes ("GET /v1/admin/accounts/{id}"), as registered: what an unknown admin URL's 404 lists. */
+const ADMIN_ROUTES = new WeakMap<object, string[]>();
+
+/** Records `app`'s admin routes as they are registered (call before registering them). */
+export function recordAdminRoutes(app: FastifyInstance): void {
+  const routes: string[] = [];
+  ADMIN_ROUTES.set(app, routes);
+  app.addHook('onRoute', (route) => {
+    if (!/^\/v1\/admin(\/|$)/.test(route.url)) return;
+    // With the query a route takes (`GET /v1/admin/accounts?email=…`).
+    const query = ((route.config as { query?: readonly string[] } | undefined)?.query ?? []).map((q, i) => `${i ? '&' : '?'}${q}=…`).join('');
+    for (const method of [route.method].flat()) if (method !== 'HEAD') routes.push(`${method} ${route.url.replace(/:(\w+)/g, '{$1}')}${query}`);
+    // By path, then method: the routes of one resource together.
+    const order = ['POST', 'GET', 'PATCH', 'DELETE'];
+    routes.sort((a, b) => a.split(' ')[1]!.localeCompare(b.split(' ')[1]!) || order.indexOf(a.split(' ')[0]!) - order.indexOf(b.split(' ')[0]!));
+  });
+}
+
+/** An unknown URL under /v1/admin: the routes the admin API has (an operator guessing `GET /v1/admin/keys`). */
+function adminRoutesMessage(request: FastifyRequest, path: string): string | null {
+  if (!/^\/v1\/admin(\/|$)/i.test(path)) return null;
+  const routes = ADMIN_ROUTES.get(request.server);
+  if (!routes?.length) return null;
+  return `Unknown request URL: ${request.method} ${path}. The admin API has ${routes.join(', ')}.`;
+}
+
 export function notFoundHandler(request: FastifyRequest, reply: FastifyReply) {
   const path = request.url.split('?')[0]!;
   // An OpenAI endpoint this service does not have (`POST /v1/embeddings`): 404 saying what it offers instead.
@@ -268,7 +294,7 @@ export function notFoundHandler(request: FastifyRequest, reply: FastifyReply) {
     reply,
     new SvcError('not_found', {
       code: 'unknown_url',
-      message: didYouMean(request, path) ?? `Unknown request URL: ${request.method} ${path}. Check the method and path; the API lives under /v1 (POST /v1/responses, POST /v1/chat/completions, GET /v1/models).`,
+      message: didYouMean(request, path) ?? adminRoutesMessage(request, path) ?? `Unknown request URL: ${request.method} ${path}. Check the method and path; the API lives under /v1 (POST /v1/responses, POST /v1/chat/completions, GET /v1/models).`,
     }),
   );
 }
