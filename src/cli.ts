@@ -1,5 +1,6 @@
 import { accessSync, constants, existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
+import { KEY_PREFIX } from './accounts/keys.js';
 import { AccountService, validateEmail, validateKeyName, validatePlan, type Account } from './accounts/service.js';
 import { Billing } from './billing/service.js';
 import { ConfigError, PACKAGE_ROOT, SETTINGS, closestName, loadConfig, unknownVariableWarnings, type Config } from './config.js';
@@ -484,14 +485,18 @@ const COMMANDS: Record<string, Command> = {
     },
   },
   'keys revoke': {
-    usage: 'svc keys revoke KEY_ID',
+    usage: 'svc keys revoke KEY_ID | SECRET                a key, by its id or by its secret (sk-svc-…, when that is what leaked)',
     flags: [],
     positionals: 1,
     run: (args, config) => {
-      const keyId = args.positional[0];
-      if (!keyId) throw new UsageError('usage: svc keys revoke KEY_ID');
+      const given = args.positional[0];
+      if (!given) throw new UsageError('usage: svc keys revoke KEY_ID | SECRET');
       return withStore(config, async (store) => {
-        const k = await accountsOf(store).revokeKey(keyId);
+        const accounts = accountsOf(store);
+        // A secret is looked up by its hash, and never repeated whole (it may be on a shared screen or in a log).
+        const keyId = given.startsWith(KEY_PREFIX) ? await accounts.keyIdOfSecret(given) : given;
+        if (keyId === null) throw new SvcError('not_found', { code: 'key_not_found', message: `No API key has the secret ${given.slice(0, KEY_PREFIX.length + 4)}… (its first characters); check it was copied whole, or find the key's id with svc keys list.`, param: 'id' });
+        const k = await accounts.revokeKey(keyId);
         print({ ...keyJson(k), revoked: true });
         return 0;
       });

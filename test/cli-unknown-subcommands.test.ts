@@ -78,3 +78,28 @@ describe('svc keys list', () => {
     expect([unknown.code, unknown.stderr]).toEqual([1, "svc: No account with id 'acct_nobody'.\n"]);
   });
 });
+
+// A leaked key is known by its secret, not its id: `svc keys revoke sk-svc-…` was "No API key with
+// id 'sk-svc-…'", repeating the whole secret, and revoked nothing.
+describe('svc keys revoke SECRET', () => {
+  it('revokes the key with that secret, and never repeats a secret whole', async () => {
+    const dataDir = mkdtempSync(path.join(os.tmpdir(), 'svc-keys-revoke-'));
+    const service = await startService({ dataDir });
+    let account: { id: string; apiKey: string };
+    try {
+      account = await service.account();
+    } finally {
+      await service.close();
+    }
+    const r = await svc(['keys', 'revoke', account.apiKey], { SVC_DATA_DIR: dataDir });
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ object: 'api_key', account_id: account.id, revoked: true, revoked_at: expect.any(Number) });
+    const listed = JSON.parse((await svc(['keys', 'list', '--account', account.id], { SVC_DATA_DIR: dataDir })).stdout) as { data: { revoked_at: number | null }[] };
+    expect(listed.data[0]!.revoked_at).toEqual(expect.any(Number));
+    const unknown = 'sk-svc-' + 'A'.repeat(40);
+    const miss = await svc(['keys', 'revoke', unknown], { SVC_DATA_DIR: dataDir });
+    expect(miss.code).toBe(1);
+    expect(miss.stderr).toBe("svc: No API key has the secret sk-svc-AAAA… (its first characters); check it was copied whole, or find the key's id with svc keys list.\n");
+    expect(miss.stderr).not.toContain(unknown);
+  });
+});

@@ -344,6 +344,13 @@ export class AccountService {
     return { key: toKey(row), secret: k.secret };
   }
 
+  /** The id of the key with this secret (revoked or not), or null: a leaked secret is revoked by it. */
+  async keyIdOfSecret(secret: string): Promise<string | null> {
+    if (!mayBeApiKey(secret)) return null;
+    const row = await this.db.selectFrom('api_keys').select('id').where('key_hash', '=', hashKey(secret)).executeTakeFirst();
+    return row?.id ?? null;
+  }
+
   /** A key by its id (revoked or not), or null. */
   async getKey(keyId: string): Promise<KeyInfo | null> {
     const row = await this.db.selectFrom('api_keys').selectAll().where('id', '=', keyId).executeTakeFirst();
