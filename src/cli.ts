@@ -395,6 +395,18 @@ const COMMANDS: Record<string, Command> = {
       });
     },
   },
+  'accounts list': {
+    usage: 'svc accounts list [--limit N]                 accounts, newest first (20 unless --limit, at most 1000)',
+    flags: ['limit'],
+    run: (args, config) => {
+      const limit = intFlag(args, 'limit', 20, { min: 1, max: 1000 });
+      return withStore(config, async (store) => {
+        const { accounts, hasMore } = await accountsOf(store).listAccounts(limit);
+        print({ object: 'list', data: accounts.map(accountJson), has_more: hasMore });
+        return 0;
+      });
+    },
+  },
   'credits grant': {
     usage: 'svc credits grant --account ID --amount N [--note TEXT]   (a negative N corrects a balance)',
     flags: ['account', 'amount', 'note'],

@@ -47,7 +47,7 @@ describe('exit status 2: the command line is wrong, said in one line before stor
     [['discord', 'register-commands', '--guild', 'general'], /^svc: --guild must be a numeric guild id, got "general"$/],
     [['ledger', 'verify', 'now'], /^svc: unexpected argument "now"/],
     [['serve', '--port', '9000'], /^svc: unknown flag --port; .*SVC_PORT=9000 before the command$/],
-    [['accounts', 'rename'], /^svc: unknown command "accounts rename"; svc accounts has: create, set-plan, set-password, show; run svc accounts --help for their usage$/],
+    [['accounts', 'rename'], /^svc: unknown command "accounts rename"; svc accounts has: create, set-plan, set-password, show, list; run svc accounts --help for their usage$/],
   ];
   it.each([0, 1])('every subcommand (part %i)', async (part) => {
     const half = Math.ceil(cases.length / 2);

@@ -32,11 +32,11 @@ describe('an unknown command names the one meant and what exists where it was lo
     [['keys', 'delete', 'key_1'], 'svc: unknown command "keys delete"; did you mean "svc keys revoke"? svc keys has: create, list, revoke; run svc keys --help for their usage'],
     [['keys', 'ls'], 'svc: unknown command "keys ls"; did you mean "svc keys list"? svc keys has: create, list, revoke; run svc keys --help for their usage'],
     [['keys', 'new', '--account', 'acct_1'], 'svc: unknown command "keys new"; did you mean "svc keys create"? svc keys has: create, list, revoke; run svc keys --help for their usage'],
-    [['accounts', 'get', '--email', 'a@example.com'], 'svc: unknown command "accounts get"; did you mean "svc accounts show"? svc accounts has: create, set-plan, set-password, show; run svc accounts --help for their usage'],
-    [['accounts', 'upgrade'], 'svc: unknown command "accounts upgrade"; did you mean "svc accounts set-plan"? svc accounts has: create, set-plan, set-password, show; run svc accounts --help for their usage'],
+    [['accounts', 'get', '--email', 'a@example.com'], 'svc: unknown command "accounts get"; did you mean "svc accounts show"? svc accounts has: create, set-plan, set-password, show, list; run svc accounts --help for their usage'],
+    [['accounts', 'upgrade'], 'svc: unknown command "accounts upgrade"; did you mean "svc accounts set-plan"? svc accounts has: create, set-plan, set-password, show, list; run svc accounts --help for their usage'],
     [['ledger', 'check'], 'svc: unknown command "ledger check"; did you mean "svc ledger verify"? svc ledger has: verify; run svc ledger --help for their usage'],
-    [['accounts', 'rename'], 'svc: unknown command "accounts rename"; svc accounts has: create, set-plan, set-password, show; run svc accounts --help for their usage'],
-    [['acounts', 'rename'], 'svc: unknown command "acounts rename"; did you mean "svc accounts"? svc accounts has: create, set-plan, set-password, show; run svc accounts --help for their usage'],
+    [['accounts', 'rename'], 'svc: unknown command "accounts rename"; svc accounts has: create, set-plan, set-password, show, list; run svc accounts --help for their usage'],
+    [['acounts', 'rename'], 'svc: unknown command "acounts rename"; did you mean "svc accounts"? svc accounts has: create, set-plan, set-password, show, list; run svc accounts --help for their usage'],
     [['credits', 'balance'], "svc: unknown command \"credits balance\"; svc accounts show (--account ID | --email E) shows an account's credits and ledger; svc credits has: grant; run svc credits --help for their usage"],
     [['ledger', 'list'], "svc: unknown command \"ledger list\"; svc accounts show (--account ID | --email E) shows an account's credits and ledger; svc ledger has: verify; run svc ledger --help for their usage"],
     [['xyzzy'], `svc: unknown command "xyzzy"; ${TOP}`],
@@ -101,5 +101,30 @@ describe('svc keys revoke SECRET', () => {
     expect(miss.code).toBe(1);
     expect(miss.stderr).toBe("svc: No API key has the secret sk-svc-AAAA… (its first characters); check it was copied whole, or find the key's id with svc keys list.\n");
     expect(miss.stderr).not.toContain(unknown);
+  });
+});
+
+// An operator had no way to see which accounts there are (only one by its id or email).
+describe('svc accounts list', () => {
+  it('lists accounts newest first, --limit at a time, saying whether there are more', async () => {
+    const dataDir = mkdtempSync(path.join(os.tmpdir(), 'svc-accounts-list-'));
+    const service = await startService({ dataDir });
+    const made: string[] = [];
+    try {
+      for (let i = 0; i < 3; i++) made.push((await service.account({ email: `listed${i}@example.com` })).id);
+    } finally {
+      await service.close();
+    }
+    const two = await svc(['accounts', 'list', '--limit', '2'], { SVC_DATA_DIR: dataDir });
+    expect(two.code, two.stderr).toBe(0);
+    const page = JSON.parse(two.stdout) as { object: string; data: { id: string; object: string; email: string }[]; has_more: boolean };
+    expect(page.object).toBe('list');
+    expect(page.data.map((a) => a.object)).toEqual(['account', 'account']);
+    expect(page.has_more).toBe(true);
+    const all = JSON.parse((await svc(['accounts', 'list'], { SVC_DATA_DIR: dataDir })).stdout) as typeof page;
+    expect(all.has_more).toBe(false);
+    expect(new Set(all.data.map((a) => a.id))).toEqual(new Set(made));
+    expect(all.data.slice(0, 2)).toEqual(page.data);
+    expect((await svc(['accounts', 'list', '--limit', '0'], { SVC_DATA_DIR: dataDir })).stderr).toBe('svc: --limit must be an integer between 1 and 1000, got "0"\n');
   });
 });

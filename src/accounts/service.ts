@@ -292,6 +292,12 @@ export class AccountService {
     return toAccount(row);
   }
 
+  /** Accounts, newest first, `limit` at most, and whether there are more (for an operator's listing). */
+  async listAccounts(limit: number): Promise<{ accounts: Account[]; hasMore: boolean }> {
+    const rows = await this.db.selectFrom('accounts').selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit + 1).execute();
+    return { accounts: rows.slice(0, limit).map(toAccount), hasMore: rows.length > limit };
+  }
+
   /** The account with this email, however it is written (trimmed, NFC, lower case, as stored). */
   async findByEmail(email: string): Promise<Account> {
     const row = await this.db.selectFrom('accounts').selectAll().where('email', '=', normalizeEmail(email)).executeTakeFirst();
