@@ -48,7 +48,7 @@ export async function adminRoutes(app: FastifyInstance, deps: ServerDeps): Promi
   // the one account with it, or none. Emails are compared as stored (trimmed, NFC, lower case).
   app.get('/v1/admin/accounts', { config: { query: ['email'] } }, async (request) => {
     const given = stringQuery((request.query as Record<string, unknown>).email, 'email');
-    if (given === undefined) throw missing('email', 'GET /v1/admin/accounts finds an account by its email: add ?email=… (listing every account is not offered; GET /v1/admin/accounts/{id} reads one by id).');
+    if (given === undefined) throw missing('email', 'GET /v1/admin/accounts finds an account by its email: add ?email=… (GET /v1/admin/accounts/{id} reads one by id; svc accounts list, on the command line, lists them).');
     const email = validateEmail(given);
     const found = await deps.accounts.findByEmail(email).catch((err: unknown) => {
       if (isSvcError(err) && err.code === 'account_not_found') return null;
@@ -150,7 +150,7 @@ export async function adminRoutes(app: FastifyInstance, deps: ServerDeps): Promi
   // A key issued under an Idempotency-Key is issued once, as a grant is: the retry gets the first
   // answer, its secret too (stored sealed meanwhile, never in clear). Keys are the target account's.
   const issueKeys = { namespace: 'admin-key:', accountOf: grantKeys.accountOf };
-  const issuedReplay: ReplayOptions = { sealed: true, issuedKey: (answer) => answer, check: (id) => `svc accounts show --account ${id}` };
+  const issuedReplay: ReplayOptions = { sealed: true, issuedKey: (answer) => answer, check: (id) => `GET /v1/admin/accounts/${id}/keys` };
   app.post('/v1/admin/accounts/:id/keys', { preHandler: idempotency(deps, 'POST /v1/admin/accounts/{id}/keys', issueKeys, issuedReplay) }, async (request, reply) => {
     // The body is optional (`{"name"}`): a bare POST issues an unnamed key, as it always did.
     const f = new Fields(request.body === undefined || request.body === null || request.body === '' ? {} : bodyObject(request.body));
