@@ -1,6 +1,7 @@
 import { accessSync, constants, existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { AccountService, validateEmail, validateKeyName, validatePlan } from './accounts/service.js';
+import { KEY_PREFIX } from './accounts/keys.js';
+import { AccountService, validateEmail, validateKeyName, validatePlan, type Account } from './accounts/service.js';
 import { Billing } from './billing/service.js';
 import { ConfigError, PACKAGE_ROOT, SETTINGS, closestName, loadConfig, unknownVariableWarnings, type Config } from './config.js';
 import { SvcError, withMessage } from './errors.js';
@@ -287,6 +288,16 @@ function checkFlags(args: Args, flags: readonly string[], switches: readonly str
   for (const name of flags) if (args.bare?.has(name)) throw new UsageError(`--${name} needs a value`);
 }
 
+/** The account named by `--account ID` or `--email E` (one of them), checked before storage is opened. */
+function accountLookup(args: Args): (accounts: AccountService) => Promise<Account> {
+  const id = flag(args, 'account');
+  const email = flag(args, 'email');
+  if ((id === undefined) === (email === undefined)) throw new UsageError('give --account ID or --email E (one of them)');
+  if (id !== undefined && !id.trim()) throw new UsageError('--account is empty; give its value');
+  if (email !== undefined) checkedValue(() => validateEmail(email, '--email'));
+  return (accounts) => (id !== undefined ? accounts.getAccount(id) : accounts.findByEmail(email!));
+}
+
 const accountsOf = (store: Store) => new AccountService(store.db, { keyCacheTtlMs: 0 });
 const billingOf = (store: Store, config: Config) => new Billing(store.db, { leaseMs: config.billing.holdLeaseMs });
 
@@ -367,14 +378,10 @@ const COMMANDS: Record<string, Command> = {
     usage: 'svc accounts show (--account ID | --email E)   an account, its API keys and its 20 newest ledger entries',
     flags: ['account', 'email'],
     run: (args, config) => {
-      const id = flag(args, 'account');
-      const email = flag(args, 'email');
-      if ((id === undefined) === (email === undefined)) throw new UsageError('give --account ID or --email E (one of them)');
-      if (id !== undefined && !id.trim()) throw new UsageError('--account is empty; give its value');
-      if (email !== undefined) checkedValue(() => validateEmail(email, '--email'));
+      const lookup = accountLookup(args);
       return withStore(config, async (store) => {
         const accounts = accountsOf(store);
-        const account = id !== undefined ? await accounts.getAccount(id) : await accounts.findByEmail(email!);
+        const account = await lookup(accounts);
         const keys = await accounts.listKeys(account.id);
         const { entries, hasMore } = await billingOf(store, config).ledger(account.id, { limit: 20 });
         const ledger = entries.map(entryJson);
@@ -384,6 +391,18 @@ const COMMANDS: Record<string, Command> = {
           keys: { object: 'list', data: keys.map((k) => keyJson(k)) },
           ledger: { object: 'list', data: ledger, first_id: ledger[0]?.id ?? null, last_id: ledger.at(-1)?.id ?? null, has_more: hasMore },
         });
+        return 0;
+      });
+    },
+  },
+  'accounts list': {
+    usage: 'svc accounts list [--limit N]                 accounts, newest first (20 unless --limit, at most 1000)',
+    flags: ['limit'],
+    run: (args, config) => {
+      const limit = intFlag(args, 'limit', 20, { min: 1, max: 1000 });
+      return withStore(config, async (store) => {
+        const { accounts, hasMore } = await accountsOf(store).listAccounts(limit);
+        print({ object: 'list', data: accounts.map(accountJson), has_more: hasMore });
         return 0;
       });
     },
@@ -463,15 +482,33 @@ const COMMANDS: Record<string, Command> = {
       });
     },
   },
+  'keys list': {
+    usage: 'svc keys list (--account ID | --email E)     the account\'s API keys, revoked ones too (prefix, last 4, name, created, last used)',
+    flags: ['account', 'email'],
+    run: (args, config) => {
+      const lookup = accountLookup(args);
+      return withStore(config, async (store) => {
+        const accounts = accountsOf(store);
+        const account = await lookup(accounts);
+        // What GET /v1/account/keys answers that account.
+        print({ object: 'list', data: (await accounts.listKeys(account.id)).map((k) => keyJson(k)) });
+        return 0;
+      });
+    },
+  },
   'keys revoke': {
-    usage: 'svc keys revoke KEY_ID',
+    usage: 'svc keys revoke KEY_ID | SECRET                a key, by its id or by its secret (sk-svc-…, when that is what leaked)',
     flags: [],
     positionals: 1,
     run: (args, config) => {
-      const keyId = args.positional[0];
-      if (!keyId) throw new UsageError('usage: svc keys revoke KEY_ID');
+      const given = args.positional[0];
+      if (!given) throw new UsageError('usage: svc keys revoke KEY_ID | SECRET');
       return withStore(config, async (store) => {
-        const k = await accountsOf(store).revokeKey(keyId);
+        const accounts = accountsOf(store);
+        // A secret is looked up by its hash, and never repeated whole (it may be on a shared screen or in a log).
+        const keyId = given.startsWith(KEY_PREFIX) ? await accounts.keyIdOfSecret(given) : given;
+        if (keyId === null) throw new SvcError('not_found', { code: 'key_not_found', message: `No API key has the secret ${given.slice(0, KEY_PREFIX.length + 4)}… (its first characters); check it was copied whole, or find the key's id with svc keys list.`, param: 'id' });
+        const k = await accounts.revokeKey(keyId);
         print({ ...keyJson(k), revoked: true });
         return 0;
       });
@@ -563,12 +600,49 @@ async function run(argv: string[]): Promise<number> {
   // The words before the first flag name what was asked for (`svc nothing --x 1`: "nothing").
   const firstFlag = argv.findIndex((a) => a.startsWith('-'));
   const asked = firstFlag === 0 ? argv.slice(0, 1) : argv.slice(0, firstFlag === -1 ? 2 : Math.min(2, firstFlag));
-  throw new UsageError(`unknown command "${asked.join(' ')}"; ${suggestion(asked)}run svc help`);
+  throw new UsageError(unknownCommand(asked));
+}
+
+/**
+ * Words an operator reaches for that name a command of the group by another word (`keys delete`
+ * is `keys revoke`): tried when no command word is close in spelling.
+ */
+const SYNONYMS: Record<string, readonly string[]> = {
+  create: ['new', 'add', 'make', 'issue', 'mint'],
+  revoke: ['delete', 'del', 'remove', 'rm', 'disable', 'deactivate'],
+  show: ['get', 'view', 'info', 'describe', 'inspect', 'display', 'balance'],
+  list: ['ls', 'all', 'index'],
+  grant: ['add', 'give', 'topup', 'top-up', 'credit'],
+  verify: ['check', 'audit', 'validate'],
+  'set-plan': ['plan', 'upgrade', 'downgrade', 'change-plan'],
+  'set-password': ['password', 'passwd', 'reset-password'],
+};
+
+/**
+ * Why a command is unknown, with the one meant when one is close (`acounts create`, `accounts
+ * creat`, `keys delete`) and what exists where it was looked for: the group's commands when its
+ * first word names (or nearly names) a group, else every command's first word.
+ */
+function unknownCommand(asked: readonly string[]): string {
+  const head = `unknown command "${asked.join(' ')}"; ${suggestion(asked)}`;
+  if (asked[0]?.startsWith('-')) return `${head}run svc help`;
+  const names = Object.keys(COMMANDS);
+  const groups = [...new Set(names.filter((n) => n.includes(' ')).map((n) => n.split(' ')[0]!))];
+  const group = groups.includes(asked[0]!) ? asked[0]! : closestName(asked[0]!, groups);
+  if (group && asked.length > 1) {
+    const words = names.filter((n) => n.startsWith(`${group} `)).map((n) => n.slice(group.length + 1));
+    // `credits show`, `ledger list`: an account's credits, ledger and keys are read with accounts show.
+    const reading = ['show', 'list', ...SYNONYMS.show!, ...SYNONYMS.list!].includes(asked[1]!.toLowerCase());
+    const elsewhere = reading && !head.includes('did you mean') && ['credits', 'ledger'].includes(group) ? `svc accounts show (--account ID | --email E) shows an account's credits and ledger; ` : '';
+    return `${head}${elsewhere}svc ${group} has: ${words.join(', ')}; run svc ${group} --help for their usage`;
+  }
+  return `${head}svc has: ${[...new Set(names.map((n) => n.split(' ')[0]!))].join(', ')}; run svc help for their usage`;
 }
 
 /**
  * `did you mean "svc accounts create"? ` for a command mistyped (`acounts create`, `accounts creat`,
- * `acount`), or nothing: the command or group whose words are closest to those typed.
+ * `acount`) or named by another word (`keys delete`), or nothing: the command or group whose
+ * words are closest to those typed.
  */
 function suggestion(asked: readonly string[]): string {
   if (asked[0]?.startsWith('-')) return '';
@@ -580,7 +654,8 @@ function suggestion(asked: readonly string[]): string {
   if (!first) return '';
   if (asked.length < 2 || !groups.includes(first)) return first === asked[0] ? '' : `did you mean "svc ${first}"? `;
   const words = names.filter((n) => n.startsWith(`${first} `)).map((n) => n.slice(first.length + 1));
-  const second = words.includes(asked[1]!) ? asked[1]! : closestName(asked[1]!, words);
+  const typed = asked[1]!.toLowerCase();
+  const second = words.includes(typed) ? typed : (closestName(typed, words) ?? words.find((w) => SYNONYMS[w]?.includes(typed)));
   return second ? `did you mean "svc ${first} ${second}"? ` : first === asked[0] ? '' : `did you mean "svc ${first}"? `;
 }
 

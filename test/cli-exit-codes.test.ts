@@ -34,7 +34,7 @@ describe('exit status 2: the command line is wrong, said in one line before stor
     [['accounts', 'show', '--email', 'ana at example'], /^svc: Invalid '--email': 'ana at example' is not an email address\.$/],
     [['credits', 'grant', '--account', 'acct_x', '--amount', '1', '--note', 'n'.repeat(501)], /^svc: --note is 501 characters/],
     [['keys', 'create', '--account', 'acct_x', '--name', 'n'.repeat(61)], /^svc: Invalid '--name': at most 60 characters\.$/],
-    [['keys', 'revoke'], /^svc: usage: svc keys revoke KEY_ID$/],
+    [['keys', 'revoke'], /^svc: usage: svc keys revoke KEY_ID \| SECRET$/],
     [['snapshot', 'record', 'https://example.com/markets/a/b/c'], /^svc: 'example\.com' is not kalshi\.com\./],
     [['snapshot', 'record-sec', 'AAPL', '--filings', '0'], /^svc: --filings must be an integer between 1 and 100, got "0"$/],
     [['backtest', '--series', 'KX HIGH'], /^svc: --series must be a Kalshi series ticker such as KXHIGHNY, got "KX HIGH"$/],
@@ -47,7 +47,7 @@ describe('exit status 2: the command line is wrong, said in one line before stor
     [['discord', 'register-commands', '--guild', 'general'], /^svc: --guild must be a numeric guild id, got "general"$/],
     [['ledger', 'verify', 'now'], /^svc: unexpected argument "now"/],
     [['serve', '--port', '9000'], /^svc: unknown flag --port; .*SVC_PORT=9000 before the command$/],
-    [['accounts', 'rename'], /^svc: unknown command "accounts rename"; run svc help$/],
+    [['accounts', 'rename'], /^svc: unknown command "accounts rename"; svc accounts has: create, set-plan, set-password, show, list; run svc accounts --help for their usage$/],
   ];
   it.each([0, 1])('every subcommand (part %i)', async (part) => {
     const half = Math.ceil(cases.length / 2);

@@ -15,7 +15,7 @@ describe('help for one command or group', () => {
     expect(viaHelp.stdout).toBe(viaFlag.stdout);
     expect(viaHelp.stdout).toMatch(/^Usage: svc keys create --account ID \[--name NAME\]/);
     expect(group.code).toBe(0);
-    expect(group.stdout.split('\n').filter((l) => l.startsWith('  svc accounts ')).length).toBe(4);
+    expect(group.stdout.split('\n').filter((l) => l.startsWith('  svc accounts ')).length).toBe(5);
   }, 60_000);
 
   it('a command that also heads a group shows the group too', async () => {
@@ -27,9 +27,9 @@ describe('help for one command or group', () => {
   it('an unknown command is named by its words, not the flags or values after them', async () => {
     const results = await Promise.all([['help', 'nothing'], ['nothing', '--x', '1'], ['accounts', 'rename', 'acct_1']].map((args) => runCli(args, env())));
     expect(results.map((r) => [r.code, r.stderr])).toEqual([
-      [2, 'svc: unknown command "nothing"; run svc help\n'],
-      [2, 'svc: unknown command "nothing"; run svc help\n'],
-      [2, 'svc: unknown command "accounts rename"; run svc help\n'],
+      [2, 'svc: unknown command "nothing"; svc has: serve, accounts, credits, ledger, snapshot, backtest, demo, keys, slack, discord; run svc help for their usage\n'],
+      [2, 'svc: unknown command "nothing"; svc has: serve, accounts, credits, ledger, snapshot, backtest, demo, keys, slack, discord; run svc help for their usage\n'],
+      [2, 'svc: unknown command "accounts rename"; svc accounts has: create, set-plan, set-password, show, list; run svc accounts --help for their usage\n'],
     ]);
   }, 60_000);
 });

@@ -74,7 +74,7 @@ describe('flags', () => {
       [['accounts', 'create', '--email', 'x@example.com', '--credit', '5'], 'svc: unknown flag --credit; this command takes --email, --plan, --credits'],
       [['keys', 'create', '--acount', account.id], 'svc: unknown flag --acount; this command takes --account, --name'],
       [['ledger', 'verify', '--fix'], 'svc: unknown flag --fix; this command takes no flags'],
-      [['keys', 'revoke', 'key_one', 'key_two'], 'svc: unexpected extra argument "key_two"; usage: svc keys revoke KEY_ID'],
+      [['keys', 'revoke', 'key_one', 'key_two'], 'svc: unexpected extra argument "key_two"; usage: svc keys revoke KEY_ID | SECRET'],
       [['ledger', 'verify', 'now'], 'svc: unexpected argument "now"; usage: svc ledger verify'],
       [['snapshot', 'record', 'https://kalshi.com/markets/kxfed/fed/kxfed-26dec', '--outt', '/tmp/x'], 'svc: unknown flag --outt; this command takes --out'],
       [['snapshot', 'record-sec', 'AAPL', '--filing', '2'], 'svc: unknown flag --filing; this command takes --out, --filings'],
@@ -116,7 +116,7 @@ describe('commands', () => {
     for (const name of ['constructor', 'toString']) {
       const r = await runCli([name], { SVC_DATA_DIR: tmp('svc-cli-') });
       expect(r.code, name).toBe(2);
-      expect(lines(r.stderr)).toEqual([`svc: unknown command "${name}"; run svc help`]);
+      expect(lines(r.stderr)).toEqual([`svc: unknown command "${name}"; svc has: serve, accounts, credits, ledger, snapshot, backtest, demo, keys, slack, discord; run svc help for their usage`]);
     }
   });
 });

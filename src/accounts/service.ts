@@ -1,7 +1,7 @@
 import { LRUCache } from 'lru-cache';
 import type { Kysely } from 'kysely';
 import type { Plan } from '../agents/types.js';
-import { SvcError, invalidRequest, notFound } from '../errors.js';
+import { SvcError, invalidRequest, notFound, withMessage } from '../errors.js';
 import { newId } from '../ids.js';
 import type { Database } from '../store/schema.js';
 import { WriteBehind } from '../store/write-behind.js';
@@ -159,9 +159,23 @@ export class AccountService {
   }
 
   /** An account made by an operator, with its first API key. */
-  async createAccount(input: { email: string; plan: Plan; credits: number }, now = Date.now()): Promise<{ account: Account; key: KeyInfo; secret: string }> {
-    const { account, first } = await this.#insertAccount({ ...input, passwordHash: null, withKey: true }, now);
-    return { account, key: first!.key, secret: first!.secret };
+  /**
+   * `within`: more work in the same transaction, given what was made (a record of the request
+   * that made it): if it fails, nothing was made.
+   */
+  async createAccount(
+    input: { email: string; plan: Plan; credits: number; within?: (trx: Kysely<Database>, made: { account: Account; key: KeyInfo; secret: string }) => Promise<void> },
+    now = Date.now(),
+  ): Promise<{ account: Account; key: KeyInfo; secret: string }> {
+    try {
+      const { account, first } = await this.#insertAccount({ email: input.email, plan: input.plan, credits: input.credits, passwordHash: null, withKey: true, within: input.within }, now);
+      return { account, key: first!.key, secret: first!.secret };
+    } catch (err) {
+      // An operator told only "already exists" had to find the account some other way: its id.
+      const id = err instanceof SvcError && err.code === 'account_exists' ? await this.#accountIdByEmail(normalizeEmail(input.email)) : null;
+      if (id) throw withMessage(err as SvcError, `An account with email '${normalizeEmail(input.email)}' already exists: ${id}.`);
+      throw err;
+    }
   }
 
   /**
@@ -243,7 +257,14 @@ export class AccountService {
   }
 
   async #insertAccount(
-    input: { email: string; plan: Plan; credits: number; passwordHash: string | null; withKey: boolean },
+    input: {
+      email: string;
+      plan: Plan;
+      credits: number;
+      passwordHash: string | null;
+      withKey: boolean;
+      within?: (trx: Kysely<Database>, made: { account: Account; key: KeyInfo; secret: string }) => Promise<void>;
+    },
     now: number,
   ): Promise<{ account: Account; first: { key: KeyInfo; secret: string } | null }> {
     const id = newId('acct_');
@@ -255,7 +276,9 @@ export class AccountService {
           .execute();
         if (input.credits > 0) await appendLedger(trx, { accountId: id, kind: 'grant', amount: input.credits, balanceAfter: input.credits, reason: 'opening credits', now });
         const first = input.withKey ? await this.#insertKey(trx, id, null, now) : null;
-        return { account: { id, email: normalizeEmail(input.email), plan: input.plan, credits: input.credits, createdAt: now }, first };
+        const account = { id, email: normalizeEmail(input.email), plan: input.plan, credits: input.credits, createdAt: now };
+        if (input.within && first) await input.within(trx, { account, ...first });
+        return { account, first };
       });
     } catch (err) {
       if (isUniqueViolation(err)) throw accountExists(input.email);
@@ -267,6 +290,12 @@ export class AccountService {
     const row = await this.db.selectFrom('accounts').selectAll().where('id', '=', id).executeTakeFirst();
     if (!row) throw notFound('account_not_found', `No account with id '${id}'.`, 'id');
     return toAccount(row);
+  }
+
+  /** Accounts, newest first, `limit` at most, and whether there are more (for an operator's listing). */
+  async listAccounts(limit: number): Promise<{ accounts: Account[]; hasMore: boolean }> {
+    const rows = await this.db.selectFrom('accounts').selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit + 1).execute();
+    return { accounts: rows.slice(0, limit).map(toAccount), hasMore: rows.length > limit };
   }
 
   /** The account with this email, however it is written (trimmed, NFC, lower case, as stored). */
@@ -319,6 +348,19 @@ export class AccountService {
     const row: KeyRow = { id: newId('key_'), account_id: accountId, key_hash: k.hash, prefix: k.prefix, last4: k.last4, name, created_at: now, last_used_at: null, revoked_at: null };
     await db.insertInto('api_keys').values(row).execute();
     return { key: toKey(row), secret: k.secret };
+  }
+
+  /** The id of the key with this secret (revoked or not), or null: a leaked secret is revoked by it. */
+  async keyIdOfSecret(secret: string): Promise<string | null> {
+    if (!mayBeApiKey(secret)) return null;
+    const row = await this.db.selectFrom('api_keys').select('id').where('key_hash', '=', hashKey(secret)).executeTakeFirst();
+    return row?.id ?? null;
+  }
+
+  /** A key by its id (revoked or not), or null. */
+  async getKey(keyId: string): Promise<KeyInfo | null> {
+    const row = await this.db.selectFrom('api_keys').selectAll().where('id', '=', keyId).executeTakeFirst();
+    return row ? toKey(row) : null;
   }
 
   async listKeys(accountId: string): Promise<KeyInfo[]> {

@@ -1,5 +1,5 @@
 import { createCipheriv, createDecipheriv, createHash, createHmac, randomBytes } from 'node:crypto';
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import { SvcError, invalidRequest } from '../errors.js';
 import type { Database } from '../store/schema.js';
 
@@ -57,6 +57,12 @@ export function validateKey(raw: string | string[] | undefined): string | null {
   }
   return key.trim();
 }
+
+/**
+ * The prefix of the keys of `POST /v1/admin/accounts` (stored with the account each made). No
+ * caller's own key can start with it: those start with a visible character, not a space.
+ */
+export const ACCOUNT_CREATION_KEYS = ' admin-account:';
 
 /**
  * Idempotency keys, per account: the first request with a key runs (holding a renewable
@@ -204,6 +210,49 @@ export class IdempotencyStore {
    */
   async unlock(accountId: string, key: string): Promise<void> {
     await this.db.updateTable('idempotency_keys').set({ locked_until: 0 }).where('account_id', '=', accountId).where('key', '=', key).where('state', '=', 'in_progress').execute();
+  }
+
+  /**
+   * The live record of an admin account creation's key (`ACCOUNT_CREATION_KEYS`), held unique
+   * across accounts (migration 016), with the account it hangs off; null when there is none. One
+   * older than the TTL is removed, so the key starts over.
+   */
+  async findAccountCreation(key: string, now = Date.now()): Promise<{ accountId: string; endpoint: string; fingerprint: string; result: StoredResult | null } | null> {
+    if (!key.startsWith(ACCOUNT_CREATION_KEYS)) throw new Error(`IdempotencyStore: '${key}' is not an account creation's key`);
+    // The index's own condition, written out, so that both databases use it.
+    const rows = () => this.db.selectFrom('idempotency_keys').selectAll().where('key', '=', key).where(sql<boolean>`key like ' admin-account:%'`);
+    const row = await rows().executeTakeFirst();
+    if (!row) return null;
+    if (row.expires_at <= now) {
+      await this.db.deleteFrom('idempotency_keys').where('key', '=', key).where('account_id', '=', row.account_id).where('expires_at', '<=', now).execute();
+      return null;
+    }
+    const result = row.state === 'completed' ? { statusCode: Number(row.status_code), headers: JSON.parse(row.headers ?? '{}') as Record<string, string>, body: row.body ?? '' } : null;
+    return { accountId: row.account_id, endpoint: row.endpoint, fingerprint: row.fingerprint, result };
+  }
+
+  /**
+   * Records a request's result within the transaction that did its work (`db`), so that the work
+   * and its record are one: an admin account creation, whose account the record hangs off. A
+   * second record of the same account creation key fails there (a unique violation), undoing it.
+   */
+  async recordWithin(db: Kysely<Database>, req: IdempotencyRequest, result: StoredResult, now = Date.now()): Promise<void> {
+    await db
+      .insertInto('idempotency_keys')
+      .values({
+        account_id: req.accountId,
+        key: req.key,
+        endpoint: req.endpoint,
+        fingerprint: req.fingerprint,
+        state: 'completed',
+        locked_until: 0,
+        status_code: result.statusCode,
+        headers: JSON.stringify(result.headers),
+        body: result.body,
+        created_at: now,
+        expires_at: now + this.options.ttlMs,
+      })
+      .execute();
   }
 
   async purge(now = Date.now()): Promise<number> {

@@ -9,7 +9,7 @@ import { CorsPolicy } from './cors.js';
 import { registerIdempotencyHooks } from './idempotency.js';
 import { rateLimit } from './rate-limit.js';
 import type { ServerDeps } from './deps.js';
-import { IN_FLIGHT, MAX_PATH_SEGMENT, clientErrorHandler, errorHandler, jsonProblem, notFoundHandler, sendError, type InFlight } from './errors.js';
+import { IN_FLIGHT, MAX_PATH_SEGMENT, clientErrorHandler, errorHandler, jsonProblem, notFoundHandler, recordAdminRoutes, sendError, type InFlight } from './errors.js';
 import { refuseNul } from './nul.js';
 import { accountRoutes, accountViewRoute } from './routes/account.js';
 import { adminRoutes } from './routes/admin.js';
@@ -138,6 +138,7 @@ export function buildServer(deps: ServerDeps): ServerHandle {
   });
   app.setErrorHandler(onError);
   app.setNotFoundHandler(notFoundHandler);
+  recordAdminRoutes(app);
 
   cors?.register(app);
   app.register(async (scope) => healthRoutes(scope, deps));

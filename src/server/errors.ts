@@ -1,6 +1,6 @@
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
-import type { FastifyBaseLogger, FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyBaseLogger, FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { SvcError, isSvcError } from '../errors.js';
 import { newId } from '../ids.js';
 import { errorBody, statusOf } from '../wire/errors.js';
@@ -205,8 +205,71 @@ function didYouMean(request: FastifyRequest, path: string): string | null {
 
 const bits = (n: number) => n.toString(2).replace(/0/g, '').length;
 
+const ANSWER = 'POST /v1/responses or POST /v1/chat/completions';
+
+/**
+ * OpenAI endpoints this service does not have, by path (with or without its `/v1`, in any case):
+ * what a client tried, and what the service offers instead. A bare "Unknown request URL" left an
+ * OpenAI user guessing whether the base URL, the key or the path was wrong.
+ */
+const NOT_OFFERED: readonly { path: RegExp; what: string; instead: string }[] = [
+  { path: /^completions$|^engines\/[^/]+\/completions$/, what: 'the legacy completions endpoint', instead: `use ${ANSWER} (the same models, GET /v1/models)` },
+  { path: /^edits$/, what: 'the legacy edits endpoint', instead: `use ${ANSWER}` },
+  { path: /^engines(\/|$)/, what: 'engines (a legacy endpoint)', instead: 'GET /v1/models lists the models' },
+  { path: /^embeddings$/, what: 'embeddings', instead: `its models are research agents that answer in text: ${ANSWER} (GET /v1/models lists them)` },
+  { path: /^images(\/|$)/, what: 'image generation or editing', instead: `its models answer in text: ${ANSWER}` },
+  { path: /^audio(\/|$)/, what: 'audio (speech, transcriptions, translations)', instead: `its models take and answer text: ${ANSWER}` },
+  { path: /^(files|uploads)(\/|$)/, what: 'file uploads', instead: `put the text in the request itself (the input of POST /v1/responses, the messages of POST /v1/chat/completions)` },
+  { path: /^vector_stores(\/|$)/, what: 'vector stores', instead: `ask the research agents directly: ${ANSWER}` },
+  { path: /^(assistants|threads)(\/|$)/, what: 'the Assistants API (assistants, threads, runs)', instead: 'use POST /v1/responses, continued with previous_response_id or in a conversation (POST /v1/conversations)' },
+  { path: /^moderations$/, what: 'moderation', instead: `its models are research agents: ${ANSWER}` },
+  { path: /^batches(\/|$)/, what: 'the Batch API', instead: 'send requests one by one; POST /v1/responses with "background": true answers at once and runs on (GET /v1/responses/{id} for its result)' },
+  { path: /^(fine_tuning|fine-tunes)(\/|$)/, what: 'fine-tuning', instead: 'its models are fixed research agents: GET /v1/models lists them' },
+  { path: /^videos(\/|$)/, what: 'video generation', instead: `its models answer in text: ${ANSWER}` },
+  { path: /^containers(\/|$)/, what: 'containers (code interpreter)', instead: `its research agents run their own tools: ${ANSWER}` },
+  { path: /^evals(\/|$)/, what: 'evals', instead: `ask the models directly: ${ANSWER}` },
+  { path: /^realtime(\/|$)/, what: 'the Realtime API', instead: `stream an answer with "stream": true on ${ANSWER}` },
+  { path: /^responses\/(input_tokens|compact)$/, what: 'token counting or compaction of responses', instead: 'send the request to POST /v1/responses; with "truncation": "auto" it leaves out the oldest earlier turns that do not fit' },
+];
+
+/** What the service offers instead of an OpenAI endpoint it does not have, or null. */
+function notOffered(method: string, path: string): string | null {
+  const rest = path.replace(/^\/(v1\/)*/i, '').replace(/\/+$/, '');
+  const found = NOT_OFFERED.find((e) => e.path.test(rest.toLowerCase()));
+  return found ? `This service does not offer ${found.what} (${method} ${path}); ${found.instead}.` : null;
+}
+
+/** Each server's admin routes ("GET /v1/admin/accounts/{id}"), as registered: what an unknown admin URL's 404 lists. */
+const ADMIN_ROUTES = new WeakMap<object, string[]>();
+
+/** Records `app`'s admin routes as they are registered (call before registering them). */
+export function recordAdminRoutes(app: FastifyInstance): void {
+  const routes: string[] = [];
+  ADMIN_ROUTES.set(app, routes);
+  app.addHook('onRoute', (route) => {
+    if (!/^\/v1\/admin(\/|$)/.test(route.url)) return;
+    // With the query a route takes (`GET /v1/admin/accounts?email=…`).
+    const query = ((route.config as { query?: readonly string[] } | undefined)?.query ?? []).map((q, i) => `${i ? '&' : '?'}${q}=…`).join('');
+    for (const method of [route.method].flat()) if (method !== 'HEAD') routes.push(`${method} ${route.url.replace(/:(\w+)/g, '{$1}')}${query}`);
+    // By path, then method: the routes of one resource together.
+    const order = ['POST', 'GET', 'PATCH', 'DELETE'];
+    routes.sort((a, b) => a.split(' ')[1]!.localeCompare(b.split(' ')[1]!) || order.indexOf(a.split(' ')[0]!) - order.indexOf(b.split(' ')[0]!));
+  });
+}
+
+/** An unknown URL under /v1/admin: the routes the admin API has (an operator guessing `GET /v1/admin/keys`). */
+function adminRoutesMessage(request: FastifyRequest, path: string): string | null {
+  if (!/^\/v1\/admin(\/|$)/i.test(path)) return null;
+  const routes = ADMIN_ROUTES.get(request.server);
+  if (!routes?.length) return null;
+  return `Unknown request URL: ${request.method} ${path}. The admin API has ${routes.join(', ')}.`;
+}
+
 export function notFoundHandler(request: FastifyRequest, reply: FastifyReply) {
   const path = request.url.split('?')[0]!;
+  // An OpenAI endpoint this service does not have (`POST /v1/embeddings`): 404 saying what it offers instead.
+  const instead = notOffered(request.method, path);
+  if (instead) return sendError(reply, new SvcError('not_found', { code: 'unknown_url', message: instead }));
   // A known path asked with another method: 405 with the methods it takes (RFC 9110), not "unknown URL".
   const allowed = allowedMethods(request, path);
   if (allowed.length) {
@@ -231,7 +294,7 @@ export function notFoundHandler(request: FastifyRequest, reply: FastifyReply) {
     reply,
     new SvcError('not_found', {
       code: 'unknown_url',
-      message: didYouMean(request, path) ?? `Unknown request URL: ${request.method} ${path}. Check the method and path; the API lives under /v1 (POST /v1/responses, POST /v1/chat/completions, GET /v1/models).`,
+      message: didYouMean(request, path) ?? adminRoutesMessage(request, path) ?? `Unknown request URL: ${request.method} ${path}. Check the method and path; the API lives under /v1 (POST /v1/responses, POST /v1/chat/completions, GET /v1/models).`,
     }),
   );
 }

@@ -128,36 +128,83 @@ export interface KeyOwner {
   namespace: string;
 }
 
+/** What a route's replays need besides the stored answer. */
+export interface ReplayOptions {
+  /** The result is stored encrypted (it holds a secret, a new API key's). */
+  sealed?: boolean;
+  /**
+   * The API key object within the answer, for answers that issued one: a replay shows its state
+   * now, so a key revoked since is not handed back as if it worked (`revoked_at` set, `revoked: true`,
+   * as DELETE answers a revoked key).
+   */
+  issuedKey?: (answer: Record<string, unknown>) => unknown;
+  /** Where to see what the request made, when its sealed answer cannot be read back (default: GET on its path). */
+  check?: (accountId: string) => string;
+}
+
+/** A stored answer's key object with its revocation, when the key was revoked since the answer was given. */
+async function withKeyStateNow(deps: ServerDeps, body: string, issuedKey: NonNullable<ReplayOptions['issuedKey']>): Promise<string> {
+  let answer: unknown;
+  try {
+    answer = JSON.parse(body);
+  } catch {
+    return body;
+  }
+  if (!answer || typeof answer !== 'object') return body;
+  const k = issuedKey(answer as Record<string, unknown>) as Record<string, unknown> | undefined;
+  if (!k || typeof k !== 'object' || typeof k.id !== 'string') return body;
+  const now = await deps.accounts.getKey(k.id);
+  if (!now?.revokedAt) return body;
+  k.revoked_at = Math.floor(now.revokedAt / 1000);
+  k.revoked = true;
+  return JSON.stringify(answer);
+}
+
+/**
+ * Sends a stored result again, marked `idempotent-replayed: true`: opened when sealed, with an
+ * issued key's state now, and today's balance in place of a charge.
+ */
+export async function sendReplay(
+  deps: ServerDeps,
+  reply: FastifyReply,
+  stored: { accountId: string; key: string; given: string; endpoint: string; result: StoredResult },
+  options: ReplayOptions = {},
+): Promise<FastifyReply> {
+  const { accountId, key, given, endpoint, result } = stored;
+  let body = result.body;
+  if (options.sealed) {
+    const opened = deps.idempotency.unseal(accountId, key, body);
+    // Sealed under another secret (SVC_SIGNING_SECRET changed since): what it made is there, but its answer cannot be given again.
+    if (opened === null) {
+      throw new SvcError('unprocessable', {
+        code: 'idempotency_result_unreadable',
+        message: `The request with the Idempotency-Key '${given}' already ran, but its answer can no longer be read back (the server's signing secret changed). Check what it made (${options.check?.(accountId) ?? `GET ${endpoint.replace(/^POST /, '')}`}) and use a new key.`,
+        param: 'Idempotency-Key',
+      });
+    }
+    body = opened;
+  }
+  if (options.issuedKey) body = await withKeyStateNow(deps, body, options.issuedKey);
+  const headers: Record<string, string> = { ...result.headers, 'idempotent-replayed': 'true' };
+  // A replay charges nothing; the balance shown is today's.
+  if (headers['x-credits-charged'] !== undefined) {
+    headers['x-credits-charged'] = '0';
+    headers['x-credits-remaining'] = String(await deps.billing.balance(accountId));
+  }
+  return reply.code(result.statusCode).headers(headers).send(body);
+}
+
 /**
  * preHandler for the POST endpoints: claims the key, or replays the stored result. Requests without
  * a key pass at once. `sealed`: the result is stored encrypted (it holds a secret, a new API key's).
  */
-export function idempotency(deps: ServerDeps, endpoint: string, owner?: KeyOwner, options: { sealed?: boolean } = {}) {
+export function idempotency(deps: ServerDeps, endpoint: string, owner?: KeyOwner, options: ReplayOptions = {}) {
   const claimOrReplay = async (request: FastifyRequest, reply: FastifyReply, given: string): Promise<boolean> => {
     const accountId = owner ? await owner.accountOf(request) : request.auth!.account.id;
     const key = owner ? `${owner.namespace}${given}` : given;
     const claim = await deps.idempotency.claim({ accountId, key, endpoint, fingerprint: fingerprint(endpoint, request.body) });
     if (claim.kind === 'replay') {
-      let body = claim.result.body;
-      if (options.sealed) {
-        const opened = deps.idempotency.unseal(accountId, key, body);
-        // Sealed under another secret (SVC_SIGNING_SECRET changed since): what it made is there, but its answer cannot be given again.
-        if (opened === null) {
-          throw new SvcError('unprocessable', {
-            code: 'idempotency_result_unreadable',
-            message: `The request with the Idempotency-Key '${given}' already ran, but its answer can no longer be read back (the server's signing secret changed). Check what it made (GET ${endpoint.replace(/^POST /, '')}) and use a new key.`,
-            param: 'Idempotency-Key',
-          });
-        }
-        body = opened;
-      }
-      const headers: Record<string, string> = { ...claim.result.headers, 'idempotent-replayed': 'true' };
-      // A replay charges nothing; the balance shown is today's.
-      if (headers['x-credits-charged'] !== undefined) {
-        headers['x-credits-charged'] = '0';
-        headers['x-credits-remaining'] = String(await deps.billing.balance(accountId));
-      }
-      reply.code(claim.result.statusCode).headers(headers).send(body);
+      await sendReplay(deps, reply, { accountId, key, given, endpoint, result: claim.result }, options);
       return true;
     }
     request.idempotency = new IdempotencySession(deps.idempotency, accountId, key, claim.since, (err) => request.log.error({ err }, 'idempotency record failed'), options.sealed);

@@ -34,7 +34,7 @@ export async function accountRoutes(app: FastifyInstance, deps: ServerDeps): Pro
   // A key created under an Idempotency-Key (a timeout, a script run twice) is created once: the
   // retry, from the same account within the key's TTL, gets the first answer, its secret too (stored
   // sealed meanwhile: the database never holds a key's secret in clear).
-  app.post('/v1/account/keys', { preHandler: idempotency(deps, 'POST /v1/account/keys', undefined, { sealed: true }) }, async (request, reply) => {
+  app.post('/v1/account/keys', { preHandler: idempotency(deps, 'POST /v1/account/keys', undefined, { sealed: true, issuedKey: (answer) => answer }) }, async (request, reply) => {
     // The body is optional (a key needs no name), but when there is one it must be an object.
     const f = new Fields(request.body === undefined || request.body === null ? {} : bodyObject(request.body));
     onlyFields(f, ['name'], 'A key takes an optional "name".');

@@ -14,6 +14,7 @@ import * as m012 from './012_response_created_index.js';
 import * as m013 from './013_stored_chat_completions.js';
 import * as m014 from './014_conversations.js';
 import * as m015 from './015_rate_limit_last_request.js';
+import * as m016 from './016_admin_account_idempotency.js';
 
 /** Versioned migrations, applied in name order at start-up. Never edit one that has shipped: add a new one. */
 export const migrations: Record<string, Migration> = {
@@ -32,6 +33,7 @@ export const migrations: Record<string, Migration> = {
   '013_stored_chat_completions': m013,
   '014_conversations': m014,
   '015_rate_limit_last_request': m015,
+  '016_admin_account_idempotency': m016,
 };
 
 export const migrationProvider: MigrationProvider = { getMigrations: async () => migrations };
