@@ -7,7 +7,7 @@ import type { Database } from '../store/schema.js';
 import { WriteBehind } from '../store/write-behind.js';
 import { isUniqueViolation } from '../store/errors.js';
 import { appendLedger } from '../billing/service.js';
-import { generateApiKey, hashKey, mayBeApiKey } from './keys.js';
+import { KEY_PREFIX, generateApiKey, hashKey, mayBeApiKey } from './keys.js';
 import { DEFAULT_SCRYPT, hashPassword, needsRehash, passwordProblem, verifyPassword, type ScryptParams } from './passwords.js';
 import { PLANS, isPlan } from './plans.js';
 
@@ -377,7 +377,13 @@ export class AccountService {
   /** Revokes a key (idempotent). With `accountId`, only a key of that account may be revoked. */
   async revokeKey(keyId: string, options: { accountId?: string } = {}, now = Date.now()): Promise<KeyInfo> {
     const row = await this.db.selectFrom('api_keys').selectAll().where('id', '=', keyId).executeTakeFirst();
-    if (!row || (options.accountId && row.account_id !== options.accountId)) throw notFound('key_not_found', `No API key with id '${keyId}'.`, 'id');
+    if (!row || (options.accountId && row.account_id !== options.accountId)) {
+      // A secret sent in place of an id is not said back whole (the answer may be logged or shown on screen).
+      if (keyId.startsWith(KEY_PREFIX)) {
+        throw notFound('key_not_found', `'${keyId.slice(0, KEY_PREFIX.length + 4)}…' is an API key's secret, not its id: revoke a key by its id (key_…), which the account's list of keys gives.`, 'id');
+      }
+      throw notFound('key_not_found', `No API key with id '${keyId}'.`, 'id');
+    }
     if (row.revoked_at === null) {
       await this.db.updateTable('api_keys').set({ revoked_at: now }).where('id', '=', keyId).where('revoked_at', 'is', null).execute();
       row.revoked_at = now;

@@ -200,7 +200,7 @@ function logWhenClosed(log: ServerDeps['log'], request: FastifyRequest, reply: F
       {
         reqId: request.id,
         method: request.method,
-        url: request.url.split('?')[0],
+        url: pathLogged(request.url),
         // Nothing sent (the client left first): no status, rather than Node's default 200; the
         // parser's answer when it refused the rest of the request (a body too slow: 408).
         status: inFlight.refused?.status ?? (reply.raw.headersSent ? reply.raw.statusCode : null),
@@ -212,6 +212,12 @@ function logWhenClosed(log: ServerDeps['log'], request: FastifyRequest, reply: F
       'request',
     );
   });
+}
+
+/** A request's path for the access log: no query string, and no API key's secret (one sent in place of a key's id, `DELETE /v1/admin/keys/sk-svc-…`). */
+function pathLogged(url: string): string {
+  const path = url.split('?')[0]!;
+  return path.includes('sk-svc-') ? path.replace(/sk-svc-[^/]*/g, 'sk-svc-…') : path;
 }
 
 /** A connection whose body, answered early, does not finish arriving in `ms` is closed (a client that declared more than it sends). */
