@@ -1,4 +1,4 @@
-import { dollars, money, outcomeOf, type Contract, type Row } from './report-rows.js';
+import { dollars, money, outcomeOf, percent, type Contract, type Row } from './report-rows.js';
 
 // "I have 100 yes on hike, how do I hedge?", "hedge?": a position on one outcome offset on the
 // report's quotes, by selling it, by buying its other side, or (of exclusive outcomes) by YES on the rest.
@@ -7,6 +7,26 @@ import { dollars, money, outcomeOf, type Contract, type Row } from './report-row
 export const HEDGE_ASKED = /\bhedg\w*|\boffset (?:it|this|that|my|the)\b/i;
 /** A hedge said as a trade to work out ("if i hedge by also buying 100 NO, what do i lock in?"): that trade's arithmetic, not the ways to hedge. */
 export const HEDGE_SAID = /\b(?:also|buy(?:ing)?|bought|lock\w*)\b/i;
+
+/**
+ * "Hold" as the verb of a position ("i hold 100 yes on hike", "we're holding 50 no") read as
+ * "have", so that it names no outcome called "Hold".
+ */
+export const heldVerbFree = (text: string) =>
+  text.replace(/\b(i|we)(?:'m|m|\s+am|'re|\s+are)?\s+((?:still|currently|already|just|now)\s+)?hold(?:ing)?\b(?=\s+(?:\d|(?:the\s+|a\s+)?(?:yes|no)\b))/gi, (_, who: string, adv?: string) => `${who} ${adv ?? ''}have`);
+
+/**
+ * A position said alone, with nothing asked of it ("i hold 100 yes on hike", "i have 50 no",
+ * "we're long 200 no on the chiefs"): its count, side and what it is on (the words after "on", when said).
+ */
+const POSITION_ALONE = /^\W*(?:(?:ok|okay|so|and|well|fyi|btw|also|now|hey|right|alright)\W+)*(?:i|we)(?:'m|m|\s+am|'re|\s+are)?\s+(?:(?:already|currently|still|just|now)\s+)?(?:have|hold(?:ing)?|own|got|bought|long|in\s+for|sitting\s+on)\s+(\d[\d,]*)\s+(?:contracts?\s+(?:of\s+)?)?(yes|no)\b(?:\s+contracts?)?(?:\s+(?:on|of|in|for)\s+([^?.!,;]{1,40}?))?(?:\s+(?:rn|right now|now|atm|currently))?\W*$/i;
+
+export function positionAlone(question: string): { count: number; side: 'YES' | 'NO'; on: string | null } | null {
+  const m = POSITION_ALONE.exec(question.replace(/\s*\([^)]*\)/g, ' ').trim());
+  // (A price paid, "on above 92k at 40c", makes it a position to mark at that price, not one said alone.)
+  if (m?.[3] && /(?:\b(?:at|for|from|avg|paid)\s+\$?\.?\d|@)/i.test(m[3])) return null;
+  return m ? { count: Number(m[1]!.replace(/,/g, '')), side: m[2]!.toUpperCase() as 'YES' | 'NO', on: m[3] ?? null } : null;
+}
 
 /** How to hedge asked, not a hedge said ("how do i hedge?", "hedge?"). */
 export const hedgeAsked = (question: string) => HEDGE_ASKED.test(question) && !HEDGE_SAID.test(question);
@@ -50,6 +70,16 @@ export function hedgeText(question: string, row: Row, rows: readonly Row[], cont
       lines.push(`- **Buy ${n === 1 ? 'one' : n.toLocaleString('en-US')} YES** at the ask, ${price(ask)}: ${usd(n * ask)}; each YES and NO pair then pays $1 whatever happens, so ${usd(n)} comes back at resolution, the same as selling held to the end ${refs}.`);
     }
   }
+  // ("I hold 100 yes on hike", said alone: where that position stands, before the ways to offset it.)
+  const alone = positionAlone(question);
+  let stands = '';
+  if (alone) {
+    const exit = side === 'YES' ? bid : ask === null ? null : Math.round((1 - ask) * 100) / 100;
+    const chance = (p: number) => (side === 'YES' ? p : 100 - p);
+    const model = Number.isFinite(row.modelValue) ? `a ${percent(chance(row.modelValue))} chance on the model (${percent(chance(row.marketValue))} on the market), so about ${usd((n * Math.round(chance(row.modelValue) * 100)) / 10000)} held to the end on the model` : `a ${percent(chance(row.marketValue))} chance on the market`;
+    const sells = exit === null ? `nothing bids for ${side} now, so ${n === 1 ? 'it' : 'they'} cannot be sold at a quoted price` : `at the ${side} bid, ${price(exit)}, ${n === 1 ? 'it sells' : 'they sell'} for ${usd(n * exit)} now`;
+    stands = `Your ${held} on **${name}**: ${sells}; ${n === 1 ? 'it pays' : 'they pay'} ${usd(n)} if it resolves ${side}, ${model} ${refs}.\n\n`;
+  }
   const part = n > 1 ? ` A partial hedge is the same done on fewer contracts: each one offset removes a contract's risk and its upside.` : '';
-  return `To hedge ${held} on **${name}** on the report's quotes:\n\n${lines.join('\n')}\n\nA full hedge gives up the position's upside with its risk: what is left is what the position is worth at the bid now, whatever it cost you.${part} Before fees; prices move after the report. Not investment advice.`;
+  return `${stands}To hedge ${held} on **${name}** on the report's quotes:\n\n${lines.join('\n')}\n\nA full hedge gives up the position's upside with its risk: what is left is what the position is worth at the bid now, whatever it cost you.${part} Before fees; prices move after the report. Not investment advice.`;
 }

@@ -1,0 +1,67 @@
+import { inRange, labelRange, levelsAsked } from '../markets-search/asked.js';
+import { positionAlone } from './hedge.js';
+import { heldPosition } from './trading-answers.js';
+import { dollars, money, outcomeOf, type Contract, type Row } from './report-rows.js';
+
+// "I hold 100 yes on above 92k", then "what would i make if it settles at 95k?", "and if it drops
+// to 90k?": the position said in the thread, settled at that level: which way its outcome resolves
+// and what the position pays, against what it costs or sells for now.
+
+/** A level the event is supposed to end at ("if it settles at 95k", "and if it drops to 90k?", "say it comes in at 3.1%"). */
+const SETTLES_AT = /\b(?:if|when|say|suppose|assuming)\b[^?]{0,30}?\b(?:settles?|settled|ends?|ended|ending|closes?|closed|finish(?:es|ed)?|lands?|landed|comes? in|came in|drops?|dropped|falls?|fell|goes|went|rises?|rose|hits?|prints?|printed|reads?|gets? to|stays?|is)\s+(?:at|to|on|around|near|exactly)?\s*\$?\d/i;
+
+/** The position the thread said (newest first), on one of `rows`: its side, count and price paid (when said), and its outcome. */
+function positionSaid(users: readonly string[], rows: Row[], names: (text: string) => Row[]): { row: Row; side: 'YES' | 'NO'; count: number; paid: number | null } | null {
+  for (const text of users) {
+    const alone = positionAlone(text);
+    const held = alone ? null : heldPosition(text);
+    if (!alone && !held) continue;
+    const named = names(text);
+    const row = named.length === 1 ? named[0]! : rows.length === 1 ? rows[0]! : null;
+    if (!row) return null;
+    return alone ? { row, side: alone.side, count: alone.count, paid: null } : { row, side: held!.side, count: held!.count ?? 1, paid: held!.paid };
+  }
+  return null;
+}
+
+/**
+ * The held position settled at the level the question supposes, or null when the question supposes
+ * no level, the thread said no position, or its outcome is no range of levels.
+ */
+export function settledText(question: string, earlierUsers: readonly string[], rows: Row[], contracts: Map<string, Contract>, names: (text: string) => Row[]): string | null {
+  if (!SETTLES_AT.test(question)) return null;
+  const asked = levelsAsked(question);
+  const levels = asked.map((l) => l.value);
+  const bare = /\b(?:at|to|on|around|near|exactly)\s+\$?(\d[\d,]*(?:\.\d+)?)(?![\d.,]*\s*(?:k|m|b|%|°|c\b|¢|cents?))/i.exec(question);
+  const level = levels.length === 1 ? levels[0]! : !levels.length && bare ? Number(bare[1]!.replace(/,/g, '')) : null;
+  if (level === null) return null;
+  // (The question's own position first: "if i hold 100 yes on above 92k and it settles at 95k".)
+  const pos = positionSaid([question, ...earlierUsers], rows, names);
+  if (!pos) return null;
+  const { name, refs } = outcomeOf(pos.row.outcome);
+  const range = labelRange(name);
+  if (!range) return null;
+  const yes = inRange(range, level);
+  const wins = (pos.side === 'YES') === yes;
+  const n = pos.count;
+  const held = `${n.toLocaleString('en-US')} ${pos.side} contract${n === 1 ? '' : 's'}`;
+  const shown = asked.length === 1 ? asked[0]!.said : level.toLocaleString('en-US', { maximumFractionDigits: 4 });
+  const c = contracts.get(refs);
+  const [bid, ask] = [dollars(c?.bid), dollars(c?.ask)];
+  // What the side held costs at the quotes now, and what it sells for (YES: the ask and the bid; NO: 1 minus the bid and 1 minus the ask).
+  const buyNow = pos.side === 'YES' ? ask : bid === null ? null : Math.round((1 - bid) * 100) / 100;
+  const sellNow = pos.side === 'YES' ? bid : ask === null ? null : Math.round((1 - ask) * 100) / 100;
+  const payout = wins ? n : 0;
+  const usd = (x: number) => `$${money(x)}`;
+  const lines = [`At ${shown}, **${name}** resolves **${yes ? 'YES' : 'NO'}**, so your ${held} ${wins ? `pay ${usd(payout)} ($1 each)` : 'pay nothing'} ${refs}.`];
+  if (pos.paid !== null) {
+    const cost = (n * Math.round(pos.paid * 100)) / 100;
+    lines.push(`Bought at $${pos.paid.toFixed(2)} (${usd(cost)}), that is ${payout - cost >= 0 ? `a profit of ${usd(payout - cost)}` : `a loss of ${usd(cost - payout)}`}.`);
+  } else {
+    const bought = buyNow === null ? '' : `Bought now at $${buyNow.toFixed(2)} (${usd((n * Math.round(buyNow * 100)) / 100)}), that would be ${wins ? `a profit of ${usd(payout - (n * Math.round(buyNow * 100)) / 100)}` : `a loss of all ${usd((n * Math.round(buyNow * 100)) / 100)}`}; `;
+    const sold = sellNow === null ? '' : `against selling them now at $${sellNow.toFixed(2)} (${usd((n * Math.round(sellNow * 100)) / 100)}), holding ${wins ? `brings ${usd(payout - (n * Math.round(sellNow * 100)) / 100)} more` : `loses those ${usd((n * Math.round(sellNow * 100)) / 100)}`}`;
+    lines.push(`What you make is that less what you paid, which you have not said. ${bought}${sold}${bought || sold ? '.' : ''}`.trim());
+  }
+  lines.push('Before fees; the level decides it as the contract rules state (how it resolves at exactly a strike is in its rules). Not investment advice.');
+  return lines.join(' ');
+}
