@@ -1,0 +1,106 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startDemoThreads, type DemoThreads } from '../../helpers/report-threads.js';
+
+// Follow-ups in report threads: "by how much?" after an outcome's line, a position said alone
+// ("i hold 100 yes on hike", "i hold 50 no") and hedged, a team named beside a position, and an
+// elliptical follow-up opening a conversation.
+
+let demo: DemoThreads;
+
+beforeAll(async () => {
+  demo = await startDemoThreads();
+});
+afterAll(() => demo.svc.close());
+
+const FED = 'https://kalshi.com/markets/kxfeddecision/fed/kxfeddecision-26dec';
+const SHUTDOWN = 'https://kalshi.com/markets/kxshutdown/shutdown/kxshutdown-26dec31';
+const NYC = 'https://kalshi.com/markets/kxhighny/highest-temperature-in-nyc/kxhighny-26nov20';
+const NFL = 'https://kalshi.com/markets/kxnflgame/nfl/kxnflgame-26nov23bufkc';
+
+describe('"will it be 56 or above?" then "by how much"', () => {
+  it('is a verdict on the bucket, then its margin from even and the gap, not the whole report', async () => {
+    const ask = await demo.thread(NYC);
+    expect(await ask('will it be 56 or above?')).toMatch(/^\*\*No\*\*: \*\*56°F or above\*\* is at 43\.0%[^\n]*less likely than not on the market's price/);
+    const margin = await ask('by how much');
+    expect(margin).toMatch(/^\*\*56°F or above\*\* is \*\*15\.5 pts below\*\* even \(50%\) on the market, at 34\.5% \(normalised[^)]*\); the model, at 37\.0%, puts it \*\*13\.0 pts below\*\* even \(50%\) \[1\]\. The model is 2\.5 pts above the market\./);
+    expect(margin).not.toContain('## Key takeaway');
+  });
+
+  it('after an outcome\'s line ("56 or above?"), "by how much" is that outcome\'s margin', async () => {
+    const ask = await demo.thread(NYC);
+    expect(await ask('56 or above?')).toMatch(/^- \*\*56°F or above\*\*: market 43\.0%/);
+    const margin = await ask('by how much?');
+    expect(margin).toMatch(/^\*\*56°F or above\*\* is \*\*15\.5 pts below\*\* even \(50%\) on the market/);
+    expect(margin).not.toContain('## Key takeaway');
+  });
+});
+
+describe('a position said alone', () => {
+  it('"i hold 100 yes on hike" is 100 YES on Hike 25bps (not the outcome Hold): where it stands and its hedges; "how do i hedge?" keeps it', async () => {
+    const ask = await demo.thread(FED);
+    const held = await ask('i hold 100 yes on hike');
+    expect(held).toMatch(/^Your 100 YES contracts on \*\*Hike 25bps\*\*: at the YES bid, \$0\.51, they sell for \$51 now; they pay \$100 if it resolves YES, a 50\.8% chance on the model \(51\.5% on the market\), so about \$50\.80 held to the end on the model \[1\]\.\n\nTo hedge 100 YES contracts on \*\*Hike 25bps\*\*/);
+    expect(held).not.toContain('**Hold**');
+    expect(await ask('how do i hedge?')).toMatch(/^To hedge 100 YES contracts on \*\*Hike 25bps\*\* on the report's quotes:/);
+  });
+
+  it('"i hold 50 no" of the shutdown is its one contract, not a search that finds the Fed\'s Hold', async () => {
+    const ask = await demo.thread(SHUTDOWN);
+    const held = await ask('i hold 50 no');
+    expect(held).toMatch(/^Your 50 NO contracts on \*\*Shutdown\*\*: at the NO bid, \$0\.40, they sell for \$20 now; they pay \$50 if it resolves NO, a 43\.9% chance on the model \(42\.0% on the market\)[^\n]*\n\nTo hedge 50 NO contracts on \*\*Shutdown\*\*/);
+    expect(held).not.toMatch(/Open Kalshi events|Fed decision/);
+  });
+
+  it('"i have 50 no on the chiefs, how do i hedge?" is that position hedged, not the Chiefs\' record', async () => {
+    const ask = await demo.thread(NFL);
+    const hedged = await ask('i have 50 no on the chiefs, how do i hedge?');
+    expect(hedged).toMatch(/^To hedge 50 NO contracts on \*\*Home team \(Chiefs\)\*\* on the report's quotes:\n\n- \*\*Sell them\*\* at the NO bid/);
+    expect(hedged).not.toMatch(/settled games/);
+    // (A record asked still is one.)
+    expect(await ask('how have the chiefs done lately?')).toMatch(/^The Chiefs won \*\*\d+ of \d+\*\* settled games/);
+  });
+});
+
+describe('an elliptical follow-up opening a conversation', () => {
+  it('"ok and the ai one?" says nothing came before, names the AI-model event and what to ask of it', async () => {
+    const text = (await demo.client.chat.completions.create({ model: 'svc-agent', messages: [{ role: 'user', content: 'ok and the ai one?' }] })).choices[0]!.message.content!;
+    expect(text).toMatch(/^Nothing was asked before this in the conversation, so there is no question to carry over; the event it names:\n\n/);
+    expect(text).toContain('KXAIMODEL-26DEC19');
+    expect(text).toMatch(/Ask what you want to know of it: [^\n]+\n$/);
+  });
+});
+
+describe('"compare with the market"', () => {
+  it('is each outcome\'s market against its model; after a trade on one outcome, that outcome\'s; "how does hold compare to the model" is Hold\'s', async () => {
+    const ask = await demo.thread(FED);
+    const all = await ask('compare with the market');
+    expect(all).toMatch(/^Model against market, outcome by outcome:\n\n- \*\*Cut more than 25bps\*\*: market 33\.0% \(mid; 29\.9% normalised\), model 29\.8%, gap −0\.1 pts \[1\]\n- \*\*Cut 25bps\*\*[^\n]*\n- \*\*Hold\*\*[^\n]*\n- \*\*Hike 25bps\*\*: market 51\.5%/);
+    expect(all).not.toContain('## Key takeaway');
+    await ask('what would I make if i buy 200 yes on hike and it hits?');
+    expect(await ask('compare with the market')).toMatch(/^- \*\*Hike 25bps\*\*: market 51\.5% \(mid; 46\.6% normalised\), model 50\.8%, gap \+4\.2 pts \[1\]\n\n_From the stored report/);
+    expect(await ask('how does hold compare with the market?')).toMatch(/^- \*\*Hold\*\*: market 16\.0% \(mid; 14\.5% normalised\), model 12\.4%, gap −2\.1 pts \[1\]\n\n_From the stored report/);
+  });
+});
+
+describe('a held position settled at a level supposed', () => {
+  const BTC = 'https://kalshi.com/markets/kxbtcd/bitcoin-price-end-of-day/kxbtcd-26nov20';
+  it('"what would i make if it settles at 95k?" after "i hold 100 yes on above 92k" is what that position pays there, and "and if it drops to 90k?" too', async () => {
+    const ask = await demo.thread(BTC);
+    expect(await ask('i hold 100 yes on above 92k')).toMatch(/^Your 100 YES contracts on \*\*Above \$92,000\*\*/);
+    expect(await ask('what would i make if it settles at 95k?')).toMatch(/^At \$95,000, \*\*Above \$92,000\*\* resolves \*\*YES\*\*, so your 100 YES contracts pay \$100 \(\$1 each\) \[1\]\. What you make is that less what you paid, which you have not said\. Bought now at \$0\.44 \(\$44\), that would be a profit of \$56; against selling them now at \$0\.42 \(\$42\), holding brings \$58 more\./);
+    expect(await ask('and if it drops to 90k?')).toMatch(/^At \$90,000, \*\*Above \$92,000\*\* resolves \*\*NO\*\*, so your 100 YES contracts pay nothing \[1\]\./);
+  });
+
+  it('a price paid said with the position is counted: "i bought 100 yes on above 92k at 40c", then "what if it settles at 95k?"', async () => {
+    const ask = await demo.thread(BTC);
+    expect(await ask('i bought 100 yes on above 92k at 40c')).toMatch(/\*\*Your 100 YES at \$0\.40\*\* cost \$40/);
+    expect(await ask('what if it settles at 95k?')).toMatch(/^At \$95,000, \*\*Above \$92,000\*\* resolves \*\*YES\*\*, so your 100 YES contracts pay \$100 \(\$1 each\) \[1\]\. Bought at \$0\.40 \(\$40\), that is a profit of \$60\./);
+  });
+});
+
+describe('a follow-up with a question of its own, opening a conversation', () => {
+  it('"what about lakers celtics, whos the fav" is no bare ellipsis: no note that nothing came before', async () => {
+    const text = (await demo.client.chat.completions.create({ model: 'svc-agent', messages: [{ role: 'user', content: 'what about lakers celtics, whos the fav' }] })).choices[0]!.message.content!;
+    expect(text).not.toMatch(/^Nothing was asked before/);
+  });
+});
