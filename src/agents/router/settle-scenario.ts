@@ -1,7 +1,7 @@
-import { inRange, labelRange, levelsAsked } from '../markets-search/asked.js';
+import { inLabelScale, inRange, labelRange, levelsAsked } from '../markets-search/asked.js';
 import { positionAlone } from './hedge.js';
 import { heldPosition } from './trading-answers.js';
-import { dollars, money, outcomeOf, type Contract, type Row } from './report-rows.js';
+import { dollars, labelLevels, money, outcomeOf, type Contract, type Row } from './report-rows.js';
 
 // "I hold 100 yes on above 92k", then "what would i make if it settles at 95k?", "and if it drops
 // to 90k?": the position said in the thread, settled at that level: which way its outcome resolves
@@ -9,6 +9,9 @@ import { dollars, money, outcomeOf, type Contract, type Row } from './report-row
 
 /** A level the event is supposed to end at ("if it settles at 95k", "and if it drops to 90k?", "say it comes in at 3.1%"). */
 const SETTLES_AT = /\b(?:if|when|say|suppose|assuming)\b[^?]{0,30}?\b(?:settles?|settled|ends?|ended|ending|closes?|closed|finish(?:es|ed)?|lands?|landed|comes? in|came in|drops?|dropped|falls?|fell|goes|went|rises?|rose|hits?|prints?|printed|reads?|gets? to|stays?|is)\s+(?:at|to|on|around|near|exactly)?\s*\$?\d/i;
+
+/** A side supposed to win or lose ("what if they lose?", "and if the celtics win?"), of a position held. */
+const WIN_LOSE = /\b(?:if|when|say|suppose|assuming)\s+(?:the\s+)?([a-z.' ]{1,25}?)\s+(wins?|won|loses?|lost)\b/i;
 
 /** The position the thread said (newest first), on one of `rows`: its side, count and price paid (when said), and its outcome. */
 function positionSaid(users: readonly string[], rows: Row[], names: (text: string) => Row[]): { row: Row; side: 'YES' | 'NO'; count: number; paid: number | null } | null {
@@ -29,23 +32,42 @@ function positionSaid(users: readonly string[], rows: Row[], names: (text: strin
  * no level, the thread said no position, or its outcome is no range of levels.
  */
 export function settledText(question: string, earlierUsers: readonly string[], rows: Row[], contracts: Map<string, Contract>, names: (text: string) => Row[]): string | null {
-  if (!SETTLES_AT.test(question)) return null;
-  const asked = levelsAsked(question);
-  const levels = asked.map((l) => l.value);
-  const bare = /\b(?:at|to|on|around|near|exactly)\s+\$?(\d[\d,]*(?:\.\d+)?)(?![\d.,]*\s*(?:k|m|b|%|°|c\b|¢|cents?))/i.exec(question);
-  const level = levels.length === 1 ? levels[0]! : !levels.length && bare ? Number(bare[1]!.replace(/,/g, '')) : null;
-  if (level === null) return null;
+  const won = WIN_LOSE.exec(question);
+  if (!SETTLES_AT.test(question) && !won) return null;
   // (The question's own position first: "if i hold 100 yes on above 92k and it settles at 95k".)
   const pos = positionSaid([question, ...earlierUsers], rows, names);
   if (!pos) return null;
   const { name, refs } = outcomeOf(pos.row.outcome);
-  const range = labelRange(name);
-  if (!range) return null;
-  const yes = inRange(range, level);
+  let yes: boolean;
+  let shown: string;
+  if (won) {
+    // "What if they lose?": the position's own outcome; "what if the celtics win?": another, which of two exclusive sides decides it.
+    const wins = /^w/i.test(won[2]!);
+    const subject = won[1]!.trim();
+    const said = /^(?:they|it|he|she|we|that|this)$/i.test(subject) ? [pos.row] : names(subject);
+    if (said.length !== 1) return null;
+    if (said[0] === pos.row) yes = wins;
+    else if (rows.length === 2 && wins) yes = false;
+    else if (rows.length === 2) yes = true;
+    else if (wins) yes = false;
+    else return null;
+    shown = `If **${outcomeOf(said[0]!.outcome).name}** ${wins ? 'wins' : 'loses'}`;
+  } else {
+    const asked = levelsAsked(question);
+    const levels = asked.map((l) => l.value);
+    const bare = /\b(?:at|to|on|around|near|exactly)\s+\$?(\d[\d,]*(?:\.\d+)?)(?![\d.,]*\s*(?:k|m|b|%|°|c\b|¢|cents?))/i.exec(question);
+    const said = levels.length === 1 ? levels[0]! : !levels.length && bare ? Number(bare[1]!.replace(/,/g, '')) : null;
+    if (said === null) return null;
+    const range = labelRange(name);
+    if (!range) return null;
+    // ("10.4 million" of rungs labelled "Above 10.0": the level in the labels' own scale.)
+    const level = inLabelScale(said, labelLevels(rows));
+    yes = inRange(range, level);
+    shown = `At ${level === said && asked.length === 1 ? asked[0]!.said : level.toLocaleString('en-US', { maximumFractionDigits: 4 })}`;
+  }
   const wins = (pos.side === 'YES') === yes;
   const n = pos.count;
   const held = `${n.toLocaleString('en-US')} ${pos.side} contract${n === 1 ? '' : 's'}`;
-  const shown = asked.length === 1 ? asked[0]!.said : level.toLocaleString('en-US', { maximumFractionDigits: 4 });
   const c = contracts.get(refs);
   const [bid, ask] = [dollars(c?.bid), dollars(c?.ask)];
   // What the side held costs at the quotes now, and what it sells for (YES: the ask and the bid; NO: 1 minus the bid and 1 minus the ask).
@@ -53,15 +75,15 @@ export function settledText(question: string, earlierUsers: readonly string[], r
   const sellNow = pos.side === 'YES' ? bid : ask === null ? null : Math.round((1 - ask) * 100) / 100;
   const payout = wins ? n : 0;
   const usd = (x: number) => `$${money(x)}`;
-  const lines = [`At ${shown}, **${name}** resolves **${yes ? 'YES' : 'NO'}**, so your ${held} ${wins ? `pay ${usd(payout)} ($1 each)` : 'pay nothing'} ${refs}.`];
+  const lines = [`${shown}, **${name}** resolves **${yes ? 'YES' : 'NO'}**, so your ${held} ${wins ? `pay ${usd(payout)} ($1 each)` : 'pay nothing'} ${refs}.`];
   if (pos.paid !== null) {
     const cost = (n * Math.round(pos.paid * 100)) / 100;
     lines.push(`Bought at $${pos.paid.toFixed(2)} (${usd(cost)}), that is ${payout - cost >= 0 ? `a profit of ${usd(payout - cost)}` : `a loss of ${usd(cost - payout)}`}.`);
   } else {
     const bought = buyNow === null ? '' : `Bought now at $${buyNow.toFixed(2)} (${usd((n * Math.round(buyNow * 100)) / 100)}), that would be ${wins ? `a profit of ${usd(payout - (n * Math.round(buyNow * 100)) / 100)}` : `a loss of all ${usd((n * Math.round(buyNow * 100)) / 100)}`}; `;
     const sold = sellNow === null ? '' : `against selling them now at $${sellNow.toFixed(2)} (${usd((n * Math.round(sellNow * 100)) / 100)}), holding ${wins ? `brings ${usd(payout - (n * Math.round(sellNow * 100)) / 100)} more` : `loses those ${usd((n * Math.round(sellNow * 100)) / 100)}`}`;
-    lines.push(`What you make is that less what you paid, which you have not said. ${bought}${sold}${bought || sold ? '.' : ''}`.trim());
+    lines.push(`${wins ? 'What you make is that less what you paid' : 'You lose what you paid for them'}, which you have not said. ${bought}${sold}${bought || sold ? '.' : ''}`.trim());
   }
-  lines.push('Before fees; the level decides it as the contract rules state (how it resolves at exactly a strike is in its rules). Not investment advice.');
+  lines.push(won ? 'Before fees; how it resolves is as the contract rules state. Not investment advice.' : 'Before fees; the level decides it as the contract rules state (how it resolves at exactly a strike is in its rules). Not investment advice.');
   return lines.join(' ');
 }

@@ -98,6 +98,18 @@ describe('a held position settled at a level supposed', () => {
   });
 });
 
+describe('a held position, a side supposed to win or lose', () => {
+  it('"what if they lose?" after "i have 200 yes on the lakers" is that position paying nothing, not the rules; "and if the celtics win?" the same; "what if the lakers win" pays', async () => {
+    const ask = await demo.thread('https://kalshi.com/markets/kxnbagame/nba-game-winner/kxnbagame-26nov21lalbos');
+    expect(await ask('i have 200 yes on the lakers')).toMatch(/^Your 200 YES contracts on \*\*Away team \(Lakers\)\*\*/);
+    const lose = await ask('what if they lose?');
+    expect(lose).toMatch(/^If \*\*Away team \(Lakers\)\*\* loses, \*\*Away team \(Lakers\)\*\* resolves \*\*NO\*\*, so your 200 YES contracts pay nothing \[1\]\. You lose what you paid for them, which you have not said\./);
+    expect(lose).not.toContain('The rules the report quotes');
+    expect(await ask('and if the celtics win?')).toMatch(/^If \*\*Home team \(Celtics\)\*\* wins, \*\*Away team \(Lakers\)\*\* resolves \*\*NO\*\*/);
+    expect(await ask('what if the lakers win')).toMatch(/^If \*\*Away team \(Lakers\)\*\* wins, \*\*Away team \(Lakers\)\*\* resolves \*\*YES\*\*, so your 200 YES contracts pay \$200 \(\$1 each\) \[1\]\./);
+  });
+});
+
 describe('a follow-up with a question of its own, opening a conversation', () => {
   it('"what about lakers celtics, whos the fav" is no bare ellipsis: no note that nothing came before', async () => {
     const text = (await demo.client.chat.completions.create({ model: 'svc-agent', messages: [{ role: 'user', content: 'what about lakers celtics, whos the fav' }] })).choices[0]!.message.content!;
