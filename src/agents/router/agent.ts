@@ -7,6 +7,7 @@ import type { Llm } from '../llm/llm.js';
 import { credits, liveEventLine, searchMarkets } from '../markets-search/agent.js';
 import { PAYOUT_ASKED } from '../markets-search/distribution.js';
 import { levelsAsked } from '../markets-search/asked.js';
+import { withPositionSaid } from './hedge.js';
 import { EXAMPLE_ASKED, exampleKind, glossaryAnswer, showsKind, termsAnswered, termsAsked } from './glossary.js';
 import type { OpenEventsIndex } from '../markets-search/index.js';
 import { MODEL_ASKED } from '../markets-search/search.js';
@@ -287,7 +288,7 @@ export function routerAgent(o: RouterOptions): Agent {
       // what the report does not read, said so rather than a part of the report a word of it names, or the report again.
       // ("Summarize in one line for a headline", "one line for twitter": a summary, wherever it goes.)
       // (A fee the asker states, "and with fees of 1c?", is no outside source: the trade is worked with it.)
-      const outside = aboutEvent && outsideAsked(question) && eventQuestion(asked) !== 'summary' && feeSaid(question) === null ? await outsideOf(address.eventTicker, question) : null;
+      const outside = aboutEvent && outsideAsked(question) && eventQuestion(asked) !== 'summary' && feeSaid(question) === null && !withPositionSaid(asked, earlier) ? await outsideOf(address.eventTicker, question) : null;
       if (outside) return yield* answer(outside, null);
       const part = aboutEvent ? answerFromReport(asked, stored, earlier) : null;
       if (part) return yield* written(req, question, part.text, [...part.citations], usage);

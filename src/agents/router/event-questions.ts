@@ -10,7 +10,7 @@ import { editDistance } from '../../text.js';
 import { LEVEL_EXPECTED_ASKED, ODDS_FORMAT_ASKED } from '../markets-search/distribution.js';
 import { pastLevelAsked, pastLevelText } from './past-level.js';
 import { bestRow, bullets, byLevel, cited, isLadder, labelLevels, levelOfRow, levelsNamed, marketSum, modelBetween, modelSum, names, outcomeOf, percent, points, readReport, refsOf, rowLine, rungSide, sumOf, type Contract, type Row } from './report-rows.js';
-import { hedgeAsked, hedgeText, heldVerbFree, positionAlone } from './hedge.js';
+import { POSITION_ASKED, hedgeAsked, hedgeText, heldVerbFree, positionAlone, withPositionSaid } from './hedge.js';
 import { settledText } from './settle-scenario.js';
 import { CHANCE_SAID, DEPTH_ASKED, FAIR_PRICE, QUOTE_MISSING, emptyBookText, tradeSaid, LADDER_BASKET, sellBeforeText, LADDER_SCENARIO, ladderBasketText, MONEY_GROUPS, MONEY_SAID, NO_BOUGHT, POSITION_HELD, SUPPOSED_PRICE, anomaliesText, arbitrageText, bestTradeText, bothSidesText, chancesInPercent, heldPosition, mostTradedText, overroundText, pricedText, pricesInCents, quoteText, rankedTrades, sizingText } from './trading-answers.js';
 import { LAST_CLAIM, LAST_N, LIKELIHOOD, MOVED_MORE, PLAIN_ASKED, SOURCE_ASKED, pastPrices, plainCrossingText, plainFormOf, plainSummaryText, lastCount, lastEventsText, baseRateText, basicsText, cheapText, ladderBandsText, ladderSpanText, likelihoodText, methodText, modelWhyText, pastText, placedText, previousText, pricedAboveText, rangeSpanText, rulesText, summaryText, expectedText, oddsFormatText, whyMovedText, whyText } from './report-answers.js';
@@ -206,6 +206,8 @@ export function eventQuestion(question: string): EventQuestion | null {
   if (hedgeAsked(q) || positionAlone(q)) return 'quote';
   // "I bought 100 hold yes at 12c last week, where am I now?": the position marked at the book, not last week's prices.
   if (heldPosition(question)) return 'quote';
+  // ("Whats it worth now?", "should i sell?": the position held, said before, marked at the book.)
+  if (POSITION_ASKED.test(q) && !WRONG_ASKED.test(q)) return 'quote';
   // "How much can I buy at 34c?", "how much hike can i buy before the price moves?": what the book is good for.
   // ("How much should I size on that with a $5,000 bankroll?" is a stake, not the book's depth.)
   if (DEPTH_ASKED.test(q) && !ARBITRAGE.test(q) && !(SIZING.test(q) && /\b(?:bankroll|kelly)\b/.test(q))) return 'quote';
@@ -785,6 +787,8 @@ export function answerFromReport(
   // ("What if i think 0.4": a chance, as "40%" would be.)
   // ("And if it goes to 0.35?", "45¢": prices in cents, as "35c" would be.)
   question = bareCents(pricesInCents(chancesInPercent(question)), rows);
+  // ("Whats it worth now?", "should i sell?" after "i hold 100 yes on hike": that position.)
+  question = withPositionSaid(question, earlier) ?? question;
   const asked = earlier.filter((t) => t.role === 'user').map((t) => bareCents(pricesInCents(chancesInPercent(t.content)), rows));
   const effective = (i: number): string | undefined => (i >= asked.length ? undefined : i >= 3 ? asked[i] : restated(asked[i]!, effective(i + 1), names));
   // "And if i'm wrong?" right after a stake or an expected value: what that position loses, and how likely that is.

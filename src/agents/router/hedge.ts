@@ -1,4 +1,5 @@
 import { dollars, money, outcomeOf, percent, type Contract, type Row } from './report-rows.js';
+import { POSITION_HELD, heldPosition } from './trading-answers.js';
 
 // "I have 100 yes on hike, how do I hedge?", "hedge?": a position on one outcome offset on the
 // report's quotes, by selling it, by buying its other side, or (of exclusive outcomes) by YES on the rest.
@@ -82,4 +83,18 @@ export function hedgeText(question: string, row: Row, rows: readonly Row[], cont
   }
   const part = n > 1 ? ` A partial hedge is the same done on fewer contracts: each one offset removes a contract's risk and its upside.` : '';
   return `${stands}To hedge ${held} on **${name}** on the report's quotes:\n\n${lines.join('\n')}\n\nA full hedge gives up the position's upside with its risk: what is left is what the position is worth at the bid now, whatever it cost you.${part} Before fees; prices move after the report. Not investment advice.`;
+}
+
+/** The position held asked about, not named ("whats it worth now?", "should i sell?", "max loss?", "where am i?"). */
+export const POSITION_ASKED = /\b(?:where am i|where i'?m at|am i (?:up|down|green|red|in the (?:money|green|red))|(?:what(?:'s| is| are)|whats|how much (?:is|are)) (?:it|my (?:position|contracts?|yes|no)|that|this|they|them|those) worth|worth (?:now|today|right now)|my (?:p&l|pnl|p\/l|position|max(?:imum)? loss|loss|profit|risk|downside)|p&l|pnl|p\/l|max(?:imum)? loss|worst[- ]case|(?:should|do) i (?:sell|close|exit|cash out|take (?:profits?|it))|cash out|take profits?|mark(?:ed)? to market|unreali[sz]ed)\b/i;
+
+/**
+ * A question about the position said earlier in the thread and not named again ("i hold 100 yes on
+ * hike", then "whats it worth now?", "should i sell?", "max loss?"), with that position read back in
+ * brackets; null when the question names its own position or none was said. `earlier`: newest first.
+ */
+export function withPositionSaid(question: string, earlier: readonly { role: 'user' | 'assistant'; content: string }[]): string | null {
+  if (!POSITION_ASKED.test(question) || POSITION_HELD.test(question) || positionAlone(question) || /\b\d[\d,]*\s+(?:yes|no)\b/i.test(question)) return null;
+  const said = earlier.filter((t) => t.role === 'user').slice(0, 6).map((t) => t.content).find((t) => positionAlone(t) !== null || heldPosition(t) !== null);
+  return said ? `${question.replace(/[?.!\s]+$/, '')}? (${heldVerbFree(said).replace(/[?.!\s]+$/, '')})` : null;
 }

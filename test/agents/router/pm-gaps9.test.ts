@@ -110,6 +110,25 @@ describe('a held position, a side supposed to win or lose', () => {
   });
 });
 
+describe('the position said before, asked about', () => {
+  it('"whats it worth now?" and "should i sell?" after "i hold 100 yes on hike" mark that position at the book, not a refusal nor every outcome', async () => {
+    const ask = await demo.thread(FED);
+    await ask('i hold 100 yes on hike');
+    const worth = await ask('whats it worth now?');
+    expect(worth).toMatch(/^- \*\*Hike 25bps\*\* \(KXFEDDECISION-26DEC-D\): [^\n]*\*\*Your 100 YES\*\*; sold now at the bid, \$0\.51, fetch \$51/);
+    expect(worth).not.toContain('I cannot answer that');
+    const sell = await ask('should i sell?');
+    expect(sell).toMatch(/^- \*\*Hike 25bps\*\* [^\n]*\*\*Your 100 YES\*\*; sold now at the bid/);
+    expect(sell).not.toContain('**Cut 25bps**');
+  });
+
+  it('a level in the labels\' scale: "10.4 million" of sea ice rungs labelled "Above 10.0"', async () => {
+    const ask = await demo.thread('https://kalshi.com/markets/kxseaice/arctic-sea-ice-extent/kxseaice-26dec');
+    await ask('i hold 100 no on above 10');
+    expect(await ask('what if it comes in at 10.4 million?')).toMatch(/^At 10\.4, \*\*Above 10\.0\*\* resolves \*\*YES\*\*, so your 100 NO contracts pay nothing \[1\]\./);
+  });
+});
+
 describe('a follow-up with a question of its own, opening a conversation', () => {
   it('"what about lakers celtics, whos the fav" is no bare ellipsis: no note that nothing came before', async () => {
     const text = (await demo.client.chat.completions.create({ model: 'svc-agent', messages: [{ role: 'user', content: 'what about lakers celtics, whos the fav' }] })).choices[0]!.message.content!;
