@@ -10,6 +10,12 @@ import { dollars, labelLevels, money, outcomeOf, type Contract, type Row } from 
 /** A level the event is supposed to end at ("if it settles at 95k", "and if it drops to 90k?", "say it comes in at 3.1%"). */
 const SETTLES_AT = /\b(?:if|when|say|suppose|assuming)\b[^?]{0,30}?\b(?:settles?|settled|ends?|ended|ending|closes?|closed|finish(?:es|ed)?|lands?|landed|comes? in|came in|drops?|dropped|falls?|fell|goes|went|rises?|rose|hits?|prints?|printed|reads?|gets? to|stays?|is)\s+(?:at|to|on|around|near|exactly)?\s*\$?\d/i;
 
+/** Whether a question supposes where the event ends ("what if it prints 180k?"): a level said alone after it is that supposition again. */
+export const supposesSettlement = (question: string) => SETTLES_AT.test(question);
+
+/** A level said alone ("and 240k?", "what about 3.1%?", "or 9.8"). */
+const LEVEL_ONLY = /^\W*(?:(?:and|ok|so|or|what about|how about)\W+)*(?:at\s+)?\$?\d[\d,]*(?:\.\d+)?\s*(?:k|m|million|%|°f?|degrees)?\W*$/i;
+
 /** A side supposed to win or lose ("what if they lose?", "and if the celtics win?"), of a position held. */
 const WIN_LOSE = /\b(?:if|when|say|suppose|assuming)\s+(?:the\s+)?([a-z.' ]{1,25}?)\s+(wins?|won|loses?|lost)\b/i;
 
@@ -33,7 +39,11 @@ function positionSaid(users: readonly string[], rows: Row[], names: (text: strin
  */
 export function settledText(question: string, earlierUsers: readonly string[], rows: Row[], contracts: Map<string, Contract>, names: (text: string) => Row[]): string | null {
   const won = WIN_LOSE.exec(question);
-  if (!SETTLES_AT.test(question) && !won) return null;
+  // ("And 240k?" right after "what if it prints 180k?": that supposition again, at the level said now.)
+  // (Back past other such turns: "and 240k?", then "and 100k?".)
+  const supposed = earlierUsers.find((t) => !LEVEL_ONLY.test(t));
+  const again = !won && LEVEL_ONLY.test(question) && supposed !== undefined && SETTLES_AT.test(supposed);
+  if (!SETTLES_AT.test(question) && !won && !again) return null;
   // (The question's own position first: "if i hold 100 yes on above 92k and it settles at 95k".)
   const pos = positionSaid([question, ...earlierUsers], rows, names);
   if (!pos) return null;
@@ -63,7 +73,8 @@ export function settledText(question: string, earlierUsers: readonly string[], r
     // ("10.4 million" of rungs labelled "Above 10.0": the level in the labels' own scale.)
     const level = inLabelScale(said, labelLevels(rows));
     yes = inRange(range, level);
-    shown = `At ${level === said && asked.length === 1 ? asked[0]!.said : level.toLocaleString('en-US', { maximumFractionDigits: 4 })}`;
+    // (A size said without a dollar sign stays so, unless the labels are in dollars: "180k" of payrolls is no $180,000.)
+    shown = `At ${level === said && asked.length === 1 ? asked[0]!.said.replace(/^\$/, question.includes('$') || name.includes('$') ? '$' : '') : level.toLocaleString('en-US', { maximumFractionDigits: 4 })}`;
   }
   const wins = (pos.side === 'YES') === yes;
   const n = pos.count;

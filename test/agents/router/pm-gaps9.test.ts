@@ -129,6 +129,16 @@ describe('the position said before, asked about', () => {
   });
 });
 
+describe('a settlement supposed, then another level alone', () => {
+  it('"what if it prints 180k?" of payrolls stays 180,000 (no dollars), and "and 240k?", "and 200k?" suppose those levels again', async () => {
+    const ask = await demo.thread('https://kalshi.com/markets/kxpayrolls/nonfarm-payrolls/kxpayrolls-26dec');
+    await ask('i hold 300 yes on 150k to 225k');
+    expect(await ask('what if it prints 180k?')).toMatch(/^At 180,000, \*\*150k to 225k\*\* resolves \*\*YES\*\*, so your 300 YES contracts pay \$300/);
+    expect(await ask('and 240k?')).toMatch(/^At 240,000, \*\*150k to 225k\*\* resolves \*\*NO\*\*, so your 300 YES contracts pay nothing/);
+    expect(await ask('and 200k?')).toMatch(/^At 200,000, \*\*150k to 225k\*\* resolves \*\*YES\*\*/);
+  });
+});
+
 describe('a follow-up with a question of its own, opening a conversation', () => {
   it('"what about lakers celtics, whos the fav" is no bare ellipsis: no note that nothing came before', async () => {
     const text = (await demo.client.chat.completions.create({ model: 'svc-agent', messages: [{ role: 'user', content: 'what about lakers celtics, whos the fav' }] })).choices[0]!.message.content!;
