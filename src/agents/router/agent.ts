@@ -247,7 +247,10 @@ export function routerAgent(o: RouterOptions): Agent {
     for (const ticker of others) {
       const report = await o.reports.latest(ticker);
       const named = report ? outcomesNamed(question, report) : [];
-      if (report && named.length && named.length < readReport(report.text).rows.length) return tickerAddress(ticker);
+      // (Of a one-contract event, its outcome named by its own label: "i hold 100 yes on release" of the AI release's "Release".)
+      const rows = report ? readReport(report.text).rows : [];
+      const labelled = rows.length === 1 && new RegExp(`\\b${outcomeOf(rows[0]!.outcome).name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\b`, 'i').test(question);
+      if (report && named.length && (named.length < rows.length || labelled)) return tickerAddress(ticker);
     }
     const lastAnswer = [...history].reverse().find((t) => t.role === 'assistant')?.content ?? '';
     const last = eventsOf(lastAnswer);

@@ -17,7 +17,7 @@ export const supposesSettlement = (question: string) => SETTLES_AT.test(question
 const LEVEL_ONLY = /^\W*(?:(?:and|ok|so|or|what about|how about)\W+)*(?:at\s+)?\$?\d[\d,]*(?:\.\d+)?\s*(?:k|m|million|%|°f?|degrees)?\W*$/i;
 
 /** A side supposed to win or lose ("what if they lose?", "and if the celtics win?"), of a position held. */
-const WIN_LOSE = /\b(?:if|when|say|suppose|assuming)\s+(?:the\s+)?([a-z.' ]{1,25}?)\s+(wins?|won|loses?|lost)\b/i;
+const WIN_LOSE = /\b(?:if|when|say|suppose|assuming)\s+(?:the\s+)?([a-z.' ]{1,25}?)\s+(wins?|won|loses?|lost|happens?|happened|hits|(?:doesn'?t|does not|didn'?t|did not) happen|misses|missed)\b/i;
 
 /** The position the thread said (newest first), on one of `rows`: its side, count and price paid (when said), and its outcome. */
 function positionSaid(users: readonly string[], rows: Row[], names: (text: string) => Row[]): { row: Row; side: 'YES' | 'NO'; count: number; paid: number | null } | null {
@@ -52,7 +52,8 @@ export function settledText(question: string, earlierUsers: readonly string[], r
   let shown: string;
   if (won) {
     // "What if they lose?": the position's own outcome; "what if the celtics win?": another, which of two exclusive sides decides it.
-    const wins = /^w/i.test(won[2]!);
+    const wins = /^(?:w|happ|hits)/i.test(won[2]!);
+    const verb = /^(?:happ|hits|d|misse)/i.test(won[2]!) ? (wins ? 'happens' : 'does not happen') : wins ? 'wins' : 'loses';
     const subject = won[1]!.trim();
     const said = /^(?:they|it|he|she|we|that|this)$/i.test(subject) ? [pos.row] : names(subject);
     if (said.length !== 1) return null;
@@ -61,7 +62,7 @@ export function settledText(question: string, earlierUsers: readonly string[], r
     else if (rows.length === 2) yes = true;
     else if (wins) yes = false;
     else return null;
-    shown = `If **${outcomeOf(said[0]!.outcome).name}** ${wins ? 'wins' : 'loses'}`;
+    shown = `If **${outcomeOf(said[0]!.outcome).name}** ${verb}`;
   } else {
     const asked = levelsAsked(question);
     const levels = asked.map((l) => l.value);

@@ -139,6 +139,18 @@ describe('a settlement supposed, then another level alone', () => {
   });
 });
 
+describe('a position on the one contract of another report in the thread', () => {
+  it('"i hold 100 yes on release" after the SpaceX and AI reports is on the AI release, and "what would i make if it happens?" is what it pays', async () => {
+    const ask = await demo.thread('https://kalshi.com/markets/kxspacex/spacex-launches-per-week/kxspacex-26nov24', 'https://kalshi.com/markets/kxaimodel/frontier-ai-model-release/kxaimodel-26dec19');
+    await ask('which one has the better edge?');
+    const held = await ask('i hold 100 yes on release');
+    expect(held).toMatch(/^Your 100 YES contracts on \*\*Release\*\*: at the YES bid, \$0\.36, they sell for \$36 now/);
+    expect(held).toContain('(KXAIMODEL-26DEC19)');
+    expect(await ask('what would i make if it happens?')).toMatch(/^If \*\*Release\*\* happens, \*\*Release\*\* resolves \*\*YES\*\*, so your 100 YES contracts pay \$100 \(\$1 each\) \[1\]\./);
+    expect(await ask("and if it doesn't happen?")).toMatch(/^If \*\*Release\*\* does not happen, \*\*Release\*\* resolves \*\*NO\*\*, so your 100 YES contracts pay nothing/);
+  });
+});
+
 describe('a follow-up with a question of its own, opening a conversation', () => {
   it('"what about lakers celtics, whos the fav" is no bare ellipsis: no note that nothing came before', async () => {
     const text = (await demo.client.chat.completions.create({ model: 'svc-agent', messages: [{ role: 'user', content: 'what about lakers celtics, whos the fav' }] })).choices[0]!.message.content!;
