@@ -20,7 +20,7 @@ export const heldVerbFree = (text: string) =>
  * A position said alone, with nothing asked of it ("i hold 100 yes on hike", "i have 50 no",
  * "we're long 200 no on the chiefs"): its count, side and what it is on (the words after "on", when said).
  */
-const POSITION_ALONE = /^\W*(?:(?:ok|okay|so|and|well|fyi|btw|also|now|hey|right|alright)\W+)*(?:i|we)(?:'m|m|\s+am|'re|\s+are)?\s+(?:(?:already|currently|still|just|now)\s+)?(?:have|hold(?:ing)?|own|got|bought|long|in\s+for|sitting\s+on)\s+(\d[\d,]*)\s+(?:contracts?\s+(?:of\s+)?)?(yes|no)\b(?:\s+contracts?)?(?:\s+(?:on|of|in|for)\s+([^?.!,;]{1,40}?))?(?:\s+(?:rn|right now|now|atm|currently))?\W*$/i;
+const POSITION_ALONE = /^\W*(?:(?:ok|okay|so|and|well|fyi|btw|also|now|hey|right|alright)\W+)*(?:i|we)(?:'m|m|\s+am|'re|\s+are)?\s+(?:(?:already|currently|still|just|now)\s+)?(?:have|hold(?:ing)?|own|got|bought|long|in\s+for|sitting\s+on)\s+(\d[\d,]*)\s+(?:contracts?\s+(?:of\s+)?)?(yes|no)\b(?:\s+contracts?)?(?:\s+(?:on|of|in|for)\s+((?:[^?.!,;]|\.(?=\d)){1,40}?))?(?:\s+(?:rn|right now|now|atm|currently))?\W*$/i;
 
 export function positionAlone(question: string): { count: number; side: 'YES' | 'NO'; on: string | null } | null {
   const m = POSITION_ALONE.exec(question.replace(/\s*\([^)]*\)/g, ' ').trim());

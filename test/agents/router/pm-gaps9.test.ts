@@ -151,6 +151,14 @@ describe('a position on the one contract of another report in the thread', () =>
   });
 });
 
+describe('a position on a rung with a decimal level', () => {
+  it('"i hold 200 no on above 3.2" is that position (not 200 NO bought), and "what if it comes in at 3.3%?" what it pays', async () => {
+    const ask = await demo.thread('https://kalshi.com/markets/kxcpiyoy/cpi-year-over-year/kxcpiyoy-26dec');
+    expect(await ask('i hold 200 no on above 3.2')).toMatch(/^Your 200 NO contracts on \*\*Above 3\.2\*\*: at the NO bid, \$0\.38, they sell for \$76 now/);
+    expect(await ask('what if it comes in at 3.3%?')).toMatch(/^At 3\.3%, \*\*Above 3\.2\*\* resolves \*\*YES\*\*, so your 200 NO contracts pay nothing \[1\]\./);
+  });
+});
+
 describe('a follow-up with a question of its own, opening a conversation', () => {
   it('"what about lakers celtics, whos the fav" is no bare ellipsis: no note that nothing came before', async () => {
     const text = (await demo.client.chat.completions.create({ model: 'svc-agent', messages: [{ role: 'user', content: 'what about lakers celtics, whos the fav' }] })).choices[0]!.message.content!;
