@@ -20,13 +20,19 @@ export const heldVerbFree = (text: string) =>
  * A position said alone, with nothing asked of it ("i hold 100 yes on hike", "i have 50 no",
  * "we're long 200 no on the chiefs"): its count, side and what it is on (the words after "on", when said).
  */
-const POSITION_ALONE = /^\W*(?:(?:ok|okay|so|and|well|fyi|btw|also|now|hey|right|alright)\W+)*(?:i|we)(?:'m|m|\s+am|'re|\s+are)?\s+(?:(?:already|currently|still|just|now)\s+)?(?:have|hold(?:ing)?|own|got|bought|long|in\s+for|sitting\s+on)\s+(\d[\d,]*)\s+(?:contracts?\s+(?:of\s+)?)?(yes|no)\b(?:\s+contracts?)?(?:\s+(?:on|of|in|for)\s+((?:[^?.!,;]|\.(?=\d)){1,40}?))?(?:\s+(?:rn|right now|now|atm|currently))?\W*$/i;
+const POSITION_ALONE = /^\W*(?:(?:ok|okay|so|and|well|fyi|btw|also|now|hey|right|alright)\W+)*(?:i|we)(?:'m|m|\s+am|'re|\s+are)?\s+(?:(?:already|currently|still|just|now)\s+)?(?:have|hold(?:ing)?|own|got|bought|long|short|in\s+for|sitting\s+on)\s+(\d[\d,]*)(?:\s+contracts?(?:\s+of)?)?(?:\s+(yes|no)\b)?(?:\s+contracts?)?(?:\s+(?:(?:on|of|in|for)\s+)?((?:[^?.!,;]|\.(?=\d)){1,40}?))?(?:\s+(?:rn|right now|now|atm|currently))?\W*$/i;
 
 export function positionAlone(question: string): { count: number; side: 'YES' | 'NO'; on: string | null } | null {
   const m = POSITION_ALONE.exec(question.replace(/\s*\([^)]*\)/g, ' ').trim());
   // (A price paid, "on above 92k at 40c", makes it a position to mark at that price, not one said alone.)
   if (m?.[3] && /(?:\b(?:at|for|from|avg|paid)\s+\$?\.?\d|@)/i.test(m[3])) return null;
-  return m ? { count: Number(m[1]!.replace(/,/g, '')), side: m[2]!.toUpperCase() as 'YES' | 'NO', on: m[3] ?? null } : null;
+  if (!m) return null;
+  // ("I'm long 300 chiefs": no side said, the verb gives it, long YES and short NO; other verbs need one.)
+  const verb = /\b(long|short)\s+\d/i.exec(m[0])?.[1]?.toLowerCase();
+  if (!m[2] && !verb) return null;
+  if (verb === 'short' && m[2]) return null;
+  const side = (m[2] ? m[2].toUpperCase() : verb === 'short' ? 'NO' : 'YES') as 'YES' | 'NO';
+  return { count: Number(m[1]!.replace(/,/g, '')), side, on: m[3] ?? null };
 }
 
 /** How to hedge asked, not a hedge said ("how do i hedge?", "hedge?"). */
@@ -45,8 +51,10 @@ export function hedgeText(question: string, row: Row, rows: readonly Row[], cont
   const c = contracts.get(refs);
   if (!c) return null;
   const said = /\b(\d[\d,]*)\s+(?:[a-z]+\s+){0,2}?(yes|no)\b|\b(yes|no)\s+(?:contracts?\s+)?(?:on\s+)?/i.exec(question);
-  const side = (said?.[2] ?? said?.[3] ?? 'yes').toUpperCase() as 'YES' | 'NO';
-  const n = said?.[1] ? Number(said[1].replace(/,/g, '')) : 1;
+  // ("I'm long 300 chiefs", "short 200 hike": the side the verb gives, said alone.)
+  const alone = positionAlone(question);
+  const side = alone?.side ?? ((said?.[2] ?? said?.[3] ?? 'yes').toUpperCase() as 'YES' | 'NO');
+  const n = alone?.count ?? (said?.[1] ? Number(said[1].replace(/,/g, '')) : 1);
   const [bid, ask] = [dollars(c.bid), dollars(c.ask)];
   const held = n === 1 ? `one ${side} contract` : `${n.toLocaleString('en-US')} ${side} contracts`;
   const lines: string[] = [];
@@ -72,7 +80,6 @@ export function hedgeText(question: string, row: Row, rows: readonly Row[], cont
     }
   }
   // ("I hold 100 yes on hike", said alone: where that position stands, before the ways to offset it.)
-  const alone = positionAlone(question);
   let stands = '';
   if (alone) {
     const exit = side === 'YES' ? bid : ask === null ? null : Math.round((1 - ask) * 100) / 100;

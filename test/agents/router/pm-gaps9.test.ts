@@ -159,6 +159,21 @@ describe('a position on a rung with a decimal level', () => {
   });
 });
 
+describe('long and short, and a side supposed to lose after a stake', () => {
+  it('"i\'m long 300 chiefs" is 300 YES held; "im short 200 hike" is 200 NO held', async () => {
+    const game = await demo.thread(NFL);
+    expect(await game("i'm long 300 chiefs")).toMatch(/^Your 300 YES contracts on \*\*Home team \(Chiefs\)\*\*: at the YES bid, \$0\.62, they sell for \$186 now/);
+    const fed = await demo.thread(FED);
+    expect(await fed('im short 200 hike')).toMatch(/^Your 200 NO contracts on \*\*Hike 25bps\*\*: at the NO bid, \$0\.48, they sell for \$96 now[^\n]*\n\nTo hedge 200 NO contracts on \*\*Hike 25bps\*\*/);
+  });
+
+  it('"and if they lose?" after "$100 on the bills" is what that stake loses, not the contract\'s quote again', async () => {
+    const ask = await demo.thread(NFL);
+    await ask('if i put $100 on the bills what do i make if they win?');
+    expect(await ask('and if they lose?')).toMatch(/^If \*\*Away team \(Bills\)\*\* resolves NO, the YES contracts on it are worth nothing at settlement\. 256 YES contracts at \$0\.39: you lose the \*\*\$99\.84\*\* they cost/);
+  });
+});
+
 describe('a follow-up with a question of its own, opening a conversation', () => {
   it('"what about lakers celtics, whos the fav" is no bare ellipsis: no note that nothing came before', async () => {
     const text = (await demo.client.chat.completions.create({ model: 'svc-agent', messages: [{ role: 'user', content: 'what about lakers celtics, whos the fav' }] })).choices[0]!.message.content!;
