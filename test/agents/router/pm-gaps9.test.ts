@@ -174,6 +174,16 @@ describe('long and short, and a side supposed to lose after a stake', () => {
   });
 });
 
+describe('"what\'s it worth now" in an event\'s thread with no position said', () => {
+  it('is the book of the outcome discussed, not the filings agent\'s help', async () => {
+    const ask = await demo.thread('https://kalshi.com/markets/kxboxoffice/opening-weekend-box-office/kxboxoffice-26nov22');
+    await ask('whats the favourite');
+    const worth = await ask("what's it worth now");
+    expect(worth).toMatch(/^- \*\*Below \$20M\*\* \(KXBOXOFFICE-26NOV22-A\): bid \$0\.59, ask \$0\.61/);
+    expect(worth).not.toMatch(/which company/);
+  });
+});
+
 describe('a follow-up with a question of its own, opening a conversation', () => {
   it('"what about lakers celtics, whos the fav" is no bare ellipsis: no note that nothing came before', async () => {
     const text = (await demo.client.chat.completions.create({ model: 'svc-agent', messages: [{ role: 'user', content: 'what about lakers celtics, whos the fav' }] })).choices[0]!.message.content!;
