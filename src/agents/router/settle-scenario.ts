@@ -17,7 +17,7 @@ export const supposesSettlement = (question: string) => SETTLES_AT.test(question
 const LEVEL_ONLY = /^\W*(?:(?:and|ok|so|or|what about|how about)\W+)*(?:at\s+)?\$?\d[\d,]*(?:\.\d+)?\s*(?:k|m|million|%|°f?|degrees)?\W*$/i;
 
 /** A side supposed to win or lose ("what if they lose?", "and if the celtics win?"), of a position held. */
-const WIN_LOSE = /\b(?:if|when|say|suppose|assuming)\s+(?:the\s+)?([a-z.' ]{1,25}?)\s+(wins?|won|loses?|lost|happens?|happened|hits|(?:doesn'?t|does not|didn'?t|did not) happen|misses|missed)\b/i;
+const WIN_LOSE = /\b(?:if|when|say|suppose|assuming)\s+(?:the\s+)?([a-z.' ]{1,25}?)\s+(wins?|won|loses?|lost|happens?|happened|hits|(?:doesn'?t|does not|didn'?t|did not) happen|misses|missed)\b(?!\s+(?:at\s+|to\s+)?\$?\d)/i;
 
 /** The position the thread said (newest first), on one of `rows`: its side, count and price paid (when said), and its outcome. */
 function positionSaid(users: readonly string[], rows: Row[], names: (text: string) => Row[]): { row: Row; side: 'YES' | 'NO'; count: number; paid: number | null } | null {
@@ -67,7 +67,9 @@ export function settledText(question: string, earlierUsers: readonly string[], r
     const asked = levelsAsked(question);
     const levels = asked.map((l) => l.value);
     const bare = /\b(?:at|to|on|around|near|exactly)\s+\$?(\d[\d,]*(?:\.\d+)?)(?![\d.,]*\s*(?:k|m|b|%|°|c\b|¢|cents?))/i.exec(question);
-    const said = levels.length === 1 ? levels[0]! : !levels.length && bare ? Number(bare[1]!.replace(/,/g, '')) : null;
+    // ("And 54?" after "what if it hits 58?": the number alone.)
+    const alone = again ? /(\d[\d,]*(?:\.\d+)?)/.exec(question) : null;
+    const said = levels.length === 1 ? levels[0]! : !levels.length && bare ? Number(bare[1]!.replace(/,/g, '')) : !levels.length && alone ? Number(alone[1]!.replace(/,/g, '')) : null;
     if (said === null) return null;
     const range = labelRange(name);
     if (!range) return null;

@@ -184,6 +184,15 @@ describe('"what\'s it worth now" in an event\'s thread with no position said', (
   });
 });
 
+describe('a level the event hits, supposed, then a bare number', () => {
+  it('"what if it hits 54?" of 100 YES on 56°F or above resolves NO at 54 (no "happens"); "and 58?" resolves YES', async () => {
+    const ask = await demo.thread(NYC);
+    await ask('i hold 100 yes on 56 or above');
+    expect(await ask('what if it hits 54?')).toMatch(/^At 54°?, \*\*56°F or above\*\* resolves \*\*NO\*\*, so your 100 YES contracts pay nothing/);
+    expect(await ask('and 58?')).toMatch(/^At 58°?, \*\*56°F or above\*\* resolves \*\*YES\*\*, so your 100 YES contracts pay \$100/);
+  });
+});
+
 describe('a follow-up with a question of its own, opening a conversation', () => {
   it('"what about lakers celtics, whos the fav" is no bare ellipsis: no note that nothing came before', async () => {
     const text = (await demo.client.chat.completions.create({ model: 'svc-agent', messages: [{ role: 'user', content: 'what about lakers celtics, whos the fav' }] })).choices[0]!.message.content!;
