@@ -16,7 +16,7 @@ const LISTED = 5;
  * `asked`: the newest settled event (or the month's), or the series' record. Null when the series has none.
  */
 /** A team's record of a series of games asked ("how have the chiefs done lately?", "lakers record vs boston"): not a label's base rate. */
-export const TEAM_RECORD = /\b(?:record|histor\w*|form|streak|lately|recently|(?:have|has|did|do|does)\b[^?]{0,30}\b(?:done|do|fared|played)|last (?:few|\d+|couple(?: of)?) (?:games|matchups|meetings)|at home|on the road|away games?|home games?)\b/i;
+export const TEAM_RECORD = /\b(?:record|histor\w*|form|streak|lately|recently|(?:have|has)\b[^?]{0,30}\b(?:done|fared|played)|(?:did|do|does)\s+(?:the\s+)?[a-z.' ]{2,25}?\s+(?:do|fare|play)\b|last (?:few|\d+|couple(?: of)?) (?:games|matchups|meetings)|at home|on the road|away games?|home games?)\b/i;
 
 /**
  * A team's record in the settled games of an event's series, for a question naming a team that

@@ -7,6 +7,7 @@ import type { Llm } from '../llm/llm.js';
 import { credits, liveEventLine, searchMarkets } from '../markets-search/agent.js';
 import { PAYOUT_ASKED } from '../markets-search/distribution.js';
 import { levelsAsked } from '../markets-search/asked.js';
+import { withPositionSaid } from './hedge.js';
 import { EXAMPLE_ASKED, exampleKind, glossaryAnswer, showsKind, termsAnswered, termsAsked } from './glossary.js';
 import type { OpenEventsIndex } from '../markets-search/index.js';
 import { MODEL_ASKED } from '../markets-search/search.js';
@@ -183,6 +184,9 @@ const KALSHI_URLS = new RegExp(KALSHI_URL.source, 'gi');
 const MAX_KEPT_LINKS = 5;
 const LONG_TURN_CHARS = 2000;
 
+/** A follow-up that only names something ("ok and the ai one?", "what about payrolls?", "same for eth"), asking nothing of its own. */
+const ELLIPSIS_ONLY = /^\W*(?:(?:ok(?:ay)?|so|alright|right|hmm|now|cool|thanks|thx)\W+)*(?:and|what about|how about|wbu|same (?:for|with)|ditto (?:for|with))\s+(?!(?:[^?]*\s)?(?:what|how|when|why|who|which|will|is|are|does|do|did|can|should|odds|chances?|prices?|spread|ev)\b)[^?.!,;:]{1,40}?\W*$/i;
+
 export function routerAgent(o: RouterOptions): Agent {
   // Outcomes and positions of several events, weighed together (joint chances, a book of positions).
   const together = togetherAnswers(o);
@@ -248,7 +252,10 @@ export function routerAgent(o: RouterOptions): Agent {
     for (const ticker of others) {
       const report = await o.reports.latest(ticker);
       const named = report ? outcomesNamed(question, report) : [];
-      if (report && named.length && named.length < readReport(report.text).rows.length) return tickerAddress(ticker);
+      // (Of a one-contract event, its outcome named by its own label: "i hold 100 yes on release" of the AI release's "Release".)
+      const rows = report ? readReport(report.text).rows : [];
+      const labelled = rows.length === 1 && new RegExp(`\\b${outcomeOf(rows[0]!.outcome).name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\b`, 'i').test(question);
+      if (report && named.length && (named.length < rows.length || labelled)) return tickerAddress(ticker);
     }
     const lastAnswer = [...history].reverse().find((t) => t.role === 'assistant')?.content ?? '';
     const last = eventsOf(lastAnswer);
@@ -289,7 +296,7 @@ export function routerAgent(o: RouterOptions): Agent {
       // what the report does not read, said so rather than a part of the report a word of it names, or the report again.
       // ("Summarize in one line for a headline", "one line for twitter": a summary, wherever it goes.)
       // (A fee the asker states, "and with fees of 1c?", is no outside source: the trade is worked with it.)
-      const outside = aboutEvent && outsideAsked(question) && eventQuestion(asked) !== 'summary' && feeSaid(question) === null ? await outsideOf(address.eventTicker, question) : null;
+      const outside = aboutEvent && outsideAsked(question) && eventQuestion(asked) !== 'summary' && feeSaid(question) === null && !withPositionSaid(asked, earlier) ? await outsideOf(address.eventTicker, question) : null;
       if (outside) return yield* answer(outside, null);
       const part = aboutEvent ? answerFromReport(asked, stored, earlier) : null;
       if (part) return yield* written(req, question, part.text, [...part.citations], usage);
@@ -513,15 +520,20 @@ export function routerAgent(o: RouterOptions): Agent {
     const note = reported.length
       ? `\n${reported.length === 1 ? 'A report is' : 'Reports are'} stored for ${listed(reported)}: ask for ${reported.length === 1 ? 'its' : 'their'} model here (“model vs market?”), or get ${reported.length === 1 ? 'it' : 'them'} whole, free, from \`svc-prediction-markets-agent:cache\`.\n`
       : '';
+    // "Ok and the ai one?" opening a conversation: no question before it to carry over, said so, with the event it names and what to ask of it.
+    const opening = !context && req.messages.length <= 1 && ELLIPSIS_ONLY.test(routedText(question).trim()) && found.found.length > 0;
+    const ask = found.found.length === 1 ? 'Ask what you want to know of it: the odds of an outcome, model vs market, its spread, when it closes.' : 'Say which one you mean, and what you want to know of it.';
+    const lead = opening ? `Nothing was asked before this in the conversation, so there is no question to carry over; ${found.found.length === 1 ? 'the event it names' : 'the events it may name'}:\n\n` : '';
+    const tail = opening ? `\n${ask}\n` : '';
     // "Any news on why bitcoin dropped?", "should I put my savings into bitcoin?": what cannot be said, before what the exchange shows.
-    const caveat = OTHER_EXCHANGE.test(question)
+    const caveat = lead || (OTHER_EXCHANGE.test(question)
       ? `I read Kalshi only, not ${OTHER_EXCHANGE.exec(question)![0].replace(/^\w/, (c) => c.toUpperCase())} or other exchanges, so I cannot say what is priced there; what Kalshi shows:\n\n`
       : outsideAsked(question)
       ? 'I read no news or other outside sources, so I cannot say what happened or why; what the exchange shows:\n\n'
       : SAVINGS_ADVICE.test(question)
         ? "I do not give investment advice (what to do with your savings is yours to weigh, ideally with an adviser); the market's prices, for your own judgement:\n\n"
-        : '';
-    yield* written(req, question, `${caveat}${found.text}${note}`, found.citations, usage);
+        : '');
+    yield* written(req, question, `${caveat}${found.text}${note}${tail}`, found.citations, usage);
   }
 
   /** What can and cannot be answered about an event under discussion, for a question none of its sources answers; null when the event cannot be read. */

@@ -7,6 +7,7 @@ import { RATIO_LIST_ASKED } from '../../data/sec/ratios.js';
 import { biggestMoveAsked } from '../sec/biggest-move.js';
 import { eventQuestion } from './event-questions.js';
 import { heldPosition } from './trading-answers.js';
+import { POSITION_ASKED } from './hedge.js';
 import { asksAboutGame, teamMentions } from '../markets-search/teams.js';
 import { LIST_ASKED, WILL_IT, levelsAsked } from '../markets-search/asked.js';
 import { EventSearch } from '../markets-search/search.js';
@@ -703,6 +704,12 @@ export function classify(asked: string, history: readonly Turn[] = []): Route {
   const footOwn = new Set([...own, ...(footTitle?.toLowerCase().match(/[a-z0-9]{3,}/g) ?? [])]);
   // (In a thread begun at an event's address, aboutTheEvent weighs other topics itself; one mentioned in passing, "like a shutdown", is none.)
   const namesOther = footTitle !== undefined && own.size === 0 && tokens(question.replace(/\b(?:like|such as|as in) (?:a |an |the )?[\w-]+/gi, ' ')).some((w) => hasWord([w], EVENT_TOPICS) !== null && !ownsTopic(footOwn, w));
+  // ("What's it worth now?", "should i sell?" right after an answer on an event: the position on it, not a company's value.)
+  const afterEvent = footTitle !== undefined || /^## Key takeaway/m.test(lastAnswer?.content ?? '');
+  if (route.kind === 'filings' && afterEvent && POSITION_ASKED.test(question) && count <= 10 && !/\b(?:stocks?|shares?|equity|company|market cap|valuation)\b/i.test(question)) {
+    const url = discussedEvent(history);
+    if (url) return { kind: 'kalshi_url', url, reason: 'a position asked about, after an answer on the event', ...(lastAsked ? { context: lastAsked.content } : {}), aboutEvent: true };
+  }
   if (aboutTheEvent(question, route, own) && !namesOther) {
     // Right after an answer drawn from one event (its foot names it), that event ("which has the most
     // volume?" after "what are the spreads on the fed contracts?", itself after a list of reports).

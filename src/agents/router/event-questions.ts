@@ -10,7 +10,8 @@ import { editDistance } from '../../text.js';
 import { LEVEL_EXPECTED_ASKED, ODDS_FORMAT_ASKED } from '../markets-search/distribution.js';
 import { pastLevelAsked, pastLevelText } from './past-level.js';
 import { bestRow, bullets, byLevel, cited, isLadder, labelLevels, levelOfRow, levelsNamed, marketSum, modelBetween, modelSum, names, outcomeOf, percent, points, readReport, refsOf, rowLine, rungSide, sumOf, type Contract, type Row } from './report-rows.js';
-import { hedgeAsked, hedgeText } from './hedge.js';
+import { POSITION_ASKED, hedgeAsked, hedgeText, heldVerbFree, positionAlone, withPositionSaid } from './hedge.js';
+import { settledText } from './settle-scenario.js';
 import { CHANCE_SAID, DEPTH_ASKED, FAIR_PRICE, QUOTE_MISSING, emptyBookText, tradeSaid, LADDER_BASKET, sellBeforeText, LADDER_SCENARIO, ladderBasketText, MONEY_GROUPS, MONEY_SAID, NO_BOUGHT, POSITION_HELD, SUPPOSED_PRICE, anomaliesText, arbitrageText, bestTradeText, bothSidesText, chancesInPercent, heldPosition, mostTradedText, overroundText, pricedText, pricesInCents, quoteText, rankedTrades, sizingText } from './trading-answers.js';
 import { LAST_CLAIM, LAST_N, LIKELIHOOD, MOVED_MORE, PLAIN_ASKED, SOURCE_ASKED, pastPrices, plainCrossingText, plainFormOf, plainSummaryText, lastCount, lastEventsText, baseRateText, basicsText, cheapText, ladderBandsText, ladderSpanText, likelihoodText, methodText, modelWhyText, pastText, placedText, previousText, pricedAboveText, rangeSpanText, rulesText, summaryText, expectedText, oddsFormatText, whyMovedText, whyText } from './report-answers.js';
 
@@ -173,11 +174,22 @@ function ledOutcome(answer: string, rows: readonly Row[]): Row | undefined {
   return at[0]?.r;
 }
 
+/**
+ * The model set against the market ("compare with the market", "how does hike compare to the
+ * market?", "how does that stack up against the crowd"): the outcome's price, model and gap, not
+ * the method nor other events.
+ */
+const MARKET_COMPARED = /\b(?:compar\w*|stack(?:s|ing)? up|measur\w* up)\b[^?]{0,30}?\b(?:with|to|against|vs\.?|versus)\s+(?:the\s+|what the\s+)?(?:market(?:'s)?(?:\s+(?:price|odds))?|crowd|price|odds|model)\W*$|^\W*(?:(?:and|ok|so|now)\W+)?(?:compare(?: (?:it|that|this))?|vs\.?|versus|against)\s+(?:the\s+)?(?:market|crowd|model)\W*$/i;
+/** MARKET_COMPARED, of a question with outcomes read back in brackets ("compare with the market (Hike 25bps)"). */
+const marketCompared = (question: string) => MARKET_COMPARED.test(question.replace(/\s*\([^)]*\)/g, ' ').trim());
+
 /** What a follow-up asks about the event, or null when it asks for nothing the report answers on its own. */
 export function eventQuestion(question: string): EventQuestion | null {
   // ("Will ethereum flip solana?", "can hold overtake hike?": one named thing passing another, a comparison, not the rules' flip.)
   const q = question.toLowerCase().replace(new RegExp(PASSING.source, 'gi'), 'beat ');
   if (SOURCES_ASKED.test(q)) return 'sources';
+  // ("Compare with the market", "how does hike compare to the model": the outcome's market against its model.)
+  if (marketCompared(q)) return 'outcome';
   // "Why no two sided quote?": the order book, said from the contract snapshot.
   if (QUOTE_MISSING.test(q)) return 'quote';
   // "Is this a safe bet?", "what stands out?", "what's the smartest play here?": answered from the report's facts (see open-questions).
@@ -190,9 +202,12 @@ export function eventQuestion(question: string): EventQuestion | null {
   // "When?" alone (after "who decides how it resolves, and"): when it closes and resolves.
   if (/^\W*(?:and\s+)?when(?: exactly)?\s*\??\s*$/.test(q)) return 'closing';
   // "How do I hedge?": the position's offsets, on the quotes.
-  if (hedgeAsked(q)) return 'quote';
+  // ("I hold 100 yes on hike", said alone: that position, where it stands and its offsets.)
+  if (hedgeAsked(q) || positionAlone(q)) return 'quote';
   // "I bought 100 hold yes at 12c last week, where am I now?": the position marked at the book, not last week's prices.
   if (heldPosition(question)) return 'quote';
+  // ("Whats it worth now?", "should i sell?": the position held, said before, marked at the book.)
+  if (POSITION_ASKED.test(q) && !WRONG_ASKED.test(q)) return 'quote';
   // "How much can I buy at 34c?", "how much hike can i buy before the price moves?": what the book is good for.
   // ("How much should I size on that with a $5,000 bankroll?" is a stake, not the book's depth.)
   if (DEPTH_ASKED.test(q) && !ARBITRAGE.test(q) && !(SIZING.test(q) && /\b(?:bankroll|kelly)\b/.test(q))) return 'quote';
@@ -301,10 +316,12 @@ function levelsIn(question: string): number[] {
  */
 /** "Will they hike?", "will the Lakers win?", "so will the government shut down?": whether it happens, not who is favoured nor which of two ("will they hold or cut?"), nor a point spread ("will KC cover?"), which no winner market prices. */
 function willItHappen(question: string, kind: EventQuestion | null, no: boolean): boolean {
-  return !no && (kind === null || kind === 'outcome' || kind === 'market_favourite') && WILL_IT.test(question) && !/\b(?:favou?rites?|favou?red|most likely|likeliest|ahead|leading|leads|or(?! not\b)|cover|covers|spread)\b/i.test(question);
+  return !no && (kind === null || kind === 'outcome' || kind === 'market_favourite') && WILL_IT.test(question) && !/\b(?:favou?rites?|favou?red|most likely|likeliest|ahead|leading|leads|or(?! not\b)(?! (?:above|more|higher|over|greater|below|less|lower|under|fewer)\b)|cover|covers|spread)\b/i.test(question);
 }
 
 function namedRows(question: string, rows: Row[], title: string, levels: number[]): Row[] {
+  // ("I hold 100 yes on hike": the verb names no outcome "Hold".)
+  question = heldVerbFree(question);
   const range = rangeSaid(question, rows);
   if (range) return [range];
   const labels = rows.map((r) => outcomeOf(r.outcome).name.toLowerCase()).join(' ');
@@ -765,11 +782,13 @@ export function answerFromReport(
   // ("Ok so should i buy", "worth buying?": the outcome discussed.)
   const buyIt = (text: string) => /^\W*(?:(?:ok|so|and|but|then)\W+)*(?:should (?:i|we) (?:buy|get|take|bet)|(?:is it )?worth (?:buying|it|a buy)|(?:is it )?a buy|buy or (?:not|pass|sell))\W*$/i.test(text);
   // ("How many can i get filled at the ask" after an EV of NO on one bucket: that bucket's book, that side.)
-  const pointer = (text: string) => REFERS_BACK.test(text) || UNIT_ONLY.test(text) || DEPTH_ASKED.test(text) || modelOfIt(text) || buyIt(text) || heldPosition(text) !== null || CHANCE_SAID.test(text) || tradeOnIt(text) || THE_OTHER.test(text) || NEXT_UP.test(text) || NEXT_DOWN.test(text) || (eventQuestion(text) === 'odds_format' && /\b(?:that|those|these)\b/i.test(text));
+  const pointer = (text: string) => REFERS_BACK.test(text) || marketCompared(text) || UNIT_ONLY.test(text) || DEPTH_ASKED.test(text) || modelOfIt(text) || buyIt(text) || heldPosition(text) !== null || CHANCE_SAID.test(text) || tradeOnIt(text) || THE_OTHER.test(text) || NEXT_UP.test(text) || NEXT_DOWN.test(text) || (eventQuestion(text) === 'odds_format' && /\b(?:that|those|these)\b/i.test(text));
   // The question before, itself restated from the ones before it ("EV on that?" after "and the no side?" after "200 yes on a cut?").
   // ("What if i think 0.4": a chance, as "40%" would be.)
   // ("And if it goes to 0.35?", "45¢": prices in cents, as "35c" would be.)
   question = bareCents(pricesInCents(chancesInPercent(question)), rows);
+  // ("Whats it worth now?", "should i sell?" after "i hold 100 yes on hike": that position.)
+  question = withPositionSaid(question, earlier) ?? question;
   const asked = earlier.filter((t) => t.role === 'user').map((t) => bareCents(pricesInCents(chancesInPercent(t.content)), rows));
   const effective = (i: number): string | undefined => (i >= asked.length ? undefined : i >= 3 ? asked[i] : restated(asked[i]!, effective(i + 1), names));
   // "And if i'm wrong?" right after a stake or an expected value: what that position loses, and how likely that is.
@@ -777,6 +796,9 @@ export function answerFromReport(
   // "And with fees of 1c?": the trade just discussed, the fee said added to its cost.
   const withFee = feeText(question, lastTurn, rows, readReport(report.text).contracts);
   if (withFee) return cited(`${withFee}${footOf(report)}`, report.citations);
+  // "What would i make if it settles at 95k?" after "i hold 100 yes on above 92k": that position, settled there.
+  const settled = settledText(question, earlier.filter((t) => t.role === 'user').map((t) => t.content), rows, readReport(report.text).contracts, names);
+  if (settled) return cited(`${settled}${footOf(report)}`, report.citations);
   // (The position last named in the thread, back past answers that named none: a quote sheet, what stands out.)
   // (A question stating its own trade, "and if i buy 200 at 35c whats my max loss", is that trade's.)
   const wrongAsked = WRONG_ASKED.test(question) && !names(question).length && !/\d/.test(question);
@@ -894,7 +916,7 @@ export function answerFromReport(
         const tradedSides = turn.role === 'assistant' && meant.length === 1 && !other && !step ? new Set([...turn.content.matchAll(/\*\*(YES|NO) on ([^*\n]+)\*\*/g)].filter((m) => m[2] === outcomeOf(meant[0]!.outcome).name).map((m) => m[1]!)) : new Set<string>();
         const side = turn.role === 'assistant' && (!ANSWERED_FROM.test(turn.content) || leads.length === 1) ? (leads[0]?.[1] ?? leads[0]?.[2]) : tradedSides.size === 1 ? [...tradedSides][0] : undefined;
         // (A chance of one's own said with a Kelly picks the side itself: "kelly at 80% with 2.5k".)
-        if (side && meant.length === 1 && !/\b(?:yes|no)\b/i.test(question) && !(SIZING.test(question) && CHANCE_SAID.test(question))) question = `${question} (${side} side)`;
+        if (side && meant.length === 1 && !/\b(?:yes|no)\b/i.test(question) && !(SIZING.test(question) && CHANCE_SAID.test(question)) && !marketCompared(question)) question = `${question} (${side} side)`;
         break;
       }
       if (turn.role === 'user' && !pointer(turn.content)) break;
@@ -915,7 +937,7 @@ export function answerFromReport(
     const lastAnswer = earlier.find((t) => t.role === 'assistant')?.content ?? '';
     const lead = /\*\*(YES|NO) on ([^*\n]+)\*\*/.exec(lastAnswer);
     // ("How would i hedge this" right after a hedge: the position that answer hedged.)
-    const hedgedBefore = /^To hedge (one|[\d,]+) (YES|NO) contracts? on \*\*([^*\n]+)\*\*/.exec(lastAnswer.trimStart());
+    const hedgedBefore = /^To hedge (one|[\d,]+) (YES|NO) contracts? on \*\*([^*\n]+)\*\*/m.exec(lastAnswer.trimStart());
     if (hedgedBefore && names(hedgedBefore[3]!).length === 1 && (!hedgeOf.length || names(hedgedBefore[3]!)[0] === hedgeOf[0])) question = `${question} (${hedgedBefore[1] === 'one' ? '1' : hedgedBefore[1]} ${hedgedBefore[2]} on ${hedgedBefore[3]})`;
     else if (held) question = `${question} (${held.content})`;
     else if (lead && !hedgeOf.length && ANSWERED_FROM.test(lastAnswer) && names(lead[2]!).length === 1) question = `${question} (${lead[1]} on ${lead[2]})`;
@@ -1198,6 +1220,9 @@ function answerAbout(question: string, report: ReportRead): Answer | null {
   } else if ((kind === 'outcome' || kind === null) && CENTS_ASKED.test(question) && !CHANCE_SAID.test(question)) {
     // "Price in cents?", "how much is above 3600 in cents": each price as cents a contract, the model's chance as a fair price.
     text = centsText(named.length && named.length < rows.length ? named : rows, contracts);
+  } else if (kind === 'outcome' && marketCompared(question) && (!named.length || named.length === rows.length)) {
+    // "Compare with the market", of no outcome discussed: every outcome's market against its model.
+    text = `Model against market, outcome by outcome:\n\n${rows.map(rowLine).join('\n')}${rows.length > 1 && exclusive && rows.some((r) => r.marketNormalised !== r.marketValue) ? '\n\nEach gap is against the price normalised (the prices scaled to add up to 100%), so that no gap is just the overround.' : ''}`;
   } else if (kind === 'sources') {
     // "Where do ur numbers come from? links pls": the report's sources, each with its address.
     text = `The report's figures come from these sources:\n\n${report.citations.map((c) => `- ${c.name}: ${c.url} [${c.order}]`).join('\n')}`;
@@ -1278,10 +1303,10 @@ function answerAbout(question: string, report: ReportRead): Answer | null {
   } else if (kind === 'quote' && SELL_BEFORE.test(question)) {
     const closes = /^- \*\*Trading closes\*\* ([^;(\n]+?)\s*(?:\([^)]*\))?[;.]/m.exec(section('key claims') ?? '')?.[1];
     text = sellBeforeText(named.length && named.length < rows.length ? named : rows, contracts, closes ?? null);
-  } else if (kind === 'quote' && hedgeAsked(question) && (named.length === 1 || single) && hedgeText(question, named[0] ?? single!, rows, contracts, exclusive)) {
+  } else if (kind === 'quote' && (hedgeAsked(question) || positionAlone(question)) && (named.length === 1 || single) && hedgeText(question, named[0] ?? single!, rows, contracts, exclusive)) {
     // "I have 100 yes on hike, how do i hedge?": selling, the other side, or YES on the rest.
     text = hedgeText(question, named[0] ?? single!, rows, contracts, exclusive);
-  } else if (kind === 'quote' && hedgeAsked(question) && !named.length && !single && rows.length > 1) {
+  } else if (kind === 'quote' && (hedgeAsked(question) || positionAlone(question)) && !named.length && !single && rows.length > 1) {
     text = `A hedge offsets a position, and none is named here: say which (“I have 100 YES on **${outcomeOf(rows[0]!.outcome).name}**, how do I hedge?”). YES on an outcome is hedged by selling it at the bid or by buying NO on it; NO, by selling it or buying YES. The quotes:\n\n${quoteText('', rows, contracts) ?? rows.map(rowLine).join('\n')}`;
   } else if (kind === 'quote' && MOST_TRADED.test(question)) {
     text = mostTradedText(question, rows, contracts);

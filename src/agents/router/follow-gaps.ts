@@ -9,6 +9,7 @@ import { byLevel, cited, isLadder, labelLevels, levelOfRow, outcomeOf, percent, 
 import { labelRange } from '../markets-search/asked.js';
 import { SYNONYMS } from '../markets-search/search.js';
 import { marginText } from './margin.js';
+import { supposesSettlement } from './settle-scenario.js';
 
 // Follow-ups in a thread of stored Kalshi reports that the general rules answered badly: two named
 // outcomes weighed against each other ("will hike beat hold?"), and the others below, each from
@@ -166,7 +167,8 @@ export function ellipsisAsked(history: readonly Turn[], question: string, report
   // The question before that asked something of its own (back past other ellipses), and the outcome it named.
   const users = history.filter((t) => t.role === 'user').map((t) => routedText(t.content)).reverse();
   const before = users.find((u) => !ELLIPTIC.test(u.trim()) && !KALSHI_URL.test(u));
-  if (!before) return null;
+  // ("And 240k?" after "what if it prints 180k?": that supposition again, which the report's questions answer.)
+  if (!before || supposesSettlement(before)) return null;
   for (const r of ordered) {
     const span = outcomeSpan(before, r);
     if (!span || span.rows.length !== 1) continue;

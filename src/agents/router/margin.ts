@@ -11,13 +11,23 @@ export const MARGIN_ASKED = /^\W*(?:(?:and|ok|okay|so|but|right)\W+)*(?:(?:by\s+
 /** A likelihood verdict from a report: "**Yes**: **Shutdown** is at 58.0% (mid), more likely than not on the market's price; …". */
 const VERDICT = /^\*\*(?:Yes|No|About even)\*\*: ([^\n]*?)(?:,| is| are)[^\n]*\b(?:more likely than not|less likely than not|close to even) on the market's price/;
 
+/** The outcome an answer from a report gave alone, as its line ("- **Hold**: market 16.0% …"), in bold; null when it gave none so. */
+function outcomeLines(answer: string): string | null {
+  if (!/_From the stored report on /.test(answer)) return null;
+  const head = answer.trimStart().split(/\n\s*\n/)[0]!;
+  const lines = head.split('\n');
+  const one = lines.length === 1 ? /^- (\*\*[^*\n]+\*\*): market \d/.exec(lines[0]!) : null;
+  return one ? one[1]! : null;
+}
+
 /**
  * How far the outcomes the verdict named are from 50% on the market (its price normalised, as the
  * verdict read it) and on the model, or null when the answer before was no such verdict.
  */
 export function marginText(question: string, lastAnswer: string, r: Report): string | null {
   if (!MARGIN_ASKED.test(routedText(question).trim())) return null;
-  const said = VERDICT.exec(lastAnswer.trimStart())?.[1];
+  // (After an outcome's line, "- **56°F or above**: market 43.0% …, model 37.0%", the outcomes it gave, one a line.)
+  const said = VERDICT.exec(lastAnswer.trimStart())?.[1] ?? outcomeLines(lastAnswer);
   if (!said) return null;
   const { rows } = readReport(r.text);
   const named = rows.filter((x) => said.includes(`**${outcomeOf(x.outcome).name}**`));
