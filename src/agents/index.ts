@@ -49,10 +49,10 @@ export function builtinAgents(core: Core): Agent[] {
   const summarise: FormRestater = async (answer, form, question) => (await restatedAsInstructed(answer, form, question)) ?? inOneSentence(answer, form, question);
   // A form asked in the question: of odds (the router), of a table of periods (every agent with company figures).
   // (And one sentence, plain words or bullets of the router's other answers: odds, a listing, a report.)
-  const oddsOrPeriods: QuestionForm = (question) => {
+  const oddsOrPeriods: QuestionForm = (question, plain) => {
     const odds = oddsFormAsked(question);
-    const periods = periodsFormAsked(question);
-    const shape = shapeFormAsked(question);
+    const periods = periodsFormAsked(question, plain);
+    const shape = shapeFormAsked(question, plain);
     if (odds) return { form: odds.form, restate: (answer) => odds.restate(answer) ?? periods?.restate(answer) ?? null };
     if (periods) return { form: periods.form, restate: (answer) => periods.restate(answer) ?? shape?.restate(answer) ?? null };
     return shape;

@@ -1,11 +1,11 @@
-import { answerFirstInstructed, englishOnlyNote, formInstructed, languageInstructed, summaryFirstInstructed, type FormInstructed } from './instructions.js';
+import { answerFirstInstructed, englishOnlyNote, formInstructed, languageInstructed, plainInstructed, summaryFirstInstructed, type FormInstructed } from './instructions.js';
 import type { Agent, AgentEvent, AgentRequest, Answer, Citation } from './types.js';
 import { LINES_FROM, WORD_LIMIT_WORDS, linesWithin, withinWords, wordLimitAsked } from './word-limit.js';
 import { JSON_WORDS, PLAIN_WORDS, jsonAsked, jsonNote, plainTextAsked, withoutMarkdown } from './plain-text.js';
 import { ONE_WORD, YES_NO_WORDS, isYesNoQuestion, yesNoAsked, yesNoSaid, yesNoThen } from './yes-no.js';
 import { cited } from './citations.js';
 import { formWordsOut } from './form-words.js';
-import { formAsked } from './sec/restate.js';
+import { FORM_WORDS, formAsked } from './sec/restate.js';
 
 /**
  * Restates a whole answer in the form the instructions ask; null when it cannot (the answer is then
@@ -14,7 +14,7 @@ import { formAsked } from './sec/restate.js';
 export type FormRestater = (answer: Answer, form: FormInstructed, question: string) => Answer | null | Promise<Answer | null>;
 
 /** The form a question asks of its own answer, and what says an answer in it; null when it asks none the agent leaves to the wrapper. */
-export type QuestionForm = (question: string) => { form: FormInstructed; restate: FormRestater } | null;
+export type QuestionForm = (question: string, plain?: boolean) => { form: FormInstructed; restate: FormRestater } | null;
 
 /** The requests callers sent, as opposed to those an agent makes of another (or of itself) to answer a part or an earlier turn. */
 const ASKED = new WeakSet<AgentRequest>();
@@ -51,9 +51,10 @@ export function withInstructions(agent: Agent, restate?: FormRestater, summarise
       const lead = summarise && !formInstructed(request.instructions) && summaryFirstInstructed(request.instructions);
       // A form the question asks itself, of an answer the agent does not say in it ("odds of a hike? just the number").
       // (It wins over a form the instructions ask: "just the number" asked of odds under instructions asking bullets.)
-      const own = askedInQuestion ? askedInQuestion([...request.messages].reverse().find((m) => m.role === 'user')?.content ?? '') : null;
+      // (Plain words the instructions ask go with a shape the question asks: "Explain like I'm 12." and "… in 2 bullets".)
+      const own = askedInQuestion ? askedInQuestion([...request.messages].reverse().find((m) => m.role === 'user')?.content ?? '', plainInstructed(request.instructions)) : null;
       const question = [...request.messages].reverse().find((m) => m.role === 'user')?.content ?? '';
-      // "Just yes or no" (in the instructions or the question): the verdict alone, whatever else is asked.
+      // "Just yes or no" (in the instructions or the question): the verdict alone, whatever else is asked ("yes or no, in 3 bullets": the question is asked without its other form's words).
       const yesNo = Boolean(summarise) && (yesNoAsked(request.instructions) || yesNoAsked(question) || (ONE_WORD.test(`${request.instructions ?? ''}\n${question}`) && isYesNoQuestion(question)));
       // "In 20 words or fewer": whatever form the answer is said in, cut to that many words.
       const words = yesNo ? null : (wordLimitAsked(request.instructions) ?? wordLimitAsked(question));
@@ -64,7 +65,7 @@ export function withInstructions(agent: Agent, restate?: FormRestater, summarise
       // (The question without the words asking the form, "… just yes or no", "… in 20 words or fewer": the agent reads no company or figure in them.)
       // ("… yes or no, then explain in one sentence": the form after the verdict is the wrapper's, so the question ends before it.)
       // (What only joined those words to the question goes with them: "…, no markdown please?" asks "…?"; see form-words.ts.)
-      const bare = formWordsOut(yesNo && yesNoThen(question) ? question.slice(0, question.search(YES_NO_WORDS)) : question, [YES_NO_WORDS, ...(yesNo ? [ONE_WORD] : []), WORD_LIMIT_WORDS, JSON_WORDS, PLAIN_WORDS]);
+      const bare = formWordsOut(yesNo && yesNoThen(question) ? question.slice(0, question.search(YES_NO_WORDS)) : question, [YES_NO_WORDS, ...(yesNo ? [ONE_WORD, ...FORM_WORDS] : []), WORD_LIMIT_WORDS, JSON_WORDS, PLAIN_WORDS]);
       if (bare !== question.trim() && /\p{L}{2}/u.test(bare)) {
         const at = request.messages.findLastIndex((m) => m.role === 'user');
         request = { ...request, messages: request.messages.map((m, i) => (i === at ? { ...m, content: bare } : m)) };

@@ -142,6 +142,12 @@ export function formInstructed(instructions: string | null | undefined): FormIns
   return { form, one: form === 'number' && /\b(?:one|a\s+single|single)\s+(?:number|figure|value)\b|\b(?:one|a\s+single|1|a)\s+word\b|\bone[- ]word\b/i.test(clause), ...(n >= 1 ? { count: n } : {}), ...(words >= 1 ? { words } : {}), ...(plain ? { plain: true } : {}) };
 }
 
+/** Whether instructions ask plain words ("Explain like I'm 12.", "No jargon."), alone or beside a shape. */
+export function plainInstructed(instructions: string | null | undefined): boolean {
+  const asked = formInstructed(instructions);
+  return asked?.form === 'simple' || Boolean(asked?.plain);
+}
+
 /** Languages by the English name a caller asks them by, and their own names. */
 const LANGUAGES: { name: string; asked: RegExp; own: RegExp; words: string[] }[] = [
   { name: 'French', asked: /\bfrench\b/i, own: /\bfran[çc]ais(?:e)?\b/i, words: ['réponds', 'répondez', 'réponse', 'réponses', 'toujours', 'vous', 'êtes', 'sois', 'soyez', 'avec', 'pour', 'une', 'les', 'des', 'est', 'tu', 'es', 'en', 'bref', 'brève', 'langue', 'uniquement', 'plaît', 'merci'] },

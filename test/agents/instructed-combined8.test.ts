@@ -121,6 +121,19 @@ describe('on the demo service', () => {
     ]);
   });
 
+  it('plain words in the instructions, a shape in the question: that shape in plain words', async () => {
+    const two = ['- In the year to September 28, 2024, Apple took in about $391 billion from selling its products and services [1].', '- In the year to September 28, 2024, Apple kept about $94 billion as profit, after paying all its costs and taxes [1].'];
+    expect(bullets(await respond('svc-agent', 'Apple revenue and net income fiscal 2024 in 2 bullets', "Explain like I'm 12."))).toEqual(two);
+    expect(bullets(await respond('svc-sec-agent', 'Apple revenue and net income fiscal 2024 in 2 bullets', 'No jargon.'))).toEqual(two);
+    await demo.reportOf(FED);
+    expect(bullets(await respond('svc-prediction-markets-agent:cache', `${FED} in 2 bullets`, "Explain like I'm 12."))[1]).toBe('- The svc model, which weighs the prices against how past events of the series resolved, agrees, at about 51%.');
+  });
+
+  it('just yes or no with another form asked in the question: the verdict, the question asked without the other form', async () => {
+    expect(await respond('svc-agent', "Did Apple's revenue grow in fiscal 2024? in 3 bullets, just yes or no")).toBe('Yes [1].\n');
+    expect(await respond('svc-sec-agent', "Did Apple's revenue grow in fiscal 2024? explain like I'm 12 - just yes or no")).toBe('Yes [1].\n');
+  });
+
   it('one sentence, one line or tl;dr asked in the question over a table of periods: its first figures from the first period to the latest, on every agent', async () => {
     const said = "Microsoft Corp.'s revenue went from $56.2 billion (derived) in Q4 FY2023 to $70.1 billion in Q3 FY2025 [1][2][3].";
     expect((await respond('svc-agent', 'Microsoft revenue by quarter in one sentence')).split('\n')[0]).toBe(said);

@@ -72,13 +72,13 @@ export function periodsInstructed(answer: Answer, asked: FormInstructed, questio
  * instructions asking it would have it (the filings agents say single figures in any form
  * themselves, but keep a table of periods a table).
  */
-export function periodsFormAsked(question: string): { form: FormInstructed; restate: (answer: Answer) => Answer | null } | null {
+export function periodsFormAsked(question: string, plainAsked = false): { form: FormInstructed; restate: (answer: Answer) => Answer | null } | null {
   const asked = formAsked(question);
   // One sentence or line with the figures asked ("Microsoft revenue by quarter in one sentence", "…, tl;dr"): its first figures from the first period to the latest, as instructions asking it have it.
   // (Asked alone of the table before, "tl;dr", the filings agents say its change and its highest and lowest periods themselves.)
   if (asked?.rest && (asked.form === 'sentence' || asked.form === 'line' || asked.form === 'tweet')) return { form: { form: asked.form === 'line' ? 'line' : 'sentence', one: false }, restate: (answer) => periodsInOneSentence(answer) };
   if (!asked || (asked.form !== 'number' && asked.form !== 'simple' && asked.form !== 'bullets')) return null;
-  const form: FormInstructed = { form: asked.form, one: asked.one, ...(asked.count ? { count: asked.count } : {}), ...(asked.plain ? { plain: true } : {}) };
+  const form: FormInstructed = { form: asked.form, one: asked.one, ...(asked.count ? { count: asked.count } : {}), ...(asked.plain || (plainAsked && asked.form === 'bullets') ? { plain: true } : {}) };
   return { form, restate: (answer) => periodsInForm(answer, form) };
 }
 
@@ -94,10 +94,11 @@ const LISTED = /^(?:\d+\.\s+\*\*.+?\*\*\s+\([^)]*\)\s*(?:\[\d+\])+:|On its live 
  * word limit alone is word-limit.ts's. Null when the question asks none of these, or only that
  * the answer before be restated (the router does that itself).
  */
-export function shapeFormAsked(question: string): { form: FormInstructed; restate: (answer: Answer) => Answer | null } | null {
+export function shapeFormAsked(question: string, plainAsked = false): { form: FormInstructed; restate: (answer: Answer) => Answer | null } | null {
   const read = formInstructed(question.replace(WORD_LIMIT_WORDS, ' '));
   if (!read || (read.form !== 'sentence' && read.form !== 'line' && read.form !== 'simple' && read.form !== 'bullets') || !formAsked(question)?.rest) return null;
-  const { words: _words, ...form } = read;
+  const { words: _words, ...read2 } = read;
+  const form: FormInstructed = plainAsked && read.form !== 'simple' ? { ...read2, plain: true } : read2;
   // (A company's figures come from the filings agents, who say them in the form asked themselves.)
   // Only a whole stored report or a listing of events' prices: the router's other answers (a report's
   // follow-ups, "tl;dr", "in two sentences for a lay reader") read the form themselves, and a
@@ -124,11 +125,11 @@ export function oddsFormAsked(question: string): { form: FormInstructed; restate
  * "… explain like I'm 12"): the report said in it, as instructions asking it would have it (its own
  * one-sentence or plain-words summary, its key points a line each). Any other answer is left as it is.
  */
-export function reportFormAsked(question: string): { form: FormInstructed; restate: (answer: Answer) => Answer | null } | null {
+export function reportFormAsked(question: string, plainAsked = false): { form: FormInstructed; restate: (answer: Answer) => Answer | null } | null {
   const asked = formAsked(question);
   const as: FormInstructed['form'] | null = !asked ? null : asked.form === 'bullets' || asked.form === 'simple' || asked.form === 'line' ? asked.form : asked.form === 'sentence' || asked.form === 'tweet' || asked.form === 'headline' ? 'sentence' : null;
   if (!as) return null;
-  const form: FormInstructed = { form: as, one: false, ...(asked!.count ? { count: asked!.count } : {}), ...(asked!.plain ? { plain: true } : {}) };
+  const form: FormInstructed = { form: as, one: false, ...(asked!.count ? { count: asked!.count } : {}), ...(asked!.plain || (plainAsked && as !== 'simple') ? { plain: true } : {}) };
   return { form, restate: (answer) => (reportOf(answer) ? restatedAsInstructed(answer, form, '') : null) };
 }
 

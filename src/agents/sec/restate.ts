@@ -48,6 +48,12 @@ export interface FormAsked {
   plain?: boolean;
 }
 
+/** The shapes plain words can be asked beside: bullets, one sentence, one line, a tweet. */
+export const plainShape = (form: Form) => form === 'bullets' || form === 'sentence' || form === 'line' || form === 'tweet';
+
+/** The words of every form, to take out of a question that asks something else first ("yes or no, in 3 bullets"). */
+export const FORM_WORDS = FORMS.map(([, p]) => new RegExp(p.source, 'gi'));
+
 /** Which part of a text a place is in, parts being apart at a comma, a stop, a semicolon or "and", "but", "then". */
 const EACH = /\b(?:each|every|per)\s+(?:bullet(?:\s+point)?|point|item|row|line|entry)s?\b/i;
 
@@ -70,7 +76,7 @@ export function formAsked(text: string): FormAsked | null {
   if (!found.length) return null;
   const shapes = found.filter((f) => f.form !== 'simple');
   const form = shapes.length ? shapes.reduce((a, b) => (b.part > a.part || (b.part === a.part && b.order < a.order) ? b : a)).form : 'simple';
-  const plain = (form === 'bullets' || form === 'sentence' || form === 'line' || form === 'tweet') && found.some((f) => f.form === 'simple');
+  const plain = plainShape(form) && found.some((f) => f.form === 'simple');
   // (What only joined the form's words to the question goes with them: "Apple revenue - as a table, please" asks "Apple revenue"; see form-words.ts.)
   const rest = formWordsOut(text, [...FORMS.map(([, p]) => new RegExp(p.source, 'gi')), FILLER]).replace(/^[\s\W]*(?:(?:ok(?:ay)?|so|and|now|then|just|but)\b[\s,.!:;-]*)*/i, '').replace(/[\s:,;.!?-]+$/, '').trim();
   const count = form === 'bullets' ? bulletCount(text) : 0;
