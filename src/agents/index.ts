@@ -11,7 +11,7 @@ import { OpenEventsIndex } from './markets-search/index.js';
 import { routerAgent } from './router/agent.js';
 import type { Agent } from './types.js';
 import { withInstructions, type FormRestater, type QuestionForm } from './instructed.js';
-import { oddsFormAsked, periodsFormAsked, periodsInstructed, reportFormAsked, restatedAsInstructed } from './router/instructed.js';
+import { oddsFormAsked, periodsFormAsked, periodsInstructed, reportFormAsked, restatedAsInstructed, shapeFormAsked } from './router/instructed.js';
 import { restated } from './router/restate.js';
 
 /** The prediction-markets agent over the core's services; `kalshi` may be replaced (tests pin its clock); `followUps` answers turns that continue a conversation about a report (svc-agent). */
@@ -48,10 +48,14 @@ export function builtinAgents(core: Core): Agent[] {
   const inOneSentence: FormRestater = (answer) => restated(answer, 'sentence');
   const summarise: FormRestater = async (answer, form, question) => (await restatedAsInstructed(answer, form, question)) ?? inOneSentence(answer, form, question);
   // A form asked in the question: of odds (the router), of a table of periods (every agent with company figures).
-  const oddsOrPeriods: QuestionForm = (question) => {
+  // (And one sentence, plain words or bullets of the router's other answers: odds, a listing, a report.)
+  const oddsOrPeriods: QuestionForm = (question, plain) => {
     const odds = oddsFormAsked(question);
-    const periods = periodsFormAsked(question);
-    return odds ? { form: odds.form, restate: (answer) => odds.restate(answer) ?? periods?.restate(answer) ?? null } : periods;
+    const periods = periodsFormAsked(question, plain);
+    const shape = shapeFormAsked(question, plain);
+    if (odds) return { form: odds.form, restate: (answer) => odds.restate(answer) ?? periods?.restate(answer) ?? null };
+    if (periods) return { form: periods.form, restate: (answer) => periods.restate(answer) ?? shape?.restate(answer) ?? null };
+    return shape;
   };
   return [
     withInstructions(router, restatedAsInstructed, summarise, oddsOrPeriods),

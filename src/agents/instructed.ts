@@ -1,9 +1,11 @@
-import { englishOnlyNote, formInstructed, languageInstructed, summaryFirstInstructed, type FormInstructed } from './instructions.js';
+import { answerFirstInstructed, englishOnlyNote, formInstructed, languageInstructed, plainInstructed, summaryFirstInstructed, type FormInstructed } from './instructions.js';
 import type { Agent, AgentEvent, AgentRequest, Answer, Citation } from './types.js';
 import { LINES_FROM, WORD_LIMIT_WORDS, linesWithin, withinWords, wordLimitAsked } from './word-limit.js';
 import { JSON_WORDS, PLAIN_WORDS, jsonAsked, jsonNote, plainTextAsked, withoutMarkdown } from './plain-text.js';
 import { ONE_WORD, YES_NO_WORDS, isYesNoQuestion, yesNoAsked, yesNoSaid, yesNoThen } from './yes-no.js';
 import { cited } from './citations.js';
+import { formWordsOut } from './form-words.js';
+import { FORM_WORDS, formAsked } from './sec/restate.js';
 
 /**
  * Restates a whole answer in the form the instructions ask; null when it cannot (the answer is then
@@ -12,7 +14,7 @@ import { cited } from './citations.js';
 export type FormRestater = (answer: Answer, form: FormInstructed, question: string) => Answer | null | Promise<Answer | null>;
 
 /** The form a question asks of its own answer, and what says an answer in it; null when it asks none the agent leaves to the wrapper. */
-export type QuestionForm = (question: string) => { form: FormInstructed; restate: FormRestater } | null;
+export type QuestionForm = (question: string, plain?: boolean) => { form: FormInstructed; restate: FormRestater } | null;
 
 /** The requests callers sent, as opposed to those an agent makes of another (or of itself) to answer a part or an earlier turn. */
 const ASKED = new WeakSet<AgentRequest>();
@@ -48,9 +50,11 @@ export function withInstructions(agent: Agent, restate?: FormRestater, summarise
       // "Start with a one-sentence summary": that sentence, then the whole answer (not with a form asked too: the form is the answer's shape).
       const lead = summarise && !formInstructed(request.instructions) && summaryFirstInstructed(request.instructions);
       // A form the question asks itself, of an answer the agent does not say in it ("odds of a hike? just the number").
-      const own = !form && askedInQuestion ? askedInQuestion([...request.messages].reverse().find((m) => m.role === 'user')?.content ?? '') : null;
+      // (It wins over a form the instructions ask: "just the number" asked of odds under instructions asking bullets.)
+      // (Plain words the instructions ask go with a shape the question asks: "Explain like I'm 12." and "… in 2 bullets".)
+      const own = askedInQuestion ? askedInQuestion([...request.messages].reverse().find((m) => m.role === 'user')?.content ?? '', plainInstructed(request.instructions)) : null;
       const question = [...request.messages].reverse().find((m) => m.role === 'user')?.content ?? '';
-      // "Just yes or no" (in the instructions or the question): the verdict alone, whatever else is asked.
+      // "Just yes or no" (in the instructions or the question): the verdict alone, whatever else is asked ("yes or no, in 3 bullets": the question is asked without its other form's words).
       const yesNo = Boolean(summarise) && (yesNoAsked(request.instructions) || yesNoAsked(question) || (ONE_WORD.test(`${request.instructions ?? ''}\n${question}`) && isYesNoQuestion(question)));
       // "In 20 words or fewer": whatever form the answer is said in, cut to that many words.
       const words = yesNo ? null : (wordLimitAsked(request.instructions) ?? wordLimitAsked(question));
@@ -60,15 +64,18 @@ export function withInstructions(agent: Agent, restate?: FormRestater, summarise
       if (!language && !form && !lead && !own && !yesNo && !words && !plain && !json) return agent.run(request);
       // (The question without the words asking the form, "… just yes or no", "… in 20 words or fewer": the agent reads no company or figure in them.)
       // ("… yes or no, then explain in one sentence": the form after the verdict is the wrapper's, so the question ends before it.)
-      const bare = (yesNo && yesNoThen(question) ? question.slice(0, question.search(YES_NO_WORDS)) : question).replace(YES_NO_WORDS, ' ').replace(yesNo ? new RegExp(ONE_WORD.source, 'gi') : /$^/, ' ').replace(WORD_LIMIT_WORDS, ' ').replace(JSON_WORDS, ' ').replace(PLAIN_WORDS, ' ').replace(/\s+([?.!,])/g, '$1').replace(/(?:[\s,;:—-]|\b(?:please|pls|and|keep\s+it|answer|reply)\b)+$/i, '').replace(/^[\s,;:.]+/, '').trim();
+      // (What only joined those words to the question goes with them: "…, no markdown please?" asks "…?"; see form-words.ts.)
+      const bare = formWordsOut(yesNo && yesNoThen(question) ? question.slice(0, question.search(YES_NO_WORDS)) : question, [YES_NO_WORDS, ...(yesNo ? [ONE_WORD, ...FORM_WORDS] : []), WORD_LIMIT_WORDS, JSON_WORDS, PLAIN_WORDS]);
       if (bare !== question.trim() && /\p{L}{2}/u.test(bare)) {
         const at = request.messages.findLastIndex((m) => m.role === 'user');
         request = { ...request, messages: request.messages.map((m, i) => (i === at ? { ...m, content: bare } : m)) };
         ASKED.add(request);
       }
-      const events = yesNo ? asYesOrNo(agent.run(request), request, summarise!, yesNoThen(request.instructions) || yesNoThen(question)) : form ? inForm(agent.run(request), request, form, restate!) : own ? inForm(agent.run(request), request, own.form, own.restate) : lead ? ledBy(agent.run(request), request, summarise) : agent.run(request);
+      const events = yesNo ? asYesOrNo(agent.run(request), request, summarise!, yesNoThen(request.instructions) || yesNoThen(question)) : own ? inForm(agent.run(request), request, own.form, own.restate) : form ? inForm(agent.run(request), request, form, restate!) : lead ? ledBy(agent.run(request), request, summarise, answerFirstInstructed(request.instructions)) : agent.run(request);
       // (Over the limit, an answer not said in a form yet is first said in one sentence, then cut to whole sentences, clauses or words.)
-      const limited = words ? inForm(events, request, { form: 'sentence', one: false, words }, (answer, asked, q) => inWords(answer, asked, q, words, form || own ? undefined : summarise)) : events;
+      // (A table asked with it, "in under 50 words, as a table": the table whole, said to be over the limit, rather than no table.)
+      const tabled = (own?.form ?? form)?.form === 'table' || formAsked(question)?.form === 'table';
+      const limited = words ? inForm(events, request, { form: 'sentence', one: false, words }, (answer, asked, q) => ((tabled ? tableOverWords(answer, words) : null) ?? inWords(answer, asked, q, words, form || own ? undefined : summarise))) : events;
       const unmarked = plain ? inPlainText(limited) : limited;
       const notes = [language ? englishOnlyNote(language) : '', json ? jsonNote : ''].filter(Boolean);
       return notes.length ? noted(unmarked, notes.join('\n')) : unmarked;
@@ -122,8 +129,11 @@ async function* heldRun(events: AsyncIterable<AgentEvent>, request: AgentRequest
  * answer that is one sentence already, or that cannot be summed up (help, a refusal), is given as
  * it came.
  */
-async function* ledBy(events: AsyncIterable<AgentEvent>, request: AgentRequest, summarise: FormRestater): AsyncGenerator<AgentEvent> {
+async function* ledBy(events: AsyncIterable<AgentEvent>, request: AgentRequest, summarise: FormRestater, answerFirst = false): AsyncGenerator<AgentEvent> {
   const { held, text, citations, answer, failed, question } = yield* heldRun(events, request);
+  // ("Start with the answer" of an answer that opens with its cited answer, "**Apple Inc. (AAPL)**: net income … was …[1].": as it is.)
+  const first = text.trim().split('\n')[0]!;
+  if (answerFirst && /\[\d+\]/.test(first) && !/^(?:[#|>]|[-*•]\s|\d+\.\s)/.test(first) && !/:\s*$/.test(first)) return yield* held;
   // (An answer with no sources is a fixed text, help or a refusal, said whole.)
   const said = failed || !text.trim() || !citations.length ? null : await summarise(answer, ONE_SENTENCE, question);
   // Its first paragraph (the notes under it stay with the answer), its sources renumbered as the answer numbers them.
@@ -135,6 +145,17 @@ async function* ledBy(events: AsyncIterable<AgentEvent>, request: AgentRequest, 
   if (!line || line.includes('\n') || text.trim().startsWith(line)) return yield* held;
   yield { type: 'text', delta: `In short: ${line.replace(/ +([.,;])/g, '$1')}\n\n` };
   yield* held;
+}
+
+/**
+ * A table asked within a word limit: as it is when it fits; over it, the table whole under a note
+ * saying so ("_A table was asked: it is given whole, over the 50 words asked._"), since a table cut
+ * to some of its rows would read as all there is, and one cut to prose is no table. Null (the
+ * usual cut) for an answer with no table.
+ */
+function tableOverWords(answer: Answer, words: number): Answer | null {
+  if (!/^\s*\|/m.test(answer.text) || !withinWords(answer, words)) return null;
+  return { text: `${answer.text.trimEnd()}\n\n_A table was asked: it is given whole, over the ${words} words asked._\n`, citations: answer.citations };
 }
 
 /** An answer in at most `words` words: as it is when it fits; else said in one sentence by `summarise` (when given), then cut (word-limit.ts). */

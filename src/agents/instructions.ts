@@ -22,6 +22,8 @@ export interface FormInstructed {
   count?: number;
   /** How many words at most were asked ("under 20 words", "20 words or fewer"), when a number was. */
   words?: number;
+  /** Plain words asked beside the shape ("Explain like I'm 12, in 2 bullets"): bullets, a sentence or a line in plain words. */
+  plain?: boolean;
 }
 
 /** The words an instruction allows at most ("under 20 words", "in 15 words or less", "max 25 words"). */
@@ -65,29 +67,85 @@ const LEAD = /\b(?:start|begin|open|lead|preface|kick\s+off)(?:\s+(?:each|every|
 export function summaryFirstInstructed(instructions: string | null | undefined): boolean {
   if (!instructions?.trim()) return false;
   return clauses(instructions.slice(0, 4000)).some((clause) => {
-    const m = LEAD.exec(clause);
+    const m = LEAD.exec(clause) ?? ANSWER_FIRST.exec(clause);
     return Boolean(m) && !NEGATED.test(clause.slice(0, m!.index + m![0].length));
   });
 }
 
-/** The form instructions ask answers in, or null when they ask none (or only in another language: see languageInstructed). */
+/**
+ * The answer asked first, before anything else: "Start with the answer", "lead with the direct
+ * answer", "answer first", "get to the point". An answer that opens with its answer already (a
+ * company's figure) is given as it is; one that opens otherwise (a listing) gets its one-sentence
+ * summary first, as a summary asked first does.
+ */
+const ANSWER_FIRST = /\b(?:start|begin|open|lead)(?:\s+(?:each|every|your|the)\s+(?:answers?|replies|responses?))?\s+(?:it\s+)?with\s+(?:the|your|a)\s+(?:direct\s+|short\s+|actual\s+|plain\s+)?(?:answer|verdict|number|result)\b|\b(?:the\s+)?(?:direct\s+)?(?:answer|verdict)\s+(?:first|up\s+front|at\s+the\s+(?:top|start))\b|\bget\s+(?:straight\s+)?to\s+the\s+point\b/i;
+
+/** Whether instructions ask the answer itself first ("Start with the answer."), rather than a summary of it. */
+export function answerFirstInstructed(instructions: string | null | undefined): boolean {
+  if (!instructions?.trim()) return false;
+  return clauses(instructions.slice(0, 4000)).some((clause) => {
+    const m = ANSWER_FIRST.exec(clause);
+    return Boolean(m) && !LEAD.test(clause) && !NEGATED.test(clause.slice(0, m!.index + m![0].length));
+  });
+}
+
+/** Which part of a clause a place is in, parts being apart at a comma, a colon or "and", "but", "then". */
+const partOf = (text: string, at: number) => (text.slice(0, at).match(/[,:]|\b(?:and|but|then)\b/gi) ?? []).length;
+
+/** A sentence or a line asked of each bullet or item ("Use bullets, one line each"), not of the whole answer. */
+const EACH = /\b(?:each|every|per)\s+(?:bullet(?:\s+point)?|point|item|row|line|entry)s?\b/i;
+const EACH_AFTER = /^\s*(?:each|apiece|per\s+(?:bullet|point|item|row))\b/i;
+
+/**
+ * The form instructions ask answers in, or null when they ask none (or only in another language: see languageInstructed).
+ * Several forms asked together: plain words ("explain like I'm 12", "no jargon") go with a shape
+ * asked beside them (bullets, one sentence, one line), which the answer takes in plain words
+ * (`plain`); of shapes that contradict each other ("in 3 bullets, in one sentence"), the one asked
+ * last wins; a word limit ("under 50 words") is no shape beside one asked ("in under 50 words, as
+ * a table" is a table; the limit is kept apart, see word-limit.ts).
+ */
 export function formInstructed(instructions: string | null | undefined): FormInstructed | null {
   if (!instructions?.trim()) return null;
+  const text = instructions.slice(0, 4000);
   // (A summary asked first is no form of the whole answer: "start with a one-sentence summary" asks no answer of one sentence.)
-  for (const clause of clauses(instructions.slice(0, 4000)).map((c) => c.replace(new RegExp(LEAD.source, 'gi'), ' '))) {
-    for (const [form, pattern] of FORMS) {
-      const m = pattern.exec(clause);
-      if (!m) continue;
-      // ("Do not use bullet points", "answer in full sentences rather than a table": nothing asked.)
-      if (NEGATED.test(clause.slice(0, m.index + m[0].length))) continue;
-      const count = form === 'bullets' ? BULLET_COUNT.exec(clause)?.[1]?.toLowerCase() : undefined;
-      const n = count ? (COUNTS[count] ?? Number(count)) : 0;
-      const limit = form === 'sentence' ? WORD_LIMIT.exec(clause) : null;
-      const words = limit ? Number(limit[1] ?? limit[2]) : 0;
-      return { form, one: form === 'number' && /\b(?:one|a\s+single|single)\s+(?:number|figure|value)\b|\b(?:one|a\s+single|1|a)\s+word\b|\bone[- ]word\b/i.test(clause), ...(n >= 1 ? { count: n } : {}), ...(words >= 1 ? { words } : {}) };
+  const asked: { form: InstructedForm; at: number; clause: string; limit: boolean }[] = [];
+  let at = 0;
+  for (const clause of clauses(text).map((c) => c.replace(new RegExp(LEAD.source, 'gi'), ' '))) {
+    at += 1000;
+    const found = FORMS.flatMap(([form, pattern], order) => {
+      const m = new RegExp(pattern.source, 'i').exec(clause);
+      return m ? [{ form, m, order }] : [];
+    }).sort((a, b) => a.m.index - b.m.index);
+    let from = 0;
+    for (const { form, m, order } of found) {
+      const end = m.index + m[0].length;
+      // ("Do not use bullet points", "answer in full sentences rather than a table": nothing asked; "no bullets, just one sentence": one sentence.)
+      const negated = NEGATED.test(clause.slice(Math.min(from, m.index), end));
+      from = Math.max(from, end);
+      if (negated) continue;
+      // ("Use bullets, one line each": a line of each bullet, no shape of the whole answer.)
+      if ((form === 'sentence' || form === 'line') && (EACH.test(clause) || EACH_AFTER.test(clause.slice(end)))) continue;
+      // (Parts of a clause are apart at a comma or "and": "a table with one line per company" is one ask, a table.)
+      asked.push({ form, at: at + partOf(clause, m.index) * 10 + (FORMS.length - order), clause, limit: form === 'sentence' && WORD_LIMIT.test(m[0]) && !/\bsentences?\b/i.test(m[0]) });
     }
   }
-  return null;
+  if (!asked.length) return null;
+  const shapes = asked.filter((a) => a.form !== 'simple' && !a.limit);
+  const chosen = shapes.sort((a, b) => b.at - a.at)[0] ?? asked.find((a) => a.form === 'simple') ?? asked[0]!;
+  const { form, clause } = chosen;
+  const count = form === 'bullets' ? BULLET_COUNT.exec(clause)?.[1]?.toLowerCase() : undefined;
+  const n = count ? (COUNTS[count] ?? Number(count)) : 0;
+  const limit = form === 'sentence' ? (WORD_LIMIT.exec(clause) ?? WORD_LIMIT.exec(text)) : null;
+  const words = limit ? Number(limit[1] ?? limit[2]) : 0;
+  // Plain words asked beside bullets, a sentence or a line: that shape, in plain words.
+  const plain = (form === 'bullets' || form === 'sentence' || form === 'line') && asked.some((a) => a.form === 'simple');
+  return { form, one: form === 'number' && /\b(?:one|a\s+single|single)\s+(?:number|figure|value)\b|\b(?:one|a\s+single|1|a)\s+word\b|\bone[- ]word\b/i.test(clause), ...(n >= 1 ? { count: n } : {}), ...(words >= 1 ? { words } : {}), ...(plain ? { plain: true } : {}) };
+}
+
+/** Whether instructions ask plain words ("Explain like I'm 12.", "No jargon."), alone or beside a shape. */
+export function plainInstructed(instructions: string | null | undefined): boolean {
+  const asked = formInstructed(instructions);
+  return asked?.form === 'simple' || Boolean(asked?.plain);
 }
 
 /** Languages by the English name a caller asks them by, and their own names. */

@@ -10,11 +10,11 @@ import { figureName, figureNotes, figureRow, periodsOf, tablesUnderHeadings } fr
  * that many when a number of bullets was asked). Null for an answer that is no such table, or
  * another form (one sentence has periodsInOneSentence; a table is one already).
  */
-export function periodsInForm(answer: Answer, asked: Pick<FormInstructed, 'form' | 'one' | 'count'>): Answer | null {
+export function periodsInForm(answer: Answer, asked: Pick<FormInstructed, 'form' | 'one' | 'count' | 'plain'>): Answer | null {
   if (asked.form !== 'number' && asked.form !== 'simple' && asked.form !== 'bullets') return null;
   const tables = periodTables(answer.text);
   if (!tables.length || tables.length > 3) return null;
-  const said = tables.map((t) => (asked.form === 'number' ? latestNumbers(t, asked.one) : asked.form === 'simple' ? plainSentences(t) : periodBullets(t, tables.length > 1, asked.count)));
+  const said = tables.map((t) => (asked.form === 'number' ? latestNumbers(t, asked.one) : asked.form === 'simple' ? plainSentences(t) : periodBullets(t, tables.length > 1, asked.count, asked.plain)));
   if (said.some((s) => !s)) return null;
   const text = asked.form === 'number' ? (asked.one ? said[0]! : said.join('; ')) : asked.form === 'simple' ? said.join(' ') : said.join('\n');
   const data = answer.text.split('\n').map((l) => l.trim()).filter((l) => /^Data:\s/.test(l)).map((l) => `_${l.replace(/[.\s]+$/, '')}._`);
@@ -100,11 +100,25 @@ function plainSentences(t: PeriodTable): string {
   return out.join(' ');
 }
 
-/** A period a bullet, its figures beside it ("- Q2 FY2025: revenue $95.4 billion (+5.1% y/y) [4]"); the latest `count` when a number was asked. */
-function periodBullets(t: PeriodTable, named: boolean, count?: number): string {
+/**
+ * A period a bullet, its figures beside it ("- Q2 FY2025: revenue $95.4 billion (+5.1% y/y) [4]");
+ * the latest `count` when a number was asked. In plain words (`plain`, "explain like I'm 12, in 2
+ * bullets"): "- In Q2 of its 2025 business year, Apple's sales were about $95 billion, 5% more than a year before [4]".
+ */
+function periodBullets(t: PeriodTable, named: boolean, count?: number, plain = false): string {
   const ks = [...new Set(t.figures.flatMap((f) => f.known))].sort((a, b) => a - b);
   const kept = count && count < ks.length ? ks.slice(-count) : ks;
+  const name = t.company.replace(/,?\s+(?:Inc|Corp|Co|Ltd|Corporation|Incorporated)\.?$/, '') || 'the company';
   const lines = kept.map((k) => {
+    if (plain) {
+      const said = t.figures.filter((f) => f.known.includes(k)).map((f, i) => {
+        const what = PLAIN_FIGURE[f.figure.toLowerCase()] ?? figureName(f.figure);
+        const rate = f.yoy[k] ? Number(f.yoy[k]!.replace(/[^\d.\-]/g, '')) : NaN;
+        const moved = Number.isFinite(rate) && Math.round(rate) !== 0 ? `, ${Math.abs(Math.round(rate))}% ${rate > 0 ? 'more' : 'less'} than a year before` : '';
+        return `${i ? 'its' : `${name}'s`} ${what} ${/s$/.test(what) ? 'were' : 'was'} ${rough(f.say(k))}${moved}`;
+      });
+      return `- In ${plainPeriod(t.periods[k]!.name)}, ${said.join('; ')} ${t.periods[k]!.refs}`.trimEnd();
+    }
     const figures = t.figures.filter((f) => f.known.includes(k)).map((f) => `${figureName(f.figure)} ${f.say(k)}${derivedTag(f, k)}${f.yoy[k] ? ` (${f.yoy[k]} y/y)` : ''}`);
     return `- ${named && t.company ? `${t.company}, ` : ''}${t.periods[k]!.name}: ${figures.join(', ')} ${t.periods[k]!.refs}`.trimEnd();
   });

@@ -51,6 +51,8 @@ export function financialsAgent(core: Core): Agent {
     if (!tabulable(question) || !span) {
       // "As a table" after companies asked one after another ("Apple's revenue?", "and Microsoft's?"): all of them, side by side.
       const before = question && !span && formAsked(asked)?.form === 'table' && !formAsked(asked)?.rest ? parseWithInstructions(req.messages.slice(0, -1), req.instructions, index) : null;
+      // A form asked in the question with its figures ("Apple revenue for fiscal 2024 as a table", "…, explain like I'm 12"): one period's figures in it, as the SEC agent says them.
+      if (!before && !currency && formAsked(asked)?.rest) return yield* answerSec(lib, req);
       // (The figures asked before, read without the words asking the form: "put it in a table" asks no figure called "put".)
       const tabled = before ? { ...before, companies: comparedCompanies(before).slice(0, MAX_COMPANIES) } : question;
       // "Answer in one sentence.", "Reply with just the number." in the instructions: one period's figures in that form, as the SEC agent says them.

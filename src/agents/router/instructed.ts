@@ -1,4 +1,5 @@
-import type { FormInstructed } from '../instructions.js';
+import { formInstructed, type FormInstructed } from '../instructions.js';
+import { WORD_LIMIT_WORDS } from '../word-limit.js';
 import type { Answer } from '../types.js';
 import { formAsked } from '../sec/restate.js';
 import { periodsInForm } from '../periods-form.js';
@@ -21,12 +22,14 @@ export function restatedAsInstructed(answer: Answer, asked: FormInstructed, ques
   // (An answer with no sources is a fixed text, help or a refusal, that says what it must whole.)
   if (!body.length || !answer.citations.length) return null;
   // A list asked as a number of bullets: its first that many items (none: the list as it is).
-  const fewer = asked.form === 'bullets' && asked.count && !reportOf(answer) ? listInBullets(answer, asked.count) : null;
+  // (In plain words, "explain like I'm 12, in 2 bullets": its claims in plain words, below, when it has any.)
+  const fewer = asked.form === 'bullets' && asked.count && !reportOf(answer) && !(asked.plain && plainClaims(answer.text).length) ? listInBullets(answer, asked.count) : null;
   if (fewer) return fewer;
-  if (already(body, asked)) return null;
+  if (already(body, asked) && !(asked.plain && asked.form === 'bullets' && !reportOf(answer) && body.some((l) => l.includes('**')))) return null;
   const report = reportOf(answer);
   if (report) {
-    const brief = asked.form === 'sentence' || asked.form === 'line' ? 'in one sentence' : asked.form === 'simple' ? 'in plain words' : asked.form === 'bullets' ? 'key points' : null;
+    // (Bullets in plain words, "explain like I'm 12, in 2 bullets": its plain-words summary, a sentence a bullet.)
+    const brief = asked.form === 'sentence' || asked.form === 'line' ? 'in one sentence' : asked.form === 'simple' || (asked.form === 'bullets' && asked.plain) ? 'in plain words' : asked.form === 'bullets' ? 'key points' : null;
     const said = brief ? answerFromReport(brief, report, []) : null;
     if (!said?.text.trim()) return null;
     // Bullet points: each sentence of its key points a line of its own, the note under them kept.
@@ -63,16 +66,45 @@ export function periodsInstructed(answer: Answer, asked: FormInstructed, questio
 }
 
 /**
- * Just the number, plain words or bullet points asked in the question itself ("Apple revenue for
- * the last 4 quarters, just the number"), of an answer that is a table of periods: said so, as
+ * Just the number, plain words, bullet points, one sentence or one line asked in the question itself
+ * ("Apple revenue for the last 4 quarters, just the number", "Microsoft revenue by quarter in one
+ * sentence"), of an answer that is a table of periods: said so, as
  * instructions asking it would have it (the filings agents say single figures in any form
  * themselves, but keep a table of periods a table).
  */
-export function periodsFormAsked(question: string): { form: FormInstructed; restate: (answer: Answer) => Answer | null } | null {
+export function periodsFormAsked(question: string, plainAsked = false): { form: FormInstructed; restate: (answer: Answer) => Answer | null } | null {
   const asked = formAsked(question);
+  // One sentence or line with the figures asked ("Microsoft revenue by quarter in one sentence", "…, tl;dr"): its first figures from the first period to the latest, as instructions asking it have it.
+  // (Asked alone of the table before, "tl;dr", the filings agents say its change and its highest and lowest periods themselves.)
+  if (asked?.rest && (asked.form === 'sentence' || asked.form === 'line' || asked.form === 'tweet')) return { form: { form: asked.form === 'line' ? 'line' : 'sentence', one: false }, restate: (answer) => periodsInOneSentence(answer) };
   if (!asked || (asked.form !== 'number' && asked.form !== 'simple' && asked.form !== 'bullets')) return null;
-  const form: FormInstructed = { form: asked.form, one: asked.one, ...(asked.count ? { count: asked.count } : {}) };
+  const form: FormInstructed = { form: asked.form, one: asked.one, ...(asked.count ? { count: asked.count } : {}), ...(asked.plain || (plainAsked && asked.form === 'bullets') ? { plain: true } : {}) };
   return { form, restate: (answer) => periodsInForm(answer, form) };
+}
+
+/** A listing of events with their prices ("1. **Fed decision …** (KXFEDDECISION-26DEC, Economics) [1]: …"), or an event's live prices given alone. */
+const LISTED = /^(?:\d+\.\s+\*\*.+?\*\*\s+\([^)]*\)\s*(?:\[\d+\])+:|On its live prices\b)/m;
+
+/**
+ * One sentence or line, plain words or bullet points (or bullets in plain words) asked in a question
+ * that asks something else too ("What is Kalshi's Fed decision market saying? Explain like I'm 12,
+ * in 2 bullets"), of the router's answers that say no form themselves (a listing of events' odds,
+ * a whole stored report): said so, as instructions asking it would have them. Read
+ * as instructions are (formInstructed), so "headline CPI" or "a summary of" ask no form; a
+ * word limit alone is word-limit.ts's. Null when the question asks none of these, or only that
+ * the answer before be restated (the router does that itself).
+ */
+export function shapeFormAsked(question: string, plainAsked = false): { form: FormInstructed; restate: (answer: Answer) => Answer | null } | null {
+  const read = formInstructed(question.replace(WORD_LIMIT_WORDS, ' '));
+  if (!read || (read.form !== 'sentence' && read.form !== 'line' && read.form !== 'simple' && read.form !== 'bullets') || !formAsked(question)?.rest) return null;
+  const { words: _words, ...read2 } = read;
+  const form: FormInstructed = plainAsked && read.form !== 'simple' ? { ...read2, plain: true } : read2;
+  // (A company's figures come from the filings agents, who say them in the form asked themselves.)
+  // Only a whole stored report or a listing of events' prices: the router's other answers (a report's
+  // follow-ups, "tl;dr", "in two sentences for a lay reader") read the form themselves, and a
+  // company's figures come from the filings agents, who say them in the form asked.
+  const shapeless = (answer: Answer) => Boolean(reportOf(answer)) || LISTED.test(answer.text);
+  return { form, restate: (answer) => (shapeless(answer) ? restatedAsInstructed(answer, form, '') : null) };
 }
 
 /**
@@ -93,11 +125,11 @@ export function oddsFormAsked(question: string): { form: FormInstructed; restate
  * "… explain like I'm 12"): the report said in it, as instructions asking it would have it (its own
  * one-sentence or plain-words summary, its key points a line each). Any other answer is left as it is.
  */
-export function reportFormAsked(question: string): { form: FormInstructed; restate: (answer: Answer) => Answer | null } | null {
+export function reportFormAsked(question: string, plainAsked = false): { form: FormInstructed; restate: (answer: Answer) => Answer | null } | null {
   const asked = formAsked(question);
   const as: FormInstructed['form'] | null = !asked ? null : asked.form === 'bullets' || asked.form === 'simple' || asked.form === 'line' ? asked.form : asked.form === 'sentence' || asked.form === 'tweet' || asked.form === 'headline' ? 'sentence' : null;
   if (!as) return null;
-  const form: FormInstructed = { form: as, one: false, ...(asked!.count ? { count: asked!.count } : {}) };
+  const form: FormInstructed = { form: as, one: false, ...(asked!.count ? { count: asked!.count } : {}), ...(asked!.plain || (plainAsked && as !== 'simple') ? { plain: true } : {}) };
   return { form, restate: (answer) => (reportOf(answer) ? restatedAsInstructed(answer, form, '') : null) };
 }
 

@@ -19,7 +19,7 @@ import { MAX_COMPANIES, planAnswer } from './plan.js';
 import { FILINGS_ASKED, FILING_OF_FIGURE, answerFilingOfFigure, answerFilings, citedBefore, latestFilingAsked } from './filings.js';
 import { DATA_AGE_ASKED, NEXT_DUE_ASKED, answerFilingDates, filingDatesAsked } from './filing-dates.js';
 import { meaningAsked, type MeaningAsked } from './glossary.js';
-import { formAsked, restated, type FormAsked } from './restate.js';
+import { formAsked, plainShape, restated, type FormAsked } from './restate.js';
 import { formOfAnswerBefore } from './restate-before.js';
 import { ACCELERATION_ASKED, accelerationAnswer, computedAnswer, operationAsked } from './arithmetic.js';
 import { periodName } from './format.js';
@@ -28,6 +28,8 @@ import { BREAKDOWN_ASKED, answerBreakdown, answerUnnamedBreakdown, breakdownUnna
 import { FOURTH_QUARTER_10Q_ASKED, answerFourthQuarter } from './fourth-quarter.js';
 import { WORKING_ASKED, answerWorking } from './working.js';
 import { inInstructedForm } from './instructed.js';
+import { askedByCaller } from '../instructed.js';
+import { plainInstructed } from '../instructions.js';
 import { answerSharesBehind, sharesBehindAsked } from './shares-behind.js';
 import { askedBefore, whereSaid } from './where-said.js';
 import { FIGURES_DOUBTED, WRONG, figuresDependOn } from '../figures-doubted.js';
@@ -108,7 +110,9 @@ export const askedOfSecAgent = (asked: string) => WORKING_ASKED.test(asked) || B
 export async function* answerSec(lib: SecLibrary, request: AgentRequest): AsyncGenerator<AgentEvent> {
   const last = clipped([...request.messages].reverse().find((m) => m.role === 'user')?.content ?? '');
   // "Summarize in one sentence", "just the number", "explain like I'm 12": the answer before (or the one asked with it), in that form.
-  const form = formAsked(last);
+  // (Plain words asked in the caller's instructions, "Explain like I'm 12.", with bullets or one sentence asked here: that shape in plain words.)
+  const read = formAsked(last);
+  const form = read && !read.plain && plainShape(read.form) && askedByCaller(request) && plainInstructed(request.instructions) ? { ...read, plain: true } : read;
   const restatement = form ? await restatedAnswer(lib, request, form) : null;
   if (restatement) return yield* replayed(restatement);
   const before = form ? await formOfAnswerBefore(request.messages, form, (messages) => answerSec(lib, { ...request, messages })) : null;

@@ -41,5 +41,5 @@ export async function inInstructedForm(lib: SecLibrary, question: SecQuestion | 
   }
   if (question.companies.some((c) => c.status !== 'found' || c.fuzzy) || question.unknownFigures.length || question.companies.length > MAX_COMPANIES) return null;
   if (WHY.test(asked) || QUALITY_ASKED.test(asked)) return null;
-  return restated(lib, question, { form: AS_SEC[instructed.form], rest: '', one: instructed.one, ...(instructed.count ? { count: instructed.count } : {}) });
+  return restated(lib, question, { form: AS_SEC[instructed.form], rest: '', one: instructed.one, ...(instructed.count ? { count: instructed.count } : {}), ...(instructed.plain ? { plain: true } : {}) });
 }

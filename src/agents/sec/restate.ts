@@ -9,6 +9,7 @@ import { SourceList } from '../citations.js';
 import type { AgentEvent } from '../types.js';
 import { capitalise, formatAmount, periodName } from './format.js';
 import { bulletCount } from '../instructions.js';
+import { formWordsOut } from '../form-words.js';
 import { planAnswer, shareLabel, type Figure, type Plan } from './plan.js';
 
 /**
@@ -24,7 +25,7 @@ const FORMS: [Form, RegExp][] = [
   ['number', /\b(?:just|only)\s+(?:give\s+(?:me\s+)?)?(?:the|a|one)\s+(?:number|figure|value|amount)s?\b|\b(?:just|only)\s+(?:the\s+)?numbers?\b|\b(?:the\s+)?numbers?\s+only\b|\b(?:percent(?:age)?s?|probabilit(?:y|ies))\s+only\b|\b(?:just|only)\s+(?:the\s+)?(?:percent(?:age)?|probability|odds)\b(?!\s+(?:of|for|and|that)\b)|\b(?:in|with|using)\s+(?:one|a\s+single|1|a)\s+word\b|\bone[- ]word\s+(?:answer|reply|response)\b/i],
   // ("As bullet points", "in bullets", "bullet list", "bullet points please", "bulleted".)
   ['bullets', /\b(?:as|in|into|with|using)\s+(?:a\s+)?(?:short\s+)?(?:(?:\d{1,2}|two|three|four|five|six|seven|eight|nine|ten)\s+(?:short\s+|key\s+|brief\s+)?)?(?:bullet(?:ed)?(?:[- ]?(?:points?|lists?|form))?|bullets)\b|\b(?:(?:\d{1,2}|two|three|four|five|six|seven|eight|nine|ten)\s+(?:short\s+|key\s+|brief\s+)?)?bullet(?:ed)?[- ]?(?:points?|lists?)\b|\bbullets?\s+(?:please|pls|plz)\b|^\W*(?:(?:ok(?:ay)?|now|and|so)\W+)?(?:bullets|bulleted)\W*$/i],
-  ['simple', /\bexplain\s+(?:it\s+|that\s+|this\s+|them\s+)?(?:to\s+me\s+)?(?:like|as\s+if|as\s+though)\s+(?:i'?m|i\s+am|im|to\s+a)\s+(?:a\s+)?\w+(?:[- ]year[- ]old)?|\beli\d+\b|\bin\s+(?:simple|plain|simpler|plainer|layman'?s?|everyday)\s+(?:words|terms|english|language)\b|\bfor\s+a\s+(?:kid|child|beginner|\d+[- ]year[- ]old)\b|\bsimply\s+put\b|\bdumb\s+it\s+down\b|\bplain[- ](?:english|language|words)\b|\b(?:in\s+)?layman'?s?\s+terms\b|\bfor\s+(?:a\s+|the\s+)?(?:general|lay|non-?expert|non-?technical|wider|broad)\s+(?:audience|readers?|public)\b|\bfor\s+(?:my\s+|our\s+)?(?:readers|listeners|viewers)\b|\bnon-?technical\b/i],
+  ['simple', /\bexplain\s+(?:it\s+|that\s+|this\s+|them\s+)?(?:to\s+me\s+)?(?:like|as\s+if|as\s+though)\s+(?:i'?m|i\s+am|im|to\s+a)\s+(?:a\s+)?\w+(?:[- ]year[- ]old)?|\beli\d+\b|\bin\s+(?:simple|plain|simpler|plainer|layman'?s?|everyday)\s+(?:words|terms|english|language)\b|\bfor\s+a\s+(?:kid|child|beginner|\d+[- ]year[- ]old)\b|\bsimply\s+put\b|\bdumb\s+it\s+down\b|\bplain[- ](?:english|language|words)\b|\b(?:in\s+)?layman'?s?\s+terms\b|\bfor\s+(?:a\s+|the\s+)?(?:general|lay|non-?expert|non-?technical|wider|broad)\s+(?:audience|readers?|public)\b|\bfor\s+(?:my\s+|our\s+)?(?:readers|listeners|viewers)\b|\bnon-?technical\b|\b(?:no|without|avoid)\s+jargon\b|\bjargon[- ]free\b/i],
   ['tweet', /\btweet(?:[- ](?:length|sized?|size))?\b/i],
   ['headline', /\b(?:one\s+)?headline(?:\s+(?:number|figure|version|numbers|figures))?\b(?!s)/i],
   ['line', /\b(?:in\s+|as\s+)?(?:one|a|1|single)\s+line\b|\bone[- ]liner\b/i],
@@ -43,17 +44,43 @@ export interface FormAsked {
   one: boolean;
   /** How many bullet points were asked ("in 3 bullets"), when a number was. */
   count?: number;
+  /** Plain words asked beside the shape ("explain like I'm 12, in 2 bullets"): bullets or a sentence in plain words. */
+  plain?: boolean;
 }
 
+/** The shapes plain words can be asked beside: bullets, one sentence, one line, a tweet. */
+export const plainShape = (form: Form) => form === 'bullets' || form === 'sentence' || form === 'line' || form === 'tweet';
+
+/** The words of every form, to take out of a question that asks something else first ("yes or no, in 3 bullets"). */
+export const FORM_WORDS = FORMS.map(([, p]) => new RegExp(p.source, 'gi'));
+
+/** Which part of a text a place is in, parts being apart at a comma, a stop, a semicolon or "and", "but", "then". */
+const EACH = /\b(?:each|every|per)\s+(?:bullet(?:\s+point)?|point|item|row|line|entry)s?\b/i;
+
+export const partOf = (text: string, at: number) => (text.slice(0, at).match(/[,;:.!?\n]|\b(?:and|but|then)\b/gi) ?? []).length;
+
+/**
+ * The form a question asks of its answer, and the question without its words. Plain words asked
+ * beside bullets, a sentence, a line or a tweet ("explain like I'm 12, in 2 bullets") are that
+ * shape in plain words (`plain`); of shapes that contradict each other ("in 3 bullets, in one
+ * sentence"), the one asked last wins.
+ */
 export function formAsked(text: string): FormAsked | null {
-  for (const [form, pattern] of FORMS) {
+  // (Each form by the part of the question it is in: parts are apart at a comma, a stop or "and"; "a tweet-length summary" is one ask, a tweet.)
+  const found = FORMS.flatMap(([form, pattern], order) => {
     const m = pattern.exec(text);
-    if (!m) continue;
-    const rest = FORMS.reduce((t, [, p]) => t.replace(new RegExp(p.source, 'gi'), ' '), text).replace(FILLER, ' ').replace(/^[\s\W]*(?:(?:ok(?:ay)?|so|and|now|then|just|but)\b[\s,.!:;-]*)*/i, '').replace(/[\s:,;.!?-]+$/, '').trim();
-    const count = form === 'bullets' ? bulletCount(text) : 0;
-    return { form, rest: /^[\W_]*$/.test(rest) ? '' : rest, one: /\bone\s+(?:headline\s+)?(?:number|figure)\b|\b(?:in|with|using)\s+(?:one|a\s+single|1|a)\s+word\b|\bone[- ]word\b/i.test(text), ...(count ? { count } : {}) };
-  }
-  return null;
+    // ("Use bullets, one line each", "keep each bullet to one sentence": a shape of each bullet, not of the answer.)
+    if (m && (form === 'sentence' || form === 'line') && (EACH.test(text) || /^\s*(?:each|apiece|per\s+(?:bullet|point|item|row))\b/i.test(text.slice(m.index + m[0].length)))) return [];
+    return m ? [{ form, order, part: partOf(text, m.index) }] : [];
+  });
+  if (!found.length) return null;
+  const shapes = found.filter((f) => f.form !== 'simple');
+  const form = shapes.length ? shapes.reduce((a, b) => (b.part > a.part || (b.part === a.part && b.order < a.order) ? b : a)).form : 'simple';
+  const plain = plainShape(form) && found.some((f) => f.form === 'simple');
+  // (What only joined the form's words to the question goes with them: "Apple revenue - as a table, please" asks "Apple revenue"; see form-words.ts.)
+  const rest = formWordsOut(text, [...FORMS.map(([, p]) => new RegExp(p.source, 'gi')), FILLER]).replace(/^[\s\W]*(?:(?:ok(?:ay)?|so|and|now|then|just|but)\b[\s,.!:;-]*)*/i, '').replace(/[\s:,;.!?-]+$/, '').trim();
+  const count = form === 'bullets' ? bulletCount(text) : 0;
+  return { form, rest: /^[\W_]*$/.test(rest) ? '' : rest, one: /\bone\s+(?:headline\s+)?(?:number|figure)\b|\b(?:in|with|using)\s+(?:one|a\s+single|1|a)\s+word\b|\bone[- ]word\b/i.test(text), ...(count ? { count } : {}), ...(plain ? { plain: true } : {}) };
 }
 
 /** "Was" or "were" for an item: its figure's label may be plural ("share repurchases were"); a margin or a ratio is one. */
@@ -190,6 +217,31 @@ function bullets(items: Item[], count?: number): string {
   return chunks.map((chunk) => `- ${compactLines(chunk, false).join('; ')}`).join('\n');
 }
 
+/** One sentence in plain words ("explain like I'm 12, in one sentence"): each company and period as plain words say it, joined by semicolons. */
+function plainSentence(items: Item[]): string {
+  return `${grouped(items).map((g, i) => simple(g).replace(/\.$/, '').replace(/^In\b/, i ? 'in' : 'In').replace(/^Over\b/, i ? 'over' : 'Over').replace(/^On\b/, i ? 'on' : 'On')).join('; ')}.`;
+}
+
+/**
+ * Bullets in plain words ("explain like I'm 12, in 2 bullets"): each company and period said as
+ * plain words say it, a bullet each; a number asked, the figures shared among that many as even as
+ * can be, as bullets() shares them.
+ */
+function plainBullets(items: Item[], count?: number): string {
+  const groups = grouped(items);
+  if (!count || count >= items.length) {
+    // (One company and period with several figures, more bullets allowed than groups: a figure a bullet.)
+    const each = count && groups.length < count ? items.map((item) => [item]) : groups;
+    return each.map((g) => `- ${simple(g)}`).join('\n');
+  }
+  const chunks: Item[][] = [];
+  for (let i = 0, at = 0; i < count; i++) {
+    const size = Math.floor(items.length / count) + (i < items.length % count ? 1 : 0);
+    chunks.push(items.slice(at, (at += size)));
+  }
+  return chunks.map((chunk) => `- ${simple(chunk)}`).join('\n');
+}
+
 function compactLines(items: Item[], bold: boolean): string[] {
   return grouped(items)
     .map((g) => {
@@ -309,7 +361,8 @@ export async function restated(lib: SecLibrary, question: SecQuestion, asked: Fo
     asked.form === 'number' ? number(items, q)
       : asked.form === 'simple' ? simple(items)
         : asked.form === 'table' ? table(items)
-          : asked.form === 'bullets' ? bullets(items, asked.count)
+          : asked.form === 'bullets' ? (asked.plain ? plainBullets(items, asked.count) : bullets(items, asked.count))
+          : asked.plain ? plainSentence(items)
           : asked.form === 'sentence' ? sentence(items)
             : compact(items, asked.form === 'headline');
   // Citations are numbered in the order the body uses them.
