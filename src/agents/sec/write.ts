@@ -1761,7 +1761,8 @@ export class AnswerWriter {
       const weighed = companies > 1 && (!plan.keyFigures || /\b(?:bigger|larger|smaller|biggest|largest|smallest)\b/i.test(text)) && !ratios.length;
       // "Which company has the highest net margin?": the ranking is the answer, before the figures.
       // So is "and by net margin?" after a ranking: ranked by another figure.
-      const ranking = weighed && /\b(?:highest|lowest|most|least|largest|biggest|smallest|best|worst|greatest|fastest|slowest|rank\w*)\b|^\s*(?:and\s+|now\s+|what about\s+|how about\s+)?by\s+\w/i.test(text);
+      // ("Which grew faster?", "who has the higher margin?": of two, the comparative asks the same, answered first.)
+      const ranking = weighed && (/\b(?:highest|lowest|most|least|largest|biggest|smallest|best|worst|greatest|fastest|slowest|rank\w*)\b|^\s*(?:and\s+|now\s+|what about\s+|how about\s+)?by\s+\w/i.test(text) || /^\W*(?:(?:so|and|ok|but)\W+)?(?:which|who|whose|who's|whos)\b[^?]*\b(?:faster|slower|higher|lower|bigger|larger|smaller|greater|more|less|better|worse)\b/i.test(text));
       // "Is Apple's gross margin higher than Microsoft's?", "Did Apple grow faster than Microsoft?": the verdict leads, each company's figure cited in it.
       const verdictFirst = weighed && !ranking && YES_NO.test(plan.question?.askedAs ?? text) && COMPARED_THAN.test(plan.question?.askedAs ?? text);
       const differences = ranking || verdictFirst ? this.#differences(figures, verdictFirst).map((d) => `- ${d}`) : [];

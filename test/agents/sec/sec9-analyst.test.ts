@@ -95,3 +95,11 @@ describe('sec9: a question about the answer\'s source between figures (demo snap
     }
   });
 });
+
+describe('sec9: "which grew faster?" of two companies (demo snapshot)', () => {
+  it('is answered before the table, not under it', async () => {
+    const a = await talkOf('svc-agent', 'Microsoft revenue growth FY2024', 'and Apple?', 'which grew faster?');
+    expect(a.text).toMatch(/^Revenue, side by side \(each company in its own fiscal terms\):\n\n- Microsoft's revenue growth for fiscal year 2024 \(year ended 2024-06-30\), \+15\.7%, was 13\.6 percentage points higher than Apple's/);
+    consistent(a);
+  });
+});
