@@ -316,7 +316,8 @@ export async function threadTable(lib: SecLibrary, request: AgentRequest): Promi
   const index = await lib.companyIndex();
   const thread = figuresThread(earlier.slice(0, last[1] + 1), request, index);
   const question = parseWithInstructions(earlier.slice(0, last[1] + 1), request.instructions, index);
-  if (!thread.length || !question || thread.every((q) => JSON.stringify(q.period) === JSON.stringify(question.period))) return null;
+  // (Two periods asked together, "Q3 2024? And in Q4?": both, a row each.)
+  if (!question || (!question.periodsListed && (!thread.length || thread.every((q) => JSON.stringify(q.period) === JSON.stringify(question.period))))) return null;
   return restatedAnswer(lib, request, asked);
 }
 

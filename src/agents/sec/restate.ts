@@ -306,6 +306,16 @@ export async function restated(lib: SecLibrary, question: SecQuestion, asked: Fo
   const before: Item[] = [];
   for (const e of earlier) before.push(...(await itemsOf(lib, await planAnswer(lib, e, { progress: () => {} }), sources)));
   const plan = await planAnswer(lib, q, { progress: () => {} });
+  // ("As a table" after "revenue in Q3 2024 and Q4 2024": both periods asked, a row each, the earlier first.)
+  if (q.periodsListed) {
+    for (const f of plan.figures) {
+      const p = f.result.kind === 'value' ? f.result.compared?.period : null;
+      if (!p || p.kind === 'span') continue;
+      const earlierPeriod = { kind: 'ended' as const, date: p.end, span: p.kind, toleranceDays: 0 };
+      const one = { ...q, companies: q.companies.filter((c) => c.status === 'found' && c.company.cik === f.company.cik), metrics: [f.metric.id], period: earlierPeriod, comparison: null, versus: null, periodsListed: false };
+      before.push(...(await itemsOf(lib, await planAnswer(lib, one, { progress: () => {} }), sources)));
+    }
+  }
   const key = (i: Item) => `${i.company.cik} ${i.label} ${i.period.end} ${i.period.kind}`;
   const seen = new Set<string>();
   let items = ordered([...before, ...(await itemsOf(lib, plan, sources))].filter((i) => !seen.has(key(i)) && Boolean(seen.add(key(i)))), q);

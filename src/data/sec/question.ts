@@ -1369,7 +1369,8 @@ export function parseSecQuestion(text: string, index: CompanyIndex, previous?: S
     metrics: operatingLeverage ? [...new Set<MetricId>(['operatingIncome', 'revenue', ...x.metrics])] : (perShare?.metrics ?? (anyMargin ? ['grossProfit', 'operatingIncome', 'netIncome'] : growthOf ? ['revenue'] : metrics)),
     period,
     ...(operatingLeverage ? { operatingLeverage: true } : {}),
-    ...(x.twoPeriods && !x.byCompany && x.period && comparison && !COMPARING.test(text) ? { periodsListed: true } : {}),
+    // (Kept by a follow-up that moves neither period nor comparison: "and Microsoft?" is its two periods too.)
+    ...((x.twoPeriods && !x.byCompany && x.period && comparison && !COMPARING.test(text)) || (followUp && previous.periodsListed && !stated.period && !stated.comparison && !x.relative && !COMPARING.test(text)) ? { periodsListed: true } : {}),
     ...(askedAs ? { askedAs } : {}),
     ...(against && !operatingLeverage ? { against: true } : {}),
     // The earlier period compared with stays only while the period does ("and net income?").

@@ -103,3 +103,19 @@ describe('sec9: "which grew faster?" of two companies (demo snapshot)', () => {
     consistent(a);
   });
 });
+
+describe('sec9: two periods asked together, then followed up (demo snapshot)', () => {
+  it('"and Microsoft?", "and net income?" keep both periods; "as a table" is a row for each', async () => {
+    const turns = ['What was Apple revenue in Q3 2024? And in Q4?'];
+    const msft = await talkOf('svc-agent', ...turns, 'and Microsoft?');
+    expect(msft.text).toMatch(/^\*\*Microsoft Corp\. \(MSFT\)\*\*: revenue for fiscal Q3 2024 \(quarter ended 2024-03-31\) was \*\*\$61,858 million\*\* \[1\], and for fiscal Q4 2024 \(quarter ended 2024-06-30\) \*\*\$64,727 million\*\* \[2\]\[1\] \(derived\)\./);
+    consistent(msft);
+    const income = await talkOf('svc-agent', ...turns, 'and Microsoft?', 'and net income?');
+    expect(income.text).toMatch(/^\*\*Microsoft Corp\. \(MSFT\)\*\*: net income for fiscal Q3 2024 \(quarter ended 2024-03-31\) was \*\*\$21,939 million\*\* \[1\], and for fiscal Q4 2024/);
+    for (const model of ['svc-sec-agent', 'svc-agent']) {
+      const table = await talkOf(model, ...turns, 'as a table');
+      expect(table.text).toContain('| Apple | Revenue | fiscal Q3 2024 (quarter ended 2024-06-29) | $85.8 billion [1] | — |\n| Apple | Revenue | fiscal Q4 2024 (quarter ended 2024-09-28) | $94.9 billion [2][1] (derived) | +10.7% quarter over quarter |');
+      consistent(table);
+    }
+  });
+});
