@@ -111,6 +111,9 @@ const MINUS_ASKED = /\b(?:minus|less|subtract(?:ed)?|take away)\b(?!\s+than\b)/i
 /** A quarter's (or a span's) amount asked at a yearly pace ("annualize that", "run rate"). */
 
 const SPREAD_ASKED = /\b(?:by how much|how much (?:more|less|higher|lower|bigger|smaller)|difference|gap|spread|vs\.? the (?:lowest|highest|smallest|largest|bottom|top)|in (?:percentage )?points)\b/i;
+/** A rate a change is held against ("grow faster than 10%", "more than 5 percent", "by less than 2%"): its words and number. */
+const THRESHOLD_RATE = /\b((?:faster|more|higher|greater|quicker|slower|less|lower)\s+than|over|above|at least|under|below)\s+(\d+(?:\.\d+)?)\s*(?:%|percent\b)/i;
+const BELOW_RATE = /^(?:slower|less|lower)\b|^(?:under|below)$/i;
 /** An order asked of a ranking ("rank them", "highest first", "sorted lowest to highest"). */
 const ORDER_ASKED = /\brank(?:ed|ing|s)?\b|\b(?:order(?:ed)?|sort(?:ed)?)\b|\b(?:highest|largest|biggest|best|top|lowest|smallest|least|worst|bottom)\s+(?:first|to\s+(?:the\s+)?(?:highest|largest|biggest|best|top|lowest|smallest|least|worst|bottom))\b|\b(?:a|de)scending\b/i;
 /** The lowest asked first ("lowest first", "from smallest to largest", "ascending"). */
@@ -1298,13 +1301,17 @@ export class AnswerWriter {
     const text = q?.askedAs ?? q?.text ?? '';
     const companies = [...new Set(figures.map((f) => f.company.cik))];
     if (companies.length < 2 || !YES_NO.test(text)) return null;
-    const quantifier = /\b(both|all|each|every|either|any|neither|none)\b/i.exec(text)?.[1]?.toLowerCase();
-    const [up, down] = [GROWTH_WORDS.test(text), DECLINE_WORDS.test(text)];
-    if (!quantifier || up === down || COMPARED_THAN.test(text)) return null;
+    // ("Did Apple and Microsoft grow revenue more than 10%?": every company named, held against that rate.)
+    const threshold = THRESHOLD_RATE.exec(text);
+    const quantifier = /\b(both|all|each|every|either|any|neither|none)\b/i.exec(text)?.[1]?.toLowerCase() ?? (threshold && q?.stated.companies ? 'all' : undefined);
+    const [up, down] = threshold ? [!BELOW_RATE.test(threshold[1]!), BELOW_RATE.test(threshold[1]!)] : [GROWTH_WORDS.test(text), DECLINE_WORDS.test(text)];
+    if (!quantifier || up === down || (!threshold && COMPARED_THAN.test(text))) return null;
+    const rate = threshold ? Number(threshold[2]) : null;
     const metrics = [...new Set(figures.map((f) => f.metric))];
     if (metrics.length !== 1) return null;
     const metric = metrics[0]!;
     const share = q?.margin ? shareLabel(metric) : null;
+    if (share && rate !== null) return null;
     const moves: { name: string; change: number; said: string }[] = [];
     for (const f of figures) {
       const r = f.result;
@@ -1320,14 +1327,16 @@ export class AnswerWriter {
         const cites = [...new Set([refs, this.#refs(now), this.#refs(then)])].join('');
         moves.push({ name: shortName(f.company.name), change: Math.round(points * 100), said: `${shortName(f.company.name)} ${((100 * c.value.value) / then.value).toFixed(1)}% to ${((100 * r.value.value) / now.value).toFixed(1)}%, ${pointsApart(points, this.#bpsAsked(), true)} (${when}) ${cites}` });
       } else {
-        const change = r.value.value - c.value.value;
+        // (Against a rate asked: how far above it or below it, in percent of the figure before.)
+        const change = rate !== null ? (c.value.value > 0 ? (100 * (r.value.value - c.value.value)) / c.value.value - rate : NaN) : r.value.value - c.value.value;
+        if (Number.isNaN(change)) return null;
         moves.push({ name: shortName(f.company.name), change, said: `${shortName(f.company.name)} ${formatChange(r.value.value, c.value.value, r.value.unit, metric, this.#scale(r.value))}, ${this.#amount(f, c.value)} to ${this.#amount(f, r.value)} (${when}) ${refs}` });
       }
     }
     const claimed = up ? 1 : -1;
     const movers = moves.filter((m) => Math.sign(m.change) === claimed);
-    const verb = up ? (share ? 'rose' : 'grew') : 'fell';
-    const what = share ? `their ${share.label}` : `${metric.label}`;
+    const verb = rate !== null ? `${up ? 'grew' : 'grew less than'}` : up ? (share ? 'rose' : 'grew') : 'fell';
+    const what = share ? `their ${share.label}` : rate !== null ? `${metric.label} ${up ? 'more than ' : ''}${rate}%` : `${metric.label}`;
     const n = moves.length;
     const all = n === 2 ? 'both' : `all ${n}`;
     const none = n === 2 ? 'neither' : 'none';
@@ -1365,7 +1374,8 @@ export class AnswerWriter {
     const text = q?.askedAs ?? q?.text ?? '';
     const way = COMPARED_THAN.exec(text);
     const subject = q?.companies.find((c) => c.status === 'found');
-    if (!YES_NO.test(text) || !way || subject?.status !== 'found') return '';
+    // ("Faster than 10%": held against a rate, not against the other company.)
+    if (!YES_NO.test(text) || !way || subject?.status !== 'found' || THRESHOLD_RATE.test(text)) return '';
     const up = !/^(?:slower|less|lower|smaller|fewer|worse)$/i.test(way[1]!);
     return (subject.company.cik === higher.cik) === up ? '**Yes**: ' : '**No**: ';
   }
@@ -1762,9 +1772,10 @@ export class AnswerWriter {
       // "Which company has the highest net margin?": the ranking is the answer, before the figures.
       // So is "and by net margin?" after a ranking: ranked by another figure.
       // ("Which grew faster?", "who has the higher margin?": of two, the comparative asks the same, answered first.)
-      const ranking = weighed && (/\b(?:highest|lowest|most|least|largest|biggest|smallest|best|worst|greatest|fastest|slowest|rank\w*)\b|^\s*(?:and\s+|now\s+|what about\s+|how about\s+)?by\s+\w/i.test(text) || /^\W*(?:(?:so|and|ok|but)\W+)?(?:which|who|whose|who's|whos)\b[^?]*\b(?:faster|slower|higher|lower|bigger|larger|smaller|greater|more|less|better|worse)\b/i.test(text));
+      // ("Difference in points?", "by how much?" after the companies' figures: how far apart they are, first.)
+      const ranking = weighed && (/\b(?:highest|lowest|most|least|largest|biggest|smallest|best|worst|greatest|fastest|slowest|rank\w*)\b|^\s*(?:and\s+|now\s+|what about\s+|how about\s+)?by\s+\w/i.test(text) || /^\W*(?:(?:so|and|ok|but)\W+)?(?:which|who|whose|who's|whos)\b[^?]*\b(?:faster|slower|higher|lower|bigger|larger|smaller|greater|more|less|better|worse)\b/i.test(text) || (SPREAD_ASKED.test(text) && !plan.question?.stated.metrics));
       // "Is Apple's gross margin higher than Microsoft's?", "Did Apple grow faster than Microsoft?": the verdict leads, each company's figure cited in it.
-      const verdictFirst = weighed && !ranking && YES_NO.test(plan.question?.askedAs ?? text) && COMPARED_THAN.test(plan.question?.askedAs ?? text);
+      const verdictFirst = weighed && !ranking && YES_NO.test(plan.question?.askedAs ?? text) && COMPARED_THAN.test(plan.question?.askedAs ?? text) && !THRESHOLD_RATE.test(plan.question?.askedAs ?? text);
       const differences = ranking || verdictFirst ? this.#differences(figures, verdictFirst).map((d) => `- ${d}`) : [];
       // "Did both Apple and Microsoft grow revenue?": yes or no of every company, each one's change cited.
       const everyOne = this.#eachMoved(figures);

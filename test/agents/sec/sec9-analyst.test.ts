@@ -119,3 +119,22 @@ describe('sec9: two periods asked together, then followed up (demo snapshot)', (
     }
   });
 });
+
+describe('sec9: a rate held against companies, and how far apart they are (demo snapshot)', () => {
+  it('"did either grow revenue faster than 10%?" is held against 10%, not against each other', async () => {
+    const a = await talkOf('svc-agent', 'Apple and Microsoft revenue latest quarter vs a year ago', 'did either of them grow revenue faster than 10%?');
+    expect(a.text.split('\n')[0]).toBe(
+      '**Yes**: Microsoft grew revenue more than 10%. Apple +$4,606 million (+5.1%), $90,753 million to $95,359 million (fiscal Q2 2025 against fiscal Q2 2024) [1][2]; Microsoft +$8,208 million (+13.3%), $61,858 million to $70,066 million (fiscal Q3 2025 against fiscal Q3 2024) [3][4].',
+    );
+    expect(a.text).not.toContain('**No**');
+    consistent(a);
+    const both = await talkOf('svc-agent', 'Did Apple and Microsoft grow revenue more than 10% in their latest quarter vs a year ago?');
+    expect(both.text).toMatch(/^\*\*No\*\*: only Microsoft grew revenue more than 10%\./);
+  });
+
+  it('"difference in points?" after two companies\' margins says it before their table', async () => {
+    const a = await talkOf('svc-agent', 'Apple gross margin FY2024', 'and Microsoft?', 'difference in points?');
+    expect(a.text).toMatch(/^Gross margin \(gross profit over revenue\), side by side \(each company in its own fiscal terms\):\n\n- Microsoft's gross margin for fiscal year 2024 \(year ended 2024-06-30\), 69\.8%, was 23\.6 percentage points higher than Apple's/);
+    consistent(a);
+  });
+});
