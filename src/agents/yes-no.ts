@@ -57,10 +57,14 @@ export function yesNoSaid(answer: Answer, question: string | string[], oneSenten
   if (!lines.length || !answer.citations.length) return null;
   // The verdict the answer opens with, or gives as a line of its own under a table ("- **Yes**: Apple's revenue was … more").
   const plain = (l: string) => l.replace(/\*\*|__/g, '').replace(/^#+\s*/, '');
-  const verdict = /^(yes|no)\b(?![-'’])/i.exec(plain(lines[0]!))?.[1] ?? lines.map((l) => /^(?:[-*•]\s+)?\*\*(yes|no)\*\*[:.,]/i.exec(l)?.[1]).find(Boolean);
+  const opening = /^(yes|no)\b(?![-'’])/i.exec(plain(lines[0]!))?.[1];
+  const line = opening ? lines[0]! : lines.find((l) => /^(?:[-*•]\s+)?\*\*(yes|no)\*\*[:.,]/i.test(l));
+  const verdict = opening ?? (line ? /\*\*(yes|no)\*\*/i.exec(line)![1] : undefined);
   const asked = typeof question === 'string' ? isYesNoQuestion(question) : yesNoInThread(question);
   if (verdict && asked) {
-    const ref = /\[(\d+)\]/.exec(answer.text)?.[0] ?? '';
+    // The sources of the verdict's own line, every one ("No [1][2]." of two companies' margins), else the answer's first.
+    const own = [...new Set(line?.match(/\[\d+\]/g) ?? [])].join('');
+    const ref = own || (/\[(\d+)\]/.exec(answer.text)?.[0] ?? '');
     return cited(`${verdict[0]!.toUpperCase()}${verdict.slice(1).toLowerCase()}${ref ? ` ${ref}` : ''}.\n`, answer.citations);
   }
   const said = oneSentence?.text.split(/\n\s*\n/)[0]!.trim() ?? '';

@@ -97,7 +97,8 @@ describe('on the demo service', () => {
     expect(await chat('svc-sec-agent', "Did Apple's revenue grow last year?", 'Answer yes or no only.')).toBe('Yes [1].\n');
     expect(await streamed('svc-agent', "Did Microsoft's net income grow in fiscal 2024?", 'Reply with a simple yes or no.')).toBe('Yes [1].\n');
     // (A verdict given under a table, "- **Yes**: …"; "yes or no" asked at the end of the question, after an address too.)
-    expect(await respond('svc-sec-agent', 'Is Apple bigger than Microsoft by revenue? yes or no')).toBe('Yes [1].\n');
+    // (Of two companies, the verdict cites both companies' figures.)
+    expect(await respond('svc-sec-agent', 'Is Apple bigger than Microsoft by revenue? yes or no')).toBe('Yes [1][2].\n');
   });
 
   it('just yes or no of a question that is none, or one the answer gives no verdict on: said so, in one short sentence', async () => {

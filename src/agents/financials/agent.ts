@@ -4,7 +4,7 @@ import { asksCoverage, clipped, comparedCompanies, parseWithInstructions } from 
 import { inInstructedForm } from '../sec/instructed.js';
 import { formAsked } from '../sec/restate.js';
 import { MAX_COMPANIES } from '../sec/plan.js';
-import { acrossCovered, answerSec, answerSecQuestion, askedOfMarkets, askedOfSecAgent, coverageAnswer, currencyNote, said, sourcesAsked, sourcesOnly, withComponents } from '../sec/agent.js';
+import { acrossCovered, answerSec, answerSecQuestion, askedOfMarkets, askedOfSecAgent, coverageAnswer, currencyNote, said, sourcesAsked, sourcesOnly, threadTable, withComponents } from '../sec/agent.js';
 import { askedBefore, whereSaid } from '../sec/where-said.js';
 import type { Agent, AgentEvent, AgentRequest } from '../types.js';
 import { answerTables, spanAsked, tabulable } from './table.js';
@@ -49,6 +49,9 @@ export function financialsAgent(core: Core): Agent {
     // A question naming a period of its own ("Microsoft net income FY2023") is that period, not the earlier table's.
     const span = spanAsked(req.messages.filter((m) => m.role === 'user').map((m) => clipped(m.content)), question);
     if (!tabulable(question) || !span) {
+      // "As a table" after figures asked over companies and periods in turn ("and Microsoft?", "what about the year before?"): each figure given, a row each.
+      const thread = !span ? await threadTable(lib, req) : null;
+      if (thread) return yield* thread;
       // "As a table" after companies asked one after another ("Apple's revenue?", "and Microsoft's?"): all of them, side by side.
       const before = question && !span && formAsked(asked)?.form === 'table' && !formAsked(asked)?.rest ? parseWithInstructions(req.messages.slice(0, -1), req.instructions, index) : null;
       // A form asked in the question with its figures ("Apple revenue for fiscal 2024 as a table", "…, explain like I'm 12"): one period's figures in it, as the SEC agent says them.

@@ -290,7 +290,11 @@ const fiscalYearsNamed = (t: string) => new Set([...t.matchAll(/(?<![\d/-])(?:fy
  * "Q1 2024, Q2 2024 and Q3 2024", "Q3 FY24 vs Q3 FY23 vs Q3 FY22", "fiscal 2022, 2023 and 2024": three or more, as a table
  * from the first to the last; for a total, two years are enough ("FY2023 and FY2024 combined"), and only those named are added.
  */
-function listedPeriods(t: string, total: boolean): Span | null {
+function listedPeriods(text: string, total: boolean): Span | null {
+  // "Q2, Q3 and Q4 2024": the year said once, after the last, is each quarter's.
+  const t = text.replace(/\b((?:q[1-4]\s*(?:,\s*(?:and\s+|&\s*)?|and\s+|&\s*|\/\s*))+)(q[1-4])(\s*(?:of\s+)?(?:fy\s*|fiscal\s+(?:year\s+)?)?'?(?:(?:19|20)\d\d|\d\d)\b)/g, (_, list: string, last: string, year: string) =>
+    `${list.replace(/\bq([1-4])\b/g, (q: string) => `${q}${year}`)}${last}${year}`,
+  );
   const quarters = new Set([...t.matchAll(/\bq([1-4])\s*(?:of\s+)?(?:fy\s*|fiscal\s+(?:year\s+)?)?'?((?:19|20)\d\d|\d\d)\b/g)].map((m) => (m[2]!.length === 2 ? 2000 + Number(m[2]) : Number(m[2])) * 4 + Number(m[1])));
   // For a total, two quarters in a row are enough ("Q1 2024 and Q2 2024 combined").
   const contiguous = quarters.size >= 2 && Math.max(...quarters) - Math.min(...quarters) + 1 === quarters.size;

@@ -4,6 +4,7 @@ import { secLibrary } from '../../data/sec/index.js';
 import type { FactCitation, SecLibrary } from '../../data/sec/library.js';
 import { SAME_DATE, asksCoverage, clipped, comparedCompanies, parseSecQuestion, parseWithInstructions, type SecQuestion, type PeriodSpec } from '../../data/sec/question.js';
 import type { CompanyRef } from '../../data/sec/types.js';
+import type { CompanyIndex } from '../../data/sec/companies.js';
 import { extraWeekLength, type FiscalPeriod } from '../../data/sec/calendar.js';
 import { shortName } from '../../data/sec/names.js';
 import type { ReportedFact } from '../../data/sec/facts.js';
@@ -301,7 +302,50 @@ async function restatedAnswer(lib: SecLibrary, request: AgentRequest, form: Form
   if (!question?.companies.some((c) => c.status === 'found') || valuationInConversation(text, []) || (periodsAsked({ ...request, messages }, question) && tabulable(question))) return null;
   // (The figures are restated, not asked again: a company guessed from a misspelling was said to be so when they were given.)
   const companies = (form.form === 'table' && !form.rest ? comparedCompanies(question) : question.companies).map((c) => (c.status === 'found' ? { ...c, fuzzy: false } : c));
-  return restated(lib, { ...question, companies: companies.slice(0, MAX_COMPANIES) }, form);
+  const thread = form.form === 'table' && !form.rest ? figuresThread(earlier.slice(0, before![1] + 1), request, index) : [];
+  return restated(lib, { ...question, companies: companies.slice(0, MAX_COMPANIES) }, form, thread);
+}
+
+/**
+ * "As a table" after figures asked one after another over periods as well as companies ("Apple net
+ * income FY2024", "and Microsoft?", "what about the year before?"): each figure given, a row each,
+ * cited. Null when the thread moved no period (the companies' table of one question answers it).
+ */
+export async function threadTable(lib: SecLibrary, request: AgentRequest): Promise<AgentEvent[] | null> {
+  const asked = formAsked(clipped([...request.messages].reverse().find((m) => m.role === 'user')?.content ?? ''));
+  if (asked?.form !== 'table' || asked.rest) return null;
+  const earlier = request.messages.slice(0, -1);
+  const last = earlier.map((m, i) => [m, i] as const).filter(([m]) => m.role === 'user' && !formAsked(clipped(m.content))).at(-1);
+  if (!last) return null;
+  const index = await lib.companyIndex();
+  const thread = figuresThread(earlier.slice(0, last[1] + 1), request, index);
+  const question = parseWithInstructions(earlier.slice(0, last[1] + 1), request.instructions, index);
+  // (Two periods asked together, "Q3 2024? And in Q4?": both, a row each.)
+  if (!question || (!question.periodsListed && (!thread.length || thread.every((q) => JSON.stringify(q.period) === JSON.stringify(question.period))))) return null;
+  return restatedAnswer(lib, request, asked);
+}
+
+/** A follow-up that keeps the figure asked and moves only the company or period ("and Microsoft?", "what about the year before?"), not one narrowing to itself ("now just Alphabet"). */
+const THREAD_KEPT = (q: SecQuestion) => !q.stated.metrics && (q.stated.period || q.stated.companies) && !/\b(?:just|only|instead)\b/i.test(q.text);
+
+/**
+ * The questions of the turns before a thread's last figure that the thread moved from, earliest
+ * first: each turn that moved only the company or the period of the one before it goes back to that
+ * one ("Apple net income FY2024", "and Microsoft?", "what about the year before?": the first two).
+ * Empty when the last turn moved nothing, or asked its figures afresh.
+ */
+function figuresThread(turns: readonly Turn[], request: AgentRequest, index: CompanyIndex): SecQuestion[] {
+  const users = turns.map((m, i) => [m, i] as const).filter(([m]) => m.role === 'user');
+  const parse = (i: number) => parseWithInstructions(turns.slice(0, i + 1), request.instructions, index);
+  const out: SecQuestion[] = [];
+  for (let k = users.length - 1; k > 0 && out.length < MAX_COMPANIES * 2; k--) {
+    const q = parse(users[k]![1]);
+    if (!q || !THREAD_KEPT(q) || !q.companies.some((c) => c.status === 'found')) break;
+    const prior = parse(users[k - 1]![1]);
+    if (!prior?.companies.some((c) => c.status === 'found') || !prior.metrics.length || formAsked(clipped(users[k - 1]![0].content))) break;
+    out.unshift(prior);
+  }
+  return out;
 }
 
 async function* replayed(events: AgentEvent[]): AsyncGenerator<AgentEvent> {
@@ -676,9 +720,12 @@ function rankedEnd(text: string, earlier: readonly Turn[], recorded: readonly Co
   const pointed = ONE_OF_RANKING.exec(text);
   if (!pointed) return answeredCompany(earlier, recorded);
   // (A ratio's ranking reads "Highest debt-to-equity ratio first: Apple 1.18x, …".)
-  const line = answers.map((a) => /\b(?:highest to lowest|largest to smallest|Highest [^:\n]+ first): ([^\n]+)/.exec(a)?.[1]).find(Boolean);
-  if (!line) return null;
-  const order = line.split(/,\s+/).map((part) => recorded.find((c) => part.startsWith(shortName(c.name)))).filter((c): c is CompanyRef => c !== undefined);
+  // ("Lowest return on equity first: Microsoft …, Apple …", as asked: the top one is still the highest.)
+  const found = answers.map((a) => /\b(?:highest to lowest|largest to smallest|(Highest|Lowest) [^:\n]+ first|(lowest to highest|smallest to largest)): ([^\n]+)/.exec(a)).find(Boolean);
+  if (!found) return null;
+  const line = found[3]!;
+  const listed = line.split(/,\s+/).map((part) => recorded.find((c) => part.startsWith(shortName(c.name)))).filter((c): c is CompanyRef => c !== undefined);
+  const order = found[1] === 'Lowest' || found[2] ? listed.reverse() : listed;
   return (pointed[4] ? order[1] : pointed[1] || pointed[2] || pointed[3] ? order.at(-1) : order[0]) ?? null;
 }
 

@@ -263,7 +263,8 @@ function table(items: Item[]): string {
  */
 export function endsApart(items: Item[]): string | null {
   const byCompany = [...new Map(items.map((i) => [i.company.cik, i])).values()];
-  if (byCompany.length < 2) return null;
+  // (A company in several rows, at several periods, has each period said in its row: no two ends to set apart.)
+  if (byCompany.length < 2 || items.some((i) => i.period.end !== byCompany.find((b) => b.company.cik === i.company.cik)!.period.end)) return null;
   const ends = byCompany.map((i) => Date.parse(`${i.period.end}T00:00:00Z`));
   const days = (Math.max(...ends) - Math.min(...ends)) / 86_400_000;
   if (days < 45) return null;
@@ -349,12 +350,27 @@ function number(items: Item[], question: SecQuestion): string {
 }
 
 /** The restated answer's events, or null when the question's figures are not a plan of single figures (a table of periods, nothing found). */
-export async function restated(lib: SecLibrary, question: SecQuestion, asked: FormAsked): Promise<AgentEvent[] | null> {
+export async function restated(lib: SecLibrary, question: SecQuestion, asked: FormAsked, earlier: SecQuestion[] = []): Promise<AgentEvent[] | null> {
   // A headline is about a change: a year earlier unless another was asked.
   const q = asked.form === 'headline' && !question.comparison ? { ...question, comparison: 'yoy' as const } : question;
-  const plan = await planAnswer(lib, q, { progress: () => {} });
   const sources = new SourceList();
-  let items = ordered(await itemsOf(lib, plan, sources), q);
+  // ("As a table" after "Apple net income FY2024", "and Microsoft?", "what about the year before?": each figure given in the thread, a row each, in the order given.)
+  const before: Item[] = [];
+  for (const e of earlier) before.push(...(await itemsOf(lib, await planAnswer(lib, e, { progress: () => {} }), sources)));
+  const plan = await planAnswer(lib, q, { progress: () => {} });
+  // ("As a table" after "revenue in Q3 2024 and Q4 2024": both periods asked, a row each, the earlier first.)
+  if (q.periodsListed) {
+    for (const f of plan.figures) {
+      const p = f.result.kind === 'value' ? f.result.compared?.period : null;
+      if (!p || p.kind === 'span') continue;
+      const earlierPeriod = { kind: 'ended' as const, date: p.end, span: p.kind, toleranceDays: 0 };
+      const one = { ...q, companies: q.companies.filter((c) => c.status === 'found' && c.company.cik === f.company.cik), metrics: [f.metric.id], period: earlierPeriod, comparison: null, versus: null, periodsListed: false };
+      before.push(...(await itemsOf(lib, await planAnswer(lib, one, { progress: () => {} }), sources)));
+    }
+  }
+  const key = (i: Item) => `${i.company.cik} ${i.label} ${i.period.end} ${i.period.kind}`;
+  const seen = new Set<string>();
+  let items = ordered([...before, ...(await itemsOf(lib, plan, sources))].filter((i) => !seen.has(key(i)) && Boolean(seen.add(key(i)))), q);
   if (!items.length) return null;
   if (asked.one) items = items.slice(0, 1);
   const body =

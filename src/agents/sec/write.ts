@@ -111,6 +111,13 @@ const MINUS_ASKED = /\b(?:minus|less|subtract(?:ed)?|take away)\b(?!\s+than\b)/i
 /** A quarter's (or a span's) amount asked at a yearly pace ("annualize that", "run rate"). */
 
 const SPREAD_ASKED = /\b(?:by how much|how much (?:more|less|higher|lower|bigger|smaller)|difference|gap|spread|vs\.? the (?:lowest|highest|smallest|largest|bottom|top)|in (?:percentage )?points)\b/i;
+/** A rate a change is held against ("grow faster than 10%", "more than 5 percent", "by less than 2%"): its words and number. */
+const THRESHOLD_RATE = /\b((?:faster|more|higher|greater|quicker|slower|less|lower)\s+than|over|above|at least|under|below)\s+(\d+(?:\.\d+)?)\s*(?:%|percent\b)/i;
+const BELOW_RATE = /^(?:slower|less|lower)\b|^(?:under|below)$/i;
+/** An order asked of a ranking ("rank them", "highest first", "sorted lowest to highest"). */
+const ORDER_ASKED = /\brank(?:ed|ing|s)?\b|\b(?:order(?:ed)?|sort(?:ed)?)\b|\b(?:highest|largest|biggest|best|top|lowest|smallest|least|worst|bottom)\s+(?:first|to\s+(?:the\s+)?(?:highest|largest|biggest|best|top|lowest|smallest|least|worst|bottom))\b|\b(?:a|de)scending\b/i;
+/** The lowest asked first ("lowest first", "from smallest to largest", "ascending"). */
+const ASCENDING = /\b(?:lowest|smallest|least|worst|bottom)\s+(?:first|to\s+(?:the\s+)?(?:highest|largest|biggest|best|top|most))\b|\bascending\b/i;
 /** A question answered yes or no ("Did …", "Has …", "Is …"). */
 const YES_NO = /^\s*(?:did|does|do|has|have|had|is|was|were|are)\b/i;
 
@@ -679,7 +686,14 @@ export class AnswerWriter {
     const when = figure.metric.type === 'instant' ? balanceDate(r.period, figure.fin.calendar) : `for ${periodWithEnd(r.period, figure.fin.calendar)}`;
     // A figure no filing prints (free cash flow, a fourth quarter) is said to be derived where it is given, not only in its note.
     const derived = v.derivation ? ' (derived)' : '';
-    const quarterLine = `${figure.metric.label} ${when} ${wasOf(figure.metric)} **${this.#amount(figure, v)}**${rough ? ` (about ${rough})` : ''} ${this.#refs(v)}${derived}.`;
+    // Two periods asked together ("revenue in Q3 2024 and Q4 2024", "Q3 2024? And in Q4?"): both are the answer, the earlier first, each cited.
+    const q = this.#plan.question;
+    const earlier = r.compared?.period && r.compared.value && q?.periodsListed && !ttm && !q.margin && !ANNUALIZE_ASKED.test(q.text) ? { period: r.compared.period, value: r.compared.value } : null;
+    const earlierWhen = earlier ? (figure.metric.type === 'instant' ? balanceDate(earlier.period, figure.fin.calendar) : `for ${periodWithEnd(earlier.period, figure.fin.calendar)}`) : '';
+    const bothLead = earlier ? `${figure.metric.label} ${earlierWhen} ${wasOf(figure.metric)} **${this.#amount(figure, earlier.value)}** ${this.#refs(earlier.value)}${earlier.value.derivation ? ' (derived)' : ''}, and ${when} ` : null;
+    const quarterLine = bothLead
+      ? `${bothLead}**${this.#amount(figure, v)}** ${this.#refs(v)}${derived}.`
+      : `${figure.metric.label} ${when} ${wasOf(figure.metric)} **${this.#amount(figure, v)}**${rough ? ` (about ${rough})` : ''} ${this.#refs(v)}${derived}.`;
     // Asked for a margin or a share of revenue: the percentage is the answer, the amount its numerator.
     const share = this.#plan.question?.margin && !ttmFirst ? shareLabel(figure.metric) : null;
     const revenue = figure.revenue;
@@ -1146,14 +1160,21 @@ export class AnswerWriter {
     return out;
   }
 
-  #measure(f: Figure): { value: number; shown: string; end: string; period: string; kind: 'amount' | 'share' | 'growth'; unit: string; raw: MetricValue } | null {
+  /**
+   * A figure of one company as weighed against another's: its amount, share of revenue or growth,
+   * shown as said, and `cite`, the sources of every figure it is computed from (numbered when called).
+   */
+  #measure(f: Figure): { value: number; shown: string; end: string; period: string; kind: 'amount' | 'share' | 'growth'; unit: string; raw: MetricValue; cite: () => string } | null {
     const r = f.result;
     if (r.kind !== 'value' && r.kind !== 'calendar-year') return null;
     const value = r.kind === 'value' ? r.value : r.total;
     if (!value) return null;
     const [period, end] = r.kind === 'value' ? [periodWithEnd(r.period, f.fin.calendar), r.period.end] : [`calendar year ${r.year}`, `${r.year}-12-31`];
     const q = this.#plan.question;
-    const base = { end, period, unit: value.unit, raw: value };
+    const sources = (...values: (MetricValue | null | undefined)[]) => () => [...new Set(values.filter((v): v is MetricValue => Boolean(v)).map((v) => this.#refs(v)))].join('');
+    const quarters = (qs: Figure['ttm']) => (qs ?? []).map((t) => t.value);
+    const prior = r.kind === 'value' ? r.compared?.value : r.compared?.total;
+    const base = { end, period, unit: value.unit, raw: value, cite: sources(value) };
     if (q?.margin && shareLabel(f.metric)) {
       // With TTM, the twelve months' margin.
       const twelve = q.ttm && f.ttm?.length === 4 && f.ttmRevenue?.length === 4 && [...f.ttm, ...f.ttmRevenue].every((t) => t.value) ? { value: this.#ttmSum(f.ttm), revenue: this.#ttmSum(f.ttmRevenue) } : null;
@@ -1161,7 +1182,8 @@ export class AnswerWriter {
       const [amount, revenue] = twelve ? [twelve.value, twelve.revenue] : [value, f.revenue];
       if (!revenue || revenue.value <= 0) return null;
       const share = (100 * amount.value) / revenue.value;
-      return { ...base, value: share, shown: `${share.toFixed(1)}%`, kind: 'share', ...(twelve ? { period: `the twelve months to ${period}` } : {}) };
+      const cite = twelve ? sources(...quarters(f.ttm), ...quarters(f.ttmRevenue)) : sources(value, revenue);
+      return { ...base, value: share, shown: `${share.toFixed(1)}%`, kind: 'share', cite, ...(twelve ? { period: `the twelve months to ${period}` } : {}) };
     }
     // "Which is bigger?" after growth rates: the sizes weighed, not the growth carried from before.
     if (q?.comparison && !(SIZE_ASKED.test(q.text) && !GROWTH_ASKED.test(q.text))) {
@@ -1172,18 +1194,17 @@ export class AnswerWriter {
         if (before.value <= 0) return null;
         const growth = (100 * (now.value - before.value)) / before.value;
         const rounded = Number(growth.toFixed(1));
-        return { ...base, raw: now, value: growth, shown: `${rounded > 0 ? '+' : rounded < 0 ? '-' : '±'}${Math.abs(rounded).toFixed(1)}%`, kind: 'growth', period: `the twelve months to ${period}` };
+        return { ...base, raw: now, value: growth, shown: `${rounded > 0 ? '+' : rounded < 0 ? '-' : '±'}${Math.abs(rounded).toFixed(1)}%`, kind: 'growth', period: `the twelve months to ${period}`, cite: sources(...quarters(f.ttm), ...quarters(f.ttmPrior)) };
       }
-      const prior = r.kind === 'value' ? r.compared?.value : r.compared?.total;
       if (!prior || prior.value <= 0) return null;
       const growth = (100 * (value.value - prior.value)) / prior.value;
       const rounded = Number(growth.toFixed(1));
-      return { ...base, value: growth, shown: `${rounded > 0 ? '+' : rounded < 0 ? '-' : '±'}${Math.abs(rounded).toFixed(1)}%`, kind: 'growth' };
+      return { ...base, value: growth, shown: `${rounded > 0 ? '+' : rounded < 0 ? '-' : '±'}${Math.abs(rounded).toFixed(1)}%`, kind: 'growth', cite: sources(value, prior) };
     }
     if (q?.ttm && f.ttm) {
       if (f.ttm.length !== 4 || f.ttm.some((t) => !t.value)) return null;
       const sum = this.#ttmSum(f.ttm);
-      return { ...base, value: sum.value, shown: this.#amount(f, sum), kind: 'amount', raw: sum, period: `the twelve months to ${period}` };
+      return { ...base, value: sum.value, shown: this.#amount(f, sum), kind: 'amount', raw: sum, period: `the twelve months to ${period}`, cite: sources(...quarters(f.ttm)) };
     }
     return { ...base, value: value.value, shown: this.#amount(f, value), kind: 'amount' };
   }
@@ -1194,8 +1215,10 @@ export class AnswerWriter {
    * "Microsoft's gross margin was 23.6 percentage points higher"), or with more companies,
    * highest to lowest.
    */
-  #differences(figures: Figure[]): string[] {
+  #differences(figures: Figure[], cite = false): string[] {
     const out: string[] = [];
+    // ("Is Apple's margin higher than Microsoft's?" leads with the verdict: each company's figure cited in it.)
+    const c = (s: { cite: () => string }) => (cite ? ` ${s.cite()}` : '');
     for (const metric of [...new Set(figures.map((f) => f.metric))]) {
       const shown = figures.flatMap((f) => {
         const m = f.metric === metric ? this.#measure(f) : null;
@@ -1234,8 +1257,15 @@ export class AnswerWriter {
         }
         continue;
       }
+      // "Rank Apple and Microsoft by net margin, lowest first": two ranked too, in the order asked, before how far apart they are.
+      const text = this.#plan.question?.text ?? '';
+      if (ranked.length > 2 || ORDER_ASKED.test(text)) {
+        const ascending = ASCENDING.test(text);
+        const order = ascending ? [...ranked].reverse() : ranked;
+        const way = kind === 'amount' ? (ascending ? 'smallest to largest' : 'largest to smallest') : ascending ? 'lowest to highest' : 'highest to lowest';
+        out.push(`${capitalise(label)}, ${way}: ${order.map((s) => `${shortName(s.figure.company.name)} ${s.shown}${samePeriod ? '' : ` for ${s.period}`}`).join(', ')}${monthsApart}.`);
+      }
       if (ranked.length > 2) {
-        out.push(`${capitalise(label)}, ${kind === 'amount' ? 'largest to smallest' : 'highest to lowest'}: ${ranked.map((s) => `${shortName(s.figure.company.name)} ${s.shown}${samePeriod ? '' : ` for ${s.period}`}`).join(', ')}${monthsApart}.`);
         // "By how much vs the lowest?": the two ends apart.
         if (SPREAD_ASKED.test(this.#plan.question?.text ?? '') && high.value !== low.value) {
           const apartBy =
@@ -1250,13 +1280,79 @@ export class AnswerWriter {
         const diff = high.raw.value - low.raw.value;
         const amount = formatAmount(diff, high.unit, metric, this.#scale(high.raw)).replace(/ per share$/, '');
         const share = low.raw.value > 0 ? ` (${(Math.round((diff / low.raw.value) * 1000) / 10).toLocaleString('en-US', { minimumFractionDigits: 1 })}%)` : '';
-        out.push(`${this.#thanVerdict(high.figure.company)}${capitalise(named(high, ` ${label}`))} ${wasOf(metric)} ${amount}${share} more than ${named(low)}${timesOver(high.raw.value, low.raw.value, this.#timesAsked(), 'large')}${monthsApart}.`);
+        const each = cite ? [`, ${high.shown}${c(high)},`, `, ${low.shown}${c(low)}`] : ['', ''];
+        out.push(`${this.#thanVerdict(high.figure.company)}${capitalise(named(high, ` ${label}`))}${each[0]} ${wasOf(metric)} ${amount}${share} more than ${named(low)}${each[1]}${timesOver(high.raw.value, low.raw.value, this.#timesAsked(), 'large')}${monthsApart}.`);
       } else {
         // From the unrounded shares or growth rates, rounded once (69.764% less 46.206% is 23.6 points, 2,356 bps).
-        out.push(`${this.#thanVerdict(high.figure.company)}${capitalise(named(high, ` ${label}`))}, ${high.shown}, was ${pointsApart(high.value - low.value, this.#bpsAsked())} higher than ${named(low)}, ${low.shown}${timesOver(high.value, low.value, this.#timesAsked())}${monthsApart}.`);
+        out.push(`${this.#thanVerdict(high.figure.company)}${capitalise(named(high, ` ${label}`))}, ${high.shown}${c(high)}, was ${pointsApart(high.value - low.value, this.#bpsAsked())} higher than ${named(low)}, ${low.shown}${c(low)}${timesOver(high.value, low.value, this.#timesAsked())}${monthsApart}.`);
       }
     }
     return out;
+  }
+
+  /**
+   * "Did both Apple and Microsoft grow revenue last year?" ("did all three…", "did either…", "did
+   * any of them…"): yes or no of the companies together, then each one's change, cited to the two
+   * figures it is between; a margin's in points. Null when not asked so, or when a company has no
+   * change to tell (the table says why).
+   */
+  #eachMoved(figures: Figure[]): string | null {
+    const q = this.#plan.question;
+    const text = q?.askedAs ?? q?.text ?? '';
+    const companies = [...new Set(figures.map((f) => f.company.cik))];
+    if (companies.length < 2 || !YES_NO.test(text)) return null;
+    // ("Did Apple and Microsoft grow revenue more than 10%?": every company named, held against that rate.)
+    const threshold = THRESHOLD_RATE.exec(text);
+    const quantifier = /\b(both|all|each|every|either|any|neither|none)\b/i.exec(text)?.[1]?.toLowerCase() ?? (threshold && q?.stated.companies ? 'all' : undefined);
+    const [up, down] = threshold ? [!BELOW_RATE.test(threshold[1]!), BELOW_RATE.test(threshold[1]!)] : [GROWTH_WORDS.test(text), DECLINE_WORDS.test(text)];
+    if (!quantifier || up === down || (!threshold && COMPARED_THAN.test(text))) return null;
+    const rate = threshold ? Number(threshold[2]) : null;
+    const metrics = [...new Set(figures.map((f) => f.metric))];
+    if (metrics.length !== 1) return null;
+    const metric = metrics[0]!;
+    const share = q?.margin ? shareLabel(metric) : null;
+    if (share && rate !== null) return null;
+    const moves: { name: string; change: number; said: string }[] = [];
+    for (const f of figures) {
+      const r = f.result;
+      const c = r.kind === 'value' ? r.compared : null;
+      if (r.kind !== 'value' || !c?.period || !c.value) return null;
+      const cal = f.fin.calendar;
+      const when = `${periodName(r.period, cal)} against ${periodName(c.period, cal)}`;
+      const refs = [...new Set([this.#refs(r.value), this.#refs(c.value)])].join('');
+      if (share) {
+        const [now, then] = [f.revenue, f.comparedRevenue];
+        if (!now || !then || now.value <= 0 || then.value <= 0) return null;
+        const points = (100 * r.value.value) / now.value - (100 * c.value.value) / then.value;
+        const cites = [...new Set([refs, this.#refs(now), this.#refs(then)])].join('');
+        moves.push({ name: shortName(f.company.name), change: Math.round(points * 100), said: `${shortName(f.company.name)} ${((100 * c.value.value) / then.value).toFixed(1)}% to ${((100 * r.value.value) / now.value).toFixed(1)}%, ${pointsApart(points, this.#bpsAsked(), true)} (${when}) ${cites}` });
+      } else {
+        // (Against a rate asked: how far above it or below it, in percent of the figure before.)
+        const change = rate !== null ? (c.value.value > 0 ? (100 * (r.value.value - c.value.value)) / c.value.value - rate : NaN) : r.value.value - c.value.value;
+        if (Number.isNaN(change)) return null;
+        moves.push({ name: shortName(f.company.name), change, said: `${shortName(f.company.name)} ${formatChange(r.value.value, c.value.value, r.value.unit, metric, this.#scale(r.value))}, ${this.#amount(f, c.value)} to ${this.#amount(f, r.value)} (${when}) ${refs}` });
+      }
+    }
+    const claimed = up ? 1 : -1;
+    const movers = moves.filter((m) => Math.sign(m.change) === claimed);
+    const verb = rate !== null ? `${up ? 'grew' : 'grew less than'}` : up ? (share ? 'rose' : 'grew') : 'fell';
+    const what = share ? `their ${share.label}` : rate !== null ? `${metric.label} ${up ? 'more than ' : ''}${rate}%` : `${metric.label}`;
+    const n = moves.length;
+    const all = n === 2 ? 'both' : `all ${n}`;
+    const none = n === 2 ? 'neither' : 'none';
+    let yes: boolean;
+    let said: string;
+    if (quantifier === 'neither' || quantifier === 'none') {
+      yes = movers.length === 0;
+      said = yes ? `${none} ${verb === 'grew' ? 'grew' : verb} ${what}` : `${listed(movers.map((m) => m.name))} ${verb} ${what}`;
+    } else if (quantifier === 'either' || quantifier === 'any') {
+      yes = movers.length > 0;
+      said = yes ? `${movers.length === n ? all : listed(movers.map((m) => m.name))} ${verb} ${what}` : `${none} ${verb} ${what}`;
+    } else {
+      yes = movers.length === n;
+      said = yes ? `${all} ${verb} ${what}` : movers.length ? `only ${listed(movers.map((m) => m.name))} ${verb} ${what}` : `${none} ${verb} ${what}`;
+    }
+    return `**${yes ? 'Yes' : 'No'}**: ${said}. ${moves.map((m) => m.said).join('; ')}.`;
   }
 
   /**
@@ -1278,7 +1374,8 @@ export class AnswerWriter {
     const text = q?.askedAs ?? q?.text ?? '';
     const way = COMPARED_THAN.exec(text);
     const subject = q?.companies.find((c) => c.status === 'found');
-    if (!YES_NO.test(text) || !way || subject?.status !== 'found') return '';
+    // ("Faster than 10%": held against a rate, not against the other company.)
+    if (!YES_NO.test(text) || !way || subject?.status !== 'found' || THRESHOLD_RATE.test(text)) return '';
     const up = !/^(?:slower|less|lower|smaller|fewer|worse)$/i.test(way[1]!);
     return (subject.company.cik === higher.cik) === up ? '**Yes**: ' : '**No**: ';
   }
@@ -1409,7 +1506,20 @@ export class AnswerWriter {
   /** The ratios asked for, one line per company, then how they were computed. */
   #ratioLines(): string[] {
     const lines: string[] = [];
-    for (const r of this.#plan.ratios) {
+    const text = this.#plan.question?.text ?? '';
+    const orderAsked = ORDER_ASKED.test(text);
+    const ascending = ASCENDING.test(text);
+    // A ranking asked ("rank them by ROE, lowest first"): the companies in that order, each ratio's, so that its sources are numbered as read.
+    const valueOf = (r: RatioFigure) => (r.current.kind === 'value' && r.current.value !== null ? r.current.value : null);
+    const kinds = [...new Set(this.#plan.ratios.map((r) => r.ratio))];
+    const shown = orderAsked
+      ? [...this.#plan.ratios].sort((a, b) => {
+          const byRatio = kinds.indexOf(a.ratio) - kinds.indexOf(b.ratio);
+          const [x, y] = [valueOf(a), valueOf(b)];
+          return byRatio || (x === null || y === null ? (x === null ? 1 : 0) - (y === null ? 1 : 0) : ascending ? x - y : y - x);
+        })
+      : this.#plan.ratios;
+    for (const r of shown) {
       const name = `${its(r.company)} ${r.ratio.label}`;
       const v = r.current;
       if (v.kind === 'missing' || v.value === null) {
@@ -1439,18 +1549,25 @@ export class AnswerWriter {
     // "Which is most liquid?", "whos the riskiest": the company each ratio puts at that end, first.
     lines.unshift(...this.#ratioVerdicts());
     // Several companies: ranked, when each has a value.
+    // ("Rank them by ROE, lowest first": the ranking asked leads, in the order asked, each value cited.)
+    const rankings: string[] = [];
     for (const ratio of new Set(this.#plan.ratios.map((r) => r.ratio))) {
       const ranked = this.#plan.ratios.filter((r) => r.ratio === ratio);
       const values = ranked.flatMap((r) => (r.current.kind === 'value' && r.current.value !== null ? [{ r, v: r.current }] : []));
       if (values.length > 1 && values.length === ranked.length) {
         values.sort((a, b) => b.v.value! - a.v.value!);
-        lines.push(`- Highest ${ratio.label} first: ${values.map(({ r, v }) => `${shortName(r.company.name)} ${this.#ratioValue(r, v)}`).join(', ')}.`);
+        const order = ascending ? [...values].reverse() : values;
+        const cite = (r: RatioFigure, v: RatioValue) => (orderAsked ? ` ${[...new Set([v.numerator, ...(v.less ? [v.less] : []), ...(v.opening ? [v.opening] : []), v.denominator].map((x) => this.#refs(x)))].join('')}` : '');
+        const line = `- ${ascending ? 'Lowest' : 'Highest'} ${ratio.label} first: ${order.map(({ r, v }) => `${shortName(r.company.name)} ${this.#ratioValue(r, v)}${cite(r, v)}`).join(', ')}.`;
+        if (orderAsked) rankings.push(line);
+        else lines.push(line);
         // "How many times higher is Alphabet's than Microsoft's?": the highest over the lowest.
         const [top, bottom] = [values[0]!, values.at(-1)!];
         const times = timesOver(top.v.value!, bottom.v.value!, this.#timesAsked());
         if (times) lines.push(`- ${capitalise(its(top.r.company))} ${ratio.label}, ${this.#ratioValue(top.r, top.v)}, is ${times.slice(2)} as ${its(bottom.r.company)}, ${this.#ratioValue(bottom.r, bottom.v)}.`);
       }
     }
+    if (rankings.length) lines.unshift(...rankings, '');
     if (lines.length) lines.push('', `_${ratioNote(this.#plan.ratios.map((r) => r.ratio))}_`);
     return lines;
   }
@@ -1654,15 +1771,21 @@ export class AnswerWriter {
       const weighed = companies > 1 && (!plan.keyFigures || /\b(?:bigger|larger|smaller|biggest|largest|smallest)\b/i.test(text)) && !ratios.length;
       // "Which company has the highest net margin?": the ranking is the answer, before the figures.
       // So is "and by net margin?" after a ranking: ranked by another figure.
-      const ranking = weighed && /\b(?:highest|lowest|most|least|largest|biggest|smallest|best|worst|greatest|fastest|slowest|rank\w*)\b|^\s*(?:and\s+|now\s+|what about\s+|how about\s+)?by\s+\w/i.test(text);
-      const differences = ranking ? this.#differences(figures).map((d) => `- ${d}`) : [];
+      // ("Which grew faster?", "who has the higher margin?": of two, the comparative asks the same, answered first.)
+      // ("Difference in points?", "by how much?" after the companies' figures: how far apart they are, first.)
+      const ranking = weighed && (/\b(?:highest|lowest|most|least|largest|biggest|smallest|best|worst|greatest|fastest|slowest|rank\w*)\b|^\s*(?:and\s+|now\s+|what about\s+|how about\s+)?by\s+\w/i.test(text) || /^\W*(?:(?:so|and|ok|but)\W+)?(?:which|who|whose|who's|whos)\b[^?]*\b(?:faster|slower|higher|lower|bigger|larger|smaller|greater|more|less|better|worse)\b/i.test(text) || (SPREAD_ASKED.test(text) && !plan.question?.stated.metrics));
+      // "Is Apple's gross margin higher than Microsoft's?", "Did Apple grow faster than Microsoft?": the verdict leads, each company's figure cited in it.
+      const verdictFirst = weighed && !ranking && YES_NO.test(plan.question?.askedAs ?? text) && COMPARED_THAN.test(plan.question?.askedAs ?? text) && !THRESHOLD_RATE.test(plan.question?.askedAs ?? text);
+      const differences = ranking || verdictFirst ? this.#differences(figures, verdictFirst).map((d) => `- ${d}`) : [];
+      // "Did both Apple and Microsoft grow revenue?": yes or no of every company, each one's change cited.
+      const everyOne = this.#eachMoved(figures);
       const widened = this.#marginChangeRanked(figures, text);
       // "How about Microsoft and Alphabet?" after a cash burn: whether each burns cash, first.
       const burns = figures.flatMap((f) => (f.result.kind === 'value' ? [this.#burn(f, f.result)] : [])).filter((b): b is string => b !== null);
       const leverage = this.#operatingLeverage(figures);
       const shares = [...(leverage.length ? [...leverage.slice(0, -1), '', leverage.at(-1)!] : []), ...burns.map((b) => `- ${b}`), ...this.#returnedToShareholders(figures), ...this.#sharesOf(figures), ...this.#differencesOf(figures)];
-      lines.push(...(widened ? [widened, ''] : []), ...(shares.length ? [...shares, ''] : []), intro, '', ...(differences.length ? [...differences, ''] : []), ...this.#table(figures));
-      if (weighed && !ranking) {
+      lines.push(...(everyOne ? [everyOne, ''] : []), ...(verdictFirst && differences.length ? [...differences, ''] : []), ...(widened ? [widened, ''] : []), ...(shares.length ? [...shares, ''] : []), intro, '', ...(differences.length && !verdictFirst ? [...differences, ''] : []), ...this.#table(figures));
+      if (weighed && !ranking && !verdictFirst) {
         const after = this.#differences(figures);
         if (after.length) lines.push(...(lines.at(-1)?.startsWith('- ') ? [] : ['']), ...after.map((d) => `- ${d}`));
       }

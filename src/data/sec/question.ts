@@ -73,6 +73,11 @@ export interface SecQuestion {
   movedFrom?: PeriodSpec | null;
   /** A margin or a share of revenue was asked for ("gross margin", "R&D as a share of revenue"): the figure as a share of revenue too. */
   margin: boolean;
+  /**
+   * Two periods asked together with no change or comparison asked ("revenue in Q3 2024 and Q4 2024",
+   * "Q3 2024? And in Q4?"): both figures are the answer (`period` the later, `versus` or the change's period the earlier).
+   */
+  periodsListed?: boolean;
   /** Two companies each asked about with a period of its own: those periods (`period` is the first). */
   periodsByCompany?: { cik: number; period: PeriodSpec }[] | null;
   /** Companies each named with figures of their own ("Apple revenue and Microsoft net income"): those figures, company by company. */
@@ -108,6 +113,9 @@ export interface SecQuestion {
 const ASKS_DIRECTION = /^\W*(?:(?:so|and|but|ok)\W+)*(?:did|does|do|has|have|had|is|was|were|are)\b|\b(?:grow|grows|grew|grown|growing|rise|rises|rose|risen|fall|falls|fell|fallen|declined?|increased?|decreased?|drop(?:ped)?|faster|slower|shr[iau]nk)\b/i;
 /** A follow-up naming only another company or period, in a few words ("and Microsoft's?", "what about 2023? yes or no"). */
 const BARE_FOLLOW_UP = /^\W*(?:and|what about|how about|same for|also|now|ok(?:ay)?)\b/i;
+
+/** Words asking two periods' change or comparison, not just their figures ("vs", "growth", "from … to", "by how much"). */
+const COMPARING = /\b(?:vs\.?|versus|compar\w*|chang\w*|grow\w*|grew|increase\w*|decrease\w*|rise|rose|risen|fell|fall\w*|drop\w*|declin\w*|differen\w*|gap|yoy|qoq|y\/y|q\/q|from|since|between|against|relative|up|down|higher|lower|more|less|better|worse|bigger|smaller|much|bps|points|times)\b/i;
 
 /** Operating leverage asked: how operating income grows against revenue ("op leverage", "degree of operating leverage"), not debt. */
 export const OPERATING_LEVERAGE = /\b(?:operating|op\.?|operational)\s+leverage\b/i;
@@ -1361,6 +1369,8 @@ export function parseSecQuestion(text: string, index: CompanyIndex, previous?: S
     metrics: operatingLeverage ? [...new Set<MetricId>(['operatingIncome', 'revenue', ...x.metrics])] : (perShare?.metrics ?? (anyMargin ? ['grossProfit', 'operatingIncome', 'netIncome'] : growthOf ? ['revenue'] : metrics)),
     period,
     ...(operatingLeverage ? { operatingLeverage: true } : {}),
+    // (Kept by a follow-up that moves neither period nor comparison: "and Microsoft?" is its two periods too.)
+    ...((x.twoPeriods && !x.byCompany && x.period && comparison && !COMPARING.test(text)) || (followUp && previous.periodsListed && !stated.period && !stated.comparison && !x.relative && !COMPARING.test(text)) ? { periodsListed: true } : {}),
     ...(askedAs ? { askedAs } : {}),
     ...(against && !operatingLeverage ? { against: true } : {}),
     // The earlier period compared with stays only while the period does ("and net income?").
@@ -1499,7 +1509,9 @@ export function parseConversation(turns: readonly { role: string; content: strin
     const elsewhere = i < recent.length - 1 && question !== null && !parsed.stated.metrics && !parsed.stated.period && ((parsed.companies.length > 0 && parsed.companies.every((c) => c.status === 'unknown')) || /\b(?:kalshi|polymarket|odds|prediction markets?|bet|betting)\b|kalshi\.com/i.test(turn.content));
     // "Where's that number from?" after a figure it could not give ("days inventory outstanding"): the number is the one before.
     const unanswered = i === recent.length - 2 && question !== null && !parsed.metrics.length && parsed.unknownFigures.length > 0 && SOURCE_OF_ANSWER.test(recent.at(-1)!.content);
-    if (!elsewhere && !unanswered) question = parsed;
+    // "Which filing says that?", "show me where it says that", "source?" between: about the answer before, its figures carry past it ("and Microsoft?" next is the same figure).
+    const aboutAnswer = i < recent.length - 1 && question !== null && !parsed.stated.metrics && !parsed.stated.companies && ABOUT_ANSWER.test(turn.content);
+    if (!elsewhere && !unanswered && !aboutAnswer) question = parsed;
   });
   return question;
 }
@@ -1558,5 +1570,7 @@ export function clipped(text: string): string {
 
 const MAX_CONTEXT_TURNS = 12;
 /** The source of the answer before asked ("where's that number from?", "source pls"). */
+/** A turn asking about the answer before rather than for figures: its sources, its filing, where it is printed. */
+const ABOUT_ANSWER = /\b(?:sources?|citations?|where did you get|show me where|point me to|where (?:does|did|do|is|are|was|were|can|could) (?:it|that|this|they|those|these|i)\b|(?:what|which)\s+(?:filing|form|10-?[kq]|report|document)\b)/i;
 const SOURCE_OF_ANSWER = /\b(?:sources?|citations?|where did you get|where(?:'s| is| does| did| do) (?:that|this|it|these|those)\b[^?]*\bfrom)\b/i;
 const MAX_TURN_CHARS = 2000;

@@ -677,9 +677,9 @@ describe('follow-up questions use the conversation', () => {
   });
 
   it('a yes/no question comparing two companies is answered Yes or No; "which is bigger?" of two companies weighs their key figures', async () => {
-    expect((await ask("Did Apple's revenue grow faster than Microsoft's?")).text).toContain("- **No**: Microsoft's revenue growth, +13.3%, was 8.2 percentage points higher than Apple's, +5.1%.");
+    expect((await ask("Did Apple's revenue grow faster than Microsoft's?")).text).toContain("- **No**: Microsoft's revenue growth, +13.3% [1][2], was 8.2 percentage points higher than Apple's, +5.1% [3][4].");
     expect((await ask("Did Microsoft's revenue grow faster than Apple's?")).text).toContain("- **Yes**: Microsoft's revenue growth, +13.3%");
-    expect((await ask("Is Apple's net income lower than Microsoft's last quarter?")).text).toContain("- **Yes**: Microsoft's net income was $1,044 million (4.2%) more than Apple's.");
+    expect((await ask("Is Apple's net income lower than Microsoft's last quarter?")).text).toContain("- **Yes**: Microsoft's net income, $25,824 million [1], was $1,044 million (4.2%) more than Apple's, $24,780 million [2].");
     const bigger = await ask('Which is bigger, Apple or Microsoft?');
     expect(bigger.text).toMatch(/^Key figures from the latest filings, side by side:/);
     expect(bigger.text).toContain("- Apple's revenue was $25,293 million (36.1%) more than Microsoft's.");

@@ -166,7 +166,7 @@ describe('svc-sec-agent on the demo snapshot, offline', () => {
     // "Is that more than Microsoft?" puts Microsoft beside the figure just given, and answers it.
     const more = (await askOf('svc-agent', 'how much debt does Apple have?', 'is that more than microsoft?')).text;
     expect(more).toContain("| Apple Inc. (AAPL) | Long-term debt | fiscal Q2 2025 (quarter ended 2025-03-29) | $78,566 million [1] |");
-    expect(more).toContain("- **Yes**: Apple's long-term debt was $38,414 million (95.7%) more than Microsoft's.");
+    expect(more).toContain("- **Yes**: Apple's long-term debt, $78,566 million [1], was $38,414 million (95.7%) more than Microsoft's, $40,152 million [2].");
     expect((await askOf('svc-agent', 'Microsoft revenue Q2 FY2025', 'what % of that was net income?')).text).toMatch(/net margin for fiscal Q2 2025 \(quarter ended 2024-12-31\) was \*\*34\.6%\*\*/);
     expect((await ask("What was Apple's gross margin in fiscal 2024?")).text).toMatch(/^\*\*Apple Inc\. \(AAPL\)\*\*: gross margin for fiscal year 2024 \(year ended 2024-09-28\) was \*\*46\.2%\*\*: gross profit of \$180,683 million \[1\] over revenue of \$391,035 million \[1\]\./);
   });

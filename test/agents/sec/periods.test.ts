@@ -341,7 +341,7 @@ describe('periods said in other words: the one meant, never the latest or a year
 
 describe('more of a question kept: a quarter of two years, balances at two dates, a share of revenue, growth', () => {
   it('a quarter named with two years is that quarter of each, compared', async () => {
-    expect(await answer("Apple's Q2 revenue in fiscal 2023 and fiscal 2024")).toMatch(/revenue for fiscal Q2 2024 \(quarter ended 2024-03-30\) was \*\*\$90,753 million\*\*[^]*- Year over year: fiscal Q2 2023 \(quarter ended 2023-04-01\) was \$94,836 million/);
+    expect(await answer("Apple's Q2 revenue in fiscal 2023 and fiscal 2024")).toMatch(/revenue for fiscal Q2 2023 \(quarter ended 2023-04-01\) was \*\*\$94,836 million\*\* \[1\], and for fiscal Q2 2024 \(quarter ended 2024-03-30\) \*\*\$90,753 million\*\* \[2\]\.[^]*- Year over year: fiscal Q2 2023 \(quarter ended 2023-04-01\) was \$94,836 million/);
   });
 
   it('balances at two dates of different kinds: the later one, compared with the earlier', async () => {

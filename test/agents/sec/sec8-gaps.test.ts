@@ -74,7 +74,8 @@ describe('sec8 gaps (demo snapshot)', () => {
 
   it('yes or no: a "grow faster than" of companies naming no figure is of revenue; a bare follow-up keeps asking "did it grow?"', async () => {
     const faster = await talk('Did Microsoft grow faster than Apple in fiscal 2024? Just yes or no.');
-    expect(faster.text).toBe('Yes [1].\n');
+    // (Cited to both companies' figures, each year and the one before it.)
+    expect(faster.text).toBe('Yes [1][2][3][4].\n');
     const chat = await talk('Apple revenue in fiscal 2024', 'did it grow? just yes or no', "and Microsoft's? yes or no");
     expect(chat.text.trim()).toBe('Yes [1].');
     expect(chat.citations.map((c) => c.name)).toEqual(['Microsoft Corp. Form 10-K, fiscal year ended 2024-06-30, page 3']);
