@@ -8,7 +8,7 @@ import { dollars, labelLevels, money, outcomeOf, type Contract, type Row } from 
 // and what the position pays, against what it costs or sells for now.
 
 /** A level the event is supposed to end at ("if it settles at 95k", "and if it drops to 90k?", "say it comes in at 3.1%"). */
-const SETTLES_AT = /\b(?:if|when|say|suppose|assuming)\b[^?]{0,30}?\b(?:settles?|settled|ends?|ended|ending|closes?|closed|finish(?:es|ed)?|lands?|landed|comes? in|came in|drops?|dropped|falls?|fell|goes|went|rises?|rose|hits?|prints?|printed|reads?|gets? to|stays?|is)\s+(?:at|to|on|around|near|exactly)?\s*\$?\d/i;
+const SETTLES_AT = /\b(?:if|when|say|suppose|assuming)\b[^?]{0,30}?\b(?:settles?|settled|ends?|ended|ending|closes?|closed|finish(?:es|ed)?|lands?|landed|opens?|opened|debuts?|debuted|gross(?:es|ed)?|earns?|earned|pulls? in|pulled in|takes? in|took in|ends? up|ended up|comes? in|came in|drops?|dropped|falls?|fell|goes|went|rises?|rose|hits?|prints?|printed|reads?|gets? to|stays?|is)\s+(?:at|to|on|around|near|exactly)?\s*\$?\d/i;
 
 /** Whether a question supposes where the event ends ("what if it prints 180k?"): a level said alone after it is that supposition again. */
 export const supposesSettlement = (question: string) => SETTLES_AT.test(question);

@@ -1,0 +1,27 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startDemoThreads, type DemoThreads } from '../../helpers/report-threads.js';
+
+// Settlement scenarios said with the verb of the event's own kind ("what if it opens at 35 million?"
+// for a box office opening weekend), not only "settles/ends/closes at".
+
+let demo: DemoThreads;
+
+beforeAll(async () => {
+  demo = await startDemoThreads();
+});
+afterAll(() => demo.svc.close());
+
+const BOX = 'https://kalshi.com/markets/kxboxoffice/opening-weekend-box-office/kxboxoffice-26nov22';
+
+describe('a settlement scenario said with the event\'s own verb', () => {
+  it('"what if it opens at 35 million?" settles the position said at that level', async () => {
+    const ask = await demo.thread(BOX);
+    await ask('i hold 100 yes on 20m to 40m');
+    const answer = await ask('what if it opens at 35 million?');
+    expect(answer).toMatch(/^At \$35,000,000, \*\*\$20M to \$40M\*\* resolves \*\*YES\*\*, so your 100 YES contracts pay \$100/);
+    expect(answer).not.toContain('## Key takeaway');
+    // (Other verbs of the kind: "grosses", "ends up at".)
+    expect(await ask('and if it grosses 45 million?')).toMatch(/^At \$45,000,000, \*\*\$20M to \$40M\*\* resolves \*\*NO\*\*/);
+    expect(await ask('what if it ends up at 25m?')).toMatch(/^At \$25,000,000, \*\*\$20M to \$40M\*\* resolves \*\*YES\*\*/);
+  });
+});
