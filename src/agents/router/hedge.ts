@@ -78,6 +78,14 @@ export function hedgeText(question: string, row: Row, rows: readonly Row[], cont
       lines.push(`- **Sell ${n === 1 ? 'it' : 'them'}** at the NO bid, 1 minus the YES ask, ${price(1 - ask)}: ${usd(n * (1 - ask))} back now, and no exposure left ${refs}.`);
       lines.push(`- **Buy ${n === 1 ? 'one' : n.toLocaleString('en-US')} YES** at the ask, ${price(ask)}: ${usd(n * ask)}; each YES and NO pair then pays $1 whatever happens, so ${usd(n)} comes back at resolution, the same as selling held to the end ${refs}.`);
     }
+    // (Two exclusive sides, a game: NO on one is YES on the other, so NO on the other offsets it.)
+    if (exclusive && rows.length === 2) {
+      const other = rows.find((r) => r !== row)!;
+      const o = outcomeOf(other.outcome);
+      const oBid = dollars(contracts.get(o.refs)?.bid);
+      const buy = oBid === null ? `there is no YES bid on **${o.name}** in the snapshot to buy its NO against` : `buying ${n === 1 ? 'one' : n.toLocaleString('en-US')} NO on **${o.name}** at 1 minus its YES bid, ${price(1 - oBid)} (${usd(n * (1 - oBid))}), offsets it: one of the two NO pays $1 whatever happens`;
+      lines.push(`- **NO on ${name} is YES on ${o.name}**: with two outcomes one of which wins, the same position; ${buy} ${o.refs}.`);
+    }
   }
   // ("I hold 100 yes on hike", said alone: where that position stands, before the ways to offset it.)
   let stands = '';

@@ -25,3 +25,11 @@ describe('a settlement scenario said with the event\'s own verb', () => {
     expect(await ask('what if it ends up at 25m?')).toMatch(/^At \$25,000,000, \*\*\$20M to \$40M\*\* resolves \*\*YES\*\*/);
   });
 });
+
+describe('a hedge of NO on one side of a two-outcome game', () => {
+  it('says NO on one side is the same position as YES on the other', async () => {
+    const ask = await demo.thread('https://kalshi.com/markets/kxnflgame/nfl/kxnflgame-26nov23bufkc');
+    const answer = await ask('how do i hedge 100 no on buffalo?');
+    expect(answer).toMatch(/\n- \*\*NO on Away team \(Bills\) is YES on Home team \(Chiefs\)\*\*: with two outcomes one of which wins, the same position; buying 100 NO on \*\*Home team \(Chiefs\)\*\* at 1 minus its YES bid, \$0\.38 \(\$38\), offsets it/);
+  });
+});
