@@ -165,7 +165,7 @@ export function heldPosition(question: string, levels: Set<number> = new Set()):
 }
 
 /** A held position marked at the book: what selling now fetches, its profit, what it pays at the end, and the model's value of holding. */
-function positionText(pos: Position, r: Row, c: Contract, believed: number | null): string {
+function positionText(pos: Position, r: Row, c: Contract, believed: number | null, lossAsked = false): string {
   const [bid, ask] = [dollars(c.bid), dollars(c.ask)];
   // A YES holder sells into the YES bid; a NO holder into the NO bid, 1 minus the YES ask.
   const exit = pos.side === 'YES' ? bid : ask === null ? null : Math.round((1 - ask) * 100) / 100;
@@ -175,6 +175,10 @@ function positionText(pos: Position, r: Row, c: Contract, believed: number | nul
   const worth = (price: number) => (n * Math.round(price * 100)) / 100;
   const signed = (x: number) => `${x >= 0 ? '+' : '−'}$${money(Math.abs(x))}`;
   const parts: string[] = [];
+  // ("What's my max loss?" of a position said with no price: what was paid, all of it, before the mark.)
+  const entry = pos.side === 'YES' ? ask : bid === null ? null : Math.round((1 - bid) * 100) / 100;
+  if (lossAsked && pos.paid === null)
+    parts.push(`**The most you can lose is what you paid** for ${n === 1 ? 'it' : 'them'}, all of it if it resolves ${pos.side === 'YES' ? 'NO' : 'YES'}; you have not said what that was${entry === null || entry <= 0 ? '' : `: bought now at the ${pos.side === 'YES' ? 'ask' : 'NO ask (1 minus the YES bid)'}, $${entry.toFixed(2)}, it would be $${money(worth(entry))}`}.\n\n`);
   const cost = pos.paid === null ? null : worth(pos.paid);
   const shorted = pos.shortAt === null ? '' : ` (YES sold short at $${pos.shortAt.toFixed(2)} is NO bought at $${pos.paid!.toFixed(2)})`;
   parts.push(cost === null ? `**Your ${held}**${pos.count === null ? ' contract' : ''}` : `**Your ${held} at $${pos.paid!.toFixed(2)}**${shorted} cost $${money(cost)}`);
@@ -187,7 +191,8 @@ function positionText(pos: Position, r: Row, c: Contract, believed: number | nul
     );
   }
   if (mid !== null) parts.push(`at the mid, $${mid.toFixed(3).replace(/0$/, '')}, worth $${money(n * mid)}${cost === null ? '' : ` (${signed(n * mid - cost)})`}`);
-  let text = `${parts.join('; ')}. Held to the end they pay $${money(n)} if it resolves ${pos.side}${cost === null ? '' : ` (${signed(n - cost)})`} and nothing if not${cost === null ? '' : ` (${signed(-cost)})`}`;
+  const lead = parts[0]?.endsWith('\n\n') ? parts.shift()! : '';
+  let text = `${lead}${parts.join('; ')}. Held to the end they pay $${money(n)} if it resolves ${pos.side}${cost === null ? '' : ` (${signed(n - cost)})`} and nothing if not${cost === null ? '' : ` (${signed(-cost)})`}`;
   if (pos.paid === null) text += `; say what you paid ("bought at 12c") for your profit`;
   if (pos.markAt !== null) {
     // "If it goes to 20c": YES at that price, NO at 1 minus it, as the mid would be.
@@ -292,7 +297,10 @@ export function quoteText(question: string, shown: Row[], contracts: Map<string,
     const priced = CENTS_WANTED.test(question) ? inCents : (cell: string) => cell;
     let line = `- **${name}** (${c.ticker}): bid ${priced(c.bid)}, ask ${priced(c.ask)}, spread ${priced(c.spread)}, last ${priced(c.last)}; volume ${c.volume} (${c.day} in the last 24 hours), open interest ${c.interest} ${refs}`;
     if (position) {
-      lines.push(`${line}. ${positionText(position, r, c, believed)}.`);
+      const marked = positionText(position, r, c, believed, /\b(?:max(?:imum)? loss|worst[- ]case|most (?:i|you) (?:can|could) lose|how much (?:can|could) i lose)\b/i.test(question));
+      // (The max loss said plainly first, then the quote and the mark.)
+      const [lead, rest] = marked.includes('\n\n') && marked.startsWith('**The most') ? [marked.slice(0, marked.indexOf('\n\n') + 2), marked.slice(marked.indexOf('\n\n') + 2)] : ['', marked];
+      lines.push(`${lead}${line}. ${rest}.`);
       continue;
     }
     if (depth) line += depthText(c, NO_BOUGHT.test(question), quantity ?? thousandsOfContracts(question));

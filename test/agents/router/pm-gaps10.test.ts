@@ -33,3 +33,12 @@ describe('a hedge of NO on one side of a two-outcome game', () => {
     expect(answer).toMatch(/\n- \*\*NO on Away team \(Bills\) is YES on Home team \(Chiefs\)\*\*: with two outcomes one of which wins, the same position; buying 100 NO on \*\*Home team \(Chiefs\)\*\* at 1 minus its YES bid, \$0\.38 \(\$38\), offsets it/);
   });
 });
+
+describe('"what\'s my max loss" of a position said with no price paid', () => {
+  it('says first that the most it can lose is what was paid (the ask if bought now), then the mark', async () => {
+    const ask = await demo.thread('https://kalshi.com/markets/kxfeddecision/fed/kxfeddecision-26dec');
+    await ask('i hold 100 yes on hike');
+    const answer = await ask("what's my max loss");
+    expect(answer).toMatch(/^\*\*The most you can lose is what you paid\*\* for them, all of it if it resolves NO; you have not said what that was: bought now at the ask, \$0\.52, it would be \$52\.\n\n- \*\*Hike 25bps\*\*[^\n]*\*\*Your 100 YES\*\*; sold now at the bid, \$0\.51, fetch \$51/);
+  });
+});
