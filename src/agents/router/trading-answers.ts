@@ -285,6 +285,11 @@ export function quoteText(question: string, shown: Row[], contracts: Map<string,
   const believed = shown.length === 1 ? chanceSaid(question) : null;
   // "I bought 100 hold yes at 12c, where am I now?": the position marked at the book, not a trade to make.
   const position = shown.length === 1 ? heldPosition(question, levels) : null;
+  // ("I hold 100 no on above 40m" of buckets $20M–$40M, $40M–$60M: a position is on one contract, and these words name several.)
+  if (shown.length > 1 && /\b(?:i|we)(?:\s+am|'m|\s+are|'re)?\s+(?:hold|have|own|bought|got|long|short)\s+\d[\d,]*\s+(?:(?:yes|no)\b|contracts?\b)/i.test(question)) {
+    const names = shown.map((r) => `**${outcomeOf(r.outcome).name}** ${outcomeOf(r.outcome).refs}`);
+    return `No one outcome of this event is what you said: the words match ${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}, and a position is on one contract. Say which you hold (as "100 no on ${outcomeOf(shown[0]!.outcome).name}"); NO on each of them is a separate position.`;
+  }
   // ("How much can I get filled at 62c?" asks the book at a price, supposing nothing.)
   // ("EV if i get filled at 15 cents?" asks the value at that price, not the book.)
   const depth = DEPTH_ASKED.test(question) && !(/\b(?:ev|e\.v\.|expected value)\b/i.test(question) && !/\bhow (?:much|many)\b/i.test(question));

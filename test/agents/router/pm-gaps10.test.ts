@@ -42,3 +42,12 @@ describe('"what\'s my max loss" of a position said with no price paid', () => {
     expect(answer).toMatch(/^\*\*The most you can lose is what you paid\*\* for them, all of it if it resolves NO; you have not said what that was: bought now at the ask, \$0\.52, it would be \$52\.\n\n- \*\*Hike 25bps\*\*[^\n]*\*\*Your 100 YES\*\*; sold now at the bid, \$0\.51, fetch \$51/);
   });
 });
+
+describe('a position said on words that name several buckets', () => {
+  it('"i hold 100 no on above 40m" of buckets says no one outcome is that, names the matched ones, and prices no trade', async () => {
+    const ask = await demo.thread('https://kalshi.com/markets/kxboxoffice/opening-weekend-box-office/kxboxoffice-26nov22');
+    const answer = await ask('i hold 100 no on above 40m');
+    expect(answer).toMatch(/^No one outcome of this event is what you said: the words match \*\*\$20M to \$40M\*\* \[1\] and \*\*\$40M to \$60M\*\* \[2\], and a position is on one contract/);
+    expect(answer).not.toContain('cost $84');
+  });
+});
