@@ -1548,6 +1548,14 @@ export class AnswerWriter {
     }
     // "Which is most liquid?", "whos the riskiest": the company each ratio puts at that end, first.
     lines.unshift(...this.#ratioVerdicts());
+    // "Is that up or down?" of one ratio at two periods: the direction leads.
+    const asked = this.#plan.question?.askedAs ?? this.#plan.question?.text ?? '';
+    const one = this.#plan.ratios.length === 1 ? this.#plan.ratios[0]! : null;
+    const [nowR, thenR] = [one?.current, one?.compared];
+    if (one && (GROWTH_WORDS.test(asked) || DECLINE_WORDS.test(asked) || /\b(?:up|down)\b/i.test(asked)) && nowR?.kind === 'value' && nowR.value !== null && thenR?.kind === 'value' && thenR.value !== null) {
+      const d = nowR.value - thenR.value;
+      lines.unshift(`**${d > 0 ? 'Up' : d < 0 ? 'Down' : 'Unchanged'}**: ${its(one.company)} ${one.ratio.label} was ${this.#ratioValue(one, nowR)} ${this.#ratioWhen(one, nowR.period)}, against ${this.#ratioValue(one, thenR)} ${this.#ratioWhen(one, thenR.period)} (change ${this.#ratioChange(one, nowR, thenR)}).`, '');
+    }
     // Several companies: ranked, when each has a value.
     // ("Rank them by ROE, lowest first": the ranking asked leads, in the order asked, each value cited.)
     const rankings: string[] = [];
