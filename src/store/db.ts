@@ -165,10 +165,10 @@ export async function openStore(options: StoreOptions): Promise<Store> {
     const sqlite = new BetterSqlite3(file);
     if (created) chmodSync(file, 0o600); // its -wal and -shm files take the database file's mode
     // Durable: every commit reaches the disk before it is acknowledged.
-    sqlite.pragma('journal_mode = WAL');
+    sqlite.pragma(`busy_timeout = ${SQLITE_BUSY_TIMEOUT_MS}`);
+    whileBusy(() => sqlite.pragma('journal_mode = WAL'));
     sqlite.pragma('synchronous = FULL');
     sqlite.pragma('foreign_keys = ON');
-    sqlite.pragma('busy_timeout = 5000');
     sqliteHandle = sqlite;
     const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: reusingStatements(sqlite) }) });
     const opened = statSync(file);
@@ -211,7 +211,7 @@ export async function openStore(options: StoreOptions): Promise<Store> {
  * other process) makes them one at a time, and a failed migration leaves nothing half done.
  */
 async function inWriteTransaction<T>(sqlite: BetterSqlite3.Database, fn: () => Promise<T>): Promise<T> {
-  sqlite.exec('BEGIN IMMEDIATE');
+  whileBusy(() => sqlite.exec('BEGIN IMMEDIATE'));
   try {
     const result = await fn();
     sqlite.exec('COMMIT');
@@ -219,6 +219,27 @@ async function inWriteTransaction<T>(sqlite: BetterSqlite3.Database, fn: () => P
   } catch (err) {
     if (sqlite.inTransaction) sqlite.exec('ROLLBACK');
     throw err;
+  }
+}
+
+const SQLITE_BUSY_TIMEOUT_MS = 5000;
+
+/**
+ * Runs `fn` again while SQLite answers SQLITE_BUSY, up to `timeoutMs`. SQLite answers so at once,
+ * without its busy handler, while another process's last connection cleans up the WAL as it closes,
+ * or while one runs recovery (sqlite.org/wal.html#busy): a process opening the database just as
+ * another finished with it (several starting at once, a CLI command beside a server stopping) failed
+ * with "database is locked". Synchronous, as opening is.
+ */
+export function whileBusy<T>(fn: () => T, timeoutMs = SQLITE_BUSY_TIMEOUT_MS, pauseMs = 10): T {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      return fn();
+    } catch (err) {
+      if (!String((err as { code?: unknown }).code ?? '').startsWith('SQLITE_BUSY') || Date.now() >= until) throw err;
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, pauseMs);
+    }
   }
 }
 
